@@ -1,0 +1,32 @@
+import type { Spec, Workload } from "../spec/schema.ts";
+
+/** One unit of measurement: a workload at one thread count, for one variant, in one round. */
+export interface CellPlan {
+  workload: Workload;
+  threads: number;
+  variant: string;
+  round: number;
+}
+
+export const cellLabel = (c: {
+  workload: Workload | string;
+  threads: number;
+  variant: string;
+  round: number;
+}) => {
+  const name = typeof c.workload === "string" ? c.workload : c.workload.name;
+  return `${name} threads=${c.threads}${c.variant !== "base" || c.round > 1 ? ` variant=${c.variant} round=${c.round}` : ""}`;
+};
+
+export const cellFileName = (c: CellPlan) =>
+  `${c.workload.name}-t${c.threads}${c.variant !== "base" || c.round > 1 ? `-${c.variant}-r${c.round}` : ""}.log`;
+
+/** The spec's matrix in spec order: workloads × thread counts. */
+export function planCells(spec: Spec, variant = "base", round = 1): CellPlan[] {
+  return spec.workloads.flatMap((workload) =>
+    workload.threads.map((threads) => ({ workload, threads, variant, round })),
+  );
+}
+
+export const maxThreads = (spec: Spec) => Math.max(...spec.workloads.flatMap((w) => w.threads));
+export const cellSeconds = (c: CellPlan) => c.workload.duration + c.workload.warmup;

@@ -1,0 +1,87 @@
+import { existsSync } from "node:fs";
+import { mkdir, readdir, readFile, rmdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { RunError } from "../errors.ts";
+
+const ROOT = "/sys/fs/cgroup";
+const PERIOD_US = 100_000;
+
+type Flavor = { version: 2; dir: string } | { version: 1; dir: string };
+
+async function detect(): Promise<Flavor | undefined> {
+  const controllers = join(ROOT, "cgroup.controllers");
+  if (existsSync(controllers) && (await readFile(controllers, "utf8")).split(/\s+/).includes("cpu")) {
+    return { version: 2, dir: ROOT };
+  }
+  for (const d of ["cpu", "cpu,cpuacct"]) {
+    if (existsSync(join(ROOT, d, "cpu.cfs_quota_us"))) return { version: 1, dir: join(ROOT, d) };
+  }
+  return undefined;
+}
+
+/** The server and every process it has forked (PostgreSQL is one process per backend). */
+async function processTree(root: number): Promise<number[]> {
+  const parents = new Map<number, number>();
+  for (const entry of await readdir("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = await readFile(`/proc/${entry}/stat`, "utf8");
+      // Field 4 (ppid) comes after the parenthesised command, which may itself hold spaces.
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      parents.set(Number(entry), ppid);
+    } catch {}
+  }
+  const out = [root];
+  for (let i = 0; i < out.length; i++) {
+    for (const [pid, ppid] of parents) if (ppid === out[i]) out.push(pid);
+  }
+  return out;
+}
+
+/**
+ * Limits a server's CPU to `quota` (1.0 = one full CPU) with a cgroup of its own:
+ * cgroup v2 cpu.max, or v1 cpu.cfs_quota_us where that is what the kernel offers.
+ * Children forked later inherit the cgroup.
+ */
+export async function applyResources(
+  pid: number,
+  quota: number,
+  name: string,
+): Promise<{ dir: string; remove: () => Promise<void> }> {
+  const flavor = await detect();
+  if (!flavor) {
+    throw new RunError(
+      "target.resources.cpu_quota: this machine offers neither cgroup v2 cpu.max nor cgroup v1 cpu.cfs_quota_us under /sys/fs/cgroup; remove cpu_quota or run where the cpu controller is available",
+    );
+  }
+  const dir = join(flavor.dir, `tiperf-${name}-${pid}`);
+  const quotaUs = Math.max(1000, Math.round(quota * PERIOD_US));
+  try {
+    await mkdir(dir, { recursive: true });
+    if (flavor.version === 2) {
+      await writeFile(join(dir, "cpu.max"), `${quotaUs} ${PERIOD_US}`);
+    } else {
+      await writeFile(join(dir, "cpu.cfs_period_us"), String(PERIOD_US));
+      await writeFile(join(dir, "cpu.cfs_quota_us"), String(quotaUs));
+    }
+    for (const p of await processTree(pid)) {
+      await writeFile(join(dir, "cgroup.procs"), String(p)).catch(() => {});
+    }
+  } catch (e) {
+    throw new RunError(
+      `target.resources.cpu_quota: cannot set up cgroup ${dir} (${(e as Error).message}); tiperf needs write access to the cgroup cpu controller (run as root)`,
+    );
+  }
+  // Called once the server is stopped: a cgroup can be removed once it is empty.
+  const remove = async () => {
+    for (let i = 0; i < 20; i++) {
+      try {
+        await rmdir(dir);
+        return;
+      } catch {
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
+  };
+  return { dir, remove };
+}

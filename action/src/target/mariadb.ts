@@ -1,0 +1,144 @@
+import { existsSync } from "node:fs";
+import { rm } from "node:fs/promises";
+import { join } from "node:path";
+import { RunError } from "../errors.ts";
+import type { TargetSpec } from "../spec/schema.ts";
+import { onTeardown } from "../teardown.ts";
+import { applyResources } from "./cgroup.ts";
+import { freePort, lifecycle, makeWorkDir, waitReady } from "./local.ts";
+import { runCommand, startServerProcess } from "./process.ts";
+import type { StartOptions, Target } from "./types.ts";
+
+const isRoot = () => process.getuid?.() === 0;
+
+function firstExisting(candidates: string[]): string {
+  return candidates.find((c) => existsSync(c)) ?? (candidates[0] as string);
+}
+
+/** Debian's mariadb-server names; older packages used the mysql names. */
+const SERVER = () => firstExisting(["/usr/sbin/mariadbd", "/usr/sbin/mysqld"]);
+const INSTALL_DB = () => firstExisting(["/usr/bin/mariadb-install-db", "/usr/bin/mysql_install_db"]);
+const CLIENT = () => firstExisting(["/usr/bin/mariadb", "/usr/bin/mysql"]);
+
+/** MariaDB option names accept - and _ alike; the server reports them with _. */
+const asVariable = (key: string) => key.replace(/-/g, "_");
+
+function settingArgs(config: TargetSpec["config"]): string[] {
+  return Object.entries(config).map(([k, v]) => `--${k}=${typeof v === "boolean" ? (v ? "ON" : "OFF") : v}`);
+}
+
+export async function startMariadb(spec: TargetSpec, opts: StartOptions): Promise<Target> {
+  if (!existsSync(SERVER())) {
+    throw new RunError(
+      `target.kind mariadb: ${SERVER()} not found; install the Debian package mariadb-server`,
+    );
+  }
+  const workDir = await makeWorkDir("mariadb");
+  const removeWorkDir = onTeardown(`remove ${workDir}`, () => rm(workDir, { recursive: true, force: true }));
+  const dataDir = join(workDir, "data");
+  const socket = join(workDir, "mysqld.sock");
+  const errorLog = join(workDir, "mariadb-error.log");
+  const installLog = join(workDir, "mariadb-install-db.log");
+
+  const install = await runCommand(
+    INSTALL_DB(),
+    [
+      "--no-defaults",
+      `--datadir=${dataDir}`,
+      "--auth-root-authentication-method=normal",
+      "--skip-test-db",
+      ...(isRoot() ? ["--user=root"] : []),
+    ],
+    { timeoutMs: 120_000 },
+  );
+  if (install.code !== 0) {
+    removeWorkDir();
+    await rm(workDir, { recursive: true, force: true });
+    throw new RunError(
+      `mariadb-install-db failed (exit ${install.code}):\n${(install.stderr || install.stdout).slice(-2000)}`,
+    );
+  }
+
+  const port = await freePort();
+  const args = [
+    "--no-defaults",
+    `--datadir=${dataDir}`,
+    `--port=${port}`,
+    "--bind-address=127.0.0.1",
+    `--socket=${socket}`,
+    `--pid-file=${join(workDir, "mysqld.pid")}`,
+    `--log-error=${errorLog}`,
+    "--skip-name-resolve",
+    `--max-connections=${Math.max(151, opts.maxConnections + 20)}`,
+    ...(isRoot() ? ["--user=root"] : []),
+    // The spec's settings come last so they win over tiperf's defaults.
+    ...settingArgs(spec.config),
+  ];
+  const server = startServerProcess(SERVER(), args, { logFile: join(workDir, "mariadbd.out"), cwd: workDir });
+  removeWorkDir();
+  let removeCgroup: (() => Promise<void>) | undefined;
+  const life = lifecycle({
+    what: "MariaDB",
+    server,
+    workDir,
+    logs: [errorLog, join(workDir, "mariadbd.out"), installLog],
+    logDir: opts.logDir,
+    stopSignal: "SIGTERM",
+    beforeRemove: async () => removeCgroup?.(),
+  });
+
+  const sql = (query: string) =>
+    runCommand(
+      CLIENT(),
+      ["--no-defaults", "-h", "127.0.0.1", "-P", String(port), "-u", "root", "-N", "-B", "-e", query],
+      {
+        timeoutMs: 30_000,
+      },
+    );
+
+  try {
+    await waitReady("MariaDB", server, async () => (await sql("SELECT 1")).code === 0, errorLog);
+    const version = (await sql("SELECT VERSION()")).stdout.trim();
+    const created = await sql("CREATE DATABASE IF NOT EXISTS sbtest");
+    if (created.code !== 0)
+      throw new RunError(`MariaDB: cannot create database sbtest: ${created.stderr.trim()}`);
+
+    const effectiveConfig: Record<string, string> = {};
+    for (const key of Object.keys(spec.config)) {
+      const r = await sql(`SELECT @@GLOBAL.${asVariable(key)}`);
+      if (r.code === 0) effectiveConfig[key] = r.stdout.trim();
+    }
+    if (spec.resources?.cpu_quota !== undefined) {
+      removeCgroup = (await applyResources(server.pid, spec.resources.cpu_quota, "mariadb")).remove;
+    }
+    opts.log(`target: MariaDB ${version} on 127.0.0.1:${port} (pid ${server.pid}, datadir ${dataDir})`);
+    return {
+      kind: "mariadb",
+      version,
+      host: "127.0.0.1",
+      port,
+      pid: server.pid,
+      sysbenchArgs: [
+        "--db-driver=mysql",
+        "--mysql-host=127.0.0.1",
+        `--mysql-port=${port}`,
+        "--mysql-user=root",
+        "--mysql-db=sbtest",
+      ],
+      effectiveConfig,
+      died: life.died,
+      stop: life.stop,
+    };
+  } catch (e) {
+    await life.stop();
+    const rejected = (e as Error).message
+      .split("\n")
+      .filter((l) => /unknown (variable|option)|incorrect|invalid/i.test(l));
+    if (rejected.length > 0) {
+      throw new RunError(
+        `target.config: MariaDB rejected a setting (allowed: mariadbd options, see mariadbd --verbose --help):\n${rejected.join("\n")}`,
+      );
+    }
+    throw e;
+  }
+}

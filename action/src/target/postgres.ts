@@ -1,0 +1,156 @@
+import { execFileSync } from "node:child_process";
+import { existsSync, readdirSync } from "node:fs";
+import { chown, rm } from "node:fs/promises";
+import { join } from "node:path";
+import { RunError } from "../errors.ts";
+import type { TargetSpec } from "../spec/schema.ts";
+import { onTeardown } from "../teardown.ts";
+import { applyResources } from "./cgroup.ts";
+import { freePort, lifecycle, makeWorkDir, waitReady } from "./local.ts";
+import { type RunAs, runCommand, startServerProcess } from "./process.ts";
+import type { StartOptions, Target } from "./types.ts";
+
+/** Debian installs each major version under /usr/lib/postgresql/N/bin; take the newest. */
+function binDir(): string {
+  const base = "/usr/lib/postgresql";
+  const versions = existsSync(base)
+    ? readdirSync(base)
+        .filter((v) => existsSync(join(base, v, "bin", "postgres")))
+        .sort((a, b) => Number(b) - Number(a))
+    : [];
+  if (versions.length === 0) {
+    throw new RunError(
+      "target.kind postgres: no server under /usr/lib/postgresql/*/bin; install the Debian package postgresql",
+    );
+  }
+  return join(base, versions[0] as string, "bin");
+}
+
+/** PostgreSQL refuses to run as root: as root, run it as the `postgres` user. */
+function runAs(): RunAs | undefined {
+  if (process.getuid?.() !== 0) return undefined;
+  try {
+    const uid = Number(execFileSync("id", ["-u", "postgres"], { encoding: "utf8" }).trim());
+    const gid = Number(execFileSync("id", ["-g", "postgres"], { encoding: "utf8" }).trim());
+    return { uid, gid };
+  } catch {
+    throw new RunError(
+      "target.kind postgres: running as root needs a `postgres` system user (Debian's postgresql package creates it)",
+    );
+  }
+}
+
+function settingArgs(config: TargetSpec["config"]): string[] {
+  return Object.entries(config).flatMap(([k, v]) => [
+    "-c",
+    `${k}=${typeof v === "boolean" ? (v ? "on" : "off") : v}`,
+  ]);
+}
+
+export async function startPostgres(spec: TargetSpec, opts: StartOptions): Promise<Target> {
+  const bin = binDir();
+  const user = runAs();
+  const workDir = await makeWorkDir("postgres");
+  const removeWorkDir = onTeardown(`remove ${workDir}`, () => rm(workDir, { recursive: true, force: true }));
+  if (user) await chown(workDir, user.uid, user.gid);
+  const dataDir = join(workDir, "data");
+  const serverLog = join(workDir, "postgres.log");
+
+  const init = await runCommand(
+    join(bin, "initdb"),
+    ["-D", dataDir, "--auth=trust", "-U", "postgres", "-E", "UTF8", "--no-sync", "--no-instructions"],
+    { runAs: user, timeoutMs: 120_000 },
+  );
+  if (init.code !== 0) {
+    removeWorkDir();
+    await rm(workDir, { recursive: true, force: true });
+    throw new RunError(`initdb failed (exit ${init.code}):\n${(init.stderr || init.stdout).slice(-2000)}`);
+  }
+
+  const port = await freePort();
+  const args = [
+    "-D",
+    dataDir,
+    "-p",
+    String(port),
+    "-c",
+    "listen_addresses=127.0.0.1",
+    "-c",
+    `unix_socket_directories=${workDir}`,
+    "-c",
+    `max_connections=${Math.max(100, opts.maxConnections + 20)}`,
+    // The spec's settings come last so they win over tiperf's defaults.
+    ...settingArgs(spec.config),
+  ];
+  const server = startServerProcess(join(bin, "postgres"), args, {
+    logFile: serverLog,
+    runAs: user,
+    cwd: workDir,
+  });
+  removeWorkDir();
+  let removeCgroup: (() => Promise<void>) | undefined;
+  const life = lifecycle({
+    what: "PostgreSQL",
+    server,
+    workDir,
+    logs: [serverLog],
+    logDir: opts.logDir,
+    // SIGINT is PostgreSQL's "fast" shutdown: roll back clients, checkpoint, exit.
+    stopSignal: "SIGINT",
+    beforeRemove: async () => removeCgroup?.(),
+  });
+
+  const psql = (query: string, db = "postgres") =>
+    runCommand(
+      "psql",
+      ["-X", "-h", "127.0.0.1", "-p", String(port), "-U", "postgres", "-d", db, "-Atc", query],
+      {
+        timeoutMs: 30_000,
+      },
+    );
+
+  try {
+    await waitReady("PostgreSQL", server, async () => (await psql("SELECT 1")).code === 0, serverLog);
+    const version = (await psql("SHOW server_version")).stdout.trim();
+    const created = await psql("CREATE DATABASE sbtest");
+    if (created.code !== 0)
+      throw new RunError(`PostgreSQL: cannot create database sbtest: ${created.stderr.trim()}`);
+    const effectiveConfig: Record<string, string> = {};
+    for (const key of Object.keys(spec.config)) {
+      const r = await psql(`SELECT current_setting('${key.replace(/'/g, "")}')`);
+      if (r.code === 0) effectiveConfig[key] = r.stdout.trim();
+    }
+    if (spec.resources?.cpu_quota !== undefined) {
+      removeCgroup = (await applyResources(server.pid, spec.resources.cpu_quota, "postgres")).remove;
+    }
+    opts.log(`target: PostgreSQL ${version} on 127.0.0.1:${port} (pid ${server.pid}, datadir ${dataDir})`);
+    return {
+      kind: "postgres",
+      version,
+      host: "127.0.0.1",
+      port,
+      pid: server.pid,
+      sysbenchArgs: [
+        "--db-driver=pgsql",
+        "--pgsql-host=127.0.0.1",
+        `--pgsql-port=${port}`,
+        "--pgsql-user=postgres",
+        "--pgsql-db=sbtest",
+      ],
+      effectiveConfig,
+      died: life.died,
+      stop: life.stop,
+    };
+  } catch (e) {
+    await life.stop();
+    const rejected = (e as Error).message
+      .split("\n")
+      .filter((l) => /unrecognized configuration parameter|invalid value/i.test(l));
+    if (rejected.length > 0) {
+      throw new RunError(
+        `target.config: PostgreSQL rejected a setting (allowed: postgresql.conf parameters):\n${rejected.join("\n")}`,
+      );
+    }
+    throw e;
+  }
+}

@@ -1,0 +1,105 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { closeSync, openSync } from "node:fs";
+
+export interface RunAs {
+  uid: number;
+  gid: number;
+}
+
+export interface ServerProcess {
+  pid: number;
+  /** Resolves when the process is gone, with how it ended. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  isAlive(): boolean;
+  /** Sends `signal`, waits up to `graceMs`, then SIGKILL. Resolves once the process is gone. */
+  stop(signal: NodeJS.Signals, graceMs: number): Promise<void>;
+}
+
+/**
+ * Starts a long-running server in its own process group (so a terminal's Ctrl-C reaches tiperf,
+ * which then stops the server in order) with stdout/stderr appended to `logFile`.
+ */
+export function startServerProcess(
+  command: string,
+  args: string[],
+  opts: { logFile: string; runAs?: RunAs; cwd?: string },
+): ServerProcess {
+  const fd = openSync(opts.logFile, "a");
+  let child: ChildProcess;
+  try {
+    child = spawn(command, args, {
+      detached: true,
+      stdio: ["ignore", fd, fd],
+      cwd: opts.cwd,
+      ...(opts.runAs ? { uid: opts.runAs.uid, gid: opts.runAs.gid } : {}),
+    });
+  } finally {
+    closeSync(fd);
+  }
+  let alive = true;
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+    child.once("error", () => {
+      alive = false;
+      resolve({ code: 127, signal: null });
+    });
+    child.once("exit", (code, signal) => {
+      alive = false;
+      resolve({ code, signal });
+    });
+  });
+  const pid = child.pid ?? -1;
+  return {
+    pid,
+    exited,
+    isAlive: () => alive,
+    async stop(signal, graceMs) {
+      if (!alive) return;
+      try {
+        process.kill(pid, signal);
+      } catch {
+        return;
+      }
+      const timer = new Promise<"timeout">((r) => setTimeout(() => r("timeout"), graceMs).unref());
+      if ((await Promise.race([exited, timer])) === "timeout" && alive) {
+        try {
+          process.kill(pid, "SIGKILL");
+        } catch {}
+        await exited;
+      }
+    },
+  };
+}
+
+export interface CommandResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a short command to completion (argument array, never a shell). */
+export function runCommand(
+  command: string,
+  args: string[],
+  opts: { runAs?: RunAs; timeoutMs?: number; signal?: AbortSignal; env?: NodeJS.ProcessEnv } = {},
+): Promise<CommandResult> {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, {
+      stdio: ["ignore", "pipe", "pipe"],
+      timeout: opts.timeoutMs ?? 60_000,
+      signal: opts.signal,
+      env: opts.env ?? process.env,
+      ...(opts.runAs ? { uid: opts.runAs.uid, gid: opts.runAs.gid } : {}),
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout?.on("data", (d) => {
+      stdout += d;
+    });
+    child.stderr?.on("data", (d) => {
+      stderr += d;
+    });
+    child.once("error", (e) => resolve({ code: 127, signal: null, stdout, stderr: stderr + e.message }));
+    child.once("close", (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
+}
