@@ -1,11 +1,10 @@
-#!/usr/bin/env node
 import { readFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { parseSysbench, SysbenchParseError } from "./driver/sysbench-parse.ts";
 import { EXIT, InputError, TiperfError } from "./errors.ts";
 import { runSpec } from "./pipeline/run.ts";
 import { loadSpec } from "./spec/load.ts";
-import { installSignalTeardown, teardownAll } from "./teardown.ts";
+import { Interrupted, installSignalTeardown, teardownAll } from "./teardown.ts";
 
 const USAGE = `tiperf — performance regression checks for TiDB
 
@@ -97,7 +96,10 @@ export async function main(argv: string[]): Promise<number> {
         throw new InputError(`tiperf: unknown command ${command}; commands: run, parse, help`);
     }
   } catch (e) {
-    if (abort.signal.aborted) return EXIT.sigterm;
+    if (abort.signal.reason instanceof Interrupted) {
+      log(`error: ${(e as Error).message}`);
+      return abort.signal.reason.exitCode;
+    }
     log(e instanceof TiperfError ? `error: ${e.message}` : `error: ${(e as Error).stack ?? e}`);
     return e instanceof TiperfError ? e.exitCode : EXIT.runFailed;
   } finally {

@@ -30,26 +30,43 @@ export function pendingTeardowns(): string[] {
   return stack.map((c) => c.name);
 }
 
+export class Interrupted extends Error {
+  constructor(
+    readonly signal: NodeJS.Signals,
+    readonly exitCode: number,
+  ) {
+    super(`interrupted by ${signal}`);
+    this.name = "Interrupted";
+  }
+}
+
 let installed = false;
 /**
- * On SIGINT/SIGTERM: abort running work, tear everything down, exit 130/143.
- * A second signal while tearing down is ignored: half-finished teardown leaves servers behind.
+ * On SIGINT/SIGTERM/SIGHUP: abort the running work so the pipeline unwinds in order (the running
+ * cell stops, finished cells stay written, servers stop). Should unwinding hang, tear down
+ * directly after `graceMs` and exit. A second signal is ignored: half-finished teardown leaves
+ * servers behind.
  */
-export function installSignalTeardown(abort: AbortController, log: (line: string) => void): void {
+export function installSignalTeardown(
+  abort: AbortController,
+  log: (line: string) => void,
+  graceMs = 60_000,
+): void {
   if (installed) return;
   installed = true;
-  let stopping = false;
   for (const [signal, code] of [
     ["SIGINT", 130],
     ["SIGTERM", 143],
     ["SIGHUP", 129],
   ] as const) {
     process.on(signal, () => {
-      if (stopping) return;
-      stopping = true;
+      if (abort.signal.aborted) return;
       log(`tiperf: ${signal} received: stopping and tearing down`);
-      abort.abort(new Error(`interrupted by ${signal}`));
-      void teardownAll(log).finally(() => process.exit(code));
+      abort.abort(new Interrupted(signal, code));
+      setTimeout(() => {
+        log(`tiperf: still unwinding after ${graceMs / 1000}s: tearing down directly`);
+        void teardownAll(log).finally(() => process.exit(code));
+      }, graceMs).unref();
     });
   }
 }

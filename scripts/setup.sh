@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Installs what tiperf needs on a Debian machine. Idempotent: installs only what is missing.
+#   scripts/setup.sh          runtime: sysbench, MariaDB, PostgreSQL, npm packages
+#   scripts/setup.sh --test   also what the tests need
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+sudo_() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
+
+need=()
+command -v sysbench >/dev/null 2>&1 || need+=(sysbench)
+[ -x /usr/sbin/mariadbd ] || [ -x /usr/sbin/mysqld ] || need+=(mariadb-server)
+command -v mariadb >/dev/null 2>&1 || need+=(mariadb-client)
+compgen -G "/usr/lib/postgresql/*/bin/postgres" >/dev/null || need+=(postgresql)
+command -v psql >/dev/null 2>&1 || need+=(postgresql-client)
+command -v pgrep >/dev/null 2>&1 || need+=(procps)
+
+if [ "${#need[@]}" -gt 0 ]; then
+  echo "setup: apt-get install ${need[*]}" >&2
+  sudo_ apt-get update -qq
+  # Debian may start the packaged servers on install; tiperf never uses them (it runs private ones).
+  sudo_ env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+fi
+
+# npm packages: reinstall only when package-lock.json changed since the last install.
+if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  echo "setup: npm ci" >&2
+  npm ci --no-audit --no-fund --loglevel=error
+fi

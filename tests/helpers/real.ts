@@ -1,0 +1,93 @@
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { mkdtempSync, readdirSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ROOT } from "./paths.ts";
+
+export const tempDir = (prefix = "tiperf-test-") => mkdtempSync(join(tmpdir(), prefix));
+
+/** A small spec file for real runs: one workload, short cells. */
+export function writeSpec(
+  dir: string,
+  opts: {
+    kind?: string;
+    threads?: number[];
+    duration?: number;
+    warmup?: number;
+    extra?: string;
+    config?: string;
+  } = {},
+): string {
+  const file = join(dir, "spec.yaml");
+  writeFileSync(
+    file,
+    `name: itest
+target:
+  kind: ${opts.kind ?? "mariadb"}
+  config: ${opts.config ?? "{}"}
+data: {tables: 2, table_size: 2000}
+workloads:
+  - name: point_select
+    sysbench: oltp_point_select
+    threads: [${(opts.threads ?? [1, 2]).join(", ")}]
+    duration: ${opts.duration ?? 2}s
+    warmup: ${opts.warmup ?? 1}s
+    options: {rand-type: uniform}
+${opts.extra ?? ""}`,
+  );
+  return file;
+}
+
+/** Private server data directories and processes tiperf may have left behind. */
+export function leftovers(): { dirs: string[]; processes: string[] } {
+  const dirs = readdirSync(tmpdir()).filter((d) => /^tiperf-(mariadb|postgres)-/.test(d));
+  let processes: string[] = [];
+  try {
+    processes = execFileSync("pgrep", ["-af", "tiperf-(mariadb|postgres)-"], { encoding: "utf8" })
+      .trim()
+      .split("\n")
+      .filter((l) => l && !l.includes("pgrep"));
+  } catch {
+    processes = [];
+  }
+  return { dirs, processes };
+}
+
+export interface CliRun {
+  child: ChildProcess;
+  stderr: () => string;
+  stdout: () => string;
+  done: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  waitFor: (re: RegExp, timeoutMs?: number) => Promise<RegExpExecArray>;
+}
+
+/** Runs the CLI as a user would, in its own process. */
+export function cli(args: string[], env: NodeJS.ProcessEnv = {}): CliRun {
+  const child = spawn(process.execPath, ["--import", "tsx", join(ROOT, "action/src/cli.ts"), ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let out = "";
+  let err = "";
+  child.stdout?.on("data", (d) => {
+    out += d;
+  });
+  child.stderr?.on("data", (d) => {
+    err += d;
+  });
+  const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once("close", (code, signal) => resolve({ code, signal })),
+  );
+  const waitFor = async (re: RegExp, timeoutMs = 120_000) => {
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      const m = re.exec(err);
+      if (m) return m;
+      if (child.exitCode !== null) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(`timed out waiting for ${re} in tiperf's stderr:\n${err}`);
+  };
+  return { child, stderr: () => err, stdout: () => out, done, waitFor };
+}

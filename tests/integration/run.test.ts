@@ -1,0 +1,171 @@
+import assert from "node:assert/strict";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, test } from "node:test";
+import { runSysbench } from "../../action/src/driver/sysbench.ts";
+import { readResult } from "../../action/src/result/store.ts";
+import { startTarget } from "../../action/src/target/index.ts";
+import { cli, leftovers, tempDir, writeSpec } from "../helpers/real.ts";
+
+const runDirOf = (out: string) => {
+  const runs = readdirSync(out);
+  assert.equal(runs.length, 1, `one run directory under ${out}`);
+  return join(out, runs[0] as string);
+};
+
+describe("tiperf run on real servers", () => {
+  for (const kind of ["mariadb", "postgres"]) {
+    test(`${kind}: every cell measured, written and reported`, async () => {
+      const before = leftovers();
+      const dir = tempDir();
+      const out = join(dir, "results");
+      const run = cli(["run", "--spec", writeSpec(dir, { kind }), "--out", out]);
+      const { code } = await run.done;
+      assert.equal(code, 0, run.stderr());
+      const runDir = runDirOf(out);
+      assert.equal(run.stdout().trim(), join(runDir, "report.md"));
+      const result = await readResult(join(runDir, "result.json"));
+      assert.equal(result.status, "complete");
+      assert.equal(result.targets[0]?.kind, kind);
+      assert.deepEqual(
+        result.cells.map((c) => [c.threads, c.status]),
+        [
+          [1, "ok"],
+          [2, "ok"],
+        ],
+      );
+      for (const c of result.cells) {
+        assert.ok((c.metrics.tps ?? 0) > 0, "a real, positive throughput");
+        assert.equal(c.metrics_source, "intervals");
+        assert.ok(c.intervals.some((i) => i.warmup) && c.intervals.some((i) => !i.warmup));
+        assert.ok(existsSync(join(runDir, c.raw_log)));
+      }
+      const raw = readdirSync(join(runDir, "raw")).sort();
+      assert.ok(raw.includes("base-prepare.log") && raw.includes("base-cleanup.log"), raw.join(","));
+      assert.equal(
+        raw.includes("base-prewarm.log"),
+        kind === "mariadb",
+        "prewarm runs where sysbench supports it",
+      );
+      assert.ok(readdirSync(join(runDir, "server", "base")).length > 0, "server logs kept");
+      const md = readFileSync(join(runDir, "report.md"), "utf8");
+      assert.match(md, /\| Threads \| TPS \| QPS \| 95% latency \(ms\) \| errors \|/);
+      assert.match(run.stderr(), /\[1\/2\] point_select threads=1 · 1 after this · elapsed/);
+      assert.deepEqual(leftovers(), before);
+    });
+  }
+
+  test("killing the server mid-run: non-zero exit naming the cell, finished cells on disk, nothing left", async () => {
+    const before = leftovers();
+    const dir = tempDir();
+    const out = join(dir, "results");
+    const run = cli(["run", "--spec", writeSpec(dir, { threads: [1, 2, 4], duration: 4 }), "--out", out]);
+    const pid = Number((await run.waitFor(/MariaDB .* \(pid (\d+),/))[1]);
+    await run.waitFor(/\[2\/3\] point_select threads=2/);
+    await new Promise((r) => setTimeout(r, 2000));
+    process.kill(pid, "SIGKILL");
+    const { code } = await run.done;
+    assert.equal(code, 3, run.stderr());
+    assert.match(
+      run.stderr(),
+      /error: cell point_select threads=2 failed: run stopped: MariaDB \(pid \d+\) exited unexpectedly \(code null, signal SIGKILL\)/,
+    );
+    const result = await readResult(join(runDirOf(out), "result.json"));
+    assert.equal(result.status, "failed");
+    assert.deepEqual(
+      result.cells.map((c) => [c.threads, c.status]),
+      [
+        [1, "ok"],
+        [2, "failed"],
+      ],
+    );
+    assert.ok(
+      readFileSync(join(runDirOf(out), "raw", "point_select-t2.log"), "utf8").includes("[ 1s ]"),
+      "raw output up to the crash is kept",
+    );
+    assert.match(readFileSync(join(runDirOf(out), "report.md"), "utf8"), /Failed cells/);
+    assert.deepEqual(leftovers(), before);
+  });
+
+  test("SIGTERM to tiperf: exit 143, finished cells on disk, server stopped, datadir removed", async () => {
+    const before = leftovers();
+    const dir = tempDir();
+    const out = join(dir, "results");
+    const run = cli(["run", "--spec", writeSpec(dir, { threads: [1, 2, 4], duration: 4 }), "--out", out]);
+    await run.waitFor(/\[2\/3\] point_select threads=2/);
+    await new Promise((r) => setTimeout(r, 1500));
+    run.child.kill("SIGTERM");
+    const { code } = await run.done;
+    assert.equal(code, 143, run.stderr());
+    assert.match(run.stderr(), /SIGTERM received: stopping and tearing down/);
+    const result = await readResult(join(runDirOf(out), "result.json"));
+    assert.equal(result.status, "interrupted");
+    assert.equal(result.cells[0]?.status, "ok");
+    assert.deepEqual(leftovers(), before);
+  });
+
+  test("tiperf parse sysbench gives the numbers sysbench printed on a fresh output", async () => {
+    const dir = tempDir();
+    const target = await startTarget(
+      { kind: "mariadb", config: {} },
+      { maxConnections: 10, logDir: dir, log: () => {} },
+    );
+    const file = join(dir, "fresh.txt");
+    try {
+      const common = [...target.sysbenchArgs, "--tables=1", "--table-size=500"];
+      assert.equal((await runSysbench(["oltp_common", ...common, "prepare"], join(dir, "prep.txt"))).code, 0);
+      const r = await runSysbench(
+        [
+          "oltp_read_only",
+          ...common,
+          "--threads=2",
+          "--time=2",
+          "--report-interval=1",
+          "--percentile=90",
+          "run",
+        ],
+        join(dir, "raw.txt"),
+      );
+      assert.equal(r.code, 0);
+      writeFileSync(file, r.output);
+    } finally {
+      await target.stop();
+    }
+    const run = cli(["parse", "sysbench", file]);
+    assert.equal((await run.done).code, 0, run.stderr());
+    const parsed = JSON.parse(run.stdout());
+    // Read the same numbers off the text independently of the parser.
+    const text = readFileSync(file, "utf8");
+    const grab = (re: RegExp) => Number(re.exec(text)?.[1]);
+    assert.equal(parsed.transactions, grab(/transactions:\s+(\d+)/));
+    assert.equal(parsed.tps, grab(/transactions:\s+\d+\s+\(([\d.]+) per sec/));
+    assert.equal(parsed.qps, grab(/queries:\s+\d+\s+\(([\d.]+) per sec/));
+    assert.equal(parsed.queries.read, grab(/read:\s+(\d+)/));
+    assert.equal(parsed.queries.total, grab(/total:\s+(\d+)/));
+    assert.equal(parsed.latency_ms.p90, grab(/90th percentile:\s+([\d.]+)/));
+    assert.equal(parsed.latency_ms.max, grab(/max:\s+([\d.]+)/));
+    assert.equal(parsed.threads, 2);
+    const lines = text.split("\n").filter((l) => l.startsWith("[ "));
+    assert.equal(parsed.intervals.length, lines.length);
+    assert.equal(parsed.intervals[0].qps, grab(/^\[ 1s \].* qps: ([\d.]+)/m));
+  });
+
+  test("bad input: exit 2 and a message naming the flag or key; nothing runs", async () => {
+    const dir = tempDir();
+    const badSpec = writeSpec(dir, { threads: [] });
+    const out = join(dir, "results");
+    const run = cli(["run", "--spec", badSpec, "--out", out]);
+    assert.equal((await run.done).code, 2);
+    assert.match(run.stderr(), /spec\.yaml:9: workloads\[0\]\.threads: must list at least one thread count/);
+    assert.equal(existsSync(out), false, "nothing ran, nothing written");
+    const noSpec = cli(["run"]);
+    assert.equal((await noSpec.done).code, 2);
+    assert.match(noSpec.stderr(), /tiperf run: --spec is required/);
+    const badFlag = cli(["run", "--spek", "x"]);
+    assert.equal((await badFlag.done).code, 2);
+    assert.match(badFlag.stderr(), /tiperf run: Unknown option '--spek'.*\(allowed: --spec, --out\)/);
+    const garbage = cli(["parse", "sysbench", join(dir, "spec.yaml")]);
+    assert.equal((await garbage.done).code, 2);
+    assert.match(garbage.stderr(), /spec\.yaml: expected sysbench's "SQL statistics:" summary block/);
+  });
+});

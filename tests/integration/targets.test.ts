@@ -1,0 +1,94 @@
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import { startTarget } from "../../action/src/target/index.ts";
+import { runCommand } from "../../action/src/target/process.ts";
+import { teardownAll } from "../../action/src/teardown.ts";
+import { leftovers, tempDir } from "../helpers/real.ts";
+
+const log = () => {};
+
+describe("private local targets", () => {
+  test("MariaDB starts on 127.0.0.1 with the spec's config, and stops leaving nothing", async () => {
+    const before = leftovers();
+    const target = await startTarget(
+      { kind: "mariadb", config: { innodb_buffer_pool_size: "64M", max_connections: 77 } },
+      { maxConnections: 10, logDir: tempDir(), log },
+    );
+    try {
+      assert.match(target.version, /MariaDB/);
+      assert.equal(target.effectiveConfig.innodb_buffer_pool_size, String(64 * 2 ** 20));
+      assert.equal(
+        target.effectiveConfig.max_connections,
+        "77",
+        "the spec's setting wins over tiperf's default",
+      );
+      const r = await runCommand("mariadb", [
+        "--no-defaults",
+        "-h",
+        "127.0.0.1",
+        "-P",
+        String(target.port),
+        "-uroot",
+        "-N",
+        "-e",
+        "SHOW DATABASES LIKE 'sbtest'",
+      ]);
+      assert.equal(r.stdout.trim(), "sbtest");
+      process.kill(target.pid, 0);
+    } finally {
+      await target.stop();
+    }
+    assert.throws(() => process.kill(target.pid, 0), "server process is gone");
+    assert.deepEqual(leftovers(), before);
+  });
+
+  test("PostgreSQL runs as the postgres user when tiperf is root, with the spec's config", async () => {
+    const before = leftovers();
+    const target = await startTarget(
+      { kind: "postgres", config: { shared_buffers: "32MB", synchronous_commit: false } },
+      { maxConnections: 10, logDir: tempDir(), log },
+    );
+    try {
+      assert.match(target.version, /^\d+\.\d+/);
+      assert.equal(target.effectiveConfig.shared_buffers, "32MB");
+      assert.equal(target.effectiveConfig.synchronous_commit, "off");
+      if (process.getuid?.() === 0) {
+        const r = await runCommand("ps", ["-o", "user=", "-p", String(target.pid)]);
+        assert.equal(r.stdout.trim(), "postgres");
+      }
+    } finally {
+      await target.stop();
+    }
+    assert.deepEqual(leftovers(), before);
+  });
+
+  test("a setting the server rejects is a clear error, and nothing is left behind", async () => {
+    const before = leftovers();
+    await assert.rejects(
+      startTarget(
+        { kind: "mariadb", config: { no_such_setting: 1 } },
+        { maxConnections: 10, logDir: tempDir(), log },
+      ),
+      /target\.config: MariaDB rejected a setting.*\n.*no_such_setting/,
+    );
+    await assert.rejects(
+      startTarget(
+        { kind: "postgres", config: { no_such_setting: 1 } },
+        { maxConnections: 10, logDir: tempDir(), log },
+      ),
+      /target\.config: PostgreSQL rejected a setting.*\n.*no_such_setting/,
+    );
+    await teardownAll();
+    assert.deepEqual(leftovers(), before);
+  });
+
+  test("the server dying is noticed and reported", async () => {
+    const target = await startTarget(
+      { kind: "mariadb", config: {} },
+      { maxConnections: 10, logDir: tempDir(), log },
+    );
+    process.kill(target.pid, "SIGKILL");
+    assert.match(await target.died, /MariaDB \(pid \d+\) exited unexpectedly \(code null, signal SIGKILL\)/);
+    await target.stop();
+  });
+});

@@ -1,0 +1,177 @@
+import assert from "node:assert/strict";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, test } from "node:test";
+import { parseSysbench } from "../../action/src/driver/sysbench-parse.ts";
+import { InputError } from "../../action/src/errors.ts";
+import { runReportMarkdown } from "../../action/src/report/run-report.ts";
+import { steadyState } from "../../action/src/result/cell.ts";
+import { type Result, resultJsonSchema } from "../../action/src/result/model.ts";
+import { newRunId, readResult, writeResult } from "../../action/src/result/store.ts";
+import { fixture, ROOT } from "../helpers/paths.ts";
+
+const report = (name: string) => parseSysbench(readFileSync(fixture("sysbench", name), "utf8"));
+
+export function sampleResult(): Result {
+  const r = report("mysql-point-select.txt");
+  const steady = steadyState(r, 1);
+  const { intervals: _i, ...summary } = r;
+  return {
+    format: "tiperf.result",
+    version: 1,
+    run_id: newRunId("t", new Date("2026-01-02T03:04:05Z")),
+    status: "complete",
+    started_at: "2026-01-02T03:04:05.000Z",
+    finished_at: "2026-01-02T03:05:10.000Z",
+    spec: {
+      name: "t",
+      path: "w.yaml",
+      hash: "a".repeat(64),
+      body: {
+        workloads: [
+          { name: "ps", sysbench: "oltp_point_select", duration: 2, warmup: 1, percentile: 95, options: {} },
+        ],
+      },
+    },
+    targets: [
+      { variant: "base", kind: "mariadb", version: "10.11", config: { x: 1 }, effective_config: { x: "1" } },
+    ],
+    host: {
+      hostname: "h",
+      cpu_model: "cpu",
+      cores: 2,
+      memory_bytes: 2 ** 34,
+      kernel: "6",
+      os: "Debian",
+      arch: "x64",
+    },
+    tools: { sysbench: "1.0.20" },
+    cells: [
+      {
+        workload: "ps",
+        script: "oltp_point_select",
+        threads: 2,
+        variant: "base",
+        round: 1,
+        status: "ok",
+        started_at: "x",
+        finished_at: "y",
+        raw_log: "raw/ps-t2.log",
+        warmup_s: 1,
+        duration_s: 2,
+        summary,
+        intervals: steady.intervals,
+        metrics: steady.metrics,
+        metrics_source: steady.source,
+      },
+    ],
+  };
+}
+
+describe("steady state", () => {
+  test("intervals inside the warmup are kept and marked; metrics come from the rest", () => {
+    const r = report("mysql-point-select.txt");
+    const s = steadyState(r, 1);
+    assert.deepEqual(
+      s.intervals.map((i) => i.warmup),
+      [true, false, false],
+    );
+    assert.equal(s.source, "intervals");
+    assert.equal(s.metrics.tps, (89616.73 + 98098.61) / 2);
+    assert.equal(s.metrics.p95_ms, 0.03);
+  });
+
+  test("without warmup the metrics are sysbench's own summary", () => {
+    const s = steadyState(report("mysql-point-select.txt"), 0);
+    assert.deepEqual(s.metrics, { tps: 82754.08, qps: 82754.08, p95_ms: 0.04 });
+    assert.equal(s.source, "summary");
+  });
+
+  test("no latency metric when percentiles are disabled", () => {
+    assert.deepEqual(Object.keys(steadyState(report("percentile-disabled.txt"), 1).metrics).sort(), [
+      "qps",
+      "tps",
+    ]);
+  });
+
+  test("a warmup as long as the run leaves nothing to judge: an error, not zeros", () => {
+    assert.throws(
+      () => steadyState(report("mysql-point-select.txt"), 3),
+      /no interval samples after the 3s warmup/,
+    );
+  });
+});
+
+describe("result store", () => {
+  test("the committed JSON Schema is the one the model generates", () => {
+    const committed = JSON.parse(readFileSync(join(ROOT, "action/schema/result.v1.schema.json"), "utf8"));
+    assert.deepEqual(committed, JSON.parse(JSON.stringify(resultJsonSchema())), "run: npm run schema");
+  });
+
+  test("write then read gives the same result", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "tiperf-test-"));
+    const r = sampleResult();
+    await writeResult(join(dir, "result.json"), r);
+    assert.deepEqual(await readResult(join(dir, "result.json")), r);
+  });
+
+  test("a result that breaks the schema is not written", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "tiperf-test-"));
+    const bad = { ...sampleResult(), status: "great" } as unknown as Result;
+    await assert.rejects(writeResult(join(dir, "result.json"), bad));
+  });
+
+  test("corrupt, foreign and future files are refused with the file named", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "tiperf-test-"));
+    const write = (name: string, text: string) => {
+      writeFileSync(join(dir, name), text);
+      return join(dir, name);
+    };
+    await assert.rejects(
+      readResult(write("a.json", "{not json")),
+      (e: unknown) => e instanceof InputError && /a\.json: not valid JSON/.test(e.message),
+    );
+    await assert.rejects(readResult(write("b.json", '{"x":1}')), /b\.json: not a tiperf result/);
+    await assert.rejects(
+      readResult(write("c.json", '{"format":"tiperf.result","version":9}')),
+      /c\.json: result version 9 is not supported/,
+    );
+    const broken = { ...sampleResult(), cells: [{ workload: 1 }] };
+    await assert.rejects(
+      readResult(write("d.json", JSON.stringify(broken))),
+      /d\.json: cells\[0\]\.workload/,
+    );
+    await assert.rejects(
+      readResult(join(dir, "missing.json")),
+      /missing\.json: cannot read the file \(ENOENT\)/,
+    );
+  });
+});
+
+describe("run report", () => {
+  test("a seed-shaped table per workload with the measured numbers", () => {
+    const md = runReportMarkdown(sampleResult());
+    assert.match(md, /## ps/);
+    assert.match(md, /\| Threads \| TPS \| QPS \| 95% latency \(ms\) \| errors \|/);
+    assert.match(md, /\| 2 \| 93857\.67 \| 93857\.67 \| 0\.03 \| 0 \|/);
+    assert.match(md, /mariadb 10\.11 · x=1/);
+  });
+
+  test("failed cells are listed with their error", () => {
+    const r = sampleResult();
+    const cell = r.cells[0];
+    assert.ok(cell);
+    r.cells.push({
+      ...cell,
+      threads: 8,
+      status: "failed",
+      error: "cell ps threads=8 failed: boom",
+      metrics: {},
+    });
+    r.status = "failed";
+    const md = runReportMarkdown(r);
+    assert.match(md, /\| 8 \| failed \|/);
+    assert.match(md, /cell ps threads=8 failed: boom/);
+  });
+});

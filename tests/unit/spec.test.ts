@@ -1,0 +1,146 @@
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import { InputError } from "../../action/src/errors.ts";
+import { loadSpec, parseSpec } from "../../action/src/spec/load.ts";
+import { ROOT } from "../helpers/paths.ts";
+
+const VALID = `name: t
+target:
+  kind: mariadb
+  config: {innodb_buffer_pool_size: 256M}
+data: {tables: 2, table_size: 100}
+workloads:
+  - name: ps
+    sysbench: oltp_point_select
+    threads: [1, 4]
+    duration: 10s
+    warmup: 2s
+    options: {rand-type: uniform}
+metrics:
+  tps: {better: higher, tolerance: 5%}
+  p95_ms: {better: lower, tolerance: 10%}
+`;
+
+function errorOf(text: string): string {
+  try {
+    parseSpec(text, "w.yaml");
+  } catch (e) {
+    assert.ok(e instanceof InputError, `expected InputError, got ${e}`);
+    return e.message;
+  }
+  assert.fail("spec was accepted");
+}
+
+describe("spec", () => {
+  test("a valid spec loads with durations in seconds and tolerances as fractions", () => {
+    const { spec, hash } = parseSpec(VALID, "w.yaml");
+    const w = spec.workloads[0];
+    assert.equal(w?.duration, 10);
+    assert.equal(w?.warmup, 2);
+    assert.equal(w?.percentile, 95);
+    assert.equal(spec.metrics.tps?.tolerance, 0.05);
+    assert.match(hash, /^[0-9a-f]{64}$/);
+  });
+
+  test("the hash ignores key order and changes with content", () => {
+    const reordered = VALID.replace(
+      "data: {tables: 2, table_size: 100}",
+      "data: {table_size: 100, tables: 2}",
+    );
+    assert.equal(parseSpec(reordered, "a").hash, parseSpec(VALID, "b").hash);
+    assert.notEqual(parseSpec(VALID.replace("[1, 4]", "[1, 8]"), "a").hash, parseSpec(VALID, "a").hash);
+  });
+
+  test("shipped workloads validate", async () => {
+    for (const name of ["smoke", "pr"]) {
+      const { spec } = await loadSpec(`${ROOT}/workloads/${name}.yaml`);
+      assert.equal(spec.name, name);
+    }
+    const pr = (await loadSpec(`${ROOT}/workloads/pr.yaml`)).spec;
+    assert.deepEqual(pr.workloads.map((w) => w.sysbench).sort(), [
+      "oltp_point_select",
+      "oltp_read_write",
+      "oltp_update_index",
+      "oltp_update_non_index",
+    ]);
+  });
+
+  test("an unknown key names file, line, key path and the allowed keys", () => {
+    const msg = errorOf(VALID.replace("    warmup: 2s", "    warmup: 2s\n    colour: red"));
+    assert.match(
+      msg,
+      /^w\.yaml:12: workloads\[0\]\.colour: unknown key colour \(allowed: name, sysbench, threads,/,
+    );
+  });
+
+  test("an empty thread list is refused", () => {
+    assert.match(
+      errorOf(VALID.replace("[1, 4]", "[]")),
+      /w\.yaml:9: workloads\[0\]\.threads: must list at least one thread count/,
+    );
+  });
+
+  test("non-positive and malformed durations are refused, saying what is allowed", () => {
+    assert.match(
+      errorOf(VALID.replace("duration: 10s", "duration: 0s")),
+      /workloads\[0\]\.duration: must be a whole number of seconds ≥ 1, written like 10s/,
+    );
+    assert.match(
+      errorOf(VALID.replace("duration: 10s", "duration: -3")),
+      /workloads\[0\]\.duration: must be a whole number/,
+    );
+    assert.match(errorOf(VALID.replace("duration: 10s", "duration: 1.5s")), /workloads\[0\]\.duration/);
+  });
+
+  test("wrong types are refused", () => {
+    assert.match(errorOf(VALID.replace("tables: 2", "tables: two")), /data\.tables: .*number/);
+    assert.match(
+      errorOf(VALID.replace("[1, 4]", "[1, 0]")),
+      /workloads\[0\]\.threads\[1\]: thread counts must be positive integers/,
+    );
+    assert.match(
+      errorOf(VALID.replace("tolerance: 5%", "tolerance: 5")),
+      /metrics\.tps\.tolerance: tolerance must be a percentage like 5%/,
+    );
+    assert.match(
+      errorOf(VALID.replace("kind: mariadb", "kind: oracle")),
+      /target\.kind: must be one of mariadb, postgres/,
+    );
+  });
+
+  test("flags tiperf sets itself cannot be overridden through options", () => {
+    assert.match(
+      errorOf(VALID.replace("{rand-type: uniform}", "{threads: 9}")),
+      /workloads\[0\]\.options\.threads: --threads is set by tiperf/,
+    );
+    assert.match(
+      errorOf(VALID.replace("{rand-type: uniform}", "{mysql-host: x}")),
+      /connection flags are set by the target/,
+    );
+  });
+
+  test("a latency metric must match the workloads' percentile", () => {
+    assert.match(
+      errorOf(VALID.replace("p95_ms", "p99_ms")),
+      /workloads\[0\]\.percentile: metric p99_ms needs percentile 99 \(got 95\)/,
+    );
+  });
+
+  test("every problem is reported at once", () => {
+    const msg = errorOf(VALID.replace("[1, 4]", "[]").replace("kind: mariadb", "kind: x"));
+    assert.equal(msg.split("\n").length, 2);
+  });
+
+  test("YAML syntax errors and non-mappings name the file and line", () => {
+    assert.match(errorOf("name: [unclosed\n"), /^w\.yaml:\d+: invalid YAML/);
+    assert.match(errorOf("- a\n- b\n"), /w\.yaml: a spec is a YAML mapping/);
+    assert.match(errorOf("name: a\nname: b\n"), /invalid YAML/);
+  });
+
+  test("a missing file is an error naming the flag", async () => {
+    await assert.rejects(
+      loadSpec("/nonexistent/x.yaml"),
+      /--spec \/nonexistent\/x\.yaml: cannot read the file \(ENOENT\)/,
+    );
+  });
+});
