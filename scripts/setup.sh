@@ -24,6 +24,8 @@ fi
 
 # npm packages: reinstall only when package-lock.json changed since the last install.
 if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  echo "setup: npm ci" >&2
-  npm ci --no-audit --no-fund --loglevel=error
+  # `npm install` rather than `npm ci`: npm 11 leaves other platforms' optional binaries (biome,
+  # esbuild) out of the lock file, which `npm ci` then refuses; install keeps the lock as it is.
+  echo "setup: npm install" >&2
+  npm install --no-audit --no-fund --loglevel=error
 fi

@@ -2385,9 +2385,9 @@ var require_stringifyNumber = __commonJS({
     function stringifyNumber({ format, minFractionDigits, tag, value }) {
       if (typeof value === "bigint")
         return String(value);
-      const num3 = typeof value === "number" ? value : Number(value);
-      if (!isFinite(num3))
-        return isNaN(num3) ? ".nan" : num3 < 0 ? "-.inf" : ".inf";
+      const num4 = typeof value === "number" ? value : Number(value);
+      if (!isFinite(num4))
+        return isNaN(num4) ? ".nan" : num4 < 0 ? "-.inf" : ".inf";
       let n = Object.is(value, -0) ? "-0" : JSON.stringify(value);
       if (!format && minFractionDigits && (!tag || tag === "tag:yaml.org,2002:float") && /^-?\d/.test(n) && !n.includes("e")) {
         let i = n.indexOf(".");
@@ -2427,8 +2427,8 @@ var require_float = __commonJS({
       test: /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$/,
       resolve: (str) => parseFloat(str),
       stringify(node2) {
-        const num3 = Number(node2.value);
-        return isFinite(num3) ? num3.toExponential() : stringifyNumber.stringifyNumber(node2);
+        const num4 = Number(node2.value);
+        return isFinite(num4) ? num4.toExponential() : stringifyNumber.stringifyNumber(node2);
       }
     };
     var float = {
@@ -2867,8 +2867,8 @@ var require_float2 = __commonJS({
       test: /^[-+]?(?:[0-9][0-9_]*)?(?:\.[0-9_]*)?[eE][-+]?[0-9]+$/,
       resolve: (str) => parseFloat(str.replace(/_/g, "")),
       stringify(node2) {
-        const num3 = Number(node2.value);
-        return isFinite(num3) ? num3.toExponential() : stringifyNumber.stringifyNumber(node2);
+        const num4 = Number(node2.value);
+        return isFinite(num4) ? num4.toExponential() : stringifyNumber.stringifyNumber(node2);
       }
     };
     var float = {
@@ -3070,23 +3070,23 @@ var require_timestamp = __commonJS({
     function parseSexagesimal(str, asBigInt) {
       const sign = str[0];
       const parts = sign === "-" || sign === "+" ? str.substring(1) : str;
-      const num3 = (n) => asBigInt ? BigInt(n) : Number(n);
-      const res = parts.replace(/_/g, "").split(":").reduce((res2, p) => res2 * num3(60) + num3(p), num3(0));
-      return sign === "-" ? num3(-1) * res : res;
+      const num4 = (n) => asBigInt ? BigInt(n) : Number(n);
+      const res = parts.replace(/_/g, "").split(":").reduce((res2, p) => res2 * num4(60) + num4(p), num4(0));
+      return sign === "-" ? num4(-1) * res : res;
     }
     function stringifySexagesimal(node2) {
       let { value } = node2;
-      let num3 = (n) => n;
+      let num4 = (n) => n;
       if (typeof value === "bigint")
-        num3 = (n) => BigInt(n);
+        num4 = (n) => BigInt(n);
       else if (isNaN(value) || !isFinite(value))
         return stringifyNumber.stringifyNumber(node2);
       let sign = "";
       if (value < 0) {
         sign = "-";
-        value *= num3(-1);
+        value *= num4(-1);
       }
-      const _60 = num3(60);
+      const _60 = num4(60);
       const parts = [value % _60];
       if (value < 60) {
         parts.unshift(0);
@@ -7371,457 +7371,9 @@ var require_dist = __commonJS({
 });
 
 // action/src/cli.ts
+import { existsSync as existsSync4 } from "node:fs";
 import { readFile as readFile6 } from "node:fs/promises";
 import { parseArgs } from "node:util";
-
-// action/src/driver/sysbench-parse.ts
-var SysbenchParseError = class extends Error {
-  constructor(message) {
-    super(message);
-    this.name = "SysbenchParseError";
-  }
-};
-var NUM = String.raw`(-?\d+(?:\.\d+)?(?:e[+-]?\d+)?)`;
-var INTERVAL = new RegExp(
-  String.raw`^\[\s*${NUM}s\s*\]\s+thds:\s*(\d+)\s+tps:\s*${NUM}\s+qps:\s*${NUM}\s+\(r/w/o:\s*${NUM}/${NUM}/${NUM}\)\s+lat\s+\(ms,(\d+)%\):\s*${NUM}\s+err/s:?\s*${NUM}\s+reconn/s:?\s*${NUM}\s*$`
-);
-var QUEUE = new RegExp(String.raw`^\[\s*${NUM}s\s*\]\s+queue length:\s*(\d+),\s*concurrency:\s*(\d+)\s*$`);
-var HIST_ROW = new RegExp(String.raw`^\s*${NUM}\s+\|[* ]*\s(\d+)\s*$`);
-function num(s) {
-  const v = Number(s);
-  if (s === void 0 || !Number.isFinite(v))
-    throw new SysbenchParseError(`not a number: ${JSON.stringify(s)}`);
-  return v;
-}
-function field(lines, label, section, re) {
-  for (const line of lines) {
-    const m = re.exec(line);
-    if (m) return m;
-  }
-  throw new SysbenchParseError(
-    `expected a "${label}" line in sysbench's ${section} block; the output is truncated or not from sysbench 1.0`
-  );
-}
-function block(lines, header, stop) {
-  const start = lines.findIndex((l) => l.trim() === header);
-  if (start < 0) return void 0;
-  const out = [];
-  for (let i = start + 1; i < lines.length; i++) {
-    const l = lines[i];
-    if (stop.test(l)) break;
-    out.push(l);
-  }
-  return out;
-}
-function parseSysbench(text) {
-  const lines = text.split(/\r?\n/);
-  const fatal = lines.find((l) => l.startsWith("FATAL:"));
-  const version2 = /^sysbench (\d+\.\d+\.\d+)/m.exec(text)?.[1];
-  const threadsHeader = /^Number of threads:\s*(\d+)/m.exec(text);
-  const intervals = [];
-  for (const line of lines) {
-    if (!line.startsWith("[")) continue;
-    const m = INTERVAL.exec(line);
-    if (m) {
-      const pct = Number(m[8]);
-      const iv = {
-        t: num(m[1]),
-        threads: num(m[2]),
-        tps: num(m[3]),
-        qps: num(m[4]),
-        reads: num(m[5]),
-        writes: num(m[6]),
-        other: num(m[7]),
-        errors_per_s: num(m[10]),
-        reconnects_per_s: num(m[11])
-      };
-      if (pct > 0) iv.lat_ms = num(m[9]);
-      intervals.push(iv);
-      continue;
-    }
-    const q = QUEUE.exec(line);
-    if (q) {
-      const t = num(q[1]);
-      const iv = intervals.findLast((i) => i.t === t);
-      if (!iv) throw new SysbenchParseError(`queue length report at ${t}s has no interval line before it`);
-      iv.queue_length = num(q[2]);
-      iv.concurrency = num(q[3]);
-      continue;
-    }
-    throw new SysbenchParseError(`unrecognised interval line: ${JSON.stringify(line.slice(0, 200))}`);
-  }
-  const sql = block(lines, "SQL statistics:", /^General statistics:/);
-  if (!sql) {
-    if (fatal) throw new SysbenchParseError(`sysbench failed before its summary: ${fatal}`);
-    throw new SysbenchParseError(
-      `expected sysbench's "SQL statistics:" summary block; the output is truncated or not from a sysbench 1.0 run`
-    );
-  }
-  const general = block(lines, "General statistics:", /^Latency/) ?? [];
-  const latency = block(lines, "Latency (ms):", /^(Threads fairness:|\S)/);
-  if (!latency)
-    throw new SysbenchParseError(`expected sysbench's "Latency (ms):" block after General statistics`);
-  const read = num(field(sql, "read:", "SQL statistics", /^\s+read:\s+(\d+)/)[1]);
-  const write = num(field(sql, "write:", "SQL statistics", /^\s+write:\s+(\d+)/)[1]);
-  const other = num(field(sql, "other:", "SQL statistics", /^\s+other:\s+(\d+)/)[1]);
-  const total = num(field(sql, "total:", "SQL statistics", /^\s+total:\s+(\d+)/)[1]);
-  const tx = field(
-    sql,
-    "transactions:",
-    "SQL statistics",
-    new RegExp(String.raw`^\s+transactions:\s+(\d+)\s+\(${NUM} per sec\.\)`)
-  );
-  const qs = field(
-    sql,
-    "queries:",
-    "SQL statistics",
-    new RegExp(String.raw`^\s+queries:\s+(\d+)\s+\(${NUM} per sec\.\)`)
-  );
-  const errs = field(
-    sql,
-    "ignored errors:",
-    "SQL statistics",
-    new RegExp(String.raw`^\s+ignored errors:\s+(\d+)\s+\(${NUM} per sec\.\)`)
-  );
-  const rec = field(
-    sql,
-    "reconnects:",
-    "SQL statistics",
-    new RegExp(String.raw`^\s+reconnects:\s+(\d+)\s+\(${NUM} per sec\.\)`)
-  );
-  const totalTime = field(
-    general,
-    "total time:",
-    "General statistics",
-    new RegExp(String.raw`^\s+total time:\s+${NUM}s`)
-  );
-  const events = field(
-    general,
-    "total number of events:",
-    "General statistics",
-    /^\s+total number of events:\s+(\d+)/
-  );
-  const lat = {
-    min: num(field(latency, "min:", "Latency", new RegExp(String.raw`^\s+min:\s+${NUM}`))[1]),
-    avg: num(field(latency, "avg:", "Latency", new RegExp(String.raw`^\s+avg:\s+${NUM}`))[1]),
-    max: num(field(latency, "max:", "Latency", new RegExp(String.raw`^\s+max:\s+${NUM}`))[1]),
-    sum: num(field(latency, "sum:", "Latency", new RegExp(String.raw`^\s+sum:\s+${NUM}`))[1])
-  };
-  let percentile = null;
-  const pctLine = latency.find((l) => /^\s+(\d+)th percentile:/.test(l) || /^\s+percentile stats:/.test(l));
-  if (!pctLine)
-    throw new SysbenchParseError(
-      `expected an "Nth percentile:" or "percentile stats: disabled" line in the Latency block`
-    );
-  const pm = new RegExp(String.raw`^\s+(\d+)th percentile:\s+${NUM}`).exec(pctLine);
-  if (pm) {
-    percentile = Number(pm[1]);
-    lat[`p${percentile}`] = num(pm[2]);
-  } else if (!/disabled/.test(pctLine)) {
-    throw new SysbenchParseError(`unrecognised percentile line: ${JSON.stringify(pctLine.trim())}`);
-  }
-  let histogram;
-  const histStart = lines.findIndex((l) => l.startsWith("Latency histogram"));
-  if (histStart >= 0) {
-    histogram = [];
-    for (let i = histStart + 2; i < lines.length; i++) {
-      const l = lines[i];
-      if (l.trim() === "") break;
-      const h = HIST_ROW.exec(l);
-      if (!h) throw new SysbenchParseError(`unrecognised latency histogram row: ${JSON.stringify(l.trim())}`);
-      histogram.push([num(h[1]), num(h[2])]);
-    }
-  }
-  const threads = threadsHeader ? Number(threadsHeader[1]) : intervals[0]?.threads;
-  if (threads === void 0)
-    throw new SysbenchParseError(`expected a "Number of threads:" line in sysbench's header`);
-  const report = {
-    threads,
-    tps: num(tx[2]),
-    qps: num(qs[2]),
-    transactions: num(tx[1]),
-    queries: { read, write, other, total },
-    errors: num(errs[1]),
-    errors_per_s: num(errs[2]),
-    reconnects: num(rec[1]),
-    duration_s: num(totalTime[1]),
-    events: num(events[1]),
-    percentile,
-    latency_ms: lat,
-    intervals
-  };
-  if (version2) report.sysbench_version = version2;
-  if (histogram) report.histogram = histogram;
-  return report;
-}
-
-// action/src/errors.ts
-var EXIT = {
-  ok: 0,
-  regression: 1,
-  badInput: 2,
-  runFailed: 3,
-  sigint: 130,
-  sigterm: 143
-};
-var TiperfError = class extends Error {
-  constructor(message, exitCode = EXIT.badInput) {
-    super(message);
-    this.exitCode = exitCode;
-    this.name = "TiperfError";
-  }
-  exitCode;
-};
-var InputError = class extends TiperfError {
-  constructor(message) {
-    super(message, EXIT.badInput);
-    this.name = "InputError";
-  }
-};
-var RunError = class extends TiperfError {
-  constructor(message) {
-    super(message, EXIT.runFailed);
-    this.name = "RunError";
-  }
-};
-
-// action/src/driver/sysbench.ts
-import { spawn } from "node:child_process";
-import { createWriteStream } from "node:fs";
-
-// action/src/teardown.ts
-var stack = [];
-function onTeardown(name, run) {
-  const entry = { name, run };
-  stack.push(entry);
-  return () => {
-    const i = stack.indexOf(entry);
-    if (i >= 0) stack.splice(i, 1);
-  };
-}
-async function teardownAll(log2 = () => {
-}) {
-  while (stack.length > 0) {
-    const entry = stack.pop();
-    try {
-      await entry.run();
-    } catch (e) {
-      log2(`teardown: ${entry.name} failed: ${e.message}`);
-    }
-  }
-}
-var Interrupted = class extends Error {
-  constructor(signal, exitCode) {
-    super(`interrupted by ${signal}`);
-    this.signal = signal;
-    this.exitCode = exitCode;
-    this.name = "Interrupted";
-  }
-  signal;
-  exitCode;
-};
-var installed = false;
-function installSignalTeardown(abort, log2, graceMs = 6e4) {
-  if (installed) return;
-  installed = true;
-  for (const [signal, code] of [
-    ["SIGINT", 130],
-    ["SIGTERM", 143],
-    ["SIGHUP", 129]
-  ]) {
-    process.on(signal, () => {
-      if (abort.signal.aborted) return;
-      log2(`tiperf: ${signal} received: stopping and tearing down`);
-      abort.abort(new Interrupted(signal, code));
-      setTimeout(() => {
-        log2(`tiperf: still unwinding after ${graceMs / 1e3}s: tearing down directly`);
-        void teardownAll(log2).finally(() => process.exit(code));
-      }, graceMs).unref();
-    });
-  }
-}
-
-// action/src/driver/sysbench.ts
-function commonArgs(spec, connection) {
-  return [...connection, `--tables=${spec.data.tables}`, `--table-size=${spec.data.table_size}`];
-}
-function optionArgs(options) {
-  return Object.entries(options).map(([k, v]) => `--${k}=${typeof v === "boolean" ? v ? "on" : "off" : v}`);
-}
-function prepareArgs(spec, connection, threads) {
-  return ["oltp_common", ...commonArgs(spec, connection), `--threads=${threads}`, "--rand-seed=1", "prepare"];
-}
-function prewarmArgs(spec, connection, threads) {
-  return ["oltp_common", ...commonArgs(spec, connection), `--threads=${threads}`, "prewarm"];
-}
-function cleanupArgs(spec, connection) {
-  return ["oltp_common", ...commonArgs(spec, connection), "cleanup"];
-}
-function runArgs(spec, workload, threads, connection) {
-  return [
-    workload.sysbench,
-    ...commonArgs(spec, connection),
-    `--threads=${threads}`,
-    `--time=${workload.duration + workload.warmup}`,
-    "--report-interval=1",
-    `--percentile=${workload.percentile}`,
-    ...optionArgs(workload.options),
-    "run"
-  ];
-}
-function supportsPrewarm(connection) {
-  return connection.includes("--db-driver=mysql");
-}
-function runSysbench(args, logFile, signal) {
-  return new Promise((resolve) => {
-    const log2 = createWriteStream(logFile, { flags: "a" });
-    log2.write(`$ sysbench ${args.join(" ")}
-`);
-    const child = spawn("sysbench", args, { stdio: ["ignore", "pipe", "pipe"] });
-    let output2 = "";
-    let aborted2;
-    const onData = (d) => {
-      output2 += d.toString();
-      log2.write(d);
-    };
-    child.stdout.on("data", onData);
-    child.stderr.on("data", onData);
-    const kill = () => {
-      if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
-    };
-    const unregister = onTeardown(`stop sysbench (pid ${child.pid})`, kill);
-    const onAbort = () => {
-      aborted2 = signal?.reason instanceof Error ? signal.reason.message : String(signal?.reason ?? "aborted");
-      kill();
-    };
-    if (signal?.aborted) onAbort();
-    signal?.addEventListener("abort", onAbort, { once: true });
-    const finish = (code, sig) => {
-      unregister();
-      signal?.removeEventListener("abort", onAbort);
-      log2.end(() => resolve({ code, signal: sig, output: output2, ...aborted2 ? { aborted: aborted2 } : {} }));
-    };
-    child.once("error", (e) => {
-      output2 += `
-${e.message}`;
-      finish(127, null);
-    });
-    child.once("close", finish);
-  });
-}
-async function sysbenchVersion() {
-  const r = await runSysbench(["--version"], "/dev/null");
-  return /sysbench (\S+)/.exec(r.output)?.[1];
-}
-
-// action/src/report/run-report.ts
-var fmt = (v, digits = 2) => v === void 0 || !Number.isFinite(v) ? "\u2013" : v.toLocaleString("en-US", {
-  minimumFractionDigits: digits,
-  maximumFractionDigits: digits,
-  useGrouping: false
-});
-function gib(bytes) {
-  return `${(bytes / 2 ** 30).toFixed(1)} GiB`;
-}
-function duration(result) {
-  if (!result.finished_at) return "unfinished";
-  const s = (Date.parse(result.finished_at) - Date.parse(result.started_at)) / 1e3;
-  return `${Math.floor(s / 60)}m${String(Math.round(s % 60)).padStart(2, "0")}s`;
-}
-function runReportMarkdown(result) {
-  const spec = result.spec.body;
-  const out = [];
-  out.push(`# tiperf run ${result.run_id}`, "");
-  out.push(`- **Status:** ${result.status}${result.error ? ` \u2014 ${result.error}` : ""}`);
-  out.push(
-    `- **Spec:** ${result.spec.name} (\`${result.spec.path}\`, sha256 ${result.spec.hash.slice(0, 12)})`
-  );
-  for (const t of result.targets) {
-    const cfg = Object.entries(t.effective_config).map(([k, v]) => `${k}=${v}`);
-    const res = t.resources ? Object.entries(t.resources).map(([k, v]) => `${k}=${v}`) : [];
-    out.push(
-      `- **Target${result.targets.length > 1 ? ` (${t.variant})` : ""}:** ${t.kind} ${t.version}${cfg.length + res.length ? ` \xB7 ${[...cfg, ...res].join(", ")}` : ""}`
-    );
-  }
-  const h = result.host;
-  out.push(
-    `- **Host:** ${h.cpu_model}, ${h.cores} cores, ${gib(h.memory_bytes)}, ${h.os}, kernel ${h.kernel}`
-  );
-  out.push(
-    `- **Tools:** ${Object.entries(result.tools).map(([k, v]) => `${k} ${v}`).join(", ")}`
-  );
-  out.push(`- **Started:** ${result.started_at} \xB7 **took** ${duration(result)}`, "");
-  for (const w of spec.workloads ?? []) {
-    const cells = result.cells.filter((c) => c.workload === w.name);
-    const opts = Object.entries(w.options).map(([k, v]) => `--${k}=${v}`);
-    out.push(`## ${w.name}`, "");
-    out.push(
-      `\`${w.sysbench}\`, ${w.duration}s per cell${w.warmup ? ` after ${w.warmup}s warmup (not judged)` : ""}${opts.length ? `, ${opts.join(" ")}` : ""}`,
-      ""
-    );
-    if (cells.length === 0) {
-      out.push("_not run_", "");
-      continue;
-    }
-    const multi = new Set(cells.map((c) => `${c.variant}/${c.round}`)).size > 1;
-    out.push(
-      `| ${multi ? "Variant | Round | " : ""}Threads | TPS | QPS | ${w.percentile}% latency (ms) | errors |`
-    );
-    out.push(`|${multi ? "---|---:|" : ""}---:|---:|---:|---:|---:|`);
-    for (const c of cells) out.push(row(c, w.percentile, multi));
-    out.push("");
-  }
-  const failed = result.cells.filter((c) => c.status === "failed");
-  if (failed.length > 0) {
-    out.push("## Failed cells", "");
-    for (const c of failed) out.push(`- ${c.error} (raw output: \`${c.raw_log}\`)`);
-    out.push("");
-  }
-  out.push(
-    "TPS, QPS and latency are the steady window: the 1-second interval samples after the warmup (sysbench's own summary when there is no warmup). Errors are sysbench's ignored errors. Raw output of every step is under `raw/`.",
-    ""
-  );
-  return out.join("\n");
-}
-function row(c, percentile, multi) {
-  const lead = multi ? `${c.variant} | ${c.round} | ` : "";
-  if (c.status === "failed") return `| ${lead}${c.threads} | failed | | | |`;
-  return `| ${lead}${c.threads} | ${fmt(c.metrics.tps)} | ${fmt(c.metrics.qps)} | ${fmt(c.metrics[`p${percentile}_ms`])} | ${c.summary?.errors ?? "\u2013"} |`;
-}
-
-// action/src/result/host.ts
-import { readFile } from "node:fs/promises";
-import { arch, cpus, hostname, release, totalmem } from "node:os";
-async function osName() {
-  try {
-    const text = await readFile("/etc/os-release", "utf8");
-    return /^PRETTY_NAME="?([^"\n]*)"?/m.exec(text)?.[1] ?? "unknown";
-  } catch {
-    return "unknown";
-  }
-}
-async function hostFacts() {
-  const cpu = cpus();
-  return {
-    hostname: hostname(),
-    cpu_model: cpu[0]?.model.trim() ?? "unknown",
-    cores: cpu.length,
-    memory_bytes: totalmem(),
-    kernel: release(),
-    os: await osName(),
-    arch: arch()
-  };
-}
-
-// action/src/result/store.ts
-import { randomBytes } from "node:crypto";
-import { mkdir, readFile as readFile3, rename, writeFile } from "node:fs/promises";
-import { dirname, join } from "node:path";
-
-// action/src/spec/load.ts
-var import_yaml = __toESM(require_dist(), 1);
-import { createHash } from "node:crypto";
-import { readFile as readFile2 } from "node:fs/promises";
 
 // node_modules/zod/v4/classic/external.js
 var external_exports = {};
@@ -7967,7 +7519,7 @@ __export(external_exports, {
   guid: () => guid2,
   hash: () => hash,
   hex: () => hex2,
-  hostname: () => hostname3,
+  hostname: () => hostname2,
   httpUrl: () => httpUrl,
   iban: () => iban2,
   includes: () => _includes,
@@ -9751,14 +9303,14 @@ __export(regexes_exports, {
   date: () => date,
   datetime: () => datetime,
   domain: () => domain,
-  duration: () => duration2,
+  duration: () => duration,
   e164: () => e164,
   email: () => email,
   emoji: () => emoji,
   extendedDuration: () => extendedDuration,
   guid: () => guid,
   hex: () => hex,
-  hostname: () => hostname2,
+  hostname: () => hostname,
   html5Email: () => html5Email,
   httpProtocol: () => httpProtocol,
   iban: () => iban,
@@ -9810,7 +9362,7 @@ var nanoid = /^[a-zA-Z0-9_-]{21}$/;
 function nanoidOfLength(length) {
   return new RegExp(`^[a-zA-Z0-9_-]{${length}}$`);
 }
-var duration2 = /^P(?:(\d+W)|(?!.*W)(?=\d|T\d)(\d+Y)?(\d+M)?(\d+D)?(T(?=\d)(\d+H)?(\d+M)?(\d+([.,]\d+)?S)?)?)$/;
+var duration = /^P(?:(\d+W)|(?!.*W)(?=\d|T\d)(\d+Y)?(\d+M)?(\d+D)?(T(?=\d)(\d+H)?(\d+M)?(\d+([.,]\d+)?S)?)?)$/;
 var extendedDuration = /^[-+]?P(?!$)(?:(?:[-+]?\d+Y)|(?:[-+]?\d+[.,]\d+Y$))?(?:(?:[-+]?\d+M)|(?:[-+]?\d+[.,]\d+M$))?(?:(?:[-+]?\d+W)|(?:[-+]?\d+[.,]\d+W$))?(?:(?:[-+]?\d+D)|(?:[-+]?\d+[.,]\d+D$))?(?:T(?=[\d+-])(?:(?:[-+]?\d+H)|(?:[-+]?\d+[.,]\d+H$))?(?:(?:[-+]?\d+M)|(?:[-+]?\d+[.,]\d+M$))?(?:[-+]?\d+(?:[.,]\d+)?S)?)??$/;
 var guid = /^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$/;
 var uuid = (version2) => {
@@ -9841,7 +9393,7 @@ var cidrv4 = /^((25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9][0-9]|[0-9])\.){3}(25[0-5]
 var cidrv6 = /^(([0-9a-fA-F]{1,4}:){7}[0-9a-fA-F]{1,4}|([0-9a-fA-F]{1,4}:){1,7}:|([0-9a-fA-F]{1,4}:){1,6}:[0-9a-fA-F]{1,4}|([0-9a-fA-F]{1,4}:){1,5}(:[0-9a-fA-F]{1,4}){1,2}|([0-9a-fA-F]{1,4}:){1,4}(:[0-9a-fA-F]{1,4}){1,3}|([0-9a-fA-F]{1,4}:){1,3}(:[0-9a-fA-F]{1,4}){1,4}|([0-9a-fA-F]{1,4}:){1,2}(:[0-9a-fA-F]{1,4}){1,5}|[0-9a-fA-F]{1,4}:((:[0-9a-fA-F]{1,4}){1,6})|:((:[0-9a-fA-F]{1,4}){1,7}|:))\/(12[0-8]|1[01][0-9]|[1-9]?[0-9])$/;
 var base64 = /^$|^(?:[0-9a-zA-Z+/]{4})*(?:(?:[0-9a-zA-Z+/]{2}==)|(?:[0-9a-zA-Z+/]{3}=))?$/;
 var base64url = /^(?:[A-Za-z0-9_-]{4})*(?:[A-Za-z0-9_-]{2,3})?$/;
-var hostname2 = /^(?=.{1,253}\.?$)[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[-0-9a-zA-Z]{0,61}[0-9a-zA-Z])?)*\.?$/;
+var hostname = /^(?=.{1,253}\.?$)[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[-0-9a-zA-Z]{0,61}[0-9a-zA-Z])?)*\.?$/;
 var domain = /^(?=.{1,253}$)([a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?\.)+[a-zA-Z]{2,63}$/;
 var httpProtocol = /^https?$/;
 var e164 = /^\+[1-9]\d{6,14}$/;
@@ -10766,7 +10318,7 @@ var $ZodISOTime = /* @__PURE__ */ $constructor("$ZodISOTime", (inst, def) => {
   $ZodStringFormat.init(inst, def);
 });
 var $ZodISODuration = /* @__PURE__ */ $constructor("$ZodISODuration", (inst, def) => {
-  def.pattern ?? (def.pattern = duration2);
+  def.pattern ?? (def.pattern = duration);
   $ZodStringFormat.init(inst, def);
 });
 var $ZodIPv4 = /* @__PURE__ */ $constructor("$ZodIPv4", (inst, def) => {
@@ -24906,7 +24458,7 @@ __export(schemas_exports2, {
   guid: () => guid2,
   hash: () => hash,
   hex: () => hex2,
-  hostname: () => hostname3,
+  hostname: () => hostname2,
   httpUrl: () => httpUrl,
   iban: () => iban2,
   instanceof: () => _instanceof,
@@ -25595,8 +25147,8 @@ var ZodCustomStringFormat = /* @__PURE__ */ $constructor("ZodCustomStringFormat"
 function stringFormat(format, fnOrRegex, _params = {}) {
   return _stringFormat(ZodCustomStringFormat, format, fnOrRegex, _params);
 }
-function hostname3(_params) {
-  return _stringFormat(ZodCustomStringFormat, "hostname", hostname2, _params);
+function hostname2(_params) {
+  return _stringFormat(ZodCustomStringFormat, "hostname", hostname, _params);
 }
 function hex2(_params) {
   return _stringFormat(ZodCustomStringFormat, "hex", hex, _params);
@@ -26569,7 +26121,7 @@ __export(iso_exports, {
   ZodISOTime: () => ZodISOTime,
   date: () => date3,
   datetime: () => datetime2,
-  duration: () => duration3,
+  duration: () => duration2,
   time: () => time2
 });
 function datetime2(params) {
@@ -26581,7 +26133,7 @@ function date3(params) {
 function time2(params) {
   return _isoTime(ZodISOTime, params);
 }
-function duration3(params) {
+function duration2(params) {
   return _isoDuration(ZodISODuration, params);
 }
 
@@ -27540,6 +27092,41 @@ function date4(params) {
   return _coercedDate(ZodDate, params);
 }
 
+// action/src/errors.ts
+var EXIT = {
+  ok: 0,
+  regression: 1,
+  badInput: 2,
+  runFailed: 3,
+  sigint: 130,
+  sigterm: 143
+};
+var TiperfError = class extends Error {
+  constructor(message, exitCode = EXIT.badInput) {
+    super(message);
+    this.exitCode = exitCode;
+    this.name = "TiperfError";
+  }
+  exitCode;
+};
+var InputError = class extends TiperfError {
+  constructor(message) {
+    super(message, EXIT.badInput);
+    this.name = "InputError";
+  }
+};
+var RunError = class extends TiperfError {
+  constructor(message) {
+    super(message, EXIT.runFailed);
+    this.name = "RunError";
+  }
+};
+
+// action/src/spec/load.ts
+var import_yaml = __toESM(require_dist(), 1);
+import { createHash } from "node:crypto";
+import { readFile } from "node:fs/promises";
+
 // action/src/spec/schema.ts
 var SYSBENCH_SCRIPTS = [
   "oltp_point_select",
@@ -27575,7 +27162,7 @@ function parseDuration(value) {
   const n = Number(m[1]);
   return n * { s: 1, m: 60, h: 3600 }[m[2]];
 }
-var duration4 = (min) => external_exports.union([external_exports.string(), external_exports.number()]).transform((v, ctx) => {
+var duration3 = (min) => external_exports.union([external_exports.string(), external_exports.number()]).transform((v, ctx) => {
   const seconds = parseDuration(v);
   if (seconds === void 0 || seconds < min) {
     ctx.addIssue({
@@ -27616,8 +27203,8 @@ var WorkloadSchema = external_exports.strictObject({
   threads: external_exports.array(external_exports.number().int().positive({ error: "thread counts must be positive integers" }), {
     error: "must be a list of positive integers"
   }).min(1, "must list at least one thread count").refine((t) => new Set(t).size === t.length, "thread counts must not repeat"),
-  duration: duration4(1),
-  warmup: duration4(0).default(0),
+  duration: duration3(1),
+  warmup: duration3(0).default(0),
   percentile: external_exports.number().int().min(1).max(100).default(95),
   options: external_exports.record(
     external_exports.string().regex(OPTION_NAME, "option names are sysbench flags without the leading --").refine((k) => !RESERVED_SYSBENCH_OPTIONS.includes(k), {
@@ -27629,6 +27216,20 @@ var WorkloadSchema = external_exports.strictObject({
 var MetricSchema = external_exports.strictObject({
   better: external_exports.enum(["higher", "lower"], { error: "must be higher or lower" }),
   tolerance: percent("tolerance", 0, 1)
+});
+var COMPARE_ORDERS = ["interleaved", "duet"];
+var CompareSchema = external_exports.strictObject({
+  /** Rounds each variant runs every cell (the minimum, when max_rounds allows early stopping). */
+  rounds: external_exports.number().int().min(2, "needs at least 2 rounds: one round gives no estimate of the noise").default(6),
+  /** With max_rounds > rounds, rounds go on until every cell is decided or max_rounds is reached. */
+  max_rounds: external_exports.number().int().min(2).optional(),
+  order: external_exports.enum(COMPARE_ORDERS, { error: `must be one of ${COMPARE_ORDERS.join(", ")}` }).default("interleaved"),
+  /** Familywise confidence over every cell × metric judged. */
+  confidence: external_exports.number().gt(0.5).lt(1).default(0.95),
+  base: external_exports.string().default("base"),
+  head: external_exports.string().default("head"),
+  /** Seed of the interleaving order (recorded in the verdict, so a run can be replayed). */
+  seed: external_exports.number().int().nonnegative().optional()
 });
 var METRIC_NAME = /^(tps|qps|p\d{1,3}_ms)$/;
 var SpecSchema = external_exports.strictObject({
@@ -27643,7 +27244,13 @@ var SpecSchema = external_exports.strictObject({
   metrics: external_exports.record(
     external_exports.string().regex(METRIC_NAME, "metric names are tps, qps or p<N>_ms (e.g. p95_ms)"),
     MetricSchema
-  ).default({ tps: { better: "higher", tolerance: 0.05 } })
+  ).default({ tps: { better: "higher", tolerance: 0.05 } }),
+  /** Named overlays, deep-merged onto the rest of the spec (see spec/variants.ts). */
+  variants: external_exports.record(
+    external_exports.string().regex(NAME, "variant names are lower-case letters, digits, _ or -"),
+    external_exports.record(external_exports.string(), external_exports.unknown())
+  ).optional(),
+  compare: CompareSchema.optional()
 }).superRefine((spec, ctx) => {
   const names = /* @__PURE__ */ new Set();
   spec.workloads.forEach((w, i) => {
@@ -27668,6 +27275,60 @@ var SpecSchema = external_exports.strictObject({
     });
   }
 });
+
+// action/src/spec/variants.ts
+var isObj = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+function deepMerge(base, overlay) {
+  if (!isObj(base) || !isObj(overlay)) return overlay === void 0 ? base : overlay;
+  const out = { ...base };
+  for (const [k, v] of Object.entries(overlay)) out[k] = deepMerge(base[k], v);
+  return out;
+}
+var sameMatrix = (a, b) => JSON.stringify(a.workloads.map((w) => [w.name, w.threads])) === JSON.stringify(b.workloads.map((w) => [w.name, w.threads]));
+function resolveVariants(file2, raw, spec) {
+  const compare = spec.compare ?? CompareSchema.parse({});
+  const variants = spec.variants;
+  if (!variants) {
+    throw new InputError(
+      `${file2}: variants: a comparison needs variants (for example variants: {base: {}, head: {target: {config: {\u2026}}}})`
+    );
+  }
+  const { variants: _v, compare: _c, ...plain } = raw;
+  const resolve = (role) => {
+    const name = compare[role];
+    const overlay = variants[name];
+    if (!overlay) {
+      throw new InputError(
+        `${file2}: compare.${role}: no variant named "${name}" (variants: ${Object.keys(variants).join(", ") || "none"})`
+      );
+    }
+    if ("variants" in overlay || "compare" in overlay) {
+      throw new InputError(`${file2}: variants.${name}: a variant cannot set variants or compare`);
+    }
+    const parsed = SpecSchema.safeParse(deepMerge(plain, overlay));
+    if (!parsed.success) {
+      throw new InputError(
+        formatIssues(`${file2}: variants.${name}`, parsed.error.issues, void 0, SpecSchema)
+      );
+    }
+    return { name, spec: parsed.data };
+  };
+  const base = resolve("base");
+  const head = resolve("head");
+  if (base.name === head.name)
+    throw new InputError(`${file2}: compare.base and compare.head name the same variant "${base.name}"`);
+  if (!sameMatrix(base.spec, head.spec)) {
+    throw new InputError(
+      `${file2}: variants.${head.name}: workloads and thread counts must be the same in both variants`
+    );
+  }
+  if (compare.max_rounds !== void 0 && compare.max_rounds < compare.rounds) {
+    throw new InputError(
+      `${file2}: compare.max_rounds (${compare.max_rounds}) must be \u2265 compare.rounds (${compare.rounds})`
+    );
+  }
+  return { base, head, compare };
+}
 
 // action/src/spec/load.ts
 function keyPath(path) {
@@ -27751,53 +27412,645 @@ function parseSpec(text, file2) {
   if (!parsed.success) {
     throw new InputError(formatIssues(file2, parsed.error.issues, (p) => lineOf(doc, counter, p), SpecSchema));
   }
-  return { path: file2, spec: parsed.data, hash: hashSpec(parsed.data) };
+  const loaded = { path: file2, spec: parsed.data, hash: hashSpec(parsed.data) };
+  if (parsed.data.variants) loaded.variants = resolveVariants(file2, raw, parsed.data);
+  return loaded;
 }
 async function loadSpec(file2) {
   let text;
   try {
-    text = await readFile2(file2, "utf8");
+    text = await readFile(file2, "utf8");
   } catch (e) {
     throw new InputError(`--spec ${file2}: cannot read the file (${e.code ?? e})`);
   }
   return parseSpec(text, file2);
 }
 
+// action/src/compare/stats.ts
+var mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
+function variance(xs) {
+  if (xs.length < 2) return Number.NaN;
+  const m = mean(xs);
+  return xs.reduce((s, x) => s + (x - m) ** 2, 0) / (xs.length - 1);
+}
+function logGamma(x) {
+  const c = [
+    0.9999999999998099,
+    676.5203681218851,
+    -1259.1392167224028,
+    771.3234287776531,
+    -176.6150291621406,
+    12.507343278686905,
+    -0.13857109526572012,
+    9984369578019572e-21,
+    15056327351493116e-23
+  ];
+  if (x < 0.5) return Math.log(Math.PI / Math.sin(Math.PI * x)) - logGamma(1 - x);
+  const z2 = x - 1;
+  let a = c[0];
+  const t = z2 + 7.5;
+  for (let i = 1; i < 9; i++) a += c[i] / (z2 + i);
+  return 0.5 * Math.log(2 * Math.PI) + (z2 + 0.5) * Math.log(t) - t + Math.log(a);
+}
+function betaCf(a, b, x) {
+  const tiny = 1e-300;
+  let c = 1;
+  let d = 1 - (a + b) * x / (a + 1);
+  if (Math.abs(d) < tiny) d = tiny;
+  d = 1 / d;
+  let h = d;
+  for (let m = 1; m <= 300; m++) {
+    const m2 = 2 * m;
+    let aa = m * (b - m) * x / ((a + m2 - 1) * (a + m2));
+    d = 1 + aa * d;
+    if (Math.abs(d) < tiny) d = tiny;
+    c = 1 + aa / c;
+    if (Math.abs(c) < tiny) c = tiny;
+    d = 1 / d;
+    h *= d * c;
+    aa = -(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1));
+    d = 1 + aa * d;
+    if (Math.abs(d) < tiny) d = tiny;
+    c = 1 + aa / c;
+    if (Math.abs(c) < tiny) c = tiny;
+    d = 1 / d;
+    const del = d * c;
+    h *= del;
+    if (Math.abs(del - 1) < 1e-14) break;
+  }
+  return h;
+}
+function incompleteBeta(a, b, x) {
+  if (x <= 0) return 0;
+  if (x >= 1) return 1;
+  const front = Math.exp(logGamma(a + b) - logGamma(a) - logGamma(b) + a * Math.log(x) + b * Math.log(1 - x));
+  return x < (a + 1) / (a + b + 2) ? front * betaCf(a, b, x) / a : 1 - front * betaCf(b, a, 1 - x) / b;
+}
+function tCdf(t, df) {
+  const x = df / (df + t * t);
+  const tail2 = 0.5 * incompleteBeta(df / 2, 0.5, x);
+  return t >= 0 ? 1 - tail2 : tail2;
+}
+function tQuantile(p, df) {
+  if (!(p > 0 && p < 1)) throw new RangeError(`tQuantile: p must be in (0, 1), got ${p}`);
+  if (!Number.isFinite(df)) return normalQuantile(p);
+  let lo = -1e4;
+  let hi = 1e4;
+  for (let i = 0; i < 200 && hi - lo > 1e-12; i++) {
+    const mid = (lo + hi) / 2;
+    if (tCdf(mid, df) < p) lo = mid;
+    else hi = mid;
+  }
+  return (lo + hi) / 2;
+}
+function normalQuantile(p) {
+  const a = [
+    -39.69683028665376,
+    220.9460984245205,
+    -275.9285104469687,
+    138.357751867269,
+    -30.66479806614716,
+    2.506628277459239
+  ];
+  const b = [
+    -54.47609879822406,
+    161.5858368580409,
+    -155.6989798598866,
+    66.80131188771972,
+    -13.28068155288572
+  ];
+  const c = [
+    -0.007784894002430293,
+    -0.3223964580411365,
+    -2.400758277161838,
+    -2.549732539343734,
+    4.374664141464968,
+    2.938163982698783
+  ];
+  const d = [0.007784695709041462, 0.3224671290700398, 2.445134137142996, 3.754408661907416];
+  const pl = 0.02425;
+  const poly = (k, x) => k.reduce((s, v) => s * x + v, 0);
+  if (p < pl) {
+    const q2 = Math.sqrt(-2 * Math.log(p));
+    return poly(c, q2) / (poly(d, q2) * q2 + 1);
+  }
+  if (p > 1 - pl) return -normalQuantile(1 - p);
+  const q = p - 0.5;
+  const r = q * q;
+  return poly(a, r) * q / (poly(b, r) * r + 1);
+}
+function pairedLogShift(base, head) {
+  if (base.length !== head.length) throw new Error("paired samples must have equal length");
+  const d = base.map((b, i) => Math.log(head[i] / b));
+  return { estimate: mean(d), se: Math.sqrt(variance(d) / d.length), df: d.length - 1, n: d.length };
+}
+function welchLogShift(base, head) {
+  const lb = base.map(Math.log);
+  const lh = head.map(Math.log);
+  const vb = variance(lb) / lb.length;
+  const vh = variance(lh) / lh.length;
+  const se = Math.sqrt(vb + vh);
+  const df = (vb + vh) ** 2 / (vb ** 2 / (lb.length - 1) + vh ** 2 / (lh.length - 1));
+  return { estimate: mean(lh) - mean(lb), se, df, n: Math.min(lb.length, lh.length) };
+}
+function batchMeans(xs, batches) {
+  const k = Math.min(batches, xs.length);
+  const out = [];
+  for (let i = 0; i < k; i++) {
+    const from = Math.floor(i * xs.length / k);
+    const to = Math.floor((i + 1) * xs.length / k);
+    out.push(mean(xs.slice(from, to)));
+  }
+  return out;
+}
+
+// action/src/compare/judge.ts
+var MDE_POWER = 0.8;
+var round6 = (x) => Math.round(x * 1e6) / 1e6;
+function judgeShift(id, rule, shift, means, alphaPerCell2, method) {
+  const tol = rule.tolerance;
+  const worseSign = rule.better === "higher" ? -1 : 1;
+  const common = {
+    ...id,
+    better: rule.better,
+    tolerance: tol,
+    base: means.base,
+    head: means.head,
+    n: shift.n,
+    method
+  };
+  const change = Math.exp(shift.estimate) - 1;
+  if (shift.n < 2 || !Number.isFinite(shift.se) || !Number.isFinite(shift.df) || shift.df <= 0) {
+    return {
+      ...common,
+      change: round6(change),
+      ci: null,
+      mde: null,
+      verdict: "inconclusive",
+      reason: "fewer than 2 samples per variant: no estimate of the noise"
+    };
+  }
+  const t = tQuantile(1 - alphaPerCell2 / 2, shift.df);
+  const lo = shift.estimate - t * shift.se;
+  const hi = shift.estimate + t * shift.se;
+  const down = Math.log(1 - tol);
+  const up = Math.log(1 + tol);
+  const [worseLo, worseHi] = worseSign < 0 ? [-Infinity, down] : [up, Infinity];
+  const [betterLo, betterHi] = worseSign < 0 ? [up, Infinity] : [-Infinity, down];
+  let verdict;
+  if (lo >= worseLo && hi < worseHi) verdict = "regression";
+  else if (lo > betterLo && hi <= betterHi) verdict = "improvement";
+  else if (lo >= down && hi <= up) verdict = "unchanged";
+  else verdict = "inconclusive";
+  const threshold = worseSign < 0 ? -down : up;
+  const mdeLog = threshold + (t + normalQuantile(MDE_POWER)) * shift.se;
+  return {
+    ...common,
+    change: round6(change),
+    ci: [round6(Math.exp(lo) - 1), round6(Math.exp(hi) - 1)],
+    mde: round6(Math.exp(worseSign * mdeLog) - 1),
+    verdict
+  };
+}
+function overallVerdict(cells) {
+  if (cells.some((c) => c.verdict === "regression")) return "regression";
+  if (cells.length === 0 || cells.some((c) => c.verdict === "inconclusive")) return "inconclusive";
+  return "pass";
+}
+
+// action/src/compare/samples.ts
+var INTERVAL_BATCHES = 5;
+var okCells = (result, variant, key) => result.cells.filter(
+  (c) => c.status === "ok" && c.variant === variant && c.workload === key.workload && c.threads === key.threads
+).sort((a, b) => a.round - b.round);
+function intervalValues(cell, metric) {
+  const steady = cell.intervals.filter((i) => !i.warmup);
+  const pick2 = metric === "tps" ? (i) => i.tps : metric === "qps" ? (i) => i.qps : (i) => i.lat_ms;
+  return steady.map(pick2).filter((v) => typeof v === "number" && v > 0);
+}
+function pairedSamples(result, base, head, key, metric) {
+  const b = okCells(result, base, key);
+  const h = new Map(okCells(result, head, key).map((c) => [c.round, c]));
+  const pairs = [];
+  for (const cb of b) {
+    const vb = cb.metrics[metric];
+    const vh = h.get(cb.round)?.metrics[metric];
+    if (vb !== void 0 && vh !== void 0 && vb > 0 && vh > 0) pairs.push([vb, vh]);
+  }
+  return { base: pairs.map((p) => p[0]), head: pairs.map((p) => p[1]) };
+}
+function storedSamples(result, variant, key, metric) {
+  const cells = okCells(result, variant, key);
+  if (cells.length > 1)
+    return cells.map((c) => c.metrics[metric]).filter((v) => v !== void 0 && v > 0);
+  const only = cells[0];
+  return only ? batchMeans(intervalValues(only, metric), INTERVAL_BATCHES) : [];
+}
+function judgeCell(key, metric, rule, samples, alphaPerCell2, paired) {
+  const id = { ...key, metric };
+  const { base, head } = samples;
+  const means = { base: base.length ? mean(base) : Number.NaN, head: head.length ? mean(head) : Number.NaN };
+  if (base.length === 0 || head.length === 0) {
+    const missing = base.length === 0 ? "base" : "head";
+    return {
+      ...id,
+      better: rule.better,
+      tolerance: rule.tolerance,
+      base: base.length ? means.base : null,
+      head: head.length ? means.head : null,
+      change: null,
+      ci: null,
+      mde: null,
+      verdict: "inconclusive",
+      n: 0,
+      method: paired ? "paired-t" : "welch-t",
+      reason: `no ${missing} samples of ${metric} (cell failed or metric not measured)`
+    };
+  }
+  const shift = paired ? pairedLogShift(base, head) : welchLogShift(base, head);
+  return judgeShift(id, rule, shift, means, alphaPerCell2, paired ? "paired-t" : "welch-t");
+}
+
+// action/src/compare/judge-results.ts
+var StoredSpec = external_exports.object({
+  name: external_exports.string(),
+  data: external_exports.unknown(),
+  workloads: external_exports.array(external_exports.object({ name: external_exports.string(), threads: external_exports.array(external_exports.number()) }).passthrough()),
+  metrics: external_exports.record(external_exports.string(), external_exports.object({ better: external_exports.enum(["higher", "lower"]), tolerance: external_exports.number() }))
+});
+function storedSpec(result, file2) {
+  const parsed = StoredSpec.safeParse(result.spec.body);
+  if (!parsed.success)
+    throw new InputError(`${file2}: spec.body is not a tiperf spec (${parsed.error.issues[0]?.message})`);
+  return parsed.data;
+}
+var keysOf = (spec) => spec.workloads.flatMap((w) => w.threads.map((threads) => ({ workload: w.name, threads })));
+function alphaPerCell(confidence, comparisons) {
+  return (1 - confidence) / Math.max(1, comparisons);
+}
+function judgeCells(keys, metrics, samplesOf, alpha, paired) {
+  const out = [];
+  for (const key of keys) {
+    for (const [metric, rule] of Object.entries(metrics)) {
+      out.push(judgeCell(key, metric, rule, samplesOf(key, metric), alpha, paired));
+    }
+  }
+  return out;
+}
+function judgeRounds(result, spec, variants, confidence, looks) {
+  const keys = keysOf(spec);
+  const comparisons = keys.length * Object.keys(spec.metrics).length * looks;
+  const alpha = alphaPerCell(confidence, comparisons);
+  const cells = judgeCells(
+    keys,
+    spec.metrics,
+    (k, m) => pairedSamples(result, variants.base, variants.head, k, m),
+    alpha,
+    true
+  );
+  return { cells, comparisons, alpha };
+}
+function comparability(base, head, baseFile, headFile) {
+  const reasons = [];
+  const bs = storedSpec(base, baseFile);
+  const hs = storedSpec(head, headFile);
+  if (bs.name !== hs.name)
+    reasons.push(`specs differ: ${baseFile} ran "${bs.name}", ${headFile} ran "${hs.name}"`);
+  const matrix = (s) => canonicalJson({ data: s.data, workloads: s.workloads });
+  if (matrix(bs) !== matrix(hs))
+    reasons.push("the workload matrices differ (data, workloads, threads, durations or options)");
+  const bh = base.host;
+  const hh = head.host;
+  if (bh.cpu_model !== hh.cpu_model || bh.cores !== hh.cores || Math.abs(bh.memory_bytes - hh.memory_bytes) > 0.05 * bh.memory_bytes) {
+    reasons.push(
+      `hardware differs: ${bh.cpu_model}, ${bh.cores} cores, ${(bh.memory_bytes / 2 ** 30).toFixed(1)} GiB vs ${hh.cpu_model}, ${hh.cores} cores, ${(hh.memory_bytes / 2 ** 30).toFixed(1)} GiB`
+    );
+  }
+  return { ok: reasons.length === 0, reasons };
+}
+var soleOr = (result, preferred) => {
+  const variants = [...new Set(result.cells.map((c) => c.variant))];
+  return variants.length === 1 ? variants[0] : variants.includes(preferred) ? preferred : variants[0] ?? preferred;
+};
+function judgeStored(base, head, opts) {
+  const check2 = comparability(base.result, head.result, base.file, head.file);
+  if (!check2.ok && !opts.force) {
+    throw new InputError(
+      `refusing to compare ${base.file} with ${head.file}:
+- ${check2.reasons.join("\n- ")}
+pass --force to compare anyway`
+    );
+  }
+  const hs = storedSpec(head.result, head.file);
+  const bv = base.variant ?? soleOr(base.result, "base");
+  const hv = head.variant ?? soleOr(head.result, "head");
+  const keys = keysOf(hs);
+  const comparisons = keys.length * Object.keys(hs.metrics).length;
+  const alpha = alphaPerCell(opts.confidence, comparisons);
+  const cells = judgeCells(
+    keys,
+    hs.metrics,
+    (k, m) => ({ base: storedSamples(base.result, bv, k, m), head: storedSamples(head.result, hv, k, m) }),
+    alpha,
+    false
+  );
+  const seconds = (r) => r.cells.reduce((s, c) => s + c.duration_s + c.warmup_s, 0);
+  const targetOf = (r, v) => r.targets.find((t) => t.variant === v);
+  const side = (r, v, file2) => {
+    const t = targetOf(r, v);
+    return { variant: v, run_id: r.run_id, result: file2, ...t ? { target: t } : {} };
+  };
+  return {
+    format: "tiperf.verdict",
+    version: 1,
+    verdict: overallVerdict(cells),
+    created_at: (/* @__PURE__ */ new Date()).toISOString(),
+    spec: { name: hs.name, path: head.result.spec.path, hash: head.result.spec.hash },
+    base: side(base.result, bv, base.file),
+    head: side(head.result, hv, head.file),
+    host: head.result.host,
+    confidence: opts.confidence,
+    alpha_per_cell: alpha,
+    comparisons,
+    order: "stored",
+    rounds: Math.max(...cells.map((c) => c.n), 0),
+    max_rounds: Math.max(...cells.map((c) => c.n), 0),
+    benchmark_seconds: seconds(base.result) + seconds(head.result),
+    saved_seconds: 0,
+    cells,
+    notes: [
+      "stored results are not paired: samples are per-round values, or batch means of the 1-second intervals when a result has one round; Welch t intervals on the log scale",
+      ...check2.ok ? [] : check2.reasons.map((r) => `compared with --force although ${r}`)
+    ]
+  };
+}
+
+// action/src/driver/sysbench-parse.ts
+var SysbenchParseError = class extends Error {
+  constructor(message) {
+    super(message);
+    this.name = "SysbenchParseError";
+  }
+};
+var NUM = String.raw`(-?\d+(?:\.\d+)?(?:e[+-]?\d+)?)`;
+var INTERVAL = new RegExp(
+  String.raw`^\[\s*${NUM}s\s*\]\s+thds:\s*(\d+)\s+tps:\s*${NUM}\s+qps:\s*${NUM}\s+\(r/w/o:\s*${NUM}/${NUM}/${NUM}\)\s+lat\s+\(ms,(\d+)%\):\s*${NUM}\s+err/s:?\s*${NUM}\s+reconn/s:?\s*${NUM}\s*$`
+);
+var QUEUE = new RegExp(String.raw`^\[\s*${NUM}s\s*\]\s+queue length:\s*(\d+),\s*concurrency:\s*(\d+)\s*$`);
+var HIST_ROW = new RegExp(String.raw`^\s*${NUM}\s+\|[* ]*\s(\d+)\s*$`);
+function num(s) {
+  const v = Number(s);
+  if (s === void 0 || !Number.isFinite(v))
+    throw new SysbenchParseError(`not a number: ${JSON.stringify(s)}`);
+  return v;
+}
+function field(lines, label, section, re) {
+  for (const line of lines) {
+    const m = re.exec(line);
+    if (m) return m;
+  }
+  throw new SysbenchParseError(
+    `expected a "${label}" line in sysbench's ${section} block; the output is truncated or not from sysbench 1.0`
+  );
+}
+function block(lines, header, stop) {
+  const start = lines.findIndex((l) => l.trim() === header);
+  if (start < 0) return void 0;
+  const out = [];
+  for (let i = start + 1; i < lines.length; i++) {
+    const l = lines[i];
+    if (stop.test(l)) break;
+    out.push(l);
+  }
+  return out;
+}
+function parseSysbench(text) {
+  const lines = text.split(/\r?\n/);
+  const fatal = lines.find((l) => l.startsWith("FATAL:"));
+  const version2 = /^sysbench (\d+\.\d+\.\d+)/m.exec(text)?.[1];
+  const threadsHeader = /^Number of threads:\s*(\d+)/m.exec(text);
+  const intervals = [];
+  for (const line of lines) {
+    if (!line.startsWith("[")) continue;
+    const m = INTERVAL.exec(line);
+    if (m) {
+      const pct2 = Number(m[8]);
+      const iv = {
+        t: num(m[1]),
+        threads: num(m[2]),
+        tps: num(m[3]),
+        qps: num(m[4]),
+        reads: num(m[5]),
+        writes: num(m[6]),
+        other: num(m[7]),
+        errors_per_s: num(m[10]),
+        reconnects_per_s: num(m[11])
+      };
+      if (pct2 > 0) iv.lat_ms = num(m[9]);
+      intervals.push(iv);
+      continue;
+    }
+    const q = QUEUE.exec(line);
+    if (q) {
+      const t = num(q[1]);
+      const iv = intervals.findLast((i) => i.t === t);
+      if (!iv) throw new SysbenchParseError(`queue length report at ${t}s has no interval line before it`);
+      iv.queue_length = num(q[2]);
+      iv.concurrency = num(q[3]);
+      continue;
+    }
+    throw new SysbenchParseError(`unrecognised interval line: ${JSON.stringify(line.slice(0, 200))}`);
+  }
+  const sql = block(lines, "SQL statistics:", /^General statistics:/);
+  if (!sql) {
+    if (fatal) throw new SysbenchParseError(`sysbench failed before its summary: ${fatal}`);
+    throw new SysbenchParseError(
+      `expected sysbench's "SQL statistics:" summary block; the output is truncated or not from a sysbench 1.0 run`
+    );
+  }
+  const general = block(lines, "General statistics:", /^Latency/) ?? [];
+  const latency = block(lines, "Latency (ms):", /^(Threads fairness:|\S)/);
+  if (!latency)
+    throw new SysbenchParseError(`expected sysbench's "Latency (ms):" block after General statistics`);
+  const read = num(field(sql, "read:", "SQL statistics", /^\s+read:\s+(\d+)/)[1]);
+  const write = num(field(sql, "write:", "SQL statistics", /^\s+write:\s+(\d+)/)[1]);
+  const other = num(field(sql, "other:", "SQL statistics", /^\s+other:\s+(\d+)/)[1]);
+  const total = num(field(sql, "total:", "SQL statistics", /^\s+total:\s+(\d+)/)[1]);
+  const tx = field(
+    sql,
+    "transactions:",
+    "SQL statistics",
+    new RegExp(String.raw`^\s+transactions:\s+(\d+)\s+\(${NUM} per sec\.\)`)
+  );
+  const qs = field(
+    sql,
+    "queries:",
+    "SQL statistics",
+    new RegExp(String.raw`^\s+queries:\s+(\d+)\s+\(${NUM} per sec\.\)`)
+  );
+  const errs = field(
+    sql,
+    "ignored errors:",
+    "SQL statistics",
+    new RegExp(String.raw`^\s+ignored errors:\s+(\d+)\s+\(${NUM} per sec\.\)`)
+  );
+  const rec = field(
+    sql,
+    "reconnects:",
+    "SQL statistics",
+    new RegExp(String.raw`^\s+reconnects:\s+(\d+)\s+\(${NUM} per sec\.\)`)
+  );
+  const totalTime = field(
+    general,
+    "total time:",
+    "General statistics",
+    new RegExp(String.raw`^\s+total time:\s+${NUM}s`)
+  );
+  const events = field(
+    general,
+    "total number of events:",
+    "General statistics",
+    /^\s+total number of events:\s+(\d+)/
+  );
+  const lat = {
+    min: num(field(latency, "min:", "Latency", new RegExp(String.raw`^\s+min:\s+${NUM}`))[1]),
+    avg: num(field(latency, "avg:", "Latency", new RegExp(String.raw`^\s+avg:\s+${NUM}`))[1]),
+    max: num(field(latency, "max:", "Latency", new RegExp(String.raw`^\s+max:\s+${NUM}`))[1]),
+    sum: num(field(latency, "sum:", "Latency", new RegExp(String.raw`^\s+sum:\s+${NUM}`))[1])
+  };
+  let percentile = null;
+  const pctLine = latency.find((l) => /^\s+(\d+)th percentile:/.test(l) || /^\s+percentile stats:/.test(l));
+  if (!pctLine)
+    throw new SysbenchParseError(
+      `expected an "Nth percentile:" or "percentile stats: disabled" line in the Latency block`
+    );
+  const pm = new RegExp(String.raw`^\s+(\d+)th percentile:\s+${NUM}`).exec(pctLine);
+  if (pm) {
+    percentile = Number(pm[1]);
+    lat[`p${percentile}`] = num(pm[2]);
+  } else if (!/disabled/.test(pctLine)) {
+    throw new SysbenchParseError(`unrecognised percentile line: ${JSON.stringify(pctLine.trim())}`);
+  }
+  let histogram;
+  const histStart = lines.findIndex((l) => l.startsWith("Latency histogram"));
+  if (histStart >= 0) {
+    histogram = [];
+    for (let i = histStart + 2; i < lines.length; i++) {
+      const l = lines[i];
+      if (l.trim() === "") break;
+      const h = HIST_ROW.exec(l);
+      if (!h) throw new SysbenchParseError(`unrecognised latency histogram row: ${JSON.stringify(l.trim())}`);
+      histogram.push([num(h[1]), num(h[2])]);
+    }
+  }
+  const threads = threadsHeader ? Number(threadsHeader[1]) : intervals[0]?.threads;
+  if (threads === void 0)
+    throw new SysbenchParseError(`expected a "Number of threads:" line in sysbench's header`);
+  const report = {
+    threads,
+    tps: num(tx[2]),
+    qps: num(qs[2]),
+    transactions: num(tx[1]),
+    queries: { read, write, other, total },
+    errors: num(errs[1]),
+    errors_per_s: num(errs[2]),
+    reconnects: num(rec[1]),
+    duration_s: num(totalTime[1]),
+    events: num(events[1]),
+    percentile,
+    latency_ms: lat,
+    intervals
+  };
+  if (version2) report.sysbench_version = version2;
+  if (histogram) report.histogram = histogram;
+  return report;
+}
+
+// action/src/pipeline/compare.ts
+import { randomInt } from "node:crypto";
+
+// action/src/report/verdict-report.ts
+var MARK = { pass: "\u{1F7E2}", regression: "\u{1F534}", inconclusive: "\u{1F7E1}" };
+var CELL_MARK = { regression: "\u{1F534}", improvement: "\u{1F7E2}", unchanged: "\u26AA", inconclusive: "\u{1F7E1}" };
+var pct = (x, digits = 1) => x === null || x === void 0 || !Number.isFinite(x) ? "\u2013" : `${x >= 0 ? "+" : ""}${(x * 100).toFixed(digits)}%`;
+var num2 = (x) => x === null || x === void 0 || !Number.isFinite(x) ? "\u2013" : x >= 100 ? x.toFixed(0) : x.toFixed(2);
+function ciText(c) {
+  return c.ci ? `[${pct(c.ci[0])}, ${pct(c.ci[1])}]` : "\u2013";
+}
+function verdictMarkdown(v) {
+  const out = [];
+  const regressions = v.cells.filter((c) => c.verdict === "regression").length;
+  out.push(
+    `# ${MARK[v.verdict]} tiperf: ${v.verdict} \u2014 ${v.head.variant} vs ${v.base.variant} (${v.spec.name})`,
+    ""
+  );
+  out.push(
+    `${regressions} regression(s) in ${v.cells.length} judgements \xB7 ${v.order}, ${v.rounds} round(s)${v.max_rounds > v.rounds ? ` of up to ${v.max_rounds}` : ""} \xB7 ${Math.round(v.confidence * 100)}% familywise confidence \xB7 benchmark ${Math.round(v.benchmark_seconds / 60)} min${v.saved_seconds > 0 ? ` (early stop saved ~${Math.round(v.saved_seconds / 60)} min)` : ""}`,
+    ""
+  );
+  const workloads = [...new Set(v.cells.map((c) => c.workload))];
+  for (const w of workloads) {
+    out.push(`## ${w}`, "");
+    out.push(
+      "| Threads | metric | base | head | \u0394 | CI | MDE | verdict |",
+      "|---:|---|---:|---:|---:|---|---:|---|"
+    );
+    for (const c of v.cells.filter((x) => x.workload === w)) {
+      out.push(
+        `| ${c.threads} | ${c.metric} | ${num2(c.base)} | ${num2(c.head)} | ${pct(c.change)} | ${ciText(c)} | ${pct(c.mde)} | ${CELL_MARK[c.verdict]} ${c.verdict}${c.reason ? ` (${c.reason})` : ""} |`
+      );
+    }
+    out.push("");
+  }
+  out.push(
+    "Tolerances: " + [...new Map(v.cells.map((c) => [c.metric, c])).values()].map((c) => `${c.metric} \xB1${(c.tolerance * 100).toFixed(0)}% (${c.better} is better)`).join(", "),
+    ""
+  );
+  for (const n of v.notes) out.push(`- ${n}`);
+  out.push("");
+  return out.join("\n");
+}
+
+// action/src/result/store.ts
+import { randomBytes } from "node:crypto";
+import { mkdir, readFile as readFile2, rename, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+
 // action/src/result/model.ts
 var RESULT_FORMAT = "tiperf.result";
 var RESULT_VERSION = 1;
-var num2 = external_exports.number();
+var num3 = external_exports.number();
 var IntervalSchema = external_exports.strictObject({
-  t: num2,
+  t: num3,
   threads: external_exports.number().int(),
-  tps: num2,
-  qps: num2,
-  reads: num2,
-  writes: num2,
-  other: num2,
-  lat_ms: num2.optional(),
-  errors_per_s: num2,
-  reconnects_per_s: num2,
-  queue_length: num2.optional(),
-  concurrency: num2.optional(),
+  tps: num3,
+  qps: num3,
+  reads: num3,
+  writes: num3,
+  other: num3,
+  lat_ms: num3.optional(),
+  errors_per_s: num3,
+  reconnects_per_s: num3,
+  queue_length: num3.optional(),
+  concurrency: num3.optional(),
   /** Inside the workload's warmup window: kept, shown, never judged. */
   warmup: external_exports.boolean()
 });
 var SummarySchema = external_exports.strictObject({
   sysbench_version: external_exports.string().optional(),
   threads: external_exports.number().int(),
-  tps: num2,
-  qps: num2,
-  transactions: num2,
-  queries: external_exports.strictObject({ read: num2, write: num2, other: num2, total: num2 }),
-  errors: num2,
-  errors_per_s: num2,
-  reconnects: num2,
-  duration_s: num2,
-  events: num2,
+  tps: num3,
+  qps: num3,
+  transactions: num3,
+  queries: external_exports.strictObject({ read: num3, write: num3, other: num3, total: num3 }),
+  errors: num3,
+  errors_per_s: num3,
+  reconnects: num3,
+  duration_s: num3,
+  events: num3,
   percentile: external_exports.number().int().nullable(),
-  latency_ms: external_exports.record(external_exports.string(), num2),
-  histogram: external_exports.array(external_exports.tuple([num2, num2])).optional()
+  latency_ms: external_exports.record(external_exports.string(), num3),
+  histogram: external_exports.array(external_exports.tuple([num3, num3])).optional()
 });
 var CellSchema = external_exports.strictObject({
   workload: external_exports.string(),
@@ -27813,22 +28066,22 @@ var CellSchema = external_exports.strictObject({
   finished_at: external_exports.string(),
   /** Raw sysbench output, relative to the run directory. */
   raw_log: external_exports.string(),
-  warmup_s: num2,
-  duration_s: num2,
+  warmup_s: num3,
+  duration_s: num3,
   summary: SummarySchema.optional(),
   intervals: external_exports.array(IntervalSchema),
   /**
    * The values that are judged: tps, qps, p<N>_ms over the steady window (after warmup),
    * from the interval samples; with no warmup, sysbench's own summary.
    */
-  metrics: external_exports.record(external_exports.string(), num2),
+  metrics: external_exports.record(external_exports.string(), num3),
   metrics_source: external_exports.enum(["summary", "intervals"]).optional()
 });
 var HostSchema = external_exports.strictObject({
   hostname: external_exports.string(),
   cpu_model: external_exports.string(),
   cores: external_exports.number().int(),
-  memory_bytes: num2,
+  memory_bytes: num3,
   kernel: external_exports.string(),
   os: external_exports.string(),
   arch: external_exports.string()
@@ -27903,13 +28156,164 @@ async function writeResult(file2, result) {
   await writeAtomic(file2, `${JSON.stringify(checked, null, 2)}
 `);
 }
+async function readResult(file2) {
+  let raw;
+  try {
+    raw = JSON.parse(await readFile2(file2, "utf8"));
+  } catch (e) {
+    const code = e.code;
+    throw new InputError(
+      `${file2}: ${code ? `cannot read the file (${code})` : `not valid JSON (${e.message})`}`
+    );
+  }
+  const head = raw;
+  if (head?.format !== RESULT_FORMAT)
+    throw new InputError(`${file2}: not a tiperf result (format must be "${RESULT_FORMAT}")`);
+  if (head.version !== RESULT_VERSION) {
+    throw new InputError(
+      `${file2}: result version ${String(head.version)} is not supported (this tiperf reads version ${RESULT_VERSION})`
+    );
+  }
+  const parsed = ResultSchema.safeParse(raw);
+  if (!parsed.success) throw new InputError(formatIssues(file2, parsed.error.issues));
+  return parsed.data;
+}
 
 // action/src/pipeline/bench.ts
-import { cpus as cpus2 } from "node:os";
+import { cpus } from "node:os";
 import { relative } from "node:path";
 
+// action/src/driver/sysbench.ts
+import { spawn } from "node:child_process";
+import { createWriteStream } from "node:fs";
+
+// action/src/teardown.ts
+var stack = [];
+function onTeardown(name, run) {
+  const entry = { name, run };
+  stack.push(entry);
+  return () => {
+    const i = stack.indexOf(entry);
+    if (i >= 0) stack.splice(i, 1);
+  };
+}
+async function teardownAll(log2 = () => {
+}) {
+  while (stack.length > 0) {
+    const entry = stack.pop();
+    try {
+      await entry.run();
+    } catch (e) {
+      log2(`teardown: ${entry.name} failed: ${e.message}`);
+    }
+  }
+}
+var Interrupted = class extends Error {
+  constructor(signal, exitCode) {
+    super(`interrupted by ${signal}`);
+    this.signal = signal;
+    this.exitCode = exitCode;
+    this.name = "Interrupted";
+  }
+  signal;
+  exitCode;
+};
+var installed = false;
+function installSignalTeardown(abort, log2, graceMs = 6e4) {
+  if (installed) return;
+  installed = true;
+  for (const [signal, code] of [
+    ["SIGINT", 130],
+    ["SIGTERM", 143],
+    ["SIGHUP", 129]
+  ]) {
+    process.on(signal, () => {
+      if (abort.signal.aborted) return;
+      log2(`tiperf: ${signal} received: stopping and tearing down`);
+      abort.abort(new Interrupted(signal, code));
+      setTimeout(() => {
+        log2(`tiperf: still unwinding after ${graceMs / 1e3}s: tearing down directly`);
+        void teardownAll(log2).finally(() => process.exit(code));
+      }, graceMs).unref();
+    });
+  }
+}
+
+// action/src/driver/sysbench.ts
+function commonArgs(spec, connection) {
+  return [...connection, `--tables=${spec.data.tables}`, `--table-size=${spec.data.table_size}`];
+}
+function optionArgs(options) {
+  return Object.entries(options).map(([k, v]) => `--${k}=${typeof v === "boolean" ? v ? "on" : "off" : v}`);
+}
+function prepareArgs(spec, connection, threads) {
+  return ["oltp_common", ...commonArgs(spec, connection), `--threads=${threads}`, "--rand-seed=1", "prepare"];
+}
+function prewarmArgs(spec, connection, threads) {
+  return ["oltp_common", ...commonArgs(spec, connection), `--threads=${threads}`, "prewarm"];
+}
+function cleanupArgs(spec, connection) {
+  return ["oltp_common", ...commonArgs(spec, connection), "cleanup"];
+}
+function runArgs(spec, workload, threads, connection) {
+  return [
+    workload.sysbench,
+    ...commonArgs(spec, connection),
+    `--threads=${threads}`,
+    `--time=${workload.duration + workload.warmup}`,
+    "--report-interval=1",
+    `--percentile=${workload.percentile}`,
+    ...optionArgs(workload.options),
+    "run"
+  ];
+}
+function supportsPrewarm(connection) {
+  return connection.includes("--db-driver=mysql");
+}
+function runSysbench(args, logFile, signal) {
+  return new Promise((resolve) => {
+    const log2 = createWriteStream(logFile, { flags: "a" });
+    log2.write(`$ sysbench ${args.join(" ")}
+`);
+    const child = spawn("sysbench", args, { stdio: ["ignore", "pipe", "pipe"] });
+    let output2 = "";
+    let aborted2;
+    const onData = (d) => {
+      output2 += d.toString();
+      log2.write(d);
+    };
+    child.stdout.on("data", onData);
+    child.stderr.on("data", onData);
+    const kill = () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
+    };
+    const unregister = onTeardown(`stop sysbench (pid ${child.pid})`, kill);
+    const onAbort = () => {
+      aborted2 = signal?.reason instanceof Error ? signal.reason.message : String(signal?.reason ?? "aborted");
+      kill();
+    };
+    if (signal?.aborted) onAbort();
+    signal?.addEventListener("abort", onAbort, { once: true });
+    const finish = (code, sig) => {
+      unregister();
+      signal?.removeEventListener("abort", onAbort);
+      log2.end(() => resolve({ code, signal: sig, output: output2, ...aborted2 ? { aborted: aborted2 } : {} }));
+    };
+    child.once("error", (e) => {
+      output2 += `
+${e.message}`;
+      finish(127, null);
+    });
+    child.once("close", finish);
+  });
+}
+async function sysbenchVersion() {
+  const r = await runSysbench(["--version"], "/dev/null");
+  return /sysbench (\S+)/.exec(r.output)?.[1];
+}
+
 // action/src/result/cell.ts
-var mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
+var mean2 = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
 function steadyState(report, warmupS) {
   const intervals = report.intervals.map((iv) => ({ ...iv, warmup: iv.t <= warmupS }));
   const p = report.percentile;
@@ -27926,11 +28330,11 @@ function steadyState(report, warmupS) {
     );
   }
   const metrics = {
-    tps: mean(steady.map((i) => i.tps)),
-    qps: mean(steady.map((i) => i.qps))
+    tps: mean2(steady.map((i) => i.tps)),
+    qps: mean2(steady.map((i) => i.qps))
   };
   const lats = steady.map((i) => i.lat_ms).filter((v) => v !== void 0);
-  if (p !== null && lats.length > 0) metrics[`p${p}_ms`] = mean(lats);
+  if (p !== null && lats.length > 0) metrics[`p${p}_ms`] = mean2(lats);
   return { intervals, metrics, source: "intervals" };
 }
 
@@ -27941,13 +28345,13 @@ import { join as join4 } from "node:path";
 
 // action/src/target/cgroup.ts
 import { existsSync } from "node:fs";
-import { mkdir as mkdir2, readdir, readFile as readFile4, rmdir, writeFile as writeFile2 } from "node:fs/promises";
+import { mkdir as mkdir2, readdir, readFile as readFile3, rmdir, writeFile as writeFile2 } from "node:fs/promises";
 import { join as join2 } from "node:path";
 var ROOT = "/sys/fs/cgroup";
 var PERIOD_US = 1e5;
 async function detect() {
   const controllers = join2(ROOT, "cgroup.controllers");
-  if (existsSync(controllers) && (await readFile4(controllers, "utf8")).split(/\s+/).includes("cpu")) {
+  if (existsSync(controllers) && (await readFile3(controllers, "utf8")).split(/\s+/).includes("cpu")) {
     return { version: 2, dir: ROOT };
   }
   for (const d of ["cpu", "cpu,cpuacct"]) {
@@ -27960,7 +28364,7 @@ async function processTree(root) {
   for (const entry of await readdir("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      const stat = await readFile4(`/proc/${entry}/stat`, "utf8");
+      const stat = await readFile3(`/proc/${entry}/stat`, "utf8");
       const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
       parents.set(Number(entry), ppid);
     } catch {
@@ -28012,7 +28416,7 @@ async function applyResources(pid, quota, name) {
 }
 
 // action/src/target/local.ts
-import { copyFile, mkdir as mkdir3, mkdtemp, readFile as readFile5, rm } from "node:fs/promises";
+import { copyFile, mkdir as mkdir3, mkdtemp, readFile as readFile4, rm } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join as join3 } from "node:path";
@@ -28033,7 +28437,7 @@ async function makeWorkDir(kind) {
 }
 async function tail(file2, lines = 15) {
   try {
-    const text = await readFile5(file2, "utf8");
+    const text = await readFile4(file2, "utf8");
     return text.trimEnd().split("\n").slice(-lines).join("\n");
   } catch {
     return "(no log)";
@@ -28471,13 +28875,13 @@ var Bench = class _Bench {
     try {
       await bench.step(
         "prepare",
-        prepareArgs(opts.spec, target.sysbenchArgs, Math.min(opts.spec.data.tables, cpus2().length)),
+        prepareArgs(opts.spec, target.sysbenchArgs, Math.min(opts.spec.data.tables, cpus().length)),
         opts.signal
       );
       if (supportsPrewarm(target.sysbenchArgs)) {
         await bench.step(
           "prewarm",
-          prewarmArgs(opts.spec, target.sysbenchArgs, Math.min(opts.spec.data.tables, cpus2().length)),
+          prewarmArgs(opts.spec, target.sysbenchArgs, Math.min(opts.spec.data.tables, cpus().length)),
           opts.signal
         );
       } else {
@@ -28625,6 +29029,105 @@ var Progress = class {
   }
 };
 
+// action/src/report/run-report.ts
+var fmt = (v, digits = 2) => v === void 0 || !Number.isFinite(v) ? "\u2013" : v.toLocaleString("en-US", {
+  minimumFractionDigits: digits,
+  maximumFractionDigits: digits,
+  useGrouping: false
+});
+function gib(bytes) {
+  return `${(bytes / 2 ** 30).toFixed(1)} GiB`;
+}
+function duration4(result) {
+  if (!result.finished_at) return "unfinished";
+  const s = (Date.parse(result.finished_at) - Date.parse(result.started_at)) / 1e3;
+  return `${Math.floor(s / 60)}m${String(Math.round(s % 60)).padStart(2, "0")}s`;
+}
+function runReportMarkdown(result) {
+  const spec = result.spec.body;
+  const out = [];
+  out.push(`# tiperf run ${result.run_id}`, "");
+  out.push(`- **Status:** ${result.status}${result.error ? ` \u2014 ${result.error}` : ""}`);
+  out.push(
+    `- **Spec:** ${result.spec.name} (\`${result.spec.path}\`, sha256 ${result.spec.hash.slice(0, 12)})`
+  );
+  for (const t of result.targets) {
+    const cfg = Object.entries(t.effective_config).map(([k, v]) => `${k}=${v}`);
+    const res = t.resources ? Object.entries(t.resources).map(([k, v]) => `${k}=${v}`) : [];
+    out.push(
+      `- **Target${result.targets.length > 1 ? ` (${t.variant})` : ""}:** ${t.kind} ${t.version}${cfg.length + res.length ? ` \xB7 ${[...cfg, ...res].join(", ")}` : ""}`
+    );
+  }
+  const h = result.host;
+  out.push(
+    `- **Host:** ${h.cpu_model}, ${h.cores} cores, ${gib(h.memory_bytes)}, ${h.os}, kernel ${h.kernel}`
+  );
+  out.push(
+    `- **Tools:** ${Object.entries(result.tools).map(([k, v]) => `${k} ${v}`).join(", ")}`
+  );
+  out.push(`- **Started:** ${result.started_at} \xB7 **took** ${duration4(result)}`, "");
+  for (const w of spec.workloads ?? []) {
+    const cells = result.cells.filter((c) => c.workload === w.name);
+    const opts = Object.entries(w.options).map(([k, v]) => `--${k}=${v}`);
+    out.push(`## ${w.name}`, "");
+    out.push(
+      `\`${w.sysbench}\`, ${w.duration}s per cell${w.warmup ? ` after ${w.warmup}s warmup (not judged)` : ""}${opts.length ? `, ${opts.join(" ")}` : ""}`,
+      ""
+    );
+    if (cells.length === 0) {
+      out.push("_not run_", "");
+      continue;
+    }
+    const multi = new Set(cells.map((c) => `${c.variant}/${c.round}`)).size > 1;
+    out.push(
+      `| ${multi ? "Variant | Round | " : ""}Threads | TPS | QPS | ${w.percentile}% latency (ms) | errors |`
+    );
+    out.push(`|${multi ? "---|---:|" : ""}---:|---:|---:|---:|---:|`);
+    for (const c of cells) out.push(row(c, w.percentile, multi));
+    out.push("");
+  }
+  const failed = result.cells.filter((c) => c.status === "failed");
+  if (failed.length > 0) {
+    out.push("## Failed cells", "");
+    for (const c of failed) out.push(`- ${c.error} (raw output: \`${c.raw_log}\`)`);
+    out.push("");
+  }
+  out.push(
+    "TPS, QPS and latency are the steady window: the 1-second interval samples after the warmup (sysbench's own summary when there is no warmup). Errors are sysbench's ignored errors. Raw output of every step is under `raw/`.",
+    ""
+  );
+  return out.join("\n");
+}
+function row(c, percentile, multi) {
+  const lead = multi ? `${c.variant} | ${c.round} | ` : "";
+  if (c.status === "failed") return `| ${lead}${c.threads} | failed | | | |`;
+  return `| ${lead}${c.threads} | ${fmt(c.metrics.tps)} | ${fmt(c.metrics.qps)} | ${fmt(c.metrics[`p${percentile}_ms`])} | ${c.summary?.errors ?? "\u2013"} |`;
+}
+
+// action/src/result/host.ts
+import { readFile as readFile5 } from "node:fs/promises";
+import { arch, cpus as cpus2, hostname as hostname3, release, totalmem } from "node:os";
+async function osName() {
+  try {
+    const text = await readFile5("/etc/os-release", "utf8");
+    return /^PRETTY_NAME="?([^"\n]*)"?/m.exec(text)?.[1] ?? "unknown";
+  } catch {
+    return "unknown";
+  }
+}
+async function hostFacts() {
+  const cpu = cpus2();
+  return {
+    hostname: hostname3(),
+    cpu_model: cpu[0]?.model.trim() ?? "unknown",
+    cores: cpu.length,
+    memory_bytes: totalmem(),
+    kernel: release(),
+    os: await osName(),
+    arch: arch()
+  };
+}
+
 // action/src/pipeline/run.ts
 var TIPERF_VERSION = "0.1.0";
 async function startResult(loaded, outDir) {
@@ -28701,15 +29204,220 @@ async function runSpec(loaded, opts) {
   return { result, runDir, exitCode: EXIT.ok };
 }
 
+// action/src/pipeline/schedule.ts
+function rng(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = a + 1831565813 >>> 0;
+    let t = a;
+    t = Math.imul(t ^ t >>> 15, t | 1);
+    t ^= t + Math.imul(t ^ t >>> 7, t | 61);
+    return ((t ^ t >>> 14) >>> 0) / 4294967296;
+  };
+}
+function interleavedOrder(rounds, cells, seed) {
+  const random = rng(seed);
+  const perCell = [];
+  for (let c = 0; c < cells; c++) {
+    const seq = [];
+    while (seq.length < rounds) {
+      const pair = random() < 0.5 ? ["base-first", "head-first"] : ["head-first", "base-first"];
+      seq.push(...pair);
+    }
+    perCell.push(seq.slice(0, rounds));
+  }
+  return Array.from({ length: rounds }, (_, r) => perCell.map((seq) => seq[r]));
+}
+
+// action/src/pipeline/compare.ts
+async function compareSpec(loaded, opts) {
+  const plan = loaded.variants;
+  if (!plan) {
+    throw new InputError(
+      `${loaded.path}: variants: tiperf compare needs variants, e.g. variants: {base: {}, head: {target: {config: {\u2026}}}}`
+    );
+  }
+  const { compare } = plan;
+  const maxRounds = compare.max_rounds ?? compare.rounds;
+  const looks = maxRounds - compare.rounds + 1;
+  const seed = compare.seed ?? randomInt(2 ** 31);
+  const cellsOf = (variant, round) => planCells(variant === plan.base.name ? plan.base.spec : plan.head.spec, variant, round);
+  const perRound = planCells(plan.base.spec).length;
+  const order = interleavedOrder(maxRounds, perRound, seed);
+  const { result, runDir } = await startResult(loaded, opts.outDir);
+  opts.log(
+    `compare ${result.run_id}: ${plan.head.name} against ${plan.base.name}, ${compare.order}, ${compare.rounds}${maxRounds > compare.rounds ? `\u2013${maxRounds}` : ""} rounds, seed ${seed}; results in ${runDir.dir}`
+  );
+  let error62;
+  const benches = [];
+  let verdict;
+  const startedMeasuring = Date.now();
+  let roundsDone = 0;
+  try {
+    const maxConn = Math.max(maxThreads(plan.base.spec), maxThreads(plan.head.spec));
+    for (const v of [plan.base, plan.head]) {
+      const bench = await Bench.open({
+        variant: v.name,
+        spec: v.spec,
+        targetSpec: v.spec.target,
+        runDir,
+        maxConnections: maxConn,
+        log: opts.log,
+        signal: opts.signal
+      });
+      benches.push(bench);
+      result.targets.push(bench.info());
+    }
+    await runDir.writeResult(result);
+    const [base, head] = benches;
+    const secondsPerRound = cellsOf(plan.base.name, 1).reduce((s, c) => s + cellSeconds(c), 0) * (compare.order === "duet" ? 1 : 2);
+    const progress = new Progress(perRound * maxRounds, secondsPerRound * maxRounds, opts.log);
+    const record2 = async (cells) => {
+      result.cells.push(...cells);
+      await runDir.writeResult(result);
+      const failed = cells.find((c) => c.status === "failed");
+      if (failed) throw new RunError(failed.error ?? "a cell failed");
+    };
+    for (let round = 1; round <= maxRounds; round++) {
+      const baseCells = cellsOf(plan.base.name, round);
+      const headCells = cellsOf(plan.head.name, round);
+      for (let i = 0; i < baseCells.length; i++) {
+        const b = baseCells[i];
+        const h = headCells[i];
+        const first = order[round - 1]?.[i] ?? "base-first";
+        progress.start(
+          `${cellLabel({ ...b, variant: compare.order === "duet" ? "both" : first === "base-first" ? `${plan.base.name}\u2192${plan.head.name}` : `${plan.head.name}\u2192${plan.base.name}` })}`
+        );
+        if (compare.order === "duet") {
+          await record2(await Promise.all([base.runCell(b, opts.signal), head.runCell(h, opts.signal)]));
+        } else if (first === "base-first") {
+          await record2([await base.runCell(b, opts.signal)]);
+          await record2([await head.runCell(h, opts.signal)]);
+        } else {
+          await record2([await head.runCell(h, opts.signal)]);
+          await record2([await base.runCell(b, opts.signal)]);
+        }
+        progress.finish(cellSeconds(b) * (compare.order === "duet" ? 1 : 2));
+      }
+      roundsDone = round;
+      if (round >= compare.rounds && round < maxRounds) {
+        const look = judgeRounds(
+          result,
+          plan.base.spec,
+          { base: plan.base.name, head: plan.head.name },
+          compare.confidence,
+          looks
+        );
+        const open2 = look.cells.filter((c) => c.verdict === "inconclusive").length;
+        if (open2 === 0) {
+          opts.log(`every cell decided after ${round} rounds: stopping early (max ${maxRounds})`);
+          break;
+        }
+        opts.log(`after ${round} rounds: ${open2} of ${look.cells.length} judgements still inconclusive`);
+      }
+    }
+    const judged = judgeRounds(
+      result,
+      plan.base.spec,
+      { base: plan.base.name, head: plan.head.name },
+      compare.confidence,
+      looks
+    );
+    const benchmarkSeconds = (Date.now() - startedMeasuring) / 1e3;
+    verdict = {
+      format: "tiperf.verdict",
+      version: 1,
+      verdict: overallVerdict(judged.cells),
+      created_at: (/* @__PURE__ */ new Date()).toISOString(),
+      spec: { name: loaded.spec.name, path: loaded.path, hash: loaded.hash },
+      base: {
+        variant: plan.base.name,
+        run_id: result.run_id,
+        result: runDir.resultPath,
+        target: base.info()
+      },
+      head: {
+        variant: plan.head.name,
+        run_id: result.run_id,
+        result: runDir.resultPath,
+        target: head.info()
+      },
+      host: result.host,
+      confidence: compare.confidence,
+      alpha_per_cell: judged.alpha,
+      comparisons: judged.comparisons,
+      order: compare.order,
+      rounds: roundsDone,
+      max_rounds: maxRounds,
+      seed,
+      benchmark_seconds: Math.round(benchmarkSeconds),
+      saved_seconds: Math.round((maxRounds - roundsDone) * (benchmarkSeconds / Math.max(1, roundsDone))),
+      cells: judged.cells,
+      notes: [
+        `paired by round: mean of log(${plan.head.name}/${plan.base.name}) with a t interval; Bonferroni over ${judged.comparisons} judgements (cells \xD7 metrics \xD7 looks) for ${Math.round(compare.confidence * 100)}% familywise confidence`
+      ]
+    };
+  } catch (e) {
+    error62 = e;
+  } finally {
+    for (const b of benches.reverse())
+      await b.close(opts.signal).catch((e) => opts.log(`teardown: ${e.message}`));
+    await finishResult(result, runDir, error62, opts.signal);
+  }
+  if (error62 || !verdict) throw error62;
+  const verdictPath = `${runDir.dir}/verdict.json`;
+  await writeAtomic(verdictPath, `${JSON.stringify(verdict, null, 2)}
+`);
+  const reportPath = `${runDir.dir}/verdict.md`;
+  await writeAtomic(reportPath, verdictMarkdown(verdict));
+  return {
+    verdict,
+    verdictPath,
+    reportPath,
+    exitCode: verdict.verdict === "regression" ? EXIT.regression : EXIT.ok
+  };
+}
+
+// action/src/result/baseline.ts
+import { join as join6 } from "node:path";
+function profileOf(result, variant) {
+  const t = variant ? result.targets.find((x) => x.variant === variant) : result.targets[0];
+  if (!t)
+    throw new InputError(`result ${result.run_id} has no target${variant ? ` for variant ${variant}` : ""}`);
+  return `local-${t.kind}`;
+}
+var baselinePath = (dir, profile, specName) => join6(dir, profile, `${specName}.json`);
+async function promoteBaseline(resultFile, dir, profile) {
+  const result = await readResult(resultFile);
+  if (result.status !== "complete") {
+    throw new InputError(
+      `${resultFile}: status is ${result.status}; only a complete result can become a baseline`
+    );
+  }
+  if (result.cells.some((c) => c.status !== "ok"))
+    throw new InputError(`${resultFile}: has failed cells; not a baseline`);
+  const file2 = baselinePath(dir, profile ?? profileOf(result), result.spec.name);
+  await writeResult(file2, result);
+  return file2;
+}
+
 // action/src/cli.ts
 var USAGE = `tiperf \u2014 performance regression checks for TiDB
 
 Usage:
-  tiperf run --spec FILE [--out DIR]       run a spec's matrix on its target; results in DIR/<run-id>/
+  tiperf run --spec FILE [--out DIR] [--variant NAME]
+                                           run a spec's matrix on its target; results in DIR/<run-id>/
+  tiperf compare --spec FILE [--json OUT] [--out DIR]
+                                           run the spec's variants and judge head against base
+  tiperf diff BASE_RESULT HEAD_RESULT [--json OUT] [--force] [--confidence 0.95]
+                                           judge a stored result against another
+  tiperf baseline update RESULT [--dir baselines] [--profile NAME]
+                                           promote a complete result into the baselines
   tiperf parse sysbench FILE               print one sysbench output, parsed, as JSON
   tiperf help                              this text
 
-Exit status: 0 done, 1 regression, 2 bad input, 3 a run failed, 130/143 interrupted.`;
+Exit status: 0 done (no regression), 1 regression, 2 bad input, 3 a run failed,
+130/143 interrupted.`;
 var log = (line) => process.stderr.write(`${line}
 `);
 function flags(command, args, options) {
@@ -28742,6 +29450,91 @@ async function cmdRun(args, signal) {
 `);
   return outcome.exitCode;
 }
+async function writeJson(file2, value) {
+  if (file2) await writeAtomic(file2, `${JSON.stringify(value, null, 2)}
+`);
+}
+async function cmdCompare(args, signal) {
+  const { values, positionals } = flags("compare", args, {
+    spec: { type: "string" },
+    out: { type: "string" },
+    json: { type: "string" }
+  });
+  if (positionals.length > 0)
+    throw new InputError(`tiperf compare: unexpected argument ${positionals[0]}; use --spec FILE`);
+  const loaded = await loadSpec(required2("compare", "spec", values.spec));
+  const outcome = await compareSpec(loaded, {
+    outDir: values.out ?? "results",
+    log,
+    signal
+  });
+  await writeJson(values.json, outcome.verdict);
+  log(`verdict: ${outcome.verdict.verdict} (${outcome.verdictPath}); report: ${outcome.reportPath}`);
+  process.stdout.write(`${outcome.verdict.verdict}
+`);
+  return outcome.exitCode;
+}
+function confidenceFlag(command, value) {
+  if (value === void 0) return 0.95;
+  const c = Number(value);
+  if (!(c > 0.5 && c < 1))
+    throw new InputError(
+      `tiperf ${command}: --confidence must be a number in (0.5, 1), like 0.95 (got ${value})`
+    );
+  return c;
+}
+async function cmdDiff(args) {
+  const { values, positionals } = flags("diff", args, {
+    json: { type: "string" },
+    force: { type: "boolean" },
+    confidence: { type: "string" },
+    "base-variant": { type: "string" },
+    "head-variant": { type: "string" }
+  });
+  const [baseFile, headFile, extra] = positionals;
+  if (!baseFile || !headFile || extra)
+    throw new InputError("tiperf diff: give exactly two result files: BASE_RESULT HEAD_RESULT");
+  if (!existsSync4(baseFile)) {
+    throw new InputError(
+      `tiperf diff: no baseline at ${baseFile} (a missing baseline is never a pass: create one with tiperf baseline update)`
+    );
+  }
+  const verdict = judgeStored(
+    {
+      result: await readResult(baseFile),
+      file: baseFile,
+      variant: values["base-variant"]
+    },
+    {
+      result: await readResult(headFile),
+      file: headFile,
+      variant: values["head-variant"]
+    },
+    { confidence: confidenceFlag("diff", values.confidence), force: values.force === true }
+  );
+  await writeJson(values.json, verdict);
+  process.stdout.write(verdictMarkdown(verdict));
+  return verdict.verdict === "regression" ? EXIT.regression : EXIT.ok;
+}
+async function cmdBaseline(args) {
+  const { values, positionals } = flags("baseline", args, {
+    dir: { type: "string" },
+    profile: { type: "string" }
+  });
+  const [action, file2, extra] = positionals;
+  if (action !== "update")
+    throw new InputError(`tiperf baseline: the action must be update (got ${action ?? "nothing"})`);
+  if (!file2 || extra) throw new InputError("tiperf baseline update: give exactly one RESULT file");
+  const written = await promoteBaseline(
+    file2,
+    values.dir ?? "baselines",
+    values.profile
+  );
+  log(`baseline: ${written}`);
+  process.stdout.write(`${written}
+`);
+  return EXIT.ok;
+}
 async function cmdParse(args) {
   const { positionals } = flags("parse", args, {});
   const [tool, file2, extra] = positionals;
@@ -28773,6 +29566,12 @@ async function main(argv) {
     switch (command) {
       case "run":
         return await cmdRun(rest, abort.signal);
+      case "compare":
+        return await cmdCompare(rest, abort.signal);
+      case "diff":
+        return await cmdDiff(rest);
+      case "baseline":
+        return await cmdBaseline(rest);
       case "parse":
         return await cmdParse(rest);
       case void 0:
@@ -28783,7 +29582,9 @@ async function main(argv) {
 `);
         return command === void 0 ? EXIT.badInput : EXIT.ok;
       default:
-        throw new InputError(`tiperf: unknown command ${command}; commands: run, parse, help`);
+        throw new InputError(
+          `tiperf: unknown command ${command}; commands: run, compare, diff, baseline, parse, help`
+        );
     }
   } catch (e) {
     if (abort.signal.reason instanceof Interrupted) {

@@ -1,19 +1,33 @@
+import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
+import { judgeStored } from "./compare/judge-results.ts";
 import { parseSysbench, SysbenchParseError } from "./driver/sysbench-parse.ts";
 import { EXIT, InputError, TiperfError } from "./errors.ts";
+import { compareSpec } from "./pipeline/compare.ts";
 import { runSpec } from "./pipeline/run.ts";
+import { verdictMarkdown } from "./report/verdict-report.ts";
+import { promoteBaseline } from "./result/baseline.ts";
+import { readResult, writeAtomic } from "./result/store.ts";
 import { loadSpec } from "./spec/load.ts";
 import { Interrupted, installSignalTeardown, teardownAll } from "./teardown.ts";
 
 const USAGE = `tiperf — performance regression checks for TiDB
 
 Usage:
-  tiperf run --spec FILE [--out DIR]       run a spec's matrix on its target; results in DIR/<run-id>/
+  tiperf run --spec FILE [--out DIR] [--variant NAME]
+                                           run a spec's matrix on its target; results in DIR/<run-id>/
+  tiperf compare --spec FILE [--json OUT] [--out DIR]
+                                           run the spec's variants and judge head against base
+  tiperf diff BASE_RESULT HEAD_RESULT [--json OUT] [--force] [--confidence 0.95]
+                                           judge a stored result against another
+  tiperf baseline update RESULT [--dir baselines] [--profile NAME]
+                                           promote a complete result into the baselines
   tiperf parse sysbench FILE               print one sysbench output, parsed, as JSON
   tiperf help                              this text
 
-Exit status: 0 done, 1 regression, 2 bad input, 3 a run failed, 130/143 interrupted.`;
+Exit status: 0 done (no regression), 1 regression, 2 bad input, 3 a run failed,
+130/143 interrupted.`;
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
@@ -53,6 +67,93 @@ async function cmdRun(args: string[], signal: AbortSignal): Promise<number> {
   return outcome.exitCode;
 }
 
+async function writeJson(file: string | undefined, value: unknown): Promise<void> {
+  if (file) await writeAtomic(file, `${JSON.stringify(value, null, 2)}\n`);
+}
+
+async function cmdCompare(args: string[], signal: AbortSignal): Promise<number> {
+  const { values, positionals } = flags("compare", args, {
+    spec: { type: "string" },
+    out: { type: "string" },
+    json: { type: "string" },
+  });
+  if (positionals.length > 0)
+    throw new InputError(`tiperf compare: unexpected argument ${positionals[0]}; use --spec FILE`);
+  const loaded = await loadSpec(required("compare", "spec", values.spec));
+  const outcome = await compareSpec(loaded, {
+    outDir: (values.out as string | undefined) ?? "results",
+    log,
+    signal,
+  });
+  await writeJson(values.json as string | undefined, outcome.verdict);
+  log(`verdict: ${outcome.verdict.verdict} (${outcome.verdictPath}); report: ${outcome.reportPath}`);
+  process.stdout.write(`${outcome.verdict.verdict}\n`);
+  return outcome.exitCode;
+}
+
+function confidenceFlag(command: string, value: unknown): number {
+  if (value === undefined) return 0.95;
+  const c = Number(value);
+  if (!(c > 0.5 && c < 1))
+    throw new InputError(
+      `tiperf ${command}: --confidence must be a number in (0.5, 1), like 0.95 (got ${value})`,
+    );
+  return c;
+}
+
+async function cmdDiff(args: string[]): Promise<number> {
+  const { values, positionals } = flags("diff", args, {
+    json: { type: "string" },
+    force: { type: "boolean" },
+    confidence: { type: "string" },
+    "base-variant": { type: "string" },
+    "head-variant": { type: "string" },
+  });
+  const [baseFile, headFile, extra] = positionals;
+  if (!baseFile || !headFile || extra)
+    throw new InputError("tiperf diff: give exactly two result files: BASE_RESULT HEAD_RESULT");
+  if (!existsSync(baseFile)) {
+    throw new InputError(
+      `tiperf diff: no baseline at ${baseFile} (a missing baseline is never a pass: create one with tiperf baseline update)`,
+    );
+  }
+  const verdict = judgeStored(
+    {
+      result: await readResult(baseFile),
+      file: baseFile,
+      variant: values["base-variant"] as string | undefined,
+    },
+    {
+      result: await readResult(headFile),
+      file: headFile,
+      variant: values["head-variant"] as string | undefined,
+    },
+    { confidence: confidenceFlag("diff", values.confidence), force: values.force === true },
+  );
+  await writeJson(values.json as string | undefined, verdict);
+  process.stdout.write(verdictMarkdown(verdict));
+  return verdict.verdict === "regression" ? EXIT.regression : EXIT.ok;
+}
+
+async function cmdBaseline(args: string[]): Promise<number> {
+  const { values, positionals } = flags("baseline", args, {
+    dir: { type: "string" },
+    profile: { type: "string" },
+  });
+  const [action, file, extra] = positionals;
+  if (action !== "update")
+    throw new InputError(`tiperf baseline: the action must be update (got ${action ?? "nothing"})`);
+  if (!file || extra) throw new InputError("tiperf baseline update: give exactly one RESULT file");
+  const written = await promoteBaseline(
+    file,
+    (values.dir as string | undefined) ?? "baselines",
+    values.profile as string | undefined,
+  );
+  log(`baseline: ${written}`);
+  process.stdout.write(`${written}\n`);
+  return EXIT.ok;
+}
+
 async function cmdParse(args: string[]): Promise<number> {
   const { positionals } = flags("parse", args, {});
   const [tool, file, extra] = positionals;
@@ -84,6 +185,12 @@ export async function main(argv: string[]): Promise<number> {
     switch (command) {
       case "run":
         return await cmdRun(rest, abort.signal);
+      case "compare":
+        return await cmdCompare(rest, abort.signal);
+      case "diff":
+        return await cmdDiff(rest);
+      case "baseline":
+        return await cmdBaseline(rest);
       case "parse":
         return await cmdParse(rest);
       case undefined:
@@ -93,7 +200,9 @@ export async function main(argv: string[]): Promise<number> {
         process.stdout.write(`${USAGE}\n`);
         return command === undefined ? EXIT.badInput : EXIT.ok;
       default:
-        throw new InputError(`tiperf: unknown command ${command}; commands: run, parse, help`);
+        throw new InputError(
+          `tiperf: unknown command ${command}; commands: run, compare, diff, baseline, parse, help`,
+        );
     }
   } catch (e) {
     if (abort.signal.reason instanceof Interrupted) {

@@ -4,11 +4,14 @@ import { type Document, isMap, isScalar, isSeq, LineCounter, parseDocument } fro
 import type { z } from "zod";
 import { InputError } from "../errors.ts";
 import { type Spec, SpecSchema } from "./schema.ts";
+import { resolveVariants, type VariantPlan } from "./variants.ts";
 
 export interface LoadedSpec {
   /** Where it came from, as the user named it. */
   path: string;
   spec: Spec;
+  /** The variants a comparison runs, resolved and validated; absent when the spec has none. */
+  variants?: VariantPlan;
   /** sha256 of the canonical JSON of the validated spec: identical specs compare, others do not. */
   hash: string;
 }
@@ -141,7 +144,9 @@ export function parseSpec(text: string, file: string): LoadedSpec {
   if (!parsed.success) {
     throw new InputError(formatIssues(file, parsed.error.issues, (p) => lineOf(doc, counter, p), SpecSchema));
   }
-  return { path: file, spec: parsed.data, hash: hashSpec(parsed.data) };
+  const loaded: LoadedSpec = { path: file, spec: parsed.data, hash: hashSpec(parsed.data) };
+  if (parsed.data.variants) loaded.variants = resolveVariants(file, raw, parsed.data);
+  return loaded;
 }
 
 export async function loadSpec(file: string): Promise<LoadedSpec> {

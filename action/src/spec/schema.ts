@@ -120,6 +120,28 @@ export const MetricSchema = z.strictObject({
   tolerance: percent("tolerance", 0, 1),
 });
 
+export const COMPARE_ORDERS = ["interleaved", "duet"] as const;
+
+export const CompareSchema = z.strictObject({
+  /** Rounds each variant runs every cell (the minimum, when max_rounds allows early stopping). */
+  rounds: z
+    .number()
+    .int()
+    .min(2, "needs at least 2 rounds: one round gives no estimate of the noise")
+    .default(6),
+  /** With max_rounds > rounds, rounds go on until every cell is decided or max_rounds is reached. */
+  max_rounds: z.number().int().min(2).optional(),
+  order: z
+    .enum(COMPARE_ORDERS, { error: `must be one of ${COMPARE_ORDERS.join(", ")}` })
+    .default("interleaved"),
+  /** Familywise confidence over every cell × metric judged. */
+  confidence: z.number().gt(0.5).lt(1).default(0.95),
+  base: z.string().default("base"),
+  head: z.string().default("head"),
+  /** Seed of the interleaving order (recorded in the verdict, so a run can be replayed). */
+  seed: z.number().int().nonnegative().optional(),
+});
+
 const METRIC_NAME = /^(tps|qps|p\d{1,3}_ms)$/;
 
 export const SpecSchema = z
@@ -138,6 +160,14 @@ export const SpecSchema = z
         MetricSchema,
       )
       .default({ tps: { better: "higher", tolerance: 0.05 } }),
+    /** Named overlays, deep-merged onto the rest of the spec (see spec/variants.ts). */
+    variants: z
+      .record(
+        z.string().regex(NAME, "variant names are lower-case letters, digits, _ or -"),
+        z.record(z.string(), z.unknown()),
+      )
+      .optional(),
+    compare: CompareSchema.optional(),
   })
   .superRefine((spec, ctx) => {
     const names = new Set<string>();
@@ -165,6 +195,7 @@ export const SpecSchema = z
   });
 
 export type Spec = z.output<typeof SpecSchema>;
+export type CompareSettings = z.output<typeof CompareSchema>;
 export type Workload = Spec["workloads"][number];
 export type TargetSpec = Spec["target"];
 export type MetricName = string;

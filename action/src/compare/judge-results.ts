@@ -1,0 +1,163 @@
+import { z } from "zod";
+import { InputError } from "../errors.ts";
+import type { Result } from "../result/model.ts";
+import { canonicalJson } from "../spec/load.ts";
+import type { Spec } from "../spec/schema.ts";
+import { type CellJudgement, overallVerdict } from "./judge.ts";
+import { type CellKey, judgeCell, pairedSamples, storedSamples } from "./samples.ts";
+import type { Verdict } from "./verdict.ts";
+
+/** The parts of a stored spec body that a judgement needs (the body is a validated spec). */
+const StoredSpec = z.object({
+  name: z.string(),
+  data: z.unknown(),
+  workloads: z.array(z.object({ name: z.string(), threads: z.array(z.number()) }).passthrough()),
+  metrics: z.record(z.string(), z.object({ better: z.enum(["higher", "lower"]), tolerance: z.number() })),
+});
+type StoredSpec = z.output<typeof StoredSpec>;
+
+export function storedSpec(result: Result, file: string): StoredSpec {
+  const parsed = StoredSpec.safeParse(result.spec.body);
+  if (!parsed.success)
+    throw new InputError(`${file}: spec.body is not a tiperf spec (${parsed.error.issues[0]?.message})`);
+  return parsed.data;
+}
+
+const keysOf = (spec: { workloads: { name: string; threads: number[] }[] }): CellKey[] =>
+  spec.workloads.flatMap((w) => w.threads.map((threads) => ({ workload: w.name, threads })));
+
+/** Bonferroni share of the family's error rate for each cell × metric at each look. */
+export function alphaPerCell(confidence: number, comparisons: number): number {
+  return (1 - confidence) / Math.max(1, comparisons);
+}
+
+export function judgeCells(
+  keys: CellKey[],
+  metrics: StoredSpec["metrics"],
+  samplesOf: (key: CellKey, metric: string) => { base: number[]; head: number[] },
+  alpha: number,
+  paired: boolean,
+): CellJudgement[] {
+  const out: CellJudgement[] = [];
+  for (const key of keys) {
+    for (const [metric, rule] of Object.entries(metrics)) {
+      out.push(judgeCell(key, metric, rule, samplesOf(key, metric), alpha, paired));
+    }
+  }
+  return out;
+}
+
+/** Judges head against base within one compare run: round r of one against round r of the other. */
+export function judgeRounds(
+  result: Result,
+  spec: Spec,
+  variants: { base: string; head: string },
+  confidence: number,
+  looks: number,
+): { cells: CellJudgement[]; comparisons: number; alpha: number } {
+  const keys = keysOf(spec);
+  const comparisons = keys.length * Object.keys(spec.metrics).length * looks;
+  const alpha = alphaPerCell(confidence, comparisons);
+  const cells = judgeCells(
+    keys,
+    spec.metrics,
+    (k, m) => pairedSamples(result, variants.base, variants.head, k, m),
+    alpha,
+    true,
+  );
+  return { cells, comparisons, alpha };
+}
+
+export interface Comparability {
+  ok: boolean;
+  reasons: string[];
+}
+
+/** Stored results compare only when they ran the same matrix on the same kind of machine. */
+export function comparability(base: Result, head: Result, baseFile: string, headFile: string): Comparability {
+  const reasons: string[] = [];
+  const bs = storedSpec(base, baseFile);
+  const hs = storedSpec(head, headFile);
+  if (bs.name !== hs.name)
+    reasons.push(`specs differ: ${baseFile} ran "${bs.name}", ${headFile} ran "${hs.name}"`);
+  const matrix = (s: StoredSpec) => canonicalJson({ data: s.data, workloads: s.workloads });
+  if (matrix(bs) !== matrix(hs))
+    reasons.push("the workload matrices differ (data, workloads, threads, durations or options)");
+  const bh = base.host;
+  const hh = head.host;
+  if (
+    bh.cpu_model !== hh.cpu_model ||
+    bh.cores !== hh.cores ||
+    Math.abs(bh.memory_bytes - hh.memory_bytes) > 0.05 * bh.memory_bytes
+  ) {
+    reasons.push(
+      `hardware differs: ${bh.cpu_model}, ${bh.cores} cores, ${(bh.memory_bytes / 2 ** 30).toFixed(1)} GiB vs ${hh.cpu_model}, ${hh.cores} cores, ${(hh.memory_bytes / 2 ** 30).toFixed(1)} GiB`,
+    );
+  }
+  return { ok: reasons.length === 0, reasons };
+}
+
+const soleOr = (result: Result, preferred: string) => {
+  const variants = [...new Set(result.cells.map((c) => c.variant))];
+  return variants.length === 1
+    ? (variants[0] as string)
+    : variants.includes(preferred)
+      ? preferred
+      : (variants[0] ?? preferred);
+};
+
+/** `tiperf diff`: a stored base result against a stored head result (unpaired, Welch). */
+export function judgeStored(
+  base: { result: Result; file: string; variant?: string },
+  head: { result: Result; file: string; variant?: string },
+  opts: { confidence: number; force: boolean },
+): Verdict {
+  const check = comparability(base.result, head.result, base.file, head.file);
+  if (!check.ok && !opts.force) {
+    throw new InputError(
+      `refusing to compare ${base.file} with ${head.file}:\n- ${check.reasons.join("\n- ")}\npass --force to compare anyway`,
+    );
+  }
+  const hs = storedSpec(head.result, head.file);
+  const bv = base.variant ?? soleOr(base.result, "base");
+  const hv = head.variant ?? soleOr(head.result, "head");
+  const keys = keysOf(hs);
+  const comparisons = keys.length * Object.keys(hs.metrics).length;
+  const alpha = alphaPerCell(opts.confidence, comparisons);
+  const cells = judgeCells(
+    keys,
+    hs.metrics,
+    (k, m) => ({ base: storedSamples(base.result, bv, k, m), head: storedSamples(head.result, hv, k, m) }),
+    alpha,
+    false,
+  );
+  const seconds = (r: Result) => r.cells.reduce((s, c) => s + c.duration_s + c.warmup_s, 0);
+  const targetOf = (r: Result, v: string) => r.targets.find((t) => t.variant === v);
+  const side = (r: Result, v: string, file: string) => {
+    const t = targetOf(r, v);
+    return { variant: v, run_id: r.run_id, result: file, ...(t ? { target: t } : {}) };
+  };
+  return {
+    format: "tiperf.verdict",
+    version: 1,
+    verdict: overallVerdict(cells),
+    created_at: new Date().toISOString(),
+    spec: { name: hs.name, path: head.result.spec.path, hash: head.result.spec.hash },
+    base: side(base.result, bv, base.file),
+    head: side(head.result, hv, head.file),
+    host: head.result.host,
+    confidence: opts.confidence,
+    alpha_per_cell: alpha,
+    comparisons,
+    order: "stored",
+    rounds: Math.max(...cells.map((c) => c.n), 0),
+    max_rounds: Math.max(...cells.map((c) => c.n), 0),
+    benchmark_seconds: seconds(base.result) + seconds(head.result),
+    saved_seconds: 0,
+    cells,
+    notes: [
+      "stored results are not paired: samples are per-round values, or batch means of the 1-second intervals when a result has one round; Welch t intervals on the log scale",
+      ...(check.ok ? [] : check.reasons.map((r) => `compared with --force although ${r}`)),
+    ],
+  };
+}

@@ -1,0 +1,99 @@
+import type { Cell, Result } from "../result/model.ts";
+import type { Spec } from "../spec/schema.ts";
+import { type CellJudgement, judgeShift } from "./judge.ts";
+import { batchMeans, type LogShift, mean, pairedLogShift, welchLogShift } from "./stats.ts";
+
+/** Interval batches per stored cell when a result has a single round (see batchMeans). */
+export const INTERVAL_BATCHES = 5;
+
+export interface CellKey {
+  workload: string;
+  threads: number;
+}
+
+/** The cells of a spec's matrix, in spec order. */
+export const matrixKeys = (spec: Spec): CellKey[] =>
+  spec.workloads.flatMap((w) => w.threads.map((threads) => ({ workload: w.name, threads })));
+
+const okCells = (result: Result, variant: string, key: CellKey) =>
+  result.cells
+    .filter(
+      (c) =>
+        c.status === "ok" &&
+        c.variant === variant &&
+        c.workload === key.workload &&
+        c.threads === key.threads,
+    )
+    .sort((a, b) => a.round - b.round);
+
+/** One value of `metric` per steady interval sample of a cell. */
+function intervalValues(cell: Cell, metric: string): number[] {
+  const steady = cell.intervals.filter((i) => !i.warmup);
+  const pick =
+    metric === "tps"
+      ? (i: (typeof steady)[number]) => i.tps
+      : metric === "qps"
+        ? (i: (typeof steady)[number]) => i.qps
+        : (i: (typeof steady)[number]) => i.lat_ms;
+  return steady.map(pick).filter((v): v is number => typeof v === "number" && v > 0);
+}
+
+/**
+ * Paired rounds of one compare run: round r of base against round r of head.
+ * Rounds where either side is missing or non-positive are left out.
+ */
+export function pairedSamples(result: Result, base: string, head: string, key: CellKey, metric: string) {
+  const b = okCells(result, base, key);
+  const h = new Map(okCells(result, head, key).map((c) => [c.round, c]));
+  const pairs: [number, number][] = [];
+  for (const cb of b) {
+    const vb = cb.metrics[metric];
+    const vh = h.get(cb.round)?.metrics[metric];
+    if (vb !== undefined && vh !== undefined && vb > 0 && vh > 0) pairs.push([vb, vh]);
+  }
+  return { base: pairs.map((p) => p[0]), head: pairs.map((p) => p[1]) };
+}
+
+/**
+ * Samples of one variant in a stored result: per-round values when it repeated rounds,
+ * otherwise batch means of the steady interval samples.
+ */
+export function storedSamples(result: Result, variant: string, key: CellKey, metric: string): number[] {
+  const cells = okCells(result, variant, key);
+  if (cells.length > 1)
+    return cells.map((c) => c.metrics[metric]).filter((v): v is number => v !== undefined && v > 0);
+  const only = cells[0];
+  return only ? batchMeans(intervalValues(only, metric), INTERVAL_BATCHES) : [];
+}
+
+export function judgeCell(
+  key: CellKey,
+  metric: string,
+  rule: Spec["metrics"][string],
+  samples: { base: number[]; head: number[] },
+  alphaPerCell: number,
+  paired: boolean,
+): CellJudgement {
+  const id = { ...key, metric };
+  const { base, head } = samples;
+  const means = { base: base.length ? mean(base) : Number.NaN, head: head.length ? mean(head) : Number.NaN };
+  if (base.length === 0 || head.length === 0) {
+    const missing = base.length === 0 ? "base" : "head";
+    return {
+      ...id,
+      better: rule.better,
+      tolerance: rule.tolerance,
+      base: base.length ? means.base : null,
+      head: head.length ? means.head : null,
+      change: null,
+      ci: null,
+      mde: null,
+      verdict: "inconclusive",
+      n: 0,
+      method: paired ? "paired-t" : "welch-t",
+      reason: `no ${missing} samples of ${metric} (cell failed or metric not measured)`,
+    };
+  }
+  const shift: LogShift = paired ? pairedLogShift(base, head) : welchLogShift(base, head);
+  return judgeShift(id, rule, shift, means, alphaPerCell, paired ? "paired-t" : "welch-t");
+}

@@ -1,0 +1,154 @@
+/**
+ * Small, dependency-free statistics for paired and unpaired comparisons on the log scale.
+ * Benchmark throughput and latency are ratio-scale and right-skewed: differences of logs turn
+ * "head is 5% slower" into an additive shift whose mean has a t-distributed estimate.
+ */
+
+export const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+
+export function variance(xs: readonly number[]): number {
+  if (xs.length < 2) return Number.NaN;
+  const m = mean(xs);
+  return xs.reduce((s, x) => s + (x - m) ** 2, 0) / (xs.length - 1);
+}
+
+export const stddev = (xs: readonly number[]) => Math.sqrt(variance(xs));
+
+function logGamma(x: number): number {
+  // Lanczos approximation (g=7, n=9).
+  const c = [
+    0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059,
+    12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7,
+  ];
+  if (x < 0.5) return Math.log(Math.PI / Math.sin(Math.PI * x)) - logGamma(1 - x);
+  const z = x - 1;
+  let a = c[0] as number;
+  const t = z + 7.5;
+  for (let i = 1; i < 9; i++) a += (c[i] as number) / (z + i);
+  return 0.5 * Math.log(2 * Math.PI) + (z + 0.5) * Math.log(t) - t + Math.log(a);
+}
+
+/** Continued fraction for the regularized incomplete beta function (modified Lentz). */
+function betaCf(a: number, b: number, x: number): number {
+  const tiny = 1e-300;
+  let c = 1;
+  let d = 1 - ((a + b) * x) / (a + 1);
+  if (Math.abs(d) < tiny) d = tiny;
+  d = 1 / d;
+  let h = d;
+  for (let m = 1; m <= 300; m++) {
+    const m2 = 2 * m;
+    let aa = (m * (b - m) * x) / ((a + m2 - 1) * (a + m2));
+    d = 1 + aa * d;
+    if (Math.abs(d) < tiny) d = tiny;
+    c = 1 + aa / c;
+    if (Math.abs(c) < tiny) c = tiny;
+    d = 1 / d;
+    h *= d * c;
+    aa = (-(a + m) * (a + b + m) * x) / ((a + m2) * (a + m2 + 1));
+    d = 1 + aa * d;
+    if (Math.abs(d) < tiny) d = tiny;
+    c = 1 + aa / c;
+    if (Math.abs(c) < tiny) c = tiny;
+    d = 1 / d;
+    const del = d * c;
+    h *= del;
+    if (Math.abs(del - 1) < 1e-14) break;
+  }
+  return h;
+}
+
+export function incompleteBeta(a: number, b: number, x: number): number {
+  if (x <= 0) return 0;
+  if (x >= 1) return 1;
+  const front = Math.exp(logGamma(a + b) - logGamma(a) - logGamma(b) + a * Math.log(x) + b * Math.log(1 - x));
+  return x < (a + 1) / (a + b + 2) ? (front * betaCf(a, b, x)) / a : 1 - (front * betaCf(b, a, 1 - x)) / b;
+}
+
+/** Student's t cumulative distribution function. */
+export function tCdf(t: number, df: number): number {
+  const x = df / (df + t * t);
+  const tail = 0.5 * incompleteBeta(df / 2, 0.5, x);
+  return t >= 0 ? 1 - tail : tail;
+}
+
+/** Student's t quantile, by bisection on the CDF (monotone; 200 steps reach double precision). */
+export function tQuantile(p: number, df: number): number {
+  if (!(p > 0 && p < 1)) throw new RangeError(`tQuantile: p must be in (0, 1), got ${p}`);
+  if (!Number.isFinite(df)) return normalQuantile(p);
+  let lo = -1e4;
+  let hi = 1e4;
+  for (let i = 0; i < 200 && hi - lo > 1e-12; i++) {
+    const mid = (lo + hi) / 2;
+    if (tCdf(mid, df) < p) lo = mid;
+    else hi = mid;
+  }
+  return (lo + hi) / 2;
+}
+
+/** Standard normal quantile (Acklam's rational approximation, |error| < 1.2e-9). */
+export function normalQuantile(p: number): number {
+  const a = [
+    -39.69683028665376, 220.9460984245205, -275.9285104469687, 138.357751867269, -30.66479806614716,
+    2.506628277459239,
+  ];
+  const b = [
+    -54.47609879822406, 161.5858368580409, -155.6989798598866, 66.80131188771972, -13.28068155288572,
+  ];
+  const c = [
+    -0.007784894002430293, -0.3223964580411365, -2.400758277161838, -2.549732539343734, 4.374664141464968,
+    2.938163982698783,
+  ];
+  const d = [0.007784695709041462, 0.3224671290700398, 2.445134137142996, 3.754408661907416];
+  const pl = 0.02425;
+  const poly = (k: number[], x: number) => k.reduce((s, v) => s * x + v, 0);
+  if (p < pl) {
+    const q = Math.sqrt(-2 * Math.log(p));
+    return poly(c, q) / (poly(d, q) * q + 1);
+  }
+  if (p > 1 - pl) return -normalQuantile(1 - p);
+  const q = p - 0.5;
+  const r = q * q;
+  return (poly(a, r) * q) / (poly(b, r) * r + 1);
+}
+
+/** A shift on the log scale with its standard error and degrees of freedom. */
+export interface LogShift {
+  estimate: number;
+  se: number;
+  df: number;
+  n: number;
+}
+
+/** Paired: mean of log(head/base) over rounds that ran both variants side by side or interleaved. */
+export function pairedLogShift(base: readonly number[], head: readonly number[]): LogShift {
+  if (base.length !== head.length) throw new Error("paired samples must have equal length");
+  const d = base.map((b, i) => Math.log((head[i] as number) / b));
+  return { estimate: mean(d), se: Math.sqrt(variance(d) / d.length), df: d.length - 1, n: d.length };
+}
+
+/** Unpaired (Welch): difference of mean logs, with Welch–Satterthwaite degrees of freedom. */
+export function welchLogShift(base: readonly number[], head: readonly number[]): LogShift {
+  const lb = base.map(Math.log);
+  const lh = head.map(Math.log);
+  const vb = variance(lb) / lb.length;
+  const vh = variance(lh) / lh.length;
+  const se = Math.sqrt(vb + vh);
+  const df = (vb + vh) ** 2 / (vb ** 2 / (lb.length - 1) + vh ** 2 / (lh.length - 1));
+  return { estimate: mean(lh) - mean(lb), se, df, n: Math.min(lb.length, lh.length) };
+}
+
+/**
+ * Batch means: consecutive, autocorrelated interval samples averaged into `batches` blocks, which
+ * are close to independent when the blocks are much longer than the correlation time.
+ */
+export function batchMeans(xs: readonly number[], batches: number): number[] {
+  const k = Math.min(batches, xs.length);
+  const out: number[] = [];
+  for (let i = 0; i < k; i++) {
+    const from = Math.floor((i * xs.length) / k);
+    const to = Math.floor(((i + 1) * xs.length) / k);
+    out.push(mean(xs.slice(from, to)));
+  }
+  return out;
+}

@@ -1,0 +1,59 @@
+import { z } from "zod";
+import { HostSchema, TargetInfoSchema } from "../result/model.ts";
+
+/**
+ * The verdict file (`--json`): what `compare`/`diff` decided and everything a report needs to show
+ * why. `change`, `ci` and `mde` are relative: −0.05 = 5% lower.
+ */
+export const VERDICT_FORMAT = "tiperf.verdict";
+
+export const CellJudgementSchema = z.strictObject({
+  workload: z.string(),
+  threads: z.number().int(),
+  metric: z.string(),
+  better: z.enum(["higher", "lower"]),
+  tolerance: z.number(),
+  base: z.number().nullable(),
+  head: z.number().nullable(),
+  change: z.number().nullable(),
+  ci: z.tuple([z.number(), z.number()]).nullable(),
+  mde: z.number().nullable(),
+  verdict: z.enum(["regression", "improvement", "unchanged", "inconclusive"]),
+  n: z.number().int(),
+  method: z.enum(["paired-t", "welch-t"]),
+  reason: z.string().optional(),
+});
+
+const SideSchema = z.strictObject({
+  variant: z.string(),
+  run_id: z.string(),
+  result: z.string(),
+  target: TargetInfoSchema.optional(),
+});
+
+export const VerdictSchema = z.strictObject({
+  format: z.literal(VERDICT_FORMAT),
+  version: z.literal(1),
+  verdict: z.enum(["pass", "regression", "inconclusive"]),
+  created_at: z.string(),
+  spec: z.strictObject({ name: z.string(), path: z.string(), hash: z.string() }),
+  base: SideSchema,
+  head: SideSchema,
+  host: HostSchema,
+  /** Familywise confidence; every interval is at the Bonferroni-corrected per-cell level. */
+  confidence: z.number(),
+  alpha_per_cell: z.number(),
+  /** How many cell × metric judgements share the family's error rate (looks included). */
+  comparisons: z.number().int(),
+  order: z.enum(["interleaved", "duet", "stored"]),
+  rounds: z.number().int(),
+  max_rounds: z.number().int(),
+  seed: z.number().int().optional(),
+  benchmark_seconds: z.number(),
+  /** Benchmark time not spent because every cell was decided before max_rounds. */
+  saved_seconds: z.number(),
+  cells: z.array(CellJudgementSchema),
+  notes: z.array(z.string()),
+});
+
+export type Verdict = z.output<typeof VerdictSchema>;

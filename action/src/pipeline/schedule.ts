@@ -1,0 +1,33 @@
+/** mulberry32: a small seeded PRNG, so an interleaving order can be replayed from its seed. */
+export function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export type Order = "base-first" | "head-first";
+
+/**
+ * Balanced, randomized order per cell across rounds: every two consecutive rounds of a cell run
+ * once base-first and once head-first (AB BA or BA AB, chosen at random), so a linear drift over
+ * time hits both variants alike and no variant always enjoys the warmer cache.
+ * Returns order[round][cell].
+ */
+export function interleavedOrder(rounds: number, cells: number, seed: number): Order[][] {
+  const random = rng(seed);
+  const perCell: Order[][] = [];
+  for (let c = 0; c < cells; c++) {
+    const seq: Order[] = [];
+    while (seq.length < rounds) {
+      const pair: Order[] = random() < 0.5 ? ["base-first", "head-first"] : ["head-first", "base-first"];
+      seq.push(...pair);
+    }
+    perCell.push(seq.slice(0, rounds));
+  }
+  return Array.from({ length: rounds }, (_, r) => perCell.map((seq) => seq[r] as Order));
+}

@@ -1,0 +1,34 @@
+import { join } from "node:path";
+import { InputError } from "../errors.ts";
+import type { Result } from "./model.ts";
+import { readResult, writeResult } from "./store.ts";
+
+/** The profile a result's baseline is kept under: where and on what it ran. */
+export function profileOf(result: Result, variant?: string): string {
+  const t = variant ? result.targets.find((x) => x.variant === variant) : result.targets[0];
+  if (!t)
+    throw new InputError(`result ${result.run_id} has no target${variant ? ` for variant ${variant}` : ""}`);
+  return `local-${t.kind}`;
+}
+
+/** baselines/<profile>/<spec name>.json */
+export const baselinePath = (dir: string, profile: string, specName: string) =>
+  join(dir, profile, `${specName}.json`);
+
+/**
+ * Promotes a complete result into baselines/ (schema-validated, atomic). Only complete runs
+ * become baselines: a failed or interrupted one would make later comparisons lie.
+ */
+export async function promoteBaseline(resultFile: string, dir: string, profile?: string): Promise<string> {
+  const result = await readResult(resultFile);
+  if (result.status !== "complete") {
+    throw new InputError(
+      `${resultFile}: status is ${result.status}; only a complete result can become a baseline`,
+    );
+  }
+  if (result.cells.some((c) => c.status !== "ok"))
+    throw new InputError(`${resultFile}: has failed cells; not a baseline`);
+  const file = baselinePath(dir, profile ?? profileOf(result), result.spec.name);
+  await writeResult(file, result);
+  return file;
+}

@@ -1,0 +1,75 @@
+import { InputError } from "../errors.ts";
+import { formatIssues } from "./load.ts";
+import { CompareSchema, type CompareSettings, type Spec, SpecSchema } from "./schema.ts";
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => v !== null && typeof v === "object" && !Array.isArray(v);
+
+/** Objects merge key by key; anything else (lists, scalars) in the overlay replaces the base. */
+export function deepMerge(base: unknown, overlay: unknown): unknown {
+  if (!isObj(base) || !isObj(overlay)) return overlay === undefined ? base : overlay;
+  const out: Obj = { ...base };
+  for (const [k, v] of Object.entries(overlay)) out[k] = deepMerge(base[k], v);
+  return out;
+}
+
+export interface VariantPlan {
+  base: { name: string; spec: Spec };
+  head: { name: string; spec: Spec };
+  compare: CompareSettings;
+}
+
+const sameMatrix = (a: Spec, b: Spec) =>
+  JSON.stringify(a.workloads.map((w) => [w.name, w.threads])) ===
+  JSON.stringify(b.workloads.map((w) => [w.name, w.threads]));
+
+/**
+ * Resolves the two variants a comparison runs. Each is the spec with its overlay deep-merged in,
+ * validated like any spec; both must keep the same matrix (workload names and thread counts),
+ * since cells are compared one to one.
+ */
+export function resolveVariants(file: string, raw: unknown, spec: Spec): VariantPlan {
+  const compare = spec.compare ?? CompareSchema.parse({});
+  const variants = spec.variants;
+  if (!variants) {
+    throw new InputError(
+      `${file}: variants: a comparison needs variants (for example variants: {base: {}, head: {target: {config: {…}}}})`,
+    );
+  }
+  // Overlays merge onto what the user wrote (before durations and percentages were converted).
+  const { variants: _v, compare: _c, ...plain } = raw as Record<string, unknown>;
+  const resolve = (role: "base" | "head") => {
+    const name = compare[role];
+    const overlay = variants[name];
+    if (!overlay) {
+      throw new InputError(
+        `${file}: compare.${role}: no variant named "${name}" (variants: ${Object.keys(variants).join(", ") || "none"})`,
+      );
+    }
+    if ("variants" in overlay || "compare" in overlay) {
+      throw new InputError(`${file}: variants.${name}: a variant cannot set variants or compare`);
+    }
+    const parsed = SpecSchema.safeParse(deepMerge(plain, overlay));
+    if (!parsed.success) {
+      throw new InputError(
+        formatIssues(`${file}: variants.${name}`, parsed.error.issues, undefined, SpecSchema),
+      );
+    }
+    return { name, spec: parsed.data };
+  };
+  const base = resolve("base");
+  const head = resolve("head");
+  if (base.name === head.name)
+    throw new InputError(`${file}: compare.base and compare.head name the same variant "${base.name}"`);
+  if (!sameMatrix(base.spec, head.spec)) {
+    throw new InputError(
+      `${file}: variants.${head.name}: workloads and thread counts must be the same in both variants`,
+    );
+  }
+  if (compare.max_rounds !== undefined && compare.max_rounds < compare.rounds) {
+    throw new InputError(
+      `${file}: compare.max_rounds (${compare.max_rounds}) must be ≥ compare.rounds (${compare.rounds})`,
+    );
+  }
+  return { base, head, compare };
+}
