@@ -27188,7 +27188,11 @@ var percent = (what, min, max) => external_exports.string({ error: `${what} must
   }
   return f;
 });
+var CPU_LIST = /^\d+(-\d+)?(,\d+(-\d+)?)*$/;
+var cpuList = external_exports.string().regex(CPU_LIST, 'must be a CPU list like "0", "0-1" or "0,2" (as taskset -c takes)');
 var ResourcesSchema = external_exports.strictObject({
+  /** CPUs the database server may run on (sched affinity, as tiup's numa/cpu binding). */
+  cpus: cpuList.optional(),
   /** Share of one CPU for the database server ("90%"), as tiup's resource_control / systemd CPUQuota. */
   cpu_quota: percent("cpu_quota", 0, 64).optional()
 });
@@ -27240,6 +27244,8 @@ var SpecSchema = external_exports.strictObject({
     tables: external_exports.number().int().positive(),
     table_size: external_exports.number().int().positive()
   }),
+  /** Where the load generator runs: pinning it off the server's CPUs cuts noise on small machines. */
+  driver: external_exports.strictObject({ cpus: cpuList.optional() }).optional(),
   workloads: external_exports.array(WorkloadSchema).min(1, "must list at least one workload"),
   metrics: external_exports.record(
     external_exports.string().regex(METRIC_NAME, "metric names are tps, qps or p<N>_ms (e.g. p95_ms)"),
@@ -28180,7 +28186,7 @@ async function readResult(file2) {
 }
 
 // action/src/pipeline/bench.ts
-import { cpus } from "node:os";
+import { cpus as cpus2 } from "node:os";
 import { relative } from "node:path";
 
 // action/src/driver/sysbench.ts
@@ -28270,12 +28276,13 @@ function runArgs(spec, workload, threads, connection) {
 function supportsPrewarm(connection) {
   return connection.includes("--db-driver=mysql");
 }
-function runSysbench(args, logFile, signal) {
+function runSysbench(args, logFile, signal, cpus4) {
   return new Promise((resolve) => {
     const log2 = createWriteStream(logFile, { flags: "a" });
-    log2.write(`$ sysbench ${args.join(" ")}
+    const [command, argv] = cpus4 ? ["taskset", ["-c", cpus4, "sysbench", ...args]] : ["sysbench", args];
+    log2.write(`$ ${command} ${argv.join(" ")}
 `);
-    const child = spawn("sysbench", args, { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(command, argv, { stdio: ["ignore", "pipe", "pipe"] });
     let output2 = "";
     let aborted2;
     const onData = (d) => {
@@ -28336,6 +28343,105 @@ function steadyState(report, warmupS) {
   const lats = steady.map((i) => i.lat_ms).filter((v) => v !== void 0);
   if (p !== null && lats.length > 0) metrics[`p${p}_ms`] = mean2(lats);
   return { intervals, metrics, source: "intervals" };
+}
+
+// action/src/target/affinity.ts
+import { cpus } from "node:os";
+
+// action/src/target/process.ts
+import { spawn as spawn2 } from "node:child_process";
+import { closeSync, openSync } from "node:fs";
+function startServerProcess(command, args, opts) {
+  const fd = openSync(opts.logFile, "a");
+  let child;
+  try {
+    child = spawn2(command, args, {
+      detached: true,
+      stdio: ["ignore", fd, fd],
+      cwd: opts.cwd,
+      ...opts.runAs ? { uid: opts.runAs.uid, gid: opts.runAs.gid } : {}
+    });
+  } finally {
+    closeSync(fd);
+  }
+  let alive = true;
+  const exited = new Promise((resolve) => {
+    child.once("error", () => {
+      alive = false;
+      resolve({ code: 127, signal: null });
+    });
+    child.once("exit", (code, signal) => {
+      alive = false;
+      resolve({ code, signal });
+    });
+  });
+  const pid = child.pid ?? -1;
+  return {
+    pid,
+    exited,
+    isAlive: () => alive,
+    async stop(signal, graceMs) {
+      if (!alive) return;
+      try {
+        process.kill(pid, signal);
+      } catch {
+        return;
+      }
+      const timer = new Promise((r) => setTimeout(() => r("timeout"), graceMs).unref());
+      if (await Promise.race([exited, timer]) === "timeout" && alive) {
+        try {
+          process.kill(pid, "SIGKILL");
+        } catch {
+        }
+        await exited;
+      }
+    }
+  };
+}
+function runCommand(command, args, opts = {}) {
+  return new Promise((resolve) => {
+    const child = spawn2(command, args, {
+      stdio: ["ignore", "pipe", "pipe"],
+      timeout: opts.timeoutMs ?? 6e4,
+      signal: opts.signal,
+      env: opts.env ?? process.env,
+      ...opts.runAs ? { uid: opts.runAs.uid, gid: opts.runAs.gid } : {}
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout?.on("data", (d) => {
+      stdout += d;
+    });
+    child.stderr?.on("data", (d) => {
+      stderr += d;
+    });
+    child.once("error", (e) => resolve({ code: 127, signal: null, stdout, stderr: stderr + e.message }));
+    child.once("close", (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
+}
+
+// action/src/target/affinity.ts
+function cpuIndexes(list) {
+  return list.split(",").flatMap((part) => {
+    const [a, b] = part.split("-").map(Number);
+    return b === void 0 ? [a] : Array.from({ length: b - a + 1 }, (_, i) => a + i);
+  });
+}
+function checkCpus(key, list) {
+  const n = cpus().length;
+  const bad = cpuIndexes(list).filter((c) => c >= n);
+  if (bad.length > 0)
+    throw new RunError(
+      `${key}: CPU ${bad.join(", ")} does not exist here (this machine has CPUs 0-${n - 1})`
+    );
+}
+async function pinProcesses(pids, list, key) {
+  checkCpus(key, list);
+  for (const pid of pids) {
+    const r = await runCommand("taskset", ["-a", "-p", "-c", list, String(pid)]);
+    if (r.code !== 0)
+      throw new RunError(`${key}: taskset could not pin pid ${pid} to CPUs ${list}: ${r.stderr.trim()}`);
+  }
 }
 
 // action/src/target/mariadb.ts
@@ -28488,78 +28594,6 @@ function lifecycle(opts) {
   return { stop, died };
 }
 
-// action/src/target/process.ts
-import { spawn as spawn2 } from "node:child_process";
-import { closeSync, openSync } from "node:fs";
-function startServerProcess(command, args, opts) {
-  const fd = openSync(opts.logFile, "a");
-  let child;
-  try {
-    child = spawn2(command, args, {
-      detached: true,
-      stdio: ["ignore", fd, fd],
-      cwd: opts.cwd,
-      ...opts.runAs ? { uid: opts.runAs.uid, gid: opts.runAs.gid } : {}
-    });
-  } finally {
-    closeSync(fd);
-  }
-  let alive = true;
-  const exited = new Promise((resolve) => {
-    child.once("error", () => {
-      alive = false;
-      resolve({ code: 127, signal: null });
-    });
-    child.once("exit", (code, signal) => {
-      alive = false;
-      resolve({ code, signal });
-    });
-  });
-  const pid = child.pid ?? -1;
-  return {
-    pid,
-    exited,
-    isAlive: () => alive,
-    async stop(signal, graceMs) {
-      if (!alive) return;
-      try {
-        process.kill(pid, signal);
-      } catch {
-        return;
-      }
-      const timer = new Promise((r) => setTimeout(() => r("timeout"), graceMs).unref());
-      if (await Promise.race([exited, timer]) === "timeout" && alive) {
-        try {
-          process.kill(pid, "SIGKILL");
-        } catch {
-        }
-        await exited;
-      }
-    }
-  };
-}
-function runCommand(command, args, opts = {}) {
-  return new Promise((resolve) => {
-    const child = spawn2(command, args, {
-      stdio: ["ignore", "pipe", "pipe"],
-      timeout: opts.timeoutMs ?? 6e4,
-      signal: opts.signal,
-      env: opts.env ?? process.env,
-      ...opts.runAs ? { uid: opts.runAs.uid, gid: opts.runAs.gid } : {}
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout?.on("data", (d) => {
-      stdout += d;
-    });
-    child.stderr?.on("data", (d) => {
-      stderr += d;
-    });
-    child.once("error", (e) => resolve({ code: 127, signal: null, stdout, stderr: stderr + e.message }));
-    child.once("close", (code, signal) => resolve({ code, signal, stdout, stderr }));
-  });
-}
-
 // action/src/target/mariadb.ts
 var isRoot = () => process.getuid?.() === 0;
 function firstExisting(candidates) {
@@ -28650,6 +28684,9 @@ ${(install.stderr || install.stdout).slice(-2e3)}`
     }
     if (spec.resources?.cpu_quota !== void 0) {
       removeCgroup = (await applyResources(server.pid, spec.resources.cpu_quota, "mariadb")).remove;
+    }
+    if (spec.resources?.cpus !== void 0) {
+      await pinProcesses(await processTree(server.pid), spec.resources.cpus, "target.resources.cpus");
     }
     opts.log(`target: MariaDB ${version2} on 127.0.0.1:${port} (pid ${server.pid}, datadir ${dataDir})`);
     return {
@@ -28787,6 +28824,9 @@ ${(init.stderr || init.stdout).slice(-2e3)}`);
     if (spec.resources?.cpu_quota !== void 0) {
       removeCgroup = (await applyResources(server.pid, spec.resources.cpu_quota, "postgres")).remove;
     }
+    if (spec.resources?.cpus !== void 0) {
+      await pinProcesses(await processTree(server.pid), spec.resources.cpus, "target.resources.cpus");
+    }
     opts.log(`target: PostgreSQL ${version2} on 127.0.0.1:${port} (pid ${server.pid}, datadir ${dataDir})`);
     return {
       kind: "postgres",
@@ -28866,6 +28906,7 @@ var Bench = class _Bench {
   runDir;
   log;
   static async open(opts) {
+    if (opts.spec.driver?.cpus !== void 0) checkCpus("driver.cpus", opts.spec.driver.cpus);
     const target = await startTarget(opts.targetSpec, {
       maxConnections: opts.maxConnections,
       logDir: `${opts.runDir.serverLogDir}/${opts.variant}`,
@@ -28875,13 +28916,13 @@ var Bench = class _Bench {
     try {
       await bench.step(
         "prepare",
-        prepareArgs(opts.spec, target.sysbenchArgs, Math.min(opts.spec.data.tables, cpus().length)),
+        prepareArgs(opts.spec, target.sysbenchArgs, Math.min(opts.spec.data.tables, cpus2().length)),
         opts.signal
       );
       if (supportsPrewarm(target.sysbenchArgs)) {
         await bench.step(
           "prewarm",
-          prewarmArgs(opts.spec, target.sysbenchArgs, Math.min(opts.spec.data.tables, cpus().length)),
+          prewarmArgs(opts.spec, target.sysbenchArgs, Math.min(opts.spec.data.tables, cpus2().length)),
           opts.signal
         );
       } else {
@@ -28901,8 +28942,12 @@ var Bench = class _Bench {
       config: this.targetSpec.config,
       effective_config: this.target.effectiveConfig
     };
-    if (this.targetSpec.resources?.cpu_quota !== void 0) {
-      info.resources = { cpu_quota: `${Math.round(this.targetSpec.resources.cpu_quota * 1e3) / 10}%` };
+    const res = this.targetSpec.resources;
+    if (res?.cpu_quota !== void 0 || res?.cpus !== void 0) {
+      info.resources = {
+        ...res.cpu_quota !== void 0 ? { cpu_quota: `${Math.round(res.cpu_quota * 1e3) / 10}%` } : {},
+        ...res.cpus !== void 0 ? { cpus: res.cpus } : {}
+      };
     }
     return info;
   }
@@ -28917,7 +28962,7 @@ var Bench = class _Bench {
       if (alive) local.abort(new Error(why));
     });
     try {
-      return await runSysbench(args, logFile, local.signal);
+      return await runSysbench(args, logFile, local.signal, this.spec.driver?.cpus);
     } finally {
       alive = false;
       signal.removeEventListener("abort", onOuter);
@@ -29106,7 +29151,7 @@ function row(c, percentile, multi) {
 
 // action/src/result/host.ts
 import { readFile as readFile5 } from "node:fs/promises";
-import { arch, cpus as cpus2, hostname as hostname3, release, totalmem } from "node:os";
+import { arch, cpus as cpus3, hostname as hostname3, release, totalmem } from "node:os";
 async function osName() {
   try {
     const text = await readFile5("/etc/os-release", "utf8");
@@ -29116,7 +29161,7 @@ async function osName() {
   }
 }
 async function hostFacts() {
-  const cpu = cpus2();
+  const cpu = cpus3();
   return {
     hostname: hostname3(),
     cpu_model: cpu[0]?.model.trim() ?? "unknown",

@@ -56,11 +56,17 @@ export function supportsPrewarm(connection: string[]): boolean {
  * Runs sysbench with an argument array (no shell), teeing everything it prints into `logFile`
  * as it arrives, so a crash keeps the raw output up to that moment.
  */
-export function runSysbench(args: string[], logFile: string, signal?: AbortSignal): Promise<StepResult> {
+export function runSysbench(
+  args: string[],
+  logFile: string,
+  signal?: AbortSignal,
+  cpus?: string,
+): Promise<StepResult> {
   return new Promise((resolve) => {
     const log = createWriteStream(logFile, { flags: "a" });
-    log.write(`$ sysbench ${args.join(" ")}\n`);
-    const child = spawn("sysbench", args, { stdio: ["ignore", "pipe", "pipe"] });
+    const [command, argv] = cpus ? ["taskset", ["-c", cpus, "sysbench", ...args]] : ["sysbench", args];
+    log.write(`$ ${command} ${argv.join(" ")}\n`);
+    const child = spawn(command, argv, { stdio: ["ignore", "pipe", "pipe"] });
     let output = "";
     let aborted: string | undefined;
     const onData = (d: Buffer) => {

@@ -15,6 +15,7 @@ import { steadyState } from "../result/cell.ts";
 import type { Cell, TargetInfo } from "../result/model.ts";
 import type { RunDir } from "../result/store.ts";
 import type { Spec, TargetSpec } from "../spec/schema.ts";
+import { checkCpus } from "../target/affinity.ts";
 import { startTarget, type Target } from "../target/index.ts";
 import { type CellPlan, cellFileName, cellLabel } from "./cells.ts";
 
@@ -49,6 +50,7 @@ export class Bench {
     log: (line: string) => void;
     signal: AbortSignal;
   }): Promise<Bench> {
+    if (opts.spec.driver?.cpus !== undefined) checkCpus("driver.cpus", opts.spec.driver.cpus);
     const target = await startTarget(opts.targetSpec, {
       maxConnections: opts.maxConnections,
       logDir: `${opts.runDir.serverLogDir}/${opts.variant}`,
@@ -85,8 +87,12 @@ export class Bench {
       config: this.targetSpec.config,
       effective_config: this.target.effectiveConfig,
     };
-    if (this.targetSpec.resources?.cpu_quota !== undefined) {
-      info.resources = { cpu_quota: `${Math.round(this.targetSpec.resources.cpu_quota * 1000) / 10}%` };
+    const res = this.targetSpec.resources;
+    if (res?.cpu_quota !== undefined || res?.cpus !== undefined) {
+      info.resources = {
+        ...(res.cpu_quota !== undefined ? { cpu_quota: `${Math.round(res.cpu_quota * 1000) / 10}%` } : {}),
+        ...(res.cpus !== undefined ? { cpus: res.cpus } : {}),
+      };
     }
     return info;
   }
@@ -102,7 +108,7 @@ export class Bench {
       if (alive) local.abort(new Error(why));
     });
     try {
-      return await runSysbench(args, logFile, local.signal);
+      return await runSysbench(args, logFile, local.signal, this.spec.driver?.cpus);
     } finally {
       alive = false;
       signal.removeEventListener("abort", onOuter);

@@ -75,7 +75,14 @@ const percent = (what: string, min: number, max: number) =>
     return f;
   });
 
+const CPU_LIST = /^\d+(-\d+)?(,\d+(-\d+)?)*$/;
+const cpuList = z
+  .string()
+  .regex(CPU_LIST, 'must be a CPU list like "0", "0-1" or "0,2" (as taskset -c takes)');
+
 export const ResourcesSchema = z.strictObject({
+  /** CPUs the database server may run on (sched affinity, as tiup's numa/cpu binding). */
+  cpus: cpuList.optional(),
   /** Share of one CPU for the database server ("90%"), as tiup's resource_control / systemd CPUQuota. */
   cpu_quota: percent("cpu_quota", 0, 64).optional(),
 });
@@ -153,6 +160,8 @@ export const SpecSchema = z
       tables: z.number().int().positive(),
       table_size: z.number().int().positive(),
     }),
+    /** Where the load generator runs: pinning it off the server's CPUs cuts noise on small machines. */
+    driver: z.strictObject({ cpus: cpuList.optional() }).optional(),
     workloads: z.array(WorkloadSchema).min(1, "must list at least one workload"),
     metrics: z
       .record(

@@ -20,7 +20,7 @@ async function detect(): Promise<Flavor | undefined> {
 }
 
 /** The server and every process it has forked (PostgreSQL is one process per backend). */
-async function processTree(root: number): Promise<number[]> {
+export async function processTree(root: number): Promise<number[]> {
   const parents = new Map<number, number>();
   for (const entry of await readdir("/proc")) {
     if (!/^\d+$/.test(entry)) continue;

@@ -4,7 +4,8 @@ import { join } from "node:path";
 import { RunError } from "../errors.ts";
 import type { TargetSpec } from "../spec/schema.ts";
 import { onTeardown } from "../teardown.ts";
-import { applyResources } from "./cgroup.ts";
+import { pinProcesses } from "./affinity.ts";
+import { applyResources, processTree } from "./cgroup.ts";
 import { freePort, lifecycle, makeWorkDir, waitReady } from "./local.ts";
 import { runCommand, startServerProcess } from "./process.ts";
 import type { StartOptions, Target } from "./types.ts";
@@ -110,6 +111,9 @@ export async function startMariadb(spec: TargetSpec, opts: StartOptions): Promis
     }
     if (spec.resources?.cpu_quota !== undefined) {
       removeCgroup = (await applyResources(server.pid, spec.resources.cpu_quota, "mariadb")).remove;
+    }
+    if (spec.resources?.cpus !== undefined) {
+      await pinProcesses(await processTree(server.pid), spec.resources.cpus, "target.resources.cpus");
     }
     opts.log(`target: MariaDB ${version} on 127.0.0.1:${port} (pid ${server.pid}, datadir ${dataDir})`);
     return {

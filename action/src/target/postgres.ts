@@ -5,7 +5,8 @@ import { join } from "node:path";
 import { RunError } from "../errors.ts";
 import type { TargetSpec } from "../spec/schema.ts";
 import { onTeardown } from "../teardown.ts";
-import { applyResources } from "./cgroup.ts";
+import { pinProcesses } from "./affinity.ts";
+import { applyResources, processTree } from "./cgroup.ts";
 import { freePort, lifecycle, makeWorkDir, waitReady } from "./local.ts";
 import { type RunAs, runCommand, startServerProcess } from "./process.ts";
 import type { StartOptions, Target } from "./types.ts";
@@ -122,6 +123,9 @@ export async function startPostgres(spec: TargetSpec, opts: StartOptions): Promi
     }
     if (spec.resources?.cpu_quota !== undefined) {
       removeCgroup = (await applyResources(server.pid, spec.resources.cpu_quota, "postgres")).remove;
+    }
+    if (spec.resources?.cpus !== undefined) {
+      await pinProcesses(await processTree(server.pid), spec.resources.cpus, "target.resources.cpus");
     }
     opts.log(`target: PostgreSQL ${version} on 127.0.0.1:${port} (pid ${server.pid}, datadir ${dataDir})`);
     return {
