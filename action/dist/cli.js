@@ -27720,8 +27720,9 @@ function comparability(base, head, baseFile, headFile) {
   const reasons = [];
   const bs = storedSpec(base, baseFile);
   const hs = storedSpec(head, headFile);
-  if (bs.name !== hs.name)
-    reasons.push(`specs differ: ${baseFile} ran "${bs.name}", ${headFile} ran "${hs.name}"`);
+  if (base.spec.name !== head.spec.name) {
+    reasons.push(`specs differ: ${baseFile} ran "${base.spec.name}", ${headFile} ran "${head.spec.name}"`);
+  }
   const matrix = (s) => canonicalJson({ data: s.data, workloads: s.workloads });
   if (matrix(bs) !== matrix(hs))
     reasons.push("the workload matrices differ (data, workloads, threads, durations or options)");
@@ -29273,6 +29274,12 @@ function interleavedOrder(rounds, cells, seed) {
   }
   return Array.from({ length: rounds }, (_, r) => perCell.map((seq) => seq[r]));
 }
+function lookRounds(rounds, maxRounds) {
+  const looks = [];
+  for (let r = rounds; r < maxRounds; r *= 2) looks.push(r);
+  looks.push(maxRounds);
+  return looks;
+}
 
 // action/src/pipeline/compare.ts
 async function compareSpec(loaded, opts) {
@@ -29284,7 +29291,8 @@ async function compareSpec(loaded, opts) {
   }
   const { compare } = plan;
   const maxRounds = compare.max_rounds ?? compare.rounds;
-  const looks = maxRounds - compare.rounds + 1;
+  const looksAt = lookRounds(compare.rounds, maxRounds);
+  const looks = looksAt.length;
   const seed = compare.seed ?? randomInt(2 ** 31);
   const cellsOf = (variant, round) => planCells(variant === plan.base.name ? plan.base.spec : plan.head.spec, variant, round);
   const perRound = planCells(plan.base.spec).length;
@@ -29345,7 +29353,7 @@ async function compareSpec(loaded, opts) {
         progress.finish(cellSeconds(b) * (compare.order === "duet" ? 1 : 2));
       }
       roundsDone = round;
-      if (round >= compare.rounds && round < maxRounds) {
+      if (looksAt.includes(round) && round < maxRounds) {
         const look = judgeRounds(
           result,
           plan.base.spec,
@@ -29399,7 +29407,7 @@ async function compareSpec(loaded, opts) {
       saved_seconds: Math.round((maxRounds - roundsDone) * (benchmarkSeconds / Math.max(1, roundsDone))),
       cells: judged.cells,
       notes: [
-        `paired by round: mean of log(${plan.head.name}/${plan.base.name}) with a t interval; Bonferroni over ${judged.comparisons} judgements (cells \xD7 metrics \xD7 looks) for ${Math.round(compare.confidence * 100)}% familywise confidence`
+        `paired by round: mean of log(${plan.head.name}/${plan.base.name}) with a t interval; Bonferroni over ${judged.comparisons} judgements (cells \xD7 metrics \xD7 ${looks} look(s) at rounds ${looksAt.join(", ")}) for ${Math.round(compare.confidence * 100)}% familywise confidence`
       ]
     };
   } catch (e) {

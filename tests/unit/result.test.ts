@@ -8,66 +8,11 @@ import { InputError } from "../../action/src/errors.ts";
 import { runReportMarkdown } from "../../action/src/report/run-report.ts";
 import { steadyState } from "../../action/src/result/cell.ts";
 import { type Result, resultJsonSchema } from "../../action/src/result/model.ts";
-import { newRunId, readResult, writeResult } from "../../action/src/result/store.ts";
+import { readResult, writeResult } from "../../action/src/result/store.ts";
 import { fixture, ROOT } from "../helpers/paths.ts";
+import { sampleResult } from "../helpers/sample.ts";
 
 const report = (name: string) => parseSysbench(readFileSync(fixture("sysbench", name), "utf8"));
-
-export function sampleResult(): Result {
-  const r = report("mysql-point-select.txt");
-  const steady = steadyState(r, 1);
-  const { intervals: _i, ...summary } = r;
-  return {
-    format: "tiperf.result",
-    version: 1,
-    run_id: newRunId("t", new Date("2026-01-02T03:04:05Z")),
-    status: "complete",
-    started_at: "2026-01-02T03:04:05.000Z",
-    finished_at: "2026-01-02T03:05:10.000Z",
-    spec: {
-      name: "t",
-      path: "w.yaml",
-      hash: "a".repeat(64),
-      body: {
-        workloads: [
-          { name: "ps", sysbench: "oltp_point_select", duration: 2, warmup: 1, percentile: 95, options: {} },
-        ],
-      },
-    },
-    targets: [
-      { variant: "base", kind: "mariadb", version: "10.11", config: { x: 1 }, effective_config: { x: "1" } },
-    ],
-    host: {
-      hostname: "h",
-      cpu_model: "cpu",
-      cores: 2,
-      memory_bytes: 2 ** 34,
-      kernel: "6",
-      os: "Debian",
-      arch: "x64",
-    },
-    tools: { sysbench: "1.0.20" },
-    cells: [
-      {
-        workload: "ps",
-        script: "oltp_point_select",
-        threads: 2,
-        variant: "base",
-        round: 1,
-        status: "ok",
-        started_at: "x",
-        finished_at: "y",
-        raw_log: "raw/ps-t2.log",
-        warmup_s: 1,
-        duration_s: 2,
-        summary,
-        intervals: steady.intervals,
-        metrics: steady.metrics,
-        metrics_source: steady.source,
-      },
-    ],
-  };
-}
 
 describe("steady state", () => {
   test("intervals inside the warmup are kept and marked; metrics come from the rest", () => {

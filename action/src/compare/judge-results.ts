@@ -78,8 +78,9 @@ export function comparability(base: Result, head: Result, baseFile: string, head
   const reasons: string[] = [];
   const bs = storedSpec(base, baseFile);
   const hs = storedSpec(head, headFile);
-  if (bs.name !== hs.name)
-    reasons.push(`specs differ: ${baseFile} ran "${bs.name}", ${headFile} ran "${hs.name}"`);
+  if (base.spec.name !== head.spec.name) {
+    reasons.push(`specs differ: ${baseFile} ran "${base.spec.name}", ${headFile} ran "${head.spec.name}"`);
+  }
   const matrix = (s: StoredSpec) => canonicalJson({ data: s.data, workloads: s.workloads });
   if (matrix(bs) !== matrix(hs))
     reasons.push("the workload matrices differ (data, workloads, threads, durations or options)");

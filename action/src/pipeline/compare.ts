@@ -11,7 +11,7 @@ import { Bench } from "./bench.ts";
 import { cellLabel, cellSeconds, maxThreads, planCells } from "./cells.ts";
 import { Progress } from "./progress.ts";
 import { finishResult, type RunOptions, startResult } from "./run.ts";
-import { interleavedOrder } from "./schedule.ts";
+import { interleavedOrder, lookRounds } from "./schedule.ts";
 
 export interface CompareOutcome {
   verdict: Verdict;
@@ -34,7 +34,8 @@ export async function compareSpec(loaded: LoadedSpec, opts: RunOptions): Promise
   }
   const { compare } = plan;
   const maxRounds = compare.max_rounds ?? compare.rounds;
-  const looks = maxRounds - compare.rounds + 1;
+  const looksAt = lookRounds(compare.rounds, maxRounds);
+  const looks = looksAt.length;
   const seed = compare.seed ?? randomInt(2 ** 31);
   const cellsOf = (variant: string, round: number) =>
     planCells(variant === plan.base.name ? plan.base.spec : plan.head.spec, variant, round);
@@ -99,7 +100,7 @@ export async function compareSpec(loaded: LoadedSpec, opts: RunOptions): Promise
         progress.finish(cellSeconds(b) * (compare.order === "duet" ? 1 : 2));
       }
       roundsDone = round;
-      if (round >= compare.rounds && round < maxRounds) {
+      if (looksAt.includes(round) && round < maxRounds) {
         const look = judgeRounds(
           result,
           plan.base.spec,
@@ -153,7 +154,7 @@ export async function compareSpec(loaded: LoadedSpec, opts: RunOptions): Promise
       saved_seconds: Math.round((maxRounds - roundsDone) * (benchmarkSeconds / Math.max(1, roundsDone))),
       cells: judged.cells,
       notes: [
-        `paired by round: mean of log(${plan.head.name}/${plan.base.name}) with a t interval; Bonferroni over ${judged.comparisons} judgements (cells × metrics × looks) for ${Math.round(compare.confidence * 100)}% familywise confidence`,
+        `paired by round: mean of log(${plan.head.name}/${plan.base.name}) with a t interval; Bonferroni over ${judged.comparisons} judgements (cells × metrics × ${looks} look(s) at rounds ${looksAt.join(", ")}) for ${Math.round(compare.confidence * 100)}% familywise confidence`,
       ],
     };
   } catch (e) {

@@ -31,3 +31,14 @@ export function interleavedOrder(rounds: number, cells: number, seed: number): O
   }
   return Array.from({ length: rounds }, (_, r) => perCell.map((seq) => seq[r] as Order));
 }
+
+/**
+ * Rounds after which a comparison looks at its verdicts: rounds, 2×rounds, 4×rounds, … and
+ * max_rounds. Few looks keep the Bonferroni share per look large (every look spends error rate).
+ */
+export function lookRounds(rounds: number, maxRounds: number): number[] {
+  const looks: number[] = [];
+  for (let r = rounds; r < maxRounds; r *= 2) looks.push(r);
+  looks.push(maxRounds);
+  return looks;
+}

@@ -1,0 +1,65 @@
+import { readFileSync } from "node:fs";
+import { parseSysbench } from "../../action/src/driver/sysbench-parse.ts";
+import { steadyState } from "../../action/src/result/cell.ts";
+import type { Result } from "../../action/src/result/model.ts";
+import { newRunId } from "../../action/src/result/store.ts";
+import { parseSpec } from "../../action/src/spec/load.ts";
+import { fixture } from "./paths.ts";
+
+const report = (name: string) => parseSysbench(readFileSync(fixture("sysbench", name), "utf8"));
+
+/** A complete result of one real sysbench output (mysql-point-select.txt), 1s warmup. */
+export function sampleResult(): Result {
+  const r = report("mysql-point-select.txt");
+  const steady = steadyState(r, 1);
+  const { intervals: _i, ...summary } = r;
+  return {
+    format: "tiperf.result",
+    version: 1,
+    run_id: newRunId("t", new Date("2026-01-02T03:04:05Z")),
+    status: "complete",
+    started_at: "2026-01-02T03:04:05.000Z",
+    finished_at: "2026-01-02T03:05:10.000Z",
+    spec: {
+      name: "t",
+      path: "w.yaml",
+      hash: "a".repeat(64),
+      body: parseSpec(
+        "name: t\ntarget: {kind: mariadb}\ndata: {tables: 1, table_size: 10}\nworkloads:\n  - {name: ps, sysbench: oltp_point_select, threads: [2], duration: 2s, warmup: 1s}\n",
+        "w.yaml",
+      ).spec,
+    },
+    targets: [
+      { variant: "base", kind: "mariadb", version: "10.11", config: { x: 1 }, effective_config: { x: "1" } },
+    ],
+    host: {
+      hostname: "h",
+      cpu_model: "cpu",
+      cores: 2,
+      memory_bytes: 2 ** 34,
+      kernel: "6",
+      os: "Debian",
+      arch: "x64",
+    },
+    tools: { sysbench: "1.0.20" },
+    cells: [
+      {
+        workload: "ps",
+        script: "oltp_point_select",
+        threads: 2,
+        variant: "base",
+        round: 1,
+        status: "ok",
+        started_at: "x",
+        finished_at: "y",
+        raw_log: "raw/ps-t2.log",
+        warmup_s: 1,
+        duration_s: 2,
+        summary,
+        intervals: steady.intervals,
+        metrics: steady.metrics,
+        metrics_source: steady.source,
+      },
+    ],
+  };
+}

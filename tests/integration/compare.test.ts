@@ -1,0 +1,131 @@
+import assert from "node:assert/strict";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, test } from "node:test";
+import { cli, leftovers, tempDir } from "../helpers/real.ts";
+
+function spec(
+  dir: string,
+  name: string,
+  head: string,
+  tolerance: string,
+  rounds: number,
+  maxRounds: number,
+): string {
+  const file = join(dir, `${name}.yaml`);
+  writeFileSync(
+    file,
+    `name: ${name}
+target: {kind: mariadb, config: {innodb_buffer_pool_size: 64M}, resources: {cpus: "0"}}
+driver: {cpus: "1"}
+data: {tables: 2, table_size: 2000}
+workloads:
+  - {name: point_select, sysbench: oltp_point_select, threads: [2], duration: 3s, warmup: 1s, options: {rand-type: uniform}}
+metrics:
+  tps: {better: higher, tolerance: ${tolerance}}
+variants:
+  base: {target: {resources: {cpu_quota: "100%"}}}
+  head: {target: {resources: {cpu_quota: "${head}"}}}
+compare: {rounds: ${rounds}, max_rounds: ${maxRounds}, order: interleaved}
+`,
+  );
+  return file;
+}
+
+const CELL_KEYS = ["workload", "threads", "metric", "base", "head", "change", "ci", "mde", "verdict"];
+
+describe("tiperf compare on real servers", () => {
+  test("A/A: pass, exit 0, and the --json contract", async () => {
+    const before = leftovers();
+    const dir = tempDir();
+    const json = join(dir, "verdict.json");
+    const run = cli([
+      "compare",
+      "--spec",
+      spec(dir, "aa", "100%", "10%", 6, 24),
+      "--out",
+      join(dir, "out"),
+      "--json",
+      json,
+    ]);
+    const { code } = await run.done;
+    const v = JSON.parse(readFileSync(json, "utf8"));
+    assert.equal(v.verdict, "pass", run.stderr());
+    assert.equal(code, 0);
+    assert.equal(run.stdout().trim(), "pass");
+    for (const c of v.cells) for (const k of CELL_KEYS) assert.ok(k in c, `cell key ${k}`);
+    const c = v.cells[0];
+    assert.equal(c.verdict, "unchanged");
+    assert.ok(c.ci[0] >= -0.1 && c.ci[1] <= 0.1, `interval ${c.ci} inside ±10%`);
+    assert.ok(c.mde < 0, "throughput MDE points down");
+    assert.deepEqual(leftovers(), before);
+  });
+
+  test("head at cpu_quota 90% against 100%: regression on throughput, exit 1", async () => {
+    const before = leftovers();
+    const dir = tempDir();
+    const json = join(dir, "verdict.json");
+    const out = join(dir, "out");
+    const run = cli(["compare", "--spec", spec(dir, "ab", "90%", "2%", 6, 24), "--out", out, "--json", json]);
+    const { code } = await run.done;
+    const v = JSON.parse(readFileSync(json, "utf8"));
+    assert.equal(v.verdict, "regression", `${run.stderr()}\n${JSON.stringify(v.cells)}`);
+    assert.equal(code, 1);
+    const c = v.cells[0];
+    assert.equal(c.metric, "tps");
+    assert.ok(c.change < -0.02 && c.ci[1] < -0.02, `change ${c.change}, ci ${c.ci}`);
+    // Both variants' cells, every round, in one result; the verdict and its report beside it.
+    const runDir = join(out, readdirSync(out)[0] as string);
+    const result = JSON.parse(readFileSync(join(runDir, "result.json"), "utf8"));
+    assert.equal(result.cells.length, 2 * v.rounds);
+    assert.deepEqual(
+      result.targets.map((t: { resources: { cpu_quota: string } }) => t.resources.cpu_quota),
+      ["100%", "90%"],
+    );
+    assert.match(readFileSync(join(runDir, "verdict.md"), "utf8"), /🔴 tiperf: regression/);
+    assert.deepEqual(leftovers(), before);
+    assert.deepEqual(
+      readdirSync("/sys/fs/cgroup/cpu").filter((d) => d.startsWith("tiperf-")),
+      [],
+      "cgroups removed",
+    );
+  });
+});
+
+describe("baselines and diff", () => {
+  test("promote a run, diff against it; missing or corrupt baselines are errors, never a pass", async () => {
+    const dir = tempDir();
+    const out = join(dir, "out");
+    const specFile = join(dir, "s.yaml");
+    writeFileSync(
+      specFile,
+      "name: base-diff\ntarget: {kind: mariadb}\ndata: {tables: 1, table_size: 1000}\nworkloads:\n  - {name: ps, sysbench: oltp_point_select, threads: [2], duration: 6s, warmup: 1s}\n",
+    );
+    const run = cli(["run", "--spec", specFile, "--out", out]);
+    assert.equal((await run.done).code, 0, run.stderr());
+    const resultFile = join(out, readdirSync(out)[0] as string, "result.json");
+
+    const promote = cli(["baseline", "update", resultFile, "--dir", join(dir, "baselines")]);
+    assert.equal((await promote.done).code, 0, promote.stderr());
+    const baseline = join(dir, "baselines", "local-mariadb", "base-diff.json");
+    assert.equal(promote.stdout().trim(), baseline);
+
+    const json = join(dir, "diff.json");
+    const diff = cli(["diff", baseline, resultFile, "--json", json]);
+    assert.equal((await diff.done).code, 0, diff.stderr());
+    const v = JSON.parse(readFileSync(json, "utf8"));
+    assert.equal(v.cells[0].change, 0, "a result against itself changes nothing");
+    assert.equal(v.cells[0].method, "welch-t");
+    assert.equal(v.cells[0].n, 5, "interval batch means are the samples of a one-round result");
+
+    const missing = cli(["diff", join(dir, "baselines", "nope.json"), resultFile]);
+    assert.equal((await missing.done).code, 2);
+    assert.match(missing.stderr(), /no baseline at .*nope\.json \(a missing baseline is never a pass/);
+
+    mkdirSync(join(dir, "bad"), { recursive: true });
+    writeFileSync(join(dir, "bad", "b.json"), '{"format": "tiperf.result", "version": 1, "cells": 3}');
+    const corrupt = cli(["diff", join(dir, "bad", "b.json"), resultFile]);
+    assert.equal((await corrupt.done).code, 2);
+    assert.match(corrupt.stderr(), /b\.json: /);
+  });
+});

@@ -1,0 +1,313 @@
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import { judgeShift, overallVerdict } from "../../action/src/compare/judge.ts";
+import { alphaPerCell, judgeStored } from "../../action/src/compare/judge-results.ts";
+import {
+  batchMeans,
+  normalQuantile,
+  pairedLogShift,
+  tCdf,
+  tQuantile,
+  welchLogShift,
+} from "../../action/src/compare/stats.ts";
+import { interleavedOrder, lookRounds, rng } from "../../action/src/pipeline/schedule.ts";
+import { parseSpec } from "../../action/src/spec/load.ts";
+import { sampleResult } from "../helpers/sample.ts";
+
+/** Normal deviates from a seeded generator (Box–Muller), so every run of the tests sees the same data. */
+function gaussian(seed: number): () => number {
+  const u = rng(seed);
+  return () => Math.sqrt(-2 * Math.log(1 - u())) * Math.cos(2 * Math.PI * u());
+}
+
+/** Paired rounds with a shared drift per round, multiplicative noise and a true relative change. */
+function pairedRounds(seed: number, n: number, change: number, noise: number) {
+  const g = gaussian(seed);
+  const base: number[] = [];
+  const head: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const drift = 1 + 0.2 * g(); // machine-wide drift hits both variants of a round alike
+    base.push(10_000 * drift * Math.exp(noise * g()));
+    head.push(10_000 * drift * (1 + change) * Math.exp(noise * g()));
+  }
+  return { base, head };
+}
+
+const TPS = { better: "higher", tolerance: 0.02 } as const;
+const P95 = { better: "lower", tolerance: 0.05 } as const;
+const id = { workload: "w", threads: 8, metric: "tps" };
+
+describe("distributions", () => {
+  test("t and normal quantiles match tables", () => {
+    assert.ok(Math.abs(tQuantile(0.975, 5) - 2.570582) < 1e-5);
+    assert.ok(Math.abs(tQuantile(0.995, 10) - 3.169273) < 1e-5);
+    assert.ok(Math.abs(tQuantile(0.975, 1) - 12.7062) < 1e-3);
+    assert.ok(Math.abs(normalQuantile(0.975) - 1.959964) < 1e-6);
+    assert.ok(Math.abs(normalQuantile(0.8) - 0.841621) < 1e-6);
+    assert.ok(Math.abs(tCdf(tQuantile(0.9, 7), 7) - 0.9) < 1e-9);
+  });
+
+  test("batch means average consecutive blocks", () => {
+    assert.deepEqual(batchMeans([1, 2, 3, 4, 5, 6, 7, 8, 9, 10], 5), [1.5, 3.5, 5.5, 7.5, 9.5]);
+    assert.deepEqual(batchMeans([4, 6], 5), [4, 6]);
+  });
+});
+
+describe("verdicts", () => {
+  test("a known 10% slowdown is found, with the change and interval around it", () => {
+    const s = pairedRounds(1, 12, -0.1, 0.02);
+    const j = judgeShift(id, TPS, pairedLogShift(s.base, s.head), { base: 1, head: 1 }, 0.05, "paired-t");
+    assert.equal(j.verdict, "regression");
+    assert.ok(j.ci && j.ci[0] < -0.1 && j.ci[1] > -0.1 && j.ci[1] < -0.02, `ci ${j.ci}`);
+    assert.ok(j.mde !== null && j.mde < -0.02 && j.mde > -0.1, `mde ${j.mde}`);
+  });
+
+  test("pairing removes drift that an unpaired test cannot see past", () => {
+    const s = pairedRounds(2, 12, -0.1, 0.02);
+    const paired = judgeShift(
+      id,
+      TPS,
+      pairedLogShift(s.base, s.head),
+      { base: 1, head: 1 },
+      0.05,
+      "paired-t",
+    );
+    const unpaired = judgeShift(
+      id,
+      TPS,
+      welchLogShift(s.base, s.head),
+      { base: 1, head: 1 },
+      0.05,
+      "welch-t",
+    );
+    assert.ok(paired.ci && unpaired.ci);
+    assert.ok(
+      paired.ci[1] - paired.ci[0] < (unpaired.ci[1] - unpaired.ci[0]) / 3,
+      "paired interval is far narrower",
+    );
+  });
+
+  test("improvement, unchanged and inconclusive", () => {
+    const better = pairedRounds(3, 12, 0.1, 0.02);
+    assert.equal(
+      judgeShift(id, TPS, pairedLogShift(better.base, better.head), { base: 1, head: 1 }, 0.05, "paired-t")
+        .verdict,
+      "improvement",
+    );
+    const same = pairedRounds(4, 30, 0, 0.01);
+    assert.equal(
+      judgeShift(id, TPS, pairedLogShift(same.base, same.head), { base: 1, head: 1 }, 0.05, "paired-t")
+        .verdict,
+      "unchanged",
+    );
+    const noisy = pairedRounds(5, 4, 0, 0.1);
+    assert.equal(
+      judgeShift(id, TPS, pairedLogShift(noisy.base, noisy.head), { base: 1, head: 1 }, 0.05, "paired-t")
+        .verdict,
+      "inconclusive",
+    );
+  });
+
+  test("for latency, lower is better: a rise is the regression and the MDE points up", () => {
+    const s = pairedRounds(6, 12, 0.2, 0.02);
+    const j = judgeShift(
+      { ...id, metric: "p95_ms" },
+      P95,
+      pairedLogShift(s.base, s.head),
+      { base: 1, head: 1 },
+      0.05,
+      "paired-t",
+    );
+    assert.equal(j.verdict, "regression");
+    assert.ok(j.mde !== null && j.mde > 0.05);
+  });
+
+  test("one sample gives no noise estimate: inconclusive, with the reason, never a pass", () => {
+    const j = judgeShift(id, TPS, pairedLogShift([100], [50]), { base: 100, head: 50 }, 0.05, "paired-t");
+    assert.equal(j.verdict, "inconclusive");
+    assert.equal(j.ci, null);
+    assert.match(j.reason ?? "", /fewer than 2 samples/);
+  });
+
+  test("with no shift, false alarms stay at or below the nominal rate over many seeds", () => {
+    // Tolerance 0 makes the regression rule a plain one-sided test at alpha/2: its rate is testable.
+    const rule = { better: "higher", tolerance: 1e-9 } as const;
+    const trials = 4000;
+    let alarms = 0;
+    for (let seed = 0; seed < trials; seed++) {
+      const s = pairedRounds(1000 + seed, 6, 0, 0.05);
+      if (
+        judgeShift(id, rule, pairedLogShift(s.base, s.head), { base: 1, head: 1 }, 0.1, "paired-t")
+          .verdict === "regression"
+      )
+        alarms++;
+    }
+    const rate = alarms / trials;
+    // Nominal one-sided rate 0.05; 3 binomial standard errors either side.
+    assert.ok(Math.abs(rate - 0.05) < 3 * Math.sqrt((0.05 * 0.95) / trials), `false-alarm rate ${rate}`);
+  });
+
+  test("with the tolerance, A/A false alarms are far below the nominal rate", () => {
+    let alarms = 0;
+    for (let seed = 0; seed < 2000; seed++) {
+      const s = pairedRounds(9000 + seed, 6, 0, 0.05);
+      if (
+        judgeShift(id, TPS, pairedLogShift(s.base, s.head), { base: 1, head: 1 }, 0.05, "paired-t")
+          .verdict === "regression"
+      )
+        alarms++;
+    }
+    assert.ok(alarms / 2000 < 0.025 / 2, `rate ${alarms / 2000}`);
+  });
+
+  test("Bonferroni: the matrix-wide false-alarm rate stays under 1 − confidence", () => {
+    const cells = 20;
+    const alpha = alphaPerCell(0.95, cells);
+    const rule = { better: "higher", tolerance: 1e-9 } as const;
+    let familyAlarms = 0;
+    const trials = 1000;
+    for (let t = 0; t < trials; t++) {
+      let any = false;
+      for (let c = 0; c < cells; c++) {
+        const s = pairedRounds(t * 100 + c, 6, 0, 0.05);
+        if (
+          judgeShift(id, rule, pairedLogShift(s.base, s.head), { base: 1, head: 1 }, alpha, "paired-t")
+            .verdict === "regression"
+        )
+          any = true;
+      }
+      if (any) familyAlarms++;
+    }
+    assert.ok(familyAlarms / trials <= 0.05, `familywise rate ${familyAlarms / trials}`);
+  });
+
+  test("overall: any regression fails; otherwise any inconclusive is inconclusive; else pass", () => {
+    const mk = (verdict: "regression" | "improvement" | "unchanged" | "inconclusive") => ({
+      ...judgeShift(id, TPS, pairedLogShift([1, 1], [1, 1]), { base: 1, head: 1 }, 0.05, "paired-t"),
+      verdict,
+    });
+    assert.equal(overallVerdict([mk("unchanged"), mk("improvement")]), "pass");
+    assert.equal(overallVerdict([mk("unchanged"), mk("inconclusive")]), "inconclusive");
+    assert.equal(overallVerdict([mk("inconclusive"), mk("regression")]), "regression");
+    assert.equal(overallVerdict([]), "inconclusive", "nothing judged is never a pass");
+  });
+});
+
+describe("interleaving", () => {
+  test("every cell runs base-first and head-first equally often, in a seeded random order", () => {
+    const order = interleavedOrder(6, 3, 42);
+    for (let c = 0; c < 3; c++) {
+      const seq = order.map((r) => r[c]);
+      assert.equal(seq.filter((o) => o === "base-first").length, 3);
+      for (let r = 0; r < 6; r += 2) assert.notEqual(seq[r], seq[r + 1], "AB BA pairs");
+    }
+    assert.deepEqual(interleavedOrder(6, 3, 42), order, "same seed, same order");
+    assert.notDeepEqual(interleavedOrder(6, 3, 43), order);
+  });
+});
+
+describe("sequential looks", () => {
+  test("looks double from rounds up to max_rounds", () => {
+    assert.deepEqual(lookRounds(6, 24), [6, 12, 24]);
+    assert.deepEqual(lookRounds(6, 20), [6, 12, 20]);
+    assert.deepEqual(lookRounds(6, 6), [6]);
+  });
+});
+
+describe("variants", () => {
+  const SPEC = `name: v
+target: {kind: mariadb, config: {innodb_buffer_pool_size: 64M}}
+data: {tables: 1, table_size: 10}
+workloads:
+  - {name: ps, sysbench: oltp_point_select, threads: [1], duration: 2s}
+variants:
+  base: {}
+  head: {target: {config: {innodb_flush_log_at_trx_commit: 2}, resources: {cpu_quota: "90%"}}}
+compare: {rounds: 6, order: interleaved}
+`;
+  test("an overlay deep-merges onto the spec; the base keeps the spec as written", () => {
+    const { variants } = parseSpec(SPEC, "v.yaml");
+    assert.deepEqual(variants?.head.spec.target.config, {
+      innodb_buffer_pool_size: "64M",
+      innodb_flush_log_at_trx_commit: 2,
+    });
+    assert.equal(variants?.head.spec.target.resources?.cpu_quota, 0.9);
+    assert.deepEqual(variants?.base.spec.target.config, { innodb_buffer_pool_size: "64M" });
+    assert.equal(variants?.compare.rounds, 6);
+  });
+
+  test("a bad overlay names the variant and the key", () => {
+    assert.throws(
+      () => parseSpec(SPEC.replace('"90%"', '"ninety"'), "v.yaml"),
+      /v\.yaml: variants\.head: target\.resources\.cpu_quota: cpu_quota must be a percentage/,
+    );
+    assert.throws(
+      () =>
+        parseSpec(
+          SPEC.replace("threads: [1]", "threads: [1]").replace(
+            "head: {target:",
+            "head: {workloads: [{name: ps, sysbench: oltp_point_select, threads: [2], duration: 2s}], target:",
+          ),
+          "v.yaml",
+        ),
+      /workloads and thread counts must be the same in both variants/,
+    );
+    assert.throws(
+      () => parseSpec(SPEC.replace("rounds: 6", "rounds: 1"), "v.yaml"),
+      /compare\.rounds: needs at least 2 rounds/,
+    );
+    assert.throws(
+      () => parseSpec(SPEC.replace("order: interleaved", "order: random"), "v.yaml"),
+      /compare\.order: must be one of interleaved, duet/,
+    );
+    assert.throws(
+      () => parseSpec(SPEC.replace("base: {}", "main: {}"), "v.yaml"),
+      /compare\.base: no variant named "base" \(variants: main, head\)/,
+    );
+  });
+});
+
+describe("diff of stored results", () => {
+  test("identical results compare; a different machine is refused unless forced", () => {
+    const a = sampleResult();
+    const b = sampleResult();
+    const v = judgeStored(
+      { result: a, file: "a.json" },
+      { result: b, file: "b.json" },
+      { confidence: 0.95, force: false },
+    );
+    assert.equal(v.cells[0]?.method, "welch-t");
+    assert.equal(v.cells[0]?.change, 0);
+    b.host = { ...b.host, cores: 64, cpu_model: "Other CPU" };
+    assert.throws(
+      () =>
+        judgeStored(
+          { result: a, file: "a.json" },
+          { result: b, file: "b.json" },
+          { confidence: 0.95, force: false },
+        ),
+      /refusing to compare a\.json with b\.json:\n- hardware differs: cpu, 2 cores.*Other CPU, 64 cores.*\npass --force/,
+    );
+    const forced = judgeStored(
+      { result: a, file: "a.json" },
+      { result: b, file: "b.json" },
+      { confidence: 0.95, force: true },
+    );
+    assert.ok(forced.notes.some((n) => /compared with --force although hardware differs/.test(n)));
+  });
+
+  test("a different spec is refused, saying why", () => {
+    const a = sampleResult();
+    const b = sampleResult();
+    b.spec = { ...b.spec, name: "other" };
+    assert.throws(
+      () =>
+        judgeStored(
+          { result: a, file: "a.json" },
+          { result: b, file: "b.json" },
+          { confidence: 0.95, force: false },
+        ),
+      /specs differ: a\.json ran "t", b\.json ran "other"/,
+    );
+  });
+});
