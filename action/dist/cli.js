@@ -27227,6 +27227,8 @@ var CompareSchema = external_exports.strictObject({
   rounds: external_exports.number().int().min(2, "needs at least 2 rounds: one round gives no estimate of the noise").default(6),
   /** With max_rounds > rounds, rounds go on until every cell is decided or max_rounds is reached. */
   max_rounds: external_exports.number().int().min(2).optional(),
+  /** Rounds run first and not judged: both servers settle (caches, thread pools) before measuring. */
+  warmup_rounds: external_exports.number().int().min(0).max(10).default(1),
   order: external_exports.enum(COMPARE_ORDERS, { error: `must be one of ${COMPARE_ORDERS.join(", ")}` }).default("interleaved"),
   /** Familywise confidence over every cell × metric judged. */
   confidence: external_exports.number().gt(0.5).lt(1).default(0.95),
@@ -27545,10 +27547,25 @@ function normalQuantile(p) {
   const r = q * q;
   return poly(a, r) * q / (poly(b, r) * r + 1);
 }
-function pairedLogShift(base, head) {
+var TRIM = 0.1;
+function trimmedShift(xs, trim) {
+  const n = xs.length;
+  const g = Math.floor(trim * n);
+  const sorted = [...xs].sort((a, b) => a - b);
+  const kept = sorted.slice(g, n - g);
+  const lo = sorted[g];
+  const hi = sorted[n - g - 1];
+  const winsorized = sorted.map((x) => Math.min(Math.max(x, lo), hi));
+  const h = n - 2 * g;
+  const se = Math.sqrt(variance(winsorized) / n) / (h / n);
+  return { estimate: mean(kept), se, df: h - 1, n };
+}
+function pairedLogShift(base, head, trim = TRIM) {
   if (base.length !== head.length) throw new Error("paired samples must have equal length");
-  const d = base.map((b, i) => Math.log(head[i] / b));
-  return { estimate: mean(d), se: Math.sqrt(variance(d) / d.length), df: d.length - 1, n: d.length };
+  return trimmedShift(
+    base.map((b, i) => Math.log(head[i] / b)),
+    trim
+  );
 }
 function welchLogShift(base, head) {
   const lb = base.map(Math.log);
@@ -27627,7 +27644,7 @@ function overallVerdict(cells) {
 // action/src/compare/samples.ts
 var INTERVAL_BATCHES = 5;
 var okCells = (result, variant, key) => result.cells.filter(
-  (c) => c.status === "ok" && c.variant === variant && c.workload === key.workload && c.threads === key.threads
+  (c) => c.status === "ok" && c.round > 0 && c.variant === variant && c.workload === key.workload && c.threads === key.threads
 ).sort((a, b) => a.round - b.round);
 function intervalValues(cell, metric) {
   const steady = cell.intervals.filter((i) => !i.warmup);
@@ -28065,8 +28082,8 @@ var CellSchema = external_exports.strictObject({
   threads: external_exports.number().int().positive(),
   /** Which variant of the spec ran this cell ("base" for a plain run). */
   variant: external_exports.string(),
-  /** 1-based repetition number when a comparison repeats cells. */
-  round: external_exports.number().int().positive(),
+  /** 1-based repetition number when a comparison repeats cells; 0 marks a warmup round (never judged). */
+  round: external_exports.number().int().nonnegative(),
   status: external_exports.enum(["ok", "failed"]),
   error: external_exports.string().optional(),
   started_at: external_exports.string(),
@@ -29324,20 +29341,22 @@ async function compareSpec(loaded, opts) {
     await runDir.writeResult(result);
     const [base, head] = benches;
     const secondsPerRound = cellsOf(plan.base.name, 1).reduce((s, c) => s + cellSeconds(c), 0) * (compare.order === "duet" ? 1 : 2);
-    const progress = new Progress(perRound * maxRounds, secondsPerRound * maxRounds, opts.log);
+    const totalRounds = maxRounds + compare.warmup_rounds;
+    const progress = new Progress(perRound * totalRounds, secondsPerRound * totalRounds, opts.log);
     const record2 = async (cells) => {
       result.cells.push(...cells);
       await runDir.writeResult(result);
       const failed = cells.find((c) => c.status === "failed");
       if (failed) throw new RunError(failed.error ?? "a cell failed");
     };
-    for (let round = 1; round <= maxRounds; round++) {
+    for (let step = 1 - compare.warmup_rounds; step <= maxRounds; step++) {
+      const round = Math.max(0, step);
       const baseCells = cellsOf(plan.base.name, round);
       const headCells = cellsOf(plan.head.name, round);
       for (let i = 0; i < baseCells.length; i++) {
         const b = baseCells[i];
         const h = headCells[i];
-        const first = order[round - 1]?.[i] ?? "base-first";
+        const first = round === 0 ? "base-first" : order[round - 1]?.[i] ?? "base-first";
         progress.start(
           `${cellLabel({ ...b, variant: compare.order === "duet" ? "both" : first === "base-first" ? `${plan.base.name}\u2192${plan.head.name}` : `${plan.head.name}\u2192${plan.base.name}` })}`
         );
@@ -29352,6 +29371,7 @@ async function compareSpec(loaded, opts) {
         }
         progress.finish(cellSeconds(b) * (compare.order === "duet" ? 1 : 2));
       }
+      if (round === 0) continue;
       roundsDone = round;
       if (looksAt.includes(round) && round < maxRounds) {
         const look = judgeRounds(

@@ -8,6 +8,7 @@ import {
   pairedLogShift,
   tCdf,
   tQuantile,
+  trimmedShift,
   welchLogShift,
 } from "../../action/src/compare/stats.ts";
 import { interleavedOrder, lookRounds, rng } from "../../action/src/pipeline/schedule.ts";
@@ -45,6 +46,17 @@ describe("distributions", () => {
     assert.ok(Math.abs(normalQuantile(0.975) - 1.959964) < 1e-6);
     assert.ok(Math.abs(normalQuantile(0.8) - 0.841621) < 1e-6);
     assert.ok(Math.abs(tCdf(tQuantile(0.9, 7), 7) - 0.9) < 1e-9);
+  });
+
+  test("the trimmed (Yuen) interval shrugs off a round hit by a neighbour; trim 0 is the plain t", () => {
+    const d = [0.01, -0.02, 0.0, 0.015, -0.01, 0.005, -0.005, 0.02, -0.015, 0.6];
+    const plain = trimmedShift(d, 0);
+    const yuen = trimmedShift(d, 0.2);
+    assert.ok(Math.abs(plain.estimate - d.reduce((a, b) => a + b) / d.length) < 1e-12);
+    assert.equal(plain.df, 9);
+    assert.equal(yuen.df, 5, "n − 2g − 1 with g = 2");
+    assert.ok(Math.abs(yuen.estimate) < 0.01, `trimmed estimate ${yuen.estimate}`);
+    assert.ok(yuen.se < plain.se / 3);
   });
 
   test("batch means average consecutive blocks", () => {
@@ -129,22 +141,27 @@ describe("verdicts", () => {
     assert.match(j.reason ?? "", /fewer than 2 samples/);
   });
 
-  test("with no shift, false alarms stay at or below the nominal rate over many seeds", () => {
+  test("with no shift, false alarms hold the nominal rate over many seeds (with and without trimming)", () => {
     // Tolerance 0 makes the regression rule a plain one-sided test at alpha/2: its rate is testable.
     const rule = { better: "higher", tolerance: 1e-9 } as const;
     const trials = 4000;
-    let alarms = 0;
-    for (let seed = 0; seed < trials; seed++) {
-      const s = pairedRounds(1000 + seed, 6, 0, 0.05);
-      if (
-        judgeShift(id, rule, pairedLogShift(s.base, s.head), { base: 1, head: 1 }, 0.1, "paired-t")
-          .verdict === "regression"
-      )
-        alarms++;
+    for (const rounds of [6, 12]) {
+      let alarms = 0;
+      for (let seed = 0; seed < trials; seed++) {
+        const s = pairedRounds(1000 + seed, rounds, 0, 0.05);
+        if (
+          judgeShift(id, rule, pairedLogShift(s.base, s.head), { base: 1, head: 1 }, 0.1, "paired-t")
+            .verdict === "regression"
+        )
+          alarms++;
+      }
+      const rate = alarms / trials;
+      // Nominal one-sided rate 0.05; 3 binomial standard errors either side.
+      assert.ok(
+        Math.abs(rate - 0.05) < 3 * Math.sqrt((0.05 * 0.95) / trials),
+        `${rounds} rounds: false-alarm rate ${rate}`,
+      );
     }
-    const rate = alarms / trials;
-    // Nominal one-sided rate 0.05; 3 binomial standard errors either side.
-    assert.ok(Math.abs(rate - 0.05) < 3 * Math.sqrt((0.05 * 0.95) / trials), `false-alarm rate ${rate}`);
   });
 
   test("with the tolerance, A/A false alarms are far below the nominal rate", () => {

@@ -20,6 +20,7 @@ const okCells = (result: Result, variant: string, key: CellKey) =>
     .filter(
       (c) =>
         c.status === "ok" &&
+        c.round > 0 &&
         c.variant === variant &&
         c.workload === key.workload &&
         c.threads === key.threads,

@@ -70,7 +70,8 @@ export async function compareSpec(loaded: LoadedSpec, opts: RunOptions): Promise
     const [base, head] = benches as [Bench, Bench];
     const secondsPerRound =
       cellsOf(plan.base.name, 1).reduce((s, c) => s + cellSeconds(c), 0) * (compare.order === "duet" ? 1 : 2);
-    const progress = new Progress(perRound * maxRounds, secondsPerRound * maxRounds, opts.log);
+    const totalRounds = maxRounds + compare.warmup_rounds;
+    const progress = new Progress(perRound * totalRounds, secondsPerRound * totalRounds, opts.log);
     const record = async (cells: Cell[]) => {
       result.cells.push(...cells);
       await runDir.writeResult(result);
@@ -78,13 +79,15 @@ export async function compareSpec(loaded: LoadedSpec, opts: RunOptions): Promise
       if (failed) throw new RunError(failed.error ?? "a cell failed");
     };
 
-    for (let round = 1; round <= maxRounds; round++) {
+    // Warmup rounds (round 0 in the result) run first and are never judged.
+    for (let step = 1 - compare.warmup_rounds; step <= maxRounds; step++) {
+      const round = Math.max(0, step);
       const baseCells = cellsOf(plan.base.name, round);
       const headCells = cellsOf(plan.head.name, round);
       for (let i = 0; i < baseCells.length; i++) {
         const b = baseCells[i] as (typeof baseCells)[number];
         const h = headCells[i] as (typeof headCells)[number];
-        const first = order[round - 1]?.[i] ?? "base-first";
+        const first = round === 0 ? "base-first" : (order[round - 1]?.[i] ?? "base-first");
         progress.start(
           `${cellLabel({ ...b, variant: compare.order === "duet" ? "both" : first === "base-first" ? `${plan.base.name}→${plan.head.name}` : `${plan.head.name}→${plan.base.name}` })}`,
         );
@@ -99,6 +102,7 @@ export async function compareSpec(loaded: LoadedSpec, opts: RunOptions): Promise
         }
         progress.finish(cellSeconds(b) * (compare.order === "duet" ? 1 : 2));
       }
+      if (round === 0) continue;
       roundsDone = round;
       if (looksAt.includes(round) && round < maxRounds) {
         const look = judgeRounds(

@@ -49,8 +49,8 @@ export const CellSchema = z.strictObject({
   threads: z.number().int().positive(),
   /** Which variant of the spec ran this cell ("base" for a plain run). */
   variant: z.string(),
-  /** 1-based repetition number when a comparison repeats cells. */
-  round: z.number().int().positive(),
+  /** 1-based repetition number when a comparison repeats cells; 0 marks a warmup round (never judged). */
+  round: z.number().int().nonnegative(),
   status: z.enum(["ok", "failed"]),
   error: z.string().optional(),
   started_at: z.string(),

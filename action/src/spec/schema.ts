@@ -138,6 +138,8 @@ export const CompareSchema = z.strictObject({
     .default(6),
   /** With max_rounds > rounds, rounds go on until every cell is decided or max_rounds is reached. */
   max_rounds: z.number().int().min(2).optional(),
+  /** Rounds run first and not judged: both servers settle (caches, thread pools) before measuring. */
+  warmup_rounds: z.number().int().min(0).max(10).default(1),
   order: z
     .enum(COMPARE_ORDERS, { error: `must be one of ${COMPARE_ORDERS.join(", ")}` })
     .default("interleaved"),
