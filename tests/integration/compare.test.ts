@@ -77,7 +77,16 @@ describe("tiperf compare on real servers", () => {
     // Both variants' cells, every round, in one result; the verdict and its report beside it.
     const runDir = join(out, readdirSync(out)[0] as string);
     const result = JSON.parse(readFileSync(join(runDir, "result.json"), "utf8"));
-    assert.equal(result.cells.length, 2 * v.rounds);
+    assert.equal(
+      result.cells.length,
+      2 * (v.rounds + 1),
+      "every judged round plus the warmup round, both variants",
+    );
+    assert.equal(
+      result.cells.filter((c: { round: number }) => c.round === 0).length,
+      2,
+      "warmup round kept as round 0",
+    );
     assert.deepEqual(
       result.targets.map((t: { resources: { cpu_quota: string } }) => t.resources.cpu_quota),
       ["100%", "90%"],
