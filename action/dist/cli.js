@@ -28467,6 +28467,12 @@ import { existsSync as existsSync2 } from "node:fs";
 import { rm as rm2 } from "node:fs/promises";
 import { join as join4 } from "node:path";
 
+// action/src/target/local.ts
+import { copyFile, mkdir as mkdir3, mkdtemp, readFile as readFile4, rm } from "node:fs/promises";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join as join3 } from "node:path";
+
 // action/src/target/cgroup.ts
 import { existsSync } from "node:fs";
 import { mkdir as mkdir2, readdir, readFile as readFile3, rmdir, writeFile as writeFile2 } from "node:fs/promises";
@@ -28540,10 +28546,6 @@ async function applyResources(pid, quota, name) {
 }
 
 // action/src/target/local.ts
-import { copyFile, mkdir as mkdir3, mkdtemp, readFile as readFile4, rm } from "node:fs/promises";
-import { createServer } from "node:net";
-import { tmpdir } from "node:os";
-import { join as join3 } from "node:path";
 function freePort() {
   return new Promise((resolve, reject) => {
     const srv = createServer();
@@ -28610,6 +28612,31 @@ function lifecycle(opts) {
   };
   const unregister = onTeardown(`stop ${opts.what}`, stop);
   return { stop, died };
+}
+async function settleServer(o) {
+  await waitReady(o.what, o.server, async () => (await o.query("SELECT 1")).code === 0, o.logFile);
+  const version2 = (await o.query(o.versionSql)).stdout.trim();
+  const created = await o.query(o.createSql);
+  if (created.code !== 0)
+    throw new RunError(`${o.what}: cannot create database sbtest: ${created.stderr.trim()}`);
+  const effectiveConfig = {};
+  for (const key of Object.keys(o.spec.config)) {
+    const r = await o.query(o.settingSql(key));
+    if (r.code === 0) effectiveConfig[key] = r.stdout.trim();
+  }
+  const res = o.spec.resources;
+  if (res?.cpu_quota !== void 0) {
+    o.onCgroup((await applyResources(o.server.pid, res.cpu_quota, o.what.toLowerCase())).remove);
+  }
+  if (res?.cpus !== void 0) {
+    await pinProcesses(await processTree(o.server.pid), res.cpus, "target.resources.cpus");
+  }
+  return { version: version2, effectiveConfig };
+}
+function rejectedSetting(e, what, pattern, allowed) {
+  const lines = e.message.split("\n").filter((l) => pattern.test(l));
+  return lines.length > 0 ? new RunError(`target.config: ${what} rejected a setting (allowed: ${allowed}):
+${lines.join("\n")}`) : e;
 }
 
 // action/src/target/mariadb.ts
@@ -28690,22 +28717,19 @@ ${(install.stderr || install.stdout).slice(-2e3)}`
     }
   );
   try {
-    await waitReady("MariaDB", server, async () => (await sql("SELECT 1")).code === 0, errorLog);
-    const version2 = (await sql("SELECT VERSION()")).stdout.trim();
-    const created = await sql("CREATE DATABASE IF NOT EXISTS sbtest");
-    if (created.code !== 0)
-      throw new RunError(`MariaDB: cannot create database sbtest: ${created.stderr.trim()}`);
-    const effectiveConfig = {};
-    for (const key of Object.keys(spec.config)) {
-      const r = await sql(`SELECT @@GLOBAL.${asVariable(key)}`);
-      if (r.code === 0) effectiveConfig[key] = r.stdout.trim();
-    }
-    if (spec.resources?.cpu_quota !== void 0) {
-      removeCgroup = (await applyResources(server.pid, spec.resources.cpu_quota, "mariadb")).remove;
-    }
-    if (spec.resources?.cpus !== void 0) {
-      await pinProcesses(await processTree(server.pid), spec.resources.cpus, "target.resources.cpus");
-    }
+    const { version: version2, effectiveConfig } = await settleServer({
+      what: "MariaDB",
+      spec,
+      server,
+      logFile: errorLog,
+      query: sql,
+      versionSql: "SELECT VERSION()",
+      createSql: "CREATE DATABASE IF NOT EXISTS sbtest",
+      settingSql: (key) => `SELECT @@GLOBAL.${asVariable(key)}`,
+      onCgroup: (remove) => {
+        removeCgroup = remove;
+      }
+    });
     opts.log(`target: MariaDB ${version2} on 127.0.0.1:${port} (pid ${server.pid}, datadir ${dataDir})`);
     return {
       kind: "mariadb",
@@ -28726,14 +28750,12 @@ ${(install.stderr || install.stdout).slice(-2e3)}`
     };
   } catch (e) {
     await life.stop();
-    const rejected = e.message.split("\n").filter((l) => /unknown (variable|option)|incorrect|invalid/i.test(l));
-    if (rejected.length > 0) {
-      throw new RunError(
-        `target.config: MariaDB rejected a setting (allowed: mariadbd options, see mariadbd --verbose --help):
-${rejected.join("\n")}`
-      );
-    }
-    throw e;
+    throw rejectedSetting(
+      e,
+      "MariaDB",
+      /unknown (variable|option)|incorrect|invalid/i,
+      "mariadbd options, see mariadbd --verbose --help"
+    );
   }
 }
 
@@ -28829,22 +28851,19 @@ ${(init.stderr || init.stdout).slice(-2e3)}`);
     }
   );
   try {
-    await waitReady("PostgreSQL", server, async () => (await psql("SELECT 1")).code === 0, serverLog);
-    const version2 = (await psql("SHOW server_version")).stdout.trim();
-    const created = await psql("CREATE DATABASE sbtest");
-    if (created.code !== 0)
-      throw new RunError(`PostgreSQL: cannot create database sbtest: ${created.stderr.trim()}`);
-    const effectiveConfig = {};
-    for (const key of Object.keys(spec.config)) {
-      const r = await psql(`SELECT current_setting('${key.replace(/'/g, "")}')`);
-      if (r.code === 0) effectiveConfig[key] = r.stdout.trim();
-    }
-    if (spec.resources?.cpu_quota !== void 0) {
-      removeCgroup = (await applyResources(server.pid, spec.resources.cpu_quota, "postgres")).remove;
-    }
-    if (spec.resources?.cpus !== void 0) {
-      await pinProcesses(await processTree(server.pid), spec.resources.cpus, "target.resources.cpus");
-    }
+    const { version: version2, effectiveConfig } = await settleServer({
+      what: "PostgreSQL",
+      spec,
+      server,
+      logFile: serverLog,
+      query: (q) => psql(q),
+      versionSql: "SHOW server_version",
+      createSql: "CREATE DATABASE sbtest",
+      settingSql: (key) => `SELECT current_setting('${key.replace(/'/g, "")}')`,
+      onCgroup: (remove) => {
+        removeCgroup = remove;
+      }
+    });
     opts.log(`target: PostgreSQL ${version2} on 127.0.0.1:${port} (pid ${server.pid}, datadir ${dataDir})`);
     return {
       kind: "postgres",
@@ -28865,14 +28884,12 @@ ${(init.stderr || init.stdout).slice(-2e3)}`);
     };
   } catch (e) {
     await life.stop();
-    const rejected = e.message.split("\n").filter((l) => /unrecognized configuration parameter|invalid value/i.test(l));
-    if (rejected.length > 0) {
-      throw new RunError(
-        `target.config: PostgreSQL rejected a setting (allowed: postgresql.conf parameters):
-${rejected.join("\n")}`
-      );
-    }
-    throw e;
+    throw rejectedSetting(
+      e,
+      "PostgreSQL",
+      /unrecognized configuration parameter|invalid value/i,
+      "postgresql.conf parameters"
+    );
   }
 }
 

@@ -3,8 +3,11 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { RunError } from "../errors.ts";
+import type { TargetSpec } from "../spec/schema.ts";
 import { onTeardown } from "../teardown.ts";
-import type { ServerProcess } from "./process.ts";
+import { pinProcesses } from "./affinity.ts";
+import { applyResources, processTree } from "./cgroup.ts";
+import type { CommandResult, ServerProcess } from "./process.ts";
 
 /** A port on 127.0.0.1 that nothing listens on right now. */
 export function freePort(): Promise<number> {
@@ -95,4 +98,47 @@ export function lifecycle(opts: {
   };
   const unregister = onTeardown(`stop ${opts.what}`, stop);
   return { stop, died };
+}
+
+/**
+ * After a private server is up: wait until it answers, create the sysbench database, read each
+ * `target.config` key back from the running server, then apply `target.resources`.
+ */
+export async function settleServer(o: {
+  what: string;
+  spec: TargetSpec;
+  server: ServerProcess;
+  logFile: string;
+  query: (sql: string) => Promise<CommandResult>;
+  versionSql: string;
+  createSql: string;
+  settingSql: (key: string) => string;
+  onCgroup: (remove: () => Promise<void>) => void;
+}): Promise<{ version: string; effectiveConfig: Record<string, string> }> {
+  await waitReady(o.what, o.server, async () => (await o.query("SELECT 1")).code === 0, o.logFile);
+  const version = (await o.query(o.versionSql)).stdout.trim();
+  const created = await o.query(o.createSql);
+  if (created.code !== 0)
+    throw new RunError(`${o.what}: cannot create database sbtest: ${created.stderr.trim()}`);
+  const effectiveConfig: Record<string, string> = {};
+  for (const key of Object.keys(o.spec.config)) {
+    const r = await o.query(o.settingSql(key));
+    if (r.code === 0) effectiveConfig[key] = r.stdout.trim();
+  }
+  const res = o.spec.resources;
+  if (res?.cpu_quota !== undefined) {
+    o.onCgroup((await applyResources(o.server.pid, res.cpu_quota, o.what.toLowerCase())).remove);
+  }
+  if (res?.cpus !== undefined) {
+    await pinProcesses(await processTree(o.server.pid), res.cpus, "target.resources.cpus");
+  }
+  return { version, effectiveConfig };
+}
+
+/** A start-up failure caused by a setting the server refused, told in the server's own words. */
+export function rejectedSetting(e: unknown, what: string, pattern: RegExp, allowed: string): Error {
+  const lines = (e as Error).message.split("\n").filter((l) => pattern.test(l));
+  return lines.length > 0
+    ? new RunError(`target.config: ${what} rejected a setting (allowed: ${allowed}):\n${lines.join("\n")}`)
+    : (e as Error);
 }

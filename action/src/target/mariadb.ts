@@ -4,9 +4,7 @@ import { join } from "node:path";
 import { RunError } from "../errors.ts";
 import type { TargetSpec } from "../spec/schema.ts";
 import { onTeardown } from "../teardown.ts";
-import { pinProcesses } from "./affinity.ts";
-import { applyResources, processTree } from "./cgroup.ts";
-import { freePort, lifecycle, makeWorkDir, waitReady } from "./local.ts";
+import { freePort, lifecycle, makeWorkDir, rejectedSetting, settleServer } from "./local.ts";
 import { runCommand, startServerProcess } from "./process.ts";
 import type { StartOptions, Target } from "./types.ts";
 
@@ -98,23 +96,19 @@ export async function startMariadb(spec: TargetSpec, opts: StartOptions): Promis
     );
 
   try {
-    await waitReady("MariaDB", server, async () => (await sql("SELECT 1")).code === 0, errorLog);
-    const version = (await sql("SELECT VERSION()")).stdout.trim();
-    const created = await sql("CREATE DATABASE IF NOT EXISTS sbtest");
-    if (created.code !== 0)
-      throw new RunError(`MariaDB: cannot create database sbtest: ${created.stderr.trim()}`);
-
-    const effectiveConfig: Record<string, string> = {};
-    for (const key of Object.keys(spec.config)) {
-      const r = await sql(`SELECT @@GLOBAL.${asVariable(key)}`);
-      if (r.code === 0) effectiveConfig[key] = r.stdout.trim();
-    }
-    if (spec.resources?.cpu_quota !== undefined) {
-      removeCgroup = (await applyResources(server.pid, spec.resources.cpu_quota, "mariadb")).remove;
-    }
-    if (spec.resources?.cpus !== undefined) {
-      await pinProcesses(await processTree(server.pid), spec.resources.cpus, "target.resources.cpus");
-    }
+    const { version, effectiveConfig } = await settleServer({
+      what: "MariaDB",
+      spec,
+      server,
+      logFile: errorLog,
+      query: sql,
+      versionSql: "SELECT VERSION()",
+      createSql: "CREATE DATABASE IF NOT EXISTS sbtest",
+      settingSql: (key) => `SELECT @@GLOBAL.${asVariable(key)}`,
+      onCgroup: (remove) => {
+        removeCgroup = remove;
+      },
+    });
     opts.log(`target: MariaDB ${version} on 127.0.0.1:${port} (pid ${server.pid}, datadir ${dataDir})`);
     return {
       kind: "mariadb",
@@ -135,14 +129,11 @@ export async function startMariadb(spec: TargetSpec, opts: StartOptions): Promis
     };
   } catch (e) {
     await life.stop();
-    const rejected = (e as Error).message
-      .split("\n")
-      .filter((l) => /unknown (variable|option)|incorrect|invalid/i.test(l));
-    if (rejected.length > 0) {
-      throw new RunError(
-        `target.config: MariaDB rejected a setting (allowed: mariadbd options, see mariadbd --verbose --help):\n${rejected.join("\n")}`,
-      );
-    }
-    throw e;
+    throw rejectedSetting(
+      e,
+      "MariaDB",
+      /unknown (variable|option)|incorrect|invalid/i,
+      "mariadbd options, see mariadbd --verbose --help",
+    );
   }
 }

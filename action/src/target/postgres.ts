@@ -5,9 +5,7 @@ import { join } from "node:path";
 import { RunError } from "../errors.ts";
 import type { TargetSpec } from "../spec/schema.ts";
 import { onTeardown } from "../teardown.ts";
-import { pinProcesses } from "./affinity.ts";
-import { applyResources, processTree } from "./cgroup.ts";
-import { freePort, lifecycle, makeWorkDir, waitReady } from "./local.ts";
+import { freePort, lifecycle, makeWorkDir, rejectedSetting, settleServer } from "./local.ts";
 import { type RunAs, runCommand, startServerProcess } from "./process.ts";
 import type { StartOptions, Target } from "./types.ts";
 
@@ -111,22 +109,19 @@ export async function startPostgres(spec: TargetSpec, opts: StartOptions): Promi
     );
 
   try {
-    await waitReady("PostgreSQL", server, async () => (await psql("SELECT 1")).code === 0, serverLog);
-    const version = (await psql("SHOW server_version")).stdout.trim();
-    const created = await psql("CREATE DATABASE sbtest");
-    if (created.code !== 0)
-      throw new RunError(`PostgreSQL: cannot create database sbtest: ${created.stderr.trim()}`);
-    const effectiveConfig: Record<string, string> = {};
-    for (const key of Object.keys(spec.config)) {
-      const r = await psql(`SELECT current_setting('${key.replace(/'/g, "")}')`);
-      if (r.code === 0) effectiveConfig[key] = r.stdout.trim();
-    }
-    if (spec.resources?.cpu_quota !== undefined) {
-      removeCgroup = (await applyResources(server.pid, spec.resources.cpu_quota, "postgres")).remove;
-    }
-    if (spec.resources?.cpus !== undefined) {
-      await pinProcesses(await processTree(server.pid), spec.resources.cpus, "target.resources.cpus");
-    }
+    const { version, effectiveConfig } = await settleServer({
+      what: "PostgreSQL",
+      spec,
+      server,
+      logFile: serverLog,
+      query: (q) => psql(q),
+      versionSql: "SHOW server_version",
+      createSql: "CREATE DATABASE sbtest",
+      settingSql: (key) => `SELECT current_setting('${key.replace(/'/g, "")}')`,
+      onCgroup: (remove) => {
+        removeCgroup = remove;
+      },
+    });
     opts.log(`target: PostgreSQL ${version} on 127.0.0.1:${port} (pid ${server.pid}, datadir ${dataDir})`);
     return {
       kind: "postgres",
@@ -147,14 +142,11 @@ export async function startPostgres(spec: TargetSpec, opts: StartOptions): Promi
     };
   } catch (e) {
     await life.stop();
-    const rejected = (e as Error).message
-      .split("\n")
-      .filter((l) => /unrecognized configuration parameter|invalid value/i.test(l));
-    if (rejected.length > 0) {
-      throw new RunError(
-        `target.config: PostgreSQL rejected a setting (allowed: postgresql.conf parameters):\n${rejected.join("\n")}`,
-      );
-    }
-    throw e;
+    throw rejectedSetting(
+      e,
+      "PostgreSQL",
+      /unrecognized configuration parameter|invalid value/i,
+      "postgresql.conf parameters",
+    );
   }
 }
