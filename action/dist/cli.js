@@ -29061,7 +29061,7 @@ var Bench = class _Bench {
   }
   async close(signal) {
     try {
-      if (!signal.aborted && this.target.pid > 0) {
+      if (!signal.aborted) {
         const r = await this.sysbench(
           cleanupArgs(this.spec, this.target.sysbenchArgs),
           this.runDir.raw(`${this.variant}-cleanup.log`),
@@ -29339,6 +29339,13 @@ async function compareSpec(loaded, opts) {
   const benches = [];
   let verdict;
   const startedMeasuring = Date.now();
+  const judge = () => judgeRounds(
+    result,
+    plan.base.spec,
+    { base: plan.base.name, head: plan.head.name },
+    compare.confidence,
+    looks
+  );
   let roundsDone = 0;
   try {
     const maxConn = Math.max(maxThreads(plan.base.spec), maxThreads(plan.head.spec));
@@ -29391,13 +29398,7 @@ async function compareSpec(loaded, opts) {
       if (round === 0) continue;
       roundsDone = round;
       if (looksAt.includes(round) && round < maxRounds) {
-        const look = judgeRounds(
-          result,
-          plan.base.spec,
-          { base: plan.base.name, head: plan.head.name },
-          compare.confidence,
-          looks
-        );
+        const look = judge();
         const open2 = look.cells.filter((c) => c.verdict === "inconclusive").length;
         if (open2 === 0) {
           opts.log(`every cell decided after ${round} rounds: stopping early (max ${maxRounds})`);
@@ -29406,13 +29407,7 @@ async function compareSpec(loaded, opts) {
         opts.log(`after ${round} rounds: ${open2} of ${look.cells.length} judgements still inconclusive`);
       }
     }
-    const judged = judgeRounds(
-      result,
-      plan.base.spec,
-      { base: plan.base.name, head: plan.head.name },
-      compare.confidence,
-      looks
-    );
+    const judged = judge();
     const benchmarkSeconds = (Date.now() - startedMeasuring) / 1e3;
     verdict = {
       format: "tiperf.verdict",

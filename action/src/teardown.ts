@@ -26,10 +26,6 @@ export async function teardownAll(log: (line: string) => void = () => {}): Promi
   }
 }
 
-export function pendingTeardowns(): string[] {
-  return stack.map((c) => c.name);
-}
-
 export class Interrupted extends Error {
   constructor(
     readonly signal: NodeJS.Signals,

@@ -11,10 +11,6 @@ export interface CellKey {
   threads: number;
 }
 
-/** The cells of a spec's matrix, in spec order. */
-export const matrixKeys = (spec: Spec): CellKey[] =>
-  spec.workloads.flatMap((w) => w.threads.map((threads) => ({ workload: w.name, threads })));
-
 const okCells = (result: Result, variant: string, key: CellKey) =>
   result.cells
     .filter(

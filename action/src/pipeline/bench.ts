@@ -175,7 +175,7 @@ export class Bench {
 
   async close(signal: AbortSignal): Promise<void> {
     try {
-      if (!signal.aborted && this.target.pid > 0) {
+      if (!signal.aborted) {
         const r = await this.sysbench(
           cleanupArgs(this.spec, this.target.sysbenchArgs),
           this.runDir.raw(`${this.variant}-cleanup.log`),

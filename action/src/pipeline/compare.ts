@@ -50,6 +50,14 @@ export async function compareSpec(loaded: LoadedSpec, opts: RunOptions): Promise
   const benches: Bench[] = [];
   let verdict: Verdict | undefined;
   const startedMeasuring = Date.now();
+  const judge = () =>
+    judgeRounds(
+      result,
+      plan.base.spec,
+      { base: plan.base.name, head: plan.head.name },
+      compare.confidence,
+      looks,
+    );
   let roundsDone = 0;
   try {
     const maxConn = Math.max(maxThreads(plan.base.spec), maxThreads(plan.head.spec));
@@ -105,13 +113,7 @@ export async function compareSpec(loaded: LoadedSpec, opts: RunOptions): Promise
       if (round === 0) continue;
       roundsDone = round;
       if (looksAt.includes(round) && round < maxRounds) {
-        const look = judgeRounds(
-          result,
-          plan.base.spec,
-          { base: plan.base.name, head: plan.head.name },
-          compare.confidence,
-          looks,
-        );
+        const look = judge();
         const open = look.cells.filter((c) => c.verdict === "inconclusive").length;
         if (open === 0) {
           opts.log(`every cell decided after ${round} rounds: stopping early (max ${maxRounds})`);
@@ -120,13 +122,7 @@ export async function compareSpec(loaded: LoadedSpec, opts: RunOptions): Promise
         opts.log(`after ${round} rounds: ${open} of ${look.cells.length} judgements still inconclusive`);
       }
     }
-    const judged = judgeRounds(
-      result,
-      plan.base.spec,
-      { base: plan.base.name, head: plan.head.name },
-      compare.confidence,
-      looks,
-    );
+    const judged = judge();
     const benchmarkSeconds = (Date.now() - startedMeasuring) / 1000;
     verdict = {
       format: "tiperf.verdict",

@@ -209,5 +209,4 @@ export type Spec = z.output<typeof SpecSchema>;
 export type CompareSettings = z.output<typeof CompareSchema>;
 export type Workload = Spec["workloads"][number];
 export type TargetSpec = Spec["target"];
-export type MetricName = string;
 export type MetricRule = Spec["metrics"][string];
