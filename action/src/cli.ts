@@ -2,11 +2,16 @@ import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { judgeStored } from "./compare/judge-results.ts";
+import { readVerdict } from "./compare/verdict.ts";
 import { parseSysbench, SysbenchParseError } from "./driver/sysbench-parse.ts";
 import { EXIT, InputError, TiperfError } from "./errors.ts";
 import { compareSpec } from "./pipeline/compare.ts";
 import { runSpec } from "./pipeline/run.ts";
-import { verdictMarkdown } from "./report/verdict-report.ts";
+import { apiUrl, githubClient, parsePr, parseRepo, upsertComment } from "./publish/github.ts";
+import { writeJobSummary } from "./publish/summary.ts";
+import { commentMarkdown } from "./report/comment.ts";
+import { gabEntries } from "./report/gab.ts";
+import { renderCharts, verdictHtml, writeHtmlReport } from "./report/html.ts";
 import { promoteBaseline } from "./result/baseline.ts";
 import { readResult, writeAtomic } from "./result/store.ts";
 import { loadSpec } from "./spec/load.ts";
@@ -17,12 +22,19 @@ const USAGE = `tiperf — performance regression checks for TiDB
 Usage:
   tiperf run --spec FILE [--out DIR] [--variant NAME]
                                            run a spec's matrix on its target; results in DIR/<run-id>/
-  tiperf compare --spec FILE [--json OUT] [--out DIR]
+  tiperf compare --spec FILE [--json OUT] [--out DIR] [--seed N]
                                            run the spec's variants and judge head against base
   tiperf diff BASE_RESULT HEAD_RESULT [--json OUT] [--force] [--confidence 0.95]
                                            judge a stored result against another
   tiperf baseline update RESULT [--dir baselines] [--profile NAME]
                                            promote a complete result into the baselines
+  tiperf report VERDICT_JSON --format markdown|html [--out FILE] [--matrix NAME]
+                                           the PR comment (markdown) or report.html (+ charts/)
+  tiperf comment VERDICT_JSON --repo OWNER/REPO --pr N [--matrix NAME]
+                                           create or update the PR's sticky comment
+                                           (token from GITHUB_TOKEN, API from GITHUB_API_URL)
+  tiperf export gab RESULT --out FILE [--better higher|lower] [--variant NAME]
+                                           github-action-benchmark custom*IsBetter JSON
   tiperf parse sysbench FILE               print one sysbench output, parsed, as JSON
   tiperf help                              this text
 
@@ -76,14 +88,21 @@ async function cmdCompare(args: string[], signal: AbortSignal): Promise<number> 
     spec: { type: "string" },
     out: { type: "string" },
     json: { type: "string" },
+    seed: { type: "string" },
   });
   if (positionals.length > 0)
     throw new InputError(`tiperf compare: unexpected argument ${positionals[0]}; use --spec FILE`);
+  const seed = values.seed === undefined ? undefined : Number(values.seed);
+  if (seed !== undefined && !(Number.isInteger(seed) && seed >= 0 && seed < 2 ** 31))
+    throw new InputError(
+      `tiperf compare: --seed must be a whole number from 0 to 2^31−1 (got ${values.seed})`,
+    );
   const loaded = await loadSpec(required("compare", "spec", values.spec));
   const outcome = await compareSpec(loaded, {
     outDir: (values.out as string | undefined) ?? "results",
     log,
     signal,
+    seed,
   });
   await writeJson(values.json as string | undefined, outcome.verdict);
   log(`verdict: ${outcome.verdict.verdict} (${outcome.verdictPath}); report: ${outcome.reportPath}`);
@@ -131,7 +150,7 @@ async function cmdDiff(args: string[]): Promise<number> {
     { confidence: confidenceFlag("diff", values.confidence), force: values.force === true },
   );
   await writeJson(values.json as string | undefined, verdict);
-  process.stdout.write(verdictMarkdown(verdict));
+  process.stdout.write(commentMarkdown(verdict));
   return verdict.verdict === "regression" ? EXIT.regression : EXIT.ok;
 }
 
@@ -151,6 +170,91 @@ async function cmdBaseline(args: string[]): Promise<number> {
   );
   log(`baseline: ${written}`);
   process.stdout.write(`${written}\n`);
+  return EXIT.ok;
+}
+
+function onePositional(command: string, positionals: string[], what: string): string {
+  const [file, extra] = positionals;
+  if (!file || extra) throw new InputError(`tiperf ${command}: give exactly one ${what}`);
+  return file;
+}
+
+async function cmdReport(args: string[]): Promise<number> {
+  const { values, positionals } = flags("report", args, {
+    format: { type: "string" },
+    out: { type: "string" },
+    matrix: { type: "string" },
+  });
+  const verdict = await readVerdict(onePositional("report", positionals, "VERDICT_JSON file"));
+  const format = (values.format as string | undefined) ?? "markdown";
+  const out = values.out as string | undefined;
+  if (format === "markdown") {
+    const text = commentMarkdown(verdict, { matrix: values.matrix as string | undefined });
+    if (out) await writeAtomic(out, text);
+    else process.stdout.write(text);
+  } else if (format === "html") {
+    if (out) {
+      const files = await writeHtmlReport(verdict, out);
+      log(`report: ${out} and ${files.length - 1} chart file(s) under charts/`);
+    } else process.stdout.write(verdictHtml(verdict, await renderCharts(verdict)));
+  } else {
+    throw new InputError(`tiperf report: --format must be markdown or html (got ${format})`);
+  }
+  if (out) process.stdout.write(`${out}\n`);
+  return EXIT.ok;
+}
+
+async function cmdComment(args: string[]): Promise<number> {
+  const { values, positionals } = flags("comment", args, {
+    repo: { type: "string" },
+    pr: { type: "string" },
+    matrix: { type: "string" },
+  });
+  const verdictFile = onePositional("comment", positionals, "VERDICT_JSON file");
+  const { owner, repo } = parseRepo(required("comment", "repo", values.repo));
+  const pr = parsePr(required("comment", "pr", values.pr));
+  const token = process.env.GITHUB_TOKEN;
+  if (!token)
+    throw new InputError("tiperf comment: GITHUB_TOKEN is not set (a token that may comment on the PR)");
+  const verdict = await readVerdict(verdictFile);
+  const matrix = (values.matrix as string | undefined) ?? verdict.spec.name;
+  const body = commentMarkdown(verdict, { matrix, fullReport: "the run's report artifact" });
+  if (await writeJobSummary(body)) log("job summary: written");
+  const outcome = await upsertComment(
+    githubClient(token, apiUrl(), log),
+    { owner, repo, pr },
+    body,
+    matrix,
+    log,
+  );
+  process.stdout.write(`${outcome.status}${outcome.commentId ? ` ${outcome.commentId}` : ""}\n`);
+  return EXIT.ok;
+}
+
+async function cmdExport(args: string[]): Promise<number> {
+  const { values, positionals } = flags("export", args, {
+    out: { type: "string" },
+    better: { type: "string" },
+    variant: { type: "string" },
+  });
+  const [format, ...rest] = positionals;
+  if (format !== "gab")
+    throw new InputError(`tiperf export: the format must be gab (got ${format ?? "nothing"})`);
+  const file = onePositional("export gab", rest, "RESULT file");
+  const out = required("export gab", "out", values.out);
+  const better = (values.better as string | undefined) ?? "higher";
+  if (better !== "higher" && better !== "lower")
+    throw new InputError(
+      `tiperf export gab: --better must be higher (TPS/QPS, customBiggerIsBetter) or lower (latency, customSmallerIsBetter) (got ${better})`,
+    );
+  const entries = gabEntries(await readResult(file), better, values.variant as string | undefined);
+  if (entries.length === 0)
+    throw new InputError(`tiperf export gab: ${file} has no finished cells to export`);
+  await writeJson(out, entries);
+  log(
+    `export: ${entries.length} ${better === "higher" ? "customBiggerIsBetter" : "customSmallerIsBetter"} entries in ${out}`,
+  );
+  process.stdout.write(`${out}\n`);
   return EXIT.ok;
 }
 
@@ -191,6 +295,12 @@ export async function main(argv: string[]): Promise<number> {
         return await cmdDiff(rest);
       case "baseline":
         return await cmdBaseline(rest);
+      case "report":
+        return await cmdReport(rest);
+      case "comment":
+        return await cmdComment(rest);
+      case "export":
+        return await cmdExport(rest);
       case "parse":
         return await cmdParse(rest);
       case undefined:
@@ -201,7 +311,7 @@ export async function main(argv: string[]): Promise<number> {
         return command === undefined ? EXIT.badInput : EXIT.ok;
       default:
         throw new InputError(
-          `tiperf: unknown command ${command}; commands: run, compare, diff, baseline, parse, help`,
+          `tiperf: unknown command ${command}; commands: run, compare, diff, baseline, report, comment, export, parse, help`,
         );
     }
   } catch (e) {

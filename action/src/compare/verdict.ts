@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { HostSchema, TargetInfoSchema } from "../result/model.ts";
+import { readModel } from "../result/store.ts";
 
 /**
  * The verdict file (`--json`): what `compare`/`diff` decided and everything a report needs to show
@@ -57,3 +58,7 @@ export const VerdictSchema = z.strictObject({
 });
 
 export type Verdict = z.output<typeof VerdictSchema>;
+
+export function readVerdict(file: string): Promise<Verdict> {
+  return readModel(file, "verdict", VERDICT_FORMAT, 1, VerdictSchema);
+}

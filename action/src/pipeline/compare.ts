@@ -3,7 +3,8 @@ import { overallVerdict } from "../compare/judge.ts";
 import { judgeRounds } from "../compare/judge-results.ts";
 import type { Verdict } from "../compare/verdict.ts";
 import { EXIT, InputError, RunError } from "../errors.ts";
-import { verdictMarkdown } from "../report/verdict-report.ts";
+import { commentMarkdown } from "../report/comment.ts";
+import { writeHtmlReport } from "../report/html.ts";
 import type { Cell } from "../result/model.ts";
 import { writeAtomic } from "../result/store.ts";
 import type { LoadedSpec } from "../spec/load.ts";
@@ -16,8 +17,17 @@ import { interleavedOrder, lookRounds } from "./schedule.ts";
 export interface CompareOutcome {
   verdict: Verdict;
   verdictPath: string;
+  /** verdict.md: the PR comment's markdown. */
   reportPath: string;
+  /** report.html with charts/ beside it. */
+  htmlPath: string;
+  resultPath: string;
   exitCode: number;
+}
+
+export interface CompareOptions extends RunOptions {
+  /** Overrides compare.seed: the round order of an earlier run, to reproduce it. */
+  seed?: number;
 }
 
 /**
@@ -25,7 +35,7 @@ export interface CompareOutcome {
  * rounds — interleaved (one at a time, balanced random order) or duet (both at once) — then
  * head judged against base cell by cell. Stops early once every cell is decided.
  */
-export async function compareSpec(loaded: LoadedSpec, opts: RunOptions): Promise<CompareOutcome> {
+export async function compareSpec(loaded: LoadedSpec, opts: CompareOptions): Promise<CompareOutcome> {
   const plan = loaded.variants;
   if (!plan) {
     throw new InputError(
@@ -36,7 +46,7 @@ export async function compareSpec(loaded: LoadedSpec, opts: RunOptions): Promise
   const maxRounds = compare.max_rounds ?? compare.rounds;
   const looksAt = lookRounds(compare.rounds, maxRounds);
   const looks = looksAt.length;
-  const seed = compare.seed ?? randomInt(2 ** 31);
+  const seed = opts.seed ?? compare.seed ?? randomInt(2 ** 31);
   const cellsOf = (variant: string, round: number) =>
     planCells(variant === plan.base.name ? plan.base.spec : plan.head.spec, variant, round);
   const perRound = planCells(plan.base.spec).length;
@@ -168,11 +178,15 @@ export async function compareSpec(loaded: LoadedSpec, opts: RunOptions): Promise
   const verdictPath = `${runDir.dir}/verdict.json`;
   await writeAtomic(verdictPath, `${JSON.stringify(verdict, null, 2)}\n`);
   const reportPath = `${runDir.dir}/verdict.md`;
-  await writeAtomic(reportPath, verdictMarkdown(verdict));
+  await writeAtomic(reportPath, commentMarkdown(verdict, { fullReport: "report.html" }));
+  const htmlPath = `${runDir.dir}/report.html`;
+  await writeHtmlReport(verdict, htmlPath);
   return {
     verdict,
     verdictPath,
     reportPath,
+    htmlPath,
+    resultPath: runDir.resultPath,
     exitCode: verdict.verdict === "regression" ? EXIT.regression : EXIT.ok,
   };
 }

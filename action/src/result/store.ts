@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
+import type { z } from "zod";
 import { InputError } from "../errors.ts";
 import { formatIssues } from "../spec/load.ts";
 import { RESULT_FORMAT, RESULT_VERSION, type Result, ResultSchema } from "./model.ts";
@@ -54,8 +55,14 @@ export async function writeResult(file: string, result: Result): Promise<void> {
   await writeAtomic(file, `${JSON.stringify(checked, null, 2)}\n`);
 }
 
-/** Reads and validates a result file; a corrupt or foreign file is an error naming it. */
-export async function readResult(file: string): Promise<Result> {
+/** Reads a versioned tiperf JSON file (result, verdict); a corrupt or foreign file is an error naming it. */
+export async function readModel<T>(
+  file: string,
+  kind: string,
+  format: string,
+  version: number,
+  schema: z.ZodType<T>,
+): Promise<T> {
   let raw: unknown;
   try {
     raw = JSON.parse(await readFile(file, "utf8"));
@@ -66,14 +73,19 @@ export async function readResult(file: string): Promise<Result> {
     );
   }
   const head = raw as { format?: unknown; version?: unknown } | null;
-  if (head?.format !== RESULT_FORMAT)
-    throw new InputError(`${file}: not a tiperf result (format must be "${RESULT_FORMAT}")`);
-  if (head.version !== RESULT_VERSION) {
+  if (head?.format !== format)
+    throw new InputError(`${file}: not a tiperf ${kind} (format must be "${format}")`);
+  if (head.version !== version) {
     throw new InputError(
-      `${file}: result version ${String(head.version)} is not supported (this tiperf reads version ${RESULT_VERSION})`,
+      `${file}: ${kind} version ${String(head.version)} is not supported (this tiperf reads version ${version})`,
     );
   }
-  const parsed = ResultSchema.safeParse(raw);
+  const parsed = schema.safeParse(raw);
   if (!parsed.success) throw new InputError(formatIssues(file, parsed.error.issues));
   return parsed.data;
+}
+
+/** Reads and validates a result file; a corrupt or foreign file is an error naming it. */
+export function readResult(file: string): Promise<Result> {
+  return readModel(file, "result", RESULT_FORMAT, RESULT_VERSION, ResultSchema);
 }

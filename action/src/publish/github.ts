@@ -1,0 +1,158 @@
+import { retry } from "@octokit/plugin-retry";
+import { throttling } from "@octokit/plugin-throttling";
+import { Octokit } from "@octokit/rest";
+import { InputError, RunError } from "../errors.ts";
+import { commentMarker } from "../report/comment.ts";
+
+const Client = Octokit.plugin(retry, throttling);
+type Client = InstanceType<typeof Client>;
+
+export const PUBLIC_API = "https://api.github.com";
+/** Comments scanned for the marker at most (100 per page); a PR with more gets a new comment. */
+const MAX_PAGES = 30;
+
+export interface PullRequest {
+  owner: string;
+  repo: string;
+  pr: number;
+}
+
+export interface CommentOutcome {
+  status: "created" | "updated" | "skipped";
+  commentId?: number;
+  url?: string;
+  /** Why nothing was posted (skipped). */
+  reason?: string;
+}
+
+type Log = (line: string) => void;
+
+export function parseRepo(value: string, flag = "--repo"): { owner: string; repo: string } {
+  const m = /^([A-Za-z0-9](?:[A-Za-z0-9-]{0,38}))\/([A-Za-z0-9._-]{1,100})$/.exec(value);
+  if (!m)
+    throw new InputError(`${flag} must be OWNER/REPO, like pingcap/tidb (got ${JSON.stringify(value)})`);
+  return { owner: m[1] as string, repo: m[2] as string };
+}
+
+export function parsePr(value: string, flag = "--pr"): number {
+  if (!/^[1-9][0-9]{0,9}$/.test(value))
+    throw new InputError(`${flag} must be a pull request number, like 42 (got ${JSON.stringify(value)})`);
+  return Number(value);
+}
+
+export function apiUrl(env: NodeJS.ProcessEnv = process.env): string {
+  const url = env.GITHUB_API_URL || PUBLIC_API;
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new InputError(`GITHUB_API_URL must be an http(s) URL (got ${JSON.stringify(url)})`);
+  }
+  if (parsed.protocol !== "https:" && parsed.protocol !== "http:")
+    throw new InputError(`GITHUB_API_URL must be an http(s) URL (got ${JSON.stringify(url)})`);
+  return url.replace(/\/+$/, "");
+}
+
+/**
+ * Octokit with the maintained retry (5xx and network errors, with backoff) and throttling
+ * (primary and secondary rate limits, honouring Retry-After) plugins. The token goes only into
+ * the Authorization header; nothing here logs it.
+ */
+export function githubClient(token: string, baseUrl: string, log: Log, retryBaseMs = 1000): Client {
+  const retryLimited =
+    (kind: string) =>
+    (after: number, options: { method: string; url: string }, _o: unknown, count: number) => {
+      log(`github: ${kind} on ${options.method} ${options.url}; retry ${count + 1} after ${after}s`);
+      return count < 2 && after <= 120;
+    };
+  return new Client({
+    auth: token,
+    baseUrl,
+    userAgent: "tiperf",
+    log: { debug: () => {}, info: () => {}, warn: log, error: log },
+    retry: { retryAfterBaseValue: retryBaseMs },
+    throttle: {
+      onRateLimit: retryLimited("rate limit"),
+      onSecondaryRateLimit: retryLimited("secondary rate limit"),
+    },
+  });
+}
+
+interface RequestFailure {
+  status?: number;
+  message?: string;
+}
+
+const failure = (e: unknown): RequestFailure =>
+  typeof e === "object" && e !== null ? (e as RequestFailure) : {};
+
+async function findComment(gh: Client, at: PullRequest, marker: string): Promise<number | undefined> {
+  let pages = 0;
+  for await (const page of gh.paginate.iterator(gh.rest.issues.listComments, {
+    owner: at.owner,
+    repo: at.repo,
+    issue_number: at.pr,
+    per_page: 100,
+  })) {
+    const found = page.data.find((c) => c.body?.includes(marker));
+    if (found) return found.id;
+    if (++pages >= MAX_PAGES) return undefined;
+  }
+  return undefined;
+}
+
+/**
+ * Creates the PR's tiperf comment for this matrix, or updates it in place when the hidden
+ * marker is already there. A 403 (a fork PR's read-only token, a missing `pull-requests: write`)
+ * is not a failure of the check: it is logged and reported as skipped.
+ */
+export async function upsertComment(
+  gh: Client,
+  at: PullRequest,
+  body: string,
+  matrix: string,
+  log: Log,
+): Promise<CommentOutcome> {
+  const where = `${at.owner}/${at.repo}#${at.pr}`;
+  try {
+    const existing = await findComment(gh, at, commentMarker(matrix));
+    if (existing !== undefined) {
+      const r = await gh.rest.issues.updateComment({
+        owner: at.owner,
+        repo: at.repo,
+        comment_id: existing,
+        body,
+      });
+      log(`comment: updated ${r.data.html_url ?? `comment ${existing}`} on ${where}`);
+      return { status: "updated", commentId: existing, url: r.data.html_url };
+    }
+    const r = await gh.rest.issues.createComment({
+      owner: at.owner,
+      repo: at.repo,
+      issue_number: at.pr,
+      body,
+    });
+    log(`comment: created ${r.data.html_url ?? `comment ${r.data.id}`} on ${where}`);
+    return { status: "created", commentId: r.data.id, url: r.data.html_url };
+  } catch (e) {
+    const f = failure(e);
+    if (f.status === 403) {
+      const reason = `GitHub refused to comment on ${where} (403: ${firstLine(f.message)}). The token is read-only here — a pull request from a fork, or a job without \`permissions: pull-requests: write\`; the verdict is still in the job summary and the report artifact.`;
+      log(`comment: skipped — ${reason}`);
+      return { status: "skipped", reason };
+    }
+    if (f.status === 401)
+      throw new InputError(`GitHub rejected the token for ${where} (401): set GITHUB_TOKEN to a valid token`);
+    if (f.status === 404)
+      throw new InputError(
+        `GitHub has no pull request ${where} that this token can see (404): check --repo and --pr`,
+      );
+    throw new RunError(
+      `cannot comment on ${where}: ${f.status ? `GitHub answered ${f.status}` : "request failed"} (${firstLine(f.message)})`,
+    );
+  }
+}
+
+function firstLine(s: string | undefined): string {
+  return (s ?? "no message").split("\n")[0]?.slice(0, 300) ?? "";
+}

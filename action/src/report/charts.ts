@@ -1,0 +1,175 @@
+import { Resvg } from "@resvg/resvg-js";
+import { parse, View } from "vega";
+import { compile, type TopLevelSpec } from "vega-lite";
+import type { Verdict } from "../compare/verdict.ts";
+import { BASE_COLOR, HEAD_COLOR } from "./mermaid.ts";
+import { type WorkloadRows, workloadRows } from "./rows.ts";
+
+export interface Chart {
+  workload: string;
+  /** File-name stem: `<workload>-<qps|p95|change>`. */
+  name: string;
+  title: string;
+  spec: TopLevelSpec;
+}
+
+const VERDICT_COLORS = {
+  domain: ["regression", "improvement", "unchanged", "inconclusive"],
+  range: ["#d62728", "#2ca02c", "#7f7f7f", "#e6a700"],
+};
+
+const LEGEND = { orient: "bottom" as const, title: null };
+
+const stem = (s: string) => s.replace(/[^\w.-]+/g, "_");
+
+function lines(
+  w: WorkloadRows,
+  v: Verdict,
+  pick: "throughput" | "latency",
+  yTitle: string,
+  fromZero: boolean,
+): TopLevelSpec {
+  const values = w.rows.flatMap((r) => {
+    const j = r[pick];
+    if (!j || j.base === null || j.head === null) return [];
+    return [
+      { threads: r.threads, variant: v.base.variant, value: j.base },
+      { threads: r.threads, variant: v.head.variant, value: j.head },
+    ];
+  });
+  return {
+    $schema: "https://vega.github.io/schema/vega-lite/v6.json",
+    width: 360,
+    height: 220,
+    background: "white",
+    data: { values },
+    mark: { type: "line", point: { size: 50 }, strokeWidth: 2.5 },
+    encoding: {
+      x: { field: "threads", type: "ordinal", title: "threads", axis: { labelAngle: 0 } },
+      y: { field: "value", type: "quantitative", title: yTitle, scale: { zero: fromZero } },
+      color: {
+        field: "variant",
+        type: "nominal",
+        title: null,
+        scale: { domain: [v.base.variant, v.head.variant], range: [BASE_COLOR, HEAD_COLOR] },
+        legend: { orient: "bottom" },
+      },
+    },
+  };
+}
+
+/** Δ% with its confidence interval per thread count, inside the ±tolerance band. */
+function change(w: WorkloadRows): TopLevelSpec | null {
+  const values = w.rows.flatMap((r) => {
+    const j = r.throughput ?? r.judgements[0];
+    if (!j || j.change === null) return [];
+    return [
+      {
+        threads: r.threads,
+        change: j.change * 100,
+        lo: (j.ci?.[0] ?? j.change) * 100,
+        hi: (j.ci?.[1] ?? j.change) * 100,
+        tol: j.tolerance * 100,
+        ntol: -j.tolerance * 100,
+        verdict: j.verdict,
+      },
+    ];
+  });
+  if (values.length === 0) return null;
+  const x = { field: "threads", type: "ordinal" as const, title: "threads", axis: { labelAngle: 0 } };
+  return {
+    $schema: "https://vega.github.io/schema/vega-lite/v6.json",
+    width: 360,
+    height: 220,
+    background: "white",
+    data: { values },
+    layer: [
+      {
+        mark: { type: "bar", color: "#e8e8e8", width: { band: 1 } },
+        encoding: { x, y: { field: "ntol", type: "quantitative" }, y2: { field: "tol" } },
+      },
+      { mark: { type: "rule", color: "#999" }, encoding: { y: { datum: 0 } } },
+      {
+        mark: { type: "rule", strokeWidth: 2 },
+        encoding: {
+          x,
+          y: { field: "lo", type: "quantitative", title: "change % (with CI)" },
+          y2: { field: "hi" },
+          color: { field: "verdict", type: "nominal", scale: VERDICT_COLORS, legend: LEGEND },
+        },
+      },
+      {
+        mark: { type: "point", filled: true, size: 60 },
+        encoding: {
+          x,
+          y: { field: "change", type: "quantitative" },
+          color: {
+            field: "verdict",
+            type: "nominal",
+            scale: VERDICT_COLORS,
+            legend: LEGEND,
+          },
+        },
+      },
+    ],
+  };
+}
+
+/** Per workload: throughput and latency against threads (base and head), and the change with CI. */
+export function verdictCharts(v: Verdict): Chart[] {
+  const out: Chart[] = [];
+  for (const w of workloadRows(v)) {
+    if (w.throughputName && w.rows.some((r) => r.throughput)) {
+      out.push({
+        workload: w.workload,
+        name: `${stem(w.workload)}-${w.throughputName.toLowerCase()}`,
+        title: `${w.workload}: ${w.throughputName} vs threads`,
+        spec: lines(w, v, "throughput", w.throughputName, true),
+      });
+    }
+    if (w.latencyName && w.rows.some((r) => r.latency)) {
+      out.push({
+        workload: w.workload,
+        name: `${stem(w.workload)}-${w.latencyName}`,
+        title: `${w.workload}: ${w.latencyName} latency (ms) vs threads`,
+        spec: lines(w, v, "latency", `${w.latencyName} latency (ms)`, true),
+      });
+    }
+    const c = change(w);
+    if (c) {
+      out.push({
+        workload: w.workload,
+        name: `${stem(w.workload)}-change`,
+        title: `${w.workload}: ${w.throughputName ?? "change"} Δ% with ${Math.round(v.confidence * 100)}% CI (grey: tolerance)`,
+        spec: c,
+      });
+    }
+  }
+  return out;
+}
+
+// vega-lite logs warnings straight to the console, into the CLI's output; errors still throw.
+const quiet = {
+  level: () => quiet,
+  error: (...m: unknown[]) => {
+    throw new Error(`vega-lite: ${m.join(" ")}`);
+  },
+  warn: () => quiet,
+  info: () => quiet,
+  debug: () => quiet,
+};
+
+/** vega-lite → vega → SVG in Node, no browser and no canvas (text widths are estimated). */
+export async function chartSvg(spec: TopLevelSpec): Promise<string> {
+  const view = new View(parse(compile(spec, { logger: quiet }).spec), { renderer: "none" });
+  view.logLevel(0);
+  try {
+    return await view.toSVG();
+  } finally {
+    view.finalize();
+  }
+}
+
+export function svgPng(svg: string, scale = 2): Buffer {
+  return new Resvg(svg, { background: "white", fitTo: { mode: "zoom", value: scale } }).render().asPng();
+}

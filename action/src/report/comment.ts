@@ -1,0 +1,185 @@
+import type { Verdict } from "../compare/verdict.ts";
+import { workloadCharts } from "./mermaid.ts";
+import {
+  CELL_MARK,
+  ciText,
+  methodText,
+  metricName,
+  num,
+  overallMark,
+  pct,
+  type Row,
+  rawDirs,
+  reproduceCommand,
+  summaryLine,
+  type WorkloadRows,
+  workloadRows,
+} from "./rows.ts";
+
+/** GitHub refuses issue comments longer than this many characters. */
+export const COMMENT_LIMIT = 65_536;
+
+const MARKER_PREFIX = "<!-- tiperf:comment";
+
+/** The hidden marker that finds the comment again: one per PR and matrix. */
+export function commentMarker(matrix: string): string {
+  return `${MARKER_PREFIX} matrix=${matrix.replace(/[^\w.-]/g, "_")} -->`;
+}
+
+/** Text that goes into a table cell or a line as is: no pipes, no HTML, no newlines. */
+export const md = (s: string) =>
+  s
+    .replace(/[|\\]/g, (c) => `\\${c}`)
+    .replace(/</g, "&lt;")
+    .replace(/[\r\n]+/g, " ");
+
+interface Detail {
+  /** Raw-log file pattern per cell in the details (else only the raw directories). */
+  rawPerCell: boolean;
+  details: "all" | "notable" | "none";
+  charts: boolean;
+  rows: "all" | "notable" | "regressions";
+}
+
+/** What is dropped, in this order, until the comment fits; the least useful goes first. */
+const TRIM_STEPS: [Partial<Detail>, string][] = [
+  [{ rawPerCell: false }, "per-cell raw-log paths"],
+  [{ details: "notable" }, "details of unchanged cells"],
+  [{ details: "none" }, "per-cell details"],
+  [{ charts: false }, "charts"],
+  [{ rows: "notable" }, "table rows of unchanged and improved cells"],
+  [{ rows: "regressions" }, "table rows of inconclusive cells"],
+];
+
+export interface CommentOptions {
+  /** Which matrix this comment reports (several may report on one PR); default the spec name. */
+  matrix?: string;
+  limit?: number;
+  /** Where the full report is (an artifact name or URL), named when something had to be trimmed. */
+  fullReport?: string;
+}
+
+const notable = (r: Row) => r.verdict !== "unchanged";
+
+function headline(v: Verdict): string {
+  const { title, parts } = summaryLine(v);
+  return [`${overallMark(v)} **${md(title)}**`, ...parts.map(md)].join(" · ");
+}
+
+function method(v: Verdict): string {
+  return `<sub>${md(methodText(v))}</sub>`;
+}
+
+function rowVerdict(r: Row): string {
+  const why = r.because.length && r.verdict !== "unchanged" ? ` (${r.because.join(", ")})` : "";
+  return `${CELL_MARK[r.verdict]} ${r.verdict}${why}`;
+}
+
+function table(w: WorkloadRows, v: Verdict, rows: Row[]): string[] {
+  const tp = w.throughputName ?? "value";
+  const lat = w.latencyName ?? "latency";
+  const conf = `${Math.round(v.confidence * 100)}% CI`;
+  const out = [
+    `| Threads | ${md(v.base.variant)} ${tp} | ${md(v.head.variant)} ${tp} | Δ% | ${conf} | ${md(v.base.variant)} ${lat} (ms) | ${md(v.head.variant)} ${lat} (ms) | verdict |`,
+    "|---:|---:|---:|---:|---|---:|---:|---|",
+  ];
+  for (const r of rows) {
+    const main = r.throughput ?? r.judgements[0];
+    out.push(
+      `| ${r.threads} | ${num(main?.base)} | ${num(main?.head)} | ${pct(main?.change)} | ${ciText(main)} | ${num(r.latency?.base)} | ${num(r.latency?.head)} | ${rowVerdict(r)} |`,
+    );
+  }
+  return out;
+}
+
+function details(w: WorkloadRows, v: Verdict, rows: Row[], rawPerCell: boolean): string[] {
+  const out = [
+    `<details><summary>${md(w.workload)}: minimum detectable effect, rounds${rawPerCell ? ", raw logs" : ""}</summary>`,
+    "",
+    `| Threads | metric | ${md(v.base.variant)} | ${md(v.head.variant)} | Δ% | CI | MDE | n | method | verdict |${rawPerCell ? " raw logs |" : ""}`,
+    `|---:|---|---:|---:|---:|---|---:|---:|---|---|${rawPerCell ? "---|" : ""}`,
+  ];
+  for (const r of rows) {
+    for (const j of r.judgements) {
+      out.push(
+        `| ${r.threads} | ${metricName(j.metric)} | ${num(j.base)} | ${num(j.head)} | ${pct(j.change)} | ${ciText(j)} | ${pct(j.mde)} | ${j.n} | ${j.method} | ${CELL_MARK[j.verdict]} ${j.verdict}${j.reason ? ` — ${md(j.reason)}` : ""} |${rawPerCell ? ` \`raw/${md(w.workload)}-t${r.threads}*.log\` |` : ""}`,
+      );
+    }
+  }
+  out.push("", "</details>");
+  return out;
+}
+
+function render(v: Verdict, d: Detail, trimmed: string[], opts: CommentOptions): string {
+  const out: string[] = [headline(v), ""];
+  if (trimmed.length) {
+    out.push(
+      `> ✂️ Trimmed to fit GitHub's ${COMMENT_LIMIT.toLocaleString("en-US")}-character limit: ${trimmed.join(", ")} left out.${opts.fullReport ? ` Everything is in ${md(opts.fullReport)}.` : ""}`,
+      "",
+    );
+  }
+  out.push(method(v), "");
+  for (const w of workloadRows(v)) {
+    const rows = w.rows.filter((r) =>
+      d.rows === "all" ? true : d.rows === "notable" ? notable(r) : r.verdict === "regression",
+    );
+    const hidden = w.rows.length - rows.length;
+    if (rows.length === 0 && d.rows !== "all") continue;
+    out.push(`#### ${md(w.workload)}`, "");
+    out.push(...table(w, v, rows));
+    if (hidden > 0) out.push("", `<sub>${hidden} more row(s) not shown</sub>`);
+    out.push("");
+    if (d.charts) {
+      for (const block of workloadCharts(w, md(v.base.variant), md(v.head.variant))) out.push(block, "");
+    }
+    if (d.details !== "none") {
+      const drows = d.details === "all" ? rows : rows.filter(notable);
+      if (drows.length) out.push(...details(w, v, drows, d.rawPerCell), "");
+    }
+  }
+  out.push(
+    "<details><summary>Reproduce locally</summary>",
+    "",
+    `Raw tool output: ${rawDirs(v)
+      .map((r) => `\`${md(r)}\``)
+      .join(", ")}. From a checkout of the head commit, after \`scripts/setup.sh\`:`,
+    "",
+    "```sh",
+    reproduceCommand(v),
+    "```",
+    "",
+    "</details>",
+    "",
+  );
+  for (const n of v.notes) out.push(`<sub>${md(n)}</sub>`, "");
+  out.push(commentMarker(opts.matrix ?? v.spec.name));
+  return `${out.join("\n")}\n`;
+}
+
+/**
+ * The sticky PR comment: verdict line, a seed-shaped table and Mermaid charts per workload,
+ * details, reproduce section and the hidden marker. Never longer than the limit: details go
+ * first, then charts, then unremarkable rows; the regressions stay.
+ */
+export function commentMarkdown(v: Verdict, opts: CommentOptions = {}): string {
+  const limit = opts.limit ?? COMMENT_LIMIT;
+  let detail: Detail = { rawPerCell: true, details: "all", charts: true, rows: "all" };
+  const trimmed: string[] = [];
+  let text = render(v, detail, trimmed, opts);
+  for (const [change, what] of TRIM_STEPS) {
+    if (text.length <= limit) return text;
+    detail = { ...detail, ...change };
+    trimmed.push(what);
+    text = render(v, detail, trimmed, opts);
+  }
+  if (text.length <= limit) return text;
+  // Only regressions are left and they still do not fit: cut the table, keep the marker.
+  const marker = commentMarker(opts.matrix ?? v.spec.name);
+  const tail = `\n\n> ✂️ Cut at ${limit.toLocaleString("en-US")} characters: the full list of regressions is in the report.\n${marker}\n`;
+  const body = text.slice(0, limit - tail.length);
+  return `${body.slice(0, body.lastIndexOf("\n"))}${tail}`;
+}
+
+export function isTiperfComment(body: string | undefined | null, matrix: string): boolean {
+  return typeof body === "string" && body.includes(commentMarker(matrix));
+}

@@ -1,0 +1,87 @@
+import { InputError } from "../errors.ts";
+import type { Cell, Result } from "../result/model.ts";
+
+/** One entry of github-action-benchmark's `customBiggerIsBetter` / `customSmallerIsBetter` input. */
+export interface GabEntry {
+  name: string;
+  unit: string;
+  value: number;
+  range?: string;
+  extra?: string;
+}
+
+export type Better = "higher" | "lower";
+
+const LATENCY = /^p(\d+(?:\.\d+)?)_ms$/;
+
+function metricsOf(better: Better, cells: Cell[]): string[] {
+  const names = [...new Set(cells.flatMap((c) => Object.keys(c.metrics)))];
+  return better === "higher"
+    ? names.filter((m) => m === "tps" || m === "qps")
+    : names.filter((m) => LATENCY.test(m));
+}
+
+const unitOf = (metric: string) =>
+  metric === "tps" ? "transactions/s" : metric === "qps" ? "queries/s" : "ms";
+
+const label = (metric: string) =>
+  LATENCY.test(metric) ? `p${LATENCY.exec(metric)?.[1]} latency` : metric.toUpperCase();
+
+function mean(xs: number[]): number {
+  return xs.reduce((s, x) => s + x, 0) / xs.length;
+}
+
+function sd(xs: number[]): number {
+  if (xs.length < 2) return 0;
+  const m = mean(xs);
+  return Math.sqrt(xs.reduce((s, x) => s + (x - m) ** 2, 0) / (xs.length - 1));
+}
+
+const round = (x: number) => Number(x.toPrecision(6));
+
+/**
+ * github-action-benchmark entries for one variant of a result: one per workload × threads ×
+ * metric (throughput for `higher`, latency for `lower`). The value is the mean over rounds; the
+ * range is ± one standard deviation over rounds, or over the steady 1-second samples when the
+ * cell ran once.
+ */
+export function gabEntries(result: Result, better: Better, variant?: string): GabEntry[] {
+  const variants = [...new Set(result.cells.map((c) => c.variant))];
+  const chosen = variant ?? (variants.includes("head") ? "head" : variants[variants.length - 1]);
+  if (chosen === undefined || !variants.includes(chosen)) {
+    throw new InputError(
+      `--variant ${variant ?? ""}: the result has ${variants.length ? `variants ${variants.join(", ")}` : "no cells"}`,
+    );
+  }
+  const cells = result.cells.filter((c) => c.variant === chosen && c.status === "ok" && c.round > 0);
+  const out: GabEntry[] = [];
+  const keys = [...new Map(cells.map((c) => [`${c.workload}\0${c.threads}`, c])).values()];
+  for (const metric of metricsOf(better, cells)) {
+    for (const k of keys) {
+      const same = cells.filter((c) => c.workload === k.workload && c.threads === k.threads);
+      const values = same.map((c) => c.metrics[metric]).filter((x): x is number => Number.isFinite(x));
+      if (values.length === 0) continue;
+      const spread =
+        values.length > 1
+          ? sd(values)
+          : metric === "tps" || metric === "qps"
+            ? sd((same[0]?.intervals ?? []).filter((i) => !i.warmup).map((i) => i[metric]))
+            : 0;
+      out.push({
+        name: `${result.spec.name}/${k.workload}/threads=${k.threads}/${label(metric)}`,
+        unit: unitOf(metric),
+        value: round(mean(values)),
+        ...(spread > 0 ? { range: `± ${round(spread)}` } : {}),
+        extra: [
+          `${values.length} round(s) of ${k.script}, ${k.duration_s}s each`,
+          values.length > 1 ? "range: sd over rounds" : spread > 0 ? "range: sd of 1-second samples" : "",
+          `run ${result.run_id}, variant ${chosen}`,
+          `raw: ${same.map((c) => c.raw_log).join(", ")}`,
+        ]
+          .filter(Boolean)
+          .join("\n"),
+      });
+    }
+  }
+  return out;
+}

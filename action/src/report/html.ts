@@ -1,0 +1,153 @@
+import { mkdir, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import type { Verdict } from "../compare/verdict.ts";
+import { writeAtomic } from "../result/store.ts";
+import { type Chart, chartSvg, svgPng, verdictCharts } from "./charts.ts";
+import {
+  CELL_MARK,
+  ciText,
+  methodText,
+  metricName,
+  num,
+  overallMark,
+  pct,
+  rawDirs,
+  reproduceCommand,
+  summaryLine,
+  workloadRows,
+} from "./rows.ts";
+
+const esc = (s: string | number) =>
+  String(s).replace(
+    /[&<>"']/g,
+    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] as string,
+  );
+
+const CSS = `
+body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,"Liberation Sans",sans-serif;margin:24px auto;max-width:1200px;color:#1f2328;padding:0 16px}
+h1{font-size:20px;margin:0 0 4px}h2{font-size:17px;margin:28px 0 8px;border-bottom:1px solid #d0d7de;padding-bottom:4px}
+.facts{color:#57606a;margin:4px 0}.method{color:#57606a;font-size:12px}
+table{border-collapse:collapse;margin:8px 0}th,td{border:1px solid #d0d7de;padding:3px 8px;text-align:right;white-space:nowrap}
+th{background:#f6f8fa}td.l,th.l{text-align:left}
+.charts{display:flex;flex-wrap:wrap;gap:16px}.charts figure{margin:0}.charts figcaption{font-size:12px;color:#57606a}
+tr.regression td{background:#ffebe9}tr.improvement td{background:#dafbe1}tr.inconclusive td{background:#fff8c5}
+code,pre{font:12px ui-monospace,SFMono-Regular,Menlo,monospace}pre{background:#f6f8fa;padding:8px;overflow:auto}
+`;
+
+export interface RenderedChart {
+  chart: Chart;
+  svg: string;
+}
+
+export async function renderCharts(v: Verdict): Promise<RenderedChart[]> {
+  const out: RenderedChart[] = [];
+  for (const chart of verdictCharts(v)) out.push({ chart, svg: await chartSvg(chart.spec) });
+  return out;
+}
+
+/** A self-contained report.html: inline CSS and inline SVG charts, nothing fetched when opened. */
+export function verdictHtml(v: Verdict, charts: RenderedChart[]): string {
+  const { title, parts } = summaryLine(v);
+  const out: string[] = [
+    "<!doctype html>",
+    '<html lang="en"><head><meta charset="utf-8">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<title>${esc(title)}</title><style>${CSS}</style></head><body>`,
+    `<h1 id="verdict" data-verdict="${esc(v.verdict)}">${overallMark(v)} ${esc(title)}</h1>`,
+    ...parts.map((p) => `<div class="facts">${esc(p)}</div>`),
+    `<p class="method">${esc(methodText(v))}</p>`,
+  ];
+  const conf = `${Math.round(v.confidence * 100)}% CI`;
+  for (const w of workloadRows(v)) {
+    const tp = w.throughputName ?? "value";
+    const lat = w.latencyName ?? "latency";
+    out.push(`<h2>${esc(w.workload)}</h2>`, "<table><thead><tr>");
+    for (const h of [
+      "Threads",
+      `${v.base.variant} ${tp}`,
+      `${v.head.variant} ${tp}`,
+      "Δ%",
+      conf,
+      `${v.base.variant} ${lat} (ms)`,
+      `${v.head.variant} ${lat} (ms)`,
+    ])
+      out.push(`<th>${esc(h)}</th>`);
+    out.push('<th class="l">verdict</th></tr></thead><tbody>');
+    for (const r of w.rows) {
+      const main = r.throughput ?? r.judgements[0];
+      const cells = [
+        r.threads,
+        num(main?.base),
+        num(main?.head),
+        pct(main?.change),
+        ciText(main),
+        num(r.latency?.base),
+        num(r.latency?.head),
+      ];
+      out.push(
+        `<tr class="${r.verdict}">${cells.map((c) => `<td>${esc(c)}</td>`).join("")}<td class="l">${CELL_MARK[r.verdict]} ${esc(r.verdict)}${r.verdict !== "unchanged" ? ` (${esc(r.because.join(", "))})` : ""}</td></tr>`,
+      );
+    }
+    out.push("</tbody></table>", '<div class="charts">');
+    const mine = charts.filter((c) => c.chart.workload === w.workload);
+    for (const c of mine)
+      out.push(
+        `<figure class="chart" data-chart="${esc(c.chart.name)}">${c.svg}<figcaption>${esc(c.chart.title)}</figcaption></figure>`,
+      );
+    out.push("</div>", `<details><summary>${esc(w.workload)}: every judgement</summary><table><thead><tr>`);
+    for (const h of ["Threads", "metric", v.base.variant, v.head.variant, "Δ%", "CI", "MDE", "n", "method"])
+      out.push(`<th>${esc(h)}</th>`);
+    out.push('<th class="l">verdict</th><th class="l">raw logs</th></tr></thead><tbody>');
+    for (const r of w.rows) {
+      for (const j of r.judgements) {
+        const cells = [
+          r.threads,
+          metricName(j.metric),
+          num(j.base),
+          num(j.head),
+          pct(j.change),
+          ciText(j),
+          pct(j.mde),
+          j.n,
+          j.method,
+        ];
+        out.push(
+          `<tr class="${j.verdict}">${cells.map((c) => `<td>${esc(c)}</td>`).join("")}<td class="l">${CELL_MARK[j.verdict]} ${esc(j.verdict)}${j.reason ? ` — ${esc(j.reason)}` : ""}</td><td class="l"><code>raw/${esc(w.workload)}-t${r.threads}*.log</code></td></tr>`,
+        );
+      }
+    }
+    out.push("</tbody></table></details>");
+  }
+  out.push(
+    "<h2>Reproduce locally</h2>",
+    `<p>Raw tool output: ${rawDirs(v)
+      .map((d) => `<code>${esc(d)}</code>`)
+      .join(", ")}. From a checkout of the head commit, after <code>scripts/setup.sh</code>:</p>`,
+    `<pre>${esc(reproduceCommand(v))}</pre>`,
+    ...v.notes.map((n) => `<p class="method">${esc(n)}</p>`),
+    `<p class="method">spec ${esc(v.spec.path)} (sha256 ${esc(v.spec.hash.slice(0, 12))}) · verdict written ${esc(v.created_at)}</p>`,
+    "</body></html>",
+    "",
+  );
+  return out.join("\n");
+}
+
+/**
+ * report.html plus every chart as SVG and PNG under charts/ beside it (for artifacts and for
+ * people who want a picture without opening the page). Returns the files written.
+ */
+export async function writeHtmlReport(v: Verdict, file: string): Promise<string[]> {
+  const charts = await renderCharts(v);
+  await writeAtomic(file, verdictHtml(v, charts));
+  const dir = join(dirname(file), "charts");
+  await mkdir(dir, { recursive: true });
+  const written = [file];
+  for (const c of charts) {
+    const svgFile = join(dir, `${c.chart.name}.svg`);
+    const pngFile = join(dir, `${c.chart.name}.png`);
+    await writeFile(svgFile, c.svg);
+    await writeFile(pngFile, svgPng(c.svg));
+    written.push(svgFile, pngFile);
+  }
+  return written;
+}

@@ -1,0 +1,182 @@
+import { dirname } from "node:path";
+import type { CellJudgement, CellVerdictKind } from "../compare/judge.ts";
+import type { Verdict } from "../compare/verdict.ts";
+import type { TargetInfo } from "../result/model.ts";
+
+/** Per-cell markers (CockroachDB's microbench-ci vocabulary) and the overall one. */
+export const CELL_MARK: Record<CellVerdictKind, string> = {
+  regression: "🔴",
+  improvement: "🟢",
+  unchanged: "⚪",
+  inconclusive: "🟡",
+};
+
+/** 🔴 regression, 🟡 inconclusive, 🟢 pass with an improvement, ⚪ pass with nothing changed. */
+export function overallMark(v: Verdict): string {
+  if (v.verdict === "regression") return CELL_MARK.regression;
+  if (v.verdict === "inconclusive") return CELL_MARK.inconclusive;
+  return v.cells.some((c) => c.verdict === "improvement") ? CELL_MARK.improvement : CELL_MARK.unchanged;
+}
+
+export const pct = (x: number | null | undefined, digits = 1) =>
+  x === null || x === undefined || !Number.isFinite(x)
+    ? "–"
+    : `${x >= 0 ? "+" : "−"}${Math.abs(x * 100).toFixed(digits)}%`;
+
+export const num = (x: number | null | undefined) =>
+  x === null || x === undefined || !Number.isFinite(x) ? "–" : x >= 100 ? x.toFixed(0) : x.toFixed(2);
+
+export const ciText = (c: CellJudgement | undefined) => (c?.ci ? `[${pct(c.ci[0])}, ${pct(c.ci[1])}]` : "–");
+
+const SEVERITY: CellVerdictKind[] = ["regression", "inconclusive", "improvement", "unchanged"];
+
+/** One row of the seeds' table: a workload at one thread count, every judged metric of it. */
+export interface Row {
+  workload: string;
+  threads: number;
+  throughput?: CellJudgement;
+  latency?: CellJudgement;
+  judgements: CellJudgement[];
+  /** The worst verdict over the row's metrics, and which metrics carry it. */
+  verdict: CellVerdictKind;
+  because: string[];
+}
+
+export interface WorkloadRows {
+  workload: string;
+  /** Display name of the throughput metric ("QPS", "TPS") and of the latency one ("p95"). */
+  throughputName?: string;
+  latencyName?: string;
+  rows: Row[];
+}
+
+const THROUGHPUT = ["qps", "tps"];
+const LATENCY = /^p(\d+(?:\.\d+)?)_ms$/;
+
+/** Groups a verdict's cell × metric judgements into workloads → thread counts, in verdict order. */
+export function workloadRows(v: Verdict): WorkloadRows[] {
+  const out: WorkloadRows[] = [];
+  for (const c of v.cells) {
+    let w = out.find((x) => x.workload === c.workload);
+    if (!w) {
+      w = { workload: c.workload, rows: [] };
+      out.push(w);
+    }
+    let row = w.rows.find((r) => r.threads === c.threads);
+    if (!row) {
+      row = { workload: c.workload, threads: c.threads, judgements: [], verdict: "unchanged", because: [] };
+      w.rows.push(row);
+    }
+    row.judgements.push(c);
+  }
+  for (const w of out) {
+    const metrics = new Set(w.rows.flatMap((r) => r.judgements.map((j) => j.metric)));
+    const tp = THROUGHPUT.find((m) => metrics.has(m));
+    const lat = [...metrics].find((m) => LATENCY.test(m));
+    w.throughputName = tp?.toUpperCase();
+    w.latencyName = lat ? `p${LATENCY.exec(lat)?.[1]}` : undefined;
+    for (const r of w.rows) {
+      r.throughput = r.judgements.find((j) => j.metric === tp);
+      r.latency = r.judgements.find((j) => j.metric === lat);
+      r.verdict = SEVERITY.find((s) => r.judgements.some((j) => j.verdict === s)) ?? "unchanged";
+      r.because = r.judgements.filter((j) => j.verdict === r.verdict).map((j) => metricName(j.metric));
+    }
+  }
+  return out;
+}
+
+export function metricName(metric: string): string {
+  const lat = LATENCY.exec(metric);
+  if (lat) return `p${lat[1]}`;
+  return THROUGHPUT.includes(metric) ? metric.toUpperCase() : metric;
+}
+
+function configText(t: TargetInfo | undefined): Map<string, string> {
+  const m = new Map<string, string>();
+  if (!t) return m;
+  for (const [k, v] of Object.entries(t.config)) m.set(k, String(v));
+  for (const [k, v] of Object.entries(t.resources ?? {})) m.set(k, String(v));
+  return m;
+}
+
+/**
+ * What differs between the two sides: version, config keys and resources, as `key: base → head`.
+ * Empty when the two targets are the same (an A/A run).
+ */
+export function targetDiff(v: Verdict): string[] {
+  const b = v.base.target;
+  const h = v.head.target;
+  const out: string[] = [];
+  if (b && h && b.kind !== h.kind) out.push(`kind: ${b.kind} → ${h.kind}`);
+  if (b && h && b.version !== h.version) out.push(`version: ${b.version} → ${h.version}`);
+  const bc = configText(b);
+  const hc = configText(h);
+  for (const k of [...new Set([...bc.keys(), ...hc.keys()])].sort()) {
+    if (bc.get(k) !== hc.get(k)) out.push(`${k}: ${bc.get(k) ?? "default"} → ${hc.get(k) ?? "default"}`);
+  }
+  return out;
+}
+
+/** `mariadb 10.11.19, cpus=0` — what both sides ran on; what differs is in targetDiff. */
+export function targetProfile(v: Verdict): string {
+  const b = v.base.target;
+  const h = v.head.target;
+  if (!b) return "stored result";
+  const same = Object.entries(b.resources ?? {})
+    .filter(([k, val]) => String(h?.resources?.[k]) === String(val))
+    .map(([k, val]) => `${k}=${val}`);
+  return [`${b.kind} ${b.version === h?.version ? b.version : ""}`.trim(), ...same].join(", ");
+}
+
+export function gib(bytes: number): string {
+  return `${(bytes / 2 ** 30).toFixed(1)} GiB`;
+}
+
+export function minutes(seconds: number): string {
+  return seconds < 90 ? `${Math.round(seconds)} s` : `${Math.round(seconds / 60)} min`;
+}
+
+/** The first line of every report: the verdict, what was compared, where, and how long it took. */
+export function summaryLine(v: Verdict): { title: string; parts: string[] } {
+  const count = (k: string) => v.cells.filter((c) => c.verdict === k).length;
+  const counts = [
+    count("regression") && `${count("regression")} regressed`,
+    count("inconclusive") && `${count("inconclusive")} inconclusive`,
+    count("improvement") && `${count("improvement")} improved`,
+  ].filter(Boolean);
+  const diff = targetDiff(v);
+  const h = v.host;
+  return {
+    title: `tiperf ${v.spec.name}: ${v.verdict}`,
+    parts: [
+      `${counts.length ? counts.join(", ") : "all unchanged"} of ${v.cells.length} judgements`,
+      `${v.head.variant} vs ${v.base.variant}: ${diff.length ? diff.join(", ") : "same target (A/A)"}`,
+      `target ${targetProfile(v)}`,
+      `host ${h.cpu_model} × ${h.cores}, ${gib(h.memory_bytes)}, ${h.os}`,
+      `${minutes(v.benchmark_seconds)} benchmark${v.saved_seconds > 0 ? ` (early stop saved ~${minutes(v.saved_seconds)})` : ""}`,
+    ],
+  };
+}
+
+/** How the verdict was reached, in one line under the headline. */
+export function methodText(v: Verdict): string {
+  const tolerances = [...new Map(v.cells.map((c) => [c.metric, c])).values()]
+    .map((c) => `${metricName(c.metric)} ±${(c.tolerance * 100).toFixed(0)}%`)
+    .join(", ");
+  const rounds =
+    v.order === "stored"
+      ? "stored results"
+      : `${v.order}, ${v.rounds} round(s)${v.max_rounds > v.rounds ? ` of up to ${v.max_rounds}` : ""}`;
+  return `${rounds} · ${Math.round(v.confidence * 100)}% familywise confidence (intervals corrected for ${v.comparisons} judgements) · tolerances ${tolerances} · a cell is a regression only when its whole interval lies beyond the tolerance`;
+}
+
+/** Where each side's raw tool output lives: the run directory's raw/ beside its result.json. */
+export function rawDirs(v: Verdict): string[] {
+  return [...new Set([v.base.result, v.head.result].map((r) => `${dirname(r)}/raw/`))];
+}
+
+/** The command that repeats this comparison on a developer's machine. */
+export function reproduceCommand(v: Verdict): string {
+  if (v.order === "stored") return `node action/dist/cli.js diff ${v.base.result} ${v.head.result}`;
+  return `node action/dist/cli.js compare --spec ${v.spec.path}${v.seed !== undefined ? ` --seed ${v.seed}` : ""}`;
+}

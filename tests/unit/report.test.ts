@@ -1,0 +1,210 @@
+import assert from "node:assert/strict";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, test } from "node:test";
+import {
+  COMMENT_LIMIT,
+  commentMarkdown,
+  commentMarker,
+  isTiperfComment,
+} from "../../action/src/report/comment.ts";
+import { gabEntries } from "../../action/src/report/gab.ts";
+import { writeHtmlReport } from "../../action/src/report/html.ts";
+import { tempDir } from "../helpers/real.ts";
+import { sampleResult } from "../helpers/sample.ts";
+import { syntheticVerdict } from "../helpers/verdict.ts";
+
+const tableRows = (md: string, workload: string) => {
+  const section = md.split(`#### ${workload}\n`)[1]?.split("\n\n")[0] ?? "";
+  return section.split("\n").filter((l) => /^\| \d+ \|/.test(l));
+};
+
+describe("PR comment", () => {
+  test("first line: overall marker, verdict, what differs, target, host, time", () => {
+    const md = commentMarkdown(syntheticVerdict({ regressions: ["read_write@64"] }));
+    const first = md.split("\n")[0] as string;
+    assert.match(first, /^🔴 \*\*tiperf pr: regression\*\*/);
+    assert.match(first, /1 regressed of 16 judgements/);
+    assert.match(first, /head vs base: innodb_buffer_pool_size: 2G → 4G/);
+    assert.match(first, /target mariadb 10\.11\.19, cpus=0/);
+    assert.match(first, /host Intel Xeon × 2, 24\.0 GiB, Debian/);
+    assert.match(first, /21 min benchmark \(early stop saved ~10 min\)/);
+  });
+
+  test("overall markers: 🟢 improvement, ⚪ nothing changed, 🟡 inconclusive", () => {
+    assert.match(
+      commentMarkdown(syntheticVerdict({ improvements: ["point_select@16"] })),
+      /^🟢 \*\*tiperf pr: pass/,
+    );
+    assert.match(commentMarkdown(syntheticVerdict()), /^⚪ \*\*tiperf pr: pass\*\* · all unchanged/);
+    assert.match(
+      commentMarkdown(syntheticVerdict({ inconclusive: ["point_select@16"] })),
+      /^🟡 \*\*tiperf pr: inconclusive/,
+    );
+  });
+
+  test("a seed-shaped table per workload with base and head QPS and p95", () => {
+    const v = syntheticVerdict({ regressions: ["read_write@64"] });
+    const md = commentMarkdown(v);
+    assert.match(
+      md,
+      /\| Threads \| base QPS \| head QPS \| Δ% \| 95% CI \| base p95 \(ms\) \| head p95 \(ms\) \| verdict \|/,
+    );
+    const rows = tableRows(md, "read_write");
+    assert.equal(rows.length, 4);
+    const qps = v.cells.find((c) => c.workload === "read_write" && c.threads === 64 && c.metric === "qps");
+    assert.equal(
+      rows[1],
+      `| 64 | ${qps?.base?.toFixed(0)} | ${qps?.head?.toFixed(0)} | −12.0% | [−15.0%, −9.0%] | 2.10 | 2.12 | 🔴 regression (QPS) |`,
+    );
+    assert.match(rows[0] as string, /⚪ unchanged \|$/);
+  });
+
+  test("Mermaid xychart per workload and metric, base and head as two lines", () => {
+    const md = commentMarkdown(syntheticVerdict());
+    const blocks = [...md.matchAll(/```mermaid\n([\s\S]*?)```/g)].map((m) => m[1] as string);
+    assert.equal(blocks.length, 4); // 2 workloads × (QPS, p95)
+    const first = blocks[0] as string;
+    assert.match(first, /xychart-beta/);
+    assert.match(first, /x-axis "threads" \[16, 64, 128, 256\]/);
+    assert.equal(first.match(/^ {2}line \[/gm)?.length, 2);
+    assert.match(first, /y-axis "QPS" 0 --> \d+/);
+  });
+
+  test("details carry MDE, rounds and raw logs; a reproduce section names the seed", () => {
+    const md = commentMarkdown(syntheticVerdict());
+    assert.match(
+      md,
+      /<details><summary>point_select: minimum detectable effect, rounds, raw logs<\/summary>/,
+    );
+    assert.match(
+      md,
+      /\| 16 \| QPS \| .* \| −8\.0% \| 12 \| paired-t \| ⚪ unchanged \| `raw\/point_select-t16\*\.log` \|/,
+    );
+    assert.match(md, /node action\/dist\/cli\.js compare --spec workloads\/pr\.yaml --seed 7/);
+    assert.match(md, /`results\/r1\/raw\/`/);
+  });
+
+  test("the hidden marker is per matrix and finds the comment again", () => {
+    const md = commentMarkdown(syntheticVerdict(), { matrix: "weekly" });
+    assert.ok(md.trimEnd().endsWith(commentMarker("weekly")));
+    assert.ok(isTiperfComment(md, "weekly"));
+    assert.ok(!isTiperfComment(md, "pr"));
+    assert.ok(!md.includes("<!-- tiperf:comment matrix=pr -->"));
+  });
+
+  test("user text cannot break the table or inject HTML", () => {
+    const v = syntheticVerdict({ workloads: ["a|b<script>"], threads: [1] });
+    const md = commentMarkdown(v);
+    assert.ok(!md.includes("<script>"));
+    assert.match(md, /#### a\\\|b&lt;script>/);
+  });
+
+  test("a verdict with 200 cells fits in one comment with every regression visible", () => {
+    const workloads = Array.from({ length: 20 }, (_, i) => `workload_${i}`);
+    const threads = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512];
+    const regressions = ["workload_3@64", "workload_11@512", "workload_19@1"];
+    const v = syntheticVerdict({ workloads, threads, regressions, inconclusive: ["workload_5@2"] });
+    assert.equal(v.cells.length, 400); // 200 cells × (QPS, p95)
+    const md = commentMarkdown(v);
+    assert.ok(md.length <= COMMENT_LIMIT, `${md.length} characters`);
+    assert.match(md, /^🔴 \*\*tiperf pr: regression\*\* · 3 regressed, 1 inconclusive of 400 judgements/);
+    for (const r of regressions) {
+      const [w, t] = r.split("@");
+      assert.ok(
+        tableRows(md, w as string).some((l) => l.startsWith(`| ${t} |`) && l.includes("🔴 regression")),
+        r,
+      );
+    }
+  });
+
+  test("too big for GitHub: trims details first, then charts, then quiet rows, and says so", () => {
+    const workloads = Array.from({ length: 60 }, (_, i) => `workload_number_${i}`);
+    const threads = Array.from({ length: 40 }, (_, i) => i + 1);
+    const regressions = workloads.filter((_, i) => i % 7 === 0).map((w, i) => `${w}@${(i % 40) + 1}`);
+    const v = syntheticVerdict({ workloads, threads, regressions });
+    const md = commentMarkdown(v);
+    assert.ok(md.length <= COMMENT_LIMIT, `${md.length} characters`);
+    assert.match(md, /^🔴 \*\*tiperf pr: regression\*\*/);
+    assert.match(
+      md,
+      /✂️ Trimmed to fit GitHub's 65,536-character limit: per-cell raw-log paths, details of unchanged cells, per-cell details, charts, table rows of unchanged and improved cells left out/,
+    );
+    assert.ok(!md.includes("```mermaid"));
+    for (const r of regressions) {
+      const [w, t] = r.split("@");
+      assert.ok(
+        tableRows(md, w as string).some((l) => l.startsWith(`| ${t} |`)),
+        r,
+      );
+    }
+    assert.ok(md.trimEnd().endsWith(commentMarker("pr")));
+    // a small limit forces the last resort: the regressions are cut, the marker stays
+    const cut = commentMarkdown(v, { limit: 3000 });
+    assert.ok(cut.length <= 3000);
+    assert.match(cut, /Cut at 3,000 characters/);
+    assert.ok(isTiperfComment(cut, "pr"));
+  });
+});
+
+describe("report.html and charts", () => {
+  test("self-contained HTML with an inline SVG per chart and PNGs beside it", async () => {
+    const dir = tempDir();
+    const file = join(dir, "report.html");
+    const files = await writeHtmlReport(syntheticVerdict({ regressions: ["point_select@64"] }), file);
+    const html = readFileSync(file, "utf8");
+    assert.match(html, /<h1 id="verdict" data-verdict="regression">🔴 tiperf pr: regression<\/h1>/);
+    assert.equal(html.match(/<figure class="chart"/g)?.length, 6); // 2 workloads × (QPS, p95, change)
+    assert.equal(html.match(/<svg/g)?.length, 6);
+    assert.doesNotMatch(html, /<script|<link|src="http|href="http|url\(http/);
+    const pngs = files.filter((f) => f.endsWith(".png"));
+    assert.equal(pngs.length, 6);
+    for (const f of pngs) {
+      assert.ok(existsSync(f));
+      assert.deepEqual([...readFileSync(f).subarray(0, 8)], [137, 80, 78, 71, 13, 10, 26, 10], f);
+    }
+    assert.ok(files.some((f) => f.endsWith("point_select-qps.svg")));
+  });
+});
+
+describe("github-action-benchmark export", () => {
+  test("throughput as customBiggerIsBetter, latency as customSmallerIsBetter", () => {
+    const r = sampleResult();
+    const cell = r.cells[0];
+    assert.ok(cell);
+    const bigger = gabEntries(r, "higher");
+    assert.deepEqual(
+      bigger.map((e) => [e.name, e.unit]),
+      [
+        ["t/ps/threads=2/TPS", "transactions/s"],
+        ["t/ps/threads=2/QPS", "queries/s"],
+      ],
+    );
+    assert.equal(bigger[0]?.value, Number(cell.metrics.tps?.toPrecision(6)));
+    assert.match(bigger[0]?.range ?? "", /^± \d/);
+    assert.match(
+      bigger[0]?.extra ?? "",
+      /1 round\(s\) of oltp_point_select, 2s each\nrange: sd of 1-second samples\n[\s\S]*raw: raw\/ps-t2\.log/,
+    );
+    const smaller = gabEntries(r, "lower");
+    assert.equal(smaller.length, 1);
+    assert.equal(smaller[0]?.unit, "ms");
+    assert.match(smaller[0]?.name ?? "", /\/p\d+ latency$/);
+  });
+
+  test("several rounds: mean and sd over rounds; an unknown variant is named", () => {
+    const r = sampleResult();
+    const c = r.cells[0];
+    assert.ok(c);
+    r.cells = [1, 2, 3].map((round) => ({
+      ...c,
+      variant: "head",
+      round,
+      metrics: { ...c.metrics, qps: 100 * round },
+    }));
+    const qps = gabEntries(r, "higher").find((e) => e.name.endsWith("/QPS"));
+    assert.equal(qps?.value, 200);
+    assert.equal(qps?.range, "± 100");
+    assert.throws(() => gabEntries(r, "higher", "nope"), /--variant nope: the result has variants head/);
+  });
+});
