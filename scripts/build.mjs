@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Bundles the doors onto the pipeline into action/dist/ (committed: the Action runs it as is).
 // `node scripts/build.mjs --check` builds to a temporary folder and fails if dist/ differs.
-import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { chmodSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { build } from "esbuild";
@@ -19,19 +19,31 @@ await build({
   target: "node20",
   legalComments: "none",
   banner: {
-    js: "#!/usr/bin/env node\nimport { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
+    js: [
+      "#!/usr/bin/env node",
+      // CommonJS dependencies (resvg's binding loader) expect require and __dirname
+      "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
+      "import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } from 'node:path';",
+      "const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);",
+    ].join("\n"),
   },
+  // resvg's native binding (PNG charts) is copied beside cli.js; only the build machine's
+  // platform binding is installed, so the bundled PNG rendering is for that platform (linux-x64).
+  loader: { ".node": "copy" },
+  assetNames: "[name]",
   logLevel: "warning",
 });
 
+chmodSync(join(outdir, "cli.js"), 0o755);
+
 if (check) {
-  const stale = Object.keys(entryPoints).filter((name) => {
-    const want = readFileSync(join(outdir, `${name}.js`), "utf8");
-    let have = "";
+  const stale = readdirSync(outdir).filter((name) => {
+    const want = readFileSync(join(outdir, name));
+    let have = Buffer.alloc(0);
     try {
-      have = readFileSync(join("action/dist", `${name}.js`), "utf8");
+      have = readFileSync(join("action/dist", name));
     } catch {}
-    return want !== have;
+    return !want.equals(have);
   });
   if (stale.length > 0) {
     console.error(

@@ -14,6 +14,12 @@ command -v mariadb >/dev/null 2>&1 || need+=(mariadb-client)
 compgen -G "/usr/lib/postgresql/*/bin/postgres" >/dev/null || need+=(postgresql)
 command -v psql >/dev/null 2>&1 || need+=(postgresql-client)
 command -v pgrep >/dev/null 2>&1 || need+=(procps)
+if [ "${1:-}" = "--test" ]; then
+  # Screenshot tests look at report.html and Mermaid charts in Debian's Chromium; the emoji font
+  # draws the verdict markers (🔴🟢⚪🟡) in those screenshots.
+  [ -x /usr/bin/chromium ] || need+=(chromium)
+  [ -f /usr/share/fonts/truetype/noto/NotoColorEmoji.ttf ] || need+=(fonts-noto-color-emoji)
+fi
 
 if [ "${#need[@]}" -gt 0 ]; then
   echo "setup: apt-get install ${need[*]}" >&2

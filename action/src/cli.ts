@@ -194,7 +194,7 @@ async function cmdReport(args: string[]): Promise<number> {
     else process.stdout.write(text);
   } else if (format === "html") {
     if (out) {
-      const files = await writeHtmlReport(verdict, out);
+      const files = await writeHtmlReport(verdict, out, log);
       log(`report: ${out} and ${files.length - 1} chart file(s) under charts/`);
     } else process.stdout.write(verdictHtml(verdict, await renderCharts(verdict)));
   } else {

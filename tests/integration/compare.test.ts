@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
 import { cli, leftovers, tempDir } from "../helpers/real.ts";
@@ -91,7 +91,11 @@ describe("tiperf compare on real servers", () => {
       result.targets.map((t: { resources: { cpu_quota: string } }) => t.resources.cpu_quota),
       ["100%", "90%"],
     );
-    assert.match(readFileSync(join(runDir, "verdict.md"), "utf8"), /🔴 tiperf: regression/);
+    const comment = readFileSync(join(runDir, "verdict.md"), "utf8");
+    assert.match(comment, /^🔴 \*\*tiperf ab: regression\*\* · .*head vs base: cpu_quota: 100% → 90%/);
+    assert.match(comment, /<!-- tiperf:comment matrix=ab -->/);
+    assert.match(readFileSync(join(runDir, "report.html"), "utf8"), /data-verdict="regression"/);
+    assert.ok(existsSync(join(runDir, "charts", "point_select-tps.png")));
     assert.deepEqual(leftovers(), before);
     assert.deepEqual(
       readdirSync("/sys/fs/cgroup/cpu").filter((d) => d.startsWith("tiperf-")),

@@ -180,7 +180,7 @@ export async function compareSpec(loaded: LoadedSpec, opts: CompareOptions): Pro
   const reportPath = `${runDir.dir}/verdict.md`;
   await writeAtomic(reportPath, commentMarkdown(verdict, { fullReport: "report.html" }));
   const htmlPath = `${runDir.dir}/report.html`;
-  await writeHtmlReport(verdict, htmlPath);
+  await writeHtmlReport(verdict, htmlPath, opts.log);
   return {
     verdict,
     verdictPath,

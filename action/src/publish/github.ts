@@ -69,7 +69,8 @@ export function githubClient(token: string, baseUrl: string, log: Log, retryBase
     auth: token,
     baseUrl,
     userAgent: "tiperf",
-    log: { debug: () => {}, info: () => {}, warn: log, error: log },
+    // request-log's "POST … - 403 with id UNKNOWN" lines are noise next to our own explanation
+    log: { debug: () => {}, info: () => {}, warn: log, error: () => {} },
     retry: { retryAfterBaseValue: retryBaseMs },
     throttle: {
       onRateLimit: retryLimited("rate limit"),
@@ -154,5 +155,11 @@ export async function upsertComment(
 }
 
 function firstLine(s: string | undefined): string {
-  return (s ?? "no message").split("\n")[0]?.slice(0, 300) ?? "";
+  // RequestError messages end in " - <documentation URL>"
+  return (
+    (s ?? "no message")
+      .split("\n")[0]
+      ?.replace(/ - https?:\/\/\S+$/, "")
+      .slice(0, 300) ?? ""
+  );
 }

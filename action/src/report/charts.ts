@@ -1,4 +1,3 @@
-import { Resvg } from "@resvg/resvg-js";
 import { parse, View } from "vega";
 import { compile, type TopLevelSpec } from "vega-lite";
 import type { Verdict } from "../compare/verdict.ts";
@@ -170,6 +169,8 @@ export async function chartSvg(spec: TopLevelSpec): Promise<string> {
   }
 }
 
-export function svgPng(svg: string, scale = 2): Buffer {
+/** SVG → PNG with resvg (native, loaded on first use so a platform without it still gets SVGs). */
+export async function svgPng(svg: string, scale = 2): Promise<Buffer> {
+  const { Resvg } = await import("@resvg/resvg-js");
   return new Resvg(svg, { background: "white", fitTo: { mode: "zoom", value: scale } }).render().asPng();
 }

@@ -136,18 +136,30 @@ export function verdictHtml(v: Verdict, charts: RenderedChart[]): string {
  * report.html plus every chart as SVG and PNG under charts/ beside it (for artifacts and for
  * people who want a picture without opening the page). Returns the files written.
  */
-export async function writeHtmlReport(v: Verdict, file: string): Promise<string[]> {
+export async function writeHtmlReport(
+  v: Verdict,
+  file: string,
+  log: (line: string) => void = () => {},
+): Promise<string[]> {
   const charts = await renderCharts(v);
   await writeAtomic(file, verdictHtml(v, charts));
   const dir = join(dirname(file), "charts");
   await mkdir(dir, { recursive: true });
   const written = [file];
+  let png = true;
   for (const c of charts) {
     const svgFile = join(dir, `${c.chart.name}.svg`);
-    const pngFile = join(dir, `${c.chart.name}.png`);
     await writeFile(svgFile, c.svg);
-    await writeFile(pngFile, svgPng(c.svg));
-    written.push(svgFile, pngFile);
+    written.push(svgFile);
+    if (!png) continue;
+    try {
+      const pngFile = join(dir, `${c.chart.name}.png`);
+      await writeFile(pngFile, await svgPng(c.svg));
+      written.push(pngFile);
+    } catch (e) {
+      png = false;
+      log(`report: PNG charts skipped, SVGs written (resvg: ${(e as Error).message.split("\n")[0]})`);
+    }
   }
   return written;
 }

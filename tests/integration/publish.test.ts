@@ -1,0 +1,156 @@
+import assert from "node:assert/strict";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { after, before, describe, test } from "node:test";
+import { commentMarker } from "../../action/src/report/comment.ts";
+import { FakeGitHub } from "../helpers/github-server.ts";
+import { cli, tempDir } from "../helpers/real.ts";
+import { syntheticVerdict } from "../helpers/verdict.ts";
+
+const TOKEN = "ghs_tiperfTestToken0123456789abcdef";
+
+describe("tiperf comment against a GitHub API on 127.0.0.1", () => {
+  const gh = new FakeGitHub();
+  const dir = tempDir();
+  const verdictFile = join(dir, "verdict.json");
+  const summary = join(dir, "summary.md");
+  before(async () => {
+    await gh.start();
+    writeFileSync(verdictFile, JSON.stringify(syntheticVerdict({ regressions: ["point_select@64"] })));
+  });
+  after(() => gh.stop());
+
+  const comment = async (pr: number, extra: string[] = [], env: NodeJS.ProcessEnv = {}) => {
+    const run = cli(["comment", verdictFile, "--repo", "pingcap/tidb", "--pr", String(pr), ...extra], {
+      GITHUB_TOKEN: TOKEN,
+      GITHUB_API_URL: gh.url,
+      GITHUB_STEP_SUMMARY: summary,
+      ...env,
+    });
+    const { code } = await run.done;
+    return { code, out: run.stdout(), err: run.stderr() };
+  };
+
+  test("first call creates the comment, the second updates the same one", async () => {
+    gh.seedComments(7, ["an unrelated comment", "another one"]);
+    const first = await comment(7);
+    assert.equal(first.code, 0, first.err);
+    const list = gh.comments.get(7) ?? [];
+    assert.equal(list.length, 3);
+    const mine = list[2];
+    assert.ok(mine?.body.includes(commentMarker("pr")));
+    assert.match(mine?.body ?? "", /^🔴 \*\*tiperf pr: regression\*\*/);
+    assert.equal(first.out.trim(), `created ${mine?.id}`);
+    assert.match(first.err, /comment: created .*\/comment\/\d+ on pingcap\/tidb#7/);
+
+    mine && (mine.body = `${commentMarker("pr")}\nstale`);
+    const second = await comment(7);
+    assert.equal(second.code, 0, second.err);
+    assert.equal((gh.comments.get(7) ?? []).length, 3, "no second comment");
+    assert.equal(second.out.trim(), `updated ${mine?.id}`);
+    assert.match(mine?.body ?? "", /^🔴 \*\*tiperf pr: regression\*\*/);
+    assert.ok(gh.log.some((l) => l.method === "PATCH" && l.path.endsWith(`/issues/comments/${mine?.id}`)));
+  });
+
+  test("another matrix gets its own comment on the same PR", async () => {
+    const r = await comment(7, ["--matrix", "weekly"]);
+    assert.equal(r.code, 0, r.err);
+    const list = gh.comments.get(7) ?? [];
+    assert.equal(list.length, 4);
+    assert.ok(list[3]?.body.includes(commentMarker("weekly")));
+  });
+
+  test("the marker is found past the first page of comments", async () => {
+    gh.seedComments(
+      8,
+      Array.from({ length: 130 }, (_, i) => `chatter ${i}`),
+    );
+    gh.seedComments(8, [`old report\n${commentMarker("pr")}`]);
+    gh.seedComments(8, ["after it"]);
+    const r = await comment(8);
+    assert.equal(r.code, 0, r.err);
+    const list = gh.comments.get(8) ?? [];
+    assert.equal(list.length, 132);
+    assert.match(list[130]?.body ?? "", /tiperf pr: regression/);
+    assert.ok(gh.log.some((l) => l.path.includes("/issues/8/comments") && l.path.includes("page=2")));
+  });
+
+  test("5xx answers are retried", async () => {
+    const before = gh.log.length;
+    gh.faults = [502, 503];
+    const r = await comment(9);
+    assert.equal(r.code, 0, r.err);
+    const seen = gh.log.slice(before).map((l) => l.status);
+    assert.deepEqual(seen.slice(0, 3), [502, 503, 200]);
+    assert.equal((gh.comments.get(9) ?? []).length, 1);
+  });
+
+  test("403 (read-only token) is a clear log line and exit 0; the job summary still has the verdict", async () => {
+    writeFileSync(summary, "");
+    gh.readOnly = true;
+    try {
+      const r = await comment(10);
+      assert.equal(r.code, 0, r.err);
+      assert.match(
+        r.err,
+        /comment: skipped — GitHub refused to comment on pingcap\/tidb#10 \(403: Resource not accessible by integration\)\. The token is read-only here/,
+      );
+      assert.equal(r.out.trim(), "skipped");
+      assert.equal(gh.comments.get(10), undefined);
+    } finally {
+      gh.readOnly = false;
+    }
+    assert.match(readFileSync(summary, "utf8"), /^🔴 \*\*tiperf pr: regression\*\*/);
+  });
+
+  test("the token goes only into the Authorization header: never printed, never in the comment", async () => {
+    const r = await comment(11);
+    assert.equal(r.code, 0);
+    assert.ok(gh.log.some((l) => l.authorization === `token ${TOKEN}`));
+    const seen = [
+      r.out,
+      r.err,
+      readFileSync(summary, "utf8"),
+      ...[...gh.comments.values()].flat().map((c) => c.body),
+    ];
+    for (const text of seen) assert.ok(!text.includes(TOKEN));
+  });
+
+  test("bad input names the flag or variable and what is allowed", async () => {
+    const noToken = await comment(12, [], { GITHUB_TOKEN: "" });
+    assert.equal(noToken.code, 2);
+    assert.match(noToken.err, /GITHUB_TOKEN is not set/);
+    const badRepo = cli(["comment", verdictFile, "--repo", "pingcap", "--pr", "1"], { GITHUB_TOKEN: TOKEN });
+    assert.equal((await badRepo.done).code, 2);
+    assert.match(badRepo.stderr(), /--repo must be OWNER\/REPO, like pingcap\/tidb \(got "pingcap"\)/);
+    const badPr = cli(["comment", verdictFile, "--repo", "a/b", "--pr", "x1"], { GITHUB_TOKEN: TOKEN });
+    assert.equal((await badPr.done).code, 2);
+    assert.match(badPr.stderr(), /--pr must be a pull request number/);
+    const badUrl = await comment(12, [], { GITHUB_API_URL: "ftp://x" });
+    assert.equal(badUrl.code, 2);
+    assert.match(badUrl.err, /GITHUB_API_URL must be an http\(s\) URL/);
+    const notVerdict = join(dir, "not-verdict.json");
+    writeFileSync(notVerdict, "{}");
+    const r = cli(["comment", notVerdict, "--repo", "a/b", "--pr", "1"], { GITHUB_TOKEN: TOKEN });
+    assert.equal((await r.done).code, 2);
+    assert.match(r.stderr(), /not-verdict\.json: not a tiperf verdict \(format must be "tiperf\.verdict"\)/);
+  });
+});
+
+describe("tiperf report and export", () => {
+  test("report --format markdown|html writes the files; a bad format is named", async () => {
+    const dir = tempDir();
+    const v = join(dir, "verdict.json");
+    writeFileSync(v, JSON.stringify(syntheticVerdict()));
+    const md = cli(["report", v, "--format", "markdown"]);
+    assert.equal((await md.done).code, 0, md.stderr());
+    assert.match(md.stdout(), /^⚪ \*\*tiperf pr: pass\*\*/);
+    const html = cli(["report", v, "--format", "html", "--out", join(dir, "out", "report.html")]);
+    assert.equal((await html.done).code, 0, html.stderr());
+    assert.match(readFileSync(join(dir, "out", "report.html"), "utf8"), /<svg/);
+    assert.ok(readFileSync(join(dir, "out", "charts", "read_write-qps.png")).length > 1000);
+    const bad = cli(["report", v, "--format", "pdf"]);
+    assert.equal((await bad.done).code, 2);
+    assert.match(bad.stderr(), /--format must be markdown or html \(got pdf\)/);
+  });
+});
