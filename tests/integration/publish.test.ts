@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { commentMarker } from "../../action/src/report/comment.ts";
 import { FakeGitHub } from "../helpers/github-server.ts";
+import { sampleResult } from "../helpers/sample.ts";
 import { cli, tempDir } from "../helpers/real.ts";
 import { syntheticVerdict } from "../helpers/verdict.ts";
 
@@ -153,4 +154,24 @@ describe("tiperf report and export", () => {
     assert.equal((await bad.done).code, 2);
     assert.match(bad.stderr(), /--format must be markdown or html \(got pdf\)/);
   });
+});
+
+test("export gab writes github-action-benchmark's custom JSON; --better is checked", async () => {
+  const dir = tempDir();
+  const result = join(dir, "result.json");
+  const r = sampleResult();
+  writeFileSync(result, JSON.stringify(r));
+  const out = join(dir, "gab.json");
+  const run = cli(["export", "gab", result, "--out", out]);
+  assert.equal((await run.done).code, 0, run.stderr());
+  const entries = JSON.parse(readFileSync(out, "utf8"));
+  assert.deepEqual(Object.keys(entries[0]).sort(), ["extra", "name", "range", "unit", "value"]);
+  assert.equal(entries[1].name, "t/ps/threads=2/QPS");
+  assert.equal(entries[1].value, Number(r.cells[0]?.metrics.qps?.toPrecision(6)));
+  const lower = cli(["export", "gab", result, "--out", out, "--better", "lower"]);
+  assert.equal((await lower.done).code, 0);
+  assert.match(lower.stderr(), /1 customSmallerIsBetter entries/);
+  const bad = cli(["export", "gab", result, "--out", out, "--better", "faster"]);
+  assert.equal((await bad.done).code, 2);
+  assert.match(bad.stderr(), /--better must be higher .* or lower .*\(got faster\)/);
 });
