@@ -1,14 +1,20 @@
 #!/usr/bin/env node
 // Bundles the doors onto the pipeline into action/dist/ (committed: the Action runs it as is).
 // `node scripts/build.mjs --check` builds to a temporary folder and fails if dist/ differs.
-import { chmodSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { build } from "esbuild";
 
 const check = process.argv.includes("--check");
 const outdir = check ? mkdtempSync(join(tmpdir(), "tiperf-dist-")) : "action/dist";
-const entryPoints = { cli: "action/src/cli.ts" };
+// chunk names carry content hashes: start from an empty folder so no stale chunk stays behind
+if (!check) rmSync(outdir, { recursive: true, force: true });
+const entryPoints = {
+  cli: "action/src/cli.ts",
+  main: "action/src/action/main.ts",
+  post: "action/src/action/post.ts",
+};
 
 await build({
   entryPoints,
@@ -16,6 +22,9 @@ await build({
   bundle: true,
   platform: "node",
   format: "esm",
+  // the three doors share the pipeline: one copy of it in shared chunks
+  splitting: true,
+  chunkNames: "chunk-[hash]",
   target: "node20",
   legalComments: "none",
   banner: {
@@ -35,9 +44,13 @@ await build({
 });
 
 chmodSync(join(outdir, "cli.js"), 0o755);
+for (const f of readdirSync(outdir))
+  if (f.endsWith(".js") && f !== "cli.js") chmodSync(join(outdir, f), 0o644);
 
 if (check) {
-  const stale = readdirSync(outdir).filter((name) => {
+  const extra = readdirSync("action/dist").filter((name) => !readdirSync(outdir).includes(name));
+  const stale = [...extra, ...readdirSync(outdir)].filter((name) => {
+    if (extra.includes(name)) return true;
     const want = readFileSync(join(outdir, name));
     let have = Buffer.alloc(0);
     try {

@@ -2,6 +2,7 @@
 # Installs what tiperf needs on a Debian machine. Idempotent: installs only what is missing.
 #   scripts/setup.sh          runtime: sysbench, MariaDB, PostgreSQL, npm packages
 #   scripts/setup.sh --test   also what the tests need
+#   scripts/setup.sh --system only the system packages (a runner using the bundled action/dist)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -27,6 +28,8 @@ if [ "${#need[@]}" -gt 0 ]; then
   # Debian may start the packaged servers on install; tiperf never uses them (it runs private ones).
   sudo_ env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
 fi
+
+[ "${1:-}" = "--system" ] && exit 0
 
 # npm packages: reinstall only when package-lock.json changed since the last install.
 if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then

@@ -7,14 +7,15 @@ import { parseSysbench, SysbenchParseError } from "./driver/sysbench-parse.ts";
 import { EXIT, InputError, TiperfError } from "./errors.ts";
 import { compareSpec } from "./pipeline/compare.ts";
 import { runSpec } from "./pipeline/run.ts";
-import { apiUrl, githubClient, parsePr, parseRepo, upsertComment } from "./publish/github.ts";
-import { writeJobSummary } from "./publish/summary.ts";
+import { parsePr, parseRepo } from "./publish/github.ts";
+import { publishVerdict } from "./publish/index.ts";
 import { commentMarkdown } from "./report/comment.ts";
 import { gabEntries } from "./report/gab.ts";
 import { renderCharts, verdictHtml, writeHtmlReport } from "./report/html.ts";
 import { promoteBaseline } from "./result/baseline.ts";
 import { readResult, writeAtomic } from "./result/store.ts";
 import { loadSpec } from "./spec/load.ts";
+import { ledgerDir, sweep } from "./target/ledger.ts";
 import { Interrupted, installSignalTeardown, teardownAll } from "./teardown.ts";
 
 const USAGE = `tiperf — performance regression checks for TiDB
@@ -35,6 +36,9 @@ Usage:
                                            (token from GITHUB_TOKEN, API from GITHUB_API_URL)
   tiperf export gab RESULT --out FILE [--better higher|lower] [--variant NAME]
                                            github-action-benchmark custom*IsBetter JSON
+  tiperf reap [--max-age 3h] [--dry-run] [--ledger DIR]
+                                           stop and remove private servers and cgroups whose
+                                           tiperf process is gone or that are older than max-age
   tiperf parse sysbench FILE               print one sysbench output, parsed, as JSON
   tiperf help                              this text
 
@@ -217,16 +221,13 @@ async function cmdComment(args: string[]): Promise<number> {
   if (!token)
     throw new InputError("tiperf comment: GITHUB_TOKEN is not set (a token that may comment on the PR)");
   const verdict = await readVerdict(verdictFile);
-  const matrix = (values.matrix as string | undefined) ?? verdict.spec.name;
-  const body = commentMarkdown(verdict, { matrix, fullReport: "the run's report artifact" });
-  if (await writeJobSummary(body)) log("job summary: written");
-  const outcome = await upsertComment(
-    githubClient(token, apiUrl(), log),
-    { owner, repo, pr },
-    body,
-    matrix,
+  const outcome = await publishVerdict(verdict, {
+    pr: { owner, repo, pr },
+    token,
+    matrix: values.matrix as string | undefined,
+    fullReport: "the run's report artifact",
     log,
-  );
+  });
   process.stdout.write(`${outcome.status}${outcome.commentId ? ` ${outcome.commentId}` : ""}\n`);
   return EXIT.ok;
 }
@@ -255,6 +256,31 @@ async function cmdExport(args: string[]): Promise<number> {
     `export: ${entries.length} ${better === "higher" ? "customBiggerIsBetter" : "customSmallerIsBetter"} entries in ${out}`,
   );
   process.stdout.write(`${out}\n`);
+  return EXIT.ok;
+}
+
+function parseAge(value: string): number {
+  const m = /^(\d+)(m|h|d)$/.exec(value);
+  if (!m) throw new InputError(`tiperf reap: --max-age must be like 90m, 3h or 2d (got ${value})`);
+  return Number(m[1]) * { m: 60_000, h: 3_600_000, d: 86_400_000 }[m[2] as "m" | "h" | "d"];
+}
+
+async function cmdReap(args: string[]): Promise<number> {
+  const { values, positionals } = flags("reap", args, {
+    "max-age": { type: "string" },
+    "dry-run": { type: "boolean" },
+    ledger: { type: "string" },
+  });
+  if (positionals.length > 0) throw new InputError(`tiperf reap: unexpected argument ${positionals[0]}`);
+  const { swept, kept } = await sweep({
+    dir: (values.ledger as string | undefined) ?? ledgerDir(),
+    maxAgeMs: parseAge((values["max-age"] as string | undefined) ?? "3h"),
+    dryRun: values["dry-run"] === true,
+    log,
+  });
+  process.stdout.write(
+    `${values["dry-run"] ? "would reap" : "reaped"} ${swept.length}, kept ${kept.length} (still owned and younger than max-age)\n`,
+  );
   return EXIT.ok;
 }
 
@@ -301,6 +327,8 @@ export async function main(argv: string[]): Promise<number> {
         return await cmdComment(rest);
       case "export":
         return await cmdExport(rest);
+      case "reap":
+        return await cmdReap(rest);
       case "parse":
         return await cmdParse(rest);
       case undefined:
@@ -311,7 +339,7 @@ export async function main(argv: string[]): Promise<number> {
         return command === undefined ? EXIT.badInput : EXIT.ok;
       default:
         throw new InputError(
-          `tiperf: unknown command ${command}; commands: run, compare, diff, baseline, report, comment, export, parse, help`,
+          `tiperf: unknown command ${command}; commands: run, compare, diff, baseline, report, comment, export, reap, parse, help`,
         );
     }
   } catch (e) {

@@ -4,8 +4,8 @@ import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { commentMarker } from "../../action/src/report/comment.ts";
 import { FakeGitHub } from "../helpers/github-server.ts";
-import { sampleResult } from "../helpers/sample.ts";
 import { cli, tempDir } from "../helpers/real.ts";
+import { sampleResult } from "../helpers/sample.ts";
 import { syntheticVerdict } from "../helpers/verdict.ts";
 
 const TOKEN = "ghs_tiperfTestToken0123456789abcdef";

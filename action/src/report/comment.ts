@@ -77,16 +77,19 @@ function rowVerdict(r: Row): string {
 
 function table(w: WorkloadRows, v: Verdict, rows: Row[]): string[] {
   const tp = w.throughputName ?? "value";
-  const lat = w.latencyName ?? "latency";
+  const lat = w.latencyName;
   const conf = `${Math.round(v.confidence * 100)}% CI`;
+  const b = md(v.base.variant);
+  const h = md(v.head.variant);
   const out = [
-    `| Threads | ${md(v.base.variant)} ${tp} | ${md(v.head.variant)} ${tp} | Δ% | ${conf} | ${md(v.base.variant)} ${lat} (ms) | ${md(v.head.variant)} ${lat} (ms) | verdict |`,
-    "|---:|---:|---:|---:|---|---:|---:|---|",
+    `| Threads | ${b} ${tp} | ${h} ${tp} | Δ% | ${conf} |${lat ? ` ${b} ${lat} (ms) | ${h} ${lat} (ms) |` : ""} verdict |`,
+    `|---:|---:|---:|---:|---|${lat ? "---:|---:|" : ""}---|`,
   ];
   for (const r of rows) {
     const main = r.throughput ?? r.judgements[0];
+    const latency = lat ? ` ${num(r.latency?.base)} | ${num(r.latency?.head)} |` : "";
     out.push(
-      `| ${r.threads} | ${num(main?.base)} | ${num(main?.head)} | ${pct(main?.change)} | ${ciText(main)} | ${num(r.latency?.base)} | ${num(r.latency?.head)} | ${rowVerdict(r)} |`,
+      `| ${r.threads} | ${num(main?.base)} | ${num(main?.head)} | ${pct(main?.change)} | ${ciText(main)} |${latency} ${rowVerdict(r)} |`,
     );
   }
   return out;

@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { mkdir, readdir, readFile, rmdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { RunError } from "../errors.ts";
+import { record } from "./ledger.ts";
 
 const ROOT = "/sys/fs/cgroup";
 const PERIOD_US = 100_000;
@@ -55,6 +56,7 @@ export async function applyResources(
     );
   }
   const dir = join(flavor.dir, `tiperf-${name}-${pid}`);
+  const forget = await record({ kind: "cgroup", what: `cgroup of ${name} ${pid}`, path: dir });
   const quotaUs = Math.max(1000, Math.round(quota * PERIOD_US));
   try {
     await mkdir(dir, { recursive: true });
@@ -77,6 +79,7 @@ export async function applyResources(
     for (let i = 0; i < 20; i++) {
       try {
         await rmdir(dir);
+        await forget();
         return;
       } catch {
         await new Promise((r) => setTimeout(r, 100));

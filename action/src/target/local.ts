@@ -7,6 +7,7 @@ import type { TargetSpec } from "../spec/schema.ts";
 import { onTeardown } from "../teardown.ts";
 import { pinProcesses } from "./affinity.ts";
 import { applyResources, processTree } from "./cgroup.ts";
+import { record } from "./ledger.ts";
 import type { CommandResult, ServerProcess } from "./process.ts";
 
 /** A port on 127.0.0.1 that nothing listens on right now. */
@@ -82,6 +83,13 @@ export function lifecycle(opts: {
       ? new Promise<string>(() => {})
       : `${opts.what} (pid ${opts.server.pid}) exited unexpectedly (code ${how.code}, signal ${how.signal})`,
   );
+  const forget = record({
+    kind: "server",
+    what: opts.what,
+    pid: opts.server.pid,
+    path: opts.workDir,
+    signal: opts.stopSignal,
+  }).catch(() => async () => {});
   const stop = () => {
     stopping = true;
     stopped ??= (async () => {
@@ -93,6 +101,7 @@ export function lifecycle(opts: {
       }
       await opts.beforeRemove?.().catch(() => {});
       await rm(opts.workDir, { recursive: true, force: true });
+      await (await forget)();
     })();
     return stopped;
   };

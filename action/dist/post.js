@@ -1,0 +1,22 @@
+#!/usr/bin/env node
+import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);
+import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } from 'node:path';
+const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
+import {
+  getState,
+  info,
+  setFailed
+} from "./chunk-4EGLKGLK.js";
+import {
+  ledgerDir,
+  sweep
+} from "./chunk-ZRRZ33ZQ.js";
+import "./chunk-L6ZARMTC.js";
+
+// action/src/action/post.ts
+async function postStep() {
+  const dir = getState("ledger") || ledgerDir();
+  const { swept } = await sweep({ dir, log: (line) => info(line) });
+  info(swept.length ? `post: cleaned up ${swept.length} leftover(s)` : "post: nothing left to clean up");
+}
+postStep().catch((e) => setFailed(e.message));

@@ -1,0 +1,121 @@
+import { existsSync, statSync } from "node:fs";
+import { InputError } from "../errors.ts";
+import { parsePr, parseRepo } from "../publish/github.ts";
+
+export const MODES = ["compare", "run", "diff", "publish"] as const;
+export const FAIL_ON = ["regression", "inconclusive", "never"] as const;
+
+/** The action's inputs, validated once: every later stage trusts these types. */
+export interface ActionInputs {
+  mode: (typeof MODES)[number];
+  spec?: string;
+  baseRef?: string;
+  headRef?: string;
+  baseConfig?: string;
+  headConfig?: string;
+  baseline?: string;
+  /** metric → tolerance (fraction); "*" applies to every metric of the spec. */
+  tolerance: Record<string, number>;
+  failOn: (typeof FAIL_ON)[number];
+  token: string;
+  comment: boolean;
+  matrix?: string;
+  out: string;
+  verdictJson?: string;
+  repo?: { owner: string; repo: string };
+  pr?: number;
+}
+
+type Get = (name: string) => string;
+
+const GIT_REF = /^(?!-)(?!.*\.\.)[A-Za-z0-9._/@^~+-]{1,200}$/;
+
+function oneOf<T extends readonly string[]>(name: string, value: string, allowed: T): T[number] {
+  if (!(allowed as readonly string[]).includes(value))
+    throw new InputError(
+      `'${name}' input must be one of ${allowed.join(", ")} (got ${JSON.stringify(value)})`,
+    );
+  return value as T[number];
+}
+
+function file(name: string, value: string): string | undefined {
+  if (value === "") return undefined;
+  if (value.startsWith("-") || value.includes("\0"))
+    throw new InputError(`'${name}' input must be a file path (got ${JSON.stringify(value)})`);
+  if (!existsSync(value) || !statSync(value).isFile())
+    throw new InputError(`'${name}' input: no file at ${value} (paths are relative to the workspace)`);
+  return value;
+}
+
+function ref(name: string, value: string): string | undefined {
+  if (value === "") return undefined;
+  if (!GIT_REF.test(value))
+    throw new InputError(
+      `'${name}' input must be a git ref (a branch, tag or commit: letters, digits and . _ / @ ^ ~ + -; got ${JSON.stringify(value)})`,
+    );
+  return value;
+}
+
+/** `5%` for every metric, or `tps=5%,p95_ms=10%`. */
+export function parseTolerance(value: string, name = "tolerance"): Record<string, number> {
+  const out: Record<string, number> = {};
+  if (value.trim() === "") return out;
+  for (const part of value.split(",").map((p) => p.trim())) {
+    const m = /^(?:(tps|qps|p\d{1,3}_ms)=)?(\d+(?:\.\d+)?)%$/.exec(part);
+    if (!m || Number(m[2]) >= 100)
+      throw new InputError(
+        `'${name}' input must be a percentage like 5% or per metric like tps=5%,p95_ms=10% (got ${JSON.stringify(part)})`,
+      );
+    out[m[1] ?? "*"] = Number(m[2]) / 100;
+  }
+  return out;
+}
+
+function bool(name: string, value: string): boolean {
+  if (["", "true", "on", "yes"].includes(value)) return true;
+  if (["false", "off", "no"].includes(value)) return false;
+  throw new InputError(`'${name}' input must be true or false (got ${JSON.stringify(value)})`);
+}
+
+/** The pull request the workflow runs for, from the event payload. */
+export function eventPr(event: unknown): number | undefined {
+  const e = event as { pull_request?: { number?: unknown }; number?: unknown } | null;
+  const n = e?.pull_request?.number ?? undefined;
+  return typeof n === "number" ? n : undefined;
+}
+
+export function readInputs(get: Get, env: NodeJS.ProcessEnv, event: unknown): ActionInputs {
+  const mode = oneOf("mode", get("mode") || "compare", MODES);
+  const inputs: ActionInputs = {
+    mode,
+    spec: mode === "publish" ? undefined : file("spec", get("spec")),
+    baseRef: ref("base-ref", get("base-ref")),
+    headRef: ref("head-ref", get("head-ref")),
+    baseConfig: file("base-config", get("base-config")),
+    headConfig: file("head-config", get("head-config")),
+    baseline: mode === "diff" ? file("baseline", get("baseline")) : undefined,
+    tolerance: parseTolerance(get("tolerance")),
+    failOn: oneOf("fail-on", get("fail-on") || "regression", FAIL_ON),
+    token: get("github-token"),
+    comment: bool("comment", get("comment")),
+    matrix: get("matrix") || undefined,
+    out: get("out") || "tiperf-results",
+    verdictJson: get("verdict-json") || undefined,
+  };
+  if (mode !== "publish" && !inputs.spec) throw new InputError(`'spec' input is required in mode ${mode}`);
+  if (mode === "diff" && !inputs.baseline)
+    throw new InputError("'baseline' input is required in mode diff (a stored result under baselines/)");
+  if (mode === "publish" && !inputs.verdictJson)
+    throw new InputError(
+      "'verdict-json' input is required in mode publish (the verdict of the benchmark job)",
+    );
+  if ((inputs.baseRef === undefined) !== (inputs.headRef === undefined))
+    throw new InputError("'base-ref' and 'head-ref' inputs go together: give both or neither");
+  if (inputs.baseRef && (inputs.baseConfig || inputs.headConfig))
+    throw new InputError("'base-ref'/'head-ref' and 'base-config'/'head-config' inputs exclude each other");
+  const repo = get("repository") || env.GITHUB_REPOSITORY || "";
+  if (repo) inputs.repo = parseRepo(repo, "'repository' input");
+  const pr = get("pr");
+  inputs.pr = pr ? parsePr(pr, "'pr' input") : eventPr(event);
+  return inputs;
+}

@@ -1,0 +1,144 @@
+import { readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import * as core from "@actions/core";
+import { judgeStored } from "../compare/judge-results.ts";
+import { type Verdict, VerdictSchema } from "../compare/verdict.ts";
+import { InputError, TiperfError } from "../errors.ts";
+import { compareSpec } from "../pipeline/compare.ts";
+import { runSpec } from "../pipeline/run.ts";
+import { publishVerdict } from "../publish/index.ts";
+import { commentMarkdown } from "../report/comment.ts";
+import { writeHtmlReport } from "../report/html.ts";
+import { readResult, writeAtomic } from "../result/store.ts";
+import { prepareSpec } from "../spec/prepare.ts";
+import { Interrupted, installSignalTeardown, teardownAll } from "../teardown.ts";
+import { type ActionInputs, readInputs } from "./inputs.ts";
+
+const log = (line: string) => core.info(line);
+
+function event(): unknown {
+  const file = process.env.GITHUB_EVENT_PATH;
+  if (!file) return undefined;
+  try {
+    return JSON.parse(readFileSync(file, "utf8"));
+  } catch {
+    return undefined;
+  }
+}
+
+interface Produced {
+  verdict?: Verdict;
+  /** run mode: complete | failed | interrupted. */
+  status?: string;
+  reportPath?: string;
+  resultPath?: string;
+}
+
+async function produce(inputs: ActionInputs, signal: AbortSignal): Promise<Produced> {
+  if (inputs.mode === "publish") {
+    let raw: unknown;
+    try {
+      raw = JSON.parse(inputs.verdictJson ?? "");
+    } catch (e) {
+      throw new InputError(`'verdict-json' input is not JSON (${(e as Error).message})`);
+    }
+    const parsed = VerdictSchema.safeParse(raw);
+    if (!parsed.success)
+      throw new InputError(
+        `'verdict-json' input is not a tiperf verdict (${parsed.error.issues[0]?.message})`,
+      );
+    return { verdict: parsed.data };
+  }
+  const loaded = await prepareSpec({
+    spec: inputs.spec as string,
+    baseRef: inputs.baseRef,
+    headRef: inputs.headRef,
+    baseConfig: inputs.baseConfig,
+    headConfig: inputs.headConfig,
+    tolerance: inputs.tolerance,
+  });
+  const opts = { outDir: inputs.out, log, signal };
+  if (inputs.mode === "compare") {
+    const outcome = await compareSpec(loaded, opts);
+    return { verdict: outcome.verdict, reportPath: outcome.htmlPath, resultPath: outcome.resultPath };
+  }
+  const outcome = await runSpec(loaded, opts);
+  const resultPath = outcome.runDir.resultPath;
+  if (inputs.mode === "run") {
+    return { status: outcome.result.status, reportPath: outcome.runDir.reportPath, resultPath };
+  }
+  if (outcome.result.status !== "complete")
+    throw new TiperfError(`the run did not complete (${outcome.result.error ?? outcome.result.status})`, 3);
+  const baseline = inputs.baseline as string;
+  const verdict = judgeStored(
+    { result: await readResult(baseline), file: baseline },
+    { result: outcome.result, file: resultPath },
+    { confidence: 0.95, force: false },
+  );
+  const dir = dirname(resultPath);
+  await writeAtomic(join(dir, "verdict.json"), `${JSON.stringify(verdict, null, 2)}\n`);
+  await writeAtomic(join(dir, "verdict.md"), commentMarkdown(verdict));
+  await writeHtmlReport(verdict, join(dir, "report.html"), log);
+  return { verdict, reportPath: join(dir, "report.html"), resultPath };
+}
+
+function failure(inputs: ActionInputs, v: Verdict): string | undefined {
+  if (inputs.failOn === "never") return undefined;
+  const regressions = v.cells.filter((c) => c.verdict === "regression");
+  if (v.verdict === "regression") {
+    const list = regressions
+      .slice(0, 5)
+      .map((c) => `${c.workload} threads=${c.threads} ${c.metric} ${(100 * (c.change ?? 0)).toFixed(1)}%`)
+      .join("; ");
+    return `tiperf: regression in ${regressions.length} judgement(s): ${list}${regressions.length > 5 ? "; …" : ""}`;
+  }
+  if (v.verdict === "inconclusive" && inputs.failOn === "inconclusive")
+    return "tiperf: inconclusive and fail-on is inconclusive: more rounds (compare.max_rounds) or a quieter runner";
+  return undefined;
+}
+
+/** The action's main step: the same pipeline as the CLI, inputs from action.yml. */
+export async function mainStep(): Promise<void> {
+  const abort = new AbortController();
+  installSignalTeardown(abort, log);
+  const ledger = join(
+    process.env.RUNNER_TEMP || tmpdir(),
+    `tiperf-ledger-${process.env.GITHUB_RUN_ID ?? "local"}-${process.pid}`,
+  );
+  process.env.TIPERF_LEDGER = ledger;
+  core.saveState("ledger", ledger);
+  try {
+    const inputs = readInputs((name) => core.getInput(name), process.env, event());
+    if (inputs.token) core.setSecret(inputs.token);
+    const produced = await produce(inputs, abort.signal);
+    if (produced.reportPath) core.setOutput("report-path", produced.reportPath);
+    if (produced.resultPath) core.setOutput("result-path", produced.resultPath);
+    if (!produced.verdict) {
+      core.setOutput("verdict", produced.status ?? "");
+      if (produced.status !== "complete") core.setFailed(`tiperf: the run ${produced.status}`);
+      return;
+    }
+    const v = produced.verdict;
+    core.setOutput("verdict", v.verdict);
+    core.setOutput("verdict-json", JSON.stringify(v));
+    const pr = inputs.comment && inputs.repo && inputs.pr ? { ...inputs.repo, pr: inputs.pr } : undefined;
+    const outcome = await publishVerdict(v, {
+      pr,
+      token: inputs.token,
+      matrix: inputs.matrix,
+      fullReport: "the run's report artifact",
+      log,
+    });
+    if (outcome.commentId) core.setOutput("comment-id", String(outcome.commentId));
+    const failed = failure(inputs, v);
+    if (failed) core.setFailed(failed);
+  } catch (e) {
+    const interrupted = abort.signal.reason instanceof Interrupted;
+    core.setFailed(
+      interrupted || e instanceof TiperfError ? (e as Error).message : ((e as Error).stack ?? String(e)),
+    );
+  } finally {
+    await teardownAll(log);
+  }
+}
