@@ -44,7 +44,7 @@ describe("tiperf comment against a GitHub API on 127.0.0.1", () => {
     assert.equal(first.out.trim(), `created ${mine?.id}`);
     assert.match(first.err, /comment: created .*\/comment\/\d+ on pingcap\/tidb#7/);
 
-    mine && (mine.body = `${commentMarker("pr")}\nstale`);
+    if (mine) mine.body = `${commentMarker("pr")}\nstale`;
     const second = await comment(7);
     assert.equal(second.code, 0, second.err);
     assert.equal((gh.comments.get(7) ?? []).length, 3, "no second comment");

@@ -62,7 +62,7 @@ async function specAtRef(spec: string, ref: string, cwd?: string): Promise<strin
 function applyTolerance(raw: Obj, tolerance: Record<string, number> | undefined, where: string): void {
   if (!tolerance || Object.keys(tolerance).length === 0) return;
   const metrics = (isObj(raw.metrics) ? raw.metrics : { tps: { better: "higher", tolerance: "5%" } }) as Obj;
-  for (const [m, t] of Object.entries(tolerance)) {
+  for (const m of Object.keys(tolerance)) {
     if (m !== "*" && !isObj(metrics[m])) {
       throw new InputError(
         `'tolerance' input: ${m} is not judged by ${where} (its metrics: ${Object.keys(metrics).join(", ")})`,
