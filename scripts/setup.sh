@@ -31,6 +31,21 @@ fi
 
 [ "${1:-}" = "--system" ] && exit 0
 
+# Workflow tools for the tests, built from their Go modules into .tools/bin (once; kept there).
+if [ "${1:-}" = "--test" ]; then
+  tools="$PWD/.tools/bin"
+  declare -A want=(
+    [act]="github.com/nektos/act@v0.2.89"
+    [actionlint]="github.com/rhysd/actionlint/cmd/actionlint@v1.7.7"
+  )
+  for tool in "${!want[@]}"; do
+    if [ ! -x "$tools/$tool" ]; then
+      echo "setup: go install ${want[$tool]}" >&2
+      GOBIN="$tools" go install "${want[$tool]}"
+    fi
+  done
+fi
+
 # npm packages: reinstall only when package-lock.json changed since the last install.
 if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   # `npm install` rather than `npm ci`: npm 11 leaves other platforms' optional binaries (biome,

@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
-# All tests: types, lint, bundled dist up to date, result schema current, unit and integration
-# (real MariaDB, PostgreSQL and sysbench). Installs what it needs first.
+# All tests: types, lint, bundled dist up to date, workflows (actionlint), unit, integration (real
+# MariaDB, PostgreSQL and sysbench, Chromium) and end to end (the workflows under act).
+# Installs what it needs first.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh --test
 echo "== typecheck" && npx tsc --noEmit -p .
 echo "== lint" && npx biome check .
 echo "== dist" && node scripts/build.mjs --check
+echo "== action inputs in README" && node --import tsx scripts/action-readme.ts --check
+echo "== workflows" && .tools/bin/actionlint -color=false
 echo "== tests"
-node scripts/run-tests.mjs unit integration
+node scripts/run-tests.mjs unit integration e2e

@@ -8,11 +8,14 @@ import {
   Interrupted,
   SysbenchParseError,
   TiperfError,
+  apiUrl,
   commentMarkdown,
   compareSpec,
+  githubClient,
   installSignalTeardown,
   judgeStored,
   loadSpec,
+  openPullRequest,
   parsePr,
   parseRepo,
   parseSysbench,
@@ -22,15 +25,16 @@ import {
   renderCharts,
   runSpec,
   teardownAll,
+  upsertIssue,
   verdictHtml,
   writeAtomic,
   writeHtmlReport,
   writeResult
-} from "./chunk-R24L6XJW.js";
+} from "./chunk-LUB47O7I.js";
 import {
   ledgerDir,
   sweep
-} from "./chunk-ZRRZ33ZQ.js";
+} from "./chunk-N2GF3BPM.js";
 import "./chunk-L6ZARMTC.js";
 
 // action/src/cli.ts
@@ -131,6 +135,10 @@ Usage:
                                            (token from GITHUB_TOKEN, API from GITHUB_API_URL)
   tiperf export gab RESULT --out FILE [--better higher|lower] [--variant NAME]
                                            github-action-benchmark custom*IsBetter JSON
+  tiperf alarm VERDICT_JSON --repo OWNER/REPO [--label tiperf-regression]
+                                           open or update the one open issue with that label
+  tiperf pull-request --repo OWNER/REPO --head BRANCH --base BRANCH --title TEXT [--body-file FILE]
+                                           open a pull request (the weekly baseline refresh)
   tiperf reap [--max-age 3h] [--dry-run] [--ledger DIR]
                                            stop and remove private servers and cgroups whose
                                            tiperf process is gone or that are older than max-age
@@ -344,6 +352,59 @@ async function cmdExport(args) {
 `);
   return EXIT.ok;
 }
+function githubToken(command) {
+  const token = process.env.GITHUB_TOKEN;
+  if (!token) throw new InputError(`tiperf ${command}: GITHUB_TOKEN is not set`);
+  return token;
+}
+async function cmdAlarm(args) {
+  const { values, positionals } = flags("alarm", args, {
+    repo: { type: "string" },
+    label: { type: "string" }
+  });
+  const verdict = await readVerdict(onePositional("alarm", positionals, "VERDICT_JSON file"));
+  const repo = parseRepo(required("alarm", "repo", values.repo));
+  const label2 = values.label ?? "tiperf-regression";
+  const gh = githubClient(githubToken("alarm"), apiUrl(), log);
+  const title = `tiperf ${verdict.spec.name}: ${verdict.verdict} (${verdict.created_at.slice(0, 10)})`;
+  const r = await upsertIssue(
+    gh,
+    repo,
+    { title, body: commentMarkdown(verdict, { matrix: label2 }), label: label2 },
+    log
+  );
+  process.stdout.write(`${r.status} ${r.number}
+`);
+  return EXIT.ok;
+}
+async function cmdPullRequest(args) {
+  const { values, positionals } = flags("pull-request", args, {
+    repo: { type: "string" },
+    head: { type: "string" },
+    base: { type: "string" },
+    title: { type: "string" },
+    "body-file": { type: "string" }
+  });
+  if (positionals.length > 0)
+    throw new InputError(`tiperf pull-request: unexpected argument ${positionals[0]}`);
+  const repo = parseRepo(required("pull-request", "repo", values.repo));
+  const bodyFile = values["body-file"];
+  const body = bodyFile ? await readFile(bodyFile, "utf8") : "";
+  const n = await openPullRequest(
+    githubClient(githubToken("pull-request"), apiUrl(), log),
+    repo,
+    {
+      head: required("pull-request", "head", values.head),
+      base: required("pull-request", "base", values.base),
+      title: required("pull-request", "title", values.title),
+      body
+    },
+    log
+  );
+  process.stdout.write(`${n}
+`);
+  return EXIT.ok;
+}
 function parseAge(value) {
   const m = /^(\d+)(m|h|d)$/.exec(value);
   if (!m) throw new InputError(`tiperf reap: --max-age must be like 90m, 3h or 2d (got ${value})`);
@@ -411,6 +472,10 @@ async function main(argv) {
         return await cmdComment(rest);
       case "export":
         return await cmdExport(rest);
+      case "alarm":
+        return await cmdAlarm(rest);
+      case "pull-request":
+        return await cmdPullRequest(rest);
       case "reap":
         return await cmdReap(rest);
       case "parse":
@@ -424,7 +489,7 @@ async function main(argv) {
         return command === void 0 ? EXIT.badInput : EXIT.ok;
       default:
         throw new InputError(
-          `tiperf: unknown command ${command}; commands: run, compare, diff, baseline, report, comment, export, reap, parse, help`
+          `tiperf: unknown command ${command}; commands: run, compare, diff, baseline, report, comment, export, alarm, pull-request, reap, parse, help`
         );
     }
   } catch (e) {

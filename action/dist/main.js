@@ -24,7 +24,7 @@ import {
   teardownAll,
   writeAtomic,
   writeHtmlReport
-} from "./chunk-R24L6XJW.js";
+} from "./chunk-LUB47O7I.js";
 import {
   getInput,
   info,
@@ -33,14 +33,15 @@ import {
   setOutput,
   setSecret
 } from "./chunk-4EGLKGLK.js";
-import "./chunk-ZRRZ33ZQ.js";
+import {
+  ledgerDir
+} from "./chunk-N2GF3BPM.js";
 import {
   __toESM
 } from "./chunk-L6ZARMTC.js";
 
 // action/src/action/steps.ts
 import { readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 
 // action/src/spec/prepare.ts
@@ -296,10 +297,7 @@ function failure(inputs, v) {
 async function mainStep() {
   const abort = new AbortController();
   installSignalTeardown(abort, log);
-  const ledger = join(
-    process.env.RUNNER_TEMP || tmpdir(),
-    `tiperf-ledger-${process.env.GITHUB_RUN_ID ?? "local"}-${process.pid}`
-  );
+  const ledger = join(ledgerDir(), `action-${process.env.GITHUB_RUN_ID ?? "local"}-${process.pid}`);
   process.env.TIPERF_LEDGER = ledger;
   saveState("ledger", ledger);
   try {

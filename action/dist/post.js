@@ -10,7 +10,7 @@ import {
 import {
   ledgerDir,
   sweep
-} from "./chunk-ZRRZ33ZQ.js";
+} from "./chunk-N2GF3BPM.js";
 import "./chunk-L6ZARMTC.js";
 
 // action/src/action/post.ts

@@ -7,7 +7,7 @@ import { parseSysbench, SysbenchParseError } from "./driver/sysbench-parse.ts";
 import { EXIT, InputError, TiperfError } from "./errors.ts";
 import { compareSpec } from "./pipeline/compare.ts";
 import { runSpec } from "./pipeline/run.ts";
-import { parsePr, parseRepo } from "./publish/github.ts";
+import { apiUrl, githubClient, openPullRequest, parsePr, parseRepo, upsertIssue } from "./publish/github.ts";
 import { publishVerdict } from "./publish/index.ts";
 import { commentMarkdown } from "./report/comment.ts";
 import { gabEntries } from "./report/gab.ts";
@@ -36,6 +36,10 @@ Usage:
                                            (token from GITHUB_TOKEN, API from GITHUB_API_URL)
   tiperf export gab RESULT --out FILE [--better higher|lower] [--variant NAME]
                                            github-action-benchmark custom*IsBetter JSON
+  tiperf alarm VERDICT_JSON --repo OWNER/REPO [--label tiperf-regression]
+                                           open or update the one open issue with that label
+  tiperf pull-request --repo OWNER/REPO --head BRANCH --base BRANCH --title TEXT [--body-file FILE]
+                                           open a pull request (the weekly baseline refresh)
   tiperf reap [--max-age 3h] [--dry-run] [--ledger DIR]
                                            stop and remove private servers and cgroups whose
                                            tiperf process is gone or that are older than max-age
@@ -259,6 +263,60 @@ async function cmdExport(args: string[]): Promise<number> {
   return EXIT.ok;
 }
 
+function githubToken(command: string): string {
+  const token = process.env.GITHUB_TOKEN;
+  if (!token) throw new InputError(`tiperf ${command}: GITHUB_TOKEN is not set`);
+  return token;
+}
+
+async function cmdAlarm(args: string[]): Promise<number> {
+  const { values, positionals } = flags("alarm", args, {
+    repo: { type: "string" },
+    label: { type: "string" },
+  });
+  const verdict = await readVerdict(onePositional("alarm", positionals, "VERDICT_JSON file"));
+  const repo = parseRepo(required("alarm", "repo", values.repo));
+  const label = (values.label as string | undefined) ?? "tiperf-regression";
+  const gh = githubClient(githubToken("alarm"), apiUrl(), log);
+  const title = `tiperf ${verdict.spec.name}: ${verdict.verdict} (${verdict.created_at.slice(0, 10)})`;
+  const r = await upsertIssue(
+    gh,
+    repo,
+    { title, body: commentMarkdown(verdict, { matrix: label }), label },
+    log,
+  );
+  process.stdout.write(`${r.status} ${r.number}\n`);
+  return EXIT.ok;
+}
+
+async function cmdPullRequest(args: string[]): Promise<number> {
+  const { values, positionals } = flags("pull-request", args, {
+    repo: { type: "string" },
+    head: { type: "string" },
+    base: { type: "string" },
+    title: { type: "string" },
+    "body-file": { type: "string" },
+  });
+  if (positionals.length > 0)
+    throw new InputError(`tiperf pull-request: unexpected argument ${positionals[0]}`);
+  const repo = parseRepo(required("pull-request", "repo", values.repo));
+  const bodyFile = values["body-file"] as string | undefined;
+  const body = bodyFile ? await readFile(bodyFile, "utf8") : "";
+  const n = await openPullRequest(
+    githubClient(githubToken("pull-request"), apiUrl(), log),
+    repo,
+    {
+      head: required("pull-request", "head", values.head),
+      base: required("pull-request", "base", values.base),
+      title: required("pull-request", "title", values.title),
+      body,
+    },
+    log,
+  );
+  process.stdout.write(`${n}\n`);
+  return EXIT.ok;
+}
+
 function parseAge(value: string): number {
   const m = /^(\d+)(m|h|d)$/.exec(value);
   if (!m) throw new InputError(`tiperf reap: --max-age must be like 90m, 3h or 2d (got ${value})`);
@@ -327,6 +385,10 @@ export async function main(argv: string[]): Promise<number> {
         return await cmdComment(rest);
       case "export":
         return await cmdExport(rest);
+      case "alarm":
+        return await cmdAlarm(rest);
+      case "pull-request":
+        return await cmdPullRequest(rest);
       case "reap":
         return await cmdReap(rest);
       case "parse":
@@ -339,7 +401,7 @@ export async function main(argv: string[]): Promise<number> {
         return command === undefined ? EXIT.badInput : EXIT.ok;
       default:
         throw new InputError(
-          `tiperf: unknown command ${command}; commands: run, compare, diff, baseline, report, comment, export, reap, parse, help`,
+          `tiperf: unknown command ${command}; commands: run, compare, diff, baseline, report, comment, export, alarm, pull-request, reap, parse, help`,
         );
     }
   } catch (e) {

@@ -117,6 +117,42 @@ describe("tiperf comment against a GitHub API on 127.0.0.1", () => {
     for (const text of seen) assert.ok(!text.includes(TOKEN));
   });
 
+  test("alarm opens one issue per label and updates it while open; pull-request opens a PR", async () => {
+    const env = { GITHUB_TOKEN: TOKEN, GITHUB_API_URL: gh.url };
+    const first = cli(["alarm", verdictFile, "--repo", "pingcap/tidb"], env);
+    assert.equal((await first.done).code, 0, first.stderr());
+    assert.match(first.stdout(), /^created \d+/);
+    const again = cli(["alarm", verdictFile, "--repo", "pingcap/tidb"], env);
+    assert.equal((await again.done).code, 0, again.stderr());
+    assert.match(again.stdout(), /^updated \d+/);
+    assert.equal(gh.issues.length, 1);
+    assert.equal(gh.issues[0]?.labels[0]?.name, "tiperf-regression");
+    assert.match(gh.issues[0]?.body ?? "", /^🔴 \*\*tiperf pr: regression\*\*/);
+    const body = join(dir, "pr.md");
+    writeFileSync(body, "baselines refreshed");
+    const pr = cli(
+      [
+        "pull-request",
+        "--repo",
+        "pingcap/tidb",
+        "--head",
+        "tiperf/baselines",
+        "--base",
+        "main",
+        "--title",
+        "Refresh baselines",
+        "--body-file",
+        body,
+      ],
+      env,
+    );
+    assert.equal((await pr.done).code, 0, pr.stderr());
+    assert.deepEqual(
+      gh.pulls.map((p) => [p.head, p.base, p.title, p.body]),
+      [["tiperf/baselines", "main", "Refresh baselines", "baselines refreshed"]],
+    );
+  });
+
   test("bad input names the flag or variable and what is allowed", async () => {
     const noToken = await comment(12, [], { GITHUB_TOKEN: "" });
     assert.equal(noToken.code, 2);

@@ -36,7 +36,10 @@ describe("PR comment", () => {
       commentMarkdown(syntheticVerdict({ improvements: ["point_select@16"] })),
       /^🟢 \*\*tiperf pr: pass/,
     );
-    assert.match(commentMarkdown(syntheticVerdict()), /^⚪ \*\*tiperf pr: pass\*\* · all unchanged/);
+    assert.match(
+      commentMarkdown(syntheticVerdict()),
+      /^⚪ \*\*tiperf pr: pass\*\* · all 16 judgements unchanged/,
+    );
     assert.match(
       commentMarkdown(syntheticVerdict({ inconclusive: ["point_select@16"] })),
       /^🟡 \*\*tiperf pr: inconclusive/,

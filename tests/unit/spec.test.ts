@@ -52,7 +52,7 @@ describe("spec", () => {
   });
 
   test("shipped workloads validate", async () => {
-    for (const name of ["smoke", "pr"]) {
+    for (const name of ["smoke", "pr", "weekly"]) {
       const { spec } = await loadSpec(`${ROOT}/workloads/${name}.yaml`);
       assert.equal(spec.name, name);
     }

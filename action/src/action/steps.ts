@@ -1,5 +1,4 @@
 import { readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import * as core from "@actions/core";
 import { judgeStored } from "../compare/judge-results.ts";
@@ -12,6 +11,7 @@ import { commentMarkdown } from "../report/comment.ts";
 import { writeHtmlReport } from "../report/html.ts";
 import { readResult, writeAtomic } from "../result/store.ts";
 import { prepareSpec } from "../spec/prepare.ts";
+import { ledgerDir } from "../target/ledger.ts";
 import { Interrupted, installSignalTeardown, teardownAll } from "../teardown.ts";
 import { type ActionInputs, readInputs } from "./inputs.ts";
 
@@ -102,10 +102,8 @@ function failure(inputs: ActionInputs, v: Verdict): string | undefined {
 export async function mainStep(): Promise<void> {
   const abort = new AbortController();
   installSignalTeardown(abort, log);
-  const ledger = join(
-    process.env.RUNNER_TEMP || tmpdir(),
-    `tiperf-ledger-${process.env.GITHUB_RUN_ID ?? "local"}-${process.pid}`,
-  );
+  // under the shared ledger, so the reaper also finds what a killed runner left
+  const ledger = join(ledgerDir(), `action-${process.env.GITHUB_RUN_ID ?? "local"}-${process.pid}`);
   process.env.TIPERF_LEDGER = ledger;
   core.saveState("ledger", ledger);
   try {

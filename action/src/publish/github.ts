@@ -163,3 +163,51 @@ function firstLine(s: string | undefined): string {
       .slice(0, 300) ?? ""
   );
 }
+
+/**
+ * One open issue per label (the weekly alarm): updated in place while it is open, created
+ * otherwise.
+ */
+export async function upsertIssue(
+  gh: Client,
+  repo: { owner: string; repo: string },
+  issue: { title: string; body: string; label: string },
+  log: Log,
+): Promise<{ status: "created" | "updated"; number: number }> {
+  const open = await gh.rest.issues.listForRepo({
+    ...repo,
+    state: "open",
+    labels: issue.label,
+    per_page: 10,
+  });
+  const existing = open.data.find((i) => !i.pull_request);
+  if (existing) {
+    await gh.rest.issues.update({
+      ...repo,
+      issue_number: existing.number,
+      title: issue.title,
+      body: issue.body,
+    });
+    log(`issue: updated #${existing.number} (${issue.label})`);
+    return { status: "updated", number: existing.number };
+  }
+  const r = await gh.rest.issues.create({
+    ...repo,
+    title: issue.title,
+    body: issue.body,
+    labels: [issue.label],
+  });
+  log(`issue: opened #${r.data.number} (${issue.label})`);
+  return { status: "created", number: r.data.number };
+}
+
+export async function openPullRequest(
+  gh: Client,
+  repo: { owner: string; repo: string },
+  pr: { head: string; base: string; title: string; body: string },
+  log: Log,
+): Promise<number> {
+  const r = await gh.rest.pulls.create({ ...repo, ...pr });
+  log(`pull request: opened #${r.data.number} ${pr.head} → ${pr.base}`);
+  return r.data.number;
+}

@@ -149,7 +149,9 @@ export function summaryLine(v: Verdict): { title: string; parts: string[] } {
   return {
     title: `tiperf ${v.spec.name}: ${v.verdict}`,
     parts: [
-      `${counts.length ? counts.join(", ") : "all unchanged"} of ${v.cells.length} judgements`,
+      counts.length
+        ? `${counts.join(", ")} of ${v.cells.length} judgements`
+        : `all ${v.cells.length} judgements unchanged`,
       `${v.head.variant} vs ${v.base.variant}: ${diff.length ? diff.join(", ") : "same target (A/A)"}`,
       `target ${targetProfile(v)}`,
       `host ${h.cpu_model} × ${h.cores}, ${gib(h.memory_bytes)}, ${h.os}`,

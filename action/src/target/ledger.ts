@@ -71,7 +71,16 @@ export async function sweep(opts: SweepOptions): Promise<SweepOutcome> {
   const dir = opts.dir ?? ledgerDir();
   const out: SweepOutcome = { swept: [], kept: [] };
   if (!existsSync(dir)) return out;
-  const files = (await readdir(dir)).filter((f) => f.endsWith(".json")).sort();
+  // one level of subfolders: each action run keeps its own ledger under the shared one
+  const files: string[] = [];
+  for (const f of (await readdir(dir, { withFileTypes: true })).sort((a, b) =>
+    a.name.localeCompare(b.name),
+  )) {
+    if (f.isFile() && f.name.endsWith(".json")) files.push(f.name);
+    if (f.isDirectory())
+      for (const g of (await readdir(join(dir, f.name))).sort())
+        if (g.endsWith(".json")) files.push(join(f.name, g));
+  }
   // servers first: a cgroup can only go once its processes have
   const entries: [string, LedgerEntry][] = [];
   for (const f of files) {

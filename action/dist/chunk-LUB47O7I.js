@@ -4,7 +4,7 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   record
-} from "./chunk-ZRRZ33ZQ.js";
+} from "./chunk-N2GF3BPM.js";
 import {
   __commonJS,
   __export,
@@ -30103,7 +30103,7 @@ function summaryLine(v) {
   return {
     title: `tiperf ${v.spec.name}: ${v.verdict}`,
     parts: [
-      `${counts.length ? counts.join(", ") : "all unchanged"} of ${v.cells.length} judgements`,
+      counts.length ? `${counts.join(", ")} of ${v.cells.length} judgements` : `all ${v.cells.length} judgements unchanged`,
       `${v.head.variant} vs ${v.base.variant}: ${diff.length ? diff.join(", ") : "same target (A/A)"}`,
       `target ${targetProfile(v)}`,
       `host ${h2.cpu_model} \xD7 ${h2.cores}, ${gib(h2.memory_bytes)}, ${h2.os}`,
@@ -89727,6 +89727,38 @@ async function upsertComment(gh, at, body, matrix, log7) {
 function firstLine(s2) {
   return (s2 ?? "no message").split("\n")[0]?.replace(/ - https?:\/\/\S+$/, "").slice(0, 300) ?? "";
 }
+async function upsertIssue(gh, repo, issue2, log7) {
+  const open2 = await gh.rest.issues.listForRepo({
+    ...repo,
+    state: "open",
+    labels: issue2.label,
+    per_page: 10
+  });
+  const existing = open2.data.find((i) => !i.pull_request);
+  if (existing) {
+    await gh.rest.issues.update({
+      ...repo,
+      issue_number: existing.number,
+      title: issue2.title,
+      body: issue2.body
+    });
+    log7(`issue: updated #${existing.number} (${issue2.label})`);
+    return { status: "updated", number: existing.number };
+  }
+  const r = await gh.rest.issues.create({
+    ...repo,
+    title: issue2.title,
+    body: issue2.body,
+    labels: [issue2.label]
+  });
+  log7(`issue: opened #${r.data.number} (${issue2.label})`);
+  return { status: "created", number: r.data.number };
+}
+async function openPullRequest(gh, repo, pr, log7) {
+  const r = await gh.rest.pulls.create({ ...repo, ...pr });
+  log7(`pull request: opened #${r.data.number} ${pr.head} \u2192 ${pr.base}`);
+  return r.data.number;
+}
 
 // action/src/publish/summary.ts
 import { appendFile } from "node:fs/promises";
@@ -89775,5 +89807,9 @@ export {
   compareSpec,
   parseRepo,
   parsePr,
+  apiUrl,
+  githubClient,
+  upsertIssue,
+  openPullRequest,
   publishVerdict
 };

@@ -38,7 +38,16 @@ async function sweep(opts) {
   const dir = opts.dir ?? ledgerDir();
   const out = { swept: [], kept: [] };
   if (!existsSync(dir)) return out;
-  const files = (await readdir(dir)).filter((f) => f.endsWith(".json")).sort();
+  const files = [];
+  for (const f of (await readdir(dir, { withFileTypes: true })).sort(
+    (a, b) => a.name.localeCompare(b.name)
+  )) {
+    if (f.isFile() && f.name.endsWith(".json")) files.push(f.name);
+    if (f.isDirectory()) {
+      for (const g of (await readdir(join(dir, f.name))).sort())
+        if (g.endsWith(".json")) files.push(join(f.name, g));
+    }
+  }
   const entries = [];
   for (const f of files) {
     try {
