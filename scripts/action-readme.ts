@@ -1,5 +1,6 @@
 // Writes the action's input and output tables into README.md from action/action.yml, between
 // the <!-- action-inputs --> markers. `--check` fails when the README is out of date.
+import { spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { parse } from "yaml";
 
@@ -34,7 +35,16 @@ if (a < 0 || b < a) {
   console.error(`README.md needs the markers ${START} and ${END}`);
   process.exit(1);
 }
-const next = `${readme.slice(0, a + START.length)}\n${table}\n${readme.slice(b)}`;
+// biome formats markdown too (padded tables): compare and write what it would leave
+const formatted = spawnSync("node_modules/.bin/biome", ["format", "--stdin-file-path=README.md"], {
+  input: `${readme.slice(0, a + START.length)}\n${table}\n${readme.slice(b)}`,
+  encoding: "utf8",
+});
+if (formatted.status !== 0) {
+  console.error(`biome format failed: ${formatted.stderr}`);
+  process.exit(1);
+}
+const next = formatted.stdout;
 if (process.argv.includes("--check")) {
   if (next !== readme) {
     console.error("README.md's action input table is out of date: run npm run readme");
