@@ -36,12 +36,14 @@ if [ "${1:-}" = "--test" ]; then
   tools="$PWD/.tools/bin"
   declare -A want=(
     [act]="github.com/nektos/act@v0.2.89"
-    [actionlint]="github.com/rhysd/actionlint/cmd/actionlint@v1.7.7"
+    [actionlint]="github.com/rhysd/actionlint/cmd/actionlint@v1.7.12"
   )
   for tool in "${!want[@]}"; do
-    if [ ! -x "$tools/$tool" ]; then
+    # rebuild when the pinned version changed (the version is recorded beside the binary)
+    if [ ! -x "$tools/$tool" ] || [ "$(cat "$tools/$tool.version" 2>/dev/null)" != "${want[$tool]}" ]; then
       echo "setup: go install ${want[$tool]}" >&2
       GOBIN="$tools" go install "${want[$tool]}"
+      echo "${want[$tool]}" > "$tools/$tool.version"
     fi
   done
 fi
