@@ -13,8 +13,11 @@ import {
   compareSpec,
   githubClient,
   installSignalTeardown,
+  isLatency,
   judgeStored,
   loadSpec,
+  mean,
+  metricName,
   openPullRequest,
   parsePr,
   parseRepo,
@@ -24,13 +27,14 @@ import {
   readVerdict,
   renderCharts,
   runSpec,
+  stddev,
   teardownAll,
   upsertIssue,
   verdictHtml,
   writeAtomic,
   writeHtmlReport,
   writeResult
-} from "./chunk-LUB47O7I.js";
+} from "./chunk-4CQI45AI.js";
 import {
   ledgerDir,
   sweep
@@ -43,21 +47,13 @@ import { readFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
 
 // action/src/report/gab.ts
-var LATENCY = /^p(\d+(?:\.\d+)?)_ms$/;
 function metricsOf(better, cells) {
   const names = [...new Set(cells.flatMap((c) => Object.keys(c.metrics)))];
-  return better === "higher" ? names.filter((m) => m === "tps" || m === "qps") : names.filter((m) => LATENCY.test(m));
+  return better === "higher" ? names.filter((m) => m === "tps" || m === "qps") : names.filter(isLatency);
 }
 var unitOf = (metric) => metric === "tps" ? "transactions/s" : metric === "qps" ? "queries/s" : "ms";
-var label = (metric) => LATENCY.test(metric) ? `p${LATENCY.exec(metric)?.[1]} latency` : metric.toUpperCase();
-function mean(xs) {
-  return xs.reduce((s, x) => s + x, 0) / xs.length;
-}
-function sd(xs) {
-  if (xs.length < 2) return 0;
-  const m = mean(xs);
-  return Math.sqrt(xs.reduce((s, x) => s + (x - m) ** 2, 0) / (xs.length - 1));
-}
+var label = (metric) => `${metricName(metric)}${isLatency(metric) ? " latency" : ""}`;
+var sd = (xs) => xs.length < 2 ? 0 : stddev(xs);
 var round = (x) => Number(x.toPrecision(6));
 function gabEntries(result, better, variant) {
   const variants = [...new Set(result.cells.map((c) => c.variant))];
@@ -310,9 +306,7 @@ async function cmdComment(args) {
   const verdictFile = onePositional("comment", positionals, "VERDICT_JSON file");
   const { owner, repo } = parseRepo(required("comment", "repo", values.repo));
   const pr = parsePr(required("comment", "pr", values.pr));
-  const token = process.env.GITHUB_TOKEN;
-  if (!token)
-    throw new InputError("tiperf comment: GITHUB_TOKEN is not set (a token that may comment on the PR)");
+  const token = githubToken("comment");
   const verdict = await readVerdict(verdictFile);
   const outcome = await publishVerdict(verdict, {
     pr: { owner, repo, pr },
@@ -354,7 +348,10 @@ async function cmdExport(args) {
 }
 function githubToken(command) {
   const token = process.env.GITHUB_TOKEN;
-  if (!token) throw new InputError(`tiperf ${command}: GITHUB_TOKEN is not set`);
+  if (!token)
+    throw new InputError(
+      `tiperf ${command}: GITHUB_TOKEN is not set (a token that may write to the repository)`
+    );
   return token;
 }
 async function cmdAlarm(args) {

@@ -8,7 +8,6 @@ import {
   Interrupted,
   TiperfError,
   VerdictSchema,
-  commentMarkdown,
   compareSpec,
   hashSpec,
   installSignalTeardown,
@@ -22,9 +21,8 @@ import {
   require_dist,
   runSpec,
   teardownAll,
-  writeAtomic,
-  writeHtmlReport
-} from "./chunk-LUB47O7I.js";
+  writeVerdictFiles
+} from "./chunk-4CQI45AI.js";
 import {
   getInput,
   info,
@@ -276,12 +274,8 @@ async function produce(inputs, signal) {
     { result: outcome.result, file: resultPath },
     { confidence: 0.95, force: false }
   );
-  const dir = dirname(resultPath);
-  await writeAtomic(join(dir, "verdict.json"), `${JSON.stringify(verdict, null, 2)}
-`);
-  await writeAtomic(join(dir, "verdict.md"), commentMarkdown(verdict));
-  await writeHtmlReport(verdict, join(dir, "report.html"), log);
-  return { verdict, reportPath: join(dir, "report.html"), resultPath };
+  const { htmlPath } = await writeVerdictFiles(verdict, dirname(resultPath), log);
+  return { verdict, reportPath: htmlPath, resultPath };
 }
 function failure(inputs, v) {
   if (inputs.failOn === "never") return void 0;

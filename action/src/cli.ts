@@ -221,9 +221,7 @@ async function cmdComment(args: string[]): Promise<number> {
   const verdictFile = onePositional("comment", positionals, "VERDICT_JSON file");
   const { owner, repo } = parseRepo(required("comment", "repo", values.repo));
   const pr = parsePr(required("comment", "pr", values.pr));
-  const token = process.env.GITHUB_TOKEN;
-  if (!token)
-    throw new InputError("tiperf comment: GITHUB_TOKEN is not set (a token that may comment on the PR)");
+  const token = githubToken("comment");
   const verdict = await readVerdict(verdictFile);
   const outcome = await publishVerdict(verdict, {
     pr: { owner, repo, pr },
@@ -265,7 +263,10 @@ async function cmdExport(args: string[]): Promise<number> {
 
 function githubToken(command: string): string {
   const token = process.env.GITHUB_TOKEN;
-  if (!token) throw new InputError(`tiperf ${command}: GITHUB_TOKEN is not set`);
+  if (!token)
+    throw new InputError(
+      `tiperf ${command}: GITHUB_TOKEN is not set (a token that may write to the repository)`,
+    );
   return token;
 }
 

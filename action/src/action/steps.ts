@@ -7,9 +7,8 @@ import { InputError, TiperfError } from "../errors.ts";
 import { compareSpec } from "../pipeline/compare.ts";
 import { runSpec } from "../pipeline/run.ts";
 import { publishVerdict } from "../publish/index.ts";
-import { commentMarkdown } from "../report/comment.ts";
-import { writeHtmlReport } from "../report/html.ts";
-import { readResult, writeAtomic } from "../result/store.ts";
+import { writeVerdictFiles } from "../report/verdict-files.ts";
+import { readResult } from "../result/store.ts";
 import { prepareSpec } from "../spec/prepare.ts";
 import { ledgerDir } from "../target/ledger.ts";
 import { Interrupted, installSignalTeardown, teardownAll } from "../teardown.ts";
@@ -76,11 +75,8 @@ async function produce(inputs: ActionInputs, signal: AbortSignal): Promise<Produ
     { result: outcome.result, file: resultPath },
     { confidence: 0.95, force: false },
   );
-  const dir = dirname(resultPath);
-  await writeAtomic(join(dir, "verdict.json"), `${JSON.stringify(verdict, null, 2)}\n`);
-  await writeAtomic(join(dir, "verdict.md"), commentMarkdown(verdict));
-  await writeHtmlReport(verdict, join(dir, "report.html"), log);
-  return { verdict, reportPath: join(dir, "report.html"), resultPath };
+  const { htmlPath } = await writeVerdictFiles(verdict, dirname(resultPath), log);
+  return { verdict, reportPath: htmlPath, resultPath };
 }
 
 function failure(inputs: ActionInputs, v: Verdict): string | undefined {

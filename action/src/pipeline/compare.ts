@@ -3,10 +3,8 @@ import { overallVerdict } from "../compare/judge.ts";
 import { judgeRounds } from "../compare/judge-results.ts";
 import type { Verdict } from "../compare/verdict.ts";
 import { EXIT, InputError, RunError } from "../errors.ts";
-import { commentMarkdown } from "../report/comment.ts";
-import { writeHtmlReport } from "../report/html.ts";
+import { type VerdictFiles, writeVerdictFiles } from "../report/verdict-files.ts";
 import type { Cell } from "../result/model.ts";
-import { writeAtomic } from "../result/store.ts";
 import type { LoadedSpec } from "../spec/load.ts";
 import { Bench } from "./bench.ts";
 import { cellLabel, cellSeconds, maxThreads, planCells } from "./cells.ts";
@@ -14,13 +12,8 @@ import { Progress } from "./progress.ts";
 import { finishResult, type RunOptions, startResult } from "./run.ts";
 import { interleavedOrder, lookRounds } from "./schedule.ts";
 
-export interface CompareOutcome {
+export interface CompareOutcome extends VerdictFiles {
   verdict: Verdict;
-  verdictPath: string;
-  /** verdict.md: the PR comment's markdown. */
-  reportPath: string;
-  /** report.html with charts/ beside it. */
-  htmlPath: string;
   resultPath: string;
   exitCode: number;
 }
@@ -175,17 +168,9 @@ export async function compareSpec(loaded: LoadedSpec, opts: CompareOptions): Pro
     await finishResult(result, runDir, error, opts.signal);
   }
   if (error || !verdict) throw error;
-  const verdictPath = `${runDir.dir}/verdict.json`;
-  await writeAtomic(verdictPath, `${JSON.stringify(verdict, null, 2)}\n`);
-  const reportPath = `${runDir.dir}/verdict.md`;
-  await writeAtomic(reportPath, commentMarkdown(verdict, { fullReport: "report.html" }));
-  const htmlPath = `${runDir.dir}/report.html`;
-  await writeHtmlReport(verdict, htmlPath, opts.log);
   return {
     verdict,
-    verdictPath,
-    reportPath,
-    htmlPath,
+    ...(await writeVerdictFiles(verdict, runDir.dir, opts.log)),
     resultPath: runDir.resultPath,
     exitCode: verdict.verdict === "regression" ? EXIT.regression : EXIT.ok,
   };

@@ -19,6 +19,16 @@ const VERDICT_COLORS = {
 
 const LEGEND = { orient: "bottom" as const, title: null };
 
+/** What every chart shares: size, background, the data; x is always the thread count. */
+const frame = (values: object[]) => ({
+  $schema: "https://vega.github.io/schema/vega-lite/v6.json",
+  width: 360,
+  height: 220,
+  background: "white",
+  data: { values },
+});
+const THREADS_X = { field: "threads", type: "ordinal" as const, title: "threads", axis: { labelAngle: 0 } };
+
 const stem = (s: string) => s.replace(/[^\w.-]+/g, "_");
 
 function lines(
@@ -37,14 +47,10 @@ function lines(
     ];
   });
   return {
-    $schema: "https://vega.github.io/schema/vega-lite/v6.json",
-    width: 360,
-    height: 220,
-    background: "white",
-    data: { values },
+    ...frame(values),
     mark: { type: "line", point: { size: 50 }, strokeWidth: 2.5 },
     encoding: {
-      x: { field: "threads", type: "ordinal", title: "threads", axis: { labelAngle: 0 } },
+      x: THREADS_X,
       y: { field: "value", type: "quantitative", title: yTitle, scale: { zero: fromZero } },
       color: {
         field: "variant",
@@ -75,13 +81,9 @@ function change(w: WorkloadRows): TopLevelSpec | null {
     ];
   });
   if (values.length === 0) return null;
-  const x = { field: "threads", type: "ordinal" as const, title: "threads", axis: { labelAngle: 0 } };
+  const x = THREADS_X;
   return {
-    $schema: "https://vega.github.io/schema/vega-lite/v6.json",
-    width: 360,
-    height: 220,
-    background: "white",
-    data: { values },
+    ...frame(values),
     layer: [
       {
         mark: { type: "bar", color: "#e8e8e8", width: { band: 1 } },

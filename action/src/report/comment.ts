@@ -113,7 +113,13 @@ function details(w: WorkloadRows, v: Verdict, rows: Row[], rawPerCell: boolean):
   return out;
 }
 
-function render(v: Verdict, d: Detail, trimmed: string[], opts: CommentOptions): string {
+function render(
+  v: Verdict,
+  workloads: WorkloadRows[],
+  d: Detail,
+  trimmed: string[],
+  opts: CommentOptions,
+): string {
   const out: string[] = [headline(v), ""];
   if (trimmed.length) {
     out.push(
@@ -122,7 +128,7 @@ function render(v: Verdict, d: Detail, trimmed: string[], opts: CommentOptions):
     );
   }
   out.push(method(v), "");
-  for (const w of workloadRows(v)) {
+  for (const w of workloads) {
     const rows = w.rows.filter((r) =>
       d.rows === "all" ? true : d.rows === "notable" ? notable(r) : r.verdict === "regression",
     );
@@ -168,12 +174,13 @@ export function commentMarkdown(v: Verdict, opts: CommentOptions = {}): string {
   const limit = opts.limit ?? COMMENT_LIMIT;
   let detail: Detail = { rawPerCell: true, details: "all", charts: true, rows: "all" };
   const trimmed: string[] = [];
-  let text = render(v, detail, trimmed, opts);
+  const workloads = workloadRows(v);
+  let text = render(v, workloads, detail, trimmed, opts);
   for (const [change, what] of TRIM_STEPS) {
     if (text.length <= limit) return text;
     detail = { ...detail, ...change };
     trimmed.push(what);
-    text = render(v, detail, trimmed, opts);
+    text = render(v, workloads, detail, trimmed, opts);
   }
   if (text.length <= limit) return text;
   // Only regressions are left and they still do not fit: cut the table, keep the marker.

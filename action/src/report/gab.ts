@@ -1,5 +1,7 @@
+import { mean, stddev } from "../compare/stats.ts";
 import { InputError } from "../errors.ts";
 import type { Cell, Result } from "../result/model.ts";
+import { isLatency, metricName } from "./rows.ts";
 
 /** One entry of github-action-benchmark's `customBiggerIsBetter` / `customSmallerIsBetter` input. */
 export interface GabEntry {
@@ -12,30 +14,17 @@ export interface GabEntry {
 
 export type Better = "higher" | "lower";
 
-const LATENCY = /^p(\d+(?:\.\d+)?)_ms$/;
-
 function metricsOf(better: Better, cells: Cell[]): string[] {
   const names = [...new Set(cells.flatMap((c) => Object.keys(c.metrics)))];
-  return better === "higher"
-    ? names.filter((m) => m === "tps" || m === "qps")
-    : names.filter((m) => LATENCY.test(m));
+  return better === "higher" ? names.filter((m) => m === "tps" || m === "qps") : names.filter(isLatency);
 }
 
 const unitOf = (metric: string) =>
   metric === "tps" ? "transactions/s" : metric === "qps" ? "queries/s" : "ms";
 
-const label = (metric: string) =>
-  LATENCY.test(metric) ? `p${LATENCY.exec(metric)?.[1]} latency` : metric.toUpperCase();
+const label = (metric: string) => `${metricName(metric)}${isLatency(metric) ? " latency" : ""}`;
 
-function mean(xs: number[]): number {
-  return xs.reduce((s, x) => s + x, 0) / xs.length;
-}
-
-function sd(xs: number[]): number {
-  if (xs.length < 2) return 0;
-  const m = mean(xs);
-  return Math.sqrt(xs.reduce((s, x) => s + (x - m) ** 2, 0) / (xs.length - 1));
-}
+const sd = (xs: number[]) => (xs.length < 2 ? 0 : stddev(xs));
 
 const round = (x: number) => Number(x.toPrecision(6));
 

@@ -50,8 +50,9 @@ export interface WorkloadRows {
   rows: Row[];
 }
 
-const THROUGHPUT = ["qps", "tps"];
+export const THROUGHPUT = ["qps", "tps"];
 const LATENCY = /^p(\d+(?:\.\d+)?)_ms$/;
+export const isLatency = (metric: string) => LATENCY.test(metric);
 
 /** Groups a verdict's cell × metric judgements into workloads → thread counts, in verdict order. */
 export function workloadRows(v: Verdict): WorkloadRows[] {
@@ -72,9 +73,9 @@ export function workloadRows(v: Verdict): WorkloadRows[] {
   for (const w of out) {
     const metrics = new Set(w.rows.flatMap((r) => r.judgements.map((j) => j.metric)));
     const tp = THROUGHPUT.find((m) => metrics.has(m));
-    const lat = [...metrics].find((m) => LATENCY.test(m));
-    w.throughputName = tp?.toUpperCase();
-    w.latencyName = lat ? `p${LATENCY.exec(lat)?.[1]}` : undefined;
+    const lat = [...metrics].find(isLatency);
+    w.throughputName = tp && metricName(tp);
+    w.latencyName = lat && metricName(lat);
     for (const r of w.rows) {
       r.throughput = r.judgements.find((j) => j.metric === tp);
       r.latency = r.judgements.find((j) => j.metric === lat);

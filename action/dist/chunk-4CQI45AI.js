@@ -29186,6 +29186,7 @@ function variance(xs) {
   const m3 = mean(xs);
   return xs.reduce((s2, x4) => s2 + (x4 - m3) ** 2, 0) / (xs.length - 1);
 }
+var stddev = (xs) => Math.sqrt(variance(xs));
 function logGamma(x4) {
   const c4 = [
     0.9999999999998099,
@@ -30023,6 +30024,7 @@ var ciText = (c4) => c4?.ci ? `[${pct(c4.ci[0])}, ${pct(c4.ci[1])}]` : "\u2013";
 var SEVERITY = ["regression", "inconclusive", "improvement", "unchanged"];
 var THROUGHPUT = ["qps", "tps"];
 var LATENCY = /^p(\d+(?:\.\d+)?)_ms$/;
+var isLatency = (metric) => LATENCY.test(metric);
 function workloadRows(v) {
   const out = [];
   for (const c4 of v.cells) {
@@ -30041,9 +30043,9 @@ function workloadRows(v) {
   for (const w2 of out) {
     const metrics = new Set(w2.rows.flatMap((r) => r.judgements.map((j) => j.metric)));
     const tp = THROUGHPUT.find((m3) => metrics.has(m3));
-    const lat = [...metrics].find((m3) => LATENCY.test(m3));
-    w2.throughputName = tp?.toUpperCase();
-    w2.latencyName = lat ? `p${LATENCY.exec(lat)?.[1]}` : void 0;
+    const lat = [...metrics].find(isLatency);
+    w2.throughputName = tp && metricName(tp);
+    w2.latencyName = lat && metricName(lat);
     for (const r of w2.rows) {
       r.throughput = r.judgements.find((j) => j.metric === tp);
       r.latency = r.judgements.find((j) => j.metric === lat);
@@ -30187,7 +30189,7 @@ function details(w2, v, rows, rawPerCell) {
   out.push("", "</details>");
   return out;
 }
-function render(v, d, trimmed, opts) {
+function render(v, workloads, d, trimmed, opts) {
   const out = [headline(v), ""];
   if (trimmed.length) {
     out.push(
@@ -30196,7 +30198,7 @@ function render(v, d, trimmed, opts) {
     );
   }
   out.push(method(v), "");
-  for (const w2 of workloadRows(v)) {
+  for (const w2 of workloads) {
     const rows = w2.rows.filter(
       (r) => d.rows === "all" ? true : d.rows === "notable" ? notable(r) : r.verdict === "regression"
     );
@@ -30235,12 +30237,13 @@ function commentMarkdown(v, opts = {}) {
   const limit = opts.limit ?? COMMENT_LIMIT;
   let detail = { rawPerCell: true, details: "all", charts: true, rows: "all" };
   const trimmed = [];
-  let text3 = render(v, detail, trimmed, opts);
+  const workloads = workloadRows(v);
+  let text3 = render(v, workloads, detail, trimmed, opts);
   for (const [change3, what] of TRIM_STEPS) {
     if (text3.length <= limit) return text3;
     detail = { ...detail, ...change3 };
     trimmed.push(what);
-    text3 = render(v, detail, trimmed, opts);
+    text3 = render(v, workloads, detail, trimmed, opts);
   }
   if (text3.length <= limit) return text3;
   const marker = commentMarker(opts.matrix ?? v.spec.name);
@@ -38811,7 +38814,7 @@ inherits_default(Window, Transform, {
   }
 });
 function processPartition(list, state, cmp, _) {
-  const sort3 = _.sort, range6 = sort3 && !_.ignorePeers, frame2 = _.frame || [null, 0], data3 = list.data(cmp), n = data3.length, b10 = range6 ? bisector(sort3) : null, w2 = {
+  const sort3 = _.sort, range6 = sort3 && !_.ignorePeers, frame3 = _.frame || [null, 0], data3 = list.data(cmp), n = data3.length, b10 = range6 ? bisector(sort3) : null, w2 = {
     i0: 0,
     i1: 0,
     p0: 0,
@@ -38822,7 +38825,7 @@ function processPartition(list, state, cmp, _) {
   };
   state.init();
   for (let i = 0; i < n; ++i) {
-    setWindow(w2, frame2, i, n);
+    setWindow(w2, frame3, i, n);
     if (range6) adjustRange(w2, b10);
     state.update(w2, data3[i]);
   }
@@ -47535,7 +47538,7 @@ function offsets(legends, value4) {
   return max4 > -Infinity ? max4 : value4;
 }
 function legendParams(g, orient2, config2, xb, yb, w2, h2) {
-  const _ = lookup2(config2, orient2), offset4 = offsets(g, _("offset", 0)), anchor2 = _("anchor", Start), frame2 = _("frame", Group), mult2 = anchor2 === End ? 1 : anchor2 === Middle ? 0.5 : 0, ax = frame2 === Bounds2 ? xb.x1 + mult2 * xb.width() : mult2 * (w2 || yb.width() + 2 * yb.x1), ay = frame2 === Bounds2 ? yb.y1 + mult2 * yb.height() : mult2 * (h2 || xb.height() + 2 * xb.y1);
+  const _ = lookup2(config2, orient2), offset4 = offsets(g, _("offset", 0)), anchor2 = _("anchor", Start), frame3 = _("frame", Group), mult2 = anchor2 === End ? 1 : anchor2 === Middle ? 0.5 : 0, ax = frame3 === Bounds2 ? xb.x1 + mult2 * xb.width() : mult2 * (w2 || yb.width() + 2 * yb.x1), ay = frame3 === Bounds2 ? yb.y1 + mult2 * yb.height() : mult2 * (h2 || xb.height() + 2 * xb.y1);
   const p = {
     align: Each,
     bounds: _("bounds", Flush),
@@ -47702,8 +47705,8 @@ function legendEntryLayout(entries2) {
   });
 }
 function titleLayout(view, mark, width2, height2, viewBounds2) {
-  var group2 = mark.items[0], frame2 = group2.frame, orient2 = group2.orient, anchor2 = group2.anchor, offset4 = group2.offset, padding3 = group2.padding, title2 = group2.items[0].items[0], subtitle = group2.items[1] && group2.items[1].items[0], end = orient2 === Left || orient2 === Right ? height2 : width2, start = 0, x4 = 0, y4 = 0, sx = 0, sy = 0, pos;
-  if (frame2 !== Group) {
+  var group2 = mark.items[0], frame3 = group2.frame, orient2 = group2.orient, anchor2 = group2.anchor, offset4 = group2.offset, padding3 = group2.padding, title2 = group2.items[0].items[0], subtitle = group2.items[1] && group2.items[1].items[0], end = orient2 === Left || orient2 === Right ? height2 : width2, start = 0, x4 = 0, y4 = 0, sx = 0, sy = 0, pos;
+  if (frame3 !== Group) {
     orient2 === Left ? (start = viewBounds2.y2, end = viewBounds2.y1) : orient2 === Right ? (start = viewBounds2.y1, end = viewBounds2.y2) : (start = viewBounds2.x1, end = viewBounds2.x2);
   } else if (orient2 === Left) {
     start = height2, end = 0;
@@ -67106,7 +67109,7 @@ function extractTitleConfig(titleConfig) {
   const {
     // These are non-mark title config that need to be hardcoded
     anchor: anchor2,
-    frame: frame2,
+    frame: frame3,
     offset: offset4,
     orient: orient2,
     angle: angle2,
@@ -67130,7 +67133,7 @@ function extractTitleConfig(titleConfig) {
   };
   const nonMarkTitleProperties = {
     ...anchor2 ? { anchor: anchor2 } : {},
-    ...frame2 ? { frame: frame2 } : {},
+    ...frame3 ? { frame: frame3 } : {},
     ...offset4 ? { offset: offset4 } : {},
     ...orient2 ? { orient: orient2 } : {},
     ...angle2 !== void 0 ? { angle: angle2 } : {},
@@ -78568,9 +78571,9 @@ var WindowTransformNode = class _WindowTransformNode extends DataFlowNode {
       params2.push(window2.param === void 0 ? null : window2.param);
       fields.push(window2.field === void 0 ? null : window2.field);
     }
-    const frame2 = this.transform.frame;
+    const frame3 = this.transform.frame;
     const groupby = this.transform.groupby;
-    if (frame2 && frame2[0] === null && frame2[1] === null && ops2.every((o) => isAggregateOp(o))) {
+    if (frame3 && frame3[0] === null && frame3[1] === null && ops2.every((o) => isAggregateOp(o))) {
       return {
         type: "joinaggregate",
         as,
@@ -78601,7 +78604,7 @@ var WindowTransformNode = class _WindowTransformNode extends DataFlowNode {
       sort: sort3,
       ...ignorePeers !== void 0 ? { ignorePeers } : {},
       ...groupby !== void 0 ? { groupby } : {},
-      ...frame2 !== void 0 ? { frame: frame2 } : {}
+      ...frame3 !== void 0 ? { frame: frame3 } : {}
     };
   }
 };
@@ -81138,14 +81141,14 @@ var ImputeNode = class _ImputeNode extends DataFlowNode {
         return void 0;
       }
       const keyChannel = xDef.impute ? yDef : yDef.impute ? xDef : void 0;
-      const { method: method3, value: value4, frame: frame2, keyvals } = imputedChannel.impute;
+      const { method: method3, value: value4, frame: frame3, keyvals } = imputedChannel.impute;
       const groupbyFields = pathGroupingFields(model.mark, encoding);
       return new _ImputeNode(parent, {
         impute: imputedChannel.field,
         key: keyChannel.field,
         ...method3 ? { method: method3 } : {},
         ...value4 !== void 0 ? { value: value4 } : {},
-        ...frame2 ? { frame: frame2 } : {},
+        ...frame3 ? { frame: frame3 } : {},
         ...keyvals !== void 0 ? { keyvals } : {},
         ...groupbyFields.length ? { groupby: groupbyFields } : {}
       });
@@ -81156,7 +81159,7 @@ var ImputeNode = class _ImputeNode extends DataFlowNode {
     return `Impute ${hash2(this.transform)}`;
   }
   assemble() {
-    const { impute, key: key2, keyvals, method: method3, groupby, value: value4, frame: frame2 = [null, null] } = this.transform;
+    const { impute, key: key2, keyvals, method: method3, groupby, value: value4, frame: frame3 = [null, null] } = this.transform;
     const imputeTransform = {
       type: "impute",
       field: impute,
@@ -81172,7 +81175,7 @@ var ImputeNode = class _ImputeNode extends DataFlowNode {
         as: [`imputed_${impute}_value`],
         ops: [method3],
         fields: [impute],
-        frame: frame2,
+        frame: frame3,
         ignorePeers: false,
         ...groupby ? { groupby } : {}
       };
@@ -83722,6 +83725,14 @@ var VERDICT_COLORS = {
   range: ["#d62728", "#2ca02c", "#7f7f7f", "#e6a700"]
 };
 var LEGEND = { orient: "bottom", title: null };
+var frame2 = (values3) => ({
+  $schema: "https://vega.github.io/schema/vega-lite/v6.json",
+  width: 360,
+  height: 220,
+  background: "white",
+  data: { values: values3 }
+});
+var THREADS_X = { field: "threads", type: "ordinal", title: "threads", axis: { labelAngle: 0 } };
 var stem = (s2) => s2.replace(/[^\w.-]+/g, "_");
 function lines(w2, v, pick4, yTitle, fromZero) {
   const values3 = w2.rows.flatMap((r) => {
@@ -83733,14 +83744,10 @@ function lines(w2, v, pick4, yTitle, fromZero) {
     ];
   });
   return {
-    $schema: "https://vega.github.io/schema/vega-lite/v6.json",
-    width: 360,
-    height: 220,
-    background: "white",
-    data: { values: values3 },
+    ...frame2(values3),
     mark: { type: "line", point: { size: 50 }, strokeWidth: 2.5 },
     encoding: {
-      x: { field: "threads", type: "ordinal", title: "threads", axis: { labelAngle: 0 } },
+      x: THREADS_X,
       y: { field: "value", type: "quantitative", title: yTitle, scale: { zero: fromZero } },
       color: {
         field: "variant",
@@ -83769,13 +83776,9 @@ function change2(w2) {
     ];
   });
   if (values3.length === 0) return null;
-  const x4 = { field: "threads", type: "ordinal", title: "threads", axis: { labelAngle: 0 } };
+  const x4 = THREADS_X;
   return {
-    $schema: "https://vega.github.io/schema/vega-lite/v6.json",
-    width: 360,
-    height: 220,
-    background: "white",
-    data: { values: values3 },
+    ...frame2(values3),
     layer: [
       {
         mark: { type: "bar", color: "#e8e8e8", width: { band: 1 } },
@@ -85082,6 +85085,21 @@ async function runSpec(loaded, opts) {
 // action/src/pipeline/compare.ts
 import { randomInt } from "node:crypto";
 
+// action/src/report/verdict-files.ts
+import { join as join9 } from "node:path";
+async function writeVerdictFiles(v, dir, log7) {
+  const files = {
+    verdictPath: join9(dir, "verdict.json"),
+    reportPath: join9(dir, "verdict.md"),
+    htmlPath: join9(dir, "report.html")
+  };
+  await writeAtomic(files.verdictPath, `${JSON.stringify(v, null, 2)}
+`);
+  await writeAtomic(files.reportPath, commentMarkdown(v, { fullReport: "report.html" }));
+  await writeHtmlReport(v, files.htmlPath, log7);
+  return files;
+}
+
 // action/src/pipeline/schedule.ts
 function rng(seed) {
   let a4 = seed >>> 0;
@@ -85248,18 +85266,9 @@ async function compareSpec(loaded, opts) {
     await finishResult(result, runDir, error64, opts.signal);
   }
   if (error64 || !verdict) throw error64;
-  const verdictPath = `${runDir.dir}/verdict.json`;
-  await writeAtomic(verdictPath, `${JSON.stringify(verdict, null, 2)}
-`);
-  const reportPath = `${runDir.dir}/verdict.md`;
-  await writeAtomic(reportPath, commentMarkdown(verdict, { fullReport: "report.html" }));
-  const htmlPath = `${runDir.dir}/report.html`;
-  await writeHtmlReport(verdict, htmlPath, opts.log);
   return {
     verdict,
-    verdictPath,
-    reportPath,
-    htmlPath,
+    ...await writeVerdictFiles(verdict, runDir.dir, opts.log),
     resultPath: runDir.resultPath,
     exitCode: verdict.verdict === "regression" ? EXIT.regression : EXIT.ok
   };
@@ -89788,6 +89797,8 @@ export {
   hashSpec,
   parseSpec,
   loadSpec,
+  mean,
+  stddev,
   judgeStored,
   writeAtomic,
   writeResult,
@@ -89796,10 +89807,13 @@ export {
   readVerdict,
   SysbenchParseError,
   parseSysbench,
+  isLatency,
+  metricName,
   commentMarkdown,
   renderCharts,
   verdictHtml,
   writeHtmlReport,
+  writeVerdictFiles,
   teardownAll,
   Interrupted,
   installSignalTeardown,
