@@ -34,7 +34,7 @@ import {
   writeAtomic,
   writeHtmlReport,
   writeResult
-} from "./chunk-4CQI45AI.js";
+} from "./chunk-A2K3DI5J.js";
 import {
   ledgerDir,
   sweep

@@ -22,7 +22,7 @@ import {
   runSpec,
   teardownAll,
   writeVerdictFiles
-} from "./chunk-4CQI45AI.js";
+} from "./chunk-A2K3DI5J.js";
 import {
   getInput,
   info,

@@ -4,6 +4,12 @@ import { join } from "node:path";
 import { describe, test } from "node:test";
 import { cli, leftovers, tempDir } from "../helpers/real.ts";
 
+/**
+ * Short cells, many rounds: on shared machines the speed moves in steps that last seconds
+ * (point_select here: 35k–63k TPS within one minute), so a pair of 1 s cells taken back to back
+ * mostly sees one step. Measured here: the paired log ratio's spread was 0.13 with 1 s cells
+ * against 0.18 with 3 s cells plus 1 s warmup, at a quarter of the time per round.
+ */
 function spec(
   dir: string,
   name: string,
@@ -20,7 +26,7 @@ target: {kind: mariadb, config: {innodb_buffer_pool_size: 64M}, resources: {cpus
 driver: {cpus: "1"}
 data: {tables: 2, table_size: 2000}
 workloads:
-  - {name: point_select, sysbench: oltp_point_select, threads: [2], duration: 3s, warmup: 1s, options: {rand-type: uniform}}
+  - {name: point_select, sysbench: oltp_point_select, threads: [2], duration: 1s, warmup: 0s, options: {rand-type: uniform}}
 metrics:
   tps: {better: higher, tolerance: ${tolerance}}
 variants:
@@ -42,7 +48,7 @@ describe("tiperf compare on real servers", () => {
     const run = cli([
       "compare",
       "--spec",
-      spec(dir, "aa", "100%", "10%", 6, 24),
+      spec(dir, "aa", "100%", "10%", 8, 64),
       "--out",
       join(dir, "out"),
       "--json",
@@ -50,7 +56,7 @@ describe("tiperf compare on real servers", () => {
     ]);
     const { code } = await run.done;
     const v = JSON.parse(readFileSync(json, "utf8"));
-    assert.equal(v.verdict, "pass", run.stderr());
+    assert.equal(v.verdict, "pass", `${run.stderr()}\n${JSON.stringify(v.cells)}`);
     assert.equal(code, 0);
     assert.equal(run.stdout().trim(), "pass");
     for (const c of v.cells) for (const k of CELL_KEYS) assert.ok(k in c, `cell key ${k}`);
@@ -61,19 +67,19 @@ describe("tiperf compare on real servers", () => {
     assert.deepEqual(leftovers(), before);
   });
 
-  test("head at cpu_quota 90% against 100%: regression on throughput, exit 1", async () => {
+  test("head at cpu_quota 75% against 100%: regression on throughput, exit 1", async () => {
     const before = leftovers();
     const dir = tempDir();
     const json = join(dir, "verdict.json");
     const out = join(dir, "out");
-    const run = cli(["compare", "--spec", spec(dir, "ab", "90%", "2%", 6, 24), "--out", out, "--json", json]);
+    const run = cli(["compare", "--spec", spec(dir, "ab", "75%", "5%", 8, 32), "--out", out, "--json", json]);
     const { code } = await run.done;
     const v = JSON.parse(readFileSync(json, "utf8"));
     assert.equal(v.verdict, "regression", `${run.stderr()}\n${JSON.stringify(v.cells)}`);
     assert.equal(code, 1);
     const c = v.cells[0];
     assert.equal(c.metric, "tps");
-    assert.ok(c.change < -0.02 && c.ci[1] < -0.02, `change ${c.change}, ci ${c.ci}`);
+    assert.ok(c.change < -0.05 && c.ci[1] < -0.05, `change ${c.change}, ci ${c.ci}`);
     // Both variants' cells, every round, in one result; the verdict and its report beside it.
     const runDir = join(out, readdirSync(out)[0] as string);
     const result = JSON.parse(readFileSync(join(runDir, "result.json"), "utf8"));
@@ -89,10 +95,10 @@ describe("tiperf compare on real servers", () => {
     );
     assert.deepEqual(
       result.targets.map((t: { resources: { cpu_quota: string } }) => t.resources.cpu_quota),
-      ["100%", "90%"],
+      ["100%", "75%"],
     );
     const comment = readFileSync(join(runDir, "verdict.md"), "utf8");
-    assert.match(comment, /^🔴 \*\*tiperf ab: regression\*\* · .*head vs base: cpu_quota: 100% → 90%/);
+    assert.match(comment, /^🔴 \*\*tiperf ab: regression\*\* · .*head vs base: cpu_quota: 100% → 75%/);
     assert.match(comment, /<!-- tiperf:comment matrix=ab -->/);
     assert.match(readFileSync(join(runDir, "report.html"), "utf8"), /data-verdict="regression"/);
     assert.ok(existsSync(join(runDir, "charts", "point_select-tps.png")));

@@ -104,6 +104,26 @@ describe("tiperf run on real servers", () => {
     assert.deepEqual(leftovers(), before);
   });
 
+  test("a cancelled CI job (SIGINT, then SIGTERM during teardown): exit 130, nothing left behind", async () => {
+    // A runner cancels with SIGINT and follows with SIGTERM a few seconds later; the second signal
+    // arrives while servers are stopping and must not cut the teardown short.
+    const before = leftovers();
+    const dir = tempDir();
+    const out = join(dir, "results");
+    const run = cli(["run", "--spec", writeSpec(dir, { threads: [1, 2], duration: 20 }), "--out", out]);
+    await run.waitFor(/\[1\/2\] point_select threads=1/);
+    await new Promise((r) => setTimeout(r, 1500));
+    run.child.kill("SIGINT");
+    await run.waitFor(/SIGINT received/);
+    run.child.kill("SIGTERM");
+    const { code } = await run.done;
+    assert.equal(code, 130, run.stderr());
+    assert.doesNotMatch(run.stderr(), /SIGTERM received/, "the second signal starts no second teardown");
+    const result = await readResult(join(runDirOf(out), "result.json"));
+    assert.equal(result.status, "interrupted");
+    assert.deepEqual(leftovers(), before);
+  });
+
   test("tiperf parse sysbench gives the numbers sysbench printed on a fresh output", async () => {
     const dir = tempDir();
     const target = await startTarget(

@@ -168,6 +168,33 @@ describe("report.html and charts", () => {
     }
     assert.ok(files.some((f) => f.endsWith("point_select-qps.svg")));
   });
+
+  test("the table has latency columns only when a latency metric was judged, as the comment", async () => {
+    const dir = tempDir();
+    const header = (v: ReturnType<typeof syntheticVerdict>) => {
+      const file = join(dir, `${v.cells.length}.html`);
+      return writeHtmlReport(v, file).then(() => {
+        const html = readFileSync(file, "utf8");
+        const head = html.match(/<table><thead><tr>(.*?)<\/tr><\/thead><tbody>\n(<tr.*?<\/tr>)/s);
+        const names = [...(head?.[1] ?? "").matchAll(/<th[^>]*>([^<]*)<\/th>/g)].map((m) => m[1]);
+        assert.equal(head?.[2]?.match(/<td/g)?.length, names.length, "a row has a cell per column");
+        return names;
+      });
+    };
+    const both = syntheticVerdict();
+    assert.deepEqual(await header(both), [
+      "Threads",
+      "base QPS",
+      "head QPS",
+      "Δ%",
+      "95% CI",
+      "base p95 (ms)",
+      "head p95 (ms)",
+      "verdict",
+    ]);
+    const qpsOnly = { ...both, cells: both.cells.filter((c) => c.metric === "qps") };
+    assert.deepEqual(await header(qpsOnly), ["Threads", "base QPS", "head QPS", "Δ%", "95% CI", "verdict"]);
+  });
 });
 
 describe("github-action-benchmark export", () => {

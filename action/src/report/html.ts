@@ -60,7 +60,8 @@ export function verdictHtml(v: Verdict, charts: RenderedChart[]): string {
   const conf = `${Math.round(v.confidence * 100)}% CI`;
   for (const w of workloadRows(v)) {
     const tp = w.throughputName ?? "value";
-    const lat = w.latencyName ?? "latency";
+    // Latency columns only when a latency metric was judged, as in the comment.
+    const lat = w.latencyName;
     out.push(`<h2>${esc(w.workload)}</h2>`, "<table><thead><tr>");
     for (const h of [
       "Threads",
@@ -68,8 +69,7 @@ export function verdictHtml(v: Verdict, charts: RenderedChart[]): string {
       `${v.head.variant} ${tp}`,
       "Δ%",
       conf,
-      `${v.base.variant} ${lat} (ms)`,
-      `${v.head.variant} ${lat} (ms)`,
+      ...(lat ? [`${v.base.variant} ${lat} (ms)`, `${v.head.variant} ${lat} (ms)`] : []),
     ])
       out.push(`<th>${esc(h)}</th>`);
     out.push('<th class="l">verdict</th></tr></thead><tbody>');
@@ -81,8 +81,7 @@ export function verdictHtml(v: Verdict, charts: RenderedChart[]): string {
         num(main?.head),
         pct(main?.change),
         ciText(main),
-        num(r.latency?.base),
-        num(r.latency?.head),
+        ...(lat ? [num(r.latency?.base), num(r.latency?.head)] : []),
       ];
       out.push(
         `<tr class="${r.verdict}">${cells.map((c) => `<td>${esc(c)}</td>`).join("")}<td class="l">${CELL_MARK[r.verdict]} ${esc(r.verdict)}${r.verdict !== "unchanged" ? ` (${esc(r.because.join(", "))})` : ""}</td></tr>`,

@@ -83898,7 +83898,7 @@ function verdictHtml(v, charts) {
   const conf = `${Math.round(v.confidence * 100)}% CI`;
   for (const w2 of workloadRows(v)) {
     const tp = w2.throughputName ?? "value";
-    const lat = w2.latencyName ?? "latency";
+    const lat = w2.latencyName;
     out.push(`<h2>${esc2(w2.workload)}</h2>`, "<table><thead><tr>");
     for (const h2 of [
       "Threads",
@@ -83906,8 +83906,7 @@ function verdictHtml(v, charts) {
       `${v.head.variant} ${tp}`,
       "\u0394%",
       conf,
-      `${v.base.variant} ${lat} (ms)`,
-      `${v.head.variant} ${lat} (ms)`
+      ...lat ? [`${v.base.variant} ${lat} (ms)`, `${v.head.variant} ${lat} (ms)`] : []
     ])
       out.push(`<th>${esc2(h2)}</th>`);
     out.push('<th class="l">verdict</th></tr></thead><tbody>');
@@ -83919,8 +83918,7 @@ function verdictHtml(v, charts) {
         num3(main2?.head),
         pct(main2?.change),
         ciText(main2),
-        num3(r.latency?.base),
-        num3(r.latency?.head)
+        ...lat ? [num3(r.latency?.base), num3(r.latency?.head)] : []
       ];
       out.push(
         `<tr class="${r.verdict}">${cells.map((c4) => `<td>${esc2(c4)}</td>`).join("")}<td class="l">${CELL_MARK[r.verdict]} ${esc2(r.verdict)}${r.verdict !== "unchanged" ? ` (${esc2(r.because.join(", "))})` : ""}</td></tr>`
