@@ -3,6 +3,7 @@
 // same samples. Writes bench/detection.md and bench/detection.json.
 //
 //   npm run bench:detection -- [--trials N] [--max-rounds N] [--slowdowns 3,5,10]
+//                              [--duration S] [--warmup S]
 import { mkdirSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -20,6 +21,9 @@ const { values } = parseArgs({
     "max-rounds": { type: "string", default: "24" },
     slowdowns: { type: "string", default: "3,5,10" },
     tolerance: { type: "string", default: "2" },
+    // Seconds per cell and warmup seconds before it.
+    duration: { type: "string", default: "3" },
+    warmup: { type: "string", default: "1" },
   },
 });
 const trials = Number(values.trials);
@@ -34,7 +38,7 @@ target: {kind: mariadb, config: {innodb_buffer_pool_size: 64M}, resources: {cpus
 driver: {cpus: "1"}
 data: {tables: 2, table_size: 2000}
 workloads:
-  - {name: point_select, sysbench: oltp_point_select, threads: [2], duration: 3s, warmup: 1s, options: {rand-type: uniform}}
+  - {name: point_select, sysbench: oltp_point_select, threads: [2], duration: ${values.duration}s, warmup: ${values.warmup}s, options: {rand-type: uniform}}
 metrics:
   tps: {better: higher, tolerance: ${values.tolerance}%}
 variants:
@@ -98,7 +102,7 @@ const host = await hostFacts();
 const date = new Date().toISOString().slice(0, 10);
 const lines = [
   `Detection benchmark, ${date}, ${host.cpu_model}, ${host.cores} cores (${cpus().length} seen), ${(host.memory_bytes / 2 ** 30).toFixed(0)} GiB, ${host.os}.`,
-  `Local MariaDB, oltp_point_select, 2 threads, 3 s cells after 1 s warmup, server pinned to CPU 0 and sysbench to CPU 1; head's CPU quota lowered by the injected slowdown. tiperf: interleaved, ${values.rounds}–${values["max-rounds"]} rounds with looks at doubling round counts, tolerance ${values.tolerance}%, 95% familywise confidence. The single-run rules see round 1 only.`,
+  `Local MariaDB, oltp_point_select, 2 threads, ${values.duration} s cells after ${values.warmup} s warmup, server pinned to CPU 0 and sysbench to CPU 1; head's CPU quota lowered by the injected slowdown. tiperf: interleaved, ${values.rounds}–${values["max-rounds"]} rounds with looks at doubling round counts, tolerance ${values.tolerance}%, 95% familywise confidence. The single-run rules see round 1 only.`,
   "",
   "| injected slowdown | trials | tiperf: regression | tiperf: inconclusive | tiperf: unchanged/improvement | mean measured change | tiperf minutes per verdict | single run, 5% threshold: alarm | github-action-benchmark 200%: alarm | single-run minutes |",
   "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
