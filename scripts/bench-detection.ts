@@ -1,13 +1,14 @@
 // Detection benchmark: how often tiperf's verdict is right on real noise, against known, injected
 // slowdowns (CPU quota on the database server), side by side with two simple rules applied to the
-// same samples. Writes bench/detection.md and bench/detection.json.
+// same samples. Writes bench/detection.md and bench/detection.json (or --out PREFIX .md/.json).
 //
 //   npm run bench:detection -- [--trials N] [--max-rounds N] [--slowdowns 3,5,10]
-//                              [--duration S] [--warmup S]
+//                              [--duration S] [--warmup S] [--out PREFIX]
 import { mkdirSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { parseArgs } from "node:util";
+import { stddev } from "../action/src/compare/stats.ts";
 import { compareSpec } from "../action/src/pipeline/compare.ts";
 import { hostFacts } from "../action/src/result/host.ts";
 import { readResult } from "../action/src/result/store.ts";
@@ -24,6 +25,7 @@ const { values } = parseArgs({
     // Seconds per cell and warmup seconds before it.
     duration: { type: "string", default: "3" },
     warmup: { type: "string", default: "1" },
+    out: { type: "string", default: "bench/detection" },
   },
 });
 const trials = Number(values.trials);
@@ -57,6 +59,22 @@ interface Trial {
   naive5: boolean;
   gab200: boolean;
   singleMinutes: number;
+  /** Standard deviation of log(head/base) over the judged rounds: the pair-to-pair noise. */
+  spread: number;
+}
+
+/** Pair-to-pair noise: the standard deviation of log(head/base) over the judged rounds. */
+function roundSpread(result: Awaited<ReturnType<typeof readResult>>): number {
+  const tps = (v: string, round: number) =>
+    result.cells.find((c) => c.variant === v && c.round === round && c.status === "ok")?.metrics.tps;
+  const logs: number[] = [];
+  for (const c of result.cells) {
+    if (c.variant !== "base" || c.round < 1) continue;
+    const b = tps("base", c.round);
+    const h = tps("head", c.round);
+    if (b && h) logs.push(Math.log(h / b));
+  }
+  return stddev(logs);
 }
 
 const out: Trial[] = [];
@@ -85,6 +103,7 @@ try {
         // github-action-benchmark's default: alert when the new value is 200% worse (ratio ≥ 2).
         gab200: base1 / head1 >= 2,
         singleMinutes: r.verdict.benchmark_seconds / 60 / Math.max(1, r.verdict.rounds),
+        spread: roundSpread(result),
       };
       out.push(trial);
       log(
@@ -104,19 +123,17 @@ const lines = [
   `Detection benchmark, ${date}, ${host.cpu_model}, ${host.cores} cores (${cpus().length} seen), ${(host.memory_bytes / 2 ** 30).toFixed(0)} GiB, ${host.os}.`,
   `Local MariaDB, oltp_point_select, 2 threads, ${values.duration} s cells after ${values.warmup} s warmup, server pinned to CPU 0 and sysbench to CPU 1; head's CPU quota lowered by the injected slowdown. tiperf: interleaved, ${values.rounds}–${values["max-rounds"]} rounds with looks at doubling round counts, tolerance ${values.tolerance}%, 95% familywise confidence. The single-run rules see round 1 only.`,
   "",
-  "| injected slowdown | trials | tiperf: regression | tiperf: inconclusive | tiperf: unchanged/improvement | mean measured change | tiperf minutes per verdict | single run, 5% threshold: alarm | github-action-benchmark 200%: alarm | single-run minutes |",
-  "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+  "| injected slowdown | trials | tiperf: regression | tiperf: inconclusive | tiperf: unchanged/improvement | mean measured change | tiperf minutes per verdict | single run, 5% threshold: alarm | github-action-benchmark 200%: alarm | single-run minutes | round-to-round spread |",
+  "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
 ];
 for (const s of conditions) {
   const ts = out.filter((x) => x.slowdown === s);
   lines.push(
-    `| ${s === 0 ? "none (A/A)" : `${s}%`} | ${ts.length} | ${rate(ts.map((x) => x.verdict === "regression"))} | ${rate(ts.map((x) => x.verdict === "inconclusive"))} | ${rate(ts.map((x) => x.verdict === "unchanged" || x.verdict === "improvement"))} | ${(mean(ts.map((x) => x.change ?? 0)) * 100).toFixed(1)}% | ${mean(ts.map((x) => x.minutes)).toFixed(1)} | ${rate(ts.map((x) => x.naive5))} | ${rate(ts.map((x) => x.gab200))} | ${mean(ts.map((x) => x.singleMinutes)).toFixed(2)} |`,
+    `| ${s === 0 ? "none (A/A)" : `${s}%`} | ${ts.length} | ${rate(ts.map((x) => x.verdict === "regression"))} | ${rate(ts.map((x) => x.verdict === "inconclusive"))} | ${rate(ts.map((x) => x.verdict === "unchanged" || x.verdict === "improvement"))} | ${(mean(ts.map((x) => x.change ?? 0)) * 100).toFixed(1)}% | ${mean(ts.map((x) => x.minutes)).toFixed(1)} | ${rate(ts.map((x) => x.naive5))} | ${rate(ts.map((x) => x.gab200))} | ${mean(ts.map((x) => x.singleMinutes)).toFixed(2)} | ${mean(ts.map((x) => x.spread)).toFixed(3)} |`,
   );
 }
-mkdirSync("bench", { recursive: true });
-writeFileSync("bench/detection.md", `${lines.join("\n")}\n`);
-writeFileSync(
-  "bench/detection.json",
-  `${JSON.stringify({ date, host, args: values, trials: out }, null, 2)}\n`,
-);
+const prefix = String(values.out);
+mkdirSync(dirname(prefix), { recursive: true });
+writeFileSync(`${prefix}.md`, `${lines.join("\n")}\n`);
+writeFileSync(`${prefix}.json`, `${JSON.stringify({ date, host, args: values, trials: out }, null, 2)}\n`);
 process.stdout.write(`${lines.join("\n")}\n`);

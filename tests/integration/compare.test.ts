@@ -5,10 +5,9 @@ import { describe, test } from "node:test";
 import { cli, leftovers, tempDir } from "../helpers/real.ts";
 
 /**
- * Short cells, many rounds: on shared machines the speed moves in steps that last seconds
- * (point_select here: 35k–63k TPS within one minute), so a pair of 1 s cells taken back to back
- * mostly sees one step. Measured here: the paired log ratio's spread was 0.13 with 1 s cells
- * against 0.18 with 3 s cells plus 1 s warmup, at a quarter of the time per round.
+ * Short cells, many rounds: on shared machines the speed moves in steps that last seconds, so a
+ * 3 s cell is not steadier than a 1 s one and costs four times as long per round
+ * (bench/cells-1s.md, bench/cells-3s.md).
  */
 function spec(
   dir: string,
@@ -42,13 +41,15 @@ const CELL_KEYS = ["workload", "threads", "metric", "base", "head", "change", "c
 
 describe("tiperf compare on real servers", () => {
   test("A/A: pass, exit 0, and the --json contract", async () => {
+    // 15%: two server processes of one configuration can keep a steady gap of several percent
+    // here (README, "Server instances differ"); the tolerance has to stand above it.
     const before = leftovers();
     const dir = tempDir();
     const json = join(dir, "verdict.json");
     const run = cli([
       "compare",
       "--spec",
-      spec(dir, "aa", "100%", "10%", 8, 64),
+      spec(dir, "aa", "100%", "15%", 8, 64),
       "--out",
       join(dir, "out"),
       "--json",
@@ -62,7 +63,8 @@ describe("tiperf compare on real servers", () => {
     for (const c of v.cells) for (const k of CELL_KEYS) assert.ok(k in c, `cell key ${k}`);
     const c = v.cells[0];
     assert.equal(c.verdict, "unchanged");
-    assert.ok(c.ci[0] >= -0.1 && c.ci[1] <= 0.1, `interval ${c.ci} inside ±10%`);
+    assert.equal(c.tolerance, 0.15);
+    assert.ok(c.ci[0] >= -0.15 && c.ci[1] <= 0.15, `interval ${c.ci} inside ±15%`);
     assert.ok(c.mde < 0, "throughput MDE points down");
     assert.deepEqual(leftovers(), before);
   });
