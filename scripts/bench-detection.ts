@@ -8,6 +8,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { parseArgs } from "node:util";
+import { pairedSamples } from "../action/src/compare/samples.ts";
 import { stddev } from "../action/src/compare/stats.ts";
 import { compareSpec } from "../action/src/pipeline/compare.ts";
 import { hostFacts } from "../action/src/result/host.ts";
@@ -65,16 +66,14 @@ interface Trial {
 
 /** Pair-to-pair noise: the standard deviation of log(head/base) over the judged rounds. */
 function roundSpread(result: Awaited<ReturnType<typeof readResult>>): number {
-  const tps = (v: string, round: number) =>
-    result.cells.find((c) => c.variant === v && c.round === round && c.status === "ok")?.metrics.tps;
-  const logs: number[] = [];
-  for (const c of result.cells) {
-    if (c.variant !== "base" || c.round < 1) continue;
-    const b = tps("base", c.round);
-    const h = tps("head", c.round);
-    if (b && h) logs.push(Math.log(h / b));
-  }
-  return stddev(logs);
+  const { base, head } = pairedSamples(
+    result,
+    "base",
+    "head",
+    { workload: "point_select", threads: 2 },
+    "tps",
+  );
+  return stddev(base.map((b, i) => Math.log((head[i] as number) / b)));
 }
 
 const out: Trial[] = [];

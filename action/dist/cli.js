@@ -253,10 +253,10 @@ async function cmdBaseline(args) {
     dir: { type: "string" },
     profile: { type: "string" }
   });
-  const [action, file, extra] = positionals;
+  const [action, ...rest] = positionals;
   if (action !== "update")
     throw new InputError(`tiperf baseline: the action must be update (got ${action ?? "nothing"})`);
-  if (!file || extra) throw new InputError("tiperf baseline update: give exactly one RESULT file");
+  const file = onePositional("baseline update", rest, "RESULT file");
   const written = await promoteBaseline(
     file,
     values.dir ?? "baselines",
