@@ -9,9 +9,12 @@ import {
   SysbenchParseError,
   TiperfError,
   apiUrl,
+  checkOutFile,
   commentMarkdown,
   compareSpec,
+  errnoText,
   githubClient,
+  installCrashTeardown,
   installSignalTeardown,
   isLatency,
   judgeStored,
@@ -34,7 +37,7 @@ import {
   writeAtomic,
   writeHtmlReport,
   writeResult
-} from "./chunk-A2K3DI5J.js";
+} from "./chunk-D6HRQIDL.js";
 import {
   ledgerDir,
   sweep
@@ -194,6 +197,7 @@ async function cmdCompare(args, signal) {
       `tiperf compare: --seed must be a whole number from 0 to 2^31\u22121 (got ${values.seed})`
     );
   const loaded = await loadSpec(required("compare", "spec", values.spec));
+  if (values.json) await checkOutFile(values.json, "--json");
   const outcome = await compareSpec(loaded, {
     outDir: values.out ?? "results",
     log,
@@ -449,9 +453,16 @@ async function cmdParse(args) {
   }
   return EXIT.ok;
 }
+function describeError(e) {
+  if (e instanceof TiperfError) return e.message;
+  const fsError = e;
+  if (fsError?.code && fsError.path) return `${fsError.syscall ?? "access"} ${fsError.path}: ${errnoText(e)}`;
+  return e?.stack ?? String(e);
+}
 async function main(argv) {
   const abort = new AbortController();
   installSignalTeardown(abort, log);
+  installCrashTeardown(log, describeError);
   const [command, ...rest] = argv;
   try {
     switch (command) {
@@ -494,7 +505,7 @@ async function main(argv) {
       log(`error: ${e.message}`);
       return abort.signal.reason.exitCode;
     }
-    log(e instanceof TiperfError ? `error: ${e.message}` : `error: ${e.stack ?? e}`);
+    log(`error: ${describeError(e)}`);
     return e instanceof TiperfError ? e.exitCode : EXIT.runFailed;
   } finally {
     await teardownAll(log);

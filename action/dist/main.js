@@ -22,7 +22,7 @@ import {
   runSpec,
   teardownAll,
   writeVerdictFiles
-} from "./chunk-A2K3DI5J.js";
+} from "./chunk-D6HRQIDL.js";
 import {
   getInput,
   info,

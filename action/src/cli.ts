@@ -4,8 +4,9 @@ import { parseArgs } from "node:util";
 import { judgeStored } from "./compare/judge-results.ts";
 import { readVerdict } from "./compare/verdict.ts";
 import { parseSysbench, SysbenchParseError } from "./driver/sysbench-parse.ts";
-import { EXIT, InputError, TiperfError } from "./errors.ts";
+import { EXIT, errnoText, InputError, TiperfError } from "./errors.ts";
 import { compareSpec } from "./pipeline/compare.ts";
+import { checkOutFile } from "./pipeline/preflight.ts";
 import { runSpec } from "./pipeline/run.ts";
 import { apiUrl, githubClient, openPullRequest, parsePr, parseRepo, upsertIssue } from "./publish/github.ts";
 import { publishVerdict } from "./publish/index.ts";
@@ -16,7 +17,7 @@ import { promoteBaseline } from "./result/baseline.ts";
 import { readResult, writeAtomic } from "./result/store.ts";
 import { loadSpec } from "./spec/load.ts";
 import { ledgerDir, sweep } from "./target/ledger.ts";
-import { Interrupted, installSignalTeardown, teardownAll } from "./teardown.ts";
+import { Interrupted, installCrashTeardown, installSignalTeardown, teardownAll } from "./teardown.ts";
 
 const USAGE = `tiperf — performance regression checks for TiDB
 
@@ -106,6 +107,7 @@ async function cmdCompare(args: string[], signal: AbortSignal): Promise<number> 
       `tiperf compare: --seed must be a whole number from 0 to 2^31−1 (got ${values.seed})`,
     );
   const loaded = await loadSpec(required("compare", "spec", values.spec));
+  if (values.json) await checkOutFile(values.json as string, "--json");
   const outcome = await compareSpec(loaded, {
     outDir: (values.out as string | undefined) ?? "results",
     log,
@@ -366,9 +368,18 @@ async function cmdParse(args: string[]): Promise<number> {
   return EXIT.ok;
 }
 
+/** One line for an error: a file-system error by its path and errno, a bug with its stack. */
+function describeError(e: unknown): string {
+  if (e instanceof TiperfError) return e.message;
+  const fsError = e as NodeJS.ErrnoException;
+  if (fsError?.code && fsError.path) return `${fsError.syscall ?? "access"} ${fsError.path}: ${errnoText(e)}`;
+  return (e as Error)?.stack ?? String(e);
+}
+
 export async function main(argv: string[]): Promise<number> {
   const abort = new AbortController();
   installSignalTeardown(abort, log);
+  installCrashTeardown(log, describeError);
   const [command, ...rest] = argv;
   try {
     switch (command) {
@@ -410,7 +421,7 @@ export async function main(argv: string[]): Promise<number> {
       log(`error: ${(e as Error).message}`);
       return abort.signal.reason.exitCode;
     }
-    log(e instanceof TiperfError ? `error: ${e.message}` : `error: ${(e as Error).stack ?? e}`);
+    log(`error: ${describeError(e)}`);
     return e instanceof TiperfError ? e.exitCode : EXIT.runFailed;
   } finally {
     await teardownAll(log);

@@ -66,3 +66,20 @@ export function installSignalTeardown(
     });
   }
 }
+
+/**
+ * The last line of defence: an error nothing caught (an 'error' event without a listener, a
+ * rejected promise nobody awaited) still tears down what was started and ends with exit 3, with
+ * one line saying what happened, never the regression exit code.
+ */
+export function installCrashTeardown(log: (line: string) => void, describe: (e: unknown) => string): void {
+  let crashed = false;
+  const crash = (e: unknown) => {
+    if (crashed) return;
+    crashed = true;
+    log(`error: ${describe(e)}`);
+    void teardownAll(log).finally(() => process.exit(3));
+  };
+  process.on("uncaughtException", crash);
+  process.on("unhandledRejection", crash);
+}

@@ -133,7 +133,10 @@ describe("tiperf run on real servers", () => {
     const file = join(dir, "fresh.txt");
     try {
       const common = [...target.sysbenchArgs, "--tables=1", "--table-size=500"];
-      assert.equal((await runSysbench(["oltp_common", ...common, "prepare"], join(dir, "prep.txt"))).code, 0);
+      assert.equal(
+        (await runSysbench(["oltp_common", ...common, "prepare"], { logFile: join(dir, "prep.txt") })).code,
+        0,
+      );
       const r = await runSysbench(
         [
           "oltp_read_only",
@@ -144,7 +147,7 @@ describe("tiperf run on real servers", () => {
           "--percentile=90",
           "run",
         ],
-        join(dir, "raw.txt"),
+        { logFile: join(dir, "raw.txt") },
       );
       assert.equal(r.code, 0);
       writeFileSync(file, r.output);

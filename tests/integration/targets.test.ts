@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
+import { readdirSync } from "node:fs";
 import { describe, test } from "node:test";
+import { runCommand } from "../../action/src/proc/process.ts";
 import { startTarget } from "../../action/src/target/index.ts";
-import { runCommand } from "../../action/src/target/process.ts";
 import { teardownAll } from "../../action/src/teardown.ts";
 import { leftovers, tempDir } from "../helpers/real.ts";
 
@@ -62,22 +63,29 @@ describe("private local targets", () => {
     assert.deepEqual(leftovers(), before);
   });
 
-  test("a setting the server rejects is a clear error, and nothing is left behind", async () => {
+  test("a setting the server refuses: named, in the server's own words, logs kept where the message says", async () => {
     const before = leftovers();
-    await assert.rejects(
-      startTarget(
-        { kind: "mariadb", config: { no_such_setting: 1 } },
-        { maxConnections: 10, logDir: tempDir(), log },
-      ),
-      /target\.config: MariaDB rejected a setting.*\n.*no_such_setting/,
-    );
-    await assert.rejects(
-      startTarget(
-        { kind: "postgres", config: { no_such_setting: 1 } },
-        { maxConnections: 10, logDir: tempDir(), log },
-      ),
-      /target\.config: PostgreSQL rejected a setting.*\n.*no_such_setting/,
-    );
+    const cases = [
+      // unknown option: MariaDB says so in its error log
+      ["mariadb", { no_such_setting: 1 }, /no_such_setting/],
+      // refused before the error log is open: the words are only on the server's stderr
+      ["mariadb", { max_connections: "-5" }, /Incorrect unsigned value: '-5' for max_connections/],
+      ["postgres", { no_such_setting: 1 }, /unrecognized configuration parameter "no_such_setting"/],
+    ] as const;
+    for (const [kind, config, said] of cases) {
+      const logDir = tempDir();
+      const key = Object.keys(config)[0] as string;
+      const err = await startTarget({ kind, config }, { maxConnections: 10, logDir, log }).then(
+        () => assert.fail(`${kind} started with ${JSON.stringify(config)}`),
+        (e: Error) => e,
+      );
+      const name = kind === "mariadb" ? "MariaDB" : "PostgreSQL";
+      assert.match(err.message, new RegExp(`^target\\.config: ${name} refused ${key}=`));
+      assert.match(err.message, said);
+      assert.doesNotMatch(err.message, /no log/);
+      assert.ok(err.message.endsWith(`server logs kept in ${logDir}`), err.message);
+      assert.ok(readdirSync(logDir).length > 0, "the logs the message points at exist");
+    }
     await teardownAll();
     assert.deepEqual(leftovers(), before);
   });

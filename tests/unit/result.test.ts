@@ -6,13 +6,57 @@ import { describe, test } from "node:test";
 import { parseSysbench } from "../../action/src/driver/sysbench-parse.ts";
 import { InputError } from "../../action/src/errors.ts";
 import { runReportMarkdown } from "../../action/src/report/run-report.ts";
-import { steadyState } from "../../action/src/result/cell.ts";
+import { measurementProblems, steadyState } from "../../action/src/result/cell.ts";
 import { type Result, resultJsonSchema } from "../../action/src/result/model.ts";
 import { readResult, writeResult } from "../../action/src/result/store.ts";
 import { fixture, ROOT } from "../helpers/paths.ts";
 import { sampleResult } from "../helpers/sample.ts";
 
 const report = (name: string) => parseSysbench(readFileSync(fixture("sysbench", name), "utf8"));
+
+describe("a cell is the measurement it asked for, or it is not judged", () => {
+  const asked = { seconds: 3, grace_s: 15, rate_limited: false };
+
+  test("a healthy run has no problems", () => {
+    assert.deepEqual(measurementProblems(report("mysql-point-select.txt"), asked), []);
+    // the last interval line may be missing when the run ends on a second boundary
+    assert.deepEqual(measurementProblems(report("histogram.txt"), { ...asked, seconds: 2 }), []);
+  });
+
+  test("a server stopped mid-cell (SIGSTOP for 8 s, real output): zero-throughput seconds", () => {
+    const stalled = report("stalled-server.txt");
+    assert.ok(stalled.tps > 0, "sysbench's own summary looks like a normal run");
+    const problems = measurementProblems(stalled, { ...asked, grace_s: 30 });
+    assert.equal(problems.length, 1, problems.join("; "));
+    assert.match(
+      problems[0] ?? "",
+      /7 one-second sample\(s\) with zero throughput \(at 3s, 4s, 5s, 6s, 7s, …\): the server stalled/,
+    );
+  });
+
+  test("a run far past --time is refused, naming what was asked", () => {
+    const problems = measurementProblems(report("stalled-server.txt"), { ...asked, grace_s: 2 });
+    assert.equal(problems[0], "sysbench ran 9.5s for a 3s cell (allowed: 3s + 2s grace)");
+  });
+
+  test("too few interval samples for the time asked", () => {
+    const problems = measurementProblems(report("mysql-point-select.txt"), {
+      ...asked,
+      seconds: 10,
+      grace_s: 0,
+    });
+    assert.deepEqual(problems, ["sysbench printed 3 one-second samples for a 10s cell (expected 10)"]);
+  });
+
+  test("with --rate, a second without a finished query is the schedule, not a stall", () => {
+    const problems = measurementProblems(report("stalled-server.txt"), {
+      ...asked,
+      grace_s: 30,
+      rate_limited: true,
+    });
+    assert.deepEqual(problems, []);
+  });
+});
 
 describe("steady state", () => {
   test("intervals inside the warmup are kept and marked; metrics come from the rest", () => {

@@ -1,7 +1,11 @@
 import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { describe, test } from "node:test";
-import { parseSysbench, SysbenchParseError } from "../../action/src/driver/sysbench-parse.ts";
+import {
+  mostSpecificLine,
+  parseSysbench,
+  SysbenchParseError,
+} from "../../action/src/driver/sysbench-parse.ts";
 import { fixture } from "../helpers/paths.ts";
 
 const read = (name: string) => readFileSync(fixture("sysbench", name), "utf8");
@@ -10,7 +14,12 @@ const parse = (name: string) => parseSysbench(read(name));
 describe("sysbench parser: golden files", () => {
   // Every real output under fixtures/sysbench has a .json golden beside it; UPDATE_GOLDEN=1 rewrites them.
   const outputs = readdirSync(fixture("sysbench")).filter((f) => f.endsWith(".txt"));
-  const failing = new Set(["not-sysbench.txt", "truncated-in-latency.txt", "server-killed.txt"]);
+  const failing = new Set([
+    "not-sysbench.txt",
+    "truncated-in-latency.txt",
+    "server-killed.txt",
+    "too-many-connections.txt",
+  ]);
   for (const name of outputs.filter((f) => !failing.has(f))) {
     test(name, () => {
       const golden = fixture("sysbench", name.replace(/\.txt$/, ".json"));
@@ -140,6 +149,20 @@ describe("sysbench parser: refuses what it cannot account for", () => {
       () => parse("server-killed.txt"),
       /sysbench failed before its summary: FATAL: .*Lost connection/,
     );
+  });
+
+  test("a run refused by the server names the cause, not the symptom printed first", () => {
+    // sysbench prints "unable to connect … aborting" first; the cause is the line after it.
+    assert.throws(
+      () => parse("too-many-connections.txt"),
+      /sysbench failed before its summary: FATAL: error 1040: Too many connections/,
+    );
+    assert.equal(
+      mostSpecificLine(read("too-many-connections.txt")),
+      "FATAL: error 1040: Too many connections",
+    );
+    assert.match(mostSpecificLine(read("server-killed.txt")) ?? "", /returned error 2013 \(Lost connection/);
+    assert.equal(mostSpecificLine("just text\nmore text"), undefined);
   });
 
   test("a damaged interval line is an error naming the line", () => {

@@ -1,15 +1,5 @@
-import { spawn } from "node:child_process";
-import { createWriteStream } from "node:fs";
+import { runTool, type ToolOptions, type ToolRun } from "../proc/tool.ts";
 import type { Spec, Workload } from "../spec/schema.ts";
-import { onTeardown } from "../teardown.ts";
-
-export interface StepResult {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  output: string;
-  /** Set when the step was stopped from outside (server died, SIGTERM). */
-  aborted?: string;
-}
 
 /** Flags shared by every step: the target's connection and the spec's data set. */
 export function commonArgs(spec: Spec, connection: string[]): string[] {
@@ -52,53 +42,12 @@ export function supportsPrewarm(connection: string[]): boolean {
   return connection.includes("--db-driver=mysql");
 }
 
-/**
- * Runs sysbench with an argument array (no shell), teeing everything it prints into `logFile`
- * as it arrives, so a crash keeps the raw output up to that moment.
- */
-export function runSysbench(
-  args: string[],
-  logFile: string,
-  signal?: AbortSignal,
-  cpus?: string,
-): Promise<StepResult> {
-  return new Promise((resolve) => {
-    const log = createWriteStream(logFile, { flags: "a" });
-    const [command, argv] = cpus ? ["taskset", ["-c", cpus, "sysbench", ...args]] : ["sysbench", args];
-    log.write(`$ ${command} ${argv.join(" ")}\n`);
-    const child = spawn(command, argv, { stdio: ["ignore", "pipe", "pipe"] });
-    let output = "";
-    let aborted: string | undefined;
-    const onData = (d: Buffer) => {
-      output += d.toString();
-      log.write(d);
-    };
-    child.stdout.on("data", onData);
-    child.stderr.on("data", onData);
-    const kill = () => {
-      if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
-    };
-    const unregister = onTeardown(`stop sysbench (pid ${child.pid})`, kill);
-    const onAbort = () => {
-      aborted = signal?.reason instanceof Error ? signal.reason.message : String(signal?.reason ?? "aborted");
-      kill();
-    };
-    if (signal?.aborted) onAbort();
-    signal?.addEventListener("abort", onAbort, { once: true });
-    const finish = (code: number | null, sig: NodeJS.Signals | null) => {
-      unregister();
-      signal?.removeEventListener("abort", onAbort);
-      log.end(() => resolve({ code, signal: sig, output, ...(aborted ? { aborted } : {}) }));
-    };
-    child.once("error", (e) => {
-      output += `\n${e.message}`;
-      finish(127, null);
-    });
-    child.once("close", finish);
-  });
+/** Runs sysbench (see proc/tool.ts: argument array, clean environment, raw log, watchdog). */
+export function runSysbench(args: string[], opts: ToolOptions): Promise<ToolRun> {
+  return runTool("sysbench", args, opts);
 }
 
 export async function sysbenchVersion(): Promise<string | undefined> {
-  const r = await runSysbench(["--version"], "/dev/null");
+  const r = await runTool("sysbench", ["--version"], { logFile: "/dev/null", limitS: 20 });
   return /sysbench (\S+)/.exec(r.output)?.[1];
 }

@@ -6,26 +6,33 @@ import {
   prewarmArgs,
   runArgs,
   runSysbench,
-  type StepResult,
   supportsPrewarm,
 } from "../driver/sysbench.ts";
-import { parseSysbench } from "../driver/sysbench-parse.ts";
+import { mostSpecificLine, parseSysbench } from "../driver/sysbench-parse.ts";
 import { RunError } from "../errors.ts";
-import { steadyState } from "../result/cell.ts";
+import { processState } from "../proc/process.ts";
+import type { ToolRun } from "../proc/tool.ts";
+import { measurementProblems, steadyState } from "../result/cell.ts";
 import type { Cell, TargetInfo } from "../result/model.ts";
 import type { RunDir } from "../result/store.ts";
 import type { Spec, TargetSpec } from "../spec/schema.ts";
 import { checkCpus } from "../target/affinity.ts";
 import { startTarget, type Target } from "../target/index.ts";
-import { type CellPlan, cellFileName, cellLabel } from "./cells.ts";
+import { type CellPlan, cellFileName, cellGraceS, cellLabel, cellSeconds } from "./cells.ts";
 
 const lastLines = (text: string, n = 4) => text.trimEnd().split("\n").slice(-n).join("\n");
 
-function describeFailure(step: string, r: StepResult): string {
+function describeFailure(step: string, r: ToolRun, limit: string, server: string): string {
+  if (r.timedOut) {
+    return `${step}: sysbench did not finish within ${limit} and was stopped after ${r.elapsed_s.toFixed(1)}s; ${server}`;
+  }
   if (r.aborted) return `${step} stopped: ${r.aborted}`;
-  const fatal = r.output.split("\n").find((l) => l.startsWith("FATAL:"));
-  return `${step}: sysbench exited ${r.signal ? `on ${r.signal}` : `with code ${r.code}`}${fatal ? `: ${fatal}` : `:\n${lastLines(r.output)}`}`;
+  const cause = mostSpecificLine(r.output);
+  return `${step}: sysbench exited ${r.signal ? `on ${r.signal}` : `with code ${r.code}`}${cause ? `: ${cause}` : `:\n${lastLines(r.output)}`}`;
 }
+
+/** Seconds a data step may take: generous, since a remote cluster loads far slower than a local server. */
+const dataStepLimitS = (spec: Spec) => 120 + Math.ceil((spec.data.tables * spec.data.table_size) / 1000);
 
 /**
  * One variant's private server with the spec's data loaded: start → prepare → prewarm,
@@ -97,8 +104,21 @@ export class Bench {
     return info;
   }
 
-  /** Runs sysbench, stopping it the moment the server dies. */
-  private async sysbench(args: string[], logFile: string, signal: AbortSignal): Promise<StepResult> {
+  /** The server's pid and state, for messages about a step that hung. */
+  private serverState(): string {
+    return `${this.target.kind} server (pid ${this.target.pid}) is ${processState(this.target.pid)}`;
+  }
+
+  /**
+   * Runs sysbench, stopping it the moment the server dies or the watchdog's limit passes. A raw
+   * log that cannot be written stops the run: what it would have measured could not be kept.
+   */
+  private async sysbench(
+    args: string[],
+    logFile: string,
+    signal: AbortSignal,
+    limitS: number,
+  ): Promise<ToolRun> {
     const local = new AbortController();
     const onOuter = () => local.abort(signal.reason);
     signal.addEventListener("abort", onOuter, { once: true });
@@ -108,7 +128,14 @@ export class Bench {
       if (alive) local.abort(new Error(why));
     });
     try {
-      return await runSysbench(args, logFile, local.signal, this.spec.driver?.cpus);
+      const r = await runSysbench(args, {
+        logFile,
+        signal: local.signal,
+        cpus: this.spec.driver?.cpus,
+        limitS,
+      });
+      if (r.writeError) throw r.writeError;
+      return r;
     } finally {
       alive = false;
       signal.removeEventListener("abort", onOuter);
@@ -119,10 +146,12 @@ export class Bench {
     this.log(
       `${this.variant}: ${name} (${this.spec.data.tables} tables × ${this.spec.data.table_size} rows)`,
     );
-    const r = await this.sysbench(args, this.runDir.raw(`${this.variant}-${name}.log`), signal);
-    if (r.code !== 0 || r.aborted) {
+    const limitS = dataStepLimitS(this.spec);
+    const r = await this.sysbench(args, this.runDir.raw(`${this.variant}-${name}.log`), signal, limitS);
+    if (r.code !== 0 || r.aborted || r.timedOut) {
+      const limit = `${limitS}s (120s + 1s per 1000 rows)`;
       throw new RunError(
-        `${this.variant}: ${describeFailure(name, r)} (raw output: ${this.runDir.raw(`${this.variant}-${name}.log`)})`,
+        `${this.variant}: ${describeFailure(name, r, limit, this.serverState())} (raw output: ${this.runDir.raw(`${this.variant}-${name}.log`)})`,
       );
     }
   }
@@ -131,10 +160,13 @@ export class Bench {
   async runCell(plan: CellPlan, signal: AbortSignal): Promise<Cell> {
     const logFile = this.runDir.raw(cellFileName(plan));
     const started = new Date().toISOString();
+    const seconds = cellSeconds(plan);
+    const grace = cellGraceS(plan);
     const r = await this.sysbench(
       runArgs(this.spec, plan.workload, plan.threads, this.target.sysbenchArgs),
       logFile,
       signal,
+      seconds + grace,
     );
     const cell: Cell = {
       workload: plan.workload.name,
@@ -156,9 +188,19 @@ export class Bench {
       status: "failed",
       error: `cell ${cellLabel(plan)} failed: ${why}`,
     });
-    if (r.aborted || r.code !== 0) return fail(describeFailure("run", r));
+    if (r.aborted || r.timedOut || r.code !== 0)
+      return fail(
+        `${describeFailure("run", r, `${seconds}s + ${grace}s grace`, this.serverState())} (raw output: ${logFile})`,
+      );
     try {
       const report = parseSysbench(r.output);
+      const problems = measurementProblems(report, {
+        seconds,
+        grace_s: grace,
+        rate_limited: "rate" in plan.workload.options,
+      });
+      if (problems.length > 0)
+        return fail(`not the measurement asked for: ${problems.join("; ")} (raw output: ${logFile})`);
       const steady = steadyState(report, plan.workload.warmup);
       const { intervals: _omit, ...summary } = report;
       return {
@@ -176,12 +218,17 @@ export class Bench {
   async close(signal: AbortSignal): Promise<void> {
     try {
       if (!signal.aborted) {
+        const limitS = 120 + 5 * this.spec.data.tables;
         const r = await this.sysbench(
           cleanupArgs(this.spec, this.target.sysbenchArgs),
           this.runDir.raw(`${this.variant}-cleanup.log`),
           signal,
+          limitS,
         );
-        if (r.code !== 0) this.log(`${this.variant}: cleanup: ${describeFailure("cleanup", r)}`);
+        if (r.code !== 0 || r.timedOut)
+          this.log(
+            `${this.variant}: cleanup: ${describeFailure("cleanup", r, `${limitS}s`, this.serverState())}`,
+          );
       }
     } finally {
       await this.target.stop();

@@ -30,3 +30,8 @@ export function planCells(spec: Spec, variant = "base", round = 1): CellPlan[] {
 
 export const maxThreads = (spec: Spec) => Math.max(...spec.workloads.flatMap((w) => w.threads));
 export const cellSeconds = (c: CellPlan) => c.workload.duration + c.workload.warmup;
+/**
+ * How long past its --time a cell may run before the watchdog stops it: sysbench needs a moment
+ * to connect its threads and to end them, more with many threads or a remote server.
+ */
+export const cellGraceS = (c: CellPlan) => Math.max(15, Math.ceil(0.25 * cellSeconds(c)));

@@ -45,7 +45,11 @@ export async function compareSpec(loaded: LoadedSpec, opts: CompareOptions): Pro
   const perRound = planCells(plan.base.spec).length;
   const order = interleavedOrder(maxRounds, perRound, seed);
 
-  const { result, runDir } = await startResult(loaded, opts.outDir);
+  const { result, runDir } = await startResult(loaded, {
+    outDir: opts.outDir,
+    command: "compare",
+    log: opts.log,
+  });
   opts.log(
     `compare ${result.run_id}: ${plan.head.name} against ${plan.base.name}, ${compare.order}, ${compare.rounds}${maxRounds > compare.rounds ? `–${maxRounds}` : ""} rounds, seed ${seed}; results in ${runDir.dir}`,
   );
@@ -165,7 +169,7 @@ export async function compareSpec(loaded: LoadedSpec, opts: CompareOptions): Pro
   } finally {
     for (const b of benches.reverse())
       await b.close(opts.signal).catch((e) => opts.log(`teardown: ${(e as Error).message}`));
-    await finishResult(result, runDir, error, opts.signal);
+    error = await finishResult(result, runDir, error, opts.signal, opts.log);
   }
   if (error || !verdict) throw error;
   return {

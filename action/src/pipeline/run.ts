@@ -7,6 +7,7 @@ import { newRunId, RunDir, writeAtomic } from "../result/store.ts";
 import type { LoadedSpec } from "../spec/load.ts";
 import { Bench } from "./bench.ts";
 import { cellLabel, cellSeconds, maxThreads, planCells } from "./cells.ts";
+import { checkOutDir, checkTools, specWarnings } from "./preflight.ts";
 import { Progress } from "./progress.ts";
 
 export const TIPERF_VERSION = "0.1.0";
@@ -23,13 +24,21 @@ export interface RunOutcome {
   exitCode: number;
 }
 
-/** A new result, written at once, so even a run that dies in startup leaves a record. */
+/**
+ * Checks what a run needs before anything starts (the results directory, every program), warns
+ * where the spec cannot measure what it says, then writes a new result at once, so even a run that
+ * dies in startup leaves a record.
+ */
 export async function startResult(
   loaded: LoadedSpec,
-  outDir: string,
+  opts: { outDir: string; command: "run" | "compare"; log: (line: string) => void },
 ): Promise<{ result: Result; runDir: RunDir }> {
+  await checkOutDir(opts.outDir);
+  checkTools(loaded.variants ? [loaded.variants.base.spec, loaded.variants.head.spec] : [loaded.spec]);
+  const warnings = specWarnings(loaded, opts.command);
+  for (const w of warnings) opts.log(`warning: ${w}`);
   const runId = newRunId(loaded.spec.name);
-  const runDir = await RunDir.create(outDir, runId);
+  const runDir = await RunDir.create(opts.outDir, runId);
   const result: Result = {
     format: "tiperf.result",
     version: 1,
@@ -41,33 +50,67 @@ export async function startResult(
     host: await hostFacts(),
     tools: { tiperf: TIPERF_VERSION, sysbench: (await sysbenchVersion()) ?? "not found" },
     cells: [],
+    ...(warnings.length ? { warnings } : {}),
   };
-  await runDir.writeResult(result);
+  try {
+    await runDir.writeResult(result);
+  } catch (e) {
+    await runDir.release();
+    throw e;
+  }
   return { result, runDir };
 }
 
-/** Marks the result finished and writes result.json and report.md. */
+/**
+ * Marks the result finished and writes report.md and result.json (the reserve given back first,
+ * so a full disk still gets the final word). Returns the error the run ends with: the run's own,
+ * or, when the run went well but its files could not be written, that write error.
+ */
 export async function finishResult(
   result: Result,
   runDir: RunDir,
   error: unknown,
   signal: AbortSignal,
-): Promise<void> {
-  result.finished_at = new Date().toISOString();
-  if (error) {
-    result.status = signal.aborted ? "interrupted" : "failed";
-    result.error = (error as Error).message;
-  } else {
-    result.status = "complete";
+  log: (line: string) => void,
+): Promise<unknown> {
+  let ended = error;
+  const settle = () => {
+    result.finished_at = new Date().toISOString();
+    if (ended) {
+      result.status = signal.aborted ? "interrupted" : "failed";
+      result.error = (ended as Error).message;
+    } else {
+      result.status = "complete";
+    }
+  };
+  settle();
+  await runDir.release();
+  try {
+    await writeAtomic(runDir.reportPath, runReportMarkdown(result));
+  } catch (e) {
+    if (ended) log(`also: ${(e as Error).message}`);
+    else {
+      ended = e;
+      settle();
+    }
   }
-  await runDir.writeResult(result);
-  await writeAtomic(runDir.reportPath, runReportMarkdown(result));
+  try {
+    await runDir.writeFinalResult(result);
+  } catch (e) {
+    if (!ended) return e;
+    log(`also: ${(e as Error).message}`);
+  }
+  return ended;
 }
 
 /** `tiperf run`: spec → target → driver → result → report, for one variant. */
 export async function runSpec(loaded: LoadedSpec, opts: RunOptions): Promise<RunOutcome> {
   const { spec } = loaded;
-  const { result, runDir } = await startResult(loaded, opts.outDir);
+  const { result, runDir } = await startResult(loaded, {
+    outDir: opts.outDir,
+    command: "run",
+    log: opts.log,
+  });
   opts.log(`run ${result.run_id}: results in ${runDir.dir}`);
   const cells = planCells(spec);
   let error: unknown;
@@ -102,7 +145,7 @@ export async function runSpec(loaded: LoadedSpec, opts: RunOptions): Promise<Run
     error = e;
   } finally {
     await bench?.close(opts.signal).catch((e) => opts.log(`teardown: ${(e as Error).message}`));
-    await finishResult(result, runDir, error, opts.signal);
+    error = await finishResult(result, runDir, error, opts.signal, opts.log);
   }
   if (error) {
     if (error instanceof RunError) throw Object.assign(error, { runDir: runDir.dir });

@@ -173,6 +173,11 @@ export async function chartSvg(spec: TopLevelSpec): Promise<string> {
 
 /** SVG → PNG with resvg (native, loaded on first use so a platform without it still gets SVGs). */
 export async function svgPng(svg: string, scale = 2): Promise<Buffer> {
-  const { Resvg } = await import("@resvg/resvg-js");
+  // resvg is CommonJS: the bundle (action/dist) sees it as a default export, the sources as named ones.
+  const mod = (await import("@resvg/resvg-js")) as typeof import("@resvg/resvg-js") & {
+    default?: typeof import("@resvg/resvg-js");
+  };
+  const Resvg = mod.Resvg ?? mod.default?.Resvg;
+  if (typeof Resvg !== "function") throw new Error("@resvg/resvg-js has no Resvg class here");
   return new Resvg(svg, { background: "white", fitTo: { mode: "zoom", value: scale } }).render().asPng();
 }

@@ -1,6 +1,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import type { Verdict } from "../compare/verdict.ts";
+import { WriteError } from "../errors.ts";
 import { writeAtomic } from "../result/store.ts";
 import { type Chart, chartSvg, svgPng, verdictCharts } from "./charts.ts";
 import {
@@ -143,22 +144,32 @@ export async function writeHtmlReport(
   const charts = await renderCharts(v);
   await writeAtomic(file, verdictHtml(v, charts));
   const dir = join(dirname(file), "charts");
-  await mkdir(dir, { recursive: true });
+  const put = async (path: string, data: string | Buffer) => {
+    try {
+      await mkdir(dir, { recursive: true });
+      await writeFile(path, data);
+    } catch (e) {
+      throw new WriteError(path, e);
+    }
+  };
   const written = [file];
   let png = true;
   for (const c of charts) {
     const svgFile = join(dir, `${c.chart.name}.svg`);
-    await writeFile(svgFile, c.svg);
+    await put(svgFile, c.svg);
     written.push(svgFile);
     if (!png) continue;
+    let data: Buffer;
     try {
-      const pngFile = join(dir, `${c.chart.name}.png`);
-      await writeFile(pngFile, await svgPng(c.svg));
-      written.push(pngFile);
+      data = await svgPng(c.svg);
     } catch (e) {
       png = false;
       log(`report: PNG charts skipped, SVGs written (resvg: ${(e as Error).message.split("\n")[0]})`);
+      continue;
     }
+    const pngFile = join(dir, `${c.chart.name}.png`);
+    await put(pngFile, data);
+    written.push(pngFile);
   }
   return written;
 }

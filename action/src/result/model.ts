@@ -106,6 +106,8 @@ export const ResultSchema = z.strictObject({
   host: HostSchema,
   tools: z.record(z.string(), z.string()),
   cells: z.array(CellSchema),
+  /** Where the spec could not measure what it says (warned about when the run started). */
+  warnings: z.array(z.string()).optional(),
 });
 
 export type Interval = z.output<typeof IntervalSchema>;

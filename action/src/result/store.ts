@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
-import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { mkdir, open, readFile, rename, rm, rmdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import type { z } from "zod";
-import { InputError } from "../errors.ts";
+import { InputError, WriteError } from "../errors.ts";
 import { formatIssues } from "../spec/load.ts";
 import { RESULT_FORMAT, RESULT_VERSION, type Result, ResultSchema } from "./model.ts";
 
@@ -14,13 +14,47 @@ export function newRunId(specName: string, now = new Date()): string {
   return `${stamp}-${specName}-${randomBytes(2).toString("hex")}`;
 }
 
-/** Write-then-rename, so a reader (or a crash) never sees half a file. */
+/**
+ * Write-then-rename, so a reader (or a crash) never sees half a file. A failed write leaves no
+ * temporary file behind and is a WriteError naming the file and the errno.
+ */
 export async function writeAtomic(file: string, text: string): Promise<void> {
-  await mkdir(dirname(file), { recursive: true });
   const tmp = `${file}.${process.pid}.${randomBytes(3).toString("hex")}.tmp`;
-  await writeFile(tmp, text);
-  await rename(tmp, file);
+  try {
+    await mkdir(dirname(file), { recursive: true });
+    await writeFile(tmp, text);
+    await rename(tmp, file);
+  } catch (e) {
+    await rm(tmp, { force: true }).catch(() => {});
+    throw new WriteError(file, e);
+  }
 }
+
+/** Overwrites a file in place: the last resort when a full disk has no room for a second copy. */
+async function writeInPlace(file: string, text: string): Promise<void> {
+  try {
+    const fh = await open(file, "r+");
+    try {
+      const data = Buffer.from(text);
+      await fh.write(data, 0, data.length, 0);
+      await fh.truncate(data.length);
+    } finally {
+      await fh.close();
+    }
+  } catch (e) {
+    throw new WriteError(file, e);
+  }
+}
+
+/**
+ * Space set aside in every run directory when it is created and given back when the run ends, so
+ * that a disk filled during the run (by its raw logs or by anything else) still has room for the
+ * final result.json that says the run failed.
+ */
+const RESERVE_BYTES = 1 << 20;
+
+const isNoSpace = (e: unknown) =>
+  e instanceof WriteError && ["ENOSPC", "EDQUOT"].includes((e.cause as NodeJS.ErrnoException)?.code ?? "");
 
 /** results/<run-id>/: result.json, report.md, raw/ (every tool's output), server/ (server logs). */
 export class RunDir {
@@ -28,8 +62,30 @@ export class RunDir {
 
   static async create(outDir: string, runId: string): Promise<RunDir> {
     const run = new RunDir(join(outDir, runId));
-    await mkdir(join(run.dir, "raw"), { recursive: true });
+    try {
+      await mkdir(join(run.dir, "raw"), { recursive: true });
+    } catch (e) {
+      throw new WriteError(join(run.dir, "raw"), e);
+    }
+    try {
+      await writeFile(run.reservePath, Buffer.alloc(RESERVE_BYTES));
+    } catch (e) {
+      // nothing of this run is worth keeping: leave no empty directories and no partial file
+      await rm(run.reservePath, { force: true }).catch(() => {});
+      await rmdir(join(run.dir, "raw")).catch(() => {});
+      await rmdir(run.dir).catch(() => {});
+      throw new WriteError(run.reservePath, e);
+    }
     return run;
+  }
+
+  get reservePath(): string {
+    return join(this.dir, ".reserve");
+  }
+
+  /** Gives the reserved space back (at the end of a run, or when a write found the disk full). */
+  async release(): Promise<void> {
+    await rm(this.reservePath, { force: true }).catch(() => {});
   }
 
   get resultPath(): string {
@@ -47,6 +103,22 @@ export class RunDir {
 
   async writeResult(result: Result): Promise<void> {
     await writeResult(this.resultPath, result);
+  }
+
+  /**
+   * The last write of a run's result: the reserve is given back first, and should the disk still
+   * be too full for a second copy, the file is overwritten in place. Whatever the run ended with,
+   * result.json says so.
+   */
+  async writeFinalResult(result: Result): Promise<void> {
+    await this.release();
+    const text = `${JSON.stringify(ResultSchema.parse(result), null, 2)}\n`;
+    try {
+      await writeAtomic(this.resultPath, text);
+    } catch (e) {
+      if (!isNoSpace(e)) throw e;
+      await writeInPlace(this.resultPath, text);
+    }
   }
 }
 

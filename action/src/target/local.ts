@@ -1,14 +1,14 @@
 import { copyFile, mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { RunError } from "../errors.ts";
+import type { CommandResult, ServerProcess } from "../proc/process.ts";
 import type { TargetSpec } from "../spec/schema.ts";
 import { onTeardown } from "../teardown.ts";
 import { pinProcesses } from "./affinity.ts";
 import { applyResources, processTree } from "./cgroup.ts";
 import { record } from "./ledger.ts";
-import type { CommandResult, ServerProcess } from "./process.ts";
 
 /** A port on 127.0.0.1 that nothing listens on right now. */
 export function freePort(): Promise<number> {
@@ -28,13 +28,28 @@ export async function makeWorkDir(kind: string): Promise<string> {
   return mkdtemp(join(tmpdir(), `tiperf-${kind}-`));
 }
 
-export async function tail(file: string, lines = 15): Promise<string> {
-  try {
-    const text = await readFile(file, "utf8");
-    return text.trimEnd().split("\n").slice(-lines).join("\n");
-  } catch {
-    return "(no log)";
+/** A server's log line without its timestamp prefix: what the server said. */
+function words(line: string): string {
+  return line.replace(/^\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(\.\d+)?( \w+)? ?(\[\d+\] ?)?(\d+ )?/, "").trim();
+}
+
+/** The error lines of a server's logs ([ERROR] for MariaDB, FATAL/ERROR for PostgreSQL). */
+export async function serverErrors(files: string[], max = 6): Promise<string[]> {
+  const out: string[] = [];
+  for (const file of files) {
+    let text = "";
+    try {
+      text = await readFile(file, "utf8");
+    } catch {
+      continue;
+    }
+    for (const line of text.split("\n")) {
+      if (!/\[ERROR\]|\bFATAL:|\bERROR:|\bPANIC:/.test(line)) continue;
+      const said = words(line);
+      if (said && !out.includes(said)) out.push(said);
+    }
   }
+  return out.slice(0, max);
 }
 
 /**
@@ -44,23 +59,28 @@ export async function waitReady(
   what: string,
   server: ServerProcess,
   probe: () => Promise<boolean>,
-  logFile: string,
   timeoutMs = 60_000,
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (!server.isAlive()) {
       const how = await server.exited;
-      throw new RunError(
-        `${what} exited during startup (code ${how.code}, signal ${how.signal}); last lines of ${logFile}:\n${await tail(logFile)}`,
-      );
+      throw new StartupError(`${what} exited during startup (code ${how.code}, signal ${how.signal})`);
     }
     if (await probe()) return;
     await new Promise((r) => setTimeout(r, 250));
   }
-  throw new RunError(
-    `${what} did not accept connections within ${timeoutMs / 1000}s; see ${logFile}:\n${await tail(logFile)}`,
-  );
+  throw new StartupError(`${what} did not accept connections within ${timeoutMs / 1000}s`);
+}
+
+/** Copies a server's logs into the run directory; what does not fit (a full disk) is skipped. */
+export async function keepLogs(logs: string[], logDir: string): Promise<void> {
+  try {
+    await mkdir(logDir, { recursive: true });
+  } catch {
+    return;
+  }
+  for (const log of logs) await copyFile(log, join(logDir, basename(log))).catch(() => {});
 }
 
 /**
@@ -94,14 +114,15 @@ export function lifecycle(opts: {
     stopping = true;
     stopped ??= (async () => {
       unregister();
-      await opts.server.stop(opts.stopSignal, 30_000);
-      await mkdir(opts.logDir, { recursive: true });
-      for (const log of opts.logs) {
-        await copyFile(log, join(opts.logDir, log.split("/").pop() as string)).catch(() => {});
+      try {
+        await opts.server.stop(opts.stopSignal, 30_000);
+        // Keeping the logs is worth a try, never worth leaving the server's data behind (a full disk).
+        await keepLogs(opts.logs, opts.logDir);
+      } finally {
+        await opts.beforeRemove?.().catch(() => {});
+        await rm(opts.workDir, { recursive: true, force: true });
+        await (await forget)();
       }
-      await opts.beforeRemove?.().catch(() => {});
-      await rm(opts.workDir, { recursive: true, force: true });
-      await (await forget)();
     })();
     return stopped;
   };
@@ -117,14 +138,13 @@ export async function settleServer(o: {
   what: string;
   spec: TargetSpec;
   server: ServerProcess;
-  logFile: string;
   query: (sql: string) => Promise<CommandResult>;
   versionSql: string;
   createSql: string;
   settingSql: (key: string) => string;
   onCgroup: (remove: () => Promise<void>) => void;
 }): Promise<{ version: string; effectiveConfig: Record<string, string> }> {
-  await waitReady(o.what, o.server, async () => (await o.query("SELECT 1")).code === 0, o.logFile);
+  await waitReady(o.what, o.server, async () => (await o.query("SELECT 1")).code === 0);
   const version = (await o.query(o.versionSql)).stdout.trim();
   const created = await o.query(o.createSql);
   if (created.code !== 0)
@@ -144,10 +164,27 @@ export async function settleServer(o: {
   return { version, effectiveConfig };
 }
 
-/** A start-up failure caused by a setting the server refused, told in the server's own words. */
-export function rejectedSetting(e: unknown, what: string, pattern: RegExp, allowed: string): Error {
-  const lines = (e as Error).message.split("\n").filter((l) => pattern.test(l));
-  return lines.length > 0
-    ? new RunError(`target.config: ${what} rejected a setting (allowed: ${allowed}):\n${lines.join("\n")}`)
-    : (e as Error);
+/** The server did not come up; the message is completed from its logs once they are kept. */
+export class StartupError extends RunError {}
+
+/**
+ * Why a server did not start, in its own words, pointing at the copies of its logs kept in the
+ * run directory (its work directory is gone by then). A refused `target.config` setting is named.
+ */
+export async function startupFailure(
+  e: unknown,
+  o: { what: string; logs: string[]; logDir: string; config: TargetSpec["config"] },
+): Promise<unknown> {
+  if (!(e instanceof StartupError)) return e;
+  const kept = o.logs.map((l) => join(o.logDir, basename(l)));
+  const said = await serverErrors(kept);
+  const norm = (s: string) => s.toLowerCase().replace(/-/g, "_");
+  const refused = Object.keys(o.config).filter((k) => said.some((l) => norm(l).includes(norm(k))));
+  const head = refused.length
+    ? `target.config: ${o.what} refused ${refused.map((k) => `${k}=${JSON.stringify(o.config[k])}`).join(", ")}`
+    : e.message;
+  const quoted = said.length ? said.map((l) => `\n  ${l}`).join("") : " (its logs say nothing of why)";
+  return new RunError(
+    `${head}${refused.length ? ` (${e.message})` : ""}; the server said:${quoted}\nserver logs kept in ${o.logDir}`,
+  );
 }

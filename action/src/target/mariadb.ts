@@ -2,10 +2,10 @@ import { existsSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { RunError } from "../errors.ts";
+import { runCommand, startServerProcess } from "../proc/process.ts";
 import type { TargetSpec } from "../spec/schema.ts";
 import { onTeardown } from "../teardown.ts";
-import { freePort, lifecycle, makeWorkDir, rejectedSetting, settleServer } from "./local.ts";
-import { runCommand, startServerProcess } from "./process.ts";
+import { freePort, lifecycle, makeWorkDir, settleServer, startupFailure } from "./local.ts";
 import type { StartOptions, Target } from "./types.ts";
 
 const isRoot = () => process.getuid?.() === 0;
@@ -38,6 +38,7 @@ export async function startMariadb(spec: TargetSpec, opts: StartOptions): Promis
   const socket = join(workDir, "mysqld.sock");
   const errorLog = join(workDir, "mariadb-error.log");
   const installLog = join(workDir, "mariadb-install-db.log");
+  const logs = [errorLog, join(workDir, "mariadbd.out"), installLog];
 
   const install = await runCommand(
     INSTALL_DB(),
@@ -80,7 +81,7 @@ export async function startMariadb(spec: TargetSpec, opts: StartOptions): Promis
     what: "MariaDB",
     server,
     workDir,
-    logs: [errorLog, join(workDir, "mariadbd.out"), installLog],
+    logs,
     logDir: opts.logDir,
     stopSignal: "SIGTERM",
     beforeRemove: async () => removeCgroup?.(),
@@ -100,7 +101,6 @@ export async function startMariadb(spec: TargetSpec, opts: StartOptions): Promis
       what: "MariaDB",
       spec,
       server,
-      logFile: errorLog,
       query: sql,
       versionSql: "SELECT VERSION()",
       createSql: "CREATE DATABASE IF NOT EXISTS sbtest",
@@ -129,11 +129,11 @@ export async function startMariadb(spec: TargetSpec, opts: StartOptions): Promis
     };
   } catch (e) {
     await life.stop();
-    throw rejectedSetting(
-      e,
-      "MariaDB",
-      /unknown (variable|option)|incorrect|invalid/i,
-      "mariadbd options, see mariadbd --verbose --help",
-    );
+    throw await startupFailure(e, {
+      what: "MariaDB",
+      logs,
+      logDir: opts.logDir,
+      config: spec.config,
+    });
   }
 }

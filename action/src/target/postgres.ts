@@ -3,10 +3,10 @@ import { existsSync, readdirSync } from "node:fs";
 import { chown, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { RunError } from "../errors.ts";
+import { type RunAs, runCommand, startServerProcess } from "../proc/process.ts";
 import type { TargetSpec } from "../spec/schema.ts";
 import { onTeardown } from "../teardown.ts";
-import { freePort, lifecycle, makeWorkDir, rejectedSetting, settleServer } from "./local.ts";
-import { type RunAs, runCommand, startServerProcess } from "./process.ts";
+import { freePort, lifecycle, makeWorkDir, settleServer, startupFailure } from "./local.ts";
 import type { StartOptions, Target } from "./types.ts";
 
 /** Debian installs each major version under /usr/lib/postgresql/N/bin; take the newest. */
@@ -54,6 +54,7 @@ export async function startPostgres(spec: TargetSpec, opts: StartOptions): Promi
   if (user) await chown(workDir, user.uid, user.gid);
   const dataDir = join(workDir, "data");
   const serverLog = join(workDir, "postgres.log");
+  const logs = [serverLog];
 
   const init = await runCommand(
     join(bin, "initdb"),
@@ -113,7 +114,6 @@ export async function startPostgres(spec: TargetSpec, opts: StartOptions): Promi
       what: "PostgreSQL",
       spec,
       server,
-      logFile: serverLog,
       query: (q) => psql(q),
       versionSql: "SHOW server_version",
       createSql: "CREATE DATABASE sbtest",
@@ -142,11 +142,11 @@ export async function startPostgres(spec: TargetSpec, opts: StartOptions): Promi
     };
   } catch (e) {
     await life.stop();
-    throw rejectedSetting(
-      e,
-      "PostgreSQL",
-      /unrecognized configuration parameter|invalid value/i,
-      "postgresql.conf parameters",
-    );
+    throw await startupFailure(e, {
+      what: "PostgreSQL",
+      logs,
+      logDir: opts.logDir,
+      config: spec.config,
+    });
   }
 }

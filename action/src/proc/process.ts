@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { closeSync, openSync } from "node:fs";
+import { closeSync, openSync, readFileSync } from "node:fs";
+import { childEnv } from "./env.ts";
 
 export interface RunAs {
   uid: number;
@@ -15,9 +16,32 @@ export interface ServerProcess {
   stop(signal: NodeJS.Signals, graceMs: number): Promise<void>;
 }
 
+const STATES: Record<string, string> = {
+  R: "running",
+  S: "sleeping",
+  D: "in uninterruptible I/O wait",
+  T: "stopped (SIGSTOP)",
+  t: "stopped by a debugger",
+  Z: "a zombie",
+  X: "dead",
+  I: "idle",
+};
+
+/** How the kernel sees a process right now ("stopped (SIGSTOP)", "running", "gone"). */
+export function processState(pid: number): string {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const code = stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
+    return STATES[code] ?? `in state ${code}`;
+  } catch {
+    return "gone";
+  }
+}
+
 /**
  * Starts a long-running server in its own process group (so a terminal's Ctrl-C reaches tiperf,
- * which then stops the server in order) with stdout/stderr appended to `logFile`.
+ * which then stops the server in order) with stdout/stderr appended to `logFile`, in a clean
+ * environment (proc/env.ts).
  */
 export function startServerProcess(
   command: string,
@@ -31,6 +55,7 @@ export function startServerProcess(
       detached: true,
       stdio: ["ignore", fd, fd],
       cwd: opts.cwd,
+      env: childEnv(),
       ...(opts.runAs ? { uid: opts.runAs.uid, gid: opts.runAs.gid } : {}),
     });
   } finally {
@@ -56,6 +81,8 @@ export function startServerProcess(
       if (!alive) return;
       try {
         process.kill(pid, signal);
+        // A stopped (SIGSTOP) server would hold the signal until the grace ran out.
+        process.kill(pid, "SIGCONT");
       } catch {
         return;
       }
@@ -77,7 +104,7 @@ export interface CommandResult {
   stderr: string;
 }
 
-/** Runs a short command to completion (argument array, never a shell). */
+/** Runs a short command to completion (argument array, never a shell; clean environment). */
 export function runCommand(
   command: string,
   args: string[],
@@ -87,8 +114,9 @@ export function runCommand(
     const child = spawn(command, args, {
       stdio: ["ignore", "pipe", "pipe"],
       timeout: opts.timeoutMs ?? 60_000,
+      killSignal: "SIGKILL",
       signal: opts.signal,
-      env: opts.env ?? process.env,
+      env: opts.env ?? childEnv(),
       ...(opts.runAs ? { uid: opts.runAs.uid, gid: opts.runAs.gid } : {}),
     });
     let stdout = "";

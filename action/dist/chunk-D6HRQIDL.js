@@ -8254,8 +8254,8 @@ var require_light = __commonJS({
           return this.Promise.resolve();
         }
         yieldLoop(t = 0) {
-          return new this.Promise(function(resolve2, reject) {
-            return setTimeout(resolve2, t);
+          return new this.Promise(function(resolve3, reject) {
+            return setTimeout(resolve3, t);
           });
         }
         computePenalty() {
@@ -8466,15 +8466,15 @@ var require_light = __commonJS({
           return this._queue.length === 0;
         }
         async _tryToRun() {
-          var args, cb, error64, reject, resolve2, returned, task;
+          var args, cb, error64, reject, resolve3, returned, task;
           if (this._running < 1 && this._queue.length > 0) {
             this._running++;
-            ({ task, args, resolve: resolve2, reject } = this._queue.shift());
+            ({ task, args, resolve: resolve3, reject } = this._queue.shift());
             cb = await (async function() {
               try {
                 returned = await task(...args);
                 return function() {
-                  return resolve2(returned);
+                  return resolve3(returned);
                 };
               } catch (error1) {
                 error64 = error1;
@@ -8489,13 +8489,13 @@ var require_light = __commonJS({
           }
         }
         schedule(task, ...args) {
-          var promise2, reject, resolve2;
-          resolve2 = reject = null;
+          var promise2, reject, resolve3;
+          resolve3 = reject = null;
           promise2 = new this.Promise(function(_resolve, _reject) {
-            resolve2 = _resolve;
+            resolve3 = _resolve;
             return reject = _reject;
           });
-          this._queue.push({ task, args, resolve: resolve2, reject });
+          this._queue.push({ task, args, resolve: resolve3, reject });
           this._tryToRun();
           return promise2;
         }
@@ -8896,14 +8896,14 @@ var require_light = __commonJS({
                 counts = this._states.counts;
                 return counts[0] + counts[1] + counts[2] + counts[3] === at;
               };
-              return new this.Promise((resolve2, reject) => {
+              return new this.Promise((resolve3, reject) => {
                 if (finished()) {
-                  return resolve2();
+                  return resolve3();
                 } else {
                   return this.on("done", () => {
                     if (finished()) {
                       this.removeAllListeners("done");
-                      return resolve2();
+                      return resolve3();
                     }
                   });
                 }
@@ -8996,9 +8996,9 @@ var require_light = __commonJS({
               options = parser$5.load(options, this.jobDefaults);
             }
             task = (...args2) => {
-              return new this.Promise(function(resolve2, reject) {
+              return new this.Promise(function(resolve3, reject) {
                 return fn(...args2, function(...args3) {
-                  return (args3[0] != null ? reject : resolve2)(args3);
+                  return (args3[0] != null ? reject : resolve3)(args3);
                 });
               });
             };
@@ -9148,6 +9148,35 @@ var RunError = class extends TiperfError {
     super(message, EXIT.runFailed);
     this.name = "RunError";
   }
+};
+var ERRNO_TEXT = {
+  ENOSPC: "no space left on device",
+  EDQUOT: "disk quota exceeded",
+  EACCES: "permission denied",
+  EPERM: "operation not permitted",
+  EROFS: "read-only file system",
+  ENOTDIR: "a part of the path is not a directory",
+  EEXIST: "exists and is not a directory",
+  EISDIR: "is a directory",
+  ENOENT: "no such file or directory",
+  EIO: "input/output error",
+  ENAMETOOLONG: "file name too long",
+  EMFILE: "too many open files"
+};
+function errnoText(e) {
+  const code = e?.code;
+  if (!code) return e?.message ?? String(e);
+  return `${code} (${ERRNO_TEXT[code] ?? e.message.replace(/^\w+: /, "").split(",")[0]})`;
+}
+var WriteError = class extends RunError {
+  constructor(path3, cause) {
+    super(`cannot write ${path3}: ${errnoText(cause)}`);
+    this.path = path3;
+    this.cause = cause;
+    this.name = "WriteError";
+  }
+  path;
+  cause;
 };
 
 // action/src/spec/load.ts
@@ -11165,8 +11194,8 @@ function emoji() {
 }
 var ipv4 = /^(?:(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9][0-9]|[0-9])\.){3}(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9][0-9]|[0-9])$/;
 var ipv6 = /^(([0-9a-fA-F]{1,4}:){7}[0-9a-fA-F]{1,4}|([0-9a-fA-F]{1,4}:){1,7}:|([0-9a-fA-F]{1,4}:){1,6}:[0-9a-fA-F]{1,4}|([0-9a-fA-F]{1,4}:){1,5}(:[0-9a-fA-F]{1,4}){1,2}|([0-9a-fA-F]{1,4}:){1,4}(:[0-9a-fA-F]{1,4}){1,3}|([0-9a-fA-F]{1,4}:){1,3}(:[0-9a-fA-F]{1,4}){1,4}|([0-9a-fA-F]{1,4}:){1,2}(:[0-9a-fA-F]{1,4}){1,5}|[0-9a-fA-F]{1,4}:((:[0-9a-fA-F]{1,4}){1,6})|:((:[0-9a-fA-F]{1,4}){1,7}|:))$/;
-var mac = (delimiter) => {
-  const escapedDelim = escapeRegex(delimiter ?? ":");
+var mac = (delimiter2) => {
+  const escapedDelim = escapeRegex(delimiter2 ?? ":");
   return new RegExp(`^(?:[0-9A-F]{2}${escapedDelim}){5}[0-9A-F]{2}$|^(?:[0-9a-f]{2}${escapedDelim}){5}[0-9a-f]{2}$`);
 };
 var cidrv4 = /^((25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9][0-9]|[0-9])\.){3}(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9][0-9]|[0-9])\/([0-9]|[1-2][0-9]|3[0-2])$/;
@@ -14222,7 +14251,7 @@ var recursive = /* @__PURE__ */ new WeakMap();
 var NONE = 0;
 var ASSUMED = 1;
 var PROVEN = 2;
-function isRecursive(inst, stack3, resolve2) {
+function isRecursive(inst, stack3, resolve3) {
   const cached2 = recursive.get(inst);
   if (cached2 !== void 0)
     return cached2 ? PROVEN : NONE;
@@ -14232,7 +14261,7 @@ function isRecursive(inst, stack3, resolve2) {
   let result = NONE;
   const check2 = (child) => {
     if (result !== PROVEN && child?._zod) {
-      const answer = isRecursive(child, stack3, resolve2);
+      const answer = isRecursive(child, stack3, resolve3);
       if (answer > result)
         result = answer;
     }
@@ -14243,7 +14272,7 @@ function isRecursive(inst, stack3, resolve2) {
       const desc = Object.getOwnPropertyDescriptor(sh, key2);
       if (spread && !desc.enumerable)
         continue;
-      const child = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack3, resolve2) : NONE;
+      const child = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack3, resolve3) : NONE;
       if (child > answer)
         answer = child;
     }
@@ -14307,7 +14336,7 @@ function isRecursive(inst, stack3, resolve2) {
       break;
     // `$ZodLazy` caches its inner on the def, so a resolved edge is followed exactly
     case "lazy": {
-      const inner = def2._cachedInner ?? (resolve2 ? inst._zod.innerType : void 0);
+      const inner = def2._cachedInner ?? (resolve3 ? inst._zod.innerType : void 0);
       merge7(inner ? isRecursive(inner, stack3, false) : ASSUMED);
       break;
     }
@@ -29047,7 +29076,7 @@ function resolveVariants(file2, raw, spec) {
     );
   }
   const { variants: _v, compare: _c2, ...plain } = raw;
-  const resolve2 = (role) => {
+  const resolve3 = (role) => {
     const name = compare3[role];
     const overlay = variants[name];
     if (!overlay) {
@@ -29066,8 +29095,8 @@ function resolveVariants(file2, raw, spec) {
     }
     return { name, spec: parsed.data };
   };
-  const base = resolve2("base");
-  const head = resolve2("head");
+  const base = resolve3("base");
+  const head = resolve3("head");
   if (base.name === head.name)
     throw new InputError(`${file2}: compare.base and compare.head name the same variant "${base.name}"`);
   if (!sameMatrix(base.spec, head.spec)) {
@@ -29242,8 +29271,8 @@ function incompleteBeta(a4, b10, x4) {
 }
 function tCdf(t, df) {
   const x4 = df / (df + t * t);
-  const tail2 = 0.5 * incompleteBeta(df / 2, 0.5, x4);
-  return t >= 0 ? 1 - tail2 : tail2;
+  const tail = 0.5 * incompleteBeta(df / 2, 0.5, x4);
+  return t >= 0 ? 1 - tail : tail;
 }
 function tQuantile(p, df) {
   if (!(p > 0 && p < 1)) throw new RangeError(`tQuantile: p must be in (0, 1), got ${p}`);
@@ -29557,7 +29586,7 @@ pass --force to compare anyway`
 
 // action/src/result/store.ts
 import { randomBytes } from "node:crypto";
-import { mkdir, readFile as readFile2, rename, writeFile } from "node:fs/promises";
+import { mkdir, open as open2, readFile as readFile2, rename, rm, rmdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 
 // action/src/result/model.ts
@@ -29655,7 +29684,9 @@ var ResultSchema = external_exports.strictObject({
   targets: external_exports.array(TargetInfoSchema),
   host: HostSchema,
   tools: external_exports.record(external_exports.string(), external_exports.string()),
-  cells: external_exports.array(CellSchema)
+  cells: external_exports.array(CellSchema),
+  /** Where the spec could not measure what it says (warned about when the run started). */
+  warnings: external_exports.array(external_exports.string()).optional()
 });
 
 // action/src/result/store.ts
@@ -29664,11 +29695,33 @@ function newRunId(specName, now2 = /* @__PURE__ */ new Date()) {
   return `${stamp}-${specName}-${randomBytes(2).toString("hex")}`;
 }
 async function writeAtomic(file2, text3) {
-  await mkdir(dirname(file2), { recursive: true });
   const tmp = `${file2}.${process.pid}.${randomBytes(3).toString("hex")}.tmp`;
-  await writeFile(tmp, text3);
-  await rename(tmp, file2);
+  try {
+    await mkdir(dirname(file2), { recursive: true });
+    await writeFile(tmp, text3);
+    await rename(tmp, file2);
+  } catch (e) {
+    await rm(tmp, { force: true }).catch(() => {
+    });
+    throw new WriteError(file2, e);
+  }
 }
+async function writeInPlace(file2, text3) {
+  try {
+    const fh = await open2(file2, "r+");
+    try {
+      const data3 = Buffer.from(text3);
+      await fh.write(data3, 0, data3.length, 0);
+      await fh.truncate(data3.length);
+    } finally {
+      await fh.close();
+    }
+  } catch (e) {
+    throw new WriteError(file2, e);
+  }
+}
+var RESERVE_BYTES = 1 << 20;
+var isNoSpace = (e) => e instanceof WriteError && ["ENOSPC", "EDQUOT"].includes(e.cause?.code ?? "");
 var RunDir = class _RunDir {
   constructor(dir) {
     this.dir = dir;
@@ -29676,8 +29729,31 @@ var RunDir = class _RunDir {
   dir;
   static async create(outDir, runId) {
     const run2 = new _RunDir(join(outDir, runId));
-    await mkdir(join(run2.dir, "raw"), { recursive: true });
+    try {
+      await mkdir(join(run2.dir, "raw"), { recursive: true });
+    } catch (e) {
+      throw new WriteError(join(run2.dir, "raw"), e);
+    }
+    try {
+      await writeFile(run2.reservePath, Buffer.alloc(RESERVE_BYTES));
+    } catch (e) {
+      await rm(run2.reservePath, { force: true }).catch(() => {
+      });
+      await rmdir(join(run2.dir, "raw")).catch(() => {
+      });
+      await rmdir(run2.dir).catch(() => {
+      });
+      throw new WriteError(run2.reservePath, e);
+    }
     return run2;
+  }
+  get reservePath() {
+    return join(this.dir, ".reserve");
+  }
+  /** Gives the reserved space back (at the end of a run, or when a write found the disk full). */
+  async release() {
+    await rm(this.reservePath, { force: true }).catch(() => {
+    });
   }
   get resultPath() {
     return join(this.dir, "result.json");
@@ -29693,6 +29769,22 @@ var RunDir = class _RunDir {
   }
   async writeResult(result) {
     await writeResult(this.resultPath, result);
+  }
+  /**
+   * The last write of a run's result: the reserve is given back first, and should the disk still
+   * be too full for a second copy, the file is overwritten in place. Whatever the run ended with,
+   * result.json says so.
+   */
+  async writeFinalResult(result) {
+    await this.release();
+    const text3 = `${JSON.stringify(ResultSchema.parse(result), null, 2)}
+`;
+    try {
+      await writeAtomic(this.resultPath, text3);
+    } catch (e) {
+      if (!isNoSpace(e)) throw e;
+      await writeInPlace(this.resultPath, text3);
+    }
   }
 };
 async function writeResult(file2, result) {
@@ -29817,9 +29909,15 @@ function block(lines2, header, stop2) {
   }
   return out;
 }
+var CAUSE = /error \d+|errno|too many|can't create|cannot create|resource temporarily unavailable|access denied|unknown database|doesn't exist|does not exist|out of memory|refused|no such|permission denied/i;
+function mostSpecificLine(output4) {
+  const lines2 = output4.split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
+  const fatal = lines2.filter((l) => l.startsWith("FATAL:"));
+  return fatal.find((l) => CAUSE.test(l)) ?? fatal[0] ?? lines2.find((l) => /\berror\b/i.test(l) && CAUSE.test(l)) ?? lines2.find((l) => /\berror\b/i.test(l));
+}
 function parseSysbench(text3) {
   const lines2 = text3.split(/\r?\n/);
-  const fatal = lines2.find((l) => l.startsWith("FATAL:"));
+  const fatal = mostSpecificLine(lines2.filter((l) => l.startsWith("FATAL:")).join("\n"));
   const version3 = /^sysbench (\d+\.\d+\.\d+)/m.exec(text3)?.[1];
   const threadsHeader = /^Number of threads:\s*(\d+)/m.exec(text3);
   const intervals2 = [];
@@ -30247,13 +30345,13 @@ function commentMarkdown(v, opts = {}) {
   }
   if (text3.length <= limit) return text3;
   const marker = commentMarker(opts.matrix ?? v.spec.name);
-  const tail2 = `
+  const tail = `
 
 > \u2702\uFE0F Cut at ${limit.toLocaleString("en-US")} characters: the full list of regressions is in the report.
 ${marker}
 `;
-  const body = text3.slice(0, limit - tail2.length);
-  return `${body.slice(0, body.lastIndexOf("\n"))}${tail2}`;
+  const body = text3.slice(0, limit - tail.length);
+  return `${body.slice(0, body.lastIndexOf("\n"))}${tail}`;
 }
 
 // action/src/report/html.ts
@@ -31092,8 +31190,8 @@ function formatDate(date7) {
   var hours = date7.getUTCHours(), minutes2 = date7.getUTCMinutes(), seconds2 = date7.getUTCSeconds(), milliseconds2 = date7.getUTCMilliseconds();
   return isNaN(date7) ? "Invalid Date" : formatYear(date7.getUTCFullYear()) + "-" + pad2(date7.getUTCMonth() + 1, 2) + "-" + pad2(date7.getUTCDate(), 2) + (milliseconds2 ? "T" + pad2(hours, 2) + ":" + pad2(minutes2, 2) + ":" + pad2(seconds2, 2) + "." + pad2(milliseconds2, 3) + "Z" : seconds2 ? "T" + pad2(hours, 2) + ":" + pad2(minutes2, 2) + ":" + pad2(seconds2, 2) + "Z" : minutes2 || hours ? "T" + pad2(hours, 2) + ":" + pad2(minutes2, 2) + "Z" : "");
 }
-function dsv(delimiter) {
-  var reFormat = new RegExp('["' + delimiter + "\n\r]"), DELIMITER = delimiter.charCodeAt(0);
+function dsv(delimiter2) {
+  var reFormat = new RegExp('["' + delimiter2 + "\n\r]"), DELIMITER = delimiter2.charCodeAt(0);
   function parse11(text3, f) {
     var convert, columns, rows = parseRows(text3, function(row2, i) {
       if (convert) return convert(row2, i - 1);
@@ -31142,12 +31240,12 @@ function dsv(delimiter) {
     return rows.map(function(row2) {
       return columns.map(function(column) {
         return formatValue3(row2[column]);
-      }).join(delimiter);
+      }).join(delimiter2);
     });
   }
   function format5(rows, columns) {
     if (columns == null) columns = inferColumns(rows);
-    return [columns.map(formatValue3).join(delimiter)].concat(preformatBody(rows, columns)).join("\n");
+    return [columns.map(formatValue3).join(delimiter2)].concat(preformatBody(rows, columns)).join("\n");
   }
   function formatBody(rows, columns) {
     if (columns == null) columns = inferColumns(rows);
@@ -31157,7 +31255,7 @@ function dsv(delimiter) {
     return rows.map(formatRow).join("\n");
   }
   function formatRow(row2) {
-    return row2.map(formatValue3).join(delimiter);
+    return row2.map(formatValue3).join(delimiter2);
   }
   function formatValue3(value4) {
     return value4 == null ? "" : value4 instanceof Date ? formatDate(value4) : reFormat.test(value4 += "") ? '"' + value4.replace(/"/g, '""') + '"' : value4;
@@ -33454,10 +33552,10 @@ function inferTypes(data3, fields) {
     return types;
   }, {});
 }
-function delimitedFormat(delimiter) {
+function delimitedFormat(delimiter2) {
   const parse11 = function(data3, format5) {
     const delim = {
-      delimiter
+      delimiter: delimiter2
     };
     return dsv2(data3, format5 ? extend2(format5, delim) : delim);
   };
@@ -56626,9 +56724,9 @@ var cloudRadians = Math.PI / 180;
 var cw = 1 << 11 >> 5;
 var ch = 1 << 11;
 function cloud() {
-  var size = [256, 256], text3, font2, fontSize2, fontStyle, fontWeight, rotate2, padding3, spiral = archimedeanSpiral, words = [], random2 = Math.random, cloud2 = {};
+  var size = [256, 256], text3, font2, fontSize2, fontStyle, fontWeight, rotate2, padding3, spiral = archimedeanSpiral, words2 = [], random2 = Math.random, cloud2 = {};
   cloud2.layout = function() {
-    var contextAndRatio = getContext2(canvas()), board = zeroArray((size[0] >> 5) * size[1]), bounds3 = null, n = words.length, i = -1, tags = [], data3 = words.map((d2) => ({
+    var contextAndRatio = getContext2(canvas()), board = zeroArray((size[0] >> 5) * size[1]), bounds3 = null, n = words2.length, i = -1, tags = [], data3 = words2.map((d2) => ({
       text: text3(d2),
       font: font2(d2),
       style: fontStyle(d2),
@@ -56708,10 +56806,10 @@ function cloud() {
   }
   cloud2.words = function(_) {
     if (arguments.length) {
-      words = _;
+      words2 = _;
       return cloud2;
     } else {
-      return words;
+      return words2;
     }
   };
   cloud2.size = function(_) {
@@ -57021,10 +57119,10 @@ inherits_default(Wordcloud, Transform, {
       t[as[1]] = NaN;
       t[as[3]] = 0;
     });
-    const words = layout.words(data3).text(_.text).size(_.size || [500, 500]).padding(_.padding || 1).spiral(_.spiral || "archimedean").rotate(_.rotate || 0).font(_.font || "sans-serif").fontStyle(_.fontStyle || "normal").fontWeight(_.fontWeight || "normal").fontSize(fontSize2).random(random).layout();
-    const size = layout.size(), dx = size[0] >> 1, dy = size[1] >> 1, n = words.length;
+    const words2 = layout.words(data3).text(_.text).size(_.size || [500, 500]).padding(_.padding || 1).spiral(_.spiral || "archimedean").rotate(_.rotate || 0).font(_.font || "sans-serif").fontStyle(_.fontStyle || "normal").fontWeight(_.fontWeight || "normal").fontSize(fontSize2).random(random).layout();
+    const size = layout.size(), dx = size[0] >> 1, dy = size[1] >> 1, n = words2.length;
     for (let i = 0, w2, t; i < n; ++i) {
-      w2 = words[i];
+      w2 = words2[i];
       t = w2.datum;
       t[as[0]] = w2.x + dx;
       t[as[1]] = w2.y + dy;
@@ -58979,7 +59077,7 @@ function stripQuotes(s2) {
 }
 function codegen(opt) {
   opt = opt || {};
-  const allowed = opt.allowed ? toSet(opt.allowed) : {}, forbidden = opt.forbidden ? toSet(opt.forbidden) : {}, constants2 = opt.constants || Constants, functions = (opt.functions || Functions)(visit3), globalvar = opt.globalvar, fieldvar = opt.fieldvar, outputGlobal = isFunction(globalvar) ? globalvar : (id2) => `${globalvar}["${id2}"]`;
+  const allowed = opt.allowed ? toSet(opt.allowed) : {}, forbidden = opt.forbidden ? toSet(opt.forbidden) : {}, constants3 = opt.constants || Constants, functions = (opt.functions || Functions)(visit3), globalvar = opt.globalvar, fieldvar = opt.fieldvar, outputGlobal = isFunction(globalvar) ? globalvar : (id2) => `${globalvar}["${id2}"]`;
   let globals = {}, fields = {}, memberDepth = 0;
   function visit3(ast) {
     if (isString(ast)) return ast;
@@ -58995,8 +59093,8 @@ function codegen(opt) {
         return id2;
       } else if (hasOwnProperty(forbidden, id2)) {
         return error62("Illegal identifier: " + id2);
-      } else if (hasOwnProperty(constants2, id2)) {
-        return constants2[id2];
+      } else if (hasOwnProperty(constants3, id2)) {
+        return constants3[id2];
       } else if (hasOwnProperty(allowed, id2)) {
         return id2;
       } else {
@@ -59054,7 +59152,7 @@ function codegen(opt) {
     return result;
   }
   codegen2.functions = functions;
-  codegen2.constants = constants2;
+  codegen2.constants = constants3;
   return codegen2;
 }
 
@@ -73795,11 +73893,11 @@ function assembleTopLevelSignals(model, signals) {
     const store = stringValue(name + STORE);
     const hasSg = signals.filter((s2) => s2.name === name);
     if (hasSg.length === 0) {
-      const resolve2 = selCmpt.resolve === "global" ? "union" : selCmpt.resolve;
+      const resolve3 = selCmpt.resolve === "global" ? "union" : selCmpt.resolve;
       const isPoint2 = selCmpt.type === "point" ? ", true, true)" : ")";
       signals.push({
         name: selCmpt.name,
-        update: `${VL_SELECTION_RESOLVE}(${store}, ${stringValue(resolve2)}${isPoint2}`
+        update: `${VL_SELECTION_RESOLVE}(${store}, ${stringValue(resolve3)}${isPoint2}`
       });
     }
     hasSelections = true;
@@ -75675,8 +75773,8 @@ function parseSelectionPredicate(model, pred, dfnode, datum2 = "datum") {
     }
   }
   const fn = selCmpt.project.hasSelectionId ? "vlSelectionIdTest(" : "vlSelectionTest(";
-  const resolve2 = selCmpt.resolve === "global" ? ")" : `, ${stringValue(selCmpt.resolve)})`;
-  const test2 = `${fn}${store}, ${datum2}${resolve2}`;
+  const resolve3 = selCmpt.resolve === "global" ? ")" : `, ${stringValue(selCmpt.resolve)})`;
+  const test2 = `${fn}${store}, ${datum2}${resolve3}`;
   const length3 = `length(data(${store}))`;
   return pred.empty === false ? `${length3} && ${test2}` : `!${length3} || ${test2}`;
 }
@@ -76519,16 +76617,16 @@ function defaultScaleResolve(channel, model) {
   }
   throw new Error("invalid model type for resolve");
 }
-function parseGuideResolve(resolve2, channel) {
-  const channelScaleResolve = resolve2.scale[channel];
+function parseGuideResolve(resolve3, channel) {
+  const channelScaleResolve = resolve3.scale[channel];
   const guide = isXorY(channel) ? "axis" : "legend";
   if (channelScaleResolve === "independent") {
-    if (resolve2[guide][channel] === "shared") {
+    if (resolve3[guide][channel] === "shared") {
       warn2(independentScaleMeansIndependentGuide(channel));
     }
     return "independent";
   }
-  return resolve2[guide][channel] || "shared";
+  return resolve3[guide][channel] || "shared";
 }
 var LEGEND_COMPONENT_PROPERTY_INDEX = {
   ...COMMON_LEGEND_PROPERTY_INDEX,
@@ -76934,15 +77032,15 @@ function parseLegendForChannel(model, channel) {
   return legendCmpt;
 }
 function parseNonUnitLegend(model) {
-  const { legends, resolve: resolve2 } = model.component;
+  const { legends, resolve: resolve3 } = model.component;
   for (const child of model.children) {
     parseLegend2(child);
     for (const channel of keys3(child.component.legends)) {
-      resolve2.legend[channel] = parseGuideResolve(model.component.resolve, channel);
-      if (resolve2.legend[channel] === "shared") {
+      resolve3.legend[channel] = parseGuideResolve(model.component.resolve, channel);
+      if (resolve3.legend[channel] === "shared") {
         legends[channel] = mergeLegendComponent(legends[channel], child.component.legends[channel]);
         if (!legends[channel]) {
-          resolve2.legend[channel] = "independent";
+          resolve3.legend[channel] = "independent";
           delete legends[channel];
         }
       }
@@ -76953,7 +77051,7 @@ function parseNonUnitLegend(model) {
       if (!child.component.legends[channel]) {
         continue;
       }
-      if (resolve2.legend[channel] === "shared") {
+      if (resolve3.legend[channel] === "shared") {
         delete child.component.legends[channel];
       }
     }
@@ -78758,8 +78856,8 @@ function parseUnitScaleDomain(model) {
       while (!isFacetModel(facetParent) && facetParent.parent) {
         facetParent = facetParent.parent;
       }
-      const resolve2 = facetParent.component.resolve.scale[channel];
-      if (resolve2 === "shared") {
+      const resolve3 = facetParent.component.resolve.scale[channel];
+      if (resolve3 === "shared") {
         for (const domain4 of domains.value) {
           if (isDataRefDomain(domain4)) {
             domain4.data = FACET_SCALE_PREFIX + domain4.data.replace(FACET_SCALE_PREFIX, "");
@@ -80427,19 +80525,19 @@ var scaleTypeTieBreaker = tieBreakByComparing((st1, st2) => scaleTypePrecedence(
 function parseNonUnitScaleCore(model) {
   const scaleComponents = model.component.scales = {};
   const scaleTypeWithExplicitIndex = {};
-  const resolve2 = model.component.resolve;
+  const resolve3 = model.component.resolve;
   for (const child of model.children) {
     parseScaleCore(child);
     for (const channel of keys3(child.component.scales)) {
-      resolve2.scale[channel] ??= defaultScaleResolve(channel, model);
-      if (resolve2.scale[channel] === "shared") {
+      resolve3.scale[channel] ??= defaultScaleResolve(channel, model);
+      if (resolve3.scale[channel] === "shared") {
         const explicitScaleType = scaleTypeWithExplicitIndex[channel];
         const childScaleType = child.component.scales[channel].getWithExplicit("type");
         if (explicitScaleType) {
           if (scaleCompatible(explicitScaleType.value, childScaleType.value)) {
             scaleTypeWithExplicitIndex[channel] = mergeValuesWithExplicit(explicitScaleType, childScaleType, "type", "scale", scaleTypeTieBreaker);
           } else {
-            resolve2.scale[channel] = "independent";
+            resolve3.scale[channel] = "independent";
             delete scaleTypeWithExplicitIndex[channel];
           }
         } else {
@@ -80511,7 +80609,7 @@ var Model = class {
   signalNameMap;
   component;
   view;
-  constructor(spec, type3, parent, parentGivenName, config2, resolve2, view) {
+  constructor(spec, type3, parent, parentGivenName, config2, resolve3, view) {
     this.type = type3;
     this.parent = parent;
     this.config = config2;
@@ -80542,7 +80640,7 @@ var Model = class {
         scale: {},
         axis: {},
         legend: {},
-        ...resolve2 ? duplicate(resolve2) : {}
+        ...resolve3 ? duplicate(resolve3) : {}
       },
       selection: null,
       scales: null,
@@ -80876,8 +80974,8 @@ var DensityTransformNode = class _DensityTransformNode extends DataFlowNode {
     this.transform = duplicate(transform5);
     const specifiedAs = this.transform.as ?? [void 0, void 0];
     this.transform.as = [specifiedAs[0] ?? "value", specifiedAs[1] ?? "density"];
-    const resolve2 = this.transform.resolve ?? "shared";
-    this.transform.resolve = resolve2;
+    const resolve3 = this.transform.resolve ?? "shared";
+    this.transform.resolve = resolve3;
   }
   dependentFields() {
     return /* @__PURE__ */ new Set([this.transform.density, ...this.transform.groupby ?? []]);
@@ -81613,9 +81711,9 @@ function makeHeaderComponent(model, channel, labels2) {
 function mergeChildAxis(model, channel) {
   const { child } = model;
   if (child.component.axes[channel]) {
-    const { layoutHeaders: layoutHeaders2, resolve: resolve2 } = model.component;
-    resolve2.axis[channel] = parseGuideResolve(resolve2, channel);
-    if (resolve2.axis[channel] === "shared") {
+    const { layoutHeaders: layoutHeaders2, resolve: resolve3 } = model.component;
+    resolve3.axis[channel] = parseGuideResolve(resolve3, channel);
+    if (resolve3.axis[channel] === "shared") {
       const headerChannel = channel === "x" ? "column" : "row";
       const layoutHeader = layoutHeaders2[headerChannel];
       for (const axisComponent of child.component.axes[channel]) {
@@ -81650,12 +81748,12 @@ function parseChildrenLayoutSize(model) {
 function parseNonUnitLayoutSizeForChannel(model, layoutSizeType) {
   const sizeType = getSizeTypeFromLayoutSizeType(layoutSizeType);
   const channel = getPositionScaleChannel(sizeType);
-  const resolve2 = model.component.resolve;
+  const resolve3 = model.component.resolve;
   const layoutSizeCmpt = model.component.layoutSize;
   let mergedSize;
   for (const child of model.children) {
     const childSize = child.component.layoutSize.getWithExplicit(sizeType);
-    const scaleResolve = resolve2.scale[channel] ?? defaultScaleResolve(channel, model);
+    const scaleResolve = resolve3.scale[channel] ?? defaultScaleResolve(channel, model);
     if (scaleResolve === "independent" && childSize.value === "step") {
       mergedSize = void 0;
       break;
@@ -82511,16 +82609,16 @@ var OPPOSITE_ORIENT = {
   right: "left"
 };
 function parseLayerAxes(model) {
-  const { axes, resolve: resolve2 } = model.component;
+  const { axes, resolve: resolve3 } = model.component;
   const axisCount = { top: 0, bottom: 0, right: 0, left: 0 };
   for (const child of model.children) {
     child.parseAxesAndHeaders();
     for (const channel of keys3(child.component.axes)) {
-      resolve2.axis[channel] = parseGuideResolve(model.component.resolve, channel);
-      if (resolve2.axis[channel] === "shared") {
+      resolve3.axis[channel] = parseGuideResolve(model.component.resolve, channel);
+      if (resolve3.axis[channel] === "shared") {
         axes[channel] = mergeAxisComponents(axes[channel], child.component.axes[channel]);
         if (!axes[channel]) {
-          resolve2.axis[channel] = "independent";
+          resolve3.axis[channel] = "independent";
           delete axes[channel];
         }
       }
@@ -82531,7 +82629,7 @@ function parseLayerAxes(model) {
       if (!child.component.axes[channel]) {
         continue;
       }
-      if (resolve2.axis[channel] === "independent") {
+      if (resolve3.axis[channel] === "independent") {
         axes[channel] = (axes[channel] ?? []).concat(child.component.axes[channel]);
         for (const axisComponent of child.component.axes[channel]) {
           const { value: orient2, explicit } = axisComponent.getWithExplicit("orient");
@@ -82549,7 +82647,7 @@ function parseLayerAxes(model) {
       }
       delete child.component.axes[channel];
     }
-    if (resolve2.axis[channel] === "independent" && axes[channel] && axes[channel].length > 1) {
+    if (resolve3.axis[channel] === "independent" && axes[channel] && axes[channel].length > 1) {
       for (const [index6, axisCmpt] of (axes[channel] || []).entries()) {
         if (index6 > 0 && !!axisCmpt.get("grid") && !axisCmpt.explicit.grid) {
           axisCmpt.implicit.grid = false;
@@ -83860,7 +83958,9 @@ async function chartSvg(spec) {
   }
 }
 async function svgPng(svg, scale6 = 2) {
-  const { Resvg } = await import("./chunk-JMGQZEQ2.js");
+  const mod = await import("./chunk-JMGQZEQ2.js");
+  const Resvg = mod.Resvg ?? mod.default?.Resvg;
+  if (typeof Resvg !== "function") throw new Error("@resvg/resvg-js has no Resvg class here");
   return new Resvg(svg, { background: "white", fitTo: { mode: "zoom", value: scale6 } }).render().asPng();
 }
 
@@ -83970,22 +84070,32 @@ async function writeHtmlReport(v, file2, log7 = () => {
   const charts = await renderCharts(v);
   await writeAtomic(file2, verdictHtml(v, charts));
   const dir = join4(dirname3(file2), "charts");
-  await mkdir2(dir, { recursive: true });
+  const put = async (path3, data3) => {
+    try {
+      await mkdir2(dir, { recursive: true });
+      await writeFile2(path3, data3);
+    } catch (e) {
+      throw new WriteError(path3, e);
+    }
+  };
   const written = [file2];
   let png = true;
   for (const c4 of charts) {
     const svgFile = join4(dir, `${c4.chart.name}.svg`);
-    await writeFile2(svgFile, c4.svg);
+    await put(svgFile, c4.svg);
     written.push(svgFile);
     if (!png) continue;
+    let data3;
     try {
-      const pngFile = join4(dir, `${c4.chart.name}.png`);
-      await writeFile2(pngFile, await svgPng(c4.svg));
-      written.push(pngFile);
+      data3 = await svgPng(c4.svg);
     } catch (e) {
       png = false;
       log7(`report: PNG charts skipped, SVGs written (resvg: ${e.message.split("\n")[0]})`);
+      continue;
     }
+    const pngFile = join4(dir, `${c4.chart.name}.png`);
+    await put(pngFile, data3);
+    written.push(pngFile);
   }
   return written;
 }
@@ -84041,10 +84151,313 @@ function installSignalTeardown(abort, log7, graceMs = 6e4) {
     });
   }
 }
+function installCrashTeardown(log7, describe3) {
+  let crashed = false;
+  const crash = (e) => {
+    if (crashed) return;
+    crashed = true;
+    log7(`error: ${describe3(e)}`);
+    void teardownAll(log7).finally(() => process.exit(3));
+  };
+  process.on("uncaughtException", crash);
+  process.on("unhandledRejection", crash);
+}
 
-// action/src/driver/sysbench.ts
+// action/src/pipeline/preflight.ts
+import { accessSync, constants as constants2, existsSync, readdirSync, realpathSync, statfsSync, statSync } from "node:fs";
+import { mkdir as mkdir3 } from "node:fs/promises";
+import { cpus } from "node:os";
+import { delimiter, dirname as dirname4, join as join5, resolve as resolve2 } from "node:path";
+
+// action/src/proc/env.ts
+var PASSED = [
+  "PATH",
+  "HOME",
+  "TMPDIR",
+  "LANG",
+  "LC_ALL",
+  "LC_CTYPE",
+  "LC_MESSAGES",
+  "LC_NUMERIC",
+  "TZ",
+  "USER",
+  "LOGNAME"
+];
+function childEnv(extra = {}, from = process.env) {
+  const env = {};
+  for (const key2 of PASSED) {
+    const value4 = from[key2];
+    if (value4 !== void 0) env[key2] = value4;
+  }
+  env.LC_NUMERIC = "C";
+  if (env.PATH === void 0) env.PATH = "/usr/local/bin:/usr/bin:/bin:/usr/local/sbin:/usr/sbin:/sbin";
+  return { ...env, ...extra };
+}
+
+// action/src/pipeline/preflight.ts
+function findTool(name, path3 = childEnv().PATH ?? "") {
+  const candidates = name.includes("/") ? [name] : path3.split(delimiter).map((d) => join5(d, name));
+  return candidates.find((c4) => {
+    try {
+      accessSync(c4, constants2.X_OK);
+      return statSync(c4).isFile();
+    } catch {
+      return false;
+    }
+  });
+}
+function needsOf(spec) {
+  const needs = [
+    {
+      anyOf: ["sysbench"],
+      what: `sysbench (workloads ${spec.workloads.map((w2) => w2.name).join(", ")})`,
+      install: "the Debian package sysbench"
+    }
+  ];
+  if (spec.target.kind === "mariadb") {
+    needs.push(
+      {
+        anyOf: ["/usr/sbin/mariadbd", "/usr/sbin/mysqld"],
+        what: "the MariaDB server (target.kind mariadb)",
+        install: "the Debian package mariadb-server"
+      },
+      {
+        anyOf: ["mariadb-install-db", "mysql_install_db"],
+        what: "mariadb-install-db (target.kind mariadb)",
+        install: "the Debian package mariadb-server"
+      },
+      {
+        anyOf: ["mariadb", "mysql"],
+        what: "the mariadb client (target.kind mariadb)",
+        install: "the Debian package mariadb-client"
+      }
+    );
+  } else {
+    const base = "/usr/lib/postgresql";
+    const servers = existsSync(base) ? readdirSync(base).map((v) => join5(base, v, "bin", "postgres")) : [];
+    needs.push(
+      {
+        anyOf: servers.length ? servers : [join5(base, "N", "bin", "postgres")],
+        what: "the PostgreSQL server (target.kind postgres)",
+        install: "the Debian package postgresql"
+      },
+      {
+        anyOf: ["psql"],
+        what: "psql (target.kind postgres)",
+        install: "the Debian package postgresql-client"
+      }
+    );
+  }
+  if (spec.driver?.cpus !== void 0 || spec.target.resources?.cpus !== void 0) {
+    needs.push({
+      anyOf: ["taskset"],
+      what: "taskset (driver.cpus / target.resources.cpus)",
+      install: "the Debian package util-linux"
+    });
+  }
+  return needs;
+}
+function checkTools(specs) {
+  const missing = /* @__PURE__ */ new Map();
+  for (const spec of specs)
+    for (const need of needsOf(spec)) if (!need.anyOf.some((t) => findTool(t))) missing.set(need.what, need);
+  if (missing.size === 0) return;
+  const list = [...missing.values()].map((n) => `- ${n.what}: install ${n.install}`).join("\n");
+  throw new RunError(
+    `not installed here, so nothing was started:
+${list}
+(scripts/setup.sh installs them)`
+  );
+}
+var PSEUDO_FS = {
+  40864: "proc",
+  1650812274: "sysfs",
+  7377: "devpts",
+  2613483: "cgroup",
+  1667723888: "cgroup2",
+  1684170528: "debugfs",
+  1953653091: "tracefs",
+  1935894131: "securityfs",
+  1650812272: "configfs",
+  3405662737: "bpf"
+};
+function nearestExisting(path3) {
+  let p = resolve2(path3);
+  while (!existsSync(p) && dirname4(p) !== p) p = dirname4(p);
+  return p;
+}
+async function checkOutDir(dir, flag2 = "--out") {
+  const existing = nearestExisting(dir);
+  let real = existing;
+  try {
+    real = realpathSync(existing);
+  } catch {
+  }
+  let fsName;
+  try {
+    fsName = PSEUDO_FS[Number(statfsSync(real).type)];
+  } catch {
+  }
+  if (fsName || /^\/(proc|sys|dev)(\/|$)/.test(real)) {
+    throw new InputError(
+      `${flag2} ${dir}: ${real} is on the kernel's ${fsName ?? real.split("/")[1]} filesystem, not a place for results; choose a directory on a disk`
+    );
+  }
+  if (existsSync(dir) && !statSync(dir).isDirectory())
+    throw new InputError(`${flag2} ${dir}: exists and is not a directory`);
+  try {
+    await mkdir3(dir, { recursive: true });
+    accessSync(dir, constants2.W_OK | constants2.X_OK);
+  } catch (e) {
+    const code = e.code;
+    if (code === "ENOSPC" || code === "EDQUOT") throw new WriteError(dir, e);
+    throw new InputError(`${flag2} ${dir}: cannot write there: ${errnoText(e)}`);
+  }
+}
+async function checkOutFile(file2, flag2) {
+  if (existsSync(file2) && statSync(file2).isDirectory())
+    throw new InputError(`${flag2} ${file2}: is a directory; give a file name`);
+  await checkOutDir(dirname4(resolve2(file2)), flag2);
+}
+function specWarnings(loaded, command, cores = cpus().length) {
+  const out = [];
+  const { spec, variants } = loaded;
+  const runs = variants ? [variants.base, variants.head] : [{ name: "", spec }];
+  const at = (name) => name ? `variants.${name}: ` : "";
+  for (const v of runs) {
+    const s2 = v.spec;
+    const quota = s2.target.resources?.cpu_quota;
+    if (quota !== void 0 && quota > cores) {
+      out.push(
+        `${at(v.name)}target.resources.cpu_quota ${Math.round(quota * 100)}% is more than this machine's ${cores} CPU(s) (${cores * 100}%): the quota cannot bind`
+      );
+    }
+    const maxThreads2 = Math.max(...s2.workloads.flatMap((w2) => w2.threads));
+    const conn = Object.entries(s2.target.config).find(([k2]) => k2.replace(/-/g, "_") === "max_connections");
+    if (conn && Number(conn[1]) < maxThreads2 + 1) {
+      out.push(
+        `${at(v.name)}target.config.max_connections ${conn[1]} is below the largest thread count ${maxThreads2} (+1 for tiperf): cells with more threads cannot connect`
+      );
+    }
+  }
+  spec.workloads.forEach((w2, i) => {
+    const heavy = w2.threads.filter((t) => t > 32 * cores);
+    if (heavy.length > 0) {
+      out.push(
+        `workloads[${i}] (${w2.name}): threads ${heavy.join(", ")} on ${cores} CPU(s) shared by the server and sysbench: such a cell measures scheduling more than the server`
+      );
+    }
+  });
+  if (spec.variants) {
+    const names = Object.keys(spec.variants);
+    if (command === "run") {
+      out.push(
+        `variants (${names.join(", ")}): tiperf run measures the spec as written, without any variant's overlay; tiperf compare runs them`
+      );
+    } else if (variants) {
+      const unused = names.filter((n) => n !== variants.base.name && n !== variants.head.name);
+      if (unused.length > 0) {
+        out.push(
+          `variants.${unused.join(", variants.")}: not run: tiperf compare runs compare.base (${variants.base.name}) against compare.head (${variants.head.name})`
+        );
+      }
+    }
+  }
+  return out;
+}
+
+// action/src/proc/tool.ts
 import { spawn } from "node:child_process";
 import { createWriteStream } from "node:fs";
+
+// action/src/proc/quote.ts
+function shellQuote(arg) {
+  if (arg === "") return "''";
+  if (/^[A-Za-z0-9_@%+=:,./-]+$/.test(arg)) return arg;
+  return `'${arg.replace(/'/g, `'\\''`)}'`;
+}
+function shellCommand(argv) {
+  return argv.map(shellQuote).join(" ");
+}
+
+// action/src/proc/tool.ts
+var KILL_GRACE_MS = 3e3;
+function runTool(command, args, opts) {
+  return new Promise((resolve3) => {
+    const started = Date.now();
+    const [cmd, argv] = opts.cpus ? ["taskset", ["-c", opts.cpus, command, ...args]] : [command, args];
+    const log7 = createWriteStream(opts.logFile, { flags: "a" });
+    let writeError;
+    let output4 = "";
+    let aborted2;
+    let timedOut;
+    let killTimer;
+    const write = (chunk) => {
+      if (!writeError) log7.write(chunk);
+    };
+    write(`$ ${shellCommand([cmd, ...argv])}
+`);
+    const child = spawn(cmd, argv, { stdio: ["ignore", "pipe", "pipe"], env: childEnv(opts.env) });
+    const kill = () => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill("SIGTERM");
+      killTimer ??= setTimeout(() => {
+        if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+      }, KILL_GRACE_MS);
+    };
+    log7.on("error", (e) => {
+      writeError ??= new WriteError(opts.logFile, e);
+      kill();
+    });
+    const onData = (d) => {
+      output4 += d.toString();
+      write(d);
+    };
+    child.stdout.on("data", onData);
+    child.stderr.on("data", onData);
+    const unregister = onTeardown(`stop ${command} (pid ${child.pid})`, kill);
+    const onAbort = () => {
+      const reason = opts.signal?.reason;
+      aborted2 = reason instanceof Error ? reason.message : String(reason ?? "aborted");
+      kill();
+    };
+    if (opts.signal?.aborted) onAbort();
+    opts.signal?.addEventListener("abort", onAbort, { once: true });
+    const watchdog = opts.limitS === void 0 ? void 0 : setTimeout(() => {
+      timedOut = { limit_s: opts.limitS };
+      kill();
+    }, opts.limitS * 1e3);
+    let done = false;
+    const finish = (code, sig) => {
+      if (done) return;
+      done = true;
+      unregister();
+      clearTimeout(watchdog);
+      clearTimeout(killTimer);
+      opts.signal?.removeEventListener("abort", onAbort);
+      const run2 = {
+        code,
+        signal: sig,
+        output: output4,
+        elapsed_s: (Date.now() - started) / 1e3,
+        ...aborted2 ? { aborted: aborted2 } : {},
+        ...timedOut ? { timedOut } : {}
+      };
+      const settle2 = () => resolve3(writeError ? { ...run2, writeError } : run2);
+      if (writeError || log7.destroyed) return settle2();
+      log7.once("error", settle2);
+      log7.end(settle2);
+    };
+    child.once("error", (e) => {
+      output4 += `
+${e.message}`;
+      finish(127, null);
+    });
+    child.once("close", finish);
+  });
+}
+
+// action/src/driver/sysbench.ts
 function commonArgs(spec, connection) {
   return [...connection, `--tables=${spec.data.tables}`, `--table-size=${spec.data.table_size}`];
 }
@@ -84075,46 +84488,11 @@ function runArgs(spec, workload, threads, connection) {
 function supportsPrewarm(connection) {
   return connection.includes("--db-driver=mysql");
 }
-function runSysbench(args, logFile, signal, cpus4) {
-  return new Promise((resolve2) => {
-    const log7 = createWriteStream(logFile, { flags: "a" });
-    const [command, argv] = cpus4 ? ["taskset", ["-c", cpus4, "sysbench", ...args]] : ["sysbench", args];
-    log7.write(`$ ${command} ${argv.join(" ")}
-`);
-    const child = spawn(command, argv, { stdio: ["ignore", "pipe", "pipe"] });
-    let output4 = "";
-    let aborted2;
-    const onData = (d) => {
-      output4 += d.toString();
-      log7.write(d);
-    };
-    child.stdout.on("data", onData);
-    child.stderr.on("data", onData);
-    const kill = () => {
-      if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
-    };
-    const unregister = onTeardown(`stop sysbench (pid ${child.pid})`, kill);
-    const onAbort = () => {
-      aborted2 = signal?.reason instanceof Error ? signal.reason.message : String(signal?.reason ?? "aborted");
-      kill();
-    };
-    if (signal?.aborted) onAbort();
-    signal?.addEventListener("abort", onAbort, { once: true });
-    const finish = (code, sig) => {
-      unregister();
-      signal?.removeEventListener("abort", onAbort);
-      log7.end(() => resolve2({ code, signal: sig, output: output4, ...aborted2 ? { aborted: aborted2 } : {} }));
-    };
-    child.once("error", (e) => {
-      output4 += `
-${e.message}`;
-      finish(127, null);
-    });
-    child.once("close", finish);
-  });
+function runSysbench(args, opts) {
+  return runTool("sysbench", args, opts);
 }
 async function sysbenchVersion() {
-  const r = await runSysbench(["--version"], "/dev/null");
+  const r = await runTool("sysbench", ["--version"], { logFile: "/dev/null", limitS: 20 });
   return /sysbench (\S+)/.exec(r.output)?.[1];
 }
 
@@ -84195,7 +84573,7 @@ function row(c4, percentile, multi) {
 
 // action/src/result/host.ts
 import { readFile as readFile3 } from "node:fs/promises";
-import { arch, cpus, hostname as hostname3, release, totalmem } from "node:os";
+import { arch, cpus as cpus2, hostname as hostname3, release, totalmem } from "node:os";
 async function osName() {
   try {
     const text3 = await readFile3("/etc/os-release", "utf8");
@@ -84205,7 +84583,7 @@ async function osName() {
   }
 }
 async function hostFacts() {
-  const cpu = cpus();
+  const cpu = cpus2();
   return {
     hostname: hostname3(),
     cpu_model: cpu[0]?.model.trim() ?? "unknown",
@@ -84218,8 +84596,102 @@ async function hostFacts() {
 }
 
 // action/src/pipeline/bench.ts
-import { cpus as cpus3 } from "node:os";
+import { cpus as cpus4 } from "node:os";
 import { relative } from "node:path";
+
+// action/src/proc/process.ts
+import { spawn as spawn2 } from "node:child_process";
+import { closeSync, openSync, readFileSync } from "node:fs";
+var STATES = {
+  R: "running",
+  S: "sleeping",
+  D: "in uninterruptible I/O wait",
+  T: "stopped (SIGSTOP)",
+  t: "stopped by a debugger",
+  Z: "a zombie",
+  X: "dead",
+  I: "idle"
+};
+function processState(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const code = stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
+    return STATES[code] ?? `in state ${code}`;
+  } catch {
+    return "gone";
+  }
+}
+function startServerProcess(command, args, opts) {
+  const fd = openSync(opts.logFile, "a");
+  let child;
+  try {
+    child = spawn2(command, args, {
+      detached: true,
+      stdio: ["ignore", fd, fd],
+      cwd: opts.cwd,
+      env: childEnv(),
+      ...opts.runAs ? { uid: opts.runAs.uid, gid: opts.runAs.gid } : {}
+    });
+  } finally {
+    closeSync(fd);
+  }
+  let alive = true;
+  const exited = new Promise((resolve3) => {
+    child.once("error", () => {
+      alive = false;
+      resolve3({ code: 127, signal: null });
+    });
+    child.once("exit", (code, signal) => {
+      alive = false;
+      resolve3({ code, signal });
+    });
+  });
+  const pid = child.pid ?? -1;
+  return {
+    pid,
+    exited,
+    isAlive: () => alive,
+    async stop(signal, graceMs) {
+      if (!alive) return;
+      try {
+        process.kill(pid, signal);
+        process.kill(pid, "SIGCONT");
+      } catch {
+        return;
+      }
+      const timer3 = new Promise((r) => setTimeout(() => r("timeout"), graceMs).unref());
+      if (await Promise.race([exited, timer3]) === "timeout" && alive) {
+        try {
+          process.kill(pid, "SIGKILL");
+        } catch {
+        }
+        await exited;
+      }
+    }
+  };
+}
+function runCommand(command, args, opts = {}) {
+  return new Promise((resolve3) => {
+    const child = spawn2(command, args, {
+      stdio: ["ignore", "pipe", "pipe"],
+      timeout: opts.timeoutMs ?? 6e4,
+      killSignal: "SIGKILL",
+      signal: opts.signal,
+      env: opts.env ?? childEnv(),
+      ...opts.runAs ? { uid: opts.runAs.uid, gid: opts.runAs.gid } : {}
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout?.on("data", (d) => {
+      stdout += d;
+    });
+    child.stderr?.on("data", (d) => {
+      stderr += d;
+    });
+    child.once("error", (e) => resolve3({ code: 127, signal: null, stdout, stderr: stderr + e.message }));
+    child.once("close", (code, signal) => resolve3({ code, signal, stdout, stderr }));
+  });
+}
 
 // action/src/result/cell.ts
 var mean3 = (xs) => xs.reduce((a4, b10) => a4 + b10, 0) / xs.length;
@@ -84246,83 +84718,33 @@ function steadyState(report, warmupS) {
   if (p !== null && lats.length > 0) metrics[`p${p}_ms`] = mean3(lats);
   return { intervals: intervals2, metrics, source: "intervals" };
 }
-
-// action/src/target/affinity.ts
-import { cpus as cpus2 } from "node:os";
-
-// action/src/target/process.ts
-import { spawn as spawn2 } from "node:child_process";
-import { closeSync, openSync } from "node:fs";
-function startServerProcess(command, args, opts) {
-  const fd = openSync(opts.logFile, "a");
-  let child;
-  try {
-    child = spawn2(command, args, {
-      detached: true,
-      stdio: ["ignore", fd, fd],
-      cwd: opts.cwd,
-      ...opts.runAs ? { uid: opts.runAs.uid, gid: opts.runAs.gid } : {}
-    });
-  } finally {
-    closeSync(fd);
+function measurementProblems(report, req) {
+  const problems = [];
+  if (report.duration_s > req.seconds + req.grace_s) {
+    problems.push(
+      `sysbench ran ${report.duration_s.toFixed(1)}s for a ${req.seconds}s cell (allowed: ${req.seconds}s + ${req.grace_s}s grace)`
+    );
   }
-  let alive = true;
-  const exited = new Promise((resolve2) => {
-    child.once("error", () => {
-      alive = false;
-      resolve2({ code: 127, signal: null });
-    });
-    child.once("exit", (code, signal) => {
-      alive = false;
-      resolve2({ code, signal });
-    });
-  });
-  const pid = child.pid ?? -1;
-  return {
-    pid,
-    exited,
-    isAlive: () => alive,
-    async stop(signal, graceMs) {
-      if (!alive) return;
-      try {
-        process.kill(pid, signal);
-      } catch {
-        return;
-      }
-      const timer3 = new Promise((r) => setTimeout(() => r("timeout"), graceMs).unref());
-      if (await Promise.race([exited, timer3]) === "timeout" && alive) {
-        try {
-          process.kill(pid, "SIGKILL");
-        } catch {
-        }
-        await exited;
-      }
+  if (!req.rate_limited) {
+    const stalled = report.intervals.filter((iv) => iv.qps === 0 && iv.tps === 0).map((iv) => iv.t);
+    if (stalled.length > 0) {
+      const shown = stalled.slice(0, 5).map((t) => `${t}s`);
+      problems.push(
+        `${stalled.length} one-second sample(s) with zero throughput (at ${shown.join(", ")}${stalled.length > 5 ? ", \u2026" : ""}): the server stalled`
+      );
     }
-  };
-}
-function runCommand(command, args, opts = {}) {
-  return new Promise((resolve2) => {
-    const child = spawn2(command, args, {
-      stdio: ["ignore", "pipe", "pipe"],
-      timeout: opts.timeoutMs ?? 6e4,
-      signal: opts.signal,
-      env: opts.env ?? process.env,
-      ...opts.runAs ? { uid: opts.runAs.uid, gid: opts.runAs.gid } : {}
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout?.on("data", (d) => {
-      stdout += d;
-    });
-    child.stderr?.on("data", (d) => {
-      stderr += d;
-    });
-    child.once("error", (e) => resolve2({ code: 127, signal: null, stdout, stderr: stderr + e.message }));
-    child.once("close", (code, signal) => resolve2({ code, signal, stdout, stderr }));
-  });
+  }
+  const expected = Math.floor(req.seconds);
+  if (report.intervals.length < expected - 1) {
+    problems.push(
+      `sysbench printed ${report.intervals.length} one-second samples for a ${req.seconds}s cell (expected ${expected})`
+    );
+  }
+  return problems;
 }
 
 // action/src/target/affinity.ts
+import { cpus as cpus3 } from "node:os";
 function cpuIndexes(list) {
   return list.split(",").flatMap((part) => {
     const [a4, b10] = part.split("-").map(Number);
@@ -84330,7 +84752,7 @@ function cpuIndexes(list) {
   });
 }
 function checkCpus(key2, list) {
-  const n = cpus2().length;
+  const n = cpus3().length;
   const bad = cpuIndexes(list).filter((c4) => c4 >= n);
   if (bad.length > 0)
     throw new RunError(
@@ -84347,29 +84769,29 @@ async function pinProcesses(pids, list, key2) {
 }
 
 // action/src/target/mariadb.ts
-import { existsSync as existsSync2 } from "node:fs";
-import { rm as rm2 } from "node:fs/promises";
-import { join as join7 } from "node:path";
+import { existsSync as existsSync3 } from "node:fs";
+import { rm as rm3 } from "node:fs/promises";
+import { join as join8 } from "node:path";
 
 // action/src/target/local.ts
-import { copyFile, mkdir as mkdir4, mkdtemp, readFile as readFile5, rm } from "node:fs/promises";
+import { copyFile, mkdir as mkdir5, mkdtemp, readFile as readFile5, rm as rm2 } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
-import { join as join6 } from "node:path";
+import { basename, join as join7 } from "node:path";
 
 // action/src/target/cgroup.ts
-import { existsSync } from "node:fs";
-import { mkdir as mkdir3, readdir, readFile as readFile4, rmdir, writeFile as writeFile3 } from "node:fs/promises";
-import { join as join5 } from "node:path";
+import { existsSync as existsSync2 } from "node:fs";
+import { mkdir as mkdir4, readdir, readFile as readFile4, rmdir as rmdir2, writeFile as writeFile3 } from "node:fs/promises";
+import { join as join6 } from "node:path";
 var ROOT = "/sys/fs/cgroup";
 var PERIOD_US = 1e5;
 async function detect() {
-  const controllers = join5(ROOT, "cgroup.controllers");
-  if (existsSync(controllers) && (await readFile4(controllers, "utf8")).split(/\s+/).includes("cpu")) {
+  const controllers = join6(ROOT, "cgroup.controllers");
+  if (existsSync2(controllers) && (await readFile4(controllers, "utf8")).split(/\s+/).includes("cpu")) {
     return { version: 2, dir: ROOT };
   }
   for (const d of ["cpu", "cpu,cpuacct"]) {
-    if (existsSync(join5(ROOT, d, "cpu.cfs_quota_us"))) return { version: 1, dir: join5(ROOT, d) };
+    if (existsSync2(join6(ROOT, d, "cpu.cfs_quota_us"))) return { version: 1, dir: join6(ROOT, d) };
   }
   return void 0;
 }
@@ -84397,19 +84819,19 @@ async function applyResources(pid, quota, name) {
       "target.resources.cpu_quota: this machine offers neither cgroup v2 cpu.max nor cgroup v1 cpu.cfs_quota_us under /sys/fs/cgroup; remove cpu_quota or run where the cpu controller is available"
     );
   }
-  const dir = join5(flavor.dir, `tiperf-${name}-${pid}`);
+  const dir = join6(flavor.dir, `tiperf-${name}-${pid}`);
   const forget = await record({ kind: "cgroup", what: `cgroup of ${name} ${pid}`, path: dir });
   const quotaUs = Math.max(1e3, Math.round(quota * PERIOD_US));
   try {
-    await mkdir3(dir, { recursive: true });
+    await mkdir4(dir, { recursive: true });
     if (flavor.version === 2) {
-      await writeFile3(join5(dir, "cpu.max"), `${quotaUs} ${PERIOD_US}`);
+      await writeFile3(join6(dir, "cpu.max"), `${quotaUs} ${PERIOD_US}`);
     } else {
-      await writeFile3(join5(dir, "cpu.cfs_period_us"), String(PERIOD_US));
-      await writeFile3(join5(dir, "cpu.cfs_quota_us"), String(quotaUs));
+      await writeFile3(join6(dir, "cpu.cfs_period_us"), String(PERIOD_US));
+      await writeFile3(join6(dir, "cpu.cfs_quota_us"), String(quotaUs));
     }
     for (const p of await processTree(pid)) {
-      await writeFile3(join5(dir, "cgroup.procs"), String(p)).catch(() => {
+      await writeFile3(join6(dir, "cgroup.procs"), String(p)).catch(() => {
       });
     }
   } catch (e) {
@@ -84420,7 +84842,7 @@ async function applyResources(pid, quota, name) {
   const remove2 = async () => {
     for (let i = 0; i < 20; i++) {
       try {
-        await rmdir(dir);
+        await rmdir2(dir);
         await forget();
         return;
       } catch {
@@ -84433,45 +84855,60 @@ async function applyResources(pid, quota, name) {
 
 // action/src/target/local.ts
 function freePort() {
-  return new Promise((resolve2, reject) => {
+  return new Promise((resolve3, reject) => {
     const srv = createServer();
     srv.unref();
     srv.once("error", reject);
     srv.listen(0, "127.0.0.1", () => {
       const addr = srv.address();
       const port = typeof addr === "object" && addr ? addr.port : 0;
-      srv.close(() => resolve2(port));
+      srv.close(() => resolve3(port));
     });
   });
 }
 async function makeWorkDir(kind) {
-  return mkdtemp(join6(tmpdir(), `tiperf-${kind}-`));
+  return mkdtemp(join7(tmpdir(), `tiperf-${kind}-`));
 }
-async function tail(file2, lines2 = 15) {
-  try {
-    const text3 = await readFile5(file2, "utf8");
-    return text3.trimEnd().split("\n").slice(-lines2).join("\n");
-  } catch {
-    return "(no log)";
+function words(line5) {
+  return line5.replace(/^\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(\.\d+)?( \w+)? ?(\[\d+\] ?)?(\d+ )?/, "").trim();
+}
+async function serverErrors(files, max4 = 6) {
+  const out = [];
+  for (const file2 of files) {
+    let text3 = "";
+    try {
+      text3 = await readFile5(file2, "utf8");
+    } catch {
+      continue;
+    }
+    for (const line5 of text3.split("\n")) {
+      if (!/\[ERROR\]|\bFATAL:|\bERROR:|\bPANIC:/.test(line5)) continue;
+      const said = words(line5);
+      if (said && !out.includes(said)) out.push(said);
+    }
   }
+  return out.slice(0, max4);
 }
-async function waitReady(what, server, probe, logFile, timeoutMs = 6e4) {
+async function waitReady(what, server, probe, timeoutMs = 6e4) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (!server.isAlive()) {
       const how = await server.exited;
-      throw new RunError(
-        `${what} exited during startup (code ${how.code}, signal ${how.signal}); last lines of ${logFile}:
-${await tail(logFile)}`
-      );
+      throw new StartupError(`${what} exited during startup (code ${how.code}, signal ${how.signal})`);
     }
     if (await probe()) return;
     await new Promise((r) => setTimeout(r, 250));
   }
-  throw new RunError(
-    `${what} did not accept connections within ${timeoutMs / 1e3}s; see ${logFile}:
-${await tail(logFile)}`
-  );
+  throw new StartupError(`${what} did not accept connections within ${timeoutMs / 1e3}s`);
+}
+async function keepLogs(logs, logDir) {
+  try {
+    await mkdir5(logDir, { recursive: true });
+  } catch {
+    return;
+  }
+  for (const log7 of logs) await copyFile(log7, join7(logDir, basename(log7))).catch(() => {
+  });
 }
 function lifecycle(opts) {
   let stopping = false;
@@ -84492,16 +84929,15 @@ function lifecycle(opts) {
     stopping = true;
     stopped ??= (async () => {
       unregister();
-      await opts.server.stop(opts.stopSignal, 3e4);
-      await mkdir4(opts.logDir, { recursive: true });
-      for (const log7 of opts.logs) {
-        await copyFile(log7, join6(opts.logDir, log7.split("/").pop())).catch(() => {
+      try {
+        await opts.server.stop(opts.stopSignal, 3e4);
+        await keepLogs(opts.logs, opts.logDir);
+      } finally {
+        await opts.beforeRemove?.().catch(() => {
         });
+        await rm2(opts.workDir, { recursive: true, force: true });
+        await (await forget)();
       }
-      await opts.beforeRemove?.().catch(() => {
-      });
-      await rm(opts.workDir, { recursive: true, force: true });
-      await (await forget)();
     })();
     return stopped;
   };
@@ -84509,7 +84945,7 @@ function lifecycle(opts) {
   return { stop: stop2, died };
 }
 async function settleServer(o) {
-  await waitReady(o.what, o.server, async () => (await o.query("SELECT 1")).code === 0, o.logFile);
+  await waitReady(o.what, o.server, async () => (await o.query("SELECT 1")).code === 0);
   const version3 = (await o.query(o.versionSql)).stdout.trim();
   const created = await o.query(o.createSql);
   if (created.code !== 0)
@@ -84528,16 +84964,27 @@ async function settleServer(o) {
   }
   return { version: version3, effectiveConfig };
 }
-function rejectedSetting(e, what, pattern, allowed) {
-  const lines2 = e.message.split("\n").filter((l) => pattern.test(l));
-  return lines2.length > 0 ? new RunError(`target.config: ${what} rejected a setting (allowed: ${allowed}):
-${lines2.join("\n")}`) : e;
+var StartupError = class extends RunError {
+};
+async function startupFailure(e, o) {
+  if (!(e instanceof StartupError)) return e;
+  const kept = o.logs.map((l) => join7(o.logDir, basename(l)));
+  const said = await serverErrors(kept);
+  const norm = (s2) => s2.toLowerCase().replace(/-/g, "_");
+  const refused = Object.keys(o.config).filter((k2) => said.some((l) => norm(l).includes(norm(k2))));
+  const head = refused.length ? `target.config: ${o.what} refused ${refused.map((k2) => `${k2}=${JSON.stringify(o.config[k2])}`).join(", ")}` : e.message;
+  const quoted2 = said.length ? said.map((l) => `
+  ${l}`).join("") : " (its logs say nothing of why)";
+  return new RunError(
+    `${head}${refused.length ? ` (${e.message})` : ""}; the server said:${quoted2}
+server logs kept in ${o.logDir}`
+  );
 }
 
 // action/src/target/mariadb.ts
 var isRoot = () => process.getuid?.() === 0;
 function firstExisting(candidates) {
-  return candidates.find((c4) => existsSync2(c4)) ?? candidates[0];
+  return candidates.find((c4) => existsSync3(c4)) ?? candidates[0];
 }
 var SERVER = () => firstExisting(["/usr/sbin/mariadbd", "/usr/sbin/mysqld"]);
 var INSTALL_DB = () => firstExisting(["/usr/bin/mariadb-install-db", "/usr/bin/mysql_install_db"]);
@@ -84547,17 +84994,18 @@ function settingArgs(config2) {
   return Object.entries(config2).map(([k2, v]) => `--${k2}=${typeof v === "boolean" ? v ? "ON" : "OFF" : v}`);
 }
 async function startMariadb(spec, opts) {
-  if (!existsSync2(SERVER())) {
+  if (!existsSync3(SERVER())) {
     throw new RunError(
       `target.kind mariadb: ${SERVER()} not found; install the Debian package mariadb-server`
     );
   }
   const workDir = await makeWorkDir("mariadb");
-  const removeWorkDir = onTeardown(`remove ${workDir}`, () => rm2(workDir, { recursive: true, force: true }));
-  const dataDir = join7(workDir, "data");
-  const socket = join7(workDir, "mysqld.sock");
-  const errorLog = join7(workDir, "mariadb-error.log");
-  const installLog = join7(workDir, "mariadb-install-db.log");
+  const removeWorkDir = onTeardown(`remove ${workDir}`, () => rm3(workDir, { recursive: true, force: true }));
+  const dataDir = join8(workDir, "data");
+  const socket = join8(workDir, "mysqld.sock");
+  const errorLog = join8(workDir, "mariadb-error.log");
+  const installLog = join8(workDir, "mariadb-install-db.log");
+  const logs = [errorLog, join8(workDir, "mariadbd.out"), installLog];
   const install = await runCommand(
     INSTALL_DB(),
     [
@@ -84571,7 +85019,7 @@ async function startMariadb(spec, opts) {
   );
   if (install.code !== 0) {
     removeWorkDir();
-    await rm2(workDir, { recursive: true, force: true });
+    await rm3(workDir, { recursive: true, force: true });
     throw new RunError(
       `mariadb-install-db failed (exit ${install.code}):
 ${(install.stderr || install.stdout).slice(-2e3)}`
@@ -84584,7 +85032,7 @@ ${(install.stderr || install.stdout).slice(-2e3)}`
     `--port=${port}`,
     "--bind-address=127.0.0.1",
     `--socket=${socket}`,
-    `--pid-file=${join7(workDir, "mysqld.pid")}`,
+    `--pid-file=${join8(workDir, "mysqld.pid")}`,
     `--log-error=${errorLog}`,
     "--skip-name-resolve",
     `--max-connections=${Math.max(151, opts.maxConnections + 20)}`,
@@ -84592,14 +85040,14 @@ ${(install.stderr || install.stdout).slice(-2e3)}`
     // The spec's settings come last so they win over tiperf's defaults.
     ...settingArgs(spec.config)
   ];
-  const server = startServerProcess(SERVER(), args, { logFile: join7(workDir, "mariadbd.out"), cwd: workDir });
+  const server = startServerProcess(SERVER(), args, { logFile: join8(workDir, "mariadbd.out"), cwd: workDir });
   removeWorkDir();
   let removeCgroup;
   const life = lifecycle({
     what: "MariaDB",
     server,
     workDir,
-    logs: [errorLog, join7(workDir, "mariadbd.out"), installLog],
+    logs,
     logDir: opts.logDir,
     stopSignal: "SIGTERM",
     beforeRemove: async () => removeCgroup?.()
@@ -84616,7 +85064,6 @@ ${(install.stderr || install.stdout).slice(-2e3)}`
       what: "MariaDB",
       spec,
       server,
-      logFile: errorLog,
       query: sql,
       versionSql: "SELECT VERSION()",
       createSql: "CREATE DATABASE IF NOT EXISTS sbtest",
@@ -84645,29 +85092,29 @@ ${(install.stderr || install.stdout).slice(-2e3)}`
     };
   } catch (e) {
     await life.stop();
-    throw rejectedSetting(
-      e,
-      "MariaDB",
-      /unknown (variable|option)|incorrect|invalid/i,
-      "mariadbd options, see mariadbd --verbose --help"
-    );
+    throw await startupFailure(e, {
+      what: "MariaDB",
+      logs,
+      logDir: opts.logDir,
+      config: spec.config
+    });
   }
 }
 
 // action/src/target/postgres.ts
 import { execFileSync } from "node:child_process";
-import { existsSync as existsSync3, readdirSync } from "node:fs";
-import { chown, rm as rm3 } from "node:fs/promises";
-import { join as join8 } from "node:path";
+import { existsSync as existsSync4, readdirSync as readdirSync2 } from "node:fs";
+import { chown, rm as rm4 } from "node:fs/promises";
+import { join as join9 } from "node:path";
 function binDir() {
   const base = "/usr/lib/postgresql";
-  const versions = existsSync3(base) ? readdirSync(base).filter((v) => existsSync3(join8(base, v, "bin", "postgres"))).sort((a4, b10) => Number(b10) - Number(a4)) : [];
+  const versions = existsSync4(base) ? readdirSync2(base).filter((v) => existsSync4(join9(base, v, "bin", "postgres"))).sort((a4, b10) => Number(b10) - Number(a4)) : [];
   if (versions.length === 0) {
     throw new RunError(
       "target.kind postgres: no server under /usr/lib/postgresql/*/bin; install the Debian package postgresql"
     );
   }
-  return join8(base, versions[0], "bin");
+  return join9(base, versions[0], "bin");
 }
 function runAs() {
   if (process.getuid?.() !== 0) return void 0;
@@ -84691,18 +85138,19 @@ async function startPostgres(spec, opts) {
   const bin3 = binDir();
   const user = runAs();
   const workDir = await makeWorkDir("postgres");
-  const removeWorkDir = onTeardown(`remove ${workDir}`, () => rm3(workDir, { recursive: true, force: true }));
+  const removeWorkDir = onTeardown(`remove ${workDir}`, () => rm4(workDir, { recursive: true, force: true }));
   if (user) await chown(workDir, user.uid, user.gid);
-  const dataDir = join8(workDir, "data");
-  const serverLog = join8(workDir, "postgres.log");
+  const dataDir = join9(workDir, "data");
+  const serverLog = join9(workDir, "postgres.log");
+  const logs = [serverLog];
   const init2 = await runCommand(
-    join8(bin3, "initdb"),
+    join9(bin3, "initdb"),
     ["-D", dataDir, "--auth=trust", "-U", "postgres", "-E", "UTF8", "--no-sync", "--no-instructions"],
     { runAs: user, timeoutMs: 12e4 }
   );
   if (init2.code !== 0) {
     removeWorkDir();
-    await rm3(workDir, { recursive: true, force: true });
+    await rm4(workDir, { recursive: true, force: true });
     throw new RunError(`initdb failed (exit ${init2.code}):
 ${(init2.stderr || init2.stdout).slice(-2e3)}`);
   }
@@ -84721,7 +85169,7 @@ ${(init2.stderr || init2.stdout).slice(-2e3)}`);
     // The spec's settings come last so they win over tiperf's defaults.
     ...settingArgs2(spec.config)
   ];
-  const server = startServerProcess(join8(bin3, "postgres"), args, {
+  const server = startServerProcess(join9(bin3, "postgres"), args, {
     logFile: serverLog,
     runAs: user,
     cwd: workDir
@@ -84750,7 +85198,6 @@ ${(init2.stderr || init2.stdout).slice(-2e3)}`);
       what: "PostgreSQL",
       spec,
       server,
-      logFile: serverLog,
       query: (q) => psql(q),
       versionSql: "SHOW server_version",
       createSql: "CREATE DATABASE sbtest",
@@ -84779,12 +85226,12 @@ ${(init2.stderr || init2.stdout).slice(-2e3)}`);
     };
   } catch (e) {
     await life.stop();
-    throw rejectedSetting(
-      e,
-      "PostgreSQL",
-      /unrecognized configuration parameter|invalid value/i,
-      "postgresql.conf parameters"
-    );
+    throw await startupFailure(e, {
+      what: "PostgreSQL",
+      logs,
+      logDir: opts.logDir,
+      config: spec.config
+    });
   }
 }
 
@@ -84811,15 +85258,20 @@ function planCells(spec, variant = "base", round2 = 1) {
 }
 var maxThreads = (spec) => Math.max(...spec.workloads.flatMap((w2) => w2.threads));
 var cellSeconds = (c4) => c4.workload.duration + c4.workload.warmup;
+var cellGraceS = (c4) => Math.max(15, Math.ceil(0.25 * cellSeconds(c4)));
 
 // action/src/pipeline/bench.ts
 var lastLines = (text3, n = 4) => text3.trimEnd().split("\n").slice(-n).join("\n");
-function describeFailure(step2, r) {
+function describeFailure(step2, r, limit, server) {
+  if (r.timedOut) {
+    return `${step2}: sysbench did not finish within ${limit} and was stopped after ${r.elapsed_s.toFixed(1)}s; ${server}`;
+  }
   if (r.aborted) return `${step2} stopped: ${r.aborted}`;
-  const fatal = r.output.split("\n").find((l) => l.startsWith("FATAL:"));
-  return `${step2}: sysbench exited ${r.signal ? `on ${r.signal}` : `with code ${r.code}`}${fatal ? `: ${fatal}` : `:
+  const cause = mostSpecificLine(r.output);
+  return `${step2}: sysbench exited ${r.signal ? `on ${r.signal}` : `with code ${r.code}`}${cause ? `: ${cause}` : `:
 ${lastLines(r.output)}`}`;
 }
+var dataStepLimitS = (spec) => 120 + Math.ceil(spec.data.tables * spec.data.table_size / 1e3);
 var Bench = class _Bench {
   constructor(variant, spec, targetSpec, target2, runDir, log7) {
     this.variant = variant;
@@ -84846,13 +85298,13 @@ var Bench = class _Bench {
     try {
       await bench.step(
         "prepare",
-        prepareArgs(opts.spec, target2.sysbenchArgs, Math.min(opts.spec.data.tables, cpus3().length)),
+        prepareArgs(opts.spec, target2.sysbenchArgs, Math.min(opts.spec.data.tables, cpus4().length)),
         opts.signal
       );
       if (supportsPrewarm(target2.sysbenchArgs)) {
         await bench.step(
           "prewarm",
-          prewarmArgs(opts.spec, target2.sysbenchArgs, Math.min(opts.spec.data.tables, cpus3().length)),
+          prewarmArgs(opts.spec, target2.sysbenchArgs, Math.min(opts.spec.data.tables, cpus4().length)),
           opts.signal
         );
       } else {
@@ -84881,8 +85333,15 @@ var Bench = class _Bench {
     }
     return info2;
   }
-  /** Runs sysbench, stopping it the moment the server dies. */
-  async sysbench(args, logFile, signal) {
+  /** The server's pid and state, for messages about a step that hung. */
+  serverState() {
+    return `${this.target.kind} server (pid ${this.target.pid}) is ${processState(this.target.pid)}`;
+  }
+  /**
+   * Runs sysbench, stopping it the moment the server dies or the watchdog's limit passes. A raw
+   * log that cannot be written stops the run: what it would have measured could not be kept.
+   */
+  async sysbench(args, logFile, signal, limitS) {
     const local = new AbortController();
     const onOuter = () => local.abort(signal.reason);
     signal.addEventListener("abort", onOuter, { once: true });
@@ -84892,7 +85351,14 @@ var Bench = class _Bench {
       if (alive) local.abort(new Error(why));
     });
     try {
-      return await runSysbench(args, logFile, local.signal, this.spec.driver?.cpus);
+      const r = await runSysbench(args, {
+        logFile,
+        signal: local.signal,
+        cpus: this.spec.driver?.cpus,
+        limitS
+      });
+      if (r.writeError) throw r.writeError;
+      return r;
     } finally {
       alive = false;
       signal.removeEventListener("abort", onOuter);
@@ -84902,10 +85368,12 @@ var Bench = class _Bench {
     this.log(
       `${this.variant}: ${name} (${this.spec.data.tables} tables \xD7 ${this.spec.data.table_size} rows)`
     );
-    const r = await this.sysbench(args, this.runDir.raw(`${this.variant}-${name}.log`), signal);
-    if (r.code !== 0 || r.aborted) {
+    const limitS = dataStepLimitS(this.spec);
+    const r = await this.sysbench(args, this.runDir.raw(`${this.variant}-${name}.log`), signal, limitS);
+    if (r.code !== 0 || r.aborted || r.timedOut) {
+      const limit = `${limitS}s (120s + 1s per 1000 rows)`;
       throw new RunError(
-        `${this.variant}: ${describeFailure(name, r)} (raw output: ${this.runDir.raw(`${this.variant}-${name}.log`)})`
+        `${this.variant}: ${describeFailure(name, r, limit, this.serverState())} (raw output: ${this.runDir.raw(`${this.variant}-${name}.log`)})`
       );
     }
   }
@@ -84913,10 +85381,13 @@ var Bench = class _Bench {
   async runCell(plan, signal) {
     const logFile = this.runDir.raw(cellFileName(plan));
     const started = (/* @__PURE__ */ new Date()).toISOString();
+    const seconds2 = cellSeconds(plan);
+    const grace = cellGraceS(plan);
     const r = await this.sysbench(
       runArgs(this.spec, plan.workload, plan.threads, this.target.sysbenchArgs),
       logFile,
-      signal
+      signal,
+      seconds2 + grace
     );
     const cell2 = {
       workload: plan.workload.name,
@@ -84938,9 +85409,19 @@ var Bench = class _Bench {
       status: "failed",
       error: `cell ${cellLabel(plan)} failed: ${why}`
     });
-    if (r.aborted || r.code !== 0) return fail(describeFailure("run", r));
+    if (r.aborted || r.timedOut || r.code !== 0)
+      return fail(
+        `${describeFailure("run", r, `${seconds2}s + ${grace}s grace`, this.serverState())} (raw output: ${logFile})`
+      );
     try {
       const report = parseSysbench(r.output);
+      const problems = measurementProblems(report, {
+        seconds: seconds2,
+        grace_s: grace,
+        rate_limited: "rate" in plan.workload.options
+      });
+      if (problems.length > 0)
+        return fail(`not the measurement asked for: ${problems.join("; ")} (raw output: ${logFile})`);
       const steady = steadyState(report, plan.workload.warmup);
       const { intervals: _omit, ...summary } = report;
       return {
@@ -84957,12 +85438,17 @@ var Bench = class _Bench {
   async close(signal) {
     try {
       if (!signal.aborted) {
+        const limitS = 120 + 5 * this.spec.data.tables;
         const r = await this.sysbench(
           cleanupArgs(this.spec, this.target.sysbenchArgs),
           this.runDir.raw(`${this.variant}-cleanup.log`),
-          signal
+          signal,
+          limitS
         );
-        if (r.code !== 0) this.log(`${this.variant}: cleanup: ${describeFailure("cleanup", r)}`);
+        if (r.code !== 0 || r.timedOut)
+          this.log(
+            `${this.variant}: cleanup: ${describeFailure("cleanup", r, `${limitS}s`, this.serverState())}`
+          );
       }
     } finally {
       await this.target.stop();
@@ -85006,9 +85492,13 @@ var Progress = class {
 
 // action/src/pipeline/run.ts
 var TIPERF_VERSION = "0.1.0";
-async function startResult(loaded, outDir) {
+async function startResult(loaded, opts) {
+  await checkOutDir(opts.outDir);
+  checkTools(loaded.variants ? [loaded.variants.base.spec, loaded.variants.head.spec] : [loaded.spec]);
+  const warnings = specWarnings(loaded, opts.command);
+  for (const w2 of warnings) opts.log(`warning: ${w2}`);
   const runId = newRunId(loaded.spec.name);
-  const runDir = await RunDir.create(outDir, runId);
+  const runDir = await RunDir.create(opts.outDir, runId);
   const result = {
     format: "tiperf.result",
     version: 1,
@@ -85019,25 +85509,54 @@ async function startResult(loaded, outDir) {
     targets: [],
     host: await hostFacts(),
     tools: { tiperf: TIPERF_VERSION, sysbench: await sysbenchVersion() ?? "not found" },
-    cells: []
+    cells: [],
+    ...warnings.length ? { warnings } : {}
   };
-  await runDir.writeResult(result);
+  try {
+    await runDir.writeResult(result);
+  } catch (e) {
+    await runDir.release();
+    throw e;
+  }
   return { result, runDir };
 }
-async function finishResult(result, runDir, error64, signal) {
-  result.finished_at = (/* @__PURE__ */ new Date()).toISOString();
-  if (error64) {
-    result.status = signal.aborted ? "interrupted" : "failed";
-    result.error = error64.message;
-  } else {
-    result.status = "complete";
+async function finishResult(result, runDir, error64, signal, log7) {
+  let ended = error64;
+  const settle2 = () => {
+    result.finished_at = (/* @__PURE__ */ new Date()).toISOString();
+    if (ended) {
+      result.status = signal.aborted ? "interrupted" : "failed";
+      result.error = ended.message;
+    } else {
+      result.status = "complete";
+    }
+  };
+  settle2();
+  await runDir.release();
+  try {
+    await writeAtomic(runDir.reportPath, runReportMarkdown(result));
+  } catch (e) {
+    if (ended) log7(`also: ${e.message}`);
+    else {
+      ended = e;
+      settle2();
+    }
   }
-  await runDir.writeResult(result);
-  await writeAtomic(runDir.reportPath, runReportMarkdown(result));
+  try {
+    await runDir.writeFinalResult(result);
+  } catch (e) {
+    if (!ended) return e;
+    log7(`also: ${e.message}`);
+  }
+  return ended;
 }
 async function runSpec(loaded, opts) {
   const { spec } = loaded;
-  const { result, runDir } = await startResult(loaded, opts.outDir);
+  const { result, runDir } = await startResult(loaded, {
+    outDir: opts.outDir,
+    command: "run",
+    log: opts.log
+  });
   opts.log(`run ${result.run_id}: results in ${runDir.dir}`);
   const cells = planCells(spec);
   let error64;
@@ -85071,7 +85590,7 @@ async function runSpec(loaded, opts) {
     error64 = e;
   } finally {
     await bench?.close(opts.signal).catch((e) => opts.log(`teardown: ${e.message}`));
-    await finishResult(result, runDir, error64, opts.signal);
+    error64 = await finishResult(result, runDir, error64, opts.signal, opts.log);
   }
   if (error64) {
     if (error64 instanceof RunError) throw Object.assign(error64, { runDir: runDir.dir });
@@ -85084,12 +85603,12 @@ async function runSpec(loaded, opts) {
 import { randomInt } from "node:crypto";
 
 // action/src/report/verdict-files.ts
-import { join as join9 } from "node:path";
+import { join as join10 } from "node:path";
 async function writeVerdictFiles(v, dir, log7) {
   const files = {
-    verdictPath: join9(dir, "verdict.json"),
-    reportPath: join9(dir, "verdict.md"),
-    htmlPath: join9(dir, "report.html")
+    verdictPath: join10(dir, "verdict.json"),
+    reportPath: join10(dir, "verdict.md"),
+    htmlPath: join10(dir, "report.html")
   };
   await writeAtomic(files.verdictPath, `${JSON.stringify(v, null, 2)}
 `);
@@ -85145,7 +85664,11 @@ async function compareSpec(loaded, opts) {
   const cellsOf = (variant, round2) => planCells(variant === plan.base.name ? plan.base.spec : plan.head.spec, variant, round2);
   const perRound = planCells(plan.base.spec).length;
   const order = interleavedOrder(maxRounds, perRound, seed);
-  const { result, runDir } = await startResult(loaded, opts.outDir);
+  const { result, runDir } = await startResult(loaded, {
+    outDir: opts.outDir,
+    command: "compare",
+    log: opts.log
+  });
   opts.log(
     `compare ${result.run_id}: ${plan.head.name} against ${plan.base.name}, ${compare3.order}, ${compare3.rounds}${maxRounds > compare3.rounds ? `\u2013${maxRounds}` : ""} rounds, seed ${seed}; results in ${runDir.dir}`
   );
@@ -85213,12 +85736,12 @@ async function compareSpec(loaded, opts) {
       roundsDone = round2;
       if (looksAt.includes(round2) && round2 < maxRounds) {
         const look = judge();
-        const open2 = look.cells.filter((c4) => c4.verdict === "inconclusive").length;
-        if (open2 === 0) {
+        const open3 = look.cells.filter((c4) => c4.verdict === "inconclusive").length;
+        if (open3 === 0) {
           opts.log(`every cell decided after ${round2} rounds: stopping early (max ${maxRounds})`);
           break;
         }
-        opts.log(`after ${round2} rounds: ${open2} of ${look.cells.length} judgements still inconclusive`);
+        opts.log(`after ${round2} rounds: ${open3} of ${look.cells.length} judgements still inconclusive`);
       }
     }
     const judged = judge();
@@ -85261,7 +85784,7 @@ async function compareSpec(loaded, opts) {
   } finally {
     for (const b10 of benches.reverse())
       await b10.close(opts.signal).catch((e) => opts.log(`teardown: ${e.message}`));
-    await finishResult(result, runDir, error64, opts.signal);
+    error64 = await finishResult(result, runDir, error64, opts.signal, opts.log);
   }
   if (error64 || !verdict) throw error64;
   return {
@@ -89735,13 +90258,13 @@ function firstLine(s2) {
   return (s2 ?? "no message").split("\n")[0]?.replace(/ - https?:\/\/\S+$/, "").slice(0, 300) ?? "";
 }
 async function upsertIssue(gh, repo, issue2, log7) {
-  const open2 = await gh.rest.issues.listForRepo({
+  const open3 = await gh.rest.issues.listForRepo({
     ...repo,
     state: "open",
     labels: issue2.label,
     per_page: 10
   });
-  const existing = open2.data.find((i) => !i.pull_request);
+  const existing = open3.data.find((i) => !i.pull_request);
   if (existing) {
     await gh.rest.issues.update({
       ...repo,
@@ -89790,6 +90313,7 @@ export {
   EXIT,
   TiperfError,
   InputError,
+  errnoText,
   require_dist,
   CompareSchema,
   hashSpec,
@@ -89815,6 +90339,8 @@ export {
   teardownAll,
   Interrupted,
   installSignalTeardown,
+  installCrashTeardown,
+  checkOutFile,
   runSpec,
   compareSpec,
   parseRepo,

@@ -1,0 +1,206 @@
+import { accessSync, constants, existsSync, readdirSync, realpathSync, statfsSync, statSync } from "node:fs";
+import { mkdir } from "node:fs/promises";
+import { cpus } from "node:os";
+import { delimiter, dirname, join, resolve } from "node:path";
+import { errnoText, InputError, RunError, WriteError } from "../errors.ts";
+import { childEnv } from "../proc/env.ts";
+import type { LoadedSpec } from "../spec/load.ts";
+import type { Spec } from "../spec/schema.ts";
+
+/** An executable on the PATH children get (proc/env.ts), or an absolute path; undefined if none. */
+export function findTool(name: string, path = childEnv().PATH ?? ""): string | undefined {
+  const candidates = name.includes("/") ? [name] : path.split(delimiter).map((d) => join(d, name));
+  return candidates.find((c) => {
+    try {
+      accessSync(c, constants.X_OK);
+      return statSync(c).isFile();
+    } catch {
+      return false;
+    }
+  });
+}
+
+interface Need {
+  /** Any one of these will do. */
+  anyOf: string[];
+  what: string;
+  install: string;
+}
+
+function needsOf(spec: Spec): Need[] {
+  const needs: Need[] = [
+    {
+      anyOf: ["sysbench"],
+      what: `sysbench (workloads ${spec.workloads.map((w) => w.name).join(", ")})`,
+      install: "the Debian package sysbench",
+    },
+  ];
+  if (spec.target.kind === "mariadb") {
+    needs.push(
+      {
+        anyOf: ["/usr/sbin/mariadbd", "/usr/sbin/mysqld"],
+        what: "the MariaDB server (target.kind mariadb)",
+        install: "the Debian package mariadb-server",
+      },
+      {
+        anyOf: ["mariadb-install-db", "mysql_install_db"],
+        what: "mariadb-install-db (target.kind mariadb)",
+        install: "the Debian package mariadb-server",
+      },
+      {
+        anyOf: ["mariadb", "mysql"],
+        what: "the mariadb client (target.kind mariadb)",
+        install: "the Debian package mariadb-client",
+      },
+    );
+  } else {
+    const base = "/usr/lib/postgresql";
+    const servers = existsSync(base) ? readdirSync(base).map((v) => join(base, v, "bin", "postgres")) : [];
+    needs.push(
+      {
+        anyOf: servers.length ? servers : [join(base, "N", "bin", "postgres")],
+        what: "the PostgreSQL server (target.kind postgres)",
+        install: "the Debian package postgresql",
+      },
+      {
+        anyOf: ["psql"],
+        what: "psql (target.kind postgres)",
+        install: "the Debian package postgresql-client",
+      },
+    );
+  }
+  if (spec.driver?.cpus !== undefined || spec.target.resources?.cpus !== undefined) {
+    needs.push({
+      anyOf: ["taskset"],
+      what: "taskset (driver.cpus / target.resources.cpus)",
+      install: "the Debian package util-linux",
+    });
+  }
+  return needs;
+}
+
+/**
+ * Every program the specs' targets and workloads need, checked before anything starts: a
+ * missing one is found now, not as "exited with code 127" after a server was set up.
+ */
+export function checkTools(specs: Spec[]): void {
+  const missing = new Map<string, Need>();
+  for (const spec of specs)
+    for (const need of needsOf(spec)) if (!need.anyOf.some((t) => findTool(t))) missing.set(need.what, need);
+  if (missing.size === 0) return;
+  const list = [...missing.values()].map((n) => `- ${n.what}: install ${n.install}`).join("\n");
+  throw new RunError(
+    `not installed here, so nothing was started:\n${list}\n(scripts/setup.sh installs them)`,
+  );
+}
+
+/** Filesystems that hold kernel state, not files: a results directory there cannot work. */
+const PSEUDO_FS: Record<number, string> = {
+  40864: "proc",
+  1650812274: "sysfs",
+  7377: "devpts",
+  2613483: "cgroup",
+  1667723888: "cgroup2",
+  1684170528: "debugfs",
+  1953653091: "tracefs",
+  1935894131: "securityfs",
+  1650812272: "configfs",
+  3405662737: "bpf",
+};
+
+function nearestExisting(path: string): string {
+  let p = resolve(path);
+  while (!existsSync(p) && dirname(p) !== p) p = dirname(p);
+  return p;
+}
+
+/**
+ * A directory tiperf will write results into: created if missing, and refused up front, naming the
+ * flag and the errno, when it cannot be (a regular file, no permission, a read-only or kernel
+ * filesystem). A full disk is not bad input: it fails the run (exit 3).
+ */
+export async function checkOutDir(dir: string, flag = "--out"): Promise<void> {
+  const existing = nearestExisting(dir);
+  let real = existing;
+  try {
+    real = realpathSync(existing);
+  } catch {}
+  let fsName: string | undefined;
+  try {
+    fsName = PSEUDO_FS[Number(statfsSync(real).type)];
+  } catch {}
+  if (fsName || /^\/(proc|sys|dev)(\/|$)/.test(real)) {
+    throw new InputError(
+      `${flag} ${dir}: ${real} is on the kernel's ${fsName ?? real.split("/")[1]} filesystem, not a place for results; choose a directory on a disk`,
+    );
+  }
+  if (existsSync(dir) && !statSync(dir).isDirectory())
+    throw new InputError(`${flag} ${dir}: exists and is not a directory`);
+  try {
+    await mkdir(dir, { recursive: true });
+    accessSync(dir, constants.W_OK | constants.X_OK);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === "ENOSPC" || code === "EDQUOT") throw new WriteError(dir, e);
+    throw new InputError(`${flag} ${dir}: cannot write there: ${errnoText(e)}`);
+  }
+}
+
+/** A file tiperf will write at the end (--json): its directory must take it. */
+export async function checkOutFile(file: string, flag: string): Promise<void> {
+  if (existsSync(file) && statSync(file).isDirectory())
+    throw new InputError(`${flag} ${file}: is a directory; give a file name`);
+  await checkOutDir(dirname(resolve(file)), flag);
+}
+
+/** Where the spec cannot measure what it says; warned about, never refused. */
+export function specWarnings(
+  loaded: LoadedSpec,
+  command: "run" | "compare",
+  cores = cpus().length,
+): string[] {
+  const out: string[] = [];
+  const { spec, variants } = loaded;
+  const runs = variants ? [variants.base, variants.head] : [{ name: "", spec }];
+  const at = (name: string) => (name ? `variants.${name}: ` : "");
+  for (const v of runs) {
+    const s = v.spec;
+    const quota = s.target.resources?.cpu_quota;
+    if (quota !== undefined && quota > cores) {
+      out.push(
+        `${at(v.name)}target.resources.cpu_quota ${Math.round(quota * 100)}% is more than this machine's ${cores} CPU(s) (${cores * 100}%): the quota cannot bind`,
+      );
+    }
+    const maxThreads = Math.max(...s.workloads.flatMap((w) => w.threads));
+    const conn = Object.entries(s.target.config).find(([k]) => k.replace(/-/g, "_") === "max_connections");
+    if (conn && Number(conn[1]) < maxThreads + 1) {
+      out.push(
+        `${at(v.name)}target.config.max_connections ${conn[1]} is below the largest thread count ${maxThreads} (+1 for tiperf): cells with more threads cannot connect`,
+      );
+    }
+  }
+  spec.workloads.forEach((w, i) => {
+    const heavy = w.threads.filter((t) => t > 32 * cores);
+    if (heavy.length > 0) {
+      out.push(
+        `workloads[${i}] (${w.name}): threads ${heavy.join(", ")} on ${cores} CPU(s) shared by the server and sysbench: such a cell measures scheduling more than the server`,
+      );
+    }
+  });
+  if (spec.variants) {
+    const names = Object.keys(spec.variants);
+    if (command === "run") {
+      out.push(
+        `variants (${names.join(", ")}): tiperf run measures the spec as written, without any variant's overlay; tiperf compare runs them`,
+      );
+    } else if (variants) {
+      const unused = names.filter((n) => n !== variants.base.name && n !== variants.head.name);
+      if (unused.length > 0) {
+        out.push(
+          `variants.${unused.join(", variants.")}: not run: tiperf compare runs compare.base (${variants.base.name}) against compare.head (${variants.head.name})`,
+        );
+      }
+    }
+  }
+  return out;
+}

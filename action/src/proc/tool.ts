@@ -1,0 +1,116 @@
+import { spawn } from "node:child_process";
+import { createWriteStream } from "node:fs";
+import { WriteError } from "../errors.ts";
+import { onTeardown } from "../teardown.ts";
+import { childEnv } from "./env.ts";
+import { shellCommand } from "./quote.ts";
+
+/** How one run of a load tool ended. */
+export interface ToolRun {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  /** Everything it printed (stdout and stderr, interleaved as it arrived). */
+  output: string;
+  /** Seconds from start to exit. */
+  elapsed_s: number;
+  /** Set when the run was stopped from outside (server died, SIGTERM). */
+  aborted?: string;
+  /** Set when the watchdog stopped it: it ran past `limitS`. */
+  timedOut?: { limit_s: number };
+  /** Set when its raw log could not be written (the tool was stopped: its output would be lost). */
+  writeError?: WriteError;
+}
+
+export interface ToolOptions {
+  /** Raw output is appended here as it arrives, after a `$ command` line that can be pasted. */
+  logFile: string;
+  signal?: AbortSignal;
+  /** taskset CPU list for the tool. */
+  cpus?: string;
+  /** Watchdog: seconds after which the tool is stopped and the run reported as timed out. */
+  limitS?: number;
+  env?: Record<string, string>;
+}
+
+/** SIGTERM first; whatever still runs a few seconds later (blocked on a stopped server) gets SIGKILL. */
+const KILL_GRACE_MS = 3000;
+
+/**
+ * Runs a load tool with an argument array (no shell), in a clean environment, teeing everything
+ * it prints into `logFile` as it arrives, so a crash keeps the raw output up to that moment.
+ */
+export function runTool(command: string, args: string[], opts: ToolOptions): Promise<ToolRun> {
+  return new Promise((resolve) => {
+    const started = Date.now();
+    const [cmd, argv] = opts.cpus ? ["taskset", ["-c", opts.cpus, command, ...args]] : [command, args];
+    const log = createWriteStream(opts.logFile, { flags: "a" });
+    let writeError: WriteError | undefined;
+    let output = "";
+    let aborted: string | undefined;
+    let timedOut: { limit_s: number } | undefined;
+    let killTimer: NodeJS.Timeout | undefined;
+    const write = (chunk: string | Buffer) => {
+      if (!writeError) log.write(chunk);
+    };
+    write(`$ ${shellCommand([cmd, ...argv])}\n`);
+    const child = spawn(cmd, argv, { stdio: ["ignore", "pipe", "pipe"], env: childEnv(opts.env) });
+    const kill = () => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill("SIGTERM");
+      killTimer ??= setTimeout(() => {
+        if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+      }, KILL_GRACE_MS);
+    };
+    log.on("error", (e) => {
+      writeError ??= new WriteError(opts.logFile, e);
+      kill();
+    });
+    const onData = (d: Buffer) => {
+      output += d.toString();
+      write(d);
+    };
+    child.stdout.on("data", onData);
+    child.stderr.on("data", onData);
+    const unregister = onTeardown(`stop ${command} (pid ${child.pid})`, kill);
+    const onAbort = () => {
+      const reason = opts.signal?.reason;
+      aborted = reason instanceof Error ? reason.message : String(reason ?? "aborted");
+      kill();
+    };
+    if (opts.signal?.aborted) onAbort();
+    opts.signal?.addEventListener("abort", onAbort, { once: true });
+    const watchdog =
+      opts.limitS === undefined
+        ? undefined
+        : setTimeout(() => {
+            timedOut = { limit_s: opts.limitS as number };
+            kill();
+          }, opts.limitS * 1000);
+    let done = false;
+    const finish = (code: number | null, sig: NodeJS.Signals | null) => {
+      if (done) return;
+      done = true;
+      unregister();
+      clearTimeout(watchdog);
+      clearTimeout(killTimer);
+      opts.signal?.removeEventListener("abort", onAbort);
+      const run: ToolRun = {
+        code,
+        signal: sig,
+        output,
+        elapsed_s: (Date.now() - started) / 1000,
+        ...(aborted ? { aborted } : {}),
+        ...(timedOut ? { timedOut } : {}),
+      };
+      const settle = () => resolve(writeError ? { ...run, writeError } : run);
+      if (writeError || log.destroyed) return settle();
+      log.once("error", settle);
+      log.end(settle);
+    };
+    child.once("error", (e) => {
+      output += `\n${e.message}`;
+      finish(127, null);
+    });
+    child.once("close", finish);
+  });
+}
