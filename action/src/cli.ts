@@ -8,7 +8,16 @@ import { EXIT, errnoText, InputError, TiperfError } from "./errors.ts";
 import { compareSpec } from "./pipeline/compare.ts";
 import { checkOutFile } from "./pipeline/preflight.ts";
 import { runSpec } from "./pipeline/run.ts";
-import { apiUrl, githubClient, openPullRequest, parsePr, parseRepo, upsertIssue } from "./publish/github.ts";
+import {
+  apiUrl,
+  DEFAULT_DEADLINES,
+  type Deadlines,
+  githubClient,
+  openPullRequest,
+  parsePr,
+  parseRepo,
+  upsertIssue,
+} from "./publish/github.ts";
 import { publishVerdict } from "./publish/index.ts";
 import { commentMarkdown } from "./report/comment.ts";
 import { gabEntries } from "./report/gab.ts";
@@ -32,9 +41,10 @@ Usage:
                                            promote a complete result into the baselines
   tiperf report VERDICT_JSON --format markdown|html [--out FILE] [--matrix NAME]
                                            the PR comment (markdown) or report.html (+ charts/)
-  tiperf comment VERDICT_JSON --repo OWNER/REPO --pr N [--matrix NAME]
+  tiperf comment VERDICT_JSON --repo OWNER/REPO --pr N [--matrix NAME] [--timeout 30s] [--deadline 3m]
                                            create or update the PR's sticky comment
-                                           (token from GITHUB_TOKEN, API from GITHUB_API_URL)
+                                           (token from GITHUB_TOKEN, API from GITHUB_API_URL;
+                                           --timeout per request, --deadline for all of them)
   tiperf export gab RESULT --out FILE [--better higher|lower] [--variant NAME]
                                            github-action-benchmark custom*IsBetter JSON
   tiperf alarm VERDICT_JSON --repo OWNER/REPO [--label tiperf-regression]
@@ -214,11 +224,33 @@ async function cmdReport(args: string[]): Promise<number> {
   return EXIT.ok;
 }
 
+const DEADLINE_FLAGS = { timeout: { type: "string" }, deadline: { type: "string" } } as const;
+
+function seconds(command: string, flag: string, value: unknown, fallbackMs: number): number {
+  if (value === undefined) return fallbackMs;
+  const m = /^(\d+)(ms|s|m)$/.exec(String(value));
+  const ms = m ? Number(m[1]) * { ms: 1, s: 1000, m: 60_000 }[m[2] as "ms" | "s" | "m"] : Number.NaN;
+  if (!(ms > 0))
+    throw new InputError(
+      `tiperf ${command}: --${flag} must be a duration like 500ms, 30s or 3m (got ${value})`,
+    );
+  return ms;
+}
+
+/** --timeout (per request) and --deadline (all requests, retries included) of a GitHub command. */
+function deadlines(command: string, values: Record<string, unknown>): Deadlines {
+  return {
+    requestMs: seconds(command, "timeout", values.timeout, DEFAULT_DEADLINES.requestMs),
+    overallMs: seconds(command, "deadline", values.deadline, DEFAULT_DEADLINES.overallMs),
+  };
+}
+
 async function cmdComment(args: string[]): Promise<number> {
   const { values, positionals } = flags("comment", args, {
     repo: { type: "string" },
     pr: { type: "string" },
     matrix: { type: "string" },
+    ...DEADLINE_FLAGS,
   });
   const verdictFile = onePositional("comment", positionals, "VERDICT_JSON file");
   const { owner, repo } = parseRepo(required("comment", "repo", values.repo));
@@ -230,6 +262,7 @@ async function cmdComment(args: string[]): Promise<number> {
     token,
     matrix: values.matrix as string | undefined,
     fullReport: "the run's report artifact",
+    deadlines: deadlines("comment", values),
     log,
   });
   process.stdout.write(`${outcome.status}${outcome.commentId ? ` ${outcome.commentId}` : ""}\n`);
@@ -276,11 +309,12 @@ async function cmdAlarm(args: string[]): Promise<number> {
   const { values, positionals } = flags("alarm", args, {
     repo: { type: "string" },
     label: { type: "string" },
+    ...DEADLINE_FLAGS,
   });
   const verdict = await readVerdict(onePositional("alarm", positionals, "VERDICT_JSON file"));
   const repo = parseRepo(required("alarm", "repo", values.repo));
   const label = (values.label as string | undefined) ?? "tiperf-regression";
-  const gh = githubClient(githubToken("alarm"), apiUrl(), log);
+  const gh = githubClient(githubToken("alarm"), apiUrl(), log, undefined, deadlines("alarm", values));
   const title = `tiperf ${verdict.spec.name}: ${verdict.verdict} (${verdict.created_at.slice(0, 10)})`;
   const r = await upsertIssue(
     gh,
@@ -299,6 +333,7 @@ async function cmdPullRequest(args: string[]): Promise<number> {
     base: { type: "string" },
     title: { type: "string" },
     "body-file": { type: "string" },
+    ...DEADLINE_FLAGS,
   });
   if (positionals.length > 0)
     throw new InputError(`tiperf pull-request: unexpected argument ${positionals[0]}`);
@@ -306,7 +341,7 @@ async function cmdPullRequest(args: string[]): Promise<number> {
   const bodyFile = values["body-file"] as string | undefined;
   const body = bodyFile ? await readFile(bodyFile, "utf8") : "";
   const n = await openPullRequest(
-    githubClient(githubToken("pull-request"), apiUrl(), log),
+    githubClient(githubToken("pull-request"), apiUrl(), log, undefined, deadlines("pull-request", values)),
     repo,
     {
       head: required("pull-request", "head", values.head),
@@ -428,6 +463,6 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
-main(process.argv.slice(2)).then((code) => {
-  process.exitCode = code;
-});
+// Exit as soon as the command is done: a retry timer of a request given up on (the GitHub
+// deadline) must not keep the process alive. Output to pipes and files is synchronous on Linux.
+main(process.argv.slice(2)).then((code) => process.exit(code));

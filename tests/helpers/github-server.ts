@@ -37,6 +37,8 @@ export class FakeGitHub {
   faults: number[] = [];
   /** Answer every write with 403, as GitHub does for a fork PR's read-only token. */
   readOnly = false;
+  /** Accept every request and never answer it (a hung proxy or API). */
+  hang = false;
   private nextId = 1000;
   private server?: Server;
   url = "";
@@ -55,6 +57,7 @@ export class FakeGitHub {
   }
 
   async stop(): Promise<void> {
+    this.server?.closeAllConnections();
     await new Promise<void>((resolve) => this.server?.close(() => resolve()));
   }
 
@@ -83,6 +86,10 @@ export class FakeGitHub {
       res.writeHead(status, { "content-type": "application/json", ...headers });
       res.end(JSON.stringify(payload));
     };
+    if (this.hang) {
+      this.log.push({ method: req.method ?? "", path: url.pathname + url.search, status: 0 });
+      return;
+    }
     const fault = this.faults.shift();
     if (fault !== undefined) return send(fault, { message: `injected ${fault}` });
     const write = req.method !== "GET";

@@ -3,6 +3,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { commentMarker } from "../../action/src/report/comment.ts";
+import { freePort } from "../../action/src/target/local.ts";
 import { FakeGitHub } from "../helpers/github-server.ts";
 import { cli, tempDir } from "../helpers/real.ts";
 import { sampleResult } from "../helpers/sample.ts";
@@ -84,6 +85,51 @@ describe("tiperf comment against a GitHub API on 127.0.0.1", () => {
     const seen = gh.log.slice(before).map((l) => l.status);
     assert.deepEqual(seen.slice(0, 3), [502, 503, 200]);
     assert.equal((gh.comments.get(9) ?? []).length, 1);
+  });
+
+  test("an API that accepts and never answers: the per-request timeout and the deadline end it, saying so", async () => {
+    gh.hang = true;
+    const before = gh.log.length;
+    const started = Date.now();
+    try {
+      const r = await comment(10, ["--timeout", "1s", "--deadline", "6s"]);
+      const seconds = (Date.now() - started) / 1000;
+      assert.equal(r.code, 3, r.err);
+      assert.ok(seconds < 20, `gave up after ${seconds}s, not after undici's 300 s`);
+      const attempts = gh.log.length - before;
+      assert.ok(attempts >= 2, `retried (${attempts} requests seen)`);
+      assert.match(
+        r.err,
+        new RegExp(
+          `error: cannot comment on pingcap/tidb#10: no answer from ${gh.url.replace(/\./g, "\\.")} — \\d+ attempt\\(s\\) in \\d+s, last cause: .*(no answer within 1s|deadline)`,
+        ),
+      );
+      assert.doesNotMatch(r.err, /GitHub answered/);
+      assert.doesNotMatch(r.err, /^\s+at /m, "one line, no stack trace");
+    } finally {
+      gh.hang = false;
+    }
+  });
+
+  test("nothing listening (ECONNREFUSED) or a port fetch refuses: network errors, not 'GitHub answered 500'", async () => {
+    const closed = await freePort();
+    const r = await comment(11, ["--timeout", "2s", "--deadline", "4s"], {
+      GITHUB_API_URL: `http://127.0.0.1:${closed}`,
+    });
+    assert.equal(r.code, 3, r.err);
+    assert.match(
+      r.err,
+      new RegExp(
+        `no answer from http://127\\.0\\.0\\.1:${closed} — \\d+ attempt\\(s\\) in \\d+s, last cause: .*ECONNREFUSED`,
+      ),
+    );
+    const port1 = await comment(11, ["--deadline", "2s"], { GITHUB_API_URL: "http://127.0.0.1:1" });
+    assert.equal(port1.code, 3, port1.err);
+    assert.match(port1.err, /no answer from http:\/\/127\.0\.0\.1:1 — .*last cause: .*bad port/);
+    for (const out of [r.err, port1.err]) assert.doesNotMatch(out, /answered 500/);
+    const bad = await comment(11, ["--timeout", "soon"]);
+    assert.equal(bad.code, 2);
+    assert.match(bad.err, /--timeout must be a duration like 500ms, 30s or 3m \(got soon\)/);
   });
 
   test("403 (read-only token) is a clear log line and exit 0; the job summary still has the verdict", async () => {

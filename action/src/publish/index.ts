@@ -1,6 +1,13 @@
 import type { Verdict } from "../compare/verdict.ts";
 import { commentMarkdown } from "../report/comment.ts";
-import { apiUrl, type CommentOutcome, githubClient, type PullRequest, upsertComment } from "./github.ts";
+import {
+  apiUrl,
+  type CommentOutcome,
+  type Deadlines,
+  githubClient,
+  type PullRequest,
+  upsertComment,
+} from "./github.ts";
 import { writeJobSummary } from "./summary.ts";
 
 export interface PublishOptions {
@@ -10,6 +17,7 @@ export interface PublishOptions {
   matrix?: string;
   fullReport?: string;
   env?: NodeJS.ProcessEnv;
+  deadlines?: Deadlines;
   log: (line: string) => void;
 }
 
@@ -19,5 +27,11 @@ export async function publishVerdict(v: Verdict, o: PublishOptions): Promise<Com
   const body = commentMarkdown(v, { matrix, fullReport: o.fullReport });
   if (await writeJobSummary(body, o.env)) o.log("job summary: written");
   if (!o.pr || !o.token) return { status: "skipped", reason: o.pr ? "no token" : "no pull request" };
-  return upsertComment(githubClient(o.token, apiUrl(o.env), o.log), o.pr, body, matrix, o.log);
+  return upsertComment(
+    githubClient(o.token, apiUrl(o.env), o.log, undefined, o.deadlines),
+    o.pr,
+    body,
+    matrix,
+    o.log,
+  );
 }
