@@ -3,22 +3,18 @@ import { createRequire as __cr } from 'node:module'; const require = __cr(import
 import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } from 'node:path';
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
-  EXIT,
-  InputError,
+  DEFAULT_DEADLINES,
   Interrupted,
   SysbenchParseError,
-  TiperfError,
   apiUrl,
   checkOutFile,
   commentMarkdown,
   compareSpec,
-  errnoText,
   githubClient,
   installCrashTeardown,
   installSignalTeardown,
   isLatency,
   judgeStored,
-  loadSpec,
   mean,
   metricName,
   openPullRequest,
@@ -26,7 +22,6 @@ import {
   parseRepo,
   parseSysbench,
   publishVerdict,
-  readResult,
   readVerdict,
   renderCharts,
   runSpec,
@@ -34,18 +29,24 @@ import {
   teardownAll,
   upsertIssue,
   verdictHtml,
-  writeAtomic,
-  writeHtmlReport,
-  writeResult
-} from "./chunk-D6HRQIDL.js";
+  writeHtmlReport
+} from "./chunk-DSGKTWGZ.js";
 import {
+  EXIT,
+  InputError,
+  TiperfError,
+  errnoText,
   ledgerDir,
-  sweep
-} from "./chunk-N2GF3BPM.js";
+  loadSpec,
+  readResult,
+  sweep,
+  writeAtomic,
+  writeResult
+} from "./chunk-HOXG34GO.js";
 import "./chunk-L6ZARMTC.js";
 
 // action/src/cli.ts
-import { existsSync } from "node:fs";
+import { existsSync, realpathSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
 
@@ -100,7 +101,15 @@ function profileOf(result, variant) {
     throw new InputError(`result ${result.run_id} has no target${variant ? ` for variant ${variant}` : ""}`);
   return `local-${t.kind}`;
 }
-var baselinePath = (dir, profile, specName) => join(dir, profile, `${specName}.json`);
+var PLAIN_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
+function plainName(what, name) {
+  if (!PLAIN_NAME.test(name) || name.includes(".."))
+    throw new InputError(
+      `${what} must be a plain name (letters, digits, . _ -; no / and no ..), like local-mariadb (got ${JSON.stringify(name)})`
+    );
+  return name;
+}
+var baselinePath = (dir, profile, specName) => join(dir, plainName("--profile", profile), `${plainName("the result's spec name", specName)}.json`);
 async function promoteBaseline(resultFile, dir, profile) {
   const result = await readResult(resultFile);
   if (result.status !== "complete") {
@@ -129,9 +138,10 @@ Usage:
                                            promote a complete result into the baselines
   tiperf report VERDICT_JSON --format markdown|html [--out FILE] [--matrix NAME]
                                            the PR comment (markdown) or report.html (+ charts/)
-  tiperf comment VERDICT_JSON --repo OWNER/REPO --pr N [--matrix NAME]
+  tiperf comment VERDICT_JSON --repo OWNER/REPO --pr N [--matrix NAME] [--timeout 30s] [--deadline 3m]
                                            create or update the PR's sticky comment
-                                           (token from GITHUB_TOKEN, API from GITHUB_API_URL)
+                                           (token from GITHUB_TOKEN, API from GITHUB_API_URL;
+                                           --timeout per request, --deadline for all of them)
   tiperf export gab RESULT --out FILE [--better higher|lower] [--variant NAME]
                                            github-action-benchmark custom*IsBetter JSON
   tiperf alarm VERDICT_JSON --repo OWNER/REPO [--label tiperf-regression]
@@ -235,6 +245,10 @@ async function cmdDiff(args) {
       `tiperf diff: no baseline at ${baseFile} (a missing baseline is never a pass: create one with tiperf baseline update)`
     );
   }
+  if (existsSync(headFile) && realpathSync(baseFile) === realpathSync(headFile))
+    log(
+      `warning: diff: ${baseFile} and ${headFile} are the same file: every change is zero by construction, which says nothing about performance`
+    );
   const verdict = judgeStored(
     {
       result: await readResult(baseFile),
@@ -301,11 +315,29 @@ async function cmdReport(args) {
 `);
   return EXIT.ok;
 }
+var DEADLINE_FLAGS = { timeout: { type: "string" }, deadline: { type: "string" } };
+function seconds(command, flag, value, fallbackMs) {
+  if (value === void 0) return fallbackMs;
+  const m = /^(\d+)(ms|s|m)$/.exec(String(value));
+  const ms = m ? Number(m[1]) * { ms: 1, s: 1e3, m: 6e4 }[m[2]] : Number.NaN;
+  if (!(ms > 0))
+    throw new InputError(
+      `tiperf ${command}: --${flag} must be a duration like 500ms, 30s or 3m (got ${value})`
+    );
+  return ms;
+}
+function deadlines(command, values) {
+  return {
+    requestMs: seconds(command, "timeout", values.timeout, DEFAULT_DEADLINES.requestMs),
+    overallMs: seconds(command, "deadline", values.deadline, DEFAULT_DEADLINES.overallMs)
+  };
+}
 async function cmdComment(args) {
   const { values, positionals } = flags("comment", args, {
     repo: { type: "string" },
     pr: { type: "string" },
-    matrix: { type: "string" }
+    matrix: { type: "string" },
+    ...DEADLINE_FLAGS
   });
   const verdictFile = onePositional("comment", positionals, "VERDICT_JSON file");
   const { owner, repo } = parseRepo(required("comment", "repo", values.repo));
@@ -317,6 +349,7 @@ async function cmdComment(args) {
     token,
     matrix: values.matrix,
     fullReport: "the run's report artifact",
+    deadlines: deadlines("comment", values),
     log
   });
   process.stdout.write(`${outcome.status}${outcome.commentId ? ` ${outcome.commentId}` : ""}
@@ -361,12 +394,13 @@ function githubToken(command) {
 async function cmdAlarm(args) {
   const { values, positionals } = flags("alarm", args, {
     repo: { type: "string" },
-    label: { type: "string" }
+    label: { type: "string" },
+    ...DEADLINE_FLAGS
   });
   const verdict = await readVerdict(onePositional("alarm", positionals, "VERDICT_JSON file"));
   const repo = parseRepo(required("alarm", "repo", values.repo));
   const label2 = values.label ?? "tiperf-regression";
-  const gh = githubClient(githubToken("alarm"), apiUrl(), log);
+  const gh = githubClient(githubToken("alarm"), apiUrl(), log, void 0, deadlines("alarm", values));
   const title = `tiperf ${verdict.spec.name}: ${verdict.verdict} (${verdict.created_at.slice(0, 10)})`;
   const r = await upsertIssue(
     gh,
@@ -384,7 +418,8 @@ async function cmdPullRequest(args) {
     head: { type: "string" },
     base: { type: "string" },
     title: { type: "string" },
-    "body-file": { type: "string" }
+    "body-file": { type: "string" },
+    ...DEADLINE_FLAGS
   });
   if (positionals.length > 0)
     throw new InputError(`tiperf pull-request: unexpected argument ${positionals[0]}`);
@@ -392,7 +427,7 @@ async function cmdPullRequest(args) {
   const bodyFile = values["body-file"];
   const body = bodyFile ? await readFile(bodyFile, "utf8") : "";
   const n = await openPullRequest(
-    githubClient(githubToken("pull-request"), apiUrl(), log),
+    githubClient(githubToken("pull-request"), apiUrl(), log, void 0, deadlines("pull-request", values)),
     repo,
     {
       head: required("pull-request", "head", values.head),
@@ -511,9 +546,7 @@ async function main(argv) {
     await teardownAll(log);
   }
 }
-main(process.argv.slice(2)).then((code) => {
-  process.exitCode = code;
-});
+main(process.argv.slice(2)).then((code) => process.exit(code));
 export {
   main
 };

@@ -3,26 +3,18 @@ import { createRequire as __cr } from 'node:module'; const require = __cr(import
 import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } from 'node:path';
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
-  CompareSchema,
-  InputError,
   Interrupted,
-  TiperfError,
   VerdictSchema,
   compareSpec,
-  hashSpec,
   installSignalTeardown,
   judgeStored,
-  loadSpec,
   parsePr,
   parseRepo,
-  parseSpec,
   publishVerdict,
-  readResult,
-  require_dist,
   runSpec,
   teardownAll,
   writeVerdictFiles
-} from "./chunk-D6HRQIDL.js";
+} from "./chunk-DSGKTWGZ.js";
 import {
   getInput,
   info,
@@ -32,8 +24,16 @@ import {
   setSecret
 } from "./chunk-4EGLKGLK.js";
 import {
-  ledgerDir
-} from "./chunk-N2GF3BPM.js";
+  CompareSchema,
+  InputError,
+  TiperfError,
+  hashSpec,
+  ledgerDir,
+  loadSpec,
+  parseSpec,
+  readResult,
+  require_dist
+} from "./chunk-HOXG34GO.js";
 import {
   __toESM
 } from "./chunk-L6ZARMTC.js";

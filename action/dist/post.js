@@ -10,7 +10,7 @@ import {
 import {
   ledgerDir,
   sweep
-} from "./chunk-N2GF3BPM.js";
+} from "./chunk-HOXG34GO.js";
 import "./chunk-L6ZARMTC.js";
 
 // action/src/action/post.ts

@@ -1,4 +1,4 @@
-import { existsSync } from "node:fs";
+import { existsSync, realpathSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { judgeStored } from "./compare/judge-results.ts";
@@ -156,6 +156,10 @@ async function cmdDiff(args: string[]): Promise<number> {
       `tiperf diff: no baseline at ${baseFile} (a missing baseline is never a pass: create one with tiperf baseline update)`,
     );
   }
+  if (existsSync(headFile) && realpathSync(baseFile) === realpathSync(headFile))
+    log(
+      `warning: diff: ${baseFile} and ${headFile} are the same file: every change is zero by construction, which says nothing about performance`,
+    );
   const verdict = judgeStored(
     {
       result: await readResult(baseFile),

@@ -6,6 +6,7 @@ import { describe, test } from "node:test";
 import { parseSysbench } from "../../action/src/driver/sysbench-parse.ts";
 import { InputError } from "../../action/src/errors.ts";
 import { runReportMarkdown } from "../../action/src/report/run-report.ts";
+import { baselinePath } from "../../action/src/result/baseline.ts";
 import { measurementProblems, steadyState } from "../../action/src/result/cell.ts";
 import { type Result, resultJsonSchema } from "../../action/src/result/model.ts";
 import { readResult, writeResult } from "../../action/src/result/store.ts";
@@ -55,6 +56,27 @@ describe("a cell is the measurement it asked for, or it is not judged", () => {
       rate_limited: true,
     });
     assert.deepEqual(problems, []);
+  });
+});
+
+describe("baseline paths", () => {
+  test("profile and spec names are plain names: nothing is written outside --dir", () => {
+    assert.equal(
+      baselinePath("baselines", "local-mariadb", "weekly"),
+      join("baselines", "local-mariadb", "weekly.json"),
+    );
+    for (const bad of ["../../x", "..", "a/b", "/etc", ".hidden", "", "x\u0000y"]) {
+      assert.throws(
+        () => baselinePath("baselines", bad, "weekly"),
+        (e: Error) =>
+          e instanceof InputError && /--profile must be a plain name .*no \/ and no \.\./.test(e.message),
+        JSON.stringify(bad),
+      );
+    }
+    assert.throws(
+      () => baselinePath("baselines", "local-mariadb", "../w"),
+      /the result's spec name must be a plain name/,
+    );
   });
 });
 

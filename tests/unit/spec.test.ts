@@ -126,6 +126,15 @@ describe("spec", () => {
     );
   });
 
+  test("a percentile sysbench cannot report (p999_ms) says what is possible", () => {
+    const msg = errorOf(VALID.replace("p95_ms", "p999_ms"));
+    assert.match(
+      msg,
+      /metrics\.p999_ms: metric names are tps, qps or p<N>_ms with N a whole percentile from 1 to 100/,
+    );
+    assert.doesNotMatch(msg, /needs percentile 999/);
+  });
+
   test("every problem is reported at once", () => {
     const msg = errorOf(VALID.replace("[1, 4]", "[]").replace("kind: mariadb", "kind: x"));
     assert.equal(msg.split("\n").length, 2);
@@ -135,6 +144,17 @@ describe("spec", () => {
     assert.match(errorOf("name: [unclosed\n"), /^w\.yaml:\d+: invalid YAML/);
     assert.match(errorOf("- a\n- b\n"), /w\.yaml: a spec is a YAML mapping/);
     assert.match(errorOf("name: a\nname: b\n"), /invalid YAML/);
+  });
+
+  test("one stray character: the first YAML error only, not dozens of follow-on ones", () => {
+    const msg = errorOf(
+      VALID.replace("data: {tables: 2, table_size: 100}", "data: {tables: 2, table_size: 100}}"),
+    );
+    assert.equal(msg.split("\n").length, 1, msg);
+    assert.match(
+      msg,
+      /^w\.yaml:5: invalid YAML: .*\(fix this first; later YAML errors may follow from it\)$/,
+    );
   });
 
   test("a missing file is an error naming the flag", async () => {

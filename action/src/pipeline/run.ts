@@ -5,6 +5,7 @@ import { hostFacts } from "../result/host.ts";
 import type { Result } from "../result/model.ts";
 import { newRunId, RunDir, writeAtomic } from "../result/store.ts";
 import type { LoadedSpec } from "../spec/load.ts";
+import { record } from "../target/ledger.ts";
 import { Bench } from "./bench.ts";
 import { cellLabel, cellSeconds, maxThreads, planCells } from "./cells.ts";
 import { checkOutDir, checkTools, specWarnings } from "./preflight.ts";
@@ -39,6 +40,10 @@ export async function startResult(
   for (const w of warnings) opts.log(`warning: ${w}`);
   const runId = newRunId(loaded.spec.name);
   const runDir = await RunDir.create(opts.outDir, runId);
+  // should this process be killed, `tiperf reap` marks the result interrupted
+  runDir.forget = await record({ kind: "run", what: `run ${runId}`, path: runDir.resultPath }).catch(
+    () => async () => {},
+  );
   const result: Result = {
     format: "tiperf.result",
     version: 1,
@@ -56,6 +61,7 @@ export async function startResult(
     await runDir.writeResult(result);
   } catch (e) {
     await runDir.release();
+    await runDir.forget();
     throw e;
   }
   return { result, runDir };
@@ -97,9 +103,10 @@ export async function finishResult(
   try {
     await runDir.writeFinalResult(result);
   } catch (e) {
-    if (!ended) return e;
-    log(`also: ${(e as Error).message}`);
+    if (!ended) ended = e;
+    else log(`also: ${(e as Error).message}`);
   }
+  await runDir.forget();
   return ended;
 }
 

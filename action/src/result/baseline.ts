@@ -11,9 +11,20 @@ export function profileOf(result: Result, variant?: string): string {
   return `local-${t.kind}`;
 }
 
-/** baselines/<profile>/<spec name>.json */
+const PLAIN_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
+
+/** A name that becomes one path part: no separators, no "..", nothing hidden. */
+export function plainName(what: string, name: string): string {
+  if (!PLAIN_NAME.test(name) || name.includes(".."))
+    throw new InputError(
+      `${what} must be a plain name (letters, digits, . _ -; no / and no ..), like local-mariadb (got ${JSON.stringify(name)})`,
+    );
+  return name;
+}
+
+/** baselines/<profile>/<spec name>.json, never outside `dir`. */
 export const baselinePath = (dir: string, profile: string, specName: string) =>
-  join(dir, profile, `${specName}.json`);
+  join(dir, plainName("--profile", profile), `${plainName("the result's spec name", specName)}.json`);
 
 /**
  * Promotes a complete result into baselines/ (schema-validated, atomic). Only complete runs

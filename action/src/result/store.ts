@@ -58,6 +58,9 @@ const isNoSpace = (e: unknown) =>
 
 /** results/<run-id>/: result.json, report.md, raw/ (every tool's output), server/ (server logs). */
 export class RunDir {
+  /** Forgets the run's ledger entry once its result is final (set by the pipeline). */
+  forget: () => Promise<void> = async () => {};
+
   constructor(readonly dir: string) {}
 
   static async create(outDir: string, runId: string): Promise<RunDir> {

@@ -129,10 +129,12 @@ export function parseSpec(text: string, file: string): LoadedSpec {
   const counter = new LineCounter();
   const doc = parseDocument(text, { lineCounter: counter, uniqueKeys: true });
   if (doc.errors.length > 0) {
-    const msg = doc.errors
-      .map((e) => `${file}:${e.linePos?.[0]?.line ?? "?"}: invalid YAML: ${e.message.split("\n")[0]}`)
-      .join("\n");
-    throw new InputError(msg);
+    // Only the first: one stray character makes the YAML parser report dozens of follow-on errors.
+    const e = doc.errors[0] as (typeof doc.errors)[number];
+    const more = doc.errors.length > 1 ? " (fix this first; later YAML errors may follow from it)" : "";
+    throw new InputError(
+      `${file}:${e.linePos?.[0]?.line ?? "?"}: invalid YAML: ${e.message.split("\n")[0]}${more}`,
+    );
   }
   const raw = doc.toJS();
   if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {

@@ -151,7 +151,8 @@ export const CompareSchema = z.strictObject({
   seed: z.number().int().nonnegative().optional(),
 });
 
-const METRIC_NAME = /^(tps|qps|p\d{1,3}_ms)$/;
+/** sysbench reports one latency percentile, --percentile=N with N from 1 to 100. */
+const METRIC_NAME = /^(tps|qps|p([1-9]\d?|100)_ms)$/;
 
 export const SpecSchema = z
   .strictObject({
@@ -167,7 +168,12 @@ export const SpecSchema = z
     workloads: z.array(WorkloadSchema).min(1, "must list at least one workload"),
     metrics: z
       .record(
-        z.string().regex(METRIC_NAME, "metric names are tps, qps or p<N>_ms (e.g. p95_ms)"),
+        z
+          .string()
+          .regex(
+            METRIC_NAME,
+            "metric names are tps, qps or p<N>_ms with N a whole percentile from 1 to 100 (sysbench's --percentile), e.g. p95_ms or p99_ms",
+          ),
         MetricSchema,
       )
       .default({ tps: { better: "higher", tolerance: 0.05 } }),

@@ -1,8 +1,10 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
-import { mkdir, readdir, readFile, rm, rmdir, writeFile } from "node:fs/promises";
+import { copyFile, mkdir, readdir, readFile, rm, rmdir, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
+import type { Result } from "../result/model.ts";
+import { readResult, writeResult } from "../result/store.ts";
 
 /**
  * What tiperf started that must not outlive it, one small file per resource. A normal stop
@@ -10,17 +12,31 @@ import { join } from "node:path";
  * the action's post step or by `tiperf reap`.
  */
 export interface LedgerEntry {
-  kind: "server" | "cgroup";
+  /** server: a private database server; cgroup: its CPU limit; run: a result.json still being written. */
+  kind: "server" | "cgroup" | "run";
   what: string;
   /** The server's pid (server) — only signalled while its command line still names workDir. */
   pid?: number;
-  /** Directory to remove: the server's private work dir, or the cgroup. */
+  /** Directory to remove (the server's private work dir, or the cgroup), or the run's result.json. */
   path: string;
+  /** The server's log files, and where its run keeps them (copied there before the work dir goes). */
+  logs?: string[];
+  log_dir?: string;
   /** How the server stops cleanly (MariaDB SIGTERM, PostgreSQL SIGINT = fast shutdown). */
   signal?: NodeJS.Signals;
   /** The tiperf process that started it. */
   owner: number;
   started_at: string;
+}
+
+/** Copies a server's logs into the run directory; what does not fit (a full disk) is skipped. */
+export async function keepLogs(logs: string[], logDir: string): Promise<void> {
+  try {
+    await mkdir(logDir, { recursive: true });
+  } catch {
+    return;
+  }
+  for (const log of logs) await copyFile(log, join(logDir, basename(log))).catch(() => {});
 }
 
 export const ledgerDir = (env: NodeJS.ProcessEnv = process.env) =>
@@ -81,7 +97,8 @@ export async function sweep(opts: SweepOptions): Promise<SweepOutcome> {
       for (const g of (await readdir(join(dir, f.name))).sort())
         if (g.endsWith(".json")) files.push(join(f.name, g));
   }
-  // servers first: a cgroup can only go once its processes have
+  // servers first (a cgroup can only go once its processes have), runs last (their servers' logs kept)
+  const order = { server: 0, cgroup: 1, run: 2 } as const;
   const entries: [string, LedgerEntry][] = [];
   for (const f of files) {
     try {
@@ -90,7 +107,7 @@ export async function sweep(opts: SweepOptions): Promise<SweepOutcome> {
       opts.log(`reap: ${join(dir, f)} is not a ledger entry; left alone`);
     }
   }
-  entries.sort(([, a], [, b]) => (a.kind === b.kind ? 0 : a.kind === "server" ? -1 : 1));
+  entries.sort(([, a], [, b]) => (order[a.kind] ?? 3) - (order[b.kind] ?? 3));
   for (const [f, e] of entries) {
     const age = Date.now() - Date.parse(e.started_at);
     const due = opts.maxAgeMs === undefined || !alive(e.owner) || age > opts.maxAgeMs;
@@ -102,8 +119,15 @@ export async function sweep(opts: SweepOptions): Promise<SweepOutcome> {
     const ageText = `${Math.round(age / 60_000)} min old, owner ${e.owner} ${alive(e.owner) ? "running" : "gone"}`;
     if (opts.dryRun) {
       opts.log(
-        `reap (dry run): would stop ${e.what}${e.pid ? ` pid ${e.pid}` : ""} and remove ${e.path} (${ageText})`,
+        e.kind === "run"
+          ? `reap (dry run): would mark ${e.path} interrupted if it is still running (${ageText})`
+          : `reap (dry run): would stop ${e.what}${e.pid ? ` pid ${e.pid}` : ""} and remove ${e.path} (${ageText})`,
       );
+      continue;
+    }
+    if (e.kind === "run") {
+      await markInterrupted(e, opts.log);
+      await rm(join(dir, f), { force: true });
       continue;
     }
     if (e.kind === "server" && e.pid && alive(e.pid) && cmdline(e.pid).includes(e.path)) {
@@ -112,10 +136,36 @@ export async function sweep(opts: SweepOptions): Promise<SweepOutcome> {
       if (alive(e.pid)) process.kill(e.pid, "SIGKILL");
       opts.log(`reap: stopped ${e.what} pid ${e.pid} (${ageText})`);
     }
-    if (e.kind === "server") await rm(e.path, { recursive: true, force: true });
-    else await rmdir(e.path).catch(() => {});
+    if (e.kind === "server") {
+      if (e.logs && e.log_dir) {
+        await keepLogs(e.logs, e.log_dir);
+        opts.log(`reap: kept the server's logs in ${e.log_dir}`);
+      }
+      await rm(e.path, { recursive: true, force: true });
+    } else await rmdir(e.path).catch(() => {});
     opts.log(`reap: removed ${e.path}`);
     await rm(join(dir, f), { force: true });
   }
   return out;
+}
+
+/** A result its tiperf never finished (killed): marked interrupted, so nobody takes it for a run in progress. */
+async function markInterrupted(e: LedgerEntry, log: (line: string) => void): Promise<void> {
+  let result: Result;
+  try {
+    result = await readResult(e.path);
+  } catch (err) {
+    log(`reap: ${e.path}: left as it is (${(err as Error).message.split("\n")[0]})`);
+    return;
+  }
+  if (result.status !== "running") return;
+  result.status = "interrupted";
+  result.finished_at = new Date().toISOString();
+  result.error = `tiperf (pid ${e.owner}) ended without finishing this run (killed or crashed); marked interrupted by tiperf reap`;
+  try {
+    await writeResult(e.path, result);
+    log(`reap: marked ${e.path} interrupted`);
+  } catch (err) {
+    log(`reap: ${(err as Error).message}`);
+  }
 }

@@ -1,4 +1,4 @@
-import { copyFile, mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
@@ -8,7 +8,7 @@ import type { TargetSpec } from "../spec/schema.ts";
 import { onTeardown } from "../teardown.ts";
 import { pinProcesses } from "./affinity.ts";
 import { applyResources, processTree } from "./cgroup.ts";
-import { record } from "./ledger.ts";
+import { keepLogs, record } from "./ledger.ts";
 
 /** A port on 127.0.0.1 that nothing listens on right now. */
 export function freePort(): Promise<number> {
@@ -73,16 +73,6 @@ export async function waitReady(
   throw new StartupError(`${what} did not accept connections within ${timeoutMs / 1000}s`);
 }
 
-/** Copies a server's logs into the run directory; what does not fit (a full disk) is skipped. */
-export async function keepLogs(logs: string[], logDir: string): Promise<void> {
-  try {
-    await mkdir(logDir, { recursive: true });
-  } catch {
-    return;
-  }
-  for (const log of logs) await copyFile(log, join(logDir, basename(log))).catch(() => {});
-}
-
 /**
  * Owns the lifetime of one private server: stop by PID, keep logs, remove the data directory.
  * Registered with the global teardown so signals and failures undo it too.
@@ -109,6 +99,8 @@ export function lifecycle(opts: {
     pid: opts.server.pid,
     path: opts.workDir,
     signal: opts.stopSignal,
+    logs: opts.logs,
+    log_dir: opts.logDir,
   }).catch(() => async () => {});
   const stop = () => {
     stopping = true;
