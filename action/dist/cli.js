@@ -30,7 +30,7 @@ import {
   upsertIssue,
   verdictHtml,
   writeHtmlReport
-} from "./chunk-DSGKTWGZ.js";
+} from "./chunk-YBSFOZG3.js";
 import {
   EXIT,
   InputError,

@@ -6,6 +6,7 @@ import {
   Interrupted,
   VerdictSchema,
   compareSpec,
+  installCrashTeardown,
   installSignalTeardown,
   judgeStored,
   parsePr,
@@ -14,15 +15,16 @@ import {
   runSpec,
   teardownAll,
   writeVerdictFiles
-} from "./chunk-DSGKTWGZ.js";
+} from "./chunk-YBSFOZG3.js";
 import {
   getInput,
   info,
   saveState,
   setFailed,
   setOutput,
-  setSecret
-} from "./chunk-4EGLKGLK.js";
+  setSecret,
+  warning
+} from "./chunk-5FIWSM7P.js";
 import {
   CompareSchema,
   InputError,
@@ -223,7 +225,7 @@ function readInputs(get, env, event2) {
 }
 
 // action/src/action/steps.ts
-var log = (line) => info(line);
+var log = (line) => line.startsWith("warning: ") ? warning(line.slice("warning: ".length)) : info(line);
 function event() {
   const file2 = process.env.GITHUB_EVENT_PATH;
   if (!file2) return void 0;
@@ -291,6 +293,10 @@ function failure(inputs, v) {
 async function mainStep() {
   const abort = new AbortController();
   installSignalTeardown(abort, log);
+  installCrashTeardown(
+    (line) => line.startsWith("error: ") ? setFailed(line.slice("error: ".length)) : info(line),
+    (e) => e instanceof TiperfError ? e.message : e?.stack ?? String(e)
+  );
   const ledger = join(ledgerDir(), `action-${process.env.GITHUB_RUN_ID ?? "local"}-${process.pid}`);
   process.env.TIPERF_LEDGER = ledger;
   saveState("ledger", ledger);

@@ -6,7 +6,7 @@ import {
   getState,
   info,
   setFailed
-} from "./chunk-4EGLKGLK.js";
+} from "./chunk-5FIWSM7P.js";
 import {
   ledgerDir,
   sweep

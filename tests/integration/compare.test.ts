@@ -57,24 +57,30 @@ describe("tiperf compare on real servers", () => {
     ]);
     const { code } = await run.done;
     const v = JSON.parse(readFileSync(json, "utf8"));
-    assert.equal(v.verdict, "pass", `${run.stderr()}\n${JSON.stringify(v.cells)}`);
+    // What holds on any machine: an A/A comparison is never a regression or an improvement, and
+    // exits 0. Whether 64 rounds suffice to call it "unchanged" depends on the day's noise.
+    assert.ok(["pass", "inconclusive"].includes(v.verdict), `${run.stderr()}\n${JSON.stringify(v.cells)}`);
     assert.equal(code, 0);
-    assert.equal(run.stdout().trim(), "pass");
+    assert.equal(run.stdout().trim(), v.verdict);
     for (const c of v.cells) for (const k of CELL_KEYS) assert.ok(k in c, `cell key ${k}`);
     const c = v.cells[0];
-    assert.equal(c.verdict, "unchanged");
+    assert.ok(["unchanged", "inconclusive"].includes(c.verdict), c.verdict);
     assert.equal(c.tolerance, 0.15);
-    assert.ok(c.ci[0] >= -0.15 && c.ci[1] <= 0.15, `interval ${c.ci} inside ±15%`);
+    if (c.verdict === "unchanged")
+      assert.ok(c.ci[0] >= -0.15 && c.ci[1] <= 0.15, `interval ${c.ci} inside ±15%`);
+    else assert.ok(c.ci[0] < -0.15 || c.ci[1] > 0.15, `an open verdict's interval ${c.ci} reaches past ±15%`);
     assert.ok(c.mde < 0, "throughput MDE points down");
     assert.deepEqual(leftovers(), before);
   });
 
-  test("head at cpu_quota 75% against 100%: regression on throughput, exit 1", async () => {
+  test("head at cpu_quota 25% against 100%: regression on throughput, exit 1", async () => {
+    // A cut that binds on any machine: the server needs well over a quarter of a CPU for this load
+    // (a 75% cut measured −8.5% on one machine and was not decided there).
     const before = leftovers();
     const dir = tempDir();
     const json = join(dir, "verdict.json");
     const out = join(dir, "out");
-    const run = cli(["compare", "--spec", spec(dir, "ab", "75%", "5%", 8, 32), "--out", out, "--json", json]);
+    const run = cli(["compare", "--spec", spec(dir, "ab", "25%", "5%", 8, 32), "--out", out, "--json", json]);
     const { code } = await run.done;
     const v = JSON.parse(readFileSync(json, "utf8"));
     assert.equal(v.verdict, "regression", `${run.stderr()}\n${JSON.stringify(v.cells)}`);
@@ -97,10 +103,10 @@ describe("tiperf compare on real servers", () => {
     );
     assert.deepEqual(
       result.targets.map((t: { resources: { cpu_quota: string } }) => t.resources.cpu_quota),
-      ["100%", "75%"],
+      ["100%", "25%"],
     );
     const comment = readFileSync(join(runDir, "verdict.md"), "utf8");
-    assert.match(comment, /^🔴 \*\*tiperf ab: regression\*\* · .*head vs base: cpu_quota: 100% → 75%/);
+    assert.match(comment, /^🔴 \*\*tiperf ab: regression\*\* · .*head vs base: cpu_quota: 100% → 25%/);
     assert.match(comment, /<!-- tiperf:comment matrix=ab -->/);
     assert.match(readFileSync(join(runDir, "report.html"), "utf8"), /data-verdict="regression"/);
     assert.ok(existsSync(join(runDir, "charts", "point_select-tps.png")));

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { InputError } from "../../action/src/errors.ts";
+import { specWarnings } from "../../action/src/pipeline/preflight.ts";
 import { loadSpec, parseSpec } from "../../action/src/spec/load.ts";
 import { ROOT } from "../helpers/paths.ts";
 
@@ -161,6 +162,41 @@ describe("spec", () => {
     await assert.rejects(
       loadSpec("/nonexistent/x.yaml"),
       /--spec \/nonexistent\/x\.yaml: cannot read the file \(ENOENT\)/,
+    );
+  });
+});
+
+describe("warnings: where a spec cannot measure what it says", () => {
+  const warn = (text: string, command: "run" | "compare" = "run") =>
+    specWarnings(parseSpec(text, "w.yaml"), command, 2);
+
+  test("a sound spec has none", () => {
+    assert.deepEqual(warn(VALID), []);
+  });
+
+  test("cpu_quota above the machine's CPUs, max_connections below the threads, threads far above the CPUs", () => {
+    const text = VALID.replace(
+      "config: {innodb_buffer_pool_size: 256M}",
+      'config: {max_connections: 50}\n  resources: {cpu_quota: "400%"}',
+    ).replace("[1, 4]", "[1, 64, 128]");
+    const w = warn(text);
+    assert.equal(w.length, 3, w.join("\n"));
+    assert.match(
+      w[0] ?? "",
+      /target\.resources\.cpu_quota 400% is more than this machine's 2 CPU\(s\) \(200%\): the quota cannot bind/,
+    );
+    assert.match(w[1] ?? "", /target\.config\.max_connections 50 is below the largest thread count 128/);
+    assert.match(w[2] ?? "", /workloads\[0\] \(ps\): threads 128 on 2 CPU\(s\)/);
+  });
+
+  test("a variant compare will not run, and variants that run ignores", () => {
+    const text = `${VALID}\nvariants:\n  base: {}\n  head: {target: {config: {innodb_buffer_pool_size: 512M}}}\n  third: {}\n`;
+    assert.deepEqual(warn(text, "compare"), [
+      "variants.third: not run: tiperf compare runs compare.base (base) against compare.head (head)",
+    ]);
+    assert.match(
+      warn(text, "run")[0] ?? "",
+      /^variants \(base, head, third\): tiperf run measures the spec as written/,
     );
   });
 });

@@ -11,10 +11,12 @@ import { writeVerdictFiles } from "../report/verdict-files.ts";
 import { readResult } from "../result/store.ts";
 import { prepareSpec } from "../spec/prepare.ts";
 import { ledgerDir } from "../target/ledger.ts";
-import { Interrupted, installSignalTeardown, teardownAll } from "../teardown.ts";
+import { Interrupted, installCrashTeardown, installSignalTeardown, teardownAll } from "../teardown.ts";
 import { type ActionInputs, readInputs } from "./inputs.ts";
 
-const log = (line: string) => core.info(line);
+/** The pipeline's "warning: …" lines become workflow annotations; the rest is the step's log. */
+const log = (line: string) =>
+  line.startsWith("warning: ") ? core.warning(line.slice("warning: ".length)) : core.info(line);
 
 function event(): unknown {
   const file = process.env.GITHUB_EVENT_PATH;
@@ -98,6 +100,10 @@ function failure(inputs: ActionInputs, v: Verdict): string | undefined {
 export async function mainStep(): Promise<void> {
   const abort = new AbortController();
   installSignalTeardown(abort, log);
+  installCrashTeardown(
+    (line) => (line.startsWith("error: ") ? core.setFailed(line.slice("error: ".length)) : core.info(line)),
+    (e) => (e instanceof TiperfError ? e.message : ((e as Error)?.stack ?? String(e))),
+  );
   // under the shared ledger, so the reaper also finds what a killed runner left
   const ledger = join(ledgerDir(), `action-${process.env.GITHUB_RUN_ID ?? "local"}-${process.pid}`);
   process.env.TIPERF_LEDGER = ledger;

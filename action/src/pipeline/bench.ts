@@ -215,10 +215,16 @@ export class Bench {
     }
   }
 
-  async close(signal: AbortSignal): Promise<void> {
+  /**
+   * Drops the data and stops the server. After a failed run the cleanup is skipped: the server may
+   * be what failed (stalled, refusing connections), and its private data directory goes anyway.
+   */
+  async close(signal: AbortSignal, failed = false): Promise<void> {
     try {
-      if (!signal.aborted) {
-        const limitS = 120 + 5 * this.spec.data.tables;
+      if (failed)
+        this.log(`${this.variant}: cleanup skipped: the run failed (the data goes with the server)`);
+      else if (!signal.aborted) {
+        const limitS = 60 + 5 * this.spec.data.tables;
         const r = await this.sysbench(
           cleanupArgs(this.spec, this.target.sysbenchArgs),
           this.runDir.raw(`${this.variant}-cleanup.log`),

@@ -168,7 +168,9 @@ export async function compareSpec(loaded: LoadedSpec, opts: CompareOptions): Pro
     error = e;
   } finally {
     for (const b of benches.reverse())
-      await b.close(opts.signal).catch((e) => opts.log(`teardown: ${(e as Error).message}`));
+      await b
+        .close(opts.signal, error !== undefined)
+        .catch((e) => opts.log(`teardown: ${(e as Error).message}`));
     error = await finishResult(result, runDir, error, opts.signal, opts.log);
   }
   if (error || !verdict) throw error;

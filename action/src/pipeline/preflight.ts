@@ -137,7 +137,13 @@ export async function checkOutDir(dir: string, flag = "--out"): Promise<void> {
   if (existsSync(dir) && !statSync(dir).isDirectory())
     throw new InputError(`${flag} ${dir}: exists and is not a directory`);
   try {
-    await mkdir(dir, { recursive: true });
+    // level by level: a recursive mkdir reports ENOENT where the cause is EROFS or EACCES
+    const missing: string[] = [];
+    for (let p = resolve(dir); p !== existing; p = dirname(p)) missing.unshift(p);
+    if (!statSync(existing).isDirectory()) throw Object.assign(new Error(existing), { code: "ENOTDIR" });
+    accessSync(existing, constants.W_OK | constants.X_OK);
+    for (const p of missing)
+      await mkdir(p).catch((e) => (e.code === "EEXIST" ? undefined : Promise.reject(e)));
     accessSync(dir, constants.W_OK | constants.X_OK);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;

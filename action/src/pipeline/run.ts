@@ -151,7 +151,9 @@ export async function runSpec(loaded: LoadedSpec, opts: RunOptions): Promise<Run
   } catch (e) {
     error = e;
   } finally {
-    await bench?.close(opts.signal).catch((e) => opts.log(`teardown: ${(e as Error).message}`));
+    await bench
+      ?.close(opts.signal, error !== undefined)
+      .catch((e) => opts.log(`teardown: ${(e as Error).message}`));
     error = await finishResult(result, runDir, error, opts.signal, opts.log);
   }
   if (error) {

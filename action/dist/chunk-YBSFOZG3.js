@@ -56667,7 +56667,12 @@ async function checkOutDir(dir, flag2 = "--out") {
   if (existsSync(dir) && !statSync(dir).isDirectory())
     throw new InputError(`${flag2} ${dir}: exists and is not a directory`);
   try {
-    await mkdir2(dir, { recursive: true });
+    const missing = [];
+    for (let p = resolve2(dir); p !== existing; p = dirname3(p)) missing.unshift(p);
+    if (!statSync(existing).isDirectory()) throw Object.assign(new Error(existing), { code: "ENOTDIR" });
+    accessSync(existing, constants2.W_OK | constants2.X_OK);
+    for (const p of missing)
+      await mkdir2(p).catch((e) => e.code === "EEXIST" ? void 0 : Promise.reject(e));
     accessSync(dir, constants2.W_OK | constants2.X_OK);
   } catch (e) {
     const code = e.code;
@@ -57789,10 +57794,16 @@ var Bench = class _Bench {
       return fail(`${e.message} (raw output: ${logFile})`);
     }
   }
-  async close(signal) {
+  /**
+   * Drops the data and stops the server. After a failed run the cleanup is skipped: the server may
+   * be what failed (stalled, refusing connections), and its private data directory goes anyway.
+   */
+  async close(signal, failed = false) {
     try {
-      if (!signal.aborted) {
-        const limitS = 120 + 5 * this.spec.data.tables;
+      if (failed)
+        this.log(`${this.variant}: cleanup skipped: the run failed (the data goes with the server)`);
+      else if (!signal.aborted) {
+        const limitS = 60 + 5 * this.spec.data.tables;
         const r = await this.sysbench(
           cleanupArgs(this.spec, this.target.sysbenchArgs),
           this.runDir.raw(`${this.variant}-cleanup.log`),
@@ -57949,7 +57960,7 @@ async function runSpec(loaded, opts) {
   } catch (e) {
     error3 = e;
   } finally {
-    await bench?.close(opts.signal).catch((e) => opts.log(`teardown: ${e.message}`));
+    await bench?.close(opts.signal, error3 !== void 0).catch((e) => opts.log(`teardown: ${e.message}`));
     error3 = await finishResult(result, runDir, error3, opts.signal, opts.log);
   }
   if (error3) {
@@ -58143,7 +58154,7 @@ async function compareSpec(loaded, opts) {
     error3 = e;
   } finally {
     for (const b10 of benches.reverse())
-      await b10.close(opts.signal).catch((e) => opts.log(`teardown: ${e.message}`));
+      await b10.close(opts.signal, error3 !== void 0).catch((e) => opts.log(`teardown: ${e.message}`));
     error3 = await finishResult(result, runDir, error3, opts.signal, opts.log);
   }
   if (error3 || !verdict) throw error3;

@@ -19613,6 +19613,9 @@ function setFailed(message) {
 function error(message, properties = {}) {
   issueCommand("error", toCommandProperties(properties), message instanceof Error ? message.toString() : message);
 }
+function warning(message, properties = {}) {
+  issueCommand("warning", toCommandProperties(properties), message instanceof Error ? message.toString() : message);
+}
 function info(message) {
   process.stdout.write(message + os4.EOL);
 }
@@ -19632,6 +19635,7 @@ export {
   getInput,
   setOutput,
   setFailed,
+  warning,
   info,
   saveState,
   getState

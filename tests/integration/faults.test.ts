@@ -1,0 +1,293 @@
+import assert from "node:assert/strict";
+import { execFileSync, spawn } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { after, describe, test } from "node:test";
+import { ROOT } from "../helpers/paths.ts";
+import { cli, leftovers, tempDir, writeSpec } from "../helpers/real.ts";
+import { syntheticVerdict } from "../helpers/verdict.ts";
+
+/** Every file under `dir`, relative to it. */
+function walk(dir: string, prefix = ""): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? walk(join(dir, e.name), `${prefix}${e.name}/`) : [`${prefix}${e.name}`],
+  );
+}
+
+const runDirOf = (out: string) => join(out, readdirSync(out)[0] as string);
+
+/** A small tmpfs of our own (root), unmounted after the suite. */
+const mounts: string[] = [];
+function tmpfs(size: string, options = ""): string {
+  const dir = tempDir("tiperf-tmpfs-");
+  execFileSync("mount", ["-t", "tmpfs", "-o", `size=${size}${options ? `,${options}` : ""}`, "tmpfs", dir]);
+  mounts.push(dir);
+  return dir;
+}
+after(() => {
+  for (const m of mounts) execFileSync("umount", ["-l", m]);
+});
+
+/** Fills a filesystem to the last byte. */
+function fill(dir: string): void {
+  try {
+    execFileSync("sh", ["-c", `cat /dev/zero > "$1"`, "sh", join(dir, "filler")], { stdio: "ignore" });
+  } catch {
+    // cat ends with "No space left on device": that is the point
+  }
+}
+
+/** The environment of a running process, as the kernel has it. */
+function environOf(pid: number): Record<string, string> {
+  const raw = readFileSync(`/proc/${pid}/environ`, "utf8");
+  return Object.fromEntries(
+    raw
+      .split("\0")
+      .filter(Boolean)
+      .map((kv) => [kv.slice(0, kv.indexOf("=")), kv.slice(kv.indexOf("=") + 1)]),
+  );
+}
+
+function pidsOf(pattern: string): number[] {
+  try {
+    return execFileSync("pgrep", ["-f", pattern], { encoding: "utf8" }).trim().split("\n").map(Number);
+  } catch {
+    return [];
+  }
+}
+
+/** A run of one 3 s cell against MariaDB, one second into that cell. */
+async function oneCellRunning() {
+  const dir = tempDir();
+  const out = join(dir, "results");
+  const run = cli(["run", "--spec", writeSpec(dir, { threads: [2], duration: 3, warmup: 0 }), "--out", out]);
+  const pid = Number((await run.waitFor(/MariaDB .* \(pid (\d+),/))[1]);
+  await run.waitFor(/\[1\/1\] point_select threads=2/);
+  await new Promise((r) => setTimeout(r, 1000));
+  return { run, pid, out, dir };
+}
+
+describe("a stalled server never yields a number", () => {
+  test("SIGSTOP for the whole cell: the watchdog ends it within the stated grace, naming cell, state and time", async () => {
+    const before = leftovers();
+    const { run, pid, out, dir } = await oneCellRunning();
+    const stoppedAt = Date.now();
+    process.kill(pid, "SIGSTOP");
+    const { code } = await run.done;
+    const seconds = (Date.now() - stoppedAt) / 1000;
+    assert.equal(code, 3, run.stderr());
+    // 3 s cell + 15 s grace, then SIGTERM/SIGKILL to sysbench and the teardown
+    assert.ok(seconds < 40, `ended ${seconds}s after the stop`);
+    assert.match(
+      run.stderr(),
+      /error: cell point_select threads=2 failed: run: sysbench did not finish within 3s \+ 15s grace and was stopped after \d+\.\ds; mariadb server \(pid \d+\) is stopped \(SIGSTOP\)/,
+    );
+    const resultFile = join(runDirOf(out), "result.json");
+    const result = JSON.parse(readFileSync(resultFile, "utf8"));
+    assert.equal(result.status, "failed");
+    assert.equal(result.cells[0].status, "failed");
+    assert.deepEqual(result.cells[0].metrics, {}, "no number for a cell that measured a stall");
+    const promote = cli(["baseline", "update", resultFile, "--dir", join(dir, "baselines")]);
+    assert.equal((await promote.done).code, 2);
+    assert.match(promote.stderr(), /status is failed; only a complete result can become a baseline/);
+    assert.deepEqual(leftovers(), before, "the stopped server was stopped for good and removed");
+  });
+
+  test("a stall shorter than the grace: sysbench ends 'successfully', the cell is failed, not judged", async () => {
+    const before = leftovers();
+    const { run, pid, out } = await oneCellRunning();
+    process.kill(pid, "SIGSTOP");
+    await new Promise((r) => setTimeout(r, 5000));
+    process.kill(pid, "SIGCONT");
+    const { code } = await run.done;
+    assert.equal(code, 3, run.stderr());
+    assert.match(
+      run.stderr(),
+      /cell point_select threads=2 failed: not the measurement asked for: \d+ one-second sample\(s\) with zero throughput \(at \d+s/,
+    );
+    const raw = readFileSync(join(runDirOf(out), "raw", "point_select-t2.log"), "utf8");
+    assert.match(raw, /tps: 0\.00 qps: 0\.00/, "the raw output that shows the stall is kept");
+    assert.match(raw.split("\n")[0] ?? "", /^\$ sysbench oltp_point_select --db-driver=mysql /);
+    assert.deepEqual(leftovers(), before);
+  });
+});
+
+describe("full disks and unusable --out", () => {
+  test("the disk fills up during the run: exit 3, one line naming path and errno, nothing left, result.json failed", async () => {
+    const before = leftovers();
+    const disk = tmpfs("4m");
+    const ledger = join(tempDir(), "ledger");
+    const out = join(disk, "results");
+    const run = cli(
+      ["run", "--spec", writeSpec(tempDir(), { threads: [1, 2], duration: 2, warmup: 0 }), "--out", out],
+      { TIPERF_LEDGER: ledger },
+    );
+    await run.waitFor(/base: prewarm/);
+    fill(disk);
+    const { code } = await run.done;
+    assert.equal(code, 3, run.stderr());
+    const errors = run
+      .stderr()
+      .split("\n")
+      .filter((l) => l.startsWith("error: "));
+    assert.equal(errors.length, 1, run.stderr());
+    assert.match(errors[0] ?? "", /^error: cannot write \/.*: ENOSPC \(no space left on device\)$/);
+    assert.doesNotMatch(run.stderr(), /^\s+at /m, "no stack trace");
+    const result = JSON.parse(readFileSync(join(runDirOf(out), "result.json"), "utf8"));
+    assert.equal(result.status, "failed");
+    assert.match(result.error, /ENOSPC/);
+    const files = walk(out);
+    assert.deepEqual(
+      files.filter((f) => f.endsWith(".tmp") || f.endsWith(".reserve")),
+      [],
+      files.join(", "),
+    );
+    assert.deepEqual(leftovers(), before, "server stopped, data directory removed");
+    assert.deepEqual(readdirSync(ledger), [], "ledger entries forgotten");
+  });
+
+  test("no space at all at start: exit 3, one line, no temporary file, no run directory", async () => {
+    const disk = tmpfs("1m");
+    fill(disk);
+    const out = join(disk, "results");
+    const run = cli(["run", "--spec", writeSpec(tempDir()), "--out", out]);
+    assert.equal((await run.done).code, 3, run.stderr());
+    assert.match(run.stderr(), /^error: cannot write \/.*: ENOSPC \(no space left on device\)$/m);
+    assert.doesNotMatch(run.stderr(), /^\s+at /m);
+    assert.deepEqual(walk(out), [], "nothing half-written");
+  });
+
+  test("--out that cannot be a results directory: exit 2 up front, one line with the real errno", async () => {
+    const dir = tempDir();
+    const spec = writeSpec(dir);
+    const file = join(dir, "a-file");
+    writeFileSync(file, "x");
+    const ro = tmpfs("1m", "ro");
+    const cases: [string, RegExp][] = [
+      [file, /--out .*a-file: exists and is not a directory/],
+      [join(file, "sub"), /--out .*a-file\/sub: cannot write there: ENOTDIR/],
+      [join(ro, "results"), /--out .*results: cannot write there: EROFS \(read-only file system\)/],
+      ["/proc/tiperf-results", /--out \/proc\/tiperf-results: \/proc is on the kernel's proc filesystem/],
+      ["/sys/fs/x", /--out \/sys\/fs\/x: .* is on the kernel's \w+ filesystem/],
+    ];
+    for (const [out, message] of cases) {
+      const started = Date.now();
+      const run = cli(["run", "--spec", spec, "--out", out]);
+      const { code } = await run.done;
+      assert.equal(code, 2, `${out}: ${run.stderr()}`);
+      assert.match(run.stderr(), message);
+      assert.equal(run.stderr().trim().split("\n").length, 1, run.stderr());
+      assert.ok(Date.now() - started < 15_000, `${out}: refused at once`);
+    }
+    assert.deepEqual(readdirSync(ro), []);
+  });
+});
+
+describe("a hostile environment", () => {
+  const POLLUTED = {
+    MYSQL_PWD: "wrong-password",
+    MYSQL_HOST: "192.0.2.1",
+    PGPASSWORD: "wrong-password",
+    PGHOST: "192.0.2.1",
+    PGUSER: "nobody",
+    PGDATABASE: "nothing",
+    GITHUB_TOKEN: "ghs_mustNotLeak0123456789",
+    AWS_SECRET_ACCESS_KEY: "aws-must-not-leak",
+  };
+
+  for (const kind of ["mariadb", "postgres"]) {
+    test(`${kind}: client defaults do not change what tiperf connects to, credentials do not reach server or sysbench`, async () => {
+      const dir = tempDir();
+      const out = join(dir, "results");
+      const run = cli(
+        ["run", "--spec", writeSpec(dir, { kind, threads: [2], duration: 3, warmup: 0 }), "--out", out],
+        POLLUTED,
+      );
+      const serverPid = Number((await run.waitFor(/(?:MariaDB|PostgreSQL) .* \(pid (\d+),/))[1]);
+      await run.waitFor(/\[1\/1\] point_select threads=2/);
+      await new Promise((r) => setTimeout(r, 1000));
+      const sysbench = pidsOf("sysbench oltp_point_select");
+      assert.ok(sysbench.length > 0, "sysbench is running");
+      for (const pid of [serverPid, ...sysbench]) {
+        const env = environOf(pid);
+        for (const key of Object.keys(POLLUTED)) assert.equal(env[key], undefined, `${key} in pid ${pid}`);
+      }
+      const { code } = await run.done;
+      assert.equal(code, 0, run.stderr());
+      for (const f of walk(out)) {
+        const text = readFileSync(join(out, f), "utf8");
+        assert.ok(!text.includes(POLLUTED.GITHUB_TOKEN), `token in ${f}`);
+      }
+    });
+  }
+
+  test("a tool that is not installed is named with its package before anything starts", async () => {
+    const before = leftovers();
+    const dir = tempDir();
+    const out = join(dir, "results");
+    const run = cli(["run", "--spec", writeSpec(dir), "--out", out], { PATH: join(dir, "empty-bin") });
+    assert.equal((await run.done).code, 3, run.stderr());
+    assert.match(run.stderr(), /not installed here, so nothing was started:/);
+    assert.match(run.stderr(), /- sysbench \(workloads point_select\): install the Debian package sysbench/);
+    assert.match(
+      run.stderr(),
+      /- the mariadb client \(target\.kind mariadb\): install the Debian package mariadb-client/,
+    );
+    assert.deepEqual(walk(out), [], "no run directory: nothing ran");
+    assert.deepEqual(leftovers(), before);
+  });
+
+  test("a server that refuses sysbench's connections: the cause (error 1040) is quoted, and was warned about", async () => {
+    const dir = tempDir();
+    const run = cli([
+      "run",
+      "--spec",
+      writeSpec(dir, { threads: [24], duration: 2, warmup: 0, config: "{max_connections: 10}" }),
+      "--out",
+      join(dir, "results"),
+    ]);
+    assert.equal((await run.done).code, 3, run.stderr());
+    assert.match(
+      run.stderr(),
+      /warning: target\.config\.max_connections 10 is below the largest thread count 24 \(\+1 for tiperf\)/,
+    );
+    assert.match(
+      run.stderr(),
+      /error: cell point_select threads=24 failed: run: sysbench exited with code 1: FATAL: error 1040: Too many connections/,
+    );
+    const result = JSON.parse(readFileSync(join(runDirOf(join(dir, "results")), "result.json"), "utf8"));
+    assert.equal(result.warnings.length, 1);
+  });
+});
+
+test("the bundled CLI (action/dist) renders PNG charts", async () => {
+  const dir = tempDir();
+  const verdict = join(dir, "verdict.json");
+  writeFileSync(verdict, JSON.stringify(syntheticVerdict()));
+  mkdirSync(join(dir, "out"));
+  const child = spawn(
+    process.execPath,
+    [
+      join(ROOT, "action/dist/cli.js"),
+      "report",
+      verdict,
+      "--format",
+      "html",
+      "--out",
+      join(dir, "out", "report.html"),
+    ],
+    { stdio: ["ignore", "pipe", "pipe"] },
+  );
+  let err = "";
+  child.stderr.on("data", (d) => {
+    err += d;
+  });
+  const code = await new Promise((r) => child.once("close", r));
+  assert.equal(code, 0, err);
+  assert.doesNotMatch(err, /PNG charts skipped/);
+  const pngs = readdirSync(join(dir, "out", "charts")).filter((f) => f.endsWith(".png"));
+  assert.ok(pngs.length >= 4, pngs.join(", "));
+  const png = readFileSync(join(dir, "out", "charts", pngs[0] as string));
+  assert.equal(png.subarray(1, 4).toString(), "PNG");
+});
