@@ -3,6 +3,7 @@ import { readFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { judgeStored } from "./compare/judge-results.ts";
 import { readVerdict } from "./compare/verdict.ts";
+import { GoTpcParseError, parseTpcc, parseTpch } from "./driver/go-tpc-parse.ts";
 import { parseSysbench, SysbenchParseError } from "./driver/sysbench-parse.ts";
 import { EXIT, errnoText, InputError, TiperfError } from "./errors.ts";
 import { compareSpec } from "./pipeline/compare.ts";
@@ -54,7 +55,7 @@ Usage:
   tiperf reap [--max-age 3h] [--dry-run] [--ledger DIR]
                                            stop and remove private servers and cgroups whose
                                            tiperf process is gone or that are older than max-age
-  tiperf parse sysbench FILE               print one sysbench output, parsed, as JSON
+  tiperf parse sysbench|go-tpc FILE        print one sysbench or go-tpc (tpcc, tpch) output, parsed, as JSON
   tiperf help                              this text
 
 Exit status: 0 done (no regression), 1 regression, 2 bad input, 3 a run failed,
@@ -384,24 +385,34 @@ async function cmdReap(args: string[]): Promise<number> {
   return EXIT.ok;
 }
 
+const PARSERS: Record<string, (text: string) => unknown> = {
+  sysbench: parseSysbench,
+  // tpch prints "[Summary] Q1: 7.62s" lines, tpcc a "tpmC: …" total
+  "go-tpc": (text) => (/^\[Summary\] Q\d+:/m.test(text) ? parseTpch(text) : parseTpcc(text)),
+};
+
 async function cmdParse(args: string[]): Promise<number> {
   const { positionals } = flags("parse", args, {});
   const [tool, file, extra] = positionals;
-  if (tool !== "sysbench")
-    throw new InputError(`tiperf parse: the tool must be sysbench (got ${tool ?? "nothing"})`);
-  if (!file || extra) throw new InputError("tiperf parse sysbench: give exactly one FILE");
+  const parse = tool === undefined ? undefined : PARSERS[tool];
+  if (!parse)
+    throw new InputError(
+      `tiperf parse: the tool must be ${Object.keys(PARSERS).join(" or ")} (got ${tool ?? "nothing"})`,
+    );
+  if (!file || extra) throw new InputError(`tiperf parse ${tool}: give exactly one FILE`);
   let text: string;
   try {
     text = await readFile(file, "utf8");
   } catch (e) {
     throw new InputError(
-      `tiperf parse sysbench: ${file}: cannot read the file (${(e as NodeJS.ErrnoException).code})`,
+      `tiperf parse ${tool}: ${file}: cannot read the file (${(e as NodeJS.ErrnoException).code})`,
     );
   }
   try {
-    process.stdout.write(`${JSON.stringify(parseSysbench(text), null, 2)}\n`);
+    process.stdout.write(`${JSON.stringify(parse(text), null, 2)}\n`);
   } catch (e) {
-    if (e instanceof SysbenchParseError) throw new InputError(`${file}: ${e.message}`);
+    if (e instanceof SysbenchParseError || e instanceof GoTpcParseError)
+      throw new InputError(`${file}: ${e.message}`);
     throw e;
   }
   return EXIT.ok;
