@@ -30,7 +30,7 @@ import {
   upsertIssue,
   verdictHtml,
   writeHtmlReport
-} from "./chunk-YBSFOZG3.js";
+} from "./chunk-4LLFECRA.js";
 import {
   EXIT,
   InputError,
@@ -42,7 +42,7 @@ import {
   sweep,
   writeAtomic,
   writeResult
-} from "./chunk-HOXG34GO.js";
+} from "./chunk-EFVMCUYA.js";
 import "./chunk-L6ZARMTC.js";
 
 // action/src/cli.ts

@@ -15,7 +15,7 @@ import {
   runSpec,
   teardownAll,
   writeVerdictFiles
-} from "./chunk-YBSFOZG3.js";
+} from "./chunk-4LLFECRA.js";
 import {
   getInput,
   info,
@@ -35,7 +35,7 @@ import {
   parseSpec,
   readResult,
   require_dist
-} from "./chunk-HOXG34GO.js";
+} from "./chunk-EFVMCUYA.js";
 import {
   __toESM
 } from "./chunk-L6ZARMTC.js";

@@ -10,7 +10,7 @@ import {
 import {
   ledgerDir,
   sweep
-} from "./chunk-HOXG34GO.js";
+} from "./chunk-EFVMCUYA.js";
 import "./chunk-L6ZARMTC.js";
 
 // action/src/action/post.ts

@@ -1,3 +1,5 @@
+import { getSystemErrorMap } from "node:util";
+
 /** Exit codes shared by every door onto the pipeline (CLI and GitHub Action). */
 export const EXIT = {
   ok: 0,
@@ -35,26 +37,12 @@ export class RunError extends TiperfError {
   }
 }
 
-const ERRNO_TEXT: Record<string, string> = {
-  ENOSPC: "no space left on device",
-  EDQUOT: "disk quota exceeded",
-  EACCES: "permission denied",
-  EPERM: "operation not permitted",
-  EROFS: "read-only file system",
-  ENOTDIR: "a part of the path is not a directory",
-  EEXIST: "exists and is not a directory",
-  EISDIR: "is a directory",
-  ENOENT: "no such file or directory",
-  EIO: "input/output error",
-  ENAMETOOLONG: "file name too long",
-  EMFILE: "too many open files",
-};
-
-/** `ENOSPC (no space left on device)`: the errno and what it means, for one-line messages. */
+/** `ENOSPC (no space left on device)`: the errno and what it means (libuv's words), for one-line messages. */
 export function errnoText(e: unknown): string {
   const code = (e as NodeJS.ErrnoException | undefined)?.code;
   if (!code) return (e as Error | undefined)?.message ?? String(e);
-  return `${code} (${ERRNO_TEXT[code] ?? (e as Error).message.replace(/^\w+: /, "").split(",")[0]})`;
+  const known = [...getSystemErrorMap().values()].find(([name]) => name === code)?.[1];
+  return `${code} (${known ?? (e as Error).message.replace(/^\w+: /, "").split(",")[0]})`;
 }
 
 /** A file tiperf had to write could not be written: the run cannot keep its promise to keep it. */

@@ -1,24 +1,13 @@
-import { accessSync, constants, existsSync, readdirSync, realpathSync, statfsSync, statSync } from "node:fs";
+import { accessSync, constants, existsSync, realpathSync, statfsSync, statSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { cpus } from "node:os";
-import { delimiter, dirname, join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { errnoText, InputError, RunError, WriteError } from "../errors.ts";
-import { childEnv } from "../proc/env.ts";
+import { findTool } from "../proc/env.ts";
 import type { LoadedSpec } from "../spec/load.ts";
 import type { Spec } from "../spec/schema.ts";
-
-/** An executable on the PATH children get (proc/env.ts), or an absolute path; undefined if none. */
-export function findTool(name: string, path = childEnv().PATH ?? ""): string | undefined {
-  const candidates = name.includes("/") ? [name] : path.split(delimiter).map((d) => join(d, name));
-  return candidates.find((c) => {
-    try {
-      accessSync(c, constants.X_OK);
-      return statSync(c).isFile();
-    } catch {
-      return false;
-    }
-  });
-}
+import { MARIADB_PROGRAMS } from "../target/mariadb.ts";
+import { postgresBinDirs } from "../target/postgres.ts";
 
 interface Need {
   /** Any one of these will do. */
@@ -38,27 +27,26 @@ function needsOf(spec: Spec): Need[] {
   if (spec.target.kind === "mariadb") {
     needs.push(
       {
-        anyOf: ["/usr/sbin/mariadbd", "/usr/sbin/mysqld"],
+        anyOf: MARIADB_PROGRAMS.server,
         what: "the MariaDB server (target.kind mariadb)",
         install: "the Debian package mariadb-server",
       },
       {
-        anyOf: ["mariadb-install-db", "mysql_install_db"],
+        anyOf: MARIADB_PROGRAMS.installDb,
         what: "mariadb-install-db (target.kind mariadb)",
         install: "the Debian package mariadb-server",
       },
       {
-        anyOf: ["mariadb", "mysql"],
+        anyOf: MARIADB_PROGRAMS.client,
         what: "the mariadb client (target.kind mariadb)",
         install: "the Debian package mariadb-client",
       },
     );
   } else {
-    const base = "/usr/lib/postgresql";
-    const servers = existsSync(base) ? readdirSync(base).map((v) => join(base, v, "bin", "postgres")) : [];
+    const servers = postgresBinDirs().map((d) => join(d, "postgres"));
     needs.push(
       {
-        anyOf: servers.length ? servers : [join(base, "N", "bin", "postgres")],
+        anyOf: servers.length ? servers : ["/usr/lib/postgresql/N/bin/postgres"],
         what: "the PostgreSQL server (target.kind postgres)",
         install: "the Debian package postgresql",
       },

@@ -1,3 +1,6 @@
+import { accessSync, constants, statSync } from "node:fs";
+import { delimiter, join } from "node:path";
+
 /**
  * The environment every child of tiperf gets: servers, database clients, load tools. It is built,
  * not inherited: client defaults a user may have set for their own shell (MYSQL_PWD, PGPASSWORD,
@@ -33,3 +36,20 @@ export function childEnv(
   if (env.PATH === undefined) env.PATH = "/usr/local/bin:/usr/bin:/bin:/usr/local/sbin:/usr/sbin:/sbin";
   return { ...env, ...extra };
 }
+
+/** An executable on the PATH children get, or an absolute path; undefined if none. */
+export function findTool(name: string, path = childEnv().PATH ?? ""): string | undefined {
+  const candidates = name.includes("/") ? [name] : path.split(delimiter).map((d) => join(d, name));
+  return candidates.find((c) => {
+    try {
+      accessSync(c, constants.X_OK);
+      return statSync(c).isFile();
+    } catch {
+      return false;
+    }
+  });
+}
+
+/** The first of `names` that is installed (see findTool), else the first name (its spawn fails loudly). */
+export const firstTool = (names: readonly string[]): string =>
+  names.map((n) => findTool(n)).find((t) => t !== undefined) ?? (names[0] as string);

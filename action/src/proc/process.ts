@@ -27,15 +27,23 @@ const STATES: Record<string, string> = {
   I: "idle",
 };
 
-/** How the kernel sees a process right now ("stopped (SIGSTOP)", "running", "gone"). */
-export function processState(pid: number): string {
+/**
+ * The fields of /proc/PID/stat after the parenthesised command (which may itself hold spaces):
+ * [0] is the state, [1] the parent pid. Undefined when the process is gone.
+ */
+export function procStat(pid: number | string): string[] | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const code = stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
-    return STATES[code] ?? `in state ${code}`;
+    return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   } catch {
-    return "gone";
+    return undefined;
   }
+}
+
+/** How the kernel sees a process right now ("stopped (SIGSTOP)", "running", "gone"). */
+export function processState(pid: number): string {
+  const code = procStat(pid)?.[0];
+  return code === undefined ? "gone" : (STATES[code] ?? `in state ${code}`);
 }
 
 /**

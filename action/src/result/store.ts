@@ -115,7 +115,7 @@ export class RunDir {
    */
   async writeFinalResult(result: Result): Promise<void> {
     await this.release();
-    const text = `${JSON.stringify(ResultSchema.parse(result), null, 2)}\n`;
+    const text = resultText(result);
     try {
       await writeAtomic(this.resultPath, text);
     } catch (e) {
@@ -125,9 +125,11 @@ export class RunDir {
   }
 }
 
+/** A result as written: schema-checked, pretty JSON. */
+const resultText = (result: Result) => `${JSON.stringify(ResultSchema.parse(result), null, 2)}\n`;
+
 export async function writeResult(file: string, result: Result): Promise<void> {
-  const checked = ResultSchema.parse(result);
-  await writeAtomic(file, `${JSON.stringify(checked, null, 2)}\n`);
+  await writeAtomic(file, resultText(result));
 }
 
 /** Reads a versioned tiperf JSON file (result, verdict); a corrupt or foreign file is an error naming it. */

@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { mkdir, readdir, readFile, rmdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { RunError } from "../errors.ts";
+import { procStat } from "../proc/process.ts";
 import { record } from "./ledger.ts";
 
 const ROOT = "/sys/fs/cgroup";
@@ -25,12 +26,8 @@ export async function processTree(root: number): Promise<number[]> {
   const parents = new Map<number, number>();
   for (const entry of await readdir("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = await readFile(`/proc/${entry}/stat`, "utf8");
-      // Field 4 (ppid) comes after the parenthesised command, which may itself hold spaces.
-      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      parents.set(Number(entry), ppid);
-    } catch {}
+    const ppid = procStat(entry)?.[1];
+    if (ppid !== undefined) parents.set(Number(entry), Number(ppid));
   }
   const out = [root];
   for (let i = 0; i < out.length; i++) {

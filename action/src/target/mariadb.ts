@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { RunError } from "../errors.ts";
+import { firstTool } from "../proc/env.ts";
 import { runCommand, startServerProcess } from "../proc/process.ts";
 import type { TargetSpec } from "../spec/schema.ts";
 import { onTeardown } from "../teardown.ts";
@@ -10,14 +11,18 @@ import type { StartOptions, Target } from "./types.ts";
 
 const isRoot = () => process.getuid?.() === 0;
 
-function firstExisting(candidates: string[]): string {
-  return candidates.find((c) => existsSync(c)) ?? (candidates[0] as string);
-}
-
-/** Debian's mariadb-server names; older packages used the mysql names. */
-const SERVER = () => firstExisting(["/usr/sbin/mariadbd", "/usr/sbin/mysqld"]);
-const INSTALL_DB = () => firstExisting(["/usr/bin/mariadb-install-db", "/usr/bin/mysql_install_db"]);
-const CLIENT = () => firstExisting(["/usr/bin/mariadb", "/usr/bin/mysql"]);
+/**
+ * The programs of Debian's mariadb-server and mariadb-client (older packages used the mysql
+ * names): the server by its path (sbin is not always on PATH), the others as found on PATH.
+ */
+export const MARIADB_PROGRAMS = {
+  server: ["/usr/sbin/mariadbd", "/usr/sbin/mysqld"],
+  installDb: ["mariadb-install-db", "mysql_install_db"],
+  client: ["mariadb", "mysql"],
+};
+const SERVER = () => firstTool(MARIADB_PROGRAMS.server);
+const INSTALL_DB = () => firstTool(MARIADB_PROGRAMS.installDb);
+const CLIENT = () => firstTool(MARIADB_PROGRAMS.client);
 
 /** MariaDB option names accept - and _ alike; the server reports them with _. */
 const asVariable = (key: string) => key.replace(/-/g, "_");

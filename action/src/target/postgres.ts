@@ -9,20 +9,25 @@ import { onTeardown } from "../teardown.ts";
 import { freePort, lifecycle, makeWorkDir, settleServer, startupFailure } from "./local.ts";
 import type { StartOptions, Target } from "./types.ts";
 
-/** Debian installs each major version under /usr/lib/postgresql/N/bin; take the newest. */
-function binDir(): string {
+/** Debian installs each major version under /usr/lib/postgresql/N/bin: those with a server, newest first. */
+export function postgresBinDirs(): string[] {
   const base = "/usr/lib/postgresql";
-  const versions = existsSync(base)
+  return existsSync(base)
     ? readdirSync(base)
         .filter((v) => existsSync(join(base, v, "bin", "postgres")))
         .sort((a, b) => Number(b) - Number(a))
+        .map((v) => join(base, v, "bin"))
     : [];
-  if (versions.length === 0) {
+}
+
+function binDir(): string {
+  const [newest] = postgresBinDirs();
+  if (newest === undefined) {
     throw new RunError(
       "target.kind postgres: no server under /usr/lib/postgresql/*/bin; install the Debian package postgresql",
     );
   }
-  return join(base, versions[0] as string, "bin");
+  return newest;
 }
 
 /** PostgreSQL refuses to run as root: as root, run it as the `postgres` user. */

@@ -7340,6 +7340,7 @@ var require_dist = __commonJS({
 });
 
 // action/src/errors.ts
+import { getSystemErrorMap } from "node:util";
 var EXIT = {
   ok: 0,
   regression: 1,
@@ -7368,24 +7369,11 @@ var RunError = class extends TiperfError {
     this.name = "RunError";
   }
 };
-var ERRNO_TEXT = {
-  ENOSPC: "no space left on device",
-  EDQUOT: "disk quota exceeded",
-  EACCES: "permission denied",
-  EPERM: "operation not permitted",
-  EROFS: "read-only file system",
-  ENOTDIR: "a part of the path is not a directory",
-  EEXIST: "exists and is not a directory",
-  EISDIR: "is a directory",
-  ENOENT: "no such file or directory",
-  EIO: "input/output error",
-  ENAMETOOLONG: "file name too long",
-  EMFILE: "too many open files"
-};
 function errnoText(e) {
   const code = e?.code;
   if (!code) return e?.message ?? String(e);
-  return `${code} (${ERRNO_TEXT[code] ?? e.message.replace(/^\w+: /, "").split(",")[0]})`;
+  const known = [...getSystemErrorMap().values()].find(([name]) => name === code)?.[1];
+  return `${code} (${known ?? e.message.replace(/^\w+: /, "").split(",")[0]})`;
 }
 var WriteError = class extends RunError {
   constructor(path, cause) {
@@ -27629,8 +27617,7 @@ var RunDir = class _RunDir {
    */
   async writeFinalResult(result) {
     await this.release();
-    const text = `${JSON.stringify(ResultSchema.parse(result), null, 2)}
-`;
+    const text = resultText(result);
     try {
       await writeAtomic(this.resultPath, text);
     } catch (e) {
@@ -27639,10 +27626,10 @@ var RunDir = class _RunDir {
     }
   }
 };
+var resultText = (result) => `${JSON.stringify(ResultSchema.parse(result), null, 2)}
+`;
 async function writeResult(file2, result) {
-  const checked = ResultSchema.parse(result);
-  await writeAtomic(file2, `${JSON.stringify(checked, null, 2)}
-`);
+  await writeAtomic(file2, resultText(result));
 }
 async function readModel(file2, kind, format, version2, schema) {
   let raw;

@@ -18,7 +18,7 @@ import {
   readModel,
   record,
   writeAtomic
-} from "./chunk-HOXG34GO.js";
+} from "./chunk-EFVMCUYA.js";
 import {
   __commonJS,
   __export,
@@ -31438,7 +31438,7 @@ function stripQuotes(s2) {
 }
 function codegen(opt) {
   opt = opt || {};
-  const allowed = opt.allowed ? toSet(opt.allowed) : {}, forbidden = opt.forbidden ? toSet(opt.forbidden) : {}, constants3 = opt.constants || Constants, functions = (opt.functions || Functions)(visit2), globalvar = opt.globalvar, fieldvar = opt.fieldvar, outputGlobal = isFunction(globalvar) ? globalvar : (id2) => `${globalvar}["${id2}"]`;
+  const allowed = opt.allowed ? toSet(opt.allowed) : {}, forbidden = opt.forbidden ? toSet(opt.forbidden) : {}, constants4 = opt.constants || Constants, functions = (opt.functions || Functions)(visit2), globalvar = opt.globalvar, fieldvar = opt.fieldvar, outputGlobal = isFunction(globalvar) ? globalvar : (id2) => `${globalvar}["${id2}"]`;
   let globals = {}, fields = {}, memberDepth = 0;
   function visit2(ast) {
     if (isString(ast)) return ast;
@@ -31454,8 +31454,8 @@ function codegen(opt) {
         return id2;
       } else if (hasOwnProperty(forbidden, id2)) {
         return error("Illegal identifier: " + id2);
-      } else if (hasOwnProperty(constants3, id2)) {
-        return constants3[id2];
+      } else if (hasOwnProperty(constants4, id2)) {
+        return constants4[id2];
       } else if (hasOwnProperty(allowed, id2)) {
         return id2;
       } else {
@@ -31513,7 +31513,7 @@ function codegen(opt) {
     return result;
   }
   codegen2.functions = functions;
-  codegen2.constants = constants3;
+  codegen2.constants = constants4;
   return codegen2;
 }
 
@@ -56525,12 +56525,14 @@ function installCrashTeardown(log7, describe) {
 }
 
 // action/src/pipeline/preflight.ts
-import { accessSync, constants as constants2, existsSync, readdirSync, realpathSync, statfsSync, statSync } from "node:fs";
-import { mkdir as mkdir2 } from "node:fs/promises";
-import { cpus } from "node:os";
-import { delimiter, dirname as dirname3, join as join4, resolve as resolve2 } from "node:path";
+import { accessSync as accessSync2, constants as constants3, existsSync as existsSync4, realpathSync, statfsSync, statSync as statSync2 } from "node:fs";
+import { mkdir as mkdir3 } from "node:fs/promises";
+import { cpus as cpus2 } from "node:os";
+import { dirname as dirname3, join as join9, resolve as resolve2 } from "node:path";
 
 // action/src/proc/env.ts
+import { accessSync, constants as constants2, statSync } from "node:fs";
+import { delimiter, join as join4 } from "node:path";
 var PASSED = [
   "PATH",
   "HOME",
@@ -56554,8 +56556,6 @@ function childEnv(extra = {}, from = process.env) {
   if (env.PATH === void 0) env.PATH = "/usr/local/bin:/usr/bin:/bin:/usr/local/sbin:/usr/sbin:/sbin";
   return { ...env, ...extra };
 }
-
-// action/src/pipeline/preflight.ts
 function findTool(name, path3 = childEnv().PATH ?? "") {
   const candidates = name.includes("/") ? [name] : path3.split(delimiter).map((d) => join4(d, name));
   return candidates.find((c4) => {
@@ -56567,6 +56567,592 @@ function findTool(name, path3 = childEnv().PATH ?? "") {
     }
   });
 }
+var firstTool = (names) => names.map((n) => findTool(n)).find((t) => t !== void 0) ?? names[0];
+
+// action/src/target/mariadb.ts
+import { existsSync as existsSync2 } from "node:fs";
+import { rm as rm2 } from "node:fs/promises";
+import { join as join7 } from "node:path";
+
+// action/src/proc/process.ts
+import { spawn } from "node:child_process";
+import { closeSync, openSync, readFileSync } from "node:fs";
+var STATES = {
+  R: "running",
+  S: "sleeping",
+  D: "in uninterruptible I/O wait",
+  T: "stopped (SIGSTOP)",
+  t: "stopped by a debugger",
+  Z: "a zombie",
+  X: "dead",
+  I: "idle"
+};
+function procStat(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  } catch {
+    return void 0;
+  }
+}
+function processState(pid) {
+  const code = procStat(pid)?.[0];
+  return code === void 0 ? "gone" : STATES[code] ?? `in state ${code}`;
+}
+function startServerProcess(command, args, opts) {
+  const fd = openSync(opts.logFile, "a");
+  let child;
+  try {
+    child = spawn(command, args, {
+      detached: true,
+      stdio: ["ignore", fd, fd],
+      cwd: opts.cwd,
+      env: childEnv(),
+      ...opts.runAs ? { uid: opts.runAs.uid, gid: opts.runAs.gid } : {}
+    });
+  } finally {
+    closeSync(fd);
+  }
+  let alive = true;
+  const exited = new Promise((resolve3) => {
+    child.once("error", () => {
+      alive = false;
+      resolve3({ code: 127, signal: null });
+    });
+    child.once("exit", (code, signal) => {
+      alive = false;
+      resolve3({ code, signal });
+    });
+  });
+  const pid = child.pid ?? -1;
+  return {
+    pid,
+    exited,
+    isAlive: () => alive,
+    async stop(signal, graceMs) {
+      if (!alive) return;
+      try {
+        process.kill(pid, signal);
+        process.kill(pid, "SIGCONT");
+      } catch {
+        return;
+      }
+      const timer3 = new Promise((r) => setTimeout(() => r("timeout"), graceMs).unref());
+      if (await Promise.race([exited, timer3]) === "timeout" && alive) {
+        try {
+          process.kill(pid, "SIGKILL");
+        } catch {
+        }
+        await exited;
+      }
+    }
+  };
+}
+function runCommand(command, args, opts = {}) {
+  return new Promise((resolve3) => {
+    const child = spawn(command, args, {
+      stdio: ["ignore", "pipe", "pipe"],
+      timeout: opts.timeoutMs ?? 6e4,
+      killSignal: "SIGKILL",
+      signal: opts.signal,
+      env: opts.env ?? childEnv(),
+      ...opts.runAs ? { uid: opts.runAs.uid, gid: opts.runAs.gid } : {}
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout?.on("data", (d) => {
+      stdout += d;
+    });
+    child.stderr?.on("data", (d) => {
+      stderr += d;
+    });
+    child.once("error", (e) => resolve3({ code: 127, signal: null, stdout, stderr: stderr + e.message }));
+    child.once("close", (code, signal) => resolve3({ code, signal, stdout, stderr }));
+  });
+}
+
+// action/src/target/local.ts
+import { mkdtemp, readFile as readFile2, rm } from "node:fs/promises";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { basename, join as join6 } from "node:path";
+
+// action/src/target/affinity.ts
+import { cpus } from "node:os";
+function cpuIndexes(list) {
+  return list.split(",").flatMap((part) => {
+    const [a4, b10] = part.split("-").map(Number);
+    return b10 === void 0 ? [a4] : Array.from({ length: b10 - a4 + 1 }, (_, i) => a4 + i);
+  });
+}
+function checkCpus(key2, list) {
+  const n = cpus().length;
+  const bad = cpuIndexes(list).filter((c4) => c4 >= n);
+  if (bad.length > 0)
+    throw new RunError(
+      `${key2}: CPU ${bad.join(", ")} does not exist here (this machine has CPUs 0-${n - 1})`
+    );
+}
+async function pinProcesses(pids, list, key2) {
+  checkCpus(key2, list);
+  for (const pid of pids) {
+    const r = await runCommand("taskset", ["-a", "-p", "-c", list, String(pid)]);
+    if (r.code !== 0)
+      throw new RunError(`${key2}: taskset could not pin pid ${pid} to CPUs ${list}: ${r.stderr.trim()}`);
+  }
+}
+
+// action/src/target/cgroup.ts
+import { existsSync } from "node:fs";
+import { mkdir as mkdir2, readdir, readFile, rmdir, writeFile as writeFile2 } from "node:fs/promises";
+import { join as join5 } from "node:path";
+var ROOT = "/sys/fs/cgroup";
+var PERIOD_US = 1e5;
+async function detect() {
+  const controllers = join5(ROOT, "cgroup.controllers");
+  if (existsSync(controllers) && (await readFile(controllers, "utf8")).split(/\s+/).includes("cpu")) {
+    return { version: 2, dir: ROOT };
+  }
+  for (const d of ["cpu", "cpu,cpuacct"]) {
+    if (existsSync(join5(ROOT, d, "cpu.cfs_quota_us"))) return { version: 1, dir: join5(ROOT, d) };
+  }
+  return void 0;
+}
+async function processTree(root) {
+  const parents = /* @__PURE__ */ new Map();
+  for (const entry2 of await readdir("/proc")) {
+    if (!/^\d+$/.test(entry2)) continue;
+    const ppid = procStat(entry2)?.[1];
+    if (ppid !== void 0) parents.set(Number(entry2), Number(ppid));
+  }
+  const out = [root];
+  for (let i = 0; i < out.length; i++) {
+    for (const [pid, ppid] of parents) if (ppid === out[i]) out.push(pid);
+  }
+  return out;
+}
+async function applyResources(pid, quota, name) {
+  const flavor = await detect();
+  if (!flavor) {
+    throw new RunError(
+      "target.resources.cpu_quota: this machine offers neither cgroup v2 cpu.max nor cgroup v1 cpu.cfs_quota_us under /sys/fs/cgroup; remove cpu_quota or run where the cpu controller is available"
+    );
+  }
+  const dir = join5(flavor.dir, `tiperf-${name}-${pid}`);
+  const forget = await record({ kind: "cgroup", what: `cgroup of ${name} ${pid}`, path: dir });
+  const quotaUs = Math.max(1e3, Math.round(quota * PERIOD_US));
+  try {
+    await mkdir2(dir, { recursive: true });
+    if (flavor.version === 2) {
+      await writeFile2(join5(dir, "cpu.max"), `${quotaUs} ${PERIOD_US}`);
+    } else {
+      await writeFile2(join5(dir, "cpu.cfs_period_us"), String(PERIOD_US));
+      await writeFile2(join5(dir, "cpu.cfs_quota_us"), String(quotaUs));
+    }
+    for (const p of await processTree(pid)) {
+      await writeFile2(join5(dir, "cgroup.procs"), String(p)).catch(() => {
+      });
+    }
+  } catch (e) {
+    throw new RunError(
+      `target.resources.cpu_quota: cannot set up cgroup ${dir} (${e.message}); tiperf needs write access to the cgroup cpu controller (run as root)`
+    );
+  }
+  const remove2 = async () => {
+    for (let i = 0; i < 20; i++) {
+      try {
+        await rmdir(dir);
+        await forget();
+        return;
+      } catch {
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
+  };
+  return { dir, remove: remove2 };
+}
+
+// action/src/target/local.ts
+function freePort() {
+  return new Promise((resolve3, reject) => {
+    const srv = createServer();
+    srv.unref();
+    srv.once("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const addr = srv.address();
+      const port = typeof addr === "object" && addr ? addr.port : 0;
+      srv.close(() => resolve3(port));
+    });
+  });
+}
+async function makeWorkDir(kind) {
+  return mkdtemp(join6(tmpdir(), `tiperf-${kind}-`));
+}
+function words(line5) {
+  return line5.replace(/^\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(\.\d+)?( \w+)? ?(\[\d+\] ?)?(\d+ )?/, "").trim();
+}
+async function serverErrors(files, max4 = 6) {
+  const out = [];
+  for (const file of files) {
+    let text3 = "";
+    try {
+      text3 = await readFile2(file, "utf8");
+    } catch {
+      continue;
+    }
+    for (const line5 of text3.split("\n")) {
+      if (!/\[ERROR\]|\bFATAL:|\bERROR:|\bPANIC:/.test(line5)) continue;
+      const said = words(line5);
+      if (said && !out.includes(said)) out.push(said);
+    }
+  }
+  return out.slice(0, max4);
+}
+async function waitReady(what, server, probe, timeoutMs = 6e4) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (!server.isAlive()) {
+      const how = await server.exited;
+      throw new StartupError(`${what} exited during startup (code ${how.code}, signal ${how.signal})`);
+    }
+    if (await probe()) return;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new StartupError(`${what} did not accept connections within ${timeoutMs / 1e3}s`);
+}
+function lifecycle(opts) {
+  let stopping = false;
+  let stopped;
+  const died = opts.server.exited.then(
+    (how) => stopping ? new Promise(() => {
+    }) : `${opts.what} (pid ${opts.server.pid}) exited unexpectedly (code ${how.code}, signal ${how.signal})`
+  );
+  const forget = record({
+    kind: "server",
+    what: opts.what,
+    pid: opts.server.pid,
+    path: opts.workDir,
+    signal: opts.stopSignal,
+    logs: opts.logs,
+    log_dir: opts.logDir
+  }).catch(() => async () => {
+  });
+  const stop2 = () => {
+    stopping = true;
+    stopped ??= (async () => {
+      unregister();
+      try {
+        await opts.server.stop(opts.stopSignal, 3e4);
+        await keepLogs(opts.logs, opts.logDir);
+      } finally {
+        await opts.beforeRemove?.().catch(() => {
+        });
+        await rm(opts.workDir, { recursive: true, force: true });
+        await (await forget)();
+      }
+    })();
+    return stopped;
+  };
+  const unregister = onTeardown(`stop ${opts.what}`, stop2);
+  return { stop: stop2, died };
+}
+async function settleServer(o) {
+  await waitReady(o.what, o.server, async () => (await o.query("SELECT 1")).code === 0);
+  const version2 = (await o.query(o.versionSql)).stdout.trim();
+  const created = await o.query(o.createSql);
+  if (created.code !== 0)
+    throw new RunError(`${o.what}: cannot create database sbtest: ${created.stderr.trim()}`);
+  const effectiveConfig = {};
+  for (const key2 of Object.keys(o.spec.config)) {
+    const r = await o.query(o.settingSql(key2));
+    if (r.code === 0) effectiveConfig[key2] = r.stdout.trim();
+  }
+  const res = o.spec.resources;
+  if (res?.cpu_quota !== void 0) {
+    o.onCgroup((await applyResources(o.server.pid, res.cpu_quota, o.what.toLowerCase())).remove);
+  }
+  if (res?.cpus !== void 0) {
+    await pinProcesses(await processTree(o.server.pid), res.cpus, "target.resources.cpus");
+  }
+  return { version: version2, effectiveConfig };
+}
+var StartupError = class extends RunError {
+};
+async function startupFailure(e, o) {
+  if (!(e instanceof StartupError)) return e;
+  const kept = o.logs.map((l) => join6(o.logDir, basename(l)));
+  const said = await serverErrors(kept);
+  const norm = (s2) => s2.toLowerCase().replace(/-/g, "_");
+  const refused = Object.keys(o.config).filter((k2) => said.some((l) => norm(l).includes(norm(k2))));
+  const head = refused.length ? `target.config: ${o.what} refused ${refused.map((k2) => `${k2}=${JSON.stringify(o.config[k2])}`).join(", ")}` : e.message;
+  const quoted2 = said.length ? said.map((l) => `
+  ${l}`).join("") : " (its logs say nothing of why)";
+  return new RunError(
+    `${head}${refused.length ? ` (${e.message})` : ""}; the server said:${quoted2}
+server logs kept in ${o.logDir}`
+  );
+}
+
+// action/src/target/mariadb.ts
+var isRoot = () => process.getuid?.() === 0;
+var MARIADB_PROGRAMS = {
+  server: ["/usr/sbin/mariadbd", "/usr/sbin/mysqld"],
+  installDb: ["mariadb-install-db", "mysql_install_db"],
+  client: ["mariadb", "mysql"]
+};
+var SERVER = () => firstTool(MARIADB_PROGRAMS.server);
+var INSTALL_DB = () => firstTool(MARIADB_PROGRAMS.installDb);
+var CLIENT = () => firstTool(MARIADB_PROGRAMS.client);
+var asVariable = (key2) => key2.replace(/-/g, "_");
+function settingArgs(config) {
+  return Object.entries(config).map(([k2, v]) => `--${k2}=${typeof v === "boolean" ? v ? "ON" : "OFF" : v}`);
+}
+async function startMariadb(spec, opts) {
+  if (!existsSync2(SERVER())) {
+    throw new RunError(
+      `target.kind mariadb: ${SERVER()} not found; install the Debian package mariadb-server`
+    );
+  }
+  const workDir = await makeWorkDir("mariadb");
+  const removeWorkDir = onTeardown(`remove ${workDir}`, () => rm2(workDir, { recursive: true, force: true }));
+  const dataDir = join7(workDir, "data");
+  const socket = join7(workDir, "mysqld.sock");
+  const errorLog = join7(workDir, "mariadb-error.log");
+  const installLog = join7(workDir, "mariadb-install-db.log");
+  const logs = [errorLog, join7(workDir, "mariadbd.out"), installLog];
+  const install = await runCommand(
+    INSTALL_DB(),
+    [
+      "--no-defaults",
+      `--datadir=${dataDir}`,
+      "--auth-root-authentication-method=normal",
+      "--skip-test-db",
+      ...isRoot() ? ["--user=root"] : []
+    ],
+    { timeoutMs: 12e4 }
+  );
+  if (install.code !== 0) {
+    removeWorkDir();
+    await rm2(workDir, { recursive: true, force: true });
+    throw new RunError(
+      `mariadb-install-db failed (exit ${install.code}):
+${(install.stderr || install.stdout).slice(-2e3)}`
+    );
+  }
+  const port = await freePort();
+  const args = [
+    "--no-defaults",
+    `--datadir=${dataDir}`,
+    `--port=${port}`,
+    "--bind-address=127.0.0.1",
+    `--socket=${socket}`,
+    `--pid-file=${join7(workDir, "mysqld.pid")}`,
+    `--log-error=${errorLog}`,
+    "--skip-name-resolve",
+    `--max-connections=${Math.max(151, opts.maxConnections + 20)}`,
+    ...isRoot() ? ["--user=root"] : [],
+    // The spec's settings come last so they win over tiperf's defaults.
+    ...settingArgs(spec.config)
+  ];
+  const server = startServerProcess(SERVER(), args, { logFile: join7(workDir, "mariadbd.out"), cwd: workDir });
+  removeWorkDir();
+  let removeCgroup;
+  const life = lifecycle({
+    what: "MariaDB",
+    server,
+    workDir,
+    logs,
+    logDir: opts.logDir,
+    stopSignal: "SIGTERM",
+    beforeRemove: async () => removeCgroup?.()
+  });
+  const sql = (query) => runCommand(
+    CLIENT(),
+    ["--no-defaults", "-h", "127.0.0.1", "-P", String(port), "-u", "root", "-N", "-B", "-e", query],
+    {
+      timeoutMs: 3e4
+    }
+  );
+  try {
+    const { version: version2, effectiveConfig } = await settleServer({
+      what: "MariaDB",
+      spec,
+      server,
+      query: sql,
+      versionSql: "SELECT VERSION()",
+      createSql: "CREATE DATABASE IF NOT EXISTS sbtest",
+      settingSql: (key2) => `SELECT @@GLOBAL.${asVariable(key2)}`,
+      onCgroup: (remove2) => {
+        removeCgroup = remove2;
+      }
+    });
+    opts.log(`target: MariaDB ${version2} on 127.0.0.1:${port} (pid ${server.pid}, datadir ${dataDir})`);
+    return {
+      kind: "mariadb",
+      version: version2,
+      host: "127.0.0.1",
+      port,
+      pid: server.pid,
+      sysbenchArgs: [
+        "--db-driver=mysql",
+        "--mysql-host=127.0.0.1",
+        `--mysql-port=${port}`,
+        "--mysql-user=root",
+        "--mysql-db=sbtest"
+      ],
+      effectiveConfig,
+      died: life.died,
+      stop: life.stop
+    };
+  } catch (e) {
+    await life.stop();
+    throw await startupFailure(e, {
+      what: "MariaDB",
+      logs,
+      logDir: opts.logDir,
+      config: spec.config
+    });
+  }
+}
+
+// action/src/target/postgres.ts
+import { execFileSync } from "node:child_process";
+import { existsSync as existsSync3, readdirSync } from "node:fs";
+import { chown, rm as rm3 } from "node:fs/promises";
+import { join as join8 } from "node:path";
+function postgresBinDirs() {
+  const base = "/usr/lib/postgresql";
+  return existsSync3(base) ? readdirSync(base).filter((v) => existsSync3(join8(base, v, "bin", "postgres"))).sort((a4, b10) => Number(b10) - Number(a4)).map((v) => join8(base, v, "bin")) : [];
+}
+function binDir() {
+  const [newest] = postgresBinDirs();
+  if (newest === void 0) {
+    throw new RunError(
+      "target.kind postgres: no server under /usr/lib/postgresql/*/bin; install the Debian package postgresql"
+    );
+  }
+  return newest;
+}
+function runAs() {
+  if (process.getuid?.() !== 0) return void 0;
+  try {
+    const uid = Number(execFileSync("id", ["-u", "postgres"], { encoding: "utf8" }).trim());
+    const gid = Number(execFileSync("id", ["-g", "postgres"], { encoding: "utf8" }).trim());
+    return { uid, gid };
+  } catch {
+    throw new RunError(
+      "target.kind postgres: running as root needs a `postgres` system user (Debian's postgresql package creates it)"
+    );
+  }
+}
+function settingArgs2(config) {
+  return Object.entries(config).flatMap(([k2, v]) => [
+    "-c",
+    `${k2}=${typeof v === "boolean" ? v ? "on" : "off" : v}`
+  ]);
+}
+async function startPostgres(spec, opts) {
+  const bin3 = binDir();
+  const user = runAs();
+  const workDir = await makeWorkDir("postgres");
+  const removeWorkDir = onTeardown(`remove ${workDir}`, () => rm3(workDir, { recursive: true, force: true }));
+  if (user) await chown(workDir, user.uid, user.gid);
+  const dataDir = join8(workDir, "data");
+  const serverLog = join8(workDir, "postgres.log");
+  const logs = [serverLog];
+  const init2 = await runCommand(
+    join8(bin3, "initdb"),
+    ["-D", dataDir, "--auth=trust", "-U", "postgres", "-E", "UTF8", "--no-sync", "--no-instructions"],
+    { runAs: user, timeoutMs: 12e4 }
+  );
+  if (init2.code !== 0) {
+    removeWorkDir();
+    await rm3(workDir, { recursive: true, force: true });
+    throw new RunError(`initdb failed (exit ${init2.code}):
+${(init2.stderr || init2.stdout).slice(-2e3)}`);
+  }
+  const port = await freePort();
+  const args = [
+    "-D",
+    dataDir,
+    "-p",
+    String(port),
+    "-c",
+    "listen_addresses=127.0.0.1",
+    "-c",
+    `unix_socket_directories=${workDir}`,
+    "-c",
+    `max_connections=${Math.max(100, opts.maxConnections + 20)}`,
+    // The spec's settings come last so they win over tiperf's defaults.
+    ...settingArgs2(spec.config)
+  ];
+  const server = startServerProcess(join8(bin3, "postgres"), args, {
+    logFile: serverLog,
+    runAs: user,
+    cwd: workDir
+  });
+  removeWorkDir();
+  let removeCgroup;
+  const life = lifecycle({
+    what: "PostgreSQL",
+    server,
+    workDir,
+    logs: [serverLog],
+    logDir: opts.logDir,
+    // SIGINT is PostgreSQL's "fast" shutdown: roll back clients, checkpoint, exit.
+    stopSignal: "SIGINT",
+    beforeRemove: async () => removeCgroup?.()
+  });
+  const psql = (query, db = "postgres") => runCommand(
+    "psql",
+    ["-X", "-h", "127.0.0.1", "-p", String(port), "-U", "postgres", "-d", db, "-Atc", query],
+    {
+      timeoutMs: 3e4
+    }
+  );
+  try {
+    const { version: version2, effectiveConfig } = await settleServer({
+      what: "PostgreSQL",
+      spec,
+      server,
+      query: (q) => psql(q),
+      versionSql: "SHOW server_version",
+      createSql: "CREATE DATABASE sbtest",
+      settingSql: (key2) => `SELECT current_setting('${key2.replace(/'/g, "")}')`,
+      onCgroup: (remove2) => {
+        removeCgroup = remove2;
+      }
+    });
+    opts.log(`target: PostgreSQL ${version2} on 127.0.0.1:${port} (pid ${server.pid}, datadir ${dataDir})`);
+    return {
+      kind: "postgres",
+      version: version2,
+      host: "127.0.0.1",
+      port,
+      pid: server.pid,
+      sysbenchArgs: [
+        "--db-driver=pgsql",
+        "--pgsql-host=127.0.0.1",
+        `--pgsql-port=${port}`,
+        "--pgsql-user=postgres",
+        "--pgsql-db=sbtest"
+      ],
+      effectiveConfig,
+      died: life.died,
+      stop: life.stop
+    };
+  } catch (e) {
+    await life.stop();
+    throw await startupFailure(e, {
+      what: "PostgreSQL",
+      logs,
+      logDir: opts.logDir,
+      config: spec.config
+    });
+  }
+}
+
+// action/src/pipeline/preflight.ts
 function needsOf(spec) {
   const needs = [
     {
@@ -56578,27 +57164,26 @@ function needsOf(spec) {
   if (spec.target.kind === "mariadb") {
     needs.push(
       {
-        anyOf: ["/usr/sbin/mariadbd", "/usr/sbin/mysqld"],
+        anyOf: MARIADB_PROGRAMS.server,
         what: "the MariaDB server (target.kind mariadb)",
         install: "the Debian package mariadb-server"
       },
       {
-        anyOf: ["mariadb-install-db", "mysql_install_db"],
+        anyOf: MARIADB_PROGRAMS.installDb,
         what: "mariadb-install-db (target.kind mariadb)",
         install: "the Debian package mariadb-server"
       },
       {
-        anyOf: ["mariadb", "mysql"],
+        anyOf: MARIADB_PROGRAMS.client,
         what: "the mariadb client (target.kind mariadb)",
         install: "the Debian package mariadb-client"
       }
     );
   } else {
-    const base = "/usr/lib/postgresql";
-    const servers = existsSync(base) ? readdirSync(base).map((v) => join4(base, v, "bin", "postgres")) : [];
+    const servers = postgresBinDirs().map((d) => join9(d, "postgres"));
     needs.push(
       {
-        anyOf: servers.length ? servers : [join4(base, "N", "bin", "postgres")],
+        anyOf: servers.length ? servers : ["/usr/lib/postgresql/N/bin/postgres"],
         what: "the PostgreSQL server (target.kind postgres)",
         install: "the Debian package postgresql"
       },
@@ -56644,7 +57229,7 @@ var PSEUDO_FS = {
 };
 function nearestExisting(path3) {
   let p = resolve2(path3);
-  while (!existsSync(p) && dirname3(p) !== p) p = dirname3(p);
+  while (!existsSync4(p) && dirname3(p) !== p) p = dirname3(p);
   return p;
 }
 async function checkOutDir(dir, flag2 = "--out") {
@@ -56664,16 +57249,16 @@ async function checkOutDir(dir, flag2 = "--out") {
       `${flag2} ${dir}: ${real} is on the kernel's ${fsName ?? real.split("/")[1]} filesystem, not a place for results; choose a directory on a disk`
     );
   }
-  if (existsSync(dir) && !statSync(dir).isDirectory())
+  if (existsSync4(dir) && !statSync2(dir).isDirectory())
     throw new InputError(`${flag2} ${dir}: exists and is not a directory`);
   try {
     const missing = [];
     for (let p = resolve2(dir); p !== existing; p = dirname3(p)) missing.unshift(p);
-    if (!statSync(existing).isDirectory()) throw Object.assign(new Error(existing), { code: "ENOTDIR" });
-    accessSync(existing, constants2.W_OK | constants2.X_OK);
+    if (!statSync2(existing).isDirectory()) throw Object.assign(new Error(existing), { code: "ENOTDIR" });
+    accessSync2(existing, constants3.W_OK | constants3.X_OK);
     for (const p of missing)
-      await mkdir2(p).catch((e) => e.code === "EEXIST" ? void 0 : Promise.reject(e));
-    accessSync(dir, constants2.W_OK | constants2.X_OK);
+      await mkdir3(p).catch((e) => e.code === "EEXIST" ? void 0 : Promise.reject(e));
+    accessSync2(dir, constants3.W_OK | constants3.X_OK);
   } catch (e) {
     const code = e.code;
     if (code === "ENOSPC" || code === "EDQUOT") throw new WriteError(dir, e);
@@ -56681,11 +57266,11 @@ async function checkOutDir(dir, flag2 = "--out") {
   }
 }
 async function checkOutFile(file, flag2) {
-  if (existsSync(file) && statSync(file).isDirectory())
+  if (existsSync4(file) && statSync2(file).isDirectory())
     throw new InputError(`${flag2} ${file}: is a directory; give a file name`);
   await checkOutDir(dirname3(resolve2(file)), flag2);
 }
-function specWarnings(loaded, command, cores = cpus().length) {
+function specWarnings(loaded, command, cores = cpus2().length) {
   const out = [];
   const { spec, variants } = loaded;
   const runs = variants ? [variants.base, variants.head] : [{ name: "", spec }];
@@ -56733,7 +57318,7 @@ function specWarnings(loaded, command, cores = cpus().length) {
 }
 
 // action/src/proc/tool.ts
-import { spawn } from "node:child_process";
+import { spawn as spawn2 } from "node:child_process";
 import { createWriteStream } from "node:fs";
 
 // action/src/proc/quote.ts
@@ -56763,7 +57348,7 @@ function runTool(command, args, opts) {
     };
     write(`$ ${shellCommand([cmd, ...argv])}
 `);
-    const child = spawn(cmd, argv, { stdio: ["ignore", "pipe", "pipe"], env: childEnv(opts.env) });
+    const child = spawn2(cmd, argv, { stdio: ["ignore", "pipe", "pipe"], env: childEnv(opts.env) });
     const kill = () => {
       if (child.exitCode !== null || child.signalCode !== null) return;
       child.kill("SIGTERM");
@@ -56938,18 +57523,18 @@ function row(c4, percentile, multi) {
 }
 
 // action/src/result/host.ts
-import { readFile } from "node:fs/promises";
-import { arch, cpus as cpus2, hostname, release, totalmem } from "node:os";
+import { readFile as readFile3 } from "node:fs/promises";
+import { arch, cpus as cpus3, hostname, release, totalmem } from "node:os";
 async function osName() {
   try {
-    const text3 = await readFile("/etc/os-release", "utf8");
+    const text3 = await readFile3("/etc/os-release", "utf8");
     return /^PRETTY_NAME="?([^"\n]*)"?/m.exec(text3)?.[1] ?? "unknown";
   } catch {
     return "unknown";
   }
 }
 async function hostFacts() {
-  const cpu = cpus2();
+  const cpu = cpus3();
   return {
     hostname: hostname(),
     cpu_model: cpu[0]?.model.trim() ?? "unknown",
@@ -56964,100 +57549,6 @@ async function hostFacts() {
 // action/src/pipeline/bench.ts
 import { cpus as cpus4 } from "node:os";
 import { relative } from "node:path";
-
-// action/src/proc/process.ts
-import { spawn as spawn2 } from "node:child_process";
-import { closeSync, openSync, readFileSync } from "node:fs";
-var STATES = {
-  R: "running",
-  S: "sleeping",
-  D: "in uninterruptible I/O wait",
-  T: "stopped (SIGSTOP)",
-  t: "stopped by a debugger",
-  Z: "a zombie",
-  X: "dead",
-  I: "idle"
-};
-function processState(pid) {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const code = stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
-    return STATES[code] ?? `in state ${code}`;
-  } catch {
-    return "gone";
-  }
-}
-function startServerProcess(command, args, opts) {
-  const fd = openSync(opts.logFile, "a");
-  let child;
-  try {
-    child = spawn2(command, args, {
-      detached: true,
-      stdio: ["ignore", fd, fd],
-      cwd: opts.cwd,
-      env: childEnv(),
-      ...opts.runAs ? { uid: opts.runAs.uid, gid: opts.runAs.gid } : {}
-    });
-  } finally {
-    closeSync(fd);
-  }
-  let alive = true;
-  const exited = new Promise((resolve3) => {
-    child.once("error", () => {
-      alive = false;
-      resolve3({ code: 127, signal: null });
-    });
-    child.once("exit", (code, signal) => {
-      alive = false;
-      resolve3({ code, signal });
-    });
-  });
-  const pid = child.pid ?? -1;
-  return {
-    pid,
-    exited,
-    isAlive: () => alive,
-    async stop(signal, graceMs) {
-      if (!alive) return;
-      try {
-        process.kill(pid, signal);
-        process.kill(pid, "SIGCONT");
-      } catch {
-        return;
-      }
-      const timer3 = new Promise((r) => setTimeout(() => r("timeout"), graceMs).unref());
-      if (await Promise.race([exited, timer3]) === "timeout" && alive) {
-        try {
-          process.kill(pid, "SIGKILL");
-        } catch {
-        }
-        await exited;
-      }
-    }
-  };
-}
-function runCommand(command, args, opts = {}) {
-  return new Promise((resolve3) => {
-    const child = spawn2(command, args, {
-      stdio: ["ignore", "pipe", "pipe"],
-      timeout: opts.timeoutMs ?? 6e4,
-      killSignal: "SIGKILL",
-      signal: opts.signal,
-      env: opts.env ?? childEnv(),
-      ...opts.runAs ? { uid: opts.runAs.uid, gid: opts.runAs.gid } : {}
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout?.on("data", (d) => {
-      stdout += d;
-    });
-    child.stderr?.on("data", (d) => {
-      stderr += d;
-    });
-    child.once("error", (e) => resolve3({ code: 127, signal: null, stdout, stderr: stderr + e.message }));
-    child.once("close", (code, signal) => resolve3({ code, signal, stdout, stderr }));
-  });
-}
 
 // action/src/result/cell.ts
 var mean3 = (xs) => xs.reduce((a4, b10) => a4 + b10, 0) / xs.length;
@@ -57107,491 +57598,6 @@ function measurementProblems(report, req) {
     );
   }
   return problems;
-}
-
-// action/src/target/affinity.ts
-import { cpus as cpus3 } from "node:os";
-function cpuIndexes(list) {
-  return list.split(",").flatMap((part) => {
-    const [a4, b10] = part.split("-").map(Number);
-    return b10 === void 0 ? [a4] : Array.from({ length: b10 - a4 + 1 }, (_, i) => a4 + i);
-  });
-}
-function checkCpus(key2, list) {
-  const n = cpus3().length;
-  const bad = cpuIndexes(list).filter((c4) => c4 >= n);
-  if (bad.length > 0)
-    throw new RunError(
-      `${key2}: CPU ${bad.join(", ")} does not exist here (this machine has CPUs 0-${n - 1})`
-    );
-}
-async function pinProcesses(pids, list, key2) {
-  checkCpus(key2, list);
-  for (const pid of pids) {
-    const r = await runCommand("taskset", ["-a", "-p", "-c", list, String(pid)]);
-    if (r.code !== 0)
-      throw new RunError(`${key2}: taskset could not pin pid ${pid} to CPUs ${list}: ${r.stderr.trim()}`);
-  }
-}
-
-// action/src/target/mariadb.ts
-import { existsSync as existsSync3 } from "node:fs";
-import { rm as rm2 } from "node:fs/promises";
-import { join as join7 } from "node:path";
-
-// action/src/target/local.ts
-import { mkdtemp, readFile as readFile3, rm } from "node:fs/promises";
-import { createServer } from "node:net";
-import { tmpdir } from "node:os";
-import { basename, join as join6 } from "node:path";
-
-// action/src/target/cgroup.ts
-import { existsSync as existsSync2 } from "node:fs";
-import { mkdir as mkdir3, readdir, readFile as readFile2, rmdir, writeFile as writeFile2 } from "node:fs/promises";
-import { join as join5 } from "node:path";
-var ROOT = "/sys/fs/cgroup";
-var PERIOD_US = 1e5;
-async function detect() {
-  const controllers = join5(ROOT, "cgroup.controllers");
-  if (existsSync2(controllers) && (await readFile2(controllers, "utf8")).split(/\s+/).includes("cpu")) {
-    return { version: 2, dir: ROOT };
-  }
-  for (const d of ["cpu", "cpu,cpuacct"]) {
-    if (existsSync2(join5(ROOT, d, "cpu.cfs_quota_us"))) return { version: 1, dir: join5(ROOT, d) };
-  }
-  return void 0;
-}
-async function processTree(root) {
-  const parents = /* @__PURE__ */ new Map();
-  for (const entry2 of await readdir("/proc")) {
-    if (!/^\d+$/.test(entry2)) continue;
-    try {
-      const stat = await readFile2(`/proc/${entry2}/stat`, "utf8");
-      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      parents.set(Number(entry2), ppid);
-    } catch {
-    }
-  }
-  const out = [root];
-  for (let i = 0; i < out.length; i++) {
-    for (const [pid, ppid] of parents) if (ppid === out[i]) out.push(pid);
-  }
-  return out;
-}
-async function applyResources(pid, quota, name) {
-  const flavor = await detect();
-  if (!flavor) {
-    throw new RunError(
-      "target.resources.cpu_quota: this machine offers neither cgroup v2 cpu.max nor cgroup v1 cpu.cfs_quota_us under /sys/fs/cgroup; remove cpu_quota or run where the cpu controller is available"
-    );
-  }
-  const dir = join5(flavor.dir, `tiperf-${name}-${pid}`);
-  const forget = await record({ kind: "cgroup", what: `cgroup of ${name} ${pid}`, path: dir });
-  const quotaUs = Math.max(1e3, Math.round(quota * PERIOD_US));
-  try {
-    await mkdir3(dir, { recursive: true });
-    if (flavor.version === 2) {
-      await writeFile2(join5(dir, "cpu.max"), `${quotaUs} ${PERIOD_US}`);
-    } else {
-      await writeFile2(join5(dir, "cpu.cfs_period_us"), String(PERIOD_US));
-      await writeFile2(join5(dir, "cpu.cfs_quota_us"), String(quotaUs));
-    }
-    for (const p of await processTree(pid)) {
-      await writeFile2(join5(dir, "cgroup.procs"), String(p)).catch(() => {
-      });
-    }
-  } catch (e) {
-    throw new RunError(
-      `target.resources.cpu_quota: cannot set up cgroup ${dir} (${e.message}); tiperf needs write access to the cgroup cpu controller (run as root)`
-    );
-  }
-  const remove2 = async () => {
-    for (let i = 0; i < 20; i++) {
-      try {
-        await rmdir(dir);
-        await forget();
-        return;
-      } catch {
-        await new Promise((r) => setTimeout(r, 100));
-      }
-    }
-  };
-  return { dir, remove: remove2 };
-}
-
-// action/src/target/local.ts
-function freePort() {
-  return new Promise((resolve3, reject) => {
-    const srv = createServer();
-    srv.unref();
-    srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const addr = srv.address();
-      const port = typeof addr === "object" && addr ? addr.port : 0;
-      srv.close(() => resolve3(port));
-    });
-  });
-}
-async function makeWorkDir(kind) {
-  return mkdtemp(join6(tmpdir(), `tiperf-${kind}-`));
-}
-function words(line5) {
-  return line5.replace(/^\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(\.\d+)?( \w+)? ?(\[\d+\] ?)?(\d+ )?/, "").trim();
-}
-async function serverErrors(files, max4 = 6) {
-  const out = [];
-  for (const file of files) {
-    let text3 = "";
-    try {
-      text3 = await readFile3(file, "utf8");
-    } catch {
-      continue;
-    }
-    for (const line5 of text3.split("\n")) {
-      if (!/\[ERROR\]|\bFATAL:|\bERROR:|\bPANIC:/.test(line5)) continue;
-      const said = words(line5);
-      if (said && !out.includes(said)) out.push(said);
-    }
-  }
-  return out.slice(0, max4);
-}
-async function waitReady(what, server, probe, timeoutMs = 6e4) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (!server.isAlive()) {
-      const how = await server.exited;
-      throw new StartupError(`${what} exited during startup (code ${how.code}, signal ${how.signal})`);
-    }
-    if (await probe()) return;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new StartupError(`${what} did not accept connections within ${timeoutMs / 1e3}s`);
-}
-function lifecycle(opts) {
-  let stopping = false;
-  let stopped;
-  const died = opts.server.exited.then(
-    (how) => stopping ? new Promise(() => {
-    }) : `${opts.what} (pid ${opts.server.pid}) exited unexpectedly (code ${how.code}, signal ${how.signal})`
-  );
-  const forget = record({
-    kind: "server",
-    what: opts.what,
-    pid: opts.server.pid,
-    path: opts.workDir,
-    signal: opts.stopSignal,
-    logs: opts.logs,
-    log_dir: opts.logDir
-  }).catch(() => async () => {
-  });
-  const stop2 = () => {
-    stopping = true;
-    stopped ??= (async () => {
-      unregister();
-      try {
-        await opts.server.stop(opts.stopSignal, 3e4);
-        await keepLogs(opts.logs, opts.logDir);
-      } finally {
-        await opts.beforeRemove?.().catch(() => {
-        });
-        await rm(opts.workDir, { recursive: true, force: true });
-        await (await forget)();
-      }
-    })();
-    return stopped;
-  };
-  const unregister = onTeardown(`stop ${opts.what}`, stop2);
-  return { stop: stop2, died };
-}
-async function settleServer(o) {
-  await waitReady(o.what, o.server, async () => (await o.query("SELECT 1")).code === 0);
-  const version2 = (await o.query(o.versionSql)).stdout.trim();
-  const created = await o.query(o.createSql);
-  if (created.code !== 0)
-    throw new RunError(`${o.what}: cannot create database sbtest: ${created.stderr.trim()}`);
-  const effectiveConfig = {};
-  for (const key2 of Object.keys(o.spec.config)) {
-    const r = await o.query(o.settingSql(key2));
-    if (r.code === 0) effectiveConfig[key2] = r.stdout.trim();
-  }
-  const res = o.spec.resources;
-  if (res?.cpu_quota !== void 0) {
-    o.onCgroup((await applyResources(o.server.pid, res.cpu_quota, o.what.toLowerCase())).remove);
-  }
-  if (res?.cpus !== void 0) {
-    await pinProcesses(await processTree(o.server.pid), res.cpus, "target.resources.cpus");
-  }
-  return { version: version2, effectiveConfig };
-}
-var StartupError = class extends RunError {
-};
-async function startupFailure(e, o) {
-  if (!(e instanceof StartupError)) return e;
-  const kept = o.logs.map((l) => join6(o.logDir, basename(l)));
-  const said = await serverErrors(kept);
-  const norm = (s2) => s2.toLowerCase().replace(/-/g, "_");
-  const refused = Object.keys(o.config).filter((k2) => said.some((l) => norm(l).includes(norm(k2))));
-  const head = refused.length ? `target.config: ${o.what} refused ${refused.map((k2) => `${k2}=${JSON.stringify(o.config[k2])}`).join(", ")}` : e.message;
-  const quoted2 = said.length ? said.map((l) => `
-  ${l}`).join("") : " (its logs say nothing of why)";
-  return new RunError(
-    `${head}${refused.length ? ` (${e.message})` : ""}; the server said:${quoted2}
-server logs kept in ${o.logDir}`
-  );
-}
-
-// action/src/target/mariadb.ts
-var isRoot = () => process.getuid?.() === 0;
-function firstExisting(candidates) {
-  return candidates.find((c4) => existsSync3(c4)) ?? candidates[0];
-}
-var SERVER = () => firstExisting(["/usr/sbin/mariadbd", "/usr/sbin/mysqld"]);
-var INSTALL_DB = () => firstExisting(["/usr/bin/mariadb-install-db", "/usr/bin/mysql_install_db"]);
-var CLIENT = () => firstExisting(["/usr/bin/mariadb", "/usr/bin/mysql"]);
-var asVariable = (key2) => key2.replace(/-/g, "_");
-function settingArgs(config) {
-  return Object.entries(config).map(([k2, v]) => `--${k2}=${typeof v === "boolean" ? v ? "ON" : "OFF" : v}`);
-}
-async function startMariadb(spec, opts) {
-  if (!existsSync3(SERVER())) {
-    throw new RunError(
-      `target.kind mariadb: ${SERVER()} not found; install the Debian package mariadb-server`
-    );
-  }
-  const workDir = await makeWorkDir("mariadb");
-  const removeWorkDir = onTeardown(`remove ${workDir}`, () => rm2(workDir, { recursive: true, force: true }));
-  const dataDir = join7(workDir, "data");
-  const socket = join7(workDir, "mysqld.sock");
-  const errorLog = join7(workDir, "mariadb-error.log");
-  const installLog = join7(workDir, "mariadb-install-db.log");
-  const logs = [errorLog, join7(workDir, "mariadbd.out"), installLog];
-  const install = await runCommand(
-    INSTALL_DB(),
-    [
-      "--no-defaults",
-      `--datadir=${dataDir}`,
-      "--auth-root-authentication-method=normal",
-      "--skip-test-db",
-      ...isRoot() ? ["--user=root"] : []
-    ],
-    { timeoutMs: 12e4 }
-  );
-  if (install.code !== 0) {
-    removeWorkDir();
-    await rm2(workDir, { recursive: true, force: true });
-    throw new RunError(
-      `mariadb-install-db failed (exit ${install.code}):
-${(install.stderr || install.stdout).slice(-2e3)}`
-    );
-  }
-  const port = await freePort();
-  const args = [
-    "--no-defaults",
-    `--datadir=${dataDir}`,
-    `--port=${port}`,
-    "--bind-address=127.0.0.1",
-    `--socket=${socket}`,
-    `--pid-file=${join7(workDir, "mysqld.pid")}`,
-    `--log-error=${errorLog}`,
-    "--skip-name-resolve",
-    `--max-connections=${Math.max(151, opts.maxConnections + 20)}`,
-    ...isRoot() ? ["--user=root"] : [],
-    // The spec's settings come last so they win over tiperf's defaults.
-    ...settingArgs(spec.config)
-  ];
-  const server = startServerProcess(SERVER(), args, { logFile: join7(workDir, "mariadbd.out"), cwd: workDir });
-  removeWorkDir();
-  let removeCgroup;
-  const life = lifecycle({
-    what: "MariaDB",
-    server,
-    workDir,
-    logs,
-    logDir: opts.logDir,
-    stopSignal: "SIGTERM",
-    beforeRemove: async () => removeCgroup?.()
-  });
-  const sql = (query) => runCommand(
-    CLIENT(),
-    ["--no-defaults", "-h", "127.0.0.1", "-P", String(port), "-u", "root", "-N", "-B", "-e", query],
-    {
-      timeoutMs: 3e4
-    }
-  );
-  try {
-    const { version: version2, effectiveConfig } = await settleServer({
-      what: "MariaDB",
-      spec,
-      server,
-      query: sql,
-      versionSql: "SELECT VERSION()",
-      createSql: "CREATE DATABASE IF NOT EXISTS sbtest",
-      settingSql: (key2) => `SELECT @@GLOBAL.${asVariable(key2)}`,
-      onCgroup: (remove2) => {
-        removeCgroup = remove2;
-      }
-    });
-    opts.log(`target: MariaDB ${version2} on 127.0.0.1:${port} (pid ${server.pid}, datadir ${dataDir})`);
-    return {
-      kind: "mariadb",
-      version: version2,
-      host: "127.0.0.1",
-      port,
-      pid: server.pid,
-      sysbenchArgs: [
-        "--db-driver=mysql",
-        "--mysql-host=127.0.0.1",
-        `--mysql-port=${port}`,
-        "--mysql-user=root",
-        "--mysql-db=sbtest"
-      ],
-      effectiveConfig,
-      died: life.died,
-      stop: life.stop
-    };
-  } catch (e) {
-    await life.stop();
-    throw await startupFailure(e, {
-      what: "MariaDB",
-      logs,
-      logDir: opts.logDir,
-      config: spec.config
-    });
-  }
-}
-
-// action/src/target/postgres.ts
-import { execFileSync } from "node:child_process";
-import { existsSync as existsSync4, readdirSync as readdirSync2 } from "node:fs";
-import { chown, rm as rm3 } from "node:fs/promises";
-import { join as join8 } from "node:path";
-function binDir() {
-  const base = "/usr/lib/postgresql";
-  const versions = existsSync4(base) ? readdirSync2(base).filter((v) => existsSync4(join8(base, v, "bin", "postgres"))).sort((a4, b10) => Number(b10) - Number(a4)) : [];
-  if (versions.length === 0) {
-    throw new RunError(
-      "target.kind postgres: no server under /usr/lib/postgresql/*/bin; install the Debian package postgresql"
-    );
-  }
-  return join8(base, versions[0], "bin");
-}
-function runAs() {
-  if (process.getuid?.() !== 0) return void 0;
-  try {
-    const uid = Number(execFileSync("id", ["-u", "postgres"], { encoding: "utf8" }).trim());
-    const gid = Number(execFileSync("id", ["-g", "postgres"], { encoding: "utf8" }).trim());
-    return { uid, gid };
-  } catch {
-    throw new RunError(
-      "target.kind postgres: running as root needs a `postgres` system user (Debian's postgresql package creates it)"
-    );
-  }
-}
-function settingArgs2(config) {
-  return Object.entries(config).flatMap(([k2, v]) => [
-    "-c",
-    `${k2}=${typeof v === "boolean" ? v ? "on" : "off" : v}`
-  ]);
-}
-async function startPostgres(spec, opts) {
-  const bin3 = binDir();
-  const user = runAs();
-  const workDir = await makeWorkDir("postgres");
-  const removeWorkDir = onTeardown(`remove ${workDir}`, () => rm3(workDir, { recursive: true, force: true }));
-  if (user) await chown(workDir, user.uid, user.gid);
-  const dataDir = join8(workDir, "data");
-  const serverLog = join8(workDir, "postgres.log");
-  const logs = [serverLog];
-  const init2 = await runCommand(
-    join8(bin3, "initdb"),
-    ["-D", dataDir, "--auth=trust", "-U", "postgres", "-E", "UTF8", "--no-sync", "--no-instructions"],
-    { runAs: user, timeoutMs: 12e4 }
-  );
-  if (init2.code !== 0) {
-    removeWorkDir();
-    await rm3(workDir, { recursive: true, force: true });
-    throw new RunError(`initdb failed (exit ${init2.code}):
-${(init2.stderr || init2.stdout).slice(-2e3)}`);
-  }
-  const port = await freePort();
-  const args = [
-    "-D",
-    dataDir,
-    "-p",
-    String(port),
-    "-c",
-    "listen_addresses=127.0.0.1",
-    "-c",
-    `unix_socket_directories=${workDir}`,
-    "-c",
-    `max_connections=${Math.max(100, opts.maxConnections + 20)}`,
-    // The spec's settings come last so they win over tiperf's defaults.
-    ...settingArgs2(spec.config)
-  ];
-  const server = startServerProcess(join8(bin3, "postgres"), args, {
-    logFile: serverLog,
-    runAs: user,
-    cwd: workDir
-  });
-  removeWorkDir();
-  let removeCgroup;
-  const life = lifecycle({
-    what: "PostgreSQL",
-    server,
-    workDir,
-    logs: [serverLog],
-    logDir: opts.logDir,
-    // SIGINT is PostgreSQL's "fast" shutdown: roll back clients, checkpoint, exit.
-    stopSignal: "SIGINT",
-    beforeRemove: async () => removeCgroup?.()
-  });
-  const psql = (query, db = "postgres") => runCommand(
-    "psql",
-    ["-X", "-h", "127.0.0.1", "-p", String(port), "-U", "postgres", "-d", db, "-Atc", query],
-    {
-      timeoutMs: 3e4
-    }
-  );
-  try {
-    const { version: version2, effectiveConfig } = await settleServer({
-      what: "PostgreSQL",
-      spec,
-      server,
-      query: (q) => psql(q),
-      versionSql: "SHOW server_version",
-      createSql: "CREATE DATABASE sbtest",
-      settingSql: (key2) => `SELECT current_setting('${key2.replace(/'/g, "")}')`,
-      onCgroup: (remove2) => {
-        removeCgroup = remove2;
-      }
-    });
-    opts.log(`target: PostgreSQL ${version2} on 127.0.0.1:${port} (pid ${server.pid}, datadir ${dataDir})`);
-    return {
-      kind: "postgres",
-      version: version2,
-      host: "127.0.0.1",
-      port,
-      pid: server.pid,
-      sysbenchArgs: [
-        "--db-driver=pgsql",
-        "--pgsql-host=127.0.0.1",
-        `--pgsql-port=${port}`,
-        "--pgsql-user=postgres",
-        "--pgsql-db=sbtest"
-      ],
-      effectiveConfig,
-      died: life.died,
-      stop: life.stop
-    };
-  } catch (e) {
-    await life.stop();
-    throw await startupFailure(e, {
-      what: "PostgreSQL",
-      logs,
-      logDir: opts.logDir,
-      config: spec.config
-    });
-  }
 }
 
 // action/src/target/index.ts
@@ -57974,12 +57980,12 @@ async function runSpec(loaded, opts) {
 import { randomInt } from "node:crypto";
 
 // action/src/report/verdict-files.ts
-import { join as join9 } from "node:path";
+import { join as join10 } from "node:path";
 async function writeVerdictFiles(v, dir, log7) {
   const files = {
-    verdictPath: join9(dir, "verdict.json"),
-    reportPath: join9(dir, "verdict.md"),
-    htmlPath: join9(dir, "report.html")
+    verdictPath: join10(dir, "verdict.json"),
+    reportPath: join10(dir, "verdict.md"),
+    htmlPath: join10(dir, "report.html")
   };
   await writeAtomic(files.verdictPath, `${JSON.stringify(v, null, 2)}
 `);
