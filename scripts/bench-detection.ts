@@ -13,7 +13,7 @@ import { stddev } from "../action/src/compare/stats.ts";
 import { compareSpec } from "../action/src/pipeline/compare.ts";
 import { hostFacts } from "../action/src/result/host.ts";
 import { readResult } from "../action/src/result/store.ts";
-import { parseSpec } from "../action/src/spec/load.ts";
+import { parseSpec } from "../action/src/specfile/load.ts";
 import { installSignalTeardown, teardownAll } from "../action/src/teardown.ts";
 
 const { values } = parseArgs({

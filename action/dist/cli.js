@@ -30,7 +30,7 @@ import {
   upsertIssue,
   verdictHtml,
   writeHtmlReport
-} from "./chunk-4LLFECRA.js";
+} from "./chunk-FWQVPOXV.js";
 import {
   EXIT,
   InputError,
@@ -42,7 +42,7 @@ import {
   sweep,
   writeAtomic,
   writeResult
-} from "./chunk-EFVMCUYA.js";
+} from "./chunk-5P6FQCOP.js";
 import "./chunk-L6ZARMTC.js";
 
 // action/src/cli.ts
@@ -50,7 +50,7 @@ import { existsSync, realpathSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
 
-// action/src/driver/go-tpc-parse.ts
+// action/src/drivers/go-tpc/parse.ts
 var GoTpcParseError = class extends Error {
   constructor(message) {
     super(message);

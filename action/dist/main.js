@@ -15,7 +15,7 @@ import {
   runSpec,
   teardownAll,
   writeVerdictFiles
-} from "./chunk-4LLFECRA.js";
+} from "./chunk-FWQVPOXV.js";
 import {
   getInput,
   info,
@@ -35,7 +35,7 @@ import {
   parseSpec,
   readResult,
   require_dist
-} from "./chunk-EFVMCUYA.js";
+} from "./chunk-5P6FQCOP.js";
 import {
   __toESM
 } from "./chunk-L6ZARMTC.js";
@@ -44,7 +44,7 @@ import {
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 
-// action/src/spec/prepare.ts
+// action/src/specfile/prepare.ts
 var import_yaml = __toESM(require_dist(), 1);
 import { execFile } from "node:child_process";
 import { readFile } from "node:fs/promises";

@@ -10,7 +10,7 @@ import {
 import {
   ledgerDir,
   sweep
-} from "./chunk-EFVMCUYA.js";
+} from "./chunk-5P6FQCOP.js";
 import "./chunk-L6ZARMTC.js";
 
 // action/src/action/post.ts

@@ -3,8 +3,8 @@ import { readFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { judgeStored } from "./compare/judge-results.ts";
 import { readVerdict } from "./compare/verdict.ts";
-import { GoTpcParseError, parseTpcc, parseTpch } from "./driver/go-tpc-parse.ts";
-import { parseSysbench, SysbenchParseError } from "./driver/sysbench-parse.ts";
+import { GoTpcParseError, parseTpcc, parseTpch } from "./drivers/go-tpc/parse.ts";
+import { parseSysbench, SysbenchParseError } from "./drivers/sysbench/parse.ts";
 import { EXIT, errnoText, InputError, TiperfError } from "./errors.ts";
 import { compareSpec } from "./pipeline/compare.ts";
 import { checkOutFile } from "./pipeline/preflight.ts";
@@ -25,8 +25,8 @@ import { gabEntries } from "./report/gab.ts";
 import { renderCharts, verdictHtml, writeHtmlReport } from "./report/html.ts";
 import { promoteBaseline } from "./result/baseline.ts";
 import { readResult, writeAtomic } from "./result/store.ts";
-import { loadSpec } from "./spec/load.ts";
-import { ledgerDir, sweep } from "./target/ledger.ts";
+import { loadSpec } from "./specfile/load.ts";
+import { ledgerDir, sweep } from "./targets/ledger.ts";
 import { Interrupted, installCrashTeardown, installSignalTeardown, teardownAll } from "./teardown.ts";
 
 const USAGE = `tiperf — performance regression checks for TiDB

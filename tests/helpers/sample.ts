@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
-import { parseSysbench } from "../../action/src/driver/sysbench-parse.ts";
+import { parseSysbench } from "../../action/src/drivers/sysbench/parse.ts";
 import { steadyState } from "../../action/src/result/cell.ts";
 import type { Result } from "../../action/src/result/model.ts";
 import { newRunId } from "../../action/src/result/store.ts";
-import { parseSpec } from "../../action/src/spec/load.ts";
+import { parseSpec } from "../../action/src/specfile/load.ts";
 import { fixture } from "./paths.ts";
 
 const report = (name: string) => parseSysbench(readFileSync(fixture("sysbench", name), "utf8"));

@@ -3,7 +3,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { commentMarker } from "../../action/src/report/comment.ts";
-import { freePort } from "../../action/src/target/local.ts";
+import { freePort } from "../../action/src/targets/local.ts";
 import { FakeGitHub } from "../helpers/github-server.ts";
 import { cli, tempDir } from "../helpers/real.ts";
 import { sampleResult } from "../helpers/sample.ts";

@@ -2,9 +2,9 @@ import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
-import { runSysbench } from "../../action/src/driver/sysbench.ts";
+import { runSysbench } from "../../action/src/drivers/sysbench/args.ts";
 import { readResult } from "../../action/src/result/store.ts";
-import { startTarget } from "../../action/src/target/index.ts";
+import { startTarget } from "../../action/src/targets/index.ts";
 import { cli, leftovers, tempDir, writeSpec } from "../helpers/real.ts";
 
 const runDirOf = (out: string) => {

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { readdirSync } from "node:fs";
 import { describe, test } from "node:test";
 import { runCommand } from "../../action/src/proc/process.ts";
-import { startTarget } from "../../action/src/target/index.ts";
+import { startTarget } from "../../action/src/targets/index.ts";
 import { teardownAll } from "../../action/src/teardown.ts";
 import { leftovers, tempDir } from "../helpers/real.ts";
 

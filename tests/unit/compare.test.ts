@@ -12,7 +12,7 @@ import {
   welchLogShift,
 } from "../../action/src/compare/stats.ts";
 import { interleavedOrder, lookRounds, rng } from "../../action/src/pipeline/schedule.ts";
-import { parseSpec } from "../../action/src/spec/load.ts";
+import { parseSpec } from "../../action/src/specfile/load.ts";
 import { sampleResult } from "../helpers/sample.ts";
 
 /** Normal deviates from a seeded generator (Box–Muller), so every run of the tests sees the same data. */

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { describe, test } from "node:test";
-import { GoTpcParseError, parseTpcc, parseTpch } from "../../action/src/driver/go-tpc-parse.ts";
+import { GoTpcParseError, parseTpcc, parseTpch } from "../../action/src/drivers/go-tpc/parse.ts";
 import { fixture } from "../helpers/paths.ts";
 
 const read = (name: string) => readFileSync(fixture("go-tpc", name), "utf8");

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, test } from "node:test";
-import { parseSysbench } from "../../action/src/driver/sysbench-parse.ts";
+import { parseSysbench } from "../../action/src/drivers/sysbench/parse.ts";
 import { InputError } from "../../action/src/errors.ts";
 import { runReportMarkdown } from "../../action/src/report/run-report.ts";
 import { baselinePath } from "../../action/src/result/baseline.ts";

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { InputError } from "../../action/src/errors.ts";
 import { specWarnings } from "../../action/src/pipeline/preflight.ts";
-import { loadSpec, parseSpec } from "../../action/src/spec/load.ts";
+import { loadSpec, parseSpec } from "../../action/src/specfile/load.ts";
 import { ROOT } from "../helpers/paths.ts";
 
 const VALID = `name: t

@@ -5,7 +5,7 @@ import {
   mostSpecificLine,
   parseSysbench,
   SysbenchParseError,
-} from "../../action/src/driver/sysbench-parse.ts";
+} from "../../action/src/drivers/sysbench/parse.ts";
 import { fixture } from "../helpers/paths.ts";
 
 const read = (name: string) => readFileSync(fixture("sysbench", name), "utf8");

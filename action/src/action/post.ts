@@ -1,5 +1,5 @@
 import * as core from "@actions/core";
-import { ledgerDir, sweep } from "../target/ledger.ts";
+import { ledgerDir, sweep } from "../targets/ledger.ts";
 
 /** The post step (runs on success, failure and cancel): removes whatever the main step left. */
 async function postStep(): Promise<void> {

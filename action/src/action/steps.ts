@@ -9,8 +9,8 @@ import { runSpec } from "../pipeline/run.ts";
 import { publishVerdict } from "../publish/index.ts";
 import { writeVerdictFiles } from "../report/verdict-files.ts";
 import { readResult } from "../result/store.ts";
-import { prepareSpec } from "../spec/prepare.ts";
-import { ledgerDir } from "../target/ledger.ts";
+import { prepareSpec } from "../specfile/prepare.ts";
+import { ledgerDir } from "../targets/ledger.ts";
 import { Interrupted, installCrashTeardown, installSignalTeardown, teardownAll } from "../teardown.ts";
 import { type ActionInputs, readInputs } from "./inputs.ts";
 

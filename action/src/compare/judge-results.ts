@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { InputError } from "../errors.ts";
 import type { Result } from "../result/model.ts";
-import { canonicalJson } from "../spec/load.ts";
-import type { Spec } from "../spec/schema.ts";
+import { canonicalJson } from "../specfile/load.ts";
+import type { Spec } from "../specfile/schema.ts";
 import { type CellJudgement, overallVerdict } from "./judge.ts";
 import { type CellKey, judgeCell, pairedSamples, storedSamples } from "./samples.ts";
 import type { Verdict } from "./verdict.ts";

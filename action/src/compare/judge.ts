@@ -1,4 +1,4 @@
-import type { MetricRule } from "../spec/schema.ts";
+import type { MetricRule } from "../specfile/schema.ts";
 import { type LogShift, normalQuantile, tQuantile } from "./stats.ts";
 
 export type CellVerdictKind = "regression" | "improvement" | "unchanged" | "inconclusive";

@@ -1,5 +1,5 @@
 import type { Cell, Result } from "../result/model.ts";
-import type { Spec } from "../spec/schema.ts";
+import type { Spec } from "../specfile/schema.ts";
 import { type CellJudgement, judgeShift } from "./judge.ts";
 import { batchMeans, type LogShift, mean, pairedLogShift, welchLogShift } from "./stats.ts";
 

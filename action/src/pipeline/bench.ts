@@ -7,17 +7,17 @@ import {
   runArgs,
   runSysbench,
   supportsPrewarm,
-} from "../driver/sysbench.ts";
-import { mostSpecificLine, parseSysbench } from "../driver/sysbench-parse.ts";
+} from "../drivers/sysbench/args.ts";
+import { mostSpecificLine, parseSysbench } from "../drivers/sysbench/parse.ts";
 import { RunError } from "../errors.ts";
 import { processState } from "../proc/process.ts";
 import type { ToolRun } from "../proc/tool.ts";
 import { measurementProblems, steadyState } from "../result/cell.ts";
 import type { Cell, TargetInfo } from "../result/model.ts";
 import type { RunDir } from "../result/store.ts";
-import type { Spec, TargetSpec } from "../spec/schema.ts";
-import { checkCpus } from "../target/affinity.ts";
-import { startTarget, type Target } from "../target/index.ts";
+import type { Spec, TargetSpec } from "../specfile/schema.ts";
+import { checkCpus } from "../targets/affinity.ts";
+import { startTarget, type Target } from "../targets/index.ts";
 import { type CellPlan, cellFileName, cellGraceS, cellLabel, cellSeconds } from "./cells.ts";
 
 const lastLines = (text: string, n = 4) => text.trimEnd().split("\n").slice(-n).join("\n");

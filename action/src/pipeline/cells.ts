@@ -1,4 +1,4 @@
-import type { Spec, Workload } from "../spec/schema.ts";
+import type { Spec, Workload } from "../specfile/schema.ts";
 
 /** One unit of measurement: a workload at one thread count, for one variant, in one round. */
 export interface CellPlan {

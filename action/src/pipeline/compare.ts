@@ -5,7 +5,7 @@ import type { Verdict } from "../compare/verdict.ts";
 import { EXIT, InputError, RunError } from "../errors.ts";
 import { type VerdictFiles, writeVerdictFiles } from "../report/verdict-files.ts";
 import type { Cell } from "../result/model.ts";
-import type { LoadedSpec } from "../spec/load.ts";
+import type { LoadedSpec } from "../specfile/load.ts";
 import { Bench } from "./bench.ts";
 import { cellLabel, cellSeconds, maxThreads, planCells } from "./cells.ts";
 import { Progress } from "./progress.ts";

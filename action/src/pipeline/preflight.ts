@@ -4,10 +4,10 @@ import { cpus } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { errnoText, InputError, RunError, WriteError } from "../errors.ts";
 import { findTool } from "../proc/env.ts";
-import type { LoadedSpec } from "../spec/load.ts";
-import type { Spec } from "../spec/schema.ts";
-import { MARIADB_PROGRAMS } from "../target/mariadb.ts";
-import { postgresBinDirs } from "../target/postgres.ts";
+import type { LoadedSpec } from "../specfile/load.ts";
+import type { Spec } from "../specfile/schema.ts";
+import { MARIADB_PROGRAMS } from "../targets/mariadb.ts";
+import { postgresBinDirs } from "../targets/postgres.ts";
 
 interface Need {
   /** Any one of these will do. */

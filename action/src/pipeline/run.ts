@@ -1,11 +1,11 @@
-import { sysbenchVersion } from "../driver/sysbench.ts";
+import { sysbenchVersion } from "../drivers/sysbench/args.ts";
 import { EXIT, RunError } from "../errors.ts";
 import { runReportMarkdown } from "../report/run-report.ts";
 import { hostFacts } from "../result/host.ts";
 import type { Result } from "../result/model.ts";
 import { newRunId, RunDir, writeAtomic } from "../result/store.ts";
-import type { LoadedSpec } from "../spec/load.ts";
-import { record } from "../target/ledger.ts";
+import type { LoadedSpec } from "../specfile/load.ts";
+import { record } from "../targets/ledger.ts";
 import { Bench } from "./bench.ts";
 import { cellLabel, cellSeconds, maxThreads, planCells } from "./cells.ts";
 import { checkOutDir, checkTools, specWarnings } from "./preflight.ts";

@@ -1,4 +1,4 @@
-import type { SysbenchReport } from "../driver/sysbench-parse.ts";
+import type { SysbenchReport } from "../drivers/sysbench/parse.ts";
 import type { Interval } from "./model.ts";
 
 export interface SteadyState {

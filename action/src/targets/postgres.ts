@@ -4,7 +4,7 @@ import { chown, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { RunError } from "../errors.ts";
 import { type RunAs, runCommand, startServerProcess } from "../proc/process.ts";
-import type { TargetSpec } from "../spec/schema.ts";
+import type { TargetSpec } from "../specfile/schema.ts";
 import { onTeardown } from "../teardown.ts";
 import { freePort, lifecycle, makeWorkDir, settleServer, startupFailure } from "./local.ts";
 import type { StartOptions, Target } from "./types.ts";

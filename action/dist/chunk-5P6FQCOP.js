@@ -7386,7 +7386,7 @@ var WriteError = class extends RunError {
   cause;
 };
 
-// action/src/spec/load.ts
+// action/src/specfile/load.ts
 var import_yaml = __toESM(require_dist(), 1);
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
@@ -27108,7 +27108,7 @@ function date4(params) {
   return _coercedDate(ZodDate, params);
 }
 
-// action/src/spec/schema.ts
+// action/src/specfile/schema.ts
 var SYSBENCH_SCRIPTS = [
   "oltp_point_select",
   "oltp_read_only",
@@ -27268,7 +27268,7 @@ var SpecSchema = external_exports.strictObject({
   }
 });
 
-// action/src/spec/variants.ts
+// action/src/specfile/variants.ts
 var isObj = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
 function deepMerge(base, overlay) {
   if (!isObj(base) || !isObj(overlay)) return overlay === void 0 ? base : overlay;
@@ -27322,7 +27322,7 @@ function resolveVariants(file2, raw, spec) {
   return { base, head, compare };
 }
 
-// action/src/spec/load.ts
+// action/src/specfile/load.ts
 function keyPath(path) {
   let out = "";
   for (const key of path) {
@@ -27657,7 +27657,7 @@ function readResult(file2) {
   return readModel(file2, "result", RESULT_FORMAT, RESULT_VERSION, ResultSchema);
 }
 
-// action/src/target/ledger.ts
+// action/src/targets/ledger.ts
 import { randomBytes as randomBytes2 } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { copyFile, mkdir as mkdir2, readdir, readFile as readFile3, rm as rm2, rmdir as rmdir2, writeFile as writeFile2 } from "node:fs/promises";

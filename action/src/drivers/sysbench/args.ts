@@ -1,5 +1,5 @@
-import { runTool, type ToolOptions, type ToolRun } from "../proc/tool.ts";
-import type { Spec, Workload } from "../spec/schema.ts";
+import { runTool, type ToolOptions, type ToolRun } from "../../proc/tool.ts";
+import type { Spec, Workload } from "../../specfile/schema.ts";
 
 /** Flags shared by every step: the target's connection and the spec's data set. */
 export function commonArgs(spec: Spec, connection: string[]): string[] {

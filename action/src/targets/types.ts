@@ -1,4 +1,4 @@
-import type { TargetSpec } from "../spec/schema.ts";
+import type { TargetSpec } from "../specfile/schema.ts";
 
 export interface StartOptions {
   /** The largest thread count any cell will use: the server must accept that many connections. */

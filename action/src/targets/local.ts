@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { RunError } from "../errors.ts";
 import type { CommandResult, ServerProcess } from "../proc/process.ts";
-import type { TargetSpec } from "../spec/schema.ts";
+import type { TargetSpec } from "../specfile/schema.ts";
 import { onTeardown } from "../teardown.ts";
 import { pinProcesses } from "./affinity.ts";
 import { applyResources, processTree } from "./cgroup.ts";

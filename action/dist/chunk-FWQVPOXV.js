@@ -18,7 +18,7 @@ import {
   readModel,
   record,
   writeAtomic
-} from "./chunk-EFVMCUYA.js";
+} from "./chunk-5P6FQCOP.js";
 import {
   __commonJS,
   __export,
@@ -2231,7 +2231,7 @@ function readVerdict(file) {
   return readModel(file, "verdict", VERDICT_FORMAT, 1, VerdictSchema);
 }
 
-// action/src/driver/sysbench-parse.ts
+// action/src/drivers/sysbench/parse.ts
 var SysbenchParseError = class extends Error {
   constructor(message) {
     super(message);
@@ -56569,7 +56569,7 @@ function findTool(name, path3 = childEnv().PATH ?? "") {
 }
 var firstTool = (names) => names.map((n) => findTool(n)).find((t) => t !== void 0) ?? names[0];
 
-// action/src/target/mariadb.ts
+// action/src/targets/mariadb.ts
 import { existsSync as existsSync2 } from "node:fs";
 import { rm as rm2 } from "node:fs/promises";
 import { join as join7 } from "node:path";
@@ -56671,13 +56671,13 @@ function runCommand(command, args, opts = {}) {
   });
 }
 
-// action/src/target/local.ts
+// action/src/targets/local.ts
 import { mkdtemp, readFile as readFile2, rm } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { basename, join as join6 } from "node:path";
 
-// action/src/target/affinity.ts
+// action/src/targets/affinity.ts
 import { cpus } from "node:os";
 function cpuIndexes(list) {
   return list.split(",").flatMap((part) => {
@@ -56702,7 +56702,7 @@ async function pinProcesses(pids, list, key2) {
   }
 }
 
-// action/src/target/cgroup.ts
+// action/src/targets/cgroup.ts
 import { existsSync } from "node:fs";
 import { mkdir as mkdir2, readdir, readFile, rmdir, writeFile as writeFile2 } from "node:fs/promises";
 import { join as join5 } from "node:path";
@@ -56772,7 +56772,7 @@ async function applyResources(pid, quota, name) {
   return { dir, remove: remove2 };
 }
 
-// action/src/target/local.ts
+// action/src/targets/local.ts
 function freePort() {
   return new Promise((resolve3, reject) => {
     const srv = createServer();
@@ -56893,7 +56893,7 @@ server logs kept in ${o.logDir}`
   );
 }
 
-// action/src/target/mariadb.ts
+// action/src/targets/mariadb.ts
 var isRoot = () => process.getuid?.() === 0;
 var MARIADB_PROGRAMS = {
   server: ["/usr/sbin/mariadbd", "/usr/sbin/mysqld"],
@@ -57015,7 +57015,7 @@ ${(install.stderr || install.stdout).slice(-2e3)}`
   }
 }
 
-// action/src/target/postgres.ts
+// action/src/targets/postgres.ts
 import { execFileSync } from "node:child_process";
 import { existsSync as existsSync3, readdirSync } from "node:fs";
 import { chown, rm as rm3 } from "node:fs/promises";
@@ -57408,7 +57408,7 @@ ${e.message}`;
   });
 }
 
-// action/src/driver/sysbench.ts
+// action/src/drivers/sysbench/args.ts
 function commonArgs(spec, connection) {
   return [...connection, `--tables=${spec.data.tables}`, `--table-size=${spec.data.table_size}`];
 }
@@ -57600,7 +57600,7 @@ function measurementProblems(report, req) {
   return problems;
 }
 
-// action/src/target/index.ts
+// action/src/targets/index.ts
 function startTarget(spec, opts) {
   switch (spec.kind) {
     case "mariadb":

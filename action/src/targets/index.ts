@@ -1,4 +1,4 @@
-import type { TargetSpec } from "../spec/schema.ts";
+import type { TargetSpec } from "../specfile/schema.ts";
 import { startMariadb } from "./mariadb.ts";
 import { startPostgres } from "./postgres.ts";
 import type { StartOptions, Target } from "./types.ts";
