@@ -87,7 +87,7 @@ try {
       const cell = r.verdict.cells[0];
       const result = await readResult(r.verdict.base.result);
       const first = (v: string) =>
-        result.cells.find((c) => c.variant === v && c.round === 1)?.metrics.tps ?? Number.NaN;
+        result.cells.find((c) => c.variant === v && c.round === 1)?.metrics.tps?.value ?? Number.NaN;
       const base1 = first("base");
       const head1 = first("head");
       const trial: Trial = {

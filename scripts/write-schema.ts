@@ -2,4 +2,4 @@
 import { writeFileSync } from "node:fs";
 import { resultJsonSchema } from "../action/src/result/model.ts";
 
-writeFileSync("action/schema/result.v1.schema.json", `${JSON.stringify(resultJsonSchema(), null, 2)}\n`);
+writeFileSync("action/schema/result.v2.schema.json", `${JSON.stringify(resultJsonSchema(), null, 2)}\n`);

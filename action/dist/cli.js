@@ -4,15 +4,11 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   DEFAULT_DEADLINES,
-  Interrupted,
-  SysbenchParseError,
   apiUrl,
   checkOutFile,
   commentMarkdown,
   compareSpec,
   githubClient,
-  installCrashTeardown,
-  installSignalTeardown,
   isLatency,
   judgeStored,
   mean,
@@ -20,29 +16,33 @@ import {
   openPullRequest,
   parsePr,
   parseRepo,
-  parseSysbench,
   publishVerdict,
   readVerdict,
   renderCharts,
   runSpec,
   stddev,
-  teardownAll,
   upsertIssue,
   verdictHtml,
   writeHtmlReport
-} from "./chunk-FWQVPOXV.js";
+} from "./chunk-YBN25MAY.js";
 import {
+  DRIVERS,
   EXIT,
   InputError,
+  Interrupted,
   TiperfError,
+  driverNames,
   errnoText,
+  installCrashTeardown,
+  installSignalTeardown,
   ledgerDir,
   loadSpec,
   readResult,
   sweep,
+  teardownAll,
   writeAtomic,
   writeResult
-} from "./chunk-5P6FQCOP.js";
+} from "./chunk-32E6QYS4.js";
 import "./chunk-L6ZARMTC.js";
 
 // action/src/cli.ts
@@ -50,153 +50,19 @@ import { existsSync, realpathSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
 
-// action/src/drivers/go-tpc/parse.ts
-var GoTpcParseError = class extends Error {
-  constructor(message) {
-    super(message);
-    this.name = "GoTpcParseError";
-  }
-};
-var FIELDS = [
-  ["Takes(s)", "takes_s"],
-  ["Count", "count"],
-  ["TPM", "tpm"],
-  ["Sum(ms)", "sum_ms"],
-  ["Avg(ms)", "avg_ms"],
-  ["50th(ms)", "p50_ms"],
-  ["90th(ms)", "p90_ms"],
-  ["95th(ms)", "p95_ms"],
-  ["99th(ms)", "p99_ms"],
-  ["99.9th(ms)", "p999_ms"],
-  ["Max(ms)", "max_ms"]
-];
-var NUM = String.raw`(-?\d+(?:\.\d+)?)`;
-var PLAIN_ROW = /^\[(Summary|Current)\] (\w+) - (.*)$/;
-function operation(values, where) {
-  const op = {};
-  for (const [label2, key] of FIELDS) {
-    const raw = values[label2];
-    const n = raw === void 0 ? Number.NaN : Number(raw);
-    if (!Number.isFinite(n))
-      throw new GoTpcParseError(`${where}: expected a number for ${label2} (got ${raw})`);
-    op[key] = n;
-  }
-  if (op.count > 0) op.avg_ms = op.sum_ms / op.count;
-  return op;
-}
-function plainFields(rest) {
-  const out = {};
-  for (const part of rest.split(", ")) {
-    const m = new RegExp(String.raw`^([\w.()]+): ${NUM}$`).exec(part.trim());
-    if (m) out[m[1]] = m[2];
-  }
-  return out;
-}
-function goTpcFailure(text) {
-  const lines = text.split(/\r?\n/).map((l) => l.trim());
-  const panic = lines.findIndex((l) => l.startsWith("panic:"));
-  if (panic >= 0) {
-    const before = lines.slice(0, panic).reverse().find((l) => /failed|error/i.test(l));
-    return before ? `${before} (${lines[panic]})` : lines[panic];
-  }
-  return lines.find((l) => /^execute \w+ failed/.test(l)) ?? lines.find((l) => /^\[[\d-]+ [\d:]+\] execute \w+ failed/.test(l)) ?? lines.find((l) => /create db .* failed|failed to ping db/.test(l));
-}
-function parseTpcc(text) {
-  const failure = goTpcFailure(text);
-  const report = {
-    tpmc: Number.NaN,
-    tpm_total: Number.NaN,
-    efficiency: Number.NaN,
-    operations: {},
-    errors: {},
-    intervals: [],
-    worker_errors: []
-  };
-  let n = 0;
-  let seenInGroup = /* @__PURE__ */ new Set();
-  const addRow = (kind, name, op) => {
-    if (kind === "Summary") {
-      if (name.endsWith("_ERR")) report.errors[name.slice(0, -4)] = op;
-      else report.operations[name] = op;
-      return;
-    }
-    if (n === 0 || seenInGroup.has(name)) {
-      n++;
-      seenInGroup = /* @__PURE__ */ new Set();
-    }
-    seenInGroup.add(name);
-    report.intervals.push({ n, operation: name, ...op });
-  };
-  for (const [i, line] of text.split(/\r?\n/).entries()) {
-    const where = `line ${i + 1}`;
-    const plain = PLAIN_ROW.exec(line);
-    if (plain) {
-      addRow(plain[1], plain[2], operation(plainFields(plain[3]), where));
-      continue;
-    }
-    const total = new RegExp(`^tpmC: ${NUM}, tpmTotal: ${NUM}, efficiency: ${NUM}%`).exec(line);
-    if (total) {
-      report.tpmc = Number(total[1]);
-      report.tpm_total = Number(total[2]);
-      report.efficiency = Number(total[3]);
-      continue;
-    }
-    if (line.startsWith("[{")) {
-      let rows;
-      try {
-        rows = JSON.parse(line);
-      } catch {
-        throw new GoTpcParseError(`${where}: unreadable json output: ${line.slice(0, 120)}`);
-      }
-      for (const row of rows) {
-        if ("tpmC" in row) {
-          report.tpmc = Number(row.tpmC);
-          report.tpm_total = Number(row.tpmTotal);
-          report.efficiency = Number(String(row.efficiency).replace(/%$/, ""));
-        } else {
-          const kind = String(row.Prefix ?? "").includes("Summary") ? "Summary" : "Current";
-          addRow(kind, String(row.Operation), operation(row, where));
-        }
-      }
-      continue;
-    }
-    const stopped = /run worker \d+ stopped (?!due to timeout)(.*)$/.exec(line);
-    if (stopped) report.worker_errors.push(line.replace(/^\[[\d-]+ [\d:]+\] /, ""));
-  }
-  if (failure && !(Number.isFinite(report.tpmc) && Object.keys(report.operations).length > 0)) {
-    throw new GoTpcParseError(`go-tpc failed: ${failure}`);
-  }
-  if (!Number.isFinite(report.tpmc)) {
-    throw new GoTpcParseError(
-      `expected go-tpc's final "tpmC: \u2026, tpmTotal: \u2026, efficiency: \u2026%" line${failure ? ` (go-tpc said: ${failure})` : ""}`
-    );
-  }
-  if (Object.keys(report.operations).length === 0) {
-    throw new GoTpcParseError(
-      `go-tpc printed tpmC ${report.tpmc} but no [Summary] row of a successful transaction: every worker failed`
-    );
-  }
-  return report;
-}
-function parseTpch(text) {
-  const failure = goTpcFailure(text);
-  if (failure) throw new GoTpcParseError(`go-tpc failed: ${failure}`);
-  const queries = {};
-  for (const line of text.split(/\r?\n/)) {
-    const m = new RegExp(String.raw`^\[Summary\] (Q\d+): ${NUM}s$`).exec(line.trim());
-    if (m) queries[m[1]] = Number(m[2]);
-  }
-  if (Object.keys(queries).length === 0)
-    throw new GoTpcParseError(`expected go-tpc tpch's "[Summary] Q1: 7.62s" lines`);
-  return { queries };
-}
-
 // action/src/report/gab.ts
 function metricsOf(better, cells) {
-  const names = [...new Set(cells.flatMap((c) => Object.keys(c.metrics)))];
-  return better === "higher" ? names.filter((m) => m === "tps" || m === "qps") : names.filter(isLatency);
+  const all = cells.flatMap((c) => Object.entries(c.metrics));
+  return [...new Set(all.filter(([, m]) => m.better === better && m.unit !== "count").map(([n]) => n))];
 }
-var unitOf = (metric) => metric === "tps" ? "transactions/s" : metric === "qps" ? "queries/s" : "ms";
+var UNITS = {
+  tps: "transactions/s",
+  qps: "queries/s",
+  ops: "operations/s",
+  tpmc: "transactions/min",
+  tpm_total: "transactions/min"
+};
+var unitOf = (metric, cells) => UNITS[metric] ?? cells.find((c) => c.metrics[metric])?.metrics[metric]?.unit ?? "";
 var label = (metric) => `${metricName(metric)}${isLatency(metric) ? " latency" : ""}`;
 var sd = (xs) => xs.length < 2 ? 0 : stddev(xs);
 var round = (x) => Number(x.toPrecision(6));
@@ -214,17 +80,19 @@ function gabEntries(result, better, variant) {
   for (const metric of metricsOf(better, cells)) {
     for (const k of keys) {
       const same = cells.filter((c) => c.workload === k.workload && c.threads === k.threads);
-      const values = same.map((c) => c.metrics[metric]).filter((x) => Number.isFinite(x));
+      const values = same.map((c) => c.metrics[metric]?.value).filter((x) => x !== void 0 && Number.isFinite(x));
       if (values.length === 0) continue;
-      const spread = values.length > 1 ? sd(values) : metric === "tps" || metric === "qps" ? sd((same[0]?.intervals ?? []).filter((i) => !i.warmup).map((i) => i[metric])) : 0;
+      const spread = values.length > 1 ? sd(values) : better === "higher" ? sd(
+        (same[0]?.intervals ?? []).filter((i) => !i.warmup).map((i) => i.values[metric]).filter((x) => x !== void 0)
+      ) : 0;
       out.push({
         name: `${result.spec.name}/${k.workload}/threads=${k.threads}/${label(metric)}`,
-        unit: unitOf(metric),
+        unit: unitOf(metric, same),
         value: round(mean(values)),
         ...spread > 0 ? { range: `\xB1 ${round(spread)}` } : {},
         extra: [
           `${values.length} round(s) of ${k.script}, ${k.duration_s}s each`,
-          values.length > 1 ? "range: sd over rounds" : spread > 0 ? "range: sd of 1-second samples" : "",
+          values.length > 1 ? "range: sd over rounds" : spread > 0 ? "range: sd of the interval samples" : "",
           `run ${result.run_id}, variant ${chosen}`,
           `raw: ${same.map((c) => c.raw_log).join(", ")}`
         ].filter(Boolean).join("\n")
@@ -606,18 +474,13 @@ async function cmdReap(args) {
   );
   return EXIT.ok;
 }
-var PARSERS = {
-  sysbench: parseSysbench,
-  // tpch prints "[Summary] Q1: 7.62s" lines, tpcc a "tpmC: …" total
-  "go-tpc": (text) => /^\[Summary\] Q\d+:/m.test(text) ? parseTpch(text) : parseTpcc(text)
-};
 async function cmdParse(args) {
   const { positionals } = flags("parse", args, {});
   const [tool, file, extra] = positionals;
-  const parse = tool === void 0 ? void 0 : PARSERS[tool];
+  const parse = tool === void 0 ? void 0 : DRIVERS[tool]?.parse;
   if (!parse)
     throw new InputError(
-      `tiperf parse: the tool must be ${Object.keys(PARSERS).join(" or ")} (got ${tool ?? "nothing"})`
+      `tiperf parse: the tool must be ${driverNames().join(" or ")} (got ${tool ?? "nothing"})`
     );
   if (!file || extra) throw new InputError(`tiperf parse ${tool}: give exactly one FILE`);
   let text;
@@ -628,14 +491,14 @@ async function cmdParse(args) {
       `tiperf parse ${tool}: ${file}: cannot read the file (${e.code})`
     );
   }
+  let parsed;
   try {
-    process.stdout.write(`${JSON.stringify(parse(text), null, 2)}
-`);
+    parsed = parse(text);
   } catch (e) {
-    if (e instanceof SysbenchParseError || e instanceof GoTpcParseError)
-      throw new InputError(`${file}: ${e.message}`);
-    throw e;
+    throw new InputError(`${file}: ${e.message}`);
   }
+  process.stdout.write(`${JSON.stringify(parsed, null, 2)}
+`);
   return EXIT.ok;
 }
 function describeError(e) {

@@ -3,19 +3,15 @@ import { createRequire as __cr } from 'node:module'; const require = __cr(import
 import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } from 'node:path';
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
-  Interrupted,
   VerdictSchema,
   compareSpec,
-  installCrashTeardown,
-  installSignalTeardown,
   judgeStored,
   parsePr,
   parseRepo,
   publishVerdict,
   runSpec,
-  teardownAll,
   writeVerdictFiles
-} from "./chunk-FWQVPOXV.js";
+} from "./chunk-YBN25MAY.js";
 import {
   getInput,
   info,
@@ -28,14 +24,18 @@ import {
 import {
   CompareSchema,
   InputError,
+  Interrupted,
   TiperfError,
   hashSpec,
+  installCrashTeardown,
+  installSignalTeardown,
   ledgerDir,
   loadSpec,
   parseSpec,
   readResult,
-  require_dist
-} from "./chunk-5P6FQCOP.js";
+  require_dist,
+  teardownAll
+} from "./chunk-32E6QYS4.js";
 import {
   __toESM
 } from "./chunk-L6ZARMTC.js";
@@ -82,9 +82,16 @@ async function specAtRef(spec, ref2, cwd) {
     );
   }
 }
+function defaultMetrics(raw, where) {
+  const out = {};
+  for (const w of parseSpec((0, import_yaml.stringify)(raw), where).spec.workloads)
+    for (const [m, rule] of Object.entries(w.judge))
+      out[m] = { tolerance: `${Number((rule.tolerance * 100).toFixed(4))}%` };
+  return out;
+}
 function applyTolerance(raw, tolerance, where) {
   if (!tolerance || Object.keys(tolerance).length === 0) return;
-  const metrics = isObj(raw.metrics) ? raw.metrics : { tps: { better: "higher", tolerance: "5%" } };
+  const metrics = isObj(raw.metrics) ? raw.metrics : defaultMetrics(raw, where);
   for (const m of Object.keys(tolerance)) {
     if (m !== "*" && !isObj(metrics[m])) {
       throw new InputError(

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
+import { sysbench } from "../../action/src/drivers/sysbench/index.ts";
+import { steadyState } from "../../action/src/drivers/sysbench/measure.ts";
 import { parseSysbench } from "../../action/src/drivers/sysbench/parse.ts";
-import { steadyState } from "../../action/src/result/cell.ts";
 import type { Result } from "../../action/src/result/model.ts";
 import { newRunId } from "../../action/src/result/store.ts";
 import { parseSpec } from "../../action/src/specfile/load.ts";
@@ -12,10 +13,20 @@ const report = (name: string) => parseSysbench(readFileSync(fixture("sysbench", 
 export function sampleResult(): Result {
   const r = report("mysql-point-select.txt");
   const steady = steadyState(r, 1);
-  const { intervals: _i, ...summary } = r;
+  const loaded = parseSpec(
+    "name: t\ntarget: {kind: mariadb}\ndata: {tables: 1, table_size: 10}\nworkloads:\n  - {name: ps, sysbench: oltp_point_select, threads: [2], duration: 2s, warmup: 1s}\n",
+    "w.yaml",
+  ).spec;
+  const info = sysbench.metrics(loaded.workloads[0] as (typeof loaded.workloads)[number]);
+  const metrics = Object.fromEntries(
+    Object.entries(steady.metrics).map(([k, value]) => [
+      k,
+      { value, unit: info[k]?.unit ?? "", better: info[k]?.better ?? "higher" },
+    ]),
+  );
   return {
     format: "tiperf.result",
-    version: 1,
+    version: 2,
     run_id: newRunId("t", new Date("2026-01-02T03:04:05Z")),
     status: "complete",
     started_at: "2026-01-02T03:04:05.000Z",
@@ -24,10 +35,7 @@ export function sampleResult(): Result {
       name: "t",
       path: "w.yaml",
       hash: "a".repeat(64),
-      body: parseSpec(
-        "name: t\ntarget: {kind: mariadb}\ndata: {tables: 1, table_size: 10}\nworkloads:\n  - {name: ps, sysbench: oltp_point_select, threads: [2], duration: 2s, warmup: 1s}\n",
-        "w.yaml",
-      ).spec,
+      body: loaded,
     },
     targets: [
       { variant: "base", kind: "mariadb", version: "10.11", config: { x: 1 }, effective_config: { x: "1" } },
@@ -45,6 +53,7 @@ export function sampleResult(): Result {
     cells: [
       {
         workload: "ps",
+        driver: "sysbench",
         script: "oltp_point_select",
         threads: 2,
         variant: "base",
@@ -55,9 +64,9 @@ export function sampleResult(): Result {
         raw_log: "raw/ps-t2.log",
         warmup_s: 1,
         duration_s: 2,
-        summary,
+        summary: steady.summary,
         intervals: steady.intervals,
-        metrics: steady.metrics,
+        metrics,
         metrics_source: steady.source,
       },
     ],

@@ -249,7 +249,7 @@ test("export gab writes github-action-benchmark's custom JSON; --better is check
   const entries = JSON.parse(readFileSync(out, "utf8"));
   assert.deepEqual(Object.keys(entries[0]).sort(), ["extra", "name", "range", "unit", "value"]);
   assert.equal(entries[1].name, "t/ps/threads=2/QPS");
-  assert.equal(entries[1].value, Number(r.cells[0]?.metrics.qps?.toPrecision(6)));
+  assert.equal(entries[1].value, Number(r.cells[0]?.metrics.qps?.value.toPrecision(6)));
   const lower = cli(["export", "gab", result, "--out", out, "--better", "lower"]);
   assert.equal((await lower.done).code, 0);
   assert.match(lower.stderr(), /1 customSmallerIsBetter entries/);

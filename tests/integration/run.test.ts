@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
-import { runSysbench } from "../../action/src/drivers/sysbench/args.ts";
+import { connectionArgs, DATABASE } from "../../action/src/drivers/sysbench/index.ts";
+import { runTool } from "../../action/src/proc/tool.ts";
 import { readResult } from "../../action/src/result/store.ts";
 import { startTarget } from "../../action/src/targets/index.ts";
 import { cli, leftovers, tempDir, writeSpec } from "../helpers/real.ts";
@@ -35,21 +36,28 @@ describe("tiperf run on real servers", () => {
         ],
       );
       for (const c of result.cells) {
-        assert.ok((c.metrics.tps ?? 0) > 0, "a real, positive throughput");
+        assert.ok((c.metrics.tps?.value ?? 0) > 0, "a real, positive throughput");
+        assert.deepEqual(
+          [c.driver, c.metrics.tps?.unit, c.metrics.tps?.better],
+          ["sysbench", "1/s", "higher"],
+        );
         assert.equal(c.metrics_source, "intervals");
         assert.ok(c.intervals.some((i) => i.warmup) && c.intervals.some((i) => !i.warmup));
         assert.ok(existsSync(join(runDir, c.raw_log)));
       }
       const raw = readdirSync(join(runDir, "raw")).sort();
-      assert.ok(raw.includes("base-prepare.log") && raw.includes("base-cleanup.log"), raw.join(","));
+      assert.ok(
+        raw.includes("base-sysbench-prepare.log") && raw.includes("base-sysbench-cleanup.log"),
+        raw.join(","),
+      );
       assert.equal(
-        raw.includes("base-prewarm.log"),
+        raw.includes("base-sysbench-prewarm.log"),
         kind === "mariadb",
         "prewarm runs where sysbench supports it",
       );
       assert.ok(readdirSync(join(runDir, "server", "base")).length > 0, "server logs kept");
       const md = readFileSync(join(runDir, "report.md"), "utf8");
-      assert.match(md, /\| Threads \| TPS \| QPS \| 95% latency \(ms\) \| errors \|/);
+      assert.match(md, /\| Threads \| TPS \| QPS \| p95 \(ms\) \| errors \|/);
       assert.match(run.stderr(), /\[1\/2\] point_select threads=1 · 1 after this · elapsed/);
       assert.deepEqual(leftovers(), before);
     });
@@ -132,12 +140,14 @@ describe("tiperf run on real servers", () => {
     );
     const file = join(dir, "fresh.txt");
     try {
-      const common = [...target.sysbenchArgs, "--tables=1", "--table-size=500"];
+      await target.createDatabase(DATABASE);
+      const common = [...connectionArgs(target.connection), "--tables=1", "--table-size=500"];
+      const sysbench = (args: string[], o: { logFile: string }) => runTool("sysbench", args, o);
       assert.equal(
-        (await runSysbench(["oltp_common", ...common, "prepare"], { logFile: join(dir, "prep.txt") })).code,
+        (await sysbench(["oltp_common", ...common, "prepare"], { logFile: join(dir, "prep.txt") })).code,
         0,
       );
-      const r = await runSysbench(
+      const r = await sysbench(
         [
           "oltp_read_only",
           ...common,

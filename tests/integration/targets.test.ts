@@ -23,23 +23,25 @@ describe("private local targets", () => {
         "77",
         "the spec's setting wins over tiperf's default",
       );
+      await target.createDatabase("sbtest");
+      await target.createDatabase("sbtest"); // a driver may ask twice
       const r = await runCommand("mariadb", [
         "--no-defaults",
         "-h",
         "127.0.0.1",
         "-P",
-        String(target.port),
+        String(target.connection.endpoints[0]?.port),
         "-uroot",
         "-N",
         "-e",
         "SHOW DATABASES LIKE 'sbtest'",
       ]);
       assert.equal(r.stdout.trim(), "sbtest");
-      process.kill(target.pid, 0);
+      process.kill(target.pids[0] as number, 0);
     } finally {
       await target.stop();
     }
-    assert.throws(() => process.kill(target.pid, 0), "server process is gone");
+    assert.throws(() => process.kill(target.pids[0] as number, 0), "server process is gone");
     assert.deepEqual(leftovers(), before);
   });
 
@@ -54,7 +56,7 @@ describe("private local targets", () => {
       assert.equal(target.effectiveConfig.shared_buffers, "32MB");
       assert.equal(target.effectiveConfig.synchronous_commit, "off");
       if (process.getuid?.() === 0) {
-        const r = await runCommand("ps", ["-o", "user=", "-p", String(target.pid)]);
+        const r = await runCommand("ps", ["-o", "user=", "-p", String(target.pids[0] as number)]);
         assert.equal(r.stdout.trim(), "postgres");
       }
     } finally {
@@ -95,7 +97,7 @@ describe("private local targets", () => {
       { kind: "mariadb", config: {} },
       { maxConnections: 10, logDir: tempDir(), log },
     );
-    process.kill(target.pid, "SIGKILL");
+    process.kill(target.pids[0] as number, "SIGKILL");
     assert.match(await target.died, /MariaDB \(pid \d+\) exited unexpectedly \(code null, signal SIGKILL\)/);
     await target.stop();
   });

@@ -210,11 +210,11 @@ describe("github-action-benchmark export", () => {
         ["t/ps/threads=2/QPS", "queries/s"],
       ],
     );
-    assert.equal(bigger[0]?.value, Number(cell.metrics.tps?.toPrecision(6)));
+    assert.equal(bigger[0]?.value, Number(cell.metrics.tps?.value.toPrecision(6)));
     assert.match(bigger[0]?.range ?? "", /^± \d/);
     assert.match(
       bigger[0]?.extra ?? "",
-      /1 round\(s\) of oltp_point_select, 2s each\nrange: sd of 1-second samples\n[\s\S]*raw: raw\/ps-t2\.log/,
+      /1 round\(s\) of oltp_point_select, 2s each\nrange: sd of the interval samples\n[\s\S]*raw: raw\/ps-t2\.log/,
     );
     const smaller = gabEntries(r, "lower");
     assert.equal(smaller.length, 1);
@@ -230,7 +230,7 @@ describe("github-action-benchmark export", () => {
       ...c,
       variant: "head",
       round,
-      metrics: { ...c.metrics, qps: 100 * round },
+      metrics: { ...c.metrics, qps: { value: 100 * round, unit: "1/s", better: "higher" } },
     }));
     const qps = gabEntries(r, "higher").find((e) => e.name.endsWith("/QPS"));
     assert.equal(qps?.value, 200);

@@ -3,11 +3,11 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, test } from "node:test";
+import { measurementProblems, steadyState } from "../../action/src/drivers/sysbench/measure.ts";
 import { parseSysbench } from "../../action/src/drivers/sysbench/parse.ts";
 import { InputError } from "../../action/src/errors.ts";
 import { runReportMarkdown } from "../../action/src/report/run-report.ts";
 import { baselinePath } from "../../action/src/result/baseline.ts";
-import { measurementProblems, steadyState } from "../../action/src/result/cell.ts";
 import { type Result, resultJsonSchema } from "../../action/src/result/model.ts";
 import { readResult, writeResult } from "../../action/src/result/store.ts";
 import { fixture, ROOT } from "../helpers/paths.ts";
@@ -85,7 +85,7 @@ describe("steady state", () => {
     const r = report("mysql-point-select.txt");
     const s = steadyState(r, 1);
     assert.deepEqual(
-      s.intervals.map((i) => i.warmup),
+      s.intervals.map((i: { warmup: boolean }) => i.warmup),
       [true, false, false],
     );
     assert.equal(s.source, "intervals");
@@ -95,12 +95,13 @@ describe("steady state", () => {
 
   test("without warmup the metrics are sysbench's own summary", () => {
     const s = steadyState(report("mysql-point-select.txt"), 0);
-    assert.deepEqual(s.metrics, { tps: 82754.08, qps: 82754.08, p95_ms: 0.04 });
+    assert.deepEqual(s.metrics, { tps: 82754.08, qps: 82754.08, p95_ms: 0.04, errors: 0 });
     assert.equal(s.source, "summary");
   });
 
   test("no latency metric when percentiles are disabled", () => {
     assert.deepEqual(Object.keys(steadyState(report("percentile-disabled.txt"), 1).metrics).sort(), [
+      "errors",
       "qps",
       "tps",
     ]);
@@ -116,7 +117,7 @@ describe("steady state", () => {
 
 describe("result store", () => {
   test("the committed JSON Schema is the one the model generates", () => {
-    const committed = JSON.parse(readFileSync(join(ROOT, "action/schema/result.v1.schema.json"), "utf8"));
+    const committed = JSON.parse(readFileSync(join(ROOT, "action/schema/result.v2.schema.json"), "utf8"));
     assert.deepEqual(committed, JSON.parse(JSON.stringify(resultJsonSchema())), "run: npm run schema");
   });
 
@@ -164,7 +165,7 @@ describe("run report", () => {
   test("a seed-shaped table per workload with the measured numbers", () => {
     const md = runReportMarkdown(sampleResult());
     assert.match(md, /## ps/);
-    assert.match(md, /\| Threads \| TPS \| QPS \| 95% latency \(ms\) \| errors \|/);
+    assert.match(md, /\| Threads \| TPS \| QPS \| p95 \(ms\) \| errors \|/);
     assert.match(md, /\| 2 \| 93857\.67 \| 93857\.67 \| 0\.03 \| 0 \|/);
     assert.match(md, /mariadb 10\.11 · x=1/);
   });

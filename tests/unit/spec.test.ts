@@ -38,8 +38,12 @@ describe("spec", () => {
     const w = spec.workloads[0];
     assert.equal(w?.duration, 10);
     assert.equal(w?.warmup, 2);
-    assert.equal(w?.percentile, 95);
-    assert.equal(spec.metrics.tps?.tolerance, 0.05);
+    assert.equal(w?.options.percentile, 95);
+    assert.deepEqual([w?.driver, w?.script], ["sysbench", "oltp_point_select"]);
+    assert.deepEqual(w?.judge, {
+      tps: { better: "higher", tolerance: 0.05 },
+      p95_ms: { better: "lower", tolerance: 0.1 },
+    });
     assert.match(hash, /^[0-9a-f]{64}$/);
   });
 
@@ -58,7 +62,7 @@ describe("spec", () => {
       assert.equal(spec.name, name);
     }
     const pr = (await loadSpec(`${ROOT}/workloads/pr.yaml`)).spec;
-    assert.deepEqual(pr.workloads.map((w) => w.sysbench).sort(), [
+    assert.deepEqual(pr.workloads.map((w) => w.script).sort(), [
       "oltp_point_select",
       "oltp_read_write",
       "oltp_update_index",
@@ -70,7 +74,7 @@ describe("spec", () => {
     const msg = errorOf(VALID.replace("    warmup: 2s", "    warmup: 2s\n    colour: red"));
     assert.match(
       msg,
-      /^w\.yaml:12: workloads\[0\]\.colour: unknown key colour \(allowed: name, sysbench, threads,/,
+      /^w\.yaml:12: workloads\[0\]\.colour: unknown key colour \(allowed: name, threads, duration, warmup, sysbench, percentile, options\)/,
     );
   });
 
@@ -123,7 +127,7 @@ describe("spec", () => {
   test("a latency metric must match the workloads' percentile", () => {
     assert.match(
       errorOf(VALID.replace("p95_ms", "p99_ms")),
-      /workloads\[0\]\.percentile: metric p99_ms needs percentile 99 \(got 95\)/,
+      /metrics\.p99_ms: no workload provides p99_ms \(metrics that exist: tps, qps, p95_ms, errors; a sysbench workload's percentile decides its p<N>_ms\)/,
     );
   });
 
@@ -131,7 +135,7 @@ describe("spec", () => {
     const msg = errorOf(VALID.replace("p95_ms", "p999_ms"));
     assert.match(
       msg,
-      /metrics\.p999_ms: metric names are tps, qps or p<N>_ms with N a whole percentile from 1 to 100/,
+      /metrics\.p999_ms: no workload provides p999_ms \(metrics that exist: tps, qps, p95_ms, errors/,
     );
     assert.doesNotMatch(msg, /needs percentile 999/);
   });

@@ -2,17 +2,21 @@ import { z } from "zod";
 import { InputError } from "../errors.ts";
 import type { Result } from "../result/model.ts";
 import { canonicalJson } from "../specfile/load.ts";
-import type { Spec } from "../specfile/schema.ts";
+import type { MetricRule, Spec } from "../specfile/schema.ts";
 import { type CellJudgement, overallVerdict } from "./judge.ts";
 import { type CellKey, judgeCell, pairedSamples, storedSamples } from "./samples.ts";
 import type { Verdict } from "./verdict.ts";
 
 /** The parts of a stored spec body that a judgement needs (the body is a validated spec). */
+const Rule = z.object({ better: z.enum(["higher", "lower"]), tolerance: z.number() });
 const StoredSpec = z.object({
   name: z.string(),
   data: z.unknown(),
-  workloads: z.array(z.object({ name: z.string(), threads: z.array(z.number()) }).passthrough()),
-  metrics: z.record(z.string(), z.object({ better: z.enum(["higher", "lower"]), tolerance: z.number() })),
+  workloads: z.array(
+    z
+      .object({ name: z.string(), threads: z.array(z.number()), judge: z.record(z.string(), Rule) })
+      .passthrough(),
+  ),
 });
 type StoredSpec = z.output<typeof StoredSpec>;
 
@@ -23,8 +27,18 @@ export function storedSpec(result: Result, file: string): StoredSpec {
   return parsed.data;
 }
 
-const keysOf = (spec: { workloads: { name: string; threads: number[] }[] }): CellKey[] =>
-  spec.workloads.flatMap((w) => w.threads.map((threads) => ({ workload: w.name, threads })));
+/** Every cell of a matrix with the metrics judged in it. */
+export interface JudgedKey extends CellKey {
+  rules: Record<string, MetricRule>;
+}
+
+const keysOf = (spec: {
+  workloads: { name: string; threads: number[]; judge: Record<string, MetricRule> }[];
+}): JudgedKey[] =>
+  spec.workloads.flatMap((w) => w.threads.map((threads) => ({ workload: w.name, threads, rules: w.judge })));
+
+/** Cell × metric comparisons in a matrix (one look). */
+export const comparisonsOf = (keys: JudgedKey[]) => keys.reduce((n, k) => n + Object.keys(k.rules).length, 0);
 
 /** Bonferroni share of the family's error rate for each cell × metric at each look. */
 export function alphaPerCell(confidence: number, comparisons: number): number {
@@ -32,15 +46,14 @@ export function alphaPerCell(confidence: number, comparisons: number): number {
 }
 
 export function judgeCells(
-  keys: CellKey[],
-  metrics: StoredSpec["metrics"],
+  keys: JudgedKey[],
   samplesOf: (key: CellKey, metric: string) => { base: number[]; head: number[] },
   alpha: number,
   paired: boolean,
 ): CellJudgement[] {
   const out: CellJudgement[] = [];
-  for (const key of keys) {
-    for (const [metric, rule] of Object.entries(metrics)) {
+  for (const { rules, ...key } of keys) {
+    for (const [metric, rule] of Object.entries(rules)) {
       out.push(judgeCell(key, metric, rule, samplesOf(key, metric), alpha, paired));
     }
   }
@@ -56,11 +69,10 @@ export function judgeRounds(
   looks: number,
 ): { cells: CellJudgement[]; comparisons: number; alpha: number } {
   const keys = keysOf(spec);
-  const comparisons = keys.length * Object.keys(spec.metrics).length * looks;
+  const comparisons = comparisonsOf(keys) * looks;
   const alpha = alphaPerCell(confidence, comparisons);
   const cells = judgeCells(
     keys,
-    spec.metrics,
     (k, m) => pairedSamples(result, variants.base, variants.head, k, m),
     alpha,
     true,
@@ -123,11 +135,10 @@ export function judgeStored(
   const bv = base.variant ?? soleOr(base.result, "base");
   const hv = head.variant ?? soleOr(head.result, "head");
   const keys = keysOf(hs);
-  const comparisons = keys.length * Object.keys(hs.metrics).length;
+  const comparisons = comparisonsOf(keys);
   const alpha = alphaPerCell(opts.confidence, comparisons);
   const cells = judgeCells(
     keys,
-    hs.metrics,
     (k, m) => ({ base: storedSamples(base.result, bv, k, m), head: storedSamples(head.result, hv, k, m) }),
     alpha,
     false,

@@ -1,5 +1,5 @@
 import type { Cell, Result } from "../result/model.ts";
-import type { Spec } from "../specfile/schema.ts";
+import type { MetricRule } from "../specfile/schema.ts";
 import { type CellJudgement, judgeShift } from "./judge.ts";
 import { batchMeans, type LogShift, mean, pairedLogShift, welchLogShift } from "./stats.ts";
 
@@ -23,16 +23,12 @@ const okCells = (result: Result, variant: string, key: CellKey) =>
     )
     .sort((a, b) => a.round - b.round);
 
-/** One value of `metric` per steady interval sample of a cell. */
+/** One value of `metric` per steady interval sample of a cell (samples are named like metrics). */
 function intervalValues(cell: Cell, metric: string): number[] {
-  const steady = cell.intervals.filter((i) => !i.warmup);
-  const pick =
-    metric === "tps"
-      ? (i: (typeof steady)[number]) => i.tps
-      : metric === "qps"
-        ? (i: (typeof steady)[number]) => i.qps
-        : (i: (typeof steady)[number]) => i.lat_ms;
-  return steady.map(pick).filter((v): v is number => typeof v === "number" && v > 0);
+  return cell.intervals
+    .filter((i) => !i.warmup)
+    .map((i) => i.values[metric])
+    .filter((v): v is number => typeof v === "number" && v > 0);
 }
 
 /**
@@ -44,8 +40,8 @@ export function pairedSamples(result: Result, base: string, head: string, key: C
   const h = new Map(okCells(result, head, key).map((c) => [c.round, c]));
   const pairs: [number, number][] = [];
   for (const cb of b) {
-    const vb = cb.metrics[metric];
-    const vh = h.get(cb.round)?.metrics[metric];
+    const vb = cb.metrics[metric]?.value;
+    const vh = h.get(cb.round)?.metrics[metric]?.value;
     if (vb !== undefined && vh !== undefined && vb > 0 && vh > 0) pairs.push([vb, vh]);
   }
   return { base: pairs.map((p) => p[0]), head: pairs.map((p) => p[1]) };
@@ -58,7 +54,7 @@ export function pairedSamples(result: Result, base: string, head: string, key: C
 export function storedSamples(result: Result, variant: string, key: CellKey, metric: string): number[] {
   const cells = okCells(result, variant, key);
   if (cells.length > 1)
-    return cells.map((c) => c.metrics[metric]).filter((v): v is number => v !== undefined && v > 0);
+    return cells.map((c) => c.metrics[metric]?.value).filter((v): v is number => v !== undefined && v > 0);
   const only = cells[0];
   return only ? batchMeans(intervalValues(only, metric), INTERVAL_BATCHES) : [];
 }
@@ -66,7 +62,7 @@ export function storedSamples(result: Result, variant: string, key: CellKey, met
 export function judgeCell(
   key: CellKey,
   metric: string,
-  rule: Spec["metrics"][string],
+  rule: MetricRule,
   samples: { base: number[]; head: number[] },
   alphaPerCell: number,
   paired: boolean,

@@ -1,18 +1,9 @@
-import { cpus } from "node:os";
 import { relative } from "node:path";
-import {
-  cleanupArgs,
-  prepareArgs,
-  prewarmArgs,
-  runArgs,
-  runSysbench,
-  supportsPrewarm,
-} from "../drivers/sysbench/args.ts";
-import { mostSpecificLine, parseSysbench } from "../drivers/sysbench/parse.ts";
+import { driverOf } from "../drivers/registry.ts";
+import { mostSpecificLine } from "../drivers/sysbench/parse.ts";
+import type { Driver, Step, StepContext, ToolCommand, Workload } from "../drivers/types.ts";
 import { RunError } from "../errors.ts";
-import { processState } from "../proc/process.ts";
-import type { ToolRun } from "../proc/tool.ts";
-import { measurementProblems, steadyState } from "../result/cell.ts";
+import { runTool, type ToolRun } from "../proc/tool.ts";
 import type { Cell, TargetInfo } from "../result/model.ts";
 import type { RunDir } from "../result/store.ts";
 import type { Spec, TargetSpec } from "../specfile/schema.ts";
@@ -22,21 +13,38 @@ import { type CellPlan, cellFileName, cellGraceS, cellLabel, cellSeconds } from 
 
 const lastLines = (text: string, n = 4) => text.trimEnd().split("\n").slice(-n).join("\n");
 
-function describeFailure(step: string, r: ToolRun, limit: string, server: string): string {
+/** Why a step of a load tool failed, in the tool's own words where it has some. */
+function describeFailure(
+  tool: string,
+  step: string,
+  r: ToolRun,
+  said: string | undefined,
+  limit: string,
+  server: string,
+): string {
   if (r.timedOut) {
-    return `${step}: sysbench did not finish within ${limit} and was stopped after ${r.elapsed_s.toFixed(1)}s; ${server}`;
+    return `${step}: ${tool} did not finish within ${limit} and was stopped after ${r.elapsed_s.toFixed(1)}s; ${server}`;
   }
   if (r.aborted) return `${step} stopped: ${r.aborted}`;
-  const cause = mostSpecificLine(r.output);
-  return `${step}: sysbench exited ${r.signal ? `on ${r.signal}` : `with code ${r.code}`}${cause ? `: ${cause}` : `:\n${lastLines(r.output)}`}`;
+  const cause = said ?? mostSpecificLine(r.output);
+  const how =
+    r.code === 0 && said
+      ? "exited 0 but failed"
+      : `exited ${r.signal ? `on ${r.signal}` : `with code ${r.code}`}`;
+  return `${step}: ${tool} ${how}${cause ? `: ${cause}` : `:\n${lastLines(r.output)}`}`;
 }
 
-/** Seconds a data step may take: generous, since a remote cluster loads far slower than a local server. */
-const dataStepLimitS = (spec: Spec) => 120 + Math.ceil((spec.data.tables * spec.data.table_size) / 1000);
+/** A data set prepared on the target, shared by the workloads whose driver gives the same key. */
+interface DataSet {
+  driver: Driver;
+  workload: Workload;
+  tool: ToolCommand;
+}
 
 /**
- * One variant's private server with the spec's data loaded: start → prepare → prewarm,
- * then any number of cells, then cleanup → stop.
+ * One variant's target with every workload's data loaded: start → (per data set) create database →
+ * prepare → prewarm → check, then any number of cells, then cleanup → stop. The load tools are
+ * drivers (drivers/registry.ts); this class knows none of them.
  */
 export class Bench {
   private constructor(
@@ -44,6 +52,7 @@ export class Bench {
     readonly spec: Spec,
     readonly targetSpec: TargetSpec,
     readonly target: Target,
+    private readonly dataSets: DataSet[],
     private readonly runDir: RunDir,
     private readonly log: (line: string) => void,
   ) {}
@@ -58,32 +67,57 @@ export class Bench {
     signal: AbortSignal;
   }): Promise<Bench> {
     if (opts.spec.driver?.cpus !== undefined) checkCpus("driver.cpus", opts.spec.driver.cpus);
+    const dataSets = Bench.dataSets(opts.spec);
     const target = await startTarget(opts.targetSpec, {
       maxConnections: opts.maxConnections,
       logDir: `${opts.runDir.serverLogDir}/${opts.variant}`,
       log: opts.log,
     });
-    const bench = new Bench(opts.variant, opts.spec, opts.targetSpec, target, opts.runDir, opts.log);
+    const bench = new Bench(
+      opts.variant,
+      opts.spec,
+      opts.targetSpec,
+      target,
+      dataSets,
+      opts.runDir,
+      opts.log,
+    );
     try {
-      await bench.step(
-        "prepare",
-        prepareArgs(opts.spec, target.sysbenchArgs, Math.min(opts.spec.data.tables, cpus().length)),
-        opts.signal,
-      );
-      if (supportsPrewarm(target.sysbenchArgs)) {
-        await bench.step(
-          "prewarm",
-          prewarmArgs(opts.spec, target.sysbenchArgs, Math.min(opts.spec.data.tables, cpus().length)),
-          opts.signal,
-        );
-      } else {
-        opts.log(`${opts.variant}: prewarm skipped: sysbench's prewarm is MySQL-only`);
+      for (const ds of dataSets) {
+        await target.createDatabase(ds.driver.database(ds.workload));
+        for (const step of ds.driver.setup(bench.context(ds.workload, Math.max(...ds.workload.threads)))) {
+          await bench.step(ds, step, opts.signal);
+        }
       }
     } catch (e) {
       await target.stop();
       throw e;
     }
     return bench;
+  }
+
+  /** The spec's data sets in workload order, each with the program that loads it. */
+  private static dataSets(spec: Spec): DataSet[] {
+    const seen = new Map<string, DataSet>();
+    for (const w of spec.workloads) {
+      const driver = driverOf(w.driver);
+      const key = driver.dataKey(w, spec.data);
+      if (seen.has(key)) continue;
+      const tool = driver.findTool(w.script);
+      if (!tool)
+        throw new RunError(`workload ${w.name}: ${w.driver} is not installed (install ${driver.install})`);
+      seen.set(key, { driver, workload: w, tool });
+    }
+    return [...seen.values()];
+  }
+
+  private context(workload: Workload, threads: number): StepContext {
+    return {
+      workload,
+      threads,
+      connection: this.target.connection,
+      ...(this.spec.data ? { data: this.spec.data } : {}),
+    };
   }
 
   info(): TargetInfo {
@@ -104,17 +138,13 @@ export class Bench {
     return info;
   }
 
-  /** The server's pid and state, for messages about a step that hung. */
-  private serverState(): string {
-    return `${this.target.kind} server (pid ${this.target.pid}) is ${processState(this.target.pid)}`;
-  }
-
   /**
-   * Runs sysbench, stopping it the moment the server dies or the watchdog's limit passes. A raw
+   * Runs a load tool, stopping it the moment the server dies or the watchdog's limit passes. A raw
    * log that cannot be written stops the run: what it would have measured could not be kept.
    */
-  private async sysbench(
-    args: string[],
+  private async tool(
+    tool: ToolCommand,
+    step: Step,
     logFile: string,
     signal: AbortSignal,
     limitS: number,
@@ -128,11 +158,12 @@ export class Bench {
       if (alive) local.abort(new Error(why));
     });
     try {
-      const r = await runSysbench(args, {
+      const r = await runTool(tool.command, [...tool.prefix, ...step.args], {
         logFile,
         signal: local.signal,
         cpus: this.spec.driver?.cpus,
         limitS,
+        ...(step.stopAfterS !== undefined ? { stopAfterS: step.stopAfterS } : {}),
       });
       if (r.writeError) throw r.writeError;
       return r;
@@ -142,73 +173,77 @@ export class Bench {
     }
   }
 
-  private async step(name: string, args: string[], signal: AbortSignal): Promise<void> {
-    this.log(
-      `${this.variant}: ${name} (${this.spec.data.tables} tables × ${this.spec.data.table_size} rows)`,
-    );
-    const limitS = dataStepLimitS(this.spec);
-    const r = await this.sysbench(args, this.runDir.raw(`${this.variant}-${name}.log`), signal, limitS);
-    if (r.code !== 0 || r.aborted || r.timedOut) {
-      const limit = `${limitS}s (120s + 1s per 1000 rows)`;
+  /** A data step (prepare, prewarm, check): a failure stops the run. */
+  private async step(ds: DataSet, step: Step, signal: AbortSignal): Promise<void> {
+    this.log(`${this.variant}: ${ds.driver.name} ${step.phase}${step.about ? ` (${step.about})` : ""}`);
+    const limitS = step.limitS ?? 600;
+    const logFile = this.runDir.raw(`${this.variant}-${ds.driver.name}-${step.phase}.log`);
+    const r = await this.tool(ds.tool, step, logFile, signal, limitS);
+    const said = ds.driver.failure(r.output);
+    if (r.code !== 0 || r.aborted || r.timedOut || said) {
       throw new RunError(
-        `${this.variant}: ${describeFailure(name, r, limit, this.serverState())} (raw output: ${this.runDir.raw(`${this.variant}-${name}.log`)})`,
+        `${this.variant}: ${describeFailure(ds.driver.name, step.phase, r, said, `${limitS}s`, this.target.state())} (raw output: ${logFile})`,
       );
     }
   }
 
   /** Runs one cell; a failure is recorded in the cell, not thrown. */
   async runCell(plan: CellPlan, signal: AbortSignal): Promise<Cell> {
+    const w = plan.workload;
+    const driver = driverOf(w.driver);
+    const tool = driver.findTool(w.script);
     const logFile = this.runDir.raw(cellFileName(plan));
     const started = new Date().toISOString();
     const seconds = cellSeconds(plan);
     const grace = cellGraceS(plan);
-    const r = await this.sysbench(
-      runArgs(this.spec, plan.workload, plan.threads, this.target.sysbenchArgs),
-      logFile,
-      signal,
-      seconds + grace,
-    );
     const cell: Cell = {
-      workload: plan.workload.name,
-      script: plan.workload.sysbench,
+      workload: w.name,
+      driver: w.driver,
+      script: w.script,
       threads: plan.threads,
       variant: plan.variant,
       round: plan.round,
       status: "ok",
       started_at: started,
-      finished_at: new Date().toISOString(),
+      finished_at: started,
       raw_log: relative(this.runDir.dir, logFile),
-      warmup_s: plan.workload.warmup,
-      duration_s: plan.workload.duration,
-      intervals: [],
+      warmup_s: w.warmup,
+      duration_s: w.duration,
       metrics: {},
+      intervals: [],
     };
     const fail = (why: string): Cell => ({
       ...cell,
+      finished_at: new Date().toISOString(),
       status: "failed",
       error: `cell ${cellLabel(plan)} failed: ${why}`,
     });
-    if (r.aborted || r.timedOut || r.code !== 0)
+    if (!tool) return fail(`${w.driver} is not installed (install ${driver.install})`);
+    const step = driver.run(this.context(w, plan.threads));
+    const limitS = step.limitS ?? seconds + grace;
+    const r = await this.tool(tool, step, logFile, signal, limitS);
+    cell.finished_at = new Date().toISOString();
+    const said = driver.failure(r.output);
+    if (r.aborted || r.timedOut || r.code !== 0 || said)
       return fail(
-        `${describeFailure("run", r, `${seconds}s + ${grace}s grace`, this.serverState())} (raw output: ${logFile})`,
+        `${describeFailure(w.driver, "run", r, said, `${seconds}s + ${grace}s grace`, this.target.state())} (raw output: ${logFile})`,
       );
     try {
-      const report = parseSysbench(r.output);
-      const problems = measurementProblems(report, {
-        seconds,
-        grace_s: grace,
-        rate_limited: "rate" in plan.workload.options,
-      });
-      if (problems.length > 0)
-        return fail(`not the measurement asked for: ${problems.join("; ")} (raw output: ${logFile})`);
-      const steady = steadyState(report, plan.workload.warmup);
-      const { intervals: _omit, ...summary } = report;
+      const m = driver.measure(w, r.output, { seconds, grace_s: grace });
+      const info = driver.metrics(w);
+      const metrics: Cell["metrics"] = {};
+      for (const [name, value] of Object.entries(m.metrics)) {
+        const i = info[name];
+        if (i && Number.isFinite(value)) metrics[name] = { value, unit: i.unit, better: i.better };
+      }
       return {
         ...cell,
-        summary,
-        intervals: steady.intervals,
-        metrics: steady.metrics,
-        metrics_source: steady.source,
+        metrics,
+        metrics_source: m.source,
+        intervals: m.intervals,
+        summary: m.summary,
+        ...(m.operations ? { operations: m.operations } : {}),
+        ...(m.errors ? { errors: m.errors } : {}),
       };
     } catch (e) {
       return fail(`${(e as Error).message} (raw output: ${logFile})`);
@@ -224,17 +259,17 @@ export class Bench {
       if (failed)
         this.log(`${this.variant}: cleanup skipped: the run failed (the data goes with the server)`);
       else if (!signal.aborted) {
-        const limitS = 60 + 5 * this.spec.data.tables;
-        const r = await this.sysbench(
-          cleanupArgs(this.spec, this.target.sysbenchArgs),
-          this.runDir.raw(`${this.variant}-cleanup.log`),
-          signal,
-          limitS,
-        );
-        if (r.code !== 0 || r.timedOut)
-          this.log(
-            `${this.variant}: cleanup: ${describeFailure("cleanup", r, `${limitS}s`, this.serverState())}`,
-          );
+        for (const ds of this.dataSets) {
+          for (const step of ds.driver.cleanup(this.context(ds.workload, 1))) {
+            const limitS = step.limitS ?? 120;
+            const logFile = this.runDir.raw(`${this.variant}-${ds.driver.name}-${step.phase}.log`);
+            const r = await this.tool(ds.tool, step, logFile, signal, limitS);
+            if (r.code !== 0 || r.timedOut)
+              this.log(
+                `${this.variant}: ${describeFailure(ds.driver.name, step.phase, r, undefined, `${limitS}s`, this.target.state())}`,
+              );
+          }
+        }
       }
     } finally {
       await this.target.stop();

@@ -2,10 +2,11 @@ import { accessSync, constants, existsSync, realpathSync, statfsSync, statSync }
 import { mkdir } from "node:fs/promises";
 import { cpus } from "node:os";
 import { dirname, join, resolve } from "node:path";
+import { driverOf } from "../drivers/registry.ts";
 import { errnoText, InputError, RunError, WriteError } from "../errors.ts";
 import { findTool } from "../proc/env.ts";
 import type { LoadedSpec } from "../specfile/load.ts";
-import type { Spec } from "../specfile/schema.ts";
+import type { Spec, Workload } from "../specfile/schema.ts";
 import { MARIADB_PROGRAMS } from "../targets/mariadb.ts";
 import { postgresBinDirs } from "../targets/postgres.ts";
 
@@ -14,16 +15,27 @@ interface Need {
   anyOf: string[];
   what: string;
   install: string;
+  /** Set when the need was looked up already (a driver's tool). */
+  found?: boolean;
+}
+
+/** The load tools: each workload's driver looks for its own program (on PATH, or `tiup bench`). */
+function driverNeeds(spec: Spec): Need[] {
+  const byDriver = new Map<string, Workload[]>();
+  for (const w of spec.workloads) byDriver.set(w.driver, [...(byDriver.get(w.driver) ?? []), w]);
+  return [...byDriver].map(([name, ws]) => {
+    const driver = driverOf(name);
+    return {
+      anyOf: [],
+      found: ws.every((w) => driver.findTool(w.script) !== undefined),
+      what: `${name} (workload${ws.length > 1 ? "s" : ""} ${ws.map((w) => w.name).join(", ")})`,
+      install: driver.install,
+    };
+  });
 }
 
 function needsOf(spec: Spec): Need[] {
-  const needs: Need[] = [
-    {
-      anyOf: ["sysbench"],
-      what: `sysbench (workloads ${spec.workloads.map((w) => w.name).join(", ")})`,
-      install: "the Debian package sysbench",
-    },
-  ];
+  const needs: Need[] = driverNeeds(spec);
   if (spec.target.kind === "mariadb") {
     needs.push(
       {
@@ -74,7 +86,8 @@ function needsOf(spec: Spec): Need[] {
 export function checkTools(specs: Spec[]): void {
   const missing = new Map<string, Need>();
   for (const spec of specs)
-    for (const need of needsOf(spec)) if (!need.anyOf.some((t) => findTool(t))) missing.set(need.what, need);
+    for (const need of needsOf(spec))
+      if (!(need.found ?? need.anyOf.some((t) => findTool(t)))) missing.set(need.what, need);
   if (missing.size === 0) return;
   const list = [...missing.values()].map((n) => `- ${n.what}: install ${n.install}`).join("\n");
   throw new RunError(
@@ -177,7 +190,7 @@ export function specWarnings(
     const heavy = w.threads.filter((t) => t > 32 * cores);
     if (heavy.length > 0) {
       out.push(
-        `workloads[${i}] (${w.name}): threads ${heavy.join(", ")} on ${cores} CPU(s) shared by the server and sysbench: such a cell measures scheduling more than the server`,
+        `workloads[${i}] (${w.name}): threads ${heavy.join(", ")} on ${cores} CPU(s) shared by the server and the load tool: such a cell measures scheduling more than the server`,
       );
     }
   });

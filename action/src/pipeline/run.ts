@@ -1,10 +1,11 @@
-import { sysbenchVersion } from "../drivers/sysbench/args.ts";
+import { driverOf } from "../drivers/registry.ts";
 import { EXIT, RunError } from "../errors.ts";
 import { runReportMarkdown } from "../report/run-report.ts";
 import { hostFacts } from "../result/host.ts";
 import type { Result } from "../result/model.ts";
 import { newRunId, RunDir, writeAtomic } from "../result/store.ts";
 import type { LoadedSpec } from "../specfile/load.ts";
+import type { Spec } from "../specfile/schema.ts";
 import { record } from "../targets/ledger.ts";
 import { Bench } from "./bench.ts";
 import { cellLabel, cellSeconds, maxThreads, planCells } from "./cells.ts";
@@ -46,14 +47,14 @@ export async function startResult(
   );
   const result: Result = {
     format: "tiperf.result",
-    version: 1,
+    version: 2,
     run_id: runId,
     status: "running",
     started_at: new Date().toISOString(),
     spec: { name: loaded.spec.name, path: loaded.path, hash: loaded.hash, body: loaded.spec },
     targets: [],
     host: await hostFacts(),
-    tools: { tiperf: TIPERF_VERSION, sysbench: (await sysbenchVersion()) ?? "not found" },
+    tools: { tiperf: TIPERF_VERSION, ...(await toolVersions(loaded.spec)) },
     cells: [],
     ...(warnings.length ? { warnings } : {}),
   };
@@ -65,6 +66,20 @@ export async function startResult(
     throw e;
   }
   return { result, runDir };
+}
+
+/** Each load tool the spec uses, with its version (or the command that runs it). */
+async function toolVersions(spec: Spec): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const w of spec.workloads) {
+    if (w.driver in out) continue;
+    const driver = driverOf(w.driver);
+    const tool = driver.findTool(w.script);
+    if (!tool) continue;
+    const version = await driver.version?.(tool).catch(() => undefined);
+    out[w.driver] = version ?? [tool.command, ...tool.prefix].join(" ");
+  }
+  return out;
 }
 
 /**

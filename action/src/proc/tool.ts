@@ -29,6 +29,8 @@ export interface ToolOptions {
   cpus?: string;
   /** Watchdog: seconds after which the tool is stopped and the run reported as timed out. */
   limitS?: number;
+  /** For tools without a time limit (go-ycsb): SIGINT after this many seconds ends the run normally. */
+  stopAfterS?: number;
   env?: Record<string, string>;
 }
 
@@ -86,12 +88,19 @@ export function runTool(command: string, args: string[], opts: ToolOptions): Pro
             timedOut = { limit_s: opts.limitS as number };
             kill();
           }, opts.limitS * 1000);
+    const stopper =
+      opts.stopAfterS === undefined
+        ? undefined
+        : setTimeout(() => {
+            if (child.exitCode === null && child.signalCode === null) child.kill("SIGINT");
+          }, opts.stopAfterS * 1000);
     let done = false;
     const finish = (code: number | null, sig: NodeJS.Signals | null) => {
       if (done) return;
       done = true;
       unregister();
       clearTimeout(watchdog);
+      clearTimeout(stopper);
       clearTimeout(killTimer);
       opts.signal?.removeEventListener("abort", onAbort);
       const run: ToolRun = {

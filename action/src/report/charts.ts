@@ -132,8 +132,8 @@ export function verdictCharts(v: Verdict): Chart[] {
       out.push({
         workload: w.workload,
         name: `${stem(w.workload)}-${w.latencyName}`,
-        title: `${w.workload}: ${w.latencyName} latency (ms) vs threads`,
-        spec: lines(w, v, "latency", `${w.latencyName} latency (ms)`, true),
+        title: `${w.workload}: ${w.latencyName} latency (${w.latencyUnit ?? "ms"}) vs threads`,
+        spec: lines(w, v, "latency", `${w.latencyName} latency (${w.latencyUnit ?? "ms"})`, true),
       });
     }
     const c = change(w);

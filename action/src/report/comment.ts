@@ -82,7 +82,7 @@ function table(w: WorkloadRows, v: Verdict, rows: Row[]): string[] {
   const b = md(v.base.variant);
   const h = md(v.head.variant);
   const out = [
-    `| Threads | ${b} ${tp} | ${h} ${tp} | Δ% | ${conf} |${lat ? ` ${b} ${lat} (ms) | ${h} ${lat} (ms) |` : ""} verdict |`,
+    `| Threads | ${b} ${tp} | ${h} ${tp} | Δ% | ${conf} |${lat ? ` ${b} ${lat} (${w.latencyUnit ?? "ms"}) | ${h} ${lat} (${w.latencyUnit ?? "ms"}) |` : ""} verdict |`,
     `|---:|---:|---:|---:|---|${lat ? "---:|---:|" : ""}---|`,
   ];
   for (const r of rows) {

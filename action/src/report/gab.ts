@@ -14,13 +14,21 @@ export interface GabEntry {
 
 export type Better = "higher" | "lower";
 
+/** The measured metrics of one direction (error counts left out: they are no benchmark series). */
 function metricsOf(better: Better, cells: Cell[]): string[] {
-  const names = [...new Set(cells.flatMap((c) => Object.keys(c.metrics)))];
-  return better === "higher" ? names.filter((m) => m === "tps" || m === "qps") : names.filter(isLatency);
+  const all = cells.flatMap((c) => Object.entries(c.metrics));
+  return [...new Set(all.filter(([, m]) => m.better === better && m.unit !== "count").map(([n]) => n))];
 }
 
-const unitOf = (metric: string) =>
-  metric === "tps" ? "transactions/s" : metric === "qps" ? "queries/s" : "ms";
+const UNITS: Record<string, string> = {
+  tps: "transactions/s",
+  qps: "queries/s",
+  ops: "operations/s",
+  tpmc: "transactions/min",
+  tpm_total: "transactions/min",
+};
+const unitOf = (metric: string, cells: Cell[]) =>
+  UNITS[metric] ?? cells.find((c) => c.metrics[metric])?.metrics[metric]?.unit ?? "";
 
 const label = (metric: string) => `${metricName(metric)}${isLatency(metric) ? " latency" : ""}`;
 
@@ -48,22 +56,29 @@ export function gabEntries(result: Result, better: Better, variant?: string): Ga
   for (const metric of metricsOf(better, cells)) {
     for (const k of keys) {
       const same = cells.filter((c) => c.workload === k.workload && c.threads === k.threads);
-      const values = same.map((c) => c.metrics[metric]).filter((x): x is number => Number.isFinite(x));
+      const values = same
+        .map((c) => c.metrics[metric]?.value)
+        .filter((x): x is number => x !== undefined && Number.isFinite(x));
       if (values.length === 0) continue;
       const spread =
         values.length > 1
           ? sd(values)
-          : metric === "tps" || metric === "qps"
-            ? sd((same[0]?.intervals ?? []).filter((i) => !i.warmup).map((i) => i[metric]))
+          : better === "higher"
+            ? sd(
+                (same[0]?.intervals ?? [])
+                  .filter((i) => !i.warmup)
+                  .map((i) => i.values[metric])
+                  .filter((x): x is number => x !== undefined),
+              )
             : 0;
       out.push({
         name: `${result.spec.name}/${k.workload}/threads=${k.threads}/${label(metric)}`,
-        unit: unitOf(metric),
+        unit: unitOf(metric, same),
         value: round(mean(values)),
         ...(spread > 0 ? { range: `± ${round(spread)}` } : {}),
         extra: [
           `${values.length} round(s) of ${k.script}, ${k.duration_s}s each`,
-          values.length > 1 ? "range: sd over rounds" : spread > 0 ? "range: sd of 1-second samples" : "",
+          values.length > 1 ? "range: sd over rounds" : spread > 0 ? "range: sd of the interval samples" : "",
           `run ${result.run_id}, variant ${chosen}`,
           `raw: ${same.map((c) => c.raw_log).join(", ")}`,
         ]

@@ -70,7 +70,12 @@ export function verdictHtml(v: Verdict, charts: RenderedChart[]): string {
       `${v.head.variant} ${tp}`,
       "Δ%",
       conf,
-      ...(lat ? [`${v.base.variant} ${lat} (ms)`, `${v.head.variant} ${lat} (ms)`] : []),
+      ...(lat
+        ? [
+            `${v.base.variant} ${lat} (${w.latencyUnit ?? "ms"})`,
+            `${v.head.variant} ${lat} (${w.latencyUnit ?? "ms"})`,
+          ]
+        : []),
     ])
       out.push(`<th>${esc(h)}</th>`);
     out.push('<th class="l">verdict</th></tr></thead><tbody>');

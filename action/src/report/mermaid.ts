@@ -50,8 +50,8 @@ export function workloadCharts(w: WorkloadRows, base: string, head: string): str
   );
   if (tp && w.throughputName) out.push(tp, key);
   const lat = xyChart(
-    `${w.workload}: ${w.latencyName ?? ""} latency (ms) vs threads`,
-    `${w.latencyName} ms`,
+    `${w.workload}: ${w.latencyName ?? ""} latency (${w.latencyUnit ?? "ms"}) vs threads`,
+    `${w.latencyName} ${w.latencyUnit ?? "ms"}`,
     w.rows.map((r) => r.latency),
   );
   if (lat && w.latencyName) out.push(lat, key);

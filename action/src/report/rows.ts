@@ -44,15 +44,23 @@ export interface Row {
 
 export interface WorkloadRows {
   workload: string;
-  /** Display name of the throughput metric ("QPS", "TPS") and of the latency one ("p95"). */
+  /** Display name of the throughput metric ("QPS", "tpmC") and of the latency one ("p95", "READ p99"). */
   throughputName?: string;
   latencyName?: string;
+  /** The latency metric's unit: ms, us or s. */
+  latencyUnit?: string;
   rows: Row[];
 }
 
-export const THROUGHPUT = ["qps", "tps"];
-const LATENCY = /^p(\d+(?:\.\d+)?)_ms$/;
+/** Throughput metrics shown first when a workload judges several (sysbench's QPS before TPS). */
+export const THROUGHPUT = ["qps", "tps", "tpmc", "ops"];
+const LATENCY = /^(?:([a-z_]+)_)?p(\d+(?:\.\d+)?)_(ms|us)$/;
 export const isLatency = (metric: string) => LATENCY.test(metric);
+
+/** The unit a metric's name ends in (p95_ms, read_p99_us, q1_s), or "" when none. */
+export function unitOfName(metric: string): string {
+  return /_(ms|us|s)$/.exec(metric)?.[1] ?? "";
+}
 
 /** Groups a verdict's cell × metric judgements into workloads → thread counts, in verdict order. */
 export function workloadRows(v: Verdict): WorkloadRows[] {
@@ -72,10 +80,12 @@ export function workloadRows(v: Verdict): WorkloadRows[] {
   }
   for (const w of out) {
     const metrics = new Set(w.rows.flatMap((r) => r.judgements.map((j) => j.metric)));
-    const tp = THROUGHPUT.find((m) => metrics.has(m));
-    const lat = [...metrics].find(isLatency);
+    const judged = w.rows.flatMap((r) => r.judgements);
+    const tp = THROUGHPUT.find((m) => metrics.has(m)) ?? judged.find((j) => j.better === "higher")?.metric;
+    const lat = [...metrics].find(isLatency) ?? judged.find((j) => j.better === "lower")?.metric;
     w.throughputName = tp && metricName(tp);
     w.latencyName = lat && metricName(lat);
+    w.latencyUnit = lat ? unitOfName(lat) || "ms" : undefined;
     for (const r of w.rows) {
       r.throughput = r.judgements.find((j) => j.metric === tp);
       r.latency = r.judgements.find((j) => j.metric === lat);
@@ -86,10 +96,24 @@ export function workloadRows(v: Verdict): WorkloadRows[] {
   return out;
 }
 
+const NAMES: Record<string, string> = {
+  tps: "TPS",
+  qps: "QPS",
+  ops: "OPS",
+  tpmc: "tpmC",
+  tpm_total: "tpmTotal",
+  geomean_s: "geomean",
+};
+
+/** How the seeds write a metric: TPS, p95, tpmC, NEW_ORDER p95, READ p99, Q1. */
 export function metricName(metric: string): string {
   const lat = LATENCY.exec(metric);
-  if (lat) return `p${lat[1]}`;
-  return THROUGHPUT.includes(metric) ? metric.toUpperCase() : metric;
+  if (lat) return `${lat[1] ? `${lat[1].toUpperCase()} ` : ""}p${lat[2]}`;
+  const query = /^q(\d+)_s$/.exec(metric);
+  if (query) return `Q${query[1]}`;
+  const perOp = /^([a-z_]+)_(tpm|ops|avg_ms|avg_us)$/.exec(metric);
+  if (perOp) return `${perOp[1]?.toUpperCase()} ${perOp[2]?.replace(/_(ms|us)$/, "")}`;
+  return NAMES[metric] ?? metric;
 }
 
 function configText(t: TargetInfo | undefined): Map<string, string> {

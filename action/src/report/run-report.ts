@@ -1,4 +1,6 @@
+import type { Workload } from "../drivers/types.ts";
 import type { Cell, Result } from "../result/model.ts";
+import { type Layout, layoutOf } from "./layout.ts";
 
 const fmt = (v: number | undefined, digits = 2) =>
   v === undefined || !Number.isFinite(v)
@@ -19,18 +21,13 @@ function duration(result: Result): string {
   return `${Math.floor(s / 60)}m${String(Math.round(s % 60)).padStart(2, "0")}s`;
 }
 
-/** The seeds' table shape: Threads | TPS | QPS | 95% latency (ms) | errors, one per workload. */
+/**
+ * The seeds' table shapes, one per workload, as its driver lays them out: sysbench
+ * `Threads | TPS | QPS | p95 ms | errors`, TPC-C `Threads | tpmC | tpmTotal | NEW_ORDER p95 | errors`,
+ * TPC-H a row per query, YCSB `Threads | OPS | READ p99 | UPDATE p99 …`.
+ */
 export function runReportMarkdown(result: Result): string {
-  const spec = result.spec.body as {
-    workloads?: {
-      name: string;
-      sysbench: string;
-      duration: number;
-      warmup: number;
-      percentile: number;
-      options: Record<string, unknown>;
-    }[];
-  };
+  const spec = result.spec.body as { workloads?: Workload[] };
   const out: string[] = [];
   out.push(`# tiperf run ${result.run_id}`, "");
   out.push(`- **Status:** ${result.status}${result.error ? ` — ${result.error}` : ""}`);
@@ -57,23 +54,17 @@ export function runReportMarkdown(result: Result): string {
 
   for (const w of spec.workloads ?? []) {
     const cells = result.cells.filter((c) => c.workload === w.name);
-    const opts = Object.entries(w.options).map(([k, v]) => `--${k}=${v}`);
+    const opts = Object.entries(w.options ?? {}).map(([k, v]) => `${k}=${v}`);
     out.push(`## ${w.name}`, "");
     out.push(
-      `\`${w.sysbench}\`, ${w.duration}s per cell${w.warmup ? ` after ${w.warmup}s warmup (not judged)` : ""}${opts.length ? `, ${opts.join(" ")}` : ""}`,
+      `${w.driver} \`${w.script}\`, ${w.duration}s per cell${w.warmup ? ` after ${w.warmup}s warmup (not judged)` : ""}${opts.length ? `, ${opts.join(" ")}` : ""}`,
       "",
     );
     if (cells.length === 0) {
       out.push("_not run_", "");
       continue;
     }
-    const multi = new Set(cells.map((c) => `${c.variant}/${c.round}`)).size > 1;
-    out.push(
-      `| ${multi ? "Variant | Round | " : ""}Threads | TPS | QPS | ${w.percentile}% latency (ms) | errors |`,
-    );
-    out.push(`|${multi ? "---|---:|" : ""}---:|---:|---:|---:|---:|`);
-    for (const c of cells) out.push(row(c, w.percentile, multi));
-    out.push("");
+    out.push(...table(cells, layoutOf(w, cells)), "");
   }
   const failed = result.cells.filter((c) => c.status === "failed");
   if (failed.length > 0) {
@@ -82,14 +73,38 @@ export function runReportMarkdown(result: Result): string {
     out.push("");
   }
   out.push(
-    "TPS, QPS and latency are the steady window: the 1-second interval samples after the warmup (sysbench's own summary when there is no warmup). Errors are sysbench's ignored errors. Raw output of every step is under `raw/`.",
+    "Values are the steady window: the interval samples after the warmup (the tool's own summary when there is no warmup or the tool prints no intervals). Errors are the failed operations the tool counted. Raw output of every step is under `raw/`.",
     "",
   );
   return out.join("\n");
 }
 
-function row(c: Cell, percentile: number, multi: boolean): string {
-  const lead = multi ? `${c.variant} | ${c.round} | ` : "";
-  if (c.status === "failed") return `| ${lead}${c.threads} | failed | | | |`;
-  return `| ${lead}${c.threads} | ${fmt(c.metrics.tps)} | ${fmt(c.metrics.qps)} | ${fmt(c.metrics[`p${percentile}_ms`])} | ${c.summary?.errors ?? "–"} |`;
+const heading = (c: { label: string; unit: string }) =>
+  c.unit && !["1/s", "1/min", "count", "%"].includes(c.unit) ? `${c.label} (${c.unit})` : c.label;
+
+function table(cells: Cell[], layout: Layout): string[] {
+  const multi = new Set(cells.map((c) => `${c.variant}/${c.round}`)).size > 1;
+  const value = (c: Cell, metric: string) =>
+    c.status === "failed"
+      ? "failed"
+      : fmt(c.metrics[metric]?.value, c.metrics[metric]?.unit === "count" ? 0 : 2);
+  if (layout.rows === "metrics") {
+    const name = (c: Cell) =>
+      `${multi ? `${c.variant} r${c.round} ` : ""}${c.threads} thread${c.threads > 1 ? "s" : ""}`;
+    return [
+      `| Metric | ${cells.map(name).join(" | ")} |`,
+      `|---|${cells.map(() => "---:").join("|")}|`,
+      ...layout.columns.map(
+        (col) => `| ${heading(col)} | ${cells.map((c) => value(c, col.metric)).join(" | ")} |`,
+      ),
+    ];
+  }
+  return [
+    `| ${multi ? "Variant | Round | " : ""}Threads | ${layout.columns.map(heading).join(" | ")} |`,
+    `|${multi ? "---|---:|" : ""}---:|${layout.columns.map(() => "---:").join("|")}|`,
+    ...cells.map(
+      (c) =>
+        `| ${multi ? `${c.variant} | ${c.round} | ` : ""}${c.threads} | ${layout.columns.map((col) => value(c, col.metric)).join(" | ")} |`,
+    ),
+  ];
 }

@@ -2,49 +2,34 @@ import { z } from "zod";
 
 /**
  * The one result model that flows through every stage (driver → result → compare → report → publish).
- * Versioned: readers refuse a `version` they do not know. JSON Schema: action/schema/result.v1.schema.json.
+ * Versioned: readers refuse a `version` they do not know and migrate older ones on read
+ * (result/migrate.ts). JSON Schema: action/schema/result.v2.schema.json.
  */
 export const RESULT_FORMAT = "tiperf.result";
-export const RESULT_VERSION = 1;
+export const RESULT_VERSION = 2;
 
 const num = z.number();
 
+/** One interval sample the tool printed, its values named like the cell's metrics. */
 export const IntervalSchema = z.strictObject({
+  /** Seconds since the start of the run. */
   t: num,
-  threads: z.number().int(),
-  tps: num,
-  qps: num,
-  reads: num,
-  writes: num,
-  other: num,
-  lat_ms: num.optional(),
-  errors_per_s: num,
-  reconnects_per_s: num,
-  queue_length: num.optional(),
-  concurrency: num.optional(),
   /** Inside the workload's warmup window: kept, shown, never judged. */
   warmup: z.boolean(),
+  values: z.record(z.string(), num),
 });
 
-export const SummarySchema = z.strictObject({
-  sysbench_version: z.string().optional(),
-  threads: z.number().int(),
-  tps: num,
-  qps: num,
-  transactions: num,
-  queries: z.strictObject({ read: num, write: num, other: num, total: num }),
-  errors: num,
-  errors_per_s: num,
-  reconnects: num,
-  duration_s: num,
-  events: num,
-  percentile: z.number().int().nullable(),
-  latency_ms: z.record(z.string(), num),
-  histogram: z.array(z.tuple([num, num])).optional(),
+/** A metric of a cell: its value over the steady window, with its unit and direction. */
+export const MetricSchema = z.strictObject({
+  value: num,
+  unit: z.string(),
+  better: z.enum(["higher", "lower"]),
 });
 
 export const CellSchema = z.strictObject({
   workload: z.string(),
+  /** The load tool (drivers/registry.ts) and what it ran: sysbench script, go-tpc benchmark, go-ycsb workload. */
+  driver: z.string(),
   script: z.string(),
   threads: z.number().int().positive(),
   /** Which variant of the spec ran this cell ("base" for a plain run). */
@@ -55,18 +40,20 @@ export const CellSchema = z.strictObject({
   error: z.string().optional(),
   started_at: z.string(),
   finished_at: z.string(),
-  /** Raw sysbench output, relative to the run directory. */
+  /** Raw tool output, relative to the run directory. */
   raw_log: z.string(),
   warmup_s: num,
   duration_s: num,
-  summary: SummarySchema.optional(),
-  intervals: z.array(IntervalSchema),
-  /**
-   * The values that are judged: tps, qps, p<N>_ms over the steady window (after warmup),
-   * from the interval samples; with no warmup, sysbench's own summary.
-   */
-  metrics: z.record(z.string(), num),
+  /** The values that are judged, over the steady window (after warmup). */
+  metrics: z.record(z.string(), MetricSchema),
   metrics_source: z.enum(["summary", "intervals"]).optional(),
+  intervals: z.array(IntervalSchema),
+  /** The tool's own summary, as its driver parsed it. */
+  summary: z.record(z.string(), z.unknown()).optional(),
+  /** Per-operation breakdown: TPC-C NEW_ORDER, PAYMENT …; YCSB READ, UPDATE …: field → value. */
+  operations: z.record(z.string(), z.record(z.string(), num)).optional(),
+  /** Failed operations the tool counted (TPC-C `*_ERR`, YCSB `*_ERROR`), same shape. */
+  errors: z.record(z.string(), z.record(z.string(), num)).optional(),
 });
 
 export const HostSchema = z.strictObject({
@@ -111,11 +98,14 @@ export const ResultSchema = z.strictObject({
 });
 
 export type Interval = z.output<typeof IntervalSchema>;
-export type Summary = z.output<typeof SummarySchema>;
 export type Cell = z.output<typeof CellSchema>;
+export type CellMetric = z.output<typeof MetricSchema>;
 export type Host = z.output<typeof HostSchema>;
 export type TargetInfo = z.output<typeof TargetInfoSchema>;
 export type Result = z.output<typeof ResultSchema>;
+
+/** A cell's value of one metric, or undefined when it has none. */
+export const metricValue = (cell: Cell, metric: string): number | undefined => cell.metrics[metric]?.value;
 
 export function resultJsonSchema(): unknown {
   return z.toJSONSchema(ResultSchema, { target: "draft-2020-12" });

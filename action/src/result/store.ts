@@ -4,6 +4,7 @@ import { dirname, join } from "node:path";
 import type { z } from "zod";
 import { InputError, WriteError } from "../errors.ts";
 import { formatIssues } from "../specfile/load.ts";
+import { RESULT_MIGRATIONS } from "./migrate.ts";
 import { RESULT_FORMAT, RESULT_VERSION, type Result, ResultSchema } from "./model.ts";
 
 export function newRunId(specName: string, now = new Date()): string {
@@ -139,6 +140,7 @@ export async function readModel<T>(
   format: string,
   version: number,
   schema: z.ZodType<T>,
+  migrations: Record<number, (raw: Record<string, unknown>) => Record<string, unknown>> = {},
 ): Promise<T> {
   let raw: unknown;
   try {
@@ -149,9 +151,15 @@ export async function readModel<T>(
       `${file}: ${code ? `cannot read the file (${code})` : `not valid JSON (${(e as Error).message})`}`,
     );
   }
-  const head = raw as { format?: unknown; version?: unknown } | null;
+  let head = raw as { format?: unknown; version?: unknown } | null;
   if (head?.format !== format)
     throw new InputError(`${file}: not a tiperf ${kind} (format must be "${format}")`);
+  for (let step = 0; step < 10 && typeof head.version === "number" && head.version !== version; step++) {
+    const migrate = migrations[head.version];
+    if (!migrate) break;
+    raw = migrate(head as Record<string, unknown>);
+    head = raw as { format?: unknown; version?: unknown };
+  }
   if (head.version !== version) {
     throw new InputError(
       `${file}: ${kind} version ${String(head.version)} is not supported (this tiperf reads version ${version})`,
@@ -164,5 +172,5 @@ export async function readModel<T>(
 
 /** Reads and validates a result file; a corrupt or foreign file is an error naming it. */
 export function readResult(file: string): Promise<Result> {
-  return readModel(file, "result", RESULT_FORMAT, RESULT_VERSION, ResultSchema);
+  return readModel(file, "result", RESULT_FORMAT, RESULT_VERSION, ResultSchema, RESULT_MIGRATIONS);
 }

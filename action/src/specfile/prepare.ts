@@ -59,9 +59,18 @@ async function specAtRef(spec: string, ref: string, cwd?: string): Promise<strin
   }
 }
 
+/** The metrics a spec without `metrics:` judges: each workload's default one (tps, tpmc, ops …). */
+function defaultMetrics(raw: Obj, where: string): Obj {
+  const out: Obj = {};
+  for (const w of parseSpec(stringify(raw), where).spec.workloads)
+    for (const [m, rule] of Object.entries(w.judge))
+      out[m] = { tolerance: `${Number((rule.tolerance * 100).toFixed(4))}%` };
+  return out;
+}
+
 function applyTolerance(raw: Obj, tolerance: Record<string, number> | undefined, where: string): void {
   if (!tolerance || Object.keys(tolerance).length === 0) return;
-  const metrics = (isObj(raw.metrics) ? raw.metrics : { tps: { better: "higher", tolerance: "5%" } }) as Obj;
+  const metrics = (isObj(raw.metrics) ? raw.metrics : defaultMetrics(raw, where)) as Obj;
   for (const m of Object.keys(tolerance)) {
     if (m !== "*" && !isObj(metrics[m])) {
       throw new InputError(

@@ -1,47 +1,16 @@
 import { z } from "zod";
+import { driverNames, driverOf } from "../drivers/registry.ts";
+import type { Workload } from "../drivers/types.ts";
+import { parseDuration } from "./duration.ts";
 
-/** sysbench scripts shipped with sysbench 1.0.x that tiperf knows how to drive. */
-export const SYSBENCH_SCRIPTS = [
-  "oltp_point_select",
-  "oltp_read_only",
-  "oltp_read_write",
-  "oltp_write_only",
-  "oltp_update_index",
-  "oltp_update_non_index",
-  "oltp_insert",
-  "oltp_delete",
-  "select_random_points",
-  "select_random_ranges",
-] as const;
+export { parseDuration };
 
 export const TARGET_KINDS = ["mariadb", "postgres"] as const;
 
-/** sysbench flags tiperf sets itself; a spec may not override them through `options`. */
-export const RESERVED_SYSBENCH_OPTIONS = [
-  "threads",
-  "time",
-  "report-interval",
-  "tables",
-  "table-size",
-  "db-driver",
-  "percentile",
-  "events",
-] as const;
-
 const NAME = /^[a-z][a-z0-9_-]{0,62}$/;
-const OPTION_NAME = /^[a-z][a-z0-9_-]*$/;
 const SERVER_SETTING = /^[a-z][a-z0-9_.-]*$/i;
 
 const scalar = z.union([z.string(), z.number(), z.boolean()]);
-
-/** "10s", "2m", "1h" or a whole number of seconds; sysbench only takes whole seconds. */
-export function parseDuration(value: string | number): number | undefined {
-  if (typeof value === "number") return Number.isInteger(value) && value >= 0 ? value : undefined;
-  const m = /^(\d+)\s*(s|m|h)$/.exec(value.trim());
-  if (!m) return undefined;
-  const n = Number(m[1]);
-  return n * { s: 1, m: 60, h: 3600 }[m[2] as "s" | "m" | "h"];
-}
 
 const duration = (min: number) =>
   z.union([z.string(), z.number()]).transform((v, ctx) => {
@@ -95,35 +64,72 @@ export const TargetSchema = z.strictObject({
   resources: ResourcesSchema.optional(),
 });
 
-export const WorkloadSchema = z.strictObject({
-  name: z.string().regex(NAME, "must be lower-case letters, digits, _ or - (starting with a letter)"),
-  sysbench: z.enum(SYSBENCH_SCRIPTS, { error: `must be one of ${SYSBENCH_SCRIPTS.join(", ")}` }),
-  threads: z
-    .array(z.number().int().positive({ error: "thread counts must be positive integers" }), {
-      error: "must be a list of positive integers",
-    })
-    .min(1, "must list at least one thread count")
-    .refine((t) => new Set(t).size === t.length, "thread counts must not repeat"),
-  duration: duration(1),
-  warmup: duration(0).default(0),
-  percentile: z.number().int().min(1).max(100).default(95),
-  options: z
-    .record(
-      z
-        .string()
-        .regex(OPTION_NAME, "option names are sysbench flags without the leading --")
-        .refine((k) => !(RESERVED_SYSBENCH_OPTIONS as readonly string[]).includes(k), {
-          error: (iss) =>
-            `--${String(iss.input)} is set by tiperf (use the workload's threads, duration, percentile or the spec's data)`,
-        })
-        .refine((k) => !/^(mysql|pgsql)-/.test(k), "connection flags are set by the target"),
-      scalar,
-    )
-    .default({}),
-});
+/** Keys every workload has, whatever its load tool. */
+const COMMON_KEYS = ["name", "threads", "duration", "warmup"] as const;
+
+export const WorkloadSchema = z
+  .looseObject({
+    name: z.string().regex(NAME, "must be lower-case letters, digits, _ or - (starting with a letter)"),
+    threads: z
+      .array(z.number().int().positive({ error: "thread counts must be positive integers" }), {
+        error: "must be a list of positive integers",
+      })
+      .min(1, "must list at least one thread count")
+      .refine((t) => new Set(t).size === t.length, "thread counts must not repeat"),
+    duration: duration(1),
+    warmup: duration(0).default(0),
+  })
+  .transform((w, ctx): Workload => {
+    const tools = driverNames().filter((k) => k in w);
+    if (tools.length !== 1) {
+      ctx.addIssue({
+        code: "custom",
+        message:
+          tools.length === 0
+            ? `a workload names its load tool with one key: ${driverNames().join(", ")} (e.g. sysbench: oltp_point_select)`
+            : `a workload has one load tool, not ${tools.join(" and ")}`,
+      });
+      return z.NEVER;
+    }
+    const driver = driverOf(tools[0] as string);
+    const own: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(w)) {
+      if ((COMMON_KEYS as readonly string[]).includes(k)) continue;
+      if (!driver.keyNames.includes(k)) {
+        ctx.addIssue({
+          code: "custom",
+          path: [k],
+          message: `unknown key ${k} (allowed: ${[...COMMON_KEYS, ...driver.keyNames].join(", ")})`,
+        });
+        continue;
+      }
+      own[k] = v;
+    }
+    const parsed = driver.keys.safeParse(own);
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues) {
+        const path = issue.code === "unrecognized_keys" ? [...issue.path, issue.keys[0] ?? ""] : issue.path;
+        const message =
+          issue.code === "invalid_key" ? issue.issues.map((i) => i.message).join("; ") : issue.message;
+        ctx.addIssue({ code: "custom", path: path as PropertyKey[], message });
+      }
+      return z.NEVER;
+    }
+    return {
+      name: w.name,
+      driver: driver.name,
+      script: parsed.data.script,
+      threads: w.threads,
+      duration: w.duration,
+      warmup: w.warmup,
+      options: parsed.data.options,
+      judge: {},
+    };
+  });
 
 export const MetricSchema = z.strictObject({
-  better: z.enum(["higher", "lower"], { error: "must be higher or lower" }),
+  /** Taken from the load tool when left out; must agree with it when given. */
+  better: z.enum(["higher", "lower"], { error: "must be higher or lower" }).optional(),
   tolerance: percent("tolerance", 0, 1),
 });
 
@@ -151,18 +157,20 @@ export const CompareSchema = z.strictObject({
   seed: z.number().int().nonnegative().optional(),
 });
 
-/** sysbench reports one latency percentile, --percentile=N with N from 1 to 100. */
-const METRIC_NAME = /^(tps|qps|p([1-9]\d?|100)_ms)$/;
+const METRIC_NAME = /^[a-z][a-z0-9_]*$/;
 
 export const SpecSchema = z
   .strictObject({
     name: z.string().regex(NAME, "must be lower-case letters, digits, _ or - (starting with a letter)"),
     description: z.string().optional(),
     target: TargetSchema,
-    data: z.strictObject({
-      tables: z.number().int().positive(),
-      table_size: z.number().int().positive(),
-    }),
+    /** The data set of sysbench workloads (the other tools size theirs in their options). */
+    data: z
+      .strictObject({
+        tables: z.number().int().positive(),
+        table_size: z.number().int().positive(),
+      })
+      .optional(),
     /** Where the load generator runs: pinning it off the server's CPUs cuts noise on small machines. */
     driver: z.strictObject({ cpus: cpuList.optional() }).optional(),
     workloads: z.array(WorkloadSchema).min(1, "must list at least one workload"),
@@ -170,13 +178,10 @@ export const SpecSchema = z
       .record(
         z
           .string()
-          .regex(
-            METRIC_NAME,
-            "metric names are tps, qps or p<N>_ms with N a whole percentile from 1 to 100 (sysbench's --percentile), e.g. p95_ms or p99_ms",
-          ),
+          .regex(METRIC_NAME, "metric names are lower-case letters, digits and _ (e.g. tps, p95_ms, tpmc)"),
         MetricSchema,
       )
-      .default({ tps: { better: "higher", tolerance: 0.05 } }),
+      .default({}),
     /** Named overlays, deep-merged onto the rest of the spec (see spec/variants.ts). */
     variants: z
       .record(
@@ -187,6 +192,8 @@ export const SpecSchema = z
     compare: CompareSchema.optional(),
   })
   .superRefine((spec, ctx) => {
+    // Workloads that failed their own validation are reported already; judge the rest.
+    if (!spec.workloads.every((w) => typeof w?.driver === "string")) return;
     const names = new Set<string>();
     spec.workloads.forEach((w, i) => {
       if (names.has(w.name))
@@ -196,23 +203,48 @@ export const SpecSchema = z
           message: `duplicate workload name "${w.name}"`,
         });
       names.add(w.name);
+      for (const problem of driverOf(w.driver).check?.(w, spec.data) ?? [])
+        ctx.addIssue({ code: "custom", path: ["data"], message: problem });
     });
-    for (const metric of Object.keys(spec.metrics)) {
-      const p = /^p(\d+)_ms$/.exec(metric);
-      if (!p) continue;
-      spec.workloads.forEach((w, i) => {
-        if (w.percentile !== Number(p[1]))
+    const provided = new Set<string>();
+    spec.workloads.forEach((w, i) => {
+      const driver = driverOf(w.driver);
+      const metrics = driver.metrics(w);
+      for (const m of Object.keys(metrics)) provided.add(m);
+      for (const [m, rule] of Object.entries(spec.metrics)) {
+        const info = metrics[m];
+        if (!info) continue;
+        if (rule.better !== undefined && rule.better !== info.better)
           ctx.addIssue({
             code: "custom",
-            path: ["workloads", i, "percentile"],
-            message: `metric ${metric} needs percentile ${p[1]} (got ${w.percentile})`,
+            path: ["metrics", m, "better"],
+            message: `${m} of ${w.driver} is ${info.better}-is-better (workload ${w.name})`,
           });
-      });
+        w.judge[m] = { better: info.better, tolerance: rule.tolerance };
+      }
+      if (Object.keys(w.judge).length === 0) {
+        const m = driver.defaultMetric(w);
+        const info = metrics[m];
+        if (info) w.judge[m] = { better: info.better, tolerance: DEFAULT_TOLERANCE };
+      }
+      void i;
+    });
+    for (const m of Object.keys(spec.metrics)) {
+      if (!provided.has(m))
+        ctx.addIssue({
+          code: "custom",
+          path: ["metrics", m],
+          message: `no workload provides ${m} (metrics that exist: ${[...provided].join(", ")}; a sysbench workload's percentile decides its p<N>_ms)`,
+        });
     }
   });
 
+/** The tolerance of a workload's default metric when the spec names none of its metrics. */
+export const DEFAULT_TOLERANCE = 0.05;
+
 export type Spec = z.output<typeof SpecSchema>;
 export type CompareSettings = z.output<typeof CompareSchema>;
-export type Workload = Spec["workloads"][number];
+export type { Workload };
 export type TargetSpec = Spec["target"];
-export type MetricRule = Spec["metrics"][string];
+/** How one metric of a workload is judged (resolved from `metrics:` and the driver). */
+export type MetricRule = Workload["judge"][string];

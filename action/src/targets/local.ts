@@ -123,7 +123,7 @@ export function lifecycle(opts: {
 }
 
 /**
- * After a private server is up: wait until it answers, create the sysbench database, read each
+ * After a private server is up: wait until it answers, read each
  * `target.config` key back from the running server, then apply `target.resources`.
  */
 export async function settleServer(o: {
@@ -132,15 +132,11 @@ export async function settleServer(o: {
   server: ServerProcess;
   query: (sql: string) => Promise<CommandResult>;
   versionSql: string;
-  createSql: string;
   settingSql: (key: string) => string;
   onCgroup: (remove: () => Promise<void>) => void;
 }): Promise<{ version: string; effectiveConfig: Record<string, string> }> {
   await waitReady(o.what, o.server, async () => (await o.query("SELECT 1")).code === 0);
   const version = (await o.query(o.versionSql)).stdout.trim();
-  const created = await o.query(o.createSql);
-  if (created.code !== 0)
-    throw new RunError(`${o.what}: cannot create database sbtest: ${created.stderr.trim()}`);
   const effectiveConfig: Record<string, string> = {};
   for (const key of Object.keys(o.spec.config)) {
     const r = await o.query(o.settingSql(key));
@@ -179,4 +175,10 @@ export async function startupFailure(
   return new RunError(
     `${head}${refused.length ? ` (${e.message})` : ""}; the server said:${quoted}\nserver logs kept in ${o.logDir}`,
   );
+}
+
+/** A database name a driver asks for: plain, so it needs no quoting in SQL. */
+export function checkDatabaseName(name: string): string {
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(name)) throw new RunError(`bad database name ${JSON.stringify(name)}`);
+  return name;
 }

@@ -3,10 +3,17 @@ import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { RunError } from "../errors.ts";
 import { firstTool } from "../proc/env.ts";
-import { runCommand, startServerProcess } from "../proc/process.ts";
+import { processState, runCommand, startServerProcess } from "../proc/process.ts";
 import type { TargetSpec } from "../specfile/schema.ts";
 import { onTeardown } from "../teardown.ts";
-import { freePort, lifecycle, makeWorkDir, settleServer, startupFailure } from "./local.ts";
+import {
+  checkDatabaseName,
+  freePort,
+  lifecycle,
+  makeWorkDir,
+  settleServer,
+  startupFailure,
+} from "./local.ts";
 import type { StartOptions, Target } from "./types.ts";
 
 const isRoot = () => process.getuid?.() === 0;
@@ -108,7 +115,6 @@ export async function startMariadb(spec: TargetSpec, opts: StartOptions): Promis
       server,
       query: sql,
       versionSql: "SELECT VERSION()",
-      createSql: "CREATE DATABASE IF NOT EXISTS sbtest",
       settingSql: (key) => `SELECT @@GLOBAL.${asVariable(key)}`,
       onCgroup: (remove) => {
         removeCgroup = remove;
@@ -118,16 +124,18 @@ export async function startMariadb(spec: TargetSpec, opts: StartOptions): Promis
     return {
       kind: "mariadb",
       version,
-      host: "127.0.0.1",
-      port,
-      pid: server.pid,
-      sysbenchArgs: [
-        "--db-driver=mysql",
-        "--mysql-host=127.0.0.1",
-        `--mysql-port=${port}`,
-        "--mysql-user=root",
-        "--mysql-db=sbtest",
-      ],
+      connection: {
+        protocol: "mysql",
+        endpoints: [{ host: "127.0.0.1", port }],
+        user: "root",
+        password: "",
+      },
+      pids: [server.pid],
+      state: () => `MariaDB server (pid ${server.pid}) is ${processState(server.pid)}`,
+      createDatabase: async (name) => {
+        const r = await sql(`CREATE DATABASE IF NOT EXISTS ${checkDatabaseName(name)}`);
+        if (r.code !== 0) throw new RunError(`MariaDB: cannot create database ${name}: ${r.stderr.trim()}`);
+      },
       effectiveConfig,
       died: life.died,
       stop: life.stop,

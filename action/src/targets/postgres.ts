@@ -3,10 +3,17 @@ import { existsSync, readdirSync } from "node:fs";
 import { chown, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { RunError } from "../errors.ts";
-import { type RunAs, runCommand, startServerProcess } from "../proc/process.ts";
+import { processState, type RunAs, runCommand, startServerProcess } from "../proc/process.ts";
 import type { TargetSpec } from "../specfile/schema.ts";
 import { onTeardown } from "../teardown.ts";
-import { freePort, lifecycle, makeWorkDir, settleServer, startupFailure } from "./local.ts";
+import {
+  checkDatabaseName,
+  freePort,
+  lifecycle,
+  makeWorkDir,
+  settleServer,
+  startupFailure,
+} from "./local.ts";
 import type { StartOptions, Target } from "./types.ts";
 
 /** Debian installs each major version under /usr/lib/postgresql/N/bin: those with a server, newest first. */
@@ -121,7 +128,6 @@ export async function startPostgres(spec: TargetSpec, opts: StartOptions): Promi
       server,
       query: (q) => psql(q),
       versionSql: "SHOW server_version",
-      createSql: "CREATE DATABASE sbtest",
       settingSql: (key) => `SELECT current_setting('${key.replace(/'/g, "")}')`,
       onCgroup: (remove) => {
         removeCgroup = remove;
@@ -131,16 +137,22 @@ export async function startPostgres(spec: TargetSpec, opts: StartOptions): Promi
     return {
       kind: "postgres",
       version,
-      host: "127.0.0.1",
-      port,
-      pid: server.pid,
-      sysbenchArgs: [
-        "--db-driver=pgsql",
-        "--pgsql-host=127.0.0.1",
-        `--pgsql-port=${port}`,
-        "--pgsql-user=postgres",
-        "--pgsql-db=sbtest",
-      ],
+      connection: {
+        protocol: "postgres",
+        endpoints: [{ host: "127.0.0.1", port }],
+        user: "postgres",
+        password: "",
+      },
+      pids: [server.pid],
+      state: () => `PostgreSQL server (pid ${server.pid}) is ${processState(server.pid)}`,
+      createDatabase: async (name) => {
+        const db = checkDatabaseName(name);
+        const exists = await psql(`SELECT 1 FROM pg_database WHERE datname = '${db}'`);
+        if (exists.code === 0 && exists.stdout.trim() === "1") return;
+        const r = await psql(`CREATE DATABASE ${db}`);
+        if (r.code !== 0)
+          throw new RunError(`PostgreSQL: cannot create database ${name}: ${r.stderr.trim()}`);
+      },
       effectiveConfig,
       died: life.died,
       stop: life.stop,

@@ -1397,7 +1397,7 @@ var require_stringify = __commonJS({
     var stringifyComment = require_stringifyComment();
     var stringifyString = require_stringifyString();
     function createStringifyContext(doc, options) {
-      const opt = Object.assign({
+      const opt2 = Object.assign({
         blockQuote: true,
         commentString: stringifyComment.stringifyComment,
         defaultKeyType: null,
@@ -1418,7 +1418,7 @@ var require_stringify = __commonJS({
         verifyAliasOrder: true
       }, doc.schema.toStringOptions, options);
       let inFlow;
-      switch (opt.collectionStyle) {
+      switch (opt2.collectionStyle) {
         case "block":
           inFlow = false;
           break;
@@ -1431,11 +1431,11 @@ var require_stringify = __commonJS({
       return {
         anchors: /* @__PURE__ */ new Set(),
         doc,
-        flowCollectionPadding: opt.flowCollectionPadding ? " " : "",
+        flowCollectionPadding: opt2.flowCollectionPadding ? " " : "",
         indent: "",
-        indentStep: typeof opt.indent === "number" ? " ".repeat(opt.indent) : "  ",
+        indentStep: typeof opt2.indent === "number" ? " ".repeat(opt2.indent) : "  ",
         inFlow,
-        options: opt
+        options: opt2
       };
     }
     function getTagObject(tags, item) {
@@ -2354,9 +2354,9 @@ var require_stringifyNumber = __commonJS({
     function stringifyNumber({ format, minFractionDigits, tag, value }) {
       if (typeof value === "bigint")
         return String(value);
-      const num2 = typeof value === "number" ? value : Number(value);
-      if (!isFinite(num2))
-        return isNaN(num2) ? ".nan" : num2 < 0 ? "-.inf" : ".inf";
+      const num3 = typeof value === "number" ? value : Number(value);
+      if (!isFinite(num3))
+        return isNaN(num3) ? ".nan" : num3 < 0 ? "-.inf" : ".inf";
       let n = Object.is(value, -0) ? "-0" : JSON.stringify(value);
       if (!format && minFractionDigits && (!tag || tag === "tag:yaml.org,2002:float") && /^-?\d/.test(n) && !n.includes("e")) {
         let i = n.indexOf(".");
@@ -2396,8 +2396,8 @@ var require_float = __commonJS({
       test: /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$/,
       resolve: (str) => parseFloat(str),
       stringify(node2) {
-        const num2 = Number(node2.value);
-        return isFinite(num2) ? num2.toExponential() : stringifyNumber.stringifyNumber(node2);
+        const num3 = Number(node2.value);
+        return isFinite(num3) ? num3.toExponential() : stringifyNumber.stringifyNumber(node2);
       }
     };
     var float = {
@@ -2439,7 +2439,7 @@ var require_int = __commonJS({
       tag: "tag:yaml.org,2002:int",
       format: "OCT",
       test: /^0o[0-7]+$/,
-      resolve: (str, _onError, opt) => intResolve(str, 2, 8, opt),
+      resolve: (str, _onError, opt2) => intResolve(str, 2, 8, opt2),
       stringify: (node2) => intStringify(node2, 8, "0o")
     };
     var int2 = {
@@ -2447,7 +2447,7 @@ var require_int = __commonJS({
       default: true,
       tag: "tag:yaml.org,2002:int",
       test: /^[-+]?[0-9]+$/,
-      resolve: (str, _onError, opt) => intResolve(str, 0, 10, opt),
+      resolve: (str, _onError, opt2) => intResolve(str, 0, 10, opt2),
       stringify: stringifyNumber.stringifyNumber
     };
     var intHex = {
@@ -2456,7 +2456,7 @@ var require_int = __commonJS({
       tag: "tag:yaml.org,2002:int",
       format: "HEX",
       test: /^0x[0-9a-fA-F]+$/,
-      resolve: (str, _onError, opt) => intResolve(str, 2, 16, opt),
+      resolve: (str, _onError, opt2) => intResolve(str, 2, 16, opt2),
       stringify: (node2) => intStringify(node2, 16, "0x")
     };
     exports.int = int2;
@@ -2836,8 +2836,8 @@ var require_float2 = __commonJS({
       test: /^[-+]?(?:[0-9][0-9_]*)?(?:\.[0-9_]*)?[eE][-+]?[0-9]+$/,
       resolve: (str) => parseFloat(str.replace(/_/g, "")),
       stringify(node2) {
-        const num2 = Number(node2.value);
-        return isFinite(num2) ? num2.toExponential() : stringifyNumber.stringifyNumber(node2);
+        const num3 = Number(node2.value);
+        return isFinite(num3) ? num3.toExponential() : stringifyNumber.stringifyNumber(node2);
       }
     };
     var float = {
@@ -2906,7 +2906,7 @@ var require_int2 = __commonJS({
       tag: "tag:yaml.org,2002:int",
       format: "BIN",
       test: /^[-+]?0b[0-1_]+$/,
-      resolve: (str, _onError, opt) => intResolve(str, 2, 2, opt),
+      resolve: (str, _onError, opt2) => intResolve(str, 2, 2, opt2),
       stringify: (node2) => intStringify(node2, 2, "0b")
     };
     var intOct = {
@@ -2915,7 +2915,7 @@ var require_int2 = __commonJS({
       tag: "tag:yaml.org,2002:int",
       format: "OCT",
       test: /^[-+]?0[0-7_]+$/,
-      resolve: (str, _onError, opt) => intResolve(str, 1, 8, opt),
+      resolve: (str, _onError, opt2) => intResolve(str, 1, 8, opt2),
       stringify: (node2) => intStringify(node2, 8, "0")
     };
     var int2 = {
@@ -2923,7 +2923,7 @@ var require_int2 = __commonJS({
       default: true,
       tag: "tag:yaml.org,2002:int",
       test: /^[-+]?[0-9][0-9_]*$/,
-      resolve: (str, _onError, opt) => intResolve(str, 0, 10, opt),
+      resolve: (str, _onError, opt2) => intResolve(str, 0, 10, opt2),
       stringify: stringifyNumber.stringifyNumber
     };
     var intHex = {
@@ -2932,7 +2932,7 @@ var require_int2 = __commonJS({
       tag: "tag:yaml.org,2002:int",
       format: "HEX",
       test: /^[-+]?0x[0-9a-fA-F_]+$/,
-      resolve: (str, _onError, opt) => intResolve(str, 2, 16, opt),
+      resolve: (str, _onError, opt2) => intResolve(str, 2, 16, opt2),
       stringify: (node2) => intStringify(node2, 16, "0x")
     };
     exports.int = int2;
@@ -3039,23 +3039,23 @@ var require_timestamp = __commonJS({
     function parseSexagesimal(str, asBigInt) {
       const sign = str[0];
       const parts = sign === "-" || sign === "+" ? str.substring(1) : str;
-      const num2 = (n) => asBigInt ? BigInt(n) : Number(n);
-      const res = parts.replace(/_/g, "").split(":").reduce((res2, p) => res2 * num2(60) + num2(p), num2(0));
-      return sign === "-" ? num2(-1) * res : res;
+      const num3 = (n) => asBigInt ? BigInt(n) : Number(n);
+      const res = parts.replace(/_/g, "").split(":").reduce((res2, p) => res2 * num3(60) + num3(p), num3(0));
+      return sign === "-" ? num3(-1) * res : res;
     }
     function stringifySexagesimal(node2) {
       let { value } = node2;
-      let num2 = (n) => n;
+      let num3 = (n) => n;
       if (typeof value === "bigint")
-        num2 = (n) => BigInt(n);
+        num3 = (n) => BigInt(n);
       else if (isNaN(value) || !isFinite(value))
         return stringifyNumber.stringifyNumber(node2);
       let sign = "";
       if (value < 0) {
         sign = "-";
-        value *= num2(-1);
+        value *= num3(-1);
       }
-      const _60 = num2(60);
+      const _60 = num3(60);
       const parts = [value % _60];
       if (value < 60) {
         parts.unshift(0);
@@ -3398,7 +3398,7 @@ var require_Document = __commonJS({
           options = replacer;
           replacer = void 0;
         }
-        const opt = Object.assign({
+        const opt2 = Object.assign({
           intAsBigInt: false,
           keepSourceTokens: false,
           logLevel: "warn",
@@ -3408,8 +3408,8 @@ var require_Document = __commonJS({
           uniqueKeys: true,
           version: "1.2"
         }, options);
-        this.options = opt;
-        let { version: version2 } = opt;
+        this.options = opt2;
+        let { version: version2 } = opt2;
         if (options?._directives) {
           this.directives = options._directives.atDocument();
           if (this.directives.yaml.explicit)
@@ -3599,14 +3599,14 @@ var require_Document = __commonJS({
       setSchema(version2, options = {}) {
         if (typeof version2 === "number")
           version2 = String(version2);
-        let opt;
+        let opt2;
         switch (version2) {
           case "1.1":
             if (this.directives)
               this.directives.yaml.version = "1.1";
             else
               this.directives = new directives.Directives({ version: "1.1" });
-            opt = { resolveKnownTags: false, schema: "yaml-1.1" };
+            opt2 = { resolveKnownTags: false, schema: "yaml-1.1" };
             break;
           case "1.2":
           case "next":
@@ -3614,12 +3614,12 @@ var require_Document = __commonJS({
               this.directives.yaml.version = version2;
             else
               this.directives = new directives.Directives({ version: version2 });
-            opt = { resolveKnownTags: true, schema: "core" };
+            opt2 = { resolveKnownTags: true, schema: "core" };
             break;
           case null:
             if (this.directives)
               delete this.directives;
-            opt = null;
+            opt2 = null;
             break;
           default: {
             const sv = JSON.stringify(version2);
@@ -3628,8 +3628,8 @@ var require_Document = __commonJS({
         }
         if (options.schema instanceof Object)
           this.schema = options.schema;
-        else if (opt)
-          this.schema = new Schema.Schema(Object.assign(opt, options));
+        else if (opt2)
+          this.schema = new Schema.Schema(Object.assign(opt2, options));
         else
           throw new Error(`With a null YAML version, the { schema: Schema } option is required`);
       }
@@ -4419,13 +4419,13 @@ var require_resolve_block_scalar = __commonJS({
   "node_modules/yaml/dist/compose/resolve-block-scalar.js"(exports) {
     "use strict";
     var Scalar = require_Scalar();
-    function resolveBlockScalar(ctx, scalar2, onError) {
-      const start = scalar2.offset;
-      const header = parseBlockScalarHeader(scalar2, ctx.options.strict, onError);
+    function resolveBlockScalar(ctx, scalar3, onError) {
+      const start = scalar3.offset;
+      const header = parseBlockScalarHeader(scalar3, ctx.options.strict, onError);
       if (!header)
         return { value: "", type: null, comment: "", range: [start, start, start] };
       const type = header.mode === ">" ? Scalar.Scalar.BLOCK_FOLDED : Scalar.Scalar.BLOCK_LITERAL;
-      const lines = scalar2.source ? splitLines(scalar2.source) : [];
+      const lines = scalar3.source ? splitLines(scalar3.source) : [];
       let chompStart = lines.length;
       for (let i = lines.length - 1; i >= 0; --i) {
         const content = lines[i][1];
@@ -4437,12 +4437,12 @@ var require_resolve_block_scalar = __commonJS({
       if (chompStart === 0) {
         const value2 = header.chomp === "+" && lines.length > 0 ? "\n".repeat(Math.max(1, lines.length - 1)) : "";
         let end2 = start + header.length;
-        if (scalar2.source)
-          end2 += scalar2.source.length;
+        if (scalar3.source)
+          end2 += scalar3.source.length;
         return { value: value2, type, comment: header.comment, range: [start, end2, end2] };
       }
-      let trimIndent = scalar2.indent + header.indent;
-      let offset = scalar2.offset + header.length;
+      let trimIndent = scalar3.indent + header.indent;
+      let offset = scalar3.offset + header.length;
       let contentStart = 0;
       for (let i = 0; i < chompStart; ++i) {
         const [indent, content] = lines[i];
@@ -4520,7 +4520,7 @@ var require_resolve_block_scalar = __commonJS({
         default:
           value += "\n";
       }
-      const end = start + header.length + scalar2.source.length;
+      const end = start + header.length + scalar3.source.length;
       return { value, type, comment: header.comment, range: [start, end, end] };
     }
     function parseBlockScalarHeader({ offset, props }, strict, onError) {
@@ -4603,8 +4603,8 @@ var require_resolve_flow_scalar = __commonJS({
     "use strict";
     var Scalar = require_Scalar();
     var resolveEnd = require_resolve_end();
-    function resolveFlowScalar(scalar2, strict, onError) {
-      const { offset, type, source, end } = scalar2;
+    function resolveFlowScalar(scalar3, strict, onError) {
+      const { offset, type, source, end } = scalar3;
       let _type;
       let value;
       const _onError = (rel, code, msg) => onError(offset + rel, code, msg);
@@ -4623,7 +4623,7 @@ var require_resolve_flow_scalar = __commonJS({
           break;
         /* istanbul ignore next should not happen */
         default:
-          onError(scalar2, "UNEXPECTED_TOKEN", `Expected a flow scalar value, but found: ${type}`);
+          onError(scalar3, "UNEXPECTED_TOKEN", `Expected a flow scalar value, but found: ${type}`);
           return {
             value: "",
             type: null,
@@ -4838,26 +4838,26 @@ var require_compose_scalar = __commonJS({
         tag = findScalarTagByTest(ctx, value, token, onError);
       else
         tag = ctx.schema[identity.SCALAR];
-      let scalar2;
+      let scalar3;
       try {
         const res = tag.resolve(value, (msg) => onError(tagToken ?? token, "TAG_RESOLVE_FAILED", msg), ctx.options);
-        scalar2 = identity.isScalar(res) ? res : new Scalar.Scalar(res);
+        scalar3 = identity.isScalar(res) ? res : new Scalar.Scalar(res);
       } catch (error62) {
         const msg = error62 instanceof Error ? error62.message : String(error62);
         onError(tagToken ?? token, "TAG_RESOLVE_FAILED", msg);
-        scalar2 = new Scalar.Scalar(value);
+        scalar3 = new Scalar.Scalar(value);
       }
-      scalar2.range = range;
-      scalar2.source = value;
+      scalar3.range = range;
+      scalar3.source = value;
       if (type)
-        scalar2.type = type;
+        scalar3.type = type;
       if (tagName)
-        scalar2.tag = tagName;
+        scalar3.tag = tagName;
       if (tag.format)
-        scalar2.format = tag.format;
+        scalar3.format = tag.format;
       if (comment)
-        scalar2.comment = comment;
-      return scalar2;
+        scalar3.comment = comment;
+      return scalar3;
     }
     function findScalarTagByName(schema, value, tagName, tagToken, onError) {
       if (tagName === "!")
@@ -5549,8 +5549,8 @@ var require_cst_visit = __commonJS({
     visit2.REMOVE = REMOVE;
     visit2.itemAtPath = (cst, path) => {
       let item = cst;
-      for (const [field, index] of path) {
-        const tok = item?.[field];
+      for (const [field2, index] of path) {
+        const tok = item?.[field2];
         if (tok && "items" in tok) {
           item = tok.items[index];
         } else
@@ -5560,8 +5560,8 @@ var require_cst_visit = __commonJS({
     };
     visit2.parentCollection = (cst, path) => {
       const parent = visit2.itemAtPath(cst, path.slice(0, -1));
-      const field = path[path.length - 1][0];
-      const coll = parent?.[field];
+      const field2 = path[path.length - 1][0];
+      const coll = parent?.[field2];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
@@ -5570,11 +5570,11 @@ var require_cst_visit = __commonJS({
       let ctrl = visitor(item, path);
       if (typeof ctrl === "symbol")
         return ctrl;
-      for (const field of ["key", "value"]) {
-        const token = item[field];
+      for (const field2 of ["key", "value"]) {
+        const token = item[field2];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path.concat([[field, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path.concat([[field2, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -5584,7 +5584,7 @@ var require_cst_visit = __commonJS({
               i -= 1;
             }
           }
-          if (typeof ctrl === "function" && field === "key")
+          if (typeof ctrl === "function" && field2 === "key")
             ctrl = ctrl(item, path);
         }
       }
@@ -6685,37 +6685,37 @@ var require_parser = __commonJS({
           };
         }
       }
-      *scalar(scalar2) {
+      *scalar(scalar3) {
         if (this.type === "map-value-ind") {
           const prev = getPrevProps(this.peek(2));
           const start = getFirstKeyStartProps(prev);
           let sep;
-          if (scalar2.end) {
-            sep = scalar2.end;
+          if (scalar3.end) {
+            sep = scalar3.end;
             sep.push(this.sourceToken);
-            delete scalar2.end;
+            delete scalar3.end;
           } else
             sep = [this.sourceToken];
           const map2 = {
             type: "block-map",
-            offset: scalar2.offset,
-            indent: scalar2.indent,
-            items: [{ start, key: scalar2, sep }]
+            offset: scalar3.offset,
+            indent: scalar3.indent,
+            items: [{ start, key: scalar3, sep }]
           };
           this.onKeyLine = true;
           this.stack[this.stack.length - 1] = map2;
         } else
-          yield* this.lineEnd(scalar2);
+          yield* this.lineEnd(scalar3);
       }
-      *blockScalar(scalar2) {
+      *blockScalar(scalar3) {
         switch (this.type) {
           case "space":
           case "comment":
           case "newline":
-            scalar2.props.push(this.sourceToken);
+            scalar3.props.push(this.sourceToken);
             return;
           case "scalar":
-            scalar2.source = this.source;
+            scalar3.source = this.source;
             this.atNewLine = true;
             this.indent = 0;
             if (this.onNewLine) {
@@ -7386,10 +7386,71 @@ var WriteError = class extends RunError {
   cause;
 };
 
-// action/src/specfile/load.ts
-var import_yaml = __toESM(require_dist(), 1);
-import { createHash } from "node:crypto";
-import { readFile } from "node:fs/promises";
+// action/src/teardown.ts
+var stack = [];
+function onTeardown(name, run) {
+  const entry = { name, run };
+  stack.push(entry);
+  return () => {
+    const i = stack.indexOf(entry);
+    if (i >= 0) stack.splice(i, 1);
+  };
+}
+async function teardownAll(log = () => {
+}) {
+  while (stack.length > 0) {
+    const entry = stack.pop();
+    try {
+      await entry.run();
+    } catch (e) {
+      log(`teardown: ${entry.name} failed: ${e.message}`);
+    }
+  }
+}
+var Interrupted = class extends Error {
+  constructor(signal, exitCode) {
+    super(`interrupted by ${signal}`);
+    this.signal = signal;
+    this.exitCode = exitCode;
+    this.name = "Interrupted";
+  }
+  signal;
+  exitCode;
+};
+var installed = false;
+function installSignalTeardown(abort, log, graceMs = 6e4) {
+  if (installed) return;
+  installed = true;
+  for (const [signal, code] of [
+    ["SIGINT", 130],
+    ["SIGTERM", 143],
+    ["SIGHUP", 129]
+  ]) {
+    process.on(signal, () => {
+      if (abort.signal.aborted) return;
+      log(`tiperf: ${signal} received: stopping and tearing down`);
+      abort.abort(new Interrupted(signal, code));
+      setTimeout(() => {
+        log(`tiperf: still unwinding after ${graceMs / 1e3}s: tearing down directly`);
+        void teardownAll(log).finally(() => process.exit(code));
+      }, graceMs).unref();
+    });
+  }
+}
+function installCrashTeardown(log, describe3) {
+  let crashed = false;
+  const crash = (e) => {
+    if (crashed) return;
+    crashed = true;
+    log(`error: ${describe3(e)}`);
+    void teardownAll(log).finally(() => process.exit(3));
+  };
+  process.on("uncaughtException", crash);
+  process.on("unhandledRejection", crash);
+}
+
+// action/src/drivers/go-tpc/index.ts
+import { cpus } from "node:os";
 
 // node_modules/zod/v4/classic/external.js
 var external_exports = {};
@@ -9401,8 +9462,8 @@ function emoji() {
 }
 var ipv4 = /^(?:(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9][0-9]|[0-9])\.){3}(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9][0-9]|[0-9])$/;
 var ipv6 = /^(([0-9a-fA-F]{1,4}:){7}[0-9a-fA-F]{1,4}|([0-9a-fA-F]{1,4}:){1,7}:|([0-9a-fA-F]{1,4}:){1,6}:[0-9a-fA-F]{1,4}|([0-9a-fA-F]{1,4}:){1,5}(:[0-9a-fA-F]{1,4}){1,2}|([0-9a-fA-F]{1,4}:){1,4}(:[0-9a-fA-F]{1,4}){1,3}|([0-9a-fA-F]{1,4}:){1,3}(:[0-9a-fA-F]{1,4}){1,4}|([0-9a-fA-F]{1,4}:){1,2}(:[0-9a-fA-F]{1,4}){1,5}|[0-9a-fA-F]{1,4}:((:[0-9a-fA-F]{1,4}){1,6})|:((:[0-9a-fA-F]{1,4}){1,7}|:))$/;
-var mac = (delimiter) => {
-  const escapedDelim = escapeRegex(delimiter ?? ":");
+var mac = (delimiter2) => {
+  const escapedDelim = escapeRegex(delimiter2 ?? ":");
   return new RegExp(`^(?:[0-9A-F]{2}${escapedDelim}){5}[0-9A-F]{2}$|^(?:[0-9a-f]{2}${escapedDelim}){5}[0-9a-f]{2}$`);
 };
 var cidrv4 = /^((25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9][0-9]|[0-9])\.){3}(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9][0-9]|[0-9])\/([0-9]|[1-2][0-9]|3[0-2])$/;
@@ -10940,14 +11001,14 @@ var $ZodObject = /* @__PURE__ */ $constructor("$ZodObject", (inst, def) => {
     const shape = zod.def.shape;
     const propValues = {};
     for (const key in shape) {
-      const field = shape[key]._zod;
-      if (field.values) {
+      const field2 = shape[key]._zod;
+      if (field2.values) {
         if (!Object.prototype.hasOwnProperty.call(propValues, key)) {
           assignProp(propValues, key, /* @__PURE__ */ new Set());
         }
-        for (const v of field.values)
+        for (const v of field2.values)
           propValues[key].add(v);
-        if (field.optin !== void 0)
+        if (field2.optin !== void 0)
           propValues[key].add(void 0);
       }
     }
@@ -11324,9 +11385,9 @@ var $ZodDiscriminatedUnion = /* @__PURE__ */ $constructor("$ZodDiscriminatedUnio
       return payload;
     }
     const value = input2?.[def.discriminator];
-    const opt = disc.value.get(value);
-    if (opt && (value !== void 0 || ctx.direction !== "backward")) {
-      return opt._zod.run(payload, ctx);
+    const opt2 = disc.value.get(value);
+    if (opt2 && (value !== void 0 || ctx.direction !== "backward")) {
+      return opt2._zod.run(payload, ctx);
     }
     if (def.unionFallback || ctx.direction === "backward") {
       return _super(payload, ctx);
@@ -12458,17 +12519,17 @@ var recursive = /* @__PURE__ */ new WeakMap();
 var NONE = 0;
 var ASSUMED = 1;
 var PROVEN = 2;
-function isRecursive(inst, stack, resolve) {
+function isRecursive(inst, stack2, resolve) {
   const cached2 = recursive.get(inst);
   if (cached2 !== void 0)
     return cached2 ? PROVEN : NONE;
-  if (stack.has(inst))
+  if (stack2.has(inst))
     return PROVEN;
-  stack.add(inst);
+  stack2.add(inst);
   let result = NONE;
   const check2 = (child) => {
     if (result !== PROVEN && child?._zod) {
-      const answer = isRecursive(child, stack, resolve);
+      const answer = isRecursive(child, stack2, resolve);
       if (answer > result)
         result = answer;
     }
@@ -12479,7 +12540,7 @@ function isRecursive(inst, stack, resolve) {
       const desc = Object.getOwnPropertyDescriptor(sh, key);
       if (spread && !desc.enumerable)
         continue;
-      const child = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve) : NONE;
+      const child = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack2, resolve) : NONE;
       if (child > answer)
         answer = child;
     }
@@ -12544,7 +12605,7 @@ function isRecursive(inst, stack, resolve) {
     // `$ZodLazy` caches its inner on the def, so a resolved edge is followed exactly
     case "lazy": {
       const inner = def._cachedInner ?? (resolve ? inst._zod.innerType : void 0);
-      merge2(inner ? isRecursive(inner, stack, false) : ASSUMED);
+      merge2(inner ? isRecursive(inner, stack2, false) : ASSUMED);
       break;
     }
     // a leaf by choice: `parts` are regex fragments, not data positions
@@ -12587,7 +12648,7 @@ function isRecursive(inst, stack, resolve) {
       }
     }
   }
-  stack.delete(inst);
+  stack2.delete(inst);
   return settle(inst, result);
 }
 function settle(inst, answer) {
@@ -21578,9 +21639,9 @@ function generateUnionCheck(doc, ctx, schema, accessor) {
   if (options.length === 1) {
     return generateCheck(doc, ctx, options[0], accessor);
   }
-  const allLiterals = options.every((opt) => opt._zod.def.type === "literal" && !opt._zod.def.checks?.length);
+  const allLiterals = options.every((opt2) => opt2._zod.def.type === "literal" && !opt2._zod.def.checks?.length);
   if (allLiterals) {
-    const values = new Set(options.flatMap((opt) => opt._zod.def.values));
+    const values = new Set(options.flatMap((opt2) => opt2._zod.def.values));
     const valuesConst = addConstant(ctx, values);
     doc.write(`if (!${valuesConst}.has(${accessor})) return INVALID;`);
     return accessor;
@@ -21588,14 +21649,14 @@ function generateUnionCheck(doc, ctx, schema, accessor) {
   const outputVar = newVar(ctx);
   doc.write(`let ${outputVar};`);
   for (let i = 0; i < options.length; i++) {
-    const opt = options[i];
+    const opt2 = options[i];
     if (i === 0) {
       doc.write(`${outputVar} = (() => {`);
     } else {
       doc.write(`if (${outputVar} === INVALID) ${outputVar} = (() => {`);
     }
     doc.indented((d) => {
-      const branchOutput = generateCheck(d, ctx, opt, accessor);
+      const branchOutput = generateCheck(d, ctx, opt2, accessor);
       d.write(`return ${branchOutput};`);
     });
     doc.write(`})();`);
@@ -23885,8 +23946,8 @@ var objectProcessor = (schema, ctx, _json, params) => {
   }
   const requiredKeys = [];
   for (const key of Object.keys(shape)) {
-    const field = def.shape[key];
-    if (ctx.io === "input" ? inputOptin(field) === void 0 : field._zod.optout === void 0) {
+    const field2 = def.shape[key];
+    if (ctx.io === "input" ? inputOptin(field2) === void 0 : field2._zod.optout === void 0) {
       requiredKeys.push(key);
     }
   }
@@ -26969,9 +27030,9 @@ function visit(schema, fnOrHandlers) {
         const oldOptions = def.options;
         let changed = false;
         const newOptions = [];
-        for (const opt of oldOptions) {
-          const mapped = run(opt);
-          if (mapped !== opt)
+        for (const opt2 of oldOptions) {
+          const mapped = run(opt2);
+          if (mapped !== opt2)
             changed = true;
           newOptions.push(mapped);
         }
@@ -27108,7 +27169,851 @@ function date4(params) {
   return _coercedDate(ZodDate, params);
 }
 
-// action/src/specfile/schema.ts
+// action/src/proc/env.ts
+import { accessSync, constants, statSync } from "node:fs";
+import { delimiter, join } from "node:path";
+var PASSED = [
+  "PATH",
+  "HOME",
+  "TMPDIR",
+  "LANG",
+  "LC_ALL",
+  "LC_CTYPE",
+  "LC_MESSAGES",
+  "LC_NUMERIC",
+  "TZ",
+  "USER",
+  "LOGNAME"
+];
+function childEnv(extra = {}, from = process.env) {
+  const env = {};
+  for (const key of PASSED) {
+    const value = from[key];
+    if (value !== void 0) env[key] = value;
+  }
+  env.LC_NUMERIC = "C";
+  if (env.PATH === void 0) env.PATH = "/usr/local/bin:/usr/bin:/bin:/usr/local/sbin:/usr/sbin:/sbin";
+  return { ...env, ...extra };
+}
+function findTool(name, path = childEnv().PATH ?? "") {
+  const candidates = name.includes("/") ? [name] : path.split(delimiter).map((d) => join(d, name));
+  return candidates.find((c) => {
+    try {
+      accessSync(c, constants.X_OK);
+      return statSync(c).isFile();
+    } catch {
+      return false;
+    }
+  });
+}
+var firstTool = (names) => names.map((n) => findTool(n)).find((t) => t !== void 0) ?? names[0];
+
+// action/src/specfile/duration.ts
+function parseDuration(value) {
+  if (typeof value === "number") return Number.isInteger(value) && value >= 0 ? value : void 0;
+  const m = /^(\d+)\s*(s|m|h)$/.exec(value.trim());
+  if (!m) return void 0;
+  const n = Number(m[1]);
+  return n * { s: 1, m: 60, h: 3600 }[m[2]];
+}
+
+// action/src/drivers/go-tpc/parse.ts
+var GoTpcParseError = class extends Error {
+  constructor(message) {
+    super(message);
+    this.name = "GoTpcParseError";
+  }
+};
+var FIELDS = [
+  ["Takes(s)", "takes_s"],
+  ["Count", "count"],
+  ["TPM", "tpm"],
+  ["Sum(ms)", "sum_ms"],
+  ["Avg(ms)", "avg_ms"],
+  ["50th(ms)", "p50_ms"],
+  ["90th(ms)", "p90_ms"],
+  ["95th(ms)", "p95_ms"],
+  ["99th(ms)", "p99_ms"],
+  ["99.9th(ms)", "p999_ms"],
+  ["Max(ms)", "max_ms"]
+];
+var NUM = String.raw`(-?\d+(?:\.\d+)?)`;
+var PLAIN_ROW = /^\[(Summary|Current)\] (\w+) - (.*)$/;
+function operation(values, where) {
+  const op = {};
+  for (const [label, key] of FIELDS) {
+    const raw = values[label];
+    const n = raw === void 0 ? Number.NaN : Number(raw);
+    if (!Number.isFinite(n))
+      throw new GoTpcParseError(`${where}: expected a number for ${label} (got ${raw})`);
+    op[key] = n;
+  }
+  if (op.count > 0) op.avg_ms = op.sum_ms / op.count;
+  return op;
+}
+function plainFields(rest) {
+  const out = {};
+  for (const part of rest.split(", ")) {
+    const m = new RegExp(String.raw`^([\w.()]+): ${NUM}$`).exec(part.trim());
+    if (m) out[m[1]] = m[2];
+  }
+  return out;
+}
+function goTpcFailure(text) {
+  const lines = text.split(/\r?\n/).map((l) => l.trim());
+  const panic = lines.findIndex((l) => l.startsWith("panic:"));
+  if (panic >= 0) {
+    const before = lines.slice(0, panic).reverse().find((l) => /failed|error/i.test(l));
+    return before ? `${before} (${lines[panic]})` : lines[panic];
+  }
+  return lines.find((l) => /^execute \w+ failed/.test(l)) ?? lines.find((l) => /^\[[\d-]+ [\d:]+\] execute \w+ failed/.test(l)) ?? lines.find((l) => /create db .* failed|failed to ping db/.test(l));
+}
+function parseTpcc(text) {
+  const failure2 = goTpcFailure(text);
+  const report = {
+    tpmc: Number.NaN,
+    tpm_total: Number.NaN,
+    efficiency: Number.NaN,
+    operations: {},
+    errors: {},
+    intervals: [],
+    worker_errors: []
+  };
+  let n = 0;
+  let seenInGroup = /* @__PURE__ */ new Set();
+  const addRow = (kind, name, op) => {
+    if (kind === "Summary") {
+      if (name.endsWith("_ERR")) report.errors[name.slice(0, -4)] = op;
+      else report.operations[name] = op;
+      return;
+    }
+    if (n === 0 || seenInGroup.has(name)) {
+      n++;
+      seenInGroup = /* @__PURE__ */ new Set();
+    }
+    seenInGroup.add(name);
+    report.intervals.push({ n, operation: name, ...op });
+  };
+  for (const [i, line] of text.split(/\r?\n/).entries()) {
+    const where = `line ${i + 1}`;
+    const plain = PLAIN_ROW.exec(line);
+    if (plain) {
+      addRow(plain[1], plain[2], operation(plainFields(plain[3]), where));
+      continue;
+    }
+    const total = new RegExp(`^tpmC: ${NUM}, tpmTotal: ${NUM}, efficiency: ${NUM}%`).exec(line);
+    if (total) {
+      report.tpmc = Number(total[1]);
+      report.tpm_total = Number(total[2]);
+      report.efficiency = Number(total[3]);
+      continue;
+    }
+    if (line.startsWith("[{")) {
+      let rows;
+      try {
+        rows = JSON.parse(line);
+      } catch {
+        throw new GoTpcParseError(`${where}: unreadable json output: ${line.slice(0, 120)}`);
+      }
+      for (const row of rows) {
+        if ("tpmC" in row) {
+          report.tpmc = Number(row.tpmC);
+          report.tpm_total = Number(row.tpmTotal);
+          report.efficiency = Number(String(row.efficiency).replace(/%$/, ""));
+        } else {
+          const kind = String(row.Prefix ?? "").includes("Summary") ? "Summary" : "Current";
+          addRow(kind, String(row.Operation), operation(row, where));
+        }
+      }
+      continue;
+    }
+    const stopped = /run worker \d+ stopped (?!due to timeout)(.*)$/.exec(line);
+    if (stopped) report.worker_errors.push(line.replace(/^\[[\d-]+ [\d:]+\] /, ""));
+  }
+  if (failure2 && !(Number.isFinite(report.tpmc) && Object.keys(report.operations).length > 0)) {
+    throw new GoTpcParseError(`go-tpc failed: ${failure2}`);
+  }
+  if (!Number.isFinite(report.tpmc)) {
+    throw new GoTpcParseError(
+      `expected go-tpc's final "tpmC: \u2026, tpmTotal: \u2026, efficiency: \u2026%" line${failure2 ? ` (go-tpc said: ${failure2})` : ""}`
+    );
+  }
+  if (Object.keys(report.operations).length === 0) {
+    throw new GoTpcParseError(
+      `go-tpc printed tpmC ${report.tpmc} but no [Summary] row of a successful transaction: every worker failed`
+    );
+  }
+  return report;
+}
+function parseTpch(text) {
+  const failure2 = goTpcFailure(text);
+  if (failure2) throw new GoTpcParseError(`go-tpc failed: ${failure2}`);
+  const queries = {};
+  for (const line of text.split(/\r?\n/)) {
+    const m = new RegExp(String.raw`^\[Summary\] (Q\d+): ${NUM}s$`).exec(line.trim());
+    if (m) queries[m[1]] = Number(m[2]);
+  }
+  if (Object.keys(queries).length === 0)
+    throw new GoTpcParseError(`expected go-tpc tpch's "[Summary] Q1: 7.62s" lines`);
+  return { queries };
+}
+
+// action/src/drivers/go-tpc/index.ts
+var TPCC_TRANSACTIONS = ["NEW_ORDER", "PAYMENT", "ORDER_STATUS", "DELIVERY", "STOCK_LEVEL"];
+var ALL_QUERIES = Array.from({ length: 22 }, (_, i) => `q${i + 1}`);
+var seconds = (what) => external_exports.union([external_exports.string(), external_exports.number()]).transform((v, ctx) => {
+  const s = parseDuration(v);
+  if (s === void 0 || s < 1) {
+    ctx.addIssue({
+      code: "custom",
+      message: `${what} must be whole seconds \u2265 1, like 5s (got ${JSON.stringify(v)})`
+    });
+    return external_exports.NEVER;
+  }
+  return s;
+});
+var TpccOptions = external_exports.strictObject({
+  warehouses: external_exports.number().int().min(1).default(1),
+  /** Seconds between go-tpc's [Current] reports: the interval samples. */
+  interval: seconds("interval").default(2),
+  /** Run go-tpc's consistency check after prepare. */
+  check: external_exports.boolean().default(false),
+  isolation: external_exports.number().int().min(0).max(7).optional(),
+  wait: external_exports.boolean().optional(),
+  weight: external_exports.string().regex(/^\d+(,\d+){4}$/, "five weights like 45,43,4,4,4").optional(),
+  parts: external_exports.number().int().min(1).optional(),
+  "partition-type": external_exports.number().int().min(1).max(4).optional(),
+  "conn-params": external_exports.string().optional()
+});
+var TpchOptions = external_exports.strictObject({
+  /** Scale factor: go-tpc takes a whole number ≥ 1. */
+  sf: external_exports.number().int().min(1).default(1),
+  queries: external_exports.string().regex(/^q\d+(,q\d+)*$/, "a comma-separated list like q1,q3,q6").refine((q) => q.split(",").every((x) => ALL_QUERIES.includes(x)), "queries are q1 \u2026 q22").default(ALL_QUERIES.join(",")),
+  /** Times each query runs in a cell. */
+  count: external_exports.number().int().min(1).default(1),
+  "conn-params": external_exports.string().optional()
+});
+var Keys = external_exports.strictObject({
+  "go-tpc": external_exports.enum(["tpcc", "tpch"], { error: "must be tpcc or tpch" }),
+  options: external_exports.record(external_exports.string(), external_exports.unknown()).default({})
+}).transform((k, ctx) => {
+  const schema = k["go-tpc"] === "tpcc" ? TpccOptions : TpchOptions;
+  const parsed = schema.safeParse(k.options);
+  if (!parsed.success) {
+    for (const issue2 of parsed.error.issues) {
+      const path = issue2.code === "unrecognized_keys" ? [...issue2.path, issue2.keys[0] ?? ""] : issue2.path;
+      const allowed = Object.keys(schema.shape).join(", ");
+      const message = issue2.code === "unrecognized_keys" ? `unknown go-tpc ${k["go-tpc"]} option ${issue2.keys[0]} (allowed: ${allowed}; threads, duration and connections are set by tiperf)` : issue2.message;
+      ctx.addIssue({ code: "custom", path: ["options", ...path], message });
+    }
+    return external_exports.NEVER;
+  }
+  const options = Object.fromEntries(
+    Object.entries(parsed.data).filter(([, v]) => v !== void 0)
+  );
+  return { script: k["go-tpc"], options };
+});
+function connectionArgs(c, database) {
+  return [
+    "-d",
+    c.protocol === "mysql" ? "mysql" : "postgres",
+    "-H",
+    c.endpoints.map((e) => e.host).join(","),
+    "-P",
+    c.endpoints.map((e) => e.port).join(","),
+    "-U",
+    c.user,
+    ...c.password ? ["-p", c.password] : [],
+    "-D",
+    database
+  ];
+}
+var opt = (w, k) => w.options[k];
+var passThrough = (w, keys) => keys.flatMap((k) => {
+  const v = opt(w, k);
+  if (v === void 0) return [];
+  return typeof v === "boolean" ? v ? [`--${k}`] : [] : [`--${k}`, String(v)];
+});
+var lower = (op) => op.toLowerCase();
+function tpccMetrics() {
+  const m = {
+    tpmc: { unit: "1/min", better: "higher", label: "tpmC" },
+    tpm_total: { unit: "1/min", better: "higher", label: "tpmTotal" },
+    efficiency: { unit: "%", better: "higher", label: "efficiency %" },
+    errors: { unit: "count", better: "lower", label: "errors" }
+  };
+  for (const op of TPCC_TRANSACTIONS) {
+    const o = lower(op);
+    m[`${o}_tpm`] = { unit: "1/min", better: "higher", label: `${op} TPM` };
+    m[`${o}_avg_ms`] = { unit: "ms", better: "lower", label: `${op} avg` };
+    m[`${o}_p95_ms`] = { unit: "ms", better: "lower", label: `${op} p95` };
+    m[`${o}_p99_ms`] = { unit: "ms", better: "lower", label: `${op} p99` };
+  }
+  return m;
+}
+var queriesOf = (w) => String(opt(w, "queries") ?? ALL_QUERIES.join(",")).split(",");
+function tpchMetrics(w) {
+  const m = {};
+  for (const q of queriesOf(w)) m[`${q}_s`] = { unit: "s", better: "lower", label: q.toUpperCase() };
+  m.geomean_s = { unit: "s", better: "lower", label: "geomean" };
+  return m;
+}
+function tpccValues(ops) {
+  const v = {};
+  let total = 0;
+  for (const [op, row] of Object.entries(ops)) {
+    const o = lower(op);
+    v[`${o}_tpm`] = row.tpm;
+    v[`${o}_avg_ms`] = row.avg_ms;
+    v[`${o}_p95_ms`] = row.p95_ms;
+    v[`${o}_p99_ms`] = row.p99_ms;
+    total += row.tpm;
+  }
+  if (ops.NEW_ORDER) v.tpmc = ops.NEW_ORDER.tpm;
+  v.tpm_total = total;
+  return v;
+}
+var mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
+var fields = (op) => ({ ...op });
+function measureTpcc(w, report, req) {
+  const problems = [];
+  if (report.worker_errors.length > 0)
+    problems.push(
+      `${report.worker_errors.length} worker(s) stopped early, so fewer threads ran than asked: ${report.worker_errors[0]}`
+    );
+  const longest = Math.max(...Object.values(report.operations).map((o) => o.takes_s));
+  if (longest > req.seconds + req.grace_s)
+    problems.push(
+      `go-tpc ran ${longest}s for a ${req.seconds}s cell (allowed: ${req.seconds}s + ${req.grace_s}s grace)`
+    );
+  if (problems.length > 0) throw new Error(`not the measurement asked for: ${problems.join("; ")}`);
+  const interval = Number(opt(w, "interval") ?? 10);
+  const groups = /* @__PURE__ */ new Map();
+  for (const iv of report.intervals) {
+    if (iv.operation.endsWith("_ERR")) continue;
+    const g = groups.get(iv.n) ?? {};
+    g[iv.operation] = iv;
+    groups.set(iv.n, g);
+  }
+  const intervals = [...groups].map(([n, ops]) => ({
+    t: n * interval,
+    warmup: n * interval <= w.warmup,
+    values: tpccValues(ops)
+  }));
+  const errors = Object.fromEntries(Object.entries(report.errors).map(([k, v]) => [k, fields(v)]));
+  const errorCount = Object.values(report.errors).reduce((s, e) => s + e.count, 0);
+  const { intervals: _i, operations, errors: _e, ...rest } = report;
+  const base = {
+    intervals,
+    summary: { ...rest },
+    operations: Object.fromEntries(Object.entries(operations).map(([k, v]) => [k, fields(v)])),
+    ...Object.keys(errors).length ? { errors } : {}
+  };
+  if (w.warmup === 0) {
+    return {
+      ...base,
+      metrics: {
+        ...tpccValues(operations),
+        tpmc: report.tpmc,
+        tpm_total: report.tpm_total,
+        efficiency: report.efficiency,
+        errors: errorCount
+      },
+      source: "summary"
+    };
+  }
+  const steady = intervals.filter((i) => !i.warmup && i.values.tpmc !== void 0);
+  if (steady.length === 0)
+    throw new Error(
+      `no [Current] report after the ${w.warmup}s warmup (go-tpc printed ${intervals.length} at ${interval}s intervals); lengthen the duration or shorten options.interval`
+    );
+  const metrics = { errors: errorCount };
+  for (const k of Object.keys(steady[0]?.values ?? {})) {
+    const xs = steady.map((i) => i.values[k]).filter((x) => x !== void 0);
+    if (xs.length === steady.length) metrics[k] = mean(xs);
+  }
+  return { ...base, metrics, source: "intervals" };
+}
+function measureTpch(w, text) {
+  const { queries } = parseTpch(text);
+  const wanted = queriesOf(w);
+  const missing = wanted.filter((q) => queries[q.toUpperCase()] === void 0);
+  if (missing.length > 0)
+    throw new Error(
+      `not the measurement asked for: go-tpc printed no time for ${missing.map((q) => q.toUpperCase()).join(", ")}`
+    );
+  const metrics = {};
+  for (const q of wanted) metrics[`${q}_s`] = queries[q.toUpperCase()];
+  const times = wanted.map((q) => metrics[`${q}_s`]).filter((x) => x > 0);
+  if (times.length > 0) metrics.geomean_s = Math.exp(mean(times.map(Math.log)));
+  return { metrics, intervals: [], summary: { queries }, source: "summary" };
+}
+var hasResult = (text) => /^tpmC: |"tpmC"|^\[Summary\] Q\d+:/m.test(text);
+var goTpc = {
+  name: "go-tpc",
+  install: "go-tpc (github.com/pingcap/go-tpc) on PATH, or tiup with its bench component",
+  keys: Keys,
+  keyNames: ["go-tpc", "options"],
+  findTool(script) {
+    const own2 = findTool("go-tpc");
+    if (own2) return { command: own2, prefix: [script] };
+    const tiup = findTool("tiup");
+    return tiup ? { command: tiup, prefix: ["bench", script] } : void 0;
+  },
+  metrics: (w) => w.script === "tpcc" ? tpccMetrics() : tpchMetrics(w),
+  defaultMetric: (w) => w.script === "tpcc" ? "tpmc" : "geomean_s",
+  dataKey: (w) => w.script === "tpcc" ? `go-tpc:tpcc:w${opt(w, "warehouses")}` : `go-tpc:tpch:sf${opt(w, "sf")}`,
+  database: (w) => w.script,
+  setup(ctx) {
+    const w = ctx.workload;
+    const conn = connectionArgs(ctx.connection, w.script);
+    if (w.script === "tpch") {
+      const sf = Number(opt(w, "sf"));
+      return [
+        {
+          phase: "prepare",
+          args: [...conn, "--sf", String(sf), "-T", String(Math.min(4, cpus().length)), "prepare"],
+          limitS: 600 + 1200 * sf,
+          about: `scale factor ${sf}`
+        }
+      ];
+    }
+    const wh = Number(opt(w, "warehouses"));
+    const threads = String(Math.max(1, Math.min(wh, cpus().length)));
+    const limitS = 600 + 300 * wh;
+    const steps = [
+      {
+        phase: "prepare",
+        args: [...conn, "--warehouses", String(wh), "-T", threads, "prepare"],
+        limitS,
+        about: `${wh} warehouse(s)`
+      }
+    ];
+    if (opt(w, "check") === true)
+      steps.push({
+        phase: "check",
+        args: [...conn, "--warehouses", String(wh), "-T", threads, "check"],
+        limitS,
+        about: `${wh} warehouse(s)`
+      });
+    return steps;
+  },
+  run(ctx) {
+    const w = ctx.workload;
+    const conn = connectionArgs(ctx.connection, w.script);
+    if (w.script === "tpch") {
+      return {
+        phase: "run",
+        args: [
+          ...conn,
+          "--sf",
+          String(opt(w, "sf")),
+          "--queries",
+          queriesOf(w).join(","),
+          "--count",
+          String(opt(w, "count")),
+          "-T",
+          String(ctx.threads),
+          ...passThrough(w, ["conn-params"]),
+          "run"
+        ]
+      };
+    }
+    return {
+      phase: "run",
+      args: [
+        ...conn,
+        "--warehouses",
+        String(opt(w, "warehouses")),
+        "-T",
+        String(ctx.threads),
+        "--time",
+        `${w.warmup + w.duration}s`,
+        "--interval",
+        `${opt(w, "interval")}s`,
+        ...passThrough(w, ["isolation", "wait", "weight", "parts", "partition-type", "conn-params"]),
+        "run"
+      ]
+    };
+  },
+  cleanup(ctx) {
+    const w = ctx.workload;
+    const size = w.script === "tpcc" ? ["--warehouses", String(opt(w, "warehouses"))] : ["--sf", String(opt(w, "sf"))];
+    return [
+      {
+        phase: "cleanup",
+        args: [...connectionArgs(ctx.connection, w.script), ...size, "cleanup"],
+        limitS: 300
+      }
+    ];
+  },
+  failure: (output2) => hasResult(output2) ? void 0 : goTpcFailure(output2) ?? void 0,
+  measure(w, output2, req) {
+    return w.script === "tpcc" ? measureTpcc(w, parseTpcc(output2), req) : measureTpch(w, output2);
+  },
+  // tpch prints "[Summary] Q1: 7.62s" lines, tpcc a "tpmC: …" total
+  parse: (text) => /^\[Summary\] Q\d+:/m.test(text) ? parseTpch(text) : parseTpcc(text),
+  report: (w) => w.script === "tpcc" ? { rows: "threads", columns: ["tpmc", "tpm_total", "new_order_p95_ms", "new_order_p99_ms", "errors"] } : { rows: "metrics", columns: [...queriesOf(w).map((q) => `${q}_s`), "geomean_s"] }
+};
+
+// action/src/drivers/sysbench/index.ts
+import { cpus as cpus2 } from "node:os";
+
+// action/src/proc/tool.ts
+import { spawn } from "node:child_process";
+import { createWriteStream } from "node:fs";
+
+// action/src/proc/quote.ts
+function shellQuote(arg) {
+  if (arg === "") return "''";
+  if (/^[A-Za-z0-9_@%+=:,./-]+$/.test(arg)) return arg;
+  return `'${arg.replace(/'/g, `'\\''`)}'`;
+}
+function shellCommand(argv) {
+  return argv.map(shellQuote).join(" ");
+}
+
+// action/src/proc/tool.ts
+var KILL_GRACE_MS = 3e3;
+function runTool(command, args, opts) {
+  return new Promise((resolve) => {
+    const started = Date.now();
+    const [cmd, argv] = opts.cpus ? ["taskset", ["-c", opts.cpus, command, ...args]] : [command, args];
+    const log = createWriteStream(opts.logFile, { flags: "a" });
+    let writeError;
+    let output2 = "";
+    let aborted2;
+    let timedOut;
+    let killTimer;
+    const write = (chunk) => {
+      if (!writeError) log.write(chunk);
+    };
+    write(`$ ${shellCommand([cmd, ...argv])}
+`);
+    const child = spawn(cmd, argv, { stdio: ["ignore", "pipe", "pipe"], env: childEnv(opts.env) });
+    const kill = () => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill("SIGTERM");
+      killTimer ??= setTimeout(() => {
+        if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+      }, KILL_GRACE_MS);
+    };
+    log.on("error", (e) => {
+      writeError ??= new WriteError(opts.logFile, e);
+      kill();
+    });
+    const onData = (d) => {
+      output2 += d.toString();
+      write(d);
+    };
+    child.stdout.on("data", onData);
+    child.stderr.on("data", onData);
+    const unregister = onTeardown(`stop ${command} (pid ${child.pid})`, kill);
+    const onAbort = () => {
+      const reason = opts.signal?.reason;
+      aborted2 = reason instanceof Error ? reason.message : String(reason ?? "aborted");
+      kill();
+    };
+    if (opts.signal?.aborted) onAbort();
+    opts.signal?.addEventListener("abort", onAbort, { once: true });
+    const watchdog = opts.limitS === void 0 ? void 0 : setTimeout(() => {
+      timedOut = { limit_s: opts.limitS };
+      kill();
+    }, opts.limitS * 1e3);
+    const stopper = opts.stopAfterS === void 0 ? void 0 : setTimeout(() => {
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGINT");
+    }, opts.stopAfterS * 1e3);
+    let done = false;
+    const finish = (code, sig) => {
+      if (done) return;
+      done = true;
+      unregister();
+      clearTimeout(watchdog);
+      clearTimeout(stopper);
+      clearTimeout(killTimer);
+      opts.signal?.removeEventListener("abort", onAbort);
+      const run = {
+        code,
+        signal: sig,
+        output: output2,
+        elapsed_s: (Date.now() - started) / 1e3,
+        ...aborted2 ? { aborted: aborted2 } : {},
+        ...timedOut ? { timedOut } : {}
+      };
+      const settle2 = () => resolve(writeError ? { ...run, writeError } : run);
+      if (writeError || log.destroyed) return settle2();
+      log.once("error", settle2);
+      log.end(settle2);
+    };
+    child.once("error", (e) => {
+      output2 += `
+${e.message}`;
+      finish(127, null);
+    });
+    child.once("close", finish);
+  });
+}
+
+// action/src/drivers/sysbench/measure.ts
+var mean2 = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
+function intervalValues(iv, p) {
+  const v = {
+    tps: iv.tps,
+    qps: iv.qps,
+    reads: iv.reads,
+    writes: iv.writes,
+    other: iv.other,
+    errors_per_s: iv.errors_per_s,
+    reconnects_per_s: iv.reconnects_per_s
+  };
+  if (p !== null && iv.lat_ms !== void 0) v[`p${p}_ms`] = iv.lat_ms;
+  if (iv.queue_length !== void 0) v.queue_length = iv.queue_length;
+  if (iv.concurrency !== void 0) v.concurrency = iv.concurrency;
+  return v;
+}
+function steadyState(report, warmupS) {
+  const p = report.percentile;
+  const intervals = report.intervals.map((iv) => ({
+    t: iv.t,
+    warmup: iv.t <= warmupS,
+    values: intervalValues(iv, p)
+  }));
+  const { intervals: _omit, ...summary } = report;
+  const base = { intervals, summary };
+  if (warmupS === 0) {
+    const metrics2 = { tps: report.tps, qps: report.qps, errors: report.errors };
+    const lat = p !== null ? report.latency_ms[`p${p}`] : void 0;
+    if (p !== null && lat !== void 0) metrics2[`p${p}_ms`] = lat;
+    return { ...base, metrics: metrics2, source: "summary" };
+  }
+  const steady = intervals.filter((iv) => !iv.warmup);
+  if (steady.length === 0) {
+    throw new Error(
+      `no interval samples after the ${warmupS}s warmup (sysbench printed ${intervals.length}); lengthen the duration`
+    );
+  }
+  const metrics = {
+    tps: mean2(steady.map((i) => i.values.tps)),
+    qps: mean2(steady.map((i) => i.values.qps)),
+    errors: report.errors
+  };
+  const lats = steady.map((i) => i.values[`p${p}_ms`]).filter((v) => v !== void 0);
+  if (p !== null && lats.length > 0) metrics[`p${p}_ms`] = mean2(lats);
+  return { ...base, metrics, source: "intervals" };
+}
+function measurementProblems(report, req) {
+  const problems = [];
+  if (report.duration_s > req.seconds + req.grace_s) {
+    problems.push(
+      `sysbench ran ${report.duration_s.toFixed(1)}s for a ${req.seconds}s cell (allowed: ${req.seconds}s + ${req.grace_s}s grace)`
+    );
+  }
+  if (!req.rate_limited) {
+    const stalled = report.intervals.filter((iv) => iv.qps === 0 && iv.tps === 0).map((iv) => iv.t);
+    if (stalled.length > 0) {
+      const shown = stalled.slice(0, 5).map((t) => `${t}s`);
+      problems.push(
+        `${stalled.length} one-second sample(s) with zero throughput (at ${shown.join(", ")}${stalled.length > 5 ? ", \u2026" : ""}): the server stalled`
+      );
+    }
+  }
+  const expected = Math.floor(req.seconds);
+  if (report.intervals.length < expected - 1) {
+    problems.push(
+      `sysbench printed ${report.intervals.length} one-second samples for a ${req.seconds}s cell (expected ${expected})`
+    );
+  }
+  return problems;
+}
+
+// action/src/drivers/sysbench/parse.ts
+var SysbenchParseError = class extends Error {
+  constructor(message) {
+    super(message);
+    this.name = "SysbenchParseError";
+  }
+};
+var NUM2 = String.raw`(-?\d+(?:\.\d+)?(?:e[+-]?\d+)?)`;
+var INTERVAL = new RegExp(
+  String.raw`^\[\s*${NUM2}s\s*\]\s+thds:\s*(\d+)\s+tps:\s*${NUM2}\s+qps:\s*${NUM2}\s+\(r/w/o:\s*${NUM2}/${NUM2}/${NUM2}\)\s+lat\s+\(ms,(\d+)%\):\s*${NUM2}\s+err/s:?\s*${NUM2}\s+reconn/s:?\s*${NUM2}\s*$`
+);
+var QUEUE = new RegExp(String.raw`^\[\s*${NUM2}s\s*\]\s+queue length:\s*(\d+),\s*concurrency:\s*(\d+)\s*$`);
+var HIST_ROW = new RegExp(String.raw`^\s*${NUM2}\s+\|[* ]*\s(\d+)\s*$`);
+function num(s) {
+  const v = Number(s);
+  if (s === void 0 || !Number.isFinite(v))
+    throw new SysbenchParseError(`not a number: ${JSON.stringify(s)}`);
+  return v;
+}
+function field(lines, label, section, re) {
+  for (const line of lines) {
+    const m = re.exec(line);
+    if (m) return m;
+  }
+  throw new SysbenchParseError(
+    `expected a "${label}" line in sysbench's ${section} block; the output is truncated or not from sysbench 1.0`
+  );
+}
+function block(lines, header, stop) {
+  const start = lines.findIndex((l) => l.trim() === header);
+  if (start < 0) return void 0;
+  const out = [];
+  for (let i = start + 1; i < lines.length; i++) {
+    const l = lines[i];
+    if (stop.test(l)) break;
+    out.push(l);
+  }
+  return out;
+}
+var CAUSE = /error \d+|errno|too many|can't create|cannot create|resource temporarily unavailable|access denied|unknown database|doesn't exist|does not exist|out of memory|refused|no such|permission denied/i;
+function mostSpecificLine(output2) {
+  const lines = output2.split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
+  const fatal = lines.filter((l) => l.startsWith("FATAL:"));
+  return fatal.find((l) => CAUSE.test(l)) ?? fatal[0] ?? lines.find((l) => /\berror\b/i.test(l) && CAUSE.test(l)) ?? lines.find((l) => /\berror\b/i.test(l));
+}
+function parseSysbench(text) {
+  const lines = text.split(/\r?\n/);
+  const fatal = mostSpecificLine(lines.filter((l) => l.startsWith("FATAL:")).join("\n"));
+  const version2 = /^sysbench (\d+\.\d+\.\d+)/m.exec(text)?.[1];
+  const threadsHeader = /^Number of threads:\s*(\d+)/m.exec(text);
+  const intervals = [];
+  for (const line of lines) {
+    if (!line.startsWith("[")) continue;
+    const m = INTERVAL.exec(line);
+    if (m) {
+      const pct = Number(m[8]);
+      const iv = {
+        t: num(m[1]),
+        threads: num(m[2]),
+        tps: num(m[3]),
+        qps: num(m[4]),
+        reads: num(m[5]),
+        writes: num(m[6]),
+        other: num(m[7]),
+        errors_per_s: num(m[10]),
+        reconnects_per_s: num(m[11])
+      };
+      if (pct > 0) iv.lat_ms = num(m[9]);
+      intervals.push(iv);
+      continue;
+    }
+    const q = QUEUE.exec(line);
+    if (q) {
+      const t = num(q[1]);
+      const iv = intervals.findLast((i) => i.t === t);
+      if (!iv) throw new SysbenchParseError(`queue length report at ${t}s has no interval line before it`);
+      iv.queue_length = num(q[2]);
+      iv.concurrency = num(q[3]);
+      continue;
+    }
+    throw new SysbenchParseError(`unrecognised interval line: ${JSON.stringify(line.slice(0, 200))}`);
+  }
+  const sql = block(lines, "SQL statistics:", /^General statistics:/);
+  if (!sql) {
+    if (fatal) throw new SysbenchParseError(`sysbench failed before its summary: ${fatal}`);
+    throw new SysbenchParseError(
+      `expected sysbench's "SQL statistics:" summary block; the output is truncated or not from a sysbench 1.0 run`
+    );
+  }
+  const general = block(lines, "General statistics:", /^Latency/) ?? [];
+  const latency = block(lines, "Latency (ms):", /^(Threads fairness:|\S)/);
+  if (!latency)
+    throw new SysbenchParseError(`expected sysbench's "Latency (ms):" block after General statistics`);
+  const read = num(field(sql, "read:", "SQL statistics", /^\s+read:\s+(\d+)/)[1]);
+  const write = num(field(sql, "write:", "SQL statistics", /^\s+write:\s+(\d+)/)[1]);
+  const other = num(field(sql, "other:", "SQL statistics", /^\s+other:\s+(\d+)/)[1]);
+  const total = num(field(sql, "total:", "SQL statistics", /^\s+total:\s+(\d+)/)[1]);
+  const tx = field(
+    sql,
+    "transactions:",
+    "SQL statistics",
+    new RegExp(String.raw`^\s+transactions:\s+(\d+)\s+\(${NUM2} per sec\.\)`)
+  );
+  const qs = field(
+    sql,
+    "queries:",
+    "SQL statistics",
+    new RegExp(String.raw`^\s+queries:\s+(\d+)\s+\(${NUM2} per sec\.\)`)
+  );
+  const errs = field(
+    sql,
+    "ignored errors:",
+    "SQL statistics",
+    new RegExp(String.raw`^\s+ignored errors:\s+(\d+)\s+\(${NUM2} per sec\.\)`)
+  );
+  const rec = field(
+    sql,
+    "reconnects:",
+    "SQL statistics",
+    new RegExp(String.raw`^\s+reconnects:\s+(\d+)\s+\(${NUM2} per sec\.\)`)
+  );
+  const totalTime = field(
+    general,
+    "total time:",
+    "General statistics",
+    new RegExp(String.raw`^\s+total time:\s+${NUM2}s`)
+  );
+  const events = field(
+    general,
+    "total number of events:",
+    "General statistics",
+    /^\s+total number of events:\s+(\d+)/
+  );
+  const lat = {
+    min: num(field(latency, "min:", "Latency", new RegExp(String.raw`^\s+min:\s+${NUM2}`))[1]),
+    avg: num(field(latency, "avg:", "Latency", new RegExp(String.raw`^\s+avg:\s+${NUM2}`))[1]),
+    max: num(field(latency, "max:", "Latency", new RegExp(String.raw`^\s+max:\s+${NUM2}`))[1]),
+    sum: num(field(latency, "sum:", "Latency", new RegExp(String.raw`^\s+sum:\s+${NUM2}`))[1])
+  };
+  let percentile = null;
+  const pctLine = latency.find((l) => /^\s+(\d+)th percentile:/.test(l) || /^\s+percentile stats:/.test(l));
+  if (!pctLine)
+    throw new SysbenchParseError(
+      `expected an "Nth percentile:" or "percentile stats: disabled" line in the Latency block`
+    );
+  const pm = new RegExp(String.raw`^\s+(\d+)th percentile:\s+${NUM2}`).exec(pctLine);
+  if (pm) {
+    percentile = Number(pm[1]);
+    lat[`p${percentile}`] = num(pm[2]);
+  } else if (!/disabled/.test(pctLine)) {
+    throw new SysbenchParseError(`unrecognised percentile line: ${JSON.stringify(pctLine.trim())}`);
+  }
+  let histogram;
+  const histStart = lines.findIndex((l) => l.startsWith("Latency histogram"));
+  if (histStart >= 0) {
+    histogram = [];
+    for (let i = histStart + 2; i < lines.length; i++) {
+      const l = lines[i];
+      if (l.trim() === "") break;
+      const h = HIST_ROW.exec(l);
+      if (!h) throw new SysbenchParseError(`unrecognised latency histogram row: ${JSON.stringify(l.trim())}`);
+      histogram.push([num(h[1]), num(h[2])]);
+    }
+  }
+  const threads = threadsHeader ? Number(threadsHeader[1]) : intervals[0]?.threads;
+  if (threads === void 0)
+    throw new SysbenchParseError(`expected a "Number of threads:" line in sysbench's header`);
+  const report = {
+    threads,
+    tps: num(tx[2]),
+    qps: num(qs[2]),
+    transactions: num(tx[1]),
+    queries: { read, write, other, total },
+    errors: num(errs[1]),
+    errors_per_s: num(errs[2]),
+    reconnects: num(rec[1]),
+    duration_s: num(totalTime[1]),
+    events: num(events[1]),
+    percentile,
+    latency_ms: lat,
+    intervals
+  };
+  if (version2) report.sysbench_version = version2;
+  if (histogram) report.histogram = histogram;
+  return report;
+}
+
+// action/src/drivers/sysbench/index.ts
 var SYSBENCH_SCRIPTS = [
   "oltp_point_select",
   "oltp_read_only",
@@ -27121,7 +28026,6 @@ var SYSBENCH_SCRIPTS = [
   "select_random_points",
   "select_random_ranges"
 ];
-var TARGET_KINDS = ["mariadb", "postgres"];
 var RESERVED_SYSBENCH_OPTIONS = [
   "threads",
   "time",
@@ -27132,27 +28036,163 @@ var RESERVED_SYSBENCH_OPTIONS = [
   "percentile",
   "events"
 ];
-var NAME = /^[a-z][a-z0-9_-]{0,62}$/;
 var OPTION_NAME = /^[a-z][a-z0-9_-]*$/;
-var SERVER_SETTING = /^[a-z][a-z0-9_.-]*$/i;
 var scalar = external_exports.union([external_exports.string(), external_exports.number(), external_exports.boolean()]);
-function parseDuration(value) {
-  if (typeof value === "number") return Number.isInteger(value) && value >= 0 ? value : void 0;
-  const m = /^(\d+)\s*(s|m|h)$/.exec(value.trim());
-  if (!m) return void 0;
-  const n = Number(m[1]);
-  return n * { s: 1, m: 60, h: 3600 }[m[2]];
+var Keys2 = external_exports.strictObject({
+  sysbench: external_exports.enum(SYSBENCH_SCRIPTS, { error: `must be one of ${SYSBENCH_SCRIPTS.join(", ")}` }),
+  /** sysbench reports one latency percentile, --percentile=N. */
+  percentile: external_exports.number().int().min(1).max(100).default(95),
+  options: external_exports.record(
+    external_exports.string().regex(OPTION_NAME, "option names are sysbench flags without the leading --").refine((k) => !RESERVED_SYSBENCH_OPTIONS.includes(k), {
+      error: (iss) => `--${String(iss.input)} is set by tiperf (use the workload's threads, duration, percentile or the spec's data)`
+    }).refine((k) => !/^(mysql|pgsql)-/.test(k), "connection flags are set by the target"),
+    scalar
+  ).default({})
+}).transform((k) => ({ script: k.sysbench, options: { ...k.options, percentile: k.percentile } }));
+var DATABASE = "sbtest";
+function connectionArgs2(c) {
+  const ep = c.endpoints[0];
+  if (!ep) throw new Error("the target has no endpoint");
+  const p = c.protocol === "mysql" ? "mysql" : "pgsql";
+  return [
+    `--db-driver=${p}`,
+    `--${p}-host=${ep.host}`,
+    `--${p}-port=${ep.port}`,
+    `--${p}-user=${c.user}`,
+    ...c.password ? [`--${p}-password=${c.password}`] : [],
+    `--${p}-db=${DATABASE}`
+  ];
 }
+var dataOf = (ctx) => {
+  if (!ctx.data) throw new Error("sysbench workloads need the spec's data (tables, table_size)");
+  return ctx.data;
+};
+function commonArgs(ctx) {
+  const d = dataOf(ctx);
+  return [...connectionArgs2(ctx.connection), `--tables=${d.tables}`, `--table-size=${d.table_size}`];
+}
+var userOptions = (w) => Object.entries(w.options).filter(([k]) => k !== "percentile");
+function optionArgs(w) {
+  return userOptions(w).map(([k, v]) => `--${k}=${typeof v === "boolean" ? v ? "on" : "off" : v}`);
+}
+var dataStepLimitS = (d) => 120 + Math.ceil(d.tables * d.table_size / 1e3);
+var percentileOf = (w) => Number(w.options.percentile ?? 95);
+var sysbench = {
+  name: "sysbench",
+  install: "the Debian package sysbench",
+  keys: Keys2,
+  keyNames: ["sysbench", "percentile", "options"],
+  findTool: () => {
+    const command = findTool("sysbench");
+    return command ? { command, prefix: [] } : void 0;
+  },
+  async version(tool) {
+    const r = await runTool(tool.command, [...tool.prefix, "--version"], {
+      logFile: "/dev/null",
+      limitS: 20
+    });
+    return /sysbench (\S+)/.exec(r.output)?.[1];
+  },
+  metrics(w) {
+    const p = percentileOf(w);
+    return {
+      tps: { unit: "1/s", better: "higher", label: "TPS" },
+      qps: { unit: "1/s", better: "higher", label: "QPS" },
+      [`p${p}_ms`]: { unit: "ms", better: "lower", label: `p${p}` },
+      errors: { unit: "count", better: "lower", label: "errors" }
+    };
+  },
+  defaultMetric: () => "tps",
+  check: (w, data) => data ? [] : [`the sysbench workload ${w.name} needs data: {tables, table_size}`],
+  dataKey: (_w, data) => `sysbench:${data?.tables}x${data?.table_size}`,
+  database: () => DATABASE,
+  setup(ctx) {
+    const d = dataOf(ctx);
+    const threads = Math.min(d.tables, cpus2().length);
+    const about = `${d.tables} tables \xD7 ${d.table_size} rows`;
+    const limitS = dataStepLimitS(d);
+    const steps = [
+      {
+        phase: "prepare",
+        args: ["oltp_common", ...commonArgs(ctx), `--threads=${threads}`, "--rand-seed=1", "prepare"],
+        limitS,
+        about
+      }
+    ];
+    if (ctx.connection.protocol === "mysql")
+      steps.push({
+        phase: "prewarm",
+        args: ["oltp_common", ...commonArgs(ctx), `--threads=${threads}`, "prewarm"],
+        limitS,
+        about
+      });
+    return steps;
+  },
+  run(ctx) {
+    const w = ctx.workload;
+    return {
+      phase: "run",
+      args: [
+        w.script,
+        ...commonArgs(ctx),
+        `--threads=${ctx.threads}`,
+        `--time=${w.duration + w.warmup}`,
+        "--report-interval=1",
+        `--percentile=${percentileOf(w)}`,
+        ...optionArgs(w),
+        "run"
+      ]
+    };
+  },
+  cleanup(ctx) {
+    const d = dataOf(ctx);
+    return [
+      { phase: "cleanup", args: ["oltp_common", ...commonArgs(ctx), "cleanup"], limitS: 60 + 5 * d.tables }
+    ];
+  },
+  failure: () => void 0,
+  measure(w, output2, req) {
+    const report = parseSysbench(output2);
+    const problems = measurementProblems(report, { ...req, rate_limited: "rate" in w.options });
+    if (problems.length > 0) throw new Error(`not the measurement asked for: ${problems.join("; ")}`);
+    return steadyState(report, w.warmup);
+  },
+  parse: parseSysbench,
+  report: (w) => ({ rows: "threads", columns: ["tps", "qps", `p${percentileOf(w)}_ms`, "errors"] })
+};
+
+// action/src/drivers/registry.ts
+var DRIVERS = {
+  sysbench,
+  "go-tpc": goTpc
+};
+var driverNames = () => Object.keys(DRIVERS);
+function driverOf(name) {
+  const d = DRIVERS[name];
+  if (!d) throw new InputError(`unknown load tool "${name}" (known: ${driverNames().join(", ")})`);
+  return d;
+}
+
+// action/src/specfile/load.ts
+var import_yaml = __toESM(require_dist(), 1);
+import { createHash } from "node:crypto";
+import { readFile } from "node:fs/promises";
+
+// action/src/specfile/schema.ts
+var TARGET_KINDS = ["mariadb", "postgres"];
+var NAME = /^[a-z][a-z0-9_-]{0,62}$/;
+var SERVER_SETTING = /^[a-z][a-z0-9_.-]*$/i;
+var scalar2 = external_exports.union([external_exports.string(), external_exports.number(), external_exports.boolean()]);
 var duration3 = (min) => external_exports.union([external_exports.string(), external_exports.number()]).transform((v, ctx) => {
-  const seconds = parseDuration(v);
-  if (seconds === void 0 || seconds < min) {
+  const seconds2 = parseDuration(v);
+  if (seconds2 === void 0 || seconds2 < min) {
     ctx.addIssue({
       code: "custom",
       message: `must be a whole number of seconds ${min > 0 ? "\u2265 1" : "\u2265 0"}, written like 10s, 2m or 1h (got ${JSON.stringify(v)})`
     });
     return external_exports.NEVER;
   }
-  return seconds;
+  return seconds2;
 });
 function parsePercent(value) {
   const m = /^(\d+(?:\.\d+)?)%$/.exec(value.trim());
@@ -27179,27 +28219,63 @@ var ResourcesSchema = external_exports.strictObject({
 });
 var TargetSchema = external_exports.strictObject({
   kind: external_exports.enum(TARGET_KINDS, { error: `must be one of ${TARGET_KINDS.join(", ")}` }),
-  config: external_exports.record(external_exports.string().regex(SERVER_SETTING, "server setting names are letters, digits, _ . -"), scalar).default({}),
+  config: external_exports.record(external_exports.string().regex(SERVER_SETTING, "server setting names are letters, digits, _ . -"), scalar2).default({}),
   resources: ResourcesSchema.optional()
 });
-var WorkloadSchema = external_exports.strictObject({
+var COMMON_KEYS = ["name", "threads", "duration", "warmup"];
+var WorkloadSchema = external_exports.looseObject({
   name: external_exports.string().regex(NAME, "must be lower-case letters, digits, _ or - (starting with a letter)"),
-  sysbench: external_exports.enum(SYSBENCH_SCRIPTS, { error: `must be one of ${SYSBENCH_SCRIPTS.join(", ")}` }),
   threads: external_exports.array(external_exports.number().int().positive({ error: "thread counts must be positive integers" }), {
     error: "must be a list of positive integers"
   }).min(1, "must list at least one thread count").refine((t) => new Set(t).size === t.length, "thread counts must not repeat"),
   duration: duration3(1),
-  warmup: duration3(0).default(0),
-  percentile: external_exports.number().int().min(1).max(100).default(95),
-  options: external_exports.record(
-    external_exports.string().regex(OPTION_NAME, "option names are sysbench flags without the leading --").refine((k) => !RESERVED_SYSBENCH_OPTIONS.includes(k), {
-      error: (iss) => `--${String(iss.input)} is set by tiperf (use the workload's threads, duration, percentile or the spec's data)`
-    }).refine((k) => !/^(mysql|pgsql)-/.test(k), "connection flags are set by the target"),
-    scalar
-  ).default({})
+  warmup: duration3(0).default(0)
+}).transform((w, ctx) => {
+  const tools = driverNames().filter((k) => k in w);
+  if (tools.length !== 1) {
+    ctx.addIssue({
+      code: "custom",
+      message: tools.length === 0 ? `a workload names its load tool with one key: ${driverNames().join(", ")} (e.g. sysbench: oltp_point_select)` : `a workload has one load tool, not ${tools.join(" and ")}`
+    });
+    return external_exports.NEVER;
+  }
+  const driver = driverOf(tools[0]);
+  const own2 = {};
+  for (const [k, v] of Object.entries(w)) {
+    if (COMMON_KEYS.includes(k)) continue;
+    if (!driver.keyNames.includes(k)) {
+      ctx.addIssue({
+        code: "custom",
+        path: [k],
+        message: `unknown key ${k} (allowed: ${[...COMMON_KEYS, ...driver.keyNames].join(", ")})`
+      });
+      continue;
+    }
+    own2[k] = v;
+  }
+  const parsed = driver.keys.safeParse(own2);
+  if (!parsed.success) {
+    for (const issue2 of parsed.error.issues) {
+      const path = issue2.code === "unrecognized_keys" ? [...issue2.path, issue2.keys[0] ?? ""] : issue2.path;
+      const message = issue2.code === "invalid_key" ? issue2.issues.map((i) => i.message).join("; ") : issue2.message;
+      ctx.addIssue({ code: "custom", path, message });
+    }
+    return external_exports.NEVER;
+  }
+  return {
+    name: w.name,
+    driver: driver.name,
+    script: parsed.data.script,
+    threads: w.threads,
+    duration: w.duration,
+    warmup: w.warmup,
+    options: parsed.data.options,
+    judge: {}
+  };
 });
 var MetricSchema = external_exports.strictObject({
-  better: external_exports.enum(["higher", "lower"], { error: "must be higher or lower" }),
+  /** Taken from the load tool when left out; must agree with it when given. */
+  better: external_exports.enum(["higher", "lower"], { error: "must be higher or lower" }).optional(),
   tolerance: percent("tolerance", 0, 1)
 });
 var COMPARE_ORDERS = ["interleaved", "duet"];
@@ -27218,25 +28294,23 @@ var CompareSchema = external_exports.strictObject({
   /** Seed of the interleaving order (recorded in the verdict, so a run can be replayed). */
   seed: external_exports.number().int().nonnegative().optional()
 });
-var METRIC_NAME = /^(tps|qps|p([1-9]\d?|100)_ms)$/;
+var METRIC_NAME = /^[a-z][a-z0-9_]*$/;
 var SpecSchema = external_exports.strictObject({
   name: external_exports.string().regex(NAME, "must be lower-case letters, digits, _ or - (starting with a letter)"),
   description: external_exports.string().optional(),
   target: TargetSchema,
+  /** The data set of sysbench workloads (the other tools size theirs in their options). */
   data: external_exports.strictObject({
     tables: external_exports.number().int().positive(),
     table_size: external_exports.number().int().positive()
-  }),
+  }).optional(),
   /** Where the load generator runs: pinning it off the server's CPUs cuts noise on small machines. */
   driver: external_exports.strictObject({ cpus: cpuList.optional() }).optional(),
   workloads: external_exports.array(WorkloadSchema).min(1, "must list at least one workload"),
   metrics: external_exports.record(
-    external_exports.string().regex(
-      METRIC_NAME,
-      "metric names are tps, qps or p<N>_ms with N a whole percentile from 1 to 100 (sysbench's --percentile), e.g. p95_ms or p99_ms"
-    ),
+    external_exports.string().regex(METRIC_NAME, "metric names are lower-case letters, digits and _ (e.g. tps, p95_ms, tpmc)"),
     MetricSchema
-  ).default({ tps: { better: "higher", tolerance: 0.05 } }),
+  ).default({}),
   /** Named overlays, deep-merged onto the rest of the spec (see spec/variants.ts). */
   variants: external_exports.record(
     external_exports.string().regex(NAME, "variant names are lower-case letters, digits, _ or -"),
@@ -27244,6 +28318,7 @@ var SpecSchema = external_exports.strictObject({
   ).optional(),
   compare: CompareSchema.optional()
 }).superRefine((spec, ctx) => {
+  if (!spec.workloads.every((w) => typeof w?.driver === "string")) return;
   const names = /* @__PURE__ */ new Set();
   spec.workloads.forEach((w, i) => {
     if (names.has(w.name))
@@ -27253,20 +28328,42 @@ var SpecSchema = external_exports.strictObject({
         message: `duplicate workload name "${w.name}"`
       });
     names.add(w.name);
+    for (const problem of driverOf(w.driver).check?.(w, spec.data) ?? [])
+      ctx.addIssue({ code: "custom", path: ["data"], message: problem });
   });
-  for (const metric of Object.keys(spec.metrics)) {
-    const p = /^p(\d+)_ms$/.exec(metric);
-    if (!p) continue;
-    spec.workloads.forEach((w, i) => {
-      if (w.percentile !== Number(p[1]))
+  const provided = /* @__PURE__ */ new Set();
+  spec.workloads.forEach((w, i) => {
+    const driver = driverOf(w.driver);
+    const metrics = driver.metrics(w);
+    for (const m of Object.keys(metrics)) provided.add(m);
+    for (const [m, rule] of Object.entries(spec.metrics)) {
+      const info = metrics[m];
+      if (!info) continue;
+      if (rule.better !== void 0 && rule.better !== info.better)
         ctx.addIssue({
           code: "custom",
-          path: ["workloads", i, "percentile"],
-          message: `metric ${metric} needs percentile ${p[1]} (got ${w.percentile})`
+          path: ["metrics", m, "better"],
+          message: `${m} of ${w.driver} is ${info.better}-is-better (workload ${w.name})`
         });
-    });
+      w.judge[m] = { better: info.better, tolerance: rule.tolerance };
+    }
+    if (Object.keys(w.judge).length === 0) {
+      const m = driver.defaultMetric(w);
+      const info = metrics[m];
+      if (info) w.judge[m] = { better: info.better, tolerance: DEFAULT_TOLERANCE };
+    }
+    void i;
+  });
+  for (const m of Object.keys(spec.metrics)) {
+    if (!provided.has(m))
+      ctx.addIssue({
+        code: "custom",
+        path: ["metrics", m],
+        message: `no workload provides ${m} (metrics that exist: ${[...provided].join(", ")}; a sysbench workload's percentile decides its p<N>_ms)`
+      });
   }
 });
+var DEFAULT_TOLERANCE = 0.05;
 
 // action/src/specfile/variants.ts
 var isObj = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
@@ -27424,46 +28521,96 @@ async function loadSpec(file2) {
 // action/src/result/store.ts
 import { randomBytes } from "node:crypto";
 import { mkdir, open as open2, readFile as readFile2, rename, rm, rmdir, writeFile } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import { dirname, join as join2 } from "node:path";
+
+// action/src/result/migrate.ts
+var isObj2 = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+var V1_METRICS = {
+  tps: { unit: "1/s", better: "higher" },
+  qps: { unit: "1/s", better: "higher" },
+  errors: { unit: "count", better: "lower" }
+};
+var v1Metric = (name) => V1_METRICS[name] ?? (/^p\d+_ms$/.test(name) ? { unit: "ms", better: "lower" } : void 0);
+var V1_INTERVAL_KEYS = [
+  "tps",
+  "qps",
+  "reads",
+  "writes",
+  "other",
+  "errors_per_s",
+  "reconnects_per_s",
+  "queue_length",
+  "concurrency"
+];
+function cellV1toV2(cell) {
+  const { script, summary, intervals, metrics, metrics_source, ...rest } = cell;
+  const percentile = isObj2(summary) && typeof summary.percentile === "number" ? summary.percentile : null;
+  const outMetrics = {};
+  for (const [name, value] of Object.entries(isObj2(metrics) ? metrics : {})) {
+    const info = v1Metric(name);
+    if (info && typeof value === "number") outMetrics[name] = { value, ...info };
+  }
+  const outIntervals = (Array.isArray(intervals) ? intervals : []).filter(isObj2).map((iv) => {
+    const values = {};
+    for (const k of V1_INTERVAL_KEYS) if (typeof iv[k] === "number") values[k] = iv[k];
+    if (typeof iv.lat_ms === "number" && percentile !== null) values[`p${percentile}_ms`] = iv.lat_ms;
+    return { t: iv.t, warmup: iv.warmup === true, values };
+  });
+  return {
+    ...rest,
+    driver: "sysbench",
+    script,
+    metrics: outMetrics,
+    ...metrics_source !== void 0 ? { metrics_source } : {},
+    intervals: outIntervals,
+    ...isObj2(summary) ? { summary } : {}
+  };
+}
+function specBodyV1toV2(body) {
+  if (!isObj2(body) || !Array.isArray(body.workloads)) return body;
+  const rules = isObj2(body.metrics) ? body.metrics : {};
+  const workloads = body.workloads.filter(isObj2).map((w) => {
+    const { sysbench: sysbench2, percentile, options, ...rest } = w;
+    const p = typeof percentile === "number" ? percentile : 95;
+    const provided = /* @__PURE__ */ new Set(["tps", "qps", "errors", `p${p}_ms`]);
+    const judge = Object.fromEntries(Object.entries(rules).filter(([m]) => provided.has(m)));
+    return {
+      ...rest,
+      driver: "sysbench",
+      script: sysbench2,
+      options: { ...isObj2(options) ? options : {}, percentile: p },
+      judge
+    };
+  });
+  return { ...body, workloads };
+}
+function resultV1toV2(raw) {
+  const spec = isObj2(raw.spec) ? { ...raw.spec, body: specBodyV1toV2(raw.spec.body) } : raw.spec;
+  const cells = Array.isArray(raw.cells) ? raw.cells.map((c) => isObj2(c) ? cellV1toV2(c) : c) : raw.cells;
+  return { ...raw, version: 2, spec, cells };
+}
+var RESULT_MIGRATIONS = { 1: resultV1toV2 };
 
 // action/src/result/model.ts
 var RESULT_FORMAT = "tiperf.result";
-var RESULT_VERSION = 1;
-var num = external_exports.number();
+var RESULT_VERSION = 2;
+var num2 = external_exports.number();
 var IntervalSchema = external_exports.strictObject({
-  t: num,
-  threads: external_exports.number().int(),
-  tps: num,
-  qps: num,
-  reads: num,
-  writes: num,
-  other: num,
-  lat_ms: num.optional(),
-  errors_per_s: num,
-  reconnects_per_s: num,
-  queue_length: num.optional(),
-  concurrency: num.optional(),
+  /** Seconds since the start of the run. */
+  t: num2,
   /** Inside the workload's warmup window: kept, shown, never judged. */
-  warmup: external_exports.boolean()
+  warmup: external_exports.boolean(),
+  values: external_exports.record(external_exports.string(), num2)
 });
-var SummarySchema = external_exports.strictObject({
-  sysbench_version: external_exports.string().optional(),
-  threads: external_exports.number().int(),
-  tps: num,
-  qps: num,
-  transactions: num,
-  queries: external_exports.strictObject({ read: num, write: num, other: num, total: num }),
-  errors: num,
-  errors_per_s: num,
-  reconnects: num,
-  duration_s: num,
-  events: num,
-  percentile: external_exports.number().int().nullable(),
-  latency_ms: external_exports.record(external_exports.string(), num),
-  histogram: external_exports.array(external_exports.tuple([num, num])).optional()
+var MetricSchema2 = external_exports.strictObject({
+  value: num2,
+  unit: external_exports.string(),
+  better: external_exports.enum(["higher", "lower"])
 });
 var CellSchema = external_exports.strictObject({
   workload: external_exports.string(),
+  /** The load tool (drivers/registry.ts) and what it ran: sysbench script, go-tpc benchmark, go-ycsb workload. */
+  driver: external_exports.string(),
   script: external_exports.string(),
   threads: external_exports.number().int().positive(),
   /** Which variant of the spec ran this cell ("base" for a plain run). */
@@ -27474,24 +28621,26 @@ var CellSchema = external_exports.strictObject({
   error: external_exports.string().optional(),
   started_at: external_exports.string(),
   finished_at: external_exports.string(),
-  /** Raw sysbench output, relative to the run directory. */
+  /** Raw tool output, relative to the run directory. */
   raw_log: external_exports.string(),
-  warmup_s: num,
-  duration_s: num,
-  summary: SummarySchema.optional(),
+  warmup_s: num2,
+  duration_s: num2,
+  /** The values that are judged, over the steady window (after warmup). */
+  metrics: external_exports.record(external_exports.string(), MetricSchema2),
+  metrics_source: external_exports.enum(["summary", "intervals"]).optional(),
   intervals: external_exports.array(IntervalSchema),
-  /**
-   * The values that are judged: tps, qps, p<N>_ms over the steady window (after warmup),
-   * from the interval samples; with no warmup, sysbench's own summary.
-   */
-  metrics: external_exports.record(external_exports.string(), num),
-  metrics_source: external_exports.enum(["summary", "intervals"]).optional()
+  /** The tool's own summary, as its driver parsed it. */
+  summary: external_exports.record(external_exports.string(), external_exports.unknown()).optional(),
+  /** Per-operation breakdown: TPC-C NEW_ORDER, PAYMENT …; YCSB READ, UPDATE …: field → value. */
+  operations: external_exports.record(external_exports.string(), external_exports.record(external_exports.string(), num2)).optional(),
+  /** Failed operations the tool counted (TPC-C `*_ERR`, YCSB `*_ERROR`), same shape. */
+  errors: external_exports.record(external_exports.string(), external_exports.record(external_exports.string(), num2)).optional()
 });
 var HostSchema = external_exports.strictObject({
   hostname: external_exports.string(),
   cpu_model: external_exports.string(),
   cores: external_exports.number().int(),
-  memory_bytes: num,
+  memory_bytes: num2,
   kernel: external_exports.string(),
   os: external_exports.string(),
   arch: external_exports.string()
@@ -27568,18 +28717,18 @@ var RunDir = class _RunDir {
   forget = async () => {
   };
   static async create(outDir, runId) {
-    const run = new _RunDir(join(outDir, runId));
+    const run = new _RunDir(join2(outDir, runId));
     try {
-      await mkdir(join(run.dir, "raw"), { recursive: true });
+      await mkdir(join2(run.dir, "raw"), { recursive: true });
     } catch (e) {
-      throw new WriteError(join(run.dir, "raw"), e);
+      throw new WriteError(join2(run.dir, "raw"), e);
     }
     try {
       await writeFile(run.reservePath, Buffer.alloc(RESERVE_BYTES));
     } catch (e) {
       await rm(run.reservePath, { force: true }).catch(() => {
       });
-      await rmdir(join(run.dir, "raw")).catch(() => {
+      await rmdir(join2(run.dir, "raw")).catch(() => {
       });
       await rmdir(run.dir).catch(() => {
       });
@@ -27588,7 +28737,7 @@ var RunDir = class _RunDir {
     return run;
   }
   get reservePath() {
-    return join(this.dir, ".reserve");
+    return join2(this.dir, ".reserve");
   }
   /** Gives the reserved space back (at the end of a run, or when a write found the disk full). */
   async release() {
@@ -27596,16 +28745,16 @@ var RunDir = class _RunDir {
     });
   }
   get resultPath() {
-    return join(this.dir, "result.json");
+    return join2(this.dir, "result.json");
   }
   get reportPath() {
-    return join(this.dir, "report.md");
+    return join2(this.dir, "report.md");
   }
   get serverLogDir() {
-    return join(this.dir, "server");
+    return join2(this.dir, "server");
   }
   raw(name) {
-    return join(this.dir, "raw", name);
+    return join2(this.dir, "raw", name);
   }
   async writeResult(result) {
     await writeResult(this.resultPath, result);
@@ -27631,7 +28780,7 @@ var resultText = (result) => `${JSON.stringify(ResultSchema.parse(result), null,
 async function writeResult(file2, result) {
   await writeAtomic(file2, resultText(result));
 }
-async function readModel(file2, kind, format, version2, schema) {
+async function readModel(file2, kind, format, version2, schema, migrations = {}) {
   let raw;
   try {
     raw = JSON.parse(await readFile2(file2, "utf8"));
@@ -27641,9 +28790,15 @@ async function readModel(file2, kind, format, version2, schema) {
       `${file2}: ${code ? `cannot read the file (${code})` : `not valid JSON (${e.message})`}`
     );
   }
-  const head = raw;
+  let head = raw;
   if (head?.format !== format)
     throw new InputError(`${file2}: not a tiperf ${kind} (format must be "${format}")`);
+  for (let step = 0; step < 10 && typeof head.version === "number" && head.version !== version2; step++) {
+    const migrate = migrations[head.version];
+    if (!migrate) break;
+    raw = migrate(head);
+    head = raw;
+  }
   if (head.version !== version2) {
     throw new InputError(
       `${file2}: ${kind} version ${String(head.version)} is not supported (this tiperf reads version ${version2})`
@@ -27654,7 +28809,7 @@ async function readModel(file2, kind, format, version2, schema) {
   return parsed.data;
 }
 function readResult(file2) {
-  return readModel(file2, "result", RESULT_FORMAT, RESULT_VERSION, ResultSchema);
+  return readModel(file2, "result", RESULT_FORMAT, RESULT_VERSION, ResultSchema, RESULT_MIGRATIONS);
 }
 
 // action/src/targets/ledger.ts
@@ -27662,21 +28817,21 @@ import { randomBytes as randomBytes2 } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { copyFile, mkdir as mkdir2, readdir, readFile as readFile3, rm as rm2, rmdir as rmdir2, writeFile as writeFile2 } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { basename, join as join2 } from "node:path";
+import { basename, join as join3 } from "node:path";
 async function keepLogs(logs, logDir) {
   try {
     await mkdir2(logDir, { recursive: true });
   } catch {
     return;
   }
-  for (const log of logs) await copyFile(log, join2(logDir, basename(log))).catch(() => {
+  for (const log of logs) await copyFile(log, join3(logDir, basename(log))).catch(() => {
   });
 }
-var ledgerDir = (env = process.env) => env.TIPERF_LEDGER || join2(tmpdir(), "tiperf-ledger");
+var ledgerDir = (env = process.env) => env.TIPERF_LEDGER || join3(tmpdir(), "tiperf-ledger");
 async function record2(entry) {
   const dir = ledgerDir();
   await mkdir2(dir, { recursive: true });
-  const file2 = join2(dir, `${entry.kind}-${randomBytes2(4).toString("hex")}.json`);
+  const file2 = join3(dir, `${entry.kind}-${randomBytes2(4).toString("hex")}.json`);
   const full = { ...entry, owner: process.pid, started_at: (/* @__PURE__ */ new Date()).toISOString() };
   await writeFile2(file2, `${JSON.stringify(full)}
 `);
@@ -27707,17 +28862,17 @@ async function sweep(opts) {
   )) {
     if (f.isFile() && f.name.endsWith(".json")) files.push(f.name);
     if (f.isDirectory()) {
-      for (const g of (await readdir(join2(dir, f.name))).sort())
-        if (g.endsWith(".json")) files.push(join2(f.name, g));
+      for (const g of (await readdir(join3(dir, f.name))).sort())
+        if (g.endsWith(".json")) files.push(join3(f.name, g));
     }
   }
   const order = { server: 0, cgroup: 1, run: 2 };
   const entries = [];
   for (const f of files) {
     try {
-      entries.push([f, JSON.parse(await readFile3(join2(dir, f), "utf8"))]);
+      entries.push([f, JSON.parse(await readFile3(join3(dir, f), "utf8"))]);
     } catch {
-      opts.log(`reap: ${join2(dir, f)} is not a ledger entry; left alone`);
+      opts.log(`reap: ${join3(dir, f)} is not a ledger entry; left alone`);
     }
   }
   entries.sort(([, a], [, b]) => (order[a.kind] ?? 3) - (order[b.kind] ?? 3));
@@ -27738,7 +28893,7 @@ async function sweep(opts) {
     }
     if (e.kind === "run") {
       await markInterrupted(e, opts.log);
-      await rm2(join2(dir, f), { force: true });
+      await rm2(join3(dir, f), { force: true });
       continue;
     }
     if (e.kind === "server" && e.pid && alive(e.pid) && cmdline(e.pid).includes(e.path)) {
@@ -27756,7 +28911,7 @@ async function sweep(opts) {
     } else await rmdir2(e.path).catch(() => {
     });
     opts.log(`reap: removed ${e.path}`);
-    await rm2(join2(dir, f), { force: true });
+    await rm2(join3(dir, f), { force: true });
   }
   return out;
 }
@@ -27789,6 +28944,19 @@ export {
   errnoText,
   WriteError,
   require_dist,
+  childEnv,
+  findTool,
+  firstTool,
+  onTeardown,
+  teardownAll,
+  Interrupted,
+  installSignalTeardown,
+  installCrashTeardown,
+  runTool,
+  mostSpecificLine,
+  DRIVERS,
+  driverNames,
+  driverOf,
   CompareSchema,
   canonicalJson,
   hashSpec,

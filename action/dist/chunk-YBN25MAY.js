@@ -3,6 +3,7 @@ import { createRequire as __cr } from 'node:module'; const require = __cr(import
 import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } from 'node:path';
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
+  DRIVERS,
   EXIT,
   HostSchema,
   InputError,
@@ -11,14 +12,21 @@ import {
   TargetInfoSchema,
   WriteError,
   canonicalJson,
+  childEnv,
+  driverOf,
   errnoText,
   external_exports,
+  findTool,
+  firstTool,
   keepLogs,
+  mostSpecificLine,
   newRunId,
+  onTeardown,
   readModel,
   record,
+  runTool,
   writeAtomic
-} from "./chunk-5P6FQCOP.js";
+} from "./chunk-32E6QYS4.js";
 import {
   __commonJS,
   __export,
@@ -2017,17 +2025,15 @@ var okCells = (result, variant, key2) => result.cells.filter(
   (c4) => c4.status === "ok" && c4.round > 0 && c4.variant === variant && c4.workload === key2.workload && c4.threads === key2.threads
 ).sort((a4, b10) => a4.round - b10.round);
 function intervalValues(cell2, metric) {
-  const steady = cell2.intervals.filter((i) => !i.warmup);
-  const pick3 = metric === "tps" ? (i) => i.tps : metric === "qps" ? (i) => i.qps : (i) => i.lat_ms;
-  return steady.map(pick3).filter((v) => typeof v === "number" && v > 0);
+  return cell2.intervals.filter((i) => !i.warmup).map((i) => i.values[metric]).filter((v) => typeof v === "number" && v > 0);
 }
 function pairedSamples(result, base, head, key2, metric) {
   const b10 = okCells(result, base, key2);
   const h2 = new Map(okCells(result, head, key2).map((c4) => [c4.round, c4]));
   const pairs = [];
   for (const cb of b10) {
-    const vb = cb.metrics[metric];
-    const vh = h2.get(cb.round)?.metrics[metric];
+    const vb = cb.metrics[metric]?.value;
+    const vh = h2.get(cb.round)?.metrics[metric]?.value;
     if (vb !== void 0 && vh !== void 0 && vb > 0 && vh > 0) pairs.push([vb, vh]);
   }
   return { base: pairs.map((p) => p[0]), head: pairs.map((p) => p[1]) };
@@ -2035,7 +2041,7 @@ function pairedSamples(result, base, head, key2, metric) {
 function storedSamples(result, variant, key2, metric) {
   const cells = okCells(result, variant, key2);
   if (cells.length > 1)
-    return cells.map((c4) => c4.metrics[metric]).filter((v) => v !== void 0 && v > 0);
+    return cells.map((c4) => c4.metrics[metric]?.value).filter((v) => v !== void 0 && v > 0);
   const only = cells[0];
   return only ? batchMeans(intervalValues(only, metric), INTERVAL_BATCHES) : [];
 }
@@ -2065,11 +2071,13 @@ function judgeCell(key2, metric, rule4, samples, alphaPerCell2, paired) {
 }
 
 // action/src/compare/judge-results.ts
+var Rule = external_exports.object({ better: external_exports.enum(["higher", "lower"]), tolerance: external_exports.number() });
 var StoredSpec = external_exports.object({
   name: external_exports.string(),
   data: external_exports.unknown(),
-  workloads: external_exports.array(external_exports.object({ name: external_exports.string(), threads: external_exports.array(external_exports.number()) }).passthrough()),
-  metrics: external_exports.record(external_exports.string(), external_exports.object({ better: external_exports.enum(["higher", "lower"]), tolerance: external_exports.number() }))
+  workloads: external_exports.array(
+    external_exports.object({ name: external_exports.string(), threads: external_exports.array(external_exports.number()), judge: external_exports.record(external_exports.string(), Rule) }).passthrough()
+  )
 });
 function storedSpec(result, file) {
   const parsed = StoredSpec.safeParse(result.spec.body);
@@ -2077,14 +2085,15 @@ function storedSpec(result, file) {
     throw new InputError(`${file}: spec.body is not a tiperf spec (${parsed.error.issues[0]?.message})`);
   return parsed.data;
 }
-var keysOf = (spec) => spec.workloads.flatMap((w2) => w2.threads.map((threads) => ({ workload: w2.name, threads })));
+var keysOf = (spec) => spec.workloads.flatMap((w2) => w2.threads.map((threads) => ({ workload: w2.name, threads, rules: w2.judge })));
+var comparisonsOf = (keys4) => keys4.reduce((n, k2) => n + Object.keys(k2.rules).length, 0);
 function alphaPerCell(confidence, comparisons) {
   return (1 - confidence) / Math.max(1, comparisons);
 }
-function judgeCells(keys4, metrics, samplesOf, alpha, paired) {
+function judgeCells(keys4, samplesOf, alpha, paired) {
   const out = [];
-  for (const key2 of keys4) {
-    for (const [metric, rule4] of Object.entries(metrics)) {
+  for (const { rules, ...key2 } of keys4) {
+    for (const [metric, rule4] of Object.entries(rules)) {
       out.push(judgeCell(key2, metric, rule4, samplesOf(key2, metric), alpha, paired));
     }
   }
@@ -2092,11 +2101,10 @@ function judgeCells(keys4, metrics, samplesOf, alpha, paired) {
 }
 function judgeRounds(result, spec, variants, confidence, looks) {
   const keys4 = keysOf(spec);
-  const comparisons = keys4.length * Object.keys(spec.metrics).length * looks;
+  const comparisons = comparisonsOf(keys4) * looks;
   const alpha = alphaPerCell(confidence, comparisons);
   const cells = judgeCells(
     keys4,
-    spec.metrics,
     (k2, m3) => pairedSamples(result, variants.base, variants.head, k2, m3),
     alpha,
     true
@@ -2139,11 +2147,10 @@ pass --force to compare anyway`
   const bv = base.variant ?? soleOr(base.result, "base");
   const hv = head.variant ?? soleOr(head.result, "head");
   const keys4 = keysOf(hs);
-  const comparisons = keys4.length * Object.keys(hs.metrics).length;
+  const comparisons = comparisonsOf(keys4);
   const alpha = alphaPerCell(opts.confidence, comparisons);
   const cells = judgeCells(
     keys4,
-    hs.metrics,
     (k2, m3) => ({ base: storedSamples(base.result, bv, k2, m3), head: storedSamples(head.result, hv, k2, m3) }),
     alpha,
     false
@@ -2231,193 +2238,6 @@ function readVerdict(file) {
   return readModel(file, "verdict", VERDICT_FORMAT, 1, VerdictSchema);
 }
 
-// action/src/drivers/sysbench/parse.ts
-var SysbenchParseError = class extends Error {
-  constructor(message) {
-    super(message);
-    this.name = "SysbenchParseError";
-  }
-};
-var NUM = String.raw`(-?\d+(?:\.\d+)?(?:e[+-]?\d+)?)`;
-var INTERVAL = new RegExp(
-  String.raw`^\[\s*${NUM}s\s*\]\s+thds:\s*(\d+)\s+tps:\s*${NUM}\s+qps:\s*${NUM}\s+\(r/w/o:\s*${NUM}/${NUM}/${NUM}\)\s+lat\s+\(ms,(\d+)%\):\s*${NUM}\s+err/s:?\s*${NUM}\s+reconn/s:?\s*${NUM}\s*$`
-);
-var QUEUE = new RegExp(String.raw`^\[\s*${NUM}s\s*\]\s+queue length:\s*(\d+),\s*concurrency:\s*(\d+)\s*$`);
-var HIST_ROW = new RegExp(String.raw`^\s*${NUM}\s+\|[* ]*\s(\d+)\s*$`);
-function num(s2) {
-  const v = Number(s2);
-  if (s2 === void 0 || !Number.isFinite(v))
-    throw new SysbenchParseError(`not a number: ${JSON.stringify(s2)}`);
-  return v;
-}
-function field(lines2, label, section, re2) {
-  for (const line5 of lines2) {
-    const m3 = re2.exec(line5);
-    if (m3) return m3;
-  }
-  throw new SysbenchParseError(
-    `expected a "${label}" line in sysbench's ${section} block; the output is truncated or not from sysbench 1.0`
-  );
-}
-function block(lines2, header, stop2) {
-  const start = lines2.findIndex((l) => l.trim() === header);
-  if (start < 0) return void 0;
-  const out = [];
-  for (let i = start + 1; i < lines2.length; i++) {
-    const l = lines2[i];
-    if (stop2.test(l)) break;
-    out.push(l);
-  }
-  return out;
-}
-var CAUSE = /error \d+|errno|too many|can't create|cannot create|resource temporarily unavailable|access denied|unknown database|doesn't exist|does not exist|out of memory|refused|no such|permission denied/i;
-function mostSpecificLine(output3) {
-  const lines2 = output3.split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
-  const fatal = lines2.filter((l) => l.startsWith("FATAL:"));
-  return fatal.find((l) => CAUSE.test(l)) ?? fatal[0] ?? lines2.find((l) => /\berror\b/i.test(l) && CAUSE.test(l)) ?? lines2.find((l) => /\berror\b/i.test(l));
-}
-function parseSysbench(text3) {
-  const lines2 = text3.split(/\r?\n/);
-  const fatal = mostSpecificLine(lines2.filter((l) => l.startsWith("FATAL:")).join("\n"));
-  const version2 = /^sysbench (\d+\.\d+\.\d+)/m.exec(text3)?.[1];
-  const threadsHeader = /^Number of threads:\s*(\d+)/m.exec(text3);
-  const intervals2 = [];
-  for (const line5 of lines2) {
-    if (!line5.startsWith("[")) continue;
-    const m3 = INTERVAL.exec(line5);
-    if (m3) {
-      const pct2 = Number(m3[8]);
-      const iv = {
-        t: num(m3[1]),
-        threads: num(m3[2]),
-        tps: num(m3[3]),
-        qps: num(m3[4]),
-        reads: num(m3[5]),
-        writes: num(m3[6]),
-        other: num(m3[7]),
-        errors_per_s: num(m3[10]),
-        reconnects_per_s: num(m3[11])
-      };
-      if (pct2 > 0) iv.lat_ms = num(m3[9]);
-      intervals2.push(iv);
-      continue;
-    }
-    const q = QUEUE.exec(line5);
-    if (q) {
-      const t = num(q[1]);
-      const iv = intervals2.findLast((i) => i.t === t);
-      if (!iv) throw new SysbenchParseError(`queue length report at ${t}s has no interval line before it`);
-      iv.queue_length = num(q[2]);
-      iv.concurrency = num(q[3]);
-      continue;
-    }
-    throw new SysbenchParseError(`unrecognised interval line: ${JSON.stringify(line5.slice(0, 200))}`);
-  }
-  const sql = block(lines2, "SQL statistics:", /^General statistics:/);
-  if (!sql) {
-    if (fatal) throw new SysbenchParseError(`sysbench failed before its summary: ${fatal}`);
-    throw new SysbenchParseError(
-      `expected sysbench's "SQL statistics:" summary block; the output is truncated or not from a sysbench 1.0 run`
-    );
-  }
-  const general = block(lines2, "General statistics:", /^Latency/) ?? [];
-  const latency = block(lines2, "Latency (ms):", /^(Threads fairness:|\S)/);
-  if (!latency)
-    throw new SysbenchParseError(`expected sysbench's "Latency (ms):" block after General statistics`);
-  const read2 = num(field(sql, "read:", "SQL statistics", /^\s+read:\s+(\d+)/)[1]);
-  const write = num(field(sql, "write:", "SQL statistics", /^\s+write:\s+(\d+)/)[1]);
-  const other = num(field(sql, "other:", "SQL statistics", /^\s+other:\s+(\d+)/)[1]);
-  const total = num(field(sql, "total:", "SQL statistics", /^\s+total:\s+(\d+)/)[1]);
-  const tx = field(
-    sql,
-    "transactions:",
-    "SQL statistics",
-    new RegExp(String.raw`^\s+transactions:\s+(\d+)\s+\(${NUM} per sec\.\)`)
-  );
-  const qs = field(
-    sql,
-    "queries:",
-    "SQL statistics",
-    new RegExp(String.raw`^\s+queries:\s+(\d+)\s+\(${NUM} per sec\.\)`)
-  );
-  const errs = field(
-    sql,
-    "ignored errors:",
-    "SQL statistics",
-    new RegExp(String.raw`^\s+ignored errors:\s+(\d+)\s+\(${NUM} per sec\.\)`)
-  );
-  const rec = field(
-    sql,
-    "reconnects:",
-    "SQL statistics",
-    new RegExp(String.raw`^\s+reconnects:\s+(\d+)\s+\(${NUM} per sec\.\)`)
-  );
-  const totalTime = field(
-    general,
-    "total time:",
-    "General statistics",
-    new RegExp(String.raw`^\s+total time:\s+${NUM}s`)
-  );
-  const events3 = field(
-    general,
-    "total number of events:",
-    "General statistics",
-    /^\s+total number of events:\s+(\d+)/
-  );
-  const lat = {
-    min: num(field(latency, "min:", "Latency", new RegExp(String.raw`^\s+min:\s+${NUM}`))[1]),
-    avg: num(field(latency, "avg:", "Latency", new RegExp(String.raw`^\s+avg:\s+${NUM}`))[1]),
-    max: num(field(latency, "max:", "Latency", new RegExp(String.raw`^\s+max:\s+${NUM}`))[1]),
-    sum: num(field(latency, "sum:", "Latency", new RegExp(String.raw`^\s+sum:\s+${NUM}`))[1])
-  };
-  let percentile = null;
-  const pctLine = latency.find((l) => /^\s+(\d+)th percentile:/.test(l) || /^\s+percentile stats:/.test(l));
-  if (!pctLine)
-    throw new SysbenchParseError(
-      `expected an "Nth percentile:" or "percentile stats: disabled" line in the Latency block`
-    );
-  const pm = new RegExp(String.raw`^\s+(\d+)th percentile:\s+${NUM}`).exec(pctLine);
-  if (pm) {
-    percentile = Number(pm[1]);
-    lat[`p${percentile}`] = num(pm[2]);
-  } else if (!/disabled/.test(pctLine)) {
-    throw new SysbenchParseError(`unrecognised percentile line: ${JSON.stringify(pctLine.trim())}`);
-  }
-  let histogram;
-  const histStart = lines2.findIndex((l) => l.startsWith("Latency histogram"));
-  if (histStart >= 0) {
-    histogram = [];
-    for (let i = histStart + 2; i < lines2.length; i++) {
-      const l = lines2[i];
-      if (l.trim() === "") break;
-      const h2 = HIST_ROW.exec(l);
-      if (!h2) throw new SysbenchParseError(`unrecognised latency histogram row: ${JSON.stringify(l.trim())}`);
-      histogram.push([num(h2[1]), num(h2[2])]);
-    }
-  }
-  const threads = threadsHeader ? Number(threadsHeader[1]) : intervals2[0]?.threads;
-  if (threads === void 0)
-    throw new SysbenchParseError(`expected a "Number of threads:" line in sysbench's header`);
-  const report = {
-    threads,
-    tps: num(tx[2]),
-    qps: num(qs[2]),
-    transactions: num(tx[1]),
-    queries: { read: read2, write, other, total },
-    errors: num(errs[1]),
-    errors_per_s: num(errs[2]),
-    reconnects: num(rec[1]),
-    duration_s: num(totalTime[1]),
-    events: num(events3[1]),
-    percentile,
-    latency_ms: lat,
-    intervals: intervals2
-  };
-  if (version2) report.sysbench_version = version2;
-  if (histogram) report.histogram = histogram;
-  return report;
-}
-
 // action/src/report/mermaid.ts
 var BASE_COLOR = "#4c78a8";
 var HEAD_COLOR = "#f58518";
@@ -2456,8 +2276,8 @@ function workloadCharts(w2, base, head) {
   );
   if (tp && w2.throughputName) out.push(tp, key2);
   const lat = xyChart(
-    `${w2.workload}: ${w2.latencyName ?? ""} latency (ms) vs threads`,
-    `${w2.latencyName} ms`,
+    `${w2.workload}: ${w2.latencyName ?? ""} latency (${w2.latencyUnit ?? "ms"}) vs threads`,
+    `${w2.latencyName} ${w2.latencyUnit ?? "ms"}`,
     w2.rows.map((r) => r.latency)
   );
   if (lat && w2.latencyName) out.push(lat, key2);
@@ -2478,12 +2298,15 @@ function overallMark(v) {
   return v.cells.some((c4) => c4.verdict === "improvement") ? CELL_MARK.improvement : CELL_MARK.unchanged;
 }
 var pct = (x4, digits = 1) => x4 === null || x4 === void 0 || !Number.isFinite(x4) ? "\u2013" : `${x4 >= 0 ? "+" : "\u2212"}${Math.abs(x4 * 100).toFixed(digits)}%`;
-var num2 = (x4) => x4 === null || x4 === void 0 || !Number.isFinite(x4) ? "\u2013" : x4 >= 100 ? x4.toFixed(0) : x4.toFixed(2);
+var num = (x4) => x4 === null || x4 === void 0 || !Number.isFinite(x4) ? "\u2013" : x4 >= 100 ? x4.toFixed(0) : x4.toFixed(2);
 var ciText = (c4) => c4?.ci ? `[${pct(c4.ci[0])}, ${pct(c4.ci[1])}]` : "\u2013";
 var SEVERITY = ["regression", "inconclusive", "improvement", "unchanged"];
-var THROUGHPUT = ["qps", "tps"];
-var LATENCY = /^p(\d+(?:\.\d+)?)_ms$/;
+var THROUGHPUT = ["qps", "tps", "tpmc", "ops"];
+var LATENCY = /^(?:([a-z_]+)_)?p(\d+(?:\.\d+)?)_(ms|us)$/;
 var isLatency = (metric) => LATENCY.test(metric);
+function unitOfName(metric) {
+  return /_(ms|us|s)$/.exec(metric)?.[1] ?? "";
+}
 function workloadRows(v) {
   const out = [];
   for (const c4 of v.cells) {
@@ -2492,19 +2315,21 @@ function workloadRows(v) {
       w2 = { workload: c4.workload, rows: [] };
       out.push(w2);
     }
-    let row2 = w2.rows.find((r) => r.threads === c4.threads);
-    if (!row2) {
-      row2 = { workload: c4.workload, threads: c4.threads, judgements: [], verdict: "unchanged", because: [] };
-      w2.rows.push(row2);
+    let row = w2.rows.find((r) => r.threads === c4.threads);
+    if (!row) {
+      row = { workload: c4.workload, threads: c4.threads, judgements: [], verdict: "unchanged", because: [] };
+      w2.rows.push(row);
     }
-    row2.judgements.push(c4);
+    row.judgements.push(c4);
   }
   for (const w2 of out) {
     const metrics = new Set(w2.rows.flatMap((r) => r.judgements.map((j) => j.metric)));
-    const tp = THROUGHPUT.find((m3) => metrics.has(m3));
-    const lat = [...metrics].find(isLatency);
+    const judged = w2.rows.flatMap((r) => r.judgements);
+    const tp = THROUGHPUT.find((m3) => metrics.has(m3)) ?? judged.find((j) => j.better === "higher")?.metric;
+    const lat = [...metrics].find(isLatency) ?? judged.find((j) => j.better === "lower")?.metric;
     w2.throughputName = tp && metricName(tp);
     w2.latencyName = lat && metricName(lat);
+    w2.latencyUnit = lat ? unitOfName(lat) || "ms" : void 0;
     for (const r of w2.rows) {
       r.throughput = r.judgements.find((j) => j.metric === tp);
       r.latency = r.judgements.find((j) => j.metric === lat);
@@ -2514,10 +2339,22 @@ function workloadRows(v) {
   }
   return out;
 }
+var NAMES = {
+  tps: "TPS",
+  qps: "QPS",
+  ops: "OPS",
+  tpmc: "tpmC",
+  tpm_total: "tpmTotal",
+  geomean_s: "geomean"
+};
 function metricName(metric) {
   const lat = LATENCY.exec(metric);
-  if (lat) return `p${lat[1]}`;
-  return THROUGHPUT.includes(metric) ? metric.toUpperCase() : metric;
+  if (lat) return `${lat[1] ? `${lat[1].toUpperCase()} ` : ""}p${lat[2]}`;
+  const query = /^q(\d+)_s$/.exec(metric);
+  if (query) return `Q${query[1]}`;
+  const perOp = /^([a-z_]+)_(tpm|ops|avg_ms|avg_us)$/.exec(metric);
+  if (perOp) return `${perOp[1]?.toUpperCase()} ${perOp[2]?.replace(/_(ms|us)$/, "")}`;
+  return NAMES[metric] ?? metric;
 }
 function configText(t) {
   const m3 = /* @__PURE__ */ new Map();
@@ -2619,14 +2456,14 @@ function table(w2, v, rows) {
   const b10 = md(v.base.variant);
   const h2 = md(v.head.variant);
   const out = [
-    `| Threads | ${b10} ${tp} | ${h2} ${tp} | \u0394% | ${conf} |${lat ? ` ${b10} ${lat} (ms) | ${h2} ${lat} (ms) |` : ""} verdict |`,
+    `| Threads | ${b10} ${tp} | ${h2} ${tp} | \u0394% | ${conf} |${lat ? ` ${b10} ${lat} (${w2.latencyUnit ?? "ms"}) | ${h2} ${lat} (${w2.latencyUnit ?? "ms"}) |` : ""} verdict |`,
     `|---:|---:|---:|---:|---|${lat ? "---:|---:|" : ""}---|`
   ];
   for (const r of rows) {
     const main2 = r.throughput ?? r.judgements[0];
-    const latency = lat ? ` ${num2(r.latency?.base)} | ${num2(r.latency?.head)} |` : "";
+    const latency = lat ? ` ${num(r.latency?.base)} | ${num(r.latency?.head)} |` : "";
     out.push(
-      `| ${r.threads} | ${num2(main2?.base)} | ${num2(main2?.head)} | ${pct(main2?.change)} | ${ciText(main2)} |${latency} ${rowVerdict(r)} |`
+      `| ${r.threads} | ${num(main2?.base)} | ${num(main2?.head)} | ${pct(main2?.change)} | ${ciText(main2)} |${latency} ${rowVerdict(r)} |`
     );
   }
   return out;
@@ -2641,7 +2478,7 @@ function details(w2, v, rows, rawPerCell) {
   for (const r of rows) {
     for (const j of r.judgements) {
       out.push(
-        `| ${r.threads} | ${metricName(j.metric)} | ${num2(j.base)} | ${num2(j.head)} | ${pct(j.change)} | ${ciText(j)} | ${pct(j.mde)} | ${j.n} | ${j.method} | ${CELL_MARK[j.verdict]} ${j.verdict}${j.reason ? ` \u2014 ${md(j.reason)}` : ""} |${rawPerCell ? ` \`raw/${md(w2.workload)}-t${r.threads}*.log\` |` : ""}`
+        `| ${r.threads} | ${metricName(j.metric)} | ${num(j.base)} | ${num(j.head)} | ${pct(j.change)} | ${ciText(j)} | ${pct(j.mde)} | ${j.n} | ${j.method} | ${CELL_MARK[j.verdict]} ${j.verdict}${j.reason ? ` \u2014 ${md(j.reason)}` : ""} |${rawPerCell ? ` \`raw/${md(w2.workload)}-t${r.threads}*.log\` |` : ""}`
       );
     }
   }
@@ -2668,7 +2505,7 @@ function render(v, workloads, d, trimmed, opts) {
     if (hidden > 0) out.push("", `<sub>${hidden} more row(s) not shown</sub>`);
     out.push("");
     if (d.charts) {
-      for (const block2 of workloadCharts(w2, md(v.base.variant), md(v.head.variant))) out.push(block2, "");
+      for (const block of workloadCharts(w2, md(v.base.variant), md(v.head.variant))) out.push(block, "");
     }
     if (d.details !== "none") {
       const drows = d.details === "all" ? rows : rows.filter(notable);
@@ -2737,8 +2574,8 @@ function accessorFields(fn) {
 function getter(path3) {
   return path3.length === 1 ? get1(path3[0]) : getN(path3);
 }
-var get1 = (field4) => function(obj) {
-  return obj[field4];
+var get1 = (field3) => function(obj) {
+  return obj[field3];
 };
 var getN = (path3) => {
   const len = path3.length;
@@ -2816,14 +2653,14 @@ function splitAccessPath(p) {
 }
 
 // node_modules/vega-util/build/field.js
-function field2(field4, name, opt) {
-  const path3 = splitAccessPath(field4);
-  const fieldName = path3.length === 1 ? path3[0] : field4;
+function field(field3, name, opt) {
+  const path3 = splitAccessPath(field3);
+  const fieldName = path3.length === 1 ? path3[0] : field3;
   return accessor((opt && opt.get || getter)(path3), [fieldName], name || fieldName);
 }
 
 // node_modules/vega-util/build/accessors.js
-var id = field2("id");
+var id = field("id");
 var identity = accessor((_) => _, [], "identity");
 var zero = accessor(() => 0, [], "zero");
 var one = accessor(() => 1, [], "one");
@@ -3050,7 +2887,7 @@ function compare(inputFields, inputOrders, inputOpt) {
     if (f == null)
       return;
     ord.push(orders[i] === DESCENDING ? -1 : 1);
-    const accessor2 = isFunction(f) ? f : field2(f, void 0, opt);
+    const accessor2 = isFunction(f) ? f : field(f, void 0, opt);
     get6.push(accessor2);
     (accessorFields(accessor2) || []).forEach((_) => fmap[_] = 1);
   });
@@ -3062,8 +2899,8 @@ var ascending = (_u2, _v) => {
   return (u2 < v || u2 == null) && v != null ? -1 : (u2 > v || v == null) && u2 != null ? 1 : (v = v instanceof Date ? +v : v, u2 = u2 instanceof Date ? +u2 : u2) !== u2 && v === v ? -1 : v !== v && u2 === u2 ? 1 : 0;
 };
 var comparator = (fields, orders) => fields.length === 1 ? compare1(fields[0], orders[0]) : compareN(fields, orders, fields.length);
-var compare1 = (field4, order) => function(a4, b10) {
-  return ascending(field4(a4), field4(b10)) * order;
+var compare1 = (field3, order) => function(a4, b10) {
+  return ascending(field3(a4), field3(b10)) * order;
 };
 var compareN = (fields, orders, n) => {
   orders.push(0);
@@ -3525,14 +3362,14 @@ function objectConverter(columns) {
 }
 function customConverter(columns, f) {
   var object2 = objectConverter(columns);
-  return function(row2, i) {
-    return f(object2(row2), i, columns);
+  return function(row, i) {
+    return f(object2(row), i, columns);
   };
 }
 function inferColumns(rows) {
   var columnSet = /* @__PURE__ */ Object.create(null), columns = [];
-  rows.forEach(function(row2) {
-    for (var column in row2) {
+  rows.forEach(function(row) {
+    for (var column in row) {
       if (!(column in columnSet)) {
         columns.push(columnSet[column] = column);
       }
@@ -3551,12 +3388,12 @@ function formatDate(date3) {
   var hours = date3.getUTCHours(), minutes2 = date3.getUTCMinutes(), seconds2 = date3.getUTCSeconds(), milliseconds2 = date3.getUTCMilliseconds();
   return isNaN(date3) ? "Invalid Date" : formatYear(date3.getUTCFullYear()) + "-" + pad2(date3.getUTCMonth() + 1, 2) + "-" + pad2(date3.getUTCDate(), 2) + (milliseconds2 ? "T" + pad2(hours, 2) + ":" + pad2(minutes2, 2) + ":" + pad2(seconds2, 2) + "." + pad2(milliseconds2, 3) + "Z" : seconds2 ? "T" + pad2(hours, 2) + ":" + pad2(minutes2, 2) + ":" + pad2(seconds2, 2) + "Z" : minutes2 || hours ? "T" + pad2(hours, 2) + ":" + pad2(minutes2, 2) + "Z" : "");
 }
-function dsv(delimiter2) {
-  var reFormat = new RegExp('["' + delimiter2 + "\n\r]"), DELIMITER = delimiter2.charCodeAt(0);
+function dsv(delimiter) {
+  var reFormat = new RegExp('["' + delimiter + "\n\r]"), DELIMITER = delimiter.charCodeAt(0);
   function parse9(text3, f) {
-    var convert, columns, rows = parseRows(text3, function(row2, i) {
-      if (convert) return convert(row2, i - 1);
-      columns = row2, convert = f ? customConverter(row2, f) : objectConverter(row2);
+    var convert, columns, rows = parseRows(text3, function(row, i) {
+      if (convert) return convert(row, i - 1);
+      columns = row, convert = f ? customConverter(row, f) : objectConverter(row);
     });
     rows.columns = columns || [];
     return rows;
@@ -3590,23 +3427,23 @@ function dsv(delimiter2) {
       return eof = true, text3.slice(j, N);
     }
     while ((t = token()) !== EOF) {
-      var row2 = [];
-      while (t !== EOL && t !== EOF) row2.push(t), t = token();
-      if (f && (row2 = f(row2, n++)) == null) continue;
-      rows.push(row2);
+      var row = [];
+      while (t !== EOL && t !== EOF) row.push(t), t = token();
+      if (f && (row = f(row, n++)) == null) continue;
+      rows.push(row);
     }
     return rows;
   }
   function preformatBody(rows, columns) {
-    return rows.map(function(row2) {
+    return rows.map(function(row) {
       return columns.map(function(column) {
-        return formatValue3(row2[column]);
-      }).join(delimiter2);
+        return formatValue3(row[column]);
+      }).join(delimiter);
     });
   }
   function format5(rows, columns) {
     if (columns == null) columns = inferColumns(rows);
-    return [columns.map(formatValue3).join(delimiter2)].concat(preformatBody(rows, columns)).join("\n");
+    return [columns.map(formatValue3).join(delimiter)].concat(preformatBody(rows, columns)).join("\n");
   }
   function formatBody(rows, columns) {
     if (columns == null) columns = inferColumns(rows);
@@ -3615,8 +3452,8 @@ function dsv(delimiter2) {
   function formatRows(rows) {
     return rows.map(formatRow).join("\n");
   }
-  function formatRow(row2) {
-    return row2.map(formatValue3).join(delimiter2);
+  function formatRow(row) {
+    return row.map(formatValue3).join(delimiter);
   }
   function formatValue3(value4) {
     return value4 == null ? "" : value4 instanceof Date ? formatDate(value4) : reFormat.test(value4 += "") ? '"' + value4.replace(/"/g, '""') + '"' : value4;
@@ -3815,23 +3652,23 @@ function bluri(radius2) {
 function variance2(values3, valueof) {
   let count2 = 0;
   let delta;
-  let mean4 = 0;
+  let mean3 = 0;
   let sum3 = 0;
   if (valueof === void 0) {
     for (let value4 of values3) {
       if (value4 != null && (value4 = +value4) >= value4) {
-        delta = value4 - mean4;
-        mean4 += delta / ++count2;
-        sum3 += delta * (value4 - mean4);
+        delta = value4 - mean3;
+        mean3 += delta / ++count2;
+        sum3 += delta * (value4 - mean3);
       }
     }
   } else {
     let index6 = -1;
     for (let value4 of values3) {
       if ((value4 = valueof(value4, ++index6, values3)) != null && (value4 = +value4) >= value4) {
-        delta = value4 - mean4;
-        mean4 += delta / ++count2;
-        sum3 += delta * (value4 - mean4);
+        delta = value4 - mean3;
+        mean3 += delta / ++count2;
+        sum3 += delta * (value4 - mean3);
       }
     }
   }
@@ -4359,7 +4196,7 @@ function precisionRound(step2, max4) {
 // node_modules/d3-time/dist/d3-time.mjs
 var t0 = /* @__PURE__ */ new Date();
 var t1 = /* @__PURE__ */ new Date();
-function timeInterval(floori, offseti, count2, field4) {
+function timeInterval(floori, offseti, count2, field3) {
   function interval3(date3) {
     return floori(date3 = arguments.length === 0 ? /* @__PURE__ */ new Date() : /* @__PURE__ */ new Date(+date3)), date3;
   }
@@ -4411,7 +4248,7 @@ function timeInterval(floori, offseti, count2, field4) {
     };
     interval3.every = (step2) => {
       step2 = Math.floor(step2);
-      return !isFinite(step2) || !(step2 > 0) ? null : !(step2 > 1) ? interval3 : interval3.filter(field4 ? (d) => field4(d) % step2 === 0 : (d) => interval3.count(0, d) % step2 === 0);
+      return !isFinite(step2) || !(step2 > 0) ? null : !(step2 > 1) ? interval3 : interval3.filter(field3 ? (d) => field3(d) % step2 === 0 : (d) => interval3.count(0, d) % step2 === 0);
     };
   }
   return interval3;
@@ -5059,10 +4896,10 @@ var grains = [{
 }, {
   aligned: () => false
 }];
-function detectTimeUnits(data3, field4, utc) {
+function detectTimeUnits(data3, field3, utc) {
   const getters = utc ? utcGetters : localGetters;
   const dates = data3.map((t) => {
-    const v = field4(t), d = new Date(v);
+    const v = field3(t), d = new Date(v);
     if (Number.isNaN(+d)) error(`Invalid date: ${v}`);
     return d;
   });
@@ -5892,11 +5729,11 @@ var typeParsers = {
 };
 var typeTests = [isBoolean2, isInteger, isNumber2, isDate2];
 var typeList = ["boolean", "integer", "number", "date"];
-function inferType(values3, field4) {
+function inferType(values3, field3) {
   if (!values3 || !values3.length) return "unknown";
   const n = values3.length, m3 = typeTests.length, a4 = typeTests.map((_, i) => i + 1);
   for (let i = 0, t = 0, j, value4; i < n; ++i) {
-    value4 = field4 ? values3[i][field4] : values3[i];
+    value4 = field3 ? values3[i][field3] : values3[i];
     for (j = 0; j < m3; ++j) {
       if (a4[j] && isValid(value4) && !typeTests[j](value4)) {
         a4[j] = 0;
@@ -5908,15 +5745,15 @@ function inferType(values3, field4) {
   return typeList[a4.reduce((u2, v) => u2 === 0 ? v : u2, 0) - 1];
 }
 function inferTypes(data3, fields) {
-  return fields.reduce((types, field4) => {
-    types[field4] = inferType(data3, field4);
+  return fields.reduce((types, field3) => {
+    types[field3] = inferType(data3, field3);
     return types;
   }, {});
 }
-function delimitedFormat(delimiter2) {
+function delimitedFormat(delimiter) {
   const parse9 = function(data3, format5) {
     const delim = {
-      delimiter: delimiter2
+      delimiter
     };
     return dsv2(data3, format5 ? extend(format5, delim) : delim);
   };
@@ -5934,7 +5771,7 @@ function isBuffer(_) {
   return typeof Buffer === "function" && isFunction(Buffer.isBuffer) ? Buffer.isBuffer(_) : false;
 }
 function json(data3, format5) {
-  const prop = format5 && format5.property ? field2(format5.property) : identity;
+  const prop = format5 && format5.property ? field(format5.property) : identity;
   return isObject(data3) && !isBuffer(data3) ? parseJSON(prop(data3), format5) : prop(JSON.parse(data3));
 }
 json.responseType = "json";
@@ -5998,11 +5835,11 @@ function parse(data3, types, timeParser, utcParser) {
   const locale4 = timeFormatDefaultLocale();
   timeParser = timeParser || locale4.timeParse;
   utcParser = utcParser || locale4.utcParse;
-  let fields = data3.columns || Object.keys(data3[0]), datum2, field4, i, j, n, m3;
+  let fields = data3.columns || Object.keys(data3[0]), datum2, field3, i, j, n, m3;
   if (types === "auto") types = inferTypes(data3, fields);
   fields = Object.keys(types);
-  const parsers = fields.map((field5) => {
-    const type3 = types[field5];
+  const parsers = fields.map((field4) => {
+    const type3 = types[field4];
     let parts, pattern;
     if (type3 && (type3.startsWith("date:") || type3.startsWith("utc:"))) {
       parts = type3.split(/:(.+)?/, 2);
@@ -6014,15 +5851,15 @@ function parse(data3, types, timeParser, utcParser) {
       return parse9(pattern);
     }
     if (!typeParsers[type3]) {
-      throw Error("Illegal format pattern: " + field5 + ":" + type3);
+      throw Error("Illegal format pattern: " + field4 + ":" + type3);
     }
     return typeParsers[type3];
   });
   for (i = 0, n = data3.length, m3 = fields.length; i < n; ++i) {
     datum2 = data3[i];
     for (j = 0; j < m3; ++j) {
-      field4 = fields[j];
-      datum2[field4] = parsers[j](datum2[field4]);
+      field3 = fields[j];
+      datum2[field3] = parsers[j](datum2[field3]);
     }
   }
 }
@@ -6106,9 +5943,9 @@ function changeset() {
       for (let i = 0; i < n; ++i) a4.push(d[i]);
       return this;
     },
-    modify(t, field4, value4) {
+    modify(t, field3, value4) {
       const m3 = {
-        field: field4,
+        field: field3,
         value: constant_default(value4)
       };
       if (isFunction(t)) {
@@ -7717,8 +7554,8 @@ function smoothing(v, thresh) {
 var SQRT2PI = Math.sqrt(2 * Math.PI);
 var SQRT2 = Math.SQRT2;
 var nextSample = NaN;
-function sampleNormal(mean4, stdev) {
-  mean4 = mean4 || 0;
+function sampleNormal(mean3, stdev) {
+  mean3 = mean3 || 0;
   stdev = stdev == null ? 1 : stdev;
   let x4 = 0, y4 = 0, rds, c4;
   if (nextSample === nextSample) {
@@ -7734,17 +7571,17 @@ function sampleNormal(mean4, stdev) {
     x4 *= c4;
     nextSample = y4 * c4;
   }
-  return mean4 + x4 * stdev;
+  return mean3 + x4 * stdev;
 }
-function densityNormal(value4, mean4, stdev) {
+function densityNormal(value4, mean3, stdev) {
   stdev = stdev == null ? 1 : stdev;
-  const z = (value4 - (mean4 || 0)) / stdev;
+  const z = (value4 - (mean3 || 0)) / stdev;
   return Math.exp(-0.5 * z * z) / (stdev * SQRT2PI);
 }
-function cumulativeNormal(value4, mean4, stdev) {
-  mean4 = mean4 || 0;
+function cumulativeNormal(value4, mean3, stdev) {
+  mean3 = mean3 || 0;
   stdev = stdev == null ? 1 : stdev;
-  const z = (value4 - mean4) / stdev, Z = Math.abs(z);
+  const z = (value4 - mean3) / stdev, Z = Math.abs(z);
   let cd;
   if (Z > 37) {
     cd = 0;
@@ -7778,9 +7615,9 @@ function cumulativeNormal(value4, mean4, stdev) {
   }
   return z > 0 ? 1 - cd : cd;
 }
-function quantileNormal(p, mean4, stdev) {
+function quantileNormal(p, mean3, stdev) {
   if (p < 0 || p > 1) return NaN;
-  return (mean4 || 0) + (stdev == null ? 1 : stdev) * SQRT2 * erfinv(2 * p - 1);
+  return (mean3 || 0) + (stdev == null ? 1 : stdev) * SQRT2 * erfinv(2 * p - 1);
 }
 function erfinv(x4) {
   let w2 = -Math.log((1 - x4) * (1 + x4)), p;
@@ -7854,7 +7691,7 @@ function erfinv(x4) {
   }
   return p * x4;
 }
-function gaussian(mean4, stdev) {
+function gaussian(mean3, stdev) {
   let mu, sigma;
   const dist2 = {
     mean(_) {
@@ -7878,7 +7715,7 @@ function gaussian(mean4, stdev) {
     cdf: (value4) => cumulativeNormal(value4, mu, sigma),
     icdf: (p) => quantileNormal(p, mu, sigma)
   };
-  return dist2.mean(mean4).stdev(stdev);
+  return dist2.mean(mean3).stdev(stdev);
 }
 function kde(support, bandwidth2) {
   const kernel = gaussian();
@@ -7922,25 +7759,25 @@ function kde(support, bandwidth2) {
   };
   return dist2.data(support);
 }
-function sampleLogNormal(mean4, stdev) {
-  mean4 = mean4 || 0;
+function sampleLogNormal(mean3, stdev) {
+  mean3 = mean3 || 0;
   stdev = stdev == null ? 1 : stdev;
-  return Math.exp(mean4 + sampleNormal() * stdev);
+  return Math.exp(mean3 + sampleNormal() * stdev);
 }
-function densityLogNormal(value4, mean4, stdev) {
+function densityLogNormal(value4, mean3, stdev) {
   if (value4 <= 0) return 0;
-  mean4 = mean4 || 0;
+  mean3 = mean3 || 0;
   stdev = stdev == null ? 1 : stdev;
-  const z = (Math.log(value4) - mean4) / stdev;
+  const z = (Math.log(value4) - mean3) / stdev;
   return Math.exp(-0.5 * z * z) / (stdev * SQRT2PI * value4);
 }
-function cumulativeLogNormal(value4, mean4, stdev) {
-  return cumulativeNormal(Math.log(value4), mean4, stdev);
+function cumulativeLogNormal(value4, mean3, stdev) {
+  return cumulativeNormal(Math.log(value4), mean3, stdev);
 }
-function quantileLogNormal(p, mean4, stdev) {
-  return Math.exp(quantileNormal(p, mean4, stdev));
+function quantileLogNormal(p, mean3, stdev) {
+  return Math.exp(quantileNormal(p, mean3, stdev));
 }
-function lognormal(mean4, stdev) {
+function lognormal(mean3, stdev) {
   let mu, sigma;
   const dist2 = {
     mean(_) {
@@ -7964,7 +7801,7 @@ function lognormal(mean4, stdev) {
     cdf: (value4) => cumulativeLogNormal(value4, mu, sigma),
     icdf: (p) => quantileLogNormal(p, mu, sigma)
   };
-  return dist2.mean(mean4).stdev(stdev);
+  return dist2.mean(mean3).stdev(stdev);
 }
 function mixture(dists, weights) {
   let m3 = 0, w2;
@@ -8090,15 +7927,15 @@ function uniform(min4, max4) {
   return dist2.min(min4).max(max4);
 }
 function constant(data3, x4, y4) {
-  let mean4 = 0, n = 0;
+  let mean3 = 0, n = 0;
   for (const d of data3) {
     const val = y4(d);
     if (x4(d) == null || val == null || isNaN(val)) continue;
-    mean4 += (val - mean4) / ++n;
+    mean3 += (val - mean3) / ++n;
   }
   return {
-    coef: [mean4],
-    predict: () => mean4,
+    coef: [mean3],
+    predict: () => mean3,
     rSquared: 0
   };
 }
@@ -8453,8 +8290,8 @@ function groupkey(fields) {
     return "";
   } : fields.length === 1 ? fields[0] : multikey(fields);
 }
-function measureName(op, field4, as) {
-  return as || op + (!field4 ? "" : "_" + field4);
+function measureName(op, field3, as) {
+  return as || op + (!field3 ? "" : "_" + field3);
 }
 var noop = () => {
 };
@@ -8682,8 +8519,8 @@ function set(t) {
   this._out.forEach((op) => t[op.out] = op.value(this));
   return t;
 }
-function compileMeasures(agg, field4) {
-  const get6 = field4 || identity, ops2 = resolve(agg), out = agg.slice().sort(compareIndex);
+function compileMeasures(agg, field3) {
+  const get6 = field3 || identity, ops2 = resolve(agg), out = agg.slice().sort(compareIndex);
   function ctr(cell2) {
     this._ops = ops2;
     this._out = out;
@@ -8699,7 +8536,7 @@ function compileMeasures(agg, field4) {
   return ctr;
 }
 function TupleStore(key2) {
-  this._key = key2 ? field2(key2) : tupleid;
+  this._key = key2 ? field(key2) : tupleid;
   this.reset();
 }
 var prototype$1 = TupleStore.prototype;
@@ -8929,18 +8766,18 @@ inherits_default(Aggregate, Transform, {
     this._counts = [];
     this._measures = [];
     const fields = _.fields || [null], ops2 = _.ops || ["count"], aggregate_params = _.aggregate_params || [null], as = _.as || [], n = fields.length, map3 = {};
-    let field4, op, aggregate_param, m3, mname, outname, i;
+    let field3, op, aggregate_param, m3, mname, outname, i;
     if (n !== ops2.length) {
       error("Unmatched number of fields and aggregate ops.");
     }
     for (i = 0; i < n; ++i) {
-      field4 = fields[i];
+      field3 = fields[i];
       op = ops2[i];
       aggregate_param = aggregate_params[i] || null;
-      if (field4 == null && op !== "count") {
+      if (field3 == null && op !== "count") {
         error("Null aggregate field specified.");
       }
-      mname = accessorName(field4);
+      mname = accessorName(field3);
       outname = measureName(op, mname, as[i]);
       outputs.push(outname);
       if (op === "count") {
@@ -8949,9 +8786,9 @@ inherits_default(Aggregate, Transform, {
       }
       m3 = map3[mname];
       if (!m3) {
-        inputVisit(field4);
+        inputVisit(field3);
         m3 = map3[mname] = [];
-        m3.field = field4;
+        m3.field = field3;
         this._measures.push(m3);
       }
       if (op !== "count") this._countOnly = false;
@@ -9159,7 +8996,7 @@ inherits_default(Bin, Transform, {
     if (this.value && !_.modified()) {
       return this.value;
     }
-    const field4 = _.field, bins2 = bin2(_), step2 = bins2.step;
+    const field3 = _.field, bins2 = bin2(_), step2 = bins2.step;
     let start = bins2.start, stop2 = start + Math.ceil((bins2.stop - start) / step2) * step2, a4, d;
     if ((a4 = _.anchor) != null) {
       d = a4 - (start + step2 * Math.floor((a4 - start) / step2));
@@ -9167,13 +9004,13 @@ inherits_default(Bin, Transform, {
       stop2 += d;
     }
     const f = function(t) {
-      let v = toNumber(field4(t));
+      let v = toNumber(field3(t));
       return v == null ? null : v < start ? -Infinity : v > stop2 ? Infinity : (v = Math.max(start, Math.min(v, stop2 - step2)), start + step2 * Math.floor(EPSILON$1 + (v - start) / step2));
     };
     f.start = start;
     f.stop = stop2;
     f.step = step2;
-    return this.value = accessor(f, accessorFields(field4), _.name || "bin_" + accessorName(field4));
+    return this.value = accessor(f, accessorFields(field3), _.name || "bin_" + accessorName(field3));
   }
 });
 function SortedList(idFunc, source4, input) {
@@ -9552,11 +9389,11 @@ function fieldNames(fields, as) {
   if (!fields) return null;
   return fields.map((f, i) => as[i] || accessorName(f));
 }
-function partition$1(data3, groupby, field4) {
+function partition$1(data3, groupby, field3) {
   const groups2 = [], get6 = (f) => f(t);
   let map3, i, n, t, k2, g;
   if (groupby == null) {
-    groups2.push(data3.map(field4));
+    groups2.push(data3.map(field3));
   } else {
     for (map3 = {}, i = 0, n = data3.length; i < n; ++i) {
       t = data3[i];
@@ -9567,7 +9404,7 @@ function partition$1(data3, groupby, field4) {
         g.dims = k2;
         groups2.push(g);
       }
-      g.push(field4(t));
+      g.push(field3(t));
     }
   }
   return groups2;
@@ -9602,18 +9439,18 @@ DotBin.Definition = {
     "default": Output
   }]
 };
-var autostep = (data3, field4) => span_default(extent(data3, field4)) / 30;
+var autostep = (data3, field3) => span_default(extent(data3, field3)) / 30;
 inherits_default(DotBin, Transform, {
   transform(_, pulse2) {
     if (this.value && !(_.modified() || pulse2.changed())) {
       return pulse2;
     }
-    const source4 = pulse2.materialize(pulse2.SOURCE).source, groups2 = partition$1(pulse2.source, _.groupby, identity), smooth = _.smooth || false, field4 = _.field, step2 = _.step || autostep(source4, field4), sort3 = stableCompare((a4, b10) => field4(a4) - field4(b10)), as = _.as || Output, n = groups2.length;
+    const source4 = pulse2.materialize(pulse2.SOURCE).source, groups2 = partition$1(pulse2.source, _.groupby, identity), smooth = _.smooth || false, field3 = _.field, step2 = _.step || autostep(source4, field3), sort3 = stableCompare((a4, b10) => field3(a4) - field3(b10)), as = _.as || Output, n = groups2.length;
     let min4 = Infinity, max4 = -Infinity, i = 0, j;
     for (; i < n; ++i) {
       const g = groups2[i].sort(sort3);
       j = -1;
-      for (const v of dotbin(g, step2, smooth, field4)) {
+      for (const v of dotbin(g, step2, smooth, field3)) {
         if (v < min4) min4 = v;
         if (v > max4) max4 = v;
         g[++j][as] = v;
@@ -9650,21 +9487,21 @@ Extent.Definition = {
 };
 inherits_default(Extent, Transform, {
   transform(_, pulse2) {
-    const extent2 = this.value, field4 = _.field, mod = pulse2.changed() || pulse2.modified(field4.fields) || _.modified("field");
+    const extent2 = this.value, field3 = _.field, mod = pulse2.changed() || pulse2.modified(field3.fields) || _.modified("field");
     let min4 = extent2[0], max4 = extent2[1];
     if (mod || min4 == null) {
       min4 = Infinity;
       max4 = -Infinity;
     }
     pulse2.visit(mod ? pulse2.SOURCE : pulse2.ADD, (t) => {
-      const v = toNumber(field4(t));
+      const v = toNumber(field3(t));
       if (v != null) {
         if (v < min4) min4 = v;
         if (v > max4) max4 = v;
       }
     });
     if (!Number.isFinite(min4) || !Number.isFinite(max4)) {
-      let name = accessorName(field4);
+      let name = accessorName(field3);
       if (name) name = ` for field "${name}"`;
       pulse2.dataflow.warn(`Infinite extent${name}: [${min4}, ${max4}]`);
       min4 = max4 = void 0;
@@ -9844,7 +9681,7 @@ function Field(params2) {
 }
 inherits_default(Field, Operator);
 function update$3(_) {
-  return this.value && !_.modified() ? this.value : isArray(_.name) ? array_default(_.name).map((f) => field2(f)) : field2(_.name, _.as);
+  return this.value && !_.modified() ? this.value : isArray(_.name) ? array_default(_.name).map((f) => field(f)) : field(_.name, _.as);
 }
 function Filter(params2) {
   Transform.call(this, fastmap(), params2);
@@ -10015,17 +9852,17 @@ function Generate(params2) {
 inherits_default(Generate, Transform, {
   transform(_, pulse2) {
     const out = pulse2.fork(pulse2.ALL), gen = _.generator;
-    let data3 = this.value, num3 = _.size - data3.length, add6, rem2, t;
-    if (num3 > 0) {
-      for (add6 = []; --num3 >= 0; ) {
+    let data3 = this.value, num2 = _.size - data3.length, add6, rem2, t;
+    if (num2 > 0) {
+      for (add6 = []; --num2 >= 0; ) {
         add6.push(t = ingest$1(gen(_)));
         data3.push(t);
       }
       out.add = out.add.length ? out.materialize(out.ADD).add.concat(add6) : add6;
     } else {
-      rem2 = data3.slice(0, -num3);
+      rem2 = data3.slice(0, -num2);
       out.rem = out.rem.length ? out.materialize(out.REM).rem.concat(rem2) : rem2;
-      data3 = data3.slice(-num3);
+      data3 = data3.slice(-num2);
     }
     out.source = this.value = data3;
     return out;
@@ -10089,7 +9926,7 @@ function getField(_) {
 }
 inherits_default(Impute, Transform, {
   transform(_, pulse2) {
-    var out = pulse2.fork(pulse2.ALL), impute = getValue(_), field4 = getField(_), fName = accessorName(_.field), kName = accessorName(_.key), gNames = (_.groupby || []).map(accessorName), groups2 = partition(pulse2.source, _.groupby, _.key, _.keyvals), curr = [], prev = this.value, m3 = groups2.domain.length, group2, value4, gVals, kVal, g, i, j, l, n, t;
+    var out = pulse2.fork(pulse2.ALL), impute = getValue(_), field3 = getField(_), fName = accessorName(_.field), kName = accessorName(_.key), gNames = (_.groupby || []).map(accessorName), groups2 = partition(pulse2.source, _.groupby, _.key, _.keyvals), curr = [], prev = this.value, m3 = groups2.domain.length, group2, value4, gVals, kVal, g, i, j, l, n, t;
     for (g = 0, l = groups2.length; g < l; ++g) {
       group2 = groups2[g];
       gVals = group2.values;
@@ -10102,7 +9939,7 @@ inherits_default(Impute, Transform, {
         };
         for (i = 0, n = gVals.length; i < n; ++i) t[gNames[i]] = gVals[i];
         t[kName] = kVal;
-        t[fName] = Number.isNaN(value4) ? value4 = impute(group2, field4) : value4;
+        t[fName] = Number.isNaN(value4) ? value4 = impute(group2, field3) : value4;
         curr.push(ingest$1(t));
       }
     }
@@ -10512,23 +10349,23 @@ function PreFacet(params2) {
 }
 inherits_default(PreFacet, Facet, {
   transform(_, pulse2) {
-    const flow = _.subflow, field4 = _.field, subflow = (t) => this.subflow(tupleid(t), flow, pulse2, t);
-    if (_.modified("field") || field4 && pulse2.modified(accessorFields(field4))) {
+    const flow = _.subflow, field3 = _.field, subflow = (t) => this.subflow(tupleid(t), flow, pulse2, t);
+    if (_.modified("field") || field3 && pulse2.modified(accessorFields(field3))) {
       error("PreFacet does not support field modification.");
     }
     this.initTargets();
-    if (field4) {
+    if (field3) {
       pulse2.visit(pulse2.MOD, (t) => {
         const sf = subflow(t);
-        field4(t).forEach((_2) => sf.mod(_2));
+        field3(t).forEach((_2) => sf.mod(_2));
       });
       pulse2.visit(pulse2.ADD, (t) => {
         const sf = subflow(t);
-        field4(t).forEach((_2) => sf.add(ingest$1(_2)));
+        field3(t).forEach((_2) => sf.add(ingest$1(_2)));
       });
       pulse2.visit(pulse2.REM, (t) => {
         const sf = subflow(t);
-        field4(t).forEach((_2) => sf.rem(_2));
+        field3(t).forEach((_2) => sf.rem(_2));
       });
     } else {
       pulse2.visit(pulse2.MOD, (t) => subflow(t).mod(t));
@@ -10711,11 +10548,11 @@ Sample.Definition = {
 };
 inherits_default(Sample, Transform, {
   transform(_, pulse2) {
-    const out = pulse2.fork(pulse2.NO_SOURCE), mod = _.modified("size"), num3 = _.size, map3 = this.value.reduce((m3, t) => (m3[tupleid(t)] = 1, m3), {});
+    const out = pulse2.fork(pulse2.NO_SOURCE), mod = _.modified("size"), num2 = _.size, map3 = this.value.reduce((m3, t) => (m3[tupleid(t)] = 1, m3), {});
     let res = this.value, cnt = this.count, cap = 0;
     function update3(t) {
       let p, idx;
-      if (res.length < num3) {
+      if (res.length < num2) {
         res.push(t);
       } else {
         idx = ~~((cnt + 1) * random());
@@ -10738,15 +10575,15 @@ inherits_default(Sample, Transform, {
       });
       res = res.filter((t) => map3[tupleid(t)] !== -1);
     }
-    if ((pulse2.rem.length || mod) && res.length < num3 && pulse2.source) {
+    if ((pulse2.rem.length || mod) && res.length < num2 && pulse2.source) {
       cap = cnt = res.length;
       pulse2.visit(pulse2.SOURCE, (t) => {
         if (!map3[tupleid(t)]) update3(t);
       });
       cap = -1;
     }
-    if (mod && res.length > num3) {
-      const n = res.length - num3;
+    if (mod && res.length > num2) {
+      const n = res.length - num2;
       for (let i = 0; i < n; ++i) {
         map3[tupleid(res[i])] = -1;
         out.rem.push(res[i]);
@@ -10873,16 +10710,16 @@ TimeUnit.Definition = {
 };
 inherits_default(TimeUnit, Transform, {
   transform(_, pulse2) {
-    const field4 = _.field, band2 = _.interval !== false, utc = _.timezone === "utc", floor2 = this._floor(_, pulse2), offset4 = (utc ? utcInterval : timeInterval2)(floor2.unit).offset, as = _.as || OUTPUT, u0 = as[0], u1 = as[1], step2 = floor2.step;
+    const field3 = _.field, band2 = _.interval !== false, utc = _.timezone === "utc", floor2 = this._floor(_, pulse2), offset4 = (utc ? utcInterval : timeInterval2)(floor2.unit).offset, as = _.as || OUTPUT, u0 = as[0], u1 = as[1], step2 = floor2.step;
     let min4 = floor2.start || Infinity, max4 = floor2.stop || -Infinity, flag2 = pulse2.ADD;
-    if (_.modified() || pulse2.changed(pulse2.REM) || pulse2.modified(accessorFields(field4))) {
+    if (_.modified() || pulse2.changed(pulse2.REM) || pulse2.modified(accessorFields(field3))) {
       pulse2 = pulse2.reflow(true);
       flag2 = pulse2.SOURCE;
       min4 = Infinity;
       max4 = -Infinity;
     }
     pulse2.visit(flag2, (t) => {
-      const v = field4(t);
+      const v = field3(t);
       let a4, b10;
       if (v == null) {
         t[u0] = null;
@@ -10927,13 +10764,13 @@ function TupleIndex(params2) {
 }
 inherits_default(TupleIndex, Transform, {
   transform(_, pulse2) {
-    const df = pulse2.dataflow, field4 = _.field, index6 = this.value, set7 = (t) => index6.set(field4(t), t);
+    const df = pulse2.dataflow, field3 = _.field, index6 = this.value, set7 = (t) => index6.set(field3(t), t);
     let mod = true;
-    if (_.modified("field") || pulse2.modified(field4.fields)) {
+    if (_.modified("field") || pulse2.modified(field3.fields)) {
       index6.clear();
       pulse2.visit(pulse2.SOURCE, set7);
     } else if (pulse2.changed()) {
-      pulse2.visit(pulse2.REM, (t) => index6.delete(field4(t)));
+      pulse2.visit(pulse2.REM, (t) => index6.delete(field3(t)));
       pulse2.visit(pulse2.ADD, set7);
     } else {
       mod = false;
@@ -10954,8 +10791,8 @@ inherits_default(Values, Transform, {
     }
   }
 });
-function WindowOp(op, field4, param2, as) {
-  const fn = WindowOps[op](field4, param2);
+function WindowOp(op, field3, param2, as) {
+  const fn = WindowOps[op](field3, param2);
   return {
     init: fn.init || zero,
     update: function(w2, t) {
@@ -11011,77 +10848,77 @@ var WindowOps = {
       }
     };
   },
-  ntile: function(field4, num3) {
-    num3 = +num3;
-    if (!(num3 > 0)) error("ntile num must be greater than zero.");
+  ntile: function(field3, num2) {
+    num2 = +num2;
+    if (!(num2 > 0)) error("ntile num must be greater than zero.");
     const cume = WindowOps.cume_dist(), next = cume.next;
     return {
       init: cume.init,
-      next: (w2) => Math.ceil(num3 * next(w2))
+      next: (w2) => Math.ceil(num2 * next(w2))
     };
   },
-  lag: function(field4, offset4) {
+  lag: function(field3, offset4) {
     offset4 = +offset4 || 1;
     return {
       next: (w2) => {
         const i = w2.index - offset4;
-        return i >= 0 ? field4(w2.data[i]) : null;
+        return i >= 0 ? field3(w2.data[i]) : null;
       }
     };
   },
-  lead: function(field4, offset4) {
+  lead: function(field3, offset4) {
     offset4 = +offset4 || 1;
     return {
       next: (w2) => {
         const i = w2.index + offset4, d = w2.data;
-        return i < d.length ? field4(d[i]) : null;
+        return i < d.length ? field3(d[i]) : null;
       }
     };
   },
-  first_value: function(field4) {
+  first_value: function(field3) {
     return {
-      next: (w2) => field4(w2.data[w2.i0])
+      next: (w2) => field3(w2.data[w2.i0])
     };
   },
-  last_value: function(field4) {
+  last_value: function(field3) {
     return {
-      next: (w2) => field4(w2.data[w2.i1 - 1])
+      next: (w2) => field3(w2.data[w2.i1 - 1])
     };
   },
-  nth_value: function(field4, nth) {
+  nth_value: function(field3, nth) {
     nth = +nth;
     if (!(nth > 0)) error("nth_value nth must be greater than zero.");
     return {
       next: (w2) => {
         const i = w2.i0 + (nth - 1);
-        return i < w2.i1 ? field4(w2.data[i]) : null;
+        return i < w2.i1 ? field3(w2.data[i]) : null;
       }
     };
   },
-  prev_value: function(field4) {
+  prev_value: function(field3) {
     let prev;
     return {
       init: () => prev = null,
       next: (w2) => {
-        const v = field4(w2.data[w2.index]);
+        const v = field3(w2.data[w2.index]);
         return v != null ? prev = v : prev;
       }
     };
   },
-  next_value: function(field4) {
+  next_value: function(field3) {
     let v, i;
     return {
       init: () => (v = null, i = -1),
       next: (w2) => {
         const d = w2.data;
-        return w2.index <= i ? v : (i = find(field4, d, w2.index)) < 0 ? (i = d.length, v = null) : v = field4(d[i]);
+        return w2.index <= i ? v : (i = find(field3, d, w2.index)) < 0 ? (i = d.length, v = null) : v = field3(d[i]);
       }
     };
   }
 };
-function find(field4, data3, index6) {
+function find(field3, data3, index6) {
   for (let n = data3.length; index6 < n; ++index6) {
-    const v = field4(data3[index6]);
+    const v = field3(data3[index6]);
     if (v != null) return index6;
   }
   return -1;
@@ -11095,13 +10932,13 @@ function WindowState(_) {
   }
   visitInputs(_.sort);
   ops2.forEach((op, i) => {
-    const field4 = fields[i], param2 = params2[i], aggregate_param = aggregate_params[i] || null, mname = accessorName(field4), name = measureName(op, mname, as[i]);
-    visitInputs(field4);
+    const field3 = fields[i], param2 = params2[i], aggregate_param = aggregate_params[i] || null, mname = accessorName(field3), name = measureName(op, mname, as[i]);
+    visitInputs(field3);
     outputs.push(name);
     if (hasOwnProperty(WindowOps, op)) {
-      windows.push(WindowOp(op, field4, param2, name));
+      windows.push(WindowOp(op, field3, param2, name));
     } else {
-      if (field4 == null && op !== "count") {
+      if (field3 == null && op !== "count") {
         error("Null aggregate field specified.");
       }
       if (op === "count") {
@@ -11112,7 +10949,7 @@ function WindowState(_) {
       let m3 = map3[mname];
       if (!m3) {
         m3 = map3[mname] = [];
-        m3.field = field4;
+        m3.field = field3;
         measures.push(m3);
       }
       m3.push(createMeasure(op, aggregate_param, name));
@@ -18338,12 +18175,12 @@ var innerText = (val) => (val + "").replace(/&/g, "&amp;").replace(/</g, "&lt;")
 var attrText = (val) => innerText(val).replace(/"/g, "&quot;").replace(/\t/g, "&#x9;").replace(/\n/g, "&#xA;").replace(/\r/g, "&#xD;");
 function markup() {
   let buf = "", outer = "", inner = "";
-  const stack3 = [], clear2 = () => outer = inner = "", push = (tag) => {
+  const stack2 = [], clear2 = () => outer = inner = "", push = (tag) => {
     if (outer) {
       buf += `${outer}>${inner}`;
       clear2();
     }
-    stack3.push(tag);
+    stack2.push(tag);
   }, attr2 = (name, value4) => {
     if (value4 != null) outer += ` ${name}="${attrText(value4)}"`;
     return m3;
@@ -18357,7 +18194,7 @@ function markup() {
       return m3;
     },
     close() {
-      const tag = stack3.pop();
+      const tag = stack2.pop();
       if (outer) {
         buf += outer + (inner ? `>${inner}</${tag}>` : "/>");
       } else {
@@ -19933,11 +19770,11 @@ function trellisLayout(view, group2, opt) {
     layoutTitle(view, views.coltitle, offset4, 1, bounds3, band2);
   }
 }
-function boundFlush(item, field4) {
-  return field4 === "x1" ? item.x || 0 : field4 === "y1" ? item.y || 0 : field4 === "x2" ? (item.x || 0) + (item.width || 0) : field4 === "y2" ? (item.y || 0) + (item.height || 0) : void 0;
+function boundFlush(item, field3) {
+  return field3 === "x1" ? item.x || 0 : field3 === "y1" ? item.y || 0 : field3 === "x2" ? (item.x || 0) + (item.width || 0) : field3 === "y2" ? (item.y || 0) + (item.height || 0) : void 0;
 }
-function boundFull(item, field4) {
-  return item.bounds[field4];
+function boundFull(item, field3) {
+  return item.bounds[field3];
 }
 function layoutHeaders(view, headers, groups2, ncols, limit, offset4, agg, isX2, bound2, bf, start, stride, back, band2) {
   var n = groups2.length, init2 = 0, edge = 0, i, j, k2, m3, b10, h2, g, x4, y4;
@@ -20715,7 +20552,7 @@ Pie.Definition = {
 };
 inherits_default(Pie, Transform, {
   transform(_, pulse2) {
-    var as = _.as || ["startAngle", "endAngle"], startAngle = as[0], endAngle = as[1], field4 = _.field || one, start = _.startAngle || 0, stop2 = _.endAngle != null ? _.endAngle : 2 * Math.PI, data3 = pulse2.source, values3 = data3.map(field4), n = values3.length, a4 = start, k2 = (stop2 - start) / sum(values3), index6 = range(n), i, t, v;
+    var as = _.as || ["startAngle", "endAngle"], startAngle = as[0], endAngle = as[1], field3 = _.field || one, start = _.startAngle || 0, stop2 = _.endAngle != null ? _.endAngle : 2 * Math.PI, data3 = pulse2.source, values3 = data3.map(field3), n = values3.length, a4 = start, k2 = (stop2 - start) / sum(values3), index6 = range(n), i, t, v;
     if (_.sort) {
       index6.sort((a5, b10) => values3[a5] - values3[b10]);
     }
@@ -20949,35 +20786,35 @@ Stack.Definition = {
 };
 inherits_default(Stack, Transform, {
   transform(_, pulse2) {
-    var as = _.as || DefOutput, y02 = as[0], y12 = as[1], sort3 = stableCompare(_.sort), field4 = _.field || one, stack3 = _.offset === Center ? stackCenter : _.offset === Normalize ? stackNormalize : stackZero, groups2, i, n, max4;
-    groups2 = partition2(pulse2.source, _.groupby, sort3, field4);
+    var as = _.as || DefOutput, y02 = as[0], y12 = as[1], sort3 = stableCompare(_.sort), field3 = _.field || one, stack2 = _.offset === Center ? stackCenter : _.offset === Normalize ? stackNormalize : stackZero, groups2, i, n, max4;
+    groups2 = partition2(pulse2.source, _.groupby, sort3, field3);
     for (i = 0, n = groups2.length, max4 = groups2.max; i < n; ++i) {
-      stack3(groups2[i], max4, field4, y02, y12);
+      stack2(groups2[i], max4, field3, y02, y12);
     }
     return pulse2.reflow(_.modified()).modifies(as);
   }
 });
-function stackCenter(group2, max4, field4, y02, y12) {
+function stackCenter(group2, max4, field3, y02, y12) {
   var last = (max4 - group2.sum) / 2, m3 = group2.length, j = 0, t;
   for (; j < m3; ++j) {
     t = group2[j];
     t[y02] = last;
-    t[y12] = last += Math.abs(field4(t));
+    t[y12] = last += Math.abs(field3(t));
   }
 }
-function stackNormalize(group2, max4, field4, y02, y12) {
+function stackNormalize(group2, max4, field3, y02, y12) {
   var scale6 = 1 / group2.sum, last = 0, m3 = group2.length, j = 0, v = 0, t;
   for (; j < m3; ++j) {
     t = group2[j];
     t[y02] = last;
-    t[y12] = last = scale6 * (v += Math.abs(field4(t)));
+    t[y12] = last = scale6 * (v += Math.abs(field3(t)));
   }
 }
-function stackZero(group2, max4, field4, y02, y12) {
+function stackZero(group2, max4, field3, y02, y12) {
   var lastPos = 0, lastNeg = 0, m3 = group2.length, j = 0, v, t;
   for (; j < m3; ++j) {
     t = group2[j];
-    v = +field4(t);
+    v = +field3(t);
     if (v < 0) {
       t[y02] = lastNeg;
       t[y12] = lastNeg += v;
@@ -20987,7 +20824,7 @@ function stackZero(group2, max4, field4, y02, y12) {
     }
   }
 }
-function partition2(data3, groupby, sort3, field4) {
+function partition2(data3, groupby, sort3, field3) {
   var groups2 = [], get6 = (f) => f(t), map3, i, n, m3, t, k2, g, s2, max4;
   if (groupby == null) {
     groups2.push(data3.slice());
@@ -21006,7 +20843,7 @@ function partition2(data3, groupby, sort3, field4) {
   for (k2 = 0, max4 = 0, m3 = groups2.length; k2 < m3; ++k2) {
     g = groups2[k2];
     for (i = 0, s2 = 0, n = g.length; i < n; ++i) {
-      s2 += Math.abs(field4(g[i]));
+      s2 += Math.abs(field3(g[i]));
     }
     g.sum = s2;
     if (s2 > max4) max4 = s2;
@@ -23541,9 +23378,9 @@ inherits_default(Isocontour, Transform, {
     if (this.value && !pulse2.changed() && !_.modified()) {
       return pulse2.StopPropagation;
     }
-    var out = pulse2.fork(pulse2.NO_SOURCE | pulse2.NO_FIELDS), source4 = pulse2.materialize(pulse2.SOURCE).source, field4 = _.field || identity, contour = contours().smooth(_.smooth !== false), tz = _.thresholds || levels(source4, field4, _), as = _.as === null ? null : _.as || "contour", values3 = [];
+    var out = pulse2.fork(pulse2.NO_SOURCE | pulse2.NO_FIELDS), source4 = pulse2.materialize(pulse2.SOURCE).source, field3 = _.field || identity, contour = contours().smooth(_.smooth !== false), tz = _.thresholds || levels(source4, field3, _), as = _.as === null ? null : _.as || "contour", values3 = [];
     source4.forEach((t) => {
-      const grid = field4(t);
+      const grid = field3(t);
       const paths = contour.size([grid.width, grid.height])(grid.values, isArray(tz) ? tz : tz(grid.values));
       transformPaths(paths, grid, t, _);
       paths.forEach((p) => {
@@ -23934,15 +23771,15 @@ GeoPath.Definition = {
 };
 inherits_default(GeoPath, Transform, {
   transform(_, pulse2) {
-    var out = pulse2.fork(pulse2.ALL), path3 = this.value, field4 = _.field || identity, as = _.as || "path", flag2 = out.SOURCE;
+    var out = pulse2.fork(pulse2.ALL), path3 = this.value, field3 = _.field || identity, as = _.as || "path", flag2 = out.SOURCE;
     if (!path3 || _.modified()) {
       this.value = path3 = getProjectionPath(_.projection);
       out.materialize().reflow();
     } else {
-      flag2 = field4 === identity || pulse2.modified(field4.fields) ? out.ADD_MOD : out.ADD;
+      flag2 = field3 === identity || pulse2.modified(field3.fields) ? out.ADD_MOD : out.ADD;
     }
     const prev = initPath(path3, _.pointRadius);
-    out.visit(flag2, (t) => t[as] = path3(field4(t)));
+    out.visit(flag2, (t) => t[as] = path3(field3(t)));
     path3.pointRadius(prev);
     return out.modifies(as);
   }
@@ -24033,7 +23870,7 @@ inherits_default(GeoShape, Transform, {
   transform(_, pulse2) {
     var out = pulse2.fork(pulse2.ALL), shape2 = this.value, as = _.as || "shape", flag2 = out.ADD;
     if (!shape2 || _.modified()) {
-      this.value = shape2 = shapeGenerator(getProjectionPath(_.projection), _.field || field2("datum"), _.pointRadius);
+      this.value = shape2 = shapeGenerator(getProjectionPath(_.projection), _.field || field("datum"), _.pointRadius);
       out.materialize().reflow();
       flag2 = out.SOURCE;
     }
@@ -24041,9 +23878,9 @@ inherits_default(GeoShape, Transform, {
     return out.modifies(as);
   }
 });
-function shapeGenerator(path3, field4, pointRadius) {
-  const shape2 = pointRadius == null ? (_) => path3(field4(_)) : (_) => {
-    var prev = path3.pointRadius(), value4 = path3.pointRadius(pointRadius)(field4(_));
+function shapeGenerator(path3, field3, pointRadius) {
+  const shape2 = pointRadius == null ? (_) => path3(field3(_)) : (_) => {
+    var prev = path3.pointRadius(), value4 = path3.pointRadius(pointRadius)(field3(_));
     path3.pointRadius(prev);
     return value4;
   };
@@ -24171,14 +24008,14 @@ inherits_default(Heatmap, Transform, {
     if (!pulse2.changed() && !_.modified()) {
       return pulse2.StopPropagation;
     }
-    var source4 = pulse2.materialize(pulse2.SOURCE).source, shared = _.resolve === "shared", field4 = _.field || identity, opacity2 = opacity_(_.opacity, _), color5 = color_(_.color, _), as = _.as || "image", obj = {
+    var source4 = pulse2.materialize(pulse2.SOURCE).source, shared = _.resolve === "shared", field3 = _.field || identity, opacity2 = opacity_(_.opacity, _), color5 = color_(_.color, _), as = _.as || "image", obj = {
       $x: 0,
       $y: 0,
       $value: 0,
-      $max: shared ? max(source4.map((t) => max(field4(t).values))) : 0
+      $max: shared ? max(source4.map((t) => max(field3(t).values))) : 0
     };
     source4.forEach((t) => {
-      const v = field4(t);
+      const v = field3(t);
       const o = extend({}, t, obj);
       if (!shared) o.$max = max(v.values || []);
       t[as] = toCanvas(v, o, color5.dep ? color5 : constant_default(color5(o)), opacity2.dep ? opacity2 : constant_default(opacity2(o)));
@@ -26259,7 +26096,7 @@ function treemapSlice(parent, x02, y02, x12, y12) {
 }
 var phi = (1 + Math.sqrt(5)) / 2;
 function squarifyRatio(ratio, parent, x02, y02, x12, y12) {
-  var rows = [], nodes = parent.children, row2, nodeValue, i0 = 0, i1 = 0, n = nodes.length, dx, dy, value4 = parent.value, sumValue, minValue, maxValue, newRatio, minRatio, alpha, beta;
+  var rows = [], nodes = parent.children, row, nodeValue, i0 = 0, i1 = 0, n = nodes.length, dx, dy, value4 = parent.value, sumValue, minValue, maxValue, newRatio, minRatio, alpha, beta;
   while (i0 < n) {
     dx = x12 - x02, dy = y12 - y02;
     do
@@ -26281,9 +26118,9 @@ function squarifyRatio(ratio, parent, x02, y02, x12, y12) {
       }
       minRatio = newRatio;
     }
-    rows.push(row2 = { value: sumValue, dice: dx < dy, children: nodes.slice(i0, i1) });
-    if (row2.dice) treemapDice(row2, x02, y02, x12, value4 ? y02 += dy * sumValue / value4 : y12);
-    else treemapSlice(row2, x02, y02, value4 ? x02 += dx * sumValue / value4 : x12, y12);
+    rows.push(row = { value: sumValue, dice: dx < dy, children: nodes.slice(i0, i1) });
+    if (row.dice) treemapDice(row, x02, y02, x12, value4 ? y02 += dy * sumValue / value4 : y12);
+    else treemapSlice(row, x02, y02, value4 ? x02 += dx * sumValue / value4 : x12, y12);
     value4 -= sumValue, i0 = i1;
   }
   return rows;
@@ -26397,13 +26234,13 @@ function sliceDice(parent, x02, y02, x12, y12) {
 var resquarify = (function custom10(ratio) {
   function resquarify2(parent, x02, y02, x12, y12) {
     if ((rows = parent._squarify) && rows.ratio === ratio) {
-      var rows, row2, nodes, i, j = -1, n, m3 = rows.length, value4 = parent.value;
+      var rows, row, nodes, i, j = -1, n, m3 = rows.length, value4 = parent.value;
       while (++j < m3) {
-        row2 = rows[j], nodes = row2.children;
-        for (i = row2.value = 0, n = nodes.length; i < n; ++i) row2.value += nodes[i].value;
-        if (row2.dice) treemapDice(row2, x02, y02, x12, value4 ? y02 += (y12 - y02) * row2.value / value4 : y12);
-        else treemapSlice(row2, x02, y02, value4 ? x02 += (x12 - x02) * row2.value / value4 : x12, y12);
-        value4 -= row2.value;
+        row = rows[j], nodes = row.children;
+        for (i = row.value = 0, n = nodes.length; i < n; ++i) row.value += nodes[i].value;
+        if (row.dice) treemapDice(row, x02, y02, x12, value4 ? y02 += (y12 - y02) * row.value / value4 : y12);
+        else treemapSlice(row, x02, y02, value4 ? x02 += (x12 - x02) * row.value / value4 : x12, y12);
+        value4 -= row.value;
       }
     } else {
       parent._squarify = rows = squarifyRatio(ratio, parent, x02, y02, x12, y12);
@@ -27170,22 +27007,22 @@ var Y_DIR = [-1, 1, -1, 1];
 function placeAreaLabelFloodFill($, bitmaps, avoidBaseMark, markIndex) {
   const width2 = $.width, height2 = $.height, bm0 = bitmaps[0], bm1 = bitmaps[1], bm2 = $.bitmap();
   return function(d) {
-    const items = d.datum.datum.items[markIndex].items, n = items.length, textHeight = d.datum.fontSize, textWidth = textMetrics.width(d.datum, d.datum.text), stack3 = [];
+    const items = d.datum.datum.items[markIndex].items, n = items.length, textHeight = d.datum.fontSize, textWidth = textMetrics.width(d.datum, d.datum.text), stack2 = [];
     let maxSize = avoidBaseMark ? textHeight : 0, labelPlaced = false, labelPlaced2 = false, maxAreaWidth = 0, x12, x22, y12, y22, x4, y4, _x3, _y3, lo, hi, mid, areaWidth;
     for (let i = 0; i < n; ++i) {
       x12 = items[i].x;
       y12 = items[i].y;
       x22 = items[i].x2 === void 0 ? x12 : items[i].x2;
       y22 = items[i].y2 === void 0 ? y12 : items[i].y2;
-      stack3.push([$((x12 + x22) / 2), $((y12 + y22) / 2)]);
-      while (stack3.length) {
-        [_x3, _y3] = stack3.pop();
+      stack2.push([$((x12 + x22) / 2), $((y12 + y22) / 2)]);
+      while (stack2.length) {
+        [_x3, _y3] = stack2.pop();
         if (bm0.get(_x3, _y3) || bm1.get(_x3, _y3) || bm2.get(_x3, _y3)) continue;
         bm2.set(_x3, _y3);
         for (let j = 0; j < 4; ++j) {
           x4 = _x3 + X_DIR[j];
           y4 = _y3 + Y_DIR[j];
-          if (!bm2.outOfBounds(x4, y4, x4, y4)) stack3.push([x4, y4]);
+          if (!bm2.outOfBounds(x4, y4, x4, y4)) stack2.push([x4, y4]);
         }
         x4 = $.invert(_x3);
         y4 = $.invert(_y3);
@@ -29518,8 +29355,8 @@ function Bitmaps() {
         data3.push(t);
       }
     },
-    remove(num3, map3) {
-      const n = data3.length, copy3 = Array(n - num3), reindex = data3;
+    remove(num2, map3) {
+      const n = data3.length, copy3 = Array(n - num2), reindex = data3;
       let t, i, j;
       for (i = 0; !map3[i] && i < n; ++i) {
         copy3[i] = data3[i];
@@ -29621,7 +29458,7 @@ function SortedIndex() {
       value: addv
     };
   }
-  function remove2(num3, map3) {
+  function remove2(num2, map3) {
     const n = size;
     let idx, i, j;
     for (i = 0; !map3[index6[i]] && i < n; ++i) ;
@@ -29632,7 +29469,7 @@ function SortedIndex() {
         ++j;
       }
     }
-    size = n - num3;
+    size = n - num2;
   }
   function reindex(map3) {
     for (let i = 0, n = size; i < n; ++i) {
@@ -29830,10 +29667,10 @@ inherits_default(CrossFilter, Transform, {
     return map3;
   },
   // reindex filters and indices after propagation completes
-  reindex(pulse2, num3, map3) {
+  reindex(pulse2, num2, map3) {
     const indices = this._indices, bits = this.value;
     pulse2.runAfter(() => {
-      const indexMap = bits.remove(num3, map3);
+      const indexMap = bits.remove(num2, map3);
       for (const key2 in indices) indices[key2].reindex(indexMap);
     });
   },
@@ -31258,7 +31095,7 @@ function binaryPrecedence(token) {
   return prec;
 }
 function parseBinaryExpression() {
-  var marker, markers, expr2, token, prec, stack3, right, operator2, left, i;
+  var marker, markers, expr2, token, prec, stack2, right, operator2, left, i;
   marker = lookahead;
   left = parseUnaryExpression();
   token = lookahead;
@@ -31270,29 +31107,29 @@ function parseBinaryExpression() {
   lex();
   markers = [marker, lookahead];
   right = parseUnaryExpression();
-  stack3 = [left, token, right];
+  stack2 = [left, token, right];
   while ((prec = binaryPrecedence(lookahead)) > 0) {
-    while (stack3.length > 2 && prec <= stack3[stack3.length - 2].prec) {
-      right = stack3.pop();
-      operator2 = stack3.pop().value;
-      left = stack3.pop();
+    while (stack2.length > 2 && prec <= stack2[stack2.length - 2].prec) {
+      right = stack2.pop();
+      operator2 = stack2.pop().value;
+      left = stack2.pop();
       markers.pop();
       expr2 = finishBinaryExpression(operator2, left, right);
-      stack3.push(expr2);
+      stack2.push(expr2);
     }
     token = lex();
     token.prec = prec;
-    stack3.push(token);
+    stack2.push(token);
     markers.push(lookahead);
     expr2 = parseUnaryExpression();
-    stack3.push(expr2);
+    stack2.push(expr2);
   }
-  i = stack3.length - 1;
-  expr2 = stack3[i];
+  i = stack2.length - 1;
+  expr2 = stack2[i];
   markers.pop();
   while (i > 1) {
     markers.pop();
-    expr2 = finishBinaryExpression(stack3[i - 1].value, stack3[i - 2], expr2);
+    expr2 = finishBinaryExpression(stack2[i - 1].value, stack2[i - 2], expr2);
     i -= 2;
   }
   return expr2;
@@ -31438,7 +31275,7 @@ function stripQuotes(s2) {
 }
 function codegen(opt) {
   opt = opt || {};
-  const allowed = opt.allowed ? toSet(opt.allowed) : {}, forbidden = opt.forbidden ? toSet(opt.forbidden) : {}, constants4 = opt.constants || Constants, functions = (opt.functions || Functions)(visit2), globalvar = opt.globalvar, fieldvar = opt.fieldvar, outputGlobal = isFunction(globalvar) ? globalvar : (id2) => `${globalvar}["${id2}"]`;
+  const allowed = opt.allowed ? toSet(opt.allowed) : {}, forbidden = opt.forbidden ? toSet(opt.forbidden) : {}, constants3 = opt.constants || Constants, functions = (opt.functions || Functions)(visit2), globalvar = opt.globalvar, fieldvar = opt.fieldvar, outputGlobal = isFunction(globalvar) ? globalvar : (id2) => `${globalvar}["${id2}"]`;
   let globals = {}, fields = {}, memberDepth = 0;
   function visit2(ast) {
     if (isString(ast)) return ast;
@@ -31454,8 +31291,8 @@ function codegen(opt) {
         return id2;
       } else if (hasOwnProperty(forbidden, id2)) {
         return error("Illegal identifier: " + id2);
-      } else if (hasOwnProperty(constants4, id2)) {
-        return constants4[id2];
+      } else if (hasOwnProperty(constants3, id2)) {
+        return constants3[id2];
       } else if (hasOwnProperty(allowed, id2)) {
         return id2;
       } else {
@@ -31513,7 +31350,7 @@ function codegen(opt) {
     return result;
   }
   codegen2.functions = functions;
-  codegen2.constants = constants4;
+  codegen2.constants = constants3;
   return codegen2;
 }
 
@@ -31643,7 +31480,7 @@ function union(...others) {
 var SELECTION_GETTER = /* @__PURE__ */ Symbol("vega_selection_getter");
 function getter2(f) {
   if (!f.getter || !f.getter[SELECTION_GETTER]) {
-    f.getter = field2(f.field);
+    f.getter = field(f.field);
     f.getter[SELECTION_GETTER] = true;
   }
   return f.getter;
@@ -31655,7 +31492,7 @@ var VlPoint = "vlPoint";
 var Or = "or";
 var And = "and";
 var SelectionId = "_vgsid_";
-var $selectionId = field2(SelectionId);
+var $selectionId = field(SelectionId);
 var TYPE_ENUM = "E";
 var TYPE_RANGE_INC = "R";
 var TYPE_RANGE_EXC = "R-E";
@@ -31752,7 +31589,7 @@ function selectionTuples(array7, base) {
   }, base));
 }
 function selectionResolve(name, op, isMulti, vl5) {
-  var data3 = this.context.data[name], entries2 = data3 ? data3.values.value : [], resolved = {}, multiRes = {}, types = {}, entry2, fields, values3, unit2, field4, value4, res, resUnit, type3, union2, n = entries2.length, i = 0, j, m3;
+  var data3 = this.context.data[name], entries2 = data3 ? data3.values.value : [], resolved = {}, multiRes = {}, types = {}, entry2, fields, values3, unit2, field3, value4, res, resUnit, type3, union2, n = entries2.length, i = 0, j, m3;
   for (; i < n; ++i) {
     entry2 = entries2[i];
     unit2 = entry2.unit;
@@ -31760,10 +31597,10 @@ function selectionResolve(name, op, isMulti, vl5) {
     values3 = entry2.values;
     if (fields && values3) {
       for (j = 0, m3 = fields.length; j < m3; ++j) {
-        field4 = fields[j];
-        res = resolved[field4.field] || (resolved[field4.field] = {});
+        field3 = fields[j];
+        res = resolved[field3.field] || (resolved[field3.field] = {});
         resUnit = res[unit2] || (res[unit2] = []);
-        types[field4.field] = type3 = field4.type.charAt(0);
+        types[field3.field] = type3 = field3.type.charAt(0);
         union2 = ops[`${type3}_union`];
         res[unit2] = union2(resUnit, array_default(values3[j]));
       }
@@ -31772,9 +31609,9 @@ function selectionResolve(name, op, isMulti, vl5) {
         resUnit.push(array_default(values3).reduce((obj, curr, j2) => (obj[fields[j2].field] = curr, obj), {}));
       }
     } else {
-      field4 = SelectionId;
+      field3 = SelectionId;
       value4 = $selectionId(entry2);
-      res = resolved[field4] || (resolved[field4] = {});
+      res = resolved[field3] || (resolved[field3] = {});
       resUnit = res[unit2] || (res[unit2] = []);
       resUnit.push(value4);
       if (isMulti) {
@@ -31789,8 +31626,8 @@ function selectionResolve(name, op, isMulti, vl5) {
   if (resolved[SelectionId]) {
     resolved[SelectionId] = ops[`${SelectionId}_${op}`](...Object.values(resolved[SelectionId]));
   } else {
-    Object.keys(resolved).forEach((field5) => {
-      resolved[field5] = Object.keys(resolved[field5]).map((unit3) => resolved[field5][unit3]).reduce((acc, curr) => acc === void 0 ? curr : ops[`${types[field5]}_${op}`](acc, curr));
+    Object.keys(resolved).forEach((field4) => {
+      resolved[field4] = Object.keys(resolved[field4]).map((unit3) => resolved[field4][unit3]).reduce((acc, curr) => acc === void 0 ? curr : ops[`${types[field4]}_${op}`](acc, curr));
     });
   }
   entries2 = Object.keys(multiRes);
@@ -31849,9 +31686,9 @@ var DataPrefix = ":";
 var IndexPrefix = "@";
 function selectionVisitor(name, args, scope, params2) {
   if (args[0].type !== Literal) error("First argument to selection functions must be a string literal.");
-  const data3 = args[0].value, op = args.length >= 2 && peek(args).value, field4 = "unit", indexName = IndexPrefix + field4, dataName = DataPrefix + data3;
+  const data3 = args[0].value, op = args.length >= 2 && peek(args).value, field3 = "unit", indexName = IndexPrefix + field3, dataName = DataPrefix + data3;
   if (op === Intersect && !hasOwnProperty(params2, indexName)) {
-    params2[indexName] = scope.getData(data3).indataRef(scope, field4);
+    params2[indexName] = scope.getData(data3).indataRef(scope, field3);
   }
   if (!hasOwnProperty(params2, dataName)) {
     params2[dataName] = scope.getData(data3).tuplesRef();
@@ -31863,8 +31700,8 @@ function data(name) {
   const data3 = this.context.data[name];
   return data3 ? data3.values.value : [];
 }
-function indata(name, field4, value4) {
-  const index6 = this.context.data[name]["index:" + field4], entry2 = index6 ? index6.value.get(value4) : void 0;
+function indata(name, field3, value4) {
+  const index6 = this.context.data[name]["index:" + field3], entry2 = index6 ? index6.value.get(value4) : void 0;
   return entry2 ? entry2.count : entry2;
 }
 function setdata(name, tuples) {
@@ -31974,9 +31811,9 @@ function dataVisitor(name, args, scope, params2) {
 function indataVisitor(name, args, scope, params2) {
   if (args[0].type !== Literal) error("First argument to indata must be a string literal.");
   if (args[1].type !== Literal) error("Second argument to indata must be a string literal.");
-  const data3 = args[0].value, field4 = args[1].value, indexName = IndexPrefix2 + field4;
+  const data3 = args[0].value, field3 = args[1].value, indexName = IndexPrefix2 + field3;
   if (!hasOwnProperty(indexName, params2)) {
-    params2[indexName] = scope.getData(data3).indataRef(scope, field4);
+    params2[indexName] = scope.getData(data3).indataRef(scope, field3);
   }
 }
 function scaleVisitor(name, args, scope, params2) {
@@ -32155,7 +31992,7 @@ function pinchAngle(event2) {
 }
 var accessors = {};
 function pluck(data3, name) {
-  const accessor2 = accessors[name] || (accessors[name] = field2(name));
+  const accessor2 = accessors[name] || (accessors[name] = field(name));
   return isArray(data3) ? data3.map(accessor2) : accessor2(data3);
 }
 function array6(seq) {
@@ -32742,7 +32579,7 @@ function getKey(_, ctx) {
 function getField2(_, ctx) {
   if (!_.$field) return null;
   const k2 = "f:" + _.$field + "_" + _.$name;
-  return ctx.fn[k2] || (ctx.fn[k2] = field2(_.$field, _.$name, ctx.expr.codegen));
+  return ctx.fn[k2] || (ctx.fn[k2] = field(_.$field, _.$name, ctx.expr.codegen));
 }
 function getCompare(_, ctx) {
   const k2 = "c:" + _.$compare + "_" + _.$order, c4 = array_default(_.$compare).map((_2) => _2 && _2.$tupleid ? tupleid : _2);
@@ -34292,12 +34129,12 @@ function applyDefault(defaults2, key2, value4) {
     value: value4
   };
 }
-var scaleRef = (scale6) => isString(scale6) ? stringValue(scale6) : scale6.signal ? `(${scale6.signal})` : field3(scale6);
+var scaleRef = (scale6) => isString(scale6) ? stringValue(scale6) : scale6.signal ? `(${scale6.signal})` : field2(scale6);
 function entry$1(enc) {
   if (enc.gradient != null) {
     return gradient2(enc);
   }
-  let value4 = enc.signal ? `(${enc.signal})` : enc.color ? color3(enc.color) : enc.field != null ? field3(enc.field) : enc.value !== void 0 ? stringValue(enc.value) : void 0;
+  let value4 = enc.signal ? `(${enc.signal})` : enc.color ? color3(enc.color) : enc.field != null ? field2(enc.field) : enc.value !== void 0 ? stringValue(enc.value) : void 0;
   if (enc.scale != null) {
     value4 = scale5(enc, value4);
   }
@@ -34331,16 +34168,16 @@ function gradient2(enc) {
 function property(property2) {
   return isObject(property2) ? "(" + entry$1(property2) + ")" : property2;
 }
-function field3(ref2) {
+function field2(ref2) {
   return resolveField(isObject(ref2) ? ref2 : {
     datum: ref2
   });
 }
 function resolveField(ref2) {
-  let object2, level, field4;
+  let object2, level, field3;
   if (ref2.signal) {
     object2 = "datum";
-    field4 = ref2.signal;
+    field3 = ref2.signal;
   } else if (ref2.group || ref2.parent) {
     level = Math.max(1, ref2.level || 1);
     object2 = "item";
@@ -34348,21 +34185,21 @@ function resolveField(ref2) {
       object2 += ".mark.group";
     }
     if (ref2.parent) {
-      field4 = ref2.parent;
+      field3 = ref2.parent;
       object2 += ".datum";
     } else {
-      field4 = ref2.group;
+      field3 = ref2.group;
     }
   } else if (ref2.datum) {
     object2 = "datum";
-    field4 = ref2.datum;
+    field3 = ref2.datum;
   } else {
     error("Invalid field reference: " + stringValue(ref2));
   }
   if (!ref2.signal) {
-    field4 = isString(field4) ? splitAccessPath(field4).map(stringValue).join("][") : resolveField(field4);
+    field3 = isString(field3) ? splitAccessPath(field3).map(stringValue).join("][") : resolveField(field3);
   }
-  return object2 + "[" + field4 + "]";
+  return object2 + "[" + field3 + "]";
 }
 function scale5(enc, value4) {
   const scale6 = scaleRef(enc.scale);
@@ -34403,11 +34240,11 @@ function parseEncode(encode2, type3, role, style2, scope, params2) {
   }
   return params2;
 }
-function parseBlock(block2, marktype, params2, scope) {
+function parseBlock(block, marktype, params2, scope) {
   const channels = {}, fields = {};
-  for (const name in block2) {
-    if (block2[name] != null) {
-      channels[name] = parse$1(expr(block2[name]), scope, params2, fields);
+  for (const name in block) {
+    if (block[name] != null) {
+      channels[name] = parse$1(expr(block[name]), scope, params2, fields);
     }
   }
   return {
@@ -34416,7 +34253,7 @@ function parseBlock(block2, marktype, params2, scope) {
       channels
     },
     $fields: Object.keys(fields),
-    $output: Object.keys(block2)
+    $output: Object.keys(block)
   };
 }
 function expr(enc) {
@@ -34466,12 +34303,12 @@ function ref(op) {
   if (op.id < 0) (op.refs = op.refs || []).push(ref2);
   return ref2;
 }
-function fieldRef$1(field4, name) {
+function fieldRef$1(field3, name) {
   return name ? {
-    $field: field4,
+    $field: field3,
     $name: name
   } : {
-    $field: field4
+    $field: field3
   };
 }
 var keyFieldRef = fieldRef$1("key");
@@ -34493,8 +34330,8 @@ var Descending = "descending";
 function sortKey(sort3) {
   return !isObject(sort3) ? "" : (sort3.order === Descending ? "-" : "+") + aggrField(sort3.op, sort3.field);
 }
-function aggrField(op, field4) {
-  return (op && op.signal ? "$" + op.signal : op || "") + (op && field4 ? "_" : "") + (field4 && field4.signal ? "$" + field4.signal : field4?.replace(/\W+/g, "_").replace(/^_+|_+$/g, "") || "");
+function aggrField(op, field3) {
+  return (op && op.signal ? "$" + op.signal : op || "") + (op && field3 ? "_" : "") + (field3 && field3.signal ? "$" + field3.signal : field3?.replace(/\W+/g, "_").replace(/^_+|_+$/g, "") || "");
 }
 var Scope$1 = "scope";
 var View2 = "view";
@@ -35613,8 +35450,8 @@ DataScope.fromEntries = function(scope, entries2) {
   }
   return new DataScope(scope, input, output3, values3, aggr);
 };
-function fieldKey(field4) {
-  return isString(field4) ? field4 : null;
+function fieldKey(field3) {
+  return isString(field3) ? field3 : null;
 }
 function addSortField(scope, p, sort3) {
   const as = aggrField(sort3.op, sort3.field);
@@ -35634,9 +35471,9 @@ function addSortField(scope, p, sort3) {
     p.as.push(as);
   }
 }
-function cache(scope, ds, name, optype, field4, counts, index6) {
+function cache(scope, ds, name, optype, field3, counts, index6) {
   const cache2 = ds[name] || (ds[name] = {}), sort3 = sortKey(counts);
-  let k2 = fieldKey(field4), v, op;
+  let k2 = fieldKey(field3), v, op;
   if (k2 != null) {
     scope = ds.scope;
     k2 = k2 + (sort3 ? "|" + sort3 : "");
@@ -35645,22 +35482,22 @@ function cache(scope, ds, name, optype, field4, counts, index6) {
   if (!v) {
     const params2 = counts ? {
       field: keyFieldRef,
-      pulse: ds.countsRef(scope, field4, counts)
+      pulse: ds.countsRef(scope, field3, counts)
     } : {
-      field: scope.fieldRef(field4),
+      field: scope.fieldRef(field3),
       pulse: ref(ds.output)
     };
     if (sort3) params2.sort = scope.sortRef(counts);
     op = scope.add(entry(optype, void 0, params2));
-    if (index6) ds.index[field4] = op;
+    if (index6) ds.index[field3] = op;
     v = ref(op);
     if (k2 != null) cache2[k2] = v;
   }
   return v;
 }
 DataScope.prototype = {
-  countsRef(scope, field4, sort3) {
-    const ds = this, cache2 = ds.counts || (ds.counts = {}), k2 = fieldKey(field4);
+  countsRef(scope, field3, sort3) {
+    const ds = this, cache2 = ds.counts || (ds.counts = {}), k2 = fieldKey(field3);
     let v, a4, p;
     if (k2 != null) {
       scope = ds.scope;
@@ -35668,7 +35505,7 @@ DataScope.prototype = {
     }
     if (!v) {
       p = {
-        groupby: scope.fieldRef(field4, "key"),
+        groupby: scope.fieldRef(field3, "key"),
         pulse: ref(ds.output)
       };
       if (sort3 && sort3.field) addSortField(scope, p, sort3);
@@ -35689,20 +35526,20 @@ DataScope.prototype = {
   tuplesRef() {
     return ref(this.values);
   },
-  extentRef(scope, field4) {
-    return cache(scope, this, "extent", "extent", field4, false);
+  extentRef(scope, field3) {
+    return cache(scope, this, "extent", "extent", field3, false);
   },
-  domainRef(scope, field4) {
-    return cache(scope, this, "domain", "values", field4, false);
+  domainRef(scope, field3) {
+    return cache(scope, this, "domain", "values", field3, false);
   },
-  valuesRef(scope, field4, sort3) {
-    return cache(scope, this, "vals", "values", field4, sort3 || true);
+  valuesRef(scope, field3, sort3) {
+    return cache(scope, this, "vals", "values", field3, sort3 || true);
   },
-  lookupRef(scope, field4) {
-    return cache(scope, this, "lookup", "tupleindex", field4, false);
+  lookupRef(scope, field3) {
+    return cache(scope, this, "lookup", "tupleindex", field3, false);
   },
-  indataRef(scope, field4) {
-    return cache(scope, this, "indata", "tupleindex", field4, true, true);
+  indataRef(scope, field3) {
+    return cache(scope, this, "indata", "tupleindex", field3, true, true);
   }
 };
 function parseFacet(spec, scope, group2) {
@@ -36947,8 +36784,8 @@ Scope.prototype = Subscope.prototype = {
       annotate(ds.input, name, "input");
       annotate(ds.output, name, "output");
       annotate(ds.values, name, "values");
-      for (const field4 in ds.index) {
-        annotate(ds.index[field4], name, "index:" + field4);
+      for (const field3 in ds.index) {
+        annotate(ds.index[field3], name, "index:" + field3);
       }
     }
     return this;
@@ -36982,12 +36819,12 @@ Scope.prototype = Subscope.prototype = {
     return ++p[p.length - 1];
   },
   // ----
-  fieldRef(field4, name) {
-    if (isString(field4)) return fieldRef$1(field4, name);
-    if (!field4.signal) {
-      error("Unsupported field reference: " + stringValue(field4));
+  fieldRef(field3, name) {
+    if (isString(field3)) return fieldRef$1(field3, name);
+    if (!field3.signal) {
+      error("Unsupported field reference: " + stringValue(field3));
     }
-    const s2 = field4.signal;
+    const s2 = field3.signal;
     let f = this.field[s2];
     if (!f) {
       const params2 = {
@@ -38505,7 +38342,7 @@ function binaryPrecedence2(token) {
   return prec;
 }
 function parseBinaryExpression2() {
-  var marker, markers, expr2, token, prec, stack3, right, operator2, left, i;
+  var marker, markers, expr2, token, prec, stack2, right, operator2, left, i;
   marker = lookahead2;
   left = parseUnaryExpression2();
   token = lookahead2;
@@ -38517,29 +38354,29 @@ function parseBinaryExpression2() {
   lex2();
   markers = [marker, lookahead2];
   right = parseUnaryExpression2();
-  stack3 = [left, token, right];
+  stack2 = [left, token, right];
   while ((prec = binaryPrecedence2(lookahead2)) > 0) {
-    while (stack3.length > 2 && prec <= stack3[stack3.length - 2].prec) {
-      right = stack3.pop();
-      operator2 = stack3.pop().value;
-      left = stack3.pop();
+    while (stack2.length > 2 && prec <= stack2[stack2.length - 2].prec) {
+      right = stack2.pop();
+      operator2 = stack2.pop().value;
+      left = stack2.pop();
       markers.pop();
       expr2 = finishBinaryExpression2(operator2, left, right);
-      stack3.push(expr2);
+      stack2.push(expr2);
     }
     token = lex2();
     token.prec = prec;
-    stack3.push(token);
+    stack2.push(token);
     markers.push(lookahead2);
     expr2 = parseUnaryExpression2();
-    stack3.push(expr2);
+    stack2.push(expr2);
   }
-  i = stack3.length - 1;
-  expr2 = stack3[i];
+  i = stack2.length - 1;
+  expr2 = stack2[i];
   markers.pop();
   while (i > 1) {
     markers.pop();
-    expr2 = finishBinaryExpression2(stack3[i - 1].value, stack3[i - 2], expr2);
+    expr2 = finishBinaryExpression2(stack2[i - 1].value, stack2[i - 2], expr2);
     i -= 2;
   }
   return expr2;
@@ -39933,26 +39770,26 @@ function noSameUnitLookup(name) {
 }
 var NEEDS_SAME_SELECTION = "The same selection must be used to override scale domains in a layered view.";
 var INTERVAL_INITIALIZED_WITH_POS = 'Interval selections should be initialized using "x", "y", "longitude", or "latitude" keys.';
-function noSuchRepeatedValue(field4) {
-  return `Unknown repeated value "${field4}".`;
+function noSuchRepeatedValue(field3) {
+  return `Unknown repeated value "${field3}".`;
 }
 function columnsNotSupportByRowCol(type3) {
   return `The "columns" property cannot be used when "${type3}" has nested row/column.`;
 }
 var MULTIPLE_TIMER_ANIMATION_SELECTION = "Multiple timer selections in one unit spec are not supported. Ignoring all but the first.";
 var MULTI_VIEW_ANIMATION_UNSUPPORTED = "Animation involving facet, layer, or concat is currently unsupported.";
-function selectionAsScaleDomainWithoutField(field4) {
-  return `A "field" or "encoding" must be specified when using a selection as a scale domain. Using "field": ${stringValue(field4)}.`;
+function selectionAsScaleDomainWithoutField(field3) {
+  return `A "field" or "encoding" must be specified when using a selection as a scale domain. Using "field": ${stringValue(field3)}.`;
 }
-function selectionAsScaleDomainWrongEncodings(encodings, encoding, extent2, field4) {
-  return `${!encodings.length ? "No " : "Multiple "}matching ${stringValue(encoding)} encoding found for selection ${stringValue(extent2.param)}. Using "field": ${stringValue(field4)}.`;
+function selectionAsScaleDomainWrongEncodings(encodings, encoding, extent2, field3) {
+  return `${!encodings.length ? "No " : "Multiple "}matching ${stringValue(encoding)} encoding found for selection ${stringValue(extent2.param)}. Using "field": ${stringValue(field3)}.`;
 }
 var CONCAT_CANNOT_SHARE_AXIS = "Axes cannot be shared in concatenated or repeated views yet (https://github.com/vega/vega-lite/issues/2415).";
 function unrecognizedParse(p) {
   return `Unrecognized parse "${p}".`;
 }
-function differentParse(field4, local, ancestor) {
-  return `An ancestor parsed field "${field4}" as ${ancestor} but a child wants to parse the field as ${local}.`;
+function differentParse(field3, local, ancestor) {
+  return `An ancestor parsed field "${field3}" as ${ancestor} but a child wants to parse the field as ${local}.`;
 }
 var ADD_SAME_CHILD_TWICE = "Attempt to add the same child twice.";
 function invalidTransformIgnored(transform4) {
@@ -40327,8 +40164,8 @@ function containsTimeUnit(fullTimeUnit, timeUnit) {
   }
   return true;
 }
-function fieldExpr(fullTimeUnit, field4, { end } = { end: false }) {
-  const fieldRef2 = accessPathWithDatum(field4);
+function fieldExpr(fullTimeUnit, field3, { end } = { end: false }) {
+  const fieldRef2 = accessPathWithDatum(field3);
   const utc = isUTCTimeUnit(fullTimeUnit) ? "utc" : "";
   function func(timeUnit) {
     if (timeUnit === "quarter") {
@@ -40357,13 +40194,13 @@ function timeUnitSpecifierExpression(timeUnit) {
   const timeUnitParts = getTimeUnitParts(timeUnit);
   return `timeUnitSpecifier(${stringify(timeUnitParts)}, ${stringify(VEGALITE_TIMEFORMAT)})`;
 }
-function formatExpression(timeUnit, field4, isUTCScale) {
+function formatExpression(timeUnit, field3, isUTCScale) {
   if (!timeUnit) {
     return void 0;
   }
   const expr2 = timeUnitSpecifierExpression(timeUnit);
   const utc = isUTCScale || isUTCTimeUnit(timeUnit);
-  return `${utc ? "utc" : "time"}Format(${field4}, ${expr2})`;
+  return `${utc ? "utc" : "time"}Format(${field3}, ${expr2})`;
 }
 function normalizeTimeUnit(timeUnit) {
   if (!timeUnit) {
@@ -40494,7 +40331,7 @@ function predicateValuesExpr(vals2, timeUnit) {
   return vals2.map((v) => predicateValueExpr(v, timeUnit));
 }
 function fieldFilterExpression(predicate, useInRange = true) {
-  const { field: field4 } = predicate;
+  const { field: field3 } = predicate;
   const normalizedTimeUnit = normalizeTimeUnit(predicate.timeUnit);
   const { unit: unit2, binned } = normalizedTimeUnit || {};
   const rawFieldExpr = vgField(predicate, { expr: "datum" });
@@ -40502,7 +40339,7 @@ function fieldFilterExpression(predicate, useInRange = true) {
     // For timeUnit, cast into integer with time() so we can use ===, inrange, indexOf to compare values directly.
     // TODO: We calculate timeUnit on the fly here. Consider if we would like to consolidate this with timeUnit pipeline
     // TODO: support utc
-    `time(${!binned ? fieldExpr(unit2, field4) : rawFieldExpr})`
+    `time(${!binned ? fieldExpr(unit2, field3) : rawFieldExpr})`
   ) : rawFieldExpr;
   if (isFieldEqualPredicate(predicate)) {
     return `${fieldExpr$1}===${predicateValueExpr(predicate.equal, unit2)}`;
@@ -41169,8 +41006,8 @@ function interpolatedSignalRef({ scaleName, fieldOrDatumDef, fieldOrDatumDef2, o
   const ref2 = {};
   if (bandPosition === 0 || bandPosition === 1) {
     ref2.scale = scaleName;
-    const field4 = bandPosition === 0 ? start : end;
-    ref2.field = field4;
+    const field3 = bandPosition === 0 ? start : end;
+    ref2.field = field3;
   } else {
     const datum2 = isSignalRef(bandPosition) ? `(1-${bandPosition.signal}) * ${start} + ${bandPosition.signal} * ${end}` : `${1 - bandPosition} * ${start} + ${bandPosition} * ${end}`;
     ref2.signal = `scale("${scaleName}", ${datum2})`;
@@ -41185,7 +41022,7 @@ function binSizeExpr({ scaleName, fieldDef }) {
   const end = vgField(fieldDef, { expr: "datum", suffix: "end" });
   return `abs(scale("${scaleName}", ${end}) - scale("${scaleName}", ${start}))`;
 }
-function midPoint({ channel, channelDef, channel2Def, markDef, config, scaleName, scale: scale6, stack: stack3, offset: offset4, defaultRef, bandPosition }) {
+function midPoint({ channel, channelDef, channel2Def, markDef, config, scaleName, scale: scale6, stack: stack2, offset: offset4, defaultRef, bandPosition }) {
   if (channelDef) {
     if (isFieldOrDatumDef(channelDef)) {
       const scaleType2 = scale6?.get("type");
@@ -41198,7 +41035,7 @@ function midPoint({ channel, channelDef, channel2Def, markDef, config, scaleName
         });
         const { bin: bin3, timeUnit, type: type3 } = channelDef;
         if (isBinning(bin3) || bandPosition && timeUnit && type3 === TEMPORAL) {
-          if (stack3?.impute) {
+          if (stack2?.impute) {
             return valueRefForFieldOrDatumDef(channelDef, scaleName, { binSuffix: "mid" }, { offset: offset4 });
           }
           if (bandPosition && !hasDiscreteDomain(scaleType2)) {
@@ -41262,8 +41099,8 @@ function widthHeightValueOrSignalRef(channel, value4) {
 function isCustomFormatType(formatType) {
   return formatType && formatType !== "number" && formatType !== "time";
 }
-function customFormatExpr(formatType, field4, format5) {
-  return `${formatType}(${field4}${format5 ? `, ${stringify(format5)}` : ""})`;
+function customFormatExpr(formatType, field3, format5) {
+  return `${formatType}(${field3}${format5 ? `, ${stringify(format5)}` : ""})`;
 }
 function formatSignalRef({ fieldOrDatumDef, format: format5, formatType, expr: expr2, normalizeStack, config }) {
   if (isCustomFormatType(formatType)) {
@@ -41275,7 +41112,7 @@ function formatSignalRef({ fieldOrDatumDef, format: format5, formatType, expr: e
       config
     });
   }
-  const field4 = fieldToFormat(fieldOrDatumDef, expr2, normalizeStack);
+  const field3 = fieldToFormat(fieldOrDatumDef, expr2, normalizeStack);
   const type3 = channelDefType(fieldOrDatumDef);
   if (format5 === void 0 && formatType === void 0 && config.customFormatTypes) {
     if (type3 === "quantitative") {
@@ -41319,7 +41156,7 @@ function formatSignalRef({ fieldOrDatumDef, format: format5, formatType, expr: e
   if (isFieldOrDatumDefForTimeFormat(fieldOrDatumDef)) {
     const { unit: timeUnit, utc: isUTCUnit } = getTimeDef(fieldOrDatumDef);
     const signal = timeFormatExpression({
-      field: field4,
+      field: field3,
       timeUnit,
       format: format5,
       formatType: config.timeFormatType,
@@ -41332,14 +41169,14 @@ function formatSignalRef({ fieldOrDatumDef, format: format5, formatType, expr: e
   if (isFieldDef(fieldOrDatumDef) && isBinning(fieldOrDatumDef.bin)) {
     const endField = vgField(fieldOrDatumDef, { expr: expr2, binSuffix: "end" });
     return {
-      signal: binFormatExpression(field4, endField, format5, formatType, config)
+      signal: binFormatExpression(field3, endField, format5, formatType, config)
     };
   } else if (format5 || channelDefType(fieldOrDatumDef) === "quantitative") {
     return {
-      signal: `${formatExpr(field4, format5)}`
+      signal: `${formatExpr(field3, format5)}`
     };
   } else {
-    return { signal: `isValid(${field4}) ? ${field4} : ""+${field4}` };
+    return { signal: `isValid(${field3}) ? ${field3} : ""+${field3}` };
   }
 }
 function fieldToFormat(fieldOrDatumDef, expr2, normalizeStack) {
@@ -41356,16 +41193,16 @@ function fieldToFormat(fieldOrDatumDef, expr2, normalizeStack) {
     return datumDefToExpr(fieldOrDatumDef);
   }
 }
-function formatCustomType({ fieldOrDatumDef, format: format5, formatType, expr: expr2, normalizeStack, config, field: field4 }) {
-  field4 ??= fieldToFormat(fieldOrDatumDef, expr2, normalizeStack);
-  if (field4 !== "datum.value" && // For axis/legend, we can't correctly know the end of the bin from `datum`
+function formatCustomType({ fieldOrDatumDef, format: format5, formatType, expr: expr2, normalizeStack, config, field: field3 }) {
+  field3 ??= fieldToFormat(fieldOrDatumDef, expr2, normalizeStack);
+  if (field3 !== "datum.value" && // For axis/legend, we can't correctly know the end of the bin from `datum`
   isFieldDef(fieldOrDatumDef) && isBinning(fieldOrDatumDef.bin)) {
     const endField = vgField(fieldOrDatumDef, { expr: expr2, binSuffix: "end" });
     return {
-      signal: binFormatExpression(field4, endField, format5, formatType, config)
+      signal: binFormatExpression(field3, endField, format5, formatType, config)
     };
   }
-  return { signal: customFormatExpr(formatType, field4, format5) };
+  return { signal: customFormatExpr(formatType, field3, format5) };
 }
 function guideFormat(fieldOrDatumDef, type3, format5, formatType, config, omitTimeFormatConfig) {
   if (isString(formatType) && isCustomFormatType(formatType)) {
@@ -41425,14 +41262,14 @@ function timeFormat3({ specifiedFormat, timeUnit, config, omitTimeFormatConfig }
   }
   return omitTimeFormatConfig ? void 0 : config.timeFormat;
 }
-function formatExpr(field4, format5) {
-  return `format(${field4}, "${format5 || ""}")`;
+function formatExpr(field3, format5) {
+  return `format(${field3}, "${format5 || ""}")`;
 }
-function binNumberFormatExpr(field4, format5, formatType, config) {
+function binNumberFormatExpr(field3, format5, formatType, config) {
   if (isCustomFormatType(formatType)) {
-    return customFormatExpr(formatType, field4, format5);
+    return customFormatExpr(formatType, field3, format5);
   }
-  return formatExpr(field4, (isString(format5) ? format5 : void 0) ?? config.numberFormat);
+  return formatExpr(field3, (isString(format5) ? format5 : void 0) ?? config.numberFormat);
 }
 function binFormatExpression(startField, endField, format5, formatType, config) {
   if (format5 === void 0 && formatType === void 0 && config.customFormatTypes && config.numberFormatType) {
@@ -41442,15 +41279,15 @@ function binFormatExpression(startField, endField, format5, formatType, config) 
   const end = binNumberFormatExpr(endField, format5, formatType, config);
   return `${fieldValidPredicate(startField, false)} ? "null" : ${start} + "${BIN_RANGE_DELIMITER}" + ${end}`;
 }
-function timeFormatExpression({ field: field4, timeUnit, format: format5, formatType, rawTimeFormat, isUTCScale }) {
+function timeFormatExpression({ field: field3, timeUnit, format: format5, formatType, rawTimeFormat, isUTCScale }) {
   if (!timeUnit || format5) {
     if (!timeUnit && formatType) {
-      return `${formatType}(${field4}, ${stringify(format5)})`;
+      return `${formatType}(${field3}, ${stringify(format5)})`;
     }
     format5 = isString(format5) ? format5 : rawTimeFormat;
-    return `${isUTCScale ? "utc" : "time"}Format(${field4}, ${stringify(format5)})`;
+    return `${isUTCScale ? "utc" : "time"}Format(${field3}, ${stringify(format5)})`;
   } else {
-    return formatExpression(timeUnit, field4, isUTCScale);
+    return formatExpression(timeUnit, field3, isUTCScale);
   }
 }
 var DEFAULT_SORT_OP = "min";
@@ -41492,16 +41329,16 @@ function isFacetSpec(spec) {
 function isConditionalParameter(c4) {
   return hasProperty(c4, "param");
 }
-function isRepeatRef(field4) {
-  return !isString(field4) && hasProperty(field4, "repeat");
+function isRepeatRef(field3) {
+  return !isString(field3) && hasProperty(field3, "repeat");
 }
 function toFieldDefBase(fieldDef) {
-  const { field: field4, timeUnit, bin: bin3, aggregate } = fieldDef;
+  const { field: field3, timeUnit, bin: bin3, aggregate } = fieldDef;
   return {
     ...timeUnit ? { timeUnit } : {},
     ...bin3 ? { bin: bin3 } : {},
     ...aggregate ? { aggregate } : {},
-    field: field4
+    field: field3
   };
 }
 function isSortableFieldDef(fieldDef) {
@@ -41619,12 +41456,12 @@ function isOpFieldDef(fieldDef) {
   return hasProperty(fieldDef, "op");
 }
 function vgField(fieldDef, opt = {}) {
-  let field4 = fieldDef.field;
+  let field3 = fieldDef.field;
   const prefix = opt.prefix;
   let suffix = opt.suffix;
   let argAccessor = "";
   if (isCount(fieldDef)) {
-    field4 = internalField("count");
+    field3 = internalField("count");
   } else {
     let fn;
     if (!opt.nofn) {
@@ -41637,11 +41474,11 @@ function vgField(fieldDef, opt = {}) {
           suffix = (opt.binSuffix ?? "") + (opt.suffix ?? "");
         } else if (aggregate) {
           if (isArgmaxDef(aggregate)) {
-            argAccessor = `["${field4}"]`;
-            field4 = `argmax_${aggregate.argmax}`;
+            argAccessor = `["${field3}"]`;
+            field3 = `argmax_${aggregate.argmax}`;
           } else if (isArgminDef(aggregate)) {
-            argAccessor = `["${field4}"]`;
-            field4 = `argmin_${aggregate.argmin}`;
+            argAccessor = `["${field3}"]`;
+            field3 = `argmin_${aggregate.argmin}`;
           } else {
             fn = String(aggregate);
           }
@@ -41652,21 +41489,21 @@ function vgField(fieldDef, opt = {}) {
       }
     }
     if (fn) {
-      field4 = field4 ? `${fn}_${field4}` : fn;
+      field3 = field3 ? `${fn}_${field3}` : fn;
     }
   }
   if (suffix) {
-    field4 = `${field4}_${suffix}`;
+    field3 = `${field3}_${suffix}`;
   }
   if (prefix) {
-    field4 = `${prefix}_${field4}`;
+    field3 = `${prefix}_${field3}`;
   }
   if (opt.forAs) {
-    return removePathFromField(field4);
+    return removePathFromField(field3);
   } else if (opt.expr) {
-    return flatAccessWithDatum(field4, opt.expr) + argAccessor;
+    return flatAccessWithDatum(field3, opt.expr) + argAccessor;
   } else {
-    return replacePathInField(field4) + argAccessor;
+    return replacePathInField(field3) + argAccessor;
   }
 }
 function isDiscrete2(def2) {
@@ -41689,37 +41526,37 @@ function isCount(fieldDef) {
   return fieldDef.aggregate === "count";
 }
 function verbalTitleFormatter(fieldDef, config) {
-  const { field: field4, bin: bin3, timeUnit, aggregate } = fieldDef;
+  const { field: field3, bin: bin3, timeUnit, aggregate } = fieldDef;
   if (aggregate === "count") {
     return config.countTitle;
   } else if (isBinning(bin3)) {
-    return `${field4} (binned)`;
+    return `${field3} (binned)`;
   } else if (timeUnit && !isBinnedTimeUnit(timeUnit)) {
     const unit2 = normalizeTimeUnit(timeUnit)?.unit;
     if (unit2) {
-      return `${field4} (${getTimeUnitParts(unit2).join("-")})`;
+      return `${field3} (${getTimeUnitParts(unit2).join("-")})`;
     }
   } else if (aggregate) {
     if (isArgmaxDef(aggregate)) {
-      return `${field4} for max ${aggregate.argmax}`;
+      return `${field3} for max ${aggregate.argmax}`;
     } else if (isArgminDef(aggregate)) {
-      return `${field4} for min ${aggregate.argmin}`;
+      return `${field3} for min ${aggregate.argmin}`;
     } else {
-      return `${titleCase(aggregate)} of ${field4}`;
+      return `${titleCase(aggregate)} of ${field3}`;
     }
   }
-  return field4;
+  return field3;
 }
 function functionalTitleFormatter(fieldDef) {
-  const { aggregate, bin: bin3, timeUnit, field: field4 } = fieldDef;
+  const { aggregate, bin: bin3, timeUnit, field: field3 } = fieldDef;
   if (isArgmaxDef(aggregate)) {
-    return `${field4} for argmax(${aggregate.argmax})`;
+    return `${field3} for argmax(${aggregate.argmax})`;
   } else if (isArgminDef(aggregate)) {
-    return `${field4} for argmin(${aggregate.argmin})`;
+    return `${field3} for argmin(${aggregate.argmin})`;
   }
   const timeUnitParams = timeUnit && !isBinnedTimeUnit(timeUnit) ? normalizeTimeUnit(timeUnit) : void 0;
   const fn = aggregate || timeUnitParams?.unit || timeUnitParams?.maxbins && "timeunit" || isBinning(bin3) && "bin";
-  return fn ? `${fn.toUpperCase()}(${field4})` : field4;
+  return fn ? `${fn.toUpperCase()}(${field3})` : field3;
 }
 var defaultTitleFormatter = (fieldDef, config) => {
   switch (config.fieldTitle) {
@@ -41874,7 +41711,7 @@ function initDatumDef(datumDef) {
   return { ...datumDef, type: type3 };
 }
 function initFieldDef(fd, channel, { compositeMark = false } = {}) {
-  const { aggregate, timeUnit, bin: bin3, field: field4 } = fd;
+  const { aggregate, timeUnit, bin: bin3, field: field3 } = fd;
   const fieldDef = { ...fd };
   if (!compositeMark && aggregate && !isAggregateOp(aggregate) && !isArgmaxDef(aggregate) && !isArgminDef(aggregate)) {
     warn2(invalidAggregate(aggregate));
@@ -41883,8 +41720,8 @@ function initFieldDef(fd, channel, { compositeMark = false } = {}) {
   if (timeUnit) {
     fieldDef.timeUnit = normalizeTimeUnit(timeUnit);
   }
-  if (field4) {
-    fieldDef.field = `${field4}`;
+  if (field3) {
+    fieldDef.field = `${field3}`;
   }
   if (isBinning(bin3)) {
     fieldDef.bin = normalizeBin(bin3, channel);
@@ -42454,7 +42291,7 @@ function extractTransformsFromEncoding(oldEncoding, config) {
   const encoding = {};
   forEach(oldEncoding, (channelDef, channel) => {
     if (isFieldDef(channelDef)) {
-      const { field: field4, aggregate: aggOp, bin: bin3, timeUnit, ...remaining } = channelDef;
+      const { field: field3, aggregate: aggOp, bin: bin3, timeUnit, ...remaining } = channelDef;
       if (aggOp || timeUnit || bin3) {
         const guide = getGuide(channelDef);
         const isTitleDefined = guide?.title;
@@ -42471,11 +42308,11 @@ function extractTransformsFromEncoding(oldEncoding, config) {
           if (isArgmaxDef(aggOp)) {
             op = "argmax";
             newField = vgField({ op: "argmax", field: aggOp.argmax }, { forAs: true });
-            newFieldDef.field = `${newField}.${field4}`;
+            newFieldDef.field = `${newField}.${field3}`;
           } else if (isArgminDef(aggOp)) {
             op = "argmin";
             newField = vgField({ op: "argmin", field: aggOp.argmin }, { forAs: true });
-            newFieldDef.field = `${newField}.${field4}`;
+            newFieldDef.field = `${newField}.${field3}`;
           } else if (aggOp !== "boxplot" && aggOp !== "errorbar" && aggOp !== "errorband") {
             op = aggOp;
           }
@@ -42484,15 +42321,15 @@ function extractTransformsFromEncoding(oldEncoding, config) {
               op,
               as: newField
             };
-            if (field4) {
-              aggregateEntry.field = field4;
+            if (field3) {
+              aggregateEntry.field = field3;
             }
             aggregate.push(aggregateEntry);
           }
         } else {
           groupby.push(newField);
           if (isTypedFieldDef(channelDef) && isBinning(bin3)) {
-            bins2.push({ bin: bin3, field: field4, as: newField });
+            bins2.push({ bin: bin3, field: field3, as: newField });
             groupby.push(vgField(channelDef, { binSuffix: "end" }));
             if (binRequiresRange(channelDef, channel)) {
               groupby.push(vgField(channelDef, { binSuffix: "range" }));
@@ -42510,7 +42347,7 @@ function extractTransformsFromEncoding(oldEncoding, config) {
           } else if (timeUnit && !isBinnedTimeUnit(timeUnit)) {
             timeUnits2.push({
               timeUnit,
-              field: field4,
+              field: field3,
               as: newField
             });
             const formatType = isTypedFieldDef(channelDef) && channelDef.type !== TEMPORAL && "time";
@@ -42533,7 +42370,7 @@ function extractTransformsFromEncoding(oldEncoding, config) {
         }
         encoding[channel] = newFieldDef;
       } else {
-        groupby.push(field4);
+        groupby.push(field3);
         encoding[channel] = oldEncoding[channel];
       }
     } else {
@@ -42837,8 +42674,8 @@ function getCompositeMarkTooltip(tooltipSummary, continuousAxisChannelDef, encod
   };
 }
 function getTitle(continuousAxisChannelDef) {
-  const { title: title2, field: field4 } = continuousAxisChannelDef;
-  return getFirstDefined(title2, field4);
+  const { title: title2, field: field3 } = continuousAxisChannelDef;
+  return getFirstDefined(title2, field3);
 }
 function makeCompositeAggregatePartFactory(compositeMarkDef, continuousAxis, continuousAxisChannelDef, sharedEncoding, compositeMarkConfig) {
   const { scale: scale6, axis } = continuousAxisChannelDef;
@@ -44915,13 +44752,13 @@ var CoreNormalizer = class extends SpecMapper {
   }
   mapLayerRepeat(spec, params2) {
     const { repeat: repeat2, spec: childSpec, ...rest } = spec;
-    const { row: row2, column, layer } = repeat2;
+    const { row, column, layer } = repeat2;
     const { repeater = {}, repeaterPrefix = "" } = params2;
-    if (row2 || column) {
+    if (row || column) {
       return this.mapRepeat({
         ...spec,
         repeat: {
-          ...row2 ? { row: row2 } : {},
+          ...row ? { row } : {},
           ...column ? { column } : {}
         },
         spec: {
@@ -44953,11 +44790,11 @@ var CoreNormalizer = class extends SpecMapper {
     }
     const concat = [];
     const { repeater = {}, repeaterPrefix = "" } = params2;
-    const row2 = !isArray(repeat2) && repeat2.row || [repeater ? repeater.row : null];
+    const row = !isArray(repeat2) && repeat2.row || [repeater ? repeater.row : null];
     const column = !isArray(repeat2) && repeat2.column || [repeater ? repeater.column : null];
     const repeatValues = isArray(repeat2) && repeat2 || [repeater ? repeater.repeat : null];
     for (const repeatValue of repeatValues) {
-      for (const rowValue of row2) {
+      for (const rowValue of row) {
         for (const columnValue of column) {
           const childRepeater = {
             repeat: repeatValue,
@@ -45005,9 +44842,9 @@ var CoreNormalizer = class extends SpecMapper {
     }, { config });
   }
   mapFacetedUnit(spec, normParams) {
-    const { row: row2, column, facet, ...encoding } = spec.encoding;
+    const { row, column, facet, ...encoding } = spec.encoding;
     const { mark, width: width2, projection: projection3, height: height2, view, params: params2, encoding: _, ...outerSpec } = spec;
-    const { facetMapping, layout } = this.getFacetMappingAndLayout({ row: row2, column, facet }, normParams);
+    const { facetMapping, layout } = this.getFacetMappingAndLayout({ row, column, facet }, normParams);
     const newEncoding = replaceRepeaterInEncoding(encoding, normParams.repeater);
     return this.mapFacet({
       ...outerSpec,
@@ -45026,10 +44863,10 @@ var CoreNormalizer = class extends SpecMapper {
     }, normParams);
   }
   getFacetMappingAndLayout(facets, params2) {
-    const { row: row2, column, facet } = facets;
-    if (row2 || column) {
+    const { row, column, facet } = facets;
+    if (row || column) {
       if (facet) {
-        warn2(facetChannelDropped([...row2 ? [ROW] : [], ...column ? [COLUMN] : []]));
+        warn2(facetChannelDropped([...row ? [ROW] : [], ...column ? [COLUMN] : []]));
       }
       const facetMapping = {};
       const layout = {};
@@ -45776,8 +45613,8 @@ var OutputNode = class extends DataFlowNode {
 function isTimeUnitTransformComponent(timeUnitComponent) {
   return timeUnitComponent.as !== void 0;
 }
-function offsetAs(field4) {
-  return `${field4}_end`;
+function offsetAs(field3) {
+  return `${field3}_end`;
 }
 var TimeUnitNode = class _TimeUnitNode extends DataFlowNode {
   timeUnits;
@@ -45790,7 +45627,7 @@ var TimeUnitNode = class _TimeUnitNode extends DataFlowNode {
   }
   static makeFromEncoding(parent, model) {
     const formula = model.reduceFieldDef((timeUnitComponent, fieldDef, channel) => {
-      const { field: field4, timeUnit } = fieldDef;
+      const { field: field3, timeUnit } = fieldDef;
       if (timeUnit) {
         let component;
         if (isBinnedTimeUnit(timeUnit)) {
@@ -45800,14 +45637,14 @@ var TimeUnitNode = class _TimeUnitNode extends DataFlowNode {
             if (isRectBasedMark(mark) || !!bandPosition) {
               component = {
                 timeUnit: normalizeTimeUnit(timeUnit),
-                field: field4
+                field: field3
               };
             }
           }
         } else {
           component = {
             as: vgField(fieldDef, { forAs: true }),
-            field: field4,
+            field: field3,
             timeUnit
           };
         }
@@ -45887,11 +45724,11 @@ var TimeUnitNode = class _TimeUnitNode extends DataFlowNode {
       const { rectBandPosition } = f;
       const normalizedTimeUnit = normalizeTimeUnit(f.timeUnit);
       if (isTimeUnitTransformComponent(f)) {
-        const { field: field4, as } = f;
+        const { field: field3, as } = f;
         const { unit: unit2, utc, ...params2 } = normalizedTimeUnit;
         const startEnd = [as, `${as}_end`];
         transforms2.push({
-          field: replacePathInField(field4),
+          field: replacePathInField(field3),
           type: "timeunit",
           ...unit2 ? { units: getTimeUnitParts(unit2) } : {},
           ...utc ? { timezone: "utc" } : {},
@@ -45901,15 +45738,15 @@ var TimeUnitNode = class _TimeUnitNode extends DataFlowNode {
         transforms2.push(...offsetedRectFormulas(startEnd, rectBandPosition, normalizedTimeUnit));
       } else if (f) {
         const { field: escapedField } = f;
-        const field4 = unescapeSingleQuoteAndPathDot(escapedField);
-        const expr2 = offsetExpr({ timeUnit: normalizedTimeUnit, field: field4 });
-        const endAs = offsetAs(field4);
+        const field3 = unescapeSingleQuoteAndPathDot(escapedField);
+        const expr2 = offsetExpr({ timeUnit: normalizedTimeUnit, field: field3 });
+        const endAs = offsetAs(field3);
         transforms2.push({
           type: "formula",
           expr: expr2,
           as: endAs
         });
-        transforms2.push(...offsetedRectFormulas([field4, endAs], rectBandPosition, normalizedTimeUnit));
+        transforms2.push(...offsetedRectFormulas([field3, endAs], rectBandPosition, normalizedTimeUnit));
       }
     }
     return transforms2;
@@ -45917,12 +45754,12 @@ var TimeUnitNode = class _TimeUnitNode extends DataFlowNode {
 };
 var OFFSETTED_RECT_START_SUFFIX = "offsetted_rect_start";
 var OFFSETTED_RECT_END_SUFFIX = "offsetted_rect_end";
-function offsetExpr({ timeUnit, field: field4, reverse: reverse3 }) {
+function offsetExpr({ timeUnit, field: field3, reverse: reverse3 }) {
   const { unit: unit2, utc } = timeUnit;
   const smallestUnit = getSmallestTimeUnitPart(unit2);
   const { part, step: step2 } = getDateTimePartAndStep(smallestUnit, timeUnit.step);
   const offsetFn = utc ? "utcOffset" : "timeOffset";
-  const expr2 = `${offsetFn}('${part}', ${accessWithDatumToUnescapedPath(field4)}, ${reverse3 ? -step2 : step2})`;
+  const expr2 = `${offsetFn}('${part}', ${accessWithDatumToUnescapedPath(field3)}, ${reverse3 ? -step2 : step2})`;
   return expr2;
 }
 function offsetedRectFormulas([startField, endField], rectBandPosition, timeUnit) {
@@ -46019,50 +45856,50 @@ var project2 = {
     for (const channel of encodings ?? []) {
       const fieldDef = model.fieldDef(channel);
       if (fieldDef) {
-        let field4 = fieldDef.field;
+        let field3 = fieldDef.field;
         if (fieldDef.aggregate) {
           warn2(cannotProjectAggregate(channel, fieldDef.aggregate));
           continue;
-        } else if (!field4) {
+        } else if (!field3) {
           warn2(cannotProjectOnChannelWithoutField(channel));
           continue;
         }
         if (fieldDef.timeUnit && !isBinnedTimeUnit(fieldDef.timeUnit)) {
-          field4 = model.vgField(channel);
+          field3 = model.vgField(channel);
           const component = {
             timeUnit: fieldDef.timeUnit,
-            as: field4,
+            as: field3,
             field: fieldDef.field
           };
           timeUnits2[hash(component)] = component;
         }
-        if (!parsed[field4]) {
+        if (!parsed[field3]) {
           const tplType = type3 === "interval" && isScaleChannel(channel) && hasContinuousDomain(model.getScaleComponent(channel).get("type")) ? "R" : fieldDef.bin ? "R-RE" : "E";
-          const p = { field: field4, channel, type: tplType, index: proj.items.length };
+          const p = { field: field3, channel, type: tplType, index: proj.items.length };
           p.signals = { ...signalName(p, "data"), ...signalName(p, "visual") };
-          proj.items.push(parsed[field4] = p);
-          proj.hasField[field4] = parsed[field4];
-          proj.hasSelectionId = proj.hasSelectionId || field4 === SELECTION_ID;
+          proj.items.push(parsed[field3] = p);
+          proj.hasField[field3] = parsed[field3];
+          proj.hasSelectionId = proj.hasSelectionId || field3 === SELECTION_ID;
           if (isGeoPositionChannel(channel)) {
             p.geoChannel = channel;
             p.channel = getPositionChannelFromLatLong(channel);
-            proj.hasChannel[p.channel] = parsed[field4];
+            proj.hasChannel[p.channel] = parsed[field3];
           } else {
-            proj.hasChannel[channel] = parsed[field4];
+            proj.hasChannel[channel] = parsed[field3];
           }
         }
       } else {
         warn2(cannotProjectOnChannelWithoutField(channel));
       }
     }
-    for (const field4 of fields ?? []) {
-      if (proj.hasField[field4])
+    for (const field3 of fields ?? []) {
+      if (proj.hasField[field3])
         continue;
-      const p = { type: "E", field: field4, index: proj.items.length };
+      const p = { type: "E", field: field3, index: proj.items.length };
       p.signals = { ...signalName(p, "data") };
       proj.items.push(p);
-      proj.hasField[field4] = p;
-      proj.hasSelectionId = proj.hasSelectionId || field4 === SELECTION_ID;
+      proj.hasField[field3] = p;
+      proj.hasSelectionId = proj.hasSelectionId || field3 === SELECTION_ID;
     }
     if (init2) {
       selCmpt.init = init2.map((v) => {
@@ -46718,10 +46555,10 @@ function textRef(channelDef, config, expr2 = "datum") {
   return void 0;
 }
 function tooltip(model, opt = {}) {
-  const { encoding, markDef, config, stack: stack3 } = model;
+  const { encoding, markDef, config, stack: stack2 } = model;
   const channelDef = encoding.tooltip;
   if (isArray(channelDef)) {
-    return { tooltip: tooltipRefForEncoding({ tooltip: channelDef }, stack3, config, opt) };
+    return { tooltip: tooltipRefForEncoding({ tooltip: channelDef }, stack2, config, opt) };
   } else {
     const datum2 = opt.reactiveGeom ? "datum.datum" : "datum";
     const mainRefFn = (cDef) => {
@@ -46742,7 +46579,7 @@ function tooltip(model, opt = {}) {
         if (isSignalRef(markTooltip)) {
           return markTooltip;
         } else if (markTooltip.content === "encoding") {
-          return tooltipRefForEncoding(encoding, stack3, config, opt);
+          return tooltipRefForEncoding(encoding, stack2, config, opt);
         } else {
           return { signal: datum2 };
         }
@@ -46759,7 +46596,7 @@ function tooltip(model, opt = {}) {
     });
   }
 }
-function tooltipData(encoding, stack3, config, { reactiveGeom } = {}) {
+function tooltipData(encoding, stack2, config, { reactiveGeom } = {}) {
   const formatConfig = { ...config, ...config.tooltipFormat };
   const toSkip = /* @__PURE__ */ new Set();
   const expr2 = reactiveGeom ? "datum.datum" : "datum";
@@ -46785,7 +46622,7 @@ function tooltipData(encoding, stack3, config, { reactiveGeom } = {}) {
         toSkip.add(channel2);
       }
     }
-    if ((isXorY(channel) || channel === THETA || channel === RADIUS) && stack3 && stack3.fieldChannel === channel && stack3.offset === "normalize") {
+    if ((isXorY(channel) || channel === THETA || channel === RADIUS) && stack2 && stack2.fieldChannel === channel && stack2.offset === "normalize") {
       const { format: format5, formatType } = getFormatMixins(fieldDef);
       value4 = formatSignalRef({
         fieldOrDatumDef: fieldDef,
@@ -46814,8 +46651,8 @@ function tooltipData(encoding, stack3, config, { reactiveGeom } = {}) {
   }
   return out;
 }
-function tooltipRefForEncoding(encoding, stack3, config, { reactiveGeom } = {}) {
-  const data3 = tooltipData(encoding, stack3, config, { reactiveGeom });
+function tooltipRefForEncoding(encoding, stack2, config, { reactiveGeom } = {}) {
+  const data3 = tooltipData(encoding, stack2, config, { reactiveGeom });
   const keyValues = entries$1(data3).map(([key2, value4]) => `"${key2}": ${value4}`);
   return keyValues.length > 0 ? { signal: `{${keyValues.join(", ")}}` } : void 0;
 }
@@ -46852,7 +46689,7 @@ function ariaRoleDescription(model) {
   return hasOwnProperty(VG_MARK_INDEX, mark) ? {} : { ariaRoleDescription: { value: mark } };
 }
 function description(model) {
-  const { encoding, markDef, config, stack: stack3 } = model;
+  const { encoding, markDef, config, stack: stack2 } = model;
   const channelDef = encoding.description;
   if (channelDef) {
     return wrapCondition({
@@ -46873,7 +46710,7 @@ function description(model) {
   if (config.aria === false) {
     return {};
   }
-  const data3 = tooltipData(encoding, stack3, config);
+  const data3 = tooltipData(encoding, stack2, config);
   if (isEmpty(data3)) {
     return void 0;
   }
@@ -47003,7 +46840,7 @@ function positionOffset({ channel: baseChannel, markDef, encoding = {}, model, b
   return {};
 }
 function pointPosition(channel, model, { defaultPos, vgChannel }) {
-  const { encoding, markDef, config, stack: stack3 } = model;
+  const { encoding, markDef, config, stack: stack2 } = model;
   const channelDef = encoding[channel];
   const channel2Def = encoding[getSecondaryRangeChannel(channel)];
   const scaleName = model.scaleName(channel);
@@ -47033,7 +46870,7 @@ function pointPosition(channel, model, { defaultPos, vgChannel }) {
     config,
     scaleName,
     scale: scale6,
-    stack: stack3,
+    stack: stack2,
     offset: offset4,
     defaultRef,
     bandPosition: offsetType === "encoding" ? 0 : void 0
@@ -47041,8 +46878,8 @@ function pointPosition(channel, model, { defaultPos, vgChannel }) {
   return valueRef ? { [vgChannel || channel]: valueRef } : void 0;
 }
 function positionRef(params2) {
-  const { channel, channelDef, scaleName, stack: stack3, offset: offset4, markDef } = params2;
-  if (isFieldOrDatumDef(channelDef) && stack3 && channel === stack3.fieldChannel) {
+  const { channel, channelDef, scaleName, stack: stack2, offset: offset4, markDef } = params2;
+  if (isFieldOrDatumDef(channelDef) && stack2 && channel === stack2.fieldChannel) {
     if (isFieldDef(channelDef)) {
       let bandPosition = channelDef.bandPosition;
       if (bandPosition === void 0 && markDef.type === "text" && (channel === "radius" || channel === "theta")) {
@@ -47168,7 +47005,7 @@ function rangePosition(channel, model, { defaultPos, defaultPos2 }) {
   };
 }
 function pointPosition2OrSize(model, defaultPos, channel) {
-  const { encoding, mark, markDef, stack: stack3, config } = model;
+  const { encoding, mark, markDef, stack: stack2, config } = model;
   const baseChannel = getMainRangeChannel(channel);
   const sizeChannel = getSizeChannel(channel);
   const vgChannel = getVgPositionChannel(channel);
@@ -47197,7 +47034,7 @@ function pointPosition2OrSize(model, defaultPos, channel) {
     config,
     scaleName,
     scale: scale6,
-    stack: stack3,
+    stack: stack2,
     offset: offset4,
     defaultRef: void 0
   });
@@ -47217,9 +47054,9 @@ function pointPosition2OrSize(model, defaultPos, channel) {
     })()
   };
 }
-function position2Ref({ channel, channelDef, channel2Def, markDef, config, scaleName, scale: scale6, stack: stack3, offset: offset4, defaultRef }) {
-  if (isFieldOrDatumDef(channelDef) && stack3 && // If fieldChannel is X and channel is X2 (or Y and Y2)
-  channel.charAt(0) === stack3.fieldChannel.charAt(0)) {
+function position2Ref({ channel, channelDef, channel2Def, markDef, config, scaleName, scale: scale6, stack: stack2, offset: offset4, defaultRef }) {
+  if (isFieldOrDatumDef(channelDef) && stack2 && // If fieldChannel is X and channel is X2 (or Y and Y2)
+  channel.charAt(0) === stack2.fieldChannel.charAt(0)) {
     return valueRefForFieldOrDatumDef(channelDef, scaleName, { suffix: "start" }, { offset: offset4 });
   }
   return midPointRefWithPositionInvalidTest({
@@ -47227,7 +47064,7 @@ function position2Ref({ channel, channelDef, channel2Def, markDef, config, scale
     channelDef: channel2Def,
     scaleName,
     scale: scale6,
-    stack: stack3,
+    stack: stack2,
     markDef,
     config,
     offset: offset4,
@@ -47321,7 +47158,7 @@ function defaultSizeRef(sizeChannel, scaleName, scale6, config, bandSize, hasFie
   return { value: defaultStep - 2 };
 }
 function positionAndSize(fieldDef, channel, model) {
-  const { markDef, encoding, config, stack: stack3 } = model;
+  const { markDef, encoding, config, stack: stack2 } = model;
   const orient2 = markDef.orient;
   const scaleName = model.scaleName(channel);
   const scale6 = model.getScaleComponent(channel);
@@ -47371,7 +47208,7 @@ function positionAndSize(fieldDef, channel, model) {
     config,
     scaleName,
     scale: scale6,
-    stack: stack3,
+    stack: stack2,
     offset: offset4,
     defaultRef: pointPositionDefaultRef({ model, defaultPos: "mid", channel, scaleName, scale: scale6 }),
     bandPosition
@@ -47533,14 +47370,14 @@ function defined(model) {
       isCountAggregate
     });
     if (shouldBreakPath(invalidDataMode)) {
-      const field4 = model.vgField(channel, { expr: "datum", binSuffix: model.stack?.impute ? "mid" : void 0 });
-      if (field4) {
-        fieldsToBreakPath.add(field4);
+      const field3 = model.vgField(channel, { expr: "datum", binSuffix: model.stack?.impute ? "mid" : void 0 });
+      if (field3) {
+        fieldsToBreakPath.add(field3);
       }
     }
   });
   if (fieldsToBreakPath.size > 0) {
-    const signal = [...fieldsToBreakPath].map((field4) => fieldValidPredicate(field4, true)).join(" && ");
+    const signal = [...fieldsToBreakPath].map((field3) => fieldValidPredicate(field3, true)).join(" && ");
     return { defined: { signal } };
   }
   return void 0;
@@ -47808,9 +47645,9 @@ var legendBindings = {
   }
 };
 function parseInteractiveLegend(model, channel, legendCmpt) {
-  const field4 = model.fieldDef(channel)?.field;
+  const field3 = model.fieldDef(channel)?.field;
   for (const selCmpt of vals(model.component.selection ?? {})) {
-    const proj = selCmpt.project.hasField[field4] ?? selCmpt.project.hasChannel[channel];
+    const proj = selCmpt.project.hasField[field3] ?? selCmpt.project.hasChannel[channel];
     if (proj && legendBindings.defined(selCmpt)) {
       const legendSelections = legendCmpt.get("selections") ?? [];
       legendSelections.push(selCmpt.name);
@@ -48142,28 +47979,28 @@ function parseSelectionPredicate(model, pred, dfnode, datum2 = "datum") {
 function parseSelectionExtent(model, name, extent2) {
   const vname = varName(name);
   const encoding = extent2.encoding;
-  let field4 = extent2.field;
+  let field3 = extent2.field;
   let selCmpt;
   try {
     selCmpt = model.getSelectionComponent(vname, name);
   } catch {
     return vname;
   }
-  if (!encoding && !field4) {
-    field4 = selCmpt.project.items[0].field;
+  if (!encoding && !field3) {
+    field3 = selCmpt.project.items[0].field;
     if (selCmpt.project.items.length > 1) {
-      warn2(selectionAsScaleDomainWithoutField(field4));
+      warn2(selectionAsScaleDomainWithoutField(field3));
     }
-  } else if (encoding && !field4) {
+  } else if (encoding && !field3) {
     const encodings = selCmpt.project.items.filter((p) => p.channel === encoding);
     if (!encodings.length || encodings.length > 1) {
-      field4 = selCmpt.project.items[0].field;
-      warn2(selectionAsScaleDomainWrongEncodings(encodings, encoding, extent2, field4));
+      field3 = selCmpt.project.items[0].field;
+      warn2(selectionAsScaleDomainWrongEncodings(encodings, encoding, extent2, field3));
     } else {
-      field4 = encodings[0].field;
+      field3 = encodings[0].field;
     }
   }
-  return `${selCmpt.name}[${stringValue(replacePathInField(field4))}]`;
+  return `${selCmpt.name}[${stringValue(replacePathInField(field3))}]`;
 }
 function materializeSelections(model, main2) {
   for (const [selection, selCmpt] of entries$1(model.component.selection ?? {})) {
@@ -48644,10 +48481,10 @@ var CalculateNode = class _CalculateNode extends DataFlowNode {
         return;
       }
       if (isSortArray(fieldDef.sort)) {
-        const { field: field4, timeUnit } = fieldDef;
+        const { field: field3, timeUnit } = fieldDef;
         const sort3 = fieldDef.sort;
         const calculate = sort3.map((sortValue, i) => {
-          return `${fieldFilterExpression({ field: field4, timeUnit, equal: sortValue })} ? ${i} : `;
+          return `${fieldFilterExpression({ field: field3, timeUnit, equal: sortValue })} ? ${i} : `;
         }).join("") + sort3.length;
         parent = new _CalculateNode(parent, {
           calculate,
@@ -49150,10 +48987,10 @@ function selectedCondition(model, legendCmpt, fieldDef) {
   const selections = legendCmpt.get("selections");
   if (!selections?.length)
     return void 0;
-  const field4 = stringValue(fieldDef.field);
+  const field3 = stringValue(fieldDef.field);
   return selections.map((name) => {
     const store = stringValue(varName(name) + STORE);
-    return `(!length(data(${store})) || (${name}[${field4}] && indexof(${name}[${field4}], datum.value) >= 0))`;
+    return `(!length(data(${store})) || (${name}[${field3}] && indexof(${name}[${field3}], datum.value) >= 0))`;
   }).join(" || ");
 }
 var legendRules = {
@@ -49479,8 +49316,8 @@ function rangeFormula(model, fieldDef, channel, config) {
   }
   return {};
 }
-function binKey(bin3, field4) {
-  return `${binToString(bin3)}_${field4}`;
+function binKey(bin3, field3) {
+  return `${binToString(bin3)}_${field3}`;
 }
 function getSignalsFromModel(model, key2) {
   return {
@@ -49488,9 +49325,9 @@ function getSignalsFromModel(model, key2) {
     extentSignal: model.getName(`${key2}_extent`)
   };
 }
-function getBinSignalName(model, field4, bin3) {
+function getBinSignalName(model, field3, bin3) {
   const normalizedBin = normalizeBin(bin3, void 0) ?? {};
-  const key2 = binKey(normalizedBin, field4);
+  const key2 = binKey(normalizedBin, field3);
   return model.getName(`${key2}_bins`);
 }
 function isBinTransform(t) {
@@ -49655,13 +49492,13 @@ function addDimension(dims, channel, fieldDef, model) {
   return dims;
 }
 function mergeMeasures(parentMeasures, childMeasures) {
-  for (const field4 of keys3(childMeasures)) {
-    const ops2 = childMeasures[field4];
+  for (const field3 of keys3(childMeasures)) {
+    const ops2 = childMeasures[field3];
     for (const op of keys3(ops2)) {
-      if (field4 in parentMeasures) {
-        parentMeasures[field4][op] = /* @__PURE__ */ new Set([...parentMeasures[field4][op] ?? [], ...ops2[op]]);
+      if (field3 in parentMeasures) {
+        parentMeasures[field3][op] = /* @__PURE__ */ new Set([...parentMeasures[field3][op] ?? [], ...ops2[op]]);
       } else {
-        parentMeasures[field4] = { [op]: ops2[op] };
+        parentMeasures[field3] = { [op]: ops2[op] };
       }
     }
   }
@@ -49697,7 +49534,7 @@ var AggregateNode = class _AggregateNode extends DataFlowNode {
       return null;
     }
     model.forEachFieldDef((fieldDef, channel) => {
-      const { aggregate, field: field4 } = fieldDef;
+      const { aggregate, field: field3 } = fieldDef;
       if (aggregate) {
         if (aggregate === "count") {
           meas["*"] ??= {};
@@ -49709,13 +49546,13 @@ var AggregateNode = class _AggregateNode extends DataFlowNode {
             meas[argField] ??= {};
             meas[argField][op] = /* @__PURE__ */ new Set([vgField({ op, field: argField }, { forAs: true })]);
           } else {
-            meas[field4] ??= {};
-            meas[field4][aggregate] = /* @__PURE__ */ new Set([vgField(fieldDef, { forAs: true })]);
+            meas[field3] ??= {};
+            meas[field3][aggregate] = /* @__PURE__ */ new Set([vgField(fieldDef, { forAs: true })]);
           }
           if (isScaleChannel(channel) && model.scaleDomain(channel) === "unaggregated") {
-            meas[field4] ??= {};
-            meas[field4]["min"] = /* @__PURE__ */ new Set([vgField({ field: field4, aggregate: "min" }, { forAs: true })]);
-            meas[field4]["max"] = /* @__PURE__ */ new Set([vgField({ field: field4, aggregate: "max" }, { forAs: true })]);
+            meas[field3] ??= {};
+            meas[field3]["min"] = /* @__PURE__ */ new Set([vgField({ field: field3, aggregate: "min" }, { forAs: true })]);
+            meas[field3]["max"] = /* @__PURE__ */ new Set([vgField({ field: field3, aggregate: "max" }, { forAs: true })]);
           }
         }
       } else {
@@ -49731,15 +49568,15 @@ var AggregateNode = class _AggregateNode extends DataFlowNode {
     const dims = /* @__PURE__ */ new Set();
     const meas = {};
     for (const s2 of t.aggregate) {
-      const { op, field: field4, as } = s2;
+      const { op, field: field3, as } = s2;
       if (op) {
         if (op === "count") {
           meas["*"] ??= {};
           meas["*"]["count"] = /* @__PURE__ */ new Set([as ? as : vgField(s2, { forAs: true })]);
         } else {
-          meas[field4] ??= {};
-          meas[field4][op] ??= /* @__PURE__ */ new Set();
-          meas[field4][op].add(as ? as : vgField(s2, { forAs: true }));
+          meas[field3] ??= {};
+          meas[field3][op] ??= /* @__PURE__ */ new Set();
+          meas[field3][op].add(as ? as : vgField(s2, { forAs: true }));
         }
       }
     }
@@ -49767,11 +49604,11 @@ var AggregateNode = class _AggregateNode extends DataFlowNode {
   }
   producedFields() {
     const out = /* @__PURE__ */ new Set();
-    for (const field4 of keys3(this.measures)) {
-      for (const op of keys3(this.measures[field4])) {
-        const m3 = this.measures[field4][op];
+    for (const field3 of keys3(this.measures)) {
+      for (const op of keys3(this.measures[field3])) {
+        const m3 = this.measures[field3][op];
         if (m3.size === 0) {
-          out.add(`${op}_${field4}`);
+          out.add(`${op}_${field3}`);
         } else {
           m3.forEach(out.add, out);
         }
@@ -49786,12 +49623,12 @@ var AggregateNode = class _AggregateNode extends DataFlowNode {
     const ops2 = [];
     const fields = [];
     const as = [];
-    for (const field4 of keys3(this.measures)) {
-      for (const op of keys3(this.measures[field4])) {
-        for (const alias of this.measures[field4][op]) {
+    for (const field3 of keys3(this.measures)) {
+      for (const op of keys3(this.measures[field3])) {
+        for (const alias of this.measures[field3][op]) {
           as.push(alias);
           ops2.push(op);
-          fields.push(field4 === "*" ? null : replacePathInField(field4));
+          fields.push(field3 === "*" ? null : replacePathInField(field3));
         }
       }
     }
@@ -49886,9 +49723,9 @@ var FacetNode = class extends DataFlowNode {
         const range6 = childScaleComponent.get("range");
         if (hasDiscreteDomain(type3) && isVgRangeStep(range6)) {
           const domain3 = assembleDomain(this.childModel, channel);
-          const field4 = getFieldFromDomain(domain3);
-          if (field4) {
-            childIndependentFieldsWithStep[channel] = field4;
+          const field3 = getFieldFromDomain(domain3);
+          if (field3) {
+            childIndependentFieldsWithStep[channel] = field3;
           } else {
             warn2(unknownField(channel));
           }
@@ -49914,8 +49751,8 @@ var FacetNode = class extends DataFlowNode {
     }
     const { sortField, sortIndexField } = this[channel];
     if (sortField) {
-      const { op = DEFAULT_SORT_OP, field: field4 } = sortField;
-      fields.push(field4);
+      const { op = DEFAULT_SORT_OP, field: field3 } = sortField;
+      fields.push(field3);
       ops2.push(op);
       as.push(vgField(sortField, { forAs: true }));
     } else if (sortIndexField) {
@@ -49970,8 +49807,8 @@ var FacetNode = class extends DataFlowNode {
         });
       }
     }
-    const { row: row2, column } = hasSharedAxis;
-    if (row2 || column) {
+    const { row, column } = hasSharedAxis;
+    if (row || column) {
       data3.unshift(this.assembleRowColumnHeaderData("facet", null, childIndependentFieldsWithStep));
     }
     return data3;
@@ -49980,8 +49817,8 @@ var FacetNode = class extends DataFlowNode {
     const data3 = [];
     let crossedDataName = null;
     const childIndependentFieldsWithStep = this.getChildIndependentFieldsWithStep();
-    const { column, row: row2, facet } = this;
-    if (column && row2 && (childIndependentFieldsWithStep.x || childIndependentFieldsWithStep.y)) {
+    const { column, row, facet } = this;
+    if (column && row && (childIndependentFieldsWithStep.x || childIndependentFieldsWithStep.y)) {
       crossedDataName = `cross_${this.column.name}_${this.row.name}`;
       const fields = [].concat(childIndependentFieldsWithStep.x ?? [], childIndependentFieldsWithStep.y ?? []);
       const ops2 = fields.map(() => "distinct");
@@ -50018,8 +49855,8 @@ function unquote(pattern) {
   }
   return pattern;
 }
-function parseExpression3(field4, parse9) {
-  const f = accessPathWithDatum(field4);
+function parseExpression3(field3, parse9) {
+  const f = accessPathWithDatum(field3);
   if (parse9 === "number") {
     return `toNumber(${f})`;
   } else if (parse9 === "boolean") {
@@ -50162,23 +49999,23 @@ var ParseNode = class _ParseNode extends DataFlowNode {
    * Creates a parse node from "explicit" parse and "implicit" parse and updates ancestorParse.
    */
   static makeWithAncestors(parent, explicit, implicit2, ancestorParse) {
-    for (const field4 of keys3(implicit2)) {
-      const parsedAs = ancestorParse.getWithExplicit(field4);
+    for (const field3 of keys3(implicit2)) {
+      const parsedAs = ancestorParse.getWithExplicit(field3);
       if (parsedAs.value !== void 0) {
-        if (parsedAs.explicit || parsedAs.value === implicit2[field4] || parsedAs.value === "derived" || implicit2[field4] === "flatten") {
-          delete implicit2[field4];
+        if (parsedAs.explicit || parsedAs.value === implicit2[field3] || parsedAs.value === "derived" || implicit2[field3] === "flatten") {
+          delete implicit2[field3];
         } else {
-          warn2(differentParse(field4, implicit2[field4], parsedAs.value));
+          warn2(differentParse(field3, implicit2[field3], parsedAs.value));
         }
       }
     }
-    for (const field4 of keys3(explicit)) {
-      const parsedAs = ancestorParse.get(field4);
+    for (const field3 of keys3(explicit)) {
+      const parsedAs = ancestorParse.get(field3);
       if (parsedAs !== void 0) {
-        if (parsedAs === explicit[field4]) {
-          delete explicit[field4];
+        if (parsedAs === explicit[field3]) {
+          delete explicit[field3];
         } else {
-          warn2(differentParse(field4, explicit[field4], parsedAs));
+          warn2(differentParse(field3, explicit[field3], parsedAs));
         }
       }
     }
@@ -50208,10 +50045,10 @@ var ParseNode = class _ParseNode extends DataFlowNode {
    */
   assembleFormatParse() {
     const formatParse = {};
-    for (const field4 of keys3(this._parse)) {
-      const p = this._parse[field4];
-      if (accessPathDepth(field4) === 1) {
-        formatParse[field4] = p;
+    for (const field3 of keys3(this._parse)) {
+      const p = this._parse[field3];
+      if (accessPathDepth(field3) === 1) {
+        formatParse[field3] = p;
       }
     }
     return formatParse;
@@ -50224,15 +50061,15 @@ var ParseNode = class _ParseNode extends DataFlowNode {
     return new Set(keys3(this._parse));
   }
   assembleTransforms(onlyNested = false) {
-    return keys3(this._parse).filter((field4) => onlyNested ? accessPathDepth(field4) > 1 : true).map((field4) => {
-      const expr2 = parseExpression3(field4, this._parse[field4]);
+    return keys3(this._parse).filter((field3) => onlyNested ? accessPathDepth(field3) > 1 : true).map((field3) => {
+      const expr2 = parseExpression3(field3, this._parse[field3]);
       if (!expr2) {
         return null;
       }
       const formula = {
         type: "formula",
         expr: expr2,
-        as: removePathFromField(field4)
+        as: removePathFromField(field3)
         // Vega output is always flattened
       };
       return formula;
@@ -50550,8 +50387,8 @@ var MergeParse = class extends BottomUpOptimizer {
           }
         }
       }
-      for (const field4 of conflictingParse) {
-        delete commonParse[field4];
+      for (const field3 of conflictingParse) {
+        delete commonParse[field3];
       }
       if (!isEmpty(commonParse)) {
         this.setModified();
@@ -50801,8 +50638,8 @@ var FilterInvalidNode = class _FilterInvalidNode extends DataFlowNode {
    * Create the VgTransforms for each of the filtered fields.
    */
   assemble() {
-    const filters2 = keys3(this.filter).reduce((vegaFilters, field4) => {
-      const fieldDef = this.filter[field4];
+    const filters2 = keys3(this.filter).reduce((vegaFilters, field3) => {
+      const fieldDef = this.filter[field3];
       const ref2 = vgField(fieldDef, { expr: "datum" });
       if (fieldDef !== null) {
         if (fieldDef.type === "temporal") {
@@ -50840,12 +50677,12 @@ var StackNode = class _StackNode extends DataFlowNode {
   clone() {
     return new _StackNode(null, duplicate(this._stack));
   }
-  constructor(parent, stack3) {
+  constructor(parent, stack2) {
     super(parent);
-    this._stack = stack3;
+    this._stack = stack2;
   }
   static makeFromTransform(parent, stackTransform) {
-    const { stack: stack3, groupby, as, offset: offset4 = "zero" } = stackTransform;
+    const { stack: stack2, groupby, as, offset: offset4 = "zero" } = stackTransform;
     const sortFields = [];
     const sortOrder = [];
     if (stackTransform.sort !== void 0) {
@@ -50868,7 +50705,7 @@ var StackNode = class _StackNode extends DataFlowNode {
     }
     return new _StackNode(parent, {
       dimensionFieldDefs: [],
-      stackField: stack3,
+      stackField: stack2,
       groupby,
       offset: offset4,
       sort: sort3,
@@ -50894,9 +50731,9 @@ var StackNode = class _StackNode extends DataFlowNode {
       sort3 = sortParams(orderDef);
     } else {
       const sortOrder = isOrderOnlyDef(orderDef) ? orderDef.sort : fieldChannel === "y" ? "descending" : "ascending";
-      sort3 = stackby.reduce((s2, field4) => {
-        if (!s2.field.includes(field4)) {
-          s2.field.push(field4);
+      sort3 = stackby.reduce((s2, field3) => {
+        if (!s2.field.includes(field3)) {
+          s2.field.push(field3);
           s2.order.push(sortOrder);
         }
         return s2;
@@ -50957,7 +50794,7 @@ var StackNode = class _StackNode extends DataFlowNode {
   }
   assemble() {
     const transform4 = [];
-    const { facetby, dimensionFieldDefs, stackField: field4, stackby, sort: sort3, offset: offset4, impute, as } = this._stack;
+    const { facetby, dimensionFieldDefs, stackField: field3, stackby, sort: sort3, offset: offset4, impute, as } = this._stack;
     if (impute) {
       for (const dimensionFieldDef of dimensionFieldDefs) {
         const { bandPosition = 0.5, bin: bin3 } = dimensionFieldDef;
@@ -50972,7 +50809,7 @@ var StackNode = class _StackNode extends DataFlowNode {
         }
         transform4.push({
           type: "impute",
-          field: field4,
+          field: field3,
           groupby: [...stackby, ...facetby],
           key: vgField(dimensionFieldDef, { binSuffix: "mid" }),
           method: "value",
@@ -50983,7 +50820,7 @@ var StackNode = class _StackNode extends DataFlowNode {
     transform4.push({
       type: "stack",
       groupby: [...this.getGroupbyFields(), ...facetby],
-      field: field4,
+      field: field3,
       sort: sort3,
       as,
       offset: offset4
@@ -51311,7 +51148,7 @@ function convertDomainIfItIsDateTime(domain3, type3, timeUnit) {
   return [domain3];
 }
 function parseSingleChannelDomain(scaleType2, domain3, model, channel) {
-  const { encoding, markDef, mark, config, stack: stack3 } = model;
+  const { encoding, markDef, mark, config, stack: stack2 } = model;
   const fieldOrDatumDef = getFieldOrDatumDef(encoding[channel]);
   const { type: type3 } = fieldOrDatumDef;
   const timeUnit = fieldOrDatumDef["timeUnit"];
@@ -51328,8 +51165,8 @@ function parseSingleChannelDomain(scaleType2, domain3, model, channel) {
   } else if (domain3 && domain3 !== "unaggregated" && !isParameterDomain(domain3)) {
     return makeExplicit(convertDomainIfItIsDateTime(domain3, type3, timeUnit));
   }
-  if (stack3 && channel === stack3.fieldChannel) {
-    if (stack3.offset === "normalize") {
+  if (stack2 && channel === stack2.fieldChannel) {
+    if (stack2.offset === "normalize") {
       return makeImplicit([[0, 1]]);
     }
     const data3 = model.requestDataName(dataSourceTypeForScaleDomain);
@@ -51351,15 +51188,15 @@ function parseSingleChannelDomain(scaleType2, domain3, model, channel) {
   }
   const fieldDef = fieldOrDatumDef;
   if (domain3 === "unaggregated") {
-    const { field: field4 } = fieldOrDatumDef;
+    const { field: field3 } = fieldOrDatumDef;
     return makeImplicit([
       {
         data: model.requestDataName(dataSourceTypeForScaleDomain),
-        field: vgField({ field: field4, aggregate: "min" })
+        field: vgField({ field: field3, aggregate: "min" })
       },
       {
         data: model.requestDataName(dataSourceTypeForScaleDomain),
-        field: vgField({ field: field4, aggregate: "max" })
+        field: vgField({ field: field3, aggregate: "max" })
       }
     ]);
   } else if (isBinning(fieldDef.bin)) {
@@ -51438,12 +51275,12 @@ function parseSingleChannelDomain(scaleType2, domain3, model, channel) {
   }
 }
 function normalizeSortField(sort3, isStackedMeasure) {
-  const { op, field: field4, order } = sort3;
+  const { op, field: field3, order } = sort3;
   return {
     // Apply default op
     op: op ?? (isStackedMeasure ? "sum" : DEFAULT_SORT_OP),
     // flatten nested fields
-    ...field4 ? { field: replacePathInField(field4) } : {},
+    ...field3 ? { field: replacePathInField(field3) } : {},
     ...order ? { order } : {}
   };
 }
@@ -51470,16 +51307,16 @@ function domainSort(model, channel, scaleType2) {
       order: "ascending"
     };
   }
-  const { stack: stack3 } = model;
-  const stackDimensions = stack3 ? /* @__PURE__ */ new Set([...stack3.groupbyFields, ...stack3.stackBy.map((s2) => s2.fieldDef.field)]) : void 0;
+  const { stack: stack2 } = model;
+  const stackDimensions = stack2 ? /* @__PURE__ */ new Set([...stack2.groupbyFields, ...stack2.stackBy.map((s2) => s2.fieldDef.field)]) : void 0;
   if (isSortField(sort3)) {
-    const isStackedMeasure = stack3 && !stackDimensions.has(sort3.field);
+    const isStackedMeasure = stack2 && !stackDimensions.has(sort3.field);
     return normalizeSortField(sort3, isStackedMeasure);
   } else if (isSortByEncoding(sort3)) {
     const { encoding, order } = sort3;
     const fieldDefToSortBy = model.fieldDef(encoding);
-    const { aggregate, field: field4 } = fieldDefToSortBy;
-    const isStackedMeasure = stack3 && !stackDimensions.has(field4);
+    const { aggregate, field: field3 } = fieldDefToSortBy;
+    const isStackedMeasure = stack2 && !stackDimensions.has(field3);
     if (isArgminDef(aggregate) || isArgmaxDef(aggregate)) {
       return normalizeSortField({
         field: vgField(fieldDefToSortBy),
@@ -51489,7 +51326,7 @@ function domainSort(model, channel, scaleType2) {
       return normalizeSortField({
         op: aggregate,
         // can't be argmin/argmax since we don't support them in encoding field def
-        field: field4,
+        field: field3,
         order
       }, isStackedMeasure);
     }
@@ -51624,23 +51461,23 @@ function getFieldFromDomain(domain3) {
   if (isDataRefDomain(domain3) && isString(domain3.field)) {
     return domain3.field;
   } else if (isDataRefUnionedDomain(domain3)) {
-    let field4;
+    let field3;
     for (const nonUnionDomain of domain3.fields) {
       if (isDataRefDomain(nonUnionDomain) && isString(nonUnionDomain.field)) {
-        if (!field4) {
-          field4 = nonUnionDomain.field;
-        } else if (field4 !== nonUnionDomain.field) {
+        if (!field3) {
+          field3 = nonUnionDomain.field;
+        } else if (field3 !== nonUnionDomain.field) {
           warn2(FACETED_INDEPENDENT_DIFFERENT_SOURCES);
-          return field4;
+          return field3;
         }
       }
     }
     warn2(FACETED_INDEPENDENT_SAME_FIELDS_DIFFERENT_SOURCES);
-    return field4;
+    return field3;
   } else if (isFieldRefUnionDomain(domain3)) {
     warn2(FACETED_INDEPENDENT_SAME_SOURCE);
-    const field4 = domain3.fields[0];
-    return isString(field4) ? field4 : void 0;
+    const field3 = domain3.fields[0];
+    return isString(field3) ? field3 : void 0;
   }
   return void 0;
 }
@@ -52132,7 +51969,7 @@ function parseUnitScaleRange(model) {
 function getBinStepSignal(model, channel) {
   const fieldDef = model.fieldDef(channel);
   if (fieldDef?.bin) {
-    const { bin: bin3, field: field4 } = fieldDef;
+    const { bin: bin3, field: field3 } = fieldDef;
     const sizeType = getSizeChannel(channel);
     const sizeSignal = model.getName(sizeType);
     if (isObject(bin3) && bin3.binned && bin3.step !== void 0) {
@@ -52142,7 +51979,7 @@ function getBinStepSignal(model, channel) {
         return `${model.getSignalName(sizeSignal)} / (${binCount})`;
       });
     } else if (isBinning(bin3)) {
-      const binSignal = getBinSignalName(model, field4, bin3);
+      const binSignal = getBinSignalName(model, field3, bin3);
       return new SignalRefWrapper(() => {
         const updatedName = model.getSignalName(binSignal);
         const binCount = `(${updatedName}.stop - ${updatedName}.start) / ${updatedName}.step`;
@@ -53193,9 +53030,9 @@ var Model = class {
         if (hasDiscreteDomain(type3) && isVgRangeStep(range6)) {
           const scaleName = scaleComponent.get("name");
           const domain3 = assembleDomain(this, channel);
-          const field4 = getFieldFromDomain(domain3);
-          if (field4) {
-            const fieldRef2 = vgField({ aggregate: "distinct", field: field4 }, { expr: "datum" });
+          const field3 = getFieldFromDomain(domain3);
+          if (field3) {
+            const fieldRef2 = vgField({ aggregate: "distinct", field: field3 }, { expr: "datum" });
             return {
               signal: sizeExpr(scaleName, scaleComponent, fieldRef2)
             };
@@ -54290,10 +54127,10 @@ var FacetModel = class _FacetModel extends ModelWithField {
     return layoutMixins;
   }
   assembleDefaultLayout() {
-    const { column, row: row2 } = this.facet;
-    const columns = column ? this.columnDistinctSignal() : row2 ? 1 : void 0;
+    const { column, row } = this.facet;
+    const columns = column ? this.columnDistinctSignal() : row ? 1 : void 0;
     let align2 = "all";
-    if (!row2 && this.component.resolve.scale.x === "independent") {
+    if (!row && this.component.resolve.scale.x === "independent") {
       align2 = "none";
     } else if (!column && this.component.resolve.scale.y === "independent") {
       align2 = "none";
@@ -54345,10 +54182,10 @@ var FacetModel = class _FacetModel extends ModelWithField {
     const as = [];
     if (this.child instanceof _FacetModel) {
       if (this.child.channelHasField("column")) {
-        const field4 = vgField(this.child.facet.column);
-        fields.push(field4);
+        const field3 = vgField(this.child.facet.column);
+        fields.push(field3);
         ops2.push("distinct");
-        as.push(`distinct_${field4}`);
+        as.push(`distinct_${field3}`);
       }
     } else {
       for (const channel of POSITION_SCALE_CHANNELS) {
@@ -54358,11 +54195,11 @@ var FacetModel = class _FacetModel extends ModelWithField {
           const range6 = childScaleComponent.get("range");
           if (hasDiscreteDomain(type3) && isVgRangeStep(range6)) {
             const domain3 = assembleDomain(this.child, channel);
-            const field4 = getFieldFromDomain(domain3);
-            if (field4) {
-              fields.push(field4);
+            const field3 = getFieldFromDomain(domain3);
+            if (field3) {
+              fields.push(field3);
               ops2.push("distinct");
-              as.push(`distinct_${field4}`);
+              as.push(`distinct_${field3}`);
             } else {
               warn2(unknownField(channel));
             }
@@ -54374,7 +54211,7 @@ var FacetModel = class _FacetModel extends ModelWithField {
   }
   assembleFacet() {
     const { name, data: data3 } = this.component.data.facetRoot;
-    const { row: row2, column } = this.facet;
+    const { row, column } = this.facet;
     const { fields, ops: ops2, as } = this.getCardinalityAggregateForChild();
     const groupby = [];
     for (const channel of FACET_CHANNELS) {
@@ -54386,14 +54223,14 @@ var FacetModel = class _FacetModel extends ModelWithField {
           groupby.push(vgField(fieldDef, { binSuffix: "end" }));
         }
         if (isSortField(sort3)) {
-          const { field: field4, op = DEFAULT_SORT_OP } = sort3;
+          const { field: field3, op = DEFAULT_SORT_OP } = sort3;
           const outputName = facetSortFieldName(fieldDef, sort3);
-          if (row2 && column) {
+          if (row && column) {
             fields.push(outputName);
             ops2.push("max");
             as.push(outputName);
           } else {
-            fields.push(field4);
+            fields.push(field3);
             ops2.push(op);
             as.push(outputName);
           }
@@ -54405,7 +54242,7 @@ var FacetModel = class _FacetModel extends ModelWithField {
         }
       }
     }
-    const cross2 = !!row2 && !!column;
+    const cross2 = !!row && !!column;
     return {
       name,
       data: data3,
@@ -54491,17 +54328,17 @@ var FacetModel = class _FacetModel extends ModelWithField {
   }
 };
 function makeJoinAggregateFromFacet(parent, facet) {
-  const { row: row2, column } = facet;
-  if (row2 && column) {
+  const { row, column } = facet;
+  if (row && column) {
     let newParent = null;
-    for (const fieldDef of [row2, column]) {
+    for (const fieldDef of [row, column]) {
       if (isSortField(fieldDef.sort)) {
-        const { field: field4, op = DEFAULT_SORT_OP } = fieldDef.sort;
+        const { field: field3, op = DEFAULT_SORT_OP } = fieldDef.sort;
         parent = newParent = new JoinAggregateTransformNode(parent, {
           joinaggregate: [
             {
               op,
-              field: field4,
+              field: field3,
               as: facetSortFieldName(fieldDef, fieldDef.sort, { forAs: true })
             }
           ],
@@ -54648,8 +54485,8 @@ function parseTransformArray(head, model, ancestorParse) {
       continue;
     }
     if (transformNode && derivedType !== void 0) {
-      for (const field4 of transformNode.producedFields() ?? []) {
-        ancestorParse.set(field4, derivedType, false);
+      for (const field3 of transformNode.producedFields() ?? []) {
+        ancestorParse.set(field3, derivedType, false);
       }
     }
   }
@@ -55562,7 +55399,7 @@ function getGroupsForStackedBarWithCornerRadius(model) {
       stackField({ prefix: "min", suffix: "end", expr: expr2 }),
       stackField({ prefix: "max", suffix: "end", expr: expr2 })
     ];
-    return `${func}(${vgFieldMinMax.map((field4) => `scale('${fieldScale}',${field4})`).join(",")})`;
+    return `${func}(${vgFieldMinMax.map((field3) => `scale('${fieldScale}',${field3})`).join(",")})`;
   };
   let groupUpdate;
   let innerGroupUpdate;
@@ -55613,9 +55450,9 @@ function getGroupsForStackedBarWithCornerRadius(model) {
   if (model.stack.groupbyChannels?.length > 0) {
     for (const groupbyChannel of model.stack.groupbyChannels) {
       const groupByField = model.fieldDef(groupbyChannel);
-      const field4 = vgField(groupByField);
-      if (field4) {
-        groupby.push(field4);
+      const field3 = vgField(groupByField);
+      if (field3) {
+        groupby.push(field3);
       }
       if (groupByField?.bin || groupByField?.timeUnit) {
         groupby.push(vgField(groupByField, { binSuffix: "end" }));
@@ -55681,11 +55518,11 @@ function getGroupsForStackedBarWithCornerRadius(model) {
   ];
 }
 function getSort(model) {
-  const { encoding, stack: stack3, mark, markDef, config } = model;
+  const { encoding, stack: stack2, mark, markDef, config } = model;
   const order = encoding.order;
   if (!isArray(order) && isValueDef(order) && isNullOrFalse(order.value) || !order && isNullOrFalse(getMarkPropOrConfig("order", markDef, config))) {
     return void 0;
-  } else if ((isArray(order) || isFieldDef(order)) && !stack3) {
+  } else if ((isArray(order) || isFieldDef(order)) && !stack2) {
     return sortParams(order, { expr: "datum" });
   } else if (isPathMark(mark)) {
     const dimensionChannel = markDef.orient === "horizontal" ? "y" : "x";
@@ -55866,21 +55703,21 @@ var UnitModel = class extends ModelWithField {
     const { color: color5, fill: fill2, order, xOffset, yOffset } = this.encoding;
     const colorField = fill2 || color5;
     const colorEncoding = isFieldDef(colorField) ? colorField : void 0;
-    const field4 = colorEncoding?.field;
+    const field3 = colorEncoding?.field;
     const scale6 = colorEncoding?.scale;
     const colorEncodingType = colorEncoding?.type;
     const domain3 = scale6?.domain;
     const offset4 = xOffset || yOffset;
     const offsetEncoding = isFieldDef(offset4) ? offset4 : void 0;
-    const orderFieldName = `_${field4}_sort_index`;
-    if (!order && Array.isArray(domain3) && typeof field4 === "string" && colorEncodingType === "nominal") {
+    const orderFieldName = `_${field3}_sort_index`;
+    if (!order && Array.isArray(domain3) && typeof field3 === "string" && colorEncodingType === "nominal") {
       if (offsetEncoding && !offsetEncoding.sort) {
         offsetEncoding.sort = domain3;
       } else {
         if (!this.stack) {
           return;
         }
-        const orderExpression = `indexof(${stringValue(domain3)}, datum['${field4}'])`;
+        const orderExpression = `indexof(${stringValue(domain3)}, datum['${field3}'])`;
         const sort3 = this.markDef?.orient === "horizontal" ? "ascending" : "descending";
         this.transforms.push({ calculate: orderExpression, as: orderFieldName });
         this.encoding.order = { field: orderFieldName, type: "quantitative", sort: sort3 };
@@ -56284,8 +56121,8 @@ function verdictCharts(v) {
       out.push({
         workload: w2.workload,
         name: `${stem(w2.workload)}-${w2.latencyName}`,
-        title: `${w2.workload}: ${w2.latencyName} latency (ms) vs threads`,
-        spec: lines(w2, v, "latency", `${w2.latencyName} latency (ms)`, true)
+        title: `${w2.workload}: ${w2.latencyName} latency (${w2.latencyUnit ?? "ms"}) vs threads`,
+        spec: lines(w2, v, "latency", `${w2.latencyName} latency (${w2.latencyUnit ?? "ms"})`, true)
       });
     }
     const c4 = change2(w2);
@@ -56367,7 +56204,10 @@ function verdictHtml(v, charts) {
       `${v.head.variant} ${tp}`,
       "\u0394%",
       conf,
-      ...lat ? [`${v.base.variant} ${lat} (ms)`, `${v.head.variant} ${lat} (ms)`] : []
+      ...lat ? [
+        `${v.base.variant} ${lat} (${w2.latencyUnit ?? "ms"})`,
+        `${v.head.variant} ${lat} (${w2.latencyUnit ?? "ms"})`
+      ] : []
     ])
       out.push(`<th>${esc(h2)}</th>`);
     out.push('<th class="l">verdict</th></tr></thead><tbody>');
@@ -56375,11 +56215,11 @@ function verdictHtml(v, charts) {
       const main2 = r.throughput ?? r.judgements[0];
       const cells = [
         r.threads,
-        num2(main2?.base),
-        num2(main2?.head),
+        num(main2?.base),
+        num(main2?.head),
         pct(main2?.change),
         ciText(main2),
-        ...lat ? [num2(r.latency?.base), num2(r.latency?.head)] : []
+        ...lat ? [num(r.latency?.base), num(r.latency?.head)] : []
       ];
       out.push(
         `<tr class="${r.verdict}">${cells.map((c4) => `<td>${esc(c4)}</td>`).join("")}<td class="l">${CELL_MARK[r.verdict]} ${esc(r.verdict)}${r.verdict !== "unchanged" ? ` (${esc(r.because.join(", "))})` : ""}</td></tr>`
@@ -56400,8 +56240,8 @@ function verdictHtml(v, charts) {
         const cells = [
           r.threads,
           metricName(j.metric),
-          num2(j.base),
-          num2(j.head),
+          num(j.base),
+          num(j.head),
           pct(j.change),
           ciText(j),
           pct(j.mde),
@@ -56461,118 +56301,16 @@ async function writeHtmlReport(v, file, log7 = () => {
   return written;
 }
 
-// action/src/teardown.ts
-var stack2 = [];
-function onTeardown(name, run2) {
-  const entry2 = { name, run: run2 };
-  stack2.push(entry2);
-  return () => {
-    const i = stack2.indexOf(entry2);
-    if (i >= 0) stack2.splice(i, 1);
-  };
-}
-async function teardownAll(log7 = () => {
-}) {
-  while (stack2.length > 0) {
-    const entry2 = stack2.pop();
-    try {
-      await entry2.run();
-    } catch (e) {
-      log7(`teardown: ${entry2.name} failed: ${e.message}`);
-    }
-  }
-}
-var Interrupted = class extends Error {
-  constructor(signal, exitCode) {
-    super(`interrupted by ${signal}`);
-    this.signal = signal;
-    this.exitCode = exitCode;
-    this.name = "Interrupted";
-  }
-  signal;
-  exitCode;
-};
-var installed = false;
-function installSignalTeardown(abort, log7, graceMs = 6e4) {
-  if (installed) return;
-  installed = true;
-  for (const [signal, code] of [
-    ["SIGINT", 130],
-    ["SIGTERM", 143],
-    ["SIGHUP", 129]
-  ]) {
-    process.on(signal, () => {
-      if (abort.signal.aborted) return;
-      log7(`tiperf: ${signal} received: stopping and tearing down`);
-      abort.abort(new Interrupted(signal, code));
-      setTimeout(() => {
-        log7(`tiperf: still unwinding after ${graceMs / 1e3}s: tearing down directly`);
-        void teardownAll(log7).finally(() => process.exit(code));
-      }, graceMs).unref();
-    });
-  }
-}
-function installCrashTeardown(log7, describe) {
-  let crashed = false;
-  const crash = (e) => {
-    if (crashed) return;
-    crashed = true;
-    log7(`error: ${describe(e)}`);
-    void teardownAll(log7).finally(() => process.exit(3));
-  };
-  process.on("uncaughtException", crash);
-  process.on("unhandledRejection", crash);
-}
-
 // action/src/pipeline/preflight.ts
-import { accessSync as accessSync2, constants as constants3, existsSync as existsSync4, realpathSync, statfsSync, statSync as statSync2 } from "node:fs";
+import { accessSync, constants as constants2, existsSync as existsSync4, realpathSync, statfsSync, statSync } from "node:fs";
 import { mkdir as mkdir3 } from "node:fs/promises";
 import { cpus as cpus2 } from "node:os";
-import { dirname as dirname3, join as join9, resolve as resolve2 } from "node:path";
-
-// action/src/proc/env.ts
-import { accessSync, constants as constants2, statSync } from "node:fs";
-import { delimiter, join as join4 } from "node:path";
-var PASSED = [
-  "PATH",
-  "HOME",
-  "TMPDIR",
-  "LANG",
-  "LC_ALL",
-  "LC_CTYPE",
-  "LC_MESSAGES",
-  "LC_NUMERIC",
-  "TZ",
-  "USER",
-  "LOGNAME"
-];
-function childEnv(extra = {}, from = process.env) {
-  const env = {};
-  for (const key2 of PASSED) {
-    const value4 = from[key2];
-    if (value4 !== void 0) env[key2] = value4;
-  }
-  env.LC_NUMERIC = "C";
-  if (env.PATH === void 0) env.PATH = "/usr/local/bin:/usr/bin:/bin:/usr/local/sbin:/usr/sbin:/sbin";
-  return { ...env, ...extra };
-}
-function findTool(name, path3 = childEnv().PATH ?? "") {
-  const candidates = name.includes("/") ? [name] : path3.split(delimiter).map((d) => join4(d, name));
-  return candidates.find((c4) => {
-    try {
-      accessSync(c4, constants2.X_OK);
-      return statSync(c4).isFile();
-    } catch {
-      return false;
-    }
-  });
-}
-var firstTool = (names) => names.map((n) => findTool(n)).find((t) => t !== void 0) ?? names[0];
+import { dirname as dirname3, join as join8, resolve as resolve2 } from "node:path";
 
 // action/src/targets/mariadb.ts
 import { existsSync as existsSync2 } from "node:fs";
 import { rm as rm2 } from "node:fs/promises";
-import { join as join7 } from "node:path";
+import { join as join6 } from "node:path";
 
 // action/src/proc/process.ts
 import { spawn } from "node:child_process";
@@ -56675,7 +56413,7 @@ function runCommand(command, args, opts = {}) {
 import { mkdtemp, readFile as readFile2, rm } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
-import { basename, join as join6 } from "node:path";
+import { basename, join as join5 } from "node:path";
 
 // action/src/targets/affinity.ts
 import { cpus } from "node:os";
@@ -56705,16 +56443,16 @@ async function pinProcesses(pids, list, key2) {
 // action/src/targets/cgroup.ts
 import { existsSync } from "node:fs";
 import { mkdir as mkdir2, readdir, readFile, rmdir, writeFile as writeFile2 } from "node:fs/promises";
-import { join as join5 } from "node:path";
+import { join as join4 } from "node:path";
 var ROOT = "/sys/fs/cgroup";
 var PERIOD_US = 1e5;
 async function detect() {
-  const controllers = join5(ROOT, "cgroup.controllers");
+  const controllers = join4(ROOT, "cgroup.controllers");
   if (existsSync(controllers) && (await readFile(controllers, "utf8")).split(/\s+/).includes("cpu")) {
     return { version: 2, dir: ROOT };
   }
   for (const d of ["cpu", "cpu,cpuacct"]) {
-    if (existsSync(join5(ROOT, d, "cpu.cfs_quota_us"))) return { version: 1, dir: join5(ROOT, d) };
+    if (existsSync(join4(ROOT, d, "cpu.cfs_quota_us"))) return { version: 1, dir: join4(ROOT, d) };
   }
   return void 0;
 }
@@ -56738,19 +56476,19 @@ async function applyResources(pid, quota, name) {
       "target.resources.cpu_quota: this machine offers neither cgroup v2 cpu.max nor cgroup v1 cpu.cfs_quota_us under /sys/fs/cgroup; remove cpu_quota or run where the cpu controller is available"
     );
   }
-  const dir = join5(flavor.dir, `tiperf-${name}-${pid}`);
+  const dir = join4(flavor.dir, `tiperf-${name}-${pid}`);
   const forget = await record({ kind: "cgroup", what: `cgroup of ${name} ${pid}`, path: dir });
   const quotaUs = Math.max(1e3, Math.round(quota * PERIOD_US));
   try {
     await mkdir2(dir, { recursive: true });
     if (flavor.version === 2) {
-      await writeFile2(join5(dir, "cpu.max"), `${quotaUs} ${PERIOD_US}`);
+      await writeFile2(join4(dir, "cpu.max"), `${quotaUs} ${PERIOD_US}`);
     } else {
-      await writeFile2(join5(dir, "cpu.cfs_period_us"), String(PERIOD_US));
-      await writeFile2(join5(dir, "cpu.cfs_quota_us"), String(quotaUs));
+      await writeFile2(join4(dir, "cpu.cfs_period_us"), String(PERIOD_US));
+      await writeFile2(join4(dir, "cpu.cfs_quota_us"), String(quotaUs));
     }
     for (const p of await processTree(pid)) {
-      await writeFile2(join5(dir, "cgroup.procs"), String(p)).catch(() => {
+      await writeFile2(join4(dir, "cgroup.procs"), String(p)).catch(() => {
       });
     }
   } catch (e) {
@@ -56786,7 +56524,7 @@ function freePort() {
   });
 }
 async function makeWorkDir(kind) {
-  return mkdtemp(join6(tmpdir(), `tiperf-${kind}-`));
+  return mkdtemp(join5(tmpdir(), `tiperf-${kind}-`));
 }
 function words(line5) {
   return line5.replace(/^\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(\.\d+)?( \w+)? ?(\[\d+\] ?)?(\d+ )?/, "").trim();
@@ -56859,9 +56597,6 @@ function lifecycle(opts) {
 async function settleServer(o) {
   await waitReady(o.what, o.server, async () => (await o.query("SELECT 1")).code === 0);
   const version2 = (await o.query(o.versionSql)).stdout.trim();
-  const created = await o.query(o.createSql);
-  if (created.code !== 0)
-    throw new RunError(`${o.what}: cannot create database sbtest: ${created.stderr.trim()}`);
   const effectiveConfig = {};
   for (const key2 of Object.keys(o.spec.config)) {
     const r = await o.query(o.settingSql(key2));
@@ -56880,7 +56615,7 @@ var StartupError = class extends RunError {
 };
 async function startupFailure(e, o) {
   if (!(e instanceof StartupError)) return e;
-  const kept = o.logs.map((l) => join6(o.logDir, basename(l)));
+  const kept = o.logs.map((l) => join5(o.logDir, basename(l)));
   const said = await serverErrors(kept);
   const norm = (s2) => s2.toLowerCase().replace(/-/g, "_");
   const refused = Object.keys(o.config).filter((k2) => said.some((l) => norm(l).includes(norm(k2))));
@@ -56891,6 +56626,10 @@ async function startupFailure(e, o) {
     `${head}${refused.length ? ` (${e.message})` : ""}; the server said:${quoted2}
 server logs kept in ${o.logDir}`
   );
+}
+function checkDatabaseName(name) {
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(name)) throw new RunError(`bad database name ${JSON.stringify(name)}`);
+  return name;
 }
 
 // action/src/targets/mariadb.ts
@@ -56915,11 +56654,11 @@ async function startMariadb(spec, opts) {
   }
   const workDir = await makeWorkDir("mariadb");
   const removeWorkDir = onTeardown(`remove ${workDir}`, () => rm2(workDir, { recursive: true, force: true }));
-  const dataDir = join7(workDir, "data");
-  const socket = join7(workDir, "mysqld.sock");
-  const errorLog = join7(workDir, "mariadb-error.log");
-  const installLog = join7(workDir, "mariadb-install-db.log");
-  const logs = [errorLog, join7(workDir, "mariadbd.out"), installLog];
+  const dataDir = join6(workDir, "data");
+  const socket = join6(workDir, "mysqld.sock");
+  const errorLog = join6(workDir, "mariadb-error.log");
+  const installLog = join6(workDir, "mariadb-install-db.log");
+  const logs = [errorLog, join6(workDir, "mariadbd.out"), installLog];
   const install = await runCommand(
     INSTALL_DB(),
     [
@@ -56946,7 +56685,7 @@ ${(install.stderr || install.stdout).slice(-2e3)}`
     `--port=${port}`,
     "--bind-address=127.0.0.1",
     `--socket=${socket}`,
-    `--pid-file=${join7(workDir, "mysqld.pid")}`,
+    `--pid-file=${join6(workDir, "mysqld.pid")}`,
     `--log-error=${errorLog}`,
     "--skip-name-resolve",
     `--max-connections=${Math.max(151, opts.maxConnections + 20)}`,
@@ -56954,7 +56693,7 @@ ${(install.stderr || install.stdout).slice(-2e3)}`
     // The spec's settings come last so they win over tiperf's defaults.
     ...settingArgs(spec.config)
   ];
-  const server = startServerProcess(SERVER(), args, { logFile: join7(workDir, "mariadbd.out"), cwd: workDir });
+  const server = startServerProcess(SERVER(), args, { logFile: join6(workDir, "mariadbd.out"), cwd: workDir });
   removeWorkDir();
   let removeCgroup;
   const life = lifecycle({
@@ -56980,7 +56719,6 @@ ${(install.stderr || install.stdout).slice(-2e3)}`
       server,
       query: sql,
       versionSql: "SELECT VERSION()",
-      createSql: "CREATE DATABASE IF NOT EXISTS sbtest",
       settingSql: (key2) => `SELECT @@GLOBAL.${asVariable(key2)}`,
       onCgroup: (remove2) => {
         removeCgroup = remove2;
@@ -56990,16 +56728,18 @@ ${(install.stderr || install.stdout).slice(-2e3)}`
     return {
       kind: "mariadb",
       version: version2,
-      host: "127.0.0.1",
-      port,
-      pid: server.pid,
-      sysbenchArgs: [
-        "--db-driver=mysql",
-        "--mysql-host=127.0.0.1",
-        `--mysql-port=${port}`,
-        "--mysql-user=root",
-        "--mysql-db=sbtest"
-      ],
+      connection: {
+        protocol: "mysql",
+        endpoints: [{ host: "127.0.0.1", port }],
+        user: "root",
+        password: ""
+      },
+      pids: [server.pid],
+      state: () => `MariaDB server (pid ${server.pid}) is ${processState(server.pid)}`,
+      createDatabase: async (name) => {
+        const r = await sql(`CREATE DATABASE IF NOT EXISTS ${checkDatabaseName(name)}`);
+        if (r.code !== 0) throw new RunError(`MariaDB: cannot create database ${name}: ${r.stderr.trim()}`);
+      },
       effectiveConfig,
       died: life.died,
       stop: life.stop
@@ -57019,10 +56759,10 @@ ${(install.stderr || install.stdout).slice(-2e3)}`
 import { execFileSync } from "node:child_process";
 import { existsSync as existsSync3, readdirSync } from "node:fs";
 import { chown, rm as rm3 } from "node:fs/promises";
-import { join as join8 } from "node:path";
+import { join as join7 } from "node:path";
 function postgresBinDirs() {
   const base = "/usr/lib/postgresql";
-  return existsSync3(base) ? readdirSync(base).filter((v) => existsSync3(join8(base, v, "bin", "postgres"))).sort((a4, b10) => Number(b10) - Number(a4)).map((v) => join8(base, v, "bin")) : [];
+  return existsSync3(base) ? readdirSync(base).filter((v) => existsSync3(join7(base, v, "bin", "postgres"))).sort((a4, b10) => Number(b10) - Number(a4)).map((v) => join7(base, v, "bin")) : [];
 }
 function binDir() {
   const [newest] = postgresBinDirs();
@@ -57057,11 +56797,11 @@ async function startPostgres(spec, opts) {
   const workDir = await makeWorkDir("postgres");
   const removeWorkDir = onTeardown(`remove ${workDir}`, () => rm3(workDir, { recursive: true, force: true }));
   if (user) await chown(workDir, user.uid, user.gid);
-  const dataDir = join8(workDir, "data");
-  const serverLog = join8(workDir, "postgres.log");
+  const dataDir = join7(workDir, "data");
+  const serverLog = join7(workDir, "postgres.log");
   const logs = [serverLog];
   const init2 = await runCommand(
-    join8(bin3, "initdb"),
+    join7(bin3, "initdb"),
     ["-D", dataDir, "--auth=trust", "-U", "postgres", "-E", "UTF8", "--no-sync", "--no-instructions"],
     { runAs: user, timeoutMs: 12e4 }
   );
@@ -57086,7 +56826,7 @@ ${(init2.stderr || init2.stdout).slice(-2e3)}`);
     // The spec's settings come last so they win over tiperf's defaults.
     ...settingArgs2(spec.config)
   ];
-  const server = startServerProcess(join8(bin3, "postgres"), args, {
+  const server = startServerProcess(join7(bin3, "postgres"), args, {
     logFile: serverLog,
     runAs: user,
     cwd: workDir
@@ -57117,7 +56857,6 @@ ${(init2.stderr || init2.stdout).slice(-2e3)}`);
       server,
       query: (q) => psql(q),
       versionSql: "SHOW server_version",
-      createSql: "CREATE DATABASE sbtest",
       settingSql: (key2) => `SELECT current_setting('${key2.replace(/'/g, "")}')`,
       onCgroup: (remove2) => {
         removeCgroup = remove2;
@@ -57127,16 +56866,22 @@ ${(init2.stderr || init2.stdout).slice(-2e3)}`);
     return {
       kind: "postgres",
       version: version2,
-      host: "127.0.0.1",
-      port,
-      pid: server.pid,
-      sysbenchArgs: [
-        "--db-driver=pgsql",
-        "--pgsql-host=127.0.0.1",
-        `--pgsql-port=${port}`,
-        "--pgsql-user=postgres",
-        "--pgsql-db=sbtest"
-      ],
+      connection: {
+        protocol: "postgres",
+        endpoints: [{ host: "127.0.0.1", port }],
+        user: "postgres",
+        password: ""
+      },
+      pids: [server.pid],
+      state: () => `PostgreSQL server (pid ${server.pid}) is ${processState(server.pid)}`,
+      createDatabase: async (name) => {
+        const db = checkDatabaseName(name);
+        const exists = await psql(`SELECT 1 FROM pg_database WHERE datname = '${db}'`);
+        if (exists.code === 0 && exists.stdout.trim() === "1") return;
+        const r = await psql(`CREATE DATABASE ${db}`);
+        if (r.code !== 0)
+          throw new RunError(`PostgreSQL: cannot create database ${name}: ${r.stderr.trim()}`);
+      },
       effectiveConfig,
       died: life.died,
       stop: life.stop
@@ -57153,14 +56898,21 @@ ${(init2.stderr || init2.stdout).slice(-2e3)}`);
 }
 
 // action/src/pipeline/preflight.ts
+function driverNeeds(spec) {
+  const byDriver = /* @__PURE__ */ new Map();
+  for (const w2 of spec.workloads) byDriver.set(w2.driver, [...byDriver.get(w2.driver) ?? [], w2]);
+  return [...byDriver].map(([name, ws]) => {
+    const driver = driverOf(name);
+    return {
+      anyOf: [],
+      found: ws.every((w2) => driver.findTool(w2.script) !== void 0),
+      what: `${name} (workload${ws.length > 1 ? "s" : ""} ${ws.map((w2) => w2.name).join(", ")})`,
+      install: driver.install
+    };
+  });
+}
 function needsOf(spec) {
-  const needs = [
-    {
-      anyOf: ["sysbench"],
-      what: `sysbench (workloads ${spec.workloads.map((w2) => w2.name).join(", ")})`,
-      install: "the Debian package sysbench"
-    }
-  ];
+  const needs = driverNeeds(spec);
   if (spec.target.kind === "mariadb") {
     needs.push(
       {
@@ -57180,7 +56932,7 @@ function needsOf(spec) {
       }
     );
   } else {
-    const servers = postgresBinDirs().map((d) => join9(d, "postgres"));
+    const servers = postgresBinDirs().map((d) => join8(d, "postgres"));
     needs.push(
       {
         anyOf: servers.length ? servers : ["/usr/lib/postgresql/N/bin/postgres"],
@@ -57206,7 +56958,8 @@ function needsOf(spec) {
 function checkTools(specs) {
   const missing = /* @__PURE__ */ new Map();
   for (const spec of specs)
-    for (const need of needsOf(spec)) if (!need.anyOf.some((t) => findTool(t))) missing.set(need.what, need);
+    for (const need of needsOf(spec))
+      if (!(need.found ?? need.anyOf.some((t) => findTool(t)))) missing.set(need.what, need);
   if (missing.size === 0) return;
   const list = [...missing.values()].map((n) => `- ${n.what}: install ${n.install}`).join("\n");
   throw new RunError(
@@ -57249,16 +57002,16 @@ async function checkOutDir(dir, flag2 = "--out") {
       `${flag2} ${dir}: ${real} is on the kernel's ${fsName ?? real.split("/")[1]} filesystem, not a place for results; choose a directory on a disk`
     );
   }
-  if (existsSync4(dir) && !statSync2(dir).isDirectory())
+  if (existsSync4(dir) && !statSync(dir).isDirectory())
     throw new InputError(`${flag2} ${dir}: exists and is not a directory`);
   try {
     const missing = [];
     for (let p = resolve2(dir); p !== existing; p = dirname3(p)) missing.unshift(p);
-    if (!statSync2(existing).isDirectory()) throw Object.assign(new Error(existing), { code: "ENOTDIR" });
-    accessSync2(existing, constants3.W_OK | constants3.X_OK);
+    if (!statSync(existing).isDirectory()) throw Object.assign(new Error(existing), { code: "ENOTDIR" });
+    accessSync(existing, constants2.W_OK | constants2.X_OK);
     for (const p of missing)
       await mkdir3(p).catch((e) => e.code === "EEXIST" ? void 0 : Promise.reject(e));
-    accessSync2(dir, constants3.W_OK | constants3.X_OK);
+    accessSync(dir, constants2.W_OK | constants2.X_OK);
   } catch (e) {
     const code = e.code;
     if (code === "ENOSPC" || code === "EDQUOT") throw new WriteError(dir, e);
@@ -57266,7 +57019,7 @@ async function checkOutDir(dir, flag2 = "--out") {
   }
 }
 async function checkOutFile(file, flag2) {
-  if (existsSync4(file) && statSync2(file).isDirectory())
+  if (existsSync4(file) && statSync(file).isDirectory())
     throw new InputError(`${flag2} ${file}: is a directory; give a file name`);
   await checkOutDir(dirname3(resolve2(file)), flag2);
 }
@@ -57295,7 +57048,7 @@ function specWarnings(loaded, command, cores = cpus2().length) {
     const heavy = w2.threads.filter((t) => t > 32 * cores);
     if (heavy.length > 0) {
       out.push(
-        `workloads[${i}] (${w2.name}): threads ${heavy.join(", ")} on ${cores} CPU(s) shared by the server and sysbench: such a cell measures scheduling more than the server`
+        `workloads[${i}] (${w2.name}): threads ${heavy.join(", ")} on ${cores} CPU(s) shared by the server and the load tool: such a cell measures scheduling more than the server`
       );
     }
   });
@@ -57317,134 +57070,23 @@ function specWarnings(loaded, command, cores = cpus2().length) {
   return out;
 }
 
-// action/src/proc/tool.ts
-import { spawn as spawn2 } from "node:child_process";
-import { createWriteStream } from "node:fs";
-
-// action/src/proc/quote.ts
-function shellQuote(arg) {
-  if (arg === "") return "''";
-  if (/^[A-Za-z0-9_@%+=:,./-]+$/.test(arg)) return arg;
-  return `'${arg.replace(/'/g, `'\\''`)}'`;
-}
-function shellCommand(argv) {
-  return argv.map(shellQuote).join(" ");
-}
-
-// action/src/proc/tool.ts
-var KILL_GRACE_MS = 3e3;
-function runTool(command, args, opts) {
-  return new Promise((resolve3) => {
-    const started = Date.now();
-    const [cmd, argv] = opts.cpus ? ["taskset", ["-c", opts.cpus, command, ...args]] : [command, args];
-    const log7 = createWriteStream(opts.logFile, { flags: "a" });
-    let writeError;
-    let output3 = "";
-    let aborted;
-    let timedOut;
-    let killTimer;
-    const write = (chunk) => {
-      if (!writeError) log7.write(chunk);
+// action/src/report/layout.ts
+function layoutOf(w2, cells) {
+  const measured = new Set(cells.flatMap((c4) => Object.keys(c4.metrics)));
+  const unitOf = (m3) => cells.find((c4) => c4.metrics[m3])?.metrics[m3]?.unit ?? "";
+  const driver = DRIVERS[w2.driver];
+  if (!driver) {
+    return {
+      rows: "threads",
+      columns: [...measured].map((m3) => ({ metric: m3, label: metricName(m3), unit: unitOf(m3) }))
     };
-    write(`$ ${shellCommand([cmd, ...argv])}
-`);
-    const child = spawn2(cmd, argv, { stdio: ["ignore", "pipe", "pipe"], env: childEnv(opts.env) });
-    const kill = () => {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      child.kill("SIGTERM");
-      killTimer ??= setTimeout(() => {
-        if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
-      }, KILL_GRACE_MS);
-    };
-    log7.on("error", (e) => {
-      writeError ??= new WriteError(opts.logFile, e);
-      kill();
-    });
-    const onData = (d) => {
-      output3 += d.toString();
-      write(d);
-    };
-    child.stdout.on("data", onData);
-    child.stderr.on("data", onData);
-    const unregister = onTeardown(`stop ${command} (pid ${child.pid})`, kill);
-    const onAbort = () => {
-      const reason = opts.signal?.reason;
-      aborted = reason instanceof Error ? reason.message : String(reason ?? "aborted");
-      kill();
-    };
-    if (opts.signal?.aborted) onAbort();
-    opts.signal?.addEventListener("abort", onAbort, { once: true });
-    const watchdog = opts.limitS === void 0 ? void 0 : setTimeout(() => {
-      timedOut = { limit_s: opts.limitS };
-      kill();
-    }, opts.limitS * 1e3);
-    let done = false;
-    const finish = (code, sig) => {
-      if (done) return;
-      done = true;
-      unregister();
-      clearTimeout(watchdog);
-      clearTimeout(killTimer);
-      opts.signal?.removeEventListener("abort", onAbort);
-      const run2 = {
-        code,
-        signal: sig,
-        output: output3,
-        elapsed_s: (Date.now() - started) / 1e3,
-        ...aborted ? { aborted } : {},
-        ...timedOut ? { timedOut } : {}
-      };
-      const settle = () => resolve3(writeError ? { ...run2, writeError } : run2);
-      if (writeError || log7.destroyed) return settle();
-      log7.once("error", settle);
-      log7.end(settle);
-    };
-    child.once("error", (e) => {
-      output3 += `
-${e.message}`;
-      finish(127, null);
-    });
-    child.once("close", finish);
-  });
-}
-
-// action/src/drivers/sysbench/args.ts
-function commonArgs(spec, connection) {
-  return [...connection, `--tables=${spec.data.tables}`, `--table-size=${spec.data.table_size}`];
-}
-function optionArgs(options) {
-  return Object.entries(options).map(([k2, v]) => `--${k2}=${typeof v === "boolean" ? v ? "on" : "off" : v}`);
-}
-function prepareArgs(spec, connection, threads) {
-  return ["oltp_common", ...commonArgs(spec, connection), `--threads=${threads}`, "--rand-seed=1", "prepare"];
-}
-function prewarmArgs(spec, connection, threads) {
-  return ["oltp_common", ...commonArgs(spec, connection), `--threads=${threads}`, "prewarm"];
-}
-function cleanupArgs(spec, connection) {
-  return ["oltp_common", ...commonArgs(spec, connection), "cleanup"];
-}
-function runArgs(spec, workload, threads, connection) {
-  return [
-    workload.sysbench,
-    ...commonArgs(spec, connection),
-    `--threads=${threads}`,
-    `--time=${workload.duration + workload.warmup}`,
-    "--report-interval=1",
-    `--percentile=${workload.percentile}`,
-    ...optionArgs(workload.options),
-    "run"
-  ];
-}
-function supportsPrewarm(connection) {
-  return connection.includes("--db-driver=mysql");
-}
-function runSysbench(args, opts) {
-  return runTool("sysbench", args, opts);
-}
-async function sysbenchVersion() {
-  const r = await runTool("sysbench", ["--version"], { logFile: "/dev/null", limitS: 20 });
-  return /sysbench (\S+)/.exec(r.output)?.[1];
+  }
+  const layout = driver.report(w2);
+  const info2 = driver.metrics(w2);
+  return {
+    rows: layout.rows,
+    columns: layout.columns.filter((m3) => measured.has(m3)).map((m3) => ({ metric: m3, label: info2[m3]?.label ?? metricName(m3), unit: info2[m3]?.unit ?? unitOf(m3) }))
+  };
 }
 
 // action/src/report/run-report.ts
@@ -57486,23 +57128,17 @@ function runReportMarkdown(result) {
   out.push(`- **Started:** ${result.started_at} \xB7 **took** ${duration(result)}`, "");
   for (const w2 of spec.workloads ?? []) {
     const cells = result.cells.filter((c4) => c4.workload === w2.name);
-    const opts = Object.entries(w2.options).map(([k2, v]) => `--${k2}=${v}`);
+    const opts = Object.entries(w2.options ?? {}).map(([k2, v]) => `${k2}=${v}`);
     out.push(`## ${w2.name}`, "");
     out.push(
-      `\`${w2.sysbench}\`, ${w2.duration}s per cell${w2.warmup ? ` after ${w2.warmup}s warmup (not judged)` : ""}${opts.length ? `, ${opts.join(" ")}` : ""}`,
+      `${w2.driver} \`${w2.script}\`, ${w2.duration}s per cell${w2.warmup ? ` after ${w2.warmup}s warmup (not judged)` : ""}${opts.length ? `, ${opts.join(" ")}` : ""}`,
       ""
     );
     if (cells.length === 0) {
       out.push("_not run_", "");
       continue;
     }
-    const multi = new Set(cells.map((c4) => `${c4.variant}/${c4.round}`)).size > 1;
-    out.push(
-      `| ${multi ? "Variant | Round | " : ""}Threads | TPS | QPS | ${w2.percentile}% latency (ms) | errors |`
-    );
-    out.push(`|${multi ? "---|---:|" : ""}---:|---:|---:|---:|---:|`);
-    for (const c4 of cells) out.push(row(c4, w2.percentile, multi));
-    out.push("");
+    out.push(...table2(cells, layoutOf(w2, cells)), "");
   }
   const failed = result.cells.filter((c4) => c4.status === "failed");
   if (failed.length > 0) {
@@ -57511,15 +57147,32 @@ function runReportMarkdown(result) {
     out.push("");
   }
   out.push(
-    "TPS, QPS and latency are the steady window: the 1-second interval samples after the warmup (sysbench's own summary when there is no warmup). Errors are sysbench's ignored errors. Raw output of every step is under `raw/`.",
+    "Values are the steady window: the interval samples after the warmup (the tool's own summary when there is no warmup or the tool prints no intervals). Errors are the failed operations the tool counted. Raw output of every step is under `raw/`.",
     ""
   );
   return out.join("\n");
 }
-function row(c4, percentile, multi) {
-  const lead = multi ? `${c4.variant} | ${c4.round} | ` : "";
-  if (c4.status === "failed") return `| ${lead}${c4.threads} | failed | | | |`;
-  return `| ${lead}${c4.threads} | ${fmt(c4.metrics.tps)} | ${fmt(c4.metrics.qps)} | ${fmt(c4.metrics[`p${percentile}_ms`])} | ${c4.summary?.errors ?? "\u2013"} |`;
+var heading = (c4) => c4.unit && !["1/s", "1/min", "count", "%"].includes(c4.unit) ? `${c4.label} (${c4.unit})` : c4.label;
+function table2(cells, layout) {
+  const multi = new Set(cells.map((c4) => `${c4.variant}/${c4.round}`)).size > 1;
+  const value4 = (c4, metric) => c4.status === "failed" ? "failed" : fmt(c4.metrics[metric]?.value, c4.metrics[metric]?.unit === "count" ? 0 : 2);
+  if (layout.rows === "metrics") {
+    const name = (c4) => `${multi ? `${c4.variant} r${c4.round} ` : ""}${c4.threads} thread${c4.threads > 1 ? "s" : ""}`;
+    return [
+      `| Metric | ${cells.map(name).join(" | ")} |`,
+      `|---|${cells.map(() => "---:").join("|")}|`,
+      ...layout.columns.map(
+        (col) => `| ${heading(col)} | ${cells.map((c4) => value4(c4, col.metric)).join(" | ")} |`
+      )
+    ];
+  }
+  return [
+    `| ${multi ? "Variant | Round | " : ""}Threads | ${layout.columns.map(heading).join(" | ")} |`,
+    `|${multi ? "---|---:|" : ""}---:|${layout.columns.map(() => "---:").join("|")}|`,
+    ...cells.map(
+      (c4) => `| ${multi ? `${c4.variant} | ${c4.round} | ` : ""}${c4.threads} | ${layout.columns.map((col) => value4(c4, col.metric)).join(" | ")} |`
+    )
+  ];
 }
 
 // action/src/result/host.ts
@@ -57547,58 +57200,7 @@ async function hostFacts() {
 }
 
 // action/src/pipeline/bench.ts
-import { cpus as cpus4 } from "node:os";
 import { relative } from "node:path";
-
-// action/src/result/cell.ts
-var mean3 = (xs) => xs.reduce((a4, b10) => a4 + b10, 0) / xs.length;
-function steadyState(report, warmupS) {
-  const intervals2 = report.intervals.map((iv) => ({ ...iv, warmup: iv.t <= warmupS }));
-  const p = report.percentile;
-  if (warmupS === 0) {
-    const metrics2 = { tps: report.tps, qps: report.qps };
-    const lat = p !== null ? report.latency_ms[`p${p}`] : void 0;
-    if (p !== null && lat !== void 0) metrics2[`p${p}_ms`] = lat;
-    return { intervals: intervals2, metrics: metrics2, source: "summary" };
-  }
-  const steady = intervals2.filter((iv) => !iv.warmup);
-  if (steady.length === 0) {
-    throw new Error(
-      `no interval samples after the ${warmupS}s warmup (sysbench printed ${intervals2.length}); lengthen the duration`
-    );
-  }
-  const metrics = {
-    tps: mean3(steady.map((i) => i.tps)),
-    qps: mean3(steady.map((i) => i.qps))
-  };
-  const lats = steady.map((i) => i.lat_ms).filter((v) => v !== void 0);
-  if (p !== null && lats.length > 0) metrics[`p${p}_ms`] = mean3(lats);
-  return { intervals: intervals2, metrics, source: "intervals" };
-}
-function measurementProblems(report, req) {
-  const problems = [];
-  if (report.duration_s > req.seconds + req.grace_s) {
-    problems.push(
-      `sysbench ran ${report.duration_s.toFixed(1)}s for a ${req.seconds}s cell (allowed: ${req.seconds}s + ${req.grace_s}s grace)`
-    );
-  }
-  if (!req.rate_limited) {
-    const stalled = report.intervals.filter((iv) => iv.qps === 0 && iv.tps === 0).map((iv) => iv.t);
-    if (stalled.length > 0) {
-      const shown = stalled.slice(0, 5).map((t) => `${t}s`);
-      problems.push(
-        `${stalled.length} one-second sample(s) with zero throughput (at ${shown.join(", ")}${stalled.length > 5 ? ", \u2026" : ""}): the server stalled`
-      );
-    }
-  }
-  const expected = Math.floor(req.seconds);
-  if (report.intervals.length < expected - 1) {
-    problems.push(
-      `sysbench printed ${report.intervals.length} one-second samples for a ${req.seconds}s cell (expected ${expected})`
-    );
-  }
-  return problems;
-}
 
 // action/src/targets/index.ts
 function startTarget(spec, opts) {
@@ -57627,22 +57229,23 @@ var cellGraceS = (c4) => Math.max(15, Math.ceil(0.25 * cellSeconds(c4)));
 
 // action/src/pipeline/bench.ts
 var lastLines = (text3, n = 4) => text3.trimEnd().split("\n").slice(-n).join("\n");
-function describeFailure(step2, r, limit, server) {
+function describeFailure(tool, step2, r, said, limit, server) {
   if (r.timedOut) {
-    return `${step2}: sysbench did not finish within ${limit} and was stopped after ${r.elapsed_s.toFixed(1)}s; ${server}`;
+    return `${step2}: ${tool} did not finish within ${limit} and was stopped after ${r.elapsed_s.toFixed(1)}s; ${server}`;
   }
   if (r.aborted) return `${step2} stopped: ${r.aborted}`;
-  const cause = mostSpecificLine(r.output);
-  return `${step2}: sysbench exited ${r.signal ? `on ${r.signal}` : `with code ${r.code}`}${cause ? `: ${cause}` : `:
+  const cause = said ?? mostSpecificLine(r.output);
+  const how = r.code === 0 && said ? "exited 0 but failed" : `exited ${r.signal ? `on ${r.signal}` : `with code ${r.code}`}`;
+  return `${step2}: ${tool} ${how}${cause ? `: ${cause}` : `:
 ${lastLines(r.output)}`}`;
 }
-var dataStepLimitS = (spec) => 120 + Math.ceil(spec.data.tables * spec.data.table_size / 1e3);
 var Bench = class _Bench {
-  constructor(variant, spec, targetSpec, target2, runDir, log7) {
+  constructor(variant, spec, targetSpec, target2, dataSets, runDir, log7) {
     this.variant = variant;
     this.spec = spec;
     this.targetSpec = targetSpec;
     this.target = target2;
+    this.dataSets = dataSets;
     this.runDir = runDir;
     this.log = log7;
   }
@@ -57650,36 +57253,60 @@ var Bench = class _Bench {
   spec;
   targetSpec;
   target;
+  dataSets;
   runDir;
   log;
   static async open(opts) {
     if (opts.spec.driver?.cpus !== void 0) checkCpus("driver.cpus", opts.spec.driver.cpus);
+    const dataSets = _Bench.dataSets(opts.spec);
     const target2 = await startTarget(opts.targetSpec, {
       maxConnections: opts.maxConnections,
       logDir: `${opts.runDir.serverLogDir}/${opts.variant}`,
       log: opts.log
     });
-    const bench = new _Bench(opts.variant, opts.spec, opts.targetSpec, target2, opts.runDir, opts.log);
+    const bench = new _Bench(
+      opts.variant,
+      opts.spec,
+      opts.targetSpec,
+      target2,
+      dataSets,
+      opts.runDir,
+      opts.log
+    );
     try {
-      await bench.step(
-        "prepare",
-        prepareArgs(opts.spec, target2.sysbenchArgs, Math.min(opts.spec.data.tables, cpus4().length)),
-        opts.signal
-      );
-      if (supportsPrewarm(target2.sysbenchArgs)) {
-        await bench.step(
-          "prewarm",
-          prewarmArgs(opts.spec, target2.sysbenchArgs, Math.min(opts.spec.data.tables, cpus4().length)),
-          opts.signal
-        );
-      } else {
-        opts.log(`${opts.variant}: prewarm skipped: sysbench's prewarm is MySQL-only`);
+      for (const ds of dataSets) {
+        await target2.createDatabase(ds.driver.database(ds.workload));
+        for (const step2 of ds.driver.setup(bench.context(ds.workload, Math.max(...ds.workload.threads)))) {
+          await bench.step(ds, step2, opts.signal);
+        }
       }
     } catch (e) {
       await target2.stop();
       throw e;
     }
     return bench;
+  }
+  /** The spec's data sets in workload order, each with the program that loads it. */
+  static dataSets(spec) {
+    const seen = /* @__PURE__ */ new Map();
+    for (const w2 of spec.workloads) {
+      const driver = driverOf(w2.driver);
+      const key2 = driver.dataKey(w2, spec.data);
+      if (seen.has(key2)) continue;
+      const tool = driver.findTool(w2.script);
+      if (!tool)
+        throw new RunError(`workload ${w2.name}: ${w2.driver} is not installed (install ${driver.install})`);
+      seen.set(key2, { driver, workload: w2, tool });
+    }
+    return [...seen.values()];
+  }
+  context(workload, threads) {
+    return {
+      workload,
+      threads,
+      connection: this.target.connection,
+      ...this.spec.data ? { data: this.spec.data } : {}
+    };
   }
   info() {
     const info2 = {
@@ -57698,15 +57325,11 @@ var Bench = class _Bench {
     }
     return info2;
   }
-  /** The server's pid and state, for messages about a step that hung. */
-  serverState() {
-    return `${this.target.kind} server (pid ${this.target.pid}) is ${processState(this.target.pid)}`;
-  }
   /**
-   * Runs sysbench, stopping it the moment the server dies or the watchdog's limit passes. A raw
+   * Runs a load tool, stopping it the moment the server dies or the watchdog's limit passes. A raw
    * log that cannot be written stops the run: what it would have measured could not be kept.
    */
-  async sysbench(args, logFile, signal, limitS) {
+  async tool(tool, step2, logFile, signal, limitS) {
     const local = new AbortController();
     const onOuter = () => local.abort(signal.reason);
     signal.addEventListener("abort", onOuter, { once: true });
@@ -57716,11 +57339,12 @@ var Bench = class _Bench {
       if (alive) local.abort(new Error(why));
     });
     try {
-      const r = await runSysbench(args, {
+      const r = await runTool(tool.command, [...tool.prefix, ...step2.args], {
         logFile,
         signal: local.signal,
         cpus: this.spec.driver?.cpus,
-        limitS
+        limitS,
+        ...step2.stopAfterS !== void 0 ? { stopAfterS: step2.stopAfterS } : {}
       });
       if (r.writeError) throw r.writeError;
       return r;
@@ -57729,72 +57353,76 @@ var Bench = class _Bench {
       signal.removeEventListener("abort", onOuter);
     }
   }
-  async step(name, args, signal) {
-    this.log(
-      `${this.variant}: ${name} (${this.spec.data.tables} tables \xD7 ${this.spec.data.table_size} rows)`
-    );
-    const limitS = dataStepLimitS(this.spec);
-    const r = await this.sysbench(args, this.runDir.raw(`${this.variant}-${name}.log`), signal, limitS);
-    if (r.code !== 0 || r.aborted || r.timedOut) {
-      const limit = `${limitS}s (120s + 1s per 1000 rows)`;
+  /** A data step (prepare, prewarm, check): a failure stops the run. */
+  async step(ds, step2, signal) {
+    this.log(`${this.variant}: ${ds.driver.name} ${step2.phase}${step2.about ? ` (${step2.about})` : ""}`);
+    const limitS = step2.limitS ?? 600;
+    const logFile = this.runDir.raw(`${this.variant}-${ds.driver.name}-${step2.phase}.log`);
+    const r = await this.tool(ds.tool, step2, logFile, signal, limitS);
+    const said = ds.driver.failure(r.output);
+    if (r.code !== 0 || r.aborted || r.timedOut || said) {
       throw new RunError(
-        `${this.variant}: ${describeFailure(name, r, limit, this.serverState())} (raw output: ${this.runDir.raw(`${this.variant}-${name}.log`)})`
+        `${this.variant}: ${describeFailure(ds.driver.name, step2.phase, r, said, `${limitS}s`, this.target.state())} (raw output: ${logFile})`
       );
     }
   }
   /** Runs one cell; a failure is recorded in the cell, not thrown. */
   async runCell(plan, signal) {
+    const w2 = plan.workload;
+    const driver = driverOf(w2.driver);
+    const tool = driver.findTool(w2.script);
     const logFile = this.runDir.raw(cellFileName(plan));
     const started = (/* @__PURE__ */ new Date()).toISOString();
     const seconds2 = cellSeconds(plan);
     const grace = cellGraceS(plan);
-    const r = await this.sysbench(
-      runArgs(this.spec, plan.workload, plan.threads, this.target.sysbenchArgs),
-      logFile,
-      signal,
-      seconds2 + grace
-    );
     const cell2 = {
-      workload: plan.workload.name,
-      script: plan.workload.sysbench,
+      workload: w2.name,
+      driver: w2.driver,
+      script: w2.script,
       threads: plan.threads,
       variant: plan.variant,
       round: plan.round,
       status: "ok",
       started_at: started,
-      finished_at: (/* @__PURE__ */ new Date()).toISOString(),
+      finished_at: started,
       raw_log: relative(this.runDir.dir, logFile),
-      warmup_s: plan.workload.warmup,
-      duration_s: plan.workload.duration,
-      intervals: [],
-      metrics: {}
+      warmup_s: w2.warmup,
+      duration_s: w2.duration,
+      metrics: {},
+      intervals: []
     };
     const fail = (why) => ({
       ...cell2,
+      finished_at: (/* @__PURE__ */ new Date()).toISOString(),
       status: "failed",
       error: `cell ${cellLabel(plan)} failed: ${why}`
     });
-    if (r.aborted || r.timedOut || r.code !== 0)
+    if (!tool) return fail(`${w2.driver} is not installed (install ${driver.install})`);
+    const step2 = driver.run(this.context(w2, plan.threads));
+    const limitS = step2.limitS ?? seconds2 + grace;
+    const r = await this.tool(tool, step2, logFile, signal, limitS);
+    cell2.finished_at = (/* @__PURE__ */ new Date()).toISOString();
+    const said = driver.failure(r.output);
+    if (r.aborted || r.timedOut || r.code !== 0 || said)
       return fail(
-        `${describeFailure("run", r, `${seconds2}s + ${grace}s grace`, this.serverState())} (raw output: ${logFile})`
+        `${describeFailure(w2.driver, "run", r, said, `${seconds2}s + ${grace}s grace`, this.target.state())} (raw output: ${logFile})`
       );
     try {
-      const report = parseSysbench(r.output);
-      const problems = measurementProblems(report, {
-        seconds: seconds2,
-        grace_s: grace,
-        rate_limited: "rate" in plan.workload.options
-      });
-      if (problems.length > 0)
-        return fail(`not the measurement asked for: ${problems.join("; ")} (raw output: ${logFile})`);
-      const steady = steadyState(report, plan.workload.warmup);
-      const { intervals: _omit, ...summary } = report;
+      const m3 = driver.measure(w2, r.output, { seconds: seconds2, grace_s: grace });
+      const info2 = driver.metrics(w2);
+      const metrics = {};
+      for (const [name, value4] of Object.entries(m3.metrics)) {
+        const i = info2[name];
+        if (i && Number.isFinite(value4)) metrics[name] = { value: value4, unit: i.unit, better: i.better };
+      }
       return {
         ...cell2,
-        summary,
-        intervals: steady.intervals,
-        metrics: steady.metrics,
-        metrics_source: steady.source
+        metrics,
+        metrics_source: m3.source,
+        intervals: m3.intervals,
+        summary: m3.summary,
+        ...m3.operations ? { operations: m3.operations } : {},
+        ...m3.errors ? { errors: m3.errors } : {}
       };
     } catch (e) {
       return fail(`${e.message} (raw output: ${logFile})`);
@@ -57809,17 +57437,17 @@ var Bench = class _Bench {
       if (failed)
         this.log(`${this.variant}: cleanup skipped: the run failed (the data goes with the server)`);
       else if (!signal.aborted) {
-        const limitS = 60 + 5 * this.spec.data.tables;
-        const r = await this.sysbench(
-          cleanupArgs(this.spec, this.target.sysbenchArgs),
-          this.runDir.raw(`${this.variant}-cleanup.log`),
-          signal,
-          limitS
-        );
-        if (r.code !== 0 || r.timedOut)
-          this.log(
-            `${this.variant}: cleanup: ${describeFailure("cleanup", r, `${limitS}s`, this.serverState())}`
-          );
+        for (const ds of this.dataSets) {
+          for (const step2 of ds.driver.cleanup(this.context(ds.workload, 1))) {
+            const limitS = step2.limitS ?? 120;
+            const logFile = this.runDir.raw(`${this.variant}-${ds.driver.name}-${step2.phase}.log`);
+            const r = await this.tool(ds.tool, step2, logFile, signal, limitS);
+            if (r.code !== 0 || r.timedOut)
+              this.log(
+                `${this.variant}: ${describeFailure(ds.driver.name, step2.phase, r, void 0, `${limitS}s`, this.target.state())}`
+              );
+          }
+        }
       }
     } finally {
       await this.target.stop();
@@ -57876,14 +57504,14 @@ async function startResult(loaded, opts) {
   );
   const result = {
     format: "tiperf.result",
-    version: 1,
+    version: 2,
     run_id: runId,
     status: "running",
     started_at: (/* @__PURE__ */ new Date()).toISOString(),
     spec: { name: loaded.spec.name, path: loaded.path, hash: loaded.hash, body: loaded.spec },
     targets: [],
     host: await hostFacts(),
-    tools: { tiperf: TIPERF_VERSION, sysbench: await sysbenchVersion() ?? "not found" },
+    tools: { tiperf: TIPERF_VERSION, ...await toolVersions(loaded.spec) },
     cells: [],
     ...warnings.length ? { warnings } : {}
   };
@@ -57895,6 +57523,18 @@ async function startResult(loaded, opts) {
     throw e;
   }
   return { result, runDir };
+}
+async function toolVersions(spec) {
+  const out = {};
+  for (const w2 of spec.workloads) {
+    if (w2.driver in out) continue;
+    const driver = driverOf(w2.driver);
+    const tool = driver.findTool(w2.script);
+    if (!tool) continue;
+    const version2 = await driver.version?.(tool).catch(() => void 0);
+    out[w2.driver] = version2 ?? [tool.command, ...tool.prefix].join(" ");
+  }
+  return out;
 }
 async function finishResult(result, runDir, error3, signal, log7) {
   let ended = error3;
@@ -57980,12 +57620,12 @@ async function runSpec(loaded, opts) {
 import { randomInt } from "node:crypto";
 
 // action/src/report/verdict-files.ts
-import { join as join10 } from "node:path";
+import { join as join9 } from "node:path";
 async function writeVerdictFiles(v, dir, log7) {
   const files = {
-    verdictPath: join10(dir, "verdict.json"),
-    reportPath: join10(dir, "verdict.md"),
-    htmlPath: join10(dir, "report.html")
+    verdictPath: join9(dir, "verdict.json"),
+    reportPath: join9(dir, "verdict.md"),
+    htmlPath: join9(dir, "report.html")
   };
   await writeAtomic(files.verdictPath, `${JSON.stringify(v, null, 2)}
 `);
@@ -59187,7 +58827,7 @@ var stringifyIteratively = (rootValue, replacer, spaceParam) => {
   }
   const chunks = [];
   let level = 0;
-  const stack3 = [
+  const stack2 = [
     {
       parent: { "": rootProcessed },
       key: "",
@@ -59199,8 +58839,8 @@ var stringifyIteratively = (rootValue, replacer, spaceParam) => {
     }
   ];
   const visited = new WeakSet([rootProcessed]);
-  while (stack3.length > 0) {
-    const node = stack3[stack3.length - 1];
+  while (stack2.length > 0) {
+    const node = stack2[stack2.length - 1];
     if (node.index === 0) {
       chunks.push(node.isArray ? "[" : "{");
       level++;
@@ -59224,7 +58864,7 @@ var stringifyIteratively = (rootValue, replacer, spaceParam) => {
               throw new TypeError("Converting circular structure to JSON");
             }
             visited.add(childVal);
-            stack3.push({
+            stack2.push({
               parent: node.val,
               key: String(node.index),
               val: childVal,
@@ -59265,7 +58905,7 @@ var stringifyIteratively = (rootValue, replacer, spaceParam) => {
             throw new TypeError("Converting circular structure to JSON");
           }
           visited.add(childVal);
-          stack3.push({
+          stack2.push({
             parent: node.val,
             key: k2,
             val: childVal,
@@ -59281,7 +58921,7 @@ var stringifyIteratively = (rootValue, replacer, spaceParam) => {
           node.first = false;
         }
       }
-      const isNodeFullyProcessed = node.index >= node.keys.length && stack3[stack3.length - 1] === node;
+      const isNodeFullyProcessed = node.index >= node.keys.length && stack2[stack2.length - 1] === node;
       if (isNodeFullyProcessed) {
         isDone = true;
       }
@@ -59291,7 +58931,7 @@ var stringifyIteratively = (rootValue, replacer, spaceParam) => {
       if (!node.first && space) chunks.push("\n" + space.repeat(level));
       chunks.push(node.isArray ? "]" : "}");
       visited.delete(node.val);
-      stack3.pop();
+      stack2.pop();
     }
   }
   return chunks.join("");
@@ -59392,9 +59032,9 @@ var stringsOrLargeNumbers = /"(?:[^"\\]|\\.)*"|-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE]
 var noiseValueWithQuotes = /^"-?\d+n+"$/;
 var applyReviverIteratively = (parsed, userReviver) => {
   const rootHolder = { "": parsed };
-  const stack3 = [{ parent: rootHolder, key: "", visited: false }];
-  while (stack3.length > 0) {
-    const node = stack3[stack3.length - 1];
+  const stack2 = [{ parent: rootHolder, key: "", visited: false }];
+  while (stack2.length > 0) {
+    const node = stack2[stack2.length - 1];
     if (!node.visited) {
       node.visited = true;
       const value4 = node.parent[node.key];
@@ -59402,7 +59042,7 @@ var applyReviverIteratively = (parsed, userReviver) => {
       if (isComplexObject) {
         const keys4 = Object.keys(value4);
         for (let i = keys4.length - 1; i >= 0; i--) {
-          stack3.push({ parent: value4, key: keys4[i], visited: false });
+          stack2.push({ parent: value4, key: keys4[i], visited: false });
         }
       }
     } else {
@@ -59427,7 +59067,7 @@ var applyReviverIteratively = (parsed, userReviver) => {
       } else {
         parent[key2] = value4;
       }
-      stack3.pop();
+      stack2.pop();
     }
   }
   return rootHolder[""];
@@ -62786,8 +62426,6 @@ export {
   judgeStored,
   VerdictSchema,
   readVerdict,
-  SysbenchParseError,
-  parseSysbench,
   isLatency,
   metricName,
   commentMarkdown,
@@ -62795,10 +62433,6 @@ export {
   verdictHtml,
   writeHtmlReport,
   writeVerdictFiles,
-  teardownAll,
-  Interrupted,
-  installSignalTeardown,
-  installCrashTeardown,
   checkOutFile,
   runSpec,
   compareSpec,

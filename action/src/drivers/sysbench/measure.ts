@@ -1,26 +1,43 @@
-import type { SysbenchReport } from "../drivers/sysbench/parse.ts";
-import type { Interval } from "./model.ts";
-
-export interface SteadyState {
-  intervals: Interval[];
-  metrics: Record<string, number>;
-  source: "summary" | "intervals";
-}
+import type { CellRequest, Measured } from "../types.ts";
+import type { SysbenchInterval, SysbenchReport } from "./parse.ts";
 
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+
+/** One interval line as named metric values (tps, qps, p<N>_ms, and the rest of the line). */
+function intervalValues(iv: SysbenchInterval, p: number | null): Record<string, number> {
+  const v: Record<string, number> = {
+    tps: iv.tps,
+    qps: iv.qps,
+    reads: iv.reads,
+    writes: iv.writes,
+    other: iv.other,
+    errors_per_s: iv.errors_per_s,
+    reconnects_per_s: iv.reconnects_per_s,
+  };
+  if (p !== null && iv.lat_ms !== undefined) v[`p${p}_ms`] = iv.lat_ms;
+  if (iv.queue_length !== undefined) v.queue_length = iv.queue_length;
+  if (iv.concurrency !== undefined) v.concurrency = iv.concurrency;
+  return v;
+}
 
 /**
  * Marks the warmup window and derives the judged metrics. Intervals whose end time lies
  * inside the warmup are kept but marked. Throws when nothing is left to judge.
  */
-export function steadyState(report: SysbenchReport, warmupS: number): SteadyState {
-  const intervals = report.intervals.map((iv) => ({ ...iv, warmup: iv.t <= warmupS }));
+export function steadyState(report: SysbenchReport, warmupS: number): Measured {
   const p = report.percentile;
+  const intervals = report.intervals.map((iv) => ({
+    t: iv.t,
+    warmup: iv.t <= warmupS,
+    values: intervalValues(iv, p),
+  }));
+  const { intervals: _omit, ...summary } = report;
+  const base = { intervals, summary };
   if (warmupS === 0) {
-    const metrics: Record<string, number> = { tps: report.tps, qps: report.qps };
+    const metrics: Record<string, number> = { tps: report.tps, qps: report.qps, errors: report.errors };
     const lat = p !== null ? report.latency_ms[`p${p}`] : undefined;
     if (p !== null && lat !== undefined) metrics[`p${p}_ms`] = lat;
-    return { intervals, metrics, source: "summary" };
+    return { ...base, metrics, source: "summary" };
   }
   const steady = intervals.filter((iv) => !iv.warmup);
   if (steady.length === 0) {
@@ -29,22 +46,13 @@ export function steadyState(report: SysbenchReport, warmupS: number): SteadyStat
     );
   }
   const metrics: Record<string, number> = {
-    tps: mean(steady.map((i) => i.tps)),
-    qps: mean(steady.map((i) => i.qps)),
+    tps: mean(steady.map((i) => i.values.tps as number)),
+    qps: mean(steady.map((i) => i.values.qps as number)),
+    errors: report.errors,
   };
-  const lats = steady.map((i) => i.lat_ms).filter((v): v is number => v !== undefined);
+  const lats = steady.map((i) => i.values[`p${p}_ms`]).filter((v): v is number => v !== undefined);
   if (p !== null && lats.length > 0) metrics[`p${p}_ms`] = mean(lats);
-  return { intervals, metrics, source: "intervals" };
-}
-
-/** What a cell asked sysbench for, to check what it measured against. */
-export interface CellRequest {
-  /** warmup + duration, the --time sysbench was given. */
-  seconds: number;
-  /** Seconds sysbench may overrun before the cell is not what was asked for. */
-  grace_s: number;
-  /** With --rate, a second without a finished query can be the schedule, not a stall. */
-  rate_limited: boolean;
+  return { ...base, metrics, source: "intervals" };
 }
 
 /**
@@ -52,7 +60,12 @@ export interface CellRequest {
  * stalled server (SIGSTOP, a hung disk) lets sysbench run long past --time printing seconds of
  * zero throughput, then finish "successfully" with a summary averaged over the whole stall.
  */
-export function measurementProblems(report: SysbenchReport, req: CellRequest): string[] {
+export function measurementProblems(
+  report: SysbenchReport,
+  req: CellRequest & {
+    /** With --rate, a second without a finished query can be the schedule. */ rate_limited: boolean;
+  },
+): string[] {
   const problems: string[] = [];
   if (report.duration_s > req.seconds + req.grace_s) {
     problems.push(
