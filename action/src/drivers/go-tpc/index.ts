@@ -33,7 +33,7 @@ const TpccOptions = z.strictObject({
   warehouses: z.number().int().min(1).default(1),
   /** Seconds between go-tpc's [Current] reports: the interval samples. */
   interval: seconds("interval").default(2),
-  /** Run go-tpc's consistency check after prepare. */
+  /** Let prepare run go-tpc's consistency check of the loaded data (slow: off by default). */
   check: z.boolean().default(false),
   isolation: z.number().int().min(0).max(7).optional(),
   wait: z.boolean().optional(),
