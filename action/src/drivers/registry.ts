@@ -1,5 +1,6 @@
 import { InputError } from "../errors.ts";
 import { goTpc } from "./go-tpc/index.ts";
+import { goYcsb } from "./go-ycsb/index.ts";
 import { sysbench } from "./sysbench/index.ts";
 import type { Driver } from "./types.ts";
 
@@ -7,6 +8,7 @@ import type { Driver } from "./types.ts";
 export const DRIVERS: Record<string, Driver> = {
   sysbench,
   "go-tpc": goTpc,
+  "go-ycsb": goYcsb,
 };
 
 export const driverNames = () => Object.keys(DRIVERS);

@@ -1,0 +1,228 @@
+/**
+ * Parser of go-ycsb's output (load and run; plain, json and table output styles). Its periodic
+ * blocks are cumulative since measuring began; the block after "Run finished, takes …" is the
+ * final one. go-ycsb prints failures in its own words (`create db mysql failed …`) and exits 1 on
+ * some, 0 on others, so the text decides: a failure is an error quoting it, never zeros.
+ */
+
+/** One row: an operation's count, throughput and latencies (µs) since measuring began. */
+export interface YcsbOperation {
+  takes_s: number;
+  count: number;
+  ops: number;
+  avg_us: number;
+  min_us: number;
+  max_us: number;
+  p50_us: number;
+  p90_us: number;
+  p95_us: number;
+  p99_us: number;
+  p999_us: number;
+  p9999_us: number;
+}
+
+export interface YcsbInterval extends YcsbOperation {
+  /** 1-based number of the periodic block this row belongs to. */
+  n: number;
+  operation: string;
+}
+
+export interface YcsbReport {
+  /** Final block, successful operations by name (READ, UPDATE, INSERT …, and TOTAL). */
+  operations: Record<string, YcsbOperation>;
+  /** Final block, failed operations (`READ_ERROR` …) by name without the suffix. */
+  errors: Record<string, YcsbOperation>;
+  /** The periodic blocks before the final one (cumulative, as go-ycsb prints them). */
+  intervals: YcsbInterval[];
+  /** Seconds from "Run finished, takes 11.48s". */
+  run_s: number;
+  /** The properties go-ycsb printed it ran with. */
+  properties: Record<string, string>;
+  /** Set when the run was ended by a signal ("Got signal [interrupt] to exit."). */
+  signal?: string;
+}
+
+export class YcsbParseError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "YcsbParseError";
+  }
+}
+
+const FIELDS: [string, keyof YcsbOperation][] = [
+  ["takes(s)", "takes_s"],
+  ["count", "count"],
+  ["ops", "ops"],
+  ["avg(us)", "avg_us"],
+  ["min(us)", "min_us"],
+  ["max(us)", "max_us"],
+  ["50th(us)", "p50_us"],
+  ["90th(us)", "p90_us"],
+  ["95th(us)", "p95_us"],
+  ["99th(us)", "p99_us"],
+  ["99.9th(us)", "p999_us"],
+  ["99.99th(us)", "p9999_us"],
+];
+
+const NUM = String.raw`(-?\d+(?:\.\d+)?)`;
+const PLAIN = /^([A-Z][A-Z_]*)\s+- (Takes\(s\): .*)$/;
+
+function operation(values: Record<string, string | undefined>, where: string): YcsbOperation {
+  const lower: Record<string, string | undefined> = {};
+  for (const [k, v] of Object.entries(values)) lower[k.toLowerCase()] = v;
+  const op = {} as YcsbOperation;
+  for (const [label, key] of FIELDS) {
+    const raw = lower[label];
+    const n = raw === undefined ? Number.NaN : Number(raw);
+    if (!Number.isFinite(n))
+      throw new YcsbParseError(`${where}: expected a number for ${label} (got ${raw})`);
+    op[key] = n;
+  }
+  return op;
+}
+
+function plainFields(rest: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const part of rest.split(", ")) {
+    const m = new RegExp(String.raw`^([\w.()]+): ${NUM}$`).exec(part.trim());
+    if (m) out[m[1] as string] = m[2] as string;
+  }
+  return out;
+}
+
+/** The line that says go-ycsb failed, if its output says so. */
+export function ycsbFailure(text: string): string | undefined {
+  const lines = text.split(/\r?\n/).map((l) => l.trim());
+  const panic = lines.findIndex((l) => l.startsWith("panic:"));
+  if (panic >= 0) return lines[panic];
+  return lines.find(
+    (l) =>
+      /^create db \S+ failed/.test(l) ||
+      /^totalOpCount\(/.test(l) ||
+      /^(load|run) workload failed/.test(l) ||
+      /^Error: /.test(l) ||
+      /^unknown (db|workload|command)/i.test(l),
+  );
+}
+
+/** Parses everything go-ycsb printed for one load or run. */
+export function parseYcsb(text: string): YcsbReport {
+  const properties: Record<string, string> = {};
+  const blocks: Record<string, YcsbOperation>[] = [];
+  let current: Record<string, YcsbOperation> | undefined;
+  let finalFrom: number | undefined;
+  let run_s = Number.NaN;
+  let signal: string | undefined;
+  let tableHeader: string[] | undefined;
+  const add = (name: string, op: YcsbOperation) => {
+    if (!current || name in current) {
+      current = {};
+      blocks.push(current);
+    }
+    current[name] = op;
+  };
+  for (const [i, line] of text.split(/\r?\n/).entries()) {
+    const where = `line ${i + 1}`;
+    const prop = /^"([^"]+)"="(.*)"$/.exec(line);
+    if (prop) {
+      properties[prop[1] as string] = prop[2] as string;
+      continue;
+    }
+    const finished = /^Run finished, takes (\S+)$/.exec(line);
+    if (finished) {
+      run_s = goDuration(finished[1] as string);
+      finalFrom = blocks.length;
+      current = undefined;
+      continue;
+    }
+    const sig = /^Got signal \[(.+)\] to exit\.$/.exec(line.trim());
+    if (sig) {
+      signal = sig[1];
+      continue;
+    }
+    const plain = PLAIN.exec(line);
+    if (plain) {
+      add(plain[1] as string, operation(plainFields(plain[2] as string), where));
+      continue;
+    }
+    if (line.startsWith("[{")) {
+      let rows: Record<string, string>[];
+      try {
+        rows = JSON.parse(line);
+      } catch {
+        throw new YcsbParseError(`${where}: unreadable json output: ${line.slice(0, 120)}`);
+      }
+      current = undefined;
+      for (const row of rows) add(String(row.Operation), operation(row, where));
+      current = undefined;
+      continue;
+    }
+    // table style: | OPERATION | TAKES(S) | COUNT | … |, a header then rows, between +---+ rules
+    if (/^\|.*\|$/.test(line.trim())) {
+      const cells = line
+        .trim()
+        .slice(1, -1)
+        .split("|")
+        .map((c) => c.trim());
+      if (cells[0]?.toUpperCase() === "OPERATION") {
+        tableHeader = cells;
+        current = undefined;
+        continue;
+      }
+      if (tableHeader) {
+        const row: Record<string, string> = {};
+        tableHeader.forEach((h, k) => {
+          row[h] = cells[k] ?? "";
+        });
+        add(cells[0] as string, operation(row, where));
+        continue;
+      }
+    }
+    if (!/^\+[-+]+\+$/.test(line.trim())) tableHeader = undefined;
+  }
+  const failure = ycsbFailure(text);
+  if (finalFrom === undefined) {
+    throw new YcsbParseError(
+      failure
+        ? `go-ycsb failed: ${failure}`
+        : `expected go-ycsb's "Run finished, takes …" line and its final report (the output ends before it)`,
+    );
+  }
+  const final = blocks[finalFrom];
+  if (!final) throw new YcsbParseError('go-ycsb printed "Run finished" but no final report after it');
+  const operations: Record<string, YcsbOperation> = {};
+  const errors: Record<string, YcsbOperation> = {};
+  for (const [name, op] of Object.entries(final)) {
+    if (name.endsWith("_ERROR")) errors[name.slice(0, -"_ERROR".length)] = op;
+    else operations[name] = op;
+  }
+  if (!operations.TOTAL) {
+    const why = Object.keys(errors).length
+      ? `every operation failed (${Object.entries(errors)
+          .map(([k, e]) => `${k}_ERROR ${e.count}`)
+          .join(", ")})`
+      : "no TOTAL row in the final report";
+    throw new YcsbParseError(`go-ycsb measured no successful operation: ${why}`);
+  }
+  const intervals: YcsbInterval[] = blocks
+    .slice(0, finalFrom)
+    .flatMap((b, k) => Object.entries(b).map(([name, op]) => ({ n: k + 1, operation: name, ...op })));
+  return { operations, errors, intervals, run_s, properties, ...(signal ? { signal } : {}) };
+}
+
+/** Go's time.Duration text: 11.484332248s, 1m2.5s, 850ms. */
+export function goDuration(text: string): number {
+  let total = 0;
+  let matched = "";
+  for (const m of text.matchAll(/(\d+(?:\.\d+)?)(h|ms|µs|us|ns|m|s)/g)) {
+    const n = Number(m[1]);
+    total +=
+      n *
+      ({ h: 3600, m: 60, s: 1, ms: 1e-3, µs: 1e-6, us: 1e-6, ns: 1e-9 } as Record<string, number>)[
+        m[2] as string
+      ]!;
+    matched += m[0];
+  }
+  if (matched !== text) throw new YcsbParseError(`unreadable duration ${JSON.stringify(text)}`);
+  return total;
+}
