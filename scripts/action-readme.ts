@@ -1,8 +1,9 @@
 // Writes the action's input and output tables into README.md from action/action.yml, between
-// the <!-- action-inputs --> markers. `--check` fails when the README is out of date.
+// the <!-- action-inputs --> markers, and the CLI block from the command table. `--check` fails when the README is out of date.
 import { spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { parse } from "yaml";
+import { usageText } from "../action/src/commands.ts";
 
 interface Field {
   description?: string;
@@ -29,15 +30,25 @@ const table = [
 const START = "<!-- action-inputs: generated from action/action.yml by scripts/action-readme.ts -->";
 const END = "<!-- /action-inputs -->";
 const readme = readFileSync("README.md", "utf8");
-const a = readme.indexOf(START);
-const b = readme.indexOf(END);
-if (a < 0 || b < a) {
-  console.error(`README.md needs the markers ${START} and ${END}`);
-  process.exit(1);
+
+/** Replaces what lies between two markers of `text`. */
+function between(text: string, start: string, end: string, body: string): string {
+  const a = text.indexOf(start);
+  const b = text.indexOf(end);
+  if (a < 0 || b < a) {
+    console.error(`README.md needs the markers ${start} and ${end}`);
+    process.exit(1);
+  }
+  return `${text.slice(0, a + start.length)}\n${body}\n${text.slice(b)}`;
 }
+
+// The CLI block: the same command table `tiperf help` prints (action/src/commands.ts).
+const CLI_START = "<!-- cli-usage: generated from action/src/commands.ts by scripts/action-readme.ts -->";
+const CLI_END = "<!-- /cli-usage -->";
+const withCli = between(readme, CLI_START, CLI_END, `\`\`\`\n${usageText()}\n\`\`\``);
 // biome formats markdown too (padded tables): compare and write what it would leave
 const formatted = spawnSync("node_modules/.bin/biome", ["format", "--stdin-file-path=README.md"], {
-  input: `${readme.slice(0, a + START.length)}\n${table}\n${readme.slice(b)}`,
+  input: between(withCli, START, END, table),
   encoding: "utf8",
 });
 if (formatted.status !== 0) {
@@ -47,7 +58,7 @@ if (formatted.status !== 0) {
 const next = formatted.stdout;
 if (process.argv.includes("--check")) {
   if (next !== readme) {
-    console.error("README.md's action input table is out of date: run npm run readme");
+    console.error("README.md's action input table or CLI block is out of date: run npm run readme");
     process.exit(1);
   }
   console.log("README.md action inputs are up to date");

@@ -16,15 +16,18 @@ import {
   openPullRequest,
   parsePr,
   parseRepo,
+  parseTolerance,
+  prepareSpec,
   publishVerdict,
   readVerdict,
   renderCharts,
+  runAgainstBaseline,
   runSpec,
   stddev,
   upsertIssue,
   verdictHtml,
   writeHtmlReport
-} from "./chunk-YBN25MAY.js";
+} from "./chunk-EOSPKI6Z.js";
 import {
   DRIVERS,
   EXIT,
@@ -36,19 +39,189 @@ import {
   installCrashTeardown,
   installSignalTeardown,
   ledgerDir,
-  loadSpec,
   readResult,
   sweep,
   teardownAll,
   writeAtomic,
   writeResult
-} from "./chunk-32E6QYS4.js";
+} from "./chunk-RQV6HSJH.js";
 import "./chunk-L6ZARMTC.js";
 
 // action/src/cli.ts
 import { existsSync, realpathSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
+
+// action/src/commands.ts
+var DEADLINES = {
+  timeout: { type: "string", value: "30s" },
+  deadline: { type: "string", value: "3m" }
+};
+var COMPOSE = {
+  "base-ref": { type: "string", value: "REF" },
+  "head-ref": { type: "string", value: "REF" },
+  "base-config": { type: "string", value: "FILE" },
+  "head-config": { type: "string", value: "FILE" },
+  tolerance: { type: "string", value: "METRIC=PCT,\u2026" }
+};
+var COMMANDS = [
+  {
+    name: "run",
+    flags: {
+      spec: { type: "string", value: "FILE", required: true },
+      out: { type: "string", value: "DIR" },
+      baseline: { type: "string", value: "RESULT" },
+      json: { type: "string", value: "OUT" },
+      ...COMPOSE
+    },
+    about: [
+      "run a spec's matrix on its target; results in DIR/<run-id>/ (default DIR: results);",
+      "with --baseline, judge the run against that stored result (exit 1 on a regression)"
+    ]
+  },
+  {
+    name: "compare",
+    flags: {
+      spec: { type: "string", value: "FILE", required: true },
+      out: { type: "string", value: "DIR" },
+      json: { type: "string", value: "OUT" },
+      seed: { type: "string", value: "N" },
+      ...COMPOSE
+    },
+    about: [
+      "run the spec's variants and judge head against base (--seed repeats an earlier run's",
+      "round order); --base-ref/--head-ref compare the spec's target at two git refs,",
+      "--base-config/--head-config two overlay files, --tolerance overrides metrics' tolerances"
+    ]
+  },
+  {
+    name: "diff",
+    args: "BASE_RESULT HEAD_RESULT",
+    flags: {
+      json: { type: "string", value: "OUT" },
+      force: { type: "boolean" },
+      confidence: { type: "string", value: "0.95" },
+      "base-variant": { type: "string", value: "NAME" },
+      "head-variant": { type: "string", value: "NAME" }
+    },
+    about: [
+      "judge a stored result (e.g. a baseline) against another; results of earlier versions",
+      "(v1) are migrated on read"
+    ]
+  },
+  {
+    name: "baseline",
+    args: "update RESULT",
+    flags: { dir: { type: "string", value: "baselines" }, profile: { type: "string", value: "NAME" } },
+    about: ["promote a complete result into DIR/<profile>/<spec>.json"]
+  },
+  {
+    name: "report",
+    args: "VERDICT_JSON",
+    flags: {
+      format: { type: "string", value: "markdown|html", required: true },
+      out: { type: "string", value: "FILE" },
+      matrix: { type: "string", value: "NAME" }
+    },
+    about: ["the PR comment (markdown) or report.html (+ charts/)"]
+  },
+  {
+    name: "comment",
+    args: "VERDICT_JSON",
+    flags: {
+      repo: { type: "string", value: "OWNER/REPO", required: true },
+      pr: { type: "string", value: "N", required: true },
+      matrix: { type: "string", value: "NAME" },
+      ...DEADLINES
+    },
+    about: [
+      "create or update the PR's sticky comment (token from GITHUB_TOKEN, API from",
+      "GITHUB_API_URL; --timeout per request, --deadline for all of them)"
+    ]
+  },
+  {
+    name: "export",
+    args: "gab RESULT",
+    flags: {
+      out: { type: "string", value: "FILE", required: true },
+      better: { type: "string", value: "higher|lower" },
+      variant: { type: "string", value: "NAME" }
+    },
+    about: [
+      "github-action-benchmark input: higher = throughput metrics (customBiggerIsBetter),",
+      "lower = latency metrics (customSmallerIsBetter)"
+    ]
+  },
+  {
+    name: "alarm",
+    args: "VERDICT_JSON",
+    flags: {
+      repo: { type: "string", value: "OWNER/REPO", required: true },
+      label: { type: "string", value: "tiperf-regression" },
+      ...DEADLINES
+    },
+    about: ["open or update the one open issue with that label"]
+  },
+  {
+    name: "pull-request",
+    flags: {
+      repo: { type: "string", value: "OWNER/REPO", required: true },
+      head: { type: "string", value: "BRANCH", required: true },
+      base: { type: "string", value: "BRANCH", required: true },
+      title: { type: "string", value: "TEXT", required: true },
+      "body-file": { type: "string", value: "FILE" },
+      ...DEADLINES
+    },
+    about: ["open a pull request (the weekly baseline refresh)"]
+  },
+  {
+    name: "reap",
+    flags: {
+      "max-age": { type: "string", value: "3h" },
+      "dry-run": { type: "boolean" },
+      ledger: { type: "string", value: "DIR" }
+    },
+    about: [
+      "stop and remove private servers and cgroups whose tiperf process is gone or that are",
+      "older than max-age (their logs kept in the run directory); mark such a run interrupted"
+    ]
+  },
+  {
+    name: "parse",
+    args: "TOOL FILE",
+    flags: {},
+    about: ["print one load tool output (TOOL: sysbench, go-tpc or go-ycsb), parsed, as JSON"]
+  },
+  { name: "help", flags: {}, about: ["this text"] }
+];
+function commandSpec(name) {
+  const c = COMMANDS.find((x) => x.name === name);
+  if (!c) throw new Error(`no command ${name}`);
+  return c;
+}
+function parseOptions(name) {
+  return Object.fromEntries(Object.entries(commandSpec(name).flags).map(([k, f]) => [k, { type: f.type }]));
+}
+function synopsis(c) {
+  const flags2 = Object.entries(c.flags).map(([k, f]) => {
+    const text = `--${k}${f.value ? ` ${f.value}` : ""}`;
+    return f.required ? text : `[${text}]`;
+  });
+  return ["tiperf", c.name, ...c.args ? [c.args] : [], ...flags2].join(" ");
+}
+function usageText() {
+  const lines = ["tiperf \u2014 performance regression checks for TiDB", "", "Usage:"];
+  for (const c of COMMANDS) {
+    lines.push(`  ${synopsis(c)}`);
+    for (const a of c.about) lines.push(`      ${a}`);
+  }
+  lines.push(
+    "",
+    "Exit status: 0 done (no regression), 1 regression, 2 bad input, 3 a run failed,",
+    "130/143 interrupted."
+  );
+  return lines.join("\n");
+}
 
 // action/src/report/gab.ts
 function metricsOf(better, cells) {
@@ -134,37 +307,6 @@ async function promoteBaseline(resultFile, dir, profile) {
 }
 
 // action/src/cli.ts
-var USAGE = `tiperf \u2014 performance regression checks for TiDB
-
-Usage:
-  tiperf run --spec FILE [--out DIR] [--variant NAME]
-                                           run a spec's matrix on its target; results in DIR/<run-id>/
-  tiperf compare --spec FILE [--json OUT] [--out DIR] [--seed N]
-                                           run the spec's variants and judge head against base
-  tiperf diff BASE_RESULT HEAD_RESULT [--json OUT] [--force] [--confidence 0.95]
-                                           judge a stored result against another
-  tiperf baseline update RESULT [--dir baselines] [--profile NAME]
-                                           promote a complete result into the baselines
-  tiperf report VERDICT_JSON --format markdown|html [--out FILE] [--matrix NAME]
-                                           the PR comment (markdown) or report.html (+ charts/)
-  tiperf comment VERDICT_JSON --repo OWNER/REPO --pr N [--matrix NAME] [--timeout 30s] [--deadline 3m]
-                                           create or update the PR's sticky comment
-                                           (token from GITHUB_TOKEN, API from GITHUB_API_URL;
-                                           --timeout per request, --deadline for all of them)
-  tiperf export gab RESULT --out FILE [--better higher|lower] [--variant NAME]
-                                           github-action-benchmark custom*IsBetter JSON
-  tiperf alarm VERDICT_JSON --repo OWNER/REPO [--label tiperf-regression]
-                                           open or update the one open issue with that label
-  tiperf pull-request --repo OWNER/REPO --head BRANCH --base BRANCH --title TEXT [--body-file FILE]
-                                           open a pull request (the weekly baseline refresh)
-  tiperf reap [--max-age 3h] [--dry-run] [--ledger DIR]
-                                           stop and remove private servers and cgroups whose
-                                           tiperf process is gone or that are older than max-age
-  tiperf parse sysbench|go-tpc FILE        print one sysbench or go-tpc (tpcc, tpch) output, parsed, as JSON
-  tiperf help                              this text
-
-Exit status: 0 done (no regression), 1 regression, 2 bad input, 3 a run failed,
-130/143 interrupted.`;
 var log = (line) => process.stderr.write(`${line}
 `);
 function flags(command, args, options) {
@@ -182,16 +324,37 @@ function required(command, name, value) {
     throw new InputError(`tiperf ${command}: --${name} is required`);
   return value;
 }
+function specSource(command, values) {
+  const str = (k) => typeof values[k] === "string" ? values[k] : void 0;
+  if (Boolean(str("base-ref")) !== Boolean(str("head-ref")))
+    throw new InputError(`tiperf ${command}: --base-ref and --head-ref go together`);
+  return prepareSpec({
+    spec: required(command, "spec", values.spec),
+    baseRef: str("base-ref"),
+    headRef: str("head-ref"),
+    baseConfig: str("base-config"),
+    headConfig: str("head-config"),
+    tolerance: parseTolerance(str("tolerance") ?? "", "--tolerance")
+  });
+}
 async function cmdRun(args, signal) {
-  const { values, positionals } = flags("run", args, { spec: { type: "string" }, out: { type: "string" } });
+  const { values, positionals } = flags("run", args, parseOptions("run"));
   if (positionals.length > 0)
     throw new InputError(`tiperf run: unexpected argument ${positionals[0]}; use --spec FILE`);
-  const loaded = await loadSpec(required("run", "spec", values.spec));
-  const outcome = await runSpec(loaded, {
-    outDir: values.out ?? "results",
-    log,
-    signal
-  });
+  const loaded = await specSource("run", values);
+  const runOpts = { outDir: values.out ?? "results", log, signal };
+  if (typeof values.baseline === "string") {
+    if (values.json) await checkOutFile(values.json, "--json");
+    const checked = await runAgainstBaseline(loaded, values.baseline, runOpts);
+    await writeJson(values.json, checked.verdict);
+    log(`verdict: ${checked.verdict.verdict}; report: ${checked.htmlPath}`);
+    process.stdout.write(`${checked.verdict.verdict}
+`);
+    return checked.exitCode;
+  }
+  if (values.json)
+    throw new InputError("tiperf run: --json is the verdict of --baseline; give --baseline RESULT too");
+  const outcome = await runSpec(loaded, runOpts);
   log(`report: ${outcome.runDir.reportPath}`);
   process.stdout.write(`${outcome.runDir.reportPath}
 `);
@@ -202,12 +365,7 @@ async function writeJson(file, value) {
 `);
 }
 async function cmdCompare(args, signal) {
-  const { values, positionals } = flags("compare", args, {
-    spec: { type: "string" },
-    out: { type: "string" },
-    json: { type: "string" },
-    seed: { type: "string" }
-  });
+  const { values, positionals } = flags("compare", args, parseOptions("compare"));
   if (positionals.length > 0)
     throw new InputError(`tiperf compare: unexpected argument ${positionals[0]}; use --spec FILE`);
   const seed = values.seed === void 0 ? void 0 : Number(values.seed);
@@ -215,7 +373,7 @@ async function cmdCompare(args, signal) {
     throw new InputError(
       `tiperf compare: --seed must be a whole number from 0 to 2^31\u22121 (got ${values.seed})`
     );
-  const loaded = await loadSpec(required("compare", "spec", values.spec));
+  const loaded = await specSource("compare", values);
   if (values.json) await checkOutFile(values.json, "--json");
   const outcome = await compareSpec(loaded, {
     outDir: values.out ?? "results",
@@ -239,13 +397,7 @@ function confidenceFlag(command, value) {
   return c;
 }
 async function cmdDiff(args) {
-  const { values, positionals } = flags("diff", args, {
-    json: { type: "string" },
-    force: { type: "boolean" },
-    confidence: { type: "string" },
-    "base-variant": { type: "string" },
-    "head-variant": { type: "string" }
-  });
+  const { values, positionals } = flags("diff", args, parseOptions("diff"));
   const [baseFile, headFile, extra] = positionals;
   if (!baseFile || !headFile || extra)
     throw new InputError("tiperf diff: give exactly two result files: BASE_RESULT HEAD_RESULT");
@@ -276,10 +428,7 @@ async function cmdDiff(args) {
   return verdict.verdict === "regression" ? EXIT.regression : EXIT.ok;
 }
 async function cmdBaseline(args) {
-  const { values, positionals } = flags("baseline", args, {
-    dir: { type: "string" },
-    profile: { type: "string" }
-  });
+  const { values, positionals } = flags("baseline", args, parseOptions("baseline"));
   const [action, ...rest] = positionals;
   if (action !== "update")
     throw new InputError(`tiperf baseline: the action must be update (got ${action ?? "nothing"})`);
@@ -300,11 +449,7 @@ function onePositional(command, positionals, what) {
   return file;
 }
 async function cmdReport(args) {
-  const { values, positionals } = flags("report", args, {
-    format: { type: "string" },
-    out: { type: "string" },
-    matrix: { type: "string" }
-  });
+  const { values, positionals } = flags("report", args, parseOptions("report"));
   const verdict = await readVerdict(onePositional("report", positionals, "VERDICT_JSON file"));
   const format = values.format ?? "markdown";
   const out = values.out;
@@ -324,7 +469,6 @@ async function cmdReport(args) {
 `);
   return EXIT.ok;
 }
-var DEADLINE_FLAGS = { timeout: { type: "string" }, deadline: { type: "string" } };
 function seconds(command, flag, value, fallbackMs) {
   if (value === void 0) return fallbackMs;
   const m = /^(\d+)(ms|s|m)$/.exec(String(value));
@@ -342,12 +486,7 @@ function deadlines(command, values) {
   };
 }
 async function cmdComment(args) {
-  const { values, positionals } = flags("comment", args, {
-    repo: { type: "string" },
-    pr: { type: "string" },
-    matrix: { type: "string" },
-    ...DEADLINE_FLAGS
-  });
+  const { values, positionals } = flags("comment", args, parseOptions("comment"));
   const verdictFile = onePositional("comment", positionals, "VERDICT_JSON file");
   const { owner, repo } = parseRepo(required("comment", "repo", values.repo));
   const pr = parsePr(required("comment", "pr", values.pr));
@@ -366,11 +505,7 @@ async function cmdComment(args) {
   return EXIT.ok;
 }
 async function cmdExport(args) {
-  const { values, positionals } = flags("export", args, {
-    out: { type: "string" },
-    better: { type: "string" },
-    variant: { type: "string" }
-  });
+  const { values, positionals } = flags("export", args, parseOptions("export"));
   const [format, ...rest] = positionals;
   if (format !== "gab")
     throw new InputError(`tiperf export: the format must be gab (got ${format ?? "nothing"})`);
@@ -401,11 +536,7 @@ function githubToken(command) {
   return token;
 }
 async function cmdAlarm(args) {
-  const { values, positionals } = flags("alarm", args, {
-    repo: { type: "string" },
-    label: { type: "string" },
-    ...DEADLINE_FLAGS
-  });
+  const { values, positionals } = flags("alarm", args, parseOptions("alarm"));
   const verdict = await readVerdict(onePositional("alarm", positionals, "VERDICT_JSON file"));
   const repo = parseRepo(required("alarm", "repo", values.repo));
   const label2 = values.label ?? "tiperf-regression";
@@ -422,14 +553,7 @@ async function cmdAlarm(args) {
   return EXIT.ok;
 }
 async function cmdPullRequest(args) {
-  const { values, positionals } = flags("pull-request", args, {
-    repo: { type: "string" },
-    head: { type: "string" },
-    base: { type: "string" },
-    title: { type: "string" },
-    "body-file": { type: "string" },
-    ...DEADLINE_FLAGS
-  });
+  const { values, positionals } = flags("pull-request", args, parseOptions("pull-request"));
   if (positionals.length > 0)
     throw new InputError(`tiperf pull-request: unexpected argument ${positionals[0]}`);
   const repo = parseRepo(required("pull-request", "repo", values.repo));
@@ -456,11 +580,7 @@ function parseAge(value) {
   return Number(m[1]) * { m: 6e4, h: 36e5, d: 864e5 }[m[2]];
 }
 async function cmdReap(args) {
-  const { values, positionals } = flags("reap", args, {
-    "max-age": { type: "string" },
-    "dry-run": { type: "boolean" },
-    ledger: { type: "string" }
-  });
+  const { values, positionals } = flags("reap", args, parseOptions("reap"));
   if (positionals.length > 0) throw new InputError(`tiperf reap: unexpected argument ${positionals[0]}`);
   const { swept, kept } = await sweep({
     dir: values.ledger ?? ledgerDir(),
@@ -475,7 +595,7 @@ async function cmdReap(args) {
   return EXIT.ok;
 }
 async function cmdParse(args) {
-  const { positionals } = flags("parse", args, {});
+  const { positionals } = flags("parse", args, parseOptions("parse"));
   const [tool, file, extra] = positionals;
   const parse = tool === void 0 ? void 0 : DRIVERS[tool]?.parse;
   if (!parse)
@@ -540,12 +660,12 @@ async function main(argv) {
       case "help":
       case "--help":
       case "-h":
-        process.stdout.write(`${USAGE}
+        process.stdout.write(`${usageText()}
 `);
         return command === void 0 ? EXIT.badInput : EXIT.ok;
       default:
         throw new InputError(
-          `tiperf: unknown command ${command}; commands: run, compare, diff, baseline, report, comment, export, alarm, pull-request, reap, parse, help`
+          `tiperf: unknown command ${command}; commands: ${COMMANDS.map((c) => c.name).join(", ")}`
         );
     }
   } catch (e) {

@@ -5,13 +5,14 @@ const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   VerdictSchema,
   compareSpec,
-  judgeStored,
   parsePr,
   parseRepo,
+  parseTolerance,
+  prepareSpec,
   publishVerdict,
-  runSpec,
-  writeVerdictFiles
-} from "./chunk-YBN25MAY.js";
+  runAgainstBaseline,
+  runSpec
+} from "./chunk-EOSPKI6Z.js";
 import {
   getInput,
   info,
@@ -22,127 +23,19 @@ import {
   warning
 } from "./chunk-5FIWSM7P.js";
 import {
-  CompareSchema,
   InputError,
   Interrupted,
   TiperfError,
-  hashSpec,
   installCrashTeardown,
   installSignalTeardown,
   ledgerDir,
-  loadSpec,
-  parseSpec,
-  readResult,
-  require_dist,
   teardownAll
-} from "./chunk-32E6QYS4.js";
-import {
-  __toESM
-} from "./chunk-L6ZARMTC.js";
+} from "./chunk-RQV6HSJH.js";
+import "./chunk-L6ZARMTC.js";
 
 // action/src/action/steps.ts
 import { readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-
-// action/src/specfile/prepare.ts
-var import_yaml = __toESM(require_dist(), 1);
-import { execFile } from "node:child_process";
-import { readFile } from "node:fs/promises";
-import { promisify } from "node:util";
-var isObj = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
-async function yamlMapping(text, where) {
-  let raw;
-  try {
-    raw = (0, import_yaml.parse)(text);
-  } catch (e) {
-    throw new InputError(`${where}: invalid YAML: ${e.message.split("\n")[0]}`);
-  }
-  if (!isObj(raw)) throw new InputError(`${where}: must be a YAML mapping`);
-  return raw;
-}
-async function fileMapping(file2) {
-  let text;
-  try {
-    text = await readFile(file2, "utf8");
-  } catch (e) {
-    throw new InputError(`${file2}: cannot read the file (${e.code})`);
-  }
-  return yamlMapping(text, file2);
-}
-async function specAtRef(spec, ref2, cwd) {
-  try {
-    const { stdout } = await promisify(execFile)("git", ["show", `${ref2}:${spec.replace(/^\.\//, "")}`], {
-      cwd,
-      maxBuffer: 8 << 20
-    });
-    return stdout;
-  } catch (e) {
-    throw new InputError(
-      `cannot read ${spec} at git ref ${ref2}: ${(e.stderr ?? e.message).trim().split("\n")[0]} (is the ref fetched? actions/checkout needs fetch-depth: 0)`
-    );
-  }
-}
-function defaultMetrics(raw, where) {
-  const out = {};
-  for (const w of parseSpec((0, import_yaml.stringify)(raw), where).spec.workloads)
-    for (const [m, rule] of Object.entries(w.judge))
-      out[m] = { tolerance: `${Number((rule.tolerance * 100).toFixed(4))}%` };
-  return out;
-}
-function applyTolerance(raw, tolerance, where) {
-  if (!tolerance || Object.keys(tolerance).length === 0) return;
-  const metrics = isObj(raw.metrics) ? raw.metrics : defaultMetrics(raw, where);
-  for (const m of Object.keys(tolerance)) {
-    if (m !== "*" && !isObj(metrics[m])) {
-      throw new InputError(
-        `'tolerance' input: ${m} is not judged by ${where} (its metrics: ${Object.keys(metrics).join(", ")})`
-      );
-    }
-  }
-  for (const [m, rule] of Object.entries(metrics)) {
-    const t = tolerance[m] ?? tolerance["*"];
-    if (t !== void 0 && isObj(rule)) rule.tolerance = `${Number((t * 100).toFixed(4))}%`;
-  }
-  raw.metrics = metrics;
-}
-async function prepareSpec(src) {
-  if (src.baseRef && src.headRef) {
-    const label = (ref2) => `${src.spec}@${ref2}`;
-    const baseRaw = await yamlMapping(await specAtRef(src.spec, src.baseRef, src.cwd), label(src.baseRef));
-    const headRaw = await yamlMapping(await specAtRef(src.spec, src.headRef, src.cwd), label(src.headRef));
-    applyTolerance(headRaw, src.tolerance, label(src.headRef));
-    delete headRaw.variants;
-    const compare = isObj(headRaw.compare) ? headRaw.compare : {};
-    headRaw.compare = { ...compare, base: "base", head: "head" };
-    const base = parseSpec((0, import_yaml.stringify)({ ...headRaw, target: baseRaw.target }), label(src.baseRef));
-    const head = parseSpec((0, import_yaml.stringify)(headRaw), label(src.headRef));
-    const spec = { ...head.spec };
-    return {
-      path: src.spec,
-      spec,
-      hash: hashSpec({ base: base.spec, head: head.spec }),
-      variants: {
-        base: { name: "base", spec: base.spec },
-        head: { name: "head", spec: head.spec },
-        compare: head.spec.compare ?? CompareSchema.parse({})
-      }
-    };
-  }
-  const plain = !src.baseConfig && !src.headConfig && Object.keys(src.tolerance ?? {}).length === 0;
-  if (plain) return loadSpec(src.spec);
-  const raw = await fileMapping(src.spec);
-  applyTolerance(raw, src.tolerance, src.spec);
-  if (src.baseConfig || src.headConfig) {
-    raw.variants = {
-      base: src.baseConfig ? await fileMapping(src.baseConfig) : {},
-      head: src.headConfig ? await fileMapping(src.headConfig) : {}
-    };
-    raw.compare = { ...isObj(raw.compare) ? raw.compare : {}, base: "base", head: "head" };
-    const names = [src.baseConfig, src.headConfig].filter(Boolean).join(" + ");
-    return { ...parseSpec((0, import_yaml.stringify)(raw), `${src.spec} (variants from ${names})`), path: src.spec };
-  }
-  return { ...parseSpec((0, import_yaml.stringify)(raw), src.spec), path: src.spec };
-}
+import { join } from "node:path";
 
 // action/src/action/inputs.ts
 import { existsSync, statSync } from "node:fs";
@@ -171,19 +64,6 @@ function ref(name, value) {
       `'${name}' input must be a git ref (a branch, tag or commit: letters, digits and . _ / @ ^ ~ + -; got ${JSON.stringify(value)})`
     );
   return value;
-}
-function parseTolerance(value, name = "tolerance") {
-  const out = {};
-  if (value.trim() === "") return out;
-  for (const part of value.split(",").map((p) => p.trim())) {
-    const m = /^(?:(tps|qps|p\d{1,3}_ms)=)?(\d+(?:\.\d+)?)%$/.exec(part);
-    if (!m || Number(m[2]) >= 100)
-      throw new InputError(
-        `'${name}' input must be a percentage like 5% or per metric like tps=5%,p95_ms=10% (got ${JSON.stringify(part)})`
-      );
-    out[m[1] ?? "*"] = Number(m[2]) / 100;
-  }
-  return out;
 }
 function bool(name, value) {
   if (["", "true", "on", "yes"].includes(value)) return true;
@@ -267,24 +147,16 @@ async function produce(inputs, signal) {
   });
   const opts = { outDir: inputs.out, log, signal };
   if (inputs.mode === "compare") {
-    const outcome2 = await compareSpec(loaded, opts);
-    return { verdict: outcome2.verdict, reportPath: outcome2.htmlPath, resultPath: outcome2.resultPath };
+    const outcome = await compareSpec(loaded, opts);
+    return { verdict: outcome.verdict, reportPath: outcome.htmlPath, resultPath: outcome.resultPath };
   }
-  const outcome = await runSpec(loaded, opts);
-  const resultPath = outcome.runDir.resultPath;
   if (inputs.mode === "run") {
+    const outcome = await runSpec(loaded, opts);
+    const resultPath = outcome.runDir.resultPath;
     return { status: outcome.result.status, reportPath: outcome.runDir.reportPath, resultPath };
   }
-  if (outcome.result.status !== "complete")
-    throw new TiperfError(`the run did not complete (${outcome.result.error ?? outcome.result.status})`, 3);
-  const baseline = inputs.baseline;
-  const verdict = judgeStored(
-    { result: await readResult(baseline), file: baseline },
-    { result: outcome.result, file: resultPath },
-    { confidence: 0.95, force: false }
-  );
-  const { htmlPath } = await writeVerdictFiles(verdict, dirname(resultPath), log);
-  return { verdict, reportPath: htmlPath, resultPath };
+  const checked = await runAgainstBaseline(loaded, inputs.baseline, opts);
+  return { verdict: checked.verdict, reportPath: checked.htmlPath, resultPath: checked.resultPath };
 }
 function failure(inputs, v) {
   if (inputs.failOn === "never") return void 0;

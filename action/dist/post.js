@@ -10,7 +10,7 @@ import {
 import {
   ledgerDir,
   sweep
-} from "./chunk-32E6QYS4.js";
+} from "./chunk-RQV6HSJH.js";
 import "./chunk-L6ZARMTC.js";
 
 // action/src/action/post.ts

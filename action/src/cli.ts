@@ -1,10 +1,12 @@
 import { existsSync, realpathSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
+import { COMMANDS, parseOptions, usageText } from "./commands.ts";
 import { judgeStored } from "./compare/judge-results.ts";
 import { readVerdict } from "./compare/verdict.ts";
 import { DRIVERS, driverNames } from "./drivers/registry.ts";
 import { EXIT, errnoText, InputError, TiperfError } from "./errors.ts";
+import { runAgainstBaseline } from "./pipeline/baseline-check.ts";
 import { compareSpec } from "./pipeline/compare.ts";
 import { checkOutFile } from "./pipeline/preflight.ts";
 import { runSpec } from "./pipeline/run.ts";
@@ -24,41 +26,9 @@ import { gabEntries } from "./report/gab.ts";
 import { renderCharts, verdictHtml, writeHtmlReport } from "./report/html.ts";
 import { promoteBaseline } from "./result/baseline.ts";
 import { readResult, writeAtomic } from "./result/store.ts";
-import { loadSpec } from "./specfile/load.ts";
+import { parseTolerance, prepareSpec } from "./specfile/prepare.ts";
 import { ledgerDir, sweep } from "./targets/ledger.ts";
 import { Interrupted, installCrashTeardown, installSignalTeardown, teardownAll } from "./teardown.ts";
-
-const USAGE = `tiperf — performance regression checks for TiDB
-
-Usage:
-  tiperf run --spec FILE [--out DIR] [--variant NAME]
-                                           run a spec's matrix on its target; results in DIR/<run-id>/
-  tiperf compare --spec FILE [--json OUT] [--out DIR] [--seed N]
-                                           run the spec's variants and judge head against base
-  tiperf diff BASE_RESULT HEAD_RESULT [--json OUT] [--force] [--confidence 0.95]
-                                           judge a stored result against another
-  tiperf baseline update RESULT [--dir baselines] [--profile NAME]
-                                           promote a complete result into the baselines
-  tiperf report VERDICT_JSON --format markdown|html [--out FILE] [--matrix NAME]
-                                           the PR comment (markdown) or report.html (+ charts/)
-  tiperf comment VERDICT_JSON --repo OWNER/REPO --pr N [--matrix NAME] [--timeout 30s] [--deadline 3m]
-                                           create or update the PR's sticky comment
-                                           (token from GITHUB_TOKEN, API from GITHUB_API_URL;
-                                           --timeout per request, --deadline for all of them)
-  tiperf export gab RESULT --out FILE [--better higher|lower] [--variant NAME]
-                                           github-action-benchmark custom*IsBetter JSON
-  tiperf alarm VERDICT_JSON --repo OWNER/REPO [--label tiperf-regression]
-                                           open or update the one open issue with that label
-  tiperf pull-request --repo OWNER/REPO --head BRANCH --base BRANCH --title TEXT [--body-file FILE]
-                                           open a pull request (the weekly baseline refresh)
-  tiperf reap [--max-age 3h] [--dry-run] [--ledger DIR]
-                                           stop and remove private servers and cgroups whose
-                                           tiperf process is gone or that are older than max-age
-  tiperf parse sysbench|go-tpc FILE        print one sysbench or go-tpc (tpcc, tpch) output, parsed, as JSON
-  tiperf help                              this text
-
-Exit status: 0 done (no regression), 1 regression, 2 bad input, 3 a run failed,
-130/143 interrupted.`;
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
@@ -83,16 +53,38 @@ function required(command: string, name: string, value: string | boolean | undef
   return value;
 }
 
+/** The spec a run or comparison executes: the file, or composed as the Action composes it. */
+function specSource(command: string, values: Record<string, string | boolean | undefined>) {
+  const str = (k: string) => (typeof values[k] === "string" ? (values[k] as string) : undefined);
+  if (Boolean(str("base-ref")) !== Boolean(str("head-ref")))
+    throw new InputError(`tiperf ${command}: --base-ref and --head-ref go together`);
+  return prepareSpec({
+    spec: required(command, "spec", values.spec),
+    baseRef: str("base-ref"),
+    headRef: str("head-ref"),
+    baseConfig: str("base-config"),
+    headConfig: str("head-config"),
+    tolerance: parseTolerance(str("tolerance") ?? "", "--tolerance"),
+  });
+}
+
 async function cmdRun(args: string[], signal: AbortSignal): Promise<number> {
-  const { values, positionals } = flags("run", args, { spec: { type: "string" }, out: { type: "string" } });
+  const { values, positionals } = flags("run", args, parseOptions("run"));
   if (positionals.length > 0)
     throw new InputError(`tiperf run: unexpected argument ${positionals[0]}; use --spec FILE`);
-  const loaded = await loadSpec(required("run", "spec", values.spec));
-  const outcome = await runSpec(loaded, {
-    outDir: (values.out as string | undefined) ?? "results",
-    log,
-    signal,
-  });
+  const loaded = await specSource("run", values);
+  const runOpts = { outDir: (values.out as string | undefined) ?? "results", log, signal };
+  if (typeof values.baseline === "string") {
+    if (values.json) await checkOutFile(values.json as string, "--json");
+    const checked = await runAgainstBaseline(loaded, values.baseline, runOpts);
+    await writeJson(values.json as string | undefined, checked.verdict);
+    log(`verdict: ${checked.verdict.verdict}; report: ${checked.htmlPath}`);
+    process.stdout.write(`${checked.verdict.verdict}\n`);
+    return checked.exitCode;
+  }
+  if (values.json)
+    throw new InputError("tiperf run: --json is the verdict of --baseline; give --baseline RESULT too");
+  const outcome = await runSpec(loaded, runOpts);
   log(`report: ${outcome.runDir.reportPath}`);
   process.stdout.write(`${outcome.runDir.reportPath}\n`);
   return outcome.exitCode;
@@ -103,12 +95,7 @@ async function writeJson(file: string | undefined, value: unknown): Promise<void
 }
 
 async function cmdCompare(args: string[], signal: AbortSignal): Promise<number> {
-  const { values, positionals } = flags("compare", args, {
-    spec: { type: "string" },
-    out: { type: "string" },
-    json: { type: "string" },
-    seed: { type: "string" },
-  });
+  const { values, positionals } = flags("compare", args, parseOptions("compare"));
   if (positionals.length > 0)
     throw new InputError(`tiperf compare: unexpected argument ${positionals[0]}; use --spec FILE`);
   const seed = values.seed === undefined ? undefined : Number(values.seed);
@@ -116,7 +103,7 @@ async function cmdCompare(args: string[], signal: AbortSignal): Promise<number> 
     throw new InputError(
       `tiperf compare: --seed must be a whole number from 0 to 2^31−1 (got ${values.seed})`,
     );
-  const loaded = await loadSpec(required("compare", "spec", values.spec));
+  const loaded = await specSource("compare", values);
   if (values.json) await checkOutFile(values.json as string, "--json");
   const outcome = await compareSpec(loaded, {
     outDir: (values.out as string | undefined) ?? "results",
@@ -141,13 +128,7 @@ function confidenceFlag(command: string, value: unknown): number {
 }
 
 async function cmdDiff(args: string[]): Promise<number> {
-  const { values, positionals } = flags("diff", args, {
-    json: { type: "string" },
-    force: { type: "boolean" },
-    confidence: { type: "string" },
-    "base-variant": { type: "string" },
-    "head-variant": { type: "string" },
-  });
+  const { values, positionals } = flags("diff", args, parseOptions("diff"));
   const [baseFile, headFile, extra] = positionals;
   if (!baseFile || !headFile || extra)
     throw new InputError("tiperf diff: give exactly two result files: BASE_RESULT HEAD_RESULT");
@@ -179,10 +160,7 @@ async function cmdDiff(args: string[]): Promise<number> {
 }
 
 async function cmdBaseline(args: string[]): Promise<number> {
-  const { values, positionals } = flags("baseline", args, {
-    dir: { type: "string" },
-    profile: { type: "string" },
-  });
+  const { values, positionals } = flags("baseline", args, parseOptions("baseline"));
   const [action, ...rest] = positionals;
   if (action !== "update")
     throw new InputError(`tiperf baseline: the action must be update (got ${action ?? "nothing"})`);
@@ -204,11 +182,7 @@ function onePositional(command: string, positionals: string[], what: string): st
 }
 
 async function cmdReport(args: string[]): Promise<number> {
-  const { values, positionals } = flags("report", args, {
-    format: { type: "string" },
-    out: { type: "string" },
-    matrix: { type: "string" },
-  });
+  const { values, positionals } = flags("report", args, parseOptions("report"));
   const verdict = await readVerdict(onePositional("report", positionals, "VERDICT_JSON file"));
   const format = (values.format as string | undefined) ?? "markdown";
   const out = values.out as string | undefined;
@@ -227,8 +201,6 @@ async function cmdReport(args: string[]): Promise<number> {
   if (out) process.stdout.write(`${out}\n`);
   return EXIT.ok;
 }
-
-const DEADLINE_FLAGS = { timeout: { type: "string" }, deadline: { type: "string" } } as const;
 
 function seconds(command: string, flag: string, value: unknown, fallbackMs: number): number {
   if (value === undefined) return fallbackMs;
@@ -250,12 +222,7 @@ function deadlines(command: string, values: Record<string, unknown>): Deadlines 
 }
 
 async function cmdComment(args: string[]): Promise<number> {
-  const { values, positionals } = flags("comment", args, {
-    repo: { type: "string" },
-    pr: { type: "string" },
-    matrix: { type: "string" },
-    ...DEADLINE_FLAGS,
-  });
+  const { values, positionals } = flags("comment", args, parseOptions("comment"));
   const verdictFile = onePositional("comment", positionals, "VERDICT_JSON file");
   const { owner, repo } = parseRepo(required("comment", "repo", values.repo));
   const pr = parsePr(required("comment", "pr", values.pr));
@@ -274,11 +241,7 @@ async function cmdComment(args: string[]): Promise<number> {
 }
 
 async function cmdExport(args: string[]): Promise<number> {
-  const { values, positionals } = flags("export", args, {
-    out: { type: "string" },
-    better: { type: "string" },
-    variant: { type: "string" },
-  });
+  const { values, positionals } = flags("export", args, parseOptions("export"));
   const [format, ...rest] = positionals;
   if (format !== "gab")
     throw new InputError(`tiperf export: the format must be gab (got ${format ?? "nothing"})`);
@@ -310,11 +273,7 @@ function githubToken(command: string): string {
 }
 
 async function cmdAlarm(args: string[]): Promise<number> {
-  const { values, positionals } = flags("alarm", args, {
-    repo: { type: "string" },
-    label: { type: "string" },
-    ...DEADLINE_FLAGS,
-  });
+  const { values, positionals } = flags("alarm", args, parseOptions("alarm"));
   const verdict = await readVerdict(onePositional("alarm", positionals, "VERDICT_JSON file"));
   const repo = parseRepo(required("alarm", "repo", values.repo));
   const label = (values.label as string | undefined) ?? "tiperf-regression";
@@ -331,14 +290,7 @@ async function cmdAlarm(args: string[]): Promise<number> {
 }
 
 async function cmdPullRequest(args: string[]): Promise<number> {
-  const { values, positionals } = flags("pull-request", args, {
-    repo: { type: "string" },
-    head: { type: "string" },
-    base: { type: "string" },
-    title: { type: "string" },
-    "body-file": { type: "string" },
-    ...DEADLINE_FLAGS,
-  });
+  const { values, positionals } = flags("pull-request", args, parseOptions("pull-request"));
   if (positionals.length > 0)
     throw new InputError(`tiperf pull-request: unexpected argument ${positionals[0]}`);
   const repo = parseRepo(required("pull-request", "repo", values.repo));
@@ -366,11 +318,7 @@ function parseAge(value: string): number {
 }
 
 async function cmdReap(args: string[]): Promise<number> {
-  const { values, positionals } = flags("reap", args, {
-    "max-age": { type: "string" },
-    "dry-run": { type: "boolean" },
-    ledger: { type: "string" },
-  });
+  const { values, positionals } = flags("reap", args, parseOptions("reap"));
   if (positionals.length > 0) throw new InputError(`tiperf reap: unexpected argument ${positionals[0]}`);
   const { swept, kept } = await sweep({
     dir: (values.ledger as string | undefined) ?? ledgerDir(),
@@ -385,7 +333,7 @@ async function cmdReap(args: string[]): Promise<number> {
 }
 
 async function cmdParse(args: string[]): Promise<number> {
-  const { positionals } = flags("parse", args, {});
+  const { positionals } = flags("parse", args, parseOptions("parse"));
   const [tool, file, extra] = positionals;
   const parse = tool === undefined ? undefined : DRIVERS[tool]?.parse;
   if (!parse)
@@ -453,11 +401,11 @@ export async function main(argv: string[]): Promise<number> {
       case "help":
       case "--help":
       case "-h":
-        process.stdout.write(`${USAGE}\n`);
+        process.stdout.write(`${usageText()}\n`);
         return command === undefined ? EXIT.badInput : EXIT.ok;
       default:
         throw new InputError(
-          `tiperf: unknown command ${command}; commands: run, compare, diff, baseline, report, comment, export, alarm, pull-request, reap, parse, help`,
+          `tiperf: unknown command ${command}; commands: ${COMMANDS.map((c) => c.name).join(", ")}`,
         );
     }
   } catch (e) {

@@ -1,7 +1,10 @@
 import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { describe, test } from "node:test";
+import { goTpc, measureTpcc, measureTpch } from "../../action/src/drivers/go-tpc/index.ts";
 import { GoTpcParseError, parseTpcc, parseTpch } from "../../action/src/drivers/go-tpc/parse.ts";
+import type { Workload } from "../../action/src/drivers/types.ts";
+import { parseSpec } from "../../action/src/specfile/load.ts";
 import { fixture } from "../helpers/paths.ts";
 
 const read = (name: string) => readFileSync(fixture("go-tpc", name), "utf8");
@@ -105,5 +108,154 @@ describe("go-tpc parser: failures are errors in go-tpc's words, never zeros", ()
   test("a damaged number is an error naming the line", () => {
     const text = read("tpcc_run_w2_t4_40s.txt").replace("Count: 12091", "Count: lots");
     assert.throws(() => parseTpcc(text), /line \d+: expected a number for Count/);
+  });
+});
+
+describe("go-tpc driver", () => {
+  const specOf = (workload: string) =>
+    parseSpec(`name: g\ntarget: {kind: mariadb}\nworkloads:\n  - ${workload}\n`, "g.yaml").spec;
+  const tpcc = (warmup: number) =>
+    specOf(
+      `{name: tpcc, go-tpc: tpcc, options: {warehouses: 2, interval: 10s}, threads: [4], duration: 30s, warmup: ${warmup}s}`,
+    ).workloads[0] as Workload;
+
+  test("the spec shape: go-tpc: tpcc with its options; tpmC judged by default", () => {
+    const w = tpcc(0);
+    assert.deepEqual(
+      [w.driver, w.script, w.options.warehouses, w.options.interval],
+      ["go-tpc", "tpcc", 2, 10],
+    );
+    assert.deepEqual(w.judge, { tpmc: { better: "higher", tolerance: 0.05 } });
+    const h = specOf("{name: h, go-tpc: tpch, threads: [1], duration: 10m}").workloads[0] as Workload;
+    assert.deepEqual(h.judge, { geomean_s: { better: "lower", tolerance: 0.05 } });
+  });
+
+  test("without warmup: go-tpc's own summary, per transaction type, *_ERR rows as errors", () => {
+    const m = measureTpcc(tpcc(0), parseTpcc(read("tpcc_run_w2_t4_40s.txt")), { seconds: 40, grace_s: 15 });
+    assert.equal(m.source, "summary");
+    assert.equal(m.metrics.tpmc, 18182.0);
+    assert.equal(m.metrics.tpm_total, 40578.4);
+    assert.equal(m.metrics.new_order_p95_ms, 14.2);
+    assert.equal(m.metrics.payment_p99_ms, 22.0);
+    assert.equal(m.metrics.errors, 3 + 1, "NEW_ORDER_ERR 3, PAYMENT_ERR 1");
+    assert.deepEqual(Object.keys(m.errors ?? {}).sort(), ["NEW_ORDER", "PAYMENT"]);
+    assert.equal(m.intervals.length, 3);
+    assert.deepEqual(
+      m.intervals.map((i) => [i.t, i.values.tpmc]),
+      [
+        [10, 11182.0],
+        [20, 16426.5],
+        [30, 22817.4],
+      ],
+    );
+  });
+
+  test("with warmup: the mean of the [Current] reports after it", () => {
+    const m = measureTpcc(tpcc(10), parseTpcc(read("tpcc_run_w2_t4_40s.txt")), { seconds: 40, grace_s: 15 });
+    assert.equal(m.source, "intervals");
+    assert.equal(m.metrics.tpmc, (16426.5 + 22817.4) / 2);
+    assert.deepEqual(
+      m.intervals.map((i) => i.warmup),
+      [true, false, false],
+    );
+  });
+
+  test("a run that overran, or lost workers, is not the measurement asked for", () => {
+    const r = parseTpcc(read("tpcc_run_w2_t4_40s.txt"));
+    assert.throws(
+      () => measureTpcc(tpcc(0), r, { seconds: 20, grace_s: 5 }),
+      /go-tpc ran 39\.9s for a 20s cell/,
+    );
+    const lost = { ...r, worker_errors: ["run worker 1 stopped: Error 2013: Lost connection"] };
+    assert.throws(
+      () => measureTpcc(tpcc(0), lost, { seconds: 40, grace_s: 15 }),
+      /1 worker\(s\) stopped early/,
+    );
+  });
+
+  test("failure: a panic or every worker failing is a failed step even with exit 0", () => {
+    assert.match(goTpc.failure(read("tpcc_run_noserver.txt")) ?? "", /connection refused|panic/);
+    assert.match(goTpc.failure(read("tpcc_run_nodb.txt")) ?? "", /execute run failed.*nosuchdb\.customer/);
+    assert.equal(
+      goTpc.failure(read("tpcc_run_w2_t4_40s.txt")),
+      undefined,
+      "errors in a finished run are counted, not fatal",
+    );
+    assert.equal(goTpc.failure(read("tpcc_prepare_w2.txt")), undefined);
+  });
+
+  test("tpch: seconds per query and their geometric mean", () => {
+    const w = specOf("{name: h, go-tpc: tpch, options: {queries: 'q1,q3,q6'}, threads: [1], duration: 10m}")
+      .workloads[0] as Workload;
+    const m = measureTpch(w, read("tpch_seed003_summary.txt"));
+    const q = parseTpch(read("tpch_seed003_summary.txt")).queries;
+    assert.deepEqual([m.metrics.q1_s, m.metrics.q3_s, m.metrics.q6_s], [q.Q1, q.Q3, q.Q6]);
+    const geo = Math.cbrt((q.Q1 as number) * (q.Q3 as number) * (q.Q6 as number));
+    assert.ok(Math.abs((m.metrics.geomean_s as number) - geo) < 1e-9);
+  });
+
+  test("arguments: connection flags from the endpoints, never a shell; every host of a cluster", () => {
+    const conn = {
+      protocol: "mysql" as const,
+      endpoints: [
+        { host: "10.0.1.5", port: 4000 },
+        { host: "10.0.1.6", port: 4000 },
+      ],
+      user: "root",
+      password: "p w'd",
+    };
+    const step = goTpc.run({ workload: tpcc(5), connection: conn, threads: 8 });
+    assert.deepEqual(step.args.slice(0, 12), [
+      "-d",
+      "mysql",
+      "-H",
+      "10.0.1.5,10.0.1.6",
+      "-P",
+      "4000,4000",
+      "-U",
+      "root",
+      "-p",
+      "p w'd",
+      "-D",
+      "tpcc",
+    ]);
+    assert.deepEqual(step.args.slice(-9), [
+      "--warehouses",
+      "2",
+      "-T",
+      "8",
+      "--time",
+      "35s",
+      "--interval",
+      "10s",
+      "run",
+    ]);
+  });
+
+  test("bad options name the key and what is allowed", () => {
+    assert.throws(
+      () => specOf("{name: t, go-tpc: tpcc, options: {threads: 4}, threads: [4], duration: 10s}"),
+      /workloads\[0\]\.options\.threads: unknown go-tpc tpcc option threads \(allowed: warehouses, interval, check,/,
+    );
+    assert.throws(
+      () => specOf("{name: t, go-tpc: tpcc, options: {warehouses: 0}, threads: [4], duration: 10s}"),
+      /workloads\[0\]\.options\.warehouses: /,
+    );
+    assert.throws(
+      () => specOf("{name: t, go-tpc: tpce, threads: [4], duration: 10s}"),
+      /workloads\[0\]\.go-tpc: must be tpcc or tpch/,
+    );
+    assert.throws(
+      () => specOf("{name: t, go-tpc: tpcc, sysbench: oltp_point_select, threads: [4], duration: 10s}"),
+      /workloads\[0\]: a workload has one load tool, not sysbench and go-tpc/,
+    );
+    assert.throws(
+      () =>
+        parseSpec(
+          "name: g\ntarget: {kind: mariadb}\nworkloads:\n  - {name: t, go-tpc: tpcc, threads: [4], duration: 10s}\nmetrics: {tps: {tolerance: 5%}}\n",
+          "g.yaml",
+        ),
+      /metrics\.tps: no workload provides tps \(metrics that exist: tpmc, tpm_total, efficiency, errors, new_order_tpm/,
+    );
   });
 });

@@ -204,3 +204,44 @@ describe("warnings: where a spec cannot measure what it says", () => {
     );
   });
 });
+
+describe("spec composition (the Action's refs and overlays, also from the CLI)", () => {
+  test("refs: one composed spec whose variants are exactly each ref's target", async () => {
+    const { mkdtempSync, writeFileSync } = await import("node:fs");
+    const { execFileSync } = await import("node:child_process");
+    const { tmpdir } = await import("node:os");
+    const { join } = await import("node:path");
+    const { prepareSpec } = await import("../../action/src/specfile/prepare.ts");
+    const dir = mkdtempSync(join(tmpdir(), "tiperf-refs-"));
+    const git = (...args: string[]) =>
+      execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], {
+        cwd: dir,
+        encoding: "utf8",
+      });
+    git("init", "-q");
+    const spec = (config: string) =>
+      `name: t\ntarget: {kind: mariadb, config: {${config}}}\ndata: {tables: 1, table_size: 10}\nworkloads:\n  - {name: ps, sysbench: oltp_point_select, threads: [1], duration: 2s}\n`;
+    writeFileSync(join(dir, "w.yaml"), spec("innodb_buffer_pool_size: 64M, max_connections: 50"));
+    git("add", "w.yaml");
+    git("commit", "-qm", "base");
+    writeFileSync(
+      join(dir, "w.yaml"),
+      spec("innodb_buffer_pool_size: 128M, innodb_flush_log_at_trx_commit: 2"),
+    );
+    git("commit", "-qam", "head");
+    const loaded = await prepareSpec({ spec: "w.yaml", baseRef: "HEAD~1", headRef: "HEAD", cwd: dir });
+    assert.deepEqual(loaded.variants?.base.spec.target.config, {
+      innodb_buffer_pool_size: "64M",
+      max_connections: 50,
+    });
+    assert.deepEqual(loaded.variants?.head.spec.target.config, {
+      innodb_buffer_pool_size: "128M",
+      innodb_flush_log_at_trx_commit: 2,
+    });
+    // the composed YAML alone gives the same comparison (what "reproduce locally" runs)
+    assert.ok(loaded.composed);
+    const again = parseSpec(loaded.composed, "spec.yaml");
+    assert.deepEqual(again.variants?.base.spec, loaded.variants?.base.spec);
+    assert.deepEqual(again.variants?.head.spec, loaded.variants?.head.spec);
+  });
+});

@@ -1,6 +1,7 @@
 import { existsSync, statSync } from "node:fs";
 import { InputError } from "../errors.ts";
 import { parsePr, parseRepo } from "../publish/github.ts";
+import { parseTolerance } from "../specfile/prepare.ts";
 
 export const MODES = ["compare", "run", "diff", "publish"] as const;
 export const FAIL_ON = ["regression", "inconclusive", "never"] as const;
@@ -54,21 +55,6 @@ function ref(name: string, value: string): string | undefined {
       `'${name}' input must be a git ref (a branch, tag or commit: letters, digits and . _ / @ ^ ~ + -; got ${JSON.stringify(value)})`,
     );
   return value;
-}
-
-/** `5%` for every metric, or `tps=5%,p95_ms=10%`. */
-export function parseTolerance(value: string, name = "tolerance"): Record<string, number> {
-  const out: Record<string, number> = {};
-  if (value.trim() === "") return out;
-  for (const part of value.split(",").map((p) => p.trim())) {
-    const m = /^(?:(tps|qps|p\d{1,3}_ms)=)?(\d+(?:\.\d+)?)%$/.exec(part);
-    if (!m || Number(m[2]) >= 100)
-      throw new InputError(
-        `'${name}' input must be a percentage like 5% or per metric like tps=5%,p95_ms=10% (got ${JSON.stringify(part)})`,
-      );
-    out[m[1] ?? "*"] = Number(m[2]) / 100;
-  }
-  return out;
 }
 
 function bool(name: string, value: string): boolean {

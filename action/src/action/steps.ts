@@ -1,14 +1,12 @@
 import { readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import * as core from "@actions/core";
-import { judgeStored } from "../compare/judge-results.ts";
 import { type Verdict, VerdictSchema } from "../compare/verdict.ts";
 import { InputError, TiperfError } from "../errors.ts";
+import { runAgainstBaseline } from "../pipeline/baseline-check.ts";
 import { compareSpec } from "../pipeline/compare.ts";
 import { runSpec } from "../pipeline/run.ts";
 import { publishVerdict } from "../publish/index.ts";
-import { writeVerdictFiles } from "../report/verdict-files.ts";
-import { readResult } from "../result/store.ts";
 import { prepareSpec } from "../specfile/prepare.ts";
 import { ledgerDir } from "../targets/ledger.ts";
 import { Interrupted, installCrashTeardown, installSignalTeardown, teardownAll } from "../teardown.ts";
@@ -64,21 +62,13 @@ async function produce(inputs: ActionInputs, signal: AbortSignal): Promise<Produ
     const outcome = await compareSpec(loaded, opts);
     return { verdict: outcome.verdict, reportPath: outcome.htmlPath, resultPath: outcome.resultPath };
   }
-  const outcome = await runSpec(loaded, opts);
-  const resultPath = outcome.runDir.resultPath;
   if (inputs.mode === "run") {
+    const outcome = await runSpec(loaded, opts);
+    const resultPath = outcome.runDir.resultPath;
     return { status: outcome.result.status, reportPath: outcome.runDir.reportPath, resultPath };
   }
-  if (outcome.result.status !== "complete")
-    throw new TiperfError(`the run did not complete (${outcome.result.error ?? outcome.result.status})`, 3);
-  const baseline = inputs.baseline as string;
-  const verdict = judgeStored(
-    { result: await readResult(baseline), file: baseline },
-    { result: outcome.result, file: resultPath },
-    { confidence: 0.95, force: false },
-  );
-  const { htmlPath } = await writeVerdictFiles(verdict, dirname(resultPath), log);
-  return { verdict, reportPath: htmlPath, resultPath };
+  const checked = await runAgainstBaseline(loaded, inputs.baseline as string, opts);
+  return { verdict: checked.verdict, reportPath: checked.htmlPath, resultPath: checked.resultPath };
 }
 
 function failure(inputs: ActionInputs, v: Verdict): string | undefined {

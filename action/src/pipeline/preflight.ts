@@ -90,9 +90,13 @@ export function checkTools(specs: Spec[]): void {
       if (!(need.found ?? need.anyOf.some((t) => findTool(t)))) missing.set(need.what, need);
   if (missing.size === 0) return;
   const list = [...missing.values()].map((n) => `- ${n.what}: install ${n.install}`).join("\n");
-  throw new RunError(
-    `not installed here, so nothing was started:\n${list}\n(scripts/setup.sh installs them)`,
-  );
+  const debian = [...missing.values()].some((n) => n.install.startsWith("the Debian package"));
+  const tools = [...missing.values()].some((n) => !n.install.startsWith("the Debian package"));
+  const hint = [
+    debian ? "scripts/setup.sh installs the Debian packages" : "",
+    tools ? "go-tpc and go-ycsb are in no Debian package: put them (or tiup) on PATH" : "",
+  ].filter(Boolean);
+  throw new RunError(`not installed here, so nothing was started:\n${list}\n(${hint.join("; ")})`);
 }
 
 /** Filesystems that hold kernel state, not files: a results directory there cannot work. */

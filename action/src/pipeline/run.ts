@@ -1,3 +1,4 @@
+import { join } from "node:path";
 import { driverOf } from "../drivers/registry.ts";
 import { EXIT, RunError } from "../errors.ts";
 import { runReportMarkdown } from "../report/run-report.ts";
@@ -41,6 +42,12 @@ export async function startResult(
   for (const w of warnings) opts.log(`warning: ${w}`);
   const runId = newRunId(loaded.spec.name);
   const runDir = await RunDir.create(opts.outDir, runId);
+  if (loaded.composed !== undefined) {
+    // What ran, as one spec file: the verdict's "reproduce locally" command points at it.
+    const file = join(runDir.dir, "spec.yaml");
+    await writeAtomic(file, `# composed by tiperf from ${loaded.path}\n${loaded.composed}`);
+    loaded.path = file;
+  }
   // should this process be killed, `tiperf reap` marks the result interrupted
   runDir.forget = await record({ kind: "run", what: `run ${runId}`, path: runDir.resultPath }).catch(
     () => async () => {},

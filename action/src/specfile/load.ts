@@ -14,6 +14,8 @@ export interface LoadedSpec {
   variants?: VariantPlan;
   /** sha256 of the canonical JSON of the validated spec: identical specs compare, others do not. */
   hash: string;
+  /** The YAML of a spec composed from several sources (refs, overlay files, tolerance input). */
+  composed?: string;
 }
 
 /** Renders a key path the way people write it: workloads[0].threads. */

@@ -3,11 +3,25 @@ import { readFile } from "node:fs/promises";
 import { promisify } from "node:util";
 import { parse, stringify } from "yaml";
 import { InputError } from "../errors.ts";
-import { hashSpec, type LoadedSpec, loadSpec, parseSpec } from "./load.ts";
-import { CompareSchema } from "./schema.ts";
+import { type LoadedSpec, loadSpec, parseSpec } from "./load.ts";
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === "object" && !Array.isArray(v);
+
+/** `5%` for every metric, or per metric like `tps=5%,p95_ms=10%` or `tpmc=3%`. */
+export function parseTolerance(value: string, name = "'tolerance' input"): Record<string, number> {
+  const out: Record<string, number> = {};
+  if (value.trim() === "") return out;
+  for (const part of value.split(",").map((p) => p.trim())) {
+    const m = /^(?:([a-z][a-z0-9_]*)=)?(\d+(?:\.\d+)?)%$/.exec(part);
+    if (!m || Number(m[2]) >= 100)
+      throw new InputError(
+        `${name} must be a percentage like 5% or per metric like tps=5%,p95_ms=10% (got ${JSON.stringify(part)})`,
+      );
+    out[m[1] ?? "*"] = Number(m[2]) / 100;
+  }
+  return out;
+}
 
 export interface SpecSource {
   spec: string;
@@ -97,23 +111,18 @@ export async function prepareSpec(src: SpecSource): Promise<LoadedSpec> {
     const label = (ref: string) => `${src.spec}@${ref}`;
     const baseRaw = await yamlMapping(await specAtRef(src.spec, src.baseRef, src.cwd), label(src.baseRef));
     const headRaw = await yamlMapping(await specAtRef(src.spec, src.headRef, src.cwd), label(src.headRef));
+    // Each ref's own target must be valid on its own, named by its ref.
+    parseSpec(stringify({ ...headRaw, target: baseRaw.target, variants: undefined }), label(src.baseRef));
     applyTolerance(headRaw, src.tolerance, label(src.headRef));
-    delete headRaw.variants;
     const compare = isObj(headRaw.compare) ? headRaw.compare : {};
-    headRaw.compare = { ...compare, base: "base", head: "head" };
-    const base = parseSpec(stringify({ ...headRaw, target: baseRaw.target }), label(src.baseRef));
-    const head = parseSpec(stringify(headRaw), label(src.headRef));
-    const spec = { ...head.spec };
-    return {
-      path: src.spec,
-      spec,
-      hash: hashSpec({ base: base.spec, head: head.spec }),
-      variants: {
-        base: { name: "base", spec: base.spec },
-        head: { name: "head", spec: head.spec },
-        compare: head.spec.compare ?? CompareSchema.parse({}),
-      },
+    // One spec file that says it all: the head ref's spec, its base variant patched back to the
+    // base ref's target (null removes what the head added), so `compare --spec` repeats it.
+    const composed: Obj = {
+      ...headRaw,
+      variants: { base: { target: mergePatch(headRaw.target, baseRaw.target) }, head: {} },
+      compare: { ...compare, base: "base", head: "head" },
     };
+    return composedSpec(composed, `${src.spec} (${src.baseRef} vs ${src.headRef})`, src.spec);
   }
   const plain = !src.baseConfig && !src.headConfig && Object.keys(src.tolerance ?? {}).length === 0;
   if (plain) return loadSpec(src.spec); // keeps line numbers in error messages
@@ -126,7 +135,28 @@ export async function prepareSpec(src: SpecSource): Promise<LoadedSpec> {
     };
     raw.compare = { ...(isObj(raw.compare) ? raw.compare : {}), base: "base", head: "head" };
     const names = [src.baseConfig, src.headConfig].filter(Boolean).join(" + ");
-    return { ...parseSpec(stringify(raw), `${src.spec} (variants from ${names})`), path: src.spec };
+    return composedSpec(raw, `${src.spec} (variants from ${names})`, src.spec);
   }
-  return { ...parseSpec(stringify(raw), src.spec), path: src.spec };
+  return composedSpec(raw, src.spec, src.spec);
+}
+
+/** A spec put together from several sources, with its YAML kept so a run can store and repeat it. */
+function composedSpec(raw: Obj, label: string, path: string): LoadedSpec {
+  const text = stringify(raw);
+  return { ...parseSpec(text, label), path, composed: text };
+}
+
+/**
+ * The JSON Merge Patch (RFC 7386) that turns `from` into `to`: changed keys with their new value,
+ * removed keys as null (deepMerge applies it).
+ */
+export function mergePatch(from: unknown, to: unknown): unknown {
+  if (!isObj(from) || !isObj(to)) return to === undefined ? null : to;
+  const patch: Obj = {};
+  for (const k of Object.keys(from)) if (!(k in to)) patch[k] = null;
+  for (const [k, v] of Object.entries(to)) {
+    if (JSON.stringify(from[k]) === JSON.stringify(v)) continue;
+    patch[k] = k in from ? mergePatch(from[k], v) : v;
+  }
+  return patch;
 }

@@ -214,13 +214,9 @@ export function parseYcsb(text: string): YcsbReport {
 export function goDuration(text: string): number {
   let total = 0;
   let matched = "";
+  const unit: Record<string, number> = { h: 3600, m: 60, s: 1, ms: 1e-3, µs: 1e-6, us: 1e-6, ns: 1e-9 };
   for (const m of text.matchAll(/(\d+(?:\.\d+)?)(h|ms|µs|us|ns|m|s)/g)) {
-    const n = Number(m[1]);
-    total +=
-      n *
-      ({ h: 3600, m: 60, s: 1, ms: 1e-3, µs: 1e-6, us: 1e-6, ns: 1e-9 } as Record<string, number>)[
-        m[2] as string
-      ]!;
+    total += Number(m[1]) * (unit[m[2] as string] ?? Number.NaN);
     matched += m[0];
   }
   if (matched !== text) throw new YcsbParseError(`unreadable duration ${JSON.stringify(text)}`);

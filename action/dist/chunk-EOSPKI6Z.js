@@ -10,6 +10,7 @@ import {
   RunDir,
   RunError,
   TargetInfoSchema,
+  TiperfError,
   WriteError,
   canonicalJson,
   childEnv,
@@ -19,14 +20,18 @@ import {
   findTool,
   firstTool,
   keepLogs,
+  loadSpec,
   mostSpecificLine,
   newRunId,
   onTeardown,
+  parseSpec,
   readModel,
+  readResult,
   record,
+  require_dist,
   runTool,
   writeAtomic
-} from "./chunk-32E6QYS4.js";
+} from "./chunk-RQV6HSJH.js";
 import {
   __commonJS,
   __export,
@@ -3390,7 +3395,7 @@ function formatDate(date3) {
 }
 function dsv(delimiter) {
   var reFormat = new RegExp('["' + delimiter + "\n\r]"), DELIMITER = delimiter.charCodeAt(0);
-  function parse9(text3, f) {
+  function parse10(text3, f) {
     var convert, columns, rows = parseRows(text3, function(row, i) {
       if (convert) return convert(row, i - 1);
       columns = row, convert = f ? customConverter(row, f) : objectConverter(row);
@@ -3459,7 +3464,7 @@ function dsv(delimiter) {
     return value4 == null ? "" : value4 instanceof Date ? formatDate(value4) : reFormat.test(value4 += "") ? '"' + value4.replace(/"/g, '""') + '"' : value4;
   }
   return {
-    parse: parse9,
+    parse: parse10,
     parseRows,
     format: format5,
     formatBody,
@@ -5105,14 +5110,14 @@ function formatLocale2(locale4) {
     };
   }
   function parseSpecifier(d, specifier, string2, j) {
-    var i = 0, n = specifier.length, m3 = string2.length, c4, parse9;
+    var i = 0, n = specifier.length, m3 = string2.length, c4, parse10;
     while (i < n) {
       if (j >= m3) return -1;
       c4 = specifier.charCodeAt(i++);
       if (c4 === 37) {
         c4 = specifier.charAt(i++);
-        parse9 = parses[c4 in pads ? specifier.charAt(i++) : c4];
-        if (!parse9 || (j = parse9(d, string2, j)) < 0) return -1;
+        parse10 = parses[c4 in pads ? specifier.charAt(i++) : c4];
+        if (!parse10 || (j = parse10(d, string2, j)) < 0) return -1;
       } else if (c4 != string2.charCodeAt(j++)) {
         return -1;
       }
@@ -5751,14 +5756,14 @@ function inferTypes(data3, fields) {
   }, {});
 }
 function delimitedFormat(delimiter) {
-  const parse9 = function(data3, format5) {
+  const parse10 = function(data3, format5) {
     const delim = {
       delimiter
     };
     return dsv2(data3, format5 ? extend(format5, delim) : delim);
   };
-  parse9.responseType = "text";
-  return parse9;
+  parse10.responseType = "text";
+  return parse10;
 }
 function dsv2(data3, format5) {
   if (format5.header) {
@@ -5847,8 +5852,8 @@ function parse(data3, types, timeParser, utcParser) {
       if (pattern[0] === "'" && pattern[pattern.length - 1] === "'" || pattern[0] === '"' && pattern[pattern.length - 1] === '"') {
         pattern = pattern.slice(1, -1);
       }
-      const parse9 = parts[0] === "utc" ? utcParser : timeParser;
-      return parse9(pattern);
+      const parse10 = parts[0] === "utc" ? utcParser : timeParser;
+      return parse10(pattern);
     }
     if (!typeParsers[type3]) {
       throw Error("Illegal format pattern: " + field4 + ":" + type3);
@@ -13252,7 +13257,7 @@ function parseSvg(value4) {
   value4 = value4.matrix;
   return decompose(value4.a, value4.b, value4.c, value4.d, value4.e, value4.f);
 }
-function interpolateTransform(parse9, pxComma, pxParen, degParen) {
+function interpolateTransform(parse10, pxComma, pxParen, degParen) {
   function pop(s2) {
     return s2.length ? s2.pop() + " " : "";
   }
@@ -13290,7 +13295,7 @@ function interpolateTransform(parse9, pxComma, pxParen, degParen) {
   }
   return function(a4, b10) {
     var s2 = [], q = [];
-    a4 = parse9(a4), b10 = parse9(b10);
+    a4 = parse10(a4), b10 = parse10(b10);
     translate4(a4.translateX, a4.translateY, b10.translateX, b10.translateY, s2, q);
     rotate2(a4.rotate, b10.rotate, s2, q);
     skewX(a4.skewX, b10.skewX, s2, q);
@@ -49855,26 +49860,26 @@ function unquote(pattern) {
   }
   return pattern;
 }
-function parseExpression3(field3, parse9) {
+function parseExpression3(field3, parse10) {
   const f = accessPathWithDatum(field3);
-  if (parse9 === "number") {
+  if (parse10 === "number") {
     return `toNumber(${f})`;
-  } else if (parse9 === "boolean") {
+  } else if (parse10 === "boolean") {
     return `toBoolean(${f})`;
-  } else if (parse9 === "string") {
+  } else if (parse10 === "string") {
     return `toString(${f})`;
-  } else if (parse9 === "date") {
+  } else if (parse10 === "date") {
     return `toDate(${f})`;
-  } else if (parse9 === "flatten") {
+  } else if (parse10 === "flatten") {
     return f;
-  } else if (parse9.startsWith("date:")) {
-    const specifier = unquote(parse9.slice(5, parse9.length));
+  } else if (parse10.startsWith("date:")) {
+    const specifier = unquote(parse10.slice(5, parse10.length));
     return `timeParse(${f},'${specifier}')`;
-  } else if (parse9.startsWith("utc:")) {
-    const specifier = unquote(parse9.slice(4, parse9.length));
+  } else if (parse10.startsWith("utc:")) {
+    const specifier = unquote(parse10.slice(4, parse10.length));
     return `utcParse(${f},'${specifier}')`;
   } else {
-    warn2(unrecognizedParse(parse9));
+    warn2(unrecognizedParse(parse10));
     return null;
   }
 }
@@ -49977,9 +49982,9 @@ var ParseNode = class _ParseNode extends DataFlowNode {
   clone() {
     return new _ParseNode(null, duplicate(this._parse));
   }
-  constructor(parent, parse9) {
+  constructor(parent, parse10) {
     super(parent);
-    this._parse = parse9;
+    this._parse = parse10;
   }
   hash() {
     return `Parse ${hash(this._parse)}`;
@@ -50019,11 +50024,11 @@ var ParseNode = class _ParseNode extends DataFlowNode {
         }
       }
     }
-    const parse9 = new Split(explicit, implicit2);
-    ancestorParse.copyAll(parse9);
+    const parse10 = new Split(explicit, implicit2);
+    ancestorParse.copyAll(parse10);
     const p = {};
-    for (const key2 of keys3(parse9.combine())) {
-      const val = parse9.get(key2);
+    for (const key2 of keys3(parse10.combine())) {
+      const val = parse10.get(key2);
       if (val !== null) {
         p[key2] = val;
       }
@@ -50378,11 +50383,11 @@ var MergeParse = class extends BottomUpOptimizer {
       const commonParse = {};
       const conflictingParse = /* @__PURE__ */ new Set();
       for (const parseNode of parseChildren) {
-        const parse9 = parseNode.parse;
-        for (const k2 of keys3(parse9)) {
+        const parse10 = parseNode.parse;
+        for (const k2 of keys3(parse10)) {
           if (!(k2 in commonParse)) {
-            commonParse[k2] = parse9[k2];
-          } else if (commonParse[k2] !== parse9[k2]) {
+            commonParse[k2] = parse10[k2];
+          } else if (commonParse[k2] !== parse10[k2]) {
             conflictingParse.add(k2);
           }
         }
@@ -53072,8 +53077,8 @@ var Model = class {
   /**
    * @return scale name for a given channel after the scale has been parsed and named.
    */
-  scaleName(originalScaleName, parse9) {
-    if (parse9) {
+  scaleName(originalScaleName, parse10) {
+    if (parse10) {
       return this.getName(originalScaleName);
     }
     if (
@@ -53088,8 +53093,8 @@ var Model = class {
   /**
    * @return projection name after the projection has been parsed and named.
    */
-  projectionName(parse9) {
-    if (parse9) {
+  projectionName(parse10) {
+    if (parse10) {
       return this.getName("projection");
     }
     if (this.component.projection && !this.component.projection.merged || this.projectionNameMap.has(this.getName("projection"))) {
@@ -56962,11 +56967,15 @@ function checkTools(specs) {
       if (!(need.found ?? need.anyOf.some((t) => findTool(t)))) missing.set(need.what, need);
   if (missing.size === 0) return;
   const list = [...missing.values()].map((n) => `- ${n.what}: install ${n.install}`).join("\n");
-  throw new RunError(
-    `not installed here, so nothing was started:
+  const debian = [...missing.values()].some((n) => n.install.startsWith("the Debian package"));
+  const tools = [...missing.values()].some((n) => !n.install.startsWith("the Debian package"));
+  const hint = [
+    debian ? "scripts/setup.sh installs the Debian packages" : "",
+    tools ? "go-tpc and go-ycsb are in no Debian package: put them (or tiup) on PATH" : ""
+  ].filter(Boolean);
+  throw new RunError(`not installed here, so nothing was started:
 ${list}
-(scripts/setup.sh installs them)`
-  );
+(${hint.join("; ")})`);
 }
 var PSEUDO_FS = {
   40864: "proc",
@@ -57069,6 +57078,9 @@ function specWarnings(loaded, command, cores = cpus2().length) {
   }
   return out;
 }
+
+// action/src/pipeline/run.ts
+import { join as join9 } from "node:path";
 
 // action/src/report/layout.ts
 function layoutOf(w2, cells) {
@@ -57498,6 +57510,12 @@ async function startResult(loaded, opts) {
   for (const w2 of warnings) opts.log(`warning: ${w2}`);
   const runId = newRunId(loaded.spec.name);
   const runDir = await RunDir.create(opts.outDir, runId);
+  if (loaded.composed !== void 0) {
+    const file = join9(runDir.dir, "spec.yaml");
+    await writeAtomic(file, `# composed by tiperf from ${loaded.path}
+${loaded.composed}`);
+    loaded.path = file;
+  }
   runDir.forget = await record({ kind: "run", what: `run ${runId}`, path: runDir.resultPath }).catch(
     () => async () => {
     }
@@ -57616,16 +57634,16 @@ async function runSpec(loaded, opts) {
   return { result, runDir, exitCode: EXIT.ok };
 }
 
-// action/src/pipeline/compare.ts
-import { randomInt } from "node:crypto";
+// action/src/pipeline/baseline-check.ts
+import { dirname as dirname4 } from "node:path";
 
 // action/src/report/verdict-files.ts
-import { join as join9 } from "node:path";
+import { join as join10 } from "node:path";
 async function writeVerdictFiles(v, dir, log7) {
   const files = {
-    verdictPath: join9(dir, "verdict.json"),
-    reportPath: join9(dir, "verdict.md"),
-    htmlPath: join9(dir, "report.html")
+    verdictPath: join10(dir, "verdict.json"),
+    reportPath: join10(dir, "verdict.md"),
+    htmlPath: join10(dir, "report.html")
   };
   await writeAtomic(files.verdictPath, `${JSON.stringify(v, null, 2)}
 `);
@@ -57633,6 +57651,30 @@ async function writeVerdictFiles(v, dir, log7) {
   await writeHtmlReport(v, files.htmlPath, log7);
   return files;
 }
+
+// action/src/pipeline/baseline-check.ts
+async function runAgainstBaseline(loaded, baselineFile, opts) {
+  const baseline3 = await readResult(baselineFile);
+  const outcome = await runSpec(loaded, opts);
+  const resultPath = outcome.runDir.resultPath;
+  if (outcome.result.status !== "complete")
+    throw new TiperfError(`the run did not complete (${outcome.result.error ?? outcome.result.status})`, 3);
+  const verdict = judgeStored(
+    { result: baseline3, file: baselineFile },
+    { result: outcome.result, file: resultPath },
+    { confidence: 0.95, force: false }
+  );
+  const { htmlPath } = await writeVerdictFiles(verdict, dirname4(resultPath), opts.log);
+  return {
+    verdict,
+    resultPath,
+    htmlPath,
+    exitCode: verdict.verdict === "regression" ? EXIT.regression : EXIT.ok
+  };
+}
+
+// action/src/pipeline/compare.ts
+import { randomInt } from "node:crypto";
 
 // action/src/pipeline/schedule.ts
 function rng(seed) {
@@ -62420,6 +62462,125 @@ async function publishVerdict(v, o) {
   );
 }
 
+// action/src/specfile/prepare.ts
+var import_yaml = __toESM(require_dist(), 1);
+import { execFile } from "node:child_process";
+import { readFile as readFile4 } from "node:fs/promises";
+import { promisify } from "node:util";
+var isObj = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+function parseTolerance(value4, name = "'tolerance' input") {
+  const out = {};
+  if (value4.trim() === "") return out;
+  for (const part of value4.split(",").map((p) => p.trim())) {
+    const m3 = /^(?:([a-z][a-z0-9_]*)=)?(\d+(?:\.\d+)?)%$/.exec(part);
+    if (!m3 || Number(m3[2]) >= 100)
+      throw new InputError(
+        `${name} must be a percentage like 5% or per metric like tps=5%,p95_ms=10% (got ${JSON.stringify(part)})`
+      );
+    out[m3[1] ?? "*"] = Number(m3[2]) / 100;
+  }
+  return out;
+}
+async function yamlMapping(text3, where) {
+  let raw;
+  try {
+    raw = (0, import_yaml.parse)(text3);
+  } catch (e) {
+    throw new InputError(`${where}: invalid YAML: ${e.message.split("\n")[0]}`);
+  }
+  if (!isObj(raw)) throw new InputError(`${where}: must be a YAML mapping`);
+  return raw;
+}
+async function fileMapping(file) {
+  let text3;
+  try {
+    text3 = await readFile4(file, "utf8");
+  } catch (e) {
+    throw new InputError(`${file}: cannot read the file (${e.code})`);
+  }
+  return yamlMapping(text3, file);
+}
+async function specAtRef(spec, ref2, cwd) {
+  try {
+    const { stdout } = await promisify(execFile)("git", ["show", `${ref2}:${spec.replace(/^\.\//, "")}`], {
+      cwd,
+      maxBuffer: 8 << 20
+    });
+    return stdout;
+  } catch (e) {
+    throw new InputError(
+      `cannot read ${spec} at git ref ${ref2}: ${(e.stderr ?? e.message).trim().split("\n")[0]} (is the ref fetched? actions/checkout needs fetch-depth: 0)`
+    );
+  }
+}
+function defaultMetrics(raw, where) {
+  const out = {};
+  for (const w2 of parseSpec((0, import_yaml.stringify)(raw), where).spec.workloads)
+    for (const [m3, rule4] of Object.entries(w2.judge))
+      out[m3] = { tolerance: `${Number((rule4.tolerance * 100).toFixed(4))}%` };
+  return out;
+}
+function applyTolerance(raw, tolerance, where) {
+  if (!tolerance || Object.keys(tolerance).length === 0) return;
+  const metrics = isObj(raw.metrics) ? raw.metrics : defaultMetrics(raw, where);
+  for (const m3 of Object.keys(tolerance)) {
+    if (m3 !== "*" && !isObj(metrics[m3])) {
+      throw new InputError(
+        `'tolerance' input: ${m3} is not judged by ${where} (its metrics: ${Object.keys(metrics).join(", ")})`
+      );
+    }
+  }
+  for (const [m3, rule4] of Object.entries(metrics)) {
+    const t = tolerance[m3] ?? tolerance["*"];
+    if (t !== void 0 && isObj(rule4)) rule4.tolerance = `${Number((t * 100).toFixed(4))}%`;
+  }
+  raw.metrics = metrics;
+}
+async function prepareSpec(src) {
+  if (src.baseRef && src.headRef) {
+    const label = (ref2) => `${src.spec}@${ref2}`;
+    const baseRaw = await yamlMapping(await specAtRef(src.spec, src.baseRef, src.cwd), label(src.baseRef));
+    const headRaw = await yamlMapping(await specAtRef(src.spec, src.headRef, src.cwd), label(src.headRef));
+    parseSpec((0, import_yaml.stringify)({ ...headRaw, target: baseRaw.target, variants: void 0 }), label(src.baseRef));
+    applyTolerance(headRaw, src.tolerance, label(src.headRef));
+    const compare3 = isObj(headRaw.compare) ? headRaw.compare : {};
+    const composed = {
+      ...headRaw,
+      variants: { base: { target: mergePatch(headRaw.target, baseRaw.target) }, head: {} },
+      compare: { ...compare3, base: "base", head: "head" }
+    };
+    return composedSpec(composed, `${src.spec} (${src.baseRef} vs ${src.headRef})`, src.spec);
+  }
+  const plain = !src.baseConfig && !src.headConfig && Object.keys(src.tolerance ?? {}).length === 0;
+  if (plain) return loadSpec(src.spec);
+  const raw = await fileMapping(src.spec);
+  applyTolerance(raw, src.tolerance, src.spec);
+  if (src.baseConfig || src.headConfig) {
+    raw.variants = {
+      base: src.baseConfig ? await fileMapping(src.baseConfig) : {},
+      head: src.headConfig ? await fileMapping(src.headConfig) : {}
+    };
+    raw.compare = { ...isObj(raw.compare) ? raw.compare : {}, base: "base", head: "head" };
+    const names = [src.baseConfig, src.headConfig].filter(Boolean).join(" + ");
+    return composedSpec(raw, `${src.spec} (variants from ${names})`, src.spec);
+  }
+  return composedSpec(raw, src.spec, src.spec);
+}
+function composedSpec(raw, label, path3) {
+  const text3 = (0, import_yaml.stringify)(raw);
+  return { ...parseSpec(text3, label), path: path3, composed: text3 };
+}
+function mergePatch(from, to) {
+  if (!isObj(from) || !isObj(to)) return to === void 0 ? null : to;
+  const patch2 = {};
+  for (const k2 of Object.keys(from)) if (!(k2 in to)) patch2[k2] = null;
+  for (const [k2, v] of Object.entries(to)) {
+    if (JSON.stringify(from[k2]) === JSON.stringify(v)) continue;
+    patch2[k2] = k2 in from ? mergePatch(from[k2], v) : v;
+  }
+  return patch2;
+}
+
 export {
   mean,
   stddev,
@@ -62432,9 +62593,9 @@ export {
   renderCharts,
   verdictHtml,
   writeHtmlReport,
-  writeVerdictFiles,
   checkOutFile,
   runSpec,
+  runAgainstBaseline,
   compareSpec,
   parseRepo,
   parsePr,
@@ -62443,5 +62604,7 @@ export {
   githubClient,
   upsertIssue,
   openPullRequest,
-  publishVerdict
+  publishVerdict,
+  parseTolerance,
+  prepareSpec
 };

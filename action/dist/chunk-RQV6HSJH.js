@@ -27376,7 +27376,7 @@ var TpccOptions = external_exports.strictObject({
   warehouses: external_exports.number().int().min(1).default(1),
   /** Seconds between go-tpc's [Current] reports: the interval samples. */
   interval: seconds("interval").default(2),
-  /** Run go-tpc's consistency check after prepare. */
+  /** Let prepare run go-tpc's consistency check of the loaded data (slow: off by default). */
   check: external_exports.boolean().default(false),
   isolation: external_exports.number().int().min(0).max(7).optional(),
   wait: external_exports.boolean().optional(),
@@ -27656,6 +27656,418 @@ var goTpc = {
   report: (w) => w.script === "tpcc" ? { rows: "threads", columns: ["tpmc", "tpm_total", "new_order_p95_ms", "new_order_p99_ms", "errors"] } : { rows: "metrics", columns: [...queriesOf(w).map((q) => `${q}_s`), "geomean_s"] }
 };
 
+// action/src/drivers/go-ycsb/index.ts
+import { existsSync } from "node:fs";
+
+// action/src/drivers/go-ycsb/parse.ts
+var YcsbParseError = class extends Error {
+  constructor(message) {
+    super(message);
+    this.name = "YcsbParseError";
+  }
+};
+var FIELDS2 = [
+  ["takes(s)", "takes_s"],
+  ["count", "count"],
+  ["ops", "ops"],
+  ["avg(us)", "avg_us"],
+  ["min(us)", "min_us"],
+  ["max(us)", "max_us"],
+  ["50th(us)", "p50_us"],
+  ["90th(us)", "p90_us"],
+  ["95th(us)", "p95_us"],
+  ["99th(us)", "p99_us"],
+  ["99.9th(us)", "p999_us"],
+  ["99.99th(us)", "p9999_us"]
+];
+var NUM2 = String.raw`(-?\d+(?:\.\d+)?)`;
+var PLAIN = /^([A-Z][A-Z_]*)\s+- (Takes\(s\): .*)$/;
+function operation2(values, where) {
+  const lower2 = {};
+  for (const [k, v] of Object.entries(values)) lower2[k.toLowerCase()] = v;
+  const op = {};
+  for (const [label, key] of FIELDS2) {
+    const raw = lower2[label];
+    const n = raw === void 0 ? Number.NaN : Number(raw);
+    if (!Number.isFinite(n))
+      throw new YcsbParseError(`${where}: expected a number for ${label} (got ${raw})`);
+    op[key] = n;
+  }
+  return op;
+}
+function plainFields2(rest) {
+  const out = {};
+  for (const part of rest.split(", ")) {
+    const m = new RegExp(String.raw`^([\w.()]+): ${NUM2}$`).exec(part.trim());
+    if (m) out[m[1]] = m[2];
+  }
+  return out;
+}
+function ycsbFailure(text) {
+  const lines = text.split(/\r?\n/).map((l) => l.trim());
+  const panic = lines.findIndex((l) => l.startsWith("panic:"));
+  if (panic >= 0) return lines[panic];
+  return lines.find(
+    (l) => /^create db \S+ failed/.test(l) || /^totalOpCount\(/.test(l) || /^(load|run) workload failed/.test(l) || /^Error: /.test(l) || /^unknown (db|workload|command)/i.test(l)
+  );
+}
+function parseYcsb(text) {
+  const properties = {};
+  const blocks = [];
+  let current;
+  let finalFrom;
+  let run_s = Number.NaN;
+  let signal;
+  let tableHeader;
+  const add = (name, op) => {
+    if (!current || name in current) {
+      current = {};
+      blocks.push(current);
+    }
+    current[name] = op;
+  };
+  for (const [i, line] of text.split(/\r?\n/).entries()) {
+    const where = `line ${i + 1}`;
+    const prop = /^"([^"]+)"="(.*)"$/.exec(line);
+    if (prop) {
+      properties[prop[1]] = prop[2];
+      continue;
+    }
+    const finished = /^Run finished, takes (\S+)$/.exec(line);
+    if (finished) {
+      run_s = goDuration(finished[1]);
+      finalFrom = blocks.length;
+      current = void 0;
+      continue;
+    }
+    const sig = /^Got signal \[(.+)\] to exit\.$/.exec(line.trim());
+    if (sig) {
+      signal = sig[1];
+      continue;
+    }
+    const plain = PLAIN.exec(line);
+    if (plain) {
+      add(plain[1], operation2(plainFields2(plain[2]), where));
+      continue;
+    }
+    if (line.startsWith("[{")) {
+      let rows;
+      try {
+        rows = JSON.parse(line);
+      } catch {
+        throw new YcsbParseError(`${where}: unreadable json output: ${line.slice(0, 120)}`);
+      }
+      current = void 0;
+      for (const row of rows) add(String(row.Operation), operation2(row, where));
+      current = void 0;
+      continue;
+    }
+    if (/^\|.*\|$/.test(line.trim())) {
+      const cells = line.trim().slice(1, -1).split("|").map((c) => c.trim());
+      if (cells[0]?.toUpperCase() === "OPERATION") {
+        tableHeader = cells;
+        current = void 0;
+        continue;
+      }
+      if (tableHeader) {
+        const row = {};
+        tableHeader.forEach((h, k) => {
+          row[h] = cells[k] ?? "";
+        });
+        add(cells[0], operation2(row, where));
+        continue;
+      }
+    }
+    if (!/^\+[-+]+\+$/.test(line.trim())) tableHeader = void 0;
+  }
+  const failure2 = ycsbFailure(text);
+  if (finalFrom === void 0) {
+    throw new YcsbParseError(
+      failure2 ? `go-ycsb failed: ${failure2}` : `expected go-ycsb's "Run finished, takes \u2026" line and its final report (the output ends before it)`
+    );
+  }
+  const final = blocks[finalFrom];
+  if (!final) throw new YcsbParseError('go-ycsb printed "Run finished" but no final report after it');
+  const operations = {};
+  const errors = {};
+  for (const [name, op] of Object.entries(final)) {
+    if (name.endsWith("_ERROR")) errors[name.slice(0, -"_ERROR".length)] = op;
+    else operations[name] = op;
+  }
+  if (!operations.TOTAL) {
+    const why = Object.keys(errors).length ? `every operation failed (${Object.entries(errors).map(([k, e]) => `${k}_ERROR ${e.count}`).join(", ")})` : "no TOTAL row in the final report";
+    throw new YcsbParseError(`go-ycsb measured no successful operation: ${why}`);
+  }
+  const intervals = blocks.slice(0, finalFrom).flatMap((b, k) => Object.entries(b).map(([name, op]) => ({ n: k + 1, operation: name, ...op })));
+  return { operations, errors, intervals, run_s, properties, ...signal ? { signal } : {} };
+}
+function goDuration(text) {
+  let total = 0;
+  let matched = "";
+  const unit = { h: 3600, m: 60, s: 1, ms: 1e-3, \u00B5s: 1e-6, us: 1e-6, ns: 1e-9 };
+  for (const m of text.matchAll(/(\d+(?:\.\d+)?)(h|ms|µs|us|ns|m|s)/g)) {
+    total += Number(m[1]) * (unit[m[2]] ?? Number.NaN);
+    matched += m[0];
+  }
+  if (matched !== text) throw new YcsbParseError(`unreadable duration ${JSON.stringify(text)}`);
+  return total;
+}
+
+// action/src/drivers/go-ycsb/index.ts
+var CORE_WORKLOADS = {
+  workloada: {
+    readproportion: "0.5",
+    updateproportion: "0.5",
+    scanproportion: "0",
+    insertproportion: "0",
+    requestdistribution: "uniform"
+  },
+  workloadb: {
+    readproportion: "0.95",
+    updateproportion: "0.05",
+    scanproportion: "0",
+    insertproportion: "0",
+    requestdistribution: "uniform"
+  },
+  workloadc: {
+    readproportion: "1",
+    updateproportion: "0",
+    scanproportion: "0",
+    insertproportion: "0",
+    requestdistribution: "uniform"
+  },
+  workloadd: {
+    readproportion: "0.95",
+    updateproportion: "0",
+    scanproportion: "0",
+    insertproportion: "0.05",
+    requestdistribution: "latest"
+  },
+  workloade: {
+    readproportion: "0",
+    updateproportion: "0",
+    scanproportion: "0.95",
+    insertproportion: "0.05",
+    requestdistribution: "uniform",
+    maxscanlength: "1",
+    scanlengthdistribution: "uniform"
+  },
+  workloadf: {
+    readproportion: "0.5",
+    updateproportion: "0",
+    scanproportion: "0",
+    insertproportion: "0",
+    readmodifywriteproportion: "0.5",
+    requestdistribution: "uniform"
+  }
+};
+var OPERATIONS = ["READ", "UPDATE", "INSERT", "SCAN", "READ_MODIFY_WRITE"];
+var RESERVED = /^(mysql\.|pg\.|tidb\.instances$|threadcount$|operationcount$|measurement\.interval$|warmuptime$|outputstyle$|dotransactions$|command$|workload$)/;
+var Keys2 = external_exports.strictObject({
+  "go-ycsb": external_exports.string().refine(
+    (s) => s in CORE_WORKLOADS || (s.includes("/") || s.endsWith(".properties")) && existsSync(s),
+    {
+      error: (iss) => `must be a core workload (${Object.keys(CORE_WORKLOADS).join(", ")}) or an existing properties file (got ${JSON.stringify(iss.input)})`
+    }
+  ),
+  options: external_exports.record(
+    external_exports.string().regex(
+      /^[a-z][a-zA-Z0-9_.]*$/,
+      "option names are go-ycsb properties (-p name=value), like recordcount"
+    ).refine((k) => !RESERVED.test(k), {
+      error: (iss) => `${String(iss.input)} is set by tiperf (threads, duration, warmup and the target's connection decide it)`
+    }),
+    external_exports.union([external_exports.string(), external_exports.number(), external_exports.boolean()])
+  ).default({})
+}).transform((k, ctx) => {
+  const recordcount = k.options.recordcount ?? 1e4;
+  if (typeof recordcount !== "number" || !Number.isInteger(recordcount) || recordcount < 1) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["options", "recordcount"],
+      message: "must be a whole number \u2265 1"
+    });
+    return external_exports.NEVER;
+  }
+  const interval = k.options.interval ?? 2;
+  if (typeof interval !== "number" || !Number.isInteger(interval) || interval < 1) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["options", "interval"],
+      message: "seconds between periodic reports, a whole number \u2265 1"
+    });
+    return external_exports.NEVER;
+  }
+  return {
+    script: k["go-ycsb"],
+    options: { ...k.options, recordcount, interval }
+  };
+});
+function connectionProps(c, database) {
+  const [first, ...more] = c.endpoints;
+  if (!first) throw new Error("the target has no endpoint");
+  const p = c.protocol === "mysql" ? "mysql" : "pg";
+  const props = c.protocol === "mysql" && more.length > 0 ? [`tidb.instances=${c.endpoints.map((e) => `${e.host}:${e.port}`).join(",")}`] : [`${p}.host=${first.host}`, `${p}.port=${first.port}`];
+  props.push(`${p}.user=${c.user}`, `${p}.db=${database}`);
+  if (c.password) props.push(`${p}.password=${c.password}`);
+  if (c.protocol === "postgres") props.push("pg.sslmode=disable");
+  return props.flatMap((x) => ["-p", x]);
+}
+var dbName = (c) => c.protocol === "mysql" ? "mysql" : "pg";
+function workloadArgs(w) {
+  const file2 = CORE_WORKLOADS[w.script];
+  const base = file2 ? [
+    "-p",
+    "workload=core",
+    "-p",
+    "readallfields=true",
+    ...Object.entries(file2).flatMap(([k, v]) => ["-p", `${k}=${v}`])
+  ] : ["-P", w.script];
+  const own2 = Object.entries(w.options).filter(([k]) => k !== "interval").flatMap(([k, v]) => ["-p", `${k}=${v}`]);
+  return [...base, ...own2];
+}
+function operationsOf(w) {
+  const props = {
+    ...CORE_WORKLOADS[w.script] ?? {},
+    ...Object.fromEntries(Object.entries(w.options).map(([k, v]) => [k, String(v)]))
+  };
+  const ops = OPERATIONS.filter(
+    (op) => Number(props[`${op.toLowerCase().replace(/_/g, "")}proportion`] ?? 0) > 0
+  );
+  return ops.length > 0 ? ops : [...OPERATIONS];
+}
+function metricsOf(w) {
+  const m = {
+    ops: { unit: "1/s", better: "higher", label: "OPS" },
+    avg_us: { unit: "us", better: "lower", label: "avg" },
+    p99_us: { unit: "us", better: "lower", label: "p99" },
+    errors: { unit: "count", better: "lower", label: "errors" }
+  };
+  for (const op of operationsOf(w)) {
+    const o = op.toLowerCase();
+    m[`${o}_ops`] = { unit: "1/s", better: "higher", label: `${op} OPS` };
+    m[`${o}_avg_us`] = { unit: "us", better: "lower", label: `${op} avg` };
+    m[`${o}_p95_us`] = { unit: "us", better: "lower", label: `${op} p95` };
+    m[`${o}_p99_us`] = { unit: "us", better: "lower", label: `${op} p99` };
+  }
+  return m;
+}
+var fields2 = (op) => ({ ...op });
+function measureYcsb(w, report, req) {
+  const problems = [];
+  if (report.run_s > req.seconds + req.grace_s)
+    problems.push(
+      `go-ycsb ran ${report.run_s.toFixed(1)}s for a ${req.seconds}s cell (allowed: ${req.seconds}s + ${req.grace_s}s grace)`
+    );
+  if (!report.signal && report.run_s < req.seconds * 0.9)
+    problems.push(
+      `go-ycsb finished after ${report.run_s.toFixed(1)}s, before the ${req.seconds}s the cell asked for`
+    );
+  if (problems.length > 0) throw new Error(`not the measurement asked for: ${problems.join("; ")}`);
+  const total = report.operations.TOTAL;
+  const metrics = {
+    ops: total.ops,
+    avg_us: total.avg_us,
+    p99_us: total.p99_us,
+    errors: Object.values(report.errors).reduce((s, e) => s + e.count, 0)
+  };
+  for (const [op, row] of Object.entries(report.operations)) {
+    if (op === "TOTAL") continue;
+    const o = op.toLowerCase();
+    metrics[`${o}_ops`] = row.ops;
+    metrics[`${o}_avg_us`] = row.avg_us;
+    metrics[`${o}_p95_us`] = row.p95_us;
+    metrics[`${o}_p99_us`] = row.p99_us;
+  }
+  const totals = report.intervals.filter((i) => i.operation === "TOTAL");
+  const intervals = [];
+  let prev = { takes_s: 0, count: 0 };
+  for (const t of totals) {
+    const dt = t.takes_s - prev.takes_s;
+    if (dt > 0)
+      intervals.push({
+        t: w.warmup + t.takes_s,
+        warmup: false,
+        values: { ops: (t.count - prev.count) / dt }
+      });
+    prev = t;
+  }
+  const { intervals: _i, operations, errors, ...summary } = report;
+  return {
+    metrics,
+    intervals,
+    summary,
+    operations: Object.fromEntries(Object.entries(operations).map(([k, v]) => [k, fields2(v)])),
+    ...Object.keys(errors).length ? { errors: Object.fromEntries(Object.entries(errors).map(([k, v]) => [k, fields2(v)])) } : {},
+    source: "summary"
+  };
+}
+var goYcsb = {
+  name: "go-ycsb",
+  install: "go-ycsb (github.com/pingcap/go-ycsb) on PATH, or tiup with its bench component",
+  keys: Keys2,
+  keyNames: ["go-ycsb", "options"],
+  findTool() {
+    const own2 = findTool("go-ycsb");
+    if (own2) return { command: own2, prefix: [] };
+    const tiup = findTool("tiup");
+    return tiup ? { command: tiup, prefix: ["bench", "ycsb"] } : void 0;
+  },
+  metrics: metricsOf,
+  defaultMetric: () => "ops",
+  dataKey: (w) => `go-ycsb:${w.options.recordcount}:${w.options.fieldcount ?? ""}:${w.options.fieldlength ?? ""}`,
+  database: () => "ycsb",
+  setup(ctx) {
+    const w = ctx.workload;
+    const n = Number(w.options.recordcount);
+    return [
+      {
+        phase: "load",
+        args: [
+          "load",
+          dbName(ctx.connection),
+          ...workloadArgs(w),
+          ...connectionProps(ctx.connection, "ycsb"),
+          "--threads",
+          String(Math.min(4, ctx.threads))
+        ],
+        limitS: 120 + Math.ceil(n / 200),
+        about: `${n} records`
+      }
+    ];
+  },
+  run(ctx) {
+    const w = ctx.workload;
+    return {
+      phase: "run",
+      args: [
+        "run",
+        dbName(ctx.connection),
+        ...workloadArgs(w),
+        ...connectionProps(ctx.connection, "ycsb"),
+        // more operations than any cell can do: SIGINT ends the run at its time
+        "-p",
+        "operationcount=1000000000000",
+        ...w.warmup > 0 ? ["-p", `warmuptime=${w.warmup}`] : [],
+        "--threads",
+        String(ctx.threads),
+        "--interval",
+        String(w.options.interval)
+      ],
+      stopAfterS: w.warmup + w.duration
+    };
+  },
+  // go-ycsb has no cleanup command; the data goes with the target's database.
+  cleanup: () => [],
+  failure: (output2) => /^Run finished, takes /m.test(output2) ? void 0 : ycsbFailure(output2),
+  measure: (w, output2, req) => measureYcsb(w, parseYcsb(output2), req),
+  parse: parseYcsb,
+  report: (w) => ({
+    rows: "threads",
+    columns: ["ops", ...operationsOf(w).map((op) => `${op.toLowerCase()}_p99_us`), "errors"]
+  })
+};
+
 // action/src/drivers/sysbench/index.ts
 import { cpus as cpus2 } from "node:os";
 
@@ -27833,12 +28245,12 @@ var SysbenchParseError = class extends Error {
     this.name = "SysbenchParseError";
   }
 };
-var NUM2 = String.raw`(-?\d+(?:\.\d+)?(?:e[+-]?\d+)?)`;
+var NUM3 = String.raw`(-?\d+(?:\.\d+)?(?:e[+-]?\d+)?)`;
 var INTERVAL = new RegExp(
-  String.raw`^\[\s*${NUM2}s\s*\]\s+thds:\s*(\d+)\s+tps:\s*${NUM2}\s+qps:\s*${NUM2}\s+\(r/w/o:\s*${NUM2}/${NUM2}/${NUM2}\)\s+lat\s+\(ms,(\d+)%\):\s*${NUM2}\s+err/s:?\s*${NUM2}\s+reconn/s:?\s*${NUM2}\s*$`
+  String.raw`^\[\s*${NUM3}s\s*\]\s+thds:\s*(\d+)\s+tps:\s*${NUM3}\s+qps:\s*${NUM3}\s+\(r/w/o:\s*${NUM3}/${NUM3}/${NUM3}\)\s+lat\s+\(ms,(\d+)%\):\s*${NUM3}\s+err/s:?\s*${NUM3}\s+reconn/s:?\s*${NUM3}\s*$`
 );
-var QUEUE = new RegExp(String.raw`^\[\s*${NUM2}s\s*\]\s+queue length:\s*(\d+),\s*concurrency:\s*(\d+)\s*$`);
-var HIST_ROW = new RegExp(String.raw`^\s*${NUM2}\s+\|[* ]*\s(\d+)\s*$`);
+var QUEUE = new RegExp(String.raw`^\[\s*${NUM3}s\s*\]\s+queue length:\s*(\d+),\s*concurrency:\s*(\d+)\s*$`);
+var HIST_ROW = new RegExp(String.raw`^\s*${NUM3}\s+\|[* ]*\s(\d+)\s*$`);
 function num(s) {
   const v = Number(s);
   if (s === void 0 || !Number.isFinite(v))
@@ -27927,31 +28339,31 @@ function parseSysbench(text) {
     sql,
     "transactions:",
     "SQL statistics",
-    new RegExp(String.raw`^\s+transactions:\s+(\d+)\s+\(${NUM2} per sec\.\)`)
+    new RegExp(String.raw`^\s+transactions:\s+(\d+)\s+\(${NUM3} per sec\.\)`)
   );
   const qs = field(
     sql,
     "queries:",
     "SQL statistics",
-    new RegExp(String.raw`^\s+queries:\s+(\d+)\s+\(${NUM2} per sec\.\)`)
+    new RegExp(String.raw`^\s+queries:\s+(\d+)\s+\(${NUM3} per sec\.\)`)
   );
   const errs = field(
     sql,
     "ignored errors:",
     "SQL statistics",
-    new RegExp(String.raw`^\s+ignored errors:\s+(\d+)\s+\(${NUM2} per sec\.\)`)
+    new RegExp(String.raw`^\s+ignored errors:\s+(\d+)\s+\(${NUM3} per sec\.\)`)
   );
   const rec = field(
     sql,
     "reconnects:",
     "SQL statistics",
-    new RegExp(String.raw`^\s+reconnects:\s+(\d+)\s+\(${NUM2} per sec\.\)`)
+    new RegExp(String.raw`^\s+reconnects:\s+(\d+)\s+\(${NUM3} per sec\.\)`)
   );
   const totalTime = field(
     general,
     "total time:",
     "General statistics",
-    new RegExp(String.raw`^\s+total time:\s+${NUM2}s`)
+    new RegExp(String.raw`^\s+total time:\s+${NUM3}s`)
   );
   const events = field(
     general,
@@ -27960,10 +28372,10 @@ function parseSysbench(text) {
     /^\s+total number of events:\s+(\d+)/
   );
   const lat = {
-    min: num(field(latency, "min:", "Latency", new RegExp(String.raw`^\s+min:\s+${NUM2}`))[1]),
-    avg: num(field(latency, "avg:", "Latency", new RegExp(String.raw`^\s+avg:\s+${NUM2}`))[1]),
-    max: num(field(latency, "max:", "Latency", new RegExp(String.raw`^\s+max:\s+${NUM2}`))[1]),
-    sum: num(field(latency, "sum:", "Latency", new RegExp(String.raw`^\s+sum:\s+${NUM2}`))[1])
+    min: num(field(latency, "min:", "Latency", new RegExp(String.raw`^\s+min:\s+${NUM3}`))[1]),
+    avg: num(field(latency, "avg:", "Latency", new RegExp(String.raw`^\s+avg:\s+${NUM3}`))[1]),
+    max: num(field(latency, "max:", "Latency", new RegExp(String.raw`^\s+max:\s+${NUM3}`))[1]),
+    sum: num(field(latency, "sum:", "Latency", new RegExp(String.raw`^\s+sum:\s+${NUM3}`))[1])
   };
   let percentile = null;
   const pctLine = latency.find((l) => /^\s+(\d+)th percentile:/.test(l) || /^\s+percentile stats:/.test(l));
@@ -27971,7 +28383,7 @@ function parseSysbench(text) {
     throw new SysbenchParseError(
       `expected an "Nth percentile:" or "percentile stats: disabled" line in the Latency block`
     );
-  const pm = new RegExp(String.raw`^\s+(\d+)th percentile:\s+${NUM2}`).exec(pctLine);
+  const pm = new RegExp(String.raw`^\s+(\d+)th percentile:\s+${NUM3}`).exec(pctLine);
   if (pm) {
     percentile = Number(pm[1]);
     lat[`p${percentile}`] = num(pm[2]);
@@ -28038,7 +28450,7 @@ var RESERVED_SYSBENCH_OPTIONS = [
 ];
 var OPTION_NAME = /^[a-z][a-z0-9_-]*$/;
 var scalar = external_exports.union([external_exports.string(), external_exports.number(), external_exports.boolean()]);
-var Keys2 = external_exports.strictObject({
+var Keys3 = external_exports.strictObject({
   sysbench: external_exports.enum(SYSBENCH_SCRIPTS, { error: `must be one of ${SYSBENCH_SCRIPTS.join(", ")}` }),
   /** sysbench reports one latency percentile, --percentile=N. */
   percentile: external_exports.number().int().min(1).max(100).default(95),
@@ -28080,7 +28492,7 @@ var percentileOf = (w) => Number(w.options.percentile ?? 95);
 var sysbench = {
   name: "sysbench",
   install: "the Debian package sysbench",
-  keys: Keys2,
+  keys: Keys3,
   keyNames: ["sysbench", "percentile", "options"],
   findTool: () => {
     const command = findTool("sysbench");
@@ -28164,7 +28576,8 @@ var sysbench = {
 // action/src/drivers/registry.ts
 var DRIVERS = {
   sysbench,
-  "go-tpc": goTpc
+  "go-tpc": goTpc,
+  "go-ycsb": goYcsb
 };
 var driverNames = () => Object.keys(DRIVERS);
 function driverOf(name) {
@@ -28172,6 +28585,11 @@ function driverOf(name) {
   if (!d) throw new InputError(`unknown load tool "${name}" (known: ${driverNames().join(", ")})`);
   return d;
 }
+
+// action/src/result/store.ts
+import { randomBytes } from "node:crypto";
+import { mkdir, open as open2, readFile as readFile2, rename, rm, rmdir, writeFile } from "node:fs/promises";
+import { dirname, join as join2 } from "node:path";
 
 // action/src/specfile/load.ts
 var import_yaml = __toESM(require_dist(), 1);
@@ -28370,7 +28788,10 @@ var isObj = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
 function deepMerge(base, overlay) {
   if (!isObj(base) || !isObj(overlay)) return overlay === void 0 ? base : overlay;
   const out = { ...base };
-  for (const [k, v] of Object.entries(overlay)) out[k] = deepMerge(base[k], v);
+  for (const [k, v] of Object.entries(overlay)) {
+    if (v === null) delete out[k];
+    else out[k] = deepMerge(base[k], v);
+  }
   return out;
 }
 var sameMatrix = (a, b) => JSON.stringify(a.workloads.map((w) => [w.name, w.threads])) === JSON.stringify(b.workloads.map((w) => [w.name, w.threads]));
@@ -28517,11 +28938,6 @@ async function loadSpec(file2) {
   }
   return parseSpec(text, file2);
 }
-
-// action/src/result/store.ts
-import { randomBytes } from "node:crypto";
-import { mkdir, open as open2, readFile as readFile2, rename, rm, rmdir, writeFile } from "node:fs/promises";
-import { dirname, join as join2 } from "node:path";
 
 // action/src/result/migrate.ts
 var isObj2 = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
@@ -28814,7 +29230,7 @@ function readResult(file2) {
 
 // action/src/targets/ledger.ts
 import { randomBytes as randomBytes2 } from "node:crypto";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync as existsSync2, readFileSync } from "node:fs";
 import { copyFile, mkdir as mkdir2, readdir, readFile as readFile3, rm as rm2, rmdir as rmdir2, writeFile as writeFile2 } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename, join as join3 } from "node:path";
@@ -28855,7 +29271,7 @@ function cmdline(pid) {
 async function sweep(opts) {
   const dir = opts.dir ?? ledgerDir();
   const out = { swept: [], kept: [] };
-  if (!existsSync(dir)) return out;
+  if (!existsSync2(dir)) return out;
   const files = [];
   for (const f of (await readdir(dir, { withFileTypes: true })).sort(
     (a, b) => a.name.localeCompare(b.name)
@@ -28957,9 +29373,7 @@ export {
   DRIVERS,
   driverNames,
   driverOf,
-  CompareSchema,
   canonicalJson,
-  hashSpec,
   parseSpec,
   loadSpec,
   HostSchema,

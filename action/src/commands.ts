@@ -1,0 +1,198 @@
+/**
+ * The CLI's commands: the one table that the argument parser, `tiperf help` and the README's CLI
+ * block (scripts/action-readme.ts) are all made from, so what is documented is what is accepted.
+ */
+
+export interface FlagSpec {
+  type: "string" | "boolean";
+  /** How the value is written in the synopsis (FILE, DIR, N); absent for booleans. */
+  value?: string;
+  required?: boolean;
+}
+
+export interface CommandSpec {
+  name: string;
+  /** Positional arguments as written in the synopsis, before the flags. */
+  args?: string;
+  flags: Record<string, FlagSpec>;
+  about: string[];
+}
+
+const DEADLINES: Record<string, FlagSpec> = {
+  timeout: { type: "string", value: "30s" },
+  deadline: { type: "string", value: "3m" },
+};
+
+/** Spec composition, as the Action does it for a PR (refs) or a dispatch form (config overlays). */
+const COMPOSE: Record<string, FlagSpec> = {
+  "base-ref": { type: "string", value: "REF" },
+  "head-ref": { type: "string", value: "REF" },
+  "base-config": { type: "string", value: "FILE" },
+  "head-config": { type: "string", value: "FILE" },
+  tolerance: { type: "string", value: "METRIC=PCT,…" },
+};
+
+export const COMMANDS: CommandSpec[] = [
+  {
+    name: "run",
+    flags: {
+      spec: { type: "string", value: "FILE", required: true },
+      out: { type: "string", value: "DIR" },
+      baseline: { type: "string", value: "RESULT" },
+      json: { type: "string", value: "OUT" },
+      ...COMPOSE,
+    },
+    about: [
+      "run a spec's matrix on its target; results in DIR/<run-id>/ (default DIR: results);",
+      "with --baseline, judge the run against that stored result (exit 1 on a regression)",
+    ],
+  },
+  {
+    name: "compare",
+    flags: {
+      spec: { type: "string", value: "FILE", required: true },
+      out: { type: "string", value: "DIR" },
+      json: { type: "string", value: "OUT" },
+      seed: { type: "string", value: "N" },
+      ...COMPOSE,
+    },
+    about: [
+      "run the spec's variants and judge head against base (--seed repeats an earlier run's",
+      "round order); --base-ref/--head-ref compare the spec's target at two git refs,",
+      "--base-config/--head-config two overlay files, --tolerance overrides metrics' tolerances",
+    ],
+  },
+  {
+    name: "diff",
+    args: "BASE_RESULT HEAD_RESULT",
+    flags: {
+      json: { type: "string", value: "OUT" },
+      force: { type: "boolean" },
+      confidence: { type: "string", value: "0.95" },
+      "base-variant": { type: "string", value: "NAME" },
+      "head-variant": { type: "string", value: "NAME" },
+    },
+    about: [
+      "judge a stored result (e.g. a baseline) against another; results of earlier versions",
+      "(v1) are migrated on read",
+    ],
+  },
+  {
+    name: "baseline",
+    args: "update RESULT",
+    flags: { dir: { type: "string", value: "baselines" }, profile: { type: "string", value: "NAME" } },
+    about: ["promote a complete result into DIR/<profile>/<spec>.json"],
+  },
+  {
+    name: "report",
+    args: "VERDICT_JSON",
+    flags: {
+      format: { type: "string", value: "markdown|html", required: true },
+      out: { type: "string", value: "FILE" },
+      matrix: { type: "string", value: "NAME" },
+    },
+    about: ["the PR comment (markdown) or report.html (+ charts/)"],
+  },
+  {
+    name: "comment",
+    args: "VERDICT_JSON",
+    flags: {
+      repo: { type: "string", value: "OWNER/REPO", required: true },
+      pr: { type: "string", value: "N", required: true },
+      matrix: { type: "string", value: "NAME" },
+      ...DEADLINES,
+    },
+    about: [
+      "create or update the PR's sticky comment (token from GITHUB_TOKEN, API from",
+      "GITHUB_API_URL; --timeout per request, --deadline for all of them)",
+    ],
+  },
+  {
+    name: "export",
+    args: "gab RESULT",
+    flags: {
+      out: { type: "string", value: "FILE", required: true },
+      better: { type: "string", value: "higher|lower" },
+      variant: { type: "string", value: "NAME" },
+    },
+    about: [
+      "github-action-benchmark input: higher = throughput metrics (customBiggerIsBetter),",
+      "lower = latency metrics (customSmallerIsBetter)",
+    ],
+  },
+  {
+    name: "alarm",
+    args: "VERDICT_JSON",
+    flags: {
+      repo: { type: "string", value: "OWNER/REPO", required: true },
+      label: { type: "string", value: "tiperf-regression" },
+      ...DEADLINES,
+    },
+    about: ["open or update the one open issue with that label"],
+  },
+  {
+    name: "pull-request",
+    flags: {
+      repo: { type: "string", value: "OWNER/REPO", required: true },
+      head: { type: "string", value: "BRANCH", required: true },
+      base: { type: "string", value: "BRANCH", required: true },
+      title: { type: "string", value: "TEXT", required: true },
+      "body-file": { type: "string", value: "FILE" },
+      ...DEADLINES,
+    },
+    about: ["open a pull request (the weekly baseline refresh)"],
+  },
+  {
+    name: "reap",
+    flags: {
+      "max-age": { type: "string", value: "3h" },
+      "dry-run": { type: "boolean" },
+      ledger: { type: "string", value: "DIR" },
+    },
+    about: [
+      "stop and remove private servers and cgroups whose tiperf process is gone or that are",
+      "older than max-age (their logs kept in the run directory); mark such a run interrupted",
+    ],
+  },
+  {
+    name: "parse",
+    args: "TOOL FILE",
+    flags: {},
+    about: ["print one load tool output (TOOL: sysbench, go-tpc or go-ycsb), parsed, as JSON"],
+  },
+  { name: "help", flags: {}, about: ["this text"] },
+];
+
+export function commandSpec(name: string): CommandSpec {
+  const c = COMMANDS.find((x) => x.name === name);
+  if (!c) throw new Error(`no command ${name}`);
+  return c;
+}
+
+/** parseArgs options of a command. */
+export function parseOptions(name: string): Record<string, { type: "string" | "boolean" }> {
+  return Object.fromEntries(Object.entries(commandSpec(name).flags).map(([k, f]) => [k, { type: f.type }]));
+}
+
+export function synopsis(c: CommandSpec): string {
+  const flags = Object.entries(c.flags).map(([k, f]) => {
+    const text = `--${k}${f.value ? ` ${f.value}` : ""}`;
+    return f.required ? text : `[${text}]`;
+  });
+  return ["tiperf", c.name, ...(c.args ? [c.args] : []), ...flags].join(" ");
+}
+
+/** `tiperf help`, and the README's CLI block. */
+export function usageText(): string {
+  const lines = ["tiperf — performance regression checks for TiDB", "", "Usage:"];
+  for (const c of COMMANDS) {
+    lines.push(`  ${synopsis(c)}`);
+    for (const a of c.about) lines.push(`      ${a}`);
+  }
+  lines.push(
+    "",
+    "Exit status: 0 done (no regression), 1 regression, 2 bad input, 3 a run failed,",
+    "130/143 interrupted.",
+  );
+  return lines.join("\n");
+}
