@@ -27,7 +27,7 @@ import {
   upsertIssue,
   verdictHtml,
   writeHtmlReport
-} from "./chunk-EOSPKI6Z.js";
+} from "./chunk-B2NPO5IH.js";
 import {
   DRIVERS,
   EXIT,

@@ -12,7 +12,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-EOSPKI6Z.js";
+} from "./chunk-B2NPO5IH.js";
 import {
   getInput,
   info,

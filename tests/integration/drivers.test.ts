@@ -102,7 +102,11 @@ describe("load tools as drivers, through the real pipeline (go-tpc and go-ycsb s
       md,
       /\| Threads \| OPS \| READ p99 \(us\) \| UPDATE p99 \(us\) \| errors \|\n\|[-:|]+\|\n\| 4 \| 5225\.50 \| 1547\.00 \| 3889\.00 \| 0 \|/,
     );
-    assert.equal(result.tools["go-tpc"], join(STAND_INS, "go-tpc"));
+    assert.equal(
+      result.tools["go-tpc"],
+      join(STAND_INS, "go-tpc"),
+      "no version command: the program that ran",
+    );
     assert.deepEqual(leftovers(), before);
   });
 

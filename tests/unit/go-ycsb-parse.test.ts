@@ -45,6 +45,8 @@ describe("go-ycsb parser: the numbers go-ycsb printed", () => {
     ["ycsb_run_a_60k_t4.txt", "TOTAL"],
     ["ycsb_run_c_40k_t8_json.txt", "READ"],
     ["ycsb_load_a_20k_t4.txt", "INSERT"],
+    ["ycsb_run_a_sigint_t4.txt", "TOTAL"],
+    ["ycsb_run_a_sigint_t4.txt", "UPDATE"],
   ] as const) {
     test(`${name}: final ${op} row`, () => {
       const text = read(name);
@@ -157,6 +159,14 @@ describe("go-ycsb driver", () => {
     // (20949 − 10986) / (4.0 − 2.0) s
     assert.equal(m.intervals[1]?.values.ops, (20949 - 10986) / 2);
     assert.equal(m.intervals.length, 5);
+  });
+
+  test("a run ended by tiperf's SIGINT at its time: measured, the cut-off operations counted as errors", () => {
+    const r = parseYcsb(read("ycsb_run_a_sigint_t4.txt"));
+    assert.equal(r.signal, "interrupt");
+    const m = measureYcsb(w, r, { seconds: 22, grace_s: 15 });
+    assert.equal(m.metrics.ops, 6511.5);
+    assert.equal(m.metrics.errors, 1 + 3, "READ_ERROR 1, UPDATE_ERROR 3: one per thread at the stop");
   });
 
   test("a run that ended early or ran long is not the measurement asked for", () => {

@@ -84,7 +84,7 @@ async function toolVersions(spec: Spec): Promise<Record<string, string>> {
     const tool = driver.findTool(w.script);
     if (!tool) continue;
     const version = await driver.version?.(tool).catch(() => undefined);
-    out[w.driver] = version ?? [tool.command, ...tool.prefix].join(" ");
+    out[w.driver] = version ?? [tool.command, ...tool.prefix.filter((p) => p !== w.script)].join(" ");
   }
   return out;
 }

@@ -57550,7 +57550,7 @@ async function toolVersions(spec) {
     const tool = driver.findTool(w2.script);
     if (!tool) continue;
     const version2 = await driver.version?.(tool).catch(() => void 0);
-    out[w2.driver] = version2 ?? [tool.command, ...tool.prefix].join(" ");
+    out[w2.driver] = version2 ?? [tool.command, ...tool.prefix.filter((p) => p !== w2.script)].join(" ");
   }
   return out;
 }
