@@ -27,7 +27,7 @@ import {
   upsertIssue,
   verdictHtml,
   writeHtmlReport
-} from "./chunk-B2NPO5IH.js";
+} from "./chunk-UMUOURBU.js";
 import {
   DRIVERS,
   EXIT,
@@ -44,7 +44,7 @@ import {
   teardownAll,
   writeAtomic,
   writeResult
-} from "./chunk-RQV6HSJH.js";
+} from "./chunk-NQGLR3JI.js";
 import "./chunk-L6ZARMTC.js";
 
 // action/src/cli.ts

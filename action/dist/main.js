@@ -12,7 +12,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-B2NPO5IH.js";
+} from "./chunk-UMUOURBU.js";
 import {
   getInput,
   info,
@@ -30,7 +30,7 @@ import {
   installSignalTeardown,
   ledgerDir,
   teardownAll
-} from "./chunk-RQV6HSJH.js";
+} from "./chunk-NQGLR3JI.js";
 import "./chunk-L6ZARMTC.js";
 
 // action/src/action/steps.ts

@@ -10,7 +10,7 @@ import {
 import {
   ledgerDir,
   sweep
-} from "./chunk-RQV6HSJH.js";
+} from "./chunk-NQGLR3JI.js";
 import "./chunk-L6ZARMTC.js";
 
 // action/src/action/post.ts

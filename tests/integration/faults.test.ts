@@ -123,7 +123,7 @@ describe("full disks and unusable --out", () => {
       ["run", "--spec", writeSpec(tempDir(), { threads: [1, 2], duration: 2, warmup: 0 }), "--out", out],
       { TIPERF_LEDGER: ledger },
     );
-    await run.waitFor(/base: prewarm/);
+    await run.waitFor(/base: sysbench prewarm/);
     fill(disk);
     const { code } = await run.done;
     assert.equal(code, 3, run.stderr());
@@ -229,7 +229,7 @@ describe("a hostile environment", () => {
     const run = cli(["run", "--spec", writeSpec(dir), "--out", out], { PATH: join(dir, "empty-bin") });
     assert.equal((await run.done).code, 3, run.stderr());
     assert.match(run.stderr(), /not installed here, so nothing was started:/);
-    assert.match(run.stderr(), /- sysbench \(workloads point_select\): install the Debian package sysbench/);
+    assert.match(run.stderr(), /- sysbench \(workload point_select\): install the Debian package sysbench/);
     assert.match(
       run.stderr(),
       /- the mariadb client \(target\.kind mariadb\): install the Debian package mariadb-client/,

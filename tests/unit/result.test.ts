@@ -187,3 +187,41 @@ describe("run report", () => {
     assert.match(md, /cell ps threads=8 failed: boom/);
   });
 });
+
+describe("result v1 (sysbench only) migrates on read", () => {
+  const V1 = fixture("results", "v1-smoke.json");
+
+  test("a stored v1 result reads as v2: driver, metrics with unit and direction, named samples", async () => {
+    const raw = JSON.parse(readFileSync(V1, "utf8"));
+    assert.equal(raw.version, 1);
+    const r = await readResult(V1);
+    assert.equal(r.version, 2);
+    const c = r.cells[0];
+    assert.ok(c);
+    assert.equal(c.driver, "sysbench");
+    assert.deepEqual(c.metrics.tps, { value: raw.cells[0].metrics.tps, unit: "1/s", better: "higher" });
+    assert.deepEqual(c.metrics.p95_ms, { value: raw.cells[0].metrics.p95_ms, unit: "ms", better: "lower" });
+    assert.equal(c.intervals[5]?.values.tps, raw.cells[0].intervals[5].tps);
+    assert.equal(c.intervals[5]?.values.p95_ms, raw.cells[0].intervals[5].lat_ms);
+    const body = r.spec.body as { workloads: { driver: string; script: string; judge: object }[] };
+    assert.deepEqual(body.workloads[0]?.judge, raw.spec.body.metrics);
+  });
+
+  test("tiperf diff of a v1 baseline against a v2 result judges every cell × metric", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "tiperf-v1-"));
+    const v2 = await readResult(V1);
+    v2.run_id = "v2-copy";
+    const file = join(dir, "v2.json");
+    await writeResult(file, v2);
+    assert.equal(JSON.parse(readFileSync(file, "utf8")).version, 2);
+    const { cli } = await import("../helpers/real.ts");
+    const run = cli(["diff", V1, file, "--json", join(dir, "verdict.json")]);
+    assert.equal((await run.done).code, 0, run.stderr());
+    const v = JSON.parse(readFileSync(join(dir, "verdict.json"), "utf8"));
+    assert.equal(v.cells.length, 8, "2 workloads × 2 thread counts × (tps, p95_ms)");
+    assert.ok(
+      v.cells.every((j: { n: number }) => j.n > 0),
+      "samples on both sides",
+    );
+  });
+});

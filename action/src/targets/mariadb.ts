@@ -131,7 +131,7 @@ export async function startMariadb(spec: TargetSpec, opts: StartOptions): Promis
         password: "",
       },
       pids: [server.pid],
-      state: () => `MariaDB server (pid ${server.pid}) is ${processState(server.pid)}`,
+      state: () => `mariadb server (pid ${server.pid}) is ${processState(server.pid)}`,
       createDatabase: async (name) => {
         const r = await sql(`CREATE DATABASE IF NOT EXISTS ${checkDatabaseName(name)}`);
         if (r.code !== 0) throw new RunError(`MariaDB: cannot create database ${name}: ${r.stderr.trim()}`);

@@ -144,7 +144,7 @@ export async function startPostgres(spec: TargetSpec, opts: StartOptions): Promi
         password: "",
       },
       pids: [server.pid],
-      state: () => `PostgreSQL server (pid ${server.pid}) is ${processState(server.pid)}`,
+      state: () => `postgres server (pid ${server.pid}) is ${processState(server.pid)}`,
       createDatabase: async (name) => {
         const db = checkDatabaseName(name);
         const exists = await psql(`SELECT 1 FROM pg_database WHERE datname = '${db}'`);

@@ -100,10 +100,8 @@ export const sysbench: Driver = {
   install: "the Debian package sysbench",
   keys: Keys,
   keyNames: ["sysbench", "percentile", "options"],
-  findTool: () => {
-    const command = findTool("sysbench");
-    return command ? { command, prefix: [] } : undefined;
-  },
+  // By name: the raw log's first line is then the command a user would type.
+  findTool: () => (findTool("sysbench") ? { command: "sysbench", prefix: [] } : undefined),
   async version(tool) {
     const r = await runTool(tool.command, [...tool.prefix, "--version"], {
       logFile: "/dev/null",

@@ -31,7 +31,7 @@ import {
   require_dist,
   runTool,
   writeAtomic
-} from "./chunk-RQV6HSJH.js";
+} from "./chunk-NQGLR3JI.js";
 import {
   __commonJS,
   __export,
@@ -56740,7 +56740,7 @@ ${(install.stderr || install.stdout).slice(-2e3)}`
         password: ""
       },
       pids: [server.pid],
-      state: () => `MariaDB server (pid ${server.pid}) is ${processState(server.pid)}`,
+      state: () => `mariadb server (pid ${server.pid}) is ${processState(server.pid)}`,
       createDatabase: async (name) => {
         const r = await sql(`CREATE DATABASE IF NOT EXISTS ${checkDatabaseName(name)}`);
         if (r.code !== 0) throw new RunError(`MariaDB: cannot create database ${name}: ${r.stderr.trim()}`);
@@ -56878,7 +56878,7 @@ ${(init2.stderr || init2.stdout).slice(-2e3)}`);
         password: ""
       },
       pids: [server.pid],
-      state: () => `PostgreSQL server (pid ${server.pid}) is ${processState(server.pid)}`,
+      state: () => `postgres server (pid ${server.pid}) is ${processState(server.pid)}`,
       createDatabase: async (name) => {
         const db = checkDatabaseName(name);
         const exists = await psql(`SELECT 1 FROM pg_database WHERE datname = '${db}'`);

@@ -28494,10 +28494,8 @@ var sysbench = {
   install: "the Debian package sysbench",
   keys: Keys3,
   keyNames: ["sysbench", "percentile", "options"],
-  findTool: () => {
-    const command = findTool("sysbench");
-    return command ? { command, prefix: [] } : void 0;
-  },
+  // By name: the raw log's first line is then the command a user would type.
+  findTool: () => findTool("sysbench") ? { command: "sysbench", prefix: [] } : void 0,
   async version(tool) {
     const r = await runTool(tool.command, [...tool.prefix, "--version"], {
       logFile: "/dev/null",
