@@ -11,7 +11,6 @@ import {
   githubClient,
   isLatency,
   judgeStored,
-  mean,
   metricName,
   openPullRequest,
   parsePr,
@@ -23,11 +22,10 @@ import {
   renderCharts,
   runAgainstBaseline,
   runSpec,
-  stddev,
   upsertIssue,
   verdictHtml,
   writeHtmlReport
-} from "./chunk-UMUOURBU.js";
+} from "./chunk-ZGWRCL7R.js";
 import {
   DRIVERS,
   EXIT,
@@ -39,12 +37,14 @@ import {
   installCrashTeardown,
   installSignalTeardown,
   ledgerDir,
+  mean,
   readResult,
+  stddev,
   sweep,
   teardownAll,
   writeAtomic,
   writeResult
-} from "./chunk-NQGLR3JI.js";
+} from "./chunk-GCBAWFLO.js";
 import "./chunk-L6ZARMTC.js";
 
 // action/src/cli.ts

@@ -12,7 +12,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-UMUOURBU.js";
+} from "./chunk-ZGWRCL7R.js";
 import {
   getInput,
   info,
@@ -30,7 +30,7 @@ import {
   installSignalTeardown,
   ledgerDir,
   teardownAll
-} from "./chunk-NQGLR3JI.js";
+} from "./chunk-GCBAWFLO.js";
 import "./chunk-L6ZARMTC.js";
 
 // action/src/action/steps.ts

@@ -10,7 +10,7 @@ import {
 import {
   ledgerDir,
   sweep
-} from "./chunk-NQGLR3JI.js";
+} from "./chunk-GCBAWFLO.js";
 import "./chunk-L6ZARMTC.js";
 
 // action/src/action/post.ts

@@ -34,6 +34,22 @@ function describeFailure(
   return `${step}: ${tool} ${how}${cause ? `: ${cause}` : `:\n${lastLines(r.output)}`}`;
 }
 
+const toolKey = (w: Workload) => `${w.driver}:${w.script}`;
+
+/** The program of every workload, looked up on PATH once when the bench opens, not per cell. */
+function findTools(spec: Spec): Map<string, ToolCommand> {
+  const tools = new Map<string, ToolCommand>();
+  for (const w of spec.workloads) {
+    if (tools.has(toolKey(w))) continue;
+    const driver = driverOf(w.driver);
+    const tool = driver.findTool(w.script);
+    if (!tool)
+      throw new RunError(`workload ${w.name}: ${w.driver} is not installed (install ${driver.install})`);
+    tools.set(toolKey(w), tool);
+  }
+  return tools;
+}
+
 /** A data set prepared on the target, shared by the workloads whose driver gives the same key. */
 interface DataSet {
   driver: Driver;
@@ -53,6 +69,7 @@ export class Bench {
     readonly targetSpec: TargetSpec,
     readonly target: Target,
     private readonly dataSets: DataSet[],
+    private readonly tools: Map<string, ToolCommand>,
     private readonly runDir: RunDir,
     private readonly log: (line: string) => void,
   ) {}
@@ -67,7 +84,8 @@ export class Bench {
     signal: AbortSignal;
   }): Promise<Bench> {
     if (opts.spec.driver?.cpus !== undefined) checkCpus("driver.cpus", opts.spec.driver.cpus);
-    const dataSets = Bench.dataSets(opts.spec);
+    const tools = findTools(opts.spec);
+    const dataSets = Bench.dataSets(opts.spec, tools);
     const target = await startTarget(opts.targetSpec, {
       maxConnections: opts.maxConnections,
       logDir: `${opts.runDir.serverLogDir}/${opts.variant}`,
@@ -79,6 +97,7 @@ export class Bench {
       opts.targetSpec,
       target,
       dataSets,
+      tools,
       opts.runDir,
       opts.log,
     );
@@ -97,16 +116,13 @@ export class Bench {
   }
 
   /** The spec's data sets in workload order, each with the program that loads it. */
-  private static dataSets(spec: Spec): DataSet[] {
+  private static dataSets(spec: Spec, tools: Map<string, ToolCommand>): DataSet[] {
     const seen = new Map<string, DataSet>();
     for (const w of spec.workloads) {
       const driver = driverOf(w.driver);
       const key = driver.dataKey(w, spec.data);
-      if (seen.has(key)) continue;
-      const tool = driver.findTool(w.script);
-      if (!tool)
-        throw new RunError(`workload ${w.name}: ${w.driver} is not installed (install ${driver.install})`);
-      seen.set(key, { driver, workload: w, tool });
+      const tool = tools.get(toolKey(w)) as ToolCommand;
+      if (!seen.has(key)) seen.set(key, { driver, workload: w, tool });
     }
     return [...seen.values()];
   }
@@ -191,7 +207,7 @@ export class Bench {
   async runCell(plan: CellPlan, signal: AbortSignal): Promise<Cell> {
     const w = plan.workload;
     const driver = driverOf(w.driver);
-    const tool = driver.findTool(w.script);
+    const tool = this.tools.get(toolKey(w)) as ToolCommand;
     const logFile = this.runDir.raw(cellFileName(plan));
     const started = new Date().toISOString();
     const seconds = cellSeconds(plan);
@@ -218,7 +234,6 @@ export class Bench {
       status: "failed",
       error: `cell ${cellLabel(plan)} failed: ${why}`,
     });
-    if (!tool) return fail(`${w.driver} is not installed (install ${driver.install})`);
     const step = driver.run(this.context(w, plan.threads));
     const limitS = step.limitS ?? seconds + grace;
     const r = await this.tool(tool, step, logFile, signal, limitS);

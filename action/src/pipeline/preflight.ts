@@ -11,13 +11,13 @@ import { MARIADB_PROGRAMS } from "../targets/mariadb.ts";
 import { postgresBinDirs } from "../targets/postgres.ts";
 
 interface Need {
-  /** Any one of these will do. */
-  anyOf: string[];
+  found: boolean;
   what: string;
   install: string;
-  /** Set when the need was looked up already (a driver's tool). */
-  found?: boolean;
 }
+
+/** Any one of these programs will do. */
+const anyOf = (programs: string[]) => programs.some((p) => findTool(p) !== undefined);
 
 /** The load tools: each workload's driver looks for its own program (on PATH, or `tiup bench`). */
 function driverNeeds(spec: Spec): Need[] {
@@ -26,7 +26,6 @@ function driverNeeds(spec: Spec): Need[] {
   return [...byDriver].map(([name, ws]) => {
     const driver = driverOf(name);
     return {
-      anyOf: [],
       found: ws.every((w) => driver.findTool(w.script) !== undefined),
       what: `${name} (workload${ws.length > 1 ? "s" : ""} ${ws.map((w) => w.name).join(", ")})`,
       install: driver.install,
@@ -39,17 +38,17 @@ function needsOf(spec: Spec): Need[] {
   if (spec.target.kind === "mariadb") {
     needs.push(
       {
-        anyOf: MARIADB_PROGRAMS.server,
+        found: anyOf(MARIADB_PROGRAMS.server),
         what: "the MariaDB server (target.kind mariadb)",
         install: "the Debian package mariadb-server",
       },
       {
-        anyOf: MARIADB_PROGRAMS.installDb,
+        found: anyOf(MARIADB_PROGRAMS.installDb),
         what: "mariadb-install-db (target.kind mariadb)",
         install: "the Debian package mariadb-server",
       },
       {
-        anyOf: MARIADB_PROGRAMS.client,
+        found: anyOf(MARIADB_PROGRAMS.client),
         what: "the mariadb client (target.kind mariadb)",
         install: "the Debian package mariadb-client",
       },
@@ -58,12 +57,12 @@ function needsOf(spec: Spec): Need[] {
     const servers = postgresBinDirs().map((d) => join(d, "postgres"));
     needs.push(
       {
-        anyOf: servers.length ? servers : ["/usr/lib/postgresql/N/bin/postgres"],
+        found: anyOf(servers.length ? servers : ["/usr/lib/postgresql/N/bin/postgres"]),
         what: "the PostgreSQL server (target.kind postgres)",
         install: "the Debian package postgresql",
       },
       {
-        anyOf: ["psql"],
+        found: anyOf(["psql"]),
         what: "psql (target.kind postgres)",
         install: "the Debian package postgresql-client",
       },
@@ -71,7 +70,7 @@ function needsOf(spec: Spec): Need[] {
   }
   if (spec.driver?.cpus !== undefined || spec.target.resources?.cpus !== undefined) {
     needs.push({
-      anyOf: ["taskset"],
+      found: anyOf(["taskset"]),
       what: "taskset (driver.cpus / target.resources.cpus)",
       install: "the Debian package util-linux",
     });
@@ -85,9 +84,7 @@ function needsOf(spec: Spec): Need[] {
  */
 export function checkTools(specs: Spec[]): void {
   const missing = new Map<string, Need>();
-  for (const spec of specs)
-    for (const need of needsOf(spec))
-      if (!(need.found ?? need.anyOf.some((t) => findTool(t)))) missing.set(need.what, need);
+  for (const spec of specs) for (const need of needsOf(spec)) if (!need.found) missing.set(need.what, need);
   if (missing.size === 0) return;
   const list = [...missing.values()].map((n) => `- ${n.what}: install ${n.install}`).join("\n");
   const debian = [...missing.values()].some((n) => n.install.startsWith("the Debian package"));

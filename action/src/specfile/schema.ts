@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { driverNames, driverOf } from "../drivers/registry.ts";
 import type { Workload } from "../drivers/types.ts";
-import { parseDuration } from "./duration.ts";
+import { durationSchema, forwardIssues, parseDuration } from "./keys.ts";
 
 export { parseDuration };
 
@@ -12,18 +12,7 @@ const SERVER_SETTING = /^[a-z][a-z0-9_.-]*$/i;
 
 const scalar = z.union([z.string(), z.number(), z.boolean()]);
 
-const duration = (min: number) =>
-  z.union([z.string(), z.number()]).transform((v, ctx) => {
-    const seconds = parseDuration(v);
-    if (seconds === undefined || seconds < min) {
-      ctx.addIssue({
-        code: "custom",
-        message: `must be a whole number of seconds ${min > 0 ? "≥ 1" : "≥ 0"}, written like 10s, 2m or 1h (got ${JSON.stringify(v)})`,
-      });
-      return z.NEVER;
-    }
-    return seconds;
-  });
+const duration = durationSchema;
 
 /** "90%" of one CPU; values above 100% allow more than one CPU. */
 export function parsePercent(value: string): number | undefined {
@@ -107,12 +96,7 @@ export const WorkloadSchema = z
     }
     const parsed = driver.keys.safeParse(own);
     if (!parsed.success) {
-      for (const issue of parsed.error.issues) {
-        const path = issue.code === "unrecognized_keys" ? [...issue.path, issue.keys[0] ?? ""] : issue.path;
-        const message =
-          issue.code === "invalid_key" ? issue.issues.map((i) => i.message).join("; ") : issue.message;
-        ctx.addIssue({ code: "custom", path: path as PropertyKey[], message });
-      }
+      forwardIssues(ctx, parsed.error.issues);
       return z.NEVER;
     }
     return {

@@ -1,7 +1,8 @@
 import { cpus } from "node:os";
 import { z } from "zod";
+import { mean } from "../../compare/stats.ts";
 import { findTool } from "../../proc/env.ts";
-import { parseDuration } from "../../specfile/duration.ts";
+import { durationSchema, forwardIssues } from "../../specfile/keys.ts";
 import type { Connection } from "../../targets/types.ts";
 import type { Driver, Measured, MetricInfo, Scalar, Step, ToolCommand, Workload } from "../types.ts";
 import { type GoTpcOperation, goTpcFailure, parseTpcc, parseTpch, type TpccReport } from "./parse.ts";
@@ -16,23 +17,10 @@ import { type GoTpcOperation, goTpcFailure, parseTpcc, parseTpch, type TpccRepor
 export const TPCC_TRANSACTIONS = ["NEW_ORDER", "PAYMENT", "ORDER_STATUS", "DELIVERY", "STOCK_LEVEL"] as const;
 const ALL_QUERIES = Array.from({ length: 22 }, (_, i) => `q${i + 1}`);
 
-const seconds = (what: string) =>
-  z.union([z.string(), z.number()]).transform((v, ctx) => {
-    const s = parseDuration(v);
-    if (s === undefined || s < 1) {
-      ctx.addIssue({
-        code: "custom",
-        message: `${what} must be whole seconds ≥ 1, like 5s (got ${JSON.stringify(v)})`,
-      });
-      return z.NEVER;
-    }
-    return s;
-  });
-
 const TpccOptions = z.strictObject({
   warehouses: z.number().int().min(1).default(1),
   /** Seconds between go-tpc's [Current] reports: the interval samples. */
-  interval: seconds("interval").default(2),
+  interval: durationSchema(1).default(2),
   /** Let prepare run go-tpc's consistency check of the loaded data (slow: off by default). */
   check: z.boolean().default(false),
   isolation: z.number().int().min(0).max(7).optional(),
@@ -68,15 +56,14 @@ const Keys = z
     const schema = k["go-tpc"] === "tpcc" ? TpccOptions : TpchOptions;
     const parsed = schema.safeParse(k.options);
     if (!parsed.success) {
-      for (const issue of parsed.error.issues) {
-        const path = issue.code === "unrecognized_keys" ? [...issue.path, issue.keys[0] ?? ""] : issue.path;
-        const allowed = Object.keys(schema.shape).join(", ");
-        const message =
-          issue.code === "unrecognized_keys"
-            ? `unknown go-tpc ${k["go-tpc"]} option ${issue.keys[0]} (allowed: ${allowed}; threads, duration and connections are set by tiperf)`
-            : issue.message;
-        ctx.addIssue({ code: "custom", path: ["options", ...(path as PropertyKey[])], message });
-      }
+      const allowed = Object.keys(schema.shape).join(", ");
+      forwardIssues(
+        ctx,
+        parsed.error.issues,
+        ["options"],
+        (key) =>
+          `unknown go-tpc ${k["go-tpc"]} option ${key} (allowed: ${allowed}; threads, duration and connections are set by tiperf)`,
+      );
       return z.NEVER;
     }
     const options = Object.fromEntries(
@@ -155,7 +142,6 @@ function tpccValues(ops: Record<string, GoTpcOperation>): Record<string, number>
   return v;
 }
 
-const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 const fields = (op: GoTpcOperation): Record<string, number> => ({ ...op });
 
 /** tpcc: the steady [Current] reports after the warmup, or go-tpc's [Summary] without one. */
@@ -342,7 +328,7 @@ export const goTpc: Driver = {
       },
     ];
   },
-  failure: (output) => (hasResult(output) ? undefined : (goTpcFailure(output) ?? undefined)),
+  failure: (output) => (hasResult(output) ? undefined : goTpcFailure(output)),
   measure(w, output, req) {
     return w.script === "tpcc" ? measureTpcc(w, parseTpcc(output), req) : measureTpch(w, output);
   },

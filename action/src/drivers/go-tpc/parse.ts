@@ -1,3 +1,5 @@
+import { NUM, numbersOf, plainFields } from "../text.ts";
+
 /**
  * Parser of go-tpc's output (tpcc run, plain and json styles; tpch run). go-tpc exits 0 when every
  * worker failed and panics with exit 2 when nothing listens, so the text decides: output that
@@ -66,30 +68,13 @@ const FIELDS: [string, keyof GoTpcOperation][] = [
   ["Max(ms)", "max_ms"],
 ];
 
-const NUM = String.raw`(-?\d+(?:\.\d+)?)`;
 const PLAIN_ROW = /^\[(Summary|Current)\] (\w+) - (.*)$/;
 
 function operation(values: Record<string, string | undefined>, where: string): GoTpcOperation {
-  const op = {} as GoTpcOperation;
-  for (const [label, key] of FIELDS) {
-    const raw = values[label];
-    const n = raw === undefined ? Number.NaN : Number(raw);
-    if (!Number.isFinite(n))
-      throw new GoTpcParseError(`${where}: expected a number for ${label} (got ${raw})`);
-    op[key] = n;
-  }
+  const op: GoTpcOperation = numbersOf(values, FIELDS, (why) => new GoTpcParseError(`${where}: ${why}`));
   // The printed Avg(ms) is rounded to 0.1 ms; Sum/Count keeps the precision the count allows.
   if (op.count > 0) op.avg_ms = op.sum_ms / op.count;
   return op;
-}
-
-function plainFields(rest: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const part of rest.split(", ")) {
-    const m = new RegExp(String.raw`^([\w.()]+): ${NUM}$`).exec(part.trim());
-    if (m) out[m[1] as string] = m[2] as string;
-  }
-  return out;
 }
 
 /** The line that says why go-tpc failed, if its output says it did. */

@@ -1,3 +1,5 @@
+import { numbersOf, plainFields } from "../text.ts";
+
 /**
  * Parser of go-ycsb's output (load and run; plain, json and table output styles). Its periodic
  * blocks are cumulative since measuring began; the block after "Run finished, takes …" is the
@@ -64,30 +66,13 @@ const FIELDS: [string, keyof YcsbOperation][] = [
   ["99.99th(us)", "p9999_us"],
 ];
 
-const NUM = String.raw`(-?\d+(?:\.\d+)?)`;
 const PLAIN = /^([A-Z][A-Z_]*)\s+- (Takes\(s\): .*)$/;
 
 function operation(values: Record<string, string | undefined>, where: string): YcsbOperation {
+  // plain and json rows use go-ycsb's labels; table headers are upper-cased by its table writer
   const lower: Record<string, string | undefined> = {};
   for (const [k, v] of Object.entries(values)) lower[k.toLowerCase()] = v;
-  const op = {} as YcsbOperation;
-  for (const [label, key] of FIELDS) {
-    const raw = lower[label];
-    const n = raw === undefined ? Number.NaN : Number(raw);
-    if (!Number.isFinite(n))
-      throw new YcsbParseError(`${where}: expected a number for ${label} (got ${raw})`);
-    op[key] = n;
-  }
-  return op;
-}
-
-function plainFields(rest: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const part of rest.split(", ")) {
-    const m = new RegExp(String.raw`^([\w.()]+): ${NUM}$`).exec(part.trim());
-    if (m) out[m[1] as string] = m[2] as string;
-  }
-  return out;
+  return numbersOf(lower, FIELDS, (why) => new YcsbParseError(`${where}: ${why}`));
 }
 
 /** The line that says go-ycsb failed, if its output says so. */

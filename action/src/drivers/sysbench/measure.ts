@@ -1,7 +1,6 @@
+import { mean } from "../../compare/stats.ts";
 import type { CellRequest, Measured } from "../types.ts";
 import type { SysbenchInterval, SysbenchReport } from "./parse.ts";
-
-const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
 /** One interval line as named metric values (tps, qps, p<N>_ms, and the rest of the line). */
 function intervalValues(iv: SysbenchInterval, p: number | null): Record<string, number> {

@@ -12,6 +12,7 @@ import {
   TargetInfoSchema,
   TiperfError,
   WriteError,
+  batchMeans,
   canonicalJson,
   childEnv,
   driverOf,
@@ -21,17 +22,22 @@ import {
   firstTool,
   keepLogs,
   loadSpec,
+  mean,
   mostSpecificLine,
   newRunId,
+  normalQuantile,
   onTeardown,
+  pairedLogShift,
   parseSpec,
   readModel,
   readResult,
   record,
   require_dist,
   runTool,
+  tQuantile,
+  welchLogShift,
   writeAtomic
-} from "./chunk-NQGLR3JI.js";
+} from "./chunk-GCBAWFLO.js";
 import {
   __commonJS,
   __export,
@@ -1816,160 +1822,6 @@ var require_light = __commonJS({
   }
 });
 
-// action/src/compare/stats.ts
-var mean = (xs) => xs.reduce((a4, b10) => a4 + b10, 0) / xs.length;
-function variance(xs) {
-  if (xs.length < 2) return Number.NaN;
-  const m3 = mean(xs);
-  return xs.reduce((s2, x4) => s2 + (x4 - m3) ** 2, 0) / (xs.length - 1);
-}
-var stddev = (xs) => Math.sqrt(variance(xs));
-function logGamma(x4) {
-  const c4 = [
-    0.9999999999998099,
-    676.5203681218851,
-    -1259.1392167224028,
-    771.3234287776531,
-    -176.6150291621406,
-    12.507343278686905,
-    -0.13857109526572012,
-    9984369578019572e-21,
-    15056327351493116e-23
-  ];
-  if (x4 < 0.5) return Math.log(Math.PI / Math.sin(Math.PI * x4)) - logGamma(1 - x4);
-  const z = x4 - 1;
-  let a4 = c4[0];
-  const t = z + 7.5;
-  for (let i = 1; i < 9; i++) a4 += c4[i] / (z + i);
-  return 0.5 * Math.log(2 * Math.PI) + (z + 0.5) * Math.log(t) - t + Math.log(a4);
-}
-function betaCf(a4, b10, x4) {
-  const tiny = 1e-300;
-  let c4 = 1;
-  let d = 1 - (a4 + b10) * x4 / (a4 + 1);
-  if (Math.abs(d) < tiny) d = tiny;
-  d = 1 / d;
-  let h2 = d;
-  for (let m3 = 1; m3 <= 300; m3++) {
-    const m22 = 2 * m3;
-    let aa = m3 * (b10 - m3) * x4 / ((a4 + m22 - 1) * (a4 + m22));
-    d = 1 + aa * d;
-    if (Math.abs(d) < tiny) d = tiny;
-    c4 = 1 + aa / c4;
-    if (Math.abs(c4) < tiny) c4 = tiny;
-    d = 1 / d;
-    h2 *= d * c4;
-    aa = -(a4 + m3) * (a4 + b10 + m3) * x4 / ((a4 + m22) * (a4 + m22 + 1));
-    d = 1 + aa * d;
-    if (Math.abs(d) < tiny) d = tiny;
-    c4 = 1 + aa / c4;
-    if (Math.abs(c4) < tiny) c4 = tiny;
-    d = 1 / d;
-    const del = d * c4;
-    h2 *= del;
-    if (Math.abs(del - 1) < 1e-14) break;
-  }
-  return h2;
-}
-function incompleteBeta(a4, b10, x4) {
-  if (x4 <= 0) return 0;
-  if (x4 >= 1) return 1;
-  const front = Math.exp(logGamma(a4 + b10) - logGamma(a4) - logGamma(b10) + a4 * Math.log(x4) + b10 * Math.log(1 - x4));
-  return x4 < (a4 + 1) / (a4 + b10 + 2) ? front * betaCf(a4, b10, x4) / a4 : 1 - front * betaCf(b10, a4, 1 - x4) / b10;
-}
-function tCdf(t, df) {
-  const x4 = df / (df + t * t);
-  const tail = 0.5 * incompleteBeta(df / 2, 0.5, x4);
-  return t >= 0 ? 1 - tail : tail;
-}
-function tQuantile(p, df) {
-  if (!(p > 0 && p < 1)) throw new RangeError(`tQuantile: p must be in (0, 1), got ${p}`);
-  if (!Number.isFinite(df)) return normalQuantile(p);
-  let lo = -1e4;
-  let hi = 1e4;
-  for (let i = 0; i < 200 && hi - lo > 1e-12; i++) {
-    const mid = (lo + hi) / 2;
-    if (tCdf(mid, df) < p) lo = mid;
-    else hi = mid;
-  }
-  return (lo + hi) / 2;
-}
-function normalQuantile(p) {
-  const a4 = [
-    -39.69683028665376,
-    220.9460984245205,
-    -275.9285104469687,
-    138.357751867269,
-    -30.66479806614716,
-    2.506628277459239
-  ];
-  const b10 = [
-    -54.47609879822406,
-    161.5858368580409,
-    -155.6989798598866,
-    66.80131188771972,
-    -13.28068155288572
-  ];
-  const c4 = [
-    -0.007784894002430293,
-    -0.3223964580411365,
-    -2.400758277161838,
-    -2.549732539343734,
-    4.374664141464968,
-    2.938163982698783
-  ];
-  const d = [0.007784695709041462, 0.3224671290700398, 2.445134137142996, 3.754408661907416];
-  const pl = 0.02425;
-  const poly2 = (k2, x4) => k2.reduce((s2, v) => s2 * x4 + v, 0);
-  if (p < pl) {
-    const q2 = Math.sqrt(-2 * Math.log(p));
-    return poly2(c4, q2) / (poly2(d, q2) * q2 + 1);
-  }
-  if (p > 1 - pl) return -normalQuantile(1 - p);
-  const q = p - 0.5;
-  const r = q * q;
-  return poly2(a4, r) * q / (poly2(b10, r) * r + 1);
-}
-var TRIM = 0.1;
-function trimmedShift(xs, trim) {
-  const n = xs.length;
-  const g = Math.floor(trim * n);
-  const sorted = [...xs].sort((a4, b10) => a4 - b10);
-  const kept = sorted.slice(g, n - g);
-  const lo = sorted[g];
-  const hi = sorted[n - g - 1];
-  const winsorized = sorted.map((x4) => Math.min(Math.max(x4, lo), hi));
-  const h2 = n - 2 * g;
-  const se = Math.sqrt(variance(winsorized) / n) / (h2 / n);
-  return { estimate: mean(kept), se, df: h2 - 1, n };
-}
-function pairedLogShift(base, head, trim = TRIM) {
-  if (base.length !== head.length) throw new Error("paired samples must have equal length");
-  return trimmedShift(
-    base.map((b10, i) => Math.log(head[i] / b10)),
-    trim
-  );
-}
-function welchLogShift(base, head) {
-  const lb = base.map(Math.log);
-  const lh = head.map(Math.log);
-  const vb = variance(lb) / lb.length;
-  const vh = variance(lh) / lh.length;
-  const se = Math.sqrt(vb + vh);
-  const df = (vb + vh) ** 2 / (vb ** 2 / (lb.length - 1) + vh ** 2 / (lh.length - 1));
-  return { estimate: mean(lh) - mean(lb), se, df, n: Math.min(lb.length, lh.length) };
-}
-function batchMeans(xs, batches) {
-  const k2 = Math.min(batches, xs.length);
-  const out = [];
-  for (let i = 0; i < k2; i++) {
-    const from = Math.floor(i * xs.length / k2);
-    const to = Math.floor((i + 1) * xs.length / k2);
-    out.push(mean(xs.slice(from, to)));
-  }
-  return out;
-}
-
 // action/src/compare/judge.ts
 var MDE_POWER = 0.8;
 var round6 = (x4) => Math.round(x4 * 1e6) / 1e6;
@@ -3654,7 +3506,7 @@ function bluri(radius2) {
     }
   };
 }
-function variance2(values3, valueof) {
+function variance(values3, valueof) {
   let count2 = 0;
   let delta;
   let mean3 = 0;
@@ -3680,7 +3532,7 @@ function variance2(values3, valueof) {
   if (count2 > 1) return sum3 / (count2 - 1);
 }
 function deviation(values3, valueof) {
-  const v = variance2(values3, valueof);
+  const v = variance(values3, valueof);
   return v ? Math.sqrt(v) : v;
 }
 var Adder = class {
@@ -56903,13 +56755,13 @@ ${(init2.stderr || init2.stdout).slice(-2e3)}`);
 }
 
 // action/src/pipeline/preflight.ts
+var anyOf = (programs) => programs.some((p) => findTool(p) !== void 0);
 function driverNeeds(spec) {
   const byDriver = /* @__PURE__ */ new Map();
   for (const w2 of spec.workloads) byDriver.set(w2.driver, [...byDriver.get(w2.driver) ?? [], w2]);
   return [...byDriver].map(([name, ws]) => {
     const driver = driverOf(name);
     return {
-      anyOf: [],
       found: ws.every((w2) => driver.findTool(w2.script) !== void 0),
       what: `${name} (workload${ws.length > 1 ? "s" : ""} ${ws.map((w2) => w2.name).join(", ")})`,
       install: driver.install
@@ -56921,17 +56773,17 @@ function needsOf(spec) {
   if (spec.target.kind === "mariadb") {
     needs.push(
       {
-        anyOf: MARIADB_PROGRAMS.server,
+        found: anyOf(MARIADB_PROGRAMS.server),
         what: "the MariaDB server (target.kind mariadb)",
         install: "the Debian package mariadb-server"
       },
       {
-        anyOf: MARIADB_PROGRAMS.installDb,
+        found: anyOf(MARIADB_PROGRAMS.installDb),
         what: "mariadb-install-db (target.kind mariadb)",
         install: "the Debian package mariadb-server"
       },
       {
-        anyOf: MARIADB_PROGRAMS.client,
+        found: anyOf(MARIADB_PROGRAMS.client),
         what: "the mariadb client (target.kind mariadb)",
         install: "the Debian package mariadb-client"
       }
@@ -56940,12 +56792,12 @@ function needsOf(spec) {
     const servers = postgresBinDirs().map((d) => join8(d, "postgres"));
     needs.push(
       {
-        anyOf: servers.length ? servers : ["/usr/lib/postgresql/N/bin/postgres"],
+        found: anyOf(servers.length ? servers : ["/usr/lib/postgresql/N/bin/postgres"]),
         what: "the PostgreSQL server (target.kind postgres)",
         install: "the Debian package postgresql"
       },
       {
-        anyOf: ["psql"],
+        found: anyOf(["psql"]),
         what: "psql (target.kind postgres)",
         install: "the Debian package postgresql-client"
       }
@@ -56953,7 +56805,7 @@ function needsOf(spec) {
   }
   if (spec.driver?.cpus !== void 0 || spec.target.resources?.cpus !== void 0) {
     needs.push({
-      anyOf: ["taskset"],
+      found: anyOf(["taskset"]),
       what: "taskset (driver.cpus / target.resources.cpus)",
       install: "the Debian package util-linux"
     });
@@ -56962,9 +56814,7 @@ function needsOf(spec) {
 }
 function checkTools(specs) {
   const missing = /* @__PURE__ */ new Map();
-  for (const spec of specs)
-    for (const need of needsOf(spec))
-      if (!(need.found ?? need.anyOf.some((t) => findTool(t)))) missing.set(need.what, need);
+  for (const spec of specs) for (const need of needsOf(spec)) if (!need.found) missing.set(need.what, need);
   if (missing.size === 0) return;
   const list = [...missing.values()].map((n) => `- ${n.what}: install ${n.install}`).join("\n");
   const debian = [...missing.values()].some((n) => n.install.startsWith("the Debian package"));
@@ -57251,13 +57101,27 @@ function describeFailure(tool, step2, r, said, limit, server) {
   return `${step2}: ${tool} ${how}${cause ? `: ${cause}` : `:
 ${lastLines(r.output)}`}`;
 }
+var toolKey = (w2) => `${w2.driver}:${w2.script}`;
+function findTools(spec) {
+  const tools = /* @__PURE__ */ new Map();
+  for (const w2 of spec.workloads) {
+    if (tools.has(toolKey(w2))) continue;
+    const driver = driverOf(w2.driver);
+    const tool = driver.findTool(w2.script);
+    if (!tool)
+      throw new RunError(`workload ${w2.name}: ${w2.driver} is not installed (install ${driver.install})`);
+    tools.set(toolKey(w2), tool);
+  }
+  return tools;
+}
 var Bench = class _Bench {
-  constructor(variant, spec, targetSpec, target2, dataSets, runDir, log7) {
+  constructor(variant, spec, targetSpec, target2, dataSets, tools, runDir, log7) {
     this.variant = variant;
     this.spec = spec;
     this.targetSpec = targetSpec;
     this.target = target2;
     this.dataSets = dataSets;
+    this.tools = tools;
     this.runDir = runDir;
     this.log = log7;
   }
@@ -57266,11 +57130,13 @@ var Bench = class _Bench {
   targetSpec;
   target;
   dataSets;
+  tools;
   runDir;
   log;
   static async open(opts) {
     if (opts.spec.driver?.cpus !== void 0) checkCpus("driver.cpus", opts.spec.driver.cpus);
-    const dataSets = _Bench.dataSets(opts.spec);
+    const tools = findTools(opts.spec);
+    const dataSets = _Bench.dataSets(opts.spec, tools);
     const target2 = await startTarget(opts.targetSpec, {
       maxConnections: opts.maxConnections,
       logDir: `${opts.runDir.serverLogDir}/${opts.variant}`,
@@ -57282,6 +57148,7 @@ var Bench = class _Bench {
       opts.targetSpec,
       target2,
       dataSets,
+      tools,
       opts.runDir,
       opts.log
     );
@@ -57299,16 +57166,13 @@ var Bench = class _Bench {
     return bench;
   }
   /** The spec's data sets in workload order, each with the program that loads it. */
-  static dataSets(spec) {
+  static dataSets(spec, tools) {
     const seen = /* @__PURE__ */ new Map();
     for (const w2 of spec.workloads) {
       const driver = driverOf(w2.driver);
       const key2 = driver.dataKey(w2, spec.data);
-      if (seen.has(key2)) continue;
-      const tool = driver.findTool(w2.script);
-      if (!tool)
-        throw new RunError(`workload ${w2.name}: ${w2.driver} is not installed (install ${driver.install})`);
-      seen.set(key2, { driver, workload: w2, tool });
+      const tool = tools.get(toolKey(w2));
+      if (!seen.has(key2)) seen.set(key2, { driver, workload: w2, tool });
     }
     return [...seen.values()];
   }
@@ -57382,7 +57246,7 @@ var Bench = class _Bench {
   async runCell(plan, signal) {
     const w2 = plan.workload;
     const driver = driverOf(w2.driver);
-    const tool = driver.findTool(w2.script);
+    const tool = this.tools.get(toolKey(w2));
     const logFile = this.runDir.raw(cellFileName(plan));
     const started = (/* @__PURE__ */ new Date()).toISOString();
     const seconds2 = cellSeconds(plan);
@@ -57409,7 +57273,6 @@ var Bench = class _Bench {
       status: "failed",
       error: `cell ${cellLabel(plan)} failed: ${why}`
     });
-    if (!tool) return fail(`${w2.driver} is not installed (install ${driver.install})`);
     const step2 = driver.run(this.context(w2, plan.threads));
     const limitS = step2.limitS ?? seconds2 + grace;
     const r = await this.tool(tool, step2, logFile, signal, limitS);
@@ -62582,8 +62445,6 @@ function mergePatch(from, to) {
 }
 
 export {
-  mean,
-  stddev,
   judgeStored,
   VerdictSchema,
   readVerdict,

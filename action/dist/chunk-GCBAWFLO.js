@@ -27169,6 +27169,160 @@ function date4(params) {
   return _coercedDate(ZodDate, params);
 }
 
+// action/src/compare/stats.ts
+var mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
+function variance(xs) {
+  if (xs.length < 2) return Number.NaN;
+  const m = mean(xs);
+  return xs.reduce((s, x) => s + (x - m) ** 2, 0) / (xs.length - 1);
+}
+var stddev = (xs) => Math.sqrt(variance(xs));
+function logGamma(x) {
+  const c = [
+    0.9999999999998099,
+    676.5203681218851,
+    -1259.1392167224028,
+    771.3234287776531,
+    -176.6150291621406,
+    12.507343278686905,
+    -0.13857109526572012,
+    9984369578019572e-21,
+    15056327351493116e-23
+  ];
+  if (x < 0.5) return Math.log(Math.PI / Math.sin(Math.PI * x)) - logGamma(1 - x);
+  const z2 = x - 1;
+  let a = c[0];
+  const t = z2 + 7.5;
+  for (let i = 1; i < 9; i++) a += c[i] / (z2 + i);
+  return 0.5 * Math.log(2 * Math.PI) + (z2 + 0.5) * Math.log(t) - t + Math.log(a);
+}
+function betaCf(a, b, x) {
+  const tiny = 1e-300;
+  let c = 1;
+  let d = 1 - (a + b) * x / (a + 1);
+  if (Math.abs(d) < tiny) d = tiny;
+  d = 1 / d;
+  let h = d;
+  for (let m = 1; m <= 300; m++) {
+    const m2 = 2 * m;
+    let aa = m * (b - m) * x / ((a + m2 - 1) * (a + m2));
+    d = 1 + aa * d;
+    if (Math.abs(d) < tiny) d = tiny;
+    c = 1 + aa / c;
+    if (Math.abs(c) < tiny) c = tiny;
+    d = 1 / d;
+    h *= d * c;
+    aa = -(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1));
+    d = 1 + aa * d;
+    if (Math.abs(d) < tiny) d = tiny;
+    c = 1 + aa / c;
+    if (Math.abs(c) < tiny) c = tiny;
+    d = 1 / d;
+    const del = d * c;
+    h *= del;
+    if (Math.abs(del - 1) < 1e-14) break;
+  }
+  return h;
+}
+function incompleteBeta(a, b, x) {
+  if (x <= 0) return 0;
+  if (x >= 1) return 1;
+  const front = Math.exp(logGamma(a + b) - logGamma(a) - logGamma(b) + a * Math.log(x) + b * Math.log(1 - x));
+  return x < (a + 1) / (a + b + 2) ? front * betaCf(a, b, x) / a : 1 - front * betaCf(b, a, 1 - x) / b;
+}
+function tCdf(t, df) {
+  const x = df / (df + t * t);
+  const tail = 0.5 * incompleteBeta(df / 2, 0.5, x);
+  return t >= 0 ? 1 - tail : tail;
+}
+function tQuantile(p, df) {
+  if (!(p > 0 && p < 1)) throw new RangeError(`tQuantile: p must be in (0, 1), got ${p}`);
+  if (!Number.isFinite(df)) return normalQuantile(p);
+  let lo = -1e4;
+  let hi = 1e4;
+  for (let i = 0; i < 200 && hi - lo > 1e-12; i++) {
+    const mid = (lo + hi) / 2;
+    if (tCdf(mid, df) < p) lo = mid;
+    else hi = mid;
+  }
+  return (lo + hi) / 2;
+}
+function normalQuantile(p) {
+  const a = [
+    -39.69683028665376,
+    220.9460984245205,
+    -275.9285104469687,
+    138.357751867269,
+    -30.66479806614716,
+    2.506628277459239
+  ];
+  const b = [
+    -54.47609879822406,
+    161.5858368580409,
+    -155.6989798598866,
+    66.80131188771972,
+    -13.28068155288572
+  ];
+  const c = [
+    -0.007784894002430293,
+    -0.3223964580411365,
+    -2.400758277161838,
+    -2.549732539343734,
+    4.374664141464968,
+    2.938163982698783
+  ];
+  const d = [0.007784695709041462, 0.3224671290700398, 2.445134137142996, 3.754408661907416];
+  const pl = 0.02425;
+  const poly = (k, x) => k.reduce((s, v) => s * x + v, 0);
+  if (p < pl) {
+    const q2 = Math.sqrt(-2 * Math.log(p));
+    return poly(c, q2) / (poly(d, q2) * q2 + 1);
+  }
+  if (p > 1 - pl) return -normalQuantile(1 - p);
+  const q = p - 0.5;
+  const r = q * q;
+  return poly(a, r) * q / (poly(b, r) * r + 1);
+}
+var TRIM = 0.1;
+function trimmedShift(xs, trim) {
+  const n = xs.length;
+  const g = Math.floor(trim * n);
+  const sorted = [...xs].sort((a, b) => a - b);
+  const kept = sorted.slice(g, n - g);
+  const lo = sorted[g];
+  const hi = sorted[n - g - 1];
+  const winsorized = sorted.map((x) => Math.min(Math.max(x, lo), hi));
+  const h = n - 2 * g;
+  const se = Math.sqrt(variance(winsorized) / n) / (h / n);
+  return { estimate: mean(kept), se, df: h - 1, n };
+}
+function pairedLogShift(base, head, trim = TRIM) {
+  if (base.length !== head.length) throw new Error("paired samples must have equal length");
+  return trimmedShift(
+    base.map((b, i) => Math.log(head[i] / b)),
+    trim
+  );
+}
+function welchLogShift(base, head) {
+  const lb = base.map(Math.log);
+  const lh = head.map(Math.log);
+  const vb = variance(lb) / lb.length;
+  const vh = variance(lh) / lh.length;
+  const se = Math.sqrt(vb + vh);
+  const df = (vb + vh) ** 2 / (vb ** 2 / (lb.length - 1) + vh ** 2 / (lh.length - 1));
+  return { estimate: mean(lh) - mean(lb), se, df, n: Math.min(lb.length, lh.length) };
+}
+function batchMeans(xs, batches) {
+  const k = Math.min(batches, xs.length);
+  const out = [];
+  for (let i = 0; i < k; i++) {
+    const from = Math.floor(i * xs.length / k);
+    const to = Math.floor((i + 1) * xs.length / k);
+    out.push(mean(xs.slice(from, to)));
+  }
+  return out;
+}
+
 // action/src/proc/env.ts
 import { accessSync, constants, statSync } from "node:fs";
 import { delimiter, join } from "node:path";
@@ -27208,13 +27362,53 @@ function findTool(name, path = childEnv().PATH ?? "") {
 }
 var firstTool = (names) => names.map((n) => findTool(n)).find((t) => t !== void 0) ?? names[0];
 
-// action/src/specfile/duration.ts
+// action/src/specfile/keys.ts
 function parseDuration(value) {
   if (typeof value === "number") return Number.isInteger(value) && value >= 0 ? value : void 0;
   const m = /^(\d+)\s*(s|m|h)$/.exec(value.trim());
   if (!m) return void 0;
   const n = Number(m[1]);
   return n * { s: 1, m: 60, h: 3600 }[m[2]];
+}
+var durationSchema = (min) => external_exports.union([external_exports.string(), external_exports.number()]).transform((v, ctx) => {
+  const seconds = parseDuration(v);
+  if (seconds === void 0 || seconds < min) {
+    ctx.addIssue({
+      code: "custom",
+      message: `must be a whole number of seconds ${min > 0 ? "\u2265 1" : "\u2265 0"}, written like 10s, 2m or 1h (got ${JSON.stringify(v)})`
+    });
+    return external_exports.NEVER;
+  }
+  return seconds;
+});
+function forwardIssues(ctx, issues, prefix = [], unknown2) {
+  for (const issue2 of issues) {
+    const path = issue2.code === "unrecognized_keys" ? [...issue2.path, issue2.keys[0] ?? ""] : issue2.path;
+    const message = issue2.code === "unrecognized_keys" && unknown2 ? unknown2(issue2.keys[0] ?? "") : issue2.code === "invalid_key" ? issue2.issues.map((i) => i.message).join("; ") : issue2.message;
+    ctx.addIssue({ code: "custom", path: [...prefix, ...path], message });
+  }
+}
+
+// action/src/drivers/text.ts
+var NUM = String.raw`(-?\d+(?:\.\d+)?)`;
+var FIELD = new RegExp(String.raw`^([\w.()]+): ${NUM}$`);
+function plainFields(rest) {
+  const out = {};
+  for (const part of rest.split(", ")) {
+    const m = FIELD.exec(part.trim());
+    if (m) out[m[1]] = m[2];
+  }
+  return out;
+}
+function numbersOf(values, fields3, fail) {
+  const out = {};
+  for (const [label, key] of fields3) {
+    const raw = values[label];
+    const n = raw === void 0 ? Number.NaN : Number(raw);
+    if (!Number.isFinite(n)) throw fail(`expected a number for ${label} (got ${raw})`);
+    out[key] = n;
+  }
+  return out;
 }
 
 // action/src/drivers/go-tpc/parse.ts
@@ -27237,27 +27431,11 @@ var FIELDS = [
   ["99.9th(ms)", "p999_ms"],
   ["Max(ms)", "max_ms"]
 ];
-var NUM = String.raw`(-?\d+(?:\.\d+)?)`;
 var PLAIN_ROW = /^\[(Summary|Current)\] (\w+) - (.*)$/;
 function operation(values, where) {
-  const op = {};
-  for (const [label, key] of FIELDS) {
-    const raw = values[label];
-    const n = raw === void 0 ? Number.NaN : Number(raw);
-    if (!Number.isFinite(n))
-      throw new GoTpcParseError(`${where}: expected a number for ${label} (got ${raw})`);
-    op[key] = n;
-  }
+  const op = numbersOf(values, FIELDS, (why) => new GoTpcParseError(`${where}: ${why}`));
   if (op.count > 0) op.avg_ms = op.sum_ms / op.count;
   return op;
-}
-function plainFields(rest) {
-  const out = {};
-  for (const part of rest.split(", ")) {
-    const m = new RegExp(String.raw`^([\w.()]+): ${NUM}$`).exec(part.trim());
-    if (m) out[m[1]] = m[2];
-  }
-  return out;
 }
 function goTpcFailure(text) {
   const lines = text.split(/\r?\n/).map((l) => l.trim());
@@ -27361,21 +27539,10 @@ function parseTpch(text) {
 // action/src/drivers/go-tpc/index.ts
 var TPCC_TRANSACTIONS = ["NEW_ORDER", "PAYMENT", "ORDER_STATUS", "DELIVERY", "STOCK_LEVEL"];
 var ALL_QUERIES = Array.from({ length: 22 }, (_, i) => `q${i + 1}`);
-var seconds = (what) => external_exports.union([external_exports.string(), external_exports.number()]).transform((v, ctx) => {
-  const s = parseDuration(v);
-  if (s === void 0 || s < 1) {
-    ctx.addIssue({
-      code: "custom",
-      message: `${what} must be whole seconds \u2265 1, like 5s (got ${JSON.stringify(v)})`
-    });
-    return external_exports.NEVER;
-  }
-  return s;
-});
 var TpccOptions = external_exports.strictObject({
   warehouses: external_exports.number().int().min(1).default(1),
   /** Seconds between go-tpc's [Current] reports: the interval samples. */
-  interval: seconds("interval").default(2),
+  interval: durationSchema(1).default(2),
   /** Let prepare run go-tpc's consistency check of the loaded data (slow: off by default). */
   check: external_exports.boolean().default(false),
   isolation: external_exports.number().int().min(0).max(7).optional(),
@@ -27400,12 +27567,13 @@ var Keys = external_exports.strictObject({
   const schema = k["go-tpc"] === "tpcc" ? TpccOptions : TpchOptions;
   const parsed = schema.safeParse(k.options);
   if (!parsed.success) {
-    for (const issue2 of parsed.error.issues) {
-      const path = issue2.code === "unrecognized_keys" ? [...issue2.path, issue2.keys[0] ?? ""] : issue2.path;
-      const allowed = Object.keys(schema.shape).join(", ");
-      const message = issue2.code === "unrecognized_keys" ? `unknown go-tpc ${k["go-tpc"]} option ${issue2.keys[0]} (allowed: ${allowed}; threads, duration and connections are set by tiperf)` : issue2.message;
-      ctx.addIssue({ code: "custom", path: ["options", ...path], message });
-    }
+    const allowed = Object.keys(schema.shape).join(", ");
+    forwardIssues(
+      ctx,
+      parsed.error.issues,
+      ["options"],
+      (key) => `unknown go-tpc ${k["go-tpc"]} option ${key} (allowed: ${allowed}; threads, duration and connections are set by tiperf)`
+    );
     return external_exports.NEVER;
   }
   const options = Object.fromEntries(
@@ -27473,7 +27641,6 @@ function tpccValues(ops) {
   v.tpm_total = total;
   return v;
 }
-var mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
 var fields = (op) => ({ ...op });
 function measureTpcc(w, report, req) {
   const problems = [];
@@ -27647,7 +27814,7 @@ var goTpc = {
       }
     ];
   },
-  failure: (output2) => hasResult(output2) ? void 0 : goTpcFailure(output2) ?? void 0,
+  failure: (output2) => hasResult(output2) ? void 0 : goTpcFailure(output2),
   measure(w, output2, req) {
     return w.script === "tpcc" ? measureTpcc(w, parseTpcc(output2), req) : measureTpch(w, output2);
   },
@@ -27680,28 +27847,11 @@ var FIELDS2 = [
   ["99.9th(us)", "p999_us"],
   ["99.99th(us)", "p9999_us"]
 ];
-var NUM2 = String.raw`(-?\d+(?:\.\d+)?)`;
 var PLAIN = /^([A-Z][A-Z_]*)\s+- (Takes\(s\): .*)$/;
 function operation2(values, where) {
   const lower2 = {};
   for (const [k, v] of Object.entries(values)) lower2[k.toLowerCase()] = v;
-  const op = {};
-  for (const [label, key] of FIELDS2) {
-    const raw = lower2[label];
-    const n = raw === void 0 ? Number.NaN : Number(raw);
-    if (!Number.isFinite(n))
-      throw new YcsbParseError(`${where}: expected a number for ${label} (got ${raw})`);
-    op[key] = n;
-  }
-  return op;
-}
-function plainFields2(rest) {
-  const out = {};
-  for (const part of rest.split(", ")) {
-    const m = new RegExp(String.raw`^([\w.()]+): ${NUM2}$`).exec(part.trim());
-    if (m) out[m[1]] = m[2];
-  }
-  return out;
+  return numbersOf(lower2, FIELDS2, (why) => new YcsbParseError(`${where}: ${why}`));
 }
 function ycsbFailure(text) {
   const lines = text.split(/\r?\n/).map((l) => l.trim());
@@ -27747,7 +27897,7 @@ function parseYcsb(text) {
     }
     const plain = PLAIN.exec(line);
     if (plain) {
-      add(plain[1], operation2(plainFields2(plain[2]), where));
+      add(plain[1], operation2(plainFields(plain[2]), where));
       continue;
     }
     if (line.startsWith("[{")) {
@@ -28167,7 +28317,6 @@ ${e.message}`;
 }
 
 // action/src/drivers/sysbench/measure.ts
-var mean2 = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
 function intervalValues(iv, p) {
   const v = {
     tps: iv.tps,
@@ -28205,12 +28354,12 @@ function steadyState(report, warmupS) {
     );
   }
   const metrics = {
-    tps: mean2(steady.map((i) => i.values.tps)),
-    qps: mean2(steady.map((i) => i.values.qps)),
+    tps: mean(steady.map((i) => i.values.tps)),
+    qps: mean(steady.map((i) => i.values.qps)),
     errors: report.errors
   };
   const lats = steady.map((i) => i.values[`p${p}_ms`]).filter((v) => v !== void 0);
-  if (p !== null && lats.length > 0) metrics[`p${p}_ms`] = mean2(lats);
+  if (p !== null && lats.length > 0) metrics[`p${p}_ms`] = mean(lats);
   return { ...base, metrics, source: "intervals" };
 }
 function measurementProblems(report, req) {
@@ -28245,12 +28394,12 @@ var SysbenchParseError = class extends Error {
     this.name = "SysbenchParseError";
   }
 };
-var NUM3 = String.raw`(-?\d+(?:\.\d+)?(?:e[+-]?\d+)?)`;
+var NUM2 = String.raw`(-?\d+(?:\.\d+)?(?:e[+-]?\d+)?)`;
 var INTERVAL = new RegExp(
-  String.raw`^\[\s*${NUM3}s\s*\]\s+thds:\s*(\d+)\s+tps:\s*${NUM3}\s+qps:\s*${NUM3}\s+\(r/w/o:\s*${NUM3}/${NUM3}/${NUM3}\)\s+lat\s+\(ms,(\d+)%\):\s*${NUM3}\s+err/s:?\s*${NUM3}\s+reconn/s:?\s*${NUM3}\s*$`
+  String.raw`^\[\s*${NUM2}s\s*\]\s+thds:\s*(\d+)\s+tps:\s*${NUM2}\s+qps:\s*${NUM2}\s+\(r/w/o:\s*${NUM2}/${NUM2}/${NUM2}\)\s+lat\s+\(ms,(\d+)%\):\s*${NUM2}\s+err/s:?\s*${NUM2}\s+reconn/s:?\s*${NUM2}\s*$`
 );
-var QUEUE = new RegExp(String.raw`^\[\s*${NUM3}s\s*\]\s+queue length:\s*(\d+),\s*concurrency:\s*(\d+)\s*$`);
-var HIST_ROW = new RegExp(String.raw`^\s*${NUM3}\s+\|[* ]*\s(\d+)\s*$`);
+var QUEUE = new RegExp(String.raw`^\[\s*${NUM2}s\s*\]\s+queue length:\s*(\d+),\s*concurrency:\s*(\d+)\s*$`);
+var HIST_ROW = new RegExp(String.raw`^\s*${NUM2}\s+\|[* ]*\s(\d+)\s*$`);
 function num(s) {
   const v = Number(s);
   if (s === void 0 || !Number.isFinite(v))
@@ -28339,31 +28488,31 @@ function parseSysbench(text) {
     sql,
     "transactions:",
     "SQL statistics",
-    new RegExp(String.raw`^\s+transactions:\s+(\d+)\s+\(${NUM3} per sec\.\)`)
+    new RegExp(String.raw`^\s+transactions:\s+(\d+)\s+\(${NUM2} per sec\.\)`)
   );
   const qs = field(
     sql,
     "queries:",
     "SQL statistics",
-    new RegExp(String.raw`^\s+queries:\s+(\d+)\s+\(${NUM3} per sec\.\)`)
+    new RegExp(String.raw`^\s+queries:\s+(\d+)\s+\(${NUM2} per sec\.\)`)
   );
   const errs = field(
     sql,
     "ignored errors:",
     "SQL statistics",
-    new RegExp(String.raw`^\s+ignored errors:\s+(\d+)\s+\(${NUM3} per sec\.\)`)
+    new RegExp(String.raw`^\s+ignored errors:\s+(\d+)\s+\(${NUM2} per sec\.\)`)
   );
   const rec = field(
     sql,
     "reconnects:",
     "SQL statistics",
-    new RegExp(String.raw`^\s+reconnects:\s+(\d+)\s+\(${NUM3} per sec\.\)`)
+    new RegExp(String.raw`^\s+reconnects:\s+(\d+)\s+\(${NUM2} per sec\.\)`)
   );
   const totalTime = field(
     general,
     "total time:",
     "General statistics",
-    new RegExp(String.raw`^\s+total time:\s+${NUM3}s`)
+    new RegExp(String.raw`^\s+total time:\s+${NUM2}s`)
   );
   const events = field(
     general,
@@ -28372,10 +28521,10 @@ function parseSysbench(text) {
     /^\s+total number of events:\s+(\d+)/
   );
   const lat = {
-    min: num(field(latency, "min:", "Latency", new RegExp(String.raw`^\s+min:\s+${NUM3}`))[1]),
-    avg: num(field(latency, "avg:", "Latency", new RegExp(String.raw`^\s+avg:\s+${NUM3}`))[1]),
-    max: num(field(latency, "max:", "Latency", new RegExp(String.raw`^\s+max:\s+${NUM3}`))[1]),
-    sum: num(field(latency, "sum:", "Latency", new RegExp(String.raw`^\s+sum:\s+${NUM3}`))[1])
+    min: num(field(latency, "min:", "Latency", new RegExp(String.raw`^\s+min:\s+${NUM2}`))[1]),
+    avg: num(field(latency, "avg:", "Latency", new RegExp(String.raw`^\s+avg:\s+${NUM2}`))[1]),
+    max: num(field(latency, "max:", "Latency", new RegExp(String.raw`^\s+max:\s+${NUM2}`))[1]),
+    sum: num(field(latency, "sum:", "Latency", new RegExp(String.raw`^\s+sum:\s+${NUM2}`))[1])
   };
   let percentile = null;
   const pctLine = latency.find((l) => /^\s+(\d+)th percentile:/.test(l) || /^\s+percentile stats:/.test(l));
@@ -28383,7 +28532,7 @@ function parseSysbench(text) {
     throw new SysbenchParseError(
       `expected an "Nth percentile:" or "percentile stats: disabled" line in the Latency block`
     );
-  const pm = new RegExp(String.raw`^\s+(\d+)th percentile:\s+${NUM3}`).exec(pctLine);
+  const pm = new RegExp(String.raw`^\s+(\d+)th percentile:\s+${NUM2}`).exec(pctLine);
   if (pm) {
     percentile = Number(pm[1]);
     lat[`p${percentile}`] = num(pm[2]);
@@ -28599,17 +28748,7 @@ var TARGET_KINDS = ["mariadb", "postgres"];
 var NAME = /^[a-z][a-z0-9_-]{0,62}$/;
 var SERVER_SETTING = /^[a-z][a-z0-9_.-]*$/i;
 var scalar2 = external_exports.union([external_exports.string(), external_exports.number(), external_exports.boolean()]);
-var duration3 = (min) => external_exports.union([external_exports.string(), external_exports.number()]).transform((v, ctx) => {
-  const seconds2 = parseDuration(v);
-  if (seconds2 === void 0 || seconds2 < min) {
-    ctx.addIssue({
-      code: "custom",
-      message: `must be a whole number of seconds ${min > 0 ? "\u2265 1" : "\u2265 0"}, written like 10s, 2m or 1h (got ${JSON.stringify(v)})`
-    });
-    return external_exports.NEVER;
-  }
-  return seconds2;
-});
+var duration3 = durationSchema;
 function parsePercent(value) {
   const m = /^(\d+(?:\.\d+)?)%$/.exec(value.trim());
   return m ? Number(m[1]) / 100 : void 0;
@@ -28671,11 +28810,7 @@ var WorkloadSchema = external_exports.looseObject({
   }
   const parsed = driver.keys.safeParse(own2);
   if (!parsed.success) {
-    for (const issue2 of parsed.error.issues) {
-      const path = issue2.code === "unrecognized_keys" ? [...issue2.path, issue2.keys[0] ?? ""] : issue2.path;
-      const message = issue2.code === "invalid_key" ? issue2.issues.map((i) => i.message).join("; ") : issue2.message;
-      ctx.addIssue({ code: "custom", path, message });
-    }
+    forwardIssues(ctx, parsed.error.issues);
     return external_exports.NEVER;
   }
   return {
@@ -29358,6 +29493,13 @@ export {
   errnoText,
   WriteError,
   require_dist,
+  mean,
+  stddev,
+  tQuantile,
+  normalQuantile,
+  pairedLogShift,
+  welchLogShift,
+  batchMeans,
   childEnv,
   findTool,
   firstTool,
