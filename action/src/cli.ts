@@ -8,6 +8,7 @@ import { DRIVERS, driverNames } from "./drivers/registry.ts";
 import { EXIT, errnoText, InputError, TiperfError } from "./errors.ts";
 import { runAgainstBaseline } from "./pipeline/baseline-check.ts";
 import { compareSpec } from "./pipeline/compare.ts";
+import { planRun, writePlan } from "./pipeline/plan.ts";
 import { checkOutFile } from "./pipeline/preflight.ts";
 import { runSpec } from "./pipeline/run.ts";
 import {
@@ -317,6 +318,22 @@ function parseAge(value: string): number {
   return Number(m[1]) * { m: 60_000, h: 3_600_000, d: 86_400_000 }[m[2] as "m" | "h" | "d"];
 }
 
+async function cmdPlan(args: string[]): Promise<number> {
+  const { values, positionals } = flags("plan", args, parseOptions("plan"));
+  if (positionals.length > 0)
+    throw new InputError(`tiperf plan: unexpected argument ${positionals[0]}; use --spec FILE`);
+  const loaded = await specSource("plan", values);
+  const plan = await planRun(loaded, {
+    ...(typeof values.profile === "string" ? { profile: values.profile } : {}),
+  });
+  process.stdout.write(plan.text);
+  if (typeof values.out === "string") {
+    const written = await writePlan(plan, values.out);
+    log(`plan: wrote ${written.length} files to ${values.out}`);
+  }
+  return EXIT.ok;
+}
+
 async function cmdReap(args: string[]): Promise<number> {
   const { values, positionals } = flags("reap", args, parseOptions("reap"));
   if (positionals.length > 0) throw new InputError(`tiperf reap: unexpected argument ${positionals[0]}`);
@@ -393,6 +410,8 @@ export async function main(argv: string[]): Promise<number> {
         return await cmdAlarm(rest);
       case "pull-request":
         return await cmdPullRequest(rest);
+      case "plan":
+        return await cmdPlan(rest);
       case "reap":
         return await cmdReap(rest);
       case "parse":

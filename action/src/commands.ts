@@ -40,6 +40,7 @@ export const COMMANDS: CommandSpec[] = [
       out: { type: "string", value: "DIR" },
       baseline: { type: "string", value: "RESULT" },
       json: { type: "string", value: "OUT" },
+      profile: { type: "string", value: "FILE" },
       ...COMPOSE,
     },
     about: [
@@ -54,6 +55,7 @@ export const COMMANDS: CommandSpec[] = [
       out: { type: "string", value: "DIR" },
       json: { type: "string", value: "OUT" },
       seed: { type: "string", value: "N" },
+      profile: { type: "string", value: "FILE" },
       ...COMPOSE,
     },
     about: [
@@ -141,6 +143,20 @@ export const COMMANDS: CommandSpec[] = [
       ...DEADLINES,
     },
     about: ["open a pull request (the weekly baseline refresh)"],
+  },
+  {
+    name: "plan",
+    flags: {
+      spec: { type: "string", value: "FILE", required: true },
+      profile: { type: "string", value: "FILE" },
+      out: { type: "string", value: "DIR" },
+      ...COMPOSE,
+    },
+    about: [
+      "print (and with --out write) everything a run would do without running anything: for a",
+      "TiDB target the topology.yaml per variant, TOML configs, haproxy.cfg, every tiup, SQL and",
+      "load-tool command line in phase order; --profile overrides the spec's target.profile",
+    ],
   },
   {
     name: "reap",

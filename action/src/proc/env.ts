@@ -19,6 +19,11 @@ const PASSED = [
   "TZ",
   "USER",
   "LOGNAME",
+  // tiup keeps its components, clusters and playground data under TIUP_HOME (default ~/.tiup)
+  "TIUP_HOME",
+  "TIUP_MIRRORS",
+  // ssh (the load host, tiup's native ssh) may authenticate through an agent
+  "SSH_AUTH_SOCK",
 ] as const;
 
 /** A clean environment: only the variables above, from `from`, plus `extra`. */

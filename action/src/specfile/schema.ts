@@ -1,11 +1,12 @@
 import { z } from "zod";
 import { driverNames, driverOf } from "../drivers/registry.ts";
 import type { Workload } from "../drivers/types.ts";
+import { numaNode, ResourceControlSchema, ServerConfigsSchema } from "../targets/tidb/profile.ts";
 import { durationSchema, forwardIssues, parseDuration } from "./keys.ts";
 
 export { parseDuration };
 
-export const TARGET_KINDS = ["mariadb", "postgres"] as const;
+export const TARGET_KINDS = ["mariadb", "postgres", "tidb"] as const;
 
 const NAME = /^[a-z][a-z0-9_-]{0,62}$/;
 const SERVER_SETTING = /^[a-z][a-z0-9_.-]*$/i;
@@ -45,13 +46,75 @@ export const ResourcesSchema = z.strictObject({
   cpu_quota: percent("cpu_quota", 0, 64).optional(),
 });
 
-export const TargetSchema = z.strictObject({
-  kind: z.enum(TARGET_KINDS, { error: `must be one of ${TARGET_KINDS.join(", ")}` }),
-  config: z
-    .record(z.string().regex(SERVER_SETTING, "server setting names are letters, digits, _ . -"), scalar)
-    .default({}),
-  resources: ResourcesSchema.optional(),
+/** A TiDB release as tiup names it (v8.5.0, v7.5.1-rc.1) or nightly. */
+export const TIDB_VERSION = /^v\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$|^nightly$/;
+
+const tidbRoleOverride = z.strictObject({
+  count: z.number().int().min(0).optional(),
+  numa_node: numaNode.optional(),
+  resource_control: ResourceControlSchema.optional(),
+  config: z.record(z.string().min(1), z.unknown()).optional(),
 });
+
+/** Keys only TiDB targets have, and keys only private servers have: each names where it belongs. */
+const TIDB_KEYS = ["profile", "version", "server_configs", "roles", "sql", "split"] as const;
+const LOCAL_KEYS = ["config", "resources"] as const;
+
+export const TargetSchema = z
+  .strictObject({
+    kind: z.enum(TARGET_KINDS, { error: `must be one of ${TARGET_KINDS.join(", ")}` }),
+    /** Server settings of a private server (mariadb, postgres). */
+    config: z
+      .record(z.string().regex(SERVER_SETTING, "server setting names are letters, digits, _ . -"), scalar)
+      .optional(),
+    resources: ResourcesSchema.optional(),
+    /** tidb: the cluster profile (infra/profiles/*.yaml); `tiperf … --profile FILE` overrides it. */
+    profile: z.string().optional(),
+    /** tidb: the release tiup deploys. */
+    version: z
+      .string()
+      .regex(
+        TIDB_VERSION,
+        "must be a TiDB version as tiup names it: v<major>.<minor>.<patch> (like v8.5.0) or nightly",
+      )
+      .optional(),
+    /** tidb: tiup's server_configs, merged over the profile's. */
+    server_configs: ServerConfigsSchema.optional(),
+    /** tidb: per-role overrides of the profile (count, numa_node, resource_control, config). */
+    roles: z
+      .strictObject({
+        pd: tidbRoleOverride.optional(),
+        tikv: tidbRoleOverride.optional(),
+        tidb: tidbRoleOverride.optional(),
+        tiflash: tidbRoleOverride.optional(),
+      })
+      .optional(),
+    /** tidb: statements run after the cluster starts (SET GLOBAL tidb_…). */
+    sql: z.array(z.string().min(1)).optional(),
+    /** tidb: split each load table into regions and scatter them before the run. */
+    split: z.strictObject({ regions: z.number().int().min(2).max(10000) }).optional(),
+  })
+  .superRefine((t, ctx) => {
+    const wrong = t.kind === "tidb" ? LOCAL_KEYS : TIDB_KEYS;
+    for (const key of wrong) {
+      if (t[key] === undefined) continue;
+      ctx.addIssue({
+        code: "custom",
+        path: [key],
+        message:
+          t.kind === "tidb"
+            ? `${key} is for private servers (mariadb, postgres); a TiDB target sets server_configs, roles, sql`
+            : `${key} is for kind tidb (a TiDB cluster through tiup), not ${t.kind}`,
+      });
+    }
+    if (t.kind === "tidb" && t.version === undefined)
+      ctx.addIssue({
+        code: "custom",
+        path: ["version"],
+        message: "a TiDB target names the version tiup deploys (like v8.5.0)",
+      });
+  })
+  .transform((t) => ({ ...t, config: t.config ?? {} }));
 
 /** Keys every workload has, whatever its load tool. */
 const COMMON_KEYS = ["name", "threads", "duration", "warmup"] as const;

@@ -1,0 +1,210 @@
+// Cluster profiles (infra/profiles/*.yaml): which roles a TiDB cluster has, how many of each, with
+// which settings, and where the hosts come from (the provider).
+import { readFile } from "node:fs/promises";
+import { z } from "zod";
+import { InputError } from "../../errors.ts";
+import { parseYaml, validateYaml } from "../../specfile/yaml.ts";
+
+export const ROLES = ["pd", "tikv", "tidb", "tiflash"] as const;
+export type Role = (typeof ROLES)[number];
+
+/** Each role's ports with tiup's defaults (pkg/cluster/spec: PDSpec, TiKVSpec, TiDBSpec, TiFlashSpec). */
+export const ROLE_PORTS: Record<Role, Record<string, number>> = {
+  pd: { client_port: 2379, peer_port: 2380 },
+  tikv: { port: 20160, status_port: 20180 },
+  tidb: { port: 4000, status_port: 10080 },
+  tiflash: {
+    tcp_port: 9000,
+    http_port: 8123,
+    flash_service_port: 3930,
+    flash_proxy_port: 20170,
+    flash_proxy_status_port: 20292,
+    metrics_port: 8234,
+  },
+};
+
+/** The first port of a role: what names its instances (tidb-4000, pd-2379). */
+export const MAIN_PORT: Record<Role, string> = {
+  pd: "client_port",
+  tikv: "port",
+  tidb: "port",
+  tiflash: "tcp_port",
+};
+
+/** How far apart two instances of a role on one host are placed (PD's two ports sit side by side). */
+export const PORT_STEP: Record<Role, number> = { pd: 2, tikv: 1, tidb: 1, tiflash: 1 };
+
+export const PROVIDERS = ["hosts", "playground", "aws"] as const;
+
+const HOST =
+  /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$|^[0-9a-fA-F:]+$/;
+const host = z.string().regex(HOST, "must be a host name or IP address (like 10.0.1.5)");
+const hostList = z.array(host).min(1, "must list at least one host");
+
+const NUMA = /^\d+(,\d+)*$/;
+export const numaNode = z
+  .string()
+  .regex(NUMA, 'must be a NUMA node list like "0" or "0,1" (as numactl --membind takes)');
+
+/** systemd's resource settings, as tiup writes them into each instance's unit. */
+export const ResourceControlSchema = z.strictObject({
+  cpu_quota: z
+    .string()
+    .regex(/^\d+%$/, 'must be a percentage of one CPU like "800%" (systemd CPUQuota)')
+    .optional(),
+  memory_limit: z
+    .string()
+    .regex(/^\d+(\.\d+)?[KMGT]?$/, 'must be a size like "32G" (systemd MemoryLimit)')
+    .optional(),
+});
+
+const settings = z.record(z.string().min(1), z.unknown());
+
+/** One instance placed by hand: its host, and any of its role's ports or directories. */
+const instanceSchema = (role: Role) =>
+  z.strictObject({
+    host,
+    ...Object.fromEntries(Object.keys(ROLE_PORTS[role]).map((p) => [p, z.number().int().optional()])),
+    deploy_dir: z.string().startsWith("/", "must be an absolute path").optional(),
+    data_dir: z.string().startsWith("/", "must be an absolute path").optional(),
+    numa_node: numaNode.optional(),
+  });
+
+const roleSchema = (role: Role) =>
+  z.strictObject({
+    count: z.number().int().min(0, "must be 0 or more").optional(),
+    numa_node: numaNode.optional(),
+    resource_control: ResourceControlSchema.optional(),
+    /** Per-instance config of this role (tiup's `config:` under each instance). */
+    config: settings.optional(),
+    arch: z.enum(["amd64", "arm64"], { error: "must be amd64 or arm64" }).optional(),
+    os: z.enum(["linux"], { error: "must be linux" }).optional(),
+    /** Instances placed by hand (host, ports, directories) instead of `count` spread over `hosts`. */
+    instances: z.array(instanceSchema(role)).optional(),
+  });
+
+export const RolesSchema = z.strictObject({
+  pd: roleSchema("pd"),
+  tikv: roleSchema("tikv"),
+  tidb: roleSchema("tidb"),
+  tiflash: roleSchema("tiflash").default({ count: 0 }),
+});
+
+export const ServerConfigsSchema = z.strictObject({
+  tidb: settings.optional(),
+  tikv: settings.optional(),
+  pd: settings.optional(),
+  tiflash: settings.optional(),
+});
+
+export const ProfileSchema = z
+  .strictObject({
+    name: z.string().regex(/^[a-z][a-z0-9_-]{0,62}$/, "must be lower-case letters, digits, _ or -"),
+    description: z.string().optional(),
+    provider: z.enum(PROVIDERS, { error: `must be one of ${PROVIDERS.join(", ")}` }),
+    /** Existing machines per role (provider hosts); `load` runs the load generator (and HAProxy). */
+    hosts: z
+      .strictObject({
+        pd: hostList.optional(),
+        tikv: hostList.optional(),
+        tidb: hostList.optional(),
+        tiflash: hostList.optional(),
+        load: hostList.max(1, "one load host").optional(),
+        monitor: hostList.max(1, "one monitoring host").optional(),
+      })
+      .optional(),
+    ssh: z
+      .strictObject({
+        user: z
+          .string()
+          .regex(/^[a-z_][a-z0-9_-]{0,31}$/, "must be a Linux user name")
+          .default("tidb"),
+        identity_file: z.string().optional(),
+        port: z.number().int().min(1).max(65535).default(22),
+      })
+      .optional(),
+    /** tiup's `global:` — the user the cluster runs as, and where instances live on each host. */
+    global: z
+      .strictObject({
+        user: z
+          .string()
+          .regex(
+            /^[a-z_]([a-z0-9_-]{0,31}|[a-z0-9_-]{0,30}\$)$/,
+            "must start with a lower-case letter or _, then lower-case letters, digits, _ or - (tiup's rule)",
+          )
+          .default("tidb"),
+        deploy_dir: z.string().startsWith("/", "must be an absolute path").default("/tidb-deploy"),
+        data_dir: z.string().startsWith("/", "must be an absolute path").default("/tidb-data"),
+      })
+      .default({ user: "tidb", deploy_dir: "/tidb-deploy", data_dir: "/tidb-data" }),
+    roles: RolesSchema,
+    /** HAProxy on the load host in front of every TiDB server; the load tools connect to it. */
+    haproxy: z.boolean().default(false),
+    haproxy_port: z.number().int().min(1).max(65535).default(3390),
+    /** Prometheus and Grafana (tiup's monitoring_servers / grafana_servers). */
+    monitoring: z.boolean().default(false),
+    server_configs: ServerConfigsSchema.default({}),
+  })
+  .superRefine((p, ctx) => {
+    const issue = (path: PropertyKey[], message: string) => ctx.addIssue({ code: "custom", path, message });
+    if (p.provider === "aws") {
+      issue(["provider"], "provider aws: cloud clusters are not built yet; use hosts or playground");
+      return;
+    }
+    if (p.provider === "playground") {
+      for (const key of ["hosts", "ssh"] as const)
+        if (p[key]) issue([key], `a playground runs on this machine: ${key} belongs to provider hosts`);
+      if (p.haproxy) issue(["haproxy"], "a playground has no load host for HAProxy; use provider hosts");
+      if (p.monitoring)
+        issue(
+          ["monitoring"],
+          "tiperf starts playgrounds with --without-monitor; use provider hosts for monitoring",
+        );
+      for (const role of ROLES) {
+        const r = p.roles[role];
+        for (const key of ["numa_node", "resource_control", "instances", "arch", "os"] as const)
+          if (r[key] !== undefined)
+            issue(
+              ["roles", role, key],
+              `tiup playground has no ${key} option; use a profile with provider hosts`,
+            );
+        if (r.count === undefined) issue(["roles", role, "count"], "a playground role needs a count");
+      }
+      return;
+    }
+    for (const role of ROLES) {
+      const r = p.roles[role];
+      if (r.instances && r.count !== undefined && r.count !== r.instances.length)
+        issue(["roles", role, "count"], `count ${r.count} but ${r.instances.length} instances listed`);
+      const count = r.instances?.length ?? r.count ?? 0;
+      if (role !== "tiflash" && count === 0)
+        issue(["roles", role, "count"], `a TiDB cluster needs at least one ${role} instance`);
+      if (count > 0 && !r.instances && !p.hosts?.[role]?.length)
+        issue(["hosts", role], `roles.${role}.count is ${count}: list the ${role} hosts (hosts.${role})`);
+    }
+    if (p.haproxy && !p.hosts?.load?.length)
+      issue(["hosts", "load"], "haproxy: true needs a load host (hosts.load) to run on");
+  });
+
+export type Profile = z.output<typeof ProfileSchema>;
+export type RoleSettings = Profile["roles"][Role];
+
+/** Reads and validates a profile; every problem names the file, line and key. */
+export async function loadProfile(file: string, flag = "target.profile"): Promise<Profile> {
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (e) {
+    throw new InputError(
+      `${flag} ${file}: cannot read the profile (${(e as NodeJS.ErrnoException).code ?? e})`,
+    );
+  }
+  return parseProfile(text, file);
+}
+
+export function parseProfile(text: string, file: string): Profile {
+  const yaml = parseYaml(text, file);
+  if (yaml.raw === null || typeof yaml.raw !== "object" || Array.isArray(yaml.raw))
+    throw new InputError(`${file}: a profile is a YAML mapping with keys name, provider, hosts, roles`);
+  return validateYaml(ProfileSchema, yaml, file);
+}
