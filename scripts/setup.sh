@@ -15,11 +15,16 @@ command -v mariadb >/dev/null 2>&1 || need+=(mariadb-client)
 compgen -G "/usr/lib/postgresql/*/bin/postgres" >/dev/null || need+=(postgresql)
 command -v psql >/dev/null 2>&1 || need+=(postgresql-client)
 command -v pgrep >/dev/null 2>&1 || need+=(procps)
+# the load host of a hosts profile is reached over SSH
+command -v ssh >/dev/null 2>&1 || need+=(openssh-client)
 if [ "${1:-}" = "--test" ]; then
   # Screenshot tests look at report.html and Mermaid charts in Debian's Chromium; the emoji font
   # draws the verdict markers (🔴🟢⚪🟡) in those screenshots.
   [ -x /usr/bin/chromium ] || need+=(chromium)
   [ -f /usr/share/fonts/truetype/noto/NotoColorEmoji.ttf ] || need+=(fonts-noto-color-emoji)
+  # the load-host tests run sshd (own host key, port and authorized key) and HAProxy on 127.0.0.1
+  [ -x /usr/sbin/sshd ] || need+=(openssh-server)
+  [ -x /usr/sbin/haproxy ] || need+=(haproxy)
 fi
 
 if [ "${#need[@]}" -gt 0 ]; then

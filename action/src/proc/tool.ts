@@ -4,6 +4,7 @@ import { WriteError } from "../errors.ts";
 import { onTeardown } from "../teardown.ts";
 import { childEnv } from "./env.ts";
 import { shellCommand } from "./quote.ts";
+import { type RemoteHost, remoteCommand, sshArgs } from "./ssh.ts";
 
 /** How one run of a load tool ended. */
 export interface ToolRun {
@@ -32,6 +33,8 @@ export interface ToolOptions {
   /** For tools without a time limit (go-ycsb): SIGINT after this many seconds ends the run normally. */
   stopAfterS?: number;
   env?: Record<string, string>;
+  /** Run it on this machine over SSH (a profile's load host) instead of here. */
+  remote?: RemoteHost;
 }
 
 /** SIGTERM first; whatever still runs a few seconds later (blocked on a stopped server) gets SIGKILL. */
@@ -44,7 +47,11 @@ const KILL_GRACE_MS = 3000;
 export function runTool(command: string, args: string[], opts: ToolOptions): Promise<ToolRun> {
   return new Promise((resolve) => {
     const started = Date.now();
-    const [cmd, argv] = opts.cpus ? ["taskset", ["-c", opts.cpus, command, ...args]] : [command, args];
+    const [local, localArgs] = opts.cpus ? ["taskset", ["-c", opts.cpus, command, ...args]] : [command, args];
+    const remote = opts.remote;
+    const [cmd, argv] = remote
+      ? ["ssh", sshArgs(remote, remoteCommand([local, ...localArgs]))]
+      : [local, localArgs];
     const log = createWriteStream(opts.logFile, { flags: "a" });
     let writeError: WriteError | undefined;
     let output = "";
@@ -54,10 +61,27 @@ export function runTool(command: string, args: string[], opts: ToolOptions): Pro
     const write = (chunk: string | Buffer) => {
       if (!writeError) log.write(chunk);
     };
-    write(`$ ${shellCommand([cmd, ...argv])}\n`);
-    const child = spawn(cmd, argv, { stdio: ["ignore", "pipe", "pipe"], env: childEnv(opts.env) });
+    write(
+      remote
+        ? `$ ${shellCommand([local, ...localArgs])}    # on ${remote.user}@${remote.host}: ${shellCommand([cmd, ...argv])}\n`
+        : `$ ${shellCommand([cmd, ...argv])}\n`,
+    );
+    // over SSH, stdin carries signals to the remote side (proc/ssh.ts); its end stops the program
+    const child = spawn(cmd, argv, {
+      stdio: [remote ? "pipe" : "ignore", "pipe", "pipe"],
+      env: childEnv(opts.env),
+    });
+    child.stdin?.on("error", () => {});
     const kill = () => {
       if (child.exitCode !== null || child.signalCode !== null) return;
+      if (child.stdin) {
+        // the remote program gets SIGTERM, then SIGKILL; ssh ends with it (or is killed below)
+        child.stdin.end();
+        killTimer ??= setTimeout(() => {
+          if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+        }, KILL_GRACE_MS + 5000);
+        return;
+      }
       child.kill("SIGTERM");
       killTimer ??= setTimeout(() => {
         if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
@@ -71,8 +95,8 @@ export function runTool(command: string, args: string[], opts: ToolOptions): Pro
       output += d.toString();
       write(d);
     };
-    child.stdout.on("data", onData);
-    child.stderr.on("data", onData);
+    child.stdout?.on("data", onData);
+    child.stderr?.on("data", onData);
     const unregister = onTeardown(`stop ${command} (pid ${child.pid})`, kill);
     const onAbort = () => {
       const reason = opts.signal?.reason;
@@ -92,7 +116,9 @@ export function runTool(command: string, args: string[], opts: ToolOptions): Pro
       opts.stopAfterS === undefined
         ? undefined
         : setTimeout(() => {
-            if (child.exitCode === null && child.signalCode === null) child.kill("SIGINT");
+            if (child.exitCode !== null || child.signalCode !== null) return;
+            if (child.stdin) child.stdin.write("INT\n");
+            else child.kill("SIGINT");
           }, opts.stopAfterS * 1000);
     let done = false;
     const finish = (code: number | null, sig: NodeJS.Signals | null) => {

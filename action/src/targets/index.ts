@@ -1,3 +1,4 @@
+import { RunError } from "../errors.ts";
 import type { TargetSpec } from "../specfile/schema.ts";
 import { startMariadb } from "./mariadb.ts";
 import { startPostgres } from "./postgres.ts";
@@ -12,5 +13,8 @@ export function startTarget(spec: TargetSpec, opts: StartOptions): Promise<Targe
       return startMariadb(spec, opts);
     case "postgres":
       return startPostgres(spec, opts);
+    case "tidb":
+      // a TiDB run sets up its clusters for all variants at once (targets/tidb/run.ts)
+      throw new RunError("target.kind tidb is started through its TiDB run, not alone");
   }
 }

@@ -2,7 +2,9 @@
 // Down rows, edit-config with "Nothing changed."), so tiperf judges them by their output.
 
 /** Colour codes tiup prints even into a pipe (fatih/color when forced). */
-export const plain = (text: string) => text.replace(/\x1b\[[0-9;]*m/g, "").replace(/\r/g, "");
+const ESC = String.fromCharCode(27);
+export const plain = (text: string) =>
+  text.replace(new RegExp(`${ESC}\\[[0-9;]*m`, "g"), "").replace(/\r/g, "");
 
 export interface PlaygroundState {
   /** "TiDB Playground Cluster is started" was printed. */

@@ -1,0 +1,132 @@
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { after, before, describe, test } from "node:test";
+import { runTool } from "../../action/src/proc/tool.ts";
+import { startMariadb } from "../../action/src/targets/mariadb.ts";
+import type { Target } from "../../action/src/targets/types.ts";
+import { tempDir } from "../helpers/real.ts";
+import { type Sshd, startSshd } from "../helpers/sshd.ts";
+
+/**
+ * The load generator on a profile's load host: a real sshd on 127.0.0.1 (own host key, port and
+ * authorized key) stands for the load host; sysbench runs through it against a private MariaDB.
+ */
+const remoteProcesses = (marker: string) => {
+  try {
+    return execFileSync("pgrep", ["-f", marker], { encoding: "utf8" }).trim();
+  } catch {
+    return "";
+  }
+};
+
+describe("load host over SSH", () => {
+  let sshd: Sshd;
+  let db: Target;
+  const dir = tempDir();
+  before(async () => {
+    sshd = await startSshd();
+    db = await startMariadb(
+      { kind: "mariadb", config: {} },
+      { maxConnections: 16, logDir: dir, log: () => {} },
+    );
+    await db.createDatabase("sbtest");
+  });
+  after(async () => {
+    await db?.stop();
+    await sshd?.stop();
+  });
+  const sysbench = (seed: number, time: number, phase: string) => [
+    "oltp_point_select",
+    "--db-driver=mysql",
+    "--mysql-host=127.0.0.1",
+    `--mysql-port=${db.connection.endpoints[0]?.port}`,
+    "--mysql-user=root",
+    "--mysql-db=sbtest",
+    "--tables=1",
+    "--table-size=1000",
+    "--threads=2",
+    `--time=${time}`,
+    `--rand-seed=${seed}`,
+    phase,
+  ];
+
+  test("sysbench runs on the load host; its output streams back into the raw log", async () => {
+    const log = join(dir, "prepare.log");
+    const prep = await runTool("sysbench", sysbench(11, 1, "prepare"), {
+      logFile: log,
+      remote: sshd.host,
+      limitS: 120,
+    });
+    assert.equal(prep.code, 0, prep.output);
+    const runLog = join(dir, "run.log");
+    const r = await runTool("sysbench", sysbench(12, 2, "run"), {
+      logFile: runLog,
+      remote: sshd.host,
+      limitS: 60,
+    });
+    assert.equal(r.code, 0, r.output);
+    assert.match(r.output, /transactions:\s+\d+/);
+    const kept = readFileSync(runLog, "utf8");
+    assert.match(
+      kept,
+      new RegExp(`^\\$ sysbench oltp_point_select .* # on ${sshd.host.user}@127\\.0\\.0\\.1: ssh `),
+    );
+    assert.match(kept, /transactions:\s+\d+/);
+  });
+
+  test("cancelling mid-cell leaves no process behind on the load host", async () => {
+    const ac = new AbortController();
+    const marker = "--rand-seed=424242";
+    setTimeout(() => ac.abort(new Error("cancelled by the test")), 2500);
+    const r = await runTool("sysbench", sysbench(424242, 60, "run"), {
+      logFile: join(dir, "cancel.log"),
+      remote: sshd.host,
+      signal: ac.signal,
+      limitS: 120,
+    });
+    assert.equal(r.aborted, "cancelled by the test");
+    assert.ok(r.elapsed_s < 30, `stopped after ${r.elapsed_s}s`);
+    let left = remoteProcesses(marker);
+    for (let i = 0; i < 50 && left; i++) {
+      await new Promise((res) => setTimeout(res, 100));
+      left = remoteProcesses(marker);
+    }
+    assert.equal(left, "", `still running on the load host:\n${left}`);
+  });
+
+  test("arguments reach the remote program exactly, whatever they hold", async () => {
+    const tricky = ["a b", "it's", '"dq"', "$HOME", "`id`", "x;y", "*", ""];
+    const r = await runTool("printf", ["<%s>\\n", ...tricky], {
+      logFile: join(dir, "args.log"),
+      remote: sshd.host,
+    });
+    assert.equal(r.code, 0, r.output);
+    assert.equal(r.output, tricky.map((t) => `<${t}>\n`).join(""));
+  });
+
+  test("a stop after N seconds reaches the remote program as SIGINT (go-ycsb's normal end)", async () => {
+    const program =
+      "import signal,sys,time\nsignal.signal(signal.SIGINT, lambda *a: (print('got INT', flush=True), sys.exit(0)))\ntime.sleep(30)";
+    const r = await runTool("python3", ["-c", program], {
+      logFile: join(dir, "int.log"),
+      remote: sshd.host,
+      stopAfterS: 1,
+      limitS: 20,
+    });
+    assert.equal(r.code, 0, r.output);
+    assert.match(r.output, /got INT/);
+    assert.ok(r.elapsed_s < 10);
+  });
+
+  test("a load host that refuses the key fails with ssh's own words", async () => {
+    const r = await runTool("true", [], {
+      logFile: join(dir, "refused.log"),
+      remote: { ...sshd.host, user: "nobody" },
+      limitS: 30,
+    });
+    assert.equal(r.code, 255);
+    assert.match(r.output, /Permission denied/);
+  });
+});
