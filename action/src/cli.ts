@@ -59,6 +59,7 @@ function specSource(command: string, values: Record<string, string | boolean | u
   const str = (k: string) => (typeof values[k] === "string" ? (values[k] as string) : undefined);
   if (Boolean(str("base-ref")) !== Boolean(str("head-ref")))
     throw new InputError(`tiperf ${command}: --base-ref and --head-ref go together`);
+  const profile = str("profile");
   return prepareSpec({
     spec: required(command, "spec", values.spec),
     baseRef: str("base-ref"),
@@ -66,7 +67,7 @@ function specSource(command: string, values: Record<string, string | boolean | u
     baseConfig: str("base-config"),
     headConfig: str("head-config"),
     tolerance: parseTolerance(str("tolerance") ?? "", "--tolerance"),
-  });
+  }).then((loaded) => (profile ? { ...loaded, profile } : loaded));
 }
 
 async function cmdRun(args: string[], signal: AbortSignal): Promise<number> {

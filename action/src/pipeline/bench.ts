@@ -8,7 +8,8 @@ import type { Cell, TargetInfo } from "../result/model.ts";
 import type { RunDir } from "../result/store.ts";
 import type { Spec, TargetSpec } from "../specfile/schema.ts";
 import { checkCpus } from "../targets/affinity.ts";
-import { startTarget, type Target } from "../targets/index.ts";
+import type { RemoteHost } from "../proc/ssh.ts";
+import { type StartOptions, startTarget, type Target } from "../targets/index.ts";
 import { type CellPlan, cellFileName, cellGraceS, cellLabel, cellSeconds } from "./cells.ts";
 
 const lastLines = (text: string, n = 4) => text.trimEnd().split("\n").slice(-n).join("\n");
@@ -36,13 +37,16 @@ function describeFailure(
 
 const toolKey = (w: Workload) => `${w.driver}:${w.script}`;
 
-/** The program of every workload, looked up on PATH once when the bench opens, not per cell. */
-function findTools(spec: Spec): Map<string, ToolCommand> {
+/**
+ * The program of every workload, looked up on PATH once when the bench opens, not per cell. On a
+ * load host the tool is called by its name there (a missing one fails its first step, exit 127).
+ */
+function findTools(spec: Spec, remote?: RemoteHost): Map<string, ToolCommand> {
   const tools = new Map<string, ToolCommand>();
   for (const w of spec.workloads) {
     if (tools.has(toolKey(w))) continue;
     const driver = driverOf(w.driver);
-    const tool = driver.findTool(w.script);
+    const tool = remote ? { command: driver.name, prefix: [] } : driver.findTool(w.script);
     if (!tool)
       throw new RunError(`workload ${w.name}: ${w.driver} is not installed (install ${driver.install})`);
     tools.set(toolKey(w), tool);
@@ -72,6 +76,7 @@ export class Bench {
     private readonly tools: Map<string, ToolCommand>,
     private readonly runDir: RunDir,
     private readonly log: (line: string) => void,
+    private readonly remote?: RemoteHost,
   ) {}
 
   static async open(opts: {
@@ -82,15 +87,20 @@ export class Bench {
     maxConnections: number;
     log: (line: string) => void;
     signal: AbortSignal;
+    /** Starts the target another way (a TiDB run's variant); default: a private server. */
+    start?: (o: StartOptions) => Promise<Target>;
+    /** Where the load tools run (a profile's load host); default: this machine. */
+    remote?: RemoteHost;
   }): Promise<Bench> {
-    if (opts.spec.driver?.cpus !== undefined) checkCpus("driver.cpus", opts.spec.driver.cpus);
-    const tools = findTools(opts.spec);
+    if (opts.spec.driver?.cpus !== undefined && !opts.remote) checkCpus("driver.cpus", opts.spec.driver.cpus);
+    const tools = findTools(opts.spec, opts.remote);
     const dataSets = Bench.dataSets(opts.spec, tools);
-    const target = await startTarget(opts.targetSpec, {
+    const startOpts: StartOptions = {
       maxConnections: opts.maxConnections,
       logDir: `${opts.runDir.serverLogDir}/${opts.variant}`,
       log: opts.log,
-    });
+    };
+    const target = await (opts.start ?? ((o) => startTarget(opts.targetSpec, o)))(startOpts);
     const bench = new Bench(
       opts.variant,
       opts.spec,
@@ -100,13 +110,25 @@ export class Bench {
       tools,
       opts.runDir,
       opts.log,
+      opts.remote,
     );
     try {
+      const shared = target.sharedData;
       for (const ds of dataSets) {
-        await target.createDatabase(ds.driver.database(ds.workload));
+        // variants on one deployment load its data once
+        const key = `${ds.driver.name}:${ds.driver.dataKey(ds.workload, opts.spec.data)}`;
+        if (shared?.loaded.has(key)) {
+          opts.log(`${opts.variant}: ${ds.driver.name} data already loaded on this deployment`);
+          continue;
+        }
+        await target.activate?.(opts.signal);
+        const database = ds.driver.database(ds.workload);
+        await target.createDatabase(database);
         for (const step of ds.driver.setup(bench.context(ds.workload, Math.max(...ds.workload.threads)))) {
           await bench.step(ds, step, opts.signal);
         }
+        await target.afterLoad?.(database, ds.driver.name === "sysbench" ? opts.spec.data : undefined);
+        shared?.loaded.add(key);
       }
     } catch (e) {
       await target.stop();
@@ -143,7 +165,10 @@ export class Bench {
       version: this.target.version,
       config: this.targetSpec.config,
       effective_config: this.target.effectiveConfig,
+      ...(this.target.details ? { details: this.target.details } : {}),
     };
+    const details = this.target.details as { config?: TargetInfo["config"] } | undefined;
+    if (details?.config) info.config = details.config;
     const res = this.targetSpec.resources;
     if (res?.cpu_quota !== undefined || res?.cpus !== undefined) {
       info.resources = {
@@ -179,6 +204,7 @@ export class Bench {
         signal: local.signal,
         cpus: this.spec.driver?.cpus,
         limitS,
+        ...(this.remote ? { remote: this.remote } : {}),
         ...(step.stopAfterS !== undefined ? { stopAfterS: step.stopAfterS } : {}),
       });
       if (r.writeError) throw r.writeError;
@@ -236,8 +262,18 @@ export class Bench {
     });
     const step = driver.run(this.context(w, plan.threads));
     const limitS = step.limitS ?? seconds + grace;
+    let check: (() => Promise<string | undefined>) | undefined;
+    try {
+      await this.target.activate?.(signal);
+      check = await this.target.watch?.();
+    } catch (e) {
+      return fail((e as Error).message);
+    }
     const r = await this.tool(tool, step, logFile, signal, limitS);
     cell.finished_at = new Date().toISOString();
+    // a component that went Down or restarted (systemd's Restart=always) spoils the measurement
+    const unhealthy = await check?.().catch((e: Error) => `health check after the cell failed: ${e.message}`);
+    if (unhealthy) return fail(`${unhealthy} (raw output: ${logFile})`);
     const said = driver.failure(r.output);
     if (r.aborted || r.timedOut || r.code !== 0 || said)
       return fail(
@@ -273,6 +309,8 @@ export class Bench {
     try {
       if (failed)
         this.log(`${this.variant}: cleanup skipped: the run failed (the data goes with the server)`);
+      else if (this.target.sharedData && this.target.sharedData.users > 1)
+        this.log(`${this.variant}: cleanup left to the last variant on this deployment`);
       else if (!signal.aborted) {
         for (const ds of this.dataSets) {
           for (const step of ds.driver.cleanup(this.context(ds.workload, 1))) {

@@ -9,7 +9,7 @@ import type { LoadedSpec } from "../specfile/load.ts";
 import { Bench } from "./bench.ts";
 import { cellLabel, cellSeconds, maxThreads, planCells } from "./cells.ts";
 import { Progress } from "./progress.ts";
-import { finishResult, type RunOptions, startResult } from "./run.ts";
+import { finishResult, type RunOptions, startResult, tidbBench } from "./run.ts";
 import { interleavedOrder, lookRounds } from "./schedule.ts";
 
 export interface CompareOutcome extends VerdictFiles {
@@ -45,7 +45,7 @@ export async function compareSpec(loaded: LoadedSpec, opts: CompareOptions): Pro
   const perRound = planCells(plan.base.spec).length;
   const order = interleavedOrder(maxRounds, perRound, seed);
 
-  const { result, runDir } = await startResult(loaded, {
+  const { result, runDir, tidb } = await startResult(loaded, {
     outDir: opts.outDir,
     command: "compare",
     log: opts.log,
@@ -77,6 +77,7 @@ export async function compareSpec(loaded: LoadedSpec, opts: CompareOptions): Pro
         maxConnections: maxConn,
         log: opts.log,
         signal: opts.signal,
+        ...tidbBench(tidb, v.name, opts.signal),
       });
       benches.push(bench);
       result.targets.push(bench.info());
@@ -171,6 +172,7 @@ export async function compareSpec(loaded: LoadedSpec, opts: CompareOptions): Pro
       await b
         .close(opts.signal, error !== undefined)
         .catch((e) => opts.log(`teardown: ${(e as Error).message}`));
+    await tidb?.stop();
     error = await finishResult(result, runDir, error, opts.signal, opts.log);
   }
   if (error || !verdict) throw error;

@@ -33,8 +33,19 @@ function driverNeeds(spec: Spec): Need[] {
   });
 }
 
-function needsOf(spec: Spec): Need[] {
-  const needs: Need[] = driverNeeds(spec);
+function needsOf(spec: Spec, remoteLoad: boolean): Need[] {
+  // load tools on a profile's load host are looked for there, not here
+  const needs: Need[] = remoteLoad ? [] : driverNeeds(spec);
+  if (spec.target.kind === "tidb") {
+    needs.push(
+      { found: anyOf(["tiup"]), what: "tiup (target.kind tidb)", install: "tiup (tiup.io), with its playground and cluster components" },
+      {
+        found: anyOf(MARIADB_PROGRAMS.client),
+        what: "the mariadb client (tiperf's SQL to TiDB)",
+        install: "the Debian package mariadb-client",
+      },
+    );
+  }
   if (spec.target.kind === "mariadb") {
     needs.push(
       {
@@ -82,9 +93,10 @@ function needsOf(spec: Spec): Need[] {
  * Every program the specs' targets and workloads need, checked before anything starts: a
  * missing one is found now, not as "exited with code 127" after a server was set up.
  */
-export function checkTools(specs: Spec[]): void {
+export function checkTools(specs: Spec[], o: { remoteLoad?: boolean } = {}): void {
   const missing = new Map<string, Need>();
-  for (const spec of specs) for (const need of needsOf(spec)) if (!need.found) missing.set(need.what, need);
+  for (const spec of specs)
+    for (const need of needsOf(spec, o.remoteLoad ?? false)) if (!need.found) missing.set(need.what, need);
   if (missing.size === 0) return;
   const list = [...missing.values()].map((n) => `- ${n.what}: install ${n.install}`).join("\n");
   const debian = [...missing.values()].some((n) => n.install.startsWith("the Debian package"));

@@ -7,7 +7,11 @@ import type { Result } from "../result/model.ts";
 import { newRunId, RunDir, writeAtomic } from "../result/store.ts";
 import type { LoadedSpec } from "../specfile/load.ts";
 import type { Spec } from "../specfile/schema.ts";
+import type { RemoteHost } from "../proc/ssh.ts";
+import type { StartOptions, Target } from "../targets/index.ts";
 import { record } from "../targets/ledger.ts";
+import { planFor } from "../targets/tidb/index.ts";
+import { TidbRun } from "../targets/tidb/run.ts";
 import { Bench } from "./bench.ts";
 import { cellLabel, cellSeconds, maxThreads, planCells } from "./cells.ts";
 import { checkOutDir, checkTools, specWarnings } from "./preflight.ts";
@@ -35,13 +39,25 @@ export interface RunOutcome {
 export async function startResult(
   loaded: LoadedSpec,
   opts: { outDir: string; command: "run" | "compare"; log: (line: string) => void },
-): Promise<{ result: Result; runDir: RunDir }> {
+): Promise<{ result: Result; runDir: RunDir; tidb?: TidbRun }> {
   await checkOutDir(opts.outDir);
-  checkTools(loaded.variants ? [loaded.variants.base.spec, loaded.variants.head.spec] : [loaded.spec]);
+  const runId = newRunId(loaded.spec.name);
+  // a TiDB target's plan is made (and its profile and topology validated) before anything starts
+  const plan =
+    loaded.spec.target.kind === "tidb"
+      ? await planFor(loaded, {
+          ...(loaded.profile ? { profile: loaded.profile } : {}),
+          prefix: `tiperf-${runId.split("-").pop()}`,
+        })
+      : undefined;
+  checkTools(loaded.variants ? [loaded.variants.base.spec, loaded.variants.head.spec] : [loaded.spec], {
+    remoteLoad: Boolean(plan?.load.user),
+  });
   const warnings = specWarnings(loaded, opts.command);
   for (const w of warnings) opts.log(`warning: ${w}`);
-  const runId = newRunId(loaded.spec.name);
   const runDir = await RunDir.create(opts.outDir, runId);
+  const tidb = plan ? new TidbRun(plan, runDir.dir, join(runDir.dir, "raw"), opts.log) : undefined;
+  await tidb?.writeFiles();
   if (loaded.composed !== undefined) {
     // What ran, as one spec file: the verdict's "reproduce locally" command points at it.
     const file = join(runDir.dir, "spec.yaml");
@@ -72,7 +88,18 @@ export async function startResult(
     await runDir.forget();
     throw e;
   }
-  return { result, runDir };
+  return { result, runDir, ...(tidb ? { tidb } : {}) };
+}
+
+/** How a bench of a TiDB run starts its variant and where its load tools run. */
+export function tidbBench(
+  tidb: TidbRun | undefined,
+  variant: string,
+  signal: AbortSignal,
+): { start?: (o: StartOptions) => Promise<Target>; remote?: RemoteHost } {
+  if (!tidb) return {};
+  const remote = tidb.loadHost();
+  return { start: (o) => tidb.target(variant, { ...o, signal }), ...(remote ? { remote } : {}) };
 }
 
 /** Each load tool the spec uses, with its version (or the command that runs it). */
@@ -135,7 +162,7 @@ export async function finishResult(
 /** `tiperf run`: spec → target → driver → result → report, for one variant. */
 export async function runSpec(loaded: LoadedSpec, opts: RunOptions): Promise<RunOutcome> {
   const { spec } = loaded;
-  const { result, runDir } = await startResult(loaded, {
+  const { result, runDir, tidb } = await startResult(loaded, {
     outDir: opts.outDir,
     command: "run",
     log: opts.log,
@@ -153,6 +180,7 @@ export async function runSpec(loaded: LoadedSpec, opts: RunOptions): Promise<Run
       maxConnections: maxThreads(spec),
       log: opts.log,
       signal: opts.signal,
+      ...tidbBench(tidb, "base", opts.signal),
     });
     result.targets.push(bench.info());
     await runDir.writeResult(result);
@@ -176,6 +204,7 @@ export async function runSpec(loaded: LoadedSpec, opts: RunOptions): Promise<Run
     await bench
       ?.close(opts.signal, error !== undefined)
       .catch((e) => opts.log(`teardown: ${(e as Error).message}`));
+    await tidb?.stop();
     error = await finishResult(result, runDir, error, opts.signal, opts.log);
   }
   if (error) {

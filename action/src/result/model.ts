@@ -73,6 +73,8 @@ export const TargetInfoSchema = z.strictObject({
   config: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
   effective_config: z.record(z.string(), z.string()),
   resources: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
+  /** TiDB targets: deployment, topology file, tidb_version(), /status. */
+  details: z.record(z.string(), z.unknown()).optional(),
 });
 
 export const ResultSchema = z.strictObject({

@@ -17,6 +17,8 @@ export interface LoadedSpec {
   variants?: VariantPlan;
   /** sha256 of the canonical JSON of the validated spec: identical specs compare, others do not. */
   hash: string;
+  /** --profile: the cluster profile of a TiDB target, over target.profile. */
+  profile?: string;
   /** The YAML of a spec composed from several sources (refs, overlay files, tolerance input). */
   composed?: string;
 }

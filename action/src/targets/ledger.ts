@@ -4,6 +4,7 @@ import { copyFile, mkdir, readdir, readFile, rm, rmdir, writeFile } from "node:f
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import type { Result } from "../result/model.ts";
+import { runCommand } from "../proc/process.ts";
 import { readResult, writeResult } from "../result/store.ts";
 
 /**
@@ -13,7 +14,8 @@ import { readResult, writeResult } from "../result/store.ts";
  */
 export interface LedgerEntry {
   /** server: a private database server; cgroup: its CPU limit; run: a result.json still being written. */
-  kind: "server" | "cgroup" | "run";
+  /** playground: a tiup playground (pid; path = its data dir); cluster: a tiup cluster (path = its name). */
+  kind: "server" | "cgroup" | "run" | "playground" | "cluster";
   what: string;
   /** The server's pid (server) — only signalled while its command line still names workDir. */
   pid?: number;
@@ -98,7 +100,7 @@ export async function sweep(opts: SweepOptions): Promise<SweepOutcome> {
         if (g.endsWith(".json")) files.push(join(f.name, g));
   }
   // servers first (a cgroup can only go once its processes have), runs last (their servers' logs kept)
-  const order = { server: 0, cgroup: 1, run: 2 } as const;
+  const order = { server: 0, playground: 0, cluster: 0, cgroup: 1, run: 2 } as const;
   const entries: [string, LedgerEntry][] = [];
   for (const f of files) {
     try {
@@ -121,12 +123,39 @@ export async function sweep(opts: SweepOptions): Promise<SweepOutcome> {
       opts.log(
         e.kind === "run"
           ? `reap (dry run): would mark ${e.path} interrupted if it is still running (${ageText})`
-          : `reap (dry run): would stop ${e.what}${e.pid ? ` pid ${e.pid}` : ""} and remove ${e.path} (${ageText})`,
+          : e.kind === "cluster"
+            ? `reap (dry run): would run tiup cluster destroy ${e.path} --yes (${ageText})`
+            : `reap (dry run): would stop ${e.what}${e.pid ? ` pid ${e.pid}` : ""} and remove ${e.path} (${ageText})`,
       );
       continue;
     }
     if (e.kind === "run") {
       await markInterrupted(e, opts.log);
+      await rm(join(dir, f), { force: true });
+      continue;
+    }
+    if (e.kind === "cluster") {
+      // tiup keeps the cluster's topology and key: destroy needs nothing else
+      const r = await runCommand("tiup", ["cluster", "destroy", e.path, "--yes"], { timeoutMs: 900_000 });
+      if (r.code !== 0) {
+        opts.log(`reap: tiup cluster destroy ${e.path} failed (exit ${r.code}); entry kept: ${(r.stderr || r.stdout).trim().split("\n").slice(-2).join(" ")}`);
+        out.kept.push(e);
+        out.swept.pop();
+        continue;
+      }
+      opts.log(`reap: destroyed tiup cluster ${e.path} (${ageText})`);
+      await rm(join(dir, f), { force: true });
+      continue;
+    }
+    if (e.kind === "playground" && e.pid && alive(e.pid) && cmdline(e.pid).includes(basename(e.path))) {
+      process.kill(e.pid, e.signal ?? "SIGINT");
+      for (let i = 0; i < 300 && alive(e.pid); i++) await new Promise((r) => setTimeout(r, 100));
+      if (alive(e.pid)) process.kill(e.pid, "SIGKILL");
+      opts.log(`reap: stopped ${e.what} pid ${e.pid} (${ageText})`);
+    }
+    if (e.kind === "playground") {
+      await rm(e.path, { recursive: true, force: true });
+      opts.log(`reap: removed ${e.path}`);
       await rm(join(dir, f), { force: true });
       continue;
     }

@@ -1,5 +1,3 @@
-import type { TargetSpec } from "../specfile/schema.ts";
-
 export interface StartOptions {
   /** The largest thread count any cell will use: the server must accept that many connections. */
   maxConnections: number;
@@ -24,7 +22,8 @@ export interface Connection {
 
 /** A running database server that tiperf started and alone owns. */
 export interface Target {
-  kind: TargetSpec["kind"];
+  /** mariadb, postgres, tidb-playground, tidb-cluster. */
+  kind: string;
   /** Server version as the server reports it (SELECT VERSION() / SHOW server_version). */
   version: string;
   connection: Connection;
@@ -40,4 +39,14 @@ export interface Target {
   died: Promise<string>;
   /** Stops the server by PID, keeps its logs, removes its data directory. Safe to call twice. */
   stop(): Promise<void>;
+  /** Before data steps and each cell: brings this variant in where variants share hardware. */
+  activate?(signal: AbortSignal): Promise<void>;
+  /** Before a cell: a health snapshot; the returned check, after the cell, names what went wrong. */
+  watch?(): Promise<() => Promise<string | undefined>>;
+  /** Variants on one deployment share its data: loaded once, cleaned up by the last to leave. */
+  sharedData?: { loaded: Set<string>; users: number };
+  /** After a data set is loaded (TiDB: split and scatter its tables). */
+  afterLoad?(database: string, data?: { tables: number; table_size: number }): Promise<void>;
+  /** What else the result records about the target (deployment, topology file, tidb_version()). */
+  details?: Record<string, unknown>;
 }

@@ -1,0 +1,454 @@
+// Carrying out a TiDB plan: playgrounds on this machine or tiup clusters on a profile's hosts,
+// one Target per variant, variants taking turns on shared hardware, health watched around cells,
+// and everything destroyed on success, failure, cancel and SIGTERM.
+import { mkdir, rm } from "node:fs/promises";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import { RunError } from "../../errors.ts";
+import { findTool, firstTool } from "../../proc/env.ts";
+import { processState, runCommand, startServerProcess, type ServerProcess } from "../../proc/process.ts";
+import { shellCommand } from "../../proc/quote.ts";
+import type { RemoteHost } from "../../proc/ssh.ts";
+import { runTool } from "../../proc/tool.ts";
+import { writeAtomic } from "../../result/store.ts";
+import { onTeardown } from "../../teardown.ts";
+import { record } from "../ledger.ts";
+import type { Endpoint, StartOptions, Target } from "../types.ts";
+import { MARIADB_PROGRAMS } from "../mariadb.ts";
+import type { Role } from "./profile.ts";
+import {
+  type ClusterDeployment,
+  type Deployment,
+  expandHome,
+  type PlaygroundDeployment,
+  playgroundArgs,
+  type TidbPlan,
+  tidbEndpoints,
+  tiupCluster,
+  type VariantSetup,
+} from "./plan.ts";
+import { type Display, editConfigOutcome, editConfigReason, notUp, parseDisplayJson, readPlayground, restarted } from "./tiup-output.ts";
+
+const lastLines = (text: string, n = 6) => text.trimEnd().split("\n").slice(-n).join("\n");
+
+/** Where tiup keeps playground data: $TIUP_HOME/data/<tag>. */
+export const tiupHome = () => process.env.TIUP_HOME || join(homedir(), ".tiup");
+
+/** Sizes as people write them (16G) and as TiKV reports them (16GiB) compare as bytes. */
+export function sameSetting(want: unknown, got: unknown): boolean {
+  const norm = (v: unknown) => {
+    const s = String(v).trim();
+    const size = /^(\d+(?:\.\d+)?)\s*([KMGTP])(?:i?B)?$/i.exec(s);
+    if (size) return String(Number(size[1]) * 1024 ** ("KMGTP".indexOf((size[2] as string).toUpperCase()) + 1));
+    if (/^(true|on)$/i.test(s)) return "true";
+    if (/^(false|off)$/i.test(s)) return "false";
+    return s;
+  };
+  return norm(want) === norm(got);
+}
+
+/** A nested config object (what /config returns) looked up by a dotted key. */
+export function lookup(config: unknown, key: string): unknown {
+  let node = config;
+  const parts = key.split(".");
+  for (let i = 0; i < parts.length; i++) {
+    if (!node || typeof node !== "object") return undefined;
+    const obj = node as Record<string, unknown>;
+    // a key may itself hold dots: try the longest match first
+    let found = false;
+    for (let j = parts.length; j > i; j--) {
+      const k = parts.slice(i, j).join(".");
+      if (k in obj) {
+        node = obj[k];
+        i = j - 1;
+        found = true;
+        break;
+      }
+    }
+    if (!found) return undefined;
+  }
+  return node;
+}
+
+interface Running {
+  deployment: Deployment;
+  /** SQL endpoints (TiDB servers, or HAProxy on the load host). */
+  endpoints: Endpoint[];
+  /** The TiDB server tiperf itself queries (SQL and status port). */
+  sql: Endpoint;
+  status: Record<Role, string[]>;
+  /** The playground process (playgrounds) */
+  server?: ServerProcess;
+  died: Promise<string>;
+  stop: () => Promise<void>;
+  /** The variant whose config is applied now (shared clusters). */
+  applied?: string;
+  up: boolean;
+  loaded: Set<string>;
+  users: number;
+}
+
+export class TidbRun {
+  private running = new Map<number, Running>();
+  private unregister: () => void;
+  readonly dir: string;
+
+  constructor(
+    readonly plan: TidbPlan,
+    runDir: string,
+    private readonly rawDir: string,
+    private readonly log: (line: string) => void,
+  ) {
+    this.dir = join(runDir, "tidb");
+    this.unregister = onTeardown("destroy the TiDB clusters of this run", () => this.stop());
+  }
+
+  /** Writes the plan's files (topologies, TOML configs, haproxy.cfg) into <run>/tidb/. */
+  async writeFiles(): Promise<void> {
+    await mkdir(this.dir, { recursive: true });
+    for (const [name, text] of Object.entries(this.plan.files)) await writeAtomic(join(this.dir, name), text);
+  }
+
+  /** The load host as ssh reaches it (hosts profiles), for the load tools. */
+  loadHost(): RemoteHost | undefined {
+    const l = this.plan.load;
+    if (!l.user) return undefined;
+    return {
+      host: l.host,
+      user: l.user,
+      port: l.port ?? 22,
+      ...(l.identity ? { identity: expandHome(l.identity) } : {}),
+      knownHosts: join(this.dir, "known_hosts"),
+    };
+  }
+
+  private tiup(): string {
+    const tiup = findTool("tiup");
+    if (!tiup)
+      throw new RunError(
+        "target.kind tidb: tiup is not installed (install it from tiup.io, then `tiup install playground cluster`)",
+      );
+    return tiup;
+  }
+
+  /** Runs a tiup subcommand, its output kept in raw/; throws with tiup's last lines on a non-zero exit. */
+  private async tiupRun(argv: string[], what: string, signal: AbortSignal, limitS = 1800): Promise<string> {
+    const [, ...args] = argv;
+    const logFile = join(this.rawDir, `tiup-${argv[2] ?? argv[1]}-${argv[3] ?? ""}.log`.replace(/-\.log$/, ".log"));
+    const r = await runTool(this.tiup(), args, { logFile, signal, limitS });
+    if (r.aborted) throw new RunError(`${what}: stopped: ${r.aborted}`);
+    if (r.timedOut) throw new RunError(`${what}: \`${shellCommand(argv)}\` did not finish within ${limitS}s (raw output: ${logFile})`);
+    if (r.code !== 0)
+      throw new RunError(`${what}: \`${shellCommand(argv)}\` exited with code ${r.code}:\n${lastLines(r.output)}\n(raw output: ${logFile})`);
+    return r.output;
+  }
+
+  /** The Target of one variant, starting its deployment on first use. */
+  async target(variant: string, opts: StartOptions & { signal: AbortSignal }): Promise<Target> {
+    const setup = this.plan.variants.find((v) => v.name === variant);
+    if (!setup) throw new RunError(`no TiDB variant ${variant} in this plan`);
+    const d = this.plan.deployments[setup.deployment] as Deployment;
+    await this.activate(setup, opts.signal);
+    const r = this.running.get(d.index) as Running;
+    r.users++;
+    const facts = await this.record(setup, r);
+    this.log(`target: TiDB ${facts.version} (${d.kind} ${d.name}) for variant ${variant}; SQL at ${r.endpoints.map((e) => `${e.host}:${e.port}`).join(", ")}`);
+    const config: Record<string, string | number | boolean> = {};
+    for (const k of setup.configKeys) {
+      const v = k.value;
+      config[`${k.role}.${k.key}`] = typeof v === "string" || typeof v === "number" || typeof v === "boolean" ? v : JSON.stringify(v);
+    }
+    let stopped = false;
+    return {
+      kind: d.kind === "cluster" ? "tidb-cluster" : "tidb-playground",
+      version: facts.version,
+      connection: { protocol: "mysql", endpoints: r.endpoints, user: "root", password: "" },
+      pids: r.server ? [r.server.pid] : [],
+      state: () =>
+        r.server ? `tiup playground (pid ${r.server.pid}) is ${processState(r.server.pid)}` : `tiup cluster ${d.name}: see \`tiup cluster display ${d.name}\``,
+      createDatabase: async (name) => {
+        await this.sql(r.sql, `CREATE DATABASE IF NOT EXISTS ${name}`, `variant ${variant}`);
+      },
+      effectiveConfig: facts.effective,
+      died: r.died,
+      stop: async () => {
+        if (stopped) return;
+        stopped = true;
+        r.users--;
+        if (r.users === 0) await r.stop();
+      },
+      activate: (signal) => this.activate(setup, signal),
+      watch: () => this.watch(setup, r),
+      sharedData: r,
+      details: {
+        deployment: `${d.kind} ${d.name}`,
+        config,
+        ...(setup.topologyFile ? { topology: join(this.dir, setup.topologyFile) } : {}),
+        tidb_version: facts.tidbVersion,
+        status: facts.status,
+      },
+      afterLoad: (database, data) => this.split(setup, r, database, data),
+    };
+  }
+
+  private async sql(at: Endpoint, query: string, what: string): Promise<string> {
+    const r = await runCommand(
+      firstTool(MARIADB_PROGRAMS.client),
+      ["--no-defaults", "-h", at.host, "-P", String(at.port), "-u", "root", "-D", "mysql", "-N", "-B", "-e", query],
+      { timeoutMs: 120_000 },
+    );
+    if (r.code !== 0) throw new RunError(`${what}: \`${query}\` failed on ${at.host}:${at.port}: ${r.stderr.trim() || r.stdout.trim()}`);
+    return r.stdout;
+  }
+
+  /** What actually runs: tidb_version(), /status, and each config key the spec set, read back. */
+  private async record(
+    setup: VariantSetup,
+    r: Running,
+  ): Promise<{ version: string; tidbVersion: string; status: unknown; effective: Record<string, string> }> {
+    const tidbVersion = (await this.sql(r.sql, "SELECT tidb_version()", `variant ${setup.name}`)).replace(/\\n/g, "\n").trim();
+    const version = /Release Version:\s*(\S+)/.exec(tidbVersion)?.[1] ?? tidbVersion.split("\n")[0] ?? "";
+    const status = await getJson(`http://${r.status.tidb[0]}/status`).catch((e: Error) => ({ error: e.message }));
+    const effective = await this.checkConfig(setup, r);
+    return { version, tidbVersion, status, effective };
+  }
+
+  /**
+   * Reads every config key the variant sets from the components' own /config endpoints (what
+   * SHOW CONFIG shows) and fails on any that did not take effect: tiup accepts and reloads
+   * configs it never checked.
+   */
+  private async checkConfig(setup: VariantSetup, r: Running): Promise<Record<string, string>> {
+    const effective: Record<string, string> = {};
+    const wrong: string[] = [];
+    const url: Record<Role, (a: string) => string> = {
+      tidb: (a) => `http://${a}/config`,
+      tikv: (a) => `http://${a}/config`,
+      pd: (a) => `http://${a}/pd/api/v1/config`,
+      tiflash: (a) => `http://${a}/config`,
+    };
+    for (const role of new Set(setup.configKeys.map((k) => k.role))) {
+      for (const addr of r.status[role] ?? []) {
+        let doc: unknown;
+        try {
+          doc = await getJson(url[role](addr));
+        } catch (e) {
+          throw new RunError(`variant ${setup.name}: cannot read the ${role} config at ${url[role](addr)} (${(e as Error).message})`);
+        }
+        for (const k of setup.configKeys.filter((c) => c.role === role)) {
+          const got = lookup(doc, k.key);
+          effective[`${role}.${k.key}`] = got === undefined ? "(not reported)" : typeof got === "object" ? JSON.stringify(got) : String(got);
+          if (got === undefined || !sameSetting(k.value, got))
+            wrong.push(`${role} ${addr}: ${k.key} is ${got === undefined ? "not reported" : JSON.stringify(got)}, the spec sets ${JSON.stringify(k.value)}`);
+        }
+      }
+    }
+    if (wrong.length)
+      throw new RunError(`variant ${setup.name}: configs did not take effect:\n  ${wrong.join("\n  ")}`);
+    return effective;
+  }
+
+  /** Brings a variant in: its deployment running (others stopped, clusters), its config applied, its SQL run. */
+  private async activate(setup: VariantSetup, signal: AbortSignal): Promise<void> {
+    const d = this.plan.deployments[setup.deployment] as Deployment;
+    let r = this.running.get(d.index);
+    if (!r) {
+      r = d.kind === "playground" ? await this.startPlayground(d, signal) : await this.deployCluster(d, signal);
+      this.running.set(d.index, r);
+    }
+    if (d.kind === "cluster") {
+      if (this.plan.switching === "stop-start" && !r.up) {
+        for (const other of this.running.values())
+          if (other !== r && other.up && other.deployment.kind === "cluster") {
+            await this.tiupRun(tiupCluster.stop(other.deployment), `stop ${other.deployment.name}`, signal);
+            other.up = false;
+          }
+        await this.tiupRun(tiupCluster.start(d), `start ${d.name}`, signal);
+        r.up = true;
+        await this.display(d, signal, true);
+      }
+      if (this.plan.switching === "edit-config" && r.applied !== setup.name) {
+        const file = join(this.dir, setup.topologyFile as string);
+        const out = await this.tiupRun(tiupCluster.editConfig(d, file), `variant ${setup.name}: edit-config`, signal);
+        const outcome = editConfigOutcome(out);
+        if (outcome === "refused")
+          throw new RunError(`variant ${setup.name}: tiup refused the topology ${file} ("Nothing changed.", exit 0): ${editConfigReason(out)}`);
+        if (outcome === "changed") await this.tiupRun(tiupCluster.reload(d), `variant ${setup.name}: reload`, signal);
+        r.applied = setup.name;
+        await this.checkConfig(setup, r);
+      }
+    }
+    for (const statement of setup.sql) await this.sql(r.sql, statement, `variant ${setup.name}: target.sql`);
+  }
+
+  private async startPlayground(d: PlaygroundDeployment, signal: AbortSignal): Promise<Running> {
+    const argv = playgroundArgs(d, this.dir);
+    const logFile = join(this.rawDir, `tiup-playground-${d.name}.log`);
+    await writeAtomic(logFile, `$ ${shellCommand(argv)}\n`);
+    const dataDir = join(tiupHome(), "data", d.name);
+    const server = startServerProcess(this.tiup(), argv.slice(1), { logFile });
+    const forget = await record({
+      kind: "playground",
+      what: `tiup playground --tag ${d.name}`,
+      pid: server.pid,
+      path: dataDir,
+      signal: "SIGINT",
+    }).catch(() => async () => {});
+    let stopping = false;
+    const stop = async () => {
+      stopping = true;
+      await server.stop("SIGINT", 60_000);
+      await rm(dataDir, { recursive: true, force: true });
+      await forget();
+    };
+    const died = server.exited.then((how) =>
+      stopping ? new Promise<string>(() => {}) : `tiup playground ${d.name} exited (code ${how.code}, signal ${how.signal})`,
+    );
+    const { readFile } = await import("node:fs/promises");
+    const deadline = Date.now() + 15 * 60_000;
+    let state = readPlayground("");
+    while (Date.now() < deadline && !signal.aborted) {
+      state = readPlayground(await readFile(logFile, "utf8").catch(() => ""));
+      if (state.ready && state.endpoints.length) break;
+      if (!server.isAlive() || state.failure) {
+        await stop();
+        throw new RunError(`tiup playground ${d.name} did not start: ${state.failure ?? `it exited`}\n(raw output: ${logFile})`);
+      }
+      await new Promise((res) => setTimeout(res, 250));
+    }
+    if (!state.ready) {
+      await stop();
+      throw new RunError(`tiup playground ${d.name} did not report ready ("TiDB Playground Cluster is started") within 15 min${signal.aborted ? " (stopped)" : ""} (raw output: ${logFile})`);
+    }
+    const sql = state.endpoints[0] as Endpoint;
+    const expected = 4000 + d.portOffset;
+    if (sql.port !== expected)
+      this.log(`tiup playground ${d.name}: port ${expected} was busy; TiDB listens on ${sql.port} (read from its output)`);
+    const off = d.portOffset;
+    return {
+      deployment: d,
+      endpoints: state.endpoints,
+      sql,
+      status: {
+        tidb: [`${sql.host}:${10080 + off}`],
+        tikv: [`127.0.0.1:${20180 + off}`],
+        pd: [`127.0.0.1:${2379 + off}`],
+        tiflash: [`127.0.0.1:${8234 + off}`],
+      },
+      server,
+      died,
+      stop,
+      up: true,
+      loaded: new Set(),
+      users: 0,
+    };
+  }
+
+  private async deployCluster(d: ClusterDeployment, signal: AbortSignal): Promise<Running> {
+    const setup = this.plan.variants.find((v) => v.deployment === d.index) as VariantSetup;
+    const forget = await record({ kind: "cluster", what: d.name, path: d.name }).catch(() => async () => {});
+    let destroyed: Promise<void> | undefined;
+    const stop = () => {
+      destroyed ??= (async () => {
+        // bounded; a destroy that fails leaves the ledger entry for `tiperf reap`
+        await this.tiupRun(tiupCluster.destroy(d), `destroy ${d.name}`, new AbortController().signal, 900);
+        await forget();
+      })();
+      return destroyed;
+    };
+    const running: Running = {
+      deployment: d,
+      endpoints: tidbEndpoints(d),
+      sql: tidbEndpoints(d)[0] as Endpoint,
+      status: {
+        tidb: d.cluster.instances.filter((i) => i.role === "tidb").map((i) => `${i.host}:${i.ports.status_port}`),
+        tikv: d.cluster.instances.filter((i) => i.role === "tikv").map((i) => `${i.host}:${i.ports.status_port}`),
+        pd: d.cluster.instances.filter((i) => i.role === "pd").map((i) => `${i.host}:${i.ports.client_port}`),
+        tiflash: d.cluster.instances.filter((i) => i.role === "tiflash").map((i) => `${i.host}:${i.ports.metrics_port}`),
+      },
+      died: new Promise<string>(() => {}),
+      stop,
+      applied: setup.name,
+      up: false,
+      loaded: new Set(),
+      users: 0,
+    };
+    try {
+      await this.tiupRun(tiupCluster.deploy(d, join(this.dir, setup.topologyFile as string), this.plan.profile), `deploy ${d.name}`, signal);
+      await this.tiupRun(tiupCluster.start(d), `start ${d.name}`, signal);
+      running.up = true;
+      await this.display(d, signal, true);
+    } catch (e) {
+      await stop().catch((err: Error) => this.log(`teardown: ${err.message}`));
+      throw e;
+    }
+    // Other side-by-side clusters wait stopped until their variant is measured.
+    if (this.plan.switching === "stop-start") {
+      for (const other of this.running.values())
+        if (other.up && other.deployment.kind === "cluster") {
+          await this.tiupRun(tiupCluster.stop(other.deployment), `stop ${other.deployment.name}`, signal);
+          other.up = false;
+        }
+    }
+    return running;
+  }
+
+  /** `display --format json --uptime`; with `allUp`, a Down instance is an error naming it. */
+  private async display(d: ClusterDeployment, signal: AbortSignal, allUp: boolean): Promise<Display> {
+    const out = await this.tiupRun(tiupCluster.display(d), `display ${d.name}`, signal, 300);
+    const display = parseDisplayJson(out);
+    const down = notUp(display);
+    if (allUp && down.length)
+      throw new RunError(`cluster ${d.name}: ${down.map((i) => `${i.role} ${i.id} is ${i.status}`).join("; ")}`);
+    return display;
+  }
+
+  /** Before a cell: a snapshot of the cluster; after it: a Down instance or a restart fails the cell. */
+  private async watch(setup: VariantSetup, r: Running): Promise<() => Promise<string | undefined>> {
+    const d = r.deployment;
+    if (d.kind !== "cluster") {
+      return async () => (r.server && !r.server.isAlive() ? `tiup playground ${d.name} is gone` : undefined);
+    }
+    const signal = new AbortController().signal;
+    const before = await this.display(d, signal, true);
+    const started = Date.now();
+    return async () => {
+      const after = await this.display(d, signal, false);
+      const down = notUp(after).map((i) => `${i.role} ${i.id} on ${i.host} is ${i.status}`);
+      const again = restarted(before, after, (Date.now() - started) / 1000).map(
+        (i) => `${i.role} ${i.id} on ${i.host} restarted during the cell (up ${i.uptime_s}s; systemd brought it back)`,
+      );
+      const problems = [...down, ...again];
+      return problems.length ? `cluster ${d.name} (variant ${setup.name}): ${problems.join("; ")}` : undefined;
+    };
+  }
+
+  /** `split:` — each sysbench table split into regions and scattered, version-aware. */
+  private async split(setup: VariantSetup, r: Running, database: string, data?: { tables: number; table_size: number }) {
+    if (!setup.split || !data) return;
+    const major = /^v(\d+)\.(\d+)/.exec(setup.version);
+    const newScatter = !major || Number(major[1]) > 8 || (Number(major[1]) === 8 && Number(major[2]) >= 4);
+    const scatter = newScatter ? "SET SESSION tidb_scatter_region = 'table'" : "SET GLOBAL tidb_scatter_region = ON";
+    for (let t = 1; t <= data.tables; t++) {
+      const q = `${scatter}; SPLIT TABLE ${database}.sbtest${t} BETWEEN (0) AND (${data.table_size}) REGIONS ${setup.split.regions}`;
+      await this.sql(r.sql, q, `variant ${setup.name}: split`);
+    }
+    this.log(`variant ${setup.name}: ${data.tables} tables split into ${setup.split.regions} regions each, scattered`);
+  }
+
+  /** Destroys every cluster and stops every playground of the run. Safe to call twice. */
+  async stop(): Promise<void> {
+    this.unregister();
+    for (const r of [...this.running.values()].reverse()) {
+      r.users = 0;
+      await r.stop().catch((e: Error) => this.log(`teardown: ${e.message}`));
+    }
+    this.running.clear();
+  }
+}
+
+async function getJson(url: string): Promise<unknown> {
+  const res = await fetch(url, { signal: AbortSignal.timeout(10_000) });
+  if (!res.ok) throw new Error(`HTTP ${res.status}`);
+  return res.json();
+}
