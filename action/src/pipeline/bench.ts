@@ -3,12 +3,12 @@ import { driverOf } from "../drivers/registry.ts";
 import { mostSpecificLine } from "../drivers/sysbench/parse.ts";
 import type { Driver, Step, StepContext, ToolCommand, Workload } from "../drivers/types.ts";
 import { RunError } from "../errors.ts";
+import type { RemoteHost } from "../proc/ssh.ts";
 import { runTool, type ToolRun } from "../proc/tool.ts";
 import type { Cell, TargetInfo } from "../result/model.ts";
 import type { RunDir } from "../result/store.ts";
 import type { Spec, TargetSpec } from "../specfile/schema.ts";
 import { checkCpus } from "../targets/affinity.ts";
-import type { RemoteHost } from "../proc/ssh.ts";
 import { type StartOptions, startTarget, type Target } from "../targets/index.ts";
 import { type CellPlan, cellFileName, cellGraceS, cellLabel, cellSeconds } from "./cells.ts";
 

@@ -38,7 +38,11 @@ function needsOf(spec: Spec, remoteLoad: boolean): Need[] {
   const needs: Need[] = remoteLoad ? [] : driverNeeds(spec);
   if (spec.target.kind === "tidb") {
     needs.push(
-      { found: anyOf(["tiup"]), what: "tiup (target.kind tidb)", install: "tiup (tiup.io), with its playground and cluster components" },
+      {
+        found: anyOf(["tiup"]),
+        what: "tiup (target.kind tidb)",
+        install: "tiup (tiup.io), with its playground and cluster components",
+      },
       {
         found: anyOf(MARIADB_PROGRAMS.client),
         what: "the mariadb client (tiperf's SQL to TiDB)",

@@ -1,13 +1,13 @@
 import { join } from "node:path";
 import { driverOf } from "../drivers/registry.ts";
 import { EXIT, RunError } from "../errors.ts";
+import type { RemoteHost } from "../proc/ssh.ts";
 import { runReportMarkdown } from "../report/run-report.ts";
 import { hostFacts } from "../result/host.ts";
 import type { Result } from "../result/model.ts";
 import { newRunId, RunDir, writeAtomic } from "../result/store.ts";
 import type { LoadedSpec } from "../specfile/load.ts";
 import type { Spec } from "../specfile/schema.ts";
-import type { RemoteHost } from "../proc/ssh.ts";
 import type { StartOptions, Target } from "../targets/index.ts";
 import { record } from "../targets/ledger.ts";
 import { planFor } from "../targets/tidb/index.ts";

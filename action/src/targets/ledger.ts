@@ -3,8 +3,8 @@ import { existsSync, readFileSync } from "node:fs";
 import { copyFile, mkdir, readdir, readFile, rm, rmdir, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
-import type { Result } from "../result/model.ts";
 import { runCommand } from "../proc/process.ts";
+import type { Result } from "../result/model.ts";
 import { readResult, writeResult } from "../result/store.ts";
 
 /**
@@ -138,7 +138,9 @@ export async function sweep(opts: SweepOptions): Promise<SweepOutcome> {
       // tiup keeps the cluster's topology and key: destroy needs nothing else
       const r = await runCommand("tiup", ["cluster", "destroy", e.path, "--yes"], { timeoutMs: 900_000 });
       if (r.code !== 0) {
-        opts.log(`reap: tiup cluster destroy ${e.path} failed (exit ${r.code}); entry kept: ${(r.stderr || r.stdout).trim().split("\n").slice(-2).join(" ")}`);
+        opts.log(
+          `reap: tiup cluster destroy ${e.path} failed (exit ${r.code}); entry kept: ${(r.stderr || r.stdout).trim().split("\n").slice(-2).join(" ")}`,
+        );
         out.kept.push(e);
         out.swept.pop();
         continue;

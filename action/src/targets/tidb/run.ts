@@ -2,20 +2,20 @@
 // one Target per variant, variants taking turns on shared hardware, health watched around cells,
 // and everything destroyed on success, failure, cancel and SIGTERM.
 import { mkdir, rm } from "node:fs/promises";
+import { get as httpGet } from "node:http";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { RunError } from "../../errors.ts";
 import { findTool, firstTool } from "../../proc/env.ts";
-import { processState, runCommand, startServerProcess, type ServerProcess } from "../../proc/process.ts";
+import { processState, runCommand, type ServerProcess, startServerProcess } from "../../proc/process.ts";
 import { shellCommand } from "../../proc/quote.ts";
 import type { RemoteHost } from "../../proc/ssh.ts";
 import { runTool } from "../../proc/tool.ts";
 import { writeAtomic } from "../../result/store.ts";
 import { onTeardown } from "../../teardown.ts";
 import { record } from "../ledger.ts";
-import type { Endpoint, StartOptions, Target } from "../types.ts";
 import { MARIADB_PROGRAMS } from "../mariadb.ts";
-import type { Role } from "./profile.ts";
+import type { Endpoint, StartOptions, Target } from "../types.ts";
 import {
   type ClusterDeployment,
   type Deployment,
@@ -27,7 +27,16 @@ import {
   tiupCluster,
   type VariantSetup,
 } from "./plan.ts";
-import { type Display, editConfigOutcome, editConfigReason, notUp, parseDisplayJson, readPlayground, restarted } from "./tiup-output.ts";
+import type { Role } from "./profile.ts";
+import {
+  type Display,
+  editConfigOutcome,
+  editConfigReason,
+  notUp,
+  parseDisplayJson,
+  readPlayground,
+  restarted,
+} from "./tiup-output.ts";
 
 const lastLines = (text: string, n = 6) => text.trimEnd().split("\n").slice(-n).join("\n");
 
@@ -39,7 +48,8 @@ export function sameSetting(want: unknown, got: unknown): boolean {
   const norm = (v: unknown) => {
     const s = String(v).trim();
     const size = /^(\d+(?:\.\d+)?)\s*([KMGTP])(?:i?B)?$/i.exec(s);
-    if (size) return String(Number(size[1]) * 1024 ** ("KMGTP".indexOf((size[2] as string).toUpperCase()) + 1));
+    if (size)
+      return String(Number(size[1]) * 1024 ** ("KMGTP".indexOf((size[2] as string).toUpperCase()) + 1));
     if (/^(true|on)$/i.test(s)) return "true";
     if (/^(false|off)$/i.test(s)) return "false";
     return s;
@@ -134,12 +144,20 @@ export class TidbRun {
   /** Runs a tiup subcommand, its output kept in raw/; throws with tiup's last lines on a non-zero exit. */
   private async tiupRun(argv: string[], what: string, signal: AbortSignal, limitS = 1800): Promise<string> {
     const [, ...args] = argv;
-    const logFile = join(this.rawDir, `tiup-${argv[2] ?? argv[1]}-${argv[3] ?? ""}.log`.replace(/-\.log$/, ".log"));
+    const logFile = join(
+      this.rawDir,
+      `tiup-${argv[2] ?? argv[1]}-${argv[3] ?? ""}.log`.replace(/-\.log$/, ".log"),
+    );
     const r = await runTool(this.tiup(), args, { logFile, signal, limitS });
     if (r.aborted) throw new RunError(`${what}: stopped: ${r.aborted}`);
-    if (r.timedOut) throw new RunError(`${what}: \`${shellCommand(argv)}\` did not finish within ${limitS}s (raw output: ${logFile})`);
+    if (r.timedOut)
+      throw new RunError(
+        `${what}: \`${shellCommand(argv)}\` did not finish within ${limitS}s (raw output: ${logFile})`,
+      );
     if (r.code !== 0)
-      throw new RunError(`${what}: \`${shellCommand(argv)}\` exited with code ${r.code}:\n${lastLines(r.output)}\n(raw output: ${logFile})`);
+      throw new RunError(
+        `${what}: \`${shellCommand(argv)}\` exited with code ${r.code}:\n${lastLines(r.output)}\n(raw output: ${logFile})`,
+      );
     return r.output;
   }
 
@@ -152,11 +170,14 @@ export class TidbRun {
     const r = this.running.get(d.index) as Running;
     r.users++;
     const facts = await this.record(setup, r);
-    this.log(`target: TiDB ${facts.version} (${d.kind} ${d.name}) for variant ${variant}; SQL at ${r.endpoints.map((e) => `${e.host}:${e.port}`).join(", ")}`);
+    this.log(
+      `target: TiDB ${facts.version} (${d.kind} ${d.name}) for variant ${variant}; SQL at ${r.endpoints.map((e) => `${e.host}:${e.port}`).join(", ")}`,
+    );
     const config: Record<string, string | number | boolean> = {};
     for (const k of setup.configKeys) {
       const v = k.value;
-      config[`${k.role}.${k.key}`] = typeof v === "string" || typeof v === "number" || typeof v === "boolean" ? v : JSON.stringify(v);
+      config[`${k.role}.${k.key}`] =
+        typeof v === "string" || typeof v === "number" || typeof v === "boolean" ? v : JSON.stringify(v);
     }
     let stopped = false;
     return {
@@ -165,7 +186,9 @@ export class TidbRun {
       connection: { protocol: "mysql", endpoints: r.endpoints, user: "root", password: "" },
       pids: r.server ? [r.server.pid] : [],
       state: () =>
-        r.server ? `tiup playground (pid ${r.server.pid}) is ${processState(r.server.pid)}` : `tiup cluster ${d.name}: see \`tiup cluster display ${d.name}\``,
+        r.server
+          ? `tiup playground (pid ${r.server.pid}) is ${processState(r.server.pid)}`
+          : `tiup cluster ${d.name}: see \`tiup cluster display ${d.name}\``,
       createDatabase: async (name) => {
         await this.sql(r.sql, `CREATE DATABASE IF NOT EXISTS ${name}`, `variant ${variant}`);
       },
@@ -194,10 +217,27 @@ export class TidbRun {
   private async sql(at: Endpoint, query: string, what: string): Promise<string> {
     const r = await runCommand(
       firstTool(MARIADB_PROGRAMS.client),
-      ["--no-defaults", "-h", at.host, "-P", String(at.port), "-u", "root", "-D", "mysql", "-N", "-B", "-e", query],
+      [
+        "--no-defaults",
+        "-h",
+        at.host,
+        "-P",
+        String(at.port),
+        "-u",
+        "root",
+        "-D",
+        "mysql",
+        "-N",
+        "-B",
+        "-e",
+        query,
+      ],
       { timeoutMs: 120_000 },
     );
-    if (r.code !== 0) throw new RunError(`${what}: \`${query}\` failed on ${at.host}:${at.port}: ${r.stderr.trim() || r.stdout.trim()}`);
+    if (r.code !== 0)
+      throw new RunError(
+        `${what}: \`${query}\` failed on ${at.host}:${at.port}: ${r.stderr.trim() || r.stdout.trim()}`,
+      );
     return r.stdout;
   }
 
@@ -206,9 +246,13 @@ export class TidbRun {
     setup: VariantSetup,
     r: Running,
   ): Promise<{ version: string; tidbVersion: string; status: unknown; effective: Record<string, string> }> {
-    const tidbVersion = (await this.sql(r.sql, "SELECT tidb_version()", `variant ${setup.name}`)).replace(/\\n/g, "\n").trim();
+    const tidbVersion = (await this.sql(r.sql, "SELECT tidb_version()", `variant ${setup.name}`))
+      .replace(/\\n/g, "\n")
+      .trim();
     const version = /Release Version:\s*(\S+)/.exec(tidbVersion)?.[1] ?? tidbVersion.split("\n")[0] ?? "";
-    const status = await getJson(`http://${r.status.tidb[0]}/status`).catch((e: Error) => ({ error: e.message }));
+    const status = await getJson(`http://${r.status.tidb[0]}/status`).catch((e: Error) => ({
+      error: e.message,
+    }));
     const effective = await this.checkConfig(setup, r);
     return { version, tidbVersion, status, effective };
   }
@@ -233,13 +277,22 @@ export class TidbRun {
         try {
           doc = await getJson(url[role](addr));
         } catch (e) {
-          throw new RunError(`variant ${setup.name}: cannot read the ${role} config at ${url[role](addr)} (${(e as Error).message})`);
+          throw new RunError(
+            `variant ${setup.name}: cannot read the ${role} config at ${url[role](addr)} (${(e as Error).message})`,
+          );
         }
         for (const k of setup.configKeys.filter((c) => c.role === role)) {
           const got = lookup(doc, k.key);
-          effective[`${role}.${k.key}`] = got === undefined ? "(not reported)" : typeof got === "object" ? JSON.stringify(got) : String(got);
+          effective[`${role}.${k.key}`] =
+            got === undefined
+              ? "(not reported)"
+              : typeof got === "object"
+                ? JSON.stringify(got)
+                : String(got);
           if (got === undefined || !sameSetting(k.value, got))
-            wrong.push(`${role} ${addr}: ${k.key} is ${got === undefined ? "not reported" : JSON.stringify(got)}, the spec sets ${JSON.stringify(k.value)}`);
+            wrong.push(
+              `${role} ${addr}: ${k.key} is ${got === undefined ? "not reported" : JSON.stringify(got)}, the spec sets ${JSON.stringify(k.value)}`,
+            );
         }
       }
     }
@@ -253,7 +306,8 @@ export class TidbRun {
     const d = this.plan.deployments[setup.deployment] as Deployment;
     let r = this.running.get(d.index);
     if (!r) {
-      r = d.kind === "playground" ? await this.startPlayground(d, signal) : await this.deployCluster(d, signal);
+      r =
+        d.kind === "playground" ? await this.startPlayground(d, signal) : await this.deployCluster(d, signal);
       this.running.set(d.index, r);
     }
     if (d.kind === "cluster") {
@@ -269,11 +323,18 @@ export class TidbRun {
       }
       if (this.plan.switching === "edit-config" && r.applied !== setup.name) {
         const file = join(this.dir, setup.topologyFile as string);
-        const out = await this.tiupRun(tiupCluster.editConfig(d, file), `variant ${setup.name}: edit-config`, signal);
+        const out = await this.tiupRun(
+          tiupCluster.editConfig(d, file),
+          `variant ${setup.name}: edit-config`,
+          signal,
+        );
         const outcome = editConfigOutcome(out);
         if (outcome === "refused")
-          throw new RunError(`variant ${setup.name}: tiup refused the topology ${file} ("Nothing changed.", exit 0): ${editConfigReason(out)}`);
-        if (outcome === "changed") await this.tiupRun(tiupCluster.reload(d), `variant ${setup.name}: reload`, signal);
+          throw new RunError(
+            `variant ${setup.name}: tiup refused the topology ${file} ("Nothing changed.", exit 0): ${editConfigReason(out)}`,
+          );
+        if (outcome === "changed")
+          await this.tiupRun(tiupCluster.reload(d), `variant ${setup.name}: reload`, signal);
         r.applied = setup.name;
         await this.checkConfig(setup, r);
       }
@@ -302,7 +363,9 @@ export class TidbRun {
       await forget();
     };
     const died = server.exited.then((how) =>
-      stopping ? new Promise<string>(() => {}) : `tiup playground ${d.name} exited (code ${how.code}, signal ${how.signal})`,
+      stopping
+        ? new Promise<string>(() => {})
+        : `tiup playground ${d.name} exited (code ${how.code}, signal ${how.signal})`,
     );
     const { readFile } = await import("node:fs/promises");
     const deadline = Date.now() + 15 * 60_000;
@@ -312,18 +375,24 @@ export class TidbRun {
       if (state.ready && state.endpoints.length) break;
       if (!server.isAlive() || state.failure) {
         await stop();
-        throw new RunError(`tiup playground ${d.name} did not start: ${state.failure ?? `it exited`}\n(raw output: ${logFile})`);
+        throw new RunError(
+          `tiup playground ${d.name} did not start: ${state.failure ?? `it exited`}\n(raw output: ${logFile})`,
+        );
       }
       await new Promise((res) => setTimeout(res, 250));
     }
     if (!state.ready) {
       await stop();
-      throw new RunError(`tiup playground ${d.name} did not report ready ("TiDB Playground Cluster is started") within 15 min${signal.aborted ? " (stopped)" : ""} (raw output: ${logFile})`);
+      throw new RunError(
+        `tiup playground ${d.name} did not report ready ("TiDB Playground Cluster is started") within 15 min${signal.aborted ? " (stopped)" : ""} (raw output: ${logFile})`,
+      );
     }
     const sql = state.endpoints[0] as Endpoint;
     const expected = 4000 + d.portOffset;
     if (sql.port !== expected)
-      this.log(`tiup playground ${d.name}: port ${expected} was busy; TiDB listens on ${sql.port} (read from its output)`);
+      this.log(
+        `tiup playground ${d.name}: port ${expected} was busy; TiDB listens on ${sql.port} (read from its output)`,
+      );
     const off = d.portOffset;
     return {
       deployment: d,
@@ -361,10 +430,16 @@ export class TidbRun {
       endpoints: tidbEndpoints(d),
       sql: tidbEndpoints(d)[0] as Endpoint,
       status: {
-        tidb: d.cluster.instances.filter((i) => i.role === "tidb").map((i) => `${i.host}:${i.ports.status_port}`),
-        tikv: d.cluster.instances.filter((i) => i.role === "tikv").map((i) => `${i.host}:${i.ports.status_port}`),
+        tidb: d.cluster.instances
+          .filter((i) => i.role === "tidb")
+          .map((i) => `${i.host}:${i.ports.status_port}`),
+        tikv: d.cluster.instances
+          .filter((i) => i.role === "tikv")
+          .map((i) => `${i.host}:${i.ports.status_port}`),
         pd: d.cluster.instances.filter((i) => i.role === "pd").map((i) => `${i.host}:${i.ports.client_port}`),
-        tiflash: d.cluster.instances.filter((i) => i.role === "tiflash").map((i) => `${i.host}:${i.ports.metrics_port}`),
+        tiflash: d.cluster.instances
+          .filter((i) => i.role === "tiflash")
+          .map((i) => `${i.host}:${i.ports.metrics_port}`),
       },
       died: new Promise<string>(() => {}),
       stop,
@@ -374,7 +449,11 @@ export class TidbRun {
       users: 0,
     };
     try {
-      await this.tiupRun(tiupCluster.deploy(d, join(this.dir, setup.topologyFile as string), this.plan.profile), `deploy ${d.name}`, signal);
+      await this.tiupRun(
+        tiupCluster.deploy(d, join(this.dir, setup.topologyFile as string), this.plan.profile),
+        `deploy ${d.name}`,
+        signal,
+      );
       await this.tiupRun(tiupCluster.start(d), `start ${d.name}`, signal);
       running.up = true;
       await this.display(d, signal, true);
@@ -399,7 +478,9 @@ export class TidbRun {
     const display = parseDisplayJson(out);
     const down = notUp(display);
     if (allUp && down.length)
-      throw new RunError(`cluster ${d.name}: ${down.map((i) => `${i.role} ${i.id} is ${i.status}`).join("; ")}`);
+      throw new RunError(
+        `cluster ${d.name}: ${down.map((i) => `${i.role} ${i.id} is ${i.status}`).join("; ")}`,
+      );
     return display;
   }
 
@@ -416,24 +497,36 @@ export class TidbRun {
       const after = await this.display(d, signal, false);
       const down = notUp(after).map((i) => `${i.role} ${i.id} on ${i.host} is ${i.status}`);
       const again = restarted(before, after, (Date.now() - started) / 1000).map(
-        (i) => `${i.role} ${i.id} on ${i.host} restarted during the cell (up ${i.uptime_s}s; systemd brought it back)`,
+        (i) =>
+          `${i.role} ${i.id} on ${i.host} restarted during the cell (up ${i.uptime_s}s; systemd brought it back)`,
       );
       const problems = [...down, ...again];
-      return problems.length ? `cluster ${d.name} (variant ${setup.name}): ${problems.join("; ")}` : undefined;
+      return problems.length
+        ? `cluster ${d.name} (variant ${setup.name}): ${problems.join("; ")}`
+        : undefined;
     };
   }
 
   /** `split:` — each sysbench table split into regions and scattered, version-aware. */
-  private async split(setup: VariantSetup, r: Running, database: string, data?: { tables: number; table_size: number }) {
+  private async split(
+    setup: VariantSetup,
+    r: Running,
+    database: string,
+    data?: { tables: number; table_size: number },
+  ) {
     if (!setup.split || !data) return;
     const major = /^v(\d+)\.(\d+)/.exec(setup.version);
     const newScatter = !major || Number(major[1]) > 8 || (Number(major[1]) === 8 && Number(major[2]) >= 4);
-    const scatter = newScatter ? "SET SESSION tidb_scatter_region = 'table'" : "SET GLOBAL tidb_scatter_region = ON";
+    const scatter = newScatter
+      ? "SET SESSION tidb_scatter_region = 'table'"
+      : "SET GLOBAL tidb_scatter_region = ON";
     for (let t = 1; t <= data.tables; t++) {
       const q = `${scatter}; SPLIT TABLE ${database}.sbtest${t} BETWEEN (0) AND (${data.table_size}) REGIONS ${setup.split.regions}`;
       await this.sql(r.sql, q, `variant ${setup.name}: split`);
     }
-    this.log(`variant ${setup.name}: ${data.tables} tables split into ${setup.split.regions} regions each, scattered`);
+    this.log(
+      `variant ${setup.name}: ${data.tables} tables split into ${setup.split.regions} regions each, scattered`,
+    );
   }
 
   /** Destroys every cluster and stops every playground of the run. Safe to call twice. */
@@ -447,8 +540,28 @@ export class TidbRun {
   }
 }
 
-async function getJson(url: string): Promise<unknown> {
-  const res = await fetch(url, { signal: AbortSignal.timeout(10_000) });
-  if (!res.ok) throw new Error(`HTTP ${res.status}`);
-  return res.json();
+/**
+ * GET a component's JSON API. Not fetch(): the Fetch standard blocks port 10080 (TiDB's status
+ * port) as a "bad port".
+ */
+function getJson(url: string): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const req = httpGet(url, { timeout: 10_000 }, (res) => {
+      let body = "";
+      res.setEncoding("utf8");
+      res.on("data", (d: string) => {
+        body += d;
+      });
+      res.on("end", () => {
+        if ((res.statusCode ?? 0) >= 400) return reject(new Error(`HTTP ${res.statusCode}`));
+        try {
+          resolve(JSON.parse(body));
+        } catch {
+          reject(new Error(`not JSON: ${body.slice(0, 200)}`));
+        }
+      });
+    });
+    req.on("timeout", () => req.destroy(new Error("no answer within 10s")));
+    req.on("error", reject);
+  });
 }

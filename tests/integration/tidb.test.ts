@@ -1,0 +1,154 @@
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:net";
+import { delimiter, join } from "node:path";
+import { describe, test } from "node:test";
+import { readResult } from "../../action/src/result/store.ts";
+import { ROOT } from "../helpers/paths.ts";
+import { cli, tempDir } from "../helpers/real.ts";
+
+/**
+ * TiDB through tiup, where neither exists: a test-only stand-in `tiup` (tests/helpers/stand-ins)
+ * accepts exactly the playground flags tiperf passes, prints playground's real lines and stands a
+ * private MariaDB in for TiDB on the port it announces, with the status APIs answering from the
+ * TOML configs it got. Everything else — plan, configs, variants, drivers, compare, report — is
+ * tiperf's real pipeline.
+ */
+const STAND_INS = join(ROOT, "tests/helpers/stand-ins");
+const PATH = `${STAND_INS}${delimiter}${process.env.PATH ?? ""}`;
+
+function tidbSpec(dir: string, extra = ""): string {
+  const file = join(dir, "tidb.yaml");
+  writeFileSync(
+    file,
+    `name: tidb-itest
+target:
+  kind: tidb
+  profile: ${join(ROOT, "infra/profiles/playground.yaml")}
+  version: v8.5.0
+  server_configs:
+    tikv: {raftstore.apply-pool-size: 2}
+  sql: [SET GLOBAL max_connections = 300]
+data: {tables: 1, table_size: 1000}
+workloads:
+  - name: point_select
+    sysbench: oltp_point_select
+    threads: [2]
+    duration: 2s
+    warmup: 1s
+${extra}`,
+  );
+  return file;
+}
+
+const standInProcesses = (home: string) => {
+  try {
+    return execFileSync("pgrep", ["-af", home], { encoding: "utf8" })
+      .split("\n")
+      .filter((l) => l && !l.includes("pgrep"));
+  } catch {
+    return [];
+  }
+};
+
+describe("TiDB targets through a stand-in tiup", () => {
+  test("a config variant on the playground profile: verdict, and a PR comment naming the TiDB version and the config diff", async () => {
+    const dir = tempDir();
+    const home = tempDir("tiperf-tiup-home-");
+    const spec = tidbSpec(
+      dir,
+      `variants:
+  base: {}
+  head: {target: {server_configs: {tikv: {raftstore.apply-pool-size: 4}}}}
+compare: {rounds: 2, warmup_rounds: 0}
+`,
+    );
+    const run = cli(["compare", "--spec", spec, "--out", join(dir, "results")], { PATH, TIUP_HOME: home });
+    const { code } = await run.done;
+    assert.ok(code === 0 || code === 1, `exit ${code}:\n${run.stderr()}`);
+    assert.match(run.stderr(), /target: TiDB v8\.5\.0 \(playground tiperf-\w+-base\) for variant base/);
+    const runDir = join(dir, "results", readdirSync(join(dir, "results"))[0] as string);
+    const comment = readFileSync(join(runDir, "verdict.md"), "utf8");
+    assert.match(comment, /tidb-playground v8\.5\.0/);
+    assert.match(comment, /tikv\.raftstore\.apply-pool-size: 2 → 4/);
+    const result = await readResult(join(runDir, "result.json"));
+    assert.equal(result.status, "complete");
+    assert.deepEqual(
+      result.targets.map((t) => [t.variant, t.kind, t.version, t.config["tikv.raftstore.apply-pool-size"]]),
+      [
+        ["base", "tidb-playground", "v8.5.0", 2],
+        ["head", "tidb-playground", "v8.5.0", 4],
+      ],
+    );
+    // what actually ran, read back from the components
+    assert.equal(result.targets[1]?.effective_config["tikv.raftstore.apply-pool-size"], "4");
+    assert.match(String(result.targets[0]?.details?.tidb_version), /Release Version: v8\.5\.0/);
+    assert.equal(result.cells.filter((c) => c.status === "ok").length, 4);
+    // the generated configs are kept with the run
+    assert.match(
+      readFileSync(join(runDir, "tidb/head-tikv.toml"), "utf8"),
+      /\[raftstore\]\napply-pool-size = 4/,
+    );
+    // and nothing is left: playgrounds stopped, their data removed
+    assert.deepEqual(standInProcesses(home), []);
+    assert.deepEqual(readdirSync(join(home, "data")), []);
+  });
+
+  test("when port 4000 is busy the playground takes another; tiperf reads the real one from its output", async () => {
+    const dir = tempDir();
+    const home = tempDir("tiperf-tiup-home-");
+    const blocker: Server = createServer();
+    await new Promise<void>((resolve, reject) => {
+      blocker.once("error", reject);
+      blocker.listen(4000, "127.0.0.1", resolve);
+    });
+    try {
+      const run = cli(["run", "--spec", tidbSpec(dir), "--out", join(dir, "results")], {
+        PATH,
+        TIUP_HOME: home,
+      });
+      const { code } = await run.done;
+      assert.equal(code, 0, run.stderr());
+      const m = /port 4000 was busy; TiDB listens on (\d+)/.exec(run.stderr());
+      assert.ok(m, run.stderr());
+      const runDir = join(dir, "results", readdirSync(join(dir, "results"))[0] as string);
+      const raws = readdirSync(join(runDir, "raw"));
+      const cell = raws.find((f) => f.includes("point_select")) as string;
+      assert.ok(cell, raws.join(", "));
+      assert.match(readFileSync(join(runDir, "raw", cell), "utf8"), new RegExp(`--mysql-port=${m[1]}`));
+    } finally {
+      blocker.close();
+    }
+  });
+
+  test("a config that did not take effect fails the run before any cell, naming the key and both values", async () => {
+    const dir = tempDir();
+    const home = tempDir("tiperf-tiup-home-");
+    writeFileSync(join(home, "stand-in.json"), JSON.stringify({ refuse: "tikv.raftstore.apply-pool-size" }));
+    const run = cli(["run", "--spec", tidbSpec(dir), "--out", join(dir, "results")], {
+      PATH,
+      TIUP_HOME: home,
+    });
+    const { code } = await run.done;
+    assert.equal(code, 3, run.stderr());
+    assert.match(
+      run.stderr(),
+      /configs did not take effect:\n\s+tikv 127\.0\.0\.1:20180: raftstore\.apply-pool-size is "stand-in refused", the spec sets 2/,
+    );
+    assert.deepEqual(standInProcesses(home), []);
+    assert.ok(!existsSync(join(home, "data")) || readdirSync(join(home, "data")).length === 0);
+  });
+
+  test("tiup missing: refused before anything starts, saying what to install", async () => {
+    const dir = tempDir();
+    const path = (process.env.PATH ?? "")
+      .split(delimiter)
+      .filter((d) => !existsSync(join(d, "tiup")))
+      .join(delimiter);
+    const run = cli(["run", "--spec", tidbSpec(dir), "--out", join(dir, "results")], { PATH: path });
+    const { code } = await run.done;
+    assert.equal(code, 3, run.stderr());
+    assert.match(run.stderr(), /tiup \(target\.kind tidb\): install tiup/);
+  });
+});
