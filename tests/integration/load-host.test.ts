@@ -4,7 +4,10 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { runTool } from "../../action/src/proc/tool.ts";
+import { freePort } from "../../action/src/targets/local.ts";
 import { startMariadb } from "../../action/src/targets/mariadb.ts";
+import { startHaproxy } from "../../action/src/targets/tidb/haproxy.ts";
+import { haproxyConfig } from "../../action/src/targets/tidb/plan.ts";
 import type { Target } from "../../action/src/targets/types.ts";
 import { tempDir } from "../helpers/real.ts";
 import { type Sshd, startSshd } from "../helpers/sshd.ts";
@@ -118,6 +121,42 @@ describe("load host over SSH", () => {
     assert.equal(r.code, 0, r.output);
     assert.match(r.output, /got INT/);
     assert.ok(r.elapsed_s < 10);
+  });
+
+  test("HAProxy started on the load host balances the load tool over the SQL servers; stopping it leaves nothing", async () => {
+    const port = await freePort();
+    const config = haproxyConfig(db.connection.endpoints, port, "itest");
+    assert.match(
+      config,
+      new RegExp(`server tidb-1 127\\.0\\.0\\.1:${db.connection.endpoints[0]?.port} check`),
+    );
+    const haproxy = await startHaproxy({
+      remote: sshd.host,
+      config,
+      file: join(dir, "haproxy.cfg"),
+      port,
+      logFile: join(dir, "haproxy.log"),
+    });
+    try {
+      const args = sysbench(13, 2, "run").map((a) =>
+        a.startsWith("--mysql-port=") ? `--mysql-port=${port}` : a,
+      );
+      const r = await runTool("sysbench", args, {
+        logFile: join(dir, "via-haproxy.log"),
+        remote: sshd.host,
+        limitS: 60,
+      });
+      assert.equal(r.code, 0, r.output);
+      assert.match(r.output, /transactions:\s+[1-9]\d*/);
+    } finally {
+      await haproxy.stop();
+    }
+    let left = remoteProcesses(join(dir, "haproxy.cfg"));
+    for (let i = 0; i < 50 && left; i++) {
+      await new Promise((res) => setTimeout(res, 100));
+      left = remoteProcesses(join(dir, "haproxy.cfg"));
+    }
+    assert.equal(left, "");
   });
 
   test("a load host that refuses the key fails with ssh's own words", async () => {

@@ -49,6 +49,9 @@ export const ResourcesSchema = z.strictObject({
 /** A TiDB release as tiup names it (v8.5.0, v7.5.1-rc.1) or nightly. */
 export const TIDB_VERSION = /^v\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$|^nightly$/;
 
+const TIDB_VERSION_TEXT =
+  "must be a TiDB version as tiup names it: v<major>.<minor>.<patch> (like v8.5.0) or nightly";
+
 const tidbRoleOverride = z.strictObject({
   count: z.number().int().min(0).optional(),
   numa_node: numaNode.optional(),
@@ -71,13 +74,7 @@ export const TargetSchema = z
     /** tidb: the cluster profile (infra/profiles/*.yaml); `tiperf … --profile FILE` overrides it. */
     profile: z.string().optional(),
     /** tidb: the release tiup deploys. */
-    version: z
-      .string()
-      .regex(
-        TIDB_VERSION,
-        "must be a TiDB version as tiup names it: v<major>.<minor>.<patch> (like v8.5.0) or nightly",
-      )
-      .optional(),
+    version: z.string({ error: TIDB_VERSION_TEXT }).regex(TIDB_VERSION, TIDB_VERSION_TEXT).optional(),
     /** tidb: tiup's server_configs, merged over the profile's. */
     server_configs: ServerConfigsSchema.optional(),
     /** tidb: per-role overrides of the profile (count, numa_node, resource_control, config). */

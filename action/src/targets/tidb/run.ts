@@ -16,12 +16,14 @@ import { onTeardown } from "../../teardown.ts";
 import { record } from "../ledger.ts";
 import { MARIADB_PROGRAMS } from "../mariadb.ts";
 import type { Endpoint, StartOptions, Target } from "../types.ts";
+import { startHaproxy } from "./haproxy.ts";
 import {
   type ClusterDeployment,
   type Deployment,
   expandHome,
   type PlaygroundDeployment,
   playgroundArgs,
+  statusAddresses,
   type TidbPlan,
   tidbEndpoints,
   tiupCluster,
@@ -393,17 +395,11 @@ export class TidbRun {
       this.log(
         `tiup playground ${d.name}: port ${expected} was busy; TiDB listens on ${sql.port} (read from its output)`,
       );
-    const off = d.portOffset;
     return {
       deployment: d,
       endpoints: state.endpoints,
       sql,
-      status: {
-        tidb: [`${sql.host}:${10080 + off}`],
-        tikv: [`127.0.0.1:${20180 + off}`],
-        pd: [`127.0.0.1:${2379 + off}`],
-        tiflash: [`127.0.0.1:${8234 + off}`],
-      },
+      status: statusAddresses(d),
       server,
       died,
       stop,
@@ -457,6 +453,24 @@ export class TidbRun {
       await this.tiupRun(tiupCluster.start(d), `start ${d.name}`, signal);
       running.up = true;
       await this.display(d, signal, true);
+      const remote = this.loadHost();
+      if (this.plan.haproxy && remote) {
+        const port = this.plan.profile.haproxy_port + d.index;
+        const haproxy = await startHaproxy({
+          remote,
+          config: this.plan.files[`haproxy-${d.name}.cfg`] as string,
+          file: `/tmp/tiperf-haproxy-${d.name}.cfg`,
+          port,
+          logFile: join(this.rawDir, `haproxy-${d.name}.log`),
+        });
+        running.endpoints = [haproxy.endpoint];
+        const destroy = running.stop;
+        running.stop = async () => {
+          await haproxy.stop().catch(() => {});
+          await destroy();
+        };
+        this.log(`HAProxy on ${remote.host}:${port} in front of ${tidbEndpoints(d).length} TiDB servers`);
+      }
     } catch (e) {
       await stop().catch((err: Error) => this.log(`teardown: ${err.message}`));
       throw e;

@@ -25,7 +25,7 @@ export function readPlayground(output: string): PlaygroundState {
     const start = /^Start (\w+) instance:?\s*(\S+)?/.exec(line.trim());
     if (start?.[2]) state.versions[start[1] as string] = start[2];
     if (/TiDB Playground Cluster is started/.test(line)) state.ready = true;
-    const conn = /^Connect TiDB:\s+\S+ --host (\S+) --port (\d+)/.exec(line.trim());
+    const conn = /^Connect TiDB:\s+.*?--host (\S+) --port (\d+)/.exec(line.trim());
     if (conn) state.endpoints.push({ host: conn[1] as string, port: Number(conn[2]) });
     const failed =
       /^(TiDB|TiKV|PD|TiFlash) \S+ failed to start: .*/.exec(line.trim()) ??

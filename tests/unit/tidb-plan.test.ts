@@ -1,0 +1,263 @@
+import assert from "node:assert/strict";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, test } from "node:test";
+import { InputError } from "../../action/src/errors.ts";
+import { planRun } from "../../action/src/pipeline/plan.ts";
+import { loadSpec, parseSpec } from "../../action/src/specfile/load.ts";
+import { expandDotted, planTidb, toToml } from "../../action/src/targets/tidb/plan.ts";
+import { parseProfile } from "../../action/src/targets/tidb/profile.ts";
+import { ROOT } from "../helpers/paths.ts";
+
+const FIX = join(ROOT, "tests/fixtures/plans");
+// the plan prints expanded key paths; keep them the same on every machine
+process.env.HOME = "/home/runner";
+
+/** Compares with a golden file; UPDATE_GOLDEN=1 rewrites it (then check the diff by eye). */
+function golden(name: string, text: string) {
+  const file = join(FIX, name);
+  if (process.env.UPDATE_GOLDEN === "1") writeFileSync(file, text);
+  assert.ok(existsSync(file), `${file} is missing: run with UPDATE_GOLDEN=1`);
+  assert.equal(text, readFileSync(file, "utf8"));
+}
+
+const PROFILES = ["playground", "hosts-example"];
+
+describe("tiperf plan: workloads/tidb-pr.yaml × each shipped profile", () => {
+  for (const profile of PROFILES) {
+    test(`config variant on ${profile}`, async () => {
+      const loaded = await loadSpec(join(ROOT, "workloads/tidb-pr.yaml"));
+      loaded.path = "workloads/tidb-pr.yaml";
+      const plan = await planRun(loaded, { profile: join(ROOT, `infra/profiles/${profile}.yaml`) });
+      const text = plan.text.replaceAll(ROOT, "<repo>");
+      golden(`tidb-pr-config-${profile}.txt`, text);
+      for (const [name, body] of Object.entries(plan.files))
+        if (name !== "plan.txt") golden(`tidb-pr-config-${profile}-${name}`, body);
+    });
+    test(`version variant on ${profile}`, async () => {
+      const text = readFileSync(join(ROOT, "workloads/tidb-pr.yaml"), "utf8").replace(
+        /^variants:[\s\S]*?^compare:/m,
+        "variants:\n  base: {}\n  head: {target: {version: v8.1.2}}\ncompare:",
+      );
+      const loaded = parseSpec(text, "workloads/tidb-pr.yaml (version variant)");
+      const plan = await planRun(loaded, { profile: join(ROOT, `infra/profiles/${profile}.yaml`) });
+      golden(`tidb-pr-version-${profile}.txt`, plan.text.replaceAll(ROOT, "<repo>"));
+      for (const [name, body] of Object.entries(plan.files))
+        if (name !== "plan.txt") golden(`tidb-pr-version-${profile}-${name}`, body);
+    });
+  }
+
+  test("a version variant on hosts puts two clusters side by side: distinct ports and directories, stop/start", async () => {
+    const text = readFileSync(join(ROOT, "workloads/tidb-pr.yaml"), "utf8").replace(
+      /^variants:[\s\S]*?^compare:/m,
+      "variants:\n  base: {}\n  head: {target: {version: v8.1.2}}\ncompare:",
+    );
+    const plan = await planRun(parseSpec(text, "v.yaml"), {
+      profile: join(ROOT, "infra/profiles/hosts-example.yaml"),
+    });
+    const tidb = plan.tidb;
+    assert.ok(tidb);
+    assert.equal(tidb.switching, "stop-start");
+    assert.deepEqual(
+      tidb.deployments.map((d) => [d.name, d.version]),
+      [
+        ["tiperf-tidb-pr-1", "v8.5.0"],
+        ["tiperf-tidb-pr-2", "v8.1.2"],
+      ],
+    );
+    assert.match(plan.files["topology-head.yaml"] ?? "", /port: 5000\n\s+status_port: 11080/);
+    assert.match(
+      plan.files["topology-head.yaml"] ?? "",
+      /deploy_dir: \/tidb-deploy\/tiperf-tidb-pr-2\/tidb-5000/,
+    );
+  });
+});
+
+const HOSTS = `name: t
+provider: hosts
+hosts: {pd: [10.0.1.1], tikv: [10.0.1.2], tidb: [10.0.1.5]}
+roles:
+  pd: {count: 1}
+  tikv: {count: 1}
+`;
+const target = { kind: "tidb" as const, version: "v8.5.0", config: {} };
+const planOf = (profileText: string) =>
+  planTidb({
+    variants: [{ name: "base", target }],
+    profile: parseProfile(profileText, "p.yaml"),
+    profileFile: "p.yaml",
+    prefix: "c",
+  });
+
+describe("profiles and topologies are refused before anything runs", () => {
+  test("two instances on one host with the same port: tiup's words, both sides named", () => {
+    assert.throws(
+      () =>
+        planOf(
+          `${HOSTS}  tidb:\n    instances: [{host: 10.0.1.5, port: 4000}, {host: 10.0.1.5, port: 4000, status_port: 10081}]\n`,
+        ),
+      (e: Error) => {
+        assert.ok(e instanceof InputError);
+        assert.equal(
+          e.message.split("\n")[0],
+          "p.yaml: roles.tidb.instances[1]: port conflict for '4000' between 'tidb_servers:10.0.1.5.port' (roles.tidb.instances[0]) and 'tidb_servers:10.0.1.5.port' (roles.tidb.instances[1]); give one of them another port",
+        );
+        return true;
+      },
+    );
+  });
+
+  test("several instances on one host get distinct ports and directories automatically", () => {
+    const plan = planOf(`${HOSTS}  tidb: {count: 2}\n`);
+    const d = plan.deployments[0];
+    assert.ok(d?.kind === "cluster");
+    const tidb = d.cluster.instances.filter((i) => i.role === "tidb");
+    assert.deepEqual(
+      tidb.map((i) => [i.host, i.ports.port, i.ports.status_port, i.deploy_dir]),
+      [
+        ["10.0.1.5", 4000, 10080, "/tidb-deploy/c/tidb-4000"],
+        ["10.0.1.5", 4001, 10081, "/tidb-deploy/c/tidb-4001"],
+      ],
+    );
+  });
+
+  test("a directory shared by two instances, a port out of range, a PD on the exporter's port", () => {
+    assert.throws(
+      () =>
+        planOf(
+          `${HOSTS.replace("pd: {count: 1}", "pd: {instances: [{host: 10.0.1.1, client_port: 9100}]}").replace("tikv: {count: 1}", "tikv: {instances: [{host: 10.0.1.2, data_dir: /d}, {host: 10.0.1.2, data_dir: /d}]}")}  tidb: {instances: [{host: 10.0.1.5, port: 70000}]}\n`,
+        ),
+      (e: Error) => {
+        const lines = e.message.split("\n");
+        assert.ok(
+          lines.includes(
+            "p.yaml: roles.tidb.instances[0]: `tidb_servers` of port=70000 is invalid, port should be in the range [1, 65535]",
+          ),
+          e.message,
+        );
+        assert.ok(
+          lines.some((l) =>
+            /directory conflict for '\/d' between 'tikv_servers:10\.0\.1\.2\.data_dir' \(roles\.tikv\.instances\[0\]\) and 'tikv_servers:10\.0\.1\.2\.data_dir' \(roles\.tikv\.instances\[1\]\)/.test(
+              l,
+            ),
+          ),
+          e.message,
+        );
+        assert.ok(
+          lines.some((l) =>
+            /port conflict for '9100' between 'pd_servers:10\.0\.1\.1\.client_port' .* and 'monitored:10\.0\.1\.1\.node_exporter_port'/.test(
+              l,
+            ),
+          ),
+          e.message,
+        );
+        return true;
+      },
+    );
+  });
+
+  test("one os/arch per host", () => {
+    assert.throws(
+      () =>
+        planOf(
+          `${HOSTS.replace("tikv: [10.0.1.2]", "tikv: [10.0.1.5]").replace("tikv: {count: 1}", "tikv: {count: 1, arch: arm64}")}  tidb: {count: 1}\n`,
+        ),
+      /platform mismatch for '10\.0\.1\.5' between 'tikv_servers:linux\/arm64' \(roles\.tikv \(instance 1 of 1\)\) and 'tidb_servers:linux\/amd64'/,
+    );
+  });
+
+  test("an unknown key names the file, line and the keys allowed", () => {
+    assert.throws(
+      () => parseProfile(`${HOSTS}  tidb: {count: 1, replicas: 3}\n`, "p.yaml"),
+      (e: Error) => {
+        assert.equal(
+          e.message,
+          "p.yaml:7: roles.tidb.replicas: unknown key replicas (allowed: count, numa_node, resource_control, config, arch, os, instances)",
+        );
+        return true;
+      },
+    );
+  });
+
+  test("a bad version string is refused in the spec, naming the key and what tiup takes", () => {
+    const spec = readFileSync(join(ROOT, "workloads/tidb-pr.yaml"), "utf8").replace(
+      "version: v8.5.0",
+      "version: 8.5",
+    );
+    assert.throws(
+      () => parseSpec(spec, "tidb-pr.yaml"),
+      (e: Error) => {
+        assert.equal(
+          e.message,
+          "tidb-pr.yaml:11: target.version: must be a TiDB version as tiup names it: v<major>.<minor>.<patch> (like v8.5.0) or nightly",
+        );
+        return true;
+      },
+    );
+  });
+
+  test("keys of the other kind of target are refused, naming where they belong", () => {
+    assert.throws(
+      () =>
+        parseSpec(
+          "name: x\ntarget: {kind: mariadb, version: v8.5.0}\ndata: {tables: 1, table_size: 10}\nworkloads: [{name: a, sysbench: oltp_point_select, threads: [1], duration: 1s}]\n",
+          "x.yaml",
+        ),
+      /x\.yaml:2: target\.version: version is for kind tidb \(a TiDB cluster through tiup\), not mariadb/,
+    );
+    assert.throws(
+      () =>
+        parseSpec(
+          "name: x\ntarget: {kind: tidb, version: v8.5.0, config: {a: 1}}\ndata: {tables: 1, table_size: 10}\nworkloads: [{name: a, sysbench: oltp_point_select, threads: [1], duration: 1s}]\n",
+          "x.yaml",
+        ),
+      /target\.config: config is for private servers \(mariadb, postgres\); a TiDB target sets server_configs, roles, sql/,
+    );
+  });
+
+  test("a playground profile refuses what tiup playground cannot do", () => {
+    assert.throws(
+      () =>
+        parseProfile(
+          "name: p\nprovider: playground\nroles:\n  pd: {count: 1}\n  tikv: {count: 1}\n  tidb: {count: 1, numa_node: '0'}\n",
+          "p.yaml",
+        ),
+      /p\.yaml:6: roles\.tidb\.numa_node: tiup playground has no numa_node option; use a profile with provider hosts/,
+    );
+  });
+
+  test("variants sharing one cluster must set the same SQL variables", () => {
+    const profile = parseProfile(`${HOSTS}  tidb: {count: 1}\n`, "p.yaml");
+    assert.throws(
+      () =>
+        planTidb({
+          variants: [
+            { name: "base", target: { ...target, sql: ["SET GLOBAL tidb_enable_async_commit = ON"] } },
+            { name: "head", target: { ...target, sql: [] } },
+          ],
+          profile,
+          profileFile: "p.yaml",
+          prefix: "c",
+        }),
+      /variants base and head share cluster c but their target\.sql set different variables \(tidb_enable_async_commit vs none\)/,
+    );
+  });
+});
+
+describe("configs", () => {
+  test("dotted keys become TOML tables, as tiup expands them", () => {
+    assert.deepEqual(expandDotted({ "log.level": "error", "storage.block-cache.capacity": "16G" }), {
+      log: { level: "error" },
+      storage: { "block-cache": { capacity: "16G" } },
+    });
+    assert.equal(
+      toToml({
+        "log.level": "error",
+        "raftstore.apply-pool-size": 4,
+        "storage.block-cache.capacity": "16G",
+        x: true,
+      }),
+      'x = true\n\n[log]\nlevel = "error"\n\n[raftstore]\napply-pool-size = 4\n\n[storage.block-cache]\ncapacity = "16G"\n',
+    );
+  });
+});
