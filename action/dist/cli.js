@@ -4,6 +4,7 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   DEFAULT_DEADLINES,
+  PLAYGROUND_PORT_OFFSET,
   apiUrl,
   checkOutFile,
   commentMarkdown,
@@ -16,16 +17,19 @@ import {
   parsePr,
   parseRepo,
   parseTolerance,
+  planFor,
+  planText,
   prepareSpec,
   publishVerdict,
   readVerdict,
   renderCharts,
   runAgainstBaseline,
   runSpec,
+  tidbEndpoints,
   upsertIssue,
   verdictHtml,
   writeHtmlReport
-} from "./chunk-ZGWRCL7R.js";
+} from "./chunk-NJFQP4BR.js";
 import {
   DRIVERS,
   EXIT,
@@ -33,18 +37,20 @@ import {
   Interrupted,
   TiperfError,
   driverNames,
+  driverOf,
   errnoText,
   installCrashTeardown,
   installSignalTeardown,
   ledgerDir,
   mean,
   readResult,
+  shellCommand,
   stddev,
   sweep,
   teardownAll,
   writeAtomic,
   writeResult
-} from "./chunk-GCBAWFLO.js";
+} from "./chunk-7ABCUMD6.js";
 import "./chunk-L6ZARMTC.js";
 
 // action/src/cli.ts
@@ -72,6 +78,7 @@ var COMMANDS = [
       out: { type: "string", value: "DIR" },
       baseline: { type: "string", value: "RESULT" },
       json: { type: "string", value: "OUT" },
+      profile: { type: "string", value: "FILE" },
       ...COMPOSE
     },
     about: [
@@ -86,6 +93,7 @@ var COMMANDS = [
       out: { type: "string", value: "DIR" },
       json: { type: "string", value: "OUT" },
       seed: { type: "string", value: "N" },
+      profile: { type: "string", value: "FILE" },
       ...COMPOSE
     },
     about: [
@@ -175,6 +183,20 @@ var COMMANDS = [
     about: ["open a pull request (the weekly baseline refresh)"]
   },
   {
+    name: "plan",
+    flags: {
+      spec: { type: "string", value: "FILE", required: true },
+      profile: { type: "string", value: "FILE" },
+      out: { type: "string", value: "DIR" },
+      ...COMPOSE
+    },
+    about: [
+      "print (and with --out write) everything a run would do without running anything: for a",
+      "TiDB target the topology.yaml per variant, TOML configs, haproxy.cfg, every tiup, SQL and",
+      "load-tool command line in phase order; --profile overrides the spec's target.profile"
+    ]
+  },
+  {
     name: "reap",
     flags: {
       "max-age": { type: "string", value: "3h" },
@@ -221,6 +243,83 @@ function usageText() {
     "130/143 interrupted."
   );
   return lines.join("\n");
+}
+
+// action/src/pipeline/plan.ts
+import { mkdir } from "node:fs/promises";
+import { join } from "node:path";
+function planConnection(plan) {
+  const d = plan.deployments[0];
+  const endpoints = d?.kind === "cluster" ? plan.haproxy ? [{ host: "127.0.0.1", port: plan.profile.haproxy_port }] : tidbEndpoints(d) : [{ host: "127.0.0.1", port: 4e3 + (d?.index ?? 0) * PLAYGROUND_PORT_OFFSET }];
+  return { protocol: "mysql", endpoints, user: "root", password: "" };
+}
+function loadCommands(spec, connection, where) {
+  const lines = [];
+  const dataSets = /* @__PURE__ */ new Set();
+  for (const w of spec.workloads) {
+    const driver = driverOf(w.driver);
+    const tool = driver.findTool(w.script) ?? { command: w.driver, prefix: [] };
+    const ctx = (threads) => ({
+      workload: w,
+      threads,
+      connection,
+      ...spec.data ? { data: spec.data } : {}
+    });
+    const line = (phase, args) => lines.push(
+      `  [${phase}]${where} ${shellCommand([tool.command, ...tool.prefix, ...args])}    # workload ${w.name}`
+    );
+    const key = `${w.driver}:${driver.dataKey(w, spec.data)}`;
+    const first = !dataSets.has(key);
+    dataSets.add(key);
+    if (first) for (const s of driver.setup(ctx(Math.max(...w.threads)))) line(s.phase, s.args);
+    for (const t of w.threads) line("cell", driver.run(ctx(t)).args);
+  }
+  for (const w of spec.workloads) {
+    const driver = driverOf(w.driver);
+    const key = `${w.driver}:${driver.dataKey(w, spec.data)}`;
+    if (!dataSets.delete(key)) continue;
+    const tool = driver.findTool(w.script) ?? { command: w.driver, prefix: [] };
+    const ctx = { workload: w, threads: 1, connection, ...spec.data ? { data: spec.data } : {} };
+    for (const s of driver.cleanup(ctx))
+      lines.push(
+        `  [${s.phase}]${where} ${shellCommand([tool.command, ...tool.prefix, ...s.args])}    # data of ${w.name}`
+      );
+  }
+  return lines;
+}
+async function planRun(loaded, o) {
+  const spec = loaded.spec;
+  if (spec.target.kind !== "tidb") {
+    const connection = {
+      protocol: spec.target.kind === "postgres" ? "postgres" : "mysql",
+      endpoints: [{ host: "127.0.0.1", port: 0 }],
+      user: spec.target.kind === "postgres" ? "postgres" : "root",
+      password: ""
+    };
+    const text2 = `target: a private ${spec.target.kind} server on 127.0.0.1 (port chosen at start; shown as 0)
+
+commands:
+${loadCommands(spec, connection, "").join("\n")}
+`;
+    return { text: text2, files: { "plan.txt": text2 } };
+  }
+  const tidb = await planFor(loaded, {
+    ...o.profile ? { profile: o.profile } : {},
+    prefix: `tiperf-${spec.name}`
+  });
+  const where = tidb.load.user ? " (load host)" : "";
+  const text = `${planText(tidb)}${loadCommands(spec, planConnection(tidb), where).join("\n")}
+`;
+  return { text, files: { ...tidb.files, "plan.txt": text }, tidb };
+}
+async function writePlan(plan, dir) {
+  await mkdir(dir, { recursive: true });
+  const written = [];
+  for (const [name, text] of Object.entries(plan.files)) {
+    await writeAtomic(join(dir, name), text);
+    written.push(join(dir, name));
+  }
+  return written;
 }
 
 // action/src/report/gab.ts
@@ -276,7 +375,7 @@ function gabEntries(result, better, variant) {
 }
 
 // action/src/result/baseline.ts
-import { join } from "node:path";
+import { join as join2 } from "node:path";
 function profileOf(result, variant) {
   const t = variant ? result.targets.find((x) => x.variant === variant) : result.targets[0];
   if (!t)
@@ -291,7 +390,7 @@ function plainName(what, name) {
     );
   return name;
 }
-var baselinePath = (dir, profile, specName) => join(dir, plainName("--profile", profile), `${plainName("the result's spec name", specName)}.json`);
+var baselinePath = (dir, profile, specName) => join2(dir, plainName("--profile", profile), `${plainName("the result's spec name", specName)}.json`);
 async function promoteBaseline(resultFile, dir, profile) {
   const result = await readResult(resultFile);
   if (result.status !== "complete") {
@@ -328,6 +427,7 @@ function specSource(command, values) {
   const str = (k) => typeof values[k] === "string" ? values[k] : void 0;
   if (Boolean(str("base-ref")) !== Boolean(str("head-ref")))
     throw new InputError(`tiperf ${command}: --base-ref and --head-ref go together`);
+  const profile = str("profile");
   return prepareSpec({
     spec: required(command, "spec", values.spec),
     baseRef: str("base-ref"),
@@ -335,7 +435,7 @@ function specSource(command, values) {
     baseConfig: str("base-config"),
     headConfig: str("head-config"),
     tolerance: parseTolerance(str("tolerance") ?? "", "--tolerance")
-  });
+  }).then((loaded) => profile ? { ...loaded, profile } : loaded);
 }
 async function cmdRun(args, signal) {
   const { values, positionals } = flags("run", args, parseOptions("run"));
@@ -579,6 +679,21 @@ function parseAge(value) {
   if (!m) throw new InputError(`tiperf reap: --max-age must be like 90m, 3h or 2d (got ${value})`);
   return Number(m[1]) * { m: 6e4, h: 36e5, d: 864e5 }[m[2]];
 }
+async function cmdPlan(args) {
+  const { values, positionals } = flags("plan", args, parseOptions("plan"));
+  if (positionals.length > 0)
+    throw new InputError(`tiperf plan: unexpected argument ${positionals[0]}; use --spec FILE`);
+  const loaded = await specSource("plan", values);
+  const plan = await planRun(loaded, {
+    ...typeof values.profile === "string" ? { profile: values.profile } : {}
+  });
+  process.stdout.write(plan.text);
+  if (typeof values.out === "string") {
+    const written = await writePlan(plan, values.out);
+    log(`plan: wrote ${written.length} files to ${values.out}`);
+  }
+  return EXIT.ok;
+}
 async function cmdReap(args) {
   const { values, positionals } = flags("reap", args, parseOptions("reap"));
   if (positionals.length > 0) throw new InputError(`tiperf reap: unexpected argument ${positionals[0]}`);
@@ -652,6 +767,8 @@ async function main(argv) {
         return await cmdAlarm(rest);
       case "pull-request":
         return await cmdPullRequest(rest);
+      case "plan":
+        return await cmdPlan(rest);
       case "reap":
         return await cmdReap(rest);
       case "parse":

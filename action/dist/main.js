@@ -12,7 +12,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-ZGWRCL7R.js";
+} from "./chunk-NJFQP4BR.js";
 import {
   getInput,
   info,
@@ -30,7 +30,7 @@ import {
   installSignalTeardown,
   ledgerDir,
   teardownAll
-} from "./chunk-GCBAWFLO.js";
+} from "./chunk-7ABCUMD6.js";
 import "./chunk-L6ZARMTC.js";
 
 // action/src/action/steps.ts

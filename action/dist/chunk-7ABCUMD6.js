@@ -27337,7 +27337,12 @@ var PASSED = [
   "LC_NUMERIC",
   "TZ",
   "USER",
-  "LOGNAME"
+  "LOGNAME",
+  // tiup keeps its components, clusters and playground data under TIUP_HOME (default ~/.tiup)
+  "TIUP_HOME",
+  "TIUP_MIRRORS",
+  // ssh (the load host, tiup's native ssh) may authenticate through an agent
+  "SSH_AUTH_SOCK"
 ];
 function childEnv(extra = {}, from = process.env) {
   const env = {};
@@ -28235,12 +28240,51 @@ function shellCommand(argv) {
   return argv.map(shellQuote).join(" ");
 }
 
+// action/src/proc/ssh.ts
+var WRAPPER = [
+  "exec 3<&0",
+  'setsid "$@" </dev/null 3<&- & p=$!',
+  '( while read -r s; do kill -s "$s" -- "-$p" 2>/dev/null; done; kill -s TERM -- "-$p" 2>/dev/null; sleep 3; kill -s KILL -- "-$p" 2>/dev/null ) <&3 & w=$!',
+  "exec 3<&-",
+  'wait "$p"; s=$?',
+  'kill "$w" 2>/dev/null',
+  'exit "$s"'
+].join("\n");
+function remoteCommand(argv) {
+  return shellCommand(["sh", "-c", WRAPPER, "sh", ...argv]);
+}
+function sshArgs(h, remote) {
+  return [
+    "-o",
+    "BatchMode=yes",
+    "-o",
+    "StrictHostKeyChecking=accept-new",
+    ...h.knownHosts ? ["-o", `UserKnownHostsFile=${h.knownHosts}`] : [],
+    "-o",
+    "ServerAliveInterval=15",
+    "-o",
+    "ServerAliveCountMax=4",
+    "-o",
+    "ConnectTimeout=15",
+    "-p",
+    String(h.port),
+    ...h.identity ? ["-i", h.identity, "-o", "IdentitiesOnly=yes"] : [],
+    "-l",
+    h.user,
+    h.host,
+    "--",
+    remote
+  ];
+}
+
 // action/src/proc/tool.ts
 var KILL_GRACE_MS = 3e3;
 function runTool(command, args, opts) {
   return new Promise((resolve) => {
     const started = Date.now();
-    const [cmd, argv] = opts.cpus ? ["taskset", ["-c", opts.cpus, command, ...args]] : [command, args];
+    const [local, localArgs] = opts.cpus ? ["taskset", ["-c", opts.cpus, command, ...args]] : [command, args];
+    const remote = opts.remote;
+    const [cmd, argv] = remote ? ["ssh", sshArgs(remote, remoteCommand([local, ...localArgs]))] : [local, localArgs];
     const log = createWriteStream(opts.logFile, { flags: "a" });
     let writeError;
     let output2 = "";
@@ -28250,11 +28294,26 @@ function runTool(command, args, opts) {
     const write = (chunk) => {
       if (!writeError) log.write(chunk);
     };
-    write(`$ ${shellCommand([cmd, ...argv])}
-`);
-    const child = spawn(cmd, argv, { stdio: ["ignore", "pipe", "pipe"], env: childEnv(opts.env) });
+    write(
+      remote ? `$ ${shellCommand([local, ...localArgs])}    # on ${remote.user}@${remote.host}: ${shellCommand([cmd, ...argv])}
+` : `$ ${shellCommand([cmd, ...argv])}
+`
+    );
+    const child = spawn(cmd, argv, {
+      stdio: [remote ? "pipe" : "ignore", "pipe", "pipe"],
+      env: childEnv(opts.env)
+    });
+    child.stdin?.on("error", () => {
+    });
     const kill = () => {
       if (child.exitCode !== null || child.signalCode !== null) return;
+      if (child.stdin) {
+        child.stdin.end();
+        killTimer ??= setTimeout(() => {
+          if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+        }, KILL_GRACE_MS + 5e3);
+        return;
+      }
       child.kill("SIGTERM");
       killTimer ??= setTimeout(() => {
         if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
@@ -28268,8 +28327,8 @@ function runTool(command, args, opts) {
       output2 += d.toString();
       write(d);
     };
-    child.stdout.on("data", onData);
-    child.stderr.on("data", onData);
+    child.stdout?.on("data", onData);
+    child.stderr?.on("data", onData);
     const unregister = onTeardown(`stop ${command} (pid ${child.pid})`, kill);
     const onAbort = () => {
       const reason = opts.signal?.reason;
@@ -28283,7 +28342,9 @@ function runTool(command, args, opts) {
       kill();
     }, opts.limitS * 1e3);
     const stopper = opts.stopAfterS === void 0 ? void 0 : setTimeout(() => {
-      if (child.exitCode === null && child.signalCode === null) child.kill("SIGINT");
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      if (child.stdin) child.stdin.write("INT\n");
+      else child.kill("SIGINT");
     }, opts.stopAfterS * 1e3);
     let done = false;
     const finish = (code, sig) => {
@@ -28735,16 +28796,246 @@ function driverOf(name) {
 
 // action/src/result/store.ts
 import { randomBytes } from "node:crypto";
-import { mkdir, open as open2, readFile as readFile2, rename, rm, rmdir, writeFile } from "node:fs/promises";
+import { mkdir, open as open2, readFile as readFile3, rename, rm, rmdir, writeFile } from "node:fs/promises";
 import { dirname, join as join2 } from "node:path";
 
 // action/src/specfile/load.ts
-var import_yaml = __toESM(require_dist(), 1);
 import { createHash } from "node:crypto";
+import { readFile as readFile2 } from "node:fs/promises";
+
+// action/src/targets/tidb/profile.ts
 import { readFile } from "node:fs/promises";
 
+// action/src/specfile/yaml.ts
+var import_yaml = __toESM(require_dist(), 1);
+function keyPath(path) {
+  let out = "";
+  for (const key of path) {
+    if (typeof key === "number") out += `[${key}]`;
+    else out += out ? `.${String(key)}` : String(key);
+  }
+  return out || "(top level)";
+}
+function lineOf(doc, counter, path) {
+  for (let depth = path.length; depth >= 0; depth--) {
+    const node2 = doc.getIn(path.slice(0, depth), true);
+    if (node2 && ((0, import_yaml.isScalar)(node2) || (0, import_yaml.isMap)(node2) || (0, import_yaml.isSeq)(node2)) && node2.range) {
+      return counter.linePos(node2.range[0]).line;
+    }
+  }
+  return void 0;
+}
+function allowedKeysAt(schema, path) {
+  let node2 = schema;
+  const unwrap = () => {
+    for (let def2 = node2?._zod.def; def2; def2 = node2?._zod.def) {
+      const inner = def2.type === "pipe" ? def2.in : ["optional", "default", "nullable", "prefault"].includes(def2.type) ? def2.innerType : void 0;
+      if (!inner) return;
+      node2 = inner;
+    }
+  };
+  for (const key of path) {
+    unwrap();
+    const def2 = node2?._zod.def;
+    if (!def2) return [];
+    node2 = def2.type === "object" ? def2.shape?.[String(key)] : def2.type === "array" ? def2.element : def2.type === "record" ? def2.valueType : void 0;
+  }
+  unwrap();
+  const def = node2?._zod.def;
+  return def?.type === "object" && def.shape ? Object.keys(def.shape) : [];
+}
+function formatIssues(file2, issues, locate, schema) {
+  const lines = issues.map((issue2) => {
+    let path = issue2.path;
+    let message = issue2.message;
+    if (issue2.code === "unrecognized_keys") {
+      path = [...issue2.path, issue2.keys[0] ?? ""];
+      const allowed = schema ? allowedKeysAt(schema, issue2.path) : [];
+      message = `unknown key${issue2.keys.length > 1 ? "s" : ""} ${issue2.keys.join(", ")}${allowed.length ? ` (allowed: ${allowed.join(", ")})` : ""}`;
+    } else if (issue2.code === "invalid_key") {
+      path = [...issue2.path];
+      message = issue2.issues.map((i) => i.message).join("; ");
+    }
+    const line = locate?.(path);
+    return `${file2}${line ? `:${line}` : ""}: ${keyPath(path)}: ${message}`;
+  });
+  return lines.join("\n");
+}
+function parseYaml(text, file2) {
+  const counter = new import_yaml.LineCounter();
+  const doc = (0, import_yaml.parseDocument)(text, { lineCounter: counter, uniqueKeys: true });
+  if (doc.errors.length > 0) {
+    const e = doc.errors[0];
+    const more = doc.errors.length > 1 ? " (fix this first; later YAML errors may follow from it)" : "";
+    throw new InputError(
+      `${file2}:${e.linePos?.[0]?.line ?? "?"}: invalid YAML: ${e.message.split("\n")[0]}${more}`
+    );
+  }
+  return { raw: doc.toJS(), line: (p) => lineOf(doc, counter, p) };
+}
+function validateYaml(schema, yaml, file2) {
+  const parsed = schema.safeParse(yaml.raw);
+  if (!parsed.success) throw new InputError(formatIssues(file2, parsed.error.issues, yaml.line, schema));
+  return parsed.data;
+}
+
+// action/src/targets/tidb/profile.ts
+var ROLES = ["pd", "tikv", "tidb", "tiflash"];
+var ROLE_PORTS = {
+  pd: { client_port: 2379, peer_port: 2380 },
+  tikv: { port: 20160, status_port: 20180 },
+  tidb: { port: 4e3, status_port: 10080 },
+  tiflash: {
+    tcp_port: 9e3,
+    http_port: 8123,
+    flash_service_port: 3930,
+    flash_proxy_port: 20170,
+    flash_proxy_status_port: 20292,
+    metrics_port: 8234
+  }
+};
+var MAIN_PORT = {
+  pd: "client_port",
+  tikv: "port",
+  tidb: "port",
+  tiflash: "tcp_port"
+};
+var PORT_STEP = { pd: 2, tikv: 1, tidb: 1, tiflash: 1 };
+var PROVIDERS = ["hosts", "playground", "aws"];
+var HOST = /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$|^[0-9a-fA-F:]+$/;
+var host = external_exports.string().regex(HOST, "must be a host name or IP address (like 10.0.1.5)");
+var hostList = external_exports.array(host).min(1, "must list at least one host");
+var NUMA = /^\d+(,\d+)*$/;
+var numaNode = external_exports.string().regex(NUMA, 'must be a NUMA node list like "0" or "0,1" (as numactl --membind takes)');
+var ResourceControlSchema = external_exports.strictObject({
+  cpu_quota: external_exports.string().regex(/^\d+%$/, 'must be a percentage of one CPU like "800%" (systemd CPUQuota)').optional(),
+  memory_limit: external_exports.string().regex(/^\d+(\.\d+)?[KMGT]?$/, 'must be a size like "32G" (systemd MemoryLimit)').optional()
+});
+var settings = external_exports.record(external_exports.string().min(1), external_exports.unknown());
+var instanceSchema = (role) => external_exports.strictObject({
+  host,
+  ...Object.fromEntries(Object.keys(ROLE_PORTS[role]).map((p) => [p, external_exports.number().int().optional()])),
+  deploy_dir: external_exports.string().startsWith("/", "must be an absolute path").optional(),
+  data_dir: external_exports.string().startsWith("/", "must be an absolute path").optional(),
+  numa_node: numaNode.optional()
+});
+var roleSchema = (role) => external_exports.strictObject({
+  count: external_exports.number().int().min(0, "must be 0 or more").optional(),
+  numa_node: numaNode.optional(),
+  resource_control: ResourceControlSchema.optional(),
+  /** Per-instance config of this role (tiup's `config:` under each instance). */
+  config: settings.optional(),
+  arch: external_exports.enum(["amd64", "arm64"], { error: "must be amd64 or arm64" }).optional(),
+  os: external_exports.enum(["linux"], { error: "must be linux" }).optional(),
+  /** Instances placed by hand (host, ports, directories) instead of `count` spread over `hosts`. */
+  instances: external_exports.array(instanceSchema(role)).optional()
+});
+var RolesSchema = external_exports.strictObject({
+  pd: roleSchema("pd"),
+  tikv: roleSchema("tikv"),
+  tidb: roleSchema("tidb"),
+  tiflash: roleSchema("tiflash").default({ count: 0 })
+});
+var ServerConfigsSchema = external_exports.strictObject({
+  tidb: settings.optional(),
+  tikv: settings.optional(),
+  pd: settings.optional(),
+  tiflash: settings.optional()
+});
+var ProfileSchema = external_exports.strictObject({
+  name: external_exports.string().regex(/^[a-z][a-z0-9_-]{0,62}$/, "must be lower-case letters, digits, _ or -"),
+  description: external_exports.string().optional(),
+  provider: external_exports.enum(PROVIDERS, { error: `must be one of ${PROVIDERS.join(", ")}` }),
+  /** Existing machines per role (provider hosts); `load` runs the load generator (and HAProxy). */
+  hosts: external_exports.strictObject({
+    pd: hostList.optional(),
+    tikv: hostList.optional(),
+    tidb: hostList.optional(),
+    tiflash: hostList.optional(),
+    load: hostList.max(1, "one load host").optional(),
+    monitor: hostList.max(1, "one monitoring host").optional()
+  }).optional(),
+  ssh: external_exports.strictObject({
+    user: external_exports.string().regex(/^[a-z_][a-z0-9_-]{0,31}$/, "must be a Linux user name").default("tidb"),
+    identity_file: external_exports.string().optional(),
+    port: external_exports.number().int().min(1).max(65535).default(22)
+  }).optional(),
+  /** tiup's `global:` — the user the cluster runs as, and where instances live on each host. */
+  global: external_exports.strictObject({
+    user: external_exports.string().regex(
+      /^[a-z_]([a-z0-9_-]{0,31}|[a-z0-9_-]{0,30}\$)$/,
+      "must start with a lower-case letter or _, then lower-case letters, digits, _ or - (tiup's rule)"
+    ).default("tidb"),
+    deploy_dir: external_exports.string().startsWith("/", "must be an absolute path").default("/tidb-deploy"),
+    data_dir: external_exports.string().startsWith("/", "must be an absolute path").default("/tidb-data")
+  }).default({ user: "tidb", deploy_dir: "/tidb-deploy", data_dir: "/tidb-data" }),
+  roles: RolesSchema,
+  /** HAProxy on the load host in front of every TiDB server; the load tools connect to it. */
+  haproxy: external_exports.boolean().default(false),
+  haproxy_port: external_exports.number().int().min(1).max(65535).default(3390),
+  /** Prometheus and Grafana (tiup's monitoring_servers / grafana_servers). */
+  monitoring: external_exports.boolean().default(false),
+  server_configs: ServerConfigsSchema.default({})
+}).superRefine((p, ctx) => {
+  const issue2 = (path, message) => ctx.addIssue({ code: "custom", path, message });
+  if (p.provider === "aws") {
+    issue2(["provider"], "provider aws: cloud clusters are not built yet; use hosts or playground");
+    return;
+  }
+  if (p.provider === "playground") {
+    for (const key of ["hosts", "ssh"])
+      if (p[key]) issue2([key], `a playground runs on this machine: ${key} belongs to provider hosts`);
+    if (p.haproxy) issue2(["haproxy"], "a playground has no load host for HAProxy; use provider hosts");
+    if (p.monitoring)
+      issue2(
+        ["monitoring"],
+        "tiperf starts playgrounds with --without-monitor; use provider hosts for monitoring"
+      );
+    for (const role of ROLES) {
+      const r = p.roles[role];
+      for (const key of ["numa_node", "resource_control", "instances", "arch", "os"])
+        if (r[key] !== void 0)
+          issue2(
+            ["roles", role, key],
+            `tiup playground has no ${key} option; use a profile with provider hosts`
+          );
+      if (r.count === void 0) issue2(["roles", role, "count"], "a playground role needs a count");
+    }
+    return;
+  }
+  for (const role of ROLES) {
+    const r = p.roles[role];
+    if (r.instances && r.count !== void 0 && r.count !== r.instances.length)
+      issue2(["roles", role, "count"], `count ${r.count} but ${r.instances.length} instances listed`);
+    const count = r.instances?.length ?? r.count ?? 0;
+    if (role !== "tiflash" && count === 0)
+      issue2(["roles", role, "count"], `a TiDB cluster needs at least one ${role} instance`);
+    if (count > 0 && !r.instances && !p.hosts?.[role]?.length)
+      issue2(["hosts", role], `roles.${role}.count is ${count}: list the ${role} hosts (hosts.${role})`);
+  }
+  if (p.haproxy && !p.hosts?.load?.length)
+    issue2(["hosts", "load"], "haproxy: true needs a load host (hosts.load) to run on");
+});
+async function loadProfile(file2, flag = "target.profile") {
+  let text;
+  try {
+    text = await readFile(file2, "utf8");
+  } catch (e) {
+    throw new InputError(
+      `${flag} ${file2}: cannot read the profile (${e.code ?? e})`
+    );
+  }
+  return parseProfile(text, file2);
+}
+function parseProfile(text, file2) {
+  const yaml = parseYaml(text, file2);
+  if (yaml.raw === null || typeof yaml.raw !== "object" || Array.isArray(yaml.raw))
+    throw new InputError(`${file2}: a profile is a YAML mapping with keys name, provider, hosts, roles`);
+  return validateYaml(ProfileSchema, yaml, file2);
+}
+
 // action/src/specfile/schema.ts
-var TARGET_KINDS = ["mariadb", "postgres"];
+var TARGET_KINDS = ["mariadb", "postgres", "tidb"];
 var NAME = /^[a-z][a-z0-9_-]{0,62}$/;
 var SERVER_SETTING = /^[a-z][a-z0-9_.-]*$/i;
 var scalar2 = external_exports.union([external_exports.string(), external_exports.number(), external_exports.boolean()]);
@@ -28772,11 +29063,55 @@ var ResourcesSchema = external_exports.strictObject({
   /** Share of one CPU for the database server ("90%"), as tiup's resource_control / systemd CPUQuota. */
   cpu_quota: percent("cpu_quota", 0, 64).optional()
 });
+var TIDB_VERSION = /^v\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$|^nightly$/;
+var TIDB_VERSION_TEXT = "must be a TiDB version as tiup names it: v<major>.<minor>.<patch> (like v8.5.0) or nightly";
+var tidbRoleOverride = external_exports.strictObject({
+  count: external_exports.number().int().min(0).optional(),
+  numa_node: numaNode.optional(),
+  resource_control: ResourceControlSchema.optional(),
+  config: external_exports.record(external_exports.string().min(1), external_exports.unknown()).optional()
+});
+var TIDB_KEYS = ["profile", "version", "server_configs", "roles", "sql", "split"];
+var LOCAL_KEYS = ["config", "resources"];
 var TargetSchema = external_exports.strictObject({
   kind: external_exports.enum(TARGET_KINDS, { error: `must be one of ${TARGET_KINDS.join(", ")}` }),
-  config: external_exports.record(external_exports.string().regex(SERVER_SETTING, "server setting names are letters, digits, _ . -"), scalar2).default({}),
-  resources: ResourcesSchema.optional()
-});
+  /** Server settings of a private server (mariadb, postgres). */
+  config: external_exports.record(external_exports.string().regex(SERVER_SETTING, "server setting names are letters, digits, _ . -"), scalar2).optional(),
+  resources: ResourcesSchema.optional(),
+  /** tidb: the cluster profile (infra/profiles/*.yaml); `tiperf … --profile FILE` overrides it. */
+  profile: external_exports.string().optional(),
+  /** tidb: the release tiup deploys. */
+  version: external_exports.string({ error: TIDB_VERSION_TEXT }).regex(TIDB_VERSION, TIDB_VERSION_TEXT).optional(),
+  /** tidb: tiup's server_configs, merged over the profile's. */
+  server_configs: ServerConfigsSchema.optional(),
+  /** tidb: per-role overrides of the profile (count, numa_node, resource_control, config). */
+  roles: external_exports.strictObject({
+    pd: tidbRoleOverride.optional(),
+    tikv: tidbRoleOverride.optional(),
+    tidb: tidbRoleOverride.optional(),
+    tiflash: tidbRoleOverride.optional()
+  }).optional(),
+  /** tidb: statements run after the cluster starts (SET GLOBAL tidb_…). */
+  sql: external_exports.array(external_exports.string().min(1)).optional(),
+  /** tidb: split each load table into regions and scatter them before the run. */
+  split: external_exports.strictObject({ regions: external_exports.number().int().min(2).max(1e4) }).optional()
+}).superRefine((t, ctx) => {
+  const wrong = t.kind === "tidb" ? LOCAL_KEYS : TIDB_KEYS;
+  for (const key of wrong) {
+    if (t[key] === void 0) continue;
+    ctx.addIssue({
+      code: "custom",
+      path: [key],
+      message: t.kind === "tidb" ? `${key} is for private servers (mariadb, postgres); a TiDB target sets server_configs, roles, sql` : `${key} is for kind tidb (a TiDB cluster through tiup), not ${t.kind}`
+    });
+  }
+  if (t.kind === "tidb" && t.version === void 0)
+    ctx.addIssue({
+      code: "custom",
+      path: ["version"],
+      message: "a TiDB target names the version tiup deploys (like v8.5.0)"
+    });
+}).transform((t) => ({ ...t, config: t.config ?? {} }));
 var COMMON_KEYS = ["name", "threads", "duration", "warmup"];
 var WorkloadSchema = external_exports.looseObject({
   name: external_exports.string().regex(NAME, "must be lower-case letters, digits, _ or - (starting with a letter)"),
@@ -28974,59 +29309,6 @@ function resolveVariants(file2, raw, spec) {
 }
 
 // action/src/specfile/load.ts
-function keyPath(path) {
-  let out = "";
-  for (const key of path) {
-    if (typeof key === "number") out += `[${key}]`;
-    else out += out ? `.${String(key)}` : String(key);
-  }
-  return out || "(top level)";
-}
-function lineOf(doc, counter, path) {
-  for (let depth = path.length; depth >= 0; depth--) {
-    const node2 = doc.getIn(path.slice(0, depth), true);
-    if (node2 && ((0, import_yaml.isScalar)(node2) || (0, import_yaml.isMap)(node2) || (0, import_yaml.isSeq)(node2)) && node2.range) {
-      return counter.linePos(node2.range[0]).line;
-    }
-  }
-  return void 0;
-}
-function allowedKeysAt(schema, path) {
-  let node2 = schema;
-  const unwrap = () => {
-    for (let def2 = node2?._zod.def; def2; def2 = node2?._zod.def) {
-      const inner = def2.type === "pipe" ? def2.in : ["optional", "default", "nullable", "prefault"].includes(def2.type) ? def2.innerType : void 0;
-      if (!inner) return;
-      node2 = inner;
-    }
-  };
-  for (const key of path) {
-    unwrap();
-    const def2 = node2?._zod.def;
-    if (!def2) return [];
-    node2 = def2.type === "object" ? def2.shape?.[String(key)] : def2.type === "array" ? def2.element : def2.type === "record" ? def2.valueType : void 0;
-  }
-  unwrap();
-  const def = node2?._zod.def;
-  return def?.type === "object" && def.shape ? Object.keys(def.shape) : [];
-}
-function formatIssues(file2, issues, locate, schema) {
-  const lines = issues.map((issue2) => {
-    let path = issue2.path;
-    let message = issue2.message;
-    if (issue2.code === "unrecognized_keys") {
-      path = [...issue2.path, issue2.keys[0] ?? ""];
-      const allowed = schema ? allowedKeysAt(schema, issue2.path) : [];
-      message = `unknown key${issue2.keys.length > 1 ? "s" : ""} ${issue2.keys.join(", ")}${allowed.length ? ` (allowed: ${allowed.join(", ")})` : ""}`;
-    } else if (issue2.code === "invalid_key") {
-      path = [...issue2.path];
-      message = issue2.issues.map((i) => i.message).join("; ");
-    }
-    const line = locate?.(path);
-    return `${file2}${line ? `:${line}` : ""}: ${keyPath(path)}: ${message}`;
-  });
-  return lines.join("\n");
-}
 function canonicalJson(value) {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
   if (value && typeof value === "object") {
@@ -29039,25 +29321,14 @@ function hashSpec(spec) {
   return createHash("sha256").update(canonicalJson(spec)).digest("hex");
 }
 function parseSpec(text, file2) {
-  const counter = new import_yaml.LineCounter();
-  const doc = (0, import_yaml.parseDocument)(text, { lineCounter: counter, uniqueKeys: true });
-  if (doc.errors.length > 0) {
-    const e = doc.errors[0];
-    const more = doc.errors.length > 1 ? " (fix this first; later YAML errors may follow from it)" : "";
-    throw new InputError(
-      `${file2}:${e.linePos?.[0]?.line ?? "?"}: invalid YAML: ${e.message.split("\n")[0]}${more}`
-    );
-  }
-  const raw = doc.toJS();
+  const yaml = parseYaml(text, file2);
+  const raw = yaml.raw;
   if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
     throw new InputError(
       `${file2}: a spec is a YAML mapping with keys name, target, data, workloads, metrics`
     );
   }
-  const parsed = SpecSchema.safeParse(raw);
-  if (!parsed.success) {
-    throw new InputError(formatIssues(file2, parsed.error.issues, (p) => lineOf(doc, counter, p), SpecSchema));
-  }
+  const parsed = { data: validateYaml(SpecSchema, yaml, file2) };
   const loaded = { path: file2, spec: parsed.data, hash: hashSpec(parsed.data) };
   if (parsed.data.variants) loaded.variants = resolveVariants(file2, raw, parsed.data);
   return loaded;
@@ -29065,7 +29336,7 @@ function parseSpec(text, file2) {
 async function loadSpec(file2) {
   let text;
   try {
-    text = await readFile(file2, "utf8");
+    text = await readFile2(file2, "utf8");
   } catch (e) {
     throw new InputError(`--spec ${file2}: cannot read the file (${e.code ?? e})`);
   }
@@ -29200,7 +29471,9 @@ var TargetInfoSchema = external_exports.strictObject({
   version: external_exports.string(),
   config: external_exports.record(external_exports.string(), external_exports.union([external_exports.string(), external_exports.number(), external_exports.boolean()])),
   effective_config: external_exports.record(external_exports.string(), external_exports.string()),
-  resources: external_exports.record(external_exports.string(), external_exports.union([external_exports.string(), external_exports.number()])).optional()
+  resources: external_exports.record(external_exports.string(), external_exports.union([external_exports.string(), external_exports.number()])).optional(),
+  /** TiDB targets: deployment, topology file, tidb_version(), /status. */
+  details: external_exports.record(external_exports.string(), external_exports.unknown()).optional()
 });
 var ResultSchema = external_exports.strictObject({
   format: external_exports.literal(RESULT_FORMAT),
@@ -29332,7 +29605,7 @@ async function writeResult(file2, result) {
 async function readModel(file2, kind, format, version2, schema, migrations = {}) {
   let raw;
   try {
-    raw = JSON.parse(await readFile2(file2, "utf8"));
+    raw = JSON.parse(await readFile3(file2, "utf8"));
   } catch (e) {
     const code = e.code;
     throw new InputError(
@@ -29363,10 +29636,109 @@ function readResult(file2) {
 
 // action/src/targets/ledger.ts
 import { randomBytes as randomBytes2 } from "node:crypto";
-import { existsSync as existsSync2, readFileSync } from "node:fs";
-import { copyFile, mkdir as mkdir2, readdir, readFile as readFile3, rm as rm2, rmdir as rmdir2, writeFile as writeFile2 } from "node:fs/promises";
+import { existsSync as existsSync2, readFileSync as readFileSync2 } from "node:fs";
+import { copyFile, mkdir as mkdir2, readdir, readFile as readFile4, rm as rm2, rmdir as rmdir2, writeFile as writeFile2 } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename, join as join3 } from "node:path";
+
+// action/src/proc/process.ts
+import { spawn as spawn2 } from "node:child_process";
+import { closeSync, openSync, readFileSync } from "node:fs";
+var STATES = {
+  R: "running",
+  S: "sleeping",
+  D: "in uninterruptible I/O wait",
+  T: "stopped (SIGSTOP)",
+  t: "stopped by a debugger",
+  Z: "a zombie",
+  X: "dead",
+  I: "idle"
+};
+function procStat(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  } catch {
+    return void 0;
+  }
+}
+function processState(pid) {
+  const code = procStat(pid)?.[0];
+  return code === void 0 ? "gone" : STATES[code] ?? `in state ${code}`;
+}
+function startServerProcess(command, args, opts) {
+  const fd = openSync(opts.logFile, "a");
+  let child;
+  try {
+    child = spawn2(command, args, {
+      detached: true,
+      stdio: ["ignore", fd, fd],
+      cwd: opts.cwd,
+      env: childEnv(),
+      ...opts.runAs ? { uid: opts.runAs.uid, gid: opts.runAs.gid } : {}
+    });
+  } finally {
+    closeSync(fd);
+  }
+  let alive2 = true;
+  const exited = new Promise((resolve) => {
+    child.once("error", () => {
+      alive2 = false;
+      resolve({ code: 127, signal: null });
+    });
+    child.once("exit", (code, signal) => {
+      alive2 = false;
+      resolve({ code, signal });
+    });
+  });
+  const pid = child.pid ?? -1;
+  return {
+    pid,
+    exited,
+    isAlive: () => alive2,
+    async stop(signal, graceMs) {
+      if (!alive2) return;
+      try {
+        process.kill(pid, signal);
+        process.kill(pid, "SIGCONT");
+      } catch {
+        return;
+      }
+      const timer = new Promise((r) => setTimeout(() => r("timeout"), graceMs).unref());
+      if (await Promise.race([exited, timer]) === "timeout" && alive2) {
+        try {
+          process.kill(pid, "SIGKILL");
+        } catch {
+        }
+        await exited;
+      }
+    }
+  };
+}
+function runCommand(command, args, opts = {}) {
+  return new Promise((resolve) => {
+    const child = spawn2(command, args, {
+      stdio: ["ignore", "pipe", "pipe"],
+      timeout: opts.timeoutMs ?? 6e4,
+      killSignal: "SIGKILL",
+      signal: opts.signal,
+      env: opts.env ?? childEnv(),
+      ...opts.runAs ? { uid: opts.runAs.uid, gid: opts.runAs.gid } : {}
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout?.on("data", (d) => {
+      stdout += d;
+    });
+    child.stderr?.on("data", (d) => {
+      stderr += d;
+    });
+    child.once("error", (e) => resolve({ code: 127, signal: null, stdout, stderr: stderr + e.message }));
+    child.once("close", (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
+}
+
+// action/src/targets/ledger.ts
 async function keepLogs(logs, logDir) {
   try {
     await mkdir2(logDir, { recursive: true });
@@ -29396,7 +29768,7 @@ var alive = (pid) => {
 };
 function cmdline(pid) {
   try {
-    return readFileSync(`/proc/${pid}/cmdline`, "utf8").replace(/\0/g, " ");
+    return readFileSync2(`/proc/${pid}/cmdline`, "utf8").replace(/\0/g, " ");
   } catch {
     return "";
   }
@@ -29415,11 +29787,11 @@ async function sweep(opts) {
         if (g.endsWith(".json")) files.push(join3(f.name, g));
     }
   }
-  const order = { server: 0, cgroup: 1, run: 2 };
+  const order = { server: 0, playground: 0, cluster: 0, cgroup: 1, run: 2 };
   const entries = [];
   for (const f of files) {
     try {
-      entries.push([f, JSON.parse(await readFile3(join3(dir, f), "utf8"))]);
+      entries.push([f, JSON.parse(await readFile4(join3(dir, f), "utf8"))]);
     } catch {
       opts.log(`reap: ${join3(dir, f)} is not a ledger entry; left alone`);
     }
@@ -29436,12 +29808,38 @@ async function sweep(opts) {
     const ageText = `${Math.round(age / 6e4)} min old, owner ${e.owner} ${alive(e.owner) ? "running" : "gone"}`;
     if (opts.dryRun) {
       opts.log(
-        e.kind === "run" ? `reap (dry run): would mark ${e.path} interrupted if it is still running (${ageText})` : `reap (dry run): would stop ${e.what}${e.pid ? ` pid ${e.pid}` : ""} and remove ${e.path} (${ageText})`
+        e.kind === "run" ? `reap (dry run): would mark ${e.path} interrupted if it is still running (${ageText})` : e.kind === "cluster" ? `reap (dry run): would run tiup cluster destroy ${e.path} --yes (${ageText})` : `reap (dry run): would stop ${e.what}${e.pid ? ` pid ${e.pid}` : ""} and remove ${e.path} (${ageText})`
       );
       continue;
     }
     if (e.kind === "run") {
       await markInterrupted(e, opts.log);
+      await rm2(join3(dir, f), { force: true });
+      continue;
+    }
+    if (e.kind === "cluster") {
+      const r = await runCommand("tiup", ["cluster", "destroy", e.path, "--yes"], { timeoutMs: 9e5 });
+      if (r.code !== 0) {
+        opts.log(
+          `reap: tiup cluster destroy ${e.path} failed (exit ${r.code}); entry kept: ${(r.stderr || r.stdout).trim().split("\n").slice(-2).join(" ")}`
+        );
+        out.kept.push(e);
+        out.swept.pop();
+        continue;
+      }
+      opts.log(`reap: destroyed tiup cluster ${e.path} (${ageText})`);
+      await rm2(join3(dir, f), { force: true });
+      continue;
+    }
+    if (e.kind === "playground" && e.pid && alive(e.pid) && cmdline(e.pid).includes(basename(e.path))) {
+      process.kill(e.pid, e.signal ?? "SIGINT");
+      for (let i = 0; i < 300 && alive(e.pid); i++) await new Promise((r) => setTimeout(r, 100));
+      if (alive(e.pid)) process.kill(e.pid, "SIGKILL");
+      opts.log(`reap: stopped ${e.what} pid ${e.pid} (${ageText})`);
+    }
+    if (e.kind === "playground") {
+      await rm2(e.path, { recursive: true, force: true });
+      opts.log(`reap: removed ${e.path}`);
       await rm2(join3(dir, f), { force: true });
       continue;
     }
@@ -29492,7 +29890,6 @@ export {
   RunError,
   errnoText,
   WriteError,
-  require_dist,
   mean,
   stddev,
   tQuantile,
@@ -29500,7 +29897,6 @@ export {
   pairedLogShift,
   welchLogShift,
   batchMeans,
-  childEnv,
   findTool,
   firstTool,
   onTeardown,
@@ -29508,11 +29904,19 @@ export {
   Interrupted,
   installSignalTeardown,
   installCrashTeardown,
+  shellCommand,
   runTool,
   mostSpecificLine,
   DRIVERS,
   driverNames,
   driverOf,
+  require_dist,
+  ROLES,
+  ROLE_PORTS,
+  MAIN_PORT,
+  PORT_STEP,
+  loadProfile,
+  deepMerge,
   canonicalJson,
   parseSpec,
   loadSpec,
@@ -29524,6 +29928,10 @@ export {
   writeResult,
   readModel,
   readResult,
+  procStat,
+  processState,
+  startServerProcess,
+  runCommand,
   keepLogs,
   ledgerDir,
   record2 as record,
