@@ -151,4 +151,113 @@ compare: {rounds: 2, warmup_rounds: 0}
     assert.equal(code, 3, run.stderr());
     assert.match(run.stderr(), /tiup \(target\.kind tidb\): install tiup/);
   });
+
+  describe("a tiup cluster on a hosts profile (every host 127.0.0.1)", () => {
+    const clusterSpec = (dir: string, extra: string) => {
+      const profile = join(dir, "local.yaml");
+      writeFileSync(
+        profile,
+        `name: local
+provider: hosts
+hosts: {pd: [127.0.0.1], tikv: [127.0.0.1], tidb: [127.0.0.1]}
+ssh: {user: root}
+roles:
+  pd: {count: 1}
+  tikv: {count: 1}
+  tidb: {count: 1}
+`,
+      );
+      return writeSpecWith(dir, profile, extra);
+    };
+    const writeSpecWith = (dir: string, profile: string, extra: string) => {
+      const file = tidbSpec(dir, extra);
+      writeFileSync(file, readFileSync(file, "utf8").replace(/profile: .*/, `profile: ${profile}`));
+      return file;
+    };
+    const VARIANTS = `variants:
+  base: {}
+  head: {target: {server_configs: {tikv: {raftstore.apply-pool-size: 4}}}}
+compare: {rounds: 2, warmup_rounds: 0}
+`;
+    const clusterGone = (home: string) => {
+      assert.deepEqual(standInProcesses(home), []);
+      const clusters = join(home, "storage/cluster/clusters");
+      assert.ok(!existsSync(clusters) || readdirSync(clusters).length === 0, "a cluster was left deployed");
+    };
+
+    test("a config variant: one cluster, switched by edit-config + reload between cells, then destroyed", async () => {
+      const dir = tempDir();
+      const home = tempDir("tiperf-tiup-home-");
+      const run = cli(["compare", "--spec", clusterSpec(dir, VARIANTS), "--out", join(dir, "results")], {
+        PATH,
+        TIUP_HOME: home,
+      });
+      const { code } = await run.done;
+      assert.ok(code === 0 || code === 1, `exit ${code}:\n${run.stderr()}`);
+      assert.match(run.stderr(), /target: TiDB v8\.5\.0 \(cluster tiperf-\w+\) for variant head/);
+      assert.match(run.stderr(), /head: sysbench data already loaded on this deployment/);
+      const runDir = join(dir, "results", readdirSync(join(dir, "results"))[0] as string);
+      const raw = readdirSync(join(runDir, "raw"));
+      for (const step of ["deploy", "start", "display", "edit-config", "reload", "destroy"])
+        assert.ok(
+          raw.some((f) => f.startsWith(`tiup-${step}-`)),
+          `no raw log of tiup cluster ${step}: ${raw.join(", ")}`,
+        );
+      const result = await readResult(join(runDir, "result.json"));
+      assert.equal(result.status, "complete");
+      assert.deepEqual(
+        result.targets.map((t) => [t.kind, t.effective_config["tikv.raftstore.apply-pool-size"]]),
+        [
+          ["tidb-cluster", "2"],
+          ["tidb-cluster", "4"],
+        ],
+      );
+      assert.match(
+        readFileSync(join(runDir, "verdict.md"), "utf8"),
+        /tikv\.raftstore\.apply-pool-size: 2 → 4/,
+      );
+      clusterGone(home);
+    });
+
+    test('edit-config answering "Nothing changed." (exit 0) fails the run in tiup\'s words; the cluster is destroyed', async () => {
+      const dir = tempDir();
+      const home = tempDir("tiperf-tiup-home-");
+      writeFileSync(join(home, "stand-in.json"), JSON.stringify({ refuse_edit: true }));
+      const run = cli(["compare", "--spec", clusterSpec(dir, VARIANTS), "--out", join(dir, "results")], {
+        PATH,
+        TIUP_HOME: home,
+      });
+      const { code } = await run.done;
+      assert.equal(code, 3, run.stderr());
+      assert.match(
+        run.stderr(),
+        /variant head: tiup refused the topology .*topology-head\.yaml \("Nothing changed\.", exit 0\): New topology could not be saved: stand-in refuses every edit/,
+      );
+      clusterGone(home);
+    });
+
+    test("a component Down after a cell fails that cell, naming the component and host", async () => {
+      const dir = tempDir();
+      const home = tempDir("tiperf-tiup-home-");
+      // display 1: after start; 2: before the first cell; 3: after it
+      writeFileSync(
+        join(home, "stand-in.json"),
+        JSON.stringify({ down_after_displays: 2, down_role: "tikv" }),
+      );
+      const run = cli(["run", "--spec", clusterSpec(dir, ""), "--out", join(dir, "results")], {
+        PATH,
+        TIUP_HOME: home,
+      });
+      const { code } = await run.done;
+      assert.equal(code, 3, run.stderr());
+      assert.match(
+        run.stderr(),
+        /cell point_select threads=2 .*failed: cluster tiperf-\w+ \(variant base\): tikv 127\.0\.0\.1:20160 on 127\.0\.0\.1 is Down/,
+      );
+      const runDir = join(dir, "results", readdirSync(join(dir, "results"))[0] as string);
+      const result = await readResult(join(runDir, "result.json"));
+      assert.equal(result.cells[0]?.status, "failed");
+      clusterGone(home);
+    });
+  });
 });

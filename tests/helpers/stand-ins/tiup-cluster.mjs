@@ -1,0 +1,304 @@
+// TEST-ONLY STAND-IN for `tiup cluster` (called by the stand-in tiup beside this file), for
+// topologies whose every host is 127.0.0.1. It accepts exactly the subcommands and flags tiperf
+// calls, prints tiup-cluster's real success lines, and exits as tiup does — 0 also where tiup
+// exits 0 on failure (edit-config's "Nothing changed.", display with Down rows). `start` runs a
+// daemon: a private MariaDB in place of the TiDB server on its port, and the components' status
+// APIs (TiDB /status and /config, TiKV /config, PD /pd/api/v1/config) answering from the topology's
+// server_configs and per-instance config. State lives under $TIUP_HOME/storage/cluster/clusters/.
+// $TIUP_HOME/stand-in.json: {"refuse_edit": true} → edit-config says "Nothing changed." (exit 0);
+// {"down_after_displays": N, "down_role": "tikv"} → from display N+1 on, that role shows Down.
+import { execFileSync, spawn } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import { parse } from "yaml";
+
+const args = process.argv.slice(2);
+const say = (line) => process.stdout.write(`${line}\n`);
+const fail = (msg, code = 1) => {
+  say(`Error: ${msg}`);
+  process.exit(code);
+};
+const home = process.env.TIUP_HOME || join(homedir(), ".tiup");
+const behave = existsSync(join(home, "stand-in.json"))
+  ? JSON.parse(readFileSync(join(home, "stand-in.json"), "utf8"))
+  : {};
+const dirOf = (name) => join(home, "storage", "cluster", "clusters", name);
+const metaOf = (name) => {
+  const f = join(dirOf(name), "meta.json");
+  if (!existsSync(f)) fail(`Cluster ${name} not found`);
+  return JSON.parse(readFileSync(f, "utf8"));
+};
+const save = (name, meta) => writeFileSync(join(dirOf(name), "meta.json"), JSON.stringify(meta));
+const alive = (pid) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** Flags each subcommand accepts (what tiperf passes), with how many values they take. */
+const ACCEPTS = {
+  deploy: { "--yes": 0, "--user": 1, "-i": 1 },
+  start: {},
+  stop: { "--yes": 0 },
+  display: { "--format": 1, "--uptime": 0 },
+  "edit-config": { "--topology-file": 1, "--yes": 0 },
+  reload: { "--yes": 0 },
+  destroy: { "--yes": 0 },
+};
+
+function parseArgs(sub, rest) {
+  const flags = ACCEPTS[sub];
+  if (!flags) fail(`unknown command "${sub}" for "tiup-cluster"`);
+  const pos = [];
+  const opt = {};
+  for (let i = 0; i < rest.length; i++) {
+    const a = rest[i];
+    if (!a.startsWith("-")) pos.push(a);
+    else if (a in flags) opt[a] = flags[a] ? rest[++i] : true;
+    else fail(`unknown flag: ${a}`);
+  }
+  return { pos, opt };
+}
+
+/** Dotted keys (log.level) as nested objects, the way the components report their config. */
+function nested(config = {}) {
+  const out = {};
+  for (const [k, v] of Object.entries(config)) {
+    const parts = k.split(".");
+    let node = out;
+    for (const p of parts.slice(0, -1)) node = node[p] ??= {};
+    node[parts.at(-1)] = v && typeof v === "object" && !Array.isArray(v) ? nested(v) : v;
+  }
+  return out;
+}
+
+function since(s) {
+  const d = Math.floor(s / 86400);
+  const h = Math.floor((s % 86400) / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const sec = Math.floor(s % 60);
+  return [d && `${d}d`, h && `${h}h`, m && `${m}m`, sec && `${sec}s`].filter(Boolean).join("") || "-";
+}
+
+function startDaemon(name) {
+  const meta = metaOf(name);
+  const ready = join(dirOf(name), "ready");
+  rmSync(ready, { force: true });
+  const child = spawn(process.execPath, [process.argv[1], "__daemon", name], {
+    detached: true,
+    stdio: "ignore",
+    env: process.env,
+  });
+  child.unref();
+  meta.pid = child.pid;
+  meta.started_at = Date.now();
+  save(name, meta);
+  // like tiup, return once every component answers (the daemon writes `ready` then)
+  for (let i = 0; i < 600; i++) {
+    if (existsSync(ready)) return;
+    if (!alive(child.pid)) break;
+    execFileSync("sleep", ["0.1"]);
+  }
+  fail(`cluster ${name} failed to start`);
+}
+
+function stopDaemon(name) {
+  const meta = metaOf(name);
+  if (meta.pid && alive(meta.pid)) {
+    process.kill(meta.pid, "SIGTERM");
+    for (let i = 0; i < 300 && alive(meta.pid); i++) execFileSync("sleep", ["0.1"]);
+  }
+  meta.pid = undefined;
+  save(name, meta);
+}
+
+async function daemon(name) {
+  const topo = parse(readFileSync(join(dirOf(name), "topology.yaml"), "utf8"));
+  const tidb = topo.tidb_servers[0];
+  const db = join(dirOf(name), "mariadb");
+  const root = process.getuid() === 0 ? ["--user=root"] : [];
+  if (!existsSync(join(db, "mysql"))) {
+    mkdirSync(db, { recursive: true });
+    execFileSync(
+      "mariadb-install-db",
+      [
+        "--no-defaults",
+        `--datadir=${db}`,
+        "--auth-root-authentication-method=normal",
+        "--skip-test-db",
+        ...root,
+      ],
+      { stdio: "ignore" },
+    );
+  }
+  const server = existsSync("/usr/sbin/mariadbd") ? "/usr/sbin/mariadbd" : "/usr/sbin/mysqld";
+  const m = spawn(
+    server,
+    [
+      "--no-defaults",
+      `--datadir=${db}`,
+      `--port=${tidb.port}`,
+      "--bind-address=127.0.0.1",
+      `--socket=${join(dirOf(name), "mysqld.sock")}`,
+      "--max-connections=500",
+      ...root,
+    ],
+    { stdio: "ignore" },
+  );
+  const servers = [];
+  const stop = () => {
+    for (const s of servers) s.close();
+    m.kill("SIGTERM");
+    m.once("exit", () => process.exit(0));
+  };
+  process.on("SIGTERM", stop);
+  process.on("SIGINT", stop);
+  for (let i = 0; ; i++) {
+    try {
+      execFileSync(
+        "mariadb",
+        [
+          "--no-defaults",
+          "-h",
+          "127.0.0.1",
+          "-P",
+          String(tidb.port),
+          "-u",
+          "root",
+          "-e",
+          `CREATE OR REPLACE FUNCTION mysql.tidb_version() RETURNS TEXT RETURN 'Release Version: ${JSON.parse(readFileSync(join(dirOf(name), "meta.json"), "utf8")).version}\\nEdition: Community\\nGit Commit Hash: stand-in'`,
+        ],
+        { stdio: "ignore" },
+      );
+      break;
+    } catch {
+      if (i > 300) process.exit(1);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  const sc = topo.server_configs ?? {};
+  const serve = (port, routes) => {
+    const s = createServer((req, res) => {
+      const body = routes[req.url];
+      res.writeHead(body ? 200 : 404, { "content-type": "application/json" });
+      res.end(JSON.stringify(body ?? { error: "not found" }));
+    });
+    servers.push(s);
+    return new Promise((resolve) => s.listen(port, "127.0.0.1", resolve));
+  };
+  const merged = (role, inst) => ({ ...nested(sc[role]), ...nested(inst.config) });
+  for (const t of topo.tidb_servers ?? [])
+    await serve(t.status_port, {
+      "/status": {
+        version: `8.0.11-TiDB-${JSON.parse(readFileSync(join(dirOf(name), "meta.json"), "utf8")).version}`,
+      },
+      "/config": merged("tidb", t),
+    });
+  for (const t of topo.tikv_servers ?? []) await serve(t.status_port, { "/config": merged("tikv", t) });
+  for (const t of topo.pd_servers ?? []) await serve(t.client_port, { "/pd/api/v1/config": merged("pd", t) });
+  writeFileSync(join(dirOf(name), "ready"), "");
+}
+
+const [sub, ...rest] = args[0] === "__daemon" ? ["__daemon", ...args.slice(1)] : args.slice(1);
+if (sub === "__daemon") {
+  await daemon(rest[0]);
+} else {
+  const { pos, opt } = parseArgs(sub, rest);
+  const name = pos[0];
+  if (!name) fail(`accepts 1 arg(s), received 0`);
+  if (sub === "deploy") {
+    const [, version, file] = pos;
+    if (!opt["--yes"] || !opt["--user"]) fail("tiperf always passes --yes and --user");
+    if (existsSync(dirOf(name))) fail(`Cluster name '${name}' is duplicated`);
+    const topo = parse(readFileSync(file, "utf8"));
+    for (const section of ["pd_servers", "tikv_servers", "tidb_servers"])
+      for (const i of topo[section] ?? [])
+        if (i.host !== "127.0.0.1") fail(`the stand-in deploys on 127.0.0.1 only (${section}: ${i.host})`);
+    mkdirSync(dirOf(name), { recursive: true });
+    writeFileSync(join(dirOf(name), "topology.yaml"), readFileSync(file));
+    save(name, { version, displays: 0 });
+    say(
+      `Cluster \`${name}\` deployed successfully, you can start it with command: \`tiup cluster start ${name} --init\``,
+    );
+  } else if (sub === "start") {
+    startDaemon(name);
+    say(`Started cluster \`${name}\` successfully`);
+  } else if (sub === "stop") {
+    stopDaemon(name);
+    say(`Stopped cluster \`${name}\` successfully`);
+  } else if (sub === "display") {
+    if (opt["--format"] !== "json") fail("tiperf reads display as --format json");
+    const meta = metaOf(name);
+    meta.displays = (meta.displays ?? 0) + 1;
+    save(name, meta);
+    const topo = parse(readFileSync(join(dirOf(name), "topology.yaml"), "utf8"));
+    const up = Boolean(meta.pid && alive(meta.pid));
+    const instances = [];
+    const add = (role, i, ports, port) => {
+      const down =
+        !up ||
+        (behave.down_after_displays !== undefined &&
+          meta.displays > behave.down_after_displays &&
+          behave.down_role === role);
+      instances.push({
+        id: `${i.host}:${port}`,
+        role,
+        host: i.host,
+        ports,
+        os_arch: "linux/x86_64",
+        status: down ? "Down" : "Up",
+        since: down ? "-" : since((Date.now() - meta.started_at) / 1000),
+        data_dir: i.data_dir ?? "-",
+        deploy_dir: i.deploy_dir,
+      });
+    };
+    for (const i of topo.pd_servers ?? []) add("pd", i, `${i.client_port}/${i.peer_port}`, i.client_port);
+    for (const i of topo.tikv_servers ?? []) add("tikv", i, `${i.port}/${i.status_port}`, i.port);
+    for (const i of topo.tidb_servers ?? []) add("tidb", i, `${i.port}/${i.status_port}`, i.port);
+    say(
+      JSON.stringify({
+        cluster_meta: {
+          cluster_type: "tidb",
+          cluster_name: name,
+          cluster_version: meta.version,
+          deploy_user: "tidb",
+          ssh_type: "builtin",
+          tls_enabled: false,
+        },
+        instances,
+      }),
+    );
+  } else if (sub === "edit-config") {
+    metaOf(name);
+    const file = opt["--topology-file"];
+    if (!file || !opt["--yes"]) fail("tiperf always passes --topology-file and --yes");
+    if (behave.refuse_edit) {
+      say("New topology could not be saved: stand-in refuses every edit");
+      say("Nothing changed.");
+      process.exit(0);
+    }
+    const current = readFileSync(join(dirOf(name), "topology.yaml"), "utf8");
+    const next = readFileSync(file, "utf8");
+    if (JSON.stringify(parse(current)) === JSON.stringify(parse(next))) {
+      say("The file has nothing changed");
+      process.exit(0);
+    }
+    writeFileSync(join(dirOf(name), "topology.yaml"), next);
+    say(
+      `Applied successfully, please use \`tiup cluster reload ${name} [-N <nodes>] [-R <roles>]\` to make the change effective.`,
+    );
+  } else if (sub === "reload") {
+    stopDaemon(name);
+    startDaemon(name);
+    say(`Reloaded cluster \`${name}\` successfully`);
+  } else if (sub === "destroy") {
+    if (existsSync(dirOf(name))) stopDaemon(name);
+    rmSync(dirOf(name), { recursive: true, force: true });
+    say(`Destroyed cluster \`${name}\` successfully`);
+  }
+}
