@@ -5,8 +5,10 @@ import { createServer, type Server } from "node:net";
 import { delimiter, join } from "node:path";
 import { describe, test } from "node:test";
 import { readResult } from "../../action/src/result/store.ts";
+import { freePort } from "../../action/src/targets/local.ts";
 import { ROOT } from "../helpers/paths.ts";
 import { cli, tempDir } from "../helpers/real.ts";
+import { startSshd } from "../helpers/sshd.ts";
 
 /**
  * TiDB through tiup, where neither exists: a test-only stand-in `tiup` (tests/helpers/stand-ins)
@@ -258,6 +260,57 @@ compare: {rounds: 2, warmup_rounds: 0}
       const result = await readResult(join(runDir, "result.json"));
       assert.equal(result.cells[0]?.status, "failed");
       clusterGone(home);
+    });
+
+    test("load tools on the load host over SSH, through HAProxy there; raw output kept; nothing left on the load host", async () => {
+      const sshd = await startSshd();
+      try {
+        const dir = tempDir();
+        const home = tempDir("tiperf-tiup-home-");
+        const profile = join(dir, "local-load.yaml");
+        const haproxyPort = await freePort();
+        writeFileSync(
+          profile,
+          `name: local-load
+provider: hosts
+hosts: {pd: [127.0.0.1], tikv: [127.0.0.1], tidb: [127.0.0.1], load: [127.0.0.1]}
+ssh: {user: ${sshd.host.user}, port: ${sshd.host.port}, identity_file: ${sshd.host.identity}}
+roles:
+  pd: {count: 1}
+  tikv: {count: 1}
+  tidb: {count: 1}
+haproxy: true
+haproxy_port: ${haproxyPort}
+`,
+        );
+        const spec = writeSpecWith(dir, profile, "");
+        const run = cli(["run", "--spec", spec, "--out", join(dir, "results")], { PATH, TIUP_HOME: home });
+        const { code } = await run.done;
+        assert.equal(code, 0, run.stderr());
+        assert.match(run.stderr(), /HAProxy on 127\.0\.0\.1:\d+ in front of 1 TiDB servers/);
+        const runDir = join(dir, "results", readdirSync(join(dir, "results"))[0] as string);
+        const raw = readdirSync(join(runDir, "raw"));
+        const cell = readFileSync(
+          join(runDir, "raw", raw.find((f) => f.includes("point_select")) as string),
+          "utf8",
+        );
+        assert.match(
+          cell,
+          new RegExp(
+            `^\\$ sysbench oltp_point_select .*--mysql-host=127\\.0\\.0\\.1 --mysql-port=${haproxyPort} .* # on ${sshd.host.user}@127\\.0\\.0\\.1: ssh `,
+          ),
+        );
+        assert.match(cell, /transactions:\s+[1-9]/);
+        assert.ok(
+          raw.some((f) => f.startsWith("haproxy-")),
+          raw.join(", "),
+        );
+        clusterGone(home);
+        const left = standInProcesses(`tiperf-haproxy-`);
+        assert.deepEqual(left, []);
+      } finally {
+        await sshd.stop();
+      }
     });
   });
 });
