@@ -29,7 +29,7 @@ import {
   upsertIssue,
   verdictHtml,
   writeHtmlReport
-} from "./chunk-NJFQP4BR.js";
+} from "./chunk-PNILZS7G.js";
 import {
   DRIVERS,
   EXIT,

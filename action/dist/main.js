@@ -12,7 +12,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-NJFQP4BR.js";
+} from "./chunk-PNILZS7G.js";
 import {
   getInput,
   info,

@@ -437,7 +437,7 @@ function commandsOf(plan: TidbPlan): PlanCommand[] {
       add(
         "haproxy",
         ["haproxy", "-db", "-f", `haproxy-${d.name}.cfg`],
-        `on the load host, copied over SSH; the load tools connect to ${plan.haproxy.host}:${plan.profile.haproxy_port + d.index}`,
+        `on the load host (its config passed over SSH); the load tools connect to ${plan.haproxy.host}:${plan.profile.haproxy_port + d.index}`,
         "load host",
       );
   for (const v of plan.variants) {
