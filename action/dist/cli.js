@@ -4,7 +4,6 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   DEFAULT_DEADLINES,
-  PLAYGROUND_PORT_OFFSET,
   apiUrl,
   checkOutFile,
   commentMarkdown,
@@ -12,6 +11,7 @@ import {
   githubClient,
   isLatency,
   judgeStored,
+  loadEndpoints,
   metricName,
   openPullRequest,
   parsePr,
@@ -25,11 +25,10 @@ import {
   renderCharts,
   runAgainstBaseline,
   runSpec,
-  tidbEndpoints,
   upsertIssue,
   verdictHtml,
   writeHtmlReport
-} from "./chunk-PNILZS7G.js";
+} from "./chunk-MZQHCFA2.js";
 import {
   DRIVERS,
   EXIT,
@@ -50,7 +49,7 @@ import {
   teardownAll,
   writeAtomic,
   writeResult
-} from "./chunk-7ABCUMD6.js";
+} from "./chunk-ZVDH4JMY.js";
 import "./chunk-L6ZARMTC.js";
 
 // action/src/cli.ts
@@ -250,12 +249,11 @@ import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 function planConnection(plan) {
   const d = plan.deployments[0];
-  const endpoints = d?.kind === "cluster" ? plan.haproxy ? [{ host: "127.0.0.1", port: plan.profile.haproxy_port }] : tidbEndpoints(d) : [{ host: "127.0.0.1", port: 4e3 + (d?.index ?? 0) * PLAYGROUND_PORT_OFFSET }];
-  return { protocol: "mysql", endpoints, user: "root", password: "" };
+  return { protocol: "mysql", endpoints: loadEndpoints(plan, d), user: "root", password: "" };
 }
 function loadCommands(spec, connection, where) {
   const lines = [];
-  const dataSets = /* @__PURE__ */ new Set();
+  const cleanups = /* @__PURE__ */ new Map();
   for (const w of spec.workloads) {
     const driver = driverOf(w.driver);
     const tool = driver.findTool(w.script) ?? { command: w.driver, prefix: [] };
@@ -265,26 +263,19 @@ function loadCommands(spec, connection, where) {
       connection,
       ...spec.data ? { data: spec.data } : {}
     });
-    const line = (phase, args) => lines.push(
-      `  [${phase}]${where} ${shellCommand([tool.command, ...tool.prefix, ...args])}    # workload ${w.name}`
+    const line = (phase, args, about = `workload ${w.name}`) => lines.push(
+      `  [${phase}]${where} ${shellCommand([tool.command, ...tool.prefix, ...args])}    # ${about}`
     );
     const key = `${w.driver}:${driver.dataKey(w, spec.data)}`;
-    const first = !dataSets.has(key);
-    dataSets.add(key);
-    if (first) for (const s of driver.setup(ctx(Math.max(...w.threads)))) line(s.phase, s.args);
+    if (!cleanups.has(key)) {
+      for (const s of driver.setup(ctx(Math.max(...w.threads)))) line(s.phase, s.args);
+      cleanups.set(key, () => {
+        for (const s of driver.cleanup(ctx(1))) line(s.phase, s.args, `data of ${w.name}`);
+      });
+    }
     for (const t of w.threads) line("cell", driver.run(ctx(t)).args);
   }
-  for (const w of spec.workloads) {
-    const driver = driverOf(w.driver);
-    const key = `${w.driver}:${driver.dataKey(w, spec.data)}`;
-    if (!dataSets.delete(key)) continue;
-    const tool = driver.findTool(w.script) ?? { command: w.driver, prefix: [] };
-    const ctx = { workload: w, threads: 1, connection, ...spec.data ? { data: spec.data } : {} };
-    for (const s of driver.cleanup(ctx))
-      lines.push(
-        `  [${s.phase}]${where} ${shellCommand([tool.command, ...tool.prefix, ...s.args])}    # data of ${w.name}`
-      );
-  }
+  for (const cleanup of cleanups.values()) cleanup();
   return lines;
 }
 async function planRun(loaded, o) {

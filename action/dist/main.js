@@ -12,7 +12,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-PNILZS7G.js";
+} from "./chunk-MZQHCFA2.js";
 import {
   getInput,
   info,
@@ -30,7 +30,7 @@ import {
   installSignalTeardown,
   ledgerDir,
   teardownAll
-} from "./chunk-7ABCUMD6.js";
+} from "./chunk-ZVDH4JMY.js";
 import "./chunk-L6ZARMTC.js";
 
 // action/src/action/steps.ts

@@ -10,7 +10,7 @@ import {
 import {
   ledgerDir,
   sweep
-} from "./chunk-7ABCUMD6.js";
+} from "./chunk-ZVDH4JMY.js";
 import "./chunk-L6ZARMTC.js";
 
 // action/src/action/post.ts

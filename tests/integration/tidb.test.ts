@@ -44,6 +44,9 @@ ${extra}`,
   return file;
 }
 
+/** The one run directory a test's `--out <dir>/results` holds. */
+const runDirOf = (dir: string) => join(dir, "results", readdirSync(join(dir, "results"))[0] as string);
+
 const standInProcesses = (home: string) => {
   try {
     return execFileSync("pgrep", ["-af", home], { encoding: "utf8" })
@@ -70,7 +73,7 @@ compare: {rounds: 2, warmup_rounds: 0}
     const { code } = await run.done;
     assert.ok(code === 0 || code === 1, `exit ${code}:\n${run.stderr()}`);
     assert.match(run.stderr(), /target: TiDB v8\.5\.0 \(playground tiperf-\w+-base\) for variant base/);
-    const runDir = join(dir, "results", readdirSync(join(dir, "results"))[0] as string);
+    const runDir = runDirOf(dir);
     const comment = readFileSync(join(runDir, "verdict.md"), "utf8");
     assert.match(comment, /tidb-playground v8\.5\.0/);
     assert.match(comment, /tikv\.raftstore\.apply-pool-size: 2 → 4/);
@@ -114,7 +117,7 @@ compare: {rounds: 2, warmup_rounds: 0}
       assert.equal(code, 0, run.stderr());
       const m = /port 4000 was busy; TiDB listens on (\d+)/.exec(run.stderr());
       assert.ok(m, run.stderr());
-      const runDir = join(dir, "results", readdirSync(join(dir, "results"))[0] as string);
+      const runDir = runDirOf(dir);
       const raws = readdirSync(join(runDir, "raw"));
       const cell = raws.find((f) => f.includes("point_select")) as string;
       assert.ok(cell, raws.join(", "));
@@ -198,7 +201,7 @@ compare: {rounds: 2, warmup_rounds: 0}
       assert.ok(code === 0 || code === 1, `exit ${code}:\n${run.stderr()}`);
       assert.match(run.stderr(), /target: TiDB v8\.5\.0 \(cluster tiperf-\w+\) for variant head/);
       assert.match(run.stderr(), /head: sysbench data already loaded on this deployment/);
-      const runDir = join(dir, "results", readdirSync(join(dir, "results"))[0] as string);
+      const runDir = runDirOf(dir);
       const raw = readdirSync(join(runDir, "raw"));
       for (const step of ["deploy", "start", "display", "edit-config", "reload", "destroy"])
         assert.ok(
@@ -256,7 +259,7 @@ compare: {rounds: 2, warmup_rounds: 0}
         run.stderr(),
         /cell point_select threads=2 .*failed: cluster tiperf-\w+ \(variant base\): tikv 127\.0\.0\.1:20160 on 127\.0\.0\.1 is Down/,
       );
-      const runDir = join(dir, "results", readdirSync(join(dir, "results"))[0] as string);
+      const runDir = runDirOf(dir);
       const result = await readResult(join(runDir, "result.json"));
       assert.equal(result.cells[0]?.status, "failed");
       clusterGone(home);
@@ -288,7 +291,7 @@ haproxy_port: ${haproxyPort}
         const { code } = await run.done;
         assert.equal(code, 0, run.stderr());
         assert.match(run.stderr(), /HAProxy on 127\.0\.0\.1:\d+ in front of 1 TiDB servers/);
-        const runDir = join(dir, "results", readdirSync(join(dir, "results"))[0] as string);
+        const runDir = runDirOf(dir);
         const raw = readdirSync(join(runDir, "raw"));
         const cell = readFileSync(
           join(runDir, "raw", raw.find((f) => f.includes("point_select")) as string),

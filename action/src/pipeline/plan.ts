@@ -7,7 +7,7 @@ import { writeAtomic } from "../result/store.ts";
 import type { LoadedSpec } from "../specfile/load.ts";
 import type { Spec } from "../specfile/schema.ts";
 import { planFor } from "../targets/tidb/index.ts";
-import { PLAYGROUND_PORT_OFFSET, planText, type TidbPlan, tidbEndpoints } from "../targets/tidb/plan.ts";
+import { type Deployment, loadEndpoints, planText, type TidbPlan } from "../targets/tidb/plan.ts";
 import type { Connection } from "../targets/types.ts";
 
 export interface RunPlan {
@@ -17,22 +17,17 @@ export interface RunPlan {
   tidb?: TidbPlan;
 }
 
-/** Where the load tools connect in a TiDB plan: HAProxy on the load host, or the TiDB servers. */
+/** Where the load tools connect in a TiDB plan (the first deployment's variant is measured first). */
 export function planConnection(plan: TidbPlan): Connection {
-  const d = plan.deployments[0];
-  const endpoints =
-    d?.kind === "cluster"
-      ? plan.haproxy
-        ? [{ host: "127.0.0.1", port: plan.profile.haproxy_port }]
-        : tidbEndpoints(d)
-      : [{ host: "127.0.0.1", port: 4000 + (d?.index ?? 0) * PLAYGROUND_PORT_OFFSET }];
-  return { protocol: "mysql", endpoints, user: "root", password: "" };
+  const d = plan.deployments[0] as Deployment;
+  return { protocol: "mysql", endpoints: loadEndpoints(plan, d), user: "root", password: "" };
 }
 
-/** The load tools' command lines for every workload: data steps once, a run per thread count. */
+/** The load tools' command lines for every workload: data steps once per data set, a run per thread count. */
 function loadCommands(spec: Spec, connection: Connection, where: string): string[] {
   const lines: string[] = [];
-  const dataSets = new Set<string>();
+  // a data set is loaded once for the workloads that share it (as the bench does), cleaned up last
+  const cleanups = new Map<string, () => void>();
   for (const w of spec.workloads) {
     const driver = driverOf(w.driver);
     const tool = driver.findTool(w.script) ?? { command: w.driver, prefix: [] };
@@ -42,28 +37,20 @@ function loadCommands(spec: Spec, connection: Connection, where: string): string
       connection,
       ...(spec.data ? { data: spec.data } : {}),
     });
-    const line = (phase: string, args: string[]) =>
+    const line = (phase: string, args: string[], about = `workload ${w.name}`) =>
       lines.push(
-        `  [${phase}]${where} ${shellCommand([tool.command, ...tool.prefix, ...args])}    # workload ${w.name}`,
+        `  [${phase}]${where} ${shellCommand([tool.command, ...tool.prefix, ...args])}    # ${about}`,
       );
-    // a data set is loaded once for the workloads that share it (as the bench does)
     const key = `${w.driver}:${driver.dataKey(w, spec.data)}`;
-    const first = !dataSets.has(key);
-    dataSets.add(key);
-    if (first) for (const s of driver.setup(ctx(Math.max(...w.threads)))) line(s.phase, s.args);
+    if (!cleanups.has(key)) {
+      for (const s of driver.setup(ctx(Math.max(...w.threads)))) line(s.phase, s.args);
+      cleanups.set(key, () => {
+        for (const s of driver.cleanup(ctx(1))) line(s.phase, s.args, `data of ${w.name}`);
+      });
+    }
     for (const t of w.threads) line("cell", driver.run(ctx(t)).args);
   }
-  for (const w of spec.workloads) {
-    const driver = driverOf(w.driver);
-    const key = `${w.driver}:${driver.dataKey(w, spec.data)}`;
-    if (!dataSets.delete(key)) continue;
-    const tool = driver.findTool(w.script) ?? { command: w.driver, prefix: [] };
-    const ctx = { workload: w, threads: 1, connection, ...(spec.data ? { data: spec.data } : {}) };
-    for (const s of driver.cleanup(ctx))
-      lines.push(
-        `  [${s.phase}]${where} ${shellCommand([tool.command, ...tool.prefix, ...s.args])}    # data of ${w.name}`,
-      );
-  }
+  for (const cleanup of cleanups.values()) cleanup();
   return lines;
 }
 

@@ -3,12 +3,13 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { RunError } from "../errors.ts";
-import type { CommandResult, ServerProcess } from "../proc/process.ts";
+import { type CommandResult, processState, type ServerProcess } from "../proc/process.ts";
 import type { TargetSpec } from "../specfile/schema.ts";
 import { onTeardown } from "../teardown.ts";
 import { pinProcesses } from "./affinity.ts";
 import { applyResources, processTree } from "./cgroup.ts";
 import { keepLogs, record } from "./ledger.ts";
+import type { Connection, Target } from "./types.ts";
 
 /** A port on 127.0.0.1 that nothing listens on right now. */
 export function freePort(): Promise<number> {
@@ -175,6 +176,36 @@ export async function startupFailure(
   return new RunError(
     `${head}${refused.length ? ` (${e.message})` : ""}; the server said:${quoted}\nserver logs kept in ${o.logDir}`,
   );
+}
+
+/** The Target of a private server on 127.0.0.1, once it is up and settled. */
+export function localTarget(o: {
+  kind: "mariadb" | "postgres";
+  protocol: Connection["protocol"];
+  user: string;
+  port: number;
+  server: ServerProcess;
+  life: { stop: () => Promise<void>; died: Promise<string> };
+  version: string;
+  effectiveConfig: Record<string, string>;
+  createDatabase: (name: string) => Promise<void>;
+}): Target {
+  return {
+    kind: o.kind,
+    version: o.version,
+    connection: {
+      protocol: o.protocol,
+      endpoints: [{ host: "127.0.0.1", port: o.port }],
+      user: o.user,
+      password: "",
+    },
+    pids: [o.server.pid],
+    state: () => `${o.kind} server (pid ${o.server.pid}) is ${processState(o.server.pid)}`,
+    createDatabase: o.createDatabase,
+    effectiveConfig: o.effectiveConfig,
+    died: o.life.died,
+    stop: o.life.stop,
+  };
 }
 
 /** A database name a driver asks for: plain, so it needs no quoting in SQL. */

@@ -10,6 +10,7 @@ import {
   checkDatabaseName,
   freePort,
   lifecycle,
+  localTarget,
   makeWorkDir,
   settleServer,
   startupFailure,
@@ -121,25 +122,20 @@ export async function startMariadb(spec: TargetSpec, opts: StartOptions): Promis
       },
     });
     opts.log(`target: MariaDB ${version} on 127.0.0.1:${port} (pid ${server.pid}, datadir ${dataDir})`);
-    return {
+    return localTarget({
       kind: "mariadb",
+      protocol: "mysql",
+      user: "root",
+      port,
+      server,
+      life,
       version,
-      connection: {
-        protocol: "mysql",
-        endpoints: [{ host: "127.0.0.1", port }],
-        user: "root",
-        password: "",
-      },
-      pids: [server.pid],
-      state: () => `mariadb server (pid ${server.pid}) is ${processState(server.pid)}`,
+      effectiveConfig,
       createDatabase: async (name) => {
         const r = await sql(`CREATE DATABASE IF NOT EXISTS ${checkDatabaseName(name)}`);
         if (r.code !== 0) throw new RunError(`MariaDB: cannot create database ${name}: ${r.stderr.trim()}`);
       },
-      effectiveConfig,
-      died: life.died,
-      stop: life.stop,
-    };
+    });
   } catch (e) {
     await life.stop();
     throw await startupFailure(e, {

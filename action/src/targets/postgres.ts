@@ -10,6 +10,7 @@ import {
   checkDatabaseName,
   freePort,
   lifecycle,
+  localTarget,
   makeWorkDir,
   settleServer,
   startupFailure,
@@ -134,17 +135,15 @@ export async function startPostgres(spec: TargetSpec, opts: StartOptions): Promi
       },
     });
     opts.log(`target: PostgreSQL ${version} on 127.0.0.1:${port} (pid ${server.pid}, datadir ${dataDir})`);
-    return {
+    return localTarget({
       kind: "postgres",
+      protocol: "postgres",
+      user: "postgres",
+      port,
+      server,
+      life,
       version,
-      connection: {
-        protocol: "postgres",
-        endpoints: [{ host: "127.0.0.1", port }],
-        user: "postgres",
-        password: "",
-      },
-      pids: [server.pid],
-      state: () => `postgres server (pid ${server.pid}) is ${processState(server.pid)}`,
+      effectiveConfig,
       createDatabase: async (name) => {
         const db = checkDatabaseName(name);
         const exists = await psql(`SELECT 1 FROM pg_database WHERE datname = '${db}'`);
@@ -153,10 +152,7 @@ export async function startPostgres(spec: TargetSpec, opts: StartOptions): Promi
         if (r.code !== 0)
           throw new RunError(`PostgreSQL: cannot create database ${name}: ${r.stderr.trim()}`);
       },
-      effectiveConfig,
-      died: life.died,
-      stop: life.stop,
-    };
+    });
   } catch (e) {
     await life.stop();
     throw await startupFailure(e, {

@@ -292,7 +292,7 @@ export function planTidb(o: {
     for (const d of deployments) {
       if (d.kind !== "cluster") continue;
       const file = `haproxy-${d.name}.cfg`;
-      files[file] = haproxyConfig(tidbEndpoints(d), profile.haproxy_port + d.index, d.name);
+      files[file] = haproxyConfig(tidbEndpoints(d), haproxyPort(plan, d), d.name);
     }
     plan.haproxy = { host: loadHost, port: profile.haproxy_port, file: "haproxy-<cluster>.cfg" };
   }
@@ -323,6 +323,21 @@ function checkSqlSwitching(variants: VariantSetup[], deployments: Deployment[]):
         );
     }
   }
+}
+
+/** HAProxy's port on the load host for a cluster (clusters side by side: one port each). */
+export const haproxyPort = (plan: TidbPlan, d: Deployment) => plan.profile.haproxy_port + d.index;
+
+/** The TiDB port a playground announces unless it is busy (then the one it prints is used). */
+export const playgroundTidbPort = (d: PlaygroundDeployment) => 4000 + d.portOffset;
+
+/**
+ * Where the load tools connect for a deployment, as seen from where they run: HAProxy on the load
+ * host, the cluster's TiDB servers, or the playground's TiDB.
+ */
+export function loadEndpoints(plan: TidbPlan, d: Deployment): Endpoint[] {
+  if (d.kind === "playground") return [{ host: "127.0.0.1", port: playgroundTidbPort(d) }];
+  return plan.haproxy ? [{ host: "127.0.0.1", port: haproxyPort(plan, d) }] : tidbEndpoints(d);
 }
 
 /** The TiDB servers of a cluster (what HAProxy balances over, or what the tools connect to). */
@@ -437,7 +452,7 @@ function commandsOf(plan: TidbPlan): PlanCommand[] {
       add(
         "haproxy",
         ["haproxy", "-db", "-f", `haproxy-${d.name}.cfg`],
-        `on the load host (its config passed over SSH); the load tools connect to ${plan.haproxy.host}:${plan.profile.haproxy_port + d.index}`,
+        `on the load host (its config passed over SSH); the load tools connect to ${plan.haproxy.host}:${haproxyPort(plan, d)}`,
         "load host",
       );
   for (const v of plan.variants) {

@@ -1,7 +1,7 @@
 // Carrying out a TiDB plan: playgrounds on this machine or tiup clusters on a profile's hosts,
 // one Target per variant, variants taking turns on shared hardware, health watched around cells,
 // and everything destroyed on success, failure, cancel and SIGTERM.
-import { mkdir, rm } from "node:fs/promises";
+import { mkdir, readFile, rm } from "node:fs/promises";
 import { get as httpGet } from "node:http";
 import { homedir } from "node:os";
 import { join } from "node:path";
@@ -21,8 +21,10 @@ import {
   type ClusterDeployment,
   type Deployment,
   expandHome,
+  haproxyPort,
   type PlaygroundDeployment,
   playgroundArgs,
+  playgroundTidbPort,
   statusAddresses,
   type TidbPlan,
   tidbEndpoints,
@@ -369,7 +371,6 @@ export class TidbRun {
         ? new Promise<string>(() => {})
         : `tiup playground ${d.name} exited (code ${how.code}, signal ${how.signal})`,
     );
-    const { readFile } = await import("node:fs/promises");
     const deadline = Date.now() + 15 * 60_000;
     let state = readPlayground("");
     while (Date.now() < deadline && !signal.aborted) {
@@ -390,7 +391,7 @@ export class TidbRun {
       );
     }
     const sql = state.endpoints[0] as Endpoint;
-    const expected = 4000 + d.portOffset;
+    const expected = playgroundTidbPort(d);
     if (sql.port !== expected)
       this.log(
         `tiup playground ${d.name}: port ${expected} was busy; TiDB listens on ${sql.port} (read from its output)`,
@@ -455,7 +456,7 @@ export class TidbRun {
       await this.display(d, signal, true);
       const remote = this.loadHost();
       if (this.plan.haproxy && remote) {
-        const port = this.plan.profile.haproxy_port + d.index;
+        const port = haproxyPort(this.plan, d);
         const haproxy = await startHaproxy({
           remote,
           config: this.plan.files[`haproxy-${d.name}.cfg`] as string,

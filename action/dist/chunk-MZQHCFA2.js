@@ -47,7 +47,7 @@ import {
   tQuantile,
   welchLogShift,
   writeAtomic
-} from "./chunk-7ABCUMD6.js";
+} from "./chunk-ZVDH4JMY.js";
 import {
   __commonJS,
   __export,
@@ -56397,6 +56397,24 @@ async function startupFailure(e, o) {
 server logs kept in ${o.logDir}`
   );
 }
+function localTarget(o) {
+  return {
+    kind: o.kind,
+    version: o.version,
+    connection: {
+      protocol: o.protocol,
+      endpoints: [{ host: "127.0.0.1", port: o.port }],
+      user: o.user,
+      password: ""
+    },
+    pids: [o.server.pid],
+    state: () => `${o.kind} server (pid ${o.server.pid}) is ${processState(o.server.pid)}`,
+    createDatabase: o.createDatabase,
+    effectiveConfig: o.effectiveConfig,
+    died: o.life.died,
+    stop: o.life.stop
+  };
+}
 function checkDatabaseName(name) {
   if (!/^[a-z_][a-z0-9_]{0,62}$/.test(name)) throw new RunError(`bad database name ${JSON.stringify(name)}`);
   return name;
@@ -56495,25 +56513,20 @@ ${(install.stderr || install.stdout).slice(-2e3)}`
       }
     });
     opts.log(`target: MariaDB ${version2} on 127.0.0.1:${port} (pid ${server.pid}, datadir ${dataDir})`);
-    return {
+    return localTarget({
       kind: "mariadb",
+      protocol: "mysql",
+      user: "root",
+      port,
+      server,
+      life,
       version: version2,
-      connection: {
-        protocol: "mysql",
-        endpoints: [{ host: "127.0.0.1", port }],
-        user: "root",
-        password: ""
-      },
-      pids: [server.pid],
-      state: () => `mariadb server (pid ${server.pid}) is ${processState(server.pid)}`,
+      effectiveConfig,
       createDatabase: async (name) => {
         const r = await sql(`CREATE DATABASE IF NOT EXISTS ${checkDatabaseName(name)}`);
         if (r.code !== 0) throw new RunError(`MariaDB: cannot create database ${name}: ${r.stderr.trim()}`);
-      },
-      effectiveConfig,
-      died: life.died,
-      stop: life.stop
-    };
+      }
+    });
   } catch (e) {
     await life.stop();
     throw await startupFailure(e, {
@@ -56633,17 +56646,15 @@ ${(init2.stderr || init2.stdout).slice(-2e3)}`);
       }
     });
     opts.log(`target: PostgreSQL ${version2} on 127.0.0.1:${port} (pid ${server.pid}, datadir ${dataDir})`);
-    return {
+    return localTarget({
       kind: "postgres",
+      protocol: "postgres",
+      user: "postgres",
+      port,
+      server,
+      life,
       version: version2,
-      connection: {
-        protocol: "postgres",
-        endpoints: [{ host: "127.0.0.1", port }],
-        user: "postgres",
-        password: ""
-      },
-      pids: [server.pid],
-      state: () => `postgres server (pid ${server.pid}) is ${processState(server.pid)}`,
+      effectiveConfig,
       createDatabase: async (name) => {
         const db = checkDatabaseName(name);
         const exists = await psql(`SELECT 1 FROM pg_database WHERE datname = '${db}'`);
@@ -56651,11 +56662,8 @@ ${(init2.stderr || init2.stdout).slice(-2e3)}`);
         const r = await psql(`CREATE DATABASE ${db}`);
         if (r.code !== 0)
           throw new RunError(`PostgreSQL: cannot create database ${name}: ${r.stderr.trim()}`);
-      },
-      effectiveConfig,
-      died: life.died,
-      stop: life.stop
-    };
+      }
+    });
   } catch (e) {
     await life.stop();
     throw await startupFailure(e, {
@@ -57377,7 +57385,7 @@ ${JSON.stringify(topologyObject(probe, false))}`;
     for (const d of deployments) {
       if (d.kind !== "cluster") continue;
       const file = `haproxy-${d.name}.cfg`;
-      files[file] = haproxyConfig(tidbEndpoints(d), profile.haproxy_port + d.index, d.name);
+      files[file] = haproxyConfig(tidbEndpoints(d), haproxyPort(plan, d), d.name);
     }
     plan.haproxy = { host: loadHost, port: profile.haproxy_port, file: "haproxy-<cluster>.cfg" };
   }
@@ -57399,6 +57407,12 @@ function checkSqlSwitching(variants, deployments) {
         );
     }
   }
+}
+var haproxyPort = (plan, d) => plan.profile.haproxy_port + d.index;
+var playgroundTidbPort = (d) => 4e3 + d.portOffset;
+function loadEndpoints(plan, d) {
+  if (d.kind === "playground") return [{ host: "127.0.0.1", port: playgroundTidbPort(d) }];
+  return plan.haproxy ? [{ host: "127.0.0.1", port: haproxyPort(plan, d) }] : tidbEndpoints(d);
 }
 function tidbEndpoints(d) {
   return d.cluster.instances.filter((i) => i.role === "tidb").map((i) => ({ host: i.host, port: i.ports.port }));
@@ -57498,7 +57512,7 @@ function commandsOf(plan) {
       add6(
         "haproxy",
         ["haproxy", "-db", "-f", `haproxy-${d.name}.cfg`],
-        `on the load host (its config passed over SSH); the load tools connect to ${plan.haproxy.host}:${plan.profile.haproxy_port + d.index}`,
+        `on the load host (its config passed over SSH); the load tools connect to ${plan.haproxy.host}:${haproxyPort(plan, d)}`,
         "load host"
       );
   for (const v of plan.variants) {
@@ -57604,7 +57618,7 @@ async function planFor(loaded, o) {
 }
 
 // action/src/targets/tidb/run.ts
-import { mkdir as mkdir4, rm as rm4 } from "node:fs/promises";
+import { mkdir as mkdir4, readFile as readFile4, rm as rm4 } from "node:fs/promises";
 import { get as httpGet } from "node:http";
 import { homedir as homedir2 } from "node:os";
 import { join as join9 } from "node:path";
@@ -57987,11 +58001,10 @@ ${lastLines(r.output)}
       (how) => stopping ? new Promise(() => {
       }) : `tiup playground ${d.name} exited (code ${how.code}, signal ${how.signal})`
     );
-    const { readFile: readFile5 } = await import("node:fs/promises");
     const deadline = Date.now() + 15 * 6e4;
     let state = readPlayground("");
     while (Date.now() < deadline && !signal.aborted) {
-      state = readPlayground(await readFile5(logFile, "utf8").catch(() => ""));
+      state = readPlayground(await readFile4(logFile, "utf8").catch(() => ""));
       if (state.ready && state.endpoints.length) break;
       if (!server.isAlive() || state.failure) {
         await stop2();
@@ -58009,7 +58022,7 @@ ${lastLines(r.output)}
       );
     }
     const sql = state.endpoints[0];
-    const expected = 4e3 + d.portOffset;
+    const expected = playgroundTidbPort(d);
     if (sql.port !== expected)
       this.log(
         `tiup playground ${d.name}: port ${expected} was busy; TiDB listens on ${sql.port} (read from its output)`
@@ -58068,7 +58081,7 @@ ${lastLines(r.output)}
       await this.display(d, signal, true);
       const remote = this.loadHost();
       if (this.plan.haproxy && remote) {
-        const port = this.plan.profile.haproxy_port + d.index;
+        const port = haproxyPort(this.plan, d);
         const haproxy = await startHaproxy({
           remote,
           config: this.plan.files[`haproxy-${d.name}.cfg`],
@@ -63489,7 +63502,7 @@ async function publishVerdict(v, o) {
 // action/src/specfile/prepare.ts
 var import_yaml2 = __toESM(require_dist(), 1);
 import { execFile } from "node:child_process";
-import { readFile as readFile4 } from "node:fs/promises";
+import { readFile as readFile5 } from "node:fs/promises";
 import { promisify } from "node:util";
 var isObj = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
 function parseTolerance(value4, name = "'tolerance' input") {
@@ -63518,7 +63531,7 @@ async function yamlMapping(text3, where) {
 async function fileMapping(file) {
   let text3;
   try {
-    text3 = await readFile4(file, "utf8");
+    text3 = await readFile5(file, "utf8");
   } catch (e) {
     throw new InputError(`${file}: cannot read the file (${e.code})`);
   }
@@ -63615,8 +63628,7 @@ export {
   renderCharts,
   verdictHtml,
   writeHtmlReport,
-  PLAYGROUND_PORT_OFFSET,
-  tidbEndpoints,
+  loadEndpoints,
   planText,
   planFor,
   checkOutFile,

@@ -29831,25 +29831,16 @@ async function sweep(opts) {
       await rm2(join3(dir, f), { force: true });
       continue;
     }
-    if (e.kind === "playground" && e.pid && alive(e.pid) && cmdline(e.pid).includes(basename(e.path))) {
-      process.kill(e.pid, e.signal ?? "SIGINT");
-      for (let i = 0; i < 300 && alive(e.pid); i++) await new Promise((r) => setTimeout(r, 100));
+    const marker = e.kind === "playground" ? basename(e.path) : e.path;
+    if ((e.kind === "server" || e.kind === "playground") && e.pid && alive(e.pid) && cmdline(e.pid).includes(marker)) {
+      const playground = e.kind === "playground";
+      process.kill(e.pid, e.signal ?? (playground ? "SIGINT" : "SIGTERM"));
+      for (let i = 0; i < (playground ? 300 : 100) && alive(e.pid); i++)
+        await new Promise((r) => setTimeout(r, 100));
       if (alive(e.pid)) process.kill(e.pid, "SIGKILL");
       opts.log(`reap: stopped ${e.what} pid ${e.pid} (${ageText})`);
     }
-    if (e.kind === "playground") {
-      await rm2(e.path, { recursive: true, force: true });
-      opts.log(`reap: removed ${e.path}`);
-      await rm2(join3(dir, f), { force: true });
-      continue;
-    }
-    if (e.kind === "server" && e.pid && alive(e.pid) && cmdline(e.pid).includes(e.path)) {
-      process.kill(e.pid, e.signal ?? "SIGTERM");
-      for (let i = 0; i < 100 && alive(e.pid); i++) await new Promise((r) => setTimeout(r, 100));
-      if (alive(e.pid)) process.kill(e.pid, "SIGKILL");
-      opts.log(`reap: stopped ${e.what} pid ${e.pid} (${ageText})`);
-    }
-    if (e.kind === "server") {
+    if (e.kind === "server" || e.kind === "playground") {
       if (e.logs && e.log_dir) {
         await keepLogs(e.logs, e.log_dir);
         opts.log(`reap: kept the server's logs in ${e.log_dir}`);
