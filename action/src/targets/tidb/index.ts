@@ -1,5 +1,7 @@
 // TiDB targets: a playground on this machine or a tiup cluster on a profile's hosts, planned from
 // the spec's variants and the profile (plan.ts), carried out by run.ts.
+
+import { placeholderHosts, withHosts } from "../../cloud/aws/resources.ts";
 import { InputError } from "../../errors.ts";
 import type { LoadedSpec } from "../../specfile/load.ts";
 import { planTidb, type TidbPlan, type TidbVariant } from "./plan.ts";
@@ -18,7 +20,7 @@ export function variantsOf(loaded: LoadedSpec): TidbVariant[] {
 /** Loads the profile (--profile, else target.profile, else the playground) and plans the run. */
 export async function planFor(
   loaded: LoadedSpec,
-  o: { profile?: string; prefix: string },
+  o: { profile?: string; prefix: string; hosts?: Record<string, string[]>; identityFile?: string },
 ): Promise<TidbPlan> {
   const variants = variantsOf(loaded);
   if (variants.some((v) => v.target.kind !== "tidb"))
@@ -29,6 +31,13 @@ export async function planFor(
       `${loaded.path}: variants name different profiles (${[...named].join(", ")}); variants run on the same hardware, so they share one profile`,
     );
   const file = o.profile ?? ([...named][0] as string);
-  const profile = await loadProfile(file, o.profile ? "--profile" : "target.profile");
+  let profile = await loadProfile(file, o.profile ? "--profile" : "target.profile");
+  // an ephemeral cluster's addresses are known after `up`: until then each machine's name stands in
+  if (profile.provider === "aws")
+    profile = withHosts(
+      profile,
+      o.hosts ?? placeholderHosts(profile),
+      o.identityFile ?? "<run>/cloud/id_rsa",
+    );
   return planTidb({ variants, profile, profileFile: file, prefix: o.prefix });
 }

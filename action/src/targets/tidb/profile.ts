@@ -2,6 +2,7 @@
 // which settings, and where the hosts come from (the provider).
 import { readFile } from "node:fs/promises";
 import { z } from "zod";
+import { AwsSettingsSchema } from "../../cloud/aws/settings.ts";
 import { InputError } from "../../errors.ts";
 import { parseYaml, validateYaml } from "../../specfile/yaml.ts";
 
@@ -81,6 +82,11 @@ const roleSchema = (role: Role) =>
     os: z.enum(["linux"], { error: "must be linux" }).optional(),
     /** Instances placed by hand (host, ports, directories) instead of `count` spread over `hosts`. */
     instances: z.array(instanceSchema(role)).optional(),
+    /** Provider aws: the EC2 instance type of this role's machines (one machine per instance). */
+    instance_type: z
+      .string()
+      .regex(/^[a-z0-9-]+\.[a-z0-9-]+$/, "must be an EC2 instance type like m6i.4xlarge")
+      .optional(),
   });
 
 export const RolesSchema = z.strictObject({
@@ -144,11 +150,38 @@ export const ProfileSchema = z
     /** Prometheus and Grafana (tiup's monitoring_servers / grafana_servers). */
     monitoring: z.boolean().default(false),
     server_configs: ServerConfigsSchema.default({}),
+    /** Provider aws: region, image, spot, ttl, budget, state backend, the load host's type. */
+    aws: AwsSettingsSchema.optional(),
   })
   .superRefine((p, ctx) => {
     const issue = (path: PropertyKey[], message: string) => ctx.addIssue({ code: "custom", path, message });
+    if (p.provider !== "aws") {
+      if (p.aws) issue(["aws"], "belongs to provider aws");
+      for (const role of ROLES)
+        if (p.roles[role].instance_type !== undefined)
+          issue(
+            ["roles", role, "instance_type"],
+            "belongs to provider aws (hosts come from the profile here)",
+          );
+    }
     if (p.provider === "aws") {
-      issue(["provider"], "provider aws: cloud clusters are not built yet; use hosts or playground");
+      if (!p.aws) issue(["aws"], "provider aws needs an aws section (region, load.instance_type)");
+      if (p.hosts) issue(["hosts"], "provider aws creates its hosts; remove hosts");
+      if (p.ssh?.identity_file)
+        issue(["ssh", "identity_file"], "provider aws generates a key pair per run; remove identity_file");
+      for (const role of ROLES) {
+        const r = p.roles[role];
+        if (r.instances)
+          issue(["roles", role, "instances"], "provider aws places one instance per machine; use count");
+        const count = r.count ?? 0;
+        if (role !== "tiflash" && count === 0)
+          issue(["roles", role, "count"], `a TiDB cluster needs at least one ${role} instance`);
+        if (count > 0 && r.instance_type === undefined)
+          issue(
+            ["roles", role, "instance_type"],
+            `roles.${role}.count is ${count}: name the EC2 instance type`,
+          );
+      }
       return;
     }
     if (p.provider === "playground") {
