@@ -6,9 +6,9 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { before, describe, test } from "node:test";
 import * as pulumi from "@pulumi/pulumi";
-import { awsClusterProgram, type ClusterOutputs } from "../../infra/pulumi/aws-cluster.ts";
 import { resourcesOf, runTags, tagsOf } from "../../action/src/cloud/aws/resources.ts";
 import { parseProfile } from "../../action/src/targets/tidb/profile.ts";
+import { awsClusterProgram, type ClusterOutputs } from "../../infra/pulumi/aws-cluster.ts";
 import { ROOT } from "../helpers/paths.ts";
 
 interface Created {

@@ -39,8 +39,8 @@ export function userData(m: Machine): string {
     lines.push(
       // the first whole disk that is not the root disk and has no partitions: the instance store
       // (NVMe) or the data volume; ext4 mounted nodelalloc,noatime as TiKV's docs and seed 000 do
-      "root_disk=$(lsblk -no PKNAME \"$(findmnt -no SOURCE /)\")",
-      "data_disk=$(lsblk -dn -o NAME,TYPE | awk -v r=\"$root_disk\" '$2==\"disk\" && $1!=r {print $1; exit}')",
+      'root_disk=$(lsblk -no PKNAME "$(findmnt -no SOURCE /)")',
+      'data_disk=$(lsblk -dn -o NAME,TYPE | awk -v r="$root_disk" \'$2=="disk" && $1!=r {print $1; exit}\')',
       'if [ -n "$data_disk" ]; then',
       '  mkfs.ext4 -q -F "/dev/$data_disk"',
       "  mkdir -p /tidb-data",

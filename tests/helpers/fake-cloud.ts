@@ -1,0 +1,97 @@
+// Test-only: a "cloud" of files standing in for AWS under the real Pulumi engine. Each machine is
+// a Pulumi dynamic resource whose create writes <cloud dir>/<name>.json (its tags inside, the way
+// an instance exists in AWS as soon as RunInstances returns) and then waits `bootMs` (the boot),
+// whose delete removes the file. A machine named in `failAt` fails its create after the file is
+// written, as a half-created cloud resource does. Nothing outside tests/ uses this.
+import { readdirSync, readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import * as pulumi from "@pulumi/pulumi";
+
+export interface FakeMachineInputs {
+  dir: string;
+  name: string;
+  tags: Record<string, string>;
+  bootMs: number;
+  fail: boolean;
+}
+
+// The provider's methods are serialized into the dynamic provider's own process: they capture
+// nothing and import what they use.
+const provider: pulumi.dynamic.ResourceProvider = {
+  async create(inputs: FakeMachineInputs) {
+    const fs = await import("node:fs");
+    const path = await import("node:path");
+    const file = path.join(inputs.dir, `${inputs.name}.json`);
+    fs.writeFileSync(file, JSON.stringify({ name: inputs.name, tags: inputs.tags, pid: process.pid }));
+    if (inputs.bootMs > 0) await new Promise((r) => setTimeout(r, inputs.bootMs));
+    if (inputs.fail) throw new Error(`${inputs.name}: capacity not available (fake cloud)`);
+    return { id: inputs.name, outs: { ...inputs, address: `127.0.0.1` } };
+  },
+  async delete(id: string, outs: FakeMachineInputs) {
+    const fs = await import("node:fs");
+    const path = await import("node:path");
+    fs.rmSync(path.join(outs.dir, `${id}.json`), { force: true });
+  },
+  async read(id: string, props: FakeMachineInputs) {
+    const fs = await import("node:fs");
+    const path = await import("node:path");
+    // a machine that is gone reads as gone (refresh drops it from the state)
+    if (!fs.existsSync(path.join(props.dir, `${id}.json`))) return { id: "", props: {} };
+    return { id, props };
+  },
+  async diff() {
+    return { changes: false };
+  },
+};
+
+class FakeMachine extends pulumi.dynamic.Resource {
+  declare readonly address: pulumi.Output<string>;
+  constructor(name: string, args: FakeMachineInputs, opts?: pulumi.CustomResourceOptions) {
+    super(provider, name, { ...args, address: undefined }, opts, "tiperf-fake", "Machine");
+  }
+}
+
+/** A cluster of fake machines, created one after another (each depends on the one before). */
+export function fakeCloudProgram(o: {
+  dir: string;
+  names: string[];
+  tags: Record<string, string>;
+  /** How long each machine's create takes, by name (default 0). */
+  bootMs?: Record<string, number>;
+  failAt?: string;
+}): () => Promise<Record<string, unknown>> {
+  return async () => {
+    let previous: FakeMachine | undefined;
+    const machines: FakeMachine[] = [];
+    for (const name of o.names) {
+      previous = new FakeMachine(
+        name,
+        { dir: o.dir, name, tags: o.tags, bootMs: o.bootMs?.[name] ?? 0, fail: name === o.failAt },
+        previous ? { dependsOn: [previous] } : {},
+      );
+      machines.push(previous);
+    }
+    return { machines: machines.map((m, i) => ({ name: o.names[i], address: m.address })) };
+  };
+}
+
+/** The machines that exist in the fake cloud: name → tags. */
+export function fakeMachines(dir: string): Record<string, Record<string, string>> {
+  const out: Record<string, Record<string, string>> = {};
+  for (const f of readdirSync(dir).filter((x) => x.endsWith(".json")))
+    out[f.replace(/\.json$/, "")] = (
+      JSON.parse(readFileSync(join(dir, f), "utf8")) as { tags: Record<string, string> }
+    ).tags;
+  return out;
+}
+
+/** The fake cloud's tag sweep: removes every machine tagged with the run id; returns their names. */
+export async function fakeSweep(dir: string, runId: string): Promise<string[]> {
+  const gone: string[] = [];
+  for (const [name, tags] of Object.entries(fakeMachines(dir)))
+    if (tags["tiperf:run-id"] === runId) {
+      rmSync(join(dir, `${name}.json`), { force: true });
+      gone.push(name);
+    }
+  return gone;
+}
