@@ -51,6 +51,17 @@ if [ "${1:-}" = "--test" ]; then
       echo "${want[$tool]}" > "$tools/$tool.version"
     fi
   done
+  # The Pulumi CLI for the cloud lifecycle tests (real engine, local file:// backend), built from
+  # its Go module through scripts/pulumi-cli (its go.sum pins every dependency). ~10 min once.
+  pulumi_version="$(grep -o "github.com/pulumi/pulumi/pkg/v3 v[0-9.]*" scripts/pulumi-cli/go.mod | cut -d" " -f2)"
+  if [ ! -x "$tools/pulumi" ] || [ "$(cat "$tools/pulumi.version" 2>/dev/null)" != "$pulumi_version" ]; then
+    echo "setup: go build the Pulumi CLI $pulumi_version (takes minutes the first time)" >&2
+    (cd scripts/pulumi-cli && go build -trimpath -ldflags "-s -w -X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=$pulumi_version" \
+      -o "$tools/pulumi" github.com/pulumi/pulumi/pkg/v3/cmd/pulumi)
+    echo "$pulumi_version" > "$tools/pulumi.version"
+  fi
+  # moto's EC2 API on 127.0.0.1 for the reaper's tests
+  python3 -c 'import moto.server' 2>/dev/null || python3 -m pip install --quiet "moto[server]==5.2.1"
 fi
 
 # npm packages: reinstall only when package-lock.json changed since the last install.

@@ -338,6 +338,9 @@ async function cmdPlan(args: string[]): Promise<number> {
 async function cmdReap(args: string[]): Promise<number> {
   const { values, positionals } = flags("reap", args, parseOptions("reap"));
   if (positionals.length > 0) throw new InputError(`tiperf reap: unexpected argument ${positionals[0]}`);
+  if (values.cloud !== undefined) return reapCloud(values);
+  for (const flag of ["region", "endpoint", "json"])
+    if (values[flag] !== undefined) throw new InputError(`tiperf reap: --${flag} goes with --cloud aws`);
   const { swept, kept } = await sweep({
     dir: (values.ledger as string | undefined) ?? ledgerDir(),
     maxAgeMs: parseAge((values["max-age"] as string | undefined) ?? "3h"),
@@ -348,6 +351,31 @@ async function cmdReap(args: string[]): Promise<number> {
     `${values["dry-run"] ? "would reap" : "reaped"} ${swept.length}, kept ${kept.length} (still owned and younger than max-age)\n`,
   );
   return EXIT.ok;
+}
+
+async function reapCloud(values: Record<string, unknown>): Promise<number> {
+  if (values.cloud !== "aws")
+    throw new InputError(`tiperf reap: --cloud must be aws (got ${String(values.cloud)})`);
+  const region = values.region;
+  if (typeof region !== "string" || !/^[a-z]{2}(-gov)?-[a-z]+-\d$/.test(region))
+    throw new InputError(
+      `tiperf reap: --cloud aws needs --region, an AWS region like us-west-2 (got ${String(region ?? "nothing")})`,
+    );
+  const endpoint = values.endpoint as string | undefined;
+  if (endpoint !== undefined && !/^https?:\/\/\S+$/.test(endpoint))
+    throw new InputError(`tiperf reap: --endpoint must be an http(s) URL (got ${endpoint})`);
+  const { reapAws } = await import("./cloud/aws/reap.ts");
+  const report = await reapAws({
+    region,
+    ...(endpoint ? { endpoint } : {}),
+    dryRun: values["dry-run"] === true,
+    log,
+  });
+  if (typeof values.json === "string") await writeAtomic(values.json, `${JSON.stringify(report, null, 2)}\n`);
+  process.stdout.write(
+    `${report.dryRun ? "would remove" : "removed"} ${report.removed.length}, kept ${report.kept.length} (not expired), failed ${report.failed.length}, overdue ${report.overdue.length} (alive past twice their ttl) in ${region}\n`,
+  );
+  return report.failed.length > 0 ? EXIT.runFailed : EXIT.ok;
 }
 
 async function cmdParse(args: string[]): Promise<number> {

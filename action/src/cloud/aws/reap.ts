@@ -1,0 +1,304 @@
+// `tiperf reap --cloud aws`: finds what tiperf created in a region (everything tagged
+// tiperf:run-id) whose tiperf:expires-at is past, and deletes it in dependency order, idempotently:
+// instances (waiting until they are gone), spot requests, volumes, key pairs, security groups,
+// subnets, route tables, internet gateways, VPCs. Untagged or unexpired resources are never touched.
+import {
+  CancelSpotInstanceRequestsCommand,
+  DeleteInternetGatewayCommand,
+  DeleteKeyPairCommand,
+  DeleteRouteTableCommand,
+  DeleteSecurityGroupCommand,
+  DeleteSubnetCommand,
+  DeleteVolumeCommand,
+  DeleteVpcCommand,
+  DescribeInstancesCommand,
+  DescribeInternetGatewaysCommand,
+  DescribeKeyPairsCommand,
+  DescribeRouteTablesCommand,
+  DescribeSecurityGroupsCommand,
+  DescribeSpotInstanceRequestsCommand,
+  DescribeSubnetsCommand,
+  DescribeVolumesCommand,
+  DescribeVpcsCommand,
+  DetachInternetGatewayCommand,
+  DisassociateRouteTableCommand,
+  EC2Client,
+  type Tag,
+  TerminateInstancesCommand,
+} from "@aws-sdk/client-ec2";
+import { TAG } from "./resources.ts";
+
+export type Kind =
+  | "instance"
+  | "spot-request"
+  | "volume"
+  | "key-pair"
+  | "security-group"
+  | "subnet"
+  | "route-table"
+  | "internet-gateway"
+  | "vpc";
+
+/** Deletion order: nothing is deleted before what depends on it. */
+export const KINDS: Kind[] = [
+  "instance",
+  "spot-request",
+  "volume",
+  "key-pair",
+  "security-group",
+  "subnet",
+  "route-table",
+  "internet-gateway",
+  "vpc",
+];
+
+export interface Found {
+  kind: Kind;
+  id: string;
+  runId: string;
+  expiresAt: string;
+  /** A key pair's name (deleting by name works on every EC2 API). */
+  name?: string;
+  /** When it was created, where AWS says (instances, volumes, key pairs). */
+  createdAt?: string;
+  /** Expired: past tiperf:expires-at. */
+  expired: boolean;
+  /** Alive past twice its time to live (created + 2 × ttl): someone should look. */
+  overdue: boolean;
+}
+
+export interface ReapOptions {
+  region: string;
+  /** An EC2 API other than AWS's own (a local one in tests). */
+  endpoint?: string;
+  dryRun: boolean;
+  now?: Date;
+  log: (line: string) => void;
+  /** How long to wait for instances to terminate before deleting what they use. */
+  waitMs?: number;
+}
+
+export interface ReapReport {
+  region: string;
+  dryRun: boolean;
+  removed: Found[];
+  kept: Found[];
+  failed: (Found & { error: string })[];
+  overdue: Found[];
+}
+
+const tagOf = (tags: Tag[] | undefined, key: string) => tags?.find((t) => t.Key === key)?.Value;
+const FILTER = [{ Name: "tag-key", Values: [TAG.runId] }];
+
+export function client(o: Pick<ReapOptions, "region" | "endpoint">): EC2Client {
+  return new EC2Client({
+    region: o.region,
+    ...(o.endpoint ? { endpoint: o.endpoint } : {}),
+    maxAttempts: 5,
+  });
+}
+
+/** Lists every resource tagged tiperf:run-id, with whether it has expired. */
+export async function findTagged(ec2: EC2Client, now: Date): Promise<Found[]> {
+  const found: Found[] = [];
+  const add = (
+    kind: Kind,
+    id: string | undefined,
+    tags: Tag[] | undefined,
+    created?: Date,
+    name?: string,
+  ) => {
+    const runId = tagOf(tags, TAG.runId);
+    if (!id || !runId) return;
+    const expiresAt = tagOf(tags, TAG.expiresAt) ?? "";
+    const expiry = Date.parse(expiresAt);
+    // no readable expiry: never expired (a resource tiperf cannot judge is left alone)
+    const expired = Number.isFinite(expiry) && expiry < now.getTime();
+    const ttl = created && Number.isFinite(expiry) ? expiry - created.getTime() : undefined;
+    const overdue = ttl !== undefined && ttl > 0 && now.getTime() > expiry + ttl;
+    found.push({
+      kind,
+      id,
+      runId,
+      expiresAt,
+      ...(name ? { name } : {}),
+      ...(created ? { createdAt: created.toISOString() } : {}),
+      expired,
+      overdue,
+    });
+  };
+  for (const r of (await ec2.send(new DescribeInstancesCommand({ Filters: FILTER }))).Reservations ?? [])
+    for (const i of r.Instances ?? [])
+      if (!["terminated", "shutting-down"].includes(i.State?.Name ?? ""))
+        add("instance", i.InstanceId, i.Tags, i.LaunchTime);
+  for (const s of (await ec2.send(new DescribeSpotInstanceRequestsCommand({ Filters: FILTER })))
+    .SpotInstanceRequests ?? [])
+    if (["open", "active"].includes(s.State ?? ""))
+      add("spot-request", s.SpotInstanceRequestId, s.Tags, s.CreateTime);
+  for (const v of (await ec2.send(new DescribeVolumesCommand({ Filters: FILTER }))).Volumes ?? [])
+    if (v.State !== "deleting" && v.State !== "deleted") add("volume", v.VolumeId, v.Tags, v.CreateTime);
+  for (const k of (await ec2.send(new DescribeKeyPairsCommand({ Filters: FILTER }))).KeyPairs ?? [])
+    add("key-pair", k.KeyPairId, k.Tags, k.CreateTime, k.KeyName);
+  for (const g of (await ec2.send(new DescribeSecurityGroupsCommand({ Filters: FILTER }))).SecurityGroups ??
+    [])
+    add("security-group", g.GroupId, g.Tags);
+  for (const s of (await ec2.send(new DescribeSubnetsCommand({ Filters: FILTER }))).Subnets ?? [])
+    add("subnet", s.SubnetId, s.Tags);
+  for (const t of (await ec2.send(new DescribeRouteTablesCommand({ Filters: FILTER }))).RouteTables ?? [])
+    add("route-table", t.RouteTableId, t.Tags);
+  for (const g of (await ec2.send(new DescribeInternetGatewaysCommand({ Filters: FILTER })))
+    .InternetGateways ?? [])
+    add("internet-gateway", g.InternetGatewayId, g.Tags);
+  for (const v of (await ec2.send(new DescribeVpcsCommand({ Filters: FILTER }))).Vpcs ?? [])
+    add("vpc", v.VpcId, v.Tags);
+  return found;
+}
+
+/** AWS's "already gone" answers: deleting twice is not an error. */
+const GONE =
+  /NotFound|InvalidInstanceID\.NotFound|InvalidVolume\.NotFound|InvalidKeyPair\.NotFound|InvalidGroup\.NotFound|InvalidSubnetID\.NotFound|InvalidRouteTableID\.NotFound|InvalidInternetGatewayID\.NotFound|InvalidVpcID\.NotFound|InvalidSpotInstanceRequestID\.NotFound/;
+
+async function deleteOne(ec2: EC2Client, f: Found): Promise<void> {
+  switch (f.kind) {
+    case "instance":
+      await ec2.send(new TerminateInstancesCommand({ InstanceIds: [f.id] }));
+      return;
+    case "spot-request":
+      await ec2.send(new CancelSpotInstanceRequestsCommand({ SpotInstanceRequestIds: [f.id] }));
+      return;
+    case "volume":
+      await ec2.send(new DeleteVolumeCommand({ VolumeId: f.id }));
+      return;
+    case "key-pair":
+      await ec2.send(new DeleteKeyPairCommand(f.name ? { KeyName: f.name } : { KeyPairId: f.id }));
+      return;
+    case "security-group":
+      await ec2.send(new DeleteSecurityGroupCommand({ GroupId: f.id }));
+      return;
+    case "subnet":
+      await ec2.send(new DeleteSubnetCommand({ SubnetId: f.id }));
+      return;
+    case "route-table": {
+      const t = (await ec2.send(new DescribeRouteTablesCommand({ RouteTableIds: [f.id] }))).RouteTables?.[0];
+      for (const a of t?.Associations ?? [])
+        if (!a.Main && a.RouteTableAssociationId)
+          await ec2.send(new DisassociateRouteTableCommand({ AssociationId: a.RouteTableAssociationId }));
+      await ec2.send(new DeleteRouteTableCommand({ RouteTableId: f.id }));
+      return;
+    }
+    case "internet-gateway": {
+      const g = (await ec2.send(new DescribeInternetGatewaysCommand({ InternetGatewayIds: [f.id] })))
+        .InternetGateways?.[0];
+      for (const a of g?.Attachments ?? [])
+        if (a.VpcId)
+          await ec2.send(new DetachInternetGatewayCommand({ InternetGatewayId: f.id, VpcId: a.VpcId }));
+      await ec2.send(new DeleteInternetGatewayCommand({ InternetGatewayId: f.id }));
+      return;
+    }
+    case "vpc":
+      await ec2.send(new DeleteVpcCommand({ VpcId: f.id }));
+      return;
+  }
+}
+
+/** Waits (bounded) until these instances are terminated: their volumes and groups are in use until then. */
+async function waitTerminated(ec2: EC2Client, ids: string[], waitMs: number, log: ReapOptions["log"]) {
+  const deadline = Date.now() + waitMs;
+  while (ids.length > 0) {
+    const r = await ec2.send(new DescribeInstancesCommand({ InstanceIds: ids }));
+    const left = (r.Reservations ?? [])
+      .flatMap((x) => x.Instances ?? [])
+      .filter((i) => i.State?.Name !== "terminated");
+    if (left.length === 0) return;
+    if (Date.now() > deadline) {
+      log(
+        `reap: ${left.length} instance(s) still terminating after ${Math.round(waitMs / 1000)}s; deleting the rest may fail until they are gone`,
+      );
+      return;
+    }
+    await new Promise((r) => setTimeout(r, 5000));
+  }
+}
+
+/** Finds and (unless a dry run) deletes every expired tiperf resource of a region. */
+export async function reapAws(o: ReapOptions): Promise<ReapReport> {
+  const ec2 = client(o);
+  const now = o.now ?? new Date();
+  const found = await findTagged(ec2, now);
+  const expired = found.filter((f) => f.expired);
+  const report: ReapReport = {
+    region: o.region,
+    dryRun: o.dryRun,
+    removed: [],
+    kept: found.filter((f) => !f.expired),
+    failed: [],
+    overdue: found.filter((f) => f.overdue),
+  };
+  for (const kind of KINDS) {
+    const batch = expired.filter((f) => f.kind === kind);
+    for (const f of batch) {
+      const line = `${f.kind} ${f.id} (tiperf:run-id ${f.runId}, expired ${f.expiresAt})`;
+      if (o.dryRun) {
+        o.log(`reap: would remove ${line}`);
+        report.removed.push(f);
+        continue;
+      }
+      try {
+        await deleteOne(ec2, f);
+        o.log(`reap: removed ${line}`);
+        report.removed.push(f);
+      } catch (e) {
+        const error =
+          (e as Error).name === "Error"
+            ? (e as Error).message
+            : `${(e as Error).name}: ${(e as Error).message}`;
+        if (GONE.test(error)) {
+          o.log(`reap: ${line}: already gone`);
+          report.removed.push(f);
+        } else {
+          o.log(`reap: could not remove ${line}: ${error}`);
+          report.failed.push({ ...f, error });
+        }
+      }
+    }
+    if (kind === "instance" && !o.dryRun)
+      await waitTerminated(
+        ec2,
+        report.removed.filter((f) => f.kind === "instance").map((f) => f.id),
+        o.waitMs ?? 600_000,
+        o.log,
+      );
+  }
+  ec2.destroy();
+  return report;
+}
+
+/** The tag sweep of one run (the stack recovery's step): everything tagged with its run id, expired or not. */
+export async function sweepRun(
+  o: Pick<ReapOptions, "region" | "endpoint" | "log" | "waitMs">,
+  runId: string,
+): Promise<string[]> {
+  const ec2 = client(o);
+  const found = (await findTagged(ec2, new Date())).filter((f) => f.runId === runId);
+  const gone: string[] = [];
+  for (const kind of KINDS) {
+    for (const f of found.filter((x) => x.kind === kind)) {
+      try {
+        await deleteOne(ec2, f);
+        gone.push(`${f.kind} ${f.id}`);
+      } catch (e) {
+        if (!GONE.test(`${(e as Error).name} ${(e as Error).message}`))
+          o.log(`sweep: could not remove ${f.kind} ${f.id}: ${(e as Error).message}`);
+      }
+    }
+    if (kind === "instance")
+      await waitTerminated(
+        ec2,
+        found.filter((f) => f.kind === "instance").map((f) => f.id),
+        o.waitMs ?? 600_000,
+        o.log,
+      );
+  }
+  ec2.destroy();
+  return gone;
+}

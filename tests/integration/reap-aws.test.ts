@@ -1,0 +1,247 @@
+// `tiperf reap --cloud aws` against a real EC2 API on 127.0.0.1 (moto's server): resources of an
+// expired run, of an unexpired run and untagged ones; only the expired run's go, in dependency order.
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { after, before, describe, test } from "node:test";
+import {
+  AssociateRouteTableCommand,
+  AttachInternetGatewayCommand,
+  CreateInternetGatewayCommand,
+  CreateRouteTableCommand,
+  CreateSecurityGroupCommand,
+  CreateSubnetCommand,
+  CreateVolumeCommand,
+  CreateVpcCommand,
+  DescribeImagesCommand,
+  DescribeInstancesCommand,
+  EC2Client,
+  ImportKeyPairCommand,
+  type ResourceType,
+  RunInstancesCommand,
+} from "@aws-sdk/client-ec2";
+import { findTagged, KINDS, type ReapReport, reapAws } from "../../action/src/cloud/aws/reap.ts";
+import { generateRunKey } from "../../action/src/cloud/keys.ts";
+import { type Moto, startMoto } from "../helpers/moto.ts";
+import { cli, tempDir } from "../helpers/real.ts";
+
+const REGION = "us-west-2";
+const NOW = new Date();
+const hours = (h: number) => new Date(NOW.getTime() + h * 3_600_000).toISOString().replace(/\.\d{3}Z$/, "Z");
+// moto takes any credentials; the SDK wants some
+const CREDS = { AWS_ACCESS_KEY_ID: "testing", AWS_SECRET_ACCESS_KEY: "testing", AWS_REGION: REGION };
+Object.assign(process.env, CREDS);
+
+let moto: Moto;
+let ec2: EC2Client;
+/** What each group created: kind → ids. */
+const made: Record<string, Record<string, string[]>> = {};
+
+/** A run's worth of resources (VPC, subnet, IGW, route table, SG, key pair, instance, volume). */
+async function createRun(group: string, tags: Record<string, string> | undefined, ami: string) {
+  const spec = (type: ResourceType) =>
+    tags
+      ? [
+          {
+            ResourceType: type,
+            Tags: Object.entries({ ...tags, Name: `${group}` }).map(([Key, Value]) => ({ Key, Value })),
+          },
+        ]
+      : undefined;
+  const ids: Record<string, string[]> = {};
+  const add = (kind: string, id: string | undefined) => {
+    ids[kind] = [...(ids[kind] ?? []), id as string];
+  };
+  const vpc = (
+    await ec2.send(new CreateVpcCommand({ CidrBlock: "10.42.0.0/16", TagSpecifications: spec("vpc") }))
+  ).Vpc?.VpcId as string;
+  add("vpc", vpc);
+  const subnet = (
+    await ec2.send(
+      new CreateSubnetCommand({ VpcId: vpc, CidrBlock: "10.42.1.0/24", TagSpecifications: spec("subnet") }),
+    )
+  ).Subnet?.SubnetId as string;
+  add("subnet", subnet);
+  const igw = (
+    await ec2.send(new CreateInternetGatewayCommand({ TagSpecifications: spec("internet-gateway") }))
+  ).InternetGateway?.InternetGatewayId as string;
+  await ec2.send(new AttachInternetGatewayCommand({ InternetGatewayId: igw, VpcId: vpc }));
+  add("internet-gateway", igw);
+  const rt = (
+    await ec2.send(new CreateRouteTableCommand({ VpcId: vpc, TagSpecifications: spec("route-table") }))
+  ).RouteTable?.RouteTableId as string;
+  await ec2.send(new AssociateRouteTableCommand({ RouteTableId: rt, SubnetId: subnet }));
+  add("route-table", rt);
+  const sg = (
+    await ec2.send(
+      new CreateSecurityGroupCommand({
+        GroupName: `tiperf-${group}`,
+        Description: "test",
+        VpcId: vpc,
+        TagSpecifications: spec("security-group"),
+      }),
+    )
+  ).GroupId as string;
+  add("security-group", sg);
+  const key = await ec2.send(
+    new ImportKeyPairCommand({
+      KeyName: `tiperf-${group}`,
+      PublicKeyMaterial: Buffer.from(generateRunKey(group).publicKey),
+      TagSpecifications: spec("key-pair"),
+    }),
+  );
+  add("key-pair", key.KeyPairId);
+  const run = await ec2.send(
+    new RunInstancesCommand({
+      ImageId: ami,
+      InstanceType: "t3.medium",
+      MinCount: 1,
+      MaxCount: 1,
+      SubnetId: subnet,
+      SecurityGroupIds: [sg],
+      KeyName: `tiperf-${group}`,
+      TagSpecifications: tags ? [...(spec("instance") ?? []), ...(spec("volume") ?? [])] : undefined,
+    }),
+  );
+  add("instance", run.Instances?.[0]?.InstanceId);
+  const vol = await ec2.send(
+    new CreateVolumeCommand({
+      AvailabilityZone: `${REGION}a`,
+      Size: 10,
+      VolumeType: "gp3",
+      TagSpecifications: spec("volume"),
+    }),
+  );
+  add("volume", vol.VolumeId);
+  made[group] = ids;
+}
+
+async function liveInstances(): Promise<Set<string>> {
+  const r = await ec2.send(new DescribeInstancesCommand({}));
+  return new Set(
+    (r.Reservations ?? [])
+      .flatMap((x) => x.Instances ?? [])
+      .filter((i) => i.State?.Name !== "terminated")
+      .map((i) => i.InstanceId as string),
+  );
+}
+
+/** Every resource id moto still has, tagged or not (the reaper's view plus the untagged). */
+async function everything(): Promise<Set<string>> {
+  const ids = new Set<string>();
+  for (const f of await findTagged(ec2, NOW)) ids.add(f.id);
+  for (const id of await liveInstances()) ids.add(id);
+  return ids;
+}
+
+describe("tiperf reap --cloud aws against moto's EC2 API", () => {
+  before(async () => {
+    moto = await startMoto();
+    ec2 = new EC2Client({ region: REGION, endpoint: moto.endpoint });
+    const images = await ec2.send(new DescribeImagesCommand({ Owners: ["amazon"] }));
+    const ami = images.Images?.[0]?.ImageId as string;
+    const base = { "tiperf:repository": "acme/tidb-configs", "tiperf:pr": "42" };
+    await createRun("expired", { ...base, "tiperf:run-id": "run-old", "tiperf:expires-at": hours(-1) }, ami);
+    await createRun("unexpired", { ...base, "tiperf:run-id": "run-new", "tiperf:expires-at": hours(2) }, ami);
+    await createRun("untagged", undefined, ami);
+  });
+  after(async () => {
+    ec2?.destroy();
+    await moto?.stop();
+  });
+
+  test("--dry-run lists the expired run's resources and deletes nothing", async () => {
+    const lines: string[] = [];
+    const before = await everything();
+    const report = await reapAws({
+      region: REGION,
+      endpoint: moto.endpoint,
+      dryRun: true,
+      log: (l) => lines.push(l),
+    });
+    const expiredIds = Object.values(made.expired ?? {}).flat();
+    const listed = new Set(report.removed.map((f) => f.id));
+    for (const id of expiredIds) assert.ok(listed.has(id), `${id} listed`);
+    // and nothing of another run: the instance's root volume carries the run's tags too
+    for (const f of report.removed) assert.equal(f.runId, "run-old");
+    assert.ok(
+      lines.every((l) => l.startsWith("reap: would remove")),
+      lines.join("\n"),
+    );
+    assert.deepEqual(await everything(), before, "nothing deleted");
+  });
+
+  test("removes every expired resource in dependency order; unexpired and untagged ones stay", async () => {
+    const lines: string[] = [];
+    const report = await reapAws({
+      region: REGION,
+      endpoint: moto.endpoint,
+      dryRun: false,
+      log: (l) => lines.push(l),
+      waitMs: 30_000,
+    });
+    assert.deepEqual(report.failed, [], lines.join("\n"));
+    const expected = made.expired as Record<string, string[]>;
+    const order = report.removed.map((f) => KINDS.indexOf(f.kind));
+    assert.deepEqual(
+      order,
+      [...order].sort((x, y) => x - y),
+      "deleted kind by kind in dependency order",
+    );
+    assert.equal(report.removed[0]?.kind, "instance");
+    assert.equal(report.removed.at(-1)?.kind, "vpc");
+    for (const [kind, ids] of Object.entries(expected))
+      for (const id of ids)
+        assert.ok(
+          report.removed.some((f) => f.id === id),
+          `${kind} ${id} removed`,
+        );
+    const left = await everything();
+    for (const id of Object.values(expected).flat()) assert.ok(!left.has(id), `${id} is gone`);
+    for (const [kind, ids] of Object.entries(made.unexpired ?? {}))
+      for (const id of ids) assert.ok(left.has(id), `unexpired ${kind} ${id} untouched`);
+    const live = await liveInstances();
+    assert.ok(live.has(made.unexpired?.instance?.[0] as string), "the unexpired run's instance runs");
+    assert.ok(live.has(made.untagged?.instance?.[0] as string), "the untagged instance runs");
+    assert.ok(!live.has(made.expired?.instance?.[0] as string), "the expired run's instance is terminated");
+    for (const f of report.kept) assert.equal(f.runId, "run-new", "only the unexpired run is kept");
+    assert.ok(
+      report.kept.length >= 8,
+      `the unexpired run's resources are listed as kept (${report.kept.length})`,
+    );
+  });
+
+  test("a second reap finds nothing expired: deleting is idempotent", async () => {
+    const report = await reapAws({ region: REGION, endpoint: moto.endpoint, dryRun: false, log: () => {} });
+    assert.deepEqual(report.removed, []);
+    assert.deepEqual(report.failed, []);
+  });
+
+  test("the CLI: tiperf reap --cloud aws --region R --endpoint URL --json FILE", async () => {
+    const dir = tempDir();
+    const json = join(dir, "reap.json");
+    const run = cli(
+      [
+        "reap",
+        "--cloud",
+        "aws",
+        "--region",
+        REGION,
+        "--endpoint",
+        moto.endpoint,
+        "--dry-run",
+        "--json",
+        json,
+      ],
+      CREDS,
+    );
+    const { code } = await run.done;
+    assert.equal(code, 0, run.stderr());
+    assert.match(run.stdout(), /would remove 0, kept \d+ \(not expired\), failed 0, overdue 0/);
+    const report = JSON.parse(readFileSync(json, "utf8")) as ReapReport;
+    assert.ok(report.kept.every((f) => f.runId === "run-new"));
+    const bad = cli(["reap", "--cloud", "aws"], CREDS);
+    assert.equal((await bad.done).code, 2);
+    assert.match(bad.stderr(), /--cloud aws needs --region, an AWS region like us-west-2/);
+  });
+});
