@@ -61,14 +61,24 @@ export function awsClusterProgram(args: AwsClusterArgs): () => Promise<Record<st
       { vpcId: vpc.id, routes: [{ cidrBlock: "0.0.0.0/0", gatewayId: igw.id }] },
       opts,
     );
-    new aws.ec2.RouteTableAssociation("routes-subnet", { subnetId: subnet.id, routeTableId: routes.id }, opts);
+    new aws.ec2.RouteTableAssociation(
+      "routes-subnet",
+      { subnetId: subnet.id, routeTableId: routes.id },
+      opts,
+    );
     const group = new aws.ec2.SecurityGroup(
       "cluster",
       {
         vpcId: vpc.id,
         description: "tiperf: SSH from the runner, cluster traffic inside the group",
         ingress: [
-          { description: "SSH from the runner", protocol: "tcp", fromPort: 22, toPort: 22, cidrBlocks: [args.sshCidr] },
+          {
+            description: "SSH from the runner",
+            protocol: "tcp",
+            fromPort: 22,
+            toPort: 22,
+            cidrBlocks: [args.sshCidr],
+          },
           { description: "the cluster's own traffic", protocol: "-1", fromPort: 0, toPort: 0, self: true },
         ],
         egress: [{ protocol: "-1", fromPort: 0, toPort: 0, cidrBlocks: ["0.0.0.0/0"] }],
@@ -97,11 +107,20 @@ export function awsClusterProgram(args: AwsClusterArgs): () => Promise<Record<st
           vpcSecurityGroupIds: [group.id],
           keyName: key.keyName,
           userData: userData(m),
-          rootBlockDevice: { volumeSize: settings.root_volume_gb, volumeType: "gp3", deleteOnTermination: true },
+          rootBlockDevice: {
+            volumeSize: settings.root_volume_gb,
+            volumeType: "gp3",
+            deleteOnTermination: true,
+          },
           ...(m.dataVolumeGb
             ? {
                 ebsBlockDevices: [
-                  { deviceName: "/dev/sdf", volumeSize: m.dataVolumeGb, volumeType: "gp3", deleteOnTermination: true },
+                  {
+                    deviceName: "/dev/sdf",
+                    volumeSize: m.dataVolumeGb,
+                    volumeType: "gp3",
+                    deleteOnTermination: true,
+                  },
                 ],
               }
             : {}),

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
+import { checkBudget, estimateCost } from "../../action/src/cloud/aws/resources.ts";
 import { InputError } from "../../action/src/errors.ts";
 import { planRun } from "../../action/src/pipeline/plan.ts";
 import { loadSpec, parseSpec } from "../../action/src/specfile/load.ts";
@@ -21,7 +22,7 @@ function golden(name: string, text: string) {
   assert.equal(text, readFileSync(file, "utf8"));
 }
 
-const PROFILES = ["playground", "hosts-example"];
+const PROFILES = ["playground", "hosts-example", "aws-sysbench-3x3", "aws-smoke"];
 
 describe("tiperf plan: workloads/tidb-pr.yaml × each shipped profile", () => {
   for (const profile of PROFILES) {
@@ -172,7 +173,7 @@ describe("profiles and topologies are refused before anything runs", () => {
       (e: Error) => {
         assert.equal(
           e.message,
-          "p.yaml:7: roles.tidb.replicas: unknown key replicas (allowed: count, numa_node, resource_control, config, arch, os, instances)",
+          "p.yaml:7: roles.tidb.replicas: unknown key replicas (allowed: count, numa_node, resource_control, config, arch, os, instances, instance_type)",
         );
         return true;
       },
@@ -260,4 +261,69 @@ describe("configs", () => {
       'x = true\n\n[log]\nlevel = "error"\n\n[raftstore]\napply-pool-size = 4\n\n[storage.block-cache]\ncapacity = "16G"\n',
     );
   });
+});
+
+const AWS = `name: a
+provider: aws
+aws: {region: us-west-2, load: {instance_type: c6i.8xlarge}, budget: 10}
+roles:
+  pd: {count: 1, instance_type: m6i.xlarge}
+  tikv: {count: 3, instance_type: m6id.4xlarge}
+  tidb: {count: 1, instance_type: c6i.4xlarge}
+`;
+
+describe("provider aws: what a run would create and cost, before anything is created", () => {
+  test("the estimate: every machine's on-demand $/h and the volumes, times the run's hours", () => {
+    const profile = parseProfile(AWS, "a.yaml");
+    const e = estimateCost(profile, { setup: 0.5, matrix: 1.5 });
+    // 0.192 + 3 × 0.9492 + 0.68 + 1.36 per hour, and 6 root volumes of 100 GB gp3 at $0.08/GB-month
+    const perHour = 0.192 + 3 * 0.9492 + 0.68 + 1.36 + (600 * 0.08) / 730;
+    assert.ok(Math.abs(e.perHour - perHour) < 1e-9, `${e.perHour} vs ${perHour}`);
+    assert.ok(Math.abs(e.dollars - 2 * perHour) < 1e-9);
+    assert.equal(e.priceTable.as_of, "2026-11-22");
+  });
+
+  test("over budget: refused, naming the budget, the estimate and that nothing was created", () => {
+    const profile = parseProfile(AWS, "a.yaml");
+    assert.throws(
+      () => checkBudget(profile, estimateCost(profile, { setup: 0.5, matrix: 1.5 }), "a.yaml"),
+      (e: Error) =>
+        e instanceof InputError &&
+        /^a\.yaml: aws\.budget is \$10\.00 but this run is estimated at \$10\.29 \(2\.00 h × \$5\.15\/h\); nothing was created/.test(
+          e.message,
+        ),
+    );
+    assert.doesNotThrow(() =>
+      checkBudget(profile, estimateCost(profile, { setup: 0.5, matrix: 0.5 }), "a.yaml"),
+    );
+  });
+
+  test("an instance type missing from the price table is named with the key that uses it", () => {
+    const profile = parseProfile(AWS.replace("c6i.8xlarge", "z9.huge"), "a.yaml");
+    assert.throws(
+      () => estimateCost(profile, { setup: 0.5, matrix: 1 }),
+      /aws\.load\.instance_type: instance type z9\.huge has no price in infra\/prices\/aws\.ts for us-west-2/,
+    );
+  });
+
+  for (const [text, message] of [
+    [
+      AWS.replace("{count: 1, instance_type: m6i.xlarge}", "{count: 1}"),
+      /roles\.pd\.instance_type: roles\.pd\.count is 1: name the EC2 instance type/,
+    ],
+    [AWS.replace("provider: aws", "provider: hosts"), /aws: belongs to provider aws/],
+    [`${AWS}hosts: {pd: [10.0.0.1]}\n`, /hosts: provider aws creates its hosts; remove hosts/],
+    [
+      AWS.replace("us-west-2,", "us-west-2, ttl: 3 hours,"),
+      /aws\.ttl: must be a duration like 90m, 3h or 2d/,
+    ],
+    [
+      AWS.replace("us-west-2,", "us-west-2, zone: eu-west-1a,"),
+      /aws\.zone: must be a zone of us-west-2, like us-west-2a/,
+    ],
+    [AWS.replace("budget: 10", "budget: -1"), /aws\.budget: must be a positive number of US dollars/],
+  ] as const)
+    test(`a bad aws profile is refused: ${message.source.slice(0, 40)}`, () => {
+      assert.throws(() => parseProfile(text, "a.yaml"), message);
+    });
 });

@@ -1,6 +1,8 @@
 import { join } from "node:path";
+import { checkBudget, estimateCost } from "../cloud/aws/resources.ts";
+import { runHours } from "../cloud/estimate.ts";
 import { driverOf } from "../drivers/registry.ts";
-import { EXIT, RunError } from "../errors.ts";
+import { EXIT, InputError, RunError } from "../errors.ts";
 import type { RemoteHost } from "../proc/ssh.ts";
 import { runReportMarkdown } from "../report/run-report.ts";
 import { hostFacts } from "../result/host.ts";
@@ -11,6 +13,7 @@ import type { Spec } from "../specfile/schema.ts";
 import type { StartOptions, Target } from "../targets/index.ts";
 import { record } from "../targets/ledger.ts";
 import { planFor } from "../targets/tidb/index.ts";
+import type { TidbPlan } from "../targets/tidb/plan.ts";
 import { TidbRun } from "../targets/tidb/run.ts";
 import { Bench } from "./bench.ts";
 import { cellLabel, cellSeconds, maxThreads, planCells } from "./cells.ts";
@@ -50,6 +53,7 @@ export async function startResult(
           prefix: `tiperf-${runId.split("-").pop()}`,
         })
       : undefined;
+  if (plan?.profile.provider === "aws") refuseCloudRun(loaded, plan);
   checkTools(loaded.variants ? [loaded.variants.base.spec, loaded.variants.head.spec] : [loaded.spec], {
     remoteLoad: Boolean(plan?.load.user),
   });
@@ -89,6 +93,20 @@ export async function startResult(
     throw e;
   }
   return { result, runDir, ...(tidb ? { tidb } : {}) };
+}
+
+/**
+ * A run on an ephemeral AWS cluster: refused over budget before anything is created; otherwise
+ * refused because deploying onto the machines is not built yet (the runner reaches them only by
+ * SSH; tiup, the SQL and the status checks would go through the load host). `tiperf plan` shows
+ * the resources, tags, cost and commands; the stack lifecycle and the reaper are built.
+ */
+function refuseCloudRun(loaded: LoadedSpec, plan: TidbPlan): void {
+  const estimate = estimateCost(plan.profile, runHours(loaded));
+  checkBudget(plan.profile, estimate, plan.profileFile);
+  throw new InputError(
+    `${plan.profileFile}: provider aws: deploying TiDB onto the cloud machines from the runner is not built yet (estimated $${estimate.dollars.toFixed(2)}); nothing was created. \`tiperf plan --profile ${plan.profileFile}\` shows the resources, tags, cost and deploy commands`,
+  );
 }
 
 /** How a bench of a TiDB run starts its variant and where its load tools run. */

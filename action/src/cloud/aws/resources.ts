@@ -217,8 +217,20 @@ export function estimateCost(profile: Profile, hours: RunHours): CostEstimate {
   };
 }
 
-/** Refuses, before anything is created, a run whose estimate is above the profile's budget. */
+/** Whether the cluster would expire (and be reaped) before the run is estimated to end. */
+export function outlivesTtl(profile: Profile, estimate: CostEstimate): boolean {
+  return estimate.hours * 3_600_000 > (parseTtl(awsOf(profile).ttl) as number);
+}
+
+/**
+ * Refuses, before anything is created, a run whose estimate is above the profile's budget, or
+ * that would outlive its ttl (the reaper would remove the cluster in the middle of the matrix).
+ */
 export function checkBudget(profile: Profile, estimate: CostEstimate, file: string): void {
+  if (outlivesTtl(profile, estimate))
+    throw new InputError(
+      `${file}: aws.ttl is ${awsOf(profile).ttl} but this run is estimated at ${estimate.hours.toFixed(2)} h: the reaper would remove the cluster mid-run; nothing was created. Raise the ttl or shorten the matrix`,
+    );
   const budget = profile.aws?.budget;
   if (budget !== undefined && estimate.dollars > budget)
     throw new InputError(
@@ -277,6 +289,10 @@ export function cloudPlanText(profile: Profile, estimate: CostEstimate, tags: Ru
       estimate.dollars > budget
         ? `budget: $${budget.toFixed(2)}: OVER: a run would be refused before anything is created`
         : `budget: $${budget.toFixed(2)}: within (estimate $${estimate.dollars.toFixed(2)})`,
+    );
+  if (outlivesTtl(profile, estimate))
+    lines.push(
+      `ttl: ${aws.ttl}: SHORTER than the run (${estimate.hours.toFixed(2)} h): a run would be refused before anything is created`,
     );
   lines.push("hosts below are the machines' names; at run time they are the private addresses `up` returns");
   return `${lines.join("\n")}\n\n`;
