@@ -24,20 +24,17 @@ import {
   readVerdict,
   renderCharts,
   runAgainstBaseline,
+  runHours,
   runSpec,
   upsertIssue,
   verdictHtml,
   writeHtmlReport
-} from "./chunk-MZQHCFA2.js";
+} from "./chunk-HV55YOA5.js";
 import {
   DRIVERS,
-  EXIT,
-  InputError,
   Interrupted,
-  TiperfError,
   driverNames,
   driverOf,
-  errnoText,
   installCrashTeardown,
   installSignalTeardown,
   ledgerDir,
@@ -49,13 +46,61 @@ import {
   teardownAll,
   writeAtomic,
   writeResult
-} from "./chunk-ZVDH4JMY.js";
-import "./chunk-L6ZARMTC.js";
+} from "./chunk-LDJTTZQT.js";
+import {
+  cloudPlanText,
+  estimateCost,
+  runTags
+} from "./chunk-LH4XD4XI.js";
+import {
+  EXIT,
+  InputError,
+  TiperfError,
+  errnoText
+} from "./chunk-VZSSTWJZ.js";
+import "./chunk-3EADY6QU.js";
 
 // action/src/cli.ts
 import { existsSync, realpathSync } from "node:fs";
-import { readFile } from "node:fs/promises";
+import { readFile as readFile2 } from "node:fs/promises";
 import { parseArgs } from "node:util";
+
+// action/src/cloud/leftovers.ts
+import { readFile } from "node:fs/promises";
+var REAP_FORMAT = "tiperf.reap";
+async function readReapReport(file) {
+  let doc;
+  try {
+    doc = JSON.parse(await readFile(file, "utf8"));
+  } catch {
+    return void 0;
+  }
+  const r = doc;
+  if (r?.format !== REAP_FORMAT) return void 0;
+  if (!Array.isArray(r.overdue) || typeof r.region !== "string")
+    throw new InputError(`${file}: a ${REAP_FORMAT} report needs region and overdue`);
+  return r;
+}
+function leftoversTitle(r) {
+  return `tiperf: ${r.overdue.length} cloud resource${r.overdue.length === 1 ? "" : "s"} alive past twice their ttl in ${r.region}`;
+}
+function leftoversMarkdown(r) {
+  const lines = [
+    `The hourly reaper found ${r.overdue.length} resource${r.overdue.length === 1 ? "" : "s"} in ${r.region} tagged by tiperf runs and still alive past twice their time to live${r.dryRun ? " (the reaper runs as a dry run: it lists, it does not delete)" : ""}.`,
+    "",
+    "| kind | id | tiperf:run-id | created | expired at |",
+    "|---|---|---|---|---|",
+    ...r.overdue.map(
+      (f) => `| ${f.kind} | \`${f.id}\` | ${f.runId} | ${f.createdAt ?? "?"} | ${f.expiresAt} |`
+    ),
+    "",
+    `Removed this hour: ${r.removed.length}; could not remove: ${r.failed.length}${r.failed.length ? ` (${r.failed.map((f) => `${f.kind} ${f.id}: ${f.error}`).join("; ")})` : ""}.`,
+    "",
+    `To delete what has expired: \`tiperf reap --cloud aws --region ${r.region}\` (add \`--dry-run\` to list only).`
+  ];
+  return `${lines.join("\n")}
+`;
+}
 
 // action/src/commands.ts
 var DEADLINES = {
@@ -167,7 +212,11 @@ var COMMANDS = [
       label: { type: "string", value: "tiperf-regression" },
       ...DEADLINES
     },
-    about: ["open or update the one open issue with that label"]
+    about: [
+      "open or update the one open issue with that label; given a reap report (tiperf reap",
+      "--cloud aws --json FILE) instead, the cloud resources alive past twice their ttl",
+      "(label tiperf-leftovers; no issue when there are none)"
+    ]
   },
   {
     name: "pull-request",
@@ -200,11 +249,19 @@ var COMMANDS = [
     flags: {
       "max-age": { type: "string", value: "3h" },
       "dry-run": { type: "boolean" },
-      ledger: { type: "string", value: "DIR" }
+      ledger: { type: "string", value: "DIR" },
+      cloud: { type: "string", value: "aws" },
+      region: { type: "string", value: "REGION" },
+      endpoint: { type: "string", value: "URL" },
+      json: { type: "string", value: "FILE" }
     },
     about: [
       "stop and remove private servers and cgroups whose tiperf process is gone or that are",
-      "older than max-age (their logs kept in the run directory); mark such a run interrupted"
+      "older than max-age (their logs kept in the run directory); mark such a run interrupted.",
+      "With --cloud aws --region R: delete, in dependency order, every resource tagged",
+      "tiperf:run-id whose tiperf:expires-at is past (untagged or unexpired ones are never",
+      "touched); --endpoint for another EC2 API; --json writes the report (removed, kept,",
+      "overdue: alive past twice their time to live)"
     ]
   },
   {
@@ -299,7 +356,17 @@ ${loadCommands(spec, connection, "").join("\n")}
     prefix: `tiperf-${spec.name}`
   });
   const where = tidb.load.user ? " (load host)" : "";
-  const text = `${planText(tidb)}${loadCommands(spec, planConnection(tidb), where).join("\n")}
+  const cloud = tidb.profile.provider === "aws" ? cloudPlanText(
+    tidb.profile,
+    estimateCost(tidb.profile, runHours(loaded)),
+    runTags(tidb.profile.aws, {
+      runId: "<run id>",
+      repository: "<owner/repo>",
+      pr: "<pr or none>",
+      now: /* @__PURE__ */ new Date(0)
+    })
+  ).replace(/1970-01-01T\d\d:\d\d:\d\dZ/, `<start + ${tidb.profile.aws?.ttl}>`) : "";
+  const text = `${cloud}${planText(tidb)}${loadCommands(spec, planConnection(tidb), where).join("\n")}
 `;
   return { text, files: { ...tidb.files, "plan.txt": text }, tidb };
 }
@@ -628,8 +695,27 @@ function githubToken(command) {
 }
 async function cmdAlarm(args) {
   const { values, positionals } = flags("alarm", args, parseOptions("alarm"));
-  const verdict = await readVerdict(onePositional("alarm", positionals, "VERDICT_JSON file"));
+  const file = onePositional("alarm", positionals, "VERDICT_JSON file (or a reap report)");
   const repo = parseRepo(required("alarm", "repo", values.repo));
+  const leftovers = await readReapReport(file);
+  if (leftovers) {
+    if (leftovers.overdue.length === 0) {
+      process.stdout.write("nothing overdue: no issue\n");
+      return EXIT.ok;
+    }
+    const label3 = values.label ?? "tiperf-leftovers";
+    const gh2 = githubClient(githubToken("alarm"), apiUrl(), log, void 0, deadlines("alarm", values));
+    const r2 = await upsertIssue(
+      gh2,
+      repo,
+      { title: leftoversTitle(leftovers), body: leftoversMarkdown(leftovers), label: label3 },
+      log
+    );
+    process.stdout.write(`${r2.status} ${r2.number}
+`);
+    return EXIT.ok;
+  }
+  const verdict = await readVerdict(file);
   const label2 = values.label ?? "tiperf-regression";
   const gh = githubClient(githubToken("alarm"), apiUrl(), log, void 0, deadlines("alarm", values));
   const title = `tiperf ${verdict.spec.name}: ${verdict.verdict} (${verdict.created_at.slice(0, 10)})`;
@@ -649,7 +735,7 @@ async function cmdPullRequest(args) {
     throw new InputError(`tiperf pull-request: unexpected argument ${positionals[0]}`);
   const repo = parseRepo(required("pull-request", "repo", values.repo));
   const bodyFile = values["body-file"];
-  const body = bodyFile ? await readFile(bodyFile, "utf8") : "";
+  const body = bodyFile ? await readFile2(bodyFile, "utf8") : "";
   const n = await openPullRequest(
     githubClient(githubToken("pull-request"), apiUrl(), log, void 0, deadlines("pull-request", values)),
     repo,
@@ -688,6 +774,9 @@ async function cmdPlan(args) {
 async function cmdReap(args) {
   const { values, positionals } = flags("reap", args, parseOptions("reap"));
   if (positionals.length > 0) throw new InputError(`tiperf reap: unexpected argument ${positionals[0]}`);
+  if (values.cloud !== void 0) return reapCloud(values);
+  for (const flag of ["region", "endpoint", "json"])
+    if (values[flag] !== void 0) throw new InputError(`tiperf reap: --${flag} goes with --cloud aws`);
   const { swept, kept } = await sweep({
     dir: values.ledger ?? ledgerDir(),
     maxAgeMs: parseAge(values["max-age"] ?? "3h"),
@@ -700,6 +789,32 @@ async function cmdReap(args) {
   );
   return EXIT.ok;
 }
+async function reapCloud(values) {
+  if (values.cloud !== "aws")
+    throw new InputError(`tiperf reap: --cloud must be aws (got ${String(values.cloud)})`);
+  const region = values.region;
+  if (typeof region !== "string" || !/^[a-z]{2}(-gov)?-[a-z]+-\d$/.test(region))
+    throw new InputError(
+      `tiperf reap: --cloud aws needs --region, an AWS region like us-west-2 (got ${String(region ?? "nothing")})`
+    );
+  const endpoint = values.endpoint;
+  if (endpoint !== void 0 && !/^https?:\/\/\S+$/.test(endpoint))
+    throw new InputError(`tiperf reap: --endpoint must be an http(s) URL (got ${endpoint})`);
+  const { reapAws } = await import("./chunk-7OJV5OBS.js");
+  const report = await reapAws({
+    region,
+    ...endpoint ? { endpoint } : {},
+    dryRun: values["dry-run"] === true,
+    log
+  });
+  if (typeof values.json === "string") await writeAtomic(values.json, `${JSON.stringify(report, null, 2)}
+`);
+  process.stdout.write(
+    `${report.dryRun ? "would remove" : "removed"} ${report.removed.length}, kept ${report.kept.length} (not expired), failed ${report.failed.length}, overdue ${report.overdue.length} (alive past twice their ttl) in ${region}
+`
+  );
+  return report.failed.length > 0 ? EXIT.runFailed : EXIT.ok;
+}
 async function cmdParse(args) {
   const { positionals } = flags("parse", args, parseOptions("parse"));
   const [tool, file, extra] = positionals;
@@ -711,7 +826,7 @@ async function cmdParse(args) {
   if (!file || extra) throw new InputError(`tiperf parse ${tool}: give exactly one FILE`);
   let text;
   try {
-    text = await readFile(file, "utf8");
+    text = await readFile2(file, "utf8");
   } catch (e) {
     throw new InputError(
       `tiperf parse ${tool}: ${file}: cannot read the file (${e.code})`

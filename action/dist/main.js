@@ -12,7 +12,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-MZQHCFA2.js";
+} from "./chunk-HV55YOA5.js";
 import {
   getInput,
   info,
@@ -21,17 +21,20 @@ import {
   setOutput,
   setSecret,
   warning
-} from "./chunk-5FIWSM7P.js";
+} from "./chunk-JKKMYVWB.js";
 import {
-  InputError,
   Interrupted,
-  TiperfError,
   installCrashTeardown,
   installSignalTeardown,
   ledgerDir,
   teardownAll
-} from "./chunk-ZVDH4JMY.js";
-import "./chunk-L6ZARMTC.js";
+} from "./chunk-LDJTTZQT.js";
+import "./chunk-LH4XD4XI.js";
+import {
+  InputError,
+  TiperfError
+} from "./chunk-VZSSTWJZ.js";
+import "./chunk-3EADY6QU.js";
 
 // action/src/action/steps.ts
 import { readFileSync } from "node:fs";
@@ -85,6 +88,7 @@ function readInputs(get, env, event2) {
     baseConfig: file("base-config", get("base-config")),
     headConfig: file("head-config", get("head-config")),
     baseline: mode === "diff" ? file("baseline", get("baseline")) : void 0,
+    profile: file("profile", get("profile")),
     tolerance: parseTolerance(get("tolerance")),
     failOn: oneOf("fail-on", get("fail-on") || "regression", FAIL_ON),
     token: get("github-token"),
@@ -137,7 +141,7 @@ async function produce(inputs, signal) {
       );
     return { verdict: parsed.data };
   }
-  const loaded = await prepareSpec({
+  const prepared = await prepareSpec({
     spec: inputs.spec,
     baseRef: inputs.baseRef,
     headRef: inputs.headRef,
@@ -145,6 +149,7 @@ async function produce(inputs, signal) {
     headConfig: inputs.headConfig,
     tolerance: inputs.tolerance
   });
+  const loaded = inputs.profile ? { ...prepared, profile: inputs.profile } : prepared;
   const opts = { outDir: inputs.out, log, signal };
   if (inputs.mode === "compare") {
     const outcome = await compareSpec(loaded, opts);

@@ -6,12 +6,13 @@ import {
   getState,
   info,
   setFailed
-} from "./chunk-5FIWSM7P.js";
+} from "./chunk-JKKMYVWB.js";
 import {
   ledgerDir,
   sweep
-} from "./chunk-ZVDH4JMY.js";
-import "./chunk-L6ZARMTC.js";
+} from "./chunk-LDJTTZQT.js";
+import "./chunk-VZSSTWJZ.js";
+import "./chunk-3EADY6QU.js";
 
 // action/src/action/post.ts
 async function postStep() {

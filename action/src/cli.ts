@@ -1,6 +1,7 @@
 import { existsSync, realpathSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
+import { leftoversMarkdown, leftoversTitle, readReapReport } from "./cloud/leftovers.ts";
 import { COMMANDS, parseOptions, usageText } from "./commands.ts";
 import { judgeStored } from "./compare/judge-results.ts";
 import { readVerdict } from "./compare/verdict.ts";
@@ -276,8 +277,26 @@ function githubToken(command: string): string {
 
 async function cmdAlarm(args: string[]): Promise<number> {
   const { values, positionals } = flags("alarm", args, parseOptions("alarm"));
-  const verdict = await readVerdict(onePositional("alarm", positionals, "VERDICT_JSON file"));
+  const file = onePositional("alarm", positionals, "VERDICT_JSON file (or a reap report)");
   const repo = parseRepo(required("alarm", "repo", values.repo));
+  const leftovers = await readReapReport(file);
+  if (leftovers) {
+    if (leftovers.overdue.length === 0) {
+      process.stdout.write("nothing overdue: no issue\n");
+      return EXIT.ok;
+    }
+    const label = (values.label as string | undefined) ?? "tiperf-leftovers";
+    const gh = githubClient(githubToken("alarm"), apiUrl(), log, undefined, deadlines("alarm", values));
+    const r = await upsertIssue(
+      gh,
+      repo,
+      { title: leftoversTitle(leftovers), body: leftoversMarkdown(leftovers), label },
+      log,
+    );
+    process.stdout.write(`${r.status} ${r.number}\n`);
+    return EXIT.ok;
+  }
+  const verdict = await readVerdict(file);
   const label = (values.label as string | undefined) ?? "tiperf-regression";
   const gh = githubClient(githubToken("alarm"), apiUrl(), log, undefined, deadlines("alarm", values));
   const title = `tiperf ${verdict.spec.name}: ${verdict.verdict} (${verdict.created_at.slice(0, 10)})`;

@@ -130,7 +130,11 @@ export const COMMANDS: CommandSpec[] = [
       label: { type: "string", value: "tiperf-regression" },
       ...DEADLINES,
     },
-    about: ["open or update the one open issue with that label"],
+    about: [
+      "open or update the one open issue with that label; given a reap report (tiperf reap",
+      "--cloud aws --json FILE) instead, the cloud resources alive past twice their ttl",
+      "(label tiperf-leftovers; no issue when there are none)",
+    ],
   },
   {
     name: "pull-request",

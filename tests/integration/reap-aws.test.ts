@@ -1,7 +1,7 @@
 // `tiperf reap --cloud aws` against a real EC2 API on 127.0.0.1 (moto's server): resources of an
 // expired run, of an unexpired run and untagged ones; only the expired run's go, in dependency order.
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import {
@@ -22,6 +22,7 @@ import {
 } from "@aws-sdk/client-ec2";
 import { findTagged, KINDS, type ReapReport, reapAws } from "../../action/src/cloud/aws/reap.ts";
 import { generateRunKey } from "../../action/src/cloud/keys.ts";
+import { FakeGitHub } from "../helpers/github-server.ts";
 import { type Moto, startMoto } from "../helpers/moto.ts";
 import { cli, tempDir } from "../helpers/real.ts";
 
@@ -243,5 +244,49 @@ describe("tiperf reap --cloud aws against moto's EC2 API", () => {
     const bad = cli(["reap", "--cloud", "aws"], CREDS);
     assert.equal((await bad.done).code, 2);
     assert.match(bad.stderr(), /--cloud aws needs --region, an AWS region like us-west-2/);
+  });
+
+  test("overdue (alive past twice the ttl) goes to tiperf alarm as one issue; nothing overdue, no issue", async () => {
+    const dir = tempDir();
+    // ten hours on, the unexpired run (created now, expiring in 2 h: ttl 2 h) is 6 h past its expiry
+    const later = await reapAws({
+      region: REGION,
+      endpoint: moto.endpoint,
+      dryRun: true,
+      now: new Date(NOW.getTime() + 10 * 3_600_000),
+      log: () => {},
+    });
+    assert.ok(later.overdue.length >= 3, "its instance, volumes and key pair know when they were created");
+    for (const f of later.overdue) assert.equal(f.runId, "run-new");
+    const overdueFile = join(dir, "overdue.json");
+    writeFileSync(overdueFile, JSON.stringify(later));
+    const gh = await new FakeGitHub().start();
+    try {
+      const env = { ...CREDS, GITHUB_TOKEN: "ghs_test", GITHUB_API_URL: gh.url };
+      const a = cli(["alarm", overdueFile, "--repo", "acme/tidb-configs"], env);
+      assert.equal((await a.done).code, 0, a.stderr());
+      assert.match(a.stdout(), /^created \d+/);
+      assert.equal(gh.issues.length, 1);
+      assert.equal(gh.issues[0]?.labels[0]?.name, "tiperf-leftovers");
+      assert.match(
+        gh.issues[0]?.title ?? "",
+        /^tiperf: \d+ cloud resources alive past twice their ttl in us-west-2$/,
+      );
+      assert.match(gh.issues[0]?.body ?? "", /\| instance \| `i-[0-9a-f]+` \| run-new \|/);
+      // now: nothing overdue, so no issue is opened or touched
+      const nowFile = join(dir, "now.json");
+      writeFileSync(
+        nowFile,
+        JSON.stringify(
+          await reapAws({ region: REGION, endpoint: moto.endpoint, dryRun: true, log: () => {} }),
+        ),
+      );
+      const b = cli(["alarm", nowFile, "--repo", "acme/tidb-configs"], env);
+      assert.equal((await b.done).code, 0, b.stderr());
+      assert.match(b.stdout(), /nothing overdue: no issue/);
+      assert.equal(gh.issues.length, 1);
+    } finally {
+      await gh.stop();
+    }
   });
 });

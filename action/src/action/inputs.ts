@@ -15,6 +15,8 @@ export interface ActionInputs {
   baseConfig?: string;
   headConfig?: string;
   baseline?: string;
+  /** Cluster profile of a TiDB spec (infra/profiles/*.yaml), overriding target.profile. */
+  profile?: string;
   /** metric → tolerance (fraction); "*" applies to every metric of the spec. */
   tolerance: Record<string, number>;
   failOn: (typeof FAIL_ON)[number];
@@ -80,6 +82,7 @@ export function readInputs(get: Get, env: NodeJS.ProcessEnv, event: unknown): Ac
     baseConfig: file("base-config", get("base-config")),
     headConfig: file("head-config", get("head-config")),
     baseline: mode === "diff" ? file("baseline", get("baseline")) : undefined,
+    profile: file("profile", get("profile")),
     tolerance: parseTolerance(get("tolerance")),
     failOn: oneOf("fail-on", get("fail-on") || "regression", FAIL_ON),
     token: get("github-token"),

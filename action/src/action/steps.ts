@@ -49,7 +49,7 @@ async function produce(inputs: ActionInputs, signal: AbortSignal): Promise<Produ
       );
     return { verdict: parsed.data };
   }
-  const loaded = await prepareSpec({
+  const prepared = await prepareSpec({
     spec: inputs.spec as string,
     baseRef: inputs.baseRef,
     headRef: inputs.headRef,
@@ -57,6 +57,7 @@ async function produce(inputs: ActionInputs, signal: AbortSignal): Promise<Produ
     headConfig: inputs.headConfig,
     tolerance: inputs.tolerance,
   });
+  const loaded = inputs.profile ? { ...prepared, profile: inputs.profile } : prepared;
   const opts = { outDir: inputs.out, log, signal };
   if (inputs.mode === "compare") {
     const outcome = await compareSpec(loaded, opts);

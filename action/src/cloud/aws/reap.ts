@@ -79,6 +79,7 @@ export interface ReapOptions {
 }
 
 export interface ReapReport {
+  format: "tiperf.reap";
   region: string;
   dryRun: boolean;
   removed: Found[];
@@ -227,6 +228,7 @@ export async function reapAws(o: ReapOptions): Promise<ReapReport> {
   const found = await findTagged(ec2, now);
   const expired = found.filter((f) => f.expired);
   const report: ReapReport = {
+    format: "tiperf.reap",
     region: o.region,
     dryRun: o.dryRun,
     removed: [],

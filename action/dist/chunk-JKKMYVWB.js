@@ -6,7 +6,7 @@ import {
   __commonJS,
   __require,
   __toESM
-} from "./chunk-L6ZARMTC.js";
+} from "./chunk-3EADY6QU.js";
 
 // node_modules/tunnel/lib/tunnel.js
 var require_tunnel = __commonJS({

@@ -5,7 +5,7 @@ const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   __commonJS,
   __require
-} from "./chunk-L6ZARMTC.js";
+} from "./chunk-3EADY6QU.js";
 
 // node_modules/@resvg/resvg-js/js-binding.js
 var require_js_binding = __commonJS({

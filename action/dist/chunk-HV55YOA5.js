@@ -4,28 +4,16 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   DRIVERS,
-  EXIT,
   HostSchema,
-  InputError,
-  MAIN_PORT,
-  PORT_STEP,
-  ROLES,
-  ROLE_PORTS,
   RunDir,
-  RunError,
   TargetInfoSchema,
-  TiperfError,
-  WriteError,
   batchMeans,
   canonicalJson,
   deepMerge,
   driverOf,
-  errnoText,
-  external_exports,
   findTool,
   firstTool,
   keepLogs,
-  loadProfile,
   loadSpec,
   mean,
   mostSpecificLine,
@@ -39,7 +27,6 @@ import {
   readModel,
   readResult,
   record,
-  require_dist,
   runCommand,
   runTool,
   shellCommand,
@@ -47,12 +34,33 @@ import {
   tQuantile,
   welchLogShift,
   writeAtomic
-} from "./chunk-ZVDH4JMY.js";
+} from "./chunk-LDJTTZQT.js";
+import {
+  checkBudget,
+  estimateCost,
+  placeholderHosts,
+  withHosts
+} from "./chunk-LH4XD4XI.js";
+import {
+  EXIT,
+  InputError,
+  MAIN_PORT,
+  PORT_STEP,
+  ROLES,
+  ROLE_PORTS,
+  RunError,
+  TiperfError,
+  WriteError,
+  errnoText,
+  external_exports,
+  loadProfile,
+  require_dist
+} from "./chunk-VZSSTWJZ.js";
 import {
   __commonJS,
   __export,
   __toESM
-} from "./chunk-L6ZARMTC.js";
+} from "./chunk-3EADY6QU.js";
 
 // node_modules/topojson-client/dist/topojson-client.js
 var require_topojson_client = __commonJS({
@@ -56023,7 +56031,7 @@ async function chartSvg(spec) {
   }
 }
 async function svgPng(svg, scale6 = 2) {
-  const mod = await import("./chunk-JMGQZEQ2.js");
+  const mod = await import("./chunk-4LQRSZS7.js");
   const Resvg = mod.Resvg ?? mod.default?.Resvg;
   if (typeof Resvg !== "function") throw new Error("@resvg/resvg-js has no Resvg class here");
   return new Resvg(svg, { background: "white", fitTo: { mode: "zoom", value: scale6 } }).render().asPng();
@@ -56868,6 +56876,32 @@ function specWarnings(loaded, command, cores = cpus2().length) {
 // action/src/pipeline/run.ts
 import { join as join10 } from "node:path";
 
+// action/src/pipeline/cells.ts
+var cellLabel = (c4) => {
+  const name = typeof c4.workload === "string" ? c4.workload : c4.workload.name;
+  return `${name} threads=${c4.threads}${c4.variant !== "base" || c4.round > 1 ? ` variant=${c4.variant} round=${c4.round}` : ""}`;
+};
+var cellFileName = (c4) => `${c4.workload.name}-t${c4.threads}${c4.variant !== "base" || c4.round > 1 ? `-${c4.variant}-r${c4.round}` : ""}.log`;
+function planCells(spec, variant = "base", round2 = 1) {
+  return spec.workloads.flatMap(
+    (workload) => workload.threads.map((threads) => ({ workload, threads, variant, round: round2 }))
+  );
+}
+var maxThreads = (spec) => Math.max(...spec.workloads.flatMap((w2) => w2.threads));
+var cellSeconds = (c4) => c4.workload.duration + c4.workload.warmup;
+var cellGraceS = (c4) => Math.max(15, Math.ceil(0.25 * cellSeconds(c4)));
+
+// action/src/cloud/estimate.ts
+var SETUP_HOURS = 0.5;
+function runHours(loaded) {
+  const spec = loaded.spec;
+  const once = planCells(spec).reduce((sum3, c4) => sum3 + cellSeconds(c4), 0);
+  const compare3 = loaded.variants?.compare;
+  const rounds = compare3 ? (compare3.max_rounds ?? compare3.rounds) + compare3.warmup_rounds : 1;
+  const variants = loaded.variants ? 2 : 1;
+  return { setup: SETUP_HOURS, matrix: once * rounds * variants / 3600 };
+}
+
 // action/src/report/layout.ts
 function layoutOf(w2, cells) {
   const measured = new Set(cells.flatMap((c4) => Object.keys(c4.metrics)));
@@ -57613,7 +57647,13 @@ async function planFor(loaded, o) {
       `${loaded.path}: variants name different profiles (${[...named2].join(", ")}); variants run on the same hardware, so they share one profile`
     );
   const file = o.profile ?? [...named2][0];
-  const profile = await loadProfile(file, o.profile ? "--profile" : "target.profile");
+  let profile = await loadProfile(file, o.profile ? "--profile" : "target.profile");
+  if (profile.provider === "aws")
+    profile = withHosts(
+      profile,
+      o.hosts ?? placeholderHosts(profile),
+      o.identityFile ?? "<run>/cloud/id_rsa"
+    );
   return planTidb({ variants, profile, profileFile: file, prefix: o.prefix });
 }
 
@@ -58202,21 +58242,6 @@ function startTarget(spec, opts) {
   }
 }
 
-// action/src/pipeline/cells.ts
-var cellLabel = (c4) => {
-  const name = typeof c4.workload === "string" ? c4.workload : c4.workload.name;
-  return `${name} threads=${c4.threads}${c4.variant !== "base" || c4.round > 1 ? ` variant=${c4.variant} round=${c4.round}` : ""}`;
-};
-var cellFileName = (c4) => `${c4.workload.name}-t${c4.threads}${c4.variant !== "base" || c4.round > 1 ? `-${c4.variant}-r${c4.round}` : ""}.log`;
-function planCells(spec, variant = "base", round2 = 1) {
-  return spec.workloads.flatMap(
-    (workload) => workload.threads.map((threads) => ({ workload, threads, variant, round: round2 }))
-  );
-}
-var maxThreads = (spec) => Math.max(...spec.workloads.flatMap((w2) => w2.threads));
-var cellSeconds = (c4) => c4.workload.duration + c4.workload.warmup;
-var cellGraceS = (c4) => Math.max(15, Math.ceil(0.25 * cellSeconds(c4)));
-
 // action/src/pipeline/bench.ts
 var lastLines2 = (text3, n = 4) => text3.trimEnd().split("\n").slice(-n).join("\n");
 function describeFailure(tool, step2, r, said, limit, server) {
@@ -58530,6 +58555,7 @@ async function startResult(loaded, opts) {
     ...loaded.profile ? { profile: loaded.profile } : {},
     prefix: `tiperf-${runId.split("-").pop()}`
   }) : void 0;
+  if (plan?.profile.provider === "aws") refuseCloudRun(loaded, plan);
   checkTools(loaded.variants ? [loaded.variants.base.spec, loaded.variants.head.spec] : [loaded.spec], {
     remoteLoad: Boolean(plan?.load.user)
   });
@@ -58569,6 +58595,13 @@ ${loaded.composed}`);
     throw e;
   }
   return { result, runDir, ...tidb ? { tidb } : {} };
+}
+function refuseCloudRun(loaded, plan) {
+  const estimate2 = estimateCost(plan.profile, runHours(loaded));
+  checkBudget(plan.profile, estimate2, plan.profileFile);
+  throw new InputError(
+    `${plan.profileFile}: provider aws: deploying TiDB onto the cloud machines from the runner is not built yet (estimated $${estimate2.dollars.toFixed(2)}); nothing was created. \`tiperf plan --profile ${plan.profileFile}\` shows the resources, tags, cost and deploy commands`
+  );
 }
 function tidbBench(tidb, variant, signal) {
   if (!tidb) return {};
@@ -63628,6 +63661,7 @@ export {
   renderCharts,
   verdictHtml,
   writeHtmlReport,
+  runHours,
   loadEndpoints,
   planText,
   planFor,
