@@ -29,7 +29,7 @@ import {
   upsertIssue,
   verdictHtml,
   writeHtmlReport
-} from "./chunk-HV55YOA5.js";
+} from "./chunk-RJYT6GGE.js";
 import {
   DRIVERS,
   Interrupted,

@@ -12,7 +12,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-HV55YOA5.js";
+} from "./chunk-RJYT6GGE.js";
 import {
   getInput,
   info,

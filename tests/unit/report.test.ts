@@ -20,6 +20,38 @@ const tableRows = (md: string, workload: string) => {
 };
 
 describe("PR comment", () => {
+  test("a cloud cluster's cost: the line under the method, and throughput per $/h per cell (seed 002's ranking)", () => {
+    const v = syntheticVerdict({ workloads: ["point_select"], threads: [16, 64] });
+    assert.doesNotMatch(commentMarkdown(v), /per \$\/h|Cluster cost/, "no cost without a cloud cluster");
+    v.cost = {
+      currency: "USD",
+      basis: "estimate",
+      profile: "aws-sysbench-3x3",
+      per_hour: 6.933,
+      hours: 3.83,
+      dollars: 26.58,
+      prices_as_of: "2026-11-22",
+    };
+    const md = commentMarkdown(v);
+    assert.match(
+      md,
+      /💲 Cluster cost \(estimate\): \*\*\$26\.58\*\* \(3\.83 h × \$6\.93\/h, profile aws-sysbench-3x3, on-demand prices as of 2026-11-22\)/,
+    );
+    assert.match(md, /\| QPS per \$\/h \(base \/ head\) \|/);
+    const row = tableRows(md, "point_select")[0] as string;
+    const cells = v.cells.filter((c) => c.metric === "qps" && c.threads === 16)[0];
+    const per = (x: number) => x / 6.933;
+    // the row shows base and head throughput divided by the cluster's $/h, as the table prints numbers
+    const base = per(cells?.base as number);
+    const head = per(cells?.head as number);
+    assert.ok(row.includes(` / `), row);
+    const shown = /\| ([\d.,]+) \/ ([\d.,]+) \|/.exec(row);
+    assert.ok(shown, row);
+    const parse = (t: string) => Number(t.replace(/,/g, ""));
+    assert.ok(Math.abs(parse(shown[1] as string) - base) / base < 0.01, `${shown[1]} vs ${base}`);
+    assert.ok(Math.abs(parse(shown[2] as string) - head) / head < 0.01, `${shown[2]} vs ${head}`);
+  });
+
   test("first line: overall marker, verdict, what differs, target, host, time", () => {
     const md = commentMarkdown(syntheticVerdict({ regressions: ["read_write@64"] }));
     const first = md.split("\n")[0] as string;

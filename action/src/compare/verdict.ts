@@ -32,6 +32,20 @@ const SideSchema = z.strictObject({
   target: TargetInfoSchema.optional(),
 });
 
+/**
+ * What the run's cluster cost (ephemeral cloud clusters): the profile's on-demand $/h from the
+ * dated price table, times the hours the machines lived (or were estimated to, before the run).
+ */
+export const CostSchema = z.strictObject({
+  currency: z.literal("USD"),
+  basis: z.enum(["estimate", "measured"]),
+  profile: z.string(),
+  per_hour: z.number().positive(),
+  hours: z.number().nonnegative(),
+  dollars: z.number().nonnegative(),
+  prices_as_of: z.string(),
+});
+
 export const VerdictSchema = z.strictObject({
   format: z.literal(VERDICT_FORMAT),
   version: z.literal(1),
@@ -55,6 +69,7 @@ export const VerdictSchema = z.strictObject({
   saved_seconds: z.number(),
   cells: z.array(CellJudgementSchema),
   notes: z.array(z.string()),
+  cost: CostSchema.optional(),
 });
 
 export type Verdict = z.output<typeof VerdictSchema>;

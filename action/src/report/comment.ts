@@ -70,6 +70,11 @@ function method(v: Verdict): string {
   return `<sub>${md(methodText(v))}</sub>`;
 }
 
+/** The cluster's cost: what it came to (or was estimated at) and its rate. */
+export function costLine(c: NonNullable<Verdict["cost"]>): string {
+  return `💲 Cluster cost${c.basis === "estimate" ? " (estimate)" : ""}: **$${c.dollars.toFixed(2)}** (${c.hours.toFixed(2)} h × $${c.per_hour.toFixed(2)}/h, profile ${md(c.profile)}, on-demand prices as of ${md(c.prices_as_of)})`;
+}
+
 function rowVerdict(r: Row): string {
   const why = r.because.length && r.verdict !== "unchanged" ? ` (${r.because.join(", ")})` : "";
   return `${CELL_MARK[r.verdict]} ${r.verdict}${why}`;
@@ -81,15 +86,20 @@ function table(w: WorkloadRows, v: Verdict, rows: Row[]): string[] {
   const conf = `${Math.round(v.confidence * 100)}% CI`;
   const b = md(v.base.variant);
   const h = md(v.head.variant);
+  // seed 002's ranking: throughput per dollar-hour of the cluster, base / head
+  const perHour = v.cost && w.throughputName ? v.cost.per_hour : undefined;
   const out = [
-    `| Threads | ${b} ${tp} | ${h} ${tp} | Δ% | ${conf} |${lat ? ` ${b} ${lat} (${w.latencyUnit ?? "ms"}) | ${h} ${lat} (${w.latencyUnit ?? "ms"}) |` : ""} verdict |`,
-    `|---:|---:|---:|---:|---|${lat ? "---:|---:|" : ""}---|`,
+    `| Threads | ${b} ${tp} | ${h} ${tp} | Δ% | ${conf} |${lat ? ` ${b} ${lat} (${w.latencyUnit ?? "ms"}) | ${h} ${lat} (${w.latencyUnit ?? "ms"}) |` : ""}${perHour ? ` ${tp} per $/h (${b} / ${h}) |` : ""} verdict |`,
+    `|---:|---:|---:|---:|---|${lat ? "---:|---:|" : ""}${perHour ? "---:|" : ""}---|`,
   ];
   for (const r of rows) {
     const main = r.throughput ?? r.judgements[0];
     const latency = lat ? ` ${num(r.latency?.base)} | ${num(r.latency?.head)} |` : "";
+    const perDollar = perHour
+      ? ` ${num(r.throughput?.base == null ? null : r.throughput.base / perHour)} / ${num(r.throughput?.head == null ? null : r.throughput.head / perHour)} |`
+      : "";
     out.push(
-      `| ${r.threads} | ${num(main?.base)} | ${num(main?.head)} | ${pct(main?.change)} | ${ciText(main)} |${latency} ${rowVerdict(r)} |`,
+      `| ${r.threads} | ${num(main?.base)} | ${num(main?.head)} | ${pct(main?.change)} | ${ciText(main)} |${latency}${perDollar} ${rowVerdict(r)} |`,
     );
   }
   return out;
@@ -128,6 +138,7 @@ function render(
     );
   }
   out.push(method(v), "");
+  if (v.cost) out.push(costLine(v.cost), "");
   for (const w of workloads) {
     const rows = w.rows.filter((r) =>
       d.rows === "all" ? true : d.rows === "notable" ? notable(r) : r.verdict === "regression",

@@ -2085,6 +2085,15 @@ var SideSchema = external_exports.strictObject({
   result: external_exports.string(),
   target: TargetInfoSchema.optional()
 });
+var CostSchema = external_exports.strictObject({
+  currency: external_exports.literal("USD"),
+  basis: external_exports.enum(["estimate", "measured"]),
+  profile: external_exports.string(),
+  per_hour: external_exports.number().positive(),
+  hours: external_exports.number().nonnegative(),
+  dollars: external_exports.number().nonnegative(),
+  prices_as_of: external_exports.string()
+});
 var VerdictSchema = external_exports.strictObject({
   format: external_exports.literal(VERDICT_FORMAT),
   version: external_exports.literal(1),
@@ -2107,7 +2116,8 @@ var VerdictSchema = external_exports.strictObject({
   /** Benchmark time not spent because every cell was decided before max_rounds. */
   saved_seconds: external_exports.number(),
   cells: external_exports.array(CellJudgementSchema),
-  notes: external_exports.array(external_exports.string())
+  notes: external_exports.array(external_exports.string()),
+  cost: CostSchema.optional()
 });
 function readVerdict(file) {
   return readModel(file, "verdict", VERDICT_FORMAT, 1, VerdictSchema);
@@ -2320,6 +2330,9 @@ function headline(v) {
 function method(v) {
   return `<sub>${md(methodText(v))}</sub>`;
 }
+function costLine(c4) {
+  return `\u{1F4B2} Cluster cost${c4.basis === "estimate" ? " (estimate)" : ""}: **$${c4.dollars.toFixed(2)}** (${c4.hours.toFixed(2)} h \xD7 $${c4.per_hour.toFixed(2)}/h, profile ${md(c4.profile)}, on-demand prices as of ${md(c4.prices_as_of)})`;
+}
 function rowVerdict(r) {
   const why = r.because.length && r.verdict !== "unchanged" ? ` (${r.because.join(", ")})` : "";
   return `${CELL_MARK[r.verdict]} ${r.verdict}${why}`;
@@ -2330,15 +2343,17 @@ function table(w2, v, rows) {
   const conf = `${Math.round(v.confidence * 100)}% CI`;
   const b10 = md(v.base.variant);
   const h2 = md(v.head.variant);
+  const perHour = v.cost && w2.throughputName ? v.cost.per_hour : void 0;
   const out = [
-    `| Threads | ${b10} ${tp} | ${h2} ${tp} | \u0394% | ${conf} |${lat ? ` ${b10} ${lat} (${w2.latencyUnit ?? "ms"}) | ${h2} ${lat} (${w2.latencyUnit ?? "ms"}) |` : ""} verdict |`,
-    `|---:|---:|---:|---:|---|${lat ? "---:|---:|" : ""}---|`
+    `| Threads | ${b10} ${tp} | ${h2} ${tp} | \u0394% | ${conf} |${lat ? ` ${b10} ${lat} (${w2.latencyUnit ?? "ms"}) | ${h2} ${lat} (${w2.latencyUnit ?? "ms"}) |` : ""}${perHour ? ` ${tp} per $/h (${b10} / ${h2}) |` : ""} verdict |`,
+    `|---:|---:|---:|---:|---|${lat ? "---:|---:|" : ""}${perHour ? "---:|" : ""}---|`
   ];
   for (const r of rows) {
     const main2 = r.throughput ?? r.judgements[0];
     const latency = lat ? ` ${num(r.latency?.base)} | ${num(r.latency?.head)} |` : "";
+    const perDollar = perHour ? ` ${num(r.throughput?.base == null ? null : r.throughput.base / perHour)} / ${num(r.throughput?.head == null ? null : r.throughput.head / perHour)} |` : "";
     out.push(
-      `| ${r.threads} | ${num(main2?.base)} | ${num(main2?.head)} | ${pct(main2?.change)} | ${ciText(main2)} |${latency} ${rowVerdict(r)} |`
+      `| ${r.threads} | ${num(main2?.base)} | ${num(main2?.head)} | ${pct(main2?.change)} | ${ciText(main2)} |${latency}${perDollar} ${rowVerdict(r)} |`
     );
   }
   return out;
@@ -2369,6 +2384,7 @@ function render(v, workloads, d, trimmed, opts) {
     );
   }
   out.push(method(v), "");
+  if (v.cost) out.push(costLine(v.cost), "");
   for (const w2 of workloads) {
     const rows = w2.rows.filter(
       (r) => d.rows === "all" ? true : d.rows === "notable" ? notable(r) : r.verdict === "regression"
