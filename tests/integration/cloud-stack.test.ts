@@ -3,7 +3,7 @@
 // cloud of files, tests/helpers/fake-cloud.ts) stands in for AWS.
 import assert from "node:assert/strict";
 import { execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
 import { pulumiBinary } from "../../action/src/cloud/stack.ts";
@@ -141,7 +141,13 @@ describe("cloud stack lifecycle under the real Pulumi engine", () => {
     // pd-1 is up and tikv-1 is being created (its create called, its boot not over)
     await waitUntil("tikv-1 exists in the fake cloud", () => "tikv-1" in fakeMachines(c.cloudDir));
     await new Promise((r) => setTimeout(r, 1000));
+    // the runner dies: tiperf, the Pulumi CLI and the provider plugin (which Pulumi starts in a
+    // process group of its own; the fake machine's file names its pid)
+    const plugin = (JSON.parse(readFileSync(join(c.cloudDir, "tikv-1.json"), "utf8")) as { pid: number }).pid;
     process.kill(-(h.child.pid as number), "SIGKILL");
+    try {
+      process.kill(plugin, "SIGKILL");
+    } catch {}
     await h.done;
     const before = backendView(c);
     const machinesBefore = Object.keys(fakeMachines(c.cloudDir)).sort();

@@ -226,7 +226,7 @@ export class CloudStack {
     } catch (e) {
       // a destroy that fails (a lock, a half-created resource) goes the recovery's way
       this.o.log(`cloud: destroy failed (${lastLines((e as Error).message)}): recovering`);
-      await this.recover();
+      await this.recover([this.o.runId]);
       this.destroyed = true;
       return;
     }
@@ -251,8 +251,9 @@ export class CloudStack {
    * destroy going on past errors → sweep by tag what the state never knew → remove the stack.
    * Each step goes on when the one before fails; the sweep is what makes that safe.
    */
-  async recover(): Promise<void> {
-    const runIds = (await this.state().catch(() => ({ runIds: [] as string[] }))).runIds;
+  async recover(alsoRunIds: string[] = []): Promise<void> {
+    const inState = (await this.state().catch(() => ({ runIds: [] as string[] }))).runIds;
+    const runIds = [...new Set([...inState, ...alsoRunIds])];
     const step = async (what: string, fn: () => Promise<unknown>) => {
       try {
         await fn();
