@@ -29,7 +29,7 @@ import {
   upsertIssue,
   verdictHtml,
   writeHtmlReport
-} from "./chunk-RJYT6GGE.js";
+} from "./chunk-EU7IYYGJ.js";
 import {
   DRIVERS,
   Interrupted,
@@ -46,18 +46,19 @@ import {
   teardownAll,
   writeAtomic,
   writeResult
-} from "./chunk-LDJTTZQT.js";
+} from "./chunk-5C7LSUXN.js";
 import {
   cloudPlanText,
-  estimateCost,
-  runTags
-} from "./chunk-LH4XD4XI.js";
+  estimateCost
+} from "./chunk-DHMOYBBG.js";
 import {
   EXIT,
   InputError,
+  REGION,
   TiperfError,
-  errnoText
-} from "./chunk-VZSSTWJZ.js";
+  errnoText,
+  parseAge
+} from "./chunk-6ESWRMLC.js";
 import "./chunk-3EADY6QU.js";
 
 // action/src/cli.ts
@@ -356,16 +357,12 @@ ${loadCommands(spec, connection, "").join("\n")}
     prefix: `tiperf-${spec.name}`
   });
   const where = tidb.load.user ? " (load host)" : "";
-  const cloud = tidb.profile.provider === "aws" ? cloudPlanText(
-    tidb.profile,
-    estimateCost(tidb.profile, runHours(loaded)),
-    runTags(tidb.profile.aws, {
-      runId: "<run id>",
-      repository: "<owner/repo>",
-      pr: "<pr or none>",
-      now: /* @__PURE__ */ new Date(0)
-    })
-  ).replace(/1970-01-01T\d\d:\d\d:\d\dZ/, `<start + ${tidb.profile.aws?.ttl}>`) : "";
+  const cloud = tidb.profile.provider === "aws" ? cloudPlanText(tidb.profile, estimateCost(tidb.profile, runHours(loaded)), {
+    runId: "<run id>",
+    expiresAt: `<start + ${tidb.profile.aws?.ttl}>`,
+    repository: "<owner/repo>",
+    pr: "<pr or none>"
+  }) : "";
   const text = `${cloud}${planText(tidb)}${loadCommands(spec, planConnection(tidb), where).join("\n")}
 `;
   return { text, files: { ...tidb.files, "plan.txt": text }, tidb };
@@ -751,10 +748,11 @@ async function cmdPullRequest(args) {
 `);
   return EXIT.ok;
 }
-function parseAge(value) {
-  const m = /^(\d+)(m|h|d)$/.exec(value);
-  if (!m) throw new InputError(`tiperf reap: --max-age must be like 90m, 3h or 2d (got ${value})`);
-  return Number(m[1]) * { m: 6e4, h: 36e5, d: 864e5 }[m[2]];
+function maxAge(value) {
+  const ms = parseAge(value);
+  if (ms === void 0)
+    throw new InputError(`tiperf reap: --max-age must be like 90m, 3h or 2d (got ${value})`);
+  return ms;
 }
 async function cmdPlan(args) {
   const { values, positionals } = flags("plan", args, parseOptions("plan"));
@@ -779,7 +777,7 @@ async function cmdReap(args) {
     if (values[flag] !== void 0) throw new InputError(`tiperf reap: --${flag} goes with --cloud aws`);
   const { swept, kept } = await sweep({
     dir: values.ledger ?? ledgerDir(),
-    maxAgeMs: parseAge(values["max-age"] ?? "3h"),
+    maxAgeMs: maxAge(values["max-age"] ?? "3h"),
     dryRun: values["dry-run"] === true,
     log
   });
@@ -793,14 +791,14 @@ async function reapCloud(values) {
   if (values.cloud !== "aws")
     throw new InputError(`tiperf reap: --cloud must be aws (got ${String(values.cloud)})`);
   const region = values.region;
-  if (typeof region !== "string" || !/^[a-z]{2}(-gov)?-[a-z]+-\d$/.test(region))
+  if (typeof region !== "string" || !REGION.test(region))
     throw new InputError(
       `tiperf reap: --cloud aws needs --region, an AWS region like us-west-2 (got ${String(region ?? "nothing")})`
     );
   const endpoint = values.endpoint;
   if (endpoint !== void 0 && !/^https?:\/\/\S+$/.test(endpoint))
     throw new InputError(`tiperf reap: --endpoint must be an http(s) URL (got ${endpoint})`);
-  const { reapAws } = await import("./chunk-7OJV5OBS.js");
+  const { reapAws } = await import("./chunk-F5RGOT3I.js");
   const report = await reapAws({
     region,
     ...endpoint ? { endpoint } : {},

@@ -12,7 +12,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-RJYT6GGE.js";
+} from "./chunk-EU7IYYGJ.js";
 import {
   getInput,
   info,
@@ -28,12 +28,12 @@ import {
   installSignalTeardown,
   ledgerDir,
   teardownAll
-} from "./chunk-LDJTTZQT.js";
-import "./chunk-LH4XD4XI.js";
+} from "./chunk-5C7LSUXN.js";
+import "./chunk-DHMOYBBG.js";
 import {
   InputError,
   TiperfError
-} from "./chunk-VZSSTWJZ.js";
+} from "./chunk-6ESWRMLC.js";
 import "./chunk-3EADY6QU.js";
 
 // action/src/action/steps.ts

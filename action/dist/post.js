@@ -10,8 +10,8 @@ import {
 import {
   ledgerDir,
   sweep
-} from "./chunk-LDJTTZQT.js";
-import "./chunk-VZSSTWJZ.js";
+} from "./chunk-5C7LSUXN.js";
+import "./chunk-6ESWRMLC.js";
 import "./chunk-3EADY6QU.js";
 
 // action/src/action/post.ts

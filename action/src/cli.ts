@@ -1,6 +1,7 @@
 import { existsSync, realpathSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
+import { REGION } from "./cloud/aws/settings.ts";
 import { leftoversMarkdown, leftoversTitle, readReapReport } from "./cloud/leftovers.ts";
 import { COMMANDS, parseOptions, usageText } from "./commands.ts";
 import { judgeStored } from "./compare/judge-results.ts";
@@ -28,6 +29,7 @@ import { gabEntries } from "./report/gab.ts";
 import { renderCharts, verdictHtml, writeHtmlReport } from "./report/html.ts";
 import { promoteBaseline } from "./result/baseline.ts";
 import { readResult, writeAtomic } from "./result/store.ts";
+import { parseAge } from "./specfile/keys.ts";
 import { parseTolerance, prepareSpec } from "./specfile/prepare.ts";
 import { ledgerDir, sweep } from "./targets/ledger.ts";
 import { Interrupted, installCrashTeardown, installSignalTeardown, teardownAll } from "./teardown.ts";
@@ -332,10 +334,11 @@ async function cmdPullRequest(args: string[]): Promise<number> {
   return EXIT.ok;
 }
 
-function parseAge(value: string): number {
-  const m = /^(\d+)(m|h|d)$/.exec(value);
-  if (!m) throw new InputError(`tiperf reap: --max-age must be like 90m, 3h or 2d (got ${value})`);
-  return Number(m[1]) * { m: 60_000, h: 3_600_000, d: 86_400_000 }[m[2] as "m" | "h" | "d"];
+function maxAge(value: string): number {
+  const ms = parseAge(value);
+  if (ms === undefined)
+    throw new InputError(`tiperf reap: --max-age must be like 90m, 3h or 2d (got ${value})`);
+  return ms;
 }
 
 async function cmdPlan(args: string[]): Promise<number> {
@@ -362,7 +365,7 @@ async function cmdReap(args: string[]): Promise<number> {
     if (values[flag] !== undefined) throw new InputError(`tiperf reap: --${flag} goes with --cloud aws`);
   const { swept, kept } = await sweep({
     dir: (values.ledger as string | undefined) ?? ledgerDir(),
-    maxAgeMs: parseAge((values["max-age"] as string | undefined) ?? "3h"),
+    maxAgeMs: maxAge((values["max-age"] as string | undefined) ?? "3h"),
     dryRun: values["dry-run"] === true,
     log,
   });
@@ -376,7 +379,7 @@ async function reapCloud(values: Record<string, unknown>): Promise<number> {
   if (values.cloud !== "aws")
     throw new InputError(`tiperf reap: --cloud must be aws (got ${String(values.cloud)})`);
   const region = values.region;
-  if (typeof region !== "string" || !/^[a-z]{2}(-gov)?-[a-z]+-\d$/.test(region))
+  if (typeof region !== "string" || !REGION.test(region))
     throw new InputError(
       `tiperf reap: --cloud aws needs --region, an AWS region like us-west-2 (got ${String(region ?? "nothing")})`,
     );

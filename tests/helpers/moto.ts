@@ -1,22 +1,11 @@
 // moto's server: a real EC2 API on 127.0.0.1 (scripts/setup.sh --test installs moto from PyPI),
 // started and stopped by the tests, in memory only.
 import { type ChildProcess, spawn } from "node:child_process";
-import { createServer } from "node:net";
+import { freePort } from "../../action/src/targets/local.ts";
 
 export interface Moto {
   endpoint: string;
   stop: () => Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 export async function startMoto(): Promise<Moto> {

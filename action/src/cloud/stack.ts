@@ -109,8 +109,8 @@ export class CloudStack {
 
   /** Creates or selects the stack; a stack a crashed run left behind is recovered first. */
   static async open(o: StackOptions): Promise<CloudStack> {
-    await CloudStack.recoverLeft(o);
-    return CloudStack.select(o);
+    const s = await CloudStack.select(o);
+    return (await s.recoverIfLeft()) ? CloudStack.select(o) : s;
   }
 
   /**
@@ -118,14 +118,17 @@ export class CloudStack {
    * (the stack is removed); says whether there was anything to recover.
    */
   static async recoverLeft(o: StackOptions): Promise<boolean> {
-    const s = await CloudStack.select(o);
-    const left = await s.state();
-    const locked = s.locked();
+    return (await CloudStack.select(o)).recoverIfLeft();
+  }
+
+  private async recoverIfLeft(): Promise<boolean> {
+    const left = await this.state();
+    const locked = this.locked();
     if (left.resources === 0 && left.pendingOperations === 0 && !locked) return false;
-    o.log(
-      `cloud: stack ${o.stack} was left by an earlier run (${left.resources} resources, ${left.pendingOperations} pending operations${locked ? ", locked" : ""}): recovering it`,
+    this.o.log(
+      `cloud: stack ${this.o.stack} was left by an earlier run (${left.resources} resources, ${left.pendingOperations} pending operations${locked ? ", locked" : ""}): recovering it`,
     );
-    await s.recover();
+    await this.recover();
     return true;
   }
 

@@ -1,8 +1,7 @@
 // `tiperf plan`: everything a run would do, written out for review before an hour of cluster time.
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
-import { cloudPlanText, estimateCost, runTags } from "../cloud/aws/resources.ts";
-import type { AwsSettings } from "../cloud/aws/settings.ts";
+import { cloudPlanText, estimateCost } from "../cloud/aws/resources.ts";
 import { runHours } from "../cloud/estimate.ts";
 import { driverOf } from "../drivers/registry.ts";
 import { shellCommand } from "../proc/quote.ts";
@@ -76,16 +75,12 @@ export async function planRun(loaded: LoadedSpec, o: { profile?: string }): Prom
   const where = tidb.load.user ? " (load host)" : "";
   const cloud =
     tidb.profile.provider === "aws"
-      ? cloudPlanText(
-          tidb.profile,
-          estimateCost(tidb.profile, runHours(loaded)),
-          runTags(tidb.profile.aws as AwsSettings, {
-            runId: "<run id>",
-            repository: "<owner/repo>",
-            pr: "<pr or none>",
-            now: new Date(0),
-          }),
-        ).replace(/1970-01-01T\d\d:\d\d:\d\dZ/, `<start + ${tidb.profile.aws?.ttl}>`)
+      ? cloudPlanText(tidb.profile, estimateCost(tidb.profile, runHours(loaded)), {
+          runId: "<run id>",
+          expiresAt: `<start + ${tidb.profile.aws?.ttl}>`,
+          repository: "<owner/repo>",
+          pr: "<pr or none>",
+        })
       : "";
   const text = `${cloud}${planText(tidb)}${loadCommands(spec, planConnection(tidb), where).join("\n")}\n`;
   return { text, files: { ...tidb.files, "plan.txt": text }, tidb };

@@ -10,6 +10,13 @@ export function parseDuration(value: string | number): number | undefined {
   return n * { s: 1, m: 60, h: 3600 }[m[2] as "s" | "m" | "h"];
 }
 
+/** "90m", "3h", "2d" in milliseconds: lifetimes (reap's --max-age, a cloud cluster's ttl). */
+export function parseAge(value: string): number | undefined {
+  const m = /^(\d+)(m|h|d)$/.exec(value.trim());
+  if (!m) return undefined;
+  return Number(m[1]) * { m: 60_000, h: 3_600_000, d: 86_400_000 }[m[2] as "m" | "h" | "d"];
+}
+
 /** A duration key of a spec: seconds, at least `min`. */
 export const durationSchema = (min: number) =>
   z.union([z.string(), z.number()]).transform((v, ctx) => {

@@ -155,9 +155,8 @@ export async function findTagged(ec2: EC2Client, now: Date): Promise<Found[]> {
   return found;
 }
 
-/** AWS's "already gone" answers: deleting twice is not an error. */
-const GONE =
-  /NotFound|InvalidInstanceID\.NotFound|InvalidVolume\.NotFound|InvalidKeyPair\.NotFound|InvalidGroup\.NotFound|InvalidSubnetID\.NotFound|InvalidRouteTableID\.NotFound|InvalidInternetGatewayID\.NotFound|InvalidVpcID\.NotFound|InvalidSpotInstanceRequestID\.NotFound/;
+/** AWS's "already gone" answers (InvalidInstanceID.NotFound, InvalidVpcID.NotFound, …): deleting twice is not an error. */
+const GONE = /NotFound/;
 
 async function deleteOne(ec2: EC2Client, f: Found): Promise<void> {
   switch (f.kind) {
@@ -221,6 +220,35 @@ async function waitTerminated(ec2: EC2Client, ids: string[], waitMs: number, log
   }
 }
 
+/** Resources in deletion order: kind by kind as KINDS lists them. */
+const inOrder = (found: Found[]) => KINDS.flatMap((kind) => found.filter((f) => f.kind === kind));
+
+/**
+ * Deletes in dependency order, telling `done` each outcome (error undefined when deleted); waits
+ * (bounded) for the instances to terminate before what they use.
+ */
+async function deleteInOrder(
+  ec2: EC2Client,
+  found: Found[],
+  o: Pick<ReapOptions, "waitMs" | "log">,
+  done: (f: Found, error?: string) => void,
+): Promise<void> {
+  for (const kind of KINDS) {
+    const deleted: string[] = [];
+    for (const f of found.filter((x) => x.kind === kind)) {
+      try {
+        await deleteOne(ec2, f);
+        deleted.push(f.id);
+        done(f);
+      } catch (e) {
+        const err = e as Error;
+        done(f, err.name === "Error" ? err.message : `${err.name}: ${err.message}`);
+      }
+    }
+    if (kind === "instance" && deleted.length) await waitTerminated(ec2, deleted, o.waitMs ?? 600_000, o.log);
+  }
+}
+
 /** Finds and (unless a dry run) deletes every expired tiperf resource of a region. */
 export async function reapAws(o: ReapOptions): Promise<ReapReport> {
   const ec2 = client(o);
@@ -236,71 +264,23 @@ export async function reapAws(o: ReapOptions): Promise<ReapReport> {
     failed: [],
     overdue: found.filter((f) => f.overdue),
   };
-  for (const kind of KINDS) {
-    const batch = expired.filter((f) => f.kind === kind);
-    for (const f of batch) {
-      const line = `${f.kind} ${f.id} (tiperf:run-id ${f.runId}, expired ${f.expiresAt})`;
-      if (o.dryRun) {
-        o.log(`reap: would remove ${line}`);
-        report.removed.push(f);
-        continue;
-      }
-      try {
-        await deleteOne(ec2, f);
-        o.log(`reap: removed ${line}`);
-        report.removed.push(f);
-      } catch (e) {
-        const error =
-          (e as Error).name === "Error"
-            ? (e as Error).message
-            : `${(e as Error).name}: ${(e as Error).message}`;
-        if (GONE.test(error)) {
-          o.log(`reap: ${line}: already gone`);
-          report.removed.push(f);
-        } else {
-          o.log(`reap: could not remove ${line}: ${error}`);
-          report.failed.push({ ...f, error });
-        }
-      }
+  const line = (f: Found) => `${f.kind} ${f.id} (tiperf:run-id ${f.runId}, expired ${f.expiresAt})`;
+  if (o.dryRun)
+    for (const f of inOrder(expired)) {
+      o.log(`reap: would remove ${line(f)}`);
+      report.removed.push(f);
     }
-    if (kind === "instance" && !o.dryRun)
-      await waitTerminated(
-        ec2,
-        report.removed.filter((f) => f.kind === "instance").map((f) => f.id),
-        o.waitMs ?? 600_000,
-        o.log,
-      );
-  }
+  else
+    await deleteInOrder(ec2, expired, o, (f, error) => {
+      if (error === undefined) o.log(`reap: removed ${line(f)}`);
+      else if (GONE.test(error)) o.log(`reap: ${line(f)}: already gone`);
+      else {
+        o.log(`reap: could not remove ${line(f)}: ${error}`);
+        report.failed.push({ ...f, error });
+        return;
+      }
+      report.removed.push(f);
+    });
   ec2.destroy();
   return report;
-}
-
-/** The tag sweep of one run (the stack recovery's step): everything tagged with its run id, expired or not. */
-export async function sweepRun(
-  o: Pick<ReapOptions, "region" | "endpoint" | "log" | "waitMs">,
-  runId: string,
-): Promise<string[]> {
-  const ec2 = client(o);
-  const found = (await findTagged(ec2, new Date())).filter((f) => f.runId === runId);
-  const gone: string[] = [];
-  for (const kind of KINDS) {
-    for (const f of found.filter((x) => x.kind === kind)) {
-      try {
-        await deleteOne(ec2, f);
-        gone.push(`${f.kind} ${f.id}`);
-      } catch (e) {
-        if (!GONE.test(`${(e as Error).name} ${(e as Error).message}`))
-          o.log(`sweep: could not remove ${f.kind} ${f.id}: ${(e as Error).message}`);
-      }
-    }
-    if (kind === "instance")
-      await waitTerminated(
-        ec2,
-        found.filter((f) => f.kind === "instance").map((f) => f.id),
-        o.waitMs ?? 600_000,
-        o.log,
-      );
-  }
-  ec2.destroy();
-  return gone;
 }

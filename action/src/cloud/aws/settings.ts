@@ -1,15 +1,15 @@
 // The `aws:` section of a cluster profile (provider aws): where the ephemeral cluster is created,
 // what it may cost and how long it may live.
 import { z } from "zod";
+import { parseAge } from "../../specfile/keys.ts";
 
-/** "90m", "3h", "2d": a cluster's time to live (its `tiperf:expires-at` tag is now + ttl). */
+/** "90m", "3h", "2d": a cluster's time to live (its `tiperf:expires-at` tag is now + ttl); never 0. */
 export function parseTtl(value: string): number | undefined {
-  const m = /^(\d+)(m|h|d)$/.exec(value.trim());
-  if (!m || Number(m[1]) === 0) return undefined;
-  return Number(m[1]) * { m: 60_000, h: 3_600_000, d: 86_400_000 }[m[2] as "m" | "h" | "d"];
+  const ms = parseAge(value);
+  return ms ? ms : undefined;
 }
 
-const REGION = /^[a-z]{2}(-gov)?-[a-z]+-\d$/;
+export const REGION = /^[a-z]{2}(-gov)?-[a-z]+-\d$/;
 const CIDR = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})\/(\d{1,2})$/;
 
 export const AwsSettingsSchema = z

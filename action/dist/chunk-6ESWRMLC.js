@@ -7339,53 +7339,6 @@ var require_dist = __commonJS({
   }
 });
 
-// action/src/errors.ts
-import { getSystemErrorMap } from "node:util";
-var EXIT = {
-  ok: 0,
-  regression: 1,
-  badInput: 2,
-  runFailed: 3,
-  sigint: 130,
-  sigterm: 143
-};
-var TiperfError = class extends Error {
-  constructor(message, exitCode = EXIT.badInput) {
-    super(message);
-    this.exitCode = exitCode;
-    this.name = "TiperfError";
-  }
-  exitCode;
-};
-var InputError = class extends TiperfError {
-  constructor(message) {
-    super(message, EXIT.badInput);
-    this.name = "InputError";
-  }
-};
-var RunError = class extends TiperfError {
-  constructor(message) {
-    super(message, EXIT.runFailed);
-    this.name = "RunError";
-  }
-};
-function errnoText(e) {
-  const code = e?.code;
-  if (!code) return e?.message ?? String(e);
-  const known = [...getSystemErrorMap().values()].find(([name]) => name === code)?.[1];
-  return `${code} (${known ?? e.message.replace(/^\w+: /, "").split(",")[0]})`;
-}
-var WriteError = class extends RunError {
-  constructor(path, cause) {
-    super(`cannot write ${path}: ${errnoText(cause)}`);
-    this.path = path;
-    this.cause = cause;
-    this.name = "WriteError";
-  }
-  path;
-  cause;
-};
-
 // node_modules/zod/v4/classic/external.js
 var external_exports = {};
 __export(external_exports, {
@@ -27103,11 +27056,42 @@ function date4(params) {
   return _coercedDate(ZodDate, params);
 }
 
+// action/src/specfile/keys.ts
+function parseDuration(value) {
+  if (typeof value === "number") return Number.isInteger(value) && value >= 0 ? value : void 0;
+  const m = /^(\d+)\s*(s|m|h)$/.exec(value.trim());
+  if (!m) return void 0;
+  const n = Number(m[1]);
+  return n * { s: 1, m: 60, h: 3600 }[m[2]];
+}
+function parseAge(value) {
+  const m = /^(\d+)(m|h|d)$/.exec(value.trim());
+  if (!m) return void 0;
+  return Number(m[1]) * { m: 6e4, h: 36e5, d: 864e5 }[m[2]];
+}
+var durationSchema = (min) => external_exports.union([external_exports.string(), external_exports.number()]).transform((v, ctx) => {
+  const seconds = parseDuration(v);
+  if (seconds === void 0 || seconds < min) {
+    ctx.addIssue({
+      code: "custom",
+      message: `must be a whole number of seconds ${min > 0 ? "\u2265 1" : "\u2265 0"}, written like 10s, 2m or 1h (got ${JSON.stringify(v)})`
+    });
+    return external_exports.NEVER;
+  }
+  return seconds;
+});
+function forwardIssues(ctx, issues, prefix = [], unknown2) {
+  for (const issue2 of issues) {
+    const path = issue2.code === "unrecognized_keys" ? [...issue2.path, issue2.keys[0] ?? ""] : issue2.path;
+    const message = issue2.code === "unrecognized_keys" && unknown2 ? unknown2(issue2.keys[0] ?? "") : issue2.code === "invalid_key" ? issue2.issues.map((i) => i.message).join("; ") : issue2.message;
+    ctx.addIssue({ code: "custom", path: [...prefix, ...path], message });
+  }
+}
+
 // action/src/cloud/aws/settings.ts
 function parseTtl(value) {
-  const m = /^(\d+)(m|h|d)$/.exec(value.trim());
-  if (!m || Number(m[1]) === 0) return void 0;
-  return Number(m[1]) * { m: 6e4, h: 36e5, d: 864e5 }[m[2]];
+  const ms = parseAge(value);
+  return ms ? ms : void 0;
 }
 var REGION = /^[a-z]{2}(-gov)?-[a-z]+-\d$/;
 var CIDR = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})\/(\d{1,2})$/;
@@ -27148,6 +27132,53 @@ var AwsSettingsSchema = external_exports.strictObject({
       message: `must be a zone of ${a.region}, like ${a.region}a`
     });
 });
+
+// action/src/errors.ts
+import { getSystemErrorMap } from "node:util";
+var EXIT = {
+  ok: 0,
+  regression: 1,
+  badInput: 2,
+  runFailed: 3,
+  sigint: 130,
+  sigterm: 143
+};
+var TiperfError = class extends Error {
+  constructor(message, exitCode = EXIT.badInput) {
+    super(message);
+    this.exitCode = exitCode;
+    this.name = "TiperfError";
+  }
+  exitCode;
+};
+var InputError = class extends TiperfError {
+  constructor(message) {
+    super(message, EXIT.badInput);
+    this.name = "InputError";
+  }
+};
+var RunError = class extends TiperfError {
+  constructor(message) {
+    super(message, EXIT.runFailed);
+    this.name = "RunError";
+  }
+};
+function errnoText(e) {
+  const code = e?.code;
+  if (!code) return e?.message ?? String(e);
+  const known = [...getSystemErrorMap().values()].find(([name]) => name === code)?.[1];
+  return `${code} (${known ?? e.message.replace(/^\w+: /, "").split(",")[0]})`;
+}
+var WriteError = class extends RunError {
+  constructor(path, cause) {
+    super(`cannot write ${path}: ${errnoText(cause)}`);
+    this.path = path;
+    this.cause = cause;
+    this.name = "WriteError";
+  }
+  path;
+  cause;
+};
 
 // action/src/specfile/yaml.ts
 var import_yaml = __toESM(require_dist(), 1);
@@ -27408,14 +27439,18 @@ function parseProfile(text, file2) {
 }
 
 export {
+  external_exports,
+  parseAge,
+  durationSchema,
+  forwardIssues,
+  parseTtl,
+  REGION,
   EXIT,
   TiperfError,
   InputError,
   RunError,
   errnoText,
   WriteError,
-  external_exports,
-  parseTtl,
   require_dist,
   formatIssues,
   parseYaml,

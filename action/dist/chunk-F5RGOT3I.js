@@ -4,8 +4,8 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   TAG
-} from "./chunk-LH4XD4XI.js";
-import "./chunk-VZSSTWJZ.js";
+} from "./chunk-DHMOYBBG.js";
+import "./chunk-6ESWRMLC.js";
 import {
   BinaryDecisionDiagram,
   Client,
@@ -94990,7 +94990,7 @@ async function findTagged(ec2, now) {
     add("vpc", v.VpcId, v.Tags);
   return found;
 }
-var GONE = /NotFound|InvalidInstanceID\.NotFound|InvalidVolume\.NotFound|InvalidKeyPair\.NotFound|InvalidGroup\.NotFound|InvalidSubnetID\.NotFound|InvalidRouteTableID\.NotFound|InvalidInternetGatewayID\.NotFound|InvalidVpcID\.NotFound|InvalidSpotInstanceRequestID\.NotFound/;
+var GONE = /NotFound/;
 async function deleteOne(ec2, f5) {
   switch (f5.kind) {
     case "instance":
@@ -95047,6 +95047,23 @@ async function waitTerminated(ec2, ids, waitMs, log) {
     await new Promise((r6) => setTimeout(r6, 5e3));
   }
 }
+var inOrder = (found) => KINDS.flatMap((kind) => found.filter((f5) => f5.kind === kind));
+async function deleteInOrder(ec2, found, o3, done) {
+  for (const kind of KINDS) {
+    const deleted = [];
+    for (const f5 of found.filter((x) => x.kind === kind)) {
+      try {
+        await deleteOne(ec2, f5);
+        deleted.push(f5.id);
+        done(f5);
+      } catch (e5) {
+        const err = e5;
+        done(f5, err.name === "Error" ? err.message : `${err.name}: ${err.message}`);
+      }
+    }
+    if (kind === "instance" && deleted.length) await waitTerminated(ec2, deleted, o3.waitMs ?? 6e5, o3.log);
+  }
+}
 async function reapAws(o3) {
   const ec2 = client(o3);
   const now = o3.now ?? /* @__PURE__ */ new Date();
@@ -95061,70 +95078,29 @@ async function reapAws(o3) {
     failed: [],
     overdue: found.filter((f5) => f5.overdue)
   };
-  for (const kind of KINDS) {
-    const batch = expired.filter((f5) => f5.kind === kind);
-    for (const f5 of batch) {
-      const line = `${f5.kind} ${f5.id} (tiperf:run-id ${f5.runId}, expired ${f5.expiresAt})`;
-      if (o3.dryRun) {
-        o3.log(`reap: would remove ${line}`);
-        report.removed.push(f5);
-        continue;
-      }
-      try {
-        await deleteOne(ec2, f5);
-        o3.log(`reap: removed ${line}`);
-        report.removed.push(f5);
-      } catch (e5) {
-        const error = e5.name === "Error" ? e5.message : `${e5.name}: ${e5.message}`;
-        if (GONE.test(error)) {
-          o3.log(`reap: ${line}: already gone`);
-          report.removed.push(f5);
-        } else {
-          o3.log(`reap: could not remove ${line}: ${error}`);
-          report.failed.push({ ...f5, error });
-        }
-      }
+  const line = (f5) => `${f5.kind} ${f5.id} (tiperf:run-id ${f5.runId}, expired ${f5.expiresAt})`;
+  if (o3.dryRun)
+    for (const f5 of inOrder(expired)) {
+      o3.log(`reap: would remove ${line(f5)}`);
+      report.removed.push(f5);
     }
-    if (kind === "instance" && !o3.dryRun)
-      await waitTerminated(
-        ec2,
-        report.removed.filter((f5) => f5.kind === "instance").map((f5) => f5.id),
-        o3.waitMs ?? 6e5,
-        o3.log
-      );
-  }
+  else
+    await deleteInOrder(ec2, expired, o3, (f5, error) => {
+      if (error === void 0) o3.log(`reap: removed ${line(f5)}`);
+      else if (GONE.test(error)) o3.log(`reap: ${line(f5)}: already gone`);
+      else {
+        o3.log(`reap: could not remove ${line(f5)}: ${error}`);
+        report.failed.push({ ...f5, error });
+        return;
+      }
+      report.removed.push(f5);
+    });
   ec2.destroy();
   return report;
-}
-async function sweepRun(o3, runId) {
-  const ec2 = client(o3);
-  const found = (await findTagged(ec2, /* @__PURE__ */ new Date())).filter((f5) => f5.runId === runId);
-  const gone = [];
-  for (const kind of KINDS) {
-    for (const f5 of found.filter((x) => x.kind === kind)) {
-      try {
-        await deleteOne(ec2, f5);
-        gone.push(`${f5.kind} ${f5.id}`);
-      } catch (e5) {
-        if (!GONE.test(`${e5.name} ${e5.message}`))
-          o3.log(`sweep: could not remove ${f5.kind} ${f5.id}: ${e5.message}`);
-      }
-    }
-    if (kind === "instance")
-      await waitTerminated(
-        ec2,
-        found.filter((f5) => f5.kind === "instance").map((f5) => f5.id),
-        o3.waitMs ?? 6e5,
-        o3.log
-      );
-  }
-  ec2.destroy();
-  return gone;
 }
 export {
   KINDS,
   client,
   findTagged,
-  reapAws,
-  sweepRun
+  reapAws
 };

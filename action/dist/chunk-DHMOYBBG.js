@@ -6,7 +6,7 @@ import {
   InputError,
   ROLES,
   parseTtl
-} from "./chunk-VZSSTWJZ.js";
+} from "./chunk-6ESWRMLC.js";
 
 // infra/prices/aws.ts
 var AWS_PRICES = {
@@ -55,15 +55,6 @@ function tagsOf(run) {
     [TAG.expiresAt]: run.expiresAt,
     [TAG.repository]: run.repository,
     [TAG.pr]: run.pr
-  };
-}
-function runTags(aws, o) {
-  const now = o.now ?? /* @__PURE__ */ new Date();
-  return {
-    runId: o.runId,
-    expiresAt: new Date(now.getTime() + parseTtl(aws.ttl)).toISOString().replace(/\.\d{3}Z$/, "Z"),
-    repository: o.repository ?? "local",
-    pr: o.pr ?? "none"
   };
 }
 function awsOf(profile) {
@@ -252,7 +243,6 @@ function cloudPlanText(profile, estimate, tags) {
 
 export {
   TAG,
-  runTags,
   estimateCost,
   checkBudget,
   placeholderHosts,

@@ -7,12 +7,14 @@ import {
   ResourceControlSchema,
   ServerConfigsSchema,
   WriteError,
+  durationSchema,
   external_exports,
   formatIssues,
+  forwardIssues,
   numaNode,
   parseYaml,
   validateYaml
-} from "./chunk-VZSSTWJZ.js";
+} from "./chunk-6ESWRMLC.js";
 
 // action/src/teardown.ts
 var stack = [];
@@ -277,33 +279,6 @@ function findTool(name, path = childEnv().PATH ?? "") {
   });
 }
 var firstTool = (names) => names.map((n) => findTool(n)).find((t) => t !== void 0) ?? names[0];
-
-// action/src/specfile/keys.ts
-function parseDuration(value) {
-  if (typeof value === "number") return Number.isInteger(value) && value >= 0 ? value : void 0;
-  const m = /^(\d+)\s*(s|m|h)$/.exec(value.trim());
-  if (!m) return void 0;
-  const n = Number(m[1]);
-  return n * { s: 1, m: 60, h: 3600 }[m[2]];
-}
-var durationSchema = (min) => external_exports.union([external_exports.string(), external_exports.number()]).transform((v, ctx) => {
-  const seconds = parseDuration(v);
-  if (seconds === void 0 || seconds < min) {
-    ctx.addIssue({
-      code: "custom",
-      message: `must be a whole number of seconds ${min > 0 ? "\u2265 1" : "\u2265 0"}, written like 10s, 2m or 1h (got ${JSON.stringify(v)})`
-    });
-    return external_exports.NEVER;
-  }
-  return seconds;
-});
-function forwardIssues(ctx, issues, prefix = [], unknown) {
-  for (const issue of issues) {
-    const path = issue.code === "unrecognized_keys" ? [...issue.path, issue.keys[0] ?? ""] : issue.path;
-    const message = issue.code === "unrecognized_keys" && unknown ? unknown(issue.keys[0] ?? "") : issue.code === "invalid_key" ? issue.issues.map((i) => i.message).join("; ") : issue.message;
-    ctx.addIssue({ code: "custom", path: [...prefix, ...path], message });
-  }
-}
 
 // action/src/drivers/text.ts
 var NUM = String.raw`(-?\d+(?:\.\d+)?)`;

@@ -34,13 +34,13 @@ import {
   tQuantile,
   welchLogShift,
   writeAtomic
-} from "./chunk-LDJTTZQT.js";
+} from "./chunk-5C7LSUXN.js";
 import {
   checkBudget,
   estimateCost,
   placeholderHosts,
   withHosts
-} from "./chunk-LH4XD4XI.js";
+} from "./chunk-DHMOYBBG.js";
 import {
   EXIT,
   InputError,
@@ -55,7 +55,7 @@ import {
   external_exports,
   loadProfile,
   require_dist
-} from "./chunk-VZSSTWJZ.js";
+} from "./chunk-6ESWRMLC.js";
 import {
   __commonJS,
   __export,
