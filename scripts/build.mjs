@@ -40,6 +40,9 @@ await build({
   // platform binding is installed, so the bundled PNG rendering is for that platform (linux-x64).
   loader: { ".node": "copy" },
   assetNames: "[name]",
+  // Pulumi (cloud runs only) is loaded from the checkout's node_modules: its engine plugins and
+  // dynamic providers need its files as installed, not a bundle
+  external: ["@pulumi/*"],
   logLevel: "warning",
 });
 

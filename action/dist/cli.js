@@ -11,14 +11,12 @@ import {
   githubClient,
   isLatency,
   judgeStored,
-  loadEndpoints,
   metricName,
   openPullRequest,
   parsePr,
   parseRepo,
   parseTolerance,
   planFor,
-  planText,
   prepareSpec,
   publishVerdict,
   readVerdict,
@@ -29,7 +27,12 @@ import {
   upsertIssue,
   verdictHtml,
   writeHtmlReport
-} from "./chunk-EU7IYYGJ.js";
+} from "./chunk-BLTWC2DN.js";
+import "./chunk-6UYRJTVD.js";
+import {
+  loadEndpoints,
+  planText
+} from "./chunk-7QBJZRAY.js";
 import {
   DRIVERS,
   Interrupted,
@@ -46,11 +49,12 @@ import {
   teardownAll,
   writeAtomic,
   writeResult
-} from "./chunk-5C7LSUXN.js";
+} from "./chunk-OQXDC6UD.js";
+import "./chunk-7N3WP33W.js";
 import {
   cloudPlanText,
   estimateCost
-} from "./chunk-DHMOYBBG.js";
+} from "./chunk-C43YTSSF.js";
 import {
   EXIT,
   InputError,
@@ -58,7 +62,8 @@ import {
   TiperfError,
   errnoText,
   parseAge
-} from "./chunk-6ESWRMLC.js";
+} from "./chunk-KZLFUJ4J.js";
+import "./chunk-NFEUZB2Z.js";
 import "./chunk-3EADY6QU.js";
 
 // action/src/cli.ts
@@ -798,7 +803,7 @@ async function reapCloud(values) {
   const endpoint = values.endpoint;
   if (endpoint !== void 0 && !/^https?:\/\/\S+$/.test(endpoint))
     throw new InputError(`tiperf reap: --endpoint must be an http(s) URL (got ${endpoint})`);
-  const { reapAws } = await import("./chunk-F5RGOT3I.js");
+  const { reapAws } = await import("./chunk-FYPTO5LQ.js");
   const report = await reapAws({
     region,
     ...endpoint ? { endpoint } : {},

@@ -12,7 +12,8 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-EU7IYYGJ.js";
+} from "./chunk-BLTWC2DN.js";
+import "./chunk-6UYRJTVD.js";
 import {
   getInput,
   info,
@@ -22,18 +23,21 @@ import {
   setSecret,
   warning
 } from "./chunk-JKKMYVWB.js";
+import "./chunk-7QBJZRAY.js";
 import {
   Interrupted,
   installCrashTeardown,
   installSignalTeardown,
   ledgerDir,
   teardownAll
-} from "./chunk-5C7LSUXN.js";
-import "./chunk-DHMOYBBG.js";
+} from "./chunk-OQXDC6UD.js";
+import "./chunk-7N3WP33W.js";
+import "./chunk-C43YTSSF.js";
 import {
   InputError,
   TiperfError
-} from "./chunk-6ESWRMLC.js";
+} from "./chunk-KZLFUJ4J.js";
+import "./chunk-NFEUZB2Z.js";
 import "./chunk-3EADY6QU.js";
 
 // action/src/action/steps.ts

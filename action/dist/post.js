@@ -10,8 +10,8 @@ import {
 import {
   ledgerDir,
   sweep
-} from "./chunk-5C7LSUXN.js";
-import "./chunk-6ESWRMLC.js";
+} from "./chunk-OQXDC6UD.js";
+import "./chunk-KZLFUJ4J.js";
 import "./chunk-3EADY6QU.js";
 
 // action/src/action/post.ts

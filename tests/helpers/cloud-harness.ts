@@ -5,12 +5,18 @@
 //   cloud-harness.ts CONFIG.json recover   recover the stack a dead run left, exit
 //   cloud-harness.ts CONFIG.json lifecycle up, destroy, destroy again
 //   cloud-harness.ts CONFIG.json run ARGS… up, then `tiperf ARGS…` (its teardown destroys the stack)
+//   cloud-harness.ts CONFIG.json tiperf ARGS…  `tiperf ARGS…` with the fake cloud in place of aws
+//                                              (config: cloudDir, sshPort, authorizedKeys)
 import { readFileSync } from "node:fs";
+import { CLOUDS } from "../../action/src/cloud/kinds.ts";
 import { CloudStack, type StackOptions } from "../../action/src/cloud/stack.ts";
 import { teardownAll } from "../../action/src/teardown.ts";
-import { fakeCloudProgram, fakeSweep } from "./fake-cloud.ts";
+import { fakeCloudKind, fakeCloudProgram, fakeSweep } from "./fake-cloud.ts";
 
 export interface HarnessConfig {
+  /** tiperf mode: the test sshd every fake machine is reached on. */
+  sshPort?: number;
+  authorizedKeys?: string;
   stack: string;
   backend: string;
   workDir: string;
@@ -79,6 +85,16 @@ switch (mode) {
     await s.up();
     log("harness: cluster up; starting tiperf");
     // the CLI runs its command on import, with its own signal handling and teardown
+    process.argv = [process.argv[0] as string, "tiperf", ...rest];
+    await import("../../action/src/cli.ts");
+    break;
+  }
+  case "tiperf": {
+    CLOUDS.aws = fakeCloudKind({
+      dir: c.cloudDir,
+      sshPort: c.sshPort as number,
+      authorizedKeys: c.authorizedKeys as string,
+    });
     process.argv = [process.argv[0] as string, "tiperf", ...rest];
     await import("../../action/src/cli.ts");
     break;

@@ -6,6 +6,8 @@
 import { readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import * as pulumi from "@pulumi/pulumi";
+import { machinesOf } from "../../action/src/cloud/aws/resources.ts";
+import type { CloudKind } from "../../action/src/cloud/kinds.ts";
 
 export interface FakeMachineInputs {
   dir: string;
@@ -13,6 +15,9 @@ export interface FakeMachineInputs {
   tags: Record<string, string>;
   bootMs: number;
   fail: boolean;
+  /** As cloud-init installs the run's key pair: appended to this authorized_keys on create. */
+  authorizedKeys?: string;
+  publicKey?: string;
 }
 
 // The provider's methods are serialized into the dynamic provider's own process: they capture
@@ -23,14 +28,19 @@ const provider: pulumi.dynamic.ResourceProvider = {
     const path = await import("node:path");
     const file = path.join(inputs.dir, `${inputs.name}.json`);
     fs.writeFileSync(file, JSON.stringify({ name: inputs.name, tags: inputs.tags, pid: process.pid }));
+    if (inputs.authorizedKeys && inputs.publicKey)
+      fs.appendFileSync(inputs.authorizedKeys, `${inputs.publicKey}\n`);
     if (inputs.bootMs > 0) await new Promise((r) => setTimeout(r, inputs.bootMs));
     if (inputs.fail) throw new Error(`${inputs.name}: capacity not available (fake cloud)`);
+    // its user data is done (the real program's machines touch /var/lib/tiperf-ready)
+    fs.writeFileSync(path.join(inputs.dir, `${inputs.name}.ready`), "");
     return { id: inputs.name, outs: { ...inputs, address: `127.0.0.1` } };
   },
   async delete(id: string, outs: FakeMachineInputs) {
     const fs = await import("node:fs");
     const path = await import("node:path");
     fs.rmSync(path.join(outs.dir, `${id}.json`), { force: true });
+    fs.rmSync(path.join(outs.dir, `${id}.ready`), { force: true });
   },
   async read(id: string, props: FakeMachineInputs) {
     const fs = await import("node:fs");
@@ -91,7 +101,56 @@ export async function fakeSweep(dir: string, runId: string): Promise<string[]> {
   for (const [name, tags] of Object.entries(fakeMachines(dir)))
     if (tags["tiperf:run-id"] === runId) {
       rmSync(join(dir, `${name}.json`), { force: true });
+      rmSync(join(dir, `${name}.ready`), { force: true });
       gone.push(name);
     }
   return gone;
+}
+
+/**
+ * The fake cloud as a cloud of tiperf (action/src/cloud/kinds.ts), for a harness that puts it in
+ * place of aws: one fake machine per machine of the profile (the real program's list), all of them
+ * this host, reached by SSH on a test sshd's port with the run's key (installed on create, as
+ * cloud-init does); ready once the machine's create finished; swept by tag like the real cloud.
+ */
+export function fakeCloudKind(o: { dir: string; sshPort: number; authorizedKeys: string }): CloudKind {
+  return {
+    async program(p) {
+      const names = machinesOf(p.profile).map((m) => m.name);
+      return async () => {
+        let previous: FakeMachine | undefined;
+        const created: { name: string; machine: FakeMachine }[] = [];
+        for (const name of names) {
+          previous = new FakeMachine(
+            name,
+            {
+              dir: o.dir,
+              name,
+              tags: p.tags,
+              bootMs: 0,
+              fail: false,
+              authorizedKeys: o.authorizedKeys,
+              publicKey: p.publicKey,
+            },
+            previous ? { dependsOn: [previous] } : {},
+          );
+          created.push({ name, machine: previous });
+        }
+        return {
+          machines: machinesOf(p.profile).map((m, i) => ({
+            name: m.name,
+            role: m.role,
+            id: (created[i] as { machine: FakeMachine }).machine.id,
+            privateIp: "127.0.0.1",
+            publicIp: (created[i] as { machine: FakeMachine }).machine.address,
+            sshPort: o.sshPort,
+          })),
+        };
+      };
+    },
+    sweep: (_profile, runId) => fakeSweep(o.dir, runId),
+    env: () => ({}),
+    runnerCidr: async () => "127.0.0.1/32",
+    ready: (m) => ["test", "-e", join(o.dir, `${m.name}.ready`)],
+  };
 }

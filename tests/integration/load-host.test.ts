@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { chmodSync, copyFileSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { runTool } from "../../action/src/proc/tool.ts";
@@ -107,6 +107,31 @@ describe("load host over SSH", () => {
     });
     assert.equal(r.code, 0, r.output);
     assert.equal(r.output, tricky.map((t) => `<${t}>\n`).join(""));
+  });
+
+  test("through a bastion (ProxyCommand ssh -W): arguments exact, a key path with a space and % works, the bastion's refusal is ssh's error", async () => {
+    // the bastion's key sits at a path the ProxyCommand must quote (space) and escape (% is a token)
+    const odd = join(dir, "key 100%");
+    mkdirSync(odd, { recursive: true });
+    copyFileSync(sshd.host.identity as string, join(odd, "id"));
+    chmodSync(join(odd, "id"), 0o600);
+    const jump = { ...sshd.host, identity: join(odd, "id") };
+    const tricky = ["a b", "it's", "%h", "$HOME"];
+    const r = await runTool("printf", ["<%s>\\n", ...tricky], {
+      logFile: join(dir, "jump.log"),
+      remote: { ...sshd.host, jump },
+      limitS: 30,
+    });
+    assert.equal(r.code, 0, r.output);
+    assert.equal(r.output, tricky.map((t) => `<${t}>\n`).join(""));
+    // the same target behind a bastion that refuses: the connection really goes through it
+    const refused = await runTool("true", [], {
+      logFile: join(dir, "jump-refused.log"),
+      remote: { ...sshd.host, jump: { ...jump, user: "nobody" } },
+      limitS: 30,
+    });
+    assert.equal(refused.code, 255);
+    assert.match(refused.output, /Permission denied/);
   });
 
   test("a stop after N seconds reaches the remote program as SIGINT (go-ycsb's normal end)", async () => {

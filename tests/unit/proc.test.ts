@@ -3,6 +3,7 @@ import { execFileSync } from "node:child_process";
 import { describe, test } from "node:test";
 import { childEnv } from "../../action/src/proc/env.ts";
 import { shellCommand, shellQuote } from "../../action/src/proc/quote.ts";
+import { proxyCommand, sshArgs } from "../../action/src/proc/ssh.ts";
 
 describe("shellQuote: what a POSIX shell reads back is the argument", () => {
   const hostile = [
@@ -72,5 +73,27 @@ describe("childEnv: children get a clean environment", () => {
     assert.equal(env.PGOPTIONS, "-c x=y");
     assert.match(env.PATH ?? "", /\/usr\/bin/);
     assert.equal(env.MYSQL_PWD, undefined);
+  });
+});
+
+describe("ssh through a bastion: the ProxyCommand", () => {
+  test("each argument quoted for the shell, every % doubled except the target's %h:%p; paths as ssh option values", () => {
+    const jump = { host: "203.0.113.7", user: "ops", port: 2222, identity: "/keys/key 100%" };
+    const cmd = proxyCommand(jump);
+    assert.match(cmd, /^ssh .* -W %h:%p 203\.0\.113\.7$/);
+    // the shell reads back the arguments ssh gets once its own %-expansion turned %% into %
+    const argv = execFileSync(
+      "sh",
+      ["-c", `printf '%s\\n' ${cmd.replace(/^ssh /, "").replace(/%%/g, "%")}`],
+      { encoding: "utf8" },
+    )
+      .trimEnd()
+      .split("\n");
+    assert.ok(argv.includes('IdentityFile="/keys/key 100%%"'), argv.join(" | "));
+    assert.deepEqual(argv.slice(-3), ["-W", "%h:%p", "203.0.113.7"]);
+    assert.ok(argv.includes("-p") && argv[argv.indexOf("-p") + 1] === "2222");
+    const args = sshArgs({ host: "10.0.0.5", user: "ops", port: 22, jump }, "true");
+    assert.ok(args.includes(`ProxyCommand=${cmd}`));
+    assert.throws(() => sshArgs({ host: "h", user: "u", port: 22, identity: 'a"b' }, "true"), /double quote/);
   });
 });

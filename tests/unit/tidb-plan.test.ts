@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
-import { checkBudget, estimateCost } from "../../action/src/cloud/aws/resources.ts";
+import { checkBudget, estimateCost, withHosts } from "../../action/src/cloud/aws/resources.ts";
+import { hostsOf, machinesOf, stackName } from "../../action/src/cloud/provision.ts";
 import { InputError } from "../../action/src/errors.ts";
 import { planRun } from "../../action/src/pipeline/plan.ts";
 import { loadSpec, parseSpec } from "../../action/src/specfile/load.ts";
@@ -326,4 +327,91 @@ describe("provider aws: what a run would create and cost, before anything is cre
     test(`a bad aws profile is refused: ${message.source.slice(0, 40)}`, () => {
       assert.throws(() => parseProfile(text, "a.yaml"), message);
     });
+});
+
+describe("hosts behind a bastion (ssh.proxy), and the machines of an ephemeral cluster", () => {
+  const BASTION = `name: b
+provider: hosts
+hosts: {pd: [10.0.1.1], tikv: [10.0.1.2], tidb: [10.0.1.5], load: [10.0.1.9]}
+ssh: {user: ops, identity_file: /keys/inner, proxy: {host: 203.0.113.7, port: 2222, identity_file: /keys/outer}}
+roles:
+  pd: {count: 1}
+  tikv: {count: 1}
+  tidb: {count: 1}
+`;
+  test("every tiup cluster command that connects goes through the bastion; tiperf's checks run on the load host", () => {
+    const plan = planOf(BASTION);
+    const proxy = [
+      "--ssh-proxy-host",
+      "203.0.113.7",
+      "--ssh-proxy-user",
+      "ops",
+      "--ssh-proxy-port",
+      "2222",
+      "--ssh-proxy-identity-file",
+      "/keys/outer",
+    ];
+    const tiup = plan.commands.filter((c) => c.argv[0] === "tiup");
+    for (const c of tiup) {
+      const at = c.argv.indexOf("--ssh-proxy-host");
+      // edit-config only rewrites tiup's local record: no SSH, no proxy flags
+      if (c.argv[2] === "edit-config") assert.equal(at, -1);
+      else assert.deepEqual(c.argv.slice(at, at + proxy.length), proxy, c.argv.join(" "));
+    }
+    const checks = plan.commands.filter((c) => ["record", "sql"].includes(c.phase));
+    assert.ok(checks.length > 0);
+    for (const c of checks) assert.equal(c.where, "load host", c.argv.join(" "));
+    // without a bastion nothing changes
+    const plain = planOf(BASTION.replace(/, proxy: \{[^}]*\}/, ""));
+    assert.ok(plain.commands.every((c) => !c.argv.includes("--ssh-proxy-host")));
+    assert.ok(plain.commands.filter((c) => c.phase === "record").every((c) => c.where === "runner"));
+  });
+
+  test("a bastion without a load host is refused: the checks have nowhere to run", () => {
+    assert.throws(
+      () => parseProfile(BASTION.replace(", load: [10.0.1.9]", ""), "b.yaml"),
+      /hosts\.load: ssh\.proxy needs a load host \(hosts\.load\)/,
+    );
+  });
+
+  test("the stack's name: one per profile and pull request, branch or local run", () => {
+    assert.equal(
+      stackName({ name: "aws-smoke" }, { GITHUB_REF: "refs/pull/42/merge" }),
+      "tiperf-aws-smoke-pr42",
+    );
+    assert.equal(
+      stackName({ name: "aws-smoke" }, { GITHUB_REF: "refs/heads/main", GITHUB_REF_NAME: "Release/v8.5" }),
+      "tiperf-aws-smoke-release-v8-5",
+    );
+    assert.equal(stackName({ name: "aws-smoke" }, {}), "tiperf-aws-smoke-local");
+  });
+
+  test("the program's machines become hosts per role; the load host's public address is the bastion", () => {
+    const machines = machinesOf({
+      machines: [
+        { name: "pd-1", role: "pd", privateIp: "10.42.1.10", publicIp: "54.1.1.1", id: "i-1" },
+        { name: "tikv-1", role: "tikv", privateIp: "10.42.1.11", publicIp: "54.1.1.2", id: "i-2" },
+        { name: "tidb-1", role: "tidb", privateIp: "10.42.1.12", publicIp: "54.1.1.3", id: "i-3" },
+        { name: "load-1", role: "load", privateIp: "10.42.1.13", publicIp: "54.1.1.4", id: "i-4" },
+      ],
+    });
+    const hosts = hostsOf(machines, "/run/cloud/id_rsa");
+    assert.deepEqual(hosts, {
+      hosts: { pd: ["10.42.1.10"], tikv: ["10.42.1.11"], tidb: ["10.42.1.12"], load: ["10.42.1.13"] },
+      bastion: "54.1.1.4",
+      identityFile: "/run/cloud/id_rsa",
+    });
+    const profile = withHosts(parseProfile(AWS, "a.yaml"), hosts);
+    assert.deepEqual(profile.ssh, {
+      user: "ubuntu",
+      port: 22,
+      identity_file: "/run/cloud/id_rsa",
+      proxy: { host: "54.1.1.4", user: "ubuntu", port: 22, identity_file: "/run/cloud/id_rsa" },
+    });
+    assert.throws(
+      () => machinesOf({ machines: [{ name: "pd-1", role: "pd" }] }),
+      /output "machines" is not a list/,
+    );
+    assert.throws(() => hostsOf(machines.slice(0, 3), "k"), /no load host/);
+  });
 });

@@ -46,6 +46,8 @@ export const CostSchema = z.strictObject({
   prices_as_of: z.string(),
 });
 
+export type Cost = z.output<typeof CostSchema>;
+
 export const VerdictSchema = z.strictObject({
   format: z.literal(VERDICT_FORMAT),
   version: z.literal(1),

@@ -49,6 +49,7 @@ export async function compareSpec(loaded: LoadedSpec, opts: CompareOptions): Pro
     outDir: opts.outDir,
     command: "compare",
     log: opts.log,
+    signal: opts.signal,
   });
   opts.log(
     `compare ${result.run_id}: ${plan.head.name} against ${plan.base.name}, ${compare.order}, ${compare.rounds}${maxRounds > compare.rounds ? `–${maxRounds}` : ""} rounds, seed ${seed}; results in ${runDir.dir}`,
@@ -173,6 +174,9 @@ export async function compareSpec(loaded: LoadedSpec, opts: CompareOptions): Pro
         .close(opts.signal, error !== undefined)
         .catch((e) => opts.log(`teardown: ${(e as Error).message}`));
     await tidb?.stop();
+    // an ephemeral cluster's cost, measured from `up` to the end of destroy
+    const cost = tidb?.cost();
+    if (verdict && cost) verdict.cost = cost;
     error = await finishResult(result, runDir, error, opts.signal, opts.log);
   }
   if (error || !verdict) throw error;

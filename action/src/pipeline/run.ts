@@ -1,6 +1,7 @@
 import { join } from "node:path";
-import { checkBudget, estimateCost } from "../cloud/aws/resources.ts";
+import { type CostEstimate, checkBudget, estimateCost } from "../cloud/aws/resources.ts";
 import { runHours } from "../cloud/estimate.ts";
+import { type CloudCluster, provisionCluster } from "../cloud/provision.ts";
 import { driverOf } from "../drivers/registry.ts";
 import { EXIT, InputError, RunError } from "../errors.ts";
 import type { RemoteHost } from "../proc/ssh.ts";
@@ -14,7 +15,7 @@ import type { StartOptions, Target } from "../targets/index.ts";
 import { record } from "../targets/ledger.ts";
 import { planFor } from "../targets/tidb/index.ts";
 import type { TidbPlan } from "../targets/tidb/plan.ts";
-import { TidbRun } from "../targets/tidb/run.ts";
+import { TidbRun, tiupHome } from "../targets/tidb/run.ts";
 import { Bench } from "./bench.ts";
 import { cellLabel, cellSeconds, maxThreads, planCells } from "./cells.ts";
 import { checkOutDir, checkTools, specWarnings } from "./preflight.ts";
@@ -41,27 +42,29 @@ export interface RunOutcome {
  */
 export async function startResult(
   loaded: LoadedSpec,
-  opts: { outDir: string; command: "run" | "compare"; log: (line: string) => void },
+  opts: {
+    outDir: string;
+    command: "run" | "compare";
+    log: (line: string) => void;
+    signal: AbortSignal;
+  },
 ): Promise<{ result: Result; runDir: RunDir; tidb?: TidbRun }> {
   await checkOutDir(opts.outDir);
   const runId = newRunId(loaded.spec.name);
+  const prefix = `tiperf-${runId.split("-").pop()}`;
   // a TiDB target's plan is made (and its profile and topology validated) before anything starts
-  const plan =
+  let plan =
     loaded.spec.target.kind === "tidb"
-      ? await planFor(loaded, {
-          ...(loaded.profile ? { profile: loaded.profile } : {}),
-          prefix: `tiperf-${runId.split("-").pop()}`,
-        })
+      ? await planFor(loaded, { ...(loaded.profile ? { profile: loaded.profile } : {}), prefix })
       : undefined;
-  if (plan?.profile.provider === "aws") refuseCloudRun(loaded, plan);
+  // an ephemeral cluster over its budget is refused before anything is created
+  const estimate = plan?.profile.provider === "aws" ? checkCloudBudget(loaded, plan) : undefined;
   checkTools(loaded.variants ? [loaded.variants.base.spec, loaded.variants.head.spec] : [loaded.spec], {
     remoteLoad: Boolean(plan?.load.user),
   });
   const warnings = specWarnings(loaded, opts.command);
   for (const w of warnings) opts.log(`warning: ${w}`);
   const runDir = await RunDir.create(opts.outDir, runId);
-  const tidb = plan ? new TidbRun(plan, runDir.dir, join(runDir.dir, "raw"), opts.log) : undefined;
-  await tidb?.writeFiles();
   if (loaded.composed !== undefined) {
     // What ran, as one spec file: the verdict's "reproduce locally" command points at it.
     const file = join(runDir.dir, "spec.yaml");
@@ -92,21 +95,48 @@ export async function startResult(
     await runDir.forget();
     throw e;
   }
-  return { result, runDir, ...(tidb ? { tidb } : {}) };
+  let cloud: CloudCluster | undefined;
+  try {
+    if (plan && estimate) {
+      // the machines first; then the plan again, on their addresses
+      cloud = await provisionCluster({
+        profile: plan.profile,
+        runId,
+        runDir: runDir.dir,
+        tiupClusters: plan.deployments.filter((d) => d.kind === "cluster").map((d) => d.name),
+        tiupHome: tiupHome(),
+        log: opts.log,
+        signal: opts.signal,
+      });
+      plan = await planFor(loaded, {
+        ...(loaded.profile ? { profile: loaded.profile } : {}),
+        prefix,
+        cloud: cloud.hosts,
+      });
+    }
+    const tidb = plan
+      ? new TidbRun(plan, runDir.dir, join(runDir.dir, "raw"), opts.log, {
+          ...(cloud ? { cloud } : {}),
+          ...(estimate ? { estimate } : {}),
+        })
+      : undefined;
+    await tidb?.writeFiles();
+    return { result, runDir, ...(tidb ? { tidb } : {}) };
+  } catch (e) {
+    await cloud?.destroy().catch((err: Error) => opts.log(`teardown: ${err.message}`));
+    const ended = await finishResult(result, runDir, e, opts.signal, opts.log);
+    throw Object.assign(ended as Error, { runDir: runDir.dir });
+  }
 }
 
 /**
- * A run on an ephemeral AWS cluster: refused over budget before anything is created; otherwise
- * refused because deploying onto the machines is not built yet (the runner reaches them only by
- * SSH; tiup, the SQL and the status checks would go through the load host). `tiperf plan` shows
- * the resources, tags, cost and commands; the stack lifecycle and the reaper are built.
+ * A run on an ephemeral cloud cluster: its cost estimated from the dated price table; refused
+ * over the profile's budget or ttl, before anything is created.
  */
-function refuseCloudRun(loaded: LoadedSpec, plan: TidbPlan): void {
+function checkCloudBudget(loaded: LoadedSpec, plan: TidbPlan): CostEstimate {
   const estimate = estimateCost(plan.profile, runHours(loaded));
   checkBudget(plan.profile, estimate, plan.profileFile);
-  throw new InputError(
-    `${plan.profileFile}: provider aws: deploying TiDB onto the cloud machines from the runner is not built yet (estimated $${estimate.dollars.toFixed(2)}); nothing was created. \`tiperf plan --profile ${plan.profileFile}\` shows the resources, tags, cost and deploy commands`,
-  );
+  return estimate;
 }
 
 /** How a bench of a TiDB run starts its variant and where its load tools run. */
@@ -184,6 +214,7 @@ export async function runSpec(loaded: LoadedSpec, opts: RunOptions): Promise<Run
     outDir: opts.outDir,
     command: "run",
     log: opts.log,
+    signal: opts.signal,
   });
   opts.log(`run ${result.run_id}: results in ${runDir.dir}`);
   const cells = planCells(spec);

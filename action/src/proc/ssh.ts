@@ -1,6 +1,7 @@
 // Running a program on another machine (a profile's load host) over OpenSSH, with the same
 // guarantees as a local child: argument arrays (quoted once, by shellQuote), output streamed back,
 // and nothing left running there when tiperf stops it or goes away.
+import { RunError } from "../errors.ts";
 import { shellCommand } from "./quote.ts";
 
 export interface RemoteHost {
@@ -11,6 +12,8 @@ export interface RemoteHost {
   identity?: string;
   /** known_hosts file; a host seen first is recorded there (ephemeral machines have new keys). */
   knownHosts?: string;
+  /** A bastion ssh goes through first (ProxyCommand `ssh -W`): machines reachable only from it. */
+  jump?: RemoteHost;
 }
 
 /**
@@ -34,14 +37,29 @@ export function remoteCommand(argv: readonly string[]): string {
   return shellCommand(["sh", "-c", WRAPPER, "sh", ...argv]);
 }
 
-/** ssh's own arguments: batch mode (never a password prompt), keepalives, the host key policy. */
-export function sshArgs(h: RemoteHost, remote: string): string[] {
+/**
+ * A file path as an ssh option value (IdentityFile, UserKnownHostsFile): in double quotes (spaces),
+ * each % doubled (%d, %u… are tokens there). `-i` is not used: ssh checks its path before expanding.
+ */
+export function sshPath(path: string): string {
+  if (/["\n\\]/.test(path))
+    throw new RunError(
+      `ssh cannot be given the path ${JSON.stringify(path)}: it holds a double quote, backslash or newline`,
+    );
+  return `"${path.replace(/%/g, "%%")}"`;
+}
+
+/** ssh's options for one host: batch mode (never a password prompt), keepalives, key policy, key, user. */
+function hostOptions(h: RemoteHost): string[] {
   return [
     "-o",
     "BatchMode=yes",
     "-o",
     "StrictHostKeyChecking=accept-new",
-    ...(h.knownHosts ? ["-o", `UserKnownHostsFile=${h.knownHosts}`] : []),
+    // "Permanently added … to the list of known hosts" would land in the tool's output
+    "-o",
+    "LogLevel=ERROR",
+    ...(h.knownHosts ? ["-o", `UserKnownHostsFile=${sshPath(h.knownHosts)}`] : []),
     "-o",
     "ServerAliveInterval=15",
     "-o",
@@ -50,11 +68,24 @@ export function sshArgs(h: RemoteHost, remote: string): string[] {
     "ConnectTimeout=15",
     "-p",
     String(h.port),
-    ...(h.identity ? ["-i", h.identity, "-o", "IdentitiesOnly=yes"] : []),
+    ...(h.identity ? ["-o", `IdentityFile=${sshPath(h.identity)}`, "-o", "IdentitiesOnly=yes"] : []),
     "-l",
     h.user,
-    h.host,
-    "--",
-    remote,
+    ...(h.jump ? ["-o", `ProxyCommand=${proxyCommand(h.jump)}`] : []),
   ];
+}
+
+/**
+ * The ProxyCommand reaching a host through `jump`: ssh runs it with the user's shell after
+ * expanding %-tokens, so each argument is quoted by shellQuote and every % of it doubled; only
+ * the target's %h:%p stays a token. A jump of its own chains (bastion behind bastion).
+ */
+export function proxyCommand(jump: RemoteHost): string {
+  const args = ["ssh", ...hostOptions(jump), "-W", "%h:%p", jump.host];
+  return args.map((a) => (a === "%h:%p" ? a : shellCommand([a]).replace(/%/g, "%%"))).join(" ");
+}
+
+/** ssh's own arguments for running `remote` (one shell command line) on `h`. */
+export function sshArgs(h: RemoteHost, remote: string): string[] {
+  return [...hostOptions(h), h.host, "--", remote];
 }

@@ -15,7 +15,8 @@ import { readResult, writeResult } from "../result/store.ts";
 export interface LedgerEntry {
   /** server: a private database server; cgroup: its CPU limit; run: a result.json still being written. */
   /** playground: a tiup playground (pid; path = its data dir); cluster: a tiup cluster (path = its name). */
-  kind: "server" | "cgroup" | "run" | "playground" | "cluster";
+  /** stack: an ephemeral cloud cluster's Pulumi stack (recovered: destroyed, swept by tag, removed). */
+  kind: "server" | "cgroup" | "run" | "playground" | "cluster" | "stack";
   what: string;
   /** The server's pid (server) — only signalled while its command line still names workDir. */
   pid?: number;
@@ -26,6 +27,8 @@ export interface LedgerEntry {
   log_dir?: string;
   /** How the server stops cleanly (MariaDB SIGTERM, PostgreSQL SIGINT = fast shutdown). */
   signal?: NodeJS.Signals;
+  /** The stack's backend, workspace, run id and cloud settings (kind stack). */
+  stack?: import("../cloud/provision.ts").StackRecord;
   /** The tiperf process that started it. */
   owner: number;
   started_at: string;
@@ -100,7 +103,7 @@ export async function sweep(opts: SweepOptions): Promise<SweepOutcome> {
         if (g.endsWith(".json")) files.push(join(f.name, g));
   }
   // servers first (a cgroup can only go once its processes have), runs last (their servers' logs kept)
-  const order = { server: 0, playground: 0, cluster: 0, cgroup: 1, run: 2 } as const;
+  const order = { server: 0, playground: 0, cluster: 0, stack: 1, cgroup: 1, run: 2 } as const;
   const entries: [string, LedgerEntry][] = [];
   for (const f of files) {
     try {
@@ -125,13 +128,30 @@ export async function sweep(opts: SweepOptions): Promise<SweepOutcome> {
           ? `reap (dry run): would mark ${e.path} interrupted if it is still running (${ageText})`
           : e.kind === "cluster"
             ? `reap (dry run): would run tiup cluster destroy ${e.path} --yes (${ageText})`
-            : `reap (dry run): would stop ${e.what}${e.pid ? ` pid ${e.pid}` : ""} and remove ${e.path} (${ageText})`,
+            : e.kind === "stack"
+              ? `reap (dry run): would recover ${e.what} (destroy, tag sweep, remove) (${ageText})`
+              : `reap (dry run): would stop ${e.what}${e.pid ? ` pid ${e.pid}` : ""} and remove ${e.path} (${ageText})`,
       );
       continue;
     }
     if (e.kind === "run") {
       await markInterrupted(e, opts.log);
       await rm(join(dir, f), { force: true });
+      continue;
+    }
+    if (e.kind === "stack") {
+      // loaded only here: the Pulumi Automation API is needed by cloud runs alone
+      const { recoverRecorded } = await import("../cloud/provision.ts");
+      const { tiupHome } = await import("./tidb/run.ts");
+      try {
+        await recoverRecorded(e, tiupHome(), opts.log);
+        opts.log(`reap: recovered ${e.what} (${ageText})`);
+        await rm(join(dir, f), { force: true });
+      } catch (err) {
+        opts.log(`reap: ${e.what}: recovery failed, entry kept: ${(err as Error).message.split("\n")[0]}`);
+        out.kept.push(e);
+        out.swept.pop();
+      }
       continue;
     }
     if (e.kind === "cluster") {

@@ -40,16 +40,88 @@ const alive = (pid) => {
   }
 };
 
+/** tiup-cluster's root flags for a bastion (hidden in its help), accepted by every subcommand. */
+const PROXY = {
+  "--ssh-proxy-host": 1,
+  "--ssh-proxy-user": 1,
+  "--ssh-proxy-port": 1,
+  "--ssh-proxy-identity-file": 1,
+};
+
 /** Flags each subcommand accepts (what tiperf passes), with how many values they take. */
 const ACCEPTS = {
-  deploy: { "--yes": 0, "--user": 1, "-i": 1 },
-  start: {},
-  stop: { "--yes": 0 },
-  display: { "--format": 1, "--uptime": 0 },
+  deploy: { "--yes": 0, "--user": 1, "-i": 1, ...PROXY },
+  start: { ...PROXY },
+  stop: { "--yes": 0, ...PROXY },
+  display: { "--format": 1, "--uptime": 0, ...PROXY },
   "edit-config": { "--topology-file": 1, "--yes": 0 },
-  reload: { "--yes": 0 },
-  destroy: { "--yes": 0 },
+  reload: { "--yes": 0, ...PROXY },
+  destroy: { "--yes": 0, ...PROXY },
 };
+
+/**
+ * With --ssh-proxy-host, tiup's SSH sessions go through the bastion with that user, port and key:
+ * the stand-in logs in there as tiup would (and, on deploy, on to each host with --user and -i),
+ * so wrong flags fail the way they would with tiup.
+ */
+function checkProxy(opt, hosts = []) {
+  if (!opt["--ssh-proxy-host"]) return;
+  const bastion = [
+    "-o",
+    "BatchMode=yes",
+    "-o",
+    "StrictHostKeyChecking=no",
+    "-o",
+    "UserKnownHostsFile=/dev/null",
+    "-o",
+    "LogLevel=ERROR",
+    "-o",
+    "IdentitiesOnly=yes",
+    "-p",
+    opt["--ssh-proxy-port"] ?? "22",
+    "-i",
+    opt["--ssh-proxy-identity-file"],
+    "-l",
+    opt["--ssh-proxy-user"],
+    opt["--ssh-proxy-host"],
+  ];
+  const ssh = (argv) => {
+    try {
+      execFileSync("ssh", argv, { stdio: ["ignore", "pipe", "pipe"], timeout: 30_000 });
+    } catch (e) {
+      fail(
+        `failed to connect through the SSH proxy ${opt["--ssh-proxy-host"]}: ${String(e.stderr ?? e.message).trim()}`,
+      );
+    }
+  };
+  ssh([...bastion, "true"]);
+  for (const { host, port } of hosts)
+    ssh([
+      "-o",
+      "BatchMode=yes",
+      "-o",
+      "StrictHostKeyChecking=no",
+      "-o",
+      "UserKnownHostsFile=/dev/null",
+      "-o",
+      "LogLevel=ERROR",
+      "-o",
+      "IdentitiesOnly=yes",
+      "-o",
+      `ProxyCommand=ssh ${bastion
+        .slice(0, -1)
+        .map((a) => `'${a}'`)
+        .join(" ")} -W %h:%p ${bastion.at(-1)}`,
+      "-p",
+      String(port),
+      "-i",
+      opt["-i"],
+      "-l",
+      opt["--user"],
+      host,
+      "true",
+    ]);
+}
 
 function parseArgs(sub, rest) {
   const flags = ACCEPTS[sub];
@@ -211,6 +283,7 @@ if (sub === "__daemon") {
   const { pos, opt } = parseArgs(sub, rest);
   const name = pos[0];
   if (!name) fail(`accepts 1 arg(s), received 0`);
+  if (sub !== "deploy") checkProxy(opt);
   if (sub === "deploy") {
     const [, version, file] = pos;
     if (!opt["--yes"] || !opt["--user"]) fail("tiperf always passes --yes and --user");
@@ -219,6 +292,7 @@ if (sub === "__daemon") {
     for (const section of ["pd_servers", "tikv_servers", "tidb_servers"])
       for (const i of topo[section] ?? [])
         if (i.host !== "127.0.0.1") fail(`the stand-in deploys on 127.0.0.1 only (${section}: ${i.host})`);
+    checkProxy(opt, [{ host: "127.0.0.1", port: topo.global?.ssh_port ?? 22 }]);
     mkdirSync(dirOf(name), { recursive: true });
     writeFileSync(join(dirOf(name), "topology.yaml"), readFileSync(file));
     save(name, { version, displays: 0 });

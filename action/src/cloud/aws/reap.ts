@@ -284,3 +284,24 @@ export async function reapAws(o: ReapOptions): Promise<ReapReport> {
   ec2.destroy();
   return report;
 }
+
+/**
+ * The tag sweep of one run (a stack's recovery, a destroy that failed half-way): everything tagged
+ * with this run id, expired or not, deleted in dependency order; says what went.
+ */
+export async function sweepRun(
+  o: Pick<ReapOptions, "region" | "endpoint" | "log" | "waitMs"> & { runId: string },
+): Promise<string[]> {
+  const ec2 = client(o);
+  const gone: string[] = [];
+  try {
+    const mine = (await findTagged(ec2, new Date())).filter((f) => f.runId === o.runId);
+    await deleteInOrder(ec2, mine, o, (f, error) => {
+      if (error === undefined || GONE.test(error)) gone.push(`${f.kind} ${f.id}`);
+      else o.log(`cloud: sweep: could not remove ${f.kind} ${f.id}: ${error}`);
+    });
+  } finally {
+    ec2.destroy();
+  }
+  return gone;
+}

@@ -250,24 +250,43 @@ export function costText(e: CostEstimate): string {
   return lines.join("\n");
 }
 
-/** A profile's stand-in hosts before `up`: each machine's name (the plan shows where each instance goes). */
-export function placeholderHosts(profile: Profile): Record<string, string[]> {
+/** Where a cluster's machines are, once `up` said so (before it, each machine's name stands in). */
+export interface ClusterHosts {
+  /** Private addresses per role (load included): what the machines use among themselves. */
+  hosts: Record<string, string[]>;
+  /** The load host's public address: the bastion, the one machine the runner reaches (SSH only). */
+  bastion: string;
+  /** The run's private key file. */
+  identityFile: string;
+  /** The machines' SSH port (22 on EC2). */
+  sshPort?: number;
+}
+
+/** Before `up`: each machine's name in place of its address (the plan shows where each instance goes). */
+export function placeholderHosts(profile: Profile): ClusterHosts {
   const hosts: Record<string, string[]> = {};
   for (const m of machinesOf(profile)) hosts[m.role] = [...(hosts[m.role] ?? []), m.name];
-  return hosts;
+  return { hosts, bastion: "<load-1 public address>", identityFile: "<run>/cloud/id_rsa" };
 }
 
 /**
- * The profile as a hosts profile on the cluster's machines: each role's private addresses (or,
- * before `up`, the machines' names), reached with the run's key as the AMI's login user.
+ * The profile as a hosts profile on the cluster's machines: each role's private addresses, reached
+ * with the run's key as the AMI's login user through the load host (the bastion: the security
+ * group admits SSH from the runner and nothing else).
  */
-export function withHosts(profile: Profile, hosts: Record<string, string[]>, identityFile: string): Profile {
+export function withHosts(profile: Profile, c: ClusterHosts): Profile {
   const aws = awsOf(profile);
-  const list = (role: string) => (hosts[role]?.length ? { [role]: hosts[role] } : {});
+  const list = (role: string) => (c.hosts[role]?.length ? { [role]: c.hosts[role] } : {});
+  const port = c.sshPort ?? 22;
   return {
     ...profile,
     hosts: { ...list("pd"), ...list("tikv"), ...list("tidb"), ...list("tiflash"), ...list("load") },
-    ssh: { user: aws.ssh_user, port: 22, identity_file: identityFile },
+    ssh: {
+      user: aws.ssh_user,
+      port,
+      identity_file: c.identityFile,
+      proxy: { host: c.bastion, user: aws.ssh_user, port, identity_file: c.identityFile },
+    },
   };
 }
 
@@ -276,7 +295,7 @@ export function cloudPlanText(profile: Profile, estimate: CostEstimate, tags: Ru
   const aws = awsOf(profile);
   const lines = [
     `cloud: aws ${aws.region} (zone ${aws.zone ?? `${aws.region}a`}), ${aws.spot ? "spot" : "on-demand"}, ttl ${aws.ttl}, state ${aws.backend ?? "file://<run>/cloud/state"}`,
-    "resources Pulumi would create (stack tiperf-<run>):",
+    `resources Pulumi would create (stack tiperf-${profile.name}-<pr N, branch or local>):`,
   ];
   for (const r of resourcesOf(profile))
     lines.push(`  ${String(r.count).padStart(2)} × ${r.type} ${r.name}${r.about ? `    # ${r.about}` : ""}`);

@@ -1,7 +1,7 @@
 // TiDB targets: a playground on this machine or a tiup cluster on a profile's hosts, planned from
 // the spec's variants and the profile (plan.ts), carried out by run.ts.
 
-import { placeholderHosts, withHosts } from "../../cloud/aws/resources.ts";
+import { type ClusterHosts, placeholderHosts, withHosts } from "../../cloud/aws/resources.ts";
 import { InputError } from "../../errors.ts";
 import type { LoadedSpec } from "../../specfile/load.ts";
 import { planTidb, type TidbPlan, type TidbVariant } from "./plan.ts";
@@ -20,7 +20,7 @@ export function variantsOf(loaded: LoadedSpec): TidbVariant[] {
 /** Loads the profile (--profile, else target.profile, else the playground) and plans the run. */
 export async function planFor(
   loaded: LoadedSpec,
-  o: { profile?: string; prefix: string; hosts?: Record<string, string[]>; identityFile?: string },
+  o: { profile?: string; prefix: string; cloud?: ClusterHosts },
 ): Promise<TidbPlan> {
   const variants = variantsOf(loaded);
   if (variants.some((v) => v.target.kind !== "tidb"))
@@ -33,11 +33,6 @@ export async function planFor(
   const file = o.profile ?? ([...named][0] as string);
   let profile = await loadProfile(file, o.profile ? "--profile" : "target.profile");
   // an ephemeral cluster's addresses are known after `up`: until then each machine's name stands in
-  if (profile.provider === "aws")
-    profile = withHosts(
-      profile,
-      o.hosts ?? placeholderHosts(profile),
-      o.identityFile ?? "<run>/cloud/id_rsa",
-    );
+  if (profile.provider === "aws") profile = withHosts(profile, o.cloud ?? placeholderHosts(profile));
   return planTidb({ variants, profile, profileFile: file, prefix: o.prefix });
 }

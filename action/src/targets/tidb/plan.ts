@@ -30,6 +30,8 @@ export interface ClusterDeployment {
   cluster: Cluster;
   /** The variants measured on this cluster (more than one: they differ only in configs). */
   variants: string[];
+  /** tiup's --ssh-proxy-* flags (a profile's ssh.proxy), given to every tiup cluster command. */
+  proxyFlags: string[];
 }
 
 export interface PlaygroundDeployment {
@@ -249,6 +251,7 @@ export function planTidb(o: {
         version: g.members[0]?.target.version ?? "",
         cluster: deployed as Cluster,
         variants: g.members.map((m) => m.name),
+        proxyFlags: proxyFlags(profile),
       });
     });
     checkTopology(
@@ -378,6 +381,25 @@ function sshFlags(profile: Profile): string[] {
   ];
 }
 
+/**
+ * tiup-cluster's root flags for a bastion (hidden in its help; components/cluster/command/root.go):
+ * host, user, port and key of the proxy every SSH connection of tiup goes through.
+ */
+function proxyFlags(profile: Profile): string[] {
+  const proxy = profile.ssh?.proxy;
+  if (!proxy) return [];
+  const key = proxy.identity_file ?? profile.ssh?.identity_file;
+  return [
+    "--ssh-proxy-host",
+    proxy.host,
+    "--ssh-proxy-user",
+    proxy.user ?? profile.ssh?.user ?? "tidb",
+    "--ssh-proxy-port",
+    String(proxy.port),
+    ...(key ? ["--ssh-proxy-identity-file", expandHome(key)] : []),
+  ];
+}
+
 /** The tiup command lines of a cluster deployment, one function per subcommand. */
 export const tiupCluster = {
   deploy: (d: ClusterDeployment, file: string, profile: Profile) => [
@@ -389,10 +411,20 @@ export const tiupCluster = {
     file,
     "--yes",
     ...sshFlags(profile),
+    ...d.proxyFlags,
   ],
-  start: (d: ClusterDeployment) => ["tiup", "cluster", "start", d.name],
-  stop: (d: ClusterDeployment) => ["tiup", "cluster", "stop", d.name, "--yes"],
-  display: (d: ClusterDeployment) => ["tiup", "cluster", "display", d.name, "--format", "json", "--uptime"],
+  start: (d: ClusterDeployment) => ["tiup", "cluster", "start", d.name, ...d.proxyFlags],
+  stop: (d: ClusterDeployment) => ["tiup", "cluster", "stop", d.name, "--yes", ...d.proxyFlags],
+  display: (d: ClusterDeployment) => [
+    "tiup",
+    "cluster",
+    "display",
+    d.name,
+    "--format",
+    "json",
+    "--uptime",
+    ...d.proxyFlags,
+  ],
   editConfig: (d: ClusterDeployment, file: string) => [
     "tiup",
     "cluster",
@@ -402,8 +434,8 @@ export const tiupCluster = {
     file,
     "--yes",
   ],
-  reload: (d: ClusterDeployment) => ["tiup", "cluster", "reload", d.name, "--yes"],
-  destroy: (d: ClusterDeployment) => ["tiup", "cluster", "destroy", d.name, "--yes"],
+  reload: (d: ClusterDeployment) => ["tiup", "cluster", "reload", d.name, "--yes", ...d.proxyFlags],
+  destroy: (d: ClusterDeployment) => ["tiup", "cluster", "destroy", d.name, "--yes", ...d.proxyFlags],
 };
 
 /** `tiup playground VERSION --db N --kv N --pd N --tiflash N --without-monitor --tag T …`. */
@@ -455,12 +487,14 @@ function commandsOf(plan: TidbPlan): PlanCommand[] {
         `on the load host (its config passed over SSH); the load tools connect to ${plan.haproxy.host}:${haproxyPort(plan, d)}`,
         "load host",
       );
+  // behind a bastion, tiperf's own SQL and status checks run on the load host
+  const checks: PlanCommand["where"] = plan.profile.ssh?.proxy ? "load host" : "runner";
   for (const v of plan.variants) {
     const d = plan.deployments[v.deployment] as Deployment;
     const about = `variant ${v.name} on ${d.name}`;
-    add("record", ["SELECT tidb_version()"], about);
+    add("record", ["SELECT tidb_version()"], about, checks);
     const status = statusAddresses(d);
-    add("record", ["GET", `http://${status.tidb[0]}/status`], `${about}: recorded`);
+    add("record", ["GET", `http://${status.tidb[0]}/status`], `${about}: recorded`, checks);
     for (const role of new Set(v.configKeys.map((k) => k.role)))
       for (const addr of status[role])
         add(
@@ -470,13 +504,15 @@ function commandsOf(plan: TidbPlan): PlanCommand[] {
             .filter((k) => k.role === role)
             .map((k) => k.key)
             .join(", ")} must match the spec`,
+          checks,
         );
-    for (const s of v.sql) add("sql", [s], about);
+    for (const s of v.sql) add("sql", [s], about, checks);
     if (v.split)
       add(
         "split",
         [`SPLIT TABLE <each load table> BETWEEN (0) AND (<rows>) REGIONS ${v.split.regions}`],
         `${about}: after prepare, with tidb_scatter_region on (v6.3+: SET SESSION tidb_scatter_region = 'table'; before: ON)`,
+        checks,
       );
   }
   for (const d of plan.deployments) {

@@ -127,6 +127,22 @@ export const ProfileSchema = z
           .default("tidb"),
         identity_file: z.string().optional(),
         port: z.number().int().min(1).max(65535).default(22),
+        /**
+         * A bastion: the only machine the runner reaches by SSH. tiup goes through it
+         * (--ssh-proxy-*), so do the load host's SSH sessions; tiperf's SQL and status checks run
+         * on the load host.
+         */
+        proxy: z
+          .strictObject({
+            host: z.string().min(1),
+            user: z
+              .string()
+              .regex(/^[a-z_][a-z0-9_-]{0,31}$/, "must be a Linux user name")
+              .optional(),
+            port: z.number().int().min(1).max(65535).default(22),
+            identity_file: z.string().optional(),
+          })
+          .optional(),
       })
       .optional(),
     /** tiup's `global:` — the user the cluster runs as, and where instances live on each host. */
@@ -217,6 +233,11 @@ export const ProfileSchema = z
     }
     if (p.haproxy && !p.hosts?.load?.length)
       issue(["hosts", "load"], "haproxy: true needs a load host (hosts.load) to run on");
+    if (p.ssh?.proxy && !p.hosts?.load?.length)
+      issue(
+        ["hosts", "load"],
+        "ssh.proxy needs a load host (hosts.load): behind a bastion, tiperf's SQL and status checks run there",
+      );
   });
 
 export type Profile = z.output<typeof ProfileSchema>;

@@ -5,11 +5,14 @@ import { mkdir, readFile, rm } from "node:fs/promises";
 import { get as httpGet } from "node:http";
 import { homedir } from "node:os";
 import { join } from "node:path";
+import type { CostEstimate } from "../../cloud/aws/resources.ts";
+import type { CloudCluster } from "../../cloud/provision.ts";
+import type { Cost } from "../../compare/verdict.ts";
 import { RunError } from "../../errors.ts";
 import { findTool, firstTool } from "../../proc/env.ts";
 import { processState, runCommand, type ServerProcess, startServerProcess } from "../../proc/process.ts";
 import { shellCommand } from "../../proc/quote.ts";
-import type { RemoteHost } from "../../proc/ssh.ts";
+import { type RemoteHost, sshArgs } from "../../proc/ssh.ts";
 import { runTool } from "../../proc/tool.ts";
 import { writeAtomic } from "../../result/store.ts";
 import { onTeardown } from "../../teardown.ts";
@@ -112,9 +115,38 @@ export class TidbRun {
     runDir: string,
     private readonly rawDir: string,
     private readonly log: (line: string) => void,
+    /** An ephemeral cluster's machines (destroyed after the clusters) and their estimated $/h. */
+    private readonly cloud: { cloud?: CloudCluster; estimate?: CostEstimate } = {},
   ) {
     this.dir = join(runDir, "tidb");
     this.unregister = onTeardown("destroy the TiDB clusters of this run", () => this.stop());
+  }
+
+  /**
+   * What the machines cost: the price table's $/h times the hours from `up` to the end of destroy
+   * (measured), or until now while they still run.
+   */
+  cost(): Cost | undefined {
+    const { cloud, estimate } = this.cloud;
+    if (!cloud || !estimate) return undefined;
+    const hours = ((cloud.endedAt ?? Date.now()) - cloud.startedAt) / 3_600_000;
+    return {
+      currency: "USD",
+      basis: "measured",
+      profile: this.plan.profile.name,
+      per_hour: estimate.perHour,
+      hours: Math.round(hours * 1000) / 1000,
+      dollars: Math.round(estimate.perHour * hours * 100) / 100,
+      prices_as_of: estimate.priceTable.as_of,
+    };
+  }
+
+  /**
+   * Behind a bastion (ssh.proxy: an ephemeral cluster, or hosts the runner reaches only by SSH),
+   * tiperf's own SQL and HTTP checks run on the load host; else here.
+   */
+  private via(): RemoteHost | undefined {
+    return this.plan.profile.ssh?.proxy ? this.loadHost() : undefined;
   }
 
   /** Writes the plan's files (topologies, TOML configs, haproxy.cfg) into <run>/tidb/. */
@@ -123,16 +155,31 @@ export class TidbRun {
     for (const [name, text] of Object.entries(this.plan.files)) await writeAtomic(join(this.dir, name), text);
   }
 
-  /** The load host as ssh reaches it (hosts profiles), for the load tools. */
+  /** The load host as ssh reaches it (hosts profiles), for the load tools; through the bastion if any. */
   loadHost(): RemoteHost | undefined {
     const l = this.plan.load;
     if (!l.user) return undefined;
+    const knownHosts = join(this.dir, "known_hosts");
+    const proxy = this.plan.profile.ssh?.proxy;
+    const identity = l.identity ? expandHome(l.identity) : undefined;
+    const bastionKey = proxy?.identity_file ? expandHome(proxy.identity_file) : identity;
     return {
       host: l.host,
       user: l.user,
       port: l.port ?? 22,
-      ...(l.identity ? { identity: expandHome(l.identity) } : {}),
-      knownHosts: join(this.dir, "known_hosts"),
+      ...(identity ? { identity } : {}),
+      knownHosts,
+      ...(proxy
+        ? {
+            jump: {
+              host: proxy.host,
+              user: proxy.user ?? l.user,
+              port: proxy.port,
+              ...(bastionKey ? { identity: bastionKey } : {}),
+              knownHosts,
+            },
+          }
+        : {}),
     };
   }
 
@@ -219,30 +266,48 @@ export class TidbRun {
   }
 
   private async sql(at: Endpoint, query: string, what: string): Promise<string> {
-    const r = await runCommand(
-      firstTool(MARIADB_PROGRAMS.client),
-      [
-        "--no-defaults",
-        "-h",
-        at.host,
-        "-P",
-        String(at.port),
-        "-u",
-        "root",
-        "-D",
-        "mysql",
-        "-N",
-        "-B",
-        "-e",
-        query,
-      ],
-      { timeoutMs: 120_000 },
-    );
+    const args = [
+      "--no-defaults",
+      "-h",
+      at.host,
+      "-P",
+      String(at.port),
+      "-u",
+      "root",
+      "-D",
+      "mysql",
+      "-N",
+      "-B",
+      "-e",
+      query,
+    ];
+    const via = this.via();
+    // on the load host: Debian's and Ubuntu's MariaDB clients both answer to `mysql`
+    const r = via
+      ? await runCommand("ssh", sshArgs(via, shellCommand(["mysql", ...args])), { timeoutMs: 120_000 })
+      : await runCommand(firstTool(MARIADB_PROGRAMS.client), args, { timeoutMs: 120_000 });
     if (r.code !== 0)
       throw new RunError(
-        `${what}: \`${query}\` failed on ${at.host}:${at.port}: ${r.stderr.trim() || r.stdout.trim()}`,
+        `${what}: \`${query}\` failed on ${at.host}:${at.port}${via ? ` (from the load host ${via.host})` : ""}: ${r.stderr.trim() || r.stdout.trim()}`,
       );
     return r.stdout;
+  }
+
+  /** A component's JSON API: from here, or with curl on the load host behind a bastion. */
+  private async getJson(url: string): Promise<unknown> {
+    const via = this.via();
+    if (!via) return getJson(url);
+    const r = await runCommand(
+      "ssh",
+      sshArgs(via, shellCommand(["curl", "-sS", "--fail", "--max-time", "10", url])),
+      { timeoutMs: 60_000 },
+    );
+    if (r.code !== 0) throw new Error(`curl on ${via.host}: ${r.stderr.trim() || `exit ${r.code}`}`);
+    try {
+      return JSON.parse(r.stdout);
+    } catch {
+      throw new Error(`not JSON: ${r.stdout.slice(0, 200)}`);
+    }
   }
 
   /** What actually runs: tidb_version(), /status, and each config key the spec set, read back. */
@@ -254,7 +319,7 @@ export class TidbRun {
       .replace(/\\n/g, "\n")
       .trim();
     const version = /Release Version:\s*(\S+)/.exec(tidbVersion)?.[1] ?? tidbVersion.split("\n")[0] ?? "";
-    const status = await getJson(`http://${r.status.tidb[0]}/status`).catch((e: Error) => ({
+    const status = await this.getJson(`http://${r.status.tidb[0]}/status`).catch((e: Error) => ({
       error: e.message,
     }));
     const effective = await this.checkConfig(setup, r);
@@ -279,7 +344,7 @@ export class TidbRun {
       for (const addr of r.status[role] ?? []) {
         let doc: unknown;
         try {
-          doc = await getJson(url[role](addr));
+          doc = await this.getJson(url[role](addr));
         } catch (e) {
           throw new RunError(
             `variant ${setup.name}: cannot read the ${role} config at ${url[role](addr)} (${(e as Error).message})`,
@@ -412,12 +477,22 @@ export class TidbRun {
 
   private async deployCluster(d: ClusterDeployment, signal: AbortSignal): Promise<Running> {
     const setup = this.plan.variants.find((v) => v.deployment === d.index) as VariantSetup;
-    const forget = await record({ kind: "cluster", what: d.name, path: d.name }).catch(() => async () => {});
+    // on an ephemeral cluster the stack's ledger entry covers the machines and tiup's record of them
+    const ephemeral = Boolean(this.cloud.cloud);
+    const forget = ephemeral
+      ? async () => {}
+      : await record({ kind: "cluster", what: d.name, path: d.name }).catch(() => async () => {});
     let destroyed: Promise<void> | undefined;
     const stop = () => {
       destroyed ??= (async () => {
-        // bounded; a destroy that fails leaves the ledger entry for `tiperf reap`
-        await this.tiupRun(tiupCluster.destroy(d), `destroy ${d.name}`, new AbortController().signal, 900);
+        // bounded; a destroy that fails leaves the ledger entry for `tiperf reap` (on ephemeral
+        // machines, the stack's destroy follows whatever happens here)
+        await this.tiupRun(
+          tiupCluster.destroy(d),
+          `destroy ${d.name}`,
+          new AbortController().signal,
+          ephemeral ? 600 : 900,
+        );
         await forget();
       })();
       return destroyed;
@@ -544,7 +619,7 @@ export class TidbRun {
     );
   }
 
-  /** Destroys every cluster and stops every playground of the run. Safe to call twice. */
+  /** Destroys every cluster and stops every playground of the run, then the cloud machines. Safe to call twice. */
   async stop(): Promise<void> {
     this.unregister();
     for (const r of [...this.running.values()].reverse()) {
@@ -552,6 +627,15 @@ export class TidbRun {
       await r.stop().catch((e: Error) => this.log(`teardown: ${e.message}`));
     }
     this.running.clear();
+    const cloud = this.cloud.cloud;
+    if (cloud && cloud.endedAt === undefined) {
+      await cloud.destroy().catch((e: Error) => this.log(`teardown: ${e.message}`));
+      const cost = this.cost();
+      if (cost)
+        this.log(
+          `cloud: the machines lived ${(cost.hours * 60).toFixed(1)} min: $${cost.dollars.toFixed(2)} at $${cost.per_hour.toFixed(3)}/h (prices as of ${cost.prices_as_of})`,
+        );
+    }
   }
 }
 

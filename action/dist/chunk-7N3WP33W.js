@@ -4,8 +4,7 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   TAG
-} from "./chunk-DHMOYBBG.js";
-import "./chunk-6ESWRMLC.js";
+} from "./chunk-C43YTSSF.js";
 import {
   BinaryDecisionDiagram,
   Client,
@@ -95098,9 +95097,25 @@ async function reapAws(o3) {
   ec2.destroy();
   return report;
 }
+async function sweepRun(o3) {
+  const ec2 = client(o3);
+  const gone = [];
+  try {
+    const mine = (await findTagged(ec2, /* @__PURE__ */ new Date())).filter((f5) => f5.runId === o3.runId);
+    await deleteInOrder(ec2, mine, o3, (f5, error) => {
+      if (error === void 0 || GONE.test(error)) gone.push(`${f5.kind} ${f5.id}`);
+      else o3.log(`cloud: sweep: could not remove ${f5.kind} ${f5.id}: ${error}`);
+    });
+  } finally {
+    ec2.destroy();
+  }
+  return gone;
+}
+
 export {
   KINDS,
   client,
   findTagged,
-  reapAws
+  reapAws,
+  sweepRun
 };

@@ -3,17 +3,32 @@ import { createRequire as __cr } from 'node:module'; const require = __cr(import
 import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } from 'node:path';
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
+  provisionCluster
+} from "./chunk-6UYRJTVD.js";
+import {
+  MARIADB_PROGRAMS,
+  TidbRun,
+  checkCpus,
+  checkDatabaseName,
+  freePort,
+  lifecycle,
+  localTarget,
+  makeWorkDir,
+  planTidb,
+  settleServer,
+  startMariadb,
+  startupFailure,
+  tiupHome
+} from "./chunk-7QBJZRAY.js";
+import {
   DRIVERS,
   HostSchema,
   RunDir,
   TargetInfoSchema,
   batchMeans,
   canonicalJson,
-  deepMerge,
   driverOf,
   findTool,
-  firstTool,
-  keepLogs,
   loadSpec,
   mean,
   mostSpecificLine,
@@ -22,32 +37,25 @@ import {
   onTeardown,
   pairedLogShift,
   parseSpec,
-  procStat,
-  processState,
   readModel,
   readResult,
   record,
   runCommand,
   runTool,
-  shellCommand,
   startServerProcess,
   tQuantile,
   welchLogShift,
   writeAtomic
-} from "./chunk-5C7LSUXN.js";
+} from "./chunk-OQXDC6UD.js";
 import {
   checkBudget,
   estimateCost,
   placeholderHosts,
   withHosts
-} from "./chunk-DHMOYBBG.js";
+} from "./chunk-C43YTSSF.js";
 import {
   EXIT,
   InputError,
-  MAIN_PORT,
-  PORT_STEP,
-  ROLES,
-  ROLE_PORTS,
   RunError,
   TiperfError,
   WriteError,
@@ -55,7 +63,7 @@ import {
   external_exports,
   loadProfile,
   require_dist
-} from "./chunk-6ESWRMLC.js";
+} from "./chunk-KZLFUJ4J.js";
 import {
   __commonJS,
   __export,
@@ -2032,7 +2040,7 @@ pass --force to compare anyway`
   );
   const seconds2 = (r) => r.cells.reduce((s2, c4) => s2 + c4.duration_s + c4.warmup_s, 0);
   const targetOf = (r, v) => r.targets.find((t) => t.variant === v);
-  const side2 = (r, v, file) => {
+  const side = (r, v, file) => {
     const t = targetOf(r, v);
     return { variant: v, run_id: r.run_id, result: file, ...t ? { target: t } : {} };
   };
@@ -2042,8 +2050,8 @@ pass --force to compare anyway`
     verdict: overallVerdict(cells),
     created_at: (/* @__PURE__ */ new Date()).toISOString(),
     spec: { name: hs.name, path: head.result.spec.path, hash: head.result.spec.hash },
-    base: side2(base.result, bv, base.file),
-    head: side2(head.result, hv, head.file),
+    base: side(base.result, bv, base.file),
+    head: side(head.result, hv, head.file),
     host: head.result.host,
     confidence: opts.confidence,
     alpha_per_cell: alpha,
@@ -17280,12 +17288,12 @@ function rectPoint(event2, el, rect3) {
   const sx = el.offsetWidth ? rect3.width / el.offsetWidth : 1, sy = el.offsetHeight ? rect3.height / el.offsetHeight : 1;
   return [(event2.clientX - rect3.left) / sx - (el.clientLeft || 0), (event2.clientY - rect3.top) / sy - (el.clientTop || 0)];
 }
-function resolveItem(item, event2, el, origin2) {
+function resolveItem(item, event2, el, origin) {
   var mark = item && item.mark, mdef, p;
   if (mark && (mdef = Marks[mark.marktype]).tip) {
     p = point3(event2, el);
-    p[0] -= origin2[0];
-    p[1] -= origin2[1];
+    p[0] -= origin[0];
+    p[1] -= origin[1];
     while (item = item.mark.group) {
       p[0] -= item.x || 0;
       p[1] -= item.y || 0;
@@ -17319,10 +17327,10 @@ var Handler = class {
    *   the "this" context for event callbacks.
    * @return {Handler} - This handler instance.
    */
-  initialize(el, origin2, obj) {
+  initialize(el, origin, obj) {
     this._el = el;
     this._obj = obj || null;
-    return this.origin(origin2);
+    return this.origin(origin);
   }
   /**
    * Returns the parent container element for a visualization.
@@ -17342,9 +17350,9 @@ var Handler = class {
   /**
    * Get / set the origin coordinates of the visualization.
    */
-  origin(origin2) {
+  origin(origin) {
     if (arguments.length) {
-      this._origin = origin2 || [0, 0];
+      this._origin = origin || [0, 0];
       return this;
     } else {
       return this._origin.slice();
@@ -17453,8 +17461,8 @@ var Handler = class {
   getItemBoundingClientRect(item) {
     const el = this.canvas();
     if (!el) return;
-    const rect3 = el.getBoundingClientRect(), origin2 = this._origin, bounds3 = item.bounds, width2 = bounds3.width(), height2 = bounds3.height();
-    let x4 = bounds3.x1 + origin2[0] + rect3.left, y4 = bounds3.y1 + origin2[1] + rect3.top;
+    const rect3 = el.getBoundingClientRect(), origin = this._origin, bounds3 = item.bounds, width2 = bounds3.width(), height2 = bounds3.height();
+    let x4 = bounds3.x1 + origin[0] + rect3.left, y4 = bounds3.y1 + origin[1] + rect3.top;
     while (item.mark && (item = item.mark.group)) {
       x4 += item.x || 0;
       y4 += item.y || 0;
@@ -17498,9 +17506,9 @@ var Renderer = class {
    *   the width and height to determine the final pixel size.
    * @return {Renderer} - This renderer instance.
    */
-  initialize(el, width2, height2, origin2, scaleFactor) {
+  initialize(el, width2, height2, origin, scaleFactor) {
     this._el = el;
-    return this.resize(width2, height2, origin2, scaleFactor);
+    return this.resize(width2, height2, origin, scaleFactor);
   }
   /**
    * Returns the parent container element for a visualization.
@@ -17535,10 +17543,10 @@ var Renderer = class {
    *   the width and height to determine the final pixel size.
    * @return {Renderer} - This renderer instance;
    */
-  resize(width2, height2, origin2, scaleFactor) {
+  resize(width2, height2, origin, scaleFactor) {
     this._width = width2;
     this._height = height2;
-    this._origin = origin2 || [0, 0];
+    this._origin = origin || [0, 0];
     this._scale = scaleFactor || 1;
     return this;
   }
@@ -17673,10 +17681,10 @@ var CanvasHandler = class extends Handler {
     this.dragover = move([DragOverEvent], [DragEnterEvent], [DragLeaveEvent]), this.pointerout = inactive([PointerOutEvent, MouseOutEvent]);
     this.dragleave = inactive([DragLeaveEvent]);
   }
-  initialize(el, origin2, obj) {
+  initialize(el, origin, obj) {
     this._canvas = el && domFind(el, "canvas");
     [ClickEvent, MouseDownEvent, PointerDownEvent, PointerMoveEvent, PointerOutEvent, DragLeaveEvent].forEach((type3) => eventListenerCheck(this, type3));
-    return super.initialize(el, origin2, obj);
+    return super.initialize(el, origin, obj);
   }
   // return the backing canvas instance
   canvas() {
@@ -17804,7 +17812,7 @@ function inactive(types) {
 function devicePixelRatio() {
   return typeof window !== "undefined" ? window.devicePixelRatio || 1 : 1;
 }
-function resize(canvas2, width2, height2, origin2, scaleFactor, opt) {
+function resize(canvas2, width2, height2, origin, scaleFactor, opt) {
   const inDOM = typeof HTMLElement !== "undefined" && canvas2 instanceof HTMLElement && canvas2.parentNode != null, context3 = canvas2.getContext("2d"), ratio = inDOM ? devicePixelRatio() : scaleFactor;
   canvas2.width = width2 * ratio;
   canvas2.height = height2 * ratio;
@@ -17816,7 +17824,7 @@ function resize(canvas2, width2, height2, origin2, scaleFactor, opt) {
     canvas2.style.height = height2 + "px";
   }
   context3.pixelRatio = ratio;
-  context3.setTransform(ratio, 0, 0, ratio, ratio * origin2[0], ratio * origin2[1]);
+  context3.setTransform(ratio, 0, 0, ratio, ratio * origin[0], ratio * origin[1]);
   return canvas2;
 }
 var CanvasRenderer = class extends Renderer {
@@ -17827,7 +17835,7 @@ var CanvasRenderer = class extends Renderer {
     this._dirty = new Bounds();
     this._tempb = new Bounds();
   }
-  initialize(el, width2, height2, origin2, scaleFactor, options) {
+  initialize(el, width2, height2, origin, scaleFactor, options) {
     this._options = options || {};
     this._canvas = this._options.externalContext ? null : canvas(1, 1, this._options.type);
     if (el && this._canvas) {
@@ -17835,10 +17843,10 @@ var CanvasRenderer = class extends Renderer {
       this._canvas.setAttribute("class", "marks");
       this._canvas.style.setProperty("vertical-align", "bottom");
     }
-    return super.initialize(el, width2, height2, origin2, scaleFactor);
+    return super.initialize(el, width2, height2, origin, scaleFactor);
   }
-  resize(width2, height2, origin2, scaleFactor) {
-    super.resize(width2, height2, origin2, scaleFactor);
+  resize(width2, height2, origin, scaleFactor) {
+    super.resize(width2, height2, origin, scaleFactor);
     if (this._canvas) {
       resize(this._canvas, this._width, this._height, this._origin, this._scale, this._options.context);
     } else {
@@ -17895,13 +17903,13 @@ var CanvasRenderer = class extends Renderer {
     }
   }
 };
-var viewBounds = (origin2, width2, height2) => new Bounds().set(0, 0, width2, height2).translate(-origin2[0], -origin2[1]);
-function clipToBounds(g, b10, origin2) {
+var viewBounds = (origin, width2, height2) => new Bounds().set(0, 0, width2, height2).translate(-origin[0], -origin[1]);
+function clipToBounds(g, b10, origin) {
   b10.expand(1).round();
   if (g.pixelRatio % 1) {
     b10.scale(g.pixelRatio).round().scale(1 / g.pixelRatio);
   }
-  b10.translate(-(origin2[0] % 1), -(origin2[1] % 1));
+  b10.translate(-(origin[0] % 1), -(origin[1] % 1));
   g.beginPath();
   g.rect(b10.x1, b10.y1, b10.width(), b10.height());
   g.clip();
@@ -17918,7 +17926,7 @@ var SVGHandler = class extends Handler {
       h2.handleTooltip(evt, item, evt.type !== TooltipHideEvent);
     });
   }
-  initialize(el, origin2, obj) {
+  initialize(el, origin, obj) {
     let svg = this._svg;
     if (svg) {
       svg.removeEventListener(HrefEvent, this._hrefHandler);
@@ -17931,7 +17939,7 @@ var SVGHandler = class extends Handler {
       svg.addEventListener(TooltipShowEvent, this._tooltipHandler);
       svg.addEventListener(TooltipHideEvent, this._tooltipHandler);
     }
-    return super.initialize(el, origin2, obj);
+    return super.initialize(el, origin, obj);
   }
   canvas() {
     return this._svg;
@@ -18160,7 +18168,7 @@ var SVGRenderer = class extends Renderer {
    *   the width and height to determine the final pixel size.
    * @return {SVGRenderer} - This renderer instance.
    */
-  initialize(el, width2, height2, origin2, scaleFactor) {
+  initialize(el, width2, height2, origin, scaleFactor) {
     this._defs = {};
     this._clearDefs();
     if (el) {
@@ -18176,7 +18184,7 @@ var SVGRenderer = class extends Renderer {
       domClear(this._svg, RootIndex + 1);
     }
     this.background(this._bgcolor);
-    return super.initialize(el, width2, height2, origin2, scaleFactor);
+    return super.initialize(el, width2, height2, origin, scaleFactor);
   }
   /**
    * Get / set the background color.
@@ -18197,8 +18205,8 @@ var SVGRenderer = class extends Renderer {
    *   the width and height to determine the final pixel size.
    * @return {SVGRenderer} - This renderer instance;
    */
-  resize(width2, height2, origin2, scaleFactor) {
-    super.resize(width2, height2, origin2, scaleFactor);
+  resize(width2, height2, origin, scaleFactor) {
+    super.resize(width2, height2, origin, scaleFactor);
     if (this._svg) {
       setAttributes(this._svg, {
         width: this._width * this._scale,
@@ -18956,7 +18964,7 @@ var HybridRenderer = class extends Renderer {
    *   the width and height to determine the final pixel size.
    * @return {HybridRenderer} - This renderer instance.
    */
-  initialize(el, width2, height2, origin2, scaleFactor) {
+  initialize(el, width2, height2, origin, scaleFactor) {
     this._root_el = domChild(el, 0, "div");
     const bottomEl = domChild(this._root_el, 0, "div");
     const topEl = domChild(this._root_el, 1, "div");
@@ -18972,9 +18980,9 @@ var HybridRenderer = class extends Renderer {
     this._svgEl = OPTS.svgOnTop ? topEl : bottomEl;
     this._canvasEl = OPTS.svgOnTop ? bottomEl : topEl;
     this._svgEl.style.pointerEvents = "none";
-    this._canvasRenderer.initialize(this._canvasEl, width2, height2, origin2, scaleFactor);
-    this._svgRenderer.initialize(this._svgEl, width2, height2, origin2, scaleFactor);
-    return super.initialize(el, width2, height2, origin2, scaleFactor);
+    this._canvasRenderer.initialize(this._canvasEl, width2, height2, origin, scaleFactor);
+    this._svgRenderer.initialize(this._svgEl, width2, height2, origin, scaleFactor);
+    return super.initialize(el, width2, height2, origin, scaleFactor);
   }
   /**
    * Flag a mark item as dirty.
@@ -19010,10 +19018,10 @@ var HybridRenderer = class extends Renderer {
    *   the width and height to determine the final pixel size.
    * @return {SVGRenderer} - This renderer instance;
    */
-  resize(width2, height2, origin2, scaleFactor) {
-    super.resize(width2, height2, origin2, scaleFactor);
-    this._svgRenderer.resize(width2, height2, origin2, scaleFactor);
-    this._canvasRenderer.resize(width2, height2, origin2, scaleFactor);
+  resize(width2, height2, origin, scaleFactor) {
+    super.resize(width2, height2, origin, scaleFactor);
+    this._svgRenderer.resize(width2, height2, origin, scaleFactor);
+    this._canvasRenderer.resize(width2, height2, origin, scaleFactor);
     return this;
   }
   background(bgcolor) {
@@ -19029,9 +19037,9 @@ var HybridHandler = class extends CanvasHandler {
   constructor(loader2, tooltip2) {
     super(loader2, tooltip2);
   }
-  initialize(el, origin2, obj) {
+  initialize(el, origin, obj) {
     const canvas2 = domChild(domChild(el, 0, "div"), OPTS.svgOnTop ? 0 : 1, "div");
-    return super.initialize(canvas2, origin2, obj);
+    return super.initialize(canvas2, origin, obj);
   }
 };
 var Canvas = "canvas";
@@ -28813,9 +28821,9 @@ var cloudRadians = Math.PI / 180;
 var cw = 1 << 11 >> 5;
 var ch = 1 << 11;
 function cloud() {
-  var size = [256, 256], text3, font2, fontSize2, fontStyle, fontWeight, rotate2, padding3, spiral = archimedeanSpiral, words2 = [], random2 = Math.random, cloud2 = {};
+  var size = [256, 256], text3, font2, fontSize2, fontStyle, fontWeight, rotate2, padding3, spiral = archimedeanSpiral, words = [], random2 = Math.random, cloud2 = {};
   cloud2.layout = function() {
-    var contextAndRatio = getContext2(canvas()), board = zeroArray((size[0] >> 5) * size[1]), bounds3 = null, n = words2.length, i = -1, tags = [], data3 = words2.map((d2) => ({
+    var contextAndRatio = getContext2(canvas()), board = zeroArray((size[0] >> 5) * size[1]), bounds3 = null, n = words.length, i = -1, tags = [], data3 = words.map((d2) => ({
       text: text3(d2),
       font: font2(d2),
       style: fontStyle(d2),
@@ -28895,10 +28903,10 @@ function cloud() {
   }
   cloud2.words = function(_) {
     if (arguments.length) {
-      words2 = _;
+      words = _;
       return cloud2;
     } else {
-      return words2;
+      return words;
     }
   };
   cloud2.size = function(_) {
@@ -29208,10 +29216,10 @@ inherits_default(Wordcloud, Transform, {
       t[as[1]] = NaN;
       t[as[3]] = 0;
     });
-    const words2 = layout.words(data3).text(_.text).size(_.size || [500, 500]).padding(_.padding || 1).spiral(_.spiral || "archimedean").rotate(_.rotate || 0).font(_.font || "sans-serif").fontStyle(_.fontStyle || "normal").fontWeight(_.fontWeight || "normal").fontSize(fontSize2).random(random).layout();
-    const size = layout.size(), dx = size[0] >> 1, dy = size[1] >> 1, n = words2.length;
+    const words = layout.words(data3).text(_.text).size(_.size || [500, 500]).padding(_.padding || 1).spiral(_.spiral || "archimedean").rotate(_.rotate || 0).font(_.font || "sans-serif").fontStyle(_.fontStyle || "normal").fontWeight(_.fontWeight || "normal").fontSize(fontSize2).random(random).layout();
+    const size = layout.size(), dx = size[0] >> 1, dy = size[1] >> 1, n = words.length;
     for (let i = 0, w2, t; i < n; ++i) {
-      w2 = words2[i];
+      w2 = words[i];
       t = w2.datum;
       t[as[0]] = w2.x + dx;
       t[as[1]] = w2.y + dy;
@@ -32802,14 +32810,14 @@ function height(view) {
   return Math.max(0, view._viewHeight + padding3.top + padding3.bottom);
 }
 function offset3(view) {
-  var padding3 = view.padding(), origin2 = view._origin;
-  return [padding3.left + origin2[0], padding3.top + origin2[1]];
+  var padding3 = view.padding(), origin = view._origin;
+  return [padding3.left + origin[0], padding3.top + origin[1]];
 }
 function resizeRenderer(view) {
-  var origin2 = offset3(view), w2 = width(view), h2 = height(view);
+  var origin = offset3(view), w2 = width(view), h2 = height(view);
   view._renderer.background(view.background());
-  view._renderer.resize(w2, h2, origin2);
-  view._handler.origin(origin2);
+  view._renderer.resize(w2, h2, origin);
+  view._handler.origin(origin);
   view._resizeListeners.forEach((handler2) => {
     try {
       handler2(w2, h2);
@@ -33371,7 +33379,7 @@ function initializeResize(view) {
   view._resizeHeight.rank = h2.rank + 1;
   resizePadding.rank = p.rank + 1;
 }
-function resizeView(viewWidth2, viewHeight2, width2, height2, origin2, auto) {
+function resizeView(viewWidth2, viewHeight2, width2, height2, origin, auto) {
   this.runAfter((view) => {
     let rerun2 = 0;
     view._autosize = 0;
@@ -33393,9 +33401,9 @@ function resizeView(viewWidth2, viewHeight2, width2, height2, origin2, auto) {
       view._resize = 1;
       view._viewHeight = viewHeight2;
     }
-    if (view._origin[0] !== origin2[0] || view._origin[1] !== origin2[1]) {
+    if (view._origin[0] !== origin[0] || view._origin[1] !== origin[1]) {
       view._resize = 1;
-      view._origin = origin2;
+      view._origin = origin;
     }
     if (rerun2) view.run("enter");
     if (auto) view.runAfter((v) => v.resize());
@@ -36682,12 +36690,12 @@ Scope.prototype = Subscope.prototype = {
     return this;
   },
   // ----
-  pushState(encode2, parent, lookup7) {
+  pushState(encode2, parent, lookup6) {
     this._encode.push(ref(this.add(Sieve2({
       pulse: encode2
     }))));
     this._parent.push(parent);
-    this._lookup.push(lookup7 ? ref(this.proxy(lookup7)) : null);
+    this._lookup.push(lookup6 ? ref(this.proxy(lookup6)) : null);
     this._markpath.push(-1);
   },
   popState() {
@@ -56193,383 +56201,19 @@ async function writeHtmlReport(v, file, log7 = () => {
 }
 
 // action/src/pipeline/preflight.ts
-import { accessSync, constants as constants2, existsSync as existsSync4, realpathSync, statfsSync, statSync } from "node:fs";
-import { mkdir as mkdir3 } from "node:fs/promises";
-import { cpus as cpus2 } from "node:os";
-import { dirname as dirname3, join as join8, resolve as resolve2 } from "node:path";
-
-// action/src/targets/mariadb.ts
-import { existsSync as existsSync2 } from "node:fs";
-import { rm as rm2 } from "node:fs/promises";
-import { join as join6 } from "node:path";
-
-// action/src/targets/local.ts
-import { mkdtemp, readFile as readFile2, rm } from "node:fs/promises";
-import { createServer } from "node:net";
-import { tmpdir } from "node:os";
-import { basename, join as join5 } from "node:path";
-
-// action/src/targets/affinity.ts
+import { accessSync, constants as constants2, existsSync as existsSync2, realpathSync, statfsSync, statSync } from "node:fs";
+import { mkdir as mkdir2 } from "node:fs/promises";
 import { cpus } from "node:os";
-function cpuIndexes(list) {
-  return list.split(",").flatMap((part) => {
-    const [a4, b10] = part.split("-").map(Number);
-    return b10 === void 0 ? [a4] : Array.from({ length: b10 - a4 + 1 }, (_, i) => a4 + i);
-  });
-}
-function checkCpus(key2, list) {
-  const n = cpus().length;
-  const bad = cpuIndexes(list).filter((c4) => c4 >= n);
-  if (bad.length > 0)
-    throw new RunError(
-      `${key2}: CPU ${bad.join(", ")} does not exist here (this machine has CPUs 0-${n - 1})`
-    );
-}
-async function pinProcesses(pids, list, key2) {
-  checkCpus(key2, list);
-  for (const pid of pids) {
-    const r = await runCommand("taskset", ["-a", "-p", "-c", list, String(pid)]);
-    if (r.code !== 0)
-      throw new RunError(`${key2}: taskset could not pin pid ${pid} to CPUs ${list}: ${r.stderr.trim()}`);
-  }
-}
-
-// action/src/targets/cgroup.ts
-import { existsSync } from "node:fs";
-import { mkdir as mkdir2, readdir, readFile, rmdir, writeFile as writeFile2 } from "node:fs/promises";
-import { join as join4 } from "node:path";
-var ROOT = "/sys/fs/cgroup";
-var PERIOD_US = 1e5;
-async function detect() {
-  const controllers = join4(ROOT, "cgroup.controllers");
-  if (existsSync(controllers) && (await readFile(controllers, "utf8")).split(/\s+/).includes("cpu")) {
-    return { version: 2, dir: ROOT };
-  }
-  for (const d of ["cpu", "cpu,cpuacct"]) {
-    if (existsSync(join4(ROOT, d, "cpu.cfs_quota_us"))) return { version: 1, dir: join4(ROOT, d) };
-  }
-  return void 0;
-}
-async function processTree(root) {
-  const parents = /* @__PURE__ */ new Map();
-  for (const entry2 of await readdir("/proc")) {
-    if (!/^\d+$/.test(entry2)) continue;
-    const ppid = procStat(entry2)?.[1];
-    if (ppid !== void 0) parents.set(Number(entry2), Number(ppid));
-  }
-  const out = [root];
-  for (let i = 0; i < out.length; i++) {
-    for (const [pid, ppid] of parents) if (ppid === out[i]) out.push(pid);
-  }
-  return out;
-}
-async function applyResources(pid, quota, name) {
-  const flavor = await detect();
-  if (!flavor) {
-    throw new RunError(
-      "target.resources.cpu_quota: this machine offers neither cgroup v2 cpu.max nor cgroup v1 cpu.cfs_quota_us under /sys/fs/cgroup; remove cpu_quota or run where the cpu controller is available"
-    );
-  }
-  const dir = join4(flavor.dir, `tiperf-${name}-${pid}`);
-  const forget = await record({ kind: "cgroup", what: `cgroup of ${name} ${pid}`, path: dir });
-  const quotaUs = Math.max(1e3, Math.round(quota * PERIOD_US));
-  try {
-    await mkdir2(dir, { recursive: true });
-    if (flavor.version === 2) {
-      await writeFile2(join4(dir, "cpu.max"), `${quotaUs} ${PERIOD_US}`);
-    } else {
-      await writeFile2(join4(dir, "cpu.cfs_period_us"), String(PERIOD_US));
-      await writeFile2(join4(dir, "cpu.cfs_quota_us"), String(quotaUs));
-    }
-    for (const p of await processTree(pid)) {
-      await writeFile2(join4(dir, "cgroup.procs"), String(p)).catch(() => {
-      });
-    }
-  } catch (e) {
-    throw new RunError(
-      `target.resources.cpu_quota: cannot set up cgroup ${dir} (${e.message}); tiperf needs write access to the cgroup cpu controller (run as root)`
-    );
-  }
-  const remove2 = async () => {
-    for (let i = 0; i < 20; i++) {
-      try {
-        await rmdir(dir);
-        await forget();
-        return;
-      } catch {
-        await new Promise((r) => setTimeout(r, 100));
-      }
-    }
-  };
-  return { dir, remove: remove2 };
-}
-
-// action/src/targets/local.ts
-function freePort() {
-  return new Promise((resolve3, reject) => {
-    const srv = createServer();
-    srv.unref();
-    srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const addr = srv.address();
-      const port = typeof addr === "object" && addr ? addr.port : 0;
-      srv.close(() => resolve3(port));
-    });
-  });
-}
-async function makeWorkDir(kind) {
-  return mkdtemp(join5(tmpdir(), `tiperf-${kind}-`));
-}
-function words(line5) {
-  return line5.replace(/^\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(\.\d+)?( \w+)? ?(\[\d+\] ?)?(\d+ )?/, "").trim();
-}
-async function serverErrors(files, max4 = 6) {
-  const out = [];
-  for (const file of files) {
-    let text3 = "";
-    try {
-      text3 = await readFile2(file, "utf8");
-    } catch {
-      continue;
-    }
-    for (const line5 of text3.split("\n")) {
-      if (!/\[ERROR\]|\bFATAL:|\bERROR:|\bPANIC:/.test(line5)) continue;
-      const said = words(line5);
-      if (said && !out.includes(said)) out.push(said);
-    }
-  }
-  return out.slice(0, max4);
-}
-async function waitReady(what, server, probe, timeoutMs = 6e4) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (!server.isAlive()) {
-      const how = await server.exited;
-      throw new StartupError(`${what} exited during startup (code ${how.code}, signal ${how.signal})`);
-    }
-    if (await probe()) return;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new StartupError(`${what} did not accept connections within ${timeoutMs / 1e3}s`);
-}
-function lifecycle(opts) {
-  let stopping = false;
-  let stopped;
-  const died = opts.server.exited.then(
-    (how) => stopping ? new Promise(() => {
-    }) : `${opts.what} (pid ${opts.server.pid}) exited unexpectedly (code ${how.code}, signal ${how.signal})`
-  );
-  const forget = record({
-    kind: "server",
-    what: opts.what,
-    pid: opts.server.pid,
-    path: opts.workDir,
-    signal: opts.stopSignal,
-    logs: opts.logs,
-    log_dir: opts.logDir
-  }).catch(() => async () => {
-  });
-  const stop2 = () => {
-    stopping = true;
-    stopped ??= (async () => {
-      unregister();
-      try {
-        await opts.server.stop(opts.stopSignal, 3e4);
-        await keepLogs(opts.logs, opts.logDir);
-      } finally {
-        await opts.beforeRemove?.().catch(() => {
-        });
-        await rm(opts.workDir, { recursive: true, force: true });
-        await (await forget)();
-      }
-    })();
-    return stopped;
-  };
-  const unregister = onTeardown(`stop ${opts.what}`, stop2);
-  return { stop: stop2, died };
-}
-async function settleServer(o) {
-  await waitReady(o.what, o.server, async () => (await o.query("SELECT 1")).code === 0);
-  const version2 = (await o.query(o.versionSql)).stdout.trim();
-  const effectiveConfig = {};
-  for (const key2 of Object.keys(o.spec.config)) {
-    const r = await o.query(o.settingSql(key2));
-    if (r.code === 0) effectiveConfig[key2] = r.stdout.trim();
-  }
-  const res = o.spec.resources;
-  if (res?.cpu_quota !== void 0) {
-    o.onCgroup((await applyResources(o.server.pid, res.cpu_quota, o.what.toLowerCase())).remove);
-  }
-  if (res?.cpus !== void 0) {
-    await pinProcesses(await processTree(o.server.pid), res.cpus, "target.resources.cpus");
-  }
-  return { version: version2, effectiveConfig };
-}
-var StartupError = class extends RunError {
-};
-async function startupFailure(e, o) {
-  if (!(e instanceof StartupError)) return e;
-  const kept = o.logs.map((l) => join5(o.logDir, basename(l)));
-  const said = await serverErrors(kept);
-  const norm = (s2) => s2.toLowerCase().replace(/-/g, "_");
-  const refused = Object.keys(o.config).filter((k2) => said.some((l) => norm(l).includes(norm(k2))));
-  const head = refused.length ? `target.config: ${o.what} refused ${refused.map((k2) => `${k2}=${JSON.stringify(o.config[k2])}`).join(", ")}` : e.message;
-  const quoted2 = said.length ? said.map((l) => `
-  ${l}`).join("") : " (its logs say nothing of why)";
-  return new RunError(
-    `${head}${refused.length ? ` (${e.message})` : ""}; the server said:${quoted2}
-server logs kept in ${o.logDir}`
-  );
-}
-function localTarget(o) {
-  return {
-    kind: o.kind,
-    version: o.version,
-    connection: {
-      protocol: o.protocol,
-      endpoints: [{ host: "127.0.0.1", port: o.port }],
-      user: o.user,
-      password: ""
-    },
-    pids: [o.server.pid],
-    state: () => `${o.kind} server (pid ${o.server.pid}) is ${processState(o.server.pid)}`,
-    createDatabase: o.createDatabase,
-    effectiveConfig: o.effectiveConfig,
-    died: o.life.died,
-    stop: o.life.stop
-  };
-}
-function checkDatabaseName(name) {
-  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(name)) throw new RunError(`bad database name ${JSON.stringify(name)}`);
-  return name;
-}
-
-// action/src/targets/mariadb.ts
-var isRoot = () => process.getuid?.() === 0;
-var MARIADB_PROGRAMS = {
-  server: ["/usr/sbin/mariadbd", "/usr/sbin/mysqld"],
-  installDb: ["mariadb-install-db", "mysql_install_db"],
-  client: ["mariadb", "mysql"]
-};
-var SERVER = () => firstTool(MARIADB_PROGRAMS.server);
-var INSTALL_DB = () => firstTool(MARIADB_PROGRAMS.installDb);
-var CLIENT = () => firstTool(MARIADB_PROGRAMS.client);
-var asVariable = (key2) => key2.replace(/-/g, "_");
-function settingArgs(config) {
-  return Object.entries(config).map(([k2, v]) => `--${k2}=${typeof v === "boolean" ? v ? "ON" : "OFF" : v}`);
-}
-async function startMariadb(spec, opts) {
-  if (!existsSync2(SERVER())) {
-    throw new RunError(
-      `target.kind mariadb: ${SERVER()} not found; install the Debian package mariadb-server`
-    );
-  }
-  const workDir = await makeWorkDir("mariadb");
-  const removeWorkDir = onTeardown(`remove ${workDir}`, () => rm2(workDir, { recursive: true, force: true }));
-  const dataDir = join6(workDir, "data");
-  const socket = join6(workDir, "mysqld.sock");
-  const errorLog = join6(workDir, "mariadb-error.log");
-  const installLog = join6(workDir, "mariadb-install-db.log");
-  const logs = [errorLog, join6(workDir, "mariadbd.out"), installLog];
-  const install = await runCommand(
-    INSTALL_DB(),
-    [
-      "--no-defaults",
-      `--datadir=${dataDir}`,
-      "--auth-root-authentication-method=normal",
-      "--skip-test-db",
-      ...isRoot() ? ["--user=root"] : []
-    ],
-    { timeoutMs: 12e4 }
-  );
-  if (install.code !== 0) {
-    removeWorkDir();
-    await rm2(workDir, { recursive: true, force: true });
-    throw new RunError(
-      `mariadb-install-db failed (exit ${install.code}):
-${(install.stderr || install.stdout).slice(-2e3)}`
-    );
-  }
-  const port = await freePort();
-  const args = [
-    "--no-defaults",
-    `--datadir=${dataDir}`,
-    `--port=${port}`,
-    "--bind-address=127.0.0.1",
-    `--socket=${socket}`,
-    `--pid-file=${join6(workDir, "mysqld.pid")}`,
-    `--log-error=${errorLog}`,
-    "--skip-name-resolve",
-    `--max-connections=${Math.max(151, opts.maxConnections + 20)}`,
-    ...isRoot() ? ["--user=root"] : [],
-    // The spec's settings come last so they win over tiperf's defaults.
-    ...settingArgs(spec.config)
-  ];
-  const server = startServerProcess(SERVER(), args, { logFile: join6(workDir, "mariadbd.out"), cwd: workDir });
-  removeWorkDir();
-  let removeCgroup;
-  const life = lifecycle({
-    what: "MariaDB",
-    server,
-    workDir,
-    logs,
-    logDir: opts.logDir,
-    stopSignal: "SIGTERM",
-    beforeRemove: async () => removeCgroup?.()
-  });
-  const sql = (query) => runCommand(
-    CLIENT(),
-    ["--no-defaults", "-h", "127.0.0.1", "-P", String(port), "-u", "root", "-N", "-B", "-e", query],
-    {
-      timeoutMs: 3e4
-    }
-  );
-  try {
-    const { version: version2, effectiveConfig } = await settleServer({
-      what: "MariaDB",
-      spec,
-      server,
-      query: sql,
-      versionSql: "SELECT VERSION()",
-      settingSql: (key2) => `SELECT @@GLOBAL.${asVariable(key2)}`,
-      onCgroup: (remove2) => {
-        removeCgroup = remove2;
-      }
-    });
-    opts.log(`target: MariaDB ${version2} on 127.0.0.1:${port} (pid ${server.pid}, datadir ${dataDir})`);
-    return localTarget({
-      kind: "mariadb",
-      protocol: "mysql",
-      user: "root",
-      port,
-      server,
-      life,
-      version: version2,
-      effectiveConfig,
-      createDatabase: async (name) => {
-        const r = await sql(`CREATE DATABASE IF NOT EXISTS ${checkDatabaseName(name)}`);
-        if (r.code !== 0) throw new RunError(`MariaDB: cannot create database ${name}: ${r.stderr.trim()}`);
-      }
-    });
-  } catch (e) {
-    await life.stop();
-    throw await startupFailure(e, {
-      what: "MariaDB",
-      logs,
-      logDir: opts.logDir,
-      config: spec.config
-    });
-  }
-}
+import { dirname as dirname3, join as join5, resolve as resolve2 } from "node:path";
 
 // action/src/targets/postgres.ts
 import { execFileSync } from "node:child_process";
-import { existsSync as existsSync3, readdirSync } from "node:fs";
-import { chown, rm as rm3 } from "node:fs/promises";
-import { join as join7 } from "node:path";
+import { existsSync, readdirSync } from "node:fs";
+import { chown, rm } from "node:fs/promises";
+import { join as join4 } from "node:path";
 function postgresBinDirs() {
   const base = "/usr/lib/postgresql";
-  return existsSync3(base) ? readdirSync(base).filter((v) => existsSync3(join7(base, v, "bin", "postgres"))).sort((a4, b10) => Number(b10) - Number(a4)).map((v) => join7(base, v, "bin")) : [];
+  return existsSync(base) ? readdirSync(base).filter((v) => existsSync(join4(base, v, "bin", "postgres"))).sort((a4, b10) => Number(b10) - Number(a4)).map((v) => join4(base, v, "bin")) : [];
 }
 function binDir() {
   const [newest] = postgresBinDirs();
@@ -56592,7 +56236,7 @@ function runAs() {
     );
   }
 }
-function settingArgs2(config) {
+function settingArgs(config) {
   return Object.entries(config).flatMap(([k2, v]) => [
     "-c",
     `${k2}=${typeof v === "boolean" ? v ? "on" : "off" : v}`
@@ -56602,19 +56246,19 @@ async function startPostgres(spec, opts) {
   const bin3 = binDir();
   const user = runAs();
   const workDir = await makeWorkDir("postgres");
-  const removeWorkDir = onTeardown(`remove ${workDir}`, () => rm3(workDir, { recursive: true, force: true }));
+  const removeWorkDir = onTeardown(`remove ${workDir}`, () => rm(workDir, { recursive: true, force: true }));
   if (user) await chown(workDir, user.uid, user.gid);
-  const dataDir = join7(workDir, "data");
-  const serverLog = join7(workDir, "postgres.log");
+  const dataDir = join4(workDir, "data");
+  const serverLog = join4(workDir, "postgres.log");
   const logs = [serverLog];
   const init2 = await runCommand(
-    join7(bin3, "initdb"),
+    join4(bin3, "initdb"),
     ["-D", dataDir, "--auth=trust", "-U", "postgres", "-E", "UTF8", "--no-sync", "--no-instructions"],
     { runAs: user, timeoutMs: 12e4 }
   );
   if (init2.code !== 0) {
     removeWorkDir();
-    await rm3(workDir, { recursive: true, force: true });
+    await rm(workDir, { recursive: true, force: true });
     throw new RunError(`initdb failed (exit ${init2.code}):
 ${(init2.stderr || init2.stdout).slice(-2e3)}`);
   }
@@ -56631,9 +56275,9 @@ ${(init2.stderr || init2.stdout).slice(-2e3)}`);
     "-c",
     `max_connections=${Math.max(100, opts.maxConnections + 20)}`,
     // The spec's settings come last so they win over tiperf's defaults.
-    ...settingArgs2(spec.config)
+    ...settingArgs(spec.config)
   ];
-  const server = startServerProcess(join7(bin3, "postgres"), args, {
+  const server = startServerProcess(join4(bin3, "postgres"), args, {
     logFile: serverLog,
     runAs: user,
     cwd: workDir
@@ -56748,7 +56392,7 @@ function needsOf(spec, remoteLoad) {
       }
     );
   } else {
-    const servers = postgresBinDirs().map((d) => join8(d, "postgres"));
+    const servers = postgresBinDirs().map((d) => join5(d, "postgres"));
     needs.push(
       {
         found: anyOf(servers.length ? servers : ["/usr/lib/postgresql/N/bin/postgres"]),
@@ -56801,7 +56445,7 @@ var PSEUDO_FS = {
 };
 function nearestExisting(path3) {
   let p = resolve2(path3);
-  while (!existsSync4(p) && dirname3(p) !== p) p = dirname3(p);
+  while (!existsSync2(p) && dirname3(p) !== p) p = dirname3(p);
   return p;
 }
 async function checkOutDir(dir, flag2 = "--out") {
@@ -56821,7 +56465,7 @@ async function checkOutDir(dir, flag2 = "--out") {
       `${flag2} ${dir}: ${real} is on the kernel's ${fsName ?? real.split("/")[1]} filesystem, not a place for results; choose a directory on a disk`
     );
   }
-  if (existsSync4(dir) && !statSync(dir).isDirectory())
+  if (existsSync2(dir) && !statSync(dir).isDirectory())
     throw new InputError(`${flag2} ${dir}: exists and is not a directory`);
   try {
     const missing = [];
@@ -56829,7 +56473,7 @@ async function checkOutDir(dir, flag2 = "--out") {
     if (!statSync(existing).isDirectory()) throw Object.assign(new Error(existing), { code: "ENOTDIR" });
     accessSync(existing, constants2.W_OK | constants2.X_OK);
     for (const p of missing)
-      await mkdir3(p).catch((e) => e.code === "EEXIST" ? void 0 : Promise.reject(e));
+      await mkdir2(p).catch((e) => e.code === "EEXIST" ? void 0 : Promise.reject(e));
     accessSync(dir, constants2.W_OK | constants2.X_OK);
   } catch (e) {
     const code = e.code;
@@ -56838,11 +56482,11 @@ async function checkOutDir(dir, flag2 = "--out") {
   }
 }
 async function checkOutFile(file, flag2) {
-  if (existsSync4(file) && statSync(file).isDirectory())
+  if (existsSync2(file) && statSync(file).isDirectory())
     throw new InputError(`${flag2} ${file}: is a directory; give a file name`);
   await checkOutDir(dirname3(resolve2(file)), flag2);
 }
-function specWarnings(loaded, command, cores = cpus2().length) {
+function specWarnings(loaded, command, cores = cpus().length) {
   const out = [];
   const { spec, variants } = loaded;
   const runs = variants ? [variants.base, variants.head] : [{ name: "", spec }];
@@ -56890,7 +56534,7 @@ function specWarnings(loaded, command, cores = cpus2().length) {
 }
 
 // action/src/pipeline/run.ts
-import { join as join10 } from "node:path";
+import { join as join6 } from "node:path";
 
 // action/src/pipeline/cells.ts
 var cellLabel = (c4) => {
@@ -57024,18 +56668,18 @@ function table2(cells, layout) {
 }
 
 // action/src/result/host.ts
-import { readFile as readFile3 } from "node:fs/promises";
-import { arch, cpus as cpus3, hostname, release, totalmem } from "node:os";
+import { readFile } from "node:fs/promises";
+import { arch, cpus as cpus2, hostname, release, totalmem } from "node:os";
 async function osName() {
   try {
-    const text3 = await readFile3("/etc/os-release", "utf8");
+    const text3 = await readFile("/etc/os-release", "utf8");
     return /^PRETTY_NAME="?([^"\n]*)"?/m.exec(text3)?.[1] ?? "unknown";
   } catch {
     return "unknown";
   }
 }
 async function hostFacts() {
-  const cpu = cpus3();
+  const cpu = cpus2();
   return {
     hostname: hostname(),
     cpu_model: cpu[0]?.model.trim() ?? "unknown",
@@ -57045,605 +56689,6 @@ async function hostFacts() {
     os: await osName(),
     arch: arch()
   };
-}
-
-// action/src/targets/tidb/plan.ts
-import { homedir } from "node:os";
-
-// action/src/targets/tidb/topology.ts
-var import_yaml = __toESM(require_dist(), 1);
-var SECTION = {
-  pd: "pd_servers",
-  tikv: "tikv_servers",
-  tidb: "tidb_servers",
-  tiflash: "tiflash_servers"
-};
-var MONITORED = { node_exporter_port: 9100, blackbox_exporter_port: 9115 };
-var PROMETHEUS = { port: 9090, ng_port: 12020 };
-var GRAFANA = { port: 3e3 };
-var CLUSTER_PORT_OFFSET = 1e3;
-function effectiveRoles(profile, target2) {
-  return deepMerge(profile.roles, target2.roles ?? {});
-}
-function effectiveServerConfigs(profile, target2) {
-  const merged = deepMerge(profile.server_configs, target2.server_configs ?? {});
-  return Object.fromEntries(
-    Object.entries(merged).filter(([, v]) => v && Object.keys(v).length > 0)
-  );
-}
-function buildCluster(o) {
-  const { profile, target: target2, index: index6 } = o;
-  const offset4 = index6 * CLUSTER_PORT_OFFSET;
-  const roles = effectiveRoles(profile, target2);
-  const deployDir = `${profile.global.deploy_dir}/${o.name}`;
-  const dataDir = `${profile.global.data_dir}/${o.name}`;
-  const instances = [];
-  for (const role of ROLES) {
-    const r = roles[role];
-    const placed = r.instances ?? Array.from({ length: r.count ?? 0 }, (_, i) => {
-      const hosts = profile.hosts?.[role] ?? [];
-      return { host: hosts[i % hosts.length] };
-    });
-    const onHost = /* @__PURE__ */ new Map();
-    placed.forEach((p, i) => {
-      const k2 = onHost.get(p.host) ?? 0;
-      onHost.set(p.host, k2 + 1);
-      const given = p;
-      const ports = {};
-      for (const [name, base] of Object.entries(ROLE_PORTS[role]))
-        ports[name] = typeof given[name] === "number" ? given[name] : base + offset4 + k2 * PORT_STEP[role];
-      const main2 = ports[MAIN_PORT[role]];
-      const inst = {
-        role,
-        host: p.host,
-        ports,
-        deploy_dir: given.deploy_dir ?? `${deployDir}/${role}-${main2}`,
-        from: r.instances ? `roles.${role}.instances[${i}]` : `roles.${role} (instance ${i + 1} of ${r.count})`
-      };
-      if (role !== "tidb")
-        inst.data_dir = given.data_dir ?? `${dataDir}/${role}-${main2}`;
-      const numa = given.numa_node ?? r.numa_node;
-      if (numa !== void 0) inst.numa_node = numa;
-      if (r.resource_control) inst.resource_control = r.resource_control;
-      if (r.config && Object.keys(r.config).length) inst.config = r.config;
-      if (r.arch) inst.arch = r.arch;
-      if (r.os) inst.os = r.os;
-      instances.push(inst);
-    });
-  }
-  const monitorHost = profile.hosts?.monitor?.[0] ?? profile.hosts?.load?.[0] ?? profile.hosts?.pd?.[0];
-  return {
-    name: o.name,
-    version: target2.version ?? "",
-    index: index6,
-    user: profile.global.user,
-    sshPort: profile.ssh?.port ?? 22,
-    deployDir,
-    dataDir,
-    serverConfigs: effectiveServerConfigs(profile, target2),
-    instances,
-    ...profile.monitoring && monitorHost ? {
-      monitoring: {
-        host: monitorHost,
-        prometheus: PROMETHEUS.port + offset4,
-        ng_port: PROMETHEUS.ng_port + offset4,
-        grafana: GRAFANA.port + offset4
-      }
-    } : {},
-    monitored: {
-      node_exporter_port: MONITORED.node_exporter_port + offset4,
-      blackbox_exporter_port: MONITORED.blackbox_exporter_port + offset4
-    },
-    exporters: profile.monitoring
-  };
-}
-function topologyObject(c4, configs = true) {
-  const out = {
-    global: { user: c4.user, ssh_port: c4.sshPort, deploy_dir: c4.deployDir, data_dir: c4.dataDir },
-    monitored: c4.monitored
-  };
-  if (configs && Object.keys(c4.serverConfigs).length) out.server_configs = c4.serverConfigs;
-  for (const role of ROLES) {
-    const list = c4.instances.filter((i) => i.role === role).map((i) => {
-      const entry2 = { host: i.host };
-      if (role === "pd") entry2.name = `pd-${i.host}-${i.ports.client_port}`;
-      Object.assign(entry2, i.ports);
-      entry2.deploy_dir = i.deploy_dir;
-      if (i.data_dir) entry2.data_dir = i.data_dir;
-      if (i.numa_node !== void 0) entry2.numa_node = i.numa_node;
-      if (i.resource_control) entry2.resource_control = i.resource_control;
-      if (i.arch) entry2.arch = i.arch;
-      if (i.os) entry2.os = i.os;
-      if (!c4.exporters) entry2.ignore_exporter = true;
-      if (configs && i.config) entry2.config = i.config;
-      return entry2;
-    });
-    if (list.length) out[SECTION[role]] = list;
-  }
-  if (c4.monitoring) {
-    const m3 = c4.monitoring;
-    out.monitoring_servers = [
-      {
-        host: m3.host,
-        port: m3.prometheus,
-        ng_port: m3.ng_port,
-        deploy_dir: `${c4.deployDir}/prometheus-${m3.prometheus}`,
-        data_dir: `${c4.dataDir}/prometheus-${m3.prometheus}`
-      }
-    ];
-    out.grafana_servers = [
-      { host: m3.host, port: m3.grafana, deploy_dir: `${c4.deployDir}/grafana-${m3.grafana}` }
-    ];
-  }
-  return out;
-}
-function topologyYaml(c4) {
-  return `# tiup topology of cluster ${c4.name} (TiDB ${c4.version}), generated by tiperf
-${(0, import_yaml.stringify)(topologyObject(c4), { lineWidth: 0, aliasDuplicateObjects: false })}`;
-}
-var side = (u2, host) => `'${u2.section}:${host}.${u2.key}'`;
-var origin = (u2, several) => `${several ? `cluster ${u2.cluster} ` : ""}${u2.from}`;
-function topologyProblems(clusters) {
-  const problems = [];
-  const several = clusters.length > 1;
-  const platforms = /* @__PURE__ */ new Map();
-  const ports = /* @__PURE__ */ new Map();
-  const dirs = /* @__PURE__ */ new Map();
-  const pdNames = /* @__PURE__ */ new Set();
-  const claimPort = (host, port, u2) => {
-    if (!Number.isInteger(port) || port < 1 || port > 65535) {
-      problems.push(
-        `${u2.from}: \`${u2.section}\` of ${u2.key}=${port} is invalid, port should be in the range [1, 65535]`
-      );
-      return;
-    }
-    const key2 = `${host}:${port}`;
-    const prev = ports.get(key2);
-    if (prev)
-      problems.push(
-        `${u2.from}: port conflict for '${port}' between ${side(prev, host)} (${origin(prev, several)}) and ${side(u2, host)} (${origin(u2, several)}); give one of them another port`
-      );
-    else ports.set(key2, u2);
-  };
-  const claimDir = (host, dir, u2) => {
-    const key2 = `${host}:${dir}`;
-    const prev = dirs.get(key2);
-    if (prev)
-      problems.push(
-        `${u2.from}: directory conflict for '${dir}' between ${side(prev, host)} (${origin(prev, several)}) and ${side(u2, host)} (${origin(u2, several)})`
-      );
-    else dirs.set(key2, u2);
-  };
-  for (const c4 of clusters) {
-    const hosts = /* @__PURE__ */ new Set();
-    for (const i of c4.instances) {
-      hosts.add(i.host);
-      const section = SECTION[i.role];
-      const used = (key2) => ({ cluster: c4.name, section, key: key2, from: i.from });
-      const platform = `${i.os ?? "linux"}/${i.arch ?? "amd64"}`;
-      const prev = platforms.get(i.host);
-      if (prev && prev.platform !== platform)
-        problems.push(
-          `${i.from}: platform mismatch for '${i.host}' between '${prev.used.section}:${prev.platform}' (${prev.used.from}) and '${section}:${platform}'; a host has one os/arch`
-        );
-      else if (!prev) platforms.set(i.host, { platform, used: used("arch") });
-      for (const [key2, port] of Object.entries(i.ports)) claimPort(i.host, port, used(key2));
-      claimDir(i.host, i.deploy_dir, used("deploy_dir"));
-      if (i.data_dir) claimDir(i.host, i.data_dir, used("data_dir"));
-      if (i.role === "pd") {
-        const name = `${c4.name}/pd-${i.host}-${i.ports.client_port}`;
-        if (pdNames.has(name))
-          problems.push(
-            `${i.from}: component pd_servers.name is not supported duplicated, the name pd-${i.host}-${i.ports.client_port} is duplicated`
-          );
-        pdNames.add(name);
-      }
-    }
-    if (c4.monitoring) {
-      const m3 = c4.monitoring;
-      const u2 = (section, key2) => ({
-        cluster: c4.name,
-        section,
-        key: key2,
-        from: "monitoring: true"
-      });
-      hosts.add(m3.host);
-      claimPort(m3.host, m3.prometheus, u2("monitoring_servers", "port"));
-      claimPort(m3.host, m3.ng_port, u2("monitoring_servers", "ng_port"));
-      claimPort(m3.host, m3.grafana, u2("grafana_servers", "port"));
-    }
-    for (const host of hosts)
-      for (const [key2, port] of Object.entries(c4.monitored))
-        claimPort(host, port, {
-          cluster: c4.name,
-          section: "monitored",
-          key: key2,
-          from: `the ${key2.replace(/_port$/, "")} tiup runs on every host`
-        });
-  }
-  return problems;
-}
-function checkTopology(clusters, file) {
-  const problems = topologyProblems(clusters);
-  if (problems.length) throw new InputError(problems.map((p) => `${file}: ${p}`).join("\n"));
-}
-
-// action/src/targets/tidb/plan.ts
-var PLAYGROUND_FLAG = { pd: "pd", tikv: "kv", tidb: "db", tiflash: "tiflash" };
-var PLAYGROUND_PORT_OFFSET = 1e4;
-var tomlKey = (k2) => /^[A-Za-z0-9_-]+$/.test(k2) ? k2 : JSON.stringify(k2);
-function tomlValue(v) {
-  if (typeof v === "string") return JSON.stringify(v);
-  if (typeof v === "number" || typeof v === "boolean") return String(v);
-  if (Array.isArray(v)) return `[${v.map(tomlValue).join(", ")}]`;
-  throw new InputError(`cannot write ${JSON.stringify(v)} into a TOML config`);
-}
-function expandDotted(config) {
-  let out = {};
-  for (const [key2, value4] of Object.entries(config)) {
-    const parts = key2.split(".");
-    const nested = parts.reduceRight(
-      (acc, part) => ({ [part]: acc }),
-      value4 && typeof value4 === "object" && !Array.isArray(value4) ? expandDotted(value4) : value4
-    );
-    out = deepMerge(out, nested);
-  }
-  return out;
-}
-function toToml(config) {
-  const lines2 = [];
-  const walk = (obj, path3) => {
-    const scalars = Object.entries(obj).filter(([, v]) => !(v && typeof v === "object" && !Array.isArray(v)));
-    const tables = Object.entries(obj).filter(([, v]) => v && typeof v === "object" && !Array.isArray(v));
-    if (path3.length && scalars.length) lines2.push("", `[${path3.map(tomlKey).join(".")}]`);
-    for (const [k2, v] of scalars) lines2.push(`${tomlKey(k2)} = ${tomlValue(v)}`);
-    for (const [k2, v] of tables) walk(v, [...path3, k2]);
-  };
-  walk(expandDotted(config), []);
-  return `${lines2.join("\n").trim()}
-`;
-}
-function flatKeys(config, prefix = "") {
-  const out = [];
-  for (const [k2, v] of Object.entries(expandDotted(config))) {
-    const key2 = prefix ? `${prefix}.${k2}` : k2;
-    if (v && typeof v === "object" && !Array.isArray(v))
-      out.push(...flatKeys(v, key2));
-    else out.push([key2, v]);
-  }
-  return out;
-}
-function roleConfig(profile, target2, role) {
-  const server = effectiveServerConfigs(profile, target2)[role] ?? {};
-  const own = effectiveRoles(profile, target2)[role].config ?? {};
-  return deepMerge(expandDotted(server), expandDotted(own));
-}
-var expandHome = (path3) => path3.startsWith("~/") ? `${homedir()}/${path3.slice(2)}` : path3;
-function haproxyConfig(endpoints, port, name) {
-  return `# HAProxy in front of the TiDB servers of ${name}, generated by tiperf
-global
-    # about two file descriptors per connection: within a login session's usual limits
-    maxconn 4096
-
-defaults
-    mode tcp
-    timeout connect 10s
-    timeout client 1h
-    timeout server 1h
-
-listen tidb
-    bind 0.0.0.0:${port}
-    balance leastconn
-    option tcp-check
-${endpoints.map((e, i) => `    server tidb-${i + 1} ${e.host}:${e.port} check inter 2000 rise 2 fall 3`).join("\n")}
-`;
-}
-function planTidb(o) {
-  const { profile } = o;
-  const files = {};
-  const deployments = [];
-  const variants = [];
-  const configKeysOf = (target2) => ROLES.flatMap(
-    (role) => flatKeys(roleConfig(profile, target2, role)).map(([key2, value4]) => ({ role, key: key2, value: value4 }))
-  );
-  const setupOf = (v, deployment, topologyFile) => ({
-    name: v.name,
-    deployment,
-    version: v.target.version ?? "",
-    ...topologyFile ? { topologyFile } : {},
-    configKeys: configKeysOf(v.target),
-    sql: v.target.sql ?? [],
-    ...v.target.split ? { split: v.target.split } : {}
-  });
-  if (profile.provider === "playground") {
-    o.variants.forEach((v, index6) => {
-      const roles = effectiveRoles(profile, v.target);
-      const configFiles = {};
-      for (const role of ROLES) {
-        const config = roleConfig(profile, v.target, role);
-        if (Object.keys(config).length === 0) continue;
-        const file = `${v.name}-${role}.toml`;
-        files[file] = toToml(config);
-        configFiles[role] = file;
-      }
-      deployments.push({
-        kind: "playground",
-        name: o.variants.length > 1 ? `${o.prefix}-${v.name}` : o.prefix,
-        index: index6,
-        version: v.target.version ?? "",
-        variants: [v.name],
-        counts: Object.fromEntries(ROLES.map((r) => [r, roles[r].count ?? 0])),
-        portOffset: index6 * PLAYGROUND_PORT_OFFSET,
-        configFiles
-      });
-      variants.push(setupOf(v, index6));
-    });
-  } else {
-    const groups2 = [];
-    for (const v of o.variants) {
-      const probe = buildCluster({ name: "probe", index: 0, profile, target: v.target });
-      const key2 = `${v.target.version}
-${JSON.stringify(topologyObject(probe, false))}`;
-      const g = groups2.find((x4) => x4.key === key2);
-      if (g) g.members.push(v);
-      else groups2.push({ key: key2, members: [v] });
-    }
-    groups2.forEach((g, index6) => {
-      const name = groups2.length > 1 ? `${o.prefix}-${index6 + 1}` : o.prefix;
-      let deployed;
-      for (const v of g.members) {
-        const cluster2 = buildCluster({ name, index: index6, profile, target: v.target });
-        deployed ??= cluster2;
-        const file = `topology-${v.name}.yaml`;
-        files[file] = topologyYaml(cluster2);
-        variants.push(setupOf(v, index6, file));
-      }
-      deployments.push({
-        kind: "cluster",
-        name,
-        index: index6,
-        version: g.members[0]?.target.version ?? "",
-        cluster: deployed,
-        variants: g.members.map((m3) => m3.name)
-      });
-    });
-    checkTopology(
-      deployments.map((d) => d.cluster),
-      o.profileFile
-    );
-  }
-  const switching = profile.provider === "playground" ? o.variants.length > 1 ? "separate-playgrounds" : "none" : deployments.length > 1 ? "stop-start" : o.variants.length > 1 ? "edit-config" : "none";
-  checkSqlSwitching(variants, deployments);
-  const loadHost = profile.hosts?.load?.[0];
-  const load3 = loadHost ? {
-    host: loadHost,
-    user: profile.ssh?.user ?? "tidb",
-    port: profile.ssh?.port ?? 22,
-    ...profile.ssh?.identity_file ? { identity: profile.ssh.identity_file } : {}
-  } : { host: "127.0.0.1" };
-  const plan = {
-    profile,
-    profileFile: o.profileFile,
-    deployments,
-    variants,
-    switching,
-    files,
-    load: load3,
-    commands: []
-  };
-  if (profile.haproxy && loadHost) {
-    for (const d of deployments) {
-      if (d.kind !== "cluster") continue;
-      const file = `haproxy-${d.name}.cfg`;
-      files[file] = haproxyConfig(tidbEndpoints(d), haproxyPort(plan, d), d.name);
-    }
-    plan.haproxy = { host: loadHost, port: profile.haproxy_port, file: "haproxy-<cluster>.cfg" };
-  }
-  plan.commands = commandsOf(plan);
-  return plan;
-}
-function checkSqlSwitching(variants, deployments) {
-  const setVars = (sql) => sql.flatMap(
-    (s2) => [...s2.matchAll(/SET\s+(?:GLOBAL\s+|@@GLOBAL\.)(\w+)/gi)].map((m3) => m3[1].toLowerCase())
-  ).sort().join(",");
-  for (const d of deployments) {
-    const shared = variants.filter((v) => v.deployment === d.index);
-    if (shared.length < 2) continue;
-    const first = shared[0];
-    for (const v of shared.slice(1)) {
-      if (setVars(v.sql) !== setVars(first.sql))
-        throw new InputError(
-          `variants ${first.name} and ${v.name} share cluster ${d.name} but their target.sql set different variables (${setVars(first.sql) || "none"} vs ${setVars(v.sql) || "none"}): set the same variables in both, so switching between them restores each value`
-        );
-    }
-  }
-}
-var haproxyPort = (plan, d) => plan.profile.haproxy_port + d.index;
-var playgroundTidbPort = (d) => 4e3 + d.portOffset;
-function loadEndpoints(plan, d) {
-  if (d.kind === "playground") return [{ host: "127.0.0.1", port: playgroundTidbPort(d) }];
-  return plan.haproxy ? [{ host: "127.0.0.1", port: haproxyPort(plan, d) }] : tidbEndpoints(d);
-}
-function tidbEndpoints(d) {
-  return d.cluster.instances.filter((i) => i.role === "tidb").map((i) => ({ host: i.host, port: i.ports.port }));
-}
-function statusAddresses(d) {
-  if (d.kind === "playground") {
-    const off = d.portOffset;
-    return {
-      tidb: [`127.0.0.1:${10080 + off}`],
-      tikv: [`127.0.0.1:${20180 + off}`],
-      pd: [`127.0.0.1:${2379 + off}`],
-      tiflash: [`127.0.0.1:${8234 + off}`]
-    };
-  }
-  const of = (role, port) => d.cluster.instances.filter((i) => i.role === role).map((i) => `${i.host}:${i.ports[port]}`);
-  return {
-    tidb: of("tidb", "status_port"),
-    tikv: of("tikv", "status_port"),
-    pd: of("pd", "client_port"),
-    tiflash: of("tiflash", "metrics_port")
-  };
-}
-function sshFlags(profile) {
-  const ssh = profile.ssh;
-  return [
-    "--user",
-    ssh?.user ?? "tidb",
-    ...ssh?.identity_file ? ["-i", expandHome(ssh.identity_file)] : []
-  ];
-}
-var tiupCluster = {
-  deploy: (d, file, profile) => [
-    "tiup",
-    "cluster",
-    "deploy",
-    d.name,
-    d.version,
-    file,
-    "--yes",
-    ...sshFlags(profile)
-  ],
-  start: (d) => ["tiup", "cluster", "start", d.name],
-  stop: (d) => ["tiup", "cluster", "stop", d.name, "--yes"],
-  display: (d) => ["tiup", "cluster", "display", d.name, "--format", "json", "--uptime"],
-  editConfig: (d, file) => [
-    "tiup",
-    "cluster",
-    "edit-config",
-    d.name,
-    "--topology-file",
-    file,
-    "--yes"
-  ],
-  reload: (d) => ["tiup", "cluster", "reload", d.name, "--yes"],
-  destroy: (d) => ["tiup", "cluster", "destroy", d.name, "--yes"]
-};
-function playgroundArgs(d, dir) {
-  return [
-    "tiup",
-    "playground",
-    d.version,
-    ...ROLES.flatMap((r) => [`--${PLAYGROUND_FLAG[r]}`, String(d.counts[r])]),
-    "--without-monitor",
-    "--tag",
-    d.name,
-    ...d.portOffset ? ["--port-offset", String(d.portOffset)] : [],
-    ...ROLES.flatMap(
-      (r) => d.configFiles[r] ? [`--${PLAYGROUND_FLAG[r]}.config`, `${dir}/${d.configFiles[r]}`] : []
-    )
-  ];
-}
-function commandsOf(plan) {
-  const out = [];
-  const dir = "tidb";
-  const add6 = (phase, argv, about, where = "runner") => out.push({ phase, where, argv, ...about ? { about } : {} });
-  for (const d of plan.deployments) {
-    const users = plan.variants.filter((v) => v.deployment === d.index);
-    if (d.kind === "playground") {
-      add6(
-        "start",
-        playgroundArgs(d, dir),
-        `variant ${d.variants.join(", ")}: runs until teardown; ready when it prints "TiDB Playground Cluster is started"; the TiDB port is read from its "Connect TiDB" lines`
-      );
-    } else {
-      const first = users[0];
-      add6(
-        "deploy",
-        tiupCluster.deploy(d, `${dir}/${first.topologyFile}`, plan.profile),
-        `variant${users.length > 1 ? "s" : ""} ${d.variants.join(", ")}`
-      );
-      add6("start", tiupCluster.start(d));
-      add6("check", tiupCluster.display(d), "every instance Up; uptimes recorded");
-    }
-  }
-  if (plan.haproxy)
-    for (const d of plan.deployments)
-      add6(
-        "haproxy",
-        ["haproxy", "-db", "-f", `haproxy-${d.name}.cfg`],
-        `on the load host (its config passed over SSH); the load tools connect to ${plan.haproxy.host}:${haproxyPort(plan, d)}`,
-        "load host"
-      );
-  for (const v of plan.variants) {
-    const d = plan.deployments[v.deployment];
-    const about = `variant ${v.name} on ${d.name}`;
-    add6("record", ["SELECT tidb_version()"], about);
-    const status = statusAddresses(d);
-    add6("record", ["GET", `http://${status.tidb[0]}/status`], `${about}: recorded`);
-    for (const role of new Set(v.configKeys.map((k2) => k2.role)))
-      for (const addr of status[role])
-        add6(
-          "record",
-          ["GET", role === "pd" ? `http://${addr}/pd/api/v1/config` : `http://${addr}/config`],
-          `${about}: what SHOW CONFIG shows; ${v.configKeys.filter((k2) => k2.role === role).map((k2) => k2.key).join(", ")} must match the spec`
-        );
-    for (const s2 of v.sql) add6("sql", [s2], about);
-    if (v.split)
-      add6(
-        "split",
-        [`SPLIT TABLE <each load table> BETWEEN (0) AND (<rows>) REGIONS ${v.split.regions}`],
-        `${about}: after prepare, with tidb_scatter_region on (v6.3+: SET SESSION tidb_scatter_region = 'table'; before: ON)`
-      );
-  }
-  for (const d of plan.deployments) {
-    if (d.kind !== "cluster") continue;
-    const users = plan.variants.filter((v) => v.deployment === d.index);
-    if (plan.switching === "edit-config")
-      for (const v of users) {
-        add6(
-          "switch",
-          tiupCluster.editConfig(d, `${dir}/${v.topologyFile}`),
-          `before cells of variant ${v.name} (when another variant's config is applied); "Nothing changed." fails the run`
-        );
-        add6("switch", tiupCluster.reload(d), `then SHOW CONFIG confirms variant ${v.name}'s values`);
-      }
-    if (plan.switching === "stop-start") {
-      add6("switch", tiupCluster.stop(d), `while the other cluster's variant is measured`);
-      add6("switch", tiupCluster.start(d), `before cells of variant ${d.variants.join(", ")}`);
-    }
-    add6(
-      "cell",
-      tiupCluster.display(d),
-      "before and after every cell: a Down instance or a restart (uptime reset) fails the cell"
-    );
-  }
-  for (const d of plan.deployments) {
-    if (d.kind === "cluster")
-      add6(
-        "teardown",
-        tiupCluster.destroy(d),
-        "always: success, failure, cancel, SIGTERM; `tiperf reap` if tiperf was killed"
-      );
-    else
-      add6(
-        "teardown",
-        ["kill -INT <tiup playground pid>", `rm -rf $TIUP_HOME/data/${d.name}`],
-        "always; `tiperf reap` if tiperf was killed"
-      );
-  }
-  return out;
-}
-function planText(plan) {
-  const lines2 = [];
-  lines2.push(`profile ${plan.profileFile} (${plan.profile.name}, provider ${plan.profile.provider})`);
-  lines2.push(
-    `deployments: ${plan.deployments.map((d) => `${d.kind} ${d.name} (TiDB ${d.version}; variants ${d.variants.join(", ")})`).join("; ")}`
-  );
-  lines2.push(`variants take turns by: ${plan.switching}`);
-  lines2.push(
-    `load tools run on: ${plan.load.host === "127.0.0.1" && !plan.load.user ? "this machine" : `${plan.load.user}@${plan.load.host} over SSH`}`
-  );
-  lines2.push("", "commands:");
-  for (const c4 of plan.commands) {
-    const sql = !["tiup", "haproxy"].includes(c4.argv[0]) && c4.argv.length === 1;
-    const text3 = sql ? `SQL: ${c4.argv[0]}` : c4.argv[0]?.startsWith("kill") ? c4.argv.join(" && ") : shellCommand(c4.argv);
-    lines2.push(
-      `  [${c4.phase}]${c4.where === "load host" ? " (load host)" : ""} ${text3}${c4.about ? `    # ${c4.about}` : ""}`
-    );
-  }
-  return `${lines2.join("\n")}
-`;
 }
 
 // action/src/targets/tidb/index.ts
@@ -57664,583 +56709,8 @@ async function planFor(loaded, o) {
     );
   const file = o.profile ?? [...named2][0];
   let profile = await loadProfile(file, o.profile ? "--profile" : "target.profile");
-  if (profile.provider === "aws")
-    profile = withHosts(
-      profile,
-      o.hosts ?? placeholderHosts(profile),
-      o.identityFile ?? "<run>/cloud/id_rsa"
-    );
+  if (profile.provider === "aws") profile = withHosts(profile, o.cloud ?? placeholderHosts(profile));
   return planTidb({ variants, profile, profileFile: file, prefix: o.prefix });
-}
-
-// action/src/targets/tidb/run.ts
-import { mkdir as mkdir4, readFile as readFile4, rm as rm4 } from "node:fs/promises";
-import { get as httpGet } from "node:http";
-import { homedir as homedir2 } from "node:os";
-import { join as join9 } from "node:path";
-
-// action/src/targets/tidb/haproxy.ts
-async function startHaproxy(o) {
-  const ac = new AbortController();
-  const run2 = runTool(
-    "sh",
-    ["-c", 'printf "%s" "$1" > "$2" && exec haproxy -db -f "$2"', "sh", o.config, o.file],
-    { logFile: o.logFile, signal: ac.signal, remote: o.remote }
-  );
-  const early = await Promise.race([run2, new Promise((r) => setTimeout(r, o.settleMs ?? 1500))]);
-  if (early)
-    throw new RunError(
-      `HAProxy on ${o.remote.host} exited at once (code ${early.code}): ${early.output.trim().split("\n").slice(-3).join(" ")} (raw output: ${o.logFile})`
-    );
-  return {
-    endpoint: { host: "127.0.0.1", port: o.port },
-    stop: async () => {
-      ac.abort(new Error("teardown"));
-      await run2;
-    }
-  };
-}
-
-// action/src/targets/tidb/tiup-output.ts
-var ESC = String.fromCharCode(27);
-var plain = (text3) => text3.replace(new RegExp(`${ESC}\\[[0-9;]*m`, "g"), "").replace(/\r/g, "");
-function readPlayground(output3) {
-  const text3 = plain(output3);
-  const state = { ready: false, endpoints: [], versions: {} };
-  for (const line5 of text3.split("\n")) {
-    const start = /^Start (\w+) instance:?\s*(\S+)?/.exec(line5.trim());
-    if (start?.[2]) state.versions[start[1]] = start[2];
-    if (/TiDB Playground Cluster is started/.test(line5)) state.ready = true;
-    const conn = /^Connect TiDB:\s+.*?--host (\S+) --port (\d+)/.exec(line5.trim());
-    if (conn) state.endpoints.push({ host: conn[1], port: Number(conn[2]) });
-    const failed = /^(TiDB|TiKV|PD|TiFlash) \S+ failed to start: .*/.exec(line5.trim()) ?? /^(Error|panic): .*/.exec(line5.trim()) ?? /^Playground bootstrapping failed.*/.exec(line5.trim());
-    if (failed && !state.failure) state.failure = failed[0];
-  }
-  return state;
-}
-function parseSince(since) {
-  if (!since || !/^(\d+[dhms])+$/.test(since)) return void 0;
-  let s2 = 0;
-  for (const [, n, unit2] of since.matchAll(/(\d+)([dhms])/g))
-    s2 += Number(n) * { d: 86400, h: 3600, m: 60, s: 1 }[unit2];
-  return s2;
-}
-function parseDisplayJson(output3) {
-  const text3 = plain(output3);
-  const start = text3.indexOf("{");
-  const end = text3.lastIndexOf("}");
-  if (start < 0 || end < start)
-    throw new Error(`tiup cluster display printed no JSON:
-${text3.trim().slice(-400)}`);
-  const doc = JSON.parse(text3.slice(start, end + 1));
-  return {
-    ...doc.cluster_meta?.cluster_name ? { name: doc.cluster_meta.cluster_name } : {},
-    ...doc.cluster_meta?.cluster_version ? { version: doc.cluster_meta.cluster_version } : {},
-    instances: (doc.instances ?? []).map((i) => {
-      const uptime = parseSince(i.since);
-      return {
-        id: i.id,
-        role: i.role,
-        host: i.host,
-        ports: i.ports,
-        status: i.status,
-        ...uptime !== void 0 ? { uptime_s: uptime } : {}
-      };
-    })
-  };
-}
-var isUp = (status) => /^(Up|Healthy)\b/.test(status);
-function notUp(display) {
-  return display.instances.filter((i) => !isUp(i.status));
-}
-function restarted(before, after, elapsedS, slackS = 5) {
-  const out = [];
-  for (const a4 of after.instances) {
-    const b10 = before.instances.find((i) => i.id === a4.id);
-    if (b10?.uptime_s === void 0 || a4.uptime_s === void 0) continue;
-    if (a4.uptime_s + slackS < b10.uptime_s + elapsedS) out.push(a4);
-  }
-  return out;
-}
-function editConfigOutcome(output3) {
-  const text3 = plain(output3);
-  if (/Nothing changed\./.test(text3)) return "refused";
-  if (/The file has nothing changed/.test(text3)) return "same";
-  return "changed";
-}
-function editConfigReason(output3) {
-  const lines2 = plain(output3).split("\n").map((l) => l.trim()).filter(Boolean);
-  const i = lines2.findIndex((l) => l.startsWith("New topology could not be saved"));
-  return (i >= 0 ? lines2.slice(i, i + 2).join(" ") : lines2.slice(-2).join(" ")) || "no reason given";
-}
-
-// action/src/targets/tidb/run.ts
-var lastLines = (text3, n = 6) => text3.trimEnd().split("\n").slice(-n).join("\n");
-var tiupHome = () => process.env.TIUP_HOME || join9(homedir2(), ".tiup");
-function sameSetting(want, got) {
-  const norm = (v) => {
-    const s2 = String(v).trim();
-    const size = /^(\d+(?:\.\d+)?)\s*([KMGTP])(?:i?B)?$/i.exec(s2);
-    if (size)
-      return String(Number(size[1]) * 1024 ** ("KMGTP".indexOf(size[2].toUpperCase()) + 1));
-    if (/^(true|on)$/i.test(s2)) return "true";
-    if (/^(false|off)$/i.test(s2)) return "false";
-    return s2;
-  };
-  return norm(want) === norm(got);
-}
-function lookup6(config, key2) {
-  let node = config;
-  const parts = key2.split(".");
-  for (let i = 0; i < parts.length; i++) {
-    if (!node || typeof node !== "object") return void 0;
-    const obj = node;
-    let found = false;
-    for (let j = parts.length; j > i; j--) {
-      const k2 = parts.slice(i, j).join(".");
-      if (k2 in obj) {
-        node = obj[k2];
-        i = j - 1;
-        found = true;
-        break;
-      }
-    }
-    if (!found) return void 0;
-  }
-  return node;
-}
-var TidbRun = class {
-  constructor(plan, runDir, rawDir, log7) {
-    this.plan = plan;
-    this.rawDir = rawDir;
-    this.log = log7;
-    this.dir = join9(runDir, "tidb");
-    this.unregister = onTeardown("destroy the TiDB clusters of this run", () => this.stop());
-  }
-  plan;
-  rawDir;
-  log;
-  running = /* @__PURE__ */ new Map();
-  unregister;
-  dir;
-  /** Writes the plan's files (topologies, TOML configs, haproxy.cfg) into <run>/tidb/. */
-  async writeFiles() {
-    await mkdir4(this.dir, { recursive: true });
-    for (const [name, text3] of Object.entries(this.plan.files)) await writeAtomic(join9(this.dir, name), text3);
-  }
-  /** The load host as ssh reaches it (hosts profiles), for the load tools. */
-  loadHost() {
-    const l = this.plan.load;
-    if (!l.user) return void 0;
-    return {
-      host: l.host,
-      user: l.user,
-      port: l.port ?? 22,
-      ...l.identity ? { identity: expandHome(l.identity) } : {},
-      knownHosts: join9(this.dir, "known_hosts")
-    };
-  }
-  tiup() {
-    const tiup = findTool("tiup");
-    if (!tiup)
-      throw new RunError(
-        "target.kind tidb: tiup is not installed (install it from tiup.io, then `tiup install playground cluster`)"
-      );
-    return tiup;
-  }
-  /** Runs a tiup subcommand, its output kept in raw/; throws with tiup's last lines on a non-zero exit. */
-  async tiupRun(argv, what, signal, limitS = 1800) {
-    const [, ...args] = argv;
-    const logFile = join9(
-      this.rawDir,
-      `tiup-${argv[2] ?? argv[1]}-${argv[3] ?? ""}.log`.replace(/-\.log$/, ".log")
-    );
-    const r = await runTool(this.tiup(), args, { logFile, signal, limitS });
-    if (r.aborted) throw new RunError(`${what}: stopped: ${r.aborted}`);
-    if (r.timedOut)
-      throw new RunError(
-        `${what}: \`${shellCommand(argv)}\` did not finish within ${limitS}s (raw output: ${logFile})`
-      );
-    if (r.code !== 0)
-      throw new RunError(
-        `${what}: \`${shellCommand(argv)}\` exited with code ${r.code}:
-${lastLines(r.output)}
-(raw output: ${logFile})`
-      );
-    return r.output;
-  }
-  /** The Target of one variant, starting its deployment on first use. */
-  async target(variant, opts) {
-    const setup2 = this.plan.variants.find((v) => v.name === variant);
-    if (!setup2) throw new RunError(`no TiDB variant ${variant} in this plan`);
-    const d = this.plan.deployments[setup2.deployment];
-    await this.activate(setup2, opts.signal);
-    const r = this.running.get(d.index);
-    r.users++;
-    const facts = await this.record(setup2, r);
-    this.log(
-      `target: TiDB ${facts.version} (${d.kind} ${d.name}) for variant ${variant}; SQL at ${r.endpoints.map((e) => `${e.host}:${e.port}`).join(", ")}`
-    );
-    const config = {};
-    for (const k2 of setup2.configKeys) {
-      const v = k2.value;
-      config[`${k2.role}.${k2.key}`] = typeof v === "string" || typeof v === "number" || typeof v === "boolean" ? v : JSON.stringify(v);
-    }
-    let stopped = false;
-    return {
-      kind: d.kind === "cluster" ? "tidb-cluster" : "tidb-playground",
-      version: facts.version,
-      connection: { protocol: "mysql", endpoints: r.endpoints, user: "root", password: "" },
-      pids: r.server ? [r.server.pid] : [],
-      state: () => r.server ? `tiup playground (pid ${r.server.pid}) is ${processState(r.server.pid)}` : `tiup cluster ${d.name}: see \`tiup cluster display ${d.name}\``,
-      createDatabase: async (name) => {
-        await this.sql(r.sql, `CREATE DATABASE IF NOT EXISTS ${name}`, `variant ${variant}`);
-      },
-      effectiveConfig: facts.effective,
-      died: r.died,
-      stop: async () => {
-        if (stopped) return;
-        stopped = true;
-        r.users--;
-        if (r.users === 0) await r.stop();
-      },
-      activate: (signal) => this.activate(setup2, signal),
-      watch: () => this.watch(setup2, r),
-      sharedData: r,
-      details: {
-        deployment: `${d.kind} ${d.name}`,
-        config,
-        ...setup2.topologyFile ? { topology: join9(this.dir, setup2.topologyFile) } : {},
-        tidb_version: facts.tidbVersion,
-        status: facts.status
-      },
-      afterLoad: (database, data3) => this.split(setup2, r, database, data3)
-    };
-  }
-  async sql(at, query, what) {
-    const r = await runCommand(
-      firstTool(MARIADB_PROGRAMS.client),
-      [
-        "--no-defaults",
-        "-h",
-        at.host,
-        "-P",
-        String(at.port),
-        "-u",
-        "root",
-        "-D",
-        "mysql",
-        "-N",
-        "-B",
-        "-e",
-        query
-      ],
-      { timeoutMs: 12e4 }
-    );
-    if (r.code !== 0)
-      throw new RunError(
-        `${what}: \`${query}\` failed on ${at.host}:${at.port}: ${r.stderr.trim() || r.stdout.trim()}`
-      );
-    return r.stdout;
-  }
-  /** What actually runs: tidb_version(), /status, and each config key the spec set, read back. */
-  async record(setup2, r) {
-    const tidbVersion = (await this.sql(r.sql, "SELECT tidb_version()", `variant ${setup2.name}`)).replace(/\\n/g, "\n").trim();
-    const version2 = /Release Version:\s*(\S+)/.exec(tidbVersion)?.[1] ?? tidbVersion.split("\n")[0] ?? "";
-    const status = await getJson(`http://${r.status.tidb[0]}/status`).catch((e) => ({
-      error: e.message
-    }));
-    const effective = await this.checkConfig(setup2, r);
-    return { version: version2, tidbVersion, status, effective };
-  }
-  /**
-   * Reads every config key the variant sets from the components' own /config endpoints (what
-   * SHOW CONFIG shows) and fails on any that did not take effect: tiup accepts and reloads
-   * configs it never checked.
-   */
-  async checkConfig(setup2, r) {
-    const effective = {};
-    const wrong = [];
-    const url = {
-      tidb: (a4) => `http://${a4}/config`,
-      tikv: (a4) => `http://${a4}/config`,
-      pd: (a4) => `http://${a4}/pd/api/v1/config`,
-      tiflash: (a4) => `http://${a4}/config`
-    };
-    for (const role of new Set(setup2.configKeys.map((k2) => k2.role))) {
-      for (const addr of r.status[role] ?? []) {
-        let doc;
-        try {
-          doc = await getJson(url[role](addr));
-        } catch (e) {
-          throw new RunError(
-            `variant ${setup2.name}: cannot read the ${role} config at ${url[role](addr)} (${e.message})`
-          );
-        }
-        for (const k2 of setup2.configKeys.filter((c4) => c4.role === role)) {
-          const got = lookup6(doc, k2.key);
-          effective[`${role}.${k2.key}`] = got === void 0 ? "(not reported)" : typeof got === "object" ? JSON.stringify(got) : String(got);
-          if (got === void 0 || !sameSetting(k2.value, got))
-            wrong.push(
-              `${role} ${addr}: ${k2.key} is ${got === void 0 ? "not reported" : JSON.stringify(got)}, the spec sets ${JSON.stringify(k2.value)}`
-            );
-        }
-      }
-    }
-    if (wrong.length)
-      throw new RunError(`variant ${setup2.name}: configs did not take effect:
-  ${wrong.join("\n  ")}`);
-    return effective;
-  }
-  /** Brings a variant in: its deployment running (others stopped, clusters), its config applied, its SQL run. */
-  async activate(setup2, signal) {
-    const d = this.plan.deployments[setup2.deployment];
-    let r = this.running.get(d.index);
-    if (!r) {
-      r = d.kind === "playground" ? await this.startPlayground(d, signal) : await this.deployCluster(d, signal);
-      this.running.set(d.index, r);
-    }
-    if (d.kind === "cluster") {
-      if (this.plan.switching === "stop-start" && !r.up) {
-        for (const other of this.running.values())
-          if (other !== r && other.up && other.deployment.kind === "cluster") {
-            await this.tiupRun(tiupCluster.stop(other.deployment), `stop ${other.deployment.name}`, signal);
-            other.up = false;
-          }
-        await this.tiupRun(tiupCluster.start(d), `start ${d.name}`, signal);
-        r.up = true;
-        await this.display(d, signal, true);
-      }
-      if (this.plan.switching === "edit-config" && r.applied !== setup2.name) {
-        const file = join9(this.dir, setup2.topologyFile);
-        const out = await this.tiupRun(
-          tiupCluster.editConfig(d, file),
-          `variant ${setup2.name}: edit-config`,
-          signal
-        );
-        const outcome = editConfigOutcome(out);
-        if (outcome === "refused")
-          throw new RunError(
-            `variant ${setup2.name}: tiup refused the topology ${file} ("Nothing changed.", exit 0): ${editConfigReason(out)}`
-          );
-        if (outcome === "changed")
-          await this.tiupRun(tiupCluster.reload(d), `variant ${setup2.name}: reload`, signal);
-        r.applied = setup2.name;
-        await this.checkConfig(setup2, r);
-      }
-    }
-    for (const statement of setup2.sql) await this.sql(r.sql, statement, `variant ${setup2.name}: target.sql`);
-  }
-  async startPlayground(d, signal) {
-    const argv = playgroundArgs(d, this.dir);
-    const logFile = join9(this.rawDir, `tiup-playground-${d.name}.log`);
-    await writeAtomic(logFile, `$ ${shellCommand(argv)}
-`);
-    const dataDir = join9(tiupHome(), "data", d.name);
-    const server = startServerProcess(this.tiup(), argv.slice(1), { logFile });
-    const forget = await record({
-      kind: "playground",
-      what: `tiup playground --tag ${d.name}`,
-      pid: server.pid,
-      path: dataDir,
-      signal: "SIGINT"
-    }).catch(() => async () => {
-    });
-    let stopping = false;
-    const stop2 = async () => {
-      stopping = true;
-      await server.stop("SIGINT", 6e4);
-      await rm4(dataDir, { recursive: true, force: true });
-      await forget();
-    };
-    const died = server.exited.then(
-      (how) => stopping ? new Promise(() => {
-      }) : `tiup playground ${d.name} exited (code ${how.code}, signal ${how.signal})`
-    );
-    const deadline = Date.now() + 15 * 6e4;
-    let state = readPlayground("");
-    while (Date.now() < deadline && !signal.aborted) {
-      state = readPlayground(await readFile4(logFile, "utf8").catch(() => ""));
-      if (state.ready && state.endpoints.length) break;
-      if (!server.isAlive() || state.failure) {
-        await stop2();
-        throw new RunError(
-          `tiup playground ${d.name} did not start: ${state.failure ?? `it exited`}
-(raw output: ${logFile})`
-        );
-      }
-      await new Promise((res) => setTimeout(res, 250));
-    }
-    if (!state.ready) {
-      await stop2();
-      throw new RunError(
-        `tiup playground ${d.name} did not report ready ("TiDB Playground Cluster is started") within 15 min${signal.aborted ? " (stopped)" : ""} (raw output: ${logFile})`
-      );
-    }
-    const sql = state.endpoints[0];
-    const expected = playgroundTidbPort(d);
-    if (sql.port !== expected)
-      this.log(
-        `tiup playground ${d.name}: port ${expected} was busy; TiDB listens on ${sql.port} (read from its output)`
-      );
-    return {
-      deployment: d,
-      endpoints: state.endpoints,
-      sql,
-      status: statusAddresses(d),
-      server,
-      died,
-      stop: stop2,
-      up: true,
-      loaded: /* @__PURE__ */ new Set(),
-      users: 0
-    };
-  }
-  async deployCluster(d, signal) {
-    const setup2 = this.plan.variants.find((v) => v.deployment === d.index);
-    const forget = await record({ kind: "cluster", what: d.name, path: d.name }).catch(() => async () => {
-    });
-    let destroyed;
-    const stop2 = () => {
-      destroyed ??= (async () => {
-        await this.tiupRun(tiupCluster.destroy(d), `destroy ${d.name}`, new AbortController().signal, 900);
-        await forget();
-      })();
-      return destroyed;
-    };
-    const running = {
-      deployment: d,
-      endpoints: tidbEndpoints(d),
-      sql: tidbEndpoints(d)[0],
-      status: {
-        tidb: d.cluster.instances.filter((i) => i.role === "tidb").map((i) => `${i.host}:${i.ports.status_port}`),
-        tikv: d.cluster.instances.filter((i) => i.role === "tikv").map((i) => `${i.host}:${i.ports.status_port}`),
-        pd: d.cluster.instances.filter((i) => i.role === "pd").map((i) => `${i.host}:${i.ports.client_port}`),
-        tiflash: d.cluster.instances.filter((i) => i.role === "tiflash").map((i) => `${i.host}:${i.ports.metrics_port}`)
-      },
-      died: new Promise(() => {
-      }),
-      stop: stop2,
-      applied: setup2.name,
-      up: false,
-      loaded: /* @__PURE__ */ new Set(),
-      users: 0
-    };
-    try {
-      await this.tiupRun(
-        tiupCluster.deploy(d, join9(this.dir, setup2.topologyFile), this.plan.profile),
-        `deploy ${d.name}`,
-        signal
-      );
-      await this.tiupRun(tiupCluster.start(d), `start ${d.name}`, signal);
-      running.up = true;
-      await this.display(d, signal, true);
-      const remote = this.loadHost();
-      if (this.plan.haproxy && remote) {
-        const port = haproxyPort(this.plan, d);
-        const haproxy = await startHaproxy({
-          remote,
-          config: this.plan.files[`haproxy-${d.name}.cfg`],
-          file: `/tmp/tiperf-haproxy-${d.name}.cfg`,
-          port,
-          logFile: join9(this.rawDir, `haproxy-${d.name}.log`)
-        });
-        running.endpoints = [haproxy.endpoint];
-        const destroy = running.stop;
-        running.stop = async () => {
-          await haproxy.stop().catch(() => {
-          });
-          await destroy();
-        };
-        this.log(`HAProxy on ${remote.host}:${port} in front of ${tidbEndpoints(d).length} TiDB servers`);
-      }
-    } catch (e) {
-      await stop2().catch((err) => this.log(`teardown: ${err.message}`));
-      throw e;
-    }
-    if (this.plan.switching === "stop-start") {
-      for (const other of this.running.values())
-        if (other.up && other.deployment.kind === "cluster") {
-          await this.tiupRun(tiupCluster.stop(other.deployment), `stop ${other.deployment.name}`, signal);
-          other.up = false;
-        }
-    }
-    return running;
-  }
-  /** `display --format json --uptime`; with `allUp`, a Down instance is an error naming it. */
-  async display(d, signal, allUp) {
-    const out = await this.tiupRun(tiupCluster.display(d), `display ${d.name}`, signal, 300);
-    const display = parseDisplayJson(out);
-    const down = notUp(display);
-    if (allUp && down.length)
-      throw new RunError(
-        `cluster ${d.name}: ${down.map((i) => `${i.role} ${i.id} is ${i.status}`).join("; ")}`
-      );
-    return display;
-  }
-  /** Before a cell: a snapshot of the cluster; after it: a Down instance or a restart fails the cell. */
-  async watch(setup2, r) {
-    const d = r.deployment;
-    if (d.kind !== "cluster") {
-      return async () => r.server && !r.server.isAlive() ? `tiup playground ${d.name} is gone` : void 0;
-    }
-    const signal = new AbortController().signal;
-    const before = await this.display(d, signal, true);
-    const started = Date.now();
-    return async () => {
-      const after = await this.display(d, signal, false);
-      const down = notUp(after).map((i) => `${i.role} ${i.id} on ${i.host} is ${i.status}`);
-      const again = restarted(before, after, (Date.now() - started) / 1e3).map(
-        (i) => `${i.role} ${i.id} on ${i.host} restarted during the cell (up ${i.uptime_s}s; systemd brought it back)`
-      );
-      const problems = [...down, ...again];
-      return problems.length ? `cluster ${d.name} (variant ${setup2.name}): ${problems.join("; ")}` : void 0;
-    };
-  }
-  /** `split:` — each sysbench table split into regions and scattered, version-aware. */
-  async split(setup2, r, database, data3) {
-    if (!setup2.split || !data3) return;
-    const major = /^v(\d+)\.(\d+)/.exec(setup2.version);
-    const newScatter = !major || Number(major[1]) > 8 || Number(major[1]) === 8 && Number(major[2]) >= 4;
-    const scatter = newScatter ? "SET SESSION tidb_scatter_region = 'table'" : "SET GLOBAL tidb_scatter_region = ON";
-    for (let t = 1; t <= data3.tables; t++) {
-      const q = `${scatter}; SPLIT TABLE ${database}.sbtest${t} BETWEEN (0) AND (${data3.table_size}) REGIONS ${setup2.split.regions}`;
-      await this.sql(r.sql, q, `variant ${setup2.name}: split`);
-    }
-    this.log(
-      `variant ${setup2.name}: ${data3.tables} tables split into ${setup2.split.regions} regions each, scattered`
-    );
-  }
-  /** Destroys every cluster and stops every playground of the run. Safe to call twice. */
-  async stop() {
-    this.unregister();
-    for (const r of [...this.running.values()].reverse()) {
-      r.users = 0;
-      await r.stop().catch((e) => this.log(`teardown: ${e.message}`));
-    }
-    this.running.clear();
-  }
-};
-function getJson(url) {
-  return new Promise((resolve3, reject) => {
-    const req = httpGet(url, { timeout: 1e4 }, (res) => {
-      let body = "";
-      res.setEncoding("utf8");
-      res.on("data", (d) => {
-        body += d;
-      });
-      res.on("end", () => {
-        if ((res.statusCode ?? 0) >= 400) return reject(new Error(`HTTP ${res.statusCode}`));
-        try {
-          resolve3(JSON.parse(body));
-        } catch {
-          reject(new Error(`not JSON: ${body.slice(0, 200)}`));
-        }
-      });
-    });
-    req.on("timeout", () => req.destroy(new Error("no answer within 10s")));
-    req.on("error", reject);
-  });
 }
 
 // action/src/pipeline/bench.ts
@@ -58259,7 +56729,7 @@ function startTarget(spec, opts) {
 }
 
 // action/src/pipeline/bench.ts
-var lastLines2 = (text3, n = 4) => text3.trimEnd().split("\n").slice(-n).join("\n");
+var lastLines = (text3, n = 4) => text3.trimEnd().split("\n").slice(-n).join("\n");
 function describeFailure(tool, step2, r, said, limit, server) {
   if (r.timedOut) {
     return `${step2}: ${tool} did not finish within ${limit} and was stopped after ${r.elapsed_s.toFixed(1)}s; ${server}`;
@@ -58268,7 +56738,7 @@ function describeFailure(tool, step2, r, said, limit, server) {
   const cause = said ?? mostSpecificLine(r.output);
   const how = r.code === 0 && said ? "exited 0 but failed" : `exited ${r.signal ? `on ${r.signal}` : `with code ${r.code}`}`;
   return `${step2}: ${tool} ${how}${cause ? `: ${cause}` : `:
-${lastLines2(r.output)}`}`;
+${lastLines(r.output)}`}`;
 }
 var toolKey = (w2) => `${w2.driver}:${w2.script}`;
 function findTools(spec, remote) {
@@ -58567,21 +57037,17 @@ var TIPERF_VERSION = "0.1.0";
 async function startResult(loaded, opts) {
   await checkOutDir(opts.outDir);
   const runId = newRunId(loaded.spec.name);
-  const plan = loaded.spec.target.kind === "tidb" ? await planFor(loaded, {
-    ...loaded.profile ? { profile: loaded.profile } : {},
-    prefix: `tiperf-${runId.split("-").pop()}`
-  }) : void 0;
-  if (plan?.profile.provider === "aws") refuseCloudRun(loaded, plan);
+  const prefix = `tiperf-${runId.split("-").pop()}`;
+  let plan = loaded.spec.target.kind === "tidb" ? await planFor(loaded, { ...loaded.profile ? { profile: loaded.profile } : {}, prefix }) : void 0;
+  const estimate2 = plan?.profile.provider === "aws" ? checkCloudBudget(loaded, plan) : void 0;
   checkTools(loaded.variants ? [loaded.variants.base.spec, loaded.variants.head.spec] : [loaded.spec], {
     remoteLoad: Boolean(plan?.load.user)
   });
   const warnings = specWarnings(loaded, opts.command);
   for (const w2 of warnings) opts.log(`warning: ${w2}`);
   const runDir = await RunDir.create(opts.outDir, runId);
-  const tidb = plan ? new TidbRun(plan, runDir.dir, join10(runDir.dir, "raw"), opts.log) : void 0;
-  await tidb?.writeFiles();
   if (loaded.composed !== void 0) {
-    const file = join10(runDir.dir, "spec.yaml");
+    const file = join6(runDir.dir, "spec.yaml");
     await writeAtomic(file, `# composed by tiperf from ${loaded.path}
 ${loaded.composed}`);
     loaded.path = file;
@@ -58610,14 +57076,40 @@ ${loaded.composed}`);
     await runDir.forget();
     throw e;
   }
-  return { result, runDir, ...tidb ? { tidb } : {} };
+  let cloud2;
+  try {
+    if (plan && estimate2) {
+      cloud2 = await provisionCluster({
+        profile: plan.profile,
+        runId,
+        runDir: runDir.dir,
+        tiupClusters: plan.deployments.filter((d) => d.kind === "cluster").map((d) => d.name),
+        tiupHome: tiupHome(),
+        log: opts.log,
+        signal: opts.signal
+      });
+      plan = await planFor(loaded, {
+        ...loaded.profile ? { profile: loaded.profile } : {},
+        prefix,
+        cloud: cloud2.hosts
+      });
+    }
+    const tidb = plan ? new TidbRun(plan, runDir.dir, join6(runDir.dir, "raw"), opts.log, {
+      ...cloud2 ? { cloud: cloud2 } : {},
+      ...estimate2 ? { estimate: estimate2 } : {}
+    }) : void 0;
+    await tidb?.writeFiles();
+    return { result, runDir, ...tidb ? { tidb } : {} };
+  } catch (e) {
+    await cloud2?.destroy().catch((err) => opts.log(`teardown: ${err.message}`));
+    const ended = await finishResult(result, runDir, e, opts.signal, opts.log);
+    throw Object.assign(ended, { runDir: runDir.dir });
+  }
 }
-function refuseCloudRun(loaded, plan) {
+function checkCloudBudget(loaded, plan) {
   const estimate2 = estimateCost(plan.profile, runHours(loaded));
   checkBudget(plan.profile, estimate2, plan.profileFile);
-  throw new InputError(
-    `${plan.profileFile}: provider aws: deploying TiDB onto the cloud machines from the runner is not built yet (estimated $${estimate2.dollars.toFixed(2)}); nothing was created. \`tiperf plan --profile ${plan.profileFile}\` shows the resources, tags, cost and deploy commands`
-  );
+  return estimate2;
 }
 function tidbBench(tidb, variant, signal) {
   if (!tidb) return {};
@@ -58672,7 +57164,8 @@ async function runSpec(loaded, opts) {
   const { result, runDir, tidb } = await startResult(loaded, {
     outDir: opts.outDir,
     command: "run",
-    log: opts.log
+    log: opts.log,
+    signal: opts.signal
   });
   opts.log(`run ${result.run_id}: results in ${runDir.dir}`);
   const cells = planCells(spec);
@@ -58722,12 +57215,12 @@ async function runSpec(loaded, opts) {
 import { dirname as dirname4 } from "node:path";
 
 // action/src/report/verdict-files.ts
-import { join as join11 } from "node:path";
+import { join as join7 } from "node:path";
 async function writeVerdictFiles(v, dir, log7) {
   const files = {
-    verdictPath: join11(dir, "verdict.json"),
-    reportPath: join11(dir, "verdict.md"),
-    htmlPath: join11(dir, "report.html")
+    verdictPath: join7(dir, "verdict.json"),
+    reportPath: join7(dir, "verdict.md"),
+    htmlPath: join7(dir, "report.html")
   };
   await writeAtomic(files.verdictPath, `${JSON.stringify(v, null, 2)}
 `);
@@ -58810,7 +57303,8 @@ async function compareSpec(loaded, opts) {
   const { result, runDir, tidb } = await startResult(loaded, {
     outDir: opts.outDir,
     command: "compare",
-    log: opts.log
+    log: opts.log,
+    signal: opts.signal
   });
   opts.log(
     `compare ${result.run_id}: ${plan.head.name} against ${plan.base.name}, ${compare3.order}, ${compare3.rounds}${maxRounds > compare3.rounds ? `\u2013${maxRounds}` : ""} rounds, seed ${seed}; results in ${runDir.dir}`
@@ -58929,6 +57423,8 @@ async function compareSpec(loaded, opts) {
     for (const b10 of benches.reverse())
       await b10.close(opts.signal, error3 !== void 0).catch((e) => opts.log(`teardown: ${e.message}`));
     await tidb?.stop();
+    const cost = tidb?.cost();
+    if (verdict && cost) verdict.cost = cost;
     error3 = await finishResult(result, runDir, error3, opts.signal, opts.log);
   }
   if (error3 || !verdict) throw error3;
@@ -63549,9 +62045,9 @@ async function publishVerdict(v, o) {
 }
 
 // action/src/specfile/prepare.ts
-var import_yaml2 = __toESM(require_dist(), 1);
+var import_yaml = __toESM(require_dist(), 1);
 import { execFile } from "node:child_process";
-import { readFile as readFile5 } from "node:fs/promises";
+import { readFile as readFile2 } from "node:fs/promises";
 import { promisify } from "node:util";
 var isObj = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
 function parseTolerance(value4, name = "'tolerance' input") {
@@ -63570,7 +62066,7 @@ function parseTolerance(value4, name = "'tolerance' input") {
 async function yamlMapping(text3, where) {
   let raw;
   try {
-    raw = (0, import_yaml2.parse)(text3);
+    raw = (0, import_yaml.parse)(text3);
   } catch (e) {
     throw new InputError(`${where}: invalid YAML: ${e.message.split("\n")[0]}`);
   }
@@ -63580,7 +62076,7 @@ async function yamlMapping(text3, where) {
 async function fileMapping(file) {
   let text3;
   try {
-    text3 = await readFile5(file, "utf8");
+    text3 = await readFile2(file, "utf8");
   } catch (e) {
     throw new InputError(`${file}: cannot read the file (${e.code})`);
   }
@@ -63601,7 +62097,7 @@ async function specAtRef(spec, ref2, cwd) {
 }
 function defaultMetrics(raw, where) {
   const out = {};
-  for (const w2 of parseSpec((0, import_yaml2.stringify)(raw), where).spec.workloads)
+  for (const w2 of parseSpec((0, import_yaml.stringify)(raw), where).spec.workloads)
     for (const [m3, rule4] of Object.entries(w2.judge))
       out[m3] = { tolerance: `${Number((rule4.tolerance * 100).toFixed(4))}%` };
   return out;
@@ -63627,7 +62123,7 @@ async function prepareSpec(src) {
     const label = (ref2) => `${src.spec}@${ref2}`;
     const baseRaw = await yamlMapping(await specAtRef(src.spec, src.baseRef, src.cwd), label(src.baseRef));
     const headRaw = await yamlMapping(await specAtRef(src.spec, src.headRef, src.cwd), label(src.headRef));
-    parseSpec((0, import_yaml2.stringify)({ ...headRaw, target: baseRaw.target, variants: void 0 }), label(src.baseRef));
+    parseSpec((0, import_yaml.stringify)({ ...headRaw, target: baseRaw.target, variants: void 0 }), label(src.baseRef));
     applyTolerance(headRaw, src.tolerance, label(src.headRef));
     const compare3 = isObj(headRaw.compare) ? headRaw.compare : {};
     const composed = {
@@ -63637,8 +62133,8 @@ async function prepareSpec(src) {
     };
     return composedSpec(composed, `${src.spec} (${src.baseRef} vs ${src.headRef})`, src.spec);
   }
-  const plain2 = !src.baseConfig && !src.headConfig && Object.keys(src.tolerance ?? {}).length === 0;
-  if (plain2) return loadSpec(src.spec);
+  const plain = !src.baseConfig && !src.headConfig && Object.keys(src.tolerance ?? {}).length === 0;
+  if (plain) return loadSpec(src.spec);
   const raw = await fileMapping(src.spec);
   applyTolerance(raw, src.tolerance, src.spec);
   if (src.baseConfig || src.headConfig) {
@@ -63653,7 +62149,7 @@ async function prepareSpec(src) {
   return composedSpec(raw, src.spec, src.spec);
 }
 function composedSpec(raw, label, path3) {
-  const text3 = (0, import_yaml2.stringify)(raw);
+  const text3 = (0, import_yaml.stringify)(raw);
   return { ...parseSpec(text3, label), path: path3, composed: text3 };
 }
 function mergePatch(from, to) {
@@ -63678,8 +62174,6 @@ export {
   verdictHtml,
   writeHtmlReport,
   runHours,
-  loadEndpoints,
-  planText,
   planFor,
   checkOutFile,
   runSpec,

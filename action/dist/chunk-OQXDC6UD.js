@@ -5,6 +5,7 @@ const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   InputError,
   ResourceControlSchema,
+  RunError,
   ServerConfigsSchema,
   WriteError,
   durationSchema,
@@ -14,7 +15,51 @@ import {
   numaNode,
   parseYaml,
   validateYaml
-} from "./chunk-6ESWRMLC.js";
+} from "./chunk-KZLFUJ4J.js";
+
+// action/src/proc/env.ts
+import { accessSync, constants, statSync } from "node:fs";
+import { delimiter, join } from "node:path";
+var PASSED = [
+  "PATH",
+  "HOME",
+  "TMPDIR",
+  "LANG",
+  "LC_ALL",
+  "LC_CTYPE",
+  "LC_MESSAGES",
+  "LC_NUMERIC",
+  "TZ",
+  "USER",
+  "LOGNAME",
+  // tiup keeps its components, clusters and playground data under TIUP_HOME (default ~/.tiup)
+  "TIUP_HOME",
+  "TIUP_MIRRORS",
+  // ssh (the load host, tiup's native ssh) may authenticate through an agent
+  "SSH_AUTH_SOCK"
+];
+function childEnv(extra = {}, from = process.env) {
+  const env = {};
+  for (const key of PASSED) {
+    const value = from[key];
+    if (value !== void 0) env[key] = value;
+  }
+  env.LC_NUMERIC = "C";
+  if (env.PATH === void 0) env.PATH = "/usr/local/bin:/usr/bin:/bin:/usr/local/sbin:/usr/sbin:/sbin";
+  return { ...env, ...extra };
+}
+function findTool(name, path = childEnv().PATH ?? "") {
+  const candidates = name.includes("/") ? [name] : path.split(delimiter).map((d) => join(d, name));
+  return candidates.find((c) => {
+    try {
+      accessSync(c, constants.X_OK);
+      return statSync(c).isFile();
+    } catch {
+      return false;
+    }
+  });
+}
+var firstTool = (names) => names.map((n) => findTool(n)).find((t) => t !== void 0) ?? names[0];
 
 // action/src/teardown.ts
 var stack = [];
@@ -77,6 +122,170 @@ function installCrashTeardown(log, describe) {
   };
   process.on("uncaughtException", crash);
   process.on("unhandledRejection", crash);
+}
+
+// action/src/proc/quote.ts
+function shellQuote(arg) {
+  if (arg === "") return "''";
+  if (/^[A-Za-z0-9_@%+=:,./-]+$/.test(arg)) return arg;
+  return `'${arg.replace(/'/g, `'\\''`)}'`;
+}
+function shellCommand(argv) {
+  return argv.map(shellQuote).join(" ");
+}
+
+// action/src/proc/ssh.ts
+var WRAPPER = [
+  "exec 3<&0",
+  'setsid "$@" </dev/null 3<&- & p=$!',
+  '( while read -r s; do kill -s "$s" -- "-$p" 2>/dev/null; done; kill -s TERM -- "-$p" 2>/dev/null; sleep 3; kill -s KILL -- "-$p" 2>/dev/null ) <&3 & w=$!',
+  "exec 3<&-",
+  'wait "$p"; s=$?',
+  'kill "$w" 2>/dev/null',
+  'exit "$s"'
+].join("\n");
+function remoteCommand(argv) {
+  return shellCommand(["sh", "-c", WRAPPER, "sh", ...argv]);
+}
+function sshPath(path) {
+  if (/["\n\\]/.test(path))
+    throw new RunError(
+      `ssh cannot be given the path ${JSON.stringify(path)}: it holds a double quote, backslash or newline`
+    );
+  return `"${path.replace(/%/g, "%%")}"`;
+}
+function hostOptions(h) {
+  return [
+    "-o",
+    "BatchMode=yes",
+    "-o",
+    "StrictHostKeyChecking=accept-new",
+    // "Permanently added … to the list of known hosts" would land in the tool's output
+    "-o",
+    "LogLevel=ERROR",
+    ...h.knownHosts ? ["-o", `UserKnownHostsFile=${sshPath(h.knownHosts)}`] : [],
+    "-o",
+    "ServerAliveInterval=15",
+    "-o",
+    "ServerAliveCountMax=4",
+    "-o",
+    "ConnectTimeout=15",
+    "-p",
+    String(h.port),
+    ...h.identity ? ["-o", `IdentityFile=${sshPath(h.identity)}`, "-o", "IdentitiesOnly=yes"] : [],
+    "-l",
+    h.user,
+    ...h.jump ? ["-o", `ProxyCommand=${proxyCommand(h.jump)}`] : []
+  ];
+}
+function proxyCommand(jump) {
+  const args = ["ssh", ...hostOptions(jump), "-W", "%h:%p", jump.host];
+  return args.map((a) => a === "%h:%p" ? a : shellCommand([a]).replace(/%/g, "%%")).join(" ");
+}
+function sshArgs(h, remote) {
+  return [...hostOptions(h), h.host, "--", remote];
+}
+
+// action/src/proc/tool.ts
+import { spawn } from "node:child_process";
+import { createWriteStream } from "node:fs";
+var KILL_GRACE_MS = 3e3;
+function runTool(command, args, opts) {
+  return new Promise((resolve) => {
+    const started = Date.now();
+    const [local, localArgs] = opts.cpus ? ["taskset", ["-c", opts.cpus, command, ...args]] : [command, args];
+    const remote = opts.remote;
+    const [cmd, argv] = remote ? ["ssh", sshArgs(remote, remoteCommand([local, ...localArgs]))] : [local, localArgs];
+    const log = createWriteStream(opts.logFile, { flags: "a" });
+    let writeError;
+    let output = "";
+    let aborted;
+    let timedOut;
+    let killTimer;
+    const write = (chunk) => {
+      if (!writeError) log.write(chunk);
+    };
+    write(
+      remote ? `$ ${shellCommand([local, ...localArgs])}    # on ${remote.user}@${remote.host}: ${shellCommand([cmd, ...argv])}
+` : `$ ${shellCommand([cmd, ...argv])}
+`
+    );
+    const child = spawn(cmd, argv, {
+      stdio: [remote ? "pipe" : "ignore", "pipe", "pipe"],
+      env: childEnv(opts.env)
+    });
+    child.stdin?.on("error", () => {
+    });
+    const kill = () => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      if (child.stdin) {
+        child.stdin.end();
+        killTimer ??= setTimeout(() => {
+          if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+        }, KILL_GRACE_MS + 5e3);
+        return;
+      }
+      child.kill("SIGTERM");
+      killTimer ??= setTimeout(() => {
+        if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+      }, KILL_GRACE_MS);
+    };
+    log.on("error", (e) => {
+      writeError ??= new WriteError(opts.logFile, e);
+      kill();
+    });
+    const onData = (d) => {
+      output += d.toString();
+      write(d);
+    };
+    child.stdout?.on("data", onData);
+    child.stderr?.on("data", onData);
+    const unregister = onTeardown(`stop ${command} (pid ${child.pid})`, kill);
+    const onAbort = () => {
+      const reason = opts.signal?.reason;
+      aborted = reason instanceof Error ? reason.message : String(reason ?? "aborted");
+      kill();
+    };
+    if (opts.signal?.aborted) onAbort();
+    opts.signal?.addEventListener("abort", onAbort, { once: true });
+    const watchdog = opts.limitS === void 0 ? void 0 : setTimeout(() => {
+      timedOut = { limit_s: opts.limitS };
+      kill();
+    }, opts.limitS * 1e3);
+    const stopper = opts.stopAfterS === void 0 ? void 0 : setTimeout(() => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      if (child.stdin) child.stdin.write("INT\n");
+      else child.kill("SIGINT");
+    }, opts.stopAfterS * 1e3);
+    let done = false;
+    const finish = (code, sig) => {
+      if (done) return;
+      done = true;
+      unregister();
+      clearTimeout(watchdog);
+      clearTimeout(stopper);
+      clearTimeout(killTimer);
+      opts.signal?.removeEventListener("abort", onAbort);
+      const run = {
+        code,
+        signal: sig,
+        output,
+        elapsed_s: (Date.now() - started) / 1e3,
+        ...aborted ? { aborted } : {},
+        ...timedOut ? { timedOut } : {}
+      };
+      const settle = () => resolve(writeError ? { ...run, writeError } : run);
+      if (writeError || log.destroyed) return settle();
+      log.once("error", settle);
+      log.end(settle);
+    };
+    child.once("error", (e) => {
+      output += `
+${e.message}`;
+      finish(127, null);
+    });
+    child.once("close", finish);
+  });
 }
 
 // action/src/drivers/go-tpc/index.ts
@@ -235,50 +444,6 @@ function batchMeans(xs, batches) {
   }
   return out;
 }
-
-// action/src/proc/env.ts
-import { accessSync, constants, statSync } from "node:fs";
-import { delimiter, join } from "node:path";
-var PASSED = [
-  "PATH",
-  "HOME",
-  "TMPDIR",
-  "LANG",
-  "LC_ALL",
-  "LC_CTYPE",
-  "LC_MESSAGES",
-  "LC_NUMERIC",
-  "TZ",
-  "USER",
-  "LOGNAME",
-  // tiup keeps its components, clusters and playground data under TIUP_HOME (default ~/.tiup)
-  "TIUP_HOME",
-  "TIUP_MIRRORS",
-  // ssh (the load host, tiup's native ssh) may authenticate through an agent
-  "SSH_AUTH_SOCK"
-];
-function childEnv(extra = {}, from = process.env) {
-  const env = {};
-  for (const key of PASSED) {
-    const value = from[key];
-    if (value !== void 0) env[key] = value;
-  }
-  env.LC_NUMERIC = "C";
-  if (env.PATH === void 0) env.PATH = "/usr/local/bin:/usr/bin:/bin:/usr/local/sbin:/usr/sbin:/sbin";
-  return { ...env, ...extra };
-}
-function findTool(name, path = childEnv().PATH ?? "") {
-  const candidates = name.includes("/") ? [name] : path.split(delimiter).map((d) => join(d, name));
-  return candidates.find((c) => {
-    try {
-      accessSync(c, constants.X_OK);
-      return statSync(c).isFile();
-    } catch {
-      return false;
-    }
-  });
-}
-var firstTool = (names) => names.map((n) => findTool(n)).find((t) => t !== void 0) ?? names[0];
 
 // action/src/drivers/text.ts
 var NUM = String.raw`(-?\d+(?:\.\d+)?)`;
@@ -1111,157 +1276,6 @@ var goYcsb = {
 
 // action/src/drivers/sysbench/index.ts
 import { cpus as cpus2 } from "node:os";
-
-// action/src/proc/tool.ts
-import { spawn } from "node:child_process";
-import { createWriteStream } from "node:fs";
-
-// action/src/proc/quote.ts
-function shellQuote(arg) {
-  if (arg === "") return "''";
-  if (/^[A-Za-z0-9_@%+=:,./-]+$/.test(arg)) return arg;
-  return `'${arg.replace(/'/g, `'\\''`)}'`;
-}
-function shellCommand(argv) {
-  return argv.map(shellQuote).join(" ");
-}
-
-// action/src/proc/ssh.ts
-var WRAPPER = [
-  "exec 3<&0",
-  'setsid "$@" </dev/null 3<&- & p=$!',
-  '( while read -r s; do kill -s "$s" -- "-$p" 2>/dev/null; done; kill -s TERM -- "-$p" 2>/dev/null; sleep 3; kill -s KILL -- "-$p" 2>/dev/null ) <&3 & w=$!',
-  "exec 3<&-",
-  'wait "$p"; s=$?',
-  'kill "$w" 2>/dev/null',
-  'exit "$s"'
-].join("\n");
-function remoteCommand(argv) {
-  return shellCommand(["sh", "-c", WRAPPER, "sh", ...argv]);
-}
-function sshArgs(h, remote) {
-  return [
-    "-o",
-    "BatchMode=yes",
-    "-o",
-    "StrictHostKeyChecking=accept-new",
-    ...h.knownHosts ? ["-o", `UserKnownHostsFile=${h.knownHosts}`] : [],
-    "-o",
-    "ServerAliveInterval=15",
-    "-o",
-    "ServerAliveCountMax=4",
-    "-o",
-    "ConnectTimeout=15",
-    "-p",
-    String(h.port),
-    ...h.identity ? ["-i", h.identity, "-o", "IdentitiesOnly=yes"] : [],
-    "-l",
-    h.user,
-    h.host,
-    "--",
-    remote
-  ];
-}
-
-// action/src/proc/tool.ts
-var KILL_GRACE_MS = 3e3;
-function runTool(command, args, opts) {
-  return new Promise((resolve) => {
-    const started = Date.now();
-    const [local, localArgs] = opts.cpus ? ["taskset", ["-c", opts.cpus, command, ...args]] : [command, args];
-    const remote = opts.remote;
-    const [cmd, argv] = remote ? ["ssh", sshArgs(remote, remoteCommand([local, ...localArgs]))] : [local, localArgs];
-    const log = createWriteStream(opts.logFile, { flags: "a" });
-    let writeError;
-    let output = "";
-    let aborted;
-    let timedOut;
-    let killTimer;
-    const write = (chunk) => {
-      if (!writeError) log.write(chunk);
-    };
-    write(
-      remote ? `$ ${shellCommand([local, ...localArgs])}    # on ${remote.user}@${remote.host}: ${shellCommand([cmd, ...argv])}
-` : `$ ${shellCommand([cmd, ...argv])}
-`
-    );
-    const child = spawn(cmd, argv, {
-      stdio: [remote ? "pipe" : "ignore", "pipe", "pipe"],
-      env: childEnv(opts.env)
-    });
-    child.stdin?.on("error", () => {
-    });
-    const kill = () => {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      if (child.stdin) {
-        child.stdin.end();
-        killTimer ??= setTimeout(() => {
-          if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
-        }, KILL_GRACE_MS + 5e3);
-        return;
-      }
-      child.kill("SIGTERM");
-      killTimer ??= setTimeout(() => {
-        if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
-      }, KILL_GRACE_MS);
-    };
-    log.on("error", (e) => {
-      writeError ??= new WriteError(opts.logFile, e);
-      kill();
-    });
-    const onData = (d) => {
-      output += d.toString();
-      write(d);
-    };
-    child.stdout?.on("data", onData);
-    child.stderr?.on("data", onData);
-    const unregister = onTeardown(`stop ${command} (pid ${child.pid})`, kill);
-    const onAbort = () => {
-      const reason = opts.signal?.reason;
-      aborted = reason instanceof Error ? reason.message : String(reason ?? "aborted");
-      kill();
-    };
-    if (opts.signal?.aborted) onAbort();
-    opts.signal?.addEventListener("abort", onAbort, { once: true });
-    const watchdog = opts.limitS === void 0 ? void 0 : setTimeout(() => {
-      timedOut = { limit_s: opts.limitS };
-      kill();
-    }, opts.limitS * 1e3);
-    const stopper = opts.stopAfterS === void 0 ? void 0 : setTimeout(() => {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      if (child.stdin) child.stdin.write("INT\n");
-      else child.kill("SIGINT");
-    }, opts.stopAfterS * 1e3);
-    let done = false;
-    const finish = (code, sig) => {
-      if (done) return;
-      done = true;
-      unregister();
-      clearTimeout(watchdog);
-      clearTimeout(stopper);
-      clearTimeout(killTimer);
-      opts.signal?.removeEventListener("abort", onAbort);
-      const run = {
-        code,
-        signal: sig,
-        output,
-        elapsed_s: (Date.now() - started) / 1e3,
-        ...aborted ? { aborted } : {},
-        ...timedOut ? { timedOut } : {}
-      };
-      const settle = () => resolve(writeError ? { ...run, writeError } : run);
-      if (writeError || log.destroyed) return settle();
-      log.once("error", settle);
-      log.end(settle);
-    };
-    child.once("error", (e) => {
-      output += `
-${e.message}`;
-      finish(127, null);
-    });
-    child.once("close", finish);
-  });
-}
 
 // action/src/drivers/sysbench/measure.ts
 function intervalValues(iv, p) {
@@ -2289,13 +2303,6 @@ function readResult(file) {
   return readModel(file, "result", RESULT_FORMAT, RESULT_VERSION, ResultSchema, RESULT_MIGRATIONS);
 }
 
-// action/src/targets/ledger.ts
-import { randomBytes as randomBytes2 } from "node:crypto";
-import { existsSync as existsSync2, readFileSync as readFileSync2 } from "node:fs";
-import { copyFile, mkdir as mkdir2, readdir, readFile as readFile3, rm as rm2, rmdir as rmdir2, writeFile as writeFile2 } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { basename, join as join3 } from "node:path";
-
 // action/src/proc/process.ts
 import { spawn as spawn2 } from "node:child_process";
 import { closeSync, openSync, readFileSync } from "node:fs";
@@ -2394,6 +2401,11 @@ function runCommand(command, args, opts = {}) {
 }
 
 // action/src/targets/ledger.ts
+import { randomBytes as randomBytes2 } from "node:crypto";
+import { existsSync as existsSync2, readFileSync as readFileSync2 } from "node:fs";
+import { copyFile, mkdir as mkdir2, readdir, readFile as readFile3, rm as rm2, rmdir as rmdir2, writeFile as writeFile2 } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { basename, join as join3 } from "node:path";
 async function keepLogs(logs, logDir) {
   try {
     await mkdir2(logDir, { recursive: true });
@@ -2442,7 +2454,7 @@ async function sweep(opts) {
         if (g.endsWith(".json")) files.push(join3(f.name, g));
     }
   }
-  const order = { server: 0, playground: 0, cluster: 0, cgroup: 1, run: 2 };
+  const order = { server: 0, playground: 0, cluster: 0, stack: 1, cgroup: 1, run: 2 };
   const entries = [];
   for (const f of files) {
     try {
@@ -2463,13 +2475,27 @@ async function sweep(opts) {
     const ageText = `${Math.round(age / 6e4)} min old, owner ${e.owner} ${alive(e.owner) ? "running" : "gone"}`;
     if (opts.dryRun) {
       opts.log(
-        e.kind === "run" ? `reap (dry run): would mark ${e.path} interrupted if it is still running (${ageText})` : e.kind === "cluster" ? `reap (dry run): would run tiup cluster destroy ${e.path} --yes (${ageText})` : `reap (dry run): would stop ${e.what}${e.pid ? ` pid ${e.pid}` : ""} and remove ${e.path} (${ageText})`
+        e.kind === "run" ? `reap (dry run): would mark ${e.path} interrupted if it is still running (${ageText})` : e.kind === "cluster" ? `reap (dry run): would run tiup cluster destroy ${e.path} --yes (${ageText})` : e.kind === "stack" ? `reap (dry run): would recover ${e.what} (destroy, tag sweep, remove) (${ageText})` : `reap (dry run): would stop ${e.what}${e.pid ? ` pid ${e.pid}` : ""} and remove ${e.path} (${ageText})`
       );
       continue;
     }
     if (e.kind === "run") {
       await markInterrupted(e, opts.log);
       await rm2(join3(dir, f), { force: true });
+      continue;
+    }
+    if (e.kind === "stack") {
+      const { recoverRecorded } = await import("./chunk-AIZYUOIH.js");
+      const { tiupHome } = await import("./chunk-JKMHV7PE.js");
+      try {
+        await recoverRecorded(e, tiupHome(), opts.log);
+        opts.log(`reap: recovered ${e.what} (${ageText})`);
+        await rm2(join3(dir, f), { force: true });
+      } catch (err) {
+        opts.log(`reap: ${e.what}: recovery failed, entry kept: ${err.message.split("\n")[0]}`);
+        out.kept.push(e);
+        out.swept.pop();
+      }
       continue;
     }
     if (e.kind === "cluster") {
@@ -2544,6 +2570,7 @@ export {
   installSignalTeardown,
   installCrashTeardown,
   shellCommand,
+  sshArgs,
   runTool,
   mostSpecificLine,
   DRIVERS,

@@ -6,7 +6,7 @@ import {
   InputError,
   ROLES,
   parseTtl
-} from "./chunk-6ESWRMLC.js";
+} from "./chunk-KZLFUJ4J.js";
 
 // infra/prices/aws.ts
 var AWS_PRICES = {
@@ -55,6 +55,15 @@ function tagsOf(run) {
     [TAG.expiresAt]: run.expiresAt,
     [TAG.repository]: run.repository,
     [TAG.pr]: run.pr
+  };
+}
+function runTags(aws, o) {
+  const now = o.now ?? /* @__PURE__ */ new Date();
+  return {
+    runId: o.runId,
+    expiresAt: new Date(now.getTime() + parseTtl(aws.ttl)).toISOString().replace(/\.\d{3}Z$/, "Z"),
+    repository: o.repository ?? "local",
+    pr: o.pr ?? "none"
   };
 }
 function awsOf(profile) {
@@ -204,22 +213,28 @@ function costText(e) {
 function placeholderHosts(profile) {
   const hosts = {};
   for (const m of machinesOf(profile)) hosts[m.role] = [...hosts[m.role] ?? [], m.name];
-  return hosts;
+  return { hosts, bastion: "<load-1 public address>", identityFile: "<run>/cloud/id_rsa" };
 }
-function withHosts(profile, hosts, identityFile) {
+function withHosts(profile, c) {
   const aws = awsOf(profile);
-  const list = (role) => hosts[role]?.length ? { [role]: hosts[role] } : {};
+  const list = (role) => c.hosts[role]?.length ? { [role]: c.hosts[role] } : {};
+  const port = c.sshPort ?? 22;
   return {
     ...profile,
     hosts: { ...list("pd"), ...list("tikv"), ...list("tidb"), ...list("tiflash"), ...list("load") },
-    ssh: { user: aws.ssh_user, port: 22, identity_file: identityFile }
+    ssh: {
+      user: aws.ssh_user,
+      port,
+      identity_file: c.identityFile,
+      proxy: { host: c.bastion, user: aws.ssh_user, port, identity_file: c.identityFile }
+    }
   };
 }
 function cloudPlanText(profile, estimate, tags) {
   const aws = awsOf(profile);
   const lines = [
     `cloud: aws ${aws.region} (zone ${aws.zone ?? `${aws.region}a`}), ${aws.spot ? "spot" : "on-demand"}, ttl ${aws.ttl}, state ${aws.backend ?? "file://<run>/cloud/state"}`,
-    "resources Pulumi would create (stack tiperf-<run>):"
+    `resources Pulumi would create (stack tiperf-${profile.name}-<pr N, branch or local>):`
   ];
   for (const r of resourcesOf(profile))
     lines.push(`  ${String(r.count).padStart(2)} \xD7 ${r.type} ${r.name}${r.about ? `    # ${r.about}` : ""}`);
@@ -243,6 +258,9 @@ function cloudPlanText(profile, estimate, tags) {
 
 export {
   TAG,
+  tagsOf,
+  runTags,
+  machinesOf,
   estimateCost,
   checkBudget,
   placeholderHosts,

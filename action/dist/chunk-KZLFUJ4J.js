@@ -27335,7 +27335,18 @@ var ProfileSchema = external_exports.strictObject({
   ssh: external_exports.strictObject({
     user: external_exports.string().regex(/^[a-z_][a-z0-9_-]{0,31}$/, "must be a Linux user name").default("tidb"),
     identity_file: external_exports.string().optional(),
-    port: external_exports.number().int().min(1).max(65535).default(22)
+    port: external_exports.number().int().min(1).max(65535).default(22),
+    /**
+     * A bastion: the only machine the runner reaches by SSH. tiup goes through it
+     * (--ssh-proxy-*), so do the load host's SSH sessions; tiperf's SQL and status checks run
+     * on the load host.
+     */
+    proxy: external_exports.strictObject({
+      host: external_exports.string().min(1),
+      user: external_exports.string().regex(/^[a-z_][a-z0-9_-]{0,31}$/, "must be a Linux user name").optional(),
+      port: external_exports.number().int().min(1).max(65535).default(22),
+      identity_file: external_exports.string().optional()
+    }).optional()
   }).optional(),
   /** tiup's `global:` — the user the cluster runs as, and where instances live on each host. */
   global: external_exports.strictObject({
@@ -27419,6 +27430,11 @@ var ProfileSchema = external_exports.strictObject({
   }
   if (p.haproxy && !p.hosts?.load?.length)
     issue2(["hosts", "load"], "haproxy: true needs a load host (hosts.load) to run on");
+  if (p.ssh?.proxy && !p.hosts?.load?.length)
+    issue2(
+      ["hosts", "load"],
+      "ssh.proxy needs a load host (hosts.load): behind a bastion, tiperf's SQL and status checks run there"
+    );
 });
 async function loadProfile(file2, flag = "target.profile") {
   let text;

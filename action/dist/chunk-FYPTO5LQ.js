@@ -1,0 +1,22 @@
+#!/usr/bin/env node
+import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);
+import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } from 'node:path';
+const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
+import {
+  KINDS,
+  client,
+  findTagged,
+  reapAws,
+  sweepRun
+} from "./chunk-7N3WP33W.js";
+import "./chunk-C43YTSSF.js";
+import "./chunk-KZLFUJ4J.js";
+import "./chunk-NFEUZB2Z.js";
+import "./chunk-3EADY6QU.js";
+export {
+  KINDS,
+  client,
+  findTagged,
+  reapAws,
+  sweepRun
+};

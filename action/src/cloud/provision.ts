@@ -1,0 +1,261 @@
+// An ephemeral cluster for one run: the run's key pair, the stack `up` (the cloud's program), the
+// machines' addresses as the hosts of a tidb-cluster target, a wait until every machine finished
+// preparing itself, and destroy at the end — recorded in the ledger so that a killed run's stack is
+// recovered by the Action's post step or `tiperf reap`.
+import { mkdir, rm } from "node:fs/promises";
+import { join } from "node:path";
+import { RunError } from "../errors.ts";
+import { runCommand } from "../proc/process.ts";
+import { shellCommand } from "../proc/quote.ts";
+import { type RemoteHost, sshArgs } from "../proc/ssh.ts";
+import { type LedgerEntry, record } from "../targets/ledger.ts";
+import type { Profile } from "../targets/tidb/profile.ts";
+import { type ClusterHosts, type CostEstimate, runTags, tagsOf } from "./aws/resources.ts";
+import { generateRunKey, writePrivateKey } from "./keys.ts";
+import { type CloudMachine, cloudOf } from "./kinds.ts";
+import { CloudStack, type StackOptions } from "./stack.ts";
+
+export interface CloudCluster {
+  hosts: ClusterHosts;
+  machines: CloudMachine[];
+  /** The machines' login user (the image's). */
+  user: string;
+  stackName: string;
+  /** When `up` began and, once destroyed, when destroy ended (ms since the epoch). */
+  startedAt: number;
+  endedAt?: number;
+  /** Destroys the stack (idempotent) and forgets its ledger entry. */
+  destroy(): Promise<void>;
+}
+
+/** The pull request a GitHub run is for (refs/pull/N/merge), else undefined. */
+export function pullRequest(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  return /^refs\/pull\/(\d+)\//.exec(env.GITHUB_REF ?? "")?.[1];
+}
+
+/**
+ * tiperf-<profile>-<scope>: one stack per profile and pull request (pr123), branch or tag, or
+ * local run. A shared s3:// backend finds there the stack a crashed run of the same scope left.
+ */
+export function stackName(profile: Pick<Profile, "name">, env: NodeJS.ProcessEnv = process.env): string {
+  const pr = pullRequest(env);
+  const scope = pr
+    ? `pr${pr}`
+    : (env.GITHUB_REF_NAME ?? "local")
+        .toLowerCase()
+        .replace(/[^a-z0-9-]+/g, "-")
+        .replace(/^-+|-+$/g, "")
+        .slice(0, 40) || "local";
+  return `tiperf-${profile.name}-${scope}`;
+}
+
+/** The ledger's record of a stack: enough to recover it without the run that made it. */
+export interface StackRecord {
+  name: string;
+  backend: string;
+  workDir: string;
+  provider: string;
+  runId: string;
+  aws?: Profile["aws"];
+  /** tiup's local records of the clusters deployed on the machines ($TIUP_HOME/storage/cluster/clusters/<name>). */
+  tiupClusters: string[];
+}
+
+const stackOptions = (s: StackRecord, log: (line: string) => void, program: StackOptions["program"]) => {
+  const kind = cloudOf(s.provider);
+  return {
+    stack: s.name,
+    backend: s.backend,
+    workDir: s.workDir,
+    runId: s.runId,
+    program,
+    sweep: (runId: string) => kind.sweep({ aws: s.aws }, runId, log),
+    env: kind.env({ aws: s.aws }),
+    log,
+  } satisfies StackOptions;
+};
+
+/** Creates the cluster's machines and waits until each is ready; on any failure destroys them. */
+export async function provisionCluster(o: {
+  profile: Profile;
+  runId: string;
+  runDir: string;
+  tiupClusters: string[];
+  tiupHome: string;
+  log: (line: string) => void;
+  signal: AbortSignal;
+}): Promise<CloudCluster> {
+  const { profile, log } = o;
+  const kind = cloudOf(profile.provider);
+  const aws = profile.aws;
+  if (!aws) throw new RunError(`profile ${profile.name}: provider ${profile.provider} needs its settings`);
+  const dir = join(o.runDir, "cloud");
+  await mkdir(dir, { recursive: true });
+  const key = generateRunKey(`tiperf-${o.runId}`);
+  const identityFile = join(dir, "id_rsa");
+  await writePrivateKey(identityFile, key);
+  const sshCidr = await kind.runnerCidr(profile);
+  const tags = tagsOf(
+    runTags(aws, {
+      runId: o.runId,
+      ...(process.env.GITHUB_REPOSITORY ? { repository: process.env.GITHUB_REPOSITORY } : {}),
+      ...(pullRequest() ? { pr: pullRequest() as string } : {}),
+    }),
+  );
+  const rec: StackRecord = {
+    name: stackName(profile),
+    backend: aws.backend ?? `file://${join(dir, "state")}`,
+    workDir: join(dir, "workspace"),
+    provider: profile.provider,
+    runId: o.runId,
+    aws,
+    tiupClusters: o.tiupClusters,
+  };
+  log(
+    `cloud: ${profile.provider} ${aws.region}: stack ${rec.name}, SSH admitted from ${sshCidr}, expires ${tags["tiperf:expires-at"]}`,
+  );
+  const forget = await record({
+    kind: "stack",
+    what: `stack ${rec.name}`,
+    path: rec.workDir,
+    stack: rec,
+  }).catch(() => async () => {});
+  const startedAt = Date.now();
+  const program = await kind.program({ profile, tags, sshCidr, publicKey: key.publicKey });
+  let stack: CloudStack | undefined;
+  const cluster: CloudCluster = {
+    hosts: { hosts: {}, bastion: "", identityFile },
+    machines: [],
+    user: aws.ssh_user,
+    stackName: rec.name,
+    startedAt,
+    destroy: async () => {
+      await stack?.destroy();
+      await forgetTiup(o.tiupHome, rec.tiupClusters);
+      cluster.endedAt ??= Date.now();
+      await forget();
+    },
+  };
+  try {
+    stack = await CloudStack.open(stackOptions(rec, log, program));
+    const outputs = await stack.up(o.signal);
+    cluster.machines = machinesOf(outputs);
+    cluster.hosts = hostsOf(cluster.machines, identityFile);
+    log(
+      `cloud: ${cluster.machines.length} machines: ${cluster.machines.map((m) => `${m.name} ${m.privateIp}`).join(", ")}; bastion (load host) ${cluster.hosts.bastion}`,
+    );
+    await waitReady(cluster, kind.ready, join(dir, "known_hosts"), o.signal, log);
+  } catch (e) {
+    await cluster.destroy().catch((err: Error) => log(`teardown: ${err.message}`));
+    throw e;
+  }
+  return cluster;
+}
+
+/** The `machines` output of a cloud program, checked. */
+export function machinesOf(outputs: Record<string, unknown>): CloudMachine[] {
+  const list = outputs.machines;
+  const ok = (m: unknown): m is CloudMachine => {
+    const x = m as Record<string, unknown>;
+    return (
+      Boolean(x) &&
+      ["name", "role", "privateIp", "publicIp", "id"].every((k) => typeof x[k] === "string" && x[k] !== "")
+    );
+  };
+  if (!Array.isArray(list) || list.length === 0 || !list.every(ok))
+    throw new RunError(
+      `cloud: the stack's output "machines" is not a list of {name, role, privateIp, publicIp, id}: ${JSON.stringify(list)?.slice(0, 300)}`,
+    );
+  return list;
+}
+
+/** Private addresses per role; the load host's public address is the bastion. */
+export function hostsOf(machines: CloudMachine[], identityFile: string): ClusterHosts {
+  const hosts: Record<string, string[]> = {};
+  for (const m of machines) hosts[m.role] = [...(hosts[m.role] ?? []), m.privateIp];
+  const load = machines.find((m) => m.role === "load");
+  if (!load)
+    throw new RunError(
+      "cloud: the stack created no load host (role load): nothing to reach the cluster through",
+    );
+  return {
+    hosts,
+    bastion: load.publicIp,
+    identityFile,
+    ...(load.sshPort ? { sshPort: load.sshPort } : {}),
+  };
+}
+
+/** How the runner reaches each machine: the load host directly, the others through it. */
+export function remoteOf(
+  m: CloudMachine,
+  c: { hosts: ClusterHosts; machines: CloudMachine[] },
+  user: string,
+  knownHosts: string,
+): RemoteHost {
+  const load = c.machines.find((x) => x.role === "load") as CloudMachine;
+  const bastion: RemoteHost = {
+    host: load.publicIp,
+    port: load.sshPort ?? 22,
+    user,
+    identity: c.hosts.identityFile,
+    knownHosts,
+  };
+  if (m === load) return bastion;
+  return {
+    host: m.privateIp,
+    port: m.sshPort ?? 22,
+    user,
+    identity: c.hosts.identityFile,
+    knownHosts,
+    jump: bastion,
+  };
+}
+
+/** The machines boot, then run their user data: polls each (bounded) until `ready` succeeds. */
+async function waitReady(
+  c: CloudCluster,
+  ready: (m: CloudMachine) => string[],
+  knownHosts: string,
+  signal: AbortSignal,
+  log: (line: string) => void,
+  limitMs = 20 * 60_000,
+): Promise<void> {
+  const started = Date.now();
+  const user = c.user;
+  for (const m of [...c.machines].sort((a, b) => (a.role === "load" ? -1 : b.role === "load" ? 1 : 0))) {
+    const remote = remoteOf(m, c, user, knownHosts);
+    let last = "";
+    for (;;) {
+      if (signal.aborted) throw new RunError(`cloud: stopped while waiting for ${m.name}`);
+      const r = await runCommand("ssh", sshArgs(remote, shellCommand(ready(m))), { timeoutMs: 60_000 });
+      if (r.code === 0) break;
+      last = (r.stderr || r.stdout).trim().split("\n").slice(-1)[0] ?? `exit ${r.code}`;
+      if (Date.now() - started > limitMs)
+        throw new RunError(
+          `cloud: ${m.name} (${m.privateIp}) was not ready within ${limitMs / 60_000} min (\`${shellCommand(ready(m))}\` over SSH: ${last || `exit ${r.code}`})`,
+        );
+      await new Promise((res) => setTimeout(res, 5000));
+    }
+  }
+  log(`cloud: every machine ready ${Math.round((Date.now() - started) / 1000)}s after up`);
+}
+
+/** tiup's own records of clusters whose machines are gone (a destroy through them would only time out). */
+async function forgetTiup(tiupHome: string, names: string[]): Promise<void> {
+  for (const name of names)
+    await rm(join(tiupHome, "storage", "cluster", "clusters", name), { recursive: true, force: true });
+}
+
+/** `tiperf reap` and the post step: recovers the stack of a ledger entry whose run died. */
+export async function recoverRecorded(
+  e: LedgerEntry,
+  tiupHome: string,
+  log: (line: string) => void,
+): Promise<boolean> {
+  const s = e.stack as StackRecord;
+  // recovery never runs the program (refresh, destroy and remove work on the state)
+  const recovered = await CloudStack.recoverLeft(stackOptions(s, log, async () => ({})));
+  await forgetTiup(tiupHome, s.tiupClusters);
+  return recovered;
+}
