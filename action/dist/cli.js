@@ -27,12 +27,12 @@ import {
   upsertIssue,
   verdictHtml,
   writeHtmlReport
-} from "./chunk-BLTWC2DN.js";
-import "./chunk-6UYRJTVD.js";
+} from "./chunk-WIHBDSYV.js";
+import "./chunk-P5O3ZGLQ.js";
 import {
   loadEndpoints,
   planText
-} from "./chunk-7QBJZRAY.js";
+} from "./chunk-SIRXZ64F.js";
 import {
   DRIVERS,
   Interrupted,
@@ -49,7 +49,7 @@ import {
   teardownAll,
   writeAtomic,
   writeResult
-} from "./chunk-OQXDC6UD.js";
+} from "./chunk-3BSIL3M2.js";
 import "./chunk-7N3WP33W.js";
 import {
   cloudPlanText,

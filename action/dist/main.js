@@ -12,8 +12,8 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-BLTWC2DN.js";
-import "./chunk-6UYRJTVD.js";
+} from "./chunk-WIHBDSYV.js";
+import "./chunk-P5O3ZGLQ.js";
 import {
   getInput,
   info,
@@ -23,14 +23,14 @@ import {
   setSecret,
   warning
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-7QBJZRAY.js";
+import "./chunk-SIRXZ64F.js";
 import {
   Interrupted,
   installCrashTeardown,
   installSignalTeardown,
   ledgerDir,
   teardownAll
-} from "./chunk-OQXDC6UD.js";
+} from "./chunk-3BSIL3M2.js";
 import "./chunk-7N3WP33W.js";
 import "./chunk-C43YTSSF.js";
 import {

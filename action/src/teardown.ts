@@ -36,6 +36,22 @@ export class Interrupted extends Error {
   }
 }
 
+/** Longer graces asked for by what is under way (a cloud stack's create finishing in-flight machines). */
+const graces: { ms: number }[] = [];
+
+/**
+ * Asks the signal handler to wait at least `ms` for the pipeline to unwind before tearing down
+ * directly; returns the function that withdraws the request.
+ */
+export function holdGrace(ms: number): () => void {
+  const token = { ms };
+  graces.push(token);
+  return () => {
+    const i = graces.indexOf(token);
+    if (i >= 0) graces.splice(i, 1);
+  };
+}
+
 let installed = false;
 /**
  * On SIGINT/SIGTERM/SIGHUP: abort the running work so the pipeline unwinds in order (the running
@@ -59,10 +75,11 @@ export function installSignalTeardown(
       if (abort.signal.aborted) return;
       log(`tiperf: ${signal} received: stopping and tearing down`);
       abort.abort(new Interrupted(signal, code));
+      const grace = Math.max(graceMs, ...graces.map((g) => g.ms));
       setTimeout(() => {
-        log(`tiperf: still unwinding after ${graceMs / 1000}s: tearing down directly`);
+        log(`tiperf: still unwinding after ${grace / 1000}s: tearing down directly`);
         void teardownAll(log).finally(() => process.exit(code));
-      }, graceMs).unref();
+      }, grace).unref();
     });
   }
 }

@@ -94,6 +94,7 @@ switch (mode) {
       dir: c.cloudDir,
       sshPort: c.sshPort as number,
       authorizedKeys: c.authorizedKeys as string,
+      ...(c.bootMs ? { bootMs: c.bootMs } : {}),
     });
     process.argv = [process.argv[0] as string, "tiperf", ...rest];
     await import("../../action/src/cli.ts");

@@ -113,7 +113,13 @@ export async function fakeSweep(dir: string, runId: string): Promise<string[]> {
  * this host, reached by SSH on a test sshd's port with the run's key (installed on create, as
  * cloud-init does); ready once the machine's create finished; swept by tag like the real cloud.
  */
-export function fakeCloudKind(o: { dir: string; sshPort: number; authorizedKeys: string }): CloudKind {
+export function fakeCloudKind(o: {
+  dir: string;
+  sshPort: number;
+  authorizedKeys: string;
+  /** How long each machine's create takes, by name (default 0). */
+  bootMs?: Record<string, number>;
+}): CloudKind {
   return {
     async program(p) {
       const names = machinesOf(p.profile).map((m) => m.name);
@@ -127,7 +133,7 @@ export function fakeCloudKind(o: { dir: string; sshPort: number; authorizedKeys:
               dir: o.dir,
               name,
               tags: p.tags,
-              bootMs: 0,
+              bootMs: o.bootMs?.[name] ?? 0,
               fail: false,
               authorizedKeys: o.authorizedKeys,
               publicKey: p.publicKey,

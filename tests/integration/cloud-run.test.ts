@@ -30,7 +30,7 @@ interface World {
   spec: string;
 }
 
-async function world(sshd: Sshd, extraSpec = ""): Promise<World> {
+async function world(sshd: Sshd, extraSpec = "", bootMs?: Record<string, number>): Promise<World> {
   const dir = tempDir("tiperf-cloud-run-");
   const cloudDir = join(dir, "cloud");
   const home = tempDir("tiperf-tiup-home-");
@@ -78,6 +78,7 @@ ${extraSpec}`,
     cloudDir,
     sshPort: sshd.host.port,
     authorizedKeys: join(sshd.dir, "authorized_keys"),
+    ...(bootMs ? { bootMs } : {}),
   };
   const config = join(dir, "harness.json");
   writeFileSync(config, JSON.stringify(c));
@@ -267,6 +268,40 @@ compare: {rounds: 2, warmup_rounds: 0}
       assert.match(reap.log(), /cloud: recovery: destroy, going on past errors: done/);
       const runDir = runDirOf(w);
       assert.equal((await readResult(join(runDir, "result.json"))).status, "interrupted");
+      nothingLeft(w, runDir);
+    } finally {
+      await sshd.stop();
+    }
+  });
+
+  test("SIGTERM while `up` is creating the machines: up stops, what it created is destroyed, nothing is left", async () => {
+    const sshd = await startSshd();
+    try {
+      const w = await world(sshd, "", { "tikv-1": 20_000 });
+      const t = tiperf(w, "run", "--spec", w.spec, "--out", join(w.dir, "results"));
+      const deadline = Date.now() + 120_000;
+      while (!/Machine tikv-1 creating/.test(t.log())) {
+        if (Date.now() > deadline || t.child.exitCode !== null)
+          assert.fail(`up never reached tikv-1:\n${t.log()}`);
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      assert.ok(Object.keys(fakeMachines(w.cloudDir)).includes("pd-1"));
+      t.child.kill("SIGTERM");
+      const { code } = await t.done;
+      assert.equal(code, 143, t.log());
+      assert.match(t.log(), /SIGTERM received: stopping and tearing down/);
+      assert.match(
+        t.log(),
+        /cloud: stack tiperf-fake-aws-pr7 destroyed and removed|cloud: recovery: remove the stack: done/,
+      );
+      const runDir = runDirOf(w);
+      assert.equal((await readResult(join(runDir, "result.json"))).status, "interrupted");
+      // the machine whose create was cut short is gone too (destroy, or the tag sweep)
+      assert.deepEqual(fakeMachines(w.cloudDir), {});
+      for (const f of readdirSync(w.cloudDir).filter((x) => x.endsWith(".json")))
+        try {
+          process.kill(JSON.parse(readFileSync(join(w.cloudDir, f), "utf8")).pid, "SIGKILL");
+        } catch {}
       nothingLeft(w, runDir);
     } finally {
       await sshd.stop();

@@ -10,7 +10,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { RunError } from "../errors.ts";
 import { findTool } from "../proc/env.ts";
-import { onTeardown } from "../teardown.ts";
+import { holdGrace, onTeardown } from "../teardown.ts";
 
 // The Automation API is loaded on first use: runs without a cloud profile never load Pulumi.
 type Automation = typeof import("@pulumi/pulumi/automation/index.js");
@@ -26,6 +26,9 @@ const loadAutomation = () => {
 };
 
 export const PROJECT = "tiperf";
+
+/** How long a signal's teardown waits for a stack's cancelled `up` and its destroy (bounded). */
+export const STACK_GRACE_MS = 15 * 60_000;
 
 export interface StackOptions {
   /** The stack's name in the backend (tiperf-<profile>-<scope>). */
@@ -101,6 +104,8 @@ export interface StackState {
 export class CloudStack {
   private unregister: () => void = () => {};
   private destroyed = false;
+  private releaseGrace: (() => void) | undefined;
+  private destroying: Promise<void> | undefined;
 
   private constructor(
     readonly o: StackOptions,
@@ -200,6 +205,9 @@ export class CloudStack {
   /** Creates the cluster; the teardown destroys it from here on, even if `up` fails half-way. */
   async up(signal?: AbortSignal): Promise<Record<string, unknown>> {
     this.unregister = onTeardown(`destroy the cloud stack ${this.o.stack}`, () => this.destroy());
+    // cancelled, Pulumi lets the creates in flight finish (a machine: a minute or more) and then
+    // the destroy runs: a signal's teardown waits for both rather than exiting half-way
+    this.releaseGrace ??= holdGrace(STACK_GRACE_MS);
     const started = Date.now();
     this.o.log(`cloud: pulumi up ${this.o.stack} (backend ${this.o.backend})`);
     try {
@@ -219,8 +227,13 @@ export class CloudStack {
     for (const line of text.split("\n")) if (line.trim()) this.o.log(`  pulumi: ${line.trimEnd()}`);
   }
 
-  /** Destroys every resource and removes the stack; a second call does nothing. */
-  async destroy(): Promise<void> {
+  /** Destroys every resource and removes the stack; a second call (even a concurrent one) does nothing more. */
+  destroy(): Promise<void> {
+    this.destroying ??= this.destroyOnce();
+    return this.destroying;
+  }
+
+  private async destroyOnce(): Promise<void> {
     if (this.destroyed) return;
     this.unregister();
     this.o.log(`cloud: pulumi destroy ${this.o.stack}`);
@@ -231,12 +244,14 @@ export class CloudStack {
       this.o.log(`cloud: destroy failed (${lastLines((e as Error).message)}): recovering`);
       await this.recover([this.o.runId]);
       this.destroyed = true;
+      this.releaseGrace?.();
       return;
     }
     // a create that failed half-way leaves a resource the state never recorded: sweep by tag
     await this.sweep([this.o.runId]);
     await this.stack.workspace.removeStack(this.o.stack, { force: true });
     this.destroyed = true;
+    this.releaseGrace?.();
     this.o.log(`cloud: stack ${this.o.stack} destroyed and removed`);
   }
 

@@ -4,7 +4,7 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   provisionCluster
-} from "./chunk-6UYRJTVD.js";
+} from "./chunk-P5O3ZGLQ.js";
 import {
   MARIADB_PROGRAMS,
   TidbRun,
@@ -19,7 +19,7 @@ import {
   startMariadb,
   startupFailure,
   tiupHome
-} from "./chunk-7QBJZRAY.js";
+} from "./chunk-SIRXZ64F.js";
 import {
   DRIVERS,
   HostSchema,
@@ -46,7 +46,7 @@ import {
   tQuantile,
   welchLogShift,
   writeAtomic
-} from "./chunk-OQXDC6UD.js";
+} from "./chunk-3BSIL3M2.js";
 import {
   checkBudget,
   estimateCost,

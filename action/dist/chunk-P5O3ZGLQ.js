@@ -4,12 +4,13 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   findTool,
+  holdGrace,
   onTeardown,
   record,
   runCommand,
   shellCommand,
   sshArgs
-} from "./chunk-OQXDC6UD.js";
+} from "./chunk-3BSIL3M2.js";
 import {
   sweepRun
 } from "./chunk-7N3WP33W.js";
@@ -110,6 +111,7 @@ var loadAutomation = () => {
   return automation;
 };
 var PROJECT = "tiperf";
+var STACK_GRACE_MS = 15 * 6e4;
 function pulumiBinary() {
   const fromEnv = process.env.TIPERF_PULUMI;
   if (fromEnv) return fromEnv;
@@ -161,6 +163,8 @@ var CloudStack = class _CloudStack {
   unregister = () => {
   };
   destroyed = false;
+  releaseGrace;
+  destroying;
   /** Creates or selects the stack; a stack a crashed run left behind is recovered first. */
   static async open(o) {
     const s = await _CloudStack.select(o);
@@ -244,6 +248,7 @@ var CloudStack = class _CloudStack {
   /** Creates the cluster; the teardown destroys it from here on, even if `up` fails half-way. */
   async up(signal) {
     this.unregister = onTeardown(`destroy the cloud stack ${this.o.stack}`, () => this.destroy());
+    this.releaseGrace ??= holdGrace(STACK_GRACE_MS);
     const started = Date.now();
     this.o.log(`cloud: pulumi up ${this.o.stack} (backend ${this.o.backend})`);
     try {
@@ -261,8 +266,12 @@ var CloudStack = class _CloudStack {
   progress(text) {
     for (const line of text.split("\n")) if (line.trim()) this.o.log(`  pulumi: ${line.trimEnd()}`);
   }
-  /** Destroys every resource and removes the stack; a second call does nothing. */
-  async destroy() {
+  /** Destroys every resource and removes the stack; a second call (even a concurrent one) does nothing more. */
+  destroy() {
+    this.destroying ??= this.destroyOnce();
+    return this.destroying;
+  }
+  async destroyOnce() {
     if (this.destroyed) return;
     this.unregister();
     this.o.log(`cloud: pulumi destroy ${this.o.stack}`);
@@ -272,11 +281,13 @@ var CloudStack = class _CloudStack {
       this.o.log(`cloud: destroy failed (${lastLines(e.message)}): recovering`);
       await this.recover([this.o.runId]);
       this.destroyed = true;
+      this.releaseGrace?.();
       return;
     }
     await this.sweep([this.o.runId]);
     await this.stack.workspace.removeStack(this.o.stack, { force: true });
     this.destroyed = true;
+    this.releaseGrace?.();
     this.o.log(`cloud: stack ${this.o.stack} destroyed and removed`);
   }
   /** Removes by tag whatever of these runs still exists (the provider's sweep), and says what. */

@@ -92,6 +92,15 @@ var Interrupted = class extends Error {
   signal;
   exitCode;
 };
+var graces = [];
+function holdGrace(ms) {
+  const token = { ms };
+  graces.push(token);
+  return () => {
+    const i = graces.indexOf(token);
+    if (i >= 0) graces.splice(i, 1);
+  };
+}
 var installed = false;
 function installSignalTeardown(abort, log, graceMs = 6e4) {
   if (installed) return;
@@ -105,10 +114,11 @@ function installSignalTeardown(abort, log, graceMs = 6e4) {
       if (abort.signal.aborted) return;
       log(`tiperf: ${signal} received: stopping and tearing down`);
       abort.abort(new Interrupted(signal, code));
+      const grace = Math.max(graceMs, ...graces.map((g) => g.ms));
       setTimeout(() => {
-        log(`tiperf: still unwinding after ${graceMs / 1e3}s: tearing down directly`);
+        log(`tiperf: still unwinding after ${grace / 1e3}s: tearing down directly`);
         void teardownAll(log).finally(() => process.exit(code));
-      }, graceMs).unref();
+      }, grace).unref();
     });
   }
 }
@@ -2485,8 +2495,8 @@ async function sweep(opts) {
       continue;
     }
     if (e.kind === "stack") {
-      const { recoverRecorded } = await import("./chunk-AIZYUOIH.js");
-      const { tiupHome } = await import("./chunk-JKMHV7PE.js");
+      const { recoverRecorded } = await import("./chunk-KKTGW5ZM.js");
+      const { tiupHome } = await import("./chunk-XDLHTN5W.js");
       try {
         await recoverRecorded(e, tiupHome(), opts.log);
         opts.log(`reap: recovered ${e.what} (${ageText})`);
@@ -2567,6 +2577,7 @@ export {
   onTeardown,
   teardownAll,
   Interrupted,
+  holdGrace,
   installSignalTeardown,
   installCrashTeardown,
   shellCommand,

@@ -17,7 +17,7 @@ import {
   sshArgs,
   startServerProcess,
   writeAtomic
-} from "./chunk-OQXDC6UD.js";
+} from "./chunk-3BSIL3M2.js";
 import {
   InputError,
   MAIN_PORT,
