@@ -27,12 +27,12 @@ import {
   upsertIssue,
   verdictHtml,
   writeHtmlReport
-} from "./chunk-WIHBDSYV.js";
-import "./chunk-P5O3ZGLQ.js";
+} from "./chunk-YLQ5YRNT.js";
+import "./chunk-MGIBCHQ5.js";
 import {
   loadEndpoints,
   planText
-} from "./chunk-SIRXZ64F.js";
+} from "./chunk-FEOBXTE7.js";
 import {
   DRIVERS,
   Interrupted,
@@ -49,7 +49,7 @@ import {
   teardownAll,
   writeAtomic,
   writeResult
-} from "./chunk-3BSIL3M2.js";
+} from "./chunk-SNRGTOY6.js";
 import "./chunk-7N3WP33W.js";
 import {
   cloudPlanText,

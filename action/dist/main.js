@@ -12,8 +12,8 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-WIHBDSYV.js";
-import "./chunk-P5O3ZGLQ.js";
+} from "./chunk-YLQ5YRNT.js";
+import "./chunk-MGIBCHQ5.js";
 import {
   getInput,
   info,
@@ -23,14 +23,14 @@ import {
   setSecret,
   warning
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-SIRXZ64F.js";
+import "./chunk-FEOBXTE7.js";
 import {
   Interrupted,
   installCrashTeardown,
   installSignalTeardown,
   ledgerDir,
   teardownAll
-} from "./chunk-3BSIL3M2.js";
+} from "./chunk-SNRGTOY6.js";
 import "./chunk-7N3WP33W.js";
 import "./chunk-C43YTSSF.js";
 import {

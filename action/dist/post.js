@@ -10,7 +10,7 @@ import {
 import {
   ledgerDir,
   sweep
-} from "./chunk-3BSIL3M2.js";
+} from "./chunk-SNRGTOY6.js";
 import "./chunk-KZLFUJ4J.js";
 import "./chunk-3EADY6QU.js";
 

@@ -16,6 +16,7 @@ function spec(
   tolerance: string,
   rounds: number,
   maxRounds: number,
+  extra = "",
 ): string {
   const file = join(dir, `${name}.yaml`);
   writeFileSync(
@@ -31,7 +32,7 @@ metrics:
 variants:
   base: {target: {resources: {cpu_quota: "100%"}}}
   head: {target: {resources: {cpu_quota: "${head}"}}}
-compare: {rounds: ${rounds}, max_rounds: ${maxRounds}, order: interleaved}
+compare: {rounds: ${rounds}, max_rounds: ${maxRounds}, order: interleaved${extra}}
 `,
   );
   return file;
@@ -116,6 +117,94 @@ describe("tiperf compare on real servers", () => {
       [],
       "cgroups removed",
     );
+  });
+});
+
+describe("instances as the unit (compare.blocks)", () => {
+  test("3 blocks: every server restarted before blocks 2 and 3 (new PID, same data, cgroup again), warmup again, judged over block means", async () => {
+    const before = leftovers();
+    const dir = tempDir();
+    const json = join(dir, "verdict.json");
+    const out = join(dir, "out");
+    const run = cli([
+      "compare",
+      "--spec",
+      spec(dir, "blocks", "25%", "5%", 6, 6, ", blocks: 3"),
+      "--out",
+      out,
+      "--json",
+      json,
+    ]);
+    const { code } = await run.done;
+    const log = run.stderr();
+    const restarts = [...log.matchAll(/block (\d): (base|head): mariadb pid (\d+) → (\d+)/g)];
+    assert.deepEqual(
+      restarts.map((m) => m[1]).sort(),
+      ["2", "2", "3", "3"],
+      `every variant restarted before blocks 2 and 3:\n${log}`,
+    );
+    for (const m of restarts) assert.notEqual(m[3], m[4], "a restart starts a new process");
+    const v = JSON.parse(readFileSync(json, "utf8"));
+    assert.equal(v.blocks, 3);
+    const c = v.cells[0];
+    assert.equal(c.method, "block-t");
+    assert.equal(c.blocks, 3);
+    assert.equal(c.n, 3);
+    assert.ok(c.between_share >= 0 && c.between_share <= 1, String(c.between_share));
+    // a quarter of a CPU against a whole one binds on any machine, over blocks too
+    assert.equal(v.verdict, "regression", `${log}\n${JSON.stringify(v.cells)}`);
+    assert.equal(code, 1);
+    const runDir = join(out, readdirSync(out)[0] as string);
+    const result = JSON.parse(readFileSync(join(runDir, "result.json"), "utf8"));
+    const cells = result.cells as { round: number; block: number; variant: string; status: string }[];
+    assert.ok(
+      cells.every((x) => x.status === "ok"),
+      "cells after a restart ran on the kept data",
+    );
+    assert.deepEqual(
+      [1, 2, 3].map((b) =>
+        cells
+          .filter((x) => x.block === b && x.round > 0)
+          .map((x) => x.round)
+          .sort(),
+      ),
+      [
+        [1, 1, 2, 2],
+        [3, 3, 4, 4],
+        [5, 5, 6, 6],
+      ],
+    );
+    assert.equal(cells.filter((x) => x.round === 0).length, 6, "a warmup round per block, both variants");
+    assert.match(
+      readFileSync(join(runDir, "verdict.md"), "utf8"),
+      /in 3 blocks \(servers restarted between blocks/,
+    );
+    assert.deepEqual(leftovers(), before);
+    assert.deepEqual(
+      readdirSync("/sys/fs/cgroup/cpu").filter((d) => d.startsWith("tiperf-")),
+      [],
+      "cgroups removed",
+    );
+  });
+
+  test("bad blocks settings are refused, naming the key", async () => {
+    const dir = tempDir();
+    for (const [extra, rounds, max, message] of [
+      [", blocks: 2", 6, 6, /compare\.blocks: 2 blocks give an interval with 1 degree of freedom/],
+      [", blocks: 4", 6, 6, /compare\.rounds \(6\) must be a multiple of compare\.blocks \(4\)/],
+      [", blocks: 3", 6, 9, /compare\.max_rounds \(9\) must be a multiple of the 2 rounds per block/],
+    ] as const) {
+      const run = cli([
+        "compare",
+        "--spec",
+        spec(dir, "bad", "100%", "5%", rounds, max, extra),
+        "--out",
+        join(dir, "out"),
+      ]);
+      const { code } = await run.done;
+      assert.equal(code, 2, run.stderr());
+      assert.match(run.stderr(), message);
+    }
   });
 });
 

@@ -4,6 +4,8 @@ import { judgeShift, overallVerdict } from "../../action/src/compare/judge.ts";
 import { alphaPerCell, judgeStored } from "../../action/src/compare/judge-results.ts";
 import {
   batchMeans,
+  blockLogShift,
+  mean,
   normalQuantile,
   pairedLogShift,
   tCdf,
@@ -326,5 +328,95 @@ describe("diff of stored results", () => {
         ),
       /specs differ: a\.json ran "t", b\.json ran "other"/,
     );
+  });
+});
+
+describe("instances as the unit: judging over blocks", () => {
+  /**
+   * A/A rounds as measured here: each block is a fresh pair of server processes that keeps a
+   * steady gap (log-normal, sd `between`), and each round adds its own noise (sd `within`).
+   */
+  function aaBlocks(seed: number, blocks: number, perBlock: number, between: number, within: number) {
+    const g = gaussian(seed);
+    const pairs: { block: number; base: number; head: number }[] = [];
+    for (let b = 1; b <= blocks; b++) {
+      const gap = between * g();
+      for (let r = 0; r < perBlock; r++) {
+        const drift = 1 + 0.2 * g();
+        pairs.push({ block: b, base: 1000 * drift, head: 1000 * drift * Math.exp(gap + within * g()) });
+      }
+    }
+    return pairs;
+  }
+  const excludesZero = (s: { estimate: number; se: number; df: number }) => {
+    const t = tQuantile(0.975, s.df);
+    return Math.abs(s.estimate) > t * s.se;
+  };
+
+  test("simulation: with a steady gap between instances, rounds as the unit call A/A different far too often; blocks keep 5%", () => {
+    const trials = 2000;
+    let byRounds = 0;
+    let byBlocks = 0;
+    for (let i = 0; i < trials; i++) {
+      const pairs = aaBlocks(1000 + i, 4, 4, 0.04, 0.05);
+      if (
+        excludesZero(
+          pairedLogShift(
+            pairs.map((p) => p.base),
+            pairs.map((p) => p.head),
+            0,
+          ),
+        )
+      )
+        byRounds++;
+      if (excludesZero(blockLogShift(pairs))) byBlocks++;
+    }
+    const rateRounds = byRounds / trials;
+    const rateBlocks = byBlocks / trials;
+    // nominal 5%; binomial sd over 2000 trials is 0.5%
+    assert.ok(rateBlocks > 0.035 && rateBlocks < 0.065, `blocks: ${rateBlocks}`);
+    assert.ok(rateRounds > 0.15, `rounds: ${rateRounds}`); // measured 19%: nearly four times the nominal rate
+  });
+
+  test("simulation: without a gap between instances, blocks lose nothing in calibration (5%) and say so (between share ≈ 0)", () => {
+    const trials = 2000;
+    let byBlocks = 0;
+    const shares: number[] = [];
+    for (let i = 0; i < trials; i++) {
+      const pairs = aaBlocks(5000 + i, 4, 4, 0, 0.05);
+      const s = blockLogShift(pairs);
+      if (excludesZero(s)) byBlocks++;
+      shares.push(s.betweenShare);
+    }
+    assert.ok(byBlocks / trials > 0.035 && byBlocks / trials < 0.065, `${byBlocks / trials}`);
+    assert.ok(mean(shares) < 0.12, `mean between share ${mean(shares)}`);
+  });
+
+  test("the between-instance share estimates the true split", () => {
+    // between sd 0.05, within 0.05 → true share 0.5
+    const shares = Array.from(
+      { length: 400 },
+      (_, i) => blockLogShift(aaBlocks(9000 + i, 8, 6, 0.05, 0.05)).betweenShare,
+    );
+    const m = mean(shares);
+    assert.ok(m > 0.4 && m < 0.6, `mean share ${m}`);
+  });
+
+  test("block means, df = blocks − 1; an uneven block counts once like the others", () => {
+    const s = blockLogShift([
+      { block: 1, base: 100, head: 110 },
+      { block: 1, base: 100, head: 110 },
+      { block: 2, base: 100, head: 90 },
+      { block: 3, base: 100, head: 100 },
+      { block: 3, base: 100, head: 100 },
+      { block: 3, base: 100, head: 100 },
+    ]);
+    assert.equal(s.blocks, 3);
+    assert.equal(s.df, 2);
+    assert.ok(Math.abs(s.estimate - (Math.log(1.1) + Math.log(0.9) + 0) / 3) < 1e-12);
+    assert.ok(s.betweenShare > 0.99, `${s.betweenShare}`);
+    const one = blockLogShift([{ block: 1, base: 1, head: 2 }]);
+    assert.equal(one.df, 0);
+    assert.ok(Number.isNaN(one.se));
   });
 });

@@ -26,9 +26,12 @@ export interface CellJudgement {
    */
   mde: number | null;
   verdict: CellVerdictKind;
-  /** Samples per variant (rounds, or interval batches for stored results). */
+  /** Samples per variant (rounds, or interval batches for stored results; blocks for block-t). */
   n: number;
-  method: "paired-t" | "welch-t";
+  method: "paired-t" | "welch-t" | "block-t";
+  /** block-t: blocks (server instances) judged, and the share of the variance between them. */
+  blocks?: number;
+  between_share?: number;
   reason?: string;
 }
 

@@ -1,7 +1,7 @@
 import type { Cell, Result } from "../result/model.ts";
 import type { MetricRule } from "../specfile/schema.ts";
 import { type CellJudgement, judgeShift } from "./judge.ts";
-import { batchMeans, type LogShift, mean, pairedLogShift, welchLogShift } from "./stats.ts";
+import { batchMeans, blockLogShift, type LogShift, mean, pairedLogShift, welchLogShift } from "./stats.ts";
 
 /** Interval batches per stored cell when a result has a single round (see batchMeans). */
 export const INTERVAL_BATCHES = 5;
@@ -38,13 +38,13 @@ function intervalValues(cell: Cell, metric: string): number[] {
 export function pairedSamples(result: Result, base: string, head: string, key: CellKey, metric: string) {
   const b = okCells(result, base, key);
   const h = new Map(okCells(result, head, key).map((c) => [c.round, c]));
-  const pairs: [number, number][] = [];
+  const pairs: [number, number, number][] = [];
   for (const cb of b) {
     const vb = cb.metrics[metric]?.value;
     const vh = h.get(cb.round)?.metrics[metric]?.value;
-    if (vb !== undefined && vh !== undefined && vb > 0 && vh > 0) pairs.push([vb, vh]);
+    if (vb !== undefined && vh !== undefined && vb > 0 && vh > 0) pairs.push([vb, vh, cb.block ?? 1]);
   }
-  return { base: pairs.map((p) => p[0]), head: pairs.map((p) => p[1]) };
+  return { base: pairs.map((p) => p[0]), head: pairs.map((p) => p[1]), blocks: pairs.map((p) => p[2]) };
 }
 
 /**
@@ -63,12 +63,14 @@ export function judgeCell(
   key: CellKey,
   metric: string,
   rule: MetricRule,
-  samples: { base: number[]; head: number[] },
+  samples: { base: number[]; head: number[]; blocks?: number[] },
   alphaPerCell: number,
   paired: boolean,
 ): CellJudgement {
   const id = { ...key, metric };
   const { base, head } = samples;
+  // paired rounds from more than one block: the instances are the unit (stats.ts blockLogShift)
+  const blocks = paired && samples.blocks && new Set(samples.blocks).size > 1 ? samples.blocks : undefined;
   const means = { base: base.length ? mean(base) : Number.NaN, head: head.length ? mean(head) : Number.NaN };
   if (base.length === 0 || head.length === 0) {
     const missing = base.length === 0 ? "base" : "head";
@@ -85,6 +87,16 @@ export function judgeCell(
       n: 0,
       method: paired ? "paired-t" : "welch-t",
       reason: `no ${missing} samples of ${metric} (cell failed or metric not measured)`,
+    };
+  }
+  if (blocks) {
+    const shift = blockLogShift(
+      base.map((b, i) => ({ block: blocks[i] as number, base: b, head: head[i] as number })),
+    );
+    return {
+      ...judgeShift(id, rule, shift, means, alphaPerCell, "block-t"),
+      blocks: shift.blocks,
+      between_share: Math.round(shift.betweenShare * 1000) / 1000,
     };
   }
   const shift: LogShift = paired ? pairedLogShift(base, head) : welchLogShift(base, head);

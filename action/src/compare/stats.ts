@@ -179,3 +179,49 @@ export function batchMeans(xs: readonly number[], batches: number): number[] {
   }
   return out;
 }
+
+/** A shift judged over blocks (fresh server instances), with how the noise split between them. */
+export interface BlockShift extends LogShift {
+  /** Blocks with at least one pair. */
+  blocks: number;
+  /**
+   * Share of the per-round variance of log(head/base) that lies between blocks (one-way random
+   * effects, ANOVA estimate, floored at 0): 0 when a restart changes nothing, near 1 when each pair
+   * of instances keeps its own steady gap.
+   */
+  betweenShare: number;
+}
+
+/**
+ * Instances as the unit: the per-round log ratios averaged within each block, then a t interval
+ * over the block means (df = blocks − 1). Rounds inside a block share the same two server
+ * processes, so a steady gap between those processes is one draw, not one per round; only the
+ * spread of block means measures it. Exact under normal block means, whatever the split between
+ * within- and between-instance variance (the simulation in tests/unit/compare.test.ts checks the
+ * false-alarm rate against the round-level t interval when instances keep a gap).
+ */
+export function blockLogShift(pairs: readonly { block: number; base: number; head: number }[]): BlockShift {
+  const byBlock = new Map<number, number[]>();
+  for (const p of pairs) {
+    const list = byBlock.get(p.block) ?? [];
+    list.push(Math.log(p.head / p.base));
+    byBlock.set(p.block, list);
+  }
+  const groups = [...byBlock.values()];
+  const means = groups.map(mean);
+  const b = groups.length;
+  const n = pairs.length;
+  const estimate = b ? mean(means) : Number.NaN;
+  const se = b > 1 ? Math.sqrt(variance(means) / b) : Number.NaN;
+  // ANOVA: mean squares between and within blocks; n0 the effective block size (unbalanced blocks)
+  let betweenShare = 0;
+  if (b > 1 && n > b) {
+    const grand = mean(groups.flat());
+    const msb = groups.reduce((s, g) => s + g.length * (mean(g) - grand) ** 2, 0) / (b - 1);
+    const msw = groups.reduce((s, g) => s + g.reduce((t, x) => t + (x - mean(g)) ** 2, 0), 0) / (n - b);
+    const n0 = (n - groups.reduce((s, g) => s + g.length ** 2, 0) / n) / (b - 1);
+    const between = Math.max(0, (msb - msw) / n0);
+    betweenShare = between + msw > 0 ? between / (between + msw) : 0;
+  }
+  return { estimate, se, df: b - 1, n: b, blocks: b, betweenShare };
+}

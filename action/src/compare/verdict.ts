@@ -21,7 +21,10 @@ export const CellJudgementSchema = z.strictObject({
   mde: z.number().nullable(),
   verdict: z.enum(["regression", "improvement", "unchanged", "inconclusive"]),
   n: z.number().int(),
-  method: z.enum(["paired-t", "welch-t"]),
+  method: z.enum(["paired-t", "welch-t", "block-t"]),
+  /** block-t: blocks (server instances) judged, and the share of the variance between them. */
+  blocks: z.number().int().optional(),
+  between_share: z.number().min(0).max(1).optional(),
   reason: z.string().optional(),
 });
 
@@ -65,6 +68,8 @@ export const VerdictSchema = z.strictObject({
   order: z.enum(["interleaved", "duet", "stored"]),
   rounds: z.number().int(),
   max_rounds: z.number().int(),
+  /** compare.blocks: fresh server instances per variant, the unit of the intervals (absent: 1). */
+  blocks: z.number().int().optional(),
   seed: z.number().int().optional(),
   benchmark_seconds: z.number(),
   /** Benchmark time not spent because every cell was decided before max_rounds. */

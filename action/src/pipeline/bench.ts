@@ -137,6 +137,17 @@ export class Bench {
     return bench;
   }
 
+  /** Whether the target can start fresh server processes on its data (compare.blocks). */
+  canRestart(): boolean {
+    return this.target.restart !== undefined;
+  }
+
+  /** A fresh instance of the target, same data; says what changed. */
+  async restart(signal: AbortSignal): Promise<string> {
+    if (!this.target.restart) throw new RunError(`${this.variant}: ${this.target.kind} cannot restart`);
+    return this.target.restart(signal);
+  }
+
   /** The spec's data sets in workload order, each with the program that loads it. */
   private static dataSets(spec: Spec, tools: Map<string, ToolCommand>): DataSet[] {
     const seen = new Map<string, DataSet>();

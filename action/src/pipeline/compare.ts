@@ -10,7 +10,7 @@ import { Bench } from "./bench.ts";
 import { cellLabel, cellSeconds, maxThreads, planCells } from "./cells.ts";
 import { Progress } from "./progress.ts";
 import { finishResult, type RunOptions, startResult, tidbBench } from "./run.ts";
-import { interleavedOrder, lookRounds } from "./schedule.ts";
+import { interleavedOrder, lookRounds, rng } from "./schedule.ts";
 
 export interface CompareOutcome extends VerdictFiles {
   verdict: Verdict;
@@ -87,7 +87,9 @@ export async function compareSpec(loaded: LoadedSpec, opts: CompareOptions): Pro
     const [base, head] = benches as [Bench, Bench];
     const secondsPerRound =
       cellsOf(plan.base.name, 1).reduce((s, c) => s + cellSeconds(c), 0) * (compare.order === "duet" ? 1 : 2);
-    const totalRounds = maxRounds + compare.warmup_rounds;
+    // warmup rounds run again after every restart (compare.blocks)
+    const blockCount = compare.blocks > 1 ? maxRounds / (compare.rounds / compare.blocks) : 1;
+    const totalRounds = maxRounds + compare.warmup_rounds * blockCount;
     const progress = new Progress(perRound * totalRounds, secondsPerRound * totalRounds, opts.log);
     const record = async (cells: Cell[]) => {
       result.cells.push(...cells);
@@ -96,9 +98,20 @@ export async function compareSpec(loaded: LoadedSpec, opts: CompareOptions): Pro
       if (failed) throw new RunError(failed.error ?? "a cell failed");
     };
 
-    // Warmup rounds (round 0 in the result) run first and are never judged.
-    for (let step = 1 - compare.warmup_rounds; step <= maxRounds; step++) {
-      const round = Math.max(0, step);
+    // Instances as the unit (compare.blocks): rounds come in blocks of `perBlock`; before each
+    // block after the first, every variant's server restarts (random order) and the warmup rounds
+    // run again on the fresh instances. Warmup rounds (round 0 in the result) are never judged.
+    const blocks = compare.blocks;
+    const perBlock = blocks > 1 ? compare.rounds / blocks : maxRounds;
+    if (blocks > 1)
+      for (const b of benches)
+        if (!b.canRestart())
+          throw new RunError(
+            `compare.blocks is ${blocks}, but ${b.variant}'s target (${b.target.kind}) cannot restart its servers without losing its data: use compare.blocks: 1${b.target.kind === "tidb-playground" ? ", or a profile with provider hosts or aws" : ""}`,
+          );
+    const restartOrder = rng(seed ^ 0x5bd1e995);
+    const runRound = async (round: number, block: number | undefined) => {
+      const tag = (cells: Cell[]) => (block === undefined ? cells : cells.map((c) => ({ ...c, block })));
       const baseCells = cellsOf(plan.base.name, round);
       const headCells = cellsOf(plan.head.name, round);
       for (let i = 0; i < baseCells.length; i++) {
@@ -106,29 +119,45 @@ export async function compareSpec(loaded: LoadedSpec, opts: CompareOptions): Pro
         const h = headCells[i] as (typeof headCells)[number];
         const first = round === 0 ? "base-first" : (order[round - 1]?.[i] ?? "base-first");
         progress.start(
-          `${cellLabel({ ...b, variant: compare.order === "duet" ? "both" : first === "base-first" ? `${plan.base.name}→${plan.head.name}` : `${plan.head.name}→${plan.base.name}` })}`,
+          `${cellLabel({ ...b, variant: compare.order === "duet" ? "both" : first === "base-first" ? `${plan.base.name}→${plan.head.name}` : `${plan.head.name}→${plan.base.name}` })}${block === undefined ? "" : ` block ${block}`}`,
         );
         if (compare.order === "duet") {
-          await record(await Promise.all([base.runCell(b, opts.signal), head.runCell(h, opts.signal)]));
+          await record(tag(await Promise.all([base.runCell(b, opts.signal), head.runCell(h, opts.signal)])));
         } else if (first === "base-first") {
-          await record([await base.runCell(b, opts.signal)]);
-          await record([await head.runCell(h, opts.signal)]);
+          await record(tag([await base.runCell(b, opts.signal)]));
+          await record(tag([await head.runCell(h, opts.signal)]));
         } else {
-          await record([await head.runCell(h, opts.signal)]);
-          await record([await base.runCell(b, opts.signal)]);
+          await record(tag([await head.runCell(h, opts.signal)]));
+          await record(tag([await base.runCell(b, opts.signal)]));
         }
         progress.finish(cellSeconds(b) * (compare.order === "duet" ? 1 : 2));
       }
-      if (round === 0) continue;
-      roundsDone = round;
-      if (looksAt.includes(round) && round < maxRounds) {
-        const look = judge();
-        const open = look.cells.filter((c) => c.verdict === "inconclusive").length;
-        if (open === 0) {
-          opts.log(`every cell decided after ${round} rounds: stopping early (max ${maxRounds})`);
-          break;
+    };
+    const lastBlock = Math.ceil(maxRounds / perBlock);
+    blockLoop: for (let block = 1; block <= lastBlock; block++) {
+      const tag = blocks > 1 ? block : undefined;
+      if (block > 1) {
+        // fresh instances, same data, in random order
+        const turn = [...benches];
+        for (let i = turn.length - 1; i > 0; i--) {
+          const j = Math.floor(restartOrder() * (i + 1));
+          [turn[i], turn[j]] = [turn[j] as Bench, turn[i] as Bench];
         }
-        opts.log(`after ${round} rounds: ${open} of ${look.cells.length} judgements still inconclusive`);
+        for (const b of turn) opts.log(`block ${block}: ${b.variant}: ${await b.restart(opts.signal)}`);
+      }
+      for (let w = 0; w < compare.warmup_rounds; w++) await runRound(0, tag);
+      for (let round = (block - 1) * perBlock + 1; round <= Math.min(block * perBlock, maxRounds); round++) {
+        await runRound(round, tag);
+        roundsDone = round;
+        if (looksAt.includes(round) && round < maxRounds) {
+          const look = judge();
+          const open = look.cells.filter((c) => c.verdict === "inconclusive").length;
+          if (open === 0) {
+            opts.log(`every cell decided after ${round} rounds: stopping early (max ${maxRounds})`);
+            break blockLoop;
+          }
+          opts.log(`after ${round} rounds: ${open} of ${look.cells.length} judgements still inconclusive`);
+        }
       }
     }
     const judged = judge();
@@ -158,11 +187,15 @@ export async function compareSpec(loaded: LoadedSpec, opts: CompareOptions): Pro
       order: compare.order,
       rounds: roundsDone,
       max_rounds: maxRounds,
+      ...(compare.blocks > 1 ? { blocks: Math.ceil(roundsDone / (compare.rounds / compare.blocks)) } : {}),
       seed,
       benchmark_seconds: Math.round(benchmarkSeconds),
       saved_seconds: Math.round((maxRounds - roundsDone) * (benchmarkSeconds / Math.max(1, roundsDone))),
       cells: judged.cells,
       notes: [
+        compare.blocks > 1
+          ? `instances as the unit: ${compare.rounds / compare.blocks} rounds per block, every variant's server restarted (fresh process, same data, random order) before each block after the first, warmup rounds again; per cell the mean of log(${plan.head.name}/${plan.base.name}) in each block, a t interval over the block means (df = blocks − 1); between_share: the part of the round-to-round variance that lay between instances (one-way random effects)`
+          : `paired by round: one server instance per variant, rounds as the unit`,
         `paired by round: mean of log(${plan.head.name}/${plan.base.name}) with a t interval; Bonferroni over ${judged.comparisons} judgements (cells × metrics × ${looks} look(s) at rounds ${looksAt.join(", ")}) for ${Math.round(compare.confidence * 100)}% familywise confidence`,
       ],
     };

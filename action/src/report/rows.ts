@@ -186,6 +186,14 @@ export function summaryLine(v: Verdict): { title: string; parts: string[] } {
 }
 
 /** How the verdict was reached, in one line under the headline. */
+/** Blocks: how many fresh instances, and the most of the noise that lay between instances. */
+function blocksText(v: Verdict): string {
+  if (!v.blocks || v.blocks < 2) return "";
+  const shares = v.cells.map((c) => c.between_share).filter((x): x is number => x !== undefined);
+  const most = shares.length ? Math.max(...shares) : undefined;
+  return ` in ${v.blocks} blocks (servers restarted between blocks; intervals over block means${most !== undefined ? `; up to ${Math.round(most * 100)}% of a cell's round-to-round variance lay between instances` : ""})`;
+}
+
 export function methodText(v: Verdict): string {
   const tolerances = [...new Map(v.cells.map((c) => [c.metric, c])).values()]
     .map((c) => `${metricName(c.metric)} ±${(c.tolerance * 100).toFixed(0)}%`)
@@ -193,7 +201,7 @@ export function methodText(v: Verdict): string {
   const rounds =
     v.order === "stored"
       ? "stored results"
-      : `${v.order}, ${v.rounds} round(s)${v.max_rounds > v.rounds ? ` of up to ${v.max_rounds}` : ""}`;
+      : `${v.order}, ${v.rounds} round(s)${v.max_rounds > v.rounds ? ` of up to ${v.max_rounds}` : ""}${blocksText(v)}`;
   return `${rounds} · ${Math.round(v.confidence * 100)}% familywise confidence (intervals corrected for ${v.comparisons} judgements) · tolerances ${tolerances} · a cell is a regression only when its whole interval lies beyond the tolerance`;
 }
 

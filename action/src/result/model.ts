@@ -36,6 +36,8 @@ export const CellSchema = z.strictObject({
   variant: z.string(),
   /** 1-based repetition number when a comparison repeats cells; 0 marks a warmup round (never judged). */
   round: z.number().int().nonnegative(),
+  /** With compare.blocks: the block (1-based) whose server instances measured the cell. */
+  block: z.number().int().positive().optional(),
   status: z.enum(["ok", "failed"]),
   error: z.string().optional(),
   started_at: z.string(),

@@ -199,6 +199,17 @@ export const CompareSchema = z.strictObject({
   head: z.string().default("head"),
   /** Seed of the interleaving order (recorded in the verdict, so a run can be replayed). */
   seed: z.number().int().nonnegative().optional(),
+  /**
+   * Instances as the unit: the rounds split into this many blocks; before each block after the
+   * first, every variant's server restarts (fresh process, same data) in random order, and the
+   * verdict's interval is taken over block means. 1: one instance per variant, rounds as the unit.
+   */
+  blocks: z
+    .number()
+    .int()
+    .min(1)
+    .refine((b) => b !== 2, "2 blocks give an interval with 1 degree of freedom: use 1, or 3 or more")
+    .default(1),
 });
 
 const METRIC_NAME = /^[a-z][a-z0-9_]*$/;

@@ -77,5 +77,16 @@ export function resolveVariants(file: string, raw: unknown, spec: Spec): Variant
       `${file}: compare.max_rounds (${compare.max_rounds}) must be ≥ compare.rounds (${compare.rounds})`,
     );
   }
+  if (compare.blocks > 1) {
+    if (compare.rounds % compare.blocks !== 0)
+      throw new InputError(
+        `${file}: compare.rounds (${compare.rounds}) must be a multiple of compare.blocks (${compare.blocks}): every block runs the same number of rounds`,
+      );
+    const perBlock = compare.rounds / compare.blocks;
+    if (compare.max_rounds !== undefined && compare.max_rounds % perBlock !== 0)
+      throw new InputError(
+        `${file}: compare.max_rounds (${compare.max_rounds}) must be a multiple of the ${perBlock} rounds per block (compare.rounds / compare.blocks): more rounds come as whole blocks`,
+      );
+  }
   return { base, head, compare };
 }

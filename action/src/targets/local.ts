@@ -78,6 +78,18 @@ export async function waitReady(
  * Owns the lifetime of one private server: stop by PID, keep logs, remove the data directory.
  * Registered with the global teardown so signals and failures undo it too.
  */
+export interface Lifecycle {
+  stop: () => Promise<void>;
+  /** Resolves with a reason if the running server process exits unasked. */
+  readonly died: Promise<string>;
+  readonly server: ServerProcess;
+  /**
+   * A fresh process on the same data: the running one stopped by PID (its cgroup removed, its data
+   * kept), `respawn` starts the next and waits until it answers; the ledger follows the new PID.
+   */
+  restart(respawn: () => Promise<ServerProcess>): Promise<void>;
+}
+
 export function lifecycle(opts: {
   what: string;
   server: ServerProcess;
@@ -86,29 +98,35 @@ export function lifecycle(opts: {
   logDir: string;
   stopSignal: NodeJS.Signals;
   beforeRemove?: () => Promise<void>;
-}): { stop: () => Promise<void>; died: Promise<string> } {
+}): Lifecycle {
   let stopping = false;
+  let restarting = false;
   let stopped: Promise<void> | undefined;
-  const died = opts.server.exited.then((how) =>
-    stopping
-      ? new Promise<string>(() => {})
-      : `${opts.what} (pid ${opts.server.pid}) exited unexpectedly (code ${how.code}, signal ${how.signal})`,
-  );
-  const forget = record({
-    kind: "server",
-    what: opts.what,
-    pid: opts.server.pid,
-    path: opts.workDir,
-    signal: opts.stopSignal,
-    logs: opts.logs,
-    log_dir: opts.logDir,
-  }).catch(() => async () => {});
+  let server = opts.server;
+  const diedOf = (s: ServerProcess) =>
+    s.exited.then((how) =>
+      stopping || restarting
+        ? new Promise<string>(() => {})
+        : `${opts.what} (pid ${s.pid}) exited unexpectedly (code ${how.code}, signal ${how.signal})`,
+    );
+  let died = diedOf(server);
+  const recordOf = (s: ServerProcess) =>
+    record({
+      kind: "server",
+      what: opts.what,
+      pid: s.pid,
+      path: opts.workDir,
+      signal: opts.stopSignal,
+      logs: opts.logs,
+      log_dir: opts.logDir,
+    }).catch(() => async () => {});
+  let forget = recordOf(server);
   const stop = () => {
     stopping = true;
     stopped ??= (async () => {
       unregister();
       try {
-        await opts.server.stop(opts.stopSignal, 30_000);
+        await server.stop(opts.stopSignal, 30_000);
         // Keeping the logs is worth a try, never worth leaving the server's data behind (a full disk).
         await keepLogs(opts.logs, opts.logDir);
       } finally {
@@ -119,8 +137,32 @@ export function lifecycle(opts: {
     })();
     return stopped;
   };
+  const restart = async (respawn: () => Promise<ServerProcess>) => {
+    if (stopping) throw new RunError(`${opts.what} is being stopped: no restart`);
+    restarting = true;
+    try {
+      await server.stop(opts.stopSignal, 30_000);
+      await opts.beforeRemove?.().catch(() => {});
+      server = await respawn();
+      const next = recordOf(server);
+      await (await forget)();
+      forget = next;
+      died = diedOf(server);
+    } finally {
+      restarting = false;
+    }
+  };
   const unregister = onTeardown(`stop ${opts.what}`, stop);
-  return { stop, died };
+  return {
+    stop,
+    restart,
+    get died() {
+      return died;
+    },
+    get server() {
+      return server;
+    },
+  };
 }
 
 /**
@@ -184,12 +226,14 @@ export function localTarget(o: {
   protocol: Connection["protocol"];
   user: string;
   port: number;
-  server: ServerProcess;
-  life: { stop: () => Promise<void>; died: Promise<string> };
+  life: Lifecycle;
   version: string;
   effectiveConfig: Record<string, string>;
   createDatabase: (name: string) => Promise<void>;
+  /** Starts the next server process on the same data and waits until it is settled. */
+  respawn: () => Promise<ServerProcess>;
 }): Target {
+  const { life } = o;
   return {
     kind: o.kind,
     version: o.version,
@@ -199,12 +243,21 @@ export function localTarget(o: {
       user: o.user,
       password: "",
     },
-    pids: [o.server.pid],
-    state: () => `${o.kind} server (pid ${o.server.pid}) is ${processState(o.server.pid)}`,
+    get pids() {
+      return [life.server.pid];
+    },
+    state: () => `${o.kind} server (pid ${life.server.pid}) is ${processState(life.server.pid)}`,
     createDatabase: o.createDatabase,
     effectiveConfig: o.effectiveConfig,
-    died: o.life.died,
-    stop: o.life.stop,
+    get died() {
+      return life.died;
+    },
+    stop: life.stop,
+    restart: async () => {
+      const before = life.server.pid;
+      await life.restart(o.respawn);
+      return `${o.kind} pid ${before} → ${life.server.pid}`;
+    },
   };
 }
 

@@ -3,7 +3,7 @@ import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { RunError } from "../errors.ts";
 import { firstTool } from "../proc/env.ts";
-import { processState, runCommand, startServerProcess } from "../proc/process.ts";
+import { runCommand, type ServerProcess, startServerProcess } from "../proc/process.ts";
 import type { TargetSpec } from "../specfile/schema.ts";
 import { onTeardown } from "../teardown.ts";
 import {
@@ -87,7 +87,9 @@ export async function startMariadb(spec: TargetSpec, opts: StartOptions): Promis
     // The spec's settings come last so they win over tiperf's defaults.
     ...settingArgs(spec.config),
   ];
-  const server = startServerProcess(SERVER(), args, { logFile: join(workDir, "mariadbd.out"), cwd: workDir });
+  const spawnServer = () =>
+    startServerProcess(SERVER(), args, { logFile: join(workDir, "mariadbd.out"), cwd: workDir });
+  const server = spawnServer();
   removeWorkDir();
   let removeCgroup: (() => Promise<void>) | undefined;
   const life = lifecycle({
@@ -109,11 +111,11 @@ export async function startMariadb(spec: TargetSpec, opts: StartOptions): Promis
       },
     );
 
-  try {
-    const { version, effectiveConfig } = await settleServer({
+  const settle = (s: ServerProcess) =>
+    settleServer({
       what: "MariaDB",
       spec,
-      server,
+      server: s,
       query: sql,
       versionSql: "SELECT VERSION()",
       settingSql: (key) => `SELECT @@GLOBAL.${asVariable(key)}`,
@@ -121,14 +123,20 @@ export async function startMariadb(spec: TargetSpec, opts: StartOptions): Promis
         removeCgroup = remove;
       },
     });
+  try {
+    const { version, effectiveConfig } = await settle(server);
     opts.log(`target: MariaDB ${version} on 127.0.0.1:${port} (pid ${server.pid}, datadir ${dataDir})`);
     return localTarget({
       kind: "mariadb",
       protocol: "mysql",
       user: "root",
       port,
-      server,
       life,
+      respawn: async () => {
+        const next = spawnServer();
+        await settle(next);
+        return next;
+      },
       version,
       effectiveConfig,
       createDatabase: async (name) => {

@@ -3,7 +3,7 @@ import { existsSync, readdirSync } from "node:fs";
 import { chown, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { RunError } from "../errors.ts";
-import { processState, type RunAs, runCommand, startServerProcess } from "../proc/process.ts";
+import { type RunAs, runCommand, type ServerProcess, startServerProcess } from "../proc/process.ts";
 import type { TargetSpec } from "../specfile/schema.ts";
 import { onTeardown } from "../teardown.ts";
 import {
@@ -95,11 +95,13 @@ export async function startPostgres(spec: TargetSpec, opts: StartOptions): Promi
     // The spec's settings come last so they win over tiperf's defaults.
     ...settingArgs(spec.config),
   ];
-  const server = startServerProcess(join(bin, "postgres"), args, {
-    logFile: serverLog,
-    runAs: user,
-    cwd: workDir,
-  });
+  const spawnServer = () =>
+    startServerProcess(join(bin, "postgres"), args, {
+      logFile: serverLog,
+      runAs: user,
+      cwd: workDir,
+    });
+  const server = spawnServer();
   removeWorkDir();
   let removeCgroup: (() => Promise<void>) | undefined;
   const life = lifecycle({
@@ -122,11 +124,11 @@ export async function startPostgres(spec: TargetSpec, opts: StartOptions): Promi
       },
     );
 
-  try {
-    const { version, effectiveConfig } = await settleServer({
+  const settle = (s: ServerProcess) =>
+    settleServer({
       what: "PostgreSQL",
       spec,
-      server,
+      server: s,
       query: (q) => psql(q),
       versionSql: "SHOW server_version",
       settingSql: (key) => `SELECT current_setting('${key.replace(/'/g, "")}')`,
@@ -134,14 +136,20 @@ export async function startPostgres(spec: TargetSpec, opts: StartOptions): Promi
         removeCgroup = remove;
       },
     });
+  try {
+    const { version, effectiveConfig } = await settle(server);
     opts.log(`target: PostgreSQL ${version} on 127.0.0.1:${port} (pid ${server.pid}, datadir ${dataDir})`);
     return localTarget({
       kind: "postgres",
       protocol: "postgres",
       user: "postgres",
       port,
-      server,
       life,
+      respawn: async () => {
+        const next = spawnServer();
+        await settle(next);
+        return next;
+      },
       version,
       effectiveConfig,
       createDatabase: async (name) => {

@@ -39,6 +39,12 @@ export interface Target {
   died: Promise<string>;
   /** Stops the server by PID, keeps its logs, removes its data directory. Safe to call twice. */
   stop(): Promise<void>;
+  /**
+   * A fresh server instance on the same data (compare.blocks): stops the running processes and
+   * starts new ones, settled as at start; says what changed (old → new PIDs). Absent: the target
+   * cannot restart without losing its data.
+   */
+  restart?(signal: AbortSignal): Promise<string>;
   /** Before data steps and each cell: brings this variant in where variants share hardware. */
   activate?(signal: AbortSignal): Promise<void>;
   /** Before a cell: a health snapshot; the returned check, after the cell, names what went wrong. */

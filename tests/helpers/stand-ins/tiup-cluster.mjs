@@ -56,6 +56,7 @@ const ACCEPTS = {
   display: { "--format": 1, "--uptime": 0, ...PROXY },
   "edit-config": { "--topology-file": 1, "--yes": 0 },
   reload: { "--yes": 0, ...PROXY },
+  restart: { "--yes": 0, ...PROXY },
   destroy: { "--yes": 0, ...PROXY },
 };
 
@@ -370,6 +371,10 @@ if (sub === "__daemon") {
     stopDaemon(name);
     startDaemon(name);
     say(`Reloaded cluster \`${name}\` successfully`);
+  } else if (sub === "restart") {
+    stopDaemon(name);
+    startDaemon(name);
+    say(`Restarted cluster \`${name}\` successfully`);
   } else if (sub === "destroy") {
     if (existsSync(dirOf(name))) stopDaemon(name);
     rmSync(dirOf(name), { recursive: true, force: true });

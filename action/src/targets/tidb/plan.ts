@@ -435,6 +435,7 @@ export const tiupCluster = {
     "--yes",
   ],
   reload: (d: ClusterDeployment) => ["tiup", "cluster", "reload", d.name, "--yes", ...d.proxyFlags],
+  restart: (d: ClusterDeployment) => ["tiup", "cluster", "restart", d.name, "--yes", ...d.proxyFlags],
   destroy: (d: ClusterDeployment) => ["tiup", "cluster", "destroy", d.name, "--yes", ...d.proxyFlags],
 };
 

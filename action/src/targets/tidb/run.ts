@@ -252,6 +252,21 @@ export class TidbRun {
         if (r.users === 0) await r.stop();
       },
       activate: (signal) => this.activate(setup, signal),
+      // a fresh instance of every component, same data (compare.blocks); a playground cannot
+      ...(d.kind === "cluster"
+        ? {
+            restart: async (signal: AbortSignal) => {
+              const before = await this.display(d, signal, true);
+              await this.tiupRun(tiupCluster.restart(d), `restart ${d.name}`, signal);
+              const after = await this.display(d, signal, true);
+              r.up = true;
+              await this.checkConfig(setup, r);
+              const uptime = (x: typeof before) =>
+                Math.min(...x.instances.map((i) => i.uptime_s ?? Number.POSITIVE_INFINITY));
+              return `cluster ${d.name} restarted (shortest uptime ${uptime(before)}s → ${uptime(after)}s)`;
+            },
+          }
+        : {}),
       watch: () => this.watch(setup, r),
       sharedData: r,
       details: {

@@ -4,7 +4,7 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   provisionCluster
-} from "./chunk-P5O3ZGLQ.js";
+} from "./chunk-MGIBCHQ5.js";
 import {
   MARIADB_PROGRAMS,
   TidbRun,
@@ -19,13 +19,14 @@ import {
   startMariadb,
   startupFailure,
   tiupHome
-} from "./chunk-SIRXZ64F.js";
+} from "./chunk-FEOBXTE7.js";
 import {
   DRIVERS,
   HostSchema,
   RunDir,
   TargetInfoSchema,
   batchMeans,
+  blockLogShift,
   canonicalJson,
   driverOf,
   findTool,
@@ -46,7 +47,7 @@ import {
   tQuantile,
   welchLogShift,
   writeAtomic
-} from "./chunk-3BSIL3M2.js";
+} from "./chunk-SNRGTOY6.js";
 import {
   checkBudget,
   estimateCost,
@@ -1917,9 +1918,9 @@ function pairedSamples(result, base, head, key2, metric) {
   for (const cb of b10) {
     const vb = cb.metrics[metric]?.value;
     const vh = h2.get(cb.round)?.metrics[metric]?.value;
-    if (vb !== void 0 && vh !== void 0 && vb > 0 && vh > 0) pairs.push([vb, vh]);
+    if (vb !== void 0 && vh !== void 0 && vb > 0 && vh > 0) pairs.push([vb, vh, cb.block ?? 1]);
   }
-  return { base: pairs.map((p) => p[0]), head: pairs.map((p) => p[1]) };
+  return { base: pairs.map((p) => p[0]), head: pairs.map((p) => p[1]), blocks: pairs.map((p) => p[2]) };
 }
 function storedSamples(result, variant, key2, metric) {
   const cells = okCells(result, variant, key2);
@@ -1931,6 +1932,7 @@ function storedSamples(result, variant, key2, metric) {
 function judgeCell(key2, metric, rule4, samples, alphaPerCell2, paired) {
   const id2 = { ...key2, metric };
   const { base, head } = samples;
+  const blocks = paired && samples.blocks && new Set(samples.blocks).size > 1 ? samples.blocks : void 0;
   const means = { base: base.length ? mean(base) : Number.NaN, head: head.length ? mean(head) : Number.NaN };
   if (base.length === 0 || head.length === 0) {
     const missing = base.length === 0 ? "base" : "head";
@@ -1947,6 +1949,16 @@ function judgeCell(key2, metric, rule4, samples, alphaPerCell2, paired) {
       n: 0,
       method: paired ? "paired-t" : "welch-t",
       reason: `no ${missing} samples of ${metric} (cell failed or metric not measured)`
+    };
+  }
+  if (blocks) {
+    const shift2 = blockLogShift(
+      base.map((b10, i) => ({ block: blocks[i], base: b10, head: head[i] }))
+    );
+    return {
+      ...judgeShift(id2, rule4, shift2, means, alphaPerCell2, "block-t"),
+      blocks: shift2.blocks,
+      between_share: Math.round(shift2.betweenShare * 1e3) / 1e3
     };
   }
   const shift = paired ? pairedLogShift(base, head) : welchLogShift(base, head);
@@ -2084,7 +2096,10 @@ var CellJudgementSchema = external_exports.strictObject({
   mde: external_exports.number().nullable(),
   verdict: external_exports.enum(["regression", "improvement", "unchanged", "inconclusive"]),
   n: external_exports.number().int(),
-  method: external_exports.enum(["paired-t", "welch-t"]),
+  method: external_exports.enum(["paired-t", "welch-t", "block-t"]),
+  /** block-t: blocks (server instances) judged, and the share of the variance between them. */
+  blocks: external_exports.number().int().optional(),
+  between_share: external_exports.number().min(0).max(1).optional(),
   reason: external_exports.string().optional()
 });
 var SideSchema = external_exports.strictObject({
@@ -2119,6 +2134,8 @@ var VerdictSchema = external_exports.strictObject({
   order: external_exports.enum(["interleaved", "duet", "stored"]),
   rounds: external_exports.number().int(),
   max_rounds: external_exports.number().int(),
+  /** compare.blocks: fresh server instances per variant, the unit of the intervals (absent: 1). */
+  blocks: external_exports.number().int().optional(),
   seed: external_exports.number().int().optional(),
   benchmark_seconds: external_exports.number(),
   /** Benchmark time not spent because every cell was decided before max_rounds. */
@@ -2302,9 +2319,15 @@ function summaryLine(v) {
     ]
   };
 }
+function blocksText(v) {
+  if (!v.blocks || v.blocks < 2) return "";
+  const shares = v.cells.map((c4) => c4.between_share).filter((x4) => x4 !== void 0);
+  const most = shares.length ? Math.max(...shares) : void 0;
+  return ` in ${v.blocks} blocks (servers restarted between blocks; intervals over block means${most !== void 0 ? `; up to ${Math.round(most * 100)}% of a cell's round-to-round variance lay between instances` : ""})`;
+}
 function methodText(v) {
   const tolerances = [...new Map(v.cells.map((c4) => [c4.metric, c4])).values()].map((c4) => `${metricName(c4.metric)} \xB1${(c4.tolerance * 100).toFixed(0)}%`).join(", ");
-  const rounds = v.order === "stored" ? "stored results" : `${v.order}, ${v.rounds} round(s)${v.max_rounds > v.rounds ? ` of up to ${v.max_rounds}` : ""}`;
+  const rounds = v.order === "stored" ? "stored results" : `${v.order}, ${v.rounds} round(s)${v.max_rounds > v.rounds ? ` of up to ${v.max_rounds}` : ""}${blocksText(v)}`;
   return `${rounds} \xB7 ${Math.round(v.confidence * 100)}% familywise confidence (intervals corrected for ${v.comparisons} judgements) \xB7 tolerances ${tolerances} \xB7 a cell is a regression only when its whole interval lies beyond the tolerance`;
 }
 function rawDirs(v) {
@@ -2376,7 +2399,7 @@ function details(w2, v, rows, rawPerCell) {
   for (const r of rows) {
     for (const j of r.judgements) {
       out.push(
-        `| ${r.threads} | ${metricName(j.metric)} | ${num(j.base)} | ${num(j.head)} | ${pct(j.change)} | ${ciText(j)} | ${pct(j.mde)} | ${j.n} | ${j.method} | ${CELL_MARK[j.verdict]} ${j.verdict}${j.reason ? ` \u2014 ${md(j.reason)}` : ""} |${rawPerCell ? ` \`raw/${md(w2.workload)}-t${r.threads}*.log\` |` : ""}`
+        `| ${r.threads} | ${metricName(j.metric)} | ${num(j.base)} | ${num(j.head)} | ${pct(j.change)} | ${ciText(j)} | ${pct(j.mde)} | ${j.n} | ${j.method}${j.between_share !== void 0 ? ` (${Math.round(j.between_share * 100)}% between instances)` : ""} | ${CELL_MARK[j.verdict]} ${j.verdict}${j.reason ? ` \u2014 ${md(j.reason)}` : ""} |${rawPerCell ? ` \`raw/${md(w2.workload)}-t${r.threads}*.log\` |` : ""}`
       );
     }
   }
@@ -56277,11 +56300,12 @@ ${(init2.stderr || init2.stdout).slice(-2e3)}`);
     // The spec's settings come last so they win over tiperf's defaults.
     ...settingArgs(spec.config)
   ];
-  const server = startServerProcess(join4(bin3, "postgres"), args, {
+  const spawnServer = () => startServerProcess(join4(bin3, "postgres"), args, {
     logFile: serverLog,
     runAs: user,
     cwd: workDir
   });
+  const server = spawnServer();
   removeWorkDir();
   let removeCgroup;
   const life = lifecycle({
@@ -56301,26 +56325,31 @@ ${(init2.stderr || init2.stdout).slice(-2e3)}`);
       timeoutMs: 3e4
     }
   );
+  const settle = (s2) => settleServer({
+    what: "PostgreSQL",
+    spec,
+    server: s2,
+    query: (q) => psql(q),
+    versionSql: "SHOW server_version",
+    settingSql: (key2) => `SELECT current_setting('${key2.replace(/'/g, "")}')`,
+    onCgroup: (remove2) => {
+      removeCgroup = remove2;
+    }
+  });
   try {
-    const { version: version2, effectiveConfig } = await settleServer({
-      what: "PostgreSQL",
-      spec,
-      server,
-      query: (q) => psql(q),
-      versionSql: "SHOW server_version",
-      settingSql: (key2) => `SELECT current_setting('${key2.replace(/'/g, "")}')`,
-      onCgroup: (remove2) => {
-        removeCgroup = remove2;
-      }
-    });
+    const { version: version2, effectiveConfig } = await settle(server);
     opts.log(`target: PostgreSQL ${version2} on 127.0.0.1:${port} (pid ${server.pid}, datadir ${dataDir})`);
     return localTarget({
       kind: "postgres",
       protocol: "postgres",
       user: "postgres",
       port,
-      server,
       life,
+      respawn: async () => {
+        const next = spawnServer();
+        await settle(next);
+        return next;
+      },
       version: version2,
       effectiveConfig,
       createDatabase: async (name) => {
@@ -56817,6 +56846,15 @@ var Bench = class _Bench {
       throw e;
     }
     return bench;
+  }
+  /** Whether the target can start fresh server processes on its data (compare.blocks). */
+  canRestart() {
+    return this.target.restart !== void 0;
+  }
+  /** A fresh instance of the target, same data; says what changed. */
+  async restart(signal) {
+    if (!this.target.restart) throw new RunError(`${this.variant}: ${this.target.kind} cannot restart`);
+    return this.target.restart(signal);
   }
   /** The spec's data sets in workload order, each with the program that loads it. */
   static dataSets(spec, tools) {
@@ -57340,7 +57378,8 @@ async function compareSpec(loaded, opts) {
     await runDir.writeResult(result);
     const [base, head] = benches;
     const secondsPerRound = cellsOf(plan.base.name, 1).reduce((s2, c4) => s2 + cellSeconds(c4), 0) * (compare3.order === "duet" ? 1 : 2);
-    const totalRounds = maxRounds + compare3.warmup_rounds;
+    const blockCount = compare3.blocks > 1 ? maxRounds / (compare3.rounds / compare3.blocks) : 1;
+    const totalRounds = maxRounds + compare3.warmup_rounds * blockCount;
     const progress = new Progress(perRound * totalRounds, secondsPerRound * totalRounds, opts.log);
     const record2 = async (cells) => {
       result.cells.push(...cells);
@@ -57348,8 +57387,18 @@ async function compareSpec(loaded, opts) {
       const failed = cells.find((c4) => c4.status === "failed");
       if (failed) throw new RunError(failed.error ?? "a cell failed");
     };
-    for (let step2 = 1 - compare3.warmup_rounds; step2 <= maxRounds; step2++) {
-      const round2 = Math.max(0, step2);
+    const blocks = compare3.blocks;
+    const perBlock = blocks > 1 ? compare3.rounds / blocks : maxRounds;
+    if (blocks > 1) {
+      for (const b10 of benches)
+        if (!b10.canRestart())
+          throw new RunError(
+            `compare.blocks is ${blocks}, but ${b10.variant}'s target (${b10.target.kind}) cannot restart its servers without losing its data: use compare.blocks: 1${b10.target.kind === "tidb-playground" ? ", or a profile with provider hosts or aws" : ""}`
+          );
+    }
+    const restartOrder = rng(seed ^ 1540483477);
+    const runRound = async (round2, block) => {
+      const tag = (cells) => block === void 0 ? cells : cells.map((c4) => ({ ...c4, block }));
       const baseCells = cellsOf(plan.base.name, round2);
       const headCells = cellsOf(plan.head.name, round2);
       for (let i = 0; i < baseCells.length; i++) {
@@ -57357,29 +57406,44 @@ async function compareSpec(loaded, opts) {
         const h2 = headCells[i];
         const first = round2 === 0 ? "base-first" : order[round2 - 1]?.[i] ?? "base-first";
         progress.start(
-          `${cellLabel({ ...b10, variant: compare3.order === "duet" ? "both" : first === "base-first" ? `${plan.base.name}\u2192${plan.head.name}` : `${plan.head.name}\u2192${plan.base.name}` })}`
+          `${cellLabel({ ...b10, variant: compare3.order === "duet" ? "both" : first === "base-first" ? `${plan.base.name}\u2192${plan.head.name}` : `${plan.head.name}\u2192${plan.base.name}` })}${block === void 0 ? "" : ` block ${block}`}`
         );
         if (compare3.order === "duet") {
-          await record2(await Promise.all([base.runCell(b10, opts.signal), head.runCell(h2, opts.signal)]));
+          await record2(tag(await Promise.all([base.runCell(b10, opts.signal), head.runCell(h2, opts.signal)])));
         } else if (first === "base-first") {
-          await record2([await base.runCell(b10, opts.signal)]);
-          await record2([await head.runCell(h2, opts.signal)]);
+          await record2(tag([await base.runCell(b10, opts.signal)]));
+          await record2(tag([await head.runCell(h2, opts.signal)]));
         } else {
-          await record2([await head.runCell(h2, opts.signal)]);
-          await record2([await base.runCell(b10, opts.signal)]);
+          await record2(tag([await head.runCell(h2, opts.signal)]));
+          await record2(tag([await base.runCell(b10, opts.signal)]));
         }
         progress.finish(cellSeconds(b10) * (compare3.order === "duet" ? 1 : 2));
       }
-      if (round2 === 0) continue;
-      roundsDone = round2;
-      if (looksAt.includes(round2) && round2 < maxRounds) {
-        const look = judge();
-        const open = look.cells.filter((c4) => c4.verdict === "inconclusive").length;
-        if (open === 0) {
-          opts.log(`every cell decided after ${round2} rounds: stopping early (max ${maxRounds})`);
-          break;
+    };
+    const lastBlock = Math.ceil(maxRounds / perBlock);
+    blockLoop: for (let block = 1; block <= lastBlock; block++) {
+      const tag = blocks > 1 ? block : void 0;
+      if (block > 1) {
+        const turn = [...benches];
+        for (let i = turn.length - 1; i > 0; i--) {
+          const j = Math.floor(restartOrder() * (i + 1));
+          [turn[i], turn[j]] = [turn[j], turn[i]];
         }
-        opts.log(`after ${round2} rounds: ${open} of ${look.cells.length} judgements still inconclusive`);
+        for (const b10 of turn) opts.log(`block ${block}: ${b10.variant}: ${await b10.restart(opts.signal)}`);
+      }
+      for (let w2 = 0; w2 < compare3.warmup_rounds; w2++) await runRound(0, tag);
+      for (let round2 = (block - 1) * perBlock + 1; round2 <= Math.min(block * perBlock, maxRounds); round2++) {
+        await runRound(round2, tag);
+        roundsDone = round2;
+        if (looksAt.includes(round2) && round2 < maxRounds) {
+          const look = judge();
+          const open = look.cells.filter((c4) => c4.verdict === "inconclusive").length;
+          if (open === 0) {
+            opts.log(`every cell decided after ${round2} rounds: stopping early (max ${maxRounds})`);
+            break blockLoop;
+          }
+          opts.log(`after ${round2} rounds: ${open} of ${look.cells.length} judgements still inconclusive`);
+        }
       }
     }
     const judged = judge();
@@ -57409,11 +57473,13 @@ async function compareSpec(loaded, opts) {
       order: compare3.order,
       rounds: roundsDone,
       max_rounds: maxRounds,
+      ...compare3.blocks > 1 ? { blocks: Math.ceil(roundsDone / (compare3.rounds / compare3.blocks)) } : {},
       seed,
       benchmark_seconds: Math.round(benchmarkSeconds),
       saved_seconds: Math.round((maxRounds - roundsDone) * (benchmarkSeconds / Math.max(1, roundsDone))),
       cells: judged.cells,
       notes: [
+        compare3.blocks > 1 ? `instances as the unit: ${compare3.rounds / compare3.blocks} rounds per block, every variant's server restarted (fresh process, same data, random order) before each block after the first, warmup rounds again; per cell the mean of log(${plan.head.name}/${plan.base.name}) in each block, a t interval over the block means (df = blocks \u2212 1); between_share: the part of the round-to-round variance that lay between instances (one-way random effects)` : `paired by round: one server instance per variant, rounds as the unit`,
         `paired by round: mean of log(${plan.head.name}/${plan.base.name}) with a t interval; Bonferroni over ${judged.comparisons} judgements (cells \xD7 metrics \xD7 ${looks} look(s) at rounds ${looksAt.join(", ")}) for ${Math.round(compare3.confidence * 100)}% familywise confidence`
       ]
     };

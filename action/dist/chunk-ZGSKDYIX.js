@@ -7,8 +7,8 @@ import {
   lookup,
   sameSetting,
   tiupHome
-} from "./chunk-SIRXZ64F.js";
-import "./chunk-3BSIL3M2.js";
+} from "./chunk-FEOBXTE7.js";
+import "./chunk-SNRGTOY6.js";
 import "./chunk-KZLFUJ4J.js";
 import "./chunk-3EADY6QU.js";
 export {

@@ -454,6 +454,30 @@ function batchMeans(xs, batches) {
   }
   return out;
 }
+function blockLogShift(pairs) {
+  const byBlock = /* @__PURE__ */ new Map();
+  for (const p of pairs) {
+    const list = byBlock.get(p.block) ?? [];
+    list.push(Math.log(p.head / p.base));
+    byBlock.set(p.block, list);
+  }
+  const groups = [...byBlock.values()];
+  const means = groups.map(mean);
+  const b = groups.length;
+  const n = pairs.length;
+  const estimate = b ? mean(means) : Number.NaN;
+  const se = b > 1 ? Math.sqrt(variance(means) / b) : Number.NaN;
+  let betweenShare = 0;
+  if (b > 1 && n > b) {
+    const grand = mean(groups.flat());
+    const msb = groups.reduce((s, g) => s + g.length * (mean(g) - grand) ** 2, 0) / (b - 1);
+    const msw = groups.reduce((s, g) => s + g.reduce((t, x) => t + (x - mean(g)) ** 2, 0), 0) / (n - b);
+    const n0 = (n - groups.reduce((s, g) => s + g.length ** 2, 0) / n) / (b - 1);
+    const between = Math.max(0, (msb - msw) / n0);
+    betweenShare = between + msw > 0 ? between / (between + msw) : 0;
+  }
+  return { estimate, se, df: b - 1, n: b, blocks: b, betweenShare };
+}
 
 // action/src/drivers/text.ts
 var NUM = String.raw`(-?\d+(?:\.\d+)?)`;
@@ -1857,7 +1881,13 @@ var CompareSchema = external_exports.strictObject({
   base: external_exports.string().default("base"),
   head: external_exports.string().default("head"),
   /** Seed of the interleaving order (recorded in the verdict, so a run can be replayed). */
-  seed: external_exports.number().int().nonnegative().optional()
+  seed: external_exports.number().int().nonnegative().optional(),
+  /**
+   * Instances as the unit: the rounds split into this many blocks; before each block after the
+   * first, every variant's server restarts (fresh process, same data) in random order, and the
+   * verdict's interval is taken over block means. 1: one instance per variant, rounds as the unit.
+   */
+  blocks: external_exports.number().int().min(1).refine((b) => b !== 2, "2 blocks give an interval with 1 degree of freedom: use 1, or 3 or more").default(1)
 });
 var METRIC_NAME = /^[a-z][a-z0-9_]*$/;
 var SpecSchema = external_exports.strictObject({
@@ -1983,6 +2013,17 @@ function resolveVariants(file, raw, spec) {
     throw new InputError(
       `${file}: compare.max_rounds (${compare.max_rounds}) must be \u2265 compare.rounds (${compare.rounds})`
     );
+  }
+  if (compare.blocks > 1) {
+    if (compare.rounds % compare.blocks !== 0)
+      throw new InputError(
+        `${file}: compare.rounds (${compare.rounds}) must be a multiple of compare.blocks (${compare.blocks}): every block runs the same number of rounds`
+      );
+    const perBlock = compare.rounds / compare.blocks;
+    if (compare.max_rounds !== void 0 && compare.max_rounds % perBlock !== 0)
+      throw new InputError(
+        `${file}: compare.max_rounds (${compare.max_rounds}) must be a multiple of the ${perBlock} rounds per block (compare.rounds / compare.blocks): more rounds come as whole blocks`
+      );
   }
   return { base, head, compare };
 }
@@ -2116,6 +2157,8 @@ var CellSchema = external_exports.strictObject({
   variant: external_exports.string(),
   /** 1-based repetition number when a comparison repeats cells; 0 marks a warmup round (never judged). */
   round: external_exports.number().int().nonnegative(),
+  /** With compare.blocks: the block (1-based) whose server instances measured the cell. */
+  block: external_exports.number().int().positive().optional(),
   status: external_exports.enum(["ok", "failed"]),
   error: external_exports.string().optional(),
   started_at: external_exports.string(),
@@ -2495,8 +2538,8 @@ async function sweep(opts) {
       continue;
     }
     if (e.kind === "stack") {
-      const { recoverRecorded } = await import("./chunk-KKTGW5ZM.js");
-      const { tiupHome } = await import("./chunk-XDLHTN5W.js");
+      const { recoverRecorded } = await import("./chunk-4T4RDO25.js");
+      const { tiupHome } = await import("./chunk-ZGSKDYIX.js");
       try {
         await recoverRecorded(e, tiupHome(), opts.log);
         opts.log(`reap: recovered ${e.what} (${ageText})`);
@@ -2572,6 +2615,7 @@ export {
   pairedLogShift,
   welchLogShift,
   batchMeans,
+  blockLogShift,
   findTool,
   firstTool,
   onTeardown,

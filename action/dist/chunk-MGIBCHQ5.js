@@ -10,7 +10,7 @@ import {
   runCommand,
   shellCommand,
   sshArgs
-} from "./chunk-3BSIL3M2.js";
+} from "./chunk-SNRGTOY6.js";
 import {
   sweepRun
 } from "./chunk-7N3WP33W.js";

@@ -17,7 +17,7 @@ import {
   sshArgs,
   startServerProcess,
   writeAtomic
-} from "./chunk-3BSIL3M2.js";
+} from "./chunk-SNRGTOY6.js";
 import {
   InputError,
   MAIN_PORT,
@@ -193,27 +193,31 @@ async function waitReady(what, server, probe, timeoutMs = 6e4) {
 }
 function lifecycle(opts) {
   let stopping = false;
+  let restarting = false;
   let stopped;
-  const died = opts.server.exited.then(
-    (how) => stopping ? new Promise(() => {
-    }) : `${opts.what} (pid ${opts.server.pid}) exited unexpectedly (code ${how.code}, signal ${how.signal})`
+  let server = opts.server;
+  const diedOf = (s) => s.exited.then(
+    (how) => stopping || restarting ? new Promise(() => {
+    }) : `${opts.what} (pid ${s.pid}) exited unexpectedly (code ${how.code}, signal ${how.signal})`
   );
-  const forget = record({
+  let died = diedOf(server);
+  const recordOf = (s) => record({
     kind: "server",
     what: opts.what,
-    pid: opts.server.pid,
+    pid: s.pid,
     path: opts.workDir,
     signal: opts.stopSignal,
     logs: opts.logs,
     log_dir: opts.logDir
   }).catch(() => async () => {
   });
+  let forget = recordOf(server);
   const stop = () => {
     stopping = true;
     stopped ??= (async () => {
       unregister();
       try {
-        await opts.server.stop(opts.stopSignal, 3e4);
+        await server.stop(opts.stopSignal, 3e4);
         await keepLogs(opts.logs, opts.logDir);
       } finally {
         await opts.beforeRemove?.().catch(() => {
@@ -224,8 +228,33 @@ function lifecycle(opts) {
     })();
     return stopped;
   };
+  const restart = async (respawn) => {
+    if (stopping) throw new RunError(`${opts.what} is being stopped: no restart`);
+    restarting = true;
+    try {
+      await server.stop(opts.stopSignal, 3e4);
+      await opts.beforeRemove?.().catch(() => {
+      });
+      server = await respawn();
+      const next = recordOf(server);
+      await (await forget)();
+      forget = next;
+      died = diedOf(server);
+    } finally {
+      restarting = false;
+    }
+  };
   const unregister = onTeardown(`stop ${opts.what}`, stop);
-  return { stop, died };
+  return {
+    stop,
+    restart,
+    get died() {
+      return died;
+    },
+    get server() {
+      return server;
+    }
+  };
 }
 async function settleServer(o) {
   await waitReady(o.what, o.server, async () => (await o.query("SELECT 1")).code === 0);
@@ -261,6 +290,7 @@ server logs kept in ${o.logDir}`
   );
 }
 function localTarget(o) {
+  const { life } = o;
   return {
     kind: o.kind,
     version: o.version,
@@ -270,12 +300,21 @@ function localTarget(o) {
       user: o.user,
       password: ""
     },
-    pids: [o.server.pid],
-    state: () => `${o.kind} server (pid ${o.server.pid}) is ${processState(o.server.pid)}`,
+    get pids() {
+      return [life.server.pid];
+    },
+    state: () => `${o.kind} server (pid ${life.server.pid}) is ${processState(life.server.pid)}`,
     createDatabase: o.createDatabase,
     effectiveConfig: o.effectiveConfig,
-    died: o.life.died,
-    stop: o.life.stop
+    get died() {
+      return life.died;
+    },
+    stop: life.stop,
+    restart: async () => {
+      const before = life.server.pid;
+      await life.restart(o.respawn);
+      return `${o.kind} pid ${before} \u2192 ${life.server.pid}`;
+    }
   };
 }
 function checkDatabaseName(name) {
@@ -344,7 +383,8 @@ ${(install.stderr || install.stdout).slice(-2e3)}`
     // The spec's settings come last so they win over tiperf's defaults.
     ...settingArgs(spec.config)
   ];
-  const server = startServerProcess(SERVER(), args, { logFile: join3(workDir, "mariadbd.out"), cwd: workDir });
+  const spawnServer = () => startServerProcess(SERVER(), args, { logFile: join3(workDir, "mariadbd.out"), cwd: workDir });
+  const server = spawnServer();
   removeWorkDir();
   let removeCgroup;
   const life = lifecycle({
@@ -363,26 +403,31 @@ ${(install.stderr || install.stdout).slice(-2e3)}`
       timeoutMs: 3e4
     }
   );
+  const settle = (s) => settleServer({
+    what: "MariaDB",
+    spec,
+    server: s,
+    query: sql,
+    versionSql: "SELECT VERSION()",
+    settingSql: (key) => `SELECT @@GLOBAL.${asVariable(key)}`,
+    onCgroup: (remove) => {
+      removeCgroup = remove;
+    }
+  });
   try {
-    const { version, effectiveConfig } = await settleServer({
-      what: "MariaDB",
-      spec,
-      server,
-      query: sql,
-      versionSql: "SELECT VERSION()",
-      settingSql: (key) => `SELECT @@GLOBAL.${asVariable(key)}`,
-      onCgroup: (remove) => {
-        removeCgroup = remove;
-      }
-    });
+    const { version, effectiveConfig } = await settle(server);
     opts.log(`target: MariaDB ${version} on 127.0.0.1:${port} (pid ${server.pid}, datadir ${dataDir})`);
     return localTarget({
       kind: "mariadb",
       protocol: "mysql",
       user: "root",
       port,
-      server,
       life,
+      respawn: async () => {
+        const next = spawnServer();
+        await settle(next);
+        return next;
+      },
       version,
       effectiveConfig,
       createDatabase: async (name) => {
@@ -918,6 +963,7 @@ var tiupCluster = {
     "--yes"
   ],
   reload: (d) => ["tiup", "cluster", "reload", d.name, "--yes", ...d.proxyFlags],
+  restart: (d) => ["tiup", "cluster", "restart", d.name, "--yes", ...d.proxyFlags],
   destroy: (d) => ["tiup", "cluster", "destroy", d.name, "--yes", ...d.proxyFlags]
 };
 function playgroundArgs(d, dir) {
@@ -1294,6 +1340,18 @@ ${lastLines(r.output)}
         if (r.users === 0) await r.stop();
       },
       activate: (signal) => this.activate(setup, signal),
+      // a fresh instance of every component, same data (compare.blocks); a playground cannot
+      ...d.kind === "cluster" ? {
+        restart: async (signal) => {
+          const before = await this.display(d, signal, true);
+          await this.tiupRun(tiupCluster.restart(d), `restart ${d.name}`, signal);
+          const after = await this.display(d, signal, true);
+          r.up = true;
+          await this.checkConfig(setup, r);
+          const uptime = (x) => Math.min(...x.instances.map((i) => i.uptime_s ?? Number.POSITIVE_INFINITY));
+          return `cluster ${d.name} restarted (shortest uptime ${uptime(before)}s \u2192 ${uptime(after)}s)`;
+        }
+      } : {},
       watch: () => this.watch(setup, r),
       sharedData: r,
       details: {

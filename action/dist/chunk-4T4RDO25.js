@@ -10,8 +10,8 @@ import {
   recoverRecorded,
   remoteOf,
   stackName
-} from "./chunk-P5O3ZGLQ.js";
-import "./chunk-3BSIL3M2.js";
+} from "./chunk-MGIBCHQ5.js";
+import "./chunk-SNRGTOY6.js";
 import "./chunk-7N3WP33W.js";
 import "./chunk-C43YTSSF.js";
 import "./chunk-KZLFUJ4J.js";
