@@ -62,6 +62,8 @@ if [ "${1:-}" = "--test" ]; then
   fi
   # moto's EC2 API on 127.0.0.1 for the reaper's tests
   python3 -c 'import moto.server' 2>/dev/null || python3 -m pip install --quiet "moto[server]==5.2.1"
+  # MongoDB's E-divisive (the reference the change-point tests check tiperf's against)
+  python3 -c 'import signal_processing_algorithms' 2>/dev/null || python3 -m pip install --quiet "signal-processing-algorithms==2.1.6"
 fi
 
 # npm packages: reinstall only when package-lock.json changed since the last install.

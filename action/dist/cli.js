@@ -21,13 +21,14 @@ import {
   publishVerdict,
   readVerdict,
   renderCharts,
+  rng,
   runAgainstBaseline,
   runHours,
   runSpec,
   upsertIssue,
   verdictHtml,
   writeHtmlReport
-} from "./chunk-YLQ5YRNT.js";
+} from "./chunk-LKI6YTTS.js";
 import "./chunk-MGIBCHQ5.js";
 import {
   loadEndpoints,
@@ -61,6 +62,7 @@ import {
   REGION,
   TiperfError,
   errnoText,
+  external_exports,
   parseAge
 } from "./chunk-KZLFUJ4J.js";
 import "./chunk-NFEUZB2Z.js";
@@ -68,7 +70,7 @@ import "./chunk-3EADY6QU.js";
 
 // action/src/cli.ts
 import { existsSync, realpathSync } from "node:fs";
-import { readFile as readFile2 } from "node:fs/promises";
+import { readFile as readFile3 } from "node:fs/promises";
 import { parseArgs } from "node:util";
 
 // action/src/cloud/leftovers.ts
@@ -211,6 +213,29 @@ var COMMANDS = [
     ]
   },
   {
+    name: "history",
+    args: "add RESULT | check",
+    flags: {
+      dir: { type: "string", value: "DIR", required: true },
+      variant: { type: "string", value: "NAME" },
+      profile: { type: "string", value: "NAME" },
+      commit: { type: "string", value: "SHA" },
+      since: { type: "string", value: "RUN_ID" },
+      pvalue: { type: "string", value: "0.05" },
+      permutations: { type: "string", value: "199" },
+      json: { type: "string", value: "FILE" },
+      html: { type: "string", value: "FILE" }
+    },
+    about: [
+      "add: append a complete run (the mean of each cell's rounds) to DIR/<profile>/<spec>.jsonl,",
+      "append-only and validated (--commit: the commit it measured, default $GITHUB_SHA).",
+      "check: change points per workload \xD7 threads \xD7 metric (E-divisive means, permutation",
+      "test): the run where each new level starts, the levels before and after, the change and",
+      "p; --since RUN_ID marks as new those not found when the history ended at that run (exit 1",
+      "if one is for the worse); --json and --html write the report (charts, change points marked)"
+    ]
+  },
+  {
     name: "alarm",
     args: "VERDICT_JSON",
     flags: {
@@ -221,7 +246,9 @@ var COMMANDS = [
     about: [
       "open or update the one open issue with that label; given a reap report (tiperf reap",
       "--cloud aws --json FILE) instead, the cloud resources alive past twice their ttl",
-      "(label tiperf-leftovers; no issue when there are none)"
+      "(label tiperf-leftovers; no issue when there are none); given a change-point report",
+      "(tiperf history check --json), its new change points for the worse with their first bad",
+      "run and the commits between (label tiperf-change-point; none: no issue)"
     ]
   },
   {
@@ -307,9 +334,421 @@ function usageText() {
   return lines.join("\n");
 }
 
+// action/src/history/changepoints.ts
+function tStatistics(x) {
+  const n = x.length;
+  const d = (i, j) => Math.abs(x[i] - x[j]);
+  const out = new Array(n).fill(0);
+  let within = 0;
+  let acrossXY = 0;
+  let withinY = 0;
+  for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) withinY += d(i, j);
+  for (let tau = 0; tau < n; tau++) {
+    const m = n - tau;
+    const xy = tau > 0 && m > 0 ? acrossXY / (tau * m) : 0;
+    const xx = tau > 0 ? 2 * within / (tau * tau) : 0;
+    const yy = m > 0 ? 2 * withinY / (m * m) : 0;
+    out[tau] = tau * m / (tau + m) * (2 * xy - xx - yy);
+    let toX = 0;
+    for (let i = 0; i < tau; i++) toX += d(i, tau);
+    let toY = 0;
+    for (let j = tau + 1; j < n; j++) toY += d(tau, j);
+    acrossXY += toY - toX;
+    within += toX;
+    withinY -= toY;
+  }
+  return out;
+}
+var argmax = (xs) => xs.reduce((best, v, i) => v > xs[best] ? i : best, 0);
+function eDivisive(series, o = {}) {
+  const pvalue = o.pvalue ?? 0.05;
+  const permutations = o.permutations ?? 199;
+  const random = rng(o.seed ?? 1);
+  const found = [];
+  const memo = /* @__PURE__ */ new Map();
+  for (let pass = 0; pass < series.length; pass++) {
+    const cuts = [0, ...found.map((c) => c.index).sort((a, b) => a - b), series.length];
+    let best;
+    for (let w = 0; w + 1 < cuts.length; w++) {
+      const a = cuts[w];
+      const b = cuts[w + 1];
+      const key = `${a}:${b}`;
+      let cand = memo.get(key);
+      if (!cand) {
+        const stats = tStatistics(series.slice(a, b));
+        const i = argmax(stats);
+        cand = { index: a + i, q: stats[i] };
+        memo.set(key, cand);
+      }
+      if (!best || cand.q > best.q) best = cand;
+    }
+    if (!best || best.q <= 0) break;
+    let atLeast = 0;
+    for (let p2 = 0; p2 < permutations; p2++) {
+      let max = Number.NEGATIVE_INFINITY;
+      for (let w = 0; w + 1 < cuts.length; w++) {
+        const part = series.slice(cuts[w], cuts[w + 1]);
+        for (let i = part.length - 1; i > 0; i--) {
+          const j = Math.floor(random() * (i + 1));
+          [part[i], part[j]] = [part[j], part[i]];
+        }
+        max = Math.max(max, ...tStatistics(part));
+      }
+      if (max >= best.q) atLeast++;
+    }
+    const p = atLeast / (permutations + 1);
+    if (p > pvalue) break;
+    found.push({ index: best.index, p, q: best.q });
+  }
+  return found.sort((a, b) => a.index - b.index);
+}
+function segmentsOf(series, points) {
+  const cuts = [0, ...points.map((p) => p.index), series.length];
+  const out = [];
+  for (let i = 0; i + 1 < cuts.length; i++) {
+    const part = series.slice(cuts[i], cuts[i + 1]);
+    out.push({
+      from: cuts[i],
+      to: cuts[i + 1],
+      mean: part.reduce((s, v) => s + v, 0) / part.length
+    });
+  }
+  return out;
+}
+
+// action/src/history/store.ts
+import { appendFile, mkdir, readdir, readFile as readFile2 } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
+var HISTORY_FORMAT = "tiperf.history";
+var HistoryEntrySchema = external_exports.strictObject({
+  format: external_exports.literal(HISTORY_FORMAT),
+  version: external_exports.literal(1),
+  run_id: external_exports.string().min(1),
+  started_at: external_exports.string(),
+  spec: external_exports.strictObject({ name: external_exports.string(), hash: external_exports.string() }),
+  /** The cluster the run measured: a profile's name, or the local target's kind. */
+  profile: external_exports.string().regex(/^[a-z][a-z0-9_-]*$/),
+  /** The commit and ref the run measured (GitHub's GITHUB_SHA and GITHUB_REF_NAME). */
+  commit: external_exports.string().optional(),
+  ref: external_exports.string().optional(),
+  target: external_exports.strictObject({ kind: external_exports.string(), version: external_exports.string() }).optional(),
+  values: external_exports.array(
+    external_exports.strictObject({
+      workload: external_exports.string(),
+      threads: external_exports.number().int().positive(),
+      metric: external_exports.string(),
+      better: external_exports.enum(["higher", "lower"]),
+      value: external_exports.number(),
+      /** Rounds averaged. */
+      n: external_exports.number().int().positive()
+    })
+  )
+});
+var NAME = /^[a-z][a-z0-9_-]*$/;
+function profileOf(result) {
+  const target = result.spec.body.target;
+  if (target?.profile) return basename(target.profile).replace(/\.ya?ml$/, "");
+  return target?.kind ?? result.targets[0]?.kind ?? "local";
+}
+function entryOf(result, file, o) {
+  if (result.status !== "complete")
+    throw new InputError(
+      `${file}: the run is ${result.status}: only complete runs go into a history (a partial one would look like a change)`
+    );
+  const variants = [...new Set(result.cells.map((c) => c.variant))];
+  const variant = o.variant ?? (variants.length === 1 ? variants[0] : void 0);
+  if (!variant || !variants.includes(variant))
+    throw new InputError(
+      `${file}: --variant must name one of the run's variants (${variants.join(", ") || "none"})${o.variant ? `; got ${o.variant}` : ""}`
+    );
+  const profile = o.profile ?? profileOf(result);
+  if (!NAME.test(profile))
+    throw new InputError(`--profile ${profile}: must be lower-case letters, digits, _ or - (a file name)`);
+  const groups = /* @__PURE__ */ new Map();
+  const cells = result.cells.filter((c) => c.variant === variant && c.status === "ok");
+  const judged = cells.some((c) => c.round > 0) ? cells.filter((c) => c.round > 0) : cells;
+  for (const c of judged)
+    for (const [metric, m] of Object.entries(c.metrics)) {
+      const key = `${c.workload}\0${c.threads}\0${metric}`;
+      const g = groups.get(key) ?? {
+        workload: c.workload,
+        threads: c.threads,
+        metric,
+        better: m.better,
+        xs: []
+      };
+      g.xs.push(m.value);
+      groups.set(key, g);
+    }
+  if (groups.size === 0) throw new InputError(`${file}: no measured cells of variant ${variant}`);
+  const target = result.targets.find((t) => t.variant === variant);
+  return {
+    format: HISTORY_FORMAT,
+    version: 1,
+    run_id: result.run_id,
+    started_at: result.started_at,
+    spec: { name: result.spec.name, hash: result.spec.hash },
+    profile,
+    ...o.commit ? { commit: o.commit } : {},
+    ...o.ref ? { ref: o.ref } : {},
+    ...target ? { target: { kind: target.kind, version: target.version } } : {},
+    values: [...groups.values()].map((g) => ({
+      workload: g.workload,
+      threads: g.threads,
+      metric: g.metric,
+      better: g.better,
+      value: g.xs.reduce((s, v) => s + v, 0) / g.xs.length,
+      n: g.xs.length
+    }))
+  };
+}
+var historyFile = (dir, e) => join(dir, e.profile, `${e.spec.name}.jsonl`);
+async function readHistory(file) {
+  let text;
+  try {
+    text = await readFile2(file, "utf8");
+  } catch (e) {
+    if (e.code === "ENOENT") return [];
+    throw new InputError(`${file}: cannot read (${e.code ?? e})`);
+  }
+  const out = [];
+  text.split("\n").forEach((line, i) => {
+    if (!line.trim()) return;
+    let raw;
+    try {
+      raw = JSON.parse(line);
+    } catch {
+      throw new InputError(`${file}:${i + 1}: not JSON`);
+    }
+    const parsed = HistoryEntrySchema.safeParse(raw);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw new InputError(
+        `${file}:${i + 1}: ${issue?.path.join(".") || "line"}: ${issue?.message} (a ${HISTORY_FORMAT} v1 entry)`
+      );
+    }
+    out.push(parsed.data);
+  });
+  return out;
+}
+async function appendHistory(dir, entry) {
+  const file = historyFile(dir, entry);
+  const existing = await readHistory(file);
+  if (existing.some((e) => e.run_id === entry.run_id))
+    throw new InputError(`${file}: run ${entry.run_id} is already in the history`);
+  const last = existing.at(-1);
+  if (last && last.spec.hash !== entry.spec.hash)
+    throw new InputError(
+      `${file}: run ${entry.run_id} ran a different version of spec ${entry.spec.name} (hash ${entry.spec.hash.slice(0, 12)}, the history's last run ${last.spec.hash.slice(0, 12)}): a changed matrix is not a change point; start a new history (another --dir)`
+    );
+  await mkdir(dirname(file), { recursive: true });
+  await appendFile(file, `${JSON.stringify(entry)}
+`);
+  return file;
+}
+async function historyFiles(dir) {
+  let profiles;
+  try {
+    profiles = (await readdir(dir, { withFileTypes: true })).filter((d) => d.isDirectory()).map((d) => d.name);
+  } catch (e) {
+    throw new InputError(`--dir ${dir}: cannot read (${e.code ?? e})`);
+  }
+  const out = [];
+  for (const p of profiles.sort())
+    for (const f of (await readdir(join(dir, p))).sort()) if (f.endsWith(".jsonl")) out.push(join(dir, p, f));
+  return out;
+}
+
+// action/src/history/check.ts
+var CHANGEPOINTS_FORMAT = "tiperf.changepoints";
+var MIN_RUNS = 6;
+function seriesOf(entries) {
+  const map = /* @__PURE__ */ new Map();
+  for (const e of entries)
+    for (const v of e.values) {
+      const key = `${v.workload}\0${v.threads}\0${v.metric}`;
+      const s = map.get(key) ?? {
+        workload: v.workload,
+        threads: v.threads,
+        metric: v.metric,
+        better: v.better,
+        values: [],
+        run_ids: [],
+        points: []
+      };
+      s.values.push(v.value);
+      s.run_ids.push(e.run_id);
+      map.set(key, s);
+    }
+  return [...map.values()];
+}
+async function checkHistory(dir, o) {
+  const report = {
+    format: CHANGEPOINTS_FORMAT,
+    version: 1,
+    created_at: (/* @__PURE__ */ new Date()).toISOString(),
+    pvalue: o.pvalue,
+    permutations: o.permutations,
+    files: []
+  };
+  let sinceFound = false;
+  for (const file of await historyFiles(dir)) {
+    const entries = await readHistory(file);
+    const byRun = new Map(entries.map((e) => [e.run_id, e]));
+    const sinceAt = o.since !== void 0 ? entries.findIndex((e) => e.run_id === o.since) : -1;
+    if (sinceAt >= 0) sinceFound = true;
+    const series = seriesOf(entries);
+    for (const s of series) {
+      if (s.values.length < MIN_RUNS) continue;
+      const detect = (values) => eDivisive(values, { pvalue: o.pvalue, permutations: o.permutations, seed: o.seed ?? 1 });
+      const points = detect(s.values);
+      const known = /* @__PURE__ */ new Set();
+      if (o.since !== void 0) {
+        const upto = s.run_ids.indexOf(o.since);
+        const prefix = sinceAt < 0 ? s.values : upto >= 0 ? s.values.slice(0, upto + 1) : [];
+        if (prefix.length >= MIN_RUNS)
+          for (const p of detect(prefix)) known.add(s.run_ids[p.index]);
+      }
+      const segments = segmentsOf(s.values, points);
+      s.points = points.map((p, i) => {
+        const run = byRun.get(s.run_ids[p.index]);
+        const prev = byRun.get(s.run_ids[p.index - 1]);
+        const before = segments[i].mean;
+        const after = segments[i + 1].mean;
+        const change = after / before - 1;
+        return {
+          index: p.index,
+          run_id: run.run_id,
+          started_at: run.started_at,
+          ...run.commit ? { commit: run.commit } : {},
+          previous_run_id: prev.run_id,
+          ...prev.commit ? { previous_commit: prev.commit } : {},
+          before,
+          after,
+          change,
+          worse: s.better === "higher" ? change < 0 : change > 0,
+          p: p.p,
+          new: o.since !== void 0 && !known.has(run.run_id)
+        };
+      });
+    }
+    const first = entries[0];
+    report.files.push({
+      file,
+      profile: first?.profile ?? "",
+      spec: first?.spec.name ?? "",
+      runs: entries.length,
+      series
+    });
+  }
+  if (o.since !== void 0 && !sinceFound)
+    throw new InputError(`--since ${o.since}: no run of that id in any history under ${dir}`);
+  return report;
+}
+var pct = (x) => `${x >= 0 ? "+" : "\u2212"}${Math.abs(x * 100).toFixed(1)}%`;
+var short = (sha) => sha ? sha.slice(0, 12) : "?";
+function changePointText(r) {
+  const lines = [];
+  for (const f of r.files) {
+    const tested = f.series.filter((s) => s.values.length >= MIN_RUNS).length;
+    lines.push(
+      `${f.file}: ${f.runs} runs, ${f.series.length} series${tested < f.series.length ? ` (${f.series.length - tested} with fewer than ${MIN_RUNS} runs not tested)` : ""}`
+    );
+    for (const s of f.series)
+      for (const p of s.points)
+        lines.push(
+          `  ${s.workload} threads=${s.threads} ${s.metric}: change point at run ${p.run_id} (#${p.index + 1} of ${s.values.length}${p.commit ? `, commit ${short(p.commit)}` : ""}): ${p.before.toPrecision(5)} \u2192 ${p.after.toPrecision(5)} (${pct(p.change)}${p.worse ? ", worse" : ", better"}), p = ${p.p.toFixed(3)}${p.new ? " [new]" : ""}`
+        );
+  }
+  const n = r.files.reduce((s, f) => s + f.series.reduce((t, x) => t + x.points.length, 0), 0);
+  lines.push(
+    `${n} change point(s); E-divisive means, permutation test (${r.permutations} permutations, p \u2264 ${r.pvalue})`
+  );
+  return `${lines.join("\n")}
+`;
+}
+function changePointIssue(r, repo) {
+  const bad = r.files.flatMap(
+    (f) => f.series.flatMap((s) => s.points.filter((p) => p.new && p.worse).map((p) => ({ f, s, p })))
+  );
+  if (bad.length === 0) return void 0;
+  const first = bad.reduce((a, b) => a.p.started_at <= b.p.started_at ? a : b);
+  const title = `tiperf history: ${bad.length} new change point(s) for the worse in ${first.f.spec} on ${first.f.profile} (from run ${first.p.run_id})`;
+  const body = [
+    `**${bad.length} new change point(s) for the worse** (E-divisive means, ${r.permutations} permutations, p \u2264 ${r.pvalue}).`,
+    "",
+    "| series | first bad run | level before \u2192 after | change | p | commits between |",
+    "|---|---|---|---|---|---|",
+    ...bad.map(({ s, p }) => {
+      const commits = p.commit && p.previous_commit ? `[${short(p.previous_commit)}\u2026${short(p.commit)}](https://github.com/${repo}/compare/${p.previous_commit}...${p.commit})` : "(commits not recorded)";
+      return `| ${s.workload} threads=${s.threads} ${s.metric} | ${p.run_id} | ${p.before.toPrecision(5)} \u2192 ${p.after.toPrecision(5)} | ${pct(p.change)} | ${p.p.toFixed(3)} | ${commits} |`;
+    }),
+    "",
+    "<!-- tiperf:changepoints -->"
+  ].join("\n");
+  return { title, body };
+}
+async function readChangePoints(file) {
+  const { readFile: readFile4 } = await import("node:fs/promises");
+  let doc;
+  try {
+    doc = JSON.parse(await readFile4(file, "utf8"));
+  } catch {
+    return void 0;
+  }
+  const r = doc;
+  if (r?.format !== CHANGEPOINTS_FORMAT) return void 0;
+  if (!Array.isArray(r.files) || typeof r.pvalue !== "number")
+    throw new InputError(`${file}: a ${CHANGEPOINTS_FORMAT} report needs files and pvalue`);
+  return r;
+}
+
+// action/src/history/html.ts
+var esc = (s) => s.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
+function chart(s) {
+  const W = 640;
+  const H = 200;
+  const pad = { l: 60, r: 10, t: 10, b: 24 };
+  const n = s.values.length;
+  const lo = Math.min(...s.values);
+  const hi = Math.max(...s.values);
+  const span = hi - lo || Math.abs(hi) || 1;
+  const x = (i) => pad.l + (n > 1 ? i / (n - 1) * (W - pad.l - pad.r) : (W - pad.l - pad.r) / 2);
+  const y = (v) => pad.t + (1 - (v - (lo - span * 0.1)) / (span * 1.2)) * (H - pad.t - pad.b);
+  const dots = s.values.map(
+    (v, i) => `<circle cx="${x(i).toFixed(1)}" cy="${y(v).toFixed(1)}" r="3" fill="#0969da"><title>${esc(s.run_ids[i])}: ${v.toPrecision(5)}</title></circle>`
+  ).join("");
+  const line = `<polyline fill="none" stroke="#0969da" stroke-opacity="0.4" points="${s.values.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" ")}"/>`;
+  const levels = segmentsOf(
+    s.values,
+    s.points.map((p) => ({ index: p.index, p: p.p, q: 0 }))
+  ).map(
+    (g) => `<line x1="${x(g.from).toFixed(1)}" x2="${x(g.to - 1).toFixed(1)}" y1="${y(g.mean).toFixed(1)}" y2="${y(g.mean).toFixed(1)}" stroke="#57606a" stroke-dasharray="4 3"/>`
+  ).join("");
+  const marks = s.points.map((p) => {
+    const cx = (x(p.index - 1) + x(p.index)) / 2;
+    const color = p.worse ? "#cf222e" : "#1a7f37";
+    return `<line class="change-point" data-run="${esc(p.run_id)}" x1="${cx.toFixed(1)}" x2="${cx.toFixed(1)}" y1="${pad.t}" y2="${H - pad.b}" stroke="${color}" stroke-width="2"/><text x="${(cx + 4).toFixed(1)}" y="${pad.t + 12}" font-size="11" fill="${color}">${(p.change * 100).toFixed(1)}% (p ${p.p.toFixed(3)})</text>`;
+  }).join("");
+  const axis = `<text x="4" y="${y(hi).toFixed(1)}" font-size="11">${hi.toPrecision(4)}</text><text x="4" y="${y(lo).toFixed(1)}" font-size="11">${lo.toPrecision(4)}</text><text x="${pad.l}" y="${H - 6}" font-size="11">${esc(s.run_ids[0] ?? "")}</text><text x="${W - pad.r}" y="${H - 6}" font-size="11" text-anchor="end">${esc(s.run_ids.at(-1) ?? "")}</text>`;
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" role="img" aria-label="${esc(`${s.workload} threads=${s.threads} ${s.metric}`)}">${axis}${line}${levels}${dots}${marks}</svg>`;
+}
+function historyHtml(r) {
+  const parts = [];
+  for (const f of r.files) {
+    parts.push(`<h2>${esc(f.spec)} on ${esc(f.profile)} <small>(${f.runs} runs)</small></h2>`);
+    for (const s of f.series)
+      parts.push(
+        `<section data-series="${esc(`${s.workload}/${s.threads}/${s.metric}`)}" data-change-points="${s.points.length}"><h3>${esc(s.workload)} threads=${s.threads} ${esc(s.metric)} (${s.better} is better)</h3>${chart(s)}</section>`
+      );
+  }
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>tiperf history</title><style>body{font-family:system-ui,sans-serif;margin:16px;color:#1f2328}small{color:#57606a}section{margin:8px 0 16px}</style></head><body><h1>tiperf history</h1><p>Change points: E-divisive means, permutation test (${r.permutations} permutations, p \u2264 ${r.pvalue}); red: worse, green: better; dashed: the levels between them.</p>${parts.join("\n")}</body></html>
+`;
+}
+
 // action/src/pipeline/plan.ts
-import { mkdir } from "node:fs/promises";
-import { join } from "node:path";
+import { mkdir as mkdir2 } from "node:fs/promises";
+import { join as join2 } from "node:path";
 function planConnection(plan) {
   const d = plan.deployments[0];
   return { protocol: "mysql", endpoints: loadEndpoints(plan, d), user: "root", password: "" };
@@ -373,11 +812,11 @@ ${loadCommands(spec, connection, "").join("\n")}
   return { text, files: { ...tidb.files, "plan.txt": text }, tidb };
 }
 async function writePlan(plan, dir) {
-  await mkdir(dir, { recursive: true });
+  await mkdir2(dir, { recursive: true });
   const written = [];
   for (const [name, text] of Object.entries(plan.files)) {
-    await writeAtomic(join(dir, name), text);
-    written.push(join(dir, name));
+    await writeAtomic(join2(dir, name), text);
+    written.push(join2(dir, name));
   }
   return written;
 }
@@ -435,8 +874,8 @@ function gabEntries(result, better, variant) {
 }
 
 // action/src/result/baseline.ts
-import { join as join2 } from "node:path";
-function profileOf(result, variant) {
+import { join as join3 } from "node:path";
+function profileOf2(result, variant) {
   const t = variant ? result.targets.find((x) => x.variant === variant) : result.targets[0];
   if (!t)
     throw new InputError(`result ${result.run_id} has no target${variant ? ` for variant ${variant}` : ""}`);
@@ -450,7 +889,7 @@ function plainName(what, name) {
     );
   return name;
 }
-var baselinePath = (dir, profile, specName) => join2(dir, plainName("--profile", profile), `${plainName("the result's spec name", specName)}.json`);
+var baselinePath = (dir, profile, specName) => join3(dir, plainName("--profile", profile), `${plainName("the result's spec name", specName)}.json`);
 async function promoteBaseline(resultFile, dir, profile) {
   const result = await readResult(resultFile);
   if (result.status !== "complete") {
@@ -460,7 +899,7 @@ async function promoteBaseline(resultFile, dir, profile) {
   }
   if (result.cells.some((c) => c.status !== "ok"))
     throw new InputError(`${resultFile}: has failed cells; not a baseline`);
-  const file = baselinePath(dir, profile ?? profileOf(result), result.spec.name);
+  const file = baselinePath(dir, profile ?? profileOf2(result), result.spec.name);
   await writeResult(file, result);
   return file;
 }
@@ -699,6 +1138,20 @@ async function cmdAlarm(args) {
   const { values, positionals } = flags("alarm", args, parseOptions("alarm"));
   const file = onePositional("alarm", positionals, "VERDICT_JSON file (or a reap report)");
   const repo = parseRepo(required("alarm", "repo", values.repo));
+  const changes = await readChangePoints(file);
+  if (changes) {
+    const issue = changePointIssue(changes, `${repo.owner}/${repo.repo}`);
+    if (!issue) {
+      process.stdout.write("no new change point for the worse: no issue\n");
+      return EXIT.ok;
+    }
+    const label3 = values.label ?? "tiperf-change-point";
+    const gh2 = githubClient(githubToken("alarm"), apiUrl(), log, void 0, deadlines("alarm", values));
+    const r2 = await upsertIssue(gh2, repo, { ...issue, label: label3 }, log);
+    process.stdout.write(`${r2.status} ${r2.number}
+`);
+    return EXIT.ok;
+  }
   const leftovers = await readReapReport(file);
   if (leftovers) {
     if (leftovers.overdue.length === 0) {
@@ -737,7 +1190,7 @@ async function cmdPullRequest(args) {
     throw new InputError(`tiperf pull-request: unexpected argument ${positionals[0]}`);
   const repo = parseRepo(required("pull-request", "repo", values.repo));
   const bodyFile = values["body-file"];
-  const body = bodyFile ? await readFile2(bodyFile, "utf8") : "";
+  const body = bodyFile ? await readFile3(bodyFile, "utf8") : "";
   const n = await openPullRequest(
     githubClient(githubToken("pull-request"), apiUrl(), log, void 0, deadlines("pull-request", values)),
     repo,
@@ -773,6 +1226,59 @@ async function cmdPlan(args) {
     log(`plan: wrote ${written.length} files to ${values.out}`);
   }
   return EXIT.ok;
+}
+async function cmdHistory(args) {
+  const { values, positionals } = flags("history", args, parseOptions("history"));
+  const [action, ...rest] = positionals;
+  const dir = required("history", "dir", values.dir);
+  if (action === "add") {
+    for (const f of ["since", "pvalue", "permutations", "json", "html"])
+      if (values[f] !== void 0) throw new InputError(`tiperf history add: --${f} goes with check`);
+    const file = onePositional("history add", rest, "RESULT file");
+    const result = await readResult(file);
+    const commit = values.commit ?? process.env.GITHUB_SHA;
+    if (commit !== void 0 && !/^[0-9a-f]{7,40}$/.test(commit))
+      throw new InputError(
+        `tiperf history add: --commit must be a commit SHA (7\u201340 hex digits), got ${commit}`
+      );
+    const entry = entryOf(result, file, {
+      ...values.variant ? { variant: values.variant } : {},
+      ...values.profile ? { profile: values.profile } : {},
+      ...commit ? { commit } : {},
+      ...process.env.GITHUB_REF_NAME ? { ref: process.env.GITHUB_REF_NAME } : {}
+    });
+    const written = await appendHistory(dir, entry);
+    log(`history: run ${entry.run_id} appended to ${written} (${entry.values.length} series values)`);
+    process.stdout.write(`${written}
+`);
+    return EXIT.ok;
+  }
+  if (action !== "check")
+    throw new InputError(`tiperf history: the action must be add or check (got ${action ?? "nothing"})`);
+  if (rest.length) throw new InputError(`tiperf history check: unexpected argument ${rest[0]}`);
+  for (const f of ["variant", "profile", "commit"])
+    if (values[f] !== void 0) throw new InputError(`tiperf history check: --${f} goes with add`);
+  const pvalue = Number(values.pvalue ?? "0.05");
+  if (!(pvalue > 0 && pvalue < 1))
+    throw new InputError(
+      `tiperf history check: --pvalue must be a number between 0 and 1 (got ${values.pvalue})`
+    );
+  const permutations = Number(values.permutations ?? "199");
+  if (!Number.isInteger(permutations) || permutations < 19 || permutations > 1e4)
+    throw new InputError(
+      `tiperf history check: --permutations must be a whole number from 19 to 10000 (got ${values.permutations})`
+    );
+  const report = await checkHistory(dir, {
+    pvalue,
+    permutations,
+    ...values.since ? { since: values.since } : {}
+  });
+  process.stdout.write(changePointText(report));
+  if (values.json) await writeAtomic(values.json, `${JSON.stringify(report, null, 2)}
+`);
+  if (values.html) await writeAtomic(values.html, historyHtml(report));
+  const worseNew = report.files.some((f) => f.series.some((s) => s.points.some((p) => p.new && p.worse)));
+  return worseNew ? EXIT.regression : EXIT.ok;
 }
 async function cmdReap(args) {
   const { values, positionals } = flags("reap", args, parseOptions("reap"));
@@ -829,7 +1335,7 @@ async function cmdParse(args) {
   if (!file || extra) throw new InputError(`tiperf parse ${tool}: give exactly one FILE`);
   let text;
   try {
-    text = await readFile2(file, "utf8");
+    text = await readFile3(file, "utf8");
   } catch (e) {
     throw new InputError(
       `tiperf parse ${tool}: ${file}: cannot read the file (${e.code})`
@@ -880,6 +1386,8 @@ async function main(argv) {
         return await cmdPlan(rest);
       case "reap":
         return await cmdReap(rest);
+      case "history":
+        return await cmdHistory(rest);
       case "parse":
         return await cmdParse(rest);
       case void 0:

@@ -12,7 +12,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-YLQ5YRNT.js";
+} from "./chunk-LKI6YTTS.js";
 import "./chunk-MGIBCHQ5.js";
 import {
   getInput,

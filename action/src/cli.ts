@@ -8,6 +8,9 @@ import { judgeStored } from "./compare/judge-results.ts";
 import { readVerdict } from "./compare/verdict.ts";
 import { DRIVERS, driverNames } from "./drivers/registry.ts";
 import { EXIT, errnoText, InputError, TiperfError } from "./errors.ts";
+import { changePointIssue, changePointText, checkHistory, readChangePoints } from "./history/check.ts";
+import { historyHtml } from "./history/html.ts";
+import { appendHistory, entryOf } from "./history/store.ts";
 import { runAgainstBaseline } from "./pipeline/baseline-check.ts";
 import { compareSpec } from "./pipeline/compare.ts";
 import { planRun, writePlan } from "./pipeline/plan.ts";
@@ -281,6 +284,19 @@ async function cmdAlarm(args: string[]): Promise<number> {
   const { values, positionals } = flags("alarm", args, parseOptions("alarm"));
   const file = onePositional("alarm", positionals, "VERDICT_JSON file (or a reap report)");
   const repo = parseRepo(required("alarm", "repo", values.repo));
+  const changes = await readChangePoints(file);
+  if (changes) {
+    const issue = changePointIssue(changes, `${repo.owner}/${repo.repo}`);
+    if (!issue) {
+      process.stdout.write("no new change point for the worse: no issue\n");
+      return EXIT.ok;
+    }
+    const label = (values.label as string | undefined) ?? "tiperf-change-point";
+    const gh = githubClient(githubToken("alarm"), apiUrl(), log, undefined, deadlines("alarm", values));
+    const r = await upsertIssue(gh, repo, { ...issue, label }, log);
+    process.stdout.write(`${r.status} ${r.number}\n`);
+    return EXIT.ok;
+  }
   const leftovers = await readReapReport(file);
   if (leftovers) {
     if (leftovers.overdue.length === 0) {
@@ -355,6 +371,58 @@ async function cmdPlan(args: string[]): Promise<number> {
     log(`plan: wrote ${written.length} files to ${values.out}`);
   }
   return EXIT.ok;
+}
+
+async function cmdHistory(args: string[]): Promise<number> {
+  const { values, positionals } = flags("history", args, parseOptions("history"));
+  const [action, ...rest] = positionals;
+  const dir = required("history", "dir", values.dir);
+  if (action === "add") {
+    for (const f of ["since", "pvalue", "permutations", "json", "html"])
+      if (values[f] !== undefined) throw new InputError(`tiperf history add: --${f} goes with check`);
+    const file = onePositional("history add", rest, "RESULT file");
+    const result = await readResult(file);
+    const commit = (values.commit as string | undefined) ?? process.env.GITHUB_SHA;
+    if (commit !== undefined && !/^[0-9a-f]{7,40}$/.test(commit))
+      throw new InputError(
+        `tiperf history add: --commit must be a commit SHA (7–40 hex digits), got ${commit}`,
+      );
+    const entry = entryOf(result, file, {
+      ...(values.variant ? { variant: values.variant as string } : {}),
+      ...(values.profile ? { profile: values.profile as string } : {}),
+      ...(commit ? { commit } : {}),
+      ...(process.env.GITHUB_REF_NAME ? { ref: process.env.GITHUB_REF_NAME } : {}),
+    });
+    const written = await appendHistory(dir, entry);
+    log(`history: run ${entry.run_id} appended to ${written} (${entry.values.length} series values)`);
+    process.stdout.write(`${written}\n`);
+    return EXIT.ok;
+  }
+  if (action !== "check")
+    throw new InputError(`tiperf history: the action must be add or check (got ${action ?? "nothing"})`);
+  if (rest.length) throw new InputError(`tiperf history check: unexpected argument ${rest[0]}`);
+  for (const f of ["variant", "profile", "commit"])
+    if (values[f] !== undefined) throw new InputError(`tiperf history check: --${f} goes with add`);
+  const pvalue = Number((values.pvalue as string | undefined) ?? "0.05");
+  if (!(pvalue > 0 && pvalue < 1))
+    throw new InputError(
+      `tiperf history check: --pvalue must be a number between 0 and 1 (got ${values.pvalue})`,
+    );
+  const permutations = Number((values.permutations as string | undefined) ?? "199");
+  if (!Number.isInteger(permutations) || permutations < 19 || permutations > 10_000)
+    throw new InputError(
+      `tiperf history check: --permutations must be a whole number from 19 to 10000 (got ${values.permutations})`,
+    );
+  const report = await checkHistory(dir, {
+    pvalue,
+    permutations,
+    ...(values.since ? { since: values.since as string } : {}),
+  });
+  process.stdout.write(changePointText(report));
+  if (values.json) await writeAtomic(values.json as string, `${JSON.stringify(report, null, 2)}\n`);
+  if (values.html) await writeAtomic(values.html as string, historyHtml(report));
+  const worseNew = report.files.some((f) => f.series.some((s) => s.points.some((p) => p.new && p.worse)));
+  return worseNew ? EXIT.regression : EXIT.ok;
 }
 
 async function cmdReap(args: string[]): Promise<number> {
@@ -465,6 +533,8 @@ export async function main(argv: string[]): Promise<number> {
         return await cmdPlan(rest);
       case "reap":
         return await cmdReap(rest);
+      case "history":
+        return await cmdHistory(rest);
       case "parse":
         return await cmdParse(rest);
       case undefined:

@@ -123,6 +123,29 @@ export const COMMANDS: CommandSpec[] = [
     ],
   },
   {
+    name: "history",
+    args: "add RESULT | check",
+    flags: {
+      dir: { type: "string", value: "DIR", required: true },
+      variant: { type: "string", value: "NAME" },
+      profile: { type: "string", value: "NAME" },
+      commit: { type: "string", value: "SHA" },
+      since: { type: "string", value: "RUN_ID" },
+      pvalue: { type: "string", value: "0.05" },
+      permutations: { type: "string", value: "199" },
+      json: { type: "string", value: "FILE" },
+      html: { type: "string", value: "FILE" },
+    },
+    about: [
+      "add: append a complete run (the mean of each cell's rounds) to DIR/<profile>/<spec>.jsonl,",
+      "append-only and validated (--commit: the commit it measured, default $GITHUB_SHA).",
+      "check: change points per workload × threads × metric (E-divisive means, permutation",
+      "test): the run where each new level starts, the levels before and after, the change and",
+      "p; --since RUN_ID marks as new those not found when the history ended at that run (exit 1",
+      "if one is for the worse); --json and --html write the report (charts, change points marked)",
+    ],
+  },
+  {
     name: "alarm",
     args: "VERDICT_JSON",
     flags: {
@@ -133,7 +156,9 @@ export const COMMANDS: CommandSpec[] = [
     about: [
       "open or update the one open issue with that label; given a reap report (tiperf reap",
       "--cloud aws --json FILE) instead, the cloud resources alive past twice their ttl",
-      "(label tiperf-leftovers; no issue when there are none)",
+      "(label tiperf-leftovers; no issue when there are none); given a change-point report",
+      "(tiperf history check --json), its new change points for the worse with their first bad",
+      "run and the commits between (label tiperf-change-point; none: no issue)",
     ],
   },
   {

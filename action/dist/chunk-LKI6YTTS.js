@@ -62233,6 +62233,7 @@ export {
   judgeStored,
   VerdictSchema,
   readVerdict,
+  rng,
   isLatency,
   metricName,
   commentMarkdown,

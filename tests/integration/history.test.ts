@@ -1,0 +1,183 @@
+// The weekly history and its change points, against MongoDB's reference implementation of
+// E-divisive (the signal-processing-algorithms package from PyPI, installed by
+// scripts/setup.sh --test) on the same series: the statistic at every split, and the change points.
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, test } from "node:test";
+import { eDivisive, tStatistics } from "../../action/src/history/changepoints.ts";
+import { rng } from "../../action/src/pipeline/schedule.ts";
+import type { Result } from "../../action/src/result/model.ts";
+import { FakeGitHub } from "../helpers/github-server.ts";
+import { cli, tempDir } from "../helpers/real.ts";
+import { sampleResult } from "../helpers/sample.ts";
+
+/** The reference: statistics at every split and the change points (numpy seeded, 199 permutations). */
+function reference(series: number[]): { t: number[]; cps: number[] } {
+  const program = `
+import json, sys
+import numpy as np
+from signal_processing_algorithms.energy_statistics import energy_statistics as es
+series = json.loads(sys.argv[1])
+d = es._get_distance_matrix(es._get_valid_input(series))
+t = es._calculate_t_stats(d)
+np.random.seed(1)
+cps = es.e_divisive(series, pvalue=0.05, permutations=199)
+print(json.dumps({"t": [float(x) for x in t], "cps": sorted(int(c) for c in cps)}))
+`;
+  return JSON.parse(execFileSync("python3", ["-c", program, JSON.stringify(series)], { encoding: "utf8" }));
+}
+
+/** Weekly throughputs: N(level, 2%) from a seeded generator, the level stepping at `stepAt`. */
+function weekly(seed: number, n: number, stepAt?: number, step = 0): number[] {
+  const u = rng(seed);
+  const g = () => Math.sqrt(-2 * Math.log(1 - u())) * Math.cos(2 * Math.PI * u());
+  return Array.from(
+    { length: n },
+    (_, i) => 1000 * (stepAt !== undefined && i >= stepAt ? 1 + step : 1) * (1 + 0.02 * g()),
+  );
+}
+
+/** A complete run whose one cell measured `tps`. */
+function resultWith(tps: number, week: number): Result {
+  const r = sampleResult();
+  const at = new Date(Date.UTC(2026, 0, 4 + 7 * week, 3)).toISOString();
+  r.run_id = `${at.slice(0, 10).replace(/-/g, "")}T030000Z-t-${String(week).padStart(4, "0")}`;
+  r.started_at = at;
+  for (const c of r.cells) c.metrics.tps = { value: tps, unit: "tx/s", better: "higher" };
+  return r;
+}
+
+describe("history and change points", () => {
+  test("the statistic at every split equals the reference's, on random series", () => {
+    for (const seed of [1, 2, 3]) {
+      const s = weekly(seed, 30, 15, -0.05);
+      const ref = reference(s);
+      const mine = tStatistics(s);
+      assert.equal(mine.length, ref.t.length);
+      for (let i = 0; i < mine.length; i++)
+        assert.ok(
+          Math.abs((mine[i] as number) - (ref.t[i] as number)) <
+            1e-9 * Math.max(1, Math.abs(ref.t[i] as number)),
+          `split ${i}`,
+        );
+    }
+  });
+
+  test("one injected step (−8% at run 13 of 24): found at that run, as the reference finds it; a flat series: none, as the reference", () => {
+    const stepped = weekly(7, 24, 12, -0.08);
+    assert.deepEqual(
+      eDivisive(stepped).map((p) => p.index),
+      [12],
+    );
+    assert.deepEqual(reference(stepped).cps, [12]);
+    const flat = weekly(8, 24);
+    assert.deepEqual(eDivisive(flat), []);
+    assert.deepEqual(reference(flat).cps, []);
+  });
+
+  test("tiperf history add/check: append-only files, the change point's run and commits, the report and page, the alarm's issue", async () => {
+    const dir = tempDir();
+    const hist = join(dir, "history");
+    const values = weekly(11, 20, 12, -0.08);
+    const commits = values.map((_, i) => (0xabc000 + i).toString(16).padStart(40, "0"));
+    const runIds: string[] = [];
+    for (const [i, v] of values.entries()) {
+      const r = resultWith(v, i);
+      runIds.push(r.run_id);
+      const file = join(dir, `r${i}.json`);
+      writeFileSync(file, JSON.stringify(r));
+      const add = cli(["history", "add", file, "--dir", hist, "--commit", commits[i] as string]);
+      const { code } = await add.done;
+      assert.equal(code, 0, add.stderr());
+    }
+    const file = join(hist, "mariadb", "t.jsonl");
+    assert.equal(readFileSync(file, "utf8").trim().split("\n").length, 20);
+    // the same run twice, or a run that did not finish: refused, nothing appended
+    const again = cli(["history", "add", join(dir, "r3.json"), "--dir", hist]);
+    assert.equal((await again.done).code, 2);
+    assert.match(again.stderr(), /run \S+-0003 is already in the history/);
+    const failed = { ...resultWith(900, 30), status: "failed" };
+    writeFileSync(join(dir, "failed.json"), JSON.stringify(failed));
+    const bad = cli(["history", "add", join(dir, "failed.json"), "--dir", hist]);
+    assert.equal((await bad.done).code, 2);
+    assert.match(bad.stderr(), /the run is failed: only complete runs go into a history/);
+    assert.equal(readFileSync(file, "utf8").trim().split("\n").length, 20);
+
+    const json = join(dir, "cp.json");
+    const html = join(dir, "history.html");
+    const check = cli([
+      "history",
+      "check",
+      "--dir",
+      hist,
+      "--since",
+      runIds[9] as string,
+      "--json",
+      json,
+      "--html",
+      html,
+    ]);
+    const { code } = await check.done;
+    assert.equal(code, 1, `a new change point for the worse: exit 1\n${check.stdout()}${check.stderr()}`);
+    assert.match(
+      check.stdout(),
+      new RegExp(
+        `ps threads=2 tps: change point at run ${runIds[12]} \\(#13 of 20, commit ${(commits[12] as string).slice(0, 12)}\\): \\d+\\.?\\d* → \\d+\\.?\\d* \\(−\\d\\.\\d%, worse\\), p = 0\\.0\\d\\d \\[new\\]`,
+      ),
+    );
+    const report = JSON.parse(readFileSync(json, "utf8"));
+    const tps = report.files[0].series.find((s: { metric: string }) => s.metric === "tps");
+    assert.deepEqual(
+      tps.points.map((p: { index: number }) => p.index),
+      [12],
+    );
+    assert.deepEqual(
+      reference(tps.values).cps,
+      [12],
+      "the reference finds the same point on the stored series",
+    );
+    assert.ok(tps.points[0].change < -0.05 && tps.points[0].change > -0.11, String(tps.points[0].change));
+    const page = readFileSync(html, "utf8");
+    assert.match(page, new RegExp(`class="change-point" data-run="${runIds[12]}"`));
+
+    // the alarm: one issue naming the first bad run and the commits between
+    const gh = await new FakeGitHub().start();
+    try {
+      const env = { GITHUB_TOKEN: "ghs_test", GITHUB_API_URL: gh.url };
+      const alarm = cli(["alarm", json, "--repo", "pingcap/tidb"], env);
+      assert.equal((await alarm.done).code, 0, alarm.stderr());
+      assert.equal(gh.issues.length, 1);
+      assert.equal(gh.issues[0]?.labels[0]?.name, "tiperf-change-point");
+      assert.match(gh.issues[0]?.title ?? "", new RegExp(`from run ${runIds[12]}`));
+      assert.match(gh.issues[0]?.body ?? "", new RegExp(`compare/${commits[11]}\\.\\.\\.${commits[12]}`));
+      // nothing new since the change point: no issue, exit 0
+      const later = join(dir, "cp-later.json");
+      const quiet = cli([
+        "history",
+        "check",
+        "--dir",
+        hist,
+        "--since",
+        runIds[19] as string,
+        "--json",
+        later,
+      ]);
+      assert.equal((await quiet.done).code, 0);
+      const none = cli(["alarm", later, "--repo", "pingcap/tidb"], env);
+      assert.equal((await none.done).code, 0);
+      assert.match(none.stdout(), /no new change point for the worse: no issue/);
+      assert.equal(gh.issues.length, 1);
+    } finally {
+      await gh.stop();
+    }
+
+    // a damaged history names the file and line
+    appendFileSync(file, "{not json\n");
+    const broken = cli(["history", "check", "--dir", hist]);
+    assert.equal((await broken.done).code, 2);
+    assert.match(broken.stderr(), /t\.jsonl:21: not JSON/);
+    assert.ok(existsSync(file));
+  });
+});
