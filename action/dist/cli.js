@@ -28,12 +28,12 @@ import {
   upsertIssue,
   verdictHtml,
   writeHtmlReport
-} from "./chunk-LKI6YTTS.js";
-import "./chunk-MGIBCHQ5.js";
+} from "./chunk-UOJ4W3YS.js";
+import "./chunk-JVWK3QH5.js";
 import {
   loadEndpoints,
   planText
-} from "./chunk-FEOBXTE7.js";
+} from "./chunk-ORJW7NZO.js";
 import {
   DRIVERS,
   Interrupted,
@@ -50,7 +50,7 @@ import {
   teardownAll,
   writeAtomic,
   writeResult
-} from "./chunk-SNRGTOY6.js";
+} from "./chunk-GEDDX6VF.js";
 import "./chunk-7N3WP33W.js";
 import {
   cloudPlanText,

@@ -12,8 +12,8 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-LKI6YTTS.js";
-import "./chunk-MGIBCHQ5.js";
+} from "./chunk-UOJ4W3YS.js";
+import "./chunk-JVWK3QH5.js";
 import {
   getInput,
   info,
@@ -23,14 +23,14 @@ import {
   setSecret,
   warning
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-FEOBXTE7.js";
+import "./chunk-ORJW7NZO.js";
 import {
   Interrupted,
   installCrashTeardown,
   installSignalTeardown,
   ledgerDir,
   teardownAll
-} from "./chunk-SNRGTOY6.js";
+} from "./chunk-GEDDX6VF.js";
 import "./chunk-7N3WP33W.js";
 import "./chunk-C43YTSSF.js";
 import {

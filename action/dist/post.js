@@ -10,7 +10,7 @@ import {
 import {
   ledgerDir,
   sweep
-} from "./chunk-SNRGTOY6.js";
+} from "./chunk-GEDDX6VF.js";
 import "./chunk-KZLFUJ4J.js";
 import "./chunk-3EADY6QU.js";
 

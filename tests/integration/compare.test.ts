@@ -208,6 +208,87 @@ describe("instances as the unit (compare.blocks)", () => {
   });
 });
 
+describe("more than two variants", () => {
+  test("three variants, two identical and one with a binding CPU cut: only the third is flagged; a column and a chart line per variant", async () => {
+    const before = leftovers();
+    const dir = tempDir();
+    const file = join(dir, "three.yaml");
+    writeFileSync(
+      file,
+      `name: three
+target: {kind: mariadb, config: {innodb_buffer_pool_size: 64M}, resources: {cpus: "0"}}
+driver: {cpus: "1"}
+data: {tables: 2, table_size: 2000}
+workloads:
+  - {name: point_select, sysbench: oltp_point_select, threads: [2], duration: 1s, warmup: 0s, options: {rand-type: uniform}}
+metrics:
+  tps: {better: higher, tolerance: 15%}
+variants:
+  control: {target: {resources: {cpu_quota: "100%"}}}
+  twin: {target: {resources: {cpu_quota: "100%"}}}
+  cut: {target: {resources: {cpu_quota: "25%"}}}
+compare: {rounds: 8, order: interleaved}
+`,
+    );
+    const json = join(dir, "verdict.json");
+    const out = join(dir, "out");
+    const run = cli(["compare", "--spec", file, "--out", out, "--json", json]);
+    const { code } = await run.done;
+    assert.match(run.stderr(), /compare \S+: twin, cut against control, interleaved, 8 rounds/);
+    const v = JSON.parse(readFileSync(json, "utf8"));
+    assert.equal(v.verdict, "regression", `${run.stderr()}\n${JSON.stringify(v.cells)}`);
+    assert.equal(code, 1);
+    assert.equal(v.base.variant, "control");
+    assert.deepEqual(
+      v.variants.map((s: { variant: string }) => s.variant),
+      ["twin", "cut"],
+    );
+    const of = (n: string) => v.cells.filter((c: { variant: string }) => c.variant === n);
+    assert.equal(of("twin").length, 1);
+    assert.equal(of("cut").length, 1);
+    assert.notEqual(of("twin")[0].verdict, "regression", JSON.stringify(of("twin")));
+    assert.equal(of("cut")[0].verdict, "regression", JSON.stringify(of("cut")));
+    // one family: 2 variants × 1 cell × 1 metric × 1 look
+    assert.equal(v.comparisons, 2);
+    const runDir = join(out, readdirSync(out)[0] as string);
+    const result = JSON.parse(readFileSync(join(runDir, "result.json"), "utf8"));
+    assert.deepEqual(
+      result.targets.map((t: { variant: string }) => t.variant),
+      ["control", "twin", "cut"],
+    );
+    // every round runs each variant once per cell
+    for (let r = 1; r <= v.rounds; r++)
+      assert.deepEqual(
+        result.cells
+          .filter((c: { round: number }) => c.round === r)
+          .map((c: { variant: string }) => c.variant)
+          .sort(),
+        ["control", "cut", "twin"],
+      );
+    const comment = readFileSync(join(runDir, "verdict.md"), "utf8");
+    process.stdout.write(
+      `${comment
+        .split("\n")
+        .filter((l) => l.startsWith("|"))
+        .slice(0, 3)
+        .join("\n")}\n`,
+    );
+    assert.match(
+      comment,
+      /\| Threads \| control TPS \| twin TPS \| Δ% \(95% CI\) \| cut TPS \| Δ% \(95% CI\) \| verdict \|/,
+    );
+    assert.match(
+      comment,
+      /\| 2 \| \d+ \| \d+ \| [+−]\d+\.\d% \[.*\] [⚪🟡🟢] \| \d+ \| −\d+\.\d% \[.*\] 🔴 \| 🔴 regression \(cut\) \|/u,
+    );
+    assert.match(comment, /xychart-beta[\s\S]*line \[.*\]\n {2}line \[.*\]\n {2}line \[.*\]/);
+    assert.match(comment, /🟦 control · 🟧 twin · 🟩 cut/);
+    assert.ok(comment.length < 65_536);
+    assert.match(readFileSync(join(runDir, "report.html"), "utf8"), /cut against control: 🔴 regression/);
+    assert.deepEqual(leftovers(), before);
+  });
+});
+
 describe("baselines and diff", () => {
   test("promote a run, diff against it; missing or corrupt baselines are errors, never a pass", async () => {
     const dir = tempDir();

@@ -269,7 +269,7 @@ compare: {rounds: 6, order: interleaved}
           ),
           "v.yaml",
         ),
-      /workloads and thread counts must be the same in both variants/,
+      /variants\.head: workloads and thread counts must be the same in every variant/,
     );
     assert.throws(
       () => parseSpec(SPEC.replace("rounds: 6", "rounds: 1"), "v.yaml"),

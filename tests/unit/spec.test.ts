@@ -193,8 +193,11 @@ describe("warnings: where a spec cannot measure what it says", () => {
     assert.match(w[2] ?? "", /workloads\[0\] \(ps\): threads 128 on 2 CPU\(s\)/);
   });
 
-  test("a variant compare will not run, and variants that run ignores", () => {
-    const text = `${VALID}\nvariants:\n  base: {}\n  head: {target: {config: {innodb_buffer_pool_size: 512M}}}\n  third: {}\n`;
+  test("a variant compare will not run (a pair named by compare.base/head), and variants that run ignores", () => {
+    const three = `${VALID}\nvariants:\n  base: {}\n  head: {target: {config: {innodb_buffer_pool_size: 512M}}}\n  third: {}\n`;
+    // three variants and no pair named: all of them run, each against the first
+    assert.deepEqual(warn(three, "compare"), []);
+    const text = `${three}compare: {base: base, head: head}\n`;
     assert.deepEqual(warn(text, "compare"), [
       "variants.third: not run: tiperf compare runs compare.base (base) against compare.head (head)",
     ]);

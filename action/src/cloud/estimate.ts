@@ -13,6 +13,6 @@ export function runHours(loaded: LoadedSpec): RunHours {
   const once = planCells(spec).reduce((sum, c) => sum + cellSeconds(c), 0);
   const compare = loaded.variants?.compare;
   const rounds = compare ? (compare.max_rounds ?? compare.rounds) + compare.warmup_rounds : 1;
-  const variants = loaded.variants ? 2 : 1;
+  const variants = loaded.variants ? loaded.variants.all.length : 1;
   return { setup: SETUP_HOURS, matrix: (once * rounds * variants) / 3600 };
 }

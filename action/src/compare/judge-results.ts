@@ -60,22 +60,26 @@ export function judgeCells(
   return out;
 }
 
-/** Judges head against base within one compare run: round r of one against round r of the other. */
-export function judgeRounds(
+/**
+ * Judges every other variant against the control within one compare run (round r against round r),
+ * the error rate controlled over the whole family: variants × cells × metrics × looks.
+ */
+export function judgeFamily(
   result: Result,
   spec: Spec,
-  variants: { base: string; head: string },
+  control: string,
+  others: string[],
   confidence: number,
   looks: number,
 ): { cells: CellJudgement[]; comparisons: number; alpha: number } {
   const keys = keysOf(spec);
-  const comparisons = comparisonsOf(keys) * looks;
+  const comparisons = comparisonsOf(keys) * looks * others.length;
   const alpha = alphaPerCell(confidence, comparisons);
-  const cells = judgeCells(
-    keys,
-    (k, m) => pairedSamples(result, variants.base, variants.head, k, m),
-    alpha,
-    true,
+  const cells = others.flatMap((variant) =>
+    judgeCells(keys, (k, m) => pairedSamples(result, control, variant, k, m), alpha, true).map((c) => ({
+      ...c,
+      variant,
+    })),
   );
   return { cells, comparisons, alpha };
 }

@@ -8,6 +8,8 @@ export type OverallVerdict = "pass" | "regression" | "inconclusive";
 export const MDE_POWER = 0.8;
 
 export interface CellJudgement {
+  /** The variant judged against the control (compare runs; absent in diffs of stored results). */
+  variant?: string;
   workload: string;
   threads: number;
   metric: string;

@@ -9,6 +9,8 @@ import { readModel } from "../result/store.ts";
 export const VERDICT_FORMAT = "tiperf.verdict";
 
 export const CellJudgementSchema = z.strictObject({
+  /** The variant judged against the control (compare runs; absent in diffs of stored results). */
+  variant: z.string().optional(),
   workload: z.string(),
   threads: z.number().int(),
   metric: z.string(),
@@ -59,6 +61,8 @@ export const VerdictSchema = z.strictObject({
   spec: z.strictObject({ name: z.string(), path: z.string(), hash: z.string() }),
   base: SideSchema,
   head: SideSchema,
+  /** More than two variants: every variant judged against the control (base), head among them. */
+  variants: z.array(SideSchema).optional(),
   host: HostSchema,
   /** Familywise confidence; every interval is at the Bonferroni-corrected per-cell level. */
   confidence: z.number(),

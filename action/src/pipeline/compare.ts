@@ -1,6 +1,6 @@
 import { randomInt } from "node:crypto";
 import { overallVerdict } from "../compare/judge.ts";
-import { judgeRounds } from "../compare/judge-results.ts";
+import { judgeFamily } from "../compare/judge-results.ts";
 import type { Verdict } from "../compare/verdict.ts";
 import { EXIT, InputError, RunError } from "../errors.ts";
 import { type VerdictFiles, writeVerdictFiles } from "../report/verdict-files.ts";
@@ -10,7 +10,7 @@ import { Bench } from "./bench.ts";
 import { cellLabel, cellSeconds, maxThreads, planCells } from "./cells.ts";
 import { Progress } from "./progress.ts";
 import { finishResult, type RunOptions, startResult, tidbBench } from "./run.ts";
-import { interleavedOrder, lookRounds, rng } from "./schedule.ts";
+import { interleavedOrder, lookRounds, rng, rotatedOrders } from "./schedule.ts";
 
 export interface CompareOutcome extends VerdictFiles {
   verdict: Verdict;
@@ -40,10 +40,25 @@ export async function compareSpec(loaded: LoadedSpec, opts: CompareOptions): Pro
   const looksAt = lookRounds(compare.rounds, maxRounds);
   const looks = looksAt.length;
   const seed = opts.seed ?? compare.seed ?? randomInt(2 ** 31);
+  const names = plan.all.map((v) => v.name);
+  const control = plan.base.name;
+  const others = names.slice(1);
+  const specOf = new Map(plan.all.map((v) => [v.name, v.spec]));
   const cellsOf = (variant: string, round: number) =>
-    planCells(variant === plan.base.name ? plan.base.spec : plan.head.spec, variant, round);
+    planCells(specOf.get(variant) as (typeof plan.all)[number]["spec"], variant, round);
   const perRound = planCells(plan.base.spec).length;
-  const order = interleavedOrder(maxRounds, perRound, seed);
+  // two variants: AB/BA pairs per cell; more: a seeded random permutation per cell, rotated every
+  // round, so over N rounds each variant runs once in each position (a Latin square per cell)
+  const pairOrder = interleavedOrder(maxRounds, perRound, seed);
+  const rotations = names.length > 2 ? rotatedOrders(names.length, perRound, seed) : [];
+  const runOrder = (round: number, cell: number): string[] => {
+    if (round === 0) return names;
+    if (names.length === 2)
+      return (pairOrder[round - 1]?.[cell] ?? "base-first") === "base-first" ? names : [...names].reverse();
+    const perm = rotations[cell] as number[];
+    const shift = (round - 1) % names.length;
+    return perm.map((_, k) => names[perm[(k + shift) % perm.length] as number] as string);
+  };
 
   const { result, runDir, tidb } = await startResult(loaded, {
     outDir: opts.outDir,
@@ -52,24 +67,17 @@ export async function compareSpec(loaded: LoadedSpec, opts: CompareOptions): Pro
     signal: opts.signal,
   });
   opts.log(
-    `compare ${result.run_id}: ${plan.head.name} against ${plan.base.name}, ${compare.order}, ${compare.rounds}${maxRounds > compare.rounds ? `–${maxRounds}` : ""} rounds, seed ${seed}; results in ${runDir.dir}`,
+    `compare ${result.run_id}: ${others.join(", ")} against ${control}, ${compare.order}, ${compare.rounds}${maxRounds > compare.rounds ? `–${maxRounds}` : ""} rounds, seed ${seed}; results in ${runDir.dir}`,
   );
   let error: unknown;
   const benches: Bench[] = [];
   let verdict: Verdict | undefined;
   const startedMeasuring = Date.now();
-  const judge = () =>
-    judgeRounds(
-      result,
-      plan.base.spec,
-      { base: plan.base.name, head: plan.head.name },
-      compare.confidence,
-      looks,
-    );
+  const judge = () => judgeFamily(result, plan.base.spec, control, others, compare.confidence, looks);
   let roundsDone = 0;
   try {
-    const maxConn = Math.max(maxThreads(plan.base.spec), maxThreads(plan.head.spec));
-    for (const v of [plan.base, plan.head]) {
+    const maxConn = Math.max(...plan.all.map((v) => maxThreads(v.spec)));
+    for (const v of plan.all) {
       const bench = await Bench.open({
         variant: v.name,
         spec: v.spec,
@@ -84,9 +92,10 @@ export async function compareSpec(loaded: LoadedSpec, opts: CompareOptions): Pro
       result.targets.push(bench.info());
     }
     await runDir.writeResult(result);
-    const [base, head] = benches as [Bench, Bench];
+    const benchOf = new Map(benches.map((b) => [b.variant, b]));
     const secondsPerRound =
-      cellsOf(plan.base.name, 1).reduce((s, c) => s + cellSeconds(c), 0) * (compare.order === "duet" ? 1 : 2);
+      cellsOf(control, 1).reduce((s, c) => s + cellSeconds(c), 0) *
+      (compare.order === "duet" ? 1 : names.length);
     // warmup rounds run again after every restart (compare.blocks)
     const blockCount = compare.blocks > 1 ? maxRounds / (compare.rounds / compare.blocks) : 1;
     const totalRounds = maxRounds + compare.warmup_rounds * blockCount;
@@ -112,25 +121,26 @@ export async function compareSpec(loaded: LoadedSpec, opts: CompareOptions): Pro
     const restartOrder = rng(seed ^ 0x5bd1e995);
     const runRound = async (round: number, block: number | undefined) => {
       const tag = (cells: Cell[]) => (block === undefined ? cells : cells.map((c) => ({ ...c, block })));
-      const baseCells = cellsOf(plan.base.name, round);
-      const headCells = cellsOf(plan.head.name, round);
-      for (let i = 0; i < baseCells.length; i++) {
-        const b = baseCells[i] as (typeof baseCells)[number];
-        const h = headCells[i] as (typeof headCells)[number];
-        const first = round === 0 ? "base-first" : (order[round - 1]?.[i] ?? "base-first");
+      const planned = new Map(names.map((n) => [n, cellsOf(n, round)]));
+      for (let i = 0; i < perRound; i++) {
+        const turn = runOrder(round, i);
+        const cellOf = (n: string) =>
+          (planned.get(n) as ReturnType<typeof cellsOf>)[i] as ReturnType<typeof cellsOf>[number];
+        const first = cellOf(control);
         progress.start(
-          `${cellLabel({ ...b, variant: compare.order === "duet" ? "both" : first === "base-first" ? `${plan.base.name}→${plan.head.name}` : `${plan.head.name}→${plan.base.name}` })}${block === undefined ? "" : ` block ${block}`}`,
+          `${cellLabel({ ...first, variant: compare.order === "duet" ? (names.length === 2 ? "both" : "all") : turn.join("→") })}${block === undefined ? "" : ` block ${block}`}`,
         );
         if (compare.order === "duet") {
-          await record(tag(await Promise.all([base.runCell(b, opts.signal), head.runCell(h, opts.signal)])));
-        } else if (first === "base-first") {
-          await record(tag([await base.runCell(b, opts.signal)]));
-          await record(tag([await head.runCell(h, opts.signal)]));
+          await record(
+            tag(
+              await Promise.all(turn.map((n) => (benchOf.get(n) as Bench).runCell(cellOf(n), opts.signal))),
+            ),
+          );
         } else {
-          await record(tag([await head.runCell(h, opts.signal)]));
-          await record(tag([await base.runCell(b, opts.signal)]));
+          for (const n of turn)
+            await record(tag([await (benchOf.get(n) as Bench).runCell(cellOf(n), opts.signal)]));
         }
-        progress.finish(cellSeconds(b) * (compare.order === "duet" ? 1 : 2));
+        progress.finish(cellSeconds(first) * (compare.order === "duet" ? 1 : names.length));
       }
     };
     const lastBlock = Math.ceil(maxRounds / perBlock);
@@ -172,14 +182,24 @@ export async function compareSpec(loaded: LoadedSpec, opts: CompareOptions): Pro
         variant: plan.base.name,
         run_id: result.run_id,
         result: runDir.resultPath,
-        target: base.info(),
+        target: (benchOf.get(control) as Bench).info(),
       },
       head: {
         variant: plan.head.name,
         run_id: result.run_id,
         result: runDir.resultPath,
-        target: head.info(),
+        target: (benchOf.get(plan.head.name) as Bench).info(),
       },
+      ...(names.length > 2
+        ? {
+            variants: others.map((n) => ({
+              variant: n,
+              run_id: result.run_id,
+              result: runDir.resultPath,
+              target: (benchOf.get(n) as Bench).info(),
+            })),
+          }
+        : {}),
       host: result.host,
       confidence: compare.confidence,
       alpha_per_cell: judged.alpha,
@@ -194,9 +214,9 @@ export async function compareSpec(loaded: LoadedSpec, opts: CompareOptions): Pro
       cells: judged.cells,
       notes: [
         compare.blocks > 1
-          ? `instances as the unit: ${compare.rounds / compare.blocks} rounds per block, every variant's server restarted (fresh process, same data, random order) before each block after the first, warmup rounds again; per cell the mean of log(${plan.head.name}/${plan.base.name}) in each block, a t interval over the block means (df = blocks − 1); between_share: the part of the round-to-round variance that lay between instances (one-way random effects)`
+          ? `instances as the unit: ${compare.rounds / compare.blocks} rounds per block, every variant's server restarted (fresh process, same data, random order) before each block after the first, warmup rounds again; per cell the mean of log(variant/${control}) in each block, a t interval over the block means (df = blocks − 1); between_share: the part of the round-to-round variance that lay between instances (one-way random effects)`
           : `paired by round: one server instance per variant, rounds as the unit`,
-        `paired by round: mean of log(${plan.head.name}/${plan.base.name}) with a t interval; Bonferroni over ${judged.comparisons} judgements (cells × metrics × ${looks} look(s) at rounds ${looksAt.join(", ")}) for ${Math.round(compare.confidence * 100)}% familywise confidence`,
+        `paired by round: mean of log(variant/${control}) with a t interval; Bonferroni over ${judged.comparisons} judgements (${others.length > 1 ? `${others.length} variants against ${control} × ` : ""}cells × metrics × ${looks} look(s) at rounds ${looksAt.join(", ")}) for ${Math.round(compare.confidence * 100)}% familywise confidence`,
       ],
     };
   } catch (e) {

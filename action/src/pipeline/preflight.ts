@@ -218,7 +218,7 @@ export function specWarnings(
         `variants (${names.join(", ")}): tiperf run measures the spec as written, without any variant's overlay; tiperf compare runs them`,
       );
     } else if (variants) {
-      const unused = names.filter((n) => n !== variants.base.name && n !== variants.head.name);
+      const unused = names.filter((n) => !variants.all.some((v) => v.name === n));
       if (unused.length > 0) {
         out.push(
           `variants.${unused.join(", variants.")}: not run: tiperf compare runs compare.base (${variants.base.name}) against compare.head (${variants.head.name})`,

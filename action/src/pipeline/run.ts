@@ -59,7 +59,7 @@ export async function startResult(
       : undefined;
   // an ephemeral cluster over its budget is refused before anything is created
   const estimate = plan?.profile.provider === "aws" ? checkCloudBudget(loaded, plan) : undefined;
-  checkTools(loaded.variants ? [loaded.variants.base.spec, loaded.variants.head.spec] : [loaded.spec], {
+  checkTools(loaded.variants ? loaded.variants.all.map((v) => v.spec) : [loaded.spec], {
     remoteLoad: Boolean(plan?.load.user),
   });
   const warnings = specWarnings(loaded, opts.command);

@@ -42,3 +42,20 @@ export function lookRounds(rounds: number, maxRounds: number): number[] {
   looks.push(maxRounds);
   return looks;
 }
+
+/**
+ * More than two variants: per cell a seeded random permutation of the variants; round r runs it
+ * rotated by r, so every N consecutive rounds put each variant once in each position (a Latin
+ * square) and drift over time hits every variant alike. Returns, per cell, the permutation.
+ */
+export function rotatedOrders(variants: number, cells: number, seed: number): number[][] {
+  const random = rng(seed);
+  return Array.from({ length: cells }, () => {
+    const perm = Array.from({ length: variants }, (_, i) => i);
+    for (let i = perm.length - 1; i > 0; i--) {
+      const j = Math.floor(random() * (i + 1));
+      [perm[i], perm[j]] = [perm[j] as number, perm[i] as number];
+    }
+    return perm;
+  });
+}

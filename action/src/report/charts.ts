@@ -1,8 +1,8 @@
 import { parse, View } from "vega";
 import { compile, type TopLevelSpec } from "vega-lite";
 import type { Verdict } from "../compare/verdict.ts";
-import { BASE_COLOR, HEAD_COLOR } from "./mermaid.ts";
-import { type WorkloadRows, workloadRows } from "./rows.ts";
+import { VARIANT_COLORS } from "./mermaid.ts";
+import { subVerdict, type WorkloadRows, workloadRows } from "./rows.ts";
 
 export interface Chart {
   workload: string;
@@ -31,21 +31,29 @@ const THREADS_X = { field: "threads", type: "ordinal" as const, title: "threads"
 
 const stem = (s: string) => s.replace(/[^\w.-]+/g, "_");
 
+/** One metric against threads, a line per variant: the control's values, then each variant's. */
 function lines(
-  w: WorkloadRows,
-  v: Verdict,
+  parts: { side: Verdict; rows: WorkloadRows }[],
   pick: "throughput" | "latency",
   yTitle: string,
   fromZero: boolean,
 ): TopLevelSpec {
-  const values = w.rows.flatMap((r) => {
-    const j = r[pick];
-    if (!j || j.base === null || j.head === null) return [];
-    return [
-      { threads: r.threads, variant: v.base.variant, value: j.base },
-      { threads: r.threads, variant: v.head.variant, value: j.head },
-    ];
-  });
+  const first = parts[0] as { side: Verdict; rows: WorkloadRows };
+  const names = [first.side.base.variant, ...parts.map((p) => p.side.head.variant)];
+  const values = [
+    ...first.rows.rows.flatMap((r) => {
+      const j = r[pick];
+      return j && j.base !== null ? [{ threads: r.threads, variant: names[0], value: j.base }] : [];
+    }),
+    ...parts.flatMap((p) =>
+      p.rows.rows.flatMap((r) => {
+        const j = r[pick];
+        return j && j.head !== null && j.base !== null
+          ? [{ threads: r.threads, variant: p.side.head.variant, value: j.head }]
+          : [];
+      }),
+    ),
+  ];
   return {
     ...frame(values),
     mark: { type: "line", point: { size: 50 }, strokeWidth: 2.5 },
@@ -56,7 +64,7 @@ function lines(
         field: "variant",
         type: "nominal",
         title: null,
-        scale: { domain: [v.base.variant, v.head.variant], range: [BASE_COLOR, HEAD_COLOR] },
+        scale: { domain: names, range: VARIANT_COLORS.slice(0, names.length) },
         legend: { orient: "bottom" },
       },
     },
@@ -116,16 +124,25 @@ function change(w: WorkloadRows): TopLevelSpec | null {
   };
 }
 
-/** Per workload: throughput and latency against threads (base and head), and the change with CI. */
+/**
+ * Per workload: throughput and latency against threads (a line per variant), and the change with
+ * CI (per variant against the control when there are more than two).
+ */
 export function verdictCharts(v: Verdict): Chart[] {
   const out: Chart[] = [];
-  for (const w of workloadRows(v)) {
+  const sides = v.variants && v.variants.length > 1 ? v.variants.map((s) => subVerdict(v, s.variant)) : [v];
+  const perSide = sides.map((side) => ({ side, workloads: workloadRows(side) }));
+  for (const w of perSide[0]?.workloads ?? []) {
+    const parts = perSide.flatMap((p) => {
+      const rows = p.workloads.find((x) => x.workload === w.workload);
+      return rows ? [{ side: p.side, rows }] : [];
+    });
     if (w.throughputName && w.rows.some((r) => r.throughput)) {
       out.push({
         workload: w.workload,
         name: `${stem(w.workload)}-${w.throughputName.toLowerCase()}`,
         title: `${w.workload}: ${w.throughputName} vs threads`,
-        spec: lines(w, v, "throughput", w.throughputName, true),
+        spec: lines(parts, "throughput", w.throughputName, true),
       });
     }
     if (w.latencyName && w.rows.some((r) => r.latency)) {
@@ -133,15 +150,17 @@ export function verdictCharts(v: Verdict): Chart[] {
         workload: w.workload,
         name: `${stem(w.workload)}-${w.latencyName}`,
         title: `${w.workload}: ${w.latencyName} latency (${w.latencyUnit ?? "ms"}) vs threads`,
-        spec: lines(w, v, "latency", `${w.latencyName} latency (${w.latencyUnit ?? "ms"})`, true),
+        spec: lines(parts, "latency", `${w.latencyName} latency (${w.latencyUnit ?? "ms"})`, true),
       });
     }
-    const c = change(w);
-    if (c) {
+    for (const p of parts) {
+      const c = change(p.rows);
+      if (!c) continue;
+      const suffix = parts.length > 1 ? `-${stem(p.side.head.variant)}` : "";
       out.push({
         workload: w.workload,
-        name: `${stem(w.workload)}-change`,
-        title: `${w.workload}: ${w.throughputName ?? "change"} Δ% with ${Math.round(v.confidence * 100)}% CI (grey: tolerance)`,
+        name: `${stem(w.workload)}-change${suffix}`,
+        title: `${w.workload}: ${w.throughputName ?? "change"} Δ% with ${Math.round(v.confidence * 100)}% CI (grey: tolerance)${parts.length > 1 ? `, ${p.side.head.variant} against ${p.side.base.variant}` : ""}`,
         spec: c,
       });
     }

@@ -1,4 +1,5 @@
 import type { Verdict } from "../compare/verdict.ts";
+import { matrixCharts, matrixTable, variantWorkloads } from "./matrix.ts";
 import { workloadCharts } from "./mermaid.ts";
 import {
   CELL_MARK,
@@ -11,6 +12,7 @@ import {
   type Row,
   rawDirs,
   reproduceCommand,
+  subVerdict,
   summaryLine,
   type WorkloadRows,
   workloadRows,
@@ -139,7 +141,32 @@ function render(
   }
   out.push(method(v), "");
   if (v.cost) out.push(costLine(v.cost), "");
-  for (const w of workloads) {
+  if (v.variants && v.variants.length > 1) {
+    // more than two variants: a column and a chart line per variant, details per variant
+    const keep = (rows: (Row | undefined)[]) =>
+      d.rows === "all"
+        ? true
+        : d.rows === "notable"
+          ? rows.some((r) => r !== undefined && notable(r))
+          : rows.some((r) => r?.verdict === "regression");
+    for (const w of variantWorkloads(v)) {
+      const { lines, hidden } = matrixTable(w, v, keep, md);
+      if (lines.length === 2 && d.rows !== "all") continue;
+      out.push(`#### ${md(w.workload)}`, "", ...lines);
+      if (hidden > 0) out.push("", `<sub>${hidden} more row(s) not shown</sub>`);
+      out.push("");
+      if (d.charts) for (const block of matrixCharts(w, md)) out.push(block, "");
+      if (d.details !== "none")
+        for (const p of w.per) {
+          if (!p.rows) continue;
+          const sub = subVerdict(v, p.variant);
+          const drows = d.details === "all" ? p.rows.rows : p.rows.rows.filter(notable);
+          const named = { ...p.rows, workload: `${w.workload}, ${p.variant} against ${w.names[0]}` };
+          if (drows.length) out.push(...details(named, sub, drows, d.rawPerCell), "");
+        }
+    }
+  }
+  for (const w of v.variants && v.variants.length > 1 ? [] : workloads) {
     const rows = w.rows.filter((r) =>
       d.rows === "all" ? true : d.rows === "notable" ? notable(r) : r.verdict === "regression",
     );

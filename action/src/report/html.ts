@@ -14,6 +14,7 @@ import {
   pct,
   rawDirs,
   reproduceCommand,
+  subVerdict,
   summaryLine,
   workloadRows,
 } from "./rows.ts";
@@ -59,69 +60,16 @@ export function verdictHtml(v: Verdict, charts: RenderedChart[]): string {
     `<p class="method">${esc(methodText(v))}</p>`,
   ];
   const conf = `${Math.round(v.confidence * 100)}% CI`;
-  for (const w of workloadRows(v)) {
-    const tp = w.throughputName ?? "value";
-    // Latency columns only when a latency metric was judged, as in the comment.
-    const lat = w.latencyName;
-    out.push(`<h2>${esc(w.workload)}</h2>`, "<table><thead><tr>");
-    for (const h of [
-      "Threads",
-      `${v.base.variant} ${tp}`,
-      `${v.head.variant} ${tp}`,
-      "Δ%",
-      conf,
-      ...(lat
-        ? [
-            `${v.base.variant} ${lat} (${w.latencyUnit ?? "ms"})`,
-            `${v.head.variant} ${lat} (${w.latencyUnit ?? "ms"})`,
-          ]
-        : []),
-    ])
-      out.push(`<th>${esc(h)}</th>`);
-    out.push('<th class="l">verdict</th></tr></thead><tbody>');
-    for (const r of w.rows) {
-      const main = r.throughput ?? r.judgements[0];
-      const cells = [
-        r.threads,
-        num(main?.base),
-        num(main?.head),
-        pct(main?.change),
-        ciText(main),
-        ...(lat ? [num(r.latency?.base), num(r.latency?.head)] : []),
-      ];
+  // more than two variants: a section per variant against the control, the charts once
+  const multi = Boolean(v.variants && v.variants.length > 1);
+  const sections = multi ? (v.variants ?? []).map((s) => subVerdict(v, s.variant)) : [v];
+  const shown = new Set<string>();
+  for (const side of sections) {
+    if (multi)
       out.push(
-        `<tr class="${r.verdict}">${cells.map((c) => `<td>${esc(c)}</td>`).join("")}<td class="l">${CELL_MARK[r.verdict]} ${esc(r.verdict)}${r.verdict !== "unchanged" ? ` (${esc(r.because.join(", "))})` : ""}</td></tr>`,
+        `<h2 class="variant">${esc(side.head.variant)} against ${esc(side.base.variant)}: ${overallMark(side)} ${esc(side.verdict)}</h2>`,
       );
-    }
-    out.push("</tbody></table>", '<div class="charts">');
-    const mine = charts.filter((c) => c.chart.workload === w.workload);
-    for (const c of mine)
-      out.push(
-        `<figure class="chart" data-chart="${esc(c.chart.name)}">${c.svg}<figcaption>${esc(c.chart.title)}</figcaption></figure>`,
-      );
-    out.push("</div>", `<details><summary>${esc(w.workload)}: every judgement</summary><table><thead><tr>`);
-    for (const h of ["Threads", "metric", v.base.variant, v.head.variant, "Δ%", "CI", "MDE", "n", "method"])
-      out.push(`<th>${esc(h)}</th>`);
-    out.push('<th class="l">verdict</th><th class="l">raw logs</th></tr></thead><tbody>');
-    for (const r of w.rows) {
-      for (const j of r.judgements) {
-        const cells = [
-          r.threads,
-          metricName(j.metric),
-          num(j.base),
-          num(j.head),
-          pct(j.change),
-          ciText(j),
-          pct(j.mde),
-          j.n,
-          j.method,
-        ];
-        out.push(
-          `<tr class="${j.verdict}">${cells.map((c) => `<td>${esc(c)}</td>`).join("")}<td class="l">${CELL_MARK[j.verdict]} ${esc(j.verdict)}${j.reason ? ` — ${esc(j.reason)}` : ""}</td><td class="l"><code>raw/${esc(w.workload)}-t${r.threads}*.log</code></td></tr>`,
-        );
-      }
-    }
-    out.push("</tbody></table></details>");
+    out.push(...workloadSections(side, charts, conf, shown));
   }
   out.push(
     "<h2>Reproduce locally</h2>",
@@ -177,4 +125,75 @@ export async function writeHtmlReport(
     written.push(pngFile);
   }
   return written;
+}
+
+/** The tables, charts and judgements of each workload of a two-variant verdict. */
+function workloadSections(v: Verdict, charts: RenderedChart[], conf: string, shown: Set<string>): string[] {
+  const out: string[] = [];
+  for (const w of workloadRows(v)) {
+    const tp = w.throughputName ?? "value";
+    // Latency columns only when a latency metric was judged, as in the comment.
+    const lat = w.latencyName;
+    out.push(`<h2>${esc(w.workload)}</h2>`, "<table><thead><tr>");
+    for (const h of [
+      "Threads",
+      `${v.base.variant} ${tp}`,
+      `${v.head.variant} ${tp}`,
+      "Δ%",
+      conf,
+      ...(lat
+        ? [
+            `${v.base.variant} ${lat} (${w.latencyUnit ?? "ms"})`,
+            `${v.head.variant} ${lat} (${w.latencyUnit ?? "ms"})`,
+          ]
+        : []),
+    ])
+      out.push(`<th>${esc(h)}</th>`);
+    out.push('<th class="l">verdict</th></tr></thead><tbody>');
+    for (const r of w.rows) {
+      const main = r.throughput ?? r.judgements[0];
+      const cells = [
+        r.threads,
+        num(main?.base),
+        num(main?.head),
+        pct(main?.change),
+        ciText(main),
+        ...(lat ? [num(r.latency?.base), num(r.latency?.head)] : []),
+      ];
+      out.push(
+        `<tr class="${r.verdict}">${cells.map((c) => `<td>${esc(c)}</td>`).join("")}<td class="l">${CELL_MARK[r.verdict]} ${esc(r.verdict)}${r.verdict !== "unchanged" ? ` (${esc(r.because.join(", "))})` : ""}</td></tr>`,
+      );
+    }
+    out.push("</tbody></table>", '<div class="charts">');
+    const mine = charts.filter((c) => c.chart.workload === w.workload && !shown.has(c.chart.name));
+    for (const c of mine) shown.add(c.chart.name);
+    for (const c of mine)
+      out.push(
+        `<figure class="chart" data-chart="${esc(c.chart.name)}">${c.svg}<figcaption>${esc(c.chart.title)}</figcaption></figure>`,
+      );
+    out.push("</div>", `<details><summary>${esc(w.workload)}: every judgement</summary><table><thead><tr>`);
+    for (const h of ["Threads", "metric", v.base.variant, v.head.variant, "Δ%", "CI", "MDE", "n", "method"])
+      out.push(`<th>${esc(h)}</th>`);
+    out.push('<th class="l">verdict</th><th class="l">raw logs</th></tr></thead><tbody>');
+    for (const r of w.rows) {
+      for (const j of r.judgements) {
+        const cells = [
+          r.threads,
+          metricName(j.metric),
+          num(j.base),
+          num(j.head),
+          pct(j.change),
+          ciText(j),
+          pct(j.mde),
+          j.n,
+          j.method,
+        ];
+        out.push(
+          `<tr class="${j.verdict}">${cells.map((c) => `<td>${esc(c)}</td>`).join("")}<td class="l">${CELL_MARK[j.verdict]} ${esc(j.verdict)}${j.reason ? ` — ${esc(j.reason)}` : ""}</td><td class="l"><code>raw/${esc(w.workload)}-t${r.threads}*.log</code></td></tr>`,
+        );
+      }
+    }
+    out.push("</tbody></table></details>");
+  }
+  return out;
 }

@@ -57,3 +57,43 @@ export function workloadCharts(w: WorkloadRows, base: string, head: string): str
   if (lat && w.latencyName) out.push(lat, key);
   return out;
 }
+
+/** Line colours of more than two variants (the control first), as the key under a chart names them. */
+export const VARIANT_COLORS = [
+  BASE_COLOR,
+  HEAD_COLOR,
+  "#54a24b",
+  "#e45756",
+  "#72b7b2",
+  "#b279a2",
+  "#ff9da6",
+  "#9d755d",
+];
+const COLOR_SQUARES = ["🟦", "🟧", "🟩", "🟥", "⬛", "🟪", "🟫", "⬜"];
+
+/** One metric against threads, one line per variant (`series[i]` is variant i's values per thread count). */
+export function xyChartN(
+  title: string,
+  yLabel: string,
+  threads: number[],
+  series: { name: string; values: (number | null)[] }[],
+): string[] | null {
+  if (threads.length === 0 || series.every((s) => s.values.every((x) => x === null))) return null;
+  const rows = series.map((s) => s.values.map(rounded));
+  const top = Math.max(...rows.flat());
+  const axisTop = top > 0 ? Number((top * 1.1).toPrecision(2)) : 1;
+  const palette = VARIANT_COLORS.slice(0, series.length).join(", ");
+  return [
+    [
+      "```mermaid",
+      `%%{init: {"themeVariables": {"xyChart": {"plotColorPalette": "${palette}"}}}}%%`,
+      "xychart-beta",
+      `  title ${quoted(title)}`,
+      `  x-axis "threads" [${threads.join(", ")}]`,
+      `  y-axis ${quoted(yLabel)} 0 --> ${axisTop}`,
+      ...rows.map((r) => `  line [${r.join(", ")}]`),
+      "```",
+    ].join("\n"),
+    `<sub>${series.map((s, i) => `${COLOR_SQUARES[i % COLOR_SQUARES.length]} ${s.name}`).join(" · ")}</sub>`,
+  ];
+}

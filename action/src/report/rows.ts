@@ -169,7 +169,10 @@ export function summaryLine(v: Verdict): { title: string; parts: string[] } {
     count("inconclusive") && `${count("inconclusive")} inconclusive`,
     count("improvement") && `${count("improvement")} improved`,
   ].filter(Boolean);
-  const diff = targetDiff(v);
+  const against = (x: Verdict) => {
+    const diff = targetDiff(x);
+    return `${x.head.variant} vs ${x.base.variant}: ${diff.length ? diff.join(", ") : "same target (A/A)"}`;
+  };
   const h = v.host;
   return {
     title: `tiperf ${v.spec.name}: ${v.verdict}`,
@@ -177,7 +180,9 @@ export function summaryLine(v: Verdict): { title: string; parts: string[] } {
       counts.length
         ? `${counts.join(", ")} of ${v.cells.length} judgements`
         : `all ${v.cells.length} judgements unchanged`,
-      `${v.head.variant} vs ${v.base.variant}: ${diff.length ? diff.join(", ") : "same target (A/A)"}`,
+      v.variants && v.variants.length > 1
+        ? v.variants.map((side) => against(subVerdict(v, side.variant))).join("; ")
+        : against(v),
       `target ${targetProfile(v)}`,
       `host ${h.cpu_model} × ${h.cores}, ${gib(h.memory_bytes)}, ${h.os}`,
       `${minutes(v.benchmark_seconds)} benchmark${v.saved_seconds > 0 ? ` (early stop saved ~${minutes(v.saved_seconds)})` : ""}`,
@@ -185,7 +190,6 @@ export function summaryLine(v: Verdict): { title: string; parts: string[] } {
   };
 }
 
-/** How the verdict was reached, in one line under the headline. */
 /** Blocks: how many fresh instances, and the most of the noise that lay between instances. */
 function blocksText(v: Verdict): string {
   if (!v.blocks || v.blocks < 2) return "";
@@ -194,6 +198,7 @@ function blocksText(v: Verdict): string {
   return ` in ${v.blocks} blocks (servers restarted between blocks; intervals over block means${most !== undefined ? `; up to ${Math.round(most * 100)}% of a cell's round-to-round variance lay between instances` : ""})`;
 }
 
+/** How the verdict was reached, in one line under the headline. */
 export function methodText(v: Verdict): string {
   const tolerances = [...new Map(v.cells.map((c) => [c.metric, c])).values()]
     .map((c) => `${metricName(c.metric)} ±${(c.tolerance * 100).toFixed(0)}%`)
@@ -214,4 +219,22 @@ export function rawDirs(v: Verdict): string[] {
 export function reproduceCommand(v: Verdict): string {
   if (v.order === "stored") return `node action/dist/cli.js diff ${v.base.result} ${v.head.result}`;
   return `node action/dist/cli.js compare --spec ${v.spec.path}${v.seed !== undefined ? ` --seed ${v.seed}` : ""}`;
+}
+
+/** Every variant of a verdict: the control (base) first, then each judged against it. */
+export function variantNames(v: Verdict): string[] {
+  return [v.base.variant, ...(v.variants ?? [v.head]).map((s) => s.variant)];
+}
+
+/** The two-variant verdict of one variant against the control (its cells, its side as head). */
+export function subVerdict(v: Verdict, variant: string): Verdict {
+  const side = (v.variants ?? [v.head]).find((s) => s.variant === variant) ?? v.head;
+  const cells = v.variants ? v.cells.filter((c) => c.variant === variant) : v.cells;
+  const { variants: _all, ...rest } = v;
+  const verdict = cells.some((c) => c.verdict === "regression")
+    ? "regression"
+    : cells.length === 0 || cells.some((c) => c.verdict === "inconclusive")
+      ? "inconclusive"
+      : "pass";
+  return { ...rest, head: side, cells, verdict };
 }

@@ -197,6 +197,12 @@ export const CompareSchema = z.strictObject({
   confidence: z.number().gt(0.5).lt(1).default(0.95),
   base: z.string().default("base"),
   head: z.string().default("head"),
+  /**
+   * More than two variants: every one runs and each is judged against this one (default: the
+   * first declared). Setting it, or declaring more than two variants without compare.base/head,
+   * compares them all.
+   */
+  control: z.string().optional(),
   /** Seed of the interleaving order (recorded in the verdict, so a run can be replayed). */
   seed: z.number().int().nonnegative().optional(),
   /**

@@ -19,9 +19,18 @@ export function deepMerge(base: unknown, overlay: unknown): unknown {
   return out;
 }
 
+export interface ResolvedVariant {
+  name: string;
+  spec: Spec;
+}
+
 export interface VariantPlan {
-  base: { name: string; spec: Spec };
-  head: { name: string; spec: Spec };
+  /** The control (judged against by every other variant); with two variants, compare.base. */
+  base: ResolvedVariant;
+  /** With two variants, compare.head; with more, the first of the others. */
+  head: ResolvedVariant;
+  /** Every variant that runs, the control first, then the others in the order declared. */
+  all: ResolvedVariant[];
   compare: CompareSettings;
 }
 
@@ -44,12 +53,16 @@ export function resolveVariants(file: string, raw: unknown, spec: Spec): Variant
   }
   // Overlays merge onto what the user wrote (before durations and percentages were converted).
   const { variants: _v, compare: _c, ...plain } = raw as Record<string, unknown>;
-  const resolve = (role: "base" | "head") => {
-    const name = compare[role];
+  const rawCompare = ((raw as Record<string, unknown>).compare ?? {}) as Record<string, unknown>;
+  const names = Object.keys(variants);
+  // every variant against a control: compare.control, or more than two without base/head named
+  const multi =
+    compare.control !== undefined || (names.length > 2 && !("base" in rawCompare) && !("head" in rawCompare));
+  const resolve = (role: "base" | "head" | "control", name: string = compare[role] as string) => {
     const overlay = variants[name];
     if (!overlay) {
       throw new InputError(
-        `${file}: compare.${role}: no variant named "${name}" (variants: ${Object.keys(variants).join(", ") || "none"})`,
+        `${file}: compare.${role}: no variant named "${name}" (variants: ${names.join(", ") || "none"})`,
       );
     }
     if ("variants" in overlay || "compare" in overlay) {
@@ -63,15 +76,30 @@ export function resolveVariants(file: string, raw: unknown, spec: Spec): Variant
     }
     return { name, spec: parsed.data };
   };
-  const base = resolve("base");
-  const head = resolve("head");
-  if (base.name === head.name)
-    throw new InputError(`${file}: compare.base and compare.head name the same variant "${base.name}"`);
-  if (!sameMatrix(base.spec, head.spec)) {
-    throw new InputError(
-      `${file}: variants.${head.name}: workloads and thread counts must be the same in both variants`,
-    );
+  let all: ResolvedVariant[];
+  if (multi) {
+    if ("base" in rawCompare || "head" in rawCompare)
+      throw new InputError(
+        `${file}: compare: base/head name a pair; with compare.control every variant is judged against the control: set one or the other`,
+      );
+    if (names.length < 2) throw new InputError(`${file}: variants: a comparison needs at least two variants`);
+    const control = resolve("control", compare.control ?? (names[0] as string));
+    all = [control, ...names.filter((n) => n !== control.name).map((n) => resolve("control", n))];
+  } else {
+    const base = resolve("base");
+    const head = resolve("head");
+    if (base.name === head.name)
+      throw new InputError(`${file}: compare.base and compare.head name the same variant "${base.name}"`);
+    all = [base, head];
   }
+  const base = all[0] as ResolvedVariant;
+  const head = all[1] as ResolvedVariant;
+  for (const v of all.slice(1))
+    if (!sameMatrix(base.spec, v.spec)) {
+      throw new InputError(
+        `${file}: variants.${v.name}: workloads and thread counts must be the same in every variant`,
+      );
+    }
   if (compare.max_rounds !== undefined && compare.max_rounds < compare.rounds) {
     throw new InputError(
       `${file}: compare.max_rounds (${compare.max_rounds}) must be ≥ compare.rounds (${compare.rounds})`,
@@ -88,5 +116,5 @@ export function resolveVariants(file: string, raw: unknown, spec: Spec): Variant
         `${file}: compare.max_rounds (${compare.max_rounds}) must be a multiple of the ${perBlock} rounds per block (compare.rounds / compare.blocks): more rounds come as whole blocks`,
       );
   }
-  return { base, head, compare };
+  return { base, head, all, compare };
 }

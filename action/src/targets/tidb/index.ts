@@ -12,8 +12,7 @@ export const DEFAULT_PROFILE = "infra/profiles/playground.yaml";
 
 /** The variants of a loaded spec, in the order they are set up (a plain run has one: base). */
 export function variantsOf(loaded: LoadedSpec): TidbVariant[] {
-  if (loaded.variants)
-    return [loaded.variants.base, loaded.variants.head].map((v) => ({ name: v.name, target: v.spec.target }));
+  if (loaded.variants) return loaded.variants.all.map((v) => ({ name: v.name, target: v.spec.target }));
   return [{ name: "base", target: loaded.spec.target }];
 }
 

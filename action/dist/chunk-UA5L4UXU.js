@@ -7,8 +7,8 @@ import {
   lookup,
   sameSetting,
   tiupHome
-} from "./chunk-FEOBXTE7.js";
-import "./chunk-SNRGTOY6.js";
+} from "./chunk-ORJW7NZO.js";
+import "./chunk-GEDDX6VF.js";
 import "./chunk-KZLFUJ4J.js";
 import "./chunk-3EADY6QU.js";
 export {

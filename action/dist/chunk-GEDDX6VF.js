@@ -1880,6 +1880,12 @@ var CompareSchema = external_exports.strictObject({
   confidence: external_exports.number().gt(0.5).lt(1).default(0.95),
   base: external_exports.string().default("base"),
   head: external_exports.string().default("head"),
+  /**
+   * More than two variants: every one runs and each is judged against this one (default: the
+   * first declared). Setting it, or declaring more than two variants without compare.base/head,
+   * compares them all.
+   */
+  control: external_exports.string().optional(),
   /** Seed of the interleaving order (recorded in the verdict, so a run can be replayed). */
   seed: external_exports.number().int().nonnegative().optional(),
   /**
@@ -1981,12 +1987,14 @@ function resolveVariants(file, raw, spec) {
     );
   }
   const { variants: _v, compare: _c, ...plain } = raw;
-  const resolve = (role) => {
-    const name = compare[role];
+  const rawCompare = raw.compare ?? {};
+  const names = Object.keys(variants);
+  const multi = compare.control !== void 0 || names.length > 2 && !("base" in rawCompare) && !("head" in rawCompare);
+  const resolve = (role, name = compare[role]) => {
     const overlay = variants[name];
     if (!overlay) {
       throw new InputError(
-        `${file}: compare.${role}: no variant named "${name}" (variants: ${Object.keys(variants).join(", ") || "none"})`
+        `${file}: compare.${role}: no variant named "${name}" (variants: ${names.join(", ") || "none"})`
       );
     }
     if ("variants" in overlay || "compare" in overlay) {
@@ -2000,15 +2008,30 @@ function resolveVariants(file, raw, spec) {
     }
     return { name, spec: parsed.data };
   };
-  const base = resolve("base");
-  const head = resolve("head");
-  if (base.name === head.name)
-    throw new InputError(`${file}: compare.base and compare.head name the same variant "${base.name}"`);
-  if (!sameMatrix(base.spec, head.spec)) {
-    throw new InputError(
-      `${file}: variants.${head.name}: workloads and thread counts must be the same in both variants`
-    );
+  let all;
+  if (multi) {
+    if ("base" in rawCompare || "head" in rawCompare)
+      throw new InputError(
+        `${file}: compare: base/head name a pair; with compare.control every variant is judged against the control: set one or the other`
+      );
+    if (names.length < 2) throw new InputError(`${file}: variants: a comparison needs at least two variants`);
+    const control = resolve("control", compare.control ?? names[0]);
+    all = [control, ...names.filter((n) => n !== control.name).map((n) => resolve("control", n))];
+  } else {
+    const base2 = resolve("base");
+    const head2 = resolve("head");
+    if (base2.name === head2.name)
+      throw new InputError(`${file}: compare.base and compare.head name the same variant "${base2.name}"`);
+    all = [base2, head2];
   }
+  const base = all[0];
+  const head = all[1];
+  for (const v of all.slice(1))
+    if (!sameMatrix(base.spec, v.spec)) {
+      throw new InputError(
+        `${file}: variants.${v.name}: workloads and thread counts must be the same in every variant`
+      );
+    }
   if (compare.max_rounds !== void 0 && compare.max_rounds < compare.rounds) {
     throw new InputError(
       `${file}: compare.max_rounds (${compare.max_rounds}) must be \u2265 compare.rounds (${compare.rounds})`
@@ -2025,7 +2048,7 @@ function resolveVariants(file, raw, spec) {
         `${file}: compare.max_rounds (${compare.max_rounds}) must be a multiple of the ${perBlock} rounds per block (compare.rounds / compare.blocks): more rounds come as whole blocks`
       );
   }
-  return { base, head, compare };
+  return { base, head, all, compare };
 }
 
 // action/src/specfile/load.ts
@@ -2538,8 +2561,8 @@ async function sweep(opts) {
       continue;
     }
     if (e.kind === "stack") {
-      const { recoverRecorded } = await import("./chunk-4T4RDO25.js");
-      const { tiupHome } = await import("./chunk-ZGSKDYIX.js");
+      const { recoverRecorded } = await import("./chunk-UVQE6WBV.js");
+      const { tiupHome } = await import("./chunk-UA5L4UXU.js");
       try {
         await recoverRecorded(e, tiupHome(), opts.log);
         opts.log(`reap: recovered ${e.what} (${ageText})`);

@@ -10,7 +10,7 @@ import {
   runCommand,
   shellCommand,
   sshArgs
-} from "./chunk-SNRGTOY6.js";
+} from "./chunk-GEDDX6VF.js";
 import {
   sweepRun
 } from "./chunk-7N3WP33W.js";

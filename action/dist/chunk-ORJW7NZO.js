@@ -17,7 +17,7 @@ import {
   sshArgs,
   startServerProcess,
   writeAtomic
-} from "./chunk-SNRGTOY6.js";
+} from "./chunk-GEDDX6VF.js";
 import {
   InputError,
   MAIN_PORT,

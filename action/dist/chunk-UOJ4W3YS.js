@@ -4,7 +4,7 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   provisionCluster
-} from "./chunk-MGIBCHQ5.js";
+} from "./chunk-JVWK3QH5.js";
 import {
   MARIADB_PROGRAMS,
   TidbRun,
@@ -19,7 +19,7 @@ import {
   startMariadb,
   startupFailure,
   tiupHome
-} from "./chunk-FEOBXTE7.js";
+} from "./chunk-ORJW7NZO.js";
 import {
   DRIVERS,
   HostSchema,
@@ -47,7 +47,7 @@ import {
   tQuantile,
   welchLogShift,
   writeAtomic
-} from "./chunk-SNRGTOY6.js";
+} from "./chunk-GEDDX6VF.js";
 import {
   checkBudget,
   estimateCost,
@@ -1994,15 +1994,15 @@ function judgeCells(keys4, samplesOf, alpha, paired) {
   }
   return out;
 }
-function judgeRounds(result, spec, variants, confidence, looks) {
+function judgeFamily(result, spec, control, others, confidence, looks) {
   const keys4 = keysOf(spec);
-  const comparisons = comparisonsOf(keys4) * looks;
+  const comparisons = comparisonsOf(keys4) * looks * others.length;
   const alpha = alphaPerCell(confidence, comparisons);
-  const cells = judgeCells(
-    keys4,
-    (k2, m3) => pairedSamples(result, variants.base, variants.head, k2, m3),
-    alpha,
-    true
+  const cells = others.flatMap(
+    (variant) => judgeCells(keys4, (k2, m3) => pairedSamples(result, control, variant, k2, m3), alpha, true).map((c4) => ({
+      ...c4,
+      variant
+    }))
   );
   return { cells, comparisons, alpha };
 }
@@ -2084,6 +2084,8 @@ pass --force to compare anyway`
 // action/src/compare/verdict.ts
 var VERDICT_FORMAT = "tiperf.verdict";
 var CellJudgementSchema = external_exports.strictObject({
+  /** The variant judged against the control (compare runs; absent in diffs of stored results). */
+  variant: external_exports.string().optional(),
   workload: external_exports.string(),
   threads: external_exports.number().int(),
   metric: external_exports.string(),
@@ -2125,6 +2127,8 @@ var VerdictSchema = external_exports.strictObject({
   spec: external_exports.strictObject({ name: external_exports.string(), path: external_exports.string(), hash: external_exports.string() }),
   base: SideSchema,
   head: SideSchema,
+  /** More than two variants: every variant judged against the control (base), head among them. */
+  variants: external_exports.array(SideSchema).optional(),
   host: HostSchema,
   /** Familywise confidence; every interval is at the Bonferroni-corrected per-cell level. */
   confidence: external_exports.number(),
@@ -2192,6 +2196,37 @@ function workloadCharts(w2, base, head) {
   );
   if (lat && w2.latencyName) out.push(lat, key2);
   return out;
+}
+var VARIANT_COLORS = [
+  BASE_COLOR,
+  HEAD_COLOR,
+  "#54a24b",
+  "#e45756",
+  "#72b7b2",
+  "#b279a2",
+  "#ff9da6",
+  "#9d755d"
+];
+var COLOR_SQUARES = ["\u{1F7E6}", "\u{1F7E7}", "\u{1F7E9}", "\u{1F7E5}", "\u2B1B", "\u{1F7EA}", "\u{1F7EB}", "\u2B1C"];
+function xyChartN(title2, yLabel, threads, series) {
+  if (threads.length === 0 || series.every((s2) => s2.values.every((x4) => x4 === null))) return null;
+  const rows = series.map((s2) => s2.values.map(rounded));
+  const top = Math.max(...rows.flat());
+  const axisTop = top > 0 ? Number((top * 1.1).toPrecision(2)) : 1;
+  const palette = VARIANT_COLORS.slice(0, series.length).join(", ");
+  return [
+    [
+      "```mermaid",
+      `%%{init: {"themeVariables": {"xyChart": {"plotColorPalette": "${palette}"}}}}%%`,
+      "xychart-beta",
+      `  title ${quoted(title2)}`,
+      `  x-axis "threads" [${threads.join(", ")}]`,
+      `  y-axis ${quoted(yLabel)} 0 --> ${axisTop}`,
+      ...rows.map((r) => `  line [${r.join(", ")}]`),
+      "```"
+    ].join("\n"),
+    `<sub>${series.map((s2, i) => `${COLOR_SQUARES[i % COLOR_SQUARES.length]} ${s2.name}`).join(" \xB7 ")}</sub>`
+  ];
 }
 
 // action/src/report/rows.ts
@@ -2306,13 +2341,16 @@ function summaryLine(v) {
     count2("inconclusive") && `${count2("inconclusive")} inconclusive`,
     count2("improvement") && `${count2("improvement")} improved`
   ].filter(Boolean);
-  const diff = targetDiff(v);
+  const against = (x4) => {
+    const diff = targetDiff(x4);
+    return `${x4.head.variant} vs ${x4.base.variant}: ${diff.length ? diff.join(", ") : "same target (A/A)"}`;
+  };
   const h2 = v.host;
   return {
     title: `tiperf ${v.spec.name}: ${v.verdict}`,
     parts: [
       counts.length ? `${counts.join(", ")} of ${v.cells.length} judgements` : `all ${v.cells.length} judgements unchanged`,
-      `${v.head.variant} vs ${v.base.variant}: ${diff.length ? diff.join(", ") : "same target (A/A)"}`,
+      v.variants && v.variants.length > 1 ? v.variants.map((side) => against(subVerdict(v, side.variant))).join("; ") : against(v),
       `target ${targetProfile(v)}`,
       `host ${h2.cpu_model} \xD7 ${h2.cores}, ${gib(h2.memory_bytes)}, ${h2.os}`,
       `${minutes(v.benchmark_seconds)} benchmark${v.saved_seconds > 0 ? ` (early stop saved ~${minutes(v.saved_seconds)})` : ""}`
@@ -2336,6 +2374,93 @@ function rawDirs(v) {
 function reproduceCommand(v) {
   if (v.order === "stored") return `node action/dist/cli.js diff ${v.base.result} ${v.head.result}`;
   return `node action/dist/cli.js compare --spec ${v.spec.path}${v.seed !== void 0 ? ` --seed ${v.seed}` : ""}`;
+}
+function variantNames(v) {
+  return [v.base.variant, ...(v.variants ?? [v.head]).map((s2) => s2.variant)];
+}
+function subVerdict(v, variant) {
+  const side = (v.variants ?? [v.head]).find((s2) => s2.variant === variant) ?? v.head;
+  const cells = v.variants ? v.cells.filter((c4) => c4.variant === variant) : v.cells;
+  const { variants: _all, ...rest } = v;
+  const verdict = cells.some((c4) => c4.verdict === "regression") ? "regression" : cells.length === 0 || cells.some((c4) => c4.verdict === "inconclusive") ? "inconclusive" : "pass";
+  return { ...rest, head: side, cells, verdict };
+}
+
+// action/src/report/matrix.ts
+function variantWorkloads(v) {
+  const names = variantNames(v);
+  const subs = names.slice(1).map((n) => ({ variant: n, workloads: workloadRows(subVerdict(v, n)) }));
+  const order = subs[0]?.workloads.map((w2) => w2.workload) ?? [];
+  return order.map((workload) => {
+    const per = subs.map((s2) => ({
+      variant: s2.variant,
+      rows: s2.workloads.find((w2) => w2.workload === workload)
+    }));
+    const threads = [...new Set(per.flatMap((p) => p.rows?.rows.map((r) => r.threads) ?? []))];
+    return { workload, names, per, threads };
+  });
+}
+var SEVERITY2 = ["regression", "inconclusive", "improvement", "unchanged"];
+function matrixVerdict(rows, names) {
+  const verdict = SEVERITY2.find((s2) => rows.some((r) => r?.verdict === s2)) ?? "unchanged";
+  return { verdict, who: names.filter((_, i) => rows[i]?.verdict === verdict) };
+}
+function matrixTable(w2, v, keep, md3) {
+  const first = w2.per[0]?.rows;
+  const tp = first?.throughputName ?? "value";
+  const control = md3(w2.names[0]);
+  const conf = `${Math.round(v.confidence * 100)}% CI`;
+  const lines2 = [
+    `| Threads | ${control} ${tp} | ${w2.per.map((p) => `${md3(p.variant)} ${tp} | \u0394% (${conf})`).join(" | ")} | verdict |`,
+    `|---:|---:|${w2.per.map(() => "---:|---|").join("")}---|`
+  ];
+  let hidden = 0;
+  for (const t of w2.threads) {
+    const rows = w2.per.map((p) => p.rows?.rows.find((r) => r.threads === t));
+    if (!keep(rows)) {
+      hidden++;
+      continue;
+    }
+    const main2 = (r) => r?.throughput ?? r?.judgements[0];
+    const base = main2(rows.find((r) => r !== void 0))?.base;
+    const cols = rows.map((r) => {
+      const m3 = main2(r);
+      return `${num(m3?.head)} | ${pct(m3?.change)} ${ciText(m3)} ${r ? CELL_MARK[r.verdict] : ""}`;
+    });
+    const { verdict, who } = matrixVerdict(
+      rows,
+      w2.per.map((p) => p.variant)
+    );
+    lines2.push(
+      `| ${t} | ${num(base)} | ${cols.join(" | ")} | ${CELL_MARK[verdict]} ${verdict}${verdict !== "unchanged" && who.length ? ` (${who.map(md3).join(", ")})` : ""} |`
+    );
+  }
+  return { lines: lines2, hidden };
+}
+function matrixCharts(w2, md3) {
+  const out = [];
+  const first = w2.per[0]?.rows;
+  for (const kind of ["throughput", "latency"]) {
+    const name = kind === "throughput" ? first?.throughputName : first?.latencyName;
+    if (!name || !first) continue;
+    const at = (rows, t) => rows?.rows.find((r) => r.threads === t)?.[kind];
+    const series = [
+      { name: md3(w2.names[0]), values: w2.threads.map((t) => at(first, t)?.base ?? null) },
+      ...w2.per.map((p) => ({
+        name: md3(p.variant),
+        values: w2.threads.map((t) => at(p.rows, t)?.head ?? null)
+      }))
+    ];
+    const title2 = kind === "throughput" ? `${w2.workload}: ${name} vs threads` : `${w2.workload}: ${name} latency (${first.latencyUnit ?? "ms"}) vs threads`;
+    const chart = xyChartN(
+      title2,
+      kind === "throughput" ? name : `${name} ${first.latencyUnit ?? "ms"}`,
+      w2.threads,
+      series
+    );
+    if (chart) out.push(...chart);
+  }
+  return out;
 }
 
 // action/src/report/comment.ts
@@ -2416,7 +2541,26 @@ function render(v, workloads, d, trimmed, opts) {
   }
   out.push(method(v), "");
   if (v.cost) out.push(costLine(v.cost), "");
-  for (const w2 of workloads) {
+  if (v.variants && v.variants.length > 1) {
+    const keep = (rows) => d.rows === "all" ? true : d.rows === "notable" ? rows.some((r) => r !== void 0 && notable(r)) : rows.some((r) => r?.verdict === "regression");
+    for (const w2 of variantWorkloads(v)) {
+      const { lines: lines2, hidden } = matrixTable(w2, v, keep, md);
+      if (lines2.length === 2 && d.rows !== "all") continue;
+      out.push(`#### ${md(w2.workload)}`, "", ...lines2);
+      if (hidden > 0) out.push("", `<sub>${hidden} more row(s) not shown</sub>`);
+      out.push("");
+      if (d.charts) for (const block of matrixCharts(w2, md)) out.push(block, "");
+      if (d.details !== "none")
+        for (const p of w2.per) {
+          if (!p.rows) continue;
+          const sub = subVerdict(v, p.variant);
+          const drows = d.details === "all" ? p.rows.rows : p.rows.rows.filter(notable);
+          const named2 = { ...p.rows, workload: `${w2.workload}, ${p.variant} against ${w2.names[0]}` };
+          if (drows.length) out.push(...details(named2, sub, drows, d.rawPerCell), "");
+        }
+    }
+  }
+  for (const w2 of v.variants && v.variants.length > 1 ? [] : workloads) {
     const rows = w2.rows.filter(
       (r) => d.rows === "all" ? true : d.rows === "notable" ? notable(r) : r.verdict === "regression"
     );
@@ -55952,15 +56096,21 @@ var frame2 = (values3) => ({
 });
 var THREADS_X = { field: "threads", type: "ordinal", title: "threads", axis: { labelAngle: 0 } };
 var stem = (s2) => s2.replace(/[^\w.-]+/g, "_");
-function lines(w2, v, pick3, yTitle, fromZero) {
-  const values3 = w2.rows.flatMap((r) => {
-    const j = r[pick3];
-    if (!j || j.base === null || j.head === null) return [];
-    return [
-      { threads: r.threads, variant: v.base.variant, value: j.base },
-      { threads: r.threads, variant: v.head.variant, value: j.head }
-    ];
-  });
+function lines(parts, pick3, yTitle, fromZero) {
+  const first = parts[0];
+  const names = [first.side.base.variant, ...parts.map((p) => p.side.head.variant)];
+  const values3 = [
+    ...first.rows.rows.flatMap((r) => {
+      const j = r[pick3];
+      return j && j.base !== null ? [{ threads: r.threads, variant: names[0], value: j.base }] : [];
+    }),
+    ...parts.flatMap(
+      (p) => p.rows.rows.flatMap((r) => {
+        const j = r[pick3];
+        return j && j.head !== null && j.base !== null ? [{ threads: r.threads, variant: p.side.head.variant, value: j.head }] : [];
+      })
+    )
+  ];
   return {
     ...frame2(values3),
     mark: { type: "line", point: { size: 50 }, strokeWidth: 2.5 },
@@ -55971,7 +56121,7 @@ function lines(w2, v, pick3, yTitle, fromZero) {
         field: "variant",
         type: "nominal",
         title: null,
-        scale: { domain: [v.base.variant, v.head.variant], range: [BASE_COLOR, HEAD_COLOR] },
+        scale: { domain: names, range: VARIANT_COLORS.slice(0, names.length) },
         legend: { orient: "bottom" }
       }
     }
@@ -56030,13 +56180,19 @@ function change2(w2) {
 }
 function verdictCharts(v) {
   const out = [];
-  for (const w2 of workloadRows(v)) {
+  const sides = v.variants && v.variants.length > 1 ? v.variants.map((s2) => subVerdict(v, s2.variant)) : [v];
+  const perSide = sides.map((side) => ({ side, workloads: workloadRows(side) }));
+  for (const w2 of perSide[0]?.workloads ?? []) {
+    const parts = perSide.flatMap((p) => {
+      const rows = p.workloads.find((x4) => x4.workload === w2.workload);
+      return rows ? [{ side: p.side, rows }] : [];
+    });
     if (w2.throughputName && w2.rows.some((r) => r.throughput)) {
       out.push({
         workload: w2.workload,
         name: `${stem(w2.workload)}-${w2.throughputName.toLowerCase()}`,
         title: `${w2.workload}: ${w2.throughputName} vs threads`,
-        spec: lines(w2, v, "throughput", w2.throughputName, true)
+        spec: lines(parts, "throughput", w2.throughputName, true)
       });
     }
     if (w2.latencyName && w2.rows.some((r) => r.latency)) {
@@ -56044,15 +56200,17 @@ function verdictCharts(v) {
         workload: w2.workload,
         name: `${stem(w2.workload)}-${w2.latencyName}`,
         title: `${w2.workload}: ${w2.latencyName} latency (${w2.latencyUnit ?? "ms"}) vs threads`,
-        spec: lines(w2, v, "latency", `${w2.latencyName} latency (${w2.latencyUnit ?? "ms"})`, true)
+        spec: lines(parts, "latency", `${w2.latencyName} latency (${w2.latencyUnit ?? "ms"})`, true)
       });
     }
-    const c4 = change2(w2);
-    if (c4) {
+    for (const p of parts) {
+      const c4 = change2(p.rows);
+      if (!c4) continue;
+      const suffix = parts.length > 1 ? `-${stem(p.side.head.variant)}` : "";
       out.push({
         workload: w2.workload,
-        name: `${stem(w2.workload)}-change`,
-        title: `${w2.workload}: ${w2.throughputName ?? "change"} \u0394% with ${Math.round(v.confidence * 100)}% CI (grey: tolerance)`,
+        name: `${stem(w2.workload)}-change${suffix}`,
+        title: `${w2.workload}: ${w2.throughputName ?? "change"} \u0394% with ${Math.round(v.confidence * 100)}% CI (grey: tolerance)${parts.length > 1 ? `, ${p.side.head.variant} against ${p.side.base.variant}` : ""}`,
         spec: c4
       });
     }
@@ -56116,66 +56274,15 @@ function verdictHtml(v, charts) {
     `<p class="method">${esc(methodText(v))}</p>`
   ];
   const conf = `${Math.round(v.confidence * 100)}% CI`;
-  for (const w2 of workloadRows(v)) {
-    const tp = w2.throughputName ?? "value";
-    const lat = w2.latencyName;
-    out.push(`<h2>${esc(w2.workload)}</h2>`, "<table><thead><tr>");
-    for (const h2 of [
-      "Threads",
-      `${v.base.variant} ${tp}`,
-      `${v.head.variant} ${tp}`,
-      "\u0394%",
-      conf,
-      ...lat ? [
-        `${v.base.variant} ${lat} (${w2.latencyUnit ?? "ms"})`,
-        `${v.head.variant} ${lat} (${w2.latencyUnit ?? "ms"})`
-      ] : []
-    ])
-      out.push(`<th>${esc(h2)}</th>`);
-    out.push('<th class="l">verdict</th></tr></thead><tbody>');
-    for (const r of w2.rows) {
-      const main2 = r.throughput ?? r.judgements[0];
-      const cells = [
-        r.threads,
-        num(main2?.base),
-        num(main2?.head),
-        pct(main2?.change),
-        ciText(main2),
-        ...lat ? [num(r.latency?.base), num(r.latency?.head)] : []
-      ];
+  const multi = Boolean(v.variants && v.variants.length > 1);
+  const sections = multi ? (v.variants ?? []).map((s2) => subVerdict(v, s2.variant)) : [v];
+  const shown = /* @__PURE__ */ new Set();
+  for (const side of sections) {
+    if (multi)
       out.push(
-        `<tr class="${r.verdict}">${cells.map((c4) => `<td>${esc(c4)}</td>`).join("")}<td class="l">${CELL_MARK[r.verdict]} ${esc(r.verdict)}${r.verdict !== "unchanged" ? ` (${esc(r.because.join(", "))})` : ""}</td></tr>`
+        `<h2 class="variant">${esc(side.head.variant)} against ${esc(side.base.variant)}: ${overallMark(side)} ${esc(side.verdict)}</h2>`
       );
-    }
-    out.push("</tbody></table>", '<div class="charts">');
-    const mine = charts.filter((c4) => c4.chart.workload === w2.workload);
-    for (const c4 of mine)
-      out.push(
-        `<figure class="chart" data-chart="${esc(c4.chart.name)}">${c4.svg}<figcaption>${esc(c4.chart.title)}</figcaption></figure>`
-      );
-    out.push("</div>", `<details><summary>${esc(w2.workload)}: every judgement</summary><table><thead><tr>`);
-    for (const h2 of ["Threads", "metric", v.base.variant, v.head.variant, "\u0394%", "CI", "MDE", "n", "method"])
-      out.push(`<th>${esc(h2)}</th>`);
-    out.push('<th class="l">verdict</th><th class="l">raw logs</th></tr></thead><tbody>');
-    for (const r of w2.rows) {
-      for (const j of r.judgements) {
-        const cells = [
-          r.threads,
-          metricName(j.metric),
-          num(j.base),
-          num(j.head),
-          pct(j.change),
-          ciText(j),
-          pct(j.mde),
-          j.n,
-          j.method
-        ];
-        out.push(
-          `<tr class="${j.verdict}">${cells.map((c4) => `<td>${esc(c4)}</td>`).join("")}<td class="l">${CELL_MARK[j.verdict]} ${esc(j.verdict)}${j.reason ? ` \u2014 ${esc(j.reason)}` : ""}</td><td class="l"><code>raw/${esc(w2.workload)}-t${r.threads}*.log</code></td></tr>`
-        );
-      }
-    }
-    out.push("</tbody></table></details>");
+    out.push(...workloadSections(side, charts, conf, shown));
   }
   out.push(
     "<h2>Reproduce locally</h2>",
@@ -56221,6 +56328,72 @@ async function writeHtmlReport(v, file, log7 = () => {
     written.push(pngFile);
   }
   return written;
+}
+function workloadSections(v, charts, conf, shown) {
+  const out = [];
+  for (const w2 of workloadRows(v)) {
+    const tp = w2.throughputName ?? "value";
+    const lat = w2.latencyName;
+    out.push(`<h2>${esc(w2.workload)}</h2>`, "<table><thead><tr>");
+    for (const h2 of [
+      "Threads",
+      `${v.base.variant} ${tp}`,
+      `${v.head.variant} ${tp}`,
+      "\u0394%",
+      conf,
+      ...lat ? [
+        `${v.base.variant} ${lat} (${w2.latencyUnit ?? "ms"})`,
+        `${v.head.variant} ${lat} (${w2.latencyUnit ?? "ms"})`
+      ] : []
+    ])
+      out.push(`<th>${esc(h2)}</th>`);
+    out.push('<th class="l">verdict</th></tr></thead><tbody>');
+    for (const r of w2.rows) {
+      const main2 = r.throughput ?? r.judgements[0];
+      const cells = [
+        r.threads,
+        num(main2?.base),
+        num(main2?.head),
+        pct(main2?.change),
+        ciText(main2),
+        ...lat ? [num(r.latency?.base), num(r.latency?.head)] : []
+      ];
+      out.push(
+        `<tr class="${r.verdict}">${cells.map((c4) => `<td>${esc(c4)}</td>`).join("")}<td class="l">${CELL_MARK[r.verdict]} ${esc(r.verdict)}${r.verdict !== "unchanged" ? ` (${esc(r.because.join(", "))})` : ""}</td></tr>`
+      );
+    }
+    out.push("</tbody></table>", '<div class="charts">');
+    const mine = charts.filter((c4) => c4.chart.workload === w2.workload && !shown.has(c4.chart.name));
+    for (const c4 of mine) shown.add(c4.chart.name);
+    for (const c4 of mine)
+      out.push(
+        `<figure class="chart" data-chart="${esc(c4.chart.name)}">${c4.svg}<figcaption>${esc(c4.chart.title)}</figcaption></figure>`
+      );
+    out.push("</div>", `<details><summary>${esc(w2.workload)}: every judgement</summary><table><thead><tr>`);
+    for (const h2 of ["Threads", "metric", v.base.variant, v.head.variant, "\u0394%", "CI", "MDE", "n", "method"])
+      out.push(`<th>${esc(h2)}</th>`);
+    out.push('<th class="l">verdict</th><th class="l">raw logs</th></tr></thead><tbody>');
+    for (const r of w2.rows) {
+      for (const j of r.judgements) {
+        const cells = [
+          r.threads,
+          metricName(j.metric),
+          num(j.base),
+          num(j.head),
+          pct(j.change),
+          ciText(j),
+          pct(j.mde),
+          j.n,
+          j.method
+        ];
+        out.push(
+          `<tr class="${j.verdict}">${cells.map((c4) => `<td>${esc(c4)}</td>`).join("")}<td class="l">${CELL_MARK[j.verdict]} ${esc(j.verdict)}${j.reason ? ` \u2014 ${esc(j.reason)}` : ""}</td><td class="l"><code>raw/${esc(w2.workload)}-t${r.threads}*.log</code></td></tr>`
+        );
+      }
+    }
+    out.push("</tbody></table></details>");
+  }
+  return out;
 }
 
 // action/src/pipeline/preflight.ts
@@ -56551,7 +56724,7 @@ function specWarnings(loaded, command, cores = cpus().length) {
         `variants (${names.join(", ")}): tiperf run measures the spec as written, without any variant's overlay; tiperf compare runs them`
       );
     } else if (variants) {
-      const unused = names.filter((n) => n !== variants.base.name && n !== variants.head.name);
+      const unused = names.filter((n) => !variants.all.some((v) => v.name === n));
       if (unused.length > 0) {
         out.push(
           `variants.${unused.join(", variants.")}: not run: tiperf compare runs compare.base (${variants.base.name}) against compare.head (${variants.head.name})`
@@ -56587,7 +56760,7 @@ function runHours(loaded) {
   const once = planCells(spec).reduce((sum3, c4) => sum3 + cellSeconds(c4), 0);
   const compare3 = loaded.variants?.compare;
   const rounds = compare3 ? (compare3.max_rounds ?? compare3.rounds) + compare3.warmup_rounds : 1;
-  const variants = loaded.variants ? 2 : 1;
+  const variants = loaded.variants ? loaded.variants.all.length : 1;
   return { setup: SETUP_HOURS, matrix: once * rounds * variants / 3600 };
 }
 
@@ -56723,8 +56896,7 @@ async function hostFacts() {
 // action/src/targets/tidb/index.ts
 var DEFAULT_PROFILE = "infra/profiles/playground.yaml";
 function variantsOf(loaded) {
-  if (loaded.variants)
-    return [loaded.variants.base, loaded.variants.head].map((v) => ({ name: v.name, target: v.spec.target }));
+  if (loaded.variants) return loaded.variants.all.map((v) => ({ name: v.name, target: v.spec.target }));
   return [{ name: "base", target: loaded.spec.target }];
 }
 async function planFor(loaded, o) {
@@ -57078,7 +57250,7 @@ async function startResult(loaded, opts) {
   const prefix = `tiperf-${runId.split("-").pop()}`;
   let plan = loaded.spec.target.kind === "tidb" ? await planFor(loaded, { ...loaded.profile ? { profile: loaded.profile } : {}, prefix }) : void 0;
   const estimate2 = plan?.profile.provider === "aws" ? checkCloudBudget(loaded, plan) : void 0;
-  checkTools(loaded.variants ? [loaded.variants.base.spec, loaded.variants.head.spec] : [loaded.spec], {
+  checkTools(loaded.variants ? loaded.variants.all.map((v) => v.spec) : [loaded.spec], {
     remoteLoad: Boolean(plan?.load.user)
   });
   const warnings = specWarnings(loaded, opts.command);
@@ -57321,6 +57493,17 @@ function lookRounds(rounds, maxRounds) {
   looks.push(maxRounds);
   return looks;
 }
+function rotatedOrders(variants, cells, seed) {
+  const random2 = rng(seed);
+  return Array.from({ length: cells }, () => {
+    const perm = Array.from({ length: variants }, (_, i) => i);
+    for (let i = perm.length - 1; i > 0; i--) {
+      const j = Math.floor(random2() * (i + 1));
+      [perm[i], perm[j]] = [perm[j], perm[i]];
+    }
+    return perm;
+  });
+}
 
 // action/src/pipeline/compare.ts
 async function compareSpec(loaded, opts) {
@@ -57335,9 +57518,22 @@ async function compareSpec(loaded, opts) {
   const looksAt = lookRounds(compare3.rounds, maxRounds);
   const looks = looksAt.length;
   const seed = opts.seed ?? compare3.seed ?? randomInt(2 ** 31);
-  const cellsOf = (variant, round2) => planCells(variant === plan.base.name ? plan.base.spec : plan.head.spec, variant, round2);
+  const names = plan.all.map((v) => v.name);
+  const control = plan.base.name;
+  const others = names.slice(1);
+  const specOf = new Map(plan.all.map((v) => [v.name, v.spec]));
+  const cellsOf = (variant, round2) => planCells(specOf.get(variant), variant, round2);
   const perRound = planCells(plan.base.spec).length;
-  const order = interleavedOrder(maxRounds, perRound, seed);
+  const pairOrder = interleavedOrder(maxRounds, perRound, seed);
+  const rotations = names.length > 2 ? rotatedOrders(names.length, perRound, seed) : [];
+  const runOrder = (round2, cell2) => {
+    if (round2 === 0) return names;
+    if (names.length === 2)
+      return (pairOrder[round2 - 1]?.[cell2] ?? "base-first") === "base-first" ? names : [...names].reverse();
+    const perm = rotations[cell2];
+    const shift = (round2 - 1) % names.length;
+    return perm.map((_, k2) => names[perm[(k2 + shift) % perm.length]]);
+  };
   const { result, runDir, tidb } = await startResult(loaded, {
     outDir: opts.outDir,
     command: "compare",
@@ -57345,23 +57541,17 @@ async function compareSpec(loaded, opts) {
     signal: opts.signal
   });
   opts.log(
-    `compare ${result.run_id}: ${plan.head.name} against ${plan.base.name}, ${compare3.order}, ${compare3.rounds}${maxRounds > compare3.rounds ? `\u2013${maxRounds}` : ""} rounds, seed ${seed}; results in ${runDir.dir}`
+    `compare ${result.run_id}: ${others.join(", ")} against ${control}, ${compare3.order}, ${compare3.rounds}${maxRounds > compare3.rounds ? `\u2013${maxRounds}` : ""} rounds, seed ${seed}; results in ${runDir.dir}`
   );
   let error3;
   const benches = [];
   let verdict;
   const startedMeasuring = Date.now();
-  const judge = () => judgeRounds(
-    result,
-    plan.base.spec,
-    { base: plan.base.name, head: plan.head.name },
-    compare3.confidence,
-    looks
-  );
+  const judge = () => judgeFamily(result, plan.base.spec, control, others, compare3.confidence, looks);
   let roundsDone = 0;
   try {
-    const maxConn = Math.max(maxThreads(plan.base.spec), maxThreads(plan.head.spec));
-    for (const v of [plan.base, plan.head]) {
+    const maxConn = Math.max(...plan.all.map((v) => maxThreads(v.spec)));
+    for (const v of plan.all) {
       const bench = await Bench.open({
         variant: v.name,
         spec: v.spec,
@@ -57376,8 +57566,8 @@ async function compareSpec(loaded, opts) {
       result.targets.push(bench.info());
     }
     await runDir.writeResult(result);
-    const [base, head] = benches;
-    const secondsPerRound = cellsOf(plan.base.name, 1).reduce((s2, c4) => s2 + cellSeconds(c4), 0) * (compare3.order === "duet" ? 1 : 2);
+    const benchOf = new Map(benches.map((b10) => [b10.variant, b10]));
+    const secondsPerRound = cellsOf(control, 1).reduce((s2, c4) => s2 + cellSeconds(c4), 0) * (compare3.order === "duet" ? 1 : names.length);
     const blockCount = compare3.blocks > 1 ? maxRounds / (compare3.rounds / compare3.blocks) : 1;
     const totalRounds = maxRounds + compare3.warmup_rounds * blockCount;
     const progress = new Progress(perRound * totalRounds, secondsPerRound * totalRounds, opts.log);
@@ -57399,25 +57589,25 @@ async function compareSpec(loaded, opts) {
     const restartOrder = rng(seed ^ 1540483477);
     const runRound = async (round2, block) => {
       const tag = (cells) => block === void 0 ? cells : cells.map((c4) => ({ ...c4, block }));
-      const baseCells = cellsOf(plan.base.name, round2);
-      const headCells = cellsOf(plan.head.name, round2);
-      for (let i = 0; i < baseCells.length; i++) {
-        const b10 = baseCells[i];
-        const h2 = headCells[i];
-        const first = round2 === 0 ? "base-first" : order[round2 - 1]?.[i] ?? "base-first";
+      const planned = new Map(names.map((n) => [n, cellsOf(n, round2)]));
+      for (let i = 0; i < perRound; i++) {
+        const turn = runOrder(round2, i);
+        const cellOf = (n) => planned.get(n)[i];
+        const first = cellOf(control);
         progress.start(
-          `${cellLabel({ ...b10, variant: compare3.order === "duet" ? "both" : first === "base-first" ? `${plan.base.name}\u2192${plan.head.name}` : `${plan.head.name}\u2192${plan.base.name}` })}${block === void 0 ? "" : ` block ${block}`}`
+          `${cellLabel({ ...first, variant: compare3.order === "duet" ? names.length === 2 ? "both" : "all" : turn.join("\u2192") })}${block === void 0 ? "" : ` block ${block}`}`
         );
         if (compare3.order === "duet") {
-          await record2(tag(await Promise.all([base.runCell(b10, opts.signal), head.runCell(h2, opts.signal)])));
-        } else if (first === "base-first") {
-          await record2(tag([await base.runCell(b10, opts.signal)]));
-          await record2(tag([await head.runCell(h2, opts.signal)]));
+          await record2(
+            tag(
+              await Promise.all(turn.map((n) => benchOf.get(n).runCell(cellOf(n), opts.signal)))
+            )
+          );
         } else {
-          await record2(tag([await head.runCell(h2, opts.signal)]));
-          await record2(tag([await base.runCell(b10, opts.signal)]));
+          for (const n of turn)
+            await record2(tag([await benchOf.get(n).runCell(cellOf(n), opts.signal)]));
         }
-        progress.finish(cellSeconds(b10) * (compare3.order === "duet" ? 1 : 2));
+        progress.finish(cellSeconds(first) * (compare3.order === "duet" ? 1 : names.length));
       }
     };
     const lastBlock = Math.ceil(maxRounds / perBlock);
@@ -57458,14 +57648,22 @@ async function compareSpec(loaded, opts) {
         variant: plan.base.name,
         run_id: result.run_id,
         result: runDir.resultPath,
-        target: base.info()
+        target: benchOf.get(control).info()
       },
       head: {
         variant: plan.head.name,
         run_id: result.run_id,
         result: runDir.resultPath,
-        target: head.info()
+        target: benchOf.get(plan.head.name).info()
       },
+      ...names.length > 2 ? {
+        variants: others.map((n) => ({
+          variant: n,
+          run_id: result.run_id,
+          result: runDir.resultPath,
+          target: benchOf.get(n).info()
+        }))
+      } : {},
       host: result.host,
       confidence: compare3.confidence,
       alpha_per_cell: judged.alpha,
@@ -57479,8 +57677,8 @@ async function compareSpec(loaded, opts) {
       saved_seconds: Math.round((maxRounds - roundsDone) * (benchmarkSeconds / Math.max(1, roundsDone))),
       cells: judged.cells,
       notes: [
-        compare3.blocks > 1 ? `instances as the unit: ${compare3.rounds / compare3.blocks} rounds per block, every variant's server restarted (fresh process, same data, random order) before each block after the first, warmup rounds again; per cell the mean of log(${plan.head.name}/${plan.base.name}) in each block, a t interval over the block means (df = blocks \u2212 1); between_share: the part of the round-to-round variance that lay between instances (one-way random effects)` : `paired by round: one server instance per variant, rounds as the unit`,
-        `paired by round: mean of log(${plan.head.name}/${plan.base.name}) with a t interval; Bonferroni over ${judged.comparisons} judgements (cells \xD7 metrics \xD7 ${looks} look(s) at rounds ${looksAt.join(", ")}) for ${Math.round(compare3.confidence * 100)}% familywise confidence`
+        compare3.blocks > 1 ? `instances as the unit: ${compare3.rounds / compare3.blocks} rounds per block, every variant's server restarted (fresh process, same data, random order) before each block after the first, warmup rounds again; per cell the mean of log(variant/${control}) in each block, a t interval over the block means (df = blocks \u2212 1); between_share: the part of the round-to-round variance that lay between instances (one-way random effects)` : `paired by round: one server instance per variant, rounds as the unit`,
+        `paired by round: mean of log(variant/${control}) with a t interval; Bonferroni over ${judged.comparisons} judgements (${others.length > 1 ? `${others.length} variants against ${control} \xD7 ` : ""}cells \xD7 metrics \xD7 ${looks} look(s) at rounds ${looksAt.join(", ")}) for ${Math.round(compare3.confidence * 100)}% familywise confidence`
       ]
     };
   } catch (e) {
