@@ -1,0 +1,80 @@
+// Records a bank of real A/A rounds on this machine, once, for the resampling detection benchmark
+// (scripts/bench-resample.ts): one `tiperf compare` of two identical MariaDB variants in many
+// blocks, every server restarted before each block (fresh processes, same data), and keeps the
+// per-round throughput pairs by block in bench/aa-bank.json (the run directory itself is not kept).
+//
+//   npm run bench:bank -- [--blocks 30] [--rounds-per-block 8] [--duration 1] [--out bench/aa-bank.json]
+import { rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { compareSpec } from "../action/src/pipeline/compare.ts";
+import { hostFacts } from "../action/src/result/host.ts";
+import { readResult } from "../action/src/result/store.ts";
+import { parseSpec } from "../action/src/specfile/load.ts";
+import { installSignalTeardown, teardownAll } from "../action/src/teardown.ts";
+
+const { values } = parseArgs({
+  options: {
+    blocks: { type: "string", default: "30" },
+    "rounds-per-block": { type: "string", default: "8" },
+    duration: { type: "string", default: "1" },
+    out: { type: "string", default: "bench/aa-bank.json" },
+  },
+});
+const blocks = Number(values.blocks);
+const perBlock = Number(values["rounds-per-block"]);
+const log = (l: string) => process.stderr.write(`${l}\n`);
+const abort = new AbortController();
+installSignalTeardown(abort, log);
+
+const spec = `name: aa-bank
+target: {kind: mariadb, config: {innodb_buffer_pool_size: 64M}, resources: {cpus: "0"}}
+driver: {cpus: "1"}
+data: {tables: 2, table_size: 2000}
+workloads:
+  - {name: point_select, sysbench: oltp_point_select, threads: [2], duration: ${values.duration}s, warmup: 0s, options: {rand-type: uniform}}
+metrics:
+  tps: {better: higher, tolerance: 5%}
+variants:
+  base: {}
+  head: {}
+compare: {rounds: ${blocks * perBlock}, blocks: ${blocks}, warmup_rounds: 1, order: interleaved, seed: 20261122}
+`;
+
+const started = Date.now();
+const out = join(tmpdir(), `tiperf-bank-${process.pid}`);
+try {
+  const loaded = parseSpec(spec, "aa-bank.yaml");
+  const outcome = await compareSpec(loaded, { outDir: out, log, signal: abort.signal });
+  const result = await readResult(outcome.resultPath);
+  const byBlock: { base: number; head: number }[][] = Array.from({ length: blocks }, () => []);
+  for (let r = 1; r <= blocks * perBlock; r++) {
+    const at = (v: string) => result.cells.find((c) => c.round === r && c.variant === v && c.status === "ok");
+    const b = at("base");
+    const h = at("head");
+    const bv = b?.metrics.tps?.value;
+    const hv = h?.metrics.tps?.value;
+    if (b?.block && bv && hv) byBlock[b.block - 1]?.push({ base: bv, head: hv });
+  }
+  writeFileSync(
+    values.out as string,
+    `${JSON.stringify(
+      {
+        format: "tiperf.aa-bank",
+        date: new Date().toISOString().slice(0, 10),
+        host: await hostFacts(),
+        spec,
+        minutes: Math.round((Date.now() - started) / 600) / 100,
+        cell_seconds: Number(values.duration),
+        blocks: byBlock,
+      },
+      null,
+      1,
+    )}\n`,
+  );
+  log(`bank: ${byBlock.flat().length} A/A rounds in ${blocks} blocks → ${values.out}`);
+} finally {
+  await teardownAll(log);
+  rmSync(out, { recursive: true, force: true });
+}
