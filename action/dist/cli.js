@@ -28,12 +28,12 @@ import {
   upsertIssue,
   verdictHtml,
   writeHtmlReport
-} from "./chunk-UOJ4W3YS.js";
-import "./chunk-JVWK3QH5.js";
+} from "./chunk-DUW4MNS2.js";
+import "./chunk-PUVU7ESZ.js";
 import {
   loadEndpoints,
   planText
-} from "./chunk-ORJW7NZO.js";
+} from "./chunk-JPVS7N6K.js";
 import {
   DRIVERS,
   Interrupted,
@@ -43,6 +43,7 @@ import {
   installSignalTeardown,
   ledgerDir,
   mean,
+  readReport,
   readResult,
   shellCommand,
   stddev,
@@ -50,7 +51,7 @@ import {
   teardownAll,
   writeAtomic,
   writeResult
-} from "./chunk-GEDDX6VF.js";
+} from "./chunk-MA43AWRD.js";
 import "./chunk-7N3WP33W.js";
 import {
   cloudPlanText,
@@ -70,24 +71,17 @@ import "./chunk-3EADY6QU.js";
 
 // action/src/cli.ts
 import { existsSync, realpathSync } from "node:fs";
-import { readFile as readFile3 } from "node:fs/promises";
+import { readFile as readFile2 } from "node:fs/promises";
 import { parseArgs } from "node:util";
 
 // action/src/cloud/leftovers.ts
-import { readFile } from "node:fs/promises";
 var REAP_FORMAT = "tiperf.reap";
-async function readReapReport(file) {
-  let doc;
-  try {
-    doc = JSON.parse(await readFile(file, "utf8"));
-  } catch {
-    return void 0;
-  }
-  const r = doc;
-  if (r?.format !== REAP_FORMAT) return void 0;
-  if (!Array.isArray(r.overdue) || typeof r.region !== "string")
-    throw new InputError(`${file}: a ${REAP_FORMAT} report needs region and overdue`);
-  return r;
+function readReapReport(file) {
+  return readReport(
+    file,
+    REAP_FORMAT,
+    (r) => Array.isArray(r.overdue) && typeof r.region === "string" ? void 0 : "region and overdue"
+  );
 }
 function leftoversTitle(r) {
   return `tiperf: ${r.overdue.length} cloud resource${r.overdue.length === 1 ? "" : "s"} alive past twice their ttl in ${r.region}`;
@@ -417,7 +411,7 @@ function segmentsOf(series, points) {
 }
 
 // action/src/history/store.ts
-import { appendFile, mkdir, readdir, readFile as readFile2 } from "node:fs/promises";
+import { appendFile, mkdir, readdir, readFile } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 var HISTORY_FORMAT = "tiperf.history";
 var HistoryEntrySchema = external_exports.strictObject({
@@ -506,7 +500,7 @@ var historyFile = (dir, e) => join(dir, e.profile, `${e.spec.name}.jsonl`);
 async function readHistory(file) {
   let text;
   try {
-    text = await readFile2(file, "utf8");
+    text = await readFile(file, "utf8");
   } catch (e) {
     if (e.code === "ENOENT") return [];
     throw new InputError(`${file}: cannot read (${e.code ?? e})`);
@@ -688,19 +682,12 @@ function changePointIssue(r, repo) {
   ].join("\n");
   return { title, body };
 }
-async function readChangePoints(file) {
-  const { readFile: readFile4 } = await import("node:fs/promises");
-  let doc;
-  try {
-    doc = JSON.parse(await readFile4(file, "utf8"));
-  } catch {
-    return void 0;
-  }
-  const r = doc;
-  if (r?.format !== CHANGEPOINTS_FORMAT) return void 0;
-  if (!Array.isArray(r.files) || typeof r.pvalue !== "number")
-    throw new InputError(`${file}: a ${CHANGEPOINTS_FORMAT} report needs files and pvalue`);
-  return r;
+function readChangePoints(file) {
+  return readReport(
+    file,
+    CHANGEPOINTS_FORMAT,
+    (r) => Array.isArray(r.files) && typeof r.pvalue === "number" ? void 0 : "files and pvalue"
+  );
 }
 
 // action/src/history/html.ts
@@ -1190,7 +1177,7 @@ async function cmdPullRequest(args) {
     throw new InputError(`tiperf pull-request: unexpected argument ${positionals[0]}`);
   const repo = parseRepo(required("pull-request", "repo", values.repo));
   const bodyFile = values["body-file"];
-  const body = bodyFile ? await readFile3(bodyFile, "utf8") : "";
+  const body = bodyFile ? await readFile2(bodyFile, "utf8") : "";
   const n = await openPullRequest(
     githubClient(githubToken("pull-request"), apiUrl(), log, void 0, deadlines("pull-request", values)),
     repo,
@@ -1335,7 +1322,7 @@ async function cmdParse(args) {
   if (!file || extra) throw new InputError(`tiperf parse ${tool}: give exactly one FILE`);
   let text;
   try {
-    text = await readFile3(file, "utf8");
+    text = await readFile2(file, "utf8");
   } catch (e) {
     throw new InputError(
       `tiperf parse ${tool}: ${file}: cannot read the file (${e.code})`

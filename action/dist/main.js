@@ -12,8 +12,8 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-UOJ4W3YS.js";
-import "./chunk-JVWK3QH5.js";
+} from "./chunk-DUW4MNS2.js";
+import "./chunk-PUVU7ESZ.js";
 import {
   getInput,
   info,
@@ -23,14 +23,14 @@ import {
   setSecret,
   warning
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-ORJW7NZO.js";
+import "./chunk-JPVS7N6K.js";
 import {
   Interrupted,
   installCrashTeardown,
   installSignalTeardown,
   ledgerDir,
   teardownAll
-} from "./chunk-GEDDX6VF.js";
+} from "./chunk-MA43AWRD.js";
 import "./chunk-7N3WP33W.js";
 import "./chunk-C43YTSSF.js";
 import {

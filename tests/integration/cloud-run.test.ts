@@ -125,6 +125,14 @@ const pgrep = (marker: string) => {
   }
 };
 
+/** The Pulumi plugin processes the fake machines record (Pulumi starts them in their own group). */
+function killFakePlugins(w: World) {
+  for (const f of readdirSync(w.cloudDir).filter((x) => x.endsWith(".json")))
+    try {
+      process.kill(JSON.parse(readFileSync(join(w.cloudDir, f), "utf8")).pid, "SIGKILL");
+    } catch {}
+}
+
 /** Nothing of the run is left: machines, stacks, tiup's records, ledger entries, processes. */
 function nothingLeft(w: World, runDir: string) {
   assert.deepEqual(fakeMachines(w.cloudDir), {}, "a machine was left in the fake cloud");
@@ -257,10 +265,7 @@ compare: {rounds: 2, warmup_rounds: 0}
       // what terminating the machines stops: the stand-in cluster and the plugin's process
       for (const pid of [...pgrep("stand-ins/tiup __daemon"), ...pgrep(w.home)])
         process.kill(Number(pid), "SIGKILL");
-      for (const f of readdirSync(w.cloudDir).filter((x) => x.endsWith(".json")))
-        try {
-          process.kill(JSON.parse(readFileSync(join(w.cloudDir, f), "utf8")).pid, "SIGKILL");
-        } catch {}
+      killFakePlugins(w);
       const reap = tiperf(w, "reap");
       const { code } = await reap.done;
       assert.equal(code, 0, reap.log());
@@ -298,10 +303,7 @@ compare: {rounds: 2, warmup_rounds: 0}
       assert.equal((await readResult(join(runDir, "result.json"))).status, "interrupted");
       // the machine whose create was cut short is gone too (destroy, or the tag sweep)
       assert.deepEqual(fakeMachines(w.cloudDir), {});
-      for (const f of readdirSync(w.cloudDir).filter((x) => x.endsWith(".json")))
-        try {
-          process.kill(JSON.parse(readFileSync(join(w.cloudDir, f), "utf8")).pid, "SIGKILL");
-        } catch {}
+      killFakePlugins(w);
       nothingLeft(w, runDir);
     } finally {
       await sshd.stop();

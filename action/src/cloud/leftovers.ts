@@ -1,25 +1,16 @@
 // The reaper's report (`tiperf reap --cloud aws --json FILE`) as an issue: what is still alive in
 // the cloud past twice its time to live — a run that cannot clean up after itself, or a reaper
 // that is not allowed to delete.
-import { readFile } from "node:fs/promises";
-import { InputError } from "../errors.ts";
+import { readReport } from "../result/store.ts";
 import type { ReapReport } from "./aws/reap.ts";
 
 export const REAP_FORMAT = "tiperf.reap";
 
 /** The report in a file, or undefined when the file is something else (a verdict). */
-export async function readReapReport(file: string): Promise<ReapReport | undefined> {
-  let doc: unknown;
-  try {
-    doc = JSON.parse(await readFile(file, "utf8"));
-  } catch {
-    return undefined;
-  }
-  const r = doc as Partial<ReapReport> | null;
-  if (r?.format !== REAP_FORMAT) return undefined;
-  if (!Array.isArray(r.overdue) || typeof r.region !== "string")
-    throw new InputError(`${file}: a ${REAP_FORMAT} report needs region and overdue`);
-  return r as ReapReport;
+export function readReapReport(file: string): Promise<ReapReport | undefined> {
+  return readReport<ReapReport>(file, REAP_FORMAT, (r) =>
+    Array.isArray(r.overdue) && typeof r.region === "string" ? undefined : "region and overdue",
+  );
 }
 
 export function leftoversTitle(r: ReapReport): string {

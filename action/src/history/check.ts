@@ -2,6 +2,7 @@
 // file, each with the run where the new level starts, the levels before and after, the relative
 // change and the permutation test's p-value; "new" when it starts after a given run.
 import { InputError } from "../errors.ts";
+import { readReport } from "../result/store.ts";
 import { type ChangePoint, eDivisive, segmentsOf } from "./changepoints.ts";
 import { type HistoryEntry, historyFiles, readHistory } from "./store.ts";
 
@@ -193,17 +194,8 @@ export function changePointIssue(
 }
 
 /** A change-point report (`history check --json`), or undefined when the file is something else. */
-export async function readChangePoints(file: string): Promise<ChangePointReport | undefined> {
-  const { readFile } = await import("node:fs/promises");
-  let doc: unknown;
-  try {
-    doc = JSON.parse(await readFile(file, "utf8"));
-  } catch {
-    return undefined;
-  }
-  const r = doc as Partial<ChangePointReport> | null;
-  if (r?.format !== CHANGEPOINTS_FORMAT) return undefined;
-  if (!Array.isArray(r.files) || typeof r.pvalue !== "number")
-    throw new InputError(`${file}: a ${CHANGEPOINTS_FORMAT} report needs files and pvalue`);
-  return r as ChangePointReport;
+export function readChangePoints(file: string): Promise<ChangePointReport | undefined> {
+  return readReport<ChangePointReport>(file, CHANGEPOINTS_FORMAT, (r) =>
+    Array.isArray(r.files) && typeof r.pvalue === "number" ? undefined : "files and pvalue",
+  );
 }

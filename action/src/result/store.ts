@@ -174,3 +174,25 @@ export async function readModel<T>(
 export function readResult(file: string): Promise<Result> {
   return readModel(file, "result", RESULT_FORMAT, RESULT_VERSION, ResultSchema, RESULT_MIGRATIONS);
 }
+
+/**
+ * A JSON report of a given `format` in a file (a reap report, a change-point report), or undefined
+ * when the file holds something else (a verdict); `check` names what a report of that format lacks.
+ */
+export async function readReport<T>(
+  file: string,
+  format: string,
+  check: (doc: Partial<T>) => string | undefined,
+): Promise<T | undefined> {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(await readFile(file, "utf8"));
+  } catch {
+    return undefined;
+  }
+  const r = doc as (Partial<T> & { format?: unknown }) | null;
+  if (r?.format !== format) return undefined;
+  const missing = check(r);
+  if (missing) throw new InputError(`${file}: a ${format} report needs ${missing}`);
+  return r as T;
+}

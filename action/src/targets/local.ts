@@ -221,6 +221,27 @@ export async function startupFailure(
 }
 
 /** The Target of a private server on 127.0.0.1, once it is up and settled. */
+/**
+ * How a local target restarts: spawn the next process on the same data and wait until it is
+ * settled; one that does not come up is stopped, so a failed restart leaves no process behind.
+ */
+export function respawner(
+  spawn: () => ServerProcess,
+  settle: (s: ServerProcess) => Promise<unknown>,
+  stopSignal: NodeJS.Signals,
+): () => Promise<ServerProcess> {
+  return async () => {
+    const next = spawn();
+    try {
+      await settle(next);
+    } catch (e) {
+      await next.stop(stopSignal, 30_000).catch(() => {});
+      throw e;
+    }
+    return next;
+  };
+}
+
 export function localTarget(o: {
   kind: "mariadb" | "postgres";
   protocol: Connection["protocol"];

@@ -12,6 +12,7 @@ import {
   lifecycle,
   localTarget,
   makeWorkDir,
+  respawner,
   settleServer,
   startupFailure,
 } from "./local.ts";
@@ -132,11 +133,7 @@ export async function startMariadb(spec: TargetSpec, opts: StartOptions): Promis
       user: "root",
       port,
       life,
-      respawn: async () => {
-        const next = spawnServer();
-        await settle(next);
-        return next;
-      },
+      respawn: respawner(spawnServer, settle, "SIGTERM"),
       version,
       effectiveConfig,
       createDatabase: async (name) => {

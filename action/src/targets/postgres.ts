@@ -12,6 +12,7 @@ import {
   lifecycle,
   localTarget,
   makeWorkDir,
+  respawner,
   settleServer,
   startupFailure,
 } from "./local.ts";
@@ -145,11 +146,7 @@ export async function startPostgres(spec: TargetSpec, opts: StartOptions): Promi
       user: "postgres",
       port,
       life,
-      respawn: async () => {
-        const next = spawnServer();
-        await settle(next);
-        return next;
-      },
+      respawn: respawner(spawnServer, settle, "SIGINT"),
       version,
       effectiveConfig,
       createDatabase: async (name) => {

@@ -67,24 +67,19 @@ const ACCEPTS = {
  */
 function checkProxy(opt, hosts = []) {
   if (!opt["--ssh-proxy-host"]) return;
-  const bastion = [
-    "-o",
-    "BatchMode=yes",
-    "-o",
-    "StrictHostKeyChecking=no",
-    "-o",
-    "UserKnownHostsFile=/dev/null",
-    "-o",
-    "LogLevel=ERROR",
-    "-o",
+  const common = [
+    ...["BatchMode=yes", "StrictHostKeyChecking=no", "UserKnownHostsFile=/dev/null", "LogLevel=ERROR"],
     "IdentitiesOnly=yes",
-    "-p",
-    opt["--ssh-proxy-port"] ?? "22",
-    "-i",
-    opt["--ssh-proxy-identity-file"],
-    "-l",
-    opt["--ssh-proxy-user"],
-    opt["--ssh-proxy-host"],
+  ].flatMap((o) => ["-o", o]);
+  const login = (port, key, user, host) => ["-p", String(port), "-i", key, "-l", user, host];
+  const bastion = [
+    ...common,
+    ...login(
+      opt["--ssh-proxy-port"] ?? "22",
+      opt["--ssh-proxy-identity-file"],
+      opt["--ssh-proxy-user"],
+      opt["--ssh-proxy-host"],
+    ),
   ];
   const ssh = (argv) => {
     try {
@@ -96,32 +91,12 @@ function checkProxy(opt, hosts = []) {
     }
   };
   ssh([...bastion, "true"]);
+  const proxy = `ProxyCommand=ssh ${bastion
+    .slice(0, -1)
+    .map((a) => `'${a}'`)
+    .join(" ")} -W %h:%p ${bastion.at(-1)}`;
   for (const { host, port } of hosts)
-    ssh([
-      "-o",
-      "BatchMode=yes",
-      "-o",
-      "StrictHostKeyChecking=no",
-      "-o",
-      "UserKnownHostsFile=/dev/null",
-      "-o",
-      "LogLevel=ERROR",
-      "-o",
-      "IdentitiesOnly=yes",
-      "-o",
-      `ProxyCommand=ssh ${bastion
-        .slice(0, -1)
-        .map((a) => `'${a}'`)
-        .join(" ")} -W %h:%p ${bastion.at(-1)}`,
-      "-p",
-      String(port),
-      "-i",
-      opt["-i"],
-      "-l",
-      opt["--user"],
-      host,
-      "true",
-    ]);
+    ssh([...common, "-o", proxy, ...login(port, opt["-i"], opt["--user"], host), "true"]);
 }
 
 function parseArgs(sub, rest) {

@@ -7,8 +7,8 @@ import {
   lookup,
   sameSetting,
   tiupHome
-} from "./chunk-ORJW7NZO.js";
-import "./chunk-GEDDX6VF.js";
+} from "./chunk-JPVS7N6K.js";
+import "./chunk-MA43AWRD.js";
 import "./chunk-KZLFUJ4J.js";
 import "./chunk-3EADY6QU.js";
 export {

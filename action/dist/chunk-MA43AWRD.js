@@ -2378,6 +2378,19 @@ async function readModel(file, kind, format, version, schema, migrations = {}) {
 function readResult(file) {
   return readModel(file, "result", RESULT_FORMAT, RESULT_VERSION, ResultSchema, RESULT_MIGRATIONS);
 }
+async function readReport(file, format, check) {
+  let doc;
+  try {
+    doc = JSON.parse(await readFile2(file, "utf8"));
+  } catch {
+    return void 0;
+  }
+  const r = doc;
+  if (r?.format !== format) return void 0;
+  const missing = check(r);
+  if (missing) throw new InputError(`${file}: a ${format} report needs ${missing}`);
+  return r;
+}
 
 // action/src/proc/process.ts
 import { spawn as spawn2 } from "node:child_process";
@@ -2561,8 +2574,8 @@ async function sweep(opts) {
       continue;
     }
     if (e.kind === "stack") {
-      const { recoverRecorded } = await import("./chunk-UVQE6WBV.js");
-      const { tiupHome } = await import("./chunk-UA5L4UXU.js");
+      const { recoverRecorded } = await import("./chunk-YUBX33M6.js");
+      const { tiupHome } = await import("./chunk-XVGJJQ26.js");
       try {
         await recoverRecorded(e, tiupHome(), opts.log);
         opts.log(`reap: recovered ${e.what} (${ageText})`);
@@ -2666,6 +2679,7 @@ export {
   writeResult,
   readModel,
   readResult,
+  readReport,
   procStat,
   processState,
   startServerProcess,

@@ -10,8 +10,8 @@ import {
   recoverRecorded,
   remoteOf,
   stackName
-} from "./chunk-JVWK3QH5.js";
-import "./chunk-GEDDX6VF.js";
+} from "./chunk-PUVU7ESZ.js";
+import "./chunk-MA43AWRD.js";
 import "./chunk-7N3WP33W.js";
 import "./chunk-C43YTSSF.js";
 import "./chunk-KZLFUJ4J.js";

@@ -10,7 +10,7 @@ import {
   runCommand,
   shellCommand,
   sshArgs
-} from "./chunk-GEDDX6VF.js";
+} from "./chunk-MA43AWRD.js";
 import {
   sweepRun
 } from "./chunk-7N3WP33W.js";

@@ -4,7 +4,7 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   provisionCluster
-} from "./chunk-JVWK3QH5.js";
+} from "./chunk-PUVU7ESZ.js";
 import {
   MARIADB_PROGRAMS,
   TidbRun,
@@ -15,11 +15,12 @@ import {
   localTarget,
   makeWorkDir,
   planTidb,
+  respawner,
   settleServer,
   startMariadb,
   startupFailure,
   tiupHome
-} from "./chunk-ORJW7NZO.js";
+} from "./chunk-JPVS7N6K.js";
 import {
   DRIVERS,
   HostSchema,
@@ -47,7 +48,7 @@ import {
   tQuantile,
   welchLogShift,
   writeAtomic
-} from "./chunk-GEDDX6VF.js";
+} from "./chunk-MA43AWRD.js";
 import {
   checkBudget,
   estimateCost,
@@ -56518,11 +56519,7 @@ ${(init2.stderr || init2.stdout).slice(-2e3)}`);
       user: "postgres",
       port,
       life,
-      respawn: async () => {
-        const next = spawnServer();
-        await settle(next);
-        return next;
-      },
+      respawn: respawner(spawnServer, settle, "SIGINT"),
       version: version2,
       effectiveConfig,
       createDatabase: async (name) => {

@@ -17,7 +17,7 @@ import {
   sshArgs,
   startServerProcess,
   writeAtomic
-} from "./chunk-GEDDX6VF.js";
+} from "./chunk-MA43AWRD.js";
 import {
   InputError,
   MAIN_PORT,
@@ -289,6 +289,19 @@ async function startupFailure(e, o) {
 server logs kept in ${o.logDir}`
   );
 }
+function respawner(spawn, settle, stopSignal) {
+  return async () => {
+    const next = spawn();
+    try {
+      await settle(next);
+    } catch (e) {
+      await next.stop(stopSignal, 3e4).catch(() => {
+      });
+      throw e;
+    }
+    return next;
+  };
+}
 function localTarget(o) {
   const { life } = o;
   return {
@@ -423,11 +436,7 @@ ${(install.stderr || install.stdout).slice(-2e3)}`
       user: "root",
       port,
       life,
-      respawn: async () => {
-        const next = spawnServer();
-        await settle(next);
-        return next;
-      },
+      respawn: respawner(spawnServer, settle, "SIGTERM"),
       version,
       effectiveConfig,
       createDatabase: async (name) => {
@@ -1727,6 +1736,7 @@ export {
   lifecycle,
   settleServer,
   startupFailure,
+  respawner,
   localTarget,
   checkDatabaseName,
   MARIADB_PROGRAMS,
