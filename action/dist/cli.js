@@ -8,6 +8,7 @@ import {
   checkOutFile,
   commentMarkdown,
   compareSpec,
+  esc,
   githubClient,
   isLatency,
   judgeStored,
@@ -16,6 +17,7 @@ import {
   parsePr,
   parseRepo,
   parseTolerance,
+  pct,
   planFor,
   prepareSpec,
   publishVerdict,
@@ -28,12 +30,12 @@ import {
   upsertIssue,
   verdictHtml,
   writeHtmlReport
-} from "./chunk-DUW4MNS2.js";
-import "./chunk-PUVU7ESZ.js";
+} from "./chunk-G4WUJYNJ.js";
+import "./chunk-Y2NUVN73.js";
 import {
   loadEndpoints,
   planText
-} from "./chunk-JPVS7N6K.js";
+} from "./chunk-HZCYFGZ3.js";
 import {
   DRIVERS,
   Interrupted,
@@ -51,7 +53,7 @@ import {
   teardownAll,
   writeAtomic,
   writeResult
-} from "./chunk-MA43AWRD.js";
+} from "./chunk-ZWWQYXVT.js";
 import "./chunk-7N3WP33W.js";
 import {
   cloudPlanText,
@@ -599,9 +601,8 @@ async function checkHistory(dir, o) {
       const known = /* @__PURE__ */ new Set();
       if (o.since !== void 0) {
         const upto = s.run_ids.indexOf(o.since);
-        const prefix = sinceAt < 0 ? s.values : upto >= 0 ? s.values.slice(0, upto + 1) : [];
-        if (prefix.length >= MIN_RUNS)
-          for (const p of detect(prefix)) known.add(s.run_ids[p.index]);
+        const seen = sinceAt < 0 ? points : upto + 1 >= MIN_RUNS ? detect(s.values.slice(0, upto + 1)) : [];
+        for (const p of seen) known.add(s.run_ids[p.index]);
       }
       const segments = segmentsOf(s.values, points);
       s.points = points.map((p, i) => {
@@ -639,7 +640,6 @@ async function checkHistory(dir, o) {
     throw new InputError(`--since ${o.since}: no run of that id in any history under ${dir}`);
   return report;
 }
-var pct = (x) => `${x >= 0 ? "+" : "\u2212"}${Math.abs(x * 100).toFixed(1)}%`;
 var short = (sha) => sha ? sha.slice(0, 12) : "?";
 function changePointText(r) {
   const lines = [];
@@ -691,7 +691,6 @@ function readChangePoints(file) {
 }
 
 // action/src/history/html.ts
-var esc = (s) => s.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
 function chart(s) {
   const W = 640;
   const H = 200;

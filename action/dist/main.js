@@ -12,8 +12,8 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-DUW4MNS2.js";
-import "./chunk-PUVU7ESZ.js";
+} from "./chunk-G4WUJYNJ.js";
+import "./chunk-Y2NUVN73.js";
 import {
   getInput,
   info,
@@ -23,14 +23,14 @@ import {
   setSecret,
   warning
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-JPVS7N6K.js";
+import "./chunk-HZCYFGZ3.js";
 import {
   Interrupted,
   installCrashTeardown,
   installSignalTeardown,
   ledgerDir,
   teardownAll
-} from "./chunk-MA43AWRD.js";
+} from "./chunk-ZWWQYXVT.js";
 import "./chunk-7N3WP33W.js";
 import "./chunk-C43YTSSF.js";
 import {

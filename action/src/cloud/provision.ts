@@ -10,7 +10,7 @@ import { shellCommand } from "../proc/quote.ts";
 import { type RemoteHost, sshArgs } from "../proc/ssh.ts";
 import { type LedgerEntry, record } from "../targets/ledger.ts";
 import type { Profile } from "../targets/tidb/profile.ts";
-import { type ClusterHosts, type CostEstimate, runTags, tagsOf } from "./aws/resources.ts";
+import { type ClusterHosts, runTags, tagsOf } from "./aws/resources.ts";
 import { generateRunKey, writePrivateKey } from "./keys.ts";
 import { type CloudMachine, cloudOf } from "./kinds.ts";
 import { CloudStack, type StackOptions } from "./stack.ts";
@@ -95,11 +95,12 @@ export async function provisionCluster(o: {
   const identityFile = join(dir, "id_rsa");
   await writePrivateKey(identityFile, key);
   const sshCidr = await kind.runnerCidr(profile);
+  const pr = pullRequest();
   const tags = tagsOf(
     runTags(aws, {
       runId: o.runId,
       ...(process.env.GITHUB_REPOSITORY ? { repository: process.env.GITHUB_REPOSITORY } : {}),
-      ...(pullRequest() ? { pr: pullRequest() as string } : {}),
+      ...(pr ? { pr } : {}),
     }),
   );
   const rec: StackRecord = {

@@ -229,7 +229,8 @@ export class CloudStack {
 
   /** Destroys every resource and removes the stack; a second call (even a concurrent one) does nothing more. */
   destroy(): Promise<void> {
-    this.destroying ??= this.destroyOnce();
+    // the teardown grace is held from `up` until the stack is gone (or its recovery ran)
+    this.destroying ??= this.destroyOnce().finally(() => this.releaseGrace?.());
     return this.destroying;
   }
 
@@ -244,14 +245,12 @@ export class CloudStack {
       this.o.log(`cloud: destroy failed (${lastLines((e as Error).message)}): recovering`);
       await this.recover([this.o.runId]);
       this.destroyed = true;
-      this.releaseGrace?.();
       return;
     }
     // a create that failed half-way leaves a resource the state never recorded: sweep by tag
     await this.sweep([this.o.runId]);
     await this.stack.workspace.removeStack(this.o.stack, { force: true });
     this.destroyed = true;
-    this.releaseGrace?.();
     this.o.log(`cloud: stack ${this.o.stack} destroyed and removed`);
   }
 

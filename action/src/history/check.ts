@@ -2,6 +2,7 @@
 // file, each with the run where the new level starts, the levels before and after, the relative
 // change and the permutation test's p-value; "new" when it starts after a given run.
 import { InputError } from "../errors.ts";
+import { pct } from "../report/rows.ts";
 import { readReport } from "../result/store.ts";
 import { type ChangePoint, eDivisive, segmentsOf } from "./changepoints.ts";
 import { type HistoryEntry, historyFiles, readHistory } from "./store.ts";
@@ -98,11 +99,10 @@ export async function checkHistory(
       // runs after it starts, so "starts after --since" would miss it)
       const known = new Set<string>();
       if (o.since !== undefined) {
-        // a history without that run did not grow since: everything in it was seen
-        const upto = s.run_ids.indexOf(o.since as string);
-        const prefix = sinceAt < 0 ? s.values : upto >= 0 ? s.values.slice(0, upto + 1) : [];
-        if (prefix.length >= MIN_RUNS)
-          for (const p of detect(prefix)) known.add(s.run_ids[p.index] as string);
+        const upto = s.run_ids.indexOf(o.since);
+        // a history without that run did not grow since: everything found in it was seen before
+        const seen = sinceAt < 0 ? points : upto + 1 >= MIN_RUNS ? detect(s.values.slice(0, upto + 1)) : [];
+        for (const p of seen) known.add(s.run_ids[p.index] as string);
       }
       const segments = segmentsOf(s.values, points);
       s.points = points.map((p, i) => {
@@ -141,7 +141,6 @@ export async function checkHistory(
   return report;
 }
 
-const pct = (x: number) => `${x >= 0 ? "+" : "−"}${Math.abs(x * 100).toFixed(1)}%`;
 const short = (sha?: string) => (sha ? sha.slice(0, 12) : "?");
 
 export function changePointText(r: ChangePointReport): string {

@@ -1,11 +1,9 @@
 // The history as a page: one chart per series, each run a point, each level a horizontal segment,
 // each change point a vertical marker at its first run with the change and p-value beside it.
 
+import { esc } from "../report/html.ts";
 import { segmentsOf } from "./changepoints.ts";
 import type { ChangePointReport, SeriesReport } from "./check.ts";
-
-const esc = (s: string) =>
-  s.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c] as string);
 
 function chart(s: SeriesReport): string {
   const W = 640;

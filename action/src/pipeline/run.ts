@@ -3,7 +3,7 @@ import { type CostEstimate, checkBudget, estimateCost } from "../cloud/aws/resou
 import { runHours } from "../cloud/estimate.ts";
 import { type CloudCluster, provisionCluster } from "../cloud/provision.ts";
 import { driverOf } from "../drivers/registry.ts";
-import { EXIT, InputError, RunError } from "../errors.ts";
+import { EXIT, RunError } from "../errors.ts";
 import type { RemoteHost } from "../proc/ssh.ts";
 import { runReportMarkdown } from "../report/run-report.ts";
 import { hostFacts } from "../result/host.ts";

@@ -19,7 +19,8 @@ import {
   workloadRows,
 } from "./rows.ts";
 
-const esc = (s: string | number) =>
+/** Text as HTML: &, <, >, " and ' escaped. */
+export const esc = (s: string | number) =>
   String(s).replace(
     /[&<>"']/g,
     (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] as string,

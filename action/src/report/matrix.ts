@@ -9,6 +9,7 @@ import {
   num,
   pct,
   type Row,
+  SEVERITY,
   subVerdict,
   variantNames,
   type WorkloadRows,
@@ -38,8 +39,6 @@ export function variantWorkloads(v: Verdict): VariantWorkload[] {
     return { workload, names, per, threads };
   });
 }
-
-const SEVERITY = ["regression", "inconclusive", "improvement", "unchanged"] as const;
 
 /** The worst verdict of a thread count over the variants, with the variants that carry it. */
 export function matrixVerdict(

@@ -1,5 +1,5 @@
 import { dirname } from "node:path";
-import type { CellJudgement, CellVerdictKind } from "../compare/judge.ts";
+import { type CellJudgement, type CellVerdictKind, overallVerdict } from "../compare/judge.ts";
 import type { Verdict } from "../compare/verdict.ts";
 import type { TargetInfo } from "../result/model.ts";
 
@@ -28,7 +28,8 @@ export const num = (x: number | null | undefined) =>
 
 export const ciText = (c: CellJudgement | undefined) => (c?.ci ? `[${pct(c.ci[0])}, ${pct(c.ci[1])}]` : "–");
 
-const SEVERITY: CellVerdictKind[] = ["regression", "inconclusive", "improvement", "unchanged"];
+/** Verdicts from the worst to the best: a row, or a thread count over variants, shows the first present. */
+export const SEVERITY: CellVerdictKind[] = ["regression", "inconclusive", "improvement", "unchanged"];
 
 /** One row of the seeds' table: a workload at one thread count, every judged metric of it. */
 export interface Row {
@@ -231,10 +232,5 @@ export function subVerdict(v: Verdict, variant: string): Verdict {
   const side = (v.variants ?? [v.head]).find((s) => s.variant === variant) ?? v.head;
   const cells = v.variants ? v.cells.filter((c) => c.variant === variant) : v.cells;
   const { variants: _all, ...rest } = v;
-  const verdict = cells.some((c) => c.verdict === "regression")
-    ? "regression"
-    : cells.length === 0 || cells.some((c) => c.verdict === "inconclusive")
-      ? "inconclusive"
-      : "pass";
-  return { ...rest, head: side, cells, verdict };
+  return { ...rest, head: side, cells, verdict: overallVerdict(cells) };
 }

@@ -1,9 +1,8 @@
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
-import type { z } from "zod";
 import { InputError } from "../errors.ts";
 import { type Spec, SpecSchema } from "./schema.ts";
-import { formatIssues, parseYaml, validateYaml } from "./yaml.ts";
+import { parseYaml, validateYaml } from "./yaml.ts";
 
 export { allowedKeysAt, formatIssues, keyPath, parseYaml, validateYaml, type YamlFile } from "./yaml.ts";
 

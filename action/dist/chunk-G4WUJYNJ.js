@@ -4,7 +4,7 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   provisionCluster
-} from "./chunk-PUVU7ESZ.js";
+} from "./chunk-Y2NUVN73.js";
 import {
   MARIADB_PROGRAMS,
   TidbRun,
@@ -20,7 +20,7 @@ import {
   startMariadb,
   startupFailure,
   tiupHome
-} from "./chunk-JPVS7N6K.js";
+} from "./chunk-HZCYFGZ3.js";
 import {
   DRIVERS,
   HostSchema,
@@ -48,7 +48,7 @@ import {
   tQuantile,
   welchLogShift,
   writeAtomic
-} from "./chunk-MA43AWRD.js";
+} from "./chunk-ZWWQYXVT.js";
 import {
   checkBudget,
   estimateCost,
@@ -2151,472 +2151,6 @@ var VerdictSchema = external_exports.strictObject({
 });
 function readVerdict(file) {
   return readModel(file, "verdict", VERDICT_FORMAT, 1, VerdictSchema);
-}
-
-// action/src/report/mermaid.ts
-var BASE_COLOR = "#4c78a8";
-var HEAD_COLOR = "#f58518";
-var INIT = `%%{init: {"themeVariables": {"xyChart": {"plotColorPalette": "${BASE_COLOR}, ${HEAD_COLOR}"}}}}%%`;
-var quoted = (s2) => `"${s2.replace(/["<>\n\r]/g, "'")}"`;
-function rounded(x4) {
-  if (x4 === null || !Number.isFinite(x4)) return 0;
-  return x4 >= 100 ? Math.round(x4) : Math.round(x4 * 100) / 100;
-}
-function xyChart(title2, yLabel, rows) {
-  const cells = rows.filter((c4) => c4 !== void 0 && c4.base !== null && c4.head !== null);
-  if (cells.length === 0) return null;
-  const base = cells.map((c4) => rounded(c4.base));
-  const head = cells.map((c4) => rounded(c4.head));
-  const top = Math.max(...base, ...head);
-  const axisTop = top > 0 ? Number((top * 1.1).toPrecision(2)) : 1;
-  return [
-    "```mermaid",
-    INIT,
-    "xychart-beta",
-    `  title ${quoted(title2)}`,
-    `  x-axis "threads" [${cells.map((c4) => c4.threads).join(", ")}]`,
-    `  y-axis ${quoted(yLabel)} 0 --> ${axisTop}`,
-    `  line [${base.join(", ")}]`,
-    `  line [${head.join(", ")}]`,
-    "```"
-  ].join("\n");
-}
-function workloadCharts(w2, base, head) {
-  const key2 = `<sub>\u{1F7E6} ${base} \xB7 \u{1F7E7} ${head}</sub>`;
-  const out = [];
-  const tp = xyChart(
-    `${w2.workload}: ${w2.throughputName ?? ""} vs threads`,
-    w2.throughputName ?? "",
-    w2.rows.map((r) => r.throughput)
-  );
-  if (tp && w2.throughputName) out.push(tp, key2);
-  const lat = xyChart(
-    `${w2.workload}: ${w2.latencyName ?? ""} latency (${w2.latencyUnit ?? "ms"}) vs threads`,
-    `${w2.latencyName} ${w2.latencyUnit ?? "ms"}`,
-    w2.rows.map((r) => r.latency)
-  );
-  if (lat && w2.latencyName) out.push(lat, key2);
-  return out;
-}
-var VARIANT_COLORS = [
-  BASE_COLOR,
-  HEAD_COLOR,
-  "#54a24b",
-  "#e45756",
-  "#72b7b2",
-  "#b279a2",
-  "#ff9da6",
-  "#9d755d"
-];
-var COLOR_SQUARES = ["\u{1F7E6}", "\u{1F7E7}", "\u{1F7E9}", "\u{1F7E5}", "\u2B1B", "\u{1F7EA}", "\u{1F7EB}", "\u2B1C"];
-function xyChartN(title2, yLabel, threads, series) {
-  if (threads.length === 0 || series.every((s2) => s2.values.every((x4) => x4 === null))) return null;
-  const rows = series.map((s2) => s2.values.map(rounded));
-  const top = Math.max(...rows.flat());
-  const axisTop = top > 0 ? Number((top * 1.1).toPrecision(2)) : 1;
-  const palette = VARIANT_COLORS.slice(0, series.length).join(", ");
-  return [
-    [
-      "```mermaid",
-      `%%{init: {"themeVariables": {"xyChart": {"plotColorPalette": "${palette}"}}}}%%`,
-      "xychart-beta",
-      `  title ${quoted(title2)}`,
-      `  x-axis "threads" [${threads.join(", ")}]`,
-      `  y-axis ${quoted(yLabel)} 0 --> ${axisTop}`,
-      ...rows.map((r) => `  line [${r.join(", ")}]`),
-      "```"
-    ].join("\n"),
-    `<sub>${series.map((s2, i) => `${COLOR_SQUARES[i % COLOR_SQUARES.length]} ${s2.name}`).join(" \xB7 ")}</sub>`
-  ];
-}
-
-// action/src/report/rows.ts
-import { dirname } from "node:path";
-var CELL_MARK = {
-  regression: "\u{1F534}",
-  improvement: "\u{1F7E2}",
-  unchanged: "\u26AA",
-  inconclusive: "\u{1F7E1}"
-};
-function overallMark(v) {
-  if (v.verdict === "regression") return CELL_MARK.regression;
-  if (v.verdict === "inconclusive") return CELL_MARK.inconclusive;
-  return v.cells.some((c4) => c4.verdict === "improvement") ? CELL_MARK.improvement : CELL_MARK.unchanged;
-}
-var pct = (x4, digits = 1) => x4 === null || x4 === void 0 || !Number.isFinite(x4) ? "\u2013" : `${x4 >= 0 ? "+" : "\u2212"}${Math.abs(x4 * 100).toFixed(digits)}%`;
-var num = (x4) => x4 === null || x4 === void 0 || !Number.isFinite(x4) ? "\u2013" : x4 >= 100 ? x4.toFixed(0) : x4.toFixed(2);
-var ciText = (c4) => c4?.ci ? `[${pct(c4.ci[0])}, ${pct(c4.ci[1])}]` : "\u2013";
-var SEVERITY = ["regression", "inconclusive", "improvement", "unchanged"];
-var THROUGHPUT = ["qps", "tps", "tpmc", "ops"];
-var LATENCY = /^(?:([a-z_]+)_)?p(\d+(?:\.\d+)?)_(ms|us)$/;
-var isLatency = (metric) => LATENCY.test(metric);
-function unitOfName(metric) {
-  return /_(ms|us|s)$/.exec(metric)?.[1] ?? "";
-}
-function workloadRows(v) {
-  const out = [];
-  for (const c4 of v.cells) {
-    let w2 = out.find((x4) => x4.workload === c4.workload);
-    if (!w2) {
-      w2 = { workload: c4.workload, rows: [] };
-      out.push(w2);
-    }
-    let row = w2.rows.find((r) => r.threads === c4.threads);
-    if (!row) {
-      row = { workload: c4.workload, threads: c4.threads, judgements: [], verdict: "unchanged", because: [] };
-      w2.rows.push(row);
-    }
-    row.judgements.push(c4);
-  }
-  for (const w2 of out) {
-    const metrics = new Set(w2.rows.flatMap((r) => r.judgements.map((j) => j.metric)));
-    const judged = w2.rows.flatMap((r) => r.judgements);
-    const tp = THROUGHPUT.find((m3) => metrics.has(m3)) ?? judged.find((j) => j.better === "higher")?.metric;
-    const lat = [...metrics].find(isLatency) ?? judged.find((j) => j.better === "lower")?.metric;
-    w2.throughputName = tp && metricName(tp);
-    w2.latencyName = lat && metricName(lat);
-    w2.latencyUnit = lat ? unitOfName(lat) || "ms" : void 0;
-    for (const r of w2.rows) {
-      r.throughput = r.judgements.find((j) => j.metric === tp);
-      r.latency = r.judgements.find((j) => j.metric === lat);
-      r.verdict = SEVERITY.find((s2) => r.judgements.some((j) => j.verdict === s2)) ?? "unchanged";
-      r.because = r.judgements.filter((j) => j.verdict === r.verdict).map((j) => metricName(j.metric));
-    }
-  }
-  return out;
-}
-var NAMES = {
-  tps: "TPS",
-  qps: "QPS",
-  ops: "OPS",
-  tpmc: "tpmC",
-  tpm_total: "tpmTotal",
-  geomean_s: "geomean"
-};
-function metricName(metric) {
-  const lat = LATENCY.exec(metric);
-  if (lat) return `${lat[1] ? `${lat[1].toUpperCase()} ` : ""}p${lat[2]}`;
-  const query = /^q(\d+)_s$/.exec(metric);
-  if (query) return `Q${query[1]}`;
-  const perOp = /^([a-z_]+)_(tpm|ops|avg_ms|avg_us)$/.exec(metric);
-  if (perOp) return `${perOp[1]?.toUpperCase()} ${perOp[2]?.replace(/_(ms|us)$/, "")}`;
-  return NAMES[metric] ?? metric;
-}
-function configText(t) {
-  const m3 = /* @__PURE__ */ new Map();
-  if (!t) return m3;
-  for (const [k2, v] of Object.entries(t.config)) m3.set(k2, String(v));
-  for (const [k2, v] of Object.entries(t.resources ?? {})) m3.set(k2, String(v));
-  return m3;
-}
-function targetDiff(v) {
-  const b10 = v.base.target;
-  const h2 = v.head.target;
-  const out = [];
-  if (b10 && h2 && b10.kind !== h2.kind) out.push(`kind: ${b10.kind} \u2192 ${h2.kind}`);
-  if (b10 && h2 && b10.version !== h2.version) out.push(`version: ${b10.version} \u2192 ${h2.version}`);
-  const bc = configText(b10);
-  const hc = configText(h2);
-  for (const k2 of [.../* @__PURE__ */ new Set([...bc.keys(), ...hc.keys()])].sort()) {
-    if (bc.get(k2) !== hc.get(k2)) out.push(`${k2}: ${bc.get(k2) ?? "default"} \u2192 ${hc.get(k2) ?? "default"}`);
-  }
-  return out;
-}
-function targetProfile(v) {
-  const b10 = v.base.target;
-  const h2 = v.head.target;
-  if (!b10) return "stored result";
-  const same = Object.entries(b10.resources ?? {}).filter(([k2, val]) => String(h2?.resources?.[k2]) === String(val)).map(([k2, val]) => `${k2}=${val}`);
-  return [`${b10.kind} ${b10.version === h2?.version ? b10.version : ""}`.trim(), ...same].join(", ");
-}
-function gib(bytes) {
-  return `${(bytes / 2 ** 30).toFixed(1)} GiB`;
-}
-function minutes(seconds2) {
-  return seconds2 < 90 ? `${Math.round(seconds2)} s` : `${Math.round(seconds2 / 60)} min`;
-}
-function summaryLine(v) {
-  const count2 = (k2) => v.cells.filter((c4) => c4.verdict === k2).length;
-  const counts = [
-    count2("regression") && `${count2("regression")} regressed`,
-    count2("inconclusive") && `${count2("inconclusive")} inconclusive`,
-    count2("improvement") && `${count2("improvement")} improved`
-  ].filter(Boolean);
-  const against = (x4) => {
-    const diff = targetDiff(x4);
-    return `${x4.head.variant} vs ${x4.base.variant}: ${diff.length ? diff.join(", ") : "same target (A/A)"}`;
-  };
-  const h2 = v.host;
-  return {
-    title: `tiperf ${v.spec.name}: ${v.verdict}`,
-    parts: [
-      counts.length ? `${counts.join(", ")} of ${v.cells.length} judgements` : `all ${v.cells.length} judgements unchanged`,
-      v.variants && v.variants.length > 1 ? v.variants.map((side) => against(subVerdict(v, side.variant))).join("; ") : against(v),
-      `target ${targetProfile(v)}`,
-      `host ${h2.cpu_model} \xD7 ${h2.cores}, ${gib(h2.memory_bytes)}, ${h2.os}`,
-      `${minutes(v.benchmark_seconds)} benchmark${v.saved_seconds > 0 ? ` (early stop saved ~${minutes(v.saved_seconds)})` : ""}`
-    ]
-  };
-}
-function blocksText(v) {
-  if (!v.blocks || v.blocks < 2) return "";
-  const shares = v.cells.map((c4) => c4.between_share).filter((x4) => x4 !== void 0);
-  const most = shares.length ? Math.max(...shares) : void 0;
-  return ` in ${v.blocks} blocks (servers restarted between blocks; intervals over block means${most !== void 0 ? `; up to ${Math.round(most * 100)}% of a cell's round-to-round variance lay between instances` : ""})`;
-}
-function methodText(v) {
-  const tolerances = [...new Map(v.cells.map((c4) => [c4.metric, c4])).values()].map((c4) => `${metricName(c4.metric)} \xB1${(c4.tolerance * 100).toFixed(0)}%`).join(", ");
-  const rounds = v.order === "stored" ? "stored results" : `${v.order}, ${v.rounds} round(s)${v.max_rounds > v.rounds ? ` of up to ${v.max_rounds}` : ""}${blocksText(v)}`;
-  return `${rounds} \xB7 ${Math.round(v.confidence * 100)}% familywise confidence (intervals corrected for ${v.comparisons} judgements) \xB7 tolerances ${tolerances} \xB7 a cell is a regression only when its whole interval lies beyond the tolerance`;
-}
-function rawDirs(v) {
-  return [...new Set([v.base.result, v.head.result].map((r) => `${dirname(r)}/raw/`))];
-}
-function reproduceCommand(v) {
-  if (v.order === "stored") return `node action/dist/cli.js diff ${v.base.result} ${v.head.result}`;
-  return `node action/dist/cli.js compare --spec ${v.spec.path}${v.seed !== void 0 ? ` --seed ${v.seed}` : ""}`;
-}
-function variantNames(v) {
-  return [v.base.variant, ...(v.variants ?? [v.head]).map((s2) => s2.variant)];
-}
-function subVerdict(v, variant) {
-  const side = (v.variants ?? [v.head]).find((s2) => s2.variant === variant) ?? v.head;
-  const cells = v.variants ? v.cells.filter((c4) => c4.variant === variant) : v.cells;
-  const { variants: _all, ...rest } = v;
-  const verdict = cells.some((c4) => c4.verdict === "regression") ? "regression" : cells.length === 0 || cells.some((c4) => c4.verdict === "inconclusive") ? "inconclusive" : "pass";
-  return { ...rest, head: side, cells, verdict };
-}
-
-// action/src/report/matrix.ts
-function variantWorkloads(v) {
-  const names = variantNames(v);
-  const subs = names.slice(1).map((n) => ({ variant: n, workloads: workloadRows(subVerdict(v, n)) }));
-  const order = subs[0]?.workloads.map((w2) => w2.workload) ?? [];
-  return order.map((workload) => {
-    const per = subs.map((s2) => ({
-      variant: s2.variant,
-      rows: s2.workloads.find((w2) => w2.workload === workload)
-    }));
-    const threads = [...new Set(per.flatMap((p) => p.rows?.rows.map((r) => r.threads) ?? []))];
-    return { workload, names, per, threads };
-  });
-}
-var SEVERITY2 = ["regression", "inconclusive", "improvement", "unchanged"];
-function matrixVerdict(rows, names) {
-  const verdict = SEVERITY2.find((s2) => rows.some((r) => r?.verdict === s2)) ?? "unchanged";
-  return { verdict, who: names.filter((_, i) => rows[i]?.verdict === verdict) };
-}
-function matrixTable(w2, v, keep, md3) {
-  const first = w2.per[0]?.rows;
-  const tp = first?.throughputName ?? "value";
-  const control = md3(w2.names[0]);
-  const conf = `${Math.round(v.confidence * 100)}% CI`;
-  const lines2 = [
-    `| Threads | ${control} ${tp} | ${w2.per.map((p) => `${md3(p.variant)} ${tp} | \u0394% (${conf})`).join(" | ")} | verdict |`,
-    `|---:|---:|${w2.per.map(() => "---:|---|").join("")}---|`
-  ];
-  let hidden = 0;
-  for (const t of w2.threads) {
-    const rows = w2.per.map((p) => p.rows?.rows.find((r) => r.threads === t));
-    if (!keep(rows)) {
-      hidden++;
-      continue;
-    }
-    const main2 = (r) => r?.throughput ?? r?.judgements[0];
-    const base = main2(rows.find((r) => r !== void 0))?.base;
-    const cols = rows.map((r) => {
-      const m3 = main2(r);
-      return `${num(m3?.head)} | ${pct(m3?.change)} ${ciText(m3)} ${r ? CELL_MARK[r.verdict] : ""}`;
-    });
-    const { verdict, who } = matrixVerdict(
-      rows,
-      w2.per.map((p) => p.variant)
-    );
-    lines2.push(
-      `| ${t} | ${num(base)} | ${cols.join(" | ")} | ${CELL_MARK[verdict]} ${verdict}${verdict !== "unchanged" && who.length ? ` (${who.map(md3).join(", ")})` : ""} |`
-    );
-  }
-  return { lines: lines2, hidden };
-}
-function matrixCharts(w2, md3) {
-  const out = [];
-  const first = w2.per[0]?.rows;
-  for (const kind of ["throughput", "latency"]) {
-    const name = kind === "throughput" ? first?.throughputName : first?.latencyName;
-    if (!name || !first) continue;
-    const at = (rows, t) => rows?.rows.find((r) => r.threads === t)?.[kind];
-    const series = [
-      { name: md3(w2.names[0]), values: w2.threads.map((t) => at(first, t)?.base ?? null) },
-      ...w2.per.map((p) => ({
-        name: md3(p.variant),
-        values: w2.threads.map((t) => at(p.rows, t)?.head ?? null)
-      }))
-    ];
-    const title2 = kind === "throughput" ? `${w2.workload}: ${name} vs threads` : `${w2.workload}: ${name} latency (${first.latencyUnit ?? "ms"}) vs threads`;
-    const chart = xyChartN(
-      title2,
-      kind === "throughput" ? name : `${name} ${first.latencyUnit ?? "ms"}`,
-      w2.threads,
-      series
-    );
-    if (chart) out.push(...chart);
-  }
-  return out;
-}
-
-// action/src/report/comment.ts
-var COMMENT_LIMIT = 65536;
-var MARKER_PREFIX = "<!-- tiperf:comment";
-function commentMarker(matrix) {
-  return `${MARKER_PREFIX} matrix=${matrix.replace(/[^\w.-]/g, "_")} -->`;
-}
-var md = (s2) => s2.replace(/[|\\]/g, (c4) => `\\${c4}`).replace(/</g, "&lt;").replace(/[\r\n]+/g, " ");
-var TRIM_STEPS = [
-  [{ rawPerCell: false }, "per-cell raw-log paths"],
-  [{ details: "notable" }, "details of unchanged cells"],
-  [{ details: "none" }, "per-cell details"],
-  [{ charts: false }, "charts"],
-  [{ rows: "notable" }, "table rows of unchanged and improved cells"],
-  [{ rows: "regressions" }, "table rows of inconclusive cells"]
-];
-var notable = (r) => r.verdict !== "unchanged";
-function headline(v) {
-  const { title: title2, parts } = summaryLine(v);
-  return [`${overallMark(v)} **${md(title2)}**`, ...parts.map(md)].join(" \xB7 ");
-}
-function method(v) {
-  return `<sub>${md(methodText(v))}</sub>`;
-}
-function costLine(c4) {
-  return `\u{1F4B2} Cluster cost${c4.basis === "estimate" ? " (estimate)" : ""}: **$${c4.dollars.toFixed(2)}** (${c4.hours.toFixed(2)} h \xD7 $${c4.per_hour.toFixed(2)}/h, profile ${md(c4.profile)}, on-demand prices as of ${md(c4.prices_as_of)})`;
-}
-function rowVerdict(r) {
-  const why = r.because.length && r.verdict !== "unchanged" ? ` (${r.because.join(", ")})` : "";
-  return `${CELL_MARK[r.verdict]} ${r.verdict}${why}`;
-}
-function table(w2, v, rows) {
-  const tp = w2.throughputName ?? "value";
-  const lat = w2.latencyName;
-  const conf = `${Math.round(v.confidence * 100)}% CI`;
-  const b10 = md(v.base.variant);
-  const h2 = md(v.head.variant);
-  const perHour = v.cost && w2.throughputName ? v.cost.per_hour : void 0;
-  const out = [
-    `| Threads | ${b10} ${tp} | ${h2} ${tp} | \u0394% | ${conf} |${lat ? ` ${b10} ${lat} (${w2.latencyUnit ?? "ms"}) | ${h2} ${lat} (${w2.latencyUnit ?? "ms"}) |` : ""}${perHour ? ` ${tp} per $/h (${b10} / ${h2}) |` : ""} verdict |`,
-    `|---:|---:|---:|---:|---|${lat ? "---:|---:|" : ""}${perHour ? "---:|" : ""}---|`
-  ];
-  for (const r of rows) {
-    const main2 = r.throughput ?? r.judgements[0];
-    const latency = lat ? ` ${num(r.latency?.base)} | ${num(r.latency?.head)} |` : "";
-    const perDollar = perHour ? ` ${num(r.throughput?.base == null ? null : r.throughput.base / perHour)} / ${num(r.throughput?.head == null ? null : r.throughput.head / perHour)} |` : "";
-    out.push(
-      `| ${r.threads} | ${num(main2?.base)} | ${num(main2?.head)} | ${pct(main2?.change)} | ${ciText(main2)} |${latency}${perDollar} ${rowVerdict(r)} |`
-    );
-  }
-  return out;
-}
-function details(w2, v, rows, rawPerCell) {
-  const out = [
-    `<details><summary>${md(w2.workload)}: minimum detectable effect, rounds${rawPerCell ? ", raw logs" : ""}</summary>`,
-    "",
-    `| Threads | metric | ${md(v.base.variant)} | ${md(v.head.variant)} | \u0394% | CI | MDE | n | method | verdict |${rawPerCell ? " raw logs |" : ""}`,
-    `|---:|---|---:|---:|---:|---|---:|---:|---|---|${rawPerCell ? "---|" : ""}`
-  ];
-  for (const r of rows) {
-    for (const j of r.judgements) {
-      out.push(
-        `| ${r.threads} | ${metricName(j.metric)} | ${num(j.base)} | ${num(j.head)} | ${pct(j.change)} | ${ciText(j)} | ${pct(j.mde)} | ${j.n} | ${j.method}${j.between_share !== void 0 ? ` (${Math.round(j.between_share * 100)}% between instances)` : ""} | ${CELL_MARK[j.verdict]} ${j.verdict}${j.reason ? ` \u2014 ${md(j.reason)}` : ""} |${rawPerCell ? ` \`raw/${md(w2.workload)}-t${r.threads}*.log\` |` : ""}`
-      );
-    }
-  }
-  out.push("", "</details>");
-  return out;
-}
-function render(v, workloads, d, trimmed, opts) {
-  const out = [headline(v), ""];
-  if (trimmed.length) {
-    out.push(
-      `> \u2702\uFE0F Trimmed to fit GitHub's ${COMMENT_LIMIT.toLocaleString("en-US")}-character limit: ${trimmed.join(", ")} left out.${opts.fullReport ? ` Everything is in ${md(opts.fullReport)}.` : ""}`,
-      ""
-    );
-  }
-  out.push(method(v), "");
-  if (v.cost) out.push(costLine(v.cost), "");
-  if (v.variants && v.variants.length > 1) {
-    const keep = (rows) => d.rows === "all" ? true : d.rows === "notable" ? rows.some((r) => r !== void 0 && notable(r)) : rows.some((r) => r?.verdict === "regression");
-    for (const w2 of variantWorkloads(v)) {
-      const { lines: lines2, hidden } = matrixTable(w2, v, keep, md);
-      if (lines2.length === 2 && d.rows !== "all") continue;
-      out.push(`#### ${md(w2.workload)}`, "", ...lines2);
-      if (hidden > 0) out.push("", `<sub>${hidden} more row(s) not shown</sub>`);
-      out.push("");
-      if (d.charts) for (const block of matrixCharts(w2, md)) out.push(block, "");
-      if (d.details !== "none")
-        for (const p of w2.per) {
-          if (!p.rows) continue;
-          const sub = subVerdict(v, p.variant);
-          const drows = d.details === "all" ? p.rows.rows : p.rows.rows.filter(notable);
-          const named2 = { ...p.rows, workload: `${w2.workload}, ${p.variant} against ${w2.names[0]}` };
-          if (drows.length) out.push(...details(named2, sub, drows, d.rawPerCell), "");
-        }
-    }
-  }
-  for (const w2 of v.variants && v.variants.length > 1 ? [] : workloads) {
-    const rows = w2.rows.filter(
-      (r) => d.rows === "all" ? true : d.rows === "notable" ? notable(r) : r.verdict === "regression"
-    );
-    const hidden = w2.rows.length - rows.length;
-    if (rows.length === 0 && d.rows !== "all") continue;
-    out.push(`#### ${md(w2.workload)}`, "");
-    out.push(...table(w2, v, rows));
-    if (hidden > 0) out.push("", `<sub>${hidden} more row(s) not shown</sub>`);
-    out.push("");
-    if (d.charts) {
-      for (const block of workloadCharts(w2, md(v.base.variant), md(v.head.variant))) out.push(block, "");
-    }
-    if (d.details !== "none") {
-      const drows = d.details === "all" ? rows : rows.filter(notable);
-      if (drows.length) out.push(...details(w2, v, drows, d.rawPerCell), "");
-    }
-  }
-  out.push(
-    "<details><summary>Reproduce locally</summary>",
-    "",
-    `Raw tool output: ${rawDirs(v).map((r) => `\`${md(r)}\``).join(", ")}. From a checkout of the head commit, after \`scripts/setup.sh\`:`,
-    "",
-    "```sh",
-    reproduceCommand(v),
-    "```",
-    "",
-    "</details>",
-    ""
-  );
-  for (const n of v.notes) out.push(`<sub>${md(n)}</sub>`, "");
-  out.push(commentMarker(opts.matrix ?? v.spec.name));
-  return `${out.join("\n")}
-`;
-}
-function commentMarkdown(v, opts = {}) {
-  const limit = opts.limit ?? COMMENT_LIMIT;
-  let detail = { rawPerCell: true, details: "all", charts: true, rows: "all" };
-  const trimmed = [];
-  const workloads = workloadRows(v);
-  let text3 = render(v, workloads, detail, trimmed, opts);
-  for (const [change3, what] of TRIM_STEPS) {
-    if (text3.length <= limit) return text3;
-    detail = { ...detail, ...change3 };
-    trimmed.push(what);
-    text3 = render(v, workloads, detail, trimmed, opts);
-  }
-  if (text3.length <= limit) return text3;
-  const marker = commentMarker(opts.matrix ?? v.spec.name);
-  const tail = `
-
-> \u2702\uFE0F Cut at ${limit.toLocaleString("en-US")} characters: the full list of regressions is in the report.
-${marker}
-`;
-  const body = text3.slice(0, limit - tail.length);
-  return `${body.slice(0, body.lastIndexOf("\n"))}${tail}`;
 }
 
 // action/src/report/html.ts
@@ -14836,10 +14370,10 @@ function scaleFraction(scale$12, min4, max4) {
   }
 }
 function interpolate(type3, gamma2) {
-  const interp = d3_interpolate_exports[method2(type3)];
+  const interp = d3_interpolate_exports[method(type3)];
   return gamma2 != null && interp && interp.gamma ? interp.gamma(gamma2) : interp;
 }
-function method2(type3) {
+function method(type3) {
   return "interpolate" + type3.toLowerCase().split("-").map((s2) => s2[0].toUpperCase() + s2.slice(1)).join("");
 }
 var continuous2 = {
@@ -16187,24 +15721,24 @@ var rot;
 var ma;
 var mb;
 var mc;
-var md2;
+var md;
 var add3 = (x4, y4) => bounds.add(x4, y4);
 var addL = (x4, y4) => add3(lx = x4, ly = y4);
 var addX = (x4) => add3(x4, bounds.y1);
 var addY = (y4) => add3(bounds.x1, y4);
 var px = (x4, y4) => ma * x4 + mc * y4;
-var py = (x4, y4) => mb * x4 + md2 * y4;
+var py = (x4, y4) => mb * x4 + md * y4;
 var addp = (x4, y4) => add3(px(x4, y4), py(x4, y4));
 var addpL = (x4, y4) => addL(px(x4, y4), py(x4, y4));
 function boundContext(_, deg) {
   bounds = _;
   if (deg) {
     rot = deg * DegToRad;
-    ma = md2 = Math.cos(rot);
+    ma = md = Math.cos(rot);
     mb = Math.sin(rot);
     mc = -mb;
   } else {
-    ma = md2 = 1;
+    ma = md = 1;
     rot = mb = mc = 0;
   }
   return context$1;
@@ -46316,7 +45850,7 @@ function isTopLevelLayer(model) {
 var BRUSH = "_brush";
 var SCALE_TRIGGER = "_scale_trigger";
 var GEO_INIT_TICK = "geo_interval_init_tick";
-var INIT2 = "_init";
+var INIT = "_init";
 var CENTER2 = "_center";
 var interval2 = {
   defined: (selCmpt) => selCmpt.type === "interval",
@@ -46400,7 +45934,7 @@ var interval2 = {
       const bbox = `[[${xvname ? `${xvname}[0]` : "0"}, ${yvname ? `${yvname}[0]` : "0"}],[${xvname ? `${xvname}[1]` : sizeSg("width")}, ${yvname ? `${yvname}[1]` : sizeSg("height")}]]`;
       if (init2) {
         signals.unshift({
-          name: name + INIT2,
+          name: name + INIT,
           init: `[scale(${projection3}, [${x4 ? xinit[0] : xinit}, ${y4 ? yinit[0] : yinit}]), scale(${projection3}, [${x4 ? xinit[1] : xinit}, ${y4 ? yinit[1] : yinit}])]`
         });
         if (!x4 || !y4) {
@@ -46562,7 +46096,7 @@ function channelSignals(model, selCmpt, proj, init2) {
     ];
   } else {
     const initIdx = channel === X3 ? 0 : 1;
-    const initSg = selCmpt.name + INIT2;
+    const initSg = selCmpt.name + INIT;
     const vinit = init2 ? { init: `[${initSg}[0][${initIdx}], ${initSg}[1][${initIdx}]]` } : { value: [] };
     return [{ name: vname, ...vinit, on: von }];
   }
@@ -56082,6 +55616,239 @@ function assembleTopLevelModel(model, topLevelProperties, datasets = {}, usermet
 }
 var version = pkg.version;
 
+// action/src/report/mermaid.ts
+var BASE_COLOR = "#4c78a8";
+var HEAD_COLOR = "#f58518";
+var INIT2 = `%%{init: {"themeVariables": {"xyChart": {"plotColorPalette": "${BASE_COLOR}, ${HEAD_COLOR}"}}}}%%`;
+var quoted = (s2) => `"${s2.replace(/["<>\n\r]/g, "'")}"`;
+function rounded(x4) {
+  if (x4 === null || !Number.isFinite(x4)) return 0;
+  return x4 >= 100 ? Math.round(x4) : Math.round(x4 * 100) / 100;
+}
+function xyChart(title2, yLabel, rows) {
+  const cells = rows.filter((c4) => c4 !== void 0 && c4.base !== null && c4.head !== null);
+  if (cells.length === 0) return null;
+  const base = cells.map((c4) => rounded(c4.base));
+  const head = cells.map((c4) => rounded(c4.head));
+  const top = Math.max(...base, ...head);
+  const axisTop = top > 0 ? Number((top * 1.1).toPrecision(2)) : 1;
+  return [
+    "```mermaid",
+    INIT2,
+    "xychart-beta",
+    `  title ${quoted(title2)}`,
+    `  x-axis "threads" [${cells.map((c4) => c4.threads).join(", ")}]`,
+    `  y-axis ${quoted(yLabel)} 0 --> ${axisTop}`,
+    `  line [${base.join(", ")}]`,
+    `  line [${head.join(", ")}]`,
+    "```"
+  ].join("\n");
+}
+function workloadCharts(w2, base, head) {
+  const key2 = `<sub>\u{1F7E6} ${base} \xB7 \u{1F7E7} ${head}</sub>`;
+  const out = [];
+  const tp = xyChart(
+    `${w2.workload}: ${w2.throughputName ?? ""} vs threads`,
+    w2.throughputName ?? "",
+    w2.rows.map((r) => r.throughput)
+  );
+  if (tp && w2.throughputName) out.push(tp, key2);
+  const lat = xyChart(
+    `${w2.workload}: ${w2.latencyName ?? ""} latency (${w2.latencyUnit ?? "ms"}) vs threads`,
+    `${w2.latencyName} ${w2.latencyUnit ?? "ms"}`,
+    w2.rows.map((r) => r.latency)
+  );
+  if (lat && w2.latencyName) out.push(lat, key2);
+  return out;
+}
+var VARIANT_COLORS = [
+  BASE_COLOR,
+  HEAD_COLOR,
+  "#54a24b",
+  "#e45756",
+  "#72b7b2",
+  "#b279a2",
+  "#ff9da6",
+  "#9d755d"
+];
+var COLOR_SQUARES = ["\u{1F7E6}", "\u{1F7E7}", "\u{1F7E9}", "\u{1F7E5}", "\u2B1B", "\u{1F7EA}", "\u{1F7EB}", "\u2B1C"];
+function xyChartN(title2, yLabel, threads, series) {
+  if (threads.length === 0 || series.every((s2) => s2.values.every((x4) => x4 === null))) return null;
+  const rows = series.map((s2) => s2.values.map(rounded));
+  const top = Math.max(...rows.flat());
+  const axisTop = top > 0 ? Number((top * 1.1).toPrecision(2)) : 1;
+  const palette = VARIANT_COLORS.slice(0, series.length).join(", ");
+  return [
+    [
+      "```mermaid",
+      `%%{init: {"themeVariables": {"xyChart": {"plotColorPalette": "${palette}"}}}}%%`,
+      "xychart-beta",
+      `  title ${quoted(title2)}`,
+      `  x-axis "threads" [${threads.join(", ")}]`,
+      `  y-axis ${quoted(yLabel)} 0 --> ${axisTop}`,
+      ...rows.map((r) => `  line [${r.join(", ")}]`),
+      "```"
+    ].join("\n"),
+    `<sub>${series.map((s2, i) => `${COLOR_SQUARES[i % COLOR_SQUARES.length]} ${s2.name}`).join(" \xB7 ")}</sub>`
+  ];
+}
+
+// action/src/report/rows.ts
+import { dirname } from "node:path";
+var CELL_MARK = {
+  regression: "\u{1F534}",
+  improvement: "\u{1F7E2}",
+  unchanged: "\u26AA",
+  inconclusive: "\u{1F7E1}"
+};
+function overallMark(v) {
+  if (v.verdict === "regression") return CELL_MARK.regression;
+  if (v.verdict === "inconclusive") return CELL_MARK.inconclusive;
+  return v.cells.some((c4) => c4.verdict === "improvement") ? CELL_MARK.improvement : CELL_MARK.unchanged;
+}
+var pct = (x4, digits = 1) => x4 === null || x4 === void 0 || !Number.isFinite(x4) ? "\u2013" : `${x4 >= 0 ? "+" : "\u2212"}${Math.abs(x4 * 100).toFixed(digits)}%`;
+var num = (x4) => x4 === null || x4 === void 0 || !Number.isFinite(x4) ? "\u2013" : x4 >= 100 ? x4.toFixed(0) : x4.toFixed(2);
+var ciText = (c4) => c4?.ci ? `[${pct(c4.ci[0])}, ${pct(c4.ci[1])}]` : "\u2013";
+var SEVERITY = ["regression", "inconclusive", "improvement", "unchanged"];
+var THROUGHPUT = ["qps", "tps", "tpmc", "ops"];
+var LATENCY = /^(?:([a-z_]+)_)?p(\d+(?:\.\d+)?)_(ms|us)$/;
+var isLatency = (metric) => LATENCY.test(metric);
+function unitOfName(metric) {
+  return /_(ms|us|s)$/.exec(metric)?.[1] ?? "";
+}
+function workloadRows(v) {
+  const out = [];
+  for (const c4 of v.cells) {
+    let w2 = out.find((x4) => x4.workload === c4.workload);
+    if (!w2) {
+      w2 = { workload: c4.workload, rows: [] };
+      out.push(w2);
+    }
+    let row = w2.rows.find((r) => r.threads === c4.threads);
+    if (!row) {
+      row = { workload: c4.workload, threads: c4.threads, judgements: [], verdict: "unchanged", because: [] };
+      w2.rows.push(row);
+    }
+    row.judgements.push(c4);
+  }
+  for (const w2 of out) {
+    const metrics = new Set(w2.rows.flatMap((r) => r.judgements.map((j) => j.metric)));
+    const judged = w2.rows.flatMap((r) => r.judgements);
+    const tp = THROUGHPUT.find((m3) => metrics.has(m3)) ?? judged.find((j) => j.better === "higher")?.metric;
+    const lat = [...metrics].find(isLatency) ?? judged.find((j) => j.better === "lower")?.metric;
+    w2.throughputName = tp && metricName(tp);
+    w2.latencyName = lat && metricName(lat);
+    w2.latencyUnit = lat ? unitOfName(lat) || "ms" : void 0;
+    for (const r of w2.rows) {
+      r.throughput = r.judgements.find((j) => j.metric === tp);
+      r.latency = r.judgements.find((j) => j.metric === lat);
+      r.verdict = SEVERITY.find((s2) => r.judgements.some((j) => j.verdict === s2)) ?? "unchanged";
+      r.because = r.judgements.filter((j) => j.verdict === r.verdict).map((j) => metricName(j.metric));
+    }
+  }
+  return out;
+}
+var NAMES = {
+  tps: "TPS",
+  qps: "QPS",
+  ops: "OPS",
+  tpmc: "tpmC",
+  tpm_total: "tpmTotal",
+  geomean_s: "geomean"
+};
+function metricName(metric) {
+  const lat = LATENCY.exec(metric);
+  if (lat) return `${lat[1] ? `${lat[1].toUpperCase()} ` : ""}p${lat[2]}`;
+  const query = /^q(\d+)_s$/.exec(metric);
+  if (query) return `Q${query[1]}`;
+  const perOp = /^([a-z_]+)_(tpm|ops|avg_ms|avg_us)$/.exec(metric);
+  if (perOp) return `${perOp[1]?.toUpperCase()} ${perOp[2]?.replace(/_(ms|us)$/, "")}`;
+  return NAMES[metric] ?? metric;
+}
+function configText(t) {
+  const m3 = /* @__PURE__ */ new Map();
+  if (!t) return m3;
+  for (const [k2, v] of Object.entries(t.config)) m3.set(k2, String(v));
+  for (const [k2, v] of Object.entries(t.resources ?? {})) m3.set(k2, String(v));
+  return m3;
+}
+function targetDiff(v) {
+  const b10 = v.base.target;
+  const h2 = v.head.target;
+  const out = [];
+  if (b10 && h2 && b10.kind !== h2.kind) out.push(`kind: ${b10.kind} \u2192 ${h2.kind}`);
+  if (b10 && h2 && b10.version !== h2.version) out.push(`version: ${b10.version} \u2192 ${h2.version}`);
+  const bc = configText(b10);
+  const hc = configText(h2);
+  for (const k2 of [.../* @__PURE__ */ new Set([...bc.keys(), ...hc.keys()])].sort()) {
+    if (bc.get(k2) !== hc.get(k2)) out.push(`${k2}: ${bc.get(k2) ?? "default"} \u2192 ${hc.get(k2) ?? "default"}`);
+  }
+  return out;
+}
+function targetProfile(v) {
+  const b10 = v.base.target;
+  const h2 = v.head.target;
+  if (!b10) return "stored result";
+  const same = Object.entries(b10.resources ?? {}).filter(([k2, val]) => String(h2?.resources?.[k2]) === String(val)).map(([k2, val]) => `${k2}=${val}`);
+  return [`${b10.kind} ${b10.version === h2?.version ? b10.version : ""}`.trim(), ...same].join(", ");
+}
+function gib(bytes) {
+  return `${(bytes / 2 ** 30).toFixed(1)} GiB`;
+}
+function minutes(seconds2) {
+  return seconds2 < 90 ? `${Math.round(seconds2)} s` : `${Math.round(seconds2 / 60)} min`;
+}
+function summaryLine(v) {
+  const count2 = (k2) => v.cells.filter((c4) => c4.verdict === k2).length;
+  const counts = [
+    count2("regression") && `${count2("regression")} regressed`,
+    count2("inconclusive") && `${count2("inconclusive")} inconclusive`,
+    count2("improvement") && `${count2("improvement")} improved`
+  ].filter(Boolean);
+  const against = (x4) => {
+    const diff = targetDiff(x4);
+    return `${x4.head.variant} vs ${x4.base.variant}: ${diff.length ? diff.join(", ") : "same target (A/A)"}`;
+  };
+  const h2 = v.host;
+  return {
+    title: `tiperf ${v.spec.name}: ${v.verdict}`,
+    parts: [
+      counts.length ? `${counts.join(", ")} of ${v.cells.length} judgements` : `all ${v.cells.length} judgements unchanged`,
+      v.variants && v.variants.length > 1 ? v.variants.map((side) => against(subVerdict(v, side.variant))).join("; ") : against(v),
+      `target ${targetProfile(v)}`,
+      `host ${h2.cpu_model} \xD7 ${h2.cores}, ${gib(h2.memory_bytes)}, ${h2.os}`,
+      `${minutes(v.benchmark_seconds)} benchmark${v.saved_seconds > 0 ? ` (early stop saved ~${minutes(v.saved_seconds)})` : ""}`
+    ]
+  };
+}
+function blocksText(v) {
+  if (!v.blocks || v.blocks < 2) return "";
+  const shares = v.cells.map((c4) => c4.between_share).filter((x4) => x4 !== void 0);
+  const most = shares.length ? Math.max(...shares) : void 0;
+  return ` in ${v.blocks} blocks (servers restarted between blocks; intervals over block means${most !== void 0 ? `; up to ${Math.round(most * 100)}% of a cell's round-to-round variance lay between instances` : ""})`;
+}
+function methodText(v) {
+  const tolerances = [...new Map(v.cells.map((c4) => [c4.metric, c4])).values()].map((c4) => `${metricName(c4.metric)} \xB1${(c4.tolerance * 100).toFixed(0)}%`).join(", ");
+  const rounds = v.order === "stored" ? "stored results" : `${v.order}, ${v.rounds} round(s)${v.max_rounds > v.rounds ? ` of up to ${v.max_rounds}` : ""}${blocksText(v)}`;
+  return `${rounds} \xB7 ${Math.round(v.confidence * 100)}% familywise confidence (intervals corrected for ${v.comparisons} judgements) \xB7 tolerances ${tolerances} \xB7 a cell is a regression only when its whole interval lies beyond the tolerance`;
+}
+function rawDirs(v) {
+  return [...new Set([v.base.result, v.head.result].map((r) => `${dirname(r)}/raw/`))];
+}
+function reproduceCommand(v) {
+  if (v.order === "stored") return `node action/dist/cli.js diff ${v.base.result} ${v.head.result}`;
+  return `node action/dist/cli.js compare --spec ${v.spec.path}${v.seed !== void 0 ? ` --seed ${v.seed}` : ""}`;
+}
+function variantNames(v) {
+  return [v.base.variant, ...(v.variants ?? [v.head]).map((s2) => s2.variant)];
+}
+function subVerdict(v, variant) {
+  const side = (v.variants ?? [v.head]).find((s2) => s2.variant === variant) ?? v.head;
+  const cells = v.variants ? v.cells.filter((c4) => c4.variant === variant) : v.cells;
+  const { variants: _all, ...rest } = v;
+  return { ...rest, head: side, cells, verdict: overallVerdict(cells) };
+}
+
 // action/src/report/charts.ts
 var VERDICT_COLORS = {
   domain: ["regression", "improvement", "unchanged", "inconclusive"],
@@ -56395,6 +56162,237 @@ function workloadSections(v, charts, conf, shown) {
     out.push("</tbody></table></details>");
   }
   return out;
+}
+
+// action/src/report/matrix.ts
+function variantWorkloads(v) {
+  const names = variantNames(v);
+  const subs = names.slice(1).map((n) => ({ variant: n, workloads: workloadRows(subVerdict(v, n)) }));
+  const order = subs[0]?.workloads.map((w2) => w2.workload) ?? [];
+  return order.map((workload) => {
+    const per = subs.map((s2) => ({
+      variant: s2.variant,
+      rows: s2.workloads.find((w2) => w2.workload === workload)
+    }));
+    const threads = [...new Set(per.flatMap((p) => p.rows?.rows.map((r) => r.threads) ?? []))];
+    return { workload, names, per, threads };
+  });
+}
+function matrixVerdict(rows, names) {
+  const verdict = SEVERITY.find((s2) => rows.some((r) => r?.verdict === s2)) ?? "unchanged";
+  return { verdict, who: names.filter((_, i) => rows[i]?.verdict === verdict) };
+}
+function matrixTable(w2, v, keep, md3) {
+  const first = w2.per[0]?.rows;
+  const tp = first?.throughputName ?? "value";
+  const control = md3(w2.names[0]);
+  const conf = `${Math.round(v.confidence * 100)}% CI`;
+  const lines2 = [
+    `| Threads | ${control} ${tp} | ${w2.per.map((p) => `${md3(p.variant)} ${tp} | \u0394% (${conf})`).join(" | ")} | verdict |`,
+    `|---:|---:|${w2.per.map(() => "---:|---|").join("")}---|`
+  ];
+  let hidden = 0;
+  for (const t of w2.threads) {
+    const rows = w2.per.map((p) => p.rows?.rows.find((r) => r.threads === t));
+    if (!keep(rows)) {
+      hidden++;
+      continue;
+    }
+    const main2 = (r) => r?.throughput ?? r?.judgements[0];
+    const base = main2(rows.find((r) => r !== void 0))?.base;
+    const cols = rows.map((r) => {
+      const m3 = main2(r);
+      return `${num(m3?.head)} | ${pct(m3?.change)} ${ciText(m3)} ${r ? CELL_MARK[r.verdict] : ""}`;
+    });
+    const { verdict, who } = matrixVerdict(
+      rows,
+      w2.per.map((p) => p.variant)
+    );
+    lines2.push(
+      `| ${t} | ${num(base)} | ${cols.join(" | ")} | ${CELL_MARK[verdict]} ${verdict}${verdict !== "unchanged" && who.length ? ` (${who.map(md3).join(", ")})` : ""} |`
+    );
+  }
+  return { lines: lines2, hidden };
+}
+function matrixCharts(w2, md3) {
+  const out = [];
+  const first = w2.per[0]?.rows;
+  for (const kind of ["throughput", "latency"]) {
+    const name = kind === "throughput" ? first?.throughputName : first?.latencyName;
+    if (!name || !first) continue;
+    const at = (rows, t) => rows?.rows.find((r) => r.threads === t)?.[kind];
+    const series = [
+      { name: md3(w2.names[0]), values: w2.threads.map((t) => at(first, t)?.base ?? null) },
+      ...w2.per.map((p) => ({
+        name: md3(p.variant),
+        values: w2.threads.map((t) => at(p.rows, t)?.head ?? null)
+      }))
+    ];
+    const title2 = kind === "throughput" ? `${w2.workload}: ${name} vs threads` : `${w2.workload}: ${name} latency (${first.latencyUnit ?? "ms"}) vs threads`;
+    const chart = xyChartN(
+      title2,
+      kind === "throughput" ? name : `${name} ${first.latencyUnit ?? "ms"}`,
+      w2.threads,
+      series
+    );
+    if (chart) out.push(...chart);
+  }
+  return out;
+}
+
+// action/src/report/comment.ts
+var COMMENT_LIMIT = 65536;
+var MARKER_PREFIX = "<!-- tiperf:comment";
+function commentMarker(matrix) {
+  return `${MARKER_PREFIX} matrix=${matrix.replace(/[^\w.-]/g, "_")} -->`;
+}
+var md2 = (s2) => s2.replace(/[|\\]/g, (c4) => `\\${c4}`).replace(/</g, "&lt;").replace(/[\r\n]+/g, " ");
+var TRIM_STEPS = [
+  [{ rawPerCell: false }, "per-cell raw-log paths"],
+  [{ details: "notable" }, "details of unchanged cells"],
+  [{ details: "none" }, "per-cell details"],
+  [{ charts: false }, "charts"],
+  [{ rows: "notable" }, "table rows of unchanged and improved cells"],
+  [{ rows: "regressions" }, "table rows of inconclusive cells"]
+];
+var notable = (r) => r.verdict !== "unchanged";
+function headline(v) {
+  const { title: title2, parts } = summaryLine(v);
+  return [`${overallMark(v)} **${md2(title2)}**`, ...parts.map(md2)].join(" \xB7 ");
+}
+function method2(v) {
+  return `<sub>${md2(methodText(v))}</sub>`;
+}
+function costLine(c4) {
+  return `\u{1F4B2} Cluster cost${c4.basis === "estimate" ? " (estimate)" : ""}: **$${c4.dollars.toFixed(2)}** (${c4.hours.toFixed(2)} h \xD7 $${c4.per_hour.toFixed(2)}/h, profile ${md2(c4.profile)}, on-demand prices as of ${md2(c4.prices_as_of)})`;
+}
+function rowVerdict(r) {
+  const why = r.because.length && r.verdict !== "unchanged" ? ` (${r.because.join(", ")})` : "";
+  return `${CELL_MARK[r.verdict]} ${r.verdict}${why}`;
+}
+function table(w2, v, rows) {
+  const tp = w2.throughputName ?? "value";
+  const lat = w2.latencyName;
+  const conf = `${Math.round(v.confidence * 100)}% CI`;
+  const b10 = md2(v.base.variant);
+  const h2 = md2(v.head.variant);
+  const perHour = v.cost && w2.throughputName ? v.cost.per_hour : void 0;
+  const out = [
+    `| Threads | ${b10} ${tp} | ${h2} ${tp} | \u0394% | ${conf} |${lat ? ` ${b10} ${lat} (${w2.latencyUnit ?? "ms"}) | ${h2} ${lat} (${w2.latencyUnit ?? "ms"}) |` : ""}${perHour ? ` ${tp} per $/h (${b10} / ${h2}) |` : ""} verdict |`,
+    `|---:|---:|---:|---:|---|${lat ? "---:|---:|" : ""}${perHour ? "---:|" : ""}---|`
+  ];
+  for (const r of rows) {
+    const main2 = r.throughput ?? r.judgements[0];
+    const latency = lat ? ` ${num(r.latency?.base)} | ${num(r.latency?.head)} |` : "";
+    const perDollar = perHour ? ` ${num(r.throughput?.base == null ? null : r.throughput.base / perHour)} / ${num(r.throughput?.head == null ? null : r.throughput.head / perHour)} |` : "";
+    out.push(
+      `| ${r.threads} | ${num(main2?.base)} | ${num(main2?.head)} | ${pct(main2?.change)} | ${ciText(main2)} |${latency}${perDollar} ${rowVerdict(r)} |`
+    );
+  }
+  return out;
+}
+function details(w2, v, rows, rawPerCell) {
+  const out = [
+    `<details><summary>${md2(w2.workload)}: minimum detectable effect, rounds${rawPerCell ? ", raw logs" : ""}</summary>`,
+    "",
+    `| Threads | metric | ${md2(v.base.variant)} | ${md2(v.head.variant)} | \u0394% | CI | MDE | n | method | verdict |${rawPerCell ? " raw logs |" : ""}`,
+    `|---:|---|---:|---:|---:|---|---:|---:|---|---|${rawPerCell ? "---|" : ""}`
+  ];
+  for (const r of rows) {
+    for (const j of r.judgements) {
+      out.push(
+        `| ${r.threads} | ${metricName(j.metric)} | ${num(j.base)} | ${num(j.head)} | ${pct(j.change)} | ${ciText(j)} | ${pct(j.mde)} | ${j.n} | ${j.method}${j.between_share !== void 0 ? ` (${Math.round(j.between_share * 100)}% between instances)` : ""} | ${CELL_MARK[j.verdict]} ${j.verdict}${j.reason ? ` \u2014 ${md2(j.reason)}` : ""} |${rawPerCell ? ` \`raw/${md2(w2.workload)}-t${r.threads}*.log\` |` : ""}`
+      );
+    }
+  }
+  out.push("", "</details>");
+  return out;
+}
+function render(v, workloads, d, trimmed, opts) {
+  const out = [headline(v), ""];
+  if (trimmed.length) {
+    out.push(
+      `> \u2702\uFE0F Trimmed to fit GitHub's ${COMMENT_LIMIT.toLocaleString("en-US")}-character limit: ${trimmed.join(", ")} left out.${opts.fullReport ? ` Everything is in ${md2(opts.fullReport)}.` : ""}`,
+      ""
+    );
+  }
+  out.push(method2(v), "");
+  if (v.cost) out.push(costLine(v.cost), "");
+  if (v.variants && v.variants.length > 1) {
+    const keep = (rows) => d.rows === "all" ? true : d.rows === "notable" ? rows.some((r) => r !== void 0 && notable(r)) : rows.some((r) => r?.verdict === "regression");
+    for (const w2 of variantWorkloads(v)) {
+      const { lines: lines2, hidden } = matrixTable(w2, v, keep, md2);
+      if (lines2.length === 2 && d.rows !== "all") continue;
+      out.push(`#### ${md2(w2.workload)}`, "", ...lines2);
+      if (hidden > 0) out.push("", `<sub>${hidden} more row(s) not shown</sub>`);
+      out.push("");
+      if (d.charts) for (const block of matrixCharts(w2, md2)) out.push(block, "");
+      if (d.details !== "none")
+        for (const p of w2.per) {
+          if (!p.rows) continue;
+          const sub = subVerdict(v, p.variant);
+          const drows = d.details === "all" ? p.rows.rows : p.rows.rows.filter(notable);
+          const named2 = { ...p.rows, workload: `${w2.workload}, ${p.variant} against ${w2.names[0]}` };
+          if (drows.length) out.push(...details(named2, sub, drows, d.rawPerCell), "");
+        }
+    }
+  }
+  for (const w2 of v.variants && v.variants.length > 1 ? [] : workloads) {
+    const rows = w2.rows.filter(
+      (r) => d.rows === "all" ? true : d.rows === "notable" ? notable(r) : r.verdict === "regression"
+    );
+    const hidden = w2.rows.length - rows.length;
+    if (rows.length === 0 && d.rows !== "all") continue;
+    out.push(`#### ${md2(w2.workload)}`, "");
+    out.push(...table(w2, v, rows));
+    if (hidden > 0) out.push("", `<sub>${hidden} more row(s) not shown</sub>`);
+    out.push("");
+    if (d.charts) {
+      for (const block of workloadCharts(w2, md2(v.base.variant), md2(v.head.variant))) out.push(block, "");
+    }
+    if (d.details !== "none") {
+      const drows = d.details === "all" ? rows : rows.filter(notable);
+      if (drows.length) out.push(...details(w2, v, drows, d.rawPerCell), "");
+    }
+  }
+  out.push(
+    "<details><summary>Reproduce locally</summary>",
+    "",
+    `Raw tool output: ${rawDirs(v).map((r) => `\`${md2(r)}\``).join(", ")}. From a checkout of the head commit, after \`scripts/setup.sh\`:`,
+    "",
+    "```sh",
+    reproduceCommand(v),
+    "```",
+    "",
+    "</details>",
+    ""
+  );
+  for (const n of v.notes) out.push(`<sub>${md2(n)}</sub>`, "");
+  out.push(commentMarker(opts.matrix ?? v.spec.name));
+  return `${out.join("\n")}
+`;
+}
+function commentMarkdown(v, opts = {}) {
+  const limit = opts.limit ?? COMMENT_LIMIT;
+  let detail = { rawPerCell: true, details: "all", charts: true, rows: "all" };
+  const trimmed = [];
+  const workloads = workloadRows(v);
+  let text3 = render(v, workloads, detail, trimmed, opts);
+  for (const [change3, what] of TRIM_STEPS) {
+    if (text3.length <= limit) return text3;
+    detail = { ...detail, ...change3 };
+    trimmed.push(what);
+    text3 = render(v, workloads, detail, trimmed, opts);
+  }
+  if (text3.length <= limit) return text3;
+  const marker = commentMarker(opts.matrix ?? v.spec.name);
+  const tail = `
+
+> \u2702\uFE0F Cut at ${limit.toLocaleString("en-US")} characters: the full list of regressions is in the report.
+${marker}
+`;
+  const body = text3.slice(0, limit - tail.length);
+  return `${body.slice(0, body.lastIndexOf("\n"))}${tail}`;
 }
 
 // action/src/pipeline/preflight.ts
@@ -62428,13 +62426,15 @@ export {
   judgeStored,
   VerdictSchema,
   readVerdict,
-  rng,
+  pct,
   isLatency,
   metricName,
-  commentMarkdown,
+  rng,
+  esc,
   renderCharts,
   verdictHtml,
   writeHtmlReport,
+  commentMarkdown,
   runHours,
   planFor,
   checkOutFile,

@@ -17,7 +17,7 @@ import {
   sshArgs,
   startServerProcess,
   writeAtomic
-} from "./chunk-MA43AWRD.js";
+} from "./chunk-ZWWQYXVT.js";
 import {
   InputError,
   MAIN_PORT,

@@ -10,7 +10,7 @@ import {
   runCommand,
   shellCommand,
   sshArgs
-} from "./chunk-MA43AWRD.js";
+} from "./chunk-ZWWQYXVT.js";
 import {
   sweepRun
 } from "./chunk-7N3WP33W.js";
@@ -268,7 +268,7 @@ var CloudStack = class _CloudStack {
   }
   /** Destroys every resource and removes the stack; a second call (even a concurrent one) does nothing more. */
   destroy() {
-    this.destroying ??= this.destroyOnce();
+    this.destroying ??= this.destroyOnce().finally(() => this.releaseGrace?.());
     return this.destroying;
   }
   async destroyOnce() {
@@ -281,13 +281,11 @@ var CloudStack = class _CloudStack {
       this.o.log(`cloud: destroy failed (${lastLines(e.message)}): recovering`);
       await this.recover([this.o.runId]);
       this.destroyed = true;
-      this.releaseGrace?.();
       return;
     }
     await this.sweep([this.o.runId]);
     await this.stack.workspace.removeStack(this.o.stack, { force: true });
     this.destroyed = true;
-    this.releaseGrace?.();
     this.o.log(`cloud: stack ${this.o.stack} destroyed and removed`);
   }
   /** Removes by tag whatever of these runs still exists (the provider's sweep), and says what. */
@@ -374,11 +372,12 @@ async function provisionCluster(o) {
   const identityFile = join2(dir, "id_rsa");
   await writePrivateKey(identityFile, key);
   const sshCidr = await kind.runnerCidr(profile);
+  const pr = pullRequest();
   const tags = tagsOf(
     runTags(aws, {
       runId: o.runId,
       ...process.env.GITHUB_REPOSITORY ? { repository: process.env.GITHUB_REPOSITORY } : {},
-      ...pullRequest() ? { pr: pullRequest() } : {}
+      ...pr ? { pr } : {}
     })
   );
   const rec = {
