@@ -1,112 +1,150 @@
-// Detection benchmark: how often tiperf's verdict is right on real noise, against known, injected
-// slowdowns (CPU quota on the database server), side by side with two simple rules applied to the
-// same samples. Writes bench/detection.md and bench/detection.json (or --out PREFIX .md/.json).
+// Detection benchmark with slowdowns of known size, in real runs. The load keeps the MariaDB server
+// CPU-bound under a CPU quota (8 client threads against 40% of one CPU), so a quota cut binds; the
+// true effect of each cut on throughput is measured first by a reference run of its own
+// (scripts/quota-reference.ts: two servers under the same load at the same time, quotas swapped
+// every few seconds, which cancels the machine's drift and the instances' gap). Then real tiperf
+// compares — A/A and one per cut, in turns — are judged four ways on the same samples: tiperf with
+// blocks (the spec's verdict), tiperf's round-level interval without blocks, the single-run 5%
+// rule and github-action-benchmark's 200% rule (both on the first round). Writes bench/detection.md
+// and bench/detection.json (or --out PREFIX).
 //
-//   npm run bench:detection -- [--trials N] [--max-rounds N] [--slowdowns 3,5,10]
-//                              [--duration S] [--warmup S] [--out PREFIX]
+//   npm run bench:detection -- [--trials 3] [--cuts 3,5,10] [--blocks 24] [--rounds-per-block 2]
+//       [--tolerance 2] [--quota 40] [--threads 8] [--reference-seconds 120] [--out bench/detection]
 import { mkdirSync, writeFileSync } from "node:fs";
-import { cpus, tmpdir } from "node:os";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { parseArgs } from "node:util";
+import { judgeShift } from "../action/src/compare/judge.ts";
 import { pairedSamples } from "../action/src/compare/samples.ts";
-import { stddev } from "../action/src/compare/stats.ts";
+import { pairedLogShift } from "../action/src/compare/stats.ts";
 import { compareSpec } from "../action/src/pipeline/compare.ts";
 import { hostFacts } from "../action/src/result/host.ts";
 import { readResult } from "../action/src/result/store.ts";
 import { parseSpec } from "../action/src/specfile/load.ts";
 import { installSignalTeardown, teardownAll } from "../action/src/teardown.ts";
+import { pct, wilson } from "./bench-stats.ts";
+import { quotaReference, type Reference } from "./quota-reference.ts";
 
 const { values } = parseArgs({
   options: {
     trials: { type: "string", default: "3" },
-    rounds: { type: "string", default: "6" },
-    "max-rounds": { type: "string", default: "24" },
-    slowdowns: { type: "string", default: "3,5,10" },
+    cuts: { type: "string", default: "3,5,10" },
+    blocks: { type: "string", default: "24" },
+    "rounds-per-block": { type: "string", default: "2" },
     tolerance: { type: "string", default: "2" },
-    // Seconds per cell and warmup seconds before it.
-    duration: { type: "string", default: "3" },
-    warmup: { type: "string", default: "1" },
+    quota: { type: "string", default: "40" },
+    threads: { type: "string", default: "8" },
+    duration: { type: "string", default: "1" },
+    "reference-seconds": { type: "string", default: "120" },
     out: { type: "string", default: "bench/detection" },
   },
 });
 const trials = Number(values.trials);
-const slowdowns = String(values.slowdowns).split(",").map(Number);
-const conditions = [0, ...slowdowns];
+const cuts = String(values.cuts).split(",").map(Number);
+const blocks = Number(values.blocks);
+const rounds = blocks * Number(values["rounds-per-block"]);
+const tolerance = Number(values.tolerance) / 100;
+const quota = Number(values.quota);
+const threads = Number(values.threads);
+const data = { tables: 2, table_size: 2000 };
 const log = (l: string) => process.stderr.write(`${l}\n`);
 const abort = new AbortController();
 installSignalTeardown(abort, log);
 
-const specText = (slowdown: number) => `name: detection
+const headQuota = (cut: number) => Math.round(quota * (1 - cut / 100) * 100) / 100;
+const specText = (cut: number) => `name: detection
 target: {kind: mariadb, config: {innodb_buffer_pool_size: 64M}, resources: {cpus: "0"}}
 driver: {cpus: "1"}
-data: {tables: 2, table_size: 2000}
+data: {tables: ${data.tables}, table_size: ${data.table_size}}
 workloads:
-  - {name: point_select, sysbench: oltp_point_select, threads: [2], duration: ${values.duration}s, warmup: ${values.warmup}s, options: {rand-type: uniform}}
+  - {name: point_select, sysbench: oltp_point_select, threads: [${threads}], duration: ${values.duration}s, warmup: 0s, options: {rand-type: uniform}}
 metrics:
   tps: {better: higher, tolerance: ${values.tolerance}%}
 variants:
-  base: {target: {resources: {cpu_quota: "100%"}}}
-  head: {target: {resources: {cpu_quota: "${100 - slowdown}%"}}}
-compare: {rounds: ${values.rounds}, max_rounds: ${values["max-rounds"]}, order: interleaved}
+  base: {target: {resources: {cpu_quota: "${quota}%"}}}
+  head: {target: {resources: {cpu_quota: "${headQuota(cut)}%"}}}
+compare: {rounds: ${rounds}, blocks: ${blocks}, warmup_rounds: 1, order: interleaved}
 `;
 
 interface Trial {
-  slowdown: number;
+  cut: number;
+  /** tiperf's verdict with blocks (the spec as written). */
   verdict: string;
   change: number | null;
   ci: [number, number] | null;
-  rounds: number;
-  minutes: number;
+  between_share: number | null;
+  /** The same rounds judged as one sample of pairs, ignoring blocks. */
+  noBlocks: string;
+  noBlocksCi: [number, number] | null;
   naive5: boolean;
   gab200: boolean;
-  singleMinutes: number;
-  /** Standard deviation of log(head/base) over the judged rounds: the pair-to-pair noise. */
-  spread: number;
+  minutes: number;
+  wallMinutes: number;
 }
 
-/** Pair-to-pair noise: the standard deviation of log(head/base) over the judged rounds. */
-function roundSpread(result: Awaited<ReturnType<typeof readResult>>): number {
-  const { base, head } = pairedSamples(
-    result,
-    "base",
-    "head",
-    { workload: "point_select", threads: 2 },
-    "tps",
-  );
-  return stddev(base.map((b, i) => Math.log((head[i] as number) / b)));
-}
-
+const outDir = join(tmpdir(), `tiperf-bench-detection-${process.pid}`);
+const references: Reference[] = [];
 const out: Trial[] = [];
-const outDir = join(tmpdir(), "tiperf-bench-detection");
+const started = Date.now();
 try {
+  const loaded = parseSpec(specText(0), "detection.yaml");
+  const target = loaded.spec.target;
+  for (const cut of cuts) {
+    const ref = await quotaReference({
+      target: { ...target, resources: { ...target.resources, cpu_quota: quota / 100 } },
+      quota: quota / 100,
+      cut: cut / 100,
+      threads,
+      data,
+      driverCpus: "1",
+      seconds: Number(values["reference-seconds"]),
+      phaseS: 5,
+      logDir: join(outDir, `reference-${cut}`),
+      log: () => {},
+    });
+    references.push(ref);
+    log(
+      `reference: quota ${quota}% → ${headQuota(cut)}% (cut ${cut}%): throughput ${pct(ref.effect)} [${pct(ref.ci[0])}, ${pct(ref.ci[1])}] over ${ref.pairs} phase pairs, ${ref.seconds} s`,
+    );
+  }
   for (let t = 0; t < trials; t++) {
     // Conditions take turns within each trial, so slow drift of the machine spreads over all of them.
-    for (const slowdown of conditions) {
-      const loaded = parseSpec(specText(slowdown), `detection-${slowdown}.yaml`);
-      const r = await compareSpec(loaded, { outDir, log: () => {}, signal: abort.signal });
+    for (const cut of [0, ...cuts]) {
+      const at = Date.now();
+      const r = await compareSpec(parseSpec(specText(cut), `detection-${cut}.yaml`), {
+        outDir,
+        log: () => {},
+        signal: abort.signal,
+      });
       const cell = r.verdict.cells[0];
       const result = await readResult(r.verdict.base.result);
-      const first = (v: string) =>
-        result.cells.find((c) => c.variant === v && c.round === 1)?.metrics.tps?.value ?? Number.NaN;
-      const base1 = first("base");
-      const head1 = first("head");
+      const key = { workload: "point_select", threads };
+      const pairs = pairedSamples(result, "base", "head", key, "tps");
+      const flat = judgeShift(
+        { ...key, metric: "tps" },
+        { better: "higher", tolerance },
+        pairedLogShift(pairs.base, pairs.head),
+        { base: 1, head: 1 },
+        0.05,
+        "paired-t",
+      );
+      const [b1, h1] = [pairs.base[0] ?? Number.NaN, pairs.head[0] ?? Number.NaN];
       const trial: Trial = {
-        slowdown,
+        cut,
         verdict: cell?.verdict ?? "none",
         change: cell?.change ?? null,
         ci: cell?.ci ?? null,
-        rounds: r.verdict.rounds,
+        between_share: cell?.between_share ?? null,
+        noBlocks: flat.verdict,
+        noBlocksCi: flat.ci,
+        naive5: h1 < b1 * 0.95,
+        gab200: b1 / h1 >= 2,
         minutes: r.verdict.benchmark_seconds / 60,
-        // Single run vs single run, as a PR check without repetition would do it.
-        naive5: head1 < base1 * 0.95,
-        // github-action-benchmark's default: alert when the new value is 200% worse (ratio ≥ 2).
-        gab200: base1 / head1 >= 2,
-        singleMinutes: r.verdict.benchmark_seconds / 60 / Math.max(1, r.verdict.rounds),
-        spread: roundSpread(result),
+        wallMinutes: (Date.now() - at) / 60_000,
       };
       out.push(trial);
       log(
-        `trial ${t + 1}/${trials} slowdown ${slowdown}%: ${trial.verdict} change ${trial.change} ci ${JSON.stringify(trial.ci)} after ${trial.rounds} rounds (${trial.minutes.toFixed(1)} min)`,
+        `trial ${t + 1}/${trials} cut ${cut}%: ${trial.verdict} ${pct(trial.change ?? Number.NaN)} [${trial.ci?.map(pct).join(", ")}] between ${trial.between_share?.toFixed(2)}; no blocks ${trial.noBlocks} [${trial.noBlocksCi?.map(pct).join(", ")}]; ${trial.minutes.toFixed(1)} benchmark min, ${trial.wallMinutes.toFixed(1)} wall`,
       );
     }
   }
@@ -114,25 +152,34 @@ try {
   await teardownAll(log);
 }
 
-const rate = (xs: boolean[]) => `${xs.filter(Boolean).length}/${xs.length}`;
-const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 const host = await hostFacts();
 const date = new Date().toISOString().slice(0, 10);
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+const count = (ts: Trial[], f: (x: Trial) => boolean) => {
+  const k = ts.filter(f).length;
+  const [lo, hi] = wilson(k, ts.length);
+  return `${k}/${ts.length} [${pct(lo, 0)}, ${pct(hi, 0)}]`;
+};
 const lines = [
-  `Detection benchmark, ${date}, ${host.cpu_model}, ${host.cores} cores (${cpus().length} seen), ${(host.memory_bytes / 2 ** 30).toFixed(0)} GiB, ${host.os}.`,
-  `Local MariaDB, oltp_point_select, 2 threads, ${values.duration} s cells after ${values.warmup} s warmup, server pinned to CPU 0 and sysbench to CPU 1; head's CPU quota lowered by the injected slowdown. tiperf: interleaved, ${values.rounds}–${values["max-rounds"]} rounds with looks at doubling round counts, tolerance ${values.tolerance}%, 95% familywise confidence. The single-run rules see round 1 only.`,
+  `Detection benchmark with slowdowns of known size, ${date}, ${host.cpu_model}, ${host.cores} cores, ${(host.memory_bytes / 2 ** 30).toFixed(0)} GiB, ${host.os}; ${((Date.now() - started) / 60_000).toFixed(0)} minutes in all.`,
+  `Local MariaDB kept CPU-bound: oltp_point_select with ${threads} threads against a server limited to ${quota}% of CPU 0 (sysbench on CPU 1), ${values.duration} s cells. A slowdown is a cut of head's CPU quota; its true effect on throughput comes from a reference run per cut (two servers under load at once, quotas swapped every 5 s, ${values["reference-seconds"]} s). tiperf: ${blocks} blocks × ${values["rounds-per-block"]} rounds, every server restarted before each block, tolerance ${values.tolerance}%, 95% confidence. The same rounds are also judged without blocks (one sample of pairs), and round 1 alone by the single-run 5% rule and github-action-benchmark's 200% rule. Counts with 95% Wilson intervals.`,
   "",
-  "| injected slowdown | trials | tiperf: regression | tiperf: inconclusive | tiperf: unchanged/improvement | mean measured change | tiperf minutes per verdict | single run, 5% threshold: alarm | github-action-benchmark 200%: alarm | single-run minutes | round-to-round spread |",
-  "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+  "| head's CPU quota | true effect on throughput (reference) | trials | tiperf with blocks: regression | without blocks: regression | mean measured change | single run, 5%: alarm | github-action-benchmark 200%: alarm | benchmark minutes per verdict |",
+  "|---|---|---:|---|---|---:|---|---|---:|",
 ];
-for (const s of conditions) {
-  const ts = out.filter((x) => x.slowdown === s);
+for (const cut of [0, ...cuts]) {
+  const ts = out.filter((x) => x.cut === cut);
+  if (ts.length === 0) continue;
+  const ref = references.find((r) => r.cut === cut / 100);
   lines.push(
-    `| ${s === 0 ? "none (A/A)" : `${s}%`} | ${ts.length} | ${rate(ts.map((x) => x.verdict === "regression"))} | ${rate(ts.map((x) => x.verdict === "inconclusive"))} | ${rate(ts.map((x) => x.verdict === "unchanged" || x.verdict === "improvement"))} | ${(mean(ts.map((x) => x.change ?? 0)) * 100).toFixed(1)}% | ${mean(ts.map((x) => x.minutes)).toFixed(1)} | ${rate(ts.map((x) => x.naive5))} | ${rate(ts.map((x) => x.gab200))} | ${mean(ts.map((x) => x.singleMinutes)).toFixed(2)} | ${mean(ts.map((x) => x.spread)).toFixed(3)} |`,
+    `| ${cut === 0 ? `${quota}% (A/A)` : `${headQuota(cut)}% (−${cut}%)`} | ${ref ? `${pct(ref.effect)} [${pct(ref.ci[0])}, ${pct(ref.ci[1])}]` : "0 (identical)"} | ${ts.length} | ${count(ts, (x) => x.verdict === "regression")} | ${count(ts, (x) => x.noBlocks === "regression")} | ${pct(mean(ts.map((x) => x.change ?? 0)))} | ${count(ts, (x) => x.naive5)} | ${count(ts, (x) => x.gab200)} | ${mean(ts.map((x) => x.minutes)).toFixed(1)} |`,
   );
 }
 const prefix = String(values.out);
 mkdirSync(dirname(prefix), { recursive: true });
 writeFileSync(`${prefix}.md`, `${lines.join("\n")}\n`);
-writeFileSync(`${prefix}.json`, `${JSON.stringify({ date, host, args: values, trials: out }, null, 2)}\n`);
+writeFileSync(
+  `${prefix}.json`,
+  `${JSON.stringify({ date, host, args: values, spec: specText(cuts[0] ?? 0), references, trials: out }, null, 1)}\n`,
+);
 process.stdout.write(`${lines.join("\n")}\n`);

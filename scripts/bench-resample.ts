@@ -10,14 +10,9 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { judgeShift } from "../action/src/compare/judge.ts";
-import {
-  blockLogShift,
-  type LogShift,
-  mean,
-  normalQuantile,
-  pairedLogShift,
-} from "../action/src/compare/stats.ts";
+import { blockLogShift, type LogShift, mean, pairedLogShift } from "../action/src/compare/stats.ts";
 import { rng } from "../action/src/pipeline/schedule.ts";
+import { wilson } from "./bench-stats.ts";
 
 const { values } = parseArgs({
   options: {
@@ -138,16 +133,6 @@ const singleRun = (name: string, alarm: (p: Pair) => boolean): Method => ({
 });
 methods.push(singleRun("single run, alarm below −5%", (p) => p.head / p.base - 1 < -0.05));
 methods.push(singleRun("github-action-benchmark, alert at 200%", (p) => p.base / p.head >= 2));
-
-/** Wilson score interval of a proportion, 95%. */
-function wilson(k: number, n: number): [number, number] {
-  const z = normalQuantile(0.975);
-  const p = k / n;
-  const d = 1 + (z * z) / n;
-  const c = (p + (z * z) / (2 * n)) / d;
-  const h = (z * Math.sqrt((p * (1 - p)) / n + (z * z) / (4 * n * n))) / d;
-  return [Math.max(0, c - h), Math.min(1, c + h)];
-}
 
 const rows: {
   method: string;

@@ -6,7 +6,7 @@ import { procStat } from "../proc/process.ts";
 import { record } from "./ledger.ts";
 
 const ROOT = "/sys/fs/cgroup";
-const PERIOD_US = 100_000;
+const PERIOD_US = 10_000;
 
 type Flavor = { version: 2; dir: string } | { version: 1; dir: string };
 
