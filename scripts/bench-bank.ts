@@ -3,7 +3,10 @@
 // blocks, every server restarted before each block (fresh processes, same data), and keeps the
 // per-round throughput pairs by block in bench/aa-bank.json (the run directory itself is not kept).
 //
-//   npm run bench:bank -- [--blocks 30] [--rounds-per-block 8] [--duration 1] [--out bench/aa-bank.json]
+//   npm run bench:bank -- [--blocks 30] [--rounds-per-block 8] [--duration 1] [--threads 2]
+//                         [--quota PERCENT] [--out bench/aa-bank.json]
+// With --quota both servers run under that CPU quota (with enough --threads, CPU-bound: the regime of
+// bench:detection).
 import { rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -19,6 +22,8 @@ const { values } = parseArgs({
     blocks: { type: "string", default: "30" },
     "rounds-per-block": { type: "string", default: "8" },
     duration: { type: "string", default: "1" },
+    threads: { type: "string", default: "2" },
+    quota: { type: "string" },
     out: { type: "string", default: "bench/aa-bank.json" },
   },
 });
@@ -29,11 +34,11 @@ const abort = new AbortController();
 installSignalTeardown(abort, log);
 
 const spec = `name: aa-bank
-target: {kind: mariadb, config: {innodb_buffer_pool_size: 64M}, resources: {cpus: "0"}}
+target: {kind: mariadb, config: {innodb_buffer_pool_size: 64M}, resources: {cpus: "0"${values.quota ? `, cpu_quota: "${values.quota}%"` : ""}}}
 driver: {cpus: "1"}
 data: {tables: 2, table_size: 2000}
 workloads:
-  - {name: point_select, sysbench: oltp_point_select, threads: [2], duration: ${values.duration}s, warmup: 0s, options: {rand-type: uniform}}
+  - {name: point_select, sysbench: oltp_point_select, threads: [${values.threads}], duration: ${values.duration}s, warmup: 0s, options: {rand-type: uniform}}
 metrics:
   tps: {better: higher, tolerance: 5%}
 variants:
@@ -67,6 +72,8 @@ try {
         spec,
         minutes: Math.round((Date.now() - started) / 600) / 100,
         cell_seconds: Number(values.duration),
+        threads: Number(values.threads),
+        ...(values.quota ? { cpu_quota_percent: Number(values.quota) } : {}),
         blocks: byBlock,
       },
       null,

@@ -1,22 +1,24 @@
 // Detection benchmark with slowdowns of known size, in real runs. The load keeps the MariaDB server
 // CPU-bound under a CPU quota (8 client threads against 40% of one CPU), so a quota cut binds; the
-// true effect of each cut on throughput is measured first by a reference run of its own
+// true effect of each cut on throughput is measured first by reference runs of its own
 // (scripts/quota-reference.ts: two servers under the same load at the same time, quotas swapped
-// every few seconds, which cancels the machine's drift and the instances' gap). Then real tiperf
+// every few seconds, which cancels the machine's drift and the instances' gap), on several fresh
+// instance pairs, with a t interval over the pairs. Then real tiperf
 // compares — A/A and one per cut, in turns — are judged four ways on the same samples: tiperf with
 // blocks (the spec's verdict), tiperf's round-level interval without blocks, the single-run 5%
 // rule and github-action-benchmark's 200% rule (both on the first round). Writes bench/detection.md
 // and bench/detection.json (or --out PREFIX).
 //
 //   npm run bench:detection -- [--trials 3] [--cuts 3,5,10] [--blocks 24] [--rounds-per-block 2]
-//       [--tolerance 2] [--quota 40] [--threads 8] [--reference-seconds 120] [--out bench/detection]
-import { mkdirSync, writeFileSync } from "node:fs";
+//       [--tolerance 2] [--quota 40] [--threads 8] [--reference-pairs 4] [--reference-seconds 60]
+//       [--out bench/detection]
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { parseArgs } from "node:util";
 import { judgeShift } from "../action/src/compare/judge.ts";
 import { pairedSamples } from "../action/src/compare/samples.ts";
-import { pairedLogShift } from "../action/src/compare/stats.ts";
+import { pairedLogShift, tQuantile } from "../action/src/compare/stats.ts";
 import { compareSpec } from "../action/src/pipeline/compare.ts";
 import { hostFacts } from "../action/src/result/host.ts";
 import { readResult } from "../action/src/result/store.ts";
@@ -35,7 +37,8 @@ const { values } = parseArgs({
     quota: { type: "string", default: "40" },
     threads: { type: "string", default: "8" },
     duration: { type: "string", default: "1" },
-    "reference-seconds": { type: "string", default: "120" },
+    "reference-pairs": { type: "string", default: "4" },
+    "reference-seconds": { type: "string", default: "60" },
     out: { type: "string", default: "bench/detection" },
   },
 });
@@ -82,29 +85,58 @@ interface Trial {
   wallMinutes: number;
 }
 
+const referencePairs = Number(values["reference-pairs"]);
+
+interface Combined {
+  cut: number;
+  /** exp(mean of the pairs' log effects) − 1, with a t interval over the instance pairs. */
+  effect: number;
+  ci: [number, number];
+  pairs: Reference[];
+}
+
+/** One estimate per instance pair; the interval is over pairs, so it includes how instances differ. */
+function combine(cut: number, pairs: Reference[]): Combined {
+  const logs = pairs.map((p) => p.logEffect);
+  const m = logs.reduce((a, b) => a + b, 0) / logs.length;
+  const sd = Math.sqrt(logs.reduce((a, x) => a + (x - m) ** 2, 0) / Math.max(1, logs.length - 1));
+  const half =
+    logs.length > 1 ? tQuantile(0.975, logs.length - 1) * (sd / Math.sqrt(logs.length)) : Number.NaN;
+  return { cut: cut / 100, effect: Math.expm1(m), ci: [Math.expm1(m - half), Math.expm1(m + half)], pairs };
+}
+
 const outDir = join(tmpdir(), `tiperf-bench-detection-${process.pid}`);
-const references: Reference[] = [];
+const references: Combined[] = [];
 const out: Trial[] = [];
 const started = Date.now();
 try {
   const loaded = parseSpec(specText(0), "detection.yaml");
   const target = loaded.spec.target;
   for (const cut of cuts) {
-    const ref = await quotaReference({
-      target: { ...target, resources: { ...target.resources, cpu_quota: quota / 100 } },
-      quota: quota / 100,
-      cut: cut / 100,
-      threads,
-      data,
-      driverCpus: "1",
-      seconds: Number(values["reference-seconds"]),
-      phaseS: 5,
-      logDir: join(outDir, `reference-${cut}`),
-      log: () => {},
-    });
-    references.push(ref);
+    const pairs: Reference[] = [];
+    for (let p = 0; p < referencePairs; p++) {
+      const ref = await quotaReference({
+        target: { ...target, resources: { ...target.resources, cpu_quota: quota / 100 } },
+        quota: quota / 100,
+        cut: cut / 100,
+        threads,
+        data,
+        driverCpus: "1",
+        seconds: Number(values["reference-seconds"]),
+        phaseS: 5,
+        logDir: join(outDir, `reference-${cut}-${p + 1}`),
+        log: () => {},
+        signal: abort.signal,
+      });
+      pairs.push(ref);
+      log(
+        `reference ${p + 1}/${referencePairs}: quota ${quota}% → ${headQuota(cut)}% (cut ${cut}%): throughput ${pct(ref.effect)} [${pct(ref.ci[0])}, ${pct(ref.ci[1])}] over ${ref.pairs} phase pairs, ${ref.seconds} s`,
+      );
+    }
+    const combined = combine(cut, pairs);
+    references.push(combined);
     log(
-      `reference: quota ${quota}% → ${headQuota(cut)}% (cut ${cut}%): throughput ${pct(ref.effect)} [${pct(ref.ci[0])}, ${pct(ref.ci[1])}] over ${ref.pairs} phase pairs, ${ref.seconds} s`,
+      `reference: cut ${cut}%: ${pct(combined.effect)} [${pct(combined.ci[0])}, ${pct(combined.ci[1])}] over ${pairs.length} instance pairs`,
     );
   }
   for (let t = 0; t < trials; t++) {
@@ -150,6 +182,7 @@ try {
   }
 } finally {
   await teardownAll(log);
+  rmSync(outDir, { recursive: true, force: true });
 }
 
 const host = await hostFacts();
@@ -162,7 +195,7 @@ const count = (ts: Trial[], f: (x: Trial) => boolean) => {
 };
 const lines = [
   `Detection benchmark with slowdowns of known size, ${date}, ${host.cpu_model}, ${host.cores} cores, ${(host.memory_bytes / 2 ** 30).toFixed(0)} GiB, ${host.os}; ${((Date.now() - started) / 60_000).toFixed(0)} minutes in all.`,
-  `Local MariaDB kept CPU-bound: oltp_point_select with ${threads} threads against a server limited to ${quota}% of CPU 0 (sysbench on CPU 1), ${values.duration} s cells. A slowdown is a cut of head's CPU quota; its true effect on throughput comes from a reference run per cut (two servers under load at once, quotas swapped every 5 s, ${values["reference-seconds"]} s). tiperf: ${blocks} blocks × ${values["rounds-per-block"]} rounds, every server restarted before each block, tolerance ${values.tolerance}%, 95% confidence. The same rounds are also judged without blocks (one sample of pairs), and round 1 alone by the single-run 5% rule and github-action-benchmark's 200% rule. Counts with 95% Wilson intervals.`,
+  `Local MariaDB kept CPU-bound: oltp_point_select with ${threads} threads against a server limited to ${quota}% of CPU 0 (sysbench on CPU 1), ${values.duration} s cells. A slowdown is a cut of head's CPU quota; its true effect on throughput comes from reference runs per cut (two servers under load at once, quotas swapped every 5 s; ${referencePairs} fresh instance pairs × ${values["reference-seconds"]} s, t interval over the pairs). tiperf: ${blocks} blocks × ${values["rounds-per-block"]} rounds, every server restarted before each block, tolerance ${values.tolerance}%, 95% confidence. The same rounds are also judged without blocks (one sample of pairs), and round 1 alone by the single-run 5% rule and github-action-benchmark's 200% rule. Counts with 95% Wilson intervals.`,
   "",
   "| head's CPU quota | true effect on throughput (reference) | trials | tiperf with blocks: regression | without blocks: regression | mean measured change | single run, 5%: alarm | github-action-benchmark 200%: alarm | benchmark minutes per verdict |",
   "|---|---|---:|---|---|---:|---|---|---:|",

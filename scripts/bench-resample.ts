@@ -12,7 +12,7 @@ import { parseArgs } from "node:util";
 import { judgeShift } from "../action/src/compare/judge.ts";
 import { blockLogShift, type LogShift, mean, pairedLogShift } from "../action/src/compare/stats.ts";
 import { rng } from "../action/src/pipeline/schedule.ts";
-import { wilson } from "./bench-stats.ts";
+import { pct, wilson } from "./bench-stats.ts";
 
 const { values } = parseArgs({
   options: {
@@ -34,6 +34,9 @@ const bank = JSON.parse(readFileSync(values.bank as string, "utf8")) as {
   host: { cpu_model: string; cores: number; memory_bytes: number; os: string };
   minutes: number;
   cell_seconds: number;
+  /** Absent in banks recorded before these fields: 2 threads, no quota. */
+  threads?: number;
+  cpu_quota_percent?: number;
   blocks: Pair[][];
 };
 const blocks = bank.blocks.filter((b) => b.length >= 2);
@@ -68,7 +71,8 @@ const run = (b: Pair[], k: number) => {
 // Minutes of benchmark per round and per block (restart + warmup round), from the bank's own time.
 const bankRounds = blocks.reduce((s, b) => s + b.length, 0);
 const minutesPerRound = bank.minutes / (bankRounds + blocks.length);
-const id = { workload: "point_select", threads: 2, metric: "tps" };
+const threads = bank.threads ?? 2;
+const id = { workload: "point_select", threads, metric: "tps" };
 
 interface Method {
   name: string;
@@ -176,18 +180,17 @@ for (const m of methods) {
 const logs = blocks.map((b) => b.map((x) => Math.log(x.head / x.base)));
 const share = blockLogShift(blocks.flatMap((b, i) => b.map((x) => ({ block: i, ...x })))).betweenShare;
 const blockMeans = logs.map(mean);
-const pctf = (x: number) => `${(x * 100).toFixed(1)}%`;
 const gib = (b: number) => `${(b / 2 ** 30).toFixed(0)} GiB`;
 const lines = [
   `Detection by resampling a bank of real A/A rounds, ${bank.date}, ${bank.host.cpu_model}, ${bank.host.cores} cores, ${gib(bank.host.memory_bytes)}, ${bank.host.os}.`,
-  `Bank: ${bankRounds} A/A rounds of local MariaDB (oltp_point_select, 2 threads, ${bank.cell_seconds} s cells, server on CPU 0, sysbench on CPU 1) in ${blocks.length} blocks of ${perBlock}, both servers restarted before every block; recorded in ${bank.minutes.toFixed(1)} minutes. Between-instance share of the round-to-round variance of log(head/base): ${pctf(share)}; block means of the A/A log ratio ranged ${pctf(Math.exp(Math.min(...blockMeans)) - 1)} to ${pctf(Math.exp(Math.max(...blockMeans)) - 1)}.`,
+  `Bank: ${bankRounds} A/A rounds of local MariaDB (oltp_point_select, ${threads} threads, ${bank.cell_seconds} s cells, server on CPU 0${bank.cpu_quota_percent ? ` under a ${bank.cpu_quota_percent}% CPU quota` : ""}, sysbench on CPU 1) in ${blocks.length} blocks of ${perBlock}, both servers restarted before every block; recorded in ${bank.minutes.toFixed(1)} minutes. Between-instance share of the round-to-round variance of log(head/base): ${pct(share)}; block means of the A/A log ratio ranged ${pct(Math.exp(Math.min(...blockMeans)) - 1)} to ${pct(Math.exp(Math.max(...blockMeans)) - 1)}.`,
   `Each trial draws instance pairs (blocks) and rounds from the bank and multiplies head's throughput by (1 − slowdown): the injected slowdown is exact. ${trials} trials per row, 95% Wilson intervals; the trials reuse the bank's ${blocks.length} blocks, so the intervals describe the resampling, not a new machine.`,
   "",
   "| method | tolerance | slowdown | alarms | rate | 95% interval | rounds | minutes per verdict |",
   "|---|---:|---:|---:|---:|---|---:|---:|",
   ...rows.map(
     (r) =>
-      `| ${r.method} | ${Number.isNaN(r.tolerance) ? "–" : pctf(r.tolerance)} | ${r.slowdown === 0 ? "none (A/A)" : pctf(r.slowdown)} | ${r.alarms}/${r.trials} | ${pctf(r.rate)} | [${pctf(r.ci[0])}, ${pctf(r.ci[1])}] | ${r.rounds} | ${r.minutes.toFixed(1)} |`,
+      `| ${r.method} | ${Number.isNaN(r.tolerance) ? "–" : pct(r.tolerance)} | ${r.slowdown === 0 ? "none (A/A)" : pct(r.slowdown)} | ${r.alarms}/${r.trials} | ${pct(r.rate)} | [${pct(r.ci[0])}, ${pct(r.ci[1])}] | ${r.rounds} | ${r.minutes.toFixed(1)} |`,
   ),
 ];
 writeFileSync(`${values.out}.md`, `${lines.join("\n")}\n`);

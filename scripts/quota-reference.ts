@@ -28,12 +28,15 @@ export interface ReferenceOptions {
   phaseS: number;
   logDir: string;
   log: (line: string) => void;
+  signal: AbortSignal;
 }
 
 export interface Reference {
   cut: number;
   /** Relative throughput change under the cut, e^effect − 1, and its 95% interval over phase pairs. */
   effect: number;
+  /** The same as a log ratio, log(cut/full). */
+  logEffect: number;
   ci: [number, number];
   pairs: number;
   seconds: number;
@@ -72,10 +75,13 @@ function setQuota(pid: number, quota: number): void {
   writeFileSync(file, v2 ? `${us} ${period}` : String(us));
 }
 
-async function sysbench(args: string[], cpusList: string): Promise<string> {
+async function sysbench(args: string[], cpusList: string, signal: AbortSignal): Promise<string> {
+  signal.throwIfAborted();
   return new Promise((resolve, reject) => {
+    // taskset execs sysbench: the signal's kill reaches sysbench itself
     const child = spawn("taskset", ["-c", cpusList, "sysbench", ...args], {
       stdio: ["ignore", "pipe", "pipe"],
+      signal,
     });
     let out = "";
     child.stdout.on("data", (d) => {
@@ -119,8 +125,12 @@ export async function quotaReference(o: ReferenceOptions): Promise<Reference> {
     ];
     for (const t of servers) {
       await t.createDatabase("sbtest");
-      await sysbench(["oltp_common", ...common(t), "--threads=2", "--rand-seed=1", "prepare"], o.driverCpus);
-      await sysbench(["oltp_common", ...common(t), "--threads=2", "prewarm"], o.driverCpus);
+      await sysbench(
+        ["oltp_common", ...common(t), "--threads=2", "--rand-seed=1", "prepare"],
+        o.driverCpus,
+        o.signal,
+      );
+      await sysbench(["oltp_common", ...common(t), "--threads=2", "prewarm"], o.driverCpus, o.signal);
     }
     const [a, b] = servers as [Target, Target];
     const pidOf = (t: Target) => t.pids[0] as number;
@@ -145,6 +155,7 @@ export async function quotaReference(o: ReferenceOptions): Promise<Reference> {
           "run",
         ],
         o.driverCpus,
+        o.signal,
       );
     const started = Date.now();
     const outputs = Promise.all([run(a), run(b)]);
@@ -189,6 +200,7 @@ export async function quotaReference(o: ReferenceOptions): Promise<Reference> {
     return {
       cut: o.cut,
       effect: Math.expm1(m),
+      logEffect: m,
       ci: [Math.expm1(m - half), Math.expm1(m + half)],
       pairs: pairEffects.length,
       seconds: Math.round(elapsed),

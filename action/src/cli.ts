@@ -9,7 +9,7 @@ import { readVerdict } from "./compare/verdict.ts";
 import { DRIVERS, driverNames } from "./drivers/registry.ts";
 import { EXIT, errnoText, InputError, TiperfError } from "./errors.ts";
 import { changePointIssue, changePointText, checkHistory, readChangePoints } from "./history/check.ts";
-import { historyHtml } from "./history/html.ts";
+import { historyHtml, historySections } from "./history/html.ts";
 import { appendHistory, entryOf } from "./history/store.ts";
 import { runAgainstBaseline } from "./pipeline/baseline-check.ts";
 import { compareSpec } from "./pipeline/compare.ts";
@@ -189,6 +189,21 @@ function onePositional(command: string, positionals: string[], what: string): st
   return file;
 }
 
+/** report --history: the series of this spec in a `history check --json` report, as HTML sections. */
+async function historyOfSpec(file: string, spec: string): Promise<string> {
+  const changes = await readChangePoints(file);
+  if (!changes)
+    throw new InputError(
+      `tiperf report: --history ${file} is not a change-point report (write one with tiperf history check --json)`,
+    );
+  const html = historySections(changes, "h3", spec);
+  if (!html)
+    throw new InputError(
+      `tiperf report: --history ${file} has no history of spec ${spec} (it has ${changes.files.map((f) => f.spec).join(", ") || "none"})`,
+    );
+  return html;
+}
+
 async function cmdReport(args: string[]): Promise<number> {
   const { values, positionals } = flags("report", args, parseOptions("report"));
   const verdict = await readVerdict(onePositional("report", positionals, "VERDICT_JSON file"));
@@ -199,10 +214,13 @@ async function cmdReport(args: string[]): Promise<number> {
     if (out) await writeAtomic(out, text);
     else process.stdout.write(text);
   } else if (format === "html") {
+    const extra = values.history
+      ? { history: await historyOfSpec(values.history as string, verdict.spec.name) }
+      : {};
     if (out) {
-      const files = await writeHtmlReport(verdict, out, log);
+      const files = await writeHtmlReport(verdict, out, log, extra);
       log(`report: ${out} and ${files.length - 1} chart file(s) under charts/`);
-    } else process.stdout.write(verdictHtml(verdict, await renderCharts(verdict)));
+    } else process.stdout.write(verdictHtml(verdict, await renderCharts(verdict), extra));
   } else {
     throw new InputError(`tiperf report: --format must be markdown or html (got ${format})`);
   }

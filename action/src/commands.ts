@@ -92,8 +92,12 @@ export const COMMANDS: CommandSpec[] = [
       format: { type: "string", value: "markdown|html", required: true },
       out: { type: "string", value: "FILE" },
       matrix: { type: "string", value: "NAME" },
+      history: { type: "string", value: "CHANGEPOINTS_JSON" },
     },
-    about: ["the PR comment (markdown) or report.html (+ charts/)"],
+    about: [
+      "the PR comment (markdown) or report.html (+ charts/); --history adds the spec's series",
+      "from a `history check --json` report, change points marked (html)",
+    ],
   },
   {
     name: "comment",

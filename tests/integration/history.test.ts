@@ -142,6 +142,23 @@ describe("history and change points", () => {
     const page = readFileSync(html, "utf8");
     assert.match(page, new RegExp(`class="change-point" data-run="${runIds[12]}"`));
 
+    // report.html of the latest run (a diff against the run before) with the spec's history in it
+    const verdict = join(dir, "verdict.json");
+    const diff = cli(["diff", join(dir, "r18.json"), join(dir, "r19.json"), "--json", verdict]);
+    assert.equal((await diff.done).code, 0, diff.stderr());
+    const withHistory = cli(["report", verdict, "--format", "html", "--history", json]);
+    assert.equal((await withHistory.done).code, 0, withHistory.stderr());
+    const reportPage = withHistory.stdout();
+    assert.match(reportPage, /<h2 id="history">History and change points<\/h2>/);
+    assert.match(reportPage, new RegExp(`class="change-point" data-run="${runIds[12]}"`));
+    assert.match(reportPage, /data-series="ps\/2\/tps" data-change-points="1"/);
+    const plain = cli(["report", verdict, "--format", "html"]);
+    assert.equal((await plain.done).code, 0);
+    assert.doesNotMatch(plain.stdout(), /id="history"/);
+    const notReport = cli(["report", verdict, "--format", "html", "--history", verdict]);
+    assert.equal((await notReport.done).code, 2);
+    assert.match(notReport.stderr(), /--history .*verdict\.json is not a change-point report/);
+
     // the alarm: one issue naming the first bad run and the commits between
     const gh = await new FakeGitHub().start();
     try {

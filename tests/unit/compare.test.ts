@@ -13,7 +13,13 @@ import {
   trimmedShift,
   welchLogShift,
 } from "../../action/src/compare/stats.ts";
-import { interleavedOrder, lookRounds, rng } from "../../action/src/pipeline/schedule.ts";
+import {
+  balancedOrders,
+  interleavedOrder,
+  lookRounds,
+  rng,
+  williamsRows,
+} from "../../action/src/pipeline/schedule.ts";
 import { parseSpec } from "../../action/src/specfile/load.ts";
 import { sampleResult } from "../helpers/sample.ts";
 
@@ -222,6 +228,32 @@ describe("interleaving", () => {
     }
     assert.deepEqual(interleavedOrder(6, 3, 42), order, "same seed, same order");
     assert.notDeepEqual(interleavedOrder(6, 3, 43), order);
+  });
+
+  test("more than two variants: a Williams design balances positions and neighbours", () => {
+    for (const n of [3, 4, 5, 6]) {
+      const rows = williamsRows(n);
+      assert.equal(rows.length, n % 2 === 0 ? n : 2 * n, `rows for ${n}`);
+      const perPosition = rows.length / n;
+      for (let pos = 0; pos < n; pos++)
+        for (let v = 0; v < n; v++)
+          assert.equal(
+            rows.filter((r) => r[pos] === v).length,
+            perPosition,
+            `n=${n}: ${v} at position ${pos}`,
+          );
+      // every ordered pair of distinct variants stands next to each other equally often
+      const follows = new Map<string, number>();
+      for (const r of rows)
+        for (let k = 1; k < n; k++)
+          follows.set(`${r[k - 1]}>${r[k]}`, (follows.get(`${r[k - 1]}>${r[k]}`) ?? 0) + 1);
+      assert.equal(follows.size, n * (n - 1), `n=${n}: every ordered pair occurs`);
+      assert.deepEqual(new Set(follows.values()), new Set([rows.length / n]), `n=${n}: equally often`);
+    }
+    const orders = balancedOrders(3, 2, 7);
+    assert.equal(orders.length, 2);
+    for (const cell of orders) for (const row of cell) assert.deepEqual([...row].sort(), [0, 1, 2]);
+    assert.deepEqual(balancedOrders(3, 2, 7), orders, "same seed, same order");
   });
 });
 

@@ -92,6 +92,30 @@ const planOf = (profileText: string) =>
   });
 
 describe("profiles and topologies are refused before anything runs", () => {
+  test("compare.blocks on a playground is refused when the run is planned: it cannot restart its servers", async () => {
+    const text = readFileSync(join(ROOT, "workloads/tidb-pr.yaml"), "utf8").replace(
+      /^compare:\n {2}rounds: 4\n/m,
+      "compare:\n  rounds: 6\n  blocks: 3\n",
+    );
+    assert.match(text, /blocks: 3/);
+    const loaded = parseSpec(text, "blocks.yaml");
+    await assert.rejects(
+      planRun(loaded, { profile: join(ROOT, "infra/profiles/playground.yaml") }),
+      (e: Error) => {
+        assert.ok(e instanceof InputError);
+        assert.match(
+          e.message,
+          /^blocks\.yaml: compare\.blocks is 3, but profile .*playground\.yaml is a playground/,
+        );
+        assert.match(e.message, /use compare\.blocks: 1, or a profile with provider hosts or aws/);
+        return true;
+      },
+    );
+    // the same spec on hosts plans (a cluster restarts with `tiup cluster restart`)
+    const plan = await planRun(loaded, { profile: join(ROOT, "infra/profiles/hosts-example.yaml") });
+    assert.equal(plan.tidb?.deployments[0]?.kind, "cluster");
+  });
+
   test("two instances on one host with the same port: tiup's words, both sides named", () => {
     assert.throws(
       () =>

@@ -42,14 +42,27 @@ function chart(s: SeriesReport): string {
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" role="img" aria-label="${esc(`${s.workload} threads=${s.threads} ${s.metric}`)}">${axis}${line}${levels}${dots}${marks}</svg>`;
 }
 
-export function historyHtml(r: ChangePointReport): string {
+/** The method in one sentence, for the page and for report.html's history section. */
+const methodLine = (r: ChangePointReport) =>
+  `Change points: E-divisive means, permutation test (${r.permutations} permutations, p ≤ ${r.pvalue}); red: worse, green: better; dashed: the levels between them.`;
+
+/** One section per series of the report's histories (only those of spec `spec` when given). */
+export function historySections(r: ChangePointReport, heading: "h2" | "h3", spec?: string): string {
+  const sub = heading === "h2" ? "h3" : "h4";
   const parts: string[] = [];
   for (const f of r.files) {
-    parts.push(`<h2>${esc(f.spec)} on ${esc(f.profile)} <small>(${f.runs} runs)</small></h2>`);
+    if (spec !== undefined && f.spec !== spec) continue;
+    parts.push(
+      `<${heading}>${esc(f.spec)} on ${esc(f.profile)} <small>(${f.runs} runs)</small></${heading}>`,
+    );
     for (const s of f.series)
       parts.push(
-        `<section data-series="${esc(`${s.workload}/${s.threads}/${s.metric}`)}" data-change-points="${s.points.length}"><h3>${esc(s.workload)} threads=${s.threads} ${esc(s.metric)} (${s.better} is better)</h3>${chart(s)}</section>`,
+        `<section data-series="${esc(`${s.workload}/${s.threads}/${s.metric}`)}" data-change-points="${s.points.length}"><${sub}>${esc(s.workload)} threads=${s.threads} ${esc(s.metric)} (${s.better} is better)</${sub}>${chart(s)}</section>`,
       );
   }
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>tiperf history</title><style>body{font-family:system-ui,sans-serif;margin:16px;color:#1f2328}small{color:#57606a}section{margin:8px 0 16px}</style></head><body><h1>tiperf history</h1><p>Change points: E-divisive means, permutation test (${r.permutations} permutations, p ≤ ${r.pvalue}); red: worse, green: better; dashed: the levels between them.</p>${parts.join("\n")}</body></html>\n`;
+  return parts.length > 0 ? `<p class="method">${esc(methodLine(r))}</p>\n${parts.join("\n")}` : "";
+}
+
+export function historyHtml(r: ChangePointReport): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>tiperf history</title><style>body{font-family:system-ui,sans-serif;margin:16px;color:#1f2328}small{color:#57606a}section{margin:8px 0 16px}</style></head><body><h1>tiperf history</h1>${historySections(r, "h2")}</body></html>\n`;
 }

@@ -10,7 +10,7 @@ import { Bench } from "./bench.ts";
 import { cellLabel, cellSeconds, maxThreads, planCells } from "./cells.ts";
 import { Progress } from "./progress.ts";
 import { finishResult, type RunOptions, startResult, tidbBench } from "./run.ts";
-import { interleavedOrder, lookRounds, rng, rotatedOrders } from "./schedule.ts";
+import { balancedOrders, interleavedOrder, lookRounds, rng } from "./schedule.ts";
 
 export interface CompareOutcome extends VerdictFiles {
   verdict: Verdict;
@@ -47,17 +47,16 @@ export async function compareSpec(loaded: LoadedSpec, opts: CompareOptions): Pro
   const cellsOf = (variant: string, round: number) =>
     planCells(specOf.get(variant) as (typeof plan.all)[number]["spec"], variant, round);
   const perRound = planCells(plan.base.spec).length;
-  // two variants: AB/BA pairs per cell; more: a seeded random permutation per cell, rotated every
-  // round, so over N rounds each variant runs once in each position (a Latin square per cell)
+  // two variants: AB/BA pairs per cell; more: per cell the rows of a Williams design, relabelled at
+  // random (each variant once in each position, each ordered pair of neighbours equally often)
   const pairOrder = interleavedOrder(maxRounds, perRound, seed);
-  const rotations = names.length > 2 ? rotatedOrders(names.length, perRound, seed) : [];
+  const balanced = names.length > 2 ? balancedOrders(names.length, perRound, seed) : [];
   const runOrder = (round: number, cell: number): string[] => {
     if (round === 0) return names;
     if (names.length === 2)
       return (pairOrder[round - 1]?.[cell] ?? "base-first") === "base-first" ? names : [...names].reverse();
-    const perm = rotations[cell] as number[];
-    const shift = (round - 1) % names.length;
-    return perm.map((_, k) => names[perm[(k + shift) % perm.length] as number] as string);
+    const rows = balanced[cell] as number[][];
+    return (rows[(round - 1) % rows.length] as number[]).map((i) => names[i] as string);
   };
 
   const { result, runDir, tidb } = await startResult(loaded, {

@@ -44,18 +44,34 @@ export function lookRounds(rounds: number, maxRounds: number): number[] {
 }
 
 /**
- * More than two variants: per cell a seeded random permutation of the variants; round r runs it
- * rotated by r, so every N consecutive rounds put each variant once in each position (a Latin
- * square) and drift over time hits every variant alike. Returns, per cell, the permutation.
+ * The rows of a Williams design for n treatments: every treatment once in each position, and every
+ * ordered pair of neighbours (a just before b) equally often, so what one variant leaves behind
+ * (a warm cache, a busy disk) falls on each other variant alike. Even n: n rows; odd n: 2n (the
+ * square and its mirror).
  */
-export function rotatedOrders(variants: number, cells: number, seed: number): number[][] {
+export function williamsRows(n: number): number[][] {
+  // first row 0, 1, n−1, 2, n−2, …; row i adds i to each entry
+  const first: number[] = [];
+  for (let k = 0, lo = 0, hi = n - 1; k < n; k++) first.push(k % 2 === 0 ? lo++ : hi--);
+  const square = Array.from({ length: n }, (_, i) => first.map((x) => (x + i) % n));
+  return n % 2 === 0 ? square : [...square, ...square.map((row) => [...row].reverse())];
+}
+
+/**
+ * More than two variants: per cell, the rows of a Williams design with the variants relabelled by
+ * a seeded random permutation; round r runs row (r − 1) mod rows. Over every cycle of rows each
+ * variant runs once in each position and follows each other variant equally often, so drift over
+ * time and carry-over from one variant to the next hit every variant alike.
+ */
+export function balancedOrders(variants: number, cells: number, seed: number): number[][][] {
   const random = rng(seed);
+  const rows = williamsRows(variants);
   return Array.from({ length: cells }, () => {
     const perm = Array.from({ length: variants }, (_, i) => i);
     for (let i = perm.length - 1; i > 0; i--) {
       const j = Math.floor(random() * (i + 1));
       [perm[i], perm[j]] = [perm[j] as number, perm[i] as number];
     }
-    return perm;
+    return rows.map((row) => row.map((x) => perm[x] as number));
   });
 }

@@ -48,8 +48,13 @@ export async function renderCharts(v: Verdict): Promise<RenderedChart[]> {
   return out;
 }
 
+/** What else report.html shows: the spec's weekly history with its change points (rendered HTML). */
+export interface HtmlExtras {
+  history?: string;
+}
+
 /** A self-contained report.html: inline CSS and inline SVG charts, nothing fetched when opened. */
-export function verdictHtml(v: Verdict, charts: RenderedChart[]): string {
+export function verdictHtml(v: Verdict, charts: RenderedChart[], extra: HtmlExtras = {}): string {
   const { title, parts } = summaryLine(v);
   const out: string[] = [
     "<!doctype html>",
@@ -72,6 +77,7 @@ export function verdictHtml(v: Verdict, charts: RenderedChart[]): string {
       );
     out.push(...workloadSections(side, charts, conf, shown));
   }
+  if (extra.history) out.push('<h2 id="history">History and change points</h2>', extra.history);
   out.push(
     "<h2>Reproduce locally</h2>",
     `<p>Raw tool output: ${rawDirs(v)
@@ -94,9 +100,10 @@ export async function writeHtmlReport(
   v: Verdict,
   file: string,
   log: (line: string) => void = () => {},
+  extra: HtmlExtras = {},
 ): Promise<string[]> {
   const charts = await renderCharts(v);
-  await writeAtomic(file, verdictHtml(v, charts));
+  await writeAtomic(file, verdictHtml(v, charts, extra));
   const dir = join(dirname(file), "charts");
   const put = async (path: string, data: string | Buffer) => {
     try {

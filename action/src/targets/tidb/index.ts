@@ -33,5 +33,10 @@ export async function planFor(
   let profile = await loadProfile(file, o.profile ? "--profile" : "target.profile");
   // an ephemeral cluster's addresses are known after `up`: until then each machine's name stands in
   if (profile.provider === "aws") profile = withHosts(profile, o.cloud ?? placeholderHosts(profile));
+  const blocks = loaded.spec.compare?.blocks ?? 1;
+  if (blocks > 1 && profile.provider === "playground")
+    throw new InputError(
+      `${loaded.path}: compare.blocks is ${blocks}, but profile ${file} is a playground, which cannot restart its servers without losing its data: use compare.blocks: 1, or a profile with provider hosts or aws`,
+    );
   return planTidb({ variants, profile, profileFile: file, prefix: o.prefix });
 }
