@@ -12,6 +12,7 @@
 //   npm run bench:detection -- [--trials 3] [--cuts 3,5,10] [--blocks 24] [--rounds-per-block 2]
 //       [--tolerance 2] [--quota 40] [--threads 8] [--reference-pairs 4] [--reference-seconds 60]
 //       [--out bench/detection]
+// --reference-pairs 0 runs the trials only (their cuts' effects measured by an earlier run).
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -133,6 +134,7 @@ try {
         `reference ${p + 1}/${referencePairs}: quota ${quota}% → ${headQuota(cut)}% (cut ${cut}%): throughput ${pct(ref.effect)} [${pct(ref.ci[0])}, ${pct(ref.ci[1])}] over ${ref.pairs} phase pairs, ${ref.seconds} s`,
       );
     }
+    if (pairs.length === 0) continue; // --reference-pairs 0: trials only (the effect from an earlier run)
     const combined = combine(cut, pairs);
     references.push(combined);
     log(
@@ -205,7 +207,7 @@ for (const cut of [0, ...cuts]) {
   if (ts.length === 0) continue;
   const ref = references.find((r) => r.cut === cut / 100);
   lines.push(
-    `| ${cut === 0 ? `${quota}% (A/A)` : `${headQuota(cut)}% (−${cut}%)`} | ${ref ? `${pct(ref.effect)} [${pct(ref.ci[0])}, ${pct(ref.ci[1])}]` : "0 (identical)"} | ${ts.length} | ${count(ts, (x) => x.verdict === "regression")} | ${count(ts, (x) => x.noBlocks === "regression")} | ${pct(mean(ts.map((x) => x.change ?? 0)))} | ${count(ts, (x) => x.naive5)} | ${count(ts, (x) => x.gab200)} | ${mean(ts.map((x) => x.minutes)).toFixed(1)} |`,
+    `| ${cut === 0 ? `${quota}% (A/A)` : `${headQuota(cut)}% (−${cut}%)`} | ${ref ? `${pct(ref.effect)} [${pct(ref.ci[0])}, ${pct(ref.ci[1])}]` : cut === 0 ? "0 (identical)" : "not measured in this run"} | ${ts.length} | ${count(ts, (x) => x.verdict === "regression")} | ${count(ts, (x) => x.noBlocks === "regression")} | ${pct(mean(ts.map((x) => x.change ?? 0)))} | ${count(ts, (x) => x.naive5)} | ${count(ts, (x) => x.gab200)} | ${mean(ts.map((x) => x.minutes)).toFixed(1)} |`,
   );
 }
 const prefix = String(values.out);

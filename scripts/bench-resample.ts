@@ -91,7 +91,7 @@ const verdictOf = (shift: LogShift, tol: number) =>
     : "other";
 
 const methods: Method[] = [];
-for (const b of [4, 8, 16, 24]) {
+for (const b of [4, 8, 16, 24, 32, 48]) {
   if (b > blocks.length) continue;
   methods.push({
     name: `tiperf, ${b} blocks × 2 rounds (restarts)`,

@@ -30,12 +30,12 @@ import {
   upsertIssue,
   verdictHtml,
   writeHtmlReport
-} from "./chunk-G4WUJYNJ.js";
-import "./chunk-Y2NUVN73.js";
+} from "./chunk-QQJYC3RH.js";
+import "./chunk-GJ6HS5XL.js";
 import {
   loadEndpoints,
   planText
-} from "./chunk-HZCYFGZ3.js";
+} from "./chunk-W4KO7DVB.js";
 import {
   DRIVERS,
   Interrupted,
@@ -53,7 +53,7 @@ import {
   teardownAll,
   writeAtomic,
   writeResult
-} from "./chunk-ZWWQYXVT.js";
+} from "./chunk-2JMCAEBD.js";
 import "./chunk-7N3WP33W.js";
 import {
   cloudPlanText,
@@ -177,9 +177,13 @@ var COMMANDS = [
     flags: {
       format: { type: "string", value: "markdown|html", required: true },
       out: { type: "string", value: "FILE" },
-      matrix: { type: "string", value: "NAME" }
+      matrix: { type: "string", value: "NAME" },
+      history: { type: "string", value: "CHANGEPOINTS_JSON" }
     },
-    about: ["the PR comment (markdown) or report.html (+ charts/)"]
+    about: [
+      "the PR comment (markdown) or report.html (+ charts/); --history adds the spec's series",
+      "from a `history check --json` report, change points marked (html)"
+    ]
   },
   {
     name: "comment",
@@ -719,16 +723,25 @@ function chart(s) {
   const axis = `<text x="4" y="${y(hi).toFixed(1)}" font-size="11">${hi.toPrecision(4)}</text><text x="4" y="${y(lo).toFixed(1)}" font-size="11">${lo.toPrecision(4)}</text><text x="${pad.l}" y="${H - 6}" font-size="11">${esc(s.run_ids[0] ?? "")}</text><text x="${W - pad.r}" y="${H - 6}" font-size="11" text-anchor="end">${esc(s.run_ids.at(-1) ?? "")}</text>`;
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" role="img" aria-label="${esc(`${s.workload} threads=${s.threads} ${s.metric}`)}">${axis}${line}${levels}${dots}${marks}</svg>`;
 }
-function historyHtml(r) {
+var methodLine = (r) => `Change points: E-divisive means, permutation test (${r.permutations} permutations, p \u2264 ${r.pvalue}); red: worse, green: better; dashed: the levels between them.`;
+function historySections(r, heading, spec) {
+  const sub = heading === "h2" ? "h3" : "h4";
   const parts = [];
   for (const f of r.files) {
-    parts.push(`<h2>${esc(f.spec)} on ${esc(f.profile)} <small>(${f.runs} runs)</small></h2>`);
+    if (spec !== void 0 && f.spec !== spec) continue;
+    parts.push(
+      `<${heading}>${esc(f.spec)} on ${esc(f.profile)} <small>(${f.runs} runs)</small></${heading}>`
+    );
     for (const s of f.series)
       parts.push(
-        `<section data-series="${esc(`${s.workload}/${s.threads}/${s.metric}`)}" data-change-points="${s.points.length}"><h3>${esc(s.workload)} threads=${s.threads} ${esc(s.metric)} (${s.better} is better)</h3>${chart(s)}</section>`
+        `<section data-series="${esc(`${s.workload}/${s.threads}/${s.metric}`)}" data-change-points="${s.points.length}"><${sub}>${esc(s.workload)} threads=${s.threads} ${esc(s.metric)} (${s.better} is better)</${sub}>${chart(s)}</section>`
       );
   }
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>tiperf history</title><style>body{font-family:system-ui,sans-serif;margin:16px;color:#1f2328}small{color:#57606a}section{margin:8px 0 16px}</style></head><body><h1>tiperf history</h1><p>Change points: E-divisive means, permutation test (${r.permutations} permutations, p \u2264 ${r.pvalue}); red: worse, green: better; dashed: the levels between them.</p>${parts.join("\n")}</body></html>
+  return parts.length > 0 ? `<p class="method">${esc(methodLine(r))}</p>
+${parts.join("\n")}` : "";
+}
+function historyHtml(r) {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>tiperf history</title><style>body{font-family:system-ui,sans-serif;margin:16px;color:#1f2328}small{color:#57606a}section{margin:8px 0 16px}</style></head><body><h1>tiperf history</h1>${historySections(r, "h2")}</body></html>
 `;
 }
 
@@ -1033,6 +1046,19 @@ function onePositional(command, positionals, what) {
   if (!file || extra) throw new InputError(`tiperf ${command}: give exactly one ${what}`);
   return file;
 }
+async function historyOfSpec(file, spec) {
+  const changes = await readChangePoints(file);
+  if (!changes)
+    throw new InputError(
+      `tiperf report: --history ${file} is not a change-point report (write one with tiperf history check --json)`
+    );
+  const html = historySections(changes, "h3", spec);
+  if (!html)
+    throw new InputError(
+      `tiperf report: --history ${file} has no history of spec ${spec} (it has ${changes.files.map((f) => f.spec).join(", ") || "none"})`
+    );
+  return html;
+}
 async function cmdReport(args) {
   const { values, positionals } = flags("report", args, parseOptions("report"));
   const verdict = await readVerdict(onePositional("report", positionals, "VERDICT_JSON file"));
@@ -1043,10 +1069,11 @@ async function cmdReport(args) {
     if (out) await writeAtomic(out, text);
     else process.stdout.write(text);
   } else if (format === "html") {
+    const extra = values.history ? { history: await historyOfSpec(values.history, verdict.spec.name) } : {};
     if (out) {
-      const files = await writeHtmlReport(verdict, out, log);
+      const files = await writeHtmlReport(verdict, out, log, extra);
       log(`report: ${out} and ${files.length - 1} chart file(s) under charts/`);
-    } else process.stdout.write(verdictHtml(verdict, await renderCharts(verdict)));
+    } else process.stdout.write(verdictHtml(verdict, await renderCharts(verdict), extra));
   } else {
     throw new InputError(`tiperf report: --format must be markdown or html (got ${format})`);
   }

@@ -12,8 +12,8 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-G4WUJYNJ.js";
-import "./chunk-Y2NUVN73.js";
+} from "./chunk-QQJYC3RH.js";
+import "./chunk-GJ6HS5XL.js";
 import {
   getInput,
   info,
@@ -23,14 +23,14 @@ import {
   setSecret,
   warning
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-HZCYFGZ3.js";
+import "./chunk-W4KO7DVB.js";
 import {
   Interrupted,
   installCrashTeardown,
   installSignalTeardown,
   ledgerDir,
   teardownAll
-} from "./chunk-ZWWQYXVT.js";
+} from "./chunk-2JMCAEBD.js";
 import "./chunk-7N3WP33W.js";
 import "./chunk-C43YTSSF.js";
 import {

@@ -2574,8 +2574,8 @@ async function sweep(opts) {
       continue;
     }
     if (e.kind === "stack") {
-      const { recoverRecorded } = await import("./chunk-P7Z5EEY5.js");
-      const { tiupHome } = await import("./chunk-3I4CWYK5.js");
+      const { recoverRecorded } = await import("./chunk-LPFS7Q3E.js");
+      const { tiupHome } = await import("./chunk-32GB3KNL.js");
       try {
         await recoverRecorded(e, tiupHome(), opts.log);
         opts.log(`reap: recovered ${e.what} (${ageText})`);

@@ -10,8 +10,8 @@ import {
   recoverRecorded,
   remoteOf,
   stackName
-} from "./chunk-Y2NUVN73.js";
-import "./chunk-ZWWQYXVT.js";
+} from "./chunk-GJ6HS5XL.js";
+import "./chunk-2JMCAEBD.js";
 import "./chunk-7N3WP33W.js";
 import "./chunk-C43YTSSF.js";
 import "./chunk-KZLFUJ4J.js";

@@ -17,7 +17,7 @@ import {
   sshArgs,
   startServerProcess,
   writeAtomic
-} from "./chunk-ZWWQYXVT.js";
+} from "./chunk-2JMCAEBD.js";
 import {
   InputError,
   MAIN_PORT,
@@ -78,7 +78,7 @@ import { existsSync } from "node:fs";
 import { mkdir, readdir, readFile, rmdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 var ROOT = "/sys/fs/cgroup";
-var PERIOD_US = 1e5;
+var PERIOD_US = 1e4;
 async function detect() {
   const controllers = join(ROOT, "cgroup.controllers");
   if (existsSync(controllers) && (await readFile(controllers, "utf8")).split(/\s+/).includes("cpu")) {

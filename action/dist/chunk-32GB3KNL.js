@@ -7,8 +7,8 @@ import {
   lookup,
   sameSetting,
   tiupHome
-} from "./chunk-HZCYFGZ3.js";
-import "./chunk-ZWWQYXVT.js";
+} from "./chunk-W4KO7DVB.js";
+import "./chunk-2JMCAEBD.js";
 import "./chunk-KZLFUJ4J.js";
 import "./chunk-3EADY6QU.js";
 export {

@@ -4,7 +4,7 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   provisionCluster
-} from "./chunk-Y2NUVN73.js";
+} from "./chunk-GJ6HS5XL.js";
 import {
   MARIADB_PROGRAMS,
   TidbRun,
@@ -20,7 +20,7 @@ import {
   startMariadb,
   startupFailure,
   tiupHome
-} from "./chunk-HZCYFGZ3.js";
+} from "./chunk-W4KO7DVB.js";
 import {
   DRIVERS,
   HostSchema,
@@ -48,7 +48,7 @@ import {
   tQuantile,
   welchLogShift,
   writeAtomic
-} from "./chunk-ZWWQYXVT.js";
+} from "./chunk-2JMCAEBD.js";
 import {
   checkBudget,
   estimateCost,
@@ -56030,7 +56030,7 @@ async function renderCharts(v) {
   for (const chart of verdictCharts(v)) out.push({ chart, svg: await chartSvg(chart.spec) });
   return out;
 }
-function verdictHtml(v, charts) {
+function verdictHtml(v, charts, extra = {}) {
   const { title: title2, parts } = summaryLine(v);
   const out = [
     "<!doctype html>",
@@ -56052,6 +56052,7 @@ function verdictHtml(v, charts) {
       );
     out.push(...workloadSections(side, charts, conf, shown));
   }
+  if (extra.history) out.push('<h2 id="history">History and change points</h2>', extra.history);
   out.push(
     "<h2>Reproduce locally</h2>",
     `<p>Raw tool output: ${rawDirs(v).map((d) => `<code>${esc(d)}</code>`).join(", ")}. From a checkout of the head commit, after <code>scripts/setup.sh</code>:</p>`,
@@ -56064,9 +56065,9 @@ function verdictHtml(v, charts) {
   return out.join("\n");
 }
 async function writeHtmlReport(v, file, log7 = () => {
-}) {
+}, extra = {}) {
   const charts = await renderCharts(v);
-  await writeAtomic(file, verdictHtml(v, charts));
+  await writeAtomic(file, verdictHtml(v, charts, extra));
   const dir = join3(dirname2(file), "charts");
   const put = async (path3, data3) => {
     try {
@@ -56906,6 +56907,11 @@ async function planFor(loaded, o) {
   const file = o.profile ?? [...named2][0];
   let profile = await loadProfile(file, o.profile ? "--profile" : "target.profile");
   if (profile.provider === "aws") profile = withHosts(profile, o.cloud ?? placeholderHosts(profile));
+  const blocks = loaded.spec.compare?.blocks ?? 1;
+  if (blocks > 1 && profile.provider === "playground")
+    throw new InputError(
+      `${loaded.path}: compare.blocks is ${blocks}, but profile ${file} is a playground, which cannot restart its servers without losing its data: use compare.blocks: 1, or a profile with provider hosts or aws`
+    );
   return planTidb({ variants, profile, profileFile: file, prefix: o.prefix });
 }
 
@@ -57488,15 +57494,22 @@ function lookRounds(rounds, maxRounds) {
   looks.push(maxRounds);
   return looks;
 }
-function rotatedOrders(variants, cells, seed) {
+function williamsRows(n) {
+  const first = [];
+  for (let k2 = 0, lo = 0, hi = n - 1; k2 < n; k2++) first.push(k2 % 2 === 0 ? lo++ : hi--);
+  const square2 = Array.from({ length: n }, (_, i) => first.map((x4) => (x4 + i) % n));
+  return n % 2 === 0 ? square2 : [...square2, ...square2.map((row) => [...row].reverse())];
+}
+function balancedOrders(variants, cells, seed) {
   const random2 = rng(seed);
+  const rows = williamsRows(variants);
   return Array.from({ length: cells }, () => {
     const perm = Array.from({ length: variants }, (_, i) => i);
     for (let i = perm.length - 1; i > 0; i--) {
       const j = Math.floor(random2() * (i + 1));
       [perm[i], perm[j]] = [perm[j], perm[i]];
     }
-    return perm;
+    return rows.map((row) => row.map((x4) => perm[x4]));
   });
 }
 
@@ -57520,14 +57533,13 @@ async function compareSpec(loaded, opts) {
   const cellsOf = (variant, round2) => planCells(specOf.get(variant), variant, round2);
   const perRound = planCells(plan.base.spec).length;
   const pairOrder = interleavedOrder(maxRounds, perRound, seed);
-  const rotations = names.length > 2 ? rotatedOrders(names.length, perRound, seed) : [];
+  const balanced = names.length > 2 ? balancedOrders(names.length, perRound, seed) : [];
   const runOrder = (round2, cell2) => {
     if (round2 === 0) return names;
     if (names.length === 2)
       return (pairOrder[round2 - 1]?.[cell2] ?? "base-first") === "base-first" ? names : [...names].reverse();
-    const perm = rotations[cell2];
-    const shift = (round2 - 1) % names.length;
-    return perm.map((_, k2) => names[perm[(k2 + shift) % perm.length]]);
+    const rows = balanced[cell2];
+    return rows[(round2 - 1) % rows.length].map((i) => names[i]);
   };
   const { result, runDir, tidb } = await startResult(loaded, {
     outDir: opts.outDir,
