@@ -16,6 +16,7 @@ import { hostFacts } from "../action/src/result/host.ts";
 import { readResult } from "../action/src/result/store.ts";
 import { parseSpec } from "../action/src/specfile/load.ts";
 import { installSignalTeardown, teardownAll } from "../action/src/teardown.ts";
+import { benchSpec } from "./bench-common.ts";
 
 const { values } = parseArgs({
   options: {
@@ -33,19 +34,15 @@ const log = (l: string) => process.stderr.write(`${l}\n`);
 const abort = new AbortController();
 installSignalTeardown(abort, log);
 
-const spec = `name: aa-bank
-target: {kind: mariadb, config: {innodb_buffer_pool_size: 64M}, resources: {cpus: "0"${values.quota ? `, cpu_quota: "${values.quota}%"` : ""}}}
-driver: {cpus: "1"}
-data: {tables: 2, table_size: 2000}
-workloads:
-  - {name: point_select, sysbench: oltp_point_select, threads: [${values.threads}], duration: ${values.duration}s, warmup: 0s, options: {rand-type: uniform}}
-metrics:
-  tps: {better: higher, tolerance: 5%}
-variants:
-  base: {}
-  head: {}
-compare: {rounds: ${blocks * perBlock}, blocks: ${blocks}, warmup_rounds: 1, order: interleaved, seed: 20261122}
-`;
+const spec = benchSpec({
+  name: "aa-bank",
+  threads: Number(values.threads),
+  cellSeconds: Number(values.duration),
+  tolerance: 5,
+  ...(values.quota ? { quotaPercent: Number(values.quota) } : {}),
+  variants: "  base: {}\n  head: {}",
+  compare: `rounds: ${blocks * perBlock}, blocks: ${blocks}, warmup_rounds: 1, order: interleaved, seed: 20261122`,
+});
 
 const started = Date.now();
 const out = join(tmpdir(), `tiperf-bank-${process.pid}`);

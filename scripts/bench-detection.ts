@@ -19,13 +19,13 @@ import { dirname, join } from "node:path";
 import { parseArgs } from "node:util";
 import { judgeShift } from "../action/src/compare/judge.ts";
 import { pairedSamples } from "../action/src/compare/samples.ts";
-import { pairedLogShift, tQuantile } from "../action/src/compare/stats.ts";
+import { mean, pairedLogShift } from "../action/src/compare/stats.ts";
 import { compareSpec } from "../action/src/pipeline/compare.ts";
 import { hostFacts } from "../action/src/result/host.ts";
 import { readResult } from "../action/src/result/store.ts";
 import { parseSpec } from "../action/src/specfile/load.ts";
 import { installSignalTeardown, teardownAll } from "../action/src/teardown.ts";
-import { pct, wilson } from "./bench-stats.ts";
+import { BENCH_DATA, benchSpec, meanInterval, pct, wilson } from "./bench-common.ts";
 import { quotaReference, type Reference } from "./quota-reference.ts";
 
 const { values } = parseArgs({
@@ -50,25 +50,20 @@ const rounds = blocks * Number(values["rounds-per-block"]);
 const tolerance = Number(values.tolerance) / 100;
 const quota = Number(values.quota);
 const threads = Number(values.threads);
-const data = { tables: 2, table_size: 2000 };
 const log = (l: string) => process.stderr.write(`${l}\n`);
 const abort = new AbortController();
 installSignalTeardown(abort, log);
 
 const headQuota = (cut: number) => Math.round(quota * (1 - cut / 100) * 100) / 100;
-const specText = (cut: number) => `name: detection
-target: {kind: mariadb, config: {innodb_buffer_pool_size: 64M}, resources: {cpus: "0"}}
-driver: {cpus: "1"}
-data: {tables: ${data.tables}, table_size: ${data.table_size}}
-workloads:
-  - {name: point_select, sysbench: oltp_point_select, threads: [${threads}], duration: ${values.duration}s, warmup: 0s, options: {rand-type: uniform}}
-metrics:
-  tps: {better: higher, tolerance: ${values.tolerance}%}
-variants:
-  base: {target: {resources: {cpu_quota: "${quota}%"}}}
-  head: {target: {resources: {cpu_quota: "${headQuota(cut)}%"}}}
-compare: {rounds: ${rounds}, blocks: ${blocks}, warmup_rounds: 1, order: interleaved}
-`;
+const specText = (cut: number) =>
+  benchSpec({
+    name: "detection",
+    threads,
+    cellSeconds: Number(values.duration),
+    tolerance: Number(values.tolerance),
+    variants: `  base: {target: {resources: {cpu_quota: "${quota}%"}}}\n  head: {target: {resources: {cpu_quota: "${headQuota(cut)}%"}}}`,
+    compare: `rounds: ${rounds}, blocks: ${blocks}, warmup_rounds: 1, order: interleaved`,
+  });
 
 interface Trial {
   cut: number;
@@ -99,10 +94,7 @@ interface Combined {
 /** One estimate per instance pair; the interval is over pairs, so it includes how instances differ. */
 function combine(cut: number, pairs: Reference[]): Combined {
   const logs = pairs.map((p) => p.logEffect);
-  const m = logs.reduce((a, b) => a + b, 0) / logs.length;
-  const sd = Math.sqrt(logs.reduce((a, x) => a + (x - m) ** 2, 0) / Math.max(1, logs.length - 1));
-  const half =
-    logs.length > 1 ? tQuantile(0.975, logs.length - 1) * (sd / Math.sqrt(logs.length)) : Number.NaN;
+  const { mean: m, half } = meanInterval(logs);
   return { cut: cut / 100, effect: Math.expm1(m), ci: [Math.expm1(m - half), Math.expm1(m + half)], pairs };
 }
 
@@ -121,7 +113,7 @@ try {
         quota: quota / 100,
         cut: cut / 100,
         threads,
-        data,
+        data: BENCH_DATA,
         driverCpus: "1",
         seconds: Number(values["reference-seconds"]),
         phaseS: 5,
@@ -189,7 +181,6 @@ try {
 
 const host = await hostFacts();
 const date = new Date().toISOString().slice(0, 10);
-const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 const count = (ts: Trial[], f: (x: Trial) => boolean) => {
   const k = ts.filter(f).length;
   const [lo, hi] = wilson(k, ts.length);

@@ -12,7 +12,7 @@ import { parseArgs } from "node:util";
 import { judgeShift } from "../action/src/compare/judge.ts";
 import { blockLogShift, type LogShift, mean, pairedLogShift } from "../action/src/compare/stats.ts";
 import { rng } from "../action/src/pipeline/schedule.ts";
-import { pct, wilson } from "./bench-stats.ts";
+import { pct, wilson } from "./bench-common.ts";
 
 const { values } = parseArgs({
   options: {

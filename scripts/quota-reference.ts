@@ -6,13 +6,14 @@
 // the cut's effect on throughput alone:
 //   phase even: log(b/a) = effect + gap,  phase odd: log(b/a) = −effect + gap  ⇒  effect = (even − odd) / 2
 import { spawn } from "node:child_process";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { tQuantile } from "../action/src/compare/stats.ts";
+import { mean } from "../action/src/compare/stats.ts";
 import { connectionArgs } from "../action/src/drivers/sysbench/index.ts";
 import { parseSysbench } from "../action/src/drivers/sysbench/parse.ts";
 import type { TargetSpec } from "../action/src/specfile/schema.ts";
+import { setCpuQuota } from "../action/src/targets/cgroup.ts";
 import { startTarget, type Target } from "../action/src/targets/index.ts";
+import { meanInterval } from "./bench-common.ts";
 
 export interface ReferenceOptions {
   target: TargetSpec;
@@ -47,34 +48,6 @@ export interface Reference {
   cutTps: number;
 }
 
-/** The server's cpu cgroup directory, as tiperf's target set it up (cgroup v1 or v2). */
-function quotaFileOf(pid: number): { file: string; v2: boolean } {
-  for (const line of readFileSync(`/proc/${pid}/cgroup`, "utf8").split("\n")) {
-    const [, controllers, path] = line.split(":");
-    if (controllers === undefined || path === undefined) continue;
-    if (controllers === "") {
-      const file = join("/sys/fs/cgroup", path, "cpu.max");
-      if (existsSync(file)) return { file, v2: true };
-    }
-    if (controllers.split(",").includes("cpu")) {
-      for (const mount of ["cpu", "cpu,cpuacct"]) {
-        const file = join("/sys/fs/cgroup", mount, path, "cpu.cfs_quota_us");
-        if (existsSync(file)) return { file, v2: false };
-      }
-    }
-  }
-  throw new Error(`pid ${pid} is in no cpu cgroup of its own: start the target with resources.cpu_quota`);
-}
-
-function setQuota(pid: number, quota: number): void {
-  const { file, v2 } = quotaFileOf(pid);
-  const period = v2
-    ? Number(readFileSync(file, "utf8").trim().split(/\s+/)[1])
-    : Number(readFileSync(join(file, "..", "cpu.cfs_period_us"), "utf8"));
-  const us = Math.round(quota * period);
-  writeFileSync(file, v2 ? `${us} ${period}` : String(us));
-}
-
 async function sysbench(args: string[], cpusList: string, signal: AbortSignal): Promise<string> {
   signal.throwIfAborted();
   return new Promise((resolve, reject) => {
@@ -98,12 +71,6 @@ async function sysbench(args: string[], cpusList: string, signal: AbortSignal): 
     );
   });
 }
-
-const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-const sd = (xs: number[]) => {
-  const m = mean(xs);
-  return Math.sqrt(xs.reduce((a, x) => a + (x - m) ** 2, 0) / (xs.length - 1));
-};
 
 /** One reference run: two servers, quotas swapped every phase, one sysbench each, simultaneously. */
 export async function quotaReference(o: ReferenceOptions): Promise<Reference> {
@@ -138,11 +105,11 @@ export async function quotaReference(o: ReferenceOptions): Promise<Reference> {
     const cut = o.quota * (1 - o.cut);
     const phases = Math.floor(o.seconds / o.phaseS);
     // phase k: even → a full, b cut; odd → a cut, b full
-    const apply = (k: number) => {
-      setQuota(pidOf(a), k % 2 === 0 ? full : cut);
-      setQuota(pidOf(b), k % 2 === 0 ? cut : full);
+    const apply = async (k: number) => {
+      await setCpuQuota(pidOf(a), k % 2 === 0 ? full : cut);
+      await setCpuQuota(pidOf(b), k % 2 === 0 ? cut : full);
     };
-    apply(0);
+    await apply(0);
     const run = (t: Target) =>
       sysbench(
         [
@@ -162,9 +129,13 @@ export async function quotaReference(o: ReferenceOptions): Promise<Reference> {
     // Swaps on the wall clock from the start; sysbench's second t covers [t−1, t) of its own clock,
     // which starts within a few tens of milliseconds of this one: the first second of a phase is skipped.
     let k = 0;
+    let swapFailed: unknown;
     const timer = setInterval(() => {
       k++;
-      if (k < phases) apply(k);
+      if (k < phases)
+        apply(k).catch((e) => {
+          swapFailed ??= e;
+        });
     }, o.phaseS * 1000);
     let texts: string[];
     try {
@@ -172,6 +143,7 @@ export async function quotaReference(o: ReferenceOptions): Promise<Reference> {
     } finally {
       clearInterval(timer);
     }
+    if (swapFailed) throw swapFailed;
     const elapsed = (Date.now() - started) / 1000;
     const [ia, ib] = texts.map((t) => parseSysbench(t).intervals);
     const byPhase: number[][] = Array.from({ length: phases }, () => []);
@@ -194,8 +166,7 @@ export async function quotaReference(o: ReferenceOptions): Promise<Reference> {
       const odd = byPhase[p + 1] ?? [];
       if (even.length && odd.length) pairEffects.push((mean(even) - mean(odd)) / 2);
     }
-    const m = mean(pairEffects);
-    const half = tQuantile(0.975, pairEffects.length - 1) * (sd(pairEffects) / Math.sqrt(pairEffects.length));
+    const { mean: m, half } = meanInterval(pairEffects);
     const within = byPhase.filter((xs) => xs.length > 1).map((xs) => xs.map((x) => x - mean(xs)));
     return {
       cut: o.cut,

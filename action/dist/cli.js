@@ -30,12 +30,12 @@ import {
   upsertIssue,
   verdictHtml,
   writeHtmlReport
-} from "./chunk-QQJYC3RH.js";
-import "./chunk-GJ6HS5XL.js";
+} from "./chunk-G4F4J4PK.js";
+import "./chunk-H2FMFXWO.js";
 import {
   loadEndpoints,
   planText
-} from "./chunk-W4KO7DVB.js";
+} from "./chunk-CEWP3ZNL.js";
 import {
   DRIVERS,
   Interrupted,
@@ -53,7 +53,7 @@ import {
   teardownAll,
   writeAtomic,
   writeResult
-} from "./chunk-2JMCAEBD.js";
+} from "./chunk-GYLYMR6W.js";
 import "./chunk-7N3WP33W.js";
 import {
   cloudPlanText,

@@ -12,8 +12,8 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-QQJYC3RH.js";
-import "./chunk-GJ6HS5XL.js";
+} from "./chunk-G4F4J4PK.js";
+import "./chunk-H2FMFXWO.js";
 import {
   getInput,
   info,
@@ -23,14 +23,14 @@ import {
   setSecret,
   warning
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-W4KO7DVB.js";
+import "./chunk-CEWP3ZNL.js";
 import {
   Interrupted,
   installCrashTeardown,
   installSignalTeardown,
   ledgerDir,
   teardownAll
-} from "./chunk-2JMCAEBD.js";
+} from "./chunk-GYLYMR6W.js";
 import "./chunk-7N3WP33W.js";
 import "./chunk-C43YTSSF.js";
 import {

@@ -10,7 +10,7 @@ import {
 import {
   ledgerDir,
   sweep
-} from "./chunk-2JMCAEBD.js";
+} from "./chunk-GYLYMR6W.js";
 import "./chunk-KZLFUJ4J.js";
 import "./chunk-3EADY6QU.js";
 

@@ -5,10 +5,18 @@ import { describe, test } from "node:test";
 import { cli, leftovers, tempDir } from "../helpers/real.ts";
 
 /**
+ * The matrix of these tests: local MariaDB on CPU 0, one sysbench cell on CPU 1.
  * Short cells, many rounds: on shared machines the speed moves in steps that last seconds, so a
  * 3 s cell is not steadier than a 1 s one and costs four times as long per round
  * (bench/cells-1s.md, bench/cells-3s.md).
  */
+const LOCAL_MATRIX = `target: {kind: mariadb, config: {innodb_buffer_pool_size: 64M}, resources: {cpus: "0"}}
+driver: {cpus: "1"}
+data: {tables: 2, table_size: 2000}
+workloads:
+  - {name: point_select, sysbench: oltp_point_select, threads: [2], duration: 1s, warmup: 0s, options: {rand-type: uniform}}
+`;
+
 function spec(
   dir: string,
   name: string,
@@ -22,12 +30,7 @@ function spec(
   writeFileSync(
     file,
     `name: ${name}
-target: {kind: mariadb, config: {innodb_buffer_pool_size: 64M}, resources: {cpus: "0"}}
-driver: {cpus: "1"}
-data: {tables: 2, table_size: 2000}
-workloads:
-  - {name: point_select, sysbench: oltp_point_select, threads: [2], duration: 1s, warmup: 0s, options: {rand-type: uniform}}
-metrics:
+${LOCAL_MATRIX}metrics:
   tps: {better: higher, tolerance: ${tolerance}}
 variants:
   base: {target: {resources: {cpu_quota: "100%"}}}
@@ -216,12 +219,7 @@ describe("more than two variants", () => {
     writeFileSync(
       file,
       `name: three
-target: {kind: mariadb, config: {innodb_buffer_pool_size: 64M}, resources: {cpus: "0"}}
-driver: {cpus: "1"}
-data: {tables: 2, table_size: 2000}
-workloads:
-  - {name: point_select, sysbench: oltp_point_select, threads: [2], duration: 1s, warmup: 0s, options: {rand-type: uniform}}
-metrics:
+${LOCAL_MATRIX}metrics:
   tps: {better: higher, tolerance: 15%}
 variants:
   control: {target: {resources: {cpu_quota: "100%"}}}

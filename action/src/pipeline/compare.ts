@@ -91,7 +91,8 @@ export async function compareSpec(loaded: LoadedSpec, opts: CompareOptions): Pro
       result.targets.push(bench.info());
     }
     await runDir.writeResult(result);
-    const benchOf = new Map(benches.map((b) => [b.variant, b]));
+    const byName = new Map(benches.map((b) => [b.variant, b]));
+    const benchOf = (n: string) => byName.get(n) as Bench;
     const secondsPerRound =
       cellsOf(control, 1).reduce((s, c) => s + cellSeconds(c), 0) *
       (compare.order === "duet" ? 1 : names.length);
@@ -130,14 +131,9 @@ export async function compareSpec(loaded: LoadedSpec, opts: CompareOptions): Pro
           `${cellLabel({ ...first, variant: compare.order === "duet" ? (names.length === 2 ? "both" : "all") : turn.join("→") })}${block === undefined ? "" : ` block ${block}`}`,
         );
         if (compare.order === "duet") {
-          await record(
-            tag(
-              await Promise.all(turn.map((n) => (benchOf.get(n) as Bench).runCell(cellOf(n), opts.signal))),
-            ),
-          );
+          await record(tag(await Promise.all(turn.map((n) => benchOf(n).runCell(cellOf(n), opts.signal)))));
         } else {
-          for (const n of turn)
-            await record(tag([await (benchOf.get(n) as Bench).runCell(cellOf(n), opts.signal)]));
+          for (const n of turn) await record(tag([await benchOf(n).runCell(cellOf(n), opts.signal)]));
         }
         progress.finish(cellSeconds(first) * (compare.order === "duet" ? 1 : names.length));
       }
@@ -181,13 +177,13 @@ export async function compareSpec(loaded: LoadedSpec, opts: CompareOptions): Pro
         variant: plan.base.name,
         run_id: result.run_id,
         result: runDir.resultPath,
-        target: (benchOf.get(control) as Bench).info(),
+        target: benchOf(control).info(),
       },
       head: {
         variant: plan.head.name,
         run_id: result.run_id,
         result: runDir.resultPath,
-        target: (benchOf.get(plan.head.name) as Bench).info(),
+        target: benchOf(plan.head.name).info(),
       },
       ...(names.length > 2
         ? {
@@ -195,7 +191,7 @@ export async function compareSpec(loaded: LoadedSpec, opts: CompareOptions): Pro
               variant: n,
               run_id: result.run_id,
               result: runDir.resultPath,
-              target: (benchOf.get(n) as Bench).info(),
+              target: benchOf(n).info(),
             })),
           }
         : {}),

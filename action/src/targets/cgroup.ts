@@ -36,6 +36,44 @@ export async function processTree(root: number): Promise<number[]> {
   return out;
 }
 
+async function cpuFlavor(): Promise<Flavor> {
+  const flavor = await detect();
+  if (!flavor) {
+    throw new RunError(
+      "target.resources.cpu_quota: this machine offers neither cgroup v2 cpu.max nor cgroup v1 cpu.cfs_quota_us under /sys/fs/cgroup; remove cpu_quota or run where the cpu controller is available",
+    );
+  }
+  return flavor;
+}
+
+/** Sets the quota of cgroup `dir`: `quota` CPUs in every period of PERIOD_US. */
+async function writeQuota(flavor: Flavor, dir: string, quota: number): Promise<void> {
+  const quotaUs = Math.max(1000, Math.round(quota * PERIOD_US));
+  if (flavor.version === 2) {
+    await writeFile(join(dir, "cpu.max"), `${quotaUs} ${PERIOD_US}`);
+  } else {
+    await writeFile(join(dir, "cpu.cfs_period_us"), String(PERIOD_US));
+    await writeFile(join(dir, "cpu.cfs_quota_us"), String(quotaUs));
+  }
+}
+
+/**
+ * Changes the CPU quota of a running server that applyResources limited, in the cgroup it is in
+ * (as /proc/<pid>/cgroup names it).
+ */
+export async function setCpuQuota(pid: number, quota: number): Promise<void> {
+  const flavor = await cpuFlavor();
+  const own = (await readFile(`/proc/${pid}/cgroup`, "utf8"))
+    .split("\n")
+    .map((line) => line.split(":"))
+    .find(([, controllers]) =>
+      flavor.version === 2 ? controllers === "" : controllers?.split(",").includes("cpu"),
+    )?.[2];
+  if (!own || own === "/")
+    throw new RunError(`pid ${pid} has no cpu cgroup of its own: start it with target.resources.cpu_quota`);
+  await writeQuota(flavor, join(flavor.dir, own), quota);
+}
+
 /**
  * Limits a server's CPU to `quota` (1.0 = one full CPU) with a cgroup of its own:
  * cgroup v2 cpu.max, or v1 cpu.cfs_quota_us where that is what the kernel offers.
@@ -46,23 +84,12 @@ export async function applyResources(
   quota: number,
   name: string,
 ): Promise<{ dir: string; remove: () => Promise<void> }> {
-  const flavor = await detect();
-  if (!flavor) {
-    throw new RunError(
-      "target.resources.cpu_quota: this machine offers neither cgroup v2 cpu.max nor cgroup v1 cpu.cfs_quota_us under /sys/fs/cgroup; remove cpu_quota or run where the cpu controller is available",
-    );
-  }
+  const flavor = await cpuFlavor();
   const dir = join(flavor.dir, `tiperf-${name}-${pid}`);
   const forget = await record({ kind: "cgroup", what: `cgroup of ${name} ${pid}`, path: dir });
-  const quotaUs = Math.max(1000, Math.round(quota * PERIOD_US));
   try {
     await mkdir(dir, { recursive: true });
-    if (flavor.version === 2) {
-      await writeFile(join(dir, "cpu.max"), `${quotaUs} ${PERIOD_US}`);
-    } else {
-      await writeFile(join(dir, "cpu.cfs_period_us"), String(PERIOD_US));
-      await writeFile(join(dir, "cpu.cfs_quota_us"), String(quotaUs));
-    }
+    await writeQuota(flavor, dir, quota);
     for (const p of await processTree(pid)) {
       await writeFile(join(dir, "cgroup.procs"), String(p)).catch(() => {});
     }

@@ -220,7 +220,6 @@ export async function startupFailure(
   );
 }
 
-/** The Target of a private server on 127.0.0.1, once it is up and settled. */
 /**
  * How a local target restarts: spawn the next process on the same data and wait until it is
  * settled; one that does not come up is stopped, so a failed restart leaves no process behind.
@@ -242,6 +241,7 @@ export function respawner(
   };
 }
 
+/** The Target of a private server on 127.0.0.1, once it is up and settled. */
 export function localTarget(o: {
   kind: "mariadb" | "postgres";
   protocol: Connection["protocol"];

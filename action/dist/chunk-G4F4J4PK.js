@@ -4,7 +4,7 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   provisionCluster
-} from "./chunk-GJ6HS5XL.js";
+} from "./chunk-H2FMFXWO.js";
 import {
   MARIADB_PROGRAMS,
   TidbRun,
@@ -20,7 +20,7 @@ import {
   startMariadb,
   startupFailure,
   tiupHome
-} from "./chunk-W4KO7DVB.js";
+} from "./chunk-CEWP3ZNL.js";
 import {
   DRIVERS,
   HostSchema,
@@ -48,7 +48,7 @@ import {
   tQuantile,
   welchLogShift,
   writeAtomic
-} from "./chunk-2JMCAEBD.js";
+} from "./chunk-GYLYMR6W.js";
 import {
   checkBudget,
   estimateCost,
@@ -57573,7 +57573,8 @@ async function compareSpec(loaded, opts) {
       result.targets.push(bench.info());
     }
     await runDir.writeResult(result);
-    const benchOf = new Map(benches.map((b10) => [b10.variant, b10]));
+    const byName = new Map(benches.map((b10) => [b10.variant, b10]));
+    const benchOf = (n) => byName.get(n);
     const secondsPerRound = cellsOf(control, 1).reduce((s2, c4) => s2 + cellSeconds(c4), 0) * (compare3.order === "duet" ? 1 : names.length);
     const blockCount = compare3.blocks > 1 ? maxRounds / (compare3.rounds / compare3.blocks) : 1;
     const totalRounds = maxRounds + compare3.warmup_rounds * blockCount;
@@ -57605,14 +57606,9 @@ async function compareSpec(loaded, opts) {
           `${cellLabel({ ...first, variant: compare3.order === "duet" ? names.length === 2 ? "both" : "all" : turn.join("\u2192") })}${block === void 0 ? "" : ` block ${block}`}`
         );
         if (compare3.order === "duet") {
-          await record2(
-            tag(
-              await Promise.all(turn.map((n) => benchOf.get(n).runCell(cellOf(n), opts.signal)))
-            )
-          );
+          await record2(tag(await Promise.all(turn.map((n) => benchOf(n).runCell(cellOf(n), opts.signal)))));
         } else {
-          for (const n of turn)
-            await record2(tag([await benchOf.get(n).runCell(cellOf(n), opts.signal)]));
+          for (const n of turn) await record2(tag([await benchOf(n).runCell(cellOf(n), opts.signal)]));
         }
         progress.finish(cellSeconds(first) * (compare3.order === "duet" ? 1 : names.length));
       }
@@ -57655,20 +57651,20 @@ async function compareSpec(loaded, opts) {
         variant: plan.base.name,
         run_id: result.run_id,
         result: runDir.resultPath,
-        target: benchOf.get(control).info()
+        target: benchOf(control).info()
       },
       head: {
         variant: plan.head.name,
         run_id: result.run_id,
         result: runDir.resultPath,
-        target: benchOf.get(plan.head.name).info()
+        target: benchOf(plan.head.name).info()
       },
       ...names.length > 2 ? {
         variants: others.map((n) => ({
           variant: n,
           run_id: result.run_id,
           result: runDir.resultPath,
-          target: benchOf.get(n).info()
+          target: benchOf(n).info()
         }))
       } : {},
       host: result.host,

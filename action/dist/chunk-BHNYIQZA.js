@@ -3,26 +3,17 @@ import { createRequire as __cr } from 'node:module'; const require = __cr(import
 import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } from 'node:path';
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
-  hostsOf,
-  machinesOf,
-  provisionCluster,
-  pullRequest,
-  recoverRecorded,
-  remoteOf,
-  stackName
-} from "./chunk-GJ6HS5XL.js";
-import "./chunk-2JMCAEBD.js";
-import "./chunk-7N3WP33W.js";
-import "./chunk-C43YTSSF.js";
+  TidbRun,
+  lookup,
+  sameSetting,
+  tiupHome
+} from "./chunk-CEWP3ZNL.js";
+import "./chunk-GYLYMR6W.js";
 import "./chunk-KZLFUJ4J.js";
-import "./chunk-NFEUZB2Z.js";
 import "./chunk-3EADY6QU.js";
 export {
-  hostsOf,
-  machinesOf,
-  provisionCluster,
-  pullRequest,
-  recoverRecorded,
-  remoteOf,
-  stackName
+  TidbRun,
+  lookup,
+  sameSetting,
+  tiupHome
 };

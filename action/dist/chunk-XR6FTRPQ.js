@@ -3,17 +3,26 @@ import { createRequire as __cr } from 'node:module'; const require = __cr(import
 import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } from 'node:path';
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
-  TidbRun,
-  lookup,
-  sameSetting,
-  tiupHome
-} from "./chunk-W4KO7DVB.js";
-import "./chunk-2JMCAEBD.js";
+  hostsOf,
+  machinesOf,
+  provisionCluster,
+  pullRequest,
+  recoverRecorded,
+  remoteOf,
+  stackName
+} from "./chunk-H2FMFXWO.js";
+import "./chunk-GYLYMR6W.js";
+import "./chunk-7N3WP33W.js";
+import "./chunk-C43YTSSF.js";
 import "./chunk-KZLFUJ4J.js";
+import "./chunk-NFEUZB2Z.js";
 import "./chunk-3EADY6QU.js";
 export {
-  TidbRun,
-  lookup,
-  sameSetting,
-  tiupHome
+  hostsOf,
+  machinesOf,
+  provisionCluster,
+  pullRequest,
+  recoverRecorded,
+  remoteOf,
+  stackName
 };

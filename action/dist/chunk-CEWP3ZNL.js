@@ -17,7 +17,7 @@ import {
   sshArgs,
   startServerProcess,
   writeAtomic
-} from "./chunk-2JMCAEBD.js";
+} from "./chunk-GYLYMR6W.js";
 import {
   InputError,
   MAIN_PORT,
@@ -102,24 +102,31 @@ async function processTree(root) {
   }
   return out;
 }
-async function applyResources(pid, quota, name) {
+async function cpuFlavor() {
   const flavor = await detect();
   if (!flavor) {
     throw new RunError(
       "target.resources.cpu_quota: this machine offers neither cgroup v2 cpu.max nor cgroup v1 cpu.cfs_quota_us under /sys/fs/cgroup; remove cpu_quota or run where the cpu controller is available"
     );
   }
+  return flavor;
+}
+async function writeQuota(flavor, dir, quota) {
+  const quotaUs = Math.max(1e3, Math.round(quota * PERIOD_US));
+  if (flavor.version === 2) {
+    await writeFile(join(dir, "cpu.max"), `${quotaUs} ${PERIOD_US}`);
+  } else {
+    await writeFile(join(dir, "cpu.cfs_period_us"), String(PERIOD_US));
+    await writeFile(join(dir, "cpu.cfs_quota_us"), String(quotaUs));
+  }
+}
+async function applyResources(pid, quota, name) {
+  const flavor = await cpuFlavor();
   const dir = join(flavor.dir, `tiperf-${name}-${pid}`);
   const forget = await record({ kind: "cgroup", what: `cgroup of ${name} ${pid}`, path: dir });
-  const quotaUs = Math.max(1e3, Math.round(quota * PERIOD_US));
   try {
     await mkdir(dir, { recursive: true });
-    if (flavor.version === 2) {
-      await writeFile(join(dir, "cpu.max"), `${quotaUs} ${PERIOD_US}`);
-    } else {
-      await writeFile(join(dir, "cpu.cfs_period_us"), String(PERIOD_US));
-      await writeFile(join(dir, "cpu.cfs_quota_us"), String(quotaUs));
-    }
+    await writeQuota(flavor, dir, quota);
     for (const p of await processTree(pid)) {
       await writeFile(join(dir, "cgroup.procs"), String(p)).catch(() => {
       });

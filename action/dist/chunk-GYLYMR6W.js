@@ -2574,8 +2574,8 @@ async function sweep(opts) {
       continue;
     }
     if (e.kind === "stack") {
-      const { recoverRecorded } = await import("./chunk-LPFS7Q3E.js");
-      const { tiupHome } = await import("./chunk-32GB3KNL.js");
+      const { recoverRecorded } = await import("./chunk-XR6FTRPQ.js");
+      const { tiupHome } = await import("./chunk-BHNYIQZA.js");
       try {
         await recoverRecorded(e, tiupHome(), opts.log);
         opts.log(`reap: recovered ${e.what} (${ageText})`);

@@ -10,7 +10,7 @@ import {
   runCommand,
   shellCommand,
   sshArgs
-} from "./chunk-2JMCAEBD.js";
+} from "./chunk-GYLYMR6W.js";
 import {
   sweepRun
 } from "./chunk-7N3WP33W.js";
