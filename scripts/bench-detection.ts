@@ -20,11 +20,12 @@ import { parseArgs } from "node:util";
 import { judgeShift } from "../action/src/compare/judge.ts";
 import { pairedSamples } from "../action/src/compare/samples.ts";
 import { mean, pairedLogShift } from "../action/src/compare/stats.ts";
+import { installSignalTeardown, teardownAll } from "../action/src/lifecycle/teardown.ts";
 import { compareSpec } from "../action/src/pipeline/compare.ts";
 import { hostFacts } from "../action/src/result/host.ts";
 import { readResult } from "../action/src/result/store.ts";
 import { parseSpec } from "../action/src/specfile/load.ts";
-import { installSignalTeardown, teardownAll } from "../action/src/teardown.ts";
+import type { LocalTargetSpec } from "../action/src/targets/local/schema.ts";
 import { BENCH_DATA, benchSpec, meanInterval, pct, wilson } from "./bench-common.ts";
 import { quotaReference, type Reference } from "./quota-reference.ts";
 
@@ -104,7 +105,7 @@ const out: Trial[] = [];
 const started = Date.now();
 try {
   const loaded = parseSpec(specText(0), "detection.yaml");
-  const target = loaded.spec.target;
+  const target = loaded.spec.target as LocalTargetSpec;
   for (const cut of cuts) {
     const pairs: Reference[] = [];
     for (let p = 0; p < referencePairs; p++) {

@@ -10,9 +10,10 @@ import { join } from "node:path";
 import { mean } from "../action/src/compare/stats.ts";
 import { connectionArgs } from "../action/src/drivers/sysbench/index.ts";
 import { parseSysbench } from "../action/src/drivers/sysbench/parse.ts";
-import type { TargetSpec } from "../action/src/specfile/schema.ts";
-import { setCpuQuota } from "../action/src/targets/cgroup.ts";
-import { startTarget, type Target } from "../action/src/targets/index.ts";
+import { setCpuQuota } from "../action/src/targets/local/cgroup.ts";
+import type { LocalTargetSpec as TargetSpec } from "../action/src/targets/local/schema.ts";
+import { startTarget } from "../action/src/targets/registry.ts";
+import type { Target } from "../action/src/targets/types.ts";
 import { meanInterval } from "./bench-common.ts";
 
 export interface ReferenceOptions {

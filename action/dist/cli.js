@@ -4,61 +4,57 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   DEFAULT_DEADLINES,
+  DRIVERS,
   apiUrl,
   checkOutFile,
   commentMarkdown,
   compareSpec,
+  driverNames,
+  driverOf,
   esc,
   githubClient,
   isLatency,
   judgeStored,
+  matrixSeconds,
+  mean,
   metricName,
   openPullRequest,
   parsePr,
   parseRepo,
   parseTolerance,
   pct,
-  planFor,
+  planCells,
+  planTarget,
   prepareSpec,
   publishVerdict,
   readVerdict,
   renderCharts,
   rng,
   runAgainstBaseline,
-  runHours,
   runSpec,
+  specWarnings,
+  stddev,
   upsertIssue,
   verdictHtml,
   writeHtmlReport
-} from "./chunk-G4F4J4PK.js";
-import "./chunk-H2FMFXWO.js";
+} from "./chunk-DSMBHLA4.js";
 import {
-  loadEndpoints,
-  planText
-} from "./chunk-CEWP3ZNL.js";
+  reapLedger
+} from "./chunk-CF27CR6I.js";
 import {
-  DRIVERS,
+  readReport,
+  readResult,
+  writeAtomic,
+  writeResult
+} from "./chunk-CN645COZ.js";
+import {
   Interrupted,
-  driverNames,
-  driverOf,
   installCrashTeardown,
   installSignalTeardown,
   ledgerDir,
-  mean,
-  readReport,
-  readResult,
   shellCommand,
-  stddev,
-  sweep,
-  teardownAll,
-  writeAtomic,
-  writeResult
-} from "./chunk-GYLYMR6W.js";
-import "./chunk-7N3WP33W.js";
-import {
-  cloudPlanText,
-  estimateCost
-} from "./chunk-C43YTSSF.js";
+  teardownAll
+} from "./chunk-SMGZJZRQ.js";
 import {
   EXIT,
   InputError,
@@ -67,7 +63,7 @@ import {
   errnoText,
   external_exports,
   parseAge
-} from "./chunk-KZLFUJ4J.js";
+} from "./chunk-MMD4MGLG.js";
 import "./chunk-NFEUZB2Z.js";
 import "./chunk-3EADY6QU.js";
 
@@ -418,7 +414,40 @@ function segmentsOf(series, points) {
 
 // action/src/history/store.ts
 import { appendFile, mkdir, readdir, readFile } from "node:fs/promises";
-import { basename, dirname, join } from "node:path";
+import { dirname, join as join2 } from "node:path";
+
+// action/src/result/baseline.ts
+import { join } from "node:path";
+function profileOf(result) {
+  if (result.profile) return result.profile;
+  const t = result.targets[0];
+  if (!t) throw new InputError(`result ${result.run_id} has no target`);
+  return `local-${t.kind}`;
+}
+var PLAIN_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
+function plainName(what, name) {
+  if (!PLAIN_NAME.test(name) || name.includes(".."))
+    throw new InputError(
+      `${what} must be a plain name (letters, digits, . _ -; no / and no ..), like local-mariadb (got ${JSON.stringify(name)})`
+    );
+  return name;
+}
+var baselinePath = (dir, profile, specName) => join(dir, plainName("--profile", profile), `${plainName("the result's spec name", specName)}.json`);
+async function promoteBaseline(resultFile, dir, profile) {
+  const result = await readResult(resultFile);
+  if (result.status !== "complete") {
+    throw new InputError(
+      `${resultFile}: status is ${result.status}; only a complete result can become a baseline`
+    );
+  }
+  if (result.cells.some((c) => c.status !== "ok"))
+    throw new InputError(`${resultFile}: has failed cells; not a baseline`);
+  const file = baselinePath(dir, profile ?? profileOf(result), result.spec.name);
+  await writeResult(file, result);
+  return file;
+}
+
+// action/src/history/store.ts
 var HISTORY_FORMAT = "tiperf.history";
 var HistoryEntrySchema = external_exports.strictObject({
   format: external_exports.literal(HISTORY_FORMAT),
@@ -445,11 +474,6 @@ var HistoryEntrySchema = external_exports.strictObject({
   )
 });
 var NAME = /^[a-z][a-z0-9_-]*$/;
-function profileOf(result) {
-  const target = result.spec.body.target;
-  if (target?.profile) return basename(target.profile).replace(/\.ya?ml$/, "");
-  return target?.kind ?? result.targets[0]?.kind ?? "local";
-}
 function entryOf(result, file, o) {
   if (result.status !== "complete")
     throw new InputError(
@@ -502,7 +526,7 @@ function entryOf(result, file, o) {
     }))
   };
 }
-var historyFile = (dir, e) => join(dir, e.profile, `${e.spec.name}.jsonl`);
+var historyFile = (dir, e) => join2(dir, e.profile, `${e.spec.name}.jsonl`);
 async function readHistory(file) {
   let text;
   try {
@@ -555,7 +579,7 @@ async function historyFiles(dir) {
   }
   const out = [];
   for (const p of profiles.sort())
-    for (const f of (await readdir(join(dir, p))).sort()) if (f.endsWith(".jsonl")) out.push(join(dir, p, f));
+    for (const f of (await readdir(join2(dir, p))).sort()) if (f.endsWith(".jsonl")) out.push(join2(dir, p, f));
   return out;
 }
 
@@ -747,75 +771,130 @@ function historyHtml(r) {
 
 // action/src/pipeline/plan.ts
 import { mkdir as mkdir2 } from "node:fs/promises";
-import { join as join2 } from "node:path";
-function planConnection(plan) {
-  const d = plan.deployments[0];
-  return { protocol: "mysql", endpoints: loadEndpoints(plan, d), user: "root", password: "" };
+import { join as join3 } from "node:path";
+function stepLine(s) {
+  const where = s.where === "load host" ? " (load host)" : "";
+  const run = s.run;
+  const text = "sql" in run ? `SQL: ${run.sql}` : "get" in run ? `GET ${run.get}` : run.command[0]?.includes(" ") ? run.command.join(" && ") : shellCommand(run.command);
+  return `  [${s.phase}]${where} ${text}${s.about ? `    # ${s.about}` : ""}`;
 }
-function loadCommands(spec, connection, where) {
-  const lines = [];
-  const cleanups = /* @__PURE__ */ new Map();
+function loadSteps(spec, connection, where) {
+  const data = [];
+  const cells = [];
+  const cleanup = [];
+  const seen = /* @__PURE__ */ new Set();
   for (const w of spec.workloads) {
     const driver = driverOf(w.driver);
-    const tool = driver.findTool(w.script) ?? { command: w.driver, prefix: [] };
+    const tool = where === "runner" && driver.findTool(w.script) || driver.namedTool(w.script);
     const ctx = (threads) => ({
       workload: w,
       threads,
       connection,
       ...spec.data ? { data: spec.data } : {}
     });
-    const line = (phase, args, about = `workload ${w.name}`) => lines.push(
-      `  [${phase}]${where} ${shellCommand([tool.command, ...tool.prefix, ...args])}    # ${about}`
-    );
+    const step = (phase, args, about) => ({
+      phase,
+      where,
+      run: { command: [tool.command, ...tool.prefix, ...args] },
+      about
+    });
     const key = `${w.driver}:${driver.dataKey(w, spec.data)}`;
-    if (!cleanups.has(key)) {
-      for (const s of driver.setup(ctx(Math.max(...w.threads)))) line(s.phase, s.args);
-      cleanups.set(key, () => {
-        for (const s of driver.cleanup(ctx(1))) line(s.phase, s.args, `data of ${w.name}`);
+    if (!seen.has(key)) {
+      seen.add(key);
+      data.push({
+        phase: "load",
+        where,
+        run: { sql: `CREATE DATABASE IF NOT EXISTS ${driver.database(w)}` },
+        about: `workload ${w.name}`
       });
+      for (const s of driver.setup(ctx(Math.max(...w.threads))))
+        data.push(step(s.phase, s.args, `workload ${w.name}`));
+      for (const s of driver.cleanup(ctx(1)))
+        cleanup.push(step(s.phase, s.args, `data of ${w.name}, after the last cell`));
     }
-    for (const t of w.threads) line("cell", driver.run(ctx(t)).args);
+    for (const t of w.threads) cells.push(step("cell", driver.run(ctx(t)).args, `workload ${w.name}`));
   }
-  for (const cleanup of cleanups.values()) cleanup();
-  return lines;
+  return { data, cells, cleanup };
+}
+var minutes = (s) => s >= 3600 ? `${Math.floor(s / 3600)}h${String(Math.round(s % 3600 / 60)).padStart(2, "0")}m` : `${Math.max(1, Math.round(s / 60))} min`;
+function estimate(loaded, target) {
+  const cells = planCells(loaded.spec).length;
+  const compare = loaded.variants?.compare;
+  const variants = loaded.variants?.all.length ?? 1;
+  const rounds = compare ? (compare.max_rounds ?? compare.rounds) + compare.warmup_rounds * Math.max(1, compare.blocks) : 1;
+  const matrix = matrixSeconds(loaded);
+  const switches = target.switches && compare ? cells * rounds * variants : 0;
+  const restarts = compare && compare.blocks > 1 ? (compare.blocks - 1) * variants : 0;
+  const seconds2 = matrix + target.overhead.setupS + switches * target.overhead.switchS + restarts * target.overhead.restartS;
+  const parts = [
+    `${minutes(matrix)} of cells (${cells} cell${cells > 1 ? "s" : ""} \xD7 ${variants} variant${variants > 1 ? "s" : ""} \xD7 ${rounds} round${rounds > 1 ? "s" : ""}${compare?.warmup_rounds ? `, warmup rounds included` : ""})`,
+    `${minutes(target.overhead.setupS)} to start or deploy`,
+    ...switches ? [`${switches} switches \xD7 ${target.overhead.switchS}s`] : [],
+    ...restarts ? [`${restarts} restarts \xD7 ${target.overhead.restartS}s`] : []
+  ];
+  return {
+    seconds: seconds2,
+    text: `estimated duration: ~${minutes(seconds2)} (${parts.join(" + ")}; data loading not included${compare?.max_rounds ? "; at most max_rounds" : ""})`
+  };
 }
 async function planRun(loaded, o) {
   const spec = loaded.spec;
-  if (spec.target.kind !== "tidb") {
-    const connection = {
-      protocol: spec.target.kind === "postgres" ? "postgres" : "mysql",
-      endpoints: [{ host: "127.0.0.1", port: 0 }],
-      user: spec.target.kind === "postgres" ? "postgres" : "root",
-      password: ""
-    };
-    const text2 = `target: a private ${spec.target.kind} server on 127.0.0.1 (port chosen at start; shown as 0)
-
-commands:
-${loadCommands(spec, connection, "").join("\n")}
-`;
-    return { text: text2, files: { "plan.txt": text2 } };
-  }
-  const tidb = await planFor(loaded, {
-    ...o.profile ? { profile: o.profile } : {},
-    prefix: `tiperf-${spec.name}`
+  const withProfile = o.profile ? { ...loaded, profile: o.profile } : loaded;
+  const target = await planTarget(withProfile, {
+    prefix: `tiperf-${spec.name}`,
+    ...o.cores ? { cores: o.cores } : {}
   });
-  const where = tidb.load.user ? " (load host)" : "";
-  const cloud = tidb.profile.provider === "aws" ? cloudPlanText(tidb.profile, estimateCost(tidb.profile, runHours(loaded)), {
-    runId: "<run id>",
-    expiresAt: `<start + ${tidb.profile.aws?.ttl}>`,
-    repository: "<owner/repo>",
-    pr: "<pr or none>"
-  }) : "";
-  const text = `${cloud}${planText(tidb)}${loadCommands(spec, planConnection(tidb), where).join("\n")}
+  const variants = loaded.variants?.all ?? [{ name: "base", spec }];
+  const where = target.remoteLoad ? "load host" : "runner";
+  const steps = [];
+  const kindSteps = (phase, variant) => target.steps.filter((s) => phase.includes(s.phase) && (variant === void 0 || s.variant === variant));
+  let cells = [];
+  let cleanup = [];
+  const loadedData = /* @__PURE__ */ new Set();
+  for (const v of variants) {
+    steps.push(...kindSteps(["start", "switch", "sql", "record"], v.name));
+    const load = loadSteps(v.spec, target.connection(v.name), where);
+    if (!loadedData.has(target.dataOf(v.name))) {
+      loadedData.add(target.dataOf(v.name));
+      steps.push(...load.data.map((s) => ({ ...s, variant: v.name })), ...kindSteps(["split"], v.name));
+    }
+    if (!cells.length) cells = load.cells;
+    cleanup = load.cleanup;
+  }
+  const warnings = [
+    ...target.warnings,
+    ...specWarnings(loaded, loaded.variants ? "compare" : "run", o.cores, target.remoteLoad)
+  ];
+  const est = estimate(loaded, target);
+  const lines = [
+    ...target.about,
+    est.text,
+    ...warnings.map((w) => `warning: ${w}`),
+    ...target.refusals.map((r) => `REFUSED (tiperf run would exit 2 before anything starts): ${r}`),
+    "",
+    "steps, in the order the run takes them:",
+    ...steps.map(stepLine),
+    `  then every round${loaded.variants ? `, each variant in a balanced order` : ""}, per cell:`,
+    ...kindSteps(["switch"]).filter((s) => !steps.includes(s)).map(stepLine),
+    ...kindSteps(["cell"]).map(stepLine),
+    ...cells.map(stepLine),
+    ...loaded.variants?.compare.blocks && loaded.variants.compare.blocks > 1 ? kindSteps(["restart"]).map(stepLine) : [],
+    "  then:",
+    ...cleanup.map(stepLine),
+    ...kindSteps(["teardown"]).map(stepLine)
+  ];
+  const text = `${lines.join("\n")}
 `;
-  return { text, files: { ...tidb.files, "plan.txt": text }, tidb };
+  const files = { "plan.txt": text };
+  for (const [name, body] of Object.entries(target.files)) files[join3(target.kind, name)] = body;
+  return { text, files, target, refusals: target.refusals, seconds: est.seconds };
 }
 async function writePlan(plan, dir) {
-  await mkdir2(dir, { recursive: true });
   const written = [];
   for (const [name, text] of Object.entries(plan.files)) {
-    await writeAtomic(join2(dir, name), text);
-    written.push(join2(dir, name));
+    await mkdir2(join3(dir, name, ".."), { recursive: true });
+    await writeAtomic(join3(dir, name), text);
+    written.push(join3(dir, name));
   }
   return written;
 }
@@ -870,37 +949,6 @@ function gabEntries(result, better, variant) {
     }
   }
   return out;
-}
-
-// action/src/result/baseline.ts
-import { join as join3 } from "node:path";
-function profileOf2(result, variant) {
-  const t = variant ? result.targets.find((x) => x.variant === variant) : result.targets[0];
-  if (!t)
-    throw new InputError(`result ${result.run_id} has no target${variant ? ` for variant ${variant}` : ""}`);
-  return `local-${t.kind}`;
-}
-var PLAIN_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
-function plainName(what, name) {
-  if (!PLAIN_NAME.test(name) || name.includes(".."))
-    throw new InputError(
-      `${what} must be a plain name (letters, digits, . _ -; no / and no ..), like local-mariadb (got ${JSON.stringify(name)})`
-    );
-  return name;
-}
-var baselinePath = (dir, profile, specName) => join3(dir, plainName("--profile", profile), `${plainName("the result's spec name", specName)}.json`);
-async function promoteBaseline(resultFile, dir, profile) {
-  const result = await readResult(resultFile);
-  if (result.status !== "complete") {
-    throw new InputError(
-      `${resultFile}: status is ${result.status}; only a complete result can become a baseline`
-    );
-  }
-  if (result.cells.some((c) => c.status !== "ok"))
-    throw new InputError(`${resultFile}: has failed cells; not a baseline`);
-  const file = baselinePath(dir, profile ?? profileOf2(result), result.spec.name);
-  await writeResult(file, result);
-  return file;
 }
 
 // action/src/cli.ts
@@ -1238,6 +1286,10 @@ async function cmdPlan(args) {
     const written = await writePlan(plan, values.out);
     log(`plan: wrote ${written.length} files to ${values.out}`);
   }
+  if (plan.refusals.length) {
+    for (const r of plan.refusals) log(`error: ${r}`);
+    return EXIT.badInput;
+  }
   return EXIT.ok;
 }
 async function cmdHistory(args) {
@@ -1299,7 +1351,7 @@ async function cmdReap(args) {
   if (values.cloud !== void 0) return reapCloud(values);
   for (const flag of ["region", "endpoint", "json"])
     if (values[flag] !== void 0) throw new InputError(`tiperf reap: --${flag} goes with --cloud aws`);
-  const { swept, kept } = await sweep({
+  const { swept, kept } = await reapLedger({
     dir: values.ledger ?? ledgerDir(),
     maxAgeMs: maxAge(values["max-age"] ?? "3h"),
     dryRun: values["dry-run"] === true,
@@ -1322,7 +1374,7 @@ async function reapCloud(values) {
   const endpoint = values.endpoint;
   if (endpoint !== void 0 && !/^https?:\/\/\S+$/.test(endpoint))
     throw new InputError(`tiperf reap: --endpoint must be an http(s) URL (got ${endpoint})`);
-  const { reapAws } = await import("./chunk-FYPTO5LQ.js");
+  const { reapAws } = await import("./chunk-WDUXKKRS.js");
   const report = await reapAws({
     region,
     ...endpoint ? { endpoint } : {},

@@ -12,8 +12,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-G4F4J4PK.js";
-import "./chunk-H2FMFXWO.js";
+} from "./chunk-DSMBHLA4.js";
 import {
   getInput,
   info,
@@ -23,20 +22,18 @@ import {
   setSecret,
   warning
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-CEWP3ZNL.js";
+import "./chunk-CN645COZ.js";
 import {
   Interrupted,
   installCrashTeardown,
   installSignalTeardown,
   ledgerDir,
   teardownAll
-} from "./chunk-GYLYMR6W.js";
-import "./chunk-7N3WP33W.js";
-import "./chunk-C43YTSSF.js";
+} from "./chunk-SMGZJZRQ.js";
 import {
   InputError,
   TiperfError
-} from "./chunk-KZLFUJ4J.js";
+} from "./chunk-MMD4MGLG.js";
 import "./chunk-NFEUZB2Z.js";
 import "./chunk-3EADY6QU.js";
 

@@ -3,21 +3,25 @@ import { createRequire as __cr } from 'node:module'; const require = __cr(import
 import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } from 'node:path';
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
+  reapLedger
+} from "./chunk-CF27CR6I.js";
+import {
   getState,
   info,
   setFailed
 } from "./chunk-JKKMYVWB.js";
+import "./chunk-CN645COZ.js";
 import {
-  ledgerDir,
-  sweep
-} from "./chunk-GYLYMR6W.js";
-import "./chunk-KZLFUJ4J.js";
+  ledgerDir
+} from "./chunk-SMGZJZRQ.js";
+import "./chunk-MMD4MGLG.js";
+import "./chunk-NFEUZB2Z.js";
 import "./chunk-3EADY6QU.js";
 
 // action/src/action/post.ts
 async function postStep() {
   const dir = getState("ledger") || ledgerDir();
-  const { swept } = await sweep({ dir, log: (line) => info(line) });
+  const { swept } = await reapLedger({ dir, log: (line) => info(line) });
   info(swept.length ? `post: cleaned up ${swept.length} leftover(s)` : "post: nothing left to clean up");
 }
 postStep().catch((e) => setFailed(e.message));

@@ -11,10 +11,18 @@ import { EXIT, errnoText, InputError, TiperfError } from "./errors.ts";
 import { changePointIssue, changePointText, checkHistory, readChangePoints } from "./history/check.ts";
 import { historyHtml, historySections } from "./history/html.ts";
 import { appendHistory, entryOf } from "./history/store.ts";
+import { ledgerDir } from "./lifecycle/ledger.ts";
+import {
+  Interrupted,
+  installCrashTeardown,
+  installSignalTeardown,
+  teardownAll,
+} from "./lifecycle/teardown.ts";
 import { runAgainstBaseline } from "./pipeline/baseline-check.ts";
 import { compareSpec } from "./pipeline/compare.ts";
 import { planRun, writePlan } from "./pipeline/plan.ts";
 import { checkOutFile } from "./pipeline/preflight.ts";
+import { reapLedger } from "./pipeline/reap.ts";
 import { runSpec } from "./pipeline/run.ts";
 import {
   apiUrl,
@@ -34,8 +42,6 @@ import { promoteBaseline } from "./result/baseline.ts";
 import { readResult, writeAtomic } from "./result/store.ts";
 import { parseAge } from "./specfile/keys.ts";
 import { parseTolerance, prepareSpec } from "./specfile/prepare.ts";
-import { ledgerDir, sweep } from "./targets/ledger.ts";
-import { Interrupted, installCrashTeardown, installSignalTeardown, teardownAll } from "./teardown.ts";
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
@@ -388,6 +394,10 @@ async function cmdPlan(args: string[]): Promise<number> {
     const written = await writePlan(plan, values.out);
     log(`plan: wrote ${written.length} files to ${values.out}`);
   }
+  if (plan.refusals.length) {
+    for (const r of plan.refusals) log(`error: ${r}`);
+    return EXIT.badInput;
+  }
   return EXIT.ok;
 }
 
@@ -449,7 +459,7 @@ async function cmdReap(args: string[]): Promise<number> {
   if (values.cloud !== undefined) return reapCloud(values);
   for (const flag of ["region", "endpoint", "json"])
     if (values[flag] !== undefined) throw new InputError(`tiperf reap: --${flag} goes with --cloud aws`);
-  const { swept, kept } = await sweep({
+  const { swept, kept } = await reapLedger({
     dir: (values.ledger as string | undefined) ?? ledgerDir(),
     maxAgeMs: maxAge((values["max-age"] as string | undefined) ?? "3h"),
     dryRun: values["dry-run"] === true,

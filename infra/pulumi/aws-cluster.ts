@@ -1,16 +1,34 @@
 // The Pulumi program of an ephemeral TiDB cluster on AWS (an inline program of the Automation
-// API; action/src/cloud/ drives it). It creates exactly what `resourcesOf` lists for the profile:
+// API; tiperf's aws cloud drives it through infra/index.ts, and gives it the machines to create). It creates exactly what `resourcesOf` lists for the profile:
 // a VPC with one public subnet, a security group that admits SSH only from the runner and cluster
 // traffic only from its own members, the run's key pair, and one machine per TiDB instance plus a
 // load host, every resource tagged with the run (the provider's default tags, and volume tags).
 import * as aws from "@pulumi/aws";
 import * as pulumi from "@pulumi/pulumi";
-import { type Machine, machinesOf } from "../../action/src/cloud/aws/resources.ts";
-import { userData } from "../../action/src/cloud/aws/user-data.ts";
-import type { Profile } from "../../action/src/targets/tidb/profile.ts";
+
+/** One machine to create: a TiDB instance or the load host. */
+export interface AwsMachine {
+  name: string;
+  role: "pd" | "tikv" | "tidb" | "tiflash" | "load";
+  instanceType: string;
+  /** A data volume (gp3) beside the root volume, GB. */
+  dataVolumeGb?: number;
+  /** What it runs at first boot (cloud-init user data). */
+  userData: string;
+}
+
+/** The profile's aws section, as far as the program needs it. */
+export interface AwsClusterSettings {
+  region: string;
+  zone?: string;
+  ami: { owner: string; name: string };
+  spot: boolean;
+  root_volume_gb: number;
+}
 
 export interface AwsClusterArgs {
-  profile: Profile;
+  settings: AwsClusterSettings;
+  machines: AwsMachine[];
   /** tiperf:run-id, tiperf:expires-at, tiperf:repository, tiperf:pr. */
   tags: Record<string, string>;
   /** Who may SSH in: the runner's address, /32. */
@@ -23,14 +41,12 @@ export interface AwsClusterArgs {
 
 /** What `up` returns: each machine's role and addresses (the tidb-cluster target's hosts). */
 export interface ClusterOutputs {
-  machines: { name: string; role: Machine["role"]; privateIp: string; publicIp: string; id: string }[];
+  machines: { name: string; role: AwsMachine["role"]; privateIp: string; publicIp: string; id: string }[];
 }
 
 export function awsClusterProgram(args: AwsClusterArgs): () => Promise<Record<string, unknown>> {
   return async () => {
-    const { profile, tags } = args;
-    const settings = profile.aws;
-    if (!settings) throw new Error(`profile ${profile.name}: provider aws needs an aws section`);
+    const { settings, tags } = args;
     const zone = settings.zone ?? `${settings.region}a`;
     const provider = new aws.Provider("aws", {
       region: settings.region as aws.Region,
@@ -97,7 +113,7 @@ export function awsClusterProgram(args: AwsClusterArgs): () => Promise<Record<st
       },
       { provider },
     );
-    const machines = machinesOf(profile).map((m) => {
+    const machines = args.machines.map((m) => {
       const instance = new aws.ec2.Instance(
         m.name,
         {
@@ -106,7 +122,7 @@ export function awsClusterProgram(args: AwsClusterArgs): () => Promise<Record<st
           subnetId: subnet.id,
           vpcSecurityGroupIds: [group.id],
           keyName: key.keyName,
-          userData: userData(m),
+          userData: m.userData,
           rootBlockDevice: {
             volumeSize: settings.root_volume_gb,
             volumeType: "gp3",

@@ -8,10 +8,10 @@
 //   cloud-harness.ts CONFIG.json tiperf ARGS…  `tiperf ARGS…` with the fake cloud in place of aws
 //                                              (config: cloudDir, sshPort, authorizedKeys)
 import { readFileSync } from "node:fs";
-import { CLOUDS } from "../../action/src/cloud/kinds.ts";
+import { CLOUDS } from "../../action/src/cloud/registry.ts";
 import { CloudStack, type StackOptions } from "../../action/src/cloud/stack.ts";
-import { teardownAll } from "../../action/src/teardown.ts";
-import { fakeCloudKind, fakeCloudProgram, fakeSweep } from "./fake-cloud.ts";
+import { teardownAll } from "../../action/src/lifecycle/teardown.ts";
+import { fakeCloudProgram, fakeCloudProvider, fakeSweep } from "./fake-cloud.ts";
 
 export interface HarnessConfig {
   /** tiperf mode: the test sshd every fake machine is reached on. */
@@ -90,7 +90,7 @@ switch (mode) {
     break;
   }
   case "tiperf": {
-    CLOUDS.aws = fakeCloudKind({
+    CLOUDS.aws = fakeCloudProvider({
       dir: c.cloudDir,
       sshPort: c.sshPort as number,
       authorizedKeys: c.authorizedKeys as string,

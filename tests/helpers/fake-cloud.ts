@@ -7,7 +7,7 @@ import { readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { machinesOf } from "../../action/src/cloud/aws/resources.ts";
-import type { CloudKind } from "../../action/src/cloud/kinds.ts";
+import type { CloudProvider } from "../../action/src/cloud/provider.ts";
 
 export interface FakeMachineInputs {
   dir: string;
@@ -113,13 +113,13 @@ export async function fakeSweep(dir: string, runId: string): Promise<string[]> {
  * this host, reached by SSH on a test sshd's port with the run's key (installed on create, as
  * cloud-init does); ready once the machine's create finished; swept by tag like the real cloud.
  */
-export function fakeCloudKind(o: {
+export function fakeCloudProvider(o: {
   dir: string;
   sshPort: number;
   authorizedKeys: string;
   /** How long each machine's create takes, by name (default 0). */
   bootMs?: Record<string, number>;
-}): CloudKind {
+}): CloudProvider {
   return {
     async program(p) {
       const names = machinesOf(p.profile).map((m) => m.name);

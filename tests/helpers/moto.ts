@@ -1,7 +1,7 @@
 // moto's server: a real EC2 API on 127.0.0.1 (scripts/setup.sh --test installs moto from PyPI),
 // started and stopped by the tests, in memory only.
 import { type ChildProcess, spawn } from "node:child_process";
-import { freePort } from "../../action/src/targets/local.ts";
+import { freePort } from "../../action/src/proc/port.ts";
 
 export interface Moto {
   endpoint: string;

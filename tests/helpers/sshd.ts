@@ -5,8 +5,8 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { createConnection } from "node:net";
 import { userInfo } from "node:os";
 import { join } from "node:path";
+import { freePort } from "../../action/src/proc/port.ts";
 import type { RemoteHost } from "../../action/src/proc/ssh.ts";
-import { freePort } from "../../action/src/targets/local.ts";
 import { tempDir } from "./real.ts";
 
 export interface Sshd {

@@ -5,7 +5,7 @@ import { describe, test } from "node:test";
 import { connectionArgs, DATABASE } from "../../action/src/drivers/sysbench/index.ts";
 import { runTool } from "../../action/src/proc/tool.ts";
 import { readResult } from "../../action/src/result/store.ts";
-import { startTarget } from "../../action/src/targets/index.ts";
+import { startTarget } from "../../action/src/targets/registry.ts";
 import { cli, leftovers, tempDir, writeSpec } from "../helpers/real.ts";
 
 const runDirOf = (out: string) => {

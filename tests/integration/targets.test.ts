@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { readdirSync } from "node:fs";
 import { describe, test } from "node:test";
+import { teardownAll } from "../../action/src/lifecycle/teardown.ts";
 import { runCommand } from "../../action/src/proc/process.ts";
-import { startTarget } from "../../action/src/targets/index.ts";
-import { teardownAll } from "../../action/src/teardown.ts";
+import { startTarget } from "../../action/src/targets/registry.ts";
 import { leftovers, tempDir } from "../helpers/real.ts";
 
 const log = () => {};

@@ -6,6 +6,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { before, describe, test } from "node:test";
 import * as pulumi from "@pulumi/pulumi";
+import { programArgs } from "../../action/src/cloud/aws/index.ts";
 import { resourcesOf, runTags, tagsOf } from "../../action/src/cloud/aws/resources.ts";
 import { parseProfile } from "../../action/src/targets/tidb/profile.ts";
 import { awsClusterProgram, type ClusterOutputs } from "../../infra/pulumi/aws-cluster.ts";
@@ -67,12 +68,14 @@ async function up(profileFile: string) {
       now: new Date("2026-11-22T17:00:00Z"),
     }),
   );
-  const program = awsClusterProgram({
-    profile,
-    tags,
-    sshCidr: "198.51.100.7/32",
-    publicKey: "ssh-rsa AAAAB3NzaC1yc2E tiperf-test",
-  });
+  const program = awsClusterProgram(
+    programArgs({
+      profile,
+      tags,
+      sshCidr: "198.51.100.7/32",
+      publicKey: "ssh-rsa AAAAB3NzaC1yc2E tiperf-test",
+    }),
+  );
   const outputs = (await program()) as { machines: pulumi.Output<ClusterOutputs["machines"]> };
   const machines = await outputOf(outputs.machines);
   // let every registration reach the mocks

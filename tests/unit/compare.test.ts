@@ -21,6 +21,7 @@ import {
   williamsRows,
 } from "../../action/src/pipeline/schedule.ts";
 import { parseSpec } from "../../action/src/specfile/load.ts";
+import type { LocalTargetSpec } from "../../action/src/targets/local/schema.ts";
 import { sampleResult } from "../helpers/sample.ts";
 
 /** Normal deviates from a seeded generator (Box–Muller), so every run of the tests sees the same data. */
@@ -282,7 +283,7 @@ compare: {rounds: 6, order: interleaved}
       innodb_buffer_pool_size: "64M",
       innodb_flush_log_at_trx_commit: 2,
     });
-    assert.equal(variants?.head.spec.target.resources?.cpu_quota, 0.9);
+    assert.equal((variants?.head.spec.target as LocalTargetSpec | undefined)?.resources?.cpu_quota, 0.9);
     assert.deepEqual(variants?.base.spec.target.config, { innodb_buffer_pool_size: "64M" });
     assert.equal(variants?.compare.rounds, 6);
   });

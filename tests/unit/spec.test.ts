@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { InputError } from "../../action/src/errors.ts";
 import { specWarnings } from "../../action/src/pipeline/preflight.ts";
+import { planTarget } from "../../action/src/pipeline/run.ts";
 import { loadSpec, parseSpec } from "../../action/src/specfile/load.ts";
 import { ROOT } from "../helpers/paths.ts";
 
@@ -171,19 +172,23 @@ describe("spec", () => {
 });
 
 describe("warnings: where a spec cannot measure what it says", () => {
-  const warn = (text: string, command: "run" | "compare" = "run") =>
-    specWarnings(parseSpec(text, "w.yaml"), command, 2);
+  // the spec's own warnings and those of its target kind's plan (a local server on 2 CPUs)
+  const warn = async (text: string, command: "run" | "compare" = "run") => {
+    const loaded = parseSpec(text, "w.yaml");
+    const plan = await planTarget(loaded, { prefix: "t", cores: 2 });
+    return [...plan.warnings, ...specWarnings(loaded, command, 2)];
+  };
 
-  test("a sound spec has none", () => {
-    assert.deepEqual(warn(VALID), []);
+  test("a sound spec has none", async () => {
+    assert.deepEqual(await warn(VALID), []);
   });
 
-  test("cpu_quota above the machine's CPUs, max_connections below the threads, threads far above the CPUs", () => {
+  test("cpu_quota above the machine's CPUs, max_connections below the threads, threads far above the CPUs", async () => {
     const text = VALID.replace(
       "config: {innodb_buffer_pool_size: 256M}",
       'config: {max_connections: 50}\n  resources: {cpu_quota: "400%"}',
     ).replace("[1, 4]", "[1, 64, 128]");
-    const w = warn(text);
+    const w = await warn(text);
     assert.equal(w.length, 3, w.join("\n"));
     assert.match(
       w[0] ?? "",
@@ -193,22 +198,22 @@ describe("warnings: where a spec cannot measure what it says", () => {
     assert.match(w[2] ?? "", /workloads\[0\] \(ps\): threads 128 on 2 CPU\(s\)/);
   });
 
-  test("a variant compare will not run (a pair named by compare.base/head), and variants that run ignores", () => {
+  test("a variant compare will not run (a pair named by compare.base/head), and variants that run ignores", async () => {
     const three = `${VALID}\nvariants:\n  base: {}\n  head: {target: {config: {innodb_buffer_pool_size: 512M}}}\n  third: {}\n`;
     // three variants and no pair named: all of them run, each against the first
-    assert.deepEqual(warn(three, "compare"), []);
+    assert.deepEqual(await warn(three, "compare"), []);
     const text = `${three}compare: {base: base, head: head}\n`;
-    assert.deepEqual(warn(text, "compare"), [
+    assert.deepEqual(await warn(text, "compare"), [
       "variants.third: not run: tiperf compare runs compare.base (base) against compare.head (head)",
     ]);
     assert.match(
-      warn(text, "run")[0] ?? "",
+      (await warn(text, "run"))[0] ?? "",
       /^variants \(base, head, third\): tiperf run measures the spec as written/,
     );
   });
 });
 
-describe("spec composition (the Action's refs and overlays, also from the CLI)", () => {
+describe("spec composition (the Action's refs and overlays, also from the CLI)", async () => {
   test("refs: one composed spec whose variants are exactly each ref's target", async () => {
     const { mkdtempSync, writeFileSync } = await import("node:fs");
     const { execFileSync } = await import("node:child_process");

@@ -7,8 +7,10 @@ import { hostsOf, machinesOf, stackName } from "../../action/src/cloud/provision
 import { InputError } from "../../action/src/errors.ts";
 import { planRun } from "../../action/src/pipeline/plan.ts";
 import { loadSpec, parseSpec } from "../../action/src/specfile/load.ts";
+import type { TidbTargetPlan } from "../../action/src/targets/tidb/index.ts";
 import { expandDotted, planTidb, toToml } from "../../action/src/targets/tidb/plan.ts";
 import { parseProfile } from "../../action/src/targets/tidb/profile.ts";
+import type { PlanStep } from "../../action/src/targets/types.ts";
 import { ROOT } from "../helpers/paths.ts";
 
 const FIX = join(ROOT, "tests/fixtures/plans");
@@ -30,11 +32,11 @@ describe("tiperf plan: workloads/tidb-pr.yaml × each shipped profile", () => {
     test(`config variant on ${profile}`, async () => {
       const loaded = await loadSpec(join(ROOT, "workloads/tidb-pr.yaml"));
       loaded.path = "workloads/tidb-pr.yaml";
-      const plan = await planRun(loaded, { profile: join(ROOT, `infra/profiles/${profile}.yaml`) });
+      const plan = await planRun(loaded, { profile: join(ROOT, `infra/profiles/${profile}.yaml`), cores: 2 });
       const text = plan.text.replaceAll(ROOT, "<repo>");
       golden(`tidb-pr-config-${profile}.txt`, text);
       for (const [name, body] of Object.entries(plan.files))
-        if (name !== "plan.txt") golden(`tidb-pr-config-${profile}-${name}`, body);
+        if (name !== "plan.txt") golden(`tidb-pr-config-${profile}-${name.replace(/^tidb\//, "")}`, body);
     });
     test(`version variant on ${profile}`, async () => {
       const text = readFileSync(join(ROOT, "workloads/tidb-pr.yaml"), "utf8").replace(
@@ -42,10 +44,10 @@ describe("tiperf plan: workloads/tidb-pr.yaml × each shipped profile", () => {
         "variants:\n  base: {}\n  head: {target: {version: v8.1.2}}\ncompare:",
       );
       const loaded = parseSpec(text, "workloads/tidb-pr.yaml (version variant)");
-      const plan = await planRun(loaded, { profile: join(ROOT, `infra/profiles/${profile}.yaml`) });
+      const plan = await planRun(loaded, { profile: join(ROOT, `infra/profiles/${profile}.yaml`), cores: 2 });
       golden(`tidb-pr-version-${profile}.txt`, plan.text.replaceAll(ROOT, "<repo>"));
       for (const [name, body] of Object.entries(plan.files))
-        if (name !== "plan.txt") golden(`tidb-pr-version-${profile}-${name}`, body);
+        if (name !== "plan.txt") golden(`tidb-pr-version-${profile}-${name.replace(/^tidb\//, "")}`, body);
     });
   }
 
@@ -57,7 +59,7 @@ describe("tiperf plan: workloads/tidb-pr.yaml × each shipped profile", () => {
     const plan = await planRun(parseSpec(text, "v.yaml"), {
       profile: join(ROOT, "infra/profiles/hosts-example.yaml"),
     });
-    const tidb = plan.tidb;
+    const tidb = (plan.target as TidbTargetPlan).tidb;
     assert.ok(tidb);
     assert.equal(tidb.switching, "stop-start");
     assert.deepEqual(
@@ -67,9 +69,9 @@ describe("tiperf plan: workloads/tidb-pr.yaml × each shipped profile", () => {
         ["tiperf-tidb-pr-2", "v8.1.2"],
       ],
     );
-    assert.match(plan.files["topology-head.yaml"] ?? "", /port: 5000\n\s+status_port: 11080/);
+    assert.match(plan.files["tidb/topology-head.yaml"] ?? "", /port: 5000\n\s+status_port: 11080/);
     assert.match(
-      plan.files["topology-head.yaml"] ?? "",
+      plan.files["tidb/topology-head.yaml"] ?? "",
       /deploy_dir: \/tidb-deploy\/tiperf-tidb-pr-2\/tidb-5000/,
     );
   });
@@ -113,7 +115,7 @@ describe("profiles and topologies are refused before anything runs", () => {
     );
     // the same spec on hosts plans (a cluster restarts with `tiup cluster restart`)
     const plan = await planRun(loaded, { profile: join(ROOT, "infra/profiles/hosts-example.yaml") });
-    assert.equal(plan.tidb?.deployments[0]?.kind, "cluster");
+    assert.equal((plan.target as TidbTargetPlan).tidb.deployments[0]?.kind, "cluster");
   });
 
   test("two instances on one host with the same port: tiup's words, both sides named", () => {
@@ -229,7 +231,7 @@ describe("profiles and topologies are refused before anything runs", () => {
           "name: x\ntarget: {kind: mariadb, version: v8.5.0}\ndata: {tables: 1, table_size: 10}\nworkloads: [{name: a, sysbench: oltp_point_select, threads: [1], duration: 1s}]\n",
           "x.yaml",
         ),
-      /x\.yaml:2: target\.version: version is for kind tidb \(a TiDB cluster through tiup\), not mariadb/,
+      /x\.yaml:2: target\.version: version is for kind tidb, not mariadb \(kind mariadb takes kind, config, resources\)/,
     );
     assert.throws(
       () =>
@@ -237,7 +239,7 @@ describe("profiles and topologies are refused before anything runs", () => {
           "name: x\ntarget: {kind: tidb, version: v8.5.0, config: {a: 1}}\ndata: {tables: 1, table_size: 10}\nworkloads: [{name: a, sysbench: oltp_point_select, threads: [1], duration: 1s}]\n",
           "x.yaml",
         ),
-      /target\.config: config is for private servers \(mariadb, postgres\); a TiDB target sets server_configs, roles, sql/,
+      /target\.config: config is for kind mariadb, postgres, not tidb \(kind tidb takes kind, profile, version, server_configs, roles, sql, split\)/,
     );
   });
 
@@ -375,20 +377,22 @@ roles:
       "--ssh-proxy-identity-file",
       "/keys/outer",
     ];
-    const tiup = plan.commands.filter((c) => c.argv[0] === "tiup");
+    const argv = (c: PlanStep) => ("command" in c.run ? c.run.command : []);
+    const tiup = plan.steps.filter((c) => argv(c)[0] === "tiup");
+    assert.ok(tiup.length > 0);
     for (const c of tiup) {
-      const at = c.argv.indexOf("--ssh-proxy-host");
+      const at = argv(c).indexOf("--ssh-proxy-host");
       // edit-config only rewrites tiup's local record: no SSH, no proxy flags
-      if (c.argv[2] === "edit-config") assert.equal(at, -1);
-      else assert.deepEqual(c.argv.slice(at, at + proxy.length), proxy, c.argv.join(" "));
+      if (argv(c)[2] === "edit-config") assert.equal(at, -1);
+      else assert.deepEqual(argv(c).slice(at, at + proxy.length), proxy, argv(c).join(" "));
     }
-    const checks = plan.commands.filter((c) => ["record", "sql"].includes(c.phase));
+    const checks = plan.steps.filter((c) => ["record", "sql"].includes(c.phase));
     assert.ok(checks.length > 0);
-    for (const c of checks) assert.equal(c.where, "load host", c.argv.join(" "));
+    for (const c of checks) assert.equal(c.where, "load host", JSON.stringify(c.run));
     // without a bastion nothing changes
     const plain = planOf(BASTION.replace(/, proxy: \{[^}]*\}/, ""));
-    assert.ok(plain.commands.every((c) => !c.argv.includes("--ssh-proxy-host")));
-    assert.ok(plain.commands.filter((c) => c.phase === "record").every((c) => c.where === "runner"));
+    assert.ok(plain.steps.every((c) => !argv(c).includes("--ssh-proxy-host")));
+    assert.ok(plain.steps.filter((c) => c.phase === "record").every((c) => c.where === "runner"));
   });
 
   test("a bastion without a load host is refused: the checks have nowhere to run", () => {

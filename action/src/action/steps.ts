@@ -3,13 +3,18 @@ import { join } from "node:path";
 import * as core from "@actions/core";
 import { type Verdict, VerdictSchema } from "../compare/verdict.ts";
 import { InputError, TiperfError } from "../errors.ts";
+import { ledgerDir } from "../lifecycle/ledger.ts";
+import {
+  Interrupted,
+  installCrashTeardown,
+  installSignalTeardown,
+  teardownAll,
+} from "../lifecycle/teardown.ts";
 import { runAgainstBaseline } from "../pipeline/baseline-check.ts";
 import { compareSpec } from "../pipeline/compare.ts";
 import { runSpec } from "../pipeline/run.ts";
 import { publishVerdict } from "../publish/index.ts";
 import { prepareSpec } from "../specfile/prepare.ts";
-import { ledgerDir } from "../targets/ledger.ts";
-import { Interrupted, installCrashTeardown, installSignalTeardown, teardownAll } from "../teardown.ts";
 import { type ActionInputs, readInputs } from "./inputs.ts";
 
 /** The pipeline's "warning: …" lines become workflow annotations; the rest is the step's log. */

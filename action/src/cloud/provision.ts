@@ -5,14 +5,15 @@
 import { mkdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { RunError } from "../errors.ts";
+import { type LedgerEntry, record } from "../lifecycle/ledger.ts";
 import { runCommand } from "../proc/process.ts";
 import { shellCommand } from "../proc/quote.ts";
 import { type RemoteHost, sshArgs } from "../proc/ssh.ts";
-import { type LedgerEntry, record } from "../targets/ledger.ts";
 import type { Profile } from "../targets/tidb/profile.ts";
 import { type ClusterHosts, runTags, tagsOf } from "./aws/resources.ts";
 import { generateRunKey, writePrivateKey } from "./keys.ts";
-import { type CloudMachine, cloudOf } from "./kinds.ts";
+import type { CloudMachine } from "./provider.ts";
+import { cloudOf } from "./registry.ts";
 import { CloudStack, type StackOptions } from "./stack.ts";
 
 export interface CloudCluster {
@@ -57,8 +58,11 @@ export interface StackRecord {
   provider: string;
   runId: string;
   aws?: Profile["aws"];
-  /** tiup's local records of the clusters deployed on the machines ($TIUP_HOME/storage/cluster/clusters/<name>). */
-  tiupClusters: string[];
+  /**
+   * Local records of what was deployed onto the machines (tiup's $TIUP_HOME/storage/cluster/clusters/<name>),
+   * removed with them: a destroy through them would only time out once the machines are gone.
+   */
+  forget: string[];
 }
 
 const stackOptions = (s: StackRecord, log: (line: string) => void, program: StackOptions["program"]) => {
@@ -80,8 +84,8 @@ export async function provisionCluster(o: {
   profile: Profile;
   runId: string;
   runDir: string;
-  tiupClusters: string[];
-  tiupHome: string;
+  /** Local records of what will be deployed onto the machines, removed when they are destroyed. */
+  forget: string[];
   log: (line: string) => void;
   signal: AbortSignal;
 }): Promise<CloudCluster> {
@@ -110,7 +114,7 @@ export async function provisionCluster(o: {
     provider: profile.provider,
     runId: o.runId,
     aws,
-    tiupClusters: o.tiupClusters,
+    forget: o.forget,
   };
   log(
     `cloud: ${profile.provider} ${aws.region}: stack ${rec.name}, SSH admitted from ${sshCidr}, expires ${tags["tiperf:expires-at"]}`,
@@ -132,7 +136,7 @@ export async function provisionCluster(o: {
     startedAt,
     destroy: async () => {
       await stack?.destroy();
-      await forgetTiup(o.tiupHome, rec.tiupClusters);
+      await forgetRecords(rec.forget);
       cluster.endedAt ??= Date.now();
       await forget();
     },
@@ -242,21 +246,15 @@ async function waitReady(
   log(`cloud: every machine ready ${Math.round((Date.now() - started) / 1000)}s after up`);
 }
 
-/** tiup's own records of clusters whose machines are gone (a destroy through them would only time out). */
-async function forgetTiup(tiupHome: string, names: string[]): Promise<void> {
-  for (const name of names)
-    await rm(join(tiupHome, "storage", "cluster", "clusters", name), { recursive: true, force: true });
+async function forgetRecords(paths: string[] = []): Promise<void> {
+  for (const path of paths) await rm(path, { recursive: true, force: true });
 }
 
 /** `tiperf reap` and the post step: recovers the stack of a ledger entry whose run died. */
-export async function recoverRecorded(
-  e: LedgerEntry,
-  tiupHome: string,
-  log: (line: string) => void,
-): Promise<boolean> {
+export async function recoverRecorded(e: LedgerEntry, log: (line: string) => void): Promise<boolean> {
   const s = e.stack as StackRecord;
   // recovery never runs the program (refresh, destroy and remove work on the state)
   const recovered = await CloudStack.recoverLeft(stackOptions(s, log, async () => ({})));
-  await forgetTiup(tiupHome, s.tiupClusters);
+  await forgetRecords(s.forget);
   return recovered;
 }

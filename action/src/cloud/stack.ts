@@ -9,8 +9,8 @@ import { mkdir } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { RunError } from "../errors.ts";
+import { holdGrace, onTeardown } from "../lifecycle/teardown.ts";
 import { findTool } from "../proc/env.ts";
-import { holdGrace, onTeardown } from "../teardown.ts";
 
 // The Automation API is loaded on first use: runs without a cloud profile never load Pulumi.
 type Automation = typeof import("@pulumi/pulumi/automation/index.js");

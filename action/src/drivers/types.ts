@@ -115,6 +115,8 @@ export interface Driver {
   keyNames: readonly string[];
   /** The program to run for a workload, or undefined when none is installed. */
   findTool(script: string): ToolCommand | undefined;
+  /** The program called by its own name: on a load host, or in a plan made where it is not installed. */
+  namedTool(script: string): ToolCommand;
   /** The tool's version as it reports it, for the result's `tools`. */
   version?(tool: ToolCommand): Promise<string | undefined>;
   /** Every metric a workload provides. */

@@ -2,9 +2,10 @@
 // schema-validated summary of one clean run (per workload × threads × metric, the mean of its
 // rounds). `tiperf history check` looks for change points in each series (changepoints.ts).
 import { appendFile, mkdir, readdir, readFile } from "node:fs/promises";
-import { basename, dirname, join } from "node:path";
+import { dirname, join } from "node:path";
 import { z } from "zod";
 import { InputError } from "../errors.ts";
+import { profileOf } from "../result/baseline.ts";
 import type { Result } from "../result/model.ts";
 
 export const HISTORY_FORMAT = "tiperf.history";
@@ -36,13 +37,6 @@ export const HistoryEntrySchema = z.strictObject({
 export type HistoryEntry = z.output<typeof HistoryEntrySchema>;
 
 const NAME = /^[a-z][a-z0-9_-]*$/;
-
-/** The profile a result ran on: its TiDB profile's file name, else the local target's kind. */
-export function profileOf(result: Result): string {
-  const target = (result.spec.body as { target?: { kind?: string; profile?: string } }).target;
-  if (target?.profile) return basename(target.profile).replace(/\.ya?ml$/, "");
-  return target?.kind ?? result.targets[0]?.kind ?? "local";
-}
 
 /** One clean run as a history line: the mean of each cell's metric over its judged rounds. */
 export function entryOf(

@@ -8,8 +8,8 @@ import { runTool, type ToolRun } from "../proc/tool.ts";
 import type { Cell, TargetInfo } from "../result/model.ts";
 import type { RunDir } from "../result/store.ts";
 import type { Spec, TargetSpec } from "../specfile/schema.ts";
-import { checkCpus } from "../targets/affinity.ts";
-import { type StartOptions, startTarget, type Target } from "../targets/index.ts";
+import { checkCpus } from "../targets/local/affinity.ts";
+import type { StartOptions, Target } from "../targets/types.ts";
 import { type CellPlan, cellFileName, cellGraceS, cellLabel, cellSeconds } from "./cells.ts";
 
 const lastLines = (text: string, n = 4) => text.trimEnd().split("\n").slice(-n).join("\n");
@@ -46,7 +46,7 @@ function findTools(spec: Spec, remote?: RemoteHost): Map<string, ToolCommand> {
   for (const w of spec.workloads) {
     if (tools.has(toolKey(w))) continue;
     const driver = driverOf(w.driver);
-    const tool = remote ? { command: driver.name, prefix: [] } : driver.findTool(w.script);
+    const tool = remote ? driver.namedTool(w.script) : driver.findTool(w.script);
     if (!tool)
       throw new RunError(`workload ${w.name}: ${w.driver} is not installed (install ${driver.install})`);
     tools.set(toolKey(w), tool);
@@ -87,8 +87,8 @@ export class Bench {
     maxConnections: number;
     log: (line: string) => void;
     signal: AbortSignal;
-    /** Starts the target another way (a TiDB run's variant); default: a private server. */
-    start?: (o: StartOptions) => Promise<Target>;
+    /** Starts the variant's target (its deployment's). */
+    start: (o: StartOptions) => Promise<Target>;
     /** Where the load tools run (a profile's load host); default: this machine. */
     remote?: RemoteHost;
   }): Promise<Bench> {
@@ -100,7 +100,7 @@ export class Bench {
       logDir: `${opts.runDir.serverLogDir}/${opts.variant}`,
       log: opts.log,
     };
-    const target = await (opts.start ?? ((o) => startTarget(opts.targetSpec, o)))(startOpts);
+    const target = await opts.start(startOpts);
     const bench = new Bench(
       opts.variant,
       opts.spec,
@@ -170,24 +170,16 @@ export class Bench {
   }
 
   info(): TargetInfo {
-    const info: TargetInfo = {
+    const t = this.target;
+    return {
       variant: this.variant,
-      kind: this.target.kind,
-      version: this.target.version,
-      config: this.targetSpec.config,
-      effective_config: this.target.effectiveConfig,
-      ...(this.target.details ? { details: this.target.details } : {}),
+      kind: t.kind,
+      version: t.version,
+      config: t.settings ?? {},
+      effective_config: t.effectiveConfig,
+      ...(t.resources ? { resources: t.resources } : {}),
+      ...(t.details ? { details: t.details } : {}),
     };
-    const details = this.target.details as { config?: TargetInfo["config"] } | undefined;
-    if (details?.config) info.config = details.config;
-    const res = this.targetSpec.resources;
-    if (res?.cpu_quota !== undefined || res?.cpus !== undefined) {
-      info.resources = {
-        ...(res.cpu_quota !== undefined ? { cpu_quota: `${Math.round(res.cpu_quota * 1000) / 10}%` } : {}),
-        ...(res.cpus !== undefined ? { cpus: res.cpus } : {}),
-      };
-    }
-    return info;
   }
 
   /**

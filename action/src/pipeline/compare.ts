@@ -9,7 +9,7 @@ import type { LoadedSpec } from "../specfile/load.ts";
 import { Bench } from "./bench.ts";
 import { cellLabel, cellSeconds, maxThreads, planCells } from "./cells.ts";
 import { Progress } from "./progress.ts";
-import { finishResult, type RunOptions, startResult, tidbBench } from "./run.ts";
+import { benchStart, closeDeployment, finishResult, type RunOptions, startResult } from "./run.ts";
 import { balancedOrders, interleavedOrder, lookRounds, rng } from "./schedule.ts";
 
 export interface CompareOutcome extends VerdictFiles {
@@ -59,7 +59,7 @@ export async function compareSpec(loaded: LoadedSpec, opts: CompareOptions): Pro
     return (rows[(round - 1) % rows.length] as number[]).map((i) => names[i] as string);
   };
 
-  const { result, runDir, tidb } = await startResult(loaded, {
+  const { result, runDir, deployment } = await startResult(loaded, {
     outDir: opts.outDir,
     command: "compare",
     log: opts.log,
@@ -85,7 +85,7 @@ export async function compareSpec(loaded: LoadedSpec, opts: CompareOptions): Pro
         maxConnections: maxConn,
         log: opts.log,
         signal: opts.signal,
-        ...tidbBench(tidb, v.name, opts.signal),
+        ...benchStart(deployment, v.name, opts.signal),
       });
       benches.push(bench);
       result.targets.push(bench.info());
@@ -116,7 +116,7 @@ export async function compareSpec(loaded: LoadedSpec, opts: CompareOptions): Pro
       for (const b of benches)
         if (!b.canRestart())
           throw new RunError(
-            `compare.blocks is ${blocks}, but ${b.variant}'s target (${b.target.kind}) cannot restart its servers without losing its data: use compare.blocks: 1${b.target.kind === "tidb-playground" ? ", or a profile with provider hosts or aws" : ""}`,
+            `compare.blocks is ${blocks}, but ${b.variant}'s target (${b.target.kind}) cannot restart its servers without losing its data: use compare.blocks: 1`,
           );
     const restartOrder = rng(seed ^ 0x5bd1e995);
     const runRound = async (round: number, block: number | undefined) => {
@@ -221,9 +221,9 @@ export async function compareSpec(loaded: LoadedSpec, opts: CompareOptions): Pro
       await b
         .close(opts.signal, error !== undefined)
         .catch((e) => opts.log(`teardown: ${(e as Error).message}`));
-    await tidb?.stop();
+    await closeDeployment(deployment, runDir, opts.log);
     // an ephemeral cluster's cost, measured from `up` to the end of destroy
-    const cost = tidb?.cost();
+    const cost = deployment.cost?.();
     if (verdict && cost) verdict.cost = cost;
     error = await finishResult(result, runDir, error, opts.signal, opts.log);
   }

@@ -1,95 +1,180 @@
-// `tiperf plan`: everything a run would do, written out for review before an hour of cluster time.
+// `tiperf plan`: everything a run would do, in the order it would do it, written out for review
+// before an hour of cluster time. The target's steps are its kind's plan, the very objects the run
+// carries out; the load tools' lines are their drivers' own.
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
-import { cloudPlanText, estimateCost } from "../cloud/aws/resources.ts";
-import { runHours } from "../cloud/estimate.ts";
 import { driverOf } from "../drivers/registry.ts";
 import { shellCommand } from "../proc/quote.ts";
 import { writeAtomic } from "../result/store.ts";
 import type { LoadedSpec } from "../specfile/load.ts";
 import type { Spec } from "../specfile/schema.ts";
-import { planFor } from "../targets/tidb/index.ts";
-import { type Deployment, loadEndpoints, planText, type TidbPlan } from "../targets/tidb/plan.ts";
-import type { Connection } from "../targets/types.ts";
+import type { Connection, PlanStep, TargetPlan } from "../targets/types.ts";
+import { planCells } from "./cells.ts";
+import { specWarnings } from "./preflight.ts";
+import { matrixSeconds, planTarget } from "./run.ts";
 
 export interface RunPlan {
   text: string;
-  /** File name → contents (topologies, TOML configs, haproxy.cfg, plan.txt). */
+  /** File name → contents (topologies, TOML configs, haproxy.cfg under tidb/, plan.txt). */
   files: Record<string, string>;
-  tidb?: TidbPlan;
+  target: TargetPlan;
+  /** Why `run` would refuse these inputs: `tiperf plan` prints them and exits 2. */
+  refusals: string[];
+  /** Seconds the whole run is estimated to take. */
+  seconds: number;
 }
 
-/** Where the load tools connect in a TiDB plan (the first deployment's variant is measured first). */
-export function planConnection(plan: TidbPlan): Connection {
-  const d = plan.deployments[0] as Deployment;
-  return { protocol: "mysql", endpoints: loadEndpoints(plan, d), user: "root", password: "" };
+/** A step as one line: a pasteable command, a SQL statement or an HTTP GET. */
+export function stepLine(s: PlanStep): string {
+  const where = s.where === "load host" ? " (load host)" : "";
+  const run = s.run;
+  const text =
+    "sql" in run
+      ? `SQL: ${run.sql}`
+      : "get" in run
+        ? `GET ${run.get}`
+        : run.command[0]?.includes(" ")
+          ? run.command.join(" && ")
+          : shellCommand(run.command);
+  return `  [${s.phase}]${where} ${text}${s.about ? `    # ${s.about}` : ""}`;
 }
 
-/** The load tools' command lines for every workload: data steps once per data set, a run per thread count. */
-function loadCommands(spec: Spec, connection: Connection, where: string): string[] {
-  const lines: string[] = [];
-  // a data set is loaded once for the workloads that share it (as the bench does), cleaned up last
-  const cleanups = new Map<string, () => void>();
+/** The load tools' steps of one variant: data steps once per data set, then a run per thread count. */
+function loadSteps(spec: Spec, connection: Connection, where: PlanStep["where"]) {
+  const data: PlanStep[] = [];
+  const cells: PlanStep[] = [];
+  const cleanup: PlanStep[] = [];
+  const seen = new Set<string>();
   for (const w of spec.workloads) {
     const driver = driverOf(w.driver);
-    const tool = driver.findTool(w.script) ?? { command: w.driver, prefix: [] };
+    const tool = (where === "runner" && driver.findTool(w.script)) || driver.namedTool(w.script);
     const ctx = (threads: number) => ({
       workload: w,
       threads,
       connection,
       ...(spec.data ? { data: spec.data } : {}),
     });
-    const line = (phase: string, args: string[], about = `workload ${w.name}`) =>
-      lines.push(
-        `  [${phase}]${where} ${shellCommand([tool.command, ...tool.prefix, ...args])}    # ${about}`,
-      );
+    const step = (phase: string, args: string[], about: string): PlanStep => ({
+      phase,
+      where,
+      run: { command: [tool.command, ...tool.prefix, ...args] },
+      about,
+    });
     const key = `${w.driver}:${driver.dataKey(w, spec.data)}`;
-    if (!cleanups.has(key)) {
-      for (const s of driver.setup(ctx(Math.max(...w.threads)))) line(s.phase, s.args);
-      cleanups.set(key, () => {
-        for (const s of driver.cleanup(ctx(1))) line(s.phase, s.args, `data of ${w.name}`);
+    if (!seen.has(key)) {
+      seen.add(key);
+      data.push({
+        phase: "load",
+        where,
+        run: { sql: `CREATE DATABASE IF NOT EXISTS ${driver.database(w)}` },
+        about: `workload ${w.name}`,
       });
+      for (const s of driver.setup(ctx(Math.max(...w.threads))))
+        data.push(step(s.phase, s.args, `workload ${w.name}`));
+      for (const s of driver.cleanup(ctx(1)))
+        cleanup.push(step(s.phase, s.args, `data of ${w.name}, after the last cell`));
     }
-    for (const t of w.threads) line("cell", driver.run(ctx(t)).args);
+    for (const t of w.threads) cells.push(step("cell", driver.run(ctx(t)).args, `workload ${w.name}`));
   }
-  for (const cleanup of cleanups.values()) cleanup();
-  return lines;
+  return { data, cells, cleanup };
 }
 
-export async function planRun(loaded: LoadedSpec, o: { profile?: string }): Promise<RunPlan> {
+const minutes = (s: number) =>
+  s >= 3600
+    ? `${Math.floor(s / 3600)}h${String(Math.round((s % 3600) / 60)).padStart(2, "0")}m`
+    : `${Math.max(1, Math.round(s / 60))} min`;
+
+/** How long the run takes: every cell of every variant and round, switches, restarts, setup. */
+function estimate(loaded: LoadedSpec, target: TargetPlan): { seconds: number; text: string } {
+  const cells = planCells(loaded.spec).length;
+  const compare = loaded.variants?.compare;
+  const variants = loaded.variants?.all.length ?? 1;
+  const rounds = compare
+    ? (compare.max_rounds ?? compare.rounds) + compare.warmup_rounds * Math.max(1, compare.blocks)
+    : 1;
+  const matrix = matrixSeconds(loaded);
+  // interleaved variants on shared hardware switch before nearly every cell
+  const switches = target.switches && compare ? cells * rounds * variants : 0;
+  const restarts = compare && compare.blocks > 1 ? (compare.blocks - 1) * variants : 0;
+  const seconds =
+    matrix +
+    target.overhead.setupS +
+    switches * target.overhead.switchS +
+    restarts * target.overhead.restartS;
+  const parts = [
+    `${minutes(matrix)} of cells (${cells} cell${cells > 1 ? "s" : ""} × ${variants} variant${variants > 1 ? "s" : ""} × ${rounds} round${rounds > 1 ? "s" : ""}${compare?.warmup_rounds ? `, warmup rounds included` : ""})`,
+    `${minutes(target.overhead.setupS)} to start or deploy`,
+    ...(switches ? [`${switches} switches × ${target.overhead.switchS}s`] : []),
+    ...(restarts ? [`${restarts} restarts × ${target.overhead.restartS}s`] : []),
+  ];
+  return {
+    seconds,
+    text: `estimated duration: ~${minutes(seconds)} (${parts.join(" + ")}; data loading not included${compare?.max_rounds ? "; at most max_rounds" : ""})`,
+  };
+}
+
+export async function planRun(loaded: LoadedSpec, o: { profile?: string; cores?: number }): Promise<RunPlan> {
   const spec = loaded.spec;
-  if (spec.target.kind !== "tidb") {
-    const connection: Connection = {
-      protocol: spec.target.kind === "postgres" ? "postgres" : "mysql",
-      endpoints: [{ host: "127.0.0.1", port: 0 }],
-      user: spec.target.kind === "postgres" ? "postgres" : "root",
-      password: "",
-    };
-    const text = `target: a private ${spec.target.kind} server on 127.0.0.1 (port chosen at start; shown as 0)\n\ncommands:\n${loadCommands(spec, connection, "").join("\n")}\n`;
-    return { text, files: { "plan.txt": text } };
-  }
-  const tidb = await planFor(loaded, {
-    ...(o.profile ? { profile: o.profile } : {}),
+  const withProfile = o.profile ? { ...loaded, profile: o.profile } : loaded;
+  const target = await planTarget(withProfile, {
     prefix: `tiperf-${spec.name}`,
+    ...(o.cores ? { cores: o.cores } : {}),
   });
-  const where = tidb.load.user ? " (load host)" : "";
-  const cloud =
-    tidb.profile.provider === "aws"
-      ? cloudPlanText(tidb.profile, estimateCost(tidb.profile, runHours(loaded)), {
-          runId: "<run id>",
-          expiresAt: `<start + ${tidb.profile.aws?.ttl}>`,
-          repository: "<owner/repo>",
-          pr: "<pr or none>",
-        })
-      : "";
-  const text = `${cloud}${planText(tidb)}${loadCommands(spec, planConnection(tidb), where).join("\n")}\n`;
-  return { text, files: { ...tidb.files, "plan.txt": text }, tidb };
+  const variants = loaded.variants?.all ?? [{ name: "base", spec }];
+  const where: PlanStep["where"] = target.remoteLoad ? "load host" : "runner";
+  const steps: PlanStep[] = [];
+  const kindSteps = (phase: string[], variant?: string) =>
+    target.steps.filter((s) => phase.includes(s.phase) && (variant === undefined || s.variant === variant));
+  let cells: PlanStep[] = [];
+  let cleanup: PlanStep[] = [];
+  const loadedData = new Set<string>();
+  for (const v of variants) {
+    steps.push(...kindSteps(["start", "switch", "sql", "record"], v.name));
+    const load = loadSteps(v.spec, target.connection(v.name), where);
+    // variants sharing a deployment load its data once
+    if (!loadedData.has(target.dataOf(v.name))) {
+      loadedData.add(target.dataOf(v.name));
+      steps.push(...load.data.map((s) => ({ ...s, variant: v.name })), ...kindSteps(["split"], v.name));
+    }
+    if (!cells.length) cells = load.cells;
+    cleanup = load.cleanup;
+  }
+  const warnings = [
+    ...target.warnings,
+    ...specWarnings(loaded, loaded.variants ? "compare" : "run", o.cores, target.remoteLoad),
+  ];
+  const est = estimate(loaded, target);
+  const lines = [
+    ...target.about,
+    est.text,
+    ...warnings.map((w) => `warning: ${w}`),
+    ...target.refusals.map((r) => `REFUSED (tiperf run would exit 2 before anything starts): ${r}`),
+    "",
+    "steps, in the order the run takes them:",
+    ...steps.map(stepLine),
+    `  then every round${loaded.variants ? `, each variant in a balanced order` : ""}, per cell:`,
+    ...kindSteps(["switch"])
+      .filter((s) => !steps.includes(s))
+      .map(stepLine),
+    ...kindSteps(["cell"]).map(stepLine),
+    ...cells.map(stepLine),
+    ...(loaded.variants?.compare.blocks && loaded.variants.compare.blocks > 1
+      ? kindSteps(["restart"]).map(stepLine)
+      : []),
+    "  then:",
+    ...cleanup.map(stepLine),
+    ...kindSteps(["teardown"]).map(stepLine),
+  ];
+  const text = `${lines.join("\n")}\n`;
+  const files: Record<string, string> = { "plan.txt": text };
+  for (const [name, body] of Object.entries(target.files)) files[join(target.kind, name)] = body;
+  return { text, files, target, refusals: target.refusals, seconds: est.seconds };
 }
 
 export async function writePlan(plan: RunPlan, dir: string): Promise<string[]> {
-  await mkdir(dir, { recursive: true });
   const written: string[] = [];
   for (const [name, text] of Object.entries(plan.files)) {
+    await mkdir(join(dir, name, ".."), { recursive: true });
     await writeAtomic(join(dir, name), text);
     written.push(join(dir, name));
   }

@@ -1,20 +1,14 @@
 import { accessSync, constants, existsSync, realpathSync, statfsSync, statSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { cpus } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { dirname, resolve } from "node:path";
 import { driverOf } from "../drivers/registry.ts";
 import { errnoText, InputError, RunError, WriteError } from "../errors.ts";
 import { findTool } from "../proc/env.ts";
 import type { LoadedSpec } from "../specfile/load.ts";
 import type { Spec, Workload } from "../specfile/schema.ts";
-import { MARIADB_PROGRAMS } from "../targets/mariadb.ts";
-import { postgresBinDirs } from "../targets/postgres.ts";
-
-interface Need {
-  found: boolean;
-  what: string;
-  install: string;
-}
+import { kindOf } from "../targets/registry.ts";
+import type { Need } from "../targets/types.ts";
 
 /** Any one of these programs will do. */
 const anyOf = (programs: string[]) => programs.some((p) => findTool(p) !== undefined);
@@ -36,60 +30,13 @@ function driverNeeds(spec: Spec): Need[] {
 function needsOf(spec: Spec, remoteLoad: boolean): Need[] {
   // load tools on a profile's load host are looked for there, not here
   const needs: Need[] = remoteLoad ? [] : driverNeeds(spec);
-  if (spec.target.kind === "tidb") {
-    needs.push(
-      {
-        found: anyOf(["tiup"]),
-        what: "tiup (target.kind tidb)",
-        install: "tiup (tiup.io), with its playground and cluster components",
-      },
-      {
-        found: anyOf(MARIADB_PROGRAMS.client),
-        what: "the mariadb client (tiperf's SQL to TiDB)",
-        install: "the Debian package mariadb-client",
-      },
-    );
-  }
-  if (spec.target.kind === "mariadb") {
-    needs.push(
-      {
-        found: anyOf(MARIADB_PROGRAMS.server),
-        what: "the MariaDB server (target.kind mariadb)",
-        install: "the Debian package mariadb-server",
-      },
-      {
-        found: anyOf(MARIADB_PROGRAMS.installDb),
-        what: "mariadb-install-db (target.kind mariadb)",
-        install: "the Debian package mariadb-server",
-      },
-      {
-        found: anyOf(MARIADB_PROGRAMS.client),
-        what: "the mariadb client (target.kind mariadb)",
-        install: "the Debian package mariadb-client",
-      },
-    );
-  } else {
-    const servers = postgresBinDirs().map((d) => join(d, "postgres"));
-    needs.push(
-      {
-        found: anyOf(servers.length ? servers : ["/usr/lib/postgresql/N/bin/postgres"]),
-        what: "the PostgreSQL server (target.kind postgres)",
-        install: "the Debian package postgresql",
-      },
-      {
-        found: anyOf(["psql"]),
-        what: "psql (target.kind postgres)",
-        install: "the Debian package postgresql-client",
-      },
-    );
-  }
-  if (spec.driver?.cpus !== undefined || spec.target.resources?.cpus !== undefined) {
+  needs.push(...kindOf(spec.target.kind).needs(spec.target, { remoteLoad }));
+  if (spec.driver?.cpus !== undefined && !remoteLoad)
     needs.push({
       found: anyOf(["taskset"]),
-      what: "taskset (driver.cpus / target.resources.cpus)",
+      what: "taskset (driver.cpus)",
       install: "the Debian package util-linux",
     });
-  }
   return needs;
 }
 
@@ -182,29 +129,13 @@ export function specWarnings(
   loaded: LoadedSpec,
   command: "run" | "compare",
   cores = cpus().length,
+  /** The load tools run on a load host: this machine's CPUs say nothing of them. */
+  remoteLoad = false,
 ): string[] {
   const out: string[] = [];
   const { spec, variants } = loaded;
-  const runs = variants ? [variants.base, variants.head] : [{ name: "", spec }];
-  const at = (name: string) => (name ? `variants.${name}: ` : "");
-  for (const v of runs) {
-    const s = v.spec;
-    const quota = s.target.resources?.cpu_quota;
-    if (quota !== undefined && quota > cores) {
-      out.push(
-        `${at(v.name)}target.resources.cpu_quota ${Math.round(quota * 100)}% is more than this machine's ${cores} CPU(s) (${cores * 100}%): the quota cannot bind`,
-      );
-    }
-    const maxThreads = Math.max(...s.workloads.flatMap((w) => w.threads));
-    const conn = Object.entries(s.target.config).find(([k]) => k.replace(/-/g, "_") === "max_connections");
-    if (conn && Number(conn[1]) < maxThreads + 1) {
-      out.push(
-        `${at(v.name)}target.config.max_connections ${conn[1]} is below the largest thread count ${maxThreads} (+1 for tiperf): cells with more threads cannot connect`,
-      );
-    }
-  }
   spec.workloads.forEach((w, i) => {
-    const heavy = w.threads.filter((t) => t > 32 * cores);
+    const heavy = remoteLoad ? [] : w.threads.filter((t) => t > 32 * cores);
     if (heavy.length > 0) {
       out.push(
         `workloads[${i}] (${w.name}): threads ${heavy.join(", ")} on ${cores} CPU(s) shared by the server and the load tool: such a cell measures scheduling more than the server`,

@@ -1,9 +1,7 @@
 import { join } from "node:path";
-import { type CostEstimate, checkBudget, estimateCost } from "../cloud/aws/resources.ts";
-import { runHours } from "../cloud/estimate.ts";
-import { type CloudCluster, provisionCluster } from "../cloud/provision.ts";
 import { driverOf } from "../drivers/registry.ts";
-import { EXIT, RunError } from "../errors.ts";
+import { EXIT, InputError, RunError } from "../errors.ts";
+import { record } from "../lifecycle/ledger.ts";
 import type { RemoteHost } from "../proc/ssh.ts";
 import { runReportMarkdown } from "../report/run-report.ts";
 import { hostFacts } from "../result/host.ts";
@@ -11,11 +9,8 @@ import type { Result } from "../result/model.ts";
 import { newRunId, RunDir, writeAtomic } from "../result/store.ts";
 import type { LoadedSpec } from "../specfile/load.ts";
 import type { Spec } from "../specfile/schema.ts";
-import type { StartOptions, Target } from "../targets/index.ts";
-import { record } from "../targets/ledger.ts";
-import { planFor } from "../targets/tidb/index.ts";
-import type { TidbPlan } from "../targets/tidb/plan.ts";
-import { TidbRun, tiupHome } from "../targets/tidb/run.ts";
+import { kindOf } from "../targets/registry.ts";
+import type { Deployment, StartOptions, Target, TargetPlan } from "../targets/types.ts";
 import { Bench } from "./bench.ts";
 import { cellLabel, cellSeconds, maxThreads, planCells } from "./cells.ts";
 import { checkOutDir, checkTools, specWarnings } from "./preflight.ts";
@@ -35,10 +30,50 @@ export interface RunOutcome {
   exitCode: number;
 }
 
+/** Seconds of every cell the run measures: all variants, rounds and warmup rounds, as they run. */
+export function matrixSeconds(loaded: LoadedSpec): number {
+  const once = planCells(loaded.spec).reduce((sum, c) => sum + cellSeconds(c), 0);
+  const compare = loaded.variants?.compare;
+  if (!compare) return once;
+  const maxRounds = compare.max_rounds ?? compare.rounds;
+  const blocks = compare.blocks > 1 ? maxRounds / (compare.rounds / compare.blocks) : 1;
+  const variants = compare.order === "duet" ? 1 : (loaded.variants?.all.length ?? 1);
+  return once * (maxRounds + compare.warmup_rounds * blocks) * variants;
+}
+
+/** The target's plan of a loaded spec: its kind's, for every variant that runs, on one profile. */
+export function planTarget(
+  loaded: LoadedSpec,
+  o: { prefix: string; runId?: string; cores?: number },
+): Promise<TargetPlan> {
+  const variants = loaded.variants
+    ? loaded.variants.all.map((v) => ({ name: v.name, target: v.spec.target }))
+    : [{ name: "base", target: loaded.spec.target }];
+  const kinds = new Set(variants.map((v) => v.target.kind));
+  if (kinds.size > 1)
+    throw new InputError(
+      `${loaded.path}: target.kind: variants run on one kind of target (here ${[...kinds].join(", ")}); compare versions or configs of one kind`,
+    );
+  return kindOf(loaded.spec.target.kind).plan({
+    file: loaded.path,
+    variants,
+    ...(loaded.profile ? { profile: loaded.profile } : {}),
+    blocks: loaded.variants?.compare.blocks ?? 1,
+    prefix: o.prefix,
+    matrixSeconds: matrixSeconds(loaded),
+    maxConnections: Math.max(
+      ...(loaded.variants?.all.map((v) => maxThreads(v.spec)) ?? [maxThreads(loaded.spec)]),
+    ),
+    ...(loaded.spec.data ? { data: loaded.spec.data } : {}),
+    ...(o.runId ? { runId: o.runId } : {}),
+    ...(o.cores ? { cores: o.cores } : {}),
+  });
+}
+
 /**
- * Checks what a run needs before anything starts (the results directory, every program), warns
- * where the spec cannot measure what it says, then writes a new result at once, so even a run that
- * dies in startup leaves a record.
+ * Checks what a run needs before anything starts (the results directory, the target's plan and
+ * every program), warns where the spec cannot measure what it says, then writes a new result at
+ * once, so even a run that dies in startup leaves a record; then opens the target's deployment.
  */
 export async function startResult(
   loaded: LoadedSpec,
@@ -48,21 +83,17 @@ export async function startResult(
     log: (line: string) => void;
     signal: AbortSignal;
   },
-): Promise<{ result: Result; runDir: RunDir; tidb?: TidbRun }> {
+): Promise<{ result: Result; runDir: RunDir; deployment: Deployment; plan: TargetPlan }> {
   await checkOutDir(opts.outDir);
   const runId = newRunId(loaded.spec.name);
-  const prefix = `tiperf-${runId.split("-").pop()}`;
-  // a TiDB target's plan is made (and its profile and topology validated) before anything starts
-  let plan =
-    loaded.spec.target.kind === "tidb"
-      ? await planFor(loaded, { ...(loaded.profile ? { profile: loaded.profile } : {}), prefix })
-      : undefined;
-  // an ephemeral cluster over its budget is refused before anything is created
-  const estimate = plan?.profile.provider === "aws" ? checkCloudBudget(loaded, plan) : undefined;
+  // the target's plan is made (and its profile and topology validated) before anything starts
+  const plan = await planTarget(loaded, { prefix: `tiperf-${runId.split("-").pop()}`, runId });
+  // what `tiperf plan` shows as refusals (over a budget, past a ttl): nothing is created
+  if (plan.refusals.length) throw new InputError(plan.refusals.join("\n"));
   checkTools(loaded.variants ? loaded.variants.all.map((v) => v.spec) : [loaded.spec], {
-    remoteLoad: Boolean(plan?.load.user),
+    remoteLoad: plan.remoteLoad,
   });
-  const warnings = specWarnings(loaded, opts.command);
+  const warnings = [...plan.warnings, ...specWarnings(loaded, opts.command, undefined, plan.remoteLoad)];
   for (const w of warnings) opts.log(`warning: ${w}`);
   const runDir = await RunDir.create(opts.outDir, runId);
   if (loaded.composed !== undefined) {
@@ -82,6 +113,7 @@ export async function startResult(
     status: "running",
     started_at: new Date().toISOString(),
     spec: { name: loaded.spec.name, path: loaded.path, hash: loaded.hash, body: loaded.spec },
+    profile: plan.profile,
     targets: [],
     host: await hostFacts(),
     tools: { tiperf: TIPERF_VERSION, ...(await toolVersions(loaded.spec)) },
@@ -95,59 +127,42 @@ export async function startResult(
     await runDir.forget();
     throw e;
   }
-  let cloud: CloudCluster | undefined;
   try {
-    if (plan && estimate) {
-      // the machines first; then the plan again, on their addresses
-      cloud = await provisionCluster({
-        profile: plan.profile,
-        runId,
-        runDir: runDir.dir,
-        tiupClusters: plan.deployments.filter((d) => d.kind === "cluster").map((d) => d.name),
-        tiupHome: tiupHome(),
-        log: opts.log,
-        signal: opts.signal,
-      });
-      plan = await planFor(loaded, {
-        ...(loaded.profile ? { profile: loaded.profile } : {}),
-        prefix,
-        cloud: cloud.hosts,
-      });
-    }
-    const tidb = plan
-      ? new TidbRun(plan, runDir.dir, join(runDir.dir, "raw"), opts.log, {
-          ...(cloud ? { cloud } : {}),
-          ...(estimate ? { estimate } : {}),
-        })
-      : undefined;
-    await tidb?.writeFiles();
-    return { result, runDir, ...(tidb ? { tidb } : {}) };
+    const deployment = await kindOf(plan.kind).open(plan, {
+      runId,
+      runDir: runDir.dir,
+      rawDir: join(runDir.dir, "raw"),
+      log: opts.log,
+      signal: opts.signal,
+    });
+    return { result, runDir, deployment, plan };
   } catch (e) {
-    await cloud?.destroy().catch((err: Error) => opts.log(`teardown: ${err.message}`));
     const ended = await finishResult(result, runDir, e, opts.signal, opts.log);
     throw Object.assign(ended as Error, { runDir: runDir.dir });
   }
 }
 
-/**
- * A run on an ephemeral cloud cluster: its cost estimated from the dated price table; refused
- * over the profile's budget or ttl, before anything is created.
- */
-function checkCloudBudget(loaded: LoadedSpec, plan: TidbPlan): CostEstimate {
-  const estimate = estimateCost(plan.profile, runHours(loaded));
-  checkBudget(plan.profile, estimate, plan.profileFile);
-  return estimate;
-}
-
-/** How a bench of a TiDB run starts its variant and where its load tools run. */
-export function tidbBench(
-  tidb: TidbRun | undefined,
+/** How a bench starts its variant's target and where its load tools run. */
+export function benchStart(
+  deployment: Deployment,
   variant: string,
   signal: AbortSignal,
-): { start?: (o: StartOptions) => Promise<Target>; remote?: RemoteHost } {
-  if (!tidb) return {};
-  const remote = tidb.loadHost();
-  return { start: (o) => tidb.target(variant, { ...o, signal }), ...(remote ? { remote } : {}) };
+): { start: (o: StartOptions) => Promise<Target>; remote?: RemoteHost } {
+  const remote = deployment.loadHost?.();
+  return { start: (o) => deployment.target(variant, { ...o, signal }), ...(remote ? { remote } : {}) };
+}
+
+/** Ends a deployment: everything it started stopped and removed; a failure to do so is logged. */
+export async function closeDeployment(
+  d: Deployment,
+  runDir: RunDir,
+  log: (line: string) => void,
+): Promise<void> {
+  await d.stop().catch((e: Error) => log(`teardown: ${e.message}`));
+  // what the run carried out of the plan, beside the plan's own words in the run directory
+  await writeAtomic(join(runDir.dir, "executed.json"), `${JSON.stringify(d.executed, null, 2)}\n`).catch(
+    () => {},
+  );
 }
 
 /** Each load tool the spec uses, with its version (or the command that runs it). */
@@ -210,7 +225,7 @@ export async function finishResult(
 /** `tiperf run`: spec → target → driver → result → report, for one variant. */
 export async function runSpec(loaded: LoadedSpec, opts: RunOptions): Promise<RunOutcome> {
   const { spec } = loaded;
-  const { result, runDir, tidb } = await startResult(loaded, {
+  const { result, runDir, deployment } = await startResult(loaded, {
     outDir: opts.outDir,
     command: "run",
     log: opts.log,
@@ -229,7 +244,7 @@ export async function runSpec(loaded: LoadedSpec, opts: RunOptions): Promise<Run
       maxConnections: maxThreads(spec),
       log: opts.log,
       signal: opts.signal,
-      ...tidbBench(tidb, "base", opts.signal),
+      ...benchStart(deployment, "base", opts.signal),
     });
     result.targets.push(bench.info());
     await runDir.writeResult(result);
@@ -253,7 +268,7 @@ export async function runSpec(loaded: LoadedSpec, opts: RunOptions): Promise<Run
     await bench
       ?.close(opts.signal, error !== undefined)
       .catch((e) => opts.log(`teardown: ${(e as Error).message}`));
-    await tidb?.stop();
+    await closeDeployment(deployment, runDir, opts.log);
     error = await finishResult(result, runDir, error, opts.signal, opts.log);
   }
   if (error) {

@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { createWriteStream } from "node:fs";
 import { WriteError } from "../errors.ts";
-import { onTeardown } from "../teardown.ts";
+import { onTeardown } from "../lifecycle/teardown.ts";
 import { childEnv } from "./env.ts";
 import { shellCommand } from "./quote.ts";
 import { type RemoteHost, remoteCommand, sshArgs } from "./ssh.ts";

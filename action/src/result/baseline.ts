@@ -3,11 +3,14 @@ import { InputError } from "../errors.ts";
 import type { Result } from "./model.ts";
 import { readResult, writeResult } from "./store.ts";
 
-/** The profile a result's baseline is kept under: where and on what it ran. */
-export function profileOf(result: Result, variant?: string): string {
-  const t = variant ? result.targets.find((x) => x.variant === variant) : result.targets[0];
-  if (!t)
-    throw new InputError(`result ${result.run_id} has no target${variant ? ` for variant ${variant}` : ""}`);
+/**
+ * The profile a result's baseline and history are kept under: where its machines came from, as the
+ * run recorded it (results of earlier versions: local-<kind> of their first target).
+ */
+export function profileOf(result: Result): string {
+  if (result.profile) return result.profile;
+  const t = result.targets[0];
+  if (!t) throw new InputError(`result ${result.run_id} has no target`);
   return `local-${t.kind}`;
 }
 

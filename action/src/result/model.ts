@@ -93,6 +93,11 @@ export const ResultSchema = z.strictObject({
     hash: z.string(),
     body: z.unknown(),
   }),
+  /**
+   * Where the machines came from, named the same in baselines, history and comments: the cluster
+   * profile's name (playground, aws-smoke), or local-<kind> for a private server on the runner.
+   */
+  profile: z.string().optional(),
   targets: z.array(TargetInfoSchema),
   host: HostSchema,
   tools: z.record(z.string(), z.string()),

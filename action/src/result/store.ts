@@ -3,7 +3,7 @@ import { mkdir, open, readFile, rename, rm, rmdir, writeFile } from "node:fs/pro
 import { dirname, join } from "node:path";
 import type { z } from "zod";
 import { InputError, WriteError } from "../errors.ts";
-import { formatIssues } from "../specfile/load.ts";
+import { formatIssues } from "../specfile/yaml.ts";
 import { RESULT_MIGRATIONS } from "./migrate.ts";
 import { RESULT_FORMAT, RESULT_VERSION, type Result, ResultSchema } from "./model.ts";
 

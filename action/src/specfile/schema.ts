@@ -1,26 +1,18 @@
 import { z } from "zod";
 import { driverNames, driverOf } from "../drivers/registry.ts";
 import type { Workload } from "../drivers/types.ts";
-import { numaNode, ResourceControlSchema, ServerConfigsSchema } from "../targets/tidb/profile.ts";
+import { cpuList, parsePercent } from "../targets/local/schema.ts";
+import { TargetSchema } from "../targets/registry.ts";
+import type { TargetSpec } from "../targets/types.ts";
 import { durationSchema, forwardIssues, parseDuration } from "./keys.ts";
 
 export { parseDuration };
 
-export const TARGET_KINDS = ["mariadb", "postgres", "tidb"] as const;
-
 const NAME = /^[a-z][a-z0-9_-]{0,62}$/;
-const SERVER_SETTING = /^[a-z][a-z0-9_.-]*$/i;
-
-const scalar = z.union([z.string(), z.number(), z.boolean()]);
 
 const duration = durationSchema;
 
-/** "90%" of one CPU; values above 100% allow more than one CPU. */
-export function parsePercent(value: string): number | undefined {
-  const m = /^(\d+(?:\.\d+)?)%$/.exec(value.trim());
-  return m ? Number(m[1]) / 100 : undefined;
-}
-
+/** A share as a percentage ("5%" → 0.05), within (min, max]. */
 const percent = (what: string, min: number, max: number) =>
   z.string({ error: `${what} must be a percentage like 5% (a number followed by %)` }).transform((v, ctx) => {
     const f = parsePercent(v);
@@ -33,85 +25,6 @@ const percent = (what: string, min: number, max: number) =>
     }
     return f;
   });
-
-const CPU_LIST = /^\d+(-\d+)?(,\d+(-\d+)?)*$/;
-const cpuList = z
-  .string()
-  .regex(CPU_LIST, 'must be a CPU list like "0", "0-1" or "0,2" (as taskset -c takes)');
-
-export const ResourcesSchema = z.strictObject({
-  /** CPUs the database server may run on (sched affinity, as tiup's numa/cpu binding). */
-  cpus: cpuList.optional(),
-  /** Share of one CPU for the database server ("90%"), as tiup's resource_control / systemd CPUQuota. */
-  cpu_quota: percent("cpu_quota", 0, 64).optional(),
-});
-
-/** A TiDB release as tiup names it (v8.5.0, v7.5.1-rc.1) or nightly. */
-export const TIDB_VERSION = /^v\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$|^nightly$/;
-
-const TIDB_VERSION_TEXT =
-  "must be a TiDB version as tiup names it: v<major>.<minor>.<patch> (like v8.5.0) or nightly";
-
-const tidbRoleOverride = z.strictObject({
-  count: z.number().int().min(0).optional(),
-  numa_node: numaNode.optional(),
-  resource_control: ResourceControlSchema.optional(),
-  config: z.record(z.string().min(1), z.unknown()).optional(),
-});
-
-/** Keys only TiDB targets have, and keys only private servers have: each names where it belongs. */
-const TIDB_KEYS = ["profile", "version", "server_configs", "roles", "sql", "split"] as const;
-const LOCAL_KEYS = ["config", "resources"] as const;
-
-export const TargetSchema = z
-  .strictObject({
-    kind: z.enum(TARGET_KINDS, { error: `must be one of ${TARGET_KINDS.join(", ")}` }),
-    /** Server settings of a private server (mariadb, postgres). */
-    config: z
-      .record(z.string().regex(SERVER_SETTING, "server setting names are letters, digits, _ . -"), scalar)
-      .optional(),
-    resources: ResourcesSchema.optional(),
-    /** tidb: the cluster profile (infra/profiles/*.yaml); `tiperf … --profile FILE` overrides it. */
-    profile: z.string().optional(),
-    /** tidb: the release tiup deploys. */
-    version: z.string({ error: TIDB_VERSION_TEXT }).regex(TIDB_VERSION, TIDB_VERSION_TEXT).optional(),
-    /** tidb: tiup's server_configs, merged over the profile's. */
-    server_configs: ServerConfigsSchema.optional(),
-    /** tidb: per-role overrides of the profile (count, numa_node, resource_control, config). */
-    roles: z
-      .strictObject({
-        pd: tidbRoleOverride.optional(),
-        tikv: tidbRoleOverride.optional(),
-        tidb: tidbRoleOverride.optional(),
-        tiflash: tidbRoleOverride.optional(),
-      })
-      .optional(),
-    /** tidb: statements run after the cluster starts (SET GLOBAL tidb_…). */
-    sql: z.array(z.string().min(1)).optional(),
-    /** tidb: split each load table into regions and scatter them before the run. */
-    split: z.strictObject({ regions: z.number().int().min(2).max(10000) }).optional(),
-  })
-  .superRefine((t, ctx) => {
-    const wrong = t.kind === "tidb" ? LOCAL_KEYS : TIDB_KEYS;
-    for (const key of wrong) {
-      if (t[key] === undefined) continue;
-      ctx.addIssue({
-        code: "custom",
-        path: [key],
-        message:
-          t.kind === "tidb"
-            ? `${key} is for private servers (mariadb, postgres); a TiDB target sets server_configs, roles, sql`
-            : `${key} is for kind tidb (a TiDB cluster through tiup), not ${t.kind}`,
-      });
-    }
-    if (t.kind === "tidb" && t.version === undefined)
-      ctx.addIssue({
-        code: "custom",
-        path: ["version"],
-        message: "a TiDB target names the version tiup deploys (like v8.5.0)",
-      });
-  })
-  .transform((t) => ({ ...t, config: t.config ?? {} }));
 
 /** Keys every workload has, whatever its load tool. */
 const COMMON_KEYS = ["name", "threads", "duration", "warmup"] as const;
@@ -305,7 +218,6 @@ export const DEFAULT_TOLERANCE = 0.05;
 
 export type Spec = z.output<typeof SpecSchema>;
 export type CompareSettings = z.output<typeof CompareSchema>;
-export type { Workload };
-export type TargetSpec = Spec["target"];
+export type { TargetSpec, Workload };
 /** How one metric of a workload is judged (resolved from `metrics:` and the driver). */
 export type MetricRule = Workload["judge"][string];

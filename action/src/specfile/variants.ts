@@ -1,23 +1,10 @@
 import { InputError } from "../errors.ts";
-import { formatIssues } from "./load.ts";
+import { deepMerge } from "./merge.ts";
+import { formatIssues } from "./yaml.ts";
+
+export { deepMerge };
+
 import { CompareSchema, type CompareSettings, type Spec, SpecSchema } from "./schema.ts";
-
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => v !== null && typeof v === "object" && !Array.isArray(v);
-
-/**
- * Objects merge key by key; anything else (lists, scalars) in the overlay replaces the base; a
- * null in the overlay removes the key (JSON Merge Patch, RFC 7386).
- */
-export function deepMerge(base: unknown, overlay: unknown): unknown {
-  if (!isObj(base) || !isObj(overlay)) return overlay === undefined ? base : overlay;
-  const out: Obj = { ...base };
-  for (const [k, v] of Object.entries(overlay)) {
-    if (v === null) delete out[k];
-    else out[k] = deepMerge(base[k], v);
-  }
-  return out;
-}
 
 export interface ResolvedVariant {
   name: string;

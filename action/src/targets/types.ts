@@ -1,9 +1,15 @@
+import type { ZodType } from "zod";
+import type { Reaper } from "../lifecycle/ledger.ts";
+import type { RemoteHost } from "../proc/ssh.ts";
+
 export interface StartOptions {
   /** The largest thread count any cell will use: the server must accept that many connections. */
   maxConnections: number;
   /** Server logs are copied here before the private data directory is removed. */
   logDir: string;
   log: (line: string) => void;
+  /** Told each step of the plan as it is carried out. */
+  step?: (s: PlanStep) => void;
 }
 
 export interface Endpoint {
@@ -22,7 +28,7 @@ export interface Connection {
 
 /** A running database server that tiperf started and alone owns. */
 export interface Target {
-  /** mariadb, postgres, tidb-playground, tidb-cluster. */
+  /** mariadb, postgres, tidb-playground, tidb-cluster: what the result records. */
   kind: string;
   /** Server version as the server reports it (SELECT VERSION() / SHOW server_version). */
   version: string;
@@ -33,8 +39,12 @@ export interface Target {
   state(): string;
   /** Creates a database if it does not exist (drivers decide which). */
   createDatabase(name: string): Promise<void>;
-  /** Each target.config key as the running server reports it back. */
+  /** The settings the spec gave it (target.config; a TiDB variant's role.key values). */
+  settings?: Record<string, string | number | boolean>;
+  /** Each of those settings as the running server reports it back. */
   effectiveConfig: Record<string, string>;
+  /** The CPU it was given (target.resources), as the result records it. */
+  resources?: { cpu_quota?: string; cpus?: string };
   /** Resolves with a reason if the server goes away before stop() was asked for; otherwise never. */
   died: Promise<string>;
   /** Stops the server by PID, keeps its logs, removes its data directory. Safe to call twice. */
@@ -55,4 +65,138 @@ export interface Target {
   afterLoad?(database: string, data?: { tables: number; table_size: number }): Promise<void>;
   /** What else the result records about the target (deployment, topology file, tidb_version()). */
   details?: Record<string, unknown>;
+}
+
+/** A target of the spec after validation: its kind's own keys (each kind casts to its type). */
+export interface TargetSpec {
+  kind: string;
+  [key: string]: unknown;
+}
+
+/** A program a kind needs on this machine, and how to get it. */
+export interface Need {
+  found: boolean;
+  what: string;
+  install: string;
+}
+
+/**
+ * One thing a run does, as `tiperf plan` prints it and the run carries it out: a program with its
+ * arguments, a SQL statement, or an HTTP GET. Values picked at run time (a free port, a work
+ * directory) stand as <port>, <workdir> in the plan.
+ */
+export interface PlanStep {
+  /** How the run looks the step up (a kind's own name for it). */
+  key?: string;
+  /** start, record, sql, load, split, cell, switch, restart, cleanup, teardown. */
+  phase: string;
+  /** The variant it serves (absent: the whole deployment). */
+  variant?: string;
+  where: "runner" | "load host";
+  run: { command: string[] } | { sql: string } | { get: string };
+  about?: string;
+}
+
+/** What a kind plans from: the spec's variants on one profile. */
+export interface TargetPlanInput {
+  /** The spec file, for messages. */
+  file: string;
+  /** Every variant that runs (a plain run: one, base), each with its validated target. */
+  variants: { name: string; target: TargetSpec }[];
+  /** --profile, over the spec's own. */
+  profile?: string;
+  /** compare.blocks: restarts of every variant between blocks. */
+  blocks: number;
+  /** Names of what the run creates (cluster names, playground tags): the run id's suffix. */
+  prefix: string;
+  /** Seconds of every cell of every variant and round: what the deployment must last. */
+  matrixSeconds: number;
+  /** The largest thread count of any cell. */
+  maxConnections: number;
+  /** The spec's sysbench data (tables × rows), for kinds that split it into regions. */
+  data?: { tables: number; table_size: number };
+  /** This machine's CPUs (what warnings about local servers weigh against); default: all of them. */
+  cores?: number;
+  /** The run's id, once it has one (tags of cloud resources). */
+  runId?: string;
+}
+
+/** A kind's plan: everything it would do, decided before anything starts. */
+export interface TargetPlan {
+  kind: string;
+  /** Where the machines come from, as baselines, history and comments name it (local-mariadb, aws-smoke). */
+  profile: string;
+  /** The variants it deploys, each with its validated target. */
+  variants: { name: string; target: TargetSpec }[];
+  /** The first lines of `tiperf plan`: profile, deployments, how variants take turns, a cloud's cost. */
+  about: string[];
+  /** Files the run writes before it starts (topologies, configs), by name under <run>/target/. */
+  files: Record<string, string>;
+  /** The kind's own steps in the order they run, before, around and after the cells. */
+  steps: PlanStep[];
+  /** Where a variant's load tools connect, as planned (a port picked at start: 0, shown <port>). */
+  connection(variant: string): Connection;
+  /** Where a variant's data lives: variants that name the same place load their data once. */
+  dataOf(variant: string): string;
+  /** The load tools run on a load host over SSH, not here. */
+  remoteLoad: boolean;
+  /** Seconds besides the cells: start/deploy (once), per switch between variants, per restart. */
+  overhead: { setupS: number; switchS: number; restartS: number };
+  /** Variants take turns by a switch before a cell whenever the variant changes. */
+  switches: boolean;
+  /** Where the spec cannot measure what it says: warned about, never refused. */
+  warnings: string[];
+  /** Why `run` would refuse these inputs (over a budget, past a ttl): `plan` shows them and exits 2. */
+  refusals: string[];
+}
+
+export interface OpenOptions {
+  runId: string;
+  runDir: string;
+  rawDir: string;
+  log: (line: string) => void;
+  signal: AbortSignal;
+}
+
+/** A plan being carried out: the targets of its variants, started on first use. */
+export interface Deployment {
+  /** The Target of one variant (its server started, or its deployment's turn taken). */
+  target(variant: string, opts: StartOptions & { signal: AbortSignal }): Promise<Target>;
+  /** Where the load tools run, when not here. */
+  loadHost?(): RemoteHost | undefined;
+  /** Stops and removes everything the deployment started. Safe to call twice. */
+  stop(): Promise<void>;
+  /** What the machines cost (ephemeral cloud clusters). */
+  cost?(): Cost | undefined;
+  /** The plan's steps as they were carried out, in order (each once per time it ran). */
+  executed: PlanStep[];
+}
+
+/**
+ * The contract of a target kind (Rally's launchers, roachprod's providers): its spec keys, the
+ * programs it needs, its plan, how it carries the plan out, and how its leftovers are reaped.
+ * Adding a kind is one folder under targets/ and one line in targets/registry.ts.
+ */
+export interface TargetKind {
+  name: string;
+  /** Its `target:` keys, `kind` included as a literal; imports nothing of the project but zod. */
+  schema: ZodType<TargetSpec, unknown>;
+  /** The key names its schema takes (to say which kind takes a key another kind refused). */
+  keyNames: string[];
+  needs(target: TargetSpec, o: { remoteLoad: boolean }): Need[];
+  plan(input: TargetPlanInput): Promise<TargetPlan>;
+  open(plan: TargetPlan, o: OpenOptions): Promise<Deployment>;
+  /** How its ledger entries are removed when their tiperf died, by entry kind. */
+  reapers: Record<string, Reaper>;
+}
+
+/** What an ephemeral cluster's machines cost, measured from `up` to the end of destroy. */
+export interface Cost {
+  currency: "USD";
+  basis: "estimate" | "measured";
+  profile: string;
+  per_hour: number;
+  hours: number;
+  dollars: number;
+  prices_as_of: string;
 }

@@ -1,17 +1,21 @@
 // AWS as a cloud of tiperf: the program of infra/pulumi/aws-cluster.ts (loaded on first use, with
-// @pulumi/aws), the reaper's per-run sweep, and the runner's address from the profile or AWS's
+// @pulumi/aws, given the profile's machines), the reaper's per-run sweep, and the runner's address from the profile or AWS's
 // own "what is my address" service.
 import { RunError } from "../../errors.ts";
-import type { CloudKind } from "../kinds.ts";
+import type { Profile } from "../../targets/tidb/profile.ts";
+import { programs } from "../infra.ts";
+import type { CloudProvider } from "../provider.ts";
 import { sweepRun } from "./reap.ts";
+import { machinesOf } from "./resources.ts";
+import { userData } from "./user-data.ts";
 
 /** AWS's service answering with the caller's public IPv4 address. */
 const CHECK_IP = "https://checkip.amazonaws.com";
 
-export const AWS_CLOUD: CloudKind = {
+export const AWS_CLOUD: CloudProvider = {
   async program(o) {
-    const { awsClusterProgram } = await import("../../../../infra/pulumi/aws-cluster.ts");
-    return awsClusterProgram(o);
+    const awsClusterProgram = await programs.aws();
+    return awsClusterProgram(programArgs(o));
   },
   sweep(profile, runId, log) {
     const region = profile.aws?.region;
@@ -41,3 +45,23 @@ export const AWS_CLOUD: CloudKind = {
   },
   ready: () => ["test", "-e", "/var/lib/tiperf-ready"],
 };
+
+/** The program's arguments for a profile: its machines with their first-boot scripts. */
+export function programArgs(o: {
+  profile: Profile;
+  tags: Record<string, string>;
+  sshCidr: string;
+  publicKey: string;
+  endpoint?: string;
+}) {
+  const settings = o.profile.aws;
+  if (!settings) throw new Error(`profile ${o.profile.name}: provider aws needs an aws section`);
+  return {
+    settings,
+    machines: machinesOf(o.profile).map((m) => ({ ...m, userData: userData(m) })),
+    tags: o.tags,
+    sshCidr: o.sshCidr,
+    publicKey: o.publicKey,
+    ...(o.endpoint ? { endpoint: o.endpoint } : {}),
+  };
+}

@@ -2,10 +2,11 @@
 // network around them, every resource's tags and what the run may cost. `tiperf plan` prints it,
 // the budget check reads it, and the Pulumi program (infra/pulumi/aws-cluster.ts) creates exactly
 // these resources, so the plan and the stack cannot drift apart.
-import { AWS_PRICES } from "../../../../infra/prices/aws.ts";
+
 import { InputError } from "../../errors.ts";
 import type { Profile } from "../../targets/tidb/profile.ts";
 import { ROLES } from "../../targets/tidb/profile.ts";
+import { pricesOf } from "../infra.ts";
 import { type AwsSettings, parseTtl } from "./settings.ts";
 
 /** A machine of the cluster: one per TiDB instance, plus the load host. */
@@ -168,10 +169,10 @@ export interface CostEstimate {
 
 /** The price of one instance type in a region; a type missing from the table is an input error. */
 export function instancePrice(region: string, type: string, where = "roles"): number {
-  const table = AWS_PRICES.instances[region];
+  const table = pricesOf("aws").instances[region];
   if (!table)
     throw new InputError(
-      `aws.region ${region}: the price table (infra/prices/aws.ts) has no prices for it; regions priced: ${Object.keys(AWS_PRICES.instances).join(", ")}`,
+      `aws.region ${region}: the price table (infra/prices/aws.ts) has no prices for it; regions priced: ${Object.keys(pricesOf("aws").instances).join(", ")}`,
     );
   const price = table[type];
   if (price === undefined)
@@ -200,7 +201,7 @@ export function estimateCost(profile: Profile, hours: RunHours): CostEstimate {
         type === aws.load.instance_type ? "aws.load.instance_type" : "roles.*.instance_type",
       ),
     });
-  const gbMonth = AWS_PRICES.gp3_gb_month[aws.region] ?? 0.08;
+  const gbMonth = pricesOf("aws").gp3_gb_month[aws.region] ?? 0.08;
   const machines = machinesOf(profile);
   const gb = machines.reduce((sum, m) => sum + aws.root_volume_gb + (m.dataVolumeGb ?? 0), 0);
   lines.push({ what: "gp3 GB", count: gb, perHour: gbMonth / 730 });
@@ -212,7 +213,7 @@ export function estimateCost(profile: Profile, hours: RunHours): CostEstimate {
     hours: total,
     dollars: perHour * total,
     lines,
-    priceTable: { as_of: AWS_PRICES.as_of, source: AWS_PRICES.source },
+    priceTable: { as_of: pricesOf("aws").as_of, source: pricesOf("aws").source },
     spot: aws.spot,
   };
 }

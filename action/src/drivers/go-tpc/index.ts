@@ -232,6 +232,7 @@ export const goTpc: Driver = {
   install: "go-tpc (github.com/pingcap/go-tpc) on PATH, or tiup with its bench component",
   keys: Keys,
   keyNames: ["go-tpc", "options"],
+  namedTool: (script) => ({ command: "go-tpc", prefix: [script] }),
   findTool(script): ToolCommand | undefined {
     const own = findTool("go-tpc");
     if (own) return { command: own, prefix: [script] };

@@ -248,6 +248,7 @@ export const goYcsb: Driver = {
   install: "go-ycsb (github.com/pingcap/go-ycsb) on PATH, or tiup with its bench component",
   keys: Keys,
   keyNames: ["go-ycsb", "options"],
+  namedTool: () => ({ command: "go-ycsb", prefix: [] }),
   findTool(): ToolCommand | undefined {
     const own = findTool("go-ycsb");
     if (own) return { command: own, prefix: [] };

@@ -101,6 +101,7 @@ export const sysbench: Driver = {
   keys: Keys,
   keyNames: ["sysbench", "percentile", "options"],
   // By name: the raw log's first line is then the command a user would type.
+  namedTool: () => ({ command: "sysbench", prefix: [] }),
   findTool: () => (findTool("sysbench") ? { command: "sysbench", prefix: [] } : undefined),
   async version(tool) {
     const r = await runTool(tool.command, [...tool.prefix, "--version"], {

@@ -1,42 +1,189 @@
-// TiDB targets: a playground on this machine or a tiup cluster on a profile's hosts, planned from
-// the spec's variants and the profile (plan.ts), carried out by run.ts.
+// Kind tidb: a playground on this machine, or a tiup cluster on a profile's hosts or on an
+// ephemeral cloud cluster, planned from the spec's variants and the profile (plan.ts), carried out
+// by run.ts.
 
-import { type ClusterHosts, placeholderHosts, withHosts } from "../../cloud/aws/resources.ts";
+import { join } from "node:path";
+import {
+  type ClusterHosts,
+  checkBudget,
+  cloudPlanText,
+  estimateCost,
+  placeholderHosts,
+  withHosts,
+} from "../../cloud/aws/resources.ts";
+import { provisionCluster } from "../../cloud/provision.ts";
 import { InputError } from "../../errors.ts";
-import type { LoadedSpec } from "../../specfile/load.ts";
-import { planTidb, type TidbPlan, type TidbVariant } from "./plan.ts";
+import { findTool } from "../../proc/env.ts";
+import { MARIADB_PROGRAMS } from "../mariadb/server.ts";
+import type { Connection, Deployment, TargetKind, TargetPlan, TargetPlanInput } from "../types.ts";
+import { loadEndpoints, planTidb, type TidbPlan } from "./plan.ts";
 import { loadProfile } from "./profile.ts";
+import { TIDB_REAPERS } from "./reapers.ts";
+import { TidbRun, tiupHome } from "./run.ts";
+import { TidbTargetSchema, type TidbTargetSpec } from "./schema.ts";
 
 /** The profile a TiDB spec runs on when neither the spec nor --profile names one. */
 export const DEFAULT_PROFILE = "infra/profiles/playground.yaml";
 
-/** The variants of a loaded spec, in the order they are set up (a plain run has one: base). */
-export function variantsOf(loaded: LoadedSpec): TidbVariant[] {
-  if (loaded.variants) return loaded.variants.all.map((v) => ({ name: v.name, target: v.spec.target }));
-  return [{ name: "base", target: loaded.spec.target }];
+/** How long tiup takes per deployment (deploy + start, or a playground's start), and per switch. */
+const DEPLOY_S = { playground: 60, cluster: 300 };
+const SWITCH_S = { "edit-config": 90, "stop-start": 120, none: 0, "separate-playgrounds": 0 };
+const RESTART_S = 120;
+/** A cloud cluster's own hours: `up` (~5 min), deploy and start (~10), loading (~10), destroy (~5). */
+const CLOUD_SETUP_HOURS = 0.5;
+
+export interface TidbTargetPlan extends TargetPlan {
+  tidb: TidbPlan;
+  input: TargetPlanInput;
 }
 
 /** Loads the profile (--profile, else target.profile, else the playground) and plans the run. */
-export async function planFor(
-  loaded: LoadedSpec,
-  o: { profile?: string; prefix: string; cloud?: ClusterHosts },
-): Promise<TidbPlan> {
-  const variants = variantsOf(loaded);
-  if (variants.some((v) => v.target.kind !== "tidb"))
-    throw new InputError(`${loaded.path}: target.kind: every variant of a TiDB comparison is kind tidb`);
+async function planFor(input: TargetPlanInput, cloud?: ClusterHosts): Promise<TidbPlan> {
+  const variants = input.variants.map((v) => ({ name: v.name, target: v.target as TidbTargetSpec }));
   const named = new Set(variants.map((v) => v.target.profile ?? DEFAULT_PROFILE));
-  if (!o.profile && named.size > 1)
+  if (!input.profile && named.size > 1)
     throw new InputError(
-      `${loaded.path}: variants name different profiles (${[...named].join(", ")}); variants run on the same hardware, so they share one profile`,
+      `${input.file}: variants name different profiles (${[...named].join(", ")}); variants run on the same hardware, so they share one profile`,
     );
-  const file = o.profile ?? ([...named][0] as string);
-  let profile = await loadProfile(file, o.profile ? "--profile" : "target.profile");
+  const file = input.profile ?? ([...named][0] as string);
+  let profile = await loadProfile(file, input.profile ? "--profile" : "target.profile");
   // an ephemeral cluster's addresses are known after `up`: until then each machine's name stands in
-  if (profile.provider === "aws") profile = withHosts(profile, o.cloud ?? placeholderHosts(profile));
-  const blocks = loaded.spec.compare?.blocks ?? 1;
-  if (blocks > 1 && profile.provider === "playground")
+  if (profile.provider === "aws") profile = withHosts(profile, cloud ?? placeholderHosts(profile));
+  if (input.blocks > 1 && profile.provider === "playground")
     throw new InputError(
-      `${loaded.path}: compare.blocks is ${blocks}, but profile ${file} is a playground, which cannot restart its servers without losing its data: use compare.blocks: 1, or a profile with provider hosts or aws`,
+      `${input.file}: compare.blocks is ${input.blocks}, but profile ${file} is a playground, which cannot restart its servers without losing its data: use compare.blocks: 1, or a profile with provider hosts or aws`,
     );
-  return planTidb({ variants, profile, profileFile: file, prefix: o.prefix });
+  return planTidb({
+    variants,
+    profile,
+    profileFile: file,
+    prefix: input.prefix,
+    ...(input.data ? { data: input.data } : {}),
+  });
 }
+
+function targetPlan(tidb: TidbPlan, input: TargetPlanInput): TidbTargetPlan {
+  const about: string[] = [];
+  const refusals: string[] = [];
+  const setupS = tidb.deployments.reduce((s, d) => s + DEPLOY_S[d.kind], 0);
+  if (tidb.profile.provider === "aws") {
+    const estimate = estimateCost(tidb.profile, {
+      setup: CLOUD_SETUP_HOURS,
+      matrix: input.matrixSeconds / 3600,
+    });
+    about.push(
+      cloudPlanText(tidb.profile, estimate, {
+        runId: input.runId ?? "<run id>",
+        expiresAt: `<start + ${tidb.profile.aws?.ttl}>`,
+        repository: "<owner/repo>",
+        pr: "<pr or none>",
+      }).trimEnd(),
+    );
+    try {
+      checkBudget(tidb.profile, estimate, tidb.profileFile);
+    } catch (e) {
+      refusals.push((e as Error).message);
+    }
+  }
+  about.push(
+    `profile ${tidb.profileFile} (${tidb.profile.name}, provider ${tidb.profile.provider})`,
+    `deployments: ${tidb.deployments.map((d) => `${d.kind} ${d.name} (TiDB ${d.version}; variants ${d.variants.join(", ")})`).join("; ")}`,
+    `variants take turns by: ${tidb.switching}`,
+    `load tools run on: ${tidb.load.user ? `${tidb.load.user}@${tidb.load.host} over SSH` : "this machine"}`,
+  );
+  const connection = (variant: string): Connection => {
+    const setup = tidb.variants.find((v) => v.name === variant) ?? tidb.variants[0];
+    const d = tidb.deployments[setup?.deployment ?? 0];
+    return { protocol: "mysql", endpoints: d ? loadEndpoints(tidb, d) : [], user: "root", password: "" };
+  };
+  return {
+    kind: "tidb",
+    profile: tidb.profile.name,
+    variants: input.variants,
+    about,
+    files: tidb.files,
+    steps: tidb.steps,
+    connection,
+    dataOf: (variant) => {
+      const setup = tidb.variants.find((v) => v.name === variant);
+      return tidb.deployments[setup?.deployment ?? 0]?.name ?? variant;
+    },
+    remoteLoad: Boolean(tidb.load.user),
+    overhead: { setupS, switchS: SWITCH_S[tidb.switching], restartS: RESTART_S },
+    switches: tidb.switching === "edit-config" || tidb.switching === "stop-start",
+    warnings: [],
+    refusals,
+    tidb,
+    input,
+  };
+}
+
+const anyOf = (programs: string[]) => programs.some((p) => findTool(p) !== undefined);
+
+export const tidb: TargetKind = {
+  name: "tidb",
+  schema: TidbTargetSchema,
+  keyNames: Object.keys(TidbTargetSchema.shape),
+  needs: () => [
+    {
+      found: anyOf(["tiup"]),
+      what: "tiup (target.kind tidb)",
+      install: "tiup (tiup.io), with its playground and cluster components",
+    },
+    {
+      found: anyOf(MARIADB_PROGRAMS.client),
+      what: "the mariadb client (tiperf's SQL to TiDB)",
+      install: "the Debian package mariadb-client",
+    },
+  ],
+  async plan(input) {
+    return targetPlan(await planFor(input), input);
+  },
+  async open(plan, o): Promise<Deployment> {
+    const { tidb: first, input } = plan as TidbTargetPlan;
+    let tidbPlan = first;
+    let estimate: ReturnType<typeof estimateCost> | undefined;
+    let cloud: Awaited<ReturnType<typeof provisionCluster>> | undefined;
+    if (first.profile.provider === "aws") {
+      estimate = estimateCost(first.profile, {
+        setup: CLOUD_SETUP_HOURS,
+        matrix: input.matrixSeconds / 3600,
+      });
+      // the machines first; then the plan again, on their addresses
+      cloud = await provisionCluster({
+        profile: first.profile,
+        runId: o.runId,
+        runDir: o.runDir,
+        forget: first.deployments
+          .filter((d) => d.kind === "cluster")
+          .map((d) => join(tiupHome(), "storage", "cluster", "clusters", d.name)),
+        log: o.log,
+        signal: o.signal,
+      });
+      try {
+        tidbPlan = await planFor(input, cloud.hosts);
+      } catch (e) {
+        await cloud.destroy().catch((err: Error) => o.log(`teardown: ${err.message}`));
+        throw e;
+      }
+    }
+    const run = new TidbRun(tidbPlan, o.runDir, o.rawDir, o.log, {
+      ...(cloud ? { cloud } : {}),
+      ...(estimate ? { estimate } : {}),
+    });
+    try {
+      await run.writeFiles();
+    } catch (e) {
+      await run.stop();
+      throw e;
+    }
+    return {
+      executed: run.executed,
+      target: (variant, opts) => run.target(variant, opts),
+      loadHost: () => run.loadHost(),
+      stop: () => run.stop(),
+      cost: () => run.cost(),
+    };
+  },
+  reapers: TIDB_REAPERS,
+};

@@ -2,11 +2,10 @@
 // `tiperf plan` prints and the tidb targets carry out, so the reviewed plan is what runs.
 import { homedir } from "node:os";
 import { InputError } from "../../errors.ts";
-import { shellCommand } from "../../proc/quote.ts";
-import type { TargetSpec } from "../../specfile/schema.ts";
-import { deepMerge } from "../../specfile/variants.ts";
-import type { Endpoint } from "../types.ts";
+import { deepMerge } from "../../specfile/merge.ts";
+import type { Endpoint, PlanStep } from "../types.ts";
 import { type Profile, ROLES, type Role } from "./profile.ts";
+import type { TidbTargetSpec as TargetSpec } from "./schema.ts";
 import {
   buildCluster,
   type Cluster,
@@ -61,13 +60,6 @@ export interface VariantSetup {
   split?: { regions: number };
 }
 
-export interface PlanCommand {
-  phase: string;
-  where: "runner" | "load host";
-  argv: string[];
-  about?: string;
-}
-
 export interface TidbPlan {
   profile: Profile;
   profileFile: string;
@@ -80,7 +72,8 @@ export interface TidbPlan {
   haproxy?: { host: string; port: number; file: string };
   /** Where the load tools run: this machine, or the load host over SSH. */
   load: { host: string; user?: string; port?: number; identity?: string };
-  commands: PlanCommand[];
+  /** Every step in the order the run takes it (the run looks each up by its key). */
+  steps: PlanStep[];
 }
 
 /** playground flags of each role (tiup playground --db N --db.config F …). */
@@ -182,6 +175,8 @@ export function planTidb(o: {
   profileFile: string;
   /** Cluster name / playground tag prefix (the run id at run time). */
   prefix: string;
+  /** The spec's sysbench data, for split: */
+  data?: { tables: number; table_size: number };
 }): TidbPlan {
   const { profile } = o;
   const files: Record<string, string> = {};
@@ -289,7 +284,7 @@ export function planTidb(o: {
     switching,
     files,
     load,
-    commands: [],
+    steps: [],
   };
   if (profile.haproxy && loadHost) {
     for (const d of deployments) {
@@ -299,7 +294,7 @@ export function planTidb(o: {
     }
     plan.haproxy = { host: loadHost, port: profile.haproxy_port, file: "haproxy-<cluster>.cfg" };
   }
-  plan.commands = commandsOf(plan);
+  plan.steps = stepsOf(plan, o.data);
   return plan;
 }
 
@@ -456,127 +451,211 @@ export function playgroundArgs(d: PlaygroundDeployment, dir: string): string[] {
   ];
 }
 
-function commandsOf(plan: TidbPlan): PlanCommand[] {
-  const out: PlanCommand[] = [];
-  const dir = "tidb";
-  const add = (phase: string, argv: string[], about?: string, where: PlanCommand["where"] = "runner") =>
-    out.push({ phase, where, argv, ...(about ? { about } : {}) });
-  for (const d of plan.deployments) {
-    const users = plan.variants.filter((v) => v.deployment === d.index);
-    if (d.kind === "playground") {
-      add(
-        "start",
-        playgroundArgs(d, dir),
-        `variant ${d.variants.join(", ")}: runs until teardown; ready when it prints "TiDB Playground Cluster is started"; the TiDB port is read from its "Connect TiDB" lines`,
-      );
-    } else {
-      const first = users[0] as VariantSetup;
-      add(
-        "deploy",
-        tiupCluster.deploy(d, `${dir}/${first.topologyFile}`, plan.profile),
-        `variant${users.length > 1 ? "s" : ""} ${d.variants.join(", ")}`,
-      );
-      add("start", tiupCluster.start(d));
-      add("check", tiupCluster.display(d), "every instance Up; uptimes recorded");
-    }
-  }
-  if (plan.haproxy)
-    for (const d of plan.deployments)
-      add(
-        "haproxy",
-        ["haproxy", "-db", "-f", `haproxy-${d.name}.cfg`],
-        `on the load host (its config passed over SSH); the load tools connect to ${plan.haproxy.host}:${haproxyPort(plan, d)}`,
-        "load host",
-      );
+/** Where the run keeps the plan's files; `tiperf plan` prints it as is. */
+export const PLAN_DIR = "<run>/tidb";
+
+/** The SQL that splits one sysbench table into regions, with the scatter switch of the version. */
+export function splitSql(version: string, table: string, rows: number, regions: number): string {
+  const major = /^v(\d+)\.(\d+)/.exec(version);
+  const newScatter = !major || Number(major[1]) > 8 || (Number(major[1]) === 8 && Number(major[2]) >= 4);
+  const scatter = newScatter
+    ? "SET SESSION tidb_scatter_region = 'table'"
+    : "SET GLOBAL tidb_scatter_region = ON";
+  return `${scatter}; SPLIT TABLE ${table} BETWEEN (0) AND (${rows}) REGIONS ${regions}`;
+}
+
+/** The config API of a role's status address (what SHOW CONFIG shows). */
+export const configUrl = (role: Role, addr: string) =>
+  role === "pd" ? `http://${addr}/pd/api/v1/config` : `http://${addr}/config`;
+
+/**
+ * Every step of a TiDB plan in the order the run takes them, each with the key the run looks it up
+ * by: the run executes these objects (with <run>/tidb filled in), never command lines of its own.
+ */
+function stepsOf(plan: TidbPlan, data?: { tables: number; table_size: number }): PlanStep[] {
+  const out: PlanStep[] = [];
+  const add = (
+    key: string,
+    phase: string,
+    run: PlanStep["run"],
+    about?: string,
+    o: { variant?: string; where?: PlanStep["where"] } = {},
+  ) =>
+    out.push({
+      key,
+      phase,
+      where: o.where ?? "runner",
+      run,
+      ...(o.variant ? { variant: o.variant } : {}),
+      ...(about ? { about } : {}),
+    });
   // behind a bastion, tiperf's own SQL and status checks run on the load host
-  const checks: PlanCommand["where"] = plan.profile.ssh?.proxy ? "load host" : "runner";
+  const checks: PlanStep["where"] = plan.profile.ssh?.proxy ? "load host" : "runner";
+  const started = new Set<number>();
   for (const v of plan.variants) {
     const d = plan.deployments[v.deployment] as Deployment;
     const about = `variant ${v.name} on ${d.name}`;
-    add("record", ["SELECT tidb_version()"], about, checks);
+    if (!started.has(d.index)) {
+      started.add(d.index);
+      if (d.kind === "playground") {
+        add(
+          `start:${d.name}`,
+          "start",
+          { command: playgroundArgs(d, PLAN_DIR) },
+          `${about}: runs until teardown; ready when it prints "TiDB Playground Cluster is started"; the TiDB port is read from its "Connect TiDB" lines`,
+          { variant: v.name },
+        );
+      } else {
+        add(
+          `deploy:${d.name}`,
+          "start",
+          { command: tiupCluster.deploy(d, `${PLAN_DIR}/${v.topologyFile}`, plan.profile) },
+          `variants ${d.variants.join(", ")}`,
+          { variant: v.name },
+        );
+        add(`start:${d.name}`, "start", { command: tiupCluster.start(d) }, undefined, { variant: v.name });
+        add(
+          `display:${d.name}`,
+          "start",
+          { command: tiupCluster.display(d) },
+          "every instance Up; uptimes recorded",
+          { variant: v.name },
+        );
+        if (plan.haproxy)
+          add(
+            `haproxy:${d.name}`,
+            "start",
+            { command: ["haproxy", "-db", "-f", `/tmp/tiperf-haproxy-${d.name}.cfg`] },
+            `on the load host (${PLAN_DIR}/haproxy-${d.name}.cfg passed over SSH); the load tools connect to 127.0.0.1:${haproxyPort(plan, d)} there once it listens`,
+            { variant: v.name, where: "load host" },
+          );
+        if (plan.switching === "stop-start")
+          for (const other of plan.deployments)
+            if (other.index < d.index && other.kind === "cluster")
+              add(
+                `stop:${other.name}`,
+                "start",
+                { command: tiupCluster.stop(other) },
+                `waits stopped while ${d.name}'s variants are measured`,
+                { variant: v.name },
+              );
+      }
+    }
+    // the first variant of a shared cluster is deployed with its config: it switches back per cell
+    if (plan.switching === "edit-config" && d.kind === "cluster" && d.variants[0] !== v.name) {
+      add(
+        `edit-config:${d.name}:${v.name}`,
+        "switch",
+        { command: tiupCluster.editConfig(d, `${PLAN_DIR}/${v.topologyFile}`) },
+        `before a cell of variant ${v.name} whenever another variant's config is applied; "Nothing changed." fails the run`,
+        { variant: v.name },
+      );
+      add(
+        `reload:${d.name}:${v.name}`,
+        "switch",
+        { command: tiupCluster.reload(d) },
+        `then SHOW CONFIG confirms variant ${v.name}'s values`,
+        { variant: v.name },
+      );
+    }
+    v.sql.forEach((s, i) => {
+      add(`sql:${v.name}:${i}`, "sql", { sql: s }, `${about}: target.sql, before every cell of the variant`, {
+        variant: v.name,
+        where: checks,
+      });
+    });
+    add(`version:${v.name}`, "record", { sql: "SELECT tidb_version()" }, about, {
+      variant: v.name,
+      where: checks,
+    });
     const status = statusAddresses(d);
-    add("record", ["GET", `http://${status.tidb[0]}/status`], `${about}: recorded`, checks);
+    add(`status:${v.name}`, "record", { get: `http://${status.tidb[0]}/status` }, `${about}: recorded`, {
+      variant: v.name,
+      where: checks,
+    });
     for (const role of new Set(v.configKeys.map((k) => k.role)))
       for (const addr of status[role])
         add(
+          `config:${v.name}:${role}:${addr}`,
           "record",
-          ["GET", role === "pd" ? `http://${addr}/pd/api/v1/config` : `http://${addr}/config`],
+          { get: configUrl(role, addr) },
           `${about}: what SHOW CONFIG shows; ${v.configKeys
             .filter((k) => k.role === role)
             .map((k) => k.key)
             .join(", ")} must match the spec`,
-          checks,
+          { variant: v.name, where: checks },
         );
-    for (const s of v.sql) add("sql", [s], about, checks);
-    if (v.split)
-      add(
-        "split",
-        [`SPLIT TABLE <each load table> BETWEEN (0) AND (<rows>) REGIONS ${v.split.regions}`],
-        `${about}: after prepare, with tidb_scatter_region on (v6.3+: SET SESSION tidb_scatter_region = 'table'; before: ON)`,
-        checks,
-      );
+    if (v.split && data)
+      for (let t = 1; t <= data.tables; t++)
+        add(
+          `split:${v.name}:sbtest${t}`,
+          "split",
+          { sql: splitSql(v.version, `sbtest.sbtest${t}`, data.table_size, v.split.regions) },
+          `${about}: after prepare`,
+          { variant: v.name, where: checks },
+        );
   }
   for (const d of plan.deployments) {
     if (d.kind !== "cluster") continue;
-    const users = plan.variants.filter((v) => v.deployment === d.index);
-    if (plan.switching === "edit-config")
-      for (const v of users) {
-        add(
-          "switch",
-          tiupCluster.editConfig(d, `${dir}/${v.topologyFile}`),
-          `before cells of variant ${v.name} (when another variant's config is applied); "Nothing changed." fails the run`,
-        );
-        add("switch", tiupCluster.reload(d), `then SHOW CONFIG confirms variant ${v.name}'s values`);
-      }
+    const first = plan.variants.find((v) => v.name === d.variants[0]) as VariantSetup;
+    if (plan.switching === "edit-config") {
+      add(
+        `edit-config:${d.name}:${first.name}`,
+        "switch",
+        { command: tiupCluster.editConfig(d, `${PLAN_DIR}/${first.topologyFile}`) },
+        `before a cell of variant ${first.name} whenever another variant's config is applied`,
+        { variant: first.name },
+      );
+      add(
+        `reload:${d.name}:${first.name}`,
+        "switch",
+        { command: tiupCluster.reload(d) },
+        `then SHOW CONFIG confirms variant ${first.name}'s values`,
+        { variant: first.name },
+      );
+    }
     if (plan.switching === "stop-start") {
-      add("switch", tiupCluster.stop(d), `while the other cluster's variant is measured`);
-      add("switch", tiupCluster.start(d), `before cells of variant ${d.variants.join(", ")}`);
+      add(
+        `stop:${d.name}`,
+        "switch",
+        { command: tiupCluster.stop(d) },
+        "while the other cluster's variant is measured",
+      );
+      add(
+        `start:${d.name}`,
+        "switch",
+        { command: tiupCluster.start(d) },
+        `before cells of variant ${d.variants.join(", ")}`,
+      );
     }
     add(
+      `display:${d.name}`,
       "cell",
-      tiupCluster.display(d),
+      { command: tiupCluster.display(d) },
       "before and after every cell: a Down instance or a restart (uptime reset) fails the cell",
     );
+    add(
+      `restart:${d.name}`,
+      "restart",
+      { command: tiupCluster.restart(d) },
+      "before each block after the first (compare.blocks)",
+    );
   }
-  for (const d of plan.deployments) {
+  for (const d of [...plan.deployments].reverse()) {
     if (d.kind === "cluster")
       add(
+        `destroy:${d.name}`,
         "teardown",
-        tiupCluster.destroy(d),
+        { command: tiupCluster.destroy(d) },
         "always: success, failure, cancel, SIGTERM; `tiperf reap` if tiperf was killed",
       );
     else
       add(
+        `stop:${d.name}`,
         "teardown",
-        ["kill -INT <tiup playground pid>", `rm -rf $TIUP_HOME/data/${d.name}`],
-        "always; `tiperf reap` if tiperf was killed",
+        { command: ["kill", "-INT", "<tiup playground pid>"] },
+        `then rm -rf $TIUP_HOME/data/${d.name}; always; \`tiperf reap\` if tiperf was killed`,
       );
   }
   return out;
-}
-
-/** The plan as text: files, then commands by phase, each line pasteable. */
-export function planText(plan: TidbPlan): string {
-  const lines: string[] = [];
-  lines.push(`profile ${plan.profileFile} (${plan.profile.name}, provider ${plan.profile.provider})`);
-  lines.push(
-    `deployments: ${plan.deployments.map((d) => `${d.kind} ${d.name} (TiDB ${d.version}; variants ${d.variants.join(", ")})`).join("; ")}`,
-  );
-  lines.push(`variants take turns by: ${plan.switching}`);
-  lines.push(
-    `load tools run on: ${plan.load.host === "127.0.0.1" && !plan.load.user ? "this machine" : `${plan.load.user}@${plan.load.host} over SSH`}`,
-  );
-  lines.push("", "commands:");
-  for (const c of plan.commands) {
-    const sql = !["tiup", "haproxy"].includes(c.argv[0] as string) && c.argv.length === 1;
-    const text = sql
-      ? `SQL: ${c.argv[0]}`
-      : c.argv[0]?.startsWith("kill")
-        ? c.argv.join(" && ")
-        : shellCommand(c.argv);
-    lines.push(
-      `  [${c.phase}]${c.where === "load host" ? " (load host)" : ""} ${text}${c.about ? `    # ${c.about}` : ""}`,
-    );
-  }
-  return `${lines.join("\n")}\n`;
 }

@@ -5,6 +5,9 @@ import { z } from "zod";
 import { AwsSettingsSchema } from "../../cloud/aws/settings.ts";
 import { InputError } from "../../errors.ts";
 import { parseYaml, validateYaml } from "../../specfile/yaml.ts";
+import { numaNode, ResourceControlSchema, ServerConfigsSchema, settings } from "./schema.ts";
+
+export { numaNode, ResourceControlSchema, ServerConfigsSchema };
 
 export const ROLES = ["pd", "tikv", "tidb", "tiflash"] as const;
 export type Role = (typeof ROLES)[number];
@@ -42,25 +45,6 @@ const HOST =
 const host = z.string().regex(HOST, "must be a host name or IP address (like 10.0.1.5)");
 const hostList = z.array(host).min(1, "must list at least one host");
 
-const NUMA = /^\d+(,\d+)*$/;
-export const numaNode = z
-  .string()
-  .regex(NUMA, 'must be a NUMA node list like "0" or "0,1" (as numactl --membind takes)');
-
-/** systemd's resource settings, as tiup writes them into each instance's unit. */
-export const ResourceControlSchema = z.strictObject({
-  cpu_quota: z
-    .string()
-    .regex(/^\d+%$/, 'must be a percentage of one CPU like "800%" (systemd CPUQuota)')
-    .optional(),
-  memory_limit: z
-    .string()
-    .regex(/^\d+(\.\d+)?[KMGT]?$/, 'must be a size like "32G" (systemd MemoryLimit)')
-    .optional(),
-});
-
-const settings = z.record(z.string().min(1), z.unknown());
-
 /** One instance placed by hand: its host, and any of its role's ports or directories. */
 const instanceSchema = (role: Role) =>
   z.strictObject({
@@ -94,13 +78,6 @@ export const RolesSchema = z.strictObject({
   tikv: roleSchema("tikv"),
   tidb: roleSchema("tidb"),
   tiflash: roleSchema("tiflash").default({ count: 0 }),
-});
-
-export const ServerConfigsSchema = z.strictObject({
-  tidb: settings.optional(),
-  tikv: settings.optional(),
-  pd: settings.optional(),
-  tiflash: settings.optional(),
 });
 
 export const ProfileSchema = z

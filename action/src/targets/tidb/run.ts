@@ -7,31 +7,30 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import type { CostEstimate } from "../../cloud/aws/resources.ts";
 import type { CloudCluster } from "../../cloud/provision.ts";
-import type { Cost } from "../../compare/verdict.ts";
 import { RunError } from "../../errors.ts";
+import { record } from "../../lifecycle/ledger.ts";
+import { onTeardown } from "../../lifecycle/teardown.ts";
 import { findTool, firstTool } from "../../proc/env.ts";
 import { processState, runCommand, type ServerProcess, startServerProcess } from "../../proc/process.ts";
 import { shellCommand } from "../../proc/quote.ts";
 import { type RemoteHost, sshArgs } from "../../proc/ssh.ts";
 import { runTool } from "../../proc/tool.ts";
 import { writeAtomic } from "../../result/store.ts";
-import { onTeardown } from "../../teardown.ts";
-import { record } from "../ledger.ts";
-import { MARIADB_PROGRAMS } from "../mariadb.ts";
-import type { Endpoint, StartOptions, Target } from "../types.ts";
+import { MARIADB_PROGRAMS } from "../mariadb/server.ts";
+import type { Cost, Endpoint, PlanStep, StartOptions, Target } from "../types.ts";
 import { startHaproxy } from "./haproxy.ts";
 import {
   type ClusterDeployment,
+  configUrl,
   type Deployment,
   expandHome,
   haproxyPort,
+  PLAN_DIR,
   type PlaygroundDeployment,
-  playgroundArgs,
   playgroundTidbPort,
   statusAddresses,
   type TidbPlan,
   tidbEndpoints,
-  tiupCluster,
   type VariantSetup,
 } from "./plan.ts";
 import type { Role } from "./profile.ts";
@@ -107,6 +106,8 @@ interface Running {
 
 export class TidbRun {
   private running = new Map<number, Running>();
+  /** The plan's steps as they ran, <run>/tidb filled in (tiperf plan prints the same objects). */
+  readonly executed: PlanStep[] = [];
   private unregister: () => void;
   readonly dir: string;
 
@@ -120,6 +121,34 @@ export class TidbRun {
   ) {
     this.dir = join(runDir, "tidb");
     this.unregister = onTeardown("destroy the TiDB clusters of this run", () => this.stop());
+  }
+
+  /**
+   * The plan's step of this key, <run>/tidb filled in, recorded as executed: the run carries out
+   * the steps `tiperf plan` prints and nothing of its own making.
+   */
+  private planned(key: string): PlanStep {
+    const step = this.plan.steps.find((x) => x.key === key);
+    if (!step) throw new RunError(`the plan has no step ${key}: a run does only what \`tiperf plan\` shows`);
+    const run =
+      "command" in step.run
+        ? { command: step.run.command.map((a) => a.replaceAll(PLAN_DIR, this.dir)) }
+        : step.run;
+    const done = { ...step, run };
+    this.executed.push(done);
+    return done;
+  }
+
+  private argv(key: string): string[] {
+    return (this.planned(key).run as { command: string[] }).command;
+  }
+
+  private sqlOf(key: string): string {
+    return (this.planned(key).run as { sql: string }).sql;
+  }
+
+  private urlOf(key: string): string {
+    return (this.planned(key).run as { get: string }).get;
   }
 
   /**
@@ -241,8 +270,16 @@ export class TidbRun {
           ? `tiup playground (pid ${r.server.pid}) is ${processState(r.server.pid)}`
           : `tiup cluster ${d.name}: see \`tiup cluster display ${d.name}\``,
       createDatabase: async (name) => {
-        await this.sql(r.sql, `CREATE DATABASE IF NOT EXISTS ${name}`, `variant ${variant}`);
+        const sql = `CREATE DATABASE IF NOT EXISTS ${name}`;
+        this.executed.push({
+          phase: "load",
+          variant,
+          where: this.via() ? "load host" : "runner",
+          run: { sql },
+        });
+        await this.sql(r.sql, sql, `variant ${variant}`);
       },
+      settings: config,
       effectiveConfig: facts.effective,
       died: r.died,
       stop: async () => {
@@ -257,7 +294,7 @@ export class TidbRun {
         ? {
             restart: async (signal: AbortSignal) => {
               const before = await this.display(d, signal, true);
-              await this.tiupRun(tiupCluster.restart(d), `restart ${d.name}`, signal);
+              await this.tiupRun(this.argv(`restart:${d.name}`), `restart ${d.name}`, signal);
               const after = await this.display(d, signal, true);
               r.up = true;
               await this.checkConfig(setup, r);
@@ -330,11 +367,11 @@ export class TidbRun {
     setup: VariantSetup,
     r: Running,
   ): Promise<{ version: string; tidbVersion: string; status: unknown; effective: Record<string, string> }> {
-    const tidbVersion = (await this.sql(r.sql, "SELECT tidb_version()", `variant ${setup.name}`))
+    const tidbVersion = (await this.sql(r.sql, this.sqlOf(`version:${setup.name}`), `variant ${setup.name}`))
       .replace(/\\n/g, "\n")
       .trim();
     const version = /Release Version:\s*(\S+)/.exec(tidbVersion)?.[1] ?? tidbVersion.split("\n")[0] ?? "";
-    const status = await this.getJson(`http://${r.status.tidb[0]}/status`).catch((e: Error) => ({
+    const status = await this.getJson(this.urlOf(`status:${setup.name}`)).catch((e: Error) => ({
       error: e.message,
     }));
     const effective = await this.checkConfig(setup, r);
@@ -349,20 +386,14 @@ export class TidbRun {
   private async checkConfig(setup: VariantSetup, r: Running): Promise<Record<string, string>> {
     const effective: Record<string, string> = {};
     const wrong: string[] = [];
-    const url: Record<Role, (a: string) => string> = {
-      tidb: (a) => `http://${a}/config`,
-      tikv: (a) => `http://${a}/config`,
-      pd: (a) => `http://${a}/pd/api/v1/config`,
-      tiflash: (a) => `http://${a}/config`,
-    };
     for (const role of new Set(setup.configKeys.map((k) => k.role))) {
       for (const addr of r.status[role] ?? []) {
         let doc: unknown;
         try {
-          doc = await this.getJson(url[role](addr));
+          doc = await this.getJson(this.urlOf(`config:${setup.name}:${role}:${addr}`));
         } catch (e) {
           throw new RunError(
-            `variant ${setup.name}: cannot read the ${role} config at ${url[role](addr)} (${(e as Error).message})`,
+            `variant ${setup.name}: cannot read the ${role} config at ${configUrl(role, addr)} (${(e as Error).message})`,
           );
         }
         for (const k of setup.configKeys.filter((c) => c.role === role)) {
@@ -398,17 +429,21 @@ export class TidbRun {
       if (this.plan.switching === "stop-start" && !r.up) {
         for (const other of this.running.values())
           if (other !== r && other.up && other.deployment.kind === "cluster") {
-            await this.tiupRun(tiupCluster.stop(other.deployment), `stop ${other.deployment.name}`, signal);
+            await this.tiupRun(
+              this.argv(`stop:${other.deployment.name}`),
+              `stop ${other.deployment.name}`,
+              signal,
+            );
             other.up = false;
           }
-        await this.tiupRun(tiupCluster.start(d), `start ${d.name}`, signal);
+        await this.tiupRun(this.argv(`start:${d.name}`), `start ${d.name}`, signal);
         r.up = true;
         await this.display(d, signal, true);
       }
       if (this.plan.switching === "edit-config" && r.applied !== setup.name) {
         const file = join(this.dir, setup.topologyFile as string);
         const out = await this.tiupRun(
-          tiupCluster.editConfig(d, file),
+          this.argv(`edit-config:${d.name}:${setup.name}`),
           `variant ${setup.name}: edit-config`,
           signal,
         );
@@ -418,16 +453,21 @@ export class TidbRun {
             `variant ${setup.name}: tiup refused the topology ${file} ("Nothing changed.", exit 0): ${editConfigReason(out)}`,
           );
         if (outcome === "changed")
-          await this.tiupRun(tiupCluster.reload(d), `variant ${setup.name}: reload`, signal);
+          await this.tiupRun(
+            this.argv(`reload:${d.name}:${setup.name}`),
+            `variant ${setup.name}: reload`,
+            signal,
+          );
         r.applied = setup.name;
         await this.checkConfig(setup, r);
       }
     }
-    for (const statement of setup.sql) await this.sql(r.sql, statement, `variant ${setup.name}: target.sql`);
+    for (let i = 0; i < setup.sql.length; i++)
+      await this.sql(r.sql, this.sqlOf(`sql:${setup.name}:${i}`), `variant ${setup.name}: target.sql`);
   }
 
   private async startPlayground(d: PlaygroundDeployment, signal: AbortSignal): Promise<Running> {
-    const argv = playgroundArgs(d, this.dir);
+    const argv = this.argv(`start:${d.name}`);
     const logFile = join(this.rawDir, `tiup-playground-${d.name}.log`);
     await writeAtomic(logFile, `$ ${shellCommand(argv)}\n`);
     const dataDir = join(tiupHome(), "data", d.name);
@@ -442,6 +482,7 @@ export class TidbRun {
     let stopping = false;
     const stop = async () => {
       stopping = true;
+      this.planned(`stop:${d.name}`);
       await server.stop("SIGINT", 60_000);
       await rm(dataDir, { recursive: true, force: true });
       await forget();
@@ -503,7 +544,7 @@ export class TidbRun {
         // bounded; a destroy that fails leaves the ledger entry for `tiperf reap` (on ephemeral
         // machines, the stack's destroy follows whatever happens here)
         await this.tiupRun(
-          tiupCluster.destroy(d),
+          this.argv(`destroy:${d.name}`),
           `destroy ${d.name}`,
           new AbortController().signal,
           ephemeral ? 600 : 900,
@@ -536,17 +577,14 @@ export class TidbRun {
       users: 0,
     };
     try {
-      await this.tiupRun(
-        tiupCluster.deploy(d, join(this.dir, setup.topologyFile as string), this.plan.profile),
-        `deploy ${d.name}`,
-        signal,
-      );
-      await this.tiupRun(tiupCluster.start(d), `start ${d.name}`, signal);
+      await this.tiupRun(this.argv(`deploy:${d.name}`), `deploy ${d.name}`, signal);
+      await this.tiupRun(this.argv(`start:${d.name}`), `start ${d.name}`, signal);
       running.up = true;
       await this.display(d, signal, true);
       const remote = this.loadHost();
       if (this.plan.haproxy && remote) {
         const port = haproxyPort(this.plan, d);
+        this.planned(`haproxy:${d.name}`);
         const haproxy = await startHaproxy({
           remote,
           config: this.plan.files[`haproxy-${d.name}.cfg`] as string,
@@ -570,7 +608,11 @@ export class TidbRun {
     if (this.plan.switching === "stop-start") {
       for (const other of this.running.values())
         if (other.up && other.deployment.kind === "cluster") {
-          await this.tiupRun(tiupCluster.stop(other.deployment), `stop ${other.deployment.name}`, signal);
+          await this.tiupRun(
+            this.argv(`stop:${other.deployment.name}`),
+            `stop ${other.deployment.name}`,
+            signal,
+          );
           other.up = false;
         }
     }
@@ -579,7 +621,7 @@ export class TidbRun {
 
   /** `display --format json --uptime`; with `allUp`, a Down instance is an error naming it. */
   private async display(d: ClusterDeployment, signal: AbortSignal, allUp: boolean): Promise<Display> {
-    const out = await this.tiupRun(tiupCluster.display(d), `display ${d.name}`, signal, 300);
+    const out = await this.tiupRun(this.argv(`display:${d.name}`), `display ${d.name}`, signal, 300);
     const display = parseDisplayJson(out);
     const down = notUp(display);
     if (allUp && down.length)
@@ -620,15 +662,12 @@ export class TidbRun {
     data?: { tables: number; table_size: number },
   ) {
     if (!setup.split || !data) return;
-    const major = /^v(\d+)\.(\d+)/.exec(setup.version);
-    const newScatter = !major || Number(major[1]) > 8 || (Number(major[1]) === 8 && Number(major[2]) >= 4);
-    const scatter = newScatter
-      ? "SET SESSION tidb_scatter_region = 'table'"
-      : "SET GLOBAL tidb_scatter_region = ON";
-    for (let t = 1; t <= data.tables; t++) {
-      const q = `${scatter}; SPLIT TABLE ${database}.sbtest${t} BETWEEN (0) AND (${data.table_size}) REGIONS ${setup.split.regions}`;
-      await this.sql(r.sql, q, `variant ${setup.name}: split`);
-    }
+    for (let t = 1; t <= data.tables; t++)
+      await this.sql(
+        r.sql,
+        this.sqlOf(`split:${setup.name}:${database}${t}`),
+        `variant ${setup.name}: split`,
+      );
     this.log(
       `variant ${setup.name}: ${data.tables} tables split into ${setup.split.regions} regions each, scattered`,
     );

@@ -4,8 +4,7 @@
 // cluster tiperf places on the same hosts.
 import { stringify } from "yaml";
 import { InputError } from "../../errors.ts";
-import type { TargetSpec } from "../../specfile/schema.ts";
-import { deepMerge } from "../../specfile/variants.ts";
+import { deepMerge } from "../../specfile/merge.ts";
 import {
   MAIN_PORT,
   PORT_STEP,
@@ -15,6 +14,7 @@ import {
   type Role,
   type RoleSettings,
 } from "./profile.ts";
+import type { TidbTargetSpec as TargetSpec } from "./schema.ts";
 
 /** tiup's topology section of each role. */
 export const SECTION: Record<Role, string> = {

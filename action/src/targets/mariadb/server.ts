@@ -1,11 +1,11 @@
 import { existsSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
-import { RunError } from "../errors.ts";
-import { firstTool } from "../proc/env.ts";
-import { runCommand, type ServerProcess, startServerProcess } from "../proc/process.ts";
-import type { TargetSpec } from "../specfile/schema.ts";
-import { onTeardown } from "../teardown.ts";
+import { RunError } from "../../errors.ts";
+import { onTeardown } from "../../lifecycle/teardown.ts";
+import { firstTool } from "../../proc/env.ts";
+import { runCommand, type ServerProcess, startServerProcess } from "../../proc/process.ts";
+import type { LocalTargetSpec } from "../local/schema.ts";
 import {
   checkDatabaseName,
   freePort,
@@ -15,8 +15,8 @@ import {
   respawner,
   settleServer,
   startupFailure,
-} from "./local.ts";
-import type { StartOptions, Target } from "./types.ts";
+} from "../local/server.ts";
+import type { StartOptions, Target } from "../types.ts";
 
 const isRoot = () => process.getuid?.() === 0;
 
@@ -36,11 +36,49 @@ const CLIENT = () => firstTool(MARIADB_PROGRAMS.client);
 /** MariaDB option names accept - and _ alike; the server reports them with _. */
 const asVariable = (key: string) => key.replace(/-/g, "_");
 
-function settingArgs(config: TargetSpec["config"]): string[] {
+function settingArgs(config: LocalTargetSpec["config"]): string[] {
   return Object.entries(config).map(([k, v]) => `--${k}=${typeof v === "boolean" ? (v ? "ON" : "OFF") : v}`);
 }
 
-export async function startMariadb(spec: TargetSpec, opts: StartOptions): Promise<Target> {
+/**
+ * The command lines of a private MariaDB: the data directory's initialisation and the server. The
+ * plan prints them with <workdir> and <port>; the run starts what they say with the real ones.
+ */
+export function mariadbCommands(o: {
+  workDir: string;
+  port: string;
+  maxConnections: number;
+  config: LocalTargetSpec["config"];
+}): { install: string[]; server: string[] } {
+  const dataDir = join(o.workDir, "data");
+  return {
+    install: [
+      INSTALL_DB(),
+      "--no-defaults",
+      `--datadir=${dataDir}`,
+      "--auth-root-authentication-method=normal",
+      "--skip-test-db",
+      ...(isRoot() ? ["--user=root"] : []),
+    ],
+    server: [
+      SERVER(),
+      "--no-defaults",
+      `--datadir=${dataDir}`,
+      `--port=${o.port}`,
+      "--bind-address=127.0.0.1",
+      `--socket=${join(o.workDir, "mysqld.sock")}`,
+      `--pid-file=${join(o.workDir, "mysqld.pid")}`,
+      `--log-error=${join(o.workDir, "mariadb-error.log")}`,
+      "--skip-name-resolve",
+      `--max-connections=${Math.max(151, o.maxConnections + 20)}`,
+      ...(isRoot() ? ["--user=root"] : []),
+      // The spec's settings come last so they win over tiperf's defaults.
+      ...settingArgs(o.config),
+    ],
+  };
+}
+
+export async function startMariadb(spec: LocalTargetSpec, opts: StartOptions): Promise<Target> {
   if (!existsSync(SERVER())) {
     throw new RunError(
       `target.kind mariadb: ${SERVER()} not found; install the Debian package mariadb-server`,
@@ -49,22 +87,21 @@ export async function startMariadb(spec: TargetSpec, opts: StartOptions): Promis
   const workDir = await makeWorkDir("mariadb");
   const removeWorkDir = onTeardown(`remove ${workDir}`, () => rm(workDir, { recursive: true, force: true }));
   const dataDir = join(workDir, "data");
-  const socket = join(workDir, "mysqld.sock");
   const errorLog = join(workDir, "mariadb-error.log");
   const installLog = join(workDir, "mariadb-install-db.log");
   const logs = [errorLog, join(workDir, "mariadbd.out"), installLog];
 
-  const install = await runCommand(
-    INSTALL_DB(),
-    [
-      "--no-defaults",
-      `--datadir=${dataDir}`,
-      "--auth-root-authentication-method=normal",
-      "--skip-test-db",
-      ...(isRoot() ? ["--user=root"] : []),
-    ],
-    { timeoutMs: 120_000 },
-  );
+  const port = await freePort();
+  const commands = mariadbCommands({
+    workDir,
+    port: String(port),
+    maxConnections: opts.maxConnections,
+    config: spec.config,
+  });
+  opts.step?.({ phase: "start", where: "runner", run: { command: commands.install } });
+  const install = await runCommand(commands.install[0] as string, commands.install.slice(1), {
+    timeoutMs: 120_000,
+  });
   if (install.code !== 0) {
     removeWorkDir();
     await rm(workDir, { recursive: true, force: true });
@@ -73,23 +110,12 @@ export async function startMariadb(spec: TargetSpec, opts: StartOptions): Promis
     );
   }
 
-  const port = await freePort();
-  const args = [
-    "--no-defaults",
-    `--datadir=${dataDir}`,
-    `--port=${port}`,
-    "--bind-address=127.0.0.1",
-    `--socket=${socket}`,
-    `--pid-file=${join(workDir, "mysqld.pid")}`,
-    `--log-error=${errorLog}`,
-    "--skip-name-resolve",
-    `--max-connections=${Math.max(151, opts.maxConnections + 20)}`,
-    ...(isRoot() ? ["--user=root"] : []),
-    // The spec's settings come last so they win over tiperf's defaults.
-    ...settingArgs(spec.config),
-  ];
+  opts.step?.({ phase: "start", where: "runner", run: { command: commands.server } });
   const spawnServer = () =>
-    startServerProcess(SERVER(), args, { logFile: join(workDir, "mariadbd.out"), cwd: workDir });
+    startServerProcess(commands.server[0] as string, commands.server.slice(1), {
+      logFile: join(workDir, "mariadbd.out"),
+      cwd: workDir,
+    });
   const server = spawnServer();
   removeWorkDir();
   let removeCgroup: (() => Promise<void>) | undefined;
@@ -128,6 +154,7 @@ export async function startMariadb(spec: TargetSpec, opts: StartOptions): Promis
     const { version, effectiveConfig } = await settle(server);
     opts.log(`target: MariaDB ${version} on 127.0.0.1:${port} (pid ${server.pid}, datadir ${dataDir})`);
     return localTarget({
+      spec,
       kind: "mariadb",
       protocol: "mysql",
       user: "root",

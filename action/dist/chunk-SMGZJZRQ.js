@@ -3,32 +3,305 @@ import { createRequire as __cr } from 'node:module'; const require = __cr(import
 import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } from 'node:path';
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
-  findTool,
-  holdGrace,
-  onTeardown,
-  record,
-  runCommand,
-  shellCommand,
-  sshArgs
-} from "./chunk-GYLYMR6W.js";
-import {
-  sweepRun
-} from "./chunk-7N3WP33W.js";
-import {
+  RunError,
+  machinesOf,
+  programs,
   runTags,
+  sweepRun,
   tagsOf
-} from "./chunk-C43YTSSF.js";
-import {
-  RunError
-} from "./chunk-KZLFUJ4J.js";
+} from "./chunk-MMD4MGLG.js";
 
 // action/src/cloud/provision.ts
-import { mkdir as mkdir2, rm } from "node:fs/promises";
-import { join as join2 } from "node:path";
+import { mkdir as mkdir3, rm as rm2 } from "node:fs/promises";
+import { join as join4 } from "node:path";
+
+// action/src/lifecycle/ledger.ts
+import { randomBytes } from "node:crypto";
+import { existsSync } from "node:fs";
+import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+var ledgerDir = (env = process.env) => env.TIPERF_LEDGER || join(tmpdir(), "tiperf-ledger");
+async function record(entry) {
+  const dir = ledgerDir();
+  await mkdir(dir, { recursive: true });
+  const file = join(dir, `${entry.kind}-${randomBytes(4).toString("hex")}.json`);
+  const full = { ...entry, owner: process.pid, started_at: (/* @__PURE__ */ new Date()).toISOString() };
+  await writeFile(file, `${JSON.stringify(full)}
+`);
+  return () => rm(file, { force: true });
+}
+var alive = (pid) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return e.code === "EPERM";
+  }
+};
+async function entriesIn(dir, log) {
+  const files = [];
+  for (const f of (await readdir(dir, { withFileTypes: true })).sort(
+    (a, b) => a.name.localeCompare(b.name)
+  )) {
+    if (f.isFile() && f.name.endsWith(".json")) files.push(f.name);
+    if (f.isDirectory()) {
+      for (const g of (await readdir(join(dir, f.name))).sort())
+        if (g.endsWith(".json")) files.push(join(f.name, g));
+    }
+  }
+  const entries = [];
+  for (const f of files) {
+    try {
+      entries.push([join(dir, f), JSON.parse(await readFile(join(dir, f), "utf8"))]);
+    } catch {
+      log(`reap: ${join(dir, f)} is not a ledger entry; left alone`);
+    }
+  }
+  return entries;
+}
+async function sweep(opts) {
+  const dir = opts.dir ?? ledgerDir();
+  const out = { swept: [], kept: [] };
+  if (!existsSync(dir)) return out;
+  const orderOf = (e) => opts.reapers[e.kind]?.order ?? Number.POSITIVE_INFINITY;
+  const entries = (await entriesIn(dir, opts.log)).sort(([, a], [, b]) => orderOf(a) - orderOf(b));
+  for (const [file, e] of entries) {
+    const age = Date.now() - Date.parse(e.started_at);
+    const due = opts.maxAgeMs === void 0 || !alive(e.owner) || age > opts.maxAgeMs;
+    const reaper = opts.reapers[e.kind];
+    if (!due || !reaper) {
+      if (!reaper) opts.log(`reap: ${file}: no reaper for entries of kind ${e.kind}; left alone`);
+      out.kept.push(e);
+      continue;
+    }
+    const ageText = `${Math.round(age / 6e4)} min old, owner ${e.owner} ${alive(e.owner) ? "running" : "gone"}`;
+    if (opts.dryRun) {
+      opts.log(`reap (dry run): would ${reaper.describe(e)} (${ageText})`);
+      out.swept.push(e);
+      continue;
+    }
+    try {
+      opts.log(`reap: ${e.what} (${ageText})`);
+      await reaper.reap(e, opts.log);
+      await rm(file, { force: true });
+      out.swept.push(e);
+    } catch (err) {
+      opts.log(`reap: ${e.what}: entry kept: ${err.message.split("\n")[0]}`);
+      out.kept.push(e);
+    }
+  }
+  return out;
+}
+
+// action/src/proc/process.ts
+import { spawn } from "node:child_process";
+import { closeSync, openSync, readFileSync } from "node:fs";
+
+// action/src/proc/env.ts
+import { accessSync, constants, statSync } from "node:fs";
+import { delimiter, join as join2 } from "node:path";
+var PASSED = [
+  "PATH",
+  "HOME",
+  "TMPDIR",
+  "LANG",
+  "LC_ALL",
+  "LC_CTYPE",
+  "LC_MESSAGES",
+  "LC_NUMERIC",
+  "TZ",
+  "USER",
+  "LOGNAME",
+  // tiup keeps its components, clusters and playground data under TIUP_HOME (default ~/.tiup)
+  "TIUP_HOME",
+  "TIUP_MIRRORS",
+  // ssh (the load host, tiup's native ssh) may authenticate through an agent
+  "SSH_AUTH_SOCK"
+];
+function childEnv(extra = {}, from = process.env) {
+  const env = {};
+  for (const key of PASSED) {
+    const value = from[key];
+    if (value !== void 0) env[key] = value;
+  }
+  env.LC_NUMERIC = "C";
+  if (env.PATH === void 0) env.PATH = "/usr/local/bin:/usr/bin:/bin:/usr/local/sbin:/usr/sbin:/sbin";
+  return { ...env, ...extra };
+}
+function findTool(name, path = childEnv().PATH ?? "") {
+  const candidates = name.includes("/") ? [name] : path.split(delimiter).map((d) => join2(d, name));
+  return candidates.find((c) => {
+    try {
+      accessSync(c, constants.X_OK);
+      return statSync(c).isFile();
+    } catch {
+      return false;
+    }
+  });
+}
+var firstTool = (names) => names.map((n) => findTool(n)).find((t) => t !== void 0) ?? names[0];
+
+// action/src/proc/process.ts
+var STATES = {
+  R: "running",
+  S: "sleeping",
+  D: "in uninterruptible I/O wait",
+  T: "stopped (SIGSTOP)",
+  t: "stopped by a debugger",
+  Z: "a zombie",
+  X: "dead",
+  I: "idle"
+};
+function procStat(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  } catch {
+    return void 0;
+  }
+}
+function processState(pid) {
+  const code = procStat(pid)?.[0];
+  return code === void 0 ? "gone" : STATES[code] ?? `in state ${code}`;
+}
+function startServerProcess(command, args, opts) {
+  const fd = openSync(opts.logFile, "a");
+  let child;
+  try {
+    child = spawn(command, args, {
+      detached: true,
+      stdio: ["ignore", fd, fd],
+      cwd: opts.cwd,
+      env: childEnv(),
+      ...opts.runAs ? { uid: opts.runAs.uid, gid: opts.runAs.gid } : {}
+    });
+  } finally {
+    closeSync(fd);
+  }
+  let alive2 = true;
+  const exited = new Promise((resolve2) => {
+    child.once("error", () => {
+      alive2 = false;
+      resolve2({ code: 127, signal: null });
+    });
+    child.once("exit", (code, signal) => {
+      alive2 = false;
+      resolve2({ code, signal });
+    });
+  });
+  const pid = child.pid ?? -1;
+  return {
+    pid,
+    exited,
+    isAlive: () => alive2,
+    async stop(signal, graceMs) {
+      if (!alive2) return;
+      try {
+        process.kill(pid, signal);
+        process.kill(pid, "SIGCONT");
+      } catch {
+        return;
+      }
+      const timer = new Promise((r) => setTimeout(() => r("timeout"), graceMs).unref());
+      if (await Promise.race([exited, timer]) === "timeout" && alive2) {
+        try {
+          process.kill(pid, "SIGKILL");
+        } catch {
+        }
+        await exited;
+      }
+    }
+  };
+}
+function runCommand(command, args, opts = {}) {
+  return new Promise((resolve2) => {
+    const child = spawn(command, args, {
+      stdio: ["ignore", "pipe", "pipe"],
+      timeout: opts.timeoutMs ?? 6e4,
+      killSignal: "SIGKILL",
+      signal: opts.signal,
+      env: opts.env ?? childEnv(),
+      ...opts.runAs ? { uid: opts.runAs.uid, gid: opts.runAs.gid } : {}
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout?.on("data", (d) => {
+      stdout += d;
+    });
+    child.stderr?.on("data", (d) => {
+      stderr += d;
+    });
+    child.once("error", (e) => resolve2({ code: 127, signal: null, stdout, stderr: stderr + e.message }));
+    child.once("close", (code, signal) => resolve2({ code, signal, stdout, stderr }));
+  });
+}
+
+// action/src/proc/quote.ts
+function shellQuote(arg) {
+  if (arg === "") return "''";
+  if (/^[A-Za-z0-9_@%+=:,./-]+$/.test(arg)) return arg;
+  return `'${arg.replace(/'/g, `'\\''`)}'`;
+}
+function shellCommand(argv) {
+  return argv.map(shellQuote).join(" ");
+}
+
+// action/src/proc/ssh.ts
+var WRAPPER = [
+  "exec 3<&0",
+  'setsid "$@" </dev/null 3<&- & p=$!',
+  '( while read -r s; do kill -s "$s" -- "-$p" 2>/dev/null; done; kill -s TERM -- "-$p" 2>/dev/null; sleep 3; kill -s KILL -- "-$p" 2>/dev/null ) <&3 & w=$!',
+  "exec 3<&-",
+  'wait "$p"; s=$?',
+  'kill "$w" 2>/dev/null',
+  'exit "$s"'
+].join("\n");
+function remoteCommand(argv) {
+  return shellCommand(["sh", "-c", WRAPPER, "sh", ...argv]);
+}
+function sshPath(path) {
+  if (/["\n\\]/.test(path))
+    throw new RunError(
+      `ssh cannot be given the path ${JSON.stringify(path)}: it holds a double quote, backslash or newline`
+    );
+  return `"${path.replace(/%/g, "%%")}"`;
+}
+function hostOptions(h) {
+  return [
+    "-o",
+    "BatchMode=yes",
+    "-o",
+    "StrictHostKeyChecking=accept-new",
+    // "Permanently added … to the list of known hosts" would land in the tool's output
+    "-o",
+    "LogLevel=ERROR",
+    ...h.knownHosts ? ["-o", `UserKnownHostsFile=${sshPath(h.knownHosts)}`] : [],
+    "-o",
+    "ServerAliveInterval=15",
+    "-o",
+    "ServerAliveCountMax=4",
+    "-o",
+    "ConnectTimeout=15",
+    "-p",
+    String(h.port),
+    ...h.identity ? ["-o", `IdentityFile=${sshPath(h.identity)}`, "-o", "IdentitiesOnly=yes"] : [],
+    "-l",
+    h.user,
+    ...h.jump ? ["-o", `ProxyCommand=${proxyCommand(h.jump)}`] : []
+  ];
+}
+function proxyCommand(jump) {
+  const args = ["ssh", ...hostOptions(jump), "-W", "%h:%p", jump.host];
+  return args.map((a) => a === "%h:%p" ? a : shellCommand([a]).replace(/%/g, "%%")).join(" ");
+}
+function sshArgs(h, remote) {
+  return [...hostOptions(h), h.host, "--", remote];
+}
 
 // action/src/cloud/keys.ts
 import { generateKeyPairSync } from "node:crypto";
-import { writeFile } from "node:fs/promises";
+import { writeFile as writeFile2 } from "node:fs/promises";
 function wire(bytes) {
   const len = Buffer.alloc(4);
   len.writeUInt32BE(bytes.length);
@@ -49,15 +322,65 @@ function generateRunKey(comment) {
   };
 }
 async function writePrivateKey(file, key) {
-  await writeFile(file, key.privateKey, { mode: 384, flag: "wx" });
+  await writeFile2(file, key.privateKey, { mode: 384, flag: "wx" });
+}
+
+// action/src/cloud/aws/user-data.ts
+function packagesOf(m) {
+  const base = ["numactl", "chrony", "curl"];
+  return m.role === "load" ? [...base, "sysbench", "haproxy", "mariadb-client"] : base;
+}
+function userData(m) {
+  const lines = [
+    "#!/bin/bash",
+    `# tiperf: first boot of ${m.name} (${m.role})`,
+    "set -euxo pipefail",
+    // kernel settings from the seeds (seed 000): no swapping, deep accept queues, no SYN cookies
+    "cat > /etc/sysctl.d/90-tiperf.conf <<'EOF'",
+    "vm.swappiness = 0",
+    "net.core.somaxconn = 32768",
+    "net.ipv4.tcp_syncookies = 0",
+    "fs.file-max = 1000000",
+    "EOF",
+    "sysctl --system",
+    "swapoff -a",
+    "cat > /etc/security/limits.d/90-tiperf.conf <<'EOF'",
+    "* soft nofile 1000000",
+    "* hard nofile 1000000",
+    "* soft stack 32768",
+    "* hard stack 32768",
+    "EOF",
+    // transparent huge pages off, as TiDB's deployment checklist asks
+    "echo never > /sys/kernel/mm/transparent_hugepage/enabled || true",
+    "echo never > /sys/kernel/mm/transparent_hugepage/defrag || true",
+    "export DEBIAN_FRONTEND=noninteractive",
+    "apt-get update -qq",
+    `apt-get install -y -qq ${packagesOf(m).join(" ")}`
+  ];
+  if (m.role === "tikv" || m.role === "tiflash")
+    lines.push(
+      // the first whole disk that is not the root disk and has no partitions: the instance store
+      // (NVMe) or the data volume; ext4 mounted nodelalloc,noatime as TiKV's docs and seed 000 do
+      'root_disk=$(lsblk -no PKNAME "$(findmnt -no SOURCE /)")',
+      `data_disk=$(lsblk -dn -o NAME,TYPE | awk -v r="$root_disk" '$2=="disk" && $1!=r {print $1; exit}')`,
+      'if [ -n "$data_disk" ]; then',
+      '  mkfs.ext4 -q -F "/dev/$data_disk"',
+      "  mkdir -p /tidb-data",
+      '  echo "/dev/$data_disk /tidb-data ext4 defaults,nodelalloc,noatime 0 2" >> /etc/fstab',
+      "  mount /tidb-data",
+      "fi"
+    );
+  lines.push("touch /var/lib/tiperf-ready");
+  return `${lines.join("\n")}
+`;
 }
 
 // action/src/cloud/aws/index.ts
 var CHECK_IP = "https://checkip.amazonaws.com";
 var AWS_CLOUD = {
   async program(o) {
-    const { awsClusterProgram } = await import("./chunk-E646XMSP.js");
-    return awsClusterProgram(o);
+    const awsClusterProgram = await programs.aws();
+    return awsClusterProgram(programArgs(o));
   },
   sweep(profile, runId, log) {
     const region = profile.aws?.region;
@@ -87,8 +410,20 @@ var AWS_CLOUD = {
   },
   ready: () => ["test", "-e", "/var/lib/tiperf-ready"]
 };
+function programArgs(o) {
+  const settings = o.profile.aws;
+  if (!settings) throw new Error(`profile ${o.profile.name}: provider aws needs an aws section`);
+  return {
+    settings,
+    machines: machinesOf(o.profile).map((m) => ({ ...m, userData: userData(m) })),
+    tags: o.tags,
+    sshCidr: o.sshCidr,
+    publicKey: o.publicKey,
+    ...o.endpoint ? { endpoint: o.endpoint } : {}
+  };
+}
 
-// action/src/cloud/kinds.ts
+// action/src/cloud/registry.ts
 var CLOUDS = {
   aws: AWS_CLOUD
 };
@@ -99,10 +434,85 @@ function cloudOf(provider) {
 }
 
 // action/src/cloud/stack.ts
-import { existsSync, readdirSync, rmSync } from "node:fs";
-import { mkdir } from "node:fs/promises";
-import { dirname, join, resolve } from "node:path";
+import { existsSync as existsSync2, readdirSync, rmSync } from "node:fs";
+import { mkdir as mkdir2 } from "node:fs/promises";
+import { dirname, join as join3, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+
+// action/src/lifecycle/teardown.ts
+var stack = [];
+function onTeardown(name, run) {
+  const entry = { name, run };
+  stack.push(entry);
+  return () => {
+    const i = stack.indexOf(entry);
+    if (i >= 0) stack.splice(i, 1);
+  };
+}
+async function teardownAll(log = () => {
+}) {
+  while (stack.length > 0) {
+    const entry = stack.pop();
+    try {
+      await entry.run();
+    } catch (e) {
+      log(`teardown: ${entry.name} failed: ${e.message}`);
+    }
+  }
+}
+var Interrupted = class extends Error {
+  constructor(signal, exitCode) {
+    super(`interrupted by ${signal}`);
+    this.signal = signal;
+    this.exitCode = exitCode;
+    this.name = "Interrupted";
+  }
+  signal;
+  exitCode;
+};
+var graces = [];
+function holdGrace(ms) {
+  const token = { ms };
+  graces.push(token);
+  return () => {
+    const i = graces.indexOf(token);
+    if (i >= 0) graces.splice(i, 1);
+  };
+}
+var installed = false;
+function installSignalTeardown(abort, log, graceMs = 6e4) {
+  if (installed) return;
+  installed = true;
+  for (const [signal, code] of [
+    ["SIGINT", 130],
+    ["SIGTERM", 143],
+    ["SIGHUP", 129]
+  ]) {
+    process.on(signal, () => {
+      if (abort.signal.aborted) return;
+      log(`tiperf: ${signal} received: stopping and tearing down`);
+      abort.abort(new Interrupted(signal, code));
+      const grace = Math.max(graceMs, ...graces.map((g) => g.ms));
+      setTimeout(() => {
+        log(`tiperf: still unwinding after ${grace / 1e3}s: tearing down directly`);
+        void teardownAll(log).finally(() => process.exit(code));
+      }, grace).unref();
+    });
+  }
+}
+function installCrashTeardown(log, describe) {
+  let crashed = false;
+  const crash = (e) => {
+    if (crashed) return;
+    crashed = true;
+    log(`error: ${describe(e)}`);
+    void teardownAll(log).finally(() => process.exit(3));
+  };
+  process.on("uncaughtException", crash);
+  process.on("unhandledRejection", crash);
+}
+
+// action/src/cloud/stack.ts
 var automation;
 var loadAutomation = () => {
   automation ??= import("@pulumi/pulumi/automation/index.js").then(
@@ -118,17 +528,17 @@ function pulumiBinary() {
   const onPath = findTool("pulumi");
   if (onPath) return onPath;
   const tools = resolve(".tools/bin/pulumi");
-  if (existsSync(tools)) return tools;
+  if (existsSync2(tools)) return tools;
   throw new RunError(
     "the Pulumi CLI is not installed: install it (pulumi.com/docs/install) or run scripts/setup.sh --test, which builds it into .tools/bin"
   );
 }
 async function dynamicProviderPlugin(dir) {
-  const { writeFile: writeFile2 } = await import("node:fs/promises");
+  const { writeFile: writeFile3 } = await import("node:fs/promises");
   const entry = fileURLToPath(import.meta.resolve("@pulumi/pulumi/cmd/dynamic-provider/index.js"));
-  await mkdir(dir, { recursive: true });
-  const file = join(dir, "pulumi-resource-pulumi-nodejs");
-  await writeFile2(
+  await mkdir2(dir, { recursive: true });
+  const file = join3(dir, "pulumi-resource-pulumi-nodejs");
+  await writeFile3(
     file,
     `#!/bin/sh
 exec ${JSON.stringify(process.execPath)} ${JSON.stringify(entry)} "$@"
@@ -154,9 +564,9 @@ function valuesOf(doc, key, out = /* @__PURE__ */ new Set()) {
   return out;
 }
 var CloudStack = class _CloudStack {
-  constructor(o, stack) {
+  constructor(o, stack2) {
     this.o = o;
-    this.stack = stack;
+    this.stack = stack2;
   }
   o;
   stack;
@@ -189,24 +599,24 @@ var CloudStack = class _CloudStack {
   }
   static async select(o) {
     const auto = await loadAutomation();
-    await mkdir(o.workDir, { recursive: true });
-    if (o.backend.startsWith("file://")) await mkdir(o.backend.slice("file://".length), { recursive: true });
+    await mkdir2(o.workDir, { recursive: true });
+    if (o.backend.startsWith("file://")) await mkdir2(o.backend.slice("file://".length), { recursive: true });
     const binary = pulumiBinary();
     const pulumiCommand = await auto.PulumiCommand.get({
       root: dirname(dirname(binary)),
       skipVersionCheck: true
     });
-    const plugins = await dynamicProviderPlugin(join(o.workDir, "bin"));
+    const plugins = await dynamicProviderPlugin(join3(o.workDir, "bin"));
     const envVars = {
       // tiperf keeps no secrets in a stack; the passphrase only satisfies the file backend
       PULUMI_CONFIG_PASSPHRASE: process.env.PULUMI_CONFIG_PASSPHRASE ?? "tiperf",
       PULUMI_SKIP_UPDATE_CHECK: "true",
       PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
-      PULUMI_HOME: process.env.PULUMI_HOME ?? join(o.workDir, "pulumi-home"),
+      PULUMI_HOME: process.env.PULUMI_HOME ?? join3(o.workDir, "pulumi-home"),
       PATH: `${plugins}:${dirname(binary)}:${process.env.PATH ?? ""}`,
       ...o.env ?? {}
     };
-    const stack = await auto.LocalWorkspace.createOrSelectStack(
+    const stack2 = await auto.LocalWorkspace.createOrSelectStack(
       { stackName: o.stack, projectName: PROJECT, program: o.program },
       {
         workDir: o.workDir,
@@ -215,7 +625,7 @@ var CloudStack = class _CloudStack {
         projectSettings: { name: PROJECT, runtime: "nodejs", backend: { url: o.backend } }
       }
     );
-    return new _CloudStack(o, stack);
+    return new _CloudStack(o, stack2);
   }
   /** What the stack's state holds: resources, pending operations, the run ids in its tags. */
   async state() {
@@ -232,7 +642,7 @@ var CloudStack = class _CloudStack {
   /** The lock files of a file:// backend (a killed `pulumi up` leaves its lock). */
   lockDir() {
     if (!this.o.backend.startsWith("file://")) return void 0;
-    return join(
+    return join3(
       this.o.backend.slice("file://".length),
       ".pulumi",
       "locks",
@@ -243,7 +653,7 @@ var CloudStack = class _CloudStack {
   }
   locked() {
     const dir = this.lockDir();
-    return Boolean(dir && existsSync(dir) && readdirSync(dir).length > 0);
+    return Boolean(dir && existsSync2(dir) && readdirSync(dir).length > 0);
   }
   /** Creates the cluster; the teardown destroys it from here on, even if `up` fails half-way. */
   async up(signal) {
@@ -315,7 +725,7 @@ var CloudStack = class _CloudStack {
     await step("cancel the lock", async () => {
       const dir = this.lockDir();
       if (dir) {
-        const n = existsSync(dir) ? readdirSync(dir).length : 0;
+        const n = existsSync2(dir) ? readdirSync(dir).length : 0;
         rmSync(dir, { recursive: true, force: true });
         this.o.log(`cloud: recovery: removed ${n} lock file(s) of ${this.o.stack}`);
       } else await this.stack.cancel();
@@ -366,10 +776,10 @@ async function provisionCluster(o) {
   const kind = cloudOf(profile.provider);
   const aws = profile.aws;
   if (!aws) throw new RunError(`profile ${profile.name}: provider ${profile.provider} needs its settings`);
-  const dir = join2(o.runDir, "cloud");
-  await mkdir2(dir, { recursive: true });
+  const dir = join4(o.runDir, "cloud");
+  await mkdir3(dir, { recursive: true });
   const key = generateRunKey(`tiperf-${o.runId}`);
-  const identityFile = join2(dir, "id_rsa");
+  const identityFile = join4(dir, "id_rsa");
   await writePrivateKey(identityFile, key);
   const sshCidr = await kind.runnerCidr(profile);
   const pr = pullRequest();
@@ -382,12 +792,12 @@ async function provisionCluster(o) {
   );
   const rec = {
     name: stackName(profile),
-    backend: aws.backend ?? `file://${join2(dir, "state")}`,
-    workDir: join2(dir, "workspace"),
+    backend: aws.backend ?? `file://${join4(dir, "state")}`,
+    workDir: join4(dir, "workspace"),
     provider: profile.provider,
     runId: o.runId,
     aws,
-    tiupClusters: o.tiupClusters
+    forget: o.forget
   };
   log(
     `cloud: ${profile.provider} ${aws.region}: stack ${rec.name}, SSH admitted from ${sshCidr}, expires ${tags["tiperf:expires-at"]}`
@@ -401,7 +811,7 @@ async function provisionCluster(o) {
   });
   const startedAt = Date.now();
   const program = await kind.program({ profile, tags, sshCidr, publicKey: key.publicKey });
-  let stack;
+  let stack2;
   const cluster = {
     hosts: { hosts: {}, bastion: "", identityFile },
     machines: [],
@@ -409,28 +819,28 @@ async function provisionCluster(o) {
     stackName: rec.name,
     startedAt,
     destroy: async () => {
-      await stack?.destroy();
-      await forgetTiup(o.tiupHome, rec.tiupClusters);
+      await stack2?.destroy();
+      await forgetRecords(rec.forget);
       cluster.endedAt ??= Date.now();
       await forget();
     }
   };
   try {
-    stack = await CloudStack.open(stackOptions(rec, log, program));
-    const outputs = await stack.up(o.signal);
-    cluster.machines = machinesOf(outputs);
+    stack2 = await CloudStack.open(stackOptions(rec, log, program));
+    const outputs = await stack2.up(o.signal);
+    cluster.machines = machinesOf2(outputs);
     cluster.hosts = hostsOf(cluster.machines, identityFile);
     log(
       `cloud: ${cluster.machines.length} machines: ${cluster.machines.map((m) => `${m.name} ${m.privateIp}`).join(", ")}; bastion (load host) ${cluster.hosts.bastion}`
     );
-    await waitReady(cluster, kind.ready, join2(dir, "known_hosts"), o.signal, log);
+    await waitReady(cluster, kind.ready, join4(dir, "known_hosts"), o.signal, log);
   } catch (e) {
     await cluster.destroy().catch((err) => log(`teardown: ${err.message}`));
     throw e;
   }
   return cluster;
 }
-function machinesOf(outputs) {
+function machinesOf2(outputs) {
   const list = outputs.machines;
   const ok = (m) => {
     const x = m;
@@ -496,22 +906,40 @@ async function waitReady(c, ready, knownHosts, signal, log, limitMs = 20 * 6e4) 
   }
   log(`cloud: every machine ready ${Math.round((Date.now() - started) / 1e3)}s after up`);
 }
-async function forgetTiup(tiupHome, names) {
-  for (const name of names)
-    await rm(join2(tiupHome, "storage", "cluster", "clusters", name), { recursive: true, force: true });
+async function forgetRecords(paths = []) {
+  for (const path of paths) await rm2(path, { recursive: true, force: true });
 }
-async function recoverRecorded(e, tiupHome, log) {
+async function recoverRecorded(e, log) {
   const s = e.stack;
   const recovered = await CloudStack.recoverLeft(stackOptions(s, log, async () => ({})));
-  await forgetTiup(tiupHome, s.tiupClusters);
+  await forgetRecords(s.forget);
   return recovered;
 }
 
 export {
+  childEnv,
+  findTool,
+  firstTool,
+  onTeardown,
+  teardownAll,
+  Interrupted,
+  installSignalTeardown,
+  installCrashTeardown,
+  shellCommand,
+  remoteCommand,
+  sshArgs,
+  ledgerDir,
+  record,
+  alive,
+  sweep,
+  procStat,
+  processState,
+  startServerProcess,
+  runCommand,
   pullRequest,
   stackName,
   provisionCluster,
-  machinesOf,
+  machinesOf2 as machinesOf,
   hostsOf,
   remoteOf,
   recoverRecorded

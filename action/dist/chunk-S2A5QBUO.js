@@ -3,20 +3,23 @@ import { createRequire as __cr } from 'node:module'; const require = __cr(import
 import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } from 'node:path';
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
-  KINDS,
-  client,
-  findTagged,
-  reapAws,
-  sweepRun
-} from "./chunk-7N3WP33W.js";
-import "./chunk-C43YTSSF.js";
-import "./chunk-KZLFUJ4J.js";
+  hostsOf,
+  machinesOf,
+  provisionCluster,
+  pullRequest,
+  recoverRecorded,
+  remoteOf,
+  stackName
+} from "./chunk-SMGZJZRQ.js";
+import "./chunk-MMD4MGLG.js";
 import "./chunk-NFEUZB2Z.js";
 import "./chunk-3EADY6QU.js";
 export {
-  KINDS,
-  client,
-  findTagged,
-  reapAws,
-  sweepRun
+  hostsOf,
+  machinesOf,
+  provisionCluster,
+  pullRequest,
+  recoverRecorded,
+  remoteOf,
+  stackName
 };

@@ -1,29 +1,19 @@
 import { mkdtemp, readFile, rm } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
-import { RunError } from "../errors.ts";
-import { type CommandResult, processState, type ServerProcess } from "../proc/process.ts";
-import type { TargetSpec } from "../specfile/schema.ts";
-import { onTeardown } from "../teardown.ts";
+import { RunError } from "../../errors.ts";
+import { record } from "../../lifecycle/ledger.ts";
+import { onTeardown } from "../../lifecycle/teardown.ts";
+import { freePort } from "../../proc/port.ts";
+import { type CommandResult, processState, type ServerProcess } from "../../proc/process.ts";
 import { pinProcesses } from "./affinity.ts";
 import { applyResources, processTree } from "./cgroup.ts";
-import { keepLogs, record } from "./ledger.ts";
-import type { Connection, Target } from "./types.ts";
+import { keepLogs } from "./reapers.ts";
+import type { LocalTargetSpec } from "./schema.ts";
 
-/** A port on 127.0.0.1 that nothing listens on right now. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.unref();
-    srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const addr = srv.address();
-      const port = typeof addr === "object" && addr ? addr.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
-}
+export { freePort };
+
+import type { Connection, Target } from "../types.ts";
 
 export async function makeWorkDir(kind: string): Promise<string> {
   return mkdtemp(join(tmpdir(), `tiperf-${kind}-`));
@@ -171,7 +161,7 @@ export function lifecycle(opts: {
  */
 export async function settleServer(o: {
   what: string;
-  spec: TargetSpec;
+  spec: LocalTargetSpec;
   server: ServerProcess;
   query: (sql: string) => Promise<CommandResult>;
   versionSql: string;
@@ -204,7 +194,7 @@ export class StartupError extends RunError {}
  */
 export async function startupFailure(
   e: unknown,
-  o: { what: string; logs: string[]; logDir: string; config: TargetSpec["config"] },
+  o: { what: string; logs: string[]; logDir: string; config: LocalTargetSpec["config"] },
 ): Promise<unknown> {
   if (!(e instanceof StartupError)) return e;
   const kept = o.logs.map((l) => join(o.logDir, basename(l)));
@@ -243,7 +233,8 @@ export function respawner(
 
 /** The Target of a private server on 127.0.0.1, once it is up and settled. */
 export function localTarget(o: {
-  kind: "mariadb" | "postgres";
+  kind: string;
+  spec: LocalTargetSpec;
   protocol: Connection["protocol"];
   user: string;
   port: number;
@@ -269,7 +260,9 @@ export function localTarget(o: {
     },
     state: () => `${o.kind} server (pid ${life.server.pid}) is ${processState(life.server.pid)}`,
     createDatabase: o.createDatabase,
+    settings: o.spec.config,
     effectiveConfig: o.effectiveConfig,
+    ...(o.spec.resources ? { resources: resourcesText(o.spec.resources) } : {}),
     get died() {
       return life.died;
     },
@@ -286,4 +279,12 @@ export function localTarget(o: {
 export function checkDatabaseName(name: string): string {
   if (!/^[a-z_][a-z0-9_]{0,62}$/.test(name)) throw new RunError(`bad database name ${JSON.stringify(name)}`);
   return name;
+}
+
+/** target.resources as the result records them: the quota as a percentage of one CPU. */
+function resourcesText(r: NonNullable<LocalTargetSpec["resources"]>): { cpu_quota?: string; cpus?: string } {
+  return {
+    ...(r.cpu_quota !== undefined ? { cpu_quota: `${Math.round(r.cpu_quota * 1000) / 10}%` } : {}),
+    ...(r.cpus !== undefined ? { cpus: r.cpus } : {}),
+  };
 }

@@ -1,8 +1,8 @@
-// The clouds tiperf creates clusters on, one registry line each: a provider of a profile (aws) →
-// its Pulumi program, its tag sweep, what the Pulumi CLI needs in its environment, how the runner's
-// address is learned, and the command that says a machine finished preparing itself.
+// What a cloud gives tiperf (roachprod's vm.Provider is the model): its Pulumi program, its tag
+// sweep, what the Pulumi CLI needs in its environment, how the runner's address is learned, and the
+// command that says a machine finished preparing itself. Each cloud is a folder implementing this
+// and one line of cloud/registry.ts.
 import type { Profile } from "../targets/tidb/profile.ts";
-import { AWS_CLOUD } from "./aws/index.ts";
 
 type PulumiFn = import("@pulumi/pulumi/automation/index.js").PulumiFn;
 
@@ -17,7 +17,7 @@ export interface CloudMachine {
   sshPort?: number;
 }
 
-export interface CloudKind {
+export interface CloudProvider {
   /** The inline program creating a profile's machines; its output `machines` lists them. */
   program(o: {
     profile: Profile;
@@ -33,14 +33,4 @@ export interface CloudKind {
   runnerCidr(profile: Profile): Promise<string>;
   /** Run on a machine over SSH, exits 0 once its boot-time preparation (user data) is done. */
   ready(machine: CloudMachine): string[];
-}
-
-export const CLOUDS: Record<string, CloudKind> = {
-  aws: AWS_CLOUD,
-};
-
-export function cloudOf(provider: string): CloudKind {
-  const kind = CLOUDS[provider];
-  if (!kind) throw new Error(`no cloud ${provider} (clouds: ${Object.keys(CLOUDS).join(", ")})`);
-  return kind;
 }

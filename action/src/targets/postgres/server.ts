@@ -2,10 +2,10 @@ import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync } from "node:fs";
 import { chown, rm } from "node:fs/promises";
 import { join } from "node:path";
-import { RunError } from "../errors.ts";
-import { type RunAs, runCommand, type ServerProcess, startServerProcess } from "../proc/process.ts";
-import type { TargetSpec } from "../specfile/schema.ts";
-import { onTeardown } from "../teardown.ts";
+import { RunError } from "../../errors.ts";
+import { onTeardown } from "../../lifecycle/teardown.ts";
+import { type RunAs, runCommand, type ServerProcess, startServerProcess } from "../../proc/process.ts";
+import type { LocalTargetSpec } from "../local/schema.ts";
 import {
   checkDatabaseName,
   freePort,
@@ -15,8 +15,8 @@ import {
   respawner,
   settleServer,
   startupFailure,
-} from "./local.ts";
-import type { StartOptions, Target } from "./types.ts";
+} from "../local/server.ts";
+import type { StartOptions, Target } from "../types.ts";
 
 /** Debian installs each major version under /usr/lib/postgresql/N/bin: those with a server, newest first. */
 export function postgresBinDirs(): string[] {
@@ -53,14 +53,57 @@ function runAs(): RunAs | undefined {
   }
 }
 
-function settingArgs(config: TargetSpec["config"]): string[] {
+function settingArgs(config: LocalTargetSpec["config"]): string[] {
   return Object.entries(config).flatMap(([k, v]) => [
     "-c",
     `${k}=${typeof v === "boolean" ? (v ? "on" : "off") : v}`,
   ]);
 }
 
-export async function startPostgres(spec: TargetSpec, opts: StartOptions): Promise<Target> {
+/**
+ * The command lines of a private PostgreSQL: initdb and the server. The plan prints them with
+ * <workdir> and <port>; the run starts what they say with the real ones.
+ */
+export function postgresCommands(o: {
+  bin: string;
+  workDir: string;
+  port: string;
+  maxConnections: number;
+  config: LocalTargetSpec["config"];
+}): { install: string[]; server: string[] } {
+  const dataDir = join(o.workDir, "data");
+  return {
+    install: [
+      join(o.bin, "initdb"),
+      "-D",
+      dataDir,
+      "--auth=trust",
+      "-U",
+      "postgres",
+      "-E",
+      "UTF8",
+      "--no-sync",
+      "--no-instructions",
+    ],
+    server: [
+      join(o.bin, "postgres"),
+      "-D",
+      dataDir,
+      "-p",
+      o.port,
+      "-c",
+      "listen_addresses=127.0.0.1",
+      "-c",
+      `unix_socket_directories=${o.workDir}`,
+      "-c",
+      `max_connections=${Math.max(100, o.maxConnections + 20)}`,
+      // The spec's settings come last so they win over tiperf's defaults.
+      ...settingArgs(o.config),
+    ],
+  };
+}
+
+export async function startPostgres(spec: LocalTargetSpec, opts: StartOptions): Promise<Target> {
   const bin = binDir();
   const user = runAs();
   const workDir = await makeWorkDir("postgres");
@@ -70,34 +113,28 @@ export async function startPostgres(spec: TargetSpec, opts: StartOptions): Promi
   const serverLog = join(workDir, "postgres.log");
   const logs = [serverLog];
 
-  const init = await runCommand(
-    join(bin, "initdb"),
-    ["-D", dataDir, "--auth=trust", "-U", "postgres", "-E", "UTF8", "--no-sync", "--no-instructions"],
-    { runAs: user, timeoutMs: 120_000 },
-  );
+  const port = await freePort();
+  const commands = postgresCommands({
+    bin,
+    workDir,
+    port: String(port),
+    maxConnections: opts.maxConnections,
+    config: spec.config,
+  });
+  opts.step?.({ phase: "start", where: "runner", run: { command: commands.install } });
+  const init = await runCommand(commands.install[0] as string, commands.install.slice(1), {
+    runAs: user,
+    timeoutMs: 120_000,
+  });
   if (init.code !== 0) {
     removeWorkDir();
     await rm(workDir, { recursive: true, force: true });
     throw new RunError(`initdb failed (exit ${init.code}):\n${(init.stderr || init.stdout).slice(-2000)}`);
   }
 
-  const port = await freePort();
-  const args = [
-    "-D",
-    dataDir,
-    "-p",
-    String(port),
-    "-c",
-    "listen_addresses=127.0.0.1",
-    "-c",
-    `unix_socket_directories=${workDir}`,
-    "-c",
-    `max_connections=${Math.max(100, opts.maxConnections + 20)}`,
-    // The spec's settings come last so they win over tiperf's defaults.
-    ...settingArgs(spec.config),
-  ];
+  opts.step?.({ phase: "start", where: "runner", run: { command: commands.server } });
   const spawnServer = () =>
-    startServerProcess(join(bin, "postgres"), args, {
+    startServerProcess(commands.server[0] as string, commands.server.slice(1), {
       logFile: serverLog,
       runAs: user,
       cwd: workDir,
@@ -141,6 +178,7 @@ export async function startPostgres(spec: TargetSpec, opts: StartOptions): Promi
     const { version, effectiveConfig } = await settle(server);
     opts.log(`target: PostgreSQL ${version} on 127.0.0.1:${port} (pid ${server.pid}, datadir ${dataDir})`);
     return localTarget({
+      spec,
       kind: "postgres",
       protocol: "postgres",
       user: "postgres",

@@ -3,69 +3,40 @@ import { createRequire as __cr } from 'node:module'; const require = __cr(import
 import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } from 'node:path';
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
-  provisionCluster
-} from "./chunk-H2FMFXWO.js";
-import {
-  MARIADB_PROGRAMS,
-  TidbRun,
-  checkCpus,
-  checkDatabaseName,
-  freePort,
-  lifecycle,
-  localTarget,
-  makeWorkDir,
-  planTidb,
-  respawner,
-  settleServer,
-  startMariadb,
-  startupFailure,
-  tiupHome
-} from "./chunk-CEWP3ZNL.js";
-import {
-  DRIVERS,
   HostSchema,
   RunDir,
   TargetInfoSchema,
-  batchMeans,
-  blockLogShift,
-  canonicalJson,
-  driverOf,
-  findTool,
-  loadSpec,
-  mean,
-  mostSpecificLine,
+  TargetSchema,
+  checkCpus,
+  cpuList,
+  deepMerge,
+  kindOf,
   newRunId,
-  normalQuantile,
-  onTeardown,
-  pairedLogShift,
-  parseSpec,
+  parsePercent,
   readModel,
   readResult,
-  record,
-  runCommand,
   runTool,
-  startServerProcess,
-  tQuantile,
-  welchLogShift,
   writeAtomic
-} from "./chunk-GYLYMR6W.js";
+} from "./chunk-CN645COZ.js";
 import {
-  checkBudget,
-  estimateCost,
-  placeholderHosts,
-  withHosts
-} from "./chunk-C43YTSSF.js";
+  findTool,
+  record
+} from "./chunk-SMGZJZRQ.js";
 import {
   EXIT,
   InputError,
   RunError,
   TiperfError,
   WriteError,
+  durationSchema,
   errnoText,
   external_exports,
-  loadProfile,
-  require_dist
-} from "./chunk-KZLFUJ4J.js";
+  formatIssues,
+  forwardIssues,
+  parseYaml,
+  require_dist,
+  validateYaml
+} from "./chunk-MMD4MGLG.js";
 import {
   __commonJS,
   __export,
@@ -1850,6 +1821,1718 @@ var require_light = __commonJS({
   }
 });
 
+// action/src/drivers/go-tpc/index.ts
+import { cpus } from "node:os";
+
+// action/src/compare/stats.ts
+var mean = (xs) => xs.reduce((a4, b10) => a4 + b10, 0) / xs.length;
+function variance(xs) {
+  if (xs.length < 2) return Number.NaN;
+  const m3 = mean(xs);
+  return xs.reduce((s2, x4) => s2 + (x4 - m3) ** 2, 0) / (xs.length - 1);
+}
+var stddev = (xs) => Math.sqrt(variance(xs));
+function logGamma(x4) {
+  const c4 = [
+    0.9999999999998099,
+    676.5203681218851,
+    -1259.1392167224028,
+    771.3234287776531,
+    -176.6150291621406,
+    12.507343278686905,
+    -0.13857109526572012,
+    9984369578019572e-21,
+    15056327351493116e-23
+  ];
+  if (x4 < 0.5) return Math.log(Math.PI / Math.sin(Math.PI * x4)) - logGamma(1 - x4);
+  const z = x4 - 1;
+  let a4 = c4[0];
+  const t = z + 7.5;
+  for (let i = 1; i < 9; i++) a4 += c4[i] / (z + i);
+  return 0.5 * Math.log(2 * Math.PI) + (z + 0.5) * Math.log(t) - t + Math.log(a4);
+}
+function betaCf(a4, b10, x4) {
+  const tiny = 1e-300;
+  let c4 = 1;
+  let d = 1 - (a4 + b10) * x4 / (a4 + 1);
+  if (Math.abs(d) < tiny) d = tiny;
+  d = 1 / d;
+  let h2 = d;
+  for (let m3 = 1; m3 <= 300; m3++) {
+    const m22 = 2 * m3;
+    let aa = m3 * (b10 - m3) * x4 / ((a4 + m22 - 1) * (a4 + m22));
+    d = 1 + aa * d;
+    if (Math.abs(d) < tiny) d = tiny;
+    c4 = 1 + aa / c4;
+    if (Math.abs(c4) < tiny) c4 = tiny;
+    d = 1 / d;
+    h2 *= d * c4;
+    aa = -(a4 + m3) * (a4 + b10 + m3) * x4 / ((a4 + m22) * (a4 + m22 + 1));
+    d = 1 + aa * d;
+    if (Math.abs(d) < tiny) d = tiny;
+    c4 = 1 + aa / c4;
+    if (Math.abs(c4) < tiny) c4 = tiny;
+    d = 1 / d;
+    const del = d * c4;
+    h2 *= del;
+    if (Math.abs(del - 1) < 1e-14) break;
+  }
+  return h2;
+}
+function incompleteBeta(a4, b10, x4) {
+  if (x4 <= 0) return 0;
+  if (x4 >= 1) return 1;
+  const front = Math.exp(logGamma(a4 + b10) - logGamma(a4) - logGamma(b10) + a4 * Math.log(x4) + b10 * Math.log(1 - x4));
+  return x4 < (a4 + 1) / (a4 + b10 + 2) ? front * betaCf(a4, b10, x4) / a4 : 1 - front * betaCf(b10, a4, 1 - x4) / b10;
+}
+function tCdf(t, df) {
+  const x4 = df / (df + t * t);
+  const tail = 0.5 * incompleteBeta(df / 2, 0.5, x4);
+  return t >= 0 ? 1 - tail : tail;
+}
+function tQuantile(p, df) {
+  if (!(p > 0 && p < 1)) throw new RangeError(`tQuantile: p must be in (0, 1), got ${p}`);
+  if (!Number.isFinite(df)) return normalQuantile(p);
+  let lo = -1e4;
+  let hi = 1e4;
+  for (let i = 0; i < 200 && hi - lo > 1e-12; i++) {
+    const mid = (lo + hi) / 2;
+    if (tCdf(mid, df) < p) lo = mid;
+    else hi = mid;
+  }
+  return (lo + hi) / 2;
+}
+function normalQuantile(p) {
+  const a4 = [
+    -39.69683028665376,
+    220.9460984245205,
+    -275.9285104469687,
+    138.357751867269,
+    -30.66479806614716,
+    2.506628277459239
+  ];
+  const b10 = [
+    -54.47609879822406,
+    161.5858368580409,
+    -155.6989798598866,
+    66.80131188771972,
+    -13.28068155288572
+  ];
+  const c4 = [
+    -0.007784894002430293,
+    -0.3223964580411365,
+    -2.400758277161838,
+    -2.549732539343734,
+    4.374664141464968,
+    2.938163982698783
+  ];
+  const d = [0.007784695709041462, 0.3224671290700398, 2.445134137142996, 3.754408661907416];
+  const pl = 0.02425;
+  const poly2 = (k2, x4) => k2.reduce((s2, v) => s2 * x4 + v, 0);
+  if (p < pl) {
+    const q2 = Math.sqrt(-2 * Math.log(p));
+    return poly2(c4, q2) / (poly2(d, q2) * q2 + 1);
+  }
+  if (p > 1 - pl) return -normalQuantile(1 - p);
+  const q = p - 0.5;
+  const r = q * q;
+  return poly2(a4, r) * q / (poly2(b10, r) * r + 1);
+}
+var TRIM = 0.1;
+function trimmedShift(xs, trim) {
+  const n = xs.length;
+  const g = Math.floor(trim * n);
+  const sorted = [...xs].sort((a4, b10) => a4 - b10);
+  const kept = sorted.slice(g, n - g);
+  const lo = sorted[g];
+  const hi = sorted[n - g - 1];
+  const winsorized = sorted.map((x4) => Math.min(Math.max(x4, lo), hi));
+  const h2 = n - 2 * g;
+  const se = Math.sqrt(variance(winsorized) / n) / (h2 / n);
+  return { estimate: mean(kept), se, df: h2 - 1, n };
+}
+function pairedLogShift(base, head, trim = TRIM) {
+  if (base.length !== head.length) throw new Error("paired samples must have equal length");
+  return trimmedShift(
+    base.map((b10, i) => Math.log(head[i] / b10)),
+    trim
+  );
+}
+function welchLogShift(base, head) {
+  const lb = base.map(Math.log);
+  const lh = head.map(Math.log);
+  const vb = variance(lb) / lb.length;
+  const vh = variance(lh) / lh.length;
+  const se = Math.sqrt(vb + vh);
+  const df = (vb + vh) ** 2 / (vb ** 2 / (lb.length - 1) + vh ** 2 / (lh.length - 1));
+  return { estimate: mean(lh) - mean(lb), se, df, n: Math.min(lb.length, lh.length) };
+}
+function batchMeans(xs, batches) {
+  const k2 = Math.min(batches, xs.length);
+  const out = [];
+  for (let i = 0; i < k2; i++) {
+    const from = Math.floor(i * xs.length / k2);
+    const to = Math.floor((i + 1) * xs.length / k2);
+    out.push(mean(xs.slice(from, to)));
+  }
+  return out;
+}
+function blockLogShift(pairs) {
+  const byBlock = /* @__PURE__ */ new Map();
+  for (const p of pairs) {
+    const list = byBlock.get(p.block) ?? [];
+    list.push(Math.log(p.head / p.base));
+    byBlock.set(p.block, list);
+  }
+  const groups2 = [...byBlock.values()];
+  const means = groups2.map(mean);
+  const b10 = groups2.length;
+  const n = pairs.length;
+  const estimate2 = b10 ? mean(means) : Number.NaN;
+  const se = b10 > 1 ? Math.sqrt(variance(means) / b10) : Number.NaN;
+  let betweenShare = 0;
+  if (b10 > 1 && n > b10) {
+    const grand = mean(groups2.flat());
+    const msb = groups2.reduce((s2, g) => s2 + g.length * (mean(g) - grand) ** 2, 0) / (b10 - 1);
+    const msw = groups2.reduce((s2, g) => s2 + g.reduce((t, x4) => t + (x4 - mean(g)) ** 2, 0), 0) / (n - b10);
+    const n0 = (n - groups2.reduce((s2, g) => s2 + g.length ** 2, 0) / n) / (b10 - 1);
+    const between = Math.max(0, (msb - msw) / n0);
+    betweenShare = between + msw > 0 ? between / (between + msw) : 0;
+  }
+  return { estimate: estimate2, se, df: b10 - 1, n: b10, blocks: b10, betweenShare };
+}
+
+// action/src/drivers/text.ts
+var NUM = String.raw`(-?\d+(?:\.\d+)?)`;
+var FIELD = new RegExp(String.raw`^([\w.()]+): ${NUM}$`);
+function plainFields(rest) {
+  const out = {};
+  for (const part of rest.split(", ")) {
+    const m3 = FIELD.exec(part.trim());
+    if (m3) out[m3[1]] = m3[2];
+  }
+  return out;
+}
+function numbersOf(values3, fields3, fail) {
+  const out = {};
+  for (const [label, key2] of fields3) {
+    const raw = values3[label];
+    const n = raw === void 0 ? Number.NaN : Number(raw);
+    if (!Number.isFinite(n)) throw fail(`expected a number for ${label} (got ${raw})`);
+    out[key2] = n;
+  }
+  return out;
+}
+
+// action/src/drivers/go-tpc/parse.ts
+var GoTpcParseError = class extends Error {
+  constructor(message) {
+    super(message);
+    this.name = "GoTpcParseError";
+  }
+};
+var FIELDS = [
+  ["Takes(s)", "takes_s"],
+  ["Count", "count"],
+  ["TPM", "tpm"],
+  ["Sum(ms)", "sum_ms"],
+  ["Avg(ms)", "avg_ms"],
+  ["50th(ms)", "p50_ms"],
+  ["90th(ms)", "p90_ms"],
+  ["95th(ms)", "p95_ms"],
+  ["99th(ms)", "p99_ms"],
+  ["99.9th(ms)", "p999_ms"],
+  ["Max(ms)", "max_ms"]
+];
+var PLAIN_ROW = /^\[(Summary|Current)\] (\w+) - (.*)$/;
+function operation(values3, where) {
+  const op = numbersOf(values3, FIELDS, (why) => new GoTpcParseError(`${where}: ${why}`));
+  if (op.count > 0) op.avg_ms = op.sum_ms / op.count;
+  return op;
+}
+function goTpcFailure(text3) {
+  const lines2 = text3.split(/\r?\n/).map((l) => l.trim());
+  const panic = lines2.findIndex((l) => l.startsWith("panic:"));
+  if (panic >= 0) {
+    const before = lines2.slice(0, panic).reverse().find((l) => /failed|error/i.test(l));
+    return before ? `${before} (${lines2[panic]})` : lines2[panic];
+  }
+  return lines2.find((l) => /^execute \w+ failed/.test(l)) ?? lines2.find((l) => /^\[[\d-]+ [\d:]+\] execute \w+ failed/.test(l)) ?? lines2.find((l) => /create db .* failed|failed to ping db/.test(l));
+}
+function parseTpcc(text3) {
+  const failure2 = goTpcFailure(text3);
+  const report = {
+    tpmc: Number.NaN,
+    tpm_total: Number.NaN,
+    efficiency: Number.NaN,
+    operations: {},
+    errors: {},
+    intervals: [],
+    worker_errors: []
+  };
+  let n = 0;
+  let seenInGroup = /* @__PURE__ */ new Set();
+  const addRow = (kind, name, op) => {
+    if (kind === "Summary") {
+      if (name.endsWith("_ERR")) report.errors[name.slice(0, -4)] = op;
+      else report.operations[name] = op;
+      return;
+    }
+    if (n === 0 || seenInGroup.has(name)) {
+      n++;
+      seenInGroup = /* @__PURE__ */ new Set();
+    }
+    seenInGroup.add(name);
+    report.intervals.push({ n, operation: name, ...op });
+  };
+  for (const [i, line5] of text3.split(/\r?\n/).entries()) {
+    const where = `line ${i + 1}`;
+    const plain = PLAIN_ROW.exec(line5);
+    if (plain) {
+      addRow(plain[1], plain[2], operation(plainFields(plain[3]), where));
+      continue;
+    }
+    const total = new RegExp(`^tpmC: ${NUM}, tpmTotal: ${NUM}, efficiency: ${NUM}%`).exec(line5);
+    if (total) {
+      report.tpmc = Number(total[1]);
+      report.tpm_total = Number(total[2]);
+      report.efficiency = Number(total[3]);
+      continue;
+    }
+    if (line5.startsWith("[{")) {
+      let rows;
+      try {
+        rows = JSON.parse(line5);
+      } catch {
+        throw new GoTpcParseError(`${where}: unreadable json output: ${line5.slice(0, 120)}`);
+      }
+      for (const row of rows) {
+        if ("tpmC" in row) {
+          report.tpmc = Number(row.tpmC);
+          report.tpm_total = Number(row.tpmTotal);
+          report.efficiency = Number(String(row.efficiency).replace(/%$/, ""));
+        } else {
+          const kind = String(row.Prefix ?? "").includes("Summary") ? "Summary" : "Current";
+          addRow(kind, String(row.Operation), operation(row, where));
+        }
+      }
+      continue;
+    }
+    const stopped = /run worker \d+ stopped (?!due to timeout)(.*)$/.exec(line5);
+    if (stopped) report.worker_errors.push(line5.replace(/^\[[\d-]+ [\d:]+\] /, ""));
+  }
+  if (failure2 && !(Number.isFinite(report.tpmc) && Object.keys(report.operations).length > 0)) {
+    throw new GoTpcParseError(`go-tpc failed: ${failure2}`);
+  }
+  if (!Number.isFinite(report.tpmc)) {
+    throw new GoTpcParseError(
+      `expected go-tpc's final "tpmC: \u2026, tpmTotal: \u2026, efficiency: \u2026%" line${failure2 ? ` (go-tpc said: ${failure2})` : ""}`
+    );
+  }
+  if (Object.keys(report.operations).length === 0) {
+    throw new GoTpcParseError(
+      `go-tpc printed tpmC ${report.tpmc} but no [Summary] row of a successful transaction: every worker failed`
+    );
+  }
+  return report;
+}
+function parseTpch(text3) {
+  const failure2 = goTpcFailure(text3);
+  if (failure2) throw new GoTpcParseError(`go-tpc failed: ${failure2}`);
+  const queries = {};
+  for (const line5 of text3.split(/\r?\n/)) {
+    const m3 = new RegExp(String.raw`^\[Summary\] (Q\d+): ${NUM}s$`).exec(line5.trim());
+    if (m3) queries[m3[1]] = Number(m3[2]);
+  }
+  if (Object.keys(queries).length === 0)
+    throw new GoTpcParseError(`expected go-tpc tpch's "[Summary] Q1: 7.62s" lines`);
+  return { queries };
+}
+
+// action/src/drivers/go-tpc/index.ts
+var TPCC_TRANSACTIONS = ["NEW_ORDER", "PAYMENT", "ORDER_STATUS", "DELIVERY", "STOCK_LEVEL"];
+var ALL_QUERIES = Array.from({ length: 22 }, (_, i) => `q${i + 1}`);
+var TpccOptions = external_exports.strictObject({
+  warehouses: external_exports.number().int().min(1).default(1),
+  /** Seconds between go-tpc's [Current] reports: the interval samples. */
+  interval: durationSchema(1).default(2),
+  /** Let prepare run go-tpc's consistency check of the loaded data (slow: off by default). */
+  check: external_exports.boolean().default(false),
+  isolation: external_exports.number().int().min(0).max(7).optional(),
+  wait: external_exports.boolean().optional(),
+  weight: external_exports.string().regex(/^\d+(,\d+){4}$/, "five weights like 45,43,4,4,4").optional(),
+  parts: external_exports.number().int().min(1).optional(),
+  "partition-type": external_exports.number().int().min(1).max(4).optional(),
+  "conn-params": external_exports.string().optional()
+});
+var TpchOptions = external_exports.strictObject({
+  /** Scale factor: go-tpc takes a whole number ≥ 1. */
+  sf: external_exports.number().int().min(1).default(1),
+  queries: external_exports.string().regex(/^q\d+(,q\d+)*$/, "a comma-separated list like q1,q3,q6").refine((q) => q.split(",").every((x4) => ALL_QUERIES.includes(x4)), "queries are q1 \u2026 q22").default(ALL_QUERIES.join(",")),
+  /** Times each query runs in a cell. */
+  count: external_exports.number().int().min(1).default(1),
+  "conn-params": external_exports.string().optional()
+});
+var Keys = external_exports.strictObject({
+  "go-tpc": external_exports.enum(["tpcc", "tpch"], { error: "must be tpcc or tpch" }),
+  options: external_exports.record(external_exports.string(), external_exports.unknown()).default({})
+}).transform((k2, ctx) => {
+  const schema = k2["go-tpc"] === "tpcc" ? TpccOptions : TpchOptions;
+  const parsed = schema.safeParse(k2.options);
+  if (!parsed.success) {
+    const allowed = Object.keys(schema.shape).join(", ");
+    forwardIssues(
+      ctx,
+      parsed.error.issues,
+      ["options"],
+      (key2) => `unknown go-tpc ${k2["go-tpc"]} option ${key2} (allowed: ${allowed}; threads, duration and connections are set by tiperf)`
+    );
+    return external_exports.NEVER;
+  }
+  const options = Object.fromEntries(
+    Object.entries(parsed.data).filter(([, v]) => v !== void 0)
+  );
+  return { script: k2["go-tpc"], options };
+});
+function connectionArgs(c4, database) {
+  return [
+    "-d",
+    c4.protocol === "mysql" ? "mysql" : "postgres",
+    "-H",
+    c4.endpoints.map((e) => e.host).join(","),
+    "-P",
+    c4.endpoints.map((e) => e.port).join(","),
+    "-U",
+    c4.user,
+    ...c4.password ? ["-p", c4.password] : [],
+    "-D",
+    database
+  ];
+}
+var opt = (w2, k2) => w2.options[k2];
+var passThrough = (w2, keys4) => keys4.flatMap((k2) => {
+  const v = opt(w2, k2);
+  if (v === void 0) return [];
+  return typeof v === "boolean" ? v ? [`--${k2}`] : [] : [`--${k2}`, String(v)];
+});
+var lower = (op) => op.toLowerCase();
+function tpccMetrics() {
+  const m3 = {
+    tpmc: { unit: "1/min", better: "higher", label: "tpmC" },
+    tpm_total: { unit: "1/min", better: "higher", label: "tpmTotal" },
+    efficiency: { unit: "%", better: "higher", label: "efficiency %" },
+    errors: { unit: "count", better: "lower", label: "errors" }
+  };
+  for (const op of TPCC_TRANSACTIONS) {
+    const o = lower(op);
+    m3[`${o}_tpm`] = { unit: "1/min", better: "higher", label: `${op} TPM` };
+    m3[`${o}_avg_ms`] = { unit: "ms", better: "lower", label: `${op} avg` };
+    m3[`${o}_p95_ms`] = { unit: "ms", better: "lower", label: `${op} p95` };
+    m3[`${o}_p99_ms`] = { unit: "ms", better: "lower", label: `${op} p99` };
+  }
+  return m3;
+}
+var queriesOf = (w2) => String(opt(w2, "queries") ?? ALL_QUERIES.join(",")).split(",");
+function tpchMetrics(w2) {
+  const m3 = {};
+  for (const q of queriesOf(w2)) m3[`${q}_s`] = { unit: "s", better: "lower", label: q.toUpperCase() };
+  m3.geomean_s = { unit: "s", better: "lower", label: "geomean" };
+  return m3;
+}
+function tpccValues(ops2) {
+  const v = {};
+  let total = 0;
+  for (const [op, row] of Object.entries(ops2)) {
+    const o = lower(op);
+    v[`${o}_tpm`] = row.tpm;
+    v[`${o}_avg_ms`] = row.avg_ms;
+    v[`${o}_p95_ms`] = row.p95_ms;
+    v[`${o}_p99_ms`] = row.p99_ms;
+    total += row.tpm;
+  }
+  if (ops2.NEW_ORDER) v.tpmc = ops2.NEW_ORDER.tpm;
+  v.tpm_total = total;
+  return v;
+}
+var fields = (op) => ({ ...op });
+function measureTpcc(w2, report, req) {
+  const problems = [];
+  if (report.worker_errors.length > 0)
+    problems.push(
+      `${report.worker_errors.length} worker(s) stopped early, so fewer threads ran than asked: ${report.worker_errors[0]}`
+    );
+  const longest = Math.max(...Object.values(report.operations).map((o) => o.takes_s));
+  if (longest > req.seconds + req.grace_s)
+    problems.push(
+      `go-tpc ran ${longest}s for a ${req.seconds}s cell (allowed: ${req.seconds}s + ${req.grace_s}s grace)`
+    );
+  if (problems.length > 0) throw new Error(`not the measurement asked for: ${problems.join("; ")}`);
+  const interval3 = Number(opt(w2, "interval") ?? 10);
+  const groups2 = /* @__PURE__ */ new Map();
+  for (const iv of report.intervals) {
+    if (iv.operation.endsWith("_ERR")) continue;
+    const g = groups2.get(iv.n) ?? {};
+    g[iv.operation] = iv;
+    groups2.set(iv.n, g);
+  }
+  const intervals2 = [...groups2].map(([n, ops2]) => ({
+    t: n * interval3,
+    warmup: n * interval3 <= w2.warmup,
+    values: tpccValues(ops2)
+  }));
+  const errors = Object.fromEntries(Object.entries(report.errors).map(([k2, v]) => [k2, fields(v)]));
+  const errorCount = Object.values(report.errors).reduce((s2, e) => s2 + e.count, 0);
+  const { intervals: _i, operations, errors: _e, ...rest } = report;
+  const base = {
+    intervals: intervals2,
+    summary: { ...rest },
+    operations: Object.fromEntries(Object.entries(operations).map(([k2, v]) => [k2, fields(v)])),
+    ...Object.keys(errors).length ? { errors } : {}
+  };
+  if (w2.warmup === 0) {
+    return {
+      ...base,
+      metrics: {
+        ...tpccValues(operations),
+        tpmc: report.tpmc,
+        tpm_total: report.tpm_total,
+        efficiency: report.efficiency,
+        errors: errorCount
+      },
+      source: "summary"
+    };
+  }
+  const steady = intervals2.filter((i) => !i.warmup && i.values.tpmc !== void 0);
+  if (steady.length === 0)
+    throw new Error(
+      `no [Current] report after the ${w2.warmup}s warmup (go-tpc printed ${intervals2.length} at ${interval3}s intervals); lengthen the duration or shorten options.interval`
+    );
+  const metrics = { errors: errorCount };
+  for (const k2 of Object.keys(steady[0]?.values ?? {})) {
+    const xs = steady.map((i) => i.values[k2]).filter((x4) => x4 !== void 0);
+    if (xs.length === steady.length) metrics[k2] = mean(xs);
+  }
+  return { ...base, metrics, source: "intervals" };
+}
+function measureTpch(w2, text3) {
+  const { queries } = parseTpch(text3);
+  const wanted = queriesOf(w2);
+  const missing = wanted.filter((q) => queries[q.toUpperCase()] === void 0);
+  if (missing.length > 0)
+    throw new Error(
+      `not the measurement asked for: go-tpc printed no time for ${missing.map((q) => q.toUpperCase()).join(", ")}`
+    );
+  const metrics = {};
+  for (const q of wanted) metrics[`${q}_s`] = queries[q.toUpperCase()];
+  const times = wanted.map((q) => metrics[`${q}_s`]).filter((x4) => x4 > 0);
+  if (times.length > 0) metrics.geomean_s = Math.exp(mean(times.map(Math.log)));
+  return { metrics, intervals: [], summary: { queries }, source: "summary" };
+}
+var hasResult = (text3) => /^tpmC: |"tpmC"|^\[Summary\] Q\d+:/m.test(text3);
+var goTpc = {
+  name: "go-tpc",
+  install: "go-tpc (github.com/pingcap/go-tpc) on PATH, or tiup with its bench component",
+  keys: Keys,
+  keyNames: ["go-tpc", "options"],
+  namedTool: (script) => ({ command: "go-tpc", prefix: [script] }),
+  findTool(script) {
+    const own = findTool("go-tpc");
+    if (own) return { command: own, prefix: [script] };
+    const tiup = findTool("tiup");
+    return tiup ? { command: tiup, prefix: ["bench", script] } : void 0;
+  },
+  metrics: (w2) => w2.script === "tpcc" ? tpccMetrics() : tpchMetrics(w2),
+  defaultMetric: (w2) => w2.script === "tpcc" ? "tpmc" : "geomean_s",
+  dataKey: (w2) => w2.script === "tpcc" ? `go-tpc:tpcc:w${opt(w2, "warehouses")}` : `go-tpc:tpch:sf${opt(w2, "sf")}`,
+  database: (w2) => w2.script,
+  setup(ctx) {
+    const w2 = ctx.workload;
+    const conn = connectionArgs(ctx.connection, w2.script);
+    if (w2.script === "tpch") {
+      const sf = Number(opt(w2, "sf"));
+      return [
+        {
+          phase: "prepare",
+          args: [...conn, "--sf", String(sf), "-T", String(Math.min(4, cpus().length)), "prepare"],
+          limitS: 600 + 1200 * sf,
+          about: `scale factor ${sf}`
+        }
+      ];
+    }
+    const wh = Number(opt(w2, "warehouses"));
+    const threads = String(Math.max(1, Math.min(wh, cpus().length)));
+    const limitS = 600 + 300 * wh;
+    const steps = [
+      {
+        phase: "prepare",
+        args: [...conn, "--warehouses", String(wh), "-T", threads, "prepare"],
+        limitS,
+        about: `${wh} warehouse(s)`
+      }
+    ];
+    if (opt(w2, "check") === true)
+      steps.push({
+        phase: "check",
+        args: [...conn, "--warehouses", String(wh), "-T", threads, "check"],
+        limitS,
+        about: `${wh} warehouse(s)`
+      });
+    return steps;
+  },
+  run(ctx) {
+    const w2 = ctx.workload;
+    const conn = connectionArgs(ctx.connection, w2.script);
+    if (w2.script === "tpch") {
+      return {
+        phase: "run",
+        args: [
+          ...conn,
+          "--sf",
+          String(opt(w2, "sf")),
+          "--queries",
+          queriesOf(w2).join(","),
+          "--count",
+          String(opt(w2, "count")),
+          "-T",
+          String(ctx.threads),
+          ...passThrough(w2, ["conn-params"]),
+          "run"
+        ]
+      };
+    }
+    return {
+      phase: "run",
+      args: [
+        ...conn,
+        "--warehouses",
+        String(opt(w2, "warehouses")),
+        "-T",
+        String(ctx.threads),
+        "--time",
+        `${w2.warmup + w2.duration}s`,
+        "--interval",
+        `${opt(w2, "interval")}s`,
+        ...passThrough(w2, ["isolation", "wait", "weight", "parts", "partition-type", "conn-params"]),
+        "run"
+      ]
+    };
+  },
+  cleanup(ctx) {
+    const w2 = ctx.workload;
+    const size = w2.script === "tpcc" ? ["--warehouses", String(opt(w2, "warehouses"))] : ["--sf", String(opt(w2, "sf"))];
+    return [
+      {
+        phase: "cleanup",
+        args: [...connectionArgs(ctx.connection, w2.script), ...size, "cleanup"],
+        limitS: 300
+      }
+    ];
+  },
+  failure: (output3) => hasResult(output3) ? void 0 : goTpcFailure(output3),
+  measure(w2, output3, req) {
+    return w2.script === "tpcc" ? measureTpcc(w2, parseTpcc(output3), req) : measureTpch(w2, output3);
+  },
+  // tpch prints "[Summary] Q1: 7.62s" lines, tpcc a "tpmC: …" total
+  parse: (text3) => /^\[Summary\] Q\d+:/m.test(text3) ? parseTpch(text3) : parseTpcc(text3),
+  report: (w2) => w2.script === "tpcc" ? { rows: "threads", columns: ["tpmc", "tpm_total", "new_order_p95_ms", "new_order_p99_ms", "errors"] } : { rows: "metrics", columns: [...queriesOf(w2).map((q) => `${q}_s`), "geomean_s"] }
+};
+
+// action/src/drivers/go-ycsb/index.ts
+import { existsSync } from "node:fs";
+
+// action/src/drivers/go-ycsb/parse.ts
+var YcsbParseError = class extends Error {
+  constructor(message) {
+    super(message);
+    this.name = "YcsbParseError";
+  }
+};
+var FIELDS2 = [
+  ["takes(s)", "takes_s"],
+  ["count", "count"],
+  ["ops", "ops"],
+  ["avg(us)", "avg_us"],
+  ["min(us)", "min_us"],
+  ["max(us)", "max_us"],
+  ["50th(us)", "p50_us"],
+  ["90th(us)", "p90_us"],
+  ["95th(us)", "p95_us"],
+  ["99th(us)", "p99_us"],
+  ["99.9th(us)", "p999_us"],
+  ["99.99th(us)", "p9999_us"]
+];
+var PLAIN = /^([A-Z][A-Z_]*)\s+- (Takes\(s\): .*)$/;
+function operation2(values3, where) {
+  const lower2 = {};
+  for (const [k2, v] of Object.entries(values3)) lower2[k2.toLowerCase()] = v;
+  return numbersOf(lower2, FIELDS2, (why) => new YcsbParseError(`${where}: ${why}`));
+}
+function ycsbFailure(text3) {
+  const lines2 = text3.split(/\r?\n/).map((l) => l.trim());
+  const panic = lines2.findIndex((l) => l.startsWith("panic:"));
+  if (panic >= 0) return lines2[panic];
+  return lines2.find(
+    (l) => /^create db \S+ failed/.test(l) || /^totalOpCount\(/.test(l) || /^(load|run) workload failed/.test(l) || /^Error: /.test(l) || /^unknown (db|workload|command)/i.test(l)
+  );
+}
+function parseYcsb(text3) {
+  const properties = {};
+  const blocks = [];
+  let current2;
+  let finalFrom;
+  let run_s = Number.NaN;
+  let signal;
+  let tableHeader;
+  const add6 = (name, op) => {
+    if (!current2 || name in current2) {
+      current2 = {};
+      blocks.push(current2);
+    }
+    current2[name] = op;
+  };
+  for (const [i, line5] of text3.split(/\r?\n/).entries()) {
+    const where = `line ${i + 1}`;
+    const prop = /^"([^"]+)"="(.*)"$/.exec(line5);
+    if (prop) {
+      properties[prop[1]] = prop[2];
+      continue;
+    }
+    const finished = /^Run finished, takes (\S+)$/.exec(line5);
+    if (finished) {
+      run_s = goDuration(finished[1]);
+      finalFrom = blocks.length;
+      current2 = void 0;
+      continue;
+    }
+    const sig = /^Got signal \[(.+)\] to exit\.$/.exec(line5.trim());
+    if (sig) {
+      signal = sig[1];
+      continue;
+    }
+    const plain = PLAIN.exec(line5);
+    if (plain) {
+      add6(plain[1], operation2(plainFields(plain[2]), where));
+      continue;
+    }
+    if (line5.startsWith("[{")) {
+      let rows;
+      try {
+        rows = JSON.parse(line5);
+      } catch {
+        throw new YcsbParseError(`${where}: unreadable json output: ${line5.slice(0, 120)}`);
+      }
+      current2 = void 0;
+      for (const row of rows) add6(String(row.Operation), operation2(row, where));
+      current2 = void 0;
+      continue;
+    }
+    if (/^\|.*\|$/.test(line5.trim())) {
+      const cells = line5.trim().slice(1, -1).split("|").map((c4) => c4.trim());
+      if (cells[0]?.toUpperCase() === "OPERATION") {
+        tableHeader = cells;
+        current2 = void 0;
+        continue;
+      }
+      if (tableHeader) {
+        const row = {};
+        tableHeader.forEach((h2, k2) => {
+          row[h2] = cells[k2] ?? "";
+        });
+        add6(cells[0], operation2(row, where));
+        continue;
+      }
+    }
+    if (!/^\+[-+]+\+$/.test(line5.trim())) tableHeader = void 0;
+  }
+  const failure2 = ycsbFailure(text3);
+  if (finalFrom === void 0) {
+    throw new YcsbParseError(
+      failure2 ? `go-ycsb failed: ${failure2}` : `expected go-ycsb's "Run finished, takes \u2026" line and its final report (the output ends before it)`
+    );
+  }
+  const final = blocks[finalFrom];
+  if (!final) throw new YcsbParseError('go-ycsb printed "Run finished" but no final report after it');
+  const operations = {};
+  const errors = {};
+  for (const [name, op] of Object.entries(final)) {
+    if (name.endsWith("_ERROR")) errors[name.slice(0, -"_ERROR".length)] = op;
+    else operations[name] = op;
+  }
+  if (!operations.TOTAL) {
+    const why = Object.keys(errors).length ? `every operation failed (${Object.entries(errors).map(([k2, e]) => `${k2}_ERROR ${e.count}`).join(", ")})` : "no TOTAL row in the final report";
+    throw new YcsbParseError(`go-ycsb measured no successful operation: ${why}`);
+  }
+  const intervals2 = blocks.slice(0, finalFrom).flatMap((b10, k2) => Object.entries(b10).map(([name, op]) => ({ n: k2 + 1, operation: name, ...op })));
+  return { operations, errors, intervals: intervals2, run_s, properties, ...signal ? { signal } : {} };
+}
+function goDuration(text3) {
+  let total = 0;
+  let matched = "";
+  const unit2 = { h: 3600, m: 60, s: 1, ms: 1e-3, \u00B5s: 1e-6, us: 1e-6, ns: 1e-9 };
+  for (const m3 of text3.matchAll(/(\d+(?:\.\d+)?)(h|ms|µs|us|ns|m|s)/g)) {
+    total += Number(m3[1]) * (unit2[m3[2]] ?? Number.NaN);
+    matched += m3[0];
+  }
+  if (matched !== text3) throw new YcsbParseError(`unreadable duration ${JSON.stringify(text3)}`);
+  return total;
+}
+
+// action/src/drivers/go-ycsb/index.ts
+var CORE_WORKLOADS = {
+  workloada: {
+    readproportion: "0.5",
+    updateproportion: "0.5",
+    scanproportion: "0",
+    insertproportion: "0",
+    requestdistribution: "uniform"
+  },
+  workloadb: {
+    readproportion: "0.95",
+    updateproportion: "0.05",
+    scanproportion: "0",
+    insertproportion: "0",
+    requestdistribution: "uniform"
+  },
+  workloadc: {
+    readproportion: "1",
+    updateproportion: "0",
+    scanproportion: "0",
+    insertproportion: "0",
+    requestdistribution: "uniform"
+  },
+  workloadd: {
+    readproportion: "0.95",
+    updateproportion: "0",
+    scanproportion: "0",
+    insertproportion: "0.05",
+    requestdistribution: "latest"
+  },
+  workloade: {
+    readproportion: "0",
+    updateproportion: "0",
+    scanproportion: "0.95",
+    insertproportion: "0.05",
+    requestdistribution: "uniform",
+    maxscanlength: "1",
+    scanlengthdistribution: "uniform"
+  },
+  workloadf: {
+    readproportion: "0.5",
+    updateproportion: "0",
+    scanproportion: "0",
+    insertproportion: "0",
+    readmodifywriteproportion: "0.5",
+    requestdistribution: "uniform"
+  }
+};
+var OPERATIONS = ["READ", "UPDATE", "INSERT", "SCAN", "READ_MODIFY_WRITE"];
+var RESERVED = /^(mysql\.|pg\.|tidb\.instances$|threadcount$|operationcount$|measurement\.interval$|warmuptime$|outputstyle$|dotransactions$|command$|workload$)/;
+var Keys2 = external_exports.strictObject({
+  "go-ycsb": external_exports.string().refine(
+    (s2) => s2 in CORE_WORKLOADS || (s2.includes("/") || s2.endsWith(".properties")) && existsSync(s2),
+    {
+      error: (iss) => `must be a core workload (${Object.keys(CORE_WORKLOADS).join(", ")}) or an existing properties file (got ${JSON.stringify(iss.input)})`
+    }
+  ),
+  options: external_exports.record(
+    external_exports.string().regex(
+      /^[a-z][a-zA-Z0-9_.]*$/,
+      "option names are go-ycsb properties (-p name=value), like recordcount"
+    ).refine((k2) => !RESERVED.test(k2), {
+      error: (iss) => `${String(iss.input)} is set by tiperf (threads, duration, warmup and the target's connection decide it)`
+    }),
+    external_exports.union([external_exports.string(), external_exports.number(), external_exports.boolean()])
+  ).default({})
+}).transform((k2, ctx) => {
+  const recordcount = k2.options.recordcount ?? 1e4;
+  if (typeof recordcount !== "number" || !Number.isInteger(recordcount) || recordcount < 1) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["options", "recordcount"],
+      message: "must be a whole number \u2265 1"
+    });
+    return external_exports.NEVER;
+  }
+  const interval3 = k2.options.interval ?? 2;
+  if (typeof interval3 !== "number" || !Number.isInteger(interval3) || interval3 < 1) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["options", "interval"],
+      message: "seconds between periodic reports, a whole number \u2265 1"
+    });
+    return external_exports.NEVER;
+  }
+  return {
+    script: k2["go-ycsb"],
+    options: { ...k2.options, recordcount, interval: interval3 }
+  };
+});
+function connectionProps(c4, database) {
+  const [first, ...more] = c4.endpoints;
+  if (!first) throw new Error("the target has no endpoint");
+  const p = c4.protocol === "mysql" ? "mysql" : "pg";
+  const props = c4.protocol === "mysql" && more.length > 0 ? [`tidb.instances=${c4.endpoints.map((e) => `${e.host}:${e.port}`).join(",")}`] : [`${p}.host=${first.host}`, `${p}.port=${first.port}`];
+  props.push(`${p}.user=${c4.user}`, `${p}.db=${database}`);
+  if (c4.password) props.push(`${p}.password=${c4.password}`);
+  if (c4.protocol === "postgres") props.push("pg.sslmode=disable");
+  return props.flatMap((x4) => ["-p", x4]);
+}
+var dbName = (c4) => c4.protocol === "mysql" ? "mysql" : "pg";
+function workloadArgs(w2) {
+  const file = CORE_WORKLOADS[w2.script];
+  const base = file ? [
+    "-p",
+    "workload=core",
+    "-p",
+    "readallfields=true",
+    ...Object.entries(file).flatMap(([k2, v]) => ["-p", `${k2}=${v}`])
+  ] : ["-P", w2.script];
+  const own = Object.entries(w2.options).filter(([k2]) => k2 !== "interval").flatMap(([k2, v]) => ["-p", `${k2}=${v}`]);
+  return [...base, ...own];
+}
+function operationsOf(w2) {
+  const props = {
+    ...CORE_WORKLOADS[w2.script] ?? {},
+    ...Object.fromEntries(Object.entries(w2.options).map(([k2, v]) => [k2, String(v)]))
+  };
+  const ops2 = OPERATIONS.filter(
+    (op) => Number(props[`${op.toLowerCase().replace(/_/g, "")}proportion`] ?? 0) > 0
+  );
+  return ops2.length > 0 ? ops2 : [...OPERATIONS];
+}
+function metricsOf(w2) {
+  const m3 = {
+    ops: { unit: "1/s", better: "higher", label: "OPS" },
+    avg_us: { unit: "us", better: "lower", label: "avg" },
+    p99_us: { unit: "us", better: "lower", label: "p99" },
+    errors: { unit: "count", better: "lower", label: "errors" }
+  };
+  for (const op of operationsOf(w2)) {
+    const o = op.toLowerCase();
+    m3[`${o}_ops`] = { unit: "1/s", better: "higher", label: `${op} OPS` };
+    m3[`${o}_avg_us`] = { unit: "us", better: "lower", label: `${op} avg` };
+    m3[`${o}_p95_us`] = { unit: "us", better: "lower", label: `${op} p95` };
+    m3[`${o}_p99_us`] = { unit: "us", better: "lower", label: `${op} p99` };
+  }
+  return m3;
+}
+var fields2 = (op) => ({ ...op });
+function measureYcsb(w2, report, req) {
+  const problems = [];
+  if (report.run_s > req.seconds + req.grace_s)
+    problems.push(
+      `go-ycsb ran ${report.run_s.toFixed(1)}s for a ${req.seconds}s cell (allowed: ${req.seconds}s + ${req.grace_s}s grace)`
+    );
+  if (!report.signal && report.run_s < req.seconds * 0.9)
+    problems.push(
+      `go-ycsb finished after ${report.run_s.toFixed(1)}s, before the ${req.seconds}s the cell asked for`
+    );
+  if (problems.length > 0) throw new Error(`not the measurement asked for: ${problems.join("; ")}`);
+  const total = report.operations.TOTAL;
+  const metrics = {
+    ops: total.ops,
+    avg_us: total.avg_us,
+    p99_us: total.p99_us,
+    errors: Object.values(report.errors).reduce((s2, e) => s2 + e.count, 0)
+  };
+  for (const [op, row] of Object.entries(report.operations)) {
+    if (op === "TOTAL") continue;
+    const o = op.toLowerCase();
+    metrics[`${o}_ops`] = row.ops;
+    metrics[`${o}_avg_us`] = row.avg_us;
+    metrics[`${o}_p95_us`] = row.p95_us;
+    metrics[`${o}_p99_us`] = row.p99_us;
+  }
+  const totals = report.intervals.filter((i) => i.operation === "TOTAL");
+  const intervals2 = [];
+  let prev = { takes_s: 0, count: 0 };
+  for (const t of totals) {
+    const dt = t.takes_s - prev.takes_s;
+    if (dt > 0)
+      intervals2.push({
+        t: w2.warmup + t.takes_s,
+        warmup: false,
+        values: { ops: (t.count - prev.count) / dt }
+      });
+    prev = t;
+  }
+  const { intervals: _i, operations, errors, ...summary } = report;
+  return {
+    metrics,
+    intervals: intervals2,
+    summary,
+    operations: Object.fromEntries(Object.entries(operations).map(([k2, v]) => [k2, fields2(v)])),
+    ...Object.keys(errors).length ? { errors: Object.fromEntries(Object.entries(errors).map(([k2, v]) => [k2, fields2(v)])) } : {},
+    source: "summary"
+  };
+}
+var goYcsb = {
+  name: "go-ycsb",
+  install: "go-ycsb (github.com/pingcap/go-ycsb) on PATH, or tiup with its bench component",
+  keys: Keys2,
+  keyNames: ["go-ycsb", "options"],
+  namedTool: () => ({ command: "go-ycsb", prefix: [] }),
+  findTool() {
+    const own = findTool("go-ycsb");
+    if (own) return { command: own, prefix: [] };
+    const tiup = findTool("tiup");
+    return tiup ? { command: tiup, prefix: ["bench", "ycsb"] } : void 0;
+  },
+  metrics: metricsOf,
+  defaultMetric: () => "ops",
+  dataKey: (w2) => `go-ycsb:${w2.options.recordcount}:${w2.options.fieldcount ?? ""}:${w2.options.fieldlength ?? ""}`,
+  database: () => "ycsb",
+  setup(ctx) {
+    const w2 = ctx.workload;
+    const n = Number(w2.options.recordcount);
+    return [
+      {
+        phase: "load",
+        args: [
+          "load",
+          dbName(ctx.connection),
+          ...workloadArgs(w2),
+          ...connectionProps(ctx.connection, "ycsb"),
+          "--threads",
+          String(Math.min(4, ctx.threads))
+        ],
+        limitS: 120 + Math.ceil(n / 200),
+        about: `${n} records`
+      }
+    ];
+  },
+  run(ctx) {
+    const w2 = ctx.workload;
+    return {
+      phase: "run",
+      args: [
+        "run",
+        dbName(ctx.connection),
+        ...workloadArgs(w2),
+        ...connectionProps(ctx.connection, "ycsb"),
+        // more operations than any cell can do: SIGINT ends the run at its time
+        "-p",
+        "operationcount=1000000000000",
+        ...w2.warmup > 0 ? ["-p", `warmuptime=${w2.warmup}`] : [],
+        "--threads",
+        String(ctx.threads),
+        "--interval",
+        String(w2.options.interval)
+      ],
+      stopAfterS: w2.warmup + w2.duration
+    };
+  },
+  // go-ycsb has no cleanup command; the data goes with the target's database.
+  cleanup: () => [],
+  failure: (output3) => /^Run finished, takes /m.test(output3) ? void 0 : ycsbFailure(output3),
+  measure: (w2, output3, req) => measureYcsb(w2, parseYcsb(output3), req),
+  parse: parseYcsb,
+  report: (w2) => ({
+    rows: "threads",
+    columns: ["ops", ...operationsOf(w2).map((op) => `${op.toLowerCase()}_p99_us`), "errors"]
+  })
+};
+
+// action/src/drivers/sysbench/index.ts
+import { cpus as cpus2 } from "node:os";
+
+// action/src/drivers/sysbench/measure.ts
+function intervalValues(iv, p) {
+  const v = {
+    tps: iv.tps,
+    qps: iv.qps,
+    reads: iv.reads,
+    writes: iv.writes,
+    other: iv.other,
+    errors_per_s: iv.errors_per_s,
+    reconnects_per_s: iv.reconnects_per_s
+  };
+  if (p !== null && iv.lat_ms !== void 0) v[`p${p}_ms`] = iv.lat_ms;
+  if (iv.queue_length !== void 0) v.queue_length = iv.queue_length;
+  if (iv.concurrency !== void 0) v.concurrency = iv.concurrency;
+  return v;
+}
+function steadyState(report, warmupS) {
+  const p = report.percentile;
+  const intervals2 = report.intervals.map((iv) => ({
+    t: iv.t,
+    warmup: iv.t <= warmupS,
+    values: intervalValues(iv, p)
+  }));
+  const { intervals: _omit, ...summary } = report;
+  const base = { intervals: intervals2, summary };
+  if (warmupS === 0) {
+    const metrics2 = { tps: report.tps, qps: report.qps, errors: report.errors };
+    const lat = p !== null ? report.latency_ms[`p${p}`] : void 0;
+    if (p !== null && lat !== void 0) metrics2[`p${p}_ms`] = lat;
+    return { ...base, metrics: metrics2, source: "summary" };
+  }
+  const steady = intervals2.filter((iv) => !iv.warmup);
+  if (steady.length === 0) {
+    throw new Error(
+      `no interval samples after the ${warmupS}s warmup (sysbench printed ${intervals2.length}); lengthen the duration`
+    );
+  }
+  const metrics = {
+    tps: mean(steady.map((i) => i.values.tps)),
+    qps: mean(steady.map((i) => i.values.qps)),
+    errors: report.errors
+  };
+  const lats = steady.map((i) => i.values[`p${p}_ms`]).filter((v) => v !== void 0);
+  if (p !== null && lats.length > 0) metrics[`p${p}_ms`] = mean(lats);
+  return { ...base, metrics, source: "intervals" };
+}
+function measurementProblems(report, req) {
+  const problems = [];
+  if (report.duration_s > req.seconds + req.grace_s) {
+    problems.push(
+      `sysbench ran ${report.duration_s.toFixed(1)}s for a ${req.seconds}s cell (allowed: ${req.seconds}s + ${req.grace_s}s grace)`
+    );
+  }
+  if (!req.rate_limited) {
+    const stalled = report.intervals.filter((iv) => iv.qps === 0 && iv.tps === 0).map((iv) => iv.t);
+    if (stalled.length > 0) {
+      const shown = stalled.slice(0, 5).map((t) => `${t}s`);
+      problems.push(
+        `${stalled.length} one-second sample(s) with zero throughput (at ${shown.join(", ")}${stalled.length > 5 ? ", \u2026" : ""}): the server stalled`
+      );
+    }
+  }
+  const expected = Math.floor(req.seconds);
+  if (report.intervals.length < expected - 1) {
+    problems.push(
+      `sysbench printed ${report.intervals.length} one-second samples for a ${req.seconds}s cell (expected ${expected})`
+    );
+  }
+  return problems;
+}
+
+// action/src/drivers/sysbench/parse.ts
+var SysbenchParseError = class extends Error {
+  constructor(message) {
+    super(message);
+    this.name = "SysbenchParseError";
+  }
+};
+var NUM2 = String.raw`(-?\d+(?:\.\d+)?(?:e[+-]?\d+)?)`;
+var INTERVAL = new RegExp(
+  String.raw`^\[\s*${NUM2}s\s*\]\s+thds:\s*(\d+)\s+tps:\s*${NUM2}\s+qps:\s*${NUM2}\s+\(r/w/o:\s*${NUM2}/${NUM2}/${NUM2}\)\s+lat\s+\(ms,(\d+)%\):\s*${NUM2}\s+err/s:?\s*${NUM2}\s+reconn/s:?\s*${NUM2}\s*$`
+);
+var QUEUE = new RegExp(String.raw`^\[\s*${NUM2}s\s*\]\s+queue length:\s*(\d+),\s*concurrency:\s*(\d+)\s*$`);
+var HIST_ROW = new RegExp(String.raw`^\s*${NUM2}\s+\|[* ]*\s(\d+)\s*$`);
+function num(s2) {
+  const v = Number(s2);
+  if (s2 === void 0 || !Number.isFinite(v))
+    throw new SysbenchParseError(`not a number: ${JSON.stringify(s2)}`);
+  return v;
+}
+function field(lines2, label, section, re2) {
+  for (const line5 of lines2) {
+    const m3 = re2.exec(line5);
+    if (m3) return m3;
+  }
+  throw new SysbenchParseError(
+    `expected a "${label}" line in sysbench's ${section} block; the output is truncated or not from sysbench 1.0`
+  );
+}
+function block(lines2, header, stop2) {
+  const start = lines2.findIndex((l) => l.trim() === header);
+  if (start < 0) return void 0;
+  const out = [];
+  for (let i = start + 1; i < lines2.length; i++) {
+    const l = lines2[i];
+    if (stop2.test(l)) break;
+    out.push(l);
+  }
+  return out;
+}
+var CAUSE = /error \d+|errno|too many|can't create|cannot create|resource temporarily unavailable|access denied|unknown database|doesn't exist|does not exist|out of memory|refused|no such|permission denied/i;
+function mostSpecificLine(output3) {
+  const lines2 = output3.split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
+  const fatal = lines2.filter((l) => l.startsWith("FATAL:"));
+  return fatal.find((l) => CAUSE.test(l)) ?? fatal[0] ?? lines2.find((l) => /\berror\b/i.test(l) && CAUSE.test(l)) ?? lines2.find((l) => /\berror\b/i.test(l));
+}
+function parseSysbench(text3) {
+  const lines2 = text3.split(/\r?\n/);
+  const fatal = mostSpecificLine(lines2.filter((l) => l.startsWith("FATAL:")).join("\n"));
+  const version2 = /^sysbench (\d+\.\d+\.\d+)/m.exec(text3)?.[1];
+  const threadsHeader = /^Number of threads:\s*(\d+)/m.exec(text3);
+  const intervals2 = [];
+  for (const line5 of lines2) {
+    if (!line5.startsWith("[")) continue;
+    const m3 = INTERVAL.exec(line5);
+    if (m3) {
+      const pct2 = Number(m3[8]);
+      const iv = {
+        t: num(m3[1]),
+        threads: num(m3[2]),
+        tps: num(m3[3]),
+        qps: num(m3[4]),
+        reads: num(m3[5]),
+        writes: num(m3[6]),
+        other: num(m3[7]),
+        errors_per_s: num(m3[10]),
+        reconnects_per_s: num(m3[11])
+      };
+      if (pct2 > 0) iv.lat_ms = num(m3[9]);
+      intervals2.push(iv);
+      continue;
+    }
+    const q = QUEUE.exec(line5);
+    if (q) {
+      const t = num(q[1]);
+      const iv = intervals2.findLast((i) => i.t === t);
+      if (!iv) throw new SysbenchParseError(`queue length report at ${t}s has no interval line before it`);
+      iv.queue_length = num(q[2]);
+      iv.concurrency = num(q[3]);
+      continue;
+    }
+    throw new SysbenchParseError(`unrecognised interval line: ${JSON.stringify(line5.slice(0, 200))}`);
+  }
+  const sql = block(lines2, "SQL statistics:", /^General statistics:/);
+  if (!sql) {
+    if (fatal) throw new SysbenchParseError(`sysbench failed before its summary: ${fatal}`);
+    throw new SysbenchParseError(
+      `expected sysbench's "SQL statistics:" summary block; the output is truncated or not from a sysbench 1.0 run`
+    );
+  }
+  const general = block(lines2, "General statistics:", /^Latency/) ?? [];
+  const latency = block(lines2, "Latency (ms):", /^(Threads fairness:|\S)/);
+  if (!latency)
+    throw new SysbenchParseError(`expected sysbench's "Latency (ms):" block after General statistics`);
+  const read2 = num(field(sql, "read:", "SQL statistics", /^\s+read:\s+(\d+)/)[1]);
+  const write = num(field(sql, "write:", "SQL statistics", /^\s+write:\s+(\d+)/)[1]);
+  const other = num(field(sql, "other:", "SQL statistics", /^\s+other:\s+(\d+)/)[1]);
+  const total = num(field(sql, "total:", "SQL statistics", /^\s+total:\s+(\d+)/)[1]);
+  const tx = field(
+    sql,
+    "transactions:",
+    "SQL statistics",
+    new RegExp(String.raw`^\s+transactions:\s+(\d+)\s+\(${NUM2} per sec\.\)`)
+  );
+  const qs = field(
+    sql,
+    "queries:",
+    "SQL statistics",
+    new RegExp(String.raw`^\s+queries:\s+(\d+)\s+\(${NUM2} per sec\.\)`)
+  );
+  const errs = field(
+    sql,
+    "ignored errors:",
+    "SQL statistics",
+    new RegExp(String.raw`^\s+ignored errors:\s+(\d+)\s+\(${NUM2} per sec\.\)`)
+  );
+  const rec = field(
+    sql,
+    "reconnects:",
+    "SQL statistics",
+    new RegExp(String.raw`^\s+reconnects:\s+(\d+)\s+\(${NUM2} per sec\.\)`)
+  );
+  const totalTime = field(
+    general,
+    "total time:",
+    "General statistics",
+    new RegExp(String.raw`^\s+total time:\s+${NUM2}s`)
+  );
+  const events3 = field(
+    general,
+    "total number of events:",
+    "General statistics",
+    /^\s+total number of events:\s+(\d+)/
+  );
+  const lat = {
+    min: num(field(latency, "min:", "Latency", new RegExp(String.raw`^\s+min:\s+${NUM2}`))[1]),
+    avg: num(field(latency, "avg:", "Latency", new RegExp(String.raw`^\s+avg:\s+${NUM2}`))[1]),
+    max: num(field(latency, "max:", "Latency", new RegExp(String.raw`^\s+max:\s+${NUM2}`))[1]),
+    sum: num(field(latency, "sum:", "Latency", new RegExp(String.raw`^\s+sum:\s+${NUM2}`))[1])
+  };
+  let percentile = null;
+  const pctLine = latency.find((l) => /^\s+(\d+)th percentile:/.test(l) || /^\s+percentile stats:/.test(l));
+  if (!pctLine)
+    throw new SysbenchParseError(
+      `expected an "Nth percentile:" or "percentile stats: disabled" line in the Latency block`
+    );
+  const pm = new RegExp(String.raw`^\s+(\d+)th percentile:\s+${NUM2}`).exec(pctLine);
+  if (pm) {
+    percentile = Number(pm[1]);
+    lat[`p${percentile}`] = num(pm[2]);
+  } else if (!/disabled/.test(pctLine)) {
+    throw new SysbenchParseError(`unrecognised percentile line: ${JSON.stringify(pctLine.trim())}`);
+  }
+  let histogram;
+  const histStart = lines2.findIndex((l) => l.startsWith("Latency histogram"));
+  if (histStart >= 0) {
+    histogram = [];
+    for (let i = histStart + 2; i < lines2.length; i++) {
+      const l = lines2[i];
+      if (l.trim() === "") break;
+      const h2 = HIST_ROW.exec(l);
+      if (!h2) throw new SysbenchParseError(`unrecognised latency histogram row: ${JSON.stringify(l.trim())}`);
+      histogram.push([num(h2[1]), num(h2[2])]);
+    }
+  }
+  const threads = threadsHeader ? Number(threadsHeader[1]) : intervals2[0]?.threads;
+  if (threads === void 0)
+    throw new SysbenchParseError(`expected a "Number of threads:" line in sysbench's header`);
+  const report = {
+    threads,
+    tps: num(tx[2]),
+    qps: num(qs[2]),
+    transactions: num(tx[1]),
+    queries: { read: read2, write, other, total },
+    errors: num(errs[1]),
+    errors_per_s: num(errs[2]),
+    reconnects: num(rec[1]),
+    duration_s: num(totalTime[1]),
+    events: num(events3[1]),
+    percentile,
+    latency_ms: lat,
+    intervals: intervals2
+  };
+  if (version2) report.sysbench_version = version2;
+  if (histogram) report.histogram = histogram;
+  return report;
+}
+
+// action/src/drivers/sysbench/index.ts
+var SYSBENCH_SCRIPTS = [
+  "oltp_point_select",
+  "oltp_read_only",
+  "oltp_read_write",
+  "oltp_write_only",
+  "oltp_update_index",
+  "oltp_update_non_index",
+  "oltp_insert",
+  "oltp_delete",
+  "select_random_points",
+  "select_random_ranges"
+];
+var RESERVED_SYSBENCH_OPTIONS = [
+  "threads",
+  "time",
+  "report-interval",
+  "tables",
+  "table-size",
+  "db-driver",
+  "percentile",
+  "events"
+];
+var OPTION_NAME = /^[a-z][a-z0-9_-]*$/;
+var scalar = external_exports.union([external_exports.string(), external_exports.number(), external_exports.boolean()]);
+var Keys3 = external_exports.strictObject({
+  sysbench: external_exports.enum(SYSBENCH_SCRIPTS, { error: `must be one of ${SYSBENCH_SCRIPTS.join(", ")}` }),
+  /** sysbench reports one latency percentile, --percentile=N. */
+  percentile: external_exports.number().int().min(1).max(100).default(95),
+  options: external_exports.record(
+    external_exports.string().regex(OPTION_NAME, "option names are sysbench flags without the leading --").refine((k2) => !RESERVED_SYSBENCH_OPTIONS.includes(k2), {
+      error: (iss) => `--${String(iss.input)} is set by tiperf (use the workload's threads, duration, percentile or the spec's data)`
+    }).refine((k2) => !/^(mysql|pgsql)-/.test(k2), "connection flags are set by the target"),
+    scalar
+  ).default({})
+}).transform((k2) => ({ script: k2.sysbench, options: { ...k2.options, percentile: k2.percentile } }));
+var DATABASE = "sbtest";
+function connectionArgs2(c4) {
+  const ep = c4.endpoints[0];
+  if (!ep) throw new Error("the target has no endpoint");
+  const p = c4.protocol === "mysql" ? "mysql" : "pgsql";
+  return [
+    `--db-driver=${p}`,
+    `--${p}-host=${ep.host}`,
+    `--${p}-port=${ep.port}`,
+    `--${p}-user=${c4.user}`,
+    ...c4.password ? [`--${p}-password=${c4.password}`] : [],
+    `--${p}-db=${DATABASE}`
+  ];
+}
+var dataOf = (ctx) => {
+  if (!ctx.data) throw new Error("sysbench workloads need the spec's data (tables, table_size)");
+  return ctx.data;
+};
+function commonArgs(ctx) {
+  const d = dataOf(ctx);
+  return [...connectionArgs2(ctx.connection), `--tables=${d.tables}`, `--table-size=${d.table_size}`];
+}
+var userOptions = (w2) => Object.entries(w2.options).filter(([k2]) => k2 !== "percentile");
+function optionArgs(w2) {
+  return userOptions(w2).map(([k2, v]) => `--${k2}=${typeof v === "boolean" ? v ? "on" : "off" : v}`);
+}
+var dataStepLimitS = (d) => 120 + Math.ceil(d.tables * d.table_size / 1e3);
+var percentileOf = (w2) => Number(w2.options.percentile ?? 95);
+var sysbench = {
+  name: "sysbench",
+  install: "the Debian package sysbench",
+  keys: Keys3,
+  keyNames: ["sysbench", "percentile", "options"],
+  // By name: the raw log's first line is then the command a user would type.
+  namedTool: () => ({ command: "sysbench", prefix: [] }),
+  findTool: () => findTool("sysbench") ? { command: "sysbench", prefix: [] } : void 0,
+  async version(tool) {
+    const r = await runTool(tool.command, [...tool.prefix, "--version"], {
+      logFile: "/dev/null",
+      limitS: 20
+    });
+    return /sysbench (\S+)/.exec(r.output)?.[1];
+  },
+  metrics(w2) {
+    const p = percentileOf(w2);
+    return {
+      tps: { unit: "1/s", better: "higher", label: "TPS" },
+      qps: { unit: "1/s", better: "higher", label: "QPS" },
+      [`p${p}_ms`]: { unit: "ms", better: "lower", label: `p${p}` },
+      errors: { unit: "count", better: "lower", label: "errors" }
+    };
+  },
+  defaultMetric: () => "tps",
+  check: (w2, data3) => data3 ? [] : [`the sysbench workload ${w2.name} needs data: {tables, table_size}`],
+  dataKey: (_w, data3) => `sysbench:${data3?.tables}x${data3?.table_size}`,
+  database: () => DATABASE,
+  setup(ctx) {
+    const d = dataOf(ctx);
+    const threads = Math.min(d.tables, cpus2().length);
+    const about = `${d.tables} tables \xD7 ${d.table_size} rows`;
+    const limitS = dataStepLimitS(d);
+    const steps = [
+      {
+        phase: "prepare",
+        args: ["oltp_common", ...commonArgs(ctx), `--threads=${threads}`, "--rand-seed=1", "prepare"],
+        limitS,
+        about
+      }
+    ];
+    if (ctx.connection.protocol === "mysql")
+      steps.push({
+        phase: "prewarm",
+        args: ["oltp_common", ...commonArgs(ctx), `--threads=${threads}`, "prewarm"],
+        limitS,
+        about
+      });
+    return steps;
+  },
+  run(ctx) {
+    const w2 = ctx.workload;
+    return {
+      phase: "run",
+      args: [
+        w2.script,
+        ...commonArgs(ctx),
+        `--threads=${ctx.threads}`,
+        `--time=${w2.duration + w2.warmup}`,
+        "--report-interval=1",
+        `--percentile=${percentileOf(w2)}`,
+        ...optionArgs(w2),
+        "run"
+      ]
+    };
+  },
+  cleanup(ctx) {
+    const d = dataOf(ctx);
+    return [
+      { phase: "cleanup", args: ["oltp_common", ...commonArgs(ctx), "cleanup"], limitS: 60 + 5 * d.tables }
+    ];
+  },
+  failure: () => void 0,
+  measure(w2, output3, req) {
+    const report = parseSysbench(output3);
+    const problems = measurementProblems(report, { ...req, rate_limited: "rate" in w2.options });
+    if (problems.length > 0) throw new Error(`not the measurement asked for: ${problems.join("; ")}`);
+    return steadyState(report, w2.warmup);
+  },
+  parse: parseSysbench,
+  report: (w2) => ({ rows: "threads", columns: ["tps", "qps", `p${percentileOf(w2)}_ms`, "errors"] })
+};
+
+// action/src/drivers/registry.ts
+var DRIVERS = {
+  sysbench,
+  "go-tpc": goTpc,
+  "go-ycsb": goYcsb
+};
+var driverNames = () => Object.keys(DRIVERS);
+function driverOf(name) {
+  const d = DRIVERS[name];
+  if (!d) throw new InputError(`unknown load tool "${name}" (known: ${driverNames().join(", ")})`);
+  return d;
+}
+
+// action/src/specfile/load.ts
+import { createHash } from "node:crypto";
+import { readFile } from "node:fs/promises";
+
+// action/src/specfile/schema.ts
+var NAME = /^[a-z][a-z0-9_-]{0,62}$/;
+var duration = durationSchema;
+var percent = (what, min4, max4) => external_exports.string({ error: `${what} must be a percentage like 5% (a number followed by %)` }).transform((v, ctx) => {
+  const f = parsePercent(v);
+  if (f === void 0 || f <= min4 || f > max4) {
+    ctx.addIssue({
+      code: "custom",
+      message: `${what} must be a percentage like "5%" in (${min4 * 100}%, ${max4 * 100}%] (got ${JSON.stringify(v)})`
+    });
+    return external_exports.NEVER;
+  }
+  return f;
+});
+var COMMON_KEYS = ["name", "threads", "duration", "warmup"];
+var WorkloadSchema = external_exports.looseObject({
+  name: external_exports.string().regex(NAME, "must be lower-case letters, digits, _ or - (starting with a letter)"),
+  threads: external_exports.array(external_exports.number().int().positive({ error: "thread counts must be positive integers" }), {
+    error: "must be a list of positive integers"
+  }).min(1, "must list at least one thread count").refine((t) => new Set(t).size === t.length, "thread counts must not repeat"),
+  duration: duration(1),
+  warmup: duration(0).default(0)
+}).transform((w2, ctx) => {
+  const tools = driverNames().filter((k2) => k2 in w2);
+  if (tools.length !== 1) {
+    ctx.addIssue({
+      code: "custom",
+      message: tools.length === 0 ? `a workload names its load tool with one key: ${driverNames().join(", ")} (e.g. sysbench: oltp_point_select)` : `a workload has one load tool, not ${tools.join(" and ")}`
+    });
+    return external_exports.NEVER;
+  }
+  const driver = driverOf(tools[0]);
+  const own = {};
+  for (const [k2, v] of Object.entries(w2)) {
+    if (COMMON_KEYS.includes(k2)) continue;
+    if (!driver.keyNames.includes(k2)) {
+      ctx.addIssue({
+        code: "custom",
+        path: [k2],
+        message: `unknown key ${k2} (allowed: ${[...COMMON_KEYS, ...driver.keyNames].join(", ")})`
+      });
+      continue;
+    }
+    own[k2] = v;
+  }
+  const parsed = driver.keys.safeParse(own);
+  if (!parsed.success) {
+    forwardIssues(ctx, parsed.error.issues);
+    return external_exports.NEVER;
+  }
+  return {
+    name: w2.name,
+    driver: driver.name,
+    script: parsed.data.script,
+    threads: w2.threads,
+    duration: w2.duration,
+    warmup: w2.warmup,
+    options: parsed.data.options,
+    judge: {}
+  };
+});
+var MetricSchema = external_exports.strictObject({
+  /** Taken from the load tool when left out; must agree with it when given. */
+  better: external_exports.enum(["higher", "lower"], { error: "must be higher or lower" }).optional(),
+  tolerance: percent("tolerance", 0, 1)
+});
+var COMPARE_ORDERS = ["interleaved", "duet"];
+var CompareSchema = external_exports.strictObject({
+  /** Rounds each variant runs every cell (the minimum, when max_rounds allows early stopping). */
+  rounds: external_exports.number().int().min(2, "needs at least 2 rounds: one round gives no estimate of the noise").default(6),
+  /** With max_rounds > rounds, rounds go on until every cell is decided or max_rounds is reached. */
+  max_rounds: external_exports.number().int().min(2).optional(),
+  /** Rounds run first and not judged: both servers settle (caches, thread pools) before measuring. */
+  warmup_rounds: external_exports.number().int().min(0).max(10).default(1),
+  order: external_exports.enum(COMPARE_ORDERS, { error: `must be one of ${COMPARE_ORDERS.join(", ")}` }).default("interleaved"),
+  /** Familywise confidence over every cell × metric judged. */
+  confidence: external_exports.number().gt(0.5).lt(1).default(0.95),
+  base: external_exports.string().default("base"),
+  head: external_exports.string().default("head"),
+  /**
+   * More than two variants: every one runs and each is judged against this one (default: the
+   * first declared). Setting it, or declaring more than two variants without compare.base/head,
+   * compares them all.
+   */
+  control: external_exports.string().optional(),
+  /** Seed of the interleaving order (recorded in the verdict, so a run can be replayed). */
+  seed: external_exports.number().int().nonnegative().optional(),
+  /**
+   * Instances as the unit: the rounds split into this many blocks; before each block after the
+   * first, every variant's server restarts (fresh process, same data) in random order, and the
+   * verdict's interval is taken over block means. 1: one instance per variant, rounds as the unit.
+   */
+  blocks: external_exports.number().int().min(1).refine((b10) => b10 !== 2, "2 blocks give an interval with 1 degree of freedom: use 1, or 3 or more").default(1)
+});
+var METRIC_NAME = /^[a-z][a-z0-9_]*$/;
+var SpecSchema = external_exports.strictObject({
+  name: external_exports.string().regex(NAME, "must be lower-case letters, digits, _ or - (starting with a letter)"),
+  description: external_exports.string().optional(),
+  target: TargetSchema,
+  /** The data set of sysbench workloads (the other tools size theirs in their options). */
+  data: external_exports.strictObject({
+    tables: external_exports.number().int().positive(),
+    table_size: external_exports.number().int().positive()
+  }).optional(),
+  /** Where the load generator runs: pinning it off the server's CPUs cuts noise on small machines. */
+  driver: external_exports.strictObject({ cpus: cpuList.optional() }).optional(),
+  workloads: external_exports.array(WorkloadSchema).min(1, "must list at least one workload"),
+  metrics: external_exports.record(
+    external_exports.string().regex(METRIC_NAME, "metric names are lower-case letters, digits and _ (e.g. tps, p95_ms, tpmc)"),
+    MetricSchema
+  ).default({}),
+  /** Named overlays, deep-merged onto the rest of the spec (see spec/variants.ts). */
+  variants: external_exports.record(
+    external_exports.string().regex(NAME, "variant names are lower-case letters, digits, _ or -"),
+    external_exports.record(external_exports.string(), external_exports.unknown())
+  ).optional(),
+  compare: CompareSchema.optional()
+}).superRefine((spec, ctx) => {
+  if (!spec.workloads.every((w2) => typeof w2?.driver === "string")) return;
+  const names = /* @__PURE__ */ new Set();
+  spec.workloads.forEach((w2, i) => {
+    if (names.has(w2.name))
+      ctx.addIssue({
+        code: "custom",
+        path: ["workloads", i, "name"],
+        message: `duplicate workload name "${w2.name}"`
+      });
+    names.add(w2.name);
+    for (const problem of driverOf(w2.driver).check?.(w2, spec.data) ?? [])
+      ctx.addIssue({ code: "custom", path: ["data"], message: problem });
+  });
+  const provided = /* @__PURE__ */ new Set();
+  spec.workloads.forEach((w2, i) => {
+    const driver = driverOf(w2.driver);
+    const metrics = driver.metrics(w2);
+    for (const m3 of Object.keys(metrics)) provided.add(m3);
+    for (const [m3, rule4] of Object.entries(spec.metrics)) {
+      const info2 = metrics[m3];
+      if (!info2) continue;
+      if (rule4.better !== void 0 && rule4.better !== info2.better)
+        ctx.addIssue({
+          code: "custom",
+          path: ["metrics", m3, "better"],
+          message: `${m3} of ${w2.driver} is ${info2.better}-is-better (workload ${w2.name})`
+        });
+      w2.judge[m3] = { better: info2.better, tolerance: rule4.tolerance };
+    }
+    if (Object.keys(w2.judge).length === 0) {
+      const m3 = driver.defaultMetric(w2);
+      const info2 = metrics[m3];
+      if (info2) w2.judge[m3] = { better: info2.better, tolerance: DEFAULT_TOLERANCE };
+    }
+    void i;
+  });
+  for (const m3 of Object.keys(spec.metrics)) {
+    if (!provided.has(m3))
+      ctx.addIssue({
+        code: "custom",
+        path: ["metrics", m3],
+        message: `no workload provides ${m3} (metrics that exist: ${[...provided].join(", ")}; a sysbench workload's percentile decides its p<N>_ms)`
+      });
+  }
+});
+var DEFAULT_TOLERANCE = 0.05;
+
+// action/src/specfile/variants.ts
+var sameMatrix = (a4, b10) => JSON.stringify(a4.workloads.map((w2) => [w2.name, w2.threads])) === JSON.stringify(b10.workloads.map((w2) => [w2.name, w2.threads]));
+function resolveVariants(file, raw, spec) {
+  const compare3 = spec.compare ?? CompareSchema.parse({});
+  const variants = spec.variants;
+  if (!variants) {
+    throw new InputError(
+      `${file}: variants: a comparison needs variants (for example variants: {base: {}, head: {target: {config: {\u2026}}}})`
+    );
+  }
+  const { variants: _v, compare: _c2, ...plain } = raw;
+  const rawCompare = raw.compare ?? {};
+  const names = Object.keys(variants);
+  const multi = compare3.control !== void 0 || names.length > 2 && !("base" in rawCompare) && !("head" in rawCompare);
+  const resolve3 = (role, name = compare3[role]) => {
+    const overlay = variants[name];
+    if (!overlay) {
+      throw new InputError(
+        `${file}: compare.${role}: no variant named "${name}" (variants: ${names.join(", ") || "none"})`
+      );
+    }
+    if ("variants" in overlay || "compare" in overlay) {
+      throw new InputError(`${file}: variants.${name}: a variant cannot set variants or compare`);
+    }
+    const parsed = SpecSchema.safeParse(deepMerge(plain, overlay));
+    if (!parsed.success) {
+      throw new InputError(
+        formatIssues(`${file}: variants.${name}`, parsed.error.issues, void 0, SpecSchema)
+      );
+    }
+    return { name, spec: parsed.data };
+  };
+  let all;
+  if (multi) {
+    if ("base" in rawCompare || "head" in rawCompare)
+      throw new InputError(
+        `${file}: compare: base/head name a pair; with compare.control every variant is judged against the control: set one or the other`
+      );
+    if (names.length < 2) throw new InputError(`${file}: variants: a comparison needs at least two variants`);
+    const control = resolve3("control", compare3.control ?? names[0]);
+    all = [control, ...names.filter((n) => n !== control.name).map((n) => resolve3("control", n))];
+  } else {
+    const base2 = resolve3("base");
+    const head2 = resolve3("head");
+    if (base2.name === head2.name)
+      throw new InputError(`${file}: compare.base and compare.head name the same variant "${base2.name}"`);
+    all = [base2, head2];
+  }
+  const base = all[0];
+  const head = all[1];
+  for (const v of all.slice(1))
+    if (!sameMatrix(base.spec, v.spec)) {
+      throw new InputError(
+        `${file}: variants.${v.name}: workloads and thread counts must be the same in every variant`
+      );
+    }
+  if (compare3.max_rounds !== void 0 && compare3.max_rounds < compare3.rounds) {
+    throw new InputError(
+      `${file}: compare.max_rounds (${compare3.max_rounds}) must be \u2265 compare.rounds (${compare3.rounds})`
+    );
+  }
+  if (compare3.blocks > 1) {
+    if (compare3.rounds % compare3.blocks !== 0)
+      throw new InputError(
+        `${file}: compare.rounds (${compare3.rounds}) must be a multiple of compare.blocks (${compare3.blocks}): every block runs the same number of rounds`
+      );
+    const perBlock = compare3.rounds / compare3.blocks;
+    if (compare3.max_rounds !== void 0 && compare3.max_rounds % perBlock !== 0)
+      throw new InputError(
+        `${file}: compare.max_rounds (${compare3.max_rounds}) must be a multiple of the ${perBlock} rounds per block (compare.rounds / compare.blocks): more rounds come as whole blocks`
+      );
+  }
+  return { base, head, all, compare: compare3 };
+}
+
+// action/src/specfile/load.ts
+function canonicalJson(value4) {
+  if (Array.isArray(value4)) return `[${value4.map(canonicalJson).join(",")}]`;
+  if (value4 && typeof value4 === "object") {
+    const entries2 = Object.entries(value4).filter(([, v]) => v !== void 0).sort(([a4], [b10]) => a4 < b10 ? -1 : a4 > b10 ? 1 : 0);
+    return `{${entries2.map(([k2, v]) => `${JSON.stringify(k2)}:${canonicalJson(v)}`).join(",")}}`;
+  }
+  return JSON.stringify(value4);
+}
+function hashSpec(spec) {
+  return createHash("sha256").update(canonicalJson(spec)).digest("hex");
+}
+function parseSpec(text3, file) {
+  const yaml = parseYaml(text3, file);
+  const raw = yaml.raw;
+  if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
+    throw new InputError(
+      `${file}: a spec is a YAML mapping with keys name, target, data, workloads, metrics`
+    );
+  }
+  const parsed = { data: validateYaml(SpecSchema, yaml, file) };
+  const loaded = { path: file, spec: parsed.data, hash: hashSpec(parsed.data) };
+  if (parsed.data.variants) loaded.variants = resolveVariants(file, raw, parsed.data);
+  return loaded;
+}
+async function loadSpec(file) {
+  let text3;
+  try {
+    text3 = await readFile(file, "utf8");
+  } catch (e) {
+    throw new InputError(`--spec ${file}: cannot read the file (${e.code ?? e})`);
+  }
+  return parseSpec(text3, file);
+}
+
 // action/src/compare/judge.ts
 var MDE_POWER = 0.8;
 var round6 = (x4) => Math.round(x4 * 1e6) / 1e6;
@@ -1909,7 +3592,7 @@ var INTERVAL_BATCHES = 5;
 var okCells = (result, variant, key2) => result.cells.filter(
   (c4) => c4.status === "ok" && c4.round > 0 && c4.variant === variant && c4.workload === key2.workload && c4.threads === key2.threads
 ).sort((a4, b10) => a4.round - b10.round);
-function intervalValues(cell2, metric) {
+function intervalValues2(cell2, metric) {
   return cell2.intervals.filter((i) => !i.warmup).map((i) => i.values[metric]).filter((v) => typeof v === "number" && v > 0);
 }
 function pairedSamples(result, base, head, key2, metric) {
@@ -1928,7 +3611,7 @@ function storedSamples(result, variant, key2, metric) {
   if (cells.length > 1)
     return cells.map((c4) => c4.metrics[metric]?.value).filter((v) => v !== void 0 && v > 0);
   const only = cells[0];
-  return only ? batchMeans(intervalValues(only, metric), INTERVAL_BATCHES) : [];
+  return only ? batchMeans(intervalValues2(only, metric), INTERVAL_BATCHES) : [];
 }
 function judgeCell(key2, metric, rule4, samples, alphaPerCell2, paired) {
   const id2 = { ...key2, metric };
@@ -2158,9 +3841,9 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { dirname as dirname2, join as join3 } from "node:path";
 
 // node_modules/vega-util/build/accessor.js
-function accessor(fn, fields, name) {
+function accessor(fn, fields3, name) {
   return Object.assign(fn, {
-    fields: fields || [],
+    fields: fields3 || [],
     fname: name
   });
 }
@@ -2175,8 +3858,8 @@ function accessorFields(fn) {
 function getter(path3) {
   return path3.length === 1 ? get1(path3[0]) : getN(path3);
 }
-var get1 = (field3) => function(obj) {
-  return obj[field3];
+var get1 = (field4) => function(obj) {
+  return obj[field4];
 };
 var getN = (path3) => {
   const len = path3.length;
@@ -2254,14 +3937,14 @@ function splitAccessPath(p) {
 }
 
 // node_modules/vega-util/build/field.js
-function field(field3, name, opt) {
-  const path3 = splitAccessPath(field3);
-  const fieldName = path3.length === 1 ? path3[0] : field3;
-  return accessor((opt && opt.get || getter)(path3), [fieldName], name || fieldName);
+function field2(field4, name, opt2) {
+  const path3 = splitAccessPath(field4);
+  const fieldName = path3.length === 1 ? path3[0] : field4;
+  return accessor((opt2 && opt2.get || getter)(path3), [fieldName], name || fieldName);
 }
 
 // node_modules/vega-util/build/accessors.js
-var id = field("id");
+var id = field2("id");
 var identity = accessor((_) => _, [], "identity");
 var zero = accessor(() => 0, [], "zero");
 var one = accessor(() => 1, [], "one");
@@ -2481,14 +4164,14 @@ function isFunction(value4) {
 // node_modules/vega-util/build/compare.js
 var DESCENDING = "descending";
 function compare(inputFields, inputOrders, inputOpt) {
-  const opt = inputOpt || {};
+  const opt2 = inputOpt || {};
   const orders = array_default(inputOrders) || [];
-  const ord = [], get6 = [], fmap = {}, gen = opt.comparator || comparator;
+  const ord = [], get6 = [], fmap = {}, gen = opt2.comparator || comparator;
   array_default(inputFields).forEach((f, i) => {
     if (f == null)
       return;
     ord.push(orders[i] === DESCENDING ? -1 : 1);
-    const accessor2 = isFunction(f) ? f : field(f, void 0, opt);
+    const accessor2 = isFunction(f) ? f : field2(f, void 0, opt2);
     get6.push(accessor2);
     (accessorFields(accessor2) || []).forEach((_) => fmap[_] = 1);
   });
@@ -2499,16 +4182,16 @@ var ascending = (_u2, _v) => {
   let v = _v;
   return (u2 < v || u2 == null) && v != null ? -1 : (u2 > v || v == null) && u2 != null ? 1 : (v = v instanceof Date ? +v : v, u2 = u2 instanceof Date ? +u2 : u2) !== u2 && v === v ? -1 : v !== v && u2 === u2 ? 1 : 0;
 };
-var comparator = (fields, orders) => fields.length === 1 ? compare1(fields[0], orders[0]) : compareN(fields, orders, fields.length);
-var compare1 = (field3, order) => function(a4, b10) {
-  return ascending(field3(a4), field3(b10)) * order;
+var comparator = (fields3, orders) => fields3.length === 1 ? compare1(fields3[0], orders[0]) : compareN(fields3, orders, fields3.length);
+var compare1 = (field4, order) => function(a4, b10) {
+  return ascending(field4(a4), field4(b10)) * order;
 };
-var compareN = (fields, orders, n) => {
+var compareN = (fields3, orders, n) => {
   orders.push(0);
   return function(a4, b10) {
     let f, c4 = 0, i = -1;
     while (c4 === 0 && ++i < n) {
-      f = fields[i];
+      f = fields3[i];
       c4 = ascending(f(a4), f(b10));
     }
     return c4 * orders[i];
@@ -2783,9 +4466,9 @@ function isString(_) {
 }
 
 // node_modules/vega-util/build/key.js
-function key(fields, flat, opt) {
-  const processedFields = fields ? flat ? array_default(fields).map((f) => f.replace(/\\(.)/g, "$1")) : array_default(fields) : void 0;
-  const len = processedFields?.length, gen = opt && opt.get || getter, map3 = (f) => gen(flat ? [f] : splitAccessPath(f));
+function key(fields3, flat, opt2) {
+  const processedFields = fields3 ? flat ? array_default(fields3).map((f) => f.replace(/\\(.)/g, "$1")) : array_default(fields3) : void 0;
+  const len = processedFields?.length, gen = opt2 && opt2.get || getter, map3 = (f) => gen(flat ? [f] : splitAccessPath(f));
   let fn;
   if (!len || !processedFields) {
     fn = function() {
@@ -3250,7 +4933,7 @@ function bluri(radius2) {
     }
   };
 }
-function variance(values3, valueof) {
+function variance2(values3, valueof) {
   let count2 = 0;
   let delta;
   let mean3 = 0;
@@ -3276,7 +4959,7 @@ function variance(values3, valueof) {
   if (count2 > 1) return sum3 / (count2 - 1);
 }
 function deviation(values3, valueof) {
-  const v = variance(values3, valueof);
+  const v = variance2(values3, valueof);
   return v ? Math.sqrt(v) : v;
 }
 var Adder = class {
@@ -3700,14 +5383,14 @@ function identity3(x4) {
 var map = Array.prototype.map;
 var prefixes = ["y", "z", "a", "f", "p", "n", "\xB5", "m", "", "k", "M", "G", "T", "P", "E", "Z", "Y"];
 function formatLocale(locale4) {
-  var group2 = locale4.grouping === void 0 || locale4.thousands === void 0 ? identity3 : formatGroup(map.call(locale4.grouping, Number), locale4.thousands + ""), currencyPrefix = locale4.currency === void 0 ? "" : locale4.currency[0] + "", currencySuffix = locale4.currency === void 0 ? "" : locale4.currency[1] + "", decimal = locale4.decimal === void 0 ? "." : locale4.decimal + "", numerals = locale4.numerals === void 0 ? identity3 : formatNumerals(map.call(locale4.numerals, String)), percent = locale4.percent === void 0 ? "%" : locale4.percent + "", minus = locale4.minus === void 0 ? "\u2212" : locale4.minus + "", nan = locale4.nan === void 0 ? "NaN" : locale4.nan + "";
+  var group2 = locale4.grouping === void 0 || locale4.thousands === void 0 ? identity3 : formatGroup(map.call(locale4.grouping, Number), locale4.thousands + ""), currencyPrefix = locale4.currency === void 0 ? "" : locale4.currency[0] + "", currencySuffix = locale4.currency === void 0 ? "" : locale4.currency[1] + "", decimal = locale4.decimal === void 0 ? "." : locale4.decimal + "", numerals = locale4.numerals === void 0 ? identity3 : formatNumerals(map.call(locale4.numerals, String)), percent2 = locale4.percent === void 0 ? "%" : locale4.percent + "", minus = locale4.minus === void 0 ? "\u2212" : locale4.minus + "", nan = locale4.nan === void 0 ? "NaN" : locale4.nan + "";
   function newFormat(specifier, options) {
     specifier = formatSpecifier(specifier);
     var fill2 = specifier.fill, align2 = specifier.align, sign3 = specifier.sign, symbol2 = specifier.symbol, zero7 = specifier.zero, width2 = specifier.width, comma = specifier.comma, precision = specifier.precision, trim = specifier.trim, type3 = specifier.type;
     if (type3 === "n") comma = true, type3 = "g";
     else if (!formatTypes[type3]) precision === void 0 && (precision = 12), trim = true, type3 = "g";
     if (zero7 || fill2 === "0" && align2 === "=") zero7 = true, fill2 = "0", align2 = "=";
-    var prefix = (options && options.prefix !== void 0 ? options.prefix : "") + (symbol2 === "$" ? currencyPrefix : symbol2 === "#" && /[boxX]/.test(type3) ? "0" + type3.toLowerCase() : ""), suffix = (symbol2 === "$" ? currencySuffix : /[%p]/.test(type3) ? percent : "") + (options && options.suffix !== void 0 ? options.suffix : "");
+    var prefix = (options && options.prefix !== void 0 ? options.prefix : "") + (symbol2 === "$" ? currencyPrefix : symbol2 === "#" && /[boxX]/.test(type3) ? "0" + type3.toLowerCase() : ""), suffix = (symbol2 === "$" ? currencySuffix : /[%p]/.test(type3) ? percent2 : "") + (options && options.suffix !== void 0 ? options.suffix : "");
     var formatType = formatTypes[type3], maybeSuffix = /[defgprs%]/.test(type3);
     precision = precision === void 0 ? 6 : /[gprs]/.test(type3) ? Math.max(1, Math.min(21, precision)) : Math.max(0, Math.min(20, precision));
     function format5(value4) {
@@ -3797,7 +5480,7 @@ function precisionRound(step2, max4) {
 // node_modules/d3-time/dist/d3-time.mjs
 var t0 = /* @__PURE__ */ new Date();
 var t1 = /* @__PURE__ */ new Date();
-function timeInterval(floori, offseti, count2, field3) {
+function timeInterval(floori, offseti, count2, field4) {
   function interval3(date3) {
     return floori(date3 = arguments.length === 0 ? /* @__PURE__ */ new Date() : /* @__PURE__ */ new Date(+date3)), date3;
   }
@@ -3849,7 +5532,7 @@ function timeInterval(floori, offseti, count2, field3) {
     };
     interval3.every = (step2) => {
       step2 = Math.floor(step2);
-      return !isFinite(step2) || !(step2 > 0) ? null : !(step2 > 1) ? interval3 : interval3.filter(field3 ? (d) => field3(d) % step2 === 0 : (d) => interval3.count(0, d) % step2 === 0);
+      return !isFinite(step2) || !(step2 > 0) ? null : !(step2 > 1) ? interval3 : interval3.filter(field4 ? (d) => field4(d) % step2 === 0 : (d) => interval3.count(0, d) % step2 === 0);
     };
   }
   return interval3;
@@ -4407,8 +6090,8 @@ var Week = [YEAR, WEEK];
 var Month = [YEAR, MONTH];
 var Year = [YEAR];
 var intervals = [[Seconds, 1, durationSecond2], [Seconds, 5, 5 * durationSecond2], [Seconds, 15, 15 * durationSecond2], [Seconds, 30, 30 * durationSecond2], [Minutes, 1, durationMinute2], [Minutes, 5, 5 * durationMinute2], [Minutes, 15, 15 * durationMinute2], [Minutes, 30, 30 * durationMinute2], [Hours, 1, durationHour2], [Hours, 3, 3 * durationHour2], [Hours, 6, 6 * durationHour2], [Hours, 12, 12 * durationHour2], [Day, 1, durationDay2], [Week, 1, durationWeek2], [Month, 1, durationMonth2], [Month, 3, 3 * durationMonth2], [Year, 1, durationYear2]];
-function bin(opt) {
-  const ext = opt.extent, max4 = opt.maxbins || 40, target2 = Math.abs(span_default(ext)) / max4;
+function bin(opt2) {
+  const ext = opt2.extent, max4 = opt2.maxbins || 40, target2 = Math.abs(span_default(ext)) / max4;
   let i = bisector((i2) => i2[2]).right(intervals, target2), units, step2;
   if (i === intervals.length) {
     units = Year, step2 = tickStep(ext[0] / durationYear2, ext[1] / durationYear2, max4);
@@ -4497,10 +6180,10 @@ var grains = [{
 }, {
   aligned: () => false
 }];
-function detectTimeUnits(data3, field3, utc) {
+function detectTimeUnits(data3, field4, utc) {
   const getters = utc ? utcGetters : localGetters;
   const dates = data3.map((t) => {
-    const v = field3(t), d = new Date(v);
+    const v = field4(t), d = new Date(v);
     if (Number.isNaN(+d)) error(`Invalid date: ${v}`);
     return d;
   });
@@ -5254,8 +6937,8 @@ function loaderFactory(fs2) {
   });
 }
 async function load(uri, options) {
-  const opt = await this.sanitize(uri, options), url = opt.href;
-  return opt.localFile ? this.file(url) : this.http(url, options?.http);
+  const opt2 = await this.sanitize(uri, options), url = opt2.href;
+  return opt2.localFile ? this.file(url) : this.http(url, options?.http);
 }
 async function sanitize(uri, options) {
   options = extend({}, this.options, options);
@@ -5312,7 +6995,7 @@ async function fileReject() {
   error("No file system access.");
 }
 async function httpLoader(url, options) {
-  const opt = extend({}, this.options.http, options), type3 = options && options.response, response = await fetch(url, opt);
+  const opt2 = extend({}, this.options.http, options), type3 = options && options.response, response = await fetch(url, opt2);
   return !response.ok ? error(response.status + "" + response.statusText) : isFunction(response[type3]) ? response[type3]() : response.text();
 }
 var isValid = (_) => _ != null && _ === _;
@@ -5330,11 +7013,11 @@ var typeParsers = {
 };
 var typeTests = [isBoolean2, isInteger, isNumber2, isDate2];
 var typeList = ["boolean", "integer", "number", "date"];
-function inferType(values3, field3) {
+function inferType(values3, field4) {
   if (!values3 || !values3.length) return "unknown";
   const n = values3.length, m3 = typeTests.length, a4 = typeTests.map((_, i) => i + 1);
   for (let i = 0, t = 0, j, value4; i < n; ++i) {
-    value4 = field3 ? values3[i][field3] : values3[i];
+    value4 = field4 ? values3[i][field4] : values3[i];
     for (j = 0; j < m3; ++j) {
       if (a4[j] && isValid(value4) && !typeTests[j](value4)) {
         a4[j] = 0;
@@ -5345,9 +7028,9 @@ function inferType(values3, field3) {
   }
   return typeList[a4.reduce((u2, v) => u2 === 0 ? v : u2, 0) - 1];
 }
-function inferTypes(data3, fields) {
-  return fields.reduce((types, field3) => {
-    types[field3] = inferType(data3, field3);
+function inferTypes(data3, fields3) {
+  return fields3.reduce((types, field4) => {
+    types[field4] = inferType(data3, field4);
     return types;
   }, {});
 }
@@ -5372,7 +7055,7 @@ function isBuffer(_) {
   return typeof Buffer === "function" && isFunction(Buffer.isBuffer) ? Buffer.isBuffer(_) : false;
 }
 function json(data3, format5) {
-  const prop = format5 && format5.property ? field(format5.property) : identity;
+  const prop = format5 && format5.property ? field2(format5.property) : identity;
   return isObject(data3) && !isBuffer(data3) ? parseJSON(prop(data3), format5) : prop(JSON.parse(data3));
 }
 json.responseType = "json";
@@ -5436,11 +7119,11 @@ function parse(data3, types, timeParser, utcParser) {
   const locale4 = timeFormatDefaultLocale();
   timeParser = timeParser || locale4.timeParse;
   utcParser = utcParser || locale4.utcParse;
-  let fields = data3.columns || Object.keys(data3[0]), datum2, field3, i, j, n, m3;
-  if (types === "auto") types = inferTypes(data3, fields);
-  fields = Object.keys(types);
-  const parsers = fields.map((field4) => {
-    const type3 = types[field4];
+  let fields3 = data3.columns || Object.keys(data3[0]), datum2, field4, i, j, n, m3;
+  if (types === "auto") types = inferTypes(data3, fields3);
+  fields3 = Object.keys(types);
+  const parsers = fields3.map((field5) => {
+    const type3 = types[field5];
     let parts, pattern;
     if (type3 && (type3.startsWith("date:") || type3.startsWith("utc:"))) {
       parts = type3.split(/:(.+)?/, 2);
@@ -5452,15 +7135,15 @@ function parse(data3, types, timeParser, utcParser) {
       return parse10(pattern);
     }
     if (!typeParsers[type3]) {
-      throw Error("Illegal format pattern: " + field4 + ":" + type3);
+      throw Error("Illegal format pattern: " + field5 + ":" + type3);
     }
     return typeParsers[type3];
   });
-  for (i = 0, n = data3.length, m3 = fields.length; i < n; ++i) {
+  for (i = 0, n = data3.length, m3 = fields3.length; i < n; ++i) {
     datum2 = data3[i];
     for (j = 0; j < m3; ++j) {
-      field3 = fields[j];
-      datum2[field3] = parsers[j](datum2[field3]);
+      field4 = fields3[j];
+      datum2[field4] = parsers[j](datum2[field4]);
     }
   }
 }
@@ -5544,9 +7227,9 @@ function changeset() {
       for (let i = 0; i < n; ++i) a4.push(d[i]);
       return this;
     },
-    modify(t, field3, value4) {
+    modify(t, field4, value4) {
       const m3 = {
-        field: field3,
+        field: field4,
         value: constant_default(value4)
       };
       if (isFunction(t)) {
@@ -6121,7 +7804,7 @@ function on(source4, target2, update3, params2, options) {
   return this;
 }
 function onStream(df, stream2, target2, update3, params2, options) {
-  const opt = extend({}, options, SKIP);
+  const opt2 = extend({}, options, SKIP);
   let func, op;
   if (!isFunction(target2)) target2 = constant_default(target2);
   if (update3 === void 0) {
@@ -6131,10 +7814,10 @@ function onStream(df, stream2, target2, update3, params2, options) {
     func = (e) => {
       op.evaluate(e);
       const t = target2(e), v = op.value;
-      isChangeSet(v) ? df.pulse(t, v, options) : df.update(t, v, opt);
+      isChangeSet(v) ? df.pulse(t, v, options) : df.update(t, v, opt2);
     };
   } else {
-    func = (e) => df.update(target2(e), update3, opt);
+    func = (e) => df.update(target2(e), update3, opt2);
   }
   stream2.apply(func);
 }
@@ -6142,8 +7825,8 @@ function onOperator(df, source4, target2, update3, params2, options) {
   if (update3 === void 0) {
     source4.targets().add(target2);
   } else {
-    const opt = options || {}, op = new Operator(null, updater(target2, update3), params2, false);
-    op.modified(opt.force);
+    const opt2 = options || {}, op = new Operator(null, updater(target2, update3), params2, false);
+    op.modified(opt2.force);
     op.rank = source4.rank;
     source4.targets().add(op);
     if (target2) {
@@ -6437,8 +8120,8 @@ Pulse.prototype = {
    *   marked as modified, false otherwise.
    */
   modified(_, nomod) {
-    const fields = this.fields;
-    return !((nomod || this.mod.length) && fields) ? false : !arguments.length ? !!fields : isArray(_) ? _.some((f) => fields[f]) : fields[_];
+    const fields3 = this.fields;
+    return !((nomod || this.mod.length) && fields3) ? false : !arguments.length ? !!fields3 : isArray(_) ? _.some((f) => fields3[f]) : fields3[_];
   },
   /**
    * Adds a filter function to one more tuple sets. Filters are applied to
@@ -6562,8 +8245,8 @@ inherits_default(MultiPulse, Pulse, {
     return this.changes & flags;
   },
   modified(_) {
-    const p = this, fields = p.fields;
-    return !(fields && p.changes & p.MOD) ? 0 : isArray(_) ? _.some((f) => fields[f]) : fields[_];
+    const p = this, fields3 = p.fields;
+    return !(fields3 && p.changes & p.MOD) ? 0 : isArray(_) ? _.some((f) => fields3[f]) : fields3[_];
   },
   filter() {
     error("MultiPulse does not support filtering.");
@@ -6707,19 +8390,19 @@ var NO_OPT = {
   force: false
 };
 function touch(op, options) {
-  const opt = options || NO_OPT;
+  const opt2 = options || NO_OPT;
   if (this._pulse) {
     this._enqueue(op);
   } else {
     this._touched.add(op);
   }
-  if (opt.skip) op.skip(true);
+  if (opt2.skip) op.skip(true);
   return this;
 }
 function update(op, value4, options) {
-  const opt = options || NO_OPT;
-  if (op.set(value4) || opt.force) {
-    this.touch(op, opt);
+  const opt2 = options || NO_OPT;
+  if (op.set(value4) || opt2.force) {
+    this.touch(op, opt2);
   }
   return this;
 }
@@ -7886,13 +9569,13 @@ function multikey(f) {
     return k2;
   };
 }
-function groupkey(fields) {
-  return !fields || !fields.length ? function() {
+function groupkey(fields3) {
+  return !fields3 || !fields3.length ? function() {
     return "";
-  } : fields.length === 1 ? fields[0] : multikey(fields);
+  } : fields3.length === 1 ? fields3[0] : multikey(fields3);
 }
-function measureName(op, field3, as) {
-  return as || op + (!field3 ? "" : "_" + field3);
+function measureName(op, field4, as) {
+  return as || op + (!field4 ? "" : "_" + field4);
 }
 var noop = () => {
 };
@@ -8120,8 +9803,8 @@ function set(t) {
   this._out.forEach((op) => t[op.out] = op.value(this));
   return t;
 }
-function compileMeasures(agg, field3) {
-  const get6 = field3 || identity, ops2 = resolve(agg), out = agg.slice().sort(compareIndex);
+function compileMeasures(agg, field4) {
+  const get6 = field4 || identity, ops2 = resolve(agg), out = agg.slice().sort(compareIndex);
   function ctr(cell2) {
     this._ops = ops2;
     this._out = out;
@@ -8137,7 +9820,7 @@ function compileMeasures(agg, field3) {
   return ctr;
 }
 function TupleStore(key2) {
-  this._key = key2 ? field(key2) : tupleid;
+  this._key = key2 ? field2(key2) : tupleid;
   this.reset();
 }
 var prototype$1 = TupleStore.prototype;
@@ -8346,10 +10029,10 @@ inherits_default(Aggregate, Transform, {
   init(_) {
     const inputs = this._inputs = [], outputs = this._outputs = [], inputMap = {};
     function inputVisit(get6) {
-      const fields2 = array_default(accessorFields(get6)), n2 = fields2.length;
+      const fields4 = array_default(accessorFields(get6)), n2 = fields4.length;
       let i2 = 0, f;
       for (; i2 < n2; ++i2) {
-        if (!inputMap[f = fields2[i2]]) {
+        if (!inputMap[f = fields4[i2]]) {
           inputMap[f] = 1;
           inputs.push(f);
         }
@@ -8366,19 +10049,19 @@ inherits_default(Aggregate, Transform, {
     this._countOnly = true;
     this._counts = [];
     this._measures = [];
-    const fields = _.fields || [null], ops2 = _.ops || ["count"], aggregate_params = _.aggregate_params || [null], as = _.as || [], n = fields.length, map3 = {};
-    let field3, op, aggregate_param, m3, mname, outname, i;
+    const fields3 = _.fields || [null], ops2 = _.ops || ["count"], aggregate_params = _.aggregate_params || [null], as = _.as || [], n = fields3.length, map3 = {};
+    let field4, op, aggregate_param, m3, mname, outname, i;
     if (n !== ops2.length) {
       error("Unmatched number of fields and aggregate ops.");
     }
     for (i = 0; i < n; ++i) {
-      field3 = fields[i];
+      field4 = fields3[i];
       op = ops2[i];
       aggregate_param = aggregate_params[i] || null;
-      if (field3 == null && op !== "count") {
+      if (field4 == null && op !== "count") {
         error("Null aggregate field specified.");
       }
-      mname = accessorName(field3);
+      mname = accessorName(field4);
       outname = measureName(op, mname, as[i]);
       outputs.push(outname);
       if (op === "count") {
@@ -8387,9 +10070,9 @@ inherits_default(Aggregate, Transform, {
       }
       m3 = map3[mname];
       if (!m3) {
-        inputVisit(field3);
+        inputVisit(field4);
         m3 = map3[mname] = [];
-        m3.field = field3;
+        m3.field = field4;
         this._measures.push(m3);
       }
       if (op !== "count") this._countOnly = false;
@@ -8597,7 +10280,7 @@ inherits_default(Bin, Transform, {
     if (this.value && !_.modified()) {
       return this.value;
     }
-    const field3 = _.field, bins2 = bin2(_), step2 = bins2.step;
+    const field4 = _.field, bins2 = bin2(_), step2 = bins2.step;
     let start = bins2.start, stop2 = start + Math.ceil((bins2.stop - start) / step2) * step2, a4, d;
     if ((a4 = _.anchor) != null) {
       d = a4 - (start + step2 * Math.floor((a4 - start) / step2));
@@ -8605,13 +10288,13 @@ inherits_default(Bin, Transform, {
       stop2 += d;
     }
     const f = function(t) {
-      let v = toNumber(field3(t));
+      let v = toNumber(field4(t));
       return v == null ? null : v < start ? -Infinity : v > stop2 ? Infinity : (v = Math.max(start, Math.min(v, stop2 - step2)), start + step2 * Math.floor(EPSILON$1 + (v - start) / step2));
     };
     f.start = start;
     f.stop = stop2;
     f.step = step2;
-    return this.value = accessor(f, accessorFields(field3), _.name || "bin_" + accessorName(field3));
+    return this.value = accessor(f, accessorFields(field4), _.name || "bin_" + accessorName(field4));
   }
 });
 function SortedList(idFunc, source4, input) {
@@ -8829,7 +10512,7 @@ var Distributions = {
 };
 var DISTRIBUTIONS = "distributions";
 var FUNCTION = "function";
-var FIELD = "field";
+var FIELD2 = "field";
 function parse3(def2, data3) {
   const func = def2[FUNCTION];
   if (!hasOwnProperty(Distributions, func)) {
@@ -8837,7 +10520,7 @@ function parse3(def2, data3) {
   }
   const d = Distributions[func]();
   for (const name in def2) {
-    if (name === FIELD) {
+    if (name === FIELD2) {
       d.data((def2.from || data3()).map(def2[name]));
     } else if (name === DISTRIBUTIONS) {
       d[name](def2[name].map((_) => parse3(_, data3)));
@@ -8986,15 +10669,15 @@ inherits_default(Density, Transform, {
 function source(pulse2) {
   return () => pulse2.materialize(pulse2.SOURCE).source;
 }
-function fieldNames(fields, as) {
-  if (!fields) return null;
-  return fields.map((f, i) => as[i] || accessorName(f));
+function fieldNames(fields3, as) {
+  if (!fields3) return null;
+  return fields3.map((f, i) => as[i] || accessorName(f));
 }
-function partition$1(data3, groupby, field3) {
+function partition$1(data3, groupby, field4) {
   const groups2 = [], get6 = (f) => f(t);
   let map3, i, n, t, k2, g;
   if (groupby == null) {
-    groups2.push(data3.map(field3));
+    groups2.push(data3.map(field4));
   } else {
     for (map3 = {}, i = 0, n = data3.length; i < n; ++i) {
       t = data3[i];
@@ -9005,7 +10688,7 @@ function partition$1(data3, groupby, field3) {
         g.dims = k2;
         groups2.push(g);
       }
-      g.push(field3(t));
+      g.push(field4(t));
     }
   }
   return groups2;
@@ -9040,18 +10723,18 @@ DotBin.Definition = {
     "default": Output
   }]
 };
-var autostep = (data3, field3) => span_default(extent(data3, field3)) / 30;
+var autostep = (data3, field4) => span_default(extent(data3, field4)) / 30;
 inherits_default(DotBin, Transform, {
   transform(_, pulse2) {
     if (this.value && !(_.modified() || pulse2.changed())) {
       return pulse2;
     }
-    const source4 = pulse2.materialize(pulse2.SOURCE).source, groups2 = partition$1(pulse2.source, _.groupby, identity), smooth = _.smooth || false, field3 = _.field, step2 = _.step || autostep(source4, field3), sort3 = stableCompare((a4, b10) => field3(a4) - field3(b10)), as = _.as || Output, n = groups2.length;
+    const source4 = pulse2.materialize(pulse2.SOURCE).source, groups2 = partition$1(pulse2.source, _.groupby, identity), smooth = _.smooth || false, field4 = _.field, step2 = _.step || autostep(source4, field4), sort3 = stableCompare((a4, b10) => field4(a4) - field4(b10)), as = _.as || Output, n = groups2.length;
     let min4 = Infinity, max4 = -Infinity, i = 0, j;
     for (; i < n; ++i) {
       const g = groups2[i].sort(sort3);
       j = -1;
-      for (const v of dotbin(g, step2, smooth, field3)) {
+      for (const v of dotbin(g, step2, smooth, field4)) {
         if (v < min4) min4 = v;
         if (v > max4) max4 = v;
         g[++j][as] = v;
@@ -9088,21 +10771,21 @@ Extent.Definition = {
 };
 inherits_default(Extent, Transform, {
   transform(_, pulse2) {
-    const extent2 = this.value, field3 = _.field, mod = pulse2.changed() || pulse2.modified(field3.fields) || _.modified("field");
+    const extent2 = this.value, field4 = _.field, mod = pulse2.changed() || pulse2.modified(field4.fields) || _.modified("field");
     let min4 = extent2[0], max4 = extent2[1];
     if (mod || min4 == null) {
       min4 = Infinity;
       max4 = -Infinity;
     }
     pulse2.visit(mod ? pulse2.SOURCE : pulse2.ADD, (t) => {
-      const v = toNumber(field3(t));
+      const v = toNumber(field4(t));
       if (v != null) {
         if (v < min4) min4 = v;
         if (v > max4) max4 = v;
       }
     });
     if (!Number.isFinite(min4) || !Number.isFinite(max4)) {
-      let name = accessorName(field3);
+      let name = accessorName(field4);
       if (name) name = ` for field "${name}"`;
       pulse2.dataflow.warn(`Infinite extent${name}: [${min4}, ${max4}]`);
       min4 = max4 = void 0;
@@ -9282,7 +10965,7 @@ function Field(params2) {
 }
 inherits_default(Field, Operator);
 function update$3(_) {
-  return this.value && !_.modified() ? this.value : isArray(_.name) ? array_default(_.name).map((f) => field(f)) : field(_.name, _.as);
+  return this.value && !_.modified() ? this.value : isArray(_.name) ? array_default(_.name).map((f) => field2(f)) : field2(_.name, _.as);
 }
 function Filter(params2) {
   Transform.call(this, fastmap(), params2);
@@ -9356,10 +11039,10 @@ Flatten.Definition = {
 };
 inherits_default(Flatten, Transform, {
   transform(_, pulse2) {
-    const out = pulse2.fork(pulse2.NO_SOURCE), fields = _.fields, as = fieldNames(fields, _.as || []), index6 = _.index || null, m3 = as.length;
+    const out = pulse2.fork(pulse2.NO_SOURCE), fields3 = _.fields, as = fieldNames(fields3, _.as || []), index6 = _.index || null, m3 = as.length;
     out.rem = this.value;
     pulse2.visit(pulse2.SOURCE, (t) => {
-      const arrays = fields.map((f) => f(t)), maxlen = arrays.reduce((l, a4) => Math.max(l, a4.length), 0);
+      const arrays = fields3.map((f) => f(t)), maxlen = arrays.reduce((l, a4) => Math.max(l, a4.length), 0);
       let i = 0, j, d, v;
       for (; i < maxlen; ++i) {
         d = derive(t);
@@ -9400,13 +11083,13 @@ Fold.Definition = {
 };
 inherits_default(Fold, Transform, {
   transform(_, pulse2) {
-    const out = pulse2.fork(pulse2.NO_SOURCE), fields = _.fields, fnames = fields.map(accessorName), as = _.as || ["key", "value"], k2 = as[0], v = as[1], n = fields.length;
+    const out = pulse2.fork(pulse2.NO_SOURCE), fields3 = _.fields, fnames = fields3.map(accessorName), as = _.as || ["key", "value"], k2 = as[0], v = as[1], n = fields3.length;
     out.rem = this.value;
     pulse2.visit(pulse2.SOURCE, (t) => {
       for (let i = 0, d; i < n; ++i) {
         d = derive(t);
         d[k2] = fnames[i];
-        d[v] = fields[i](t);
+        d[v] = fields3[i](t);
         out.add.push(d);
       }
     });
@@ -9453,17 +11136,17 @@ function Generate(params2) {
 inherits_default(Generate, Transform, {
   transform(_, pulse2) {
     const out = pulse2.fork(pulse2.ALL), gen = _.generator;
-    let data3 = this.value, num2 = _.size - data3.length, add6, rem2, t;
-    if (num2 > 0) {
-      for (add6 = []; --num2 >= 0; ) {
+    let data3 = this.value, num3 = _.size - data3.length, add6, rem2, t;
+    if (num3 > 0) {
+      for (add6 = []; --num3 >= 0; ) {
         add6.push(t = ingest$1(gen(_)));
         data3.push(t);
       }
       out.add = out.add.length ? out.materialize(out.ADD).add.concat(add6) : add6;
     } else {
-      rem2 = data3.slice(0, -num2);
+      rem2 = data3.slice(0, -num3);
       out.rem = out.rem.length ? out.materialize(out.REM).rem.concat(rem2) : rem2;
-      data3 = data3.slice(-num2);
+      data3 = data3.slice(-num3);
     }
     out.source = this.value = data3;
     return out;
@@ -9527,7 +11210,7 @@ function getField(_) {
 }
 inherits_default(Impute, Transform, {
   transform(_, pulse2) {
-    var out = pulse2.fork(pulse2.ALL), impute = getValue(_), field3 = getField(_), fName = accessorName(_.field), kName = accessorName(_.key), gNames = (_.groupby || []).map(accessorName), groups2 = partition(pulse2.source, _.groupby, _.key, _.keyvals), curr = [], prev = this.value, m3 = groups2.domain.length, group2, value4, gVals, kVal, g, i, j, l, n, t;
+    var out = pulse2.fork(pulse2.ALL), impute = getValue(_), field4 = getField(_), fName = accessorName(_.field), kName = accessorName(_.key), gNames = (_.groupby || []).map(accessorName), groups2 = partition(pulse2.source, _.groupby, _.key, _.keyvals), curr = [], prev = this.value, m3 = groups2.domain.length, group2, value4, gVals, kVal, g, i, j, l, n, t;
     for (g = 0, l = groups2.length; g < l; ++g) {
       group2 = groups2[g];
       gVals = group2.values;
@@ -9540,7 +11223,7 @@ inherits_default(Impute, Transform, {
         };
         for (i = 0, n = gVals.length; i < n; ++i) t[gNames[i]] = gVals[i];
         t[kName] = kVal;
-        t[fName] = Number.isNaN(value4) ? value4 = impute(group2, field3) : value4;
+        t[fName] = Number.isNaN(value4) ? value4 = impute(group2, field4) : value4;
         curr.push(ingest$1(t));
       }
     }
@@ -9919,19 +11602,19 @@ inherits_default(Pivot, Aggregate, {
   }
 });
 function aggregateParams(_, pulse2) {
-  const key2 = _.field, value4 = _.value, op = (_.op === "count" ? "__count__" : _.op) || "sum", fields = accessorFields(key2).concat(accessorFields(value4)), keys4 = pivotKeys(key2, _.limit || 0, pulse2);
+  const key2 = _.field, value4 = _.value, op = (_.op === "count" ? "__count__" : _.op) || "sum", fields3 = accessorFields(key2).concat(accessorFields(value4)), keys4 = pivotKeys(key2, _.limit || 0, pulse2);
   if (pulse2.changed()) _.set("__pivot__", null, null, true);
   return {
     key: _.key,
     groupby: _.groupby,
     ops: keys4.map(() => op),
-    fields: keys4.map((k2) => get(k2, key2, value4, fields)),
+    fields: keys4.map((k2) => get(k2, key2, value4, fields3)),
     as: keys4.map((k2) => k2 + ""),
     modified: _.modified.bind(_)
   };
 }
-function get(k2, key2, value4, fields) {
-  return accessor((d) => key2(d) === k2 ? value4(d) : NaN, fields, k2 + "");
+function get(k2, key2, value4, fields3) {
+  return accessor((d) => key2(d) === k2 ? value4(d) : NaN, fields3, k2 + "");
 }
 function pivotKeys(key2, limit, pulse2) {
   const map3 = {}, list = [];
@@ -9950,23 +11633,23 @@ function PreFacet(params2) {
 }
 inherits_default(PreFacet, Facet, {
   transform(_, pulse2) {
-    const flow = _.subflow, field3 = _.field, subflow = (t) => this.subflow(tupleid(t), flow, pulse2, t);
-    if (_.modified("field") || field3 && pulse2.modified(accessorFields(field3))) {
+    const flow = _.subflow, field4 = _.field, subflow = (t) => this.subflow(tupleid(t), flow, pulse2, t);
+    if (_.modified("field") || field4 && pulse2.modified(accessorFields(field4))) {
       error("PreFacet does not support field modification.");
     }
     this.initTargets();
-    if (field3) {
+    if (field4) {
       pulse2.visit(pulse2.MOD, (t) => {
         const sf = subflow(t);
-        field3(t).forEach((_2) => sf.mod(_2));
+        field4(t).forEach((_2) => sf.mod(_2));
       });
       pulse2.visit(pulse2.ADD, (t) => {
         const sf = subflow(t);
-        field3(t).forEach((_2) => sf.add(ingest$1(_2)));
+        field4(t).forEach((_2) => sf.add(ingest$1(_2)));
       });
       pulse2.visit(pulse2.REM, (t) => {
         const sf = subflow(t);
-        field3(t).forEach((_2) => sf.rem(_2));
+        field4(t).forEach((_2) => sf.rem(_2));
       });
     } else {
       pulse2.visit(pulse2.MOD, (t) => subflow(t).mod(t));
@@ -10001,7 +11684,7 @@ Project.Definition = {
 };
 inherits_default(Project, Transform, {
   transform(_, pulse2) {
-    const out = pulse2.fork(pulse2.NO_SOURCE), fields = _.fields, as = fieldNames(_.fields, _.as || []), derive2 = fields ? (s2, t) => project(s2, t, fields, as) : rederive;
+    const out = pulse2.fork(pulse2.NO_SOURCE), fields3 = _.fields, as = fieldNames(_.fields, _.as || []), derive2 = fields3 ? (s2, t) => project(s2, t, fields3, as) : rederive;
     let lut;
     if (this.value) {
       lut = this.value;
@@ -10025,9 +11708,9 @@ inherits_default(Project, Transform, {
     return out;
   }
 });
-function project(s2, t, fields, as) {
-  for (let i = 0, n = fields.length; i < n; ++i) {
-    t[as[i]] = fields[i](s2);
+function project(s2, t, fields3, as) {
+  for (let i = 0, n = fields3.length; i < n; ++i) {
+    t[as[i]] = fields3[i](s2);
   }
   return t;
 }
@@ -10149,11 +11832,11 @@ Sample.Definition = {
 };
 inherits_default(Sample, Transform, {
   transform(_, pulse2) {
-    const out = pulse2.fork(pulse2.NO_SOURCE), mod = _.modified("size"), num2 = _.size, map3 = this.value.reduce((m3, t) => (m3[tupleid(t)] = 1, m3), {});
+    const out = pulse2.fork(pulse2.NO_SOURCE), mod = _.modified("size"), num3 = _.size, map3 = this.value.reduce((m3, t) => (m3[tupleid(t)] = 1, m3), {});
     let res = this.value, cnt = this.count, cap = 0;
     function update3(t) {
       let p, idx;
-      if (res.length < num2) {
+      if (res.length < num3) {
         res.push(t);
       } else {
         idx = ~~((cnt + 1) * random());
@@ -10176,15 +11859,15 @@ inherits_default(Sample, Transform, {
       });
       res = res.filter((t) => map3[tupleid(t)] !== -1);
     }
-    if ((pulse2.rem.length || mod) && res.length < num2 && pulse2.source) {
+    if ((pulse2.rem.length || mod) && res.length < num3 && pulse2.source) {
       cap = cnt = res.length;
       pulse2.visit(pulse2.SOURCE, (t) => {
         if (!map3[tupleid(t)]) update3(t);
       });
       cap = -1;
     }
-    if (mod && res.length > num2) {
-      const n = res.length - num2;
+    if (mod && res.length > num3) {
+      const n = res.length - num3;
       for (let i = 0; i < n; ++i) {
         map3[tupleid(res[i])] = -1;
         out.rem.push(res[i]);
@@ -10311,16 +11994,16 @@ TimeUnit.Definition = {
 };
 inherits_default(TimeUnit, Transform, {
   transform(_, pulse2) {
-    const field3 = _.field, band2 = _.interval !== false, utc = _.timezone === "utc", floor2 = this._floor(_, pulse2), offset4 = (utc ? utcInterval : timeInterval2)(floor2.unit).offset, as = _.as || OUTPUT, u0 = as[0], u1 = as[1], step2 = floor2.step;
+    const field4 = _.field, band2 = _.interval !== false, utc = _.timezone === "utc", floor2 = this._floor(_, pulse2), offset4 = (utc ? utcInterval : timeInterval2)(floor2.unit).offset, as = _.as || OUTPUT, u0 = as[0], u1 = as[1], step2 = floor2.step;
     let min4 = floor2.start || Infinity, max4 = floor2.stop || -Infinity, flag2 = pulse2.ADD;
-    if (_.modified() || pulse2.changed(pulse2.REM) || pulse2.modified(accessorFields(field3))) {
+    if (_.modified() || pulse2.changed(pulse2.REM) || pulse2.modified(accessorFields(field4))) {
       pulse2 = pulse2.reflow(true);
       flag2 = pulse2.SOURCE;
       min4 = Infinity;
       max4 = -Infinity;
     }
     pulse2.visit(flag2, (t) => {
-      const v = field3(t);
+      const v = field4(t);
       let a4, b10;
       if (v == null) {
         t[u0] = null;
@@ -10365,13 +12048,13 @@ function TupleIndex(params2) {
 }
 inherits_default(TupleIndex, Transform, {
   transform(_, pulse2) {
-    const df = pulse2.dataflow, field3 = _.field, index6 = this.value, set7 = (t) => index6.set(field3(t), t);
+    const df = pulse2.dataflow, field4 = _.field, index6 = this.value, set7 = (t) => index6.set(field4(t), t);
     let mod = true;
-    if (_.modified("field") || pulse2.modified(field3.fields)) {
+    if (_.modified("field") || pulse2.modified(field4.fields)) {
       index6.clear();
       pulse2.visit(pulse2.SOURCE, set7);
     } else if (pulse2.changed()) {
-      pulse2.visit(pulse2.REM, (t) => index6.delete(field3(t)));
+      pulse2.visit(pulse2.REM, (t) => index6.delete(field4(t)));
       pulse2.visit(pulse2.ADD, set7);
     } else {
       mod = false;
@@ -10392,8 +12075,8 @@ inherits_default(Values, Transform, {
     }
   }
 });
-function WindowOp(op, field3, param2, as) {
-  const fn = WindowOps[op](field3, param2);
+function WindowOp(op, field4, param2, as) {
+  const fn = WindowOps[op](field4, param2);
   return {
     init: fn.init || zero,
     update: function(w2, t) {
@@ -10449,97 +12132,97 @@ var WindowOps = {
       }
     };
   },
-  ntile: function(field3, num2) {
-    num2 = +num2;
-    if (!(num2 > 0)) error("ntile num must be greater than zero.");
+  ntile: function(field4, num3) {
+    num3 = +num3;
+    if (!(num3 > 0)) error("ntile num must be greater than zero.");
     const cume = WindowOps.cume_dist(), next = cume.next;
     return {
       init: cume.init,
-      next: (w2) => Math.ceil(num2 * next(w2))
+      next: (w2) => Math.ceil(num3 * next(w2))
     };
   },
-  lag: function(field3, offset4) {
+  lag: function(field4, offset4) {
     offset4 = +offset4 || 1;
     return {
       next: (w2) => {
         const i = w2.index - offset4;
-        return i >= 0 ? field3(w2.data[i]) : null;
+        return i >= 0 ? field4(w2.data[i]) : null;
       }
     };
   },
-  lead: function(field3, offset4) {
+  lead: function(field4, offset4) {
     offset4 = +offset4 || 1;
     return {
       next: (w2) => {
         const i = w2.index + offset4, d = w2.data;
-        return i < d.length ? field3(d[i]) : null;
+        return i < d.length ? field4(d[i]) : null;
       }
     };
   },
-  first_value: function(field3) {
+  first_value: function(field4) {
     return {
-      next: (w2) => field3(w2.data[w2.i0])
+      next: (w2) => field4(w2.data[w2.i0])
     };
   },
-  last_value: function(field3) {
+  last_value: function(field4) {
     return {
-      next: (w2) => field3(w2.data[w2.i1 - 1])
+      next: (w2) => field4(w2.data[w2.i1 - 1])
     };
   },
-  nth_value: function(field3, nth) {
+  nth_value: function(field4, nth) {
     nth = +nth;
     if (!(nth > 0)) error("nth_value nth must be greater than zero.");
     return {
       next: (w2) => {
         const i = w2.i0 + (nth - 1);
-        return i < w2.i1 ? field3(w2.data[i]) : null;
+        return i < w2.i1 ? field4(w2.data[i]) : null;
       }
     };
   },
-  prev_value: function(field3) {
+  prev_value: function(field4) {
     let prev;
     return {
       init: () => prev = null,
       next: (w2) => {
-        const v = field3(w2.data[w2.index]);
+        const v = field4(w2.data[w2.index]);
         return v != null ? prev = v : prev;
       }
     };
   },
-  next_value: function(field3) {
+  next_value: function(field4) {
     let v, i;
     return {
       init: () => (v = null, i = -1),
       next: (w2) => {
         const d = w2.data;
-        return w2.index <= i ? v : (i = find(field3, d, w2.index)) < 0 ? (i = d.length, v = null) : v = field3(d[i]);
+        return w2.index <= i ? v : (i = find(field4, d, w2.index)) < 0 ? (i = d.length, v = null) : v = field4(d[i]);
       }
     };
   }
 };
-function find(field3, data3, index6) {
+function find(field4, data3, index6) {
   for (let n = data3.length; index6 < n; ++index6) {
-    const v = field3(data3[index6]);
+    const v = field4(data3[index6]);
     if (v != null) return index6;
   }
   return -1;
 }
 var ValidWindowOps = Object.keys(WindowOps);
 function WindowState(_) {
-  const ops2 = array_default(_.ops), fields = array_default(_.fields), params2 = array_default(_.params), aggregate_params = array_default(_.aggregate_params), as = array_default(_.as), outputs = this.outputs = [], windows = this.windows = [], inputs = {}, map3 = {}, counts = [], measures = [];
+  const ops2 = array_default(_.ops), fields3 = array_default(_.fields), params2 = array_default(_.params), aggregate_params = array_default(_.aggregate_params), as = array_default(_.as), outputs = this.outputs = [], windows = this.windows = [], inputs = {}, map3 = {}, counts = [], measures = [];
   let countOnly = true;
   function visitInputs(f) {
     array_default(accessorFields(f)).forEach((_2) => inputs[_2] = 1);
   }
   visitInputs(_.sort);
   ops2.forEach((op, i) => {
-    const field3 = fields[i], param2 = params2[i], aggregate_param = aggregate_params[i] || null, mname = accessorName(field3), name = measureName(op, mname, as[i]);
-    visitInputs(field3);
+    const field4 = fields3[i], param2 = params2[i], aggregate_param = aggregate_params[i] || null, mname = accessorName(field4), name = measureName(op, mname, as[i]);
+    visitInputs(field4);
     outputs.push(name);
     if (hasOwnProperty(WindowOps, op)) {
-      windows.push(WindowOp(op, field3, param2, name));
+      windows.push(WindowOp(op, field4, param2, name));
     } else {
-      if (field3 == null && op !== "count") {
+      if (field4 == null && op !== "count") {
         error("Null aggregate field specified.");
       }
       if (op === "count") {
@@ -10550,7 +12233,7 @@ function WindowState(_) {
       let m3 = map3[mname];
       if (!m3) {
         m3 = map3[mname] = [];
-        m3.field = field3;
+        m3.field = field4;
         measures.push(m3);
       }
       m3.push(createMeasure(op, aggregate_param, name));
@@ -14619,9 +16302,9 @@ function format3(locale4, scale6, specifier, formatType) {
   }
   return !specifier && type3 === Time ? locale4.timeFormat("%A, %d %B %Y, %X") : !specifier && type3 === UTC ? locale4.utcFormat("%A, %d %B %Y, %X UTC") : labelFormat(locale4, scale6, 5, null, specifier, formatType, true);
 }
-function domainCaption(locale4, scale6, opt) {
-  opt = opt || {};
-  const max4 = Math.max(3, opt.maxlen || 7), fmt2 = format3(locale4, scale6, opt.format, opt.formatType);
+function domainCaption(locale4, scale6, opt2) {
+  opt2 = opt2 || {};
+  const max4 = Math.max(3, opt2.maxlen || 7), fmt2 = format3(locale4, scale6, opt2.format, opt2.formatType);
   if (isDiscretizing(scale6.type)) {
     const v = labelValues(scale6).slice(1).map(fmt2), n = v.length;
     return `${n} boundar${n === 1 ? "y" : "ies"}: ${v.join(", ")}`;
@@ -15648,9 +17331,9 @@ var ResourceLoader = class {
     increment(loader2);
     return loader2._loader.sanitize(uri, {
       context: "href"
-    }).then((opt) => {
+    }).then((opt2) => {
       decrement(loader2);
-      return opt;
+      return opt2;
     }).catch(() => {
       decrement(loader2);
       return null;
@@ -15661,13 +17344,13 @@ var ResourceLoader = class {
     increment(loader2);
     return loader2._loader.sanitize(uri, {
       context: "image"
-    }).then((opt) => {
-      const url = opt.href;
+    }).then((opt2) => {
+      const url = opt2.href;
       if (!url || !Image2) throw {
         url
       };
       const img = new Image2();
-      const cors = hasOwnProperty(opt, "crossOrigin") ? opt.crossOrigin : "anonymous";
+      const cors = hasOwnProperty(opt2, "crossOrigin") ? opt2.crossOrigin : "anonymous";
       if (cors != null) img.crossOrigin = cors;
       img.onload = () => decrement(loader2);
       img.onerror = () => decrement(loader2);
@@ -16762,15 +18445,15 @@ var Marks = {
   text,
   trail
 };
-function boundItem(item, func, opt) {
+function boundItem(item, func, opt2) {
   var type3 = Marks[item.mark.marktype], bound2 = func || type3.bound;
   if (type3.nested) item = item.mark;
-  return bound2(item.bounds || (item.bounds = new Bounds()), item, opt);
+  return bound2(item.bounds || (item.bounds = new Bounds()), item, opt2);
 }
 var DUMMY = {
   mark: null
 };
-function boundMark(mark, bounds3, opt) {
+function boundMark(mark, bounds3, opt2) {
   var type3 = Marks[mark.marktype], bound2 = type3.bound, items = mark.items, hasItems = items && items.length, i, n, item, b10;
   if (type3.nested) {
     if (hasItems) {
@@ -16779,14 +18462,14 @@ function boundMark(mark, bounds3, opt) {
       DUMMY.mark = mark;
       item = DUMMY;
     }
-    b10 = boundItem(item, bound2, opt);
+    b10 = boundItem(item, bound2, opt2);
     bounds3 = bounds3 && bounds3.union(b10) || b10;
     return bounds3;
   }
   bounds3 = bounds3 || mark.bounds && mark.bounds.clear() || new Bounds();
   if (hasItems) {
     for (i = 0, n = items.length; i < n; ++i) {
-      bounds3.union(boundItem(items[i], bound2, opt));
+      bounds3.union(boundItem(items[i], bound2, opt2));
     }
   }
   return mark.bounds = bounds3;
@@ -17131,9 +18814,9 @@ var Handler = class {
   handleHref(event2, item, href2) {
     this._loader.sanitize(href2, {
       context: "href"
-    }).then((opt) => {
+    }).then((opt2) => {
       const e = new MouseEvent(event2.type, event2), a4 = domCreate(null, "a");
-      for (const name in opt) a4.setAttribute(name, opt[name]);
+      for (const name in opt2) a4.setAttribute(name, opt2[name]);
       a4.dispatchEvent(e);
     }).catch(() => {
     });
@@ -17514,12 +19197,12 @@ function inactive(types) {
 function devicePixelRatio() {
   return typeof window !== "undefined" ? window.devicePixelRatio || 1 : 1;
 }
-function resize(canvas2, width2, height2, origin, scaleFactor, opt) {
+function resize(canvas2, width2, height2, origin, scaleFactor, opt2) {
   const inDOM = typeof HTMLElement !== "undefined" && canvas2 instanceof HTMLElement && canvas2.parentNode != null, context3 = canvas2.getContext("2d"), ratio = inDOM ? devicePixelRatio() : scaleFactor;
   canvas2.width = width2 * ratio;
   canvas2.height = height2 * ratio;
-  for (const key2 in opt) {
-    context3[key2] = opt[key2];
+  for (const key2 in opt2) {
+    context3[key2] = opt2[key2];
   }
   if (inDOM) {
     canvas2.style.width = width2 + "px";
@@ -17595,8 +19278,8 @@ var CanvasRenderer = class extends Renderer {
     if (scene.clip) ctx.restore();
   }
   clear(x4, y4, w2, h2) {
-    const opt = this._options, g = this.context();
-    if (opt.type !== "pdf" && !opt.externalContext) {
+    const opt2 = this._options, g = this.context();
+    if (opt2.type !== "pdf" && !opt2.externalContext) {
       g.clearRect(x4, y4, w2, h2);
     }
     if (this._bgcolor != null) {
@@ -17739,10 +19422,10 @@ function ariaMark(mark) {
   const recurse2 = type3 === "group" || type3 === "text" || mark.items.some((_) => _.description != null && _.aria !== false);
   return bundle2(recurse2 ? GRAPHICS_OBJECT : GRAPHICS_SYMBOL, `${type3} mark container`, mark.description);
 }
-function ariaGuide(mark, opt) {
+function ariaGuide(mark, opt2) {
   try {
-    const item = mark.items[0], caption = opt.caption || (() => "");
-    return bundle2(opt.role || GRAPHICS_SYMBOL, opt.desc, mark.description || item.description || caption(item));
+    const item = mark.items[0], caption = opt2.caption || (() => "");
+    return bundle2(opt2.role || GRAPHICS_SYMBOL, opt2.desc, mark.description || item.description || caption(item));
   } catch (err) {
     return null;
   }
@@ -18917,8 +20600,8 @@ inherits_default(Bound, Transform, {
     return pulse2.modifies("bounds");
   }
 });
-function boundItem2(item, bound2, opt) {
-  return bound2(item.bounds.clear(), item, opt);
+function boundItem2(item, bound2, opt2) {
+  return bound2(item.bounds.clear(), item, opt2);
 }
 var COUNTER_NAME = ":vega_identifier:";
 function Identifier(params2) {
@@ -19200,15 +20883,15 @@ function bboxFull(item) {
   const b10 = item.bounds.clone();
   return b10.empty() ? b10.set(0, 0, 0, 0) : b10.translate(-(item.x || 0), -(item.y || 0));
 }
-function get4(opt, key2, d) {
-  const v = isObject(opt) ? opt[key2] : opt;
+function get4(opt2, key2, d) {
+  const v = isObject(opt2) ? opt2[key2] : opt2;
   return v != null ? v : d !== void 0 ? d : 0;
 }
 function offsetValue(v) {
   return v < 0 ? Math.ceil(-v) : 0;
 }
-function gridLayout(view, groups2, opt) {
-  var dirty = !opt.nodirty, bbox = opt.bounds === Flush ? bboxFlush : bboxFull, bounds3 = tempBounds2.set(0, 0, 0, 0), alignCol = get4(opt.align, Column), alignRow = get4(opt.align, Row), padCol = get4(opt.padding, Column), padRow = get4(opt.padding, Row), ncols = opt.columns || groups2.length, nrows = ncols <= 0 ? 1 : Math.ceil(groups2.length / ncols), n = groups2.length, xOffset = Array(n), xExtent = Array(ncols), xMax = 0, yOffset = Array(n), yExtent = Array(nrows), yMax = 0, dx = Array(n), dy = Array(n), boxes = Array(n), m3, i, c4, r, b10, g, px2, py2, x4, y4, offset4;
+function gridLayout(view, groups2, opt2) {
+  var dirty = !opt2.nodirty, bbox = opt2.bounds === Flush ? bboxFlush : bboxFull, bounds3 = tempBounds2.set(0, 0, 0, 0), alignCol = get4(opt2.align, Column), alignRow = get4(opt2.align, Row), padCol = get4(opt2.padding, Column), padRow = get4(opt2.padding, Row), ncols = opt2.columns || groups2.length, nrows = ncols <= 0 ? 1 : Math.ceil(groups2.length / ncols), n = groups2.length, xOffset = Array(n), xExtent = Array(ncols), xMax = 0, yOffset = Array(n), yExtent = Array(nrows), yMax = 0, dx = Array(n), dy = Array(n), boxes = Array(n), m3, i, c4, r, b10, g, px2, py2, x4, y4, offset4;
   for (i = 0; i < ncols; ++i) xExtent[i] = 0;
   for (i = 0; i < nrows; ++i) yExtent[i] = 0;
   for (i = 0; i < n; ++i) {
@@ -19288,14 +20971,14 @@ function gridLayout(view, groups2, opt) {
       dy[i] += y4 - groups2[i].y;
     }
   }
-  if (alignCol && get4(opt.center, Column) && nrows > 1) {
+  if (alignCol && get4(opt2.center, Column) && nrows > 1) {
     for (i = 0; i < n; ++i) {
       b10 = alignCol === All ? xMax : xExtent[i % ncols];
       x4 = b10 - boxes[i].x2 - groups2[i].x - dx[i];
       if (x4 > 0) dx[i] += x4 / 2;
     }
   }
-  if (alignRow && get4(opt.center, Row) && ncols !== 1) {
+  if (alignRow && get4(opt2.center, Row) && ncols !== 1) {
     for (i = 0; i < n; ++i) {
       b10 = alignRow === All ? yMax : yExtent[~~(i / ncols)];
       y4 = b10 - boxes[i].y2 - groups2[i].y - dy[i];
@@ -19305,16 +20988,16 @@ function gridLayout(view, groups2, opt) {
   for (i = 0; i < n; ++i) {
     bounds3.union(boxes[i].translate(dx[i], dy[i]));
   }
-  x4 = get4(opt.anchor, X);
-  y4 = get4(opt.anchor, Y);
-  switch (get4(opt.anchor, Column)) {
+  x4 = get4(opt2.anchor, X);
+  y4 = get4(opt2.anchor, Y);
+  switch (get4(opt2.anchor, Column)) {
     case End:
       x4 -= bounds3.width();
       break;
     case Middle:
       x4 -= bounds3.width() / 2;
   }
-  switch (get4(opt.anchor, Row)) {
+  switch (get4(opt2.anchor, Row)) {
     case End:
       y4 -= bounds3.height();
       break;
@@ -19336,46 +21019,46 @@ function gridLayout(view, groups2, opt) {
   }
   return bounds3;
 }
-function trellisLayout(view, group2, opt) {
-  var views = gridLayoutGroups(group2), groups2 = views.marks, bbox = opt.bounds === Flush ? boundFlush : boundFull, off = opt.offset, ncols = opt.columns || groups2.length, nrows = ncols <= 0 ? 1 : Math.ceil(groups2.length / ncols), cells = nrows * ncols, x4, y4, x22, y22, anchor, band2, offset4;
-  const bounds3 = gridLayout(view, groups2, opt);
+function trellisLayout(view, group2, opt2) {
+  var views = gridLayoutGroups(group2), groups2 = views.marks, bbox = opt2.bounds === Flush ? boundFlush : boundFull, off = opt2.offset, ncols = opt2.columns || groups2.length, nrows = ncols <= 0 ? 1 : Math.ceil(groups2.length / ncols), cells = nrows * ncols, x4, y4, x22, y22, anchor, band2, offset4;
+  const bounds3 = gridLayout(view, groups2, opt2);
   if (bounds3.empty()) bounds3.set(0, 0, 0, 0);
   if (views.rowheaders) {
-    band2 = get4(opt.headerBand, Row, null);
+    band2 = get4(opt2.headerBand, Row, null);
     x4 = layoutHeaders(view, views.rowheaders, groups2, ncols, nrows, -get4(off, "rowHeader"), min3, 0, bbox, "x1", 0, ncols, 1, band2);
   }
   if (views.colheaders) {
-    band2 = get4(opt.headerBand, Column, null);
+    band2 = get4(opt2.headerBand, Column, null);
     y4 = layoutHeaders(view, views.colheaders, groups2, ncols, ncols, -get4(off, "columnHeader"), min3, 1, bbox, "y1", 0, 1, ncols, band2);
   }
   if (views.rowfooters) {
-    band2 = get4(opt.footerBand, Row, null);
+    band2 = get4(opt2.footerBand, Row, null);
     x22 = layoutHeaders(view, views.rowfooters, groups2, ncols, nrows, get4(off, "rowFooter"), max3, 0, bbox, "x2", ncols - 1, ncols, 1, band2);
   }
   if (views.colfooters) {
-    band2 = get4(opt.footerBand, Column, null);
+    band2 = get4(opt2.footerBand, Column, null);
     y22 = layoutHeaders(view, views.colfooters, groups2, ncols, ncols, get4(off, "columnFooter"), max3, 1, bbox, "y2", cells - ncols, 1, ncols, band2);
   }
   if (views.rowtitle) {
-    anchor = get4(opt.titleAnchor, Row);
+    anchor = get4(opt2.titleAnchor, Row);
     offset4 = get4(off, "rowTitle");
     offset4 = anchor === End ? x22 + offset4 : x4 - offset4;
-    band2 = get4(opt.titleBand, Row, 0.5);
+    band2 = get4(opt2.titleBand, Row, 0.5);
     layoutTitle(view, views.rowtitle, offset4, 0, bounds3, band2);
   }
   if (views.coltitle) {
-    anchor = get4(opt.titleAnchor, Column);
+    anchor = get4(opt2.titleAnchor, Column);
     offset4 = get4(off, "columnTitle");
     offset4 = anchor === End ? y22 + offset4 : y4 - offset4;
-    band2 = get4(opt.titleBand, Column, 0.5);
+    band2 = get4(opt2.titleBand, Column, 0.5);
     layoutTitle(view, views.coltitle, offset4, 1, bounds3, band2);
   }
 }
-function boundFlush(item, field3) {
-  return field3 === "x1" ? item.x || 0 : field3 === "y1" ? item.y || 0 : field3 === "x2" ? (item.x || 0) + (item.width || 0) : field3 === "y2" ? (item.y || 0) + (item.height || 0) : void 0;
+function boundFlush(item, field4) {
+  return field4 === "x1" ? item.x || 0 : field4 === "y1" ? item.y || 0 : field4 === "x2" ? (item.x || 0) + (item.width || 0) : field4 === "y2" ? (item.y || 0) + (item.height || 0) : void 0;
 }
-function boundFull(item, field3) {
-  return item.bounds[field3];
+function boundFull(item, field4) {
+  return item.bounds[field4];
 }
 function layoutHeaders(view, headers, groups2, ncols, limit, offset4, agg, isX2, bound2, bf, start, stride, back, band2) {
   var n = groups2.length, init2 = 0, edge = 0, i, j, k2, m3, b10, h2, g, x4, y4;
@@ -19424,8 +21107,8 @@ function layoutTitle(view, g, offset4, isX2, bounds3, band2) {
   view.dirty(g);
 }
 function lookup2(config, orient2) {
-  const opt = config[orient2] || {};
-  return (key2, d) => opt[key2] != null ? opt[key2] : config[key2] != null ? config[key2] : d;
+  const opt2 = config[orient2] || {};
+  return (key2, d) => opt2[key2] != null ? opt2[key2] : config[key2] != null ? config[key2] : d;
 }
 function offsets(legends, value4) {
   let max4 = -Infinity;
@@ -20153,7 +21836,7 @@ Pie.Definition = {
 };
 inherits_default(Pie, Transform, {
   transform(_, pulse2) {
-    var as = _.as || ["startAngle", "endAngle"], startAngle = as[0], endAngle = as[1], field3 = _.field || one, start = _.startAngle || 0, stop2 = _.endAngle != null ? _.endAngle : 2 * Math.PI, data3 = pulse2.source, values3 = data3.map(field3), n = values3.length, a4 = start, k2 = (stop2 - start) / sum(values3), index6 = range(n), i, t, v;
+    var as = _.as || ["startAngle", "endAngle"], startAngle = as[0], endAngle = as[1], field4 = _.field || one, start = _.startAngle || 0, stop2 = _.endAngle != null ? _.endAngle : 2 * Math.PI, data3 = pulse2.source, values3 = data3.map(field4), n = values3.length, a4 = start, k2 = (stop2 - start) / sum(values3), index6 = range(n), i, t, v;
     if (_.sort) {
       index6.sort((a5, b10) => values3[a5] - values3[b10]);
     }
@@ -20387,35 +22070,35 @@ Stack.Definition = {
 };
 inherits_default(Stack, Transform, {
   transform(_, pulse2) {
-    var as = _.as || DefOutput, y02 = as[0], y12 = as[1], sort3 = stableCompare(_.sort), field3 = _.field || one, stack2 = _.offset === Center ? stackCenter : _.offset === Normalize ? stackNormalize : stackZero, groups2, i, n, max4;
-    groups2 = partition2(pulse2.source, _.groupby, sort3, field3);
+    var as = _.as || DefOutput, y02 = as[0], y12 = as[1], sort3 = stableCompare(_.sort), field4 = _.field || one, stack2 = _.offset === Center ? stackCenter : _.offset === Normalize ? stackNormalize : stackZero, groups2, i, n, max4;
+    groups2 = partition2(pulse2.source, _.groupby, sort3, field4);
     for (i = 0, n = groups2.length, max4 = groups2.max; i < n; ++i) {
-      stack2(groups2[i], max4, field3, y02, y12);
+      stack2(groups2[i], max4, field4, y02, y12);
     }
     return pulse2.reflow(_.modified()).modifies(as);
   }
 });
-function stackCenter(group2, max4, field3, y02, y12) {
+function stackCenter(group2, max4, field4, y02, y12) {
   var last = (max4 - group2.sum) / 2, m3 = group2.length, j = 0, t;
   for (; j < m3; ++j) {
     t = group2[j];
     t[y02] = last;
-    t[y12] = last += Math.abs(field3(t));
+    t[y12] = last += Math.abs(field4(t));
   }
 }
-function stackNormalize(group2, max4, field3, y02, y12) {
+function stackNormalize(group2, max4, field4, y02, y12) {
   var scale6 = 1 / group2.sum, last = 0, m3 = group2.length, j = 0, v = 0, t;
   for (; j < m3; ++j) {
     t = group2[j];
     t[y02] = last;
-    t[y12] = last = scale6 * (v += Math.abs(field3(t)));
+    t[y12] = last = scale6 * (v += Math.abs(field4(t)));
   }
 }
-function stackZero(group2, max4, field3, y02, y12) {
+function stackZero(group2, max4, field4, y02, y12) {
   var lastPos = 0, lastNeg = 0, m3 = group2.length, j = 0, v, t;
   for (; j < m3; ++j) {
     t = group2[j];
-    v = +field3(t);
+    v = +field4(t);
     if (v < 0) {
       t[y02] = lastNeg;
       t[y12] = lastNeg += v;
@@ -20425,7 +22108,7 @@ function stackZero(group2, max4, field3, y02, y12) {
     }
   }
 }
-function partition2(data3, groupby, sort3, field3) {
+function partition2(data3, groupby, sort3, field4) {
   var groups2 = [], get6 = (f) => f(t), map3, i, n, m3, t, k2, g, s2, max4;
   if (groupby == null) {
     groups2.push(data3.slice());
@@ -20444,7 +22127,7 @@ function partition2(data3, groupby, sort3, field3) {
   for (k2 = 0, max4 = 0, m3 = groups2.length; k2 < m3; ++k2) {
     g = groups2[k2];
     for (i = 0, s2 = 0, n = g.length; i < n; ++i) {
-      s2 += Math.abs(field3(g[i]));
+      s2 += Math.abs(field4(g[i]));
     }
     g.sum = s2;
     if (s2 > max4) max4 = s2;
@@ -22979,9 +24662,9 @@ inherits_default(Isocontour, Transform, {
     if (this.value && !pulse2.changed() && !_.modified()) {
       return pulse2.StopPropagation;
     }
-    var out = pulse2.fork(pulse2.NO_SOURCE | pulse2.NO_FIELDS), source4 = pulse2.materialize(pulse2.SOURCE).source, field3 = _.field || identity, contour = contours().smooth(_.smooth !== false), tz = _.thresholds || levels(source4, field3, _), as = _.as === null ? null : _.as || "contour", values3 = [];
+    var out = pulse2.fork(pulse2.NO_SOURCE | pulse2.NO_FIELDS), source4 = pulse2.materialize(pulse2.SOURCE).source, field4 = _.field || identity, contour = contours().smooth(_.smooth !== false), tz = _.thresholds || levels(source4, field4, _), as = _.as === null ? null : _.as || "contour", values3 = [];
     source4.forEach((t) => {
-      const grid = field3(t);
+      const grid = field4(t);
       const paths = contour.size([grid.width, grid.height])(grid.values, isArray(tz) ? tz : tz(grid.values));
       transformPaths(paths, grid, t, _);
       paths.forEach((p) => {
@@ -23315,7 +24998,7 @@ GeoJSON.Definition = {
 };
 inherits_default(GeoJSON, Transform, {
   transform(_, pulse2) {
-    var features = this._features, points2 = this._points, fields = _.fields, lon = fields && fields[0], lat = fields && fields[1], geojson = _.geojson || !fields && identity, flag2 = pulse2.ADD, mod;
+    var features = this._features, points2 = this._points, fields3 = _.fields, lon = fields3 && fields3[0], lat = fields3 && fields3[1], geojson = _.geojson || !fields3 && identity, flag2 = pulse2.ADD, mod;
     mod = _.modified() || pulse2.changed(pulse2.REM) || pulse2.modified(accessorFields(geojson)) || lon && pulse2.modified(accessorFields(lon)) || lat && pulse2.modified(accessorFields(lat));
     if (!this.value || mod) {
       flag2 = pulse2.SOURCE;
@@ -23372,15 +25055,15 @@ GeoPath.Definition = {
 };
 inherits_default(GeoPath, Transform, {
   transform(_, pulse2) {
-    var out = pulse2.fork(pulse2.ALL), path3 = this.value, field3 = _.field || identity, as = _.as || "path", flag2 = out.SOURCE;
+    var out = pulse2.fork(pulse2.ALL), path3 = this.value, field4 = _.field || identity, as = _.as || "path", flag2 = out.SOURCE;
     if (!path3 || _.modified()) {
       this.value = path3 = getProjectionPath(_.projection);
       out.materialize().reflow();
     } else {
-      flag2 = field3 === identity || pulse2.modified(field3.fields) ? out.ADD_MOD : out.ADD;
+      flag2 = field4 === identity || pulse2.modified(field4.fields) ? out.ADD_MOD : out.ADD;
     }
     const prev = initPath(path3, _.pointRadius);
-    out.visit(flag2, (t) => t[as] = path3(field3(t)));
+    out.visit(flag2, (t) => t[as] = path3(field4(t)));
     path3.pointRadius(prev);
     return out.modifies(as);
   }
@@ -23471,7 +25154,7 @@ inherits_default(GeoShape, Transform, {
   transform(_, pulse2) {
     var out = pulse2.fork(pulse2.ALL), shape2 = this.value, as = _.as || "shape", flag2 = out.ADD;
     if (!shape2 || _.modified()) {
-      this.value = shape2 = shapeGenerator(getProjectionPath(_.projection), _.field || field("datum"), _.pointRadius);
+      this.value = shape2 = shapeGenerator(getProjectionPath(_.projection), _.field || field2("datum"), _.pointRadius);
       out.materialize().reflow();
       flag2 = out.SOURCE;
     }
@@ -23479,9 +25162,9 @@ inherits_default(GeoShape, Transform, {
     return out.modifies(as);
   }
 });
-function shapeGenerator(path3, field3, pointRadius) {
-  const shape2 = pointRadius == null ? (_) => path3(field3(_)) : (_) => {
-    var prev = path3.pointRadius(), value4 = path3.pointRadius(pointRadius)(field3(_));
+function shapeGenerator(path3, field4, pointRadius) {
+  const shape2 = pointRadius == null ? (_) => path3(field4(_)) : (_) => {
+    var prev = path3.pointRadius(), value4 = path3.pointRadius(pointRadius)(field4(_));
     path3.pointRadius(prev);
     return value4;
   };
@@ -23609,14 +25292,14 @@ inherits_default(Heatmap, Transform, {
     if (!pulse2.changed() && !_.modified()) {
       return pulse2.StopPropagation;
     }
-    var source4 = pulse2.materialize(pulse2.SOURCE).source, shared = _.resolve === "shared", field3 = _.field || identity, opacity2 = opacity_(_.opacity, _), color5 = color_(_.color, _), as = _.as || "image", obj = {
+    var source4 = pulse2.materialize(pulse2.SOURCE).source, shared = _.resolve === "shared", field4 = _.field || identity, opacity2 = opacity_(_.opacity, _), color5 = color_(_.color, _), as = _.as || "image", obj = {
       $x: 0,
       $y: 0,
       $value: 0,
-      $max: shared ? max(source4.map((t) => max(field3(t).values))) : 0
+      $max: shared ? max(source4.map((t) => max(field4(t).values))) : 0
     };
     source4.forEach((t) => {
-      const v = field3(t);
+      const v = field4(t);
       const o = extend({}, t, obj);
       if (!shared) o.$max = max(v.values || []);
       t[as] = toCanvas(v, o, color5.dep ? color5 : constant_default(color5(o)), opacity2.dep ? opacity2 : constant_default(opacity2(o)));
@@ -25964,7 +27647,7 @@ inherits_default(HierarchyLayout, Transform, {
     if (!pulse2.source || !pulse2.source.root) {
       error(this.constructor.name + " transform requires a backing tree data source.");
     }
-    const layout = this.layout(_.method), fields = this.fields, root = pulse2.source.root, as = _.as || fields;
+    const layout = this.layout(_.method), fields3 = this.fields, root = pulse2.source.root, as = _.as || fields3;
     if (_.field) root.sum(_.field);
     else root.count();
     if (_.sort) root.sort(stableCompare(_.sort, (d) => d.data));
@@ -25977,7 +27660,7 @@ inherits_default(HierarchyLayout, Transform, {
     } catch (err) {
       error(err);
     }
-    root.each((node) => setFields(node, fields, as));
+    root.each((node) => setFields(node, fields3, as));
     return pulse2.reflow(_.modified()).modifies(as).modifies("leaf");
   }
 });
@@ -25987,10 +27670,10 @@ function setParams(layout, params2, _) {
     if (p in _) layout[p](_[p]);
   }
 }
-function setFields(node, fields, as) {
-  const t = node.data, n = fields.length - 1;
+function setFields(node, fields3, as) {
+  const t = node.data, n = fields3.length - 1;
   for (let i = 0; i < n; ++i) {
-    t[as[i]] = node[fields[i]];
+    t[as[i]] = node[fields3[i]];
   }
   t[as[n]] = node.children ? node.children.length : 0;
 }
@@ -28956,8 +30639,8 @@ function Bitmaps() {
         data3.push(t);
       }
     },
-    remove(num2, map3) {
-      const n = data3.length, copy3 = Array(n - num2), reindex = data3;
+    remove(num3, map3) {
+      const n = data3.length, copy3 = Array(n - num3), reindex = data3;
       let t, i, j;
       for (i = 0; !map3[i] && i < n; ++i) {
         copy3[i] = data3[i];
@@ -29059,7 +30742,7 @@ function SortedIndex() {
       value: addv
     };
   }
-  function remove2(num2, map3) {
+  function remove2(num3, map3) {
     const n = size;
     let idx, i, j;
     for (i = 0; !map3[index6[i]] && i < n; ++i) ;
@@ -29070,7 +30753,7 @@ function SortedIndex() {
         ++j;
       }
     }
-    size = n - num2;
+    size = n - num3;
   }
   function reindex(map3) {
     for (let i = 0, n = size; i < n; ++i) {
@@ -29158,17 +30841,17 @@ inherits_default(CrossFilter, Transform, {
     }
   },
   init(_, pulse2) {
-    const fields = _.fields, query = _.query, indices = this._indices = {}, dims = this._dims = [], m3 = query.length;
+    const fields3 = _.fields, query = _.query, indices = this._indices = {}, dims = this._dims = [], m3 = query.length;
     let i = 0, key2, index6;
     for (; i < m3; ++i) {
-      key2 = fields[i].fname;
+      key2 = fields3[i].fname;
       index6 = indices[key2] || (indices[key2] = SortedIndex());
       dims.push(Dimension(index6, i, query[i]));
     }
     return this.eval(_, pulse2);
   },
   reinit(_, pulse2) {
-    const output3 = pulse2.materialize().fork(), fields = _.fields, query = _.query, indices = this._indices, dims = this._dims, bits = this.value, curr = bits.curr(), prev = bits.prev(), all = bits.all(), out = output3.rem = output3.add, mod = output3.mod, m3 = query.length, adds = {};
+    const output3 = pulse2.materialize().fork(), fields3 = _.fields, query = _.query, indices = this._indices, dims = this._dims, bits = this.value, curr = bits.curr(), prev = bits.prev(), all = bits.all(), out = output3.rem = output3.add, mod = output3.mod, m3 = query.length, adds = {};
     let add6, index6, key2, mods, remMap, modMap, i, n, f;
     prev.set(curr);
     if (pulse2.rem.length) {
@@ -29184,7 +30867,7 @@ inherits_default(CrossFilter, Transform, {
       }
     }
     for (i = 0; i < m3; ++i) {
-      f = fields[i];
+      f = fields3[i];
       if (!dims[i] || _.modified("fields", i) || pulse2.modified(f.fields)) {
         key2 = f.fname;
         if (!(add6 = adds[key2])) {
@@ -29228,14 +30911,14 @@ inherits_default(CrossFilter, Transform, {
     return output3;
   },
   insert(_, pulse2, output3) {
-    const tuples = pulse2.add, bits = this.value, dims = this._dims, indices = this._indices, fields = _.fields, adds = {}, out = output3.add, n = bits.size() + tuples.length, m3 = dims.length;
+    const tuples = pulse2.add, bits = this.value, dims = this._dims, indices = this._indices, fields3 = _.fields, adds = {}, out = output3.add, n = bits.size() + tuples.length, m3 = dims.length;
     let k2 = bits.size(), j, key2, add6;
     bits.resize(n, m3);
     bits.add(tuples);
     const curr = bits.curr(), prev = bits.prev(), all = bits.all();
     for (j = 0; j < m3; ++j) {
-      key2 = fields[j].fname;
-      add6 = adds[key2] || (adds[key2] = indices[key2].insert(fields[j], tuples, k2));
+      key2 = fields3[j].fname;
+      add6 = adds[key2] || (adds[key2] = indices[key2].insert(fields3[j], tuples, k2));
       dims[j].onAdd(add6, curr);
     }
     for (; k2 < n; ++k2) {
@@ -29268,10 +30951,10 @@ inherits_default(CrossFilter, Transform, {
     return map3;
   },
   // reindex filters and indices after propagation completes
-  reindex(pulse2, num2, map3) {
+  reindex(pulse2, num3, map3) {
     const indices = this._indices, bits = this.value;
     pulse2.runAfter(() => {
-      const indexMap = bits.remove(num2, map3);
+      const indexMap = bits.remove(num3, map3);
       for (const key2 in indices) indices[key2].reindex(indexMap);
     });
   },
@@ -30874,10 +32557,10 @@ function stripQuotes(s2) {
   const n = s2 && s2.length - 1;
   return n && (s2[0] === '"' && s2[n] === '"' || s2[0] === "'" && s2[n] === "'") ? s2.slice(1, -1) : s2;
 }
-function codegen(opt) {
-  opt = opt || {};
-  const allowed = opt.allowed ? toSet(opt.allowed) : {}, forbidden = opt.forbidden ? toSet(opt.forbidden) : {}, constants3 = opt.constants || Constants, functions = (opt.functions || Functions)(visit2), globalvar = opt.globalvar, fieldvar = opt.fieldvar, outputGlobal = isFunction(globalvar) ? globalvar : (id2) => `${globalvar}["${id2}"]`;
-  let globals = {}, fields = {}, memberDepth = 0;
+function codegen(opt2) {
+  opt2 = opt2 || {};
+  const allowed = opt2.allowed ? toSet(opt2.allowed) : {}, forbidden = opt2.forbidden ? toSet(opt2.forbidden) : {}, constants3 = opt2.constants || Constants, functions = (opt2.functions || Functions)(visit2), globalvar = opt2.globalvar, fieldvar = opt2.fieldvar, outputGlobal = isFunction(globalvar) ? globalvar : (id2) => `${globalvar}["${id2}"]`;
+  let globals = {}, fields3 = {}, memberDepth = 0;
   function visit2(ast) {
     if (isString(ast)) return ast;
     const generator = Generators[ast.type];
@@ -30906,7 +32589,7 @@ function codegen(opt) {
       if (d) memberDepth += 1;
       const p = visit2(n.property);
       if (o === fieldvar) {
-        fields[stripQuotes(p)] = 1;
+        fields3[stripQuotes(p)] = 1;
       }
       if (d) memberDepth -= 1;
       return o + (d ? "." + p : "[" + p + "]");
@@ -30944,10 +32627,10 @@ function codegen(opt) {
     const result = {
       code: visit2(ast),
       globals: Object.keys(globals),
-      fields: Object.keys(fields)
+      fields: Object.keys(fields3)
     };
     globals = {};
-    fields = {};
+    fields3 = {};
     return result;
   }
   codegen2.functions = functions;
@@ -31081,7 +32764,7 @@ function union(...others) {
 var SELECTION_GETTER = /* @__PURE__ */ Symbol("vega_selection_getter");
 function getter2(f) {
   if (!f.getter || !f.getter[SELECTION_GETTER]) {
-    f.getter = field(f.field);
+    f.getter = field2(f.field);
     f.getter[SELECTION_GETTER] = true;
   }
   return f.getter;
@@ -31093,7 +32776,7 @@ var VlPoint = "vlPoint";
 var Or = "or";
 var And = "and";
 var SelectionId = "_vgsid_";
-var $selectionId = field(SelectionId);
+var $selectionId = field2(SelectionId);
 var TYPE_ENUM = "E";
 var TYPE_RANGE_INC = "R";
 var TYPE_RANGE_EXC = "R-E";
@@ -31107,9 +32790,9 @@ var TYPE_PRED_VALID = "E-VALID";
 var TYPE_PRED_ONE_OF = "E-ONE";
 var UNIT_INDEX = "index:unit";
 function testPoint(datum2, entry2) {
-  var fields = entry2.fields, values3 = entry2.values, n = fields.length, i = 0, dval, f;
+  var fields3 = entry2.fields, values3 = entry2.values, n = fields3.length, i = 0, dval, f;
   for (; i < n; ++i) {
-    f = fields[i];
+    f = fields3[i];
     dval = getter2(f)(datum2);
     if (isDate(dval)) dval = toNumber(dval);
     if (isDate(values3[i])) values3[i] = toNumber(values3[i]);
@@ -31190,29 +32873,29 @@ function selectionTuples(array7, base) {
   }, base));
 }
 function selectionResolve(name, op, isMulti, vl5) {
-  var data3 = this.context.data[name], entries2 = data3 ? data3.values.value : [], resolved = {}, multiRes = {}, types = {}, entry2, fields, values3, unit2, field3, value4, res, resUnit, type3, union2, n = entries2.length, i = 0, j, m3;
+  var data3 = this.context.data[name], entries2 = data3 ? data3.values.value : [], resolved = {}, multiRes = {}, types = {}, entry2, fields3, values3, unit2, field4, value4, res, resUnit, type3, union2, n = entries2.length, i = 0, j, m3;
   for (; i < n; ++i) {
     entry2 = entries2[i];
     unit2 = entry2.unit;
-    fields = entry2.fields;
+    fields3 = entry2.fields;
     values3 = entry2.values;
-    if (fields && values3) {
-      for (j = 0, m3 = fields.length; j < m3; ++j) {
-        field3 = fields[j];
-        res = resolved[field3.field] || (resolved[field3.field] = {});
+    if (fields3 && values3) {
+      for (j = 0, m3 = fields3.length; j < m3; ++j) {
+        field4 = fields3[j];
+        res = resolved[field4.field] || (resolved[field4.field] = {});
         resUnit = res[unit2] || (res[unit2] = []);
-        types[field3.field] = type3 = field3.type.charAt(0);
+        types[field4.field] = type3 = field4.type.charAt(0);
         union2 = ops[`${type3}_union`];
         res[unit2] = union2(resUnit, array_default(values3[j]));
       }
       if (isMulti) {
         resUnit = multiRes[unit2] || (multiRes[unit2] = []);
-        resUnit.push(array_default(values3).reduce((obj, curr, j2) => (obj[fields[j2].field] = curr, obj), {}));
+        resUnit.push(array_default(values3).reduce((obj, curr, j2) => (obj[fields3[j2].field] = curr, obj), {}));
       }
     } else {
-      field3 = SelectionId;
+      field4 = SelectionId;
       value4 = $selectionId(entry2);
-      res = resolved[field3] || (resolved[field3] = {});
+      res = resolved[field4] || (resolved[field4] = {});
       resUnit = res[unit2] || (res[unit2] = []);
       resUnit.push(value4);
       if (isMulti) {
@@ -31227,8 +32910,8 @@ function selectionResolve(name, op, isMulti, vl5) {
   if (resolved[SelectionId]) {
     resolved[SelectionId] = ops[`${SelectionId}_${op}`](...Object.values(resolved[SelectionId]));
   } else {
-    Object.keys(resolved).forEach((field4) => {
-      resolved[field4] = Object.keys(resolved[field4]).map((unit3) => resolved[field4][unit3]).reduce((acc, curr) => acc === void 0 ? curr : ops[`${types[field4]}_${op}`](acc, curr));
+    Object.keys(resolved).forEach((field5) => {
+      resolved[field5] = Object.keys(resolved[field5]).map((unit3) => resolved[field5][unit3]).reduce((acc, curr) => acc === void 0 ? curr : ops[`${types[field5]}_${op}`](acc, curr));
     });
   }
   entries2 = Object.keys(multiRes);
@@ -31287,9 +32970,9 @@ var DataPrefix = ":";
 var IndexPrefix = "@";
 function selectionVisitor(name, args, scope, params2) {
   if (args[0].type !== Literal) error("First argument to selection functions must be a string literal.");
-  const data3 = args[0].value, op = args.length >= 2 && peek(args).value, field3 = "unit", indexName = IndexPrefix + field3, dataName = DataPrefix + data3;
+  const data3 = args[0].value, op = args.length >= 2 && peek(args).value, field4 = "unit", indexName = IndexPrefix + field4, dataName = DataPrefix + data3;
   if (op === Intersect && !hasOwnProperty(params2, indexName)) {
-    params2[indexName] = scope.getData(data3).indataRef(scope, field3);
+    params2[indexName] = scope.getData(data3).indataRef(scope, field4);
   }
   if (!hasOwnProperty(params2, dataName)) {
     params2[dataName] = scope.getData(data3).tuplesRef();
@@ -31301,8 +32984,8 @@ function data(name) {
   const data3 = this.context.data[name];
   return data3 ? data3.values.value : [];
 }
-function indata(name, field3, value4) {
-  const index6 = this.context.data[name]["index:" + field3], entry2 = index6 ? index6.value.get(value4) : void 0;
+function indata(name, field4, value4) {
+  const index6 = this.context.data[name]["index:" + field4], entry2 = index6 ? index6.value.get(value4) : void 0;
   return entry2 ? entry2.count : entry2;
 }
 function setdata(name, tuples) {
@@ -31412,9 +33095,9 @@ function dataVisitor(name, args, scope, params2) {
 function indataVisitor(name, args, scope, params2) {
   if (args[0].type !== Literal) error("First argument to indata must be a string literal.");
   if (args[1].type !== Literal) error("Second argument to indata must be a string literal.");
-  const data3 = args[0].value, field3 = args[1].value, indexName = IndexPrefix2 + field3;
+  const data3 = args[0].value, field4 = args[1].value, indexName = IndexPrefix2 + field4;
   if (!hasOwnProperty(indexName, params2)) {
-    params2[indexName] = scope.getData(data3).indataRef(scope, field3);
+    params2[indexName] = scope.getData(data3).indataRef(scope, field4);
   }
 }
 function scaleVisitor(name, args, scope, params2) {
@@ -31593,7 +33276,7 @@ function pinchAngle(event2) {
 }
 var accessors = {};
 function pluck(data3, name) {
-  const accessor2 = accessors[name] || (accessors[name] = field(name));
+  const accessor2 = accessors[name] || (accessors[name] = field2(name));
   return isArray(data3) ? data3.map(accessor2) : accessor2(data3);
 }
 function array6(seq) {
@@ -31707,15 +33390,15 @@ function containerSize() {
   const view = this.context.dataflow, el = view.container && view.container();
   return el ? [el.clientWidth, el.clientHeight] : [void 0, void 0];
 }
-function intersect4(b10, opt, group2) {
+function intersect4(b10, opt2, group2) {
   if (!b10) return [];
   const [u2, v] = b10, box = new Bounds().set(u2[0], u2[1], v[0], v[1]), scene = group2 || this.context.dataflow.scenegraph().root;
-  return intersect2(scene, box, filter2(opt));
+  return intersect2(scene, box, filter2(opt2));
 }
-function filter2(opt) {
+function filter2(opt2) {
   let p = null;
-  if (opt) {
-    const types = array_default(opt.marktype), names = array_default(opt.markname);
+  if (opt2) {
+    const types = array_default(opt2.marktype), names = array_default(opt2.markname);
     p = (_) => (!types.length || types.some((t) => _.marktype === t)) && (!names.length || names.some((s2) => _.name === s2));
   }
   return p;
@@ -32080,7 +33763,7 @@ var expressionCodegen = {
       get6.path = ref2;
       return get6;
     },
-    comparator(fields, orders) {
+    comparator(fields3, orders) {
       let t;
       const map3 = (f, i) => {
         const o = orders[i];
@@ -32095,7 +33778,7 @@ var expressionCodegen = {
         }
         return _compare(u2, v, -o, o);
       };
-      const fn = Function("a", "b", "var u, v; return " + fields.map(map3).join("") + "0;");
+      const fn = Function("a", "b", "var u, v; return " + fields3.map(map3).join("") + "0;");
       return t ? fn.bind(t) : fn;
     }
   }
@@ -32180,7 +33863,7 @@ function getKey(_, ctx) {
 function getField2(_, ctx) {
   if (!_.$field) return null;
   const k2 = "f:" + _.$field + "_" + _.$name;
-  return ctx.fn[k2] || (ctx.fn[k2] = field(_.$field, _.$name, ctx.expr.codegen));
+  return ctx.fn[k2] || (ctx.fn[k2] = field2(_.$field, _.$name, ctx.expr.codegen));
 }
 function getCompare(_, ctx) {
   const k2 = "c:" + _.$compare + "_" + _.$order, c4 = array_default(_.$compare).map((_2) => _2 && _2.$tupleid ? tupleid : _2);
@@ -32919,9 +34602,9 @@ function range4(bind4, el, param2, value4) {
 function valuesEqual(a4, b10) {
   return a4 === b10 || a4 + "" === b10 + "";
 }
-function initializeRenderer(view, r, el, constructor, scaleFactor, opt) {
+function initializeRenderer(view, r, el, constructor, scaleFactor, opt2) {
   r = r || new constructor(view.loader());
-  return r.initialize(el, width(view), height(view), offset3(view), scaleFactor, opt).background(view.background());
+  return r.initialize(el, width(view), height(view), offset3(view), scaleFactor, opt2).background(view.background());
 }
 function trap(view, fn) {
   return !fn ? null : function() {
@@ -33004,11 +34687,11 @@ function padding(_) {
     right: number6(_.right)
   } : paddingObject(number6(_));
 }
-async function renderHeadless(view, type3, scaleFactor, opt) {
+async function renderHeadless(view, type3, scaleFactor, opt2) {
   const module = renderModule(type3), ctr = module && module.headless;
   if (!ctr) error("Unrecognized renderer type: " + type3);
   await view.runAsync();
-  return initializeRenderer(view, null, null, ctr, scaleFactor, opt).renderAsync(view._scenegraph.root);
+  return initializeRenderer(view, null, null, ctr, scaleFactor, opt2).renderAsync(view._scenegraph.root);
 }
 async function renderToImageURL(type3, scaleFactor) {
   if (type3 !== RenderType.Canvas && type3 !== RenderType.SVG && type3 !== RenderType.PNG) {
@@ -33023,8 +34706,8 @@ function toBlobURL(data3, mime) {
   });
   return window.URL.createObjectURL(blob);
 }
-async function renderToCanvas(scaleFactor, opt) {
-  const r = await renderHeadless(this, RenderType.Canvas, scaleFactor, opt);
+async function renderToCanvas(scaleFactor, opt2) {
+  const r = await renderHeadless(this, RenderType.Canvas, scaleFactor, opt2);
   return r.canvas();
 }
 async function renderToSVG(scaleFactor) {
@@ -33454,7 +35137,7 @@ var LBRACE = "{";
 var RBRACE = "}";
 var COLON = ":";
 var COMMA = ",";
-var NAME = "@";
+var NAME2 = "@";
 var GT = ">";
 var ILLEGAL2 = /[[\]{}]/;
 var DEFAULT_MARKS = {
@@ -33555,7 +35238,7 @@ function parseStream2(s2) {
     i = 0;
   }
   if (!n) throw s2;
-  if (s2[0] === NAME) markname = ++i;
+  if (s2[0] === NAME2) markname = ++i;
   j = find3(s2, i, COLON);
   if (j < n) {
     source4.push(s2.substring(start, j).trim());
@@ -33730,12 +35413,12 @@ function applyDefault(defaults2, key2, value4) {
     value: value4
   };
 }
-var scaleRef = (scale6) => isString(scale6) ? stringValue(scale6) : scale6.signal ? `(${scale6.signal})` : field2(scale6);
+var scaleRef = (scale6) => isString(scale6) ? stringValue(scale6) : scale6.signal ? `(${scale6.signal})` : field3(scale6);
 function entry$1(enc) {
   if (enc.gradient != null) {
     return gradient2(enc);
   }
-  let value4 = enc.signal ? `(${enc.signal})` : enc.color ? color3(enc.color) : enc.field != null ? field2(enc.field) : enc.value !== void 0 ? stringValue(enc.value) : void 0;
+  let value4 = enc.signal ? `(${enc.signal})` : enc.color ? color3(enc.color) : enc.field != null ? field3(enc.field) : enc.value !== void 0 ? stringValue(enc.value) : void 0;
   if (enc.scale != null) {
     value4 = scale5(enc, value4);
   }
@@ -33769,16 +35452,16 @@ function gradient2(enc) {
 function property(property2) {
   return isObject(property2) ? "(" + entry$1(property2) + ")" : property2;
 }
-function field2(ref2) {
+function field3(ref2) {
   return resolveField(isObject(ref2) ? ref2 : {
     datum: ref2
   });
 }
 function resolveField(ref2) {
-  let object2, level, field3;
+  let object2, level, field4;
   if (ref2.signal) {
     object2 = "datum";
-    field3 = ref2.signal;
+    field4 = ref2.signal;
   } else if (ref2.group || ref2.parent) {
     level = Math.max(1, ref2.level || 1);
     object2 = "item";
@@ -33786,21 +35469,21 @@ function resolveField(ref2) {
       object2 += ".mark.group";
     }
     if (ref2.parent) {
-      field3 = ref2.parent;
+      field4 = ref2.parent;
       object2 += ".datum";
     } else {
-      field3 = ref2.group;
+      field4 = ref2.group;
     }
   } else if (ref2.datum) {
     object2 = "datum";
-    field3 = ref2.datum;
+    field4 = ref2.datum;
   } else {
     error("Invalid field reference: " + stringValue(ref2));
   }
   if (!ref2.signal) {
-    field3 = isString(field3) ? splitAccessPath(field3).map(stringValue).join("][") : resolveField(field3);
+    field4 = isString(field4) ? splitAccessPath(field4).map(stringValue).join("][") : resolveField(field4);
   }
-  return object2 + "[" + field3 + "]";
+  return object2 + "[" + field4 + "]";
 }
 function scale5(enc, value4) {
   const scale6 = scaleRef(enc.scale);
@@ -33841,11 +35524,11 @@ function parseEncode(encode2, type3, role, style2, scope, params2) {
   }
   return params2;
 }
-function parseBlock(block, marktype, params2, scope) {
-  const channels = {}, fields = {};
-  for (const name in block) {
-    if (block[name] != null) {
-      channels[name] = parse$1(expr(block[name]), scope, params2, fields);
+function parseBlock(block2, marktype, params2, scope) {
+  const channels = {}, fields3 = {};
+  for (const name in block2) {
+    if (block2[name] != null) {
+      channels[name] = parse$1(expr(block2[name]), scope, params2, fields3);
     }
   }
   return {
@@ -33853,16 +35536,16 @@ function parseBlock(block, marktype, params2, scope) {
       marktype,
       channels
     },
-    $fields: Object.keys(fields),
-    $output: Object.keys(block)
+    $fields: Object.keys(fields3),
+    $output: Object.keys(block2)
   };
 }
 function expr(enc) {
   return isArray(enc) ? rule2(enc) : entry$1(enc);
 }
-function parse$1(code, scope, params2, fields) {
+function parse$1(code, scope, params2, fields3) {
   const expr2 = parser2(code, scope);
-  expr2.$fields.forEach((name) => fields[name] = 1);
+  expr2.$fields.forEach((name) => fields3[name] = 1);
   extend(params2, expr2.$params);
   return expr2.$expr;
 }
@@ -33904,24 +35587,24 @@ function ref(op) {
   if (op.id < 0) (op.refs = op.refs || []).push(ref2);
   return ref2;
 }
-function fieldRef$1(field3, name) {
+function fieldRef$1(field4, name) {
   return name ? {
-    $field: field3,
+    $field: field4,
     $name: name
   } : {
-    $field: field3
+    $field: field4
   };
 }
 var keyFieldRef = fieldRef$1("key");
-function compareRef(fields, orders) {
+function compareRef(fields3, orders) {
   return {
-    $compare: fields,
+    $compare: fields3,
     $order: orders
   };
 }
-function keyRef(fields, flat) {
+function keyRef(fields3, flat) {
   const ref2 = {
-    $key: fields
+    $key: fields3
   };
   if (flat) ref2.$flat = true;
   return ref2;
@@ -33931,8 +35614,8 @@ var Descending = "descending";
 function sortKey(sort3) {
   return !isObject(sort3) ? "" : (sort3.order === Descending ? "-" : "+") + aggrField(sort3.op, sort3.field);
 }
-function aggrField(op, field3) {
-  return (op && op.signal ? "$" + op.signal : op || "") + (op && field3 ? "_" : "") + (field3 && field3.signal ? "$" + field3.signal : field3?.replace(/\W+/g, "_").replace(/^_+|_+$/g, "") || "");
+function aggrField(op, field4) {
+  return (op && op.signal ? "$" + op.signal : op || "") + (op && field4 ? "_" : "") + (field4 && field4.signal ? "$" + field4.signal : field4?.replace(/\W+/g, "_").replace(/^_+|_+$/g, "") || "");
 }
 var Scope$1 = "scope";
 var View2 = "view";
@@ -34191,7 +35874,7 @@ function singularDomain(domain3, spec, scope) {
   return isDiscrete(spec.type) ? data3.valuesRef(scope, domain3.field, parseSort(domain3.sort, false)) : isQuantile(spec.type) ? data3.domainRef(scope, domain3.field) : data3.extentRef(scope, domain3.field);
 }
 function multipleDomain(domain3, spec, scope) {
-  const data3 = domain3.data, fields = domain3.fields.reduce((dom, d) => {
+  const data3 = domain3.data, fields3 = domain3.fields.reduce((dom, d) => {
     d = isString(d) ? {
       data: data3,
       field: d
@@ -34199,7 +35882,7 @@ function multipleDomain(domain3, spec, scope) {
     dom.push(d);
     return dom;
   }, []);
-  return (isDiscrete(spec.type) ? ordinalMultipleDomain : isQuantile(spec.type) ? quantileMultipleDomain : numericMultipleDomain)(domain3, scope, fields);
+  return (isDiscrete(spec.type) ? ordinalMultipleDomain : isQuantile(spec.type) ? quantileMultipleDomain : numericMultipleDomain)(domain3, scope, fields3);
 }
 function fieldRef(data3, scope) {
   const name = "_:vega:_" + FIELD_REF_ID++, coll = Collect2({});
@@ -34218,10 +35901,10 @@ function fieldRef(data3, scope) {
     field: "data"
   };
 }
-function ordinalMultipleDomain(domain3, scope, fields) {
+function ordinalMultipleDomain(domain3, scope, fields3) {
   const sort3 = parseSort(domain3.sort, true);
   let a4, v;
-  const counts = fields.map((f) => {
+  const counts = fields3.map((f) => {
     const data3 = scope.getData(f.data);
     if (!data3) dataLookupError(f.data);
     return data3.countsRef(scope, f.field, sort3);
@@ -34265,8 +35948,8 @@ function parseSort(sort3, multidomain) {
   }
   return sort3;
 }
-function quantileMultipleDomain(domain3, scope, fields) {
-  const values3 = fields.map((f) => {
+function quantileMultipleDomain(domain3, scope, fields3) {
+  const values3 = fields3.map((f) => {
     const data3 = scope.getData(f.data);
     if (!data3) dataLookupError(f.data);
     return data3.domainRef(scope, f.field);
@@ -34275,8 +35958,8 @@ function quantileMultipleDomain(domain3, scope, fields) {
     values: values3
   })));
 }
-function numericMultipleDomain(domain3, scope, fields) {
-  const extents = fields.map((f) => {
+function numericMultipleDomain(domain3, scope, fields3) {
+  const extents = fields3.map((f) => {
     const data3 = scope.getData(f.data);
     if (!data3) dataLookupError(f.data);
     return data3.extentRef(scope, f.field);
@@ -35051,8 +36734,8 @@ DataScope.fromEntries = function(scope, entries2) {
   }
   return new DataScope(scope, input, output3, values3, aggr);
 };
-function fieldKey(field3) {
-  return isString(field3) ? field3 : null;
+function fieldKey(field4) {
+  return isString(field4) ? field4 : null;
 }
 function addSortField(scope, p, sort3) {
   const as = aggrField(sort3.op, sort3.field);
@@ -35072,9 +36755,9 @@ function addSortField(scope, p, sort3) {
     p.as.push(as);
   }
 }
-function cache(scope, ds, name, optype, field3, counts, index6) {
+function cache(scope, ds, name, optype, field4, counts, index6) {
   const cache2 = ds[name] || (ds[name] = {}), sort3 = sortKey(counts);
-  let k2 = fieldKey(field3), v, op;
+  let k2 = fieldKey(field4), v, op;
   if (k2 != null) {
     scope = ds.scope;
     k2 = k2 + (sort3 ? "|" + sort3 : "");
@@ -35083,22 +36766,22 @@ function cache(scope, ds, name, optype, field3, counts, index6) {
   if (!v) {
     const params2 = counts ? {
       field: keyFieldRef,
-      pulse: ds.countsRef(scope, field3, counts)
+      pulse: ds.countsRef(scope, field4, counts)
     } : {
-      field: scope.fieldRef(field3),
+      field: scope.fieldRef(field4),
       pulse: ref(ds.output)
     };
     if (sort3) params2.sort = scope.sortRef(counts);
     op = scope.add(entry(optype, void 0, params2));
-    if (index6) ds.index[field3] = op;
+    if (index6) ds.index[field4] = op;
     v = ref(op);
     if (k2 != null) cache2[k2] = v;
   }
   return v;
 }
 DataScope.prototype = {
-  countsRef(scope, field3, sort3) {
-    const ds = this, cache2 = ds.counts || (ds.counts = {}), k2 = fieldKey(field3);
+  countsRef(scope, field4, sort3) {
+    const ds = this, cache2 = ds.counts || (ds.counts = {}), k2 = fieldKey(field4);
     let v, a4, p;
     if (k2 != null) {
       scope = ds.scope;
@@ -35106,7 +36789,7 @@ DataScope.prototype = {
     }
     if (!v) {
       p = {
-        groupby: scope.fieldRef(field3, "key"),
+        groupby: scope.fieldRef(field4, "key"),
         pulse: ref(ds.output)
       };
       if (sort3 && sort3.field) addSortField(scope, p, sort3);
@@ -35127,20 +36810,20 @@ DataScope.prototype = {
   tuplesRef() {
     return ref(this.values);
   },
-  extentRef(scope, field3) {
-    return cache(scope, this, "extent", "extent", field3, false);
+  extentRef(scope, field4) {
+    return cache(scope, this, "extent", "extent", field4, false);
   },
-  domainRef(scope, field3) {
-    return cache(scope, this, "domain", "values", field3, false);
+  domainRef(scope, field4) {
+    return cache(scope, this, "domain", "values", field4, false);
   },
-  valuesRef(scope, field3, sort3) {
-    return cache(scope, this, "vals", "values", field3, sort3 || true);
+  valuesRef(scope, field4, sort3) {
+    return cache(scope, this, "vals", "values", field4, sort3 || true);
   },
-  lookupRef(scope, field3) {
-    return cache(scope, this, "lookup", "tupleindex", field3, false);
+  lookupRef(scope, field4) {
+    return cache(scope, this, "lookup", "tupleindex", field4, false);
   },
-  indataRef(scope, field3) {
-    return cache(scope, this, "indata", "tupleindex", field3, true, true);
+  indataRef(scope, field4) {
+    return cache(scope, this, "indata", "tupleindex", field4, true, true);
   }
 };
 function parseFacet(spec, scope, group2) {
@@ -36385,8 +38068,8 @@ Scope.prototype = Subscope.prototype = {
       annotate(ds.input, name, "input");
       annotate(ds.output, name, "output");
       annotate(ds.values, name, "values");
-      for (const field3 in ds.index) {
-        annotate(ds.index[field3], name, "index:" + field3);
+      for (const field4 in ds.index) {
+        annotate(ds.index[field4], name, "index:" + field4);
       }
     }
     return this;
@@ -36420,12 +38103,12 @@ Scope.prototype = Subscope.prototype = {
     return ++p[p.length - 1];
   },
   // ----
-  fieldRef(field3, name) {
-    if (isString(field3)) return fieldRef$1(field3, name);
-    if (!field3.signal) {
-      error("Unsupported field reference: " + stringValue(field3));
+  fieldRef(field4, name) {
+    if (isString(field4)) return fieldRef$1(field4, name);
+    if (!field4.signal) {
+      error("Unsupported field reference: " + stringValue(field4));
     }
-    const s2 = field3.signal;
+    const s2 = field4.signal;
     let f = this.field[s2];
     if (!f) {
       const params2 = {
@@ -36439,21 +38122,21 @@ Scope.prototype = Subscope.prototype = {
   compareRef(cmp) {
     let signal = false;
     const check = (_) => isSignal(_) ? (signal = true, this.signalRef(_.signal)) : isExpr$1(_) ? (signal = true, this.exprRef(_.expr)) : _;
-    const fields = array_default(cmp.field).map(check), orders = array_default(cmp.order).map(check);
+    const fields3 = array_default(cmp.field).map(check), orders = array_default(cmp.order).map(check);
     return signal ? ref(this.add(Compare2({
-      fields,
+      fields: fields3,
       orders
-    }))) : compareRef(fields, orders);
+    }))) : compareRef(fields3, orders);
   },
-  keyRef(fields, flat) {
+  keyRef(fields3, flat) {
     let signal = false;
     const check = (_) => isSignal(_) ? (signal = true, ref(sig[_.signal])) : _;
     const sig = this.signals;
-    fields = array_default(fields).map(check);
+    fields3 = array_default(fields3).map(check);
     return signal ? ref(this.add(Key2({
-      fields,
+      fields: fields3,
       flat
-    }))) : keyRef(fields, flat);
+    }))) : keyRef(fields3, flat);
   },
   sortRef(sort3) {
     if (!sort3) return sort3;
@@ -39227,8 +40910,8 @@ function applyMarkConfig(e, model, propsList) {
 function getStyles(mark) {
   return [].concat(mark.type, mark.style ?? []);
 }
-function getMarkPropOrConfig(channel, mark, config, opt = {}) {
-  const { vgChannel, ignoreVgConfig } = opt;
+function getMarkPropOrConfig(channel, mark, config, opt2 = {}) {
+  const { vgChannel, ignoreVgConfig } = opt2;
   if (vgChannel && hasProperty(mark, vgChannel)) {
     return mark[vgChannel];
   } else if (mark[channel] !== void 0) {
@@ -39236,7 +40919,7 @@ function getMarkPropOrConfig(channel, mark, config, opt = {}) {
   } else if (ignoreVgConfig && (!vgChannel || vgChannel === channel)) {
     return void 0;
   }
-  return getMarkConfig(channel, mark, config, opt);
+  return getMarkConfig(channel, mark, config, opt2);
 }
 function getMarkConfig(channel, mark, config, { vgChannel } = {}) {
   const cfg = getMarkStyleConfig(channel, mark, config.style);
@@ -39371,26 +41054,26 @@ function noSameUnitLookup(name) {
 }
 var NEEDS_SAME_SELECTION = "The same selection must be used to override scale domains in a layered view.";
 var INTERVAL_INITIALIZED_WITH_POS = 'Interval selections should be initialized using "x", "y", "longitude", or "latitude" keys.';
-function noSuchRepeatedValue(field3) {
-  return `Unknown repeated value "${field3}".`;
+function noSuchRepeatedValue(field4) {
+  return `Unknown repeated value "${field4}".`;
 }
 function columnsNotSupportByRowCol(type3) {
   return `The "columns" property cannot be used when "${type3}" has nested row/column.`;
 }
 var MULTIPLE_TIMER_ANIMATION_SELECTION = "Multiple timer selections in one unit spec are not supported. Ignoring all but the first.";
 var MULTI_VIEW_ANIMATION_UNSUPPORTED = "Animation involving facet, layer, or concat is currently unsupported.";
-function selectionAsScaleDomainWithoutField(field3) {
-  return `A "field" or "encoding" must be specified when using a selection as a scale domain. Using "field": ${stringValue(field3)}.`;
+function selectionAsScaleDomainWithoutField(field4) {
+  return `A "field" or "encoding" must be specified when using a selection as a scale domain. Using "field": ${stringValue(field4)}.`;
 }
-function selectionAsScaleDomainWrongEncodings(encodings, encoding, extent2, field3) {
-  return `${!encodings.length ? "No " : "Multiple "}matching ${stringValue(encoding)} encoding found for selection ${stringValue(extent2.param)}. Using "field": ${stringValue(field3)}.`;
+function selectionAsScaleDomainWrongEncodings(encodings, encoding, extent2, field4) {
+  return `${!encodings.length ? "No " : "Multiple "}matching ${stringValue(encoding)} encoding found for selection ${stringValue(extent2.param)}. Using "field": ${stringValue(field4)}.`;
 }
 var CONCAT_CANNOT_SHARE_AXIS = "Axes cannot be shared in concatenated or repeated views yet (https://github.com/vega/vega-lite/issues/2415).";
 function unrecognizedParse(p) {
   return `Unrecognized parse "${p}".`;
 }
-function differentParse(field3, local, ancestor) {
-  return `An ancestor parsed field "${field3}" as ${ancestor} but a child wants to parse the field as ${local}.`;
+function differentParse(field4, local, ancestor) {
+  return `An ancestor parsed field "${field4}" as ${ancestor} but a child wants to parse the field as ${local}.`;
 }
 var ADD_SAME_CHILD_TWICE = "Attempt to add the same child twice.";
 function invalidTransformIgnored(transform4) {
@@ -39400,8 +41083,8 @@ var NO_FIELDS_NEEDS_AS = 'If "from.fields" is not specified, "as" has to be a st
 function customFormatTypeNotAllowed(channel) {
   return `Config.customFormatTypes is not true, thus custom format type and format for channel ${channel} are dropped.`;
 }
-function projectionOverridden(opt) {
-  const { parentProjection, projection: projection3 } = opt;
+function projectionOverridden(opt2) {
+  const { parentProjection, projection: projection3 } = opt2;
   return `Layer's shared projection ${stringify(parentProjection)} is overridden by a child projection ${stringify(projection3)}.`;
 }
 var REPLACE_ANGLE_WITH_THETA = "Arc marks uses theta channel rather than angle, replacing angle with theta.";
@@ -39420,8 +41103,8 @@ function invalidFieldTypeForCountAggregate(type3, aggregate) {
 function invalidAggregate(aggregate) {
   return `Invalid aggregation operator "${aggregate}".`;
 }
-function droppingColor(type3, opt) {
-  const { fill: fill2, stroke: stroke2 } = opt;
+function droppingColor(type3, opt2) {
+  const { fill: fill2, stroke: stroke2 } = opt2;
   return `Dropping color ${type3} as the plot also has ${fill2 && stroke2 ? "fill and stroke" : fill2 ? "fill" : "stroke"}.`;
 }
 function relativeBandSizeNotSupported(sizeChannel) {
@@ -39765,8 +41448,8 @@ function containsTimeUnit(fullTimeUnit, timeUnit) {
   }
   return true;
 }
-function fieldExpr(fullTimeUnit, field3, { end } = { end: false }) {
-  const fieldRef2 = accessPathWithDatum(field3);
+function fieldExpr(fullTimeUnit, field4, { end } = { end: false }) {
+  const fieldRef2 = accessPathWithDatum(field4);
   const utc = isUTCTimeUnit(fullTimeUnit) ? "utc" : "";
   function func(timeUnit) {
     if (timeUnit === "quarter") {
@@ -39795,13 +41478,13 @@ function timeUnitSpecifierExpression(timeUnit) {
   const timeUnitParts = getTimeUnitParts(timeUnit);
   return `timeUnitSpecifier(${stringify(timeUnitParts)}, ${stringify(VEGALITE_TIMEFORMAT)})`;
 }
-function formatExpression(timeUnit, field3, isUTCScale) {
+function formatExpression(timeUnit, field4, isUTCScale) {
   if (!timeUnit) {
     return void 0;
   }
   const expr2 = timeUnitSpecifierExpression(timeUnit);
   const utc = isUTCScale || isUTCTimeUnit(timeUnit);
-  return `${utc ? "utc" : "time"}Format(${field3}, ${expr2})`;
+  return `${utc ? "utc" : "time"}Format(${field4}, ${expr2})`;
 }
 function normalizeTimeUnit(timeUnit) {
   if (!timeUnit) {
@@ -39932,7 +41615,7 @@ function predicateValuesExpr(vals2, timeUnit) {
   return vals2.map((v) => predicateValueExpr(v, timeUnit));
 }
 function fieldFilterExpression(predicate, useInRange = true) {
-  const { field: field3 } = predicate;
+  const { field: field4 } = predicate;
   const normalizedTimeUnit = normalizeTimeUnit(predicate.timeUnit);
   const { unit: unit2, binned } = normalizedTimeUnit || {};
   const rawFieldExpr = vgField(predicate, { expr: "datum" });
@@ -39940,7 +41623,7 @@ function fieldFilterExpression(predicate, useInRange = true) {
     // For timeUnit, cast into integer with time() so we can use ===, inrange, indexOf to compare values directly.
     // TODO: We calculate timeUnit on the fly here. Consider if we would like to consolidate this with timeUnit pipeline
     // TODO: support utc
-    `time(${!binned ? fieldExpr(unit2, field3) : rawFieldExpr})`
+    `time(${!binned ? fieldExpr(unit2, field4) : rawFieldExpr})`
   ) : rawFieldExpr;
   if (isFieldEqualPredicate(predicate)) {
     return `${fieldExpr$1}===${predicateValueExpr(predicate.equal, unit2)}`;
@@ -39948,28 +41631,28 @@ function fieldFilterExpression(predicate, useInRange = true) {
     const upper = predicate.lt;
     return `${fieldExpr$1}<${predicateValueExpr(upper, unit2)}`;
   } else if (isFieldGTPredicate(predicate)) {
-    const lower = predicate.gt;
-    return `${fieldExpr$1}>${predicateValueExpr(lower, unit2)}`;
+    const lower2 = predicate.gt;
+    return `${fieldExpr$1}>${predicateValueExpr(lower2, unit2)}`;
   } else if (isFieldLTEPredicate(predicate)) {
     const upper = predicate.lte;
     return `${fieldExpr$1}<=${predicateValueExpr(upper, unit2)}`;
   } else if (isFieldGTEPredicate(predicate)) {
-    const lower = predicate.gte;
-    return `${fieldExpr$1}>=${predicateValueExpr(lower, unit2)}`;
+    const lower2 = predicate.gte;
+    return `${fieldExpr$1}>=${predicateValueExpr(lower2, unit2)}`;
   } else if (isFieldOneOfPredicate(predicate)) {
     return `indexof([${predicateValuesExpr(predicate.oneOf, unit2).join(",")}], ${fieldExpr$1}) !== -1`;
   } else if (isFieldValidPredicate(predicate)) {
     return fieldValidPredicate(fieldExpr$1, predicate.valid);
   } else if (isFieldRangePredicate(predicate)) {
     const { range: range6 } = replaceExprRef(predicate);
-    const lower = isSignalRef(range6) ? { signal: `${range6.signal}[0]` } : range6[0];
+    const lower2 = isSignalRef(range6) ? { signal: `${range6.signal}[0]` } : range6[0];
     const upper = isSignalRef(range6) ? { signal: `${range6.signal}[1]` } : range6[1];
-    if (lower !== null && upper !== null && useInRange) {
-      return `inrange(${fieldExpr$1}, [${predicateValueExpr(lower, unit2)}, ${predicateValueExpr(upper, unit2)}])`;
+    if (lower2 !== null && upper !== null && useInRange) {
+      return `inrange(${fieldExpr$1}, [${predicateValueExpr(lower2, unit2)}, ${predicateValueExpr(upper, unit2)}])`;
     }
     const exprs = [];
-    if (lower !== null) {
-      exprs.push(`${fieldExpr$1} >= ${predicateValueExpr(lower, unit2)}`);
+    if (lower2 !== null) {
+      exprs.push(`${fieldExpr$1} >= ${predicateValueExpr(lower2, unit2)}`);
     }
     if (upper !== null) {
       exprs.push(`${fieldExpr$1} <= ${predicateValueExpr(upper, unit2)}`);
@@ -40570,7 +42253,7 @@ function datumDefToExpr(datumDef) {
   }
   return `${stringify(datum2)}`;
 }
-function valueRefForFieldOrDatumDef(fieldDef, scaleName, opt, encode2) {
+function valueRefForFieldOrDatumDef(fieldDef, scaleName, opt2, encode2) {
   const ref2 = {};
   if (scaleName) {
     ref2.scale = scaleName;
@@ -40587,7 +42270,7 @@ function valueRefForFieldOrDatumDef(fieldDef, scaleName, opt, encode2) {
       ref2.value = datum2;
     }
   } else {
-    ref2.field = vgField(fieldDef, opt);
+    ref2.field = vgField(fieldDef, opt2);
   }
   if (encode2) {
     const { offset: offset4, band: band2 } = encode2;
@@ -40607,8 +42290,8 @@ function interpolatedSignalRef({ scaleName, fieldOrDatumDef, fieldOrDatumDef2, o
   const ref2 = {};
   if (bandPosition === 0 || bandPosition === 1) {
     ref2.scale = scaleName;
-    const field3 = bandPosition === 0 ? start : end;
-    ref2.field = field3;
+    const field4 = bandPosition === 0 ? start : end;
+    ref2.field = field4;
   } else {
     const datum2 = isSignalRef(bandPosition) ? `(1-${bandPosition.signal}) * ${start} + ${bandPosition.signal} * ${end}` : `${1 - bandPosition} * ${start} + ${bandPosition} * ${end}`;
     ref2.signal = `scale("${scaleName}", ${datum2})`;
@@ -40700,8 +42383,8 @@ function widthHeightValueOrSignalRef(channel, value4) {
 function isCustomFormatType(formatType) {
   return formatType && formatType !== "number" && formatType !== "time";
 }
-function customFormatExpr(formatType, field3, format5) {
-  return `${formatType}(${field3}${format5 ? `, ${stringify(format5)}` : ""})`;
+function customFormatExpr(formatType, field4, format5) {
+  return `${formatType}(${field4}${format5 ? `, ${stringify(format5)}` : ""})`;
 }
 function formatSignalRef({ fieldOrDatumDef, format: format5, formatType, expr: expr2, normalizeStack, config }) {
   if (isCustomFormatType(formatType)) {
@@ -40713,7 +42396,7 @@ function formatSignalRef({ fieldOrDatumDef, format: format5, formatType, expr: e
       config
     });
   }
-  const field3 = fieldToFormat(fieldOrDatumDef, expr2, normalizeStack);
+  const field4 = fieldToFormat(fieldOrDatumDef, expr2, normalizeStack);
   const type3 = channelDefType(fieldOrDatumDef);
   if (format5 === void 0 && formatType === void 0 && config.customFormatTypes) {
     if (type3 === "quantitative") {
@@ -40757,7 +42440,7 @@ function formatSignalRef({ fieldOrDatumDef, format: format5, formatType, expr: e
   if (isFieldOrDatumDefForTimeFormat(fieldOrDatumDef)) {
     const { unit: timeUnit, utc: isUTCUnit } = getTimeDef(fieldOrDatumDef);
     const signal = timeFormatExpression({
-      field: field3,
+      field: field4,
       timeUnit,
       format: format5,
       formatType: config.timeFormatType,
@@ -40770,14 +42453,14 @@ function formatSignalRef({ fieldOrDatumDef, format: format5, formatType, expr: e
   if (isFieldDef(fieldOrDatumDef) && isBinning(fieldOrDatumDef.bin)) {
     const endField = vgField(fieldOrDatumDef, { expr: expr2, binSuffix: "end" });
     return {
-      signal: binFormatExpression(field3, endField, format5, formatType, config)
+      signal: binFormatExpression(field4, endField, format5, formatType, config)
     };
   } else if (format5 || channelDefType(fieldOrDatumDef) === "quantitative") {
     return {
-      signal: `${formatExpr(field3, format5)}`
+      signal: `${formatExpr(field4, format5)}`
     };
   } else {
-    return { signal: `isValid(${field3}) ? ${field3} : ""+${field3}` };
+    return { signal: `isValid(${field4}) ? ${field4} : ""+${field4}` };
   }
 }
 function fieldToFormat(fieldOrDatumDef, expr2, normalizeStack) {
@@ -40794,16 +42477,16 @@ function fieldToFormat(fieldOrDatumDef, expr2, normalizeStack) {
     return datumDefToExpr(fieldOrDatumDef);
   }
 }
-function formatCustomType({ fieldOrDatumDef, format: format5, formatType, expr: expr2, normalizeStack, config, field: field3 }) {
-  field3 ??= fieldToFormat(fieldOrDatumDef, expr2, normalizeStack);
-  if (field3 !== "datum.value" && // For axis/legend, we can't correctly know the end of the bin from `datum`
+function formatCustomType({ fieldOrDatumDef, format: format5, formatType, expr: expr2, normalizeStack, config, field: field4 }) {
+  field4 ??= fieldToFormat(fieldOrDatumDef, expr2, normalizeStack);
+  if (field4 !== "datum.value" && // For axis/legend, we can't correctly know the end of the bin from `datum`
   isFieldDef(fieldOrDatumDef) && isBinning(fieldOrDatumDef.bin)) {
     const endField = vgField(fieldOrDatumDef, { expr: expr2, binSuffix: "end" });
     return {
-      signal: binFormatExpression(field3, endField, format5, formatType, config)
+      signal: binFormatExpression(field4, endField, format5, formatType, config)
     };
   }
-  return { signal: customFormatExpr(formatType, field3, format5) };
+  return { signal: customFormatExpr(formatType, field4, format5) };
 }
 function guideFormat(fieldOrDatumDef, type3, format5, formatType, config, omitTimeFormatConfig) {
   if (isString(formatType) && isCustomFormatType(formatType)) {
@@ -40863,14 +42546,14 @@ function timeFormat3({ specifiedFormat, timeUnit, config, omitTimeFormatConfig }
   }
   return omitTimeFormatConfig ? void 0 : config.timeFormat;
 }
-function formatExpr(field3, format5) {
-  return `format(${field3}, "${format5 || ""}")`;
+function formatExpr(field4, format5) {
+  return `format(${field4}, "${format5 || ""}")`;
 }
-function binNumberFormatExpr(field3, format5, formatType, config) {
+function binNumberFormatExpr(field4, format5, formatType, config) {
   if (isCustomFormatType(formatType)) {
-    return customFormatExpr(formatType, field3, format5);
+    return customFormatExpr(formatType, field4, format5);
   }
-  return formatExpr(field3, (isString(format5) ? format5 : void 0) ?? config.numberFormat);
+  return formatExpr(field4, (isString(format5) ? format5 : void 0) ?? config.numberFormat);
 }
 function binFormatExpression(startField, endField, format5, formatType, config) {
   if (format5 === void 0 && formatType === void 0 && config.customFormatTypes && config.numberFormatType) {
@@ -40880,15 +42563,15 @@ function binFormatExpression(startField, endField, format5, formatType, config) 
   const end = binNumberFormatExpr(endField, format5, formatType, config);
   return `${fieldValidPredicate(startField, false)} ? "null" : ${start} + "${BIN_RANGE_DELIMITER}" + ${end}`;
 }
-function timeFormatExpression({ field: field3, timeUnit, format: format5, formatType, rawTimeFormat, isUTCScale }) {
+function timeFormatExpression({ field: field4, timeUnit, format: format5, formatType, rawTimeFormat, isUTCScale }) {
   if (!timeUnit || format5) {
     if (!timeUnit && formatType) {
-      return `${formatType}(${field3}, ${stringify(format5)})`;
+      return `${formatType}(${field4}, ${stringify(format5)})`;
     }
     format5 = isString(format5) ? format5 : rawTimeFormat;
-    return `${isUTCScale ? "utc" : "time"}Format(${field3}, ${stringify(format5)})`;
+    return `${isUTCScale ? "utc" : "time"}Format(${field4}, ${stringify(format5)})`;
   } else {
-    return formatExpression(timeUnit, field3, isUTCScale);
+    return formatExpression(timeUnit, field4, isUTCScale);
   }
 }
 var DEFAULT_SORT_OP = "min";
@@ -40930,16 +42613,16 @@ function isFacetSpec(spec) {
 function isConditionalParameter(c4) {
   return hasProperty(c4, "param");
 }
-function isRepeatRef(field3) {
-  return !isString(field3) && hasProperty(field3, "repeat");
+function isRepeatRef(field4) {
+  return !isString(field4) && hasProperty(field4, "repeat");
 }
 function toFieldDefBase(fieldDef) {
-  const { field: field3, timeUnit, bin: bin3, aggregate } = fieldDef;
+  const { field: field4, timeUnit, bin: bin3, aggregate } = fieldDef;
   return {
     ...timeUnit ? { timeUnit } : {},
     ...bin3 ? { bin: bin3 } : {},
     ...aggregate ? { aggregate } : {},
-    field: field3
+    field: field4
   };
 }
 function isSortableFieldDef(fieldDef) {
@@ -41056,55 +42739,55 @@ function toStringFieldDef(fieldDef) {
 function isOpFieldDef(fieldDef) {
   return hasProperty(fieldDef, "op");
 }
-function vgField(fieldDef, opt = {}) {
-  let field3 = fieldDef.field;
-  const prefix = opt.prefix;
-  let suffix = opt.suffix;
+function vgField(fieldDef, opt2 = {}) {
+  let field4 = fieldDef.field;
+  const prefix = opt2.prefix;
+  let suffix = opt2.suffix;
   let argAccessor = "";
   if (isCount(fieldDef)) {
-    field3 = internalField("count");
+    field4 = internalField("count");
   } else {
     let fn;
-    if (!opt.nofn) {
+    if (!opt2.nofn) {
       if (isOpFieldDef(fieldDef)) {
         fn = fieldDef.op;
       } else {
         const { bin: bin3, aggregate, timeUnit } = fieldDef;
         if (isBinning(bin3)) {
           fn = binToString(bin3);
-          suffix = (opt.binSuffix ?? "") + (opt.suffix ?? "");
+          suffix = (opt2.binSuffix ?? "") + (opt2.suffix ?? "");
         } else if (aggregate) {
           if (isArgmaxDef(aggregate)) {
-            argAccessor = `["${field3}"]`;
-            field3 = `argmax_${aggregate.argmax}`;
+            argAccessor = `["${field4}"]`;
+            field4 = `argmax_${aggregate.argmax}`;
           } else if (isArgminDef(aggregate)) {
-            argAccessor = `["${field3}"]`;
-            field3 = `argmin_${aggregate.argmin}`;
+            argAccessor = `["${field4}"]`;
+            field4 = `argmin_${aggregate.argmin}`;
           } else {
             fn = String(aggregate);
           }
         } else if (timeUnit && !isBinnedTimeUnit(timeUnit)) {
           fn = timeUnitToString(timeUnit);
-          suffix = (!["range", "mid"].includes(opt.binSuffix) && opt.binSuffix || "") + (opt.suffix ?? "");
+          suffix = (!["range", "mid"].includes(opt2.binSuffix) && opt2.binSuffix || "") + (opt2.suffix ?? "");
         }
       }
     }
     if (fn) {
-      field3 = field3 ? `${fn}_${field3}` : fn;
+      field4 = field4 ? `${fn}_${field4}` : fn;
     }
   }
   if (suffix) {
-    field3 = `${field3}_${suffix}`;
+    field4 = `${field4}_${suffix}`;
   }
   if (prefix) {
-    field3 = `${prefix}_${field3}`;
+    field4 = `${prefix}_${field4}`;
   }
-  if (opt.forAs) {
-    return removePathFromField(field3);
-  } else if (opt.expr) {
-    return flatAccessWithDatum(field3, opt.expr) + argAccessor;
+  if (opt2.forAs) {
+    return removePathFromField(field4);
+  } else if (opt2.expr) {
+    return flatAccessWithDatum(field4, opt2.expr) + argAccessor;
   } else {
-    return replacePathInField(field3) + argAccessor;
+    return replacePathInField(field4) + argAccessor;
   }
 }
 function isDiscrete2(def2) {
@@ -41127,37 +42810,37 @@ function isCount(fieldDef) {
   return fieldDef.aggregate === "count";
 }
 function verbalTitleFormatter(fieldDef, config) {
-  const { field: field3, bin: bin3, timeUnit, aggregate } = fieldDef;
+  const { field: field4, bin: bin3, timeUnit, aggregate } = fieldDef;
   if (aggregate === "count") {
     return config.countTitle;
   } else if (isBinning(bin3)) {
-    return `${field3} (binned)`;
+    return `${field4} (binned)`;
   } else if (timeUnit && !isBinnedTimeUnit(timeUnit)) {
     const unit2 = normalizeTimeUnit(timeUnit)?.unit;
     if (unit2) {
-      return `${field3} (${getTimeUnitParts(unit2).join("-")})`;
+      return `${field4} (${getTimeUnitParts(unit2).join("-")})`;
     }
   } else if (aggregate) {
     if (isArgmaxDef(aggregate)) {
-      return `${field3} for max ${aggregate.argmax}`;
+      return `${field4} for max ${aggregate.argmax}`;
     } else if (isArgminDef(aggregate)) {
-      return `${field3} for min ${aggregate.argmin}`;
+      return `${field4} for min ${aggregate.argmin}`;
     } else {
-      return `${titleCase(aggregate)} of ${field3}`;
+      return `${titleCase(aggregate)} of ${field4}`;
     }
   }
-  return field3;
+  return field4;
 }
 function functionalTitleFormatter(fieldDef) {
-  const { aggregate, bin: bin3, timeUnit, field: field3 } = fieldDef;
+  const { aggregate, bin: bin3, timeUnit, field: field4 } = fieldDef;
   if (isArgmaxDef(aggregate)) {
-    return `${field3} for argmax(${aggregate.argmax})`;
+    return `${field4} for argmax(${aggregate.argmax})`;
   } else if (isArgminDef(aggregate)) {
-    return `${field3} for argmin(${aggregate.argmin})`;
+    return `${field4} for argmin(${aggregate.argmin})`;
   }
   const timeUnitParams = timeUnit && !isBinnedTimeUnit(timeUnit) ? normalizeTimeUnit(timeUnit) : void 0;
   const fn = aggregate || timeUnitParams?.unit || timeUnitParams?.maxbins && "timeunit" || isBinning(bin3) && "bin";
-  return fn ? `${fn.toUpperCase()}(${field3})` : field3;
+  return fn ? `${fn.toUpperCase()}(${field4})` : field4;
 }
 var defaultTitleFormatter = (fieldDef, config) => {
   switch (config.fieldTitle) {
@@ -41263,29 +42946,29 @@ function getFieldOrDatumDef(channelDef) {
   }
   return void 0;
 }
-function initChannelDef(channelDef, channel, config, opt = {}) {
+function initChannelDef(channelDef, channel, config, opt2 = {}) {
   if (isPrimitive(channelDef)) {
     const primitiveType = isString(channelDef) ? "string" : isNumber(channelDef) ? "number" : "boolean";
     warn2(primitiveChannelDef(channel, primitiveType, channelDef));
     return { value: channelDef };
   }
   if (isFieldOrDatumDef(channelDef)) {
-    return initFieldOrDatumDef(channelDef, channel, config, opt);
+    return initFieldOrDatumDef(channelDef, channel, config, opt2);
   } else if (hasConditionalFieldOrDatumDef(channelDef)) {
     return {
       ...channelDef,
       // Need to cast as normalizeFieldDef normally return FieldDef, but here we know that it is definitely Condition<FieldDef>
-      condition: initFieldOrDatumDef(channelDef.condition, channel, config, opt)
+      condition: initFieldOrDatumDef(channelDef.condition, channel, config, opt2)
     };
   }
   return channelDef;
 }
-function initFieldOrDatumDef(fd, channel, config, opt) {
+function initFieldOrDatumDef(fd, channel, config, opt2) {
   if (isStringFieldOrDatumDef(fd)) {
     const { format: format5, formatType, ...rest } = fd;
     if (isCustomFormatType(formatType) && !config.customFormatTypes) {
       warn2(customFormatTypeNotAllowed(channel));
-      return initFieldOrDatumDef(rest, channel, config, opt);
+      return initFieldOrDatumDef(rest, channel, config, opt2);
     }
   } else {
     const guideType = isPositionFieldOrDatumDef(fd) ? "axis" : isMarkPropFieldOrDatumDef(fd) ? "legend" : isFacetFieldDef(fd) ? "header" : null;
@@ -41293,12 +42976,12 @@ function initFieldOrDatumDef(fd, channel, config, opt) {
       const { format: format5, formatType, ...newGuide } = fd[guideType];
       if (isCustomFormatType(formatType) && !config.customFormatTypes) {
         warn2(customFormatTypeNotAllowed(channel));
-        return initFieldOrDatumDef({ ...fd, [guideType]: newGuide }, channel, config, opt);
+        return initFieldOrDatumDef({ ...fd, [guideType]: newGuide }, channel, config, opt2);
       }
     }
   }
   if (isFieldDef(fd)) {
-    return initFieldDef(fd, channel, opt);
+    return initFieldDef(fd, channel, opt2);
   }
   return initDatumDef(fd);
 }
@@ -41312,7 +42995,7 @@ function initDatumDef(datumDef) {
   return { ...datumDef, type: type3 };
 }
 function initFieldDef(fd, channel, { compositeMark = false } = {}) {
-  const { aggregate, timeUnit, bin: bin3, field: field3 } = fd;
+  const { aggregate, timeUnit, bin: bin3, field: field4 } = fd;
   const fieldDef = { ...fd };
   if (!compositeMark && aggregate && !isAggregateOp(aggregate) && !isArgmaxDef(aggregate) && !isArgminDef(aggregate)) {
     warn2(invalidAggregate(aggregate));
@@ -41321,8 +43004,8 @@ function initFieldDef(fd, channel, { compositeMark = false } = {}) {
   if (timeUnit) {
     fieldDef.timeUnit = normalizeTimeUnit(timeUnit);
   }
-  if (field3) {
-    fieldDef.field = `${field3}`;
+  if (field4) {
+    fieldDef.field = `${field4}`;
   }
   if (isBinning(bin3)) {
     fieldDef.bin = normalizeBin(bin3, channel);
@@ -41892,7 +43575,7 @@ function extractTransformsFromEncoding(oldEncoding, config) {
   const encoding = {};
   forEach(oldEncoding, (channelDef, channel) => {
     if (isFieldDef(channelDef)) {
-      const { field: field3, aggregate: aggOp, bin: bin3, timeUnit, ...remaining } = channelDef;
+      const { field: field4, aggregate: aggOp, bin: bin3, timeUnit, ...remaining } = channelDef;
       if (aggOp || timeUnit || bin3) {
         const guide = getGuide(channelDef);
         const isTitleDefined = guide?.title;
@@ -41909,11 +43592,11 @@ function extractTransformsFromEncoding(oldEncoding, config) {
           if (isArgmaxDef(aggOp)) {
             op = "argmax";
             newField = vgField({ op: "argmax", field: aggOp.argmax }, { forAs: true });
-            newFieldDef.field = `${newField}.${field3}`;
+            newFieldDef.field = `${newField}.${field4}`;
           } else if (isArgminDef(aggOp)) {
             op = "argmin";
             newField = vgField({ op: "argmin", field: aggOp.argmin }, { forAs: true });
-            newFieldDef.field = `${newField}.${field3}`;
+            newFieldDef.field = `${newField}.${field4}`;
           } else if (aggOp !== "boxplot" && aggOp !== "errorbar" && aggOp !== "errorband") {
             op = aggOp;
           }
@@ -41922,15 +43605,15 @@ function extractTransformsFromEncoding(oldEncoding, config) {
               op,
               as: newField
             };
-            if (field3) {
-              aggregateEntry.field = field3;
+            if (field4) {
+              aggregateEntry.field = field4;
             }
             aggregate.push(aggregateEntry);
           }
         } else {
           groupby.push(newField);
           if (isTypedFieldDef(channelDef) && isBinning(bin3)) {
-            bins2.push({ bin: bin3, field: field3, as: newField });
+            bins2.push({ bin: bin3, field: field4, as: newField });
             groupby.push(vgField(channelDef, { binSuffix: "end" }));
             if (binRequiresRange(channelDef, channel)) {
               groupby.push(vgField(channelDef, { binSuffix: "range" }));
@@ -41948,7 +43631,7 @@ function extractTransformsFromEncoding(oldEncoding, config) {
           } else if (timeUnit && !isBinnedTimeUnit(timeUnit)) {
             timeUnits2.push({
               timeUnit,
-              field: field3,
+              field: field4,
               as: newField
             });
             const formatType = isTypedFieldDef(channelDef) && channelDef.type !== TEMPORAL && "time";
@@ -41971,7 +43654,7 @@ function extractTransformsFromEncoding(oldEncoding, config) {
         }
         encoding[channel] = newFieldDef;
       } else {
-        groupby.push(field3);
+        groupby.push(field4);
         encoding[channel] = oldEncoding[channel];
       }
     } else {
@@ -42275,8 +43958,8 @@ function getCompositeMarkTooltip(tooltipSummary, continuousAxisChannelDef, encod
   };
 }
 function getTitle(continuousAxisChannelDef) {
-  const { title: title2, field: field3 } = continuousAxisChannelDef;
-  return getFirstDefined(title2, field3);
+  const { title: title2, field: field4 } = continuousAxisChannelDef;
+  return getFirstDefined(title2, field4);
 }
 function makeCompositeAggregatePartFactory(compositeMarkDef, continuousAxis, continuousAxisChannelDef, sharedEncoding, compositeMarkConfig) {
   const { scale: scale6, axis } = continuousAxisChannelDef;
@@ -42945,8 +44628,8 @@ function errorBarAggregationAndCalculation(markDef, continuousAxisChannelDef, co
   }
   return { postAggregateCalculates, errorBarSpecificAggregate, tooltipSummary, tooltipTitleWithFieldName };
 }
-function getTitlePrefix(center2, extent2, operation) {
-  return `${titleCase(center2)} ${operation} ${extent2}`;
+function getTitlePrefix(center2, extent2, operation3) {
+  return `${titleCase(center2)} ${operation3} ${extent2}`;
 }
 var ERRORBAND = "errorband";
 var ERRORBAND_PARTS = ["band", "borders"];
@@ -44543,8 +46226,8 @@ function mergeEncoding({ parentEncoding, encoding = {}, layer }) {
   }
   return !merged || isEmpty(merged) ? void 0 : merged;
 }
-function mergeProjection(opt) {
-  const { parentProjection, projection: projection3 } = opt;
+function mergeProjection(opt2) {
+  const { parentProjection, projection: projection3 } = opt2;
   if (parentProjection && projection3) {
     warn2(projectionOverridden({ parentProjection, projection: projection3 }));
   }
@@ -45214,8 +46897,8 @@ var OutputNode = class extends DataFlowNode {
 function isTimeUnitTransformComponent(timeUnitComponent) {
   return timeUnitComponent.as !== void 0;
 }
-function offsetAs(field3) {
-  return `${field3}_end`;
+function offsetAs(field4) {
+  return `${field4}_end`;
 }
 var TimeUnitNode = class _TimeUnitNode extends DataFlowNode {
   timeUnits;
@@ -45228,7 +46911,7 @@ var TimeUnitNode = class _TimeUnitNode extends DataFlowNode {
   }
   static makeFromEncoding(parent, model) {
     const formula = model.reduceFieldDef((timeUnitComponent, fieldDef, channel) => {
-      const { field: field3, timeUnit } = fieldDef;
+      const { field: field4, timeUnit } = fieldDef;
       if (timeUnit) {
         let component;
         if (isBinnedTimeUnit(timeUnit)) {
@@ -45238,14 +46921,14 @@ var TimeUnitNode = class _TimeUnitNode extends DataFlowNode {
             if (isRectBasedMark(mark) || !!bandPosition) {
               component = {
                 timeUnit: normalizeTimeUnit(timeUnit),
-                field: field3
+                field: field4
               };
             }
           }
         } else {
           component = {
             as: vgField(fieldDef, { forAs: true }),
-            field: field3,
+            field: field4,
             timeUnit
           };
         }
@@ -45298,11 +46981,11 @@ var TimeUnitNode = class _TimeUnitNode extends DataFlowNode {
   /**
    * Remove time units coming from the other node.
    */
-  removeFormulas(fields) {
+  removeFormulas(fields3) {
     const newFormula = {};
     for (const [key2, timeUnitComponent] of entries$1(this.timeUnits)) {
       const fieldAs = isTimeUnitTransformComponent(timeUnitComponent) ? timeUnitComponent.as : `${timeUnitComponent.field}_end`;
-      if (!fields.has(fieldAs)) {
+      if (!fields3.has(fieldAs)) {
         newFormula[key2] = timeUnitComponent;
       }
     }
@@ -45325,11 +47008,11 @@ var TimeUnitNode = class _TimeUnitNode extends DataFlowNode {
       const { rectBandPosition } = f;
       const normalizedTimeUnit = normalizeTimeUnit(f.timeUnit);
       if (isTimeUnitTransformComponent(f)) {
-        const { field: field3, as } = f;
+        const { field: field4, as } = f;
         const { unit: unit2, utc, ...params2 } = normalizedTimeUnit;
         const startEnd = [as, `${as}_end`];
         transforms2.push({
-          field: replacePathInField(field3),
+          field: replacePathInField(field4),
           type: "timeunit",
           ...unit2 ? { units: getTimeUnitParts(unit2) } : {},
           ...utc ? { timezone: "utc" } : {},
@@ -45339,15 +47022,15 @@ var TimeUnitNode = class _TimeUnitNode extends DataFlowNode {
         transforms2.push(...offsetedRectFormulas(startEnd, rectBandPosition, normalizedTimeUnit));
       } else if (f) {
         const { field: escapedField } = f;
-        const field3 = unescapeSingleQuoteAndPathDot(escapedField);
-        const expr2 = offsetExpr({ timeUnit: normalizedTimeUnit, field: field3 });
-        const endAs = offsetAs(field3);
+        const field4 = unescapeSingleQuoteAndPathDot(escapedField);
+        const expr2 = offsetExpr({ timeUnit: normalizedTimeUnit, field: field4 });
+        const endAs = offsetAs(field4);
         transforms2.push({
           type: "formula",
           expr: expr2,
           as: endAs
         });
-        transforms2.push(...offsetedRectFormulas([field3, endAs], rectBandPosition, normalizedTimeUnit));
+        transforms2.push(...offsetedRectFormulas([field4, endAs], rectBandPosition, normalizedTimeUnit));
       }
     }
     return transforms2;
@@ -45355,12 +47038,12 @@ var TimeUnitNode = class _TimeUnitNode extends DataFlowNode {
 };
 var OFFSETTED_RECT_START_SUFFIX = "offsetted_rect_start";
 var OFFSETTED_RECT_END_SUFFIX = "offsetted_rect_end";
-function offsetExpr({ timeUnit, field: field3, reverse: reverse3 }) {
+function offsetExpr({ timeUnit, field: field4, reverse: reverse3 }) {
   const { unit: unit2, utc } = timeUnit;
   const smallestUnit = getSmallestTimeUnitPart(unit2);
   const { part, step: step2 } = getDateTimePartAndStep(smallestUnit, timeUnit.step);
   const offsetFn = utc ? "utcOffset" : "timeOffset";
-  const expr2 = `${offsetFn}('${part}', ${accessWithDatumToUnescapedPath(field3)}, ${reverse3 ? -step2 : step2})`;
+  const expr2 = `${offsetFn}('${part}', ${accessWithDatumToUnescapedPath(field4)}, ${reverse3 ? -step2 : step2})`;
   return expr2;
 }
 function offsetedRectFormulas([startField, endField], rectBandPosition, timeUnit) {
@@ -45428,8 +47111,8 @@ var project2 = {
     const type3 = selCmpt.type;
     const cfg = model.config.selection[type3];
     const init2 = selDef.value !== void 0 ? array_default(selDef.value) : null;
-    let { fields, encodings } = isObject(selDef.select) ? selDef.select : {};
-    if (!fields && !encodings && init2) {
+    let { fields: fields3, encodings } = isObject(selDef.select) ? selDef.select : {};
+    if (!fields3 && !encodings && init2) {
       for (const initVal of init2) {
         if (!isObject(initVal)) {
           continue;
@@ -45442,65 +47125,65 @@ var project2 = {
               warn2(INTERVAL_INITIALIZED_WITH_POS);
               encodings = cfg.encodings;
             } else {
-              (fields ??= []).push(key2);
+              (fields3 ??= []).push(key2);
             }
           }
         }
       }
     }
-    if (!fields && !encodings) {
+    if (!fields3 && !encodings) {
       encodings = cfg.encodings;
       if ("fields" in cfg) {
-        fields = cfg.fields;
+        fields3 = cfg.fields;
       }
     }
     for (const channel of encodings ?? []) {
       const fieldDef = model.fieldDef(channel);
       if (fieldDef) {
-        let field3 = fieldDef.field;
+        let field4 = fieldDef.field;
         if (fieldDef.aggregate) {
           warn2(cannotProjectAggregate(channel, fieldDef.aggregate));
           continue;
-        } else if (!field3) {
+        } else if (!field4) {
           warn2(cannotProjectOnChannelWithoutField(channel));
           continue;
         }
         if (fieldDef.timeUnit && !isBinnedTimeUnit(fieldDef.timeUnit)) {
-          field3 = model.vgField(channel);
+          field4 = model.vgField(channel);
           const component = {
             timeUnit: fieldDef.timeUnit,
-            as: field3,
+            as: field4,
             field: fieldDef.field
           };
           timeUnits2[hash(component)] = component;
         }
-        if (!parsed[field3]) {
+        if (!parsed[field4]) {
           const tplType = type3 === "interval" && isScaleChannel(channel) && hasContinuousDomain(model.getScaleComponent(channel).get("type")) ? "R" : fieldDef.bin ? "R-RE" : "E";
-          const p = { field: field3, channel, type: tplType, index: proj.items.length };
+          const p = { field: field4, channel, type: tplType, index: proj.items.length };
           p.signals = { ...signalName(p, "data"), ...signalName(p, "visual") };
-          proj.items.push(parsed[field3] = p);
-          proj.hasField[field3] = parsed[field3];
-          proj.hasSelectionId = proj.hasSelectionId || field3 === SELECTION_ID;
+          proj.items.push(parsed[field4] = p);
+          proj.hasField[field4] = parsed[field4];
+          proj.hasSelectionId = proj.hasSelectionId || field4 === SELECTION_ID;
           if (isGeoPositionChannel(channel)) {
             p.geoChannel = channel;
             p.channel = getPositionChannelFromLatLong(channel);
-            proj.hasChannel[p.channel] = parsed[field3];
+            proj.hasChannel[p.channel] = parsed[field4];
           } else {
-            proj.hasChannel[channel] = parsed[field3];
+            proj.hasChannel[channel] = parsed[field4];
           }
         }
       } else {
         warn2(cannotProjectOnChannelWithoutField(channel));
       }
     }
-    for (const field3 of fields ?? []) {
-      if (proj.hasField[field3])
+    for (const field4 of fields3 ?? []) {
+      if (proj.hasField[field4])
         continue;
-      const p = { type: "E", field: field3, index: proj.items.length };
+      const p = { type: "E", field: field4, index: proj.items.length };
       p.signals = { ...signalName(p, "data") };
       proj.items.push(p);
-      proj.hasField[field3] = p;
-      proj.hasSelectionId = proj.hasSelectionId || field3 === SELECTION_ID;
+      proj.hasField[field4] = p;
+      proj.hasSelectionId = proj.hasSelectionId || field4 === SELECTION_ID;
     }
     if (init2) {
       selCmpt.init = init2.map((v) => {
@@ -45728,8 +47411,8 @@ function assembleUnitSelectionData(model, data3) {
       store.transform = [{ type: "collect", sort: { field: SELECTION_ID } }];
     }
     if (selCmpt.init) {
-      const fields = selCmpt.project.items.map(assembleProjection);
-      store.values = selCmpt.project.hasSelectionId ? selCmpt.init.map((i) => ({ unit: unit2, [SELECTION_ID]: assembleInit(i, false)[0] })) : selCmpt.init.map((i) => ({ unit: unit2, fields, values: assembleInit(i, false) }));
+      const fields3 = selCmpt.project.items.map(assembleProjection);
+      store.values = selCmpt.project.hasSelectionId ? selCmpt.init.map((i) => ({ unit: unit2, [SELECTION_ID]: assembleInit(i, false)[0] })) : selCmpt.init.map((i) => ({ unit: unit2, fields: fields3, values: assembleInit(i, false) }));
     }
     const contains3 = [...selectionData, ...data3].filter((d) => d.name === selCmpt.name + STORE);
     if (!contains3.length) {
@@ -46155,13 +47838,13 @@ function textRef(channelDef, config, expr2 = "datum") {
   }
   return void 0;
 }
-function tooltip(model, opt = {}) {
+function tooltip(model, opt2 = {}) {
   const { encoding, markDef, config, stack: stack2 } = model;
   const channelDef = encoding.tooltip;
   if (isArray(channelDef)) {
-    return { tooltip: tooltipRefForEncoding({ tooltip: channelDef }, stack2, config, opt) };
+    return { tooltip: tooltipRefForEncoding({ tooltip: channelDef }, stack2, config, opt2) };
   } else {
-    const datum2 = opt.reactiveGeom ? "datum.datum" : "datum";
+    const datum2 = opt2.reactiveGeom ? "datum.datum" : "datum";
     const mainRefFn = (cDef) => {
       const tooltipRefFromChannelDef = addLineBreaksToTooltip(cDef, config, datum2);
       if (tooltipRefFromChannelDef) {
@@ -46180,7 +47863,7 @@ function tooltip(model, opt = {}) {
         if (isSignalRef(markTooltip)) {
           return markTooltip;
         } else if (markTooltip.content === "encoding") {
-          return tooltipRefForEncoding(encoding, stack2, config, opt);
+          return tooltipRefForEncoding(encoding, stack2, config, opt2);
         } else {
           return { signal: datum2 };
         }
@@ -46321,10 +48004,10 @@ function description(model) {
     }
   };
 }
-function nonPosition(channel, model, opt = {}) {
+function nonPosition(channel, model, opt2 = {}) {
   const { markDef, encoding, config } = model;
-  const { vgChannel } = opt;
-  let { defaultRef, defaultValue } = opt;
+  const { vgChannel } = opt2;
+  let { defaultRef, defaultValue } = opt2;
   const channelDef = encoding[channel];
   if (defaultRef === void 0) {
     defaultValue ??= getMarkPropOrConfig(channel, markDef, config, {
@@ -46366,10 +48049,10 @@ function nonPosition(channel, model, opt = {}) {
     mainRefFn
   });
 }
-function color4(model, opt = { filled: void 0 }) {
+function color4(model, opt2 = { filled: void 0 }) {
   const { markDef, encoding, config } = model;
   const { type: markType2 } = markDef;
-  const filled = opt.filled ?? getMarkPropOrConfig("filled", markDef, config);
+  const filled = opt2.filled ?? getMarkPropOrConfig("filled", markDef, config);
   const transparentIfNeeded = contains2(["bar", "point", "circle", "square", "geoshape"], markType2) ? "transparent" : void 0;
   const defaultFill = getMarkPropOrConfig(filled === true ? "color" : void 0, markDef, config, { vgChannel: "fill" }) ?? // need to add this manually as getMarkConfig normally drops config.mark[channel] if vgChannel is specified
   config.mark[filled === true && "color"] ?? // If there is no fill, always fill symbols, bar, geoshape
@@ -46971,14 +48654,14 @@ function defined(model) {
       isCountAggregate
     });
     if (shouldBreakPath(invalidDataMode)) {
-      const field3 = model.vgField(channel, { expr: "datum", binSuffix: model.stack?.impute ? "mid" : void 0 });
-      if (field3) {
-        fieldsToBreakPath.add(field3);
+      const field4 = model.vgField(channel, { expr: "datum", binSuffix: model.stack?.impute ? "mid" : void 0 });
+      if (field4) {
+        fieldsToBreakPath.add(field4);
       }
     }
   });
   if (fieldsToBreakPath.size > 0) {
-    const signal = [...fieldsToBreakPath].map((field3) => fieldValidPredicate(field3, true)).join(" && ");
+    const signal = [...fieldsToBreakPath].map((field4) => fieldValidPredicate(field4, true)).join(" && ");
     return { defined: { signal } };
   }
   return void 0;
@@ -47082,11 +48765,11 @@ var inputBindings = {
     const name = selCmpt.name;
     const proj = selCmpt.project;
     const signal = signals.find((s2) => s2.name === name + TUPLE);
-    const fields = name + TUPLE_FIELDS;
+    const fields3 = name + TUPLE_FIELDS;
     const values3 = proj.items.map((p) => varName(`${name}_${p.field}`));
     const valid = values3.map((v) => `${v} !== null`).join(" && ");
     if (values3.length) {
-      signal.update = `${valid} ? {fields: ${fields}, values: [${values3.join(", ")}]} : null`;
+      signal.update = `${valid} ? {fields: ${fields3}, values: [${values3.join(", ")}]} : null`;
     }
     delete signal.value;
     delete signal.on;
@@ -47220,10 +48903,10 @@ var legendBindings = {
     const name = selCmpt.name;
     const proj = selCmpt.project;
     const tuple = signals.find((s2) => s2.name === name + TUPLE);
-    const fields = name + TUPLE_FIELDS;
+    const fields3 = name + TUPLE_FIELDS;
     const values3 = proj.items.filter((p) => p.hasLegend).map((p) => varName(`${name}_${varName(p.field)}_legend`));
     const valid = values3.map((v) => `${v} !== null`).join(" && ");
-    const update3 = `${valid} ? {fields: ${fields}, values: [${values3.join(", ")}]} : null`;
+    const update3 = `${valid} ? {fields: ${fields3}, values: [${values3.join(", ")}]} : null`;
     if (selCmpt.events && values3.length > 0) {
       tuple.on.push({
         events: values3.map((signal) => ({ signal })),
@@ -47246,9 +48929,9 @@ var legendBindings = {
   }
 };
 function parseInteractiveLegend(model, channel, legendCmpt) {
-  const field3 = model.fieldDef(channel)?.field;
+  const field4 = model.fieldDef(channel)?.field;
   for (const selCmpt of vals(model.component.selection ?? {})) {
-    const proj = selCmpt.project.hasField[field3] ?? selCmpt.project.hasChannel[channel];
+    const proj = selCmpt.project.hasField[field4] ?? selCmpt.project.hasChannel[channel];
     if (proj && legendBindings.defined(selCmpt)) {
       const legendSelections = legendCmpt.get("selections") ?? [];
       legendSelections.push(selCmpt.name);
@@ -47580,28 +49263,28 @@ function parseSelectionPredicate(model, pred, dfnode, datum2 = "datum") {
 function parseSelectionExtent(model, name, extent2) {
   const vname = varName(name);
   const encoding = extent2.encoding;
-  let field3 = extent2.field;
+  let field4 = extent2.field;
   let selCmpt;
   try {
     selCmpt = model.getSelectionComponent(vname, name);
   } catch {
     return vname;
   }
-  if (!encoding && !field3) {
-    field3 = selCmpt.project.items[0].field;
+  if (!encoding && !field4) {
+    field4 = selCmpt.project.items[0].field;
     if (selCmpt.project.items.length > 1) {
-      warn2(selectionAsScaleDomainWithoutField(field3));
+      warn2(selectionAsScaleDomainWithoutField(field4));
     }
-  } else if (encoding && !field3) {
+  } else if (encoding && !field4) {
     const encodings = selCmpt.project.items.filter((p) => p.channel === encoding);
     if (!encodings.length || encodings.length > 1) {
-      field3 = selCmpt.project.items[0].field;
-      warn2(selectionAsScaleDomainWrongEncodings(encodings, encoding, extent2, field3));
+      field4 = selCmpt.project.items[0].field;
+      warn2(selectionAsScaleDomainWrongEncodings(encodings, encoding, extent2, field4));
     } else {
-      field3 = encodings[0].field;
+      field4 = encodings[0].field;
     }
   }
-  return `${selCmpt.name}[${stringValue(replacePathInField(field3))}]`;
+  return `${selCmpt.name}[${stringValue(replacePathInField(field4))}]`;
 }
 function materializeSelections(model, main2) {
   for (const [selection, selCmpt] of entries$1(model.component.selection ?? {})) {
@@ -47635,7 +49318,7 @@ function setAxisEncode(axis, part, vgProp, vgRef) {
   axis.encode[part].update ??= {};
   axis.encode[part].update[vgProp] = vgRef;
 }
-function assembleAxis(axisCmpt, kind, config, opt = { header: false }) {
+function assembleAxis(axisCmpt, kind, config, opt2 = { header: false }) {
   const { disable, orient: orient2, scale: scale6, labelExpr, title: title2, zindex: zindex2, ...axis } = axisCmpt.combine();
   if (disable) {
     return void 0;
@@ -47715,7 +49398,7 @@ function assembleAxis(axisCmpt, kind, config, opt = { header: false }) {
       // put grid behind marks by default
     };
   } else {
-    if (!opt.header && axisCmpt.mainExtracted) {
+    if (!opt2.header && axisCmpt.mainExtracted) {
       return void 0;
     }
     if (labelExpr !== void 0) {
@@ -48082,10 +49765,10 @@ var CalculateNode = class _CalculateNode extends DataFlowNode {
         return;
       }
       if (isSortArray(fieldDef.sort)) {
-        const { field: field3, timeUnit } = fieldDef;
+        const { field: field4, timeUnit } = fieldDef;
         const sort3 = fieldDef.sort;
         const calculate = sort3.map((sortValue, i) => {
-          return `${fieldFilterExpression({ field: field3, timeUnit, equal: sortValue })} ? ${i} : `;
+          return `${fieldFilterExpression({ field: field4, timeUnit, equal: sortValue })} ? ${i} : `;
         }).join("") + sort3.length;
         parent = new _CalculateNode(parent, {
           calculate,
@@ -48112,8 +49795,8 @@ var CalculateNode = class _CalculateNode extends DataFlowNode {
     return `Calculate ${hash(this.transform)}`;
   }
 };
-function sortArrayIndexField(fieldDef, channel, opt) {
-  return vgField(fieldDef, { prefix: channel, suffix: "sort_index", ...opt });
+function sortArrayIndexField(fieldDef, channel, opt2) {
+  return vgField(fieldDef, { prefix: channel, suffix: "sort_index", ...opt2 });
 }
 function getHeaderChannel(channel, orient2) {
   if (contains2(["top", "bottom"], orient2)) {
@@ -48588,10 +50271,10 @@ function selectedCondition(model, legendCmpt, fieldDef) {
   const selections = legendCmpt.get("selections");
   if (!selections?.length)
     return void 0;
-  const field3 = stringValue(fieldDef.field);
+  const field4 = stringValue(fieldDef.field);
   return selections.map((name) => {
     const store = stringValue(varName(name) + STORE);
-    return `(!length(data(${store})) || (${name}[${field3}] && indexof(${name}[${field3}], datum.value) >= 0))`;
+    return `(!length(data(${store})) || (${name}[${field4}] && indexof(${name}[${field4}], datum.value) >= 0))`;
   }).join(" || ");
 }
 var legendRules = {
@@ -48917,8 +50600,8 @@ function rangeFormula(model, fieldDef, channel, config) {
   }
   return {};
 }
-function binKey(bin3, field3) {
-  return `${binToString(bin3)}_${field3}`;
+function binKey(bin3, field4) {
+  return `${binToString(bin3)}_${field4}`;
 }
 function getSignalsFromModel(model, key2) {
   return {
@@ -48926,9 +50609,9 @@ function getSignalsFromModel(model, key2) {
     extentSignal: model.getName(`${key2}_extent`)
   };
 }
-function getBinSignalName(model, field3, bin3) {
+function getBinSignalName(model, field4, bin3) {
   const normalizedBin = normalizeBin(bin3, void 0) ?? {};
-  const key2 = binKey(normalizedBin, field3);
+  const key2 = binKey(normalizedBin, field4);
   return model.getName(`${key2}_bins`);
 }
 function isBinTransform(t) {
@@ -49093,13 +50776,13 @@ function addDimension(dims, channel, fieldDef, model) {
   return dims;
 }
 function mergeMeasures(parentMeasures, childMeasures) {
-  for (const field3 of keys3(childMeasures)) {
-    const ops2 = childMeasures[field3];
+  for (const field4 of keys3(childMeasures)) {
+    const ops2 = childMeasures[field4];
     for (const op of keys3(ops2)) {
-      if (field3 in parentMeasures) {
-        parentMeasures[field3][op] = /* @__PURE__ */ new Set([...parentMeasures[field3][op] ?? [], ...ops2[op]]);
+      if (field4 in parentMeasures) {
+        parentMeasures[field4][op] = /* @__PURE__ */ new Set([...parentMeasures[field4][op] ?? [], ...ops2[op]]);
       } else {
-        parentMeasures[field3] = { [op]: ops2[op] };
+        parentMeasures[field4] = { [op]: ops2[op] };
       }
     }
   }
@@ -49135,7 +50818,7 @@ var AggregateNode = class _AggregateNode extends DataFlowNode {
       return null;
     }
     model.forEachFieldDef((fieldDef, channel) => {
-      const { aggregate, field: field3 } = fieldDef;
+      const { aggregate, field: field4 } = fieldDef;
       if (aggregate) {
         if (aggregate === "count") {
           meas["*"] ??= {};
@@ -49147,13 +50830,13 @@ var AggregateNode = class _AggregateNode extends DataFlowNode {
             meas[argField] ??= {};
             meas[argField][op] = /* @__PURE__ */ new Set([vgField({ op, field: argField }, { forAs: true })]);
           } else {
-            meas[field3] ??= {};
-            meas[field3][aggregate] = /* @__PURE__ */ new Set([vgField(fieldDef, { forAs: true })]);
+            meas[field4] ??= {};
+            meas[field4][aggregate] = /* @__PURE__ */ new Set([vgField(fieldDef, { forAs: true })]);
           }
           if (isScaleChannel(channel) && model.scaleDomain(channel) === "unaggregated") {
-            meas[field3] ??= {};
-            meas[field3]["min"] = /* @__PURE__ */ new Set([vgField({ field: field3, aggregate: "min" }, { forAs: true })]);
-            meas[field3]["max"] = /* @__PURE__ */ new Set([vgField({ field: field3, aggregate: "max" }, { forAs: true })]);
+            meas[field4] ??= {};
+            meas[field4]["min"] = /* @__PURE__ */ new Set([vgField({ field: field4, aggregate: "min" }, { forAs: true })]);
+            meas[field4]["max"] = /* @__PURE__ */ new Set([vgField({ field: field4, aggregate: "max" }, { forAs: true })]);
           }
         }
       } else {
@@ -49169,15 +50852,15 @@ var AggregateNode = class _AggregateNode extends DataFlowNode {
     const dims = /* @__PURE__ */ new Set();
     const meas = {};
     for (const s2 of t.aggregate) {
-      const { op, field: field3, as } = s2;
+      const { op, field: field4, as } = s2;
       if (op) {
         if (op === "count") {
           meas["*"] ??= {};
           meas["*"]["count"] = /* @__PURE__ */ new Set([as ? as : vgField(s2, { forAs: true })]);
         } else {
-          meas[field3] ??= {};
-          meas[field3][op] ??= /* @__PURE__ */ new Set();
-          meas[field3][op].add(as ? as : vgField(s2, { forAs: true }));
+          meas[field4] ??= {};
+          meas[field4][op] ??= /* @__PURE__ */ new Set();
+          meas[field4][op].add(as ? as : vgField(s2, { forAs: true }));
         }
       }
     }
@@ -49197,19 +50880,19 @@ var AggregateNode = class _AggregateNode extends DataFlowNode {
     debug2("different dimensions, cannot merge");
     return false;
   }
-  addDimensions(fields) {
-    fields.forEach(this.dimensions.add, this.dimensions);
+  addDimensions(fields3) {
+    fields3.forEach(this.dimensions.add, this.dimensions);
   }
   dependentFields() {
     return /* @__PURE__ */ new Set([...this.dimensions, ...keys3(this.measures)]);
   }
   producedFields() {
     const out = /* @__PURE__ */ new Set();
-    for (const field3 of keys3(this.measures)) {
-      for (const op of keys3(this.measures[field3])) {
-        const m3 = this.measures[field3][op];
+    for (const field4 of keys3(this.measures)) {
+      for (const op of keys3(this.measures[field4])) {
+        const m3 = this.measures[field4][op];
         if (m3.size === 0) {
-          out.add(`${op}_${field3}`);
+          out.add(`${op}_${field4}`);
         } else {
           m3.forEach(out.add, out);
         }
@@ -49222,14 +50905,14 @@ var AggregateNode = class _AggregateNode extends DataFlowNode {
   }
   assemble() {
     const ops2 = [];
-    const fields = [];
+    const fields3 = [];
     const as = [];
-    for (const field3 of keys3(this.measures)) {
-      for (const op of keys3(this.measures[field3])) {
-        for (const alias of this.measures[field3][op]) {
+    for (const field4 of keys3(this.measures)) {
+      for (const op of keys3(this.measures[field4])) {
+        for (const alias of this.measures[field4][op]) {
           as.push(alias);
           ops2.push(op);
-          fields.push(field3 === "*" ? null : replacePathInField(field3));
+          fields3.push(field4 === "*" ? null : replacePathInField(field4));
         }
       }
     }
@@ -49237,7 +50920,7 @@ var AggregateNode = class _AggregateNode extends DataFlowNode {
       type: "aggregate",
       groupby: [...this.dimensions].map(replacePathInField),
       ops: ops2,
-      fields,
+      fields: fields3,
       as
     };
     return result;
@@ -49324,9 +51007,9 @@ var FacetNode = class extends DataFlowNode {
         const range6 = childScaleComponent.get("range");
         if (hasDiscreteDomain(type3) && isVgRangeStep(range6)) {
           const domain3 = assembleDomain(this.childModel, channel);
-          const field3 = getFieldFromDomain(domain3);
-          if (field3) {
-            childIndependentFieldsWithStep[channel] = field3;
+          const field4 = getFieldFromDomain(domain3);
+          if (field4) {
+            childIndependentFieldsWithStep[channel] = field4;
           } else {
             warn2(unknownField(channel));
           }
@@ -49337,27 +51020,27 @@ var FacetNode = class extends DataFlowNode {
   }
   assembleRowColumnHeaderData(channel, crossedDataName, childIndependentFieldsWithStep) {
     const childChannel = { row: "y", column: "x", facet: void 0 }[channel];
-    const fields = [];
+    const fields3 = [];
     const ops2 = [];
     const as = [];
     if (childChannel && childIndependentFieldsWithStep && childIndependentFieldsWithStep[childChannel]) {
       if (crossedDataName) {
-        fields.push(`distinct_${childIndependentFieldsWithStep[childChannel]}`);
+        fields3.push(`distinct_${childIndependentFieldsWithStep[childChannel]}`);
         ops2.push("max");
       } else {
-        fields.push(childIndependentFieldsWithStep[childChannel]);
+        fields3.push(childIndependentFieldsWithStep[childChannel]);
         ops2.push("distinct");
       }
       as.push(`distinct_${childIndependentFieldsWithStep[childChannel]}`);
     }
     const { sortField, sortIndexField } = this[channel];
     if (sortField) {
-      const { op = DEFAULT_SORT_OP, field: field3 } = sortField;
-      fields.push(field3);
+      const { op = DEFAULT_SORT_OP, field: field4 } = sortField;
+      fields3.push(field4);
       ops2.push(op);
       as.push(vgField(sortField, { forAs: true }));
     } else if (sortIndexField) {
-      fields.push(sortIndexField);
+      fields3.push(sortIndexField);
       ops2.push("max");
       as.push(sortIndexField);
     }
@@ -49369,8 +51052,8 @@ var FacetNode = class extends DataFlowNode {
         {
           type: "aggregate",
           groupby: this[channel].fields,
-          ...fields.length ? {
-            fields,
+          ...fields3.length ? {
+            fields: fields3,
             ops: ops2,
             as
           } : {}
@@ -49421,8 +51104,8 @@ var FacetNode = class extends DataFlowNode {
     const { column, row, facet } = this;
     if (column && row && (childIndependentFieldsWithStep.x || childIndependentFieldsWithStep.y)) {
       crossedDataName = `cross_${this.column.name}_${this.row.name}`;
-      const fields = [].concat(childIndependentFieldsWithStep.x ?? [], childIndependentFieldsWithStep.y ?? []);
-      const ops2 = fields.map(() => "distinct");
+      const fields3 = [].concat(childIndependentFieldsWithStep.x ?? [], childIndependentFieldsWithStep.y ?? []);
+      const ops2 = fields3.map(() => "distinct");
       data3.push({
         name: crossedDataName,
         source: this.data,
@@ -49430,7 +51113,7 @@ var FacetNode = class extends DataFlowNode {
           {
             type: "aggregate",
             groupby: this.fields,
-            fields,
+            fields: fields3,
             ops: ops2
           }
         ]
@@ -49456,8 +51139,8 @@ function unquote(pattern) {
   }
   return pattern;
 }
-function parseExpression3(field3, parse10) {
-  const f = accessPathWithDatum(field3);
+function parseExpression3(field4, parse10) {
+  const f = accessPathWithDatum(field4);
   if (parse10 === "number") {
     return `toNumber(${f})`;
   } else if (parse10 === "boolean") {
@@ -49600,23 +51283,23 @@ var ParseNode = class _ParseNode extends DataFlowNode {
    * Creates a parse node from "explicit" parse and "implicit" parse and updates ancestorParse.
    */
   static makeWithAncestors(parent, explicit, implicit2, ancestorParse) {
-    for (const field3 of keys3(implicit2)) {
-      const parsedAs = ancestorParse.getWithExplicit(field3);
+    for (const field4 of keys3(implicit2)) {
+      const parsedAs = ancestorParse.getWithExplicit(field4);
       if (parsedAs.value !== void 0) {
-        if (parsedAs.explicit || parsedAs.value === implicit2[field3] || parsedAs.value === "derived" || implicit2[field3] === "flatten") {
-          delete implicit2[field3];
+        if (parsedAs.explicit || parsedAs.value === implicit2[field4] || parsedAs.value === "derived" || implicit2[field4] === "flatten") {
+          delete implicit2[field4];
         } else {
-          warn2(differentParse(field3, implicit2[field3], parsedAs.value));
+          warn2(differentParse(field4, implicit2[field4], parsedAs.value));
         }
       }
     }
-    for (const field3 of keys3(explicit)) {
-      const parsedAs = ancestorParse.get(field3);
+    for (const field4 of keys3(explicit)) {
+      const parsedAs = ancestorParse.get(field4);
       if (parsedAs !== void 0) {
-        if (parsedAs === explicit[field3]) {
-          delete explicit[field3];
+        if (parsedAs === explicit[field4]) {
+          delete explicit[field4];
         } else {
-          warn2(differentParse(field3, explicit[field3], parsedAs));
+          warn2(differentParse(field4, explicit[field4], parsedAs));
         }
       }
     }
@@ -49646,10 +51329,10 @@ var ParseNode = class _ParseNode extends DataFlowNode {
    */
   assembleFormatParse() {
     const formatParse = {};
-    for (const field3 of keys3(this._parse)) {
-      const p = this._parse[field3];
-      if (accessPathDepth(field3) === 1) {
-        formatParse[field3] = p;
+    for (const field4 of keys3(this._parse)) {
+      const p = this._parse[field4];
+      if (accessPathDepth(field4) === 1) {
+        formatParse[field4] = p;
       }
     }
     return formatParse;
@@ -49662,15 +51345,15 @@ var ParseNode = class _ParseNode extends DataFlowNode {
     return new Set(keys3(this._parse));
   }
   assembleTransforms(onlyNested = false) {
-    return keys3(this._parse).filter((field3) => onlyNested ? accessPathDepth(field3) > 1 : true).map((field3) => {
-      const expr2 = parseExpression3(field3, this._parse[field3]);
+    return keys3(this._parse).filter((field4) => onlyNested ? accessPathDepth(field4) > 1 : true).map((field4) => {
+      const expr2 = parseExpression3(field4, this._parse[field4]);
       if (!expr2) {
         return null;
       }
       const formula = {
         type: "formula",
         expr: expr2,
-        as: removePathFromField(field3)
+        as: removePathFromField(field4)
         // Vega output is always flattened
       };
       return formula;
@@ -49988,8 +51671,8 @@ var MergeParse = class extends BottomUpOptimizer {
           }
         }
       }
-      for (const field3 of conflictingParse) {
-        delete commonParse[field3];
+      for (const field4 of conflictingParse) {
+        delete commonParse[field4];
       }
       if (!isEmpty(commonParse)) {
         this.setModified();
@@ -50149,8 +51832,8 @@ var JoinAggregateTransformNode = class _JoinAggregateTransformNode extends DataF
     super(parent);
     this.transform = transform4;
   }
-  addDimensions(fields) {
-    this.transform.groupby = unique(this.transform.groupby.concat(fields), (d) => d);
+  addDimensions(fields3) {
+    this.transform.groupby = unique(this.transform.groupby.concat(fields3), (d) => d);
   }
   dependentFields() {
     const out = /* @__PURE__ */ new Set();
@@ -50170,20 +51853,20 @@ var JoinAggregateTransformNode = class _JoinAggregateTransformNode extends DataF
     return `JoinAggregateTransform ${hash(this.transform)}`;
   }
   assemble() {
-    const fields = [];
+    const fields3 = [];
     const ops2 = [];
     const as = [];
     for (const joinaggregate of this.transform.joinaggregate) {
       ops2.push(joinaggregate.op);
       as.push(this.getDefaultName(joinaggregate));
-      fields.push(joinaggregate.field === void 0 ? null : joinaggregate.field);
+      fields3.push(joinaggregate.field === void 0 ? null : joinaggregate.field);
     }
     const groupby = this.transform.groupby;
     return {
       type: "joinaggregate",
       as,
       ops: ops2,
-      fields,
+      fields: fields3,
       ...groupby !== void 0 ? { groupby } : {}
     };
   }
@@ -50239,8 +51922,8 @@ var FilterInvalidNode = class _FilterInvalidNode extends DataFlowNode {
    * Create the VgTransforms for each of the filtered fields.
    */
   assemble() {
-    const filters2 = keys3(this.filter).reduce((vegaFilters, field3) => {
-      const fieldDef = this.filter[field3];
+    const filters2 = keys3(this.filter).reduce((vegaFilters, field4) => {
+      const fieldDef = this.filter[field4];
       const ref2 = vgField(fieldDef, { expr: "datum" });
       if (fieldDef !== null) {
         if (fieldDef.type === "temporal") {
@@ -50261,13 +51944,13 @@ function isValidFiniteNumberExpr(ref2) {
   return `isValid(${ref2}) && isFinite(+${ref2})`;
 }
 function getStackByFields(model) {
-  return model.stack.stackBy.reduce((fields, by) => {
+  return model.stack.stackBy.reduce((fields3, by) => {
     const fieldDef = by.fieldDef;
     const _field = vgField(fieldDef);
     if (_field) {
-      fields.push(_field);
+      fields3.push(_field);
     }
-    return fields;
+    return fields3;
   }, []);
 }
 function isValidAsArray(as) {
@@ -50332,9 +52015,9 @@ var StackNode = class _StackNode extends DataFlowNode {
       sort3 = sortParams(orderDef);
     } else {
       const sortOrder = isOrderOnlyDef(orderDef) ? orderDef.sort : fieldChannel === "y" ? "descending" : "ascending";
-      sort3 = stackby.reduce((s2, field3) => {
-        if (!s2.field.includes(field3)) {
-          s2.field.push(field3);
+      sort3 = stackby.reduce((s2, field4) => {
+        if (!s2.field.includes(field4)) {
+          s2.field.push(field4);
           s2.order.push(sortOrder);
         }
         return s2;
@@ -50357,8 +52040,8 @@ var StackNode = class _StackNode extends DataFlowNode {
   get stack() {
     return this._stack;
   }
-  addDimensions(fields) {
-    this._stack.facetby.push(...fields);
+  addDimensions(fields3) {
+    this._stack.facetby.push(...fields3);
   }
   dependentFields() {
     const out = /* @__PURE__ */ new Set();
@@ -50395,7 +52078,7 @@ var StackNode = class _StackNode extends DataFlowNode {
   }
   assemble() {
     const transform4 = [];
-    const { facetby, dimensionFieldDefs, stackField: field3, stackby, sort: sort3, offset: offset4, impute, as } = this._stack;
+    const { facetby, dimensionFieldDefs, stackField: field4, stackby, sort: sort3, offset: offset4, impute, as } = this._stack;
     if (impute) {
       for (const dimensionFieldDef of dimensionFieldDefs) {
         const { bandPosition = 0.5, bin: bin3 } = dimensionFieldDef;
@@ -50410,7 +52093,7 @@ var StackNode = class _StackNode extends DataFlowNode {
         }
         transform4.push({
           type: "impute",
-          field: field3,
+          field: field4,
           groupby: [...stackby, ...facetby],
           key: vgField(dimensionFieldDef, { binSuffix: "mid" }),
           method: "value",
@@ -50421,7 +52104,7 @@ var StackNode = class _StackNode extends DataFlowNode {
     transform4.push({
       type: "stack",
       groupby: [...this.getGroupbyFields(), ...facetby],
-      field: field3,
+      field: field4,
       sort: sort3,
       as,
       offset: offset4
@@ -50438,8 +52121,8 @@ var WindowTransformNode = class _WindowTransformNode extends DataFlowNode {
     super(parent);
     this.transform = transform4;
   }
-  addDimensions(fields) {
-    this.transform.groupby = unique(this.transform.groupby.concat(fields), (d) => d);
+  addDimensions(fields3) {
+    this.transform.groupby = unique(this.transform.groupby.concat(fields3), (d) => d);
   }
   dependentFields() {
     const out = /* @__PURE__ */ new Set();
@@ -50458,7 +52141,7 @@ var WindowTransformNode = class _WindowTransformNode extends DataFlowNode {
     return `WindowTransform ${hash(this.transform)}`;
   }
   assemble() {
-    const fields = [];
+    const fields3 = [];
     const ops2 = [];
     const as = [];
     const params2 = [];
@@ -50466,7 +52149,7 @@ var WindowTransformNode = class _WindowTransformNode extends DataFlowNode {
       ops2.push(window2.op);
       as.push(this.getDefaultName(window2));
       params2.push(window2.param === void 0 ? null : window2.param);
-      fields.push(window2.field === void 0 ? null : window2.field);
+      fields3.push(window2.field === void 0 ? null : window2.field);
     }
     const frame3 = this.transform.frame;
     const groupby = this.transform.groupby;
@@ -50475,7 +52158,7 @@ var WindowTransformNode = class _WindowTransformNode extends DataFlowNode {
         type: "joinaggregate",
         as,
         ops: ops2,
-        fields,
+        fields: fields3,
         ...groupby !== void 0 ? { groupby } : {}
       };
     }
@@ -50497,7 +52180,7 @@ var WindowTransformNode = class _WindowTransformNode extends DataFlowNode {
       params: params2,
       as,
       ops: ops2,
-      fields,
+      fields: fields3,
       sort: sort3,
       ...ignorePeers !== void 0 ? { ignorePeers } : {},
       ...groupby !== void 0 ? { groupby } : {},
@@ -50789,15 +52472,15 @@ function parseSingleChannelDomain(scaleType2, domain3, model, channel) {
   }
   const fieldDef = fieldOrDatumDef;
   if (domain3 === "unaggregated") {
-    const { field: field3 } = fieldOrDatumDef;
+    const { field: field4 } = fieldOrDatumDef;
     return makeImplicit([
       {
         data: model.requestDataName(dataSourceTypeForScaleDomain),
-        field: vgField({ field: field3, aggregate: "min" })
+        field: vgField({ field: field4, aggregate: "min" })
       },
       {
         data: model.requestDataName(dataSourceTypeForScaleDomain),
-        field: vgField({ field: field3, aggregate: "max" })
+        field: vgField({ field: field4, aggregate: "max" })
       }
     ]);
   } else if (isBinning(fieldDef.bin)) {
@@ -50876,12 +52559,12 @@ function parseSingleChannelDomain(scaleType2, domain3, model, channel) {
   }
 }
 function normalizeSortField(sort3, isStackedMeasure) {
-  const { op, field: field3, order } = sort3;
+  const { op, field: field4, order } = sort3;
   return {
     // Apply default op
     op: op ?? (isStackedMeasure ? "sum" : DEFAULT_SORT_OP),
     // flatten nested fields
-    ...field3 ? { field: replacePathInField(field3) } : {},
+    ...field4 ? { field: replacePathInField(field4) } : {},
     ...order ? { order } : {}
   };
 }
@@ -50916,8 +52599,8 @@ function domainSort(model, channel, scaleType2) {
   } else if (isSortByEncoding(sort3)) {
     const { encoding, order } = sort3;
     const fieldDefToSortBy = model.fieldDef(encoding);
-    const { aggregate, field: field3 } = fieldDefToSortBy;
-    const isStackedMeasure = stack2 && !stackDimensions.has(field3);
+    const { aggregate, field: field4 } = fieldDefToSortBy;
+    const isStackedMeasure = stack2 && !stackDimensions.has(field4);
     if (isArgminDef(aggregate) || isArgmaxDef(aggregate)) {
       return normalizeSortField({
         field: vgField(fieldDefToSortBy),
@@ -50927,7 +52610,7 @@ function domainSort(model, channel, scaleType2) {
       return normalizeSortField({
         op: aggregate,
         // can't be argmin/argmax since we don't support them in encoding field def
-        field: field3,
+        field: field4,
         order
       }, isStackedMeasure);
     }
@@ -51062,23 +52745,23 @@ function getFieldFromDomain(domain3) {
   if (isDataRefDomain(domain3) && isString(domain3.field)) {
     return domain3.field;
   } else if (isDataRefUnionedDomain(domain3)) {
-    let field3;
+    let field4;
     for (const nonUnionDomain of domain3.fields) {
       if (isDataRefDomain(nonUnionDomain) && isString(nonUnionDomain.field)) {
-        if (!field3) {
-          field3 = nonUnionDomain.field;
-        } else if (field3 !== nonUnionDomain.field) {
+        if (!field4) {
+          field4 = nonUnionDomain.field;
+        } else if (field4 !== nonUnionDomain.field) {
           warn2(FACETED_INDEPENDENT_DIFFERENT_SOURCES);
-          return field3;
+          return field4;
         }
       }
     }
     warn2(FACETED_INDEPENDENT_SAME_FIELDS_DIFFERENT_SOURCES);
-    return field3;
+    return field4;
   } else if (isFieldRefUnionDomain(domain3)) {
     warn2(FACETED_INDEPENDENT_SAME_SOURCE);
-    const field3 = domain3.fields[0];
-    return isString(field3) ? field3 : void 0;
+    const field4 = domain3.fields[0];
+    return isString(field4) ? field4 : void 0;
   }
   return void 0;
 }
@@ -51570,7 +53253,7 @@ function parseUnitScaleRange(model) {
 function getBinStepSignal(model, channel) {
   const fieldDef = model.fieldDef(channel);
   if (fieldDef?.bin) {
-    const { bin: bin3, field: field3 } = fieldDef;
+    const { bin: bin3, field: field4 } = fieldDef;
     const sizeType = getSizeChannel(channel);
     const sizeSignal = model.getName(sizeType);
     if (isObject(bin3) && bin3.binned && bin3.step !== void 0) {
@@ -51580,7 +53263,7 @@ function getBinStepSignal(model, channel) {
         return `${model.getSignalName(sizeSignal)} / (${binCount})`;
       });
     } else if (isBinning(bin3)) {
-      const binSignal = getBinSignalName(model, field3, bin3);
+      const binSignal = getBinSignalName(model, field4, bin3);
       return new SignalRefWrapper(() => {
         const updatedName = model.getSignalName(binSignal);
         const binCount = `(${updatedName}.stop - ${updatedName}.start) / ${updatedName}.step`;
@@ -51819,7 +53502,7 @@ function getOffsetRange(channel, model, offsetScaleType) {
   } else {
     const positionDef = model.encoding[positionChannel];
     if (isFieldDef(positionDef) && positionDef.timeUnit) {
-      const duration2 = durationExpr(positionDef.timeUnit, (expr2) => `scale('${positionScaleName}', ${expr2})`);
+      const duration3 = durationExpr(positionDef.timeUnit, (expr2) => `scale('${positionScaleName}', ${expr2})`);
       const padding3 = model.config.scale.bandWithNestedOffsetPaddingInner;
       const bandPositionOffset = getBandPosition({
         fieldDef: positionDef,
@@ -51830,9 +53513,9 @@ function getOffsetRange(channel, model, offsetScaleType) {
       if (padding3) {
         const startRatio = isSignalRef(padding3) ? `${padding3.signal}/2${bandPositionOffsetExpr}` : `${padding3 / 2 + bandPositionOffset}`;
         const endRatio = isSignalRef(padding3) ? `(1 - ${padding3.signal}/2)${bandPositionOffsetExpr}` : `${1 - padding3 / 2 + bandPositionOffset}`;
-        return [{ signal: `${startRatio} * (${duration2})` }, { signal: `${endRatio} * (${duration2})` }];
+        return [{ signal: `${startRatio} * (${duration3})` }, { signal: `${endRatio} * (${duration3})` }];
       }
-      return [0, { signal: duration2 }];
+      return [0, { signal: duration3 }];
     }
     return never(`Cannot use ${channel} scale if ${positionChannel} scale is not discrete.`);
   }
@@ -52631,9 +54314,9 @@ var Model = class {
         if (hasDiscreteDomain(type3) && isVgRangeStep(range6)) {
           const scaleName = scaleComponent.get("name");
           const domain3 = assembleDomain(this, channel);
-          const field3 = getFieldFromDomain(domain3);
-          if (field3) {
-            const fieldRef2 = vgField({ aggregate: "distinct", field: field3 }, { expr: "datum" });
+          const field4 = getFieldFromDomain(domain3);
+          if (field4) {
+            const fieldRef2 = vgField({ aggregate: "distinct", field: field4 }, { expr: "datum" });
             return {
               signal: sizeExpr(scaleName, scaleComponent, fieldRef2)
             };
@@ -52737,12 +54420,12 @@ var Model = class {
 };
 var ModelWithField = class extends Model {
   /** Get "field" reference for Vega */
-  vgField(channel, opt = {}) {
+  vgField(channel, opt2 = {}) {
     const fieldDef = this.fieldDef(channel);
     if (!fieldDef) {
       return void 0;
     }
-    return vgField(fieldDef, opt);
+    return vgField(fieldDef, opt2);
   }
   reduceFieldDef(f, init2) {
     return reduce(this.getMapping(), (acc, cd, c4) => {
@@ -52847,10 +54530,10 @@ var FlattenTransformNode = class _FlattenTransformNode extends DataFlowNode {
     return `FlattenTransform ${hash(this.transform)}`;
   }
   assemble() {
-    const { flatten: fields, as } = this.transform;
+    const { flatten: fields3, as } = this.transform;
     const result = {
       type: "flatten",
-      fields,
+      fields: fields3,
       as
     };
     return result;
@@ -52919,15 +54602,15 @@ var GeoJSONNode = class _GeoJSONNode extends DataFlowNode {
     }
     return parent;
   }
-  constructor(parent, fields, geojson, signal) {
+  constructor(parent, fields3, geojson, signal) {
     super(parent);
-    this.fields = fields;
+    this.fields = fields3;
     this.geojson = geojson;
     this.signal = signal;
   }
   dependentFields() {
-    const fields = (this.fields ?? []).filter(isString);
-    return /* @__PURE__ */ new Set([...this.geojson ? [this.geojson] : [], ...fields]);
+    const fields3 = (this.fields ?? []).filter(isString);
+    return /* @__PURE__ */ new Set([...this.geojson ? [this.geojson] : [], ...fields3]);
   }
   producedFields() {
     return /* @__PURE__ */ new Set();
@@ -52959,10 +54642,10 @@ var GeoPointNode = class _GeoPointNode extends DataFlowNode {
   clone() {
     return new _GeoPointNode(null, this.projection, duplicate(this.fields), duplicate(this.as));
   }
-  constructor(parent, projection3, fields, as) {
+  constructor(parent, projection3, fields3, as) {
     super(parent);
     this.projection = projection3;
-    this.fields = fields;
+    this.fields = fields3;
     this.as = as;
   }
   static parseAll(parent, model) {
@@ -53267,8 +54950,8 @@ var PivotTransformNode = class _PivotTransformNode extends DataFlowNode {
     super(parent);
     this.transform = transform4;
   }
-  addDimensions(fields) {
-    this.transform.groupby = unique((this.transform.groupby ?? []).concat(fields), (d) => d);
+  addDimensions(fields3) {
+    this.transform.groupby = unique((this.transform.groupby ?? []).concat(fields3), (d) => d);
   }
   producedFields() {
     return void 0;
@@ -53617,8 +55300,8 @@ function defaultUnitSize(model, sizeType) {
     return isStep(size) ? size.step : size;
   }
 }
-function facetSortFieldName(fieldDef, sort3, opt) {
-  return vgField(sort3, { suffix: `by_${vgField(fieldDef)}`, ...opt });
+function facetSortFieldName(fieldDef, sort3, opt2) {
+  return vgField(sort3, { suffix: `by_${vgField(fieldDef)}`, ...opt2 });
 }
 var FacetModel = class _FacetModel extends ModelWithField {
   facet;
@@ -53778,15 +55461,15 @@ var FacetModel = class _FacetModel extends ModelWithField {
    * Aggregate cardinality for calculating size
    */
   getCardinalityAggregateForChild() {
-    const fields = [];
+    const fields3 = [];
     const ops2 = [];
     const as = [];
     if (this.child instanceof _FacetModel) {
       if (this.child.channelHasField("column")) {
-        const field3 = vgField(this.child.facet.column);
-        fields.push(field3);
+        const field4 = vgField(this.child.facet.column);
+        fields3.push(field4);
         ops2.push("distinct");
-        as.push(`distinct_${field3}`);
+        as.push(`distinct_${field4}`);
       }
     } else {
       for (const channel of POSITION_SCALE_CHANNELS) {
@@ -53796,11 +55479,11 @@ var FacetModel = class _FacetModel extends ModelWithField {
           const range6 = childScaleComponent.get("range");
           if (hasDiscreteDomain(type3) && isVgRangeStep(range6)) {
             const domain3 = assembleDomain(this.child, channel);
-            const field3 = getFieldFromDomain(domain3);
-            if (field3) {
-              fields.push(field3);
+            const field4 = getFieldFromDomain(domain3);
+            if (field4) {
+              fields3.push(field4);
               ops2.push("distinct");
-              as.push(`distinct_${field3}`);
+              as.push(`distinct_${field4}`);
             } else {
               warn2(unknownField(channel));
             }
@@ -53808,12 +55491,12 @@ var FacetModel = class _FacetModel extends ModelWithField {
         }
       }
     }
-    return { fields, ops: ops2, as };
+    return { fields: fields3, ops: ops2, as };
   }
   assembleFacet() {
     const { name, data: data3 } = this.component.data.facetRoot;
     const { row, column } = this.facet;
-    const { fields, ops: ops2, as } = this.getCardinalityAggregateForChild();
+    const { fields: fields3, ops: ops2, as } = this.getCardinalityAggregateForChild();
     const groupby = [];
     for (const channel of FACET_CHANNELS) {
       const fieldDef = this.facet[channel];
@@ -53824,20 +55507,20 @@ var FacetModel = class _FacetModel extends ModelWithField {
           groupby.push(vgField(fieldDef, { binSuffix: "end" }));
         }
         if (isSortField(sort3)) {
-          const { field: field3, op = DEFAULT_SORT_OP } = sort3;
+          const { field: field4, op = DEFAULT_SORT_OP } = sort3;
           const outputName = facetSortFieldName(fieldDef, sort3);
           if (row && column) {
-            fields.push(outputName);
+            fields3.push(outputName);
             ops2.push("max");
             as.push(outputName);
           } else {
-            fields.push(field3);
+            fields3.push(field4);
             ops2.push(op);
             as.push(outputName);
           }
         } else if (isArray(sort3)) {
           const outputName = sortArrayIndexField(fieldDef, channel);
-          fields.push(outputName);
+          fields3.push(outputName);
           ops2.push("max");
           as.push(outputName);
         }
@@ -53848,10 +55531,10 @@ var FacetModel = class _FacetModel extends ModelWithField {
       name,
       data: data3,
       groupby,
-      ...cross2 || fields.length > 0 ? {
+      ...cross2 || fields3.length > 0 ? {
         aggregate: {
           ...cross2 ? { cross: cross2 } : {},
-          ...fields.length ? { fields, ops: ops2, as } : {}
+          ...fields3.length ? { fields: fields3, ops: ops2, as } : {}
         }
       } : {}
     };
@@ -53934,12 +55617,12 @@ function makeJoinAggregateFromFacet(parent, facet) {
     let newParent = null;
     for (const fieldDef of [row, column]) {
       if (isSortField(fieldDef.sort)) {
-        const { field: field3, op = DEFAULT_SORT_OP } = fieldDef.sort;
+        const { field: field4, op = DEFAULT_SORT_OP } = fieldDef.sort;
         parent = newParent = new JoinAggregateTransformNode(parent, {
           joinaggregate: [
             {
               op,
-              field: field3,
+              field: field4,
               as: facetSortFieldName(fieldDef, fieldDef.sort, { forAs: true })
             }
           ],
@@ -54086,8 +55769,8 @@ function parseTransformArray(head, model, ancestorParse) {
       continue;
     }
     if (transformNode && derivedType !== void 0) {
-      for (const field3 of transformNode.producedFields() ?? []) {
-        ancestorParse.set(field3, derivedType, false);
+      for (const field4 of transformNode.producedFields() ?? []) {
+        ancestorParse.set(field4, derivedType, false);
       }
     }
   }
@@ -54992,7 +56675,7 @@ var STACK_GROUP_PREFIX = "stack_group_";
 function getGroupsForStackedBarWithCornerRadius(model) {
   const [mark] = getMarkGroup(model, { fromPrefix: STACK_GROUP_PREFIX });
   const fieldScale = model.scaleName(model.stack.fieldChannel);
-  const stackField = (opt = {}) => model.vgField(model.stack.fieldChannel, opt);
+  const stackField = (opt2 = {}) => model.vgField(model.stack.fieldChannel, opt2);
   const stackFieldGroup = (func, expr2) => {
     const vgFieldMinMax = [
       stackField({ prefix: "min", suffix: "start", expr: expr2 }),
@@ -55000,7 +56683,7 @@ function getGroupsForStackedBarWithCornerRadius(model) {
       stackField({ prefix: "min", suffix: "end", expr: expr2 }),
       stackField({ prefix: "max", suffix: "end", expr: expr2 })
     ];
-    return `${func}(${vgFieldMinMax.map((field3) => `scale('${fieldScale}',${field3})`).join(",")})`;
+    return `${func}(${vgFieldMinMax.map((field4) => `scale('${fieldScale}',${field4})`).join(",")})`;
   };
   let groupUpdate;
   let innerGroupUpdate;
@@ -55051,9 +56734,9 @@ function getGroupsForStackedBarWithCornerRadius(model) {
   if (model.stack.groupbyChannels?.length > 0) {
     for (const groupbyChannel of model.stack.groupbyChannels) {
       const groupByField = model.fieldDef(groupbyChannel);
-      const field3 = vgField(groupByField);
-      if (field3) {
-        groupby.push(field3);
+      const field4 = vgField(groupByField);
+      if (field4) {
+        groupby.push(field4);
       }
       if (groupByField?.bin || groupByField?.timeUnit) {
         groupby.push(vgField(groupByField, { binSuffix: "end" }));
@@ -55134,7 +56817,7 @@ function getSort(model) {
   }
   return void 0;
 }
-function getMarkGroup(model, opt = { fromPrefix: "" }) {
+function getMarkGroup(model, opt2 = { fromPrefix: "" }) {
   const { mark, markDef, encoding, config } = model;
   const clip4 = getFirstDefined(markDef.clip, scaleClip(model), projectionClip(model));
   const style2 = getStyles(markDef);
@@ -55157,7 +56840,7 @@ function getMarkGroup(model, opt = { fromPrefix: "" }) {
       ...sort3 ? { sort: sort3 } : {},
       ...interactive2 ? interactive2 : {},
       ...aria2 === false ? { aria: aria2 } : {},
-      from: { data: opt.fromPrefix + model.requestDataName(DataSourceType.Main) },
+      from: { data: opt2.fromPrefix + model.requestDataName(DataSourceType.Main) },
       encode: {
         update: markCompiler[mark].encodeEntry(model)
       },
@@ -55304,21 +56987,21 @@ var UnitModel = class extends ModelWithField {
     const { color: color5, fill: fill2, order, xOffset, yOffset } = this.encoding;
     const colorField = fill2 || color5;
     const colorEncoding = isFieldDef(colorField) ? colorField : void 0;
-    const field3 = colorEncoding?.field;
+    const field4 = colorEncoding?.field;
     const scale6 = colorEncoding?.scale;
     const colorEncodingType = colorEncoding?.type;
     const domain3 = scale6?.domain;
     const offset4 = xOffset || yOffset;
     const offsetEncoding = isFieldDef(offset4) ? offset4 : void 0;
-    const orderFieldName = `_${field3}_sort_index`;
-    if (!order && Array.isArray(domain3) && typeof field3 === "string" && colorEncodingType === "nominal") {
+    const orderFieldName = `_${field4}_sort_index`;
+    if (!order && Array.isArray(domain3) && typeof field4 === "string" && colorEncodingType === "nominal") {
       if (offsetEncoding && !offsetEncoding.sort) {
         offsetEncoding.sort = domain3;
       } else {
         if (!this.stack) {
           return;
         }
-        const orderExpression = `indexof(${stringValue(domain3)}, datum['${field3}'])`;
+        const orderExpression = `indexof(${stringValue(domain3)}, datum['${field4}'])`;
         const sort3 = this.markDef?.orient === "horizontal" ? "ascending" : "descending";
         this.transforms.push({ calculate: orderExpression, as: orderFieldName });
         this.encoding.order = { field: orderFieldName, type: "quantitative", sort: sort3 };
@@ -55524,15 +57207,15 @@ function buildModel(spec, parent, parentGivenName, unitSize, config) {
   }
   throw new Error(invalidSpec(spec));
 }
-function compile(inputSpec, opt = {}) {
-  if (opt.logger) {
-    set6(opt.logger);
+function compile(inputSpec, opt2 = {}) {
+  if (opt2.logger) {
+    set6(opt2.logger);
   }
-  if (opt.fieldTitle) {
-    setTitleFormatter(opt.fieldTitle);
+  if (opt2.fieldTitle) {
+    setTitleFormatter(opt2.fieldTitle);
   }
   try {
-    const config = initConfig(mergeConfig(opt.config, inputSpec.config));
+    const config = initConfig(mergeConfig(opt2.config, inputSpec.config));
     const spec = normalize3(inputSpec, config);
     const model = buildModel(spec, null, "", void 0, config);
     model.parse();
@@ -55543,10 +57226,10 @@ function compile(inputSpec, opt = {}) {
       normalized: spec
     };
   } finally {
-    if (opt.logger) {
+    if (opt2.logger) {
       reset2();
     }
-    if (opt.fieldTitle) {
+    if (opt2.fieldTitle) {
       resetTitleFormatter();
     }
   }
@@ -55707,7 +57390,7 @@ function overallMark(v) {
   return v.cells.some((c4) => c4.verdict === "improvement") ? CELL_MARK.improvement : CELL_MARK.unchanged;
 }
 var pct = (x4, digits = 1) => x4 === null || x4 === void 0 || !Number.isFinite(x4) ? "\u2013" : `${x4 >= 0 ? "+" : "\u2212"}${Math.abs(x4 * 100).toFixed(digits)}%`;
-var num = (x4) => x4 === null || x4 === void 0 || !Number.isFinite(x4) ? "\u2013" : x4 >= 100 ? x4.toFixed(0) : x4.toFixed(2);
+var num2 = (x4) => x4 === null || x4 === void 0 || !Number.isFinite(x4) ? "\u2013" : x4 >= 100 ? x4.toFixed(0) : x4.toFixed(2);
 var ciText = (c4) => c4?.ci ? `[${pct(c4.ci[0])}, ${pct(c4.ci[1])}]` : "\u2013";
 var SEVERITY = ["regression", "inconclusive", "improvement", "unchanged"];
 var THROUGHPUT = ["qps", "tps", "tpmc", "ops"];
@@ -56121,11 +57804,11 @@ function workloadSections(v, charts, conf, shown) {
       const main2 = r.throughput ?? r.judgements[0];
       const cells = [
         r.threads,
-        num(main2?.base),
-        num(main2?.head),
+        num2(main2?.base),
+        num2(main2?.head),
         pct(main2?.change),
         ciText(main2),
-        ...lat ? [num(r.latency?.base), num(r.latency?.head)] : []
+        ...lat ? [num2(r.latency?.base), num2(r.latency?.head)] : []
       ];
       out.push(
         `<tr class="${r.verdict}">${cells.map((c4) => `<td>${esc(c4)}</td>`).join("")}<td class="l">${CELL_MARK[r.verdict]} ${esc(r.verdict)}${r.verdict !== "unchanged" ? ` (${esc(r.because.join(", "))})` : ""}</td></tr>`
@@ -56147,8 +57830,8 @@ function workloadSections(v, charts, conf, shown) {
         const cells = [
           r.threads,
           metricName(j.metric),
-          num(j.base),
-          num(j.head),
+          num2(j.base),
+          num2(j.head),
           pct(j.change),
           ciText(j),
           pct(j.mde),
@@ -56203,14 +57886,14 @@ function matrixTable(w2, v, keep, md3) {
     const base = main2(rows.find((r) => r !== void 0))?.base;
     const cols = rows.map((r) => {
       const m3 = main2(r);
-      return `${num(m3?.head)} | ${pct(m3?.change)} ${ciText(m3)} ${r ? CELL_MARK[r.verdict] : ""}`;
+      return `${num2(m3?.head)} | ${pct(m3?.change)} ${ciText(m3)} ${r ? CELL_MARK[r.verdict] : ""}`;
     });
     const { verdict, who } = matrixVerdict(
       rows,
       w2.per.map((p) => p.variant)
     );
     lines2.push(
-      `| ${t} | ${num(base)} | ${cols.join(" | ")} | ${CELL_MARK[verdict]} ${verdict}${verdict !== "unchanged" && who.length ? ` (${who.map(md3).join(", ")})` : ""} |`
+      `| ${t} | ${num2(base)} | ${cols.join(" | ")} | ${CELL_MARK[verdict]} ${verdict}${verdict !== "unchanged" && who.length ? ` (${who.map(md3).join(", ")})` : ""} |`
     );
   }
   return { lines: lines2, hidden };
@@ -56284,10 +57967,10 @@ function table(w2, v, rows) {
   ];
   for (const r of rows) {
     const main2 = r.throughput ?? r.judgements[0];
-    const latency = lat ? ` ${num(r.latency?.base)} | ${num(r.latency?.head)} |` : "";
-    const perDollar = perHour ? ` ${num(r.throughput?.base == null ? null : r.throughput.base / perHour)} / ${num(r.throughput?.head == null ? null : r.throughput.head / perHour)} |` : "";
+    const latency = lat ? ` ${num2(r.latency?.base)} | ${num2(r.latency?.head)} |` : "";
+    const perDollar = perHour ? ` ${num2(r.throughput?.base == null ? null : r.throughput.base / perHour)} / ${num2(r.throughput?.head == null ? null : r.throughput.head / perHour)} |` : "";
     out.push(
-      `| ${r.threads} | ${num(main2?.base)} | ${num(main2?.head)} | ${pct(main2?.change)} | ${ciText(main2)} |${latency}${perDollar} ${rowVerdict(r)} |`
+      `| ${r.threads} | ${num2(main2?.base)} | ${num2(main2?.head)} | ${pct(main2?.change)} | ${ciText(main2)} |${latency}${perDollar} ${rowVerdict(r)} |`
     );
   }
   return out;
@@ -56302,7 +57985,7 @@ function details(w2, v, rows, rawPerCell) {
   for (const r of rows) {
     for (const j of r.judgements) {
       out.push(
-        `| ${r.threads} | ${metricName(j.metric)} | ${num(j.base)} | ${num(j.head)} | ${pct(j.change)} | ${ciText(j)} | ${pct(j.mde)} | ${j.n} | ${j.method}${j.between_share !== void 0 ? ` (${Math.round(j.between_share * 100)}% between instances)` : ""} | ${CELL_MARK[j.verdict]} ${j.verdict}${j.reason ? ` \u2014 ${md2(j.reason)}` : ""} |${rawPerCell ? ` \`raw/${md2(w2.workload)}-t${r.threads}*.log\` |` : ""}`
+        `| ${r.threads} | ${metricName(j.metric)} | ${num2(j.base)} | ${num2(j.head)} | ${pct(j.change)} | ${ciText(j)} | ${pct(j.mde)} | ${j.n} | ${j.method}${j.between_share !== void 0 ? ` (${Math.round(j.between_share * 100)}% between instances)` : ""} | ${CELL_MARK[j.verdict]} ${j.verdict}${j.reason ? ` \u2014 ${md2(j.reason)}` : ""} |${rawPerCell ? ` \`raw/${md2(w2.workload)}-t${r.threads}*.log\` |` : ""}`
       );
     }
   }
@@ -56327,7 +58010,7 @@ function render(v, workloads, d, trimmed, opts) {
       out.push(`#### ${md2(w2.workload)}`, "", ...lines2);
       if (hidden > 0) out.push("", `<sub>${hidden} more row(s) not shown</sub>`);
       out.push("");
-      if (d.charts) for (const block of matrixCharts(w2, md2)) out.push(block, "");
+      if (d.charts) for (const block2 of matrixCharts(w2, md2)) out.push(block2, "");
       if (d.details !== "none")
         for (const p of w2.per) {
           if (!p.rows) continue;
@@ -56349,7 +58032,7 @@ function render(v, workloads, d, trimmed, opts) {
     if (hidden > 0) out.push("", `<sub>${hidden} more row(s) not shown</sub>`);
     out.push("");
     if (d.charts) {
-      for (const block of workloadCharts(w2, md2(v.base.variant), md2(v.head.variant))) out.push(block, "");
+      for (const block2 of workloadCharts(w2, md2(v.base.variant), md2(v.head.variant))) out.push(block2, "");
     }
     if (d.details !== "none") {
       const drows = d.details === "all" ? rows : rows.filter(notable);
@@ -56399,149 +58082,8 @@ ${marker}
 // action/src/pipeline/preflight.ts
 import { accessSync, constants as constants2, existsSync as existsSync2, realpathSync, statfsSync, statSync } from "node:fs";
 import { mkdir as mkdir2 } from "node:fs/promises";
-import { cpus } from "node:os";
-import { dirname as dirname3, join as join5, resolve as resolve2 } from "node:path";
-
-// action/src/targets/postgres.ts
-import { execFileSync } from "node:child_process";
-import { existsSync, readdirSync } from "node:fs";
-import { chown, rm } from "node:fs/promises";
-import { join as join4 } from "node:path";
-function postgresBinDirs() {
-  const base = "/usr/lib/postgresql";
-  return existsSync(base) ? readdirSync(base).filter((v) => existsSync(join4(base, v, "bin", "postgres"))).sort((a4, b10) => Number(b10) - Number(a4)).map((v) => join4(base, v, "bin")) : [];
-}
-function binDir() {
-  const [newest] = postgresBinDirs();
-  if (newest === void 0) {
-    throw new RunError(
-      "target.kind postgres: no server under /usr/lib/postgresql/*/bin; install the Debian package postgresql"
-    );
-  }
-  return newest;
-}
-function runAs() {
-  if (process.getuid?.() !== 0) return void 0;
-  try {
-    const uid = Number(execFileSync("id", ["-u", "postgres"], { encoding: "utf8" }).trim());
-    const gid = Number(execFileSync("id", ["-g", "postgres"], { encoding: "utf8" }).trim());
-    return { uid, gid };
-  } catch {
-    throw new RunError(
-      "target.kind postgres: running as root needs a `postgres` system user (Debian's postgresql package creates it)"
-    );
-  }
-}
-function settingArgs(config) {
-  return Object.entries(config).flatMap(([k2, v]) => [
-    "-c",
-    `${k2}=${typeof v === "boolean" ? v ? "on" : "off" : v}`
-  ]);
-}
-async function startPostgres(spec, opts) {
-  const bin3 = binDir();
-  const user = runAs();
-  const workDir = await makeWorkDir("postgres");
-  const removeWorkDir = onTeardown(`remove ${workDir}`, () => rm(workDir, { recursive: true, force: true }));
-  if (user) await chown(workDir, user.uid, user.gid);
-  const dataDir = join4(workDir, "data");
-  const serverLog = join4(workDir, "postgres.log");
-  const logs = [serverLog];
-  const init2 = await runCommand(
-    join4(bin3, "initdb"),
-    ["-D", dataDir, "--auth=trust", "-U", "postgres", "-E", "UTF8", "--no-sync", "--no-instructions"],
-    { runAs: user, timeoutMs: 12e4 }
-  );
-  if (init2.code !== 0) {
-    removeWorkDir();
-    await rm(workDir, { recursive: true, force: true });
-    throw new RunError(`initdb failed (exit ${init2.code}):
-${(init2.stderr || init2.stdout).slice(-2e3)}`);
-  }
-  const port = await freePort();
-  const args = [
-    "-D",
-    dataDir,
-    "-p",
-    String(port),
-    "-c",
-    "listen_addresses=127.0.0.1",
-    "-c",
-    `unix_socket_directories=${workDir}`,
-    "-c",
-    `max_connections=${Math.max(100, opts.maxConnections + 20)}`,
-    // The spec's settings come last so they win over tiperf's defaults.
-    ...settingArgs(spec.config)
-  ];
-  const spawnServer = () => startServerProcess(join4(bin3, "postgres"), args, {
-    logFile: serverLog,
-    runAs: user,
-    cwd: workDir
-  });
-  const server = spawnServer();
-  removeWorkDir();
-  let removeCgroup;
-  const life = lifecycle({
-    what: "PostgreSQL",
-    server,
-    workDir,
-    logs: [serverLog],
-    logDir: opts.logDir,
-    // SIGINT is PostgreSQL's "fast" shutdown: roll back clients, checkpoint, exit.
-    stopSignal: "SIGINT",
-    beforeRemove: async () => removeCgroup?.()
-  });
-  const psql = (query, db = "postgres") => runCommand(
-    "psql",
-    ["-X", "-h", "127.0.0.1", "-p", String(port), "-U", "postgres", "-d", db, "-Atc", query],
-    {
-      timeoutMs: 3e4
-    }
-  );
-  const settle = (s2) => settleServer({
-    what: "PostgreSQL",
-    spec,
-    server: s2,
-    query: (q) => psql(q),
-    versionSql: "SHOW server_version",
-    settingSql: (key2) => `SELECT current_setting('${key2.replace(/'/g, "")}')`,
-    onCgroup: (remove2) => {
-      removeCgroup = remove2;
-    }
-  });
-  try {
-    const { version: version2, effectiveConfig } = await settle(server);
-    opts.log(`target: PostgreSQL ${version2} on 127.0.0.1:${port} (pid ${server.pid}, datadir ${dataDir})`);
-    return localTarget({
-      kind: "postgres",
-      protocol: "postgres",
-      user: "postgres",
-      port,
-      life,
-      respawn: respawner(spawnServer, settle, "SIGINT"),
-      version: version2,
-      effectiveConfig,
-      createDatabase: async (name) => {
-        const db = checkDatabaseName(name);
-        const exists = await psql(`SELECT 1 FROM pg_database WHERE datname = '${db}'`);
-        if (exists.code === 0 && exists.stdout.trim() === "1") return;
-        const r = await psql(`CREATE DATABASE ${db}`);
-        if (r.code !== 0)
-          throw new RunError(`PostgreSQL: cannot create database ${name}: ${r.stderr.trim()}`);
-      }
-    });
-  } catch (e) {
-    await life.stop();
-    throw await startupFailure(e, {
-      what: "PostgreSQL",
-      logs,
-      logDir: opts.logDir,
-      config: spec.config
-    });
-  }
-}
-
-// action/src/pipeline/preflight.ts
+import { cpus as cpus3 } from "node:os";
+import { dirname as dirname3, resolve as resolve2 } from "node:path";
 var anyOf = (programs) => programs.some((p) => findTool(p) !== void 0);
 function driverNeeds(spec) {
   const byDriver = /* @__PURE__ */ new Map();
@@ -56557,60 +58099,13 @@ function driverNeeds(spec) {
 }
 function needsOf(spec, remoteLoad) {
   const needs = remoteLoad ? [] : driverNeeds(spec);
-  if (spec.target.kind === "tidb") {
-    needs.push(
-      {
-        found: anyOf(["tiup"]),
-        what: "tiup (target.kind tidb)",
-        install: "tiup (tiup.io), with its playground and cluster components"
-      },
-      {
-        found: anyOf(MARIADB_PROGRAMS.client),
-        what: "the mariadb client (tiperf's SQL to TiDB)",
-        install: "the Debian package mariadb-client"
-      }
-    );
-  }
-  if (spec.target.kind === "mariadb") {
-    needs.push(
-      {
-        found: anyOf(MARIADB_PROGRAMS.server),
-        what: "the MariaDB server (target.kind mariadb)",
-        install: "the Debian package mariadb-server"
-      },
-      {
-        found: anyOf(MARIADB_PROGRAMS.installDb),
-        what: "mariadb-install-db (target.kind mariadb)",
-        install: "the Debian package mariadb-server"
-      },
-      {
-        found: anyOf(MARIADB_PROGRAMS.client),
-        what: "the mariadb client (target.kind mariadb)",
-        install: "the Debian package mariadb-client"
-      }
-    );
-  } else {
-    const servers = postgresBinDirs().map((d) => join5(d, "postgres"));
-    needs.push(
-      {
-        found: anyOf(servers.length ? servers : ["/usr/lib/postgresql/N/bin/postgres"]),
-        what: "the PostgreSQL server (target.kind postgres)",
-        install: "the Debian package postgresql"
-      },
-      {
-        found: anyOf(["psql"]),
-        what: "psql (target.kind postgres)",
-        install: "the Debian package postgresql-client"
-      }
-    );
-  }
-  if (spec.driver?.cpus !== void 0 || spec.target.resources?.cpus !== void 0) {
+  needs.push(...kindOf(spec.target.kind).needs(spec.target, { remoteLoad }));
+  if (spec.driver?.cpus !== void 0 && !remoteLoad)
     needs.push({
       found: anyOf(["taskset"]),
-      what: "taskset (driver.cpus / target.resources.cpus)",
+      what: "taskset (driver.cpus)",
       install: "the Debian package util-linux"
     });
-  }
   return needs;
 }
 function checkTools(specs, o = {}) {
@@ -56684,29 +58179,11 @@ async function checkOutFile(file, flag2) {
     throw new InputError(`${flag2} ${file}: is a directory; give a file name`);
   await checkOutDir(dirname3(resolve2(file)), flag2);
 }
-function specWarnings(loaded, command, cores = cpus().length) {
+function specWarnings(loaded, command, cores = cpus3().length, remoteLoad = false) {
   const out = [];
   const { spec, variants } = loaded;
-  const runs = variants ? [variants.base, variants.head] : [{ name: "", spec }];
-  const at = (name) => name ? `variants.${name}: ` : "";
-  for (const v of runs) {
-    const s2 = v.spec;
-    const quota = s2.target.resources?.cpu_quota;
-    if (quota !== void 0 && quota > cores) {
-      out.push(
-        `${at(v.name)}target.resources.cpu_quota ${Math.round(quota * 100)}% is more than this machine's ${cores} CPU(s) (${cores * 100}%): the quota cannot bind`
-      );
-    }
-    const maxThreads2 = Math.max(...s2.workloads.flatMap((w2) => w2.threads));
-    const conn = Object.entries(s2.target.config).find(([k2]) => k2.replace(/-/g, "_") === "max_connections");
-    if (conn && Number(conn[1]) < maxThreads2 + 1) {
-      out.push(
-        `${at(v.name)}target.config.max_connections ${conn[1]} is below the largest thread count ${maxThreads2} (+1 for tiperf): cells with more threads cannot connect`
-      );
-    }
-  }
   spec.workloads.forEach((w2, i) => {
-    const heavy = w2.threads.filter((t) => t > 32 * cores);
+    const heavy = remoteLoad ? [] : w2.threads.filter((t) => t > 32 * cores);
     if (heavy.length > 0) {
       out.push(
         `workloads[${i}] (${w2.name}): threads ${heavy.join(", ")} on ${cores} CPU(s) shared by the server and the load tool: such a cell measures scheduling more than the server`
@@ -56732,33 +58209,7 @@ function specWarnings(loaded, command, cores = cpus().length) {
 }
 
 // action/src/pipeline/run.ts
-import { join as join6 } from "node:path";
-
-// action/src/pipeline/cells.ts
-var cellLabel = (c4) => {
-  const name = typeof c4.workload === "string" ? c4.workload : c4.workload.name;
-  return `${name} threads=${c4.threads}${c4.variant !== "base" || c4.round > 1 ? ` variant=${c4.variant} round=${c4.round}` : ""}`;
-};
-var cellFileName = (c4) => `${c4.workload.name}-t${c4.threads}${c4.variant !== "base" || c4.round > 1 ? `-${c4.variant}-r${c4.round}` : ""}.log`;
-function planCells(spec, variant = "base", round2 = 1) {
-  return spec.workloads.flatMap(
-    (workload) => workload.threads.map((threads) => ({ workload, threads, variant, round: round2 }))
-  );
-}
-var maxThreads = (spec) => Math.max(...spec.workloads.flatMap((w2) => w2.threads));
-var cellSeconds = (c4) => c4.workload.duration + c4.workload.warmup;
-var cellGraceS = (c4) => Math.max(15, Math.ceil(0.25 * cellSeconds(c4)));
-
-// action/src/cloud/estimate.ts
-var SETUP_HOURS = 0.5;
-function runHours(loaded) {
-  const spec = loaded.spec;
-  const once = planCells(spec).reduce((sum3, c4) => sum3 + cellSeconds(c4), 0);
-  const compare3 = loaded.variants?.compare;
-  const rounds = compare3 ? (compare3.max_rounds ?? compare3.rounds) + compare3.warmup_rounds : 1;
-  const variants = loaded.variants ? loaded.variants.all.length : 1;
-  return { setup: SETUP_HOURS, matrix: once * rounds * variants / 3600 };
-}
+import { join as join4 } from "node:path";
 
 // action/src/report/layout.ts
 function layoutOf(w2, cells) {
@@ -56788,7 +58239,7 @@ var fmt = (v, digits = 2) => v === void 0 || !Number.isFinite(v) ? "\u2013" : v.
 function gib2(bytes) {
   return `${(bytes / 2 ** 30).toFixed(1)} GiB`;
 }
-function duration(result) {
+function duration2(result) {
   if (!result.finished_at) return "unfinished";
   const s2 = (Date.parse(result.finished_at) - Date.parse(result.started_at)) / 1e3;
   return `${Math.floor(s2 / 60)}m${String(Math.round(s2 % 60)).padStart(2, "0")}s`;
@@ -56815,7 +58266,7 @@ function runReportMarkdown(result) {
   out.push(
     `- **Tools:** ${Object.entries(result.tools).map(([k2, v]) => `${k2} ${v}`).join(", ")}`
   );
-  out.push(`- **Started:** ${result.started_at} \xB7 **took** ${duration(result)}`, "");
+  out.push(`- **Started:** ${result.started_at} \xB7 **took** ${duration2(result)}`, "");
   for (const w2 of spec.workloads ?? []) {
     const cells = result.cells.filter((c4) => c4.workload === w2.name);
     const opts = Object.entries(w2.options ?? {}).map(([k2, v]) => `${k2}=${v}`);
@@ -56866,18 +58317,18 @@ function table2(cells, layout) {
 }
 
 // action/src/result/host.ts
-import { readFile } from "node:fs/promises";
-import { arch, cpus as cpus2, hostname, release, totalmem } from "node:os";
+import { readFile as readFile2 } from "node:fs/promises";
+import { arch, cpus as cpus4, hostname, release, totalmem } from "node:os";
 async function osName() {
   try {
-    const text3 = await readFile("/etc/os-release", "utf8");
+    const text3 = await readFile2("/etc/os-release", "utf8");
     return /^PRETTY_NAME="?([^"\n]*)"?/m.exec(text3)?.[1] ?? "unknown";
   } catch {
     return "unknown";
   }
 }
 async function hostFacts() {
-  const cpu = cpus2();
+  const cpu = cpus4();
   return {
     hostname: hostname(),
     cpu_model: cpu[0]?.model.trim() ?? "unknown",
@@ -56889,46 +58340,23 @@ async function hostFacts() {
   };
 }
 
-// action/src/targets/tidb/index.ts
-var DEFAULT_PROFILE = "infra/profiles/playground.yaml";
-function variantsOf(loaded) {
-  if (loaded.variants) return loaded.variants.all.map((v) => ({ name: v.name, target: v.spec.target }));
-  return [{ name: "base", target: loaded.spec.target }];
-}
-async function planFor(loaded, o) {
-  const variants = variantsOf(loaded);
-  if (variants.some((v) => v.target.kind !== "tidb"))
-    throw new InputError(`${loaded.path}: target.kind: every variant of a TiDB comparison is kind tidb`);
-  const named2 = new Set(variants.map((v) => v.target.profile ?? DEFAULT_PROFILE));
-  if (!o.profile && named2.size > 1)
-    throw new InputError(
-      `${loaded.path}: variants name different profiles (${[...named2].join(", ")}); variants run on the same hardware, so they share one profile`
-    );
-  const file = o.profile ?? [...named2][0];
-  let profile = await loadProfile(file, o.profile ? "--profile" : "target.profile");
-  if (profile.provider === "aws") profile = withHosts(profile, o.cloud ?? placeholderHosts(profile));
-  const blocks = loaded.spec.compare?.blocks ?? 1;
-  if (blocks > 1 && profile.provider === "playground")
-    throw new InputError(
-      `${loaded.path}: compare.blocks is ${blocks}, but profile ${file} is a playground, which cannot restart its servers without losing its data: use compare.blocks: 1, or a profile with provider hosts or aws`
-    );
-  return planTidb({ variants, profile, profileFile: file, prefix: o.prefix });
-}
-
 // action/src/pipeline/bench.ts
 import { relative } from "node:path";
 
-// action/src/targets/index.ts
-function startTarget(spec, opts) {
-  switch (spec.kind) {
-    case "mariadb":
-      return startMariadb(spec, opts);
-    case "postgres":
-      return startPostgres(spec, opts);
-    case "tidb":
-      throw new RunError("target.kind tidb is started through its TiDB run, not alone");
-  }
+// action/src/pipeline/cells.ts
+var cellLabel = (c4) => {
+  const name = typeof c4.workload === "string" ? c4.workload : c4.workload.name;
+  return `${name} threads=${c4.threads}${c4.variant !== "base" || c4.round > 1 ? ` variant=${c4.variant} round=${c4.round}` : ""}`;
+};
+var cellFileName = (c4) => `${c4.workload.name}-t${c4.threads}${c4.variant !== "base" || c4.round > 1 ? `-${c4.variant}-r${c4.round}` : ""}.log`;
+function planCells(spec, variant = "base", round2 = 1) {
+  return spec.workloads.flatMap(
+    (workload) => workload.threads.map((threads) => ({ workload, threads, variant, round: round2 }))
+  );
 }
+var maxThreads = (spec) => Math.max(...spec.workloads.flatMap((w2) => w2.threads));
+var cellSeconds = (c4) => c4.workload.duration + c4.workload.warmup;
+var cellGraceS = (c4) => Math.max(15, Math.ceil(0.25 * cellSeconds(c4)));
 
 // action/src/pipeline/bench.ts
 var lastLines = (text3, n = 4) => text3.trimEnd().split("\n").slice(-n).join("\n");
@@ -56948,7 +58376,7 @@ function findTools(spec, remote) {
   for (const w2 of spec.workloads) {
     if (tools.has(toolKey(w2))) continue;
     const driver = driverOf(w2.driver);
-    const tool = remote ? { command: driver.name, prefix: [] } : driver.findTool(w2.script);
+    const tool = remote ? driver.namedTool(w2.script) : driver.findTool(w2.script);
     if (!tool)
       throw new RunError(`workload ${w2.name}: ${w2.driver} is not installed (install ${driver.install})`);
     tools.set(toolKey(w2), tool);
@@ -56985,7 +58413,7 @@ var Bench = class _Bench {
       logDir: `${opts.runDir.serverLogDir}/${opts.variant}`,
       log: opts.log
     };
-    const target2 = await (opts.start ?? ((o) => startTarget(opts.targetSpec, o)))(startOpts);
+    const target2 = await opts.start(startOpts);
     const bench = new _Bench(
       opts.variant,
       opts.spec,
@@ -57049,24 +58477,16 @@ var Bench = class _Bench {
     };
   }
   info() {
-    const info2 = {
+    const t = this.target;
+    return {
       variant: this.variant,
-      kind: this.target.kind,
-      version: this.target.version,
-      config: this.targetSpec.config,
-      effective_config: this.target.effectiveConfig,
-      ...this.target.details ? { details: this.target.details } : {}
+      kind: t.kind,
+      version: t.version,
+      config: t.settings ?? {},
+      effective_config: t.effectiveConfig,
+      ...t.resources ? { resources: t.resources } : {},
+      ...t.details ? { details: t.details } : {}
     };
-    const details2 = this.target.details;
-    if (details2?.config) info2.config = details2.config;
-    const res = this.targetSpec.resources;
-    if (res?.cpu_quota !== void 0 || res?.cpus !== void 0) {
-      info2.resources = {
-        ...res.cpu_quota !== void 0 ? { cpu_quota: `${Math.round(res.cpu_quota * 1e3) / 10}%` } : {},
-        ...res.cpus !== void 0 ? { cpus: res.cpus } : {}
-      };
-    }
-    return info2;
   }
   /**
    * Runs a load tool, stopping it the moment the server dies or the watchdog's limit passes. A raw
@@ -57245,20 +58665,50 @@ var Progress = class {
 
 // action/src/pipeline/run.ts
 var TIPERF_VERSION = "0.1.0";
+function matrixSeconds(loaded) {
+  const once = planCells(loaded.spec).reduce((sum3, c4) => sum3 + cellSeconds(c4), 0);
+  const compare3 = loaded.variants?.compare;
+  if (!compare3) return once;
+  const maxRounds = compare3.max_rounds ?? compare3.rounds;
+  const blocks = compare3.blocks > 1 ? maxRounds / (compare3.rounds / compare3.blocks) : 1;
+  const variants = compare3.order === "duet" ? 1 : loaded.variants?.all.length ?? 1;
+  return once * (maxRounds + compare3.warmup_rounds * blocks) * variants;
+}
+function planTarget(loaded, o) {
+  const variants = loaded.variants ? loaded.variants.all.map((v) => ({ name: v.name, target: v.spec.target })) : [{ name: "base", target: loaded.spec.target }];
+  const kinds = new Set(variants.map((v) => v.target.kind));
+  if (kinds.size > 1)
+    throw new InputError(
+      `${loaded.path}: target.kind: variants run on one kind of target (here ${[...kinds].join(", ")}); compare versions or configs of one kind`
+    );
+  return kindOf(loaded.spec.target.kind).plan({
+    file: loaded.path,
+    variants,
+    ...loaded.profile ? { profile: loaded.profile } : {},
+    blocks: loaded.variants?.compare.blocks ?? 1,
+    prefix: o.prefix,
+    matrixSeconds: matrixSeconds(loaded),
+    maxConnections: Math.max(
+      ...loaded.variants?.all.map((v) => maxThreads(v.spec)) ?? [maxThreads(loaded.spec)]
+    ),
+    ...loaded.spec.data ? { data: loaded.spec.data } : {},
+    ...o.runId ? { runId: o.runId } : {},
+    ...o.cores ? { cores: o.cores } : {}
+  });
+}
 async function startResult(loaded, opts) {
   await checkOutDir(opts.outDir);
   const runId = newRunId(loaded.spec.name);
-  const prefix = `tiperf-${runId.split("-").pop()}`;
-  let plan = loaded.spec.target.kind === "tidb" ? await planFor(loaded, { ...loaded.profile ? { profile: loaded.profile } : {}, prefix }) : void 0;
-  const estimate2 = plan?.profile.provider === "aws" ? checkCloudBudget(loaded, plan) : void 0;
+  const plan = await planTarget(loaded, { prefix: `tiperf-${runId.split("-").pop()}`, runId });
+  if (plan.refusals.length) throw new InputError(plan.refusals.join("\n"));
   checkTools(loaded.variants ? loaded.variants.all.map((v) => v.spec) : [loaded.spec], {
-    remoteLoad: Boolean(plan?.load.user)
+    remoteLoad: plan.remoteLoad
   });
-  const warnings = specWarnings(loaded, opts.command);
+  const warnings = [...plan.warnings, ...specWarnings(loaded, opts.command, void 0, plan.remoteLoad)];
   for (const w2 of warnings) opts.log(`warning: ${w2}`);
   const runDir = await RunDir.create(opts.outDir, runId);
   if (loaded.composed !== void 0) {
-    const file = join6(runDir.dir, "spec.yaml");
+    const file = join4(runDir.dir, "spec.yaml");
     await writeAtomic(file, `# composed by tiperf from ${loaded.path}
 ${loaded.composed}`);
     loaded.path = file;
@@ -57274,6 +58724,7 @@ ${loaded.composed}`);
     status: "running",
     started_at: (/* @__PURE__ */ new Date()).toISOString(),
     spec: { name: loaded.spec.name, path: loaded.path, hash: loaded.hash, body: loaded.spec },
+    profile: plan.profile,
     targets: [],
     host: await hostFacts(),
     tools: { tiperf: TIPERF_VERSION, ...await toolVersions(loaded.spec) },
@@ -57287,45 +58738,31 @@ ${loaded.composed}`);
     await runDir.forget();
     throw e;
   }
-  let cloud2;
   try {
-    if (plan && estimate2) {
-      cloud2 = await provisionCluster({
-        profile: plan.profile,
-        runId,
-        runDir: runDir.dir,
-        tiupClusters: plan.deployments.filter((d) => d.kind === "cluster").map((d) => d.name),
-        tiupHome: tiupHome(),
-        log: opts.log,
-        signal: opts.signal
-      });
-      plan = await planFor(loaded, {
-        ...loaded.profile ? { profile: loaded.profile } : {},
-        prefix,
-        cloud: cloud2.hosts
-      });
-    }
-    const tidb = plan ? new TidbRun(plan, runDir.dir, join6(runDir.dir, "raw"), opts.log, {
-      ...cloud2 ? { cloud: cloud2 } : {},
-      ...estimate2 ? { estimate: estimate2 } : {}
-    }) : void 0;
-    await tidb?.writeFiles();
-    return { result, runDir, ...tidb ? { tidb } : {} };
+    const deployment = await kindOf(plan.kind).open(plan, {
+      runId,
+      runDir: runDir.dir,
+      rawDir: join4(runDir.dir, "raw"),
+      log: opts.log,
+      signal: opts.signal
+    });
+    return { result, runDir, deployment, plan };
   } catch (e) {
-    await cloud2?.destroy().catch((err) => opts.log(`teardown: ${err.message}`));
     const ended = await finishResult(result, runDir, e, opts.signal, opts.log);
     throw Object.assign(ended, { runDir: runDir.dir });
   }
 }
-function checkCloudBudget(loaded, plan) {
-  const estimate2 = estimateCost(plan.profile, runHours(loaded));
-  checkBudget(plan.profile, estimate2, plan.profileFile);
-  return estimate2;
+function benchStart(deployment, variant, signal) {
+  const remote = deployment.loadHost?.();
+  return { start: (o) => deployment.target(variant, { ...o, signal }), ...remote ? { remote } : {} };
 }
-function tidbBench(tidb, variant, signal) {
-  if (!tidb) return {};
-  const remote = tidb.loadHost();
-  return { start: (o) => tidb.target(variant, { ...o, signal }), ...remote ? { remote } : {} };
+async function closeDeployment(d, runDir, log7) {
+  await d.stop().catch((e) => log7(`teardown: ${e.message}`));
+  await writeAtomic(join4(runDir.dir, "executed.json"), `${JSON.stringify(d.executed, null, 2)}
+`).catch(
+    () => {
+    }
+  );
 }
 async function toolVersions(spec) {
   const out = {};
@@ -57372,7 +58809,7 @@ async function finishResult(result, runDir, error3, signal, log7) {
 }
 async function runSpec(loaded, opts) {
   const { spec } = loaded;
-  const { result, runDir, tidb } = await startResult(loaded, {
+  const { result, runDir, deployment } = await startResult(loaded, {
     outDir: opts.outDir,
     command: "run",
     log: opts.log,
@@ -57391,7 +58828,7 @@ async function runSpec(loaded, opts) {
       maxConnections: maxThreads(spec),
       log: opts.log,
       signal: opts.signal,
-      ...tidbBench(tidb, "base", opts.signal)
+      ...benchStart(deployment, "base", opts.signal)
     });
     result.targets.push(bench.info());
     await runDir.writeResult(result);
@@ -57412,7 +58849,7 @@ async function runSpec(loaded, opts) {
     error3 = e;
   } finally {
     await bench?.close(opts.signal, error3 !== void 0).catch((e) => opts.log(`teardown: ${e.message}`));
-    await tidb?.stop();
+    await closeDeployment(deployment, runDir, opts.log);
     error3 = await finishResult(result, runDir, error3, opts.signal, opts.log);
   }
   if (error3) {
@@ -57426,12 +58863,12 @@ async function runSpec(loaded, opts) {
 import { dirname as dirname4 } from "node:path";
 
 // action/src/report/verdict-files.ts
-import { join as join7 } from "node:path";
+import { join as join5 } from "node:path";
 async function writeVerdictFiles(v, dir, log7) {
   const files = {
-    verdictPath: join7(dir, "verdict.json"),
-    reportPath: join7(dir, "verdict.md"),
-    htmlPath: join7(dir, "report.html")
+    verdictPath: join5(dir, "verdict.json"),
+    reportPath: join5(dir, "verdict.md"),
+    htmlPath: join5(dir, "report.html")
   };
   await writeAtomic(files.verdictPath, `${JSON.stringify(v, null, 2)}
 `);
@@ -57541,7 +58978,7 @@ async function compareSpec(loaded, opts) {
     const rows = balanced[cell2];
     return rows[(round2 - 1) % rows.length].map((i) => names[i]);
   };
-  const { result, runDir, tidb } = await startResult(loaded, {
+  const { result, runDir, deployment } = await startResult(loaded, {
     outDir: opts.outDir,
     command: "compare",
     log: opts.log,
@@ -57567,7 +59004,7 @@ async function compareSpec(loaded, opts) {
         maxConnections: maxConn,
         log: opts.log,
         signal: opts.signal,
-        ...tidbBench(tidb, v.name, opts.signal)
+        ...benchStart(deployment, v.name, opts.signal)
       });
       benches.push(bench);
       result.targets.push(bench.info());
@@ -57591,19 +59028,19 @@ async function compareSpec(loaded, opts) {
       for (const b10 of benches)
         if (!b10.canRestart())
           throw new RunError(
-            `compare.blocks is ${blocks}, but ${b10.variant}'s target (${b10.target.kind}) cannot restart its servers without losing its data: use compare.blocks: 1${b10.target.kind === "tidb-playground" ? ", or a profile with provider hosts or aws" : ""}`
+            `compare.blocks is ${blocks}, but ${b10.variant}'s target (${b10.target.kind}) cannot restart its servers without losing its data: use compare.blocks: 1`
           );
     }
     const restartOrder = rng(seed ^ 1540483477);
-    const runRound = async (round2, block) => {
-      const tag = (cells) => block === void 0 ? cells : cells.map((c4) => ({ ...c4, block }));
+    const runRound = async (round2, block2) => {
+      const tag = (cells) => block2 === void 0 ? cells : cells.map((c4) => ({ ...c4, block: block2 }));
       const planned = new Map(names.map((n) => [n, cellsOf(n, round2)]));
       for (let i = 0; i < perRound; i++) {
         const turn = runOrder(round2, i);
         const cellOf = (n) => planned.get(n)[i];
         const first = cellOf(control);
         progress.start(
-          `${cellLabel({ ...first, variant: compare3.order === "duet" ? names.length === 2 ? "both" : "all" : turn.join("\u2192") })}${block === void 0 ? "" : ` block ${block}`}`
+          `${cellLabel({ ...first, variant: compare3.order === "duet" ? names.length === 2 ? "both" : "all" : turn.join("\u2192") })}${block2 === void 0 ? "" : ` block ${block2}`}`
         );
         if (compare3.order === "duet") {
           await record2(tag(await Promise.all(turn.map((n) => benchOf(n).runCell(cellOf(n), opts.signal)))));
@@ -57614,18 +59051,18 @@ async function compareSpec(loaded, opts) {
       }
     };
     const lastBlock = Math.ceil(maxRounds / perBlock);
-    blockLoop: for (let block = 1; block <= lastBlock; block++) {
-      const tag = blocks > 1 ? block : void 0;
-      if (block > 1) {
+    blockLoop: for (let block2 = 1; block2 <= lastBlock; block2++) {
+      const tag = blocks > 1 ? block2 : void 0;
+      if (block2 > 1) {
         const turn = [...benches];
         for (let i = turn.length - 1; i > 0; i--) {
           const j = Math.floor(restartOrder() * (i + 1));
           [turn[i], turn[j]] = [turn[j], turn[i]];
         }
-        for (const b10 of turn) opts.log(`block ${block}: ${b10.variant}: ${await b10.restart(opts.signal)}`);
+        for (const b10 of turn) opts.log(`block ${block2}: ${b10.variant}: ${await b10.restart(opts.signal)}`);
       }
       for (let w2 = 0; w2 < compare3.warmup_rounds; w2++) await runRound(0, tag);
-      for (let round2 = (block - 1) * perBlock + 1; round2 <= Math.min(block * perBlock, maxRounds); round2++) {
+      for (let round2 = (block2 - 1) * perBlock + 1; round2 <= Math.min(block2 * perBlock, maxRounds); round2++) {
         await runRound(round2, tag);
         roundsDone = round2;
         if (looksAt.includes(round2) && round2 < maxRounds) {
@@ -57689,8 +59126,8 @@ async function compareSpec(loaded, opts) {
   } finally {
     for (const b10 of benches.reverse())
       await b10.close(opts.signal, error3 !== void 0).catch((e) => opts.log(`teardown: ${e.message}`));
-    await tidb?.stop();
-    const cost = tidb?.cost();
+    await closeDeployment(deployment, runDir, opts.log);
+    const cost = deployment.cost?.();
     if (verdict && cost) verdict.cost = cost;
     error3 = await finishResult(result, runDir, error3, opts.signal, opts.log);
   }
@@ -62312,9 +63749,9 @@ async function publishVerdict(v, o) {
 }
 
 // action/src/specfile/prepare.ts
-var import_yaml = __toESM(require_dist(), 1);
+var import_yaml4 = __toESM(require_dist(), 1);
 import { execFile } from "node:child_process";
-import { readFile as readFile2 } from "node:fs/promises";
+import { readFile as readFile3 } from "node:fs/promises";
 import { promisify } from "node:util";
 var isObj = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
 function parseTolerance(value4, name = "'tolerance' input") {
@@ -62333,7 +63770,7 @@ function parseTolerance(value4, name = "'tolerance' input") {
 async function yamlMapping(text3, where) {
   let raw;
   try {
-    raw = (0, import_yaml.parse)(text3);
+    raw = (0, import_yaml4.parse)(text3);
   } catch (e) {
     throw new InputError(`${where}: invalid YAML: ${e.message.split("\n")[0]}`);
   }
@@ -62343,7 +63780,7 @@ async function yamlMapping(text3, where) {
 async function fileMapping(file) {
   let text3;
   try {
-    text3 = await readFile2(file, "utf8");
+    text3 = await readFile3(file, "utf8");
   } catch (e) {
     throw new InputError(`${file}: cannot read the file (${e.code})`);
   }
@@ -62364,7 +63801,7 @@ async function specAtRef(spec, ref2, cwd) {
 }
 function defaultMetrics(raw, where) {
   const out = {};
-  for (const w2 of parseSpec((0, import_yaml.stringify)(raw), where).spec.workloads)
+  for (const w2 of parseSpec((0, import_yaml4.stringify)(raw), where).spec.workloads)
     for (const [m3, rule4] of Object.entries(w2.judge))
       out[m3] = { tolerance: `${Number((rule4.tolerance * 100).toFixed(4))}%` };
   return out;
@@ -62390,7 +63827,7 @@ async function prepareSpec(src) {
     const label = (ref2) => `${src.spec}@${ref2}`;
     const baseRaw = await yamlMapping(await specAtRef(src.spec, src.baseRef, src.cwd), label(src.baseRef));
     const headRaw = await yamlMapping(await specAtRef(src.spec, src.headRef, src.cwd), label(src.headRef));
-    parseSpec((0, import_yaml.stringify)({ ...headRaw, target: baseRaw.target, variants: void 0 }), label(src.baseRef));
+    parseSpec((0, import_yaml4.stringify)({ ...headRaw, target: baseRaw.target, variants: void 0 }), label(src.baseRef));
     applyTolerance(headRaw, src.tolerance, label(src.headRef));
     const compare3 = isObj(headRaw.compare) ? headRaw.compare : {};
     const composed = {
@@ -62416,7 +63853,7 @@ async function prepareSpec(src) {
   return composedSpec(raw, src.spec, src.spec);
 }
 function composedSpec(raw, label, path3) {
-  const text3 = (0, import_yaml.stringify)(raw);
+  const text3 = (0, import_yaml4.stringify)(raw);
   return { ...parseSpec(text3, label), path: path3, composed: text3 };
 }
 function mergePatch(from, to) {
@@ -62431,6 +63868,11 @@ function mergePatch(from, to) {
 }
 
 export {
+  mean,
+  stddev,
+  DRIVERS,
+  driverNames,
+  driverOf,
   judgeStored,
   VerdictSchema,
   readVerdict,
@@ -62443,9 +63885,11 @@ export {
   verdictHtml,
   writeHtmlReport,
   commentMarkdown,
-  runHours,
-  planFor,
+  planCells,
   checkOutFile,
+  specWarnings,
+  matrixSeconds,
+  planTarget,
   runSpec,
   runAgainstBaseline,
   compareSpec,

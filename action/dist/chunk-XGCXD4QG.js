@@ -2,72 +2,14 @@
 import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);
 import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } from 'node:path';
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
-import {
-  machinesOf
-} from "./chunk-C43YTSSF.js";
-import "./chunk-KZLFUJ4J.js";
 import "./chunk-3EADY6QU.js";
 
 // infra/pulumi/aws-cluster.ts
 import * as aws from "@pulumi/aws";
 import * as pulumi from "@pulumi/pulumi";
-
-// action/src/cloud/aws/user-data.ts
-function packagesOf(m) {
-  const base = ["numactl", "chrony", "curl"];
-  return m.role === "load" ? [...base, "sysbench", "haproxy", "mariadb-client"] : base;
-}
-function userData(m) {
-  const lines = [
-    "#!/bin/bash",
-    `# tiperf: first boot of ${m.name} (${m.role})`,
-    "set -euxo pipefail",
-    // kernel settings from the seeds (seed 000): no swapping, deep accept queues, no SYN cookies
-    "cat > /etc/sysctl.d/90-tiperf.conf <<'EOF'",
-    "vm.swappiness = 0",
-    "net.core.somaxconn = 32768",
-    "net.ipv4.tcp_syncookies = 0",
-    "fs.file-max = 1000000",
-    "EOF",
-    "sysctl --system",
-    "swapoff -a",
-    "cat > /etc/security/limits.d/90-tiperf.conf <<'EOF'",
-    "* soft nofile 1000000",
-    "* hard nofile 1000000",
-    "* soft stack 32768",
-    "* hard stack 32768",
-    "EOF",
-    // transparent huge pages off, as TiDB's deployment checklist asks
-    "echo never > /sys/kernel/mm/transparent_hugepage/enabled || true",
-    "echo never > /sys/kernel/mm/transparent_hugepage/defrag || true",
-    "export DEBIAN_FRONTEND=noninteractive",
-    "apt-get update -qq",
-    `apt-get install -y -qq ${packagesOf(m).join(" ")}`
-  ];
-  if (m.role === "tikv" || m.role === "tiflash")
-    lines.push(
-      // the first whole disk that is not the root disk and has no partitions: the instance store
-      // (NVMe) or the data volume; ext4 mounted nodelalloc,noatime as TiKV's docs and seed 000 do
-      'root_disk=$(lsblk -no PKNAME "$(findmnt -no SOURCE /)")',
-      `data_disk=$(lsblk -dn -o NAME,TYPE | awk -v r="$root_disk" '$2=="disk" && $1!=r {print $1; exit}')`,
-      'if [ -n "$data_disk" ]; then',
-      '  mkfs.ext4 -q -F "/dev/$data_disk"',
-      "  mkdir -p /tidb-data",
-      '  echo "/dev/$data_disk /tidb-data ext4 defaults,nodelalloc,noatime 0 2" >> /etc/fstab',
-      "  mount /tidb-data",
-      "fi"
-    );
-  lines.push("touch /var/lib/tiperf-ready");
-  return `${lines.join("\n")}
-`;
-}
-
-// infra/pulumi/aws-cluster.ts
 function awsClusterProgram(args) {
   return async () => {
-    const { profile, tags } = args;
-    const settings = profile.aws;
-    if (!settings) throw new Error(`profile ${profile.name}: provider aws needs an aws section`);
+    const { settings, tags } = args;
     const zone = settings.zone ?? `${settings.region}a`;
     const provider = new aws.Provider("aws", {
       region: settings.region,
@@ -132,7 +74,7 @@ function awsClusterProgram(args) {
       },
       { provider }
     );
-    const machines = machinesOf(profile).map((m) => {
+    const machines = args.machines.map((m) => {
       const instance = new aws.ec2.Instance(
         m.name,
         {
@@ -141,7 +83,7 @@ function awsClusterProgram(args) {
           subnetId: subnet.id,
           vpcSecurityGroupIds: [group.id],
           keyName: key.keyName,
-          userData: userData(m),
+          userData: m.userData,
           rootBlockDevice: {
             volumeSize: settings.root_volume_gb,
             volumeType: "gp3",

@@ -3,17 +3,18 @@ import { createRequire as __cr } from 'node:module'; const require = __cr(import
 import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } from 'node:path';
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
-  TidbRun,
-  lookup,
-  sameSetting,
-  tiupHome
-} from "./chunk-CEWP3ZNL.js";
-import "./chunk-GYLYMR6W.js";
-import "./chunk-KZLFUJ4J.js";
+  KINDS,
+  client,
+  findTagged,
+  reapAws,
+  sweepRun
+} from "./chunk-MMD4MGLG.js";
+import "./chunk-NFEUZB2Z.js";
 import "./chunk-3EADY6QU.js";
 export {
-  TidbRun,
-  lookup,
-  sameSetting,
-  tiupHome
+  KINDS,
+  client,
+  findTagged,
+  reapAws,
+  sweepRun
 };

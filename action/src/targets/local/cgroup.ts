@@ -1,9 +1,9 @@
 import { existsSync } from "node:fs";
 import { mkdir, readdir, readFile, rmdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { RunError } from "../errors.ts";
-import { procStat } from "../proc/process.ts";
-import { record } from "./ledger.ts";
+import { RunError } from "../../errors.ts";
+import { record } from "../../lifecycle/ledger.ts";
+import { procStat } from "../../proc/process.ts";
 
 const ROOT = "/sys/fs/cgroup";
 const PERIOD_US = 10_000;

@@ -1,0 +1,132 @@
+import { randomBytes } from "node:crypto";
+import { existsSync } from "node:fs";
+import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+/**
+ * What tiperf started that must not outlive it, one small file per resource. A normal stop
+ * deletes the entry; whatever is left after the owner died (SIGKILL, a cancelled job) is swept by
+ * the action's post step or by `tiperf reap`. The ledger knows no kinds of resource: each owner
+ * (a target kind, a cloud, the result store) hands `sweep` the reaper of the kinds it records.
+ */
+export interface LedgerEntry {
+  /** The kind of resource, as its owner names it (server, cgroup, playground, stack, run, …). */
+  kind: string;
+  what: string;
+  /** A process (signalled by its reaper only while its command line still names `path`). */
+  pid?: number;
+  /** What to remove: a work directory, a cgroup, a cluster's name, a result.json. */
+  path: string;
+  /** Whatever else the owner's reaper needs (log files, a stop signal, a stack's backend). */
+  [detail: string]: unknown;
+  /** The tiperf process that started it. */
+  owner: number;
+  started_at: string;
+}
+
+/** How an owner removes the leftovers of one kind of entry. */
+export interface Reaper {
+  /** Lower first: servers before their cgroups, results last (their servers' logs kept). */
+  order: number;
+  /** What a dry run would do with the entry. */
+  describe(e: LedgerEntry): string;
+  /** Stops and removes it, saying what it did; a throw keeps the entry for the next sweep. */
+  reap(e: LedgerEntry, log: (line: string) => void): Promise<void>;
+}
+
+export const ledgerDir = (env: NodeJS.ProcessEnv = process.env) =>
+  env.TIPERF_LEDGER || join(tmpdir(), "tiperf-ledger");
+
+/** Records a resource; returns the function that forgets it once it is gone. */
+export async function record(
+  entry: { kind: string; what: string; path: string; pid?: number } & Record<string, unknown>,
+): Promise<() => Promise<void>> {
+  const dir = ledgerDir();
+  await mkdir(dir, { recursive: true });
+  const file = join(dir, `${entry.kind}-${randomBytes(4).toString("hex")}.json`);
+  const full: LedgerEntry = { ...entry, owner: process.pid, started_at: new Date().toISOString() };
+  await writeFile(file, `${JSON.stringify(full)}\n`);
+  return () => rm(file, { force: true });
+}
+
+export const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "EPERM";
+  }
+};
+
+export interface SweepOptions {
+  dir?: string;
+  /** The owners' reapers by entry kind; an entry of another kind is reported and left alone. */
+  reapers: Record<string, Reaper>;
+  /** Sweep only entries older than this (ms) or whose owner is gone; default: every entry. */
+  maxAgeMs?: number;
+  dryRun?: boolean;
+  log: (line: string) => void;
+}
+
+export interface SweepOutcome {
+  swept: LedgerEntry[];
+  kept: LedgerEntry[];
+}
+
+/** The entries of a ledger and one level of subfolders (each action run keeps its own ledger). */
+async function entriesIn(dir: string, log: (line: string) => void): Promise<[string, LedgerEntry][]> {
+  const files: string[] = [];
+  for (const f of (await readdir(dir, { withFileTypes: true })).sort((a, b) =>
+    a.name.localeCompare(b.name),
+  )) {
+    if (f.isFile() && f.name.endsWith(".json")) files.push(f.name);
+    if (f.isDirectory())
+      for (const g of (await readdir(join(dir, f.name))).sort())
+        if (g.endsWith(".json")) files.push(join(f.name, g));
+  }
+  const entries: [string, LedgerEntry][] = [];
+  for (const f of files) {
+    try {
+      entries.push([join(dir, f), JSON.parse(await readFile(join(dir, f), "utf8")) as LedgerEntry]);
+    } catch {
+      log(`reap: ${join(dir, f)} is not a ledger entry; left alone`);
+    }
+  }
+  return entries;
+}
+
+/** Stops and removes what the ledger lists, each entry by its owner's reaper, then forgets it. */
+export async function sweep(opts: SweepOptions): Promise<SweepOutcome> {
+  const dir = opts.dir ?? ledgerDir();
+  const out: SweepOutcome = { swept: [], kept: [] };
+  if (!existsSync(dir)) return out;
+  const orderOf = (e: LedgerEntry) => opts.reapers[e.kind]?.order ?? Number.POSITIVE_INFINITY;
+  const entries = (await entriesIn(dir, opts.log)).sort(([, a], [, b]) => orderOf(a) - orderOf(b));
+  for (const [file, e] of entries) {
+    const age = Date.now() - Date.parse(e.started_at);
+    const due = opts.maxAgeMs === undefined || !alive(e.owner) || age > opts.maxAgeMs;
+    const reaper = opts.reapers[e.kind];
+    if (!due || !reaper) {
+      if (!reaper) opts.log(`reap: ${file}: no reaper for entries of kind ${e.kind}; left alone`);
+      out.kept.push(e);
+      continue;
+    }
+    const ageText = `${Math.round(age / 60_000)} min old, owner ${e.owner} ${alive(e.owner) ? "running" : "gone"}`;
+    if (opts.dryRun) {
+      opts.log(`reap (dry run): would ${reaper.describe(e)} (${ageText})`);
+      out.swept.push(e);
+      continue;
+    }
+    try {
+      opts.log(`reap: ${e.what} (${ageText})`);
+      await reaper.reap(e, opts.log);
+      await rm(file, { force: true });
+      out.swept.push(e);
+    } catch (err) {
+      opts.log(`reap: ${e.what}: entry kept: ${(err as Error).message.split("\n")[0]}`);
+      out.kept.push(e);
+    }
+  }
+  return out;
+}

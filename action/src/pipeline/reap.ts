@@ -1,0 +1,17 @@
+// Leftovers of runs whose tiperf died, removed by their owners: each target kind, each cloud and
+// the result store hand in the reapers of what they record in the ledger.
+import { CLOUD_REAPERS } from "../cloud/reapers.ts";
+import { type Reaper, type SweepOptions, type SweepOutcome, sweep } from "../lifecycle/ledger.ts";
+import { runReaper } from "../result/reaper.ts";
+import { targetReapers } from "../targets/registry.ts";
+
+export const reapers = (): Record<string, Reaper> => ({
+  ...targetReapers(),
+  ...CLOUD_REAPERS,
+  run: runReaper,
+});
+
+/** Sweeps a ledger with every owner's reaper. */
+export function reapLedger(o: Omit<SweepOptions, "reapers">): Promise<SweepOutcome> {
+  return sweep({ ...o, reapers: reapers() });
+}

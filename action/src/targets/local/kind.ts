@@ -1,0 +1,185 @@
+// What the private-server kinds (mariadb, postgres) share: their plan (the server's command lines
+// with <workdir> and <port>, its read-backs, its CPU limits), one server per variant on 127.0.0.1,
+// their needs, warnings and reapers.
+import { cpus } from "node:os";
+import { findTool } from "../../proc/env.ts";
+import type {
+  Connection,
+  Deployment,
+  Need,
+  PlanStep,
+  StartOptions,
+  Target,
+  TargetKind,
+  TargetPlan,
+  TargetPlanInput,
+} from "../types.ts";
+import { LOCAL_REAPERS } from "./reapers.ts";
+import { type LocalTargetSpec, localTargetSchema } from "./schema.ts";
+
+export interface LocalServer {
+  name: string;
+  /** The server as people name it (MariaDB, PostgreSQL). */
+  title: string;
+  protocol: Connection["protocol"];
+  user: string;
+  /** The install-time and server command lines for a work directory and port. */
+  commands(o: { workDir: string; port: string; maxConnections: number; config: LocalTargetSpec["config"] }): {
+    install: string[];
+    server: string[];
+  };
+  /** The SQL that reads the version, and each setting back. */
+  versionSql: string;
+  settingSql(key: string): string;
+  stopSignal: NodeJS.Signals;
+  /** The programs of the server and its client. */
+  needs(): Need[];
+  start(spec: LocalTargetSpec, opts: StartOptions): Promise<Target>;
+}
+
+const anyOf = (programs: string[]) => programs.some((p) => findTool(p) !== undefined);
+
+/** Where the spec cannot measure what it says on this machine. */
+function localWarnings(input: TargetPlanInput, cores: number): string[] {
+  const out: string[] = [];
+  const at = (name: string) => (input.variants.length > 1 ? `variants.${name}: ` : "");
+  for (const v of input.variants) {
+    const t = v.target as LocalTargetSpec;
+    const quota = t.resources?.cpu_quota;
+    if (quota !== undefined && quota > cores)
+      out.push(
+        `${at(v.name)}target.resources.cpu_quota ${Math.round(quota * 100)}% is more than this machine's ${cores} CPU(s) (${cores * 100}%): the quota cannot bind`,
+      );
+    const conn = Object.entries(t.config).find(([k]) => k.replace(/-/g, "_") === "max_connections");
+    if (conn && Number(conn[1]) < input.maxConnections + 1)
+      out.push(
+        `${at(v.name)}target.config.max_connections ${conn[1]} is below the largest thread count ${input.maxConnections} (+1 for tiperf): cells with more threads cannot connect`,
+      );
+  }
+  return out;
+}
+
+/** A private server per variant, each on its own free port and work directory. */
+function localSteps(s: LocalServer, input: TargetPlanInput): PlanStep[] {
+  const steps: PlanStep[] = [];
+  for (const v of input.variants) {
+    const t = v.target as LocalTargetSpec;
+    const c = s.commands({
+      workDir: `<workdir of ${v.name}>`,
+      port: "<port>",
+      maxConnections: input.maxConnections,
+      config: t.config,
+    });
+    const add = (phase: string, run: PlanStep["run"], about?: string) =>
+      steps.push({ phase, variant: v.name, where: "runner", run, ...(about ? { about } : {}) });
+    add("start", { command: c.install }, `variant ${v.name}: a fresh data directory`);
+    add(
+      "start",
+      { command: c.server },
+      `variant ${v.name}: a free port on 127.0.0.1 picked at start; runs until teardown`,
+    );
+    add("record", { sql: s.versionSql }, `variant ${v.name}: the server's version, recorded`);
+    for (const key of Object.keys(t.config))
+      add("record", { sql: s.settingSql(key) }, `variant ${v.name}: target.config.${key}, read back`);
+    if (t.resources?.cpu_quota !== undefined)
+      add(
+        "start",
+        { command: ["write", `<cgroup>/cpu.max`, `${Math.round(t.resources.cpu_quota * 10_000)} 10000`] },
+        `variant ${v.name}: the server's processes in a cgroup of their own, ${Math.round(t.resources.cpu_quota * 100)}% of a CPU`,
+      );
+    if (t.resources?.cpus !== undefined)
+      add("start", { command: ["taskset", "-a", "-p", "-c", t.resources.cpus, "<pid>"] }, "pinned");
+    if (input.blocks > 1)
+      add(
+        "restart",
+        { command: [`kill -${s.stopSignal.replace("SIG", "")} <pid>`, ...c.server] },
+        `before each block after the first: a fresh process on the same data`,
+      );
+  }
+  for (const v of input.variants)
+    steps.push({
+      phase: "teardown",
+      variant: v.name,
+      where: "runner",
+      run: {
+        command: [
+          `kill -${s.stopSignal.replace("SIG", "")} <pid of ${v.name}>`,
+          `rm -rf <workdir of ${v.name}>`,
+        ],
+      },
+      about:
+        "always: success, failure, cancel, SIGTERM (logs kept in <run>/server/); `tiperf reap` if tiperf was killed",
+    });
+  return steps;
+}
+
+/** The contract of a private-server kind, from what its server module says. */
+export function localKind(s: LocalServer): TargetKind {
+  return {
+    name: s.name,
+    schema: localTargetSchema(s.name),
+    keyNames: ["kind", "config", "resources"],
+    needs(target) {
+      const t = target as LocalTargetSpec;
+      return [
+        ...s.needs(),
+        ...(t.resources?.cpus !== undefined
+          ? [
+              {
+                found: anyOf(["taskset"]),
+                what: "taskset (target.resources.cpus)",
+                install: "the Debian package util-linux",
+              },
+            ]
+          : []),
+      ];
+    },
+    async plan(input): Promise<TargetPlan> {
+      return {
+        kind: s.name,
+        profile: `local-${s.name}`,
+        variants: input.variants,
+        about: [
+          `target: a private ${s.title} server per variant on 127.0.0.1 (own data directory, port and socket; stopped by PID)`,
+        ],
+        files: {},
+        steps: localSteps(s, input),
+        connection: () => ({
+          protocol: s.protocol,
+          endpoints: [{ host: "127.0.0.1", port: 0 }],
+          user: s.user,
+          password: "",
+        }),
+        dataOf: (variant) => variant,
+        remoteLoad: false,
+        overhead: { setupS: 5 * input.variants.length, switchS: 0, restartS: 5 },
+        switches: false,
+        warnings: localWarnings(input, input.cores ?? cpus().length),
+        refusals: [],
+      };
+    },
+    async open(plan, o): Promise<Deployment> {
+      const specs = new Map(plan.variants.map((v) => [v.name, v.target as LocalTargetSpec]));
+      const started: Target[] = [];
+      const deployment: Deployment = {
+        executed: [],
+        async target(variant, opts) {
+          const spec = specs.get(variant);
+          if (!spec) throw new Error(`no variant ${variant} in this plan`);
+          const t = await s.start(spec, {
+            ...opts,
+            step: (step) => deployment.executed.push({ ...step, variant }),
+          });
+          started.push(t);
+          return t;
+        },
+        async stop() {
+          for (const t of started.reverse())
+            await t.stop().catch((e: Error) => o.log(`teardown: ${e.message}`));
+        },
+      };
+      return deployment;
+    },
+    reapers: LOCAL_REAPERS,
+  };
+}

@@ -1,0 +1,35 @@
+// Kind mariadb: a private MariaDB server per variant, from Debian's mariadb-server.
+import { findTool } from "../../proc/env.ts";
+import { localKind } from "../local/kind.ts";
+import { MARIADB_PROGRAMS, mariadbCommands, startMariadb } from "./server.ts";
+
+const anyOf = (programs: string[]) => programs.some((p) => findTool(p) !== undefined);
+
+export const mariadb = localKind({
+  name: "mariadb",
+  title: "MariaDB",
+  protocol: "mysql",
+  user: "root",
+  commands: mariadbCommands,
+  versionSql: "SELECT VERSION()",
+  settingSql: (key) => `SELECT @@GLOBAL.${key.replace(/-/g, "_")}`,
+  stopSignal: "SIGTERM",
+  needs: () => [
+    {
+      found: anyOf(MARIADB_PROGRAMS.server),
+      what: "the MariaDB server (target.kind mariadb)",
+      install: "the Debian package mariadb-server",
+    },
+    {
+      found: anyOf(MARIADB_PROGRAMS.installDb),
+      what: "mariadb-install-db (target.kind mariadb)",
+      install: "the Debian package mariadb-server",
+    },
+    {
+      found: anyOf(MARIADB_PROGRAMS.client),
+      what: "the mariadb client (target.kind mariadb)",
+      install: "the Debian package mariadb-client",
+    },
+  ],
+  start: startMariadb,
+});

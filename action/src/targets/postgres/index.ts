@@ -1,0 +1,34 @@
+// Kind postgres: a private PostgreSQL server per variant, from Debian's postgresql.
+import { join } from "node:path";
+import { findTool } from "../../proc/env.ts";
+import { localKind } from "../local/kind.ts";
+import { postgresBinDirs, postgresCommands, startPostgres } from "./server.ts";
+
+const anyOf = (programs: string[]) => programs.some((p) => findTool(p) !== undefined);
+
+export const postgres = localKind({
+  name: "postgres",
+  title: "PostgreSQL",
+  protocol: "postgres",
+  user: "postgres",
+  commands: (o) => postgresCommands({ ...o, bin: postgresBinDirs()[0] ?? "/usr/lib/postgresql/<N>/bin" }),
+  versionSql: "SHOW server_version",
+  settingSql: (key) => `SELECT current_setting('${key.replace(/'/g, "")}')`,
+  stopSignal: "SIGINT",
+  needs: () => {
+    const servers = postgresBinDirs().map((d) => join(d, "postgres"));
+    return [
+      {
+        found: anyOf(servers.length ? servers : ["/usr/lib/postgresql/N/bin/postgres"]),
+        what: "the PostgreSQL server (target.kind postgres)",
+        install: "the Debian package postgresql",
+      },
+      {
+        found: anyOf(["psql"]),
+        what: "psql (target.kind postgres)",
+        install: "the Debian package postgresql-client",
+      },
+    ];
+  },
+  start: startPostgres,
+});

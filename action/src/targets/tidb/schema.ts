@@ -1,0 +1,74 @@
+// The spec keys of a TiDB target and the pieces of a cluster profile they share. Imports nothing
+// of the project but the schema library.
+import { z } from "zod";
+
+const NUMA = /^\d+(,\d+)*$/;
+export const numaNode = z
+  .string()
+  .regex(NUMA, 'must be a NUMA node list like "0" or "0,1" (as numactl --membind takes)');
+
+/** systemd's resource settings, as tiup writes them into each instance's unit. */
+export const ResourceControlSchema = z.strictObject({
+  cpu_quota: z
+    .string()
+    .regex(/^\d+%$/, 'must be a percentage of one CPU like "800%" (systemd CPUQuota)')
+    .optional(),
+  memory_limit: z
+    .string()
+    .regex(/^\d+(\.\d+)?[KMGT]?$/, 'must be a size like "32G" (systemd MemoryLimit)')
+    .optional(),
+});
+
+export const settings = z.record(z.string().min(1), z.unknown());
+
+export const ServerConfigsSchema = z.strictObject({
+  tidb: settings.optional(),
+  tikv: settings.optional(),
+  pd: settings.optional(),
+  tiflash: settings.optional(),
+});
+
+/** A TiDB release as tiup names it (v8.5.0, v7.5.1-rc.1) or nightly. */
+export const TIDB_VERSION = /^v\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$|^nightly$/;
+
+const TIDB_VERSION_TEXT =
+  "must be a TiDB version as tiup names it: v<major>.<minor>.<patch> (like v8.5.0) or nightly";
+
+const roleOverride = z.strictObject({
+  count: z.number().int().min(0).optional(),
+  numa_node: numaNode.optional(),
+  resource_control: ResourceControlSchema.optional(),
+  config: z.record(z.string().min(1), z.unknown()).optional(),
+});
+
+export const TidbTargetSchema = z.strictObject({
+  kind: z.literal("tidb"),
+  /** The cluster profile (infra/profiles/*.yaml); `tiperf … --profile FILE` overrides it. */
+  profile: z.string().optional(),
+  /** The release tiup deploys. */
+  version: z
+    .string({
+      error: (iss) =>
+        iss.input === undefined
+          ? "a TiDB target names the version tiup deploys (like v8.5.0)"
+          : TIDB_VERSION_TEXT,
+    })
+    .regex(TIDB_VERSION, TIDB_VERSION_TEXT),
+  /** tiup's server_configs, merged over the profile's. */
+  server_configs: ServerConfigsSchema.optional(),
+  /** Per-role overrides of the profile (count, numa_node, resource_control, config). */
+  roles: z
+    .strictObject({
+      pd: roleOverride.optional(),
+      tikv: roleOverride.optional(),
+      tidb: roleOverride.optional(),
+      tiflash: roleOverride.optional(),
+    })
+    .optional(),
+  /** Statements run after the cluster starts (SET GLOBAL tidb_…). */
+  sql: z.array(z.string().min(1)).optional(),
+  /** Split each load table into regions and scatter them before the run. */
+  split: z.strictObject({ regions: z.number().int().min(2).max(10000) }).optional(),
+});
+
+export type TidbTargetSpec = z.output<typeof TidbTargetSchema>;
