@@ -7,6 +7,7 @@ cd "$(dirname "$0")/.."
 scripts/setup.sh --test
 echo "== typecheck" && npx tsc --noEmit -p .
 echo "== lint" && npx biome check .
+echo "== import cycles (type imports included)" && npm run -s lint:cycles
 echo "== dist" && node scripts/build.mjs --check
 echo "== action inputs in README" && node --import tsx scripts/action-readme.ts --check
 echo "== workflows" && .tools/bin/actionlint -color=false
