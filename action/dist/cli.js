@@ -37,16 +37,16 @@ import {
   upsertIssue,
   verdictHtml,
   writeHtmlReport
-} from "./chunk-DSMBHLA4.js";
+} from "./chunk-LAUZAEXD.js";
 import {
   reapLedger
-} from "./chunk-CF27CR6I.js";
+} from "./chunk-ZYVE6VZ2.js";
 import {
   readReport,
   readResult,
   writeAtomic,
   writeResult
-} from "./chunk-CN645COZ.js";
+} from "./chunk-6CYFL5T5.js";
 import {
   Interrupted,
   installCrashTeardown,

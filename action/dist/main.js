@@ -12,7 +12,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-DSMBHLA4.js";
+} from "./chunk-LAUZAEXD.js";
 import {
   getInput,
   info,
@@ -22,7 +22,7 @@ import {
   setSecret,
   warning
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-CN645COZ.js";
+import "./chunk-6CYFL5T5.js";
 import {
   Interrupted,
   installCrashTeardown,

@@ -4,13 +4,13 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   reapLedger
-} from "./chunk-CF27CR6I.js";
+} from "./chunk-ZYVE6VZ2.js";
 import {
   getState,
   info,
   setFailed
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-CN645COZ.js";
+import "./chunk-6CYFL5T5.js";
 import {
   ledgerDir
 } from "./chunk-SMGZJZRQ.js";

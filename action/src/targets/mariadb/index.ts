@@ -1,7 +1,7 @@
 // Kind mariadb: a private MariaDB server per variant, from Debian's mariadb-server.
 import { findTool } from "../../proc/env.ts";
 import { localKind } from "../local/kind.ts";
-import { MARIADB_PROGRAMS, mariadbCommands, startMariadb } from "./server.ts";
+import { MARIADB_PROGRAMS, mariadbCommands, READ_BACK, startMariadb } from "./server.ts";
 
 const anyOf = (programs: string[]) => programs.some((p) => findTool(p) !== undefined);
 
@@ -11,8 +11,8 @@ export const mariadb = localKind({
   protocol: "mysql",
   user: "root",
   commands: mariadbCommands,
-  versionSql: "SELECT VERSION()",
-  settingSql: (key) => `SELECT @@GLOBAL.${key.replace(/-/g, "_")}`,
+  versionSql: READ_BACK.version,
+  settingSql: READ_BACK.setting,
   stopSignal: "SIGTERM",
   needs: () => [
     {

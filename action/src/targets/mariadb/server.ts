@@ -78,6 +78,12 @@ export function mariadbCommands(o: {
   };
 }
 
+/** What the server is asked once it runs: its version, and each setting read back. */
+export const READ_BACK = {
+  version: "SELECT VERSION()",
+  setting: (key: string) => `SELECT @@GLOBAL.${asVariable(key)}`,
+};
+
 export async function startMariadb(spec: LocalTargetSpec, opts: StartOptions): Promise<Target> {
   if (!existsSync(SERVER())) {
     throw new RunError(
@@ -144,8 +150,8 @@ export async function startMariadb(spec: LocalTargetSpec, opts: StartOptions): P
       spec,
       server: s,
       query: sql,
-      versionSql: "SELECT VERSION()",
-      settingSql: (key) => `SELECT @@GLOBAL.${asVariable(key)}`,
+      versionSql: READ_BACK.version,
+      settingSql: READ_BACK.setting,
       onCgroup: (remove) => {
         removeCgroup = remove;
       },

@@ -2,7 +2,7 @@
 import { join } from "node:path";
 import { findTool } from "../../proc/env.ts";
 import { localKind } from "../local/kind.ts";
-import { postgresBinDirs, postgresCommands, startPostgres } from "./server.ts";
+import { postgresBinDirs, postgresCommands, READ_BACK, startPostgres } from "./server.ts";
 
 const anyOf = (programs: string[]) => programs.some((p) => findTool(p) !== undefined);
 
@@ -12,8 +12,8 @@ export const postgres = localKind({
   protocol: "postgres",
   user: "postgres",
   commands: (o) => postgresCommands({ ...o, bin: postgresBinDirs()[0] ?? "/usr/lib/postgresql/<N>/bin" }),
-  versionSql: "SHOW server_version",
-  settingSql: (key) => `SELECT current_setting('${key.replace(/'/g, "")}')`,
+  versionSql: READ_BACK.version,
+  settingSql: READ_BACK.setting,
   stopSignal: "SIGINT",
   needs: () => {
     const servers = postgresBinDirs().map((d) => join(d, "postgres"));

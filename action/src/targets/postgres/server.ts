@@ -103,6 +103,12 @@ export function postgresCommands(o: {
   };
 }
 
+/** What the server is asked once it runs: its version, and each setting read back. */
+export const READ_BACK = {
+  version: "SHOW server_version",
+  setting: (key: string) => `SELECT current_setting('${key.replace(/'/g, "")}')`,
+};
+
 export async function startPostgres(spec: LocalTargetSpec, opts: StartOptions): Promise<Target> {
   const bin = binDir();
   const user = runAs();
@@ -168,8 +174,8 @@ export async function startPostgres(spec: LocalTargetSpec, opts: StartOptions): 
       spec,
       server: s,
       query: (q) => psql(q),
-      versionSql: "SHOW server_version",
-      settingSql: (key) => `SELECT current_setting('${key.replace(/'/g, "")}')`,
+      versionSql: READ_BACK.version,
+      settingSql: READ_BACK.setting,
       onCgroup: (remove) => {
         removeCgroup = remove;
       },

@@ -944,6 +944,10 @@ function mariadbCommands(o) {
     ]
   };
 }
+var READ_BACK = {
+  version: "SELECT VERSION()",
+  setting: (key) => `SELECT @@GLOBAL.${asVariable(key)}`
+};
 async function startMariadb(spec, opts) {
   if (!existsSync2(SERVER())) {
     throw new RunError(
@@ -1004,8 +1008,8 @@ ${(install.stderr || install.stdout).slice(-2e3)}`
     spec,
     server: s,
     query: sql,
-    versionSql: "SELECT VERSION()",
-    settingSql: (key) => `SELECT @@GLOBAL.${asVariable(key)}`,
+    versionSql: READ_BACK.version,
+    settingSql: READ_BACK.setting,
     onCgroup: (remove) => {
       removeCgroup = remove;
     }
@@ -1047,8 +1051,8 @@ var mariadb = localKind({
   protocol: "mysql",
   user: "root",
   commands: mariadbCommands,
-  versionSql: "SELECT VERSION()",
-  settingSql: (key) => `SELECT @@GLOBAL.${key.replace(/-/g, "_")}`,
+  versionSql: READ_BACK.version,
+  settingSql: READ_BACK.setting,
   stopSignal: "SIGTERM",
   needs: () => [
     {
@@ -1141,6 +1145,10 @@ function postgresCommands(o) {
     ]
   };
 }
+var READ_BACK2 = {
+  version: "SHOW server_version",
+  setting: (key) => `SELECT current_setting('${key.replace(/'/g, "")}')`
+};
 async function startPostgres(spec, opts) {
   const bin = binDir();
   const user = runAs();
@@ -1200,8 +1208,8 @@ ${(init.stderr || init.stdout).slice(-2e3)}`);
     spec,
     server: s,
     query: (q) => psql(q),
-    versionSql: "SHOW server_version",
-    settingSql: (key) => `SELECT current_setting('${key.replace(/'/g, "")}')`,
+    versionSql: READ_BACK2.version,
+    settingSql: READ_BACK2.setting,
     onCgroup: (remove) => {
       removeCgroup = remove;
     }
@@ -1247,8 +1255,8 @@ var postgres = localKind({
   protocol: "postgres",
   user: "postgres",
   commands: (o) => postgresCommands({ ...o, bin: postgresBinDirs()[0] ?? "/usr/lib/postgresql/<N>/bin" }),
-  versionSql: "SHOW server_version",
-  settingSql: (key) => `SELECT current_setting('${key.replace(/'/g, "")}')`,
+  versionSql: READ_BACK2.version,
+  settingSql: READ_BACK2.setting,
   stopSignal: "SIGINT",
   needs: () => {
     const servers = postgresBinDirs().map((d) => join7(d, "postgres"));

@@ -17,7 +17,7 @@ import {
   readResult,
   runTool,
   writeAtomic
-} from "./chunk-CN645COZ.js";
+} from "./chunk-6CYFL5T5.js";
 import {
   findTool,
   record

@@ -6,7 +6,7 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-CN645COZ.js";
+} from "./chunk-6CYFL5T5.js";
 import {
   sweep
 } from "./chunk-SMGZJZRQ.js";
