@@ -92,7 +92,7 @@ describe("history and change points", () => {
       const { code } = await add.done;
       assert.equal(code, 0, add.stderr());
     }
-    const file = join(hist, "mariadb", "t.jsonl");
+    const file = join(hist, "local-mariadb", "t.jsonl");
     assert.equal(readFileSync(file, "utf8").trim().split("\n").length, 20);
     // the same run twice, or a run that did not finish: refused, nothing appended
     const again = cli(["history", "add", join(dir, "r3.json"), "--dir", hist]);

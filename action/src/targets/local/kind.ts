@@ -160,7 +160,8 @@ export function localKind(s: LocalServer): TargetKind {
     },
     async open(plan, o): Promise<Deployment> {
       const specs = new Map(plan.variants.map((v) => [v.name, v.target as LocalTargetSpec]));
-      const started: Target[] = [];
+      // each server's own stop, kept apart from the Target (callers may wrap target.stop)
+      const stops: (() => Promise<void>)[] = [];
       const deployment: Deployment = {
         executed: [],
         async target(variant, opts) {
@@ -170,12 +171,12 @@ export function localKind(s: LocalServer): TargetKind {
             ...opts,
             step: (step) => deployment.executed.push({ ...step, variant }),
           });
-          started.push(t);
+          stops.push(t.stop.bind(t));
           return t;
         },
         async stop() {
-          for (const t of started.reverse())
-            await t.stop().catch((e: Error) => o.log(`teardown: ${e.message}`));
+          for (const stop of stops.splice(0).reverse())
+            await stop().catch((e: Error) => o.log(`teardown: ${e.message}`));
         },
       };
       return deployment;
