@@ -37,34 +37,33 @@ import {
   upsertIssue,
   verdictHtml,
   writeHtmlReport
-} from "./chunk-LAUZAEXD.js";
+} from "./chunk-TBU3Z3EN.js";
 import {
   reapLedger
-} from "./chunk-ZYVE6VZ2.js";
+} from "./chunk-WOVQ4TVO.js";
 import {
   readReport,
   readResult,
   writeAtomic,
   writeResult
-} from "./chunk-6CYFL5T5.js";
+} from "./chunk-MNEKSFMG.js";
 import {
+  CLOUDS,
+  EXIT,
+  InputError,
   Interrupted,
+  TiperfError,
+  errnoText,
   installCrashTeardown,
   installSignalTeardown,
   ledgerDir,
   shellCommand,
   teardownAll
-} from "./chunk-SMGZJZRQ.js";
+} from "./chunk-N2BVNOMI.js";
 import {
-  EXIT,
-  InputError,
-  REGION,
-  TiperfError,
-  errnoText,
   external_exports,
   parseAge
-} from "./chunk-MMD4MGLG.js";
-import "./chunk-NFEUZB2Z.js";
+} from "./chunk-VKP3KX46.js";
 import "./chunk-3EADY6QU.js";
 
 // action/src/cli.ts
@@ -96,7 +95,7 @@ function leftoversMarkdown(r) {
     "",
     `Removed this hour: ${r.removed.length}; could not remove: ${r.failed.length}${r.failed.length ? ` (${r.failed.map((f) => `${f.kind} ${f.id}: ${f.error}`).join("; ")})` : ""}.`,
     "",
-    `To delete what has expired: \`tiperf reap --cloud aws --region ${r.region}\` (add \`--dry-run\` to list only).`
+    `To delete what has expired: \`tiperf reap --cloud ${r.cloud ?? "aws"} --region ${r.region}\` (add \`--dry-run\` to list only).`
   ];
   return `${lines.join("\n")}
 `;
@@ -1364,18 +1363,19 @@ async function cmdReap(args) {
   return EXIT.ok;
 }
 async function reapCloud(values) {
-  if (values.cloud !== "aws")
-    throw new InputError(`tiperf reap: --cloud must be aws (got ${String(values.cloud)})`);
+  const name = String(values.cloud);
+  const cloud = CLOUDS[name];
+  if (!cloud)
+    throw new InputError(`tiperf reap: --cloud must be ${Object.keys(CLOUDS).join(" or ")} (got ${name})`);
   const region = values.region;
-  if (typeof region !== "string" || !REGION.test(region))
+  if (typeof region !== "string" || !cloud.region.pattern.test(region))
     throw new InputError(
-      `tiperf reap: --cloud aws needs --region, an AWS region like us-west-2 (got ${String(region ?? "nothing")})`
+      `tiperf reap: --cloud ${name} needs --region, a region of ${name} like ${cloud.region.example} (got ${String(region ?? "nothing")})`
     );
   const endpoint = values.endpoint;
   if (endpoint !== void 0 && !/^https?:\/\/\S+$/.test(endpoint))
     throw new InputError(`tiperf reap: --endpoint must be an http(s) URL (got ${endpoint})`);
-  const { reapAws } = await import("./chunk-WDUXKKRS.js");
-  const report = await reapAws({
+  const report = await cloud.reap({
     region,
     ...endpoint ? { endpoint } : {},
     dryRun: values["dry-run"] === true,

@@ -12,7 +12,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-LAUZAEXD.js";
+} from "./chunk-TBU3Z3EN.js";
 import {
   getInput,
   info,
@@ -22,19 +22,17 @@ import {
   setSecret,
   warning
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-6CYFL5T5.js";
+import "./chunk-MNEKSFMG.js";
 import {
+  InputError,
   Interrupted,
+  TiperfError,
   installCrashTeardown,
   installSignalTeardown,
   ledgerDir,
   teardownAll
-} from "./chunk-SMGZJZRQ.js";
-import {
-  InputError,
-  TiperfError
-} from "./chunk-MMD4MGLG.js";
-import "./chunk-NFEUZB2Z.js";
+} from "./chunk-N2BVNOMI.js";
+import "./chunk-VKP3KX46.js";
 import "./chunk-3EADY6QU.js";
 
 // action/src/action/steps.ts

@@ -4,18 +4,17 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   reapLedger
-} from "./chunk-ZYVE6VZ2.js";
+} from "./chunk-WOVQ4TVO.js";
 import {
   getState,
   info,
   setFailed
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-6CYFL5T5.js";
+import "./chunk-MNEKSFMG.js";
 import {
   ledgerDir
-} from "./chunk-SMGZJZRQ.js";
-import "./chunk-MMD4MGLG.js";
-import "./chunk-NFEUZB2Z.js";
+} from "./chunk-N2BVNOMI.js";
+import "./chunk-VKP3KX46.js";
 import "./chunk-3EADY6QU.js";
 
 // action/src/action/post.ts

@@ -1,8 +1,8 @@
 import { existsSync, realpathSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
-import { REGION } from "./cloud/aws/settings.ts";
 import { leftoversMarkdown, leftoversTitle, readReapReport } from "./cloud/leftovers.ts";
+import { CLOUDS } from "./cloud/registry.ts";
 import { COMMANDS, parseOptions, usageText } from "./commands.ts";
 import { judgeStored } from "./compare/judge-results.ts";
 import { readVerdict } from "./compare/verdict.ts";
@@ -472,18 +472,19 @@ async function cmdReap(args: string[]): Promise<number> {
 }
 
 async function reapCloud(values: Record<string, unknown>): Promise<number> {
-  if (values.cloud !== "aws")
-    throw new InputError(`tiperf reap: --cloud must be aws (got ${String(values.cloud)})`);
+  const name = String(values.cloud);
+  const cloud = CLOUDS[name];
+  if (!cloud)
+    throw new InputError(`tiperf reap: --cloud must be ${Object.keys(CLOUDS).join(" or ")} (got ${name})`);
   const region = values.region;
-  if (typeof region !== "string" || !REGION.test(region))
+  if (typeof region !== "string" || !cloud.region.pattern.test(region))
     throw new InputError(
-      `tiperf reap: --cloud aws needs --region, an AWS region like us-west-2 (got ${String(region ?? "nothing")})`,
+      `tiperf reap: --cloud ${name} needs --region, a region of ${name} like ${cloud.region.example} (got ${String(region ?? "nothing")})`,
     );
   const endpoint = values.endpoint as string | undefined;
   if (endpoint !== undefined && !/^https?:\/\/\S+$/.test(endpoint))
     throw new InputError(`tiperf reap: --endpoint must be an http(s) URL (got ${endpoint})`);
-  const { reapAws } = await import("./cloud/aws/reap.ts");
-  const report = await reapAws({
+  const report = await cloud.reap({
     region,
     ...(endpoint ? { endpoint } : {}),
     dryRun: values["dry-run"] === true,

@@ -9,7 +9,8 @@ import * as pulumi from "@pulumi/pulumi";
 /** One machine to create: a TiDB instance or the load host. */
 export interface AwsMachine {
   name: string;
-  role: "pd" | "tikv" | "tidb" | "tiflash" | "load";
+  /** pd, tikv, tidb, tiflash or load. */
+  role: string;
   instanceType: string;
   /** A data volume (gp3) beside the root volume, GB. */
   dataVolumeGb?: number;

@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import * as pulumi from "@pulumi/pulumi";
-import { machinesOf } from "../../action/src/cloud/aws/resources.ts";
+import { AWS_CLOUD } from "../../action/src/cloud/aws/index.ts";
 import type { CloudProvider } from "../../action/src/cloud/provider.ts";
 
 export interface FakeMachineInputs {
@@ -108,8 +108,9 @@ export async function fakeSweep(dir: string, runId: string): Promise<string[]> {
 }
 
 /**
- * The fake cloud as a cloud of tiperf (action/src/cloud/kinds.ts), for a harness that puts it in
- * place of aws: one fake machine per machine of the profile (the real program's list), all of them
+ * The fake cloud as a cloud of tiperf (action/src/cloud/provider.ts), for a harness that puts it in
+ * place of aws (its settings, machine list and prices are aws's): one fake machine per machine of
+ * the cluster (the real program's list), all of them
  * this host, reached by SSH on a test sshd's port with the run's key (installed on create, as
  * cloud-init does); ready once the machine's create finished; swept by tag like the real cloud.
  */
@@ -121,8 +122,9 @@ export function fakeCloudProvider(o: {
   bootMs?: Record<string, number>;
 }): CloudProvider {
   return {
+    ...AWS_CLOUD,
     async program(p) {
-      const names = machinesOf(p.profile).map((m) => m.name);
+      const names = AWS_CLOUD.machines(p.ask).map((m) => m.name);
       return async () => {
         let previous: FakeMachine | undefined;
         const created: { name: string; machine: FakeMachine }[] = [];
@@ -143,7 +145,7 @@ export function fakeCloudProvider(o: {
           created.push({ name, machine: previous });
         }
         return {
-          machines: machinesOf(p.profile).map((m, i) => ({
+          machines: AWS_CLOUD.machines(p.ask).map((m, i) => ({
             name: m.name,
             role: m.role,
             id: (created[i] as { machine: FakeMachine }).machine.id,
@@ -154,7 +156,7 @@ export function fakeCloudProvider(o: {
         };
       };
     },
-    sweep: (_profile, runId) => fakeSweep(o.dir, runId),
+    sweep: (_settings, runId) => fakeSweep(o.dir, runId),
     env: () => ({}),
     runnerCidr: async () => "127.0.0.1/32",
     ready: (m) => ["test", "-e", join(o.dir, `${m.name}.ready`)],

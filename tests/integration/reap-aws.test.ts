@@ -243,7 +243,7 @@ describe("tiperf reap --cloud aws against moto's EC2 API", () => {
     assert.ok(report.kept.every((f) => f.runId === "run-new"));
     const bad = cli(["reap", "--cloud", "aws"], CREDS);
     assert.equal((await bad.done).code, 2);
-    assert.match(bad.stderr(), /--cloud aws needs --region, an AWS region like us-west-2/);
+    assert.match(bad.stderr(), /--cloud aws needs --region, a region of aws like us-west-2/);
   });
 
   test("overdue (alive past twice the ttl) goes to tiperf alarm as one issue; nothing overdue, no issue", async () => {

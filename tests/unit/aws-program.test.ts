@@ -7,7 +7,9 @@ import { join } from "node:path";
 import { before, describe, test } from "node:test";
 import * as pulumi from "@pulumi/pulumi";
 import { programArgs } from "../../action/src/cloud/aws/index.ts";
-import { resourcesOf, runTags, tagsOf } from "../../action/src/cloud/aws/resources.ts";
+import { resourcesOf } from "../../action/src/cloud/aws/resources.ts";
+import { runTags, tagsOf } from "../../action/src/cloud/tags.ts";
+import { askOf } from "../../action/src/targets/tidb/cloud.ts";
 import { parseProfile } from "../../action/src/targets/tidb/profile.ts";
 import { awsClusterProgram, type ClusterOutputs } from "../../infra/pulumi/aws-cluster.ts";
 import { ROOT } from "../helpers/paths.ts";
@@ -60,8 +62,9 @@ async function up(profileFile: string) {
   created.length = 0;
   calls.length = 0;
   const profile = parseProfile(readFileSync(join(ROOT, profileFile), "utf8"), profileFile);
+  const ask = askOf(profile);
   const tags = tagsOf(
-    runTags(profile.aws as NonNullable<typeof profile.aws>, {
+    runTags(ask.settings, {
       runId: "20261122-170000-abcd",
       repository: "acme/tidb-configs",
       pr: "42",
@@ -70,7 +73,7 @@ async function up(profileFile: string) {
   );
   const program = awsClusterProgram(
     programArgs({
-      profile,
+      ask,
       tags,
       sshCidr: "198.51.100.7/32",
       publicKey: "ssh-rsa AAAAB3NzaC1yc2E tiperf-test",
@@ -80,7 +83,7 @@ async function up(profileFile: string) {
   const machines = await outputOf(outputs.machines);
   // let every registration reach the mocks
   await new Promise((r) => setTimeout(r, 50));
-  return { profile, tags, machines, created: [...created] };
+  return { profile, ask, tags, machines, created: [...created] };
 }
 
 describe("infra/pulumi/aws-cluster.ts (setMocks)", () => {
@@ -114,9 +117,9 @@ describe("infra/pulumi/aws-cluster.ts (setMocks)", () => {
   });
 
   test("the resources are the ones tiperf plan lists, in kind and number", async () => {
-    const { profile, created } = await up("infra/profiles/aws-sysbench-3x3.yaml");
+    const { ask, created } = await up("infra/profiles/aws-sysbench-3x3.yaml");
     const want = new Map<string, number>();
-    for (const r of resourcesOf(profile)) want.set(r.type, (want.get(r.type) ?? 0) + r.count);
+    for (const r of resourcesOf(ask)) want.set(r.type, (want.get(r.type) ?? 0) + r.count);
     const got = new Map<string, number>();
     for (const c of created)
       if (c.type !== "pulumi:providers:aws") got.set(c.type, (got.get(c.type) ?? 0) + 1);

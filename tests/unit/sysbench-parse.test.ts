@@ -1,11 +1,8 @@
 import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { describe, test } from "node:test";
-import {
-  mostSpecificLine,
-  parseSysbench,
-  SysbenchParseError,
-} from "../../action/src/drivers/sysbench/parse.ts";
+import { mostSpecificLine } from "../../action/src/drivers/failure.ts";
+import { parseSysbench, SysbenchParseError } from "../../action/src/drivers/sysbench/parse.ts";
 import { fixture } from "../helpers/paths.ts";
 
 const read = (name: string) => readFileSync(fixture("sysbench", name), "utf8");

@@ -2,11 +2,13 @@ import assert from "node:assert/strict";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
-import { checkBudget, estimateCost, withHosts } from "../../action/src/cloud/aws/resources.ts";
+import { AWS_CLOUD } from "../../action/src/cloud/aws/index.ts";
+import { checkBudget, estimateCost } from "../../action/src/cloud/cost.ts";
 import { hostsOf, machinesOf, stackName } from "../../action/src/cloud/provision.ts";
 import { InputError } from "../../action/src/errors.ts";
 import { planRun } from "../../action/src/pipeline/plan.ts";
 import { loadSpec, parseSpec } from "../../action/src/specfile/load.ts";
+import { askOf, withHosts } from "../../action/src/targets/tidb/cloud.ts";
 import type { TidbTargetPlan } from "../../action/src/targets/tidb/index.ts";
 import { expandDotted, planTidb, toToml } from "../../action/src/targets/tidb/plan.ts";
 import { parseProfile } from "../../action/src/targets/tidb/profile.ts";
@@ -301,8 +303,8 @@ roles:
 
 describe("provider aws: what a run would create and cost, before anything is created", () => {
   test("the estimate: every machine's on-demand $/h and the volumes, times the run's hours", () => {
-    const profile = parseProfile(AWS, "a.yaml");
-    const e = estimateCost(profile, { setup: 0.5, matrix: 1.5 });
+    const ask = askOf(parseProfile(AWS, "a.yaml"));
+    const e = estimateCost(AWS_CLOUD, ask, { setup: 0.5, matrix: 1.5 });
     // 0.192 + 3 × 0.9492 + 0.68 + 1.36 per hour, and 6 root volumes of 100 GB gp3 at $0.08/GB-month
     const perHour = 0.192 + 3 * 0.9492 + 0.68 + 1.36 + (600 * 0.08) / 730;
     assert.ok(Math.abs(e.perHour - perHour) < 1e-9, `${e.perHour} vs ${perHour}`);
@@ -311,9 +313,9 @@ describe("provider aws: what a run would create and cost, before anything is cre
   });
 
   test("over budget: refused, naming the budget, the estimate and that nothing was created", () => {
-    const profile = parseProfile(AWS, "a.yaml");
+    const ask = askOf(parseProfile(AWS, "a.yaml"));
     assert.throws(
-      () => checkBudget(profile, estimateCost(profile, { setup: 0.5, matrix: 1.5 }), "a.yaml"),
+      () => checkBudget(ask, estimateCost(AWS_CLOUD, ask, { setup: 0.5, matrix: 1.5 }), "a.yaml", "aws"),
       (e: Error) =>
         e instanceof InputError &&
         /^a\.yaml: aws\.budget is \$10\.00 but this run is estimated at \$10\.29 \(2\.00 h × \$5\.15\/h\); nothing was created/.test(
@@ -321,14 +323,14 @@ describe("provider aws: what a run would create and cost, before anything is cre
         ),
     );
     assert.doesNotThrow(() =>
-      checkBudget(profile, estimateCost(profile, { setup: 0.5, matrix: 0.5 }), "a.yaml"),
+      checkBudget(ask, estimateCost(AWS_CLOUD, ask, { setup: 0.5, matrix: 0.5 }), "a.yaml", "aws"),
     );
   });
 
   test("an instance type missing from the price table is named with the key that uses it", () => {
-    const profile = parseProfile(AWS.replace("c6i.8xlarge", "z9.huge"), "a.yaml");
+    const ask = askOf(parseProfile(AWS.replace("c6i.8xlarge", "z9.huge"), "a.yaml"));
     assert.throws(
-      () => estimateCost(profile, { setup: 0.5, matrix: 1 }),
+      () => estimateCost(AWS_CLOUD, ask, { setup: 0.5, matrix: 1 }),
       /aws\.load\.instance_type: instance type z9\.huge has no price in infra\/prices\/aws\.ts for us-west-2/,
     );
   });
@@ -336,7 +338,7 @@ describe("provider aws: what a run would create and cost, before anything is cre
   for (const [text, message] of [
     [
       AWS.replace("{count: 1, instance_type: m6i.xlarge}", "{count: 1}"),
-      /roles\.pd\.instance_type: roles\.pd\.count is 1: name the EC2 instance type/,
+      /roles\.pd\.instance_type: roles\.pd\.count is 1: name the instance type/,
     ],
     [AWS.replace("provider: aws", "provider: hosts"), /aws: belongs to provider aws/],
     [`${AWS}hosts: {pd: [10.0.0.1]}\n`, /hosts: provider aws creates its hosts; remove hosts/],

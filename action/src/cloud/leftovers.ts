@@ -2,7 +2,7 @@
 // the cloud past twice its time to live — a run that cannot clean up after itself, or a reaper
 // that is not allowed to delete.
 import { readReport } from "../result/store.ts";
-import type { ReapReport } from "./aws/reap.ts";
+import type { ReapReport } from "./provider.ts";
 
 export const REAP_FORMAT = "tiperf.reap";
 
@@ -29,7 +29,7 @@ export function leftoversMarkdown(r: ReapReport): string {
     "",
     `Removed this hour: ${r.removed.length}; could not remove: ${r.failed.length}${r.failed.length ? ` (${r.failed.map((f) => `${f.kind} ${f.id}: ${f.error}`).join("; ")})` : ""}.`,
     "",
-    `To delete what has expired: \`tiperf reap --cloud aws --region ${r.region}\` (add \`--dry-run\` to list only).`,
+    `To delete what has expired: \`tiperf reap --cloud ${r.cloud ?? "aws"} --region ${r.region}\` (add \`--dry-run\` to list only).`,
   ];
   return `${lines.join("\n")}\n`;
 }

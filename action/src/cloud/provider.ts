@@ -1,10 +1,67 @@
-// What a cloud gives tiperf (roachprod's vm.Provider is the model): its Pulumi program, its tag
-// sweep, what the Pulumi CLI needs in its environment, how the runner's address is learned, and the
-// command that says a machine finished preparing itself. Each cloud is a folder implementing this
-// and one line of cloud/registry.ts.
-import type { Profile } from "../targets/tidb/profile.ts";
+// What a cloud gives tiperf (roachprod's vm.Provider is the model): the settings section of a
+// profile named after it, the machines and resources a cluster asks for, their prices, its Pulumi
+// program, its tag sweeps, what the Pulumi CLI needs in its environment, how the runner's address
+// is learned and the command that says a machine finished preparing itself. Each cloud is a folder
+// implementing this and one line of cloud/registry.ts; tags, lifetime, cost, budget and hosts are
+// the neutral parts around it (tags.ts, cost.ts, hosts.ts, plan.ts). Nothing here knows TiDB: a
+// target kind describes its cluster as a ClusterAsk.
+import type { z } from "zod";
 
 type PulumiFn = import("@pulumi/pulumi/automation/index.js").PulumiFn;
+
+/** The keys of every cloud's settings section (each cloud's schema extends settings.ts). */
+export interface CloudSettings {
+  region: string;
+  /** How long the cluster may live ("90m", "3h", "2d"): its expires-at tag is now + ttl. */
+  ttl: string;
+  /** Refuse a run whose estimated cost (US dollars) is above this, before anything is created. */
+  budget?: number;
+  /** Where Pulumi keeps the stack's state (file:// or s3://); default the run directory. */
+  backend?: string;
+  /** The machines' login user. */
+  ssh_user: string;
+  /** Who may SSH in; default the runner's public address /32. */
+  ssh_cidr?: string;
+  /** The load host's machine type. */
+  load: { instance_type: string };
+}
+
+/** What a target kind asks a cloud for: machines per role, and the cloud's settings section. */
+export interface ClusterAsk {
+  /** The profile's name (stacks are tiperf-<name>-<scope>). */
+  name: string;
+  /** How many machines per role and their machine type (a load host is added by the cloud). */
+  roles: { role: string; count: number; instanceType?: string; data?: boolean }[];
+  /** The profile's section named after the cloud, as its schema parsed it. */
+  settings: CloudSettings;
+}
+
+/** A machine of the cluster: one per instance of a role, plus the load host. */
+export interface Machine {
+  /** pd-1, tikv-2, load-1: the resource name and the Name tag. */
+  name: string;
+  role: string;
+  instanceType: string;
+  /** A data volume beside the root volume, GB. */
+  dataVolumeGb?: number;
+}
+
+/** One line of the resource list: a Pulumi resource type and how many of it. */
+export interface PlannedResource {
+  type: string;
+  name: string;
+  count: number;
+  about: string;
+}
+
+/** What a cluster costs per hour, line by line, from a dated price table. */
+export interface Prices {
+  /** Each machine type and the volumes: how many, $/h each. */
+  lines: { what: string; count: number; perHour: number }[];
+  priceTable: { as_of: string; source: string };
+  /** The terms priced ("on-demand in us-west-2; spot instances usually cost less"). */
+  terms: string;
+}
 
 /** One machine as a cloud program's `machines` output lists it. */
 export interface CloudMachine {
@@ -17,20 +74,64 @@ export interface CloudMachine {
   sshPort?: number;
 }
 
+/** What the hourly reaper found and did in one region. */
+export interface ReapReport {
+  format: "tiperf.reap";
+  cloud?: string;
+  region: string;
+  dryRun: boolean;
+  removed: Leftover[];
+  kept: Leftover[];
+  failed: (Leftover & { error: string })[];
+  overdue: Leftover[];
+}
+
+/** A tagged resource of some run, as the reaper sees it. */
+export interface Leftover {
+  kind: string;
+  id: string;
+  runId: string;
+  expiresAt: string;
+  createdAt?: string;
+  expired: boolean;
+  overdue: boolean;
+  name?: string;
+}
+
 export interface CloudProvider {
-  /** The inline program creating a profile's machines; its output `machines` lists them. */
+  /** The provider's name: a profile's `provider:` and its settings section's key. */
+  name: string;
+  /** Its settings section, extending settings.ts's common keys. */
+  settings: z.ZodType<CloudSettings>;
+  /** A region name of this cloud (for `tiperf reap --cloud`). */
+  region: { pattern: RegExp; example: string };
+  /** "aws us-west-2 (zone us-west-2a), on-demand": where the cluster will be. */
+  where(ask: ClusterAsk): string;
+  machines(ask: ClusterAsk): Machine[];
+  /** The stack's resources in creation order (the program creates the same ones). */
+  resources(ask: ClusterAsk): PlannedResource[];
+  /** $/h of the cluster; a machine type missing from the price table is an input error. */
+  prices(ask: ClusterAsk): Prices;
+  /** The inline program creating the machines; its output `machines` lists them. */
   program(o: {
-    profile: Profile;
+    ask: ClusterAsk;
     tags: Record<string, string>;
     sshCidr: string;
     publicKey: string;
   }): Promise<PulumiFn>;
   /** Deletes, by tag, what of a run still exists (a stack's recovery); says what went. */
-  sweep(profile: Pick<Profile, "aws">, runId: string, log: (line: string) => void): Promise<string[]>;
+  sweep(settings: CloudSettings, runId: string, log: (line: string) => void): Promise<string[]>;
+  /** The hourly reaper: deletes what every run left past its expiry in a region. */
+  reap(o: {
+    region: string;
+    endpoint?: string;
+    dryRun: boolean;
+    log: (line: string) => void;
+  }): Promise<ReapReport>;
   /** The Pulumi CLI's extra environment (region). */
-  env(profile: Pick<Profile, "aws">): Record<string, string>;
-  /** Who may SSH in: the runner's public address as a /32 (or the profile's setting). */
-  runnerCidr(profile: Profile): Promise<string>;
+  env(settings: CloudSettings): Record<string, string>;
+  /** Who may SSH in: the runner's public address as a /32 (or the settings' ssh_cidr). */
+  runnerCidr(settings: CloudSettings): Promise<string>;
   /** Run on a machine over SSH, exits 0 once its boot-time preparation (user data) is done. */
   ready(machine: CloudMachine): string[];
 }

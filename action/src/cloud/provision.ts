@@ -9,12 +9,12 @@ import { type LedgerEntry, record } from "../lifecycle/ledger.ts";
 import { runCommand } from "../proc/process.ts";
 import { shellCommand } from "../proc/quote.ts";
 import { type RemoteHost, sshArgs } from "../proc/ssh.ts";
-import type { Profile } from "../targets/tidb/profile.ts";
-import { type ClusterHosts, runTags, tagsOf } from "./aws/resources.ts";
 import { generateRunKey, writePrivateKey } from "./keys.ts";
-import type { CloudMachine } from "./provider.ts";
+import type { ClusterHosts } from "./plan.ts";
+import type { CloudMachine, CloudSettings, ClusterAsk } from "./provider.ts";
 import { cloudOf } from "./registry.ts";
 import { CloudStack, type StackOptions } from "./stack.ts";
+import { runTags, tagsOf } from "./tags.ts";
 
 export interface CloudCluster {
   hosts: ClusterHosts;
@@ -38,7 +38,7 @@ export function pullRequest(env: NodeJS.ProcessEnv = process.env): string | unde
  * tiperf-<profile>-<scope>: one stack per profile and pull request (pr123), branch or tag, or
  * local run. A shared s3:// backend finds there the stack a crashed run of the same scope left.
  */
-export function stackName(profile: Pick<Profile, "name">, env: NodeJS.ProcessEnv = process.env): string {
+export function stackName(profile: { name: string }, env: NodeJS.ProcessEnv = process.env): string {
   const pr = pullRequest(env);
   const scope = pr
     ? `pr${pr}`
@@ -57,7 +57,10 @@ export interface StackRecord {
   workDir: string;
   provider: string;
   runId: string;
-  aws?: Profile["aws"];
+  /** The cloud's settings section. */
+  settings?: CloudSettings;
+  /** Written by earlier versions in place of settings. */
+  aws?: CloudSettings;
   /**
    * Local records of what was deployed onto the machines (tiup's $TIUP_HOME/storage/cluster/clusters/<name>),
    * removed with them: a destroy through them would only time out once the machines are gone.
@@ -67,21 +70,24 @@ export interface StackRecord {
 
 const stackOptions = (s: StackRecord, log: (line: string) => void, program: StackOptions["program"]) => {
   const kind = cloudOf(s.provider);
+  const settings = (s.settings ?? s.aws) as CloudSettings;
   return {
     stack: s.name,
     backend: s.backend,
     workDir: s.workDir,
     runId: s.runId,
     program,
-    sweep: (runId: string) => kind.sweep({ aws: s.aws }, runId, log),
-    env: kind.env({ aws: s.aws }),
+    sweep: (runId: string) => kind.sweep(settings, runId, log),
+    env: kind.env(settings),
     log,
   } satisfies StackOptions;
 };
 
 /** Creates the cluster's machines and waits until each is ready; on any failure destroys them. */
 export async function provisionCluster(o: {
-  profile: Profile;
+  /** The cloud's name (a profile's provider). */
+  provider: string;
+  ask: ClusterAsk;
   runId: string;
   runDir: string;
   /** Local records of what will be deployed onto the machines, removed when they are destroyed. */
@@ -89,35 +95,34 @@ export async function provisionCluster(o: {
   log: (line: string) => void;
   signal: AbortSignal;
 }): Promise<CloudCluster> {
-  const { profile, log } = o;
-  const kind = cloudOf(profile.provider);
-  const aws = profile.aws;
-  if (!aws) throw new RunError(`profile ${profile.name}: provider ${profile.provider} needs its settings`);
+  const { ask, log } = o;
+  const kind = cloudOf(o.provider);
+  const settings = ask.settings;
   const dir = join(o.runDir, "cloud");
   await mkdir(dir, { recursive: true });
   const key = generateRunKey(`tiperf-${o.runId}`);
   const identityFile = join(dir, "id_rsa");
   await writePrivateKey(identityFile, key);
-  const sshCidr = await kind.runnerCidr(profile);
+  const sshCidr = await kind.runnerCidr(settings);
   const pr = pullRequest();
   const tags = tagsOf(
-    runTags(aws, {
+    runTags(settings, {
       runId: o.runId,
       ...(process.env.GITHUB_REPOSITORY ? { repository: process.env.GITHUB_REPOSITORY } : {}),
       ...(pr ? { pr } : {}),
     }),
   );
   const rec: StackRecord = {
-    name: stackName(profile),
-    backend: aws.backend ?? `file://${join(dir, "state")}`,
+    name: stackName(ask),
+    backend: settings.backend ?? `file://${join(dir, "state")}`,
     workDir: join(dir, "workspace"),
-    provider: profile.provider,
+    provider: o.provider,
     runId: o.runId,
-    aws,
+    settings,
     forget: o.forget,
   };
   log(
-    `cloud: ${profile.provider} ${aws.region}: stack ${rec.name}, SSH admitted from ${sshCidr}, expires ${tags["tiperf:expires-at"]}`,
+    `cloud: ${o.provider} ${settings.region}: stack ${rec.name}, SSH admitted from ${sshCidr}, expires ${tags["tiperf:expires-at"]}`,
   );
   const forget = await record({
     kind: "stack",
@@ -126,12 +131,12 @@ export async function provisionCluster(o: {
     stack: rec,
   }).catch(() => async () => {});
   const startedAt = Date.now();
-  const program = await kind.program({ profile, tags, sshCidr, publicKey: key.publicKey });
+  const program = await kind.program({ ask, tags, sshCidr, publicKey: key.publicKey });
   let stack: CloudStack | undefined;
   const cluster: CloudCluster = {
     hosts: { hosts: {}, bastion: "", identityFile },
     machines: [],
-    user: aws.ssh_user,
+    user: settings.ssh_user,
     stackName: rec.name,
     startedAt,
     destroy: async () => {

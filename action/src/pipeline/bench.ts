@@ -1,6 +1,6 @@
 import { relative } from "node:path";
+import { mostSpecificLine } from "../drivers/failure.ts";
 import { driverOf } from "../drivers/registry.ts";
-import { mostSpecificLine } from "../drivers/sysbench/parse.ts";
 import type { Driver, Step, StepContext, ToolCommand, Workload } from "../drivers/types.ts";
 import { RunError } from "../errors.ts";
 import type { RemoteHost } from "../proc/ssh.ts";

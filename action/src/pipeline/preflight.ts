@@ -4,14 +4,13 @@ import { cpus } from "node:os";
 import { dirname, resolve } from "node:path";
 import { driverOf } from "../drivers/registry.ts";
 import { errnoText, InputError, RunError, WriteError } from "../errors.ts";
-import { findTool } from "../proc/env.ts";
+import { anyTool } from "../proc/env.ts";
 import type { LoadedSpec } from "../specfile/load.ts";
 import type { Spec, Workload } from "../specfile/schema.ts";
 import { kindOf } from "../targets/registry.ts";
 import type { Need } from "../targets/types.ts";
 
 /** Any one of these programs will do. */
-const anyOf = (programs: string[]) => programs.some((p) => findTool(p) !== undefined);
 
 /** The load tools: each workload's driver looks for its own program (on PATH, or `tiup bench`). */
 function driverNeeds(spec: Spec): Need[] {
@@ -33,7 +32,7 @@ function needsOf(spec: Spec, remoteLoad: boolean): Need[] {
   needs.push(...kindOf(spec.target.kind).needs(spec.target, { remoteLoad }));
   if (spec.driver?.cpus !== undefined && !remoteLoad)
     needs.push({
-      found: anyOf(["taskset"]),
+      found: anyTool(["taskset"]),
       what: "taskset (driver.cpus)",
       install: "the Debian package util-linux",
     });

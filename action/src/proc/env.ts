@@ -56,5 +56,11 @@ export function findTool(name: string, path = childEnv().PATH ?? ""): string | u
 }
 
 /** The first of `names` that is installed (see findTool), else the first name (its spawn fails loudly). */
+/** Whether any of these programs is there. */
+export const anyTool = (names: readonly string[]): boolean => names.some((n) => findTool(n) !== undefined);
+
+/** The MySQL-protocol command-line client, by either of its names (MariaDB's, MySQL's). */
+export const MYSQL_CLIENTS = ["mariadb", "mysql"] as const;
+
 export const firstTool = (names: readonly string[]): string =>
   names.map((n) => findTool(n)).find((t) => t !== undefined) ?? (names[0] as string);

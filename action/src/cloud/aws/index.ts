@@ -1,32 +1,40 @@
-// AWS as a cloud of tiperf: the program of infra/pulumi/aws-cluster.ts (loaded on first use, with
-// @pulumi/aws, given the profile's machines), the reaper's per-run sweep, and the runner's address from the profile or AWS's
-// own "what is my address" service.
+// AWS as a cloud of tiperf: the `aws:` settings, the machines, resources and prices of a cluster,
+// the program of infra/pulumi/aws-cluster.ts (loaded on first use, with @pulumi/aws, given the
+// machines), the per-run tag sweep and the hourly reaper (with the AWS SDK, loaded on first use),
+// and the runner's address from the settings or AWS's own "what is my address" service.
 import { RunError } from "../../errors.ts";
-import type { Profile } from "../../targets/tidb/profile.ts";
 import { programs } from "../infra.ts";
-import type { CloudProvider } from "../provider.ts";
-import { sweepRun } from "./reap.ts";
-import { machinesOf } from "./resources.ts";
+import type { CloudProvider, CloudSettings, ClusterAsk } from "../provider.ts";
+import { awsOf, machinesOf, pricesPerHour, resourcesOf, where } from "./resources.ts";
+import { AwsSettingsSchema, REGION } from "./settings.ts";
 import { userData } from "./user-data.ts";
 
 /** AWS's service answering with the caller's public IPv4 address. */
 const CHECK_IP = "https://checkip.amazonaws.com";
 
 export const AWS_CLOUD: CloudProvider = {
+  name: "aws",
+  settings: AwsSettingsSchema,
+  region: { pattern: REGION, example: "us-west-2" },
+  where,
+  machines: machinesOf,
+  resources: resourcesOf,
+  prices: pricesPerHour,
   async program(o) {
     const awsClusterProgram = await programs.aws();
     return awsClusterProgram(programArgs(o));
   },
-  sweep(profile, runId, log) {
-    const region = profile.aws?.region;
-    if (!region) return Promise.resolve([]);
-    return sweepRun({ region, runId, log });
+  async sweep(settings, runId, log) {
+    const { sweepRun } = await import("./reap.ts");
+    return sweepRun({ region: settings.region, runId, log });
   },
-  env(profile): Record<string, string> {
-    return profile.aws ? { AWS_REGION: profile.aws.region } : {};
+  async reap(o) {
+    const { reapAws } = await import("./reap.ts");
+    return reapAws(o);
   },
-  async runnerCidr(profile) {
-    if (profile.aws?.ssh_cidr) return profile.aws.ssh_cidr;
+  env: (settings) => ({ AWS_REGION: settings.region }),
+  async runnerCidr(settings: CloudSettings) {
+    if (settings.ssh_cidr) return settings.ssh_cidr;
     let text: string;
     try {
       const res = await fetch(CHECK_IP, { signal: AbortSignal.timeout(10_000) });
@@ -46,19 +54,17 @@ export const AWS_CLOUD: CloudProvider = {
   ready: () => ["test", "-e", "/var/lib/tiperf-ready"],
 };
 
-/** The program's arguments for a profile: its machines with their first-boot scripts. */
+/** The program's arguments for a cluster: its machines with their first-boot scripts. */
 export function programArgs(o: {
-  profile: Profile;
+  ask: ClusterAsk;
   tags: Record<string, string>;
   sshCidr: string;
   publicKey: string;
   endpoint?: string;
 }) {
-  const settings = o.profile.aws;
-  if (!settings) throw new Error(`profile ${o.profile.name}: provider aws needs an aws section`);
   return {
-    settings,
-    machines: machinesOf(o.profile).map((m) => ({ ...m, userData: userData(m) })),
+    settings: awsOf(o.ask),
+    machines: machinesOf(o.ask).map((m) => ({ ...m, userData: userData(m) })),
     tags: o.tags,
     sshCidr: o.sshCidr,
     publicKey: o.publicKey,

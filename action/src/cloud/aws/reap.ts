@@ -26,7 +26,8 @@ import {
   type Tag,
   TerminateInstancesCommand,
 } from "@aws-sdk/client-ec2";
-import { TAG } from "./resources.ts";
+import type { ReapReport as NeutralReport } from "../provider.ts";
+import { TAG } from "../tags.ts";
 
 export type Kind =
   | "instance"
@@ -78,10 +79,7 @@ export interface ReapOptions {
   waitMs?: number;
 }
 
-export interface ReapReport {
-  format: "tiperf.reap";
-  region: string;
-  dryRun: boolean;
+export interface ReapReport extends Omit<NeutralReport, "removed" | "kept" | "failed" | "overdue"> {
   removed: Found[];
   kept: Found[];
   failed: (Found & { error: string })[];
@@ -257,6 +255,7 @@ export async function reapAws(o: ReapOptions): Promise<ReapReport> {
   const expired = found.filter((f) => f.expired);
   const report: ReapReport = {
     format: "tiperf.reap",
+    cloud: "aws",
     region: o.region,
     dryRun: o.dryRun,
     removed: [],

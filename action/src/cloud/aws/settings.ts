@@ -1,19 +1,14 @@
-// The `aws:` section of a cluster profile (provider aws): where the ephemeral cluster is created,
-// what it may cost and how long it may live.
+// The `aws:` section of a cluster profile (provider aws): the common keys (ttl, budget, backend,
+// ssh_cidr, load) and where in AWS the ephemeral cluster is created, on which image and volumes.
 import { z } from "zod";
-import { parseAge } from "../../specfile/keys.ts";
+import { COMMON_SETTINGS } from "../settings.ts";
 
-/** "90m", "3h", "2d": a cluster's time to live (its `tiperf:expires-at` tag is now + ttl); never 0. */
-export function parseTtl(value: string): number | undefined {
-  const ms = parseAge(value);
-  return ms ? ms : undefined;
-}
-
+/** An AWS region name (us-west-2, us-gov-east-1). */
 export const REGION = /^[a-z]{2}(-gov)?-[a-z]+-\d$/;
-const CIDR = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})\/(\d{1,2})$/;
 
 export const AwsSettingsSchema = z
   .strictObject({
+    ...COMMON_SETTINGS,
     region: z.string().regex(REGION, "must be an AWS region like us-west-2"),
     /** The availability zone (default the region's first, `<region>a`). */
     zone: z.string().optional(),
@@ -36,21 +31,6 @@ export const AwsSettingsSchema = z
       .regex(/^[a-z_][a-z0-9_-]{0,31}$/, "must be a Linux user name")
       .default("ubuntu"),
     spot: z.boolean().default(false),
-    ttl: z
-      .string()
-      .refine((v) => parseTtl(v) !== undefined, "must be a duration like 90m, 3h or 2d")
-      .default("3h"),
-    /** Refuse a run whose estimated cost (US dollars) is above this, before anything is created. */
-    budget: z.number().positive("must be a positive number of US dollars").optional(),
-    /** Where Pulumi keeps the stack's state: a file:// folder (default: the run directory) or s3://. */
-    backend: z
-      .string()
-      .regex(/^(file|s3):\/\/\S+$/, "must be a file:// or s3:// URL")
-      .optional(),
-    /** Who may SSH in (default the runner's public address, looked up when the run starts, /32). */
-    ssh_cidr: z.string().regex(CIDR, "must be an IPv4 CIDR like 203.0.113.7/32").optional(),
-    /** The load host (sysbench, go-tpc, go-ycsb, HAProxy; tiup runs from it). */
-    load: z.strictObject({ instance_type: z.string().min(1) }),
     /** Root volume of every machine (gp3), GB; data goes to a TiKV machine's instance store if it has one. */
     root_volume_gb: z.number().int().min(8).max(16384).default(100),
     /** An extra gp3 data volume per TiKV/TiFlash machine, GB (for instance types without local NVMe). */

@@ -1,6 +1,6 @@
 // What every machine runs at first boot (cloud-init user data): the host settings the seed studies
 // made by hand before deploying TiDB, so every run starts from the same machine.
-import type { Machine } from "./resources.ts";
+import type { Machine } from "../provider.ts";
 
 /** The packages each machine gets; the load host also runs the load tools, HAProxy and the MySQL client. */
 export function packagesOf(m: Machine): string[] {

@@ -5,7 +5,7 @@ import { runTool } from "../../proc/tool.ts";
 import type { Connection } from "../../targets/types.ts";
 import type { Driver, MetricInfo, SpecData, Step, StepContext, Workload } from "../types.ts";
 import { measurementProblems, steadyState } from "./measure.ts";
-import { mostSpecificLine, parseSysbench } from "./parse.ts";
+import { parseSysbench } from "./parse.ts";
 
 /** sysbench scripts shipped with sysbench 1.0.x that tiperf knows how to drive. */
 export const SYSBENCH_SCRIPTS = [
@@ -179,5 +179,3 @@ export const sysbench: Driver = {
   parse: parseSysbench,
   report: (w) => ({ rows: "threads", columns: ["tps", "qps", `p${percentileOf(w)}_ms`, "errors"] }),
 };
-
-export { mostSpecificLine };

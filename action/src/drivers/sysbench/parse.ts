@@ -1,3 +1,5 @@
+import { mostSpecificLine } from "../failure.ts";
+
 /**
  * Parser for sysbench 1.0.x text output (the built-in Lua report hooks).
  * Anything it cannot account for is an error that says what was expected: it never fills in zeros.
@@ -85,28 +87,6 @@ function block(lines: string[], header: string, stop: RegExp): string[] | undefi
     out.push(l);
   }
   return out;
-}
-
-/** Words that name a cause, where a FATAL line often only names the symptom. */
-const CAUSE =
-  /error \d+|errno|too many|can't create|cannot create|resource temporarily unavailable|access denied|unknown database|doesn't exist|does not exist|out of memory|refused|no such|permission denied/i;
-
-/**
- * The line of sysbench's output that best says why it failed: it prints the symptom first
- * ("FATAL: unable to connect …") and the cause after it ("FATAL: error 1040: Too many connections").
- */
-export function mostSpecificLine(output: string): string | undefined {
-  const lines = output
-    .split(/\r?\n/)
-    .map((l) => l.trim())
-    .filter(Boolean);
-  const fatal = lines.filter((l) => l.startsWith("FATAL:"));
-  return (
-    fatal.find((l) => CAUSE.test(l)) ??
-    fatal[0] ??
-    lines.find((l) => /\berror\b/i.test(l) && CAUSE.test(l)) ??
-    lines.find((l) => /\berror\b/i.test(l))
-  );
 }
 
 export function parseSysbench(text: string): SysbenchReport {

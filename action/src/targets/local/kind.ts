@@ -2,7 +2,7 @@
 // with <workdir> and <port>, its read-backs, its CPU limits), one server per variant on 127.0.0.1,
 // their needs, warnings and reapers.
 import { cpus } from "node:os";
-import { findTool } from "../../proc/env.ts";
+import { anyTool } from "../../proc/env.ts";
 import type {
   Connection,
   Deployment,
@@ -36,8 +36,6 @@ export interface LocalServer {
   needs(): Need[];
   start(spec: LocalTargetSpec, opts: StartOptions): Promise<Target>;
 }
-
-const anyOf = (programs: string[]) => programs.some((p) => findTool(p) !== undefined);
 
 /** Where the spec cannot measure what it says on this machine. */
 function localWarnings(input: TargetPlanInput, cores: number): string[] {
@@ -126,7 +124,7 @@ export function localKind(s: LocalServer): TargetKind {
         ...(t.resources?.cpus !== undefined
           ? [
               {
-                found: anyOf(["taskset"]),
+                found: anyTool(["taskset"]),
                 what: "taskset (target.resources.cpus)",
                 install: "the Debian package util-linux",
               },

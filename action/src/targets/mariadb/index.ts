@@ -1,9 +1,7 @@
 // Kind mariadb: a private MariaDB server per variant, from Debian's mariadb-server.
-import { findTool } from "../../proc/env.ts";
+import { anyTool } from "../../proc/env.ts";
 import { localKind } from "../local/kind.ts";
 import { MARIADB_PROGRAMS, mariadbCommands, READ_BACK, startMariadb } from "./server.ts";
-
-const anyOf = (programs: string[]) => programs.some((p) => findTool(p) !== undefined);
 
 export const mariadb = localKind({
   name: "mariadb",
@@ -16,17 +14,17 @@ export const mariadb = localKind({
   stopSignal: "SIGTERM",
   needs: () => [
     {
-      found: anyOf(MARIADB_PROGRAMS.server),
+      found: anyTool(MARIADB_PROGRAMS.server),
       what: "the MariaDB server (target.kind mariadb)",
       install: "the Debian package mariadb-server",
     },
     {
-      found: anyOf(MARIADB_PROGRAMS.installDb),
+      found: anyTool(MARIADB_PROGRAMS.installDb),
       what: "mariadb-install-db (target.kind mariadb)",
       install: "the Debian package mariadb-server",
     },
     {
-      found: anyOf(MARIADB_PROGRAMS.client),
+      found: anyTool(MARIADB_PROGRAMS.client),
       what: "the mariadb client (target.kind mariadb)",
       install: "the Debian package mariadb-client",
     },

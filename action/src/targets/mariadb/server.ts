@@ -3,7 +3,7 @@ import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { RunError } from "../../errors.ts";
 import { onTeardown } from "../../lifecycle/teardown.ts";
-import { firstTool } from "../../proc/env.ts";
+import { firstTool, MYSQL_CLIENTS } from "../../proc/env.ts";
 import { runCommand, type ServerProcess, startServerProcess } from "../../proc/process.ts";
 import type { LocalTargetSpec } from "../local/schema.ts";
 import {
@@ -27,7 +27,7 @@ const isRoot = () => process.getuid?.() === 0;
 export const MARIADB_PROGRAMS = {
   server: ["/usr/sbin/mariadbd", "/usr/sbin/mysqld"],
   installDb: ["mariadb-install-db", "mysql_install_db"],
-  client: ["mariadb", "mysql"],
+  client: MYSQL_CLIENTS,
 };
 const SERVER = () => firstTool(MARIADB_PROGRAMS.server);
 const INSTALL_DB = () => firstTool(MARIADB_PROGRAMS.installDb);

@@ -1,10 +1,8 @@
 // Kind postgres: a private PostgreSQL server per variant, from Debian's postgresql.
 import { join } from "node:path";
-import { findTool } from "../../proc/env.ts";
+import { anyTool } from "../../proc/env.ts";
 import { localKind } from "../local/kind.ts";
 import { postgresBinDirs, postgresCommands, READ_BACK, startPostgres } from "./server.ts";
-
-const anyOf = (programs: string[]) => programs.some((p) => findTool(p) !== undefined);
 
 export const postgres = localKind({
   name: "postgres",
@@ -19,12 +17,12 @@ export const postgres = localKind({
     const servers = postgresBinDirs().map((d) => join(d, "postgres"));
     return [
       {
-        found: anyOf(servers.length ? servers : ["/usr/lib/postgresql/N/bin/postgres"]),
+        found: anyTool(servers.length ? servers : ["/usr/lib/postgresql/N/bin/postgres"]),
         what: "the PostgreSQL server (target.kind postgres)",
         install: "the Debian package postgresql",
       },
       {
-        found: anyOf(["psql"]),
+        found: anyTool(["psql"]),
         what: "psql (target.kind postgres)",
         install: "the Debian package postgresql-client",
       },

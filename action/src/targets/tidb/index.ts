@@ -3,21 +3,16 @@
 // by run.ts.
 
 import { join } from "node:path";
-import {
-  type ClusterHosts,
-  checkBudget,
-  cloudPlanText,
-  estimateCost,
-  placeholderHosts,
-  withHosts,
-} from "../../cloud/aws/resources.ts";
+import { type CostEstimate, checkBudget, estimateCost } from "../../cloud/cost.ts";
+import { type ClusterHosts, cloudPlanText, placeholderHosts } from "../../cloud/plan.ts";
 import { provisionCluster } from "../../cloud/provision.ts";
+import { CLOUDS, cloudOf } from "../../cloud/registry.ts";
 import { InputError } from "../../errors.ts";
-import { findTool } from "../../proc/env.ts";
-import { MARIADB_PROGRAMS } from "../mariadb/server.ts";
+import { anyTool, MYSQL_CLIENTS } from "../../proc/env.ts";
 import type { Connection, Deployment, TargetKind, TargetPlan, TargetPlanInput } from "../types.ts";
+import { askOf, cloudOfProfile, withHosts } from "./cloud.ts";
 import { loadEndpoints, planTidb, type TidbPlan } from "./plan.ts";
-import { loadProfile } from "./profile.ts";
+import { loadProfile, type Profile } from "./profile.ts";
 import { TIDB_REAPERS } from "./reapers.ts";
 import { TidbRun, tiupHome } from "./run.ts";
 import { TidbTargetSchema, type TidbTargetSpec } from "./schema.ts";
@@ -48,10 +43,11 @@ async function planFor(input: TargetPlanInput, cloud?: ClusterHosts): Promise<Ti
   const file = input.profile ?? ([...named][0] as string);
   let profile = await loadProfile(file, input.profile ? "--profile" : "target.profile");
   // an ephemeral cluster's addresses are known after `up`: until then each machine's name stands in
-  if (profile.provider === "aws") profile = withHosts(profile, cloud ?? placeholderHosts(profile));
+  const provider = cloudOfProfile(profile);
+  if (provider) profile = withHosts(profile, cloud ?? placeholderHosts(provider, askOf(profile)));
   if (input.blocks > 1 && profile.provider === "playground")
     throw new InputError(
-      `${input.file}: compare.blocks is ${input.blocks}, but profile ${file} is a playground, which cannot restart its servers without losing its data: use compare.blocks: 1, or a profile with provider hosts or aws`,
+      `${input.file}: compare.blocks is ${input.blocks}, but profile ${file} is a playground, which cannot restart its servers without losing its data: use compare.blocks: 1, or a profile with provider hosts or ${Object.keys(CLOUDS).join(", ")}`,
     );
   return planTidb({
     variants,
@@ -62,25 +58,32 @@ async function planFor(input: TargetPlanInput, cloud?: ClusterHosts): Promise<Ti
   });
 }
 
+/** The estimate of a cloud profile's run: the cluster's own hours and the matrix's. */
+function cloudEstimate(profile: Profile, input: TargetPlanInput): CostEstimate {
+  return estimateCost(cloudOf(profile.provider), askOf(profile), {
+    setup: CLOUD_SETUP_HOURS,
+    matrix: input.matrixSeconds / 3600,
+  });
+}
+
 function targetPlan(tidb: TidbPlan, input: TargetPlanInput): TidbTargetPlan {
   const about: string[] = [];
   const refusals: string[] = [];
   const setupS = tidb.deployments.reduce((s, d) => s + DEPLOY_S[d.kind], 0);
-  if (tidb.profile.provider === "aws") {
-    const estimate = estimateCost(tidb.profile, {
-      setup: CLOUD_SETUP_HOURS,
-      matrix: input.matrixSeconds / 3600,
-    });
+  const provider = cloudOfProfile(tidb.profile);
+  if (provider) {
+    const ask = askOf(tidb.profile);
+    const estimate = cloudEstimate(tidb.profile, input);
     about.push(
-      cloudPlanText(tidb.profile, estimate, {
+      cloudPlanText(provider, ask, estimate, {
         runId: input.runId ?? "<run id>",
-        expiresAt: `<start + ${tidb.profile.aws?.ttl}>`,
+        expiresAt: `<start + ${ask.settings.ttl}>`,
         repository: "<owner/repo>",
         pr: "<pr or none>",
       }).trimEnd(),
     );
     try {
-      checkBudget(tidb.profile, estimate, tidb.profileFile);
+      checkBudget(ask, estimate, tidb.profileFile, provider.name);
     } catch (e) {
       refusals.push((e as Error).message);
     }
@@ -118,20 +121,18 @@ function targetPlan(tidb: TidbPlan, input: TargetPlanInput): TidbTargetPlan {
   };
 }
 
-const anyOf = (programs: string[]) => programs.some((p) => findTool(p) !== undefined);
-
 export const tidb: TargetKind = {
   name: "tidb",
   schema: TidbTargetSchema,
   keyNames: Object.keys(TidbTargetSchema.shape),
   needs: () => [
     {
-      found: anyOf(["tiup"]),
+      found: anyTool(["tiup"]),
       what: "tiup (target.kind tidb)",
       install: "tiup (tiup.io), with its playground and cluster components",
     },
     {
-      found: anyOf(MARIADB_PROGRAMS.client),
+      found: anyTool(MYSQL_CLIENTS),
       what: "the mariadb client (tiperf's SQL to TiDB)",
       install: "the Debian package mariadb-client",
     },
@@ -142,16 +143,14 @@ export const tidb: TargetKind = {
   async open(plan, o): Promise<Deployment> {
     const { tidb: first, input } = plan as TidbTargetPlan;
     let tidbPlan = first;
-    let estimate: ReturnType<typeof estimateCost> | undefined;
+    let estimate: CostEstimate | undefined;
     let cloud: Awaited<ReturnType<typeof provisionCluster>> | undefined;
-    if (first.profile.provider === "aws") {
-      estimate = estimateCost(first.profile, {
-        setup: CLOUD_SETUP_HOURS,
-        matrix: input.matrixSeconds / 3600,
-      });
+    if (cloudOfProfile(first.profile)) {
+      estimate = cloudEstimate(first.profile, input);
       // the machines first; then the plan again, on their addresses
       cloud = await provisionCluster({
-        profile: first.profile,
+        provider: first.profile.provider,
+        ask: askOf(first.profile),
         runId: o.runId,
         runDir: o.runDir,
         forget: first.deployments

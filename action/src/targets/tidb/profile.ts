@@ -2,7 +2,8 @@
 // which settings, and where the hosts come from (the provider).
 import { readFile } from "node:fs/promises";
 import { z } from "zod";
-import { AwsSettingsSchema } from "../../cloud/aws/settings.ts";
+import type { CloudSettings } from "../../cloud/provider.ts";
+import { CLOUDS } from "../../cloud/registry.ts";
 import { InputError } from "../../errors.ts";
 import { parseYaml, validateYaml } from "../../specfile/yaml.ts";
 import { numaNode, ResourceControlSchema, ServerConfigsSchema, settings } from "./schema.ts";
@@ -38,7 +39,15 @@ export const MAIN_PORT: Record<Role, string> = {
 /** How far apart two instances of a role on one host are placed (PD's two ports sit side by side). */
 export const PORT_STEP: Record<Role, number> = { pd: 2, tikv: 1, tidb: 1, tiflash: 1 };
 
-export const PROVIDERS = ["hosts", "playground", "aws"] as const;
+/** Where a profile's machines come from: existing hosts, this machine, or a cloud of cloud/registry.ts. */
+export const PROVIDERS = ["hosts", "playground", ...Object.keys(CLOUDS)];
+const CLOUD_NAMES = Object.keys(CLOUDS);
+const isCloud = (provider: string) => CLOUD_NAMES.includes(provider);
+
+/** Each cloud's settings section, under the cloud's name (aws:). */
+const CLOUD_SECTIONS = Object.fromEntries(
+  Object.values(CLOUDS).map((c) => [c.name, c.settings.optional()]),
+) as Record<never, never>; // typed as nothing: read through cloudSettings()
 
 const HOST =
   /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$|^[0-9a-fA-F:]+$/;
@@ -66,10 +75,10 @@ const roleSchema = (role: Role) =>
     os: z.enum(["linux"], { error: "must be linux" }).optional(),
     /** Instances placed by hand (host, ports, directories) instead of `count` spread over `hosts`. */
     instances: z.array(instanceSchema(role)).optional(),
-    /** Provider aws: the EC2 instance type of this role's machines (one machine per instance). */
+    /** A cloud provider: the machine type of this role's machines (one machine per instance). */
     instance_type: z
       .string()
-      .regex(/^[a-z0-9-]+\.[a-z0-9-]+$/, "must be an EC2 instance type like m6i.4xlarge")
+      .regex(/^[a-z0-9-]+[.-][a-z0-9-]+$/, "must be an instance type of the cloud, like m6i.4xlarge")
       .optional(),
   });
 
@@ -84,7 +93,9 @@ export const ProfileSchema = z
   .strictObject({
     name: z.string().regex(/^[a-z][a-z0-9_-]{0,62}$/, "must be lower-case letters, digits, _ or -"),
     description: z.string().optional(),
-    provider: z.enum(PROVIDERS, { error: `must be one of ${PROVIDERS.join(", ")}` }),
+    provider: z.string().refine((p) => PROVIDERS.includes(p), {
+      error: `must be one of ${PROVIDERS.join(", ")}`,
+    }),
     /** Existing machines per role (provider hosts); `load` runs the load generator (and HAProxy). */
     hosts: z
       .strictObject({
@@ -143,37 +154,40 @@ export const ProfileSchema = z
     /** Prometheus and Grafana (tiup's monitoring_servers / grafana_servers). */
     monitoring: z.boolean().default(false),
     server_configs: ServerConfigsSchema.default({}),
-    /** Provider aws: region, image, spot, ttl, budget, state backend, the load host's type. */
-    aws: AwsSettingsSchema.optional(),
+    /** A cloud's section (aws: region, image, spot, ttl, budget, state backend, the load host's type). */
+    ...CLOUD_SECTIONS,
   })
   .superRefine((p, ctx) => {
     const issue = (path: PropertyKey[], message: string) => ctx.addIssue({ code: "custom", path, message });
-    if (p.provider !== "aws") {
-      if (p.aws) issue(["aws"], "belongs to provider aws");
+    const sections = p as Record<string, unknown>;
+    for (const cloud of CLOUD_NAMES)
+      if (cloud !== p.provider && sections[cloud]) issue([cloud], `belongs to provider ${cloud}`);
+    if (!isCloud(p.provider)) {
       for (const role of ROLES)
         if (p.roles[role].instance_type !== undefined)
           issue(
             ["roles", role, "instance_type"],
-            "belongs to provider aws (hosts come from the profile here)",
+            `belongs to a cloud provider (${CLOUD_NAMES.join(", ")}); hosts come from the profile here`,
           );
-    }
-    if (p.provider === "aws") {
-      if (!p.aws) issue(["aws"], "provider aws needs an aws section (region, load.instance_type)");
-      if (p.hosts) issue(["hosts"], "provider aws creates its hosts; remove hosts");
+    } else {
+      const cloud = p.provider;
+      if (!sections[cloud])
+        issue([cloud], `provider ${cloud} needs a ${cloud} section (region, load.instance_type)`);
+      if (p.hosts) issue(["hosts"], `provider ${cloud} creates its hosts; remove hosts`);
       if (p.ssh?.identity_file)
-        issue(["ssh", "identity_file"], "provider aws generates a key pair per run; remove identity_file");
+        issue(
+          ["ssh", "identity_file"],
+          `provider ${cloud} generates a key pair per run; remove identity_file`,
+        );
       for (const role of ROLES) {
         const r = p.roles[role];
         if (r.instances)
-          issue(["roles", role, "instances"], "provider aws places one instance per machine; use count");
+          issue(["roles", role, "instances"], `provider ${cloud} places one instance per machine; use count`);
         const count = r.count ?? 0;
         if (role !== "tiflash" && count === 0)
           issue(["roles", role, "count"], `a TiDB cluster needs at least one ${role} instance`);
         if (count > 0 && r.instance_type === undefined)
-          issue(
-            ["roles", role, "instance_type"],
-            `roles.${role}.count is ${count}: name the EC2 instance type`,
-          );
+          issue(["roles", role, "instance_type"], `roles.${role}.count is ${count}: name the instance type`);
       }
       return;
     }
@@ -218,6 +232,10 @@ export const ProfileSchema = z
   });
 
 export type Profile = z.output<typeof ProfileSchema>;
+
+/** The settings section of a cloud profile (its provider's key), else undefined. */
+export const cloudSettings = (p: Profile): CloudSettings | undefined =>
+  isCloud(p.provider) ? ((p as Record<string, unknown>)[p.provider] as CloudSettings) : undefined;
 export type RoleSettings = Profile["roles"][Role];
 
 /** Reads and validates a profile; every problem names the file, line and key. */

@@ -5,18 +5,17 @@ import { mkdir, readFile, rm } from "node:fs/promises";
 import { get as httpGet } from "node:http";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import type { CostEstimate } from "../../cloud/aws/resources.ts";
+import type { CostEstimate } from "../../cloud/cost.ts";
 import type { CloudCluster } from "../../cloud/provision.ts";
 import { RunError } from "../../errors.ts";
 import { record } from "../../lifecycle/ledger.ts";
 import { onTeardown } from "../../lifecycle/teardown.ts";
-import { findTool, firstTool } from "../../proc/env.ts";
+import { findTool, firstTool, MYSQL_CLIENTS } from "../../proc/env.ts";
 import { processState, runCommand, type ServerProcess, startServerProcess } from "../../proc/process.ts";
 import { shellCommand } from "../../proc/quote.ts";
 import { type RemoteHost, sshArgs } from "../../proc/ssh.ts";
 import { runTool } from "../../proc/tool.ts";
 import { writeAtomic } from "../../result/store.ts";
-import { MARIADB_PROGRAMS } from "../mariadb/server.ts";
 import type { Cost, Endpoint, PlanStep, StartOptions, Target } from "../types.ts";
 import { startHaproxy } from "./haproxy.ts";
 import {
@@ -337,7 +336,7 @@ export class TidbRun {
     // on the load host: Debian's and Ubuntu's MariaDB clients both answer to `mysql`
     const r = via
       ? await runCommand("ssh", sshArgs(via, shellCommand(["mysql", ...args])), { timeoutMs: 120_000 })
-      : await runCommand(firstTool(MARIADB_PROGRAMS.client), args, { timeoutMs: 120_000 });
+      : await runCommand(firstTool(MYSQL_CLIENTS), args, { timeoutMs: 120_000 });
     if (r.code !== 0)
       throw new RunError(
         `${what}: \`${query}\` failed on ${at.host}:${at.port}${via ? ` (from the load host ${via.host})` : ""}: ${r.stderr.trim() || r.stdout.trim()}`,

@@ -10,33 +10,34 @@ import {
   checkCpus,
   cpuList,
   deepMerge,
+  formatIssues,
   kindOf,
   newRunId,
   parsePercent,
+  parseYaml,
   readModel,
   readResult,
+  require_dist,
   runTool,
+  validateYaml,
   writeAtomic
-} from "./chunk-6CYFL5T5.js";
-import {
-  findTool,
-  record
-} from "./chunk-SMGZJZRQ.js";
+} from "./chunk-MNEKSFMG.js";
 import {
   EXIT,
   InputError,
   RunError,
   TiperfError,
   WriteError,
-  durationSchema,
+  anyTool,
   errnoText,
+  findTool,
+  record
+} from "./chunk-N2BVNOMI.js";
+import {
+  durationSchema,
   external_exports,
-  formatIssues,
-  forwardIssues,
-  parseYaml,
-  require_dist,
-  validateYaml
-} from "./chunk-MMD4MGLG.js";
+  forwardIssues
+} from "./chunk-VKP3KX46.js";
 import {
   __commonJS,
   __export,
@@ -2907,6 +2908,14 @@ function measurementProblems(report, req) {
   return problems;
 }
 
+// action/src/drivers/failure.ts
+var CAUSE = /error \d+|errno|too many|can't create|cannot create|resource temporarily unavailable|access denied|unknown database|doesn't exist|does not exist|out of memory|refused|no such|permission denied/i;
+function mostSpecificLine(output3) {
+  const lines2 = output3.split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
+  const fatal = lines2.filter((l) => l.startsWith("FATAL:"));
+  return fatal.find((l) => CAUSE.test(l)) ?? fatal[0] ?? lines2.find((l) => /\berror\b/i.test(l) && CAUSE.test(l)) ?? lines2.find((l) => /\berror\b/i.test(l));
+}
+
 // action/src/drivers/sysbench/parse.ts
 var SysbenchParseError = class extends Error {
   constructor(message) {
@@ -2945,12 +2954,6 @@ function block(lines2, header, stop2) {
     out.push(l);
   }
   return out;
-}
-var CAUSE = /error \d+|errno|too many|can't create|cannot create|resource temporarily unavailable|access denied|unknown database|doesn't exist|does not exist|out of memory|refused|no such|permission denied/i;
-function mostSpecificLine(output3) {
-  const lines2 = output3.split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
-  const fatal = lines2.filter((l) => l.startsWith("FATAL:"));
-  return fatal.find((l) => CAUSE.test(l)) ?? fatal[0] ?? lines2.find((l) => /\berror\b/i.test(l) && CAUSE.test(l)) ?? lines2.find((l) => /\berror\b/i.test(l));
 }
 function parseSysbench(text3) {
   const lines2 = text3.split(/\r?\n/);
@@ -58084,7 +58087,6 @@ import { accessSync, constants as constants2, existsSync as existsSync2, realpat
 import { mkdir as mkdir2 } from "node:fs/promises";
 import { cpus as cpus3 } from "node:os";
 import { dirname as dirname3, resolve as resolve2 } from "node:path";
-var anyOf = (programs) => programs.some((p) => findTool(p) !== void 0);
 function driverNeeds(spec) {
   const byDriver = /* @__PURE__ */ new Map();
   for (const w2 of spec.workloads) byDriver.set(w2.driver, [...byDriver.get(w2.driver) ?? [], w2]);
@@ -58102,7 +58104,7 @@ function needsOf(spec, remoteLoad) {
   needs.push(...kindOf(spec.target.kind).needs(spec.target, { remoteLoad }));
   if (spec.driver?.cpus !== void 0 && !remoteLoad)
     needs.push({
-      found: anyOf(["taskset"]),
+      found: anyTool(["taskset"]),
       what: "taskset (driver.cpus)",
       install: "the Debian package util-linux"
     });

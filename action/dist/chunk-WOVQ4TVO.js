@@ -6,17 +6,17 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-6CYFL5T5.js";
+} from "./chunk-MNEKSFMG.js";
 import {
   sweep
-} from "./chunk-SMGZJZRQ.js";
+} from "./chunk-N2BVNOMI.js";
 
 // action/src/cloud/reapers.ts
 var stackReaper = {
   order: 1,
   describe: (e) => `recover ${e.what} (destroy, tag sweep, remove)`,
   async reap(e, log) {
-    const { recoverRecorded } = await import("./chunk-S2A5QBUO.js");
+    const { recoverRecorded } = await import("./chunk-ON5WX4V5.js");
     await recoverRecorded(e, log);
     log(`reap: recovered ${e.what}`);
   }

@@ -3,17 +3,62 @@ import { createRequire as __cr } from 'node:module'; const require = __cr(import
 import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } from 'node:path';
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
-  RunError,
-  machinesOf,
-  programs,
+  COMMON_SETTINGS,
+  external_exports,
   runTags,
-  sweepRun,
   tagsOf
-} from "./chunk-MMD4MGLG.js";
+} from "./chunk-VKP3KX46.js";
 
 // action/src/cloud/provision.ts
 import { mkdir as mkdir3, rm as rm2 } from "node:fs/promises";
 import { join as join4 } from "node:path";
+
+// action/src/errors.ts
+import { getSystemErrorMap } from "node:util";
+var EXIT = {
+  ok: 0,
+  regression: 1,
+  badInput: 2,
+  runFailed: 3,
+  sigint: 130,
+  sigterm: 143
+};
+var TiperfError = class extends Error {
+  constructor(message, exitCode = EXIT.badInput) {
+    super(message);
+    this.exitCode = exitCode;
+    this.name = "TiperfError";
+  }
+  exitCode;
+};
+var InputError = class extends TiperfError {
+  constructor(message) {
+    super(message, EXIT.badInput);
+    this.name = "InputError";
+  }
+};
+var RunError = class extends TiperfError {
+  constructor(message) {
+    super(message, EXIT.runFailed);
+    this.name = "RunError";
+  }
+};
+function errnoText(e) {
+  const code = e?.code;
+  if (!code) return e?.message ?? String(e);
+  const known = [...getSystemErrorMap().values()].find(([name]) => name === code)?.[1];
+  return `${code} (${known ?? e.message.replace(/^\w+: /, "").split(",")[0]})`;
+}
+var WriteError = class extends RunError {
+  constructor(path, cause) {
+    super(`cannot write ${path}: ${errnoText(cause)}`);
+    this.path = path;
+    this.cause = cause;
+    this.name = "WriteError";
+  }
+  path;
+  cause;
+};
 
 // action/src/lifecycle/ledger.ts
 import { randomBytes } from "node:crypto";
@@ -140,6 +185,8 @@ function findTool(name, path = childEnv().PATH ?? "") {
     }
   });
 }
+var anyTool = (names) => names.some((n) => findTool(n) !== void 0);
+var MYSQL_CLIENTS = ["mariadb", "mysql"];
 var firstTool = (names) => names.map((n) => findTool(n)).find((t) => t !== void 0) ?? names[0];
 
 // action/src/proc/process.ts
@@ -325,6 +372,199 @@ async function writePrivateKey(file, key) {
   await writeFile2(file, key.privateKey, { mode: 384, flag: "wx" });
 }
 
+// infra/prices/aws.ts
+var AWS_PRICES = {
+  as_of: "2026-11-22",
+  source: "AWS EC2 On-Demand pricing (aws.amazon.com/ec2/pricing/on-demand/), Linux, shared tenancy; list prices recorded by hand, not read from the Price List API",
+  currency: "USD",
+  /** $/h per instance type, per region. */
+  instances: {
+    "us-east-1": {
+      "t3.medium": 0.0416,
+      "t3.large": 0.0832,
+      "m6i.large": 0.096,
+      "m6i.xlarge": 0.192,
+      "m6i.4xlarge": 0.768,
+      "m6id.4xlarge": 0.9492,
+      "c6i.4xlarge": 0.68,
+      "c6i.8xlarge": 1.36,
+      "i3.4xlarge": 1.248
+    },
+    "us-west-2": {
+      "t3.medium": 0.0416,
+      "t3.large": 0.0832,
+      "m6i.large": 0.096,
+      "m6i.xlarge": 0.192,
+      "m6i.4xlarge": 0.768,
+      "m6id.4xlarge": 0.9492,
+      "c6i.4xlarge": 0.68,
+      "c6i.8xlarge": 1.36,
+      "i3.4xlarge": 1.248
+    }
+  },
+  /** gp3 EBS storage, $ per GB-month (AWS bills a month as 730 hours). */
+  gp3_gb_month: { "us-east-1": 0.08, "us-west-2": 0.08 }
+};
+
+// infra/index.ts
+var PRICES = { aws: AWS_PRICES };
+var PROGRAMS = {
+  aws: () => import("./chunk-XGCXD4QG.js").then((m) => m.awsClusterProgram)
+};
+
+// action/src/cloud/infra.ts
+function pricesOf(cloud) {
+  const table = PRICES[cloud];
+  if (!table) throw new Error(`infra/index.ts has no price table for cloud ${cloud}`);
+  return table;
+}
+var programs = PROGRAMS;
+
+// action/src/cloud/aws/resources.ts
+var awsOf = (ask) => ask.settings;
+function machinesOf(ask) {
+  const aws = awsOf(ask);
+  const out = [];
+  for (const r of ask.roles)
+    for (let i = 1; i <= r.count; i++)
+      out.push({
+        name: `${r.role}-${i}`,
+        role: r.role,
+        instanceType: r.instanceType,
+        ...aws.data_volume_gb && r.data ? { dataVolumeGb: aws.data_volume_gb } : {}
+      });
+  out.push({ name: "load-1", role: "load", instanceType: aws.load.instance_type });
+  return out;
+}
+var zoneOf = (aws) => aws.zone ?? `${aws.region}a`;
+function where(ask) {
+  const aws = awsOf(ask);
+  return `aws ${aws.region} (zone ${zoneOf(aws)}), ${aws.spot ? "spot" : "on-demand"}`;
+}
+function resourcesOf(ask) {
+  const aws = awsOf(ask);
+  const byType = /* @__PURE__ */ new Map();
+  for (const m of machinesOf(ask)) byType.set(m.instanceType, [...byType.get(m.instanceType) ?? [], m]);
+  const list = [
+    { type: "aws:ec2/vpc:Vpc", name: "vpc", count: 1, about: "10.42.0.0/16, DNS host names on" },
+    {
+      type: "aws:ec2/internetGateway:InternetGateway",
+      name: "igw",
+      count: 1,
+      about: "for SSH from the runner and package downloads"
+    },
+    {
+      type: "aws:ec2/subnet:Subnet",
+      name: "subnet",
+      count: 1,
+      about: `10.42.1.0/24 in ${zoneOf(aws)}, public addresses on launch`
+    },
+    {
+      type: "aws:ec2/routeTable:RouteTable",
+      name: "routes",
+      count: 1,
+      about: "0.0.0.0/0 \u2192 the internet gateway"
+    },
+    {
+      type: "aws:ec2/routeTableAssociation:RouteTableAssociation",
+      name: "routes-subnet",
+      count: 1,
+      about: ""
+    },
+    {
+      type: "aws:ec2/securityGroup:SecurityGroup",
+      name: "cluster",
+      count: 1,
+      about: `SSH (22/tcp) only from ${aws.ssh_cidr ?? "the runner's address/32"}; all traffic only from members of this group; all egress`
+    },
+    {
+      type: "aws:ec2/keyPair:KeyPair",
+      name: "key",
+      count: 1,
+      about: "RSA key generated for this run (private key: <run>/cloud/id_rsa, 0600)"
+    }
+  ];
+  for (const [type, ms] of byType)
+    list.push({
+      type: "aws:ec2/instance:Instance",
+      name: ms.map((m) => m.name).join(", "),
+      count: ms.length,
+      about: `${type}${aws.spot ? " spot" : " on-demand"}, root ${aws.root_volume_gb} GB gp3${ms[0]?.dataVolumeGb ? `, data ${ms[0].dataVolumeGb} GB gp3` : ""}`
+    });
+  return list;
+}
+function instancePrice(region, type, where2 = "roles") {
+  const table = pricesOf("aws").instances[region];
+  if (!table)
+    throw new InputError(
+      `aws.region ${region}: the price table (infra/prices/aws.ts) has no prices for it; regions priced: ${Object.keys(pricesOf("aws").instances).join(", ")}`
+    );
+  const price = table[type];
+  if (price === void 0)
+    throw new InputError(
+      `${where2}: instance type ${type} has no price in infra/prices/aws.ts for ${region} (priced: ${Object.keys(table).join(", ")}); add it with its source`
+    );
+  return price;
+}
+function pricesPerHour(ask) {
+  const aws = awsOf(ask);
+  const machines = machinesOf(ask);
+  const counts = /* @__PURE__ */ new Map();
+  for (const m of machines) counts.set(m.instanceType, (counts.get(m.instanceType) ?? 0) + 1);
+  const lines = [];
+  for (const [type, count] of counts)
+    lines.push({
+      what: type,
+      count,
+      perHour: instancePrice(
+        aws.region,
+        type,
+        type === aws.load.instance_type ? "aws.load.instance_type" : "roles.*.instance_type"
+      )
+    });
+  const table = pricesOf("aws");
+  const gbMonth = table.gp3_gb_month[aws.region] ?? 0.08;
+  const gb = machines.reduce((sum, m) => sum + aws.root_volume_gb + (m.dataVolumeGb ?? 0), 0);
+  lines.push({ what: "gp3 GB", count: gb, perHour: gbMonth / 730 });
+  return {
+    lines,
+    priceTable: { as_of: table.as_of, source: table.source },
+    terms: `on-demand in ${aws.region}${aws.spot ? "; spot instances usually cost less" : ""}`
+  };
+}
+
+// action/src/cloud/aws/settings.ts
+var REGION = /^[a-z]{2}(-gov)?-[a-z]+-\d$/;
+var AwsSettingsSchema = external_exports.strictObject({
+  ...COMMON_SETTINGS,
+  region: external_exports.string().regex(REGION, "must be an AWS region like us-west-2"),
+  /** The availability zone (default the region's first, `<region>a`). */
+  zone: external_exports.string().optional(),
+  /** The image every machine boots: the newest AMI of `owner` whose name matches `name`. */
+  ami: external_exports.strictObject({
+    owner: external_exports.string().regex(/^(\d{12}|amazon|self)$/, "must be an account id (12 digits), amazon or self"),
+    name: external_exports.string().min(1)
+  }).default({
+    // Canonical's Ubuntu 22.04 LTS (tiup supports it; numactl and ext4 tools in its archive)
+    owner: "099720109477",
+    name: "ubuntu/images/hvm-ssd*/ubuntu-jammy-22.04-amd64-server-*"
+  }),
+  /** The login user of the AMI (tiup deploys with it and creates the cluster's own user). */
+  ssh_user: external_exports.string().regex(/^[a-z_][a-z0-9_-]{0,31}$/, "must be a Linux user name").default("ubuntu"),
+  spot: external_exports.boolean().default(false),
+  /** Root volume of every machine (gp3), GB; data goes to a TiKV machine's instance store if it has one. */
+  root_volume_gb: external_exports.number().int().min(8).max(16384).default(100),
+  /** An extra gp3 data volume per TiKV/TiFlash machine, GB (for instance types without local NVMe). */
+  data_volume_gb: external_exports.number().int().min(1).max(16384).optional()
+}).superRefine((a, ctx) => {
+  if (a.zone !== void 0 && !a.zone.startsWith(a.region))
+    ctx.addIssue({
+      code: "custom",
+      path: ["zone"],
+      message: `must be a zone of ${a.region}, like ${a.region}a`
+    });
+});
+
 // action/src/cloud/aws/user-data.ts
 function packagesOf(m) {
   const base = ["numactl", "chrony", "curl"];
@@ -378,20 +618,28 @@ function userData(m) {
 // action/src/cloud/aws/index.ts
 var CHECK_IP = "https://checkip.amazonaws.com";
 var AWS_CLOUD = {
+  name: "aws",
+  settings: AwsSettingsSchema,
+  region: { pattern: REGION, example: "us-west-2" },
+  where,
+  machines: machinesOf,
+  resources: resourcesOf,
+  prices: pricesPerHour,
   async program(o) {
     const awsClusterProgram = await programs.aws();
     return awsClusterProgram(programArgs(o));
   },
-  sweep(profile, runId, log) {
-    const region = profile.aws?.region;
-    if (!region) return Promise.resolve([]);
-    return sweepRun({ region, runId, log });
+  async sweep(settings, runId, log) {
+    const { sweepRun } = await import("./chunk-SHHJ62WB.js");
+    return sweepRun({ region: settings.region, runId, log });
   },
-  env(profile) {
-    return profile.aws ? { AWS_REGION: profile.aws.region } : {};
+  async reap(o) {
+    const { reapAws } = await import("./chunk-SHHJ62WB.js");
+    return reapAws(o);
   },
-  async runnerCidr(profile) {
-    if (profile.aws?.ssh_cidr) return profile.aws.ssh_cidr;
+  env: (settings) => ({ AWS_REGION: settings.region }),
+  async runnerCidr(settings) {
+    if (settings.ssh_cidr) return settings.ssh_cidr;
     let text;
     try {
       const res = await fetch(CHECK_IP, { signal: AbortSignal.timeout(1e4) });
@@ -411,11 +659,9 @@ var AWS_CLOUD = {
   ready: () => ["test", "-e", "/var/lib/tiperf-ready"]
 };
 function programArgs(o) {
-  const settings = o.profile.aws;
-  if (!settings) throw new Error(`profile ${o.profile.name}: provider aws needs an aws section`);
   return {
-    settings,
-    machines: machinesOf(o.profile).map((m) => ({ ...m, userData: userData(m) })),
+    settings: awsOf(o.ask),
+    machines: machinesOf(o.ask).map((m) => ({ ...m, userData: userData(m) })),
     tags: o.tags,
     sshCidr: o.sshCidr,
     publicKey: o.publicKey,
@@ -760,47 +1006,47 @@ function stackName(profile, env = process.env) {
 }
 var stackOptions = (s, log, program) => {
   const kind = cloudOf(s.provider);
+  const settings = s.settings ?? s.aws;
   return {
     stack: s.name,
     backend: s.backend,
     workDir: s.workDir,
     runId: s.runId,
     program,
-    sweep: (runId) => kind.sweep({ aws: s.aws }, runId, log),
-    env: kind.env({ aws: s.aws }),
+    sweep: (runId) => kind.sweep(settings, runId, log),
+    env: kind.env(settings),
     log
   };
 };
 async function provisionCluster(o) {
-  const { profile, log } = o;
-  const kind = cloudOf(profile.provider);
-  const aws = profile.aws;
-  if (!aws) throw new RunError(`profile ${profile.name}: provider ${profile.provider} needs its settings`);
+  const { ask, log } = o;
+  const kind = cloudOf(o.provider);
+  const settings = ask.settings;
   const dir = join4(o.runDir, "cloud");
   await mkdir3(dir, { recursive: true });
   const key = generateRunKey(`tiperf-${o.runId}`);
   const identityFile = join4(dir, "id_rsa");
   await writePrivateKey(identityFile, key);
-  const sshCidr = await kind.runnerCidr(profile);
+  const sshCidr = await kind.runnerCidr(settings);
   const pr = pullRequest();
   const tags = tagsOf(
-    runTags(aws, {
+    runTags(settings, {
       runId: o.runId,
       ...process.env.GITHUB_REPOSITORY ? { repository: process.env.GITHUB_REPOSITORY } : {},
       ...pr ? { pr } : {}
     })
   );
   const rec = {
-    name: stackName(profile),
-    backend: aws.backend ?? `file://${join4(dir, "state")}`,
+    name: stackName(ask),
+    backend: settings.backend ?? `file://${join4(dir, "state")}`,
     workDir: join4(dir, "workspace"),
-    provider: profile.provider,
+    provider: o.provider,
     runId: o.runId,
-    aws,
+    settings,
     forget: o.forget
   };
   log(
-    `cloud: ${profile.provider} ${aws.region}: stack ${rec.name}, SSH admitted from ${sshCidr}, expires ${tags["tiperf:expires-at"]}`
+    `cloud: ${o.provider} ${settings.region}: stack ${rec.name}, SSH admitted from ${sshCidr}, expires ${tags["tiperf:expires-at"]}`
   );
   const forget = await record({
     kind: "stack",
@@ -810,12 +1056,12 @@ async function provisionCluster(o) {
   }).catch(() => async () => {
   });
   const startedAt = Date.now();
-  const program = await kind.program({ profile, tags, sshCidr, publicKey: key.publicKey });
+  const program = await kind.program({ ask, tags, sshCidr, publicKey: key.publicKey });
   let stack2;
   const cluster = {
     hosts: { hosts: {}, bastion: "", identityFile },
     machines: [],
-    user: aws.ssh_user,
+    user: settings.ssh_user,
     stackName: rec.name,
     startedAt,
     destroy: async () => {
@@ -917,8 +1163,18 @@ async function recoverRecorded(e, log) {
 }
 
 export {
+  EXIT,
+  TiperfError,
+  InputError,
+  RunError,
+  errnoText,
+  WriteError,
+  CLOUDS,
+  cloudOf,
   childEnv,
   findTool,
+  anyTool,
+  MYSQL_CLIENTS,
   firstTool,
   onTeardown,
   teardownAll,

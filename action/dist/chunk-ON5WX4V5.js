@@ -10,9 +10,8 @@ import {
   recoverRecorded,
   remoteOf,
   stackName
-} from "./chunk-SMGZJZRQ.js";
-import "./chunk-MMD4MGLG.js";
-import "./chunk-NFEUZB2Z.js";
+} from "./chunk-N2BVNOMI.js";
+import "./chunk-VKP3KX46.js";
 import "./chunk-3EADY6QU.js";
 export {
   hostsOf,

@@ -1,0 +1,10771 @@
+#!/usr/bin/env node
+import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);
+import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } from 'node:path';
+const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
+import {
+  CLOUDS,
+  InputError,
+  MYSQL_CLIENTS,
+  RunError,
+  WriteError,
+  alive,
+  anyTool,
+  childEnv,
+  cloudOf,
+  findTool,
+  firstTool,
+  onTeardown,
+  procStat,
+  processState,
+  provisionCluster,
+  record,
+  remoteCommand,
+  runCommand,
+  shellCommand,
+  sshArgs,
+  startServerProcess
+} from "./chunk-N2BVNOMI.js";
+import {
+  external_exports,
+  forwardIssues,
+  tagsOf,
+  ttlMs
+} from "./chunk-VKP3KX46.js";
+import {
+  __commonJS,
+  __require,
+  __toESM
+} from "./chunk-3EADY6QU.js";
+
+// node_modules/yaml/dist/nodes/identity.js
+var require_identity = __commonJS({
+  "node_modules/yaml/dist/nodes/identity.js"(exports) {
+    "use strict";
+    var ALIAS = /* @__PURE__ */ Symbol.for("yaml.alias");
+    var DOC = /* @__PURE__ */ Symbol.for("yaml.document");
+    var MAP = /* @__PURE__ */ Symbol.for("yaml.map");
+    var PAIR = /* @__PURE__ */ Symbol.for("yaml.pair");
+    var SCALAR = /* @__PURE__ */ Symbol.for("yaml.scalar");
+    var SEQ = /* @__PURE__ */ Symbol.for("yaml.seq");
+    var NODE_TYPE = /* @__PURE__ */ Symbol.for("yaml.node.type");
+    var isAlias = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === ALIAS;
+    var isDocument = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === DOC;
+    var isMap2 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === MAP;
+    var isPair = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === PAIR;
+    var isScalar2 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SCALAR;
+    var isSeq2 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SEQ;
+    function isCollection(node) {
+      if (node && typeof node === "object")
+        switch (node[NODE_TYPE]) {
+          case MAP:
+          case SEQ:
+            return true;
+        }
+      return false;
+    }
+    function isNode(node) {
+      if (node && typeof node === "object")
+        switch (node[NODE_TYPE]) {
+          case ALIAS:
+          case MAP:
+          case SCALAR:
+          case SEQ:
+            return true;
+        }
+      return false;
+    }
+    var hasAnchor = (node) => (isScalar2(node) || isCollection(node)) && !!node.anchor;
+    exports.ALIAS = ALIAS;
+    exports.DOC = DOC;
+    exports.MAP = MAP;
+    exports.NODE_TYPE = NODE_TYPE;
+    exports.PAIR = PAIR;
+    exports.SCALAR = SCALAR;
+    exports.SEQ = SEQ;
+    exports.hasAnchor = hasAnchor;
+    exports.isAlias = isAlias;
+    exports.isCollection = isCollection;
+    exports.isDocument = isDocument;
+    exports.isMap = isMap2;
+    exports.isNode = isNode;
+    exports.isPair = isPair;
+    exports.isScalar = isScalar2;
+    exports.isSeq = isSeq2;
+  }
+});
+
+// node_modules/yaml/dist/visit.js
+var require_visit = __commonJS({
+  "node_modules/yaml/dist/visit.js"(exports) {
+    "use strict";
+    var identity = require_identity();
+    var BREAK = /* @__PURE__ */ Symbol("break visit");
+    var SKIP = /* @__PURE__ */ Symbol("skip children");
+    var REMOVE = /* @__PURE__ */ Symbol("remove node");
+    function visit(node, visitor) {
+      const visitor_ = initVisitor(visitor);
+      if (identity.isDocument(node)) {
+        const cd = visit_(null, node.contents, visitor_, Object.freeze([node]));
+        if (cd === REMOVE)
+          node.contents = null;
+      } else
+        visit_(null, node, visitor_, Object.freeze([]));
+    }
+    visit.BREAK = BREAK;
+    visit.SKIP = SKIP;
+    visit.REMOVE = REMOVE;
+    function visit_(key, node, visitor, path) {
+      const ctrl = callVisitor(key, node, visitor, path);
+      if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
+        replaceNode(key, path, ctrl);
+        return visit_(key, ctrl, visitor, path);
+      }
+      if (typeof ctrl !== "symbol") {
+        if (identity.isCollection(node)) {
+          path = Object.freeze(path.concat(node));
+          for (let i = 0; i < node.items.length; ++i) {
+            const ci = visit_(i, node.items[i], visitor, path);
+            if (typeof ci === "number")
+              i = ci - 1;
+            else if (ci === BREAK)
+              return BREAK;
+            else if (ci === REMOVE) {
+              node.items.splice(i, 1);
+              i -= 1;
+            }
+          }
+        } else if (identity.isPair(node)) {
+          path = Object.freeze(path.concat(node));
+          const ck = visit_("key", node.key, visitor, path);
+          if (ck === BREAK)
+            return BREAK;
+          else if (ck === REMOVE)
+            node.key = null;
+          const cv = visit_("value", node.value, visitor, path);
+          if (cv === BREAK)
+            return BREAK;
+          else if (cv === REMOVE)
+            node.value = null;
+        }
+      }
+      return ctrl;
+    }
+    async function visitAsync(node, visitor) {
+      const visitor_ = initVisitor(visitor);
+      if (identity.isDocument(node)) {
+        const cd = await visitAsync_(null, node.contents, visitor_, Object.freeze([node]));
+        if (cd === REMOVE)
+          node.contents = null;
+      } else
+        await visitAsync_(null, node, visitor_, Object.freeze([]));
+    }
+    visitAsync.BREAK = BREAK;
+    visitAsync.SKIP = SKIP;
+    visitAsync.REMOVE = REMOVE;
+    async function visitAsync_(key, node, visitor, path) {
+      const ctrl = await callVisitor(key, node, visitor, path);
+      if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
+        replaceNode(key, path, ctrl);
+        return visitAsync_(key, ctrl, visitor, path);
+      }
+      if (typeof ctrl !== "symbol") {
+        if (identity.isCollection(node)) {
+          path = Object.freeze(path.concat(node));
+          for (let i = 0; i < node.items.length; ++i) {
+            const ci = await visitAsync_(i, node.items[i], visitor, path);
+            if (typeof ci === "number")
+              i = ci - 1;
+            else if (ci === BREAK)
+              return BREAK;
+            else if (ci === REMOVE) {
+              node.items.splice(i, 1);
+              i -= 1;
+            }
+          }
+        } else if (identity.isPair(node)) {
+          path = Object.freeze(path.concat(node));
+          const ck = await visitAsync_("key", node.key, visitor, path);
+          if (ck === BREAK)
+            return BREAK;
+          else if (ck === REMOVE)
+            node.key = null;
+          const cv = await visitAsync_("value", node.value, visitor, path);
+          if (cv === BREAK)
+            return BREAK;
+          else if (cv === REMOVE)
+            node.value = null;
+        }
+      }
+      return ctrl;
+    }
+    function initVisitor(visitor) {
+      if (typeof visitor === "object" && (visitor.Collection || visitor.Node || visitor.Value)) {
+        return Object.assign({
+          Alias: visitor.Node,
+          Map: visitor.Node,
+          Scalar: visitor.Node,
+          Seq: visitor.Node
+        }, visitor.Value && {
+          Map: visitor.Value,
+          Scalar: visitor.Value,
+          Seq: visitor.Value
+        }, visitor.Collection && {
+          Map: visitor.Collection,
+          Seq: visitor.Collection
+        }, visitor);
+      }
+      return visitor;
+    }
+    function callVisitor(key, node, visitor, path) {
+      if (typeof visitor === "function")
+        return visitor(key, node, path);
+      if (identity.isMap(node))
+        return visitor.Map?.(key, node, path);
+      if (identity.isSeq(node))
+        return visitor.Seq?.(key, node, path);
+      if (identity.isPair(node))
+        return visitor.Pair?.(key, node, path);
+      if (identity.isScalar(node))
+        return visitor.Scalar?.(key, node, path);
+      if (identity.isAlias(node))
+        return visitor.Alias?.(key, node, path);
+      return void 0;
+    }
+    function replaceNode(key, path, node) {
+      const parent = path[path.length - 1];
+      if (identity.isCollection(parent)) {
+        parent.items[key] = node;
+      } else if (identity.isPair(parent)) {
+        if (key === "key")
+          parent.key = node;
+        else
+          parent.value = node;
+      } else if (identity.isDocument(parent)) {
+        parent.contents = node;
+      } else {
+        const pt = identity.isAlias(parent) ? "alias" : "scalar";
+        throw new Error(`Cannot replace node with ${pt} parent`);
+      }
+    }
+    exports.visit = visit;
+    exports.visitAsync = visitAsync;
+  }
+});
+
+// node_modules/yaml/dist/doc/directives.js
+var require_directives = __commonJS({
+  "node_modules/yaml/dist/doc/directives.js"(exports) {
+    "use strict";
+    var identity = require_identity();
+    var visit = require_visit();
+    var escapeChars = {
+      "!": "%21",
+      ",": "%2C",
+      "[": "%5B",
+      "]": "%5D",
+      "{": "%7B",
+      "}": "%7D"
+    };
+    var escapeTagName = (tn) => tn.replace(/[!,[\]{}]/g, (ch) => escapeChars[ch]);
+    var Directives = class _Directives {
+      constructor(yaml, tags) {
+        this.docStart = null;
+        this.docEnd = false;
+        this.yaml = Object.assign({}, _Directives.defaultYaml, yaml);
+        this.tags = Object.assign({}, _Directives.defaultTags, tags);
+      }
+      clone() {
+        const copy = new _Directives(this.yaml, this.tags);
+        copy.docStart = this.docStart;
+        return copy;
+      }
+      /**
+       * During parsing, get a Directives instance for the current document and
+       * update the stream state according to the current version's spec.
+       */
+      atDocument() {
+        const res = new _Directives(this.yaml, this.tags);
+        switch (this.yaml.version) {
+          case "1.1":
+            this.atNextDocument = true;
+            break;
+          case "1.2":
+            this.atNextDocument = false;
+            this.yaml = {
+              explicit: _Directives.defaultYaml.explicit,
+              version: "1.2"
+            };
+            this.tags = Object.assign({}, _Directives.defaultTags);
+            break;
+        }
+        return res;
+      }
+      /**
+       * @param onError - May be called even if the action was successful
+       * @returns `true` on success
+       */
+      add(line, onError) {
+        if (this.atNextDocument) {
+          this.yaml = { explicit: _Directives.defaultYaml.explicit, version: "1.1" };
+          this.tags = Object.assign({}, _Directives.defaultTags);
+          this.atNextDocument = false;
+        }
+        const parts = line.trim().split(/[ \t]+/);
+        const name = parts.shift();
+        switch (name) {
+          case "%TAG": {
+            if (parts.length !== 2) {
+              onError(0, "%TAG directive should contain exactly two parts");
+              if (parts.length < 2)
+                return false;
+            }
+            const [handle, prefix] = parts;
+            this.tags[handle] = prefix;
+            return true;
+          }
+          case "%YAML": {
+            this.yaml.explicit = true;
+            if (parts.length !== 1) {
+              onError(0, "%YAML directive should contain exactly one part");
+              return false;
+            }
+            const [version] = parts;
+            if (version === "1.1" || version === "1.2") {
+              this.yaml.version = version;
+              return true;
+            } else {
+              const isValid = /^\d+\.\d+$/.test(version);
+              onError(6, `Unsupported YAML version ${version}`, isValid);
+              return false;
+            }
+          }
+          default:
+            onError(0, `Unknown directive ${name}`, true);
+            return false;
+        }
+      }
+      /**
+       * Resolves a tag, matching handles to those defined in %TAG directives.
+       *
+       * @returns Resolved tag, which may also be the non-specific tag `'!'` or a
+       *   `'!local'` tag, or `null` if unresolvable.
+       */
+      tagName(source, onError) {
+        if (source === "!")
+          return "!";
+        if (source[0] !== "!") {
+          onError(`Not a valid tag: ${source}`);
+          return null;
+        }
+        if (source[1] === "<") {
+          const verbatim = source.slice(2, -1);
+          if (verbatim === "!" || verbatim === "!!") {
+            onError(`Verbatim tags aren't resolved, so ${source} is invalid.`);
+            return null;
+          }
+          if (source[source.length - 1] !== ">")
+            onError("Verbatim tags must end with a >");
+          return verbatim;
+        }
+        const [, handle, suffix] = source.match(/^(.*!)([^!]*)$/s);
+        if (!suffix)
+          onError(`The ${source} tag has no suffix`);
+        const prefix = this.tags[handle];
+        if (prefix) {
+          try {
+            return prefix + decodeURIComponent(suffix);
+          } catch (error) {
+            onError(String(error));
+            return null;
+          }
+        }
+        if (handle === "!")
+          return source;
+        onError(`Could not resolve tag: ${source}`);
+        return null;
+      }
+      /**
+       * Given a fully resolved tag, returns its printable string form,
+       * taking into account current tag prefixes and defaults.
+       */
+      tagString(tag) {
+        for (const [handle, prefix] of Object.entries(this.tags)) {
+          if (tag.startsWith(prefix))
+            return handle + escapeTagName(tag.substring(prefix.length));
+        }
+        return tag[0] === "!" ? tag : `!<${tag}>`;
+      }
+      toString(doc) {
+        const lines = this.yaml.explicit ? [`%YAML ${this.yaml.version || "1.2"}`] : [];
+        const tagEntries = Object.entries(this.tags);
+        let tagNames;
+        if (doc && tagEntries.length > 0 && identity.isNode(doc.contents)) {
+          const tags = {};
+          visit.visit(doc.contents, (_key, node) => {
+            if (identity.isNode(node) && node.tag)
+              tags[node.tag] = true;
+          });
+          tagNames = Object.keys(tags);
+        } else
+          tagNames = [];
+        for (const [handle, prefix] of tagEntries) {
+          if (handle === "!!" && prefix === "tag:yaml.org,2002:")
+            continue;
+          if (!doc || tagNames.some((tn) => tn.startsWith(prefix)))
+            lines.push(`%TAG ${handle} ${prefix}`);
+        }
+        return lines.join("\n");
+      }
+    };
+    Directives.defaultYaml = { explicit: false, version: "1.2" };
+    Directives.defaultTags = { "!!": "tag:yaml.org,2002:" };
+    exports.Directives = Directives;
+  }
+});
+
+// node_modules/yaml/dist/doc/anchors.js
+var require_anchors = __commonJS({
+  "node_modules/yaml/dist/doc/anchors.js"(exports) {
+    "use strict";
+    var identity = require_identity();
+    var visit = require_visit();
+    function anchorIsValid(anchor) {
+      if (/[\x00-\x19\s,[\]{}]/.test(anchor)) {
+        const sa = JSON.stringify(anchor);
+        const msg = `Anchor must not contain whitespace or control characters: ${sa}`;
+        throw new Error(msg);
+      }
+      return true;
+    }
+    function anchorNames(root) {
+      const anchors = /* @__PURE__ */ new Set();
+      visit.visit(root, {
+        Value(_key, node) {
+          if (node.anchor)
+            anchors.add(node.anchor);
+        }
+      });
+      return anchors;
+    }
+    function findNewAnchor(prefix, exclude) {
+      for (let i = 1; true; ++i) {
+        const name = `${prefix}${i}`;
+        if (!exclude.has(name))
+          return name;
+      }
+    }
+    function createNodeAnchors(doc, prefix) {
+      const aliasObjects = [];
+      const sourceObjects = /* @__PURE__ */ new Map();
+      let prevAnchors = null;
+      return {
+        onAnchor: (source) => {
+          aliasObjects.push(source);
+          prevAnchors ?? (prevAnchors = anchorNames(doc));
+          const anchor = findNewAnchor(prefix, prevAnchors);
+          prevAnchors.add(anchor);
+          return anchor;
+        },
+        /**
+         * With circular references, the source node is only resolved after all
+         * of its child nodes are. This is why anchors are set only after all of
+         * the nodes have been created.
+         */
+        setAnchors: () => {
+          for (const source of aliasObjects) {
+            const ref = sourceObjects.get(source);
+            if (typeof ref === "object" && ref.anchor && (identity.isScalar(ref.node) || identity.isCollection(ref.node))) {
+              ref.node.anchor = ref.anchor;
+            } else {
+              const error = new Error("Failed to resolve repeated object (this should not happen)");
+              error.source = source;
+              throw error;
+            }
+          }
+        },
+        sourceObjects
+      };
+    }
+    exports.anchorIsValid = anchorIsValid;
+    exports.anchorNames = anchorNames;
+    exports.createNodeAnchors = createNodeAnchors;
+    exports.findNewAnchor = findNewAnchor;
+  }
+});
+
+// node_modules/yaml/dist/doc/applyReviver.js
+var require_applyReviver = __commonJS({
+  "node_modules/yaml/dist/doc/applyReviver.js"(exports) {
+    "use strict";
+    function applyReviver(reviver, obj, key, val) {
+      if (val && typeof val === "object") {
+        if (Array.isArray(val)) {
+          for (let i = 0, len = val.length; i < len; ++i) {
+            const v0 = val[i];
+            const v1 = applyReviver(reviver, val, String(i), v0);
+            if (v1 === void 0)
+              delete val[i];
+            else if (v1 !== v0)
+              val[i] = v1;
+          }
+        } else if (val instanceof Map) {
+          for (const k of Array.from(val.keys())) {
+            const v0 = val.get(k);
+            const v1 = applyReviver(reviver, val, k, v0);
+            if (v1 === void 0)
+              val.delete(k);
+            else if (v1 !== v0)
+              val.set(k, v1);
+          }
+        } else if (val instanceof Set) {
+          for (const v0 of Array.from(val)) {
+            const v1 = applyReviver(reviver, val, v0, v0);
+            if (v1 === void 0)
+              val.delete(v0);
+            else if (v1 !== v0) {
+              val.delete(v0);
+              val.add(v1);
+            }
+          }
+        } else {
+          for (const [k, v0] of Object.entries(val)) {
+            const v1 = applyReviver(reviver, val, k, v0);
+            if (v1 === void 0)
+              delete val[k];
+            else if (v1 !== v0)
+              val[k] = v1;
+          }
+        }
+      }
+      return reviver.call(obj, key, val);
+    }
+    exports.applyReviver = applyReviver;
+  }
+});
+
+// node_modules/yaml/dist/nodes/toJS.js
+var require_toJS = __commonJS({
+  "node_modules/yaml/dist/nodes/toJS.js"(exports) {
+    "use strict";
+    var identity = require_identity();
+    function toJS(value, arg, ctx) {
+      if (Array.isArray(value))
+        return value.map((v, i) => toJS(v, String(i), ctx));
+      if (value && typeof value.toJSON === "function") {
+        if (!ctx || !identity.hasAnchor(value))
+          return value.toJSON(arg, ctx);
+        const data = { aliasCount: 0, count: 1, res: void 0 };
+        ctx.anchors.set(value, data);
+        ctx.onCreate = (res2) => {
+          data.res = res2;
+          delete ctx.onCreate;
+        };
+        const res = value.toJSON(arg, ctx);
+        if (ctx.onCreate)
+          ctx.onCreate(res);
+        return res;
+      }
+      if (typeof value === "bigint" && !ctx?.keep)
+        return Number(value);
+      return value;
+    }
+    exports.toJS = toJS;
+  }
+});
+
+// node_modules/yaml/dist/nodes/Node.js
+var require_Node = __commonJS({
+  "node_modules/yaml/dist/nodes/Node.js"(exports) {
+    "use strict";
+    var applyReviver = require_applyReviver();
+    var identity = require_identity();
+    var toJS = require_toJS();
+    var NodeBase = class {
+      constructor(type) {
+        Object.defineProperty(this, identity.NODE_TYPE, { value: type });
+      }
+      /** Create a copy of this node.  */
+      clone() {
+        const copy = Object.create(Object.getPrototypeOf(this), Object.getOwnPropertyDescriptors(this));
+        if (this.range)
+          copy.range = this.range.slice();
+        return copy;
+      }
+      /** A plain JavaScript representation of this node. */
+      toJS(doc, { mapAsMap, maxAliasCount, onAnchor, reviver } = {}) {
+        if (!identity.isDocument(doc))
+          throw new TypeError("A document argument is required");
+        const ctx = {
+          anchors: /* @__PURE__ */ new Map(),
+          doc,
+          keep: true,
+          mapAsMap: mapAsMap === true,
+          mapKeyWarned: false,
+          maxAliasCount: typeof maxAliasCount === "number" ? maxAliasCount : 100
+        };
+        const res = toJS.toJS(this, "", ctx);
+        if (typeof onAnchor === "function")
+          for (const { count, res: res2 } of ctx.anchors.values())
+            onAnchor(res2, count);
+        return typeof reviver === "function" ? applyReviver.applyReviver(reviver, { "": res }, "", res) : res;
+      }
+    };
+    exports.NodeBase = NodeBase;
+  }
+});
+
+// node_modules/yaml/dist/nodes/Alias.js
+var require_Alias = __commonJS({
+  "node_modules/yaml/dist/nodes/Alias.js"(exports) {
+    "use strict";
+    var anchors = require_anchors();
+    var visit = require_visit();
+    var identity = require_identity();
+    var Node = require_Node();
+    var toJS = require_toJS();
+    var Alias = class extends Node.NodeBase {
+      constructor(source) {
+        super(identity.ALIAS);
+        this.source = source;
+        Object.defineProperty(this, "tag", {
+          set() {
+            throw new Error("Alias nodes cannot have tags");
+          }
+        });
+      }
+      /**
+       * Resolve the value of this alias within `doc`, finding the last
+       * instance of the `source` anchor before this node.
+       */
+      resolve(doc, ctx) {
+        if (ctx?.maxAliasCount === 0)
+          throw new ReferenceError("Alias resolution is disabled");
+        let nodes;
+        if (ctx?.aliasResolveCache) {
+          nodes = ctx.aliasResolveCache;
+        } else {
+          nodes = [];
+          visit.visit(doc, {
+            Node: (_key, node) => {
+              if (identity.isAlias(node) || identity.hasAnchor(node))
+                nodes.push(node);
+            }
+          });
+          if (ctx)
+            ctx.aliasResolveCache = nodes;
+        }
+        let found = void 0;
+        for (const node of nodes) {
+          if (node === this)
+            break;
+          if (node.anchor === this.source)
+            found = node;
+        }
+        if (found && ctx) {
+          const { anchors: anchors2, doc: doc2, maxAliasCount } = ctx;
+          let data = anchors2.get(found);
+          if (!data) {
+            toJS.toJS(found, null, ctx);
+            data = anchors2.get(found);
+          }
+          if (data?.res === void 0) {
+            const msg = "This should not happen: Alias anchor was not resolved?";
+            throw new ReferenceError(msg);
+          }
+          if (maxAliasCount >= 0) {
+            data.count += 1;
+            if (data.aliasCount === 0)
+              data.aliasCount = getAliasCount(doc2, found, anchors2);
+            if (data.count * data.aliasCount > maxAliasCount) {
+              const msg = "Excessive alias count indicates a resource exhaustion attack";
+              throw new ReferenceError(msg);
+            }
+          }
+        }
+        return found;
+      }
+      toJSON(_arg, ctx) {
+        if (!ctx)
+          return { source: this.source };
+        const source = this.resolve(ctx.doc, ctx);
+        if (!source) {
+          const msg = `Unresolved alias (the anchor must be set before the alias): ${this.source}`;
+          throw new ReferenceError(msg);
+        }
+        return ctx.anchors.get(source).res;
+      }
+      toString(ctx, _onComment, _onChompKeep) {
+        const src = `*${this.source}`;
+        if (ctx) {
+          anchors.anchorIsValid(this.source);
+          if (ctx.options.verifyAliasOrder && !ctx.anchors.has(this.source)) {
+            const msg = `Unresolved alias (the anchor must be set before the alias): ${this.source}`;
+            throw new Error(msg);
+          }
+          if (ctx.implicitKey)
+            return `${src} `;
+        }
+        return src;
+      }
+    };
+    function getAliasCount(doc, node, anchors2) {
+      if (identity.isAlias(node)) {
+        const source = node.resolve(doc);
+        const anchor = anchors2 && source && anchors2.get(source);
+        return anchor ? anchor.count * anchor.aliasCount : 0;
+      } else if (identity.isCollection(node)) {
+        let count = 0;
+        for (const item of node.items) {
+          const c = getAliasCount(doc, item, anchors2);
+          if (c > count)
+            count = c;
+        }
+        return count;
+      } else if (identity.isPair(node)) {
+        const kc = getAliasCount(doc, node.key, anchors2);
+        const vc = getAliasCount(doc, node.value, anchors2);
+        return Math.max(kc, vc);
+      }
+      return 1;
+    }
+    exports.Alias = Alias;
+  }
+});
+
+// node_modules/yaml/dist/nodes/Scalar.js
+var require_Scalar = __commonJS({
+  "node_modules/yaml/dist/nodes/Scalar.js"(exports) {
+    "use strict";
+    var identity = require_identity();
+    var Node = require_Node();
+    var toJS = require_toJS();
+    var isScalarValue = (value) => !value || typeof value !== "function" && typeof value !== "object";
+    var Scalar = class extends Node.NodeBase {
+      constructor(value) {
+        super(identity.SCALAR);
+        this.value = value;
+      }
+      toJSON(arg, ctx) {
+        return ctx?.keep ? this.value : toJS.toJS(this.value, arg, ctx);
+      }
+      toString() {
+        return String(this.value);
+      }
+    };
+    Scalar.BLOCK_FOLDED = "BLOCK_FOLDED";
+    Scalar.BLOCK_LITERAL = "BLOCK_LITERAL";
+    Scalar.PLAIN = "PLAIN";
+    Scalar.QUOTE_DOUBLE = "QUOTE_DOUBLE";
+    Scalar.QUOTE_SINGLE = "QUOTE_SINGLE";
+    exports.Scalar = Scalar;
+    exports.isScalarValue = isScalarValue;
+  }
+});
+
+// node_modules/yaml/dist/doc/createNode.js
+var require_createNode = __commonJS({
+  "node_modules/yaml/dist/doc/createNode.js"(exports) {
+    "use strict";
+    var Alias = require_Alias();
+    var identity = require_identity();
+    var Scalar = require_Scalar();
+    var defaultTagPrefix = "tag:yaml.org,2002:";
+    function findTagObject(value, tagName, tags) {
+      if (tagName) {
+        const match = tags.filter((t) => t.tag === tagName);
+        const tagObj = match.find((t) => !t.format) ?? match[0];
+        if (!tagObj)
+          throw new Error(`Tag ${tagName} not found`);
+        return tagObj;
+      }
+      return tags.find((t) => t.identify?.(value) && !t.format);
+    }
+    function createNode(value, tagName, ctx) {
+      if (identity.isDocument(value))
+        value = value.contents;
+      if (identity.isNode(value))
+        return value;
+      if (identity.isPair(value)) {
+        const map = ctx.schema[identity.MAP].createNode?.(ctx.schema, null, ctx);
+        map.items.push(value);
+        return map;
+      }
+      if (value instanceof String || value instanceof Number || value instanceof Boolean || typeof BigInt !== "undefined" && value instanceof BigInt) {
+        value = value.valueOf();
+      }
+      const { aliasDuplicateObjects, onAnchor, onTagObj, schema, sourceObjects } = ctx;
+      let ref = void 0;
+      if (aliasDuplicateObjects && value && typeof value === "object") {
+        ref = sourceObjects.get(value);
+        if (ref) {
+          ref.anchor ?? (ref.anchor = onAnchor(value));
+          return new Alias.Alias(ref.anchor);
+        } else {
+          ref = { anchor: null, node: null };
+          sourceObjects.set(value, ref);
+        }
+      }
+      if (tagName?.startsWith("!!"))
+        tagName = defaultTagPrefix + tagName.slice(2);
+      let tagObj = findTagObject(value, tagName, schema.tags);
+      if (!tagObj) {
+        if (value && typeof value.toJSON === "function") {
+          value = value.toJSON();
+        }
+        if (!value || typeof value !== "object") {
+          const node2 = new Scalar.Scalar(value);
+          if (ref)
+            ref.node = node2;
+          return node2;
+        }
+        tagObj = value instanceof Map ? schema[identity.MAP] : Symbol.iterator in Object(value) ? schema[identity.SEQ] : schema[identity.MAP];
+      }
+      if (onTagObj) {
+        onTagObj(tagObj);
+        delete ctx.onTagObj;
+      }
+      const node = tagObj?.createNode ? tagObj.createNode(ctx.schema, value, ctx) : typeof tagObj?.nodeClass?.from === "function" ? tagObj.nodeClass.from(ctx.schema, value, ctx) : new Scalar.Scalar(value);
+      if (tagName)
+        node.tag = tagName;
+      else if (!tagObj.default)
+        node.tag = tagObj.tag;
+      if (ref)
+        ref.node = node;
+      return node;
+    }
+    exports.createNode = createNode;
+  }
+});
+
+// node_modules/yaml/dist/nodes/Collection.js
+var require_Collection = __commonJS({
+  "node_modules/yaml/dist/nodes/Collection.js"(exports) {
+    "use strict";
+    var createNode = require_createNode();
+    var identity = require_identity();
+    var Node = require_Node();
+    function collectionFromPath(schema, path, value) {
+      let v = value;
+      for (let i = path.length - 1; i >= 0; --i) {
+        const k = path[i];
+        if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
+          const a = [];
+          a[k] = v;
+          v = a;
+        } else {
+          v = /* @__PURE__ */ new Map([[k, v]]);
+        }
+      }
+      return createNode.createNode(v, void 0, {
+        aliasDuplicateObjects: false,
+        keepUndefined: false,
+        onAnchor: () => {
+          throw new Error("This should not happen, please report a bug.");
+        },
+        schema,
+        sourceObjects: /* @__PURE__ */ new Map()
+      });
+    }
+    var isEmptyPath = (path) => path == null || typeof path === "object" && !!path[Symbol.iterator]().next().done;
+    var Collection = class extends Node.NodeBase {
+      constructor(type, schema) {
+        super(type);
+        Object.defineProperty(this, "schema", {
+          value: schema,
+          configurable: true,
+          enumerable: false,
+          writable: true
+        });
+      }
+      /**
+       * Create a copy of this collection.
+       *
+       * @param schema - If defined, overwrites the original's schema
+       */
+      clone(schema) {
+        const copy = Object.create(Object.getPrototypeOf(this), Object.getOwnPropertyDescriptors(this));
+        if (schema)
+          copy.schema = schema;
+        copy.items = copy.items.map((it) => identity.isNode(it) || identity.isPair(it) ? it.clone(schema) : it);
+        if (this.range)
+          copy.range = this.range.slice();
+        return copy;
+      }
+      /**
+       * Adds a value to the collection. For `!!map` and `!!omap` the value must
+       * be a Pair instance or a `{ key, value }` object, which may not have a key
+       * that already exists in the map.
+       */
+      addIn(path, value) {
+        if (isEmptyPath(path))
+          this.add(value);
+        else {
+          const [key, ...rest] = path;
+          const node = this.get(key, true);
+          if (identity.isCollection(node))
+            node.addIn(rest, value);
+          else if (node === void 0 && this.schema)
+            this.set(key, collectionFromPath(this.schema, rest, value));
+          else
+            throw new Error(`Expected YAML collection at ${key}. Remaining path: ${rest}`);
+        }
+      }
+      /**
+       * Removes a value from the collection.
+       * @returns `true` if the item was found and removed.
+       */
+      deleteIn(path) {
+        const [key, ...rest] = path;
+        if (rest.length === 0)
+          return this.delete(key);
+        const node = this.get(key, true);
+        if (identity.isCollection(node))
+          return node.deleteIn(rest);
+        else
+          throw new Error(`Expected YAML collection at ${key}. Remaining path: ${rest}`);
+      }
+      /**
+       * Returns item at `key`, or `undefined` if not found. By default unwraps
+       * scalar values from their surrounding node; to disable set `keepScalar` to
+       * `true` (collections are always returned intact).
+       */
+      getIn(path, keepScalar) {
+        const [key, ...rest] = path;
+        const node = this.get(key, true);
+        if (rest.length === 0)
+          return !keepScalar && identity.isScalar(node) ? node.value : node;
+        else
+          return identity.isCollection(node) ? node.getIn(rest, keepScalar) : void 0;
+      }
+      hasAllNullValues(allowScalar) {
+        return this.items.every((node) => {
+          if (!identity.isPair(node))
+            return false;
+          const n = node.value;
+          return n == null || allowScalar && identity.isScalar(n) && n.value == null && !n.commentBefore && !n.comment && !n.tag;
+        });
+      }
+      /**
+       * Checks if the collection includes a value with the key `key`.
+       */
+      hasIn(path) {
+        const [key, ...rest] = path;
+        if (rest.length === 0)
+          return this.has(key);
+        const node = this.get(key, true);
+        return identity.isCollection(node) ? node.hasIn(rest) : false;
+      }
+      /**
+       * Sets a value in this collection. For `!!set`, `value` needs to be a
+       * boolean to add/remove the item from the set.
+       */
+      setIn(path, value) {
+        const [key, ...rest] = path;
+        if (rest.length === 0) {
+          this.set(key, value);
+        } else {
+          const node = this.get(key, true);
+          if (identity.isCollection(node))
+            node.setIn(rest, value);
+          else if (node === void 0 && this.schema)
+            this.set(key, collectionFromPath(this.schema, rest, value));
+          else
+            throw new Error(`Expected YAML collection at ${key}. Remaining path: ${rest}`);
+        }
+      }
+    };
+    exports.Collection = Collection;
+    exports.collectionFromPath = collectionFromPath;
+    exports.isEmptyPath = isEmptyPath;
+  }
+});
+
+// node_modules/yaml/dist/stringify/stringifyComment.js
+var require_stringifyComment = __commonJS({
+  "node_modules/yaml/dist/stringify/stringifyComment.js"(exports) {
+    "use strict";
+    var stringifyComment = (str) => str.replace(/^(?!$)(?: $)?/gm, "#");
+    function indentComment(comment, indent) {
+      if (/^\n+$/.test(comment))
+        return comment.substring(1);
+      return indent ? comment.replace(/^(?! *$)/gm, indent) : comment;
+    }
+    var lineComment = (str, indent, comment) => str.endsWith("\n") ? indentComment(comment, indent) : comment.includes("\n") ? "\n" + indentComment(comment, indent) : (str.endsWith(" ") ? "" : " ") + comment;
+    exports.indentComment = indentComment;
+    exports.lineComment = lineComment;
+    exports.stringifyComment = stringifyComment;
+  }
+});
+
+// node_modules/yaml/dist/stringify/foldFlowLines.js
+var require_foldFlowLines = __commonJS({
+  "node_modules/yaml/dist/stringify/foldFlowLines.js"(exports) {
+    "use strict";
+    var FOLD_FLOW = "flow";
+    var FOLD_BLOCK = "block";
+    var FOLD_QUOTED = "quoted";
+    function foldFlowLines(text, indent, mode = "flow", { indentAtStart, lineWidth = 80, minContentWidth = 20, onFold, onOverflow } = {}) {
+      if (!lineWidth || lineWidth < 0)
+        return text;
+      if (lineWidth < minContentWidth)
+        minContentWidth = 0;
+      const endStep = Math.max(1 + minContentWidth, 1 + lineWidth - indent.length);
+      if (text.length <= endStep)
+        return text;
+      const folds = [];
+      const escapedFolds = {};
+      let end = lineWidth - indent.length;
+      if (typeof indentAtStart === "number") {
+        if (indentAtStart > lineWidth - Math.max(2, minContentWidth))
+          folds.push(0);
+        else
+          end = lineWidth - indentAtStart;
+      }
+      let split = void 0;
+      let prev = void 0;
+      let overflow = false;
+      let i = -1;
+      let escStart = -1;
+      let escEnd = -1;
+      if (mode === FOLD_BLOCK) {
+        i = consumeMoreIndentedLines(text, i, indent.length);
+        if (i !== -1)
+          end = i + endStep;
+      }
+      for (let ch; ch = text[i += 1]; ) {
+        if (mode === FOLD_QUOTED && ch === "\\") {
+          escStart = i;
+          switch (text[i + 1]) {
+            case "x":
+              i += 3;
+              break;
+            case "u":
+              i += 5;
+              break;
+            case "U":
+              i += 9;
+              break;
+            default:
+              i += 1;
+          }
+          escEnd = i;
+        }
+        if (ch === "\n") {
+          if (mode === FOLD_BLOCK)
+            i = consumeMoreIndentedLines(text, i, indent.length);
+          end = i + indent.length + endStep;
+          split = void 0;
+        } else {
+          if (ch === " " && prev && prev !== " " && prev !== "\n" && prev !== "	") {
+            const next = text[i + 1];
+            if (next && next !== " " && next !== "\n" && next !== "	")
+              split = i;
+          }
+          if (i >= end) {
+            if (split) {
+              folds.push(split);
+              end = split + endStep;
+              split = void 0;
+            } else if (mode === FOLD_QUOTED) {
+              while (prev === " " || prev === "	") {
+                prev = ch;
+                ch = text[i += 1];
+                overflow = true;
+              }
+              const j = i > escEnd + 1 ? i - 2 : escStart - 1;
+              if (escapedFolds[j])
+                return text;
+              folds.push(j);
+              escapedFolds[j] = true;
+              end = j + endStep;
+              split = void 0;
+            } else {
+              overflow = true;
+            }
+          }
+        }
+        prev = ch;
+      }
+      if (overflow && onOverflow)
+        onOverflow();
+      if (folds.length === 0)
+        return text;
+      if (onFold)
+        onFold();
+      let res = text.slice(0, folds[0]);
+      for (let i2 = 0; i2 < folds.length; ++i2) {
+        const fold = folds[i2];
+        const end2 = folds[i2 + 1] || text.length;
+        if (fold === 0)
+          res = `
+${indent}${text.slice(0, end2)}`;
+        else {
+          if (mode === FOLD_QUOTED && escapedFolds[fold])
+            res += `${text[fold]}\\`;
+          res += `
+${indent}${text.slice(fold + 1, end2)}`;
+        }
+      }
+      return res;
+    }
+    function consumeMoreIndentedLines(text, i, indent) {
+      let end = i;
+      let start = i + 1;
+      let ch = text[start];
+      while (ch === " " || ch === "	") {
+        if (i < start + indent) {
+          ch = text[++i];
+        } else {
+          do {
+            ch = text[++i];
+          } while (ch && ch !== "\n");
+          end = i;
+          start = i + 1;
+          ch = text[start];
+        }
+      }
+      return end;
+    }
+    exports.FOLD_BLOCK = FOLD_BLOCK;
+    exports.FOLD_FLOW = FOLD_FLOW;
+    exports.FOLD_QUOTED = FOLD_QUOTED;
+    exports.foldFlowLines = foldFlowLines;
+  }
+});
+
+// node_modules/yaml/dist/stringify/stringifyString.js
+var require_stringifyString = __commonJS({
+  "node_modules/yaml/dist/stringify/stringifyString.js"(exports) {
+    "use strict";
+    var Scalar = require_Scalar();
+    var foldFlowLines = require_foldFlowLines();
+    var getFoldOptions = (ctx, isBlock) => ({
+      indentAtStart: isBlock ? ctx.indent.length : ctx.indentAtStart,
+      lineWidth: ctx.options.lineWidth,
+      minContentWidth: ctx.options.minContentWidth
+    });
+    var containsDocumentMarker = (str) => /^(%|---|\.\.\.)/m.test(str);
+    function lineLengthOverLimit(str, lineWidth, indentLength) {
+      if (!lineWidth || lineWidth < 0)
+        return false;
+      const limit = lineWidth - indentLength;
+      const strLen = str.length;
+      if (strLen <= limit)
+        return false;
+      for (let i = 0, start = 0; i < strLen; ++i) {
+        if (str[i] === "\n") {
+          if (i - start > limit)
+            return true;
+          start = i + 1;
+          if (strLen - start <= limit)
+            return false;
+        }
+      }
+      return true;
+    }
+    function doubleQuotedString(value, ctx) {
+      const json = JSON.stringify(value);
+      if (ctx.options.doubleQuotedAsJSON)
+        return json;
+      const { implicitKey } = ctx;
+      const minMultiLineLength = ctx.options.doubleQuotedMinMultiLineLength;
+      const indent = ctx.indent || (containsDocumentMarker(value) ? "  " : "");
+      let str = "";
+      let start = 0;
+      for (let i = 0, ch = json[i]; ch; ch = json[++i]) {
+        if (ch === " " && json[i + 1] === "\\" && json[i + 2] === "n") {
+          str += json.slice(start, i) + "\\ ";
+          i += 1;
+          start = i;
+          ch = "\\";
+        }
+        if (ch === "\\")
+          switch (json[i + 1]) {
+            case "u":
+              {
+                str += json.slice(start, i);
+                const code = json.substr(i + 2, 4);
+                switch (code) {
+                  case "0000":
+                    str += "\\0";
+                    break;
+                  case "0007":
+                    str += "\\a";
+                    break;
+                  case "000b":
+                    str += "\\v";
+                    break;
+                  case "001b":
+                    str += "\\e";
+                    break;
+                  case "0085":
+                    str += "\\N";
+                    break;
+                  case "00a0":
+                    str += "\\_";
+                    break;
+                  case "2028":
+                    str += "\\L";
+                    break;
+                  case "2029":
+                    str += "\\P";
+                    break;
+                  default:
+                    if (code.substr(0, 2) === "00")
+                      str += "\\x" + code.substr(2);
+                    else
+                      str += json.substr(i, 6);
+                }
+                i += 5;
+                start = i + 1;
+              }
+              break;
+            case "n":
+              if (implicitKey || json[i + 2] === '"' || json.length < minMultiLineLength) {
+                i += 1;
+              } else {
+                str += json.slice(start, i) + "\n\n";
+                while (json[i + 2] === "\\" && json[i + 3] === "n" && json[i + 4] !== '"') {
+                  str += "\n";
+                  i += 2;
+                }
+                str += indent;
+                if (json[i + 2] === " ")
+                  str += "\\";
+                i += 1;
+                start = i + 1;
+              }
+              break;
+            default:
+              i += 1;
+          }
+      }
+      str = start ? str + json.slice(start) : json;
+      return implicitKey ? str : foldFlowLines.foldFlowLines(str, indent, foldFlowLines.FOLD_QUOTED, getFoldOptions(ctx, false));
+    }
+    function singleQuotedString(value, ctx) {
+      if (ctx.options.singleQuote === false || ctx.implicitKey && value.includes("\n") || /[ \t]\n|\n[ \t]/.test(value))
+        return doubleQuotedString(value, ctx);
+      const indent = ctx.indent || (containsDocumentMarker(value) ? "  " : "");
+      const res = "'" + value.replace(/'/g, "''").replace(/\n+/g, `$&
+${indent}`) + "'";
+      return ctx.implicitKey ? res : foldFlowLines.foldFlowLines(res, indent, foldFlowLines.FOLD_FLOW, getFoldOptions(ctx, false));
+    }
+    function quotedString(value, ctx) {
+      const { singleQuote } = ctx.options;
+      let qs;
+      if (singleQuote === false)
+        qs = doubleQuotedString;
+      else {
+        const hasDouble = value.includes('"');
+        const hasSingle = value.includes("'");
+        if (hasDouble && !hasSingle)
+          qs = singleQuotedString;
+        else if (hasSingle && !hasDouble)
+          qs = doubleQuotedString;
+        else
+          qs = singleQuote ? singleQuotedString : doubleQuotedString;
+      }
+      return qs(value, ctx);
+    }
+    var blockEndNewlines;
+    try {
+      blockEndNewlines = new RegExp("(^|(?<!\n))\n+(?!\n|$)", "g");
+    } catch {
+      blockEndNewlines = /\n+(?!\n|$)/g;
+    }
+    function blockString({ comment, type, value }, ctx, onComment, onChompKeep) {
+      const { blockQuote, commentString, lineWidth } = ctx.options;
+      if (!blockQuote || /\n[\t ]+$/.test(value)) {
+        return quotedString(value, ctx);
+      }
+      const indent = ctx.indent || (ctx.forceBlockIndent || containsDocumentMarker(value) ? "  " : "");
+      const literal = blockQuote === "literal" ? true : blockQuote === "folded" || type === Scalar.Scalar.BLOCK_FOLDED ? false : type === Scalar.Scalar.BLOCK_LITERAL ? true : !lineLengthOverLimit(value, lineWidth, indent.length);
+      if (!value)
+        return literal ? "|\n" : ">\n";
+      let chomp;
+      let endStart;
+      for (endStart = value.length; endStart > 0; --endStart) {
+        const ch = value[endStart - 1];
+        if (ch !== "\n" && ch !== "	" && ch !== " ")
+          break;
+      }
+      let end = value.substring(endStart);
+      const endNlPos = end.indexOf("\n");
+      if (endNlPos === -1) {
+        chomp = "-";
+      } else if (value === end || endNlPos !== end.length - 1) {
+        chomp = "+";
+        if (onChompKeep)
+          onChompKeep();
+      } else {
+        chomp = "";
+      }
+      if (end) {
+        value = value.slice(0, -end.length);
+        if (end[end.length - 1] === "\n")
+          end = end.slice(0, -1);
+        end = end.replace(blockEndNewlines, `$&${indent}`);
+      }
+      let startWithSpace = false;
+      let startEnd;
+      let startNlPos = -1;
+      for (startEnd = 0; startEnd < value.length; ++startEnd) {
+        const ch = value[startEnd];
+        if (ch === " ")
+          startWithSpace = true;
+        else if (ch === "\n")
+          startNlPos = startEnd;
+        else
+          break;
+      }
+      let start = value.substring(0, startNlPos < startEnd ? startNlPos + 1 : startEnd);
+      if (start) {
+        value = value.substring(start.length);
+        start = start.replace(/\n+/g, `$&${indent}`);
+      }
+      const indentSize = indent ? "2" : "1";
+      let header = (startWithSpace ? indentSize : "") + chomp;
+      if (comment) {
+        header += " " + commentString(comment.replace(/ ?[\r\n]+/g, " "));
+        if (onComment)
+          onComment();
+      }
+      if (!literal) {
+        const foldedValue = value.replace(/\n+/g, "\n$&").replace(/(?:^|\n)([\t ].*)(?:([\n\t ]*)\n(?![\n\t ]))?/g, "$1$2").replace(/\n+/g, `$&${indent}`);
+        let literalFallback = false;
+        const foldOptions = getFoldOptions(ctx, true);
+        if (blockQuote !== "folded" && type !== Scalar.Scalar.BLOCK_FOLDED) {
+          foldOptions.onOverflow = () => {
+            literalFallback = true;
+          };
+        }
+        const body = foldFlowLines.foldFlowLines(`${start}${foldedValue}${end}`, indent, foldFlowLines.FOLD_BLOCK, foldOptions);
+        if (!literalFallback)
+          return `>${header}
+${indent}${body}`;
+      }
+      value = value.replace(/\n+/g, `$&${indent}`);
+      return `|${header}
+${indent}${start}${value}${end}`;
+    }
+    function plainString(item, ctx, onComment, onChompKeep) {
+      const { type, value } = item;
+      const { actualString, implicitKey, indent, indentStep, inFlow } = ctx;
+      if (implicitKey && value.includes("\n") || inFlow && /[[\]{},]/.test(value)) {
+        return quotedString(value, ctx);
+      }
+      if (/^[\n\t ,[\]{}#&*!|>'"%@`]|^[?-]$|^[?-][ \t]|[\n:][ \t]|[ \t]\n|[\n\t ]#|[\n\t :]$/.test(value)) {
+        return implicitKey || inFlow || !value.includes("\n") ? quotedString(value, ctx) : blockString(item, ctx, onComment, onChompKeep);
+      }
+      if (!implicitKey && !inFlow && type !== Scalar.Scalar.PLAIN && value.includes("\n")) {
+        return blockString(item, ctx, onComment, onChompKeep);
+      }
+      if (containsDocumentMarker(value)) {
+        if (indent === "") {
+          ctx.forceBlockIndent = true;
+          return blockString(item, ctx, onComment, onChompKeep);
+        } else if (implicitKey && indent === indentStep) {
+          return quotedString(value, ctx);
+        }
+      }
+      const str = value.replace(/\n+/g, `$&
+${indent}`);
+      if (actualString) {
+        const test = (tag) => tag.default && tag.tag !== "tag:yaml.org,2002:str" && tag.test?.test(str);
+        const { compat, tags } = ctx.doc.schema;
+        if (tags.some(test) || compat?.some(test))
+          return quotedString(value, ctx);
+      }
+      return implicitKey ? str : foldFlowLines.foldFlowLines(str, indent, foldFlowLines.FOLD_FLOW, getFoldOptions(ctx, false));
+    }
+    function stringifyString(item, ctx, onComment, onChompKeep) {
+      const { implicitKey, inFlow } = ctx;
+      const ss = typeof item.value === "string" ? item : Object.assign({}, item, { value: String(item.value) });
+      let { type } = item;
+      if (type !== Scalar.Scalar.QUOTE_DOUBLE) {
+        if (/[\x00-\x08\x0b-\x1f\x7f-\x9f\u{D800}-\u{DFFF}]/u.test(ss.value))
+          type = Scalar.Scalar.QUOTE_DOUBLE;
+      }
+      const _stringify = (_type) => {
+        switch (_type) {
+          case Scalar.Scalar.BLOCK_FOLDED:
+          case Scalar.Scalar.BLOCK_LITERAL:
+            return implicitKey || inFlow ? quotedString(ss.value, ctx) : blockString(ss, ctx, onComment, onChompKeep);
+          case Scalar.Scalar.QUOTE_DOUBLE:
+            return doubleQuotedString(ss.value, ctx);
+          case Scalar.Scalar.QUOTE_SINGLE:
+            return singleQuotedString(ss.value, ctx);
+          case Scalar.Scalar.PLAIN:
+            return plainString(ss, ctx, onComment, onChompKeep);
+          default:
+            return null;
+        }
+      };
+      let res = _stringify(type);
+      if (res === null) {
+        const { defaultKeyType, defaultStringType } = ctx.options;
+        const t = implicitKey && defaultKeyType || defaultStringType;
+        res = _stringify(t);
+        if (res === null)
+          throw new Error(`Unsupported default string type ${t}`);
+      }
+      return res;
+    }
+    exports.stringifyString = stringifyString;
+  }
+});
+
+// node_modules/yaml/dist/stringify/stringify.js
+var require_stringify = __commonJS({
+  "node_modules/yaml/dist/stringify/stringify.js"(exports) {
+    "use strict";
+    var anchors = require_anchors();
+    var identity = require_identity();
+    var stringifyComment = require_stringifyComment();
+    var stringifyString = require_stringifyString();
+    function createStringifyContext(doc, options) {
+      const opt = Object.assign({
+        blockQuote: true,
+        commentString: stringifyComment.stringifyComment,
+        defaultKeyType: null,
+        defaultStringType: "PLAIN",
+        directives: null,
+        doubleQuotedAsJSON: false,
+        doubleQuotedMinMultiLineLength: 40,
+        falseStr: "false",
+        flowCollectionPadding: true,
+        indentSeq: true,
+        lineWidth: 80,
+        minContentWidth: 20,
+        nullStr: "null",
+        simpleKeys: false,
+        singleQuote: null,
+        trailingComma: false,
+        trueStr: "true",
+        verifyAliasOrder: true
+      }, doc.schema.toStringOptions, options);
+      let inFlow;
+      switch (opt.collectionStyle) {
+        case "block":
+          inFlow = false;
+          break;
+        case "flow":
+          inFlow = true;
+          break;
+        default:
+          inFlow = null;
+      }
+      return {
+        anchors: /* @__PURE__ */ new Set(),
+        doc,
+        flowCollectionPadding: opt.flowCollectionPadding ? " " : "",
+        indent: "",
+        indentStep: typeof opt.indent === "number" ? " ".repeat(opt.indent) : "  ",
+        inFlow,
+        options: opt
+      };
+    }
+    function getTagObject(tags, item) {
+      if (item.tag) {
+        const match = tags.filter((t) => t.tag === item.tag);
+        if (match.length > 0)
+          return match.find((t) => t.format === item.format) ?? match[0];
+      }
+      let tagObj = void 0;
+      let obj;
+      if (identity.isScalar(item)) {
+        obj = item.value;
+        let match = tags.filter((t) => t.identify?.(obj));
+        if (match.length > 1) {
+          const testMatch = match.filter((t) => t.test);
+          if (testMatch.length > 0)
+            match = testMatch;
+        }
+        tagObj = match.find((t) => t.format === item.format) ?? match.find((t) => !t.format);
+      } else {
+        obj = item;
+        tagObj = tags.find((t) => t.nodeClass && obj instanceof t.nodeClass);
+      }
+      if (!tagObj) {
+        const name = obj?.constructor?.name ?? (obj === null ? "null" : typeof obj);
+        throw new Error(`Tag not resolved for ${name} value`);
+      }
+      return tagObj;
+    }
+    function stringifyProps(node, tagObj, { anchors: anchors$1, doc }) {
+      if (!doc.directives)
+        return "";
+      const props = [];
+      const anchor = (identity.isScalar(node) || identity.isCollection(node)) && node.anchor;
+      if (anchor && anchors.anchorIsValid(anchor)) {
+        anchors$1.add(anchor);
+        props.push(`&${anchor}`);
+      }
+      const tag = node.tag ?? (tagObj.default ? null : tagObj.tag);
+      if (tag)
+        props.push(doc.directives.tagString(tag));
+      return props.join(" ");
+    }
+    function stringify2(item, ctx, onComment, onChompKeep) {
+      if (identity.isPair(item))
+        return item.toString(ctx, onComment, onChompKeep);
+      if (identity.isAlias(item)) {
+        if (ctx.doc.directives)
+          return item.toString(ctx);
+        if (ctx.resolvedAliases?.has(item)) {
+          throw new TypeError(`Cannot stringify circular structure without alias nodes`);
+        } else {
+          if (ctx.resolvedAliases)
+            ctx.resolvedAliases.add(item);
+          else
+            ctx.resolvedAliases = /* @__PURE__ */ new Set([item]);
+          item = item.resolve(ctx.doc);
+        }
+      }
+      let tagObj = void 0;
+      const node = identity.isNode(item) ? item : ctx.doc.createNode(item, { onTagObj: (o) => tagObj = o });
+      tagObj ?? (tagObj = getTagObject(ctx.doc.schema.tags, node));
+      const props = stringifyProps(node, tagObj, ctx);
+      if (props.length > 0)
+        ctx.indentAtStart = (ctx.indentAtStart ?? 0) + props.length + 1;
+      const str = typeof tagObj.stringify === "function" ? tagObj.stringify(node, ctx, onComment, onChompKeep) : identity.isScalar(node) ? stringifyString.stringifyString(node, ctx, onComment, onChompKeep) : node.toString(ctx, onComment, onChompKeep);
+      if (!props)
+        return str;
+      return identity.isScalar(node) || str[0] === "{" || str[0] === "[" ? `${props} ${str}` : `${props}
+${ctx.indent}${str}`;
+    }
+    exports.createStringifyContext = createStringifyContext;
+    exports.stringify = stringify2;
+  }
+});
+
+// node_modules/yaml/dist/stringify/stringifyPair.js
+var require_stringifyPair = __commonJS({
+  "node_modules/yaml/dist/stringify/stringifyPair.js"(exports) {
+    "use strict";
+    var identity = require_identity();
+    var Scalar = require_Scalar();
+    var stringify2 = require_stringify();
+    var stringifyComment = require_stringifyComment();
+    function stringifyPair({ key, value }, ctx, onComment, onChompKeep) {
+      const { allNullValues, doc, indent, indentStep, options: { commentString, indentSeq, simpleKeys } } = ctx;
+      let keyComment = identity.isNode(key) && key.comment || null;
+      if (simpleKeys) {
+        if (keyComment) {
+          throw new Error("With simple keys, key nodes cannot have comments");
+        }
+        if (identity.isCollection(key) || !identity.isNode(key) && typeof key === "object") {
+          const msg = "With simple keys, collection cannot be used as a key value";
+          throw new Error(msg);
+        }
+      }
+      let explicitKey = !simpleKeys && (!key || keyComment && value == null && !ctx.inFlow || identity.isCollection(key) || (identity.isScalar(key) ? key.type === Scalar.Scalar.BLOCK_FOLDED || key.type === Scalar.Scalar.BLOCK_LITERAL : typeof key === "object"));
+      ctx = Object.assign({}, ctx, {
+        allNullValues: false,
+        implicitKey: !explicitKey && (simpleKeys || !allNullValues),
+        indent: indent + indentStep
+      });
+      let keyCommentDone = false;
+      let chompKeep = false;
+      let str = stringify2.stringify(key, ctx, () => keyCommentDone = true, () => chompKeep = true);
+      if (!explicitKey && !ctx.inFlow && str.length > 1024) {
+        if (simpleKeys)
+          throw new Error("With simple keys, single line scalar must not span more than 1024 characters");
+        explicitKey = true;
+      }
+      if (ctx.inFlow) {
+        if (allNullValues || value == null) {
+          if (keyCommentDone && onComment)
+            onComment();
+          return str === "" ? "?" : explicitKey ? `? ${str}` : str;
+        }
+      } else if (allNullValues && !simpleKeys || value == null && explicitKey) {
+        str = `? ${str}`;
+        if (keyComment && !keyCommentDone) {
+          str += stringifyComment.lineComment(str, ctx.indent, commentString(keyComment));
+        } else if (chompKeep && onChompKeep)
+          onChompKeep();
+        return str;
+      }
+      if (keyCommentDone)
+        keyComment = null;
+      if (explicitKey) {
+        if (keyComment)
+          str += stringifyComment.lineComment(str, ctx.indent, commentString(keyComment));
+        str = `? ${str}
+${indent}:`;
+      } else {
+        str = `${str}:`;
+        if (keyComment)
+          str += stringifyComment.lineComment(str, ctx.indent, commentString(keyComment));
+      }
+      let vsb, vcb, valueComment;
+      if (identity.isNode(value)) {
+        vsb = !!value.spaceBefore;
+        vcb = value.commentBefore;
+        valueComment = value.comment;
+      } else {
+        vsb = false;
+        vcb = null;
+        valueComment = null;
+        if (value && typeof value === "object")
+          value = doc.createNode(value);
+      }
+      ctx.implicitKey = false;
+      if (!explicitKey && !keyComment && identity.isScalar(value))
+        ctx.indentAtStart = str.length + 1;
+      chompKeep = false;
+      if (!indentSeq && indentStep.length >= 2 && !ctx.inFlow && !explicitKey && identity.isSeq(value) && !value.flow && !value.tag && !value.anchor) {
+        ctx.indent = ctx.indent.substring(2);
+      }
+      let valueCommentDone = false;
+      const valueStr = stringify2.stringify(value, ctx, () => valueCommentDone = true, () => chompKeep = true);
+      let ws = " ";
+      if (keyComment || vsb || vcb) {
+        ws = vsb ? "\n" : "";
+        if (vcb) {
+          const cs = commentString(vcb);
+          ws += `
+${stringifyComment.indentComment(cs, ctx.indent)}`;
+        }
+        if (valueStr === "" && !ctx.inFlow) {
+          if (ws === "\n" && valueComment)
+            ws = "\n\n";
+        } else {
+          ws += `
+${ctx.indent}`;
+        }
+      } else if (!explicitKey && identity.isCollection(value)) {
+        const vs0 = valueStr[0];
+        const nl0 = valueStr.indexOf("\n");
+        const hasNewline = nl0 !== -1;
+        const flow = ctx.inFlow ?? value.flow ?? value.items.length === 0;
+        if (hasNewline || !flow) {
+          let hasPropsLine = false;
+          if (hasNewline && (vs0 === "&" || vs0 === "!")) {
+            let sp0 = valueStr.indexOf(" ");
+            if (vs0 === "&" && sp0 !== -1 && sp0 < nl0 && valueStr[sp0 + 1] === "!") {
+              sp0 = valueStr.indexOf(" ", sp0 + 1);
+            }
+            if (sp0 === -1 || nl0 < sp0)
+              hasPropsLine = true;
+          }
+          if (!hasPropsLine)
+            ws = `
+${ctx.indent}`;
+        }
+      } else if (valueStr === "" || valueStr[0] === "\n") {
+        ws = "";
+      }
+      str += ws + valueStr;
+      if (ctx.inFlow) {
+        if (valueCommentDone && onComment)
+          onComment();
+      } else if (valueComment && !valueCommentDone) {
+        str += stringifyComment.lineComment(str, ctx.indent, commentString(valueComment));
+      } else if (chompKeep && onChompKeep) {
+        onChompKeep();
+      }
+      return str;
+    }
+    exports.stringifyPair = stringifyPair;
+  }
+});
+
+// node_modules/yaml/dist/log.js
+var require_log = __commonJS({
+  "node_modules/yaml/dist/log.js"(exports) {
+    "use strict";
+    var node_process = __require("process");
+    function debug(logLevel, ...messages) {
+      if (logLevel === "debug")
+        console.log(...messages);
+    }
+    function warn(logLevel, warning) {
+      if (logLevel === "debug" || logLevel === "warn") {
+        if (typeof node_process.emitWarning === "function")
+          node_process.emitWarning(warning);
+        else
+          console.warn(warning);
+      }
+    }
+    exports.debug = debug;
+    exports.warn = warn;
+  }
+});
+
+// node_modules/yaml/dist/schema/yaml-1.1/merge.js
+var require_merge = __commonJS({
+  "node_modules/yaml/dist/schema/yaml-1.1/merge.js"(exports) {
+    "use strict";
+    var identity = require_identity();
+    var Scalar = require_Scalar();
+    var MERGE_KEY = "<<";
+    var merge = {
+      identify: (value) => value === MERGE_KEY || typeof value === "symbol" && value.description === MERGE_KEY,
+      default: "key",
+      tag: "tag:yaml.org,2002:merge",
+      test: /^<<$/,
+      resolve: () => Object.assign(new Scalar.Scalar(Symbol(MERGE_KEY)), {
+        addToJSMap: addMergeToJSMap
+      }),
+      stringify: () => MERGE_KEY
+    };
+    var isMergeKey = (ctx, key) => (merge.identify(key) || identity.isScalar(key) && (!key.type || key.type === Scalar.Scalar.PLAIN) && merge.identify(key.value)) && ctx?.doc.schema.tags.some((tag) => tag.tag === merge.tag && tag.default);
+    function addMergeToJSMap(ctx, map, value) {
+      const source = resolveAliasValue(ctx, value);
+      if (identity.isSeq(source))
+        for (const it of source.items)
+          mergeValue(ctx, map, it);
+      else if (Array.isArray(source))
+        for (const it of source)
+          mergeValue(ctx, map, it);
+      else
+        mergeValue(ctx, map, source);
+    }
+    function mergeValue(ctx, map, value) {
+      const source = resolveAliasValue(ctx, value);
+      if (!identity.isMap(source))
+        throw new Error("Merge sources must be maps or map aliases");
+      const srcMap = source.toJSON(null, ctx, Map);
+      for (const [key, value2] of srcMap) {
+        if (map instanceof Map) {
+          if (!map.has(key))
+            map.set(key, value2);
+        } else if (map instanceof Set) {
+          map.add(key);
+        } else if (!Object.prototype.hasOwnProperty.call(map, key)) {
+          Object.defineProperty(map, key, {
+            value: value2,
+            writable: true,
+            enumerable: true,
+            configurable: true
+          });
+        }
+      }
+      return map;
+    }
+    function resolveAliasValue(ctx, value) {
+      return ctx && identity.isAlias(value) ? value.resolve(ctx.doc, ctx) : value;
+    }
+    exports.addMergeToJSMap = addMergeToJSMap;
+    exports.isMergeKey = isMergeKey;
+    exports.merge = merge;
+  }
+});
+
+// node_modules/yaml/dist/nodes/addPairToJSMap.js
+var require_addPairToJSMap = __commonJS({
+  "node_modules/yaml/dist/nodes/addPairToJSMap.js"(exports) {
+    "use strict";
+    var log = require_log();
+    var merge = require_merge();
+    var stringify2 = require_stringify();
+    var identity = require_identity();
+    var toJS = require_toJS();
+    function addPairToJSMap(ctx, map, { key, value }) {
+      if (identity.isNode(key) && key.addToJSMap)
+        key.addToJSMap(ctx, map, value);
+      else if (merge.isMergeKey(ctx, key))
+        merge.addMergeToJSMap(ctx, map, value);
+      else {
+        const jsKey = toJS.toJS(key, "", ctx);
+        if (map instanceof Map) {
+          map.set(jsKey, toJS.toJS(value, jsKey, ctx));
+        } else if (map instanceof Set) {
+          map.add(jsKey);
+        } else {
+          const stringKey = stringifyKey(key, jsKey, ctx);
+          const jsValue = toJS.toJS(value, stringKey, ctx);
+          if (stringKey in map)
+            Object.defineProperty(map, stringKey, {
+              value: jsValue,
+              writable: true,
+              enumerable: true,
+              configurable: true
+            });
+          else
+            map[stringKey] = jsValue;
+        }
+      }
+      return map;
+    }
+    function stringifyKey(key, jsKey, ctx) {
+      if (jsKey === null)
+        return "";
+      if (typeof jsKey !== "object")
+        return String(jsKey);
+      if (identity.isNode(key) && ctx?.doc) {
+        const strCtx = stringify2.createStringifyContext(ctx.doc, {});
+        strCtx.anchors = /* @__PURE__ */ new Set();
+        for (const node of ctx.anchors.keys())
+          strCtx.anchors.add(node.anchor);
+        strCtx.inFlow = true;
+        strCtx.inStringifyKey = true;
+        const strKey = key.toString(strCtx);
+        if (!ctx.mapKeyWarned) {
+          let jsonStr = JSON.stringify(strKey);
+          if (jsonStr.length > 40)
+            jsonStr = jsonStr.substring(0, 36) + '..."';
+          log.warn(ctx.doc.options.logLevel, `Keys with collection values will be stringified due to JS Object restrictions: ${jsonStr}. Set mapAsMap: true to use object keys.`);
+          ctx.mapKeyWarned = true;
+        }
+        return strKey;
+      }
+      return JSON.stringify(jsKey);
+    }
+    exports.addPairToJSMap = addPairToJSMap;
+  }
+});
+
+// node_modules/yaml/dist/nodes/Pair.js
+var require_Pair = __commonJS({
+  "node_modules/yaml/dist/nodes/Pair.js"(exports) {
+    "use strict";
+    var createNode = require_createNode();
+    var stringifyPair = require_stringifyPair();
+    var addPairToJSMap = require_addPairToJSMap();
+    var identity = require_identity();
+    function createPair(key, value, ctx) {
+      const k = createNode.createNode(key, void 0, ctx);
+      const v = createNode.createNode(value, void 0, ctx);
+      return new Pair(k, v);
+    }
+    var Pair = class _Pair {
+      constructor(key, value = null) {
+        Object.defineProperty(this, identity.NODE_TYPE, { value: identity.PAIR });
+        this.key = key;
+        this.value = value;
+      }
+      clone(schema) {
+        let { key, value } = this;
+        if (identity.isNode(key))
+          key = key.clone(schema);
+        if (identity.isNode(value))
+          value = value.clone(schema);
+        return new _Pair(key, value);
+      }
+      toJSON(_, ctx) {
+        const pair = ctx?.mapAsMap ? /* @__PURE__ */ new Map() : {};
+        return addPairToJSMap.addPairToJSMap(ctx, pair, this);
+      }
+      toString(ctx, onComment, onChompKeep) {
+        return ctx?.doc ? stringifyPair.stringifyPair(this, ctx, onComment, onChompKeep) : JSON.stringify(this);
+      }
+    };
+    exports.Pair = Pair;
+    exports.createPair = createPair;
+  }
+});
+
+// node_modules/yaml/dist/stringify/stringifyCollection.js
+var require_stringifyCollection = __commonJS({
+  "node_modules/yaml/dist/stringify/stringifyCollection.js"(exports) {
+    "use strict";
+    var identity = require_identity();
+    var stringify2 = require_stringify();
+    var stringifyComment = require_stringifyComment();
+    function stringifyCollection(collection, ctx, options) {
+      const flow = ctx.inFlow ?? collection.flow;
+      const stringify3 = flow ? stringifyFlowCollection : stringifyBlockCollection;
+      return stringify3(collection, ctx, options);
+    }
+    function stringifyBlockCollection({ comment, items }, ctx, { blockItemPrefix, flowChars, itemIndent, onChompKeep, onComment }) {
+      const { indent, options: { commentString } } = ctx;
+      const itemCtx = Object.assign({}, ctx, { indent: itemIndent, type: null });
+      let chompKeep = false;
+      const lines = [];
+      for (let i = 0; i < items.length; ++i) {
+        const item = items[i];
+        let comment2 = null;
+        if (identity.isNode(item)) {
+          if (!chompKeep && item.spaceBefore)
+            lines.push("");
+          addCommentBefore(ctx, lines, item.commentBefore, chompKeep);
+          if (item.comment)
+            comment2 = item.comment;
+        } else if (identity.isPair(item)) {
+          const ik = identity.isNode(item.key) ? item.key : null;
+          if (ik) {
+            if (!chompKeep && ik.spaceBefore)
+              lines.push("");
+            addCommentBefore(ctx, lines, ik.commentBefore, chompKeep);
+          }
+        }
+        chompKeep = false;
+        let str2 = stringify2.stringify(item, itemCtx, () => comment2 = null, () => chompKeep = true);
+        if (comment2)
+          str2 += stringifyComment.lineComment(str2, itemIndent, commentString(comment2));
+        if (chompKeep && comment2)
+          chompKeep = false;
+        lines.push(blockItemPrefix + str2);
+      }
+      let str;
+      if (lines.length === 0) {
+        str = flowChars.start + flowChars.end;
+      } else {
+        str = lines[0];
+        for (let i = 1; i < lines.length; ++i) {
+          const line = lines[i];
+          str += line ? `
+${indent}${line}` : "\n";
+        }
+      }
+      if (comment) {
+        str += "\n" + stringifyComment.indentComment(commentString(comment), indent);
+        if (onComment)
+          onComment();
+      } else if (chompKeep && onChompKeep)
+        onChompKeep();
+      return str;
+    }
+    function stringifyFlowCollection({ items }, ctx, { flowChars, itemIndent }) {
+      const { indent, indentStep, flowCollectionPadding: fcPadding, options: { commentString } } = ctx;
+      itemIndent += indentStep;
+      const itemCtx = Object.assign({}, ctx, {
+        indent: itemIndent,
+        inFlow: true,
+        type: null
+      });
+      let reqNewline = false;
+      let linesAtValue = 0;
+      const lines = [];
+      for (let i = 0; i < items.length; ++i) {
+        const item = items[i];
+        let comment = null;
+        if (identity.isNode(item)) {
+          if (item.spaceBefore)
+            lines.push("");
+          addCommentBefore(ctx, lines, item.commentBefore, false);
+          if (item.comment)
+            comment = item.comment;
+        } else if (identity.isPair(item)) {
+          const ik = identity.isNode(item.key) ? item.key : null;
+          if (ik) {
+            if (ik.spaceBefore)
+              lines.push("");
+            addCommentBefore(ctx, lines, ik.commentBefore, false);
+            if (ik.comment)
+              reqNewline = true;
+          }
+          const iv = identity.isNode(item.value) ? item.value : null;
+          if (iv) {
+            if (iv.comment)
+              comment = iv.comment;
+            if (iv.commentBefore)
+              reqNewline = true;
+          } else if (item.value == null && ik?.comment) {
+            comment = ik.comment;
+          }
+        }
+        if (comment)
+          reqNewline = true;
+        let str = stringify2.stringify(item, itemCtx, () => comment = null);
+        reqNewline || (reqNewline = lines.length > linesAtValue || str.includes("\n"));
+        if (i < items.length - 1) {
+          str += ",";
+        } else if (ctx.options.trailingComma) {
+          if (ctx.options.lineWidth > 0) {
+            reqNewline || (reqNewline = lines.reduce((sum, line) => sum + line.length + 2, 2) + (str.length + 2) > ctx.options.lineWidth);
+          }
+          if (reqNewline) {
+            str += ",";
+          }
+        }
+        if (comment)
+          str += stringifyComment.lineComment(str, itemIndent, commentString(comment));
+        lines.push(str);
+        linesAtValue = lines.length;
+      }
+      const { start, end } = flowChars;
+      if (lines.length === 0) {
+        return start + end;
+      } else {
+        if (!reqNewline) {
+          const len = lines.reduce((sum, line) => sum + line.length + 2, 2);
+          reqNewline = ctx.options.lineWidth > 0 && len > ctx.options.lineWidth;
+        }
+        if (reqNewline) {
+          let str = start;
+          for (const line of lines)
+            str += line ? `
+${indentStep}${indent}${line}` : "\n";
+          return `${str}
+${indent}${end}`;
+        } else {
+          return `${start}${fcPadding}${lines.join(" ")}${fcPadding}${end}`;
+        }
+      }
+    }
+    function addCommentBefore({ indent, options: { commentString } }, lines, comment, chompKeep) {
+      if (comment && chompKeep)
+        comment = comment.replace(/^\n+/, "");
+      if (comment) {
+        const ic = stringifyComment.indentComment(commentString(comment), indent);
+        lines.push(ic.trimStart());
+      }
+    }
+    exports.stringifyCollection = stringifyCollection;
+  }
+});
+
+// node_modules/yaml/dist/nodes/YAMLMap.js
+var require_YAMLMap = __commonJS({
+  "node_modules/yaml/dist/nodes/YAMLMap.js"(exports) {
+    "use strict";
+    var stringifyCollection = require_stringifyCollection();
+    var addPairToJSMap = require_addPairToJSMap();
+    var Collection = require_Collection();
+    var identity = require_identity();
+    var Pair = require_Pair();
+    var Scalar = require_Scalar();
+    function findPair(items, key) {
+      const k = identity.isScalar(key) ? key.value : key;
+      for (const it of items) {
+        if (identity.isPair(it)) {
+          if (it.key === key || it.key === k)
+            return it;
+          if (identity.isScalar(it.key) && it.key.value === k)
+            return it;
+        }
+      }
+      return void 0;
+    }
+    var YAMLMap = class extends Collection.Collection {
+      static get tagName() {
+        return "tag:yaml.org,2002:map";
+      }
+      constructor(schema) {
+        super(identity.MAP, schema);
+        this.items = [];
+      }
+      /**
+       * A generic collection parsing method that can be extended
+       * to other node classes that inherit from YAMLMap
+       */
+      static from(schema, obj, ctx) {
+        const { keepUndefined, replacer } = ctx;
+        const map = new this(schema);
+        const add = (key, value) => {
+          if (typeof replacer === "function")
+            value = replacer.call(obj, key, value);
+          else if (Array.isArray(replacer) && !replacer.includes(key))
+            return;
+          if (value !== void 0 || keepUndefined)
+            map.items.push(Pair.createPair(key, value, ctx));
+        };
+        if (obj instanceof Map) {
+          for (const [key, value] of obj)
+            add(key, value);
+        } else if (obj && typeof obj === "object") {
+          for (const key of Object.keys(obj))
+            add(key, obj[key]);
+        }
+        if (typeof schema.sortMapEntries === "function") {
+          map.items.sort(schema.sortMapEntries);
+        }
+        return map;
+      }
+      /**
+       * Adds a value to the collection.
+       *
+       * @param overwrite - If not set `true`, using a key that is already in the
+       *   collection will throw. Otherwise, overwrites the previous value.
+       */
+      add(pair, overwrite) {
+        let _pair;
+        if (identity.isPair(pair))
+          _pair = pair;
+        else if (!pair || typeof pair !== "object" || !("key" in pair)) {
+          _pair = new Pair.Pair(pair, pair?.value);
+        } else
+          _pair = new Pair.Pair(pair.key, pair.value);
+        const prev = findPair(this.items, _pair.key);
+        const sortEntries = this.schema?.sortMapEntries;
+        if (prev) {
+          if (!overwrite)
+            throw new Error(`Key ${_pair.key} already set`);
+          if (identity.isScalar(prev.value) && Scalar.isScalarValue(_pair.value))
+            prev.value.value = _pair.value;
+          else
+            prev.value = _pair.value;
+        } else if (sortEntries) {
+          const i = this.items.findIndex((item) => sortEntries(_pair, item) < 0);
+          if (i === -1)
+            this.items.push(_pair);
+          else
+            this.items.splice(i, 0, _pair);
+        } else {
+          this.items.push(_pair);
+        }
+      }
+      delete(key) {
+        const it = findPair(this.items, key);
+        if (!it)
+          return false;
+        const del = this.items.splice(this.items.indexOf(it), 1);
+        return del.length > 0;
+      }
+      get(key, keepScalar) {
+        const it = findPair(this.items, key);
+        const node = it?.value;
+        return (!keepScalar && identity.isScalar(node) ? node.value : node) ?? void 0;
+      }
+      has(key) {
+        return !!findPair(this.items, key);
+      }
+      set(key, value) {
+        this.add(new Pair.Pair(key, value), true);
+      }
+      /**
+       * @param ctx - Conversion context, originally set in Document#toJS()
+       * @param {Class} Type - If set, forces the returned collection type
+       * @returns Instance of Type, Map, or Object
+       */
+      toJSON(_, ctx, Type) {
+        const map = Type ? new Type() : ctx?.mapAsMap ? /* @__PURE__ */ new Map() : {};
+        if (ctx?.onCreate)
+          ctx.onCreate(map);
+        for (const item of this.items)
+          addPairToJSMap.addPairToJSMap(ctx, map, item);
+        return map;
+      }
+      toString(ctx, onComment, onChompKeep) {
+        if (!ctx)
+          return JSON.stringify(this);
+        for (const item of this.items) {
+          if (!identity.isPair(item))
+            throw new Error(`Map items must all be pairs; found ${JSON.stringify(item)} instead`);
+        }
+        if (!ctx.allNullValues && this.hasAllNullValues(false))
+          ctx = Object.assign({}, ctx, { allNullValues: true });
+        return stringifyCollection.stringifyCollection(this, ctx, {
+          blockItemPrefix: "",
+          flowChars: { start: "{", end: "}" },
+          itemIndent: ctx.indent || "",
+          onChompKeep,
+          onComment
+        });
+      }
+    };
+    exports.YAMLMap = YAMLMap;
+    exports.findPair = findPair;
+  }
+});
+
+// node_modules/yaml/dist/schema/common/map.js
+var require_map = __commonJS({
+  "node_modules/yaml/dist/schema/common/map.js"(exports) {
+    "use strict";
+    var identity = require_identity();
+    var YAMLMap = require_YAMLMap();
+    var map = {
+      collection: "map",
+      default: true,
+      nodeClass: YAMLMap.YAMLMap,
+      tag: "tag:yaml.org,2002:map",
+      resolve(map2, onError) {
+        if (!identity.isMap(map2))
+          onError("Expected a mapping for this tag");
+        return map2;
+      },
+      createNode: (schema, obj, ctx) => YAMLMap.YAMLMap.from(schema, obj, ctx)
+    };
+    exports.map = map;
+  }
+});
+
+// node_modules/yaml/dist/nodes/YAMLSeq.js
+var require_YAMLSeq = __commonJS({
+  "node_modules/yaml/dist/nodes/YAMLSeq.js"(exports) {
+    "use strict";
+    var createNode = require_createNode();
+    var stringifyCollection = require_stringifyCollection();
+    var Collection = require_Collection();
+    var identity = require_identity();
+    var Scalar = require_Scalar();
+    var toJS = require_toJS();
+    var YAMLSeq = class extends Collection.Collection {
+      static get tagName() {
+        return "tag:yaml.org,2002:seq";
+      }
+      constructor(schema) {
+        super(identity.SEQ, schema);
+        this.items = [];
+      }
+      add(value) {
+        this.items.push(value);
+      }
+      /**
+       * Removes a value from the collection.
+       *
+       * `key` must contain a representation of an integer for this to succeed.
+       * It may be wrapped in a `Scalar`.
+       *
+       * @returns `true` if the item was found and removed.
+       */
+      delete(key) {
+        const idx = asItemIndex(key);
+        if (typeof idx !== "number")
+          return false;
+        const del = this.items.splice(idx, 1);
+        return del.length > 0;
+      }
+      get(key, keepScalar) {
+        const idx = asItemIndex(key);
+        if (typeof idx !== "number")
+          return void 0;
+        const it = this.items[idx];
+        return !keepScalar && identity.isScalar(it) ? it.value : it;
+      }
+      /**
+       * Checks if the collection includes a value with the key `key`.
+       *
+       * `key` must contain a representation of an integer for this to succeed.
+       * It may be wrapped in a `Scalar`.
+       */
+      has(key) {
+        const idx = asItemIndex(key);
+        return typeof idx === "number" && idx < this.items.length;
+      }
+      /**
+       * Sets a value in this collection. For `!!set`, `value` needs to be a
+       * boolean to add/remove the item from the set.
+       *
+       * If `key` does not contain a representation of an integer, this will throw.
+       * It may be wrapped in a `Scalar`.
+       */
+      set(key, value) {
+        const idx = asItemIndex(key);
+        if (typeof idx !== "number")
+          throw new Error(`Expected a valid index, not ${key}.`);
+        const prev = this.items[idx];
+        if (identity.isScalar(prev) && Scalar.isScalarValue(value))
+          prev.value = value;
+        else
+          this.items[idx] = value;
+      }
+      toJSON(_, ctx) {
+        const seq = [];
+        if (ctx?.onCreate)
+          ctx.onCreate(seq);
+        let i = 0;
+        for (const item of this.items)
+          seq.push(toJS.toJS(item, String(i++), ctx));
+        return seq;
+      }
+      toString(ctx, onComment, onChompKeep) {
+        if (!ctx)
+          return JSON.stringify(this);
+        return stringifyCollection.stringifyCollection(this, ctx, {
+          blockItemPrefix: "- ",
+          flowChars: { start: "[", end: "]" },
+          itemIndent: (ctx.indent || "") + "  ",
+          onChompKeep,
+          onComment
+        });
+      }
+      static from(schema, obj, ctx) {
+        const { replacer } = ctx;
+        const seq = new this(schema);
+        if (obj && Symbol.iterator in Object(obj)) {
+          let i = 0;
+          for (let it of obj) {
+            if (typeof replacer === "function") {
+              const key = obj instanceof Set ? it : String(i++);
+              it = replacer.call(obj, key, it);
+            }
+            seq.items.push(createNode.createNode(it, void 0, ctx));
+          }
+        }
+        return seq;
+      }
+    };
+    function asItemIndex(key) {
+      let idx = identity.isScalar(key) ? key.value : key;
+      if (idx && typeof idx === "string")
+        idx = Number(idx);
+      return typeof idx === "number" && Number.isInteger(idx) && idx >= 0 ? idx : null;
+    }
+    exports.YAMLSeq = YAMLSeq;
+  }
+});
+
+// node_modules/yaml/dist/schema/common/seq.js
+var require_seq = __commonJS({
+  "node_modules/yaml/dist/schema/common/seq.js"(exports) {
+    "use strict";
+    var identity = require_identity();
+    var YAMLSeq = require_YAMLSeq();
+    var seq = {
+      collection: "seq",
+      default: true,
+      nodeClass: YAMLSeq.YAMLSeq,
+      tag: "tag:yaml.org,2002:seq",
+      resolve(seq2, onError) {
+        if (!identity.isSeq(seq2))
+          onError("Expected a sequence for this tag");
+        return seq2;
+      },
+      createNode: (schema, obj, ctx) => YAMLSeq.YAMLSeq.from(schema, obj, ctx)
+    };
+    exports.seq = seq;
+  }
+});
+
+// node_modules/yaml/dist/schema/common/string.js
+var require_string = __commonJS({
+  "node_modules/yaml/dist/schema/common/string.js"(exports) {
+    "use strict";
+    var stringifyString = require_stringifyString();
+    var string = {
+      identify: (value) => typeof value === "string",
+      default: true,
+      tag: "tag:yaml.org,2002:str",
+      resolve: (str) => str,
+      stringify(item, ctx, onComment, onChompKeep) {
+        ctx = Object.assign({ actualString: true }, ctx);
+        return stringifyString.stringifyString(item, ctx, onComment, onChompKeep);
+      }
+    };
+    exports.string = string;
+  }
+});
+
+// node_modules/yaml/dist/schema/common/null.js
+var require_null = __commonJS({
+  "node_modules/yaml/dist/schema/common/null.js"(exports) {
+    "use strict";
+    var Scalar = require_Scalar();
+    var nullTag = {
+      identify: (value) => value == null,
+      createNode: () => new Scalar.Scalar(null),
+      default: true,
+      tag: "tag:yaml.org,2002:null",
+      test: /^(?:~|[Nn]ull|NULL)?$/,
+      resolve: () => new Scalar.Scalar(null),
+      stringify: ({ source }, ctx) => typeof source === "string" && nullTag.test.test(source) ? source : ctx.options.nullStr
+    };
+    exports.nullTag = nullTag;
+  }
+});
+
+// node_modules/yaml/dist/schema/core/bool.js
+var require_bool = __commonJS({
+  "node_modules/yaml/dist/schema/core/bool.js"(exports) {
+    "use strict";
+    var Scalar = require_Scalar();
+    var boolTag = {
+      identify: (value) => typeof value === "boolean",
+      default: true,
+      tag: "tag:yaml.org,2002:bool",
+      test: /^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/,
+      resolve: (str) => new Scalar.Scalar(str[0] === "t" || str[0] === "T"),
+      stringify({ source, value }, ctx) {
+        if (source && boolTag.test.test(source)) {
+          const sv = source[0] === "t" || source[0] === "T";
+          if (value === sv)
+            return source;
+        }
+        return value ? ctx.options.trueStr : ctx.options.falseStr;
+      }
+    };
+    exports.boolTag = boolTag;
+  }
+});
+
+// node_modules/yaml/dist/stringify/stringifyNumber.js
+var require_stringifyNumber = __commonJS({
+  "node_modules/yaml/dist/stringify/stringifyNumber.js"(exports) {
+    "use strict";
+    function stringifyNumber({ format, minFractionDigits, tag, value }) {
+      if (typeof value === "bigint")
+        return String(value);
+      const num2 = typeof value === "number" ? value : Number(value);
+      if (!isFinite(num2))
+        return isNaN(num2) ? ".nan" : num2 < 0 ? "-.inf" : ".inf";
+      let n = Object.is(value, -0) ? "-0" : JSON.stringify(value);
+      if (!format && minFractionDigits && (!tag || tag === "tag:yaml.org,2002:float") && /^-?\d/.test(n) && !n.includes("e")) {
+        let i = n.indexOf(".");
+        if (i < 0) {
+          i = n.length;
+          n += ".";
+        }
+        let d = minFractionDigits - (n.length - i - 1);
+        while (d-- > 0)
+          n += "0";
+      }
+      return n;
+    }
+    exports.stringifyNumber = stringifyNumber;
+  }
+});
+
+// node_modules/yaml/dist/schema/core/float.js
+var require_float = __commonJS({
+  "node_modules/yaml/dist/schema/core/float.js"(exports) {
+    "use strict";
+    var Scalar = require_Scalar();
+    var stringifyNumber = require_stringifyNumber();
+    var floatNaN = {
+      identify: (value) => typeof value === "number",
+      default: true,
+      tag: "tag:yaml.org,2002:float",
+      test: /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/,
+      resolve: (str) => str.slice(-3).toLowerCase() === "nan" ? NaN : str[0] === "-" ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY,
+      stringify: stringifyNumber.stringifyNumber
+    };
+    var floatExp = {
+      identify: (value) => typeof value === "number",
+      default: true,
+      tag: "tag:yaml.org,2002:float",
+      format: "EXP",
+      test: /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$/,
+      resolve: (str) => parseFloat(str),
+      stringify(node) {
+        const num2 = Number(node.value);
+        return isFinite(num2) ? num2.toExponential() : stringifyNumber.stringifyNumber(node);
+      }
+    };
+    var float = {
+      identify: (value) => typeof value === "number",
+      default: true,
+      tag: "tag:yaml.org,2002:float",
+      test: /^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/,
+      resolve(str) {
+        const node = new Scalar.Scalar(parseFloat(str));
+        const dot = str.indexOf(".");
+        if (dot !== -1 && str[str.length - 1] === "0")
+          node.minFractionDigits = str.length - dot - 1;
+        return node;
+      },
+      stringify: stringifyNumber.stringifyNumber
+    };
+    exports.float = float;
+    exports.floatExp = floatExp;
+    exports.floatNaN = floatNaN;
+  }
+});
+
+// node_modules/yaml/dist/schema/core/int.js
+var require_int = __commonJS({
+  "node_modules/yaml/dist/schema/core/int.js"(exports) {
+    "use strict";
+    var stringifyNumber = require_stringifyNumber();
+    var intIdentify = (value) => typeof value === "bigint" || Number.isInteger(value);
+    var intResolve = (str, offset, radix, { intAsBigInt }) => intAsBigInt ? BigInt(str) : parseInt(str.substring(offset), radix);
+    function intStringify(node, radix, prefix) {
+      const { value } = node;
+      if (intIdentify(value) && value >= 0)
+        return prefix + value.toString(radix);
+      return stringifyNumber.stringifyNumber(node);
+    }
+    var intOct = {
+      identify: (value) => intIdentify(value) && value >= 0,
+      default: true,
+      tag: "tag:yaml.org,2002:int",
+      format: "OCT",
+      test: /^0o[0-7]+$/,
+      resolve: (str, _onError, opt) => intResolve(str, 2, 8, opt),
+      stringify: (node) => intStringify(node, 8, "0o")
+    };
+    var int = {
+      identify: intIdentify,
+      default: true,
+      tag: "tag:yaml.org,2002:int",
+      test: /^[-+]?[0-9]+$/,
+      resolve: (str, _onError, opt) => intResolve(str, 0, 10, opt),
+      stringify: stringifyNumber.stringifyNumber
+    };
+    var intHex = {
+      identify: (value) => intIdentify(value) && value >= 0,
+      default: true,
+      tag: "tag:yaml.org,2002:int",
+      format: "HEX",
+      test: /^0x[0-9a-fA-F]+$/,
+      resolve: (str, _onError, opt) => intResolve(str, 2, 16, opt),
+      stringify: (node) => intStringify(node, 16, "0x")
+    };
+    exports.int = int;
+    exports.intHex = intHex;
+    exports.intOct = intOct;
+  }
+});
+
+// node_modules/yaml/dist/schema/core/schema.js
+var require_schema = __commonJS({
+  "node_modules/yaml/dist/schema/core/schema.js"(exports) {
+    "use strict";
+    var map = require_map();
+    var _null = require_null();
+    var seq = require_seq();
+    var string = require_string();
+    var bool = require_bool();
+    var float = require_float();
+    var int = require_int();
+    var schema = [
+      map.map,
+      seq.seq,
+      string.string,
+      _null.nullTag,
+      bool.boolTag,
+      int.intOct,
+      int.int,
+      int.intHex,
+      float.floatNaN,
+      float.floatExp,
+      float.float
+    ];
+    exports.schema = schema;
+  }
+});
+
+// node_modules/yaml/dist/schema/json/schema.js
+var require_schema2 = __commonJS({
+  "node_modules/yaml/dist/schema/json/schema.js"(exports) {
+    "use strict";
+    var Scalar = require_Scalar();
+    var map = require_map();
+    var seq = require_seq();
+    function intIdentify(value) {
+      return typeof value === "bigint" || Number.isInteger(value);
+    }
+    var stringifyJSON = ({ value }) => JSON.stringify(value);
+    var jsonScalars = [
+      {
+        identify: (value) => typeof value === "string",
+        default: true,
+        tag: "tag:yaml.org,2002:str",
+        resolve: (str) => str,
+        stringify: stringifyJSON
+      },
+      {
+        identify: (value) => value == null,
+        createNode: () => new Scalar.Scalar(null),
+        default: true,
+        tag: "tag:yaml.org,2002:null",
+        test: /^null$/,
+        resolve: () => null,
+        stringify: stringifyJSON
+      },
+      {
+        identify: (value) => typeof value === "boolean",
+        default: true,
+        tag: "tag:yaml.org,2002:bool",
+        test: /^true$|^false$/,
+        resolve: (str) => str === "true",
+        stringify: stringifyJSON
+      },
+      {
+        identify: intIdentify,
+        default: true,
+        tag: "tag:yaml.org,2002:int",
+        test: /^-?(?:0|[1-9][0-9]*)$/,
+        resolve: (str, _onError, { intAsBigInt }) => intAsBigInt ? BigInt(str) : parseInt(str, 10),
+        stringify: ({ value }) => intIdentify(value) ? value.toString() : JSON.stringify(value)
+      },
+      {
+        identify: (value) => typeof value === "number",
+        default: true,
+        tag: "tag:yaml.org,2002:float",
+        test: /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]*)?(?:[eE][-+]?[0-9]+)?$/,
+        resolve: (str) => parseFloat(str),
+        stringify: stringifyJSON
+      }
+    ];
+    var jsonError = {
+      default: true,
+      tag: "",
+      test: /^/,
+      resolve(str, onError) {
+        onError(`Unresolved plain scalar ${JSON.stringify(str)}`);
+        return str;
+      }
+    };
+    var schema = [map.map, seq.seq].concat(jsonScalars, jsonError);
+    exports.schema = schema;
+  }
+});
+
+// node_modules/yaml/dist/schema/yaml-1.1/binary.js
+var require_binary = __commonJS({
+  "node_modules/yaml/dist/schema/yaml-1.1/binary.js"(exports) {
+    "use strict";
+    var node_buffer = __require("buffer");
+    var Scalar = require_Scalar();
+    var stringifyString = require_stringifyString();
+    var binary = {
+      identify: (value) => value instanceof Uint8Array,
+      // Buffer inherits from Uint8Array
+      default: false,
+      tag: "tag:yaml.org,2002:binary",
+      /**
+       * Returns a Buffer in node and an Uint8Array in browsers
+       *
+       * To use the resulting buffer as an image, you'll want to do something like:
+       *
+       *   const blob = new Blob([buffer], { type: 'image/jpeg' })
+       *   document.querySelector('#photo').src = URL.createObjectURL(blob)
+       */
+      resolve(src, onError) {
+        if (typeof node_buffer.Buffer === "function") {
+          return node_buffer.Buffer.from(src, "base64");
+        } else if (typeof atob === "function") {
+          const str = atob(src.replace(/[\n\r]/g, ""));
+          const buffer = new Uint8Array(str.length);
+          for (let i = 0; i < str.length; ++i)
+            buffer[i] = str.charCodeAt(i);
+          return buffer;
+        } else {
+          onError("This environment does not support reading binary tags; either Buffer or atob is required");
+          return src;
+        }
+      },
+      stringify({ comment, type, value }, ctx, onComment, onChompKeep) {
+        if (!value)
+          return "";
+        const buf = value;
+        let str;
+        if (typeof node_buffer.Buffer === "function") {
+          str = buf instanceof node_buffer.Buffer ? buf.toString("base64") : node_buffer.Buffer.from(buf.buffer).toString("base64");
+        } else if (typeof btoa === "function") {
+          let s = "";
+          for (let i = 0; i < buf.length; ++i)
+            s += String.fromCharCode(buf[i]);
+          str = btoa(s);
+        } else {
+          throw new Error("This environment does not support writing binary tags; either Buffer or btoa is required");
+        }
+        type ?? (type = Scalar.Scalar.BLOCK_LITERAL);
+        if (type !== Scalar.Scalar.QUOTE_DOUBLE) {
+          const lineWidth = Math.max(ctx.options.lineWidth - ctx.indent.length, ctx.options.minContentWidth);
+          const n = Math.ceil(str.length / lineWidth);
+          const lines = new Array(n);
+          for (let i = 0, o = 0; i < n; ++i, o += lineWidth) {
+            lines[i] = str.substr(o, lineWidth);
+          }
+          str = lines.join(type === Scalar.Scalar.BLOCK_LITERAL ? "\n" : " ");
+        }
+        return stringifyString.stringifyString({ comment, type, value: str }, ctx, onComment, onChompKeep);
+      }
+    };
+    exports.binary = binary;
+  }
+});
+
+// node_modules/yaml/dist/schema/yaml-1.1/pairs.js
+var require_pairs = __commonJS({
+  "node_modules/yaml/dist/schema/yaml-1.1/pairs.js"(exports) {
+    "use strict";
+    var identity = require_identity();
+    var Pair = require_Pair();
+    var Scalar = require_Scalar();
+    var YAMLSeq = require_YAMLSeq();
+    function resolvePairs(seq, onError) {
+      if (identity.isSeq(seq)) {
+        for (let i = 0; i < seq.items.length; ++i) {
+          let item = seq.items[i];
+          if (identity.isPair(item))
+            continue;
+          else if (identity.isMap(item)) {
+            if (item.items.length > 1)
+              onError("Each pair must have its own sequence indicator");
+            const pair = item.items[0] || new Pair.Pair(new Scalar.Scalar(null));
+            if (item.commentBefore)
+              pair.key.commentBefore = pair.key.commentBefore ? `${item.commentBefore}
+${pair.key.commentBefore}` : item.commentBefore;
+            if (item.comment) {
+              const cn = pair.value ?? pair.key;
+              cn.comment = cn.comment ? `${item.comment}
+${cn.comment}` : item.comment;
+            }
+            item = pair;
+          }
+          seq.items[i] = identity.isPair(item) ? item : new Pair.Pair(item);
+        }
+      } else
+        onError("Expected a sequence for this tag");
+      return seq;
+    }
+    function createPairs(schema, iterable, ctx) {
+      const { replacer } = ctx;
+      const pairs2 = new YAMLSeq.YAMLSeq(schema);
+      pairs2.tag = "tag:yaml.org,2002:pairs";
+      let i = 0;
+      if (iterable && Symbol.iterator in Object(iterable))
+        for (let it of iterable) {
+          if (typeof replacer === "function")
+            it = replacer.call(iterable, String(i++), it);
+          let key, value;
+          if (Array.isArray(it)) {
+            if (it.length === 2) {
+              key = it[0];
+              value = it[1];
+            } else
+              throw new TypeError(`Expected [key, value] tuple: ${it}`);
+          } else if (it && it instanceof Object) {
+            const keys = Object.keys(it);
+            if (keys.length === 1) {
+              key = keys[0];
+              value = it[key];
+            } else {
+              throw new TypeError(`Expected tuple with one key, not ${keys.length} keys`);
+            }
+          } else {
+            key = it;
+          }
+          pairs2.items.push(Pair.createPair(key, value, ctx));
+        }
+      return pairs2;
+    }
+    var pairs = {
+      collection: "seq",
+      default: false,
+      tag: "tag:yaml.org,2002:pairs",
+      resolve: resolvePairs,
+      createNode: createPairs
+    };
+    exports.createPairs = createPairs;
+    exports.pairs = pairs;
+    exports.resolvePairs = resolvePairs;
+  }
+});
+
+// node_modules/yaml/dist/schema/yaml-1.1/omap.js
+var require_omap = __commonJS({
+  "node_modules/yaml/dist/schema/yaml-1.1/omap.js"(exports) {
+    "use strict";
+    var identity = require_identity();
+    var toJS = require_toJS();
+    var YAMLMap = require_YAMLMap();
+    var YAMLSeq = require_YAMLSeq();
+    var pairs = require_pairs();
+    var YAMLOMap = class _YAMLOMap extends YAMLSeq.YAMLSeq {
+      constructor() {
+        super();
+        this.add = YAMLMap.YAMLMap.prototype.add.bind(this);
+        this.delete = YAMLMap.YAMLMap.prototype.delete.bind(this);
+        this.get = YAMLMap.YAMLMap.prototype.get.bind(this);
+        this.has = YAMLMap.YAMLMap.prototype.has.bind(this);
+        this.set = YAMLMap.YAMLMap.prototype.set.bind(this);
+        this.tag = _YAMLOMap.tag;
+      }
+      /**
+       * If `ctx` is given, the return type is actually `Map<unknown, unknown>`,
+       * but TypeScript won't allow widening the signature of a child method.
+       */
+      toJSON(_, ctx) {
+        if (!ctx)
+          return super.toJSON(_);
+        const map = /* @__PURE__ */ new Map();
+        if (ctx?.onCreate)
+          ctx.onCreate(map);
+        for (const pair of this.items) {
+          let key, value;
+          if (identity.isPair(pair)) {
+            key = toJS.toJS(pair.key, "", ctx);
+            value = toJS.toJS(pair.value, key, ctx);
+          } else {
+            key = toJS.toJS(pair, "", ctx);
+          }
+          if (map.has(key))
+            throw new Error("Ordered maps must not include duplicate keys");
+          map.set(key, value);
+        }
+        return map;
+      }
+      static from(schema, iterable, ctx) {
+        const pairs$1 = pairs.createPairs(schema, iterable, ctx);
+        const omap2 = new this();
+        omap2.items = pairs$1.items;
+        return omap2;
+      }
+    };
+    YAMLOMap.tag = "tag:yaml.org,2002:omap";
+    var omap = {
+      collection: "seq",
+      identify: (value) => value instanceof Map,
+      nodeClass: YAMLOMap,
+      default: false,
+      tag: "tag:yaml.org,2002:omap",
+      resolve(seq, onError) {
+        const pairs$1 = pairs.resolvePairs(seq, onError);
+        const seenKeys = [];
+        for (const { key } of pairs$1.items) {
+          if (identity.isScalar(key)) {
+            if (seenKeys.includes(key.value)) {
+              onError(`Ordered maps must not include duplicate keys: ${key.value}`);
+            } else {
+              seenKeys.push(key.value);
+            }
+          }
+        }
+        return Object.assign(new YAMLOMap(), pairs$1);
+      },
+      createNode: (schema, iterable, ctx) => YAMLOMap.from(schema, iterable, ctx)
+    };
+    exports.YAMLOMap = YAMLOMap;
+    exports.omap = omap;
+  }
+});
+
+// node_modules/yaml/dist/schema/yaml-1.1/bool.js
+var require_bool2 = __commonJS({
+  "node_modules/yaml/dist/schema/yaml-1.1/bool.js"(exports) {
+    "use strict";
+    var Scalar = require_Scalar();
+    function boolStringify({ value, source }, ctx) {
+      const boolObj = value ? trueTag : falseTag;
+      if (source && boolObj.test.test(source))
+        return source;
+      return value ? ctx.options.trueStr : ctx.options.falseStr;
+    }
+    var trueTag = {
+      identify: (value) => value === true,
+      default: true,
+      tag: "tag:yaml.org,2002:bool",
+      test: /^(?:Y|y|[Yy]es|YES|[Tt]rue|TRUE|[Oo]n|ON)$/,
+      resolve: () => new Scalar.Scalar(true),
+      stringify: boolStringify
+    };
+    var falseTag = {
+      identify: (value) => value === false,
+      default: true,
+      tag: "tag:yaml.org,2002:bool",
+      test: /^(?:N|n|[Nn]o|NO|[Ff]alse|FALSE|[Oo]ff|OFF)$/,
+      resolve: () => new Scalar.Scalar(false),
+      stringify: boolStringify
+    };
+    exports.falseTag = falseTag;
+    exports.trueTag = trueTag;
+  }
+});
+
+// node_modules/yaml/dist/schema/yaml-1.1/float.js
+var require_float2 = __commonJS({
+  "node_modules/yaml/dist/schema/yaml-1.1/float.js"(exports) {
+    "use strict";
+    var Scalar = require_Scalar();
+    var stringifyNumber = require_stringifyNumber();
+    var floatNaN = {
+      identify: (value) => typeof value === "number",
+      default: true,
+      tag: "tag:yaml.org,2002:float",
+      test: /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/,
+      resolve: (str) => str.slice(-3).toLowerCase() === "nan" ? NaN : str[0] === "-" ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY,
+      stringify: stringifyNumber.stringifyNumber
+    };
+    var floatExp = {
+      identify: (value) => typeof value === "number",
+      default: true,
+      tag: "tag:yaml.org,2002:float",
+      format: "EXP",
+      test: /^[-+]?(?:[0-9][0-9_]*)?(?:\.[0-9_]*)?[eE][-+]?[0-9]+$/,
+      resolve: (str) => parseFloat(str.replace(/_/g, "")),
+      stringify(node) {
+        const num2 = Number(node.value);
+        return isFinite(num2) ? num2.toExponential() : stringifyNumber.stringifyNumber(node);
+      }
+    };
+    var float = {
+      identify: (value) => typeof value === "number",
+      default: true,
+      tag: "tag:yaml.org,2002:float",
+      test: /^[-+]?(?:[0-9][0-9_]*)?\.[0-9_]*$/,
+      resolve(str) {
+        const node = new Scalar.Scalar(parseFloat(str.replace(/_/g, "")));
+        const dot = str.indexOf(".");
+        if (dot !== -1) {
+          const f = str.substring(dot + 1).replace(/_/g, "");
+          if (f[f.length - 1] === "0")
+            node.minFractionDigits = f.length;
+        }
+        return node;
+      },
+      stringify: stringifyNumber.stringifyNumber
+    };
+    exports.float = float;
+    exports.floatExp = floatExp;
+    exports.floatNaN = floatNaN;
+  }
+});
+
+// node_modules/yaml/dist/schema/yaml-1.1/int.js
+var require_int2 = __commonJS({
+  "node_modules/yaml/dist/schema/yaml-1.1/int.js"(exports) {
+    "use strict";
+    var stringifyNumber = require_stringifyNumber();
+    var intIdentify = (value) => typeof value === "bigint" || Number.isInteger(value);
+    function intResolve(str, offset, radix, { intAsBigInt }) {
+      const sign = str[0];
+      if (sign === "-" || sign === "+")
+        offset += 1;
+      str = str.substring(offset).replace(/_/g, "");
+      if (intAsBigInt) {
+        switch (radix) {
+          case 2:
+            str = `0b${str}`;
+            break;
+          case 8:
+            str = `0o${str}`;
+            break;
+          case 16:
+            str = `0x${str}`;
+            break;
+        }
+        const n2 = BigInt(str);
+        return sign === "-" ? BigInt(-1) * n2 : n2;
+      }
+      const n = parseInt(str, radix);
+      return sign === "-" ? -1 * n : n;
+    }
+    function intStringify(node, radix, prefix) {
+      const { value } = node;
+      if (intIdentify(value)) {
+        const str = value.toString(radix);
+        return value < 0 ? "-" + prefix + str.substr(1) : prefix + str;
+      }
+      return stringifyNumber.stringifyNumber(node);
+    }
+    var intBin = {
+      identify: intIdentify,
+      default: true,
+      tag: "tag:yaml.org,2002:int",
+      format: "BIN",
+      test: /^[-+]?0b[0-1_]+$/,
+      resolve: (str, _onError, opt) => intResolve(str, 2, 2, opt),
+      stringify: (node) => intStringify(node, 2, "0b")
+    };
+    var intOct = {
+      identify: intIdentify,
+      default: true,
+      tag: "tag:yaml.org,2002:int",
+      format: "OCT",
+      test: /^[-+]?0[0-7_]+$/,
+      resolve: (str, _onError, opt) => intResolve(str, 1, 8, opt),
+      stringify: (node) => intStringify(node, 8, "0")
+    };
+    var int = {
+      identify: intIdentify,
+      default: true,
+      tag: "tag:yaml.org,2002:int",
+      test: /^[-+]?[0-9][0-9_]*$/,
+      resolve: (str, _onError, opt) => intResolve(str, 0, 10, opt),
+      stringify: stringifyNumber.stringifyNumber
+    };
+    var intHex = {
+      identify: intIdentify,
+      default: true,
+      tag: "tag:yaml.org,2002:int",
+      format: "HEX",
+      test: /^[-+]?0x[0-9a-fA-F_]+$/,
+      resolve: (str, _onError, opt) => intResolve(str, 2, 16, opt),
+      stringify: (node) => intStringify(node, 16, "0x")
+    };
+    exports.int = int;
+    exports.intBin = intBin;
+    exports.intHex = intHex;
+    exports.intOct = intOct;
+  }
+});
+
+// node_modules/yaml/dist/schema/yaml-1.1/set.js
+var require_set = __commonJS({
+  "node_modules/yaml/dist/schema/yaml-1.1/set.js"(exports) {
+    "use strict";
+    var identity = require_identity();
+    var Pair = require_Pair();
+    var YAMLMap = require_YAMLMap();
+    var YAMLSet = class _YAMLSet extends YAMLMap.YAMLMap {
+      constructor(schema) {
+        super(schema);
+        this.tag = _YAMLSet.tag;
+      }
+      add(key) {
+        let pair;
+        if (identity.isPair(key))
+          pair = key;
+        else if (key && typeof key === "object" && "key" in key && "value" in key && key.value === null)
+          pair = new Pair.Pair(key.key, null);
+        else
+          pair = new Pair.Pair(key, null);
+        const prev = YAMLMap.findPair(this.items, pair.key);
+        if (!prev)
+          this.items.push(pair);
+      }
+      /**
+       * If `keepPair` is `true`, returns the Pair matching `key`.
+       * Otherwise, returns the value of that Pair's key.
+       */
+      get(key, keepPair) {
+        const pair = YAMLMap.findPair(this.items, key);
+        return !keepPair && identity.isPair(pair) ? identity.isScalar(pair.key) ? pair.key.value : pair.key : pair;
+      }
+      set(key, value) {
+        if (typeof value !== "boolean")
+          throw new Error(`Expected boolean value for set(key, value) in a YAML set, not ${typeof value}`);
+        const prev = YAMLMap.findPair(this.items, key);
+        if (prev && !value) {
+          this.items.splice(this.items.indexOf(prev), 1);
+        } else if (!prev && value) {
+          this.items.push(new Pair.Pair(key));
+        }
+      }
+      toJSON(_, ctx) {
+        return super.toJSON(_, ctx, Set);
+      }
+      toString(ctx, onComment, onChompKeep) {
+        if (!ctx)
+          return JSON.stringify(this);
+        if (this.hasAllNullValues(true))
+          return super.toString(Object.assign({}, ctx, { allNullValues: true }), onComment, onChompKeep);
+        else
+          throw new Error("Set items must all have null values");
+      }
+      static from(schema, iterable, ctx) {
+        const { replacer } = ctx;
+        const set2 = new this(schema);
+        if (iterable && Symbol.iterator in Object(iterable))
+          for (let value of iterable) {
+            if (typeof replacer === "function")
+              value = replacer.call(iterable, value, value);
+            set2.items.push(Pair.createPair(value, null, ctx));
+          }
+        return set2;
+      }
+    };
+    YAMLSet.tag = "tag:yaml.org,2002:set";
+    var set = {
+      collection: "map",
+      identify: (value) => value instanceof Set,
+      nodeClass: YAMLSet,
+      default: false,
+      tag: "tag:yaml.org,2002:set",
+      createNode: (schema, iterable, ctx) => YAMLSet.from(schema, iterable, ctx),
+      resolve(map, onError) {
+        if (identity.isMap(map)) {
+          if (map.hasAllNullValues(true))
+            return Object.assign(new YAMLSet(), map);
+          else
+            onError("Set items must all have null values");
+        } else
+          onError("Expected a mapping for this tag");
+        return map;
+      }
+    };
+    exports.YAMLSet = YAMLSet;
+    exports.set = set;
+  }
+});
+
+// node_modules/yaml/dist/schema/yaml-1.1/timestamp.js
+var require_timestamp = __commonJS({
+  "node_modules/yaml/dist/schema/yaml-1.1/timestamp.js"(exports) {
+    "use strict";
+    var stringifyNumber = require_stringifyNumber();
+    function parseSexagesimal(str, asBigInt) {
+      const sign = str[0];
+      const parts = sign === "-" || sign === "+" ? str.substring(1) : str;
+      const num2 = (n) => asBigInt ? BigInt(n) : Number(n);
+      const res = parts.replace(/_/g, "").split(":").reduce((res2, p) => res2 * num2(60) + num2(p), num2(0));
+      return sign === "-" ? num2(-1) * res : res;
+    }
+    function stringifySexagesimal(node) {
+      let { value } = node;
+      let num2 = (n) => n;
+      if (typeof value === "bigint")
+        num2 = (n) => BigInt(n);
+      else if (isNaN(value) || !isFinite(value))
+        return stringifyNumber.stringifyNumber(node);
+      let sign = "";
+      if (value < 0) {
+        sign = "-";
+        value *= num2(-1);
+      }
+      const _60 = num2(60);
+      const parts = [value % _60];
+      if (value < 60) {
+        parts.unshift(0);
+      } else {
+        value = (value - parts[0]) / _60;
+        parts.unshift(value % _60);
+        if (value >= 60) {
+          value = (value - parts[0]) / _60;
+          parts.unshift(value);
+        }
+      }
+      return sign + parts.map((n) => String(n).padStart(2, "0")).join(":").replace(/000000\d*$/, "");
+    }
+    var intTime = {
+      identify: (value) => typeof value === "bigint" || Number.isInteger(value),
+      default: true,
+      tag: "tag:yaml.org,2002:int",
+      format: "TIME",
+      test: /^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+$/,
+      resolve: (str, _onError, { intAsBigInt }) => parseSexagesimal(str, intAsBigInt),
+      stringify: stringifySexagesimal
+    };
+    var floatTime = {
+      identify: (value) => typeof value === "number",
+      default: true,
+      tag: "tag:yaml.org,2002:float",
+      format: "TIME",
+      test: /^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*$/,
+      resolve: (str) => parseSexagesimal(str, false),
+      stringify: stringifySexagesimal
+    };
+    var timestamp = {
+      identify: (value) => value instanceof Date,
+      default: true,
+      tag: "tag:yaml.org,2002:timestamp",
+      // If the time zone is omitted, the timestamp is assumed to be specified in UTC. The time part
+      // may be omitted altogether, resulting in a date format. In such a case, the time part is
+      // assumed to be 00:00:00Z (start of day, UTC).
+      test: RegExp("^([0-9]{4})-([0-9]{1,2})-([0-9]{1,2})(?:(?:t|T|[ \\t]+)([0-9]{1,2}):([0-9]{1,2}):([0-9]{1,2}(\\.[0-9]+)?)(?:[ \\t]*(Z|[-+][012]?[0-9](?::[0-9]{2})?))?)?$"),
+      resolve(str) {
+        const match = str.match(timestamp.test);
+        if (!match)
+          throw new Error("!!timestamp expects a date, starting with yyyy-mm-dd");
+        const [, year, month, day, hour, minute, second] = match.map(Number);
+        const millisec = match[7] ? Number((match[7] + "00").substr(1, 3)) : 0;
+        let date = Date.UTC(year, month - 1, day, hour || 0, minute || 0, second || 0, millisec);
+        const tz = match[8];
+        if (tz && tz !== "Z") {
+          let d = parseSexagesimal(tz, false);
+          if (Math.abs(d) < 30)
+            d *= 60;
+          date -= 6e4 * d;
+        }
+        return new Date(date);
+      },
+      stringify: ({ value }) => value?.toISOString().replace(/(T00:00:00)?\.000Z$/, "") ?? ""
+    };
+    exports.floatTime = floatTime;
+    exports.intTime = intTime;
+    exports.timestamp = timestamp;
+  }
+});
+
+// node_modules/yaml/dist/schema/yaml-1.1/schema.js
+var require_schema3 = __commonJS({
+  "node_modules/yaml/dist/schema/yaml-1.1/schema.js"(exports) {
+    "use strict";
+    var map = require_map();
+    var _null = require_null();
+    var seq = require_seq();
+    var string = require_string();
+    var binary = require_binary();
+    var bool = require_bool2();
+    var float = require_float2();
+    var int = require_int2();
+    var merge = require_merge();
+    var omap = require_omap();
+    var pairs = require_pairs();
+    var set = require_set();
+    var timestamp = require_timestamp();
+    var schema = [
+      map.map,
+      seq.seq,
+      string.string,
+      _null.nullTag,
+      bool.trueTag,
+      bool.falseTag,
+      int.intBin,
+      int.intOct,
+      int.int,
+      int.intHex,
+      float.floatNaN,
+      float.floatExp,
+      float.float,
+      binary.binary,
+      merge.merge,
+      omap.omap,
+      pairs.pairs,
+      set.set,
+      timestamp.intTime,
+      timestamp.floatTime,
+      timestamp.timestamp
+    ];
+    exports.schema = schema;
+  }
+});
+
+// node_modules/yaml/dist/schema/tags.js
+var require_tags = __commonJS({
+  "node_modules/yaml/dist/schema/tags.js"(exports) {
+    "use strict";
+    var map = require_map();
+    var _null = require_null();
+    var seq = require_seq();
+    var string = require_string();
+    var bool = require_bool();
+    var float = require_float();
+    var int = require_int();
+    var schema = require_schema();
+    var schema$1 = require_schema2();
+    var binary = require_binary();
+    var merge = require_merge();
+    var omap = require_omap();
+    var pairs = require_pairs();
+    var schema$2 = require_schema3();
+    var set = require_set();
+    var timestamp = require_timestamp();
+    var schemas = /* @__PURE__ */ new Map([
+      ["core", schema.schema],
+      ["failsafe", [map.map, seq.seq, string.string]],
+      ["json", schema$1.schema],
+      ["yaml11", schema$2.schema],
+      ["yaml-1.1", schema$2.schema]
+    ]);
+    var tagsByName = {
+      binary: binary.binary,
+      bool: bool.boolTag,
+      float: float.float,
+      floatExp: float.floatExp,
+      floatNaN: float.floatNaN,
+      floatTime: timestamp.floatTime,
+      int: int.int,
+      intHex: int.intHex,
+      intOct: int.intOct,
+      intTime: timestamp.intTime,
+      map: map.map,
+      merge: merge.merge,
+      null: _null.nullTag,
+      omap: omap.omap,
+      pairs: pairs.pairs,
+      seq: seq.seq,
+      set: set.set,
+      timestamp: timestamp.timestamp
+    };
+    var coreKnownTags = {
+      "tag:yaml.org,2002:binary": binary.binary,
+      "tag:yaml.org,2002:merge": merge.merge,
+      "tag:yaml.org,2002:omap": omap.omap,
+      "tag:yaml.org,2002:pairs": pairs.pairs,
+      "tag:yaml.org,2002:set": set.set,
+      "tag:yaml.org,2002:timestamp": timestamp.timestamp
+    };
+    function getTags(customTags, schemaName, addMergeTag) {
+      const schemaTags = schemas.get(schemaName);
+      if (schemaTags && !customTags) {
+        return addMergeTag && !schemaTags.includes(merge.merge) ? schemaTags.concat(merge.merge) : schemaTags.slice();
+      }
+      let tags = schemaTags;
+      if (!tags) {
+        if (Array.isArray(customTags))
+          tags = [];
+        else {
+          const keys = Array.from(schemas.keys()).filter((key) => key !== "yaml11").map((key) => JSON.stringify(key)).join(", ");
+          throw new Error(`Unknown schema "${schemaName}"; use one of ${keys} or define customTags array`);
+        }
+      }
+      if (Array.isArray(customTags)) {
+        for (const tag of customTags)
+          tags = tags.concat(tag);
+      } else if (typeof customTags === "function") {
+        tags = customTags(tags.slice());
+      }
+      if (addMergeTag)
+        tags = tags.concat(merge.merge);
+      return tags.reduce((tags2, tag) => {
+        const tagObj = typeof tag === "string" ? tagsByName[tag] : tag;
+        if (!tagObj) {
+          const tagName = JSON.stringify(tag);
+          const keys = Object.keys(tagsByName).map((key) => JSON.stringify(key)).join(", ");
+          throw new Error(`Unknown custom tag ${tagName}; use one of ${keys}`);
+        }
+        if (!tags2.includes(tagObj))
+          tags2.push(tagObj);
+        return tags2;
+      }, []);
+    }
+    exports.coreKnownTags = coreKnownTags;
+    exports.getTags = getTags;
+  }
+});
+
+// node_modules/yaml/dist/schema/Schema.js
+var require_Schema = __commonJS({
+  "node_modules/yaml/dist/schema/Schema.js"(exports) {
+    "use strict";
+    var identity = require_identity();
+    var map = require_map();
+    var seq = require_seq();
+    var string = require_string();
+    var tags = require_tags();
+    var sortMapEntriesByKey = (a, b) => a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
+    var Schema = class _Schema {
+      constructor({ compat, customTags, merge, resolveKnownTags, schema, sortMapEntries, toStringDefaults }) {
+        this.compat = Array.isArray(compat) ? tags.getTags(compat, "compat") : compat ? tags.getTags(null, compat) : null;
+        this.name = typeof schema === "string" && schema || "core";
+        this.knownTags = resolveKnownTags ? tags.coreKnownTags : {};
+        this.tags = tags.getTags(customTags, this.name, merge);
+        this.toStringOptions = toStringDefaults ?? null;
+        Object.defineProperty(this, identity.MAP, { value: map.map });
+        Object.defineProperty(this, identity.SCALAR, { value: string.string });
+        Object.defineProperty(this, identity.SEQ, { value: seq.seq });
+        this.sortMapEntries = typeof sortMapEntries === "function" ? sortMapEntries : sortMapEntries === true ? sortMapEntriesByKey : null;
+      }
+      clone() {
+        const copy = Object.create(_Schema.prototype, Object.getOwnPropertyDescriptors(this));
+        copy.tags = this.tags.slice();
+        return copy;
+      }
+    };
+    exports.Schema = Schema;
+  }
+});
+
+// node_modules/yaml/dist/stringify/stringifyDocument.js
+var require_stringifyDocument = __commonJS({
+  "node_modules/yaml/dist/stringify/stringifyDocument.js"(exports) {
+    "use strict";
+    var identity = require_identity();
+    var stringify2 = require_stringify();
+    var stringifyComment = require_stringifyComment();
+    function stringifyDocument(doc, options) {
+      const lines = [];
+      let hasDirectives = options.directives === true;
+      if (options.directives !== false && doc.directives) {
+        const dir = doc.directives.toString(doc);
+        if (dir) {
+          lines.push(dir);
+          hasDirectives = true;
+        } else if (doc.directives.docStart)
+          hasDirectives = true;
+      }
+      if (hasDirectives)
+        lines.push("---");
+      const ctx = stringify2.createStringifyContext(doc, options);
+      const { commentString } = ctx.options;
+      if (doc.commentBefore) {
+        if (lines.length !== 1)
+          lines.unshift("");
+        const cs = commentString(doc.commentBefore);
+        lines.unshift(stringifyComment.indentComment(cs, ""));
+      }
+      let chompKeep = false;
+      let contentComment = null;
+      if (doc.contents) {
+        if (identity.isNode(doc.contents)) {
+          if (doc.contents.spaceBefore && hasDirectives)
+            lines.push("");
+          if (doc.contents.commentBefore) {
+            const cs = commentString(doc.contents.commentBefore);
+            lines.push(stringifyComment.indentComment(cs, ""));
+          }
+          ctx.forceBlockIndent = !!doc.comment;
+          contentComment = doc.contents.comment;
+        }
+        const onChompKeep = contentComment ? void 0 : () => chompKeep = true;
+        let body = stringify2.stringify(doc.contents, ctx, () => contentComment = null, onChompKeep);
+        if (contentComment)
+          body += stringifyComment.lineComment(body, "", commentString(contentComment));
+        if ((body[0] === "|" || body[0] === ">") && lines[lines.length - 1] === "---") {
+          lines[lines.length - 1] = `--- ${body}`;
+        } else
+          lines.push(body);
+      } else {
+        lines.push(stringify2.stringify(doc.contents, ctx));
+      }
+      if (doc.directives?.docEnd) {
+        if (doc.comment) {
+          const cs = commentString(doc.comment);
+          if (cs.includes("\n")) {
+            lines.push("...");
+            lines.push(stringifyComment.indentComment(cs, ""));
+          } else {
+            lines.push(`... ${cs}`);
+          }
+        } else {
+          lines.push("...");
+        }
+      } else {
+        let dc = doc.comment;
+        if (dc && chompKeep)
+          dc = dc.replace(/^\n+/, "");
+        if (dc) {
+          if ((!chompKeep || contentComment) && lines[lines.length - 1] !== "")
+            lines.push("");
+          lines.push(stringifyComment.indentComment(commentString(dc), ""));
+        }
+      }
+      return lines.join("\n") + "\n";
+    }
+    exports.stringifyDocument = stringifyDocument;
+  }
+});
+
+// node_modules/yaml/dist/doc/Document.js
+var require_Document = __commonJS({
+  "node_modules/yaml/dist/doc/Document.js"(exports) {
+    "use strict";
+    var Alias = require_Alias();
+    var Collection = require_Collection();
+    var identity = require_identity();
+    var Pair = require_Pair();
+    var toJS = require_toJS();
+    var Schema = require_Schema();
+    var stringifyDocument = require_stringifyDocument();
+    var anchors = require_anchors();
+    var applyReviver = require_applyReviver();
+    var createNode = require_createNode();
+    var directives = require_directives();
+    var Document = class _Document {
+      constructor(value, replacer, options) {
+        this.commentBefore = null;
+        this.comment = null;
+        this.errors = [];
+        this.warnings = [];
+        Object.defineProperty(this, identity.NODE_TYPE, { value: identity.DOC });
+        let _replacer = null;
+        if (typeof replacer === "function" || Array.isArray(replacer)) {
+          _replacer = replacer;
+        } else if (options === void 0 && replacer) {
+          options = replacer;
+          replacer = void 0;
+        }
+        const opt = Object.assign({
+          intAsBigInt: false,
+          keepSourceTokens: false,
+          logLevel: "warn",
+          prettyErrors: true,
+          strict: true,
+          stringKeys: false,
+          uniqueKeys: true,
+          version: "1.2"
+        }, options);
+        this.options = opt;
+        let { version } = opt;
+        if (options?._directives) {
+          this.directives = options._directives.atDocument();
+          if (this.directives.yaml.explicit)
+            version = this.directives.yaml.version;
+        } else
+          this.directives = new directives.Directives({ version });
+        this.setSchema(version, options);
+        this.contents = value === void 0 ? null : this.createNode(value, _replacer, options);
+      }
+      /**
+       * Create a deep copy of this Document and its contents.
+       *
+       * Custom Node values that inherit from `Object` still refer to their original instances.
+       */
+      clone() {
+        const copy = Object.create(_Document.prototype, {
+          [identity.NODE_TYPE]: { value: identity.DOC }
+        });
+        copy.commentBefore = this.commentBefore;
+        copy.comment = this.comment;
+        copy.errors = this.errors.slice();
+        copy.warnings = this.warnings.slice();
+        copy.options = Object.assign({}, this.options);
+        if (this.directives)
+          copy.directives = this.directives.clone();
+        copy.schema = this.schema.clone();
+        copy.contents = identity.isNode(this.contents) ? this.contents.clone(copy.schema) : this.contents;
+        if (this.range)
+          copy.range = this.range.slice();
+        return copy;
+      }
+      /** Adds a value to the document. */
+      add(value) {
+        if (assertCollection(this.contents))
+          this.contents.add(value);
+      }
+      /** Adds a value to the document. */
+      addIn(path, value) {
+        if (assertCollection(this.contents))
+          this.contents.addIn(path, value);
+      }
+      /**
+       * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
+       *
+       * If `node` already has an anchor, `name` is ignored.
+       * Otherwise, the `node.anchor` value will be set to `name`,
+       * or if an anchor with that name is already present in the document,
+       * `name` will be used as a prefix for a new unique anchor.
+       * If `name` is undefined, the generated anchor will use 'a' as a prefix.
+       */
+      createAlias(node, name) {
+        if (!node.anchor) {
+          const prev = anchors.anchorNames(this);
+          node.anchor = // eslint-disable-next-line @typescript-eslint/prefer-nullish-coalescing
+          !name || prev.has(name) ? anchors.findNewAnchor(name || "a", prev) : name;
+        }
+        return new Alias.Alias(node.anchor);
+      }
+      createNode(value, replacer, options) {
+        let _replacer = void 0;
+        if (typeof replacer === "function") {
+          value = replacer.call({ "": value }, "", value);
+          _replacer = replacer;
+        } else if (Array.isArray(replacer)) {
+          const keyToStr = (v) => typeof v === "number" || v instanceof String || v instanceof Number;
+          const asStr = replacer.filter(keyToStr).map(String);
+          if (asStr.length > 0)
+            replacer = replacer.concat(asStr);
+          _replacer = replacer;
+        } else if (options === void 0 && replacer) {
+          options = replacer;
+          replacer = void 0;
+        }
+        const { aliasDuplicateObjects, anchorPrefix, flow, keepUndefined, onTagObj, tag } = options ?? {};
+        const { onAnchor, setAnchors, sourceObjects } = anchors.createNodeAnchors(
+          this,
+          // eslint-disable-next-line @typescript-eslint/prefer-nullish-coalescing
+          anchorPrefix || "a"
+        );
+        const ctx = {
+          aliasDuplicateObjects: aliasDuplicateObjects ?? true,
+          keepUndefined: keepUndefined ?? false,
+          onAnchor,
+          onTagObj,
+          replacer: _replacer,
+          schema: this.schema,
+          sourceObjects
+        };
+        const node = createNode.createNode(value, tag, ctx);
+        if (flow && identity.isCollection(node))
+          node.flow = true;
+        setAnchors();
+        return node;
+      }
+      /**
+       * Convert a key and a value into a `Pair` using the current schema,
+       * recursively wrapping all values as `Scalar` or `Collection` nodes.
+       */
+      createPair(key, value, options = {}) {
+        const k = this.createNode(key, null, options);
+        const v = this.createNode(value, null, options);
+        return new Pair.Pair(k, v);
+      }
+      /**
+       * Removes a value from the document.
+       * @returns `true` if the item was found and removed.
+       */
+      delete(key) {
+        return assertCollection(this.contents) ? this.contents.delete(key) : false;
+      }
+      /**
+       * Removes a value from the document.
+       * @returns `true` if the item was found and removed.
+       */
+      deleteIn(path) {
+        if (Collection.isEmptyPath(path)) {
+          if (this.contents == null)
+            return false;
+          this.contents = null;
+          return true;
+        }
+        return assertCollection(this.contents) ? this.contents.deleteIn(path) : false;
+      }
+      /**
+       * Returns item at `key`, or `undefined` if not found. By default unwraps
+       * scalar values from their surrounding node; to disable set `keepScalar` to
+       * `true` (collections are always returned intact).
+       */
+      get(key, keepScalar) {
+        return identity.isCollection(this.contents) ? this.contents.get(key, keepScalar) : void 0;
+      }
+      /**
+       * Returns item at `path`, or `undefined` if not found. By default unwraps
+       * scalar values from their surrounding node; to disable set `keepScalar` to
+       * `true` (collections are always returned intact).
+       */
+      getIn(path, keepScalar) {
+        if (Collection.isEmptyPath(path))
+          return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path, keepScalar) : void 0;
+      }
+      /**
+       * Checks if the document includes a value with the key `key`.
+       */
+      has(key) {
+        return identity.isCollection(this.contents) ? this.contents.has(key) : false;
+      }
+      /**
+       * Checks if the document includes a value at `path`.
+       */
+      hasIn(path) {
+        if (Collection.isEmptyPath(path))
+          return this.contents !== void 0;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path) : false;
+      }
+      /**
+       * Sets a value in this document. For `!!set`, `value` needs to be a
+       * boolean to add/remove the item from the set.
+       */
+      set(key, value) {
+        if (this.contents == null) {
+          this.contents = Collection.collectionFromPath(this.schema, [key], value);
+        } else if (assertCollection(this.contents)) {
+          this.contents.set(key, value);
+        }
+      }
+      /**
+       * Sets a value in this document. For `!!set`, `value` needs to be a
+       * boolean to add/remove the item from the set.
+       */
+      setIn(path, value) {
+        if (Collection.isEmptyPath(path)) {
+          this.contents = value;
+        } else if (this.contents == null) {
+          this.contents = Collection.collectionFromPath(this.schema, Array.from(path), value);
+        } else if (assertCollection(this.contents)) {
+          this.contents.setIn(path, value);
+        }
+      }
+      /**
+       * Change the YAML version and schema used by the document.
+       * A `null` version disables support for directives, explicit tags, anchors, and aliases.
+       * It also requires the `schema` option to be given as a `Schema` instance value.
+       *
+       * Overrides all previously set schema options.
+       */
+      setSchema(version, options = {}) {
+        if (typeof version === "number")
+          version = String(version);
+        let opt;
+        switch (version) {
+          case "1.1":
+            if (this.directives)
+              this.directives.yaml.version = "1.1";
+            else
+              this.directives = new directives.Directives({ version: "1.1" });
+            opt = { resolveKnownTags: false, schema: "yaml-1.1" };
+            break;
+          case "1.2":
+          case "next":
+            if (this.directives)
+              this.directives.yaml.version = version;
+            else
+              this.directives = new directives.Directives({ version });
+            opt = { resolveKnownTags: true, schema: "core" };
+            break;
+          case null:
+            if (this.directives)
+              delete this.directives;
+            opt = null;
+            break;
+          default: {
+            const sv = JSON.stringify(version);
+            throw new Error(`Expected '1.1', '1.2' or null as first argument, but found: ${sv}`);
+          }
+        }
+        if (options.schema instanceof Object)
+          this.schema = options.schema;
+        else if (opt)
+          this.schema = new Schema.Schema(Object.assign(opt, options));
+        else
+          throw new Error(`With a null YAML version, the { schema: Schema } option is required`);
+      }
+      // json & jsonArg are only used from toJSON()
+      toJS({ json, jsonArg, mapAsMap, maxAliasCount, onAnchor, reviver } = {}) {
+        const ctx = {
+          anchors: /* @__PURE__ */ new Map(),
+          doc: this,
+          keep: !json,
+          mapAsMap: mapAsMap === true,
+          mapKeyWarned: false,
+          maxAliasCount: typeof maxAliasCount === "number" ? maxAliasCount : 100
+        };
+        const res = toJS.toJS(this.contents, jsonArg ?? "", ctx);
+        if (typeof onAnchor === "function")
+          for (const { count, res: res2 } of ctx.anchors.values())
+            onAnchor(res2, count);
+        return typeof reviver === "function" ? applyReviver.applyReviver(reviver, { "": res }, "", res) : res;
+      }
+      /**
+       * A JSON representation of the document `contents`.
+       *
+       * @param jsonArg Used by `JSON.stringify` to indicate the array index or
+       *   property name.
+       */
+      toJSON(jsonArg, onAnchor) {
+        return this.toJS({ json: true, jsonArg, mapAsMap: false, onAnchor });
+      }
+      /** A YAML representation of the document. */
+      toString(options = {}) {
+        if (this.errors.length > 0)
+          throw new Error("Document with errors cannot be stringified");
+        if ("indent" in options && (!Number.isInteger(options.indent) || Number(options.indent) <= 0)) {
+          const s = JSON.stringify(options.indent);
+          throw new Error(`"indent" option must be a positive integer, not ${s}`);
+        }
+        return stringifyDocument.stringifyDocument(this, options);
+      }
+    };
+    function assertCollection(contents) {
+      if (identity.isCollection(contents))
+        return true;
+      throw new Error("Expected a YAML collection as document contents");
+    }
+    exports.Document = Document;
+  }
+});
+
+// node_modules/yaml/dist/errors.js
+var require_errors = __commonJS({
+  "node_modules/yaml/dist/errors.js"(exports) {
+    "use strict";
+    var YAMLError = class extends Error {
+      constructor(name, pos, code, message) {
+        super();
+        this.name = name;
+        this.code = code;
+        this.message = message;
+        this.pos = pos;
+      }
+    };
+    var YAMLParseError = class extends YAMLError {
+      constructor(pos, code, message) {
+        super("YAMLParseError", pos, code, message);
+      }
+    };
+    var YAMLWarning = class extends YAMLError {
+      constructor(pos, code, message) {
+        super("YAMLWarning", pos, code, message);
+      }
+    };
+    var prettifyError = (src, lc) => (error) => {
+      if (error.pos[0] === -1)
+        return;
+      error.linePos = error.pos.map((pos) => lc.linePos(pos));
+      const { line, col } = error.linePos[0];
+      error.message += ` at line ${line}, column ${col}`;
+      let ci = col - 1;
+      let lineStr = src.substring(lc.lineStarts[line - 1], lc.lineStarts[line]).replace(/[\n\r]+$/, "");
+      if (ci >= 60 && lineStr.length > 80) {
+        const trimStart = Math.min(ci - 39, lineStr.length - 79);
+        lineStr = "\u2026" + lineStr.substring(trimStart);
+        ci -= trimStart - 1;
+      }
+      if (lineStr.length > 80)
+        lineStr = lineStr.substring(0, 79) + "\u2026";
+      if (line > 1 && /^ *$/.test(lineStr.substring(0, ci))) {
+        let prev = src.substring(lc.lineStarts[line - 2], lc.lineStarts[line - 1]);
+        if (prev.length > 80)
+          prev = prev.substring(0, 79) + "\u2026\n";
+        lineStr = prev + lineStr;
+      }
+      if (/[^ ]/.test(lineStr)) {
+        let count = 1;
+        const end = error.linePos[1];
+        if (end?.line === line && end.col > col) {
+          count = Math.max(1, Math.min(end.col - col, 80 - ci));
+        }
+        const pointer = " ".repeat(ci) + "^".repeat(count);
+        error.message += `:
+
+${lineStr}
+${pointer}
+`;
+      }
+    };
+    exports.YAMLError = YAMLError;
+    exports.YAMLParseError = YAMLParseError;
+    exports.YAMLWarning = YAMLWarning;
+    exports.prettifyError = prettifyError;
+  }
+});
+
+// node_modules/yaml/dist/compose/resolve-props.js
+var require_resolve_props = __commonJS({
+  "node_modules/yaml/dist/compose/resolve-props.js"(exports) {
+    "use strict";
+    function resolveProps(tokens, { flow, indicator, next, offset, onError, parentIndent, startOnNewline }) {
+      let spaceBefore = false;
+      let atNewline = startOnNewline;
+      let hasSpace = startOnNewline;
+      let comment = "";
+      let commentSep = "";
+      let hasNewline = false;
+      let reqSpace = false;
+      let tab = null;
+      let anchor = null;
+      let tag = null;
+      let newlineAfterProp = null;
+      let comma = null;
+      let found = null;
+      let start = null;
+      for (const token of tokens) {
+        if (reqSpace) {
+          if (token.type !== "space" && token.type !== "newline" && token.type !== "comma")
+            onError(token.offset, "MISSING_CHAR", "Tags and anchors must be separated from the next token by white space");
+          reqSpace = false;
+        }
+        if (tab) {
+          if (atNewline && token.type !== "comment" && token.type !== "newline") {
+            onError(tab, "TAB_AS_INDENT", "Tabs are not allowed as indentation");
+          }
+          tab = null;
+        }
+        switch (token.type) {
+          case "space":
+            if (!flow && (indicator !== "doc-start" || next?.type !== "flow-collection") && token.source.includes("	")) {
+              tab = token;
+            }
+            hasSpace = true;
+            break;
+          case "comment": {
+            if (!hasSpace)
+              onError(token, "MISSING_CHAR", "Comments must be separated from other tokens by white space characters");
+            const cb = token.source.substring(1) || " ";
+            if (!comment)
+              comment = cb;
+            else
+              comment += commentSep + cb;
+            commentSep = "";
+            atNewline = false;
+            break;
+          }
+          case "newline":
+            if (atNewline) {
+              if (comment)
+                comment += token.source;
+              else if (!found || indicator !== "seq-item-ind")
+                spaceBefore = true;
+            } else
+              commentSep += token.source;
+            atNewline = true;
+            hasNewline = true;
+            if (anchor || tag)
+              newlineAfterProp = token;
+            hasSpace = true;
+            break;
+          case "anchor":
+            if (anchor)
+              onError(token, "MULTIPLE_ANCHORS", "A node can have at most one anchor");
+            if (token.source.endsWith(":"))
+              onError(token.offset + token.source.length - 1, "BAD_ALIAS", "Anchor ending in : is ambiguous", true);
+            anchor = token;
+            start ?? (start = token.offset);
+            atNewline = false;
+            hasSpace = false;
+            reqSpace = true;
+            break;
+          case "tag": {
+            if (tag)
+              onError(token, "MULTIPLE_TAGS", "A node can have at most one tag");
+            tag = token;
+            start ?? (start = token.offset);
+            atNewline = false;
+            hasSpace = false;
+            reqSpace = true;
+            break;
+          }
+          case indicator:
+            if (anchor || tag)
+              onError(token, "BAD_PROP_ORDER", `Anchors and tags must be after the ${token.source} indicator`);
+            if (found)
+              onError(token, "UNEXPECTED_TOKEN", `Unexpected ${token.source} in ${flow ?? "collection"}`);
+            found = token;
+            atNewline = indicator === "seq-item-ind" || indicator === "explicit-key-ind";
+            hasSpace = false;
+            break;
+          case "comma":
+            if (flow) {
+              if (comma)
+                onError(token, "UNEXPECTED_TOKEN", `Unexpected , in ${flow}`);
+              comma = token;
+              atNewline = false;
+              hasSpace = false;
+              break;
+            }
+          // else fallthrough
+          default:
+            onError(token, "UNEXPECTED_TOKEN", `Unexpected ${token.type} token`);
+            atNewline = false;
+            hasSpace = false;
+        }
+      }
+      const last = tokens[tokens.length - 1];
+      const end = last ? last.offset + last.source.length : offset;
+      if (reqSpace && next && next.type !== "space" && next.type !== "newline" && next.type !== "comma" && (next.type !== "scalar" || next.source !== "")) {
+        onError(next.offset, "MISSING_CHAR", "Tags and anchors must be separated from the next token by white space");
+      }
+      if (tab && (atNewline && tab.indent <= parentIndent || next?.type === "block-map" || next?.type === "block-seq"))
+        onError(tab, "TAB_AS_INDENT", "Tabs are not allowed as indentation");
+      return {
+        comma,
+        found,
+        spaceBefore,
+        comment,
+        hasNewline,
+        anchor,
+        tag,
+        newlineAfterProp,
+        end,
+        start: start ?? end
+      };
+    }
+    exports.resolveProps = resolveProps;
+  }
+});
+
+// node_modules/yaml/dist/compose/util-contains-newline.js
+var require_util_contains_newline = __commonJS({
+  "node_modules/yaml/dist/compose/util-contains-newline.js"(exports) {
+    "use strict";
+    function containsNewline(key) {
+      if (!key)
+        return null;
+      switch (key.type) {
+        case "alias":
+        case "scalar":
+        case "double-quoted-scalar":
+        case "single-quoted-scalar":
+          if (key.source.includes("\n"))
+            return true;
+          if (key.end) {
+            for (const st of key.end)
+              if (st.type === "newline")
+                return true;
+          }
+          return false;
+        case "flow-collection":
+          for (const it of key.items) {
+            for (const st of it.start)
+              if (st.type === "newline")
+                return true;
+            if (it.sep) {
+              for (const st of it.sep)
+                if (st.type === "newline")
+                  return true;
+            }
+            if (containsNewline(it.key) || containsNewline(it.value))
+              return true;
+          }
+          return false;
+        default:
+          return true;
+      }
+    }
+    exports.containsNewline = containsNewline;
+  }
+});
+
+// node_modules/yaml/dist/compose/util-flow-indent-check.js
+var require_util_flow_indent_check = __commonJS({
+  "node_modules/yaml/dist/compose/util-flow-indent-check.js"(exports) {
+    "use strict";
+    var utilContainsNewline = require_util_contains_newline();
+    function flowIndentCheck(indent, fc, onError) {
+      if (fc?.type === "flow-collection") {
+        const end = fc.end[0];
+        if (end.indent === indent && (end.source === "]" || end.source === "}") && utilContainsNewline.containsNewline(fc)) {
+          const msg = "Flow end indicator should be more indented than parent";
+          onError(end, "BAD_INDENT", msg, true);
+        }
+      }
+    }
+    exports.flowIndentCheck = flowIndentCheck;
+  }
+});
+
+// node_modules/yaml/dist/compose/util-map-includes.js
+var require_util_map_includes = __commonJS({
+  "node_modules/yaml/dist/compose/util-map-includes.js"(exports) {
+    "use strict";
+    var identity = require_identity();
+    function mapIncludes(ctx, items, search) {
+      const { uniqueKeys } = ctx.options;
+      if (uniqueKeys === false)
+        return false;
+      const isEqual = typeof uniqueKeys === "function" ? uniqueKeys : (a, b) => a === b || identity.isScalar(a) && identity.isScalar(b) && a.value === b.value;
+      return items.some((pair) => isEqual(pair.key, search));
+    }
+    exports.mapIncludes = mapIncludes;
+  }
+});
+
+// node_modules/yaml/dist/compose/resolve-block-map.js
+var require_resolve_block_map = __commonJS({
+  "node_modules/yaml/dist/compose/resolve-block-map.js"(exports) {
+    "use strict";
+    var Pair = require_Pair();
+    var YAMLMap = require_YAMLMap();
+    var resolveProps = require_resolve_props();
+    var utilContainsNewline = require_util_contains_newline();
+    var utilFlowIndentCheck = require_util_flow_indent_check();
+    var utilMapIncludes = require_util_map_includes();
+    var startColMsg = "All mapping items must start at the same column";
+    function resolveBlockMap({ composeNode, composeEmptyNode }, ctx, bm, onError, tag) {
+      const NodeClass = tag?.nodeClass ?? YAMLMap.YAMLMap;
+      const map = new NodeClass(ctx.schema);
+      if (ctx.atRoot)
+        ctx.atRoot = false;
+      let offset = bm.offset;
+      let commentEnd = null;
+      for (const collItem of bm.items) {
+        const { start, key, sep, value } = collItem;
+        const keyProps = resolveProps.resolveProps(start, {
+          indicator: "explicit-key-ind",
+          next: key ?? sep?.[0],
+          offset,
+          onError,
+          parentIndent: bm.indent,
+          startOnNewline: true
+        });
+        const implicitKey = !keyProps.found;
+        if (implicitKey) {
+          if (key) {
+            if (key.type === "block-seq")
+              onError(offset, "BLOCK_AS_IMPLICIT_KEY", "A block sequence may not be used as an implicit map key");
+            else if ("indent" in key && key.indent !== bm.indent)
+              onError(offset, "BAD_INDENT", startColMsg);
+          }
+          if (!keyProps.anchor && !keyProps.tag && !sep) {
+            commentEnd = keyProps.end;
+            if (keyProps.comment) {
+              if (map.comment)
+                map.comment += "\n" + keyProps.comment;
+              else
+                map.comment = keyProps.comment;
+            }
+            continue;
+          }
+          if (keyProps.newlineAfterProp || utilContainsNewline.containsNewline(key)) {
+            onError(key ?? start[start.length - 1], "MULTILINE_IMPLICIT_KEY", "Implicit keys need to be on a single line");
+          }
+        } else if (keyProps.found?.indent !== bm.indent) {
+          onError(offset, "BAD_INDENT", startColMsg);
+        }
+        ctx.atKey = true;
+        const keyStart = keyProps.end;
+        const keyNode = key ? composeNode(ctx, key, keyProps, onError) : composeEmptyNode(ctx, keyStart, start, null, keyProps, onError);
+        if (ctx.schema.compat)
+          utilFlowIndentCheck.flowIndentCheck(bm.indent, key, onError);
+        ctx.atKey = false;
+        if (utilMapIncludes.mapIncludes(ctx, map.items, keyNode))
+          onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
+        const valueProps = resolveProps.resolveProps(sep ?? [], {
+          indicator: "map-value-ind",
+          next: value,
+          offset: keyNode.range[2],
+          onError,
+          parentIndent: bm.indent,
+          startOnNewline: !key || key.type === "block-scalar"
+        });
+        offset = valueProps.end;
+        if (valueProps.found) {
+          if (implicitKey) {
+            if (value?.type === "block-map" && !valueProps.hasNewline)
+              onError(offset, "BLOCK_AS_IMPLICIT_KEY", "Nested mappings are not allowed in compact mappings");
+            if (ctx.options.strict && keyProps.start < valueProps.found.offset - 1024)
+              onError(keyNode.range, "KEY_OVER_1024_CHARS", "The : indicator must be at most 1024 chars after the start of an implicit block mapping key");
+          }
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep, null, valueProps, onError);
+          if (ctx.schema.compat)
+            utilFlowIndentCheck.flowIndentCheck(bm.indent, value, onError);
+          offset = valueNode.range[2];
+          const pair = new Pair.Pair(keyNode, valueNode);
+          if (ctx.options.keepSourceTokens)
+            pair.srcToken = collItem;
+          map.items.push(pair);
+        } else {
+          if (implicitKey)
+            onError(keyNode.range, "MISSING_CHAR", "Implicit map keys need to be followed by map values");
+          if (valueProps.comment) {
+            if (keyNode.comment)
+              keyNode.comment += "\n" + valueProps.comment;
+            else
+              keyNode.comment = valueProps.comment;
+          }
+          const pair = new Pair.Pair(keyNode);
+          if (ctx.options.keepSourceTokens)
+            pair.srcToken = collItem;
+          map.items.push(pair);
+        }
+      }
+      if (commentEnd && commentEnd < offset)
+        onError(commentEnd, "IMPOSSIBLE", "Map comment with trailing content");
+      map.range = [bm.offset, offset, commentEnd ?? offset];
+      return map;
+    }
+    exports.resolveBlockMap = resolveBlockMap;
+  }
+});
+
+// node_modules/yaml/dist/compose/resolve-block-seq.js
+var require_resolve_block_seq = __commonJS({
+  "node_modules/yaml/dist/compose/resolve-block-seq.js"(exports) {
+    "use strict";
+    var YAMLSeq = require_YAMLSeq();
+    var resolveProps = require_resolve_props();
+    var utilFlowIndentCheck = require_util_flow_indent_check();
+    function resolveBlockSeq({ composeNode, composeEmptyNode }, ctx, bs, onError, tag) {
+      const NodeClass = tag?.nodeClass ?? YAMLSeq.YAMLSeq;
+      const seq = new NodeClass(ctx.schema);
+      if (ctx.atRoot)
+        ctx.atRoot = false;
+      if (ctx.atKey)
+        ctx.atKey = false;
+      let offset = bs.offset;
+      let commentEnd = null;
+      for (const { start, value } of bs.items) {
+        const props = resolveProps.resolveProps(start, {
+          indicator: "seq-item-ind",
+          next: value,
+          offset,
+          onError,
+          parentIndent: bs.indent,
+          startOnNewline: true
+        });
+        if (!props.found) {
+          if (props.anchor || props.tag || value) {
+            if (value?.type === "block-seq")
+              onError(props.end, "BAD_INDENT", "All sequence items must start at the same column");
+            else
+              onError(offset, "MISSING_CHAR", "Sequence item without - indicator");
+          } else {
+            commentEnd = props.end;
+            if (props.comment)
+              seq.comment = props.comment;
+            continue;
+          }
+        }
+        const node = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, start, null, props, onError);
+        if (ctx.schema.compat)
+          utilFlowIndentCheck.flowIndentCheck(bs.indent, value, onError);
+        offset = node.range[2];
+        seq.items.push(node);
+      }
+      seq.range = [bs.offset, offset, commentEnd ?? offset];
+      return seq;
+    }
+    exports.resolveBlockSeq = resolveBlockSeq;
+  }
+});
+
+// node_modules/yaml/dist/compose/resolve-end.js
+var require_resolve_end = __commonJS({
+  "node_modules/yaml/dist/compose/resolve-end.js"(exports) {
+    "use strict";
+    function resolveEnd(end, offset, reqSpace, onError) {
+      let comment = "";
+      if (end) {
+        let hasSpace = false;
+        let sep = "";
+        for (const token of end) {
+          const { source, type } = token;
+          switch (type) {
+            case "space":
+              hasSpace = true;
+              break;
+            case "comment": {
+              if (reqSpace && !hasSpace)
+                onError(token, "MISSING_CHAR", "Comments must be separated from other tokens by white space characters");
+              const cb = source.substring(1) || " ";
+              if (!comment)
+                comment = cb;
+              else
+                comment += sep + cb;
+              sep = "";
+              break;
+            }
+            case "newline":
+              if (comment)
+                sep += source;
+              hasSpace = true;
+              break;
+            default:
+              onError(token, "UNEXPECTED_TOKEN", `Unexpected ${type} at node end`);
+          }
+          offset += source.length;
+        }
+      }
+      return { comment, offset };
+    }
+    exports.resolveEnd = resolveEnd;
+  }
+});
+
+// node_modules/yaml/dist/compose/resolve-flow-collection.js
+var require_resolve_flow_collection = __commonJS({
+  "node_modules/yaml/dist/compose/resolve-flow-collection.js"(exports) {
+    "use strict";
+    var identity = require_identity();
+    var Pair = require_Pair();
+    var YAMLMap = require_YAMLMap();
+    var YAMLSeq = require_YAMLSeq();
+    var resolveEnd = require_resolve_end();
+    var resolveProps = require_resolve_props();
+    var utilContainsNewline = require_util_contains_newline();
+    var utilMapIncludes = require_util_map_includes();
+    var blockMsg = "Block collections are not allowed within flow collections";
+    var isBlock = (token) => token && (token.type === "block-map" || token.type === "block-seq");
+    function resolveFlowCollection({ composeNode, composeEmptyNode }, ctx, fc, onError, tag) {
+      const isMap2 = fc.start.source === "{";
+      const fcName = isMap2 ? "flow map" : "flow sequence";
+      const NodeClass = tag?.nodeClass ?? (isMap2 ? YAMLMap.YAMLMap : YAMLSeq.YAMLSeq);
+      const coll = new NodeClass(ctx.schema);
+      coll.flow = true;
+      const atRoot = ctx.atRoot;
+      if (atRoot)
+        ctx.atRoot = false;
+      if (ctx.atKey)
+        ctx.atKey = false;
+      let offset = fc.offset + fc.start.source.length;
+      for (let i = 0; i < fc.items.length; ++i) {
+        const collItem = fc.items[i];
+        const { start, key, sep, value } = collItem;
+        const props = resolveProps.resolveProps(start, {
+          flow: fcName,
+          indicator: "explicit-key-ind",
+          next: key ?? sep?.[0],
+          offset,
+          onError,
+          parentIndent: fc.indent,
+          startOnNewline: false
+        });
+        if (!props.found) {
+          if (!props.anchor && !props.tag && !sep && !value) {
+            if (i === 0 && props.comma)
+              onError(props.comma, "UNEXPECTED_TOKEN", `Unexpected , in ${fcName}`);
+            else if (i < fc.items.length - 1)
+              onError(props.start, "UNEXPECTED_TOKEN", `Unexpected empty item in ${fcName}`);
+            if (props.comment) {
+              if (coll.comment)
+                coll.comment += "\n" + props.comment;
+              else
+                coll.comment = props.comment;
+            }
+            offset = props.end;
+            continue;
+          }
+          if (!isMap2 && ctx.options.strict && utilContainsNewline.containsNewline(key))
+            onError(
+              key,
+              // checked by containsNewline()
+              "MULTILINE_IMPLICIT_KEY",
+              "Implicit keys of flow sequence pairs need to be on a single line"
+            );
+        }
+        if (i === 0) {
+          if (props.comma)
+            onError(props.comma, "UNEXPECTED_TOKEN", `Unexpected , in ${fcName}`);
+        } else {
+          if (!props.comma)
+            onError(props.start, "MISSING_CHAR", `Missing , between ${fcName} items`);
+          if (props.comment) {
+            let prevItemComment = "";
+            loop: for (const st of start) {
+              switch (st.type) {
+                case "comma":
+                case "space":
+                  break;
+                case "comment":
+                  prevItemComment = st.source.substring(1);
+                  break loop;
+                default:
+                  break loop;
+              }
+            }
+            if (prevItemComment) {
+              let prev = coll.items[coll.items.length - 1];
+              if (identity.isPair(prev))
+                prev = prev.value ?? prev.key;
+              if (prev.comment)
+                prev.comment += "\n" + prevItemComment;
+              else
+                prev.comment = prevItemComment;
+              props.comment = props.comment.substring(prevItemComment.length + 1);
+            }
+          }
+        }
+        if (!isMap2 && !sep && !props.found) {
+          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep, null, props, onError);
+          coll.items.push(valueNode);
+          offset = valueNode.range[2];
+          if (isBlock(value))
+            onError(valueNode.range, "BLOCK_IN_FLOW", blockMsg);
+        } else {
+          ctx.atKey = true;
+          const keyStart = props.end;
+          const keyNode = key ? composeNode(ctx, key, props, onError) : composeEmptyNode(ctx, keyStart, start, null, props, onError);
+          if (isBlock(key))
+            onError(keyNode.range, "BLOCK_IN_FLOW", blockMsg);
+          ctx.atKey = false;
+          const valueProps = resolveProps.resolveProps(sep ?? [], {
+            flow: fcName,
+            indicator: "map-value-ind",
+            next: value,
+            offset: keyNode.range[2],
+            onError,
+            parentIndent: fc.indent,
+            startOnNewline: false
+          });
+          if (valueProps.found) {
+            if (!isMap2 && !props.found && ctx.options.strict) {
+              if (sep)
+                for (const st of sep) {
+                  if (st === valueProps.found)
+                    break;
+                  if (st.type === "newline") {
+                    onError(st, "MULTILINE_IMPLICIT_KEY", "Implicit keys of flow sequence pairs need to be on a single line");
+                    break;
+                  }
+                }
+              if (props.start < valueProps.found.offset - 1024)
+                onError(valueProps.found, "KEY_OVER_1024_CHARS", "The : indicator must be at most 1024 chars after the start of an implicit flow sequence key");
+            }
+          } else if (value) {
+            if ("source" in value && value.source?.[0] === ":")
+              onError(value, "MISSING_CHAR", `Missing space after : in ${fcName}`);
+            else
+              onError(valueProps.start, "MISSING_CHAR", `Missing , or : between ${fcName} items`);
+          }
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep, null, valueProps, onError) : null;
+          if (valueNode) {
+            if (isBlock(value))
+              onError(valueNode.range, "BLOCK_IN_FLOW", blockMsg);
+          } else if (valueProps.comment) {
+            if (keyNode.comment)
+              keyNode.comment += "\n" + valueProps.comment;
+            else
+              keyNode.comment = valueProps.comment;
+          }
+          const pair = new Pair.Pair(keyNode, valueNode);
+          if (ctx.options.keepSourceTokens)
+            pair.srcToken = collItem;
+          if (isMap2) {
+            const map = coll;
+            if (utilMapIncludes.mapIncludes(ctx, map.items, keyNode))
+              onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
+            map.items.push(pair);
+          } else {
+            const map = new YAMLMap.YAMLMap(ctx.schema);
+            map.flow = true;
+            map.items.push(pair);
+            const endRange = (valueNode ?? keyNode).range;
+            map.range = [keyNode.range[0], endRange[1], endRange[2]];
+            coll.items.push(map);
+          }
+          offset = valueNode ? valueNode.range[2] : valueProps.end;
+        }
+      }
+      const expectedEnd = isMap2 ? "}" : "]";
+      const [ce, ...ee] = fc.end;
+      let cePos = offset;
+      if (ce?.source === expectedEnd)
+        cePos = ce.offset + ce.source.length;
+      else {
+        const name = fcName[0].toUpperCase() + fcName.substring(1);
+        const msg = atRoot ? `${name} must end with a ${expectedEnd}` : `${name} in block collection must be sufficiently indented and end with a ${expectedEnd}`;
+        onError(offset, atRoot ? "MISSING_CHAR" : "BAD_INDENT", msg);
+        if (ce && ce.source.length !== 1)
+          ee.unshift(ce);
+      }
+      if (ee.length > 0) {
+        const end = resolveEnd.resolveEnd(ee, cePos, ctx.options.strict, onError);
+        if (end.comment) {
+          if (coll.comment)
+            coll.comment += "\n" + end.comment;
+          else
+            coll.comment = end.comment;
+        }
+        coll.range = [fc.offset, cePos, end.offset];
+      } else {
+        coll.range = [fc.offset, cePos, cePos];
+      }
+      return coll;
+    }
+    exports.resolveFlowCollection = resolveFlowCollection;
+  }
+});
+
+// node_modules/yaml/dist/compose/compose-collection.js
+var require_compose_collection = __commonJS({
+  "node_modules/yaml/dist/compose/compose-collection.js"(exports) {
+    "use strict";
+    var identity = require_identity();
+    var Scalar = require_Scalar();
+    var YAMLMap = require_YAMLMap();
+    var YAMLSeq = require_YAMLSeq();
+    var resolveBlockMap = require_resolve_block_map();
+    var resolveBlockSeq = require_resolve_block_seq();
+    var resolveFlowCollection = require_resolve_flow_collection();
+    function resolveCollection(CN, ctx, token, onError, tagName, tag) {
+      const coll = token.type === "block-map" ? resolveBlockMap.resolveBlockMap(CN, ctx, token, onError, tag) : token.type === "block-seq" ? resolveBlockSeq.resolveBlockSeq(CN, ctx, token, onError, tag) : resolveFlowCollection.resolveFlowCollection(CN, ctx, token, onError, tag);
+      const Coll = coll.constructor;
+      if (tagName === "!" || tagName === Coll.tagName) {
+        coll.tag = Coll.tagName;
+        return coll;
+      }
+      if (tagName)
+        coll.tag = tagName;
+      return coll;
+    }
+    function composeCollection(CN, ctx, token, props, onError) {
+      const tagToken = props.tag;
+      const tagName = !tagToken ? null : ctx.directives.tagName(tagToken.source, (msg) => onError(tagToken, "TAG_RESOLVE_FAILED", msg));
+      if (token.type === "block-seq") {
+        const { anchor, newlineAfterProp: nl } = props;
+        const lastProp = anchor && tagToken ? anchor.offset > tagToken.offset ? anchor : tagToken : anchor ?? tagToken;
+        if (lastProp && (!nl || nl.offset < lastProp.offset)) {
+          const message = "Missing newline after block sequence props";
+          onError(lastProp, "MISSING_CHAR", message);
+        }
+      }
+      const expType = token.type === "block-map" ? "map" : token.type === "block-seq" ? "seq" : token.start.source === "{" ? "map" : "seq";
+      if (!tagToken || !tagName || tagName === "!" || tagName === YAMLMap.YAMLMap.tagName && expType === "map" || tagName === YAMLSeq.YAMLSeq.tagName && expType === "seq") {
+        return resolveCollection(CN, ctx, token, onError, tagName);
+      }
+      let tag = ctx.schema.tags.find((t) => t.tag === tagName && t.collection === expType);
+      if (!tag) {
+        const kt = ctx.schema.knownTags[tagName];
+        if (kt?.collection === expType) {
+          ctx.schema.tags.push(Object.assign({}, kt, { default: false }));
+          tag = kt;
+        } else {
+          if (kt) {
+            onError(tagToken, "BAD_COLLECTION_TYPE", `${kt.tag} used for ${expType} collection, but expects ${kt.collection ?? "scalar"}`, true);
+          } else {
+            onError(tagToken, "TAG_RESOLVE_FAILED", `Unresolved tag: ${tagName}`, true);
+          }
+          return resolveCollection(CN, ctx, token, onError, tagName);
+        }
+      }
+      const coll = resolveCollection(CN, ctx, token, onError, tagName, tag);
+      const res = tag.resolve?.(coll, (msg) => onError(tagToken, "TAG_RESOLVE_FAILED", msg), ctx.options) ?? coll;
+      const node = identity.isNode(res) ? res : new Scalar.Scalar(res);
+      node.range = coll.range;
+      node.tag = tagName;
+      if (tag?.format)
+        node.format = tag.format;
+      return node;
+    }
+    exports.composeCollection = composeCollection;
+  }
+});
+
+// node_modules/yaml/dist/compose/resolve-block-scalar.js
+var require_resolve_block_scalar = __commonJS({
+  "node_modules/yaml/dist/compose/resolve-block-scalar.js"(exports) {
+    "use strict";
+    var Scalar = require_Scalar();
+    function resolveBlockScalar(ctx, scalar2, onError) {
+      const start = scalar2.offset;
+      const header = parseBlockScalarHeader(scalar2, ctx.options.strict, onError);
+      if (!header)
+        return { value: "", type: null, comment: "", range: [start, start, start] };
+      const type = header.mode === ">" ? Scalar.Scalar.BLOCK_FOLDED : Scalar.Scalar.BLOCK_LITERAL;
+      const lines = scalar2.source ? splitLines(scalar2.source) : [];
+      let chompStart = lines.length;
+      for (let i = lines.length - 1; i >= 0; --i) {
+        const content = lines[i][1];
+        if (content === "" || content === "\r")
+          chompStart = i;
+        else
+          break;
+      }
+      if (chompStart === 0) {
+        const value2 = header.chomp === "+" && lines.length > 0 ? "\n".repeat(Math.max(1, lines.length - 1)) : "";
+        let end2 = start + header.length;
+        if (scalar2.source)
+          end2 += scalar2.source.length;
+        return { value: value2, type, comment: header.comment, range: [start, end2, end2] };
+      }
+      let trimIndent = scalar2.indent + header.indent;
+      let offset = scalar2.offset + header.length;
+      let contentStart = 0;
+      for (let i = 0; i < chompStart; ++i) {
+        const [indent, content] = lines[i];
+        if (content === "" || content === "\r") {
+          if (header.indent === 0 && indent.length > trimIndent)
+            trimIndent = indent.length;
+        } else {
+          if (indent.length < trimIndent) {
+            const message = "Block scalars with more-indented leading empty lines must use an explicit indentation indicator";
+            onError(offset + indent.length, "MISSING_CHAR", message);
+          }
+          if (header.indent === 0)
+            trimIndent = indent.length;
+          contentStart = i;
+          if (trimIndent === 0 && !ctx.atRoot) {
+            const message = "Block scalar values in collections must be indented";
+            onError(offset, "BAD_INDENT", message);
+          }
+          break;
+        }
+        offset += indent.length + content.length + 1;
+      }
+      for (let i = lines.length - 1; i >= chompStart; --i) {
+        if (lines[i][0].length > trimIndent)
+          chompStart = i + 1;
+      }
+      let value = "";
+      let sep = "";
+      let prevMoreIndented = false;
+      for (let i = 0; i < contentStart; ++i)
+        value += lines[i][0].slice(trimIndent) + "\n";
+      for (let i = contentStart; i < chompStart; ++i) {
+        let [indent, content] = lines[i];
+        offset += indent.length + content.length + 1;
+        const crlf = content[content.length - 1] === "\r";
+        if (crlf)
+          content = content.slice(0, -1);
+        if (content && indent.length < trimIndent) {
+          const src = header.indent ? "explicit indentation indicator" : "first line";
+          const message = `Block scalar lines must not be less indented than their ${src}`;
+          onError(offset - content.length - (crlf ? 2 : 1), "BAD_INDENT", message);
+          indent = "";
+        }
+        if (type === Scalar.Scalar.BLOCK_LITERAL) {
+          value += sep + indent.slice(trimIndent) + content;
+          sep = "\n";
+        } else if (indent.length > trimIndent || content[0] === "	") {
+          if (sep === " ")
+            sep = "\n";
+          else if (!prevMoreIndented && sep === "\n")
+            sep = "\n\n";
+          value += sep + indent.slice(trimIndent) + content;
+          sep = "\n";
+          prevMoreIndented = true;
+        } else if (content === "") {
+          if (sep === "\n")
+            value += "\n";
+          else
+            sep = "\n";
+        } else {
+          value += sep + content;
+          sep = " ";
+          prevMoreIndented = false;
+        }
+      }
+      switch (header.chomp) {
+        case "-":
+          break;
+        case "+":
+          for (let i = chompStart; i < lines.length; ++i)
+            value += "\n" + lines[i][0].slice(trimIndent);
+          if (value[value.length - 1] !== "\n")
+            value += "\n";
+          break;
+        default:
+          value += "\n";
+      }
+      const end = start + header.length + scalar2.source.length;
+      return { value, type, comment: header.comment, range: [start, end, end] };
+    }
+    function parseBlockScalarHeader({ offset, props }, strict, onError) {
+      if (props[0].type !== "block-scalar-header") {
+        onError(props[0], "IMPOSSIBLE", "Block scalar header not found");
+        return null;
+      }
+      const { source } = props[0];
+      const mode = source[0];
+      let indent = 0;
+      let chomp = "";
+      let error = -1;
+      for (let i = 1; i < source.length; ++i) {
+        const ch = source[i];
+        if (!chomp && (ch === "-" || ch === "+"))
+          chomp = ch;
+        else {
+          const n = Number(ch);
+          if (!indent && n)
+            indent = n;
+          else if (error === -1)
+            error = offset + i;
+        }
+      }
+      if (error !== -1)
+        onError(error, "UNEXPECTED_TOKEN", `Block scalar header includes extra characters: ${source}`);
+      let hasSpace = false;
+      let comment = "";
+      let length = source.length;
+      for (let i = 1; i < props.length; ++i) {
+        const token = props[i];
+        switch (token.type) {
+          case "space":
+            hasSpace = true;
+          // fallthrough
+          case "newline":
+            length += token.source.length;
+            break;
+          case "comment":
+            if (strict && !hasSpace) {
+              const message = "Comments must be separated from other tokens by white space characters";
+              onError(token, "MISSING_CHAR", message);
+            }
+            length += token.source.length;
+            comment = token.source.substring(1);
+            break;
+          case "error":
+            onError(token, "UNEXPECTED_TOKEN", token.message);
+            length += token.source.length;
+            break;
+          /* istanbul ignore next should not happen */
+          default: {
+            const message = `Unexpected token in block scalar header: ${token.type}`;
+            onError(token, "UNEXPECTED_TOKEN", message);
+            const ts = token.source;
+            if (ts && typeof ts === "string")
+              length += ts.length;
+          }
+        }
+      }
+      return { mode, indent, chomp, comment, length };
+    }
+    function splitLines(source) {
+      const split = source.split(/\n( *)/);
+      const first = split[0];
+      const m = first.match(/^( *)/);
+      const line0 = m?.[1] ? [m[1], first.slice(m[1].length)] : ["", first];
+      const lines = [line0];
+      for (let i = 1; i < split.length; i += 2)
+        lines.push([split[i], split[i + 1]]);
+      return lines;
+    }
+    exports.resolveBlockScalar = resolveBlockScalar;
+  }
+});
+
+// node_modules/yaml/dist/compose/resolve-flow-scalar.js
+var require_resolve_flow_scalar = __commonJS({
+  "node_modules/yaml/dist/compose/resolve-flow-scalar.js"(exports) {
+    "use strict";
+    var Scalar = require_Scalar();
+    var resolveEnd = require_resolve_end();
+    function resolveFlowScalar(scalar2, strict, onError) {
+      const { offset, type, source, end } = scalar2;
+      let _type;
+      let value;
+      const _onError = (rel, code, msg) => onError(offset + rel, code, msg);
+      switch (type) {
+        case "scalar":
+          _type = Scalar.Scalar.PLAIN;
+          value = plainValue(source, _onError);
+          break;
+        case "single-quoted-scalar":
+          _type = Scalar.Scalar.QUOTE_SINGLE;
+          value = singleQuotedValue(source, _onError);
+          break;
+        case "double-quoted-scalar":
+          _type = Scalar.Scalar.QUOTE_DOUBLE;
+          value = doubleQuotedValue(source, _onError);
+          break;
+        /* istanbul ignore next should not happen */
+        default:
+          onError(scalar2, "UNEXPECTED_TOKEN", `Expected a flow scalar value, but found: ${type}`);
+          return {
+            value: "",
+            type: null,
+            comment: "",
+            range: [offset, offset + source.length, offset + source.length]
+          };
+      }
+      const valueEnd = offset + source.length;
+      const re = resolveEnd.resolveEnd(end, valueEnd, strict, onError);
+      return {
+        value,
+        type: _type,
+        comment: re.comment,
+        range: [offset, valueEnd, re.offset]
+      };
+    }
+    function plainValue(source, onError) {
+      let badChar = "";
+      switch (source[0]) {
+        /* istanbul ignore next should not happen */
+        case "	":
+          badChar = "a tab character";
+          break;
+        case ",":
+          badChar = "flow indicator character ,";
+          break;
+        case "%":
+          badChar = "directive indicator character %";
+          break;
+        case "|":
+        case ">": {
+          badChar = `block scalar indicator ${source[0]}`;
+          break;
+        }
+        case "@":
+        case "`": {
+          badChar = `reserved character ${source[0]}`;
+          break;
+        }
+      }
+      if (badChar)
+        onError(0, "BAD_SCALAR_START", `Plain value cannot start with ${badChar}`);
+      return unfoldLines(source);
+    }
+    function singleQuotedValue(source, onError) {
+      if (source[source.length - 1] !== "'" || source.length === 1)
+        onError(source.length, "MISSING_CHAR", "Missing closing 'quote");
+      return unfoldLines(source.slice(1, -1)).replace(/''/g, "'");
+    }
+    function unfoldLines(source) {
+      const line = /(.*?)\r?\n/sy;
+      let match = line.exec(source);
+      if (!match)
+        return source;
+      let trimEnd, trimBoth;
+      try {
+        trimEnd = new RegExp("(?<![ 	])[ 	]+$");
+        trimBoth = new RegExp("^[ 	]+|(?<![ 	])[ 	]+$", "g");
+      } catch {
+        trimEnd = /[ \t]+$/;
+        trimBoth = /^[ \t]+|[ \t]+$/g;
+      }
+      let res = match[1].replace(trimEnd, "");
+      let sep = " ";
+      let pos = line.lastIndex;
+      while (match = line.exec(source)) {
+        const lm = match[1].replace(trimBoth, "");
+        if (lm === "") {
+          if (sep === "\n")
+            res += sep;
+          else
+            sep = "\n";
+        } else {
+          res += sep + lm;
+          sep = " ";
+        }
+        pos = line.lastIndex;
+      }
+      const last = /[ \t]*(.*)/sy;
+      last.lastIndex = pos;
+      match = last.exec(source);
+      return res + sep + (match?.[1] ?? "");
+    }
+    function doubleQuotedValue(source, onError) {
+      let res = "";
+      for (let i = 1; i < source.length - 1; ++i) {
+        const ch = source[i];
+        if (ch === "\r" && source[i + 1] === "\n")
+          continue;
+        if (ch === "\n") {
+          const { fold, offset } = foldNewline(source, i);
+          res += fold;
+          i = offset;
+        } else if (ch === "\\") {
+          let next = source[++i];
+          const cc = escapeCodes[next];
+          if (cc)
+            res += cc;
+          else if (next === "\n") {
+            next = source[i + 1];
+            while (next === " " || next === "	")
+              next = source[++i + 1];
+          } else if (next === "\r" && source[i + 1] === "\n") {
+            next = source[++i + 1];
+            while (next === " " || next === "	")
+              next = source[++i + 1];
+          } else if (next === "x" || next === "u" || next === "U") {
+            const length = next === "x" ? 2 : next === "u" ? 4 : 8;
+            res += parseCharCode(source, i + 1, length, onError);
+            i += length;
+          } else {
+            const raw = source.substr(i - 1, 2);
+            onError(i - 1, "BAD_DQ_ESCAPE", `Invalid escape sequence ${raw}`);
+            res += raw;
+          }
+        } else if (ch === " " || ch === "	") {
+          const wsStart = i;
+          let next = source[i + 1];
+          while (next === " " || next === "	")
+            next = source[++i + 1];
+          if (next !== "\n" && !(next === "\r" && source[i + 2] === "\n"))
+            res += i > wsStart ? source.slice(wsStart, i + 1) : ch;
+        } else {
+          res += ch;
+        }
+      }
+      if (source[source.length - 1] !== '"' || source.length === 1)
+        onError(source.length, "MISSING_CHAR", 'Missing closing "quote');
+      return res;
+    }
+    function foldNewline(source, offset) {
+      let fold = "";
+      let ch = source[offset + 1];
+      while (ch === " " || ch === "	" || ch === "\n" || ch === "\r") {
+        if (ch === "\r" && source[offset + 2] !== "\n")
+          break;
+        if (ch === "\n")
+          fold += "\n";
+        offset += 1;
+        ch = source[offset + 1];
+      }
+      if (!fold)
+        fold = " ";
+      return { fold, offset };
+    }
+    var escapeCodes = {
+      "0": "\0",
+      // null character
+      a: "\x07",
+      // bell character
+      b: "\b",
+      // backspace
+      e: "\x1B",
+      // escape character
+      f: "\f",
+      // form feed
+      n: "\n",
+      // line feed
+      r: "\r",
+      // carriage return
+      t: "	",
+      // horizontal tab
+      v: "\v",
+      // vertical tab
+      N: "\x85",
+      // Unicode next line
+      _: "\xA0",
+      // Unicode non-breaking space
+      L: "\u2028",
+      // Unicode line separator
+      P: "\u2029",
+      // Unicode paragraph separator
+      " ": " ",
+      '"': '"',
+      "/": "/",
+      "\\": "\\",
+      "	": "	"
+    };
+    function parseCharCode(source, offset, length, onError) {
+      const cc = source.substr(offset, length);
+      const ok = cc.length === length && /^[0-9a-fA-F]+$/.test(cc);
+      const code = ok ? parseInt(cc, 16) : NaN;
+      try {
+        return String.fromCodePoint(code);
+      } catch {
+        const raw = source.substr(offset - 2, length + 2);
+        onError(offset - 2, "BAD_DQ_ESCAPE", `Invalid escape sequence ${raw}`);
+        return raw;
+      }
+    }
+    exports.resolveFlowScalar = resolveFlowScalar;
+  }
+});
+
+// node_modules/yaml/dist/compose/compose-scalar.js
+var require_compose_scalar = __commonJS({
+  "node_modules/yaml/dist/compose/compose-scalar.js"(exports) {
+    "use strict";
+    var identity = require_identity();
+    var Scalar = require_Scalar();
+    var resolveBlockScalar = require_resolve_block_scalar();
+    var resolveFlowScalar = require_resolve_flow_scalar();
+    function composeScalar(ctx, token, tagToken, onError) {
+      const { value, type, comment, range } = token.type === "block-scalar" ? resolveBlockScalar.resolveBlockScalar(ctx, token, onError) : resolveFlowScalar.resolveFlowScalar(token, ctx.options.strict, onError);
+      const tagName = tagToken ? ctx.directives.tagName(tagToken.source, (msg) => onError(tagToken, "TAG_RESOLVE_FAILED", msg)) : null;
+      let tag;
+      if (ctx.options.stringKeys && ctx.atKey) {
+        tag = ctx.schema[identity.SCALAR];
+      } else if (tagName)
+        tag = findScalarTagByName(ctx.schema, value, tagName, tagToken, onError);
+      else if (token.type === "scalar")
+        tag = findScalarTagByTest(ctx, value, token, onError);
+      else
+        tag = ctx.schema[identity.SCALAR];
+      let scalar2;
+      try {
+        const res = tag.resolve(value, (msg) => onError(tagToken ?? token, "TAG_RESOLVE_FAILED", msg), ctx.options);
+        scalar2 = identity.isScalar(res) ? res : new Scalar.Scalar(res);
+      } catch (error) {
+        const msg = error instanceof Error ? error.message : String(error);
+        onError(tagToken ?? token, "TAG_RESOLVE_FAILED", msg);
+        scalar2 = new Scalar.Scalar(value);
+      }
+      scalar2.range = range;
+      scalar2.source = value;
+      if (type)
+        scalar2.type = type;
+      if (tagName)
+        scalar2.tag = tagName;
+      if (tag.format)
+        scalar2.format = tag.format;
+      if (comment)
+        scalar2.comment = comment;
+      return scalar2;
+    }
+    function findScalarTagByName(schema, value, tagName, tagToken, onError) {
+      if (tagName === "!")
+        return schema[identity.SCALAR];
+      const matchWithTest = [];
+      for (const tag of schema.tags) {
+        if (!tag.collection && tag.tag === tagName) {
+          if (tag.default && tag.test)
+            matchWithTest.push(tag);
+          else
+            return tag;
+        }
+      }
+      for (const tag of matchWithTest)
+        if (tag.test?.test(value))
+          return tag;
+      const kt = schema.knownTags[tagName];
+      if (kt && !kt.collection) {
+        schema.tags.push(Object.assign({}, kt, { default: false, test: void 0 }));
+        return kt;
+      }
+      onError(tagToken, "TAG_RESOLVE_FAILED", `Unresolved tag: ${tagName}`, tagName !== "tag:yaml.org,2002:str");
+      return schema[identity.SCALAR];
+    }
+    function findScalarTagByTest({ atKey, directives, schema }, value, token, onError) {
+      const tag = schema.tags.find((tag2) => (tag2.default === true || atKey && tag2.default === "key") && tag2.test?.test(value)) || schema[identity.SCALAR];
+      if (schema.compat) {
+        const compat = schema.compat.find((tag2) => tag2.default && tag2.test?.test(value)) ?? schema[identity.SCALAR];
+        if (tag.tag !== compat.tag) {
+          const ts = directives.tagString(tag.tag);
+          const cs = directives.tagString(compat.tag);
+          const msg = `Value may be parsed as either ${ts} or ${cs}`;
+          onError(token, "TAG_RESOLVE_FAILED", msg, true);
+        }
+      }
+      return tag;
+    }
+    exports.composeScalar = composeScalar;
+  }
+});
+
+// node_modules/yaml/dist/compose/util-empty-scalar-position.js
+var require_util_empty_scalar_position = __commonJS({
+  "node_modules/yaml/dist/compose/util-empty-scalar-position.js"(exports) {
+    "use strict";
+    function emptyScalarPosition(offset, before, pos) {
+      if (before) {
+        pos ?? (pos = before.length);
+        for (let i = pos - 1; i >= 0; --i) {
+          let st = before[i];
+          switch (st.type) {
+            case "space":
+            case "comment":
+            case "newline":
+              offset -= st.source.length;
+              continue;
+          }
+          st = before[++i];
+          while (st?.type === "space") {
+            offset += st.source.length;
+            st = before[++i];
+          }
+          break;
+        }
+      }
+      return offset;
+    }
+    exports.emptyScalarPosition = emptyScalarPosition;
+  }
+});
+
+// node_modules/yaml/dist/compose/compose-node.js
+var require_compose_node = __commonJS({
+  "node_modules/yaml/dist/compose/compose-node.js"(exports) {
+    "use strict";
+    var Alias = require_Alias();
+    var identity = require_identity();
+    var composeCollection = require_compose_collection();
+    var composeScalar = require_compose_scalar();
+    var resolveEnd = require_resolve_end();
+    var utilEmptyScalarPosition = require_util_empty_scalar_position();
+    var CN = { composeNode, composeEmptyNode };
+    function composeNode(ctx, token, props, onError) {
+      const atKey = ctx.atKey;
+      const { spaceBefore, comment, anchor, tag } = props;
+      let node;
+      let isSrcToken = true;
+      switch (token.type) {
+        case "alias":
+          node = composeAlias(ctx, token, onError);
+          if (anchor || tag)
+            onError(token, "ALIAS_PROPS", "An alias node must not specify any properties");
+          break;
+        case "scalar":
+        case "single-quoted-scalar":
+        case "double-quoted-scalar":
+        case "block-scalar":
+          node = composeScalar.composeScalar(ctx, token, tag, onError);
+          if (anchor)
+            node.anchor = anchor.source.substring(1);
+          break;
+        case "block-map":
+        case "block-seq":
+        case "flow-collection":
+          try {
+            node = composeCollection.composeCollection(CN, ctx, token, props, onError);
+            if (anchor)
+              node.anchor = anchor.source.substring(1);
+          } catch (error) {
+            const message = error instanceof Error ? error.message : String(error);
+            onError(token, "RESOURCE_EXHAUSTION", message);
+          }
+          break;
+        default: {
+          const message = token.type === "error" ? token.message : `Unsupported token (type: ${token.type})`;
+          onError(token, "UNEXPECTED_TOKEN", message);
+          isSrcToken = false;
+        }
+      }
+      node ?? (node = composeEmptyNode(ctx, token.offset, void 0, null, props, onError));
+      if (anchor && node.anchor === "")
+        onError(anchor, "BAD_ALIAS", "Anchor cannot be an empty string");
+      if (atKey && ctx.options.stringKeys && (!identity.isScalar(node) || typeof node.value !== "string" || node.tag && node.tag !== "tag:yaml.org,2002:str")) {
+        const msg = "With stringKeys, all keys must be strings";
+        onError(tag ?? token, "NON_STRING_KEY", msg);
+      }
+      if (spaceBefore)
+        node.spaceBefore = true;
+      if (comment) {
+        if (token.type === "scalar" && token.source === "")
+          node.comment = comment;
+        else
+          node.commentBefore = comment;
+      }
+      if (ctx.options.keepSourceTokens && isSrcToken)
+        node.srcToken = token;
+      return node;
+    }
+    function composeEmptyNode(ctx, offset, before, pos, { spaceBefore, comment, anchor, tag, end }, onError) {
+      const token = {
+        type: "scalar",
+        offset: utilEmptyScalarPosition.emptyScalarPosition(offset, before, pos),
+        indent: -1,
+        source: ""
+      };
+      const node = composeScalar.composeScalar(ctx, token, tag, onError);
+      if (anchor) {
+        node.anchor = anchor.source.substring(1);
+        if (node.anchor === "")
+          onError(anchor, "BAD_ALIAS", "Anchor cannot be an empty string");
+      }
+      if (spaceBefore)
+        node.spaceBefore = true;
+      if (comment) {
+        node.comment = comment;
+        node.range[2] = end;
+      }
+      return node;
+    }
+    function composeAlias({ options }, { offset, source, end }, onError) {
+      const alias = new Alias.Alias(source.substring(1));
+      if (alias.source === "")
+        onError(offset, "BAD_ALIAS", "Alias cannot be an empty string");
+      if (alias.source.endsWith(":"))
+        onError(offset + source.length - 1, "BAD_ALIAS", "Alias ending in : is ambiguous", true);
+      const valueEnd = offset + source.length;
+      const re = resolveEnd.resolveEnd(end, valueEnd, options.strict, onError);
+      alias.range = [offset, valueEnd, re.offset];
+      if (re.comment)
+        alias.comment = re.comment;
+      return alias;
+    }
+    exports.composeEmptyNode = composeEmptyNode;
+    exports.composeNode = composeNode;
+  }
+});
+
+// node_modules/yaml/dist/compose/compose-doc.js
+var require_compose_doc = __commonJS({
+  "node_modules/yaml/dist/compose/compose-doc.js"(exports) {
+    "use strict";
+    var Document = require_Document();
+    var composeNode = require_compose_node();
+    var resolveEnd = require_resolve_end();
+    var resolveProps = require_resolve_props();
+    function composeDoc(options, directives, { offset, start, value, end }, onError) {
+      const opts = Object.assign({ _directives: directives }, options);
+      const doc = new Document.Document(void 0, opts);
+      const ctx = {
+        atKey: false,
+        atRoot: true,
+        directives: doc.directives,
+        options: doc.options,
+        schema: doc.schema
+      };
+      const props = resolveProps.resolveProps(start, {
+        indicator: "doc-start",
+        next: value ?? end?.[0],
+        offset,
+        onError,
+        parentIndent: 0,
+        startOnNewline: true
+      });
+      if (props.found) {
+        doc.directives.docStart = true;
+        if (value && (value.type === "block-map" || value.type === "block-seq") && !props.hasNewline)
+          onError(props.end, "MISSING_CHAR", "Block collection cannot start on same line with directives-end marker");
+      }
+      doc.contents = value ? composeNode.composeNode(ctx, value, props, onError) : composeNode.composeEmptyNode(ctx, props.end, start, null, props, onError);
+      const contentEnd = doc.contents.range[2];
+      const re = resolveEnd.resolveEnd(end, contentEnd, false, onError);
+      if (re.comment)
+        doc.comment = re.comment;
+      doc.range = [offset, contentEnd, re.offset];
+      return doc;
+    }
+    exports.composeDoc = composeDoc;
+  }
+});
+
+// node_modules/yaml/dist/compose/composer.js
+var require_composer = __commonJS({
+  "node_modules/yaml/dist/compose/composer.js"(exports) {
+    "use strict";
+    var node_process = __require("process");
+    var directives = require_directives();
+    var Document = require_Document();
+    var errors = require_errors();
+    var identity = require_identity();
+    var composeDoc = require_compose_doc();
+    var resolveEnd = require_resolve_end();
+    function getErrorPos(src) {
+      if (typeof src === "number")
+        return [src, src + 1];
+      if (Array.isArray(src))
+        return src.length === 2 ? src : [src[0], src[1]];
+      const { offset, source } = src;
+      return [offset, offset + (typeof source === "string" ? source.length : 1)];
+    }
+    function parsePrelude(prelude) {
+      let comment = "";
+      let atComment = false;
+      let afterEmptyLine = false;
+      for (let i = 0; i < prelude.length; ++i) {
+        const source = prelude[i];
+        switch (source[0]) {
+          case "#":
+            comment += (comment === "" ? "" : afterEmptyLine ? "\n\n" : "\n") + (source.substring(1) || " ");
+            atComment = true;
+            afterEmptyLine = false;
+            break;
+          case "%":
+            if (prelude[i + 1]?.[0] !== "#")
+              i += 1;
+            atComment = false;
+            break;
+          default:
+            if (!atComment)
+              afterEmptyLine = true;
+            atComment = false;
+        }
+      }
+      return { comment, afterEmptyLine };
+    }
+    var Composer = class {
+      constructor(options = {}) {
+        this.doc = null;
+        this.atDirectives = false;
+        this.prelude = [];
+        this.errors = [];
+        this.warnings = [];
+        this.onError = (source, code, message, warning) => {
+          const pos = getErrorPos(source);
+          if (warning)
+            this.warnings.push(new errors.YAMLWarning(pos, code, message));
+          else
+            this.errors.push(new errors.YAMLParseError(pos, code, message));
+        };
+        this.directives = new directives.Directives({ version: options.version || "1.2" });
+        this.options = options;
+      }
+      decorate(doc, afterDoc) {
+        const { comment, afterEmptyLine } = parsePrelude(this.prelude);
+        if (comment) {
+          const dc = doc.contents;
+          if (afterDoc) {
+            doc.comment = doc.comment ? `${doc.comment}
+${comment}` : comment;
+          } else if (afterEmptyLine || doc.directives.docStart || !dc) {
+            doc.commentBefore = comment;
+          } else if (identity.isCollection(dc) && !dc.flow && dc.items.length > 0) {
+            let it = dc.items[0];
+            if (identity.isPair(it))
+              it = it.key;
+            const cb = it.commentBefore;
+            it.commentBefore = cb ? `${comment}
+${cb}` : comment;
+          } else {
+            const cb = dc.commentBefore;
+            dc.commentBefore = cb ? `${comment}
+${cb}` : comment;
+          }
+        }
+        if (afterDoc) {
+          for (let i = 0; i < this.errors.length; ++i)
+            doc.errors.push(this.errors[i]);
+          for (let i = 0; i < this.warnings.length; ++i)
+            doc.warnings.push(this.warnings[i]);
+        } else {
+          doc.errors = this.errors;
+          doc.warnings = this.warnings;
+        }
+        this.prelude = [];
+        this.errors = [];
+        this.warnings = [];
+      }
+      /**
+       * Current stream status information.
+       *
+       * Mostly useful at the end of input for an empty stream.
+       */
+      streamInfo() {
+        return {
+          comment: parsePrelude(this.prelude).comment,
+          directives: this.directives,
+          errors: this.errors,
+          warnings: this.warnings
+        };
+      }
+      /**
+       * Compose tokens into documents.
+       *
+       * @param forceDoc - If the stream contains no document, still emit a final document including any comments and directives that would be applied to a subsequent document.
+       * @param endOffset - Should be set if `forceDoc` is also set, to set the document range end and to indicate errors correctly.
+       */
+      *compose(tokens, forceDoc = false, endOffset = -1) {
+        for (const token of tokens)
+          yield* this.next(token);
+        yield* this.end(forceDoc, endOffset);
+      }
+      /** Advance the composer by one CST token. */
+      *next(token) {
+        if (node_process.env.LOG_STREAM)
+          console.dir(token, { depth: null });
+        switch (token.type) {
+          case "directive":
+            this.directives.add(token.source, (offset, message, warning) => {
+              const pos = getErrorPos(token);
+              pos[0] += offset;
+              this.onError(pos, "BAD_DIRECTIVE", message, warning);
+            });
+            this.prelude.push(token.source);
+            this.atDirectives = true;
+            break;
+          case "document": {
+            const doc = composeDoc.composeDoc(this.options, this.directives, token, this.onError);
+            if (this.atDirectives && !doc.directives.docStart)
+              this.onError(token, "MISSING_CHAR", "Missing directives-end/doc-start indicator line");
+            this.decorate(doc, false);
+            if (this.doc)
+              yield this.doc;
+            this.doc = doc;
+            this.atDirectives = false;
+            break;
+          }
+          case "byte-order-mark":
+          case "space":
+            break;
+          case "comment":
+          case "newline":
+            this.prelude.push(token.source);
+            break;
+          case "error": {
+            const msg = token.source ? `${token.message}: ${JSON.stringify(token.source)}` : token.message;
+            const error = new errors.YAMLParseError(getErrorPos(token), "UNEXPECTED_TOKEN", msg);
+            if (this.atDirectives || !this.doc)
+              this.errors.push(error);
+            else
+              this.doc.errors.push(error);
+            break;
+          }
+          case "doc-end": {
+            if (!this.doc) {
+              const msg = "Unexpected doc-end without preceding document";
+              this.errors.push(new errors.YAMLParseError(getErrorPos(token), "UNEXPECTED_TOKEN", msg));
+              break;
+            }
+            this.doc.directives.docEnd = true;
+            const end = resolveEnd.resolveEnd(token.end, token.offset + token.source.length, this.doc.options.strict, this.onError);
+            this.decorate(this.doc, true);
+            if (end.comment) {
+              const dc = this.doc.comment;
+              this.doc.comment = dc ? `${dc}
+${end.comment}` : end.comment;
+            }
+            this.doc.range[2] = end.offset;
+            break;
+          }
+          default:
+            this.errors.push(new errors.YAMLParseError(getErrorPos(token), "UNEXPECTED_TOKEN", `Unsupported token ${token.type}`));
+        }
+      }
+      /**
+       * Call at end of input to yield any remaining document.
+       *
+       * @param forceDoc - If the stream contains no document, still emit a final document including any comments and directives that would be applied to a subsequent document.
+       * @param endOffset - Should be set if `forceDoc` is also set, to set the document range end and to indicate errors correctly.
+       */
+      *end(forceDoc = false, endOffset = -1) {
+        if (this.doc) {
+          this.decorate(this.doc, true);
+          yield this.doc;
+          this.doc = null;
+        } else if (forceDoc) {
+          const opts = Object.assign({ _directives: this.directives }, this.options);
+          const doc = new Document.Document(void 0, opts);
+          if (this.atDirectives)
+            this.onError(endOffset, "MISSING_CHAR", "Missing directives-end indicator line");
+          doc.range = [0, endOffset, endOffset];
+          this.decorate(doc, false);
+          yield doc;
+        }
+      }
+    };
+    exports.Composer = Composer;
+  }
+});
+
+// node_modules/yaml/dist/parse/cst-scalar.js
+var require_cst_scalar = __commonJS({
+  "node_modules/yaml/dist/parse/cst-scalar.js"(exports) {
+    "use strict";
+    var resolveBlockScalar = require_resolve_block_scalar();
+    var resolveFlowScalar = require_resolve_flow_scalar();
+    var errors = require_errors();
+    var stringifyString = require_stringifyString();
+    function resolveAsScalar(token, strict = true, onError) {
+      if (token) {
+        const _onError = (pos, code, message) => {
+          const offset = typeof pos === "number" ? pos : Array.isArray(pos) ? pos[0] : pos.offset;
+          if (onError)
+            onError(offset, code, message);
+          else
+            throw new errors.YAMLParseError([offset, offset + 1], code, message);
+        };
+        switch (token.type) {
+          case "scalar":
+          case "single-quoted-scalar":
+          case "double-quoted-scalar":
+            return resolveFlowScalar.resolveFlowScalar(token, strict, _onError);
+          case "block-scalar":
+            return resolveBlockScalar.resolveBlockScalar({ options: { strict } }, token, _onError);
+        }
+      }
+      return null;
+    }
+    function createScalarToken(value, context) {
+      const { implicitKey = false, indent, inFlow = false, offset = -1, type = "PLAIN" } = context;
+      const source = stringifyString.stringifyString({ type, value }, {
+        implicitKey,
+        indent: indent > 0 ? " ".repeat(indent) : "",
+        inFlow,
+        options: { blockQuote: true, lineWidth: -1 }
+      });
+      const end = context.end ?? [
+        { type: "newline", offset: -1, indent, source: "\n" }
+      ];
+      switch (source[0]) {
+        case "|":
+        case ">": {
+          const he = source.indexOf("\n");
+          const head = source.substring(0, he);
+          const body = source.substring(he + 1) + "\n";
+          const props = [
+            { type: "block-scalar-header", offset, indent, source: head }
+          ];
+          if (!addEndtoBlockProps(props, end))
+            props.push({ type: "newline", offset: -1, indent, source: "\n" });
+          return { type: "block-scalar", offset, indent, props, source: body };
+        }
+        case '"':
+          return { type: "double-quoted-scalar", offset, indent, source, end };
+        case "'":
+          return { type: "single-quoted-scalar", offset, indent, source, end };
+        default:
+          return { type: "scalar", offset, indent, source, end };
+      }
+    }
+    function setScalarValue(token, value, context = {}) {
+      let { afterKey = false, implicitKey = false, inFlow = false, type } = context;
+      let indent = "indent" in token ? token.indent : null;
+      if (afterKey && typeof indent === "number")
+        indent += 2;
+      if (!type)
+        switch (token.type) {
+          case "single-quoted-scalar":
+            type = "QUOTE_SINGLE";
+            break;
+          case "double-quoted-scalar":
+            type = "QUOTE_DOUBLE";
+            break;
+          case "block-scalar": {
+            const header = token.props[0];
+            if (header.type !== "block-scalar-header")
+              throw new Error("Invalid block scalar header");
+            type = header.source[0] === ">" ? "BLOCK_FOLDED" : "BLOCK_LITERAL";
+            break;
+          }
+          default:
+            type = "PLAIN";
+        }
+      const source = stringifyString.stringifyString({ type, value }, {
+        implicitKey: implicitKey || indent === null,
+        indent: indent !== null && indent > 0 ? " ".repeat(indent) : "",
+        inFlow,
+        options: { blockQuote: true, lineWidth: -1 }
+      });
+      switch (source[0]) {
+        case "|":
+        case ">":
+          setBlockScalarValue(token, source);
+          break;
+        case '"':
+          setFlowScalarValue(token, source, "double-quoted-scalar");
+          break;
+        case "'":
+          setFlowScalarValue(token, source, "single-quoted-scalar");
+          break;
+        default:
+          setFlowScalarValue(token, source, "scalar");
+      }
+    }
+    function setBlockScalarValue(token, source) {
+      const he = source.indexOf("\n");
+      const head = source.substring(0, he);
+      const body = source.substring(he + 1) + "\n";
+      if (token.type === "block-scalar") {
+        const header = token.props[0];
+        if (header.type !== "block-scalar-header")
+          throw new Error("Invalid block scalar header");
+        header.source = head;
+        token.source = body;
+      } else {
+        const { offset } = token;
+        const indent = "indent" in token ? token.indent : -1;
+        const props = [
+          { type: "block-scalar-header", offset, indent, source: head }
+        ];
+        if (!addEndtoBlockProps(props, "end" in token ? token.end : void 0))
+          props.push({ type: "newline", offset: -1, indent, source: "\n" });
+        for (const key of Object.keys(token))
+          if (key !== "type" && key !== "offset")
+            delete token[key];
+        Object.assign(token, { type: "block-scalar", indent, props, source: body });
+      }
+    }
+    function addEndtoBlockProps(props, end) {
+      if (end)
+        for (const st of end)
+          switch (st.type) {
+            case "space":
+            case "comment":
+              props.push(st);
+              break;
+            case "newline":
+              props.push(st);
+              return true;
+          }
+      return false;
+    }
+    function setFlowScalarValue(token, source, type) {
+      switch (token.type) {
+        case "scalar":
+        case "double-quoted-scalar":
+        case "single-quoted-scalar":
+          token.type = type;
+          token.source = source;
+          break;
+        case "block-scalar": {
+          const end = token.props.slice(1);
+          let oa = source.length;
+          if (token.props[0].type === "block-scalar-header")
+            oa -= token.props[0].source.length;
+          for (const tok of end)
+            tok.offset += oa;
+          delete token.props;
+          Object.assign(token, { type, source, end });
+          break;
+        }
+        case "block-map":
+        case "block-seq": {
+          const offset = token.offset + source.length;
+          const nl = { type: "newline", offset, indent: token.indent, source: "\n" };
+          delete token.items;
+          Object.assign(token, { type, source, end: [nl] });
+          break;
+        }
+        default: {
+          const indent = "indent" in token ? token.indent : -1;
+          const end = "end" in token && Array.isArray(token.end) ? token.end.filter((st) => st.type === "space" || st.type === "comment" || st.type === "newline") : [];
+          for (const key of Object.keys(token))
+            if (key !== "type" && key !== "offset")
+              delete token[key];
+          Object.assign(token, { type, indent, source, end });
+        }
+      }
+    }
+    exports.createScalarToken = createScalarToken;
+    exports.resolveAsScalar = resolveAsScalar;
+    exports.setScalarValue = setScalarValue;
+  }
+});
+
+// node_modules/yaml/dist/parse/cst-stringify.js
+var require_cst_stringify = __commonJS({
+  "node_modules/yaml/dist/parse/cst-stringify.js"(exports) {
+    "use strict";
+    var stringify2 = (cst) => "type" in cst ? stringifyToken(cst) : stringifyItem(cst);
+    function stringifyToken(token) {
+      switch (token.type) {
+        case "block-scalar": {
+          let res = "";
+          for (const tok of token.props)
+            res += stringifyToken(tok);
+          return res + token.source;
+        }
+        case "block-map":
+        case "block-seq": {
+          let res = "";
+          for (const item of token.items)
+            res += stringifyItem(item);
+          return res;
+        }
+        case "flow-collection": {
+          let res = token.start.source;
+          for (const item of token.items)
+            res += stringifyItem(item);
+          for (const st of token.end)
+            res += st.source;
+          return res;
+        }
+        case "document": {
+          let res = stringifyItem(token);
+          if (token.end)
+            for (const st of token.end)
+              res += st.source;
+          return res;
+        }
+        default: {
+          let res = token.source;
+          if ("end" in token && token.end)
+            for (const st of token.end)
+              res += st.source;
+          return res;
+        }
+      }
+    }
+    function stringifyItem({ start, key, sep, value }) {
+      let res = "";
+      for (const st of start)
+        res += st.source;
+      if (key)
+        res += stringifyToken(key);
+      if (sep)
+        for (const st of sep)
+          res += st.source;
+      if (value)
+        res += stringifyToken(value);
+      return res;
+    }
+    exports.stringify = stringify2;
+  }
+});
+
+// node_modules/yaml/dist/parse/cst-visit.js
+var require_cst_visit = __commonJS({
+  "node_modules/yaml/dist/parse/cst-visit.js"(exports) {
+    "use strict";
+    var BREAK = /* @__PURE__ */ Symbol("break visit");
+    var SKIP = /* @__PURE__ */ Symbol("skip children");
+    var REMOVE = /* @__PURE__ */ Symbol("remove item");
+    function visit(cst, visitor) {
+      if ("type" in cst && cst.type === "document")
+        cst = { start: cst.start, value: cst.value };
+      _visit(Object.freeze([]), cst, visitor);
+    }
+    visit.BREAK = BREAK;
+    visit.SKIP = SKIP;
+    visit.REMOVE = REMOVE;
+    visit.itemAtPath = (cst, path) => {
+      let item = cst;
+      for (const [field, index] of path) {
+        const tok = item?.[field];
+        if (tok && "items" in tok) {
+          item = tok.items[index];
+        } else
+          return void 0;
+      }
+      return item;
+    };
+    visit.parentCollection = (cst, path) => {
+      const parent = visit.itemAtPath(cst, path.slice(0, -1));
+      const field = path[path.length - 1][0];
+      const coll = parent?.[field];
+      if (coll && "items" in coll)
+        return coll;
+      throw new Error("Parent collection not found");
+    };
+    function _visit(path, item, visitor) {
+      let ctrl = visitor(item, path);
+      if (typeof ctrl === "symbol")
+        return ctrl;
+      for (const field of ["key", "value"]) {
+        const token = item[field];
+        if (token && "items" in token) {
+          for (let i = 0; i < token.items.length; ++i) {
+            const ci = _visit(Object.freeze(path.concat([[field, i]])), token.items[i], visitor);
+            if (typeof ci === "number")
+              i = ci - 1;
+            else if (ci === BREAK)
+              return BREAK;
+            else if (ci === REMOVE) {
+              token.items.splice(i, 1);
+              i -= 1;
+            }
+          }
+          if (typeof ctrl === "function" && field === "key")
+            ctrl = ctrl(item, path);
+        }
+      }
+      return typeof ctrl === "function" ? ctrl(item, path) : ctrl;
+    }
+    exports.visit = visit;
+  }
+});
+
+// node_modules/yaml/dist/parse/cst.js
+var require_cst = __commonJS({
+  "node_modules/yaml/dist/parse/cst.js"(exports) {
+    "use strict";
+    var cstScalar = require_cst_scalar();
+    var cstStringify = require_cst_stringify();
+    var cstVisit = require_cst_visit();
+    var BOM = "\uFEFF";
+    var DOCUMENT = "";
+    var FLOW_END = "";
+    var SCALAR = "";
+    var isCollection = (token) => !!token && "items" in token;
+    var isScalar2 = (token) => !!token && (token.type === "scalar" || token.type === "single-quoted-scalar" || token.type === "double-quoted-scalar" || token.type === "block-scalar");
+    function prettyToken(token) {
+      switch (token) {
+        case BOM:
+          return "<BOM>";
+        case DOCUMENT:
+          return "<DOC>";
+        case FLOW_END:
+          return "<FLOW_END>";
+        case SCALAR:
+          return "<SCALAR>";
+        default:
+          return JSON.stringify(token);
+      }
+    }
+    function tokenType(source) {
+      switch (source) {
+        case BOM:
+          return "byte-order-mark";
+        case DOCUMENT:
+          return "doc-mode";
+        case FLOW_END:
+          return "flow-error-end";
+        case SCALAR:
+          return "scalar";
+        case "---":
+          return "doc-start";
+        case "...":
+          return "doc-end";
+        case "":
+        case "\n":
+        case "\r\n":
+          return "newline";
+        case "-":
+          return "seq-item-ind";
+        case "?":
+          return "explicit-key-ind";
+        case ":":
+          return "map-value-ind";
+        case "{":
+          return "flow-map-start";
+        case "}":
+          return "flow-map-end";
+        case "[":
+          return "flow-seq-start";
+        case "]":
+          return "flow-seq-end";
+        case ",":
+          return "comma";
+      }
+      switch (source[0]) {
+        case " ":
+        case "	":
+          return "space";
+        case "#":
+          return "comment";
+        case "%":
+          return "directive-line";
+        case "*":
+          return "alias";
+        case "&":
+          return "anchor";
+        case "!":
+          return "tag";
+        case "'":
+          return "single-quoted-scalar";
+        case '"':
+          return "double-quoted-scalar";
+        case "|":
+        case ">":
+          return "block-scalar-header";
+      }
+      return null;
+    }
+    exports.createScalarToken = cstScalar.createScalarToken;
+    exports.resolveAsScalar = cstScalar.resolveAsScalar;
+    exports.setScalarValue = cstScalar.setScalarValue;
+    exports.stringify = cstStringify.stringify;
+    exports.visit = cstVisit.visit;
+    exports.BOM = BOM;
+    exports.DOCUMENT = DOCUMENT;
+    exports.FLOW_END = FLOW_END;
+    exports.SCALAR = SCALAR;
+    exports.isCollection = isCollection;
+    exports.isScalar = isScalar2;
+    exports.prettyToken = prettyToken;
+    exports.tokenType = tokenType;
+  }
+});
+
+// node_modules/yaml/dist/parse/lexer.js
+var require_lexer = __commonJS({
+  "node_modules/yaml/dist/parse/lexer.js"(exports) {
+    "use strict";
+    var cst = require_cst();
+    function isEmpty(ch) {
+      switch (ch) {
+        case void 0:
+        case " ":
+        case "\n":
+        case "\r":
+        case "	":
+          return true;
+        default:
+          return false;
+      }
+    }
+    var hexDigits = new Set("0123456789ABCDEFabcdef");
+    var tagChars = new Set("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-#;/?:@&=+$_.!~*'()");
+    var flowIndicatorChars = new Set(",[]{}");
+    var invalidAnchorChars = new Set(" ,[]{}\n\r	");
+    var isNotAnchorChar = (ch) => !ch || invalidAnchorChars.has(ch);
+    var Lexer = class {
+      constructor() {
+        this.atEnd = false;
+        this.blockScalarIndent = -1;
+        this.blockScalarKeep = false;
+        this.buffer = "";
+        this.flowKey = false;
+        this.flowLevel = 0;
+        this.indentNext = 0;
+        this.indentValue = 0;
+        this.lineEndPos = null;
+        this.next = null;
+        this.pos = 0;
+      }
+      /**
+       * Generate YAML tokens from the `source` string. If `incomplete`,
+       * a part of the last line may be left as a buffer for the next call.
+       *
+       * @returns A generator of lexical tokens
+       */
+      *lex(source, incomplete = false) {
+        if (source) {
+          if (typeof source !== "string")
+            throw TypeError("source is not a string");
+          this.buffer = this.buffer ? this.buffer + source : source;
+          this.lineEndPos = null;
+        }
+        this.atEnd = !incomplete;
+        let next = this.next ?? "stream";
+        while (next && (incomplete || this.hasChars(1)))
+          next = yield* this.parseNext(next);
+      }
+      atLineEnd() {
+        let i = this.pos;
+        let ch = this.buffer[i];
+        while (ch === " " || ch === "	")
+          ch = this.buffer[++i];
+        if (!ch || ch === "#" || ch === "\n")
+          return true;
+        if (ch === "\r")
+          return this.buffer[i + 1] === "\n";
+        return false;
+      }
+      charAt(n) {
+        return this.buffer[this.pos + n];
+      }
+      continueScalar(offset) {
+        let ch = this.buffer[offset];
+        if (this.indentNext > 0) {
+          let indent = 0;
+          while (ch === " ")
+            ch = this.buffer[++indent + offset];
+          if (ch === "\r") {
+            const next = this.buffer[indent + offset + 1];
+            if (next === "\n" || !next && !this.atEnd)
+              return offset + indent + 1;
+          }
+          return ch === "\n" || indent >= this.indentNext || !ch && !this.atEnd ? offset + indent : -1;
+        }
+        if (ch === "-" || ch === ".") {
+          const dt = this.buffer.substr(offset, 3);
+          if ((dt === "---" || dt === "...") && isEmpty(this.buffer[offset + 3]))
+            return -1;
+        }
+        return offset;
+      }
+      getLine() {
+        let end = this.lineEndPos;
+        if (typeof end !== "number" || end !== -1 && end < this.pos) {
+          end = this.buffer.indexOf("\n", this.pos);
+          this.lineEndPos = end;
+        }
+        if (end === -1)
+          return this.atEnd ? this.buffer.substring(this.pos) : null;
+        if (this.buffer[end - 1] === "\r")
+          end -= 1;
+        return this.buffer.substring(this.pos, end);
+      }
+      hasChars(n) {
+        return this.pos + n <= this.buffer.length;
+      }
+      setNext(state) {
+        this.buffer = this.buffer.substring(this.pos);
+        this.pos = 0;
+        this.lineEndPos = null;
+        this.next = state;
+        return null;
+      }
+      peek(n) {
+        return this.buffer.substr(this.pos, n);
+      }
+      *parseNext(next) {
+        switch (next) {
+          case "stream":
+            return yield* this.parseStream();
+          case "line-start":
+            return yield* this.parseLineStart();
+          case "block-start":
+            return yield* this.parseBlockStart();
+          case "doc":
+            return yield* this.parseDocument();
+          case "flow":
+            return yield* this.parseFlowCollection();
+          case "quoted-scalar":
+            return yield* this.parseQuotedScalar();
+          case "block-scalar":
+            return yield* this.parseBlockScalar();
+          case "plain-scalar":
+            return yield* this.parsePlainScalar();
+        }
+      }
+      *parseStream() {
+        let line = this.getLine();
+        if (line === null)
+          return this.setNext("stream");
+        if (line[0] === cst.BOM) {
+          yield* this.pushCount(1);
+          line = line.substring(1);
+        }
+        if (line[0] === "%") {
+          let dirEnd = line.length;
+          let cs = line.indexOf("#");
+          while (cs !== -1) {
+            const ch = line[cs - 1];
+            if (ch === " " || ch === "	") {
+              dirEnd = cs - 1;
+              break;
+            } else {
+              cs = line.indexOf("#", cs + 1);
+            }
+          }
+          while (true) {
+            const ch = line[dirEnd - 1];
+            if (ch === " " || ch === "	")
+              dirEnd -= 1;
+            else
+              break;
+          }
+          const n = (yield* this.pushCount(dirEnd)) + (yield* this.pushSpaces(true));
+          yield* this.pushCount(line.length - n);
+          this.pushNewline();
+          return "stream";
+        }
+        if (this.atLineEnd()) {
+          const sp = yield* this.pushSpaces(true);
+          yield* this.pushCount(line.length - sp);
+          yield* this.pushNewline();
+          return "stream";
+        }
+        yield cst.DOCUMENT;
+        return yield* this.parseLineStart();
+      }
+      *parseLineStart() {
+        const ch = this.charAt(0);
+        if (!ch && !this.atEnd)
+          return this.setNext("line-start");
+        if (ch === "-" || ch === ".") {
+          if (!this.atEnd && !this.hasChars(4))
+            return this.setNext("line-start");
+          const s = this.peek(3);
+          if ((s === "---" || s === "...") && isEmpty(this.charAt(3))) {
+            yield* this.pushCount(3);
+            this.indentValue = 0;
+            this.indentNext = 0;
+            return s === "---" ? "doc" : "stream";
+          }
+        }
+        this.indentValue = yield* this.pushSpaces(false);
+        if (this.indentNext > this.indentValue && !isEmpty(this.charAt(1)))
+          this.indentNext = this.indentValue;
+        return yield* this.parseBlockStart();
+      }
+      *parseBlockStart() {
+        const [ch0, ch1] = this.peek(2);
+        if (!ch1 && !this.atEnd)
+          return this.setNext("block-start");
+        if ((ch0 === "-" || ch0 === "?" || ch0 === ":") && isEmpty(ch1)) {
+          const n = (yield* this.pushCount(1)) + (yield* this.pushSpaces(true));
+          this.indentNext = this.indentValue + 1;
+          this.indentValue += n;
+          return "block-start";
+        }
+        return "doc";
+      }
+      *parseDocument() {
+        yield* this.pushSpaces(true);
+        const line = this.getLine();
+        if (line === null)
+          return this.setNext("doc");
+        let n = yield* this.pushIndicators();
+        switch (line[n]) {
+          case "#":
+            yield* this.pushCount(line.length - n);
+          // fallthrough
+          case void 0:
+            yield* this.pushNewline();
+            return yield* this.parseLineStart();
+          case "{":
+          case "[":
+            yield* this.pushCount(1);
+            this.flowKey = false;
+            this.flowLevel = 1;
+            return "flow";
+          case "}":
+          case "]":
+            yield* this.pushCount(1);
+            return "doc";
+          case "*":
+            yield* this.pushUntil(isNotAnchorChar);
+            return "doc";
+          case '"':
+          case "'":
+            return yield* this.parseQuotedScalar();
+          case "|":
+          case ">":
+            n += yield* this.parseBlockScalarHeader();
+            n += yield* this.pushSpaces(true);
+            yield* this.pushCount(line.length - n);
+            yield* this.pushNewline();
+            return yield* this.parseBlockScalar();
+          default:
+            return yield* this.parsePlainScalar();
+        }
+      }
+      *parseFlowCollection() {
+        let nl, sp;
+        let indent = -1;
+        do {
+          nl = yield* this.pushNewline();
+          if (nl > 0) {
+            sp = yield* this.pushSpaces(false);
+            this.indentValue = indent = sp;
+          } else {
+            sp = 0;
+          }
+          sp += yield* this.pushSpaces(true);
+        } while (nl + sp > 0);
+        const line = this.getLine();
+        if (line === null)
+          return this.setNext("flow");
+        if (indent !== -1 && indent < this.indentNext && line[0] !== "#" || indent === 0 && (line.startsWith("---") || line.startsWith("...")) && isEmpty(line[3])) {
+          const atFlowEndMarker = indent === this.indentNext - 1 && this.flowLevel === 1 && (line[0] === "]" || line[0] === "}");
+          if (!atFlowEndMarker) {
+            this.flowLevel = 0;
+            yield cst.FLOW_END;
+            return yield* this.parseLineStart();
+          }
+        }
+        let n = 0;
+        while (line[n] === ",") {
+          n += yield* this.pushCount(1);
+          n += yield* this.pushSpaces(true);
+          this.flowKey = false;
+        }
+        n += yield* this.pushIndicators();
+        switch (line[n]) {
+          case void 0:
+            return "flow";
+          case "#":
+            yield* this.pushCount(line.length - n);
+            return "flow";
+          case "{":
+          case "[":
+            yield* this.pushCount(1);
+            this.flowKey = false;
+            this.flowLevel += 1;
+            return "flow";
+          case "}":
+          case "]":
+            yield* this.pushCount(1);
+            this.flowKey = true;
+            this.flowLevel -= 1;
+            return this.flowLevel ? "flow" : "doc";
+          case "*":
+            yield* this.pushUntil(isNotAnchorChar);
+            return "flow";
+          case '"':
+          case "'":
+            this.flowKey = true;
+            return yield* this.parseQuotedScalar();
+          case ":": {
+            const next = this.charAt(1);
+            if (this.flowKey || isEmpty(next) || next === ",") {
+              this.flowKey = false;
+              yield* this.pushCount(1);
+              yield* this.pushSpaces(true);
+              return "flow";
+            }
+          }
+          // fallthrough
+          default:
+            this.flowKey = false;
+            return yield* this.parsePlainScalar();
+        }
+      }
+      *parseQuotedScalar() {
+        const quote = this.charAt(0);
+        let end = this.buffer.indexOf(quote, this.pos + 1);
+        if (quote === "'") {
+          while (end !== -1 && this.buffer[end + 1] === "'")
+            end = this.buffer.indexOf("'", end + 2);
+        } else {
+          while (end !== -1) {
+            let n = 0;
+            while (this.buffer[end - 1 - n] === "\\")
+              n += 1;
+            if (n % 2 === 0)
+              break;
+            end = this.buffer.indexOf('"', end + 1);
+          }
+        }
+        const qb = this.buffer.substring(0, end);
+        let nl = qb.indexOf("\n", this.pos);
+        if (nl !== -1) {
+          while (nl !== -1) {
+            const cs = this.continueScalar(nl + 1);
+            if (cs === -1)
+              break;
+            nl = qb.indexOf("\n", cs);
+          }
+          if (nl !== -1) {
+            end = nl - (qb[nl - 1] === "\r" ? 2 : 1);
+          }
+        }
+        if (end === -1) {
+          if (!this.atEnd)
+            return this.setNext("quoted-scalar");
+          end = this.buffer.length;
+        }
+        yield* this.pushToIndex(end + 1, false);
+        return this.flowLevel ? "flow" : "doc";
+      }
+      *parseBlockScalarHeader() {
+        this.blockScalarIndent = -1;
+        this.blockScalarKeep = false;
+        let i = this.pos;
+        while (true) {
+          const ch = this.buffer[++i];
+          if (ch === "+")
+            this.blockScalarKeep = true;
+          else if (ch > "0" && ch <= "9")
+            this.blockScalarIndent = Number(ch) - 1;
+          else if (ch !== "-")
+            break;
+        }
+        return yield* this.pushUntil((ch) => isEmpty(ch) || ch === "#");
+      }
+      *parseBlockScalar() {
+        let nl = this.pos - 1;
+        let indent = 0;
+        let ch;
+        loop: for (let i2 = this.pos; ch = this.buffer[i2]; ++i2) {
+          switch (ch) {
+            case " ":
+              indent += 1;
+              break;
+            case "\n":
+              nl = i2;
+              indent = 0;
+              break;
+            case "\r": {
+              const next = this.buffer[i2 + 1];
+              if (!next && !this.atEnd)
+                return this.setNext("block-scalar");
+              if (next === "\n")
+                break;
+            }
+            // fallthrough
+            default:
+              break loop;
+          }
+        }
+        if (!ch && !this.atEnd)
+          return this.setNext("block-scalar");
+        if (indent >= this.indentNext) {
+          if (this.blockScalarIndent === -1)
+            this.indentNext = indent;
+          else {
+            this.indentNext = this.blockScalarIndent + (this.indentNext === 0 ? 1 : this.indentNext);
+          }
+          do {
+            const cs = this.continueScalar(nl + 1);
+            if (cs === -1)
+              break;
+            nl = this.buffer.indexOf("\n", cs);
+          } while (nl !== -1);
+          if (nl === -1) {
+            if (!this.atEnd)
+              return this.setNext("block-scalar");
+            nl = this.buffer.length;
+          }
+        }
+        let i = nl + 1;
+        ch = this.buffer[i];
+        while (ch === " ")
+          ch = this.buffer[++i];
+        if (ch === "	") {
+          while (ch === "	" || ch === " " || ch === "\r" || ch === "\n")
+            ch = this.buffer[++i];
+          nl = i - 1;
+        } else if (!this.blockScalarKeep) {
+          do {
+            let i2 = nl - 1;
+            let ch2 = this.buffer[i2];
+            if (ch2 === "\r")
+              ch2 = this.buffer[--i2];
+            const lastChar = i2;
+            while (ch2 === " ")
+              ch2 = this.buffer[--i2];
+            if (ch2 === "\n" && i2 >= this.pos && i2 + 1 + indent > lastChar)
+              nl = i2;
+            else
+              break;
+          } while (true);
+        }
+        yield cst.SCALAR;
+        yield* this.pushToIndex(nl + 1, true);
+        return yield* this.parseLineStart();
+      }
+      *parsePlainScalar() {
+        const inFlow = this.flowLevel > 0;
+        let end = this.pos - 1;
+        let i = this.pos - 1;
+        let ch;
+        while (ch = this.buffer[++i]) {
+          if (ch === ":") {
+            const next = this.buffer[i + 1];
+            if (isEmpty(next) || inFlow && flowIndicatorChars.has(next))
+              break;
+            end = i;
+          } else if (isEmpty(ch)) {
+            let next = this.buffer[i + 1];
+            if (ch === "\r") {
+              if (next === "\n") {
+                i += 1;
+                ch = "\n";
+                next = this.buffer[i + 1];
+              } else
+                end = i;
+            }
+            if (next === "#" || inFlow && flowIndicatorChars.has(next))
+              break;
+            if (ch === "\n") {
+              const cs = this.continueScalar(i + 1);
+              if (cs === -1)
+                break;
+              i = Math.max(i, cs - 2);
+            }
+          } else {
+            if (inFlow && flowIndicatorChars.has(ch))
+              break;
+            end = i;
+          }
+        }
+        if (!ch && !this.atEnd)
+          return this.setNext("plain-scalar");
+        yield cst.SCALAR;
+        yield* this.pushToIndex(end + 1, true);
+        return inFlow ? "flow" : "doc";
+      }
+      *pushCount(n) {
+        if (n > 0) {
+          yield this.buffer.substr(this.pos, n);
+          this.pos += n;
+          return n;
+        }
+        return 0;
+      }
+      *pushToIndex(i, allowEmpty) {
+        const s = this.buffer.slice(this.pos, i);
+        if (s) {
+          yield s;
+          this.pos += s.length;
+          return s.length;
+        } else if (allowEmpty)
+          yield "";
+        return 0;
+      }
+      *pushIndicators() {
+        let n = 0;
+        loop: while (true) {
+          switch (this.charAt(0)) {
+            case "!":
+              n += yield* this.pushTag();
+              n += yield* this.pushSpaces(true);
+              continue loop;
+            case "&":
+              n += yield* this.pushUntil(isNotAnchorChar);
+              n += yield* this.pushSpaces(true);
+              continue loop;
+            case "-":
+            // this is an error
+            case "?":
+            // this is an error outside flow collections
+            case ":": {
+              const inFlow = this.flowLevel > 0;
+              const ch1 = this.charAt(1);
+              if (isEmpty(ch1) || inFlow && flowIndicatorChars.has(ch1)) {
+                if (!inFlow)
+                  this.indentNext = this.indentValue + 1;
+                else if (this.flowKey)
+                  this.flowKey = false;
+                n += yield* this.pushCount(1);
+                n += yield* this.pushSpaces(true);
+                continue loop;
+              }
+            }
+          }
+          break loop;
+        }
+        return n;
+      }
+      *pushTag() {
+        if (this.charAt(1) === "<") {
+          let i = this.pos + 2;
+          let ch = this.buffer[i];
+          while (!isEmpty(ch) && ch !== ">")
+            ch = this.buffer[++i];
+          return yield* this.pushToIndex(ch === ">" ? i + 1 : i, false);
+        } else {
+          let i = this.pos + 1;
+          let ch = this.buffer[i];
+          while (ch) {
+            if (tagChars.has(ch))
+              ch = this.buffer[++i];
+            else if (ch === "%" && hexDigits.has(this.buffer[i + 1]) && hexDigits.has(this.buffer[i + 2])) {
+              ch = this.buffer[i += 3];
+            } else
+              break;
+          }
+          return yield* this.pushToIndex(i, false);
+        }
+      }
+      *pushNewline() {
+        const ch = this.buffer[this.pos];
+        if (ch === "\n")
+          return yield* this.pushCount(1);
+        else if (ch === "\r" && this.charAt(1) === "\n")
+          return yield* this.pushCount(2);
+        else
+          return 0;
+      }
+      *pushSpaces(allowTabs) {
+        let i = this.pos - 1;
+        let ch;
+        do {
+          ch = this.buffer[++i];
+        } while (ch === " " || allowTabs && ch === "	");
+        const n = i - this.pos;
+        if (n > 0) {
+          yield this.buffer.substr(this.pos, n);
+          this.pos = i;
+        }
+        return n;
+      }
+      *pushUntil(test) {
+        let i = this.pos;
+        let ch = this.buffer[i];
+        while (!test(ch))
+          ch = this.buffer[++i];
+        return yield* this.pushToIndex(i, false);
+      }
+    };
+    exports.Lexer = Lexer;
+  }
+});
+
+// node_modules/yaml/dist/parse/line-counter.js
+var require_line_counter = __commonJS({
+  "node_modules/yaml/dist/parse/line-counter.js"(exports) {
+    "use strict";
+    var LineCounter2 = class {
+      constructor() {
+        this.lineStarts = [];
+        this.addNewLine = (offset) => this.lineStarts.push(offset);
+        this.linePos = (offset) => {
+          let low = 0;
+          let high = this.lineStarts.length;
+          while (low < high) {
+            const mid = low + high >> 1;
+            if (this.lineStarts[mid] < offset)
+              low = mid + 1;
+            else
+              high = mid;
+          }
+          if (this.lineStarts[low] === offset)
+            return { line: low + 1, col: 1 };
+          if (low === 0)
+            return { line: 0, col: offset };
+          const start = this.lineStarts[low - 1];
+          return { line: low, col: offset - start + 1 };
+        };
+      }
+    };
+    exports.LineCounter = LineCounter2;
+  }
+});
+
+// node_modules/yaml/dist/parse/parser.js
+var require_parser = __commonJS({
+  "node_modules/yaml/dist/parse/parser.js"(exports) {
+    "use strict";
+    var node_process = __require("process");
+    var cst = require_cst();
+    var lexer = require_lexer();
+    function includesToken(list, type) {
+      for (let i = 0; i < list.length; ++i)
+        if (list[i].type === type)
+          return true;
+      return false;
+    }
+    function findNonEmptyIndex(list) {
+      for (let i = 0; i < list.length; ++i) {
+        switch (list[i].type) {
+          case "space":
+          case "comment":
+          case "newline":
+            break;
+          default:
+            return i;
+        }
+      }
+      return -1;
+    }
+    function isFlowToken(token) {
+      switch (token?.type) {
+        case "alias":
+        case "scalar":
+        case "single-quoted-scalar":
+        case "double-quoted-scalar":
+        case "flow-collection":
+          return true;
+        default:
+          return false;
+      }
+    }
+    function getPrevProps(parent) {
+      switch (parent.type) {
+        case "document":
+          return parent.start;
+        case "block-map": {
+          const it = parent.items[parent.items.length - 1];
+          return it.sep ?? it.start;
+        }
+        case "block-seq":
+          return parent.items[parent.items.length - 1].start;
+        /* istanbul ignore next should not happen */
+        default:
+          return [];
+      }
+    }
+    function getFirstKeyStartProps(prev) {
+      if (prev.length === 0)
+        return [];
+      let i = prev.length;
+      loop: while (--i >= 0) {
+        switch (prev[i].type) {
+          case "doc-start":
+          case "explicit-key-ind":
+          case "map-value-ind":
+          case "seq-item-ind":
+          case "newline":
+            break loop;
+        }
+      }
+      while (prev[++i]?.type === "space") {
+      }
+      return prev.splice(i, prev.length);
+    }
+    function arrayPushArray(target, source) {
+      if (source.length < 1e5)
+        Array.prototype.push.apply(target, source);
+      else
+        for (let i = 0; i < source.length; ++i)
+          target.push(source[i]);
+    }
+    function fixFlowSeqItems(fc) {
+      if (fc.start.type === "flow-seq-start") {
+        for (const it of fc.items) {
+          if (it.sep && !it.value && !includesToken(it.start, "explicit-key-ind") && !includesToken(it.sep, "map-value-ind")) {
+            if (it.key)
+              it.value = it.key;
+            delete it.key;
+            if (isFlowToken(it.value)) {
+              if (it.value.end)
+                arrayPushArray(it.value.end, it.sep);
+              else
+                it.value.end = it.sep;
+            } else
+              arrayPushArray(it.start, it.sep);
+            delete it.sep;
+          }
+        }
+      }
+    }
+    var Parser = class {
+      /**
+       * @param onNewLine - If defined, called separately with the start position of
+       *   each new line (in `parse()`, including the start of input).
+       */
+      constructor(onNewLine) {
+        this.atNewLine = true;
+        this.atScalar = false;
+        this.indent = 0;
+        this.offset = 0;
+        this.onKeyLine = false;
+        this.stack = [];
+        this.source = "";
+        this.type = "";
+        this.lexer = new lexer.Lexer();
+        this.onNewLine = onNewLine;
+      }
+      /**
+       * Parse `source` as a YAML stream.
+       * If `incomplete`, a part of the last line may be left as a buffer for the next call.
+       *
+       * Errors are not thrown, but yielded as `{ type: 'error', message }` tokens.
+       *
+       * @returns A generator of tokens representing each directive, document, and other structure.
+       */
+      *parse(source, incomplete = false) {
+        if (this.onNewLine && this.offset === 0)
+          this.onNewLine(0);
+        for (const lexeme of this.lexer.lex(source, incomplete))
+          yield* this.next(lexeme);
+        if (!incomplete)
+          yield* this.end();
+      }
+      /**
+       * Advance the parser by the `source` of one lexical token.
+       */
+      *next(source) {
+        this.source = source;
+        if (node_process.env.LOG_TOKENS)
+          console.log("|", cst.prettyToken(source));
+        if (this.atScalar) {
+          this.atScalar = false;
+          yield* this.step();
+          this.offset += source.length;
+          return;
+        }
+        const type = cst.tokenType(source);
+        if (!type) {
+          const message = `Not a YAML token: ${source}`;
+          yield* this.pop({ type: "error", offset: this.offset, message, source });
+          this.offset += source.length;
+        } else if (type === "scalar") {
+          this.atNewLine = false;
+          this.atScalar = true;
+          this.type = "scalar";
+        } else {
+          this.type = type;
+          yield* this.step();
+          switch (type) {
+            case "newline":
+              this.atNewLine = true;
+              this.indent = 0;
+              if (this.onNewLine)
+                this.onNewLine(this.offset + source.length);
+              break;
+            case "space":
+              if (this.atNewLine && source[0] === " ")
+                this.indent += source.length;
+              break;
+            case "explicit-key-ind":
+            case "map-value-ind":
+            case "seq-item-ind":
+              if (this.atNewLine)
+                this.indent += source.length;
+              break;
+            case "doc-mode":
+            case "flow-error-end":
+              return;
+            default:
+              this.atNewLine = false;
+          }
+          this.offset += source.length;
+        }
+      }
+      /** Call at end of input to push out any remaining constructions */
+      *end() {
+        while (this.stack.length > 0)
+          yield* this.pop();
+      }
+      get sourceToken() {
+        const st = {
+          type: this.type,
+          offset: this.offset,
+          indent: this.indent,
+          source: this.source
+        };
+        return st;
+      }
+      *step() {
+        const top = this.peek(1);
+        if (this.type === "doc-end" && top?.type !== "doc-end") {
+          while (this.stack.length > 0)
+            yield* this.pop();
+          this.stack.push({
+            type: "doc-end",
+            offset: this.offset,
+            source: this.source
+          });
+          return;
+        }
+        if (!top)
+          return yield* this.stream();
+        switch (top.type) {
+          case "document":
+            return yield* this.document(top);
+          case "alias":
+          case "scalar":
+          case "single-quoted-scalar":
+          case "double-quoted-scalar":
+            return yield* this.scalar(top);
+          case "block-scalar":
+            return yield* this.blockScalar(top);
+          case "block-map":
+            return yield* this.blockMap(top);
+          case "block-seq":
+            return yield* this.blockSequence(top);
+          case "flow-collection":
+            return yield* this.flowCollection(top);
+          case "doc-end":
+            return yield* this.documentEnd(top);
+        }
+        yield* this.pop();
+      }
+      peek(n) {
+        return this.stack[this.stack.length - n];
+      }
+      *pop(error) {
+        const token = error ?? this.stack.pop();
+        if (!token) {
+          const message = "Tried to pop an empty stack";
+          yield { type: "error", offset: this.offset, source: "", message };
+        } else if (this.stack.length === 0) {
+          yield token;
+        } else {
+          const top = this.peek(1);
+          if (token.type === "block-scalar") {
+            token.indent = "indent" in top ? top.indent : 0;
+          } else if (token.type === "flow-collection" && top.type === "document") {
+            token.indent = 0;
+          }
+          if (token.type === "flow-collection")
+            fixFlowSeqItems(token);
+          switch (top.type) {
+            case "document":
+              top.value = token;
+              break;
+            case "block-scalar":
+              top.props.push(token);
+              break;
+            case "block-map": {
+              const it = top.items[top.items.length - 1];
+              if (it.value) {
+                top.items.push({ start: [], key: token, sep: [] });
+                this.onKeyLine = true;
+                return;
+              } else if (it.sep) {
+                it.value = token;
+              } else {
+                Object.assign(it, { key: token, sep: [] });
+                this.onKeyLine = !it.explicitKey;
+                return;
+              }
+              break;
+            }
+            case "block-seq": {
+              const it = top.items[top.items.length - 1];
+              if (it.value)
+                top.items.push({ start: [], value: token });
+              else
+                it.value = token;
+              break;
+            }
+            case "flow-collection": {
+              const it = top.items[top.items.length - 1];
+              if (!it || it.value)
+                top.items.push({ start: [], key: token, sep: [] });
+              else if (it.sep)
+                it.value = token;
+              else
+                Object.assign(it, { key: token, sep: [] });
+              return;
+            }
+            /* istanbul ignore next should not happen */
+            default:
+              yield* this.pop();
+              yield* this.pop(token);
+          }
+          if ((top.type === "document" || top.type === "block-map" || top.type === "block-seq") && (token.type === "block-map" || token.type === "block-seq")) {
+            const last = token.items[token.items.length - 1];
+            if (last && !last.sep && !last.value && last.start.length > 0 && findNonEmptyIndex(last.start) === -1 && (token.indent === 0 || last.start.every((st) => st.type !== "comment" || st.indent < token.indent))) {
+              if (top.type === "document")
+                top.end = last.start;
+              else
+                top.items.push({ start: last.start });
+              token.items.splice(-1, 1);
+            }
+          }
+        }
+      }
+      *stream() {
+        switch (this.type) {
+          case "directive-line":
+            yield { type: "directive", offset: this.offset, source: this.source };
+            return;
+          case "byte-order-mark":
+          case "space":
+          case "comment":
+          case "newline":
+            yield this.sourceToken;
+            return;
+          case "doc-mode":
+          case "doc-start": {
+            const doc = {
+              type: "document",
+              offset: this.offset,
+              start: []
+            };
+            if (this.type === "doc-start")
+              doc.start.push(this.sourceToken);
+            this.stack.push(doc);
+            return;
+          }
+        }
+        yield {
+          type: "error",
+          offset: this.offset,
+          message: `Unexpected ${this.type} token in YAML stream`,
+          source: this.source
+        };
+      }
+      *document(doc) {
+        if (doc.value)
+          return yield* this.lineEnd(doc);
+        switch (this.type) {
+          case "doc-start": {
+            if (findNonEmptyIndex(doc.start) !== -1) {
+              yield* this.pop();
+              yield* this.step();
+            } else
+              doc.start.push(this.sourceToken);
+            return;
+          }
+          case "anchor":
+          case "tag":
+          case "space":
+          case "comment":
+          case "newline":
+            doc.start.push(this.sourceToken);
+            return;
+        }
+        const bv = this.startBlockValue(doc);
+        if (bv)
+          this.stack.push(bv);
+        else {
+          yield {
+            type: "error",
+            offset: this.offset,
+            message: `Unexpected ${this.type} token in YAML document`,
+            source: this.source
+          };
+        }
+      }
+      *scalar(scalar2) {
+        if (this.type === "map-value-ind") {
+          const prev = getPrevProps(this.peek(2));
+          const start = getFirstKeyStartProps(prev);
+          let sep;
+          if (scalar2.end) {
+            sep = scalar2.end;
+            sep.push(this.sourceToken);
+            delete scalar2.end;
+          } else
+            sep = [this.sourceToken];
+          const map = {
+            type: "block-map",
+            offset: scalar2.offset,
+            indent: scalar2.indent,
+            items: [{ start, key: scalar2, sep }]
+          };
+          this.onKeyLine = true;
+          this.stack[this.stack.length - 1] = map;
+        } else
+          yield* this.lineEnd(scalar2);
+      }
+      *blockScalar(scalar2) {
+        switch (this.type) {
+          case "space":
+          case "comment":
+          case "newline":
+            scalar2.props.push(this.sourceToken);
+            return;
+          case "scalar":
+            scalar2.source = this.source;
+            this.atNewLine = true;
+            this.indent = 0;
+            if (this.onNewLine) {
+              let nl = this.source.indexOf("\n") + 1;
+              while (nl !== 0) {
+                this.onNewLine(this.offset + nl);
+                nl = this.source.indexOf("\n", nl) + 1;
+              }
+            }
+            yield* this.pop();
+            break;
+          /* istanbul ignore next should not happen */
+          default:
+            yield* this.pop();
+            yield* this.step();
+        }
+      }
+      *blockMap(map) {
+        const it = map.items[map.items.length - 1];
+        switch (this.type) {
+          case "newline":
+            this.onKeyLine = false;
+            if (it.value) {
+              const end = "end" in it.value ? it.value.end : void 0;
+              const last = Array.isArray(end) ? end[end.length - 1] : void 0;
+              if (last?.type === "comment")
+                end?.push(this.sourceToken);
+              else
+                map.items.push({ start: [this.sourceToken] });
+            } else if (it.sep) {
+              it.sep.push(this.sourceToken);
+            } else {
+              it.start.push(this.sourceToken);
+            }
+            return;
+          case "space":
+          case "comment":
+            if (it.value) {
+              map.items.push({ start: [this.sourceToken] });
+            } else if (it.sep) {
+              it.sep.push(this.sourceToken);
+            } else {
+              if (this.atIndentedComment(it.start, map.indent)) {
+                const prev = map.items[map.items.length - 2];
+                const end = prev?.value?.end;
+                if (Array.isArray(end)) {
+                  arrayPushArray(end, it.start);
+                  end.push(this.sourceToken);
+                  map.items.pop();
+                  return;
+                }
+              }
+              it.start.push(this.sourceToken);
+            }
+            return;
+        }
+        if (this.indent >= map.indent) {
+          const atMapIndent = !this.onKeyLine && this.indent === map.indent;
+          const atNextItem = atMapIndent && (it.sep || it.explicitKey) && this.type !== "seq-item-ind";
+          let start = [];
+          if (atNextItem && it.sep && !it.value) {
+            const nl = [];
+            for (let i = 0; i < it.sep.length; ++i) {
+              const st = it.sep[i];
+              switch (st.type) {
+                case "newline":
+                  nl.push(i);
+                  break;
+                case "space":
+                  break;
+                case "comment":
+                  if (st.indent > map.indent)
+                    nl.length = 0;
+                  break;
+                default:
+                  nl.length = 0;
+              }
+            }
+            if (nl.length >= 2)
+              start = it.sep.splice(nl[1]);
+          }
+          switch (this.type) {
+            case "anchor":
+            case "tag":
+              if (atNextItem || it.value) {
+                start.push(this.sourceToken);
+                map.items.push({ start });
+                this.onKeyLine = true;
+              } else if (it.sep) {
+                it.sep.push(this.sourceToken);
+              } else {
+                it.start.push(this.sourceToken);
+              }
+              return;
+            case "explicit-key-ind":
+              if (!it.sep && !it.explicitKey) {
+                it.start.push(this.sourceToken);
+                it.explicitKey = true;
+              } else if (atNextItem || it.value) {
+                start.push(this.sourceToken);
+                map.items.push({ start, explicitKey: true });
+              } else {
+                this.stack.push({
+                  type: "block-map",
+                  offset: this.offset,
+                  indent: this.indent,
+                  items: [{ start: [this.sourceToken], explicitKey: true }]
+                });
+              }
+              this.onKeyLine = true;
+              return;
+            case "map-value-ind":
+              if (it.explicitKey) {
+                if (!it.sep) {
+                  if (includesToken(it.start, "newline")) {
+                    Object.assign(it, { key: null, sep: [this.sourceToken] });
+                  } else {
+                    const start2 = getFirstKeyStartProps(it.start);
+                    this.stack.push({
+                      type: "block-map",
+                      offset: this.offset,
+                      indent: this.indent,
+                      items: [{ start: start2, key: null, sep: [this.sourceToken] }]
+                    });
+                  }
+                } else if (it.value) {
+                  map.items.push({ start: [], key: null, sep: [this.sourceToken] });
+                } else if (includesToken(it.sep, "map-value-ind")) {
+                  this.stack.push({
+                    type: "block-map",
+                    offset: this.offset,
+                    indent: this.indent,
+                    items: [{ start, key: null, sep: [this.sourceToken] }]
+                  });
+                } else if (isFlowToken(it.key) && !includesToken(it.sep, "newline")) {
+                  const start2 = getFirstKeyStartProps(it.start);
+                  const key = it.key;
+                  const sep = it.sep;
+                  sep.push(this.sourceToken);
+                  delete it.key;
+                  delete it.sep;
+                  this.stack.push({
+                    type: "block-map",
+                    offset: this.offset,
+                    indent: this.indent,
+                    items: [{ start: start2, key, sep }]
+                  });
+                } else if (start.length > 0) {
+                  it.sep = it.sep.concat(start, this.sourceToken);
+                } else {
+                  it.sep.push(this.sourceToken);
+                }
+              } else {
+                if (!it.sep) {
+                  Object.assign(it, { key: null, sep: [this.sourceToken] });
+                } else if (it.value || atNextItem) {
+                  map.items.push({ start, key: null, sep: [this.sourceToken] });
+                } else if (includesToken(it.sep, "map-value-ind")) {
+                  this.stack.push({
+                    type: "block-map",
+                    offset: this.offset,
+                    indent: this.indent,
+                    items: [{ start: [], key: null, sep: [this.sourceToken] }]
+                  });
+                } else {
+                  it.sep.push(this.sourceToken);
+                }
+              }
+              this.onKeyLine = true;
+              return;
+            case "alias":
+            case "scalar":
+            case "single-quoted-scalar":
+            case "double-quoted-scalar": {
+              const fs = this.flowScalar(this.type);
+              if (atNextItem || it.value) {
+                map.items.push({ start, key: fs, sep: [] });
+                this.onKeyLine = true;
+              } else if (it.sep) {
+                this.stack.push(fs);
+              } else {
+                Object.assign(it, { key: fs, sep: [] });
+                this.onKeyLine = true;
+              }
+              return;
+            }
+            default: {
+              const bv = this.startBlockValue(map);
+              if (bv) {
+                if (bv.type === "block-seq") {
+                  if (!it.explicitKey && it.sep && !includesToken(it.sep, "newline")) {
+                    yield* this.pop({
+                      type: "error",
+                      offset: this.offset,
+                      message: "Unexpected block-seq-ind on same line with key",
+                      source: this.source
+                    });
+                    return;
+                  }
+                } else if (atMapIndent) {
+                  map.items.push({ start });
+                }
+                this.stack.push(bv);
+                return;
+              }
+            }
+          }
+        }
+        yield* this.pop();
+        yield* this.step();
+      }
+      *blockSequence(seq) {
+        const it = seq.items[seq.items.length - 1];
+        switch (this.type) {
+          case "newline":
+            if (it.value) {
+              const end = "end" in it.value ? it.value.end : void 0;
+              const last = Array.isArray(end) ? end[end.length - 1] : void 0;
+              if (last?.type === "comment")
+                end?.push(this.sourceToken);
+              else
+                seq.items.push({ start: [this.sourceToken] });
+            } else
+              it.start.push(this.sourceToken);
+            return;
+          case "space":
+          case "comment":
+            if (it.value)
+              seq.items.push({ start: [this.sourceToken] });
+            else {
+              if (this.atIndentedComment(it.start, seq.indent)) {
+                const prev = seq.items[seq.items.length - 2];
+                const end = prev?.value?.end;
+                if (Array.isArray(end)) {
+                  arrayPushArray(end, it.start);
+                  end.push(this.sourceToken);
+                  seq.items.pop();
+                  return;
+                }
+              }
+              it.start.push(this.sourceToken);
+            }
+            return;
+          case "anchor":
+          case "tag":
+            if (it.value || this.indent <= seq.indent)
+              break;
+            it.start.push(this.sourceToken);
+            return;
+          case "seq-item-ind":
+            if (this.indent !== seq.indent)
+              break;
+            if (it.value || includesToken(it.start, "seq-item-ind"))
+              seq.items.push({ start: [this.sourceToken] });
+            else
+              it.start.push(this.sourceToken);
+            return;
+        }
+        if (this.indent > seq.indent) {
+          const bv = this.startBlockValue(seq);
+          if (bv) {
+            this.stack.push(bv);
+            return;
+          }
+        }
+        yield* this.pop();
+        yield* this.step();
+      }
+      *flowCollection(fc) {
+        const it = fc.items[fc.items.length - 1];
+        if (this.type === "flow-error-end") {
+          let top;
+          do {
+            yield* this.pop();
+            top = this.peek(1);
+          } while (top?.type === "flow-collection");
+        } else if (fc.end.length === 0) {
+          switch (this.type) {
+            case "comma":
+            case "explicit-key-ind":
+              if (!it || it.sep)
+                fc.items.push({ start: [this.sourceToken] });
+              else
+                it.start.push(this.sourceToken);
+              return;
+            case "map-value-ind":
+              if (!it || it.value)
+                fc.items.push({ start: [], key: null, sep: [this.sourceToken] });
+              else if (it.sep)
+                it.sep.push(this.sourceToken);
+              else
+                Object.assign(it, { key: null, sep: [this.sourceToken] });
+              return;
+            case "space":
+            case "comment":
+            case "newline":
+            case "anchor":
+            case "tag":
+              if (!it || it.value)
+                fc.items.push({ start: [this.sourceToken] });
+              else if (it.sep)
+                it.sep.push(this.sourceToken);
+              else
+                it.start.push(this.sourceToken);
+              return;
+            case "alias":
+            case "scalar":
+            case "single-quoted-scalar":
+            case "double-quoted-scalar": {
+              const fs = this.flowScalar(this.type);
+              if (!it || it.value)
+                fc.items.push({ start: [], key: fs, sep: [] });
+              else if (it.sep)
+                this.stack.push(fs);
+              else
+                Object.assign(it, { key: fs, sep: [] });
+              return;
+            }
+            case "flow-map-end":
+            case "flow-seq-end":
+              fc.end.push(this.sourceToken);
+              return;
+          }
+          const bv = this.startBlockValue(fc);
+          if (bv)
+            this.stack.push(bv);
+          else {
+            yield* this.pop();
+            yield* this.step();
+          }
+        } else {
+          const parent = this.peek(2);
+          if (parent.type === "block-map" && (this.type === "map-value-ind" && parent.indent === fc.indent || this.type === "newline" && !parent.items[parent.items.length - 1].sep)) {
+            yield* this.pop();
+            yield* this.step();
+          } else if (this.type === "map-value-ind" && parent.type !== "flow-collection") {
+            const prev = getPrevProps(parent);
+            const start = getFirstKeyStartProps(prev);
+            fixFlowSeqItems(fc);
+            const sep = fc.end.splice(1, fc.end.length);
+            sep.push(this.sourceToken);
+            const map = {
+              type: "block-map",
+              offset: fc.offset,
+              indent: fc.indent,
+              items: [{ start, key: fc, sep }]
+            };
+            this.onKeyLine = true;
+            this.stack[this.stack.length - 1] = map;
+          } else {
+            yield* this.lineEnd(fc);
+          }
+        }
+      }
+      flowScalar(type) {
+        if (this.onNewLine) {
+          let nl = this.source.indexOf("\n") + 1;
+          while (nl !== 0) {
+            this.onNewLine(this.offset + nl);
+            nl = this.source.indexOf("\n", nl) + 1;
+          }
+        }
+        return {
+          type,
+          offset: this.offset,
+          indent: this.indent,
+          source: this.source
+        };
+      }
+      startBlockValue(parent) {
+        switch (this.type) {
+          case "alias":
+          case "scalar":
+          case "single-quoted-scalar":
+          case "double-quoted-scalar":
+            return this.flowScalar(this.type);
+          case "block-scalar-header":
+            return {
+              type: "block-scalar",
+              offset: this.offset,
+              indent: this.indent,
+              props: [this.sourceToken],
+              source: ""
+            };
+          case "flow-map-start":
+          case "flow-seq-start":
+            return {
+              type: "flow-collection",
+              offset: this.offset,
+              indent: this.indent,
+              start: this.sourceToken,
+              items: [],
+              end: []
+            };
+          case "seq-item-ind":
+            return {
+              type: "block-seq",
+              offset: this.offset,
+              indent: this.indent,
+              items: [{ start: [this.sourceToken] }]
+            };
+          case "explicit-key-ind": {
+            this.onKeyLine = true;
+            const prev = getPrevProps(parent);
+            const start = getFirstKeyStartProps(prev);
+            start.push(this.sourceToken);
+            return {
+              type: "block-map",
+              offset: this.offset,
+              indent: this.indent,
+              items: [{ start, explicitKey: true }]
+            };
+          }
+          case "map-value-ind": {
+            this.onKeyLine = true;
+            const prev = getPrevProps(parent);
+            const start = getFirstKeyStartProps(prev);
+            return {
+              type: "block-map",
+              offset: this.offset,
+              indent: this.indent,
+              items: [{ start, key: null, sep: [this.sourceToken] }]
+            };
+          }
+        }
+        return null;
+      }
+      atIndentedComment(start, indent) {
+        if (this.type !== "comment")
+          return false;
+        if (this.indent <= indent)
+          return false;
+        return start.every((st) => st.type === "newline" || st.type === "space");
+      }
+      *documentEnd(docEnd) {
+        if (this.type !== "doc-mode") {
+          if (docEnd.end)
+            docEnd.end.push(this.sourceToken);
+          else
+            docEnd.end = [this.sourceToken];
+          if (this.type === "newline")
+            yield* this.pop();
+        }
+      }
+      *lineEnd(token) {
+        switch (this.type) {
+          case "comma":
+          case "doc-start":
+          case "doc-end":
+          case "flow-seq-end":
+          case "flow-map-end":
+          case "map-value-ind":
+            yield* this.pop();
+            yield* this.step();
+            break;
+          case "newline":
+            this.onKeyLine = false;
+          // fallthrough
+          case "space":
+          case "comment":
+          default:
+            if (token.end)
+              token.end.push(this.sourceToken);
+            else
+              token.end = [this.sourceToken];
+            if (this.type === "newline")
+              yield* this.pop();
+        }
+      }
+    };
+    exports.Parser = Parser;
+  }
+});
+
+// node_modules/yaml/dist/public-api.js
+var require_public_api = __commonJS({
+  "node_modules/yaml/dist/public-api.js"(exports) {
+    "use strict";
+    var composer = require_composer();
+    var Document = require_Document();
+    var errors = require_errors();
+    var log = require_log();
+    var identity = require_identity();
+    var lineCounter = require_line_counter();
+    var parser = require_parser();
+    function parseOptions(options) {
+      const prettyErrors = options.prettyErrors !== false;
+      const lineCounter$1 = options.lineCounter || prettyErrors && new lineCounter.LineCounter() || null;
+      return { lineCounter: lineCounter$1, prettyErrors };
+    }
+    function parseAllDocuments(source, options = {}) {
+      const { lineCounter: lineCounter2, prettyErrors } = parseOptions(options);
+      const parser$1 = new parser.Parser(lineCounter2?.addNewLine);
+      const composer$1 = new composer.Composer(options);
+      const docs = Array.from(composer$1.compose(parser$1.parse(source)));
+      if (prettyErrors && lineCounter2)
+        for (const doc of docs) {
+          doc.errors.forEach(errors.prettifyError(source, lineCounter2));
+          doc.warnings.forEach(errors.prettifyError(source, lineCounter2));
+        }
+      if (docs.length > 0)
+        return docs;
+      return Object.assign([], { empty: true }, composer$1.streamInfo());
+    }
+    function parseDocument2(source, options = {}) {
+      const { lineCounter: lineCounter2, prettyErrors } = parseOptions(options);
+      const parser$1 = new parser.Parser(lineCounter2?.addNewLine);
+      const composer$1 = new composer.Composer(options);
+      let doc = null;
+      for (const _doc of composer$1.compose(parser$1.parse(source), true, source.length)) {
+        if (!doc)
+          doc = _doc;
+        else if (doc.options.logLevel !== "silent") {
+          doc.errors.push(new errors.YAMLParseError(_doc.range.slice(0, 2), "MULTIPLE_DOCS", "Source contains multiple documents; please use YAML.parseAllDocuments()"));
+          break;
+        }
+      }
+      if (prettyErrors && lineCounter2) {
+        doc.errors.forEach(errors.prettifyError(source, lineCounter2));
+        doc.warnings.forEach(errors.prettifyError(source, lineCounter2));
+      }
+      return doc;
+    }
+    function parse(src, reviver, options) {
+      let _reviver = void 0;
+      if (typeof reviver === "function") {
+        _reviver = reviver;
+      } else if (options === void 0 && reviver && typeof reviver === "object") {
+        options = reviver;
+      }
+      const doc = parseDocument2(src, options);
+      if (!doc)
+        return null;
+      doc.warnings.forEach((warning) => log.warn(doc.options.logLevel, warning));
+      if (doc.errors.length > 0) {
+        if (doc.options.logLevel !== "silent")
+          throw doc.errors[0];
+        else
+          doc.errors = [];
+      }
+      return doc.toJS(Object.assign({ reviver: _reviver }, options));
+    }
+    function stringify2(value, replacer, options) {
+      let _replacer = null;
+      if (typeof replacer === "function" || Array.isArray(replacer)) {
+        _replacer = replacer;
+      } else if (options === void 0 && replacer) {
+        options = replacer;
+      }
+      if (typeof options === "string")
+        options = options.length;
+      if (typeof options === "number") {
+        const indent = Math.round(options);
+        options = indent < 1 ? void 0 : indent > 8 ? { indent: 8 } : { indent };
+      }
+      if (value === void 0) {
+        const { keepUndefined } = options ?? replacer ?? {};
+        if (!keepUndefined)
+          return void 0;
+      }
+      if (identity.isDocument(value) && !_replacer)
+        return value.toString(options);
+      return new Document.Document(value, _replacer, options).toString(options);
+    }
+    exports.parse = parse;
+    exports.parseAllDocuments = parseAllDocuments;
+    exports.parseDocument = parseDocument2;
+    exports.stringify = stringify2;
+  }
+});
+
+// node_modules/yaml/dist/index.js
+var require_dist = __commonJS({
+  "node_modules/yaml/dist/index.js"(exports) {
+    "use strict";
+    var composer = require_composer();
+    var Document = require_Document();
+    var Schema = require_Schema();
+    var errors = require_errors();
+    var Alias = require_Alias();
+    var identity = require_identity();
+    var Pair = require_Pair();
+    var Scalar = require_Scalar();
+    var YAMLMap = require_YAMLMap();
+    var YAMLSeq = require_YAMLSeq();
+    var cst = require_cst();
+    var lexer = require_lexer();
+    var lineCounter = require_line_counter();
+    var parser = require_parser();
+    var publicApi = require_public_api();
+    var visit = require_visit();
+    exports.Composer = composer.Composer;
+    exports.Document = Document.Document;
+    exports.Schema = Schema.Schema;
+    exports.YAMLError = errors.YAMLError;
+    exports.YAMLParseError = errors.YAMLParseError;
+    exports.YAMLWarning = errors.YAMLWarning;
+    exports.Alias = Alias.Alias;
+    exports.isAlias = identity.isAlias;
+    exports.isCollection = identity.isCollection;
+    exports.isDocument = identity.isDocument;
+    exports.isMap = identity.isMap;
+    exports.isNode = identity.isNode;
+    exports.isPair = identity.isPair;
+    exports.isScalar = identity.isScalar;
+    exports.isSeq = identity.isSeq;
+    exports.Pair = Pair.Pair;
+    exports.Scalar = Scalar.Scalar;
+    exports.YAMLMap = YAMLMap.YAMLMap;
+    exports.YAMLSeq = YAMLSeq.YAMLSeq;
+    exports.CST = cst;
+    exports.Lexer = lexer.Lexer;
+    exports.LineCounter = lineCounter.LineCounter;
+    exports.Parser = parser.Parser;
+    exports.parse = publicApi.parse;
+    exports.parseAllDocuments = publicApi.parseAllDocuments;
+    exports.parseDocument = publicApi.parseDocument;
+    exports.stringify = publicApi.stringify;
+    exports.visit = visit.visit;
+    exports.visitAsync = visit.visitAsync;
+  }
+});
+
+// action/src/result/store.ts
+import { randomBytes } from "node:crypto";
+import { mkdir, open, readFile, rename, rm, rmdir, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+
+// action/src/specfile/yaml.ts
+var import_yaml = __toESM(require_dist(), 1);
+function keyPath(path) {
+  let out = "";
+  for (const key of path) {
+    if (typeof key === "number") out += `[${key}]`;
+    else out += out ? `.${String(key)}` : String(key);
+  }
+  return out || "(top level)";
+}
+function lineOf(doc, counter, path) {
+  for (let depth = path.length; depth >= 0; depth--) {
+    const node = doc.getIn(path.slice(0, depth), true);
+    if (node && ((0, import_yaml.isScalar)(node) || (0, import_yaml.isMap)(node) || (0, import_yaml.isSeq)(node)) && node.range) {
+      return counter.linePos(node.range[0]).line;
+    }
+  }
+  return void 0;
+}
+function allowedKeysAt(schema, path) {
+  let node = schema;
+  const unwrap = () => {
+    for (let def2 = node?._zod.def; def2; def2 = node?._zod.def) {
+      const inner = def2.type === "pipe" ? def2.in : ["optional", "default", "nullable", "prefault"].includes(def2.type) ? def2.innerType : void 0;
+      if (!inner) return;
+      node = inner;
+    }
+  };
+  for (const key of path) {
+    unwrap();
+    const def2 = node?._zod.def;
+    if (!def2) return [];
+    node = def2.type === "object" ? def2.shape?.[String(key)] : def2.type === "array" ? def2.element : def2.type === "record" ? def2.valueType : void 0;
+  }
+  unwrap();
+  const def = node?._zod.def;
+  return def?.type === "object" && def.shape ? Object.keys(def.shape) : [];
+}
+function formatIssues(file, issues, locate, schema) {
+  const lines = issues.map((issue) => {
+    let path = issue.path;
+    let message = issue.message;
+    if (issue.code === "unrecognized_keys") {
+      path = [...issue.path, issue.keys[0] ?? ""];
+      const allowed = schema ? allowedKeysAt(schema, issue.path) : [];
+      message = `unknown key${issue.keys.length > 1 ? "s" : ""} ${issue.keys.join(", ")}${allowed.length ? ` (allowed: ${allowed.join(", ")})` : ""}`;
+    } else if (issue.code === "invalid_key") {
+      path = [...issue.path];
+      message = issue.issues.map((i) => i.message).join("; ");
+    }
+    const line = locate?.(path);
+    return `${file}${line ? `:${line}` : ""}: ${keyPath(path)}: ${message}`;
+  });
+  return lines.join("\n");
+}
+function parseYaml(text, file) {
+  const counter = new import_yaml.LineCounter();
+  const doc = (0, import_yaml.parseDocument)(text, { lineCounter: counter, uniqueKeys: true });
+  if (doc.errors.length > 0) {
+    const e = doc.errors[0];
+    const more = doc.errors.length > 1 ? " (fix this first; later YAML errors may follow from it)" : "";
+    throw new InputError(
+      `${file}:${e.linePos?.[0]?.line ?? "?"}: invalid YAML: ${e.message.split("\n")[0]}${more}`
+    );
+  }
+  return { raw: doc.toJS(), line: (p) => lineOf(doc, counter, p) };
+}
+function validateYaml(schema, yaml, file) {
+  const parsed = schema.safeParse(yaml.raw);
+  if (!parsed.success) throw new InputError(formatIssues(file, parsed.error.issues, yaml.line, schema));
+  return parsed.data;
+}
+
+// action/src/result/migrate.ts
+var isObj = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+var V1_METRICS = {
+  tps: { unit: "1/s", better: "higher" },
+  qps: { unit: "1/s", better: "higher" },
+  errors: { unit: "count", better: "lower" }
+};
+var v1Metric = (name) => V1_METRICS[name] ?? (/^p\d+_ms$/.test(name) ? { unit: "ms", better: "lower" } : void 0);
+var V1_INTERVAL_KEYS = [
+  "tps",
+  "qps",
+  "reads",
+  "writes",
+  "other",
+  "errors_per_s",
+  "reconnects_per_s",
+  "queue_length",
+  "concurrency"
+];
+function cellV1toV2(cell) {
+  const { script, summary, intervals, metrics, metrics_source, ...rest } = cell;
+  const percentile = isObj(summary) && typeof summary.percentile === "number" ? summary.percentile : null;
+  const outMetrics = {};
+  for (const [name, value] of Object.entries(isObj(metrics) ? metrics : {})) {
+    const info = v1Metric(name);
+    if (info && typeof value === "number") outMetrics[name] = { value, ...info };
+  }
+  const outIntervals = (Array.isArray(intervals) ? intervals : []).filter(isObj).map((iv) => {
+    const values = {};
+    for (const k of V1_INTERVAL_KEYS) if (typeof iv[k] === "number") values[k] = iv[k];
+    if (typeof iv.lat_ms === "number" && percentile !== null) values[`p${percentile}_ms`] = iv.lat_ms;
+    return { t: iv.t, warmup: iv.warmup === true, values };
+  });
+  return {
+    ...rest,
+    driver: "sysbench",
+    script,
+    metrics: outMetrics,
+    ...metrics_source !== void 0 ? { metrics_source } : {},
+    intervals: outIntervals,
+    ...isObj(summary) ? { summary } : {}
+  };
+}
+function specBodyV1toV2(body) {
+  if (!isObj(body) || !Array.isArray(body.workloads)) return body;
+  const rules = isObj(body.metrics) ? body.metrics : {};
+  const workloads = body.workloads.filter(isObj).map((w) => {
+    const { sysbench, percentile, options, ...rest } = w;
+    const p = typeof percentile === "number" ? percentile : 95;
+    const provided = /* @__PURE__ */ new Set(["tps", "qps", "errors", `p${p}_ms`]);
+    const judge = Object.fromEntries(Object.entries(rules).filter(([m]) => provided.has(m)));
+    return {
+      ...rest,
+      driver: "sysbench",
+      script: sysbench,
+      options: { ...isObj(options) ? options : {}, percentile: p },
+      judge
+    };
+  });
+  return { ...body, workloads };
+}
+function resultV1toV2(raw) {
+  const spec = isObj(raw.spec) ? { ...raw.spec, body: specBodyV1toV2(raw.spec.body) } : raw.spec;
+  const cells = Array.isArray(raw.cells) ? raw.cells.map((c) => isObj(c) ? cellV1toV2(c) : c) : raw.cells;
+  return { ...raw, version: 2, spec, cells };
+}
+var RESULT_MIGRATIONS = { 1: resultV1toV2 };
+
+// action/src/result/model.ts
+var RESULT_FORMAT = "tiperf.result";
+var RESULT_VERSION = 2;
+var num = external_exports.number();
+var IntervalSchema = external_exports.strictObject({
+  /** Seconds since the start of the run. */
+  t: num,
+  /** Inside the workload's warmup window: kept, shown, never judged. */
+  warmup: external_exports.boolean(),
+  values: external_exports.record(external_exports.string(), num)
+});
+var MetricSchema = external_exports.strictObject({
+  value: num,
+  unit: external_exports.string(),
+  better: external_exports.enum(["higher", "lower"])
+});
+var CellSchema = external_exports.strictObject({
+  workload: external_exports.string(),
+  /** The load tool (drivers/registry.ts) and what it ran: sysbench script, go-tpc benchmark, go-ycsb workload. */
+  driver: external_exports.string(),
+  script: external_exports.string(),
+  threads: external_exports.number().int().positive(),
+  /** Which variant of the spec ran this cell ("base" for a plain run). */
+  variant: external_exports.string(),
+  /** 1-based repetition number when a comparison repeats cells; 0 marks a warmup round (never judged). */
+  round: external_exports.number().int().nonnegative(),
+  /** With compare.blocks: the block (1-based) whose server instances measured the cell. */
+  block: external_exports.number().int().positive().optional(),
+  status: external_exports.enum(["ok", "failed"]),
+  error: external_exports.string().optional(),
+  started_at: external_exports.string(),
+  finished_at: external_exports.string(),
+  /** Raw tool output, relative to the run directory. */
+  raw_log: external_exports.string(),
+  warmup_s: num,
+  duration_s: num,
+  /** The values that are judged, over the steady window (after warmup). */
+  metrics: external_exports.record(external_exports.string(), MetricSchema),
+  metrics_source: external_exports.enum(["summary", "intervals"]).optional(),
+  intervals: external_exports.array(IntervalSchema),
+  /** The tool's own summary, as its driver parsed it. */
+  summary: external_exports.record(external_exports.string(), external_exports.unknown()).optional(),
+  /** Per-operation breakdown: TPC-C NEW_ORDER, PAYMENT …; YCSB READ, UPDATE …: field → value. */
+  operations: external_exports.record(external_exports.string(), external_exports.record(external_exports.string(), num)).optional(),
+  /** Failed operations the tool counted (TPC-C `*_ERR`, YCSB `*_ERROR`), same shape. */
+  errors: external_exports.record(external_exports.string(), external_exports.record(external_exports.string(), num)).optional()
+});
+var HostSchema = external_exports.strictObject({
+  hostname: external_exports.string(),
+  cpu_model: external_exports.string(),
+  cores: external_exports.number().int(),
+  memory_bytes: num,
+  kernel: external_exports.string(),
+  os: external_exports.string(),
+  arch: external_exports.string()
+});
+var TargetInfoSchema = external_exports.strictObject({
+  variant: external_exports.string(),
+  kind: external_exports.string(),
+  version: external_exports.string(),
+  config: external_exports.record(external_exports.string(), external_exports.union([external_exports.string(), external_exports.number(), external_exports.boolean()])),
+  effective_config: external_exports.record(external_exports.string(), external_exports.string()),
+  resources: external_exports.record(external_exports.string(), external_exports.union([external_exports.string(), external_exports.number()])).optional(),
+  /** TiDB targets: deployment, topology file, tidb_version(), /status. */
+  details: external_exports.record(external_exports.string(), external_exports.unknown()).optional()
+});
+var ResultSchema = external_exports.strictObject({
+  format: external_exports.literal(RESULT_FORMAT),
+  version: external_exports.literal(RESULT_VERSION),
+  run_id: external_exports.string(),
+  status: external_exports.enum(["running", "complete", "failed", "interrupted"]),
+  error: external_exports.string().optional(),
+  started_at: external_exports.string(),
+  finished_at: external_exports.string().optional(),
+  spec: external_exports.strictObject({
+    name: external_exports.string(),
+    path: external_exports.string(),
+    hash: external_exports.string(),
+    body: external_exports.unknown()
+  }),
+  /**
+   * Where the machines came from, named the same in baselines, history and comments: the cluster
+   * profile's name (playground, aws-smoke), or local-<kind> for a private server on the runner.
+   */
+  profile: external_exports.string().optional(),
+  targets: external_exports.array(TargetInfoSchema),
+  host: HostSchema,
+  tools: external_exports.record(external_exports.string(), external_exports.string()),
+  cells: external_exports.array(CellSchema),
+  /** Where the spec could not measure what it says (warned about when the run started). */
+  warnings: external_exports.array(external_exports.string()).optional()
+});
+
+// action/src/result/store.ts
+function newRunId(specName, now = /* @__PURE__ */ new Date()) {
+  const stamp = now.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
+  return `${stamp}-${specName}-${randomBytes(2).toString("hex")}`;
+}
+async function writeAtomic(file, text) {
+  const tmp = `${file}.${process.pid}.${randomBytes(3).toString("hex")}.tmp`;
+  try {
+    await mkdir(dirname(file), { recursive: true });
+    await writeFile(tmp, text);
+    await rename(tmp, file);
+  } catch (e) {
+    await rm(tmp, { force: true }).catch(() => {
+    });
+    throw new WriteError(file, e);
+  }
+}
+async function writeInPlace(file, text) {
+  try {
+    const fh = await open(file, "r+");
+    try {
+      const data = Buffer.from(text);
+      await fh.write(data, 0, data.length, 0);
+      await fh.truncate(data.length);
+    } finally {
+      await fh.close();
+    }
+  } catch (e) {
+    throw new WriteError(file, e);
+  }
+}
+var RESERVE_BYTES = 1 << 20;
+var isNoSpace = (e) => e instanceof WriteError && ["ENOSPC", "EDQUOT"].includes(e.cause?.code ?? "");
+var RunDir = class _RunDir {
+  constructor(dir) {
+    this.dir = dir;
+  }
+  dir;
+  /** Forgets the run's ledger entry once its result is final (set by the pipeline). */
+  forget = async () => {
+  };
+  static async create(outDir, runId) {
+    const run = new _RunDir(join(outDir, runId));
+    try {
+      await mkdir(join(run.dir, "raw"), { recursive: true });
+    } catch (e) {
+      throw new WriteError(join(run.dir, "raw"), e);
+    }
+    try {
+      await writeFile(run.reservePath, Buffer.alloc(RESERVE_BYTES));
+    } catch (e) {
+      await rm(run.reservePath, { force: true }).catch(() => {
+      });
+      await rmdir(join(run.dir, "raw")).catch(() => {
+      });
+      await rmdir(run.dir).catch(() => {
+      });
+      throw new WriteError(run.reservePath, e);
+    }
+    return run;
+  }
+  get reservePath() {
+    return join(this.dir, ".reserve");
+  }
+  /** Gives the reserved space back (at the end of a run, or when a write found the disk full). */
+  async release() {
+    await rm(this.reservePath, { force: true }).catch(() => {
+    });
+  }
+  get resultPath() {
+    return join(this.dir, "result.json");
+  }
+  get reportPath() {
+    return join(this.dir, "report.md");
+  }
+  get serverLogDir() {
+    return join(this.dir, "server");
+  }
+  raw(name) {
+    return join(this.dir, "raw", name);
+  }
+  async writeResult(result) {
+    await writeResult(this.resultPath, result);
+  }
+  /**
+   * The last write of a run's result: the reserve is given back first, and should the disk still
+   * be too full for a second copy, the file is overwritten in place. Whatever the run ended with,
+   * result.json says so.
+   */
+  async writeFinalResult(result) {
+    await this.release();
+    const text = resultText(result);
+    try {
+      await writeAtomic(this.resultPath, text);
+    } catch (e) {
+      if (!isNoSpace(e)) throw e;
+      await writeInPlace(this.resultPath, text);
+    }
+  }
+};
+var resultText = (result) => `${JSON.stringify(ResultSchema.parse(result), null, 2)}
+`;
+async function writeResult(file, result) {
+  await writeAtomic(file, resultText(result));
+}
+async function readModel(file, kind, format, version, schema, migrations = {}) {
+  let raw;
+  try {
+    raw = JSON.parse(await readFile(file, "utf8"));
+  } catch (e) {
+    const code = e.code;
+    throw new InputError(
+      `${file}: ${code ? `cannot read the file (${code})` : `not valid JSON (${e.message})`}`
+    );
+  }
+  let head = raw;
+  if (head?.format !== format)
+    throw new InputError(`${file}: not a tiperf ${kind} (format must be "${format}")`);
+  for (let step = 0; step < 10 && typeof head.version === "number" && head.version !== version; step++) {
+    const migrate = migrations[head.version];
+    if (!migrate) break;
+    raw = migrate(head);
+    head = raw;
+  }
+  if (head.version !== version) {
+    throw new InputError(
+      `${file}: ${kind} version ${String(head.version)} is not supported (this tiperf reads version ${version})`
+    );
+  }
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) throw new InputError(formatIssues(file, parsed.error.issues));
+  return parsed.data;
+}
+function readResult(file) {
+  return readModel(file, "result", RESULT_FORMAT, RESULT_VERSION, ResultSchema, RESULT_MIGRATIONS);
+}
+async function readReport(file, format, check) {
+  let doc;
+  try {
+    doc = JSON.parse(await readFile(file, "utf8"));
+  } catch {
+    return void 0;
+  }
+  const r = doc;
+  if (r?.format !== format) return void 0;
+  const missing = check(r);
+  if (missing) throw new InputError(`${file}: a ${format} report needs ${missing}`);
+  return r;
+}
+
+// action/src/targets/local/kind.ts
+import { cpus } from "node:os";
+
+// action/src/targets/local/reapers.ts
+import { readFileSync } from "node:fs";
+import { copyFile, mkdir as mkdir2, rm as rm2, rmdir as rmdir2 } from "node:fs/promises";
+import { basename, join as join2 } from "node:path";
+async function keepLogs(logs, logDir) {
+  try {
+    await mkdir2(logDir, { recursive: true });
+  } catch {
+    return;
+  }
+  for (const log of logs) await copyFile(log, join2(logDir, basename(log))).catch(() => {
+  });
+}
+function cmdline(pid) {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, "utf8").replace(/\0/g, " ");
+  } catch {
+    return "";
+  }
+}
+async function stopRecorded(pid, marker, signal, waitMs) {
+  if (!pid || !alive(pid) || !cmdline(pid).includes(marker)) return false;
+  process.kill(pid, signal);
+  for (let waited = 0; waited < waitMs && alive(pid); waited += 100)
+    await new Promise((r) => setTimeout(r, 100));
+  if (alive(pid)) process.kill(pid, "SIGKILL");
+  return true;
+}
+var serverReaper = {
+  order: 0,
+  describe: (e) => `stop ${e.what}${e.pid ? ` pid ${e.pid}` : ""} and remove ${e.path}`,
+  async reap(e, log) {
+    if (await stopRecorded(e.pid, e.path, e.signal ?? "SIGTERM", 1e4))
+      log(`reap: stopped ${e.what} pid ${e.pid}`);
+    const logs = e.logs;
+    const logDir = e.log_dir;
+    if (logs && logDir) {
+      await keepLogs(logs, logDir);
+      log(`reap: kept the server's logs in ${logDir}`);
+    }
+    await rm2(e.path, { recursive: true, force: true });
+    log(`reap: removed ${e.path}`);
+  }
+};
+var cgroupReaper = {
+  order: 1,
+  describe: (e) => `remove ${e.path}`,
+  async reap(e, log) {
+    await rmdir2(e.path).catch(() => {
+    });
+    log(`reap: removed ${e.path}`);
+  }
+};
+var LOCAL_REAPERS = { server: serverReaper, cgroup: cgroupReaper };
+
+// action/src/targets/local/schema.ts
+var SERVER_SETTING = /^[a-z][a-z0-9_.-]*$/i;
+var scalar = external_exports.union([external_exports.string(), external_exports.number(), external_exports.boolean()]);
+function parsePercent(value) {
+  const m = /^(\d+(?:\.\d+)?)%$/.exec(value.trim());
+  return m ? Number(m[1]) / 100 : void 0;
+}
+var CPU_LIST = /^\d+(-\d+)?(,\d+(-\d+)?)*$/;
+var cpuList = external_exports.string().regex(CPU_LIST, 'must be a CPU list like "0", "0-1" or "0,2" (as taskset -c takes)');
+var quota = external_exports.string({ error: "cpu_quota must be a percentage like 90% (a number followed by %)" }).transform((v, ctx) => {
+  const f = parsePercent(v);
+  if (f === void 0 || f <= 0 || f > 64) {
+    ctx.addIssue({
+      code: "custom",
+      message: `cpu_quota must be a percentage like "5%" in (0%, 6400%] (got ${JSON.stringify(v)})`
+    });
+    return external_exports.NEVER;
+  }
+  return f;
+});
+var ResourcesSchema = external_exports.strictObject({
+  /** CPUs the database server may run on (sched affinity, as tiup's numa/cpu binding). */
+  cpus: cpuList.optional(),
+  /** Share of one CPU for the database server ("90%"), as tiup's resource_control / systemd CPUQuota. */
+  cpu_quota: quota.optional()
+});
+var localTargetSchema = (kind) => external_exports.strictObject({
+  kind: external_exports.literal(kind),
+  /** Server settings (MariaDB options, PostgreSQL GUCs), read back once the server runs. */
+  config: external_exports.record(external_exports.string().regex(SERVER_SETTING, "server setting names are letters, digits, _ . -"), scalar).optional(),
+  resources: ResourcesSchema.optional()
+}).transform((t) => ({ ...t, config: t.config ?? {} }));
+
+// action/src/targets/local/kind.ts
+function localWarnings(input, cores) {
+  const out = [];
+  const at = (name) => input.variants.length > 1 ? `variants.${name}: ` : "";
+  for (const v of input.variants) {
+    const t = v.target;
+    const quota2 = t.resources?.cpu_quota;
+    if (quota2 !== void 0 && quota2 > cores)
+      out.push(
+        `${at(v.name)}target.resources.cpu_quota ${Math.round(quota2 * 100)}% is more than this machine's ${cores} CPU(s) (${cores * 100}%): the quota cannot bind`
+      );
+    const conn = Object.entries(t.config).find(([k]) => k.replace(/-/g, "_") === "max_connections");
+    if (conn && Number(conn[1]) < input.maxConnections + 1)
+      out.push(
+        `${at(v.name)}target.config.max_connections ${conn[1]} is below the largest thread count ${input.maxConnections} (+1 for tiperf): cells with more threads cannot connect`
+      );
+  }
+  return out;
+}
+function localSteps(s, input) {
+  const steps = [];
+  for (const v of input.variants) {
+    const t = v.target;
+    const c = s.commands({
+      workDir: `<workdir of ${v.name}>`,
+      port: "<port>",
+      maxConnections: input.maxConnections,
+      config: t.config
+    });
+    const add = (phase, run, about) => steps.push({ phase, variant: v.name, where: "runner", run, ...about ? { about } : {} });
+    add("start", { command: c.install }, `variant ${v.name}: a fresh data directory`);
+    add(
+      "start",
+      { command: c.server },
+      `variant ${v.name}: a free port on 127.0.0.1 picked at start; runs until teardown`
+    );
+    add("record", { sql: s.versionSql }, `variant ${v.name}: the server's version, recorded`);
+    for (const key of Object.keys(t.config))
+      add("record", { sql: s.settingSql(key) }, `variant ${v.name}: target.config.${key}, read back`);
+    if (t.resources?.cpu_quota !== void 0)
+      add(
+        "start",
+        { command: ["write", `<cgroup>/cpu.max`, `${Math.round(t.resources.cpu_quota * 1e4)} 10000`] },
+        `variant ${v.name}: the server's processes in a cgroup of their own, ${Math.round(t.resources.cpu_quota * 100)}% of a CPU`
+      );
+    if (t.resources?.cpus !== void 0)
+      add("start", { command: ["taskset", "-a", "-p", "-c", t.resources.cpus, "<pid>"] }, "pinned");
+    if (input.blocks > 1)
+      add(
+        "restart",
+        { command: [`kill -${s.stopSignal.replace("SIG", "")} <pid>`, ...c.server] },
+        `before each block after the first: a fresh process on the same data`
+      );
+  }
+  for (const v of input.variants)
+    steps.push({
+      phase: "teardown",
+      variant: v.name,
+      where: "runner",
+      run: {
+        command: [
+          `kill -${s.stopSignal.replace("SIG", "")} <pid of ${v.name}>`,
+          `rm -rf <workdir of ${v.name}>`
+        ]
+      },
+      about: "always: success, failure, cancel, SIGTERM (logs kept in <run>/server/); `tiperf reap` if tiperf was killed"
+    });
+  return steps;
+}
+function localKind(s) {
+  return {
+    name: s.name,
+    schema: localTargetSchema(s.name),
+    keyNames: ["kind", "config", "resources"],
+    needs(target) {
+      const t = target;
+      return [
+        ...s.needs(),
+        ...t.resources?.cpus !== void 0 ? [
+          {
+            found: anyTool(["taskset"]),
+            what: "taskset (target.resources.cpus)",
+            install: "the Debian package util-linux"
+          }
+        ] : []
+      ];
+    },
+    async plan(input) {
+      return {
+        kind: s.name,
+        profile: `local-${s.name}`,
+        variants: input.variants,
+        about: [
+          `target: a private ${s.title} server per variant on 127.0.0.1 (own data directory, port and socket; stopped by PID)`
+        ],
+        files: {},
+        steps: localSteps(s, input),
+        connection: () => ({
+          protocol: s.protocol,
+          endpoints: [{ host: "127.0.0.1", port: 0 }],
+          user: s.user,
+          password: ""
+        }),
+        dataOf: (variant) => variant,
+        remoteLoad: false,
+        overhead: { setupS: 5 * input.variants.length, switchS: 0, restartS: 5 },
+        switches: false,
+        warnings: localWarnings(input, input.cores ?? cpus().length),
+        refusals: []
+      };
+    },
+    async open(plan, o) {
+      const specs = new Map(plan.variants.map((v) => [v.name, v.target]));
+      const stops = [];
+      const deployment = {
+        executed: [],
+        async target(variant, opts) {
+          const spec = specs.get(variant);
+          if (!spec) throw new Error(`no variant ${variant} in this plan`);
+          const t = await s.start(spec, {
+            ...opts,
+            step: (step) => deployment.executed.push({ ...step, variant })
+          });
+          stops.push(t.stop.bind(t));
+          return t;
+        },
+        async stop() {
+          for (const stop of stops.splice(0).reverse())
+            await stop().catch((e) => o.log(`teardown: ${e.message}`));
+        }
+      };
+      return deployment;
+    },
+    reapers: LOCAL_REAPERS
+  };
+}
+
+// action/src/targets/mariadb/server.ts
+import { existsSync as existsSync2 } from "node:fs";
+import { rm as rm4 } from "node:fs/promises";
+import { join as join5 } from "node:path";
+
+// action/src/targets/local/server.ts
+import { mkdtemp, readFile as readFile3, rm as rm3 } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { basename as basename2, join as join4 } from "node:path";
+
+// action/src/proc/port.ts
+import { createServer } from "node:net";
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.unref();
+    srv.once("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const addr = srv.address();
+      const port = typeof addr === "object" && addr ? addr.port : 0;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+// action/src/targets/local/affinity.ts
+import { cpus as cpus2 } from "node:os";
+function cpuIndexes(list) {
+  return list.split(",").flatMap((part) => {
+    const [a, b] = part.split("-").map(Number);
+    return b === void 0 ? [a] : Array.from({ length: b - a + 1 }, (_, i) => a + i);
+  });
+}
+function checkCpus(key, list) {
+  const n = cpus2().length;
+  const bad = cpuIndexes(list).filter((c) => c >= n);
+  if (bad.length > 0)
+    throw new RunError(
+      `${key}: CPU ${bad.join(", ")} does not exist here (this machine has CPUs 0-${n - 1})`
+    );
+}
+async function pinProcesses(pids, list, key) {
+  checkCpus(key, list);
+  for (const pid of pids) {
+    const r = await runCommand("taskset", ["-a", "-p", "-c", list, String(pid)]);
+    if (r.code !== 0)
+      throw new RunError(`${key}: taskset could not pin pid ${pid} to CPUs ${list}: ${r.stderr.trim()}`);
+  }
+}
+
+// action/src/targets/local/cgroup.ts
+import { existsSync } from "node:fs";
+import { mkdir as mkdir3, readdir, readFile as readFile2, rmdir as rmdir3, writeFile as writeFile2 } from "node:fs/promises";
+import { join as join3 } from "node:path";
+var ROOT = "/sys/fs/cgroup";
+var PERIOD_US = 1e4;
+async function detect() {
+  const controllers = join3(ROOT, "cgroup.controllers");
+  if (existsSync(controllers) && (await readFile2(controllers, "utf8")).split(/\s+/).includes("cpu")) {
+    return { version: 2, dir: ROOT };
+  }
+  for (const d of ["cpu", "cpu,cpuacct"]) {
+    if (existsSync(join3(ROOT, d, "cpu.cfs_quota_us"))) return { version: 1, dir: join3(ROOT, d) };
+  }
+  return void 0;
+}
+async function processTree(root) {
+  const parents = /* @__PURE__ */ new Map();
+  for (const entry of await readdir("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    const ppid = procStat(entry)?.[1];
+    if (ppid !== void 0) parents.set(Number(entry), Number(ppid));
+  }
+  const out = [root];
+  for (let i = 0; i < out.length; i++) {
+    for (const [pid, ppid] of parents) if (ppid === out[i]) out.push(pid);
+  }
+  return out;
+}
+async function cpuFlavor() {
+  const flavor = await detect();
+  if (!flavor) {
+    throw new RunError(
+      "target.resources.cpu_quota: this machine offers neither cgroup v2 cpu.max nor cgroup v1 cpu.cfs_quota_us under /sys/fs/cgroup; remove cpu_quota or run where the cpu controller is available"
+    );
+  }
+  return flavor;
+}
+async function writeQuota(flavor, dir, quota2) {
+  const quotaUs = Math.max(1e3, Math.round(quota2 * PERIOD_US));
+  if (flavor.version === 2) {
+    await writeFile2(join3(dir, "cpu.max"), `${quotaUs} ${PERIOD_US}`);
+  } else {
+    await writeFile2(join3(dir, "cpu.cfs_period_us"), String(PERIOD_US));
+    await writeFile2(join3(dir, "cpu.cfs_quota_us"), String(quotaUs));
+  }
+}
+async function applyResources(pid, quota2, name) {
+  const flavor = await cpuFlavor();
+  const dir = join3(flavor.dir, `tiperf-${name}-${pid}`);
+  const forget = await record({ kind: "cgroup", what: `cgroup of ${name} ${pid}`, path: dir });
+  try {
+    await mkdir3(dir, { recursive: true });
+    await writeQuota(flavor, dir, quota2);
+    for (const p of await processTree(pid)) {
+      await writeFile2(join3(dir, "cgroup.procs"), String(p)).catch(() => {
+      });
+    }
+  } catch (e) {
+    throw new RunError(
+      `target.resources.cpu_quota: cannot set up cgroup ${dir} (${e.message}); tiperf needs write access to the cgroup cpu controller (run as root)`
+    );
+  }
+  const remove = async () => {
+    for (let i = 0; i < 20; i++) {
+      try {
+        await rmdir3(dir);
+        await forget();
+        return;
+      } catch {
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
+  };
+  return { dir, remove };
+}
+
+// action/src/targets/local/server.ts
+async function makeWorkDir(kind) {
+  return mkdtemp(join4(tmpdir(), `tiperf-${kind}-`));
+}
+function words(line) {
+  return line.replace(/^\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(\.\d+)?( \w+)? ?(\[\d+\] ?)?(\d+ )?/, "").trim();
+}
+async function serverErrors(files, max = 6) {
+  const out = [];
+  for (const file of files) {
+    let text = "";
+    try {
+      text = await readFile3(file, "utf8");
+    } catch {
+      continue;
+    }
+    for (const line of text.split("\n")) {
+      if (!/\[ERROR\]|\bFATAL:|\bERROR:|\bPANIC:/.test(line)) continue;
+      const said = words(line);
+      if (said && !out.includes(said)) out.push(said);
+    }
+  }
+  return out.slice(0, max);
+}
+async function waitReady(what, server, probe, timeoutMs = 6e4) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (!server.isAlive()) {
+      const how = await server.exited;
+      throw new StartupError(`${what} exited during startup (code ${how.code}, signal ${how.signal})`);
+    }
+    if (await probe()) return;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new StartupError(`${what} did not accept connections within ${timeoutMs / 1e3}s`);
+}
+function lifecycle(opts) {
+  let stopping = false;
+  let restarting = false;
+  let stopped;
+  let server = opts.server;
+  const diedOf = (s) => s.exited.then(
+    (how) => stopping || restarting ? new Promise(() => {
+    }) : `${opts.what} (pid ${s.pid}) exited unexpectedly (code ${how.code}, signal ${how.signal})`
+  );
+  let died = diedOf(server);
+  const recordOf = (s) => record({
+    kind: "server",
+    what: opts.what,
+    pid: s.pid,
+    path: opts.workDir,
+    signal: opts.stopSignal,
+    logs: opts.logs,
+    log_dir: opts.logDir
+  }).catch(() => async () => {
+  });
+  let forget = recordOf(server);
+  const stop = () => {
+    stopping = true;
+    stopped ??= (async () => {
+      unregister();
+      try {
+        await server.stop(opts.stopSignal, 3e4);
+        await keepLogs(opts.logs, opts.logDir);
+      } finally {
+        await opts.beforeRemove?.().catch(() => {
+        });
+        await rm3(opts.workDir, { recursive: true, force: true });
+        await (await forget)();
+      }
+    })();
+    return stopped;
+  };
+  const restart = async (respawn) => {
+    if (stopping) throw new RunError(`${opts.what} is being stopped: no restart`);
+    restarting = true;
+    try {
+      await server.stop(opts.stopSignal, 3e4);
+      await opts.beforeRemove?.().catch(() => {
+      });
+      server = await respawn();
+      const next = recordOf(server);
+      await (await forget)();
+      forget = next;
+      died = diedOf(server);
+    } finally {
+      restarting = false;
+    }
+  };
+  const unregister = onTeardown(`stop ${opts.what}`, stop);
+  return {
+    stop,
+    restart,
+    get died() {
+      return died;
+    },
+    get server() {
+      return server;
+    }
+  };
+}
+async function settleServer(o) {
+  await waitReady(o.what, o.server, async () => (await o.query("SELECT 1")).code === 0);
+  const version = (await o.query(o.versionSql)).stdout.trim();
+  const effectiveConfig = {};
+  for (const key of Object.keys(o.spec.config)) {
+    const r = await o.query(o.settingSql(key));
+    if (r.code === 0) effectiveConfig[key] = r.stdout.trim();
+  }
+  const res = o.spec.resources;
+  if (res?.cpu_quota !== void 0) {
+    o.onCgroup((await applyResources(o.server.pid, res.cpu_quota, o.what.toLowerCase())).remove);
+  }
+  if (res?.cpus !== void 0) {
+    await pinProcesses(await processTree(o.server.pid), res.cpus, "target.resources.cpus");
+  }
+  return { version, effectiveConfig };
+}
+var StartupError = class extends RunError {
+};
+async function startupFailure(e, o) {
+  if (!(e instanceof StartupError)) return e;
+  const kept = o.logs.map((l) => join4(o.logDir, basename2(l)));
+  const said = await serverErrors(kept);
+  const norm = (s) => s.toLowerCase().replace(/-/g, "_");
+  const refused = Object.keys(o.config).filter((k) => said.some((l) => norm(l).includes(norm(k))));
+  const head = refused.length ? `target.config: ${o.what} refused ${refused.map((k) => `${k}=${JSON.stringify(o.config[k])}`).join(", ")}` : e.message;
+  const quoted = said.length ? said.map((l) => `
+  ${l}`).join("") : " (its logs say nothing of why)";
+  return new RunError(
+    `${head}${refused.length ? ` (${e.message})` : ""}; the server said:${quoted}
+server logs kept in ${o.logDir}`
+  );
+}
+function respawner(spawn2, settle, stopSignal) {
+  return async () => {
+    const next = spawn2();
+    try {
+      await settle(next);
+    } catch (e) {
+      await next.stop(stopSignal, 3e4).catch(() => {
+      });
+      throw e;
+    }
+    return next;
+  };
+}
+function localTarget(o) {
+  const { life } = o;
+  return {
+    kind: o.kind,
+    version: o.version,
+    connection: {
+      protocol: o.protocol,
+      endpoints: [{ host: "127.0.0.1", port: o.port }],
+      user: o.user,
+      password: ""
+    },
+    get pids() {
+      return [life.server.pid];
+    },
+    state: () => `${o.kind} server (pid ${life.server.pid}) is ${processState(life.server.pid)}`,
+    createDatabase: o.createDatabase,
+    settings: o.spec.config,
+    effectiveConfig: o.effectiveConfig,
+    ...o.spec.resources ? { resources: resourcesText(o.spec.resources) } : {},
+    get died() {
+      return life.died;
+    },
+    stop: life.stop,
+    restart: async () => {
+      const before = life.server.pid;
+      await life.restart(o.respawn);
+      return `${o.kind} pid ${before} \u2192 ${life.server.pid}`;
+    }
+  };
+}
+function checkDatabaseName(name) {
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(name)) throw new RunError(`bad database name ${JSON.stringify(name)}`);
+  return name;
+}
+function resourcesText(r) {
+  return {
+    ...r.cpu_quota !== void 0 ? { cpu_quota: `${Math.round(r.cpu_quota * 1e3) / 10}%` } : {},
+    ...r.cpus !== void 0 ? { cpus: r.cpus } : {}
+  };
+}
+
+// action/src/targets/mariadb/server.ts
+var isRoot = () => process.getuid?.() === 0;
+var MARIADB_PROGRAMS = {
+  server: ["/usr/sbin/mariadbd", "/usr/sbin/mysqld"],
+  installDb: ["mariadb-install-db", "mysql_install_db"],
+  client: MYSQL_CLIENTS
+};
+var SERVER = () => firstTool(MARIADB_PROGRAMS.server);
+var INSTALL_DB = () => firstTool(MARIADB_PROGRAMS.installDb);
+var CLIENT = () => firstTool(MARIADB_PROGRAMS.client);
+var asVariable = (key) => key.replace(/-/g, "_");
+function settingArgs(config) {
+  return Object.entries(config).map(([k, v]) => `--${k}=${typeof v === "boolean" ? v ? "ON" : "OFF" : v}`);
+}
+function mariadbCommands(o) {
+  const dataDir = join5(o.workDir, "data");
+  return {
+    install: [
+      INSTALL_DB(),
+      "--no-defaults",
+      `--datadir=${dataDir}`,
+      "--auth-root-authentication-method=normal",
+      "--skip-test-db",
+      ...isRoot() ? ["--user=root"] : []
+    ],
+    server: [
+      SERVER(),
+      "--no-defaults",
+      `--datadir=${dataDir}`,
+      `--port=${o.port}`,
+      "--bind-address=127.0.0.1",
+      `--socket=${join5(o.workDir, "mysqld.sock")}`,
+      `--pid-file=${join5(o.workDir, "mysqld.pid")}`,
+      `--log-error=${join5(o.workDir, "mariadb-error.log")}`,
+      "--skip-name-resolve",
+      `--max-connections=${Math.max(151, o.maxConnections + 20)}`,
+      ...isRoot() ? ["--user=root"] : [],
+      // The spec's settings come last so they win over tiperf's defaults.
+      ...settingArgs(o.config)
+    ]
+  };
+}
+var READ_BACK = {
+  version: "SELECT VERSION()",
+  setting: (key) => `SELECT @@GLOBAL.${asVariable(key)}`
+};
+async function startMariadb(spec, opts) {
+  if (!existsSync2(SERVER())) {
+    throw new RunError(
+      `target.kind mariadb: ${SERVER()} not found; install the Debian package mariadb-server`
+    );
+  }
+  const workDir = await makeWorkDir("mariadb");
+  const removeWorkDir = onTeardown(`remove ${workDir}`, () => rm4(workDir, { recursive: true, force: true }));
+  const dataDir = join5(workDir, "data");
+  const errorLog = join5(workDir, "mariadb-error.log");
+  const installLog = join5(workDir, "mariadb-install-db.log");
+  const logs = [errorLog, join5(workDir, "mariadbd.out"), installLog];
+  const port = await freePort();
+  const commands = mariadbCommands({
+    workDir,
+    port: String(port),
+    maxConnections: opts.maxConnections,
+    config: spec.config
+  });
+  opts.step?.({ phase: "start", where: "runner", run: { command: commands.install } });
+  const install = await runCommand(commands.install[0], commands.install.slice(1), {
+    timeoutMs: 12e4
+  });
+  if (install.code !== 0) {
+    removeWorkDir();
+    await rm4(workDir, { recursive: true, force: true });
+    throw new RunError(
+      `mariadb-install-db failed (exit ${install.code}):
+${(install.stderr || install.stdout).slice(-2e3)}`
+    );
+  }
+  opts.step?.({ phase: "start", where: "runner", run: { command: commands.server } });
+  const spawnServer = () => startServerProcess(commands.server[0], commands.server.slice(1), {
+    logFile: join5(workDir, "mariadbd.out"),
+    cwd: workDir
+  });
+  const server = spawnServer();
+  removeWorkDir();
+  let removeCgroup;
+  const life = lifecycle({
+    what: "MariaDB",
+    server,
+    workDir,
+    logs,
+    logDir: opts.logDir,
+    stopSignal: "SIGTERM",
+    beforeRemove: async () => removeCgroup?.()
+  });
+  const sql = (query) => runCommand(
+    CLIENT(),
+    ["--no-defaults", "-h", "127.0.0.1", "-P", String(port), "-u", "root", "-N", "-B", "-e", query],
+    {
+      timeoutMs: 3e4
+    }
+  );
+  const settle = (s) => settleServer({
+    what: "MariaDB",
+    spec,
+    server: s,
+    query: sql,
+    versionSql: READ_BACK.version,
+    settingSql: READ_BACK.setting,
+    onCgroup: (remove) => {
+      removeCgroup = remove;
+    }
+  });
+  try {
+    const { version, effectiveConfig } = await settle(server);
+    opts.log(`target: MariaDB ${version} on 127.0.0.1:${port} (pid ${server.pid}, datadir ${dataDir})`);
+    return localTarget({
+      spec,
+      kind: "mariadb",
+      protocol: "mysql",
+      user: "root",
+      port,
+      life,
+      respawn: respawner(spawnServer, settle, "SIGTERM"),
+      version,
+      effectiveConfig,
+      createDatabase: async (name) => {
+        const r = await sql(`CREATE DATABASE IF NOT EXISTS ${checkDatabaseName(name)}`);
+        if (r.code !== 0) throw new RunError(`MariaDB: cannot create database ${name}: ${r.stderr.trim()}`);
+      }
+    });
+  } catch (e) {
+    await life.stop();
+    throw await startupFailure(e, {
+      what: "MariaDB",
+      logs,
+      logDir: opts.logDir,
+      config: spec.config
+    });
+  }
+}
+
+// action/src/targets/mariadb/index.ts
+var mariadb = localKind({
+  name: "mariadb",
+  title: "MariaDB",
+  protocol: "mysql",
+  user: "root",
+  commands: mariadbCommands,
+  versionSql: READ_BACK.version,
+  settingSql: READ_BACK.setting,
+  stopSignal: "SIGTERM",
+  needs: () => [
+    {
+      found: anyTool(MARIADB_PROGRAMS.server),
+      what: "the MariaDB server (target.kind mariadb)",
+      install: "the Debian package mariadb-server"
+    },
+    {
+      found: anyTool(MARIADB_PROGRAMS.installDb),
+      what: "mariadb-install-db (target.kind mariadb)",
+      install: "the Debian package mariadb-server"
+    },
+    {
+      found: anyTool(MARIADB_PROGRAMS.client),
+      what: "the mariadb client (target.kind mariadb)",
+      install: "the Debian package mariadb-client"
+    }
+  ],
+  start: startMariadb
+});
+
+// action/src/targets/postgres/index.ts
+import { join as join7 } from "node:path";
+
+// action/src/targets/postgres/server.ts
+import { execFileSync } from "node:child_process";
+import { existsSync as existsSync3, readdirSync } from "node:fs";
+import { chown, rm as rm5 } from "node:fs/promises";
+import { join as join6 } from "node:path";
+function postgresBinDirs() {
+  const base = "/usr/lib/postgresql";
+  return existsSync3(base) ? readdirSync(base).filter((v) => existsSync3(join6(base, v, "bin", "postgres"))).sort((a, b) => Number(b) - Number(a)).map((v) => join6(base, v, "bin")) : [];
+}
+function binDir() {
+  const [newest] = postgresBinDirs();
+  if (newest === void 0) {
+    throw new RunError(
+      "target.kind postgres: no server under /usr/lib/postgresql/*/bin; install the Debian package postgresql"
+    );
+  }
+  return newest;
+}
+function runAs() {
+  if (process.getuid?.() !== 0) return void 0;
+  try {
+    const uid = Number(execFileSync("id", ["-u", "postgres"], { encoding: "utf8" }).trim());
+    const gid = Number(execFileSync("id", ["-g", "postgres"], { encoding: "utf8" }).trim());
+    return { uid, gid };
+  } catch {
+    throw new RunError(
+      "target.kind postgres: running as root needs a `postgres` system user (Debian's postgresql package creates it)"
+    );
+  }
+}
+function settingArgs2(config) {
+  return Object.entries(config).flatMap(([k, v]) => [
+    "-c",
+    `${k}=${typeof v === "boolean" ? v ? "on" : "off" : v}`
+  ]);
+}
+function postgresCommands(o) {
+  const dataDir = join6(o.workDir, "data");
+  return {
+    install: [
+      join6(o.bin, "initdb"),
+      "-D",
+      dataDir,
+      "--auth=trust",
+      "-U",
+      "postgres",
+      "-E",
+      "UTF8",
+      "--no-sync",
+      "--no-instructions"
+    ],
+    server: [
+      join6(o.bin, "postgres"),
+      "-D",
+      dataDir,
+      "-p",
+      o.port,
+      "-c",
+      "listen_addresses=127.0.0.1",
+      "-c",
+      `unix_socket_directories=${o.workDir}`,
+      "-c",
+      `max_connections=${Math.max(100, o.maxConnections + 20)}`,
+      // The spec's settings come last so they win over tiperf's defaults.
+      ...settingArgs2(o.config)
+    ]
+  };
+}
+var READ_BACK2 = {
+  version: "SHOW server_version",
+  setting: (key) => `SELECT current_setting('${key.replace(/'/g, "")}')`
+};
+async function startPostgres(spec, opts) {
+  const bin = binDir();
+  const user = runAs();
+  const workDir = await makeWorkDir("postgres");
+  const removeWorkDir = onTeardown(`remove ${workDir}`, () => rm5(workDir, { recursive: true, force: true }));
+  if (user) await chown(workDir, user.uid, user.gid);
+  const dataDir = join6(workDir, "data");
+  const serverLog = join6(workDir, "postgres.log");
+  const logs = [serverLog];
+  const port = await freePort();
+  const commands = postgresCommands({
+    bin,
+    workDir,
+    port: String(port),
+    maxConnections: opts.maxConnections,
+    config: spec.config
+  });
+  opts.step?.({ phase: "start", where: "runner", run: { command: commands.install } });
+  const init = await runCommand(commands.install[0], commands.install.slice(1), {
+    runAs: user,
+    timeoutMs: 12e4
+  });
+  if (init.code !== 0) {
+    removeWorkDir();
+    await rm5(workDir, { recursive: true, force: true });
+    throw new RunError(`initdb failed (exit ${init.code}):
+${(init.stderr || init.stdout).slice(-2e3)}`);
+  }
+  opts.step?.({ phase: "start", where: "runner", run: { command: commands.server } });
+  const spawnServer = () => startServerProcess(commands.server[0], commands.server.slice(1), {
+    logFile: serverLog,
+    runAs: user,
+    cwd: workDir
+  });
+  const server = spawnServer();
+  removeWorkDir();
+  let removeCgroup;
+  const life = lifecycle({
+    what: "PostgreSQL",
+    server,
+    workDir,
+    logs: [serverLog],
+    logDir: opts.logDir,
+    // SIGINT is PostgreSQL's "fast" shutdown: roll back clients, checkpoint, exit.
+    stopSignal: "SIGINT",
+    beforeRemove: async () => removeCgroup?.()
+  });
+  const psql = (query, db = "postgres") => runCommand(
+    "psql",
+    ["-X", "-h", "127.0.0.1", "-p", String(port), "-U", "postgres", "-d", db, "-Atc", query],
+    {
+      timeoutMs: 3e4
+    }
+  );
+  const settle = (s) => settleServer({
+    what: "PostgreSQL",
+    spec,
+    server: s,
+    query: (q) => psql(q),
+    versionSql: READ_BACK2.version,
+    settingSql: READ_BACK2.setting,
+    onCgroup: (remove) => {
+      removeCgroup = remove;
+    }
+  });
+  try {
+    const { version, effectiveConfig } = await settle(server);
+    opts.log(`target: PostgreSQL ${version} on 127.0.0.1:${port} (pid ${server.pid}, datadir ${dataDir})`);
+    return localTarget({
+      spec,
+      kind: "postgres",
+      protocol: "postgres",
+      user: "postgres",
+      port,
+      life,
+      respawn: respawner(spawnServer, settle, "SIGINT"),
+      version,
+      effectiveConfig,
+      createDatabase: async (name) => {
+        const db = checkDatabaseName(name);
+        const exists = await psql(`SELECT 1 FROM pg_database WHERE datname = '${db}'`);
+        if (exists.code === 0 && exists.stdout.trim() === "1") return;
+        const r = await psql(`CREATE DATABASE ${db}`);
+        if (r.code !== 0)
+          throw new RunError(`PostgreSQL: cannot create database ${name}: ${r.stderr.trim()}`);
+      }
+    });
+  } catch (e) {
+    await life.stop();
+    throw await startupFailure(e, {
+      what: "PostgreSQL",
+      logs,
+      logDir: opts.logDir,
+      config: spec.config
+    });
+  }
+}
+
+// action/src/targets/postgres/index.ts
+var postgres = localKind({
+  name: "postgres",
+  title: "PostgreSQL",
+  protocol: "postgres",
+  user: "postgres",
+  commands: (o) => postgresCommands({ ...o, bin: postgresBinDirs()[0] ?? "/usr/lib/postgresql/<N>/bin" }),
+  versionSql: READ_BACK2.version,
+  settingSql: READ_BACK2.setting,
+  stopSignal: "SIGINT",
+  needs: () => {
+    const servers = postgresBinDirs().map((d) => join7(d, "postgres"));
+    return [
+      {
+        found: anyTool(servers.length ? servers : ["/usr/lib/postgresql/N/bin/postgres"]),
+        what: "the PostgreSQL server (target.kind postgres)",
+        install: "the Debian package postgresql"
+      },
+      {
+        found: anyTool(["psql"]),
+        what: "psql (target.kind postgres)",
+        install: "the Debian package postgresql-client"
+      }
+    ];
+  },
+  start: startPostgres
+});
+
+// action/src/targets/tidb/index.ts
+import { join as join9 } from "node:path";
+
+// action/src/cloud/cost.ts
+function estimateCost(cloud, ask, hours) {
+  const prices = cloud.prices(ask);
+  const perHour = prices.lines.reduce((sum, l) => sum + l.count * l.perHour, 0);
+  const total = hours.setup + hours.matrix;
+  return {
+    perHour,
+    hours: total,
+    dollars: perHour * total,
+    lines: prices.lines,
+    priceTable: prices.priceTable,
+    terms: prices.terms
+  };
+}
+function outlivesTtl(ask, estimate) {
+  return estimate.hours * 36e5 > ttlMs(ask.settings.ttl);
+}
+function checkBudget(ask, estimate, file, section) {
+  if (outlivesTtl(ask, estimate))
+    throw new InputError(
+      `${file}: ${section}.ttl is ${ask.settings.ttl} but this run is estimated at ${estimate.hours.toFixed(2)} h: the reaper would remove the cluster mid-run; nothing was created. Raise the ttl or shorten the matrix`
+    );
+  const budget = ask.settings.budget;
+  if (budget !== void 0 && estimate.dollars > budget)
+    throw new InputError(
+      `${file}: ${section}.budget is $${budget.toFixed(2)} but this run is estimated at $${estimate.dollars.toFixed(2)} (${estimate.hours.toFixed(2)} h \xD7 $${estimate.perHour.toFixed(2)}/h); nothing was created. Raise the budget, shorten the matrix or pick smaller instance types`
+    );
+}
+function costText(e) {
+  const lines = [
+    `estimated cost: $${e.dollars.toFixed(2)} (${e.hours.toFixed(2)} h \xD7 $${e.perHour.toFixed(3)}/h ${e.terms})`
+  ];
+  for (const l of e.lines)
+    lines.push(
+      `  ${String(l.count).padStart(4)} \xD7 ${l.what.padEnd(14)} $${l.perHour.toFixed(l.what.includes("GB") ? 5 : 4)}/h`
+    );
+  lines.push(`  prices as of ${e.priceTable.as_of}: ${e.priceTable.source}`);
+  return lines.join("\n");
+}
+
+// action/src/cloud/plan.ts
+function placeholderHosts(cloud, ask) {
+  const hosts = {};
+  for (const m of cloud.machines(ask)) hosts[m.role] = [...hosts[m.role] ?? [], m.name];
+  return { hosts, bastion: "<load-1 public address>", identityFile: "<run>/cloud/id_rsa" };
+}
+function cloudPlanText(cloud, ask, estimate, tags) {
+  const s = ask.settings;
+  const lines = [
+    `cloud: ${cloud.where(ask)}, ttl ${s.ttl}, state ${s.backend ?? "file://<run>/cloud/state"}`,
+    `resources Pulumi would create (stack tiperf-${ask.name}-<pr N, branch or local>):`
+  ];
+  for (const r of cloud.resources(ask))
+    lines.push(`  ${String(r.count).padStart(2)} \xD7 ${r.type} ${r.name}${r.about ? `    # ${r.about}` : ""}`);
+  lines.push("tags on every resource (the provider's default tags; volumes get them too):");
+  for (const [k, v] of Object.entries(tagsOf(tags))) lines.push(`  ${k} = ${v}`);
+  lines.push(costText(estimate));
+  if (s.budget !== void 0)
+    lines.push(
+      estimate.dollars > s.budget ? `budget: $${s.budget.toFixed(2)}: OVER: a run would be refused before anything is created` : `budget: $${s.budget.toFixed(2)}: within (estimate $${estimate.dollars.toFixed(2)})`
+    );
+  if (outlivesTtl(ask, estimate))
+    lines.push(
+      `ttl: ${s.ttl}: SHORTER than the run (${estimate.hours.toFixed(2)} h): a run would be refused before anything is created`
+    );
+  lines.push("hosts below are the machines' names; at run time they are the private addresses `up` returns");
+  return `${lines.join("\n")}
+
+`;
+}
+
+// action/src/targets/tidb/profile.ts
+import { readFile as readFile4 } from "node:fs/promises";
+
+// action/src/targets/tidb/schema.ts
+var NUMA = /^\d+(,\d+)*$/;
+var numaNode = external_exports.string().regex(NUMA, 'must be a NUMA node list like "0" or "0,1" (as numactl --membind takes)');
+var ResourceControlSchema = external_exports.strictObject({
+  cpu_quota: external_exports.string().regex(/^\d+%$/, 'must be a percentage of one CPU like "800%" (systemd CPUQuota)').optional(),
+  memory_limit: external_exports.string().regex(/^\d+(\.\d+)?[KMGT]?$/, 'must be a size like "32G" (systemd MemoryLimit)').optional()
+});
+var settings = external_exports.record(external_exports.string().min(1), external_exports.unknown());
+var ServerConfigsSchema = external_exports.strictObject({
+  tidb: settings.optional(),
+  tikv: settings.optional(),
+  pd: settings.optional(),
+  tiflash: settings.optional()
+});
+var TIDB_VERSION = /^v\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$|^nightly$/;
+var TIDB_VERSION_TEXT = "must be a TiDB version as tiup names it: v<major>.<minor>.<patch> (like v8.5.0) or nightly";
+var roleOverride = external_exports.strictObject({
+  count: external_exports.number().int().min(0).optional(),
+  numa_node: numaNode.optional(),
+  resource_control: ResourceControlSchema.optional(),
+  config: external_exports.record(external_exports.string().min(1), external_exports.unknown()).optional()
+});
+var TidbTargetSchema = external_exports.strictObject({
+  kind: external_exports.literal("tidb"),
+  /** The cluster profile (infra/profiles/*.yaml); `tiperf … --profile FILE` overrides it. */
+  profile: external_exports.string().optional(),
+  /** The release tiup deploys. */
+  version: external_exports.string({
+    error: (iss) => iss.input === void 0 ? "a TiDB target names the version tiup deploys (like v8.5.0)" : TIDB_VERSION_TEXT
+  }).regex(TIDB_VERSION, TIDB_VERSION_TEXT),
+  /** tiup's server_configs, merged over the profile's. */
+  server_configs: ServerConfigsSchema.optional(),
+  /** Per-role overrides of the profile (count, numa_node, resource_control, config). */
+  roles: external_exports.strictObject({
+    pd: roleOverride.optional(),
+    tikv: roleOverride.optional(),
+    tidb: roleOverride.optional(),
+    tiflash: roleOverride.optional()
+  }).optional(),
+  /** Statements run after the cluster starts (SET GLOBAL tidb_…). */
+  sql: external_exports.array(external_exports.string().min(1)).optional(),
+  /** Split each load table into regions and scatter them before the run. */
+  split: external_exports.strictObject({ regions: external_exports.number().int().min(2).max(1e4) }).optional()
+});
+
+// action/src/targets/tidb/profile.ts
+var ROLES = ["pd", "tikv", "tidb", "tiflash"];
+var ROLE_PORTS = {
+  pd: { client_port: 2379, peer_port: 2380 },
+  tikv: { port: 20160, status_port: 20180 },
+  tidb: { port: 4e3, status_port: 10080 },
+  tiflash: {
+    tcp_port: 9e3,
+    http_port: 8123,
+    flash_service_port: 3930,
+    flash_proxy_port: 20170,
+    flash_proxy_status_port: 20292,
+    metrics_port: 8234
+  }
+};
+var MAIN_PORT = {
+  pd: "client_port",
+  tikv: "port",
+  tidb: "port",
+  tiflash: "tcp_port"
+};
+var PORT_STEP = { pd: 2, tikv: 1, tidb: 1, tiflash: 1 };
+var PROVIDERS = ["hosts", "playground", ...Object.keys(CLOUDS)];
+var CLOUD_NAMES = Object.keys(CLOUDS);
+var isCloud = (provider) => CLOUD_NAMES.includes(provider);
+var CLOUD_SECTIONS = Object.fromEntries(
+  Object.values(CLOUDS).map((c) => [c.name, c.settings.optional()])
+);
+var HOST = /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$|^[0-9a-fA-F:]+$/;
+var host = external_exports.string().regex(HOST, "must be a host name or IP address (like 10.0.1.5)");
+var hostList = external_exports.array(host).min(1, "must list at least one host");
+var instanceSchema = (role) => external_exports.strictObject({
+  host,
+  ...Object.fromEntries(Object.keys(ROLE_PORTS[role]).map((p) => [p, external_exports.number().int().optional()])),
+  deploy_dir: external_exports.string().startsWith("/", "must be an absolute path").optional(),
+  data_dir: external_exports.string().startsWith("/", "must be an absolute path").optional(),
+  numa_node: numaNode.optional()
+});
+var roleSchema = (role) => external_exports.strictObject({
+  count: external_exports.number().int().min(0, "must be 0 or more").optional(),
+  numa_node: numaNode.optional(),
+  resource_control: ResourceControlSchema.optional(),
+  /** Per-instance config of this role (tiup's `config:` under each instance). */
+  config: settings.optional(),
+  arch: external_exports.enum(["amd64", "arm64"], { error: "must be amd64 or arm64" }).optional(),
+  os: external_exports.enum(["linux"], { error: "must be linux" }).optional(),
+  /** Instances placed by hand (host, ports, directories) instead of `count` spread over `hosts`. */
+  instances: external_exports.array(instanceSchema(role)).optional(),
+  /** A cloud provider: the machine type of this role's machines (one machine per instance). */
+  instance_type: external_exports.string().regex(/^[a-z0-9-]+[.-][a-z0-9-]+$/, "must be an instance type of the cloud, like m6i.4xlarge").optional()
+});
+var RolesSchema = external_exports.strictObject({
+  pd: roleSchema("pd"),
+  tikv: roleSchema("tikv"),
+  tidb: roleSchema("tidb"),
+  tiflash: roleSchema("tiflash").default({ count: 0 })
+});
+var ProfileSchema = external_exports.strictObject({
+  name: external_exports.string().regex(/^[a-z][a-z0-9_-]{0,62}$/, "must be lower-case letters, digits, _ or -"),
+  description: external_exports.string().optional(),
+  provider: external_exports.string().refine((p) => PROVIDERS.includes(p), {
+    error: `must be one of ${PROVIDERS.join(", ")}`
+  }),
+  /** Existing machines per role (provider hosts); `load` runs the load generator (and HAProxy). */
+  hosts: external_exports.strictObject({
+    pd: hostList.optional(),
+    tikv: hostList.optional(),
+    tidb: hostList.optional(),
+    tiflash: hostList.optional(),
+    load: hostList.max(1, "one load host").optional(),
+    monitor: hostList.max(1, "one monitoring host").optional()
+  }).optional(),
+  ssh: external_exports.strictObject({
+    user: external_exports.string().regex(/^[a-z_][a-z0-9_-]{0,31}$/, "must be a Linux user name").default("tidb"),
+    identity_file: external_exports.string().optional(),
+    port: external_exports.number().int().min(1).max(65535).default(22),
+    /**
+     * A bastion: the only machine the runner reaches by SSH. tiup goes through it
+     * (--ssh-proxy-*), so do the load host's SSH sessions; tiperf's SQL and status checks run
+     * on the load host.
+     */
+    proxy: external_exports.strictObject({
+      host: external_exports.string().min(1),
+      user: external_exports.string().regex(/^[a-z_][a-z0-9_-]{0,31}$/, "must be a Linux user name").optional(),
+      port: external_exports.number().int().min(1).max(65535).default(22),
+      identity_file: external_exports.string().optional()
+    }).optional()
+  }).optional(),
+  /** tiup's `global:` — the user the cluster runs as, and where instances live on each host. */
+  global: external_exports.strictObject({
+    user: external_exports.string().regex(
+      /^[a-z_]([a-z0-9_-]{0,31}|[a-z0-9_-]{0,30}\$)$/,
+      "must start with a lower-case letter or _, then lower-case letters, digits, _ or - (tiup's rule)"
+    ).default("tidb"),
+    deploy_dir: external_exports.string().startsWith("/", "must be an absolute path").default("/tidb-deploy"),
+    data_dir: external_exports.string().startsWith("/", "must be an absolute path").default("/tidb-data")
+  }).default({ user: "tidb", deploy_dir: "/tidb-deploy", data_dir: "/tidb-data" }),
+  roles: RolesSchema,
+  /** HAProxy on the load host in front of every TiDB server; the load tools connect to it. */
+  haproxy: external_exports.boolean().default(false),
+  haproxy_port: external_exports.number().int().min(1).max(65535).default(3390),
+  /** Prometheus and Grafana (tiup's monitoring_servers / grafana_servers). */
+  monitoring: external_exports.boolean().default(false),
+  server_configs: ServerConfigsSchema.default({}),
+  /** A cloud's section (aws: region, image, spot, ttl, budget, state backend, the load host's type). */
+  ...CLOUD_SECTIONS
+}).superRefine((p, ctx) => {
+  const issue = (path, message) => ctx.addIssue({ code: "custom", path, message });
+  const sections = p;
+  for (const cloud of CLOUD_NAMES)
+    if (cloud !== p.provider && sections[cloud]) issue([cloud], `belongs to provider ${cloud}`);
+  if (!isCloud(p.provider)) {
+    for (const role of ROLES)
+      if (p.roles[role].instance_type !== void 0)
+        issue(
+          ["roles", role, "instance_type"],
+          `belongs to a cloud provider (${CLOUD_NAMES.join(", ")}); hosts come from the profile here`
+        );
+  } else {
+    const cloud = p.provider;
+    if (!sections[cloud])
+      issue([cloud], `provider ${cloud} needs a ${cloud} section (region, load.instance_type)`);
+    if (p.hosts) issue(["hosts"], `provider ${cloud} creates its hosts; remove hosts`);
+    if (p.ssh?.identity_file)
+      issue(
+        ["ssh", "identity_file"],
+        `provider ${cloud} generates a key pair per run; remove identity_file`
+      );
+    for (const role of ROLES) {
+      const r = p.roles[role];
+      if (r.instances)
+        issue(["roles", role, "instances"], `provider ${cloud} places one instance per machine; use count`);
+      const count = r.count ?? 0;
+      if (role !== "tiflash" && count === 0)
+        issue(["roles", role, "count"], `a TiDB cluster needs at least one ${role} instance`);
+      if (count > 0 && r.instance_type === void 0)
+        issue(["roles", role, "instance_type"], `roles.${role}.count is ${count}: name the instance type`);
+    }
+    return;
+  }
+  if (p.provider === "playground") {
+    for (const key of ["hosts", "ssh"])
+      if (p[key]) issue([key], `a playground runs on this machine: ${key} belongs to provider hosts`);
+    if (p.haproxy) issue(["haproxy"], "a playground has no load host for HAProxy; use provider hosts");
+    if (p.monitoring)
+      issue(
+        ["monitoring"],
+        "tiperf starts playgrounds with --without-monitor; use provider hosts for monitoring"
+      );
+    for (const role of ROLES) {
+      const r = p.roles[role];
+      for (const key of ["numa_node", "resource_control", "instances", "arch", "os"])
+        if (r[key] !== void 0)
+          issue(
+            ["roles", role, key],
+            `tiup playground has no ${key} option; use a profile with provider hosts`
+          );
+      if (r.count === void 0) issue(["roles", role, "count"], "a playground role needs a count");
+    }
+    return;
+  }
+  for (const role of ROLES) {
+    const r = p.roles[role];
+    if (r.instances && r.count !== void 0 && r.count !== r.instances.length)
+      issue(["roles", role, "count"], `count ${r.count} but ${r.instances.length} instances listed`);
+    const count = r.instances?.length ?? r.count ?? 0;
+    if (role !== "tiflash" && count === 0)
+      issue(["roles", role, "count"], `a TiDB cluster needs at least one ${role} instance`);
+    if (count > 0 && !r.instances && !p.hosts?.[role]?.length)
+      issue(["hosts", role], `roles.${role}.count is ${count}: list the ${role} hosts (hosts.${role})`);
+  }
+  if (p.haproxy && !p.hosts?.load?.length)
+    issue(["hosts", "load"], "haproxy: true needs a load host (hosts.load) to run on");
+  if (p.ssh?.proxy && !p.hosts?.load?.length)
+    issue(
+      ["hosts", "load"],
+      "ssh.proxy needs a load host (hosts.load): behind a bastion, tiperf's SQL and status checks run there"
+    );
+});
+var cloudSettings = (p) => isCloud(p.provider) ? p[p.provider] : void 0;
+async function loadProfile(file, flag = "target.profile") {
+  let text;
+  try {
+    text = await readFile4(file, "utf8");
+  } catch (e) {
+    throw new InputError(
+      `${flag} ${file}: cannot read the profile (${e.code ?? e})`
+    );
+  }
+  return parseProfile(text, file);
+}
+function parseProfile(text, file) {
+  const yaml = parseYaml(text, file);
+  if (yaml.raw === null || typeof yaml.raw !== "object" || Array.isArray(yaml.raw))
+    throw new InputError(`${file}: a profile is a YAML mapping with keys name, provider, hosts, roles`);
+  return validateYaml(ProfileSchema, yaml, file);
+}
+
+// action/src/targets/tidb/cloud.ts
+function cloudOfProfile(profile) {
+  return cloudSettings(profile) ? cloudOf(profile.provider) : void 0;
+}
+function askOf(profile) {
+  const settings2 = cloudSettings(profile);
+  if (!settings2) throw new Error(`profile ${profile.name}: provider ${profile.provider} is not a cloud`);
+  return {
+    name: profile.name,
+    roles: ROLES.map((role) => {
+      const r = profile.roles[role];
+      return {
+        role,
+        count: r.count ?? 0,
+        ...r.instance_type ? { instanceType: r.instance_type } : {},
+        data: role === "tikv" || role === "tiflash"
+      };
+    }),
+    settings: settings2
+  };
+}
+function withHosts(profile, c) {
+  const settings2 = cloudSettings(profile);
+  if (!settings2) throw new Error(`profile ${profile.name}: provider ${profile.provider} is not a cloud`);
+  const list = (role) => c.hosts[role]?.length ? { [role]: c.hosts[role] } : {};
+  const port = c.sshPort ?? 22;
+  return {
+    ...profile,
+    hosts: { ...list("pd"), ...list("tikv"), ...list("tidb"), ...list("tiflash"), ...list("load") },
+    ssh: {
+      user: settings2.ssh_user,
+      port,
+      identity_file: c.identityFile,
+      proxy: { host: c.bastion, user: settings2.ssh_user, port, identity_file: c.identityFile }
+    }
+  };
+}
+
+// action/src/targets/tidb/plan.ts
+import { homedir } from "node:os";
+
+// action/src/specfile/merge.ts
+var isObj2 = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+function deepMerge(base, overlay) {
+  if (!isObj2(base) || !isObj2(overlay)) return overlay === void 0 ? base : overlay;
+  const out = { ...base };
+  for (const [k, v] of Object.entries(overlay)) {
+    if (v === null) delete out[k];
+    else out[k] = deepMerge(base[k], v);
+  }
+  return out;
+}
+
+// action/src/targets/tidb/topology.ts
+var import_yaml4 = __toESM(require_dist(), 1);
+var SECTION = {
+  pd: "pd_servers",
+  tikv: "tikv_servers",
+  tidb: "tidb_servers",
+  tiflash: "tiflash_servers"
+};
+var MONITORED = { node_exporter_port: 9100, blackbox_exporter_port: 9115 };
+var PROMETHEUS = { port: 9090, ng_port: 12020 };
+var GRAFANA = { port: 3e3 };
+var CLUSTER_PORT_OFFSET = 1e3;
+function effectiveRoles(profile, target) {
+  return deepMerge(profile.roles, target.roles ?? {});
+}
+function effectiveServerConfigs(profile, target) {
+  const merged = deepMerge(profile.server_configs, target.server_configs ?? {});
+  return Object.fromEntries(
+    Object.entries(merged).filter(([, v]) => v && Object.keys(v).length > 0)
+  );
+}
+function buildCluster(o) {
+  const { profile, target, index } = o;
+  const offset = index * CLUSTER_PORT_OFFSET;
+  const roles = effectiveRoles(profile, target);
+  const deployDir = `${profile.global.deploy_dir}/${o.name}`;
+  const dataDir = `${profile.global.data_dir}/${o.name}`;
+  const instances = [];
+  for (const role of ROLES) {
+    const r = roles[role];
+    const placed = r.instances ?? Array.from({ length: r.count ?? 0 }, (_, i) => {
+      const hosts = profile.hosts?.[role] ?? [];
+      return { host: hosts[i % hosts.length] };
+    });
+    const onHost = /* @__PURE__ */ new Map();
+    placed.forEach((p, i) => {
+      const k = onHost.get(p.host) ?? 0;
+      onHost.set(p.host, k + 1);
+      const given = p;
+      const ports = {};
+      for (const [name, base] of Object.entries(ROLE_PORTS[role]))
+        ports[name] = typeof given[name] === "number" ? given[name] : base + offset + k * PORT_STEP[role];
+      const main = ports[MAIN_PORT[role]];
+      const inst = {
+        role,
+        host: p.host,
+        ports,
+        deploy_dir: given.deploy_dir ?? `${deployDir}/${role}-${main}`,
+        from: r.instances ? `roles.${role}.instances[${i}]` : `roles.${role} (instance ${i + 1} of ${r.count})`
+      };
+      if (role !== "tidb")
+        inst.data_dir = given.data_dir ?? `${dataDir}/${role}-${main}`;
+      const numa = given.numa_node ?? r.numa_node;
+      if (numa !== void 0) inst.numa_node = numa;
+      if (r.resource_control) inst.resource_control = r.resource_control;
+      if (r.config && Object.keys(r.config).length) inst.config = r.config;
+      if (r.arch) inst.arch = r.arch;
+      if (r.os) inst.os = r.os;
+      instances.push(inst);
+    });
+  }
+  const monitorHost = profile.hosts?.monitor?.[0] ?? profile.hosts?.load?.[0] ?? profile.hosts?.pd?.[0];
+  return {
+    name: o.name,
+    version: target.version ?? "",
+    index,
+    user: profile.global.user,
+    sshPort: profile.ssh?.port ?? 22,
+    deployDir,
+    dataDir,
+    serverConfigs: effectiveServerConfigs(profile, target),
+    instances,
+    ...profile.monitoring && monitorHost ? {
+      monitoring: {
+        host: monitorHost,
+        prometheus: PROMETHEUS.port + offset,
+        ng_port: PROMETHEUS.ng_port + offset,
+        grafana: GRAFANA.port + offset
+      }
+    } : {},
+    monitored: {
+      node_exporter_port: MONITORED.node_exporter_port + offset,
+      blackbox_exporter_port: MONITORED.blackbox_exporter_port + offset
+    },
+    exporters: profile.monitoring
+  };
+}
+function topologyObject(c, configs = true) {
+  const out = {
+    global: { user: c.user, ssh_port: c.sshPort, deploy_dir: c.deployDir, data_dir: c.dataDir },
+    monitored: c.monitored
+  };
+  if (configs && Object.keys(c.serverConfigs).length) out.server_configs = c.serverConfigs;
+  for (const role of ROLES) {
+    const list = c.instances.filter((i) => i.role === role).map((i) => {
+      const entry = { host: i.host };
+      if (role === "pd") entry.name = `pd-${i.host}-${i.ports.client_port}`;
+      Object.assign(entry, i.ports);
+      entry.deploy_dir = i.deploy_dir;
+      if (i.data_dir) entry.data_dir = i.data_dir;
+      if (i.numa_node !== void 0) entry.numa_node = i.numa_node;
+      if (i.resource_control) entry.resource_control = i.resource_control;
+      if (i.arch) entry.arch = i.arch;
+      if (i.os) entry.os = i.os;
+      if (!c.exporters) entry.ignore_exporter = true;
+      if (configs && i.config) entry.config = i.config;
+      return entry;
+    });
+    if (list.length) out[SECTION[role]] = list;
+  }
+  if (c.monitoring) {
+    const m = c.monitoring;
+    out.monitoring_servers = [
+      {
+        host: m.host,
+        port: m.prometheus,
+        ng_port: m.ng_port,
+        deploy_dir: `${c.deployDir}/prometheus-${m.prometheus}`,
+        data_dir: `${c.dataDir}/prometheus-${m.prometheus}`
+      }
+    ];
+    out.grafana_servers = [
+      { host: m.host, port: m.grafana, deploy_dir: `${c.deployDir}/grafana-${m.grafana}` }
+    ];
+  }
+  return out;
+}
+function topologyYaml(c) {
+  return `# tiup topology of cluster ${c.name} (TiDB ${c.version}), generated by tiperf
+${(0, import_yaml4.stringify)(topologyObject(c), { lineWidth: 0, aliasDuplicateObjects: false })}`;
+}
+var side = (u, host2) => `'${u.section}:${host2}.${u.key}'`;
+var origin = (u, several) => `${several ? `cluster ${u.cluster} ` : ""}${u.from}`;
+function topologyProblems(clusters) {
+  const problems = [];
+  const several = clusters.length > 1;
+  const platforms = /* @__PURE__ */ new Map();
+  const ports = /* @__PURE__ */ new Map();
+  const dirs = /* @__PURE__ */ new Map();
+  const pdNames = /* @__PURE__ */ new Set();
+  const claimPort = (host2, port, u) => {
+    if (!Number.isInteger(port) || port < 1 || port > 65535) {
+      problems.push(
+        `${u.from}: \`${u.section}\` of ${u.key}=${port} is invalid, port should be in the range [1, 65535]`
+      );
+      return;
+    }
+    const key = `${host2}:${port}`;
+    const prev = ports.get(key);
+    if (prev)
+      problems.push(
+        `${u.from}: port conflict for '${port}' between ${side(prev, host2)} (${origin(prev, several)}) and ${side(u, host2)} (${origin(u, several)}); give one of them another port`
+      );
+    else ports.set(key, u);
+  };
+  const claimDir = (host2, dir, u) => {
+    const key = `${host2}:${dir}`;
+    const prev = dirs.get(key);
+    if (prev)
+      problems.push(
+        `${u.from}: directory conflict for '${dir}' between ${side(prev, host2)} (${origin(prev, several)}) and ${side(u, host2)} (${origin(u, several)})`
+      );
+    else dirs.set(key, u);
+  };
+  for (const c of clusters) {
+    const hosts = /* @__PURE__ */ new Set();
+    for (const i of c.instances) {
+      hosts.add(i.host);
+      const section = SECTION[i.role];
+      const used = (key) => ({ cluster: c.name, section, key, from: i.from });
+      const platform = `${i.os ?? "linux"}/${i.arch ?? "amd64"}`;
+      const prev = platforms.get(i.host);
+      if (prev && prev.platform !== platform)
+        problems.push(
+          `${i.from}: platform mismatch for '${i.host}' between '${prev.used.section}:${prev.platform}' (${prev.used.from}) and '${section}:${platform}'; a host has one os/arch`
+        );
+      else if (!prev) platforms.set(i.host, { platform, used: used("arch") });
+      for (const [key, port] of Object.entries(i.ports)) claimPort(i.host, port, used(key));
+      claimDir(i.host, i.deploy_dir, used("deploy_dir"));
+      if (i.data_dir) claimDir(i.host, i.data_dir, used("data_dir"));
+      if (i.role === "pd") {
+        const name = `${c.name}/pd-${i.host}-${i.ports.client_port}`;
+        if (pdNames.has(name))
+          problems.push(
+            `${i.from}: component pd_servers.name is not supported duplicated, the name pd-${i.host}-${i.ports.client_port} is duplicated`
+          );
+        pdNames.add(name);
+      }
+    }
+    if (c.monitoring) {
+      const m = c.monitoring;
+      const u = (section, key) => ({
+        cluster: c.name,
+        section,
+        key,
+        from: "monitoring: true"
+      });
+      hosts.add(m.host);
+      claimPort(m.host, m.prometheus, u("monitoring_servers", "port"));
+      claimPort(m.host, m.ng_port, u("monitoring_servers", "ng_port"));
+      claimPort(m.host, m.grafana, u("grafana_servers", "port"));
+    }
+    for (const host2 of hosts)
+      for (const [key, port] of Object.entries(c.monitored))
+        claimPort(host2, port, {
+          cluster: c.name,
+          section: "monitored",
+          key,
+          from: `the ${key.replace(/_port$/, "")} tiup runs on every host`
+        });
+  }
+  return problems;
+}
+function checkTopology(clusters, file) {
+  const problems = topologyProblems(clusters);
+  if (problems.length) throw new InputError(problems.map((p) => `${file}: ${p}`).join("\n"));
+}
+
+// action/src/targets/tidb/plan.ts
+var PLAYGROUND_FLAG = { pd: "pd", tikv: "kv", tidb: "db", tiflash: "tiflash" };
+var PLAYGROUND_PORT_OFFSET = 1e4;
+var tomlKey = (k) => /^[A-Za-z0-9_-]+$/.test(k) ? k : JSON.stringify(k);
+function tomlValue(v) {
+  if (typeof v === "string") return JSON.stringify(v);
+  if (typeof v === "number" || typeof v === "boolean") return String(v);
+  if (Array.isArray(v)) return `[${v.map(tomlValue).join(", ")}]`;
+  throw new InputError(`cannot write ${JSON.stringify(v)} into a TOML config`);
+}
+function expandDotted(config) {
+  let out = {};
+  for (const [key, value] of Object.entries(config)) {
+    const parts = key.split(".");
+    const nested = parts.reduceRight(
+      (acc, part) => ({ [part]: acc }),
+      value && typeof value === "object" && !Array.isArray(value) ? expandDotted(value) : value
+    );
+    out = deepMerge(out, nested);
+  }
+  return out;
+}
+function toToml(config) {
+  const lines = [];
+  const walk = (obj, path) => {
+    const scalars = Object.entries(obj).filter(([, v]) => !(v && typeof v === "object" && !Array.isArray(v)));
+    const tables = Object.entries(obj).filter(([, v]) => v && typeof v === "object" && !Array.isArray(v));
+    if (path.length && scalars.length) lines.push("", `[${path.map(tomlKey).join(".")}]`);
+    for (const [k, v] of scalars) lines.push(`${tomlKey(k)} = ${tomlValue(v)}`);
+    for (const [k, v] of tables) walk(v, [...path, k]);
+  };
+  walk(expandDotted(config), []);
+  return `${lines.join("\n").trim()}
+`;
+}
+function flatKeys(config, prefix = "") {
+  const out = [];
+  for (const [k, v] of Object.entries(expandDotted(config))) {
+    const key = prefix ? `${prefix}.${k}` : k;
+    if (v && typeof v === "object" && !Array.isArray(v))
+      out.push(...flatKeys(v, key));
+    else out.push([key, v]);
+  }
+  return out;
+}
+function roleConfig(profile, target, role) {
+  const server = effectiveServerConfigs(profile, target)[role] ?? {};
+  const own = effectiveRoles(profile, target)[role].config ?? {};
+  return deepMerge(expandDotted(server), expandDotted(own));
+}
+var expandHome = (path) => path.startsWith("~/") ? `${homedir()}/${path.slice(2)}` : path;
+function haproxyConfig(endpoints, port, name) {
+  return `# HAProxy in front of the TiDB servers of ${name}, generated by tiperf
+global
+    # about two file descriptors per connection: within a login session's usual limits
+    maxconn 4096
+
+defaults
+    mode tcp
+    timeout connect 10s
+    timeout client 1h
+    timeout server 1h
+
+listen tidb
+    bind 0.0.0.0:${port}
+    balance leastconn
+    option tcp-check
+${endpoints.map((e, i) => `    server tidb-${i + 1} ${e.host}:${e.port} check inter 2000 rise 2 fall 3`).join("\n")}
+`;
+}
+function planTidb(o) {
+  const { profile } = o;
+  const files = {};
+  const deployments = [];
+  const variants = [];
+  const configKeysOf = (target) => ROLES.flatMap(
+    (role) => flatKeys(roleConfig(profile, target, role)).map(([key, value]) => ({ role, key, value }))
+  );
+  const setupOf = (v, deployment, topologyFile) => ({
+    name: v.name,
+    deployment,
+    version: v.target.version ?? "",
+    ...topologyFile ? { topologyFile } : {},
+    configKeys: configKeysOf(v.target),
+    sql: v.target.sql ?? [],
+    ...v.target.split ? { split: v.target.split } : {}
+  });
+  if (profile.provider === "playground") {
+    o.variants.forEach((v, index) => {
+      const roles = effectiveRoles(profile, v.target);
+      const configFiles = {};
+      for (const role of ROLES) {
+        const config = roleConfig(profile, v.target, role);
+        if (Object.keys(config).length === 0) continue;
+        const file = `${v.name}-${role}.toml`;
+        files[file] = toToml(config);
+        configFiles[role] = file;
+      }
+      deployments.push({
+        kind: "playground",
+        name: o.variants.length > 1 ? `${o.prefix}-${v.name}` : o.prefix,
+        index,
+        version: v.target.version ?? "",
+        variants: [v.name],
+        counts: Object.fromEntries(ROLES.map((r) => [r, roles[r].count ?? 0])),
+        portOffset: index * PLAYGROUND_PORT_OFFSET,
+        configFiles
+      });
+      variants.push(setupOf(v, index));
+    });
+  } else {
+    const groups = [];
+    for (const v of o.variants) {
+      const probe = buildCluster({ name: "probe", index: 0, profile, target: v.target });
+      const key = `${v.target.version}
+${JSON.stringify(topologyObject(probe, false))}`;
+      const g = groups.find((x) => x.key === key);
+      if (g) g.members.push(v);
+      else groups.push({ key, members: [v] });
+    }
+    groups.forEach((g, index) => {
+      const name = groups.length > 1 ? `${o.prefix}-${index + 1}` : o.prefix;
+      let deployed;
+      for (const v of g.members) {
+        const cluster = buildCluster({ name, index, profile, target: v.target });
+        deployed ??= cluster;
+        const file = `topology-${v.name}.yaml`;
+        files[file] = topologyYaml(cluster);
+        variants.push(setupOf(v, index, file));
+      }
+      deployments.push({
+        kind: "cluster",
+        name,
+        index,
+        version: g.members[0]?.target.version ?? "",
+        cluster: deployed,
+        variants: g.members.map((m) => m.name),
+        proxyFlags: proxyFlags(profile)
+      });
+    });
+    checkTopology(
+      deployments.map((d) => d.cluster),
+      o.profileFile
+    );
+  }
+  const switching = profile.provider === "playground" ? o.variants.length > 1 ? "separate-playgrounds" : "none" : deployments.length > 1 ? "stop-start" : o.variants.length > 1 ? "edit-config" : "none";
+  checkSqlSwitching(variants, deployments);
+  const loadHost = profile.hosts?.load?.[0];
+  const load = loadHost ? {
+    host: loadHost,
+    user: profile.ssh?.user ?? "tidb",
+    port: profile.ssh?.port ?? 22,
+    ...profile.ssh?.identity_file ? { identity: profile.ssh.identity_file } : {}
+  } : { host: "127.0.0.1" };
+  const plan = {
+    profile,
+    profileFile: o.profileFile,
+    deployments,
+    variants,
+    switching,
+    files,
+    load,
+    steps: []
+  };
+  if (profile.haproxy && loadHost) {
+    for (const d of deployments) {
+      if (d.kind !== "cluster") continue;
+      const file = `haproxy-${d.name}.cfg`;
+      files[file] = haproxyConfig(tidbEndpoints(d), haproxyPort(plan, d), d.name);
+    }
+    plan.haproxy = { host: loadHost, port: profile.haproxy_port, file: "haproxy-<cluster>.cfg" };
+  }
+  plan.steps = stepsOf(plan, o.data);
+  return plan;
+}
+function checkSqlSwitching(variants, deployments) {
+  const setVars = (sql) => sql.flatMap(
+    (s) => [...s.matchAll(/SET\s+(?:GLOBAL\s+|@@GLOBAL\.)(\w+)/gi)].map((m) => m[1].toLowerCase())
+  ).sort().join(",");
+  for (const d of deployments) {
+    const shared = variants.filter((v) => v.deployment === d.index);
+    if (shared.length < 2) continue;
+    const first = shared[0];
+    for (const v of shared.slice(1)) {
+      if (setVars(v.sql) !== setVars(first.sql))
+        throw new InputError(
+          `variants ${first.name} and ${v.name} share cluster ${d.name} but their target.sql set different variables (${setVars(first.sql) || "none"} vs ${setVars(v.sql) || "none"}): set the same variables in both, so switching between them restores each value`
+        );
+    }
+  }
+}
+var haproxyPort = (plan, d) => plan.profile.haproxy_port + d.index;
+var playgroundTidbPort = (d) => 4e3 + d.portOffset;
+function loadEndpoints(plan, d) {
+  if (d.kind === "playground") return [{ host: "127.0.0.1", port: playgroundTidbPort(d) }];
+  return plan.haproxy ? [{ host: "127.0.0.1", port: haproxyPort(plan, d) }] : tidbEndpoints(d);
+}
+function tidbEndpoints(d) {
+  return d.cluster.instances.filter((i) => i.role === "tidb").map((i) => ({ host: i.host, port: i.ports.port }));
+}
+function statusAddresses(d) {
+  if (d.kind === "playground") {
+    const off = d.portOffset;
+    return {
+      tidb: [`127.0.0.1:${10080 + off}`],
+      tikv: [`127.0.0.1:${20180 + off}`],
+      pd: [`127.0.0.1:${2379 + off}`],
+      tiflash: [`127.0.0.1:${8234 + off}`]
+    };
+  }
+  const of = (role, port) => d.cluster.instances.filter((i) => i.role === role).map((i) => `${i.host}:${i.ports[port]}`);
+  return {
+    tidb: of("tidb", "status_port"),
+    tikv: of("tikv", "status_port"),
+    pd: of("pd", "client_port"),
+    tiflash: of("tiflash", "metrics_port")
+  };
+}
+function sshFlags(profile) {
+  const ssh = profile.ssh;
+  return [
+    "--user",
+    ssh?.user ?? "tidb",
+    ...ssh?.identity_file ? ["-i", expandHome(ssh.identity_file)] : []
+  ];
+}
+function proxyFlags(profile) {
+  const proxy = profile.ssh?.proxy;
+  if (!proxy) return [];
+  const key = proxy.identity_file ?? profile.ssh?.identity_file;
+  return [
+    "--ssh-proxy-host",
+    proxy.host,
+    "--ssh-proxy-user",
+    proxy.user ?? profile.ssh?.user ?? "tidb",
+    "--ssh-proxy-port",
+    String(proxy.port),
+    ...key ? ["--ssh-proxy-identity-file", expandHome(key)] : []
+  ];
+}
+var tiupCluster = {
+  deploy: (d, file, profile) => [
+    "tiup",
+    "cluster",
+    "deploy",
+    d.name,
+    d.version,
+    file,
+    "--yes",
+    ...sshFlags(profile),
+    ...d.proxyFlags
+  ],
+  start: (d) => ["tiup", "cluster", "start", d.name, ...d.proxyFlags],
+  stop: (d) => ["tiup", "cluster", "stop", d.name, "--yes", ...d.proxyFlags],
+  display: (d) => [
+    "tiup",
+    "cluster",
+    "display",
+    d.name,
+    "--format",
+    "json",
+    "--uptime",
+    ...d.proxyFlags
+  ],
+  editConfig: (d, file) => [
+    "tiup",
+    "cluster",
+    "edit-config",
+    d.name,
+    "--topology-file",
+    file,
+    "--yes"
+  ],
+  reload: (d) => ["tiup", "cluster", "reload", d.name, "--yes", ...d.proxyFlags],
+  restart: (d) => ["tiup", "cluster", "restart", d.name, "--yes", ...d.proxyFlags],
+  destroy: (d) => ["tiup", "cluster", "destroy", d.name, "--yes", ...d.proxyFlags]
+};
+function playgroundArgs(d, dir) {
+  return [
+    "tiup",
+    "playground",
+    d.version,
+    ...ROLES.flatMap((r) => [`--${PLAYGROUND_FLAG[r]}`, String(d.counts[r])]),
+    "--without-monitor",
+    "--tag",
+    d.name,
+    ...d.portOffset ? ["--port-offset", String(d.portOffset)] : [],
+    ...ROLES.flatMap(
+      (r) => d.configFiles[r] ? [`--${PLAYGROUND_FLAG[r]}.config`, `${dir}/${d.configFiles[r]}`] : []
+    )
+  ];
+}
+var PLAN_DIR = "<run>/tidb";
+function splitSql(version, table, rows, regions) {
+  const major = /^v(\d+)\.(\d+)/.exec(version);
+  const newScatter = !major || Number(major[1]) > 8 || Number(major[1]) === 8 && Number(major[2]) >= 4;
+  const scatter = newScatter ? "SET SESSION tidb_scatter_region = 'table'" : "SET GLOBAL tidb_scatter_region = ON";
+  return `${scatter}; SPLIT TABLE ${table} BETWEEN (0) AND (${rows}) REGIONS ${regions}`;
+}
+var configUrl = (role, addr) => role === "pd" ? `http://${addr}/pd/api/v1/config` : `http://${addr}/config`;
+function stepsOf(plan, data) {
+  const out = [];
+  const add = (key, phase, run, about, o = {}) => out.push({
+    key,
+    phase,
+    where: o.where ?? "runner",
+    run,
+    ...o.variant ? { variant: o.variant } : {},
+    ...about ? { about } : {}
+  });
+  const checks = plan.profile.ssh?.proxy ? "load host" : "runner";
+  const started = /* @__PURE__ */ new Set();
+  for (const v of plan.variants) {
+    const d = plan.deployments[v.deployment];
+    const about = `variant ${v.name} on ${d.name}`;
+    if (!started.has(d.index)) {
+      started.add(d.index);
+      if (d.kind === "playground") {
+        add(
+          `start:${d.name}`,
+          "start",
+          { command: playgroundArgs(d, PLAN_DIR) },
+          `${about}: runs until teardown; ready when it prints "TiDB Playground Cluster is started"; the TiDB port is read from its "Connect TiDB" lines`,
+          { variant: v.name }
+        );
+      } else {
+        add(
+          `deploy:${d.name}`,
+          "start",
+          { command: tiupCluster.deploy(d, `${PLAN_DIR}/${v.topologyFile}`, plan.profile) },
+          `variants ${d.variants.join(", ")}`,
+          { variant: v.name }
+        );
+        add(`start:${d.name}`, "start", { command: tiupCluster.start(d) }, void 0, { variant: v.name });
+        add(
+          `display:${d.name}`,
+          "start",
+          { command: tiupCluster.display(d) },
+          "every instance Up; uptimes recorded",
+          { variant: v.name }
+        );
+        if (plan.haproxy)
+          add(
+            `haproxy:${d.name}`,
+            "start",
+            { command: ["haproxy", "-db", "-f", `/tmp/tiperf-haproxy-${d.name}.cfg`] },
+            `on the load host (${PLAN_DIR}/haproxy-${d.name}.cfg passed over SSH); the load tools connect to 127.0.0.1:${haproxyPort(plan, d)} there once it listens`,
+            { variant: v.name, where: "load host" }
+          );
+        if (plan.switching === "stop-start") {
+          for (const other of plan.deployments)
+            if (other.index < d.index && other.kind === "cluster")
+              add(
+                `stop:${other.name}`,
+                "start",
+                { command: tiupCluster.stop(other) },
+                `waits stopped while ${d.name}'s variants are measured`,
+                { variant: v.name }
+              );
+        }
+      }
+    }
+    if (plan.switching === "edit-config" && d.kind === "cluster" && d.variants[0] !== v.name) {
+      add(
+        `edit-config:${d.name}:${v.name}`,
+        "switch",
+        { command: tiupCluster.editConfig(d, `${PLAN_DIR}/${v.topologyFile}`) },
+        `before a cell of variant ${v.name} whenever another variant's config is applied; "Nothing changed." fails the run`,
+        { variant: v.name }
+      );
+      add(
+        `reload:${d.name}:${v.name}`,
+        "switch",
+        { command: tiupCluster.reload(d) },
+        `then SHOW CONFIG confirms variant ${v.name}'s values`,
+        { variant: v.name }
+      );
+    }
+    v.sql.forEach((s, i) => {
+      add(`sql:${v.name}:${i}`, "sql", { sql: s }, `${about}: target.sql, before every cell of the variant`, {
+        variant: v.name,
+        where: checks
+      });
+    });
+    add(`version:${v.name}`, "record", { sql: "SELECT tidb_version()" }, about, {
+      variant: v.name,
+      where: checks
+    });
+    const status = statusAddresses(d);
+    add(`status:${v.name}`, "record", { get: `http://${status.tidb[0]}/status` }, `${about}: recorded`, {
+      variant: v.name,
+      where: checks
+    });
+    for (const role of new Set(v.configKeys.map((k) => k.role)))
+      for (const addr of status[role])
+        add(
+          `config:${v.name}:${role}:${addr}`,
+          "record",
+          { get: configUrl(role, addr) },
+          `${about}: what SHOW CONFIG shows; ${v.configKeys.filter((k) => k.role === role).map((k) => k.key).join(", ")} must match the spec`,
+          { variant: v.name, where: checks }
+        );
+    if (v.split && data)
+      for (let t = 1; t <= data.tables; t++)
+        add(
+          `split:${v.name}:sbtest${t}`,
+          "split",
+          { sql: splitSql(v.version, `sbtest.sbtest${t}`, data.table_size, v.split.regions) },
+          `${about}: after prepare`,
+          { variant: v.name, where: checks }
+        );
+  }
+  for (const d of plan.deployments) {
+    if (d.kind !== "cluster") continue;
+    const first = plan.variants.find((v) => v.name === d.variants[0]);
+    if (plan.switching === "edit-config") {
+      add(
+        `edit-config:${d.name}:${first.name}`,
+        "switch",
+        { command: tiupCluster.editConfig(d, `${PLAN_DIR}/${first.topologyFile}`) },
+        `before a cell of variant ${first.name} whenever another variant's config is applied`,
+        { variant: first.name }
+      );
+      add(
+        `reload:${d.name}:${first.name}`,
+        "switch",
+        { command: tiupCluster.reload(d) },
+        `then SHOW CONFIG confirms variant ${first.name}'s values`,
+        { variant: first.name }
+      );
+    }
+    if (plan.switching === "stop-start") {
+      add(
+        `stop:${d.name}`,
+        "switch",
+        { command: tiupCluster.stop(d) },
+        "while the other cluster's variant is measured"
+      );
+      add(
+        `start:${d.name}`,
+        "switch",
+        { command: tiupCluster.start(d) },
+        `before cells of variant ${d.variants.join(", ")}`
+      );
+    }
+    add(
+      `display:${d.name}`,
+      "cell",
+      { command: tiupCluster.display(d) },
+      "before and after every cell: a Down instance or a restart (uptime reset) fails the cell"
+    );
+    add(
+      `restart:${d.name}`,
+      "restart",
+      { command: tiupCluster.restart(d) },
+      "before each block after the first (compare.blocks)"
+    );
+  }
+  for (const d of [...plan.deployments].reverse()) {
+    if (d.kind === "cluster")
+      add(
+        `destroy:${d.name}`,
+        "teardown",
+        { command: tiupCluster.destroy(d) },
+        "always: success, failure, cancel, SIGTERM; `tiperf reap` if tiperf was killed"
+      );
+    else
+      add(
+        `stop:${d.name}`,
+        "teardown",
+        { command: ["kill", "-INT", "<tiup playground pid>"] },
+        `then rm -rf $TIUP_HOME/data/${d.name}; always; \`tiperf reap\` if tiperf was killed`
+      );
+  }
+  return out;
+}
+
+// action/src/targets/tidb/reapers.ts
+import { rm as rm6 } from "node:fs/promises";
+import { basename as basename3 } from "node:path";
+var playgroundReaper = {
+  order: 0,
+  describe: (e) => `stop ${e.what}${e.pid ? ` pid ${e.pid}` : ""} and remove ${e.path}`,
+  async reap(e, log) {
+    if (await stopRecorded(e.pid, basename3(e.path), "SIGINT", 3e4))
+      log(`reap: stopped ${e.what} pid ${e.pid}`);
+    await rm6(e.path, { recursive: true, force: true });
+    log(`reap: removed ${e.path}`);
+  }
+};
+var clusterReaper = {
+  order: 0,
+  describe: (e) => `run tiup cluster destroy ${e.path} --yes`,
+  async reap(e, log) {
+    const r = await runCommand("tiup", ["cluster", "destroy", e.path, "--yes"], { timeoutMs: 9e5 });
+    if (r.code !== 0)
+      throw new Error(
+        `tiup cluster destroy ${e.path} failed (exit ${r.code}): ${(r.stderr || r.stdout).trim().split("\n").slice(-2).join(" ")}`
+      );
+    log(`reap: destroyed tiup cluster ${e.path}`);
+  }
+};
+var TIDB_REAPERS = { playground: playgroundReaper, cluster: clusterReaper };
+
+// action/src/targets/tidb/run.ts
+import { mkdir as mkdir4, readFile as readFile5, rm as rm7 } from "node:fs/promises";
+import { get as httpGet } from "node:http";
+import { homedir as homedir2 } from "node:os";
+import { join as join8 } from "node:path";
+
+// action/src/proc/tool.ts
+import { spawn } from "node:child_process";
+import { createWriteStream } from "node:fs";
+var KILL_GRACE_MS = 3e3;
+function runTool(command, args, opts) {
+  return new Promise((resolve) => {
+    const started = Date.now();
+    const [local, localArgs] = opts.cpus ? ["taskset", ["-c", opts.cpus, command, ...args]] : [command, args];
+    const remote = opts.remote;
+    const [cmd, argv] = remote ? ["ssh", sshArgs(remote, remoteCommand([local, ...localArgs]))] : [local, localArgs];
+    const log = createWriteStream(opts.logFile, { flags: "a" });
+    let writeError;
+    let output = "";
+    let aborted;
+    let timedOut;
+    let killTimer;
+    const write = (chunk) => {
+      if (!writeError) log.write(chunk);
+    };
+    write(
+      remote ? `$ ${shellCommand([local, ...localArgs])}    # on ${remote.user}@${remote.host}: ${shellCommand([cmd, ...argv])}
+` : `$ ${shellCommand([cmd, ...argv])}
+`
+    );
+    const child = spawn(cmd, argv, {
+      stdio: [remote ? "pipe" : "ignore", "pipe", "pipe"],
+      env: childEnv(opts.env)
+    });
+    child.stdin?.on("error", () => {
+    });
+    const kill = () => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      if (child.stdin) {
+        child.stdin.end();
+        killTimer ??= setTimeout(() => {
+          if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+        }, KILL_GRACE_MS + 5e3);
+        return;
+      }
+      child.kill("SIGTERM");
+      killTimer ??= setTimeout(() => {
+        if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+      }, KILL_GRACE_MS);
+    };
+    log.on("error", (e) => {
+      writeError ??= new WriteError(opts.logFile, e);
+      kill();
+    });
+    const onData = (d) => {
+      output += d.toString();
+      write(d);
+    };
+    child.stdout?.on("data", onData);
+    child.stderr?.on("data", onData);
+    const unregister = onTeardown(`stop ${command} (pid ${child.pid})`, kill);
+    const onAbort = () => {
+      const reason = opts.signal?.reason;
+      aborted = reason instanceof Error ? reason.message : String(reason ?? "aborted");
+      kill();
+    };
+    if (opts.signal?.aborted) onAbort();
+    opts.signal?.addEventListener("abort", onAbort, { once: true });
+    const watchdog = opts.limitS === void 0 ? void 0 : setTimeout(() => {
+      timedOut = { limit_s: opts.limitS };
+      kill();
+    }, opts.limitS * 1e3);
+    const stopper = opts.stopAfterS === void 0 ? void 0 : setTimeout(() => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      if (child.stdin) child.stdin.write("INT\n");
+      else child.kill("SIGINT");
+    }, opts.stopAfterS * 1e3);
+    let done = false;
+    const finish = (code, sig) => {
+      if (done) return;
+      done = true;
+      unregister();
+      clearTimeout(watchdog);
+      clearTimeout(stopper);
+      clearTimeout(killTimer);
+      opts.signal?.removeEventListener("abort", onAbort);
+      const run = {
+        code,
+        signal: sig,
+        output,
+        elapsed_s: (Date.now() - started) / 1e3,
+        ...aborted ? { aborted } : {},
+        ...timedOut ? { timedOut } : {}
+      };
+      const settle = () => resolve(writeError ? { ...run, writeError } : run);
+      if (writeError || log.destroyed) return settle();
+      log.once("error", settle);
+      log.end(settle);
+    };
+    child.once("error", (e) => {
+      output += `
+${e.message}`;
+      finish(127, null);
+    });
+    child.once("close", finish);
+  });
+}
+
+// action/src/targets/tidb/haproxy.ts
+async function startHaproxy(o) {
+  const ac = new AbortController();
+  const run = runTool(
+    "sh",
+    ["-c", 'printf "%s" "$1" > "$2" && exec haproxy -db -f "$2"', "sh", o.config, o.file],
+    { logFile: o.logFile, signal: ac.signal, remote: o.remote }
+  );
+  const early = await Promise.race([run, new Promise((r) => setTimeout(r, o.settleMs ?? 1500))]);
+  if (early)
+    throw new RunError(
+      `HAProxy on ${o.remote.host} exited at once (code ${early.code}): ${early.output.trim().split("\n").slice(-3).join(" ")} (raw output: ${o.logFile})`
+    );
+  return {
+    endpoint: { host: "127.0.0.1", port: o.port },
+    stop: async () => {
+      ac.abort(new Error("teardown"));
+      await run;
+    }
+  };
+}
+
+// action/src/targets/tidb/tiup-output.ts
+var ESC = String.fromCharCode(27);
+var plain = (text) => text.replace(new RegExp(`${ESC}\\[[0-9;]*m`, "g"), "").replace(/\r/g, "");
+function readPlayground(output) {
+  const text = plain(output);
+  const state = { ready: false, endpoints: [], versions: {} };
+  for (const line of text.split("\n")) {
+    const start = /^Start (\w+) instance:?\s*(\S+)?/.exec(line.trim());
+    if (start?.[2]) state.versions[start[1]] = start[2];
+    if (/TiDB Playground Cluster is started/.test(line)) state.ready = true;
+    const conn = /^Connect TiDB:\s+.*?--host (\S+) --port (\d+)/.exec(line.trim());
+    if (conn) state.endpoints.push({ host: conn[1], port: Number(conn[2]) });
+    const failed = /^(TiDB|TiKV|PD|TiFlash) \S+ failed to start: .*/.exec(line.trim()) ?? /^(Error|panic): .*/.exec(line.trim()) ?? /^Playground bootstrapping failed.*/.exec(line.trim());
+    if (failed && !state.failure) state.failure = failed[0];
+  }
+  return state;
+}
+function parseSince(since) {
+  if (!since || !/^(\d+[dhms])+$/.test(since)) return void 0;
+  let s = 0;
+  for (const [, n, unit] of since.matchAll(/(\d+)([dhms])/g))
+    s += Number(n) * { d: 86400, h: 3600, m: 60, s: 1 }[unit];
+  return s;
+}
+function parseDisplayJson(output) {
+  const text = plain(output);
+  const start = text.indexOf("{");
+  const end = text.lastIndexOf("}");
+  if (start < 0 || end < start)
+    throw new Error(`tiup cluster display printed no JSON:
+${text.trim().slice(-400)}`);
+  const doc = JSON.parse(text.slice(start, end + 1));
+  return {
+    ...doc.cluster_meta?.cluster_name ? { name: doc.cluster_meta.cluster_name } : {},
+    ...doc.cluster_meta?.cluster_version ? { version: doc.cluster_meta.cluster_version } : {},
+    instances: (doc.instances ?? []).map((i) => {
+      const uptime = parseSince(i.since);
+      return {
+        id: i.id,
+        role: i.role,
+        host: i.host,
+        ports: i.ports,
+        status: i.status,
+        ...uptime !== void 0 ? { uptime_s: uptime } : {}
+      };
+    })
+  };
+}
+var isUp = (status) => /^(Up|Healthy)\b/.test(status);
+function notUp(display) {
+  return display.instances.filter((i) => !isUp(i.status));
+}
+function restarted(before, after, elapsedS, slackS = 5) {
+  const out = [];
+  for (const a of after.instances) {
+    const b = before.instances.find((i) => i.id === a.id);
+    if (b?.uptime_s === void 0 || a.uptime_s === void 0) continue;
+    if (a.uptime_s + slackS < b.uptime_s + elapsedS) out.push(a);
+  }
+  return out;
+}
+function editConfigOutcome(output) {
+  const text = plain(output);
+  if (/Nothing changed\./.test(text)) return "refused";
+  if (/The file has nothing changed/.test(text)) return "same";
+  return "changed";
+}
+function editConfigReason(output) {
+  const lines = plain(output).split("\n").map((l) => l.trim()).filter(Boolean);
+  const i = lines.findIndex((l) => l.startsWith("New topology could not be saved"));
+  return (i >= 0 ? lines.slice(i, i + 2).join(" ") : lines.slice(-2).join(" ")) || "no reason given";
+}
+
+// action/src/targets/tidb/run.ts
+var lastLines = (text, n = 6) => text.trimEnd().split("\n").slice(-n).join("\n");
+var tiupHome = () => process.env.TIUP_HOME || join8(homedir2(), ".tiup");
+function sameSetting(want, got) {
+  const norm = (v) => {
+    const s = String(v).trim();
+    const size = /^(\d+(?:\.\d+)?)\s*([KMGTP])(?:i?B)?$/i.exec(s);
+    if (size)
+      return String(Number(size[1]) * 1024 ** ("KMGTP".indexOf(size[2].toUpperCase()) + 1));
+    if (/^(true|on)$/i.test(s)) return "true";
+    if (/^(false|off)$/i.test(s)) return "false";
+    return s;
+  };
+  return norm(want) === norm(got);
+}
+function lookup(config, key) {
+  let node = config;
+  const parts = key.split(".");
+  for (let i = 0; i < parts.length; i++) {
+    if (!node || typeof node !== "object") return void 0;
+    const obj = node;
+    let found = false;
+    for (let j = parts.length; j > i; j--) {
+      const k = parts.slice(i, j).join(".");
+      if (k in obj) {
+        node = obj[k];
+        i = j - 1;
+        found = true;
+        break;
+      }
+    }
+    if (!found) return void 0;
+  }
+  return node;
+}
+var TidbRun = class {
+  constructor(plan, runDir, rawDir, log, cloud = {}) {
+    this.plan = plan;
+    this.rawDir = rawDir;
+    this.log = log;
+    this.cloud = cloud;
+    this.dir = join8(runDir, "tidb");
+    this.unregister = onTeardown("destroy the TiDB clusters of this run", () => this.stop());
+  }
+  plan;
+  rawDir;
+  log;
+  cloud;
+  running = /* @__PURE__ */ new Map();
+  /** The plan's steps as they ran, <run>/tidb filled in (tiperf plan prints the same objects). */
+  executed = [];
+  unregister;
+  dir;
+  /**
+   * The plan's step of this key, <run>/tidb filled in, recorded as executed: the run carries out
+   * the steps `tiperf plan` prints and nothing of its own making.
+   */
+  planned(key) {
+    const step = this.plan.steps.find((x) => x.key === key);
+    if (!step) throw new RunError(`the plan has no step ${key}: a run does only what \`tiperf plan\` shows`);
+    const run = "command" in step.run ? { command: step.run.command.map((a) => a.replaceAll(PLAN_DIR, this.dir)) } : step.run;
+    const done = { ...step, run };
+    this.executed.push(done);
+    return done;
+  }
+  argv(key) {
+    return this.planned(key).run.command;
+  }
+  sqlOf(key) {
+    return this.planned(key).run.sql;
+  }
+  urlOf(key) {
+    return this.planned(key).run.get;
+  }
+  /**
+   * What the machines cost: the price table's $/h times the hours from `up` to the end of destroy
+   * (measured), or until now while they still run.
+   */
+  cost() {
+    const { cloud, estimate } = this.cloud;
+    if (!cloud || !estimate) return void 0;
+    const hours = ((cloud.endedAt ?? Date.now()) - cloud.startedAt) / 36e5;
+    return {
+      currency: "USD",
+      basis: "measured",
+      profile: this.plan.profile.name,
+      per_hour: estimate.perHour,
+      hours: Math.round(hours * 1e3) / 1e3,
+      dollars: Math.round(estimate.perHour * hours * 100) / 100,
+      prices_as_of: estimate.priceTable.as_of
+    };
+  }
+  /**
+   * Behind a bastion (ssh.proxy: an ephemeral cluster, or hosts the runner reaches only by SSH),
+   * tiperf's own SQL and HTTP checks run on the load host; else here.
+   */
+  via() {
+    return this.plan.profile.ssh?.proxy ? this.loadHost() : void 0;
+  }
+  /** Writes the plan's files (topologies, TOML configs, haproxy.cfg) into <run>/tidb/. */
+  async writeFiles() {
+    await mkdir4(this.dir, { recursive: true });
+    for (const [name, text] of Object.entries(this.plan.files)) await writeAtomic(join8(this.dir, name), text);
+  }
+  /** The load host as ssh reaches it (hosts profiles), for the load tools; through the bastion if any. */
+  loadHost() {
+    const l = this.plan.load;
+    if (!l.user) return void 0;
+    const knownHosts = join8(this.dir, "known_hosts");
+    const proxy = this.plan.profile.ssh?.proxy;
+    const identity = l.identity ? expandHome(l.identity) : void 0;
+    const bastionKey = proxy?.identity_file ? expandHome(proxy.identity_file) : identity;
+    return {
+      host: l.host,
+      user: l.user,
+      port: l.port ?? 22,
+      ...identity ? { identity } : {},
+      knownHosts,
+      ...proxy ? {
+        jump: {
+          host: proxy.host,
+          user: proxy.user ?? l.user,
+          port: proxy.port,
+          ...bastionKey ? { identity: bastionKey } : {},
+          knownHosts
+        }
+      } : {}
+    };
+  }
+  tiup() {
+    const tiup = findTool("tiup");
+    if (!tiup)
+      throw new RunError(
+        "target.kind tidb: tiup is not installed (install it from tiup.io, then `tiup install playground cluster`)"
+      );
+    return tiup;
+  }
+  /** Runs a tiup subcommand, its output kept in raw/; throws with tiup's last lines on a non-zero exit. */
+  async tiupRun(argv, what, signal, limitS = 1800) {
+    const [, ...args] = argv;
+    const logFile = join8(
+      this.rawDir,
+      `tiup-${argv[2] ?? argv[1]}-${argv[3] ?? ""}.log`.replace(/-\.log$/, ".log")
+    );
+    const r = await runTool(this.tiup(), args, { logFile, signal, limitS });
+    if (r.aborted) throw new RunError(`${what}: stopped: ${r.aborted}`);
+    if (r.timedOut)
+      throw new RunError(
+        `${what}: \`${shellCommand(argv)}\` did not finish within ${limitS}s (raw output: ${logFile})`
+      );
+    if (r.code !== 0)
+      throw new RunError(
+        `${what}: \`${shellCommand(argv)}\` exited with code ${r.code}:
+${lastLines(r.output)}
+(raw output: ${logFile})`
+      );
+    return r.output;
+  }
+  /** The Target of one variant, starting its deployment on first use. */
+  async target(variant, opts) {
+    const setup = this.plan.variants.find((v) => v.name === variant);
+    if (!setup) throw new RunError(`no TiDB variant ${variant} in this plan`);
+    const d = this.plan.deployments[setup.deployment];
+    await this.activate(setup, opts.signal);
+    const r = this.running.get(d.index);
+    r.users++;
+    const facts = await this.record(setup, r);
+    this.log(
+      `target: TiDB ${facts.version} (${d.kind} ${d.name}) for variant ${variant}; SQL at ${r.endpoints.map((e) => `${e.host}:${e.port}`).join(", ")}`
+    );
+    const config = {};
+    for (const k of setup.configKeys) {
+      const v = k.value;
+      config[`${k.role}.${k.key}`] = typeof v === "string" || typeof v === "number" || typeof v === "boolean" ? v : JSON.stringify(v);
+    }
+    let stopped = false;
+    return {
+      kind: d.kind === "cluster" ? "tidb-cluster" : "tidb-playground",
+      version: facts.version,
+      connection: { protocol: "mysql", endpoints: r.endpoints, user: "root", password: "" },
+      pids: r.server ? [r.server.pid] : [],
+      state: () => r.server ? `tiup playground (pid ${r.server.pid}) is ${processState(r.server.pid)}` : `tiup cluster ${d.name}: see \`tiup cluster display ${d.name}\``,
+      createDatabase: async (name) => {
+        const sql = `CREATE DATABASE IF NOT EXISTS ${name}`;
+        this.executed.push({
+          phase: "load",
+          variant,
+          where: this.via() ? "load host" : "runner",
+          run: { sql }
+        });
+        await this.sql(r.sql, sql, `variant ${variant}`);
+      },
+      settings: config,
+      effectiveConfig: facts.effective,
+      died: r.died,
+      stop: async () => {
+        if (stopped) return;
+        stopped = true;
+        r.users--;
+        if (r.users === 0) await r.stop();
+      },
+      activate: (signal) => this.activate(setup, signal),
+      // a fresh instance of every component, same data (compare.blocks); a playground cannot
+      ...d.kind === "cluster" ? {
+        restart: async (signal) => {
+          const before = await this.display(d, signal, true);
+          await this.tiupRun(this.argv(`restart:${d.name}`), `restart ${d.name}`, signal);
+          const after = await this.display(d, signal, true);
+          r.up = true;
+          await this.checkConfig(setup, r);
+          const uptime = (x) => Math.min(...x.instances.map((i) => i.uptime_s ?? Number.POSITIVE_INFINITY));
+          return `cluster ${d.name} restarted (shortest uptime ${uptime(before)}s \u2192 ${uptime(after)}s)`;
+        }
+      } : {},
+      watch: () => this.watch(setup, r),
+      sharedData: r,
+      details: {
+        deployment: `${d.kind} ${d.name}`,
+        config,
+        ...setup.topologyFile ? { topology: join8(this.dir, setup.topologyFile) } : {},
+        tidb_version: facts.tidbVersion,
+        status: facts.status
+      },
+      afterLoad: (database, data) => this.split(setup, r, database, data)
+    };
+  }
+  async sql(at, query, what) {
+    const args = [
+      "--no-defaults",
+      "-h",
+      at.host,
+      "-P",
+      String(at.port),
+      "-u",
+      "root",
+      "-D",
+      "mysql",
+      "-N",
+      "-B",
+      "-e",
+      query
+    ];
+    const via = this.via();
+    const r = via ? await runCommand("ssh", sshArgs(via, shellCommand(["mysql", ...args])), { timeoutMs: 12e4 }) : await runCommand(firstTool(MYSQL_CLIENTS), args, { timeoutMs: 12e4 });
+    if (r.code !== 0)
+      throw new RunError(
+        `${what}: \`${query}\` failed on ${at.host}:${at.port}${via ? ` (from the load host ${via.host})` : ""}: ${r.stderr.trim() || r.stdout.trim()}`
+      );
+    return r.stdout;
+  }
+  /** A component's JSON API: from here, or with curl on the load host behind a bastion. */
+  async getJson(url) {
+    const via = this.via();
+    if (!via) return getJson(url);
+    const r = await runCommand(
+      "ssh",
+      sshArgs(via, shellCommand(["curl", "-sS", "--fail", "--max-time", "10", url])),
+      { timeoutMs: 6e4 }
+    );
+    if (r.code !== 0) throw new Error(`curl on ${via.host}: ${r.stderr.trim() || `exit ${r.code}`}`);
+    try {
+      return JSON.parse(r.stdout);
+    } catch {
+      throw new Error(`not JSON: ${r.stdout.slice(0, 200)}`);
+    }
+  }
+  /** What actually runs: tidb_version(), /status, and each config key the spec set, read back. */
+  async record(setup, r) {
+    const tidbVersion = (await this.sql(r.sql, this.sqlOf(`version:${setup.name}`), `variant ${setup.name}`)).replace(/\\n/g, "\n").trim();
+    const version = /Release Version:\s*(\S+)/.exec(tidbVersion)?.[1] ?? tidbVersion.split("\n")[0] ?? "";
+    const status = await this.getJson(this.urlOf(`status:${setup.name}`)).catch((e) => ({
+      error: e.message
+    }));
+    const effective = await this.checkConfig(setup, r);
+    return { version, tidbVersion, status, effective };
+  }
+  /**
+   * Reads every config key the variant sets from the components' own /config endpoints (what
+   * SHOW CONFIG shows) and fails on any that did not take effect: tiup accepts and reloads
+   * configs it never checked.
+   */
+  async checkConfig(setup, r) {
+    const effective = {};
+    const wrong = [];
+    for (const role of new Set(setup.configKeys.map((k) => k.role))) {
+      for (const addr of r.status[role] ?? []) {
+        let doc;
+        try {
+          doc = await this.getJson(this.urlOf(`config:${setup.name}:${role}:${addr}`));
+        } catch (e) {
+          throw new RunError(
+            `variant ${setup.name}: cannot read the ${role} config at ${configUrl(role, addr)} (${e.message})`
+          );
+        }
+        for (const k of setup.configKeys.filter((c) => c.role === role)) {
+          const got = lookup(doc, k.key);
+          effective[`${role}.${k.key}`] = got === void 0 ? "(not reported)" : typeof got === "object" ? JSON.stringify(got) : String(got);
+          if (got === void 0 || !sameSetting(k.value, got))
+            wrong.push(
+              `${role} ${addr}: ${k.key} is ${got === void 0 ? "not reported" : JSON.stringify(got)}, the spec sets ${JSON.stringify(k.value)}`
+            );
+        }
+      }
+    }
+    if (wrong.length)
+      throw new RunError(`variant ${setup.name}: configs did not take effect:
+  ${wrong.join("\n  ")}`);
+    return effective;
+  }
+  /** Brings a variant in: its deployment running (others stopped, clusters), its config applied, its SQL run. */
+  async activate(setup, signal) {
+    const d = this.plan.deployments[setup.deployment];
+    let r = this.running.get(d.index);
+    if (!r) {
+      r = d.kind === "playground" ? await this.startPlayground(d, signal) : await this.deployCluster(d, signal);
+      this.running.set(d.index, r);
+    }
+    if (d.kind === "cluster") {
+      if (this.plan.switching === "stop-start" && !r.up) {
+        for (const other of this.running.values())
+          if (other !== r && other.up && other.deployment.kind === "cluster") {
+            await this.tiupRun(
+              this.argv(`stop:${other.deployment.name}`),
+              `stop ${other.deployment.name}`,
+              signal
+            );
+            other.up = false;
+          }
+        await this.tiupRun(this.argv(`start:${d.name}`), `start ${d.name}`, signal);
+        r.up = true;
+        await this.display(d, signal, true);
+      }
+      if (this.plan.switching === "edit-config" && r.applied !== setup.name) {
+        const file = join8(this.dir, setup.topologyFile);
+        const out = await this.tiupRun(
+          this.argv(`edit-config:${d.name}:${setup.name}`),
+          `variant ${setup.name}: edit-config`,
+          signal
+        );
+        const outcome = editConfigOutcome(out);
+        if (outcome === "refused")
+          throw new RunError(
+            `variant ${setup.name}: tiup refused the topology ${file} ("Nothing changed.", exit 0): ${editConfigReason(out)}`
+          );
+        if (outcome === "changed")
+          await this.tiupRun(
+            this.argv(`reload:${d.name}:${setup.name}`),
+            `variant ${setup.name}: reload`,
+            signal
+          );
+        r.applied = setup.name;
+        await this.checkConfig(setup, r);
+      }
+    }
+    for (let i = 0; i < setup.sql.length; i++)
+      await this.sql(r.sql, this.sqlOf(`sql:${setup.name}:${i}`), `variant ${setup.name}: target.sql`);
+  }
+  async startPlayground(d, signal) {
+    const argv = this.argv(`start:${d.name}`);
+    const logFile = join8(this.rawDir, `tiup-playground-${d.name}.log`);
+    await writeAtomic(logFile, `$ ${shellCommand(argv)}
+`);
+    const dataDir = join8(tiupHome(), "data", d.name);
+    const server = startServerProcess(this.tiup(), argv.slice(1), { logFile });
+    const forget = await record({
+      kind: "playground",
+      what: `tiup playground --tag ${d.name}`,
+      pid: server.pid,
+      path: dataDir,
+      signal: "SIGINT"
+    }).catch(() => async () => {
+    });
+    let stopping = false;
+    const stop = async () => {
+      stopping = true;
+      this.planned(`stop:${d.name}`);
+      await server.stop("SIGINT", 6e4);
+      await rm7(dataDir, { recursive: true, force: true });
+      await forget();
+    };
+    const died = server.exited.then(
+      (how) => stopping ? new Promise(() => {
+      }) : `tiup playground ${d.name} exited (code ${how.code}, signal ${how.signal})`
+    );
+    const deadline = Date.now() + 15 * 6e4;
+    let state = readPlayground("");
+    while (Date.now() < deadline && !signal.aborted) {
+      state = readPlayground(await readFile5(logFile, "utf8").catch(() => ""));
+      if (state.ready && state.endpoints.length) break;
+      if (!server.isAlive() || state.failure) {
+        await stop();
+        throw new RunError(
+          `tiup playground ${d.name} did not start: ${state.failure ?? `it exited`}
+(raw output: ${logFile})`
+        );
+      }
+      await new Promise((res) => setTimeout(res, 250));
+    }
+    if (!state.ready) {
+      await stop();
+      throw new RunError(
+        `tiup playground ${d.name} did not report ready ("TiDB Playground Cluster is started") within 15 min${signal.aborted ? " (stopped)" : ""} (raw output: ${logFile})`
+      );
+    }
+    const sql = state.endpoints[0];
+    const expected = playgroundTidbPort(d);
+    if (sql.port !== expected)
+      this.log(
+        `tiup playground ${d.name}: port ${expected} was busy; TiDB listens on ${sql.port} (read from its output)`
+      );
+    return {
+      deployment: d,
+      endpoints: state.endpoints,
+      sql,
+      status: statusAddresses(d),
+      server,
+      died,
+      stop,
+      up: true,
+      loaded: /* @__PURE__ */ new Set(),
+      users: 0
+    };
+  }
+  async deployCluster(d, signal) {
+    const setup = this.plan.variants.find((v) => v.deployment === d.index);
+    const ephemeral = Boolean(this.cloud.cloud);
+    const forget = ephemeral ? async () => {
+    } : await record({ kind: "cluster", what: d.name, path: d.name }).catch(() => async () => {
+    });
+    let destroyed;
+    const stop = () => {
+      destroyed ??= (async () => {
+        await this.tiupRun(
+          this.argv(`destroy:${d.name}`),
+          `destroy ${d.name}`,
+          new AbortController().signal,
+          ephemeral ? 600 : 900
+        );
+        await forget();
+      })();
+      return destroyed;
+    };
+    const running = {
+      deployment: d,
+      endpoints: tidbEndpoints(d),
+      sql: tidbEndpoints(d)[0],
+      status: {
+        tidb: d.cluster.instances.filter((i) => i.role === "tidb").map((i) => `${i.host}:${i.ports.status_port}`),
+        tikv: d.cluster.instances.filter((i) => i.role === "tikv").map((i) => `${i.host}:${i.ports.status_port}`),
+        pd: d.cluster.instances.filter((i) => i.role === "pd").map((i) => `${i.host}:${i.ports.client_port}`),
+        tiflash: d.cluster.instances.filter((i) => i.role === "tiflash").map((i) => `${i.host}:${i.ports.metrics_port}`)
+      },
+      died: new Promise(() => {
+      }),
+      stop,
+      applied: setup.name,
+      up: false,
+      loaded: /* @__PURE__ */ new Set(),
+      users: 0
+    };
+    try {
+      await this.tiupRun(this.argv(`deploy:${d.name}`), `deploy ${d.name}`, signal);
+      await this.tiupRun(this.argv(`start:${d.name}`), `start ${d.name}`, signal);
+      running.up = true;
+      await this.display(d, signal, true);
+      const remote = this.loadHost();
+      if (this.plan.haproxy && remote) {
+        const port = haproxyPort(this.plan, d);
+        this.planned(`haproxy:${d.name}`);
+        const haproxy = await startHaproxy({
+          remote,
+          config: this.plan.files[`haproxy-${d.name}.cfg`],
+          file: `/tmp/tiperf-haproxy-${d.name}.cfg`,
+          port,
+          logFile: join8(this.rawDir, `haproxy-${d.name}.log`)
+        });
+        running.endpoints = [haproxy.endpoint];
+        const destroy = running.stop;
+        running.stop = async () => {
+          await haproxy.stop().catch(() => {
+          });
+          await destroy();
+        };
+        this.log(`HAProxy on ${remote.host}:${port} in front of ${tidbEndpoints(d).length} TiDB servers`);
+      }
+    } catch (e) {
+      await stop().catch((err) => this.log(`teardown: ${err.message}`));
+      throw e;
+    }
+    if (this.plan.switching === "stop-start") {
+      for (const other of this.running.values())
+        if (other.up && other.deployment.kind === "cluster") {
+          await this.tiupRun(
+            this.argv(`stop:${other.deployment.name}`),
+            `stop ${other.deployment.name}`,
+            signal
+          );
+          other.up = false;
+        }
+    }
+    return running;
+  }
+  /** `display --format json --uptime`; with `allUp`, a Down instance is an error naming it. */
+  async display(d, signal, allUp) {
+    const out = await this.tiupRun(this.argv(`display:${d.name}`), `display ${d.name}`, signal, 300);
+    const display = parseDisplayJson(out);
+    const down = notUp(display);
+    if (allUp && down.length)
+      throw new RunError(
+        `cluster ${d.name}: ${down.map((i) => `${i.role} ${i.id} is ${i.status}`).join("; ")}`
+      );
+    return display;
+  }
+  /** Before a cell: a snapshot of the cluster; after it: a Down instance or a restart fails the cell. */
+  async watch(setup, r) {
+    const d = r.deployment;
+    if (d.kind !== "cluster") {
+      return async () => r.server && !r.server.isAlive() ? `tiup playground ${d.name} is gone` : void 0;
+    }
+    const signal = new AbortController().signal;
+    const before = await this.display(d, signal, true);
+    const started = Date.now();
+    return async () => {
+      const after = await this.display(d, signal, false);
+      const down = notUp(after).map((i) => `${i.role} ${i.id} on ${i.host} is ${i.status}`);
+      const again = restarted(before, after, (Date.now() - started) / 1e3).map(
+        (i) => `${i.role} ${i.id} on ${i.host} restarted during the cell (up ${i.uptime_s}s; systemd brought it back)`
+      );
+      const problems = [...down, ...again];
+      return problems.length ? `cluster ${d.name} (variant ${setup.name}): ${problems.join("; ")}` : void 0;
+    };
+  }
+  /** `split:` — each sysbench table split into regions and scattered, version-aware. */
+  async split(setup, r, database, data) {
+    if (!setup.split || !data) return;
+    for (let t = 1; t <= data.tables; t++)
+      await this.sql(
+        r.sql,
+        this.sqlOf(`split:${setup.name}:${database}${t}`),
+        `variant ${setup.name}: split`
+      );
+    this.log(
+      `variant ${setup.name}: ${data.tables} tables split into ${setup.split.regions} regions each, scattered`
+    );
+  }
+  /** Destroys every cluster and stops every playground of the run, then the cloud machines. Safe to call twice. */
+  async stop() {
+    this.unregister();
+    for (const r of [...this.running.values()].reverse()) {
+      r.users = 0;
+      await r.stop().catch((e) => this.log(`teardown: ${e.message}`));
+    }
+    this.running.clear();
+    const cloud = this.cloud.cloud;
+    if (cloud && cloud.endedAt === void 0) {
+      await cloud.destroy().catch((e) => this.log(`teardown: ${e.message}`));
+      const cost = this.cost();
+      if (cost)
+        this.log(
+          `cloud: the machines lived ${(cost.hours * 60).toFixed(1)} min: $${cost.dollars.toFixed(2)} at $${cost.per_hour.toFixed(3)}/h (prices as of ${cost.prices_as_of})`
+        );
+    }
+  }
+};
+function getJson(url) {
+  return new Promise((resolve, reject) => {
+    const req = httpGet(url, { timeout: 1e4 }, (res) => {
+      let body = "";
+      res.setEncoding("utf8");
+      res.on("data", (d) => {
+        body += d;
+      });
+      res.on("end", () => {
+        if ((res.statusCode ?? 0) >= 400) return reject(new Error(`HTTP ${res.statusCode}`));
+        try {
+          resolve(JSON.parse(body));
+        } catch {
+          reject(new Error(`not JSON: ${body.slice(0, 200)}`));
+        }
+      });
+    });
+    req.on("timeout", () => req.destroy(new Error("no answer within 10s")));
+    req.on("error", reject);
+  });
+}
+
+// action/src/targets/tidb/index.ts
+var DEFAULT_PROFILE = "infra/profiles/playground.yaml";
+var DEPLOY_S = { playground: 60, cluster: 300 };
+var SWITCH_S = { "edit-config": 90, "stop-start": 120, none: 0, "separate-playgrounds": 0 };
+var RESTART_S = 120;
+var CLOUD_SETUP_HOURS = 0.5;
+async function planFor(input, cloud) {
+  const variants = input.variants.map((v) => ({ name: v.name, target: v.target }));
+  const named = new Set(variants.map((v) => v.target.profile ?? DEFAULT_PROFILE));
+  if (!input.profile && named.size > 1)
+    throw new InputError(
+      `${input.file}: variants name different profiles (${[...named].join(", ")}); variants run on the same hardware, so they share one profile`
+    );
+  const file = input.profile ?? [...named][0];
+  let profile = await loadProfile(file, input.profile ? "--profile" : "target.profile");
+  const provider = cloudOfProfile(profile);
+  if (provider) profile = withHosts(profile, cloud ?? placeholderHosts(provider, askOf(profile)));
+  if (input.blocks > 1 && profile.provider === "playground")
+    throw new InputError(
+      `${input.file}: compare.blocks is ${input.blocks}, but profile ${file} is a playground, which cannot restart its servers without losing its data: use compare.blocks: 1, or a profile with provider hosts or ${Object.keys(CLOUDS).join(", ")}`
+    );
+  return planTidb({
+    variants,
+    profile,
+    profileFile: file,
+    prefix: input.prefix,
+    ...input.data ? { data: input.data } : {}
+  });
+}
+function cloudEstimate(profile, input) {
+  return estimateCost(cloudOf(profile.provider), askOf(profile), {
+    setup: CLOUD_SETUP_HOURS,
+    matrix: input.matrixSeconds / 3600
+  });
+}
+function targetPlan(tidb2, input) {
+  const about = [];
+  const refusals = [];
+  const setupS = tidb2.deployments.reduce((s, d) => s + DEPLOY_S[d.kind], 0);
+  const provider = cloudOfProfile(tidb2.profile);
+  if (provider) {
+    const ask = askOf(tidb2.profile);
+    const estimate = cloudEstimate(tidb2.profile, input);
+    about.push(
+      cloudPlanText(provider, ask, estimate, {
+        runId: input.runId ?? "<run id>",
+        expiresAt: `<start + ${ask.settings.ttl}>`,
+        repository: "<owner/repo>",
+        pr: "<pr or none>"
+      }).trimEnd()
+    );
+    try {
+      checkBudget(ask, estimate, tidb2.profileFile, provider.name);
+    } catch (e) {
+      refusals.push(e.message);
+    }
+  }
+  about.push(
+    `profile ${tidb2.profileFile} (${tidb2.profile.name}, provider ${tidb2.profile.provider})`,
+    `deployments: ${tidb2.deployments.map((d) => `${d.kind} ${d.name} (TiDB ${d.version}; variants ${d.variants.join(", ")})`).join("; ")}`,
+    `variants take turns by: ${tidb2.switching}`,
+    `load tools run on: ${tidb2.load.user ? `${tidb2.load.user}@${tidb2.load.host} over SSH` : "this machine"}`
+  );
+  const connection = (variant) => {
+    const setup = tidb2.variants.find((v) => v.name === variant) ?? tidb2.variants[0];
+    const d = tidb2.deployments[setup?.deployment ?? 0];
+    return { protocol: "mysql", endpoints: d ? loadEndpoints(tidb2, d) : [], user: "root", password: "" };
+  };
+  return {
+    kind: "tidb",
+    profile: tidb2.profile.name,
+    variants: input.variants,
+    about,
+    files: tidb2.files,
+    steps: tidb2.steps,
+    connection,
+    dataOf: (variant) => {
+      const setup = tidb2.variants.find((v) => v.name === variant);
+      return tidb2.deployments[setup?.deployment ?? 0]?.name ?? variant;
+    },
+    remoteLoad: Boolean(tidb2.load.user),
+    overhead: { setupS, switchS: SWITCH_S[tidb2.switching], restartS: RESTART_S },
+    switches: tidb2.switching === "edit-config" || tidb2.switching === "stop-start",
+    warnings: [],
+    refusals,
+    tidb: tidb2,
+    input
+  };
+}
+var tidb = {
+  name: "tidb",
+  schema: TidbTargetSchema,
+  keyNames: Object.keys(TidbTargetSchema.shape),
+  needs: () => [
+    {
+      found: anyTool(["tiup"]),
+      what: "tiup (target.kind tidb)",
+      install: "tiup (tiup.io), with its playground and cluster components"
+    },
+    {
+      found: anyTool(MYSQL_CLIENTS),
+      what: "the mariadb client (tiperf's SQL to TiDB)",
+      install: "the Debian package mariadb-client"
+    }
+  ],
+  async plan(input) {
+    return targetPlan(await planFor(input), input);
+  },
+  async open(plan, o) {
+    const { tidb: first, input } = plan;
+    let tidbPlan = first;
+    let estimate;
+    let cloud;
+    if (cloudOfProfile(first.profile)) {
+      estimate = cloudEstimate(first.profile, input);
+      cloud = await provisionCluster({
+        provider: first.profile.provider,
+        ask: askOf(first.profile),
+        runId: o.runId,
+        runDir: o.runDir,
+        forget: first.deployments.filter((d) => d.kind === "cluster").map((d) => join9(tiupHome(), "storage", "cluster", "clusters", d.name)),
+        log: o.log,
+        signal: o.signal
+      });
+      try {
+        tidbPlan = await planFor(input, cloud.hosts);
+      } catch (e) {
+        await cloud.destroy().catch((err) => o.log(`teardown: ${err.message}`));
+        throw e;
+      }
+    }
+    const run = new TidbRun(tidbPlan, o.runDir, o.rawDir, o.log, {
+      ...cloud ? { cloud } : {},
+      ...estimate ? { estimate } : {}
+    });
+    try {
+      await run.writeFiles();
+    } catch (e) {
+      await run.stop();
+      throw e;
+    }
+    return {
+      executed: run.executed,
+      target: (variant, opts) => run.target(variant, opts),
+      loadHost: () => run.loadHost(),
+      stop: () => run.stop(),
+      cost: () => run.cost()
+    };
+  },
+  reapers: TIDB_REAPERS
+};
+
+// action/src/targets/registry.ts
+var TARGET_KINDS = {
+  mariadb,
+  postgres,
+  tidb
+};
+var kindNames = () => Object.keys(TARGET_KINDS);
+function kindOf(name) {
+  const k = TARGET_KINDS[name];
+  if (!k) throw new InputError(`unknown target kind "${name}" (known: ${kindNames().join(", ")})`);
+  return k;
+}
+var targetReapers = () => Object.assign({}, ...Object.values(TARGET_KINDS).map((k) => k.reapers));
+var TargetSchema = external_exports.looseObject({ kind: external_exports.unknown() }).transform((t, ctx) => {
+  const kind = typeof t.kind === "string" ? TARGET_KINDS[t.kind] : void 0;
+  if (!kind) {
+    ctx.addIssue({ code: "custom", path: ["kind"], message: `must be one of ${kindNames().join(", ")}` });
+    return external_exports.NEVER;
+  }
+  let foreign = false;
+  for (const key of Object.keys(t)) {
+    if (kind.keyNames.includes(key)) continue;
+    const takers = Object.values(TARGET_KINDS).filter((k) => k.keyNames.includes(key));
+    ctx.addIssue({
+      code: "custom",
+      path: [key],
+      message: takers.length ? `${key} is for kind ${takers.map((k) => k.name).join(", ")}, not ${kind.name} (kind ${kind.name} takes ${kind.keyNames.join(", ")})` : `unknown key ${key} (kind ${kind.name} takes ${kind.keyNames.join(", ")})`
+    });
+    foreign = true;
+  }
+  if (foreign) return external_exports.NEVER;
+  const parsed = kind.schema.safeParse(t);
+  if (!parsed.success) {
+    forwardIssues(ctx, parsed.error.issues);
+    return external_exports.NEVER;
+  }
+  return parsed.data;
+});
+
+export {
+  require_dist,
+  formatIssues,
+  parseYaml,
+  validateYaml,
+  HostSchema,
+  TargetInfoSchema,
+  newRunId,
+  writeAtomic,
+  RunDir,
+  writeResult,
+  readModel,
+  readResult,
+  readReport,
+  runTool,
+  parsePercent,
+  cpuList,
+  checkCpus,
+  deepMerge,
+  kindOf,
+  targetReapers,
+  TargetSchema
+};

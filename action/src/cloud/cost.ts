@@ -1,0 +1,71 @@
+// What a run on a cloud would cost and whether it may start: the cloud's prices per hour times the
+// run's hours, checked against the settings' budget and time to live before anything is created.
+import { InputError } from "../errors.ts";
+import type { CloudProvider, ClusterAsk } from "./provider.ts";
+import { ttlMs } from "./settings.ts";
+
+/** Hours of one run: provisioning and deployment, loading, the matrix and teardown. */
+export interface RunHours {
+  setup: number;
+  matrix: number;
+}
+
+export interface CostEstimate {
+  /** $/h of all machines and volumes together. */
+  perHour: number;
+  hours: number;
+  dollars: number;
+  lines: { what: string; count: number; perHour: number }[];
+  priceTable: { as_of: string; source: string };
+  /** What was priced: "on-demand in us-west-2; …". */
+  terms: string;
+}
+
+/** The run's estimated cost: each line's $/h times the run's hours (billed per second). */
+export function estimateCost(cloud: CloudProvider, ask: ClusterAsk, hours: RunHours): CostEstimate {
+  const prices = cloud.prices(ask);
+  const perHour = prices.lines.reduce((sum, l) => sum + l.count * l.perHour, 0);
+  const total = hours.setup + hours.matrix;
+  return {
+    perHour,
+    hours: total,
+    dollars: perHour * total,
+    lines: prices.lines,
+    priceTable: prices.priceTable,
+    terms: prices.terms,
+  };
+}
+
+/** Whether the cluster would expire (and be reaped) before the run is estimated to end. */
+export function outlivesTtl(ask: ClusterAsk, estimate: CostEstimate): boolean {
+  return estimate.hours * 3_600_000 > ttlMs(ask.settings.ttl);
+}
+
+/**
+ * Refuses, before anything is created, a run whose estimate is above the settings' budget, or
+ * that would outlive its ttl (the reaper would remove the cluster in the middle of the matrix).
+ * `section` is the settings' key in the file (aws).
+ */
+export function checkBudget(ask: ClusterAsk, estimate: CostEstimate, file: string, section: string): void {
+  if (outlivesTtl(ask, estimate))
+    throw new InputError(
+      `${file}: ${section}.ttl is ${ask.settings.ttl} but this run is estimated at ${estimate.hours.toFixed(2)} h: the reaper would remove the cluster mid-run; nothing was created. Raise the ttl or shorten the matrix`,
+    );
+  const budget = ask.settings.budget;
+  if (budget !== undefined && estimate.dollars > budget)
+    throw new InputError(
+      `${file}: ${section}.budget is $${budget.toFixed(2)} but this run is estimated at $${estimate.dollars.toFixed(2)} (${estimate.hours.toFixed(2)} h × $${estimate.perHour.toFixed(2)}/h); nothing was created. Raise the budget, shorten the matrix or pick smaller instance types`,
+    );
+}
+
+export function costText(e: CostEstimate): string {
+  const lines = [
+    `estimated cost: $${e.dollars.toFixed(2)} (${e.hours.toFixed(2)} h × $${e.perHour.toFixed(3)}/h ${e.terms})`,
+  ];
+  for (const l of e.lines)
+    lines.push(
+      `  ${String(l.count).padStart(4)} × ${l.what.padEnd(14)} $${l.perHour.toFixed(l.what.includes("GB") ? 5 : 4)}/h`,
+    );
+  lines.push(`  prices as of ${e.priceTable.as_of}: ${e.priceTable.source}`);
+  return lines.join("\n");
+}
