@@ -37,16 +37,16 @@ import {
   upsertIssue,
   verdictHtml,
   writeHtmlReport
-} from "./chunk-TBU3Z3EN.js";
+} from "./chunk-RQTBBXUU.js";
 import {
   reapLedger
-} from "./chunk-WOVQ4TVO.js";
+} from "./chunk-XAZR4UZM.js";
 import {
   readReport,
   readResult,
   writeAtomic,
   writeResult
-} from "./chunk-MNEKSFMG.js";
+} from "./chunk-QWCZN6D6.js";
 import {
   CLOUDS,
   EXIT,
@@ -836,6 +836,7 @@ function estimate(loaded, target) {
     text: `estimated duration: ~${minutes(seconds2)} (${parts.join(" + ")}; data loading not included${compare?.max_rounds ? "; at most max_rounds" : ""})`
   };
 }
+var PLAN_FORMAT = "tiperf.plan/1";
 async function planRun(loaded, o) {
   const spec = loaded.spec;
   const withProfile = o.profile ? { ...loaded, profile: o.profile } : loaded;
@@ -865,6 +866,13 @@ async function planRun(loaded, o) {
     ...specWarnings(loaded, loaded.variants ? "compare" : "run", o.cores, target.remoteLoad)
   ];
   const est = estimate(loaded, target);
+  const perCell = [
+    ...kindSteps(["switch"]).filter((s) => !steps.includes(s)),
+    ...kindSteps(["cell"]),
+    ...cells,
+    ...loaded.variants?.compare.blocks && loaded.variants.compare.blocks > 1 ? kindSteps(["restart"]) : []
+  ];
+  const end = [...cleanup, ...kindSteps(["teardown"])];
   const lines = [
     ...target.about,
     est.text,
@@ -874,17 +882,27 @@ async function planRun(loaded, o) {
     "steps, in the order the run takes them:",
     ...steps.map(stepLine),
     `  then every round${loaded.variants ? `, each variant in a balanced order` : ""}, per cell:`,
-    ...kindSteps(["switch"]).filter((s) => !steps.includes(s)).map(stepLine),
-    ...kindSteps(["cell"]).map(stepLine),
-    ...cells.map(stepLine),
-    ...loaded.variants?.compare.blocks && loaded.variants.compare.blocks > 1 ? kindSteps(["restart"]).map(stepLine) : [],
+    ...perCell.map(stepLine),
     "  then:",
-    ...cleanup.map(stepLine),
-    ...kindSteps(["teardown"]).map(stepLine)
+    ...end.map(stepLine)
   ];
   const text = `${lines.join("\n")}
 `;
-  const files = { "plan.txt": text };
+  const json = {
+    format: PLAN_FORMAT,
+    kind: target.kind,
+    profile: target.profile,
+    prefix: `tiperf-${spec.name}`,
+    seconds: est.seconds,
+    warnings,
+    refusals: target.refusals,
+    steps: { setup: steps, per_cell: perCell, end }
+  };
+  const files = {
+    "plan.txt": text,
+    "plan.json": `${JSON.stringify(json, null, 2)}
+`
+  };
   for (const [name, body] of Object.entries(target.files)) files[join3(target.kind, name)] = body;
   return { text, files, target, refusals: target.refusals, seconds: est.seconds };
 }

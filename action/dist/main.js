@@ -12,7 +12,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-TBU3Z3EN.js";
+} from "./chunk-RQTBBXUU.js";
 import {
   getInput,
   info,
@@ -22,7 +22,7 @@ import {
   setSecret,
   warning
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-MNEKSFMG.js";
+import "./chunk-QWCZN6D6.js";
 import {
   InputError,
   Interrupted,

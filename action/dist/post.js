@@ -4,13 +4,13 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   reapLedger
-} from "./chunk-WOVQ4TVO.js";
+} from "./chunk-XAZR4UZM.js";
 import {
   getState,
   info,
   setFailed
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-MNEKSFMG.js";
+import "./chunk-QWCZN6D6.js";
 import {
   ledgerDir
 } from "./chunk-N2BVNOMI.js";

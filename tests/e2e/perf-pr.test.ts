@@ -82,6 +82,8 @@ async function act(repo: string, name: string, base: string, head: string, api: 
     `actions/upload-artifact@v4=${join(ROOT, "tests/e2e/offline-actions/upload-artifact")}`,
     "--env",
     `GITHUB_API_URL=${api}`,
+    // the run's servers, ledger and cgroups where this test run's checks look (run-tests.mjs)
+    ...ownEnv().flatMap((kv) => ["--env", kv]),
     "-s",
     `GITHUB_TOKEN=${TOKEN}`,
     "--var",
@@ -105,6 +107,12 @@ async function act(repo: string, name: string, base: string, head: string, api: 
     jobs[m[1] as string] = m[2] as "succeeded" | "failed";
   return { code, log, jobs };
 }
+
+/** This test run's own TMPDIR, ledger and cgroup prefix, for tiperf under act. */
+const ownEnv = () =>
+  ["TMPDIR", "TIPERF_LEDGER", "TIPERF_CGROUP_PREFIX"]
+    .filter((k) => process.env[k])
+    .map((k) => `${k}=${process.env[k]}`);
 
 describe("perf-pr.yml under act on a private MariaDB, commenting on a local GitHub API", () => {
   const gh = new FakeGitHub();

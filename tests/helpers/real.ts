@@ -38,12 +38,17 @@ ${opts.extra ?? ""}`,
   return file;
 }
 
-/** Private server data directories and processes tiperf may have left behind. */
+/**
+ * Private server data directories and processes tiperf may have left behind, in this test run's own
+ * temp dir (scripts/run-tests.mjs gives every test run one as TMPDIR): another tiperf run on the
+ * machine has its servers elsewhere.
+ */
 export function leftovers(): { dirs: string[]; processes: string[] } {
   const dirs = readdirSync(tmpdir()).filter((d) => /^tiperf-(mariadb|postgres)-/.test(d));
   let processes: string[] = [];
   try {
-    processes = execFileSync("pgrep", ["-af", "tiperf-(mariadb|postgres)-"], { encoding: "utf8" })
+    const mine = `${tmpdir().replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}/tiperf-(mariadb|postgres)-`;
+    processes = execFileSync("pgrep", ["-af", mine], { encoding: "utf8" })
       .trim()
       .split("\n")
       .filter((l) => l && !l.includes("pgrep"));
@@ -51,6 +56,17 @@ export function leftovers(): { dirs: string[]; processes: string[] } {
     processes = [];
   }
   return { dirs, processes };
+}
+
+/** The cgroups of this test run's servers (run-tests.mjs names them with TIPERF_CGROUP_PREFIX). */
+export function ownCgroups(): string[] {
+  const prefix = process.env.TIPERF_CGROUP_PREFIX || "tiperf-";
+  const found: string[] = [];
+  for (const dir of ["/sys/fs/cgroup/cpu", "/sys/fs/cgroup"])
+    try {
+      found.push(...readdirSync(dir).filter((d) => d.startsWith(prefix)));
+    } catch {}
+  return found;
 }
 
 export interface CliRun {

@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { execFileSync, spawn } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { delimiter, join } from "node:path";
+import { basename, delimiter, join } from "node:path";
 import { describe, test } from "node:test";
 import { freePort } from "../../action/src/proc/port.ts";
 import { readResult } from "../../action/src/result/store.ts";
@@ -19,6 +19,8 @@ import { type Sshd, startSshd } from "../helpers/sshd.ts";
 
 const HARNESS = join(ROOT, "tests/helpers/cloud-harness.ts");
 const PATH = `${join(ROOT, "tests/helpers/stand-ins")}${delimiter}${process.env.PATH ?? ""}`;
+/** This checkout's stand-in cluster processes (another checkout's tests have their own path). */
+const DAEMON = `${join(ROOT, "tests/helpers/stand-ins/tiup")} __daemon`;
 
 interface World {
   sshd: Sshd;
@@ -143,12 +145,12 @@ function nothingLeft(w: World, runDir: string) {
   const clusters = join(w.home, "storage/cluster/clusters");
   assert.deepEqual(existsSync(clusters) ? readdirSync(clusters) : [], [], "tiup still records a cluster");
   assert.deepEqual(readdirSync(w.ledger), [], "ledger entries were left");
+  assert.deepEqual([...pgrep(w.home), ...pgrep(DAEMON)], [], "stand-in processes were left");
   assert.deepEqual(
-    [...pgrep(w.home), ...pgrep("stand-ins/tiup __daemon")],
+    pgrep(`tiperf-haproxy-tiperf-${basename(runDir).split("-").pop()}`),
     [],
-    "stand-in processes were left",
+    "HAProxy was left on the load host",
   );
-  assert.deepEqual(pgrep("tiperf-haproxy-"), [], "HAProxy was left on the load host");
 }
 
 describe("a run on an ephemeral cloud cluster (fake cloud, real Pulumi engine, stand-in tiup)", () => {
@@ -263,8 +265,7 @@ compare: {rounds: 2, warmup_rounds: 0}
       );
       assert.deepEqual(entries.sort(), ["run", "stack"]);
       // what terminating the machines stops: the stand-in cluster and the plugin's process
-      for (const pid of [...pgrep("stand-ins/tiup __daemon"), ...pgrep(w.home)])
-        process.kill(Number(pid), "SIGKILL");
+      for (const pid of [...pgrep(DAEMON), ...pgrep(w.home)]) process.kill(Number(pid), "SIGKILL");
       killFakePlugins(w);
       const reap = tiperf(w, "reap");
       const { code } = await reap.done;

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
-import { cli, leftovers, tempDir } from "../helpers/real.ts";
+import { cli, leftovers, ownCgroups, tempDir } from "../helpers/real.ts";
 
 /**
  * The matrix of these tests: local MariaDB on CPU 0, one sysbench cell on CPU 1.
@@ -115,11 +115,7 @@ describe("tiperf compare on real servers", () => {
     assert.match(readFileSync(join(runDir, "report.html"), "utf8"), /data-verdict="regression"/);
     assert.ok(existsSync(join(runDir, "charts", "point_select-tps.png")));
     assert.deepEqual(leftovers(), before);
-    assert.deepEqual(
-      readdirSync("/sys/fs/cgroup/cpu").filter((d) => d.startsWith("tiperf-")),
-      [],
-      "cgroups removed",
-    );
+    assert.deepEqual(ownCgroups(), [], "cgroups removed");
   });
 });
 
@@ -183,11 +179,7 @@ describe("instances as the unit (compare.blocks)", () => {
       /in 3 blocks \(servers restarted between blocks/,
     );
     assert.deepEqual(leftovers(), before);
-    assert.deepEqual(
-      readdirSync("/sys/fs/cgroup/cpu").filter((d) => d.startsWith("tiperf-")),
-      [],
-      "cgroups removed",
-    );
+    assert.deepEqual(ownCgroups(), [], "cgroups removed");
   });
 
   test("bad blocks settings are refused, naming the key", async () => {

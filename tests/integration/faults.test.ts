@@ -3,6 +3,7 @@ import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
+import { processTree } from "../../action/src/targets/local/cgroup.ts";
 import { ROOT } from "../helpers/paths.ts";
 import { cli, leftovers, tempDir, writeSpec } from "../helpers/real.ts";
 import { syntheticVerdict } from "../helpers/verdict.ts";
@@ -207,7 +208,9 @@ describe("a hostile environment", () => {
       const serverPid = Number((await run.waitFor(/(?:MariaDB|PostgreSQL) .* \(pid (\d+),/))[1]);
       await run.waitFor(/\[1\/1\] point_select threads=2/);
       await new Promise((r) => setTimeout(r, 1000));
-      const sysbench = pidsOf("sysbench oltp_point_select");
+      // only this run's sysbench: another run on the machine may have its own
+      const mine = new Set(await processTree(run.child.pid as number));
+      const sysbench = pidsOf("sysbench oltp_point_select").filter((pid) => mine.has(pid));
       assert.ok(sysbench.length > 0, "sysbench is running");
       for (const pid of [serverPid, ...sysbench]) {
         const env = environOf(pid);

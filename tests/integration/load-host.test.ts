@@ -159,6 +159,7 @@ describe("load host over SSH", () => {
       remote: sshd.host,
       config,
       file: join(dir, "haproxy.cfg"),
+      command: ["haproxy", "-db", "-f", join(dir, "haproxy.cfg")],
       port,
       logFile: join(dir, "haproxy.log"),
     });
@@ -182,6 +183,31 @@ describe("load host over SSH", () => {
       left = remoteProcesses(join(dir, "haproxy.cfg"));
     }
     assert.equal(left, "");
+  });
+
+  test("HAProxy counts as started only once its port accepts connections: one that never listens is stopped and named", async () => {
+    const port = await freePort();
+    const file = join(dir, "silent.cfg");
+    // a stand-in that stays up without listening, as a slow haproxy would for a while
+    const err = await startHaproxy({
+      remote: sshd.host,
+      config: "unused\n",
+      file,
+      command: ["python3", "-c", "import time; time.sleep(60)", file],
+      port,
+      logFile: join(dir, "silent.log"),
+      readyS: 1,
+    }).then(
+      () => assert.fail("started without listening"),
+      (e: Error) => e,
+    );
+    assert.match(err.message, new RegExp(`did not accept connections on 127\\.0\\.0\\.1:${port} within 1s`));
+    let left = remoteProcesses(file);
+    for (let i = 0; i < 50 && left; i++) {
+      await new Promise((res) => setTimeout(res, 100));
+      left = remoteProcesses(file);
+    }
+    assert.equal(left, "", "the stand-in was stopped");
   });
 
   test("a load host that refuses the key fails with ssh's own words", async () => {

@@ -2,10 +2,11 @@ import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
-import { delimiter, join } from "node:path";
+import { basename, delimiter, join } from "node:path";
 import { describe, test } from "node:test";
 import { freePort } from "../../action/src/proc/port.ts";
 import { readResult } from "../../action/src/result/store.ts";
+import type { PlanStep } from "../../action/src/targets/types.ts";
 import { ROOT } from "../helpers/paths.ts";
 import { cli, tempDir } from "../helpers/real.ts";
 import { startSshd } from "../helpers/sshd.ts";
@@ -46,6 +47,55 @@ ${extra}`,
 
 /** The one run directory a test's `--out <dir>/results` holds. */
 const runDirOf = (dir: string) => join(dir, "results", readdirSync(join(dir, "results"))[0] as string);
+
+/**
+ * What the run carried out (<run>/executed.json) is what `tiperf plan` shows for the same spec: every
+ * executed step is the plan's step of that key (commands, SQL, URLs; the run's own directory and
+ * name prefix put back as the plan writes them), in the plan's order, and no step of the target's
+ * setup and teardown was left out.
+ */
+async function assertRanAsPlanned(spec: string, runDir: string, env: Record<string, string>) {
+  const out = tempDir();
+  const plan = cli(["plan", "--spec", spec, "--out", out], env);
+  assert.equal((await plan.done).code, 0, plan.stderr());
+  const planned = JSON.parse(readFileSync(join(out, "plan.json"), "utf8")) as {
+    format: string;
+    prefix: string;
+    steps: Record<"setup" | "per_cell" | "end", PlanStep[]>;
+  };
+  assert.equal(planned.format, "tiperf.plan/1");
+  const runPrefix = `tiperf-${basename(runDir).split("-").pop()}`;
+  const asPlanned = (text: string) =>
+    text.replaceAll(join(runDir, "tidb"), "<run>/tidb").replaceAll(runPrefix, planned.prefix);
+  const executed = (JSON.parse(readFileSync(join(runDir, "executed.json"), "utf8")) as PlanStep[]).map(
+    (step) => JSON.parse(asPlanned(JSON.stringify(step))) as PlanStep,
+  );
+  const all = [...planned.steps.setup, ...planned.steps.per_cell, ...planned.steps.end];
+  const byKey = new Map(all.filter((st) => st.key).map((st) => [st.key, st]));
+  assert.ok(executed.length > 0, "the run recorded the steps it carried out");
+  for (const step of executed) {
+    if (step.key === undefined) {
+      // steps of the pipeline's own (CREATE DATABASE): the plan shows them with the same words
+      assert.ok(
+        all.some((st) => JSON.stringify(st.run) === JSON.stringify(step.run)),
+        `executed ${JSON.stringify(step.run)} is not in the plan`,
+      );
+      continue;
+    }
+    const want = byKey.get(step.key);
+    assert.ok(want, `executed step ${step.key} is not in the plan`);
+    assert.deepEqual(step.run, want.run, `step ${step.key}`);
+  }
+  // setup steps run once each, in the plan's order; teardown steps all ran
+  const setupKeys = planned.steps.setup.filter((st) => st.key).map((st) => st.key);
+  const ranSetup = [...new Set(executed.map((st) => st.key))].filter((k) => setupKeys.includes(k));
+  assert.deepEqual(ranSetup, setupKeys, "the setup steps, in the plan's order");
+  for (const st of planned.steps.end.filter((x) => x.key))
+    assert.ok(
+      executed.some((x) => x.key === st.key),
+      `teardown step ${st.key} did not run`,
+    );
+}
 
 const standInProcesses = (home: string) => {
   try {
@@ -98,6 +148,7 @@ compare: {rounds: 2, warmup_rounds: 0}
     // and nothing is left: playgrounds stopped, their data removed
     assert.deepEqual(standInProcesses(home), []);
     assert.deepEqual(readdirSync(join(home, "data")), []);
+    await assertRanAsPlanned(spec, runDir, { PATH, TIUP_HOME: home });
   });
 
   test("when port 4000 is busy the playground takes another; tiperf reads the real one from its output", async () => {
@@ -193,7 +244,8 @@ compare: {rounds: 2, warmup_rounds: 0}
     test("a config variant: one cluster, switched by edit-config + reload between cells, then destroyed", async () => {
       const dir = tempDir();
       const home = tempDir("tiperf-tiup-home-");
-      const run = cli(["compare", "--spec", clusterSpec(dir, VARIANTS), "--out", join(dir, "results")], {
+      const spec = clusterSpec(dir, VARIANTS);
+      const run = cli(["compare", "--spec", spec, "--out", join(dir, "results")], {
         PATH,
         TIUP_HOME: home,
       });
@@ -222,6 +274,7 @@ compare: {rounds: 2, warmup_rounds: 0}
         /tikv\.raftstore\.apply-pool-size: 2 → 4/,
       );
       clusterGone(home);
+      await assertRanAsPlanned(spec, runDir, { PATH, TIUP_HOME: home });
     });
 
     test('edit-config answering "Nothing changed." (exit 0) fails the run in tiup\'s words; the cluster is destroyed', async () => {
@@ -309,7 +362,8 @@ haproxy_port: ${haproxyPort}
           raw.join(", "),
         );
         clusterGone(home);
-        const left = standInProcesses(`tiperf-haproxy-`);
+        await assertRanAsPlanned(spec, runDir, { PATH, TIUP_HOME: home });
+        const left = standInProcesses(`tiperf-haproxy-tiperf-${basename(runDir).split("-").pop()}`);
         assert.deepEqual(left, []);
       } finally {
         await sshd.stop();

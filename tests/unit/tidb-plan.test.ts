@@ -38,7 +38,8 @@ describe("tiperf plan: workloads/tidb-pr.yaml × each shipped profile", () => {
       const text = plan.text.replaceAll(ROOT, "<repo>");
       golden(`tidb-pr-config-${profile}.txt`, text);
       for (const [name, body] of Object.entries(plan.files))
-        if (name !== "plan.txt") golden(`tidb-pr-config-${profile}-${name.replace(/^tidb\//, "")}`, body);
+        if (!name.startsWith("plan."))
+          golden(`tidb-pr-config-${profile}-${name.replace(/^tidb\//, "")}`, body);
     });
     test(`version variant on ${profile}`, async () => {
       const text = readFileSync(join(ROOT, "workloads/tidb-pr.yaml"), "utf8").replace(
@@ -49,7 +50,8 @@ describe("tiperf plan: workloads/tidb-pr.yaml × each shipped profile", () => {
       const plan = await planRun(loaded, { profile: join(ROOT, `infra/profiles/${profile}.yaml`), cores: 2 });
       golden(`tidb-pr-version-${profile}.txt`, plan.text.replaceAll(ROOT, "<repo>"));
       for (const [name, body] of Object.entries(plan.files))
-        if (name !== "plan.txt") golden(`tidb-pr-version-${profile}-${name.replace(/^tidb\//, "")}`, body);
+        if (!name.startsWith("plan."))
+          golden(`tidb-pr-version-${profile}-${name.replace(/^tidb\//, "")}`, body);
     });
   }
 

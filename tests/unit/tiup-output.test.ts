@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
-import { lookup, sameSetting } from "../../action/src/targets/tidb/run.ts";
+import { lookup, sameSetting } from "../../action/src/targets/tidb/checks.ts";
 import {
   editConfigOutcome,
   notUp,

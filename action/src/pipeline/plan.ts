@@ -113,6 +113,9 @@ function estimate(loaded: LoadedSpec, target: TargetPlan): { seconds: number; te
   };
 }
 
+/** The format tag of plan.json (`tiperf plan --out`). */
+export const PLAN_FORMAT = "tiperf.plan/1";
+
 export async function planRun(loaded: LoadedSpec, o: { profile?: string; cores?: number }): Promise<RunPlan> {
   const spec = loaded.spec;
   const withProfile = o.profile ? { ...loaded, profile: o.profile } : loaded;
@@ -144,6 +147,13 @@ export async function planRun(loaded: LoadedSpec, o: { profile?: string; cores?:
     ...specWarnings(loaded, loaded.variants ? "compare" : "run", o.cores, target.remoteLoad),
   ];
   const est = estimate(loaded, target);
+  const perCell = [
+    ...kindSteps(["switch"]).filter((s) => !steps.includes(s)),
+    ...kindSteps(["cell"]),
+    ...cells,
+    ...(loaded.variants?.compare.blocks && loaded.variants.compare.blocks > 1 ? kindSteps(["restart"]) : []),
+  ];
+  const end = [...cleanup, ...kindSteps(["teardown"])];
   const lines = [
     ...target.about,
     est.text,
@@ -153,20 +163,26 @@ export async function planRun(loaded: LoadedSpec, o: { profile?: string; cores?:
     "steps, in the order the run takes them:",
     ...steps.map(stepLine),
     `  then every round${loaded.variants ? `, each variant in a balanced order` : ""}, per cell:`,
-    ...kindSteps(["switch"])
-      .filter((s) => !steps.includes(s))
-      .map(stepLine),
-    ...kindSteps(["cell"]).map(stepLine),
-    ...cells.map(stepLine),
-    ...(loaded.variants?.compare.blocks && loaded.variants.compare.blocks > 1
-      ? kindSteps(["restart"]).map(stepLine)
-      : []),
+    ...perCell.map(stepLine),
     "  then:",
-    ...cleanup.map(stepLine),
-    ...kindSteps(["teardown"]).map(stepLine),
+    ...end.map(stepLine),
   ];
   const text = `${lines.join("\n")}\n`;
-  const files: Record<string, string> = { "plan.txt": text };
+  // the same steps as data: what a run's executed.json is checked against
+  const json = {
+    format: PLAN_FORMAT,
+    kind: target.kind,
+    profile: target.profile,
+    prefix: `tiperf-${spec.name}`,
+    seconds: est.seconds,
+    warnings,
+    refusals: target.refusals,
+    steps: { setup: steps, per_cell: perCell, end },
+  };
+  const files: Record<string, string> = {
+    "plan.txt": text,
+    "plan.json": `${JSON.stringify(json, null, 2)}\n`,
+  };
   for (const [name, body] of Object.entries(target.files)) files[join(target.kind, name)] = body;
   return { text, files, target, refusals: target.refusals, seconds: est.seconds };
 }

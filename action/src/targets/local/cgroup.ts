@@ -8,6 +8,20 @@ import { procStat } from "../../proc/process.ts";
 const ROOT = "/sys/fs/cgroup";
 const PERIOD_US = 10_000;
 
+/**
+ * What the names of tiperf's cgroups start with: "tiperf-", or TIPERF_CGROUP_PREFIX (letters,
+ * digits, - and _), so that a test run can tell its own cgroups from another run's.
+ */
+export function cgroupPrefix(env: NodeJS.ProcessEnv = process.env): string {
+  const p = env.TIPERF_CGROUP_PREFIX;
+  if (!p) return "tiperf-";
+  if (!/^[A-Za-z0-9_-]{1,40}$/.test(p))
+    throw new RunError(
+      `TIPERF_CGROUP_PREFIX must be letters, digits, - or _ (1 to 40), got ${JSON.stringify(p)}`,
+    );
+  return p;
+}
+
 type Flavor = { version: 2; dir: string } | { version: 1; dir: string };
 
 async function detect(): Promise<Flavor | undefined> {
@@ -85,7 +99,7 @@ export async function applyResources(
   name: string,
 ): Promise<{ dir: string; remove: () => Promise<void> }> {
   const flavor = await cpuFlavor();
-  const dir = join(flavor.dir, `tiperf-${name}-${pid}`);
+  const dir = join(flavor.dir, `${cgroupPrefix()}${name}-${pid}`);
   const forget = await record({ kind: "cgroup", what: `cgroup of ${name} ${pid}`, path: dir });
   try {
     await mkdir(dir, { recursive: true });

@@ -14,8 +14,9 @@ import { askOf, cloudOfProfile, withHosts } from "./cloud.ts";
 import { loadEndpoints, planTidb, type TidbPlan } from "./plan.ts";
 import { loadProfile, type Profile } from "./profile.ts";
 import { TIDB_REAPERS } from "./reapers.ts";
-import { TidbRun, tiupHome } from "./run.ts";
+import { TidbRun } from "./run.ts";
 import { TidbTargetSchema, type TidbTargetSpec } from "./schema.ts";
+import { tiupHome } from "./tiup.ts";
 
 /** The profile a TiDB spec runs on when neither the spec nor --profile names one. */
 export const DEFAULT_PROFILE = "infra/profiles/playground.yaml";

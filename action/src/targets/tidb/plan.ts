@@ -558,6 +558,24 @@ function stepsOf(plan: TidbPlan, data?: { tables: number; table_size: number }):
         { variant: v.name },
       );
     }
+    const status = statusAddresses(d);
+    const readBack = () => {
+      for (const role of new Set(v.configKeys.map((k) => k.role)))
+        for (const addr of status[role])
+          add(
+            `config:${v.name}:${role}:${addr}`,
+            "record",
+            { get: configUrl(role, addr) },
+            `${about}: what SHOW CONFIG shows; ${v.configKeys
+              .filter((k) => k.role === role)
+              .map((k) => k.key)
+              .join(", ")} must match the spec`,
+            { variant: v.name, where: checks },
+          );
+    };
+    // a variant switched in by edit-config is read back at once, before its SQL
+    const switched = plan.switching === "edit-config" && d.kind === "cluster" && d.variants[0] !== v.name;
+    if (switched) readBack();
     v.sql.forEach((s, i) => {
       add(`sql:${v.name}:${i}`, "sql", { sql: s }, `${about}: target.sql, before every cell of the variant`, {
         variant: v.name,
@@ -568,23 +586,11 @@ function stepsOf(plan: TidbPlan, data?: { tables: number; table_size: number }):
       variant: v.name,
       where: checks,
     });
-    const status = statusAddresses(d);
     add(`status:${v.name}`, "record", { get: `http://${status.tidb[0]}/status` }, `${about}: recorded`, {
       variant: v.name,
       where: checks,
     });
-    for (const role of new Set(v.configKeys.map((k) => k.role)))
-      for (const addr of status[role])
-        add(
-          `config:${v.name}:${role}:${addr}`,
-          "record",
-          { get: configUrl(role, addr) },
-          `${about}: what SHOW CONFIG shows; ${v.configKeys
-            .filter((k) => k.role === role)
-            .map((k) => k.key)
-            .join(", ")} must match the spec`,
-          { variant: v.name, where: checks },
-        );
+    if (!switched) readBack();
     if (v.split && data)
       for (let t = 1; t <= data.tables; t++)
         add(
@@ -603,15 +609,13 @@ function stepsOf(plan: TidbPlan, data?: { tables: number; table_size: number }):
         `edit-config:${d.name}:${first.name}`,
         "switch",
         { command: tiupCluster.editConfig(d, `${PLAN_DIR}/${first.topologyFile}`) },
-        `before a cell of variant ${first.name} whenever another variant's config is applied`,
-        { variant: first.name },
+        `before a cell of variant ${first.name} whenever another variant's config is applied (it was deployed with its own)`,
       );
       add(
         `reload:${d.name}:${first.name}`,
         "switch",
         { command: tiupCluster.reload(d) },
         `then SHOW CONFIG confirms variant ${first.name}'s values`,
-        { variant: first.name },
       );
     }
     if (plan.switching === "stop-start") {

@@ -2,25 +2,21 @@
 // one Target per variant, variants taking turns on shared hardware, health watched around cells,
 // and everything destroyed on success, failure, cancel and SIGTERM.
 import { mkdir, readFile, rm } from "node:fs/promises";
-import { get as httpGet } from "node:http";
-import { homedir } from "node:os";
 import { join } from "node:path";
 import type { CostEstimate } from "../../cloud/cost.ts";
 import type { CloudCluster } from "../../cloud/provision.ts";
 import { RunError } from "../../errors.ts";
 import { record } from "../../lifecycle/ledger.ts";
 import { onTeardown } from "../../lifecycle/teardown.ts";
-import { findTool, firstTool, MYSQL_CLIENTS } from "../../proc/env.ts";
-import { processState, runCommand, type ServerProcess, startServerProcess } from "../../proc/process.ts";
+import { processState, type ServerProcess, startServerProcess } from "../../proc/process.ts";
 import { shellCommand } from "../../proc/quote.ts";
-import { type RemoteHost, sshArgs } from "../../proc/ssh.ts";
-import { runTool } from "../../proc/tool.ts";
+import type { RemoteHost } from "../../proc/ssh.ts";
 import { writeAtomic } from "../../result/store.ts";
 import type { Cost, Endpoint, PlanStep, StartOptions, Target } from "../types.ts";
+import { ClusterChecks } from "./checks.ts";
 import { startHaproxy } from "./haproxy.ts";
 import {
   type ClusterDeployment,
-  configUrl,
   type Deployment,
   expandHome,
   haproxyPort,
@@ -33,6 +29,7 @@ import {
   type VariantSetup,
 } from "./plan.ts";
 import type { Role } from "./profile.ts";
+import { runTiup, tiupHome, tiupProgram } from "./tiup.ts";
 import {
   type Display,
   editConfigOutcome,
@@ -42,48 +39,6 @@ import {
   readPlayground,
   restarted,
 } from "./tiup-output.ts";
-
-const lastLines = (text: string, n = 6) => text.trimEnd().split("\n").slice(-n).join("\n");
-
-/** Where tiup keeps playground data: $TIUP_HOME/data/<tag>. */
-export const tiupHome = () => process.env.TIUP_HOME || join(homedir(), ".tiup");
-
-/** Sizes as people write them (16G) and as TiKV reports them (16GiB) compare as bytes. */
-export function sameSetting(want: unknown, got: unknown): boolean {
-  const norm = (v: unknown) => {
-    const s = String(v).trim();
-    const size = /^(\d+(?:\.\d+)?)\s*([KMGTP])(?:i?B)?$/i.exec(s);
-    if (size)
-      return String(Number(size[1]) * 1024 ** ("KMGTP".indexOf((size[2] as string).toUpperCase()) + 1));
-    if (/^(true|on)$/i.test(s)) return "true";
-    if (/^(false|off)$/i.test(s)) return "false";
-    return s;
-  };
-  return norm(want) === norm(got);
-}
-
-/** A nested config object (what /config returns) looked up by a dotted key. */
-export function lookup(config: unknown, key: string): unknown {
-  let node = config;
-  const parts = key.split(".");
-  for (let i = 0; i < parts.length; i++) {
-    if (!node || typeof node !== "object") return undefined;
-    const obj = node as Record<string, unknown>;
-    // a key may itself hold dots: try the longest match first
-    let found = false;
-    for (let j = parts.length; j > i; j--) {
-      const k = parts.slice(i, j).join(".");
-      if (k in obj) {
-        node = obj[k];
-        i = j - 1;
-        found = true;
-        break;
-      }
-    }
-    if (!found) return undefined;
-  }
-  return node;
-}
 
 interface Running {
   deployment: Deployment;
@@ -109,6 +64,7 @@ export class TidbRun {
   readonly executed: PlanStep[] = [];
   private unregister: () => void;
   readonly dir: string;
+  private readonly checks = new ClusterChecks(() => this.via());
 
   constructor(
     readonly plan: TidbPlan,
@@ -211,33 +167,9 @@ export class TidbRun {
     };
   }
 
-  private tiup(): string {
-    const tiup = findTool("tiup");
-    if (!tiup)
-      throw new RunError(
-        "target.kind tidb: tiup is not installed (install it from tiup.io, then `tiup install playground cluster`)",
-      );
-    return tiup;
-  }
-
-  /** Runs a tiup subcommand, its output kept in raw/; throws with tiup's last lines on a non-zero exit. */
-  private async tiupRun(argv: string[], what: string, signal: AbortSignal, limitS = 1800): Promise<string> {
-    const [, ...args] = argv;
-    const logFile = join(
-      this.rawDir,
-      `tiup-${argv[2] ?? argv[1]}-${argv[3] ?? ""}.log`.replace(/-\.log$/, ".log"),
-    );
-    const r = await runTool(this.tiup(), args, { logFile, signal, limitS });
-    if (r.aborted) throw new RunError(`${what}: stopped: ${r.aborted}`);
-    if (r.timedOut)
-      throw new RunError(
-        `${what}: \`${shellCommand(argv)}\` did not finish within ${limitS}s (raw output: ${logFile})`,
-      );
-    if (r.code !== 0)
-      throw new RunError(
-        `${what}: \`${shellCommand(argv)}\` exited with code ${r.code}:\n${lastLines(r.output)}\n(raw output: ${logFile})`,
-      );
-    return r.output;
+  /** Runs a planned tiup command line; throws with tiup's last lines when it fails. */
+  private tiupRun(argv: string[], what: string, signal: AbortSignal, limitS = 1800): Promise<string> {
+    return runTiup(argv, { rawDir: this.rawDir, what, signal, limitS });
   }
 
   /** The Target of one variant, starting its deployment on first use. */
@@ -316,49 +248,8 @@ export class TidbRun {
     };
   }
 
-  private async sql(at: Endpoint, query: string, what: string): Promise<string> {
-    const args = [
-      "--no-defaults",
-      "-h",
-      at.host,
-      "-P",
-      String(at.port),
-      "-u",
-      "root",
-      "-D",
-      "mysql",
-      "-N",
-      "-B",
-      "-e",
-      query,
-    ];
-    const via = this.via();
-    // on the load host: Debian's and Ubuntu's MariaDB clients both answer to `mysql`
-    const r = via
-      ? await runCommand("ssh", sshArgs(via, shellCommand(["mysql", ...args])), { timeoutMs: 120_000 })
-      : await runCommand(firstTool(MYSQL_CLIENTS), args, { timeoutMs: 120_000 });
-    if (r.code !== 0)
-      throw new RunError(
-        `${what}: \`${query}\` failed on ${at.host}:${at.port}${via ? ` (from the load host ${via.host})` : ""}: ${r.stderr.trim() || r.stdout.trim()}`,
-      );
-    return r.stdout;
-  }
-
-  /** A component's JSON API: from here, or with curl on the load host behind a bastion. */
-  private async getJson(url: string): Promise<unknown> {
-    const via = this.via();
-    if (!via) return getJson(url);
-    const r = await runCommand(
-      "ssh",
-      sshArgs(via, shellCommand(["curl", "-sS", "--fail", "--max-time", "10", url])),
-      { timeoutMs: 60_000 },
-    );
-    if (r.code !== 0) throw new Error(`curl on ${via.host}: ${r.stderr.trim() || `exit ${r.code}`}`);
-    try {
-      return JSON.parse(r.stdout);
-    } catch {
-      throw new Error(`not JSON: ${r.stdout.slice(0, 200)}`);
-    }
+  private sql(at: Endpoint, query: string, what: string): Promise<string> {
+    return this.checks.sql(at, query, what);
   }
 
   /** What actually runs: tidb_version(), /status, and each config key the spec set, read back. */
@@ -370,49 +261,18 @@ export class TidbRun {
       .replace(/\\n/g, "\n")
       .trim();
     const version = /Release Version:\s*(\S+)/.exec(tidbVersion)?.[1] ?? tidbVersion.split("\n")[0] ?? "";
-    const status = await this.getJson(this.urlOf(`status:${setup.name}`)).catch((e: Error) => ({
+    const status = await this.checks.getJson(this.urlOf(`status:${setup.name}`)).catch((e: Error) => ({
       error: e.message,
     }));
     const effective = await this.checkConfig(setup, r);
     return { version, tidbVersion, status, effective };
   }
 
-  /**
-   * Reads every config key the variant sets from the components' own /config endpoints (what
-   * SHOW CONFIG shows) and fails on any that did not take effect: tiup accepts and reloads
-   * configs it never checked.
-   */
-  private async checkConfig(setup: VariantSetup, r: Running): Promise<Record<string, string>> {
-    const effective: Record<string, string> = {};
-    const wrong: string[] = [];
-    for (const role of new Set(setup.configKeys.map((k) => k.role))) {
-      for (const addr of r.status[role] ?? []) {
-        let doc: unknown;
-        try {
-          doc = await this.getJson(this.urlOf(`config:${setup.name}:${role}:${addr}`));
-        } catch (e) {
-          throw new RunError(
-            `variant ${setup.name}: cannot read the ${role} config at ${configUrl(role, addr)} (${(e as Error).message})`,
-          );
-        }
-        for (const k of setup.configKeys.filter((c) => c.role === role)) {
-          const got = lookup(doc, k.key);
-          effective[`${role}.${k.key}`] =
-            got === undefined
-              ? "(not reported)"
-              : typeof got === "object"
-                ? JSON.stringify(got)
-                : String(got);
-          if (got === undefined || !sameSetting(k.value, got))
-            wrong.push(
-              `${role} ${addr}: ${k.key} is ${got === undefined ? "not reported" : JSON.stringify(got)}, the spec sets ${JSON.stringify(k.value)}`,
-            );
-        }
-      }
-    }
-    if (wrong.length)
-      throw new RunError(`variant ${setup.name}: configs did not take effect:\n  ${wrong.join("\n  ")}`);
-    return effective;
+  /** Every config key the variant sets, read back from the components (planned URLs). */
+  private checkConfig(setup: VariantSetup, r: Running): Promise<Record<string, string>> {
+    return this.checks.readBack(setup, r.status, (role, addr) =>
+      this.urlOf(`config:${setup.name}:${role}:${addr}`),
+    );
   }
 
   /** Brings a variant in: its deployment running (others stopped, clusters), its config applied, its SQL run. */
@@ -470,7 +330,7 @@ export class TidbRun {
     const logFile = join(this.rawDir, `tiup-playground-${d.name}.log`);
     await writeAtomic(logFile, `$ ${shellCommand(argv)}\n`);
     const dataDir = join(tiupHome(), "data", d.name);
-    const server = startServerProcess(this.tiup(), argv.slice(1), { logFile });
+    const server = startServerProcess(tiupProgram(), argv.slice(1), { logFile });
     const forget = await record({
       kind: "playground",
       what: `tiup playground --tag ${d.name}`,
@@ -583,11 +443,12 @@ export class TidbRun {
       const remote = this.loadHost();
       if (this.plan.haproxy && remote) {
         const port = haproxyPort(this.plan, d);
-        this.planned(`haproxy:${d.name}`);
+        const command = this.argv(`haproxy:${d.name}`);
         const haproxy = await startHaproxy({
           remote,
           config: this.plan.files[`haproxy-${d.name}.cfg`] as string,
-          file: `/tmp/tiperf-haproxy-${d.name}.cfg`,
+          file: command[command.length - 1] as string,
+          command,
           port,
           logFile: join(this.rawDir, `haproxy-${d.name}.log`),
         });
@@ -690,30 +551,4 @@ export class TidbRun {
         );
     }
   }
-}
-
-/**
- * GET a component's JSON API. Not fetch(): the Fetch standard blocks port 10080 (TiDB's status
- * port) as a "bad port".
- */
-function getJson(url: string): Promise<unknown> {
-  return new Promise((resolve, reject) => {
-    const req = httpGet(url, { timeout: 10_000 }, (res) => {
-      let body = "";
-      res.setEncoding("utf8");
-      res.on("data", (d: string) => {
-        body += d;
-      });
-      res.on("end", () => {
-        if ((res.statusCode ?? 0) >= 400) return reject(new Error(`HTTP ${res.statusCode}`));
-        try {
-          resolve(JSON.parse(body));
-        } catch {
-          reject(new Error(`not JSON: ${body.slice(0, 200)}`));
-        }
-      });
-    });
-    req.on("timeout", () => req.destroy(new Error("no answer within 10s")));
-    req.on("error", reject);
-  });
 }

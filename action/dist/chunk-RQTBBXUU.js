@@ -21,7 +21,7 @@ import {
   runTool,
   validateYaml,
   writeAtomic
-} from "./chunk-MNEKSFMG.js";
+} from "./chunk-QWCZN6D6.js";
 import {
   EXIT,
   InputError,

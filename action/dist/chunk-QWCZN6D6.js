@@ -8040,6 +8040,15 @@ import { mkdir as mkdir3, readdir, readFile as readFile2, rmdir as rmdir3, write
 import { join as join3 } from "node:path";
 var ROOT = "/sys/fs/cgroup";
 var PERIOD_US = 1e4;
+function cgroupPrefix(env = process.env) {
+  const p = env.TIPERF_CGROUP_PREFIX;
+  if (!p) return "tiperf-";
+  if (!/^[A-Za-z0-9_-]{1,40}$/.test(p))
+    throw new RunError(
+      `TIPERF_CGROUP_PREFIX must be letters, digits, - or _ (1 to 40), got ${JSON.stringify(p)}`
+    );
+  return p;
+}
 async function detect() {
   const controllers = join3(ROOT, "cgroup.controllers");
   if (existsSync(controllers) && (await readFile2(controllers, "utf8")).split(/\s+/).includes("cpu")) {
@@ -8083,7 +8092,7 @@ async function writeQuota(flavor, dir, quota2) {
 }
 async function applyResources(pid, quota2, name) {
   const flavor = await cpuFlavor();
-  const dir = join3(flavor.dir, `tiperf-${name}-${pid}`);
+  const dir = join3(flavor.dir, `${cgroupPrefix()}${name}-${pid}`);
   const forget = await record({ kind: "cgroup", what: `cgroup of ${name} ${pid}`, path: dir });
   try {
     await mkdir3(dir, { recursive: true });
@@ -8672,7 +8681,7 @@ var postgres = localKind({
 });
 
 // action/src/targets/tidb/index.ts
-import { join as join9 } from "node:path";
+import { join as join10 } from "node:path";
 
 // action/src/cloud/cost.ts
 function estimateCost(cloud, ask, hours) {
@@ -9640,6 +9649,20 @@ function stepsOf(plan, data) {
         { variant: v.name }
       );
     }
+    const status = statusAddresses(d);
+    const readBack = () => {
+      for (const role of new Set(v.configKeys.map((k) => k.role)))
+        for (const addr of status[role])
+          add(
+            `config:${v.name}:${role}:${addr}`,
+            "record",
+            { get: configUrl(role, addr) },
+            `${about}: what SHOW CONFIG shows; ${v.configKeys.filter((k) => k.role === role).map((k) => k.key).join(", ")} must match the spec`,
+            { variant: v.name, where: checks }
+          );
+    };
+    const switched = plan.switching === "edit-config" && d.kind === "cluster" && d.variants[0] !== v.name;
+    if (switched) readBack();
     v.sql.forEach((s, i) => {
       add(`sql:${v.name}:${i}`, "sql", { sql: s }, `${about}: target.sql, before every cell of the variant`, {
         variant: v.name,
@@ -9650,20 +9673,11 @@ function stepsOf(plan, data) {
       variant: v.name,
       where: checks
     });
-    const status = statusAddresses(d);
     add(`status:${v.name}`, "record", { get: `http://${status.tidb[0]}/status` }, `${about}: recorded`, {
       variant: v.name,
       where: checks
     });
-    for (const role of new Set(v.configKeys.map((k) => k.role)))
-      for (const addr of status[role])
-        add(
-          `config:${v.name}:${role}:${addr}`,
-          "record",
-          { get: configUrl(role, addr) },
-          `${about}: what SHOW CONFIG shows; ${v.configKeys.filter((k) => k.role === role).map((k) => k.key).join(", ")} must match the spec`,
-          { variant: v.name, where: checks }
-        );
+    if (!switched) readBack();
     if (v.split && data)
       for (let t = 1; t <= data.tables; t++)
         add(
@@ -9682,15 +9696,13 @@ function stepsOf(plan, data) {
         `edit-config:${d.name}:${first.name}`,
         "switch",
         { command: tiupCluster.editConfig(d, `${PLAN_DIR}/${first.topologyFile}`) },
-        `before a cell of variant ${first.name} whenever another variant's config is applied`,
-        { variant: first.name }
+        `before a cell of variant ${first.name} whenever another variant's config is applied (it was deployed with its own)`
       );
       add(
         `reload:${d.name}:${first.name}`,
         "switch",
         { command: tiupCluster.reload(d) },
-        `then SHOW CONFIG confirms variant ${first.name}'s values`,
-        { variant: first.name }
+        `then SHOW CONFIG confirms variant ${first.name}'s values`
       );
     }
     if (plan.switching === "stop-start") {
@@ -9768,9 +9780,143 @@ var TIDB_REAPERS = { playground: playgroundReaper, cluster: clusterReaper };
 
 // action/src/targets/tidb/run.ts
 import { mkdir as mkdir4, readFile as readFile5, rm as rm7 } from "node:fs/promises";
+import { join as join9 } from "node:path";
+
+// action/src/targets/tidb/checks.ts
 import { get as httpGet } from "node:http";
-import { homedir as homedir2 } from "node:os";
-import { join as join8 } from "node:path";
+function sameSetting(want, got) {
+  const norm = (v) => {
+    const s = String(v).trim();
+    const size = /^(\d+(?:\.\d+)?)\s*([KMGTP])(?:i?B)?$/i.exec(s);
+    if (size)
+      return String(Number(size[1]) * 1024 ** ("KMGTP".indexOf(size[2].toUpperCase()) + 1));
+    if (/^(true|on)$/i.test(s)) return "true";
+    if (/^(false|off)$/i.test(s)) return "false";
+    return s;
+  };
+  return norm(want) === norm(got);
+}
+function lookup(config, key) {
+  let node = config;
+  const parts = key.split(".");
+  for (let i = 0; i < parts.length; i++) {
+    if (!node || typeof node !== "object") return void 0;
+    const obj = node;
+    let found = false;
+    for (let j = parts.length; j > i; j--) {
+      const k = parts.slice(i, j).join(".");
+      if (k in obj) {
+        node = obj[k];
+        i = j - 1;
+        found = true;
+        break;
+      }
+    }
+    if (!found) return void 0;
+  }
+  return node;
+}
+var ClusterChecks = class {
+  constructor(via) {
+    this.via = via;
+  }
+  via;
+  /** One statement through the MySQL client; its output (-N -B); a failure in the client's words. */
+  async sql(at, query, what) {
+    const args = [
+      "--no-defaults",
+      "-h",
+      at.host,
+      "-P",
+      String(at.port),
+      "-u",
+      "root",
+      "-D",
+      "mysql",
+      "-N",
+      "-B",
+      "-e",
+      query
+    ];
+    const via = this.via();
+    const r = via ? await runCommand("ssh", sshArgs(via, shellCommand(["mysql", ...args])), { timeoutMs: 12e4 }) : await runCommand(firstTool(MYSQL_CLIENTS), args, { timeoutMs: 12e4 });
+    if (r.code !== 0)
+      throw new RunError(
+        `${what}: \`${query}\` failed on ${at.host}:${at.port}${via ? ` (from the load host ${via.host})` : ""}: ${r.stderr.trim() || r.stdout.trim()}`
+      );
+    return r.stdout;
+  }
+  /** A component's JSON API: from here, or with curl on the load host behind a bastion. */
+  async getJson(url) {
+    const via = this.via();
+    if (!via) return getJson(url);
+    const r = await runCommand(
+      "ssh",
+      sshArgs(via, shellCommand(["curl", "-sS", "--fail", "--max-time", "10", url])),
+      { timeoutMs: 6e4 }
+    );
+    if (r.code !== 0) throw new Error(`curl on ${via.host}: ${r.stderr.trim() || `exit ${r.code}`}`);
+    try {
+      return JSON.parse(r.stdout);
+    } catch {
+      throw new Error(`not JSON: ${r.stdout.slice(0, 200)}`);
+    }
+  }
+  /**
+   * Reads every config key the variant sets from the components' own /config endpoints (what
+   * SHOW CONFIG shows; `urlOf` gives the planned URL of a role's address) and fails on any that did
+   * not take effect: tiup accepts and reloads configs it never checked.
+   */
+  async readBack(setup, status, urlOf) {
+    const effective = {};
+    const wrong = [];
+    for (const role of new Set(setup.configKeys.map((k) => k.role))) {
+      for (const addr of status[role] ?? []) {
+        let doc;
+        try {
+          doc = await this.getJson(urlOf(role, addr));
+        } catch (e) {
+          throw new RunError(
+            `variant ${setup.name}: cannot read the ${role} config at ${configUrl(role, addr)} (${e.message})`
+          );
+        }
+        for (const k of setup.configKeys.filter((c) => c.role === role)) {
+          const got = lookup(doc, k.key);
+          effective[`${role}.${k.key}`] = got === void 0 ? "(not reported)" : typeof got === "object" ? JSON.stringify(got) : String(got);
+          if (got === void 0 || !sameSetting(k.value, got))
+            wrong.push(
+              `${role} ${addr}: ${k.key} is ${got === void 0 ? "not reported" : JSON.stringify(got)}, the spec sets ${JSON.stringify(k.value)}`
+            );
+        }
+      }
+    }
+    if (wrong.length)
+      throw new RunError(`variant ${setup.name}: configs did not take effect:
+  ${wrong.join("\n  ")}`);
+    return effective;
+  }
+};
+function getJson(url) {
+  return new Promise((resolve, reject) => {
+    const req = httpGet(url, { timeout: 1e4 }, (res) => {
+      let body = "";
+      res.setEncoding("utf8");
+      res.on("data", (d) => {
+        body += d;
+      });
+      res.on("end", () => {
+        if ((res.statusCode ?? 0) >= 400) return reject(new Error(`HTTP ${res.statusCode}`));
+        try {
+          resolve(JSON.parse(body));
+        } catch {
+          reject(new Error(`not JSON: ${body.slice(0, 200)}`));
+        }
+      });
+    });
+    req.on("timeout", () => req.destroy(new Error("no answer within 10s")));
+    req.on("error", reject);
+  });
+}
 
 // action/src/proc/tool.ts
 import { spawn } from "node:child_process";
@@ -9875,25 +10021,71 @@ ${e.message}`;
 }
 
 // action/src/targets/tidb/haproxy.ts
+var PROBE = 'i=0; while [ "$i" -lt "$2" ]; do (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && exit 0; i=$((i+1)); sleep 0.1; done; exit 1';
 async function startHaproxy(o) {
   const ac = new AbortController();
   const run = runTool(
     "sh",
-    ["-c", 'printf "%s" "$1" > "$2" && exec haproxy -db -f "$2"', "sh", o.config, o.file],
+    ["-c", 'printf "%s" "$1" > "$2" && shift 2 && exec "$@"', "sh", o.config, o.file, ...o.command],
     { logFile: o.logFile, signal: ac.signal, remote: o.remote }
   );
-  const early = await Promise.race([run, new Promise((r) => setTimeout(r, o.settleMs ?? 1500))]);
-  if (early)
-    throw new RunError(
-      `HAProxy on ${o.remote.host} exited at once (code ${early.code}): ${early.output.trim().split("\n").slice(-3).join(" ")} (raw output: ${o.logFile})`
-    );
-  return {
-    endpoint: { host: "127.0.0.1", port: o.port },
-    stop: async () => {
-      ac.abort(new Error("teardown"));
-      await run;
-    }
+  const stop = async () => {
+    ac.abort(new Error("teardown"));
+    await run;
   };
+  const readyS = o.readyS ?? 30;
+  const probe = runTool("bash", ["-c", PROBE, "probe", String(o.port), String(readyS * 10)], {
+    logFile: `${o.logFile}.probe`,
+    remote: o.remote,
+    limitS: readyS + 30
+  });
+  const first = await Promise.race([run.then((r) => ({ exited: r })), probe.then((r) => ({ probed: r }))]);
+  if ("exited" in first)
+    throw new RunError(
+      `HAProxy on ${o.remote.host} exited at once (code ${first.exited.code}): ${first.exited.output.trim().split("\n").slice(-3).join(" ")} (raw output: ${o.logFile})`
+    );
+  if (first.probed.code !== 0) {
+    await stop();
+    throw new RunError(
+      `HAProxy on ${o.remote.host} did not accept connections on 127.0.0.1:${o.port} within ${readyS}s (raw output: ${o.logFile})`
+    );
+  }
+  return { endpoint: { host: "127.0.0.1", port: o.port }, stop };
+}
+
+// action/src/targets/tidb/tiup.ts
+import { homedir as homedir2 } from "node:os";
+import { join as join8 } from "node:path";
+var tiupHome = () => process.env.TIUP_HOME || join8(homedir2(), ".tiup");
+var lastLines = (text, n = 6) => text.trimEnd().split("\n").slice(-n).join("\n");
+function tiupProgram() {
+  const tiup = findTool("tiup");
+  if (!tiup)
+    throw new RunError(
+      "target.kind tidb: tiup is not installed (install it from tiup.io, then `tiup install playground cluster`)"
+    );
+  return tiup;
+}
+async function runTiup(argv, o) {
+  const limitS = o.limitS ?? 1800;
+  const [, ...args] = argv;
+  const logFile = join8(
+    o.rawDir,
+    `tiup-${argv[2] ?? argv[1]}-${argv[3] ?? ""}.log`.replace(/-\.log$/, ".log")
+  );
+  const r = await runTool(tiupProgram(), args, { logFile, signal: o.signal, limitS });
+  if (r.aborted) throw new RunError(`${o.what}: stopped: ${r.aborted}`);
+  if (r.timedOut)
+    throw new RunError(
+      `${o.what}: \`${shellCommand(argv)}\` did not finish within ${limitS}s (raw output: ${logFile})`
+    );
+  if (r.code !== 0)
+    throw new RunError(
+      `${o.what}: \`${shellCommand(argv)}\` exited with code ${r.code}:
+${lastLines(r.output)}
+(raw output: ${logFile})`
+    );
+  return r.output;
 }
 
 // action/src/targets/tidb/tiup-output.ts
@@ -9970,47 +10162,13 @@ function editConfigReason(output) {
 }
 
 // action/src/targets/tidb/run.ts
-var lastLines = (text, n = 6) => text.trimEnd().split("\n").slice(-n).join("\n");
-var tiupHome = () => process.env.TIUP_HOME || join8(homedir2(), ".tiup");
-function sameSetting(want, got) {
-  const norm = (v) => {
-    const s = String(v).trim();
-    const size = /^(\d+(?:\.\d+)?)\s*([KMGTP])(?:i?B)?$/i.exec(s);
-    if (size)
-      return String(Number(size[1]) * 1024 ** ("KMGTP".indexOf(size[2].toUpperCase()) + 1));
-    if (/^(true|on)$/i.test(s)) return "true";
-    if (/^(false|off)$/i.test(s)) return "false";
-    return s;
-  };
-  return norm(want) === norm(got);
-}
-function lookup(config, key) {
-  let node = config;
-  const parts = key.split(".");
-  for (let i = 0; i < parts.length; i++) {
-    if (!node || typeof node !== "object") return void 0;
-    const obj = node;
-    let found = false;
-    for (let j = parts.length; j > i; j--) {
-      const k = parts.slice(i, j).join(".");
-      if (k in obj) {
-        node = obj[k];
-        i = j - 1;
-        found = true;
-        break;
-      }
-    }
-    if (!found) return void 0;
-  }
-  return node;
-}
 var TidbRun = class {
   constructor(plan, runDir, rawDir, log, cloud = {}) {
     this.plan = plan;
     this.rawDir = rawDir;
     this.log = log;
     this.cloud = cloud;
-    this.dir = join8(runDir, "tidb");
+    this.dir = join9(runDir, "tidb");
     this.unregister = onTeardown("destroy the TiDB clusters of this run", () => this.stop());
   }
   plan;
@@ -10022,6 +10180,7 @@ var TidbRun = class {
   executed = [];
   unregister;
   dir;
+  checks = new ClusterChecks(() => this.via());
   /**
    * The plan's step of this key, <run>/tidb filled in, recorded as executed: the run carries out
    * the steps `tiperf plan` prints and nothing of its own making.
@@ -10071,13 +10230,13 @@ var TidbRun = class {
   /** Writes the plan's files (topologies, TOML configs, haproxy.cfg) into <run>/tidb/. */
   async writeFiles() {
     await mkdir4(this.dir, { recursive: true });
-    for (const [name, text] of Object.entries(this.plan.files)) await writeAtomic(join8(this.dir, name), text);
+    for (const [name, text] of Object.entries(this.plan.files)) await writeAtomic(join9(this.dir, name), text);
   }
   /** The load host as ssh reaches it (hosts profiles), for the load tools; through the bastion if any. */
   loadHost() {
     const l = this.plan.load;
     if (!l.user) return void 0;
-    const knownHosts = join8(this.dir, "known_hosts");
+    const knownHosts = join9(this.dir, "known_hosts");
     const proxy = this.plan.profile.ssh?.proxy;
     const identity = l.identity ? expandHome(l.identity) : void 0;
     const bastionKey = proxy?.identity_file ? expandHome(proxy.identity_file) : identity;
@@ -10098,34 +10257,9 @@ var TidbRun = class {
       } : {}
     };
   }
-  tiup() {
-    const tiup = findTool("tiup");
-    if (!tiup)
-      throw new RunError(
-        "target.kind tidb: tiup is not installed (install it from tiup.io, then `tiup install playground cluster`)"
-      );
-    return tiup;
-  }
-  /** Runs a tiup subcommand, its output kept in raw/; throws with tiup's last lines on a non-zero exit. */
-  async tiupRun(argv, what, signal, limitS = 1800) {
-    const [, ...args] = argv;
-    const logFile = join8(
-      this.rawDir,
-      `tiup-${argv[2] ?? argv[1]}-${argv[3] ?? ""}.log`.replace(/-\.log$/, ".log")
-    );
-    const r = await runTool(this.tiup(), args, { logFile, signal, limitS });
-    if (r.aborted) throw new RunError(`${what}: stopped: ${r.aborted}`);
-    if (r.timedOut)
-      throw new RunError(
-        `${what}: \`${shellCommand(argv)}\` did not finish within ${limitS}s (raw output: ${logFile})`
-      );
-    if (r.code !== 0)
-      throw new RunError(
-        `${what}: \`${shellCommand(argv)}\` exited with code ${r.code}:
-${lastLines(r.output)}
-(raw output: ${logFile})`
-      );
-    return r.output;
+  /** Runs a planned tiup command line; throws with tiup's last lines when it fails. */
+  tiupRun(argv, what, signal, limitS = 1800) {
+    return runTiup(argv, { rawDir: this.rawDir, what, signal, limitS });
   }
   /** The Target of one variant, starting its deployment on first use. */
   async target(variant, opts) {
@@ -10188,95 +10322,33 @@ ${lastLines(r.output)}
       details: {
         deployment: `${d.kind} ${d.name}`,
         config,
-        ...setup.topologyFile ? { topology: join8(this.dir, setup.topologyFile) } : {},
+        ...setup.topologyFile ? { topology: join9(this.dir, setup.topologyFile) } : {},
         tidb_version: facts.tidbVersion,
         status: facts.status
       },
       afterLoad: (database, data) => this.split(setup, r, database, data)
     };
   }
-  async sql(at, query, what) {
-    const args = [
-      "--no-defaults",
-      "-h",
-      at.host,
-      "-P",
-      String(at.port),
-      "-u",
-      "root",
-      "-D",
-      "mysql",
-      "-N",
-      "-B",
-      "-e",
-      query
-    ];
-    const via = this.via();
-    const r = via ? await runCommand("ssh", sshArgs(via, shellCommand(["mysql", ...args])), { timeoutMs: 12e4 }) : await runCommand(firstTool(MYSQL_CLIENTS), args, { timeoutMs: 12e4 });
-    if (r.code !== 0)
-      throw new RunError(
-        `${what}: \`${query}\` failed on ${at.host}:${at.port}${via ? ` (from the load host ${via.host})` : ""}: ${r.stderr.trim() || r.stdout.trim()}`
-      );
-    return r.stdout;
-  }
-  /** A component's JSON API: from here, or with curl on the load host behind a bastion. */
-  async getJson(url) {
-    const via = this.via();
-    if (!via) return getJson(url);
-    const r = await runCommand(
-      "ssh",
-      sshArgs(via, shellCommand(["curl", "-sS", "--fail", "--max-time", "10", url])),
-      { timeoutMs: 6e4 }
-    );
-    if (r.code !== 0) throw new Error(`curl on ${via.host}: ${r.stderr.trim() || `exit ${r.code}`}`);
-    try {
-      return JSON.parse(r.stdout);
-    } catch {
-      throw new Error(`not JSON: ${r.stdout.slice(0, 200)}`);
-    }
+  sql(at, query, what) {
+    return this.checks.sql(at, query, what);
   }
   /** What actually runs: tidb_version(), /status, and each config key the spec set, read back. */
   async record(setup, r) {
     const tidbVersion = (await this.sql(r.sql, this.sqlOf(`version:${setup.name}`), `variant ${setup.name}`)).replace(/\\n/g, "\n").trim();
     const version = /Release Version:\s*(\S+)/.exec(tidbVersion)?.[1] ?? tidbVersion.split("\n")[0] ?? "";
-    const status = await this.getJson(this.urlOf(`status:${setup.name}`)).catch((e) => ({
+    const status = await this.checks.getJson(this.urlOf(`status:${setup.name}`)).catch((e) => ({
       error: e.message
     }));
     const effective = await this.checkConfig(setup, r);
     return { version, tidbVersion, status, effective };
   }
-  /**
-   * Reads every config key the variant sets from the components' own /config endpoints (what
-   * SHOW CONFIG shows) and fails on any that did not take effect: tiup accepts and reloads
-   * configs it never checked.
-   */
-  async checkConfig(setup, r) {
-    const effective = {};
-    const wrong = [];
-    for (const role of new Set(setup.configKeys.map((k) => k.role))) {
-      for (const addr of r.status[role] ?? []) {
-        let doc;
-        try {
-          doc = await this.getJson(this.urlOf(`config:${setup.name}:${role}:${addr}`));
-        } catch (e) {
-          throw new RunError(
-            `variant ${setup.name}: cannot read the ${role} config at ${configUrl(role, addr)} (${e.message})`
-          );
-        }
-        for (const k of setup.configKeys.filter((c) => c.role === role)) {
-          const got = lookup(doc, k.key);
-          effective[`${role}.${k.key}`] = got === void 0 ? "(not reported)" : typeof got === "object" ? JSON.stringify(got) : String(got);
-          if (got === void 0 || !sameSetting(k.value, got))
-            wrong.push(
-              `${role} ${addr}: ${k.key} is ${got === void 0 ? "not reported" : JSON.stringify(got)}, the spec sets ${JSON.stringify(k.value)}`
-            );
-        }
-      }
-    }
-    if (wrong.length)
-      throw new RunError(`variant ${setup.name}: configs did not take effect:
-  ${wrong.join("\n  ")}`);
-    return effective;
+  /** Every config key the variant sets, read back from the components (planned URLs). */
+  checkConfig(setup, r) {
+    return this.checks.readBack(
+      setup,
+      r.status,
+      (role, addr) => this.urlOf(`config:${setup.name}:${role}:${addr}`)
+    );
   }
   /** Brings a variant in: its deployment running (others stopped, clusters), its config applied, its SQL run. */
   async activate(setup, signal) {
@@ -10302,7 +10374,7 @@ ${lastLines(r.output)}
         await this.display(d, signal, true);
       }
       if (this.plan.switching === "edit-config" && r.applied !== setup.name) {
-        const file = join8(this.dir, setup.topologyFile);
+        const file = join9(this.dir, setup.topologyFile);
         const out = await this.tiupRun(
           this.argv(`edit-config:${d.name}:${setup.name}`),
           `variant ${setup.name}: edit-config`,
@@ -10328,11 +10400,11 @@ ${lastLines(r.output)}
   }
   async startPlayground(d, signal) {
     const argv = this.argv(`start:${d.name}`);
-    const logFile = join8(this.rawDir, `tiup-playground-${d.name}.log`);
+    const logFile = join9(this.rawDir, `tiup-playground-${d.name}.log`);
     await writeAtomic(logFile, `$ ${shellCommand(argv)}
 `);
-    const dataDir = join8(tiupHome(), "data", d.name);
-    const server = startServerProcess(this.tiup(), argv.slice(1), { logFile });
+    const dataDir = join9(tiupHome(), "data", d.name);
+    const server = startServerProcess(tiupProgram(), argv.slice(1), { logFile });
     const forget = await record({
       kind: "playground",
       what: `tiup playground --tag ${d.name}`,
@@ -10437,13 +10509,14 @@ ${lastLines(r.output)}
       const remote = this.loadHost();
       if (this.plan.haproxy && remote) {
         const port = haproxyPort(this.plan, d);
-        this.planned(`haproxy:${d.name}`);
+        const command = this.argv(`haproxy:${d.name}`);
         const haproxy = await startHaproxy({
           remote,
           config: this.plan.files[`haproxy-${d.name}.cfg`],
-          file: `/tmp/tiperf-haproxy-${d.name}.cfg`,
+          file: command[command.length - 1],
+          command,
           port,
-          logFile: join8(this.rawDir, `haproxy-${d.name}.log`)
+          logFile: join9(this.rawDir, `haproxy-${d.name}.log`)
         });
         running.endpoints = [haproxy.endpoint];
         const destroy = running.stop;
@@ -10533,27 +10606,6 @@ ${lastLines(r.output)}
     }
   }
 };
-function getJson(url) {
-  return new Promise((resolve, reject) => {
-    const req = httpGet(url, { timeout: 1e4 }, (res) => {
-      let body = "";
-      res.setEncoding("utf8");
-      res.on("data", (d) => {
-        body += d;
-      });
-      res.on("end", () => {
-        if ((res.statusCode ?? 0) >= 400) return reject(new Error(`HTTP ${res.statusCode}`));
-        try {
-          resolve(JSON.parse(body));
-        } catch {
-          reject(new Error(`not JSON: ${body.slice(0, 200)}`));
-        }
-      });
-    });
-    req.on("timeout", () => req.destroy(new Error("no answer within 10s")));
-    req.on("error", reject);
-  });
-}
 
 // action/src/targets/tidb/index.ts
 var DEFAULT_PROFILE = "infra/profiles/playground.yaml";
@@ -10675,7 +10727,7 @@ var tidb = {
         ask: askOf(first.profile),
         runId: o.runId,
         runDir: o.runDir,
-        forget: first.deployments.filter((d) => d.kind === "cluster").map((d) => join9(tiupHome(), "storage", "cluster", "clusters", d.name)),
+        forget: first.deployments.filter((d) => d.kind === "cluster").map((d) => join10(tiupHome(), "storage", "cluster", "clusters", d.name)),
         log: o.log,
         signal: o.signal
       });

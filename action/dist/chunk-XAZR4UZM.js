@@ -6,7 +6,7 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-MNEKSFMG.js";
+} from "./chunk-QWCZN6D6.js";
 import {
   sweep
 } from "./chunk-N2BVNOMI.js";

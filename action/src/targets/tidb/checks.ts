@@ -1,0 +1,168 @@
+// tiperf's own questions to a TiDB cluster: SQL through the MySQL client and the components' JSON
+// status APIs, from this machine or, behind a bastion, from the load host; and the read-back of
+// every config key a variant sets, compared as people write values.
+import { get as httpGet } from "node:http";
+import { RunError } from "../../errors.ts";
+import { firstTool, MYSQL_CLIENTS } from "../../proc/env.ts";
+import { runCommand } from "../../proc/process.ts";
+import { shellCommand } from "../../proc/quote.ts";
+import { type RemoteHost, sshArgs } from "../../proc/ssh.ts";
+import type { Endpoint } from "../types.ts";
+import { configUrl, type VariantSetup } from "./plan.ts";
+import type { Role } from "./profile.ts";
+
+/** Sizes as people write them (16G) and as TiKV reports them (16GiB) compare as bytes. */
+export function sameSetting(want: unknown, got: unknown): boolean {
+  const norm = (v: unknown) => {
+    const s = String(v).trim();
+    const size = /^(\d+(?:\.\d+)?)\s*([KMGTP])(?:i?B)?$/i.exec(s);
+    if (size)
+      return String(Number(size[1]) * 1024 ** ("KMGTP".indexOf((size[2] as string).toUpperCase()) + 1));
+    if (/^(true|on)$/i.test(s)) return "true";
+    if (/^(false|off)$/i.test(s)) return "false";
+    return s;
+  };
+  return norm(want) === norm(got);
+}
+
+/** A nested config object (what /config returns) looked up by a dotted key. */
+export function lookup(config: unknown, key: string): unknown {
+  let node = config;
+  const parts = key.split(".");
+  for (let i = 0; i < parts.length; i++) {
+    if (!node || typeof node !== "object") return undefined;
+    const obj = node as Record<string, unknown>;
+    // a key may itself hold dots: try the longest match first
+    let found = false;
+    for (let j = parts.length; j > i; j--) {
+      const k = parts.slice(i, j).join(".");
+      if (k in obj) {
+        node = obj[k];
+        i = j - 1;
+        found = true;
+        break;
+      }
+    }
+    if (!found) return undefined;
+  }
+  return node;
+}
+
+/** SQL and HTTP to a cluster, from here or (`via`) from the load host. */
+export class ClusterChecks {
+  constructor(private readonly via: () => RemoteHost | undefined) {}
+
+  /** One statement through the MySQL client; its output (-N -B); a failure in the client's words. */
+  async sql(at: Endpoint, query: string, what: string): Promise<string> {
+    const args = [
+      "--no-defaults",
+      "-h",
+      at.host,
+      "-P",
+      String(at.port),
+      "-u",
+      "root",
+      "-D",
+      "mysql",
+      "-N",
+      "-B",
+      "-e",
+      query,
+    ];
+    const via = this.via();
+    // on the load host: Debian's and Ubuntu's MariaDB clients both answer to `mysql`
+    const r = via
+      ? await runCommand("ssh", sshArgs(via, shellCommand(["mysql", ...args])), { timeoutMs: 120_000 })
+      : await runCommand(firstTool(MYSQL_CLIENTS), args, { timeoutMs: 120_000 });
+    if (r.code !== 0)
+      throw new RunError(
+        `${what}: \`${query}\` failed on ${at.host}:${at.port}${via ? ` (from the load host ${via.host})` : ""}: ${r.stderr.trim() || r.stdout.trim()}`,
+      );
+    return r.stdout;
+  }
+
+  /** A component's JSON API: from here, or with curl on the load host behind a bastion. */
+  async getJson(url: string): Promise<unknown> {
+    const via = this.via();
+    if (!via) return getJson(url);
+    const r = await runCommand(
+      "ssh",
+      sshArgs(via, shellCommand(["curl", "-sS", "--fail", "--max-time", "10", url])),
+      { timeoutMs: 60_000 },
+    );
+    if (r.code !== 0) throw new Error(`curl on ${via.host}: ${r.stderr.trim() || `exit ${r.code}`}`);
+    try {
+      return JSON.parse(r.stdout);
+    } catch {
+      throw new Error(`not JSON: ${r.stdout.slice(0, 200)}`);
+    }
+  }
+
+  /**
+   * Reads every config key the variant sets from the components' own /config endpoints (what
+   * SHOW CONFIG shows; `urlOf` gives the planned URL of a role's address) and fails on any that did
+   * not take effect: tiup accepts and reloads configs it never checked.
+   */
+  async readBack(
+    setup: VariantSetup,
+    status: Record<Role, string[]>,
+    urlOf: (role: Role, addr: string) => string,
+  ): Promise<Record<string, string>> {
+    const effective: Record<string, string> = {};
+    const wrong: string[] = [];
+    for (const role of new Set(setup.configKeys.map((k) => k.role))) {
+      for (const addr of status[role] ?? []) {
+        let doc: unknown;
+        try {
+          doc = await this.getJson(urlOf(role, addr));
+        } catch (e) {
+          throw new RunError(
+            `variant ${setup.name}: cannot read the ${role} config at ${configUrl(role, addr)} (${(e as Error).message})`,
+          );
+        }
+        for (const k of setup.configKeys.filter((c) => c.role === role)) {
+          const got = lookup(doc, k.key);
+          effective[`${role}.${k.key}`] =
+            got === undefined
+              ? "(not reported)"
+              : typeof got === "object"
+                ? JSON.stringify(got)
+                : String(got);
+          if (got === undefined || !sameSetting(k.value, got))
+            wrong.push(
+              `${role} ${addr}: ${k.key} is ${got === undefined ? "not reported" : JSON.stringify(got)}, the spec sets ${JSON.stringify(k.value)}`,
+            );
+        }
+      }
+    }
+    if (wrong.length)
+      throw new RunError(`variant ${setup.name}: configs did not take effect:\n  ${wrong.join("\n  ")}`);
+    return effective;
+  }
+}
+
+/**
+ * GET a component's JSON API. Not fetch(): the Fetch standard blocks port 10080 (TiDB's status
+ * port) as a "bad port".
+ */
+function getJson(url: string): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const req = httpGet(url, { timeout: 10_000 }, (res) => {
+      let body = "";
+      res.setEncoding("utf8");
+      res.on("data", (d: string) => {
+        body += d;
+      });
+      res.on("end", () => {
+        if ((res.statusCode ?? 0) >= 400) return reject(new Error(`HTTP ${res.statusCode}`));
+        try {
+          resolve(JSON.parse(body));
+        } catch {
+          reject(new Error(`not JSON: ${body.slice(0, 200)}`));
+        }
+      });
+    });
+    req.on("timeout", () => req.destroy(new Error("no answer within 10s")));
+    req.on("error", reject);
+  });
+}
