@@ -37,16 +37,16 @@ import {
   upsertIssue,
   verdictHtml,
   writeHtmlReport
-} from "./chunk-RQTBBXUU.js";
+} from "./chunk-GDR53BRJ.js";
 import {
   reapLedger
-} from "./chunk-XAZR4UZM.js";
+} from "./chunk-UR5OUKAE.js";
 import {
   readReport,
   readResult,
   writeAtomic,
   writeResult
-} from "./chunk-QWCZN6D6.js";
+} from "./chunk-M4YJ67OV.js";
 import {
   CLOUDS,
   EXIT,
@@ -59,7 +59,7 @@ import {
   ledgerDir,
   shellCommand,
   teardownAll
-} from "./chunk-N2BVNOMI.js";
+} from "./chunk-3MXRKIQJ.js";
 import {
   external_exports,
   parseAge

@@ -12,7 +12,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-RQTBBXUU.js";
+} from "./chunk-GDR53BRJ.js";
 import {
   getInput,
   info,
@@ -22,7 +22,7 @@ import {
   setSecret,
   warning
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-QWCZN6D6.js";
+import "./chunk-M4YJ67OV.js";
 import {
   InputError,
   Interrupted,
@@ -31,7 +31,7 @@ import {
   installSignalTeardown,
   ledgerDir,
   teardownAll
-} from "./chunk-N2BVNOMI.js";
+} from "./chunk-3MXRKIQJ.js";
 import "./chunk-VKP3KX46.js";
 import "./chunk-3EADY6QU.js";
 

@@ -4,16 +4,16 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   reapLedger
-} from "./chunk-XAZR4UZM.js";
+} from "./chunk-UR5OUKAE.js";
 import {
   getState,
   info,
   setFailed
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-QWCZN6D6.js";
+import "./chunk-M4YJ67OV.js";
 import {
   ledgerDir
-} from "./chunk-N2BVNOMI.js";
+} from "./chunk-3MXRKIQJ.js";
 import "./chunk-VKP3KX46.js";
 import "./chunk-3EADY6QU.js";
 

@@ -44,10 +44,10 @@ ${opts.extra ?? ""}`,
  * machine has its servers elsewhere.
  */
 export function leftovers(): { dirs: string[]; processes: string[] } {
-  const dirs = readdirSync(tmpdir()).filter((d) => /^tiperf-(mariadb|postgres)-/.test(d));
+  const dirs = readdirSync(tmpdir()).filter((d) => /^tiperf-(mariadb|postgres|tidb)-/.test(d));
   let processes: string[] = [];
   try {
-    const mine = `${tmpdir().replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}/tiperf-(mariadb|postgres)-`;
+    const mine = `${tmpdir().replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}/tiperf-(mariadb|postgres|tidb)-`;
     processes = execFileSync("pgrep", ["-af", mine], { encoding: "utf8" })
       .trim()
       .split("\n")

@@ -97,6 +97,80 @@ const planOf = (profileText: string) =>
     prefix: "c",
   });
 
+describe("a private tidb-server (provider local)", () => {
+  test("tiperf plan workloads/tidb-smoke.yaml (local.yaml): tiup's install, then tidb-server's start line with its flags", async () => {
+    const plan = await planRun(await loadSpec(join(ROOT, "workloads/tidb-smoke.yaml")), {});
+    const lines = plan.text.split("\n");
+    const install = lines.findIndex((l) => l.includes("[start] tiup install tidb:v8.5.0"));
+    const start = lines.findIndex((l) =>
+      l.includes("[start] /home/runner/.tiup/components/tidb/v8.5.0/tidb-server"),
+    );
+    assert.ok(install >= 0 && start > install, plan.text);
+    for (const flag of [
+      "-store unistore",
+      "-path '<workdir of tiperf-tidb-smoke>/data'",
+      "-host 127.0.0.1",
+      "-P '<port of tiperf-tidb-smoke>'",
+      "-status '<status port of tiperf-tidb-smoke>'",
+      "-status-host 127.0.0.1",
+      "-log-file '<workdir of tiperf-tidb-smoke>/tidb.log'",
+      "-config '<run>/tidb/base-tidb.toml' -config-strict",
+    ])
+      assert.ok(lines[start]?.includes(flag), `${flag} in ${lines[start]}`);
+    assert.match(plan.text, /\[teardown\] kill -TERM '<pid of tiperf-tidb-smoke>'/);
+    assert.equal(plan.files["tidb/base-tidb.toml"], '[log]\nlevel = "error"\n');
+  });
+
+  test("a local profile refuses what only a cluster has; binpath and resources are refused where they cannot work", async () => {
+    const local = (extra: string) => `name: l\nprovider: local\n${extra}`;
+    assert.throws(
+      () => parseProfile(local("roles: {tikv: {count: 1}}\n"), "l.yaml"),
+      /roles\.tikv: provider local runs tidb-server alone on its embedded store \(unistore\)/,
+    );
+    assert.throws(
+      () => parseProfile(local("haproxy: true\n"), "l.yaml"),
+      /haproxy: a local profile has one tidb-server/,
+    );
+    assert.throws(
+      () => parseProfile(local("roles: {tidb: {count: 2}}\n"), "l.yaml"),
+      /roles\.tidb\.count: provider local runs one tidb-server per variant/,
+    );
+    const text = readFileSync(join(ROOT, "workloads/tidb-smoke.yaml"), "utf8");
+    await assert.rejects(
+      planRun(
+        parseSpec(text.replace("version: v8.5.0", "version: v8.5.0\n  binpath: /opt/tidb-server"), "b.yaml"),
+        {
+          profile: join(ROOT, "infra/profiles/hosts-example.yaml"),
+        },
+      ),
+      /b\.yaml: target\.binpath runs a build on a profile with provider local or playground; .*hosts-example\.yaml has provider hosts/,
+    );
+    await assert.rejects(
+      planRun(
+        parseSpec(
+          text.replace("version: v8.5.0", "version: v8.5.0\n  resources: {cpu_quota: 50%}"),
+          "r.yaml",
+        ),
+        {
+          profile: join(ROOT, "infra/profiles/playground.yaml"),
+        },
+      ),
+      /r\.yaml: target\.resources limits a private tidb-server \(provider local\)/,
+    );
+    await assert.rejects(
+      planRun(parseSpec(text.replace("version: v8.5.0", "binpath: /opt/my/tidb-server"), "p.yaml"), {
+        profile: join(ROOT, "infra/profiles/playground.yaml"),
+      }),
+      /target\.version: .*playground\.yaml \(provider playground\) deploys PD and TiKV of a release/,
+    );
+    const withBuild = await planRun(
+      parseSpec(text.replace("version: v8.5.0", "version: v8.5.0\n  binpath: /opt/my/tidb-server"), "p.yaml"),
+      { profile: join(ROOT, "infra/profiles/playground.yaml") },
+    );
+    assert.match(withBuild.text, /tiup playground .* --db\.binpath \/opt\/my\/tidb-server/);
+  });
+});
+
 describe("profiles and topologies are refused before anything runs", () => {
   test("compare.blocks on a playground is refused when the run is planned: it cannot restart its servers", async () => {
     const text = readFileSync(join(ROOT, "workloads/tidb-pr.yaml"), "utf8").replace(
@@ -243,7 +317,7 @@ describe("profiles and topologies are refused before anything runs", () => {
           "name: x\ntarget: {kind: tidb, version: v8.5.0, config: {a: 1}}\ndata: {tables: 1, table_size: 10}\nworkloads: [{name: a, sysbench: oltp_point_select, threads: [1], duration: 1s}]\n",
           "x.yaml",
         ),
-      /target\.config: config is for kind mariadb, postgres, not tidb \(kind tidb takes kind, profile, version, server_configs, roles, sql, split\)/,
+      /target\.config: config is for kind mariadb, postgres, not tidb \(kind tidb takes kind, profile, version, binpath, resources, server_configs, roles, sql, split\)/,
     );
   });
 

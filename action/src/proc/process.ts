@@ -54,7 +54,7 @@ export function processState(pid: number): string {
 export function startServerProcess(
   command: string,
   args: string[],
-  opts: { logFile: string; runAs?: RunAs; cwd?: string },
+  opts: { logFile: string; runAs?: RunAs; cwd?: string; env?: Record<string, string> },
 ): ServerProcess {
   const fd = openSync(opts.logFile, "a");
   let child: ChildProcess;
@@ -63,7 +63,7 @@ export function startServerProcess(
       detached: true,
       stdio: ["ignore", fd, fd],
       cwd: opts.cwd,
-      env: childEnv(),
+      env: childEnv(opts.env),
       ...(opts.runAs ? { uid: opts.runAs.uid, gid: opts.runAs.gid } : {}),
     });
   } finally {

@@ -282,7 +282,10 @@ export function checkDatabaseName(name: string): string {
 }
 
 /** target.resources as the result records them: the quota as a percentage of one CPU. */
-function resourcesText(r: NonNullable<LocalTargetSpec["resources"]>): { cpu_quota?: string; cpus?: string } {
+export function resourcesText(r: NonNullable<LocalTargetSpec["resources"]>): {
+  cpu_quota?: string;
+  cpus?: string;
+} {
   return {
     ...(r.cpu_quota !== undefined ? { cpu_quota: `${Math.round(r.cpu_quota * 1000) / 10}%` } : {}),
     ...(r.cpus !== undefined ? { cpus: r.cpus } : {}),

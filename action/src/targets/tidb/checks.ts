@@ -22,7 +22,11 @@ export function sameSetting(want: unknown, got: unknown): boolean {
     if (/^(false|off)$/i.test(s)) return "false";
     return s;
   };
-  return norm(want) === norm(got);
+  const a = norm(want);
+  const b = norm(got);
+  // boolean variables read back as 1/0 (SELECT @@GLOBAL.x) where people write ON/OFF
+  const bool = (x: string) => (x === "1" ? "true" : x === "0" ? "false" : x);
+  return a === b || ((a === "true" || a === "false" || b === "true" || b === "false") && bool(a) === bool(b));
 }
 
 /** A nested config object (what /config returns) looked up by a dotted key. */

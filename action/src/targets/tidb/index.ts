@@ -11,6 +11,7 @@ import { InputError } from "../../errors.ts";
 import { anyTool, MYSQL_CLIENTS } from "../../proc/env.ts";
 import type { Connection, Deployment, TargetKind, TargetPlan, TargetPlanInput } from "../types.ts";
 import { askOf, cloudOfProfile, withHosts } from "./cloud.ts";
+import { deprecationWarnings } from "./deprecated.ts";
 import { loadEndpoints, planTidb, type TidbPlan } from "./plan.ts";
 import { loadProfile, type Profile } from "./profile.ts";
 import { TIDB_REAPERS } from "./reapers.ts";
@@ -19,11 +20,17 @@ import { TidbTargetSchema, type TidbTargetSpec } from "./schema.ts";
 import { tiupHome } from "./tiup.ts";
 
 /** The profile a TiDB spec runs on when neither the spec nor --profile names one. */
-export const DEFAULT_PROFILE = "infra/profiles/playground.yaml";
+export const DEFAULT_PROFILE = "infra/profiles/local.yaml";
 
 /** How long tiup takes per deployment (deploy + start, or a playground's start), and per switch. */
-const DEPLOY_S = { playground: 60, cluster: 300 };
-const SWITCH_S = { "edit-config": 90, "stop-start": 120, none: 0, "separate-playgrounds": 0 };
+const DEPLOY_S = { playground: 60, cluster: 300, server: 10 };
+const SWITCH_S = {
+  "edit-config": 90,
+  "stop-start": 120,
+  none: 0,
+  "separate-playgrounds": 0,
+  "separate-servers": 0,
+};
 const RESTART_S = 120;
 /** A cloud cluster's own hours: `up` (~5 min), deploy and start (~10), loading (~10), destroy (~5). */
 const CLOUD_SETUP_HOURS = 0.5;
@@ -43,6 +50,7 @@ async function planFor(input: TargetPlanInput, cloud?: ClusterHosts): Promise<Ti
     );
   const file = input.profile ?? ([...named][0] as string);
   let profile = await loadProfile(file, input.profile ? "--profile" : "target.profile");
+  checkTargets(input.file, variants, profile, file);
   // an ephemeral cluster's addresses are known after `up`: until then each machine's name stands in
   const provider = cloudOfProfile(profile);
   if (provider) profile = withHosts(profile, cloud ?? placeholderHosts(provider, askOf(profile)));
@@ -65,6 +73,35 @@ function cloudEstimate(profile: Profile, input: TargetPlanInput): CostEstimate {
     setup: CLOUD_SETUP_HOURS,
     matrix: input.matrixSeconds / 3600,
   });
+}
+
+/** What a variant's target asks of the profile it runs on: a version or build, and the keys that profile takes. */
+function checkTargets(
+  file: string,
+  variants: { name: string; target: TidbTargetSpec }[],
+  profile: Profile,
+  profileFile: string,
+) {
+  const at = (v: string) => (variants.length > 1 ? `variants.${v}: ` : "");
+  for (const v of variants) {
+    const t = v.target;
+    if (!t.version && !t.binpath)
+      throw new InputError(
+        `${file}: ${at(v.name)}target.version: a TiDB target names the version tiup deploys (like v8.5.0), or a build to run (target.binpath)`,
+      );
+    if (!t.version && profile.provider !== "local")
+      throw new InputError(
+        `${file}: ${at(v.name)}target.version: ${profileFile} (provider ${profile.provider}) deploys PD and TiKV of a release: name it (like v8.5.0), even with a binpath`,
+      );
+    if (t.binpath && profile.provider !== "local" && profile.provider !== "playground")
+      throw new InputError(
+        `${file}: ${at(v.name)}target.binpath runs a build on a profile with provider local or playground; ${profileFile} has provider ${profile.provider} (tiup cluster patch is not supported yet)`,
+      );
+    if (t.resources && profile.provider !== "local")
+      throw new InputError(
+        `${file}: ${at(v.name)}target.resources limits a private tidb-server (provider local); ${profileFile} has provider ${profile.provider}: use roles.tidb.resource_control`,
+      );
+  }
 }
 
 function targetPlan(tidb: TidbPlan, input: TargetPlanInput): TidbTargetPlan {
@@ -115,7 +152,7 @@ function targetPlan(tidb: TidbPlan, input: TargetPlanInput): TidbTargetPlan {
     remoteLoad: Boolean(tidb.load.user),
     overhead: { setupS, switchS: SWITCH_S[tidb.switching], restartS: RESTART_S },
     switches: tidb.switching === "edit-config" || tidb.switching === "stop-start",
-    warnings: [],
+    warnings: deprecationWarnings(tidb.variants),
     refusals,
     tidb,
     input,
@@ -126,12 +163,18 @@ export const tidb: TargetKind = {
   name: "tidb",
   schema: TidbTargetSchema,
   keyNames: Object.keys(TidbTargetSchema.shape),
-  needs: () => [
-    {
-      found: anyTool(["tiup"]),
-      what: "tiup (target.kind tidb)",
-      install: "tiup (tiup.io), with its playground and cluster components",
-    },
+  needs: (target) => [
+    // a build of one's own (target.binpath) runs without tiup on a local profile
+    ...((target as TidbTargetSpec).binpath
+      ? []
+      : [
+          {
+            found: anyTool(["tiup"]),
+            what: "tiup (target.kind tidb)",
+            install:
+              "tiup (tiup.io), with its playground and cluster components; or a build as target.binpath",
+          },
+        ]),
     {
       found: anyTool(MYSQL_CLIENTS),
       what: "the mariadb client (tiperf's SQL to TiDB)",

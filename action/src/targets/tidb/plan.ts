@@ -6,6 +6,7 @@ import { deepMerge } from "../../specfile/merge.ts";
 import type { Endpoint, PlanStep } from "../types.ts";
 import { type Profile, ROLES, type Role } from "./profile.ts";
 import type { TidbTargetSpec as TargetSpec } from "./schema.ts";
+import { tiupHome } from "./tiup.ts";
 import {
   buildCluster,
   type Cluster,
@@ -44,9 +45,25 @@ export interface PlaygroundDeployment {
   portOffset: number;
   /** --db.config, --kv.config, … file names of this playground (in the run's tidb/ directory). */
   configFiles: Partial<Record<Role, string>>;
+  /** --db.binpath: a tidb-server build to run in place of the release's. */
+  binpath?: string;
 }
 
-export type Deployment = ClusterDeployment | PlaygroundDeployment;
+/** A private tidb-server on this machine (provider local): unistore, its own ports and directory. */
+export interface ServerDeployment {
+  kind: "server";
+  name: string;
+  index: number;
+  /** The version the variant declares ("" when only its binpath says). */
+  version: string;
+  variants: string[];
+  /** target.binpath: the build to run; else tiup's installed tidb component of the version. */
+  binpath?: string;
+  /** -config: the variant's TiDB config (in the run's tidb/ directory). */
+  configFile?: string;
+}
+
+export type Deployment = ClusterDeployment | PlaygroundDeployment | ServerDeployment;
 
 export interface VariantSetup {
   name: string;
@@ -58,6 +75,8 @@ export interface VariantSetup {
   configKeys: { role: Role; key: string; value: unknown }[];
   sql: string[];
   split?: { regions: number };
+  /** A private server's CPU limits (provider local). */
+  resources?: TargetSpec["resources"];
 }
 
 export interface TidbPlan {
@@ -66,7 +85,7 @@ export interface TidbPlan {
   deployments: Deployment[];
   variants: VariantSetup[];
   /** How variants sharing hardware take turns. */
-  switching: "none" | "edit-config" | "stop-start" | "separate-playgrounds";
+  switching: "none" | "edit-config" | "stop-start" | "separate-playgrounds" | "separate-servers";
   /** File name (under the run's tidb/ directory) → contents. */
   files: Record<string, string>;
   haproxy?: { host: string; port: number; file: string };
@@ -156,7 +175,8 @@ defaults
     timeout server 1h
 
 listen tidb
-    bind 0.0.0.0:${port}
+    # the load tools run beside it: TiDB's password-less root stays off the network
+    bind 127.0.0.1:${port}
     balance leastconn
     option tcp-check
 ${endpoints.map((e, i) => `    server tidb-${i + 1} ${e.host}:${e.port} check inter 2000 rise 2 fall 3`).join("\n")}
@@ -194,9 +214,26 @@ export function planTidb(o: {
     configKeys: configKeysOf(v.target),
     sql: v.target.sql ?? [],
     ...(v.target.split ? { split: v.target.split } : {}),
+    ...(v.target.resources ? { resources: v.target.resources } : {}),
   });
 
-  if (profile.provider === "playground") {
+  if (profile.provider === "local") {
+    o.variants.forEach((v, index) => {
+      const config = roleConfig(profile, v.target, "tidb");
+      const configFile = Object.keys(config).length ? `${v.name}-tidb.toml` : undefined;
+      if (configFile) files[configFile] = toToml(config);
+      deployments.push({
+        kind: "server",
+        name: o.variants.length > 1 ? `${o.prefix}-${v.name}` : o.prefix,
+        index,
+        version: v.target.version ?? "",
+        variants: [v.name],
+        ...(v.target.binpath ? { binpath: v.target.binpath } : {}),
+        ...(configFile ? { configFile } : {}),
+      });
+      variants.push(setupOf(v, index));
+    });
+  } else if (profile.provider === "playground") {
     o.variants.forEach((v, index) => {
       const roles = effectiveRoles(profile, v.target);
       const configFiles: Partial<Record<Role, string>> = {};
@@ -216,6 +253,7 @@ export function planTidb(o: {
         counts: Object.fromEntries(ROLES.map((r) => [r, roles[r].count ?? 0])) as Record<Role, number>,
         portOffset: index * PLAYGROUND_PORT_OFFSET,
         configFiles,
+        ...(v.target.binpath ? { binpath: v.target.binpath } : {}),
       });
       variants.push(setupOf(v, index));
     });
@@ -256,15 +294,19 @@ export function planTidb(o: {
   }
 
   const switching: TidbPlan["switching"] =
-    profile.provider === "playground"
+    profile.provider === "local"
       ? o.variants.length > 1
-        ? "separate-playgrounds"
+        ? "separate-servers"
         : "none"
-      : deployments.length > 1
-        ? "stop-start"
-        : o.variants.length > 1
-          ? "edit-config"
-          : "none";
+      : profile.provider === "playground"
+        ? o.variants.length > 1
+          ? "separate-playgrounds"
+          : "none"
+        : deployments.length > 1
+          ? "stop-start"
+          : o.variants.length > 1
+            ? "edit-config"
+            : "none";
   checkSqlSwitching(variants, deployments);
 
   const loadHost = profile.hosts?.load?.[0];
@@ -334,6 +376,8 @@ export const playgroundTidbPort = (d: PlaygroundDeployment) => 4000 + d.portOffs
  * host, the cluster's TiDB servers, or the playground's TiDB.
  */
 export function loadEndpoints(plan: TidbPlan, d: Deployment): Endpoint[] {
+  // a private server's port is picked when it starts (the plan prints it as 0)
+  if (d.kind === "server") return [{ host: "127.0.0.1", port: 0 }];
   if (d.kind === "playground") return [{ host: "127.0.0.1", port: playgroundTidbPort(d) }];
   return plan.haproxy ? [{ host: "127.0.0.1", port: haproxyPort(plan, d) }] : tidbEndpoints(d);
 }
@@ -347,6 +391,8 @@ export function tidbEndpoints(d: ClusterDeployment): Endpoint[] {
 
 /** The status APIs of each role (TiDB /status and /config, TiKV /config, PD /pd/api/v1/config). */
 export function statusAddresses(d: Deployment): Record<Role, string[]> {
+  if (d.kind === "server")
+    return { tidb: [`127.0.0.1:${serverSlots(d).status}`], tikv: [], pd: [], tiflash: [] };
   if (d.kind === "playground") {
     const off = d.portOffset;
     return {
@@ -448,20 +494,80 @@ export function playgroundArgs(d: PlaygroundDeployment, dir: string): string[] {
     ...ROLES.flatMap((r) =>
       d.configFiles[r] ? [`--${PLAYGROUND_FLAG[r]}.config`, `${dir}/${d.configFiles[r]}`] : [],
     ),
+    ...(d.binpath ? ["--db.binpath", d.binpath] : []),
+  ];
+}
+
+/**
+ * What a private server's plan leaves to its start: its ports (free ones on 127.0.0.1) and its
+ * work directory (data, socket, log). The run fills them in; `tiperf plan` prints them as they are.
+ */
+export const serverSlots = (d: ServerDeployment) => ({
+  port: `<port of ${d.name}>`,
+  status: `<status port of ${d.name}>`,
+  dir: `<workdir of ${d.name}>`,
+});
+
+/** The tidb-server program of a deployment: its binpath, else tiup's installed component. */
+export const serverProgram = (d: ServerDeployment, tiupHome: string) =>
+  d.binpath ?? `${tiupHome}/components/tidb/${d.version}/tidb-server`;
+
+/**
+ * tidb-server alone on its embedded store (unistore, as TiDB developers run it), SQL and status on
+ * 127.0.0.1 only (a password-less root), its own ports, socket, data path, temp dir and log file;
+ * -config-strict makes a config key it does not know fail the start instead of being logged and
+ * ignored.
+ */
+export function serverArgs(d: ServerDeployment, dir: string, tiupHome: string): string[] {
+  const slot = serverSlots(d);
+  return [
+    serverProgram(d, tiupHome),
+    "-store",
+    "unistore",
+    "-path",
+    `${slot.dir}/data`,
+    "-host",
+    "127.0.0.1",
+    "-P",
+    slot.port,
+    "-status",
+    slot.status,
+    "-status-host",
+    "127.0.0.1",
+    "-temp-dir",
+    `${slot.dir}/tmp`,
+    "-socket",
+    `${slot.dir}/tidb.sock`,
+    "-log-file",
+    `${slot.dir}/tidb.log`,
+    ...(d.configFile ? ["-config", `${dir}/${d.configFile}`, "-config-strict"] : []),
   ];
 }
 
 /** Where the run keeps the plan's files; `tiperf plan` prints it as is. */
 export const PLAN_DIR = "<run>/tidb";
 
-/** The SQL that splits one sysbench table into regions, with the scatter switch of the version. */
+/**
+ * The SQL that splits one sysbench table into regions, rows and its secondary index k_1 (the hot
+ * spot of update_index), with the scatter switch of the version.
+ */
 export function splitSql(version: string, table: string, rows: number, regions: number): string {
   const major = /^v(\d+)\.(\d+)/.exec(version);
   const newScatter = !major || Number(major[1]) > 8 || (Number(major[1]) === 8 && Number(major[2]) >= 4);
   const scatter = newScatter
     ? "SET SESSION tidb_scatter_region = 'table'"
     : "SET GLOBAL tidb_scatter_region = ON";
-  return `${scatter}; SPLIT TABLE ${table} BETWEEN (0) AND (${rows}) REGIONS ${regions}`;
+  return `${scatter}; SPLIT TABLE ${table} BETWEEN (0) AND (${rows}) REGIONS ${regions}; SPLIT TABLE ${table} INDEX k_1 BETWEEN (0) AND (${rows}) REGIONS ${regions}`;
+}
+
+/** The global variables a target.sql statement sets, with the values it sets them to. */
+export function globalsSet(sql: string): { name: string; value: string }[] {
+  return [...sql.matchAll(/SET\s+(?:GLOBAL\s+|@@GLOBAL\.)(\w+)\s*=\s*('[^']*'|"[^"]*"|[^,;\s]+)/gi)].map(
+    (m) => ({
+      name: (m[1] as string).toLowerCase(),
+      value: (m[2] as string).replace(/^['"]|['"]$/g, ""),
+    }),
+  );
 }
 
 /** The config API of a role's status address (what SHOW CONFIG shows). */
@@ -503,6 +609,22 @@ function stepsOf(plan: TidbPlan, data?: { tables: number; table_size: number }):
           "start",
           { command: playgroundArgs(d, PLAN_DIR) },
           `${about}: runs until teardown; ready when it prints "TiDB Playground Cluster is started"; the TiDB port is read from its "Connect TiDB" lines`,
+          { variant: v.name },
+        );
+      } else if (d.kind === "server") {
+        if (!d.binpath)
+          add(
+            `install:${d.name}`,
+            "start",
+            { command: ["tiup", "install", `tidb:${d.version}`] },
+            `only if tiup has not installed tidb ${d.version} yet`,
+            { variant: v.name },
+          );
+        add(
+          `start:${d.name}`,
+          "start",
+          { command: serverArgs(d, PLAN_DIR, tiupHome()) },
+          `${about}: free ports on 127.0.0.1 and a fresh work directory picked at start; ready when /status answers; runs until teardown`,
           { variant: v.name },
         );
       } else {
@@ -581,6 +703,14 @@ function stepsOf(plan: TidbPlan, data?: { tables: number; table_size: number }):
         variant: v.name,
         where: checks,
       });
+      for (const g of globalsSet(s))
+        add(
+          `sql-check:${v.name}:${g.name}`,
+          "sql",
+          { sql: `SELECT @@GLOBAL.${g.name}` },
+          `${about}: must read ${g.value}, or the run fails`,
+          { variant: v.name, where: checks },
+        );
     });
     add(`version:${v.name}`, "record", { sql: "SELECT tidb_version()" }, about, {
       variant: v.name,
@@ -600,8 +730,24 @@ function stepsOf(plan: TidbPlan, data?: { tables: number; table_size: number }):
           `${about}: after prepare`,
           { variant: v.name, where: checks },
         );
+    if (data)
+      for (let t = 1; t <= data.tables; t++)
+        add(
+          `analyze:${v.name}:sbtest${t}`,
+          "split",
+          { sql: `ANALYZE TABLE sbtest.sbtest${t}` },
+          `${about}: after prepare, so statistics are fresh and auto-analyze does not fire during cells`,
+          { variant: v.name, where: checks },
+        );
   }
   for (const d of plan.deployments) {
+    if (d.kind === "server")
+      add(
+        `restart:${d.name}`,
+        "restart",
+        { command: [`kill -TERM <pid of ${d.name}>`, ...serverArgs(d, PLAN_DIR, tiupHome())] },
+        "before each block after the first (compare.blocks): a fresh process on the same data",
+      );
     if (d.kind !== "cluster") continue;
     const first = plan.variants.find((v) => v.name === d.variants[0]) as VariantSetup;
     if (plan.switching === "edit-config") {
@@ -652,6 +798,13 @@ function stepsOf(plan: TidbPlan, data?: { tables: number; table_size: number }):
         "teardown",
         { command: tiupCluster.destroy(d) },
         "always: success, failure, cancel, SIGTERM; `tiperf reap` if tiperf was killed",
+      );
+    else if (d.kind === "server")
+      add(
+        `stop:${d.name}`,
+        "teardown",
+        { command: ["kill", "-TERM", `<pid of ${d.name}>`] },
+        `then rm -rf ${serverSlots(d).dir} (its log kept in <run>/server/); always; \`tiperf reap\` if tiperf was killed`,
       );
     else
       add(

@@ -39,8 +39,11 @@ export const MAIN_PORT: Record<Role, string> = {
 /** How far apart two instances of a role on one host are placed (PD's two ports sit side by side). */
 export const PORT_STEP: Record<Role, number> = { pd: 2, tikv: 1, tidb: 1, tiflash: 1 };
 
-/** Where a profile's machines come from: existing hosts, this machine, or a cloud of cloud/registry.ts. */
-export const PROVIDERS = ["hosts", "playground", ...Object.keys(CLOUDS)];
+/**
+ * Where a profile's machines come from: a private tidb-server on this machine (local), a tiup
+ * playground on it, existing hosts, or a cloud of cloud/registry.ts.
+ */
+export const PROVIDERS = ["local", "playground", "hosts", ...Object.keys(CLOUDS)];
 const CLOUD_NAMES = Object.keys(CLOUDS);
 const isCloud = (provider: string) => CLOUD_NAMES.includes(provider);
 
@@ -83,9 +86,9 @@ const roleSchema = (role: Role) =>
   });
 
 export const RolesSchema = z.strictObject({
-  pd: roleSchema("pd"),
-  tikv: roleSchema("tikv"),
-  tidb: roleSchema("tidb"),
+  pd: roleSchema("pd").default({}),
+  tikv: roleSchema("tikv").default({}),
+  tidb: roleSchema("tidb").default({}),
   tiflash: roleSchema("tiflash").default({ count: 0 }),
 });
 
@@ -147,7 +150,7 @@ export const ProfileSchema = z
         data_dir: z.string().startsWith("/", "must be an absolute path").default("/tidb-data"),
       })
       .default({ user: "tidb", deploy_dir: "/tidb-deploy", data_dir: "/tidb-data" }),
-    roles: RolesSchema,
+    roles: RolesSchema.prefault({}),
     /** HAProxy on the load host in front of every TiDB server; the load tools connect to it. */
     haproxy: z.boolean().default(false),
     haproxy_port: z.number().int().min(1).max(65535).default(3390),
@@ -189,6 +192,32 @@ export const ProfileSchema = z
         if (count > 0 && r.instance_type === undefined)
           issue(["roles", role, "instance_type"], `roles.${role}.count is ${count}: name the instance type`);
       }
+      return;
+    }
+    if (p.provider === "local") {
+      for (const key of ["hosts", "ssh"] as const)
+        if (p[key])
+          issue(
+            [key],
+            `a local profile runs one tidb-server on this machine: ${key} belongs to provider hosts`,
+          );
+      if (p.haproxy) issue(["haproxy"], "a local profile has one tidb-server and no load host: no HAProxy");
+      if (p.monitoring) issue(["monitoring"], "a local profile has no monitoring; use provider hosts");
+      for (const role of ["pd", "tikv", "tiflash"] as const)
+        if ((p.roles[role].count ?? 0) > 0 || p.roles[role].instances)
+          issue(
+            ["roles", role],
+            `provider local runs tidb-server alone on its embedded store (unistore): no ${role}; use provider playground or hosts for a cluster`,
+          );
+      const t = p.roles.tidb;
+      if (t.count !== undefined && t.count !== 1)
+        issue(["roles", "tidb", "count"], "provider local runs one tidb-server per variant: count 1");
+      for (const key of ["numa_node", "resource_control", "instances", "arch", "os"] as const)
+        if (t[key] !== undefined)
+          issue(
+            ["roles", "tidb", key],
+            `provider local has no ${key}: a private tidb-server takes target.resources (cpus, cpu_quota)`,
+          );
       return;
     }
     if (p.provider === "playground") {

@@ -8,27 +8,33 @@ import type { CloudCluster } from "../../cloud/provision.ts";
 import { RunError } from "../../errors.ts";
 import { record } from "../../lifecycle/ledger.ts";
 import { onTeardown } from "../../lifecycle/teardown.ts";
+import { findTool } from "../../proc/env.ts";
 import { processState, type ServerProcess, startServerProcess } from "../../proc/process.ts";
 import { shellCommand } from "../../proc/quote.ts";
 import type { RemoteHost } from "../../proc/ssh.ts";
 import { writeAtomic } from "../../result/store.ts";
+import { resourcesText } from "../local/server.ts";
 import type { Cost, Endpoint, PlanStep, StartOptions, Target } from "../types.ts";
-import { ClusterChecks } from "./checks.ts";
+import { ClusterChecks, sameSetting } from "./checks.ts";
 import { startHaproxy } from "./haproxy.ts";
 import {
   type ClusterDeployment,
   type Deployment,
   expandHome,
+  globalsSet,
   haproxyPort,
   PLAN_DIR,
   type PlaygroundDeployment,
   playgroundTidbPort,
+  type ServerDeployment,
+  serverProgram,
   statusAddresses,
   type TidbPlan,
   tidbEndpoints,
   type VariantSetup,
 } from "./plan.ts";
 import type { Role } from "./profile.ts";
+import { isExecutable, type RunningServer, startTidbServer } from "./server.ts";
 import { runTiup, tiupHome, tiupProgram } from "./tiup.ts";
 import {
   type Display,
@@ -49,6 +55,8 @@ interface Running {
   status: Record<Role, string[]>;
   /** The playground process (playgrounds) */
   server?: ServerProcess;
+  /** A private tidb-server (provider local). */
+  local?: RunningServer;
   died: Promise<string>;
   stop: () => Promise<void>;
   /** The variant whose config is applied now (shared clusters). */
@@ -65,6 +73,8 @@ export class TidbRun {
   private unregister: () => void;
   readonly dir: string;
   private readonly checks = new ClusterChecks(() => this.via());
+  /** Where each variant's private server keeps its logs when it stops (the run's server/<variant>/). */
+  private readonly logDirs = new Map<string, string>();
 
   constructor(
     readonly plan: TidbPlan,
@@ -83,16 +93,30 @@ export class TidbRun {
    * the steps `tiperf plan` prints and nothing of its own making.
    */
   private planned(key: string): PlanStep {
-    const step = this.plan.steps.find((x) => x.key === key);
-    if (!step) throw new RunError(`the plan has no step ${key}: a run does only what \`tiperf plan\` shows`);
-    const run =
-      "command" in step.run
-        ? { command: step.run.command.map((a) => a.replaceAll(PLAN_DIR, this.dir)) }
-        : step.run;
-    const done = { ...step, run };
+    const done = this.filled(key);
     this.executed.push(done);
     return done;
   }
+
+  /**
+   * The plan's step of this key with what the run has learned filled in (<run>/tidb, and a private
+   * server's ports and directory once it started), not yet recorded.
+   */
+  private filled(key: string): PlanStep {
+    const step = this.plan.steps.find((x) => x.key === key);
+    if (!step) throw new RunError(`the plan has no step ${key}: a run does only what \`tiperf plan\` shows`);
+    const fill = (t: string) => this.fills.reduce((acc, f) => f(acc), t.replaceAll(PLAN_DIR, this.dir));
+    const run =
+      "command" in step.run
+        ? { command: step.run.command.map(fill) }
+        : "sql" in step.run
+          ? { sql: fill(step.run.sql) }
+          : { get: fill(step.run.get) };
+    return { ...step, run };
+  }
+
+  /** Fills in what the plan left to the run (a private server's ports and work directory). */
+  private readonly fills: ((text: string) => string)[] = [];
 
   private argv(key: string): string[] {
     return (this.planned(key).run as { command: string[] }).command;
@@ -177,10 +201,16 @@ export class TidbRun {
     const setup = this.plan.variants.find((v) => v.name === variant);
     if (!setup) throw new RunError(`no TiDB variant ${variant} in this plan`);
     const d = this.plan.deployments[setup.deployment] as Deployment;
+    this.logDirs.set(variant, opts.logDir);
     await this.activate(setup, opts.signal);
     const r = this.running.get(d.index) as Running;
     r.users++;
     const facts = await this.record(setup, r);
+    // a build is what it says it is, or nothing is measured
+    if (setup.version && facts.version !== setup.version)
+      throw new RunError(
+        `variant ${variant}: target.version is ${setup.version} but ${d.kind === "server" && d.binpath ? d.binpath : "the server"} reports Release Version ${facts.version} (tidb_version()): declare the version the build reports, or leave target.version out with a binpath`,
+      );
     this.log(
       `target: TiDB ${facts.version} (${d.kind} ${d.name}) for variant ${variant}; SQL at ${r.endpoints.map((e) => `${e.host}:${e.port}`).join(", ")}`,
     );
@@ -192,14 +222,19 @@ export class TidbRun {
     }
     let stopped = false;
     return {
-      kind: d.kind === "cluster" ? "tidb-cluster" : "tidb-playground",
+      kind: d.kind === "cluster" ? "tidb-cluster" : d.kind === "server" ? "tidb-server" : "tidb-playground",
       version: facts.version,
       connection: { protocol: "mysql", endpoints: r.endpoints, user: "root", password: "" },
-      pids: r.server ? [r.server.pid] : [],
+      get pids() {
+        const p = r.local?.life.server ?? r.server;
+        return p ? [p.pid] : [];
+      },
       state: () =>
-        r.server
-          ? `tiup playground (pid ${r.server.pid}) is ${processState(r.server.pid)}`
-          : `tiup cluster ${d.name}: see \`tiup cluster display ${d.name}\``,
+        r.local
+          ? `tidb-server (pid ${r.local.life.server.pid}) is ${processState(r.local.life.server.pid)}`
+          : r.server
+            ? `tiup playground (pid ${r.server.pid}) is ${processState(r.server.pid)}`
+            : `tiup cluster ${d.name}: see \`tiup cluster display ${d.name}\``,
       createDatabase: async (name) => {
         const sql = `CREATE DATABASE IF NOT EXISTS ${name}`;
         this.executed.push({
@@ -212,7 +247,10 @@ export class TidbRun {
       },
       settings: config,
       effectiveConfig: facts.effective,
-      died: r.died,
+      ...(setup.resources ? { resources: resourcesText(setup.resources) } : {}),
+      get died() {
+        return r.local ? r.local.life.died : r.died;
+      },
       stop: async () => {
         if (stopped) return;
         stopped = true;
@@ -234,7 +272,18 @@ export class TidbRun {
               return `cluster ${d.name} restarted (shortest uptime ${uptime(before)}s → ${uptime(after)}s)`;
             },
           }
-        : {}),
+        : d.kind === "server"
+          ? {
+              restart: async () => {
+                const local = r.local as RunningServer;
+                const before = local.life.server.pid;
+                this.planned(`restart:${d.name}`);
+                await local.restart();
+                await this.checkConfig(setup, r);
+                return `tidb-server ${d.name} pid ${before} → ${local.life.server.pid}`;
+              },
+            }
+          : {}),
       watch: () => this.watch(setup, r),
       sharedData: r,
       details: {
@@ -281,7 +330,11 @@ export class TidbRun {
     let r = this.running.get(d.index);
     if (!r) {
       r =
-        d.kind === "playground" ? await this.startPlayground(d, signal) : await this.deployCluster(d, signal);
+        d.kind === "playground"
+          ? await this.startPlayground(d, signal)
+          : d.kind === "server"
+            ? await this.startServer(d, setup, signal)
+            : await this.deployCluster(d, signal);
       this.running.set(d.index, r);
     }
     if (d.kind === "cluster") {
@@ -321,8 +374,58 @@ export class TidbRun {
         await this.checkConfig(setup, r);
       }
     }
-    for (let i = 0; i < setup.sql.length; i++)
+    for (let i = 0; i < setup.sql.length; i++) {
       await this.sql(r.sql, this.sqlOf(`sql:${setup.name}:${i}`), `variant ${setup.name}: target.sql`);
+      // a variable that did not take (a typo TiDB accepted, a value it clamped) fails the run
+      for (const g of globalsSet(setup.sql[i] as string)) {
+        const got = (
+          await this.sql(
+            r.sql,
+            this.sqlOf(`sql-check:${setup.name}:${g.name}`),
+            `variant ${setup.name}: target.sql`,
+          )
+        ).trim();
+        if (!sameSetting(g.value, got))
+          throw new RunError(
+            `variant ${setup.name}: target.sql set ${g.name} = ${g.value} but SELECT @@GLOBAL.${g.name} reads ${got}`,
+          );
+      }
+    }
+  }
+
+  /** A private tidb-server from its planned command line (tiup installs the release first if it must). */
+  private async startServer(d: ServerDeployment, setup: VariantSetup, signal: AbortSignal): Promise<Running> {
+    const program = serverProgram(d, tiupHome());
+    if (!d.binpath && !(await isExecutable(program)) && findTool("tiup"))
+      await this.tiupRun(this.argv(`install:${d.name}`), `install tidb ${d.version}`, signal, 900);
+    const start = this.filled(`start:${d.name}`);
+    const local = await startTidbServer({
+      d,
+      command: (start.run as { command: string[] }).command,
+      logDir: this.logDirs.get(setup.name) ?? join(this.rawDir, d.name),
+      ...(setup.resources ? { resources: setup.resources } : {}),
+    });
+    this.fills.push(local.fill);
+    this.planned(`start:${d.name}`);
+    this.log(
+      `tidb-server ${d.name} (pid ${local.life.server.pid}) on 127.0.0.1:${local.port}, status ${local.statusPort}, data in ${local.workDir}`,
+    );
+    const sql = { host: "127.0.0.1", port: local.port };
+    return {
+      deployment: d,
+      endpoints: [sql],
+      sql,
+      status: statusAddresses(d),
+      local,
+      died: local.life.died,
+      stop: async () => {
+        this.planned(`stop:${d.name}`);
+        await local.life.stop();
+      },
+      up: true,
+      loaded: new Set(),
+      users: 0,
+    };
   }
 
   private async startPlayground(d: PlaygroundDeployment, signal: AbortSignal): Promise<Running> {
@@ -521,16 +624,25 @@ export class TidbRun {
     database: string,
     data?: { tables: number; table_size: number },
   ) {
-    if (!setup.split || !data) return;
+    if (!data) return;
+    if (setup.split) {
+      for (let t = 1; t <= data.tables; t++)
+        await this.sql(
+          r.sql,
+          this.sqlOf(`split:${setup.name}:${database}${t}`),
+          `variant ${setup.name}: split`,
+        );
+      this.log(
+        `variant ${setup.name}: ${data.tables} tables split into ${setup.split.regions} regions each (rows and index k_1), scattered`,
+      );
+    }
     for (let t = 1; t <= data.tables; t++)
       await this.sql(
         r.sql,
-        this.sqlOf(`split:${setup.name}:${database}${t}`),
-        `variant ${setup.name}: split`,
+        this.sqlOf(`analyze:${setup.name}:${database}${t}`),
+        `variant ${setup.name}: analyze`,
       );
-    this.log(
-      `variant ${setup.name}: ${data.tables} tables split into ${setup.split.regions} regions each, scattered`,
-    );
+    this.log(`variant ${setup.name}: ${data.tables} tables analyzed`);
   }
 
   /** Destroys every cluster and stops every playground of the run, then the cloud machines. Safe to call twice. */

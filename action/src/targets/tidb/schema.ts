@@ -1,6 +1,7 @@
 // The spec keys of a TiDB target and the pieces of a cluster profile they share. Imports nothing
-// of the project but the schema library.
+// of the project but the schema library (and the CPU limits every private server takes).
 import { z } from "zod";
+import { ResourcesSchema } from "../local/schema.ts";
 
 const NUMA = /^\d+(,\d+)*$/;
 export const numaNode = z
@@ -45,15 +46,18 @@ export const TidbTargetSchema = z.strictObject({
   kind: z.literal("tidb"),
   /** The cluster profile (infra/profiles/*.yaml); `tiperf … --profile FILE` overrides it. */
   profile: z.string().optional(),
-  /** The release tiup deploys. */
-  version: z
-    .string({
-      error: (iss) =>
-        iss.input === undefined
-          ? "a TiDB target names the version tiup deploys (like v8.5.0)"
-          : TIDB_VERSION_TEXT,
-    })
-    .regex(TIDB_VERSION, TIDB_VERSION_TEXT),
+  /**
+   * The release tiup deploys; with a binpath, the version that build must report (its
+   * tidb_version()'s Release Version), or left out to take what the build says.
+   */
+  version: z.string({ error: TIDB_VERSION_TEXT }).regex(TIDB_VERSION, TIDB_VERSION_TEXT).optional(),
+  /**
+   * A tidb-server binary to run instead of a release (a custom build), as tiup playground's
+   * --db.binpath: the server of a local profile, --db.binpath of a playground.
+   */
+  binpath: z.string().min(1, "must be the path of a tidb-server binary").optional(),
+  /** A local profile's server: the CPUs it may run on and its share of one CPU (as mariadb's). */
+  resources: ResourcesSchema.optional(),
   /** tiup's server_configs, merged over the profile's. */
   server_configs: ServerConfigsSchema.optional(),
   /** Per-role overrides of the profile (count, numa_node, resource_control, config). */

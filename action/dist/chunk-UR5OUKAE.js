@@ -6,17 +6,17 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-QWCZN6D6.js";
+} from "./chunk-M4YJ67OV.js";
 import {
   sweep
-} from "./chunk-N2BVNOMI.js";
+} from "./chunk-3MXRKIQJ.js";
 
 // action/src/cloud/reapers.ts
 var stackReaper = {
   order: 1,
   describe: (e) => `recover ${e.what} (destroy, tag sweep, remove)`,
   async reap(e, log) {
-    const { recoverRecorded } = await import("./chunk-ON5WX4V5.js");
+    const { recoverRecorded } = await import("./chunk-PH77Q423.js");
     await recoverRecorded(e, log);
     log(`reap: recovered ${e.what}`);
   }

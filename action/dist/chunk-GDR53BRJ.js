@@ -21,7 +21,7 @@ import {
   runTool,
   validateYaml,
   writeAtomic
-} from "./chunk-QWCZN6D6.js";
+} from "./chunk-M4YJ67OV.js";
 import {
   EXIT,
   InputError,
@@ -32,7 +32,7 @@ import {
   errnoText,
   findTool,
   record
-} from "./chunk-N2BVNOMI.js";
+} from "./chunk-3MXRKIQJ.js";
 import {
   durationSchema,
   external_exports,

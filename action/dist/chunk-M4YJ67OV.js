@@ -24,7 +24,7 @@ import {
   shellCommand,
   sshArgs,
   startServerProcess
-} from "./chunk-N2BVNOMI.js";
+} from "./chunk-3MXRKIQJ.js";
 import {
   external_exports,
   forwardIssues,
@@ -310,26 +310,26 @@ var require_directives = __commonJS({
           this.tags = Object.assign({}, _Directives.defaultTags);
           this.atNextDocument = false;
         }
-        const parts = line.trim().split(/[ \t]+/);
-        const name = parts.shift();
+        const parts2 = line.trim().split(/[ \t]+/);
+        const name = parts2.shift();
         switch (name) {
           case "%TAG": {
-            if (parts.length !== 2) {
+            if (parts2.length !== 2) {
               onError(0, "%TAG directive should contain exactly two parts");
-              if (parts.length < 2)
+              if (parts2.length < 2)
                 return false;
             }
-            const [handle, prefix] = parts;
+            const [handle, prefix] = parts2;
             this.tags[handle] = prefix;
             return true;
           }
           case "%YAML": {
             this.yaml.explicit = true;
-            if (parts.length !== 1) {
+            if (parts2.length !== 1) {
               onError(0, "%YAML directive should contain exactly one part");
               return false;
             }
-            const [version] = parts;
+            const [version] = parts2;
             if (version === "1.1" || version === "1.2") {
               this.yaml.version = version;
               return true;
@@ -3066,9 +3066,9 @@ var require_timestamp = __commonJS({
     var stringifyNumber = require_stringifyNumber();
     function parseSexagesimal(str, asBigInt) {
       const sign = str[0];
-      const parts = sign === "-" || sign === "+" ? str.substring(1) : str;
+      const parts2 = sign === "-" || sign === "+" ? str.substring(1) : str;
       const num2 = (n) => asBigInt ? BigInt(n) : Number(n);
-      const res = parts.replace(/_/g, "").split(":").reduce((res2, p) => res2 * num2(60) + num2(p), num2(0));
+      const res = parts2.replace(/_/g, "").split(":").reduce((res2, p) => res2 * num2(60) + num2(p), num2(0));
       return sign === "-" ? num2(-1) * res : res;
     }
     function stringifySexagesimal(node) {
@@ -3084,18 +3084,18 @@ var require_timestamp = __commonJS({
         value *= num2(-1);
       }
       const _60 = num2(60);
-      const parts = [value % _60];
+      const parts2 = [value % _60];
       if (value < 60) {
-        parts.unshift(0);
+        parts2.unshift(0);
       } else {
-        value = (value - parts[0]) / _60;
-        parts.unshift(value % _60);
+        value = (value - parts2[0]) / _60;
+        parts2.unshift(value % _60);
         if (value >= 60) {
-          value = (value - parts[0]) / _60;
-          parts.unshift(value);
+          value = (value - parts2[0]) / _60;
+          parts2.unshift(value);
         }
       }
-      return sign + parts.map((n) => String(n).padStart(2, "0")).join(":").replace(/000000\d*$/, "");
+      return sign + parts2.map((n) => String(n).padStart(2, "0")).join(":").replace(/000000\d*$/, "");
     }
     var intTime = {
       identify: (value) => typeof value === "bigint" || Number.isInteger(value),
@@ -8681,7 +8681,7 @@ var postgres = localKind({
 });
 
 // action/src/targets/tidb/index.ts
-import { join as join10 } from "node:path";
+import { join as join11 } from "node:path";
 
 // action/src/cloud/cost.ts
 function estimateCost(cloud, ask, hours) {
@@ -8783,10 +8783,18 @@ var TidbTargetSchema = external_exports.strictObject({
   kind: external_exports.literal("tidb"),
   /** The cluster profile (infra/profiles/*.yaml); `tiperf … --profile FILE` overrides it. */
   profile: external_exports.string().optional(),
-  /** The release tiup deploys. */
-  version: external_exports.string({
-    error: (iss) => iss.input === void 0 ? "a TiDB target names the version tiup deploys (like v8.5.0)" : TIDB_VERSION_TEXT
-  }).regex(TIDB_VERSION, TIDB_VERSION_TEXT),
+  /**
+   * The release tiup deploys; with a binpath, the version that build must report (its
+   * tidb_version()'s Release Version), or left out to take what the build says.
+   */
+  version: external_exports.string({ error: TIDB_VERSION_TEXT }).regex(TIDB_VERSION, TIDB_VERSION_TEXT).optional(),
+  /**
+   * A tidb-server binary to run instead of a release (a custom build), as tiup playground's
+   * --db.binpath: the server of a local profile, --db.binpath of a playground.
+   */
+  binpath: external_exports.string().min(1, "must be the path of a tidb-server binary").optional(),
+  /** A local profile's server: the CPUs it may run on and its share of one CPU (as mariadb's). */
+  resources: ResourcesSchema.optional(),
   /** tiup's server_configs, merged over the profile's. */
   server_configs: ServerConfigsSchema.optional(),
   /** Per-role overrides of the profile (count, numa_node, resource_control, config). */
@@ -8824,7 +8832,7 @@ var MAIN_PORT = {
   tiflash: "tcp_port"
 };
 var PORT_STEP = { pd: 2, tikv: 1, tidb: 1, tiflash: 1 };
-var PROVIDERS = ["hosts", "playground", ...Object.keys(CLOUDS)];
+var PROVIDERS = ["local", "playground", "hosts", ...Object.keys(CLOUDS)];
 var CLOUD_NAMES = Object.keys(CLOUDS);
 var isCloud = (provider) => CLOUD_NAMES.includes(provider);
 var CLOUD_SECTIONS = Object.fromEntries(
@@ -8854,9 +8862,9 @@ var roleSchema = (role) => external_exports.strictObject({
   instance_type: external_exports.string().regex(/^[a-z0-9-]+[.-][a-z0-9-]+$/, "must be an instance type of the cloud, like m6i.4xlarge").optional()
 });
 var RolesSchema = external_exports.strictObject({
-  pd: roleSchema("pd"),
-  tikv: roleSchema("tikv"),
-  tidb: roleSchema("tidb"),
+  pd: roleSchema("pd").default({}),
+  tikv: roleSchema("tikv").default({}),
+  tidb: roleSchema("tidb").default({}),
   tiflash: roleSchema("tiflash").default({ count: 0 })
 });
 var ProfileSchema = external_exports.strictObject({
@@ -8899,7 +8907,7 @@ var ProfileSchema = external_exports.strictObject({
     deploy_dir: external_exports.string().startsWith("/", "must be an absolute path").default("/tidb-deploy"),
     data_dir: external_exports.string().startsWith("/", "must be an absolute path").default("/tidb-data")
   }).default({ user: "tidb", deploy_dir: "/tidb-deploy", data_dir: "/tidb-data" }),
-  roles: RolesSchema,
+  roles: RolesSchema.prefault({}),
   /** HAProxy on the load host in front of every TiDB server; the load tools connect to it. */
   haproxy: external_exports.boolean().default(false),
   haproxy_port: external_exports.number().int().min(1).max(65535).default(3390),
@@ -8940,6 +8948,32 @@ var ProfileSchema = external_exports.strictObject({
       if (count > 0 && r.instance_type === void 0)
         issue(["roles", role, "instance_type"], `roles.${role}.count is ${count}: name the instance type`);
     }
+    return;
+  }
+  if (p.provider === "local") {
+    for (const key of ["hosts", "ssh"])
+      if (p[key])
+        issue(
+          [key],
+          `a local profile runs one tidb-server on this machine: ${key} belongs to provider hosts`
+        );
+    if (p.haproxy) issue(["haproxy"], "a local profile has one tidb-server and no load host: no HAProxy");
+    if (p.monitoring) issue(["monitoring"], "a local profile has no monitoring; use provider hosts");
+    for (const role of ["pd", "tikv", "tiflash"])
+      if ((p.roles[role].count ?? 0) > 0 || p.roles[role].instances)
+        issue(
+          ["roles", role],
+          `provider local runs tidb-server alone on its embedded store (unistore): no ${role}; use provider playground or hosts for a cluster`
+        );
+    const t = p.roles.tidb;
+    if (t.count !== void 0 && t.count !== 1)
+      issue(["roles", "tidb", "count"], "provider local runs one tidb-server per variant: count 1");
+    for (const key of ["numa_node", "resource_control", "instances", "arch", "os"])
+      if (t[key] !== void 0)
+        issue(
+          ["roles", "tidb", key],
+          `provider local has no ${key}: a private tidb-server takes target.resources (cpus, cpu_quota)`
+        );
     return;
   }
   if (p.provider === "playground") {
@@ -9038,8 +9072,59 @@ function withHosts(profile, c) {
   };
 }
 
+// action/src/targets/tidb/deprecated.ts
+var DEPRECATED = [
+  {
+    role: "tikv",
+    key: /^rocksdb\.(defaultcf|writecf|lockcf)\.block-cache-size$/,
+    since: "v6.6.0",
+    use: "storage.block-cache.capacity (one block cache shared by every column family)",
+    source: "docs.pingcap.com/tidb/stable/tikv-configuration-file#block-cache-size"
+  },
+  {
+    role: "tikv",
+    key: /^raftdb\.defaultcf\.block-cache-size$/,
+    since: "v6.6.0",
+    use: "storage.block-cache.capacity",
+    source: "docs.pingcap.com/tidb/stable/tikv-configuration-file#block-cache-size"
+  },
+  {
+    role: "tidb",
+    key: /^prepared-plan-cache\.enabled$/,
+    since: "v6.1.0",
+    use: "the system variable tidb_enable_prepared_plan_cache (target.sql: SET GLOBAL tidb_enable_prepared_plan_cache = ON)",
+    source: "docs.pingcap.com/tidb/stable/tidb-configuration-file#prepared-plan-cache"
+  },
+  {
+    role: "tikv",
+    key: /^log-level$/,
+    since: "v5.4.0",
+    use: "log.level",
+    source: "docs.pingcap.com/tidb/stable/tikv-configuration-file#log-level"
+  }
+];
+var parts = (v) => /^v(\d+)\.(\d+)\.(\d+)/.exec(v)?.slice(1).map(Number);
+function atLeast(version, since) {
+  const a = parts(version);
+  const b = parts(since);
+  if (!a) return true;
+  for (let i = 0; i < 3; i++) if (a[i] !== b[i]) return a[i] > b[i];
+  return true;
+}
+function deprecationWarnings(variants) {
+  const out = /* @__PURE__ */ new Set();
+  for (const v of variants)
+    for (const k of v.configKeys)
+      for (const d of DEPRECATED)
+        if (d.role === k.role && d.key.test(k.key) && atLeast(v.version, d.since))
+          out.add(
+            `${k.role} config ${k.key} is deprecated since ${d.since} (${v.version || "this build"} does not honour it; variants ${variants.filter((x) => x.configKeys.some((c) => c.role === k.role && c.key === k.key)).map((x) => x.name).join(", ")}): use ${d.use} (${d.source})`
+          );
+  return [...out];
+}
+
 // action/src/targets/tidb/plan.ts
-import { homedir } from "node:os";
+import { homedir as homedir2 } from "node:os";
 
 // action/src/specfile/merge.ts
 var isObj2 = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
@@ -9051,6 +9136,145 @@ function deepMerge(base, overlay) {
     else out[k] = deepMerge(base[k], v);
   }
   return out;
+}
+
+// action/src/targets/tidb/tiup.ts
+import { homedir } from "node:os";
+import { join as join8 } from "node:path";
+
+// action/src/proc/tool.ts
+import { spawn } from "node:child_process";
+import { createWriteStream } from "node:fs";
+var KILL_GRACE_MS = 3e3;
+function runTool(command, args, opts) {
+  return new Promise((resolve) => {
+    const started = Date.now();
+    const [local, localArgs] = opts.cpus ? ["taskset", ["-c", opts.cpus, command, ...args]] : [command, args];
+    const remote = opts.remote;
+    const [cmd, argv] = remote ? ["ssh", sshArgs(remote, remoteCommand([local, ...localArgs]))] : [local, localArgs];
+    const log = createWriteStream(opts.logFile, { flags: "a" });
+    let writeError;
+    let output = "";
+    let aborted;
+    let timedOut;
+    let killTimer;
+    const write = (chunk) => {
+      if (!writeError) log.write(chunk);
+    };
+    write(
+      remote ? `$ ${shellCommand([local, ...localArgs])}    # on ${remote.user}@${remote.host}: ${shellCommand([cmd, ...argv])}
+` : `$ ${shellCommand([cmd, ...argv])}
+`
+    );
+    const child = spawn(cmd, argv, {
+      stdio: [remote ? "pipe" : "ignore", "pipe", "pipe"],
+      env: childEnv(opts.env)
+    });
+    child.stdin?.on("error", () => {
+    });
+    const kill = () => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      if (child.stdin) {
+        child.stdin.end();
+        killTimer ??= setTimeout(() => {
+          if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+        }, KILL_GRACE_MS + 5e3);
+        return;
+      }
+      child.kill("SIGTERM");
+      killTimer ??= setTimeout(() => {
+        if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+      }, KILL_GRACE_MS);
+    };
+    log.on("error", (e) => {
+      writeError ??= new WriteError(opts.logFile, e);
+      kill();
+    });
+    const onData = (d) => {
+      output += d.toString();
+      write(d);
+    };
+    child.stdout?.on("data", onData);
+    child.stderr?.on("data", onData);
+    const unregister = onTeardown(`stop ${command} (pid ${child.pid})`, kill);
+    const onAbort = () => {
+      const reason = opts.signal?.reason;
+      aborted = reason instanceof Error ? reason.message : String(reason ?? "aborted");
+      kill();
+    };
+    if (opts.signal?.aborted) onAbort();
+    opts.signal?.addEventListener("abort", onAbort, { once: true });
+    const watchdog = opts.limitS === void 0 ? void 0 : setTimeout(() => {
+      timedOut = { limit_s: opts.limitS };
+      kill();
+    }, opts.limitS * 1e3);
+    const stopper = opts.stopAfterS === void 0 ? void 0 : setTimeout(() => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      if (child.stdin) child.stdin.write("INT\n");
+      else child.kill("SIGINT");
+    }, opts.stopAfterS * 1e3);
+    let done = false;
+    const finish = (code, sig) => {
+      if (done) return;
+      done = true;
+      unregister();
+      clearTimeout(watchdog);
+      clearTimeout(stopper);
+      clearTimeout(killTimer);
+      opts.signal?.removeEventListener("abort", onAbort);
+      const run = {
+        code,
+        signal: sig,
+        output,
+        elapsed_s: (Date.now() - started) / 1e3,
+        ...aborted ? { aborted } : {},
+        ...timedOut ? { timedOut } : {}
+      };
+      const settle = () => resolve(writeError ? { ...run, writeError } : run);
+      if (writeError || log.destroyed) return settle();
+      log.once("error", settle);
+      log.end(settle);
+    };
+    child.once("error", (e) => {
+      output += `
+${e.message}`;
+      finish(127, null);
+    });
+    child.once("close", finish);
+  });
+}
+
+// action/src/targets/tidb/tiup.ts
+var tiupHome = () => process.env.TIUP_HOME || join8(homedir(), ".tiup");
+var lastLines = (text, n = 6) => text.trimEnd().split("\n").slice(-n).join("\n");
+function tiupProgram() {
+  const tiup = findTool("tiup");
+  if (!tiup)
+    throw new RunError(
+      "target.kind tidb: tiup is not installed (install it from tiup.io, then `tiup install playground cluster`)"
+    );
+  return tiup;
+}
+async function runTiup(argv, o) {
+  const limitS = o.limitS ?? 1800;
+  const [, ...args] = argv;
+  const logFile = join8(
+    o.rawDir,
+    `tiup-${argv[2] ?? argv[1]}-${argv[3] ?? ""}.log`.replace(/-\.log$/, ".log")
+  );
+  const r = await runTool(tiupProgram(), args, { logFile, signal: o.signal, limitS });
+  if (r.aborted) throw new RunError(`${o.what}: stopped: ${r.aborted}`);
+  if (r.timedOut)
+    throw new RunError(
+      `${o.what}: \`${shellCommand(argv)}\` did not finish within ${limitS}s (raw output: ${logFile})`
+    );
+  if (r.code !== 0)
+    throw new RunError(
+      `${o.what}: \`${shellCommand(argv)}\` exited with code ${r.code}:
+${lastLines(r.output)}
+(raw output: ${logFile})`
+    );
+  return r.output;
 }
 
 // action/src/targets/tidb/topology.ts
@@ -9284,8 +9508,8 @@ function tomlValue(v) {
 function expandDotted(config) {
   let out = {};
   for (const [key, value] of Object.entries(config)) {
-    const parts = key.split(".");
-    const nested = parts.reduceRight(
+    const parts2 = key.split(".");
+    const nested = parts2.reduceRight(
       (acc, part) => ({ [part]: acc }),
       value && typeof value === "object" && !Array.isArray(value) ? expandDotted(value) : value
     );
@@ -9321,7 +9545,7 @@ function roleConfig(profile, target, role) {
   const own = effectiveRoles(profile, target)[role].config ?? {};
   return deepMerge(expandDotted(server), expandDotted(own));
 }
-var expandHome = (path) => path.startsWith("~/") ? `${homedir()}/${path.slice(2)}` : path;
+var expandHome = (path) => path.startsWith("~/") ? `${homedir2()}/${path.slice(2)}` : path;
 function haproxyConfig(endpoints, port, name) {
   return `# HAProxy in front of the TiDB servers of ${name}, generated by tiperf
 global
@@ -9335,7 +9559,8 @@ defaults
     timeout server 1h
 
 listen tidb
-    bind 0.0.0.0:${port}
+    # the load tools run beside it: TiDB's password-less root stays off the network
+    bind 127.0.0.1:${port}
     balance leastconn
     option tcp-check
 ${endpoints.map((e, i) => `    server tidb-${i + 1} ${e.host}:${e.port} check inter 2000 rise 2 fall 3`).join("\n")}
@@ -9356,9 +9581,26 @@ function planTidb(o) {
     ...topologyFile ? { topologyFile } : {},
     configKeys: configKeysOf(v.target),
     sql: v.target.sql ?? [],
-    ...v.target.split ? { split: v.target.split } : {}
+    ...v.target.split ? { split: v.target.split } : {},
+    ...v.target.resources ? { resources: v.target.resources } : {}
   });
-  if (profile.provider === "playground") {
+  if (profile.provider === "local") {
+    o.variants.forEach((v, index) => {
+      const config = roleConfig(profile, v.target, "tidb");
+      const configFile = Object.keys(config).length ? `${v.name}-tidb.toml` : void 0;
+      if (configFile) files[configFile] = toToml(config);
+      deployments.push({
+        kind: "server",
+        name: o.variants.length > 1 ? `${o.prefix}-${v.name}` : o.prefix,
+        index,
+        version: v.target.version ?? "",
+        variants: [v.name],
+        ...v.target.binpath ? { binpath: v.target.binpath } : {},
+        ...configFile ? { configFile } : {}
+      });
+      variants.push(setupOf(v, index));
+    });
+  } else if (profile.provider === "playground") {
     o.variants.forEach((v, index) => {
       const roles = effectiveRoles(profile, v.target);
       const configFiles = {};
@@ -9377,7 +9619,8 @@ function planTidb(o) {
         variants: [v.name],
         counts: Object.fromEntries(ROLES.map((r) => [r, roles[r].count ?? 0])),
         portOffset: index * PLAYGROUND_PORT_OFFSET,
-        configFiles
+        configFiles,
+        ...v.target.binpath ? { binpath: v.target.binpath } : {}
       });
       variants.push(setupOf(v, index));
     });
@@ -9416,7 +9659,7 @@ ${JSON.stringify(topologyObject(probe, false))}`;
       o.profileFile
     );
   }
-  const switching = profile.provider === "playground" ? o.variants.length > 1 ? "separate-playgrounds" : "none" : deployments.length > 1 ? "stop-start" : o.variants.length > 1 ? "edit-config" : "none";
+  const switching = profile.provider === "local" ? o.variants.length > 1 ? "separate-servers" : "none" : profile.provider === "playground" ? o.variants.length > 1 ? "separate-playgrounds" : "none" : deployments.length > 1 ? "stop-start" : o.variants.length > 1 ? "edit-config" : "none";
   checkSqlSwitching(variants, deployments);
   const loadHost = profile.hosts?.load?.[0];
   const load = loadHost ? {
@@ -9465,6 +9708,7 @@ function checkSqlSwitching(variants, deployments) {
 var haproxyPort = (plan, d) => plan.profile.haproxy_port + d.index;
 var playgroundTidbPort = (d) => 4e3 + d.portOffset;
 function loadEndpoints(plan, d) {
+  if (d.kind === "server") return [{ host: "127.0.0.1", port: 0 }];
   if (d.kind === "playground") return [{ host: "127.0.0.1", port: playgroundTidbPort(d) }];
   return plan.haproxy ? [{ host: "127.0.0.1", port: haproxyPort(plan, d) }] : tidbEndpoints(d);
 }
@@ -9472,6 +9716,8 @@ function tidbEndpoints(d) {
   return d.cluster.instances.filter((i) => i.role === "tidb").map((i) => ({ host: i.host, port: i.ports.port }));
 }
 function statusAddresses(d) {
+  if (d.kind === "server")
+    return { tidb: [`127.0.0.1:${serverSlots(d).status}`], tikv: [], pd: [], tiflash: [] };
   if (d.kind === "playground") {
     const off = d.portOffset;
     return {
@@ -9560,7 +9806,39 @@ function playgroundArgs(d, dir) {
     ...d.portOffset ? ["--port-offset", String(d.portOffset)] : [],
     ...ROLES.flatMap(
       (r) => d.configFiles[r] ? [`--${PLAYGROUND_FLAG[r]}.config`, `${dir}/${d.configFiles[r]}`] : []
-    )
+    ),
+    ...d.binpath ? ["--db.binpath", d.binpath] : []
+  ];
+}
+var serverSlots = (d) => ({
+  port: `<port of ${d.name}>`,
+  status: `<status port of ${d.name}>`,
+  dir: `<workdir of ${d.name}>`
+});
+var serverProgram = (d, tiupHome2) => d.binpath ?? `${tiupHome2}/components/tidb/${d.version}/tidb-server`;
+function serverArgs(d, dir, tiupHome2) {
+  const slot = serverSlots(d);
+  return [
+    serverProgram(d, tiupHome2),
+    "-store",
+    "unistore",
+    "-path",
+    `${slot.dir}/data`,
+    "-host",
+    "127.0.0.1",
+    "-P",
+    slot.port,
+    "-status",
+    slot.status,
+    "-status-host",
+    "127.0.0.1",
+    "-temp-dir",
+    `${slot.dir}/tmp`,
+    "-socket",
+    `${slot.dir}/tidb.sock`,
+    "-log-file",
+    `${slot.dir}/tidb.log`,
+    ...d.configFile ? ["-config", `${dir}/${d.configFile}`, "-config-strict"] : []
   ];
 }
 var PLAN_DIR = "<run>/tidb";
@@ -9568,7 +9846,15 @@ function splitSql(version, table, rows, regions) {
   const major = /^v(\d+)\.(\d+)/.exec(version);
   const newScatter = !major || Number(major[1]) > 8 || Number(major[1]) === 8 && Number(major[2]) >= 4;
   const scatter = newScatter ? "SET SESSION tidb_scatter_region = 'table'" : "SET GLOBAL tidb_scatter_region = ON";
-  return `${scatter}; SPLIT TABLE ${table} BETWEEN (0) AND (${rows}) REGIONS ${regions}`;
+  return `${scatter}; SPLIT TABLE ${table} BETWEEN (0) AND (${rows}) REGIONS ${regions}; SPLIT TABLE ${table} INDEX k_1 BETWEEN (0) AND (${rows}) REGIONS ${regions}`;
+}
+function globalsSet(sql) {
+  return [...sql.matchAll(/SET\s+(?:GLOBAL\s+|@@GLOBAL\.)(\w+)\s*=\s*('[^']*'|"[^"]*"|[^,;\s]+)/gi)].map(
+    (m) => ({
+      name: m[1].toLowerCase(),
+      value: m[2].replace(/^['"]|['"]$/g, "")
+    })
+  );
 }
 var configUrl = (role, addr) => role === "pd" ? `http://${addr}/pd/api/v1/config` : `http://${addr}/config`;
 function stepsOf(plan, data) {
@@ -9594,6 +9880,22 @@ function stepsOf(plan, data) {
           "start",
           { command: playgroundArgs(d, PLAN_DIR) },
           `${about}: runs until teardown; ready when it prints "TiDB Playground Cluster is started"; the TiDB port is read from its "Connect TiDB" lines`,
+          { variant: v.name }
+        );
+      } else if (d.kind === "server") {
+        if (!d.binpath)
+          add(
+            `install:${d.name}`,
+            "start",
+            { command: ["tiup", "install", `tidb:${d.version}`] },
+            `only if tiup has not installed tidb ${d.version} yet`,
+            { variant: v.name }
+          );
+        add(
+          `start:${d.name}`,
+          "start",
+          { command: serverArgs(d, PLAN_DIR, tiupHome()) },
+          `${about}: free ports on 127.0.0.1 and a fresh work directory picked at start; ready when /status answers; runs until teardown`,
           { variant: v.name }
         );
       } else {
@@ -9668,6 +9970,14 @@ function stepsOf(plan, data) {
         variant: v.name,
         where: checks
       });
+      for (const g of globalsSet(s))
+        add(
+          `sql-check:${v.name}:${g.name}`,
+          "sql",
+          { sql: `SELECT @@GLOBAL.${g.name}` },
+          `${about}: must read ${g.value}, or the run fails`,
+          { variant: v.name, where: checks }
+        );
     });
     add(`version:${v.name}`, "record", { sql: "SELECT tidb_version()" }, about, {
       variant: v.name,
@@ -9687,8 +9997,24 @@ function stepsOf(plan, data) {
           `${about}: after prepare`,
           { variant: v.name, where: checks }
         );
+    if (data)
+      for (let t = 1; t <= data.tables; t++)
+        add(
+          `analyze:${v.name}:sbtest${t}`,
+          "split",
+          { sql: `ANALYZE TABLE sbtest.sbtest${t}` },
+          `${about}: after prepare, so statistics are fresh and auto-analyze does not fire during cells`,
+          { variant: v.name, where: checks }
+        );
   }
   for (const d of plan.deployments) {
+    if (d.kind === "server")
+      add(
+        `restart:${d.name}`,
+        "restart",
+        { command: [`kill -TERM <pid of ${d.name}>`, ...serverArgs(d, PLAN_DIR, tiupHome())] },
+        "before each block after the first (compare.blocks): a fresh process on the same data"
+      );
     if (d.kind !== "cluster") continue;
     const first = plan.variants.find((v) => v.name === d.variants[0]);
     if (plan.switching === "edit-config") {
@@ -9740,6 +10066,13 @@ function stepsOf(plan, data) {
         { command: tiupCluster.destroy(d) },
         "always: success, failure, cancel, SIGTERM; `tiperf reap` if tiperf was killed"
       );
+    else if (d.kind === "server")
+      add(
+        `stop:${d.name}`,
+        "teardown",
+        { command: ["kill", "-TERM", `<pid of ${d.name}>`] },
+        `then rm -rf ${serverSlots(d).dir} (its log kept in <run>/server/); always; \`tiperf reap\` if tiperf was killed`
+      );
     else
       add(
         `stop:${d.name}`,
@@ -9779,8 +10112,8 @@ var clusterReaper = {
 var TIDB_REAPERS = { playground: playgroundReaper, cluster: clusterReaper };
 
 // action/src/targets/tidb/run.ts
-import { mkdir as mkdir4, readFile as readFile5, rm as rm7 } from "node:fs/promises";
-import { join as join9 } from "node:path";
+import { mkdir as mkdir5, readFile as readFile6, rm as rm7 } from "node:fs/promises";
+import { join as join10 } from "node:path";
 
 // action/src/targets/tidb/checks.ts
 import { get as httpGet } from "node:http";
@@ -9794,17 +10127,20 @@ function sameSetting(want, got) {
     if (/^(false|off)$/i.test(s)) return "false";
     return s;
   };
-  return norm(want) === norm(got);
+  const a = norm(want);
+  const b = norm(got);
+  const bool = (x) => x === "1" ? "true" : x === "0" ? "false" : x;
+  return a === b || (a === "true" || a === "false" || b === "true" || b === "false") && bool(a) === bool(b);
 }
 function lookup(config, key) {
   let node = config;
-  const parts = key.split(".");
-  for (let i = 0; i < parts.length; i++) {
+  const parts2 = key.split(".");
+  for (let i = 0; i < parts2.length; i++) {
     if (!node || typeof node !== "object") return void 0;
     const obj = node;
     let found = false;
-    for (let j = parts.length; j > i; j--) {
-      const k = parts.slice(i, j).join(".");
+    for (let j = parts2.length; j > i; j--) {
+      const k = parts2.slice(i, j).join(".");
       if (k in obj) {
         node = obj[k];
         i = j - 1;
@@ -9918,108 +10254,6 @@ function getJson(url) {
   });
 }
 
-// action/src/proc/tool.ts
-import { spawn } from "node:child_process";
-import { createWriteStream } from "node:fs";
-var KILL_GRACE_MS = 3e3;
-function runTool(command, args, opts) {
-  return new Promise((resolve) => {
-    const started = Date.now();
-    const [local, localArgs] = opts.cpus ? ["taskset", ["-c", opts.cpus, command, ...args]] : [command, args];
-    const remote = opts.remote;
-    const [cmd, argv] = remote ? ["ssh", sshArgs(remote, remoteCommand([local, ...localArgs]))] : [local, localArgs];
-    const log = createWriteStream(opts.logFile, { flags: "a" });
-    let writeError;
-    let output = "";
-    let aborted;
-    let timedOut;
-    let killTimer;
-    const write = (chunk) => {
-      if (!writeError) log.write(chunk);
-    };
-    write(
-      remote ? `$ ${shellCommand([local, ...localArgs])}    # on ${remote.user}@${remote.host}: ${shellCommand([cmd, ...argv])}
-` : `$ ${shellCommand([cmd, ...argv])}
-`
-    );
-    const child = spawn(cmd, argv, {
-      stdio: [remote ? "pipe" : "ignore", "pipe", "pipe"],
-      env: childEnv(opts.env)
-    });
-    child.stdin?.on("error", () => {
-    });
-    const kill = () => {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      if (child.stdin) {
-        child.stdin.end();
-        killTimer ??= setTimeout(() => {
-          if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
-        }, KILL_GRACE_MS + 5e3);
-        return;
-      }
-      child.kill("SIGTERM");
-      killTimer ??= setTimeout(() => {
-        if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
-      }, KILL_GRACE_MS);
-    };
-    log.on("error", (e) => {
-      writeError ??= new WriteError(opts.logFile, e);
-      kill();
-    });
-    const onData = (d) => {
-      output += d.toString();
-      write(d);
-    };
-    child.stdout?.on("data", onData);
-    child.stderr?.on("data", onData);
-    const unregister = onTeardown(`stop ${command} (pid ${child.pid})`, kill);
-    const onAbort = () => {
-      const reason = opts.signal?.reason;
-      aborted = reason instanceof Error ? reason.message : String(reason ?? "aborted");
-      kill();
-    };
-    if (opts.signal?.aborted) onAbort();
-    opts.signal?.addEventListener("abort", onAbort, { once: true });
-    const watchdog = opts.limitS === void 0 ? void 0 : setTimeout(() => {
-      timedOut = { limit_s: opts.limitS };
-      kill();
-    }, opts.limitS * 1e3);
-    const stopper = opts.stopAfterS === void 0 ? void 0 : setTimeout(() => {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      if (child.stdin) child.stdin.write("INT\n");
-      else child.kill("SIGINT");
-    }, opts.stopAfterS * 1e3);
-    let done = false;
-    const finish = (code, sig) => {
-      if (done) return;
-      done = true;
-      unregister();
-      clearTimeout(watchdog);
-      clearTimeout(stopper);
-      clearTimeout(killTimer);
-      opts.signal?.removeEventListener("abort", onAbort);
-      const run = {
-        code,
-        signal: sig,
-        output,
-        elapsed_s: (Date.now() - started) / 1e3,
-        ...aborted ? { aborted } : {},
-        ...timedOut ? { timedOut } : {}
-      };
-      const settle = () => resolve(writeError ? { ...run, writeError } : run);
-      if (writeError || log.destroyed) return settle();
-      log.once("error", settle);
-      log.end(settle);
-    };
-    child.once("error", (e) => {
-      output += `
-${e.message}`;
-      finish(127, null);
-    });
-    child.once("close", finish);
-  });
-}
-
 // action/src/targets/tidb/haproxy.ts
 var PROBE = 'i=0; while [ "$i" -lt "$2" ]; do (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && exit 0; i=$((i+1)); sleep 0.1; done; exit 1';
 async function startHaproxy(o) {
@@ -10053,39 +10287,119 @@ async function startHaproxy(o) {
   return { endpoint: { host: "127.0.0.1", port: o.port }, stop };
 }
 
-// action/src/targets/tidb/tiup.ts
-import { homedir as homedir2 } from "node:os";
-import { join as join8 } from "node:path";
-var tiupHome = () => process.env.TIUP_HOME || join8(homedir2(), ".tiup");
-var lastLines = (text, n = 6) => text.trimEnd().split("\n").slice(-n).join("\n");
-function tiupProgram() {
-  const tiup = findTool("tiup");
-  if (!tiup)
-    throw new RunError(
-      "target.kind tidb: tiup is not installed (install it from tiup.io, then `tiup install playground cluster`)"
-    );
-  return tiup;
+// action/src/targets/tidb/server.ts
+import { constants } from "node:fs";
+import { access, mkdir as mkdir4, readFile as readFile5 } from "node:fs/promises";
+import { get as httpGet2 } from "node:http";
+import { basename as basename4, join as join9 } from "node:path";
+function statusAnswers(port) {
+  return new Promise((resolve) => {
+    const req = httpGet2({ host: "127.0.0.1", port, path: "/status", timeout: 2e3 }, (res) => {
+      res.resume();
+      resolve(res.statusCode === 200);
+    });
+    req.on("timeout", () => req.destroy());
+    req.on("error", () => resolve(false));
+  });
 }
-async function runTiup(argv, o) {
-  const limitS = o.limitS ?? 1800;
-  const [, ...args] = argv;
-  const logFile = join8(
-    o.rawDir,
-    `tiup-${argv[2] ?? argv[1]}-${argv[3] ?? ""}.log`.replace(/-\.log$/, ".log")
+function tidbStartFailure(log) {
+  const lines = log.split("\n");
+  const pick = (level) => lines.filter((l) => l.includes(`[${level}]`)).pop();
+  const line = pick("FATAL") ?? pick("ERROR");
+  if (!line) {
+    const plain2 = lines.find((l) => /contained invalid configuration options/.test(l));
+    return plain2?.trim();
+  }
+  const err = /\[error="((?:[^"\\]|\\.)*)"\]/.exec(line)?.[1];
+  const msg = /\] \["([^"]+)"\]/.exec(line)?.[1];
+  return err ? err.replace(/\\"/g, '"') : msg;
+}
+async function isExecutable(path) {
+  return access(path, constants.X_OK).then(
+    () => true,
+    () => false
   );
-  const r = await runTool(tiupProgram(), args, { logFile, signal: o.signal, limitS });
-  if (r.aborted) throw new RunError(`${o.what}: stopped: ${r.aborted}`);
-  if (r.timedOut)
+}
+async function ensureProgram(program, d) {
+  if (!await isExecutable(program)) {
     throw new RunError(
-      `${o.what}: \`${shellCommand(argv)}\` did not finish within ${limitS}s (raw output: ${logFile})`
+      d.binpath ? `target.binpath ${program}: not an executable file` : `tidb-server ${d.version}: tiup has not installed it (${program} is missing) and tiperf could not: run \`tiup install tidb:${d.version}\`, or give a build as target.binpath`
     );
-  if (r.code !== 0)
-    throw new RunError(
-      `${o.what}: \`${shellCommand(argv)}\` exited with code ${r.code}:
-${lastLines(r.output)}
-(raw output: ${logFile})`
+  }
+}
+async function startTidbServer(o) {
+  const { d } = o;
+  const slot = serverSlots(d);
+  const workDir = await makeWorkDir("tidb");
+  await mkdir4(join9(workDir, "tmp"), { recursive: true });
+  const port = await freePort();
+  let statusPort = await freePort();
+  for (let i = 0; i < 20 && statusPort === port; i++) statusPort = await freePort();
+  const fill = (text) => text.replaceAll(slot.status, String(statusPort)).replaceAll(slot.port, String(port)).replaceAll(slot.dir, workDir);
+  const argv = o.command.map(fill);
+  const program = argv[0];
+  await ensureProgram(program, d);
+  const logFile = join9(workDir, "tidb.log");
+  const stdout = join9(workDir, "stdout.log");
+  const what = `TiDB ${d.name}`;
+  const spawn2 = () => startServerProcess(program, argv.slice(1), { logFile: stdout, env: { TMPDIR: join9(workDir, "tmp") } });
+  let removeCgroup;
+  const settle = async (s) => {
+    await waitReady(what, s, () => statusAnswers(statusPort), o.readyMs ?? 12e4);
+    if (o.resources?.cpu_quota !== void 0)
+      removeCgroup = (await applyResources(s.pid, o.resources.cpu_quota, `tidb-${basename4(workDir)}`)).remove;
+    if (o.resources?.cpus !== void 0)
+      await pinProcesses(await processTree(s.pid), o.resources.cpus, "target.resources.cpus");
+  };
+  const server = spawn2();
+  const life = lifecycle({
+    what,
+    server,
+    workDir,
+    logs: [logFile, stdout],
+    logDir: o.logDir,
+    stopSignal: "SIGTERM",
+    beforeRemove: async () => {
+      await removeCgroup?.();
+      removeCgroup = void 0;
+    }
+  });
+  try {
+    await settle(server);
+  } catch (e) {
+    const said = tidbStartFailure(
+      await readFile5(logFile, "utf8").catch(() => "") + await readFile5(stdout, "utf8").catch(() => "")
     );
-  return r.output;
+    await life.stop().catch(() => {
+    });
+    if (e instanceof StartupError)
+      throw new RunError(
+        `${what} did not start${said ? `: ${said}` : ` (${e.message})`}
+  \`${shellCommand(argv)}\`
+  logs kept in ${o.logDir}`
+      );
+    throw e;
+  }
+  return {
+    life,
+    port,
+    statusPort,
+    workDir,
+    fill,
+    restart: () => life.restart(async () => {
+      await removeCgroup?.();
+      removeCgroup = void 0;
+      const next = spawn2();
+      try {
+        await settle(next);
+      } catch (e) {
+        await next.stop("SIGTERM", 3e4).catch(() => {
+        });
+        throw e;
+      }
+      return next;
+    })
+  };
 }
 
 // action/src/targets/tidb/tiup-output.ts
@@ -10168,7 +10482,7 @@ var TidbRun = class {
     this.rawDir = rawDir;
     this.log = log;
     this.cloud = cloud;
-    this.dir = join9(runDir, "tidb");
+    this.dir = join10(runDir, "tidb");
     this.unregister = onTeardown("destroy the TiDB clusters of this run", () => this.stop());
   }
   plan;
@@ -10181,18 +10495,30 @@ var TidbRun = class {
   unregister;
   dir;
   checks = new ClusterChecks(() => this.via());
+  /** Where each variant's private server keeps its logs when it stops (the run's server/<variant>/). */
+  logDirs = /* @__PURE__ */ new Map();
   /**
    * The plan's step of this key, <run>/tidb filled in, recorded as executed: the run carries out
    * the steps `tiperf plan` prints and nothing of its own making.
    */
   planned(key) {
-    const step = this.plan.steps.find((x) => x.key === key);
-    if (!step) throw new RunError(`the plan has no step ${key}: a run does only what \`tiperf plan\` shows`);
-    const run = "command" in step.run ? { command: step.run.command.map((a) => a.replaceAll(PLAN_DIR, this.dir)) } : step.run;
-    const done = { ...step, run };
+    const done = this.filled(key);
     this.executed.push(done);
     return done;
   }
+  /**
+   * The plan's step of this key with what the run has learned filled in (<run>/tidb, and a private
+   * server's ports and directory once it started), not yet recorded.
+   */
+  filled(key) {
+    const step = this.plan.steps.find((x) => x.key === key);
+    if (!step) throw new RunError(`the plan has no step ${key}: a run does only what \`tiperf plan\` shows`);
+    const fill = (t) => this.fills.reduce((acc, f) => f(acc), t.replaceAll(PLAN_DIR, this.dir));
+    const run = "command" in step.run ? { command: step.run.command.map(fill) } : "sql" in step.run ? { sql: fill(step.run.sql) } : { get: fill(step.run.get) };
+    return { ...step, run };
+  }
+  /** Fills in what the plan left to the run (a private server's ports and work directory). */
+  fills = [];
   argv(key) {
     return this.planned(key).run.command;
   }
@@ -10229,14 +10555,14 @@ var TidbRun = class {
   }
   /** Writes the plan's files (topologies, TOML configs, haproxy.cfg) into <run>/tidb/. */
   async writeFiles() {
-    await mkdir4(this.dir, { recursive: true });
-    for (const [name, text] of Object.entries(this.plan.files)) await writeAtomic(join9(this.dir, name), text);
+    await mkdir5(this.dir, { recursive: true });
+    for (const [name, text] of Object.entries(this.plan.files)) await writeAtomic(join10(this.dir, name), text);
   }
   /** The load host as ssh reaches it (hosts profiles), for the load tools; through the bastion if any. */
   loadHost() {
     const l = this.plan.load;
     if (!l.user) return void 0;
-    const knownHosts = join9(this.dir, "known_hosts");
+    const knownHosts = join10(this.dir, "known_hosts");
     const proxy = this.plan.profile.ssh?.proxy;
     const identity = l.identity ? expandHome(l.identity) : void 0;
     const bastionKey = proxy?.identity_file ? expandHome(proxy.identity_file) : identity;
@@ -10266,10 +10592,15 @@ var TidbRun = class {
     const setup = this.plan.variants.find((v) => v.name === variant);
     if (!setup) throw new RunError(`no TiDB variant ${variant} in this plan`);
     const d = this.plan.deployments[setup.deployment];
+    this.logDirs.set(variant, opts.logDir);
     await this.activate(setup, opts.signal);
     const r = this.running.get(d.index);
     r.users++;
     const facts = await this.record(setup, r);
+    if (setup.version && facts.version !== setup.version)
+      throw new RunError(
+        `variant ${variant}: target.version is ${setup.version} but ${d.kind === "server" && d.binpath ? d.binpath : "the server"} reports Release Version ${facts.version} (tidb_version()): declare the version the build reports, or leave target.version out with a binpath`
+      );
     this.log(
       `target: TiDB ${facts.version} (${d.kind} ${d.name}) for variant ${variant}; SQL at ${r.endpoints.map((e) => `${e.host}:${e.port}`).join(", ")}`
     );
@@ -10280,11 +10611,14 @@ var TidbRun = class {
     }
     let stopped = false;
     return {
-      kind: d.kind === "cluster" ? "tidb-cluster" : "tidb-playground",
+      kind: d.kind === "cluster" ? "tidb-cluster" : d.kind === "server" ? "tidb-server" : "tidb-playground",
       version: facts.version,
       connection: { protocol: "mysql", endpoints: r.endpoints, user: "root", password: "" },
-      pids: r.server ? [r.server.pid] : [],
-      state: () => r.server ? `tiup playground (pid ${r.server.pid}) is ${processState(r.server.pid)}` : `tiup cluster ${d.name}: see \`tiup cluster display ${d.name}\``,
+      get pids() {
+        const p = r.local?.life.server ?? r.server;
+        return p ? [p.pid] : [];
+      },
+      state: () => r.local ? `tidb-server (pid ${r.local.life.server.pid}) is ${processState(r.local.life.server.pid)}` : r.server ? `tiup playground (pid ${r.server.pid}) is ${processState(r.server.pid)}` : `tiup cluster ${d.name}: see \`tiup cluster display ${d.name}\``,
       createDatabase: async (name) => {
         const sql = `CREATE DATABASE IF NOT EXISTS ${name}`;
         this.executed.push({
@@ -10297,7 +10631,10 @@ var TidbRun = class {
       },
       settings: config,
       effectiveConfig: facts.effective,
-      died: r.died,
+      ...setup.resources ? { resources: resourcesText(setup.resources) } : {},
+      get died() {
+        return r.local ? r.local.life.died : r.died;
+      },
       stop: async () => {
         if (stopped) return;
         stopped = true;
@@ -10316,13 +10653,22 @@ var TidbRun = class {
           const uptime = (x) => Math.min(...x.instances.map((i) => i.uptime_s ?? Number.POSITIVE_INFINITY));
           return `cluster ${d.name} restarted (shortest uptime ${uptime(before)}s \u2192 ${uptime(after)}s)`;
         }
+      } : d.kind === "server" ? {
+        restart: async () => {
+          const local = r.local;
+          const before = local.life.server.pid;
+          this.planned(`restart:${d.name}`);
+          await local.restart();
+          await this.checkConfig(setup, r);
+          return `tidb-server ${d.name} pid ${before} \u2192 ${local.life.server.pid}`;
+        }
       } : {},
       watch: () => this.watch(setup, r),
       sharedData: r,
       details: {
         deployment: `${d.kind} ${d.name}`,
         config,
-        ...setup.topologyFile ? { topology: join9(this.dir, setup.topologyFile) } : {},
+        ...setup.topologyFile ? { topology: join10(this.dir, setup.topologyFile) } : {},
         tidb_version: facts.tidbVersion,
         status: facts.status
       },
@@ -10355,7 +10701,7 @@ var TidbRun = class {
     const d = this.plan.deployments[setup.deployment];
     let r = this.running.get(d.index);
     if (!r) {
-      r = d.kind === "playground" ? await this.startPlayground(d, signal) : await this.deployCluster(d, signal);
+      r = d.kind === "playground" ? await this.startPlayground(d, signal) : d.kind === "server" ? await this.startServer(d, setup, signal) : await this.deployCluster(d, signal);
       this.running.set(d.index, r);
     }
     if (d.kind === "cluster") {
@@ -10374,7 +10720,7 @@ var TidbRun = class {
         await this.display(d, signal, true);
       }
       if (this.plan.switching === "edit-config" && r.applied !== setup.name) {
-        const file = join9(this.dir, setup.topologyFile);
+        const file = join10(this.dir, setup.topologyFile);
         const out = await this.tiupRun(
           this.argv(`edit-config:${d.name}:${setup.name}`),
           `variant ${setup.name}: edit-config`,
@@ -10395,15 +10741,61 @@ var TidbRun = class {
         await this.checkConfig(setup, r);
       }
     }
-    for (let i = 0; i < setup.sql.length; i++)
+    for (let i = 0; i < setup.sql.length; i++) {
       await this.sql(r.sql, this.sqlOf(`sql:${setup.name}:${i}`), `variant ${setup.name}: target.sql`);
+      for (const g of globalsSet(setup.sql[i])) {
+        const got = (await this.sql(
+          r.sql,
+          this.sqlOf(`sql-check:${setup.name}:${g.name}`),
+          `variant ${setup.name}: target.sql`
+        )).trim();
+        if (!sameSetting(g.value, got))
+          throw new RunError(
+            `variant ${setup.name}: target.sql set ${g.name} = ${g.value} but SELECT @@GLOBAL.${g.name} reads ${got}`
+          );
+      }
+    }
+  }
+  /** A private tidb-server from its planned command line (tiup installs the release first if it must). */
+  async startServer(d, setup, signal) {
+    const program = serverProgram(d, tiupHome());
+    if (!d.binpath && !await isExecutable(program) && findTool("tiup"))
+      await this.tiupRun(this.argv(`install:${d.name}`), `install tidb ${d.version}`, signal, 900);
+    const start = this.filled(`start:${d.name}`);
+    const local = await startTidbServer({
+      d,
+      command: start.run.command,
+      logDir: this.logDirs.get(setup.name) ?? join10(this.rawDir, d.name),
+      ...setup.resources ? { resources: setup.resources } : {}
+    });
+    this.fills.push(local.fill);
+    this.planned(`start:${d.name}`);
+    this.log(
+      `tidb-server ${d.name} (pid ${local.life.server.pid}) on 127.0.0.1:${local.port}, status ${local.statusPort}, data in ${local.workDir}`
+    );
+    const sql = { host: "127.0.0.1", port: local.port };
+    return {
+      deployment: d,
+      endpoints: [sql],
+      sql,
+      status: statusAddresses(d),
+      local,
+      died: local.life.died,
+      stop: async () => {
+        this.planned(`stop:${d.name}`);
+        await local.life.stop();
+      },
+      up: true,
+      loaded: /* @__PURE__ */ new Set(),
+      users: 0
+    };
   }
   async startPlayground(d, signal) {
     const argv = this.argv(`start:${d.name}`);
-    const logFile = join9(this.rawDir, `tiup-playground-${d.name}.log`);
+    const logFile = join10(this.rawDir, `tiup-playground-${d.name}.log`);
     await writeAtomic(logFile, `$ ${shellCommand(argv)}
 `);
-    const dataDir = join9(tiupHome(), "data", d.name);
+    const dataDir = join10(tiupHome(), "data", d.name);
     const server = startServerProcess(tiupProgram(), argv.slice(1), { logFile });
     const forget = await record({
       kind: "playground",
@@ -10428,7 +10820,7 @@ var TidbRun = class {
     const deadline = Date.now() + 15 * 6e4;
     let state = readPlayground("");
     while (Date.now() < deadline && !signal.aborted) {
-      state = readPlayground(await readFile5(logFile, "utf8").catch(() => ""));
+      state = readPlayground(await readFile6(logFile, "utf8").catch(() => ""));
       if (state.ready && state.endpoints.length) break;
       if (!server.isAlive() || state.failure) {
         await stop();
@@ -10516,7 +10908,7 @@ var TidbRun = class {
           file: command[command.length - 1],
           command,
           port,
-          logFile: join9(this.rawDir, `haproxy-${d.name}.log`)
+          logFile: join10(this.rawDir, `haproxy-${d.name}.log`)
         });
         running.endpoints = [haproxy.endpoint];
         const destroy = running.stop;
@@ -10576,16 +10968,25 @@ var TidbRun = class {
   }
   /** `split:` — each sysbench table split into regions and scattered, version-aware. */
   async split(setup, r, database, data) {
-    if (!setup.split || !data) return;
+    if (!data) return;
+    if (setup.split) {
+      for (let t = 1; t <= data.tables; t++)
+        await this.sql(
+          r.sql,
+          this.sqlOf(`split:${setup.name}:${database}${t}`),
+          `variant ${setup.name}: split`
+        );
+      this.log(
+        `variant ${setup.name}: ${data.tables} tables split into ${setup.split.regions} regions each (rows and index k_1), scattered`
+      );
+    }
     for (let t = 1; t <= data.tables; t++)
       await this.sql(
         r.sql,
-        this.sqlOf(`split:${setup.name}:${database}${t}`),
-        `variant ${setup.name}: split`
+        this.sqlOf(`analyze:${setup.name}:${database}${t}`),
+        `variant ${setup.name}: analyze`
       );
-    this.log(
-      `variant ${setup.name}: ${data.tables} tables split into ${setup.split.regions} regions each, scattered`
-    );
+    this.log(`variant ${setup.name}: ${data.tables} tables analyzed`);
   }
   /** Destroys every cluster and stops every playground of the run, then the cloud machines. Safe to call twice. */
   async stop() {
@@ -10608,9 +11009,15 @@ var TidbRun = class {
 };
 
 // action/src/targets/tidb/index.ts
-var DEFAULT_PROFILE = "infra/profiles/playground.yaml";
-var DEPLOY_S = { playground: 60, cluster: 300 };
-var SWITCH_S = { "edit-config": 90, "stop-start": 120, none: 0, "separate-playgrounds": 0 };
+var DEFAULT_PROFILE = "infra/profiles/local.yaml";
+var DEPLOY_S = { playground: 60, cluster: 300, server: 10 };
+var SWITCH_S = {
+  "edit-config": 90,
+  "stop-start": 120,
+  none: 0,
+  "separate-playgrounds": 0,
+  "separate-servers": 0
+};
 var RESTART_S = 120;
 var CLOUD_SETUP_HOURS = 0.5;
 async function planFor(input, cloud) {
@@ -10622,6 +11029,7 @@ async function planFor(input, cloud) {
     );
   const file = input.profile ?? [...named][0];
   let profile = await loadProfile(file, input.profile ? "--profile" : "target.profile");
+  checkTargets(input.file, variants, profile, file);
   const provider = cloudOfProfile(profile);
   if (provider) profile = withHosts(profile, cloud ?? placeholderHosts(provider, askOf(profile)));
   if (input.blocks > 1 && profile.provider === "playground")
@@ -10641,6 +11049,28 @@ function cloudEstimate(profile, input) {
     setup: CLOUD_SETUP_HOURS,
     matrix: input.matrixSeconds / 3600
   });
+}
+function checkTargets(file, variants, profile, profileFile) {
+  const at = (v) => variants.length > 1 ? `variants.${v}: ` : "";
+  for (const v of variants) {
+    const t = v.target;
+    if (!t.version && !t.binpath)
+      throw new InputError(
+        `${file}: ${at(v.name)}target.version: a TiDB target names the version tiup deploys (like v8.5.0), or a build to run (target.binpath)`
+      );
+    if (!t.version && profile.provider !== "local")
+      throw new InputError(
+        `${file}: ${at(v.name)}target.version: ${profileFile} (provider ${profile.provider}) deploys PD and TiKV of a release: name it (like v8.5.0), even with a binpath`
+      );
+    if (t.binpath && profile.provider !== "local" && profile.provider !== "playground")
+      throw new InputError(
+        `${file}: ${at(v.name)}target.binpath runs a build on a profile with provider local or playground; ${profileFile} has provider ${profile.provider} (tiup cluster patch is not supported yet)`
+      );
+    if (t.resources && profile.provider !== "local")
+      throw new InputError(
+        `${file}: ${at(v.name)}target.resources limits a private tidb-server (provider local); ${profileFile} has provider ${profile.provider}: use roles.tidb.resource_control`
+      );
+  }
 }
 function targetPlan(tidb2, input) {
   const about = [];
@@ -10690,7 +11120,7 @@ function targetPlan(tidb2, input) {
     remoteLoad: Boolean(tidb2.load.user),
     overhead: { setupS, switchS: SWITCH_S[tidb2.switching], restartS: RESTART_S },
     switches: tidb2.switching === "edit-config" || tidb2.switching === "stop-start",
-    warnings: [],
+    warnings: deprecationWarnings(tidb2.variants),
     refusals,
     tidb: tidb2,
     input
@@ -10700,12 +11130,15 @@ var tidb = {
   name: "tidb",
   schema: TidbTargetSchema,
   keyNames: Object.keys(TidbTargetSchema.shape),
-  needs: () => [
-    {
-      found: anyTool(["tiup"]),
-      what: "tiup (target.kind tidb)",
-      install: "tiup (tiup.io), with its playground and cluster components"
-    },
+  needs: (target) => [
+    // a build of one's own (target.binpath) runs without tiup on a local profile
+    ...target.binpath ? [] : [
+      {
+        found: anyTool(["tiup"]),
+        what: "tiup (target.kind tidb)",
+        install: "tiup (tiup.io), with its playground and cluster components; or a build as target.binpath"
+      }
+    ],
     {
       found: anyTool(MYSQL_CLIENTS),
       what: "the mariadb client (tiperf's SQL to TiDB)",
@@ -10727,7 +11160,7 @@ var tidb = {
         ask: askOf(first.profile),
         runId: o.runId,
         runDir: o.runDir,
-        forget: first.deployments.filter((d) => d.kind === "cluster").map((d) => join10(tiupHome(), "storage", "cluster", "clusters", d.name)),
+        forget: first.deployments.filter((d) => d.kind === "cluster").map((d) => join11(tiupHome(), "storage", "cluster", "clusters", d.name)),
         log: o.log,
         signal: o.signal
       });

@@ -220,7 +220,7 @@ function startServerProcess(command, args, opts) {
       detached: true,
       stdio: ["ignore", fd, fd],
       cwd: opts.cwd,
-      env: childEnv(),
+      env: childEnv(opts.env),
       ...opts.runAs ? { uid: opts.runAs.uid, gid: opts.runAs.gid } : {}
     });
   } finally {

@@ -1,0 +1,165 @@
+// A private tidb-server on this machine (provider local): TiDB alone on its embedded store
+// (unistore), as TiDB developers run it. The plan's start command is filled in with two free ports
+// on 127.0.0.1 and a fresh work directory (data, socket, log, temp); the server is up once /status
+// answers; it is stopped by PID, its logs kept, its directory removed, recorded in the ledger so
+// `tiperf reap` finds it if tiperf dies; it restarts on the same data for compare.blocks and takes
+// the CPU limits every private server takes.
+import { constants } from "node:fs";
+import { access, mkdir, readFile } from "node:fs/promises";
+import { get as httpGet } from "node:http";
+import { basename, join } from "node:path";
+import { RunError } from "../../errors.ts";
+import { freePort } from "../../proc/port.ts";
+import { type ServerProcess, startServerProcess } from "../../proc/process.ts";
+import { shellCommand } from "../../proc/quote.ts";
+import { pinProcesses } from "../local/affinity.ts";
+import { applyResources, processTree } from "../local/cgroup.ts";
+import type { ResourcesSchema } from "../local/schema.ts";
+import { type Lifecycle, lifecycle, makeWorkDir, StartupError, waitReady } from "../local/server.ts";
+import type { ServerDeployment } from "./plan.ts";
+import { serverSlots } from "./plan.ts";
+
+type Resources = import("zod").output<typeof ResourcesSchema>;
+
+export interface RunningServer {
+  life: Lifecycle;
+  port: number;
+  statusPort: number;
+  workDir: string;
+  /** The plan's placeholders of this server (<port of …>, <status port of …>, <workdir of …>) filled in. */
+  fill(text: string): string;
+  /** A fresh process on the same data (compare.blocks), up and limited as the first. */
+  restart(): Promise<void>;
+}
+
+/** Whether tidb-server answers on its status port (GET /status → 200). */
+function statusAnswers(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const req = httpGet({ host: "127.0.0.1", port, path: "/status", timeout: 2000 }, (res) => {
+      res.resume();
+      resolve(res.statusCode === 200);
+    });
+    req.on("timeout", () => req.destroy());
+    req.on("error", () => resolve(false));
+  });
+}
+
+/** The error TiDB gave for a failed start: its [FATAL] (else [ERROR]) log line's error field. */
+export function tidbStartFailure(log: string): string | undefined {
+  const lines = log.split("\n");
+  const pick = (level: string) => lines.filter((l) => l.includes(`[${level}]`)).pop();
+  const line = pick("FATAL") ?? pick("ERROR");
+  if (!line) {
+    // a config refused before logging starts is printed alone on the first line
+    const plain = lines.find((l) => /contained invalid configuration options/.test(l));
+    return plain?.trim();
+  }
+  const err = /\[error="((?:[^"\\]|\\.)*)"\]/.exec(line)?.[1];
+  const msg = /\] \["([^"]+)"\]/.exec(line)?.[1];
+  return err ? err.replace(/\\"/g, '"') : msg;
+}
+
+/** Whether a file is there and executable. */
+export async function isExecutable(path: string): Promise<boolean> {
+  return access(path, constants.X_OK).then(
+    () => true,
+    () => false,
+  );
+}
+
+async function ensureProgram(program: string, d: ServerDeployment): Promise<void> {
+  if (!(await isExecutable(program))) {
+    throw new RunError(
+      d.binpath
+        ? `target.binpath ${program}: not an executable file`
+        : `tidb-server ${d.version}: tiup has not installed it (${program} is missing) and tiperf could not: run \`tiup install tidb:${d.version}\`, or give a build as target.binpath`,
+    );
+  }
+}
+
+/** Starts the deployment's tidb-server from its planned command line and waits until it is up. */
+export async function startTidbServer(o: {
+  d: ServerDeployment;
+  /** The plan's start command, placeholders unfilled. */
+  command: string[];
+  /** Where its logs are kept when it stops (the run's server/<name>/). */
+  logDir: string;
+  resources?: Resources;
+  readyMs?: number;
+}): Promise<RunningServer> {
+  const { d } = o;
+  const slot = serverSlots(d);
+  const workDir = await makeWorkDir("tidb");
+  await mkdir(join(workDir, "tmp"), { recursive: true });
+  const port = await freePort();
+  let statusPort = await freePort();
+  for (let i = 0; i < 20 && statusPort === port; i++) statusPort = await freePort();
+  const fill = (text: string) =>
+    text
+      .replaceAll(slot.status, String(statusPort))
+      .replaceAll(slot.port, String(port))
+      .replaceAll(slot.dir, workDir);
+  const argv = o.command.map(fill);
+  const program = argv[0] as string;
+  await ensureProgram(program, d);
+  const logFile = join(workDir, "tidb.log");
+  const stdout = join(workDir, "stdout.log");
+  const what = `TiDB ${d.name}`;
+  // TiDB's own temp files (tmp-storage-path follows TMPDIR) stay in the work directory too
+  const spawn = () =>
+    startServerProcess(program, argv.slice(1), { logFile: stdout, env: { TMPDIR: join(workDir, "tmp") } });
+  let removeCgroup: (() => Promise<void>) | undefined;
+  const settle = async (s: ServerProcess) => {
+    await waitReady(what, s, () => statusAnswers(statusPort), o.readyMs ?? 120_000);
+    if (o.resources?.cpu_quota !== undefined)
+      removeCgroup = (await applyResources(s.pid, o.resources.cpu_quota, `tidb-${basename(workDir)}`)).remove;
+    if (o.resources?.cpus !== undefined)
+      await pinProcesses(await processTree(s.pid), o.resources.cpus, "target.resources.cpus");
+  };
+  const server = spawn();
+  const life = lifecycle({
+    what,
+    server,
+    workDir,
+    logs: [logFile, stdout],
+    logDir: o.logDir,
+    stopSignal: "SIGTERM",
+    beforeRemove: async () => {
+      await removeCgroup?.();
+      removeCgroup = undefined;
+    },
+  });
+  try {
+    await settle(server);
+  } catch (e) {
+    const said = tidbStartFailure(
+      (await readFile(logFile, "utf8").catch(() => "")) + (await readFile(stdout, "utf8").catch(() => "")),
+    );
+    await life.stop().catch(() => {});
+    if (e instanceof StartupError)
+      throw new RunError(
+        `${what} did not start${said ? `: ${said}` : ` (${e.message})`}\n  \`${shellCommand(argv)}\`\n  logs kept in ${o.logDir}`,
+      );
+    throw e;
+  }
+  return {
+    life,
+    port,
+    statusPort,
+    workDir,
+    fill,
+    restart: () =>
+      life.restart(async () => {
+        await removeCgroup?.();
+        removeCgroup = undefined;
+        const next = spawn();
+        try {
+          await settle(next);
+        } catch (e) {
+          await next.stop("SIGTERM", 30_000).catch(() => {});
+          throw e;
+        }
+        return next;
+      }),
+  };
+}
