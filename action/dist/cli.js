@@ -37,16 +37,16 @@ import {
   upsertIssue,
   verdictHtml,
   writeHtmlReport
-} from "./chunk-GDR53BRJ.js";
+} from "./chunk-HH52SYFI.js";
 import {
   reapLedger
-} from "./chunk-UR5OUKAE.js";
+} from "./chunk-YLXDSYYI.js";
 import {
   readReport,
   readResult,
   writeAtomic,
   writeResult
-} from "./chunk-M4YJ67OV.js";
+} from "./chunk-DFKJBF5F.js";
 import {
   CLOUDS,
   EXIT,
@@ -111,6 +111,10 @@ var COMPOSE = {
   "head-ref": { type: "string", value: "REF" },
   "base-config": { type: "string", value: "FILE" },
   "head-config": { type: "string", value: "FILE" },
+  "base-version": { type: "string", value: "VERSION" },
+  "head-version": { type: "string", value: "VERSION" },
+  "base-binpath": { type: "string", value: "FILE" },
+  "head-binpath": { type: "string", value: "FILE" },
   tolerance: { type: "string", value: "METRIC=PCT,\u2026" }
 };
 var COMMANDS = [
@@ -990,6 +994,9 @@ function specSource(command, values) {
   const str = (k) => typeof values[k] === "string" ? values[k] : void 0;
   if (Boolean(str("base-ref")) !== Boolean(str("head-ref")))
     throw new InputError(`tiperf ${command}: --base-ref and --head-ref go together`);
+  const builds = ["base-version", "head-version", "base-binpath", "head-binpath"].filter((k) => str(k));
+  if (str("base-ref") && builds.length)
+    throw new InputError(`tiperf ${command}: --base-ref/--head-ref and --${builds[0]} exclude each other`);
   const profile = str("profile");
   return prepareSpec({
     spec: required(command, "spec", values.spec),
@@ -997,6 +1004,10 @@ function specSource(command, values) {
     headRef: str("head-ref"),
     baseConfig: str("base-config"),
     headConfig: str("head-config"),
+    baseVersion: str("base-version"),
+    headVersion: str("head-version"),
+    baseBinpath: str("base-binpath"),
+    headBinpath: str("head-binpath"),
     tolerance: parseTolerance(str("tolerance") ?? "", "--tolerance")
   }).then((loaded) => profile ? { ...loaded, profile } : loaded);
 }

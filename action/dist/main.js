@@ -12,7 +12,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-GDR53BRJ.js";
+} from "./chunk-HH52SYFI.js";
 import {
   getInput,
   info,
@@ -22,7 +22,7 @@ import {
   setSecret,
   warning
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-M4YJ67OV.js";
+import "./chunk-DFKJBF5F.js";
 import {
   InputError,
   Interrupted,
@@ -77,6 +77,12 @@ function eventPr(event2) {
   const n = e?.pull_request?.number ?? void 0;
   return typeof n === "number" ? n : void 0;
 }
+function version(name, value) {
+  if (!value) return void 0;
+  if (!/^v\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$|^nightly$/.test(value))
+    throw new InputError(`'${name}' input must be a TiDB version like v8.5.0 or nightly (got ${value})`);
+  return value;
+}
 function readInputs(get, env, event2) {
   const mode = oneOf("mode", get("mode") || "compare", MODES);
   const inputs = {
@@ -86,6 +92,10 @@ function readInputs(get, env, event2) {
     headRef: ref("head-ref", get("head-ref")),
     baseConfig: file("base-config", get("base-config")),
     headConfig: file("head-config", get("head-config")),
+    baseVersion: version("base-version", get("base-version")),
+    headVersion: version("head-version", get("head-version")),
+    baseBinpath: file("base-binpath", get("base-binpath")),
+    headBinpath: file("head-binpath", get("head-binpath")),
     baseline: mode === "diff" ? file("baseline", get("baseline")) : void 0,
     profile: file("profile", get("profile")),
     tolerance: parseTolerance(get("tolerance")),
@@ -107,6 +117,10 @@ function readInputs(get, env, event2) {
     throw new InputError("'base-ref' and 'head-ref' inputs go together: give both or neither");
   if (inputs.baseRef && (inputs.baseConfig || inputs.headConfig))
     throw new InputError("'base-ref'/'head-ref' and 'base-config'/'head-config' inputs exclude each other");
+  if (inputs.baseRef && (inputs.baseVersion || inputs.headVersion || inputs.baseBinpath || inputs.headBinpath))
+    throw new InputError(
+      "'base-ref'/'head-ref' and the 'base-version'/'head-version'/'base-binpath'/'head-binpath' inputs exclude each other"
+    );
   const repo = get("repository") || env.GITHUB_REPOSITORY || "";
   if (repo) inputs.repo = parseRepo(repo, "'repository' input");
   const pr = get("pr");
@@ -146,6 +160,10 @@ async function produce(inputs, signal) {
     headRef: inputs.headRef,
     baseConfig: inputs.baseConfig,
     headConfig: inputs.headConfig,
+    baseVersion: inputs.baseVersion,
+    headVersion: inputs.headVersion,
+    baseBinpath: inputs.baseBinpath,
+    headBinpath: inputs.headBinpath,
     tolerance: inputs.tolerance
   });
   const loaded = inputs.profile ? { ...prepared, profile: inputs.profile } : prepared;

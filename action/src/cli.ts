@@ -71,6 +71,9 @@ function specSource(command: string, values: Record<string, string | boolean | u
   const str = (k: string) => (typeof values[k] === "string" ? (values[k] as string) : undefined);
   if (Boolean(str("base-ref")) !== Boolean(str("head-ref")))
     throw new InputError(`tiperf ${command}: --base-ref and --head-ref go together`);
+  const builds = ["base-version", "head-version", "base-binpath", "head-binpath"].filter((k) => str(k));
+  if (str("base-ref") && builds.length)
+    throw new InputError(`tiperf ${command}: --base-ref/--head-ref and --${builds[0]} exclude each other`);
   const profile = str("profile");
   return prepareSpec({
     spec: required(command, "spec", values.spec),
@@ -78,6 +81,10 @@ function specSource(command: string, values: Record<string, string | boolean | u
     headRef: str("head-ref"),
     baseConfig: str("base-config"),
     headConfig: str("head-config"),
+    baseVersion: str("base-version"),
+    headVersion: str("head-version"),
+    baseBinpath: str("base-binpath"),
+    headBinpath: str("head-binpath"),
     tolerance: parseTolerance(str("tolerance") ?? "", "--tolerance"),
   }).then((loaded) => (profile ? { ...loaded, profile } : loaded));
 }

@@ -29,6 +29,10 @@ const COMPOSE: Record<string, FlagSpec> = {
   "head-ref": { type: "string", value: "REF" },
   "base-config": { type: "string", value: "FILE" },
   "head-config": { type: "string", value: "FILE" },
+  "base-version": { type: "string", value: "VERSION" },
+  "head-version": { type: "string", value: "VERSION" },
+  "base-binpath": { type: "string", value: "FILE" },
+  "head-binpath": { type: "string", value: "FILE" },
   tolerance: { type: "string", value: "METRIC=PCT,…" },
 };
 

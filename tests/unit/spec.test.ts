@@ -252,4 +252,33 @@ describe("spec composition (the Action's refs and overlays, also from the CLI)",
     assert.deepEqual(again.variants?.base.spec, loaded.variants?.base.spec);
     assert.deepEqual(again.variants?.head.spec, loaded.variants?.head.spec);
   });
+
+  test("TiDB builds: --base/--head version and binpath become the variants' target, over a config overlay", async () => {
+    const { mkdtempSync, writeFileSync } = await import("node:fs");
+    const { tmpdir } = await import("node:os");
+    const { join } = await import("node:path");
+    const { prepareSpec } = await import("../../action/src/specfile/prepare.ts");
+    const dir = mkdtempSync(join(tmpdir(), "tiperf-builds-"));
+    writeFileSync(
+      join(dir, "t.yaml"),
+      "name: t\ntarget: {kind: tidb, version: v8.5.0}\ndata: {tables: 1, table_size: 10}\nworkloads:\n  - {name: ps, sysbench: oltp_point_select, threads: [1], duration: 2s}\n",
+    );
+    writeFileSync(join(dir, "head.yaml"), "target: {server_configs: {tidb: {performance.max-procs: 1}}}\n");
+    const loaded = await prepareSpec({
+      spec: join(dir, "t.yaml"),
+      headConfig: join(dir, "head.yaml"),
+      baseBinpath: "/builds/base/tidb-server",
+      headBinpath: "/builds/head/tidb-server",
+      headVersion: "v9.0.0-alpha",
+    });
+    const base = loaded.variants?.base.spec.target as { version?: string; binpath?: string };
+    const head = loaded.variants?.head.spec.target as {
+      version?: string;
+      binpath?: string;
+      server_configs?: unknown;
+    };
+    assert.deepEqual([base.version, base.binpath], ["v8.5.0", "/builds/base/tidb-server"]);
+    assert.deepEqual([head.version, head.binpath], ["v9.0.0-alpha", "/builds/head/tidb-server"]);
+    assert.deepEqual(head.server_configs, { tidb: { "performance.max-procs": 1 } });
+  });
 });

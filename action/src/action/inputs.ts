@@ -13,6 +13,10 @@ export interface ActionInputs {
   baseRef?: string;
   headRef?: string;
   baseConfig?: string;
+  baseVersion?: string;
+  headVersion?: string;
+  baseBinpath?: string;
+  headBinpath?: string;
   headConfig?: string;
   baseline?: string;
   /** Cluster profile of a TiDB spec (infra/profiles/*.yaml), overriding target.profile. */
@@ -72,6 +76,14 @@ export function eventPr(event: unknown): number | undefined {
   return typeof n === "number" ? n : undefined;
 }
 
+/** A TiDB version input: as tiup names releases (v8.5.0, v8.5.0-alpha.20241030) or nightly. */
+function version(name: string, value: string): string | undefined {
+  if (!value) return undefined;
+  if (!/^v\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$|^nightly$/.test(value))
+    throw new InputError(`'${name}' input must be a TiDB version like v8.5.0 or nightly (got ${value})`);
+  return value;
+}
+
 export function readInputs(get: Get, env: NodeJS.ProcessEnv, event: unknown): ActionInputs {
   const mode = oneOf("mode", get("mode") || "compare", MODES);
   const inputs: ActionInputs = {
@@ -81,6 +93,10 @@ export function readInputs(get: Get, env: NodeJS.ProcessEnv, event: unknown): Ac
     headRef: ref("head-ref", get("head-ref")),
     baseConfig: file("base-config", get("base-config")),
     headConfig: file("head-config", get("head-config")),
+    baseVersion: version("base-version", get("base-version")),
+    headVersion: version("head-version", get("head-version")),
+    baseBinpath: file("base-binpath", get("base-binpath")),
+    headBinpath: file("head-binpath", get("head-binpath")),
     baseline: mode === "diff" ? file("baseline", get("baseline")) : undefined,
     profile: file("profile", get("profile")),
     tolerance: parseTolerance(get("tolerance")),
@@ -102,6 +118,13 @@ export function readInputs(get: Get, env: NodeJS.ProcessEnv, event: unknown): Ac
     throw new InputError("'base-ref' and 'head-ref' inputs go together: give both or neither");
   if (inputs.baseRef && (inputs.baseConfig || inputs.headConfig))
     throw new InputError("'base-ref'/'head-ref' and 'base-config'/'head-config' inputs exclude each other");
+  if (
+    inputs.baseRef &&
+    (inputs.baseVersion || inputs.headVersion || inputs.baseBinpath || inputs.headBinpath)
+  )
+    throw new InputError(
+      "'base-ref'/'head-ref' and the 'base-version'/'head-version'/'base-binpath'/'head-binpath' inputs exclude each other",
+    );
   const repo = get("repository") || env.GITHUB_REPOSITORY || "";
   if (repo) inputs.repo = parseRepo(repo, "'repository' input");
   const pr = get("pr");

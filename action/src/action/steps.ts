@@ -60,6 +60,10 @@ async function produce(inputs: ActionInputs, signal: AbortSignal): Promise<Produ
     headRef: inputs.headRef,
     baseConfig: inputs.baseConfig,
     headConfig: inputs.headConfig,
+    baseVersion: inputs.baseVersion,
+    headVersion: inputs.headVersion,
+    baseBinpath: inputs.baseBinpath,
+    headBinpath: inputs.headBinpath,
     tolerance: inputs.tolerance,
   });
   const loaded = inputs.profile ? { ...prepared, profile: inputs.profile } : prepared;

@@ -218,12 +218,35 @@ export class Bench {
     }
   }
 
+  /**
+   * Whether the server died with the tool's failure: a server killed mid-cell and the client's
+   * lost connection happen together, and either may be noticed first; the death names the cause.
+   * Bounded: waits at most `ms`.
+   */
+  private async diedWith(r: ToolRun, ms = 2000): Promise<string | undefined> {
+    if (r.aborted || r.code === 0) return undefined;
+    let timer: NodeJS.Timeout | undefined;
+    const quiet = new Promise<undefined>((res) => {
+      timer = setTimeout(() => res(undefined), ms);
+    });
+    try {
+      return await Promise.race([this.target.died, quiet]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   /** A data step (prepare, prewarm, check): a failure stops the run. */
   private async step(ds: DataSet, step: Step, signal: AbortSignal): Promise<void> {
     this.log(`${this.variant}: ${ds.driver.name} ${step.phase}${step.about ? ` (${step.about})` : ""}`);
     const limitS = step.limitS ?? 600;
     const logFile = this.runDir.raw(`${this.variant}-${ds.driver.name}-${step.phase}.log`);
     const r = await this.tool(ds.tool, step, logFile, signal, limitS);
+    const died = await this.diedWith(r);
+    if (died)
+      throw new RunError(
+        `${this.variant}: ${ds.driver.name} ${step.phase} stopped: ${died} (raw output: ${logFile})`,
+      );
     const said = ds.driver.failure(r.output);
     if (r.code !== 0 || r.aborted || r.timedOut || said) {
       throw new RunError(
@@ -277,6 +300,8 @@ export class Bench {
     // a component that went Down or restarted (systemd's Restart=always) spoils the measurement
     const unhealthy = await check?.().catch((e: Error) => `health check after the cell failed: ${e.message}`);
     if (unhealthy) return fail(`${unhealthy} (raw output: ${logFile})`);
+    const died = await this.diedWith(r);
+    if (died) return fail(`run stopped: ${died} (raw output: ${logFile})`);
     const said = driver.failure(r.output);
     if (r.aborted || r.timedOut || r.code !== 0 || said)
       return fail(

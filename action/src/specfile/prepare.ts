@@ -4,6 +4,7 @@ import { promisify } from "node:util";
 import { parse, stringify } from "yaml";
 import { InputError } from "../errors.ts";
 import { type LoadedSpec, loadSpec, parseSpec } from "./load.ts";
+import { deepMerge } from "./merge.ts";
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === "object" && !Array.isArray(v);
@@ -31,6 +32,11 @@ export interface SpecSource {
   /** Or: two YAML overlays (e.g. `target: {config: …}`) for the base and head variants. */
   baseConfig?: string;
   headConfig?: string;
+  /** TiDB: the release (or the version a build reports) and a build (tidb-server) per side. */
+  baseVersion?: string;
+  headVersion?: string;
+  baseBinpath?: string;
+  headBinpath?: string;
   /** metric → tolerance override ("*" = every metric). */
   tolerance?: Record<string, number>;
   /** Where git runs (the checkout). */
@@ -124,17 +130,36 @@ export async function prepareSpec(src: SpecSource): Promise<LoadedSpec> {
     };
     return composedSpec(composed, `${src.spec} (${src.baseRef} vs ${src.headRef})`, src.spec);
   }
-  const plain = !src.baseConfig && !src.headConfig && Object.keys(src.tolerance ?? {}).length === 0;
+  const builds = [src.baseVersion, src.headVersion, src.baseBinpath, src.headBinpath].some(Boolean);
+  const overlays = Boolean(src.baseConfig || src.headConfig || builds);
+  const plain = !overlays && Object.keys(src.tolerance ?? {}).length === 0;
   if (plain) return loadSpec(src.spec); // keeps line numbers in error messages
   const raw = await fileMapping(src.spec);
   applyTolerance(raw, src.tolerance, src.spec);
-  if (src.baseConfig || src.headConfig) {
+  if (overlays) {
+    // a side's build (version, binpath) over its config overlay
+    const side = async (
+      config: string | undefined,
+      version: string | undefined,
+      binpath: string | undefined,
+    ) =>
+      deepMerge(config ? await fileMapping(config) : {}, {
+        ...(version || binpath
+          ? { target: { ...(version ? { version } : {}), ...(binpath ? { binpath } : {}) } }
+          : {}),
+      }) as Obj;
     raw.variants = {
-      base: src.baseConfig ? await fileMapping(src.baseConfig) : {},
-      head: src.headConfig ? await fileMapping(src.headConfig) : {},
+      base: await side(src.baseConfig, src.baseVersion, src.baseBinpath),
+      head: await side(src.headConfig, src.headVersion, src.headBinpath),
     };
     raw.compare = { ...(isObj(raw.compare) ? raw.compare : {}), base: "base", head: "head" };
-    const names = [src.baseConfig, src.headConfig].filter(Boolean).join(" + ");
+    const names = [
+      src.baseConfig,
+      src.headConfig,
+      ...(builds ? ["the --base/--head version and binpath"] : []),
+    ]
+      .filter(Boolean)
+      .join(" + ");
     return composedSpec(raw, `${src.spec} (variants from ${names})`, src.spec);
   }
   return composedSpec(raw, src.spec, src.spec);

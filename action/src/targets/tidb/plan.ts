@@ -548,16 +548,18 @@ export function serverArgs(d: ServerDeployment, dir: string, tiupHome: string): 
 export const PLAN_DIR = "<run>/tidb";
 
 /**
- * The SQL that splits one sysbench table into regions, rows and its secondary index k_1 (the hot
- * spot of update_index), with the scatter switch of the version.
+ * The SQL that splits sysbench table `n` (sbtest.sbtest<n>) into regions: its rows, and its
+ * secondary index, which sysbench names k_<n> (the hot spot of update_index), with the scatter
+ * switch of the version.
  */
-export function splitSql(version: string, table: string, rows: number, regions: number): string {
+export function splitSql(version: string, n: number, rows: number, regions: number): string {
+  const table = `sbtest.sbtest${n}`;
   const major = /^v(\d+)\.(\d+)/.exec(version);
   const newScatter = !major || Number(major[1]) > 8 || (Number(major[1]) === 8 && Number(major[2]) >= 4);
   const scatter = newScatter
     ? "SET SESSION tidb_scatter_region = 'table'"
     : "SET GLOBAL tidb_scatter_region = ON";
-  return `${scatter}; SPLIT TABLE ${table} BETWEEN (0) AND (${rows}) REGIONS ${regions}; SPLIT TABLE ${table} INDEX k_1 BETWEEN (0) AND (${rows}) REGIONS ${regions}`;
+  return `${scatter}; SPLIT TABLE ${table} BETWEEN (0) AND (${rows}) REGIONS ${regions}; SPLIT TABLE ${table} INDEX k_${n} BETWEEN (0) AND (${rows}) REGIONS ${regions}`;
 }
 
 /** The global variables a target.sql statement sets, with the values it sets them to. */
@@ -726,7 +728,7 @@ function stepsOf(plan: TidbPlan, data?: { tables: number; table_size: number }):
         add(
           `split:${v.name}:sbtest${t}`,
           "split",
-          { sql: splitSql(v.version, `sbtest.sbtest${t}`, data.table_size, v.split.regions) },
+          { sql: splitSql(v.version, t, data.table_size, v.split.regions) },
           `${about}: after prepare`,
           { variant: v.name, where: checks },
         );

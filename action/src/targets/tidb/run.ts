@@ -633,7 +633,7 @@ export class TidbRun {
           `variant ${setup.name}: split`,
         );
       this.log(
-        `variant ${setup.name}: ${data.tables} tables split into ${setup.split.regions} regions each (rows and index k_1), scattered`,
+        `variant ${setup.name}: ${data.tables} tables split into ${setup.split.regions} regions each (rows and index k_<n>), scattered`,
       );
     }
     for (let t = 1; t <= data.tables; t++)

@@ -21,7 +21,7 @@ import {
   runTool,
   validateYaml,
   writeAtomic
-} from "./chunk-M4YJ67OV.js";
+} from "./chunk-DFKJBF5F.js";
 import {
   EXIT,
   InputError,
@@ -58519,12 +58519,34 @@ var Bench = class _Bench {
       signal.removeEventListener("abort", onOuter);
     }
   }
+  /**
+   * Whether the server died with the tool's failure: a server killed mid-cell and the client's
+   * lost connection happen together, and either may be noticed first; the death names the cause.
+   * Bounded: waits at most `ms`.
+   */
+  async diedWith(r, ms = 2e3) {
+    if (r.aborted || r.code === 0) return void 0;
+    let timer3;
+    const quiet2 = new Promise((res) => {
+      timer3 = setTimeout(() => res(void 0), ms);
+    });
+    try {
+      return await Promise.race([this.target.died, quiet2]);
+    } finally {
+      clearTimeout(timer3);
+    }
+  }
   /** A data step (prepare, prewarm, check): a failure stops the run. */
   async step(ds, step2, signal) {
     this.log(`${this.variant}: ${ds.driver.name} ${step2.phase}${step2.about ? ` (${step2.about})` : ""}`);
     const limitS = step2.limitS ?? 600;
     const logFile = this.runDir.raw(`${this.variant}-${ds.driver.name}-${step2.phase}.log`);
     const r = await this.tool(ds.tool, step2, logFile, signal, limitS);
+    const died = await this.diedWith(r);
+    if (died)
+      throw new RunError(
+        `${this.variant}: ${ds.driver.name} ${step2.phase} stopped: ${died} (raw output: ${logFile})`
+      );
     const said = ds.driver.failure(r.output);
     if (r.code !== 0 || r.aborted || r.timedOut || said) {
       throw new RunError(
@@ -58576,6 +58598,8 @@ var Bench = class _Bench {
     cell2.finished_at = (/* @__PURE__ */ new Date()).toISOString();
     const unhealthy = await check?.().catch((e) => `health check after the cell failed: ${e.message}`);
     if (unhealthy) return fail(`${unhealthy} (raw output: ${logFile})`);
+    const died = await this.diedWith(r);
+    if (died) return fail(`run stopped: ${died} (raw output: ${logFile})`);
     const said = driver.failure(r.output);
     if (r.aborted || r.timedOut || r.code !== 0 || said)
       return fail(
@@ -63839,17 +63863,26 @@ async function prepareSpec(src) {
     };
     return composedSpec(composed, `${src.spec} (${src.baseRef} vs ${src.headRef})`, src.spec);
   }
-  const plain = !src.baseConfig && !src.headConfig && Object.keys(src.tolerance ?? {}).length === 0;
+  const builds = [src.baseVersion, src.headVersion, src.baseBinpath, src.headBinpath].some(Boolean);
+  const overlays = Boolean(src.baseConfig || src.headConfig || builds);
+  const plain = !overlays && Object.keys(src.tolerance ?? {}).length === 0;
   if (plain) return loadSpec(src.spec);
   const raw = await fileMapping(src.spec);
   applyTolerance(raw, src.tolerance, src.spec);
-  if (src.baseConfig || src.headConfig) {
+  if (overlays) {
+    const side = async (config, version2, binpath) => deepMerge(config ? await fileMapping(config) : {}, {
+      ...version2 || binpath ? { target: { ...version2 ? { version: version2 } : {}, ...binpath ? { binpath } : {} } } : {}
+    });
     raw.variants = {
-      base: src.baseConfig ? await fileMapping(src.baseConfig) : {},
-      head: src.headConfig ? await fileMapping(src.headConfig) : {}
+      base: await side(src.baseConfig, src.baseVersion, src.baseBinpath),
+      head: await side(src.headConfig, src.headVersion, src.headBinpath)
     };
     raw.compare = { ...isObj(raw.compare) ? raw.compare : {}, base: "base", head: "head" };
-    const names = [src.baseConfig, src.headConfig].filter(Boolean).join(" + ");
+    const names = [
+      src.baseConfig,
+      src.headConfig,
+      ...builds ? ["the --base/--head version and binpath"] : []
+    ].filter(Boolean).join(" + ");
     return composedSpec(raw, `${src.spec} (variants from ${names})`, src.spec);
   }
   return composedSpec(raw, src.spec, src.spec);

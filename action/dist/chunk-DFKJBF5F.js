@@ -7756,6 +7756,18 @@ async function readReport(file, format, check) {
   return r;
 }
 
+// action/src/specfile/merge.ts
+var isObj2 = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+function deepMerge(base, overlay) {
+  if (!isObj2(base) || !isObj2(overlay)) return overlay === void 0 ? base : overlay;
+  const out = { ...base };
+  for (const [k, v] of Object.entries(overlay)) {
+    if (v === null) delete out[k];
+    else out[k] = deepMerge(base[k], v);
+  }
+  return out;
+}
+
 // action/src/targets/local/kind.ts
 import { cpus } from "node:os";
 
@@ -9126,18 +9138,6 @@ function deprecationWarnings(variants) {
 // action/src/targets/tidb/plan.ts
 import { homedir as homedir2 } from "node:os";
 
-// action/src/specfile/merge.ts
-var isObj2 = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
-function deepMerge(base, overlay) {
-  if (!isObj2(base) || !isObj2(overlay)) return overlay === void 0 ? base : overlay;
-  const out = { ...base };
-  for (const [k, v] of Object.entries(overlay)) {
-    if (v === null) delete out[k];
-    else out[k] = deepMerge(base[k], v);
-  }
-  return out;
-}
-
 // action/src/targets/tidb/tiup.ts
 import { homedir } from "node:os";
 import { join as join8 } from "node:path";
@@ -9842,11 +9842,12 @@ function serverArgs(d, dir, tiupHome2) {
   ];
 }
 var PLAN_DIR = "<run>/tidb";
-function splitSql(version, table, rows, regions) {
+function splitSql(version, n, rows, regions) {
+  const table = `sbtest.sbtest${n}`;
   const major = /^v(\d+)\.(\d+)/.exec(version);
   const newScatter = !major || Number(major[1]) > 8 || Number(major[1]) === 8 && Number(major[2]) >= 4;
   const scatter = newScatter ? "SET SESSION tidb_scatter_region = 'table'" : "SET GLOBAL tidb_scatter_region = ON";
-  return `${scatter}; SPLIT TABLE ${table} BETWEEN (0) AND (${rows}) REGIONS ${regions}; SPLIT TABLE ${table} INDEX k_1 BETWEEN (0) AND (${rows}) REGIONS ${regions}`;
+  return `${scatter}; SPLIT TABLE ${table} BETWEEN (0) AND (${rows}) REGIONS ${regions}; SPLIT TABLE ${table} INDEX k_${n} BETWEEN (0) AND (${rows}) REGIONS ${regions}`;
 }
 function globalsSet(sql) {
   return [...sql.matchAll(/SET\s+(?:GLOBAL\s+|@@GLOBAL\.)(\w+)\s*=\s*('[^']*'|"[^"]*"|[^,;\s]+)/gi)].map(
@@ -9993,7 +9994,7 @@ function stepsOf(plan, data) {
         add(
           `split:${v.name}:sbtest${t}`,
           "split",
-          { sql: splitSql(v.version, `sbtest.sbtest${t}`, data.table_size, v.split.regions) },
+          { sql: splitSql(v.version, t, data.table_size, v.split.regions) },
           `${about}: after prepare`,
           { variant: v.name, where: checks }
         );
@@ -10977,7 +10978,7 @@ var TidbRun = class {
           `variant ${setup.name}: split`
         );
       this.log(
-        `variant ${setup.name}: ${data.tables} tables split into ${setup.split.regions} regions each (rows and index k_1), scattered`
+        `variant ${setup.name}: ${data.tables} tables split into ${setup.split.regions} regions each (rows and index k_<n>), scattered`
       );
     }
     for (let t = 1; t <= data.tables; t++)

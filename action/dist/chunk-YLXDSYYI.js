@@ -6,7 +6,7 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-M4YJ67OV.js";
+} from "./chunk-DFKJBF5F.js";
 import {
   sweep
 } from "./chunk-3MXRKIQJ.js";
