@@ -5,11 +5,13 @@
 // daemon: a private MariaDB in place of the TiDB server on its port, and the components' status
 // APIs (TiDB /status and /config, TiKV /config, PD /pd/api/v1/config) answering from the topology's
 // server_configs and per-instance config. State lives under $TIUP_HOME/storage/cluster/clusters/.
-// $TIUP_HOME/stand-in.json: {"refuse_edit": true} → edit-config says "Nothing changed." (exit 0);
+// $TIUP_HOME/stand-in.json: {"tidb_server": PATH} → a real tidb-server (unistore) plays TiDB, its
+// config from the topology (a reload restarts it on the same data);
+// {"refuse_edit": true} → edit-config says "Nothing changed." (exit 0);
 // {"down_after_displays": N, "down_role": "tikv"} → from display N+1 on, that role shows Down.
 import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:http";
+import { createServer, get as httpGet } from "node:http";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { parse } from "yaml";
@@ -165,9 +167,97 @@ function stopDaemon(name) {
   save(name, meta);
 }
 
+/** Nested config as TOML (tables and scalars), for a real tidb-server's -config. */
+function toToml(obj, path = []) {
+  const scalars = Object.entries(obj).filter(([, v]) => !(v && typeof v === "object" && !Array.isArray(v)));
+  const tables = Object.entries(obj).filter(([, v]) => v && typeof v === "object" && !Array.isArray(v));
+  const key = (k) => (/^[A-Za-z0-9_-]+$/.test(k) ? k : JSON.stringify(k));
+  const lines = path.length && scalars.length ? [`[${path.map(key).join(".")}]`] : [];
+  for (const [k, v] of scalars) lines.push(`${key(k)} = ${JSON.stringify(v)}`);
+  for (const [k, v] of tables) lines.push(toToml(v, [...path, k]));
+  return lines.join("\n");
+}
+
+/** {"tidb_server": PATH} in stand-in.json: a real tidb-server (unistore) in TiDB's place, its config from the topology. */
+async function realTidb(name, topo, merged) {
+  const t = topo.tidb_servers[0];
+  const dir = join(dirOf(name), "tidb");
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, "tidb.toml"), `${toToml(merged("tidb", t))}\n`);
+  const child = spawn(
+    behave.tidb_server,
+    [
+      "-store",
+      "unistore",
+      "-path",
+      join(dir, "data"),
+      "-host",
+      "127.0.0.1",
+      "-P",
+      String(t.port),
+      "-status",
+      String(t.status_port),
+      "-status-host",
+      "127.0.0.1",
+      "-socket",
+      join(dir, "tidb.sock"),
+      "-log-file",
+      join(dir, "tidb.log"),
+      "-config",
+      join(dir, "tidb.toml"),
+      "-config-strict",
+    ],
+    { stdio: "ignore" },
+  );
+  for (let i = 0; ; i++) {
+    const up = await new Promise((resolve) => {
+      const req = httpGet(
+        { host: "127.0.0.1", port: t.status_port, path: "/status", timeout: 1000 },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode === 200);
+        },
+      );
+      req.on("error", () => resolve(false));
+      req.on("timeout", () => req.destroy());
+    });
+    if (up) break;
+    if (i > 600 || child.exitCode !== null) process.exit(1);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return child;
+}
+
 async function daemon(name) {
   const topo = parse(readFileSync(join(dirOf(name), "topology.yaml"), "utf8"));
   const tidb = topo.tidb_servers[0];
+  if (behave.tidb_server) {
+    const sc = topo.server_configs ?? {};
+    const merged = (role, inst) => ({ ...nested(sc[role]), ...nested(inst.config) });
+    const child = await realTidb(name, topo, merged);
+    const servers = [];
+    const serve = (port, routes) => {
+      const s = createServer((req, res) => {
+        const body = routes[req.url];
+        res.writeHead(body ? 200 : 404, { "content-type": "application/json" });
+        res.end(JSON.stringify(body ?? { error: "not found" }));
+      });
+      servers.push(s);
+      return new Promise((resolve) => s.listen(port, "127.0.0.1", resolve));
+    };
+    for (const t of topo.tikv_servers ?? []) await serve(t.status_port, { "/config": merged("tikv", t) });
+    for (const t of topo.pd_servers ?? [])
+      await serve(t.client_port, { "/pd/api/v1/config": merged("pd", t) });
+    const stop = () => {
+      for (const s of servers) s.close();
+      child.kill("SIGTERM");
+      child.once("exit", () => process.exit(0));
+    };
+    process.on("SIGTERM", stop);
+    process.on("SIGINT", stop);
+    writeFileSync(join(dirOf(name), "ready"), "");
+    return;
+  }
   const db = join(dirOf(name), "mariadb");
   const root = process.getuid() === 0 ? ["--user=root"] : [];
   if (!existsSync(join(db, "mysql"))) {
