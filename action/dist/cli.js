@@ -37,16 +37,17 @@ import {
   upsertIssue,
   verdictHtml,
   writeHtmlReport
-} from "./chunk-HH52SYFI.js";
+} from "./chunk-CKA6NDEH.js";
 import {
   reapLedger
-} from "./chunk-YLXDSYYI.js";
+} from "./chunk-D2YGRYY2.js";
 import {
+  PORT_AT_START,
   readReport,
   readResult,
   writeAtomic,
   writeResult
-} from "./chunk-DFKJBF5F.js";
+} from "./chunk-2DUMHTSP.js";
 import {
   CLOUDS,
   EXIT,
@@ -795,10 +796,11 @@ function loadSteps(spec, connection, where) {
       connection,
       ...spec.data ? { data: spec.data } : {}
     });
+    const port = (a) => a.replace(String(PORT_AT_START), "<port>");
     const step = (phase, args, about) => ({
       phase,
       where,
-      run: { command: [tool.command, ...tool.prefix, ...args] },
+      run: { command: [tool.command, ...tool.prefix, ...args.map(port)] },
       about
     });
     const key = `${w.driver}:${driver.dataKey(w, spec.data)}`;

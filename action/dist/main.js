@@ -12,7 +12,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-HH52SYFI.js";
+} from "./chunk-CKA6NDEH.js";
 import {
   getInput,
   info,
@@ -22,7 +22,7 @@ import {
   setSecret,
   warning
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-DFKJBF5F.js";
+import "./chunk-2DUMHTSP.js";
 import {
   InputError,
   Interrupted,

@@ -8,7 +8,7 @@ import { shellCommand } from "../proc/quote.ts";
 import { writeAtomic } from "../result/store.ts";
 import type { LoadedSpec } from "../specfile/load.ts";
 import type { Spec } from "../specfile/schema.ts";
-import type { Connection, PlanStep, TargetPlan } from "../targets/types.ts";
+import { type Connection, type PlanStep, PORT_AT_START, type TargetPlan } from "../targets/types.ts";
 import { planCells } from "./cells.ts";
 import { specWarnings } from "./preflight.ts";
 import { matrixSeconds, planTarget } from "./run.ts";
@@ -54,10 +54,12 @@ function loadSteps(spec: Spec, connection: Connection, where: PlanStep["where"])
       connection,
       ...(spec.data ? { data: spec.data } : {}),
     });
+    // a port picked at start shows as <port>
+    const port = (a: string) => a.replace(String(PORT_AT_START), "<port>");
     const step = (phase: string, args: string[], about: string): PlanStep => ({
       phase,
       where,
-      run: { command: [tool.command, ...tool.prefix, ...args] },
+      run: { command: [tool.command, ...tool.prefix, ...args.map(port)] },
       about,
     });
     const key = `${w.driver}:${driver.dataKey(w, spec.data)}`;

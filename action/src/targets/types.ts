@@ -200,3 +200,9 @@ export interface Cost {
   dollars: number;
   prices_as_of: string;
 }
+
+/**
+ * The port a plan gives a server whose port is picked when it starts (a free one): no real port
+ * is 65536, so `tiperf plan` can print `<port>` wherever a load tool's arguments carry it.
+ */
+export const PORT_AT_START = 65536;

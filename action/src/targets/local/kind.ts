@@ -3,16 +3,17 @@
 // their needs, warnings and reapers.
 import { cpus } from "node:os";
 import { anyTool } from "../../proc/env.ts";
-import type {
-  Connection,
-  Deployment,
-  Need,
-  PlanStep,
-  StartOptions,
-  Target,
-  TargetKind,
-  TargetPlan,
-  TargetPlanInput,
+import {
+  type Connection,
+  type Deployment,
+  type Need,
+  type PlanStep,
+  PORT_AT_START,
+  type StartOptions,
+  type Target,
+  type TargetKind,
+  type TargetPlan,
+  type TargetPlanInput,
 } from "../types.ts";
 import { LOCAL_REAPERS } from "./reapers.ts";
 import { type LocalTargetSpec, localTargetSchema } from "./schema.ts";
@@ -144,7 +145,7 @@ export function localKind(s: LocalServer): TargetKind {
         steps: localSteps(s, input),
         connection: () => ({
           protocol: s.protocol,
-          endpoints: [{ host: "127.0.0.1", port: 0 }],
+          endpoints: [{ host: "127.0.0.1", port: PORT_AT_START }],
           user: s.user,
           password: "",
         }),

@@ -3,7 +3,7 @@
 import { homedir } from "node:os";
 import { InputError } from "../../errors.ts";
 import { deepMerge } from "../../specfile/merge.ts";
-import type { Endpoint, PlanStep } from "../types.ts";
+import { type Endpoint, type PlanStep, PORT_AT_START } from "../types.ts";
 import { type Profile, ROLES, type Role } from "./profile.ts";
 import type { TidbTargetSpec as TargetSpec } from "./schema.ts";
 import { tiupHome } from "./tiup.ts";
@@ -376,8 +376,8 @@ export const playgroundTidbPort = (d: PlaygroundDeployment) => 4000 + d.portOffs
  * host, the cluster's TiDB servers, or the playground's TiDB.
  */
 export function loadEndpoints(plan: TidbPlan, d: Deployment): Endpoint[] {
-  // a private server's port is picked when it starts (the plan prints it as 0)
-  if (d.kind === "server") return [{ host: "127.0.0.1", port: 0 }];
+  // a private server's port is picked when it starts
+  if (d.kind === "server") return [{ host: "127.0.0.1", port: PORT_AT_START }];
   if (d.kind === "playground") return [{ host: "127.0.0.1", port: playgroundTidbPort(d) }];
   return plan.haproxy ? [{ host: "127.0.0.1", port: haproxyPort(plan, d) }] : tidbEndpoints(d);
 }

@@ -21,7 +21,7 @@ import {
   runTool,
   validateYaml,
   writeAtomic
-} from "./chunk-DFKJBF5F.js";
+} from "./chunk-2DUMHTSP.js";
 import {
   EXIT,
   InputError,

@@ -7756,6 +7756,9 @@ async function readReport(file, format, check) {
   return r;
 }
 
+// action/src/targets/types.ts
+var PORT_AT_START = 65536;
+
 // action/src/specfile/merge.ts
 var isObj2 = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
 function deepMerge(base, overlay) {
@@ -7958,7 +7961,7 @@ function localKind(s) {
         steps: localSteps(s, input),
         connection: () => ({
           protocol: s.protocol,
-          endpoints: [{ host: "127.0.0.1", port: 0 }],
+          endpoints: [{ host: "127.0.0.1", port: PORT_AT_START }],
           user: s.user,
           password: ""
         }),
@@ -9708,7 +9711,7 @@ function checkSqlSwitching(variants, deployments) {
 var haproxyPort = (plan, d) => plan.profile.haproxy_port + d.index;
 var playgroundTidbPort = (d) => 4e3 + d.portOffset;
 function loadEndpoints(plan, d) {
-  if (d.kind === "server") return [{ host: "127.0.0.1", port: 0 }];
+  if (d.kind === "server") return [{ host: "127.0.0.1", port: PORT_AT_START }];
   if (d.kind === "playground") return [{ host: "127.0.0.1", port: playgroundTidbPort(d) }];
   return plan.haproxy ? [{ host: "127.0.0.1", port: haproxyPort(plan, d) }] : tidbEndpoints(d);
 }
@@ -11249,6 +11252,7 @@ export {
   runTool,
   parsePercent,
   cpuList,
+  PORT_AT_START,
   checkCpus,
   deepMerge,
   kindOf,

@@ -6,7 +6,7 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-DFKJBF5F.js";
+} from "./chunk-2DUMHTSP.js";
 import {
   sweep
 } from "./chunk-3MXRKIQJ.js";
