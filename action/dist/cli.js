@@ -37,7 +37,7 @@ import {
   upsertIssue,
   verdictHtml,
   writeHtmlReport
-} from "./chunk-CKA6NDEH.js";
+} from "./chunk-BNTAD6O6.js";
 import {
   reapLedger
 } from "./chunk-D2YGRYY2.js";
@@ -813,7 +813,13 @@ function loadSteps(spec, connection, where) {
         about: `workload ${w.name}`
       });
       for (const s of driver.setup(ctx(Math.max(...w.threads))))
-        data.push(step(s.phase, s.args, `workload ${w.name}`));
+        data.push(
+          step(
+            s.phase,
+            s.args,
+            where === "load host" ? `workload ${w.name}; loading threads up to the load host's CPU count (nproc there at run time; shown for this machine's)` : `workload ${w.name}`
+          )
+        );
       for (const s of driver.cleanup(ctx(1)))
         cleanup.push(step(s.phase, s.args, `data of ${w.name}, after the last cell`));
     }

@@ -12,7 +12,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-CKA6NDEH.js";
+} from "./chunk-BNTAD6O6.js";
 import {
   getInput,
   info,

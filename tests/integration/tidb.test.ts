@@ -344,6 +344,8 @@ haproxy_port: ${haproxyPort}
         const { code } = await run.done;
         assert.equal(code, 0, run.stderr());
         assert.match(run.stderr(), /HAProxy on 127\.0\.0\.1:\d+ in front of 1 TiDB servers/);
+        // data loads there with the load host's own CPU count (nproc over ssh answered)
+        assert.doesNotMatch(run.stderr(), /nproc did not answer/);
         const runDir = runDirOf(dir);
         const raw = readdirSync(join(runDir, "raw"));
         const cell = readFileSync(

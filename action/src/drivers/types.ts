@@ -91,6 +91,8 @@ export interface StepContext {
   connection: Connection;
   /** For data steps: the threads to load with. */
   threads: number;
+  /** CPUs where the tool runs (this machine, or the load host); data steps load with up to this many. */
+  cores?: number;
 }
 
 /** How the reports lay out a workload's metrics (the seeds' tables). */

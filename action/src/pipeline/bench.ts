@@ -1,9 +1,11 @@
+import { cpus } from "node:os";
 import { relative } from "node:path";
 import { mostSpecificLine } from "../drivers/failure.ts";
 import { driverOf } from "../drivers/registry.ts";
 import type { Driver, Step, StepContext, ToolCommand, Workload } from "../drivers/types.ts";
 import { RunError } from "../errors.ts";
-import type { RemoteHost } from "../proc/ssh.ts";
+import { runCommand } from "../proc/process.ts";
+import { type RemoteHost, sshArgs } from "../proc/ssh.ts";
 import { runTool, type ToolRun } from "../proc/tool.ts";
 import type { Cell, TargetInfo } from "../result/model.ts";
 import type { RunDir } from "../result/store.ts";
@@ -33,6 +35,17 @@ function describeFailure(
       ? "exited 0 but failed"
       : `exited ${r.signal ? `on ${r.signal}` : `with code ${r.code}`}`;
   return `${step}: ${tool} ${how}${cause ? `: ${cause}` : `:\n${lastLines(r.output)}`}`;
+}
+
+/** The load host's CPU count (`nproc` over SSH), so data loads there use its cores; this machine's if it cannot say. */
+async function loadHostCores(remote: RemoteHost, log: (line: string) => void): Promise<number> {
+  const r = await runCommand("ssh", sshArgs(remote, "nproc"), { timeoutMs: 60_000 });
+  const n = Number(r.stdout.trim());
+  if (r.code === 0 && Number.isInteger(n) && n > 0) return n;
+  log(
+    `load host ${remote.host}: nproc did not answer (${(r.stderr || r.stdout).trim().slice(0, 120) || `exit ${r.code}`}); loading with this machine's CPU count`,
+  );
+  return cpus().length;
 }
 
 const toolKey = (w: Workload) => `${w.driver}:${w.script}`;
@@ -76,6 +89,8 @@ export class Bench {
     private readonly tools: Map<string, ToolCommand>,
     private readonly runDir: RunDir,
     private readonly log: (line: string) => void,
+    /** CPUs where the load tools run: data steps load with up to this many threads. */
+    private readonly cores: number,
     private readonly remote?: RemoteHost,
   ) {}
 
@@ -101,6 +116,7 @@ export class Bench {
       log: opts.log,
     };
     const target = await opts.start(startOpts);
+    const cores = opts.remote ? await loadHostCores(opts.remote, opts.log) : cpus().length;
     const bench = new Bench(
       opts.variant,
       opts.spec,
@@ -110,6 +126,7 @@ export class Bench {
       tools,
       opts.runDir,
       opts.log,
+      cores,
       opts.remote,
     );
     try {
@@ -164,6 +181,7 @@ export class Bench {
     return {
       workload,
       threads,
+      cores: this.cores,
       connection: this.target.connection,
       ...(this.spec.data ? { data: this.spec.data } : {}),
     };

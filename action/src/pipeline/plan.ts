@@ -72,7 +72,15 @@ function loadSteps(spec: Spec, connection: Connection, where: PlanStep["where"])
         about: `workload ${w.name}`,
       });
       for (const s of driver.setup(ctx(Math.max(...w.threads))))
-        data.push(step(s.phase, s.args, `workload ${w.name}`));
+        data.push(
+          step(
+            s.phase,
+            s.args,
+            where === "load host"
+              ? `workload ${w.name}; loading threads up to the load host's CPU count (nproc there at run time; shown for this machine's)`
+              : `workload ${w.name}`,
+          ),
+        );
       for (const s of driver.cleanup(ctx(1)))
         cleanup.push(step(s.phase, s.args, `data of ${w.name}, after the last cell`));
     }

@@ -252,14 +252,21 @@ export const goTpc: Driver = {
       return [
         {
           phase: "prepare",
-          args: [...conn, "--sf", String(sf), "-T", String(Math.min(4, cpus().length)), "prepare"],
+          args: [
+            ...conn,
+            "--sf",
+            String(sf),
+            "-T",
+            String(Math.min(4, ctx.cores ?? cpus().length)),
+            "prepare",
+          ],
           limitS: 600 + 1200 * sf,
           about: `scale factor ${sf}`,
         },
       ];
     }
     const wh = Number(opt(w, "warehouses"));
-    const threads = String(Math.max(1, Math.min(wh, cpus().length)));
+    const threads = String(Math.max(1, Math.min(wh, ctx.cores ?? cpus().length)));
     // go-tpc loads about a warehouse in 2 minutes on a small machine; a cluster can be slower.
     const limitS = 600 + 300 * wh;
     const steps: Step[] = [

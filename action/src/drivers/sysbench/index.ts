@@ -125,7 +125,7 @@ export const sysbench: Driver = {
   database: () => DATABASE,
   setup(ctx): Step[] {
     const d = dataOf(ctx);
-    const threads = Math.min(d.tables, cpus().length);
+    const threads = Math.min(d.tables, ctx.cores ?? cpus().length);
     const about = `${d.tables} tables × ${d.table_size} rows`;
     const limitS = dataStepLimitS(d);
     // A fixed seed makes every variant's server hold byte-identical data.

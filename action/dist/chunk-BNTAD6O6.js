@@ -31,7 +31,9 @@ import {
   anyTool,
   errnoText,
   findTool,
-  record
+  record,
+  runCommand,
+  sshArgs
 } from "./chunk-3MXRKIQJ.js";
 import {
   durationSchema,
@@ -2354,14 +2356,21 @@ var goTpc = {
       return [
         {
           phase: "prepare",
-          args: [...conn, "--sf", String(sf), "-T", String(Math.min(4, cpus().length)), "prepare"],
+          args: [
+            ...conn,
+            "--sf",
+            String(sf),
+            "-T",
+            String(Math.min(4, ctx.cores ?? cpus().length)),
+            "prepare"
+          ],
           limitS: 600 + 1200 * sf,
           about: `scale factor ${sf}`
         }
       ];
     }
     const wh = Number(opt(w2, "warehouses"));
-    const threads = String(Math.max(1, Math.min(wh, cpus().length)));
+    const threads = String(Math.max(1, Math.min(wh, ctx.cores ?? cpus().length)));
     const limitS = 600 + 300 * wh;
     const steps = [
       {
@@ -3191,7 +3200,7 @@ var sysbench = {
   database: () => DATABASE,
   setup(ctx) {
     const d = dataOf(ctx);
-    const threads = Math.min(d.tables, cpus2().length);
+    const threads = Math.min(d.tables, ctx.cores ?? cpus2().length);
     const about = `${d.tables} tables \xD7 ${d.table_size} rows`;
     const limitS = dataStepLimitS(d);
     const steps = [
@@ -58343,6 +58352,7 @@ async function hostFacts() {
 }
 
 // action/src/pipeline/bench.ts
+import { cpus as cpus5 } from "node:os";
 import { relative } from "node:path";
 
 // action/src/pipeline/cells.ts
@@ -58372,6 +58382,15 @@ function describeFailure(tool, step2, r, said, limit, server) {
   return `${step2}: ${tool} ${how}${cause ? `: ${cause}` : `:
 ${lastLines(r.output)}`}`;
 }
+async function loadHostCores(remote, log7) {
+  const r = await runCommand("ssh", sshArgs(remote, "nproc"), { timeoutMs: 6e4 });
+  const n = Number(r.stdout.trim());
+  if (r.code === 0 && Number.isInteger(n) && n > 0) return n;
+  log7(
+    `load host ${remote.host}: nproc did not answer (${(r.stderr || r.stdout).trim().slice(0, 120) || `exit ${r.code}`}); loading with this machine's CPU count`
+  );
+  return cpus5().length;
+}
 var toolKey = (w2) => `${w2.driver}:${w2.script}`;
 function findTools(spec, remote) {
   const tools = /* @__PURE__ */ new Map();
@@ -58386,7 +58405,7 @@ function findTools(spec, remote) {
   return tools;
 }
 var Bench = class _Bench {
-  constructor(variant, spec, targetSpec, target2, dataSets, tools, runDir, log7, remote) {
+  constructor(variant, spec, targetSpec, target2, dataSets, tools, runDir, log7, cores, remote) {
     this.variant = variant;
     this.spec = spec;
     this.targetSpec = targetSpec;
@@ -58395,6 +58414,7 @@ var Bench = class _Bench {
     this.tools = tools;
     this.runDir = runDir;
     this.log = log7;
+    this.cores = cores;
     this.remote = remote;
   }
   variant;
@@ -58405,6 +58425,7 @@ var Bench = class _Bench {
   tools;
   runDir;
   log;
+  cores;
   remote;
   static async open(opts) {
     if (opts.spec.driver?.cpus !== void 0 && !opts.remote) checkCpus("driver.cpus", opts.spec.driver.cpus);
@@ -58416,6 +58437,7 @@ var Bench = class _Bench {
       log: opts.log
     };
     const target2 = await opts.start(startOpts);
+    const cores = opts.remote ? await loadHostCores(opts.remote, opts.log) : cpus5().length;
     const bench = new _Bench(
       opts.variant,
       opts.spec,
@@ -58425,6 +58447,7 @@ var Bench = class _Bench {
       tools,
       opts.runDir,
       opts.log,
+      cores,
       opts.remote
     );
     try {
@@ -58474,6 +58497,7 @@ var Bench = class _Bench {
     return {
       workload,
       threads,
+      cores: this.cores,
       connection: this.target.connection,
       ...this.spec.data ? { data: this.spec.data } : {}
     };
