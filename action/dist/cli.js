@@ -37,17 +37,17 @@ import {
   upsertIssue,
   verdictHtml,
   writeHtmlReport
-} from "./chunk-BNTAD6O6.js";
+} from "./chunk-GWOXIMB7.js";
 import {
   reapLedger
-} from "./chunk-D2YGRYY2.js";
+} from "./chunk-N36PC6FG.js";
 import {
   PORT_AT_START,
   readReport,
   readResult,
   writeAtomic,
   writeResult
-} from "./chunk-2DUMHTSP.js";
+} from "./chunk-2SODIDAG.js";
 import {
   CLOUDS,
   EXIT,

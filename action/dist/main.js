@@ -12,7 +12,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-BNTAD6O6.js";
+} from "./chunk-GWOXIMB7.js";
 import {
   getInput,
   info,
@@ -22,7 +22,7 @@ import {
   setSecret,
   warning
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-2DUMHTSP.js";
+import "./chunk-2SODIDAG.js";
 import {
   InputError,
   Interrupted,

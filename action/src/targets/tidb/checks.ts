@@ -149,7 +149,7 @@ export class ClusterChecks {
  * GET a component's JSON API. Not fetch(): the Fetch standard blocks port 10080 (TiDB's status
  * port) as a "bad port".
  */
-function getJson(url: string): Promise<unknown> {
+export function getJson(url: string): Promise<unknown> {
   return new Promise((resolve, reject) => {
     const req = httpGet(url, { timeout: 10_000 }, (res) => {
       let body = "";

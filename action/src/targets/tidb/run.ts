@@ -34,7 +34,7 @@ import {
   type VariantSetup,
 } from "./plan.ts";
 import type { Role } from "./profile.ts";
-import { isExecutable, type RunningServer, startTidbServer } from "./server.ts";
+import { type RunningServer, startTidbServer } from "./server.ts";
 import { runTiup, tiupHome, tiupProgram } from "./tiup.ts";
 import {
   type Display,
@@ -396,7 +396,7 @@ export class TidbRun {
   /** A private tidb-server from its planned command line (tiup installs the release first if it must). */
   private async startServer(d: ServerDeployment, setup: VariantSetup, signal: AbortSignal): Promise<Running> {
     const program = serverProgram(d, tiupHome());
-    if (!d.binpath && !(await isExecutable(program)) && findTool("tiup"))
+    if (!d.binpath && findTool(program) === undefined && findTool("tiup"))
       await this.tiupRun(this.argv(`install:${d.name}`), `install tidb ${d.version}`, signal, 900);
     const start = this.filled(`start:${d.name}`);
     const local = await startTidbServer({

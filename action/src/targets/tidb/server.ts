@@ -4,11 +4,10 @@
 // answers; it is stopped by PID, its logs kept, its directory removed, recorded in the ledger so
 // `tiperf reap` finds it if tiperf dies; it restarts on the same data for compare.blocks and takes
 // the CPU limits every private server takes.
-import { constants } from "node:fs";
-import { access, mkdir, readFile } from "node:fs/promises";
-import { get as httpGet } from "node:http";
+import { mkdir, readFile } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { RunError } from "../../errors.ts";
+import { findTool } from "../../proc/env.ts";
 import { freePort } from "../../proc/port.ts";
 import { type ServerProcess, startServerProcess } from "../../proc/process.ts";
 import { shellCommand } from "../../proc/quote.ts";
@@ -16,6 +15,7 @@ import { pinProcesses } from "../local/affinity.ts";
 import { applyResources, processTree } from "../local/cgroup.ts";
 import type { ResourcesSchema } from "../local/schema.ts";
 import { type Lifecycle, lifecycle, makeWorkDir, StartupError, waitReady } from "../local/server.ts";
+import { getJson } from "./checks.ts";
 import type { ServerDeployment } from "./plan.ts";
 import { serverSlots } from "./plan.ts";
 
@@ -30,18 +30,6 @@ export interface RunningServer {
   fill(text: string): string;
   /** A fresh process on the same data (compare.blocks), up and limited as the first. */
   restart(): Promise<void>;
-}
-
-/** Whether tidb-server answers on its status port (GET /status → 200). */
-function statusAnswers(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const req = httpGet({ host: "127.0.0.1", port, path: "/status", timeout: 2000 }, (res) => {
-      res.resume();
-      resolve(res.statusCode === 200);
-    });
-    req.on("timeout", () => req.destroy());
-    req.on("error", () => resolve(false));
-  });
 }
 
 /** The error TiDB gave for a failed start: its [FATAL] (else [ERROR]) log line's error field. */
@@ -59,16 +47,8 @@ export function tidbStartFailure(log: string): string | undefined {
   return err ? err.replace(/\\"/g, '"') : msg;
 }
 
-/** Whether a file is there and executable. */
-export async function isExecutable(path: string): Promise<boolean> {
-  return access(path, constants.X_OK).then(
-    () => true,
-    () => false,
-  );
-}
-
-async function ensureProgram(program: string, d: ServerDeployment): Promise<void> {
-  if (!(await isExecutable(program))) {
+function ensureProgram(program: string, d: ServerDeployment): void {
+  if (findTool(program) === undefined) {
     throw new RunError(
       d.binpath
         ? `target.binpath ${program}: not an executable file`
@@ -101,7 +81,7 @@ export async function startTidbServer(o: {
       .replaceAll(slot.dir, workDir);
   const argv = o.command.map(fill);
   const program = argv[0] as string;
-  await ensureProgram(program, d);
+  ensureProgram(program, d);
   const logFile = join(workDir, "tidb.log");
   const stdout = join(workDir, "stdout.log");
   const what = `TiDB ${d.name}`;
@@ -110,7 +90,16 @@ export async function startTidbServer(o: {
     startServerProcess(program, argv.slice(1), { logFile: stdout, env: { TMPDIR: join(workDir, "tmp") } });
   let removeCgroup: (() => Promise<void>) | undefined;
   const settle = async (s: ServerProcess) => {
-    await waitReady(what, s, () => statusAnswers(statusPort), o.readyMs ?? 120_000);
+    await waitReady(
+      what,
+      s,
+      () =>
+        getJson(`http://127.0.0.1:${statusPort}/status`).then(
+          () => true,
+          () => false,
+        ),
+      o.readyMs ?? 120_000,
+    );
     if (o.resources?.cpu_quota !== undefined)
       removeCgroup = (await applyResources(s.pid, o.resources.cpu_quota, `tidb-${basename(workDir)}`)).remove;
     if (o.resources?.cpus !== undefined)

@@ -10292,20 +10292,8 @@ async function startHaproxy(o) {
 }
 
 // action/src/targets/tidb/server.ts
-import { constants } from "node:fs";
-import { access, mkdir as mkdir4, readFile as readFile5 } from "node:fs/promises";
-import { get as httpGet2 } from "node:http";
+import { mkdir as mkdir4, readFile as readFile5 } from "node:fs/promises";
 import { basename as basename4, join as join9 } from "node:path";
-function statusAnswers(port) {
-  return new Promise((resolve) => {
-    const req = httpGet2({ host: "127.0.0.1", port, path: "/status", timeout: 2e3 }, (res) => {
-      res.resume();
-      resolve(res.statusCode === 200);
-    });
-    req.on("timeout", () => req.destroy());
-    req.on("error", () => resolve(false));
-  });
-}
 function tidbStartFailure(log) {
   const lines = log.split("\n");
   const pick = (level) => lines.filter((l) => l.includes(`[${level}]`)).pop();
@@ -10318,14 +10306,8 @@ function tidbStartFailure(log) {
   const msg = /\] \["([^"]+)"\]/.exec(line)?.[1];
   return err ? err.replace(/\\"/g, '"') : msg;
 }
-async function isExecutable(path) {
-  return access(path, constants.X_OK).then(
-    () => true,
-    () => false
-  );
-}
-async function ensureProgram(program, d) {
-  if (!await isExecutable(program)) {
+function ensureProgram(program, d) {
+  if (findTool(program) === void 0) {
     throw new RunError(
       d.binpath ? `target.binpath ${program}: not an executable file` : `tidb-server ${d.version}: tiup has not installed it (${program} is missing) and tiperf could not: run \`tiup install tidb:${d.version}\`, or give a build as target.binpath`
     );
@@ -10342,14 +10324,22 @@ async function startTidbServer(o) {
   const fill = (text) => text.replaceAll(slot.status, String(statusPort)).replaceAll(slot.port, String(port)).replaceAll(slot.dir, workDir);
   const argv = o.command.map(fill);
   const program = argv[0];
-  await ensureProgram(program, d);
+  ensureProgram(program, d);
   const logFile = join9(workDir, "tidb.log");
   const stdout = join9(workDir, "stdout.log");
   const what = `TiDB ${d.name}`;
   const spawn2 = () => startServerProcess(program, argv.slice(1), { logFile: stdout, env: { TMPDIR: join9(workDir, "tmp") } });
   let removeCgroup;
   const settle = async (s) => {
-    await waitReady(what, s, () => statusAnswers(statusPort), o.readyMs ?? 12e4);
+    await waitReady(
+      what,
+      s,
+      () => getJson(`http://127.0.0.1:${statusPort}/status`).then(
+        () => true,
+        () => false
+      ),
+      o.readyMs ?? 12e4
+    );
     if (o.resources?.cpu_quota !== void 0)
       removeCgroup = (await applyResources(s.pid, o.resources.cpu_quota, `tidb-${basename4(workDir)}`)).remove;
     if (o.resources?.cpus !== void 0)
@@ -10763,7 +10753,7 @@ var TidbRun = class {
   /** A private tidb-server from its planned command line (tiup installs the release first if it must). */
   async startServer(d, setup, signal) {
     const program = serverProgram(d, tiupHome());
-    if (!d.binpath && !await isExecutable(program) && findTool("tiup"))
+    if (!d.binpath && findTool(program) === void 0 && findTool("tiup"))
       await this.tiupRun(this.argv(`install:${d.name}`), `install tidb ${d.version}`, signal, 900);
     const start = this.filled(`start:${d.name}`);
     const local = await startTidbServer({

@@ -6,7 +6,7 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-2DUMHTSP.js";
+} from "./chunk-2SODIDAG.js";
 import {
   sweep
 } from "./chunk-3MXRKIQJ.js";

@@ -21,7 +21,7 @@ import {
   runTool,
   validateYaml,
   writeAtomic
-} from "./chunk-2DUMHTSP.js";
+} from "./chunk-2SODIDAG.js";
 import {
   EXIT,
   InputError,
