@@ -37,17 +37,17 @@ import {
   upsertIssue,
   verdictHtml,
   writeHtmlReport
-} from "./chunk-GWOXIMB7.js";
+} from "./chunk-VUGVWMAX.js";
 import {
   reapLedger
-} from "./chunk-N36PC6FG.js";
+} from "./chunk-7SE5XY23.js";
 import {
   PORT_AT_START,
   readReport,
   readResult,
   writeAtomic,
   writeResult
-} from "./chunk-2SODIDAG.js";
+} from "./chunk-NC37TCQ4.js";
 import {
   CLOUDS,
   EXIT,
@@ -779,7 +779,7 @@ import { join as join3 } from "node:path";
 function stepLine(s) {
   const where = s.where === "load host" ? " (load host)" : "";
   const run = s.run;
-  const text = "sql" in run ? `SQL: ${run.sql}` : "get" in run ? `GET ${run.get}` : run.command[0]?.includes(" ") ? run.command.join(" && ") : shellCommand(run.command);
+  const text = "sql" in run ? `SQL: ${run.sql}` : "get" in run ? `GET ${run.get}` : "post" in run ? `POST ${run.post} ${run.body}` : run.command[0]?.includes(" ") ? run.command.join(" && ") : shellCommand(run.command);
   return `  [${s.phase}]${where} ${text}${s.about ? `    # ${s.about}` : ""}`;
 }
 function loadSteps(spec, connection, where) {
@@ -834,8 +834,9 @@ function estimate(loaded, target) {
   const variants = loaded.variants?.all.length ?? 1;
   const rounds = compare ? (compare.max_rounds ?? compare.rounds) + compare.warmup_rounds * Math.max(1, compare.blocks) : 1;
   const matrix = matrixSeconds(loaded);
-  const switches = target.switches && compare ? cells * rounds * variants : 0;
-  const restarts = compare && compare.blocks > 1 ? (compare.blocks - 1) * variants : 0;
+  const blocks = compare ? Math.max(1, compare.blocks) : 1;
+  const switches = !compare ? 0 : target.switching === "per-cell" ? cells * rounds * variants : target.switching === "grouped" ? blocks * variants : 0;
+  const restarts = compare && compare.blocks > 1 && target.switching !== "grouped" ? (compare.blocks - 1) * variants : 0;
   const seconds2 = matrix + target.overhead.setupS + switches * target.overhead.switchS + restarts * target.overhead.restartS;
   const parts = [
     `${minutes(matrix)} of cells (${cells} cell${cells > 1 ? "s" : ""} \xD7 ${variants} variant${variants > 1 ? "s" : ""} \xD7 ${rounds} round${rounds > 1 ? "s" : ""}${compare?.warmup_rounds ? `, warmup rounds included` : ""})`,
@@ -878,11 +879,13 @@ async function planRun(loaded, o) {
     ...specWarnings(loaded, loaded.variants ? "compare" : "run", o.cores, target.remoteLoad)
   ];
   const est = estimate(loaded, target);
+  const grouped = target.switching === "grouped" && Boolean(loaded.variants);
+  const perGroup = grouped ? [...kindSteps(["switch"]).filter((s) => !steps.includes(s)), ...kindSteps(["restart"])] : [];
   const perCell = [
-    ...kindSteps(["switch"]).filter((s) => !steps.includes(s)),
+    ...grouped ? [] : kindSteps(["switch"]).filter((s) => !steps.includes(s)),
     ...kindSteps(["cell"]),
     ...cells,
-    ...loaded.variants?.compare.blocks && loaded.variants.compare.blocks > 1 ? kindSteps(["restart"]) : []
+    ...!grouped && loaded.variants?.compare.blocks && loaded.variants.compare.blocks > 1 ? kindSteps(["restart"]) : []
   ];
   const end = [...cleanup, ...kindSteps(["teardown"])];
   const lines = [
@@ -893,7 +896,11 @@ async function planRun(loaded, o) {
     "",
     "steps, in the order the run takes them:",
     ...steps.map(stepLine),
-    `  then every round${loaded.variants ? `, each variant in a balanced order` : ""}, per cell:`,
+    ...grouped ? [
+      "  then per block, each variant's rounds as a group (variants in a balanced order over blocks), before each group as needed:",
+      ...perGroup.map(stepLine),
+      "  and per cell of a group:"
+    ] : [`  then every round${loaded.variants ? `, each variant in a balanced order` : ""}, per cell:`],
     ...perCell.map(stepLine),
     "  then:",
     ...end.map(stepLine)
@@ -908,7 +915,7 @@ async function planRun(loaded, o) {
     seconds: est.seconds,
     warnings,
     refusals: target.refusals,
-    steps: { setup: steps, per_cell: perCell, end }
+    steps: { setup: steps, ...grouped ? { per_group: perGroup } : {}, per_cell: perCell, end }
   };
   const files = {
     "plan.txt": text,

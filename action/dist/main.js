@@ -12,7 +12,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-GWOXIMB7.js";
+} from "./chunk-VUGVWMAX.js";
 import {
   getInput,
   info,
@@ -22,7 +22,7 @@ import {
   setSecret,
   warning
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-2SODIDAG.js";
+import "./chunk-NC37TCQ4.js";
 import {
   InputError,
   Interrupted,

@@ -61,7 +61,7 @@ async function assertRanAsPlanned(spec: string, runDir: string, env: Record<stri
   const planned = JSON.parse(readFileSync(join(out, "plan.json"), "utf8")) as {
     format: string;
     prefix: string;
-    steps: Record<"setup" | "per_cell" | "end", PlanStep[]>;
+    steps: Record<"setup" | "per_cell" | "end", PlanStep[]> & { per_group?: PlanStep[] };
   };
   assert.equal(planned.format, "tiperf.plan/1");
   const runPrefix = `tiperf-${basename(runDir).split("-").pop()}`;
@@ -70,7 +70,12 @@ async function assertRanAsPlanned(spec: string, runDir: string, env: Record<stri
   const executed = (JSON.parse(readFileSync(join(runDir, "executed.json"), "utf8")) as PlanStep[]).map(
     (step) => JSON.parse(asPlanned(JSON.stringify(step))) as PlanStep,
   );
-  const all = [...planned.steps.setup, ...planned.steps.per_cell, ...planned.steps.end];
+  const all = [
+    ...planned.steps.setup,
+    ...(planned.steps.per_group ?? []),
+    ...planned.steps.per_cell,
+    ...planned.steps.end,
+  ];
   const byKey = new Map(all.filter((st) => st.key).map((st) => [st.key, st]));
   assert.ok(executed.length > 0, "the run recorded the steps it carried out");
   for (const step of executed) {
@@ -235,13 +240,19 @@ roles:
   head: {target: {server_configs: {tikv: {raftstore.apply-pool-size: 4}}}}
 compare: {rounds: 2, warmup_rounds: 0}
 `;
+    const RELOAD = (blocks: number) => `variants:
+  base: {}
+  head: {target: {server_configs: {tikv: {rocksdb.max-sub-compactions: 3}}}}
+compare: {rounds: 6, blocks: ${blocks}, warmup_rounds: 0}
+`;
+
     const clusterGone = (home: string) => {
       assert.deepEqual(standInProcesses(home), []);
       const clusters = join(home, "storage/cluster/clusters");
       assert.ok(!existsSync(clusters) || readdirSync(clusters).length === 0, "a cluster was left deployed");
     };
 
-    test("a config variant: one cluster, switched by edit-config + reload between cells, then destroyed", async () => {
+    test("a config variant that changes online: one cluster, switched as SET CONFIG does before each cell, no restart, then destroyed", async () => {
       const dir = tempDir();
       const home = tempDir("tiperf-tiup-home-");
       const spec = clusterSpec(dir, VARIANTS);
@@ -255,10 +266,30 @@ compare: {rounds: 2, warmup_rounds: 0}
       assert.match(run.stderr(), /head: sysbench data already loaded on this deployment/);
       const runDir = runDirOf(dir);
       const raw = readdirSync(join(runDir, "raw"));
-      for (const step of ["deploy", "start", "display", "edit-config", "reload", "destroy"])
+      for (const step of ["deploy", "start", "display", "destroy"])
         assert.ok(
           raw.some((f) => f.startsWith(`tiup-${step}-`)),
           `no raw log of tiup cluster ${step}: ${raw.join(", ")}`,
+        );
+      for (const step of ["edit-config", "reload", "restart"])
+        assert.ok(
+          !raw.some((f) => f.startsWith(`tiup-${step}-`)),
+          `tiup cluster ${step} ran: ${raw.join(", ")}`,
+        );
+      // every switch posted the variant's value to the TiKV, both ways
+      const executed = JSON.parse(readFileSync(join(runDir, "executed.json"), "utf8")) as PlanStep[];
+      const posts = executed.filter((st) => "post" in st.run);
+      for (const [variant, value] of [
+        ["head", 4],
+        ["base", 2],
+      ] as const)
+        assert.ok(
+          posts.some(
+            (st) =>
+              st.key?.startsWith(`set-config:${variant}:tikv:raftstore.apply-pool-size:127.0.0.1:`) &&
+              (st.run as { body: string }).body === JSON.stringify({ "raftstore.apply-pool-size": value }),
+          ),
+          `no switch to ${variant}: ${JSON.stringify(posts.map((p) => p.key))}`,
         );
       const result = await readResult(join(runDir, "result.json"));
       assert.equal(result.status, "complete");
@@ -277,11 +308,77 @@ compare: {rounds: 2, warmup_rounds: 0}
       await assertRanAsPlanned(spec, runDir, { PATH, TIUP_HOME: home });
     });
 
+    test("an item TiKV refuses to change online fails the run with TiKV's answer; the cluster is destroyed", async () => {
+      const dir = tempDir();
+      const home = tempDir("tiperf-tiup-home-");
+      writeFileSync(
+        join(home, "stand-in.json"),
+        JSON.stringify({ refuse_online: ["raftstore.apply-pool-size"] }),
+      );
+      const run = cli(["compare", "--spec", clusterSpec(dir, VARIANTS), "--out", join(dir, "results")], {
+        PATH,
+        TIUP_HOME: home,
+      });
+      const { code } = await run.done;
+      assert.equal(code, 3, run.stderr());
+      assert.match(
+        run.stderr(),
+        /variant head: tikv 127\.0\.0\.1:\d+ refused raftstore\.apply-pool-size: POST http:\/\/127\.0\.0\.1:\d+\/config \{"raftstore\.apply-pool-size":4\}: HTTP 400: fail to update, error: "config raftstore\.apply-pool-size can not be changed"/,
+      );
+      clusterGone(home);
+    });
+
+    test("a config item that needs a restart: plan refuses one block; with blocks, each variant's cells run as a group after an edit-config + reload of tikv only", async () => {
+      const dir = tempDir();
+      const home = tempDir("tiperf-tiup-home-");
+      const refused = cli(["plan", "--spec", clusterSpec(dir, RELOAD(1))], { PATH, TIUP_HOME: home });
+      assert.equal((await refused.done).code, 2, refused.stdout());
+      assert.match(
+        refused.stdout() + refused.stderr(),
+        /compare\.blocks is 1, but variants on .* switch by restarting servers \(reload\)/,
+      );
+      const spec = clusterSpec(dir, RELOAD(3));
+      const plan = cli(["plan", "--spec", spec], { PATH, TIUP_HOME: home });
+      assert.equal((await plan.done).code, 0, plan.stderr());
+      assert.match(
+        plan.stdout(),
+        /variants take turns by: edit-config \+ reload of tikv only \(tikv rocksdb\.max-sub-compactions changes only with a restart\)/,
+      );
+      assert.match(plan.stdout(), /tiup cluster reload tiperf-tidb-itest -R tikv --yes/);
+      const run = cli(["compare", "--spec", spec, "--out", join(dir, "results")], { PATH, TIUP_HOME: home });
+      const { code } = await run.done;
+      assert.ok(code === 0 || code === 1, `exit ${code}:\n${run.stderr()}`);
+      for (let b = 1; b <= 3; b++)
+        assert.match(run.stderr(), new RegExp(`block ${b}: (base|head): .*as a group`));
+      const runDir = runDirOf(dir);
+      const result = await readResult(join(runDir, "result.json"));
+      assert.equal(result.status, "complete");
+      // within each block, one variant's cells, then the other's
+      for (let b = 1; b <= 3; b++) {
+        const order = result.cells.filter((c) => c.block === b).map((c) => c.variant);
+        assert.equal(order.length, 4, `block ${b}: ${order.join(",")}`);
+        assert.ok(
+          order.join(",") === "base,base,head,head" || order.join(",") === "head,head,base,base",
+          `block ${b} not grouped: ${order.join(",")}`,
+        );
+      }
+      const executed = JSON.parse(readFileSync(join(runDir, "executed.json"), "utf8")) as PlanStep[];
+      const reloads = executed.filter((st) => st.key?.startsWith("reload:"));
+      assert.ok(reloads.length >= 3, `reloads: ${reloads.length}`);
+      for (const st of reloads)
+        assert.deepEqual((st.run as { command: string[] }).command.slice(4, 6), ["-R", "tikv"]);
+      // no switch before each cell: at most one per group (2 variants × 3 blocks) and the load's
+      assert.ok(reloads.length <= 7, `reloads: ${reloads.length}`);
+      assert.match(readFileSync(join(runDir, "verdict.md"), "utf8"), /variants took turns in groups/);
+      clusterGone(home);
+      await assertRanAsPlanned(spec, runDir, { PATH, TIUP_HOME: home });
+    });
+
     test('edit-config answering "Nothing changed." (exit 0) fails the run in tiup\'s words; the cluster is destroyed', async () => {
       const dir = tempDir();
       const home = tempDir("tiperf-tiup-home-");
       writeFileSync(join(home, "stand-in.json"), JSON.stringify({ refuse_edit: true }));
-      const run = cli(["compare", "--spec", clusterSpec(dir, VARIANTS), "--out", join(dir, "results")], {
+      const run = cli(["compare", "--spec", clusterSpec(dir, RELOAD(3)), "--out", join(dir, "results")], {
         PATH,
         TIUP_HOME: home,
       });
@@ -292,6 +389,79 @@ compare: {rounds: 2, warmup_rounds: 0}
         /variant head: tiup refused the topology .*topology-head\.yaml \("Nothing changed\.", exit 0\): New topology could not be saved: stand-in refuses every edit/,
       );
       clusterGone(home);
+    });
+
+    test("a build on a cluster: packed as tidb-server, patched in before the first start, its tidb_version() checked against target.version", async () => {
+      const dir = tempDir();
+      const home = tempDir("tiperf-tiup-home-");
+      // a "build" with another file name: the stand-in tidb-server reporting the version given
+      const build = (version: string) => {
+        const bin = join(dir, `my-tidb-${version}`);
+        writeFileSync(
+          bin,
+          `#!/bin/sh\nTIDB_STAND_IN_VERSION='${version}' exec '${join(STAND_INS, "tidb-server")}' "$@"\n`,
+          { mode: 0o755 },
+        );
+        return bin;
+      };
+      const withBuild = (version: string) => {
+        const file = clusterSpec(dir, "");
+        writeFileSync(
+          file,
+          readFileSync(file, "utf8").replace(
+            "version: v8.5.0",
+            `version: v8.5.0\n  binpath: ${build(version)}`,
+          ),
+        );
+        return file;
+      };
+      const spec = withBuild("v8.5.0");
+      const run = cli(["run", "--spec", spec, "--out", join(dir, "results")], { PATH, TIUP_HOME: home });
+      const { code } = await run.done;
+      assert.equal(code, 0, run.stderr());
+      assert.match(run.stderr(), /cluster tiperf-\w+: every tidb runs .*my-tidb-v8\.5\.0/);
+      const runDir = runDirOf(dir);
+      const executed = JSON.parse(readFileSync(join(runDir, "executed.json"), "utf8")) as PlanStep[];
+      const keys = executed.map((st) => st.key ?? "");
+      const at = (prefix: string) => keys.findIndex((k) => k.startsWith(prefix));
+      assert.ok(
+        at("deploy:") < at("pack:") && at("pack:") < at("patch:") && at("patch:") < at("start:"),
+        keys.join(" "),
+      );
+      const patch = executed.find((st) => st.key?.startsWith("patch:"));
+      assert.ok(patch, keys.join(" "));
+      assert.deepEqual((patch.run as { command: string[] }).command.slice(5), [
+        "-R",
+        "tidb",
+        "--offline",
+        "--yes",
+      ]);
+      // what tiup displayed: the role marked patched
+      const display = readdirSync(join(runDir, "raw")).filter((f) => f.startsWith("tiup-display-"));
+      assert.ok(
+        display.some((f) => readFileSync(join(runDir, "raw", f), "utf8").includes('"role":"tidb (patched)"')),
+      );
+      const result = await readResult(join(runDir, "result.json"));
+      assert.equal(result.targets[0]?.version, "v8.5.0");
+      assert.match(String(result.targets[0]?.details?.tidb_version), /Git Commit Hash: stand-in/);
+      clusterGone(home);
+      await assertRanAsPlanned(spec, runDir, { PATH, TIUP_HOME: home });
+
+      // a build reporting another version than target.version: nothing is measured
+      const dir2 = tempDir();
+      const home2 = tempDir("tiperf-tiup-home-");
+      const other = withBuild("v9.9.9");
+      writeFileSync(join(dir2, "spec.yaml"), readFileSync(other, "utf8"));
+      const wrong = cli(["run", "--spec", join(dir2, "spec.yaml"), "--out", join(dir2, "results")], {
+        PATH,
+        TIUP_HOME: home2,
+      });
+      assert.equal((await wrong.done).code, 3, wrong.stderr());
+      assert.match(
+        wrong.stderr(),
+        /variant base: target\.version is v8\.5\.0 but .*my-tidb-v9\.9\.9 reports Release Version v9\.9\.9 \(tidb_version\(\)\)/,
+      );
+      clusterGone(home2);
     });
 
     test("a component Down after a cell fails that cell, naming the component and host", async () => {

@@ -38,7 +38,7 @@ const echoKind: TargetKind = {
       dataOf: (v) => v,
       remoteLoad: false,
       overhead: { setupS: 1, switchS: 0, restartS: 0 },
-      switches: false,
+      switching: "none",
       warnings: [],
       refusals: [],
     };

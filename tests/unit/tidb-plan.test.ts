@@ -10,8 +10,15 @@ import { planRun } from "../../action/src/pipeline/plan.ts";
 import { loadSpec, parseSpec } from "../../action/src/specfile/load.ts";
 import { askOf, withHosts } from "../../action/src/targets/tidb/cloud.ts";
 import type { TidbTargetPlan } from "../../action/src/targets/tidb/index.ts";
-import { expandDotted, planTidb, toToml } from "../../action/src/targets/tidb/plan.ts";
-import { parseProfile } from "../../action/src/targets/tidb/profile.ts";
+import { changesOnline } from "../../action/src/targets/tidb/online.ts";
+import {
+  configSwitchOf,
+  expandDotted,
+  planTidb,
+  toToml,
+  type VariantSetup,
+} from "../../action/src/targets/tidb/plan.ts";
+import { parseProfile, type Role } from "../../action/src/targets/tidb/profile.ts";
 import type { PlanStep } from "../../action/src/targets/types.ts";
 import { ROOT } from "../helpers/paths.ts";
 
@@ -42,9 +49,10 @@ describe("tiperf plan: workloads/tidb-pr.yaml × each shipped profile", () => {
           golden(`tidb-pr-config-${profile}-${name.replace(/^tidb\//, "")}`, body);
     });
     test(`version variant on ${profile}`, async () => {
+      // side-by-side clusters switch by a restart: each variant's cells in groups, over 3 blocks
       const text = readFileSync(join(ROOT, "workloads/tidb-pr.yaml"), "utf8").replace(
-        /^variants:[\s\S]*?^compare:/m,
-        "variants:\n  base: {}\n  head: {target: {version: v8.1.2}}\ncompare:",
+        /^variants:[\s\S]*$/m,
+        `variants:\n  base: {}\n  head: {target: {version: v8.1.2}}\ncompare: {${profile === "playground" ? "rounds: 4" : "rounds: 6, blocks: 3"}, warmup_rounds: 1}\n`,
       );
       const loaded = parseSpec(text, "workloads/tidb-pr.yaml (version variant)");
       const plan = await planRun(loaded, { profile: join(ROOT, `infra/profiles/${profile}.yaml`), cores: 2 });
@@ -78,6 +86,87 @@ describe("tiperf plan: workloads/tidb-pr.yaml × each shipped profile", () => {
       plan.files["tidb/topology-head.yaml"] ?? "",
       /deploy_dir: \/tidb-deploy\/tiperf-tidb-pr-2\/tidb-5000/,
     );
+  });
+  test("clusters that switch by a restart need blocks: one block is refused, naming compare.blocks", async () => {
+    const text = readFileSync(join(ROOT, "workloads/tidb-pr.yaml"), "utf8").replace(
+      /^variants:[\s\S]*?^compare:/m,
+      "variants:\n  base: {}\n  head: {target: {version: v8.1.2}}\ncompare:",
+    );
+    const plan = await planRun(parseSpec(text, "v.yaml"), {
+      profile: join(ROOT, "infra/profiles/hosts-example.yaml"),
+    });
+    assert.equal(plan.target.switching, "grouped");
+    assert.match(
+      plan.refusals.join("\n"),
+      /v\.yaml: compare\.blocks is 1, but variants on .*hosts-example\.yaml switch by restarting servers \(stop-start\).*set compare\.blocks to 3 or more/,
+    );
+  });
+});
+
+describe("how variants of one cluster take turns", () => {
+  const setup = (name: string, keys: [Role, string, unknown][]): VariantSetup => ({
+    name,
+    deployment: 0,
+    version: "v8.5.0",
+    configKeys: keys.map(([role, key, value]) => ({ role, key, value })),
+    sql: [],
+  });
+  test("items TiKV and PD change online, set by every variant: online, only the differing ones", () => {
+    const cs = configSwitchOf([
+      setup("base", [
+        ["tikv", "raftstore.apply-pool-size", 2],
+        ["tikv", "log.level", "info"],
+        ["pd", "schedule.leader-schedule-limit", 4],
+      ]),
+      setup("head", [
+        ["tikv", "raftstore.apply-pool-size", 4],
+        ["tikv", "log.level", "info"],
+        ["pd", "schedule.leader-schedule-limit", 8],
+      ]),
+    ]);
+    assert.deepEqual(cs, {
+      by: "online",
+      keys: [
+        { role: "tikv", key: "raftstore.apply-pool-size" },
+        { role: "pd", key: "schedule.leader-schedule-limit" },
+      ],
+    });
+  });
+  test("an item only some variants set, or one that needs a restart: a reload of those roles, saying why", () => {
+    const unset = configSwitchOf([
+      setup("base", []),
+      setup("head", [["tikv", "storage.block-cache.capacity", "4GB"]]),
+    ]);
+    assert.equal(unset.by, "reload");
+    assert.deepEqual(unset.by === "reload" && unset.roles, ["tikv"]);
+    assert.match(
+      unset.by === "reload" ? unset.why.join() : "",
+      /storage\.block-cache\.capacity is not set by base/,
+    );
+    const tidbItem = configSwitchOf([
+      setup("base", [
+        ["tidb", "performance.max-procs", 1],
+        ["tikv", "raftstore.apply-pool-size", 2],
+      ]),
+      setup("head", [
+        ["tidb", "performance.max-procs", 2],
+        ["tikv", "raftstore.apply-pool-size", 2],
+      ]),
+    ]);
+    assert.deepEqual(tidbItem.by === "reload" && tidbItem.roles, ["tidb"]);
+    assert.match(
+      tidbItem.by === "reload" ? tidbItem.why.join() : "",
+      /tidb performance\.max-procs changes only with a restart/,
+    );
+  });
+  test("the table of online items: TiKV's and PD's documented ones, nothing of TiDB's", () => {
+    assert.ok(changesOnline("tikv", "rocksdb.defaultcf.block-cache-size"));
+    assert.ok(changesOnline("tikv", "readpool.unified.max-thread-count"));
+    assert.ok(changesOnline("pd", "schedule.region-schedule-limit"));
+    assert.ok(!changesOnline("tikv", "raftstore.store-io-pool-size"));
+    assert.ok(!changesOnline("tikv", "rocksdb.max-sub-compactions"));
+    assert.ok(!changesOnline("tidb", "performance.max-procs"));
+    assert.ok(!changesOnline("tikv", "raftstore.apply-pool-size.extra"));
   });
 });
 
@@ -138,13 +227,39 @@ describe("a private tidb-server (provider local)", () => {
     const text = readFileSync(join(ROOT, "workloads/tidb-smoke.yaml"), "utf8");
     await assert.rejects(
       planRun(
-        parseSpec(text.replace("version: v8.5.0", "version: v8.5.0\n  binpath: /opt/tidb-server"), "b.yaml"),
-        {
-          profile: join(ROOT, "infra/profiles/hosts-example.yaml"),
-        },
+        parseSpec(
+          text.replace("version: v8.5.0", "version: v8.5.0\n  binpath: {tikv: /opt/tikv-server}"),
+          "b.yaml",
+        ),
+        {},
       ),
-      /b\.yaml: target\.binpath runs a build on a profile with provider local or playground; .*hosts-example\.yaml has provider hosts/,
+      /b\.yaml: target\.binpath\.tikv: .*local\.yaml \(provider local\) runs one tidb-server on its embedded store, with no TiKV or PD/,
     );
+    // on a cluster, builds are packed and patched in per role before the first start
+    const patched = await planRun(
+      parseSpec(
+        text.replace(
+          "version: v8.5.0",
+          "version: v8.5.0\n  binpath: {tidb: /opt/my-tidb, tikv: /opt/tikv-server}",
+        ),
+        "b.yaml",
+      ),
+      { profile: join(ROOT, "infra/profiles/hosts-example.yaml") },
+    );
+    const lines = patched.text.split("\n");
+    const idx = (re: RegExp) => lines.findIndex((l) => re.test(l));
+    const deploy = idx(/\[start\] tiup cluster deploy /);
+    const pack = idx(
+      /\[start\] tar --create --gzip --dereference --file '<run>\/tidb\/patch-tiperf-tidb-smoke-tidb\.tar\.gz' --transform 's\|\.\*\|tidb-server\|' --directory \/opt my-tidb/,
+    );
+    const patch = idx(
+      /\[start\] tiup cluster patch tiperf-tidb-smoke '<run>\/tidb\/patch-tiperf-tidb-smoke-tidb\.tar\.gz' -R tidb --offline --yes/,
+    );
+    const patchKv = idx(
+      /tiup cluster patch tiperf-tidb-smoke .*patch-tiperf-tidb-smoke-tikv\.tar\.gz' -R tikv --offline --yes/,
+    );
+    const start = idx(/\[start\] tiup cluster start /);
+    assert.ok(deploy >= 0 && deploy < pack && pack < patch && patch < start && patchKv < start, patched.text);
     await assert.rejects(
       planRun(
         parseSpec(
@@ -293,9 +408,10 @@ describe("profiles and topologies are refused before anything runs", () => {
     assert.throws(
       () => parseSpec(spec, "tidb-pr.yaml"),
       (e: Error) => {
+        const line = spec.split("\n").findIndex((l) => l.includes("version: 8.5")) + 1;
         assert.equal(
           e.message,
-          "tidb-pr.yaml:11: target.version: must be a TiDB version as tiup names it: v<major>.<minor>.<patch> (like v8.5.0) or nightly",
+          `tidb-pr.yaml:${line}: target.version: must be a TiDB version as tiup names it: v<major>.<minor>.<patch> (like v8.5.0) or nightly`,
         );
         return true;
       },

@@ -131,6 +131,8 @@ export interface Driver {
   dataKey(w: Workload, data: SpecData | undefined): string;
   /** The database the driver's tables live in (created on the target before prepare). */
   database(w: Workload): string;
+  /** The tables its data set creates in that database (what a target analyzes after the load). */
+  tables(w: Workload, data: SpecData | undefined): string[];
   /** prepare / prewarm / check steps, run once per data set on each target. */
   setup(ctx: StepContext): Step[];
   /** One cell: the workload at one thread count. */

@@ -144,7 +144,11 @@ export class Bench {
         for (const step of ds.driver.setup(bench.context(ds.workload, Math.max(...ds.workload.threads)))) {
           await bench.step(ds, step, opts.signal);
         }
-        await target.afterLoad?.(database, ds.driver.name === "sysbench" ? opts.spec.data : undefined);
+        await target.afterLoad?.({
+          database,
+          tables: ds.driver.tables(ds.workload, opts.spec.data),
+          ...(ds.driver.name === "sysbench" && opts.spec.data ? { sysbench: opts.spec.data } : {}),
+        });
         shared?.loaded.add(key);
       }
     } catch (e) {
@@ -152,6 +156,14 @@ export class Bench {
       throw e;
     }
     return bench;
+  }
+
+  /**
+   * Before a group of cells (variants that switch by restarting servers): this variant in, on
+   * freshly switched or restarted servers; what the target did.
+   */
+  async enterGroup(signal: AbortSignal): Promise<string | undefined> {
+    return this.target.activate?.(signal, { fresh: true });
   }
 
   /** Whether the target can start fresh server processes on its data (compare.blocks). */

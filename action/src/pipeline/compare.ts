@@ -59,7 +59,12 @@ export async function compareSpec(loaded: LoadedSpec, opts: CompareOptions): Pro
     return (rows[(round - 1) % rows.length] as number[]).map((i) => names[i] as string);
   };
 
-  const { result, runDir, deployment } = await startResult(loaded, {
+  const {
+    result,
+    runDir,
+    deployment,
+    plan: targetPlan,
+  } = await startResult(loaded, {
     outDir: opts.outDir,
     command: "compare",
     log: opts.log,
@@ -74,7 +79,13 @@ export async function compareSpec(loaded: LoadedSpec, opts: CompareOptions): Pro
   const startedMeasuring = Date.now();
   const judge = () => judgeFamily(result, plan.base.spec, control, others, compare.confidence, looks);
   let roundsDone = 0;
+  // where a switch restarts servers, each variant runs a block's cells as a group (fresh instance)
+  const grouped = targetPlan.switching === "grouped";
   try {
+    if (compare.order === "duet" && targetPlan.switching !== "none")
+      throw new InputError(
+        `${loaded.path}: compare.order is duet, but the variants share one deployment and take turns on it (${targetPlan.switching} switching): use compare.order: interleaved`,
+      );
     const maxConn = Math.max(...plan.all.map((v) => maxThreads(v.spec)));
     for (const v of plan.all) {
       const bench = await Bench.open({
@@ -119,11 +130,12 @@ export async function compareSpec(loaded: LoadedSpec, opts: CompareOptions): Pro
             `compare.blocks is ${blocks}, but ${b.variant}'s target (${b.target.kind}) cannot restart its servers without losing its data: use compare.blocks: 1`,
           );
     const restartOrder = rng(seed ^ 0x5bd1e995);
-    const runRound = async (round: number, block: number | undefined) => {
+    /** One round of every cell; `only`: of one variant (a group). */
+    const runRound = async (round: number, block: number | undefined, only?: string) => {
       const tag = (cells: Cell[]) => (block === undefined ? cells : cells.map((c) => ({ ...c, block })));
       const planned = new Map(names.map((n) => [n, cellsOf(n, round)]));
       for (let i = 0; i < perRound; i++) {
-        const turn = runOrder(round, i);
+        const turn = only ? [only] : runOrder(round, i);
         const cellOf = (n: string) =>
           (planned.get(n) as ReturnType<typeof cellsOf>)[i] as ReturnType<typeof cellsOf>[number];
         const first = cellOf(control);
@@ -135,12 +147,44 @@ export async function compareSpec(loaded: LoadedSpec, opts: CompareOptions): Pro
         } else {
           for (const n of turn) await record(tag([await benchOf(n).runCell(cellOf(n), opts.signal)]));
         }
-        progress.finish(cellSeconds(first) * (compare.order === "duet" ? 1 : names.length));
+        progress.finish(cellSeconds(first) * (compare.order === "duet" || only ? 1 : names.length));
       }
+    };
+    // grouped: the variants' order per block, balanced over blocks (AB BA … for two; Williams rows for more)
+    const groupOrder = (block: number): string[] => {
+      if (names.length === 2)
+        return (interleavedOrder(lastBlock, 1, seed ^ 0x9e3779b9)[block - 1]?.[0] ?? "base-first") ===
+          "base-first"
+          ? names
+          : [...names].reverse();
+      const rows = (balancedOrders(names.length, 1, seed ^ 0x9e3779b9)[0] as number[][]).map((row) =>
+        row.map((i) => names[i] as string),
+      );
+      return rows[(block - 1) % rows.length] as string[];
     };
     const lastBlock = Math.ceil(maxRounds / perBlock);
     blockLoop: for (let block = 1; block <= lastBlock; block++) {
       const tag = blocks > 1 ? block : undefined;
+      if (grouped) {
+        const from = (block - 1) * perBlock + 1;
+        const to = Math.min(block * perBlock, maxRounds);
+        for (const n of groupOrder(block)) {
+          opts.log(
+            `block ${block}: ${n}: ${(await benchOf(n).enterGroup(opts.signal)) ?? "in already"}; its cells as a group, rounds ${from}–${to}`,
+          );
+          for (let w = 0; w < compare.warmup_rounds; w++) await runRound(0, tag, n);
+          for (let round = from; round <= to; round++) await runRound(round, tag, n);
+        }
+        roundsDone = to;
+        if (looksAt.includes(to) && to < maxRounds) {
+          const open = judge().cells.filter((c) => c.verdict === "inconclusive").length;
+          if (open === 0) {
+            opts.log(`every cell decided after ${to} rounds: stopping early (max ${maxRounds})`);
+            break;
+          }
+        }
+        continue;
+      }
       if (block > 1) {
         // fresh instances, same data, in random order
         const turn = [...benches];
@@ -208,6 +252,11 @@ export async function compareSpec(loaded: LoadedSpec, opts: CompareOptions): Pro
       saved_seconds: Math.round((maxRounds - roundsDone) * (benchmarkSeconds / Math.max(1, roundsDone))),
       cells: judged.cells,
       notes: [
+        ...(grouped
+          ? [
+              `variants took turns in groups: a switch restarts servers (${targetPlan.about.find((l) => l.startsWith("variants take turns by:"))?.slice(24) ?? "see the plan"}), so in each block every variant ran its cells together on a freshly switched instance, variants in a balanced order over blocks`,
+            ]
+          : []),
         compare.blocks > 1
           ? `instances as the unit: ${compare.rounds / compare.blocks} rounds per block, every variant's server restarted (fresh process, same data, random order) before each block after the first, warmup rounds again; per cell the mean of log(variant/${control}) in each block, a t interval over the block means (df = blocks − 1); between_share: the part of the round-to-round variance that lay between instances (one-way random effects)`
           : `paired by round: one server instance per variant, rounds as the unit`,

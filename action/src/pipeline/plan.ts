@@ -33,9 +33,11 @@ export function stepLine(s: PlanStep): string {
       ? `SQL: ${run.sql}`
       : "get" in run
         ? `GET ${run.get}`
-        : run.command[0]?.includes(" ")
-          ? run.command.join(" && ")
-          : shellCommand(run.command);
+        : "post" in run
+          ? `POST ${run.post} ${run.body}`
+          : run.command[0]?.includes(" ")
+            ? run.command.join(" && ")
+            : shellCommand(run.command);
   return `  [${s.phase}]${where} ${text}${s.about ? `    # ${s.about}` : ""}`;
 }
 
@@ -103,9 +105,18 @@ function estimate(loaded: LoadedSpec, target: TargetPlan): { seconds: number; te
     ? (compare.max_rounds ?? compare.rounds) + compare.warmup_rounds * Math.max(1, compare.blocks)
     : 1;
   const matrix = matrixSeconds(loaded);
-  // interleaved variants on shared hardware switch before nearly every cell
-  const switches = target.switches && compare ? cells * rounds * variants : 0;
-  const restarts = compare && compare.blocks > 1 ? (compare.blocks - 1) * variants : 0;
+  // interleaved variants on shared hardware switch before nearly every cell; grouped ones before
+  // each variant's group of every block (the switch is the fresh instance: no restarts besides)
+  const blocks = compare ? Math.max(1, compare.blocks) : 1;
+  const switches = !compare
+    ? 0
+    : target.switching === "per-cell"
+      ? cells * rounds * variants
+      : target.switching === "grouped"
+        ? blocks * variants
+        : 0;
+  const restarts =
+    compare && compare.blocks > 1 && target.switching !== "grouped" ? (compare.blocks - 1) * variants : 0;
   const seconds =
     matrix +
     target.overhead.setupS +
@@ -157,11 +168,18 @@ export async function planRun(loaded: LoadedSpec, o: { profile?: string; cores?:
     ...specWarnings(loaded, loaded.variants ? "compare" : "run", o.cores, target.remoteLoad),
   ];
   const est = estimate(loaded, target);
+  // where a switch restarts servers, variants take turns per group of cells, not per cell
+  const grouped = target.switching === "grouped" && Boolean(loaded.variants);
+  const perGroup = grouped
+    ? [...kindSteps(["switch"]).filter((s) => !steps.includes(s)), ...kindSteps(["restart"])]
+    : [];
   const perCell = [
-    ...kindSteps(["switch"]).filter((s) => !steps.includes(s)),
+    ...(grouped ? [] : kindSteps(["switch"]).filter((s) => !steps.includes(s))),
     ...kindSteps(["cell"]),
     ...cells,
-    ...(loaded.variants?.compare.blocks && loaded.variants.compare.blocks > 1 ? kindSteps(["restart"]) : []),
+    ...(!grouped && loaded.variants?.compare.blocks && loaded.variants.compare.blocks > 1
+      ? kindSteps(["restart"])
+      : []),
   ];
   const end = [...cleanup, ...kindSteps(["teardown"])];
   const lines = [
@@ -172,7 +190,13 @@ export async function planRun(loaded: LoadedSpec, o: { profile?: string; cores?:
     "",
     "steps, in the order the run takes them:",
     ...steps.map(stepLine),
-    `  then every round${loaded.variants ? `, each variant in a balanced order` : ""}, per cell:`,
+    ...(grouped
+      ? [
+          "  then per block, each variant's rounds as a group (variants in a balanced order over blocks), before each group as needed:",
+          ...perGroup.map(stepLine),
+          "  and per cell of a group:",
+        ]
+      : [`  then every round${loaded.variants ? `, each variant in a balanced order` : ""}, per cell:`]),
     ...perCell.map(stepLine),
     "  then:",
     ...end.map(stepLine),
@@ -187,7 +211,7 @@ export async function planRun(loaded: LoadedSpec, o: { profile?: string; cores?:
     seconds: est.seconds,
     warnings,
     refusals: target.refusals,
-    steps: { setup: steps, per_cell: perCell, end },
+    steps: { setup: steps, ...(grouped ? { per_group: perGroup } : {}), per_cell: perCell, end },
   };
   const files: Record<string, string> = {
     "plan.txt": text,

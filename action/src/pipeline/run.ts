@@ -10,7 +10,7 @@ import { newRunId, RunDir, writeAtomic } from "../result/store.ts";
 import type { LoadedSpec } from "../specfile/load.ts";
 import type { Spec } from "../specfile/schema.ts";
 import { kindOf } from "../targets/registry.ts";
-import type { Deployment, StartOptions, Target, TargetPlan } from "../targets/types.ts";
+import type { Deployment, StartOptions, Target, TargetPlan, TargetPlanInput } from "../targets/types.ts";
 import { Bench } from "./bench.ts";
 import { cellLabel, cellSeconds, maxThreads, planCells } from "./cells.ts";
 import { checkOutDir, checkTools, specWarnings } from "./preflight.ts";
@@ -41,6 +41,21 @@ export function matrixSeconds(loaded: LoadedSpec): number {
   return once * (maxRounds + compare.warmup_rounds * blocks) * variants;
 }
 
+/** Every data set of every variant's workloads (one per database), with the tables it creates. */
+export function loadsOf(loaded: LoadedSpec): TargetPlanInput["loads"] {
+  const specs = loaded.variants ? loaded.variants.all.map((v) => v.spec) : [loaded.spec];
+  const out = new Map<string, Set<string>>();
+  for (const spec of specs)
+    for (const w of spec.workloads) {
+      const driver = driverOf(w.driver);
+      const db = driver.database(w);
+      const tables = out.get(db) ?? new Set<string>();
+      for (const t of driver.tables(w, spec.data)) tables.add(t);
+      out.set(db, tables);
+    }
+  return [...out].map(([database, tables]) => ({ database, tables: [...tables] }));
+}
+
 /** The target's plan of a loaded spec: its kind's, for every variant that runs, on one profile. */
 export function planTarget(
   loaded: LoadedSpec,
@@ -65,6 +80,7 @@ export function planTarget(
       ...(loaded.variants?.all.map((v) => maxThreads(v.spec)) ?? [maxThreads(loaded.spec)]),
     ),
     ...(loaded.spec.data ? { data: loaded.spec.data } : {}),
+    loads: loadsOf(loaded),
     ...(o.runId ? { runId: o.runId } : {}),
     ...(o.cores ? { cores: o.cores } : {}),
   });

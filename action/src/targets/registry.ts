@@ -75,6 +75,7 @@ export async function startTarget(
     prefix: "tiperf-target",
     matrixSeconds: 0,
     maxConnections: opts.maxConnections,
+    loads: [],
   });
   const signal = opts.signal ?? new AbortController().signal;
   const deployment = await kind.open(plan, {

@@ -55,16 +55,28 @@ export interface Target {
    * cannot restart without losing its data.
    */
   restart?(signal: AbortSignal): Promise<string>;
-  /** Before data steps and each cell: brings this variant in where variants share hardware. */
-  activate?(signal: AbortSignal): Promise<void>;
+  /**
+   * Before data steps and each cell: brings this variant in where variants share hardware. With
+   * `fresh` (a group of cells where a switch restarts servers), its servers are freshly started or
+   * switched when it returns, restarted if need be; it says what it did.
+   */
+  activate?(signal: AbortSignal, o?: { fresh?: boolean }): Promise<string | undefined>;
   /** Before a cell: a health snapshot; the returned check, after the cell, names what went wrong. */
   watch?(): Promise<() => Promise<string | undefined>>;
   /** Variants on one deployment share its data: loaded once, cleaned up by the last to leave. */
   sharedData?: { loaded: Set<string>; users: number };
-  /** After a data set is loaded (TiDB: split and scatter its tables). */
-  afterLoad?(database: string, data?: { tables: number; table_size: number }): Promise<void>;
+  /** After a data set is loaded (TiDB: split and scatter sysbench's tables, analyze every table). */
+  afterLoad?(load: LoadedData): Promise<void>;
   /** What else the result records about the target (deployment, topology file, tidb_version()). */
   details?: Record<string, unknown>;
+}
+
+/** A data set a load tool has just loaded: its database and tables (and sysbench's sizes). */
+export interface LoadedData {
+  database: string;
+  tables: string[];
+  /** The spec's `data` when the tables are sysbench's (what `split:` divides). */
+  sysbench?: { tables: number; table_size: number };
 }
 
 /** A target of the spec after validation: its kind's own keys (each kind casts to its type). */
@@ -93,7 +105,7 @@ export interface PlanStep {
   /** The variant it serves (absent: the whole deployment). */
   variant?: string;
   where: "runner" | "load host";
-  run: { command: string[] } | { sql: string } | { get: string };
+  run: { command: string[] } | { sql: string } | { get: string } | { post: string; body: string };
   about?: string;
 }
 
@@ -115,6 +127,8 @@ export interface TargetPlanInput {
   maxConnections: number;
   /** The spec's sysbench data (tables × rows), for kinds that split it into regions. */
   data?: { tables: number; table_size: number };
+  /** Every data set the load tools create: its database and tables (for kinds that analyze them). */
+  loads: { database: string; tables: string[] }[];
   /** This machine's CPUs (what warnings about local servers weigh against); default: all of them. */
   cores?: number;
   /** The run's id, once it has one (tags of cloud resources). */
@@ -142,8 +156,12 @@ export interface TargetPlan {
   remoteLoad: boolean;
   /** Seconds besides the cells: start/deploy (once), per switch between variants, per restart. */
   overhead: { setupS: number; switchS: number; restartS: number };
-  /** Variants take turns by a switch before a cell whenever the variant changes. */
-  switches: boolean;
+  /**
+   * How variants sharing hardware take turns: not at all (each has its own), by a switch before a
+   * cell whenever the variant changes, or — where a switch restarts servers — in groups: each
+   * variant runs a block's cells together on a freshly switched instance.
+   */
+  switching: "none" | "per-cell" | "grouped";
   /** Where the spec cannot measure what it says: warned about, never refused. */
   warnings: string[];
   /** Why `run` would refuse these inputs (over a budget, past a ttl): `plan` shows them and exits 2. */

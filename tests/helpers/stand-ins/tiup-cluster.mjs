@@ -8,9 +8,17 @@
 // $TIUP_HOME/stand-in.json: {"tidb_server": PATH} → a real tidb-server (unistore) plays TiDB, its
 // config from the topology (a reload restarts it on the same data);
 // {"refuse_edit": true} → edit-config says "Nothing changed." (exit 0);
+// {"refuse_online": ["key", …]} → TiKV's and PD's config APIs answer a POST of those keys with 400,
+// as TiKV does for items that change only with a restart.
+// A POST to TiKV's /config or PD's /pd/api/v1/config (what SET CONFIG sends) changes the config
+// they report and survives a restart (TiKV writes it to its config file, PD to its etcd); a reload
+// of the role rewrites it from the topology, as tiup does.
 // {"down_after_displays": N, "down_role": "tikv"} → from display N+1 on, that role shows Down.
+// `patch NAME PKG -R ROLE --offline` unpacks the package as tiup does (its entry must be the role's
+// program, executable); a patched tidb-server plays TiDB from then on (e.g. the stand-in
+// tidb-server under a test's wrapper), and display names the role "<role> (patched)" as tiup does.
 import { execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createServer, get as httpGet } from "node:http";
 import { homedir } from "node:os";
 import { join } from "node:path";
@@ -57,10 +65,15 @@ const ACCEPTS = {
   stop: { "--yes": 0, ...PROXY },
   display: { "--format": 1, "--uptime": 0, ...PROXY },
   "edit-config": { "--topology-file": 1, "--yes": 0 },
-  reload: { "--yes": 0, ...PROXY },
-  restart: { "--yes": 0, ...PROXY },
+  reload: { "--yes": 0, "-R": 1, ...PROXY },
+  restart: { "--yes": 0, "-R": 1, ...PROXY },
   destroy: { "--yes": 0, ...PROXY },
+  patch: { "-R": 1, "--offline": 0, "--yes": 0, ...PROXY },
 };
+
+/** tiup's bin entry of each role's package. */
+const ENTRY = { tidb: "tidb-server", tikv: "tikv-server", pd: "pd-server" };
+const patchedBin = (name, role) => join(dirOf(name), "patched", role, ENTRY[role]);
 
 /**
  * With --ssh-proxy-host, tiup's SSH sessions go through the bastion with that user, port and key:
@@ -135,6 +148,76 @@ function since(s) {
   return [d && `${d}d`, h && `${h}h`, m && `${m}m`, sec && `${sec}s`].filter(Boolean).join("") || "-";
 }
 
+/** Items changed online (POSTed), per role: $cluster/online.json. */
+const onlineFile = (name) => join(dirOf(name), "online.json");
+const readOnline = (name) =>
+  existsSync(onlineFile(name)) ? JSON.parse(readFileSync(onlineFile(name), "utf8")) : {};
+
+/**
+ * A component's config API: GET answers the topology's config with the items changed online over
+ * it; POST (TiKV /config, PD /pd/api/v1/config) takes {"key": value} as the components do.
+ */
+function configRoute(name, role, base) {
+  return (req, res) => {
+    const send = (code, body) => {
+      res.writeHead(code, { "content-type": "application/json" });
+      res.end(typeof body === "string" ? body : JSON.stringify(body));
+    };
+    if (req.method === "GET") {
+      const online = readOnline(name)[role] ?? {};
+      const merged = structuredClone(base);
+      for (const [k, v] of Object.entries(nested(online))) merged[k] = deepMerge(merged[k], v);
+      return send(200, merged);
+    }
+    let body = "";
+    req.on("data", (d) => {
+      body += d;
+    });
+    req.on("end", () => {
+      let items;
+      try {
+        items = JSON.parse(body);
+      } catch {
+        return send(400, "invalid json");
+      }
+      for (const key of Object.keys(items))
+        if ((behave.refuse_online ?? []).includes(key))
+          return send(400, `fail to update, error: "config ${key} can not be changed"`);
+      const all = readOnline(name);
+      all[role] = { ...all[role], ...items };
+      writeFileSync(onlineFile(name), JSON.stringify(all));
+      send(200, "");
+    });
+  };
+}
+
+function deepMerge(a, b) {
+  if (!a || typeof a !== "object" || !b || typeof b !== "object") return b;
+  const out = { ...a };
+  for (const [k, v] of Object.entries(b)) out[k] = deepMerge(a[k], v);
+  return out;
+}
+
+/** The HTTP servers of one port: each path a handler, or a JSON body answered to GET. */
+function serveOn(servers, port, routes) {
+  const s = createServer((req, res) => {
+    const route = routes[req.url];
+    if (typeof route === "function") return route(req, res);
+    res.writeHead(route ? 200 : 404, { "content-type": "application/json" });
+    res.end(JSON.stringify(route ?? { error: "not found" }));
+  });
+  servers.push(s);
+  return new Promise((resolve) => s.listen(port, "127.0.0.1", resolve));
+}
+
+/** TiKV's and PD's config APIs of a cluster. */
+async function serveStores(servers, name, topo, merged) {
+  for (const t of topo.tikv_servers ?? [])
+    await serveOn(servers, t.status_port, { "/config": configRoute(name, "tikv", merged("tikv", t)) });
+  for (const t of topo.pd_servers ?? [])
+    await serveOn(servers, t.client_port, { "/pd/api/v1/config": configRoute(name, "pd", merged("pd", t)) });
+}
+
 function startDaemon(name) {
   const meta = metaOf(name);
   const ready = join(dirOf(name), "ready");
@@ -178,14 +261,17 @@ function toToml(obj, path = []) {
   return lines.join("\n");
 }
 
-/** {"tidb_server": PATH} in stand-in.json: a real tidb-server (unistore) in TiDB's place, its config from the topology. */
-async function realTidb(name, topo, merged) {
+/**
+ * A tidb-server in TiDB's place (unistore): a real one from {"tidb_server": PATH} in stand-in.json,
+ * or a patched build; its config from the topology.
+ */
+async function realTidb(name, topo, merged, program) {
   const t = topo.tidb_servers[0];
   const dir = join(dirOf(name), "tidb");
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, "tidb.toml"), `${toToml(merged("tidb", t))}\n`);
   const child = spawn(
-    behave.tidb_server,
+    program,
     [
       "-store",
       "unistore",
@@ -231,23 +317,13 @@ async function realTidb(name, topo, merged) {
 async function daemon(name) {
   const topo = parse(readFileSync(join(dirOf(name), "topology.yaml"), "utf8"));
   const tidb = topo.tidb_servers[0];
-  if (behave.tidb_server) {
+  const program = existsSync(patchedBin(name, "tidb")) ? patchedBin(name, "tidb") : behave.tidb_server;
+  if (program) {
     const sc = topo.server_configs ?? {};
     const merged = (role, inst) => ({ ...nested(sc[role]), ...nested(inst.config) });
-    const child = await realTidb(name, topo, merged);
+    const child = await realTidb(name, topo, merged, program);
     const servers = [];
-    const serve = (port, routes) => {
-      const s = createServer((req, res) => {
-        const body = routes[req.url];
-        res.writeHead(body ? 200 : 404, { "content-type": "application/json" });
-        res.end(JSON.stringify(body ?? { error: "not found" }));
-      });
-      servers.push(s);
-      return new Promise((resolve) => s.listen(port, "127.0.0.1", resolve));
-    };
-    for (const t of topo.tikv_servers ?? []) await serve(t.status_port, { "/config": merged("tikv", t) });
-    for (const t of topo.pd_servers ?? [])
-      await serve(t.client_port, { "/pd/api/v1/config": merged("pd", t) });
+    await serveStores(servers, name, topo, merged);
     const stop = () => {
       for (const s of servers) s.close();
       child.kill("SIGTERM");
@@ -320,25 +396,15 @@ async function daemon(name) {
     }
   }
   const sc = topo.server_configs ?? {};
-  const serve = (port, routes) => {
-    const s = createServer((req, res) => {
-      const body = routes[req.url];
-      res.writeHead(body ? 200 : 404, { "content-type": "application/json" });
-      res.end(JSON.stringify(body ?? { error: "not found" }));
-    });
-    servers.push(s);
-    return new Promise((resolve) => s.listen(port, "127.0.0.1", resolve));
-  };
   const merged = (role, inst) => ({ ...nested(sc[role]), ...nested(inst.config) });
   for (const t of topo.tidb_servers ?? [])
-    await serve(t.status_port, {
+    await serveOn(servers, t.status_port, {
       "/status": {
         version: `8.0.11-TiDB-${JSON.parse(readFileSync(join(dirOf(name), "meta.json"), "utf8")).version}`,
       },
       "/config": merged("tidb", t),
     });
-  for (const t of topo.tikv_servers ?? []) await serve(t.status_port, { "/config": merged("tikv", t) });
-  for (const t of topo.pd_servers ?? []) await serve(t.client_port, { "/pd/api/v1/config": merged("pd", t) });
+  await serveStores(servers, name, topo, merged);
   writeFileSync(join(dirOf(name), "ready"), "");
 }
 
@@ -387,7 +453,7 @@ if (sub === "__daemon") {
           behave.down_role === role);
       instances.push({
         id: `${i.host}:${port}`,
-        role,
+        role: existsSync(patchedBin(name, role)) ? `${role} (patched)` : role,
         host: i.host,
         ports,
         os_arch: "linux/x86_64",
@@ -433,13 +499,49 @@ if (sub === "__daemon") {
       `Applied successfully, please use \`tiup cluster reload ${name} [-N <nodes>] [-R <roles>]\` to make the change effective.`,
     );
   } else if (sub === "reload") {
+    const roles = opt["-R"] ? opt["-R"].split(",") : ["pd", "tikv", "tidb", "tiflash"];
+    for (const r of roles) if (!["pd", "tikv", "tidb", "tiflash"].includes(r)) fail(`unknown role ${r}`);
+    // the reloaded roles' config files are written from the topology again
+    const online = readOnline(name);
+    for (const r of roles) delete online[r];
+    writeFileSync(onlineFile(name), JSON.stringify(online));
+    const meta = metaOf(name);
+    meta.reloads = [...(meta.reloads ?? []), roles.join(",")];
+    save(name, meta);
     stopDaemon(name);
     startDaemon(name);
     say(`Reloaded cluster \`${name}\` successfully`);
   } else if (sub === "restart") {
+    const meta = metaOf(name);
+    meta.restarts = [...(meta.restarts ?? []), opt["-R"] ?? "all"];
+    save(name, meta);
     stopDaemon(name);
     startDaemon(name);
     say(`Restarted cluster \`${name}\` successfully`);
+  } else if (sub === "patch") {
+    const [, pkg] = pos;
+    const meta = metaOf(name);
+    const role = opt["-R"];
+    if (!role) fail("the flag -R or -N must be specified at least one");
+    if (!ENTRY[role]) fail(`the stand-in patches tidb, tikv or pd (got ${role})`);
+    if (!opt["--yes"] || !opt["--offline"])
+      fail("tiperf always patches a stopped cluster with --offline --yes");
+    if (meta.pid && alive(meta.pid)) fail("tiperf patches before the first start: the cluster is running");
+    if (!pkg || !existsSync(pkg)) fail(`specified package(${pkg}) not exists`);
+    const dir = join(dirOf(name), "patched", role);
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    try {
+      execFileSync("tar", ["-xzf", pkg, "-C", dir], { stdio: "ignore" });
+    } catch {
+      fail(`decompress ${pkg}`);
+    }
+    if (!existsSync(patchedBin(name, role))) {
+      rmSync(dir, { recursive: true, force: true });
+      fail(`entry ${ENTRY[role]} not found in package ${pkg}`);
+    }
+    if ((statSync(patchedBin(name, role)).mode & 0o500) !== 0o500)
+      fail(`entry ${ENTRY[role]} in package ${pkg} is not executable`);
   } else if (sub === "destroy") {
     if (existsSync(dirOf(name))) stopDaemon(name);
     rmSync(dirOf(name), { recursive: true, force: true });

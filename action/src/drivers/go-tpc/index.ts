@@ -244,6 +244,11 @@ export const goTpc: Driver = {
   dataKey: (w) =>
     w.script === "tpcc" ? `go-tpc:tpcc:w${opt(w, "warehouses")}` : `go-tpc:tpch:sf${opt(w, "sf")}`,
   database: (w) => w.script,
+  // the tables of go-tpc's tpcc/ddl.go and tpch/ddl.go
+  tables: (w) =>
+    w.script === "tpcc"
+      ? ["warehouse", "district", "customer", "history", "new_order", "orders", "order_line", "stock", "item"]
+      : ["nation", "region", "part", "supplier", "partsupp", "customer", "orders", "lineitem"],
   setup(ctx): Step[] {
     const w = ctx.workload;
     const conn = connectionArgs(ctx.connection, w.script);

@@ -260,6 +260,8 @@ export const goYcsb: Driver = {
   dataKey: (w) =>
     `go-ycsb:${w.options.recordcount}:${w.options.fieldcount ?? ""}:${w.options.fieldlength ?? ""}`,
   database: () => "ycsb",
+  // go-ycsb's `table` property, usertable by default
+  tables: (w) => [String(w.options.table ?? "usertable")],
   setup(ctx): Step[] {
     const w = ctx.workload;
     const n = Number(w.options.recordcount);

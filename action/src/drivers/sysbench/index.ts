@@ -123,6 +123,7 @@ export const sysbench: Driver = {
   check: (w, data) => (data ? [] : [`the sysbench workload ${w.name} needs data: {tables, table_size}`]),
   dataKey: (_w, data) => `sysbench:${data?.tables}x${data?.table_size}`,
   database: () => DATABASE,
+  tables: (_w, data) => Array.from({ length: data?.tables ?? 0 }, (_, i) => `sbtest${i + 1}`),
   setup(ctx): Step[] {
     const d = dataOf(ctx);
     const threads = Math.min(d.tables, ctx.cores ?? cpus().length);

@@ -152,7 +152,7 @@ export function localKind(s: LocalServer): TargetKind {
         dataOf: (variant) => variant,
         remoteLoad: false,
         overhead: { setupS: 5 * input.variants.length, switchS: 0, restartS: 5 },
-        switches: false,
+        switching: "none",
         warnings: localWarnings(input, input.cores ?? cpus().length),
         refusals: [],
       };

@@ -1,7 +1,7 @@
 // tiperf's own questions to a TiDB cluster: SQL through the MySQL client and the components' JSON
 // status APIs, from this machine or, behind a bastion, from the load host; and the read-back of
 // every config key a variant sets, compared as people write values.
-import { get as httpGet } from "node:http";
+import { get as httpGet, request as httpRequest } from "node:http";
 import { RunError } from "../../errors.ts";
 import { firstTool, MYSQL_CLIENTS } from "../../proc/env.ts";
 import { runCommand } from "../../proc/process.ts";
@@ -103,6 +103,43 @@ export class ClusterChecks {
   }
 
   /**
+   * POSTs JSON to a component's API (what SET CONFIG sends to each TiKV and PD): from here, or
+   * with curl on the load host behind a bastion. An answer other than 200 throws with its body.
+   */
+  async postJson(url: string, body: string): Promise<void> {
+    const via = this.via();
+    if (!via) return postJson(url, body);
+    const r = await runCommand(
+      "ssh",
+      sshArgs(
+        via,
+        shellCommand([
+          "curl",
+          "-sS",
+          "--max-time",
+          "10",
+          "-X",
+          "POST",
+          "-H",
+          "Content-Type: application/json",
+          "--data-binary",
+          body,
+          "-w",
+          "\n%{http_code}",
+          url,
+        ]),
+      ),
+      { timeoutMs: 60_000 },
+    );
+    const lines = r.stdout.trimEnd().split("\n");
+    const code = Number(lines.pop());
+    if (r.code !== 0 || code !== 200)
+      throw new Error(
+        `POST ${url} ${body} from ${via.host}: ${r.code !== 0 ? r.stderr.trim() || `curl exit ${r.code}` : `HTTP ${code}: ${lines.join(" ").trim()}`}`,
+      );
+  }
+
+  /**
    * Reads every config key the variant sets from the components' own /config endpoints (what
    * SHOW CONFIG shows; `urlOf` gives the planned URL of a role's address) and fails on any that did
    * not take effect: tiup accepts and reloads configs it never checked.
@@ -168,5 +205,32 @@ export function getJson(url: string): Promise<unknown> {
     });
     req.on("timeout", () => req.destroy(new Error("no answer within 10s")));
     req.on("error", reject);
+  });
+}
+
+/** POST JSON to a component's API; anything but 200 rejects with the status and the answer's body. */
+export function postJson(url: string, body: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      url,
+      { method: "POST", timeout: 10_000, headers: { "content-type": "application/json" } },
+      (res) => {
+        let answer = "";
+        res.setEncoding("utf8");
+        res.on("data", (d: string) => {
+          answer += d;
+        });
+        res.on("end", () =>
+          res.statusCode === 200
+            ? resolve()
+            : reject(
+                new Error(`POST ${url} ${body}: HTTP ${res.statusCode}: ${answer.trim().slice(0, 300)}`),
+              ),
+        );
+      },
+    );
+    req.on("timeout", () => req.destroy(new Error(`POST ${url}: no answer within 10s`)));
+    req.on("error", reject);
+    req.end(body);
   });
 }

@@ -16,22 +16,29 @@ import { loadEndpoints, planTidb, type TidbPlan } from "./plan.ts";
 import { loadProfile, type Profile } from "./profile.ts";
 import { TIDB_REAPERS } from "./reapers.ts";
 import { TidbRun } from "./run.ts";
-import { TidbTargetSchema, type TidbTargetSpec } from "./schema.ts";
+import { binpathsOf, TidbTargetSchema, type TidbTargetSpec } from "./schema.ts";
 import { tiupHome } from "./tiup.ts";
 
 /** The profile a TiDB spec runs on when neither the spec nor --profile names one. */
 export const DEFAULT_PROFILE = "infra/profiles/local.yaml";
 
-/** How long tiup takes per deployment (deploy + start, or a playground's start), and per switch. */
+/** How long tiup takes per deployment (deploy + start, or a playground's start). */
 const DEPLOY_S = { playground: 60, cluster: 300, server: 10 };
-const SWITCH_S = {
-  "edit-config": 90,
-  "stop-start": 120,
-  none: 0,
-  "separate-playgrounds": 0,
-  "separate-servers": 0,
-};
+/** Per switch: items posted and read back; a reload of ~1 min per restarted instance; another cluster started. */
+const ONLINE_SWITCH_S = 2;
+const RELOAD_S_PER_INSTANCE = 60;
+const STOP_START_S = 120;
 const RESTART_S = 120;
+
+/** Seconds one switch between variants takes on this plan. */
+function switchSeconds(tidb: TidbPlan): number {
+  if (tidb.switching === "stop-start") return STOP_START_S;
+  const d = tidb.deployments[0];
+  if (d?.kind !== "cluster" || !d.configSwitch) return 0;
+  if (d.configSwitch.by === "online") return ONLINE_SWITCH_S;
+  const roles = d.configSwitch.roles;
+  return 30 + RELOAD_S_PER_INSTANCE * d.cluster.instances.filter((i) => roles.includes(i.role)).length;
+}
 /** A cloud cluster's own hours: `up` (~5 min), deploy and start (~10), loading (~10), destroy (~5). */
 const CLOUD_SETUP_HOURS = 0.5;
 
@@ -64,6 +71,7 @@ async function planFor(input: TargetPlanInput, cloud?: ClusterHosts): Promise<Ti
     profileFile: file,
     prefix: input.prefix,
     ...(input.data ? { data: input.data } : {}),
+    loads: input.loads,
   });
 }
 
@@ -85,7 +93,7 @@ function checkTargets(
   const at = (v: string) => (variants.length > 1 ? `variants.${v}: ` : "");
   for (const v of variants) {
     const t = v.target;
-    if (!t.version && !t.binpath)
+    if (!t.version && !binpathsOf(t).tidb)
       throw new InputError(
         `${file}: ${at(v.name)}target.version: a TiDB target names the version tiup deploys (like v8.5.0), or a build to run (target.binpath)`,
       );
@@ -93,9 +101,11 @@ function checkTargets(
       throw new InputError(
         `${file}: ${at(v.name)}target.version: ${profileFile} (provider ${profile.provider}) deploys PD and TiKV of a release: name it (like v8.5.0), even with a binpath`,
       );
-    if (t.binpath && profile.provider !== "local" && profile.provider !== "playground")
+    const builds = binpathsOf(t);
+    const others = Object.keys(builds).filter((r) => r !== "tidb");
+    if (profile.provider === "local" && others.length)
       throw new InputError(
-        `${file}: ${at(v.name)}target.binpath runs a build on a profile with provider local or playground; ${profileFile} has provider ${profile.provider} (tiup cluster patch is not supported yet)`,
+        `${file}: ${at(v.name)}target.binpath.${others[0]}: ${profileFile} (provider local) runs one tidb-server on its embedded store, with no TiKV or PD: give only a tidb-server build`,
       );
     if (t.resources && profile.provider !== "local")
       throw new InputError(
@@ -104,9 +114,29 @@ function checkTargets(
   }
 }
 
+/** How the variants take turns, as the plan says it. */
+function switchingText(tidb: TidbPlan): string {
+  const d = tidb.deployments[0];
+  const cs = d?.kind === "cluster" ? d.configSwitch : undefined;
+  if (tidb.switching === "online" && cs)
+    return cs.keys.length
+      ? `online, before a cell whenever the variant changes: ${cs.keys.map((k) => `${k.role} ${k.key}`).join(", ")} set on the running components as SET CONFIG does (no restart), then read back`
+      : "target.sql before a cell whenever the variant changes (no config differs)";
+  if (tidb.switching === "reload" && cs?.by === "reload")
+    return `edit-config + reload of ${cs.roles.join(", ")} only (${cs.why.join("; ")}): a switch restarts them, so each variant runs a block's cells as a group on a freshly switched instance`;
+  if (tidb.switching === "stop-start")
+    return "one cluster per version or topology, only the measured one running: each variant runs a block's cells as a group on a freshly started cluster";
+  return tidb.switching;
+}
+
 function targetPlan(tidb: TidbPlan, input: TargetPlanInput): TidbTargetPlan {
   const about: string[] = [];
   const refusals: string[] = [];
+  // groups of cells per variant compare instances: blocks say how many, and the interval is over them
+  if (tidb.grouped && input.variants.length > 1 && input.blocks < 3)
+    refusals.push(
+      `${input.file}: compare.blocks is ${input.blocks}, but variants on ${tidb.profileFile} switch by restarting servers (${tidb.switching}): each variant runs a block's cells as a group on a freshly switched instance, so set compare.blocks to 3 or more (with compare.rounds a multiple of it)${tidb.switching === "reload" ? "; or make the variants differ only in items that change online, set in each of them" : ""}`,
+    );
   const setupS = tidb.deployments.reduce((s, d) => s + DEPLOY_S[d.kind], 0);
   const provider = cloudOfProfile(tidb.profile);
   if (provider) {
@@ -129,7 +159,7 @@ function targetPlan(tidb: TidbPlan, input: TargetPlanInput): TidbTargetPlan {
   about.push(
     `profile ${tidb.profileFile} (${tidb.profile.name}, provider ${tidb.profile.provider})`,
     `deployments: ${tidb.deployments.map((d) => `${d.kind} ${d.name} (TiDB ${d.version}; variants ${d.variants.join(", ")})`).join("; ")}`,
-    `variants take turns by: ${tidb.switching}`,
+    `variants take turns by: ${switchingText(tidb)}`,
     `load tools run on: ${tidb.load.user ? `${tidb.load.user}@${tidb.load.host} over SSH` : "this machine"}`,
   );
   const connection = (variant: string): Connection => {
@@ -150,8 +180,8 @@ function targetPlan(tidb: TidbPlan, input: TargetPlanInput): TidbTargetPlan {
       return tidb.deployments[setup?.deployment ?? 0]?.name ?? variant;
     },
     remoteLoad: Boolean(tidb.load.user),
-    overhead: { setupS, switchS: SWITCH_S[tidb.switching], restartS: RESTART_S },
-    switches: tidb.switching === "edit-config" || tidb.switching === "stop-start",
+    overhead: { setupS, switchS: switchSeconds(tidb), restartS: RESTART_S },
+    switching: tidb.grouped ? "grouped" : tidb.switching === "online" ? "per-cell" : "none",
     warnings: deprecationWarnings(tidb.variants),
     refusals,
     tidb,
@@ -165,7 +195,7 @@ export const tidb: TargetKind = {
   keyNames: Object.keys(TidbTargetSchema.shape),
   needs: (target) => [
     // a build of one's own (target.binpath) runs without tiup on a local profile
-    ...((target as TidbTargetSpec).binpath
+    ...(binpathsOf(target as TidbTargetSpec).tidb
       ? []
       : [
           {

@@ -1,11 +1,13 @@
 // What a TiDB run deploys and runs, decided before anything starts: one place that both
 // `tiperf plan` prints and the tidb targets carry out, so the reviewed plan is what runs.
 import { homedir } from "node:os";
+import { basename, dirname } from "node:path";
 import { InputError } from "../../errors.ts";
 import { deepMerge } from "../../specfile/merge.ts";
 import { type Endpoint, type PlanStep, PORT_AT_START } from "../types.ts";
+import { changesOnline, setConfigBody } from "./online.ts";
 import { type Profile, ROLES, type Role } from "./profile.ts";
-import type { TidbTargetSpec as TargetSpec } from "./schema.ts";
+import { BUILD_ROLES, type BuildRole, binpathsOf, type TidbTargetSpec as TargetSpec } from "./schema.ts";
 import { tiupHome } from "./tiup.ts";
 import {
   buildCluster,
@@ -32,7 +34,20 @@ export interface ClusterDeployment {
   variants: string[];
   /** tiup's --ssh-proxy-* flags (a profile's ssh.proxy), given to every tiup cluster command. */
   proxyFlags: string[];
+  /** How its variants take turns (more than one). */
+  configSwitch?: ConfigSwitch;
+  /** Builds patched in after deploy (`tiup cluster patch --offline`), per role. */
+  binpaths: Partial<Record<BuildRole, string>>;
 }
+
+/**
+ * How variants sharing one cluster take turns: online (the config items that differ posted to the
+ * running components, as SET CONFIG does, plus target.sql), or edit-config and a reload of only
+ * the roles whose config differs (a restart of those roles).
+ */
+export type ConfigSwitch =
+  | { by: "online"; keys: { role: Role; key: string }[] }
+  | { by: "reload"; roles: Role[]; keys: { role: Role; key: string }[]; why: string[] };
 
 export interface PlaygroundDeployment {
   kind: "playground";
@@ -45,8 +60,8 @@ export interface PlaygroundDeployment {
   portOffset: number;
   /** --db.config, --kv.config, … file names of this playground (in the run's tidb/ directory). */
   configFiles: Partial<Record<Role, string>>;
-  /** --db.binpath: a tidb-server build to run in place of the release's. */
-  binpath?: string;
+  /** --db.binpath, --kv.binpath, --pd.binpath: builds to run in place of the release's. */
+  binpaths: Partial<Record<BuildRole, string>>;
 }
 
 /** A private tidb-server on this machine (provider local): unistore, its own ports and directory. */
@@ -85,7 +100,12 @@ export interface TidbPlan {
   deployments: Deployment[];
   variants: VariantSetup[];
   /** How variants sharing hardware take turns. */
-  switching: "none" | "edit-config" | "stop-start" | "separate-playgrounds" | "separate-servers";
+  switching: "none" | "online" | "reload" | "stop-start" | "separate-playgrounds" | "separate-servers";
+  /**
+   * A switch restarts servers (a reload, or another cluster started): each variant runs a block's
+   * cells as a group on a freshly switched instance, instead of switching before every cell.
+   */
+  grouped: boolean;
   /** File name (under the run's tidb/ directory) → contents. */
   files: Record<string, string>;
   haproxy?: { host: string; port: number; file: string };
@@ -197,6 +217,8 @@ export function planTidb(o: {
   prefix: string;
   /** The spec's sysbench data, for split: */
   data?: { tables: number; table_size: number };
+  /** The load tools' data sets: every table is analyzed after its load. */
+  loads?: { database: string; tables: string[] }[];
 }): TidbPlan {
   const { profile } = o;
   const files: Record<string, string> = {};
@@ -228,7 +250,7 @@ export function planTidb(o: {
         index,
         version: v.target.version ?? "",
         variants: [v.name],
-        ...(v.target.binpath ? { binpath: v.target.binpath } : {}),
+        ...(binpathsOf(v.target).tidb ? { binpath: binpathsOf(v.target).tidb } : {}),
         ...(configFile ? { configFile } : {}),
       });
       variants.push(setupOf(v, index));
@@ -253,7 +275,7 @@ export function planTidb(o: {
         counts: Object.fromEntries(ROLES.map((r) => [r, roles[r].count ?? 0])) as Record<Role, number>,
         portOffset: index * PLAYGROUND_PORT_OFFSET,
         configFiles,
-        ...(v.target.binpath ? { binpath: v.target.binpath } : {}),
+        binpaths: binpathsOf(v.target),
       });
       variants.push(setupOf(v, index));
     });
@@ -262,7 +284,8 @@ export function planTidb(o: {
     const groups: { key: string; members: TidbVariant[] }[] = [];
     for (const v of o.variants) {
       const probe = buildCluster({ name: "probe", index: 0, profile, target: v.target });
-      const key = `${v.target.version}\n${JSON.stringify(topologyObject(probe, false))}`;
+      // a build of one's own is deployed on its own cluster
+      const key = `${v.target.version}\n${JSON.stringify(binpathsOf(v.target))}\n${JSON.stringify(topologyObject(probe, false))}`;
       const g = groups.find((x) => x.key === key);
       if (g) g.members.push(v);
       else groups.push({ key, members: [v] });
@@ -270,13 +293,15 @@ export function planTidb(o: {
     groups.forEach((g, index) => {
       const name = groups.length > 1 ? `${o.prefix}-${index + 1}` : o.prefix;
       let deployed: Cluster | undefined;
+      const setups: VariantSetup[] = [];
       for (const v of g.members) {
         const cluster = buildCluster({ name, index, profile, target: v.target });
         deployed ??= cluster;
         const file = `topology-${v.name}.yaml`;
         files[file] = topologyYaml(cluster);
-        variants.push(setupOf(v, index, file));
+        setups.push(setupOf(v, index, file));
       }
+      variants.push(...setups);
       deployments.push({
         kind: "cluster",
         name,
@@ -285,6 +310,8 @@ export function planTidb(o: {
         cluster: deployed as Cluster,
         variants: g.members.map((m) => m.name),
         proxyFlags: proxyFlags(profile),
+        ...(setups.length > 1 ? { configSwitch: configSwitchOf(setups) } : {}),
+        binpaths: g.members[0] ? binpathsOf(g.members[0].target) : {},
       });
     });
     checkTopology(
@@ -304,9 +331,7 @@ export function planTidb(o: {
           : "none"
         : deployments.length > 1
           ? "stop-start"
-          : o.variants.length > 1
-            ? "edit-config"
-            : "none";
+          : ((deployments[0] as ClusterDeployment | undefined)?.configSwitch?.by ?? "none");
   checkSqlSwitching(variants, deployments);
 
   const loadHost = profile.hosts?.load?.[0];
@@ -324,6 +349,9 @@ export function planTidb(o: {
     deployments,
     variants,
     switching,
+    grouped:
+      switching === "stop-start" ||
+      deployments.some((d) => d.kind === "cluster" && d.configSwitch?.by === "reload"),
     files,
     load,
     steps: [],
@@ -336,8 +364,36 @@ export function planTidb(o: {
     }
     plan.haproxy = { host: loadHost, port: profile.haproxy_port, file: "haproxy-<cluster>.cfg" };
   }
-  plan.steps = stepsOf(plan, o.data);
+  plan.steps = stepsOf(plan, o.data, o.loads ?? []);
   return plan;
+}
+
+/**
+ * How the variants of one cluster take turns: online when every config item that differs between
+ * them changes online and each of them sets it (a value only some set has no value to go back to
+ * in the others), else a reload of the roles whose config differs.
+ */
+export function configSwitchOf(setups: VariantSetup[]): ConfigSwitch {
+  const all = new Map<string, { role: Role; key: string }>();
+  for (const s of setups)
+    for (const k of s.configKeys) all.set(`${k.role} ${k.key}`, { role: k.role, key: k.key });
+  const valueIn = (s: VariantSetup, k: { role: Role; key: string }) =>
+    s.configKeys.find((c) => c.role === k.role && c.key === k.key)?.value;
+  const keys = [...all.values()].filter((k) => {
+    const values = setups.map((s) => JSON.stringify(valueIn(s, k)));
+    return new Set(values).size > 1;
+  });
+  const why: string[] = [];
+  for (const k of keys) {
+    const unset = setups.filter((s) => valueIn(s, k) === undefined).map((s) => s.name);
+    if (!changesOnline(k.role, k.key)) why.push(`${k.role} ${k.key} changes only with a restart`);
+    else if (unset.length)
+      why.push(
+        `${k.role} ${k.key} is not set by ${unset.join(", ")}, so there is no value to switch back to online (set it in every variant, e.g. to its default, to switch online)`,
+      );
+  }
+  if (!why.length) return { by: "online", keys };
+  return { by: "reload", roles: ROLES.filter((r) => keys.some((k) => k.role === r)), keys, why };
 }
 
 /**
@@ -475,10 +531,57 @@ export const tiupCluster = {
     file,
     "--yes",
   ],
-  reload: (d: ClusterDeployment) => ["tiup", "cluster", "reload", d.name, "--yes", ...d.proxyFlags],
-  restart: (d: ClusterDeployment) => ["tiup", "cluster", "restart", d.name, "--yes", ...d.proxyFlags],
+  reload: (d: ClusterDeployment, roles: Role[] = []) => [
+    "tiup",
+    "cluster",
+    "reload",
+    d.name,
+    ...(roles.length ? ["-R", roles.join(",")] : []),
+    "--yes",
+    ...d.proxyFlags,
+  ],
+  restart: (d: ClusterDeployment, roles: Role[] = []) => [
+    "tiup",
+    "cluster",
+    "restart",
+    d.name,
+    ...(roles.length ? ["-R", roles.join(",")] : []),
+    "--yes",
+    ...d.proxyFlags,
+  ],
   destroy: (d: ClusterDeployment) => ["tiup", "cluster", "destroy", d.name, "--yes", ...d.proxyFlags],
+  /** A build replaces a role's release binary before the first start (the cluster is stopped). */
+  patch: (d: ClusterDeployment, file: string, role: BuildRole) => [
+    "tiup",
+    "cluster",
+    "patch",
+    d.name,
+    file,
+    "-R",
+    role,
+    "--offline",
+    "--yes",
+    ...d.proxyFlags,
+  ],
 };
+
+/**
+ * The package `tiup cluster patch` takes: a tarball holding the build under the role's program
+ * name (tidb-server, tikv-server, pd-server), whatever the build's file is called.
+ */
+export const patchPackage = (binpath: string, file: string, role: BuildRole) => [
+  "tar",
+  "--create",
+  "--gzip",
+  "--dereference",
+  "--file",
+  file,
+  "--transform",
+  `s|.*|${BUILD_ROLES[role]}|`,
+  "--directory",
+  dirname(binpath),
+  basename(binpath),
+];
 
 /** `tiup playground VERSION --db N --kv N --pd N --tiflash N --without-monitor --tag T …`. */
 export function playgroundArgs(d: PlaygroundDeployment, dir: string): string[] {
@@ -494,7 +597,9 @@ export function playgroundArgs(d: PlaygroundDeployment, dir: string): string[] {
     ...ROLES.flatMap((r) =>
       d.configFiles[r] ? [`--${PLAYGROUND_FLAG[r]}.config`, `${dir}/${d.configFiles[r]}`] : [],
     ),
-    ...(d.binpath ? ["--db.binpath", d.binpath] : []),
+    ...(["tidb", "tikv", "pd"] as const).flatMap((r) =>
+      d.binpaths[r] ? [`--${PLAYGROUND_FLAG[r]}.binpath`, d.binpaths[r] as string] : [],
+    ),
   ];
 }
 
@@ -540,6 +645,9 @@ export function serverArgs(d: ServerDeployment, dir: string, tiupHome: string): 
     `${slot.dir}/tidb.sock`,
     "-log-file",
     `${slot.dir}/tidb.log`,
+    // else TiDB writes tidb-slow.log into whatever directory it was started from
+    "-log-slow-query",
+    `${slot.dir}/tidb-slow.log`,
     ...(d.configFile ? ["-config", `${dir}/${d.configFile}`, "-config-strict"] : []),
   ];
 }
@@ -580,7 +688,11 @@ export const configUrl = (role: Role, addr: string) =>
  * Every step of a TiDB plan in the order the run takes them, each with the key the run looks it up
  * by: the run executes these objects (with <run>/tidb filled in), never command lines of its own.
  */
-function stepsOf(plan: TidbPlan, data?: { tables: number; table_size: number }): PlanStep[] {
+function stepsOf(
+  plan: TidbPlan,
+  data: { tables: number; table_size: number } | undefined,
+  loads: { database: string; tables: string[] }[],
+): PlanStep[] {
   const out: PlanStep[] = [];
   const add = (
     key: string,
@@ -599,6 +711,41 @@ function stepsOf(plan: TidbPlan, data?: { tables: number; table_size: number }):
     });
   // behind a bastion, tiperf's own SQL and status checks run on the load host
   const checks: PlanStep["where"] = plan.profile.ssh?.proxy ? "load host" : "runner";
+  /** A shared cluster's switch to variant v: its differing items posted, or edit-config + reload -R. */
+  const switchSteps = (d: ClusterDeployment, v: VariantSetup, own: boolean) => {
+    const cs = d.configSwitch as ConfigSwitch;
+    const o = own ? { variant: v.name } : {};
+    const when = `whenever another variant of ${d.name} was applied`;
+    if (cs.by === "online") {
+      const status = statusAddresses(d);
+      for (const k of cs.keys) {
+        const value = v.configKeys.find((c) => c.role === k.role && c.key === k.key)?.value;
+        for (const addr of status[k.role])
+          add(
+            `set-config:${v.name}:${k.role}:${k.key}:${addr}`,
+            "switch",
+            { post: configUrl(k.role, addr), body: setConfigBody(k.key, value) },
+            `variant ${v.name}, ${when}: what SET CONFIG ${k.role} \`${k.key}\` = ${JSON.stringify(value)} sends to each instance (an error fails the run, where SET CONFIG would only warn); no restart`,
+            { ...o, where: checks },
+          );
+      }
+      return;
+    }
+    add(
+      `edit-config:${d.name}:${v.name}`,
+      "switch",
+      { command: tiupCluster.editConfig(d, `${PLAN_DIR}/${v.topologyFile}`) },
+      `variant ${v.name}, ${when}; "Nothing changed." fails the run`,
+      o,
+    );
+    add(
+      `reload:${d.name}:${v.name}`,
+      "switch",
+      { command: tiupCluster.reload(d, cs.roles) },
+      `restarts only ${cs.roles.join(", ")} (${cs.why.join("; ")}); then SHOW CONFIG confirms variant ${v.name}'s values`,
+      o,
+    );
+  };
   const started = new Set<number>();
   for (const v of plan.variants) {
     const d = plan.deployments[v.deployment] as Deployment;
@@ -637,6 +784,23 @@ function stepsOf(plan: TidbPlan, data?: { tables: number; table_size: number }):
           `variants ${d.variants.join(", ")}`,
           { variant: v.name },
         );
+        for (const [role, binpath] of Object.entries(d.binpaths) as [BuildRole, string][]) {
+          const file = `${PLAN_DIR}/patch-${d.name}-${role}.tar.gz`;
+          add(
+            `pack:${d.name}:${role}`,
+            "start",
+            { command: patchPackage(binpath, file, role) },
+            `target.binpath of ${role}: the build as ${BUILD_ROLES[role]} in the package tiup patches with`,
+            { variant: v.name },
+          );
+          add(
+            `patch:${d.name}:${role}`,
+            "start",
+            { command: tiupCluster.patch(d, file, role) },
+            `every ${role} of ${d.name} runs the build (before its first start)`,
+            { variant: v.name },
+          );
+        }
         add(`start:${d.name}`, "start", { command: tiupCluster.start(d) }, undefined, { variant: v.name });
         add(
           `display:${d.name}`,
@@ -665,23 +829,9 @@ function stepsOf(plan: TidbPlan, data?: { tables: number; table_size: number }):
               );
       }
     }
-    // the first variant of a shared cluster is deployed with its config: it switches back per cell
-    if (plan.switching === "edit-config" && d.kind === "cluster" && d.variants[0] !== v.name) {
-      add(
-        `edit-config:${d.name}:${v.name}`,
-        "switch",
-        { command: tiupCluster.editConfig(d, `${PLAN_DIR}/${v.topologyFile}`) },
-        `before a cell of variant ${v.name} whenever another variant's config is applied; "Nothing changed." fails the run`,
-        { variant: v.name },
-      );
-      add(
-        `reload:${d.name}:${v.name}`,
-        "switch",
-        { command: tiupCluster.reload(d) },
-        `then SHOW CONFIG confirms variant ${v.name}'s values`,
-        { variant: v.name },
-      );
-    }
+    // the first variant of a shared cluster is deployed with its config; the others switch in
+    const switched = d.kind === "cluster" && d.configSwitch !== undefined && d.variants[0] !== v.name;
+    if (switched) switchSteps(d as ClusterDeployment, v, true);
     const status = statusAddresses(d);
     const readBack = () => {
       for (const role of new Set(v.configKeys.map((k) => k.role)))
@@ -697,8 +847,7 @@ function stepsOf(plan: TidbPlan, data?: { tables: number; table_size: number }):
             { variant: v.name, where: checks },
           );
     };
-    // a variant switched in by edit-config is read back at once, before its SQL
-    const switched = plan.switching === "edit-config" && d.kind === "cluster" && d.variants[0] !== v.name;
+    // a variant switched in is read back at once, before its SQL
     if (switched) readBack();
     v.sql.forEach((s, i) => {
       add(`sql:${v.name}:${i}`, "sql", { sql: s }, `${about}: target.sql, before every cell of the variant`, {
@@ -732,13 +881,13 @@ function stepsOf(plan: TidbPlan, data?: { tables: number; table_size: number }):
           `${about}: after prepare`,
           { variant: v.name, where: checks },
         );
-    if (data)
-      for (let t = 1; t <= data.tables; t++)
+    for (const load of loads)
+      for (const table of load.tables)
         add(
-          `analyze:${v.name}:sbtest${t}`,
+          `analyze:${v.name}:${load.database}.${table}`,
           "split",
-          { sql: `ANALYZE TABLE sbtest.sbtest${t}` },
-          `${about}: after prepare, so statistics are fresh and auto-analyze does not fire during cells`,
+          { sql: `ANALYZE TABLE ${load.database}.${table}` },
+          `${about}: after the load, so statistics are fresh and auto-analyze does not fire during cells`,
           { variant: v.name, where: checks },
         );
   }
@@ -752,32 +901,27 @@ function stepsOf(plan: TidbPlan, data?: { tables: number; table_size: number }):
       );
     if (d.kind !== "cluster") continue;
     const first = plan.variants.find((v) => v.name === d.variants[0]) as VariantSetup;
-    if (plan.switching === "edit-config") {
+    // the deployed variant switches back in when another one was applied
+    if (d.configSwitch) switchSteps(d, first, false);
+    if (d.configSwitch?.by === "reload")
       add(
-        `edit-config:${d.name}:${first.name}`,
+        `restart:${d.name}:${d.configSwitch.roles.join(",")}`,
         "switch",
-        { command: tiupCluster.editConfig(d, `${PLAN_DIR}/${first.topologyFile}`) },
-        `before a cell of variant ${first.name} whenever another variant's config is applied (it was deployed with its own)`,
+        { command: tiupCluster.restart(d, d.configSwitch.roles) },
+        `before a group of cells whose variant is applied already: its ${d.configSwitch.roles.join(", ")} fresh as after a switch`,
       );
-      add(
-        `reload:${d.name}:${first.name}`,
-        "switch",
-        { command: tiupCluster.reload(d) },
-        `then SHOW CONFIG confirms variant ${first.name}'s values`,
-      );
-    }
     if (plan.switching === "stop-start") {
       add(
         `stop:${d.name}`,
         "switch",
         { command: tiupCluster.stop(d) },
-        "while the other cluster's variant is measured",
+        "while the other cluster's variants are measured",
       );
       add(
         `start:${d.name}`,
         "switch",
         { command: tiupCluster.start(d) },
-        `before cells of variant ${d.variants.join(", ")}`,
+        `before a group of cells of variant ${d.variants.join(", ")}`,
       );
     }
     add(
@@ -790,7 +934,9 @@ function stepsOf(plan: TidbPlan, data?: { tables: number; table_size: number }):
       `restart:${d.name}`,
       "restart",
       { command: tiupCluster.restart(d) },
-      "before each block after the first (compare.blocks)",
+      plan.grouped
+        ? "before a group of cells whose cluster is running already: fresh as after a switch"
+        : "before each block after the first (compare.blocks), once for the variants sharing it",
     );
   }
   for (const d of [...plan.deployments].reverse()) {

@@ -9,12 +9,12 @@ import { RunError } from "../../errors.ts";
 import { record } from "../../lifecycle/ledger.ts";
 import { onTeardown } from "../../lifecycle/teardown.ts";
 import { findTool } from "../../proc/env.ts";
-import { processState, type ServerProcess, startServerProcess } from "../../proc/process.ts";
+import { processState, runCommand, type ServerProcess, startServerProcess } from "../../proc/process.ts";
 import { shellCommand } from "../../proc/quote.ts";
 import type { RemoteHost } from "../../proc/ssh.ts";
 import { writeAtomic } from "../../result/store.ts";
 import { resourcesText } from "../local/server.ts";
-import type { Cost, Endpoint, PlanStep, StartOptions, Target } from "../types.ts";
+import type { Cost, Endpoint, LoadedData, PlanStep, StartOptions, Target } from "../types.ts";
 import { ClusterChecks, sameSetting } from "./checks.ts";
 import { startHaproxy } from "./haproxy.ts";
 import {
@@ -46,6 +46,9 @@ import {
   restarted,
 } from "./tiup-output.ts";
 
+/** The tidb-server build a deployment runs, if not the release's. */
+const buildOf = (d: Deployment): string | undefined => (d.kind === "server" ? d.binpath : d.binpaths.tidb);
+
 interface Running {
   deployment: Deployment;
   /** SQL endpoints (TiDB servers, or HAProxy on the load host). */
@@ -61,6 +64,8 @@ interface Running {
   stop: () => Promise<void>;
   /** The variant whose config is applied now (shared clusters). */
   applied?: string;
+  /** Restarts of the whole deployment so far (compare.blocks: variants sharing it restart it once). */
+  restarts: number;
   up: boolean;
   loaded: Set<string>;
   users: number;
@@ -111,7 +116,9 @@ export class TidbRun {
         ? { command: step.run.command.map(fill) }
         : "sql" in step.run
           ? { sql: fill(step.run.sql) }
-          : { get: fill(step.run.get) };
+          : "get" in step.run
+            ? { get: fill(step.run.get) }
+            : { post: fill(step.run.post), body: step.run.body };
     return { ...step, run };
   }
 
@@ -209,7 +216,7 @@ export class TidbRun {
     // a build is what it says it is, or nothing is measured
     if (setup.version && facts.version !== setup.version)
       throw new RunError(
-        `variant ${variant}: target.version is ${setup.version} but ${d.kind === "server" && d.binpath ? d.binpath : "the server"} reports Release Version ${facts.version} (tidb_version()): declare the version the build reports, or leave target.version out with a binpath`,
+        `variant ${variant}: target.version is ${setup.version} but ${buildOf(d) ?? "the server"} reports Release Version ${facts.version} (tidb_version()): declare the version the build reports, or leave target.version out with a binpath`,
       );
     this.log(
       `target: TiDB ${facts.version} (${d.kind} ${d.name}) for variant ${variant}; SQL at ${r.endpoints.map((e) => `${e.host}:${e.port}`).join(", ")}`,
@@ -221,6 +228,7 @@ export class TidbRun {
         typeof v === "string" || typeof v === "number" || typeof v === "boolean" ? v : JSON.stringify(v);
     }
     let stopped = false;
+    let seenRestarts = r.restarts;
     return {
       kind: d.kind === "cluster" ? "tidb-cluster" : d.kind === "server" ? "tidb-server" : "tidb-playground",
       version: facts.version,
@@ -257,16 +265,23 @@ export class TidbRun {
         r.users--;
         if (r.users === 0) await r.stop();
       },
-      activate: (signal) => this.activate(setup, signal),
+      activate: (signal, o) => this.activate(setup, signal, o),
       // a fresh instance of every component, same data (compare.blocks); a playground cannot
       ...(d.kind === "cluster"
         ? {
             restart: async (signal: AbortSignal) => {
+              // variants sharing the cluster: the first of them to restart it this block does
+              if (r.restarts > seenRestarts) {
+                seenRestarts = r.restarts;
+                return `cluster ${d.name} restarted already for this block (shared with ${d.variants.join(", ")})`;
+              }
               const before = await this.display(d, signal, true);
               await this.tiupRun(this.argv(`restart:${d.name}`), `restart ${d.name}`, signal);
               const after = await this.display(d, signal, true);
               r.up = true;
-              await this.checkConfig(setup, r);
+              seenRestarts = ++r.restarts;
+              // TiKV and PD keep items changed online across restarts: the applied variant's config holds
+              await this.checkConfig(this.appliedSetup(setup, r), r);
               const uptime = (x: typeof before) =>
                 Math.min(...x.instances.map((i) => i.uptime_s ?? Number.POSITIVE_INFINITY));
               return `cluster ${d.name} restarted (shortest uptime ${uptime(before)}s → ${uptime(after)}s)`;
@@ -293,7 +308,7 @@ export class TidbRun {
         tidb_version: facts.tidbVersion,
         status: facts.status,
       },
-      afterLoad: (database, data) => this.split(setup, r, database, data),
+      afterLoad: (load) => this.afterLoad(setup, r, load),
     };
   }
 
@@ -324,10 +339,24 @@ export class TidbRun {
     );
   }
 
-  /** Brings a variant in: its deployment running (others stopped, clusters), its config applied, its SQL run. */
-  private async activate(setup: VariantSetup, signal: AbortSignal): Promise<void> {
+  /** The variant whose config a shared cluster has applied (else this one). */
+  private appliedSetup(setup: VariantSetup, r: Running): VariantSetup {
+    return this.plan.variants.find((v) => v.name === r.applied) ?? setup;
+  }
+
+  /**
+   * Brings a variant in: its deployment running (others stopped, clusters), its config applied
+   * (online, or edit-config + reload of the roles that differ), its SQL run. With `fresh`, the
+   * servers a switch restarts are fresh when it returns: restarted if the variant was in already.
+   */
+  private async activate(
+    setup: VariantSetup,
+    signal: AbortSignal,
+    o: { fresh?: boolean } = {},
+  ): Promise<string | undefined> {
     const d = this.plan.deployments[setup.deployment] as Deployment;
     let r = this.running.get(d.index);
+    let did: string | undefined;
     if (!r) {
       r =
         d.kind === "playground"
@@ -336,44 +365,9 @@ export class TidbRun {
             ? await this.startServer(d, setup, signal)
             : await this.deployCluster(d, signal);
       this.running.set(d.index, r);
+      did = `${d.kind} ${d.name} started`;
     }
-    if (d.kind === "cluster") {
-      if (this.plan.switching === "stop-start" && !r.up) {
-        for (const other of this.running.values())
-          if (other !== r && other.up && other.deployment.kind === "cluster") {
-            await this.tiupRun(
-              this.argv(`stop:${other.deployment.name}`),
-              `stop ${other.deployment.name}`,
-              signal,
-            );
-            other.up = false;
-          }
-        await this.tiupRun(this.argv(`start:${d.name}`), `start ${d.name}`, signal);
-        r.up = true;
-        await this.display(d, signal, true);
-      }
-      if (this.plan.switching === "edit-config" && r.applied !== setup.name) {
-        const file = join(this.dir, setup.topologyFile as string);
-        const out = await this.tiupRun(
-          this.argv(`edit-config:${d.name}:${setup.name}`),
-          `variant ${setup.name}: edit-config`,
-          signal,
-        );
-        const outcome = editConfigOutcome(out);
-        if (outcome === "refused")
-          throw new RunError(
-            `variant ${setup.name}: tiup refused the topology ${file} ("Nothing changed.", exit 0): ${editConfigReason(out)}`,
-          );
-        if (outcome === "changed")
-          await this.tiupRun(
-            this.argv(`reload:${d.name}:${setup.name}`),
-            `variant ${setup.name}: reload`,
-            signal,
-          );
-        r.applied = setup.name;
-        await this.checkConfig(setup, r);
-      }
-    }
+    if (d.kind === "cluster") did = (await this.switchCluster(d, setup, r, signal, o.fresh === true)) ?? did;
     for (let i = 0; i < setup.sql.length; i++) {
       await this.sql(r.sql, this.sqlOf(`sql:${setup.name}:${i}`), `variant ${setup.name}: target.sql`);
       // a variable that did not take (a typo TiDB accepted, a value it clamped) fails the run
@@ -391,6 +385,96 @@ export class TidbRun {
           );
       }
     }
+    return did;
+  }
+
+  /**
+   * A shared cluster's turn: another cluster stopped and this one started (stop-start), the
+   * variant's config applied — the differing items posted as SET CONFIG does, or edit-config and a
+   * reload of the differing roles — and read back. `fresh`: restart what a switch would have.
+   */
+  private async switchCluster(
+    d: ClusterDeployment,
+    setup: VariantSetup,
+    r: Running,
+    signal: AbortSignal,
+    fresh: boolean,
+  ): Promise<string | undefined> {
+    const did: string[] = [];
+    let restarted = false;
+    if (this.plan.switching === "stop-start" && !r.up) {
+      for (const other of this.running.values())
+        if (other !== r && other.up && other.deployment.kind === "cluster") {
+          await this.tiupRun(
+            this.argv(`stop:${other.deployment.name}`),
+            `stop ${other.deployment.name}`,
+            signal,
+          );
+          other.up = false;
+        }
+      await this.tiupRun(this.argv(`start:${d.name}`), `start ${d.name}`, signal);
+      r.up = true;
+      restarted = true;
+      await this.display(d, signal, true);
+      did.push(`cluster ${d.name} started (the other stopped)`);
+    } else if (fresh && this.plan.switching === "stop-start") {
+      await this.tiupRun(this.argv(`restart:${d.name}`), `restart ${d.name}`, signal);
+      await this.display(d, signal, true);
+      restarted = true;
+      did.push(`cluster ${d.name} restarted`);
+    }
+    const cs = d.configSwitch;
+    if (cs && r.applied !== setup.name) {
+      if (cs.by === "online") {
+        for (const k of cs.keys)
+          for (const addr of r.status[k.role] ?? []) {
+            const step = this.planned(`set-config:${setup.name}:${k.role}:${k.key}:${addr}`).run as {
+              post: string;
+              body: string;
+            };
+            await this.checks.postJson(step.post, step.body).catch((e: Error) => {
+              throw new RunError(`variant ${setup.name}: ${k.role} ${addr} refused ${k.key}: ${e.message}`);
+            });
+          }
+        did.push(
+          `variant ${setup.name} applied online (${cs.keys.map((k) => k.key).join(", ") || "target.sql only"})`,
+        );
+      } else {
+        const file = join(this.dir, setup.topologyFile as string);
+        const out = await this.tiupRun(
+          this.argv(`edit-config:${d.name}:${setup.name}`),
+          `variant ${setup.name}: edit-config`,
+          signal,
+        );
+        const outcome = editConfigOutcome(out);
+        if (outcome === "refused")
+          throw new RunError(
+            `variant ${setup.name}: tiup refused the topology ${file} ("Nothing changed.", exit 0): ${editConfigReason(out)}`,
+          );
+        if (outcome === "changed") {
+          await this.tiupRun(
+            this.argv(`reload:${d.name}:${setup.name}`),
+            `variant ${setup.name}: reload`,
+            signal,
+          );
+          restarted = true;
+        }
+        did.push(`variant ${setup.name} applied by reloading ${cs.roles.join(", ")}`);
+      }
+      r.applied = setup.name;
+      await this.checkConfig(setup, r);
+    }
+    if (fresh && !restarted && cs?.by === "reload") {
+      await this.tiupRun(
+        this.argv(`restart:${d.name}:${cs.roles.join(",")}`),
+        `variant ${setup.name}: restart ${cs.roles.join(", ")}`,
+        signal,
+      );
+      await this.display(d, signal, true);
+      await this.checkConfig(setup, r);
+      did.push(`${cs.roles.join(", ")} of ${d.name} restarted (variant ${setup.name} was in already)`);
+    }
+    return did.length ? did.join("; ") : undefined;
   }
 
   /** A private tidb-server from its planned command line (tiup installs the release first if it must). */
@@ -425,6 +509,7 @@ export class TidbRun {
       up: true,
       loaded: new Set(),
       users: 0,
+      restarts: 0,
     };
   }
 
@@ -490,6 +575,7 @@ export class TidbRun {
       up: true,
       loaded: new Set(),
       users: 0,
+      restarts: 0,
     };
   }
 
@@ -537,9 +623,24 @@ export class TidbRun {
       up: false,
       loaded: new Set(),
       users: 0,
+      restarts: 0,
     };
     try {
+      // a build that is not there fails before anything is deployed
+      for (const [role, binpath] of Object.entries(d.binpaths))
+        if (findTool(binpath) === undefined)
+          throw new RunError(
+            `variant ${setup.name}: target.binpath of ${role}, ${binpath}: not an executable file`,
+          );
       await this.tiupRun(this.argv(`deploy:${d.name}`), `deploy ${d.name}`, signal);
+      for (const role of Object.keys(d.binpaths)) {
+        const pack = this.argv(`pack:${d.name}:${role}`);
+        const packed = await runCommand(pack[0] as string, pack.slice(1), { timeoutMs: 300_000 });
+        if (packed.code !== 0)
+          throw new RunError(`cannot pack the ${role} build for tiup cluster patch: ${packed.stderr.trim()}`);
+        await this.tiupRun(this.argv(`patch:${d.name}:${role}`), `patch ${role} of ${d.name}`, signal);
+        this.log(`cluster ${d.name}: every ${role} runs ${d.binpaths[role as keyof typeof d.binpaths]}`);
+      }
       await this.tiupRun(this.argv(`start:${d.name}`), `start ${d.name}`, signal);
       running.up = true;
       await this.display(d, signal, true);
@@ -617,32 +718,27 @@ export class TidbRun {
     };
   }
 
-  /** `split:` — each sysbench table split into regions and scattered, version-aware. */
-  private async split(
-    setup: VariantSetup,
-    r: Running,
-    database: string,
-    data?: { tables: number; table_size: number },
-  ) {
-    if (!data) return;
-    if (setup.split) {
+  /** After a load: `split:` of each sysbench table (rows and index, scattered), then ANALYZE of every table. */
+  private async afterLoad(setup: VariantSetup, r: Running, load: LoadedData) {
+    const data = load.sysbench;
+    if (setup.split && data) {
       for (let t = 1; t <= data.tables; t++)
         await this.sql(
           r.sql,
-          this.sqlOf(`split:${setup.name}:${database}${t}`),
+          this.sqlOf(`split:${setup.name}:${load.database}${t}`),
           `variant ${setup.name}: split`,
         );
       this.log(
         `variant ${setup.name}: ${data.tables} tables split into ${setup.split.regions} regions each (rows and index k_<n>), scattered`,
       );
     }
-    for (let t = 1; t <= data.tables; t++)
+    for (const table of load.tables)
       await this.sql(
         r.sql,
-        this.sqlOf(`analyze:${setup.name}:${database}${t}`),
+        this.sqlOf(`analyze:${setup.name}:${load.database}.${table}`),
         `variant ${setup.name}: analyze`,
       );
-    this.log(`variant ${setup.name}: ${data.tables} tables analyzed`);
+    this.log(`variant ${setup.name}: ${load.tables.length} tables of ${load.database} analyzed`);
   }
 
   /** Destroys every cluster and stops every playground of the run, then the cloud machines. Safe to call twice. */

@@ -52,10 +52,23 @@ export const TidbTargetSchema = z.strictObject({
    */
   version: z.string({ error: TIDB_VERSION_TEXT }).regex(TIDB_VERSION, TIDB_VERSION_TEXT).optional(),
   /**
-   * A tidb-server binary to run instead of a release (a custom build), as tiup playground's
-   * --db.binpath: the server of a local profile, --db.binpath of a playground.
+   * Builds to run instead of the release's (custom builds): a tidb-server path, or per role
+   * {tidb, tikv, pd}. A local profile's server; a playground's --db/--kv/--pd.binpath; a cluster's
+   * `tiup cluster patch` of that role after deploy.
    */
-  binpath: z.string().min(1, "must be the path of a tidb-server binary").optional(),
+  binpath: z
+    .union(
+      [
+        z.string().min(1, "must be the path of a tidb-server binary"),
+        z.strictObject({
+          tidb: z.string().min(1).optional(),
+          tikv: z.string().min(1).optional(),
+          pd: z.string().min(1).optional(),
+        }),
+      ],
+      { error: "must be the path of a tidb-server binary, or {tidb, tikv, pd} paths per role" },
+    )
+    .optional(),
   /** A local profile's server: the CPUs it may run on and its share of one CPU (as mariadb's). */
   resources: ResourcesSchema.optional(),
   /** tiup's server_configs, merged over the profile's. */
@@ -76,3 +89,13 @@ export const TidbTargetSchema = z.strictObject({
 });
 
 export type TidbTargetSpec = z.output<typeof TidbTargetSchema>;
+
+/** The roles a build can replace, and the program each role's package holds (tiup's bin entry). */
+export const BUILD_ROLES = { tidb: "tidb-server", tikv: "tikv-server", pd: "pd-server" } as const;
+export type BuildRole = keyof typeof BUILD_ROLES;
+
+/** A target's builds per role (a bare binpath is tidb-server's). */
+export function binpathsOf(t: { binpath?: TidbTargetSpec["binpath"] }): Partial<Record<BuildRole, string>> {
+  if (t.binpath === undefined) return {};
+  return typeof t.binpath === "string" ? { tidb: t.binpath } : t.binpath;
+}

@@ -6,7 +6,7 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-2SODIDAG.js";
+} from "./chunk-NC37TCQ4.js";
 import {
   sweep
 } from "./chunk-3MXRKIQJ.js";

@@ -21,7 +21,7 @@ import {
   runTool,
   validateYaml,
   writeAtomic
-} from "./chunk-2SODIDAG.js";
+} from "./chunk-NC37TCQ4.js";
 import {
   EXIT,
   InputError,
@@ -2348,6 +2348,8 @@ var goTpc = {
   defaultMetric: (w2) => w2.script === "tpcc" ? "tpmc" : "geomean_s",
   dataKey: (w2) => w2.script === "tpcc" ? `go-tpc:tpcc:w${opt(w2, "warehouses")}` : `go-tpc:tpch:sf${opt(w2, "sf")}`,
   database: (w2) => w2.script,
+  // the tables of go-tpc's tpcc/ddl.go and tpch/ddl.go
+  tables: (w2) => w2.script === "tpcc" ? ["warehouse", "district", "customer", "history", "new_order", "orders", "order_line", "stock", "item"] : ["nation", "region", "part", "supplier", "partsupp", "customer", "orders", "lineitem"],
   setup(ctx) {
     const w2 = ctx.workload;
     const conn = connectionArgs(ctx.connection, w2.script);
@@ -2792,6 +2794,8 @@ var goYcsb = {
   defaultMetric: () => "ops",
   dataKey: (w2) => `go-ycsb:${w2.options.recordcount}:${w2.options.fieldcount ?? ""}:${w2.options.fieldlength ?? ""}`,
   database: () => "ycsb",
+  // go-ycsb's `table` property, usertable by default
+  tables: (w2) => [String(w2.options.table ?? "usertable")],
   setup(ctx) {
     const w2 = ctx.workload;
     const n = Number(w2.options.recordcount);
@@ -3198,6 +3202,7 @@ var sysbench = {
   check: (w2, data3) => data3 ? [] : [`the sysbench workload ${w2.name} needs data: {tables, table_size}`],
   dataKey: (_w, data3) => `sysbench:${data3?.tables}x${data3?.table_size}`,
   database: () => DATABASE,
+  tables: (_w, data3) => Array.from({ length: data3?.tables ?? 0 }, (_, i) => `sbtest${i + 1}`),
   setup(ctx) {
     const d = dataOf(ctx);
     const threads = Math.min(d.tables, ctx.cores ?? cpus2().length);
@@ -58464,7 +58469,11 @@ var Bench = class _Bench {
         for (const step2 of ds.driver.setup(bench.context(ds.workload, Math.max(...ds.workload.threads)))) {
           await bench.step(ds, step2, opts.signal);
         }
-        await target2.afterLoad?.(database, ds.driver.name === "sysbench" ? opts.spec.data : void 0);
+        await target2.afterLoad?.({
+          database,
+          tables: ds.driver.tables(ds.workload, opts.spec.data),
+          ...ds.driver.name === "sysbench" && opts.spec.data ? { sysbench: opts.spec.data } : {}
+        });
         shared?.loaded.add(key2);
       }
     } catch (e) {
@@ -58472,6 +58481,13 @@ var Bench = class _Bench {
       throw e;
     }
     return bench;
+  }
+  /**
+   * Before a group of cells (variants that switch by restarting servers): this variant in, on
+   * freshly switched or restarted servers; what the target did.
+   */
+  async enterGroup(signal) {
+    return this.target.activate?.(signal, { fresh: true });
   }
   /** Whether the target can start fresh server processes on its data (compare.blocks). */
   canRestart() {
@@ -58724,6 +58740,19 @@ function matrixSeconds(loaded) {
   const variants = compare3.order === "duet" ? 1 : loaded.variants?.all.length ?? 1;
   return once * (maxRounds + compare3.warmup_rounds * blocks) * variants;
 }
+function loadsOf(loaded) {
+  const specs = loaded.variants ? loaded.variants.all.map((v) => v.spec) : [loaded.spec];
+  const out = /* @__PURE__ */ new Map();
+  for (const spec of specs)
+    for (const w2 of spec.workloads) {
+      const driver = driverOf(w2.driver);
+      const db = driver.database(w2);
+      const tables = out.get(db) ?? /* @__PURE__ */ new Set();
+      for (const t of driver.tables(w2, spec.data)) tables.add(t);
+      out.set(db, tables);
+    }
+  return [...out].map(([database, tables]) => ({ database, tables: [...tables] }));
+}
 function planTarget(loaded, o) {
   const variants = loaded.variants ? loaded.variants.all.map((v) => ({ name: v.name, target: v.spec.target })) : [{ name: "base", target: loaded.spec.target }];
   const kinds = new Set(variants.map((v) => v.target.kind));
@@ -58742,6 +58771,7 @@ function planTarget(loaded, o) {
       ...loaded.variants?.all.map((v) => maxThreads(v.spec)) ?? [maxThreads(loaded.spec)]
     ),
     ...loaded.spec.data ? { data: loaded.spec.data } : {},
+    loads: loadsOf(loaded),
     ...o.runId ? { runId: o.runId } : {},
     ...o.cores ? { cores: o.cores } : {}
   });
@@ -59028,7 +59058,12 @@ async function compareSpec(loaded, opts) {
     const rows = balanced[cell2];
     return rows[(round2 - 1) % rows.length].map((i) => names[i]);
   };
-  const { result, runDir, deployment } = await startResult(loaded, {
+  const {
+    result,
+    runDir,
+    deployment,
+    plan: targetPlan
+  } = await startResult(loaded, {
     outDir: opts.outDir,
     command: "compare",
     log: opts.log,
@@ -59043,7 +59078,12 @@ async function compareSpec(loaded, opts) {
   const startedMeasuring = Date.now();
   const judge = () => judgeFamily(result, plan.base.spec, control, others, compare3.confidence, looks);
   let roundsDone = 0;
+  const grouped = targetPlan.switching === "grouped";
   try {
+    if (compare3.order === "duet" && targetPlan.switching !== "none")
+      throw new InputError(
+        `${loaded.path}: compare.order is duet, but the variants share one deployment and take turns on it (${targetPlan.switching} switching): use compare.order: interleaved`
+      );
     const maxConn = Math.max(...plan.all.map((v) => maxThreads(v.spec)));
     for (const v of plan.all) {
       const bench = await Bench.open({
@@ -59082,11 +59122,11 @@ async function compareSpec(loaded, opts) {
           );
     }
     const restartOrder = rng(seed ^ 1540483477);
-    const runRound = async (round2, block2) => {
+    const runRound = async (round2, block2, only) => {
       const tag = (cells) => block2 === void 0 ? cells : cells.map((c4) => ({ ...c4, block: block2 }));
       const planned = new Map(names.map((n) => [n, cellsOf(n, round2)]));
       for (let i = 0; i < perRound; i++) {
-        const turn = runOrder(round2, i);
+        const turn = only ? [only] : runOrder(round2, i);
         const cellOf = (n) => planned.get(n)[i];
         const first = cellOf(control);
         progress.start(
@@ -59097,12 +59137,40 @@ async function compareSpec(loaded, opts) {
         } else {
           for (const n of turn) await record2(tag([await benchOf(n).runCell(cellOf(n), opts.signal)]));
         }
-        progress.finish(cellSeconds(first) * (compare3.order === "duet" ? 1 : names.length));
+        progress.finish(cellSeconds(first) * (compare3.order === "duet" || only ? 1 : names.length));
       }
+    };
+    const groupOrder = (block2) => {
+      if (names.length === 2)
+        return (interleavedOrder(lastBlock, 1, seed ^ 2654435769)[block2 - 1]?.[0] ?? "base-first") === "base-first" ? names : [...names].reverse();
+      const rows = balancedOrders(names.length, 1, seed ^ 2654435769)[0].map(
+        (row) => row.map((i) => names[i])
+      );
+      return rows[(block2 - 1) % rows.length];
     };
     const lastBlock = Math.ceil(maxRounds / perBlock);
     blockLoop: for (let block2 = 1; block2 <= lastBlock; block2++) {
       const tag = blocks > 1 ? block2 : void 0;
+      if (grouped) {
+        const from = (block2 - 1) * perBlock + 1;
+        const to = Math.min(block2 * perBlock, maxRounds);
+        for (const n of groupOrder(block2)) {
+          opts.log(
+            `block ${block2}: ${n}: ${await benchOf(n).enterGroup(opts.signal) ?? "in already"}; its cells as a group, rounds ${from}\u2013${to}`
+          );
+          for (let w2 = 0; w2 < compare3.warmup_rounds; w2++) await runRound(0, tag, n);
+          for (let round2 = from; round2 <= to; round2++) await runRound(round2, tag, n);
+        }
+        roundsDone = to;
+        if (looksAt.includes(to) && to < maxRounds) {
+          const open = judge().cells.filter((c4) => c4.verdict === "inconclusive").length;
+          if (open === 0) {
+            opts.log(`every cell decided after ${to} rounds: stopping early (max ${maxRounds})`);
+            break;
+          }
+        }
+        continue;
+      }
       if (block2 > 1) {
         const turn = [...benches];
         for (let i = turn.length - 1; i > 0; i--) {
@@ -59167,6 +59235,9 @@ async function compareSpec(loaded, opts) {
       saved_seconds: Math.round((maxRounds - roundsDone) * (benchmarkSeconds / Math.max(1, roundsDone))),
       cells: judged.cells,
       notes: [
+        ...grouped ? [
+          `variants took turns in groups: a switch restarts servers (${targetPlan.about.find((l) => l.startsWith("variants take turns by:"))?.slice(24) ?? "see the plan"}), so in each block every variant ran its cells together on a freshly switched instance, variants in a balanced order over blocks`
+        ] : [],
         compare3.blocks > 1 ? `instances as the unit: ${compare3.rounds / compare3.blocks} rounds per block, every variant's server restarted (fresh process, same data, random order) before each block after the first, warmup rounds again; per cell the mean of log(variant/${control}) in each block, a t interval over the block means (df = blocks \u2212 1); between_share: the part of the round-to-round variance that lay between instances (one-way random effects)` : `paired by round: one server instance per variant, rounds as the unit`,
         `paired by round: mean of log(variant/${control}) with a t interval; Bonferroni over ${judged.comparisons} judgements (${others.length > 1 ? `${others.length} variants against ${control} \xD7 ` : ""}cells \xD7 metrics \xD7 ${looks} look(s) at rounds ${looksAt.join(", ")}) for ${Math.round(compare3.confidence * 100)}% familywise confidence`
       ]

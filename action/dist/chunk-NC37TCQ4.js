@@ -7968,7 +7968,7 @@ function localKind(s) {
         dataOf: (variant) => variant,
         remoteLoad: false,
         overhead: { setupS: 5 * input.variants.length, switchS: 0, restartS: 5 },
-        switches: false,
+        switching: "none",
         warnings: localWarnings(input, input.cores ?? cpus().length),
         refusals: []
       };
@@ -8804,10 +8804,21 @@ var TidbTargetSchema = external_exports.strictObject({
    */
   version: external_exports.string({ error: TIDB_VERSION_TEXT }).regex(TIDB_VERSION, TIDB_VERSION_TEXT).optional(),
   /**
-   * A tidb-server binary to run instead of a release (a custom build), as tiup playground's
-   * --db.binpath: the server of a local profile, --db.binpath of a playground.
+   * Builds to run instead of the release's (custom builds): a tidb-server path, or per role
+   * {tidb, tikv, pd}. A local profile's server; a playground's --db/--kv/--pd.binpath; a cluster's
+   * `tiup cluster patch` of that role after deploy.
    */
-  binpath: external_exports.string().min(1, "must be the path of a tidb-server binary").optional(),
+  binpath: external_exports.union(
+    [
+      external_exports.string().min(1, "must be the path of a tidb-server binary"),
+      external_exports.strictObject({
+        tidb: external_exports.string().min(1).optional(),
+        tikv: external_exports.string().min(1).optional(),
+        pd: external_exports.string().min(1).optional()
+      })
+    ],
+    { error: "must be the path of a tidb-server binary, or {tidb, tikv, pd} paths per role" }
+  ).optional(),
   /** A local profile's server: the CPUs it may run on and its share of one CPU (as mariadb's). */
   resources: ResourcesSchema.optional(),
   /** tiup's server_configs, merged over the profile's. */
@@ -8824,6 +8835,11 @@ var TidbTargetSchema = external_exports.strictObject({
   /** Split each load table into regions and scatter them before the run. */
   split: external_exports.strictObject({ regions: external_exports.number().int().min(2).max(1e4) }).optional()
 });
+var BUILD_ROLES = { tidb: "tidb-server", tikv: "tikv-server", pd: "pd-server" };
+function binpathsOf(t) {
+  if (t.binpath === void 0) return {};
+  return typeof t.binpath === "string" ? { tidb: t.binpath } : t.binpath;
+}
 
 // action/src/targets/tidb/profile.ts
 var ROLES = ["pd", "tikv", "tidb", "tiflash"];
@@ -9140,6 +9156,102 @@ function deprecationWarnings(variants) {
 
 // action/src/targets/tidb/plan.ts
 import { homedir as homedir2 } from "node:os";
+import { basename as basename3, dirname as dirname2 } from "node:path";
+
+// action/src/targets/tidb/online.ts
+var oneOf = (prefix, names) => `${prefix}\\.(?:${names.trim().split(/\s+/).join("|")})`;
+var TIKV = [
+  oneOf(
+    "raftstore",
+    `raft-max-inflight-msgs raft-log-gc-tick-interval raft-log-gc-threshold raft-log-gc-count-limit
+     raft-log-gc-size-limit raft-max-size-per-msg raft-entry-max-size raft-entry-cache-life-time
+     max-apply-unpersisted-log-limit split-region-check-tick-interval region-split-check-diff
+     region-compact-check-interval region-compact-check-step region-compact-min-tombstones
+     region-compact-tombstones-percent pd-heartbeat-tick-interval pd-store-heartbeat-tick-interval
+     snap-mgr-gc-tick-interval snap-gc-timeout lock-cf-compact-interval lock-cf-compact-bytes-threshold
+     messages-per-tick max-peer-down-duration max-leader-missing-duration abnormal-leader-missing-duration
+     peer-stale-state-check-interval consistency-check-interval raft-store-max-leader-lease
+     merge-check-tick-interval cleanup-import-sst-interval local-read-batch-size apply-yield-write-size
+     hibernate-timeout apply-pool-size store-pool-size apply-max-batch-size store-max-batch-size
+     periodic-full-compact-start-max-cpu`
+  ),
+  oneOf("readpool\\.unified", "max-thread-count max-tasks-per-worker auto-adjust-pool-size"),
+  oneOf(
+    "coprocessor",
+    "split-region-on-table batch-split-limit region-max-size region-split-size region-max-keys region-split-keys"
+  ),
+  oneOf("pessimistic-txn", "wait-for-lock-timeout wake-up-delay-duration pipelined in-memory"),
+  oneOf(
+    "quota",
+    `foreground-cpu-time foreground-write-bandwidth foreground-read-bandwidth background-cpu-time
+     background-write-bandwidth background-read-bandwidth enable-auto-tune max-delay-duration`
+  ),
+  oneOf(
+    "gc",
+    "ratio-threshold batch-keys max-write-bytes-per-sec enable-compaction-filter compaction-filter-skip-version-check"
+  ),
+  oneOf(
+    "(?:rocksdb|raftdb)",
+    `max-total-wal-size max-background-jobs max-background-flushes max-open-files compaction-readahead-size
+     bytes-per-sync wal-bytes-per-sync writable-file-max-buffer-size`
+  ),
+  oneOf(
+    "(?:rocksdb\\.(?:defaultcf|writecf|lockcf|raftcf)|raftdb\\.defaultcf)",
+    `block-cache-size write-buffer-size max-write-buffer-number max-bytes-for-level-base target-file-size-base
+     level0-file-num-compaction-trigger level0-slowdown-writes-trigger level0-stop-writes-trigger
+     max-compaction-bytes max-bytes-for-level-multiplier disable-auto-compactions
+     soft-pending-compaction-bytes-limit hard-pending-compaction-bytes-limit titan\\.blob-run-mode
+     titan\\.min-blob-size titan\\.blob-file-compression titan\\.discardable-ratio`
+  ),
+  oneOf(
+    "server",
+    `grpc-memory-pool-quota max-grpc-send-msg-len snap-io-max-bytes-per-sec concurrent-send-snap-limit
+     concurrent-recv-snap-limit raft-msg-max-batch-size simplify-metrics`
+  ),
+  oneOf("storage", "block-cache\\.capacity scheduler-worker-pool-size"),
+  "backup\\.num-threads",
+  oneOf(
+    "split",
+    "qps-threshold byte-threshold region-cpu-overload-threshold-ratio split-balance-score split-contained-score"
+  ),
+  oneOf(
+    "cdc",
+    "min-ts-interval old-value-cache-memory-quota sink-memory-quota incremental-scan-speed-limit incremental-scan-concurrency"
+  )
+];
+var PD = [
+  "log\\.level",
+  oneOf(
+    "schedule",
+    `max-merge-region-size max-merge-region-keys patrol-region-interval split-merge-interval
+     max-snapshot-count max-pending-peer-count max-store-down-time max-store-preparing-time
+     leader-schedule-policy leader-schedule-limit region-schedule-limit replica-schedule-limit
+     merge-schedule-limit hot-region-schedule-limit hot-region-cache-hits-threshold high-space-ratio
+     low-space-ratio tolerant-size-ratio enable-remove-down-replica enable-replace-offline-replica
+     enable-make-up-replica enable-remove-extra-replica enable-location-replacement
+     enable-cross-table-merge enable-one-way-merge region-score-formula-version
+     scheduler-max-waiting-operator enable-debug-metrics enable-joint-consensus
+     hot-regions-write-interval hot-regions-reserved-days max-movable-hot-peer-size store-limit-version`
+  ),
+  oneOf(
+    "replication",
+    "max-replicas location-labels enable-placement-rules strictly-match-label isolation-level"
+  ),
+  oneOf(
+    "pd-server",
+    `use-region-storage max-gap-reset-ts key-type metric-storage dashboard-address flow-round-by-digit
+     min-resolved-ts-persistence-interval server-memory-limit server-memory-limit-gc-trigger
+     enable-gogc-tuner gc-tuner-threshold`
+  )
+];
+var ONLINE = {
+  tikv: new RegExp(`^(?:${TIKV.join("|")})$`),
+  pd: new RegExp(`^(?:${PD.join("|")})$`)
+};
+function changesOnline(role, key) {
+  return ONLINE[role]?.test(key) ?? false;
+}
+var setConfigBody = (key, value) => JSON.stringify({ [key]: value });
 
 // action/src/targets/tidb/tiup.ts
 import { homedir } from "node:os";
@@ -9598,7 +9710,7 @@ function planTidb(o) {
         index,
         version: v.target.version ?? "",
         variants: [v.name],
-        ...v.target.binpath ? { binpath: v.target.binpath } : {},
+        ...binpathsOf(v.target).tidb ? { binpath: binpathsOf(v.target).tidb } : {},
         ...configFile ? { configFile } : {}
       });
       variants.push(setupOf(v, index));
@@ -9623,7 +9735,7 @@ function planTidb(o) {
         counts: Object.fromEntries(ROLES.map((r) => [r, roles[r].count ?? 0])),
         portOffset: index * PLAYGROUND_PORT_OFFSET,
         configFiles,
-        ...v.target.binpath ? { binpath: v.target.binpath } : {}
+        binpaths: binpathsOf(v.target)
       });
       variants.push(setupOf(v, index));
     });
@@ -9632,6 +9744,7 @@ function planTidb(o) {
     for (const v of o.variants) {
       const probe = buildCluster({ name: "probe", index: 0, profile, target: v.target });
       const key = `${v.target.version}
+${JSON.stringify(binpathsOf(v.target))}
 ${JSON.stringify(topologyObject(probe, false))}`;
       const g = groups.find((x) => x.key === key);
       if (g) g.members.push(v);
@@ -9640,13 +9753,15 @@ ${JSON.stringify(topologyObject(probe, false))}`;
     groups.forEach((g, index) => {
       const name = groups.length > 1 ? `${o.prefix}-${index + 1}` : o.prefix;
       let deployed;
+      const setups = [];
       for (const v of g.members) {
         const cluster = buildCluster({ name, index, profile, target: v.target });
         deployed ??= cluster;
         const file = `topology-${v.name}.yaml`;
         files[file] = topologyYaml(cluster);
-        variants.push(setupOf(v, index, file));
+        setups.push(setupOf(v, index, file));
       }
+      variants.push(...setups);
       deployments.push({
         kind: "cluster",
         name,
@@ -9654,7 +9769,9 @@ ${JSON.stringify(topologyObject(probe, false))}`;
         version: g.members[0]?.target.version ?? "",
         cluster: deployed,
         variants: g.members.map((m) => m.name),
-        proxyFlags: proxyFlags(profile)
+        proxyFlags: proxyFlags(profile),
+        ...setups.length > 1 ? { configSwitch: configSwitchOf(setups) } : {},
+        binpaths: g.members[0] ? binpathsOf(g.members[0].target) : {}
       });
     });
     checkTopology(
@@ -9662,7 +9779,7 @@ ${JSON.stringify(topologyObject(probe, false))}`;
       o.profileFile
     );
   }
-  const switching = profile.provider === "local" ? o.variants.length > 1 ? "separate-servers" : "none" : profile.provider === "playground" ? o.variants.length > 1 ? "separate-playgrounds" : "none" : deployments.length > 1 ? "stop-start" : o.variants.length > 1 ? "edit-config" : "none";
+  const switching = profile.provider === "local" ? o.variants.length > 1 ? "separate-servers" : "none" : profile.provider === "playground" ? o.variants.length > 1 ? "separate-playgrounds" : "none" : deployments.length > 1 ? "stop-start" : deployments[0]?.configSwitch?.by ?? "none";
   checkSqlSwitching(variants, deployments);
   const loadHost = profile.hosts?.load?.[0];
   const load = loadHost ? {
@@ -9677,6 +9794,7 @@ ${JSON.stringify(topologyObject(probe, false))}`;
     deployments,
     variants,
     switching,
+    grouped: switching === "stop-start" || deployments.some((d) => d.kind === "cluster" && d.configSwitch?.by === "reload"),
     files,
     load,
     steps: []
@@ -9689,8 +9807,29 @@ ${JSON.stringify(topologyObject(probe, false))}`;
     }
     plan.haproxy = { host: loadHost, port: profile.haproxy_port, file: "haproxy-<cluster>.cfg" };
   }
-  plan.steps = stepsOf(plan, o.data);
+  plan.steps = stepsOf(plan, o.data, o.loads ?? []);
   return plan;
+}
+function configSwitchOf(setups) {
+  const all = /* @__PURE__ */ new Map();
+  for (const s of setups)
+    for (const k of s.configKeys) all.set(`${k.role} ${k.key}`, { role: k.role, key: k.key });
+  const valueIn = (s, k) => s.configKeys.find((c) => c.role === k.role && c.key === k.key)?.value;
+  const keys = [...all.values()].filter((k) => {
+    const values = setups.map((s) => JSON.stringify(valueIn(s, k)));
+    return new Set(values).size > 1;
+  });
+  const why = [];
+  for (const k of keys) {
+    const unset = setups.filter((s) => valueIn(s, k) === void 0).map((s) => s.name);
+    if (!changesOnline(k.role, k.key)) why.push(`${k.role} ${k.key} changes only with a restart`);
+    else if (unset.length)
+      why.push(
+        `${k.role} ${k.key} is not set by ${unset.join(", ")}, so there is no value to switch back to online (set it in every variant, e.g. to its default, to switch online)`
+      );
+  }
+  if (!why.length) return { by: "online", keys };
+  return { by: "reload", roles: ROLES.filter((r) => keys.some((k) => k.role === r)), keys, why };
 }
 function checkSqlSwitching(variants, deployments) {
   const setVars = (sql) => sql.flatMap(
@@ -9793,10 +9932,52 @@ var tiupCluster = {
     file,
     "--yes"
   ],
-  reload: (d) => ["tiup", "cluster", "reload", d.name, "--yes", ...d.proxyFlags],
-  restart: (d) => ["tiup", "cluster", "restart", d.name, "--yes", ...d.proxyFlags],
-  destroy: (d) => ["tiup", "cluster", "destroy", d.name, "--yes", ...d.proxyFlags]
+  reload: (d, roles = []) => [
+    "tiup",
+    "cluster",
+    "reload",
+    d.name,
+    ...roles.length ? ["-R", roles.join(",")] : [],
+    "--yes",
+    ...d.proxyFlags
+  ],
+  restart: (d, roles = []) => [
+    "tiup",
+    "cluster",
+    "restart",
+    d.name,
+    ...roles.length ? ["-R", roles.join(",")] : [],
+    "--yes",
+    ...d.proxyFlags
+  ],
+  destroy: (d) => ["tiup", "cluster", "destroy", d.name, "--yes", ...d.proxyFlags],
+  /** A build replaces a role's release binary before the first start (the cluster is stopped). */
+  patch: (d, file, role) => [
+    "tiup",
+    "cluster",
+    "patch",
+    d.name,
+    file,
+    "-R",
+    role,
+    "--offline",
+    "--yes",
+    ...d.proxyFlags
+  ]
 };
+var patchPackage = (binpath, file, role) => [
+  "tar",
+  "--create",
+  "--gzip",
+  "--dereference",
+  "--file",
+  file,
+  "--transform",
+  `s|.*|${BUILD_ROLES[role]}|`,
+  "--directory",
+  dirname2(binpath),
+  basename3(binpath)
+];
 function playgroundArgs(d, dir) {
   return [
     "tiup",
@@ -9810,7 +9991,9 @@ function playgroundArgs(d, dir) {
     ...ROLES.flatMap(
       (r) => d.configFiles[r] ? [`--${PLAYGROUND_FLAG[r]}.config`, `${dir}/${d.configFiles[r]}`] : []
     ),
-    ...d.binpath ? ["--db.binpath", d.binpath] : []
+    ...["tidb", "tikv", "pd"].flatMap(
+      (r) => d.binpaths[r] ? [`--${PLAYGROUND_FLAG[r]}.binpath`, d.binpaths[r]] : []
+    )
   ];
 }
 var serverSlots = (d) => ({
@@ -9841,6 +10024,9 @@ function serverArgs(d, dir, tiupHome2) {
     `${slot.dir}/tidb.sock`,
     "-log-file",
     `${slot.dir}/tidb.log`,
+    // else TiDB writes tidb-slow.log into whatever directory it was started from
+    "-log-slow-query",
+    `${slot.dir}/tidb-slow.log`,
     ...d.configFile ? ["-config", `${dir}/${d.configFile}`, "-config-strict"] : []
   ];
 }
@@ -9861,7 +10047,7 @@ function globalsSet(sql) {
   );
 }
 var configUrl = (role, addr) => role === "pd" ? `http://${addr}/pd/api/v1/config` : `http://${addr}/config`;
-function stepsOf(plan, data) {
+function stepsOf(plan, data, loads) {
   const out = [];
   const add = (key, phase, run, about, o = {}) => out.push({
     key,
@@ -9872,6 +10058,40 @@ function stepsOf(plan, data) {
     ...about ? { about } : {}
   });
   const checks = plan.profile.ssh?.proxy ? "load host" : "runner";
+  const switchSteps = (d, v, own) => {
+    const cs = d.configSwitch;
+    const o = own ? { variant: v.name } : {};
+    const when = `whenever another variant of ${d.name} was applied`;
+    if (cs.by === "online") {
+      const status = statusAddresses(d);
+      for (const k of cs.keys) {
+        const value = v.configKeys.find((c) => c.role === k.role && c.key === k.key)?.value;
+        for (const addr of status[k.role])
+          add(
+            `set-config:${v.name}:${k.role}:${k.key}:${addr}`,
+            "switch",
+            { post: configUrl(k.role, addr), body: setConfigBody(k.key, value) },
+            `variant ${v.name}, ${when}: what SET CONFIG ${k.role} \`${k.key}\` = ${JSON.stringify(value)} sends to each instance (an error fails the run, where SET CONFIG would only warn); no restart`,
+            { ...o, where: checks }
+          );
+      }
+      return;
+    }
+    add(
+      `edit-config:${d.name}:${v.name}`,
+      "switch",
+      { command: tiupCluster.editConfig(d, `${PLAN_DIR}/${v.topologyFile}`) },
+      `variant ${v.name}, ${when}; "Nothing changed." fails the run`,
+      o
+    );
+    add(
+      `reload:${d.name}:${v.name}`,
+      "switch",
+      { command: tiupCluster.reload(d, cs.roles) },
+      `restarts only ${cs.roles.join(", ")} (${cs.why.join("; ")}); then SHOW CONFIG confirms variant ${v.name}'s values`,
+      o
+    );
+  };
   const started = /* @__PURE__ */ new Set();
   for (const v of plan.variants) {
     const d = plan.deployments[v.deployment];
@@ -9910,6 +10130,23 @@ function stepsOf(plan, data) {
           `variants ${d.variants.join(", ")}`,
           { variant: v.name }
         );
+        for (const [role, binpath] of Object.entries(d.binpaths)) {
+          const file = `${PLAN_DIR}/patch-${d.name}-${role}.tar.gz`;
+          add(
+            `pack:${d.name}:${role}`,
+            "start",
+            { command: patchPackage(binpath, file, role) },
+            `target.binpath of ${role}: the build as ${BUILD_ROLES[role]} in the package tiup patches with`,
+            { variant: v.name }
+          );
+          add(
+            `patch:${d.name}:${role}`,
+            "start",
+            { command: tiupCluster.patch(d, file, role) },
+            `every ${role} of ${d.name} runs the build (before its first start)`,
+            { variant: v.name }
+          );
+        }
         add(`start:${d.name}`, "start", { command: tiupCluster.start(d) }, void 0, { variant: v.name });
         add(
           `display:${d.name}`,
@@ -9939,22 +10176,8 @@ function stepsOf(plan, data) {
         }
       }
     }
-    if (plan.switching === "edit-config" && d.kind === "cluster" && d.variants[0] !== v.name) {
-      add(
-        `edit-config:${d.name}:${v.name}`,
-        "switch",
-        { command: tiupCluster.editConfig(d, `${PLAN_DIR}/${v.topologyFile}`) },
-        `before a cell of variant ${v.name} whenever another variant's config is applied; "Nothing changed." fails the run`,
-        { variant: v.name }
-      );
-      add(
-        `reload:${d.name}:${v.name}`,
-        "switch",
-        { command: tiupCluster.reload(d) },
-        `then SHOW CONFIG confirms variant ${v.name}'s values`,
-        { variant: v.name }
-      );
-    }
+    const switched = d.kind === "cluster" && d.configSwitch !== void 0 && d.variants[0] !== v.name;
+    if (switched) switchSteps(d, v, true);
     const status = statusAddresses(d);
     const readBack = () => {
       for (const role of new Set(v.configKeys.map((k) => k.role)))
@@ -9967,7 +10190,6 @@ function stepsOf(plan, data) {
             { variant: v.name, where: checks }
           );
     };
-    const switched = plan.switching === "edit-config" && d.kind === "cluster" && d.variants[0] !== v.name;
     if (switched) readBack();
     v.sql.forEach((s, i) => {
       add(`sql:${v.name}:${i}`, "sql", { sql: s }, `${about}: target.sql, before every cell of the variant`, {
@@ -10001,13 +10223,13 @@ function stepsOf(plan, data) {
           `${about}: after prepare`,
           { variant: v.name, where: checks }
         );
-    if (data)
-      for (let t = 1; t <= data.tables; t++)
+    for (const load of loads)
+      for (const table of load.tables)
         add(
-          `analyze:${v.name}:sbtest${t}`,
+          `analyze:${v.name}:${load.database}.${table}`,
           "split",
-          { sql: `ANALYZE TABLE sbtest.sbtest${t}` },
-          `${about}: after prepare, so statistics are fresh and auto-analyze does not fire during cells`,
+          { sql: `ANALYZE TABLE ${load.database}.${table}` },
+          `${about}: after the load, so statistics are fresh and auto-analyze does not fire during cells`,
           { variant: v.name, where: checks }
         );
   }
@@ -10021,32 +10243,26 @@ function stepsOf(plan, data) {
       );
     if (d.kind !== "cluster") continue;
     const first = plan.variants.find((v) => v.name === d.variants[0]);
-    if (plan.switching === "edit-config") {
+    if (d.configSwitch) switchSteps(d, first, false);
+    if (d.configSwitch?.by === "reload")
       add(
-        `edit-config:${d.name}:${first.name}`,
+        `restart:${d.name}:${d.configSwitch.roles.join(",")}`,
         "switch",
-        { command: tiupCluster.editConfig(d, `${PLAN_DIR}/${first.topologyFile}`) },
-        `before a cell of variant ${first.name} whenever another variant's config is applied (it was deployed with its own)`
+        { command: tiupCluster.restart(d, d.configSwitch.roles) },
+        `before a group of cells whose variant is applied already: its ${d.configSwitch.roles.join(", ")} fresh as after a switch`
       );
-      add(
-        `reload:${d.name}:${first.name}`,
-        "switch",
-        { command: tiupCluster.reload(d) },
-        `then SHOW CONFIG confirms variant ${first.name}'s values`
-      );
-    }
     if (plan.switching === "stop-start") {
       add(
         `stop:${d.name}`,
         "switch",
         { command: tiupCluster.stop(d) },
-        "while the other cluster's variant is measured"
+        "while the other cluster's variants are measured"
       );
       add(
         `start:${d.name}`,
         "switch",
         { command: tiupCluster.start(d) },
-        `before cells of variant ${d.variants.join(", ")}`
+        `before a group of cells of variant ${d.variants.join(", ")}`
       );
     }
     add(
@@ -10059,7 +10275,7 @@ function stepsOf(plan, data) {
       `restart:${d.name}`,
       "restart",
       { command: tiupCluster.restart(d) },
-      "before each block after the first (compare.blocks)"
+      plan.grouped ? "before a group of cells whose cluster is running already: fresh as after a switch" : "before each block after the first (compare.blocks), once for the variants sharing it"
     );
   }
   for (const d of [...plan.deployments].reverse()) {
@@ -10090,12 +10306,12 @@ function stepsOf(plan, data) {
 
 // action/src/targets/tidb/reapers.ts
 import { rm as rm6 } from "node:fs/promises";
-import { basename as basename3 } from "node:path";
+import { basename as basename4 } from "node:path";
 var playgroundReaper = {
   order: 0,
   describe: (e) => `stop ${e.what}${e.pid ? ` pid ${e.pid}` : ""} and remove ${e.path}`,
   async reap(e, log) {
-    if (await stopRecorded(e.pid, basename3(e.path), "SIGINT", 3e4))
+    if (await stopRecorded(e.pid, basename4(e.path), "SIGINT", 3e4))
       log(`reap: stopped ${e.what} pid ${e.pid}`);
     await rm6(e.path, { recursive: true, force: true });
     log(`reap: removed ${e.path}`);
@@ -10120,7 +10336,7 @@ import { mkdir as mkdir5, readFile as readFile6, rm as rm7 } from "node:fs/promi
 import { join as join10 } from "node:path";
 
 // action/src/targets/tidb/checks.ts
-import { get as httpGet } from "node:http";
+import { get as httpGet, request as httpRequest } from "node:http";
 function sameSetting(want, got) {
   const norm = (v) => {
     const s = String(v).trim();
@@ -10203,6 +10419,42 @@ var ClusterChecks = class {
     }
   }
   /**
+   * POSTs JSON to a component's API (what SET CONFIG sends to each TiKV and PD): from here, or
+   * with curl on the load host behind a bastion. An answer other than 200 throws with its body.
+   */
+  async postJson(url, body) {
+    const via = this.via();
+    if (!via) return postJson(url, body);
+    const r = await runCommand(
+      "ssh",
+      sshArgs(
+        via,
+        shellCommand([
+          "curl",
+          "-sS",
+          "--max-time",
+          "10",
+          "-X",
+          "POST",
+          "-H",
+          "Content-Type: application/json",
+          "--data-binary",
+          body,
+          "-w",
+          "\n%{http_code}",
+          url
+        ])
+      ),
+      { timeoutMs: 6e4 }
+    );
+    const lines = r.stdout.trimEnd().split("\n");
+    const code = Number(lines.pop());
+    if (r.code !== 0 || code !== 200)
+      throw new Error(
+        `POST ${url} ${body} from ${via.host}: ${r.code !== 0 ? r.stderr.trim() || `curl exit ${r.code}` : `HTTP ${code}: ${lines.join(" ").trim()}`}`
+      );
+  }
+  /**
    * Reads every config key the variant sets from the components' own /config endpoints (what
    * SHOW CONFIG shows; `urlOf` gives the planned URL of a role's address) and fails on any that did
    * not take effect: tiup accepts and reloads configs it never checked.
@@ -10257,6 +10509,30 @@ function getJson(url) {
     req.on("error", reject);
   });
 }
+function postJson(url, body) {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      url,
+      { method: "POST", timeout: 1e4, headers: { "content-type": "application/json" } },
+      (res) => {
+        let answer = "";
+        res.setEncoding("utf8");
+        res.on("data", (d) => {
+          answer += d;
+        });
+        res.on(
+          "end",
+          () => res.statusCode === 200 ? resolve() : reject(
+            new Error(`POST ${url} ${body}: HTTP ${res.statusCode}: ${answer.trim().slice(0, 300)}`)
+          )
+        );
+      }
+    );
+    req.on("timeout", () => req.destroy(new Error(`POST ${url}: no answer within 10s`)));
+    req.on("error", reject);
+    req.end(body);
+  });
+}
 
 // action/src/targets/tidb/haproxy.ts
 var PROBE = 'i=0; while [ "$i" -lt "$2" ]; do (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && exit 0; i=$((i+1)); sleep 0.1; done; exit 1';
@@ -10293,7 +10569,7 @@ async function startHaproxy(o) {
 
 // action/src/targets/tidb/server.ts
 import { mkdir as mkdir4, readFile as readFile5 } from "node:fs/promises";
-import { basename as basename4, join as join9 } from "node:path";
+import { basename as basename5, join as join9 } from "node:path";
 function tidbStartFailure(log) {
   const lines = log.split("\n");
   const pick = (level) => lines.filter((l) => l.includes(`[${level}]`)).pop();
@@ -10341,7 +10617,7 @@ async function startTidbServer(o) {
       o.readyMs ?? 12e4
     );
     if (o.resources?.cpu_quota !== void 0)
-      removeCgroup = (await applyResources(s.pid, o.resources.cpu_quota, `tidb-${basename4(workDir)}`)).remove;
+      removeCgroup = (await applyResources(s.pid, o.resources.cpu_quota, `tidb-${basename5(workDir)}`)).remove;
     if (o.resources?.cpus !== void 0)
       await pinProcesses(await processTree(s.pid), o.resources.cpus, "target.resources.cpus");
   };
@@ -10470,6 +10746,7 @@ function editConfigReason(output) {
 }
 
 // action/src/targets/tidb/run.ts
+var buildOf = (d) => d.kind === "server" ? d.binpath : d.binpaths.tidb;
 var TidbRun = class {
   constructor(plan, runDir, rawDir, log, cloud = {}) {
     this.plan = plan;
@@ -10508,7 +10785,7 @@ var TidbRun = class {
     const step = this.plan.steps.find((x) => x.key === key);
     if (!step) throw new RunError(`the plan has no step ${key}: a run does only what \`tiperf plan\` shows`);
     const fill = (t) => this.fills.reduce((acc, f) => f(acc), t.replaceAll(PLAN_DIR, this.dir));
-    const run = "command" in step.run ? { command: step.run.command.map(fill) } : "sql" in step.run ? { sql: fill(step.run.sql) } : { get: fill(step.run.get) };
+    const run = "command" in step.run ? { command: step.run.command.map(fill) } : "sql" in step.run ? { sql: fill(step.run.sql) } : "get" in step.run ? { get: fill(step.run.get) } : { post: fill(step.run.post), body: step.run.body };
     return { ...step, run };
   }
   /** Fills in what the plan left to the run (a private server's ports and work directory). */
@@ -10593,7 +10870,7 @@ var TidbRun = class {
     const facts = await this.record(setup, r);
     if (setup.version && facts.version !== setup.version)
       throw new RunError(
-        `variant ${variant}: target.version is ${setup.version} but ${d.kind === "server" && d.binpath ? d.binpath : "the server"} reports Release Version ${facts.version} (tidb_version()): declare the version the build reports, or leave target.version out with a binpath`
+        `variant ${variant}: target.version is ${setup.version} but ${buildOf(d) ?? "the server"} reports Release Version ${facts.version} (tidb_version()): declare the version the build reports, or leave target.version out with a binpath`
       );
     this.log(
       `target: TiDB ${facts.version} (${d.kind} ${d.name}) for variant ${variant}; SQL at ${r.endpoints.map((e) => `${e.host}:${e.port}`).join(", ")}`
@@ -10604,6 +10881,7 @@ var TidbRun = class {
       config[`${k.role}.${k.key}`] = typeof v === "string" || typeof v === "number" || typeof v === "boolean" ? v : JSON.stringify(v);
     }
     let stopped = false;
+    let seenRestarts = r.restarts;
     return {
       kind: d.kind === "cluster" ? "tidb-cluster" : d.kind === "server" ? "tidb-server" : "tidb-playground",
       version: facts.version,
@@ -10635,15 +10913,20 @@ var TidbRun = class {
         r.users--;
         if (r.users === 0) await r.stop();
       },
-      activate: (signal) => this.activate(setup, signal),
+      activate: (signal, o) => this.activate(setup, signal, o),
       // a fresh instance of every component, same data (compare.blocks); a playground cannot
       ...d.kind === "cluster" ? {
         restart: async (signal) => {
+          if (r.restarts > seenRestarts) {
+            seenRestarts = r.restarts;
+            return `cluster ${d.name} restarted already for this block (shared with ${d.variants.join(", ")})`;
+          }
           const before = await this.display(d, signal, true);
           await this.tiupRun(this.argv(`restart:${d.name}`), `restart ${d.name}`, signal);
           const after = await this.display(d, signal, true);
           r.up = true;
-          await this.checkConfig(setup, r);
+          seenRestarts = ++r.restarts;
+          await this.checkConfig(this.appliedSetup(setup, r), r);
           const uptime = (x) => Math.min(...x.instances.map((i) => i.uptime_s ?? Number.POSITIVE_INFINITY));
           return `cluster ${d.name} restarted (shortest uptime ${uptime(before)}s \u2192 ${uptime(after)}s)`;
         }
@@ -10666,7 +10949,7 @@ var TidbRun = class {
         tidb_version: facts.tidbVersion,
         status: facts.status
       },
-      afterLoad: (database, data) => this.split(setup, r, database, data)
+      afterLoad: (load) => this.afterLoad(setup, r, load)
     };
   }
   sql(at, query, what) {
@@ -10690,51 +10973,25 @@ var TidbRun = class {
       (role, addr) => this.urlOf(`config:${setup.name}:${role}:${addr}`)
     );
   }
-  /** Brings a variant in: its deployment running (others stopped, clusters), its config applied, its SQL run. */
-  async activate(setup, signal) {
+  /** The variant whose config a shared cluster has applied (else this one). */
+  appliedSetup(setup, r) {
+    return this.plan.variants.find((v) => v.name === r.applied) ?? setup;
+  }
+  /**
+   * Brings a variant in: its deployment running (others stopped, clusters), its config applied
+   * (online, or edit-config + reload of the roles that differ), its SQL run. With `fresh`, the
+   * servers a switch restarts are fresh when it returns: restarted if the variant was in already.
+   */
+  async activate(setup, signal, o = {}) {
     const d = this.plan.deployments[setup.deployment];
     let r = this.running.get(d.index);
+    let did;
     if (!r) {
       r = d.kind === "playground" ? await this.startPlayground(d, signal) : d.kind === "server" ? await this.startServer(d, setup, signal) : await this.deployCluster(d, signal);
       this.running.set(d.index, r);
+      did = `${d.kind} ${d.name} started`;
     }
-    if (d.kind === "cluster") {
-      if (this.plan.switching === "stop-start" && !r.up) {
-        for (const other of this.running.values())
-          if (other !== r && other.up && other.deployment.kind === "cluster") {
-            await this.tiupRun(
-              this.argv(`stop:${other.deployment.name}`),
-              `stop ${other.deployment.name}`,
-              signal
-            );
-            other.up = false;
-          }
-        await this.tiupRun(this.argv(`start:${d.name}`), `start ${d.name}`, signal);
-        r.up = true;
-        await this.display(d, signal, true);
-      }
-      if (this.plan.switching === "edit-config" && r.applied !== setup.name) {
-        const file = join10(this.dir, setup.topologyFile);
-        const out = await this.tiupRun(
-          this.argv(`edit-config:${d.name}:${setup.name}`),
-          `variant ${setup.name}: edit-config`,
-          signal
-        );
-        const outcome = editConfigOutcome(out);
-        if (outcome === "refused")
-          throw new RunError(
-            `variant ${setup.name}: tiup refused the topology ${file} ("Nothing changed.", exit 0): ${editConfigReason(out)}`
-          );
-        if (outcome === "changed")
-          await this.tiupRun(
-            this.argv(`reload:${d.name}:${setup.name}`),
-            `variant ${setup.name}: reload`,
-            signal
-          );
-        r.applied = setup.name;
-        await this.checkConfig(setup, r);
-      }
-    }
+    if (d.kind === "cluster") did = await this.switchCluster(d, setup, r, signal, o.fresh === true) ?? did;
     for (let i = 0; i < setup.sql.length; i++) {
       await this.sql(r.sql, this.sqlOf(`sql:${setup.name}:${i}`), `variant ${setup.name}: target.sql`);
       for (const g of globalsSet(setup.sql[i])) {
@@ -10749,6 +11006,86 @@ var TidbRun = class {
           );
       }
     }
+    return did;
+  }
+  /**
+   * A shared cluster's turn: another cluster stopped and this one started (stop-start), the
+   * variant's config applied — the differing items posted as SET CONFIG does, or edit-config and a
+   * reload of the differing roles — and read back. `fresh`: restart what a switch would have.
+   */
+  async switchCluster(d, setup, r, signal, fresh) {
+    const did = [];
+    let restarted2 = false;
+    if (this.plan.switching === "stop-start" && !r.up) {
+      for (const other of this.running.values())
+        if (other !== r && other.up && other.deployment.kind === "cluster") {
+          await this.tiupRun(
+            this.argv(`stop:${other.deployment.name}`),
+            `stop ${other.deployment.name}`,
+            signal
+          );
+          other.up = false;
+        }
+      await this.tiupRun(this.argv(`start:${d.name}`), `start ${d.name}`, signal);
+      r.up = true;
+      restarted2 = true;
+      await this.display(d, signal, true);
+      did.push(`cluster ${d.name} started (the other stopped)`);
+    } else if (fresh && this.plan.switching === "stop-start") {
+      await this.tiupRun(this.argv(`restart:${d.name}`), `restart ${d.name}`, signal);
+      await this.display(d, signal, true);
+      restarted2 = true;
+      did.push(`cluster ${d.name} restarted`);
+    }
+    const cs = d.configSwitch;
+    if (cs && r.applied !== setup.name) {
+      if (cs.by === "online") {
+        for (const k of cs.keys)
+          for (const addr of r.status[k.role] ?? []) {
+            const step = this.planned(`set-config:${setup.name}:${k.role}:${k.key}:${addr}`).run;
+            await this.checks.postJson(step.post, step.body).catch((e) => {
+              throw new RunError(`variant ${setup.name}: ${k.role} ${addr} refused ${k.key}: ${e.message}`);
+            });
+          }
+        did.push(
+          `variant ${setup.name} applied online (${cs.keys.map((k) => k.key).join(", ") || "target.sql only"})`
+        );
+      } else {
+        const file = join10(this.dir, setup.topologyFile);
+        const out = await this.tiupRun(
+          this.argv(`edit-config:${d.name}:${setup.name}`),
+          `variant ${setup.name}: edit-config`,
+          signal
+        );
+        const outcome = editConfigOutcome(out);
+        if (outcome === "refused")
+          throw new RunError(
+            `variant ${setup.name}: tiup refused the topology ${file} ("Nothing changed.", exit 0): ${editConfigReason(out)}`
+          );
+        if (outcome === "changed") {
+          await this.tiupRun(
+            this.argv(`reload:${d.name}:${setup.name}`),
+            `variant ${setup.name}: reload`,
+            signal
+          );
+          restarted2 = true;
+        }
+        did.push(`variant ${setup.name} applied by reloading ${cs.roles.join(", ")}`);
+      }
+      r.applied = setup.name;
+      await this.checkConfig(setup, r);
+    }
+    if (fresh && !restarted2 && cs?.by === "reload") {
+      await this.tiupRun(
+        this.argv(`restart:${d.name}:${cs.roles.join(",")}`),
+        `variant ${setup.name}: restart ${cs.roles.join(", ")}`,
+        signal
+      );
+      await this.display(d, signal, true);
+      await this.checkConfig(setup, r);
+      did.push(`${cs.roles.join(", ")} of ${d.name} restarted (variant ${setup.name} was in already)`);
+    }
+    return did.length ? did.join("; ") : void 0;
   }
   /** A private tidb-server from its planned command line (tiup installs the release first if it must). */
   async startServer(d, setup, signal) {
@@ -10781,7 +11118,8 @@ var TidbRun = class {
       },
       up: true,
       loaded: /* @__PURE__ */ new Set(),
-      users: 0
+      users: 0,
+      restarts: 0
     };
   }
   async startPlayground(d, signal) {
@@ -10847,7 +11185,8 @@ var TidbRun = class {
       stop,
       up: true,
       loaded: /* @__PURE__ */ new Set(),
-      users: 0
+      users: 0,
+      restarts: 0
     };
   }
   async deployCluster(d, signal) {
@@ -10885,10 +11224,24 @@ var TidbRun = class {
       applied: setup.name,
       up: false,
       loaded: /* @__PURE__ */ new Set(),
-      users: 0
+      users: 0,
+      restarts: 0
     };
     try {
+      for (const [role, binpath] of Object.entries(d.binpaths))
+        if (findTool(binpath) === void 0)
+          throw new RunError(
+            `variant ${setup.name}: target.binpath of ${role}, ${binpath}: not an executable file`
+          );
       await this.tiupRun(this.argv(`deploy:${d.name}`), `deploy ${d.name}`, signal);
+      for (const role of Object.keys(d.binpaths)) {
+        const pack = this.argv(`pack:${d.name}:${role}`);
+        const packed = await runCommand(pack[0], pack.slice(1), { timeoutMs: 3e5 });
+        if (packed.code !== 0)
+          throw new RunError(`cannot pack the ${role} build for tiup cluster patch: ${packed.stderr.trim()}`);
+        await this.tiupRun(this.argv(`patch:${d.name}:${role}`), `patch ${role} of ${d.name}`, signal);
+        this.log(`cluster ${d.name}: every ${role} runs ${d.binpaths[role]}`);
+      }
       await this.tiupRun(this.argv(`start:${d.name}`), `start ${d.name}`, signal);
       running.up = true;
       await this.display(d, signal, true);
@@ -10960,27 +11313,27 @@ var TidbRun = class {
       return problems.length ? `cluster ${d.name} (variant ${setup.name}): ${problems.join("; ")}` : void 0;
     };
   }
-  /** `split:` — each sysbench table split into regions and scattered, version-aware. */
-  async split(setup, r, database, data) {
-    if (!data) return;
-    if (setup.split) {
+  /** After a load: `split:` of each sysbench table (rows and index, scattered), then ANALYZE of every table. */
+  async afterLoad(setup, r, load) {
+    const data = load.sysbench;
+    if (setup.split && data) {
       for (let t = 1; t <= data.tables; t++)
         await this.sql(
           r.sql,
-          this.sqlOf(`split:${setup.name}:${database}${t}`),
+          this.sqlOf(`split:${setup.name}:${load.database}${t}`),
           `variant ${setup.name}: split`
         );
       this.log(
         `variant ${setup.name}: ${data.tables} tables split into ${setup.split.regions} regions each (rows and index k_<n>), scattered`
       );
     }
-    for (let t = 1; t <= data.tables; t++)
+    for (const table of load.tables)
       await this.sql(
         r.sql,
-        this.sqlOf(`analyze:${setup.name}:${database}${t}`),
+        this.sqlOf(`analyze:${setup.name}:${load.database}.${table}`),
         `variant ${setup.name}: analyze`
       );
-    this.log(`variant ${setup.name}: ${data.tables} tables analyzed`);
+    this.log(`variant ${setup.name}: ${load.tables.length} tables of ${load.database} analyzed`);
   }
   /** Destroys every cluster and stops every playground of the run, then the cloud machines. Safe to call twice. */
   async stop() {
@@ -11005,14 +11358,18 @@ var TidbRun = class {
 // action/src/targets/tidb/index.ts
 var DEFAULT_PROFILE = "infra/profiles/local.yaml";
 var DEPLOY_S = { playground: 60, cluster: 300, server: 10 };
-var SWITCH_S = {
-  "edit-config": 90,
-  "stop-start": 120,
-  none: 0,
-  "separate-playgrounds": 0,
-  "separate-servers": 0
-};
+var ONLINE_SWITCH_S = 2;
+var RELOAD_S_PER_INSTANCE = 60;
+var STOP_START_S = 120;
 var RESTART_S = 120;
+function switchSeconds(tidb2) {
+  if (tidb2.switching === "stop-start") return STOP_START_S;
+  const d = tidb2.deployments[0];
+  if (d?.kind !== "cluster" || !d.configSwitch) return 0;
+  if (d.configSwitch.by === "online") return ONLINE_SWITCH_S;
+  const roles = d.configSwitch.roles;
+  return 30 + RELOAD_S_PER_INSTANCE * d.cluster.instances.filter((i) => roles.includes(i.role)).length;
+}
 var CLOUD_SETUP_HOURS = 0.5;
 async function planFor(input, cloud) {
   const variants = input.variants.map((v) => ({ name: v.name, target: v.target }));
@@ -11035,7 +11392,8 @@ async function planFor(input, cloud) {
     profile,
     profileFile: file,
     prefix: input.prefix,
-    ...input.data ? { data: input.data } : {}
+    ...input.data ? { data: input.data } : {},
+    loads: input.loads
   });
 }
 function cloudEstimate(profile, input) {
@@ -11048,7 +11406,7 @@ function checkTargets(file, variants, profile, profileFile) {
   const at = (v) => variants.length > 1 ? `variants.${v}: ` : "";
   for (const v of variants) {
     const t = v.target;
-    if (!t.version && !t.binpath)
+    if (!t.version && !binpathsOf(t).tidb)
       throw new InputError(
         `${file}: ${at(v.name)}target.version: a TiDB target names the version tiup deploys (like v8.5.0), or a build to run (target.binpath)`
       );
@@ -11056,9 +11414,11 @@ function checkTargets(file, variants, profile, profileFile) {
       throw new InputError(
         `${file}: ${at(v.name)}target.version: ${profileFile} (provider ${profile.provider}) deploys PD and TiKV of a release: name it (like v8.5.0), even with a binpath`
       );
-    if (t.binpath && profile.provider !== "local" && profile.provider !== "playground")
+    const builds = binpathsOf(t);
+    const others = Object.keys(builds).filter((r) => r !== "tidb");
+    if (profile.provider === "local" && others.length)
       throw new InputError(
-        `${file}: ${at(v.name)}target.binpath runs a build on a profile with provider local or playground; ${profileFile} has provider ${profile.provider} (tiup cluster patch is not supported yet)`
+        `${file}: ${at(v.name)}target.binpath.${others[0]}: ${profileFile} (provider local) runs one tidb-server on its embedded store, with no TiKV or PD: give only a tidb-server build`
       );
     if (t.resources && profile.provider !== "local")
       throw new InputError(
@@ -11066,9 +11426,24 @@ function checkTargets(file, variants, profile, profileFile) {
       );
   }
 }
+function switchingText(tidb2) {
+  const d = tidb2.deployments[0];
+  const cs = d?.kind === "cluster" ? d.configSwitch : void 0;
+  if (tidb2.switching === "online" && cs)
+    return cs.keys.length ? `online, before a cell whenever the variant changes: ${cs.keys.map((k) => `${k.role} ${k.key}`).join(", ")} set on the running components as SET CONFIG does (no restart), then read back` : "target.sql before a cell whenever the variant changes (no config differs)";
+  if (tidb2.switching === "reload" && cs?.by === "reload")
+    return `edit-config + reload of ${cs.roles.join(", ")} only (${cs.why.join("; ")}): a switch restarts them, so each variant runs a block's cells as a group on a freshly switched instance`;
+  if (tidb2.switching === "stop-start")
+    return "one cluster per version or topology, only the measured one running: each variant runs a block's cells as a group on a freshly started cluster";
+  return tidb2.switching;
+}
 function targetPlan(tidb2, input) {
   const about = [];
   const refusals = [];
+  if (tidb2.grouped && input.variants.length > 1 && input.blocks < 3)
+    refusals.push(
+      `${input.file}: compare.blocks is ${input.blocks}, but variants on ${tidb2.profileFile} switch by restarting servers (${tidb2.switching}): each variant runs a block's cells as a group on a freshly switched instance, so set compare.blocks to 3 or more (with compare.rounds a multiple of it)${tidb2.switching === "reload" ? "; or make the variants differ only in items that change online, set in each of them" : ""}`
+    );
   const setupS = tidb2.deployments.reduce((s, d) => s + DEPLOY_S[d.kind], 0);
   const provider = cloudOfProfile(tidb2.profile);
   if (provider) {
@@ -11091,7 +11466,7 @@ function targetPlan(tidb2, input) {
   about.push(
     `profile ${tidb2.profileFile} (${tidb2.profile.name}, provider ${tidb2.profile.provider})`,
     `deployments: ${tidb2.deployments.map((d) => `${d.kind} ${d.name} (TiDB ${d.version}; variants ${d.variants.join(", ")})`).join("; ")}`,
-    `variants take turns by: ${tidb2.switching}`,
+    `variants take turns by: ${switchingText(tidb2)}`,
     `load tools run on: ${tidb2.load.user ? `${tidb2.load.user}@${tidb2.load.host} over SSH` : "this machine"}`
   );
   const connection = (variant) => {
@@ -11112,8 +11487,8 @@ function targetPlan(tidb2, input) {
       return tidb2.deployments[setup?.deployment ?? 0]?.name ?? variant;
     },
     remoteLoad: Boolean(tidb2.load.user),
-    overhead: { setupS, switchS: SWITCH_S[tidb2.switching], restartS: RESTART_S },
-    switches: tidb2.switching === "edit-config" || tidb2.switching === "stop-start",
+    overhead: { setupS, switchS: switchSeconds(tidb2), restartS: RESTART_S },
+    switching: tidb2.grouped ? "grouped" : tidb2.switching === "online" ? "per-cell" : "none",
     warnings: deprecationWarnings(tidb2.variants),
     refusals,
     tidb: tidb2,
@@ -11126,7 +11501,7 @@ var tidb = {
   keyNames: Object.keys(TidbTargetSchema.shape),
   needs: (target) => [
     // a build of one's own (target.binpath) runs without tiup on a local profile
-    ...target.binpath ? [] : [
+    ...binpathsOf(target).tidb ? [] : [
       {
         found: anyTool(["tiup"]),
         what: "tiup (target.kind tidb)",
