@@ -37,17 +37,17 @@ import {
   upsertIssue,
   verdictHtml,
   writeHtmlReport
-} from "./chunk-VUGVWMAX.js";
+} from "./chunk-WRJRVIGR.js";
 import {
   reapLedger
-} from "./chunk-7SE5XY23.js";
+} from "./chunk-3COPWZQF.js";
 import {
   PORT_AT_START,
   readReport,
   readResult,
   writeAtomic,
   writeResult
-} from "./chunk-NC37TCQ4.js";
+} from "./chunk-2COF3AE2.js";
 import {
   CLOUDS,
   EXIT,
@@ -823,7 +823,14 @@ function loadSteps(spec, connection, where) {
       for (const s of driver.cleanup(ctx(1)))
         cleanup.push(step(s.phase, s.args, `data of ${w.name}, after the last cell`));
     }
-    for (const t of w.threads) cells.push(step("cell", driver.run(ctx(t)).args, `workload ${w.name}`));
+    for (const t of w.threads) {
+      const warm = driver.warmup?.(ctx(t));
+      if (warm)
+        cells.push(
+          step("cell", warm.args, `workload ${w.name}: the ${w.warmup}s warmup, its own run (not measured)`)
+        );
+      cells.push(step("cell", driver.run(ctx(t)).args, `workload ${w.name}`));
+    }
   }
   return { data, cells, cleanup };
 }

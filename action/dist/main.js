@@ -12,7 +12,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-VUGVWMAX.js";
+} from "./chunk-WRJRVIGR.js";
 import {
   getInput,
   info,
@@ -22,7 +22,7 @@ import {
   setSecret,
   warning
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-NC37TCQ4.js";
+import "./chunk-2COF3AE2.js";
 import {
   InputError,
   Interrupted,

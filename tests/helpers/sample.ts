@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { sysbench } from "../../action/src/drivers/sysbench/index.ts";
-import { steadyState } from "../../action/src/drivers/sysbench/measure.ts";
+import { measuredWindow } from "../../action/src/drivers/sysbench/measure.ts";
 import { parseSysbench } from "../../action/src/drivers/sysbench/parse.ts";
 import type { Result } from "../../action/src/result/model.ts";
 import { newRunId } from "../../action/src/result/store.ts";
@@ -9,10 +9,10 @@ import { fixture } from "./paths.ts";
 
 const report = (name: string) => parseSysbench(readFileSync(fixture("sysbench", name), "utf8"));
 
-/** A complete result of one real sysbench output (mysql-point-select.txt), 1s warmup. */
+/** A complete result of one real sysbench output (mysql-point-select.txt) as a measured window. */
 export function sampleResult(): Result {
   const r = report("mysql-point-select.txt");
-  const steady = steadyState(r, 1);
+  const steady = measuredWindow(r);
   const loaded = parseSpec(
     "name: t\ntarget: {kind: mariadb}\ndata: {tables: 1, table_size: 10}\nworkloads:\n  - {name: ps, sysbench: oltp_point_select, threads: [2], duration: 2s, warmup: 1s}\n",
     "w.yaml",

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { judgeShift, overallVerdict } from "../../action/src/compare/judge.ts";
+import { judgeShift, overallVerdict, samplesNeeded } from "../../action/src/compare/judge.ts";
 import { alphaPerCell, judgeStored } from "../../action/src/compare/judge-results.ts";
+import { centres, judgeCell } from "../../action/src/compare/samples.ts";
 import {
   batchMeans,
   blockLogShift,
@@ -20,9 +21,12 @@ import {
   rng,
   williamsRows,
 } from "../../action/src/pipeline/schedule.ts";
+import { commentMarkdown } from "../../action/src/report/comment.ts";
+import { inconclusiveLines } from "../../action/src/report/rows.ts";
 import { parseSpec } from "../../action/src/specfile/load.ts";
 import type { LocalTargetSpec } from "../../action/src/targets/local/schema.ts";
 import { sampleResult } from "../helpers/sample.ts";
+import { syntheticVerdict } from "../helpers/verdict.ts";
 
 /** Normal deviates from a seeded generator (Box–Muller), so every run of the tests sees the same data. */
 function gaussian(seed: number): () => number {
@@ -451,5 +455,84 @@ describe("instances as the unit: judging over blocks", () => {
     const one = blockLogShift([{ block: 1, base: 1, head: 2 }]);
     assert.equal(one.df, 0);
     assert.ok(Number.isNaN(one.se));
+  });
+});
+
+describe("numbers that read right", () => {
+  test("the values beside Δ are the estimator's centres: Δ is exactly head/base − 1 of them, trimmed rounds and blocks alike", () => {
+    // 12 paired rounds, one of them hit by a neighbour (the trim sets it aside)
+    const { base, head } = pairedRounds(11, 12, -0.06, 0.05);
+    head[3] = (head[3] as number) * 0.5;
+    const shift = pairedLogShift(base, head);
+    const c = centres(base, head, true);
+    assert.ok(
+      Math.abs(c.head / c.base - Math.exp(shift.estimate)) < 1e-12,
+      `${c.head / c.base} vs ${Math.exp(shift.estimate)}`,
+    );
+    // the arithmetic means would not match (the complaint: −42.8% beside a −44.1% ratio)
+    assert.ok(Math.abs(mean(head) / mean(base) - Math.exp(shift.estimate)) > 1e-3);
+    const blocks = base.map((_, i) => 1 + Math.floor(i / 5)); // 5, 5 and 2 rounds
+    const b = blockLogShift(
+      base.map((x, i) => ({ block: blocks[i] as number, base: x, head: head[i] as number })),
+    );
+    const cb = centres(base, head, true, blocks);
+    assert.ok(Math.abs(cb.head / cb.base - Math.exp(b.estimate)) < 1e-12);
+    const w = welchLogShift(base, head);
+    const cw = centres(base, head, false);
+    assert.ok(Math.abs(cw.head / cw.base - Math.exp(w.estimate)) < 1e-12);
+    // and the judged cell carries them
+    const j = judgeCell({ workload: "w", threads: 8 }, "tps", TPS, { base, head }, 0.05, true);
+    assert.ok(Math.abs((j.head as number) / (j.base as number) - 1 - (j.change as number)) < 1e-6);
+  });
+
+  test("an inconclusive cell says how many rounds would decide it: the smallest count meeting (t + z₈₀)·se ≤ log(1 + tolerance)", () => {
+    const { base, head } = pairedRounds(5, 6, -0.03, 0.06);
+    const j = judgeShift(
+      id,
+      { better: "higher", tolerance: 0.05 },
+      pairedLogShift(base, head),
+      { base: 1, head: 1 },
+      0.01,
+      "paired-t",
+    );
+    assert.equal(j.verdict, "inconclusive");
+    const shift = pairedLogShift(base, head);
+    const n = samplesNeeded(shift, 0.05, 0.01, "paired-t");
+    assert.ok(n !== undefined && n > 6, String(n));
+    assert.equal(j.needed, n);
+    const perRound = shift.se * Math.sqrt(shift.n);
+    const width = (k: number) =>
+      (tQuantile(1 - 0.01 / 2, k - 2 * Math.floor(0.1 * k) - 1) + normalQuantile(0.8)) *
+      (perRound / Math.sqrt(k));
+    assert.ok(width(n) <= Math.log(1.05));
+    assert.ok(width(n - 1) > Math.log(1.05));
+    // noise no count can beat within the cap: none suggested
+    assert.equal(samplesNeeded({ estimate: 0, se: 1, df: 5, n: 6 }, 0.01, 0.01, "paired-t"), undefined);
+  });
+
+  test("the warning after an inconclusive verdict: what it could detect, rounds and minutes that would decide it, a drop that may be hiding; silent with compare.inconclusive: pass", () => {
+    const v = syntheticVerdict({ workloads: ["ps"], threads: [16], inconclusive: ["ps@16"] });
+    const open = v.cells.find((c) => c.verdict === "inconclusive") as (typeof v.cells)[number];
+    open.needed = 30;
+    open.change = -0.07;
+    v.rounds = 6;
+    v.benchmark_seconds = 600;
+    const lines = inconclusiveLines(v);
+    assert.match(lines[0] ?? "", /1 judgement\(s\) inconclusive/);
+    assert.match(
+      lines[0] ?? "",
+      /smallest drop it could detect \(80% power\) was -8\.0% \(ps threads=16 qps, tolerance ±5%\)/,
+    );
+    assert.match(lines[0] ?? "", /~30 rounds \(now 6; ≈50 min of benchmark\) would decide it/);
+    assert.match(
+      lines[1] ?? "",
+      /ps threads=16 qps: the estimate is -7\.0%, beyond the ±5% tolerance .* may be hiding/,
+    );
+    assert.match(commentMarkdown(v), /> ⚠️ 1 judgement\(s\) inconclusive/);
+    assert.deepEqual(inconclusiveLines({ ...v, inconclusive: "pass" }), []);
+    assert.match(
+      inconclusiveLines({ ...v, inconclusive: "fail" })[0] ?? "",
+      /^❌ .*compare\.inconclusive is fail: the check fails\./,
+    );
   });
 });

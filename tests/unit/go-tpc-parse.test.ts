@@ -150,14 +150,35 @@ describe("go-tpc driver", () => {
     );
   });
 
-  test("with warmup: the mean of the [Current] reports after it", () => {
+  test("with a warmup the metrics are still go-tpc's [Summary]: the warmup ran as its own invocation", () => {
     const m = measureTpcc(tpcc(10), parseTpcc(read("tpcc_run_w2_t4_40s.txt")), { seconds: 40, grace_s: 15 });
-    assert.equal(m.source, "intervals");
-    assert.equal(m.metrics.tpmc, (16426.5 + 22817.4) / 2);
-    assert.deepEqual(
-      m.intervals.map((i) => i.warmup),
-      [true, false, false],
-    );
+    const plain = measureTpcc(tpcc(0), parseTpcc(read("tpcc_run_w2_t4_40s.txt")), {
+      seconds: 40,
+      grace_s: 15,
+    });
+    assert.equal(m.source, "summary");
+    assert.deepEqual(m.metrics, plain.metrics);
+    assert.ok(m.intervals.every((i) => !i.warmup));
+  });
+
+  test("the warmup is a run of its own before the measured one; the measured one lasts the duration", () => {
+    const ctx = (warmup: number) => ({
+      workload: tpcc(warmup),
+      threads: 4,
+      connection: {
+        protocol: "mysql" as const,
+        endpoints: [{ host: "127.0.0.1", port: 4000 }],
+        user: "root",
+        password: "",
+      },
+    });
+    const w = goTpc.warmup?.(ctx(10));
+    assert.ok(w);
+    assert.equal(w.phase, "warmup");
+    assert.equal(w.args[w.args.indexOf("--time") + 1], "10s");
+    const run = goTpc.run(ctx(10));
+    assert.equal(run.args[run.args.indexOf("--time") + 1], `${tpcc(10).duration}s`);
+    assert.equal(goTpc.warmup?.(ctx(0)), undefined);
   });
 
   test("a run that overran, or lost workers, is not the measurement asked for", () => {
@@ -225,7 +246,7 @@ describe("go-tpc driver", () => {
       "-T",
       "8",
       "--time",
-      "35s",
+      "30s",
       "--interval",
       "10s",
       "run",

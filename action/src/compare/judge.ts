@@ -1,5 +1,5 @@
 import type { MetricRule } from "../specfile/schema.ts";
-import { type LogShift, normalQuantile, tQuantile } from "./stats.ts";
+import { type LogShift, normalQuantile, TRIM, tQuantile } from "./stats.ts";
 
 export type CellVerdictKind = "regression" | "improvement" | "unchanged" | "inconclusive";
 export type OverallVerdict = "pass" | "regression" | "inconclusive";
@@ -15,11 +15,17 @@ export interface CellJudgement {
   metric: string;
   better: "higher" | "lower";
   tolerance: number;
-  /** Mean of the samples, in the metric's unit. */
+  /** The estimator's centre of each side (geometric means, see samples.ts centres): Δ = head/base − 1. */
   base: number | null;
   head: number | null;
   /** Relative change head/base − 1 (−0.05 = 5% lower), from the mean log ratio. */
   change: number | null;
+  /**
+   * Inconclusive cells: the samples (rounds; blocks for block-t) that, at this run's noise, would
+   * show an unchanged head within ±tolerance and flag a change of twice the tolerance, each with
+   * 80% power; absent when more than NEEDED_CAP.
+   */
+  needed?: number;
   /** Simultaneous confidence interval of `change` (corrected for every cell judged). */
   ci: [number, number] | null;
   /**
@@ -90,13 +96,46 @@ export function judgeShift(
   // One-sided detection of a worse shift at the same per-cell level, with MDE_POWER.
   const threshold = worseSign < 0 ? -down : up;
   const mdeLog = threshold + (t + normalQuantile(MDE_POWER)) * shift.se;
+  const needed = verdict === "inconclusive" ? samplesNeeded(shift, tol, alphaPerCell, method) : undefined;
   return {
     ...common,
     change: round6(change),
     ci: [round6(Math.exp(lo) - 1), round6(Math.exp(hi) - 1)],
     mde: round6(Math.exp(worseSign * mdeLog) - 1),
     verdict,
+    ...(needed !== undefined ? { needed } : {}),
   };
+}
+
+/** More samples than this are not suggested: the noise, not the count, is then what to fix. */
+export const NEEDED_CAP = 200;
+
+/**
+ * How many samples (rounds; blocks for block-t) at this run's noise would make (t + z₈₀)·se no
+ * larger than log(1 + tolerance): an unchanged head's interval then lies within ±tolerance, and a
+ * change of twice the tolerance is flagged, each 80% of the time. The noise per sample is this
+ * run's (se·√n); the degrees of freedom follow the count as the method's do.
+ */
+export function samplesNeeded(
+  shift: LogShift,
+  tolerance: number,
+  alphaPerCell: number,
+  method: CellJudgement["method"],
+): number | undefined {
+  if (tolerance <= 0 || !Number.isFinite(shift.se) || shift.n < 2) return undefined;
+  const perSample = shift.se * Math.sqrt(shift.n);
+  const target = Math.log(1 + tolerance);
+  const z = normalQuantile(MDE_POWER);
+  for (let n = Math.max(2, shift.n); n <= NEEDED_CAP; n++) {
+    const df =
+      method === "welch-t"
+        ? Math.max(1, (shift.df * n) / shift.n)
+        : method === "paired-t"
+          ? n - 2 * Math.floor(TRIM * n) - 1
+          : n - 1;
+    if ((tQuantile(1 - alphaPerCell / 2, df) + z) * (perSample / Math.sqrt(n)) <= target) return n;
+  }
+  return undefined;
 }
 
 export function overallVerdict(cells: readonly CellJudgement[]): OverallVerdict {

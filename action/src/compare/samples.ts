@@ -1,7 +1,16 @@
 import type { Cell, Result } from "../result/model.ts";
 import type { MetricRule } from "../specfile/schema.ts";
 import { type CellJudgement, judgeShift } from "./judge.ts";
-import { batchMeans, blockLogShift, type LogShift, mean, pairedLogShift, welchLogShift } from "./stats.ts";
+import {
+  batchMeans,
+  blockLogShift,
+  keptByTrim,
+  type LogShift,
+  mean,
+  pairedLogShift,
+  TRIM,
+  welchLogShift,
+} from "./stats.ts";
 
 /** Interval batches per stored cell when a result has a single round (see batchMeans). */
 export const INTERVAL_BATCHES = 5;
@@ -59,6 +68,36 @@ export function storedSamples(result: Result, variant: string, key: CellKey, met
   return only ? batchMeans(intervalValues(only, metric), INTERVAL_BATCHES) : [];
 }
 
+/**
+ * The base and head values a verdict shows: the estimator's own centres, so that Δ is exactly
+ * head/base − 1 of them. Geometric means of the rounds — paired: over the rounds the trimmed
+ * mean kept; blocks: of the block means on the log scale; unpaired: of each side's samples.
+ */
+export function centres(
+  base: readonly number[],
+  head: readonly number[],
+  paired: boolean,
+  blocks?: readonly number[],
+): { base: number; head: number } {
+  const gm = (xs: readonly number[]) => (xs.length ? Math.exp(mean(xs.map(Math.log))) : Number.NaN);
+  if (!paired || base.length !== head.length || base.length === 0) return { base: gm(base), head: gm(head) };
+  if (blocks) {
+    const of = (xs: readonly number[]) => {
+      const by = new Map<number, number[]>();
+      xs.forEach((x, i) => {
+        by.set(blocks[i] as number, [...(by.get(blocks[i] as number) ?? []), Math.log(x)]);
+      });
+      return Math.exp(mean([...by.values()].map(mean)));
+    };
+    return { base: of(base), head: of(head) };
+  }
+  const kept = keptByTrim(
+    base.map((b, i) => Math.log((head[i] as number) / b)),
+    TRIM,
+  );
+  return { base: gm(kept.map((i) => base[i] as number)), head: gm(kept.map((i) => head[i] as number)) };
+}
+
 export function judgeCell(
   key: CellKey,
   metric: string,
@@ -71,7 +110,7 @@ export function judgeCell(
   const { base, head } = samples;
   // paired rounds from more than one block: the instances are the unit (stats.ts blockLogShift)
   const blocks = paired && samples.blocks && new Set(samples.blocks).size > 1 ? samples.blocks : undefined;
-  const means = { base: base.length ? mean(base) : Number.NaN, head: head.length ? mean(head) : Number.NaN };
+  const means = centres(base, head, paired, blocks);
   if (base.length === 0 || head.length === 0) {
     const missing = base.length === 0 ? "base" : "head";
     return {

@@ -145,6 +145,17 @@ export function trimmedShift(xs: readonly number[], trim: number): LogShift {
   return { estimate: mean(kept), se, df: h - 1, n };
 }
 
+/** The indices trimmedShift keeps: all but the `trim` share at each end of the sorted values. */
+export function keptByTrim(xs: readonly number[], trim: number): number[] {
+  const n = xs.length;
+  const g = Math.floor(trim * n);
+  return xs
+    .map((x, i) => [x, i] as const)
+    .sort((a, b) => a[0] - b[0])
+    .slice(g, n - g)
+    .map(([, i]) => i);
+}
+
 /** Paired: log(head/base) per round (both variants measured side by side or interleaved). */
 export function pairedLogShift(base: readonly number[], head: readonly number[], trim = TRIM): LogShift {
   if (base.length !== head.length) throw new Error("paired samples must have equal length");

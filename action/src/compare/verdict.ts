@@ -21,6 +21,8 @@ export const CellJudgementSchema = z.strictObject({
   change: z.number().nullable(),
   ci: z.tuple([z.number(), z.number()]).nullable(),
   mde: z.number().nullable(),
+  /** Inconclusive: samples (rounds, or blocks for block-t) that would decide it at this noise. */
+  needed: z.number().int().positive().optional(),
   verdict: z.enum(["regression", "improvement", "unchanged", "inconclusive"]),
   n: z.number().int(),
   method: z.enum(["paired-t", "welch-t", "block-t"]),
@@ -79,6 +81,8 @@ export const VerdictSchema = z.strictObject({
   /** Benchmark time not spent because every cell was decided before max_rounds. */
   saved_seconds: z.number(),
   cells: z.array(CellJudgementSchema),
+  /** compare.inconclusive: what an inconclusive cell does to the check (absent: warn). */
+  inconclusive: z.enum(["fail", "warn", "pass"]).optional(),
   notes: z.array(z.string()),
   cost: CostSchema.optional(),
 });

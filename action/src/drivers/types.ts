@@ -135,6 +135,14 @@ export interface Driver {
   tables(w: Workload, data: SpecData | undefined): string[];
   /** prepare / prewarm / check steps, run once per data set on each target. */
   setup(ctx: StepContext): Step[];
+  /**
+   * The warmup as its own invocation right before the measured one, for tools that cannot keep a
+   * warmup out of their own summary (sysbench 1.0 has no --warmup-time, go-tpc no warmup): `run`
+   * then covers the duration alone and its summary is the steady window's. Absent (or undefined
+   * for this workload): `run` covers warmup + duration and the tool keeps the warmup out itself
+   * (go-ycsb's warmuptime).
+   */
+  warmup?(ctx: StepContext): Step | undefined;
   /** One cell: the workload at one thread count. */
   run(ctx: StepContext): Step;
   /** Removes the data set; skipped after a failed run. */

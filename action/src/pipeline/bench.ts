@@ -316,14 +316,29 @@ export class Bench {
       status: "failed",
       error: `cell ${cellLabel(plan)} failed: ${why}`,
     });
-    const step = driver.run(this.context(w, plan.threads));
-    const limitS = step.limitS ?? seconds + grace;
+    const ctx = this.context(w, plan.threads);
+    // a tool that cannot keep the warmup out of its summary warms up in an invocation of its own
+    const warmup = driver.warmup?.(ctx);
+    const measuredS = warmup ? w.duration : seconds;
+    const step = driver.run(ctx);
+    const limitS = step.limitS ?? measuredS + grace;
     let check: (() => Promise<string | undefined>) | undefined;
     try {
       await this.target.activate?.(signal);
       check = await this.target.watch?.();
     } catch (e) {
       return fail((e as Error).message);
+    }
+    if (warmup) {
+      const warmLog = logFile.replace(/\.log$/, "-warmup.log");
+      const wr = await this.tool(tool, warmup, warmLog, signal, warmup.limitS ?? w.warmup + grace);
+      const wDied = await this.diedWith(wr);
+      if (wDied) return fail(`warmup stopped: ${wDied} (raw output: ${warmLog})`);
+      const wSaid = driver.failure(wr.output);
+      if (wr.aborted || wr.timedOut || wr.code !== 0 || wSaid)
+        return fail(
+          `${describeFailure(w.driver, "warmup", wr, wSaid, `${w.warmup}s + ${grace}s grace`, this.target.state())} (raw output: ${warmLog})`,
+        );
     }
     const r = await this.tool(tool, step, logFile, signal, limitS);
     cell.finished_at = new Date().toISOString();
@@ -335,10 +350,10 @@ export class Bench {
     const said = driver.failure(r.output);
     if (r.aborted || r.timedOut || r.code !== 0 || said)
       return fail(
-        `${describeFailure(w.driver, "run", r, said, `${seconds}s + ${grace}s grace`, this.target.state())} (raw output: ${logFile})`,
+        `${describeFailure(w.driver, "run", r, said, `${measuredS}s + ${grace}s grace`, this.target.state())} (raw output: ${logFile})`,
       );
     try {
-      const m = driver.measure(w, r.output, { seconds, grace_s: grace });
+      const m = driver.measure(w, r.output, { seconds: measuredS, grace_s: grace });
       const info = driver.metrics(w);
       const metrics: Cell["metrics"] = {};
       for (const [name, value] of Object.entries(m.metrics)) {

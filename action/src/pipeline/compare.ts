@@ -110,7 +110,11 @@ export async function compareSpec(loaded: LoadedSpec, opts: CompareOptions): Pro
     // warmup rounds run again after every restart (compare.blocks)
     const blockCount = compare.blocks > 1 ? maxRounds / (compare.rounds / compare.blocks) : 1;
     const totalRounds = maxRounds + compare.warmup_rounds * blockCount;
-    const progress = new Progress(perRound * totalRounds, secondsPerRound * totalRounds, opts.log);
+    const progress = new Progress(
+      perRound * totalRounds * (grouped ? names.length : 1),
+      secondsPerRound * totalRounds,
+      opts.log,
+    );
     const record = async (cells: Cell[]) => {
       result.cells.push(...cells);
       await runDir.writeResult(result);
@@ -251,6 +255,7 @@ export async function compareSpec(loaded: LoadedSpec, opts: CompareOptions): Pro
       benchmark_seconds: Math.round(benchmarkSeconds),
       saved_seconds: Math.round((maxRounds - roundsDone) * (benchmarkSeconds / Math.max(1, roundsDone))),
       cells: judged.cells,
+      inconclusive: compare.inconclusive,
       notes: [
         ...(grouped
           ? [
@@ -281,6 +286,11 @@ export async function compareSpec(loaded: LoadedSpec, opts: CompareOptions): Pro
     verdict,
     ...(await writeVerdictFiles(verdict, runDir.dir, opts.log)),
     resultPath: runDir.resultPath,
-    exitCode: verdict.verdict === "regression" ? EXIT.regression : EXIT.ok,
+    // compare.inconclusive: fail makes an undecided cell fail the check as a regression would
+    exitCode:
+      verdict.verdict === "regression" ||
+      (verdict.verdict === "inconclusive" && compare.inconclusive === "fail")
+        ? EXIT.regression
+        : EXIT.ok,
   };
 }

@@ -86,7 +86,14 @@ function loadSteps(spec: Spec, connection: Connection, where: PlanStep["where"])
       for (const s of driver.cleanup(ctx(1)))
         cleanup.push(step(s.phase, s.args, `data of ${w.name}, after the last cell`));
     }
-    for (const t of w.threads) cells.push(step("cell", driver.run(ctx(t)).args, `workload ${w.name}`));
+    for (const t of w.threads) {
+      const warm = driver.warmup?.(ctx(t));
+      if (warm)
+        cells.push(
+          step("cell", warm.args, `workload ${w.name}: the ${w.warmup}s warmup, its own run (not measured)`),
+        );
+      cells.push(step("cell", driver.run(ctx(t)).args, `workload ${w.name}`));
+    }
   }
   return { data, cells, cleanup };
 }

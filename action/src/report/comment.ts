@@ -3,7 +3,9 @@ import { matrixCharts, matrixTable, variantWorkloads } from "./matrix.ts";
 import { workloadCharts } from "./mermaid.ts";
 import {
   CELL_MARK,
+  CENTRES_TEXT,
   ciText,
+  inconclusiveLines,
   methodText,
   metricName,
   num,
@@ -139,7 +141,11 @@ function render(
       "",
     );
   }
+  for (const line of inconclusiveLines(v)) out.push(`> ${md(line)}`, ">");
+  if (inconclusiveLines(v).length) out.pop();
+  if (inconclusiveLines(v).length) out.push("");
   out.push(method(v), "");
+  out.push(`<sub>${md(CENTRES_TEXT)}</sub>`, "");
   if (v.cost) out.push(costLine(v.cost), "");
   if (v.variants && v.variants.length > 1) {
     // more than two variants: a column and a chart line per variant, details per variant

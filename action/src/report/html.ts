@@ -6,7 +6,9 @@ import { writeAtomic } from "../result/store.ts";
 import { type Chart, chartSvg, svgPng, verdictCharts } from "./charts.ts";
 import {
   CELL_MARK,
+  CENTRES_TEXT,
   ciText,
+  inconclusiveLines,
   methodText,
   metricName,
   num,
@@ -29,7 +31,7 @@ export const esc = (s: string | number) =>
 const CSS = `
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,"Liberation Sans",sans-serif;margin:24px auto;max-width:1200px;color:#1f2328;padding:0 16px}
 h1{font-size:20px;margin:0 0 4px}h2{font-size:17px;margin:28px 0 8px;border-bottom:1px solid #d0d7de;padding-bottom:4px}
-.facts{color:#57606a;margin:4px 0}.method{color:#57606a;font-size:12px}
+.facts{color:#57606a;margin:4px 0}.method{color:#57606a;font-size:12px}.warning{background:#fff8c5;border-left:4px solid #d4a72c;padding:6px 10px}
 table{border-collapse:collapse;margin:8px 0}th,td{border:1px solid #d0d7de;padding:3px 8px;text-align:right;white-space:nowrap}
 th{background:#f6f8fa}td.l,th.l{text-align:left}
 .charts{display:flex;flex-wrap:wrap;gap:16px}.charts figure{margin:0}.charts figcaption{font-size:12px;color:#57606a}
@@ -63,7 +65,9 @@ export function verdictHtml(v: Verdict, charts: RenderedChart[], extra: HtmlExtr
     `<title>${esc(title)}</title><style>${CSS}</style></head><body>`,
     `<h1 id="verdict" data-verdict="${esc(v.verdict)}">${overallMark(v)} ${esc(title)}</h1>`,
     ...parts.map((p) => `<div class="facts">${esc(p)}</div>`),
+    ...inconclusiveLines(v).map((l) => `<p class="warning">${esc(l)}</p>`),
     `<p class="method">${esc(methodText(v))}</p>`,
+    `<p class="method">${esc(CENTRES_TEXT)}</p>`,
   ];
   const conf = `${Math.round(v.confidence * 100)}% CI`;
   // more than two variants: a section per variant against the control, the charts once

@@ -191,6 +191,47 @@ export function summaryLine(v: Verdict): { title: string; parts: string[] } {
   };
 }
 
+/**
+ * The next step after an inconclusive verdict, as warning lines: what this run could detect, how
+ * many rounds or blocks (and benchmark minutes) would decide its undecided cells at the measured
+ * noise, and any estimate beyond the tolerance in the worse direction (a drop may be hiding).
+ * Empty when nothing is undecided or compare.inconclusive is pass.
+ */
+export function inconclusiveLines(v: Verdict): string[] {
+  const open = v.cells.filter((c) => c.verdict === "inconclusive");
+  if (!open.length || v.inconclusive === "pass") return [];
+  const pctText = (x: number) => `${x > 0 ? "+" : ""}${(x * 100).toFixed(1)}%`;
+  const worstMde = open
+    .filter((c) => c.mde !== null)
+    .sort((a, b) => Math.abs(b.mde as number) - Math.abs(a.mde as number))[0];
+  const blocks = open.some((c) => c.method === "block-t");
+  const unit = blocks ? "blocks" : "rounds";
+  const have = blocks ? (v.blocks ?? 1) : v.rounds;
+  const needs = open.map((c) => c.needed);
+  const most = needs.every((n) => n !== undefined) ? Math.max(...(needs as number[])) : undefined;
+  const perUnit = have > 0 ? v.benchmark_seconds / have : 0;
+  const lines = [
+    `${v.inconclusive === "fail" ? "❌" : "⚠️"} ${open.length} judgement(s) inconclusive: this run cannot tell their change from the tolerance.${
+      worstMde
+        ? ` The smallest ${worstMde.better === "higher" ? "drop" : "rise"} it could detect (80% power) was ${pctText(worstMde.mde as number)} (${worstMde.workload} threads=${worstMde.threads} ${worstMde.metric}, tolerance ±${(worstMde.tolerance * 100).toFixed(0)}%).`
+        : ""
+    } ${
+      most !== undefined
+        ? `At this noise ~${most} ${unit} (now ${have}; ≈${Math.max(1, Math.round((most * perUnit) / 60))} min of benchmark) would decide ${open.length > 1 ? "them" : "it"}: an unchanged head within the tolerance, a change of twice the tolerance flagged, 80% of the time each.`
+        : `More than 200 ${unit} would be needed at this noise: a quieter runner, longer cells or a larger tolerance decide it, not more ${unit}.`
+    }${v.inconclusive === "fail" ? " compare.inconclusive is fail: the check fails." : ""}`,
+  ];
+  for (const c of open) {
+    if (c.change === null) continue;
+    const worse = c.better === "higher" ? c.change < -c.tolerance : c.change > c.tolerance;
+    if (worse)
+      lines.push(
+        `⚠️ ${c.workload} threads=${c.threads} ${c.metric}: the estimate is ${pctText(c.change)}, beyond the ±${(c.tolerance * 100).toFixed(0)}% tolerance in the worse direction; its interval reaches ${c.ci ? pctText(c.better === "higher" ? c.ci[1] : c.ci[0]) : "?"}: a real ${c.better === "higher" ? "drop" : "rise"} may be hiding in the noise.`,
+      );
+  }
+  return lines;
+}
+
 /** Blocks: how many fresh instances, and the most of the noise that lay between instances. */
 function blocksText(v: Verdict): string {
   if (!v.blocks || v.blocks < 2) return "";
@@ -198,6 +239,10 @@ function blocksText(v: Verdict): string {
   const most = shares.length ? Math.max(...shares) : undefined;
   return ` in ${v.blocks} blocks (servers restarted between blocks; intervals over block means${most !== undefined ? `; up to ${Math.round(most * 100)}% of a cell's round-to-round variance lay between instances` : ""})`;
 }
+
+/** What the values beside Δ are, in one line: Δ is exactly head/base − 1 of them. */
+export const CENTRES_TEXT =
+  "Values are geometric means of the rounds the estimate used (paired rounds kept by the 10% trim; block means with blocks), so Δ% = head/base − 1 of the values shown; each round's value is the tool's own summary of its measured window.";
 
 /** How the verdict was reached, in one line under the headline. */
 export function methodText(v: Verdict): string {

@@ -73,7 +73,7 @@ export function runReportMarkdown(result: Result): string {
     out.push("");
   }
   out.push(
-    "Values are the steady window: the interval samples after the warmup (the tool's own summary when there is no warmup or the tool prints no intervals). Errors are the failed operations the tool counted. Raw output of every step is under `raw/`.",
+    "Values are the tool's own summary of the measured window (rates, percentiles and errors alike): the warmup ran as its own invocation right before it (sysbench, go-tpc) or the tool kept it out itself (go-ycsb's warmuptime). Errors are the failed operations the tool counted. Raw output of every step, warmups included, is under `raw/`.",
     "",
   );
   return out.join("\n");

@@ -91,6 +91,7 @@ export const MetricSchema = z.strictObject({
 });
 
 export const COMPARE_ORDERS = ["interleaved", "duet"] as const;
+export const INCONCLUSIVE_POLICIES = ["fail", "warn", "pass"] as const;
 
 export const CompareSchema = z.strictObject({
   /** Rounds each variant runs every cell (the minimum, when max_rounds allows early stopping). */
@@ -108,6 +109,13 @@ export const CompareSchema = z.strictObject({
     .default("interleaved"),
   /** Familywise confidence over every cell × metric judged. */
   confidence: z.number().gt(0.5).lt(1).default(0.95),
+  /**
+   * What an inconclusive cell does to the check: fail it (exit 1), warn (exit 0, a warning with
+   * what this run could detect and the rounds that would decide it), or pass silently.
+   */
+  inconclusive: z
+    .enum(INCONCLUSIVE_POLICIES, { error: `must be one of ${INCONCLUSIVE_POLICIES.join(", ")}` })
+    .default("warn"),
   base: z.string().default("base"),
   head: z.string().default("head"),
   /**

@@ -4,7 +4,7 @@ import { findTool } from "../../proc/env.ts";
 import { runTool } from "../../proc/tool.ts";
 import type { Connection } from "../../targets/types.ts";
 import type { Driver, MetricInfo, SpecData, Step, StepContext, Workload } from "../types.ts";
-import { measurementProblems, steadyState } from "./measure.ts";
+import { measuredWindow, measurementProblems } from "./measure.ts";
 import { parseSysbench } from "./parse.ts";
 
 /** sysbench scripts shipped with sysbench 1.0.x that tiperf knows how to drive. */
@@ -95,6 +95,24 @@ const dataStepLimitS = (d: SpecData) => 120 + Math.ceil((d.tables * d.table_size
 
 const percentileOf = (w: Workload) => Number(w.options.percentile ?? 95);
 
+/** A `run` of the workload's script for `seconds` (the warmup, or the measured window). */
+function runStep(ctx: StepContext, phase: "warmup" | "run", seconds: number): Step {
+  const w = ctx.workload;
+  return {
+    phase,
+    args: [
+      w.script,
+      ...commonArgs(ctx),
+      `--threads=${ctx.threads}`,
+      `--time=${seconds}`,
+      "--report-interval=1",
+      `--percentile=${percentileOf(w)}`,
+      ...optionArgs(w),
+      "run",
+    ],
+  };
+}
+
 export const sysbench: Driver = {
   name: "sysbench",
   install: "the Debian package sysbench",
@@ -148,22 +166,10 @@ export const sysbench: Driver = {
       });
     return steps;
   },
-  run(ctx): Step {
-    const w = ctx.workload;
-    return {
-      phase: "run",
-      args: [
-        w.script,
-        ...commonArgs(ctx),
-        `--threads=${ctx.threads}`,
-        `--time=${w.duration + w.warmup}`,
-        "--report-interval=1",
-        `--percentile=${percentileOf(w)}`,
-        ...optionArgs(w),
-        "run",
-      ],
-    };
-  },
+  // sysbench 1.0 has no --warmup-time: the warmup runs as its own invocation, so the measured
+  // run's summary (its percentile, its rates, its errors) covers the steady window only
+  warmup: (ctx) => (ctx.workload.warmup > 0 ? runStep(ctx, "warmup", ctx.workload.warmup) : undefined),
+  run: (ctx) => runStep(ctx, "run", ctx.workload.duration),
   cleanup(ctx): Step[] {
     const d = dataOf(ctx);
     return [
@@ -175,7 +181,7 @@ export const sysbench: Driver = {
     const report = parseSysbench(output);
     const problems = measurementProblems(report, { ...req, rate_limited: "rate" in w.options });
     if (problems.length > 0) throw new Error(`not the measurement asked for: ${problems.join("; ")}`);
-    return steadyState(report, w.warmup);
+    return measuredWindow(report);
   },
   parse: parseSysbench,
   report: (w) => ({ rows: "threads", columns: ["tps", "qps", `p${percentileOf(w)}_ms`, "errors"] }),

@@ -1,4 +1,3 @@
-import { mean } from "../../compare/stats.ts";
 import type { CellRequest, Measured } from "../types.ts";
 import type { SysbenchInterval, SysbenchReport } from "./parse.ts";
 
@@ -20,38 +19,19 @@ function intervalValues(iv: SysbenchInterval, p: number | null): Record<string, 
 }
 
 /**
- * Marks the warmup window and derives the judged metrics. Intervals whose end time lies
- * inside the warmup are kept but marked. Throws when nothing is left to judge.
+ * The judged metrics of a measured run: sysbench's own summary (transactions and queries per
+ * second, errors, the latency percentile), which is the steady window's because the warmup ran as
+ * its own invocation before it. The one-second samples are kept as samples, never averaged into
+ * a headline: a mean of per-second p95s is not a p95.
  */
-export function steadyState(report: SysbenchReport, warmupS: number): Measured {
+export function measuredWindow(report: SysbenchReport): Measured {
   const p = report.percentile;
-  const intervals = report.intervals.map((iv) => ({
-    t: iv.t,
-    warmup: iv.t <= warmupS,
-    values: intervalValues(iv, p),
-  }));
+  const intervals = report.intervals.map((iv) => ({ t: iv.t, warmup: false, values: intervalValues(iv, p) }));
   const { intervals: _omit, ...summary } = report;
-  const base = { intervals, summary };
-  if (warmupS === 0) {
-    const metrics: Record<string, number> = { tps: report.tps, qps: report.qps, errors: report.errors };
-    const lat = p !== null ? report.latency_ms[`p${p}`] : undefined;
-    if (p !== null && lat !== undefined) metrics[`p${p}_ms`] = lat;
-    return { ...base, metrics, source: "summary" };
-  }
-  const steady = intervals.filter((iv) => !iv.warmup);
-  if (steady.length === 0) {
-    throw new Error(
-      `no interval samples after the ${warmupS}s warmup (sysbench printed ${intervals.length}); lengthen the duration`,
-    );
-  }
-  const metrics: Record<string, number> = {
-    tps: mean(steady.map((i) => i.values.tps as number)),
-    qps: mean(steady.map((i) => i.values.qps as number)),
-    errors: report.errors,
-  };
-  const lats = steady.map((i) => i.values[`p${p}_ms`]).filter((v): v is number => v !== undefined);
-  if (p !== null && lats.length > 0) metrics[`p${p}_ms`] = mean(lats);
-  return { ...base, metrics, source: "intervals" };
+  const metrics: Record<string, number> = { tps: report.tps, qps: report.qps, errors: report.errors };
+  const lat = p !== null ? report.latency_ms[`p${p}`] : undefined;
+  if (p !== null && lat !== undefined) metrics[`p${p}_ms`] = lat;
+  return { intervals, summary, metrics, source: "summary" };
 }
 
 /**

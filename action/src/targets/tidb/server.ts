@@ -110,7 +110,8 @@ export async function startTidbServer(o: {
     what,
     server,
     workDir,
-    logs: [logFile, stdout],
+    // the slow query log too: which statements were slow is what a regression hunt reads first
+    logs: [logFile, stdout, join(workDir, "tidb-slow.log")],
     logDir: o.logDir,
     stopSignal: "SIGTERM",
     beforeRemove: async () => {

@@ -21,7 +21,7 @@ import {
   runTool,
   validateYaml,
   writeAtomic
-} from "./chunk-NC37TCQ4.js";
+} from "./chunk-2COF3AE2.js";
 import {
   EXIT,
   InputError,
@@ -1954,6 +1954,11 @@ function trimmedShift(xs, trim) {
   const se = Math.sqrt(variance(winsorized) / n) / (h2 / n);
   return { estimate: mean(kept), se, df: h2 - 1, n };
 }
+function keptByTrim(xs, trim) {
+  const n = xs.length;
+  const g = Math.floor(trim * n);
+  return xs.map((x4, i) => [x4, i]).sort((a4, b10) => a4[0] - b10[0]).slice(g, n - g).map(([, i]) => i);
+}
 function pairedLogShift(base, head, trim = TRIM) {
   if (base.length !== head.length) throw new Error("paired samples must have equal length");
   return trimmedShift(
@@ -2280,7 +2285,7 @@ function measureTpcc(w2, report, req) {
   }
   const intervals2 = [...groups2].map(([n, ops2]) => ({
     t: n * interval3,
-    warmup: n * interval3 <= w2.warmup,
+    warmup: false,
     values: tpccValues(ops2)
   }));
   const errors = Object.fromEntries(Object.entries(report.errors).map(([k2, v]) => [k2, fields(v)]));
@@ -2292,30 +2297,17 @@ function measureTpcc(w2, report, req) {
     operations: Object.fromEntries(Object.entries(operations).map(([k2, v]) => [k2, fields(v)])),
     ...Object.keys(errors).length ? { errors } : {}
   };
-  if (w2.warmup === 0) {
-    return {
-      ...base,
-      metrics: {
-        ...tpccValues(operations),
-        tpmc: report.tpmc,
-        tpm_total: report.tpm_total,
-        efficiency: report.efficiency,
-        errors: errorCount
-      },
-      source: "summary"
-    };
-  }
-  const steady = intervals2.filter((i) => !i.warmup && i.values.tpmc !== void 0);
-  if (steady.length === 0)
-    throw new Error(
-      `no [Current] report after the ${w2.warmup}s warmup (go-tpc printed ${intervals2.length} at ${interval3}s intervals); lengthen the duration or shorten options.interval`
-    );
-  const metrics = { errors: errorCount };
-  for (const k2 of Object.keys(steady[0]?.values ?? {})) {
-    const xs = steady.map((i) => i.values[k2]).filter((x4) => x4 !== void 0);
-    if (xs.length === steady.length) metrics[k2] = mean(xs);
-  }
-  return { ...base, metrics, source: "intervals" };
+  return {
+    ...base,
+    metrics: {
+      ...tpccValues(operations),
+      tpmc: report.tpmc,
+      tpm_total: report.tpm_total,
+      efficiency: report.efficiency,
+      errors: errorCount
+    },
+    source: "summary"
+  };
 }
 function measureTpch(w2, text3) {
   const { queries } = parseTpch(text3);
@@ -2332,6 +2324,25 @@ function measureTpch(w2, text3) {
   return { metrics, intervals: [], summary: { queries }, source: "summary" };
 }
 var hasResult = (text3) => /^tpmC: |"tpmC"|^\[Summary\] Q\d+:/m.test(text3);
+function tpccRun(ctx, phase, seconds2) {
+  const w2 = ctx.workload;
+  return {
+    phase,
+    args: [
+      ...connectionArgs(ctx.connection, w2.script),
+      "--warehouses",
+      String(opt(w2, "warehouses")),
+      "-T",
+      String(ctx.threads),
+      "--time",
+      `${seconds2}s`,
+      "--interval",
+      `${opt(w2, "interval")}s`,
+      ...passThrough(w2, ["isolation", "wait", "weight", "parts", "partition-type", "conn-params"]),
+      "run"
+    ]
+  };
+}
 var goTpc = {
   name: "go-tpc",
   install: "go-tpc (github.com/pingcap/go-tpc) on PATH, or tiup with its bench component",
@@ -2412,23 +2423,10 @@ var goTpc = {
         ]
       };
     }
-    return {
-      phase: "run",
-      args: [
-        ...conn,
-        "--warehouses",
-        String(opt(w2, "warehouses")),
-        "-T",
-        String(ctx.threads),
-        "--time",
-        `${w2.warmup + w2.duration}s`,
-        "--interval",
-        `${opt(w2, "interval")}s`,
-        ...passThrough(w2, ["isolation", "wait", "weight", "parts", "partition-type", "conn-params"]),
-        "run"
-      ]
-    };
+    return tpccRun(ctx, "run", w2.duration);
   },
+  // go-tpc has no warmup of its own: TPC-C warms up in its own run, so [Summary] is the steady window's
+  warmup: (ctx) => ctx.workload.script === "tpcc" && ctx.workload.warmup > 0 ? tpccRun(ctx, "warmup", ctx.workload.warmup) : void 0,
   cleanup(ctx) {
     const w2 = ctx.workload;
     const size = w2.script === "tpcc" ? ["--warehouses", String(opt(w2, "warehouses"))] : ["--sf", String(opt(w2, "sf"))];
@@ -2866,35 +2864,14 @@ function intervalValues(iv, p) {
   if (iv.concurrency !== void 0) v.concurrency = iv.concurrency;
   return v;
 }
-function steadyState(report, warmupS) {
+function measuredWindow(report) {
   const p = report.percentile;
-  const intervals2 = report.intervals.map((iv) => ({
-    t: iv.t,
-    warmup: iv.t <= warmupS,
-    values: intervalValues(iv, p)
-  }));
+  const intervals2 = report.intervals.map((iv) => ({ t: iv.t, warmup: false, values: intervalValues(iv, p) }));
   const { intervals: _omit, ...summary } = report;
-  const base = { intervals: intervals2, summary };
-  if (warmupS === 0) {
-    const metrics2 = { tps: report.tps, qps: report.qps, errors: report.errors };
-    const lat = p !== null ? report.latency_ms[`p${p}`] : void 0;
-    if (p !== null && lat !== void 0) metrics2[`p${p}_ms`] = lat;
-    return { ...base, metrics: metrics2, source: "summary" };
-  }
-  const steady = intervals2.filter((iv) => !iv.warmup);
-  if (steady.length === 0) {
-    throw new Error(
-      `no interval samples after the ${warmupS}s warmup (sysbench printed ${intervals2.length}); lengthen the duration`
-    );
-  }
-  const metrics = {
-    tps: mean(steady.map((i) => i.values.tps)),
-    qps: mean(steady.map((i) => i.values.qps)),
-    errors: report.errors
-  };
-  const lats = steady.map((i) => i.values[`p${p}_ms`]).filter((v) => v !== void 0);
-  if (p !== null && lats.length > 0) metrics[`p${p}_ms`] = mean(lats);
-  return { ...base, metrics, source: "intervals" };
+  const metrics = { tps: report.tps, qps: report.qps, errors: report.errors };
+  const lat = p !== null ? report.latency_ms[`p${p}`] : void 0;
+  if (p !== null && lat !== void 0) metrics[`p${p}_ms`] = lat;
+  return { intervals: intervals2, summary, metrics, source: "summary" };
 }
 function measurementProblems(report, req) {
   const problems = [];
@@ -3174,6 +3151,22 @@ function optionArgs(w2) {
 }
 var dataStepLimitS = (d) => 120 + Math.ceil(d.tables * d.table_size / 1e3);
 var percentileOf = (w2) => Number(w2.options.percentile ?? 95);
+function runStep(ctx, phase, seconds2) {
+  const w2 = ctx.workload;
+  return {
+    phase,
+    args: [
+      w2.script,
+      ...commonArgs(ctx),
+      `--threads=${ctx.threads}`,
+      `--time=${seconds2}`,
+      "--report-interval=1",
+      `--percentile=${percentileOf(w2)}`,
+      ...optionArgs(w2),
+      "run"
+    ]
+  };
+}
 var sysbench = {
   name: "sysbench",
   install: "the Debian package sysbench",
@@ -3225,22 +3218,10 @@ var sysbench = {
       });
     return steps;
   },
-  run(ctx) {
-    const w2 = ctx.workload;
-    return {
-      phase: "run",
-      args: [
-        w2.script,
-        ...commonArgs(ctx),
-        `--threads=${ctx.threads}`,
-        `--time=${w2.duration + w2.warmup}`,
-        "--report-interval=1",
-        `--percentile=${percentileOf(w2)}`,
-        ...optionArgs(w2),
-        "run"
-      ]
-    };
-  },
+  // sysbench 1.0 has no --warmup-time: the warmup runs as its own invocation, so the measured
+  // run's summary (its percentile, its rates, its errors) covers the steady window only
+  warmup: (ctx) => ctx.workload.warmup > 0 ? runStep(ctx, "warmup", ctx.workload.warmup) : void 0,
+  run: (ctx) => runStep(ctx, "run", ctx.workload.duration),
   cleanup(ctx) {
     const d = dataOf(ctx);
     return [
@@ -3252,7 +3233,7 @@ var sysbench = {
     const report = parseSysbench(output3);
     const problems = measurementProblems(report, { ...req, rate_limited: "rate" in w2.options });
     if (problems.length > 0) throw new Error(`not the measurement asked for: ${problems.join("; ")}`);
-    return steadyState(report, w2.warmup);
+    return measuredWindow(report);
   },
   parse: parseSysbench,
   report: (w2) => ({ rows: "threads", columns: ["tps", "qps", `p${percentileOf(w2)}_ms`, "errors"] })
@@ -3342,6 +3323,7 @@ var MetricSchema = external_exports.strictObject({
   tolerance: percent("tolerance", 0, 1)
 });
 var COMPARE_ORDERS = ["interleaved", "duet"];
+var INCONCLUSIVE_POLICIES = ["fail", "warn", "pass"];
 var CompareSchema = external_exports.strictObject({
   /** Rounds each variant runs every cell (the minimum, when max_rounds allows early stopping). */
   rounds: external_exports.number().int().min(2, "needs at least 2 rounds: one round gives no estimate of the noise").default(6),
@@ -3352,6 +3334,11 @@ var CompareSchema = external_exports.strictObject({
   order: external_exports.enum(COMPARE_ORDERS, { error: `must be one of ${COMPARE_ORDERS.join(", ")}` }).default("interleaved"),
   /** Familywise confidence over every cell × metric judged. */
   confidence: external_exports.number().gt(0.5).lt(1).default(0.95),
+  /**
+   * What an inconclusive cell does to the check: fail it (exit 1), warn (exit 0, a warning with
+   * what this run could detect and the rounds that would decide it), or pass silently.
+   */
+  inconclusive: external_exports.enum(INCONCLUSIVE_POLICIES, { error: `must be one of ${INCONCLUSIVE_POLICIES.join(", ")}` }).default("warn"),
   base: external_exports.string().default("base"),
   head: external_exports.string().default("head"),
   /**
@@ -3590,13 +3577,27 @@ function judgeShift(id2, rule4, shift, means, alphaPerCell2, method3) {
   else verdict = "inconclusive";
   const threshold2 = worseSign < 0 ? -down : up;
   const mdeLog = threshold2 + (t + normalQuantile(MDE_POWER)) * shift.se;
+  const needed = verdict === "inconclusive" ? samplesNeeded(shift, tol, alphaPerCell2, method3) : void 0;
   return {
     ...common,
     change: round6(change3),
     ci: [round6(Math.exp(lo) - 1), round6(Math.exp(hi) - 1)],
     mde: round6(Math.exp(worseSign * mdeLog) - 1),
-    verdict
+    verdict,
+    ...needed !== void 0 ? { needed } : {}
   };
+}
+var NEEDED_CAP = 200;
+function samplesNeeded(shift, tolerance, alphaPerCell2, method3) {
+  if (tolerance <= 0 || !Number.isFinite(shift.se) || shift.n < 2) return void 0;
+  const perSample = shift.se * Math.sqrt(shift.n);
+  const target2 = Math.log(1 + tolerance);
+  const z = normalQuantile(MDE_POWER);
+  for (let n = Math.max(2, shift.n); n <= NEEDED_CAP; n++) {
+    const df = method3 === "welch-t" ? Math.max(1, shift.df * n / shift.n) : method3 === "paired-t" ? n - 2 * Math.floor(TRIM * n) - 1 : n - 1;
+    if ((tQuantile(1 - alphaPerCell2 / 2, df) + z) * (perSample / Math.sqrt(n)) <= target2) return n;
+  }
+  return void 0;
 }
 function overallVerdict(cells) {
   if (cells.some((c4) => c4.verdict === "regression")) return "regression";
@@ -3630,11 +3631,30 @@ function storedSamples(result, variant, key2, metric) {
   const only = cells[0];
   return only ? batchMeans(intervalValues2(only, metric), INTERVAL_BATCHES) : [];
 }
+function centres(base, head, paired, blocks) {
+  const gm = (xs) => xs.length ? Math.exp(mean(xs.map(Math.log))) : Number.NaN;
+  if (!paired || base.length !== head.length || base.length === 0) return { base: gm(base), head: gm(head) };
+  if (blocks) {
+    const of = (xs) => {
+      const by = /* @__PURE__ */ new Map();
+      xs.forEach((x4, i) => {
+        by.set(blocks[i], [...by.get(blocks[i]) ?? [], Math.log(x4)]);
+      });
+      return Math.exp(mean([...by.values()].map(mean)));
+    };
+    return { base: of(base), head: of(head) };
+  }
+  const kept = keptByTrim(
+    base.map((b10, i) => Math.log(head[i] / b10)),
+    TRIM
+  );
+  return { base: gm(kept.map((i) => base[i])), head: gm(kept.map((i) => head[i])) };
+}
 function judgeCell(key2, metric, rule4, samples, alphaPerCell2, paired) {
   const id2 = { ...key2, metric };
   const { base, head } = samples;
   const blocks = paired && samples.blocks && new Set(samples.blocks).size > 1 ? samples.blocks : void 0;
-  const means = { base: base.length ? mean(base) : Number.NaN, head: head.length ? mean(head) : Number.NaN };
+  const means = centres(base, head, paired, blocks);
   if (base.length === 0 || head.length === 0) {
     const missing = base.length === 0 ? "base" : "head";
     return {
@@ -3797,6 +3817,8 @@ var CellJudgementSchema = external_exports.strictObject({
   change: external_exports.number().nullable(),
   ci: external_exports.tuple([external_exports.number(), external_exports.number()]).nullable(),
   mde: external_exports.number().nullable(),
+  /** Inconclusive: samples (rounds, or blocks for block-t) that would decide it at this noise. */
+  needed: external_exports.number().int().positive().optional(),
   verdict: external_exports.enum(["regression", "improvement", "unchanged", "inconclusive"]),
   n: external_exports.number().int(),
   method: external_exports.enum(["paired-t", "welch-t", "block-t"]),
@@ -3846,6 +3868,8 @@ var VerdictSchema = external_exports.strictObject({
   /** Benchmark time not spent because every cell was decided before max_rounds. */
   saved_seconds: external_exports.number(),
   cells: external_exports.array(CellJudgementSchema),
+  /** compare.inconclusive: what an inconclusive cell does to the check (absent: warn). */
+  inconclusive: external_exports.enum(["fail", "warn", "pass"]).optional(),
   notes: external_exports.array(external_exports.string()),
   cost: CostSchema.optional()
 });
@@ -57521,12 +57545,37 @@ function summaryLine(v) {
     ]
   };
 }
+function inconclusiveLines(v) {
+  const open = v.cells.filter((c4) => c4.verdict === "inconclusive");
+  if (!open.length || v.inconclusive === "pass") return [];
+  const pctText = (x4) => `${x4 > 0 ? "+" : ""}${(x4 * 100).toFixed(1)}%`;
+  const worstMde = open.filter((c4) => c4.mde !== null).sort((a4, b10) => Math.abs(b10.mde) - Math.abs(a4.mde))[0];
+  const blocks = open.some((c4) => c4.method === "block-t");
+  const unit2 = blocks ? "blocks" : "rounds";
+  const have = blocks ? v.blocks ?? 1 : v.rounds;
+  const needs = open.map((c4) => c4.needed);
+  const most = needs.every((n) => n !== void 0) ? Math.max(...needs) : void 0;
+  const perUnit = have > 0 ? v.benchmark_seconds / have : 0;
+  const lines2 = [
+    `${v.inconclusive === "fail" ? "\u274C" : "\u26A0\uFE0F"} ${open.length} judgement(s) inconclusive: this run cannot tell their change from the tolerance.${worstMde ? ` The smallest ${worstMde.better === "higher" ? "drop" : "rise"} it could detect (80% power) was ${pctText(worstMde.mde)} (${worstMde.workload} threads=${worstMde.threads} ${worstMde.metric}, tolerance \xB1${(worstMde.tolerance * 100).toFixed(0)}%).` : ""} ${most !== void 0 ? `At this noise ~${most} ${unit2} (now ${have}; \u2248${Math.max(1, Math.round(most * perUnit / 60))} min of benchmark) would decide ${open.length > 1 ? "them" : "it"}: an unchanged head within the tolerance, a change of twice the tolerance flagged, 80% of the time each.` : `More than 200 ${unit2} would be needed at this noise: a quieter runner, longer cells or a larger tolerance decide it, not more ${unit2}.`}${v.inconclusive === "fail" ? " compare.inconclusive is fail: the check fails." : ""}`
+  ];
+  for (const c4 of open) {
+    if (c4.change === null) continue;
+    const worse = c4.better === "higher" ? c4.change < -c4.tolerance : c4.change > c4.tolerance;
+    if (worse)
+      lines2.push(
+        `\u26A0\uFE0F ${c4.workload} threads=${c4.threads} ${c4.metric}: the estimate is ${pctText(c4.change)}, beyond the \xB1${(c4.tolerance * 100).toFixed(0)}% tolerance in the worse direction; its interval reaches ${c4.ci ? pctText(c4.better === "higher" ? c4.ci[1] : c4.ci[0]) : "?"}: a real ${c4.better === "higher" ? "drop" : "rise"} may be hiding in the noise.`
+      );
+  }
+  return lines2;
+}
 function blocksText(v) {
   if (!v.blocks || v.blocks < 2) return "";
   const shares = v.cells.map((c4) => c4.between_share).filter((x4) => x4 !== void 0);
   const most = shares.length ? Math.max(...shares) : void 0;
   return ` in ${v.blocks} blocks (servers restarted between blocks; intervals over block means${most !== void 0 ? `; up to ${Math.round(most * 100)}% of a cell's round-to-round variance lay between instances` : ""})`;
 }
+var CENTRES_TEXT = "Values are geometric means of the rounds the estimate used (paired rounds kept by the 10% trim; block means with blocks), so \u0394% = head/base \u2212 1 of the values shown; each round's value is the tool's own summary of its measured window.";
 function methodText(v) {
   const tolerances = [...new Map(v.cells.map((c4) => [c4.metric, c4])).values()].map((c4) => `${metricName(c4.metric)} \xB1${(c4.tolerance * 100).toFixed(0)}%`).join(", ");
   const rounds = v.order === "stored" ? "stored results" : `${v.order}, ${v.rounds} round(s)${v.max_rounds > v.rounds ? ` of up to ${v.max_rounds}` : ""}${blocksText(v)}`;
@@ -57718,7 +57767,7 @@ var esc = (s2) => String(s2).replace(
 var CSS = `
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,"Liberation Sans",sans-serif;margin:24px auto;max-width:1200px;color:#1f2328;padding:0 16px}
 h1{font-size:20px;margin:0 0 4px}h2{font-size:17px;margin:28px 0 8px;border-bottom:1px solid #d0d7de;padding-bottom:4px}
-.facts{color:#57606a;margin:4px 0}.method{color:#57606a;font-size:12px}
+.facts{color:#57606a;margin:4px 0}.method{color:#57606a;font-size:12px}.warning{background:#fff8c5;border-left:4px solid #d4a72c;padding:6px 10px}
 table{border-collapse:collapse;margin:8px 0}th,td{border:1px solid #d0d7de;padding:3px 8px;text-align:right;white-space:nowrap}
 th{background:#f6f8fa}td.l,th.l{text-align:left}
 .charts{display:flex;flex-wrap:wrap;gap:16px}.charts figure{margin:0}.charts figcaption{font-size:12px;color:#57606a}
@@ -57739,7 +57788,9 @@ function verdictHtml(v, charts, extra = {}) {
     `<title>${esc(title2)}</title><style>${CSS}</style></head><body>`,
     `<h1 id="verdict" data-verdict="${esc(v.verdict)}">${overallMark(v)} ${esc(title2)}</h1>`,
     ...parts.map((p) => `<div class="facts">${esc(p)}</div>`),
-    `<p class="method">${esc(methodText(v))}</p>`
+    ...inconclusiveLines(v).map((l) => `<p class="warning">${esc(l)}</p>`),
+    `<p class="method">${esc(methodText(v))}</p>`,
+    `<p class="method">${esc(CENTRES_TEXT)}</p>`
   ];
   const conf = `${Math.round(v.confidence * 100)}% CI`;
   const multi = Boolean(v.variants && v.variants.length > 1);
@@ -58017,7 +58068,11 @@ function render(v, workloads, d, trimmed, opts) {
       ""
     );
   }
+  for (const line5 of inconclusiveLines(v)) out.push(`> ${md2(line5)}`, ">");
+  if (inconclusiveLines(v).length) out.pop();
+  if (inconclusiveLines(v).length) out.push("");
   out.push(method2(v), "");
+  out.push(`<sub>${md2(CENTRES_TEXT)}</sub>`, "");
   if (v.cost) out.push(costLine(v.cost), "");
   if (v.variants && v.variants.length > 1) {
     const keep = (rows) => d.rows === "all" ? true : d.rows === "notable" ? rows.some((r) => r !== void 0 && notable(r)) : rows.some((r) => r?.verdict === "regression");
@@ -58304,7 +58359,7 @@ function runReportMarkdown(result) {
     out.push("");
   }
   out.push(
-    "Values are the steady window: the interval samples after the warmup (the tool's own summary when there is no warmup or the tool prints no intervals). Errors are the failed operations the tool counted. Raw output of every step is under `raw/`.",
+    "Values are the tool's own summary of the measured window (rates, percentiles and errors alike): the warmup ran as its own invocation right before it (sysbench, go-tpc) or the tool kept it out itself (go-ycsb's warmuptime). Errors are the failed operations the tool counted. Raw output of every step, warmups included, is under `raw/`.",
     ""
   );
   return out.join("\n");
@@ -58625,14 +58680,28 @@ var Bench = class _Bench {
       status: "failed",
       error: `cell ${cellLabel(plan)} failed: ${why}`
     });
-    const step2 = driver.run(this.context(w2, plan.threads));
-    const limitS = step2.limitS ?? seconds2 + grace;
+    const ctx = this.context(w2, plan.threads);
+    const warmup = driver.warmup?.(ctx);
+    const measuredS = warmup ? w2.duration : seconds2;
+    const step2 = driver.run(ctx);
+    const limitS = step2.limitS ?? measuredS + grace;
     let check;
     try {
       await this.target.activate?.(signal);
       check = await this.target.watch?.();
     } catch (e) {
       return fail(e.message);
+    }
+    if (warmup) {
+      const warmLog = logFile.replace(/\.log$/, "-warmup.log");
+      const wr = await this.tool(tool, warmup, warmLog, signal, warmup.limitS ?? w2.warmup + grace);
+      const wDied = await this.diedWith(wr);
+      if (wDied) return fail(`warmup stopped: ${wDied} (raw output: ${warmLog})`);
+      const wSaid = driver.failure(wr.output);
+      if (wr.aborted || wr.timedOut || wr.code !== 0 || wSaid)
+        return fail(
+          `${describeFailure(w2.driver, "warmup", wr, wSaid, `${w2.warmup}s + ${grace}s grace`, this.target.state())} (raw output: ${warmLog})`
+        );
     }
     const r = await this.tool(tool, step2, logFile, signal, limitS);
     cell2.finished_at = (/* @__PURE__ */ new Date()).toISOString();
@@ -58643,10 +58712,10 @@ var Bench = class _Bench {
     const said = driver.failure(r.output);
     if (r.aborted || r.timedOut || r.code !== 0 || said)
       return fail(
-        `${describeFailure(w2.driver, "run", r, said, `${seconds2}s + ${grace}s grace`, this.target.state())} (raw output: ${logFile})`
+        `${describeFailure(w2.driver, "run", r, said, `${measuredS}s + ${grace}s grace`, this.target.state())} (raw output: ${logFile})`
       );
     try {
-      const m3 = driver.measure(w2, r.output, { seconds: seconds2, grace_s: grace });
+      const m3 = driver.measure(w2, r.output, { seconds: measuredS, grace_s: grace });
       const info2 = driver.metrics(w2);
       const metrics = {};
       for (const [name, value4] of Object.entries(m3.metrics)) {
@@ -59105,7 +59174,11 @@ async function compareSpec(loaded, opts) {
     const secondsPerRound = cellsOf(control, 1).reduce((s2, c4) => s2 + cellSeconds(c4), 0) * (compare3.order === "duet" ? 1 : names.length);
     const blockCount = compare3.blocks > 1 ? maxRounds / (compare3.rounds / compare3.blocks) : 1;
     const totalRounds = maxRounds + compare3.warmup_rounds * blockCount;
-    const progress = new Progress(perRound * totalRounds, secondsPerRound * totalRounds, opts.log);
+    const progress = new Progress(
+      perRound * totalRounds * (grouped ? names.length : 1),
+      secondsPerRound * totalRounds,
+      opts.log
+    );
     const record2 = async (cells) => {
       result.cells.push(...cells);
       await runDir.writeResult(result);
@@ -59234,6 +59307,7 @@ async function compareSpec(loaded, opts) {
       benchmark_seconds: Math.round(benchmarkSeconds),
       saved_seconds: Math.round((maxRounds - roundsDone) * (benchmarkSeconds / Math.max(1, roundsDone))),
       cells: judged.cells,
+      inconclusive: compare3.inconclusive,
       notes: [
         ...grouped ? [
           `variants took turns in groups: a switch restarts servers (${targetPlan.about.find((l) => l.startsWith("variants take turns by:"))?.slice(24) ?? "see the plan"}), so in each block every variant ran its cells together on a freshly switched instance, variants in a balanced order over blocks`
@@ -59257,7 +59331,8 @@ async function compareSpec(loaded, opts) {
     verdict,
     ...await writeVerdictFiles(verdict, runDir.dir, opts.log),
     resultPath: runDir.resultPath,
-    exitCode: verdict.verdict === "regression" ? EXIT.regression : EXIT.ok
+    // compare.inconclusive: fail makes an undecided cell fail the check as a regression would
+    exitCode: verdict.verdict === "regression" || verdict.verdict === "inconclusive" && compare3.inconclusive === "fail" ? EXIT.regression : EXIT.ok
   };
 }
 

@@ -6,7 +6,7 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-NC37TCQ4.js";
+} from "./chunk-2COF3AE2.js";
 import {
   sweep
 } from "./chunk-3MXRKIQJ.js";
