@@ -6,16 +6,17 @@ import {
   DEFAULT_DEADLINES,
   DRIVERS,
   apiUrl,
+  budgetRefusal,
   checkOutFile,
   commentMarkdown,
   compareSpec,
   driverNames,
   driverOf,
   esc,
+  estimate,
   githubClient,
   isLatency,
   judgeStored,
-  matrixSeconds,
   mean,
   metricName,
   openPullRequest,
@@ -23,7 +24,6 @@ import {
   parseRepo,
   parseTolerance,
   pct,
-  planCells,
   planTarget,
   prepareSpec,
   publishVerdict,
@@ -37,17 +37,17 @@ import {
   upsertIssue,
   verdictHtml,
   writeHtmlReport
-} from "./chunk-WRJRVIGR.js";
+} from "./chunk-3NMFH2NA.js";
 import {
   reapLedger
-} from "./chunk-3COPWZQF.js";
+} from "./chunk-UH5HA726.js";
 import {
   PORT_AT_START,
   readReport,
   readResult,
   writeAtomic,
   writeResult
-} from "./chunk-2COF3AE2.js";
+} from "./chunk-OZCY7PLK.js";
 import {
   CLOUDS,
   EXIT,
@@ -834,28 +834,6 @@ function loadSteps(spec, connection, where) {
   }
   return { data, cells, cleanup };
 }
-var minutes = (s) => s >= 3600 ? `${Math.floor(s / 3600)}h${String(Math.round(s % 3600 / 60)).padStart(2, "0")}m` : `${Math.max(1, Math.round(s / 60))} min`;
-function estimate(loaded, target) {
-  const cells = planCells(loaded.spec).length;
-  const compare = loaded.variants?.compare;
-  const variants = loaded.variants?.all.length ?? 1;
-  const rounds = compare ? (compare.max_rounds ?? compare.rounds) + compare.warmup_rounds * Math.max(1, compare.blocks) : 1;
-  const matrix = matrixSeconds(loaded);
-  const blocks = compare ? Math.max(1, compare.blocks) : 1;
-  const switches = !compare ? 0 : target.switching === "per-cell" ? cells * rounds * variants : target.switching === "grouped" ? blocks * variants : 0;
-  const restarts = compare && compare.blocks > 1 && target.switching !== "grouped" ? (compare.blocks - 1) * variants : 0;
-  const seconds2 = matrix + target.overhead.setupS + switches * target.overhead.switchS + restarts * target.overhead.restartS;
-  const parts = [
-    `${minutes(matrix)} of cells (${cells} cell${cells > 1 ? "s" : ""} \xD7 ${variants} variant${variants > 1 ? "s" : ""} \xD7 ${rounds} round${rounds > 1 ? "s" : ""}${compare?.warmup_rounds ? `, warmup rounds included` : ""})`,
-    `${minutes(target.overhead.setupS)} to start or deploy`,
-    ...switches ? [`${switches} switches \xD7 ${target.overhead.switchS}s`] : [],
-    ...restarts ? [`${restarts} restarts \xD7 ${target.overhead.restartS}s`] : []
-  ];
-  return {
-    seconds: seconds2,
-    text: `estimated duration: ~${minutes(seconds2)} (${parts.join(" + ")}; data loading not included${compare?.max_rounds ? "; at most max_rounds" : ""})`
-  };
-}
 var PLAN_FORMAT = "tiperf.plan/1";
 async function planRun(loaded, o) {
   const spec = loaded.spec;
@@ -886,6 +864,7 @@ async function planRun(loaded, o) {
     ...specWarnings(loaded, loaded.variants ? "compare" : "run", o.cores, target.remoteLoad)
   ];
   const est = estimate(loaded, target);
+  const refusals = [...target.refusals, ...budgetRefusal(loaded, est.seconds)];
   const grouped = target.switching === "grouped" && Boolean(loaded.variants);
   const perGroup = grouped ? [...kindSteps(["switch"]).filter((s) => !steps.includes(s)), ...kindSteps(["restart"])] : [];
   const perCell = [
@@ -899,7 +878,7 @@ async function planRun(loaded, o) {
     ...target.about,
     est.text,
     ...warnings.map((w) => `warning: ${w}`),
-    ...target.refusals.map((r) => `REFUSED (tiperf run would exit 2 before anything starts): ${r}`),
+    ...refusals.map((r) => `REFUSED (tiperf run would exit 2 before anything starts): ${r}`),
     "",
     "steps, in the order the run takes them:",
     ...steps.map(stepLine),
@@ -921,7 +900,7 @@ async function planRun(loaded, o) {
     prefix: `tiperf-${spec.name}`,
     seconds: est.seconds,
     warnings,
-    refusals: target.refusals,
+    refusals,
     steps: { setup: steps, ...grouped ? { per_group: perGroup } : {}, per_cell: perCell, end }
   };
   const files = {
@@ -930,7 +909,7 @@ async function planRun(loaded, o) {
 `
   };
   for (const [name, body] of Object.entries(target.files)) files[join3(target.kind, name)] = body;
-  return { text, files, target, refusals: target.refusals, seconds: est.seconds };
+  return { text, files, target, refusals, seconds: est.seconds };
 }
 async function writePlan(plan, dir) {
   const written = [];

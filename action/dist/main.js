@@ -12,7 +12,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-WRJRVIGR.js";
+} from "./chunk-3NMFH2NA.js";
 import {
   getInput,
   info,
@@ -22,7 +22,7 @@ import {
   setSecret,
   warning
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-2COF3AE2.js";
+import "./chunk-OZCY7PLK.js";
 import {
   InputError,
   Interrupted,

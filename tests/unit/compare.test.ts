@@ -521,12 +521,12 @@ describe("numbers that read right", () => {
     assert.match(lines[0] ?? "", /1 judgement\(s\) inconclusive/);
     assert.match(
       lines[0] ?? "",
-      /smallest drop it could detect \(80% power\) was -8\.0% \(ps threads=16 qps, tolerance ±5%\)/,
+      /smallest drop it could detect \(80% power\) was −8\.0% \(ps threads=16 qps, tolerance ±5%\)/,
     );
     assert.match(lines[0] ?? "", /~30 rounds \(now 6; ≈50 min of benchmark\) would decide it/);
     assert.match(
       lines[1] ?? "",
-      /ps threads=16 qps: the estimate is -7\.0%, beyond the ±5% tolerance .* may be hiding/,
+      /ps threads=16 qps: the estimate is −7\.0%, beyond the ±5% tolerance .* may be hiding/,
     );
     assert.match(commentMarkdown(v), /> ⚠️ 1 judgement\(s\) inconclusive/);
     assert.deepEqual(inconclusiveLines({ ...v, inconclusive: "pass" }), []);

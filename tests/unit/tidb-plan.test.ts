@@ -103,6 +103,25 @@ describe("tiperf plan: workloads/tidb-pr.yaml × each shipped profile", () => {
   });
 });
 
+describe("the spec's settings are what runs", () => {
+  test("a variant's server_configs item beats the same item in the profile's roles.<role>.config (tiup's instance config would win)", async () => {
+    const loaded = await loadSpec(join(ROOT, "workloads/tidb-pr.yaml"));
+    // aws-sysbench-3x3 sets raftstore.apply-pool-size: 3 per TiKV instance; the spec sets 2 and 4
+    const plan = await planRun(loaded, {
+      profile: join(ROOT, "infra/profiles/aws-sysbench-3x3.yaml"),
+      cores: 2,
+    });
+    const tidb = (plan.target as TidbTargetPlan).tidb;
+    const value = (v: string) =>
+      tidb.variants.find((x) => x.name === v)?.configKeys.find((k) => k.key === "raftstore.apply-pool-size")
+        ?.value;
+    assert.deepEqual([value("base"), value("head")], [2, 4]);
+    assert.doesNotMatch(plan.files["tidb/topology-head.yaml"] ?? "", /apply-pool-size: 3/);
+    assert.match(plan.files["tidb/topology-head.yaml"] ?? "", /raftstore\.store-pool-size: 3/);
+    assert.match(plan.text, /variants take turns by: online, .*tikv raftstore\.apply-pool-size/);
+  });
+});
+
 describe("how variants of one cluster take turns", () => {
   const setup = (name: string, keys: [Role, string, unknown][]): VariantSetup => ({
     name,

@@ -10,8 +10,9 @@ import type { LoadedSpec } from "../specfile/load.ts";
 import type { Spec } from "../specfile/schema.ts";
 import { type Connection, type PlanStep, PORT_AT_START, type TargetPlan } from "../targets/types.ts";
 import { planCells } from "./cells.ts";
+import { budgetRefusal, estimate } from "./estimate.ts";
 import { specWarnings } from "./preflight.ts";
-import { matrixSeconds, planTarget } from "./run.ts";
+import { planTarget } from "./run.ts";
 
 export interface RunPlan {
   text: string;
@@ -98,49 +99,6 @@ function loadSteps(spec: Spec, connection: Connection, where: PlanStep["where"])
   return { data, cells, cleanup };
 }
 
-const minutes = (s: number) =>
-  s >= 3600
-    ? `${Math.floor(s / 3600)}h${String(Math.round((s % 3600) / 60)).padStart(2, "0")}m`
-    : `${Math.max(1, Math.round(s / 60))} min`;
-
-/** How long the run takes: every cell of every variant and round, switches, restarts, setup. */
-function estimate(loaded: LoadedSpec, target: TargetPlan): { seconds: number; text: string } {
-  const cells = planCells(loaded.spec).length;
-  const compare = loaded.variants?.compare;
-  const variants = loaded.variants?.all.length ?? 1;
-  const rounds = compare
-    ? (compare.max_rounds ?? compare.rounds) + compare.warmup_rounds * Math.max(1, compare.blocks)
-    : 1;
-  const matrix = matrixSeconds(loaded);
-  // interleaved variants on shared hardware switch before nearly every cell; grouped ones before
-  // each variant's group of every block (the switch is the fresh instance: no restarts besides)
-  const blocks = compare ? Math.max(1, compare.blocks) : 1;
-  const switches = !compare
-    ? 0
-    : target.switching === "per-cell"
-      ? cells * rounds * variants
-      : target.switching === "grouped"
-        ? blocks * variants
-        : 0;
-  const restarts =
-    compare && compare.blocks > 1 && target.switching !== "grouped" ? (compare.blocks - 1) * variants : 0;
-  const seconds =
-    matrix +
-    target.overhead.setupS +
-    switches * target.overhead.switchS +
-    restarts * target.overhead.restartS;
-  const parts = [
-    `${minutes(matrix)} of cells (${cells} cell${cells > 1 ? "s" : ""} × ${variants} variant${variants > 1 ? "s" : ""} × ${rounds} round${rounds > 1 ? "s" : ""}${compare?.warmup_rounds ? `, warmup rounds included` : ""})`,
-    `${minutes(target.overhead.setupS)} to start or deploy`,
-    ...(switches ? [`${switches} switches × ${target.overhead.switchS}s`] : []),
-    ...(restarts ? [`${restarts} restarts × ${target.overhead.restartS}s`] : []),
-  ];
-  return {
-    seconds,
-    text: `estimated duration: ~${minutes(seconds)} (${parts.join(" + ")}; data loading not included${compare?.max_rounds ? "; at most max_rounds" : ""})`,
-  };
-}
-
 /** The format tag of plan.json (`tiperf plan --out`). */
 export const PLAN_FORMAT = "tiperf.plan/1";
 
@@ -175,6 +133,7 @@ export async function planRun(loaded: LoadedSpec, o: { profile?: string; cores?:
     ...specWarnings(loaded, loaded.variants ? "compare" : "run", o.cores, target.remoteLoad),
   ];
   const est = estimate(loaded, target);
+  const refusals = [...target.refusals, ...budgetRefusal(loaded, est.seconds)];
   // where a switch restarts servers, variants take turns per group of cells, not per cell
   const grouped = target.switching === "grouped" && Boolean(loaded.variants);
   const perGroup = grouped
@@ -193,7 +152,7 @@ export async function planRun(loaded: LoadedSpec, o: { profile?: string; cores?:
     ...target.about,
     est.text,
     ...warnings.map((w) => `warning: ${w}`),
-    ...target.refusals.map((r) => `REFUSED (tiperf run would exit 2 before anything starts): ${r}`),
+    ...refusals.map((r) => `REFUSED (tiperf run would exit 2 before anything starts): ${r}`),
     "",
     "steps, in the order the run takes them:",
     ...steps.map(stepLine),
@@ -217,7 +176,7 @@ export async function planRun(loaded: LoadedSpec, o: { profile?: string; cores?:
     prefix: `tiperf-${spec.name}`,
     seconds: est.seconds,
     warnings,
-    refusals: target.refusals,
+    refusals,
     steps: { setup: steps, ...(grouped ? { per_group: perGroup } : {}), per_cell: perCell, end },
   };
   const files: Record<string, string> = {
@@ -225,7 +184,7 @@ export async function planRun(loaded: LoadedSpec, o: { profile?: string; cores?:
     "plan.json": `${JSON.stringify(json, null, 2)}\n`,
   };
   for (const [name, body] of Object.entries(target.files)) files[join(target.kind, name)] = body;
-  return { text, files, target, refusals: target.refusals, seconds: est.seconds };
+  return { text, files, target, refusals, seconds: est.seconds };
 }
 
 export async function writePlan(plan: RunPlan, dir: string): Promise<string[]> {

@@ -13,6 +13,7 @@ import { kindOf } from "../targets/registry.ts";
 import type { Deployment, StartOptions, Target, TargetPlan, TargetPlanInput } from "../targets/types.ts";
 import { Bench } from "./bench.ts";
 import { cellLabel, cellSeconds, maxThreads, planCells } from "./cells.ts";
+import { budgetRefusal, estimate, matrixSeconds } from "./estimate.ts";
 import { checkOutDir, checkTools, specWarnings } from "./preflight.ts";
 import { Progress } from "./progress.ts";
 
@@ -28,17 +29,6 @@ export interface RunOutcome {
   result: Result;
   runDir: RunDir;
   exitCode: number;
-}
-
-/** Seconds of every cell the run measures: all variants, rounds and warmup rounds, as they run. */
-export function matrixSeconds(loaded: LoadedSpec): number {
-  const once = planCells(loaded.spec).reduce((sum, c) => sum + cellSeconds(c), 0);
-  const compare = loaded.variants?.compare;
-  if (!compare) return once;
-  const maxRounds = compare.max_rounds ?? compare.rounds;
-  const blocks = compare.blocks > 1 ? maxRounds / (compare.rounds / compare.blocks) : 1;
-  const variants = compare.order === "duet" ? 1 : (loaded.variants?.all.length ?? 1);
-  return once * (maxRounds + compare.warmup_rounds * blocks) * variants;
 }
 
 /** Every data set of every variant's workloads (one per database), with the tables it creates. */
@@ -105,7 +95,8 @@ export async function startResult(
   // the target's plan is made (and its profile and topology validated) before anything starts
   const plan = await planTarget(loaded, { prefix: `tiperf-${runId.split("-").pop()}`, runId });
   // what `tiperf plan` shows as refusals (over a budget, past a ttl): nothing is created
-  if (plan.refusals.length) throw new InputError(plan.refusals.join("\n"));
+  const refusals = [...plan.refusals, ...budgetRefusal(loaded, estimate(loaded, plan).seconds)];
+  if (refusals.length) throw new InputError(refusals.join("\n"));
   checkTools(loaded.variants ? loaded.variants.all.map((v) => v.spec) : [loaded.spec], {
     remoteLoad: plan.remoteLoad,
   });

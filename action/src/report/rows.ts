@@ -200,7 +200,7 @@ export function summaryLine(v: Verdict): { title: string; parts: string[] } {
 export function inconclusiveLines(v: Verdict): string[] {
   const open = v.cells.filter((c) => c.verdict === "inconclusive");
   if (!open.length || v.inconclusive === "pass") return [];
-  const pctText = (x: number) => `${x > 0 ? "+" : ""}${(x * 100).toFixed(1)}%`;
+  const pctText = (x: number) => pct(x);
   const worstMde = open
     .filter((c) => c.mde !== null)
     .sort((a, b) => Math.abs(b.mde as number) - Math.abs(a.mde as number))[0];

@@ -110,6 +110,11 @@ export const CompareSchema = z.strictObject({
   /** Familywise confidence over every cell × metric judged. */
   confidence: z.number().gt(0.5).lt(1).default(0.95),
   /**
+   * The time the whole comparison may take (like 100m: within its workflow's timeout): `plan`
+   * and `compare` refuse a larger estimate, saying how many rounds would fit. Seconds.
+   */
+  budget: duration(60).optional(),
+  /**
    * What an inconclusive cell does to the check: fail it (exit 1), warn (exit 0, a warning with
    * what this run could detect and the rounds that would decide it), or pass silently.
    */

@@ -69,7 +69,29 @@ export interface Cluster {
 
 /** The roles of a TiDB target: the profile's, with the spec's overrides merged in. */
 export function effectiveRoles(profile: Profile, target: TargetSpec): Profile["roles"] {
-  return deepMerge(profile.roles, target.roles ?? {}) as Profile["roles"];
+  // tiup lets an instance's config override server_configs: an item the spec's server_configs set
+  // would lose to the same item in the profile's roles.<role>.config, and a variant would run the
+  // profile's value. The spec wins: such items are taken out of the profile's role config.
+  const roles = structuredClone(profile.roles) as Profile["roles"];
+  for (const [role, cfg] of Object.entries(target.server_configs ?? {}) as [Role, Record<string, unknown>][]) {
+    const own = roles[role]?.config;
+    if (!own || !cfg) continue;
+    const set = new Set(Object.keys(dotted(cfg)));
+    const kept = Object.fromEntries(Object.entries(dotted(own)).filter(([k]) => !set.has(k)));
+    (roles[role] as { config?: Record<string, unknown> }).config = kept;
+  }
+  return deepMerge(roles, target.roles ?? {}) as Profile["roles"];
+}
+
+/** A config with nested tables and dotted keys alike, as dotted keys (log.level) to values. */
+function dotted(config: Record<string, unknown>, prefix = ""): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(config)) {
+    const key = prefix ? `${prefix}.${k}` : k;
+    if (v && typeof v === "object" && !Array.isArray(v)) Object.assign(out, dotted(v as Record<string, unknown>, key));
+    else out[key] = v;
+  }
+  return out;
 }
 
 /** server_configs of a TiDB target: the profile's, with the spec's merged in. */

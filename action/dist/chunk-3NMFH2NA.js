@@ -21,7 +21,7 @@ import {
   runTool,
   validateYaml,
   writeAtomic
-} from "./chunk-2COF3AE2.js";
+} from "./chunk-OZCY7PLK.js";
 import {
   EXIT,
   InputError,
@@ -1996,7 +1996,7 @@ function blockLogShift(pairs) {
   const means = groups2.map(mean);
   const b10 = groups2.length;
   const n = pairs.length;
-  const estimate2 = b10 ? mean(means) : Number.NaN;
+  const estimate3 = b10 ? mean(means) : Number.NaN;
   const se = b10 > 1 ? Math.sqrt(variance(means) / b10) : Number.NaN;
   let betweenShare = 0;
   if (b10 > 1 && n > b10) {
@@ -2007,7 +2007,7 @@ function blockLogShift(pairs) {
     const between = Math.max(0, (msb - msw) / n0);
     betweenShare = between + msw > 0 ? between / (between + msw) : 0;
   }
-  return { estimate: estimate2, se, df: b10 - 1, n: b10, blocks: b10, betweenShare };
+  return { estimate: estimate3, se, df: b10 - 1, n: b10, blocks: b10, betweenShare };
 }
 
 // action/src/drivers/text.ts
@@ -3334,6 +3334,11 @@ var CompareSchema = external_exports.strictObject({
   order: external_exports.enum(COMPARE_ORDERS, { error: `must be one of ${COMPARE_ORDERS.join(", ")}` }).default("interleaved"),
   /** Familywise confidence over every cell × metric judged. */
   confidence: external_exports.number().gt(0.5).lt(1).default(0.95),
+  /**
+   * The time the whole comparison may take (like 100m: within its workflow's timeout): `plan`
+   * and `compare` refuse a larger estimate, saying how many rounds would fit. Seconds.
+   */
+  budget: duration(60).optional(),
   /**
    * What an inconclusive cell does to the check: fail it (exit 1), warn (exit 0, a warning with
    * what this run could detect and the rounds that would decide it), or pass silently.
@@ -4710,8 +4715,8 @@ function formatYear(year) {
   return year < 0 ? "-" + pad2(-year, 6) : year > 9999 ? "+" + pad2(year, 6) : pad2(year, 4);
 }
 function formatDate(date3) {
-  var hours = date3.getUTCHours(), minutes2 = date3.getUTCMinutes(), seconds2 = date3.getUTCSeconds(), milliseconds2 = date3.getUTCMilliseconds();
-  return isNaN(date3) ? "Invalid Date" : formatYear(date3.getUTCFullYear()) + "-" + pad2(date3.getUTCMonth() + 1, 2) + "-" + pad2(date3.getUTCDate(), 2) + (milliseconds2 ? "T" + pad2(hours, 2) + ":" + pad2(minutes2, 2) + ":" + pad2(seconds2, 2) + "." + pad2(milliseconds2, 3) + "Z" : seconds2 ? "T" + pad2(hours, 2) + ":" + pad2(minutes2, 2) + ":" + pad2(seconds2, 2) + "Z" : minutes2 || hours ? "T" + pad2(hours, 2) + ":" + pad2(minutes2, 2) + "Z" : "");
+  var hours = date3.getUTCHours(), minutes3 = date3.getUTCMinutes(), seconds2 = date3.getUTCSeconds(), milliseconds2 = date3.getUTCMilliseconds();
+  return isNaN(date3) ? "Invalid Date" : formatYear(date3.getUTCFullYear()) + "-" + pad2(date3.getUTCMonth() + 1, 2) + "-" + pad2(date3.getUTCDate(), 2) + (milliseconds2 ? "T" + pad2(hours, 2) + ":" + pad2(minutes3, 2) + ":" + pad2(seconds2, 2) + "." + pad2(milliseconds2, 3) + "Z" : seconds2 ? "T" + pad2(hours, 2) + ":" + pad2(minutes3, 2) + ":" + pad2(seconds2, 2) + "Z" : minutes3 || hours ? "T" + pad2(hours, 2) + ":" + pad2(minutes3, 2) + "Z" : "");
 }
 function dsv(delimiter) {
   var reFormat = new RegExp('["' + delimiter + "\n\r]"), DELIMITER = delimiter.charCodeAt(0);
@@ -57548,7 +57553,7 @@ function summaryLine(v) {
 function inconclusiveLines(v) {
   const open = v.cells.filter((c4) => c4.verdict === "inconclusive");
   if (!open.length || v.inconclusive === "pass") return [];
-  const pctText = (x4) => `${x4 > 0 ? "+" : ""}${(x4 * 100).toFixed(1)}%`;
+  const pctText = (x4) => pct(x4);
   const worstMde = open.filter((c4) => c4.mde !== null).sort((a4, b10) => Math.abs(b10.mde) - Math.abs(a4.mde))[0];
   const blocks = open.some((c4) => c4.method === "block-t");
   const unit2 = blocks ? "blocks" : "rounds";
@@ -58764,6 +58769,52 @@ var Bench = class _Bench {
   }
 };
 
+// action/src/pipeline/estimate.ts
+function matrixSeconds(loaded) {
+  const once = planCells(loaded.spec).reduce((sum3, c4) => sum3 + cellSeconds(c4), 0);
+  const compare3 = loaded.variants?.compare;
+  if (!compare3) return once;
+  const maxRounds = compare3.max_rounds ?? compare3.rounds;
+  const blocks = compare3.blocks > 1 ? maxRounds / (compare3.rounds / compare3.blocks) : 1;
+  const variants = compare3.order === "duet" ? 1 : loaded.variants?.all.length ?? 1;
+  return once * (maxRounds + compare3.warmup_rounds * blocks) * variants;
+}
+var minutes2 = (s2) => s2 >= 3600 ? `${Math.floor(s2 / 3600)}h${String(Math.round(s2 % 3600 / 60)).padStart(2, "0")}m` : `${Math.max(1, Math.round(s2 / 60))} min`;
+function estimate2(loaded, target2) {
+  const cells = planCells(loaded.spec).length;
+  const compare3 = loaded.variants?.compare;
+  const variants = loaded.variants?.all.length ?? 1;
+  const rounds = compare3 ? (compare3.max_rounds ?? compare3.rounds) + compare3.warmup_rounds * Math.max(1, compare3.blocks) : 1;
+  const matrix = matrixSeconds(loaded);
+  const blocks = compare3 ? Math.max(1, compare3.blocks) : 1;
+  const switches = !compare3 ? 0 : target2.switching === "per-cell" ? cells * rounds * variants : target2.switching === "grouped" ? blocks * variants : 0;
+  const restarts = compare3 && compare3.blocks > 1 && target2.switching !== "grouped" ? (compare3.blocks - 1) * variants : 0;
+  const seconds2 = matrix + target2.overhead.setupS + switches * target2.overhead.switchS + restarts * target2.overhead.restartS;
+  const parts = [
+    `${minutes2(matrix)} of cells (${cells} cell${cells > 1 ? "s" : ""} \xD7 ${variants} variant${variants > 1 ? "s" : ""} \xD7 ${rounds} round${rounds > 1 ? "s" : ""}${compare3?.warmup_rounds ? `, warmup rounds included` : ""})`,
+    `${minutes2(target2.overhead.setupS)} to start or deploy`,
+    ...switches ? [`${switches} switches \xD7 ${target2.overhead.switchS}s`] : [],
+    ...restarts ? [`${restarts} restarts \xD7 ${target2.overhead.restartS}s`] : []
+  ];
+  return {
+    seconds: seconds2,
+    text: `estimated duration: ~${minutes2(seconds2)} (${parts.join(" + ")}; data loading not included${compare3?.max_rounds ? "; at most max_rounds" : ""})`
+  };
+}
+function budgetRefusal(loaded, seconds2) {
+  const compare3 = loaded.variants?.compare;
+  const budget = compare3?.budget;
+  if (!compare3 || budget === void 0 || seconds2 <= budget) return [];
+  const variants = compare3.order === "duet" ? 1 : loaded.variants?.all.length ?? 1;
+  const perRound = planCells(loaded.spec).reduce((s2, c4) => s2 + cellSeconds(c4), 0) * variants;
+  const blocks = Math.max(1, compare3.blocks);
+  const rest = seconds2 - perRound * ((compare3.max_rounds ?? compare3.rounds) + compare3.warmup_rounds * blocks);
+  const fit3 = Math.floor((budget - rest) / perRound) - compare3.warmup_rounds * blocks;
+  return [
+    `${loaded.path}: compare.budget is ${minutes2(budget)} but this comparison is estimated at ~${minutes2(seconds2)} (${minutes2(perRound)} per round of ${planCells(loaded.spec).length} cells \xD7 ${variants} variant(s), ${(compare3.max_rounds ?? compare3.rounds) + compare3.warmup_rounds * blocks} rounds with warmups): ${fit3 >= 2 ? `at most ${fit3} rounds fit (compare.rounds: ${fit3}${blocks > 1 ? `, a multiple of compare.blocks ${blocks}` : ""}), which detects less` : "not even 2 rounds fit"}; or shorten durations, drop thread counts or workloads, or raise compare.budget`
+  ];
+}
+
 // action/src/pipeline/progress.ts
 function formatSeconds2(s2) {
   const total = Math.max(0, Math.round(s2));
@@ -58800,15 +58851,6 @@ var Progress = class {
 
 // action/src/pipeline/run.ts
 var TIPERF_VERSION = "0.1.0";
-function matrixSeconds(loaded) {
-  const once = planCells(loaded.spec).reduce((sum3, c4) => sum3 + cellSeconds(c4), 0);
-  const compare3 = loaded.variants?.compare;
-  if (!compare3) return once;
-  const maxRounds = compare3.max_rounds ?? compare3.rounds;
-  const blocks = compare3.blocks > 1 ? maxRounds / (compare3.rounds / compare3.blocks) : 1;
-  const variants = compare3.order === "duet" ? 1 : loaded.variants?.all.length ?? 1;
-  return once * (maxRounds + compare3.warmup_rounds * blocks) * variants;
-}
 function loadsOf(loaded) {
   const specs = loaded.variants ? loaded.variants.all.map((v) => v.spec) : [loaded.spec];
   const out = /* @__PURE__ */ new Map();
@@ -58849,7 +58891,8 @@ async function startResult(loaded, opts) {
   await checkOutDir(opts.outDir);
   const runId = newRunId(loaded.spec.name);
   const plan = await planTarget(loaded, { prefix: `tiperf-${runId.split("-").pop()}`, runId });
-  if (plan.refusals.length) throw new InputError(plan.refusals.join("\n"));
+  const refusals = [...plan.refusals, ...budgetRefusal(loaded, estimate2(loaded, plan).seconds)];
+  if (refusals.length) throw new InputError(refusals.join("\n"));
   checkTools(loaded.variants ? loaded.variants.all.map((v) => v.spec) : [loaded.spec], {
     remoteLoad: plan.remoteLoad
   });
@@ -64090,10 +64133,10 @@ export {
   verdictHtml,
   writeHtmlReport,
   commentMarkdown,
-  planCells,
+  estimate2 as estimate,
+  budgetRefusal,
   checkOutFile,
   specWarnings,
-  matrixSeconds,
   planTarget,
   runSpec,
   runAgainstBaseline,

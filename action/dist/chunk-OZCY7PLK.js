@@ -9405,7 +9405,24 @@ var PROMETHEUS = { port: 9090, ng_port: 12020 };
 var GRAFANA = { port: 3e3 };
 var CLUSTER_PORT_OFFSET = 1e3;
 function effectiveRoles(profile, target) {
-  return deepMerge(profile.roles, target.roles ?? {});
+  const roles = structuredClone(profile.roles);
+  for (const [role, cfg] of Object.entries(target.server_configs ?? {})) {
+    const own = roles[role]?.config;
+    if (!own || !cfg) continue;
+    const set = new Set(Object.keys(dotted(cfg)));
+    const kept = Object.fromEntries(Object.entries(dotted(own)).filter(([k]) => !set.has(k)));
+    roles[role].config = kept;
+  }
+  return deepMerge(roles, target.roles ?? {});
+}
+function dotted(config, prefix = "") {
+  const out = {};
+  for (const [k, v] of Object.entries(config)) {
+    const key = prefix ? `${prefix}.${k}` : k;
+    if (v && typeof v === "object" && !Array.isArray(v)) Object.assign(out, dotted(v, key));
+    else out[key] = v;
+  }
+  return out;
 }
 function effectiveServerConfigs(profile, target) {
   const merged = deepMerge(profile.server_configs, target.server_configs ?? {});

@@ -6,7 +6,7 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-2COF3AE2.js";
+} from "./chunk-OZCY7PLK.js";
 import {
   sweep
 } from "./chunk-3MXRKIQJ.js";

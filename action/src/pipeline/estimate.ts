@@ -1,0 +1,82 @@
+// How long a run takes, decided before it starts: every cell of every variant and round, the
+// switches between variants and the restarts between blocks, the deployment's setup; and the
+// refusal of a comparison that does not fit its compare.budget.
+import type { LoadedSpec } from "../specfile/load.ts";
+import type { TargetPlan } from "../targets/types.ts";
+import { cellSeconds, planCells } from "./cells.ts";
+
+/** Seconds of every cell the run measures: all variants, rounds and warmup rounds, as they run. */
+export function matrixSeconds(loaded: LoadedSpec): number {
+  const once = planCells(loaded.spec).reduce((sum, c) => sum + cellSeconds(c), 0);
+  const compare = loaded.variants?.compare;
+  if (!compare) return once;
+  const maxRounds = compare.max_rounds ?? compare.rounds;
+  const blocks = compare.blocks > 1 ? maxRounds / (compare.rounds / compare.blocks) : 1;
+  const variants = compare.order === "duet" ? 1 : (loaded.variants?.all.length ?? 1);
+  return once * (maxRounds + compare.warmup_rounds * blocks) * variants;
+}
+
+export const minutes = (s: number) =>
+  s >= 3600
+    ? `${Math.floor(s / 3600)}h${String(Math.round((s % 3600) / 60)).padStart(2, "0")}m`
+    : `${Math.max(1, Math.round(s / 60))} min`;
+
+/** How long the run takes: every cell of every variant and round, switches, restarts, setup. */
+export function estimate(loaded: LoadedSpec, target: TargetPlan): { seconds: number; text: string } {
+  const cells = planCells(loaded.spec).length;
+  const compare = loaded.variants?.compare;
+  const variants = loaded.variants?.all.length ?? 1;
+  const rounds = compare
+    ? (compare.max_rounds ?? compare.rounds) + compare.warmup_rounds * Math.max(1, compare.blocks)
+    : 1;
+  const matrix = matrixSeconds(loaded);
+  // interleaved variants on shared hardware switch before nearly every cell; grouped ones before
+  // each variant's group of every block (the switch is the fresh instance: no restarts besides)
+  const blocks = compare ? Math.max(1, compare.blocks) : 1;
+  const switches = !compare
+    ? 0
+    : target.switching === "per-cell"
+      ? cells * rounds * variants
+      : target.switching === "grouped"
+        ? blocks * variants
+        : 0;
+  const restarts =
+    compare && compare.blocks > 1 && target.switching !== "grouped" ? (compare.blocks - 1) * variants : 0;
+  const seconds =
+    matrix +
+    target.overhead.setupS +
+    switches * target.overhead.switchS +
+    restarts * target.overhead.restartS;
+  const parts = [
+    `${minutes(matrix)} of cells (${cells} cell${cells > 1 ? "s" : ""} × ${variants} variant${variants > 1 ? "s" : ""} × ${rounds} round${rounds > 1 ? "s" : ""}${compare?.warmup_rounds ? `, warmup rounds included` : ""})`,
+    `${minutes(target.overhead.setupS)} to start or deploy`,
+    ...(switches ? [`${switches} switches × ${target.overhead.switchS}s`] : []),
+    ...(restarts ? [`${restarts} restarts × ${target.overhead.restartS}s`] : []),
+  ];
+  return {
+    seconds,
+    text: `estimated duration: ~${minutes(seconds)} (${parts.join(" + ")}; data loading not included${compare?.max_rounds ? "; at most max_rounds" : ""})`,
+  };
+}
+
+/**
+ * compare.budget: a comparison estimated past it is refused before anything starts, with the
+ * numbers and the most rounds that would fit.
+ */
+export function budgetRefusal(loaded: LoadedSpec, seconds: number): string[] {
+  const compare = loaded.variants?.compare;
+  const budget = compare?.budget;
+  if (!compare || budget === undefined || seconds <= budget) return [];
+  const variants = compare.order === "duet" ? 1 : (loaded.variants?.all.length ?? 1);
+  const perRound = planCells(loaded.spec).reduce((s, c) => s + cellSeconds(c), 0) * variants;
+  const blocks = Math.max(1, compare.blocks);
+  const rest = seconds - perRound * ((compare.max_rounds ?? compare.rounds) + compare.warmup_rounds * blocks);
+  const fit = Math.floor((budget - rest) / perRound) - compare.warmup_rounds * blocks;
+  return [
+    `${loaded.path}: compare.budget is ${minutes(budget)} but this comparison is estimated at ~${minutes(seconds)} (${minutes(perRound)} per round of ${planCells(loaded.spec).length} cells × ${variants} variant(s), ${(compare.max_rounds ?? compare.rounds) + compare.warmup_rounds * blocks} rounds with warmups): ${
+      fit >= 2
+        ? `at most ${fit} rounds fit (compare.rounds: ${fit}${blocks > 1 ? `, a multiple of compare.blocks ${blocks}` : ""}), which detects less`
+        : "not even 2 rounds fit"
+    }; or shorten durations, drop thread counts or workloads, or raise compare.budget`,
+  ];
+}

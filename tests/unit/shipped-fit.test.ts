@@ -1,0 +1,101 @@
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, test } from "node:test";
+import { parse } from "yaml";
+import { planRun } from "../../action/src/pipeline/plan.ts";
+import { loadSpec, parseSpec } from "../../action/src/specfile/load.ts";
+import { ROOT } from "../helpers/paths.ts";
+
+/** The job that runs tiperf in each workflow. */
+const JOB: Record<string, string> = {
+  "perf-pr.yml": "benchmark",
+  "perf-dispatch.yml": "compare",
+  "perf-weekly.yml": "weekly",
+};
+
+/** A workflow's benchmark job timeout, in seconds, as the workflow file says it. */
+function jobTimeoutS(workflow: string): number {
+  const doc = parse(readFileSync(join(ROOT, ".github/workflows", workflow), "utf8")) as {
+    jobs: Record<string, { "timeout-minutes"?: number }>;
+  };
+  const job = JOB[workflow] as string;
+  const minutes = doc.jobs[job]?.["timeout-minutes"];
+  assert.ok(minutes, `${workflow}: jobs.${job}.timeout-minutes`);
+  return minutes * 60;
+}
+
+/**
+ * The spec as a workflow runs it: perf-pr.yml and perf-dispatch.yml compare two variants (a spec
+ * without its own gets base and head from the two commits), perf-weekly.yml runs it once.
+ */
+async function asRun(spec: string, compare: boolean) {
+  const loaded = await loadSpec(join(ROOT, spec));
+  if (!compare || loaded.variants) return loaded;
+  const text = readFileSync(join(ROOT, spec), "utf8");
+  return parseSpec(`${text}\nvariants: {base: {}, head: {}}\n`, spec);
+}
+
+/** Every shipped spec × the workflow and profiles it is shipped for. */
+const COMBOS: { spec: string; workflow: string; compare: boolean; profiles: (string | undefined)[] }[] = [
+  { spec: "workloads/pr.yaml", workflow: "perf-pr.yml", compare: true, profiles: [undefined] },
+  { spec: "workloads/smoke.yaml", workflow: "perf-pr.yml", compare: true, profiles: [undefined] },
+  {
+    spec: "workloads/tidb-pr.yaml",
+    workflow: "perf-pr.yml",
+    compare: true,
+    profiles: ["playground", "hosts-example", "aws-sysbench-3x3"],
+  },
+  {
+    spec: "workloads/tidb-smoke.yaml",
+    workflow: "perf-dispatch.yml",
+    compare: true,
+    profiles: ["local", "aws-smoke"],
+  },
+  {
+    spec: "workloads/seed-003-tools.yaml",
+    workflow: "perf-dispatch.yml",
+    compare: true,
+    profiles: [undefined],
+  },
+  { spec: "workloads/weekly.yaml", workflow: "perf-weekly.yml", compare: false, profiles: [undefined] },
+  { spec: "workloads/pr.yaml", workflow: "perf-dispatch.yml", compare: true, profiles: [undefined] },
+];
+
+describe("every shipped spec fits the workflow it is shipped for", () => {
+  for (const c of COMBOS)
+    for (const profile of c.profiles)
+      test(`${c.spec} × ${c.workflow}${profile ? ` × ${profile}` : ""}: estimated within the job's timeout (and the cloud ttl), nothing refused`, async () => {
+        const loaded = await asRun(c.spec, c.compare);
+        const plan = await planRun(loaded, {
+          ...(profile ? { profile: join(ROOT, `infra/profiles/${profile}.yaml`) } : {}),
+          cores: 2,
+        });
+        // a cloud profile's ttl and budget, and compare.budget, are refusals of the plan
+        assert.deepEqual(plan.refusals, [], plan.text);
+        const timeout = jobTimeoutS(c.workflow);
+        assert.ok(
+          plan.seconds <= timeout,
+          `${c.spec}: estimated ${Math.round(plan.seconds / 60)} min > ${c.workflow}'s ${timeout / 60} min\n${plan.text.split("\n").find((l) => l.startsWith("estimated"))}`,
+        );
+        // a spec's own budget promises no more than its workflow gives
+        const budget = loaded.variants?.compare.budget;
+        if (budget !== undefined) assert.ok(budget <= timeout, `compare.budget ${budget}s > ${timeout}s`);
+      });
+
+  test("a comparison past its compare.budget is refused by plan, with the rounds that would fit", async () => {
+    const text = readFileSync(join(ROOT, "workloads/pr.yaml"), "utf8").replace("budget: 100m", "budget: 30m");
+    const plan = await planRun(parseSpec(`${text}\nvariants: {base: {}, head: {}}\n`, "pr.yaml"), {
+      cores: 2,
+    });
+    assert.equal(plan.refusals.length, 1);
+    assert.match(
+      plan.refusals[0] ?? "",
+      /^pr\.yaml: compare\.budget is 30 min but this comparison is estimated at ~1h2\dm \(16 min per round of 12 cells × 2 variant\(s\), 5 rounds with warmups\): not even 2 rounds fit/,
+    );
+    assert.match(
+      plan.text,
+      /REFUSED \(tiperf run would exit 2 before anything starts\): pr\.yaml: compare\.budget/,
+    );
+  });
+});
