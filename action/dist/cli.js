@@ -5,6 +5,7 @@ const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   DEFAULT_DEADLINES,
   DRIVERS,
+  TIPERF_VERSION,
   apiUrl,
   budgetRefusal,
   checkOutFile,
@@ -37,17 +38,17 @@ import {
   upsertIssue,
   verdictHtml,
   writeHtmlReport
-} from "./chunk-3NMFH2NA.js";
+} from "./chunk-EDVT443C.js";
 import {
   reapLedger
-} from "./chunk-UH5HA726.js";
+} from "./chunk-46Q4SB4I.js";
 import {
   PORT_AT_START,
   readReport,
   readResult,
   writeAtomic,
   writeResult
-} from "./chunk-OZCY7PLK.js";
+} from "./chunk-HU27GX4T.js";
 import {
   CLOUDS,
   EXIT,
@@ -327,9 +328,10 @@ function usageText() {
     for (const a of c.about) lines.push(`      ${a}`);
   }
   lines.push(
+    "  tiperf --version",
     "",
-    "Exit status: 0 done (no regression), 1 regression, 2 bad input, 3 a run failed,",
-    "130/143 interrupted."
+    "Exit status: 0 done (no regression), 1 regression (or inconclusive with compare.inconclusive:",
+    "fail), 2 bad input, 3 a run failed, 130/143 interrupted."
   );
   return lines.join("\n");
 }
@@ -1009,7 +1011,8 @@ function specSource(command, values) {
     headVersion: str("head-version"),
     baseBinpath: str("base-binpath"),
     headBinpath: str("head-binpath"),
-    tolerance: parseTolerance(str("tolerance") ?? "", "--tolerance")
+    tolerance: parseTolerance(str("tolerance") ?? "", "--tolerance"),
+    toleranceFrom: "--tolerance"
   }).then((loaded) => profile ? { ...loaded, profile } : loaded);
 }
 async function cmdRun(args, signal) {
@@ -1485,6 +1488,11 @@ async function main(argv) {
         return await cmdHistory(rest);
       case "parse":
         return await cmdParse(rest);
+      case "--version":
+      case "version":
+        process.stdout.write(`tiperf ${TIPERF_VERSION}
+`);
+        return EXIT.ok;
       case void 0:
       case "help":
       case "--help":

@@ -12,7 +12,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-3NMFH2NA.js";
+} from "./chunk-EDVT443C.js";
 import {
   getInput,
   info,
@@ -22,7 +22,7 @@ import {
   setSecret,
   warning
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-OZCY7PLK.js";
+import "./chunk-HU27GX4T.js";
 import {
   InputError,
   Interrupted,

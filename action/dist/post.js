@@ -4,13 +4,13 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   reapLedger
-} from "./chunk-UH5HA726.js";
+} from "./chunk-46Q4SB4I.js";
 import {
   getState,
   info,
   setFailed
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-OZCY7PLK.js";
+import "./chunk-HU27GX4T.js";
 import {
   ledgerDir
 } from "./chunk-3MXRKIQJ.js";

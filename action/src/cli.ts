@@ -23,7 +23,7 @@ import { compareSpec } from "./pipeline/compare.ts";
 import { planRun, writePlan } from "./pipeline/plan.ts";
 import { checkOutFile } from "./pipeline/preflight.ts";
 import { reapLedger } from "./pipeline/reap.ts";
-import { runSpec } from "./pipeline/run.ts";
+import { runSpec, TIPERF_VERSION } from "./pipeline/run.ts";
 import {
   apiUrl,
   DEFAULT_DEADLINES,
@@ -86,6 +86,7 @@ function specSource(command: string, values: Record<string, string | boolean | u
     baseBinpath: str("base-binpath"),
     headBinpath: str("head-binpath"),
     tolerance: parseTolerance(str("tolerance") ?? "", "--tolerance"),
+    toleranceFrom: "--tolerance",
   }).then((loaded) => (profile ? { ...loaded, profile } : loaded));
 }
 
@@ -573,6 +574,10 @@ export async function main(argv: string[]): Promise<number> {
         return await cmdHistory(rest);
       case "parse":
         return await cmdParse(rest);
+      case "--version":
+      case "version":
+        process.stdout.write(`tiperf ${TIPERF_VERSION}\n`);
+        return EXIT.ok;
       case undefined:
       case "help":
       case "--help":

@@ -251,9 +251,10 @@ export function usageText(): string {
     for (const a of c.about) lines.push(`      ${a}`);
   }
   lines.push(
+    "  tiperf --version",
     "",
-    "Exit status: 0 done (no regression), 1 regression, 2 bad input, 3 a run failed,",
-    "130/143 interrupted.",
+    "Exit status: 0 done (no regression), 1 regression (or inconclusive with compare.inconclusive:",
+    "fail), 2 bad input, 3 a run failed, 130/143 interrupted.",
   );
   return lines.join("\n");
 }

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
 import { connectionArgs, DATABASE } from "../../action/src/drivers/sysbench/index.ts";
@@ -73,6 +73,28 @@ describe("tiperf run on real servers", () => {
       assert.deepEqual(leftovers(), before);
     });
   }
+
+  test("TIPERF_DATA_DIR chooses where the server's data go; the result records that directory's filesystem and room", async () => {
+    const dir = tempDir();
+    const data = join(dir, "data-here");
+    mkdirSync(data);
+    const out = join(dir, "results");
+    const run = cli(["run", "--spec", writeSpec(dir, { threads: [1] }), "--out", out], {
+      TIPERF_DATA_DIR: data,
+    });
+    assert.equal((await run.done).code, 0, run.stderr());
+    const result = await readResult(join(runDirOf(out), "result.json"));
+    const facts = result.targets[0]?.details?.data_dir as {
+      path: string;
+      filesystem: string;
+      free_bytes: number;
+    };
+    assert.ok(facts.path.startsWith(`${data}/tiperf-mariadb-`), facts.path);
+    assert.match(facts.filesystem, /^[a-z0-9]+$/);
+    assert.ok(facts.free_bytes > 0);
+    assert.match(run.stderr(), new RegExp(`datadir ${data}/tiperf-mariadb-`));
+    assert.deepEqual(readdirSync(data), [], "the data directory is removed after the run");
+  });
 
   test("killing the server mid-run: non-zero exit naming the cell, finished cells on disk, nothing left", async () => {
     const before = leftovers();

@@ -1,8 +1,10 @@
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, test } from "node:test";
 import { COMMANDS, synopsis, usageText } from "../../action/src/commands.ts";
+import { TIPERF_VERSION } from "../../action/src/pipeline/run.ts";
 import { ROOT } from "../helpers/paths.ts";
 import { cli } from "../helpers/real.ts";
 
@@ -27,6 +29,37 @@ describe("the command table", () => {
     assert.match(run.stderr(), new RegExp(`Unknown option '--variant'.*\\(allowed: ${allowed}\\)`));
     for (const c of COMMANDS)
       for (const k of Object.keys(c.flags)) assert.match(synopsis(c), new RegExp(`--${k}\\b`));
+  });
+
+  test("tiperf --version prints the version and exits 0", async () => {
+    const run = cli(["--version"]);
+    assert.equal((await run.done).code, 0);
+    assert.equal(run.stdout(), `tiperf ${TIPERF_VERSION}\n`);
+  });
+
+  test("--tolerance errors name the flag, not an Action input", async () => {
+    const run = cli(["plan", "--spec", "workloads/smoke.yaml", "--tolerance", "nosuch=5%"]);
+    assert.equal((await run.done).code, 2);
+    assert.match(run.stderr(), /--tolerance: nosuch is not judged by workloads\/smoke\.yaml \(its metrics: /);
+    assert.doesNotMatch(run.stderr(), /input/);
+  });
+
+  test("a run that cannot work is refused before anything starts: max_connections below the threads", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "tiperf-cli-"));
+    const spec = join(dir, "s.yaml");
+    writeFileSync(
+      spec,
+      "name: s\ntarget: {kind: mariadb, config: {max_connections: 100}}\ndata: {tables: 1, table_size: 10}\nworkloads:\n  - {name: ps, sysbench: oltp_point_select, threads: [16, 2000], duration: 2s}\n",
+    );
+    const plan = cli(["plan", "--spec", spec]);
+    assert.equal((await plan.done).code, 2);
+    assert.match(
+      plan.stdout(),
+      /REFUSED .*s\.yaml: target\.config\.max_connections is 100, below the largest thread count 2000 \(\+1 for tiperf's own connection\).*raise it to at least 2001/,
+    );
+    const run = cli(["run", "--spec", spec, "--out", join(dir, "results")]);
+    assert.equal((await run.done).code, 2);
+    assert.match(run.stderr(), /max_connections is 100, below the largest thread count 2000/);
   });
 
   test("a required flag left out is named", async () => {

@@ -157,6 +157,34 @@ describe("run report", () => {
     assert.match(md, /mariadb 10\.11 · x=1/);
   });
 
+  test("warnings are listed, threads ascend per variant and round, the warmup round is marked, a failed cell's log is named once", () => {
+    const r = sampleResult();
+    const one = r.cells[0] as (typeof r.cells)[number];
+    r.warnings = ["max_connections is close to the thread count"];
+    r.cells = [
+      { ...one, variant: "base", round: 1, threads: 8 },
+      { ...one, variant: "base", round: 1, threads: 2 },
+      { ...one, variant: "base", round: 0, threads: 2 },
+      {
+        ...one,
+        variant: "head",
+        round: 1,
+        threads: 2,
+        status: "failed",
+        error: "cell point_select threads=2 failed: lost connection (raw output: raw/ps-t2-head.log)",
+        raw_log: "raw/ps-t2-head.log",
+      },
+    ];
+    const md = runReportMarkdown(r);
+    assert.match(md, /## Warnings\n\n- ⚠️ max_connections is close to the thread count/);
+    const rows = md.split("\n").filter((l) => /^\| (base|head) \|/.test(l));
+    assert.deepEqual(
+      rows.map((l) => l.split(" | ").slice(0, 3).join(" | ")),
+      ["| base | warmup (not judged) | 2", "| base | 1 | 2", "| base | 1 | 8", "| head | 1 | 2"],
+    );
+    assert.equal(md.split("raw/ps-t2-head.log").length - 1, 1, md);
+  });
+
   test("failed cells are listed with their error", () => {
     const r = sampleResult();
     const cell = r.cells[0];

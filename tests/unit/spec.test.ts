@@ -183,19 +183,23 @@ describe("warnings: where a spec cannot measure what it says", () => {
     assert.deepEqual(await warn(VALID), []);
   });
 
-  test("cpu_quota above the machine's CPUs, max_connections below the threads, threads far above the CPUs", async () => {
+  test("cpu_quota above the machine's CPUs and threads far above the CPUs warn; max_connections below the threads is refused", async () => {
     const text = VALID.replace(
       "config: {innodb_buffer_pool_size: 256M}",
       'config: {max_connections: 50}\n  resources: {cpu_quota: "400%"}',
     ).replace("[1, 4]", "[1, 64, 128]");
     const w = await warn(text);
-    assert.equal(w.length, 3, w.join("\n"));
+    assert.equal(w.length, 2, w.join("\n"));
     assert.match(
       w[0] ?? "",
       /target\.resources\.cpu_quota 400% is more than this machine's 2 CPU\(s\) \(200%\): the quota cannot bind/,
     );
-    assert.match(w[1] ?? "", /target\.config\.max_connections 50 is below the largest thread count 128/);
-    assert.match(w[2] ?? "", /workloads\[0\] \(ps\): threads 128 on 2 CPU\(s\)/);
+    assert.match(w[1] ?? "", /workloads\[0\] \(ps\): threads 128 on 2 CPU\(s\)/);
+    const plan = await planTarget(parseSpec(text, "w.yaml"), { prefix: "t", cores: 2 });
+    assert.match(
+      plan.refusals.join("\n"),
+      /w\.yaml: target\.config\.max_connections is 50, below the largest thread count 128/,
+    );
   });
 
   test("a variant compare will not run (a pair named by compare.base/head), and variants that run ignores", async () => {

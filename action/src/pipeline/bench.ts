@@ -381,7 +381,9 @@ export class Bench {
   async close(signal: AbortSignal, failed = false): Promise<void> {
     try {
       if (failed)
-        this.log(`${this.variant}: cleanup skipped: the run failed (the data goes with the server)`);
+        this.log(
+          `${this.variant}: cleanup skipped: the run ${signal.aborted ? "was cancelled" : "failed"} (the data goes with the server)`,
+        );
       else if (this.target.sharedData && this.target.sharedData.users > 1)
         this.log(`${this.variant}: cleanup left to the last variant on this deployment`);
       else if (!signal.aborted) {

@@ -9,7 +9,6 @@ import { writeAtomic } from "../result/store.ts";
 import type { LoadedSpec } from "../specfile/load.ts";
 import type { Spec } from "../specfile/schema.ts";
 import { type Connection, type PlanStep, PORT_AT_START, type TargetPlan } from "../targets/types.ts";
-import { planCells } from "./cells.ts";
 import { budgetRefusal, estimate } from "./estimate.ts";
 import { specWarnings } from "./preflight.ts";
 import { planTarget } from "./run.ts";

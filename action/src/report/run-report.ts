@@ -51,9 +51,24 @@ export function runReportMarkdown(result: Result): string {
       .join(", ")}`,
   );
   out.push(`- **Started:** ${result.started_at} · **took** ${duration(result)}`, "");
+  if (result.warnings?.length) {
+    out.push("## Warnings", "");
+    for (const w of result.warnings) out.push(`- ⚠️ ${w}`);
+    out.push("");
+  }
 
   for (const w of spec.workloads ?? []) {
-    const cells = result.cells.filter((c) => c.workload === w.name);
+    // in the order people read them: per variant and round, thread counts ascending
+    const order = [...new Set(result.cells.map((c) => c.variant))];
+    const cells = result.cells
+      .filter((c) => c.workload === w.name)
+      .sort(
+        (a, b) =>
+          order.indexOf(a.variant) - order.indexOf(b.variant) ||
+          (a.block ?? 0) - (b.block ?? 0) ||
+          a.round - b.round ||
+          a.threads - b.threads,
+      );
     const opts = Object.entries(w.options ?? {}).map(([k, v]) => `${k}=${v}`);
     out.push(`## ${w.name}`, "");
     out.push(
@@ -69,7 +84,9 @@ export function runReportMarkdown(result: Result): string {
   const failed = result.cells.filter((c) => c.status === "failed");
   if (failed.length > 0) {
     out.push("## Failed cells", "");
-    for (const c of failed) out.push(`- ${c.error} (raw output: \`${c.raw_log}\`)`);
+    // the error names the raw log already when the cell got that far
+    for (const c of failed)
+      out.push(`- ${c.error}${c.error?.includes(c.raw_log) ? "" : ` (raw output: \`${c.raw_log}\`)`}`);
     out.push("");
   }
   out.push(
@@ -78,6 +95,10 @@ export function runReportMarkdown(result: Result): string {
   );
   return out.join("\n");
 }
+
+/** A round as the table shows it: warmup rounds (0) are marked, never judged; blocks named. */
+const roundText = (c: Cell) =>
+  `${c.round === 0 ? "warmup (not judged)" : c.round}${c.block !== undefined ? ` (block ${c.block})` : ""}`;
 
 const heading = (c: { label: string; unit: string }) =>
   c.unit && !["1/s", "1/min", "count", "%"].includes(c.unit) ? `${c.label} (${c.unit})` : c.label;
@@ -90,7 +111,7 @@ function table(cells: Cell[], layout: Layout): string[] {
       : fmt(c.metrics[metric]?.value, c.metrics[metric]?.unit === "count" ? 0 : 2);
   if (layout.rows === "metrics") {
     const name = (c: Cell) =>
-      `${multi ? `${c.variant} r${c.round} ` : ""}${c.threads} thread${c.threads > 1 ? "s" : ""}`;
+      `${multi ? `${c.variant} ${c.round === 0 ? "warmup" : `r${c.round}`} ` : ""}${c.threads} thread${c.threads > 1 ? "s" : ""}`;
     return [
       `| Metric | ${cells.map(name).join(" | ")} |`,
       `|---|${cells.map(() => "---:").join("|")}|`,
@@ -104,7 +125,7 @@ function table(cells: Cell[], layout: Layout): string[] {
     `|${multi ? "---|---:|" : ""}---:|${layout.columns.map(() => "---:").join("|")}|`,
     ...cells.map(
       (c) =>
-        `| ${multi ? `${c.variant} | ${c.round} | ` : ""}${c.threads} | ${layout.columns.map((col) => value(c, col.metric)).join(" | ")} |`,
+        `| ${multi ? `${c.variant} | ${roundText(c)} | ` : ""}${c.threads} | ${layout.columns.map((col) => value(c, col.metric)).join(" | ")} |`,
     ),
   ];
 }

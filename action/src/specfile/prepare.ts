@@ -39,6 +39,8 @@ export interface SpecSource {
   headBinpath?: string;
   /** metric → tolerance override ("*" = every metric). */
   tolerance?: Record<string, number>;
+  /** Where the override came from, for messages: `--tolerance`, or the Action's 'tolerance' input. */
+  toleranceFrom?: string;
   /** Where git runs (the checkout). */
   cwd?: string;
 }
@@ -88,13 +90,18 @@ function defaultMetrics(raw: Obj, where: string): Obj {
   return out;
 }
 
-function applyTolerance(raw: Obj, tolerance: Record<string, number> | undefined, where: string): void {
+function applyTolerance(
+  raw: Obj,
+  tolerance: Record<string, number> | undefined,
+  where: string,
+  from = "'tolerance' input",
+): void {
   if (!tolerance || Object.keys(tolerance).length === 0) return;
   const metrics = (isObj(raw.metrics) ? raw.metrics : defaultMetrics(raw, where)) as Obj;
   for (const m of Object.keys(tolerance)) {
     if (m !== "*" && !isObj(metrics[m])) {
       throw new InputError(
-        `'tolerance' input: ${m} is not judged by ${where} (its metrics: ${Object.keys(metrics).join(", ")})`,
+        `${from}: ${m} is not judged by ${where} (its metrics: ${Object.keys(metrics).join(", ")})`,
       );
     }
   }
@@ -119,7 +126,7 @@ export async function prepareSpec(src: SpecSource): Promise<LoadedSpec> {
     const headRaw = await yamlMapping(await specAtRef(src.spec, src.headRef, src.cwd), label(src.headRef));
     // Each ref's own target must be valid on its own, named by its ref.
     parseSpec(stringify({ ...headRaw, target: baseRaw.target, variants: undefined }), label(src.baseRef));
-    applyTolerance(headRaw, src.tolerance, label(src.headRef));
+    applyTolerance(headRaw, src.tolerance, label(src.headRef), src.toleranceFrom);
     const compare = isObj(headRaw.compare) ? headRaw.compare : {};
     // One spec file that says it all: the head ref's spec, its base variant patched back to the
     // base ref's target (null removes what the head added), so `compare --spec` repeats it.
@@ -135,7 +142,7 @@ export async function prepareSpec(src: SpecSource): Promise<LoadedSpec> {
   const plain = !overlays && Object.keys(src.tolerance ?? {}).length === 0;
   if (plain) return loadSpec(src.spec); // keeps line numbers in error messages
   const raw = await fileMapping(src.spec);
-  applyTolerance(raw, src.tolerance, src.spec);
+  applyTolerance(raw, src.tolerance, src.spec, src.toleranceFrom);
   if (overlays) {
     // a side's build (version, binpath) over its config overlay
     const side = async (

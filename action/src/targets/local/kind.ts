@@ -17,6 +17,7 @@ import {
 } from "../types.ts";
 import { LOCAL_REAPERS } from "./reapers.ts";
 import { type LocalTargetSpec, localTargetSchema } from "./schema.ts";
+import { dataDirFacts, dataRoot } from "./server.ts";
 
 export interface LocalServer {
   name: string;
@@ -38,9 +39,18 @@ export interface LocalServer {
   start(spec: LocalTargetSpec, opts: StartOptions): Promise<Target>;
 }
 
+/** Less room than this where the servers' data go is warned about. */
+const LOW_ROOM_BYTES = 2 * 2 ** 30;
+
 /** Where the spec cannot measure what it says on this machine. */
 function localWarnings(input: TargetPlanInput, cores: number): string[] {
   const out: string[] = [];
+  // a small (or memory-backed) temp directory ends a load in InnoDB's error 28
+  const room = dataDirFacts(dataRoot());
+  if (room.free_bytes > 0 && room.free_bytes < LOW_ROOM_BYTES)
+    out.push(
+      `the servers' data go to ${room.path} (${room.filesystem}), which has ${(room.free_bytes / 2 ** 30).toFixed(1)} GiB free: set TIPERF_DATA_DIR to a directory on a larger disk`,
+    );
   const at = (name: string) => (input.variants.length > 1 ? `variants.${name}: ` : "");
   for (const v of input.variants) {
     const t = v.target as LocalTargetSpec;
@@ -49,10 +59,20 @@ function localWarnings(input: TargetPlanInput, cores: number): string[] {
       out.push(
         `${at(v.name)}target.resources.cpu_quota ${Math.round(quota * 100)}% is more than this machine's ${cores} CPU(s) (${cores * 100}%): the quota cannot bind`,
       );
+  }
+  return out;
+}
+
+/** What cannot work at all: refused (plan exits 2, run starts nothing) instead of failing a cell. */
+function localRefusals(input: TargetPlanInput): string[] {
+  const out: string[] = [];
+  const at = (name: string) => (input.variants.length > 1 ? `variants.${name}.` : "");
+  for (const v of input.variants) {
+    const t = v.target as LocalTargetSpec;
     const conn = Object.entries(t.config).find(([k]) => k.replace(/-/g, "_") === "max_connections");
     if (conn && Number(conn[1]) < input.maxConnections + 1)
       out.push(
-        `${at(v.name)}target.config.max_connections ${conn[1]} is below the largest thread count ${input.maxConnections} (+1 for tiperf): cells with more threads cannot connect`,
+        `${input.file}: ${at(v.name)}target.config.max_connections is ${conn[1]}, below the largest thread count ${input.maxConnections} (+1 for tiperf's own connection): cells with more threads cannot connect; raise it to at least ${input.maxConnections + 1}, or lower the thread counts`,
       );
   }
   return out;
@@ -154,7 +174,7 @@ export function localKind(s: LocalServer): TargetKind {
         overhead: { setupS: 5 * input.variants.length, switchS: 0, restartS: 5 },
         switching: "none",
         warnings: localWarnings(input, input.cores ?? cpus().length),
-        refusals: [],
+        refusals: localRefusals(input),
       };
     },
     async open(plan, o): Promise<Deployment> {

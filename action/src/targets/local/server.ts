@@ -1,3 +1,4 @@
+import { statfsSync } from "node:fs";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
@@ -16,7 +17,37 @@ export { freePort };
 import type { Connection, Target } from "../types.ts";
 
 export async function makeWorkDir(kind: string): Promise<string> {
-  return mkdtemp(join(tmpdir(), `tiperf-${kind}-`));
+  return mkdtemp(join(dataRoot(), `tiperf-${kind}-`));
+}
+
+/**
+ * Where private servers keep their data: $TIPERF_DATA_DIR, else the temp directory. A small or
+ * memory-backed temp directory fills up (InnoDB's error 28): point it at a real disk.
+ */
+export const dataRoot = () => process.env.TIPERF_DATA_DIR || tmpdir();
+
+/** Filesystem magic numbers (statfs f_type) of the filesystems a data directory is likely on. */
+const FS_TYPES: Record<number, string> = {
+  61267: "ext4",
+  16914836: "tmpfs",
+  1481003842: "xfs",
+  2435016766: "btrfs",
+  2035054128: "overlayfs",
+  801189825: "zfs",
+};
+
+/** What a server's data directory is on: its path, the filesystem and the room left there. */
+export function dataDirFacts(dir: string): { path: string; filesystem: string; free_bytes: number } {
+  try {
+    const st = statfsSync(dir);
+    return {
+      path: dir,
+      filesystem: FS_TYPES[st.type] ?? `0x${st.type.toString(16)}`,
+      free_bytes: st.bavail * st.bsize,
+    };
+  } catch {
+    return { path: dir, filesystem: "unknown", free_bytes: 0 };
+  }
 }
 
 /** A server's log line without its timestamp prefix: what the server said. */
@@ -241,6 +272,8 @@ export function localTarget(o: {
   life: Lifecycle;
   version: string;
   effectiveConfig: Record<string, string>;
+  /** The server's work directory (its data): recorded with its filesystem and free space. */
+  workDir: string;
   createDatabase: (name: string) => Promise<void>;
   /** Starts the next server process on the same data and waits until it is settled. */
   respawn: () => Promise<ServerProcess>;
@@ -263,6 +296,7 @@ export function localTarget(o: {
     settings: o.spec.config,
     effectiveConfig: o.effectiveConfig,
     ...(o.spec.resources ? { resources: resourcesText(o.spec.resources) } : {}),
+    details: { data_dir: dataDirFacts(o.workDir) },
     get died() {
       return life.died;
     },

@@ -169,6 +169,7 @@ export async function startMariadb(spec: LocalTargetSpec, opts: StartOptions): P
       respawn: respawner(spawnServer, settle, "SIGTERM"),
       version,
       effectiveConfig,
+      workDir,
       createDatabase: async (name) => {
         const r = await sql(`CREATE DATABASE IF NOT EXISTS ${checkDatabaseName(name)}`);
         if (r.code !== 0) throw new RunError(`MariaDB: cannot create database ${name}: ${r.stderr.trim()}`);

@@ -193,6 +193,7 @@ export async function startPostgres(spec: LocalTargetSpec, opts: StartOptions): 
       respawn: respawner(spawnServer, settle, "SIGINT"),
       version,
       effectiveConfig,
+      workDir,
       createDatabase: async (name) => {
         const db = checkDatabaseName(name);
         const exists = await psql(`SELECT 1 FROM pg_database WHERE datname = '${db}'`);

@@ -13,7 +13,7 @@ import { processState, runCommand, type ServerProcess, startServerProcess } from
 import { shellCommand } from "../../proc/quote.ts";
 import type { RemoteHost } from "../../proc/ssh.ts";
 import { writeAtomic } from "../../result/store.ts";
-import { resourcesText } from "../local/server.ts";
+import { dataDirFacts, resourcesText } from "../local/server.ts";
 import type { Cost, Endpoint, LoadedData, PlanStep, StartOptions, Target } from "../types.ts";
 import { ClusterChecks, sameSetting } from "./checks.ts";
 import { startHaproxy } from "./haproxy.ts";
@@ -307,6 +307,7 @@ export class TidbRun {
         ...(setup.topologyFile ? { topology: join(this.dir, setup.topologyFile) } : {}),
         tidb_version: facts.tidbVersion,
         status: facts.status,
+        ...(r.local ? { data_dir: dataDirFacts(r.local.workDir) } : {}),
       },
       afterLoad: (load) => this.afterLoad(setup, r, load),
     };

@@ -73,7 +73,10 @@ export function effectiveRoles(profile: Profile, target: TargetSpec): Profile["r
   // would lose to the same item in the profile's roles.<role>.config, and a variant would run the
   // profile's value. The spec wins: such items are taken out of the profile's role config.
   const roles = structuredClone(profile.roles) as Profile["roles"];
-  for (const [role, cfg] of Object.entries(target.server_configs ?? {}) as [Role, Record<string, unknown>][]) {
+  for (const [role, cfg] of Object.entries(target.server_configs ?? {}) as [
+    Role,
+    Record<string, unknown>,
+  ][]) {
     const own = roles[role]?.config;
     if (!own || !cfg) continue;
     const set = new Set(Object.keys(dotted(cfg)));
@@ -88,7 +91,8 @@ function dotted(config: Record<string, unknown>, prefix = ""): Record<string, un
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(config)) {
     const key = prefix ? `${prefix}.${k}` : k;
-    if (v && typeof v === "object" && !Array.isArray(v)) Object.assign(out, dotted(v as Record<string, unknown>, key));
+    if (v && typeof v === "object" && !Array.isArray(v))
+      Object.assign(out, dotted(v as Record<string, unknown>, key));
     else out[key] = v;
   }
   return out;

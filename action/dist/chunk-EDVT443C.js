@@ -21,7 +21,7 @@ import {
   runTool,
   validateYaml,
   writeAtomic
-} from "./chunk-OZCY7PLK.js";
+} from "./chunk-HU27GX4T.js";
 import {
   EXIT,
   InputError,
@@ -58343,8 +58343,16 @@ function runReportMarkdown(result) {
     `- **Tools:** ${Object.entries(result.tools).map(([k2, v]) => `${k2} ${v}`).join(", ")}`
   );
   out.push(`- **Started:** ${result.started_at} \xB7 **took** ${duration2(result)}`, "");
+  if (result.warnings?.length) {
+    out.push("## Warnings", "");
+    for (const w2 of result.warnings) out.push(`- \u26A0\uFE0F ${w2}`);
+    out.push("");
+  }
   for (const w2 of spec.workloads ?? []) {
-    const cells = result.cells.filter((c4) => c4.workload === w2.name);
+    const order = [...new Set(result.cells.map((c4) => c4.variant))];
+    const cells = result.cells.filter((c4) => c4.workload === w2.name).sort(
+      (a4, b10) => order.indexOf(a4.variant) - order.indexOf(b10.variant) || (a4.block ?? 0) - (b10.block ?? 0) || a4.round - b10.round || a4.threads - b10.threads
+    );
     const opts = Object.entries(w2.options ?? {}).map(([k2, v]) => `${k2}=${v}`);
     out.push(`## ${w2.name}`, "");
     out.push(
@@ -58360,7 +58368,8 @@ function runReportMarkdown(result) {
   const failed = result.cells.filter((c4) => c4.status === "failed");
   if (failed.length > 0) {
     out.push("## Failed cells", "");
-    for (const c4 of failed) out.push(`- ${c4.error} (raw output: \`${c4.raw_log}\`)`);
+    for (const c4 of failed)
+      out.push(`- ${c4.error}${c4.error?.includes(c4.raw_log) ? "" : ` (raw output: \`${c4.raw_log}\`)`}`);
     out.push("");
   }
   out.push(
@@ -58369,12 +58378,13 @@ function runReportMarkdown(result) {
   );
   return out.join("\n");
 }
+var roundText = (c4) => `${c4.round === 0 ? "warmup (not judged)" : c4.round}${c4.block !== void 0 ? ` (block ${c4.block})` : ""}`;
 var heading = (c4) => c4.unit && !["1/s", "1/min", "count", "%"].includes(c4.unit) ? `${c4.label} (${c4.unit})` : c4.label;
 function table2(cells, layout) {
   const multi = new Set(cells.map((c4) => `${c4.variant}/${c4.round}`)).size > 1;
   const value4 = (c4, metric) => c4.status === "failed" ? "failed" : fmt(c4.metrics[metric]?.value, c4.metrics[metric]?.unit === "count" ? 0 : 2);
   if (layout.rows === "metrics") {
-    const name = (c4) => `${multi ? `${c4.variant} r${c4.round} ` : ""}${c4.threads} thread${c4.threads > 1 ? "s" : ""}`;
+    const name = (c4) => `${multi ? `${c4.variant} ${c4.round === 0 ? "warmup" : `r${c4.round}`} ` : ""}${c4.threads} thread${c4.threads > 1 ? "s" : ""}`;
     return [
       `| Metric | ${cells.map(name).join(" | ")} |`,
       `|---|${cells.map(() => "---:").join("|")}|`,
@@ -58387,7 +58397,7 @@ function table2(cells, layout) {
     `| ${multi ? "Variant | Round | " : ""}Threads | ${layout.columns.map(heading).join(" | ")} |`,
     `|${multi ? "---|---:|" : ""}---:|${layout.columns.map(() => "---:").join("|")}|`,
     ...cells.map(
-      (c4) => `| ${multi ? `${c4.variant} | ${c4.round} | ` : ""}${c4.threads} | ${layout.columns.map((col) => value4(c4, col.metric)).join(" | ")} |`
+      (c4) => `| ${multi ? `${c4.variant} | ${roundText(c4)} | ` : ""}${c4.threads} | ${layout.columns.map((col) => value4(c4, col.metric)).join(" | ")} |`
     )
   ];
 }
@@ -58747,7 +58757,9 @@ var Bench = class _Bench {
   async close(signal, failed = false) {
     try {
       if (failed)
-        this.log(`${this.variant}: cleanup skipped: the run failed (the data goes with the server)`);
+        this.log(
+          `${this.variant}: cleanup skipped: the run ${signal.aborted ? "was cancelled" : "failed"} (the data goes with the server)`
+        );
       else if (this.target.sharedData && this.target.sharedData.users > 1)
         this.log(`${this.variant}: cleanup left to the last variant on this deployment`);
       else if (!signal.aborted) {
@@ -64045,13 +64057,13 @@ function defaultMetrics(raw, where) {
       out[m3] = { tolerance: `${Number((rule4.tolerance * 100).toFixed(4))}%` };
   return out;
 }
-function applyTolerance(raw, tolerance, where) {
+function applyTolerance(raw, tolerance, where, from = "'tolerance' input") {
   if (!tolerance || Object.keys(tolerance).length === 0) return;
   const metrics = isObj(raw.metrics) ? raw.metrics : defaultMetrics(raw, where);
   for (const m3 of Object.keys(tolerance)) {
     if (m3 !== "*" && !isObj(metrics[m3])) {
       throw new InputError(
-        `'tolerance' input: ${m3} is not judged by ${where} (its metrics: ${Object.keys(metrics).join(", ")})`
+        `${from}: ${m3} is not judged by ${where} (its metrics: ${Object.keys(metrics).join(", ")})`
       );
     }
   }
@@ -64067,7 +64079,7 @@ async function prepareSpec(src) {
     const baseRaw = await yamlMapping(await specAtRef(src.spec, src.baseRef, src.cwd), label(src.baseRef));
     const headRaw = await yamlMapping(await specAtRef(src.spec, src.headRef, src.cwd), label(src.headRef));
     parseSpec((0, import_yaml4.stringify)({ ...headRaw, target: baseRaw.target, variants: void 0 }), label(src.baseRef));
-    applyTolerance(headRaw, src.tolerance, label(src.headRef));
+    applyTolerance(headRaw, src.tolerance, label(src.headRef), src.toleranceFrom);
     const compare3 = isObj(headRaw.compare) ? headRaw.compare : {};
     const composed = {
       ...headRaw,
@@ -64081,7 +64093,7 @@ async function prepareSpec(src) {
   const plain = !overlays && Object.keys(src.tolerance ?? {}).length === 0;
   if (plain) return loadSpec(src.spec);
   const raw = await fileMapping(src.spec);
-  applyTolerance(raw, src.tolerance, src.spec);
+  applyTolerance(raw, src.tolerance, src.spec, src.toleranceFrom);
   if (overlays) {
     const side = async (config, version2, binpath) => deepMerge(config ? await fileMapping(config) : {}, {
       ...version2 || binpath ? { target: { ...version2 ? { version: version2 } : {}, ...binpath ? { binpath } : {} } } : {}
@@ -64137,6 +64149,7 @@ export {
   budgetRefusal,
   checkOutFile,
   specWarnings,
+  TIPERF_VERSION,
   planTarget,
   runSpec,
   runAgainstBaseline,

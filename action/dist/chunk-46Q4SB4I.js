@@ -6,7 +6,7 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-OZCY7PLK.js";
+} from "./chunk-HU27GX4T.js";
 import {
   sweep
 } from "./chunk-3MXRKIQJ.js";

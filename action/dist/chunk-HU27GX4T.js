@@ -7772,7 +7772,7 @@ function deepMerge(base, overlay) {
 }
 
 // action/src/targets/local/kind.ts
-import { cpus } from "node:os";
+import { cpus as cpus2 } from "node:os";
 
 // action/src/targets/local/reapers.ts
 import { readFileSync } from "node:fs";
@@ -7862,149 +7862,8 @@ var localTargetSchema = (kind) => external_exports.strictObject({
   resources: ResourcesSchema.optional()
 }).transform((t) => ({ ...t, config: t.config ?? {} }));
 
-// action/src/targets/local/kind.ts
-function localWarnings(input, cores) {
-  const out = [];
-  const at = (name) => input.variants.length > 1 ? `variants.${name}: ` : "";
-  for (const v of input.variants) {
-    const t = v.target;
-    const quota2 = t.resources?.cpu_quota;
-    if (quota2 !== void 0 && quota2 > cores)
-      out.push(
-        `${at(v.name)}target.resources.cpu_quota ${Math.round(quota2 * 100)}% is more than this machine's ${cores} CPU(s) (${cores * 100}%): the quota cannot bind`
-      );
-    const conn = Object.entries(t.config).find(([k]) => k.replace(/-/g, "_") === "max_connections");
-    if (conn && Number(conn[1]) < input.maxConnections + 1)
-      out.push(
-        `${at(v.name)}target.config.max_connections ${conn[1]} is below the largest thread count ${input.maxConnections} (+1 for tiperf): cells with more threads cannot connect`
-      );
-  }
-  return out;
-}
-function localSteps(s, input) {
-  const steps = [];
-  for (const v of input.variants) {
-    const t = v.target;
-    const c = s.commands({
-      workDir: `<workdir of ${v.name}>`,
-      port: "<port>",
-      maxConnections: input.maxConnections,
-      config: t.config
-    });
-    const add = (phase, run, about) => steps.push({ phase, variant: v.name, where: "runner", run, ...about ? { about } : {} });
-    add("start", { command: c.install }, `variant ${v.name}: a fresh data directory`);
-    add(
-      "start",
-      { command: c.server },
-      `variant ${v.name}: a free port on 127.0.0.1 picked at start; runs until teardown`
-    );
-    add("record", { sql: s.versionSql }, `variant ${v.name}: the server's version, recorded`);
-    for (const key of Object.keys(t.config))
-      add("record", { sql: s.settingSql(key) }, `variant ${v.name}: target.config.${key}, read back`);
-    if (t.resources?.cpu_quota !== void 0)
-      add(
-        "start",
-        { command: ["write", `<cgroup>/cpu.max`, `${Math.round(t.resources.cpu_quota * 1e4)} 10000`] },
-        `variant ${v.name}: the server's processes in a cgroup of their own, ${Math.round(t.resources.cpu_quota * 100)}% of a CPU`
-      );
-    if (t.resources?.cpus !== void 0)
-      add("start", { command: ["taskset", "-a", "-p", "-c", t.resources.cpus, "<pid>"] }, "pinned");
-    if (input.blocks > 1)
-      add(
-        "restart",
-        { command: [`kill -${s.stopSignal.replace("SIG", "")} <pid>`, ...c.server] },
-        `before each block after the first: a fresh process on the same data`
-      );
-  }
-  for (const v of input.variants)
-    steps.push({
-      phase: "teardown",
-      variant: v.name,
-      where: "runner",
-      run: {
-        command: [
-          `kill -${s.stopSignal.replace("SIG", "")} <pid of ${v.name}>`,
-          `rm -rf <workdir of ${v.name}>`
-        ]
-      },
-      about: "always: success, failure, cancel, SIGTERM (logs kept in <run>/server/); `tiperf reap` if tiperf was killed"
-    });
-  return steps;
-}
-function localKind(s) {
-  return {
-    name: s.name,
-    schema: localTargetSchema(s.name),
-    keyNames: ["kind", "config", "resources"],
-    needs(target) {
-      const t = target;
-      return [
-        ...s.needs(),
-        ...t.resources?.cpus !== void 0 ? [
-          {
-            found: anyTool(["taskset"]),
-            what: "taskset (target.resources.cpus)",
-            install: "the Debian package util-linux"
-          }
-        ] : []
-      ];
-    },
-    async plan(input) {
-      return {
-        kind: s.name,
-        profile: `local-${s.name}`,
-        variants: input.variants,
-        about: [
-          `target: a private ${s.title} server per variant on 127.0.0.1 (own data directory, port and socket; stopped by PID)`
-        ],
-        files: {},
-        steps: localSteps(s, input),
-        connection: () => ({
-          protocol: s.protocol,
-          endpoints: [{ host: "127.0.0.1", port: PORT_AT_START }],
-          user: s.user,
-          password: ""
-        }),
-        dataOf: (variant) => variant,
-        remoteLoad: false,
-        overhead: { setupS: 5 * input.variants.length, switchS: 0, restartS: 5 },
-        switching: "none",
-        warnings: localWarnings(input, input.cores ?? cpus().length),
-        refusals: []
-      };
-    },
-    async open(plan, o) {
-      const specs = new Map(plan.variants.map((v) => [v.name, v.target]));
-      const stops = [];
-      const deployment = {
-        executed: [],
-        async target(variant, opts) {
-          const spec = specs.get(variant);
-          if (!spec) throw new Error(`no variant ${variant} in this plan`);
-          const t = await s.start(spec, {
-            ...opts,
-            step: (step) => deployment.executed.push({ ...step, variant })
-          });
-          stops.push(t.stop.bind(t));
-          return t;
-        },
-        async stop() {
-          for (const stop of stops.splice(0).reverse())
-            await stop().catch((e) => o.log(`teardown: ${e.message}`));
-        }
-      };
-      return deployment;
-    },
-    reapers: LOCAL_REAPERS
-  };
-}
-
-// action/src/targets/mariadb/server.ts
-import { existsSync as existsSync2 } from "node:fs";
-import { rm as rm4 } from "node:fs/promises";
-import { join as join5 } from "node:path";
-
 // action/src/targets/local/server.ts
+import { statfsSync } from "node:fs";
 import { mkdtemp, readFile as readFile3, rm as rm3 } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename as basename2, join as join4 } from "node:path";
@@ -8025,7 +7884,7 @@ function freePort() {
 }
 
 // action/src/targets/local/affinity.ts
-import { cpus as cpus2 } from "node:os";
+import { cpus } from "node:os";
 function cpuIndexes(list) {
   return list.split(",").flatMap((part) => {
     const [a, b] = part.split("-").map(Number);
@@ -8033,7 +7892,7 @@ function cpuIndexes(list) {
   });
 }
 function checkCpus(key, list) {
-  const n = cpus2().length;
+  const n = cpus().length;
   const bad = cpuIndexes(list).filter((c) => c >= n);
   if (bad.length > 0)
     throw new RunError(
@@ -8137,7 +7996,28 @@ async function applyResources(pid, quota2, name) {
 
 // action/src/targets/local/server.ts
 async function makeWorkDir(kind) {
-  return mkdtemp(join4(tmpdir(), `tiperf-${kind}-`));
+  return mkdtemp(join4(dataRoot(), `tiperf-${kind}-`));
+}
+var dataRoot = () => process.env.TIPERF_DATA_DIR || tmpdir();
+var FS_TYPES = {
+  61267: "ext4",
+  16914836: "tmpfs",
+  1481003842: "xfs",
+  2435016766: "btrfs",
+  2035054128: "overlayfs",
+  801189825: "zfs"
+};
+function dataDirFacts(dir) {
+  try {
+    const st = statfsSync(dir);
+    return {
+      path: dir,
+      filesystem: FS_TYPES[st.type] ?? `0x${st.type.toString(16)}`,
+      free_bytes: st.bavail * st.bsize
+    };
+  } catch {
+    return { path: dir, filesystem: "unknown", free_bytes: 0 };
+  }
 }
 function words(line) {
   return line.replace(/^\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(\.\d+)?( \w+)? ?(\[\d+\] ?)?(\d+ )?/, "").trim();
@@ -8301,6 +8181,7 @@ function localTarget(o) {
     settings: o.spec.config,
     effectiveConfig: o.effectiveConfig,
     ...o.spec.resources ? { resources: resourcesText(o.spec.resources) } : {},
+    details: { data_dir: dataDirFacts(o.workDir) },
     get died() {
       return life.died;
     },
@@ -8323,7 +8204,161 @@ function resourcesText(r) {
   };
 }
 
+// action/src/targets/local/kind.ts
+var LOW_ROOM_BYTES = 2 * 2 ** 30;
+function localWarnings(input, cores) {
+  const out = [];
+  const room = dataDirFacts(dataRoot());
+  if (room.free_bytes > 0 && room.free_bytes < LOW_ROOM_BYTES)
+    out.push(
+      `the servers' data go to ${room.path} (${room.filesystem}), which has ${(room.free_bytes / 2 ** 30).toFixed(1)} GiB free: set TIPERF_DATA_DIR to a directory on a larger disk`
+    );
+  const at = (name) => input.variants.length > 1 ? `variants.${name}: ` : "";
+  for (const v of input.variants) {
+    const t = v.target;
+    const quota2 = t.resources?.cpu_quota;
+    if (quota2 !== void 0 && quota2 > cores)
+      out.push(
+        `${at(v.name)}target.resources.cpu_quota ${Math.round(quota2 * 100)}% is more than this machine's ${cores} CPU(s) (${cores * 100}%): the quota cannot bind`
+      );
+  }
+  return out;
+}
+function localRefusals(input) {
+  const out = [];
+  const at = (name) => input.variants.length > 1 ? `variants.${name}.` : "";
+  for (const v of input.variants) {
+    const t = v.target;
+    const conn = Object.entries(t.config).find(([k]) => k.replace(/-/g, "_") === "max_connections");
+    if (conn && Number(conn[1]) < input.maxConnections + 1)
+      out.push(
+        `${input.file}: ${at(v.name)}target.config.max_connections is ${conn[1]}, below the largest thread count ${input.maxConnections} (+1 for tiperf's own connection): cells with more threads cannot connect; raise it to at least ${input.maxConnections + 1}, or lower the thread counts`
+      );
+  }
+  return out;
+}
+function localSteps(s, input) {
+  const steps = [];
+  for (const v of input.variants) {
+    const t = v.target;
+    const c = s.commands({
+      workDir: `<workdir of ${v.name}>`,
+      port: "<port>",
+      maxConnections: input.maxConnections,
+      config: t.config
+    });
+    const add = (phase, run, about) => steps.push({ phase, variant: v.name, where: "runner", run, ...about ? { about } : {} });
+    add("start", { command: c.install }, `variant ${v.name}: a fresh data directory`);
+    add(
+      "start",
+      { command: c.server },
+      `variant ${v.name}: a free port on 127.0.0.1 picked at start; runs until teardown`
+    );
+    add("record", { sql: s.versionSql }, `variant ${v.name}: the server's version, recorded`);
+    for (const key of Object.keys(t.config))
+      add("record", { sql: s.settingSql(key) }, `variant ${v.name}: target.config.${key}, read back`);
+    if (t.resources?.cpu_quota !== void 0)
+      add(
+        "start",
+        { command: ["write", `<cgroup>/cpu.max`, `${Math.round(t.resources.cpu_quota * 1e4)} 10000`] },
+        `variant ${v.name}: the server's processes in a cgroup of their own, ${Math.round(t.resources.cpu_quota * 100)}% of a CPU`
+      );
+    if (t.resources?.cpus !== void 0)
+      add("start", { command: ["taskset", "-a", "-p", "-c", t.resources.cpus, "<pid>"] }, "pinned");
+    if (input.blocks > 1)
+      add(
+        "restart",
+        { command: [`kill -${s.stopSignal.replace("SIG", "")} <pid>`, ...c.server] },
+        `before each block after the first: a fresh process on the same data`
+      );
+  }
+  for (const v of input.variants)
+    steps.push({
+      phase: "teardown",
+      variant: v.name,
+      where: "runner",
+      run: {
+        command: [
+          `kill -${s.stopSignal.replace("SIG", "")} <pid of ${v.name}>`,
+          `rm -rf <workdir of ${v.name}>`
+        ]
+      },
+      about: "always: success, failure, cancel, SIGTERM (logs kept in <run>/server/); `tiperf reap` if tiperf was killed"
+    });
+  return steps;
+}
+function localKind(s) {
+  return {
+    name: s.name,
+    schema: localTargetSchema(s.name),
+    keyNames: ["kind", "config", "resources"],
+    needs(target) {
+      const t = target;
+      return [
+        ...s.needs(),
+        ...t.resources?.cpus !== void 0 ? [
+          {
+            found: anyTool(["taskset"]),
+            what: "taskset (target.resources.cpus)",
+            install: "the Debian package util-linux"
+          }
+        ] : []
+      ];
+    },
+    async plan(input) {
+      return {
+        kind: s.name,
+        profile: `local-${s.name}`,
+        variants: input.variants,
+        about: [
+          `target: a private ${s.title} server per variant on 127.0.0.1 (own data directory, port and socket; stopped by PID)`
+        ],
+        files: {},
+        steps: localSteps(s, input),
+        connection: () => ({
+          protocol: s.protocol,
+          endpoints: [{ host: "127.0.0.1", port: PORT_AT_START }],
+          user: s.user,
+          password: ""
+        }),
+        dataOf: (variant) => variant,
+        remoteLoad: false,
+        overhead: { setupS: 5 * input.variants.length, switchS: 0, restartS: 5 },
+        switching: "none",
+        warnings: localWarnings(input, input.cores ?? cpus2().length),
+        refusals: localRefusals(input)
+      };
+    },
+    async open(plan, o) {
+      const specs = new Map(plan.variants.map((v) => [v.name, v.target]));
+      const stops = [];
+      const deployment = {
+        executed: [],
+        async target(variant, opts) {
+          const spec = specs.get(variant);
+          if (!spec) throw new Error(`no variant ${variant} in this plan`);
+          const t = await s.start(spec, {
+            ...opts,
+            step: (step) => deployment.executed.push({ ...step, variant })
+          });
+          stops.push(t.stop.bind(t));
+          return t;
+        },
+        async stop() {
+          for (const stop of stops.splice(0).reverse())
+            await stop().catch((e) => o.log(`teardown: ${e.message}`));
+        }
+      };
+      return deployment;
+    },
+    reapers: LOCAL_REAPERS
+  };
+}
+
 // action/src/targets/mariadb/server.ts
+import { existsSync as existsSync2 } from "node:fs";
+import { rm as rm4 } from "node:fs/promises";
+import { join as join5 } from "node:path";
 var isRoot = () => process.getuid?.() === 0;
 var MARIADB_PROGRAMS = {
   server: ["/usr/sbin/mariadbd", "/usr/sbin/mysqld"],
@@ -8448,6 +8483,7 @@ ${(install.stderr || install.stdout).slice(-2e3)}`
       respawn: respawner(spawnServer, settle, "SIGTERM"),
       version,
       effectiveConfig,
+      workDir,
       createDatabase: async (name) => {
         const r = await sql(`CREATE DATABASE IF NOT EXISTS ${checkDatabaseName(name)}`);
         if (r.code !== 0) throw new RunError(`MariaDB: cannot create database ${name}: ${r.stderr.trim()}`);
@@ -8647,6 +8683,7 @@ ${(init.stderr || init.stdout).slice(-2e3)}`);
       respawn: respawner(spawnServer, settle, "SIGINT"),
       version,
       effectiveConfig,
+      workDir,
       createDatabase: async (name) => {
         const db = checkDatabaseName(name);
         const exists = await psql(`SELECT 1 FROM pg_database WHERE datname = '${db}'`);
@@ -9419,7 +9456,8 @@ function dotted(config, prefix = "") {
   const out = {};
   for (const [k, v] of Object.entries(config)) {
     const key = prefix ? `${prefix}.${k}` : k;
-    if (v && typeof v === "object" && !Array.isArray(v)) Object.assign(out, dotted(v, key));
+    if (v && typeof v === "object" && !Array.isArray(v))
+      Object.assign(out, dotted(v, key));
     else out[key] = v;
   }
   return out;
@@ -10965,7 +11003,8 @@ var TidbRun = class {
         config,
         ...setup.topologyFile ? { topology: join10(this.dir, setup.topologyFile) } : {},
         tidb_version: facts.tidbVersion,
-        status: facts.status
+        status: facts.status,
+        ...r.local ? { data_dir: dataDirFacts(r.local.workDir) } : {}
       },
       afterLoad: (load) => this.afterLoad(setup, r, load)
     };
