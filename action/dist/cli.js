@@ -10,6 +10,7 @@ import {
   budgetRefusal,
   checkOutFile,
   commentMarkdown,
+  compareOverrides,
   compareSpec,
   driverNames,
   driverOf,
@@ -38,7 +39,7 @@ import {
   upsertIssue,
   verdictHtml,
   writeHtmlReport
-} from "./chunk-EDVT443C.js";
+} from "./chunk-UJCVPJPF.js";
 import {
   reapLedger
 } from "./chunk-46Q4SB4I.js";
@@ -119,6 +120,12 @@ var COMPOSE = {
   "head-binpath": { type: "string", value: "FILE" },
   tolerance: { type: "string", value: "METRIC=PCT,\u2026" }
 };
+var SIZE = {
+  rounds: { type: "string", value: "N" },
+  blocks: { type: "string", value: "N" },
+  confidence: { type: "string", value: "0.95" },
+  budget: { type: "string", value: "100m" }
+};
 var COMMANDS = [
   {
     name: "run",
@@ -143,12 +150,14 @@ var COMMANDS = [
       json: { type: "string", value: "OUT" },
       seed: { type: "string", value: "N" },
       profile: { type: "string", value: "FILE" },
-      ...COMPOSE
+      ...COMPOSE,
+      ...SIZE
     },
     about: [
       "run the spec's variants and judge head against base (--seed repeats an earlier run's",
       "round order); --base-ref/--head-ref compare the spec's target at two git refs,",
-      "--base-config/--head-config two overlay files, --tolerance overrides metrics' tolerances"
+      "--base-config/--head-config two overlay files, --tolerance overrides metrics' tolerances,",
+      "--rounds/--blocks/--confidence/--budget the spec's compare.*"
     ]
   },
   {
@@ -270,7 +279,8 @@ var COMMANDS = [
       spec: { type: "string", value: "FILE", required: true },
       profile: { type: "string", value: "FILE" },
       out: { type: "string", value: "DIR" },
-      ...COMPOSE
+      ...COMPOSE,
+      ...SIZE
     },
     about: [
       "print (and with --out write) everything a run would do without running anything: for a",
@@ -1012,7 +1022,11 @@ function specSource(command, values) {
     baseBinpath: str("base-binpath"),
     headBinpath: str("head-binpath"),
     tolerance: parseTolerance(str("tolerance") ?? "", "--tolerance"),
-    toleranceFrom: "--tolerance"
+    toleranceFrom: "--tolerance",
+    compare: compareOverrides(
+      (k) => str(k),
+      (k) => `--${k}`
+    )
   }).then((loaded) => profile ? { ...loaded, profile } : loaded);
 }
 async function cmdRun(args, signal) {

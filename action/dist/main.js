@@ -4,6 +4,7 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   VerdictSchema,
+  compareOverrides,
   compareSpec,
   parsePr,
   parseRepo,
@@ -12,7 +13,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-EDVT443C.js";
+} from "./chunk-UJCVPJPF.js";
 import {
   getInput,
   info,
@@ -22,7 +23,9 @@ import {
   setSecret,
   warning
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-HU27GX4T.js";
+import {
+  writeAtomic
+} from "./chunk-HU27GX4T.js";
 import {
   InputError,
   Interrupted,
@@ -30,14 +33,15 @@ import {
   installCrashTeardown,
   installSignalTeardown,
   ledgerDir,
+  runCommand,
   teardownAll
 } from "./chunk-3MXRKIQJ.js";
 import "./chunk-VKP3KX46.js";
 import "./chunk-3EADY6QU.js";
 
 // action/src/action/steps.ts
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync as existsSync2, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 
 // action/src/action/inputs.ts
 import { existsSync, statSync } from "node:fs";
@@ -99,6 +103,10 @@ function readInputs(get, env, event2) {
     baseline: mode === "diff" ? file("baseline", get("baseline")) : void 0,
     profile: file("profile", get("profile")),
     tolerance: parseTolerance(get("tolerance")),
+    compare: compareOverrides(
+      (k) => get(k) || void 0,
+      (k) => `'${k}' input`
+    ),
     failOn: oneOf("fail-on", get("fail-on") || "regression", FAIL_ON),
     token: get("github-token"),
     comment: bool("comment", get("comment")),
@@ -164,7 +172,8 @@ async function produce(inputs, signal) {
     headVersion: inputs.headVersion,
     baseBinpath: inputs.baseBinpath,
     headBinpath: inputs.headBinpath,
-    tolerance: inputs.tolerance
+    tolerance: inputs.tolerance,
+    compare: inputs.compare
   });
   const loaded = inputs.profile ? { ...prepared, profile: inputs.profile } : prepared;
   const opts = { outDir: inputs.out, log, signal };
@@ -180,6 +189,22 @@ async function produce(inputs, signal) {
   const checked = await runAgainstBaseline(loaded, inputs.baseline, opts);
   return { verdict: checked.verdict, reportPath: checked.htmlPath, resultPath: checked.resultPath };
 }
+async function provenance(inputs, env) {
+  const sha = async (ref2) => {
+    if (!ref2) return void 0;
+    const r = await runCommand("git", ["rev-parse", "--verify", "--quiet", `${ref2}^{commit}`], {
+      timeoutMs: 1e4
+    });
+    return r.code === 0 ? r.stdout.trim() : void 0;
+  };
+  const [base, head] = [await sha(inputs.baseRef), await sha(inputs.headRef)];
+  const run = env.GITHUB_SERVER_URL && env.GITHUB_REPOSITORY && env.GITHUB_RUN_ID ? `${env.GITHUB_SERVER_URL}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}` : void 0;
+  return {
+    ...base ? { base_sha: base } : {},
+    ...head ? { head_sha: head } : {},
+    ...run ? { run_url: run, artifacts_url: `${run}#artifacts` } : {}
+  };
+}
 function failure(inputs, v) {
   if (inputs.failOn === "never") return void 0;
   const regressions = v.cells.filter((c) => c.verdict === "regression");
@@ -187,8 +212,8 @@ function failure(inputs, v) {
     const list = regressions.slice(0, 5).map((c) => `${c.workload} threads=${c.threads} ${c.metric} ${(100 * (c.change ?? 0)).toFixed(1)}%`).join("; ");
     return `tiperf: regression in ${regressions.length} judgement(s): ${list}${regressions.length > 5 ? "; \u2026" : ""}`;
   }
-  if (v.verdict === "inconclusive" && inputs.failOn === "inconclusive")
-    return "tiperf: inconclusive and fail-on is inconclusive: more rounds (compare.max_rounds) or a quieter runner";
+  if (v.verdict === "inconclusive" && (inputs.failOn === "inconclusive" || v.inconclusive === "fail"))
+    return `tiperf: inconclusive and ${inputs.failOn === "inconclusive" ? "fail-on is inconclusive" : "compare.inconclusive is fail"}: more rounds or blocks (the verdict says how many) or a quieter runner`;
   return void 0;
 }
 async function mainStep() {
@@ -213,6 +238,14 @@ async function mainStep() {
       return;
     }
     const v = produced.verdict;
+    if (inputs.mode !== "publish") {
+      v.provenance = await provenance(inputs, process.env);
+      if (produced.resultPath) {
+        const file2 = join(dirname(produced.resultPath), "verdict.json");
+        if (existsSync2(file2)) await writeAtomic(file2, `${JSON.stringify(v, null, 2)}
+`);
+      }
+    }
     setOutput("verdict", v.verdict);
     setOutput("verdict-json", JSON.stringify(v));
     const pr = inputs.comment && inputs.repo && inputs.pr ? { ...inputs.repo, pr: inputs.pr } : void 0;

@@ -41,7 +41,7 @@ import { renderCharts, verdictHtml, writeHtmlReport } from "./report/html.ts";
 import { promoteBaseline } from "./result/baseline.ts";
 import { readResult, writeAtomic } from "./result/store.ts";
 import { parseAge } from "./specfile/keys.ts";
-import { parseTolerance, prepareSpec } from "./specfile/prepare.ts";
+import { compareOverrides, parseTolerance, prepareSpec } from "./specfile/prepare.ts";
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
@@ -87,6 +87,10 @@ function specSource(command: string, values: Record<string, string | boolean | u
     headBinpath: str("head-binpath"),
     tolerance: parseTolerance(str("tolerance") ?? "", "--tolerance"),
     toleranceFrom: "--tolerance",
+    compare: compareOverrides(
+      (k) => str(k),
+      (k) => `--${k}`,
+    ),
   }).then((loaded) => (profile ? { ...loaded, profile } : loaded));
 }
 

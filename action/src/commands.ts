@@ -36,6 +36,14 @@ const COMPOSE: Record<string, FlagSpec> = {
   tolerance: { type: "string", value: "METRIC=PCT,…" },
 };
 
+/** compare.* over the spec's, to size a comparison to a workflow's time without editing the spec. */
+const SIZE: Record<string, FlagSpec> = {
+  rounds: { type: "string", value: "N" },
+  blocks: { type: "string", value: "N" },
+  confidence: { type: "string", value: "0.95" },
+  budget: { type: "string", value: "100m" },
+};
+
 export const COMMANDS: CommandSpec[] = [
   {
     name: "run",
@@ -61,11 +69,13 @@ export const COMMANDS: CommandSpec[] = [
       seed: { type: "string", value: "N" },
       profile: { type: "string", value: "FILE" },
       ...COMPOSE,
+      ...SIZE,
     },
     about: [
       "run the spec's variants and judge head against base (--seed repeats an earlier run's",
       "round order); --base-ref/--head-ref compare the spec's target at two git refs,",
-      "--base-config/--head-config two overlay files, --tolerance overrides metrics' tolerances",
+      "--base-config/--head-config two overlay files, --tolerance overrides metrics' tolerances,",
+      "--rounds/--blocks/--confidence/--budget the spec's compare.*",
     ],
   },
   {
@@ -188,6 +198,7 @@ export const COMMANDS: CommandSpec[] = [
       profile: { type: "string", value: "FILE" },
       out: { type: "string", value: "DIR" },
       ...COMPOSE,
+      ...SIZE,
     },
     about: [
       "print (and with --out write) everything a run would do without running anything: for a",

@@ -49,20 +49,42 @@ interface ActRun {
   jobs: Record<string, "succeeded" | "failed">;
 }
 
-async function act(repo: string, name: string, base: string, head: string, api: string): Promise<ActRun> {
+/** How the pull_request event looks: a push to a branch of the repository unless said otherwise. */
+interface PrEvent {
+  action?: string;
+  number?: number;
+  /** The repository the head branch lives in (a fork: another one). */
+  headRepo?: string;
+  labels?: string[];
+  /** The label a `labeled` event added. */
+  label?: string;
+  /** act's dry run with its debug lines: which jobs would run and why others are skipped. */
+  dryRun?: boolean;
+}
+
+async function act(
+  repo: string,
+  name: string,
+  base: string,
+  head: string,
+  api: string,
+  e: PrEvent = {},
+): Promise<ActRun> {
   const event = join(repo, "..", `${name}-event.json`);
+  const number = e.number ?? 5;
   const pr = {
-    number: 5,
+    number,
     base: { sha: base, ref: "main", repo: { full_name: "tiperf/e2e" } },
-    head: { sha: head, ref: "change", repo: { full_name: "tiperf/e2e" } },
-    labels: [],
+    head: { sha: head, ref: "change", repo: { full_name: e.headRepo ?? "tiperf/e2e" } },
+    labels: (e.labels ?? []).map((n) => ({ name: n })),
   };
   writeFileSync(
     event,
     JSON.stringify({
-      action: "synchronize",
-      number: 5,
+      action: e.action ?? "synchronize",
+      number,
       pull_request: pr,
+      ...(e.label ? { label: { name: e.label } } : {}),
       repository: { full_name: "tiperf/e2e", name: "e2e", owner: { login: "tiperf" } },
     }),
   );
@@ -80,6 +102,11 @@ async function act(repo: string, name: string, base: string, head: string, api: 
     "--no-cache-server",
     "--local-repository",
     `actions/upload-artifact@v4=${join(ROOT, "tests/e2e/offline-actions/upload-artifact")}`,
+    // checkout by SHA (the approved head, the base): a test-only stand-in, see its action.yml
+    "--local-repository",
+    `actions/checkout@v4=${join(ROOT, "tests/e2e/offline-actions/checkout")}`,
+    "--env",
+    `E2E_SOURCE_REPO=${repo}`,
     "--env",
     `GITHUB_API_URL=${api}`,
     // the run's servers, ledger and cgroups where this test run's checks look (run-tests.mjs)
@@ -88,6 +115,7 @@ async function act(repo: string, name: string, base: string, head: string, api: 
     `GITHUB_TOKEN=${TOKEN}`,
     "--var",
     "TIPERF_PR_SPEC=workloads/e2e.yaml",
+    ...(e.dryRun ? ["-n", "-v"] : []),
   ];
   const child = spawn(ACT, args, { cwd: repo, stdio: ["ignore", "pipe", "pipe"] });
   let log = "";
@@ -142,10 +170,57 @@ describe("perf-pr.yml under act on a private MariaDB, commenting on a local GitH
       /^🔴 \*\*tiperf e2e: regression\*\* · 1 regressed of 1 judgements · head vs base: cpu_quota: 100% → 30%/,
     );
     assert.ok(body.includes(commentMarker("e2e")));
+    // the commits compared and the workflow run, as the Action knew them
+    assert.ok(
+      body.includes(`base \`${base.slice(0, 12)}\` · head \`${head.slice(0, 12)}\` · [workflow run](`),
+      body,
+    );
+    assert.match(
+      body,
+      /\[workflow run\]\(\S+\/tiperf\/e2e\/actions\/runs\/\d+\) · \[report and raw logs \(artifacts\)\]\(\S+#artifacts\)/,
+    );
     assert.ok(!run.log.includes(TOKEN), "the token never reaches the log");
     assert.ok(gh.log.every((l) => l.authorization === `token ${TOKEN}`));
     assert.match(run.log, /\[perf-pr\/benchmark\] .*post: /, "the post step ran");
     assert.deepEqual(leftovers(), before, "no server process or data directory left");
+  });
+
+  test("a fork's push after approval does not run: the approval (the perf-approved label event) covers the commit it was given for", async () => {
+    const before = leftovers();
+    git(repo, "checkout", "-q", base);
+    git(repo, "checkout", "-q", "-b", "fork-change");
+    const head = commitSpec(repo, "description: base", "description: a fork's later push");
+    const fork = { number: 6, headRepo: "someone/e2e", labels: ["perf-approved"] };
+    const pushed = await act(repo, "fork-push", base, head, gh.url, fork);
+    assert.equal(pushed.code, 0, pushed.log.slice(-3000));
+    assert.deepEqual(pushed.jobs, {}, "neither job ran");
+    assert.doesNotMatch(pushed.log, /Set up sysbench|tiperf compare|compare \d{8}T/);
+    assert.equal(gh.comments.get(6), undefined);
+    // why: the benchmark job's condition, as act evaluates it (a dry run)
+    const why = await act(repo, "fork-push-why", base, head, gh.url, { ...fork, dryRun: true });
+    assert.match(
+      why.log,
+      /\[perf-pr\/benchmark\] \[DEBUG\] Skipping job 'benchmark' due to '\(github\.event\.pull_request\.head\.repo\.full_name/,
+    );
+    // and the approval itself (the labeled event) would run it, on the commit it names
+    const approved = await act(repo, "fork-approved", base, head, gh.url, {
+      ...fork,
+      action: "labeled",
+      label: "perf-approved",
+      dryRun: true,
+    });
+    assert.match(approved.log, /\[perf-pr\/benchmark\] ⭐ Run Main actions\/checkout@v4/);
+    assert.doesNotMatch(approved.log, /Skipping job 'benchmark'/);
+    // a label other than perf-approved does not approve either
+    const other = await act(repo, "fork-other-label", base, head, gh.url, {
+      number: 6,
+      action: "labeled",
+      label: "documentation",
+      headRepo: "someone/e2e",
+      labels: ["perf-approved", "documentation"],
+    });
+    assert.deepEqual(other.jobs, {}, "neither job ran");
+    assert.deepEqual(leftovers(), before);
   });
 
   test("a harmless change passes the job and updates the same comment", async () => {

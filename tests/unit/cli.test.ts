@@ -3,8 +3,11 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, test } from "node:test";
+import { readInputs } from "../../action/src/action/inputs.ts";
 import { COMMANDS, synopsis, usageText } from "../../action/src/commands.ts";
+import { planRun } from "../../action/src/pipeline/plan.ts";
 import { TIPERF_VERSION } from "../../action/src/pipeline/run.ts";
+import { prepareSpec } from "../../action/src/specfile/prepare.ts";
 import { ROOT } from "../helpers/paths.ts";
 import { cli } from "../helpers/real.ts";
 
@@ -69,5 +72,38 @@ describe("the command table", () => {
     const half = cli(["compare", "--spec", "workloads/smoke.yaml", "--base-ref", "HEAD"]);
     assert.equal((await half.done).code, 2);
     assert.match(half.stderr(), /--base-ref and --head-ref go together/);
+  });
+});
+
+describe("sizing a comparison from the command line or the Action, not the spec", () => {
+  test("--rounds/--blocks/--confidence/--seed/--budget become compare.*; plan estimates with them and refuses past the budget", async () => {
+    const loaded = await prepareSpec({
+      spec: join(ROOT, "workloads/tidb-pr.yaml"),
+      compare: { rounds: 2, confidence: 0.9, seed: 7, budget: "10m" },
+    });
+    const c = loaded.variants?.compare;
+    assert.deepEqual([c?.rounds, c?.confidence, c?.seed, c?.budget], [2, 0.9, 7, 600]);
+    const plan = await planRun(loaded, { cores: 2 });
+    assert.match(plan.refusals.join("\n"), /compare\.budget is 10 min but this comparison is estimated at/);
+    const flags = cli(["plan", "--spec", "workloads/tidb-pr.yaml", "--rounds", "2", "--budget", "10m"]);
+    assert.equal((await flags.done).code, 2);
+    assert.match(flags.stdout(), /REFUSED .*compare\.budget is 10 min .*3 rounds with warmups/);
+  });
+
+  test("a bad value names the flag or the input and what is allowed", async () => {
+    const run = cli(["plan", "--spec", "workloads/tidb-pr.yaml", "--rounds", "1"]);
+    assert.equal((await run.done).code, 2);
+    assert.match(run.stderr(), /--rounds must be a whole number of rounds, at least 2 \(got "1"\)/);
+    const inputs = {
+      mode: "compare",
+      spec: join(ROOT, "workloads/tidb-pr.yaml"),
+      confidence: "95%",
+    } as Record<string, string>;
+    assert.throws(
+      () => readInputs((k) => inputs[k] ?? "", {}, {}),
+      /'confidence' input must be a confidence between 0\.5 and 1, like 0\.95 \(got "95%"\)/,
+    );
+    const ok = readInputs((k) => ({ ...inputs, confidence: "0.99", blocks: "3" })[k] ?? "", {}, {});
+    assert.deepEqual(ok.compare, { blocks: 3, confidence: 0.99 });
   });
 });

@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
 import { describe, test } from "node:test";
+import { provenance } from "../../action/src/action/steps.ts";
 import { judgeShift, overallVerdict, samplesNeeded } from "../../action/src/compare/judge.ts";
 import { alphaPerCell, judgeStored } from "../../action/src/compare/judge-results.ts";
 import { centres, judgeCell } from "../../action/src/compare/samples.ts";
@@ -25,6 +27,7 @@ import { commentMarkdown } from "../../action/src/report/comment.ts";
 import { inconclusiveLines } from "../../action/src/report/rows.ts";
 import { parseSpec } from "../../action/src/specfile/load.ts";
 import type { LocalTargetSpec } from "../../action/src/targets/local/schema.ts";
+import { ROOT } from "../helpers/paths.ts";
 import { sampleResult } from "../helpers/sample.ts";
 import { syntheticVerdict } from "../helpers/verdict.ts";
 
@@ -534,5 +537,29 @@ describe("numbers that read right", () => {
       inconclusiveLines({ ...v, inconclusive: "fail" })[0] ?? "",
       /^❌ .*compare\.inconclusive is fail: the check fails\./,
     );
+  });
+});
+
+describe("where a verdict came from", () => {
+  test("the Action resolves the compared refs to commits and links the workflow run and its artifacts; the comment shows them", async () => {
+    const head = execFileSync("git", ["rev-parse", "HEAD"], { cwd: ROOT, encoding: "utf8" }).trim();
+    const p = await provenance(
+      { baseRef: "HEAD", headRef: "HEAD" },
+      { GITHUB_SERVER_URL: "https://github.example", GITHUB_REPOSITORY: "o/r", GITHUB_RUN_ID: "42" },
+    );
+    assert.deepEqual(p, {
+      base_sha: head,
+      head_sha: head,
+      run_url: "https://github.example/o/r/actions/runs/42",
+      artifacts_url: "https://github.example/o/r/actions/runs/42#artifacts",
+    });
+    const v = { ...syntheticVerdict(), provenance: p };
+    assert.ok(
+      commentMarkdown(v).includes(
+        `<sub>base \`${head.slice(0, 12)}\` · head \`${head.slice(0, 12)}\` · [workflow run](https://github.example/o/r/actions/runs/42) · [report and raw logs (artifacts)](https://github.example/o/r/actions/runs/42#artifacts)</sub>`,
+      ),
+    );
+    // a ref git does not know is left out, not guessed
+    assert.deepEqual(await provenance({ baseRef: "no-such-ref-x", headRef: undefined }, {}), {});
   });
 });

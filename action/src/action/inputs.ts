@@ -1,7 +1,7 @@
 import { existsSync, statSync } from "node:fs";
 import { InputError } from "../errors.ts";
 import { parsePr, parseRepo } from "../publish/github.ts";
-import { parseTolerance } from "../specfile/prepare.ts";
+import { type CompareOverrides, compareOverrides, parseTolerance } from "../specfile/prepare.ts";
 
 export const MODES = ["compare", "run", "diff", "publish"] as const;
 export const FAIL_ON = ["regression", "inconclusive", "never"] as const;
@@ -23,6 +23,8 @@ export interface ActionInputs {
   profile?: string;
   /** metric → tolerance (fraction); "*" applies to every metric of the spec. */
   tolerance: Record<string, number>;
+  /** compare.* over the spec's: rounds, blocks, confidence, seed, budget. */
+  compare: CompareOverrides;
   failOn: (typeof FAIL_ON)[number];
   token: string;
   comment: boolean;
@@ -100,6 +102,10 @@ export function readInputs(get: Get, env: NodeJS.ProcessEnv, event: unknown): Ac
     baseline: mode === "diff" ? file("baseline", get("baseline")) : undefined,
     profile: file("profile", get("profile")),
     tolerance: parseTolerance(get("tolerance")),
+    compare: compareOverrides(
+      (k) => get(k) || undefined,
+      (k) => `'${k}' input`,
+    ),
     failOn: oneOf("fail-on", get("fail-on") || "regression", FAIL_ON),
     token: get("github-token"),
     comment: bool("comment", get("comment")),

@@ -1,5 +1,5 @@
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import * as core from "@actions/core";
 import { type Verdict, VerdictSchema } from "../compare/verdict.ts";
 import { InputError, TiperfError } from "../errors.ts";
@@ -13,7 +13,9 @@ import {
 import { runAgainstBaseline } from "../pipeline/baseline-check.ts";
 import { compareSpec } from "../pipeline/compare.ts";
 import { runSpec } from "../pipeline/run.ts";
+import { runCommand } from "../proc/process.ts";
 import { publishVerdict } from "../publish/index.ts";
+import { writeAtomic } from "../result/store.ts";
 import { prepareSpec } from "../specfile/prepare.ts";
 import { type ActionInputs, readInputs } from "./inputs.ts";
 
@@ -65,6 +67,7 @@ async function produce(inputs: ActionInputs, signal: AbortSignal): Promise<Produ
     baseBinpath: inputs.baseBinpath,
     headBinpath: inputs.headBinpath,
     tolerance: inputs.tolerance,
+    compare: inputs.compare,
   });
   const loaded = inputs.profile ? { ...prepared, profile: inputs.profile } : prepared;
   const opts = { outDir: inputs.out, log, signal };
@@ -81,6 +84,33 @@ async function produce(inputs: ActionInputs, signal: AbortSignal): Promise<Produ
   return { verdict: checked.verdict, reportPath: checked.htmlPath, resultPath: checked.resultPath };
 }
 
+/**
+ * The commits a comparison ran (base/head refs resolved to SHAs in the workspace) and the workflow
+ * run with its artifacts, from the runner's environment.
+ */
+export async function provenance(
+  inputs: Pick<ActionInputs, "baseRef" | "headRef">,
+  env: NodeJS.ProcessEnv,
+): Promise<NonNullable<Verdict["provenance"]>> {
+  const sha = async (ref: string | undefined) => {
+    if (!ref) return undefined;
+    const r = await runCommand("git", ["rev-parse", "--verify", "--quiet", `${ref}^{commit}`], {
+      timeoutMs: 10_000,
+    });
+    return r.code === 0 ? r.stdout.trim() : undefined;
+  };
+  const [base, head] = [await sha(inputs.baseRef), await sha(inputs.headRef)];
+  const run =
+    env.GITHUB_SERVER_URL && env.GITHUB_REPOSITORY && env.GITHUB_RUN_ID
+      ? `${env.GITHUB_SERVER_URL}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}`
+      : undefined;
+  return {
+    ...(base ? { base_sha: base } : {}),
+    ...(head ? { head_sha: head } : {}),
+    ...(run ? { run_url: run, artifacts_url: `${run}#artifacts` } : {}),
+  };
+}
+
 function failure(inputs: ActionInputs, v: Verdict): string | undefined {
   if (inputs.failOn === "never") return undefined;
   const regressions = v.cells.filter((c) => c.verdict === "regression");
@@ -91,8 +121,8 @@ function failure(inputs: ActionInputs, v: Verdict): string | undefined {
       .join("; ");
     return `tiperf: regression in ${regressions.length} judgement(s): ${list}${regressions.length > 5 ? "; …" : ""}`;
   }
-  if (v.verdict === "inconclusive" && inputs.failOn === "inconclusive")
-    return "tiperf: inconclusive and fail-on is inconclusive: more rounds (compare.max_rounds) or a quieter runner";
+  if (v.verdict === "inconclusive" && (inputs.failOn === "inconclusive" || v.inconclusive === "fail"))
+    return `tiperf: inconclusive and ${inputs.failOn === "inconclusive" ? "fail-on is inconclusive" : "compare.inconclusive is fail"}: more rounds or blocks (the verdict says how many) or a quieter runner`;
   return undefined;
 }
 
@@ -120,6 +150,14 @@ export async function mainStep(): Promise<void> {
       return;
     }
     const v = produced.verdict;
+    if (inputs.mode !== "publish") {
+      v.provenance = await provenance(inputs, process.env);
+      // the stored verdict.json says the same as the one passed on to the publish job
+      if (produced.resultPath) {
+        const file = join(dirname(produced.resultPath), "verdict.json");
+        if (existsSync(file)) await writeAtomic(file, `${JSON.stringify(v, null, 2)}\n`);
+      }
+    }
     core.setOutput("verdict", v.verdict);
     core.setOutput("verdict-json", JSON.stringify(v));
     const pr = inputs.comment && inputs.repo && inputs.pr ? { ...inputs.repo, pr: inputs.pr } : undefined;

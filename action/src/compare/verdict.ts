@@ -85,6 +85,15 @@ export const VerdictSchema = z.strictObject({
   inconclusive: z.enum(["fail", "warn", "pass"]).optional(),
   notes: z.array(z.string()),
   cost: CostSchema.optional(),
+  /** Where the verdict came from (the Action fills it in): the commits compared and the workflow run. */
+  provenance: z
+    .strictObject({
+      base_sha: z.string().optional(),
+      head_sha: z.string().optional(),
+      run_url: z.string().optional(),
+      artifacts_url: z.string().optional(),
+    })
+    .optional(),
 });
 
 export type Verdict = z.output<typeof VerdictSchema>;

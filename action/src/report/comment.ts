@@ -74,6 +74,19 @@ function method(v: Verdict): string {
   return `<sub>${md(methodText(v))}</sub>`;
 }
 
+/** The commits compared and the workflow run with its artifacts, when the Action knew them. */
+export function provenanceLine(v: Verdict): string | undefined {
+  const p = v.provenance;
+  if (!p) return undefined;
+  const parts = [
+    ...(p.base_sha ? [`base \`${md(p.base_sha.slice(0, 12))}\``] : []),
+    ...(p.head_sha ? [`head \`${md(p.head_sha.slice(0, 12))}\``] : []),
+    ...(p.run_url ? [`[workflow run](${p.run_url})`] : []),
+    ...(p.artifacts_url ? [`[report and raw logs (artifacts)](${p.artifacts_url})`] : []),
+  ];
+  return parts.length ? parts.join(" · ") : undefined;
+}
+
 /** The cluster's cost: what it came to (or was estimated at) and its rate. */
 export function costLine(c: NonNullable<Verdict["cost"]>): string {
   return `💲 Cluster cost${c.basis === "estimate" ? " (estimate)" : ""}: **$${c.dollars.toFixed(2)}** (${c.hours.toFixed(2)} h × $${c.per_hour.toFixed(2)}/h, profile ${md(c.profile)}, on-demand prices as of ${md(c.prices_as_of)})`;
@@ -146,6 +159,8 @@ function render(
   if (inconclusiveLines(v).length) out.push("");
   out.push(method(v), "");
   out.push(`<sub>${md(CENTRES_TEXT)}</sub>`, "");
+  const where = provenanceLine(v);
+  if (where) out.push(`<sub>${where}</sub>`, "");
   if (v.cost) out.push(costLine(v.cost), "");
   if (v.variants && v.variants.length > 1) {
     // more than two variants: a column and a chart line per variant, details per variant

@@ -9,6 +9,49 @@ import { deepMerge } from "./merge.ts";
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === "object" && !Array.isArray(v);
 
+/** The compare keys a workflow or the command line may set over the spec's. */
+export interface CompareOverrides {
+  rounds?: number;
+  blocks?: number;
+  confidence?: number;
+  seed?: number;
+  budget?: string;
+}
+
+/**
+ * compare.* overrides from flags or Action inputs (`get` gives the raw text, `name` how to name it
+ * in a message): numbers checked here, the rest as the spec's own keys are.
+ */
+export function compareOverrides(
+  get: (key: string) => string | undefined,
+  name: (key: string) => string,
+): CompareOverrides {
+  const num = (key: string, ok: (n: number) => boolean, what: string) => {
+    const v = get(key);
+    if (v === undefined || v === "") return undefined;
+    const n = Number(v);
+    if (!Number.isFinite(n) || !ok(n))
+      throw new InputError(`${name(key)} must be ${what} (got ${JSON.stringify(v)})`);
+    return n;
+  };
+  const whole = (min: number) => (n: number) => Number.isInteger(n) && n >= min;
+  const out: CompareOverrides = {
+    rounds: num("rounds", whole(2), "a whole number of rounds, at least 2"),
+    blocks: num("blocks", whole(1), "a whole number of blocks, at least 1"),
+    confidence: num("confidence", (n) => n > 0.5 && n < 1, "a confidence between 0.5 and 1, like 0.95"),
+    seed: num("seed", (n) => whole(0)(n) && n < 2 ** 31, "a whole number from 0 to 2^31−1"),
+    budget: get("budget") || undefined,
+  };
+  return Object.fromEntries(Object.entries(out).filter(([, v]) => v !== undefined)) as CompareOverrides;
+}
+
+/** compare.* overrides written into a raw spec (its own compare section kept beneath). */
+function applyCompare(raw: Obj, o: CompareOverrides | undefined): void {
+  const set = Object.entries(o ?? {}).filter(([, v]) => v !== undefined);
+  if (!set.length) return;
+  raw.compare = { ...(isObj(raw.compare) ? raw.compare : {}), ...Object.fromEntries(set) };
+}
+
 /** `5%` for every metric, or per metric like `tps=5%,p95_ms=10%` or `tpmc=3%`. */
 export function parseTolerance(value: string, name = "'tolerance' input"): Record<string, number> {
   const out: Record<string, number> = {};
@@ -41,6 +84,11 @@ export interface SpecSource {
   tolerance?: Record<string, number>;
   /** Where the override came from, for messages: `--tolerance`, or the Action's 'tolerance' input. */
   toleranceFrom?: string;
+  /**
+   * compare.* over the spec's (rounds, blocks, confidence, seed, budget): a workflow sizes a
+   * comparison to its own timeout without editing the spec. Validated as the spec's keys are.
+   */
+  compare?: CompareOverrides;
   /** Where git runs (the checkout). */
   cwd?: string;
 }
@@ -127,6 +175,7 @@ export async function prepareSpec(src: SpecSource): Promise<LoadedSpec> {
     // Each ref's own target must be valid on its own, named by its ref.
     parseSpec(stringify({ ...headRaw, target: baseRaw.target, variants: undefined }), label(src.baseRef));
     applyTolerance(headRaw, src.tolerance, label(src.headRef), src.toleranceFrom);
+    applyCompare(headRaw, src.compare);
     const compare = isObj(headRaw.compare) ? headRaw.compare : {};
     // One spec file that says it all: the head ref's spec, its base variant patched back to the
     // base ref's target (null removes what the head added), so `compare --spec` repeats it.
@@ -139,10 +188,12 @@ export async function prepareSpec(src: SpecSource): Promise<LoadedSpec> {
   }
   const builds = [src.baseVersion, src.headVersion, src.baseBinpath, src.headBinpath].some(Boolean);
   const overlays = Boolean(src.baseConfig || src.headConfig || builds);
-  const plain = !overlays && Object.keys(src.tolerance ?? {}).length === 0;
+  const overrides = Object.values(src.compare ?? {}).some((v) => v !== undefined);
+  const plain = !overlays && !overrides && Object.keys(src.tolerance ?? {}).length === 0;
   if (plain) return loadSpec(src.spec); // keeps line numbers in error messages
   const raw = await fileMapping(src.spec);
   applyTolerance(raw, src.tolerance, src.spec, src.toleranceFrom);
+  applyCompare(raw, src.compare);
   if (overlays) {
     // a side's build (version, binpath) over its config overlay
     const side = async (

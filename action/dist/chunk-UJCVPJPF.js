@@ -3876,7 +3876,14 @@ var VerdictSchema = external_exports.strictObject({
   /** compare.inconclusive: what an inconclusive cell does to the check (absent: warn). */
   inconclusive: external_exports.enum(["fail", "warn", "pass"]).optional(),
   notes: external_exports.array(external_exports.string()),
-  cost: CostSchema.optional()
+  cost: CostSchema.optional(),
+  /** Where the verdict came from (the Action fills it in): the commits compared and the workflow run. */
+  provenance: external_exports.strictObject({
+    base_sha: external_exports.string().optional(),
+    head_sha: external_exports.string().optional(),
+    run_url: external_exports.string().optional(),
+    artifacts_url: external_exports.string().optional()
+  }).optional()
 });
 function readVerdict(file) {
   return readModel(file, "verdict", VERDICT_FORMAT, 1, VerdictSchema);
@@ -58020,6 +58027,17 @@ function headline(v) {
 function method2(v) {
   return `<sub>${md2(methodText(v))}</sub>`;
 }
+function provenanceLine(v) {
+  const p = v.provenance;
+  if (!p) return void 0;
+  const parts = [
+    ...p.base_sha ? [`base \`${md2(p.base_sha.slice(0, 12))}\``] : [],
+    ...p.head_sha ? [`head \`${md2(p.head_sha.slice(0, 12))}\``] : [],
+    ...p.run_url ? [`[workflow run](${p.run_url})`] : [],
+    ...p.artifacts_url ? [`[report and raw logs (artifacts)](${p.artifacts_url})`] : []
+  ];
+  return parts.length ? parts.join(" \xB7 ") : void 0;
+}
 function costLine(c4) {
   return `\u{1F4B2} Cluster cost${c4.basis === "estimate" ? " (estimate)" : ""}: **$${c4.dollars.toFixed(2)}** (${c4.hours.toFixed(2)} h \xD7 $${c4.per_hour.toFixed(2)}/h, profile ${md2(c4.profile)}, on-demand prices as of ${md2(c4.prices_as_of)})`;
 }
@@ -58078,6 +58096,8 @@ function render(v, workloads, d, trimmed, opts) {
   if (inconclusiveLines(v).length) out.push("");
   out.push(method2(v), "");
   out.push(`<sub>${md2(CENTRES_TEXT)}</sub>`, "");
+  const where = provenanceLine(v);
+  if (where) out.push(`<sub>${where}</sub>`, "");
   if (v.cost) out.push(costLine(v.cost), "");
   if (v.variants && v.variants.length > 1) {
     const keep = (rows) => d.rows === "all" ? true : d.rows === "notable" ? rows.some((r) => r !== void 0 && notable(r)) : rows.some((r) => r?.verdict === "regression");
@@ -64005,6 +64025,30 @@ import { execFile } from "node:child_process";
 import { readFile as readFile3 } from "node:fs/promises";
 import { promisify } from "node:util";
 var isObj = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+function compareOverrides(get6, name) {
+  const num3 = (key2, ok, what) => {
+    const v = get6(key2);
+    if (v === void 0 || v === "") return void 0;
+    const n = Number(v);
+    if (!Number.isFinite(n) || !ok(n))
+      throw new InputError(`${name(key2)} must be ${what} (got ${JSON.stringify(v)})`);
+    return n;
+  };
+  const whole = (min4) => (n) => Number.isInteger(n) && n >= min4;
+  const out = {
+    rounds: num3("rounds", whole(2), "a whole number of rounds, at least 2"),
+    blocks: num3("blocks", whole(1), "a whole number of blocks, at least 1"),
+    confidence: num3("confidence", (n) => n > 0.5 && n < 1, "a confidence between 0.5 and 1, like 0.95"),
+    seed: num3("seed", (n) => whole(0)(n) && n < 2 ** 31, "a whole number from 0 to 2^31\u22121"),
+    budget: get6("budget") || void 0
+  };
+  return Object.fromEntries(Object.entries(out).filter(([, v]) => v !== void 0));
+}
+function applyCompare(raw, o) {
+  const set7 = Object.entries(o ?? {}).filter(([, v]) => v !== void 0);
+  if (!set7.length) return;
+  raw.compare = { ...isObj(raw.compare) ? raw.compare : {}, ...Object.fromEntries(set7) };
+}
 function parseTolerance(value4, name = "'tolerance' input") {
   const out = {};
   if (value4.trim() === "") return out;
@@ -64080,6 +64124,7 @@ async function prepareSpec(src) {
     const headRaw = await yamlMapping(await specAtRef(src.spec, src.headRef, src.cwd), label(src.headRef));
     parseSpec((0, import_yaml4.stringify)({ ...headRaw, target: baseRaw.target, variants: void 0 }), label(src.baseRef));
     applyTolerance(headRaw, src.tolerance, label(src.headRef), src.toleranceFrom);
+    applyCompare(headRaw, src.compare);
     const compare3 = isObj(headRaw.compare) ? headRaw.compare : {};
     const composed = {
       ...headRaw,
@@ -64090,10 +64135,12 @@ async function prepareSpec(src) {
   }
   const builds = [src.baseVersion, src.headVersion, src.baseBinpath, src.headBinpath].some(Boolean);
   const overlays = Boolean(src.baseConfig || src.headConfig || builds);
-  const plain = !overlays && Object.keys(src.tolerance ?? {}).length === 0;
+  const overrides = Object.values(src.compare ?? {}).some((v) => v !== void 0);
+  const plain = !overlays && !overrides && Object.keys(src.tolerance ?? {}).length === 0;
   if (plain) return loadSpec(src.spec);
   const raw = await fileMapping(src.spec);
   applyTolerance(raw, src.tolerance, src.spec, src.toleranceFrom);
+  applyCompare(raw, src.compare);
   if (overlays) {
     const side = async (config, version2, binpath) => deepMerge(config ? await fileMapping(config) : {}, {
       ...version2 || binpath ? { target: { ...version2 ? { version: version2 } : {}, ...binpath ? { binpath } : {} } } : {}
@@ -64162,6 +64209,7 @@ export {
   upsertIssue,
   openPullRequest,
   publishVerdict,
+  compareOverrides,
   parseTolerance,
   prepareSpec
 };
