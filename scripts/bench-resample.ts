@@ -10,7 +10,15 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { judgeShift } from "../action/src/compare/judge.ts";
-import { blockLogShift, type LogShift, mean, pairedLogShift } from "../action/src/compare/stats.ts";
+import { INTERVAL_BATCHES } from "../action/src/compare/samples.ts";
+import {
+  batchMeans,
+  blockLogShift,
+  type LogShift,
+  mean,
+  pairedLogShift,
+  welchLogShift,
+} from "../action/src/compare/stats.ts";
 import { rng } from "../action/src/pipeline/schedule.ts";
 import { pct, wilson } from "./bench-common.ts";
 
@@ -137,6 +145,29 @@ const singleRun = (name: string, alarm: (p: Pair) => boolean): Method => ({
 });
 methods.push(singleRun("single run, alarm below −5%", (p) => p.head / p.base - 1 < -0.05));
 methods.push(singleRun("github-action-benchmark, alert at 200%", (p) => p.base / p.head >= 2));
+
+// perf-weekly.yml's judgement: `tiperf diff` of this week's single run against the stored
+// baseline — another server instance, another time — Welch on batch means of each run's
+// one-second samples. Here a run is one instance's rounds of the bank (its base side for the
+// baseline, another instance's head side for this week), batched as diff batches them.
+methods.push({
+  name: `tiperf weekly diff: one run (${perBlock} s) against a stored baseline of another instance`,
+  rounds: perBlock,
+  pairs: 2,
+  minutes: perBlock * minutesPerRound,
+  judge: (_draw, tol, slow) => {
+    const [a, b] = distinct(blocks.length, 2).map((i) => blocks[i] as Pair[]) as [Pair[], Pair[]];
+    const base = batchMeans(
+      a.map((x) => x.base),
+      INTERVAL_BATCHES,
+    );
+    const head = batchMeans(
+      b.map((x) => x.head * (1 - slow)),
+      INTERVAL_BATCHES,
+    );
+    return verdictOf(welchLogShift(base, head), tol);
+  },
+});
 
 const rows: {
   method: string;
