@@ -39,17 +39,17 @@ import {
   upsertIssue,
   verdictHtml,
   writeHtmlReport
-} from "./chunk-UJCVPJPF.js";
+} from "./chunk-D4A5MM2W.js";
 import {
   reapLedger
-} from "./chunk-46Q4SB4I.js";
+} from "./chunk-4XVKOKJT.js";
 import {
   PORT_AT_START,
   readReport,
   readResult,
   writeAtomic,
   writeResult
-} from "./chunk-HU27GX4T.js";
+} from "./chunk-NAELOL2J.js";
 import {
   CLOUDS,
   EXIT,

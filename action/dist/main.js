@@ -13,7 +13,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-UJCVPJPF.js";
+} from "./chunk-D4A5MM2W.js";
 import {
   getInput,
   info,
@@ -25,7 +25,7 @@ import {
 } from "./chunk-JKKMYVWB.js";
 import {
   writeAtomic
-} from "./chunk-HU27GX4T.js";
+} from "./chunk-NAELOL2J.js";
 import {
   InputError,
   Interrupted,

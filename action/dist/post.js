@@ -4,13 +4,13 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   reapLedger
-} from "./chunk-46Q4SB4I.js";
+} from "./chunk-4XVKOKJT.js";
 import {
   getState,
   info,
   setFailed
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-HU27GX4T.js";
+import "./chunk-NAELOL2J.js";
 import {
   ledgerDir
 } from "./chunk-3MXRKIQJ.js";

@@ -286,3 +286,37 @@ describe("spec composition (the Action's refs and overlays, also from the CLI)",
     assert.deepEqual(head.server_configs, { tidb: { "performance.max-procs": 1 } });
   });
 });
+
+describe("every problem of a spec at once, in words that say what to do", () => {
+  test("five typos, one run: each named with its line, a missing required key as required, near misses as did-you-mean", () => {
+    const text = `nam: t
+target: {kind: mariadb, confg: {}}
+dta: {tables: 1, table_size: 10}
+workloads:
+  - {name: ps, sysbench: oltp_point_select, thread: [2], duration: 2s}
+  - {name: rw, sysbench: oltp_read_write, threads: [2], duraton: 2s}
+compare: {round: 3}
+`;
+    assert.throws(
+      () => parseSpec(text, "s.yaml"),
+      (e: Error) => {
+        const lines = e.message.split("\n");
+        const want = [
+          /^s\.yaml:1: name: required, but missing \(is nam on this line a typo of name\?\)$/,
+          /^s\.yaml:2: target\.confg: unknown key confg \(did you mean config\?\)/,
+          /^s\.yaml:5: workloads\[0\]\.threads: required, but missing \(is thread on this line a typo of threads\?\)$/,
+          /^s\.yaml:6: workloads\[1\]\.duration: required, but missing \(is duraton on this line a typo of duration\?\)$/,
+          /^s\.yaml:7: compare\.round: unknown key round \(did you mean rounds\?\)/,
+          /unknown keys nam \(did you mean name\?\), dta \(did you mean data\?\)/,
+        ];
+        for (const re of want)
+          assert.ok(
+            lines.some((l) => re.test(l)),
+            `${re}\n${e.message}`,
+          );
+        assert.doesNotMatch(e.message, /Invalid input/);
+        return true;
+      },
+    );
+  });
+});

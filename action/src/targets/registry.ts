@@ -2,6 +2,7 @@ import { z } from "zod";
 import { InputError } from "../errors.ts";
 import type { Reaper } from "../lifecycle/ledger.ts";
 import { forwardIssues } from "../specfile/keys.ts";
+import { closest } from "../specfile/yaml.ts";
 import { mariadb } from "./mariadb/index.ts";
 import { postgres } from "./postgres/index.ts";
 import { tidb } from "./tidb/index.ts";
@@ -45,7 +46,7 @@ export const TargetSchema = z.looseObject({ kind: z.unknown() }).transform((t, c
       path: [key],
       message: takers.length
         ? `${key} is for kind ${takers.map((k) => k.name).join(", ")}, not ${kind.name} (kind ${kind.name} takes ${kind.keyNames.join(", ")})`
-        : `unknown key ${key} (kind ${kind.name} takes ${kind.keyNames.join(", ")})`,
+        : `unknown key ${key}${closest(key, kind.keyNames) ? ` (did you mean ${closest(key, kind.keyNames)}?)` : ""} (kind ${kind.name} takes ${kind.keyNames.join(", ")})`,
     });
     foreign = true;
   }

@@ -6,7 +6,7 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-HU27GX4T.js";
+} from "./chunk-NAELOL2J.js";
 import {
   sweep
 } from "./chunk-3MXRKIQJ.js";

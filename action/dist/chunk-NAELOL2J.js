@@ -7410,14 +7410,62 @@ function allowedKeysAt(schema, path) {
   const def = node?._zod.def;
   return def?.type === "object" && def.shape ? Object.keys(def.shape) : [];
 }
-function formatIssues(file, issues, locate, schema) {
+function distance(a, b) {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++)
+      row[j] = Math.min(
+        prev[j] + 1,
+        row[j - 1] + 1,
+        prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1)
+      );
+    prev = row;
+  }
+  return prev[b.length];
+}
+function closest(word, names) {
+  let best;
+  let bestD = Number.POSITIVE_INFINITY;
+  for (const n of names) {
+    const dd = distance(word, n);
+    if (dd < bestD) {
+      best = n;
+      bestD = dd;
+    }
+  }
+  return best !== void 0 && bestD <= Math.max(1, Math.floor(word.length / 3)) && bestD > 0 ? best : void 0;
+}
+function at(raw, path) {
+  let node = raw;
+  for (const k of path.slice(0, -1)) {
+    if (!node || typeof node !== "object") return { parent: void 0, present: false };
+    node = node[k];
+  }
+  const last = path[path.length - 1];
+  const present = Boolean(node && typeof node === "object" && last !== void 0 && last in node);
+  return { parent: node, present };
+}
+function formatIssues(file, issues, locate, schema, raw) {
   const lines = issues.map((issue) => {
     let path = issue.path;
     let message = issue.message;
+    const where = raw !== void 0 && path.length ? at(raw, path) : void 0;
     if (issue.code === "unrecognized_keys") {
       path = [...issue.path, issue.keys[0] ?? ""];
       const allowed = schema ? allowedKeysAt(schema, issue.path) : [];
-      message = `unknown key${issue.keys.length > 1 ? "s" : ""} ${issue.keys.join(", ")}${allowed.length ? ` (allowed: ${allowed.join(", ")})` : ""}`;
+      const named = issue.keys.map((k) => {
+        const near = closest(k, allowed);
+        return near ? `${k} (did you mean ${near}?)` : k;
+      });
+      message = `unknown key${issue.keys.length > 1 ? "s" : ""} ${named.join(", ")}${allowed.length ? ` (allowed: ${allowed.join(", ")})` : ""}`;
+    } else if (where && !where.present && where.parent && typeof where.parent === "object" && (issue.code === "invalid_type" || /^Invalid input/.test(issue.message))) {
+      const name = String(path[path.length - 1]);
+      const written = Object.keys(where.parent);
+      const typo = written.find((k) => closest(k, [name]) === name);
+      message = `required, but missing${typo ? ` (is ${typo} on this line a typo of ${name}?)` : ""}`;
+      const line2 = typo ? locate?.([...path.slice(0, -1), typo]) : void 0;
+      if (line2) return `${file}:${line2}: ${keyPath(path)}: ${message}`;
     } else if (issue.code === "invalid_key") {
       path = [...issue.path];
       message = issue.issues.map((i) => i.message).join("; ");
@@ -7441,7 +7489,8 @@ function parseYaml(text, file) {
 }
 function validateYaml(schema, yaml, file) {
   const parsed = schema.safeParse(yaml.raw);
-  if (!parsed.success) throw new InputError(formatIssues(file, parsed.error.issues, yaml.line, schema));
+  if (!parsed.success)
+    throw new InputError(formatIssues(file, parsed.error.issues, yaml.line, schema, yaml.raw));
   return parsed.data;
 }
 
@@ -8213,26 +8262,26 @@ function localWarnings(input, cores) {
     out.push(
       `the servers' data go to ${room.path} (${room.filesystem}), which has ${(room.free_bytes / 2 ** 30).toFixed(1)} GiB free: set TIPERF_DATA_DIR to a directory on a larger disk`
     );
-  const at = (name) => input.variants.length > 1 ? `variants.${name}: ` : "";
+  const at2 = (name) => input.variants.length > 1 ? `variants.${name}: ` : "";
   for (const v of input.variants) {
     const t = v.target;
     const quota2 = t.resources?.cpu_quota;
     if (quota2 !== void 0 && quota2 > cores)
       out.push(
-        `${at(v.name)}target.resources.cpu_quota ${Math.round(quota2 * 100)}% is more than this machine's ${cores} CPU(s) (${cores * 100}%): the quota cannot bind`
+        `${at2(v.name)}target.resources.cpu_quota ${Math.round(quota2 * 100)}% is more than this machine's ${cores} CPU(s) (${cores * 100}%): the quota cannot bind`
       );
   }
   return out;
 }
 function localRefusals(input) {
   const out = [];
-  const at = (name) => input.variants.length > 1 ? `variants.${name}.` : "";
+  const at2 = (name) => input.variants.length > 1 ? `variants.${name}.` : "";
   for (const v of input.variants) {
     const t = v.target;
     const conn = Object.entries(t.config).find(([k]) => k.replace(/-/g, "_") === "max_connections");
     if (conn && Number(conn[1]) < input.maxConnections + 1)
       out.push(
-        `${input.file}: ${at(v.name)}target.config.max_connections is ${conn[1]}, below the largest thread count ${input.maxConnections} (+1 for tiperf's own connection): cells with more threads cannot connect; raise it to at least ${input.maxConnections + 1}, or lower the thread counts`
+        `${input.file}: ${at2(v.name)}target.config.max_connections is ${conn[1]}, below the largest thread count ${input.maxConnections} (+1 for tiperf's own connection): cells with more threads cannot connect; raise it to at least ${input.maxConnections + 1}, or lower the thread counts`
       );
   }
   return out;
@@ -10433,13 +10482,13 @@ var ClusterChecks = class {
   }
   via;
   /** One statement through the MySQL client; its output (-N -B); a failure in the client's words. */
-  async sql(at, query, what) {
+  async sql(at2, query, what) {
     const args = [
       "--no-defaults",
       "-h",
-      at.host,
+      at2.host,
       "-P",
-      String(at.port),
+      String(at2.port),
       "-u",
       "root",
       "-D",
@@ -10453,7 +10502,7 @@ var ClusterChecks = class {
     const r = via ? await runCommand("ssh", sshArgs(via, shellCommand(["mysql", ...args])), { timeoutMs: 12e4 }) : await runCommand(firstTool(MYSQL_CLIENTS), args, { timeoutMs: 12e4 });
     if (r.code !== 0)
       throw new RunError(
-        `${what}: \`${query}\` failed on ${at.host}:${at.port}${via ? ` (from the load host ${via.host})` : ""}: ${r.stderr.trim() || r.stdout.trim()}`
+        `${what}: \`${query}\` failed on ${at2.host}:${at2.port}${via ? ` (from the load host ${via.host})` : ""}: ${r.stderr.trim() || r.stdout.trim()}`
       );
     return r.stdout;
   }
@@ -11009,8 +11058,8 @@ var TidbRun = class {
       afterLoad: (load) => this.afterLoad(setup, r, load)
     };
   }
-  sql(at, query, what) {
-    return this.checks.sql(at, query, what);
+  sql(at2, query, what) {
+    return this.checks.sql(at2, query, what);
   }
   /** What actually runs: tidb_version(), /status, and each config key the spec set, read back. */
   async record(setup, r) {
@@ -11460,26 +11509,26 @@ function cloudEstimate(profile, input) {
   });
 }
 function checkTargets(file, variants, profile, profileFile) {
-  const at = (v) => variants.length > 1 ? `variants.${v}: ` : "";
+  const at2 = (v) => variants.length > 1 ? `variants.${v}: ` : "";
   for (const v of variants) {
     const t = v.target;
     if (!t.version && !binpathsOf(t).tidb)
       throw new InputError(
-        `${file}: ${at(v.name)}target.version: a TiDB target names the version tiup deploys (like v8.5.0), or a build to run (target.binpath)`
+        `${file}: ${at2(v.name)}target.version: a TiDB target names the version tiup deploys (like v8.5.0), or a build to run (target.binpath)`
       );
     if (!t.version && profile.provider !== "local")
       throw new InputError(
-        `${file}: ${at(v.name)}target.version: ${profileFile} (provider ${profile.provider}) deploys PD and TiKV of a release: name it (like v8.5.0), even with a binpath`
+        `${file}: ${at2(v.name)}target.version: ${profileFile} (provider ${profile.provider}) deploys PD and TiKV of a release: name it (like v8.5.0), even with a binpath`
       );
     const builds = binpathsOf(t);
     const others = Object.keys(builds).filter((r) => r !== "tidb");
     if (profile.provider === "local" && others.length)
       throw new InputError(
-        `${file}: ${at(v.name)}target.binpath.${others[0]}: ${profileFile} (provider local) runs one tidb-server on its embedded store, with no TiKV or PD: give only a tidb-server build`
+        `${file}: ${at2(v.name)}target.binpath.${others[0]}: ${profileFile} (provider local) runs one tidb-server on its embedded store, with no TiKV or PD: give only a tidb-server build`
       );
     if (t.resources && profile.provider !== "local")
       throw new InputError(
-        `${file}: ${at(v.name)}target.resources limits a private tidb-server (provider local); ${profileFile} has provider ${profile.provider}: use roles.tidb.resource_control`
+        `${file}: ${at2(v.name)}target.resources limits a private tidb-server (provider local); ${profileFile} has provider ${profile.provider}: use roles.tidb.resource_control`
       );
   }
 }
@@ -11644,7 +11693,7 @@ var TargetSchema = external_exports.looseObject({ kind: external_exports.unknown
     ctx.addIssue({
       code: "custom",
       path: [key],
-      message: takers.length ? `${key} is for kind ${takers.map((k) => k.name).join(", ")}, not ${kind.name} (kind ${kind.name} takes ${kind.keyNames.join(", ")})` : `unknown key ${key} (kind ${kind.name} takes ${kind.keyNames.join(", ")})`
+      message: takers.length ? `${key} is for kind ${takers.map((k) => k.name).join(", ")}, not ${kind.name} (kind ${kind.name} takes ${kind.keyNames.join(", ")})` : `unknown key ${key}${closest(key, kind.keyNames) ? ` (did you mean ${closest(key, kind.keyNames)}?)` : ""} (kind ${kind.name} takes ${kind.keyNames.join(", ")})`
     });
     foreign = true;
   }

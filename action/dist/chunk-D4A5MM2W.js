@@ -21,7 +21,7 @@ import {
   runTool,
   validateYaml,
   writeAtomic
-} from "./chunk-HU27GX4T.js";
+} from "./chunk-NAELOL2J.js";
 import {
   EXIT,
   InputError,
