@@ -8,6 +8,7 @@ import {
   TIPERF_VERSION,
   apiUrl,
   budgetRefusal,
+  canonicalJson,
   checkOutFile,
   commentMarkdown,
   compareOverrides,
@@ -39,7 +40,7 @@ import {
   upsertIssue,
   verdictHtml,
   writeHtmlReport
-} from "./chunk-D4A5MM2W.js";
+} from "./chunk-PGF547MH.js";
 import {
   reapLedger
 } from "./chunk-4XVKOKJT.js";
@@ -429,6 +430,7 @@ function segmentsOf(series, points) {
 }
 
 // action/src/history/store.ts
+import { createHash } from "node:crypto";
 import { appendFile, mkdir, readdir, readFile } from "node:fs/promises";
 import { dirname, join as join2 } from "node:path";
 
@@ -470,7 +472,15 @@ var HistoryEntrySchema = external_exports.strictObject({
   version: external_exports.literal(1),
   run_id: external_exports.string().min(1),
   started_at: external_exports.string(),
-  spec: external_exports.strictObject({ name: external_exports.string(), hash: external_exports.string() }),
+  spec: external_exports.strictObject({
+    name: external_exports.string(),
+    hash: external_exports.string(),
+    /**
+     * sha256 of what the run measured — target, data, load-generator placement and workloads
+     * (without their tolerances): a description or tolerance edit keeps the history going.
+     */
+    matrix: external_exports.string().optional()
+  }),
   /** The cluster the run measured: a profile's name, or the local target's kind. */
   profile: external_exports.string().regex(/^[a-z][a-z0-9_-]*$/),
   /** The commit and ref the run measured (GitHub's GITHUB_SHA and GITHUB_REF_NAME). */
@@ -490,6 +500,14 @@ var HistoryEntrySchema = external_exports.strictObject({
   )
 });
 var NAME = /^[a-z][a-z0-9_-]*$/;
+function matrixHash(body) {
+  const b = body ?? {};
+  const workloads = (b.workloads ?? []).map((w) => {
+    const { judge: _judge, ...rest } = w;
+    return rest;
+  });
+  return createHash("sha256").update(canonicalJson({ target: b.target, data: b.data, driver: b.driver, workloads })).digest("hex");
+}
 function entryOf(result, file, o) {
   if (result.status !== "complete")
     throw new InputError(
@@ -527,7 +545,7 @@ function entryOf(result, file, o) {
     version: 1,
     run_id: result.run_id,
     started_at: result.started_at,
-    spec: { name: result.spec.name, hash: result.spec.hash },
+    spec: { name: result.spec.name, hash: result.spec.hash, matrix: matrixHash(result.spec.body) },
     profile,
     ...o.commit ? { commit: o.commit } : {},
     ...o.ref ? { ref: o.ref } : {},
@@ -577,9 +595,10 @@ async function appendHistory(dir, entry) {
   if (existing.some((e) => e.run_id === entry.run_id))
     throw new InputError(`${file}: run ${entry.run_id} is already in the history`);
   const last = existing.at(-1);
-  if (last && last.spec.hash !== entry.spec.hash)
+  const same = last === void 0 || (last.spec.matrix && entry.spec.matrix ? last.spec.matrix === entry.spec.matrix : last.spec.hash === entry.spec.hash);
+  if (last && !same)
     throw new InputError(
-      `${file}: run ${entry.run_id} ran a different version of spec ${entry.spec.name} (hash ${entry.spec.hash.slice(0, 12)}, the history's last run ${last.spec.hash.slice(0, 12)}): a changed matrix is not a change point; start a new history (another --dir)`
+      `${file}: run ${entry.run_id} measured a different matrix of spec ${entry.spec.name} (its target, data or workloads changed since the history's last run ${last.run_id}): a changed matrix is not a change point; start a new history (another --dir)`
     );
   await mkdir(dirname(file), { recursive: true });
   await appendFile(file, `${JSON.stringify(entry)}

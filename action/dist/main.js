@@ -13,7 +13,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-D4A5MM2W.js";
+} from "./chunk-PGF547MH.js";
 import {
   getInput,
   info,

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -6,6 +7,7 @@ import { describe, test } from "node:test";
 import { measuredWindow, measurementProblems } from "../../action/src/drivers/sysbench/measure.ts";
 import { parseSysbench } from "../../action/src/drivers/sysbench/parse.ts";
 import { InputError } from "../../action/src/errors.ts";
+import { appendHistory, entryOf } from "../../action/src/history/store.ts";
 import { runReportMarkdown } from "../../action/src/report/run-report.ts";
 import { baselinePath } from "../../action/src/result/baseline.ts";
 import { type Result, resultJsonSchema } from "../../action/src/result/model.ts";
@@ -237,6 +239,41 @@ describe("result v1 (sysbench only) migrates on read", () => {
     assert.ok(
       v.cells.every((j: { n: number }) => j.n > 0),
       "samples on both sides",
+    );
+  });
+});
+
+describe("history: what counts as the same experiment", () => {
+  test("a description or tolerance edit keeps the history going; a changed workload starts a new one", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "tiperf-history-"));
+    const run = (id: string, body: (b: Record<string, unknown>) => Record<string, unknown>) => {
+      const r = sampleResult();
+      r.run_id = id;
+      r.spec.body = body(structuredClone(r.spec.body) as Record<string, unknown>);
+      r.spec.hash = createHash("sha256").update(JSON.stringify(r.spec.body)).digest("hex");
+      return entryOf(r, `${id}.json`, {});
+    };
+    const first = run("r1", (b) => b);
+    await appendHistory(dir, first);
+    // another description (and tolerance): the spec's hash changes, what it measures does not
+    const edited = run("r2", (b) => ({
+      ...b,
+      description: "now with a description",
+      workloads: (b.workloads as Record<string, unknown>[]).map((w) => ({
+        ...w,
+        judge: { tps: { better: "higher", tolerance: 0.1 } },
+      })),
+    }));
+    assert.notEqual(edited.spec.hash, first.spec.hash);
+    assert.equal(edited.spec.matrix, first.spec.matrix);
+    await appendHistory(dir, edited);
+    const longer = run("r3", (b) => ({
+      ...b,
+      workloads: (b.workloads as Record<string, unknown>[]).map((w) => ({ ...w, duration: 60 })),
+    }));
+    await assert.rejects(
+      appendHistory(dir, longer),
+      /run r3 measured a different matrix of spec t \(its target, data or workloads changed since the history's last run r2\)/,
     );
   });
 });

@@ -1,12 +1,14 @@
 // The history of weekly runs: one JSON-lines file per profile and spec, append-only, each line a
 // schema-validated summary of one clean run (per workload × threads × metric, the mean of its
 // rounds). `tiperf history check` looks for change points in each series (changepoints.ts).
+import { createHash } from "node:crypto";
 import { appendFile, mkdir, readdir, readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { z } from "zod";
 import { InputError } from "../errors.ts";
 import { profileOf } from "../result/baseline.ts";
 import type { Result } from "../result/model.ts";
+import { canonicalJson } from "../specfile/load.ts";
 
 export const HISTORY_FORMAT = "tiperf.history";
 
@@ -15,7 +17,15 @@ export const HistoryEntrySchema = z.strictObject({
   version: z.literal(1),
   run_id: z.string().min(1),
   started_at: z.string(),
-  spec: z.strictObject({ name: z.string(), hash: z.string() }),
+  spec: z.strictObject({
+    name: z.string(),
+    hash: z.string(),
+    /**
+     * sha256 of what the run measured — target, data, load-generator placement and workloads
+     * (without their tolerances): a description or tolerance edit keeps the history going.
+     */
+    matrix: z.string().optional(),
+  }),
   /** The cluster the run measured: a profile's name, or the local target's kind. */
   profile: z.string().regex(/^[a-z][a-z0-9_-]*$/),
   /** The commit and ref the run measured (GitHub's GITHUB_SHA and GITHUB_REF_NAME). */
@@ -37,6 +47,18 @@ export const HistoryEntrySchema = z.strictObject({
 export type HistoryEntry = z.output<typeof HistoryEntrySchema>;
 
 const NAME = /^[a-z][a-z0-9_-]*$/;
+
+/** The hash of what a spec measures: its target, data, driver placement and workloads, tolerances left out. */
+export function matrixHash(body: unknown): string {
+  const b = (body ?? {}) as { target?: unknown; data?: unknown; driver?: unknown; workloads?: unknown[] };
+  const workloads = (b.workloads ?? []).map((w) => {
+    const { judge: _judge, ...rest } = w as Record<string, unknown>;
+    return rest;
+  });
+  return createHash("sha256")
+    .update(canonicalJson({ target: b.target, data: b.data, driver: b.driver, workloads }))
+    .digest("hex");
+}
 
 /** One clean run as a history line: the mean of each cell's metric over its judged rounds. */
 export function entryOf(
@@ -83,7 +105,7 @@ export function entryOf(
     version: 1,
     run_id: result.run_id,
     started_at: result.started_at,
-    spec: { name: result.spec.name, hash: result.spec.hash },
+    spec: { name: result.spec.name, hash: result.spec.hash, matrix: matrixHash(result.spec.body) },
     profile,
     ...(o.commit ? { commit: o.commit } : {}),
     ...(o.ref ? { ref: o.ref } : {}),
@@ -140,9 +162,16 @@ export async function appendHistory(dir: string, entry: HistoryEntry): Promise<s
   if (existing.some((e) => e.run_id === entry.run_id))
     throw new InputError(`${file}: run ${entry.run_id} is already in the history`);
   const last = existing.at(-1);
-  if (last && last.spec.hash !== entry.spec.hash)
+  // what was measured must be the same; a description or a tolerance may change (older entries
+  // without a matrix hash compare by the whole spec's)
+  const same =
+    last === undefined ||
+    (last.spec.matrix && entry.spec.matrix
+      ? last.spec.matrix === entry.spec.matrix
+      : last.spec.hash === entry.spec.hash);
+  if (last && !same)
     throw new InputError(
-      `${file}: run ${entry.run_id} ran a different version of spec ${entry.spec.name} (hash ${entry.spec.hash.slice(0, 12)}, the history's last run ${last.spec.hash.slice(0, 12)}): a changed matrix is not a change point; start a new history (another --dir)`,
+      `${file}: run ${entry.run_id} measured a different matrix of spec ${entry.spec.name} (its target, data or workloads changed since the history's last run ${last.run_id}): a changed matrix is not a change point; start a new history (another --dir)`,
     );
   await mkdir(dirname(file), { recursive: true });
   await appendFile(file, `${JSON.stringify(entry)}\n`);

@@ -64180,6 +64180,7 @@ export {
   DRIVERS,
   driverNames,
   driverOf,
+  canonicalJson,
   judgeStored,
   VerdictSchema,
   readVerdict,
