@@ -27,6 +27,7 @@ import {
   writeAtomic
 } from "./chunk-NAELOL2J.js";
 import {
+  EXIT,
   InputError,
   Interrupted,
   TiperfError,
@@ -110,6 +111,7 @@ function readInputs(get, env, event2) {
     failOn: oneOf("fail-on", get("fail-on") || "regression", FAIL_ON),
     token: get("github-token"),
     comment: bool("comment", get("comment")),
+    setup: bool("setup", get("setup")),
     matrix: get("matrix") || void 0,
     out: get("out") || "tiperf-results",
     verdictJson: get("verdict-json") || void 0
@@ -216,6 +218,18 @@ function failure(inputs, v) {
     return `tiperf: inconclusive and ${inputs.failOn === "inconclusive" ? "fail-on is inconclusive" : "compare.inconclusive is fail"}: more rounds or blocks (the verdict says how many) or a quieter runner`;
   return void 0;
 }
+async function setup() {
+  const script = join(dirname(dirname(process.argv[1])), "..", "scripts", "setup.sh");
+  if (!existsSync2(script))
+    throw new InputError(`'setup' input: the action has no ${script}; set setup: false`);
+  const r = await runCommand("bash", [script, "--system"], { timeoutMs: 20 * 6e4 });
+  log(r.stderr.trim() || "setup: the system packages tiperf needs are installed (scripts/setup.sh --system)");
+  if (r.code !== 0)
+    throw new TiperfError(
+      `setup: ${script} --system failed (exit ${r.code}): ${(r.stderr || r.stdout).trim().split("\n").slice(-3).join(" / ")}`,
+      EXIT.runFailed
+    );
+}
 async function mainStep() {
   const abort = new AbortController();
   installSignalTeardown(abort, log);
@@ -229,6 +243,7 @@ async function mainStep() {
   try {
     const inputs = readInputs((name) => getInput(name), process.env, event());
     if (inputs.token) setSecret(inputs.token);
+    if (inputs.setup && inputs.mode !== "publish") await setup();
     const produced = await produce(inputs, abort.signal);
     if (produced.reportPath) setOutput("report-path", produced.reportPath);
     if (produced.resultPath) setOutput("result-path", produced.resultPath);

@@ -182,6 +182,11 @@ describe("perf-pr.yml under act on a private MariaDB, commenting on a local GitH
     assert.ok(!run.log.includes(TOKEN), "the token never reaches the log");
     assert.ok(gh.log.every((l) => l.authorization === `token ${TOKEN}`));
     assert.match(run.log, /\[perf-pr\/benchmark\] .*post: /, "the post step ran");
+    // no setup step in the workflow: the action installed (or found) what it needs itself
+    assert.match(
+      run.log,
+      /\[perf-pr\/benchmark\] .*setup: (the system packages tiperf needs are installed|apt-get install)/,
+    );
     assert.deepEqual(leftovers(), before, "no server process or data directory left");
   });
 

@@ -28,6 +28,8 @@ export interface ActionInputs {
   failOn: (typeof FAIL_ON)[number];
   token: string;
   comment: boolean;
+  /** Install the system packages first (the action's own scripts/setup.sh --system). */
+  setup: boolean;
   matrix?: string;
   out: string;
   verdictJson?: string;
@@ -109,6 +111,7 @@ export function readInputs(get: Get, env: NodeJS.ProcessEnv, event: unknown): Ac
     failOn: oneOf("fail-on", get("fail-on") || "regression", FAIL_ON),
     token: get("github-token"),
     comment: bool("comment", get("comment")),
+    setup: bool("setup", get("setup")),
     matrix: get("matrix") || undefined,
     out: get("out") || "tiperf-results",
     verdictJson: get("verdict-json") || undefined,

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import * as core from "@actions/core";
 import { type Verdict, VerdictSchema } from "../compare/verdict.ts";
-import { InputError, TiperfError } from "../errors.ts";
+import { EXIT, InputError, TiperfError } from "../errors.ts";
 import { ledgerDir } from "../lifecycle/ledger.ts";
 import {
   Interrupted,
@@ -126,6 +126,24 @@ function failure(inputs: ActionInputs, v: Verdict): string | undefined {
   return undefined;
 }
 
+/**
+ * The system packages a run needs, installed by the action itself (its repository's
+ * scripts/setup.sh --system, beside action/ wherever the runner unpacked the action): a workflow
+ * of another repository needs no setup step of its own.
+ */
+async function setup(): Promise<void> {
+  const script = join(dirname(dirname(process.argv[1] as string)), "..", "scripts", "setup.sh");
+  if (!existsSync(script))
+    throw new InputError(`'setup' input: the action has no ${script}; set setup: false`);
+  const r = await runCommand("bash", [script, "--system"], { timeoutMs: 20 * 60_000 });
+  log(r.stderr.trim() || "setup: the system packages tiperf needs are installed (scripts/setup.sh --system)");
+  if (r.code !== 0)
+    throw new TiperfError(
+      `setup: ${script} --system failed (exit ${r.code}): ${(r.stderr || r.stdout).trim().split("\n").slice(-3).join(" / ")}`,
+      EXIT.runFailed,
+    );
+}
+
 /** The action's main step: the same pipeline as the CLI, inputs from action.yml. */
 export async function mainStep(): Promise<void> {
   const abort = new AbortController();
@@ -141,6 +159,7 @@ export async function mainStep(): Promise<void> {
   try {
     const inputs = readInputs((name) => core.getInput(name), process.env, event());
     if (inputs.token) core.setSecret(inputs.token);
+    if (inputs.setup && inputs.mode !== "publish") await setup();
     const produced = await produce(inputs, abort.signal);
     if (produced.reportPath) core.setOutput("report-path", produced.reportPath);
     if (produced.resultPath) core.setOutput("result-path", produced.resultPath);
