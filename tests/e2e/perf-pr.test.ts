@@ -60,6 +60,10 @@ interface PrEvent {
   label?: string;
   /** act's dry run with its debug lines: which jobs would run and why others are skipped. */
   dryRun?: boolean;
+  /** What `uses: tiperf/tiperf/action@v1` resolves to (an adopter's workflow): a release's files. */
+  actionRepo?: string;
+  /** The repository variable TIPERF_PR_SPEC (default: the test repository's workloads/e2e.yaml). */
+  spec?: string;
 }
 
 async function act(
@@ -107,6 +111,7 @@ async function act(
     `actions/checkout@v4=${join(ROOT, "tests/e2e/offline-actions/checkout")}`,
     "--env",
     `E2E_SOURCE_REPO=${repo}`,
+    ...(e.actionRepo ? ["--local-repository", `tiperf/tiperf@v1=${e.actionRepo}`] : []),
     "--env",
     `GITHUB_API_URL=${api}`,
     // the run's servers, ledger and cgroups where this test run's checks look (run-tests.mjs)
@@ -114,7 +119,7 @@ async function act(
     "-s",
     `GITHUB_TOKEN=${TOKEN}`,
     "--var",
-    "TIPERF_PR_SPEC=workloads/e2e.yaml",
+    `TIPERF_PR_SPEC=${e.spec ?? "workloads/e2e.yaml"}`,
     ...(e.dryRun ? ["-n", "-v"] : []),
   ];
   const child = spawn(ACT, args, { cwd: repo, stdio: ["ignore", "pipe", "pipe"] });
@@ -245,6 +250,61 @@ describe("perf-pr.yml under act on a private MariaDB, commenting on a local GitH
       /^(⚪|🟢|🟡) \*\*tiperf e2e: (pass|inconclusive)\*\* .*head vs base: same target \(A\/A\)/,
     );
     assert.ok(gh.log.some((l) => l.method === "PATCH" && l.status === 200));
+    assert.deepEqual(leftovers(), before);
+  });
+});
+
+/** What a tag of the tiperf repository gives an adopter's workflow: the action and its setup script. */
+function releaseFiles(): string {
+  const dir = tempDir("tiperf-release-");
+  for (const p of ["action/action.yml", "action/dist", "scripts/setup.sh"])
+    cpSync(join(ROOT, p), join(dir, p), { recursive: true });
+  return dir;
+}
+
+describe("the example workflow in another repository (action/examples/perf-pr.yml) under act", () => {
+  const gh = new FakeGitHub();
+  before(async () => {
+    assert.ok(existsSync(ACT), `${ACT} is missing: scripts/setup.sh --test builds it with go install`);
+    await gh.start();
+  });
+  after(() => gh.stop());
+
+  test("a repository with only the example workflow and a spec: the released action sets itself up, finds the regression and comments", async () => {
+    const before = leftovers();
+    // an adopter's repository: no action/, no scripts/, no workloads/ of tiperf's
+    const repo = tempDir("tiperf-adopter-");
+    mkdirSync(join(repo, ".github/workflows"), { recursive: true });
+    cpSync(join(ROOT, "action/examples/perf-pr.yml"), join(repo, ".github/workflows/perf-pr.yml"));
+    mkdirSync(join(repo, "perf"));
+    cpSync(join(ROOT, "tests/e2e/e2e-spec.yaml"), join(repo, "perf/pr.yaml"));
+    git(repo, "init", "-q", "-b", "main");
+    git(repo, "remote", "add", "origin", "https://github.com/tiperf/e2e.git"); // never contacted
+    git(repo, "add", "-A");
+    git(repo, "commit", "-qm", "base");
+    const base = git(repo, "rev-parse", "HEAD");
+    const file = join(repo, "perf/pr.yaml");
+    writeFileSync(file, readFileSync(file, "utf8").replace("cpu_quota: 100%", "cpu_quota: 30%"));
+    git(repo, "commit", "-qam", "head at 30% CPU");
+    const head = git(repo, "rev-parse", "HEAD");
+    const run = await act(repo, "adopter", base, head, gh.url, {
+      number: 7,
+      actionRepo: releaseFiles(),
+      spec: "perf/pr.yaml",
+    });
+    assert.deepEqual(run.jobs, { benchmark: "failed", publish: "succeeded" }, run.log.slice(-3000));
+    assert.match(
+      run.log,
+      /\[perf-pr\/benchmark\] .*setup: (the system packages tiperf needs are installed|apt-get install)/,
+    );
+    assert.match(run.log, /tiperf: regression in 1 judgement\(s\): point_select threads=2 tps/);
+    const body = gh.comments.get(7)?.[0]?.body ?? "";
+    writeFileSync(join(OUT, "adopter.comment.md"), body);
+    assert.match(body, /^🔴 \*\*tiperf e2e: regression\*\*/);
+    assert.ok(
+      !existsSync(join(repo, "action")) && !existsSync(join(repo, "scripts")),
+      "nothing of tiperf's layout",
+    );
     assert.deepEqual(leftovers(), before);
   });
 });
