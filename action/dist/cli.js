@@ -40,17 +40,17 @@ import {
   upsertIssue,
   verdictHtml,
   writeHtmlReport
-} from "./chunk-PGF547MH.js";
+} from "./chunk-2A3ORCS6.js";
 import {
   reapLedger
-} from "./chunk-4XVKOKJT.js";
+} from "./chunk-TTDSLGIJ.js";
 import {
   PORT_AT_START,
   readReport,
   readResult,
   writeAtomic,
   writeResult
-} from "./chunk-NAELOL2J.js";
+} from "./chunk-7FCES5EG.js";
 import {
   CLOUDS,
   EXIT,

@@ -13,7 +13,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-PGF547MH.js";
+} from "./chunk-2A3ORCS6.js";
 import {
   getInput,
   info,
@@ -25,7 +25,7 @@ import {
 } from "./chunk-JKKMYVWB.js";
 import {
   writeAtomic
-} from "./chunk-NAELOL2J.js";
+} from "./chunk-7FCES5EG.js";
 import {
   EXIT,
   InputError,

@@ -4,13 +4,13 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   reapLedger
-} from "./chunk-4XVKOKJT.js";
+} from "./chunk-TTDSLGIJ.js";
 import {
   getState,
   info,
   setFailed
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-NAELOL2J.js";
+import "./chunk-7FCES5EG.js";
 import {
   ledgerDir
 } from "./chunk-3MXRKIQJ.js";

@@ -154,19 +154,21 @@ export async function compareSpec(loaded: LoadedSpec, opts: CompareOptions): Pro
         progress.finish(cellSeconds(first) * (compare.order === "duet" || only ? 1 : names.length));
       }
     };
-    // grouped: the variants' order per block, balanced over blocks (AB BA … for two; Williams rows for more)
-    const groupOrder = (block: number): string[] => {
-      if (names.length === 2)
-        return (interleavedOrder(lastBlock, 1, seed ^ 0x9e3779b9)[block - 1]?.[0] ?? "base-first") ===
-          "base-first"
-          ? names
-          : [...names].reverse();
-      const rows = (balancedOrders(names.length, 1, seed ^ 0x9e3779b9)[0] as number[][]).map((row) =>
-        row.map((i) => names[i] as string),
-      );
-      return rows[(block - 1) % rows.length] as string[];
-    };
     const lastBlock = Math.ceil(maxRounds / perBlock);
+    // grouped: the variants' order per block, balanced over blocks (AB BA … for two; Williams rows for more)
+    const groupPairs = names.length === 2 ? interleavedOrder(lastBlock, 1, seed ^ 0x9e3779b9) : [];
+    const groupRows =
+      names.length > 2
+        ? (balancedOrders(names.length, 1, seed ^ 0x9e3779b9)[0] as number[][]).map((row) =>
+            row.map((i) => names[i] as string),
+          )
+        : [];
+    const groupOrder = (block: number): string[] =>
+      names.length === 2
+        ? (groupPairs[block - 1]?.[0] ?? "base-first") === "base-first"
+          ? names
+          : [...names].reverse()
+        : (groupRows[(block - 1) % groupRows.length] as string[]);
     blockLoop: for (let block = 1; block <= lastBlock; block++) {
       const tag = blocks > 1 ? block : undefined;
       if (grouped) {

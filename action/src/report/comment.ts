@@ -154,9 +154,8 @@ function render(
       "",
     );
   }
-  for (const line of inconclusiveLines(v)) out.push(`> ${md(line)}`, ">");
-  if (inconclusiveLines(v).length) out.pop();
-  if (inconclusiveLines(v).length) out.push("");
+  const warnings = inconclusiveLines(v);
+  if (warnings.length) out.push(warnings.map((l) => `> ${md(l)}`).join("\n>\n"), "");
   out.push(method(v), "");
   out.push(`<sub>${md(CENTRES_TEXT)}</sub>`, "");
   const where = provenanceLine(v);

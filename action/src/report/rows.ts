@@ -200,7 +200,6 @@ export function summaryLine(v: Verdict): { title: string; parts: string[] } {
 export function inconclusiveLines(v: Verdict): string[] {
   const open = v.cells.filter((c) => c.verdict === "inconclusive");
   if (!open.length || v.inconclusive === "pass") return [];
-  const pctText = (x: number) => pct(x);
   const worstMde = open
     .filter((c) => c.mde !== null)
     .sort((a, b) => Math.abs(b.mde as number) - Math.abs(a.mde as number))[0];
@@ -213,7 +212,7 @@ export function inconclusiveLines(v: Verdict): string[] {
   const lines = [
     `${v.inconclusive === "fail" ? "❌" : "⚠️"} ${open.length} judgement(s) inconclusive: this run cannot tell their change from the tolerance.${
       worstMde
-        ? ` The smallest ${worstMde.better === "higher" ? "drop" : "rise"} it could detect (80% power) was ${pctText(worstMde.mde as number)} (${worstMde.workload} threads=${worstMde.threads} ${worstMde.metric}, tolerance ±${(worstMde.tolerance * 100).toFixed(0)}%).`
+        ? ` The smallest ${worstMde.better === "higher" ? "drop" : "rise"} it could detect (80% power) was ${pct(worstMde.mde as number)} (${worstMde.workload} threads=${worstMde.threads} ${worstMde.metric}, tolerance ±${(worstMde.tolerance * 100).toFixed(0)}%).`
         : ""
     } ${
       most !== undefined
@@ -226,7 +225,7 @@ export function inconclusiveLines(v: Verdict): string[] {
     const worse = c.better === "higher" ? c.change < -c.tolerance : c.change > c.tolerance;
     if (worse)
       lines.push(
-        `⚠️ ${c.workload} threads=${c.threads} ${c.metric}: the estimate is ${pctText(c.change)}, beyond the ±${(c.tolerance * 100).toFixed(0)}% tolerance in the worse direction; its interval reaches ${c.ci ? pctText(c.better === "higher" ? c.ci[1] : c.ci[0]) : "?"}: a real ${c.better === "higher" ? "drop" : "rise"} may be hiding in the noise.`,
+        `⚠️ ${c.workload} threads=${c.threads} ${c.metric}: the estimate is ${pct(c.change)}, beyond the ±${(c.tolerance * 100).toFixed(0)}% tolerance in the worse direction; its interval reaches ${c.ci ? pct(c.better === "higher" ? c.ci[1] : c.ci[0]) : "?"}: a real ${c.better === "higher" ? "drop" : "rise"} may be hiding in the noise.`,
       );
   }
   return lines;

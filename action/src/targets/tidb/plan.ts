@@ -497,6 +497,17 @@ function proxyFlags(profile: Profile): string[] {
   ];
 }
 
+/** `tiup cluster reload|restart NAME [-R roles] --yes`: every role, or only those named. */
+const rolling = (sub: "reload" | "restart", d: ClusterDeployment, roles: Role[]) => [
+  "tiup",
+  "cluster",
+  sub,
+  d.name,
+  ...(roles.length ? ["-R", roles.join(",")] : []),
+  "--yes",
+  ...d.proxyFlags,
+];
+
 /** The tiup command lines of a cluster deployment, one function per subcommand. */
 export const tiupCluster = {
   deploy: (d: ClusterDeployment, file: string, profile: Profile) => [
@@ -531,24 +542,8 @@ export const tiupCluster = {
     file,
     "--yes",
   ],
-  reload: (d: ClusterDeployment, roles: Role[] = []) => [
-    "tiup",
-    "cluster",
-    "reload",
-    d.name,
-    ...(roles.length ? ["-R", roles.join(",")] : []),
-    "--yes",
-    ...d.proxyFlags,
-  ],
-  restart: (d: ClusterDeployment, roles: Role[] = []) => [
-    "tiup",
-    "cluster",
-    "restart",
-    d.name,
-    ...(roles.length ? ["-R", roles.join(",")] : []),
-    "--yes",
-    ...d.proxyFlags,
-  ],
+  reload: (d: ClusterDeployment, roles: Role[] = []) => rolling("reload", d, roles),
+  restart: (d: ClusterDeployment, roles: Role[] = []) => rolling("restart", d, roles),
   destroy: (d: ClusterDeployment) => ["tiup", "cluster", "destroy", d.name, "--yes", ...d.proxyFlags],
   /** A build replaces a role's release binary before the first start (the cluster is stopped). */
   patch: (d: ClusterDeployment, file: string, role: BuildRole) => [

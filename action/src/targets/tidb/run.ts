@@ -404,15 +404,7 @@ export class TidbRun {
     const did: string[] = [];
     let restarted = false;
     if (this.plan.switching === "stop-start" && !r.up) {
-      for (const other of this.running.values())
-        if (other !== r && other.up && other.deployment.kind === "cluster") {
-          await this.tiupRun(
-            this.argv(`stop:${other.deployment.name}`),
-            `stop ${other.deployment.name}`,
-            signal,
-          );
-          other.up = false;
-        }
+      await this.stopOtherClusters(r, signal);
       await this.tiupRun(this.argv(`start:${d.name}`), `start ${d.name}`, signal);
       r.up = true;
       restarted = true;
@@ -671,17 +663,22 @@ export class TidbRun {
     }
     // Other side-by-side clusters wait stopped until their variant is measured.
     if (this.plan.switching === "stop-start") {
-      for (const other of this.running.values())
-        if (other.up && other.deployment.kind === "cluster") {
-          await this.tiupRun(
-            this.argv(`stop:${other.deployment.name}`),
-            `stop ${other.deployment.name}`,
-            signal,
-          );
-          other.up = false;
-        }
+      await this.stopOtherClusters(running, signal);
     }
     return running;
+  }
+
+  /** Side-by-side clusters (stop-start): every running one but `r` stopped, so only one is measured. */
+  private async stopOtherClusters(r: Running, signal: AbortSignal): Promise<void> {
+    for (const other of this.running.values())
+      if (other !== r && other.up && other.deployment.kind === "cluster") {
+        await this.tiupRun(
+          this.argv(`stop:${other.deployment.name}`),
+          `stop ${other.deployment.name}`,
+          signal,
+        );
+        other.up = false;
+      }
   }
 
   /** `display --format json --uptime`; with `allUp`, a Down instance is an error naming it. */

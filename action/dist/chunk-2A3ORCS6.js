@@ -21,7 +21,7 @@ import {
   runTool,
   validateYaml,
   writeAtomic
-} from "./chunk-NAELOL2J.js";
+} from "./chunk-7FCES5EG.js";
 import {
   EXIT,
   InputError,
@@ -57560,7 +57560,6 @@ function summaryLine(v) {
 function inconclusiveLines(v) {
   const open = v.cells.filter((c4) => c4.verdict === "inconclusive");
   if (!open.length || v.inconclusive === "pass") return [];
-  const pctText = (x4) => pct(x4);
   const worstMde = open.filter((c4) => c4.mde !== null).sort((a4, b10) => Math.abs(b10.mde) - Math.abs(a4.mde))[0];
   const blocks = open.some((c4) => c4.method === "block-t");
   const unit2 = blocks ? "blocks" : "rounds";
@@ -57569,14 +57568,14 @@ function inconclusiveLines(v) {
   const most = needs.every((n) => n !== void 0) ? Math.max(...needs) : void 0;
   const perUnit = have > 0 ? v.benchmark_seconds / have : 0;
   const lines2 = [
-    `${v.inconclusive === "fail" ? "\u274C" : "\u26A0\uFE0F"} ${open.length} judgement(s) inconclusive: this run cannot tell their change from the tolerance.${worstMde ? ` The smallest ${worstMde.better === "higher" ? "drop" : "rise"} it could detect (80% power) was ${pctText(worstMde.mde)} (${worstMde.workload} threads=${worstMde.threads} ${worstMde.metric}, tolerance \xB1${(worstMde.tolerance * 100).toFixed(0)}%).` : ""} ${most !== void 0 ? `At this noise ~${most} ${unit2} (now ${have}; \u2248${Math.max(1, Math.round(most * perUnit / 60))} min of benchmark) would decide ${open.length > 1 ? "them" : "it"}: an unchanged head within the tolerance, a change of twice the tolerance flagged, 80% of the time each.` : `More than 200 ${unit2} would be needed at this noise: a quieter runner, longer cells or a larger tolerance decide it, not more ${unit2}.`}${v.inconclusive === "fail" ? " compare.inconclusive is fail: the check fails." : ""}`
+    `${v.inconclusive === "fail" ? "\u274C" : "\u26A0\uFE0F"} ${open.length} judgement(s) inconclusive: this run cannot tell their change from the tolerance.${worstMde ? ` The smallest ${worstMde.better === "higher" ? "drop" : "rise"} it could detect (80% power) was ${pct(worstMde.mde)} (${worstMde.workload} threads=${worstMde.threads} ${worstMde.metric}, tolerance \xB1${(worstMde.tolerance * 100).toFixed(0)}%).` : ""} ${most !== void 0 ? `At this noise ~${most} ${unit2} (now ${have}; \u2248${Math.max(1, Math.round(most * perUnit / 60))} min of benchmark) would decide ${open.length > 1 ? "them" : "it"}: an unchanged head within the tolerance, a change of twice the tolerance flagged, 80% of the time each.` : `More than 200 ${unit2} would be needed at this noise: a quieter runner, longer cells or a larger tolerance decide it, not more ${unit2}.`}${v.inconclusive === "fail" ? " compare.inconclusive is fail: the check fails." : ""}`
   ];
   for (const c4 of open) {
     if (c4.change === null) continue;
     const worse = c4.better === "higher" ? c4.change < -c4.tolerance : c4.change > c4.tolerance;
     if (worse)
       lines2.push(
-        `\u26A0\uFE0F ${c4.workload} threads=${c4.threads} ${c4.metric}: the estimate is ${pctText(c4.change)}, beyond the \xB1${(c4.tolerance * 100).toFixed(0)}% tolerance in the worse direction; its interval reaches ${c4.ci ? pctText(c4.better === "higher" ? c4.ci[1] : c4.ci[0]) : "?"}: a real ${c4.better === "higher" ? "drop" : "rise"} may be hiding in the noise.`
+        `\u26A0\uFE0F ${c4.workload} threads=${c4.threads} ${c4.metric}: the estimate is ${pct(c4.change)}, beyond the \xB1${(c4.tolerance * 100).toFixed(0)}% tolerance in the worse direction; its interval reaches ${c4.ci ? pct(c4.better === "higher" ? c4.ci[1] : c4.ci[0]) : "?"}: a real ${c4.better === "higher" ? "drop" : "rise"} may be hiding in the noise.`
       );
   }
   return lines2;
@@ -58091,9 +58090,8 @@ function render(v, workloads, d, trimmed, opts) {
       ""
     );
   }
-  for (const line5 of inconclusiveLines(v)) out.push(`> ${md2(line5)}`, ">");
-  if (inconclusiveLines(v).length) out.pop();
-  if (inconclusiveLines(v).length) out.push("");
+  const warnings = inconclusiveLines(v);
+  if (warnings.length) out.push(warnings.map((l) => `> ${md2(l)}`).join("\n>\n"), "");
   out.push(method2(v), "");
   out.push(`<sub>${md2(CENTRES_TEXT)}</sub>`, "");
   const where = provenanceLine(v);
@@ -59288,15 +59286,12 @@ async function compareSpec(loaded, opts) {
         progress.finish(cellSeconds(first) * (compare3.order === "duet" || only ? 1 : names.length));
       }
     };
-    const groupOrder = (block2) => {
-      if (names.length === 2)
-        return (interleavedOrder(lastBlock, 1, seed ^ 2654435769)[block2 - 1]?.[0] ?? "base-first") === "base-first" ? names : [...names].reverse();
-      const rows = balancedOrders(names.length, 1, seed ^ 2654435769)[0].map(
-        (row) => row.map((i) => names[i])
-      );
-      return rows[(block2 - 1) % rows.length];
-    };
     const lastBlock = Math.ceil(maxRounds / perBlock);
+    const groupPairs = names.length === 2 ? interleavedOrder(lastBlock, 1, seed ^ 2654435769) : [];
+    const groupRows = names.length > 2 ? balancedOrders(names.length, 1, seed ^ 2654435769)[0].map(
+      (row) => row.map((i) => names[i])
+    ) : [];
+    const groupOrder = (block2) => names.length === 2 ? (groupPairs[block2 - 1]?.[0] ?? "base-first") === "base-first" ? names : [...names].reverse() : groupRows[(block2 - 1) % groupRows.length];
     blockLoop: for (let block2 = 1; block2 <= lastBlock; block2++) {
       const tag = blocks > 1 ? block2 : void 0;
       if (grouped) {

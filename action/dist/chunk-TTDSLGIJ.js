@@ -6,7 +6,7 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-NAELOL2J.js";
+} from "./chunk-7FCES5EG.js";
 import {
   sweep
 } from "./chunk-3MXRKIQJ.js";

@@ -10003,6 +10003,15 @@ function proxyFlags(profile) {
     ...key ? ["--ssh-proxy-identity-file", expandHome(key)] : []
   ];
 }
+var rolling = (sub, d, roles) => [
+  "tiup",
+  "cluster",
+  sub,
+  d.name,
+  ...roles.length ? ["-R", roles.join(",")] : [],
+  "--yes",
+  ...d.proxyFlags
+];
 var tiupCluster = {
   deploy: (d, file, profile) => [
     "tiup",
@@ -10036,24 +10045,8 @@ var tiupCluster = {
     file,
     "--yes"
   ],
-  reload: (d, roles = []) => [
-    "tiup",
-    "cluster",
-    "reload",
-    d.name,
-    ...roles.length ? ["-R", roles.join(",")] : [],
-    "--yes",
-    ...d.proxyFlags
-  ],
-  restart: (d, roles = []) => [
-    "tiup",
-    "cluster",
-    "restart",
-    d.name,
-    ...roles.length ? ["-R", roles.join(",")] : [],
-    "--yes",
-    ...d.proxyFlags
-  ],
+  reload: (d, roles = []) => rolling("reload", d, roles),
+  restart: (d, roles = []) => rolling("restart", d, roles),
   destroy: (d) => ["tiup", "cluster", "destroy", d.name, "--yes", ...d.proxyFlags],
   /** A build replaces a role's release binary before the first start (the cluster is stopped). */
   patch: (d, file, role) => [
@@ -11123,15 +11116,7 @@ var TidbRun = class {
     const did = [];
     let restarted2 = false;
     if (this.plan.switching === "stop-start" && !r.up) {
-      for (const other of this.running.values())
-        if (other !== r && other.up && other.deployment.kind === "cluster") {
-          await this.tiupRun(
-            this.argv(`stop:${other.deployment.name}`),
-            `stop ${other.deployment.name}`,
-            signal
-          );
-          other.up = false;
-        }
+      await this.stopOtherClusters(r, signal);
       await this.tiupRun(this.argv(`start:${d.name}`), `start ${d.name}`, signal);
       r.up = true;
       restarted2 = true;
@@ -11377,17 +11362,21 @@ var TidbRun = class {
       throw e;
     }
     if (this.plan.switching === "stop-start") {
-      for (const other of this.running.values())
-        if (other.up && other.deployment.kind === "cluster") {
-          await this.tiupRun(
-            this.argv(`stop:${other.deployment.name}`),
-            `stop ${other.deployment.name}`,
-            signal
-          );
-          other.up = false;
-        }
+      await this.stopOtherClusters(running, signal);
     }
     return running;
+  }
+  /** Side-by-side clusters (stop-start): every running one but `r` stopped, so only one is measured. */
+  async stopOtherClusters(r, signal) {
+    for (const other of this.running.values())
+      if (other !== r && other.up && other.deployment.kind === "cluster") {
+        await this.tiupRun(
+          this.argv(`stop:${other.deployment.name}`),
+          `stop ${other.deployment.name}`,
+          signal
+        );
+        other.up = false;
+      }
   }
   /** `display --format json --uptime`; with `allUp`, a Down instance is an error naming it. */
   async display(d, signal, allUp) {
