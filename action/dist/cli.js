@@ -234,6 +234,7 @@ var COMMANDS = [
       since: { type: "string", value: "RUN_ID" },
       pvalue: { type: "string", value: "0.05" },
       permutations: { type: "string", value: "199" },
+      "min-segment": { type: "string", value: "3" },
       json: { type: "string", value: "FILE" },
       html: { type: "string", value: "FILE" }
     },
@@ -242,7 +243,8 @@ var COMMANDS = [
       "append-only and validated (--commit: the commit it measured, default $GITHUB_SHA).",
       "check: change points per workload \xD7 threads \xD7 metric (E-divisive means, permutation",
       "test): the run where each new level starts, the levels before and after, the change and",
-      "p; --since RUN_ID marks as new those not found when the history ended at that run (exit 1",
+      "p; a level lasts at least --min-segment runs (a single spike is not a change point);",
+      "--since RUN_ID marks as new those not found when the history ended at that run (exit 1",
       "if one is for the worse); --json and --html write the report (charts, change points marked)"
     ]
   },
@@ -372,10 +374,16 @@ function tStatistics(x) {
   }
   return out;
 }
-var argmax = (xs) => xs.reduce((best, v, i) => v > xs[best] ? i : best, 0);
+function bestSplit(stats, min) {
+  let best;
+  for (let i = min; i <= stats.length - min; i++)
+    if (!best || stats[i] > best.q) best = { i, q: stats[i] };
+  return best;
+}
 function eDivisive(series, o = {}) {
   const pvalue = o.pvalue ?? 0.05;
   const permutations = o.permutations ?? 199;
+  const min = Math.max(1, Math.floor(o.minSegment ?? 1));
   const random = rng(o.seed ?? 1);
   const found = [];
   const memo = /* @__PURE__ */ new Map();
@@ -388,12 +396,11 @@ function eDivisive(series, o = {}) {
       const key = `${a}:${b}`;
       let cand = memo.get(key);
       if (!cand) {
-        const stats = tStatistics(series.slice(a, b));
-        const i = argmax(stats);
-        cand = { index: a + i, q: stats[i] };
+        const split = bestSplit(tStatistics(series.slice(a, b)), min);
+        cand = split ? { index: a + split.i, q: split.q } : { index: -1, q: Number.NEGATIVE_INFINITY };
         memo.set(key, cand);
       }
-      if (!best || cand.q > best.q) best = cand;
+      if (cand.index >= 0 && (!best || cand.q > best.q)) best = cand;
     }
     if (!best || best.q <= 0) break;
     let atLeast = 0;
@@ -405,7 +412,7 @@ function eDivisive(series, o = {}) {
           const j = Math.floor(random() * (i + 1));
           [part[i], part[j]] = [part[j], part[i]];
         }
-        max = Math.max(max, ...tStatistics(part));
+        max = Math.max(max, bestSplit(tStatistics(part), min)?.q ?? Number.NEGATIVE_INFINITY);
       }
       if (max >= best.q) atLeast++;
     }
@@ -621,6 +628,7 @@ async function historyFiles(dir) {
 // action/src/history/check.ts
 var CHANGEPOINTS_FORMAT = "tiperf.changepoints";
 var MIN_RUNS = 6;
+var MIN_SEGMENT = 3;
 function seriesOf(entries) {
   const map = /* @__PURE__ */ new Map();
   for (const e of entries)
@@ -648,6 +656,7 @@ async function checkHistory(dir, o) {
     created_at: (/* @__PURE__ */ new Date()).toISOString(),
     pvalue: o.pvalue,
     permutations: o.permutations,
+    min_segment: o.minSegment ?? MIN_SEGMENT,
     files: []
   };
   let sinceFound = false;
@@ -658,13 +667,18 @@ async function checkHistory(dir, o) {
     if (sinceAt >= 0) sinceFound = true;
     const series = seriesOf(entries);
     for (const s of series) {
-      if (s.values.length < MIN_RUNS) continue;
-      const detect = (values) => eDivisive(values, { pvalue: o.pvalue, permutations: o.permutations, seed: o.seed ?? 1 });
+      if (s.values.length < Math.max(MIN_RUNS, 2 * report.min_segment)) continue;
+      const detect = (values) => eDivisive(values, {
+        pvalue: o.pvalue,
+        permutations: o.permutations,
+        seed: o.seed ?? 1,
+        minSegment: report.min_segment
+      });
       const points = detect(s.values);
       const known = /* @__PURE__ */ new Set();
       if (o.since !== void 0) {
         const upto = s.run_ids.indexOf(o.since);
-        const seen = sinceAt < 0 ? points : upto + 1 >= MIN_RUNS ? detect(s.values.slice(0, upto + 1)) : [];
+        const seen = sinceAt < 0 ? points : upto + 1 >= Math.max(MIN_RUNS, 2 * report.min_segment) ? detect(s.values.slice(0, upto + 1)) : [];
         for (const p of seen) known.add(s.run_ids[p.index]);
       }
       const segments = segmentsOf(s.values, points);
@@ -707,9 +721,10 @@ var short = (sha) => sha ? sha.slice(0, 12) : "?";
 function changePointText(r) {
   const lines = [];
   for (const f of r.files) {
-    const tested = f.series.filter((s) => s.values.length >= MIN_RUNS).length;
+    const least = Math.max(MIN_RUNS, 2 * (r.min_segment ?? 1));
+    const tested = f.series.filter((s) => s.values.length >= least).length;
     lines.push(
-      `${f.file}: ${f.runs} runs, ${f.series.length} series${tested < f.series.length ? ` (${f.series.length - tested} with fewer than ${MIN_RUNS} runs not tested)` : ""}`
+      `${f.file}: ${f.runs} runs, ${f.series.length} series${tested < f.series.length ? ` (${f.series.length - tested} with fewer than ${least} runs not tested)` : ""}`
     );
     for (const s of f.series)
       for (const p of s.points)
@@ -719,7 +734,7 @@ function changePointText(r) {
   }
   const n = r.files.reduce((s, f) => s + f.series.reduce((t, x) => t + x.points.length, 0), 0);
   lines.push(
-    `${n} change point(s); E-divisive means, permutation test (${r.permutations} permutations, p \u2264 ${r.pvalue})`
+    `${n} change point(s); E-divisive means, permutation test (${r.permutations} permutations, p \u2264 ${r.pvalue}), levels of at least ${r.min_segment ?? 1} runs`
   );
   return `${lines.join("\n")}
 `;
@@ -1362,7 +1377,7 @@ async function cmdHistory(args) {
   const [action, ...rest] = positionals;
   const dir = required("history", "dir", values.dir);
   if (action === "add") {
-    for (const f of ["since", "pvalue", "permutations", "json", "html"])
+    for (const f of ["since", "pvalue", "permutations", "min-segment", "json", "html"])
       if (values[f] !== void 0) throw new InputError(`tiperf history add: --${f} goes with check`);
     const file = onePositional("history add", rest, "RESULT file");
     const result = await readResult(file);
@@ -1398,9 +1413,15 @@ async function cmdHistory(args) {
     throw new InputError(
       `tiperf history check: --permutations must be a whole number from 19 to 10000 (got ${values.permutations})`
     );
+  const minSegment = Number(values["min-segment"] ?? String(MIN_SEGMENT));
+  if (!Number.isInteger(minSegment) || minSegment < 1 || minSegment > 52)
+    throw new InputError(
+      `tiperf history check: --min-segment must be a whole number of runs from 1 to 52 (got ${values["min-segment"]})`
+    );
   const report = await checkHistory(dir, {
     pvalue,
     permutations,
+    minSegment,
     ...values.since ? { since: values.since } : {}
   });
   process.stdout.write(changePointText(report));

@@ -8,7 +8,13 @@ import { judgeStored } from "./compare/judge-results.ts";
 import { readVerdict } from "./compare/verdict.ts";
 import { DRIVERS, driverNames } from "./drivers/registry.ts";
 import { EXIT, errnoText, InputError, TiperfError } from "./errors.ts";
-import { changePointIssue, changePointText, checkHistory, readChangePoints } from "./history/check.ts";
+import {
+  changePointIssue,
+  changePointText,
+  checkHistory,
+  MIN_SEGMENT,
+  readChangePoints,
+} from "./history/check.ts";
 import { historyHtml, historySections } from "./history/html.ts";
 import { appendHistory, entryOf } from "./history/store.ts";
 import { ledgerDir } from "./lifecycle/ledger.ts";
@@ -418,7 +424,7 @@ async function cmdHistory(args: string[]): Promise<number> {
   const [action, ...rest] = positionals;
   const dir = required("history", "dir", values.dir);
   if (action === "add") {
-    for (const f of ["since", "pvalue", "permutations", "json", "html"])
+    for (const f of ["since", "pvalue", "permutations", "min-segment", "json", "html"])
       if (values[f] !== undefined) throw new InputError(`tiperf history add: --${f} goes with check`);
     const file = onePositional("history add", rest, "RESULT file");
     const result = await readResult(file);
@@ -453,9 +459,15 @@ async function cmdHistory(args: string[]): Promise<number> {
     throw new InputError(
       `tiperf history check: --permutations must be a whole number from 19 to 10000 (got ${values.permutations})`,
     );
+  const minSegment = Number((values["min-segment"] as string | undefined) ?? String(MIN_SEGMENT));
+  if (!Number.isInteger(minSegment) || minSegment < 1 || minSegment > 52)
+    throw new InputError(
+      `tiperf history check: --min-segment must be a whole number of runs from 1 to 52 (got ${values["min-segment"]})`,
+    );
   const report = await checkHistory(dir, {
     pvalue,
     permutations,
+    minSegment,
     ...(values.since ? { since: values.since as string } : {}),
   });
   process.stdout.write(changePointText(report));

@@ -77,6 +77,65 @@ describe("history and change points", () => {
     assert.deepEqual(reference(flat).cps, []);
   });
 
+  test("a level lasts at least --min-segment runs: a last run off its level alarms with 1, not with the default 3; a step does, at its index", async () => {
+    const spiked = weekly(21, 20);
+    spiked[19] = (spiked[19] as number) * 0.9;
+    assert.deepEqual(
+      eDivisive(spiked, { minSegment: 1 }).map((p) => p.index),
+      [19],
+      "the reference's behaviour: one run is a level",
+    );
+    assert.deepEqual(eDivisive(spiked, { minSegment: 3 }), []);
+    const stepped = weekly(7, 24, 12, -0.08);
+    assert.deepEqual(
+      eDivisive(stepped, { minSegment: 3 }).map((p) => p.index),
+      [12],
+    );
+
+    const dir = tempDir();
+    const hist = join(dir, "history");
+    const runIds: string[] = [];
+    for (const [i, v] of spiked.entries()) {
+      const r = resultWith(v, i);
+      runIds.push(r.run_id);
+      writeFileSync(join(dir, `r${i}.json`), JSON.stringify(r));
+      const a = cli(["history", "add", join(dir, `r${i}.json`), "--dir", hist]);
+      assert.equal((await a.done).code, 0, a.stderr());
+    }
+    const check = async (extra: string[]) => {
+      const json = join(dir, `cp${extra.join("")}.json`);
+      const c = cli([
+        "history",
+        "check",
+        "--dir",
+        hist,
+        "--since",
+        runIds[18] as string,
+        "--json",
+        json,
+        ...extra,
+      ]);
+      const { code } = await c.done;
+      const tps = JSON.parse(readFileSync(json, "utf8")).files[0].series.find(
+        (s: { metric: string }) => s.metric === "tps",
+      );
+      return { code, out: c.stdout(), points: tps.points as { index: number; new: boolean }[] };
+    };
+    const strict = await check([]);
+    assert.equal(strict.code, 0, strict.out);
+    assert.deepEqual(strict.points, []);
+    assert.match(strict.out, /levels of at least 3 runs/);
+    const eager = await check(["--min-segment", "1"]);
+    assert.equal(eager.code, 1, eager.out);
+    assert.deepEqual(
+      eager.points.map((p) => [p.index, p.new]),
+      [[19, true]],
+    );
+    const bad = cli(["history", "check", "--dir", hist, "--min-segment", "0"]);
+    assert.equal((await bad.done).code, 2);
+    assert.match(bad.stderr(), /--min-segment must be a whole number of runs from 1 to 52 \(got 0\)/);
+  });
+
   test("tiperf history add/check: append-only files, the change point's run and commits, the report and page, the alarm's issue", async () => {
     const dir = tempDir();
     const hist = join(dir, "history");

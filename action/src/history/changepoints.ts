@@ -52,9 +52,22 @@ export interface EDivisiveOptions {
   permutations?: number;
   /** Seed of the permutations: the same series gives the same answer every time. */
   seed?: number;
+  /**
+   * The fewest values a level may have (default 1, the reference's behaviour): a split leaving
+   * fewer on either side is not a candidate, in the series and in its permutations alike (the
+   * minimum segment length of the change-point literature), so one run off its level at the end
+   * of a series is not a new level.
+   */
+  minSegment?: number;
 }
 
-const argmax = (xs: number[]) => xs.reduce((best, v, i) => (v > (xs[best] as number) ? i : best), 0);
+/** The largest statistic over the splits leaving at least `min` values on each side. */
+function bestSplit(stats: number[], min: number): { i: number; q: number } | undefined {
+  let best: { i: number; q: number } | undefined;
+  for (let i = min; i <= stats.length - min; i++)
+    if (!best || (stats[i] as number) > best.q) best = { i, q: stats[i] as number };
+  return best;
+}
 
 /**
  * Hierarchical E-divisive: the best split of the window holding the largest statistic becomes a
@@ -64,6 +77,7 @@ const argmax = (xs: number[]) => xs.reduce((best, v, i) => (v > (xs[best] as num
 export function eDivisive(series: readonly number[], o: EDivisiveOptions = {}): ChangePoint[] {
   const pvalue = o.pvalue ?? 0.05;
   const permutations = o.permutations ?? 199;
+  const min = Math.max(1, Math.floor(o.minSegment ?? 1));
   const random = rng(o.seed ?? 1);
   const found: ChangePoint[] = [];
   const memo = new Map<string, { index: number; q: number }>();
@@ -77,12 +91,11 @@ export function eDivisive(series: readonly number[], o: EDivisiveOptions = {}): 
       const key = `${a}:${b}`;
       let cand = memo.get(key);
       if (!cand) {
-        const stats = tStatistics(series.slice(a, b));
-        const i = argmax(stats);
-        cand = { index: a + i, q: stats[i] as number };
+        const split = bestSplit(tStatistics(series.slice(a, b)), min);
+        cand = split ? { index: a + split.i, q: split.q } : { index: -1, q: Number.NEGATIVE_INFINITY };
         memo.set(key, cand);
       }
-      if (!best || cand.q > best.q) best = cand;
+      if (cand.index >= 0 && (!best || cand.q > best.q)) best = cand;
     }
     if (!best || best.q <= 0) break;
     let atLeast = 0;
@@ -95,7 +108,7 @@ export function eDivisive(series: readonly number[], o: EDivisiveOptions = {}): 
           const j = Math.floor(random() * (i + 1));
           [part[i], part[j]] = [part[j] as number, part[i] as number];
         }
-        max = Math.max(max, ...tStatistics(part));
+        max = Math.max(max, bestSplit(tStatistics(part), min)?.q ?? Number.NEGATIVE_INFINITY);
       }
       if (max >= best.q) atLeast++;
     }

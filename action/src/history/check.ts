@@ -44,11 +44,18 @@ export interface ChangePointReport {
   created_at: string;
   pvalue: number;
   permutations: number;
+  /** The fewest runs a level had to have to count. */
+  min_segment: number;
   files: { file: string; profile: string; spec: string; runs: number; series: SeriesReport[] }[];
 }
 
 /** Fewer runs than this and a series is not tested: E-divisive needs a level on each side. */
 export const MIN_RUNS = 6;
+/**
+ * The fewest runs of a level (`--min-segment`): a split leaving fewer on a side is no candidate,
+ * so one weekly run off its level (a spike, a noisy week) is not a change point.
+ */
+export const MIN_SEGMENT = 3;
 
 export function seriesOf(entries: HistoryEntry[]): SeriesReport[] {
   const map = new Map<string, SeriesReport>();
@@ -73,7 +80,7 @@ export function seriesOf(entries: HistoryEntry[]): SeriesReport[] {
 
 export async function checkHistory(
   dir: string,
-  o: { pvalue: number; permutations: number; since?: string; seed?: number },
+  o: { pvalue: number; permutations: number; since?: string; seed?: number; minSegment?: number },
 ): Promise<ChangePointReport> {
   const report: ChangePointReport = {
     format: CHANGEPOINTS_FORMAT,
@@ -81,6 +88,7 @@ export async function checkHistory(
     created_at: new Date().toISOString(),
     pvalue: o.pvalue,
     permutations: o.permutations,
+    min_segment: o.minSegment ?? MIN_SEGMENT,
     files: [],
   };
   let sinceFound = false;
@@ -91,9 +99,14 @@ export async function checkHistory(
     if (sinceAt >= 0) sinceFound = true;
     const series = seriesOf(entries);
     for (const s of series) {
-      if (s.values.length < MIN_RUNS) continue;
+      if (s.values.length < Math.max(MIN_RUNS, 2 * report.min_segment)) continue;
       const detect = (values: number[]): ChangePoint[] =>
-        eDivisive(values, { pvalue: o.pvalue, permutations: o.permutations, seed: o.seed ?? 1 });
+        eDivisive(values, {
+          pvalue: o.pvalue,
+          permutations: o.permutations,
+          seed: o.seed ?? 1,
+          minSegment: report.min_segment,
+        });
       const points = detect(s.values);
       // new: not found when the history ended at --since (a step is often significant only some
       // runs after it starts, so "starts after --since" would miss it)
@@ -101,7 +114,12 @@ export async function checkHistory(
       if (o.since !== undefined) {
         const upto = s.run_ids.indexOf(o.since);
         // a history without that run did not grow since: everything found in it was seen before
-        const seen = sinceAt < 0 ? points : upto + 1 >= MIN_RUNS ? detect(s.values.slice(0, upto + 1)) : [];
+        const seen =
+          sinceAt < 0
+            ? points
+            : upto + 1 >= Math.max(MIN_RUNS, 2 * report.min_segment)
+              ? detect(s.values.slice(0, upto + 1))
+              : [];
         for (const p of seen) known.add(s.run_ids[p.index] as string);
       }
       const segments = segmentsOf(s.values, points);
@@ -146,9 +164,10 @@ const short = (sha?: string) => (sha ? sha.slice(0, 12) : "?");
 export function changePointText(r: ChangePointReport): string {
   const lines: string[] = [];
   for (const f of r.files) {
-    const tested = f.series.filter((s) => s.values.length >= MIN_RUNS).length;
+    const least = Math.max(MIN_RUNS, 2 * (r.min_segment ?? 1));
+    const tested = f.series.filter((s) => s.values.length >= least).length;
     lines.push(
-      `${f.file}: ${f.runs} runs, ${f.series.length} series${tested < f.series.length ? ` (${f.series.length - tested} with fewer than ${MIN_RUNS} runs not tested)` : ""}`,
+      `${f.file}: ${f.runs} runs, ${f.series.length} series${tested < f.series.length ? ` (${f.series.length - tested} with fewer than ${least} runs not tested)` : ""}`,
     );
     for (const s of f.series)
       for (const p of s.points)
@@ -158,7 +177,7 @@ export function changePointText(r: ChangePointReport): string {
   }
   const n = r.files.reduce((s, f) => s + f.series.reduce((t, x) => t + x.points.length, 0), 0);
   lines.push(
-    `${n} change point(s); E-divisive means, permutation test (${r.permutations} permutations, p ≤ ${r.pvalue})`,
+    `${n} change point(s); E-divisive means, permutation test (${r.permutations} permutations, p ≤ ${r.pvalue}), levels of at least ${r.min_segment ?? 1} runs`,
   );
   return `${lines.join("\n")}\n`;
 }
