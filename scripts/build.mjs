@@ -43,6 +43,8 @@ await build({
   // Pulumi (cloud runs only) is loaded from the checkout's node_modules: its engine plugins and
   // dynamic providers need its files as installed, not a bundle
   external: ["@pulumi/*"],
+  // a checkout whose node_modules is a link to another (a test's clone) bundles the same paths
+  preserveSymlinks: true,
   logLevel: "warning",
 });
 

@@ -3,6 +3,8 @@
 #   scripts/setup.sh          runtime: sysbench, MariaDB, PostgreSQL, npm packages
 #   scripts/setup.sh --test   also what the tests need
 #   scripts/setup.sh --system only the system packages (a runner using the bundled action/dist)
+#   scripts/setup.sh --cloud  the system packages and what a cloud run of the bundled action loads
+#                             as installed (Pulumi's npm packages, pinned by action/package-lock.json)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -35,6 +37,20 @@ if [ "${#need[@]}" -gt 0 ]; then
 fi
 
 [ "${1:-}" = "--system" ] && exit 0
+
+if [ "${1:-}" = "--cloud" ]; then
+  # action/dist loads @pulumi/* from the nearest node_modules: a checkout's own (npm install) or
+  # action/node_modules of a release; installed there when the pinned version is not found.
+  want="$(node -p 'require("./action/package.json").dependencies["@pulumi/pulumi"]')"
+  have="$(node -p 'try { require(require.resolve("@pulumi/pulumi/package.json", { paths: ["action/dist"] })).version } catch { "" }')"
+  if [ "$have" != "$want" ]; then
+    echo "setup: npm ci --prefix action (@pulumi/pulumi $want for cloud runs)" >&2
+    npm ci --prefix action --omit=dev --no-audit --no-fund --loglevel=error
+  fi
+  command -v pulumi >/dev/null 2>&1 || [ -n "${TIPERF_PULUMI:-}" ] ||
+    echo "setup: cloud runs also drive the Pulumi CLI: put pulumi on PATH (or name it in TIPERF_PULUMI)" >&2
+  exit 0
+fi
 
 # Workflow tools for the tests, built from their Go modules into .tools/bin (once; kept there).
 if [ "${1:-}" = "--test" ]; then

@@ -40,17 +40,17 @@ import {
   upsertIssue,
   verdictHtml,
   writeHtmlReport
-} from "./chunk-2A3ORCS6.js";
+} from "./chunk-OYMESJ3Q.js";
 import {
   reapLedger
-} from "./chunk-TTDSLGIJ.js";
+} from "./chunk-AJN4LRII.js";
 import {
   PORT_AT_START,
   readReport,
   readResult,
   writeAtomic,
   writeResult
-} from "./chunk-7FCES5EG.js";
+} from "./chunk-QSSFSQCO.js";
 import {
   CLOUDS,
   EXIT,
@@ -63,7 +63,7 @@ import {
   ledgerDir,
   shellCommand,
   teardownAll
-} from "./chunk-3MXRKIQJ.js";
+} from "./chunk-II5XP5VD.js";
 import {
   external_exports,
   parseAge

@@ -13,7 +13,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-2A3ORCS6.js";
+} from "./chunk-OYMESJ3Q.js";
 import {
   getInput,
   info,
@@ -24,8 +24,9 @@ import {
   warning
 } from "./chunk-JKKMYVWB.js";
 import {
+  kindOf,
   writeAtomic
-} from "./chunk-7FCES5EG.js";
+} from "./chunk-QSSFSQCO.js";
 import {
   EXIT,
   InputError,
@@ -36,7 +37,7 @@ import {
   ledgerDir,
   runCommand,
   teardownAll
-} from "./chunk-3MXRKIQJ.js";
+} from "./chunk-II5XP5VD.js";
 import "./chunk-VKP3KX46.js";
 import "./chunk-3EADY6QU.js";
 
@@ -178,6 +179,11 @@ async function produce(inputs, signal) {
     compare: inputs.compare
   });
   const loaded = inputs.profile ? { ...prepared, profile: inputs.profile } : prepared;
+  if (inputs.setup) {
+    const targets = (loaded.variants?.all.map((v) => v.spec) ?? [loaded.spec]).map((s) => s.target);
+    const cloud = await kindOf(loaded.spec.target.kind).cloudOf?.(targets, loaded.profile);
+    await setup(cloud ? "--cloud" : "--system");
+  }
   const opts = { outDir: inputs.out, log, signal };
   if (inputs.mode === "compare") {
     const outcome = await compareSpec(loaded, opts);
@@ -218,15 +224,15 @@ function failure(inputs, v) {
     return `tiperf: inconclusive and ${inputs.failOn === "inconclusive" ? "fail-on is inconclusive" : "compare.inconclusive is fail"}: more rounds or blocks (the verdict says how many) or a quieter runner`;
   return void 0;
 }
-async function setup() {
+async function setup(mode) {
   const script = join(dirname(dirname(process.argv[1])), "..", "scripts", "setup.sh");
   if (!existsSync2(script))
     throw new InputError(`'setup' input: the action has no ${script}; set setup: false`);
-  const r = await runCommand("bash", [script, "--system"], { timeoutMs: 20 * 6e4 });
-  log(r.stderr.trim() || "setup: the system packages tiperf needs are installed (scripts/setup.sh --system)");
+  const r = await runCommand("bash", [script, mode], { timeoutMs: 20 * 6e4 });
+  log(r.stderr.trim() || `setup: what tiperf needs is installed (scripts/setup.sh ${mode})`);
   if (r.code !== 0)
     throw new TiperfError(
-      `setup: ${script} --system failed (exit ${r.code}): ${(r.stderr || r.stdout).trim().split("\n").slice(-3).join(" / ")}`,
+      `setup: ${script} ${mode} failed (exit ${r.code}): ${(r.stderr || r.stdout).trim().split("\n").slice(-3).join(" / ")}`,
       EXIT.runFailed
     );
 }
@@ -243,7 +249,6 @@ async function mainStep() {
   try {
     const inputs = readInputs((name) => getInput(name), process.env, event());
     if (inputs.token) setSecret(inputs.token);
-    if (inputs.setup && inputs.mode !== "publish") await setup();
     const produced = await produce(inputs, abort.signal);
     if (produced.reportPath) setOutput("report-path", produced.reportPath);
     if (produced.resultPath) setOutput("result-path", produced.resultPath);

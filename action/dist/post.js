@@ -4,16 +4,16 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   reapLedger
-} from "./chunk-TTDSLGIJ.js";
+} from "./chunk-AJN4LRII.js";
 import {
   getState,
   info,
   setFailed
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-7FCES5EG.js";
+import "./chunk-QSSFSQCO.js";
 import {
   ledgerDir
-} from "./chunk-3MXRKIQJ.js";
+} from "./chunk-II5XP5VD.js";
 import "./chunk-VKP3KX46.js";
 import "./chunk-3EADY6QU.js";
 

@@ -257,7 +257,13 @@ describe("perf-pr.yml under act on a private MariaDB, commenting on a local GitH
 /** What a tag of the tiperf repository gives an adopter's workflow: the action and its setup script. */
 function releaseFiles(): string {
   const dir = tempDir("tiperf-release-");
-  for (const p of ["action/action.yml", "action/dist", "scripts/setup.sh"])
+  for (const p of [
+    "action/action.yml",
+    "action/dist",
+    "action/package.json",
+    "action/package-lock.json",
+    "scripts/setup.sh",
+  ])
     cpSync(join(ROOT, p), join(dir, p), { recursive: true });
   return dir;
 }

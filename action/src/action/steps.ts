@@ -17,6 +17,7 @@ import { runCommand } from "../proc/process.ts";
 import { publishVerdict } from "../publish/index.ts";
 import { writeAtomic } from "../result/store.ts";
 import { prepareSpec } from "../specfile/prepare.ts";
+import { kindOf } from "../targets/registry.ts";
 import { type ActionInputs, readInputs } from "./inputs.ts";
 
 /** The pipeline's "warning: …" lines become workflow annotations; the rest is the step's log. */
@@ -70,6 +71,11 @@ async function produce(inputs: ActionInputs, signal: AbortSignal): Promise<Produ
     compare: inputs.compare,
   });
   const loaded = inputs.profile ? { ...prepared, profile: inputs.profile } : prepared;
+  if (inputs.setup) {
+    const targets = (loaded.variants?.all.map((v) => v.spec) ?? [loaded.spec]).map((s) => s.target);
+    const cloud = await kindOf(loaded.spec.target.kind).cloudOf?.(targets, loaded.profile);
+    await setup(cloud ? "--cloud" : "--system");
+  }
   const opts = { outDir: inputs.out, log, signal };
   if (inputs.mode === "compare") {
     const outcome = await compareSpec(loaded, opts);
@@ -127,19 +133,20 @@ function failure(inputs: ActionInputs, v: Verdict): string | undefined {
 }
 
 /**
- * The system packages a run needs, installed by the action itself (its repository's
- * scripts/setup.sh --system, beside action/ wherever the runner unpacked the action): a workflow
- * of another repository needs no setup step of its own.
+ * What a run needs, installed by the action itself (its repository's scripts/setup.sh, beside
+ * action/ wherever the runner unpacked the action): the system packages, and for a run on a cloud
+ * profile also Pulumi's npm packages (--cloud). A workflow of another repository needs no setup
+ * step of its own.
  */
-async function setup(): Promise<void> {
+async function setup(mode: "--system" | "--cloud"): Promise<void> {
   const script = join(dirname(dirname(process.argv[1] as string)), "..", "scripts", "setup.sh");
   if (!existsSync(script))
     throw new InputError(`'setup' input: the action has no ${script}; set setup: false`);
-  const r = await runCommand("bash", [script, "--system"], { timeoutMs: 20 * 60_000 });
-  log(r.stderr.trim() || "setup: the system packages tiperf needs are installed (scripts/setup.sh --system)");
+  const r = await runCommand("bash", [script, mode], { timeoutMs: 20 * 60_000 });
+  log(r.stderr.trim() || `setup: what tiperf needs is installed (scripts/setup.sh ${mode})`);
   if (r.code !== 0)
     throw new TiperfError(
-      `setup: ${script} --system failed (exit ${r.code}): ${(r.stderr || r.stdout).trim().split("\n").slice(-3).join(" / ")}`,
+      `setup: ${script} ${mode} failed (exit ${r.code}): ${(r.stderr || r.stdout).trim().split("\n").slice(-3).join(" / ")}`,
       EXIT.runFailed,
     );
 }
@@ -159,7 +166,6 @@ export async function mainStep(): Promise<void> {
   try {
     const inputs = readInputs((name) => core.getInput(name), process.env, event());
     if (inputs.token) core.setSecret(inputs.token);
-    if (inputs.setup && inputs.mode !== "publish") await setup();
     const produced = await produce(inputs, abort.signal);
     if (produced.reportPath) core.setOutput("report-path", produced.reportPath);
     if (produced.resultPath) core.setOutput("result-path", produced.resultPath);

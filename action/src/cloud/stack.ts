@@ -11,6 +11,7 @@ import { fileURLToPath } from "node:url";
 import { RunError } from "../errors.ts";
 import { holdGrace, onTeardown } from "../lifecycle/teardown.ts";
 import { findTool } from "../proc/env.ts";
+import { withPulumi } from "./infra.ts";
 
 // The Automation API is loaded on first use: runs without a cloud profile never load Pulumi.
 type Automation = typeof import("@pulumi/pulumi/automation/index.js");
@@ -19,7 +20,7 @@ type PulumiFn = import("@pulumi/pulumi/automation/index.js").PulumiFn;
 
 let automation: Promise<Automation> | undefined;
 const loadAutomation = () => {
-  automation ??= import("@pulumi/pulumi/automation/index.js").then(
+  automation ??= withPulumi(import("@pulumi/pulumi/automation/index.js")).then(
     (m) => ((m as { default?: Automation }).default ?? m) as Automation,
   );
   return automation;

@@ -17,7 +17,7 @@ import { budgetRefusal, estimate, matrixSeconds } from "./estimate.ts";
 import { checkOutDir, checkTools, specWarnings } from "./preflight.ts";
 import { Progress } from "./progress.ts";
 
-export const TIPERF_VERSION = "0.1.0";
+export const TIPERF_VERSION = "1.0.0";
 
 export interface RunOptions {
   outDir: string;

@@ -202,6 +202,11 @@ export interface TargetKind {
   /** The key names its schema takes (to say which kind takes a key another kind refused). */
   keyNames: string[];
   needs(target: TargetSpec, o: { remoteLoad: boolean }): Need[];
+  /**
+   * The cloud the run provisions its machines on (a profile's provider), when it does: the
+   * Action's setup then also installs what a cloud run loads (scripts/setup.sh --cloud).
+   */
+  cloudOf?(targets: TargetSpec[], profile: string | undefined): Promise<string | undefined>;
   plan(input: TargetPlanInput): Promise<TargetPlan>;
   open(plan: TargetPlan, o: OpenOptions): Promise<Deployment>;
   /** How its ledger entries are removed when their tiperf died, by entry kind. */

@@ -211,6 +211,10 @@ export const tidb: TargetKind = {
       install: "the Debian package mariadb-client",
     },
   ],
+  async cloudOf(targets, profile) {
+    const file = profile ?? (targets[0] as TidbTargetSpec | undefined)?.profile ?? DEFAULT_PROFILE;
+    return cloudOfProfile(await loadProfile(file, profile ? "--profile" : "target.profile"))?.name;
+  },
   async plan(input) {
     return targetPlan(await planFor(input), input);
   },

@@ -10,7 +10,7 @@ import {
   recoverRecorded,
   remoteOf,
   stackName
-} from "./chunk-3MXRKIQJ.js";
+} from "./chunk-II5XP5VD.js";
 import "./chunk-VKP3KX46.js";
 import "./chunk-3EADY6QU.js";
 export {

@@ -21,7 +21,7 @@ import {
   runTool,
   validateYaml,
   writeAtomic
-} from "./chunk-7FCES5EG.js";
+} from "./chunk-QSSFSQCO.js";
 import {
   EXIT,
   InputError,
@@ -34,7 +34,7 @@ import {
   record,
   runCommand,
   sshArgs
-} from "./chunk-3MXRKIQJ.js";
+} from "./chunk-II5XP5VD.js";
 import {
   durationSchema,
   external_exports,
@@ -58880,7 +58880,7 @@ var Progress = class {
 };
 
 // action/src/pipeline/run.ts
-var TIPERF_VERSION = "0.1.0";
+var TIPERF_VERSION = "1.0.0";
 function loadsOf(loaded) {
   const specs = loaded.variants ? loaded.variants.all.map((v) => v.spec) : [loaded.spec];
   const out = /* @__PURE__ */ new Map();

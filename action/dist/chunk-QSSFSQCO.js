@@ -24,7 +24,7 @@ import {
   shellCommand,
   sshArgs,
   startServerProcess
-} from "./chunk-3MXRKIQJ.js";
+} from "./chunk-II5XP5VD.js";
 import {
   external_exports,
   forwardIssues,
@@ -11609,6 +11609,10 @@ var tidb = {
       install: "the Debian package mariadb-client"
     }
   ],
+  async cloudOf(targets, profile) {
+    const file = profile ?? targets[0]?.profile ?? DEFAULT_PROFILE;
+    return cloudOfProfile(await loadProfile(file, profile ? "--profile" : "target.profile"))?.name;
+  },
   async plan(input) {
     return targetPlan(await planFor(input), input);
   },

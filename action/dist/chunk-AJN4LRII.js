@@ -6,17 +6,17 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-7FCES5EG.js";
+} from "./chunk-QSSFSQCO.js";
 import {
   sweep
-} from "./chunk-3MXRKIQJ.js";
+} from "./chunk-II5XP5VD.js";
 
 // action/src/cloud/reapers.ts
 var stackReaper = {
   order: 1,
   describe: (e) => `recover ${e.what} (destroy, tag sweep, remove)`,
   async reap(e, log) {
-    const { recoverRecorded } = await import("./chunk-PH77Q423.js");
+    const { recoverRecorded } = await import("./chunk-Z3ZJEW67.js");
     await recoverRecorded(e, log);
     log(`reap: recovered ${e.what}`);
   }

@@ -418,7 +418,20 @@ function pricesOf(cloud) {
   if (!table) throw new Error(`infra/index.ts has no price table for cloud ${cloud}`);
   return table;
 }
-var programs = PROGRAMS;
+async function withPulumi(load) {
+  try {
+    return await load;
+  } catch (e) {
+    const err = e;
+    if (err.code !== "ERR_MODULE_NOT_FOUND" || !/@pulumi\//.test(err.message)) throw e;
+    throw new RunError(
+      `a cloud run loads Pulumi's npm packages as installed, and they are not installed beside tiperf (${err.message.split("\n")[0]}): run scripts/setup.sh --cloud (it installs the versions pinned in action/package.json into action/node_modules; the Action's setup does so when the profile is a cloud)`
+    );
+  }
+}
+var programs = {
+  aws: () => withPulumi(PROGRAMS.aws())
+};
 
 // action/src/cloud/aws/resources.ts
 var awsOf = (ask) => ask.settings;
@@ -761,7 +774,7 @@ function installCrashTeardown(log, describe) {
 // action/src/cloud/stack.ts
 var automation;
 var loadAutomation = () => {
-  automation ??= import("@pulumi/pulumi/automation/index.js").then(
+  automation ??= withPulumi(import("@pulumi/pulumi/automation/index.js")).then(
     (m) => m.default ?? m
   );
   return automation;

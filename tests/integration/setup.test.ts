@@ -1,0 +1,129 @@
+// scripts/release.sh in a clone; scripts/setup.sh --cloud in a copy of a release (the action, its setup script, its pinned cloud
+// packages), with a test-only `npm` on PATH recording what it is asked: it installs from
+// action/package-lock.json only when the pinned @pulumi/pulumi is not resolvable from action/dist.
+// Runs where the system packages are installed (as for every integration test), so it installs
+// none of those.
+import assert from "node:assert/strict";
+import { execFileSync, spawnSync } from "node:child_process";
+import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { describe, test } from "node:test";
+import { ROOT } from "../helpers/paths.ts";
+import { tempDir } from "../helpers/real.ts";
+
+function release(pulumiVersion?: string): { dir: string; calls: string } {
+  const dir = tempDir("tiperf-release-");
+  for (const p of ["action/dist", "action/package.json", "action/package-lock.json", "scripts/setup.sh"])
+    cpSync(join(ROOT, p), join(dir, p), { recursive: true });
+  if (pulumiVersion) {
+    const pkg = join(dir, "action/node_modules/@pulumi/pulumi");
+    mkdirSync(pkg, { recursive: true });
+    writeFileSync(
+      join(pkg, "package.json"),
+      JSON.stringify({ name: "@pulumi/pulumi", version: pulumiVersion }),
+    );
+  }
+  const bin = join(dir, "test-bin");
+  mkdirSync(bin);
+  const calls = join(dir, "npm-calls");
+  // test-only stand-in for npm: records its arguments, installs nothing
+  writeFileSync(join(bin, "npm"), `#!/bin/sh\necho "$*" >> "${calls}"\n`);
+  chmodSync(join(bin, "npm"), 0o755);
+  return { dir, calls };
+}
+
+function setup(dir: string): { stderr: string } {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PATH: `${join(dir, "test-bin")}:${dirname(process.execPath)}:/usr/sbin:/usr/bin:/sbin:/bin`,
+  };
+  delete env.TIPERF_PULUMI;
+  const out = execFileSync("bash", ["-c", "bash scripts/setup.sh --cloud 2>&1 >/dev/null"], {
+    cwd: dir,
+    env,
+    encoding: "utf8",
+  });
+  return { stderr: out };
+}
+
+describe("scripts/setup.sh --cloud", () => {
+  test("nothing resolvable from action/dist: npm ci --prefix action from its lock file, and the Pulumi CLI named", () => {
+    const { dir, calls } = release();
+    const { stderr } = setup(dir);
+    assert.equal(
+      readFileSync(calls, "utf8").trim(),
+      "ci --prefix action --omit=dev --no-audit --no-fund --loglevel=error",
+    );
+    assert.match(stderr, /setup: npm ci --prefix action \(@pulumi\/pulumi 3\.248\.0 for cloud runs\)/);
+    assert.match(stderr, /put pulumi on PATH \(or name it in TIPERF_PULUMI\)/);
+  });
+
+  test("another version installed: reinstalled; the pinned one: left alone (idempotent)", () => {
+    const old = release("3.100.0");
+    setup(old.dir);
+    assert.match(readFileSync(old.calls, "utf8"), /^ci --prefix action/);
+    const pinned = release(
+      JSON.parse(readFileSync(join(ROOT, "action/package.json"), "utf8")).dependencies["@pulumi/pulumi"],
+    );
+    const { stderr } = setup(pinned.dir);
+    assert.equal(existsSync(pinned.calls), false, "npm not run");
+    assert.doesNotMatch(stderr, /npm ci/);
+  });
+});
+
+describe("scripts/release.sh", () => {
+  /** A clone of this repository's last commit, with the checkout's packages (esbuild for the dist check). */
+  function clone(): string {
+    const dir = join(tempDir("tiperf-release-repo-"), "tiperf");
+    execFileSync("git", ["clone", "-q", ROOT, dir]);
+    for (const [k, v] of [
+      ["user.name", "tiperf tests"],
+      ["user.email", "tests@tiperf.invalid"],
+    ] as const)
+      execFileSync("git", ["config", k, v], { cwd: dir });
+    symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"));
+    return dir;
+  }
+  const release = (dir: string, tag: string) =>
+    spawnSync("bash", ["scripts/release.sh", tag], { cwd: dir, encoding: "utf8" });
+  const at = (dir: string, ref: string) =>
+    execFileSync("git", ["rev-parse", `${ref}^{commit}`], { cwd: dir, encoding: "utf8" }).trim();
+
+  test("tags vX.Y.Z and moves vX; refuses a bad or foreign version, a dirty tree, a stale dist, a tag that exists", () => {
+    const dir = clone();
+    const version = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")).version as string;
+    const major = `v${version.split(".")[0]}`;
+    const bad = release(dir, "1.0");
+    assert.equal(bad.status, 2);
+    assert.match(bad.stderr, /give the version as vMAJOR\.MINOR\.PATCH, e\.g\. v1\.0\.0 \(got '1\.0'\)/);
+    const foreign = release(dir, "v9.9.9");
+    assert.equal(foreign.status, 2);
+    assert.match(foreign.stderr, new RegExp(`v9\\.9\\.9 is not package\\.json's version \\(${version}\\)`));
+    writeFileSync(join(dir, "README.md"), "changed\n", { flag: "a" });
+    const dirty = release(dir, `v${version}`);
+    assert.equal(dirty.status, 2);
+    assert.match(dirty.stderr, /the working tree has changes/);
+    execFileSync("git", ["checkout", "README.md"], { cwd: dir });
+
+    const ok = release(dir, `v${version}`);
+    assert.equal(ok.status, 0, ok.stderr);
+    assert.equal(at(dir, `v${version}`), at(dir, "HEAD"));
+    assert.equal(at(dir, major), at(dir, "HEAD"));
+    assert.match(ok.stdout, new RegExp(`git push origin v${version} && git push -f origin ${major}`));
+    const again = release(dir, `v${version}`);
+    assert.equal(again.status, 2);
+    assert.match(again.stderr, /exists .*a release is never moved/);
+
+    // a source change without its dist: refused
+    const next = version.replace(/\d+$/, (p) => String(Number(p) + 1));
+    const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
+    writeFileSync(join(dir, "package.json"), `${JSON.stringify({ ...pkg, version: next }, null, 2)}\n`);
+    const run = join(dir, "action/src/pipeline/run.ts");
+    writeFileSync(run, readFileSync(run, "utf8").replace(`"${version}"`, `"${next}"`));
+    execFileSync("git", ["commit", "-qam", "next version, dist not rebuilt"], { cwd: dir });
+    const stale = release(dir, `v${next}`);
+    assert.equal(stale.status, 2);
+    assert.match(stale.stderr, /action\/dist differs from the sources/);
+    assert.equal(at(dir, major), at(dir, `v${version}`), "the major tag stays at the last release");
+  });
+});
