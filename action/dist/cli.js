@@ -40,17 +40,17 @@ import {
   upsertIssue,
   verdictHtml,
   writeHtmlReport
-} from "./chunk-OYMESJ3Q.js";
+} from "./chunk-BSAOSJUO.js";
 import {
   reapLedger
-} from "./chunk-AJN4LRII.js";
+} from "./chunk-APADMN32.js";
 import {
   PORT_AT_START,
   readReport,
   readResult,
   writeAtomic,
   writeResult
-} from "./chunk-QSSFSQCO.js";
+} from "./chunk-WQZAYQ5V.js";
 import {
   CLOUDS,
   EXIT,
@@ -1197,11 +1197,17 @@ async function cmdReport(args) {
     if (out) await writeAtomic(out, text);
     else process.stdout.write(text);
   } else if (format === "html") {
-    const extra = values.history ? { history: await historyOfSpec(values.history, verdict.spec.name) } : {};
+    const results = [];
+    for (const file of /* @__PURE__ */ new Set([verdict.base.result, verdict.head.result]))
+      if (existsSync(file)) results.push(await readResult(file));
+    const extra = {
+      results,
+      ...values.history ? { history: await historyOfSpec(values.history, verdict.spec.name) } : {}
+    };
     if (out) {
       const files = await writeHtmlReport(verdict, out, log, extra);
       log(`report: ${out} and ${files.length - 1} chart file(s) under charts/`);
-    } else process.stdout.write(verdictHtml(verdict, await renderCharts(verdict), extra));
+    } else process.stdout.write(verdictHtml(verdict, await renderCharts(verdict, results), extra));
   } else {
     throw new InputError(`tiperf report: --format must be markdown or html (got ${format})`);
   }

@@ -13,7 +13,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-OYMESJ3Q.js";
+} from "./chunk-BSAOSJUO.js";
 import {
   getInput,
   info,
@@ -26,7 +26,7 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-QSSFSQCO.js";
+} from "./chunk-WQZAYQ5V.js";
 import {
   EXIT,
   InputError,

@@ -4,13 +4,13 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   reapLedger
-} from "./chunk-AJN4LRII.js";
+} from "./chunk-APADMN32.js";
 import {
   getState,
   info,
   setFailed
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-QSSFSQCO.js";
+import "./chunk-WQZAYQ5V.js";
 import {
   ledgerDir
 } from "./chunk-II5XP5VD.js";

@@ -45,6 +45,7 @@ import { commentMarkdown } from "./report/comment.ts";
 import { gabEntries } from "./report/gab.ts";
 import { renderCharts, verdictHtml, writeHtmlReport } from "./report/html.ts";
 import { promoteBaseline } from "./result/baseline.ts";
+import type { Result } from "./result/model.ts";
 import { readResult, writeAtomic } from "./result/store.ts";
 import { parseAge } from "./specfile/keys.ts";
 import { compareOverrides, parseTolerance, prepareSpec } from "./specfile/prepare.ts";
@@ -238,13 +239,20 @@ async function cmdReport(args: string[]): Promise<number> {
     if (out) await writeAtomic(out, text);
     else process.stdout.write(text);
   } else if (format === "html") {
-    const extra = values.history
-      ? { history: await historyOfSpec(values.history as string, verdict.spec.name) }
-      : {};
+    // the judged results, where they still are, give the per-second charts
+    const results: Result[] = [];
+    for (const file of new Set([verdict.base.result, verdict.head.result]))
+      if (existsSync(file)) results.push(await readResult(file));
+    const extra = {
+      results,
+      ...(values.history
+        ? { history: await historyOfSpec(values.history as string, verdict.spec.name) }
+        : {}),
+    };
     if (out) {
       const files = await writeHtmlReport(verdict, out, log, extra);
       log(`report: ${out} and ${files.length - 1} chart file(s) under charts/`);
-    } else process.stdout.write(verdictHtml(verdict, await renderCharts(verdict), extra));
+    } else process.stdout.write(verdictHtml(verdict, await renderCharts(verdict, results), extra));
   } else {
     throw new InputError(`tiperf report: --format must be markdown or html (got ${format})`);
   }

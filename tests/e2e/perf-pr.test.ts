@@ -190,7 +190,7 @@ describe("perf-pr.yml under act on a private MariaDB, commenting on a local GitH
     // no setup step in the workflow: the action installed (or found) what it needs itself
     assert.match(
       run.log,
-      /\[perf-pr\/benchmark\] .*setup: (the system packages tiperf needs are installed|apt-get install)/,
+      /\[perf-pr\/benchmark\] .*setup: (what tiperf needs is installed \(scripts\/setup\.sh --system\)|apt-get install)/,
     );
     assert.deepEqual(leftovers(), before, "no server process or data directory left");
   });
@@ -301,7 +301,7 @@ describe("the example workflow in another repository (action/examples/perf-pr.ym
     assert.deepEqual(run.jobs, { benchmark: "failed", publish: "succeeded" }, run.log.slice(-3000));
     assert.match(
       run.log,
-      /\[perf-pr\/benchmark\] .*setup: (the system packages tiperf needs are installed|apt-get install)/,
+      /\[perf-pr\/benchmark\] .*setup: (what tiperf needs is installed \(scripts\/setup\.sh --system\)|apt-get install)/,
     );
     assert.match(run.log, /tiperf: regression in 1 judgement\(s\): point_select threads=2 tps/);
     const body = gh.comments.get(7)?.[0]?.body ?? "";

@@ -52,11 +52,32 @@ const COMBOS: { spec: string; workflow: string; compare: boolean; profiles: (str
     compare: true,
     profiles: ["local", "aws-smoke"],
   },
+  ...[
+    "000-cloud-sysbench",
+    "001-version-upgrade",
+    "002-pgsql-read-only",
+    "003-sizing-tools",
+    "004-deployment-tuning",
+  ].flatMap((study) => [
+    {
+      spec: `workloads/seeds/${study}.yaml`,
+      workflow: "perf-dispatch.yml",
+      // seed 000's variants are profiles: a run per profile, then `tiperf diff`
+      compare: study !== "000-cloud-sysbench",
+      profiles: [undefined],
+    },
+    {
+      spec: `workloads/seeds/reduced/${study}.yaml`,
+      workflow: "perf-dispatch.yml",
+      compare: true,
+      profiles: [undefined],
+    },
+  ]),
   {
-    spec: "workloads/seed-003-tools.yaml",
+    spec: "workloads/seeds/000-cloud-sysbench.yaml",
     workflow: "perf-dispatch.yml",
-    compare: true,
-    profiles: [undefined],
+    compare: false,
+    profiles: ["seeds/000-general-purpose", "seeds/000-direct"],
   },
   { spec: "workloads/weekly.yaml", workflow: "perf-weekly.yml", compare: false, profiles: [undefined] },
   { spec: "workloads/pr.yaml", workflow: "perf-dispatch.yml", compare: true, profiles: [undefined] },

@@ -58,7 +58,7 @@ describe("spec", () => {
   });
 
   test("shipped workloads validate", async () => {
-    for (const name of ["smoke", "pr", "weekly", "seed-003-tools", "tidb-pr", "tidb-smoke"]) {
+    for (const name of ["smoke", "pr", "weekly", "tidb-pr", "tidb-smoke"]) {
       const { spec } = await loadSpec(`${ROOT}/workloads/${name}.yaml`);
       assert.equal(spec.name, name);
     }

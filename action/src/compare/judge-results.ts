@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { InputError } from "../errors.ts";
+import { evidenceField, evidenceOf } from "../observe/hints.ts";
 import type { Result } from "../result/model.ts";
 import { canonicalJson } from "../specfile/load.ts";
 import type { MetricRule, Spec } from "../specfile/schema.ts";
@@ -171,6 +172,12 @@ export function judgeStored(
     benchmark_seconds: seconds(base.result) + seconds(head.result),
     saved_seconds: 0,
     cells,
+    ...evidenceField([
+      ...evidenceOf(base.result.cells, [bv]),
+      ...evidenceOf(head.result.cells, [hv]).map((e) =>
+        hv === bv ? { ...e, variant: `${e.variant} (head run)` } : e,
+      ),
+    ]),
     notes: [
       "stored results are not paired: samples are per-round values, or batch means of the 1-second intervals when a result has one round; Welch t intervals on the log scale",
       ...(check.ok ? [] : check.reasons.map((r) => `compared with --force although ${r}`)),

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { HostSchema, TargetInfoSchema } from "../result/model.ts";
+import { HostSchema, ResourceUseSchema, TargetInfoSchema } from "../result/model.ts";
 import { readModel } from "../result/store.ts";
 
 /**
@@ -55,6 +55,20 @@ export const CostSchema = z.strictObject({
 
 export type Cost = z.output<typeof CostSchema>;
 
+/**
+ * Where a variant's cells of one workload × threads spent their time (observe/hints.ts): the
+ * resources of its rounds pooled (window means averaged, the largest maximum) and what they say.
+ */
+export const EvidenceSchema = z.strictObject({
+  variant: z.string(),
+  workload: z.string(),
+  threads: z.number().int(),
+  hint: z.strictObject({ kind: z.enum(["load", "server", "machine", "none"]), text: z.string() }),
+  resources: z.array(ResourceUseSchema),
+});
+
+export type Evidence = z.output<typeof EvidenceSchema>;
+
 export const VerdictSchema = z.strictObject({
   format: z.literal(VERDICT_FORMAT),
   version: z.literal(1),
@@ -84,6 +98,8 @@ export const VerdictSchema = z.strictObject({
   /** compare.inconclusive: what an inconclusive cell does to the check (absent: warn). */
   inconclusive: z.enum(["fail", "warn", "pass"]).optional(),
   notes: z.array(z.string()),
+  /** Resource use and bottleneck hints per variant × workload × threads, where they were sampled. */
+  evidence: z.array(EvidenceSchema).optional(),
   cost: CostSchema.optional(),
   /** Where the verdict came from (the Action fills it in): the commits compared and the workflow run. */
   provenance: z

@@ -35,7 +35,10 @@ export async function runAgainstBaseline(
     { result: outcome.result, file: resultPath },
     { confidence: 0.95, force: false },
   );
-  const { htmlPath } = await writeVerdictFiles(verdict, dirname(resultPath), opts.log);
+  const { htmlPath } = await writeVerdictFiles(verdict, dirname(resultPath), opts.log, [
+    baseline,
+    outcome.result,
+  ]);
   return {
     verdict,
     resultPath,

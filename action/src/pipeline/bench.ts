@@ -4,13 +4,15 @@ import { mostSpecificLine } from "../drivers/failure.ts";
 import { driverOf } from "../drivers/registry.ts";
 import type { Driver, Step, StepContext, ToolCommand, Workload } from "../drivers/types.ts";
 import { RunError } from "../errors.ts";
+import { ResourceSampler } from "../observe/sampler.ts";
 import { runCommand } from "../proc/process.ts";
 import { type RemoteHost, sshArgs } from "../proc/ssh.ts";
 import { runTool, type ToolRun } from "../proc/tool.ts";
-import type { Cell, TargetInfo } from "../result/model.ts";
+import type { Cell, ResourceUse, TargetInfo } from "../result/model.ts";
 import type { RunDir } from "../result/store.ts";
 import type { Spec, TargetSpec } from "../specfile/schema.ts";
 import { checkCpus } from "../targets/local/affinity.ts";
+import { applyResources } from "../targets/local/cgroup.ts";
 import type { StartOptions, Target } from "../targets/types.ts";
 import { type CellPlan, cellFileName, cellGraceS, cellLabel, cellSeconds } from "./cells.ts";
 
@@ -108,6 +110,10 @@ export class Bench {
     remote?: RemoteHost;
   }): Promise<Bench> {
     if (opts.spec.driver?.cpus !== undefined && !opts.remote) checkCpus("driver.cpus", opts.spec.driver.cpus);
+    if (opts.spec.driver?.cpu_quota !== undefined && opts.remote)
+      throw new RunError(
+        "driver.cpu_quota caps a load tool on this machine, but the profile runs the load tools on its load host: remove it or use a local profile",
+      );
     const tools = findTools(opts.spec, opts.remote);
     const dataSets = Bench.dataSets(opts.spec, tools);
     const startOpts: StartOptions = {
@@ -222,7 +228,19 @@ export class Bench {
     logFile: string,
     signal: AbortSignal,
     limitS: number,
+    o: { onSpawn?: (pid: number) => void; capped?: boolean } = {},
   ): Promise<ToolRun> {
+    // driver.cpu_quota: the cell's load tool in a cgroup of its own, from the moment it runs
+    const quota = o.capped && !this.remote ? this.spec.driver?.cpu_quota : undefined;
+    let capped: Promise<{ remove: () => Promise<void> } | undefined> | undefined;
+    const onSpawn = (pid: number) => {
+      o.onSpawn?.(pid);
+      if (quota !== undefined)
+        capped = applyResources(pid, quota, "load").catch((e: Error) => {
+          this.log(`driver.cpu_quota: ${e.message}`);
+          return undefined;
+        });
+    };
     const local = new AbortController();
     const onOuter = () => local.abort(signal.reason);
     signal.addEventListener("abort", onOuter, { once: true });
@@ -239,10 +257,12 @@ export class Bench {
         limitS,
         ...(this.remote ? { remote: this.remote } : {}),
         ...(step.stopAfterS !== undefined ? { stopAfterS: step.stopAfterS } : {}),
+        onSpawn,
       });
       if (r.writeError) throw r.writeError;
       return r;
     } finally {
+      await (await capped)?.remove();
       alive = false;
       signal.removeEventListener("abort", onOuter);
     }
@@ -331,7 +351,9 @@ export class Bench {
     }
     if (warmup) {
       const warmLog = logFile.replace(/\.log$/, "-warmup.log");
-      const wr = await this.tool(tool, warmup, warmLog, signal, warmup.limitS ?? w.warmup + grace);
+      const wr = await this.tool(tool, warmup, warmLog, signal, warmup.limitS ?? w.warmup + grace, {
+        capped: true,
+      });
       const wDied = await this.diedWith(wr);
       if (wDied) return fail(`warmup stopped: ${wDied} (raw output: ${warmLog})`);
       const wSaid = driver.failure(wr.output);
@@ -340,7 +362,19 @@ export class Bench {
           `${describeFailure(w.driver, "warmup", wr, wSaid, `${w.warmup}s + ${grace}s grace`, this.target.state())} (raw output: ${warmLog})`,
         );
     }
-    const r = await this.tool(tool, step, logFile, signal, limitS);
+    // the servers here and the load tool here, sampled over the measured invocation
+    const sampler =
+      this.target.pids.length || !this.remote ? new ResourceSampler(this.target.pids) : undefined;
+    let resources: ResourceUse[] | undefined;
+    let r: ToolRun;
+    try {
+      r = await this.tool(tool, step, logFile, signal, limitS, {
+        capped: true,
+        onSpawn: (pid) => (this.remote ? undefined : sampler?.addLoad(pid)),
+      });
+    } finally {
+      resources = sampler?.stop();
+    }
     cell.finished_at = new Date().toISOString();
     // a component that went Down or restarted (systemd's Restart=always) spoils the measurement
     const unhealthy = await check?.().catch((e: Error) => `health check after the cell failed: ${e.message}`);
@@ -368,6 +402,7 @@ export class Bench {
         summary: m.summary,
         ...(m.operations ? { operations: m.operations } : {}),
         ...(m.errors ? { errors: m.errors } : {}),
+        ...(resources?.length ? { resources } : {}),
       };
     } catch (e) {
       return fail(`${(e as Error).message} (raw output: ${logFile})`);

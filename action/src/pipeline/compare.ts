@@ -3,6 +3,7 @@ import { overallVerdict } from "../compare/judge.ts";
 import { judgeFamily } from "../compare/judge-results.ts";
 import type { Verdict } from "../compare/verdict.ts";
 import { EXIT, InputError, RunError } from "../errors.ts";
+import { evidenceField, evidenceOf } from "../observe/hints.ts";
 import { type VerdictFiles, writeVerdictFiles } from "../report/verdict-files.ts";
 import type { Cell } from "../result/model.ts";
 import type { LoadedSpec } from "../specfile/load.ts";
@@ -258,6 +259,7 @@ export async function compareSpec(loaded: LoadedSpec, opts: CompareOptions): Pro
       saved_seconds: Math.round((maxRounds - roundsDone) * (benchmarkSeconds / Math.max(1, roundsDone))),
       cells: judged.cells,
       inconclusive: compare.inconclusive,
+      ...evidenceField(evidenceOf(result.cells, names)),
       notes: [
         ...(grouped
           ? [
@@ -286,7 +288,7 @@ export async function compareSpec(loaded: LoadedSpec, opts: CompareOptions): Pro
   if (error || !verdict) throw error;
   return {
     verdict,
-    ...(await writeVerdictFiles(verdict, runDir.dir, opts.log)),
+    ...(await writeVerdictFiles(verdict, runDir.dir, opts.log, [result])),
     resultPath: runDir.resultPath,
     // compare.inconclusive: fail makes an undecided cell fail the check as a regression would
     exitCode:

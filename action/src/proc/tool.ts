@@ -35,6 +35,8 @@ export interface ToolOptions {
   env?: Record<string, string>;
   /** Run it on this machine over SSH (a profile's load host) instead of here. */
   remote?: RemoteHost;
+  /** Told the process id once it runs (taskset execs the tool: the same process). */
+  onSpawn?: (pid: number) => void;
 }
 
 /** SIGTERM first; whatever still runs a few seconds later (blocked on a stopped server) gets SIGKILL. */
@@ -72,6 +74,7 @@ export function runTool(command: string, args: string[], opts: ToolOptions): Pro
       env: childEnv(opts.env),
     });
     child.stdin?.on("error", () => {});
+    if (child.pid !== undefined) opts.onSpawn?.(child.pid);
     const kill = () => {
       if (child.exitCode !== null || child.signalCode !== null) return;
       if (child.stdin) {

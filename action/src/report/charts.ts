@@ -10,6 +10,8 @@ export interface Chart {
   name: string;
   title: string;
   spec: TopLevelSpec;
+  /** A chart of one cell's seconds (report.html's per-second section), not of the verdict's table. */
+  perSecond?: boolean;
 }
 
 const VERDICT_COLORS = {

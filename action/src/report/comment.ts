@@ -1,4 +1,5 @@
 import type { Verdict } from "../compare/verdict.ts";
+import { EVIDENCE_TEXT, evidenceMarkdown, evidenceWarnings } from "./evidence.ts";
 import { matrixCharts, matrixTable, variantWorkloads } from "./matrix.ts";
 import { workloadCharts } from "./mermaid.ts";
 import {
@@ -43,11 +44,14 @@ interface Detail {
   details: "all" | "notable" | "none";
   charts: boolean;
   rows: "all" | "notable" | "regressions";
+  /** The resource table (where the time went); its warnings stay regardless. */
+  evidence: boolean;
 }
 
 /** What is dropped, in this order, until the comment fits; the least useful goes first. */
 const TRIM_STEPS: [Partial<Detail>, string][] = [
   [{ rawPerCell: false }, "per-cell raw-log paths"],
+  [{ evidence: false }, "the resource table"],
   [{ details: "notable" }, "details of unchanged cells"],
   [{ details: "none" }, "per-cell details"],
   [{ charts: false }, "charts"],
@@ -154,7 +158,7 @@ function render(
       "",
     );
   }
-  const warnings = inconclusiveLines(v);
+  const warnings = [...inconclusiveLines(v), ...evidenceWarnings(v.evidence).map((l) => `⚠️ ${l}`)];
   if (warnings.length) out.push(warnings.map((l) => `> ${md(l)}`).join("\n>\n"), "");
   out.push(method(v), "");
   out.push(`<sub>${md(CENTRES_TEXT)}</sub>`, "");
@@ -204,6 +208,17 @@ function render(
       if (drows.length) out.push(...details(w, v, drows, d.rawPerCell), "");
     }
   }
+  if (d.evidence && v.evidence?.length)
+    out.push(
+      "<details><summary>Where the time went: CPU and memory of the servers, the load generator and the machine</summary>",
+      "",
+      ...evidenceMarkdown(v.evidence, md),
+      "",
+      `<sub>${md(EVIDENCE_TEXT)}</sub>`,
+      "",
+      "</details>",
+      "",
+    );
   out.push(
     "<details><summary>Reproduce locally</summary>",
     "",
@@ -230,12 +245,14 @@ function render(
  */
 export function commentMarkdown(v: Verdict, opts: CommentOptions = {}): string {
   const limit = opts.limit ?? COMMENT_LIMIT;
-  let detail: Detail = { rawPerCell: true, details: "all", charts: true, rows: "all" };
+  let detail: Detail = { rawPerCell: true, details: "all", charts: true, rows: "all", evidence: true };
   const trimmed: string[] = [];
   const workloads = workloadRows(v);
   let text = render(v, workloads, detail, trimmed, opts);
   for (const [change, what] of TRIM_STEPS) {
     if (text.length <= limit) return text;
+    // nothing to drop: not named among what was left out
+    if (change.evidence === false && !v.evidence?.length) continue;
     detail = { ...detail, ...change };
     trimmed.push(what);
     text = render(v, workloads, detail, trimmed, opts);

@@ -2,8 +2,10 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import type { Verdict } from "../compare/verdict.ts";
 import { WriteError } from "../errors.ts";
+import type { Result } from "../result/model.ts";
 import { writeAtomic } from "../result/store.ts";
 import { type Chart, chartSvg, svgPng, verdictCharts } from "./charts.ts";
+import { EVIDENCE_TEXT, evidenceWarnings, HINT_MARK, useText } from "./evidence.ts";
 import {
   CELL_MARK,
   CENTRES_TEXT,
@@ -20,6 +22,7 @@ import {
   summaryLine,
   workloadRows,
 } from "./rows.ts";
+import { secondCharts } from "./seconds.ts";
 
 /** Text as HTML: &, <, >, " and ' escaped. */
 export const esc = (s: string | number) =>
@@ -36,6 +39,7 @@ table{border-collapse:collapse;margin:8px 0}th,td{border:1px solid #d0d7de;paddi
 th{background:#f6f8fa}td.l,th.l{text-align:left}
 .charts{display:flex;flex-wrap:wrap;gap:16px}.charts figure{margin:0}.charts figcaption{font-size:12px;color:#57606a}
 tr.regression td{background:#ffebe9}tr.improvement td{background:#dafbe1}tr.inconclusive td{background:#fff8c5}
+table.evidence td{white-space:normal;text-align:left}table.evidence td:nth-child(3){text-align:right}
 code,pre{font:12px ui-monospace,SFMono-Regular,Menlo,monospace}pre{background:#f6f8fa;padding:8px;overflow:auto}
 `;
 
@@ -44,15 +48,21 @@ export interface RenderedChart {
   svg: string;
 }
 
-export async function renderCharts(v: Verdict): Promise<RenderedChart[]> {
+export async function renderCharts(v: Verdict, results: readonly Result[] = []): Promise<RenderedChart[]> {
   const out: RenderedChart[] = [];
   for (const chart of verdictCharts(v)) out.push({ chart, svg: await chartSvg(chart.spec) });
+  for (const chart of secondCharts(results))
+    out.push({ chart: { ...chart, perSecond: true }, svg: await chartSvg(chart.spec) });
   return out;
 }
 
-/** What else report.html shows: the spec's weekly history with its change points (rendered HTML). */
+/**
+ * What else report.html shows: the spec's weekly history with its change points (rendered HTML),
+ * and the results the verdict judged (their per-second samples and resource use, as charts).
+ */
 export interface HtmlExtras {
   history?: string;
+  results?: readonly Result[];
 }
 
 /** A self-contained report.html: inline CSS and inline SVG charts, nothing fetched when opened. */
@@ -65,7 +75,9 @@ export function verdictHtml(v: Verdict, charts: RenderedChart[], extra: HtmlExtr
     `<title>${esc(title)}</title><style>${CSS}</style></head><body>`,
     `<h1 id="verdict" data-verdict="${esc(v.verdict)}">${overallMark(v)} ${esc(title)}</h1>`,
     ...parts.map((p) => `<div class="facts">${esc(p)}</div>`),
-    ...inconclusiveLines(v).map((l) => `<p class="warning">${esc(l)}</p>`),
+    ...[...inconclusiveLines(v), ...evidenceWarnings(v.evidence).map((l) => `⚠️ ${l}`)].map(
+      (l) => `<p class="warning">${esc(l)}</p>`,
+    ),
     `<p class="method">${esc(methodText(v))}</p>`,
     `<p class="method">${esc(CENTRES_TEXT)}</p>`,
   ];
@@ -80,6 +92,22 @@ export function verdictHtml(v: Verdict, charts: RenderedChart[], extra: HtmlExtr
         `<h2 class="variant">${esc(side.head.variant)} against ${esc(side.base.variant)}: ${overallMark(side)} ${esc(side.verdict)}</h2>`,
       );
     out.push(...workloadSections(side, charts, conf, shown));
+  }
+  if (v.evidence?.length) out.push(...evidenceHtml(v.evidence));
+  const seconds = charts.filter((c) => c.chart.perSecond);
+  if (seconds.length) {
+    out.push(
+      '<h2 id="per-second">Per second</h2>',
+      '<p class="method">Each cell as the load tool printed it, second by second (a line per round, coloured by variant; dashed: warmup rounds and warmup seconds), and the CPU of each program over its measured run.</p>',
+    );
+    for (const w of [...new Set(seconds.map((c) => c.chart.workload))]) {
+      out.push(`<h3>${esc(w)}</h3>`, '<div class="charts">');
+      for (const c of seconds.filter((x) => x.chart.workload === w))
+        out.push(
+          `<figure class="chart" data-chart="${esc(c.chart.name)}">${c.svg}<figcaption>${esc(c.chart.title)}</figcaption></figure>`,
+        );
+      out.push("</div>");
+    }
   }
   if (extra.history) out.push('<h2 id="history">History and change points</h2>', extra.history);
   out.push(
@@ -106,7 +134,7 @@ export async function writeHtmlReport(
   log: (line: string) => void = () => {},
   extra: HtmlExtras = {},
 ): Promise<string[]> {
-  const charts = await renderCharts(v);
+  const charts = await renderCharts(v, extra.results);
   await writeAtomic(file, verdictHtml(v, charts, extra));
   const dir = join(dirname(file), "charts");
   const put = async (path: string, data: string | Buffer) => {
@@ -177,7 +205,9 @@ function workloadSections(v: Verdict, charts: RenderedChart[], conf: string, sho
       );
     }
     out.push("</tbody></table>", '<div class="charts">');
-    const mine = charts.filter((c) => c.chart.workload === w.workload && !shown.has(c.chart.name));
+    const mine = charts.filter(
+      (c) => c.chart.workload === w.workload && !c.chart.perSecond && !shown.has(c.chart.name),
+    );
     for (const c of mine) shown.add(c.chart.name);
     for (const c of mine)
       out.push(
@@ -207,5 +237,19 @@ function workloadSections(v: Verdict, charts: RenderedChart[], conf: string, sho
     }
     out.push("</tbody></table></details>");
   }
+  return out;
+}
+
+/** Where the time went: a row per variant × workload × threads with its hint and each program's use. */
+function evidenceHtml(evidence: NonNullable<Verdict["evidence"]>): string[] {
+  const out = [
+    '<h2 id="evidence">Where the time went</h2>',
+    '<table class="evidence"><thead><tr><th class="l">variant</th><th class="l">workload</th><th>threads</th><th class="l">bottleneck</th><th class="l">CPU, memory</th></tr></thead><tbody>',
+  ];
+  for (const e of evidence)
+    out.push(
+      `<tr data-hint="${esc(e.hint.kind)}"><td class="l">${esc(e.variant)}</td><td class="l">${esc(e.workload)}</td><td>${e.threads}</td><td class="l">${HINT_MARK[e.hint.kind]} ${esc(e.hint.text)}</td><td class="l">${e.resources.map((r) => esc(useText(r))).join("<br>")}</td></tr>`,
+    );
+  out.push("</tbody></table>", `<p class="method">${esc(EVIDENCE_TEXT)}</p>`);
   return out;
 }

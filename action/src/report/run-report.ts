@@ -1,5 +1,7 @@
 import type { Workload } from "../drivers/types.ts";
+import { evidenceOf } from "../observe/hints.ts";
 import type { Cell, Result } from "../result/model.ts";
+import { EVIDENCE_TEXT, evidenceMarkdown, evidenceWarnings } from "./evidence.ts";
 import { type Layout, layoutOf } from "./layout.ts";
 
 const fmt = (v: number | undefined, digits = 2) =>
@@ -80,6 +82,14 @@ export function runReportMarkdown(result: Result): string {
       continue;
     }
     out.push(...table(cells, layoutOf(w, cells)), "");
+  }
+  const variants = [...new Set(result.cells.map((c) => c.variant))];
+  const evidence = evidenceOf(result.cells, variants);
+  if (evidence.length) {
+    out.push("## Where the time went", "");
+    const warnings = evidenceWarnings(evidence);
+    if (warnings.length) out.push(warnings.map((w) => `> ⚠️ ${w}`).join("\n>\n"), "");
+    out.push(...evidenceMarkdown(evidence, (s) => s.replace(/\|/g, "\\|")), "", EVIDENCE_TEXT, "");
   }
   const failed = result.cells.filter((c) => c.status === "failed");
   if (failed.length > 0) {

@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import type { Verdict } from "../compare/verdict.ts";
+import type { Result } from "../result/model.ts";
 import { writeAtomic } from "../result/store.ts";
 import { commentMarkdown } from "./comment.ts";
 import { writeHtmlReport } from "./html.ts";
@@ -17,6 +18,8 @@ export async function writeVerdictFiles(
   v: Verdict,
   dir: string,
   log: (line: string) => void,
+  /** The results judged: report.html charts their seconds. */
+  results: readonly Result[] = [],
 ): Promise<VerdictFiles> {
   const files = {
     verdictPath: join(dir, "verdict.json"),
@@ -25,6 +28,6 @@ export async function writeVerdictFiles(
   };
   await writeAtomic(files.verdictPath, `${JSON.stringify(v, null, 2)}\n`);
   await writeAtomic(files.reportPath, commentMarkdown(v, { fullReport: "report.html" }));
-  await writeHtmlReport(v, files.htmlPath, log);
+  await writeHtmlReport(v, files.htmlPath, log, { results });
   return files;
 }

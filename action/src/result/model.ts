@@ -26,6 +26,33 @@ export const MetricSchema = z.strictObject({
   better: z.enum(["higher", "lower"]),
 });
 
+const StatSchema = z.strictObject({ mean: num, max: num });
+
+/**
+ * What one program used during a cell's measured window (observe/sampler.ts), sampled once a
+ * second: a server's or a load tool's processes grouped by program name, or the machine.
+ */
+export const ResourceUseSchema = z.strictObject({
+  /** The program as the kernel names it (mariadbd, postgres, tidb-server, sysbench), or "machine". */
+  component: z.string(),
+  role: z.enum(["server", "load", "machine"]),
+  /** Where it ran: "local" (this machine) or the host it was sampled on. */
+  host: z.string(),
+  /** The most processes of it seen at once (PostgreSQL: one per backend). */
+  processes: z.number().int().nonnegative(),
+  /** CPUs it may use: its affinity, capped by its cgroup's quota (the machine: all of them). */
+  cpus: num,
+  /** User + system CPU time as a percentage of `cpus` (100 = all it may use): window mean and busiest second. */
+  cpu_pct: StatSchema,
+  /** Resident memory, MiB. */
+  rss_mib: StatSchema.optional(),
+  /** Bytes it had read from / written to storage, MiB/s (where /proc/PID/io is readable). */
+  read_mib_s: StatSchema.optional(),
+  write_mib_s: StatSchema.optional(),
+  /** Per second: seconds since the measured run started, CPU %, RSS MiB. */
+  samples: z.array(z.strictObject({ t: num, cpu_pct: num, rss_mib: num.optional() })),
+});
+
 export const CellSchema = z.strictObject({
   workload: z.string(),
   /** The load tool (drivers/registry.ts) and what it ran: sysbench script, go-tpc benchmark, go-ycsb workload. */
@@ -56,6 +83,8 @@ export const CellSchema = z.strictObject({
   operations: z.record(z.string(), z.record(z.string(), num)).optional(),
   /** Failed operations the tool counted (TPC-C `*_ERR`, YCSB `*_ERROR`), same shape. */
   errors: z.record(z.string(), z.record(z.string(), num)).optional(),
+  /** CPU, memory and disk of the servers, the load tool and the machine over the measured window. */
+  resources: z.array(ResourceUseSchema).optional(),
 });
 
 export const HostSchema = z.strictObject({
@@ -108,6 +137,7 @@ export const ResultSchema = z.strictObject({
 
 export type Interval = z.output<typeof IntervalSchema>;
 export type Cell = z.output<typeof CellSchema>;
+export type ResourceUse = z.output<typeof ResourceUseSchema>;
 export type CellMetric = z.output<typeof MetricSchema>;
 export type Host = z.output<typeof HostSchema>;
 export type TargetInfo = z.output<typeof TargetInfoSchema>;

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { driverNames, driverOf } from "../drivers/registry.ts";
 import type { Workload } from "../drivers/types.ts";
-import { cpuList, parsePercent } from "../targets/local/schema.ts";
+import { cpuList, cpuQuota, parsePercent } from "../targets/local/schema.ts";
 import { TargetSchema } from "../targets/registry.ts";
 import type { TargetSpec } from "../targets/types.ts";
 import { durationSchema, forwardIssues, parseDuration } from "./keys.ts";
@@ -158,8 +158,12 @@ export const SpecSchema = z
         table_size: z.number().int().positive(),
       })
       .optional(),
-    /** Where the load generator runs: pinning it off the server's CPUs cuts noise on small machines. */
-    driver: z.strictObject({ cpus: cpuList.optional() }).optional(),
+    /**
+     * Where the load generator runs: pinning it off the server's CPUs cuts noise on small machines;
+     * cpu_quota ("50%" of one CPU) caps it in a cgroup of its own (a load generator too weak for
+     * the server, on purpose: the evidence must then say the cell measured the client).
+     */
+    driver: z.strictObject({ cpus: cpuList.optional(), cpu_quota: cpuQuota.optional() }).optional(),
     workloads: z.array(WorkloadSchema).min(1, "must list at least one workload"),
     metrics: z
       .record(

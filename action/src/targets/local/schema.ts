@@ -16,7 +16,7 @@ export const cpuList = z
   .string()
   .regex(CPU_LIST, 'must be a CPU list like "0", "0-1" or "0,2" (as taskset -c takes)');
 
-const quota = z
+export const cpuQuota = z
   .string({ error: "cpu_quota must be a percentage like 90% (a number followed by %)" })
   .transform((v, ctx) => {
     const f = parsePercent(v);
@@ -34,7 +34,7 @@ export const ResourcesSchema = z.strictObject({
   /** CPUs the database server may run on (sched affinity, as tiup's numa/cpu binding). */
   cpus: cpuList.optional(),
   /** Share of one CPU for the database server ("90%"), as tiup's resource_control / systemd CPUQuota. */
-  cpu_quota: quota.optional(),
+  cpu_quota: cpuQuota.optional(),
 });
 
 /** The target keys of a private server of kind `kind`. */

@@ -284,8 +284,9 @@ export function planTidb(o: {
     const groups: { key: string; members: TidbVariant[] }[] = [];
     for (const v of o.variants) {
       const probe = buildCluster({ name: "probe", index: 0, profile, target: v.target });
-      // a build of one's own is deployed on its own cluster
-      const key = `${v.target.version}\n${JSON.stringify(binpathsOf(v.target))}\n${JSON.stringify(topologyObject(probe, false))}`;
+      // a build of one's own is deployed on its own cluster; so is a different split of the data
+      // (split and scatter happen once, after the shared load: variants sharing data share them)
+      const key = `${v.target.version}\n${JSON.stringify(binpathsOf(v.target))}\n${JSON.stringify(topologyObject(probe, false))}\n${JSON.stringify(v.target.split ?? null)}`;
       const g = groups.find((x) => x.key === key);
       if (g) g.members.push(v);
       else groups.push({ key, members: [v] });

@@ -7578,6 +7578,27 @@ var MetricSchema = external_exports.strictObject({
   unit: external_exports.string(),
   better: external_exports.enum(["higher", "lower"])
 });
+var StatSchema = external_exports.strictObject({ mean: num, max: num });
+var ResourceUseSchema = external_exports.strictObject({
+  /** The program as the kernel names it (mariadbd, postgres, tidb-server, sysbench), or "machine". */
+  component: external_exports.string(),
+  role: external_exports.enum(["server", "load", "machine"]),
+  /** Where it ran: "local" (this machine) or the host it was sampled on. */
+  host: external_exports.string(),
+  /** The most processes of it seen at once (PostgreSQL: one per backend). */
+  processes: external_exports.number().int().nonnegative(),
+  /** CPUs it may use: its affinity, capped by its cgroup's quota (the machine: all of them). */
+  cpus: num,
+  /** User + system CPU time as a percentage of `cpus` (100 = all it may use): window mean and busiest second. */
+  cpu_pct: StatSchema,
+  /** Resident memory, MiB. */
+  rss_mib: StatSchema.optional(),
+  /** Bytes it had read from / written to storage, MiB/s (where /proc/PID/io is readable). */
+  read_mib_s: StatSchema.optional(),
+  write_mib_s: StatSchema.optional(),
+  /** Per second: seconds since the measured run started, CPU %, RSS MiB. */
+  samples: external_exports.array(external_exports.strictObject({ t: num, cpu_pct: num, rss_mib: num.optional() }))
+});
 var CellSchema = external_exports.strictObject({
   workload: external_exports.string(),
   /** The load tool (drivers/registry.ts) and what it ran: sysbench script, go-tpc benchmark, go-ycsb workload. */
@@ -7607,7 +7628,9 @@ var CellSchema = external_exports.strictObject({
   /** Per-operation breakdown: TPC-C NEW_ORDER, PAYMENT …; YCSB READ, UPDATE …: field → value. */
   operations: external_exports.record(external_exports.string(), external_exports.record(external_exports.string(), num)).optional(),
   /** Failed operations the tool counted (TPC-C `*_ERR`, YCSB `*_ERROR`), same shape. */
-  errors: external_exports.record(external_exports.string(), external_exports.record(external_exports.string(), num)).optional()
+  errors: external_exports.record(external_exports.string(), external_exports.record(external_exports.string(), num)).optional(),
+  /** CPU, memory and disk of the servers, the load tool and the machine over the measured window. */
+  resources: external_exports.array(ResourceUseSchema).optional()
 });
 var HostSchema = external_exports.strictObject({
   hostname: external_exports.string(),
@@ -7887,7 +7910,7 @@ function parsePercent(value) {
 }
 var CPU_LIST = /^\d+(-\d+)?(,\d+(-\d+)?)*$/;
 var cpuList = external_exports.string().regex(CPU_LIST, 'must be a CPU list like "0", "0-1" or "0,2" (as taskset -c takes)');
-var quota = external_exports.string({ error: "cpu_quota must be a percentage like 90% (a number followed by %)" }).transform((v, ctx) => {
+var cpuQuota = external_exports.string({ error: "cpu_quota must be a percentage like 90% (a number followed by %)" }).transform((v, ctx) => {
   const f = parsePercent(v);
   if (f === void 0 || f <= 0 || f > 64) {
     ctx.addIssue({
@@ -7902,7 +7925,7 @@ var ResourcesSchema = external_exports.strictObject({
   /** CPUs the database server may run on (sched affinity, as tiup's numa/cpu binding). */
   cpus: cpuList.optional(),
   /** Share of one CPU for the database server ("90%"), as tiup's resource_control / systemd CPUQuota. */
-  cpu_quota: quota.optional()
+  cpu_quota: cpuQuota.optional()
 });
 var localTargetSchema = (kind) => external_exports.strictObject({
   kind: external_exports.literal(kind),
@@ -8004,8 +8027,8 @@ async function cpuFlavor() {
   }
   return flavor;
 }
-async function writeQuota(flavor, dir, quota2) {
-  const quotaUs = Math.max(1e3, Math.round(quota2 * PERIOD_US));
+async function writeQuota(flavor, dir, quota) {
+  const quotaUs = Math.max(1e3, Math.round(quota * PERIOD_US));
   if (flavor.version === 2) {
     await writeFile2(join3(dir, "cpu.max"), `${quotaUs} ${PERIOD_US}`);
   } else {
@@ -8013,13 +8036,13 @@ async function writeQuota(flavor, dir, quota2) {
     await writeFile2(join3(dir, "cpu.cfs_quota_us"), String(quotaUs));
   }
 }
-async function applyResources(pid, quota2, name) {
+async function applyResources(pid, quota, name) {
   const flavor = await cpuFlavor();
   const dir = join3(flavor.dir, `${cgroupPrefix()}${name}-${pid}`);
   const forget = await record({ kind: "cgroup", what: `cgroup of ${name} ${pid}`, path: dir });
   try {
     await mkdir3(dir, { recursive: true });
-    await writeQuota(flavor, dir, quota2);
+    await writeQuota(flavor, dir, quota);
     for (const p of await processTree(pid)) {
       await writeFile2(join3(dir, "cgroup.procs"), String(p)).catch(() => {
       });
@@ -8265,10 +8288,10 @@ function localWarnings(input, cores) {
   const at2 = (name) => input.variants.length > 1 ? `variants.${name}: ` : "";
   for (const v of input.variants) {
     const t = v.target;
-    const quota2 = t.resources?.cpu_quota;
-    if (quota2 !== void 0 && quota2 > cores)
+    const quota = t.resources?.cpu_quota;
+    if (quota !== void 0 && quota > cores)
       out.push(
-        `${at2(v.name)}target.resources.cpu_quota ${Math.round(quota2 * 100)}% is more than this machine's ${cores} CPU(s) (${cores * 100}%): the quota cannot bind`
+        `${at2(v.name)}target.resources.cpu_quota ${Math.round(quota * 100)}% is more than this machine's ${cores} CPU(s) (${cores * 100}%): the quota cannot bind`
       );
   }
   return out;
@@ -9373,6 +9396,7 @@ function runTool(command, args, opts) {
     });
     child.stdin?.on("error", () => {
     });
+    if (child.pid !== void 0) opts.onSpawn?.(child.pid);
     const kill = () => {
       if (child.exitCode !== null || child.signalCode !== null) return;
       if (child.stdin) {
@@ -9849,7 +9873,8 @@ function planTidb(o) {
       const probe = buildCluster({ name: "probe", index: 0, profile, target: v.target });
       const key = `${v.target.version}
 ${JSON.stringify(binpathsOf(v.target))}
-${JSON.stringify(topologyObject(probe, false))}`;
+${JSON.stringify(topologyObject(probe, false))}
+${JSON.stringify(v.target.split ?? null)}`;
       const g = groups.find((x) => x.key === key);
       if (g) g.members.push(v);
       else groups.push({ key, members: [v] });
@@ -11704,6 +11729,7 @@ export {
   formatIssues,
   parseYaml,
   validateYaml,
+  ResourceUseSchema,
   HostSchema,
   TargetInfoSchema,
   newRunId,
@@ -11716,8 +11742,11 @@ export {
   runTool,
   parsePercent,
   cpuList,
+  cpuQuota,
   PORT_AT_START,
+  cpuIndexes,
   checkCpus,
+  applyResources,
   deepMerge,
   kindOf,
   targetReapers,

@@ -4,11 +4,15 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   HostSchema,
+  ResourceUseSchema,
   RunDir,
   TargetInfoSchema,
   TargetSchema,
+  applyResources,
   checkCpus,
+  cpuIndexes,
   cpuList,
+  cpuQuota,
   deepMerge,
   formatIssues,
   kindOf,
@@ -21,7 +25,7 @@ import {
   runTool,
   validateYaml,
   writeAtomic
-} from "./chunk-QSSFSQCO.js";
+} from "./chunk-WQZAYQ5V.js";
 import {
   EXIT,
   InputError,
@@ -2993,7 +2997,7 @@ function parseSysbench(text3) {
   const latency = block(lines2, "Latency (ms):", /^(Threads fairness:|\S)/);
   if (!latency)
     throw new SysbenchParseError(`expected sysbench's "Latency (ms):" block after General statistics`);
-  const read2 = num(field(sql, "read:", "SQL statistics", /^\s+read:\s+(\d+)/)[1]);
+  const read3 = num(field(sql, "read:", "SQL statistics", /^\s+read:\s+(\d+)/)[1]);
   const write = num(field(sql, "write:", "SQL statistics", /^\s+write:\s+(\d+)/)[1]);
   const other = num(field(sql, "other:", "SQL statistics", /^\s+other:\s+(\d+)/)[1]);
   const total = num(field(sql, "total:", "SQL statistics", /^\s+total:\s+(\d+)/)[1]);
@@ -3072,7 +3076,7 @@ function parseSysbench(text3) {
     tps: num(tx[2]),
     qps: num(qs[2]),
     transactions: num(tx[1]),
-    queries: { read: read2, write, other, total },
+    queries: { read: read3, write, other, total },
     errors: num(errs[1]),
     errors_per_s: num(errs[2]),
     reconnects: num(rec[1]),
@@ -3252,6 +3256,100 @@ function driverOf(name) {
   return d;
 }
 
+// action/src/observe/hints.ts
+var SATURATED_PCT = 90;
+var cpusText = (n) => `${Number.isInteger(n) ? n : n.toFixed(2)} CPU${n === 1 ? "" : "s"}`;
+var use = (r) => `${r.component} ${Math.round(r.cpu_pct.mean)}% of ${cpusText(r.cpus)}`;
+var cores = (r) => (r.cpu_pct.mean * r.cpus / 100).toFixed(1);
+function bottleneck(resources) {
+  if (!resources?.length) return void 0;
+  const by = (role) => resources.filter((r) => r.role === role).sort((a4, b10) => b10.cpu_pct.mean - a4.cpu_pct.mean);
+  const servers = by("server");
+  const loads = by("load");
+  const machine = by("machine")[0];
+  const saturated = (r) => r.cpu_pct.mean >= SATURATED_PCT;
+  const others = (except) => [...servers, ...loads].filter((r) => !except.includes(r) && r.cpu_pct.mean >= 1).map(use);
+  const load3 = loads.find(saturated);
+  if (load3) {
+    const rest = others([load3]);
+    return {
+      kind: "load",
+      text: `load generator saturated (${load3.component} at ${Math.round(load3.cpu_pct.mean)}% of its ${cpusText(load3.cpus)}): this cell measures the client${rest.length ? `; ${rest.join(", ")}` : ""}`
+    };
+  }
+  const server = servers.filter(saturated);
+  if (server.length) {
+    const rest = others(server);
+    return {
+      kind: "server",
+      text: `${server.map((s2) => `${s2.component} CPU-bound (${Math.round(s2.cpu_pct.mean)}% of its ${cpusText(s2.cpus)})`).join(", ")}${rest.length ? `; ${rest.join(", ")}` : ""}`
+    };
+  }
+  if (machine && saturated(machine)) {
+    const parts2 = [...servers, ...loads].filter((r) => r.cpu_pct.mean >= 1).map((r) => `${r.component} ${cores(r)}`);
+    return {
+      kind: "machine",
+      text: `the machine's ${cpusText(machine.cpus)} saturated (${Math.round(machine.cpu_pct.mean)}% busy; CPUs used: ${parts2.join(", ") || "by other programs"}): server and load generator compete for them`
+    };
+  }
+  const parts = others([]);
+  return {
+    kind: "none",
+    text: `no resource saturated: latency-bound${parts.length ? ` (${parts.join(", ")}${machine ? `; machine ${Math.round(machine.cpu_pct.mean)}% busy` : ""})` : ""}`
+  };
+}
+function pooled(cells) {
+  const groups2 = /* @__PURE__ */ new Map();
+  for (const c4 of cells)
+    for (const r of c4.resources ?? []) {
+      const key2 = `${r.role}\0${r.host}\0${r.component}`;
+      groups2.set(key2, [...groups2.get(key2) ?? [], r]);
+    }
+  const avg = (xs) => Math.round(10 * xs.reduce((a4, b10) => a4 + b10, 0) / xs.length) / 10;
+  const stat = (rs, pick3) => {
+    const have = rs.map(pick3).filter((s2) => s2 !== void 0);
+    return have.length ? { mean: avg(have.map((s2) => s2.mean)), max: Math.max(...have.map((s2) => s2.max)) } : void 0;
+  };
+  return [...groups2.values()].map((rs) => {
+    const first = rs[0];
+    const rss = stat(rs, (r) => r.rss_mib);
+    const read3 = stat(rs, (r) => r.read_mib_s);
+    const write = stat(rs, (r) => r.write_mib_s);
+    return {
+      component: first.component,
+      role: first.role,
+      host: first.host,
+      processes: Math.max(...rs.map((r) => r.processes)),
+      cpus: first.cpus,
+      cpu_pct: stat(rs, (r) => r.cpu_pct),
+      ...rss ? { rss_mib: rss } : {},
+      ...read3 ? { read_mib_s: read3 } : {},
+      ...write ? { write_mib_s: write } : {},
+      samples: []
+    };
+  });
+}
+function evidenceOf(cells, variants) {
+  const groups2 = /* @__PURE__ */ new Map();
+  for (const c4 of cells) {
+    if (c4.round === 0 || c4.status !== "ok" || !c4.resources?.length || !variants.includes(c4.variant)) continue;
+    const key2 = `${c4.variant}\0${c4.workload}\0${c4.threads}`;
+    groups2.set(key2, [...groups2.get(key2) ?? [], c4]);
+  }
+  const out = [];
+  for (const cs of groups2.values()) {
+    const first = cs[0];
+    const resources = pooled(cs);
+    const hint = bottleneck(resources);
+    if (hint)
+      out.push({ variant: first.variant, workload: first.workload, threads: first.threads, hint, resources });
+  }
+  return out.sort(
+    (a4, b10) => variants.indexOf(a4.variant) - variants.indexOf(b10.variant) || a4.workload.localeCompare(b10.workload) || a4.threads - b10.threads
+  );
+}
+var evidenceField = (e) => e.length ? { evidence: e } : {};
+
 // action/src/specfile/load.ts
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
@@ -3371,8 +3469,12 @@ var SpecSchema = external_exports.strictObject({
     tables: external_exports.number().int().positive(),
     table_size: external_exports.number().int().positive()
   }).optional(),
-  /** Where the load generator runs: pinning it off the server's CPUs cuts noise on small machines. */
-  driver: external_exports.strictObject({ cpus: cpuList.optional() }).optional(),
+  /**
+   * Where the load generator runs: pinning it off the server's CPUs cuts noise on small machines;
+   * cpu_quota ("50%" of one CPU) caps it in a cgroup of its own (a load generator too weak for
+   * the server, on purpose: the evidence must then say the cell measured the client).
+   */
+  driver: external_exports.strictObject({ cpus: cpuList.optional(), cpu_quota: cpuQuota.optional() }).optional(),
   workloads: external_exports.array(WorkloadSchema).min(1, "must list at least one workload"),
   metrics: external_exports.record(
     external_exports.string().regex(METRIC_NAME, "metric names are lower-case letters, digits and _ (e.g. tps, p95_ms, tpmc)"),
@@ -3800,6 +3902,12 @@ pass --force to compare anyway`
     benchmark_seconds: seconds2(base.result) + seconds2(head.result),
     saved_seconds: 0,
     cells,
+    ...evidenceField([
+      ...evidenceOf(base.result.cells, [bv]),
+      ...evidenceOf(head.result.cells, [hv]).map(
+        (e) => hv === bv ? { ...e, variant: `${e.variant} (head run)` } : e
+      )
+    ]),
     notes: [
       "stored results are not paired: samples are per-round values, or batch means of the 1-second intervals when a result has one round; Welch t intervals on the log scale",
       ...check.ok ? [] : check.reasons.map((r) => `compared with --force although ${r}`)
@@ -3847,6 +3955,13 @@ var CostSchema = external_exports.strictObject({
   dollars: external_exports.number().nonnegative(),
   prices_as_of: external_exports.string()
 });
+var EvidenceSchema = external_exports.strictObject({
+  variant: external_exports.string(),
+  workload: external_exports.string(),
+  threads: external_exports.number().int(),
+  hint: external_exports.strictObject({ kind: external_exports.enum(["load", "server", "machine", "none"]), text: external_exports.string() }),
+  resources: external_exports.array(ResourceUseSchema)
+});
 var VerdictSchema = external_exports.strictObject({
   format: external_exports.literal(VERDICT_FORMAT),
   version: external_exports.literal(1),
@@ -3876,6 +3991,8 @@ var VerdictSchema = external_exports.strictObject({
   /** compare.inconclusive: what an inconclusive cell does to the check (absent: warn). */
   inconclusive: external_exports.enum(["fail", "warn", "pass"]).optional(),
   notes: external_exports.array(external_exports.string()),
+  /** Resource use and bottleneck hints per variant × workload × threads, where they were sampled. */
+  evidence: external_exports.array(EvidenceSchema).optional(),
   cost: CostSchema.optional(),
   /** Where the verdict came from (the Action fills it in): the commits compared and the workflow run. */
   provenance: external_exports.strictObject({
@@ -5139,15 +5256,15 @@ function ticks(start, stop2, count2) {
   if (start === stop2) return [start];
   const reverse3 = stop2 < start, [i1, i2, inc] = reverse3 ? tickSpec(stop2, start, count2) : tickSpec(start, stop2, count2);
   if (!(i2 >= i1)) return [];
-  const n = i2 - i1 + 1, ticks2 = new Array(n);
+  const n = i2 - i1 + 1, ticks3 = new Array(n);
   if (reverse3) {
-    if (inc < 0) for (let i = 0; i < n; ++i) ticks2[i] = (i2 - i) / -inc;
-    else for (let i = 0; i < n; ++i) ticks2[i] = (i2 - i) * inc;
+    if (inc < 0) for (let i = 0; i < n; ++i) ticks3[i] = (i2 - i) / -inc;
+    else for (let i = 0; i < n; ++i) ticks3[i] = (i2 - i) * inc;
   } else {
-    if (inc < 0) for (let i = 0; i < n; ++i) ticks2[i] = (i1 + i) / -inc;
-    else for (let i = 0; i < n; ++i) ticks2[i] = (i1 + i) * inc;
+    if (inc < 0) for (let i = 0; i < n; ++i) ticks3[i] = (i1 + i) / -inc;
+    else for (let i = 0; i < n; ++i) ticks3[i] = (i1 + i) * inc;
   }
-  return ticks2;
+  return ticks3;
 }
 function tickIncrement(start, stop2, count2) {
   stop2 = +stop2, start = +start, count2 = +count2;
@@ -5824,12 +5941,12 @@ function ticker(year, month, week2, day, hour, minute) {
     [month, 3, 3 * durationMonth],
     [year, 1, durationYear]
   ];
-  function ticks2(start, stop2, count2) {
+  function ticks3(start, stop2, count2) {
     const reverse3 = stop2 < start;
     if (reverse3) [start, stop2] = [stop2, start];
     const interval3 = count2 && typeof count2.range === "function" ? count2 : tickInterval(start, stop2, count2);
-    const ticks3 = interval3 ? interval3.range(start, +stop2 + 1) : [];
-    return reverse3 ? ticks3.reverse() : ticks3;
+    const ticks4 = interval3 ? interval3.range(start, +stop2 + 1) : [];
+    return reverse3 ? ticks4.reverse() : ticks4;
   }
   function tickInterval(start, stop2, count2) {
     const target2 = Math.abs(stop2 - start) / count2;
@@ -5839,7 +5956,7 @@ function ticker(year, month, week2, day, hour, minute) {
     const [t, step2] = tickIntervals[target2 / tickIntervals[i - 1][2] < tickIntervals[i][2] / target2 ? i - 1 : i];
     return t.every(step2);
   }
-  return [ticks2, tickInterval];
+  return [ticks3, tickInterval];
 }
 var [utcTicks, utcTickInterval] = ticker(utcYear, utcMonth, utcSunday, unixDay, utcHour, utcMinute);
 var [timeTicks, timeTickInterval] = ticker(timeYear, timeMonth, timeSunday, timeDay, timeHour, timeMinute);
@@ -12447,7 +12564,7 @@ inherits_default(Window, Transform, {
   }
 });
 function processPartition(list, state, cmp, _) {
-  const sort3 = _.sort, range6 = sort3 && !_.ignorePeers, frame3 = _.frame || [null, 0], data3 = list.data(cmp), n = data3.length, b10 = range6 ? bisector(sort3) : null, w2 = {
+  const sort3 = _.sort, range6 = sort3 && !_.ignorePeers, frame4 = _.frame || [null, 0], data3 = list.data(cmp), n = data3.length, b10 = range6 ? bisector(sort3) : null, w2 = {
     i0: 0,
     i1: 0,
     p0: 0,
@@ -12458,7 +12575,7 @@ function processPartition(list, state, cmp, _) {
   };
   state.init();
   for (let i = 0; i < n; ++i) {
-    setWindow(w2, frame3, i, n);
+    setWindow(w2, frame4, i, n);
     if (range6) adjustRange(w2, b10);
     state.update(w2, data3[i]);
   }
@@ -15286,7 +15403,7 @@ function date2(t) {
 function number3(t) {
   return t instanceof Date ? +t : Math.round(t);
 }
-function calendar(ticks2, tickInterval, year, month, week2, day, hour, minute, second2, format5) {
+function calendar(ticks3, tickInterval, year, month, week2, day, hour, minute, second2, format5) {
   var scale6 = continuous(), invert2 = scale6.invert, domain3 = scale6.domain;
   var formatMillisecond = format5(".%L"), formatSecond = format5(":%S"), formatMinute = format5("%I:%M"), formatHour = format5("%I %p"), formatDay = format5("%a %d"), formatWeek = format5("%b %d"), formatMonth = format5("%B"), formatYear3 = format5("%Y");
   function tickFormat3(date3) {
@@ -15300,7 +15417,7 @@ function calendar(ticks2, tickInterval, year, month, week2, day, hour, minute, s
   };
   scale6.ticks = function(interval3) {
     var d = domain3();
-    return ticks2(d[0], d[d.length - 1], interval3 == null ? 10 : interval3);
+    return ticks3(d[0], d[d.length - 1], interval3 == null ? 10 : interval3);
   };
   scale6.tickFormat = function(count2, specifier) {
     return specifier == null ? tickFormat3 : format5(specifier);
@@ -15311,7 +15428,7 @@ function calendar(ticks2, tickInterval, year, month, week2, day, hour, minute, s
     return interval3 ? domain3(nice(d, interval3)) : scale6;
   };
   scale6.copy = function() {
-    return copy$1(scale6, calendar(ticks2, tickInterval, year, month, week2, day, hour, minute, second2, format5));
+    return copy$1(scale6, calendar(ticks3, tickInterval, year, month, week2, day, hour, minute, second2, format5));
   };
   return scale6;
 }
@@ -15832,18 +15949,18 @@ function invertRangeExtent(scale6) {
 }
 function band() {
   const scale6 = ordinal().unknown(void 0), domain3 = scale6.domain, ordinalRange = scale6.range;
-  let range$1 = [0, 1], step2, bandwidth2, round2 = false, paddingInner2 = 0, paddingOuter2 = 0, align2 = 0.5;
+  let range$1 = [0, 1], step2, bandwidth2, round3 = false, paddingInner2 = 0, paddingOuter2 = 0, align2 = 0.5;
   delete scale6.unknown;
   function rescale() {
     const n = domain3().length, reverse3 = range$1[1] < range$1[0], stop2 = range$1[1 - reverse3], space = bandSpace(n, paddingInner2, paddingOuter2);
     let start = range$1[reverse3 - 0];
     step2 = (stop2 - start) / (space || 1);
-    if (round2) {
+    if (round3) {
       step2 = Math.floor(step2);
     }
     start += (stop2 - start - step2 * (n - paddingInner2)) * align2;
     bandwidth2 = step2 * (1 - paddingInner2);
-    if (round2) {
+    if (round3) {
       start = Math.round(start);
       bandwidth2 = Math.round(bandwidth2);
     }
@@ -15868,7 +15985,7 @@ function band() {
   };
   scale6.rangeRound = function(_) {
     range$1 = [+_[0], +_[1]];
-    round2 = true;
+    round3 = true;
     return rescale();
   };
   scale6.bandwidth = function() {
@@ -15879,10 +15996,10 @@ function band() {
   };
   scale6.round = function(_) {
     if (arguments.length) {
-      round2 = !!_;
+      round3 = !!_;
       return rescale();
     } else {
-      return round2;
+      return round3;
     }
   };
   scale6.padding = function(_) {
@@ -15944,7 +16061,7 @@ function band() {
     return value4 ? value4[0] : value4;
   };
   scale6.copy = function() {
-    return band().domain(domain3()).range(range$1).round(round2).paddingInner(paddingInner2).paddingOuter(paddingOuter2).align(align2);
+    return band().domain(domain3()).range(range$1).round(round3).paddingInner(paddingInner2).paddingOuter(paddingOuter2).align(align2);
   };
   return rescale();
 }
@@ -16237,7 +16354,7 @@ function tickCount(scale6, count2, minStep) {
   }
   return count2;
 }
-function validTicks(scale6, ticks2, count2) {
+function validTicks(scale6, ticks3, count2) {
   let range6 = scale6.range(), lo = range6[0], hi = peek(range6), cmp = ascending3;
   if (lo > hi) {
     range6 = hi;
@@ -16247,17 +16364,17 @@ function validTicks(scale6, ticks2, count2) {
   }
   lo = Math.floor(lo);
   hi = Math.ceil(hi);
-  ticks2 = ticks2.map((v) => [v, scale6(v)]).filter((_) => lo <= _[1] && _[1] <= hi).sort(cmp).map((_) => _[0]);
-  if (count2 > 0 && ticks2.length > 1) {
-    const endpoints = [ticks2[0], peek(ticks2)];
-    while (ticks2.length > count2 && ticks2.length >= 3) {
-      ticks2 = ticks2.filter((_, i) => !(i % 2));
+  ticks3 = ticks3.map((v) => [v, scale6(v)]).filter((_) => lo <= _[1] && _[1] <= hi).sort(cmp).map((_) => _[0]);
+  if (count2 > 0 && ticks3.length > 1) {
+    const endpoints = [ticks3[0], peek(ticks3)];
+    while (ticks3.length > count2 && ticks3.length >= 3) {
+      ticks3 = ticks3.filter((_, i) => !(i % 2));
     }
-    if (ticks2.length < 3) {
-      ticks2 = endpoints;
+    if (ticks3.length < 3) {
+      ticks3 = endpoints;
     }
   }
-  return ticks2;
+  return ticks3;
 }
 function tickValues(scale6, count2) {
   return scale6.bins ? validTicks(scale6, scale6.bins, count2) : scale6.ticks ? scale6.ticks(count2) : scale6.domain();
@@ -16286,13 +16403,13 @@ function tickFormat2(locale4, scale6, count2, specifier, formatType, noSkip) {
   return format5;
 }
 function tickLog(scale6, count2, values3) {
-  const ticks2 = tickValues(scale6, count2), base = scale6.base(), logb = Math.log(base), k2 = Math.max(1, base * count2 / ticks2.length);
+  const ticks3 = tickValues(scale6, count2), base = scale6.base(), logb = Math.log(base), k2 = Math.max(1, base * count2 / ticks3.length);
   const test2 = (d) => {
     let i = d / Math.pow(base, Math.round(Math.log(d) / logb));
     if (i * base < base - 0.5) i *= base;
     return i <= k2;
   };
-  return values3 ? ticks2.filter(test2) : test2;
+  return values3 ? ticks3.filter(test2) : test2;
 }
 var symbols = {
   [Quantile2]: "quantiles",
@@ -18286,8 +18403,8 @@ var textMetrics = {
   canvas: useCanvas
 };
 useCanvas(true);
-function useCanvas(use) {
-  textMetrics.width = use && context ? measureWidth : estimateWidth;
+function useCanvas(use2) {
+  textMetrics.width = use2 && context ? measureWidth : estimateWidth;
 }
 function estimateWidth(item, text3) {
   return _estimateWidth(textValue(item, text3), fontSize(item));
@@ -21171,7 +21288,7 @@ function offsets(legends, value4) {
   return max4 > -Infinity ? max4 : value4;
 }
 function legendParams(g, orient2, config, xb, yb, w2, h2) {
-  const _ = lookup2(config, orient2), offset4 = offsets(g, _("offset", 0)), anchor = _("anchor", Start), frame3 = _("frame", Group), mult2 = anchor === End ? 1 : anchor === Middle ? 0.5 : 0, ax = frame3 === Bounds2 ? xb.x1 + mult2 * xb.width() : mult2 * (w2 || yb.width() + 2 * yb.x1), ay = frame3 === Bounds2 ? yb.y1 + mult2 * yb.height() : mult2 * (h2 || xb.height() + 2 * xb.y1);
+  const _ = lookup2(config, orient2), offset4 = offsets(g, _("offset", 0)), anchor = _("anchor", Start), frame4 = _("frame", Group), mult2 = anchor === End ? 1 : anchor === Middle ? 0.5 : 0, ax = frame4 === Bounds2 ? xb.x1 + mult2 * xb.width() : mult2 * (w2 || yb.width() + 2 * yb.x1), ay = frame4 === Bounds2 ? yb.y1 + mult2 * yb.height() : mult2 * (h2 || xb.height() + 2 * xb.y1);
   const p = {
     align: Each,
     bounds: _("bounds", Flush),
@@ -21338,8 +21455,8 @@ function legendEntryLayout(entries2) {
   });
 }
 function titleLayout(view, mark, width2, height2, viewBounds2) {
-  var group2 = mark.items[0], frame3 = group2.frame, orient2 = group2.orient, anchor = group2.anchor, offset4 = group2.offset, padding3 = group2.padding, title2 = group2.items[0].items[0], subtitle = group2.items[1] && group2.items[1].items[0], end = orient2 === Left || orient2 === Right ? height2 : width2, start = 0, x4 = 0, y4 = 0, sx = 0, sy = 0, pos;
-  if (frame3 !== Group) {
+  var group2 = mark.items[0], frame4 = group2.frame, orient2 = group2.orient, anchor = group2.anchor, offset4 = group2.offset, padding3 = group2.padding, title2 = group2.items[0].items[0], subtitle = group2.items[1] && group2.items[1].items[0], end = orient2 === Left || orient2 === Right ? height2 : width2, start = 0, x4 = 0, y4 = 0, sx = 0, sy = 0, pos;
+  if (frame4 !== Group) {
     orient2 === Left ? (start = viewBounds2.y2, end = viewBounds2.y1) : orient2 === Right ? (start = viewBounds2.y1, end = viewBounds2.y2) : (start = viewBounds2.x1, end = viewBounds2.x2);
   } else if (orient2 === Left) {
     start = height2, end = 0;
@@ -21541,27 +21658,27 @@ inherits_default(AxisTicks, Transform, {
     if (this.value && !_.modified()) {
       return pulse2.StopPropagation;
     }
-    var locale4 = pulse2.dataflow.locale(), out = pulse2.fork(pulse2.NO_SOURCE | pulse2.NO_FIELDS), ticks2 = this.value, scale6 = _.scale, tally = _.count == null ? _.values ? _.values.length : 10 : _.count, count2 = tickCount(scale6, tally, _.minstep), format5 = _.format || tickFormat2(locale4, scale6, count2, _.formatSpecifier, _.formatType, !!_.values), values3 = _.values ? validTicks(scale6, _.values, count2) : tickValues(scale6, count2);
-    if (ticks2) out.rem = ticks2;
-    ticks2 = values3.map((value4, i) => ingest$1({
+    var locale4 = pulse2.dataflow.locale(), out = pulse2.fork(pulse2.NO_SOURCE | pulse2.NO_FIELDS), ticks3 = this.value, scale6 = _.scale, tally = _.count == null ? _.values ? _.values.length : 10 : _.count, count2 = tickCount(scale6, tally, _.minstep), format5 = _.format || tickFormat2(locale4, scale6, count2, _.formatSpecifier, _.formatType, !!_.values), values3 = _.values ? validTicks(scale6, _.values, count2) : tickValues(scale6, count2);
+    if (ticks3) out.rem = ticks3;
+    ticks3 = values3.map((value4, i) => ingest$1({
       index: i / (values3.length - 1 || 1),
       tickIndex: i,
       value: value4,
       label: format5(value4)
     }));
-    if (_.extra && ticks2.length) {
-      ticks2.push(ingest$1({
+    if (_.extra && ticks3.length) {
+      ticks3.push(ingest$1({
         index: -1,
         tickIndex: -1,
         extra: {
-          value: ticks2[0].value
+          value: ticks3[0].value
         },
         label: ""
       }));
     }
-    out.source = ticks2;
-    out.add = ticks2;
-    this.value = ticks2;
+    out.source = ticks3;
+    out.add = ticks3;
+    this.value = ticks3;
     return out;
   }
 });
@@ -22025,7 +22142,7 @@ function configureBins(scale6, _, count2) {
   return count2;
 }
 function configureRange(scale6, _, count2) {
-  var type3 = scale6.type, round2 = _.round || false, range6 = _.range;
+  var type3 = scale6.type, round3 = _.round || false, range6 = _.range;
   if (_.rangeStep != null) {
     range6 = configureRangeStep(type3, _, count2);
   } else if (_.scheme) {
@@ -22044,9 +22161,9 @@ function configureRange(scale6, _, count2) {
   if (range6 && _.interpolate && scale6.interpolate) {
     scale6.interpolate(interpolate(_.interpolate, _.interpolateGamma));
   } else if (isFunction(scale6.round)) {
-    scale6.round(round2);
+    scale6.round(round3);
   } else if (isFunction(scale6.rangeRound)) {
-    scale6.interpolate(round2 ? round : value);
+    scale6.interpolate(round3 ? round : value);
   }
   if (range6) scale6.range(flip(range6, _.reverse));
 }
@@ -27140,14 +27257,14 @@ function treemapDice(parent, x02, y02, x12, y12) {
   }
 }
 function partition4() {
-  var dx = 1, dy = 1, padding3 = 0, round2 = false;
+  var dx = 1, dy = 1, padding3 = 0, round3 = false;
   function partition6(root) {
     var n = root.height + 1;
     root.x0 = root.y0 = padding3;
     root.x1 = dx;
     root.y1 = dy / n;
     root.eachBefore(positionNode(dy, n));
-    if (round2) root.eachBefore(roundNode);
+    if (round3) root.eachBefore(roundNode);
     return root;
   }
   function positionNode(dy2, n) {
@@ -27165,7 +27282,7 @@ function partition4() {
     };
   }
   partition6.round = function(x4) {
-    return arguments.length ? (round2 = !!x4, partition6) : round2;
+    return arguments.length ? (round3 = !!x4, partition6) : round3;
   };
   partition6.size = function(x4) {
     return arguments.length ? (dx = +x4[0], dy = +x4[1], partition6) : [dx, dy];
@@ -27472,14 +27589,14 @@ var squarify = (function custom9(ratio) {
   return squarify2;
 })(phi);
 function index3() {
-  var tile = squarify, round2 = false, dx = 1, dy = 1, paddingStack = [0], paddingInner2 = constantZero, paddingTop = constantZero, paddingRight = constantZero, paddingBottom = constantZero, paddingLeft = constantZero;
+  var tile = squarify, round3 = false, dx = 1, dy = 1, paddingStack = [0], paddingInner2 = constantZero, paddingTop = constantZero, paddingRight = constantZero, paddingBottom = constantZero, paddingLeft = constantZero;
   function treemap(root) {
     root.x0 = root.y0 = 0;
     root.x1 = dx;
     root.y1 = dy;
     root.eachBefore(positionNode);
     paddingStack = [0];
-    if (round2) root.eachBefore(roundNode);
+    if (round3) root.eachBefore(roundNode);
     return root;
   }
   function positionNode(node) {
@@ -27502,7 +27619,7 @@ function index3() {
     }
   }
   treemap.round = function(x4) {
-    return arguments.length ? (round2 = !!x4, treemap) : round2;
+    return arguments.length ? (round3 = !!x4, treemap) : round3;
   };
   treemap.size = function(x4) {
     return arguments.length ? (dx = +x4[0], dy = +x4[1], treemap) : [dx, dy];
@@ -40742,7 +40859,7 @@ function extractTitleConfig(titleConfig) {
   const {
     // These are non-mark title config that need to be hardcoded
     anchor,
-    frame: frame3,
+    frame: frame4,
     offset: offset4,
     orient: orient2,
     angle: angle2,
@@ -40766,7 +40883,7 @@ function extractTitleConfig(titleConfig) {
   };
   const nonMarkTitleProperties = {
     ...anchor ? { anchor } : {},
-    ...frame3 ? { frame: frame3 } : {},
+    ...frame4 ? { frame: frame4 } : {},
     ...offset4 ? { offset: offset4 } : {},
     ...orient2 ? { orient: orient2 } : {},
     ...angle2 !== void 0 ? { angle: angle2 } : {},
@@ -52204,9 +52321,9 @@ var WindowTransformNode = class _WindowTransformNode extends DataFlowNode {
       params2.push(window2.param === void 0 ? null : window2.param);
       fields3.push(window2.field === void 0 ? null : window2.field);
     }
-    const frame3 = this.transform.frame;
+    const frame4 = this.transform.frame;
     const groupby = this.transform.groupby;
-    if (frame3 && frame3[0] === null && frame3[1] === null && ops2.every((o) => isAggregateOp(o))) {
+    if (frame4 && frame4[0] === null && frame4[1] === null && ops2.every((o) => isAggregateOp(o))) {
       return {
         type: "joinaggregate",
         as,
@@ -52237,7 +52354,7 @@ var WindowTransformNode = class _WindowTransformNode extends DataFlowNode {
       sort: sort3,
       ...ignorePeers !== void 0 ? { ignorePeers } : {},
       ...groupby !== void 0 ? { groupby } : {},
-      ...frame3 !== void 0 ? { frame: frame3 } : {}
+      ...frame4 !== void 0 ? { frame: frame4 } : {}
     };
   }
 };
@@ -54774,14 +54891,14 @@ var ImputeNode = class _ImputeNode extends DataFlowNode {
         return void 0;
       }
       const keyChannel = xDef.impute ? yDef : yDef.impute ? xDef : void 0;
-      const { method: method3, value: value4, frame: frame3, keyvals } = imputedChannel.impute;
+      const { method: method3, value: value4, frame: frame4, keyvals } = imputedChannel.impute;
       const groupbyFields = pathGroupingFields(model.mark, encoding);
       return new _ImputeNode(parent, {
         impute: imputedChannel.field,
         key: keyChannel.field,
         ...method3 ? { method: method3 } : {},
         ...value4 !== void 0 ? { value: value4 } : {},
-        ...frame3 ? { frame: frame3 } : {},
+        ...frame4 ? { frame: frame4 } : {},
         ...keyvals !== void 0 ? { keyvals } : {},
         ...groupbyFields.length ? { groupby: groupbyFields } : {}
       });
@@ -54792,7 +54909,7 @@ var ImputeNode = class _ImputeNode extends DataFlowNode {
     return `Impute ${hash(this.transform)}`;
   }
   assemble() {
-    const { impute, key: key2, keyvals, method: method3, groupby, value: value4, frame: frame3 = [null, null] } = this.transform;
+    const { impute, key: key2, keyvals, method: method3, groupby, value: value4, frame: frame4 = [null, null] } = this.transform;
     const imputeTransform = {
       type: "impute",
       field: impute,
@@ -54808,7 +54925,7 @@ var ImputeNode = class _ImputeNode extends DataFlowNode {
         as: [`imputed_${impute}_value`],
         ops: [method3],
         fields: [impute],
-        frame: frame3,
+        frame: frame4,
         ignorePeers: false,
         ...groupby ? { groupby } : {}
       };
@@ -57770,6 +57887,167 @@ async function svgPng(svg, scale6 = 2) {
   return new Resvg(svg, { background: "white", fitTo: { mode: "zoom", value: scale6 } }).render().asPng();
 }
 
+// action/src/report/evidence.ts
+var cpus3 = (n) => Number.isInteger(n) ? String(n) : n.toFixed(2);
+function useText(r) {
+  const where = r.role === "machine" ? "machine" : r.component;
+  const mem = r.rss_mib ? `, ${Math.round(r.rss_mib.mean)} MiB` : "";
+  const disk = (r.read_mib_s?.mean ?? 0) + (r.write_mib_s?.mean ?? 0) >= 0.1 ? `, disk ${(r.read_mib_s?.mean ?? 0).toFixed(1)}/${(r.write_mib_s?.mean ?? 0).toFixed(1)} MiB/s r/w` : "";
+  return `${where} ${Math.round(r.cpu_pct.mean)}% of ${cpus3(r.cpus)} CPU${r.cpus === 1 ? "" : "s"} (max ${Math.round(r.cpu_pct.max)}%)${mem}${disk}`;
+}
+var HINT_MARK = { load: "\u26A0\uFE0F", server: "\u{1F525}", machine: "\u{1F525}", none: "\xB7" };
+function evidenceWarnings(evidence) {
+  return (evidence ?? []).filter((e) => e.hint.kind === "load").map(
+    (e) => `${e.workload} threads=${e.threads} (${e.variant}): ${e.hint.text}; its numbers are not the server's`
+  );
+}
+function evidenceMarkdown(evidence, esc2) {
+  if (!evidence?.length) return [];
+  const multi = new Set(evidence.map((e) => e.variant)).size > 1;
+  return [
+    `| ${multi ? "Variant | " : ""}Workload | Threads | Bottleneck | CPU, memory (mean over the measured window; max = busiest second) |`,
+    `|${multi ? "---|" : ""}---|---:|---|---|`,
+    ...evidence.map(
+      (e) => `| ${multi ? `${esc2(e.variant)} | ` : ""}${esc2(e.workload)} | ${e.threads} | ${HINT_MARK[e.hint.kind]} ${esc2(e.hint.text)} | ${e.resources.map((r) => esc2(useText(r))).join("<br>")} |`
+    )
+  ];
+}
+var EVIDENCE_TEXT = "CPU is user + system time from /proc, sampled once a second over each cell's measured run, as a share of the CPUs the program may use (its affinity, capped by its cgroup's CPU quota); a program at 90% or more of them is saturated. Pooled over the judged rounds of a variant.";
+
+// action/src/report/seconds.ts
+var stem2 = (s2) => s2.replace(/[^\w.-]+/g, "_");
+var frame3 = (values3) => ({
+  $schema: "https://vega.github.io/schema/vega-lite/v6.json",
+  width: 360,
+  height: 200,
+  background: "white",
+  data: { values: values3 }
+});
+var runOf = (c4) => `${c4.variant} ${c4.round === 0 ? "warmup" : `r${c4.round}`}${c4.block !== void 0 ? ` b${c4.block}` : ""}`;
+function keyOf(c4, better) {
+  const per = c4.intervals[0]?.values ?? {};
+  return Object.entries(c4.metrics).find(
+    ([name, m3]) => m3.better === better && per[name] !== void 0 && (better === "higher" || m3.unit === "ms")
+  )?.[0];
+}
+function perSecond(cells, key2, title2, variants) {
+  const values3 = cells.flatMap(
+    (c4) => c4.intervals.filter((i) => i.values[key2] !== void 0).map((i) => ({
+      t: i.t,
+      value: i.values[key2],
+      variant: c4.variant,
+      run: runOf(c4),
+      part: c4.round === 0 || i.warmup ? "warmup" : "measured"
+    }))
+  );
+  const warm2 = values3.some((v) => v.part === "warmup");
+  return {
+    ...frame3(values3),
+    mark: { type: "line", strokeWidth: 1.5, opacity: 0.85 },
+    encoding: {
+      x: { field: "t", type: "quantitative", title: "second of the cell" },
+      y: { field: "value", type: "quantitative", title: title2, scale: { zero: false } },
+      color: {
+        field: "variant",
+        type: "nominal",
+        title: null,
+        scale: { domain: variants, range: VARIANT_COLORS.slice(0, variants.length) },
+        legend: { orient: "bottom" }
+      },
+      ...warm2 ? {
+        strokeDash: {
+          field: "part",
+          type: "nominal",
+          title: null,
+          scale: {
+            domain: ["measured", "warmup"],
+            range: [
+              [1, 0],
+              [4, 3]
+            ]
+          },
+          legend: { orient: "bottom" }
+        }
+      } : {},
+      detail: { field: "run", type: "nominal" }
+    }
+  };
+}
+function cpuSeconds(cells) {
+  const values3 = cells.flatMap(
+    (c4) => (c4.resources ?? []).filter((r) => r.role !== "machine").flatMap(
+      (r) => r.samples.map((s2) => ({
+        t: s2.t,
+        cpu: s2.cpu_pct,
+        program: `${r.component} (${r.role}, ${Number.isInteger(r.cpus) ? r.cpus : r.cpus.toFixed(2)} CPU)`,
+        variant: c4.variant,
+        run: runOf(c4)
+      }))
+    )
+  );
+  if (!values3.length) return void 0;
+  return {
+    ...frame3(values3),
+    mark: { type: "line", strokeWidth: 1.5, opacity: 0.85 },
+    encoding: {
+      x: { field: "t", type: "quantitative", title: "second of the cell" },
+      y: {
+        field: "cpu",
+        type: "quantitative",
+        title: "CPU % of the CPUs it may use",
+        scale: { domain: [0, 110] }
+      },
+      color: {
+        field: "program",
+        type: "nominal",
+        title: null,
+        legend: { orient: "bottom", columns: 1, labelLimit: 400 }
+      },
+      strokeDash: { field: "variant", type: "nominal", title: null, legend: { orient: "bottom" } },
+      detail: { field: "run", type: "nominal" }
+    }
+  };
+}
+function secondCharts(results) {
+  const cells = results.flatMap((r) => r.cells).filter((c4) => c4.status === "ok" && c4.intervals.length);
+  const variants = [
+    .../* @__PURE__ */ new Set([...results.flatMap((r) => r.targets.map((t) => t.variant)), ...cells.map((c4) => c4.variant)])
+  ];
+  const keys4 = [...new Set(cells.map((c4) => `${c4.workload}\0${c4.threads}`))];
+  const out = [];
+  for (const key2 of keys4) {
+    const [workload, t] = key2.split("\0");
+    const mine = cells.filter((c4) => c4.workload === workload && c4.threads === Number(t));
+    const first = mine[0];
+    const base = `${stem2(workload)}-t${t}`;
+    const tp = keyOf(first, "higher");
+    const lat = keyOf(first, "lower");
+    if (tp)
+      out.push({
+        workload,
+        name: `${base}-${stem2(tp)}-per-second`,
+        title: `${workload} threads=${t}: ${tp} per second (a line per round; dashed: warmup)`,
+        spec: perSecond(mine, tp, `${tp} per second`, variants)
+      });
+    if (lat)
+      out.push({
+        workload,
+        name: `${base}-${stem2(lat)}-per-second`,
+        title: `${workload} threads=${t}: ${lat} per second`,
+        spec: perSecond(mine, lat, `${lat} (ms)`, variants)
+      });
+    const cpu = cpuSeconds(mine);
+    if (cpu)
+      out.push({
+        workload,
+        name: `${base}-cpu-per-second`,
+        title: `${workload} threads=${t}: CPU per program per second (line style: variant)`,
+        spec: cpu
+      });
+  }
+  return out;
+}
+
 // action/src/report/html.ts
 var esc = (s2) => String(s2).replace(
   /[&<>"']/g,
@@ -57783,11 +58061,14 @@ table{border-collapse:collapse;margin:8px 0}th,td{border:1px solid #d0d7de;paddi
 th{background:#f6f8fa}td.l,th.l{text-align:left}
 .charts{display:flex;flex-wrap:wrap;gap:16px}.charts figure{margin:0}.charts figcaption{font-size:12px;color:#57606a}
 tr.regression td{background:#ffebe9}tr.improvement td{background:#dafbe1}tr.inconclusive td{background:#fff8c5}
+table.evidence td{white-space:normal;text-align:left}table.evidence td:nth-child(3){text-align:right}
 code,pre{font:12px ui-monospace,SFMono-Regular,Menlo,monospace}pre{background:#f6f8fa;padding:8px;overflow:auto}
 `;
-async function renderCharts(v) {
+async function renderCharts(v, results = []) {
   const out = [];
   for (const chart of verdictCharts(v)) out.push({ chart, svg: await chartSvg(chart.spec) });
+  for (const chart of secondCharts(results))
+    out.push({ chart: { ...chart, perSecond: true }, svg: await chartSvg(chart.spec) });
   return out;
 }
 function verdictHtml(v, charts, extra = {}) {
@@ -57799,7 +58080,9 @@ function verdictHtml(v, charts, extra = {}) {
     `<title>${esc(title2)}</title><style>${CSS}</style></head><body>`,
     `<h1 id="verdict" data-verdict="${esc(v.verdict)}">${overallMark(v)} ${esc(title2)}</h1>`,
     ...parts.map((p) => `<div class="facts">${esc(p)}</div>`),
-    ...inconclusiveLines(v).map((l) => `<p class="warning">${esc(l)}</p>`),
+    ...[...inconclusiveLines(v), ...evidenceWarnings(v.evidence).map((l) => `\u26A0\uFE0F ${l}`)].map(
+      (l) => `<p class="warning">${esc(l)}</p>`
+    ),
     `<p class="method">${esc(methodText(v))}</p>`,
     `<p class="method">${esc(CENTRES_TEXT)}</p>`
   ];
@@ -57813,6 +58096,22 @@ function verdictHtml(v, charts, extra = {}) {
         `<h2 class="variant">${esc(side.head.variant)} against ${esc(side.base.variant)}: ${overallMark(side)} ${esc(side.verdict)}</h2>`
       );
     out.push(...workloadSections(side, charts, conf, shown));
+  }
+  if (v.evidence?.length) out.push(...evidenceHtml(v.evidence));
+  const seconds2 = charts.filter((c4) => c4.chart.perSecond);
+  if (seconds2.length) {
+    out.push(
+      '<h2 id="per-second">Per second</h2>',
+      '<p class="method">Each cell as the load tool printed it, second by second (a line per round, coloured by variant; dashed: warmup rounds and warmup seconds), and the CPU of each program over its measured run.</p>'
+    );
+    for (const w2 of [...new Set(seconds2.map((c4) => c4.chart.workload))]) {
+      out.push(`<h3>${esc(w2)}</h3>`, '<div class="charts">');
+      for (const c4 of seconds2.filter((x4) => x4.chart.workload === w2))
+        out.push(
+          `<figure class="chart" data-chart="${esc(c4.chart.name)}">${c4.svg}<figcaption>${esc(c4.chart.title)}</figcaption></figure>`
+        );
+      out.push("</div>");
+    }
   }
   if (extra.history) out.push('<h2 id="history">History and change points</h2>', extra.history);
   out.push(
@@ -57828,7 +58127,7 @@ function verdictHtml(v, charts, extra = {}) {
 }
 async function writeHtmlReport(v, file, log7 = () => {
 }, extra = {}) {
-  const charts = await renderCharts(v);
+  const charts = await renderCharts(v, extra.results);
   await writeAtomic(file, verdictHtml(v, charts, extra));
   const dir = join3(dirname2(file), "charts");
   const put = async (path3, data3) => {
@@ -57894,7 +58193,9 @@ function workloadSections(v, charts, conf, shown) {
       );
     }
     out.push("</tbody></table>", '<div class="charts">');
-    const mine = charts.filter((c4) => c4.chart.workload === w2.workload && !shown.has(c4.chart.name));
+    const mine = charts.filter(
+      (c4) => c4.chart.workload === w2.workload && !c4.chart.perSecond && !shown.has(c4.chart.name)
+    );
     for (const c4 of mine) shown.add(c4.chart.name);
     for (const c4 of mine)
       out.push(
@@ -57924,6 +58225,18 @@ function workloadSections(v, charts, conf, shown) {
     }
     out.push("</tbody></table></details>");
   }
+  return out;
+}
+function evidenceHtml(evidence) {
+  const out = [
+    '<h2 id="evidence">Where the time went</h2>',
+    '<table class="evidence"><thead><tr><th class="l">variant</th><th class="l">workload</th><th>threads</th><th class="l">bottleneck</th><th class="l">CPU, memory</th></tr></thead><tbody>'
+  ];
+  for (const e of evidence)
+    out.push(
+      `<tr data-hint="${esc(e.hint.kind)}"><td class="l">${esc(e.variant)}</td><td class="l">${esc(e.workload)}</td><td>${e.threads}</td><td class="l">${HINT_MARK[e.hint.kind]} ${esc(e.hint.text)}</td><td class="l">${e.resources.map((r) => esc(useText(r))).join("<br>")}</td></tr>`
+    );
+  out.push("</tbody></table>", `<p class="method">${esc(EVIDENCE_TEXT)}</p>`);
   return out;
 }
 
@@ -58012,6 +58325,7 @@ function commentMarker(matrix) {
 var md2 = (s2) => s2.replace(/[|\\]/g, (c4) => `\\${c4}`).replace(/</g, "&lt;").replace(/[\r\n]+/g, " ");
 var TRIM_STEPS = [
   [{ rawPerCell: false }, "per-cell raw-log paths"],
+  [{ evidence: false }, "the resource table"],
   [{ details: "notable" }, "details of unchanged cells"],
   [{ details: "none" }, "per-cell details"],
   [{ charts: false }, "charts"],
@@ -58090,7 +58404,7 @@ function render(v, workloads, d, trimmed, opts) {
       ""
     );
   }
-  const warnings = inconclusiveLines(v);
+  const warnings = [...inconclusiveLines(v), ...evidenceWarnings(v.evidence).map((l) => `\u26A0\uFE0F ${l}`)];
   if (warnings.length) out.push(warnings.map((l) => `> ${md2(l)}`).join("\n>\n"), "");
   out.push(method2(v), "");
   out.push(`<sub>${md2(CENTRES_TEXT)}</sub>`, "");
@@ -58134,6 +58448,17 @@ function render(v, workloads, d, trimmed, opts) {
       if (drows.length) out.push(...details(w2, v, drows, d.rawPerCell), "");
     }
   }
+  if (d.evidence && v.evidence?.length)
+    out.push(
+      "<details><summary>Where the time went: CPU and memory of the servers, the load generator and the machine</summary>",
+      "",
+      ...evidenceMarkdown(v.evidence, md2),
+      "",
+      `<sub>${md2(EVIDENCE_TEXT)}</sub>`,
+      "",
+      "</details>",
+      ""
+    );
   out.push(
     "<details><summary>Reproduce locally</summary>",
     "",
@@ -58153,12 +58478,13 @@ function render(v, workloads, d, trimmed, opts) {
 }
 function commentMarkdown(v, opts = {}) {
   const limit = opts.limit ?? COMMENT_LIMIT;
-  let detail = { rawPerCell: true, details: "all", charts: true, rows: "all" };
+  let detail = { rawPerCell: true, details: "all", charts: true, rows: "all", evidence: true };
   const trimmed = [];
   const workloads = workloadRows(v);
   let text3 = render(v, workloads, detail, trimmed, opts);
   for (const [change3, what] of TRIM_STEPS) {
     if (text3.length <= limit) return text3;
+    if (change3.evidence === false && !v.evidence?.length) continue;
     detail = { ...detail, ...change3 };
     trimmed.push(what);
     text3 = render(v, workloads, detail, trimmed, opts);
@@ -58177,7 +58503,7 @@ ${marker}
 // action/src/pipeline/preflight.ts
 import { accessSync, constants as constants2, existsSync as existsSync2, realpathSync, statfsSync, statSync } from "node:fs";
 import { mkdir as mkdir2 } from "node:fs/promises";
-import { cpus as cpus3 } from "node:os";
+import { cpus as cpus4 } from "node:os";
 import { dirname as dirname3, resolve as resolve2 } from "node:path";
 function driverNeeds(spec) {
   const byDriver = /* @__PURE__ */ new Map();
@@ -58273,14 +58599,14 @@ async function checkOutFile(file, flag2) {
     throw new InputError(`${flag2} ${file}: is a directory; give a file name`);
   await checkOutDir(dirname3(resolve2(file)), flag2);
 }
-function specWarnings(loaded, command, cores = cpus3().length, remoteLoad = false) {
+function specWarnings(loaded, command, cores2 = cpus4().length, remoteLoad = false) {
   const out = [];
   const { spec, variants } = loaded;
   spec.workloads.forEach((w2, i) => {
-    const heavy = remoteLoad ? [] : w2.threads.filter((t) => t > 32 * cores);
+    const heavy = remoteLoad ? [] : w2.threads.filter((t) => t > 32 * cores2);
     if (heavy.length > 0) {
       out.push(
-        `workloads[${i}] (${w2.name}): threads ${heavy.join(", ")} on ${cores} CPU(s) shared by the server and the load tool: such a cell measures scheduling more than the server`
+        `workloads[${i}] (${w2.name}): threads ${heavy.join(", ")} on ${cores2} CPU(s) shared by the server and the load tool: such a cell measures scheduling more than the server`
       );
     }
   });
@@ -58303,7 +58629,7 @@ function specWarnings(loaded, command, cores = cpus3().length, remoteLoad = fals
 }
 
 // action/src/pipeline/run.ts
-import { join as join4 } from "node:path";
+import { join as join5 } from "node:path";
 
 // action/src/report/layout.ts
 function layoutOf(w2, cells) {
@@ -58383,6 +58709,14 @@ function runReportMarkdown(result) {
     }
     out.push(...table2(cells, layoutOf(w2, cells)), "");
   }
+  const variants = [...new Set(result.cells.map((c4) => c4.variant))];
+  const evidence = evidenceOf(result.cells, variants);
+  if (evidence.length) {
+    out.push("## Where the time went", "");
+    const warnings = evidenceWarnings(evidence);
+    if (warnings.length) out.push(warnings.map((w2) => `> \u26A0\uFE0F ${w2}`).join("\n>\n"), "");
+    out.push(...evidenceMarkdown(evidence, (s2) => s2.replace(/\|/g, "\\|")), "", EVIDENCE_TEXT, "");
+  }
   const failed = result.cells.filter((c4) => c4.status === "failed");
   if (failed.length > 0) {
     out.push("## Failed cells", "");
@@ -58422,7 +58756,7 @@ function table2(cells, layout) {
 
 // action/src/result/host.ts
 import { readFile as readFile2 } from "node:fs/promises";
-import { arch, cpus as cpus4, hostname, release, totalmem } from "node:os";
+import { arch, cpus as cpus5, hostname, release, totalmem } from "node:os";
 async function osName() {
   try {
     const text3 = await readFile2("/etc/os-release", "utf8");
@@ -58432,7 +58766,7 @@ async function osName() {
   }
 }
 async function hostFacts() {
-  const cpu = cpus4();
+  const cpu = cpus5();
   return {
     hostname: hostname(),
     cpu_model: cpu[0]?.model.trim() ?? "unknown",
@@ -58445,8 +58779,280 @@ async function hostFacts() {
 }
 
 // action/src/pipeline/bench.ts
-import { cpus as cpus5 } from "node:os";
+import { cpus as cpus8 } from "node:os";
 import { relative } from "node:path";
+
+// action/src/observe/sampler.ts
+import { cpus as cpus7 } from "node:os";
+
+// action/src/observe/procfs.ts
+import { execFileSync } from "node:child_process";
+import { existsSync as existsSync3, readdirSync, readFileSync } from "node:fs";
+import { cpus as cpus6 } from "node:os";
+import { join as join4 } from "node:path";
+var ticks2;
+function clockTicks() {
+  if (ticks2 === void 0) {
+    try {
+      ticks2 = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
+    } catch {
+      ticks2 = 100;
+    }
+  }
+  return ticks2;
+}
+var read2 = (file) => {
+  try {
+    return readFileSync(file, "utf8");
+  } catch {
+    return void 0;
+  }
+};
+function sampleProcess(pid) {
+  const stat = read2(`/proc/${pid}/stat`);
+  if (!stat) return void 0;
+  const open = stat.indexOf("(");
+  const close = stat.lastIndexOf(")");
+  const f = stat.slice(close + 2).split(" ");
+  const status = read2(`/proc/${pid}/status`) ?? "";
+  const rssKb = Number(/^VmRSS:\s+(\d+)/m.exec(status)?.[1] ?? 0);
+  const io = read2(`/proc/${pid}/io`);
+  const ioField = (name) => {
+    const m3 = io && new RegExp(`^${name}:\\s+(\\d+)`, "m").exec(io);
+    return m3 ? Number(m3[1]) : void 0;
+  };
+  const readBytes = ioField("read_bytes");
+  const writeBytes = ioField("write_bytes");
+  return {
+    pid,
+    ppid: Number(f[1]),
+    comm: stat.slice(open + 1, close),
+    ticks: Number(f[11]) + Number(f[12]),
+    rssBytes: rssKb * 1024,
+    ...readBytes !== void 0 ? { readBytes } : {},
+    ...writeBytes !== void 0 ? { writeBytes } : {}
+  };
+}
+function parents() {
+  const out = /* @__PURE__ */ new Map();
+  let entries2 = [];
+  try {
+    entries2 = readdirSync("/proc");
+  } catch {
+    return out;
+  }
+  for (const e of entries2) {
+    if (!/^\d+$/.test(e)) continue;
+    const stat = read2(`/proc/${e}/stat`);
+    if (!stat) continue;
+    out.set(Number(e), Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]));
+  }
+  return out;
+}
+function treeOf(roots, parentOf) {
+  const out = roots.filter((p) => parentOf.has(p));
+  const children4 = /* @__PURE__ */ new Map();
+  for (const [pid, ppid] of parentOf) children4.set(ppid, [...children4.get(ppid) ?? [], pid]);
+  for (let i = 0; i < out.length; i++)
+    for (const c4 of children4.get(out[i]) ?? []) if (!out.includes(c4)) out.push(c4);
+  return out;
+}
+function machineTicks() {
+  const line5 = read2("/proc/stat")?.split("\n")[0];
+  if (!line5?.startsWith("cpu ")) return void 0;
+  const v = line5.trim().split(/\s+/).slice(1).map(Number);
+  const total = v.slice(0, 8).reduce((s2, x4) => s2 + (x4 || 0), 0);
+  const idle = (v[3] ?? 0) + (v[4] ?? 0);
+  return { busy: total - idle, total };
+}
+function quotaOf(pid) {
+  const lines2 = (read2(`/proc/${pid}/cgroup`) ?? "").trim().split("\n");
+  let tightest;
+  const take = (q) => {
+    if (q !== void 0 && q > 0 && (tightest === void 0 || q < tightest)) tightest = q;
+  };
+  const v2 = lines2.find((l) => l.startsWith("0::"))?.slice(3);
+  if (v2 !== void 0 && existsSync3("/sys/fs/cgroup/cgroup.controllers")) {
+    for (let p = v2; ; p = p.slice(0, p.lastIndexOf("/"))) {
+      const [max4, period2] = (read2(join4("/sys/fs/cgroup", p, "cpu.max")) ?? "").trim().split(" ");
+      if (max4 && max4 !== "max") take(Number(max4) / Number(period2));
+      if (p === "" || p === "/") break;
+    }
+    return tightest;
+  }
+  const v1 = lines2.map((l) => l.split(":")).find(([, c4]) => c4?.split(",").includes("cpu"));
+  if (!v1) return void 0;
+  const base = ["cpu", "cpu,cpuacct"].map((d) => join4("/sys/fs/cgroup", d)).find((d) => existsSync3(d));
+  if (!base) return void 0;
+  for (let p = v1[2] ?? "/"; ; p = p.slice(0, p.lastIndexOf("/"))) {
+    const quota = Number(read2(join4(base, p, "cpu.cfs_quota_us"))?.trim());
+    const period2 = Number(read2(join4(base, p, "cpu.cfs_period_us"))?.trim());
+    if (quota > 0 && period2 > 0) take(quota / period2);
+    if (p === "" || p === "/") break;
+  }
+  return tightest;
+}
+function cpuLimit(pid) {
+  const list = /^Cpus_allowed_list:\s+(\S+)/m.exec(read2(`/proc/${pid}/status`) ?? "")?.[1];
+  let n = cpus6().length;
+  if (list) {
+    try {
+      n = cpuIndexes(list).length || n;
+    } catch {
+    }
+  }
+  const q = quotaOf(pid);
+  return q !== void 0 ? Math.min(n, q) : n;
+}
+
+// action/src/observe/sampler.ts
+var mib = (bytes) => bytes / 1048576;
+var round2 = (x4, digits = 1) => Math.round(x4 * 10 ** digits) / 10 ** digits;
+var ResourceSampler = class {
+  constructor(servers, host = "local", intervalMs = 1e3) {
+    this.servers = servers;
+    this.host = host;
+    this.intervalMs = intervalMs;
+    this.sample(true);
+    this.timer = setInterval(() => this.sample(false), intervalMs);
+    this.timer.unref();
+  }
+  servers;
+  host;
+  intervalMs;
+  loads = [];
+  seen = /* @__PURE__ */ new Map();
+  series = /* @__PURE__ */ new Map();
+  started = performance.now();
+  last = performance.now();
+  lastMachine = machineTicks();
+  timer;
+  tick = clockTicks();
+  /** The load tool's process, once spawned: it and what it forks are sampled from now on. */
+  addLoad(pid) {
+    this.loads.push(pid);
+  }
+  sample(first) {
+    const now2 = performance.now();
+    const dt = (now2 - this.last) / 1e3;
+    const t = (now2 - this.started) / 1e3;
+    this.last = now2;
+    const parentOf = parents();
+    const groups2 = [
+      ["server", this.servers],
+      ["load", this.loads]
+    ];
+    const alive = /* @__PURE__ */ new Set();
+    const perComponent = /* @__PURE__ */ new Map();
+    for (const [role, roots] of groups2) {
+      if (!roots.length) continue;
+      for (const pid of treeOf(roots, parentOf)) {
+        const s2 = sampleProcess(pid);
+        if (!s2 || alive.has(pid)) continue;
+        alive.add(pid);
+        const before = this.seen.get(pid);
+        this.seen.set(pid, {
+          ticks: s2.ticks,
+          ...s2.readBytes !== void 0 ? { read: s2.readBytes } : {},
+          ...s2.writeBytes !== void 0 ? { write: s2.writeBytes } : {}
+        });
+        const dTicks = s2.ticks - (before?.ticks ?? (first ? s2.ticks : 0));
+        const key2 = `${role}\0${s2.comm}`;
+        const c4 = perComponent.get(key2) ?? { role, comm: s2.comm, root: pid, n: 0, cpu: 0, rss: 0 };
+        c4.n++;
+        c4.cpu += Math.max(0, dTicks) / this.tick;
+        c4.rss += s2.rssBytes;
+        if (s2.readBytes !== void 0)
+          c4.read = (c4.read ?? 0) + Math.max(0, s2.readBytes - (before?.read ?? (first ? s2.readBytes : 0)));
+        if (s2.writeBytes !== void 0)
+          c4.write = (c4.write ?? 0) + Math.max(0, s2.writeBytes - (before?.write ?? (first ? s2.writeBytes : 0)));
+        perComponent.set(key2, c4);
+      }
+    }
+    for (const pid of this.seen.keys()) if (!alive.has(pid)) this.seen.delete(pid);
+    const machine = machineTicks();
+    if (first || dt <= 0) {
+      this.lastMachine = machine;
+      return;
+    }
+    for (const [key2, c4] of perComponent) {
+      let s2 = this.series.get(key2);
+      if (!s2) {
+        s2 = { component: c4.comm, role: c4.role, cpus: cpuLimit(c4.root), processes: 0, points: [] };
+        this.series.set(key2, s2);
+      }
+      s2.processes = Math.max(s2.processes, c4.n);
+      s2.points.push({
+        t,
+        dt,
+        cpu_s: c4.cpu,
+        rss: c4.rss,
+        ...c4.read !== void 0 ? { read: c4.read } : {},
+        ...c4.write !== void 0 ? { write: c4.write } : {}
+      });
+    }
+    if (machine && this.lastMachine && machine.total > this.lastMachine.total) {
+      let m3 = this.series.get("machine");
+      const n = cpus7().length;
+      if (!m3) {
+        m3 = { component: "machine", role: "machine", cpus: n, processes: 0, points: [] };
+        this.series.set("machine", m3);
+      }
+      const share = (machine.busy - this.lastMachine.busy) / (machine.total - this.lastMachine.total);
+      m3.points.push({ t, dt, cpu_s: share * n * dt });
+    }
+    this.lastMachine = machine;
+  }
+  /**
+   * Stops sampling and summarises each program over the window: one last sample first when at
+   * least half an interval has passed (a sliver of a second would be a ratio of small counts).
+   */
+  stop() {
+    clearInterval(this.timer);
+    if (performance.now() - this.last >= this.intervalMs / 2) this.sample(false);
+    const out = [];
+    for (const s2 of this.series.values()) {
+      if (!s2.points.length || s2.cpus <= 0) continue;
+      const time3 = s2.points.reduce((a4, p) => a4 + p.dt, 0);
+      const pct2 = (p) => 100 * p.cpu_s / p.dt / s2.cpus;
+      const stat = (values3, mean3) => ({
+        mean: round2(mean3),
+        max: round2(Math.max(...values3))
+      });
+      const rate = (pick3) => {
+        const have = s2.points.filter((p) => pick3(p) !== void 0);
+        if (!have.length) return void 0;
+        const total = have.reduce((a4, p) => a4 + pick3(p), 0);
+        return stat(
+          have.map((p) => mib(pick3(p)) / p.dt),
+          mib(total) / have.reduce((a4, p) => a4 + p.dt, 0)
+        );
+      };
+      const cpuTotal = s2.points.reduce((a4, p) => a4 + p.cpu_s, 0);
+      const rss = s2.points.filter((p) => p.rss !== void 0).map((p) => mib(p.rss));
+      const read3 = rate((p) => p.read);
+      const write = rate((p) => p.write);
+      out.push({
+        component: s2.component,
+        role: s2.role,
+        host: this.host,
+        processes: s2.processes,
+        cpus: round2(s2.cpus, 2),
+        cpu_pct: stat(s2.points.map(pct2), 100 * cpuTotal / time3 / s2.cpus),
+        ...rss.length ? { rss_mib: stat(rss, rss.reduce((a4, b10) => a4 + b10, 0) / rss.length) } : {},
+        ...read3 ? { read_mib_s: read3 } : {},
+        ...write ? { write_mib_s: write } : {},
+        samples: s2.points.map((p) => ({
+          t: round2(p.t, 2),
+          cpu_pct: round2(pct2(p)),
+          ...p.rss !== void 0 ? { rss_mib: round2(mib(p.rss)) } : {}
+        }))
+      });
+    }
+    const order = { machine: 0, server: 1, load: 2 };
+    return out.sort((a4, b10) => order[a4.role] - order[b10.role] || b10.cpu_pct.mean - a4.cpu_pct.mean);
+  }
+};
 
 // action/src/pipeline/cells.ts
 var cellLabel = (c4) => {
@@ -58454,9 +59060,9 @@ var cellLabel = (c4) => {
   return `${name} threads=${c4.threads}${c4.variant !== "base" || c4.round > 1 ? ` variant=${c4.variant} round=${c4.round}` : ""}`;
 };
 var cellFileName = (c4) => `${c4.workload.name}-t${c4.threads}${c4.variant !== "base" || c4.round > 1 ? `-${c4.variant}-r${c4.round}` : ""}.log`;
-function planCells(spec, variant = "base", round2 = 1) {
+function planCells(spec, variant = "base", round3 = 1) {
   return spec.workloads.flatMap(
-    (workload) => workload.threads.map((threads) => ({ workload, threads, variant, round: round2 }))
+    (workload) => workload.threads.map((threads) => ({ workload, threads, variant, round: round3 }))
   );
 }
 var maxThreads = (spec) => Math.max(...spec.workloads.flatMap((w2) => w2.threads));
@@ -58482,7 +59088,7 @@ async function loadHostCores(remote, log7) {
   log7(
     `load host ${remote.host}: nproc did not answer (${(r.stderr || r.stdout).trim().slice(0, 120) || `exit ${r.code}`}); loading with this machine's CPU count`
   );
-  return cpus5().length;
+  return cpus8().length;
 }
 var toolKey = (w2) => `${w2.driver}:${w2.script}`;
 function findTools(spec, remote) {
@@ -58498,7 +59104,7 @@ function findTools(spec, remote) {
   return tools;
 }
 var Bench = class _Bench {
-  constructor(variant, spec, targetSpec, target2, dataSets, tools, runDir, log7, cores, remote) {
+  constructor(variant, spec, targetSpec, target2, dataSets, tools, runDir, log7, cores2, remote) {
     this.variant = variant;
     this.spec = spec;
     this.targetSpec = targetSpec;
@@ -58507,7 +59113,7 @@ var Bench = class _Bench {
     this.tools = tools;
     this.runDir = runDir;
     this.log = log7;
-    this.cores = cores;
+    this.cores = cores2;
     this.remote = remote;
   }
   variant;
@@ -58522,6 +59128,10 @@ var Bench = class _Bench {
   remote;
   static async open(opts) {
     if (opts.spec.driver?.cpus !== void 0 && !opts.remote) checkCpus("driver.cpus", opts.spec.driver.cpus);
+    if (opts.spec.driver?.cpu_quota !== void 0 && opts.remote)
+      throw new RunError(
+        "driver.cpu_quota caps a load tool on this machine, but the profile runs the load tools on its load host: remove it or use a local profile"
+      );
     const tools = findTools(opts.spec, opts.remote);
     const dataSets = _Bench.dataSets(opts.spec, tools);
     const startOpts = {
@@ -58530,7 +59140,7 @@ var Bench = class _Bench {
       log: opts.log
     };
     const target2 = await opts.start(startOpts);
-    const cores = opts.remote ? await loadHostCores(opts.remote, opts.log) : cpus5().length;
+    const cores2 = opts.remote ? await loadHostCores(opts.remote, opts.log) : cpus8().length;
     const bench = new _Bench(
       opts.variant,
       opts.spec,
@@ -58540,7 +59150,7 @@ var Bench = class _Bench {
       tools,
       opts.runDir,
       opts.log,
-      cores,
+      cores2,
       opts.remote
     );
     try {
@@ -58622,7 +59232,17 @@ var Bench = class _Bench {
    * Runs a load tool, stopping it the moment the server dies or the watchdog's limit passes. A raw
    * log that cannot be written stops the run: what it would have measured could not be kept.
    */
-  async tool(tool, step2, logFile, signal, limitS) {
+  async tool(tool, step2, logFile, signal, limitS, o = {}) {
+    const quota = o.capped && !this.remote ? this.spec.driver?.cpu_quota : void 0;
+    let capped;
+    const onSpawn = (pid) => {
+      o.onSpawn?.(pid);
+      if (quota !== void 0)
+        capped = applyResources(pid, quota, "load").catch((e) => {
+          this.log(`driver.cpu_quota: ${e.message}`);
+          return void 0;
+        });
+    };
     const local = new AbortController();
     const onOuter = () => local.abort(signal.reason);
     signal.addEventListener("abort", onOuter, { once: true });
@@ -58638,11 +59258,13 @@ var Bench = class _Bench {
         cpus: this.spec.driver?.cpus,
         limitS,
         ...this.remote ? { remote: this.remote } : {},
-        ...step2.stopAfterS !== void 0 ? { stopAfterS: step2.stopAfterS } : {}
+        ...step2.stopAfterS !== void 0 ? { stopAfterS: step2.stopAfterS } : {},
+        onSpawn
       });
       if (r.writeError) throw r.writeError;
       return r;
     } finally {
+      await (await capped)?.remove();
       alive = false;
       signal.removeEventListener("abort", onOuter);
     }
@@ -58727,7 +59349,9 @@ var Bench = class _Bench {
     }
     if (warmup) {
       const warmLog = logFile.replace(/\.log$/, "-warmup.log");
-      const wr = await this.tool(tool, warmup, warmLog, signal, warmup.limitS ?? w2.warmup + grace);
+      const wr = await this.tool(tool, warmup, warmLog, signal, warmup.limitS ?? w2.warmup + grace, {
+        capped: true
+      });
       const wDied = await this.diedWith(wr);
       if (wDied) return fail(`warmup stopped: ${wDied} (raw output: ${warmLog})`);
       const wSaid = driver.failure(wr.output);
@@ -58736,7 +59360,17 @@ var Bench = class _Bench {
           `${describeFailure(w2.driver, "warmup", wr, wSaid, `${w2.warmup}s + ${grace}s grace`, this.target.state())} (raw output: ${warmLog})`
         );
     }
-    const r = await this.tool(tool, step2, logFile, signal, limitS);
+    const sampler = this.target.pids.length || !this.remote ? new ResourceSampler(this.target.pids) : void 0;
+    let resources;
+    let r;
+    try {
+      r = await this.tool(tool, step2, logFile, signal, limitS, {
+        capped: true,
+        onSpawn: (pid) => this.remote ? void 0 : sampler?.addLoad(pid)
+      });
+    } finally {
+      resources = sampler?.stop();
+    }
     cell2.finished_at = (/* @__PURE__ */ new Date()).toISOString();
     const unhealthy = await check?.().catch((e) => `health check after the cell failed: ${e.message}`);
     if (unhealthy) return fail(`${unhealthy} (raw output: ${logFile})`);
@@ -58762,7 +59396,8 @@ var Bench = class _Bench {
         intervals: m3.intervals,
         summary: m3.summary,
         ...m3.operations ? { operations: m3.operations } : {},
-        ...m3.errors ? { errors: m3.errors } : {}
+        ...m3.errors ? { errors: m3.errors } : {},
+        ...resources?.length ? { resources } : {}
       };
     } catch (e) {
       return fail(`${e.message} (raw output: ${logFile})`);
@@ -58930,7 +59565,7 @@ async function startResult(loaded, opts) {
   for (const w2 of warnings) opts.log(`warning: ${w2}`);
   const runDir = await RunDir.create(opts.outDir, runId);
   if (loaded.composed !== void 0) {
-    const file = join4(runDir.dir, "spec.yaml");
+    const file = join5(runDir.dir, "spec.yaml");
     await writeAtomic(file, `# composed by tiperf from ${loaded.path}
 ${loaded.composed}`);
     loaded.path = file;
@@ -58964,7 +59599,7 @@ ${loaded.composed}`);
     const deployment = await kindOf(plan.kind).open(plan, {
       runId,
       runDir: runDir.dir,
-      rawDir: join4(runDir.dir, "raw"),
+      rawDir: join5(runDir.dir, "raw"),
       log: opts.log,
       signal: opts.signal
     });
@@ -58980,7 +59615,7 @@ function benchStart(deployment, variant, signal) {
 }
 async function closeDeployment(d, runDir, log7) {
   await d.stop().catch((e) => log7(`teardown: ${e.message}`));
-  await writeAtomic(join4(runDir.dir, "executed.json"), `${JSON.stringify(d.executed, null, 2)}
+  await writeAtomic(join5(runDir.dir, "executed.json"), `${JSON.stringify(d.executed, null, 2)}
 `).catch(
     () => {
     }
@@ -59085,17 +59720,17 @@ async function runSpec(loaded, opts) {
 import { dirname as dirname4 } from "node:path";
 
 // action/src/report/verdict-files.ts
-import { join as join5 } from "node:path";
-async function writeVerdictFiles(v, dir, log7) {
+import { join as join6 } from "node:path";
+async function writeVerdictFiles(v, dir, log7, results = []) {
   const files = {
-    verdictPath: join5(dir, "verdict.json"),
-    reportPath: join5(dir, "verdict.md"),
-    htmlPath: join5(dir, "report.html")
+    verdictPath: join6(dir, "verdict.json"),
+    reportPath: join6(dir, "verdict.md"),
+    htmlPath: join6(dir, "report.html")
   };
   await writeAtomic(files.verdictPath, `${JSON.stringify(v, null, 2)}
 `);
   await writeAtomic(files.reportPath, commentMarkdown(v, { fullReport: "report.html" }));
-  await writeHtmlReport(v, files.htmlPath, log7);
+  await writeHtmlReport(v, files.htmlPath, log7, { results });
   return files;
 }
 
@@ -59111,7 +59746,10 @@ async function runAgainstBaseline(loaded, baselineFile, opts) {
     { result: outcome.result, file: resultPath },
     { confidence: 0.95, force: false }
   );
-  const { htmlPath } = await writeVerdictFiles(verdict, dirname4(resultPath), opts.log);
+  const { htmlPath } = await writeVerdictFiles(verdict, dirname4(resultPath), opts.log, [
+    baseline3,
+    outcome.result
+  ]);
   return {
     verdict,
     resultPath,
@@ -59189,16 +59827,16 @@ async function compareSpec(loaded, opts) {
   const control = plan.base.name;
   const others = names.slice(1);
   const specOf = new Map(plan.all.map((v) => [v.name, v.spec]));
-  const cellsOf = (variant, round2) => planCells(specOf.get(variant), variant, round2);
+  const cellsOf = (variant, round3) => planCells(specOf.get(variant), variant, round3);
   const perRound = planCells(plan.base.spec).length;
   const pairOrder = interleavedOrder(maxRounds, perRound, seed);
   const balanced = names.length > 2 ? balancedOrders(names.length, perRound, seed) : [];
-  const runOrder = (round2, cell2) => {
-    if (round2 === 0) return names;
+  const runOrder = (round3, cell2) => {
+    if (round3 === 0) return names;
     if (names.length === 2)
-      return (pairOrder[round2 - 1]?.[cell2] ?? "base-first") === "base-first" ? names : [...names].reverse();
+      return (pairOrder[round3 - 1]?.[cell2] ?? "base-first") === "base-first" ? names : [...names].reverse();
     const rows = balanced[cell2];
-    return rows[(round2 - 1) % rows.length].map((i) => names[i]);
+    return rows[(round3 - 1) % rows.length].map((i) => names[i]);
   };
   const {
     result,
@@ -59268,11 +59906,11 @@ async function compareSpec(loaded, opts) {
           );
     }
     const restartOrder = rng(seed ^ 1540483477);
-    const runRound = async (round2, block2, only) => {
+    const runRound = async (round3, block2, only) => {
       const tag = (cells) => block2 === void 0 ? cells : cells.map((c4) => ({ ...c4, block: block2 }));
-      const planned = new Map(names.map((n) => [n, cellsOf(n, round2)]));
+      const planned = new Map(names.map((n) => [n, cellsOf(n, round3)]));
       for (let i = 0; i < perRound; i++) {
-        const turn = only ? [only] : runOrder(round2, i);
+        const turn = only ? [only] : runOrder(round3, i);
         const cellOf = (n) => planned.get(n)[i];
         const first = cellOf(control);
         progress.start(
@@ -59302,7 +59940,7 @@ async function compareSpec(loaded, opts) {
             `block ${block2}: ${n}: ${await benchOf(n).enterGroup(opts.signal) ?? "in already"}; its cells as a group, rounds ${from}\u2013${to}`
           );
           for (let w2 = 0; w2 < compare3.warmup_rounds; w2++) await runRound(0, tag, n);
-          for (let round2 = from; round2 <= to; round2++) await runRound(round2, tag, n);
+          for (let round3 = from; round3 <= to; round3++) await runRound(round3, tag, n);
         }
         roundsDone = to;
         if (looksAt.includes(to) && to < maxRounds) {
@@ -59323,17 +59961,17 @@ async function compareSpec(loaded, opts) {
         for (const b10 of turn) opts.log(`block ${block2}: ${b10.variant}: ${await b10.restart(opts.signal)}`);
       }
       for (let w2 = 0; w2 < compare3.warmup_rounds; w2++) await runRound(0, tag);
-      for (let round2 = (block2 - 1) * perBlock + 1; round2 <= Math.min(block2 * perBlock, maxRounds); round2++) {
-        await runRound(round2, tag);
-        roundsDone = round2;
-        if (looksAt.includes(round2) && round2 < maxRounds) {
+      for (let round3 = (block2 - 1) * perBlock + 1; round3 <= Math.min(block2 * perBlock, maxRounds); round3++) {
+        await runRound(round3, tag);
+        roundsDone = round3;
+        if (looksAt.includes(round3) && round3 < maxRounds) {
           const look = judge();
           const open = look.cells.filter((c4) => c4.verdict === "inconclusive").length;
           if (open === 0) {
-            opts.log(`every cell decided after ${round2} rounds: stopping early (max ${maxRounds})`);
+            opts.log(`every cell decided after ${round3} rounds: stopping early (max ${maxRounds})`);
             break blockLoop;
           }
-          opts.log(`after ${round2} rounds: ${open} of ${look.cells.length} judgements still inconclusive`);
+          opts.log(`after ${round3} rounds: ${open} of ${look.cells.length} judgements still inconclusive`);
         }
       }
     }
@@ -59378,6 +60016,7 @@ async function compareSpec(loaded, opts) {
       saved_seconds: Math.round((maxRounds - roundsDone) * (benchmarkSeconds / Math.max(1, roundsDone))),
       cells: judged.cells,
       inconclusive: compare3.inconclusive,
+      ...evidenceField(evidenceOf(result.cells, names)),
       notes: [
         ...grouped ? [
           `variants took turns in groups: a switch restarts servers (${targetPlan.about.find((l) => l.startsWith("variants take turns by:"))?.slice(24) ?? "see the plan"}), so in each block every variant ran its cells together on a freshly switched instance, variants in a balanced order over blocks`
@@ -59399,7 +60038,7 @@ async function compareSpec(loaded, opts) {
   if (error3 || !verdict) throw error3;
   return {
     verdict,
-    ...await writeVerdictFiles(verdict, runDir.dir, opts.log),
+    ...await writeVerdictFiles(verdict, runDir.dir, opts.log, [result]),
     resultPath: runDir.resultPath,
     // compare.inconclusive: fail makes an undecided cell fail the check as a regression would
     exitCode: verdict.verdict === "regression" || verdict.verdict === "inconclusive" && compare3.inconclusive === "fail" ? EXIT.regression : EXIT.ok

@@ -6,7 +6,7 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-QSSFSQCO.js";
+} from "./chunk-WQZAYQ5V.js";
 import {
   sweep
 } from "./chunk-II5XP5VD.js";

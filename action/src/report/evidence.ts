@@ -1,0 +1,50 @@
+// Where the time went, as report.md, the PR comment and report.html show it: per variant ×
+// workload × threads, each program's CPU (window mean, busiest second) as a share of the CPUs it
+// may use, its memory, and the bottleneck hint; a saturated load generator is a warning.
+import type { Evidence } from "../compare/verdict.ts";
+import type { ResourceUse } from "../result/model.ts";
+
+const cpus = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(2));
+
+/** "mariadbd 27% of 2 CPUs (max 31%), 118 MiB". */
+export function useText(r: ResourceUse): string {
+  const where = r.role === "machine" ? "machine" : r.component;
+  const mem = r.rss_mib ? `, ${Math.round(r.rss_mib.mean)} MiB` : "";
+  const disk =
+    (r.read_mib_s?.mean ?? 0) + (r.write_mib_s?.mean ?? 0) >= 0.1
+      ? `, disk ${(r.read_mib_s?.mean ?? 0).toFixed(1)}/${(r.write_mib_s?.mean ?? 0).toFixed(1)} MiB/s r/w`
+      : "";
+  return `${where} ${Math.round(r.cpu_pct.mean)}% of ${cpus(r.cpus)} CPU${r.cpus === 1 ? "" : "s"} (max ${Math.round(r.cpu_pct.max)}%)${mem}${disk}`;
+}
+
+export const HINT_MARK = { load: "⚠️", server: "🔥", machine: "🔥", none: "·" } as const;
+
+/** Warnings the verdict of a cell carries: its load generator was saturated on some variant. */
+export function evidenceWarnings(evidence: readonly Evidence[] | undefined): string[] {
+  return (evidence ?? [])
+    .filter((e) => e.hint.kind === "load")
+    .map(
+      (e) =>
+        `${e.workload} threads=${e.threads} (${e.variant}): ${e.hint.text}; its numbers are not the server's`,
+    );
+}
+
+/** A Markdown table, one row per variant × workload × threads; `esc` escapes cell text. */
+export function evidenceMarkdown(
+  evidence: readonly Evidence[] | undefined,
+  esc: (s: string) => string,
+): string[] {
+  if (!evidence?.length) return [];
+  const multi = new Set(evidence.map((e) => e.variant)).size > 1;
+  return [
+    `| ${multi ? "Variant | " : ""}Workload | Threads | Bottleneck | CPU, memory (mean over the measured window; max = busiest second) |`,
+    `|${multi ? "---|" : ""}---|---:|---|---|`,
+    ...evidence.map(
+      (e) =>
+        `| ${multi ? `${esc(e.variant)} | ` : ""}${esc(e.workload)} | ${e.threads} | ${HINT_MARK[e.hint.kind]} ${esc(e.hint.text)} | ${e.resources.map((r) => esc(useText(r))).join("<br>")} |`,
+    ),
+  ];
+}
+
+export const EVIDENCE_TEXT =
+  "CPU is user + system time from /proc, sampled once a second over each cell's measured run, as a share of the CPUs the program may use (its affinity, capped by its cgroup's CPU quota); a program at 90% or more of them is saturated. Pooled over the judged rounds of a variant.";

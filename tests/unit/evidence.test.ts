@@ -1,0 +1,183 @@
+// Bottleneck hints from resource use (observe/hints.ts), and how report.md, the comment and
+// report.html show them (report/evidence.ts).
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import { bottleneck, evidenceOf, pooled } from "../../action/src/observe/hints.ts";
+import { commentMarkdown } from "../../action/src/report/comment.ts";
+import { evidenceWarnings } from "../../action/src/report/evidence.ts";
+import { renderCharts, verdictHtml } from "../../action/src/report/html.ts";
+import { secondCharts } from "../../action/src/report/seconds.ts";
+import type { Cell, ResourceUse } from "../../action/src/result/model.ts";
+import { sampleResult } from "../helpers/sample.ts";
+import { syntheticVerdict } from "../helpers/verdict.ts";
+
+const use = (
+  component: string,
+  role: ResourceUse["role"],
+  cpus: number,
+  mean: number,
+  max = mean,
+): ResourceUse => ({
+  component,
+  role,
+  host: "local",
+  processes: 1,
+  cpus,
+  cpu_pct: { mean, max },
+  rss_mib: { mean: 100, max: 120 },
+  samples: [],
+});
+
+describe("bottleneck hints", () => {
+  test("a load generator at 90% or more of its CPUs: the cell measures the client, whatever the server does", () => {
+    const h = bottleneck([
+      use("machine", "machine", 2, 99),
+      use("mariadbd", "server", 2, 95),
+      use("sysbench", "load", 1, 97),
+    ]);
+    assert.equal(h?.kind, "load");
+    assert.equal(
+      h?.text,
+      "load generator saturated (sysbench at 97% of its 1 CPU): this cell measures the client; mariadbd 95% of 2 CPUs",
+    );
+  });
+  test("a server program at 90% or more: CPU-bound, the others named with their share", () => {
+    const h = bottleneck([
+      use("tidb-server", "server", 2, 95),
+      use("tikv-server", "server", 2, 60),
+      use("sysbench", "load", 2, 30),
+    ]);
+    assert.equal(h?.kind, "server");
+    assert.equal(
+      h?.text,
+      "tidb-server CPU-bound (95% of its 2 CPUs); tikv-server 60% of 2 CPUs, sysbench 30% of 2 CPUs",
+    );
+    const quota = bottleneck([use("mariadbd", "server", 0.3, 98.6), use("sysbench", "load", 2, 12)]);
+    assert.match(quota?.text ?? "", /^mariadbd CPU-bound \(99% of its 0\.30 CPUs\)/);
+  });
+  test("neither saturated but the machine is: they compete for its CPUs; nothing saturated: latency-bound", () => {
+    const m = bottleneck([
+      use("machine", "machine", 2, 96),
+      use("mariadbd", "server", 2, 60),
+      use("sysbench", "load", 2, 35),
+    ]);
+    assert.equal(m?.kind, "machine");
+    assert.equal(
+      m?.text,
+      "the machine's 2 CPUs saturated (96% busy; CPUs used: mariadbd 1.2, sysbench 0.7): server and load generator compete for them",
+    );
+    const none = bottleneck([
+      use("machine", "machine", 2, 40),
+      use("postgres", "server", 2, 25),
+      use("sysbench", "load", 2, 10),
+    ]);
+    assert.equal(none?.kind, "none");
+    assert.equal(
+      none?.text,
+      "no resource saturated: latency-bound (postgres 25% of 2 CPUs, sysbench 10% of 2 CPUs; machine 40% busy)",
+    );
+    assert.equal(bottleneck([]), undefined);
+    assert.equal(bottleneck(undefined), undefined);
+  });
+  test("rounds pooled: window means averaged, the largest maximum; warmup rounds and failed cells left out", () => {
+    const cell = (round: number, mean: number, status: Cell["status"] = "ok"): Cell => ({
+      ...(sampleResult().cells[0] as Cell),
+      variant: "head",
+      round,
+      status,
+      resources: [use("sysbench", "load", 1, mean, mean + 2)],
+    });
+    const p = pooled([cell(1, 90), cell(2, 96)]);
+    assert.deepEqual(p[0]?.cpu_pct, { mean: 93, max: 98 });
+    const e = evidenceOf([cell(0, 10), cell(1, 90), cell(2, 96), cell(3, 5, "failed")], ["base", "head"]);
+    assert.equal(e.length, 1);
+    assert.equal(e[0]?.resources[0]?.cpu_pct.mean, 93);
+    assert.equal(e[0]?.hint.kind, "load");
+  });
+});
+
+describe("evidence in the comment and report.html", () => {
+  const evidence = [
+    {
+      variant: "head",
+      workload: "point_select",
+      threads: 8,
+      hint: bottleneck([use("sysbench", "load", 0.25, 99), use("mariadbd", "server", 2, 20)]) as {
+        kind: "load";
+        text: string;
+      },
+      resources: [use("mariadbd", "server", 2, 20), use("sysbench", "load", 0.25, 99)],
+    },
+  ];
+  test("a saturated load generator is a warning at the top; the table is in a collapsed section", () => {
+    const v = { ...syntheticVerdict({ workloads: ["point_select"], threads: [8] }), evidence };
+    const md = commentMarkdown(v);
+    assert.match(
+      md,
+      /> ⚠️ point_select threads=8 \(head\): load generator saturated \(sysbench at 99% of its 0\.25 CPUs\): this cell measures the client; mariadbd 20% of 2 CPUs; its numbers are not the server's/,
+    );
+    assert.match(md, /<details><summary>Where the time went/);
+    assert.match(md, /\| point_select \| 8 \| ⚠️ load generator saturated/);
+    assert.match(md, /sysbench 99% of 0\.25 CPUs \(max 99%\), 100 MiB/);
+    const html = verdictHtml(v, []);
+    assert.match(html, /<tr data-hint="load">/);
+    assert.match(html, /<p class="warning">⚠️ point_select threads=8 \(head\): load generator saturated/);
+    assert.deepEqual(evidenceWarnings(undefined), []);
+    assert.doesNotMatch(
+      commentMarkdown(syntheticVerdict({ workloads: ["point_select"], threads: [8] })),
+      /Where the time went/,
+    );
+  });
+});
+
+describe("per-second charts (report.html)", () => {
+  test("per workload × threads: throughput and latency per second (a line per round, warmup rounds dashed) and CPU per program", async () => {
+    const r = sampleResult();
+    const first = r.cells[0] as Cell;
+    const warm: Cell = { ...first, round: 0 };
+    const measured: Cell = {
+      ...first,
+      resources: [
+        {
+          ...use("mariadbd", "server", 2, 50),
+          samples: [
+            { t: 1, cpu_pct: 48 },
+            { t: 2, cpu_pct: 52 },
+          ],
+        },
+        { ...use("machine", "machine", 2, 80), samples: [{ t: 1, cpu_pct: 80 }] },
+      ],
+    };
+    r.cells = [warm, measured];
+    const charts = secondCharts([r]);
+    const stemOf = `${first.workload}-t${first.threads}`;
+    assert.deepEqual(
+      charts.map((c) => c.name),
+      [`${stemOf}-tps-per-second`, `${stemOf}-p95_ms-per-second`, `${stemOf}-cpu-per-second`],
+    );
+    const tps = charts[0]?.spec as { data: { values: { part: string; run: string }[] }; encoding: object };
+    assert.deepEqual(
+      [...new Set(tps.data.values.map((v) => `${v.run}:${v.part}`))],
+      ["base warmup:warmup", "base r1:measured"],
+    );
+    assert.ok("strokeDash" in tps.encoding, "warmup seconds are dashed");
+    const cpu = charts[2]?.spec as { data: { values: { program: string; cpu: number }[] } };
+    assert.deepEqual(
+      cpu.data.values.map((v) => [v.program, v.cpu]),
+      [
+        ["mariadbd (server, 2 CPU)", 48],
+        ["mariadbd (server, 2 CPU)", 52],
+      ],
+      "the machine is in the table, not among the programs",
+    );
+    // no warmup anywhere: no dash legend
+    r.cells = [measured];
+    const plain = secondCharts([r])[0]?.spec as { encoding: object } | undefined;
+    assert.ok(plain && !("strokeDash" in plain.encoding));
+    const v = syntheticVerdict({ workloads: [first.workload], threads: [first.threads] });
+    const html = verdictHtml(v, await renderCharts(v, [r]));
+    assert.match(html, /<h2 id="per-second">Per second<\/h2>/);
+    assert.match(html, new RegExp(`data-chart="${stemOf}-tps-per-second"><svg`));
+    assert.doesNotMatch(verdictHtml(v, await renderCharts(v)), /id="per-second"/);
+  });
+});

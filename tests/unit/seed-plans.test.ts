@@ -1,0 +1,57 @@
+// Every seed study as a shipped spec (workloads/seeds/, and each at the scale of one machine under
+// reduced/): `tiperf plan` of each, on its own profile and the study's other profiles, against a
+// golden file (UPDATE_GOLDEN=1 rewrites them; check the diff by eye).
+import assert from "node:assert/strict";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, test } from "node:test";
+import { planRun } from "../../action/src/pipeline/plan.ts";
+import { loadSpec } from "../../action/src/specfile/load.ts";
+import { ROOT } from "../helpers/paths.ts";
+
+const FIX = join(ROOT, "tests/fixtures/plans/seeds");
+process.env.HOME = "/home/runner";
+
+function golden(name: string, text: string) {
+  const file = join(FIX, name);
+  if (process.env.UPDATE_GOLDEN === "1") writeFileSync(file, text);
+  assert.ok(existsSync(file), `${file} is missing: run with UPDATE_GOLDEN=1`);
+  assert.equal(text, readFileSync(file, "utf8"));
+}
+
+const specs = (dir: string) =>
+  readdirSync(join(ROOT, dir))
+    .filter((f) => f.endsWith(".yaml"))
+    .map((f) => `${dir}/${f}`);
+
+/** The study's other hardware, as profiles of the seed (seed 000's variants are machines). */
+const OTHER_PROFILES: Record<string, string[]> = {
+  "workloads/seeds/000-cloud-sysbench.yaml": ["seeds/000-general-purpose", "seeds/000-direct"],
+};
+
+describe("seed studies as specs: tiperf plan goldens", () => {
+  const all = [...specs("workloads/seeds"), ...specs("workloads/seeds/reduced")];
+  test("one spec per study, 000 to 004, each also reduced; names say the study", () => {
+    const studies = (dir: string) =>
+      specs(dir)
+        .map((f) => /\/(\d{3})-[a-z-]+\.yaml$/.exec(f)?.[1])
+        .sort();
+    assert.deepEqual(studies("workloads/seeds"), ["000", "001", "002", "003", "004"]);
+    assert.deepEqual(studies("workloads/seeds/reduced"), ["000", "001", "002", "003", "004"]);
+  });
+  for (const spec of all)
+    for (const profile of [undefined, ...(OTHER_PROFILES[spec] ?? [])])
+      test(`${spec}${profile ? ` --profile infra/profiles/${profile}.yaml` : ""}`, async () => {
+        const loaded = await loadSpec(join(ROOT, spec));
+        loaded.path = spec;
+        const study = /\/(\d{3}-[a-z-]+)\.yaml$/.exec(spec)?.[1] as string;
+        assert.match(loaded.spec.name, new RegExp(`^seed-${study}(-reduced)?$`));
+        const plan = await planRun(loaded, {
+          ...(profile ? { profile: join(ROOT, `infra/profiles/${profile}.yaml`) } : {}),
+          cores: 2,
+        });
+        assert.deepEqual(plan.refusals, []);
+        const name = `${spec.includes("/reduced/") ? "reduced-" : ""}${study}${profile ? `--${profile.replace(/^seeds\//, "")}` : ""}.txt`;
+        golden(name, plan.text.replaceAll(ROOT, "<repo>"));
+      });
+});
