@@ -40,17 +40,17 @@ import {
   upsertIssue,
   verdictHtml,
   writeHtmlReport
-} from "./chunk-BSAOSJUO.js";
+} from "./chunk-KLC3LC3U.js";
 import {
   reapLedger
-} from "./chunk-APADMN32.js";
+} from "./chunk-WB73244F.js";
 import {
   PORT_AT_START,
   readReport,
   readResult,
   writeAtomic,
   writeResult
-} from "./chunk-WQZAYQ5V.js";
+} from "./chunk-57JDU2WN.js";
 import {
   CLOUDS,
   EXIT,

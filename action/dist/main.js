@@ -13,7 +13,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-BSAOSJUO.js";
+} from "./chunk-KLC3LC3U.js";
 import {
   getInput,
   info,
@@ -26,7 +26,7 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-WQZAYQ5V.js";
+} from "./chunk-57JDU2WN.js";
 import {
   EXIT,
   InputError,

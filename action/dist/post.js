@@ -4,13 +4,13 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   reapLedger
-} from "./chunk-APADMN32.js";
+} from "./chunk-WB73244F.js";
 import {
   getState,
   info,
   setFailed
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-WQZAYQ5V.js";
+import "./chunk-57JDU2WN.js";
 import {
   ledgerDir
 } from "./chunk-II5XP5VD.js";

@@ -153,3 +153,54 @@ compare: {rounds: 3, warmup_rounds: 0, blocks: 3}
     );
   });
 });
+
+describe("CPU profiles of a regressed cell (compare.profiles)", () => {
+  test("head's server at 5% of a CPU regresses: each side runs the cell once more with a profile taken over its measured run; verdict, files and comment name them", async () => {
+    const before = leftovers();
+    const dir = tempDir();
+    const file = spec(
+      dir,
+      `  binpath: ${build(tempDir(), "v8.5.0")}`,
+      `variants:
+  base: {}
+  head: {target: {resources: {cpu_quota: "5%"}}}
+compare: {rounds: 3, warmup_rounds: 0}
+metrics: {tps: {tolerance: 5%}}
+`,
+    );
+    const run = cli(["compare", "--spec", file, "--out", join(dir, "results")], { PATH: process.env.PATH });
+    const { code } = await run.done;
+    assert.equal(code, 1, `a regression: exit 1\n${run.stderr()}`);
+    assert.match(
+      run.stderr(),
+      /profiles: point_select threads=2 regressed: base once more with CPU profiles/,
+    );
+    const runDir = runDirOf(dir);
+    const verdict = JSON.parse(readFileSync(join(runDir, "verdict.json"), "utf8"));
+    assert.deepEqual(
+      verdict.profiles.map((p: { variant: string; component: string }) => [p.variant, p.component]),
+      [
+        ["base", "tidb-server"],
+        ["head", "tidb-server"],
+      ],
+    );
+    for (const p of verdict.profiles) {
+      assert.match(p.file, /^profiles\/point_select-t2-(base|head)-tidb-server-127\.0\.0\.1_\d+\.pprof$/);
+      // the profile spans the measured run: asked for (duration − 1) seconds
+      assert.match(readFileSync(join(runDir, p.file), "utf8"), /^stand-in cpu profile of pid \d+ over 1s/);
+      assert.equal(p.top, undefined, "not a pprof file: no busiest functions");
+      assert.ok(p.measured.tps > 0);
+    }
+    // the re-runs are kept apart: raw logs tagged, not among the judged cells
+    assert.ok(readdirSync(join(runDir, "raw")).includes("point_select-t2-head-r1-profile.log"));
+    const result = await readResult(join(runDir, "result.json"));
+    assert.equal(result.cells.length, 6);
+    const comment = readFileSync(join(runDir, "verdict.md"), "utf8");
+    assert.match(comment, /CPU profiles of the regressed cells/);
+    assert.match(
+      comment,
+      /\| point_select threads=2 \| head \(tps \d+\) \| tidb-server 127\.0\.0\.1:\d+ \| `profiles\/point_select-t2-head-tidb-server-127\.0\.0\.1_\d+\.pprof` \| – \|/,
+    );
+    assert.deepEqual(leftovers(), before);
+  });
+});

@@ -1,13 +1,22 @@
-// Bottleneck hints from resource use (observe/hints.ts), and how report.md, the comment and
-// report.html show them (report/evidence.ts).
+// Bottleneck hints from resource use (observe/hints.ts), how report.md, the comment and
+// report.html show them (report/evidence.ts), per-second charts, and the regressed cells' profiles.
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, test } from "node:test";
+import type { CellJudgement } from "../../action/src/compare/judge.ts";
+import type { Workload } from "../../action/src/drivers/types.ts";
 import { bottleneck, evidenceOf, pooled } from "../../action/src/observe/hints.ts";
+import { parseTop } from "../../action/src/observe/pprof.ts";
+import type { Bench } from "../../action/src/pipeline/bench.ts";
+import { profileRegressions } from "../../action/src/pipeline/profile.ts";
 import { commentMarkdown } from "../../action/src/report/comment.ts";
 import { evidenceWarnings } from "../../action/src/report/evidence.ts";
 import { renderCharts, verdictHtml } from "../../action/src/report/html.ts";
 import { secondCharts } from "../../action/src/report/seconds.ts";
 import type { Cell, ResourceUse } from "../../action/src/result/model.ts";
+import type { RunDir } from "../../action/src/result/store.ts";
+import { ROOT } from "../helpers/paths.ts";
 import { sampleResult } from "../helpers/sample.ts";
 import { syntheticVerdict } from "../helpers/verdict.ts";
 
@@ -179,5 +188,96 @@ describe("per-second charts (report.html)", () => {
     assert.match(html, /<h2 id="per-second">Per second<\/h2>/);
     assert.match(html, new RegExp(`data-chart="${stemOf}-tps-per-second"><svg`));
     assert.doesNotMatch(verdictHtml(v, await renderCharts(v)), /id="per-second"/);
+  });
+});
+
+describe("CPU profiles of regressed cells", () => {
+  test("go tool pprof -top, as it printed a real tidb-server profile: the rows, the header left out", () => {
+    const rows = parseTop(readFileSync(join(ROOT, "tests/fixtures/pprof/tidb-server-top.txt"), "utf8"));
+    assert.equal(rows.length, 8);
+    assert.deepEqual(rows[0], { flat_pct: 29.47, cum_pct: 29.47, name: "internal/runtime/syscall.Syscall6" });
+    assert.equal(rows[2]?.name, "internal/sync.(*Mutex).Lock");
+    assert.deepEqual(parseTop("  1.20s 40.00% 40.00%  2.5s 83.33%  main.work (inline)\n"), [
+      { flat_pct: 40, cum_pct: 83.33, name: "main.work (inline)" },
+    ]);
+  });
+
+  test("the largest regressions first, at most compare.profiles of them, each side once (control, then the variant), groups entered where variants restart", async () => {
+    const judged = (workload: string, threads: number, change: number, verdict: CellJudgement["verdict"]) =>
+      ({ variant: "head", workload, threads, metric: "tps", change, verdict }) as CellJudgement;
+    const ran: string[] = [];
+    const bench = (variant: string) => ({
+      canProfile: () => true,
+      enterGroup: async () => {
+        ran.push(`enter ${variant}`);
+        return undefined;
+      },
+      profileCell: async (
+        plan: { workload: { name: string }; threads: number; tag?: string },
+        _s: unknown,
+        dir: string,
+      ) => {
+        ran.push(`${variant} ${plan.workload.name}@${plan.threads} ${plan.tag}`);
+        return {
+          cell: { status: "ok", metrics: { tps: { value: 100, unit: "tx/s", better: "higher" } } },
+          profiles: [
+            { component: "tidb-server", address: "127.0.0.1:10080", file: join(dir, `${variant}.pprof`) },
+          ],
+        };
+      },
+    });
+    const benches = { base: bench("base"), head: bench("head") };
+    const out = await profileRegressions({
+      cells: [
+        judged("a", 8, -0.1, "regression"),
+        judged("b", 8, -0.4, "regression"),
+        judged("c", 8, -0.2, "regression"),
+        judged("d", 8, -0.9, "unchanged"),
+      ],
+      control: "base",
+      benchOf: (n) => benches[n as "base" | "head"] as unknown as Bench,
+      grouped: true,
+      planOf: (variant, workload, threads) => ({
+        workload: { name: workload } as Workload,
+        threads,
+        variant,
+        round: 1,
+      }),
+      max: 2,
+      runDir: { dir: "/run" } as RunDir,
+      log: () => {},
+      signal: new AbortController().signal,
+    });
+    assert.deepEqual(ran, [
+      "enter base",
+      "base b@8 profile",
+      "enter head",
+      "head b@8 profile",
+      "enter base",
+      "base c@8 profile",
+      "enter head",
+      "head c@8 profile",
+    ]);
+    assert.deepEqual(
+      out.map((p) => [p.variant, p.workload, p.file, p.measured]),
+      [
+        ["base", "b", "profiles/base.pprof", { tps: 100 }],
+        ["head", "b", "profiles/head.pprof", { tps: 100 }],
+        ["base", "c", "profiles/base.pprof", { tps: 100 }],
+        ["head", "c", "profiles/head.pprof", { tps: 100 }],
+      ],
+    );
+    const none = await profileRegressions({
+      cells: [judged("a", 8, -0.5, "regression")],
+      control: "base",
+      benchOf: () => ({ canProfile: () => false }) as unknown as Bench,
+      grouped: false,
+      planOf: () => undefined,
+      max: 3,
+      runDir: { dir: "/run" } as RunDir,
+      log: () => {},
+      signal: new AbortController().signal,
+    });
+    assert.deepEqual(none, [], "a target without profiles (MariaDB, PostgreSQL): nothing re-run");
   });
 });

@@ -69,6 +69,24 @@ export const EvidenceSchema = z.strictObject({
 
 export type Evidence = z.output<typeof EvidenceSchema>;
 
+/** A CPU profile of one server during a regressed cell's re-run (compare.profiles). */
+export const ProfileSchema = z.strictObject({
+  variant: z.string(),
+  workload: z.string(),
+  threads: z.number().int(),
+  component: z.string(),
+  address: z.string(),
+  /** Relative to the run directory (profiles/…pprof); absent when it could not be taken. */
+  file: z.string().optional(),
+  error: z.string().optional(),
+  /** The busiest functions (`go tool pprof -top`), where Go's pprof was at hand. */
+  top: z.array(z.strictObject({ flat_pct: z.number(), cum_pct: z.number(), name: z.string() })).optional(),
+  /** What the re-run measured (its main throughput metric), beside the judged value. */
+  measured: z.record(z.string(), z.number()).optional(),
+});
+
+export type Profile = z.output<typeof ProfileSchema>;
+
 export const VerdictSchema = z.strictObject({
   format: z.literal(VERDICT_FORMAT),
   version: z.literal(1),
@@ -100,6 +118,8 @@ export const VerdictSchema = z.strictObject({
   notes: z.array(z.string()),
   /** Resource use and bottleneck hints per variant × workload × threads, where they were sampled. */
   evidence: z.array(EvidenceSchema).optional(),
+  /** CPU profiles per side of the regressed cells (compare.profiles), for the comment's links. */
+  profiles: z.array(ProfileSchema).optional(),
   cost: CostSchema.optional(),
   /** Where the verdict came from (the Action fills it in): the commits compared and the workflow run. */
   provenance: z

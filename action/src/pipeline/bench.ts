@@ -13,7 +13,7 @@ import type { RunDir } from "../result/store.ts";
 import type { Spec, TargetSpec } from "../specfile/schema.ts";
 import { checkCpus } from "../targets/local/affinity.ts";
 import { applyResources } from "../targets/local/cgroup.ts";
-import type { StartOptions, Target } from "../targets/types.ts";
+import type { CpuProfile, StartOptions, Target } from "../targets/types.ts";
 import { type CellPlan, cellFileName, cellGraceS, cellLabel, cellSeconds } from "./cells.ts";
 
 const lastLines = (text: string, n = 4) => text.trimEnd().split("\n").slice(-n).join("\n");
@@ -305,8 +305,34 @@ export class Bench {
     }
   }
 
+  /** Whether the target can take CPU profiles of its servers (pprof on TiDB and TiKV). */
+  canProfile(): boolean {
+    return this.target.cpuProfiles !== undefined;
+  }
+
+  /**
+   * The cell once more, with a CPU profile of each server taken over its measured run (from its
+   * start to a second before its end), written under `dir`; the cell is not judged.
+   */
+  async profileCell(
+    plan: CellPlan,
+    signal: AbortSignal,
+    dir: string,
+  ): Promise<{ cell: Cell; profiles: CpuProfile[] }> {
+    const take = this.target.cpuProfiles;
+    if (!take) return { cell: await this.runCell(plan, signal), profiles: [] };
+    const seconds = Math.max(1, Math.floor(plan.workload.duration) - 1);
+    let taking: Promise<CpuProfile[]> | undefined;
+    const cell = await this.runCell(plan, signal, {
+      onMeasure: () => {
+        taking = take(seconds, dir, `${plan.workload.name}-t${plan.threads}-${plan.variant}`);
+      },
+    });
+    return { cell, profiles: (await taking) ?? [] };
+  }
+
   /** Runs one cell; a failure is recorded in the cell, not thrown. */
-  async runCell(plan: CellPlan, signal: AbortSignal): Promise<Cell> {
+  async runCell(plan: CellPlan, signal: AbortSignal, o: { onMeasure?: () => void } = {}): Promise<Cell> {
     const w = plan.workload;
     const driver = driverOf(w.driver);
     const tool = this.tools.get(toolKey(w)) as ToolCommand;
@@ -370,7 +396,10 @@ export class Bench {
     try {
       r = await this.tool(tool, step, logFile, signal, limitS, {
         capped: true,
-        onSpawn: (pid) => (this.remote ? undefined : sampler?.addLoad(pid)),
+        onSpawn: (pid) => {
+          o.onMeasure?.();
+          if (!this.remote) sampler?.addLoad(pid);
+        },
       });
     } finally {
       resources = sampler?.stop();

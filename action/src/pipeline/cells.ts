@@ -6,6 +6,8 @@ export interface CellPlan {
   threads: number;
   variant: string;
   round: number;
+  /** A cell run for another purpose than judging (profile): its raw log says so in its name. */
+  tag?: string;
 }
 
 export const cellLabel = (c: {
@@ -19,7 +21,7 @@ export const cellLabel = (c: {
 };
 
 export const cellFileName = (c: CellPlan) =>
-  `${c.workload.name}-t${c.threads}${c.variant !== "base" || c.round > 1 ? `-${c.variant}-r${c.round}` : ""}.log`;
+  `${c.workload.name}-t${c.threads}${c.variant !== "base" || c.round > 1 ? `-${c.variant}-r${c.round}` : ""}${c.tag ? `-${c.tag}` : ""}.log`;
 
 /** The spec's matrix in spec order: workloads × thread counts. */
 export function planCells(spec: Spec, variant = "base", round = 1): CellPlan[] {

@@ -9,6 +9,7 @@ import type { Cell } from "../result/model.ts";
 import type { LoadedSpec } from "../specfile/load.ts";
 import { Bench } from "./bench.ts";
 import { cellLabel, cellSeconds, maxThreads, planCells } from "./cells.ts";
+import { profileRegressions } from "./profile.ts";
 import { Progress } from "./progress.ts";
 import { benchStart, closeDeployment, finishResult, type RunOptions, startResult } from "./run.ts";
 import { balancedOrders, interleavedOrder, lookRounds, rng } from "./schedule.ts";
@@ -218,6 +219,18 @@ export async function compareSpec(loaded: LoadedSpec, opts: CompareOptions): Pro
     }
     const judged = judge();
     const benchmarkSeconds = (Date.now() - startedMeasuring) / 1000;
+    const profiles = await profileRegressions({
+      cells: judged.cells,
+      control,
+      benchOf,
+      grouped,
+      planOf: (variant, workload, threads) =>
+        cellsOf(variant, 1).find((c) => c.workload.name === workload && c.threads === threads),
+      max: compare.profiles,
+      runDir,
+      log: opts.log,
+      signal: opts.signal,
+    });
     verdict = {
       format: "tiperf.verdict",
       version: 1,
@@ -260,7 +273,13 @@ export async function compareSpec(loaded: LoadedSpec, opts: CompareOptions): Pro
       cells: judged.cells,
       inconclusive: compare.inconclusive,
       ...evidenceField(evidenceOf(result.cells, names)),
+      ...(profiles.length ? { profiles } : {}),
       notes: [
+        ...(profiles.length
+          ? [
+              `${new Set(profiles.map((p) => `${p.workload}\u0000${p.threads}`)).size} regressed cell(s) ran once more per side with CPU profiles of the servers (compare.profiles; not judged): under profiles/`,
+            ]
+          : []),
         ...(grouped
           ? [
               `variants took turns in groups: a switch restarts servers (${targetPlan.about.find((l) => l.startsWith("variants take turns by:"))?.slice(24) ?? "see the plan"}), so in each block every variant ran its cells together on a freshly switched instance, variants in a balanced order over blocks`,

@@ -1,5 +1,5 @@
 import type { Verdict } from "../compare/verdict.ts";
-import { EVIDENCE_TEXT, evidenceMarkdown, evidenceWarnings } from "./evidence.ts";
+import { EVIDENCE_TEXT, evidenceMarkdown, evidenceWarnings, profileMarkdown } from "./evidence.ts";
 import { matrixCharts, matrixTable, variantWorkloads } from "./matrix.ts";
 import { workloadCharts } from "./mermaid.ts";
 import {
@@ -208,6 +208,17 @@ function render(
       if (drows.length) out.push(...details(w, v, drows, d.rawPerCell), "");
     }
   }
+  if (v.profiles?.length)
+    out.push(
+      ...profileMarkdown(
+        v.profiles,
+        md,
+        v.provenance?.artifacts_url
+          ? `[the run's artifact](${v.provenance.artifacts_url})`
+          : "the run directory",
+      ),
+      "",
+    );
   if (d.evidence && v.evidence?.length)
     out.push(
       "<details><summary>Where the time went: CPU and memory of the servers, the load generator and the machine</summary>",

@@ -1,7 +1,7 @@
 // Where the time went, as report.md, the PR comment and report.html show it: per variant ×
 // workload × threads, each program's CPU (window mean, busiest second) as a share of the CPUs it
 // may use, its memory, and the bottleneck hint; a saturated load generator is a warning.
-import type { Evidence } from "../compare/verdict.ts";
+import type { Evidence, Profile } from "../compare/verdict.ts";
 import type { ResourceUse } from "../result/model.ts";
 
 const cpus = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(2));
@@ -48,3 +48,35 @@ export function evidenceMarkdown(
 
 export const EVIDENCE_TEXT =
   "CPU is user + system time from /proc, sampled once a second over each cell's measured run, as a share of the CPUs the program may use (its affinity, capped by its cgroup's CPU quota); a program at 90% or more of them is saturated. Pooled over the judged rounds of a variant.";
+
+/**
+ * The CPU profiles of the regressed cells, per cell a row per side and server: the file (in the
+ * run's directory and artifact) and its busiest functions; `esc` escapes text, `where` says where
+ * the files are (the run's directory, the workflow run's artifact).
+ */
+export function profileMarkdown(
+  profiles: readonly Profile[] | undefined,
+  esc: (s: string) => string,
+  where: string,
+): string[] {
+  if (!profiles?.length) return [];
+  const out = [
+    `CPU profiles of the regressed cells, each side run once more and profiled over its measured run (not judged; files in ${where}; \`go tool pprof -http=: FILE\` opens one):`,
+    "",
+    "| Cell | Variant | Server | Profile | Busiest functions (flat %) |",
+    "|---|---|---|---|---|",
+  ];
+  for (const p of profiles) {
+    const top = (p.top ?? [])
+      .slice(0, 3)
+      .map((f) => `${esc(f.name.length > 60 ? `…${f.name.slice(-59)}` : f.name)} ${f.flat_pct.toFixed(1)}%`)
+      .join("<br>");
+    const measured = p.measured
+      ? Object.entries(p.measured).map(([k, v]) => ` (${k} ${Math.round(v)})`)[0]
+      : "";
+    out.push(
+      `| ${esc(p.workload)} threads=${p.threads} | ${esc(p.variant)}${measured} | ${esc(p.component)} ${esc(p.address)} | ${p.file ? `\`${esc(p.file)}\`` : `not taken: ${esc(p.error ?? "unknown")}`} | ${top || "–"} |`,
+    );
+  }
+  return out;
+}

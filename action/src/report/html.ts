@@ -94,6 +94,7 @@ export function verdictHtml(v: Verdict, charts: RenderedChart[], extra: HtmlExtr
     out.push(...workloadSections(side, charts, conf, shown));
   }
   if (v.evidence?.length) out.push(...evidenceHtml(v.evidence));
+  if (v.profiles?.length) out.push(...profilesHtml(v.profiles));
   const seconds = charts.filter((c) => c.chart.perSecond);
   if (seconds.length) {
     out.push(
@@ -251,5 +252,25 @@ function evidenceHtml(evidence: NonNullable<Verdict["evidence"]>): string[] {
       `<tr data-hint="${esc(e.hint.kind)}"><td class="l">${esc(e.variant)}</td><td class="l">${esc(e.workload)}</td><td>${e.threads}</td><td class="l">${HINT_MARK[e.hint.kind]} ${esc(e.hint.text)}</td><td class="l">${e.resources.map((r) => esc(useText(r))).join("<br>")}</td></tr>`,
     );
   out.push("</tbody></table>", `<p class="method">${esc(EVIDENCE_TEXT)}</p>`);
+  return out;
+}
+
+/** The regressed cells' CPU profiles: per side and server the file (linked, beside report.html) and the busiest functions. */
+function profilesHtml(profiles: NonNullable<Verdict["profiles"]>): string[] {
+  const out = [
+    '<h2 id="profiles">CPU profiles of the regressed cells</h2>',
+    '<p class="method">Each side of a regressed cell ran once more, profiled over its measured run (not judged). <code>go tool pprof -http=: FILE</code> opens a profile.</p>',
+    '<table class="evidence"><thead><tr><th class="l">cell</th><th class="l">variant</th><th class="l">server</th><th class="l">profile</th><th class="l">busiest functions (flat %)</th></tr></thead><tbody>',
+  ];
+  for (const p of profiles)
+    out.push(
+      `<tr><td class="l">${esc(p.workload)} threads=${p.threads}</td><td class="l">${esc(p.variant)}</td><td class="l">${esc(p.component)} ${esc(p.address)}</td><td class="l">${p.file ? `<a href="${esc(p.file)}">${esc(p.file)}</a>` : `not taken: ${esc(p.error ?? "")}`}</td><td class="l">${(
+        p.top ?? []
+      )
+        .slice(0, 5)
+        .map((f) => `${esc(f.name)} ${f.flat_pct.toFixed(1)}%`)
+        .join("<br>")}</td></tr>`,
+    );
+  out.push("</tbody></table>");
   return out;
 }

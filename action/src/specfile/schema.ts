@@ -121,6 +121,12 @@ export const CompareSchema = z.strictObject({
   inconclusive: z
     .enum(INCONCLUSIVE_POLICIES, { error: `must be one of ${INCONCLUSIVE_POLICIES.join(", ")}` })
     .default("warn"),
+  /**
+   * Regressed cells (the largest drops first, at most this many) run once more per side with a
+   * CPU profile of each server taken over the measured run, where the target can take one (TiDB
+   * and TiKV pprof); 0: none. Not judged: evidence for the comment.
+   */
+  profiles: z.number().int().min(0).max(10).default(3),
   base: z.string().default("base"),
   head: z.string().default("head"),
   /**

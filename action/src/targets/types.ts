@@ -69,6 +69,20 @@ export interface Target {
   afterLoad?(load: LoadedData): Promise<void>;
   /** What else the result records about the target (deployment, topology file, tidb_version()). */
   details?: Record<string, unknown>;
+  /**
+   * CPU profiles of its servers over the next `seconds` (Go's and TiKV's pprof on their status
+   * ports), each written to `dir` under a name starting with `prefix`; one entry per server.
+   */
+  cpuProfiles?(seconds: number, dir: string, prefix: string): Promise<CpuProfile[]>;
+}
+
+/** One server's CPU profile: where it was written, or why it could not be taken. */
+export interface CpuProfile {
+  /** The program (tidb-server, tikv-server) and its status address. */
+  component: string;
+  address: string;
+  file?: string;
+  error?: string;
 }
 
 /** A data set a load tool has just loaded: its database and tables (and sysbench's sizes). */

@@ -1,7 +1,7 @@
 // Carrying out a TiDB plan: playgrounds on this machine or tiup clusters on a profile's hosts,
 // one Target per variant, variants taking turns on shared hardware, health watched around cells,
 // and everything destroyed on success, failure, cancel and SIGTERM.
-import { mkdir, readFile, rm } from "node:fs/promises";
+import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { CostEstimate } from "../../cloud/cost.ts";
 import type { CloudCluster } from "../../cloud/provision.ts";
@@ -11,10 +11,10 @@ import { onTeardown } from "../../lifecycle/teardown.ts";
 import { findTool } from "../../proc/env.ts";
 import { processState, runCommand, type ServerProcess, startServerProcess } from "../../proc/process.ts";
 import { shellCommand } from "../../proc/quote.ts";
-import type { RemoteHost } from "../../proc/ssh.ts";
+import { type RemoteHost, sshArgs } from "../../proc/ssh.ts";
 import { writeAtomic } from "../../result/store.ts";
 import { dataDirFacts, resourcesText } from "../local/server.ts";
-import type { Cost, Endpoint, LoadedData, PlanStep, StartOptions, Target } from "../types.ts";
+import type { Cost, CpuProfile, Endpoint, LoadedData, PlanStep, StartOptions, Target } from "../types.ts";
 import { ClusterChecks, sameSetting } from "./checks.ts";
 import { startHaproxy } from "./haproxy.ts";
 import {
@@ -164,6 +164,54 @@ export class TidbRun {
     return this.plan.profile.ssh?.proxy ? this.loadHost() : undefined;
   }
 
+  /**
+   * CPU profiles of every TiDB and TiKV server of a running deployment, taken at once over the
+   * next `seconds`: Go's /debug/pprof/profile on tidb-server's status port, TiKV's own on its
+   * status port (both gzipped pprof protobuf); fetched from here or, behind a bastion, with curl
+   * on the load host. A server that does not answer is reported, not fatal.
+   */
+  private async cpuProfiles(r: Running, seconds: number, dir: string, prefix: string): Promise<CpuProfile[]> {
+    await mkdir(dir, { recursive: true });
+    const via = this.via();
+    const take = async (role: "tidb" | "tikv", planned: string): Promise<CpuProfile> => {
+      const component = `${role}-server`;
+      // a private server's status port, picked at start, stands as <status port of …> in the plan
+      const address = this.fills.reduce((acc, f) => f(acc), planned);
+      const url = `http://${address}/debug/pprof/profile?seconds=${seconds}`;
+      const file = join(dir, `${prefix}-${component}-${address.replace(/[^\w.-]+/g, "_")}.pprof`);
+      try {
+        let data: Buffer;
+        if (via) {
+          const out = await runCommand(
+            "ssh",
+            sshArgs(
+              via,
+              `${shellCommand(["curl", "-sS", "--fail", "--max-time", String(seconds + 30), url])} | base64 -w0`,
+            ),
+            { timeoutMs: (seconds + 60) * 1000 },
+          );
+          if (out.code !== 0) throw new Error(out.stderr.trim() || `exit ${out.code}`);
+          data = Buffer.from(out.stdout.trim(), "base64");
+        } else {
+          const res = await fetch(url, { signal: AbortSignal.timeout((seconds + 30) * 1000) });
+          if (!res.ok) throw new Error(`HTTP ${res.status} ${(await res.text()).slice(0, 200).trim()}`);
+          data = Buffer.from(await res.arrayBuffer());
+        }
+        if (data.length === 0) throw new Error("an empty answer");
+        await writeFile(file, data);
+        return { component, address, file };
+      } catch (e) {
+        return {
+          component,
+          address,
+          error: `GET ${url}${via ? ` (from ${via.host})` : ""}: ${(e as Error).message}`,
+        };
+      }
+    };
+    const roles = ["tidb", "tikv"] as const;
+    return Promise.all(roles.flatMap((role) => (r.status[role] ?? []).map((a) => take(role, a))));
+  }
+
   /** Writes the plan's files (topologies, TOML configs, haproxy.cfg) into <run>/tidb/. */
   async writeFiles(): Promise<void> {
     await mkdir(this.dir, { recursive: true });
@@ -266,6 +314,7 @@ export class TidbRun {
         if (r.users === 0) await r.stop();
       },
       activate: (signal, o) => this.activate(setup, signal, o),
+      cpuProfiles: (seconds, dir, prefix) => this.cpuProfiles(r, seconds, dir, prefix),
       // a fresh instance of every component, same data (compare.blocks); a playground cannot
       ...(d.kind === "cluster"
         ? {

@@ -10454,7 +10454,7 @@ var clusterReaper = {
 var TIDB_REAPERS = { playground: playgroundReaper, cluster: clusterReaper };
 
 // action/src/targets/tidb/run.ts
-import { mkdir as mkdir5, readFile as readFile6, rm as rm7 } from "node:fs/promises";
+import { mkdir as mkdir5, readFile as readFile6, rm as rm7, writeFile as writeFile3 } from "node:fs/promises";
 import { join as join10 } from "node:path";
 
 // action/src/targets/tidb/checks.ts
@@ -10947,6 +10947,52 @@ var TidbRun = class {
   via() {
     return this.plan.profile.ssh?.proxy ? this.loadHost() : void 0;
   }
+  /**
+   * CPU profiles of every TiDB and TiKV server of a running deployment, taken at once over the
+   * next `seconds`: Go's /debug/pprof/profile on tidb-server's status port, TiKV's own on its
+   * status port (both gzipped pprof protobuf); fetched from here or, behind a bastion, with curl
+   * on the load host. A server that does not answer is reported, not fatal.
+   */
+  async cpuProfiles(r, seconds, dir, prefix) {
+    await mkdir5(dir, { recursive: true });
+    const via = this.via();
+    const take = async (role, planned) => {
+      const component = `${role}-server`;
+      const address = this.fills.reduce((acc, f) => f(acc), planned);
+      const url = `http://${address}/debug/pprof/profile?seconds=${seconds}`;
+      const file = join10(dir, `${prefix}-${component}-${address.replace(/[^\w.-]+/g, "_")}.pprof`);
+      try {
+        let data;
+        if (via) {
+          const out = await runCommand(
+            "ssh",
+            sshArgs(
+              via,
+              `${shellCommand(["curl", "-sS", "--fail", "--max-time", String(seconds + 30), url])} | base64 -w0`
+            ),
+            { timeoutMs: (seconds + 60) * 1e3 }
+          );
+          if (out.code !== 0) throw new Error(out.stderr.trim() || `exit ${out.code}`);
+          data = Buffer.from(out.stdout.trim(), "base64");
+        } else {
+          const res = await fetch(url, { signal: AbortSignal.timeout((seconds + 30) * 1e3) });
+          if (!res.ok) throw new Error(`HTTP ${res.status} ${(await res.text()).slice(0, 200).trim()}`);
+          data = Buffer.from(await res.arrayBuffer());
+        }
+        if (data.length === 0) throw new Error("an empty answer");
+        await writeFile3(file, data);
+        return { component, address, file };
+      } catch (e) {
+        return {
+          component,
+          address,
+          error: `GET ${url}${via ? ` (from ${via.host})` : ""}: ${e.message}`
+        };
+      }
+    };
+    const roles = ["tidb", "tikv"];
+    return Promise.all(roles.flatMap((role) => (r.status[role] ?? []).map((a) => take(role, a))));
+  }
   /** Writes the plan's files (topologies, TOML configs, haproxy.cfg) into <run>/tidb/. */
   async writeFiles() {
     await mkdir5(this.dir, { recursive: true });
@@ -11037,6 +11083,7 @@ var TidbRun = class {
         if (r.users === 0) await r.stop();
       },
       activate: (signal, o) => this.activate(setup, signal, o),
+      cpuProfiles: (seconds, dir, prefix) => this.cpuProfiles(r, seconds, dir, prefix),
       // a fresh instance of every component, same data (compare.blocks); a playground cannot
       ...d.kind === "cluster" ? {
         restart: async (signal) => {

@@ -6,7 +6,7 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-WQZAYQ5V.js";
+} from "./chunk-57JDU2WN.js";
 import {
   sweep
 } from "./chunk-II5XP5VD.js";

@@ -25,7 +25,7 @@ import {
   runTool,
   validateYaml,
   writeAtomic
-} from "./chunk-WQZAYQ5V.js";
+} from "./chunk-57JDU2WN.js";
 import {
   EXIT,
   InputError,
@@ -3442,6 +3442,12 @@ var CompareSchema = external_exports.strictObject({
    * what this run could detect and the rounds that would decide it), or pass silently.
    */
   inconclusive: external_exports.enum(INCONCLUSIVE_POLICIES, { error: `must be one of ${INCONCLUSIVE_POLICIES.join(", ")}` }).default("warn"),
+  /**
+   * Regressed cells (the largest drops first, at most this many) run once more per side with a
+   * CPU profile of each server taken over the measured run, where the target can take one (TiDB
+   * and TiKV pprof); 0: none. Not judged: evidence for the comment.
+   */
+  profiles: external_exports.number().int().min(0).max(10).default(3),
   base: external_exports.string().default("base"),
   head: external_exports.string().default("head"),
   /**
@@ -3962,6 +3968,20 @@ var EvidenceSchema = external_exports.strictObject({
   hint: external_exports.strictObject({ kind: external_exports.enum(["load", "server", "machine", "none"]), text: external_exports.string() }),
   resources: external_exports.array(ResourceUseSchema)
 });
+var ProfileSchema = external_exports.strictObject({
+  variant: external_exports.string(),
+  workload: external_exports.string(),
+  threads: external_exports.number().int(),
+  component: external_exports.string(),
+  address: external_exports.string(),
+  /** Relative to the run directory (profiles/…pprof); absent when it could not be taken. */
+  file: external_exports.string().optional(),
+  error: external_exports.string().optional(),
+  /** The busiest functions (`go tool pprof -top`), where Go's pprof was at hand. */
+  top: external_exports.array(external_exports.strictObject({ flat_pct: external_exports.number(), cum_pct: external_exports.number(), name: external_exports.string() })).optional(),
+  /** What the re-run measured (its main throughput metric), beside the judged value. */
+  measured: external_exports.record(external_exports.string(), external_exports.number()).optional()
+});
 var VerdictSchema = external_exports.strictObject({
   format: external_exports.literal(VERDICT_FORMAT),
   version: external_exports.literal(1),
@@ -3993,6 +4013,8 @@ var VerdictSchema = external_exports.strictObject({
   notes: external_exports.array(external_exports.string()),
   /** Resource use and bottleneck hints per variant × workload × threads, where they were sampled. */
   evidence: external_exports.array(EvidenceSchema).optional(),
+  /** CPU profiles per side of the regressed cells (compare.profiles), for the comment's links. */
+  profiles: external_exports.array(ProfileSchema).optional(),
   cost: CostSchema.optional(),
   /** Where the verdict came from (the Action fills it in): the commits compared and the workflow run. */
   provenance: external_exports.strictObject({
@@ -57913,6 +57935,23 @@ function evidenceMarkdown(evidence, esc2) {
   ];
 }
 var EVIDENCE_TEXT = "CPU is user + system time from /proc, sampled once a second over each cell's measured run, as a share of the CPUs the program may use (its affinity, capped by its cgroup's CPU quota); a program at 90% or more of them is saturated. Pooled over the judged rounds of a variant.";
+function profileMarkdown(profiles, esc2, where) {
+  if (!profiles?.length) return [];
+  const out = [
+    `CPU profiles of the regressed cells, each side run once more and profiled over its measured run (not judged; files in ${where}; \`go tool pprof -http=: FILE\` opens one):`,
+    "",
+    "| Cell | Variant | Server | Profile | Busiest functions (flat %) |",
+    "|---|---|---|---|---|"
+  ];
+  for (const p of profiles) {
+    const top = (p.top ?? []).slice(0, 3).map((f) => `${esc2(f.name.length > 60 ? `\u2026${f.name.slice(-59)}` : f.name)} ${f.flat_pct.toFixed(1)}%`).join("<br>");
+    const measured = p.measured ? Object.entries(p.measured).map(([k2, v]) => ` (${k2} ${Math.round(v)})`)[0] : "";
+    out.push(
+      `| ${esc2(p.workload)} threads=${p.threads} | ${esc2(p.variant)}${measured} | ${esc2(p.component)} ${esc2(p.address)} | ${p.file ? `\`${esc2(p.file)}\`` : `not taken: ${esc2(p.error ?? "unknown")}`} | ${top || "\u2013"} |`
+    );
+  }
+  return out;
+}
 
 // action/src/report/seconds.ts
 var stem2 = (s2) => s2.replace(/[^\w.-]+/g, "_");
@@ -58098,6 +58137,7 @@ function verdictHtml(v, charts, extra = {}) {
     out.push(...workloadSections(side, charts, conf, shown));
   }
   if (v.evidence?.length) out.push(...evidenceHtml(v.evidence));
+  if (v.profiles?.length) out.push(...profilesHtml(v.profiles));
   const seconds2 = charts.filter((c4) => c4.chart.perSecond);
   if (seconds2.length) {
     out.push(
@@ -58237,6 +58277,19 @@ function evidenceHtml(evidence) {
       `<tr data-hint="${esc(e.hint.kind)}"><td class="l">${esc(e.variant)}</td><td class="l">${esc(e.workload)}</td><td>${e.threads}</td><td class="l">${HINT_MARK[e.hint.kind]} ${esc(e.hint.text)}</td><td class="l">${e.resources.map((r) => esc(useText(r))).join("<br>")}</td></tr>`
     );
   out.push("</tbody></table>", `<p class="method">${esc(EVIDENCE_TEXT)}</p>`);
+  return out;
+}
+function profilesHtml(profiles) {
+  const out = [
+    '<h2 id="profiles">CPU profiles of the regressed cells</h2>',
+    '<p class="method">Each side of a regressed cell ran once more, profiled over its measured run (not judged). <code>go tool pprof -http=: FILE</code> opens a profile.</p>',
+    '<table class="evidence"><thead><tr><th class="l">cell</th><th class="l">variant</th><th class="l">server</th><th class="l">profile</th><th class="l">busiest functions (flat %)</th></tr></thead><tbody>'
+  ];
+  for (const p of profiles)
+    out.push(
+      `<tr><td class="l">${esc(p.workload)} threads=${p.threads}</td><td class="l">${esc(p.variant)}</td><td class="l">${esc(p.component)} ${esc(p.address)}</td><td class="l">${p.file ? `<a href="${esc(p.file)}">${esc(p.file)}</a>` : `not taken: ${esc(p.error ?? "")}`}</td><td class="l">${(p.top ?? []).slice(0, 5).map((f) => `${esc(f.name)} ${f.flat_pct.toFixed(1)}%`).join("<br>")}</td></tr>`
+    );
+  out.push("</tbody></table>");
   return out;
 }
 
@@ -58448,6 +58501,15 @@ function render(v, workloads, d, trimmed, opts) {
       if (drows.length) out.push(...details(w2, v, drows, d.rawPerCell), "");
     }
   }
+  if (v.profiles?.length)
+    out.push(
+      ...profileMarkdown(
+        v.profiles,
+        md2,
+        v.provenance?.artifacts_url ? `[the run's artifact](${v.provenance.artifacts_url})` : "the run directory"
+      ),
+      ""
+    );
   if (d.evidence && v.evidence?.length)
     out.push(
       "<details><summary>Where the time went: CPU and memory of the servers, the load generator and the machine</summary>",
@@ -59059,7 +59121,7 @@ var cellLabel = (c4) => {
   const name = typeof c4.workload === "string" ? c4.workload : c4.workload.name;
   return `${name} threads=${c4.threads}${c4.variant !== "base" || c4.round > 1 ? ` variant=${c4.variant} round=${c4.round}` : ""}`;
 };
-var cellFileName = (c4) => `${c4.workload.name}-t${c4.threads}${c4.variant !== "base" || c4.round > 1 ? `-${c4.variant}-r${c4.round}` : ""}.log`;
+var cellFileName = (c4) => `${c4.workload.name}-t${c4.threads}${c4.variant !== "base" || c4.round > 1 ? `-${c4.variant}-r${c4.round}` : ""}${c4.tag ? `-${c4.tag}` : ""}.log`;
 function planCells(spec, variant = "base", round3 = 1) {
   return spec.workloads.flatMap(
     (workload) => workload.threads.map((threads) => ({ workload, threads, variant, round: round3 }))
@@ -59304,8 +59366,28 @@ var Bench = class _Bench {
       );
     }
   }
+  /** Whether the target can take CPU profiles of its servers (pprof on TiDB and TiKV). */
+  canProfile() {
+    return this.target.cpuProfiles !== void 0;
+  }
+  /**
+   * The cell once more, with a CPU profile of each server taken over its measured run (from its
+   * start to a second before its end), written under `dir`; the cell is not judged.
+   */
+  async profileCell(plan, signal, dir) {
+    const take = this.target.cpuProfiles;
+    if (!take) return { cell: await this.runCell(plan, signal), profiles: [] };
+    const seconds2 = Math.max(1, Math.floor(plan.workload.duration) - 1);
+    let taking;
+    const cell2 = await this.runCell(plan, signal, {
+      onMeasure: () => {
+        taking = take(seconds2, dir, `${plan.workload.name}-t${plan.threads}-${plan.variant}`);
+      }
+    });
+    return { cell: cell2, profiles: await taking ?? [] };
+  }
   /** Runs one cell; a failure is recorded in the cell, not thrown. */
-  async runCell(plan, signal) {
+  async runCell(plan, signal, o = {}) {
     const w2 = plan.workload;
     const driver = driverOf(w2.driver);
     const tool = this.tools.get(toolKey(w2));
@@ -59366,7 +59448,10 @@ var Bench = class _Bench {
     try {
       r = await this.tool(tool, step2, logFile, signal, limitS, {
         capped: true,
-        onSpawn: (pid) => this.remote ? void 0 : sampler?.addLoad(pid)
+        onSpawn: (pid) => {
+          o.onMeasure?.();
+          if (!this.remote) sampler?.addLoad(pid);
+        }
       });
     } finally {
       resources = sampler?.stop();
@@ -59761,6 +59846,68 @@ async function runAgainstBaseline(loaded, baselineFile, opts) {
 // action/src/pipeline/compare.ts
 import { randomInt } from "node:crypto";
 
+// action/src/pipeline/profile.ts
+import { join as join7, relative as relative2 } from "node:path";
+
+// action/src/observe/pprof.ts
+function parseTop(text3) {
+  const out = [];
+  for (const line5 of text3.split("\n")) {
+    const m3 = /^\s*[\d.]+\w*\s+([\d.]+)%\s+[\d.]+%\s+[\d.]+\w*\s+([\d.]+)%\s+(.+?)\s*$/.exec(line5);
+    if (m3) out.push({ flat_pct: Number(m3[1]), cum_pct: Number(m3[2]), name: m3[3] });
+  }
+  return out;
+}
+async function topFunctions(file, n = 8) {
+  const go = findTool("go");
+  if (!go) return void 0;
+  const r = await runCommand(go, ["tool", "pprof", "-top", `-nodecount=${n}`, file], { timeoutMs: 12e4 });
+  if (r.code !== 0) return void 0;
+  const rows = parseTop(r.stdout);
+  return rows.length ? rows : void 0;
+}
+
+// action/src/pipeline/profile.ts
+async function profileRegressions(o) {
+  if (o.max <= 0 || !o.benchOf(o.control).canProfile()) return [];
+  const seen = /* @__PURE__ */ new Set();
+  const keys4 = [...o.cells].filter((c4) => c4.verdict === "regression").sort((a4, b10) => Math.abs(b10.change ?? 0) - Math.abs(a4.change ?? 0)).flatMap((c4) => {
+    const variant = c4.variant ?? "head";
+    const key2 = `${variant}\0${c4.workload}\0${c4.threads}`;
+    if (seen.has(key2)) return [];
+    seen.add(key2);
+    return [{ variant, workload: c4.workload, threads: c4.threads }];
+  }).slice(0, o.max);
+  const dir = join7(o.runDir.dir, "profiles");
+  const out = [];
+  for (const k2 of keys4)
+    for (const side of [o.control, k2.variant]) {
+      const plan = o.planOf(side, k2.workload, k2.threads);
+      const bench = o.benchOf(side);
+      if (!plan) continue;
+      if (o.grouped) await bench.enterGroup(o.signal);
+      o.log(`profiles: ${k2.workload} threads=${k2.threads} regressed: ${side} once more with CPU profiles`);
+      const { cell: cell2, profiles } = await bench.profileCell({ ...plan, tag: "profile" }, o.signal, dir);
+      const main2 = Object.entries(cell2.metrics).find(([, m3]) => m3.better === "higher");
+      for (const p of profiles) {
+        const top = p.file ? await topFunctions(p.file) : void 0;
+        out.push({
+          variant: side,
+          workload: k2.workload,
+          threads: k2.threads,
+          component: p.component,
+          address: p.address,
+          ...p.file ? { file: relative2(o.runDir.dir, p.file) } : {},
+          ...p.error ? { error: p.error } : cell2.status === "failed" ? { error: cell2.error ?? "the re-run failed" } : {},
+          ...top ? { top } : {},
+          ...main2 ? { measured: { [main2[0]]: main2[1].value } } : {}
+        });
+        if (p.error) o.log(`profiles: ${p.component} ${p.address}: ${p.error}`);
+      }
+    }
+  return out;
+}
+
 // action/src/pipeline/schedule.ts
 function rng(seed) {
   let a4 = seed >>> 0;
@@ -59977,6 +60124,17 @@ async function compareSpec(loaded, opts) {
     }
     const judged = judge();
     const benchmarkSeconds = (Date.now() - startedMeasuring) / 1e3;
+    const profiles = await profileRegressions({
+      cells: judged.cells,
+      control,
+      benchOf,
+      grouped,
+      planOf: (variant, workload, threads) => cellsOf(variant, 1).find((c4) => c4.workload.name === workload && c4.threads === threads),
+      max: compare3.profiles,
+      runDir,
+      log: opts.log,
+      signal: opts.signal
+    });
     verdict = {
       format: "tiperf.verdict",
       version: 1,
@@ -60017,7 +60175,11 @@ async function compareSpec(loaded, opts) {
       cells: judged.cells,
       inconclusive: compare3.inconclusive,
       ...evidenceField(evidenceOf(result.cells, names)),
+      ...profiles.length ? { profiles } : {},
       notes: [
+        ...profiles.length ? [
+          `${new Set(profiles.map((p) => `${p.workload}\0${p.threads}`)).size} regressed cell(s) ran once more per side with CPU profiles of the servers (compare.profiles; not judged): under profiles/`
+        ] : [],
         ...grouped ? [
           `variants took turns in groups: a switch restarts servers (${targetPlan.about.find((l) => l.startsWith("variants take turns by:"))?.slice(24) ?? "see the plan"}), so in each block every variant ran its cells together on a freshly switched instance, variants in a balanced order over blocks`
         ] : [],

@@ -1,0 +1,70 @@
+// Evidence for a regression: each regressed cell (the largest changes first) runs once more per
+// side — the control and the variant that regressed — with a CPU profile of every server taken
+// over the measured run (TiDB and TiKV pprof), stored under <run>/profiles/ with the busiest
+// functions where Go's pprof can read them. The re-runs are not judged.
+import { join, relative } from "node:path";
+import type { CellJudgement } from "../compare/judge.ts";
+import type { Profile } from "../compare/verdict.ts";
+import { topFunctions } from "../observe/pprof.ts";
+import type { RunDir } from "../result/store.ts";
+import type { Bench } from "./bench.ts";
+import type { CellPlan } from "./cells.ts";
+
+export async function profileRegressions(o: {
+  cells: readonly CellJudgement[];
+  control: string;
+  benchOf: (variant: string) => Bench;
+  /** Variants take turns by restarting servers: enter each side's group first. */
+  grouped: boolean;
+  planOf: (variant: string, workload: string, threads: number) => CellPlan | undefined;
+  max: number;
+  runDir: RunDir;
+  log: (line: string) => void;
+  signal: AbortSignal;
+}): Promise<Profile[]> {
+  if (o.max <= 0 || !o.benchOf(o.control).canProfile()) return [];
+  const seen = new Set<string>();
+  const keys = [...o.cells]
+    .filter((c) => c.verdict === "regression")
+    .sort((a, b) => Math.abs(b.change ?? 0) - Math.abs(a.change ?? 0))
+    .flatMap((c) => {
+      const variant = c.variant ?? "head";
+      const key = `${variant}\u0000${c.workload}\u0000${c.threads}`;
+      if (seen.has(key)) return [];
+      seen.add(key);
+      return [{ variant, workload: c.workload, threads: c.threads }];
+    })
+    .slice(0, o.max);
+  const dir = join(o.runDir.dir, "profiles");
+  const out: Profile[] = [];
+  for (const k of keys)
+    for (const side of [o.control, k.variant]) {
+      const plan = o.planOf(side, k.workload, k.threads);
+      const bench = o.benchOf(side);
+      if (!plan) continue;
+      if (o.grouped) await bench.enterGroup(o.signal);
+      o.log(`profiles: ${k.workload} threads=${k.threads} regressed: ${side} once more with CPU profiles`);
+      const { cell, profiles } = await bench.profileCell({ ...plan, tag: "profile" }, o.signal, dir);
+      const main = Object.entries(cell.metrics).find(([, m]) => m.better === "higher");
+      for (const p of profiles) {
+        const top = p.file ? await topFunctions(p.file) : undefined;
+        out.push({
+          variant: side,
+          workload: k.workload,
+          threads: k.threads,
+          component: p.component,
+          address: p.address,
+          ...(p.file ? { file: relative(o.runDir.dir, p.file) } : {}),
+          ...(p.error
+            ? { error: p.error }
+            : cell.status === "failed"
+              ? { error: cell.error ?? "the re-run failed" }
+              : {}),
+          ...(top ? { top } : {}),
+          ...(main ? { measured: { [main[0]]: main[1].value } } : {}),
+        });
+        if (p.error) o.log(`profiles: ${p.component} ${p.address}: ${p.error}`);
+      }
+    }
+  return out;
+}
