@@ -40,17 +40,17 @@ import {
   upsertIssue,
   verdictHtml,
   writeHtmlReport
-} from "./chunk-KLC3LC3U.js";
+} from "./chunk-RXL76QIB.js";
 import {
   reapLedger
-} from "./chunk-WB73244F.js";
+} from "./chunk-MLCSODTZ.js";
 import {
   PORT_AT_START,
   readReport,
   readResult,
   writeAtomic,
   writeResult
-} from "./chunk-57JDU2WN.js";
+} from "./chunk-F44RDZJ4.js";
 import {
   CLOUDS,
   EXIT,

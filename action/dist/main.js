@@ -13,7 +13,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-KLC3LC3U.js";
+} from "./chunk-RXL76QIB.js";
 import {
   getInput,
   info,
@@ -26,7 +26,7 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-57JDU2WN.js";
+} from "./chunk-F44RDZJ4.js";
 import {
   EXIT,
   InputError,

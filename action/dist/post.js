@@ -4,13 +4,13 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   reapLedger
-} from "./chunk-WB73244F.js";
+} from "./chunk-MLCSODTZ.js";
 import {
   getState,
   info,
   setFailed
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-57JDU2WN.js";
+import "./chunk-F44RDZJ4.js";
 import {
   ledgerDir
 } from "./chunk-II5XP5VD.js";

@@ -25,10 +25,10 @@ describe("ResourceSampler", () => {
     const server = start("sleep 60 & while :; do :; done");
     const load = start("exec sleep 60");
     await sleep(200);
-    const sampler = new ResourceSampler([server.pid as number], "local", 500);
+    const sampler = new ResourceSampler([server.pid as number], 500);
     sampler.addLoad(load.pid as number);
     await sleep(2600);
-    const uses = sampler.stop();
+    const uses = await sampler.stop();
     const find = (role: string, component: string) =>
       uses.find((u) => u.role === role && u.component === component);
     const bash = find("server", "bash");
@@ -57,9 +57,9 @@ describe("ResourceSampler", () => {
     await sleep(100);
     const { remove } = await applyResources(burner.pid as number, 0.2, "observe-test");
     try {
-      const sampler = new ResourceSampler([burner.pid as number], "local", 500);
+      const sampler = new ResourceSampler([burner.pid as number], 500);
       await sleep(2100);
-      const [u] = sampler.stop().filter((x) => x.role === "server");
+      const [u] = (await sampler.stop()).filter((x) => x.role === "server");
       assert.equal(u?.cpus, 0.2);
       // CPU seconds per second can never pass the quota by much: its share stays near or under 100%
       assert.ok((u?.cpu_pct.mean ?? 0) > 0 && (u?.cpu_pct.mean ?? 0) < 130, String(u?.cpu_pct.mean));

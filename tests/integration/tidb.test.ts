@@ -529,6 +529,18 @@ haproxy_port: ${haproxyPort}
           ),
         );
         assert.match(cell, /transactions:\s+[1-9]/);
+        // resource use sampled over SSH: the cluster's servers by their ports, sysbench on the
+        // load host by its name, the host itself (all of them 127.0.0.1 here)
+        const result = await readResult(join(runDir, "result.json"));
+        const uses = result.cells[0]?.resources ?? [];
+        const seen = (role: string, component: string) =>
+          uses.some((u) => u.role === role && u.component === component && u.host === "127.0.0.1");
+        assert.ok(seen("machine", "machine"), JSON.stringify(uses.map((u) => [u.role, u.component, u.host])));
+        assert.ok(seen("load", "sysbench"), "sysbench on the load host, by its name");
+        assert.ok(
+          uses.some((u) => u.role === "server" && u.host === "127.0.0.1" && u.samples.length > 0),
+          "the stand-in cluster's servers, by their ports",
+        );
         assert.ok(
           raw.some((f) => f.startsWith("haproxy-")),
           raw.join(", "),

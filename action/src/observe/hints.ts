@@ -15,7 +15,9 @@ export interface Hint {
 }
 
 const cpusText = (n: number) => `${Number.isInteger(n) ? n : n.toFixed(2)} CPU${n === 1 ? "" : "s"}`;
-const use = (r: ResourceUse) => `${r.component} ${Math.round(r.cpu_pct.mean)}% of ${cpusText(r.cpus)}`;
+/** A program as the hints name it: with its host where it ran elsewhere (a cluster's machines). */
+const nameOf = (r: ResourceUse) => (r.host === "local" ? r.component : `${r.component}@${r.host}`);
+const use = (r: ResourceUse) => `${nameOf(r)} ${Math.round(r.cpu_pct.mean)}% of ${cpusText(r.cpus)}`;
 const cores = (r: ResourceUse) => ((r.cpu_pct.mean * r.cpus) / 100).toFixed(1);
 
 /** The hint of one cell's (or one variant's cells') resource use; undefined when none was sampled. */
@@ -34,7 +36,7 @@ export function bottleneck(resources: readonly ResourceUse[] | undefined): Hint 
     const rest = others([load]);
     return {
       kind: "load",
-      text: `load generator saturated (${load.component} at ${Math.round(load.cpu_pct.mean)}% of its ${cpusText(load.cpus)}): this cell measures the client${rest.length ? `; ${rest.join(", ")}` : ""}`,
+      text: `load generator saturated (${nameOf(load)} at ${Math.round(load.cpu_pct.mean)}% of its ${cpusText(load.cpus)}): this cell measures the client${rest.length ? `; ${rest.join(", ")}` : ""}`,
     };
   }
   const server = servers.filter(saturated);
@@ -42,16 +44,16 @@ export function bottleneck(resources: readonly ResourceUse[] | undefined): Hint 
     const rest = others(server);
     return {
       kind: "server",
-      text: `${server.map((s) => `${s.component} CPU-bound (${Math.round(s.cpu_pct.mean)}% of its ${cpusText(s.cpus)})`).join(", ")}${rest.length ? `; ${rest.join(", ")}` : ""}`,
+      text: `${server.map((s) => `${nameOf(s)} CPU-bound (${Math.round(s.cpu_pct.mean)}% of its ${cpusText(s.cpus)})`).join(", ")}${rest.length ? `; ${rest.join(", ")}` : ""}`,
     };
   }
   if (machine && saturated(machine)) {
-    const parts = [...servers, ...loads]
-      .filter((r) => r.cpu_pct.mean >= 1)
-      .map((r) => `${r.component} ${cores(r)}`);
+    const here = [...servers, ...loads].filter((r) => r.host === machine.host && r.cpu_pct.mean >= 1);
+    const parts = here.map((r) => `${nameOf(r)} ${cores(r)}`);
+    const both = here.some((r) => r.role === "server") && here.some((r) => r.role === "load");
     return {
       kind: "machine",
-      text: `the machine's ${cpusText(machine.cpus)} saturated (${Math.round(machine.cpu_pct.mean)}% busy; CPUs used: ${parts.join(", ") || "by other programs"}): server and load generator compete for them`,
+      text: `${machine.host === "local" ? "the machine's" : `${machine.host}'s`} ${cpusText(machine.cpus)} saturated (${Math.round(machine.cpu_pct.mean)}% busy; CPUs used: ${parts.join(", ") || "by other programs"})${both ? ": server and load generator compete for them" : ""}`,
     };
   }
   const parts = others([]);

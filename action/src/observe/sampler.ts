@@ -1,12 +1,36 @@
-// Resource use of one cell's measured window, sampled from /proc once a second: each server
-// program and each load-tool program (a process and everything it forked, grouped by the kernel's
-// name for the program: mariadbd, postgres, tidb-server, tikv-server, pd-server, sysbench), and
-// the machine as a whole. CPU is user + system time as a share of the CPUs the program may use.
+// Resource use of one cell's measured window, sampled once a second: each server program and each
+// load-tool program (a process and everything it forked, grouped by the kernel's name for the
+// program: mariadbd, postgres, tidb-server, tikv-server, pd-server, sysbench), and the machine as
+// a whole. CPU is user + system time as a share of the CPUs the program may use. The snapshots
+// come from /proc here (ResourceSampler) or over SSH on a cluster's hosts (remote.ts); Series
+// turns a host's snapshots into the summaries the result keeps.
 import { cpus } from "node:os";
 import type { ResourceUse } from "../result/model.ts";
 import { clockTicks, cpuLimit, machineTicks, parents, sampleProcess, treeOf } from "./procfs.ts";
 
-type Role = "server" | "load";
+export type Role = "server" | "load";
+
+/** One process at one moment, as a snapshot lists it. */
+export interface ProcessAt {
+  role: Role;
+  pid: number;
+  comm: string;
+  /** User + system CPU time in clock ticks. */
+  ticks: number;
+  rssBytes: number;
+  readBytes?: number;
+  writeBytes?: number;
+  /** CPUs it may use, once known (affinity, capped by its cgroup's quota). */
+  cpus?: number;
+}
+
+/** Everything sampled on one host at one moment. */
+export interface Snapshot {
+  /** Seconds, on any clock that only moves forward (differences are what count). */
+  t: number;
+  machine?: { busy: number; total: number };
+  processes: ProcessAt[];
+}
 
 interface Seen {
   ticks: number;
@@ -14,109 +38,84 @@ interface Seen {
   write?: number;
 }
 
-interface Series {
+interface Points {
   component: string;
   role: Role | "machine";
   cpus: number;
   processes: number;
-  /** Per interval: seconds, CPU seconds, RSS bytes, bytes read and written. */
+  /** Per interval: seconds since the first snapshot, its length, CPU seconds, RSS and disk bytes. */
   points: { t: number; dt: number; cpu_s: number; rss?: number; read?: number; write?: number }[];
 }
 
 const mib = (bytes: number) => bytes / 1048576;
 const round = (x: number, digits = 1) => Math.round(x * 10 ** digits) / 10 ** digits;
 
-/** Samples the given server processes (and later the load tool) until stop(). */
-export class ResourceSampler {
-  private readonly loads: number[] = [];
+/** One host's snapshots, interval by interval, summarised per program. */
+export class Series {
   private readonly seen = new Map<number, Seen>();
-  private readonly series = new Map<string, Series>();
-  private readonly started = performance.now();
-  private last = performance.now();
-  private lastMachine = machineTicks();
-  private readonly timer: NodeJS.Timeout;
-  private readonly tick = clockTicks();
+  private readonly series = new Map<string, Points>();
+  private first?: Snapshot;
+  private last?: Snapshot;
 
   constructor(
-    private readonly servers: number[],
-    private readonly host = "local",
-    private readonly intervalMs = 1000,
-  ) {
-    this.sample(true);
-    this.timer = setInterval(() => this.sample(false), intervalMs);
-    this.timer.unref();
-  }
+    private readonly host: string,
+    /** Clock ticks per second of the host's /proc. */
+    private readonly tick: number,
+    /** The host's CPU count (what the machine's share is of). */
+    private readonly machineCpus: number,
+  ) {}
 
-  /** The load tool's process, once spawned: it and what it forks are sampled from now on. */
-  addLoad(pid: number): void {
-    this.loads.push(pid);
-  }
-
-  private sample(first: boolean): void {
-    const now = performance.now();
-    const dt = (now - this.last) / 1000;
-    const t = (now - this.started) / 1000;
-    this.last = now;
-    const parentOf = parents();
-    const groups: [Role, number[]][] = [
-      ["server", this.servers],
-      ["load", this.loads],
-    ];
-    const alive = new Set<number>();
-    const perComponent = new Map<
+  add(s: Snapshot): void {
+    const prev = this.last;
+    this.first ??= s;
+    this.last = s;
+    const dt = prev ? s.t - prev.t : 0;
+    const per = new Map<
       string,
       {
         role: Role;
         comm: string;
-        root: number;
         n: number;
         cpu: number;
         rss: number;
+        cpus?: number;
         read?: number;
         write?: number;
       }
     >();
-    for (const [role, roots] of groups) {
-      if (!roots.length) continue;
-      for (const pid of treeOf(roots, parentOf)) {
-        const s = sampleProcess(pid);
-        if (!s || alive.has(pid)) continue;
-        alive.add(pid);
-        const before = this.seen.get(pid);
-        this.seen.set(pid, {
-          ticks: s.ticks,
-          ...(s.readBytes !== undefined ? { read: s.readBytes } : {}),
-          ...(s.writeBytes !== undefined ? { write: s.writeBytes } : {}),
-        });
-        // a process first seen after the start was born (or handed over) since the last sample
-        const dTicks = s.ticks - (before?.ticks ?? (first ? s.ticks : 0));
-        const key = `${role}\u0000${s.comm}`;
-        const c = perComponent.get(key) ?? { role, comm: s.comm, root: pid, n: 0, cpu: 0, rss: 0 };
-        c.n++;
-        c.cpu += Math.max(0, dTicks) / this.tick;
-        c.rss += s.rssBytes;
-        if (s.readBytes !== undefined)
-          c.read = (c.read ?? 0) + Math.max(0, s.readBytes - (before?.read ?? (first ? s.readBytes : 0)));
-        if (s.writeBytes !== undefined)
-          c.write =
-            (c.write ?? 0) + Math.max(0, s.writeBytes - (before?.write ?? (first ? s.writeBytes : 0)));
-        perComponent.set(key, c);
-      }
+    const alive = new Set<number>();
+    for (const p of s.processes) {
+      if (alive.has(p.pid)) continue;
+      alive.add(p.pid);
+      const before = this.seen.get(p.pid);
+      this.seen.set(p.pid, {
+        ticks: p.ticks,
+        ...(p.readBytes !== undefined ? { read: p.readBytes } : {}),
+        ...(p.writeBytes !== undefined ? { write: p.writeBytes } : {}),
+      });
+      // a process first seen after the first snapshot was born (or handed over) since the last one
+      const since = (now: number, then: number | undefined) => Math.max(0, now - (then ?? (prev ? 0 : now)));
+      const key = `${p.role}\u0000${p.comm}`;
+      const c = per.get(key) ?? { role: p.role, comm: p.comm, n: 0, cpu: 0, rss: 0 };
+      c.n++;
+      c.cpu += since(p.ticks, before?.ticks) / this.tick;
+      c.rss += p.rssBytes;
+      c.cpus ??= p.cpus;
+      if (p.readBytes !== undefined) c.read = (c.read ?? 0) + since(p.readBytes, before?.read);
+      if (p.writeBytes !== undefined) c.write = (c.write ?? 0) + since(p.writeBytes, before?.write);
+      per.set(key, c);
     }
     for (const pid of this.seen.keys()) if (!alive.has(pid)) this.seen.delete(pid);
-    const machine = machineTicks();
-    if (first || dt <= 0) {
-      this.lastMachine = machine;
-      return;
-    }
-    for (const [key, c] of perComponent) {
-      let s = this.series.get(key);
-      if (!s) {
-        s = { component: c.comm, role: c.role, cpus: cpuLimit(c.root), processes: 0, points: [] };
-        this.series.set(key, s);
+    if (!prev || dt <= 0) return;
+    const t = s.t - (this.first as Snapshot).t;
+    for (const [key, c] of per) {
+      let p = this.series.get(key);
+      if (!p) {
+        p = { component: c.comm, role: c.role, cpus: c.cpus ?? this.machineCpus, processes: 0, points: [] };
+        this.series.set(key, p);
       }
-      s.processes = Math.max(s.processes, c.n);
-      s.points.push({
+      p.processes = Math.max(p.processes, c.n);
+      p.points.push({
         t,
         dt,
         cpu_s: c.cpu,
@@ -125,26 +124,24 @@ export class ResourceSampler {
         ...(c.write !== undefined ? { write: c.write } : {}),
       });
     }
-    if (machine && this.lastMachine && machine.total > this.lastMachine.total) {
+    if (s.machine && prev.machine && s.machine.total > prev.machine.total) {
       let m = this.series.get("machine");
-      const n = cpus().length;
       if (!m) {
-        m = { component: "machine", role: "machine", cpus: n, processes: 0, points: [] };
+        m = { component: "machine", role: "machine", cpus: this.machineCpus, processes: 0, points: [] };
         this.series.set("machine", m);
       }
-      const share = (machine.busy - this.lastMachine.busy) / (machine.total - this.lastMachine.total);
-      m.points.push({ t, dt, cpu_s: share * n * dt });
+      const share = (s.machine.busy - prev.machine.busy) / (s.machine.total - prev.machine.total);
+      m.points.push({ t, dt, cpu_s: share * this.machineCpus * dt });
     }
-    this.lastMachine = machine;
   }
 
-  /**
-   * Stops sampling and summarises each program over the window: one last sample first when at
-   * least half an interval has passed (a sliver of a second would be a ratio of small counts).
-   */
-  stop(): ResourceUse[] {
-    clearInterval(this.timer);
-    if (performance.now() - this.last >= this.intervalMs / 2) this.sample(false);
+  /** Seconds since the last snapshot was taken (on the snapshots' clock), given the time now. */
+  sinceLast(now: number): number {
+    return this.last ? now - this.last.t : Number.POSITIVE_INFINITY;
+  }
+
+  /** Each program over the window: window mean and busiest second, per-second samples. */
+  summaries(): ResourceUse[] {
     const out: ResourceUse[] = [];
     for (const s of this.series.values()) {
       if (!s.points.length || s.cpus <= 0) continue;
@@ -154,7 +151,7 @@ export class ResourceSampler {
         mean: round(mean),
         max: round(Math.max(...values)),
       });
-      const rate = (pick: (p: Series["points"][number]) => number | undefined) => {
+      const rate = (pick: (p: Points["points"][number]) => number | undefined) => {
         const have = s.points.filter((p) => pick(p) !== undefined);
         if (!have.length) return undefined;
         const total = have.reduce((a, p) => a + (pick(p) as number), 0);
@@ -184,7 +181,79 @@ export class ResourceSampler {
         })),
       });
     }
-    const order = { machine: 0, server: 1, load: 2 } as const;
-    return out.sort((a, b) => order[a.role] - order[b.role] || b.cpu_pct.mean - a.cpu_pct.mean);
+    return out;
+  }
+}
+
+const ORDER = { machine: 0, server: 1, load: 2 } as const;
+/** Machine first, then servers, then load tools; the busiest first within each. */
+export const byRole = (uses: ResourceUse[]) =>
+  uses.sort((a, b) => ORDER[a.role] - ORDER[b.role] || b.cpu_pct.mean - a.cpu_pct.mean);
+
+/** What a cell's measured run is watched with: started before the tool, stopped after it. */
+export interface Sampler {
+  /** The load tool's process (here), once spawned. */
+  addLoad(pid: number): void;
+  stop(): Promise<ResourceUse[]>;
+}
+
+/** Samples server processes here (and later the load tool) from /proc until stop(). */
+export class ResourceSampler implements Sampler {
+  private readonly loads: number[] = [];
+  private readonly series = new Series("local", clockTicks(), cpus().length);
+  private readonly limits = new Map<number, number>();
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(
+    private readonly servers: number[],
+    private readonly intervalMs = 1000,
+  ) {
+    this.sample();
+    this.timer = setInterval(() => this.sample(), intervalMs);
+    this.timer.unref();
+  }
+
+  addLoad(pid: number): void {
+    this.loads.push(pid);
+  }
+
+  private sample(): void {
+    const parentOf = parents();
+    const processes: ProcessAt[] = [];
+    for (const [role, roots] of [
+      ["server", this.servers],
+      ["load", this.loads],
+    ] as [Role, number[]][]) {
+      if (!roots.length) continue;
+      for (const pid of treeOf(roots, parentOf)) {
+        const p = sampleProcess(pid);
+        if (!p) continue;
+        // its CPUs at first sight (a load tool is seen a moment after spawn: its cgroup is set by then)
+        if (!this.limits.has(pid)) this.limits.set(pid, cpuLimit(pid));
+        const cpusOf = this.limits.get(pid);
+        processes.push({
+          role,
+          pid,
+          comm: p.comm,
+          ticks: p.ticks,
+          rssBytes: p.rssBytes,
+          ...(p.readBytes !== undefined ? { readBytes: p.readBytes } : {}),
+          ...(p.writeBytes !== undefined ? { writeBytes: p.writeBytes } : {}),
+          ...(cpusOf !== undefined ? { cpus: cpusOf } : {}),
+        });
+      }
+    }
+    const machine = machineTicks();
+    this.series.add({ t: performance.now() / 1000, ...(machine ? { machine } : {}), processes });
+  }
+
+  /**
+   * Stops sampling and summarises: one last sample first when at least half an interval has
+   * passed (a sliver of a second would be a ratio of small counts).
+   */
+  async stop(): Promise<ResourceUse[]> {
+    clearInterval(this.timer);
+    if (this.series.sinceLast(performance.now() / 1000) >= this.intervalMs / 2000) this.sample();
+    return byRole(this.series.summaries());
   }
 }

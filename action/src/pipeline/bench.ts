@@ -1,10 +1,11 @@
 import { cpus } from "node:os";
-import { relative } from "node:path";
+import { basename, relative } from "node:path";
 import { mostSpecificLine } from "../drivers/failure.ts";
 import { driverOf } from "../drivers/registry.ts";
 import type { Driver, Step, StepContext, ToolCommand, Workload } from "../drivers/types.ts";
 import { RunError } from "../errors.ts";
-import { ResourceSampler } from "../observe/sampler.ts";
+import { RemoteSampler } from "../observe/remote.ts";
+import { ResourceSampler, type Sampler } from "../observe/sampler.ts";
 import { runCommand } from "../proc/process.ts";
 import { type RemoteHost, sshArgs } from "../proc/ssh.ts";
 import { runTool, type ToolRun } from "../proc/tool.ts";
@@ -305,6 +306,33 @@ export class Bench {
     }
   }
 
+  /**
+   * What watches a cell's measured run: /proc here (servers started here, a load tool run here),
+   * and a loop over SSH on every other machine involved — each server host (its servers by port)
+   * and the load host (the load tool by its program name).
+   */
+  private samplers(tool: ToolCommand, limitS: number): Sampler[] {
+    const out: Sampler[] = [];
+    if (this.target.pids.length || !this.remote) out.push(new ResourceSampler(this.target.pids));
+    const hosts = this.target.serverHosts?.() ?? [];
+    // the program as the kernel names it (at most 15 characters): sysbench, go-tpc, go-ycsb
+    const loadName = basename(tool.command).slice(0, 15);
+    const loads = /^[A-Za-z0-9._-]+$/.test(loadName) ? [loadName] : [];
+    const remoteLoad = this.remote;
+    for (const h of hosts)
+      out.push(
+        new RemoteSampler({
+          remote: h.remote,
+          ports: h.ports,
+          loads: remoteLoad && remoteLoad.host === h.remote.host ? loads : [],
+          maxS: limitS,
+        }),
+      );
+    if (remoteLoad && !hosts.some((h) => h.remote.host === remoteLoad.host))
+      out.push(new RemoteSampler({ remote: remoteLoad, ports: [], loads, maxS: limitS }));
+    return out;
+  }
+
   /** Whether the target can take CPU profiles of its servers (pprof on TiDB and TiKV). */
   canProfile(): boolean {
     return this.target.cpuProfiles !== undefined;
@@ -388,9 +416,8 @@ export class Bench {
           `${describeFailure(w.driver, "warmup", wr, wSaid, `${w.warmup}s + ${grace}s grace`, this.target.state())} (raw output: ${warmLog})`,
         );
     }
-    // the servers here and the load tool here, sampled over the measured invocation
-    const sampler =
-      this.target.pids.length || !this.remote ? new ResourceSampler(this.target.pids) : undefined;
+    // the servers and the load tool, here and over SSH on their hosts, over the measured invocation
+    const samplers = this.samplers(tool, limitS);
     let resources: ResourceUse[] | undefined;
     let r: ToolRun;
     try {
@@ -398,11 +425,11 @@ export class Bench {
         capped: true,
         onSpawn: (pid) => {
           o.onMeasure?.();
-          if (!this.remote) sampler?.addLoad(pid);
+          if (!this.remote) for (const s of samplers) s.addLoad(pid);
         },
       });
     } finally {
-      resources = sampler?.stop();
+      resources = (await Promise.all(samplers.map((s) => s.stop().catch(() => [])))).flat();
     }
     cell.finished_at = new Date().toISOString();
     // a component that went Down or restarted (systemd's Restart=always) spoils the measurement

@@ -8,7 +8,8 @@ const cpus = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(2));
 
 /** "mariadbd 27% of 2 CPUs (max 31%), 118 MiB". */
 export function useText(r: ResourceUse): string {
-  const where = r.role === "machine" ? "machine" : r.component;
+  const what = r.role === "machine" ? "machine" : r.component;
+  const where = r.host === "local" ? what : `${what}@${r.host}`;
   const mem = r.rss_mib ? `, ${Math.round(r.rss_mib.mean)} MiB` : "";
   const disk =
     (r.read_mib_s?.mean ?? 0) + (r.write_mib_s?.mean ?? 0) >= 0.1

@@ -74,6 +74,11 @@ export interface Target {
    * ports), each written to `dir` under a name starting with `prefix`; one entry per server.
    */
   cpuProfiles?(seconds: number, dir: string, prefix: string): Promise<CpuProfile[]>;
+  /**
+   * The machines its servers run on when they are not this one (a cluster's hosts), each with the
+   * ports its servers there listen on: where a cell's resource use is sampled over SSH.
+   */
+  serverHosts?(): { remote: RemoteHost; ports: number[] }[];
 }
 
 /** One server's CPU profile: where it was written, or why it could not be taken. */

@@ -33,7 +33,7 @@ import {
   tidbEndpoints,
   type VariantSetup,
 } from "./plan.ts";
-import type { Role } from "./profile.ts";
+import { MAIN_PORT, type Role } from "./profile.ts";
 import { type RunningServer, startTidbServer } from "./server.ts";
 import { runTiup, tiupHome, tiupProgram } from "./tiup.ts";
 import {
@@ -212,6 +212,21 @@ export class TidbRun {
     return Promise.all(roles.flatMap((role) => (r.status[role] ?? []).map((a) => take(role, a))));
   }
 
+  /**
+   * A cluster's hosts as ssh reaches them (the profile's user and key, through the bastion if any),
+   * each with the main ports of the instances on it (tidb 4000, tikv 20160, pd 2379, …).
+   */
+  private serverHosts(d: Deployment & { kind: "cluster" }): { remote: RemoteHost; ports: number[] }[] {
+    const load = this.loadHost();
+    if (!load) return [];
+    const byHost = new Map<string, number[]>();
+    for (const i of d.cluster.instances) {
+      const port = i.ports[MAIN_PORT[i.role]];
+      if (port !== undefined) byHost.set(i.host, [...(byHost.get(i.host) ?? []), port]);
+    }
+    return [...byHost].map(([host, ports]) => ({ remote: { ...load, host }, ports }));
+  }
+
   /** Writes the plan's files (topologies, TOML configs, haproxy.cfg) into <run>/tidb/. */
   async writeFiles(): Promise<void> {
     await mkdir(this.dir, { recursive: true });
@@ -315,6 +330,7 @@ export class TidbRun {
       },
       activate: (signal, o) => this.activate(setup, signal, o),
       cpuProfiles: (seconds, dir, prefix) => this.cpuProfiles(r, seconds, dir, prefix),
+      ...(d.kind === "cluster" ? { serverHosts: () => this.serverHosts(d) } : {}),
       // a fresh instance of every component, same data (compare.blocks); a playground cannot
       ...(d.kind === "cluster"
         ? {

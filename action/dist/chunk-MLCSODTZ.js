@@ -6,7 +6,7 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-57JDU2WN.js";
+} from "./chunk-F44RDZJ4.js";
 import {
   sweep
 } from "./chunk-II5XP5VD.js";

@@ -25,7 +25,7 @@ import {
   runTool,
   validateYaml,
   writeAtomic
-} from "./chunk-57JDU2WN.js";
+} from "./chunk-F44RDZJ4.js";
 import {
   EXIT,
   InputError,
@@ -3259,7 +3259,8 @@ function driverOf(name) {
 // action/src/observe/hints.ts
 var SATURATED_PCT = 90;
 var cpusText = (n) => `${Number.isInteger(n) ? n : n.toFixed(2)} CPU${n === 1 ? "" : "s"}`;
-var use = (r) => `${r.component} ${Math.round(r.cpu_pct.mean)}% of ${cpusText(r.cpus)}`;
+var nameOf = (r) => r.host === "local" ? r.component : `${r.component}@${r.host}`;
+var use = (r) => `${nameOf(r)} ${Math.round(r.cpu_pct.mean)}% of ${cpusText(r.cpus)}`;
 var cores = (r) => (r.cpu_pct.mean * r.cpus / 100).toFixed(1);
 function bottleneck(resources) {
   if (!resources?.length) return void 0;
@@ -3274,7 +3275,7 @@ function bottleneck(resources) {
     const rest = others([load3]);
     return {
       kind: "load",
-      text: `load generator saturated (${load3.component} at ${Math.round(load3.cpu_pct.mean)}% of its ${cpusText(load3.cpus)}): this cell measures the client${rest.length ? `; ${rest.join(", ")}` : ""}`
+      text: `load generator saturated (${nameOf(load3)} at ${Math.round(load3.cpu_pct.mean)}% of its ${cpusText(load3.cpus)}): this cell measures the client${rest.length ? `; ${rest.join(", ")}` : ""}`
     };
   }
   const server = servers.filter(saturated);
@@ -3282,14 +3283,16 @@ function bottleneck(resources) {
     const rest = others(server);
     return {
       kind: "server",
-      text: `${server.map((s2) => `${s2.component} CPU-bound (${Math.round(s2.cpu_pct.mean)}% of its ${cpusText(s2.cpus)})`).join(", ")}${rest.length ? `; ${rest.join(", ")}` : ""}`
+      text: `${server.map((s2) => `${nameOf(s2)} CPU-bound (${Math.round(s2.cpu_pct.mean)}% of its ${cpusText(s2.cpus)})`).join(", ")}${rest.length ? `; ${rest.join(", ")}` : ""}`
     };
   }
   if (machine && saturated(machine)) {
-    const parts2 = [...servers, ...loads].filter((r) => r.cpu_pct.mean >= 1).map((r) => `${r.component} ${cores(r)}`);
+    const here = [...servers, ...loads].filter((r) => r.host === machine.host && r.cpu_pct.mean >= 1);
+    const parts2 = here.map((r) => `${nameOf(r)} ${cores(r)}`);
+    const both = here.some((r) => r.role === "server") && here.some((r) => r.role === "load");
     return {
       kind: "machine",
-      text: `the machine's ${cpusText(machine.cpus)} saturated (${Math.round(machine.cpu_pct.mean)}% busy; CPUs used: ${parts2.join(", ") || "by other programs"}): server and load generator compete for them`
+      text: `${machine.host === "local" ? "the machine's" : `${machine.host}'s`} ${cpusText(machine.cpus)} saturated (${Math.round(machine.cpu_pct.mean)}% busy; CPUs used: ${parts2.join(", ") || "by other programs"})${both ? ": server and load generator compete for them" : ""}`
     };
   }
   const parts = others([]);
@@ -57912,7 +57915,8 @@ async function svgPng(svg, scale6 = 2) {
 // action/src/report/evidence.ts
 var cpus3 = (n) => Number.isInteger(n) ? String(n) : n.toFixed(2);
 function useText(r) {
-  const where = r.role === "machine" ? "machine" : r.component;
+  const what = r.role === "machine" ? "machine" : r.component;
+  const where = r.host === "local" ? what : `${what}@${r.host}`;
   const mem = r.rss_mib ? `, ${Math.round(r.rss_mib.mean)} MiB` : "";
   const disk = (r.read_mib_s?.mean ?? 0) + (r.write_mib_s?.mean ?? 0) >= 0.1 ? `, disk ${(r.read_mib_s?.mean ?? 0).toFixed(1)}/${(r.write_mib_s?.mean ?? 0).toFixed(1)} MiB/s r/w` : "";
   return `${where} ${Math.round(r.cpu_pct.mean)}% of ${cpus3(r.cpus)} CPU${r.cpus === 1 ? "" : "s"} (max ${Math.round(r.cpu_pct.max)}%)${mem}${disk}`;
@@ -58842,7 +58846,10 @@ async function hostFacts() {
 
 // action/src/pipeline/bench.ts
 import { cpus as cpus8 } from "node:os";
-import { relative } from "node:path";
+import { basename, relative } from "node:path";
+
+// action/src/observe/remote.ts
+import { spawn } from "node:child_process";
 
 // action/src/observe/sampler.ts
 import { cpus as cpus7 } from "node:os";
@@ -58970,81 +58977,57 @@ function cpuLimit(pid) {
 // action/src/observe/sampler.ts
 var mib = (bytes) => bytes / 1048576;
 var round2 = (x4, digits = 1) => Math.round(x4 * 10 ** digits) / 10 ** digits;
-var ResourceSampler = class {
-  constructor(servers, host = "local", intervalMs = 1e3) {
-    this.servers = servers;
+var Series = class {
+  constructor(host, tick2, machineCpus) {
     this.host = host;
-    this.intervalMs = intervalMs;
-    this.sample(true);
-    this.timer = setInterval(() => this.sample(false), intervalMs);
-    this.timer.unref();
+    this.tick = tick2;
+    this.machineCpus = machineCpus;
   }
-  servers;
   host;
-  intervalMs;
-  loads = [];
+  tick;
+  machineCpus;
   seen = /* @__PURE__ */ new Map();
   series = /* @__PURE__ */ new Map();
-  started = performance.now();
-  last = performance.now();
-  lastMachine = machineTicks();
-  timer;
-  tick = clockTicks();
-  /** The load tool's process, once spawned: it and what it forks are sampled from now on. */
-  addLoad(pid) {
-    this.loads.push(pid);
-  }
-  sample(first) {
-    const now2 = performance.now();
-    const dt = (now2 - this.last) / 1e3;
-    const t = (now2 - this.started) / 1e3;
-    this.last = now2;
-    const parentOf = parents();
-    const groups2 = [
-      ["server", this.servers],
-      ["load", this.loads]
-    ];
+  first;
+  last;
+  add(s2) {
+    const prev = this.last;
+    this.first ??= s2;
+    this.last = s2;
+    const dt = prev ? s2.t - prev.t : 0;
+    const per = /* @__PURE__ */ new Map();
     const alive = /* @__PURE__ */ new Set();
-    const perComponent = /* @__PURE__ */ new Map();
-    for (const [role, roots] of groups2) {
-      if (!roots.length) continue;
-      for (const pid of treeOf(roots, parentOf)) {
-        const s2 = sampleProcess(pid);
-        if (!s2 || alive.has(pid)) continue;
-        alive.add(pid);
-        const before = this.seen.get(pid);
-        this.seen.set(pid, {
-          ticks: s2.ticks,
-          ...s2.readBytes !== void 0 ? { read: s2.readBytes } : {},
-          ...s2.writeBytes !== void 0 ? { write: s2.writeBytes } : {}
-        });
-        const dTicks = s2.ticks - (before?.ticks ?? (first ? s2.ticks : 0));
-        const key2 = `${role}\0${s2.comm}`;
-        const c4 = perComponent.get(key2) ?? { role, comm: s2.comm, root: pid, n: 0, cpu: 0, rss: 0 };
-        c4.n++;
-        c4.cpu += Math.max(0, dTicks) / this.tick;
-        c4.rss += s2.rssBytes;
-        if (s2.readBytes !== void 0)
-          c4.read = (c4.read ?? 0) + Math.max(0, s2.readBytes - (before?.read ?? (first ? s2.readBytes : 0)));
-        if (s2.writeBytes !== void 0)
-          c4.write = (c4.write ?? 0) + Math.max(0, s2.writeBytes - (before?.write ?? (first ? s2.writeBytes : 0)));
-        perComponent.set(key2, c4);
-      }
+    for (const p of s2.processes) {
+      if (alive.has(p.pid)) continue;
+      alive.add(p.pid);
+      const before = this.seen.get(p.pid);
+      this.seen.set(p.pid, {
+        ticks: p.ticks,
+        ...p.readBytes !== void 0 ? { read: p.readBytes } : {},
+        ...p.writeBytes !== void 0 ? { write: p.writeBytes } : {}
+      });
+      const since = (now2, then) => Math.max(0, now2 - (then ?? (prev ? 0 : now2)));
+      const key2 = `${p.role}\0${p.comm}`;
+      const c4 = per.get(key2) ?? { role: p.role, comm: p.comm, n: 0, cpu: 0, rss: 0 };
+      c4.n++;
+      c4.cpu += since(p.ticks, before?.ticks) / this.tick;
+      c4.rss += p.rssBytes;
+      c4.cpus ??= p.cpus;
+      if (p.readBytes !== void 0) c4.read = (c4.read ?? 0) + since(p.readBytes, before?.read);
+      if (p.writeBytes !== void 0) c4.write = (c4.write ?? 0) + since(p.writeBytes, before?.write);
+      per.set(key2, c4);
     }
     for (const pid of this.seen.keys()) if (!alive.has(pid)) this.seen.delete(pid);
-    const machine = machineTicks();
-    if (first || dt <= 0) {
-      this.lastMachine = machine;
-      return;
-    }
-    for (const [key2, c4] of perComponent) {
-      let s2 = this.series.get(key2);
-      if (!s2) {
-        s2 = { component: c4.comm, role: c4.role, cpus: cpuLimit(c4.root), processes: 0, points: [] };
-        this.series.set(key2, s2);
+    if (!prev || dt <= 0) return;
+    const t = s2.t - this.first.t;
+    for (const [key2, c4] of per) {
+      let p = this.series.get(key2);
+      if (!p) {
+        p = { component: c4.comm, role: c4.role, cpus: c4.cpus ?? this.machineCpus, processes: 0, points: [] };
+        this.series.set(key2, p);
       }
-      s2.processes = Math.max(s2.processes, c4.n);
-      s2.points.push({
+      p.processes = Math.max(p.processes, c4.n);
+      p.points.push({
         t,
         dt,
         cpu_s: c4.cpu,
@@ -59053,25 +59036,22 @@ var ResourceSampler = class {
         ...c4.write !== void 0 ? { write: c4.write } : {}
       });
     }
-    if (machine && this.lastMachine && machine.total > this.lastMachine.total) {
+    if (s2.machine && prev.machine && s2.machine.total > prev.machine.total) {
       let m3 = this.series.get("machine");
-      const n = cpus7().length;
       if (!m3) {
-        m3 = { component: "machine", role: "machine", cpus: n, processes: 0, points: [] };
+        m3 = { component: "machine", role: "machine", cpus: this.machineCpus, processes: 0, points: [] };
         this.series.set("machine", m3);
       }
-      const share = (machine.busy - this.lastMachine.busy) / (machine.total - this.lastMachine.total);
-      m3.points.push({ t, dt, cpu_s: share * n * dt });
+      const share = (s2.machine.busy - prev.machine.busy) / (s2.machine.total - prev.machine.total);
+      m3.points.push({ t, dt, cpu_s: share * this.machineCpus * dt });
     }
-    this.lastMachine = machine;
   }
-  /**
-   * Stops sampling and summarises each program over the window: one last sample first when at
-   * least half an interval has passed (a sliver of a second would be a ratio of small counts).
-   */
-  stop() {
-    clearInterval(this.timer);
-    if (performance.now() - this.last >= this.intervalMs / 2) this.sample(false);
+  /** Seconds since the last snapshot was taken (on the snapshots' clock), given the time now. */
+  sinceLast(now2) {
+    return this.last ? now2 - this.last.t : Number.POSITIVE_INFINITY;
+  }
+  /** Each program over the window: window mean and busiest second, per-second samples. */
+  summaries() {
     const out = [];
     for (const s2 of this.series.values()) {
       if (!s2.points.length || s2.cpus <= 0) continue;
@@ -59111,8 +59091,166 @@ var ResourceSampler = class {
         }))
       });
     }
-    const order = { machine: 0, server: 1, load: 2 };
-    return out.sort((a4, b10) => order[a4.role] - order[b10.role] || b10.cpu_pct.mean - a4.cpu_pct.mean);
+    return out;
+  }
+};
+var ORDER2 = { machine: 0, server: 1, load: 2 };
+var byRole = (uses) => uses.sort((a4, b10) => ORDER2[a4.role] - ORDER2[b10.role] || b10.cpu_pct.mean - a4.cpu_pct.mean);
+var ResourceSampler = class {
+  constructor(servers, intervalMs = 1e3) {
+    this.servers = servers;
+    this.intervalMs = intervalMs;
+    this.sample();
+    this.timer = setInterval(() => this.sample(), intervalMs);
+    this.timer.unref();
+  }
+  servers;
+  intervalMs;
+  loads = [];
+  series = new Series("local", clockTicks(), cpus7().length);
+  limits = /* @__PURE__ */ new Map();
+  timer;
+  addLoad(pid) {
+    this.loads.push(pid);
+  }
+  sample() {
+    const parentOf = parents();
+    const processes = [];
+    for (const [role, roots] of [
+      ["server", this.servers],
+      ["load", this.loads]
+    ]) {
+      if (!roots.length) continue;
+      for (const pid of treeOf(roots, parentOf)) {
+        const p = sampleProcess(pid);
+        if (!p) continue;
+        if (!this.limits.has(pid)) this.limits.set(pid, cpuLimit(pid));
+        const cpusOf = this.limits.get(pid);
+        processes.push({
+          role,
+          pid,
+          comm: p.comm,
+          ticks: p.ticks,
+          rssBytes: p.rssBytes,
+          ...p.readBytes !== void 0 ? { readBytes: p.readBytes } : {},
+          ...p.writeBytes !== void 0 ? { writeBytes: p.writeBytes } : {},
+          ...cpusOf !== void 0 ? { cpus: cpusOf } : {}
+        });
+      }
+    }
+    const machine = machineTicks();
+    this.series.add({ t: performance.now() / 1e3, ...machine ? { machine } : {}, processes });
+  }
+  /**
+   * Stops sampling and summarises: one last sample first when at least half an interval has
+   * passed (a sliver of a second would be a ratio of small counts).
+   */
+  async stop() {
+    clearInterval(this.timer);
+    if (this.series.sinceLast(performance.now() / 1e3) >= this.intervalMs / 2e3) this.sample();
+    return byRole(this.series.summaries());
+  }
+};
+
+// action/src/observe/remote.ts
+var word = /^[A-Za-z0-9._-]+$/;
+function remoteScript(w2) {
+  for (const p of w2.ports)
+    if (!Number.isInteger(p) || p <= 0 || p > 65535) throw new Error(`not a port: ${p}`);
+  for (const n2 of w2.loads) if (!word.test(n2)) throw new Error(`not a program name: ${n2}`);
+  const n = Math.max(1, Math.ceil(w2.maxS));
+  return [
+    `echo "H $(getconf CLK_TCK) $(nproc)"`,
+    `servers=""`,
+    `for port in ${w2.ports.join(" ") || ":"}; do [ "$port" = : ] && continue; servers="$servers $(ss -Hltnp "sport = :$port" 2>/dev/null | grep -o 'pid=[0-9]*' | cut -d= -f2 | sort -u | tr '\\n' ' ')"; done`,
+    `i=0`,
+    `while [ $i -lt ${n} ]; do`,
+    `  echo "T $(cut -d' ' -f1 /proc/uptime)"`,
+    `  echo "C $(head -1 /proc/stat)"`,
+    `  loads=""`,
+    ...w2.loads.length ? [`  for name in ${w2.loads.join(" ")}; do loads="$loads $(pgrep -x "$name" | tr '\\n' ' ')"; done`] : [],
+    `  for pid in $servers; do [ -r /proc/$pid/stat ] && echo "P server $pid $(grep -E '^(VmRSS|Cpus_allowed_list):' /proc/$pid/status | tr -s ' \\t' ' ' | tr '\\n' ' ')| $(cat /proc/$pid/stat)"; done`,
+    `  for pid in $loads; do [ -r /proc/$pid/stat ] && echo "P load $pid $(grep -E '^(VmRSS|Cpus_allowed_list):' /proc/$pid/status | tr -s ' \\t' ' ' | tr '\\n' ' ')| $(cat /proc/$pid/stat)"; done`,
+    `  i=$((i+1))`,
+    `  sleep 1`,
+    `done`
+  ].join("\n");
+}
+function parseRemote(text3) {
+  let tick2 = 100;
+  let cpus9 = 1;
+  const snapshots = [];
+  let cur;
+  for (const line5 of text3.split("\n")) {
+    const [kind, ...rest] = line5.split(" ");
+    if (kind === "H") {
+      tick2 = Number(rest[0]) || 100;
+      cpus9 = Number(rest[1]) || 1;
+    } else if (kind === "T") {
+      cur = { t: Number(rest[0]), processes: [] };
+      snapshots.push(cur);
+    } else if (kind === "C" && cur) {
+      const v = rest.slice(1).filter(Boolean).map(Number);
+      const total = v.slice(0, 8).reduce((s2, x4) => s2 + (x4 || 0), 0);
+      cur.machine = { busy: total - (v[3] ?? 0) - (v[4] ?? 0), total };
+    } else if (kind === "P" && cur) {
+      const bar2 = line5.indexOf("| ");
+      if (bar2 < 0) continue;
+      const head = line5.slice(0, bar2);
+      const stat = line5.slice(bar2 + 2);
+      const [, role, pid] = head.split(" ");
+      const open = stat.indexOf("(");
+      const close = stat.lastIndexOf(")");
+      if (open < 0 || close < 0) continue;
+      const f = stat.slice(close + 2).split(" ");
+      const rss = Number(/VmRSS: (\d+)/.exec(head)?.[1] ?? 0);
+      const allowed = /Cpus_allowed_list: (\S+)/.exec(head)?.[1];
+      let limit;
+      try {
+        limit = allowed ? cpuIndexes(allowed).length : void 0;
+      } catch {
+      }
+      const p = {
+        role: role === "load" ? "load" : "server",
+        pid: Number(pid),
+        comm: stat.slice(open + 1, close),
+        ticks: Number(f[11]) + Number(f[12]),
+        rssBytes: rss * 1024,
+        ...limit ? { cpus: Math.min(limit, cpus9) } : {}
+      };
+      cur.processes.push(p);
+    }
+  }
+  return { tick: tick2, cpus: cpus9, snapshots };
+}
+var RemoteSampler = class {
+  constructor(w2) {
+    this.w = w2;
+    this.child = spawn("ssh", sshArgs(w2.remote, remoteScript(w2)), { stdio: ["ignore", "pipe", "ignore"] });
+    this.child.stdout?.on("data", (d) => {
+      this.output += d.toString();
+    });
+    this.done = new Promise((resolve3) => {
+      this.child.on("close", () => resolve3());
+      this.child.on("error", () => resolve3());
+    });
+  }
+  w;
+  child;
+  output = "";
+  done;
+  addLoad() {
+  }
+  /** Ends the loop (ssh ends), waits for it (bounded) and summarises the host's programs. */
+  async stop() {
+    this.child.kill("SIGTERM");
+    const timer3 = setTimeout(() => this.child.kill("SIGKILL"), 5e3);
+    await this.done;
+    clearTimeout(timer3);
+    const { tick: tick2, cpus: cpus9, snapshots } = parseRemote(this.output);
+    const series = new Series(this.w.remote.host, tick2, cpus9);
+    for (const s2 of snapshots) series.add(s2);
+    return byRole(series.summaries());
   }
 };
 
@@ -59366,6 +59504,31 @@ var Bench = class _Bench {
       );
     }
   }
+  /**
+   * What watches a cell's measured run: /proc here (servers started here, a load tool run here),
+   * and a loop over SSH on every other machine involved — each server host (its servers by port)
+   * and the load host (the load tool by its program name).
+   */
+  samplers(tool, limitS) {
+    const out = [];
+    if (this.target.pids.length || !this.remote) out.push(new ResourceSampler(this.target.pids));
+    const hosts = this.target.serverHosts?.() ?? [];
+    const loadName = basename(tool.command).slice(0, 15);
+    const loads = /^[A-Za-z0-9._-]+$/.test(loadName) ? [loadName] : [];
+    const remoteLoad = this.remote;
+    for (const h2 of hosts)
+      out.push(
+        new RemoteSampler({
+          remote: h2.remote,
+          ports: h2.ports,
+          loads: remoteLoad && remoteLoad.host === h2.remote.host ? loads : [],
+          maxS: limitS
+        })
+      );
+    if (remoteLoad && !hosts.some((h2) => h2.remote.host === remoteLoad.host))
+      out.push(new RemoteSampler({ remote: remoteLoad, ports: [], loads, maxS: limitS }));
+    return out;
+  }
   /** Whether the target can take CPU profiles of its servers (pprof on TiDB and TiKV). */
   canProfile() {
     return this.target.cpuProfiles !== void 0;
@@ -59442,7 +59605,7 @@ var Bench = class _Bench {
           `${describeFailure(w2.driver, "warmup", wr, wSaid, `${w2.warmup}s + ${grace}s grace`, this.target.state())} (raw output: ${warmLog})`
         );
     }
-    const sampler = this.target.pids.length || !this.remote ? new ResourceSampler(this.target.pids) : void 0;
+    const samplers = this.samplers(tool, limitS);
     let resources;
     let r;
     try {
@@ -59450,11 +59613,11 @@ var Bench = class _Bench {
         capped: true,
         onSpawn: (pid) => {
           o.onMeasure?.();
-          if (!this.remote) sampler?.addLoad(pid);
+          if (!this.remote) for (const s2 of samplers) s2.addLoad(pid);
         }
       });
     } finally {
-      resources = sampler?.stop();
+      resources = (await Promise.all(samplers.map((s2) => s2.stop().catch(() => [])))).flat();
     }
     cell2.finished_at = (/* @__PURE__ */ new Date()).toISOString();
     const unhealthy = await check?.().catch((e) => `health check after the cell failed: ${e.message}`);

@@ -10993,6 +10993,20 @@ var TidbRun = class {
     const roles = ["tidb", "tikv"];
     return Promise.all(roles.flatMap((role) => (r.status[role] ?? []).map((a) => take(role, a))));
   }
+  /**
+   * A cluster's hosts as ssh reaches them (the profile's user and key, through the bastion if any),
+   * each with the main ports of the instances on it (tidb 4000, tikv 20160, pd 2379, …).
+   */
+  serverHosts(d) {
+    const load = this.loadHost();
+    if (!load) return [];
+    const byHost = /* @__PURE__ */ new Map();
+    for (const i of d.cluster.instances) {
+      const port = i.ports[MAIN_PORT[i.role]];
+      if (port !== void 0) byHost.set(i.host, [...byHost.get(i.host) ?? [], port]);
+    }
+    return [...byHost].map(([host2, ports]) => ({ remote: { ...load, host: host2 }, ports }));
+  }
   /** Writes the plan's files (topologies, TOML configs, haproxy.cfg) into <run>/tidb/. */
   async writeFiles() {
     await mkdir5(this.dir, { recursive: true });
@@ -11084,6 +11098,7 @@ var TidbRun = class {
       },
       activate: (signal, o) => this.activate(setup, signal, o),
       cpuProfiles: (seconds, dir, prefix) => this.cpuProfiles(r, seconds, dir, prefix),
+      ...d.kind === "cluster" ? { serverHosts: () => this.serverHosts(d) } : {},
       // a fresh instance of every component, same data (compare.blocks); a playground cannot
       ...d.kind === "cluster" ? {
         restart: async (signal) => {
