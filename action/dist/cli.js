@@ -40,17 +40,17 @@ import {
   upsertIssue,
   verdictHtml,
   writeHtmlReport
-} from "./chunk-RXL76QIB.js";
+} from "./chunk-RDG24FBJ.js";
 import {
   reapLedger
-} from "./chunk-MLCSODTZ.js";
+} from "./chunk-3Q5RMSXJ.js";
 import {
   PORT_AT_START,
   readReport,
   readResult,
   writeAtomic,
   writeResult
-} from "./chunk-F44RDZJ4.js";
+} from "./chunk-HD5L6W3S.js";
 import {
   CLOUDS,
   EXIT,

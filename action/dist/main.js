@@ -13,7 +13,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-RXL76QIB.js";
+} from "./chunk-RDG24FBJ.js";
 import {
   getInput,
   info,
@@ -26,7 +26,7 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-F44RDZJ4.js";
+} from "./chunk-HD5L6W3S.js";
 import {
   EXIT,
   InputError,

@@ -4,13 +4,13 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   reapLedger
-} from "./chunk-MLCSODTZ.js";
+} from "./chunk-3Q5RMSXJ.js";
 import {
   getState,
   info,
   setFailed
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-F44RDZJ4.js";
+import "./chunk-HD5L6W3S.js";
 import {
   ledgerDir
 } from "./chunk-II5XP5VD.js";

@@ -75,6 +75,38 @@ describe("the command table", () => {
   });
 });
 
+describe("builds given on the command line for a spec with variants of its own", () => {
+  test("--base-binpath/--head-binpath go over the spec's base and head: the head still splits its tables", async () => {
+    const loaded = await prepareSpec({
+      spec: join(ROOT, "workloads/seeds/reduced/004-deployment-tuning.yaml"),
+      baseBinpath: "/opt/old/tidb-server",
+      baseVersion: "v8.5.0",
+      headBinpath: "/opt/new/tidb-server",
+      headVersion: "v9.0.0",
+    });
+    const target = (n: "base" | "head") => loaded.variants?.[n].spec.target as Record<string, unknown>;
+    assert.deepEqual(
+      [target("base").binpath, target("base").version, target("base").split],
+      ["/opt/old/tidb-server", "v8.5.0", undefined],
+    );
+    assert.deepEqual(
+      [target("head").binpath, target("head").version, target("head").split],
+      ["/opt/new/tidb-server", "v9.0.0", { regions: 16 }],
+    );
+    // a spec without variants: the two sides are the spec's target with each build
+    const plain = await prepareSpec({
+      spec: join(ROOT, "workloads/seeds/reduced/000-cloud-sysbench.yaml"),
+      headBinpath: "/opt/new/tidb-server",
+      headVersion: "v9.0.0",
+    });
+    assert.equal(
+      (plain.variants?.head.spec.target as Record<string, unknown>).binpath,
+      "/opt/new/tidb-server",
+    );
+    assert.equal((plain.variants?.base.spec.target as Record<string, unknown>).binpath, undefined);
+  });
+});
+
 describe("sizing a comparison from the command line or the Action, not the spec", () => {
   test("--rounds/--blocks/--confidence/--seed/--budget become compare.*; plan estimates with them and refuses past the budget", async () => {
     const loaded = await prepareSpec({

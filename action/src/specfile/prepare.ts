@@ -206,10 +206,15 @@ export async function prepareSpec(src: SpecSource): Promise<LoadedSpec> {
           ? { target: { ...(version ? { version } : {}), ...(binpath ? { binpath } : {}) } }
           : {}),
       }) as Obj;
-    raw.variants = {
-      base: await side(src.baseConfig, src.baseVersion, src.baseBinpath),
-      head: await side(src.headConfig, src.headVersion, src.headBinpath),
-    };
+    const base = await side(src.baseConfig, src.baseVersion, src.baseBinpath);
+    const head = await side(src.headConfig, src.headVersion, src.headBinpath);
+    // a spec with variants of its own keeps them: each side's overlay goes over its own variant
+    // (a build given for a spec whose head splits its tables still splits them)
+    const own = isObj(raw.variants) ? raw.variants : undefined;
+    raw.variants =
+      own && isObj(own.base) && isObj(own.head)
+        ? { ...own, base: deepMerge(own.base, base), head: deepMerge(own.head, head) }
+        : { base, head };
     raw.compare = { ...(isObj(raw.compare) ? raw.compare : {}), base: "base", head: "head" };
     const names = [
       src.baseConfig,

@@ -17,6 +17,7 @@ import { dataDirFacts, resourcesText } from "../local/server.ts";
 import type { Cost, CpuProfile, Endpoint, LoadedData, PlanStep, StartOptions, Target } from "../types.ts";
 import { ClusterChecks, sameSetting } from "./checks.ts";
 import { startHaproxy } from "./haproxy.ts";
+import { snapshotMetrics } from "./metrics.ts";
 import {
   type ClusterDeployment,
   type Deployment,
@@ -80,6 +81,8 @@ export class TidbRun {
   private readonly checks = new ClusterChecks(() => this.via());
   /** Where each variant's private server keeps its logs when it stops (the run's server/<variant>/). */
   private readonly logDirs = new Map<string, string>();
+  /** When the run's deployments began: the start of the window monitoring keeps. */
+  private readonly startedAt = new Date();
 
   constructor(
     readonly plan: TidbPlan,
@@ -225,6 +228,29 @@ export class TidbRun {
       if (port !== undefined) byHost.set(i.host, [...(byHost.get(i.host) ?? []), port]);
     }
     return [...byHost].map(([host, ports]) => ({ remote: { ...load, host }, ports }));
+  }
+
+  /** Prometheus's range queries over the run so far, into <run>/monitoring/<cluster>.json; never fatal. */
+  private async keepMetrics(d: Deployment & { kind: "cluster" }): Promise<void> {
+    const m = d.cluster.monitoring;
+    if (!m) return;
+    const file = join(this.dir, "..", "monitoring", `${d.name}.json`);
+    try {
+      const snap = await snapshotMetrics({
+        base: `http://${m.host}:${m.prometheus}`,
+        start: this.startedAt,
+        end: new Date(),
+        get: (url) => this.checks.getJson(url),
+      });
+      await mkdir(join(this.dir, "..", "monitoring"), { recursive: true });
+      await writeAtomic(file, `${JSON.stringify(snap, null, 2)}\n`);
+      const kept = Object.values(snap.series).filter((x) => x.data).length;
+      this.log(
+        `monitoring: ${kept} of ${Object.keys(snap.series).length} series of ${d.name} kept in ${file}`,
+      );
+    } catch (e) {
+      this.log(`monitoring: the metrics of ${d.name} could not be kept: ${(e as Error).message}`);
+    }
   }
 
   /** Writes the plan's files (topologies, TOML configs, haproxy.cfg) into <run>/tidb/. */
@@ -808,6 +834,9 @@ export class TidbRun {
   async stop(): Promise<void> {
     this.unregister();
     for (const r of [...this.running.values()].reverse()) {
+      const d = r.deployment;
+      // monitoring: true — the run window's metrics are kept before the cluster goes
+      if (d.kind === "cluster" && d.cluster.monitoring && r.up) await this.keepMetrics(d);
       r.users = 0;
       await r.stop().catch((e: Error) => this.log(`teardown: ${e.message}`));
     }

@@ -25,7 +25,7 @@ import {
   runTool,
   validateYaml,
   writeAtomic
-} from "./chunk-F44RDZJ4.js";
+} from "./chunk-HD5L6W3S.js";
 import {
   EXIT,
   InputError,
@@ -65104,10 +65104,10 @@ async function prepareSpec(src) {
     const side = async (config, version2, binpath) => deepMerge(config ? await fileMapping(config) : {}, {
       ...version2 || binpath ? { target: { ...version2 ? { version: version2 } : {}, ...binpath ? { binpath } : {} } } : {}
     });
-    raw.variants = {
-      base: await side(src.baseConfig, src.baseVersion, src.baseBinpath),
-      head: await side(src.headConfig, src.headVersion, src.headBinpath)
-    };
+    const base = await side(src.baseConfig, src.baseVersion, src.baseBinpath);
+    const head = await side(src.headConfig, src.headVersion, src.headBinpath);
+    const own = isObj(raw.variants) ? raw.variants : void 0;
+    raw.variants = own && isObj(own.base) && isObj(own.head) ? { ...own, base: deepMerge(own.base, base), head: deepMerge(own.head, head) } : { base, head };
     raw.compare = { ...isObj(raw.compare) ? raw.compare : {}, base: "base", head: "head" };
     const names = [
       src.baseConfig,

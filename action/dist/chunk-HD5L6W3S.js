@@ -10689,6 +10689,46 @@ async function startHaproxy(o) {
   return { endpoint: { host: "127.0.0.1", port: o.port }, stop };
 }
 
+// action/src/targets/tidb/metrics.ts
+var METRIC_QUERIES = {
+  cpu_by_component: "sum by (job, instance) (rate(process_cpu_seconds_total[1m]))",
+  memory_by_component: "sum by (job, instance) (process_resident_memory_bytes)",
+  tidb_qps: "sum by (result) (rate(tidb_server_query_total[1m]))",
+  tidb_query_p99_seconds: "histogram_quantile(0.99, sum by (le) (rate(tidb_server_handle_query_duration_seconds_bucket[1m])))",
+  tikv_thread_cpu: "sum by (instance, name) (rate(tikv_thread_cpu_seconds_total[1m]))",
+  tikv_grpc_p99_seconds: "histogram_quantile(0.99, sum by (le, type) (rate(tikv_grpc_msg_duration_seconds_bucket[1m])))",
+  host_cpu_busy: '1 - avg by (instance) (rate(node_cpu_seconds_total{mode="idle"}[1m]))',
+  host_disk_written_bytes: "sum by (instance) (rate(node_disk_written_bytes_total[1m]))",
+  host_network_received_bytes: "sum by (instance) (rate(node_network_receive_bytes_total[1m]))"
+};
+var METRICS_FORMAT = "tiperf.prometheus-snapshot";
+async function snapshotMetrics(o) {
+  const step = o.stepS ?? Math.max(5, Math.ceil((o.end.getTime() - o.start.getTime()) / 1e3 / 1e3));
+  const series = {};
+  for (const [name, query] of Object.entries(METRIC_QUERIES)) {
+    const params = new URLSearchParams({
+      query,
+      start: (o.start.getTime() / 1e3).toFixed(3),
+      end: (o.end.getTime() / 1e3).toFixed(3),
+      step: `${step}s`
+    });
+    try {
+      const answer = await o.get(`${o.base}/api/v1/query_range?${params}`);
+      series[name] = answer?.status === "success" ? { query, data: answer.data } : { query, error: answer?.error ?? "no success status" };
+    } catch (e) {
+      series[name] = { query, error: e.message };
+    }
+  }
+  return {
+    format: METRICS_FORMAT,
+    prometheus: o.base,
+    start: o.start.toISOString(),
+    end: o.end.toISOString(),
+    step_s: step,
+    series
+  };
+}
+
 // action/src/targets/tidb/server.ts
 import { mkdir as mkdir4, readFile as readFile5 } from "node:fs/promises";
 import { basename as basename5, join as join9 } from "node:path";
@@ -10891,6 +10931,8 @@ var TidbRun = class {
   checks = new ClusterChecks(() => this.via());
   /** Where each variant's private server keeps its logs when it stops (the run's server/<variant>/). */
   logDirs = /* @__PURE__ */ new Map();
+  /** When the run's deployments began: the start of the window monitoring keeps. */
+  startedAt = /* @__PURE__ */ new Date();
   /**
    * The plan's step of this key, <run>/tidb filled in, recorded as executed: the run carries out
    * the steps `tiperf plan` prints and nothing of its own making.
@@ -11006,6 +11048,29 @@ var TidbRun = class {
       if (port !== void 0) byHost.set(i.host, [...byHost.get(i.host) ?? [], port]);
     }
     return [...byHost].map(([host2, ports]) => ({ remote: { ...load, host: host2 }, ports }));
+  }
+  /** Prometheus's range queries over the run so far, into <run>/monitoring/<cluster>.json; never fatal. */
+  async keepMetrics(d) {
+    const m = d.cluster.monitoring;
+    if (!m) return;
+    const file = join10(this.dir, "..", "monitoring", `${d.name}.json`);
+    try {
+      const snap = await snapshotMetrics({
+        base: `http://${m.host}:${m.prometheus}`,
+        start: this.startedAt,
+        end: /* @__PURE__ */ new Date(),
+        get: (url) => this.checks.getJson(url)
+      });
+      await mkdir5(join10(this.dir, "..", "monitoring"), { recursive: true });
+      await writeAtomic(file, `${JSON.stringify(snap, null, 2)}
+`);
+      const kept = Object.values(snap.series).filter((x) => x.data).length;
+      this.log(
+        `monitoring: ${kept} of ${Object.keys(snap.series).length} series of ${d.name} kept in ${file}`
+      );
+    } catch (e) {
+      this.log(`monitoring: the metrics of ${d.name} could not be kept: ${e.message}`);
+    }
   }
   /** Writes the plan's files (topologies, TOML configs, haproxy.cfg) into <run>/tidb/. */
   async writeFiles() {
@@ -11521,6 +11586,8 @@ var TidbRun = class {
   async stop() {
     this.unregister();
     for (const r of [...this.running.values()].reverse()) {
+      const d = r.deployment;
+      if (d.kind === "cluster" && d.cluster.monitoring && r.up) await this.keepMetrics(d);
       r.users = 0;
       await r.stop().catch((e) => this.log(`teardown: ${e.message}`));
     }

@@ -6,7 +6,7 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-F44RDZJ4.js";
+} from "./chunk-HD5L6W3S.js";
 import {
   sweep
 } from "./chunk-II5XP5VD.js";
