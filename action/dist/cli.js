@@ -40,7 +40,7 @@ import {
   upsertIssue,
   verdictHtml,
   writeHtmlReport
-} from "./chunk-RDG24FBJ.js";
+} from "./chunk-MYHY22HF.js";
 import {
   reapLedger
 } from "./chunk-3Q5RMSXJ.js";

@@ -13,7 +13,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-RDG24FBJ.js";
+} from "./chunk-MYHY22HF.js";
 import {
   getInput,
   info,

@@ -270,3 +270,11 @@ describe("github-action-benchmark export", () => {
     assert.throws(() => gabEntries(r, "higher", "nope"), /--variant nope: the result has variants head/);
   });
 });
+
+test("a change beyond +1000% (two noisy rounds' interval) reads >+1000%, not an exponent", async () => {
+  const { pct } = await import("../../action/src/report/rows.ts");
+  assert.equal(pct(8.456e18), ">+1000%");
+  assert.equal(pct(9.99), "+999.0%");
+  assert.equal(pct(-0.999), "−99.9%");
+  assert.equal(pct(null), "–");
+});

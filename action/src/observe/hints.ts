@@ -120,10 +120,12 @@ export function evidenceOf(cells: readonly Cell[], variants: readonly string[]):
     if (hint)
       out.push({ variant: first.variant, workload: first.workload, threads: first.threads, hint, resources });
   }
+  // variants as given (the control first), workloads in the order the cells ran them (the spec's)
+  const workloads = [...new Set(cells.map((c) => c.workload))];
   return out.sort(
     (a, b) =>
       variants.indexOf(a.variant) - variants.indexOf(b.variant) ||
-      a.workload.localeCompare(b.workload) ||
+      workloads.indexOf(a.workload) - workloads.indexOf(b.workload) ||
       a.threads - b.threads,
   );
 }

@@ -18,10 +18,13 @@ export function overallMark(v: Verdict): string {
   return v.cells.some((c) => c.verdict === "improvement") ? CELL_MARK.improvement : CELL_MARK.unchanged;
 }
 
+/** A relative change as a signed percentage; beyond +1000% (an interval of two noisy rounds) as ">+1000%". */
 export const pct = (x: number | null | undefined, digits = 1) =>
   x === null || x === undefined || !Number.isFinite(x)
     ? "–"
-    : `${x >= 0 ? "+" : "−"}${Math.abs(x * 100).toFixed(digits)}%`;
+    : x > 10
+      ? ">+1000%"
+      : `${x >= 0 ? "+" : "−"}${Math.abs(x * 100).toFixed(digits)}%`;
 
 export const num = (x: number | null | undefined) =>
   x === null || x === undefined || !Number.isFinite(x) ? "–" : x >= 100 ? x.toFixed(0) : x.toFixed(2);

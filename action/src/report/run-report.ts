@@ -83,7 +83,9 @@ export function runReportMarkdown(result: Result): string {
     }
     out.push(...table(cells, layoutOf(w, cells)), "");
   }
-  const variants = [...new Set(result.cells.map((c) => c.variant))];
+  const variants = [
+    ...new Set([...result.targets.map((t) => t.variant), ...result.cells.map((c) => c.variant)]),
+  ];
   const evidence = evidenceOf(result.cells, variants);
   if (evidence.length) {
     out.push("## Where the time went", "");

@@ -3347,8 +3347,9 @@ function evidenceOf(cells, variants) {
     if (hint)
       out.push({ variant: first.variant, workload: first.workload, threads: first.threads, hint, resources });
   }
+  const workloads = [...new Set(cells.map((c4) => c4.workload))];
   return out.sort(
-    (a4, b10) => variants.indexOf(a4.variant) - variants.indexOf(b10.variant) || a4.workload.localeCompare(b10.workload) || a4.threads - b10.threads
+    (a4, b10) => variants.indexOf(a4.variant) - variants.indexOf(b10.variant) || workloads.indexOf(a4.workload) - workloads.indexOf(b10.workload) || a4.threads - b10.threads
   );
 }
 var evidenceField = (e) => e.length ? { evidence: e } : {};
@@ -57584,7 +57585,7 @@ function overallMark(v) {
   if (v.verdict === "inconclusive") return CELL_MARK.inconclusive;
   return v.cells.some((c4) => c4.verdict === "improvement") ? CELL_MARK.improvement : CELL_MARK.unchanged;
 }
-var pct = (x4, digits = 1) => x4 === null || x4 === void 0 || !Number.isFinite(x4) ? "\u2013" : `${x4 >= 0 ? "+" : "\u2212"}${Math.abs(x4 * 100).toFixed(digits)}%`;
+var pct = (x4, digits = 1) => x4 === null || x4 === void 0 || !Number.isFinite(x4) ? "\u2013" : x4 > 10 ? ">+1000%" : `${x4 >= 0 ? "+" : "\u2212"}${Math.abs(x4 * 100).toFixed(digits)}%`;
 var num2 = (x4) => x4 === null || x4 === void 0 || !Number.isFinite(x4) ? "\u2013" : x4 >= 100 ? x4.toFixed(0) : x4.toFixed(2);
 var ciText = (c4) => c4?.ci ? `[${pct(c4.ci[0])}, ${pct(c4.ci[1])}]` : "\u2013";
 var SEVERITY = ["regression", "inconclusive", "improvement", "unchanged"];
@@ -58775,7 +58776,9 @@ function runReportMarkdown(result) {
     }
     out.push(...table2(cells, layoutOf(w2, cells)), "");
   }
-  const variants = [...new Set(result.cells.map((c4) => c4.variant))];
+  const variants = [
+    .../* @__PURE__ */ new Set([...result.targets.map((t) => t.variant), ...result.cells.map((c4) => c4.variant)])
+  ];
   const evidence = evidenceOf(result.cells, variants);
   if (evidence.length) {
     out.push("## Where the time went", "");
