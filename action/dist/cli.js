@@ -40,7 +40,7 @@ import {
   upsertIssue,
   verdictHtml,
   writeHtmlReport
-} from "./chunk-MYHY22HF.js";
+} from "./chunk-DM2EO4LY.js";
 import {
   reapLedger
 } from "./chunk-3Q5RMSXJ.js";

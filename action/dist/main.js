@@ -13,7 +13,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-MYHY22HF.js";
+} from "./chunk-DM2EO4LY.js";
 import {
   getInput,
   info,

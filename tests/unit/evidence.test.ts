@@ -75,6 +75,15 @@ describe("bottleneck hints", () => {
       m?.text,
       "the machine's 2 CPUs saturated (96% busy; CPUs used: mariadbd 1.2, sysbench 0.7): server and load generator compete for them",
     );
+    const crowded = bottleneck([
+      use("machine", "machine", 2, 99),
+      use("tidb-server", "server", 2, 50),
+      use("sysbench", "load", 2, 5),
+    ]);
+    assert.equal(
+      crowded?.text,
+      "the machine's 2 CPUs saturated (99% busy; CPUs used: tidb-server 1.0, sysbench 0.1, other programs 0.9): other programs on this machine take part of them",
+    );
     const none = bottleneck([
       use("machine", "machine", 2, 40),
       use("postgres", "server", 2, 25),

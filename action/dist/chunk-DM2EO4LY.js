@@ -3288,11 +3288,18 @@ function bottleneck(resources) {
   }
   if (machine && saturated(machine)) {
     const here = [...servers, ...loads].filter((r) => r.host === machine.host && r.cpu_pct.mean >= 1);
-    const parts2 = here.map((r) => `${nameOf(r)} ${cores(r)}`);
+    const busy = machine.cpu_pct.mean * machine.cpus / 100;
+    const ours = here.reduce((a4, r) => a4 + r.cpu_pct.mean * r.cpus / 100, 0);
+    const other = busy - ours;
+    const parts2 = [
+      ...here.map((r) => `${nameOf(r)} ${cores(r)}`),
+      ...other >= 0.3 ? [`other programs ${other.toFixed(1)}`] : []
+    ];
     const both = here.some((r) => r.role === "server") && here.some((r) => r.role === "load");
+    const why = other >= 0.3 * busy ? ": other programs on this machine take part of them" : both ? ": server and load generator compete for them" : "";
     return {
       kind: "machine",
-      text: `${machine.host === "local" ? "the machine's" : `${machine.host}'s`} ${cpusText(machine.cpus)} saturated (${Math.round(machine.cpu_pct.mean)}% busy; CPUs used: ${parts2.join(", ") || "by other programs"})${both ? ": server and load generator compete for them" : ""}`
+      text: `${machine.host === "local" ? "the machine's" : `${machine.host}'s`} ${cpusText(machine.cpus)} saturated (${Math.round(machine.cpu_pct.mean)}% busy; CPUs used: ${parts2.join(", ") || "by other programs"})${why}`
     };
   }
   const parts = others([]);
