@@ -40,17 +40,17 @@ import {
   upsertIssue,
   verdictHtml,
   writeHtmlReport
-} from "./chunk-DM2EO4LY.js";
+} from "./chunk-BMMLHJ2F.js";
 import {
   reapLedger
-} from "./chunk-3Q5RMSXJ.js";
+} from "./chunk-YOWMJK6Z.js";
 import {
   PORT_AT_START,
   readReport,
   readResult,
   writeAtomic,
   writeResult
-} from "./chunk-HD5L6W3S.js";
+} from "./chunk-JGXVD5TN.js";
 import {
   CLOUDS,
   EXIT,

@@ -13,7 +13,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-DM2EO4LY.js";
+} from "./chunk-BMMLHJ2F.js";
 import {
   getInput,
   info,
@@ -26,7 +26,7 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-HD5L6W3S.js";
+} from "./chunk-JGXVD5TN.js";
 import {
   EXIT,
   InputError,

@@ -4,13 +4,13 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   reapLedger
-} from "./chunk-3Q5RMSXJ.js";
+} from "./chunk-YOWMJK6Z.js";
 import {
   getState,
   info,
   setFailed
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-HD5L6W3S.js";
+import "./chunk-JGXVD5TN.js";
 import {
   ledgerDir
 } from "./chunk-II5XP5VD.js";

@@ -316,6 +316,8 @@ export class TidbRun {
       config[`${k.role}.${k.key}`] =
         typeof v === "string" || typeof v === "number" || typeof v === "boolean" ? v : JSON.stringify(v);
     }
+    // how the data was split is the variant's too (a comparison's headline names it)
+    if (setup.split) config["split.regions"] = setup.split.regions;
     let stopped = false;
     let seenRestarts = r.restarts;
     return {

@@ -25,7 +25,7 @@ import {
   runTool,
   validateYaml,
   writeAtomic
-} from "./chunk-HD5L6W3S.js";
+} from "./chunk-JGXVD5TN.js";
 import {
   EXIT,
   InputError,

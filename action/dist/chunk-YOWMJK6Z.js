@@ -6,7 +6,7 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-HD5L6W3S.js";
+} from "./chunk-JGXVD5TN.js";
 import {
   sweep
 } from "./chunk-II5XP5VD.js";

@@ -11128,6 +11128,7 @@ var TidbRun = class {
       const v = k.value;
       config[`${k.role}.${k.key}`] = typeof v === "string" || typeof v === "number" || typeof v === "boolean" ? v : JSON.stringify(v);
     }
+    if (setup.split) config["split.regions"] = setup.split.regions;
     let stopped = false;
     let seenRestarts = r.restarts;
     return {
