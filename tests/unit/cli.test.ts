@@ -99,11 +99,10 @@ describe("builds given on the command line for a spec with variants of its own",
       headBinpath: "/opt/new/tidb-server",
       headVersion: "v9.0.0",
     });
-    assert.equal(
-      (plain.variants?.head.spec.target as Record<string, unknown>).binpath,
-      "/opt/new/tidb-server",
-    );
-    assert.equal((plain.variants?.base.spec.target as Record<string, unknown>).binpath, undefined);
+    const sides = plain.variants;
+    assert.ok(sides, "two sides");
+    assert.equal((sides.head.spec.target as Record<string, unknown>).binpath, "/opt/new/tidb-server");
+    assert.equal((sides.base.spec.target as Record<string, unknown>).binpath, undefined);
   });
 });
 
