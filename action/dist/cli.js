@@ -40,7 +40,7 @@ import {
   upsertIssue,
   verdictHtml,
   writeHtmlReport
-} from "./chunk-BMMLHJ2F.js";
+} from "./chunk-PDC57JXU.js";
 import {
   reapLedger
 } from "./chunk-YOWMJK6Z.js";

@@ -13,7 +13,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-BMMLHJ2F.js";
+} from "./chunk-PDC57JXU.js";
 import {
   getInput,
   info,

@@ -4,8 +4,11 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
+import { gzipSync } from "node:zlib";
+import { Profile, StringTable } from "pprof-format";
 import type { CellJudgement } from "../../action/src/compare/judge.ts";
 import type { Workload } from "../../action/src/drivers/types.ts";
+import { flameSvg, frameTree } from "../../action/src/observe/flame.ts";
 import { bottleneck, evidenceOf, pooled } from "../../action/src/observe/hints.ts";
 import { parseTop } from "../../action/src/observe/pprof.ts";
 import type { Bench } from "../../action/src/pipeline/bench.ts";
@@ -288,5 +291,63 @@ describe("CPU profiles of regressed cells", () => {
       signal: new AbortController().signal,
     });
     assert.deepEqual(none, [], "a target without profiles (MariaDB, PostgreSQL): nothing re-run");
+  });
+});
+
+describe("flame graphs of CPU profiles", () => {
+  /** A gzipped pprof profile: main → work (3 s), main → work → hash (1 s), main → idle (4 s). */
+  function profile(): Uint8Array {
+    const st = new StringTable();
+    const s = (x: string) => st.dedup(x);
+    const fns = ["main", "example.com/app/pkg.work", "example.com/app/pkg.hash", "idle"].map((name, i) => ({
+      id: i + 1,
+      name: s(name),
+    }));
+    const locs = fns.map((f) => ({ id: f.id, line: [{ functionId: f.id }] }));
+    const sample = (stack: number[], ns: number) => ({ locationId: stack, value: [ns / 1e7, ns] });
+    const p = new Profile({
+      sampleType: [
+        { type: s("samples"), unit: s("count") },
+        { type: s("cpu"), unit: s("nanoseconds") },
+      ],
+      // location ids leaf first, as pprof stores them
+      sample: [sample([2, 1], 3e9), sample([3, 2, 1], 1e9), sample([4, 1], 4e9)],
+      location: locs,
+      function: fns,
+      stringTable: st,
+    });
+    return gzipSync(p.encode());
+  }
+
+  test("stacks merged root first, CPU nanoseconds as the value; boxes as wide as their share, short names, full names in titles", () => {
+    const root = frameTree(profile());
+    assert.equal(root.value, 8e9);
+    const main = root.children.get("main");
+    assert.equal(main?.value, 8e9);
+    assert.equal(main?.children.get("example.com/app/pkg.work")?.value, 4e9);
+    assert.equal(
+      main?.children.get("example.com/app/pkg.work")?.children.get("example.com/app/pkg.hash")?.value,
+      1e9,
+    );
+    const svg = flameSvg(profile(), "head: point_select threads=8", 800) as string;
+    assert.match(svg, /^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg" width="800"/);
+    assert.match(
+      svg,
+      /<title>example\.com\/app\/pkg\.work \(50\.00%\)<\/title><rect x="0\.0" y="\d+" width="400\.0"/,
+    );
+    assert.match(
+      svg,
+      /<title>example\.com\/app\/pkg\.hash \(12\.50%\)<\/title><rect x="0\.0" y="\d+" width="100\.0"/,
+    );
+    assert.match(svg, /<title>idle \(50\.00%\)<\/title><rect x="400\.0"/);
+    assert.match(svg, />pkg\.work<\/text>/, "the box shows the name without its package path");
+    // callers below callees: main's box is lower on the page than work's
+    const y = (name: string) =>
+      Number(new RegExp(`<title>${name} [^<]*</title><rect x="[\\d.]+" y="(\\d+)"`).exec(svg)?.[1]);
+    assert.ok(y("main") > y("example\\.com/app/pkg\\.work"));
+    assert.equal(
+      flameSvg(gzipSync(new Profile({ stringTable: new StringTable() }).encode()), "empty"),
+      undefined,
+    );
   });
 });

@@ -78,6 +78,8 @@ export const ProfileSchema = z.strictObject({
   address: z.string(),
   /** Relative to the run directory (profiles/…pprof); absent when it could not be taken. */
   file: z.string().optional(),
+  /** Its flame graph (SVG beside the profile), relative to the run directory. */
+  flame: z.string().optional(),
   error: z.string().optional(),
   /** The busiest functions (`go tool pprof -top`), where Go's pprof was at hand. */
   top: z.array(z.strictObject({ flat_pct: z.number(), cum_pct: z.number(), name: z.string() })).optional(),

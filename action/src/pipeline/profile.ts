@@ -1,14 +1,29 @@
 // Evidence for a regression: each regressed cell (the largest changes first) runs once more per
 // side — the control and the variant that regressed — with a CPU profile of every server taken
-// over the measured run (TiDB and TiKV pprof), stored under <run>/profiles/ with the busiest
-// functions where Go's pprof can read them. The re-runs are not judged.
+// over the measured run (TiDB and TiKV pprof), stored under <run>/profiles/ with a flame graph
+// (SVG) and the busiest functions where Go's pprof can read them. The re-runs are not judged.
+import { readFile, writeFile } from "node:fs/promises";
 import { join, relative } from "node:path";
 import type { CellJudgement } from "../compare/judge.ts";
 import type { Profile } from "../compare/verdict.ts";
+import { flameSvg } from "../observe/flame.ts";
 import { topFunctions } from "../observe/pprof.ts";
 import type { RunDir } from "../result/store.ts";
 import type { Bench } from "./bench.ts";
 import type { CellPlan } from "./cells.ts";
+
+/** The flame graph of a profile file beside it (.svg), or undefined when it is not a pprof profile. */
+async function flameFile(file: string, title: string): Promise<string | undefined> {
+  try {
+    const svg = flameSvg(await readFile(file), title);
+    if (!svg) return undefined;
+    const out = `${file.replace(/\.pprof$/, "")}.svg`;
+    await writeFile(out, svg);
+    return out;
+  } catch {
+    return undefined;
+  }
+}
 
 export async function profileRegressions(o: {
   cells: readonly CellJudgement[];
@@ -48,6 +63,12 @@ export async function profileRegressions(o: {
       const main = Object.entries(cell.metrics).find(([, m]) => m.better === "higher");
       for (const p of profiles) {
         const top = p.file ? await topFunctions(p.file) : undefined;
+        const flame = p.file
+          ? await flameFile(
+              p.file,
+              `${side}: ${k.workload} threads=${k.threads}, ${p.component} ${p.address}`,
+            )
+          : undefined;
         out.push({
           variant: side,
           workload: k.workload,
@@ -55,6 +76,7 @@ export async function profileRegressions(o: {
           component: p.component,
           address: p.address,
           ...(p.file ? { file: relative(o.runDir.dir, p.file) } : {}),
+          ...(flame ? { flame: relative(o.runDir.dir, flame) } : {}),
           ...(p.error
             ? { error: p.error }
             : cell.status === "failed"

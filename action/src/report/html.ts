@@ -264,7 +264,7 @@ function profilesHtml(profiles: NonNullable<Verdict["profiles"]>): string[] {
   ];
   for (const p of profiles)
     out.push(
-      `<tr><td class="l">${esc(p.workload)} threads=${p.threads}</td><td class="l">${esc(p.variant)}</td><td class="l">${esc(p.component)} ${esc(p.address)}</td><td class="l">${p.file ? `<a href="${esc(p.file)}">${esc(p.file)}</a>` : `not taken: ${esc(p.error ?? "")}`}</td><td class="l">${(
+      `<tr><td class="l">${esc(p.workload)} threads=${p.threads}</td><td class="l">${esc(p.variant)}</td><td class="l">${esc(p.component)} ${esc(p.address)}</td><td class="l">${p.file ? `<a href="${esc(p.file)}">${esc(p.file)}</a>${p.flame ? ` · <a href="${esc(p.flame)}">flame graph</a>` : ""}` : `not taken: ${esc(p.error ?? "")}`}</td><td class="l">${(
         p.top ?? []
       )
         .slice(0, 5)

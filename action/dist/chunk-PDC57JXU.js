@@ -3987,6 +3987,8 @@ var ProfileSchema = external_exports.strictObject({
   address: external_exports.string(),
   /** Relative to the run directory (profiles/…pprof); absent when it could not be taken. */
   file: external_exports.string().optional(),
+  /** Its flame graph (SVG beside the profile), relative to the run directory. */
+  flame: external_exports.string().optional(),
   error: external_exports.string().optional(),
   /** The busiest functions (`go tool pprof -top`), where Go's pprof was at hand. */
   top: external_exports.array(external_exports.strictObject({ flat_pct: external_exports.number(), cum_pct: external_exports.number(), name: external_exports.string() })).optional(),
@@ -4087,7 +4089,7 @@ function splitAccessPath(p) {
   let j;
   let c4;
   p = p + "";
-  function push() {
+  function push2() {
     path3.push(s2 + p.substring(i, j));
     s2 = "";
     i = j + 1;
@@ -4098,7 +4100,7 @@ function splitAccessPath(p) {
       s2 += p.substring(i, j++);
       i = j;
     } else if (c4 === q) {
-      push();
+      push2();
       q = null;
       b10 = -1;
     } else if (q) {
@@ -4111,19 +4113,19 @@ function splitAccessPath(p) {
       q = c4;
     } else if (c4 === "." && !b10) {
       if (j > i) {
-        push();
+        push2();
       } else {
         i = j + 1;
       }
     } else if (c4 === "[") {
       if (j > i)
-        push();
+        push2();
       b10 = i = j + 1;
     } else if (c4 === "]") {
       if (!b10)
         error("Access path missing open bracket: " + p);
       if (b10 > 0)
-        push();
+        push2();
       b10 = 0;
       i = j + 1;
     }
@@ -4134,7 +4136,7 @@ function splitAccessPath(p) {
     error("Access path missing closing quote: " + p);
   if (j > i) {
     j++;
-    push();
+    push2();
   }
   return path3;
 }
@@ -11339,17 +11341,17 @@ function Generate(params2) {
 inherits_default(Generate, Transform, {
   transform(_, pulse2) {
     const out = pulse2.fork(pulse2.ALL), gen = _.generator;
-    let data3 = this.value, num3 = _.size - data3.length, add6, rem2, t;
-    if (num3 > 0) {
-      for (add6 = []; --num3 >= 0; ) {
+    let data3 = this.value, num4 = _.size - data3.length, add6, rem2, t;
+    if (num4 > 0) {
+      for (add6 = []; --num4 >= 0; ) {
         add6.push(t = ingest$1(gen(_)));
         data3.push(t);
       }
       out.add = out.add.length ? out.materialize(out.ADD).add.concat(add6) : add6;
     } else {
-      rem2 = data3.slice(0, -num3);
+      rem2 = data3.slice(0, -num4);
       out.rem = out.rem.length ? out.materialize(out.REM).rem.concat(rem2) : rem2;
-      data3 = data3.slice(-num3);
+      data3 = data3.slice(-num4);
     }
     out.source = this.value = data3;
     return out;
@@ -12035,11 +12037,11 @@ Sample.Definition = {
 };
 inherits_default(Sample, Transform, {
   transform(_, pulse2) {
-    const out = pulse2.fork(pulse2.NO_SOURCE), mod = _.modified("size"), num3 = _.size, map3 = this.value.reduce((m3, t) => (m3[tupleid(t)] = 1, m3), {});
+    const out = pulse2.fork(pulse2.NO_SOURCE), mod = _.modified("size"), num4 = _.size, map3 = this.value.reduce((m3, t) => (m3[tupleid(t)] = 1, m3), {});
     let res = this.value, cnt = this.count, cap = 0;
     function update3(t) {
       let p, idx;
-      if (res.length < num3) {
+      if (res.length < num4) {
         res.push(t);
       } else {
         idx = ~~((cnt + 1) * random());
@@ -12062,15 +12064,15 @@ inherits_default(Sample, Transform, {
       });
       res = res.filter((t) => map3[tupleid(t)] !== -1);
     }
-    if ((pulse2.rem.length || mod) && res.length < num3 && pulse2.source) {
+    if ((pulse2.rem.length || mod) && res.length < num4 && pulse2.source) {
       cap = cnt = res.length;
       pulse2.visit(pulse2.SOURCE, (t) => {
         if (!map3[tupleid(t)]) update3(t);
       });
       cap = -1;
     }
-    if (mod && res.length > num3) {
-      const n = res.length - num3;
+    if (mod && res.length > num4) {
+      const n = res.length - num4;
       for (let i = 0; i < n; ++i) {
         map3[tupleid(res[i])] = -1;
         out.rem.push(res[i]);
@@ -12335,13 +12337,13 @@ var WindowOps = {
       }
     };
   },
-  ntile: function(field4, num3) {
-    num3 = +num3;
-    if (!(num3 > 0)) error("ntile num must be greater than zero.");
+  ntile: function(field4, num4) {
+    num4 = +num4;
+    if (!(num4 > 0)) error("ntile num must be greater than zero.");
     const cume = WindowOps.cume_dist(), next = cume.next;
     return {
       init: cume.init,
-      next: (w2) => Math.ceil(num3 * next(w2))
+      next: (w2) => Math.ceil(num4 * next(w2))
     };
   },
   lag: function(field4, offset4) {
@@ -19662,7 +19664,7 @@ var innerText = (val) => (val + "").replace(/&/g, "&amp;").replace(/</g, "&lt;")
 var attrText = (val) => innerText(val).replace(/"/g, "&quot;").replace(/\t/g, "&#x9;").replace(/\n/g, "&#xA;").replace(/\r/g, "&#xD;");
 function markup() {
   let buf = "", outer = "", inner = "";
-  const stack2 = [], clear2 = () => outer = inner = "", push = (tag) => {
+  const stack2 = [], clear2 = () => outer = inner = "", push2 = (tag) => {
     if (outer) {
       buf += `${outer}>${inner}`;
       clear2();
@@ -19673,7 +19675,7 @@ function markup() {
     return m3;
   }, m3 = {
     open(tag, ...attrs) {
-      push(tag);
+      push2(tag);
       outer = "<" + tag;
       for (const set7 of attrs) {
         for (const key2 in set7) attr2(key2, set7[key2]);
@@ -28925,7 +28927,7 @@ inherits_default(Regression, Transform, {
   transform(_, pulse2) {
     const out = pulse2.fork(pulse2.NO_SOURCE | pulse2.NO_FIELDS);
     if (!this.value || pulse2.changed() || _.modified()) {
-      const source4 = pulse2.materialize(pulse2.SOURCE).source, groups2 = partition5(source4, _.groupby), names = (_.groupby || []).map(accessorName), method3 = _.method || "linear", order = _.order == null ? 3 : _.order, dof = degreesOfFreedom(method3, order), as = _.as || [accessorName(_.x), accessorName(_.y)], fit3 = Methods2[method3], values3 = [];
+      const source4 = pulse2.materialize(pulse2.SOURCE).source, groups2 = partition5(source4, _.groupby), names = (_.groupby || []).map(accessorName), method3 = _.method || "linear", order = _.order == null ? 3 : _.order, dof = degreesOfFreedom(method3, order), as = _.as || [accessorName(_.x), accessorName(_.y)], fit4 = Methods2[method3], values3 = [];
       let domain3 = _.extent;
       if (!hasOwnProperty(Methods2, method3)) {
         error("Invalid regression method: " + method3);
@@ -28942,7 +28944,7 @@ inherits_default(Regression, Transform, {
           pulse2.dataflow.warn("Skipping regression with more parameters than data points.");
           return;
         }
-        const model = fit3(g, _.x, _.y, order);
+        const model = fit4(g, _.x, _.y, order);
         if (_.params) {
           values3.push(ingest$1({
             keys: g.dims,
@@ -30842,8 +30844,8 @@ function Bitmaps() {
         data3.push(t);
       }
     },
-    remove(num3, map3) {
-      const n = data3.length, copy3 = Array(n - num3), reindex = data3;
+    remove(num4, map3) {
+      const n = data3.length, copy3 = Array(n - num4), reindex = data3;
       let t, i, j;
       for (i = 0; !map3[i] && i < n; ++i) {
         copy3[i] = data3[i];
@@ -30945,7 +30947,7 @@ function SortedIndex() {
       value: addv
     };
   }
-  function remove2(num3, map3) {
+  function remove2(num4, map3) {
     const n = size;
     let idx, i, j;
     for (i = 0; !map3[index6[i]] && i < n; ++i) ;
@@ -30956,7 +30958,7 @@ function SortedIndex() {
         ++j;
       }
     }
-    size = n - num3;
+    size = n - num4;
   }
   function reindex(map3) {
     for (let i = 0, n = size; i < n; ++i) {
@@ -31154,10 +31156,10 @@ inherits_default(CrossFilter, Transform, {
     return map3;
   },
   // reindex filters and indices after propagation completes
-  reindex(pulse2, num3, map3) {
+  reindex(pulse2, num4, map3) {
     const indices = this._indices, bits = this.value;
     pulse2.runAfter(() => {
-      const indexMap = bits.remove(num3, map3);
+      const indexMap = bits.remove(num4, map3);
       for (const key2 in indices) indices[key2].reindex(indexMap);
     });
   },
@@ -53241,9 +53243,9 @@ function parseProjection2(model) {
 function parseUnitProjection(model) {
   if (model.hasProjection) {
     const proj = replaceExprRef(model.specifiedProjection);
-    const fit3 = !(proj && (proj.scale != null || proj.translate != null));
-    const size = fit3 ? [model.getSizeSignalRef("width"), model.getSizeSignalRef("height")] : void 0;
-    const data3 = fit3 ? gatherFitData(model) : void 0;
+    const fit4 = !(proj && (proj.scale != null || proj.translate != null));
+    const size = fit4 ? [model.getSizeSignalRef("width"), model.getSizeSignalRef("height")] : void 0;
+    const data3 = fit4 ? gatherFitData(model) : void 0;
     const projComp = new ProjectionComponent(model.projectionName(true), {
       ...replaceExprRef(model.config.projection),
       ...proj
@@ -57935,19 +57937,19 @@ function evidenceWarnings(evidence) {
     (e) => `${e.workload} threads=${e.threads} (${e.variant}): ${e.hint.text}; its numbers are not the server's`
   );
 }
-function evidenceMarkdown(evidence, esc2) {
+function evidenceMarkdown(evidence, esc3) {
   if (!evidence?.length) return [];
   const multi = new Set(evidence.map((e) => e.variant)).size > 1;
   return [
     `| ${multi ? "Variant | " : ""}Workload | Threads | Bottleneck | CPU, memory (mean over the measured window; max = busiest second) |`,
     `|${multi ? "---|" : ""}---|---:|---|---|`,
     ...evidence.map(
-      (e) => `| ${multi ? `${esc2(e.variant)} | ` : ""}${esc2(e.workload)} | ${e.threads} | ${HINT_MARK[e.hint.kind]} ${esc2(e.hint.text)} | ${e.resources.map((r) => esc2(useText(r))).join("<br>")} |`
+      (e) => `| ${multi ? `${esc3(e.variant)} | ` : ""}${esc3(e.workload)} | ${e.threads} | ${HINT_MARK[e.hint.kind]} ${esc3(e.hint.text)} | ${e.resources.map((r) => esc3(useText(r))).join("<br>")} |`
     )
   ];
 }
 var EVIDENCE_TEXT = "CPU is user + system time from /proc, sampled once a second over each cell's measured run, as a share of the CPUs the program may use (its affinity, capped by its cgroup's CPU quota); a program at 90% or more of them is saturated. Pooled over the judged rounds of a variant.";
-function profileMarkdown(profiles, esc2, where) {
+function profileMarkdown(profiles, esc3, where) {
   if (!profiles?.length) return [];
   const out = [
     `CPU profiles of the regressed cells, each side run once more and profiled over its measured run (not judged; files in ${where}; \`go tool pprof -http=: FILE\` opens one):`,
@@ -57956,10 +57958,10 @@ function profileMarkdown(profiles, esc2, where) {
     "|---|---|---|---|---|"
   ];
   for (const p of profiles) {
-    const top = (p.top ?? []).slice(0, 3).map((f) => `${esc2(f.name.length > 60 ? `\u2026${f.name.slice(-59)}` : f.name)} ${f.flat_pct.toFixed(1)}%`).join("<br>");
+    const top = (p.top ?? []).slice(0, 3).map((f) => `${esc3(f.name.length > 60 ? `\u2026${f.name.slice(-59)}` : f.name)} ${f.flat_pct.toFixed(1)}%`).join("<br>");
     const measured = p.measured ? Object.entries(p.measured).map(([k2, v]) => ` (${k2} ${Math.round(v)})`)[0] : "";
     out.push(
-      `| ${esc2(p.workload)} threads=${p.threads} | ${esc2(p.variant)}${measured} | ${esc2(p.component)} ${esc2(p.address)} | ${p.file ? `\`${esc2(p.file)}\`` : `not taken: ${esc2(p.error ?? "unknown")}`} | ${top || "\u2013"} |`
+      `| ${esc3(p.workload)} threads=${p.threads} | ${esc3(p.variant)}${measured} | ${esc3(p.component)} ${esc3(p.address)} | ${p.file ? `\`${esc3(p.file)}\`${p.flame ? `, flame graph \`${esc3(p.flame)}\`` : ""}` : `not taken: ${esc3(p.error ?? "unknown")}`} | ${top || "\u2013"} |`
     );
   }
   return out;
@@ -58299,7 +58301,7 @@ function profilesHtml(profiles) {
   ];
   for (const p of profiles)
     out.push(
-      `<tr><td class="l">${esc(p.workload)} threads=${p.threads}</td><td class="l">${esc(p.variant)}</td><td class="l">${esc(p.component)} ${esc(p.address)}</td><td class="l">${p.file ? `<a href="${esc(p.file)}">${esc(p.file)}</a>` : `not taken: ${esc(p.error ?? "")}`}</td><td class="l">${(p.top ?? []).slice(0, 5).map((f) => `${esc(f.name)} ${f.flat_pct.toFixed(1)}%`).join("<br>")}</td></tr>`
+      `<tr><td class="l">${esc(p.workload)} threads=${p.threads}</td><td class="l">${esc(p.variant)}</td><td class="l">${esc(p.component)} ${esc(p.address)}</td><td class="l">${p.file ? `<a href="${esc(p.file)}">${esc(p.file)}</a>${p.flame ? ` \xB7 <a href="${esc(p.flame)}">flame graph</a>` : ""}` : `not taken: ${esc(p.error ?? "")}`}</td><td class="l">${(p.top ?? []).slice(0, 5).map((f) => `${esc(f.name)} ${f.flat_pct.toFixed(1)}%`).join("<br>")}</td></tr>`
     );
   out.push("</tbody></table>");
   return out;
@@ -59732,9 +59734,9 @@ function budgetRefusal(loaded, seconds2) {
   const perRound = planCells(loaded.spec).reduce((s2, c4) => s2 + cellSeconds(c4), 0) * variants;
   const blocks = Math.max(1, compare3.blocks);
   const rest = seconds2 - perRound * ((compare3.max_rounds ?? compare3.rounds) + compare3.warmup_rounds * blocks);
-  const fit3 = Math.floor((budget - rest) / perRound) - compare3.warmup_rounds * blocks;
+  const fit4 = Math.floor((budget - rest) / perRound) - compare3.warmup_rounds * blocks;
   return [
-    `${loaded.path}: compare.budget is ${minutes2(budget)} but this comparison is estimated at ~${minutes2(seconds2)} (${minutes2(perRound)} per round of ${planCells(loaded.spec).length} cells \xD7 ${variants} variant(s), ${(compare3.max_rounds ?? compare3.rounds) + compare3.warmup_rounds * blocks} rounds with warmups): ${fit3 >= 2 ? `at most ${fit3} rounds fit (compare.rounds: ${fit3}${blocks > 1 ? `, a multiple of compare.blocks ${blocks}` : ""}), which detects less` : "not even 2 rounds fit"}; or shorten durations, drop thread counts or workloads, or raise compare.budget`
+    `${loaded.path}: compare.budget is ${minutes2(budget)} but this comparison is estimated at ~${minutes2(seconds2)} (${minutes2(perRound)} per round of ${planCells(loaded.spec).length} cells \xD7 ${variants} variant(s), ${(compare3.max_rounds ?? compare3.rounds) + compare3.warmup_rounds * blocks} rounds with warmups): ${fit4 >= 2 ? `at most ${fit4} rounds fit (compare.rounds: ${fit4}${blocks > 1 ? `, a multiple of compare.blocks ${blocks}` : ""}), which detects less` : "not even 2 rounds fit"}; or shorten durations, drop thread counts or workloads, or raise compare.budget`
   ];
 }
 
@@ -60020,7 +60022,1042 @@ async function runAgainstBaseline(loaded, baselineFile, opts) {
 import { randomInt } from "node:crypto";
 
 // action/src/pipeline/profile.ts
+import { readFile as readFile3, writeFile as writeFile2 } from "node:fs/promises";
 import { join as join7, relative as relative2 } from "node:path";
+
+// action/src/observe/flame.ts
+import { gunzipSync } from "node:zlib";
+
+// node_modules/pprof-format/dist/esm/index.js
+var __classPrivateFieldGet = function(receiver, state, kind, f) {
+  if (kind === "a" && !f) throw new TypeError("Private accessor was defined without a getter");
+  if (typeof state === "function" ? receiver !== state || !f : !state.has(receiver)) throw new TypeError("Cannot read private member from an object whose class did not declare it");
+  return kind === "m" ? f : kind === "a" ? f.call(receiver) : f ? f.value : state.get(receiver);
+};
+var _StringTable_encodings;
+var _StringTable_positions;
+var lowMaxBig = 2n ** 32n - 1n;
+var lowMax = 2 ** 32 - 1;
+var lowMaxPlus1 = lowMax + 1;
+var toUtf8 = typeof Buffer === "undefined" ? (value4) => new TextEncoder().encode(value4) : (value4) => Buffer.from(value4, "utf8");
+function countNumberBytes(buffer) {
+  if (!buffer.length)
+    return 0;
+  let i = 0;
+  while (i < buffer.length && buffer[i++] >= 128)
+    ;
+  return i;
+}
+function decodeBigNumber(buffer) {
+  if (!buffer.length)
+    return BigInt(0);
+  let value4 = BigInt(buffer[0] & 127);
+  let i = 0;
+  while (buffer[i++] >= 128) {
+    value4 |= BigInt(buffer[i] & 127) << BigInt(7 * i);
+  }
+  return value4;
+}
+function makeValue(value4, offset4 = 0) {
+  return { value: value4, offset: offset4 };
+}
+function getValue2(mode, buffer) {
+  switch (mode) {
+    case kTypeVarInt:
+      for (let i = 0; i < buffer.length; i++) {
+        if (!(buffer[i] & 128)) {
+          return makeValue(buffer.subarray(0, i + 1));
+        }
+      }
+      return makeValue(buffer);
+    case kTypeLengthDelim: {
+      const offset4 = countNumberBytes(buffer);
+      const size = decodeNumber(buffer);
+      return makeValue(buffer.subarray(offset4, Number(size) + offset4), offset4);
+    }
+    default:
+      throw new Error(`Unrecognized value type: ${mode}`);
+  }
+}
+function lowBits(number8) {
+  return typeof number8 !== "bigint" ? (number8 >>> 0) % lowMaxPlus1 : Number(number8 & lowMaxBig);
+}
+function highBits(number8) {
+  return typeof number8 !== "bigint" ? number8 / lowMaxPlus1 >>> 0 : Number(number8 >> 32n & lowMaxBig);
+}
+function long(number8) {
+  const sign3 = number8 < 0;
+  if (sign3)
+    number8 = -number8;
+  let lo = lowBits(number8);
+  let hi = highBits(number8);
+  if (sign3) {
+    hi = ~hi >>> 0;
+    lo = ~lo >>> 0;
+    if (++lo > lowMax) {
+      lo = 0;
+      if (++hi > lowMax) {
+        hi = 0;
+      }
+    }
+  }
+  return [hi, lo];
+}
+var kTypeVarInt = 0;
+var kTypeLengthDelim = 2;
+function decodeNumber(buffer) {
+  const size = countNumberBytes(buffer);
+  if (size > 4)
+    return decodeBigNumber(buffer);
+  if (!buffer.length)
+    return 0;
+  let value4 = buffer[0] & 127;
+  let i = 0;
+  while (buffer[i++] >= 128) {
+    value4 |= (buffer[i] & 127) << 7 * i;
+  }
+  return value4;
+}
+function decodeNumbers(buffer) {
+  const values3 = [];
+  let start = 0;
+  for (let i = 0; i < buffer.length; i++) {
+    if ((buffer[i] & 128) === 0) {
+      values3.push(decodeNumber(buffer.subarray(start, i + 1)));
+      start = i + 1;
+    }
+  }
+  return values3;
+}
+function push(value4, list) {
+  if (list == null) {
+    return [value4];
+  }
+  list.push(value4);
+  return list;
+}
+function pushAll(values3, list) {
+  if (list == null) {
+    return values3;
+  }
+  for (const value4 of values3) {
+    list.push(value4);
+  }
+  return list;
+}
+function measureNumber(number8) {
+  if (number8 === 0 || number8 === 0n)
+    return 0;
+  const [hi, lo] = long(number8);
+  const a4 = lo;
+  const b10 = (lo >>> 28 | hi << 4) >>> 0;
+  const c4 = hi >>> 24;
+  if (c4 !== 0) {
+    return c4 < 128 ? 9 : 10;
+  }
+  if (b10 !== 0) {
+    if (b10 < 16384) {
+      return b10 < 128 ? 5 : 6;
+    }
+    return b10 < 2097152 ? 7 : 8;
+  }
+  if (a4 < 16384) {
+    return a4 < 128 ? 1 : 2;
+  }
+  return a4 < 2097152 ? 3 : 4;
+}
+function measureValue(value4) {
+  if (typeof value4 === "undefined")
+    return 0;
+  if (typeof value4 === "number" || typeof value4 === "bigint") {
+    return measureNumber(value4) || 1;
+  }
+  return value4.length;
+}
+function measureArray(list) {
+  let size = 0;
+  for (const item of list) {
+    size += measureValue(item);
+  }
+  return size;
+}
+function measureNumberField(number8) {
+  const length3 = measureNumber(number8);
+  return length3 ? 1 + length3 : 0;
+}
+function measureNumberArrayField(values3) {
+  let total = 0;
+  for (const value4 of values3) {
+    total += measureNumber(value4) || 1;
+  }
+  return total ? 1 + measureNumber(total) + total : 0;
+}
+function measureLengthDelimField(value4) {
+  const length3 = measureValue(value4);
+  return length3 ? 1 + measureNumber(length3) + length3 : 0;
+}
+function measureLengthDelimArrayField(values3) {
+  let total = 0;
+  for (const value4 of values3) {
+    total += measureLengthDelimField(value4);
+  }
+  return total;
+}
+function encodeNumber(buffer, i, number8) {
+  if (number8 === 0 || number8 === 0n) {
+    buffer[i++] = 0;
+    return i;
+  }
+  let [hi, lo] = long(number8);
+  while (hi) {
+    buffer[i++] = lo & 127 | 128;
+    lo = (lo >>> 7 | hi << 25) >>> 0;
+    hi >>>= 7;
+  }
+  while (lo > 127) {
+    buffer[i++] = lo & 127 | 128;
+    lo = lo >>> 7;
+  }
+  buffer[i++] = lo;
+  return i;
+}
+var emptyTableToken = /* @__PURE__ */ Symbol();
+var StringTable = class _StringTable {
+  constructor(tok) {
+    this.strings = new Array();
+    _StringTable_encodings.set(this, new Array());
+    _StringTable_positions.set(this, /* @__PURE__ */ new Map());
+    if (tok !== emptyTableToken) {
+      this.dedup("");
+    }
+  }
+  get encodedLength() {
+    let size = 0;
+    for (const encoded of __classPrivateFieldGet(this, _StringTable_encodings, "f")) {
+      size += encoded.length;
+    }
+    return size;
+  }
+  _encodeToBuffer(buffer, offset4) {
+    for (const encoded of __classPrivateFieldGet(this, _StringTable_encodings, "f")) {
+      buffer.set(encoded, offset4);
+      offset4 += encoded.length;
+    }
+    return offset4;
+  }
+  encode(buffer = new Uint8Array(this.encodedLength)) {
+    this._encodeToBuffer(buffer, 0);
+    return buffer;
+  }
+  static _encodeStringFromUtf8(stringBuffer) {
+    const buffer = new Uint8Array(1 + stringBuffer.length + (measureNumber(stringBuffer.length) || 1));
+    let offset4 = 0;
+    buffer[offset4++] = 50;
+    offset4 = encodeNumber(buffer, offset4, stringBuffer.length);
+    if (stringBuffer.length > 0) {
+      buffer.set(stringBuffer, offset4);
+    }
+    return buffer;
+  }
+  static _encodeString(string2) {
+    return _StringTable._encodeStringFromUtf8(toUtf8(string2));
+  }
+  dedup(string2) {
+    if (typeof string2 === "number")
+      return string2;
+    if (!__classPrivateFieldGet(this, _StringTable_positions, "f").has(string2)) {
+      const pos = this.strings.push(string2) - 1;
+      __classPrivateFieldGet(this, _StringTable_positions, "f").set(string2, pos);
+      __classPrivateFieldGet(this, _StringTable_encodings, "f").push(_StringTable._encodeString(string2));
+    }
+    return __classPrivateFieldGet(this, _StringTable_positions, "f").get(string2);
+  }
+  _decodeString(buffer) {
+    const string2 = new TextDecoder().decode(buffer);
+    __classPrivateFieldGet(this, _StringTable_positions, "f").set(string2, this.strings.push(string2) - 1);
+    __classPrivateFieldGet(this, _StringTable_encodings, "f").push(_StringTable._encodeStringFromUtf8(buffer));
+  }
+};
+_StringTable_encodings = /* @__PURE__ */ new WeakMap(), _StringTable_positions = /* @__PURE__ */ new WeakMap();
+function decode(buffer, decoder) {
+  const data3 = {};
+  let index6 = 0;
+  while (index6 < buffer.length) {
+    const field4 = buffer[index6] >> 3;
+    const mode = buffer[index6] & 7;
+    index6++;
+    const { offset: offset4, value: value4 } = getValue2(mode, buffer.subarray(index6));
+    index6 += value4.length + offset4;
+    decoder(data3, field4, value4);
+  }
+  return data3;
+}
+var ValueType = class _ValueType {
+  static create(data3) {
+    return data3 instanceof _ValueType ? data3 : new _ValueType(data3);
+  }
+  constructor(data3) {
+    this.type = data3.type || 0;
+    this.unit = data3.unit || 0;
+  }
+  get length() {
+    let total = 0;
+    total += measureNumberField(this.type);
+    total += measureNumberField(this.unit);
+    return total;
+  }
+  _encodeToBuffer(buffer, offset4 = 0) {
+    if (this.type) {
+      buffer[offset4++] = 8;
+      offset4 = encodeNumber(buffer, offset4, this.type);
+    }
+    if (this.unit) {
+      buffer[offset4++] = 16;
+      offset4 = encodeNumber(buffer, offset4, this.unit);
+    }
+    return offset4;
+  }
+  encode(buffer = new Uint8Array(this.length)) {
+    this._encodeToBuffer(buffer, 0);
+    return buffer;
+  }
+  static decodeValue(data3, field4, buffer) {
+    switch (field4) {
+      case 1:
+        data3.type = decodeNumber(buffer);
+        break;
+      case 2:
+        data3.unit = decodeNumber(buffer);
+        break;
+    }
+  }
+  static decode(buffer) {
+    return new this(decode(buffer, this.decodeValue));
+  }
+};
+var Label3 = class _Label {
+  static create(data3) {
+    return data3 instanceof _Label ? data3 : new _Label(data3);
+  }
+  constructor(data3) {
+    this.key = data3.key || 0;
+    this.str = data3.str || 0;
+    this.num = data3.num || 0;
+    this.numUnit = data3.numUnit || 0;
+  }
+  get length() {
+    let total = 0;
+    total += measureNumberField(this.key);
+    total += measureNumberField(this.str);
+    total += measureNumberField(this.num);
+    total += measureNumberField(this.numUnit);
+    return total;
+  }
+  _encodeToBuffer(buffer, offset4 = 0) {
+    if (this.key) {
+      buffer[offset4++] = 8;
+      offset4 = encodeNumber(buffer, offset4, this.key);
+    }
+    if (this.str) {
+      buffer[offset4++] = 16;
+      offset4 = encodeNumber(buffer, offset4, this.str);
+    }
+    if (this.num) {
+      buffer[offset4++] = 24;
+      offset4 = encodeNumber(buffer, offset4, this.num);
+    }
+    if (this.numUnit) {
+      buffer[offset4++] = 32;
+      offset4 = encodeNumber(buffer, offset4, this.numUnit);
+    }
+    return offset4;
+  }
+  encode(buffer = new Uint8Array(this.length)) {
+    this._encodeToBuffer(buffer, 0);
+    return buffer;
+  }
+  static decodeValue(data3, field4, buffer) {
+    switch (field4) {
+      case 1:
+        data3.key = decodeNumber(buffer);
+        break;
+      case 2:
+        data3.str = decodeNumber(buffer);
+        break;
+      case 3:
+        data3.num = decodeNumber(buffer);
+        break;
+      case 4:
+        data3.numUnit = decodeNumber(buffer);
+        break;
+    }
+  }
+  static decode(buffer) {
+    return new this(decode(buffer, this.decodeValue));
+  }
+};
+var Sample2 = class _Sample {
+  static create(data3) {
+    return data3 instanceof _Sample ? data3 : new _Sample(data3);
+  }
+  constructor(data3) {
+    this.locationId = data3.locationId || [];
+    this.value = data3.value || [];
+    this.label = (data3.label || []).map(Label3.create);
+  }
+  get length() {
+    let total = 0;
+    total += measureNumberArrayField(this.locationId);
+    total += measureNumberArrayField(this.value);
+    total += measureLengthDelimArrayField(this.label);
+    return total;
+  }
+  _encodeToBuffer(buffer, offset4 = 0) {
+    if (this.locationId.length) {
+      buffer[offset4++] = 10;
+      offset4 = encodeNumber(buffer, offset4, measureArray(this.locationId));
+      for (const locationId of this.locationId) {
+        offset4 = encodeNumber(buffer, offset4, locationId);
+      }
+    }
+    if (this.value.length) {
+      buffer[offset4++] = 18;
+      offset4 = encodeNumber(buffer, offset4, measureArray(this.value));
+      for (const value4 of this.value) {
+        offset4 = encodeNumber(buffer, offset4, value4);
+      }
+    }
+    for (const label of this.label) {
+      buffer[offset4++] = 26;
+      offset4 = encodeNumber(buffer, offset4, label.length);
+      offset4 = label._encodeToBuffer(buffer, offset4);
+    }
+    return offset4;
+  }
+  encode(buffer = new Uint8Array(this.length)) {
+    this._encodeToBuffer(buffer, 0);
+    return buffer;
+  }
+  static decodeValue(data3, field4, buffer) {
+    switch (field4) {
+      case 1:
+        data3.locationId = pushAll(decodeNumbers(buffer), data3.locationId);
+        break;
+      case 2:
+        data3.value = pushAll(decodeNumbers(buffer), data3.value);
+        break;
+      case 3:
+        data3.label = push(Label3.decode(buffer), data3.label);
+        break;
+    }
+  }
+  static decode(buffer) {
+    return new this(decode(buffer, this.decodeValue));
+  }
+};
+var Mapping = class _Mapping {
+  static create(data3) {
+    return data3 instanceof _Mapping ? data3 : new _Mapping(data3);
+  }
+  constructor(data3) {
+    this.id = data3.id || 0;
+    this.memoryStart = data3.memoryStart || 0;
+    this.memoryLimit = data3.memoryLimit || 0;
+    this.fileOffset = data3.fileOffset || 0;
+    this.filename = data3.filename || 0;
+    this.buildId = data3.buildId || 0;
+    this.hasFunctions = !!data3.hasFunctions;
+    this.hasFilenames = !!data3.hasFilenames;
+    this.hasLineNumbers = !!data3.hasLineNumbers;
+    this.hasInlineFrames = !!data3.hasInlineFrames;
+  }
+  get length() {
+    let total = 0;
+    total += measureNumberField(this.id);
+    total += measureNumberField(this.memoryStart);
+    total += measureNumberField(this.memoryLimit);
+    total += measureNumberField(this.fileOffset);
+    total += measureNumberField(this.filename);
+    total += measureNumberField(this.buildId);
+    total += measureNumberField(this.hasFunctions ? 1 : 0);
+    total += measureNumberField(this.hasFilenames ? 1 : 0);
+    total += measureNumberField(this.hasLineNumbers ? 1 : 0);
+    total += measureNumberField(this.hasInlineFrames ? 1 : 0);
+    return total;
+  }
+  _encodeToBuffer(buffer, offset4 = 0) {
+    if (this.id) {
+      buffer[offset4++] = 8;
+      offset4 = encodeNumber(buffer, offset4, this.id);
+    }
+    if (this.memoryStart) {
+      buffer[offset4++] = 16;
+      offset4 = encodeNumber(buffer, offset4, this.memoryStart);
+    }
+    if (this.memoryLimit) {
+      buffer[offset4++] = 24;
+      offset4 = encodeNumber(buffer, offset4, this.memoryLimit);
+    }
+    if (this.fileOffset) {
+      buffer[offset4++] = 32;
+      offset4 = encodeNumber(buffer, offset4, this.fileOffset);
+    }
+    if (this.filename) {
+      buffer[offset4++] = 40;
+      offset4 = encodeNumber(buffer, offset4, this.filename);
+    }
+    if (this.buildId) {
+      buffer[offset4++] = 48;
+      offset4 = encodeNumber(buffer, offset4, this.buildId);
+    }
+    if (this.hasFunctions) {
+      buffer[offset4++] = 56;
+      offset4 = encodeNumber(buffer, offset4, 1);
+    }
+    if (this.hasFilenames) {
+      buffer[offset4++] = 64;
+      offset4 = encodeNumber(buffer, offset4, 1);
+    }
+    if (this.hasLineNumbers) {
+      buffer[offset4++] = 72;
+      offset4 = encodeNumber(buffer, offset4, 1);
+    }
+    if (this.hasInlineFrames) {
+      buffer[offset4++] = 80;
+      offset4 = encodeNumber(buffer, offset4, 1);
+    }
+    return offset4;
+  }
+  encode(buffer = new Uint8Array(this.length)) {
+    this._encodeToBuffer(buffer, 0);
+    return buffer;
+  }
+  static decodeValue(data3, field4, buffer) {
+    switch (field4) {
+      case 1:
+        data3.id = decodeNumber(buffer);
+        break;
+      case 2:
+        data3.memoryStart = decodeNumber(buffer);
+        break;
+      case 3:
+        data3.memoryLimit = decodeNumber(buffer);
+        break;
+      case 4:
+        data3.fileOffset = decodeNumber(buffer);
+        break;
+      case 5:
+        data3.filename = decodeNumber(buffer);
+        break;
+      case 6:
+        data3.buildId = decodeNumber(buffer);
+        break;
+      case 7:
+        data3.hasFunctions = !!decodeNumber(buffer);
+        break;
+      case 8:
+        data3.hasFilenames = !!decodeNumber(buffer);
+        break;
+      case 9:
+        data3.hasLineNumbers = !!decodeNumber(buffer);
+        break;
+      case 10:
+        data3.hasInlineFrames = !!decodeNumber(buffer);
+        break;
+    }
+  }
+  static decode(buffer) {
+    return new this(decode(buffer, this.decodeValue));
+  }
+};
+var Line = class _Line {
+  static create(data3) {
+    return data3 instanceof _Line ? data3 : new _Line(data3);
+  }
+  constructor(data3) {
+    this.functionId = data3.functionId || 0;
+    this.line = data3.line || 0;
+    this.column = data3.column || 0;
+  }
+  get length() {
+    let total = 0;
+    total += measureNumberField(this.functionId);
+    total += measureNumberField(this.line);
+    total += measureNumberField(this.column);
+    return total;
+  }
+  _encodeToBuffer(buffer, offset4 = 0) {
+    if (this.functionId) {
+      buffer[offset4++] = 8;
+      offset4 = encodeNumber(buffer, offset4, this.functionId);
+    }
+    if (this.line) {
+      buffer[offset4++] = 16;
+      offset4 = encodeNumber(buffer, offset4, this.line);
+    }
+    if (this.column) {
+      buffer[offset4++] = 24;
+      offset4 = encodeNumber(buffer, offset4, this.column);
+    }
+    return offset4;
+  }
+  encode(buffer = new Uint8Array(this.length)) {
+    this._encodeToBuffer(buffer, 0);
+    return buffer;
+  }
+  static decodeValue(data3, field4, buffer) {
+    switch (field4) {
+      case 1:
+        data3.functionId = decodeNumber(buffer);
+        break;
+      case 2:
+        data3.line = decodeNumber(buffer);
+        break;
+      case 3:
+        data3.column = decodeNumber(buffer);
+        break;
+    }
+  }
+  static decode(buffer) {
+    return new this(decode(buffer, this.decodeValue));
+  }
+};
+var Location = class _Location {
+  static create(data3) {
+    return data3 instanceof _Location ? data3 : new _Location(data3);
+  }
+  constructor(data3) {
+    this.id = data3.id || 0;
+    this.mappingId = data3.mappingId || 0;
+    this.address = data3.address || 0;
+    this.line = (data3.line || []).map(Line.create);
+    this.isFolded = !!data3.isFolded;
+  }
+  get length() {
+    let total = 0;
+    total += measureNumberField(this.id);
+    total += measureNumberField(this.mappingId);
+    total += measureNumberField(this.address);
+    total += measureLengthDelimArrayField(this.line);
+    total += measureNumberField(this.isFolded ? 1 : 0);
+    return total;
+  }
+  _encodeToBuffer(buffer, offset4 = 0) {
+    if (this.id) {
+      buffer[offset4++] = 8;
+      offset4 = encodeNumber(buffer, offset4, this.id);
+    }
+    if (this.mappingId) {
+      buffer[offset4++] = 16;
+      offset4 = encodeNumber(buffer, offset4, this.mappingId);
+    }
+    if (this.address) {
+      buffer[offset4++] = 24;
+      offset4 = encodeNumber(buffer, offset4, this.address);
+    }
+    for (const line5 of this.line) {
+      buffer[offset4++] = 34;
+      offset4 = encodeNumber(buffer, offset4, line5.length);
+      offset4 = line5._encodeToBuffer(buffer, offset4);
+    }
+    if (this.isFolded) {
+      buffer[offset4++] = 40;
+      offset4 = encodeNumber(buffer, offset4, 1);
+    }
+    return offset4;
+  }
+  encode(buffer = new Uint8Array(this.length)) {
+    this._encodeToBuffer(buffer, 0);
+    return buffer;
+  }
+  static decodeValue(data3, field4, buffer) {
+    switch (field4) {
+      case 1:
+        data3.id = decodeNumber(buffer);
+        break;
+      case 2:
+        data3.mappingId = decodeNumber(buffer);
+        break;
+      case 3:
+        data3.address = decodeNumber(buffer);
+        break;
+      case 4:
+        data3.line = push(Line.decode(buffer), data3.line);
+        break;
+      case 5:
+        data3.isFolded = !!decodeNumber(buffer);
+        break;
+    }
+  }
+  static decode(buffer) {
+    return new this(decode(buffer, this.decodeValue));
+  }
+};
+var Function2 = class _Function {
+  static create(data3) {
+    return data3 instanceof _Function ? data3 : new _Function(data3);
+  }
+  constructor(data3) {
+    this.id = data3.id || 0;
+    this.name = data3.name || 0;
+    this.systemName = data3.systemName || 0;
+    this.filename = data3.filename || 0;
+    this.startLine = data3.startLine || 0;
+  }
+  get length() {
+    let total = 0;
+    total += measureNumberField(this.id);
+    total += measureNumberField(this.name);
+    total += measureNumberField(this.systemName);
+    total += measureNumberField(this.filename);
+    total += measureNumberField(this.startLine);
+    return total;
+  }
+  _encodeToBuffer(buffer, offset4 = 0) {
+    if (this.id) {
+      buffer[offset4++] = 8;
+      offset4 = encodeNumber(buffer, offset4, this.id);
+    }
+    if (this.name) {
+      buffer[offset4++] = 16;
+      offset4 = encodeNumber(buffer, offset4, this.name);
+    }
+    if (this.systemName) {
+      buffer[offset4++] = 24;
+      offset4 = encodeNumber(buffer, offset4, this.systemName);
+    }
+    if (this.filename) {
+      buffer[offset4++] = 32;
+      offset4 = encodeNumber(buffer, offset4, this.filename);
+    }
+    if (this.startLine) {
+      buffer[offset4++] = 40;
+      offset4 = encodeNumber(buffer, offset4, this.startLine);
+    }
+    return offset4;
+  }
+  encode(buffer = new Uint8Array(this.length)) {
+    this._encodeToBuffer(buffer, 0);
+    return buffer;
+  }
+  static decodeValue(data3, field4, buffer) {
+    switch (field4) {
+      case 1:
+        data3.id = decodeNumber(buffer);
+        break;
+      case 2:
+        data3.name = decodeNumber(buffer);
+        break;
+      case 3:
+        data3.systemName = decodeNumber(buffer);
+        break;
+      case 4:
+        data3.filename = decodeNumber(buffer);
+        break;
+      case 5:
+        data3.startLine = decodeNumber(buffer);
+        break;
+    }
+  }
+  static decode(buffer) {
+    return new this(decode(buffer, this.decodeValue));
+  }
+};
+var Profile = class {
+  constructor(data3 = {}) {
+    this.sampleType = (data3.sampleType || []).map(ValueType.create);
+    this.sample = (data3.sample || []).map(Sample2.create);
+    this.mapping = (data3.mapping || []).map(Mapping.create);
+    this.location = (data3.location || []).map(Location.create);
+    this.function = (data3.function || []).map(Function2.create);
+    this.stringTable = data3.stringTable || new StringTable();
+    this.dropFrames = data3.dropFrames || 0;
+    this.keepFrames = data3.keepFrames || 0;
+    this.timeNanos = data3.timeNanos || 0;
+    this.durationNanos = data3.durationNanos || 0;
+    this.periodType = data3.periodType ? ValueType.create(data3.periodType) : void 0;
+    this.period = data3.period || 0;
+    this.comment = data3.comment || [];
+    this.defaultSampleType = data3.defaultSampleType || 0;
+    this.docUrl = data3.docUrl || 0;
+  }
+  get length() {
+    let total = 0;
+    total += measureLengthDelimArrayField(this.sampleType);
+    total += measureLengthDelimArrayField(this.sample);
+    total += measureLengthDelimArrayField(this.mapping);
+    total += measureLengthDelimArrayField(this.location);
+    total += measureLengthDelimArrayField(this.function);
+    total += this.stringTable.encodedLength;
+    total += measureNumberField(this.dropFrames);
+    total += measureNumberField(this.keepFrames);
+    total += measureNumberField(this.timeNanos);
+    total += measureNumberField(this.durationNanos);
+    total += measureLengthDelimField(this.periodType);
+    total += measureNumberField(this.period);
+    total += measureNumberArrayField(this.comment);
+    total += measureNumberField(this.defaultSampleType);
+    total += measureNumberField(this.docUrl);
+    return total;
+  }
+  _encodeSampleTypesToBuffer(buffer, offset4 = 0) {
+    for (const sampleType of this.sampleType) {
+      buffer[offset4++] = 10;
+      offset4 = encodeNumber(buffer, offset4, sampleType.length);
+      offset4 = sampleType._encodeToBuffer(buffer, offset4);
+    }
+    return offset4;
+  }
+  _encodeSamplesToBuffer(buffer, offset4 = 0) {
+    for (const sample of this.sample) {
+      buffer[offset4++] = 18;
+      offset4 = encodeNumber(buffer, offset4, sample.length);
+      offset4 = sample._encodeToBuffer(buffer, offset4);
+    }
+    return offset4;
+  }
+  _encodeMappingsToBuffer(buffer, offset4 = 0) {
+    for (const mapping of this.mapping) {
+      buffer[offset4++] = 26;
+      offset4 = encodeNumber(buffer, offset4, mapping.length);
+      offset4 = mapping._encodeToBuffer(buffer, offset4);
+    }
+    return offset4;
+  }
+  _encodeLocationsToBuffer(buffer, offset4 = 0) {
+    for (const location of this.location) {
+      buffer[offset4++] = 34;
+      offset4 = encodeNumber(buffer, offset4, location.length);
+      offset4 = location._encodeToBuffer(buffer, offset4);
+    }
+    return offset4;
+  }
+  _encodeFunctionsToBuffer(buffer, offset4 = 0) {
+    for (const fun of this.function) {
+      buffer[offset4++] = 42;
+      offset4 = encodeNumber(buffer, offset4, fun.length);
+      offset4 = fun._encodeToBuffer(buffer, offset4);
+    }
+    return offset4;
+  }
+  _encodeBasicValuesToBuffer(buffer, offset4 = 0) {
+    if (this.dropFrames) {
+      buffer[offset4++] = 56;
+      offset4 = encodeNumber(buffer, offset4, this.dropFrames);
+    }
+    if (this.keepFrames) {
+      buffer[offset4++] = 64;
+      offset4 = encodeNumber(buffer, offset4, this.keepFrames);
+    }
+    if (this.timeNanos) {
+      buffer[offset4++] = 72;
+      offset4 = encodeNumber(buffer, offset4, this.timeNanos);
+    }
+    if (this.durationNanos) {
+      buffer[offset4++] = 80;
+      offset4 = encodeNumber(buffer, offset4, this.durationNanos);
+    }
+    if (typeof this.periodType !== "undefined") {
+      buffer[offset4++] = 90;
+      offset4 = encodeNumber(buffer, offset4, this.periodType.length);
+      offset4 = this.periodType._encodeToBuffer(buffer, offset4);
+    }
+    if (this.period) {
+      buffer[offset4++] = 96;
+      offset4 = encodeNumber(buffer, offset4, this.period);
+    }
+    if (this.comment.length) {
+      buffer[offset4++] = 106;
+      offset4 = encodeNumber(buffer, offset4, measureArray(this.comment));
+      for (const comment of this.comment) {
+        offset4 = encodeNumber(buffer, offset4, comment);
+      }
+    }
+    if (this.defaultSampleType) {
+      buffer[offset4++] = 112;
+      offset4 = encodeNumber(buffer, offset4, this.defaultSampleType);
+    }
+    if (this.docUrl) {
+      buffer[offset4++] = 120;
+      offset4 = encodeNumber(buffer, offset4, this.docUrl);
+    }
+    return offset4;
+  }
+  _encodeToBuffer(buffer, offset4 = 0) {
+    offset4 = this._encodeSampleTypesToBuffer(buffer, offset4);
+    offset4 = this._encodeSamplesToBuffer(buffer, offset4);
+    offset4 = this._encodeMappingsToBuffer(buffer, offset4);
+    offset4 = this._encodeLocationsToBuffer(buffer, offset4);
+    offset4 = this._encodeFunctionsToBuffer(buffer, offset4);
+    offset4 = this.stringTable._encodeToBuffer(buffer, offset4);
+    offset4 = this._encodeBasicValuesToBuffer(buffer, offset4);
+    return offset4;
+  }
+  async _encodeToBufferAsync(buffer, offset4 = 0) {
+    offset4 = this._encodeSampleTypesToBuffer(buffer, offset4);
+    await new Promise(setImmediate);
+    offset4 = this._encodeSamplesToBuffer(buffer, offset4);
+    await new Promise(setImmediate);
+    offset4 = this._encodeMappingsToBuffer(buffer, offset4);
+    await new Promise(setImmediate);
+    offset4 = this._encodeLocationsToBuffer(buffer, offset4);
+    await new Promise(setImmediate);
+    offset4 = this._encodeFunctionsToBuffer(buffer, offset4);
+    await new Promise(setImmediate);
+    offset4 = this.stringTable._encodeToBuffer(buffer, offset4);
+    await new Promise(setImmediate);
+    offset4 = this._encodeBasicValuesToBuffer(buffer, offset4);
+    return offset4;
+  }
+  encode(buffer = new Uint8Array(this.length)) {
+    this._encodeToBuffer(buffer, 0);
+    return buffer;
+  }
+  async encodeAsync(buffer = new Uint8Array(this.length)) {
+    await this._encodeToBufferAsync(buffer, 0);
+    return buffer;
+  }
+  static decodeValue(data3, field4, buffer) {
+    switch (field4) {
+      case 1:
+        data3.sampleType = push(ValueType.decode(buffer), data3.sampleType);
+        break;
+      case 2:
+        data3.sample = push(Sample2.decode(buffer), data3.sample);
+        break;
+      case 3:
+        data3.mapping = push(Mapping.decode(buffer), data3.mapping);
+        break;
+      case 4:
+        data3.location = push(Location.decode(buffer), data3.location);
+        break;
+      case 5:
+        data3.function = push(Function2.decode(buffer), data3.function);
+        break;
+      case 6: {
+        if (data3.stringTable === void 0) {
+          data3.stringTable = new StringTable(emptyTableToken);
+        }
+        data3.stringTable._decodeString(buffer);
+        break;
+      }
+      case 7:
+        data3.dropFrames = decodeNumber(buffer);
+        break;
+      case 8:
+        data3.keepFrames = decodeNumber(buffer);
+        break;
+      case 9:
+        data3.timeNanos = decodeNumber(buffer);
+        break;
+      case 10:
+        data3.durationNanos = decodeNumber(buffer);
+        break;
+      case 11:
+        data3.periodType = ValueType.decode(buffer);
+        break;
+      case 12:
+        data3.period = decodeNumber(buffer);
+        break;
+      case 13:
+        data3.comment = pushAll(decodeNumbers(buffer), data3.comment);
+        break;
+      case 14:
+        data3.defaultSampleType = decodeNumber(buffer);
+        break;
+      case 15:
+        data3.docUrl = decodeNumber(buffer);
+        break;
+    }
+  }
+  static decode(buffer) {
+    return new this(decode(buffer, this.decodeValue));
+  }
+};
+
+// action/src/observe/flame.ts
+var num3 = (x4) => Number(x4);
+function frameTree(data3) {
+  const bytes = data3[0] === 31 && data3[1] === 139 ? gunzipSync(data3) : data3;
+  const p = Profile.decode(bytes);
+  const str = (i) => p.stringTable.strings[num3(i)] ?? "?";
+  let index6 = p.sampleType.findIndex((t) => str(t.unit) === "nanoseconds");
+  if (index6 < 0) index6 = p.sampleType.length - 1;
+  const fn = new Map(p.function.map((f) => [num3(f.id), str(f.name)]));
+  const loc = new Map(
+    p.location.map((l) => [
+      num3(l.id),
+      // a location's lines run innermost (inlined) first: callers are the later ones
+      l.line.map((line5) => fn.get(num3(line5.functionId)) ?? "?").reverse()
+    ])
+  );
+  const root = { name: "all", value: 0, children: /* @__PURE__ */ new Map() };
+  for (const s2 of p.sample) {
+    const v = num3(s2.value[index6] ?? 0);
+    if (v <= 0) continue;
+    root.value += v;
+    let node = root;
+    for (const id2 of [...s2.locationId].reverse())
+      for (const name of loc.get(num3(id2)) ?? ["?"]) {
+        let child = node.children.get(name);
+        if (!child) {
+          child = { name, value: 0, children: /* @__PURE__ */ new Map() };
+          node.children.set(name, child);
+        }
+        child.value += v;
+        node = child;
+      }
+  }
+  return root;
+}
+var esc2 = (s2) => s2.replace(
+  /[&<>"']/g,
+  (c4) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c4]
+);
+function colour(name) {
+  let h2 = 0;
+  for (let i = 0; i < name.length; i++) h2 = h2 * 31 + name.charCodeAt(i) >>> 0;
+  return `rgb(${205 + h2 % 50},${80 + (h2 >> 8) % 130},${40 + (h2 >> 16) % 50})`;
+}
+var fit3 = (name, w2) => name.length * 6.5 > w2 - 6 ? `${name.slice(0, Math.max(1, Math.floor((w2 - 6) / 6.5) - 1))}\u2026` : name;
+function flameSvg(data3, title2, width2 = 1200) {
+  const root = frameTree(data3);
+  if (root.value <= 0) return void 0;
+  const row = 17;
+  const minWidth = 1;
+  const short = (name) => name.slice(name.lastIndexOf("/", name.indexOf("(") < 0 ? void 0 : name.indexOf("(")) + 1);
+  const boxes = [];
+  let depth = 0;
+  const draw3 = (f, x4, level) => {
+    const w2 = f.value / root.value * width2;
+    if (w2 < minWidth) return;
+    depth = Math.max(depth, level + 1);
+    boxes.push(
+      `<g><title>${esc2(f.name)} (${(100 * f.value / root.value).toFixed(2)}%)</title><rect x="${x4.toFixed(1)}" y="${level}" width="${w2.toFixed(1)}" height="${row - 1}" fill="${colour(f.name)}" rx="2"/>${w2 > 28 ? `<text x="${(x4 + 3).toFixed(1)}" y="${level}">${esc2(fit3(short(f.name), w2))}</text>` : ""}</g>`
+    );
+    let cx = x4;
+    for (const c4 of [...f.children.values()].sort((a4, b10) => a4.name.localeCompare(b10.name))) {
+      draw3(c4, cx, level + 1);
+      cx += c4.value / root.value * width2;
+    }
+  };
+  draw3(root, 0, 0);
+  const height2 = depth * row + 30;
+  const placed = boxes.map(
+    (b10) => b10.replace(/ y="(\d+)" width/, (_, l) => ` y="${height2 - 10 - (Number(l) + 1) * row}" width`).replace(
+      /<text x="([\d.]+)" y="(\d+)">/,
+      (_, x4, l) => `<text x="${x4}" y="${height2 - 10 - Number(l) * row - 5}">`
+    )
+  );
+  return [
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width2}" height="${height2}" viewBox="0 0 ${width2} ${height2}" font-family="monospace" font-size="11">`,
+    `<rect width="100%" height="100%" fill="#fff"/>`,
+    `<text x="4" y="14" font-size="13">${esc2(title2)}</text>`,
+    ...placed,
+    "</svg>",
+    ""
+  ].join("\n");
+}
 
 // action/src/observe/pprof.ts
 function parseTop(text3) {
@@ -60041,6 +61078,17 @@ async function topFunctions(file, n = 8) {
 }
 
 // action/src/pipeline/profile.ts
+async function flameFile(file, title2) {
+  try {
+    const svg = flameSvg(await readFile3(file), title2);
+    if (!svg) return void 0;
+    const out = `${file.replace(/\.pprof$/, "")}.svg`;
+    await writeFile2(out, svg);
+    return out;
+  } catch {
+    return void 0;
+  }
+}
 async function profileRegressions(o) {
   if (o.max <= 0 || !o.benchOf(o.control).canProfile()) return [];
   const seen = /* @__PURE__ */ new Set();
@@ -60064,6 +61112,10 @@ async function profileRegressions(o) {
       const main2 = Object.entries(cell2.metrics).find(([, m3]) => m3.better === "higher");
       for (const p of profiles) {
         const top = p.file ? await topFunctions(p.file) : void 0;
+        const flame = p.file ? await flameFile(
+          p.file,
+          `${side}: ${k2.workload} threads=${k2.threads}, ${p.component} ${p.address}`
+        ) : void 0;
         out.push({
           variant: side,
           workload: k2.workload,
@@ -60071,6 +61123,7 @@ async function profileRegressions(o) {
           component: p.component,
           address: p.address,
           ...p.file ? { file: relative2(o.runDir.dir, p.file) } : {},
+          ...flame ? { flame: relative2(o.runDir.dir, flame) } : {},
           ...p.error ? { error: p.error } : cell2.status === "failed" ? { error: cell2.error ?? "the re-run failed" } : {},
           ...top ? { top } : {},
           ...main2 ? { measured: { [main2[0]]: main2[1].value } } : {}
@@ -64991,11 +66044,11 @@ async function publishVerdict(v, o) {
 // action/src/specfile/prepare.ts
 var import_yaml4 = __toESM(require_dist(), 1);
 import { execFile } from "node:child_process";
-import { readFile as readFile3 } from "node:fs/promises";
+import { readFile as readFile4 } from "node:fs/promises";
 import { promisify } from "node:util";
 var isObj = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
 function compareOverrides(get6, name) {
-  const num3 = (key2, ok, what) => {
+  const num4 = (key2, ok, what) => {
     const v = get6(key2);
     if (v === void 0 || v === "") return void 0;
     const n = Number(v);
@@ -65005,10 +66058,10 @@ function compareOverrides(get6, name) {
   };
   const whole = (min4) => (n) => Number.isInteger(n) && n >= min4;
   const out = {
-    rounds: num3("rounds", whole(2), "a whole number of rounds, at least 2"),
-    blocks: num3("blocks", whole(1), "a whole number of blocks, at least 1"),
-    confidence: num3("confidence", (n) => n > 0.5 && n < 1, "a confidence between 0.5 and 1, like 0.95"),
-    seed: num3("seed", (n) => whole(0)(n) && n < 2 ** 31, "a whole number from 0 to 2^31\u22121"),
+    rounds: num4("rounds", whole(2), "a whole number of rounds, at least 2"),
+    blocks: num4("blocks", whole(1), "a whole number of blocks, at least 1"),
+    confidence: num4("confidence", (n) => n > 0.5 && n < 1, "a confidence between 0.5 and 1, like 0.95"),
+    seed: num4("seed", (n) => whole(0)(n) && n < 2 ** 31, "a whole number from 0 to 2^31\u22121"),
     budget: get6("budget") || void 0
   };
   return Object.fromEntries(Object.entries(out).filter(([, v]) => v !== void 0));
@@ -65044,7 +66097,7 @@ async function yamlMapping(text3, where) {
 async function fileMapping(file) {
   let text3;
   try {
-    text3 = await readFile3(file, "utf8");
+    text3 = await readFile4(file, "utf8");
   } catch (e) {
     throw new InputError(`${file}: cannot read the file (${e.code})`);
   }
