@@ -1,7 +1,6 @@
 // Where a cell's time went, stated as measured facts from its resource use: a saturated load
 // generator (the cell measured the client, not the server), a CPU-bound server program, a machine
 // whose CPUs the server and the load generator share to the full, or no resource saturated.
-import type { Evidence } from "../compare/verdict.ts";
 import type { Cell, ResourceUse } from "../result/model.ts";
 
 /** A program using at least this share of the CPUs it may use over the window is saturated. */
@@ -12,6 +11,15 @@ export type HintKind = "load" | "server" | "machine" | "none";
 export interface Hint {
   kind: HintKind;
   text: string;
+}
+
+/** A variant's cells of one workload × threads: their resources pooled and what they say (verdict.evidence). */
+export interface Evidence {
+  variant: string;
+  workload: string;
+  threads: number;
+  hint: Hint;
+  resources: ResourceUse[];
 }
 
 const cpusText = (n: number) => `${Number.isInteger(n) ? n : n.toFixed(2)} CPU${n === 1 ? "" : "s"}`;
