@@ -40,17 +40,17 @@ import {
   upsertIssue,
   verdictHtml,
   writeHtmlReport
-} from "./chunk-PDC57JXU.js";
+} from "./chunk-QZEUQJLU.js";
 import {
   reapLedger
-} from "./chunk-YOWMJK6Z.js";
+} from "./chunk-3M2MB6MK.js";
 import {
   PORT_AT_START,
   readReport,
   readResult,
   writeAtomic,
   writeResult
-} from "./chunk-JGXVD5TN.js";
+} from "./chunk-P6O72G3R.js";
 import {
   CLOUDS,
   EXIT,
@@ -63,7 +63,7 @@ import {
   ledgerDir,
   shellCommand,
   teardownAll
-} from "./chunk-II5XP5VD.js";
+} from "./chunk-JXHEUICZ.js";
 import {
   external_exports,
   parseAge
@@ -629,6 +629,7 @@ async function historyFiles(dir) {
 var CHANGEPOINTS_FORMAT = "tiperf.changepoints";
 var MIN_RUNS = 6;
 var MIN_SEGMENT = 3;
+var leastRuns = (minSegment) => Math.max(MIN_RUNS, 2 * minSegment);
 function seriesOf(entries) {
   const map = /* @__PURE__ */ new Map();
   for (const e of entries)
@@ -667,7 +668,7 @@ async function checkHistory(dir, o) {
     if (sinceAt >= 0) sinceFound = true;
     const series = seriesOf(entries);
     for (const s of series) {
-      if (s.values.length < Math.max(MIN_RUNS, 2 * report.min_segment)) continue;
+      if (s.values.length < leastRuns(report.min_segment)) continue;
       const detect = (values) => eDivisive(values, {
         pvalue: o.pvalue,
         permutations: o.permutations,
@@ -678,7 +679,7 @@ async function checkHistory(dir, o) {
       const known = /* @__PURE__ */ new Set();
       if (o.since !== void 0) {
         const upto = s.run_ids.indexOf(o.since);
-        const seen = sinceAt < 0 ? points : upto + 1 >= Math.max(MIN_RUNS, 2 * report.min_segment) ? detect(s.values.slice(0, upto + 1)) : [];
+        const seen = sinceAt < 0 ? points : upto + 1 >= leastRuns(report.min_segment) ? detect(s.values.slice(0, upto + 1)) : [];
         for (const p of seen) known.add(s.run_ids[p.index]);
       }
       const segments = segmentsOf(s.values, points);
@@ -721,7 +722,7 @@ var short = (sha) => sha ? sha.slice(0, 12) : "?";
 function changePointText(r) {
   const lines = [];
   for (const f of r.files) {
-    const least = Math.max(MIN_RUNS, 2 * (r.min_segment ?? 1));
+    const least = leastRuns(r.min_segment ?? 1);
     const tested = f.series.filter((s) => s.values.length >= least).length;
     lines.push(
       `${f.file}: ${f.runs} runs, ${f.series.length} series${tested < f.series.length ? ` (${f.series.length - tested} with fewer than ${least} runs not tested)` : ""}`

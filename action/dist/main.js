@@ -13,7 +13,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-PDC57JXU.js";
+} from "./chunk-QZEUQJLU.js";
 import {
   getInput,
   info,
@@ -26,7 +26,7 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-JGXVD5TN.js";
+} from "./chunk-P6O72G3R.js";
 import {
   EXIT,
   InputError,
@@ -37,7 +37,7 @@ import {
   ledgerDir,
   runCommand,
   teardownAll
-} from "./chunk-II5XP5VD.js";
+} from "./chunk-JXHEUICZ.js";
 import "./chunk-VKP3KX46.js";
 import "./chunk-3EADY6QU.js";
 

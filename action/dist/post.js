@@ -4,16 +4,16 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   reapLedger
-} from "./chunk-YOWMJK6Z.js";
+} from "./chunk-3M2MB6MK.js";
 import {
   getState,
   info,
   setFailed
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-JGXVD5TN.js";
+import "./chunk-P6O72G3R.js";
 import {
   ledgerDir
-} from "./chunk-II5XP5VD.js";
+} from "./chunk-JXHEUICZ.js";
 import "./chunk-VKP3KX46.js";
 import "./chunk-3EADY6QU.js";
 

@@ -2,22 +2,18 @@
 // reduced/): `tiperf plan` of each, on its own profile and the study's other profiles, against a
 // golden file (UPDATE_GOLDEN=1 rewrites them; check the diff by eye).
 import assert from "node:assert/strict";
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
 import { planRun } from "../../action/src/pipeline/plan.ts";
 import { loadSpec } from "../../action/src/specfile/load.ts";
+import { golden as goldenFile } from "../helpers/golden.ts";
 import { ROOT } from "../helpers/paths.ts";
 
 const FIX = join(ROOT, "tests/fixtures/plans/seeds");
 process.env.HOME = "/home/runner";
 
-function golden(name: string, text: string) {
-  const file = join(FIX, name);
-  if (process.env.UPDATE_GOLDEN === "1") writeFileSync(file, text);
-  assert.ok(existsSync(file), `${file} is missing: run with UPDATE_GOLDEN=1`);
-  assert.equal(text, readFileSync(file, "utf8"));
-}
+const golden = (name: string, text: string) => goldenFile(FIX, name, text);
 
 const specs = (dir: string) =>
   readdirSync(join(ROOT, dir))

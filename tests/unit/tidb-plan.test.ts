@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
 import { AWS_CLOUD } from "../../action/src/cloud/aws/index.ts";
@@ -20,19 +20,14 @@ import {
 } from "../../action/src/targets/tidb/plan.ts";
 import { parseProfile, type Role } from "../../action/src/targets/tidb/profile.ts";
 import type { PlanStep } from "../../action/src/targets/types.ts";
+import { golden as goldenFile } from "../helpers/golden.ts";
 import { ROOT } from "../helpers/paths.ts";
 
 const FIX = join(ROOT, "tests/fixtures/plans");
 // the plan prints expanded key paths; keep them the same on every machine
 process.env.HOME = "/home/runner";
 
-/** Compares with a golden file; UPDATE_GOLDEN=1 rewrites it (then check the diff by eye). */
-function golden(name: string, text: string) {
-  const file = join(FIX, name);
-  if (process.env.UPDATE_GOLDEN === "1") writeFileSync(file, text);
-  assert.ok(existsSync(file), `${file} is missing: run with UPDATE_GOLDEN=1`);
-  assert.equal(text, readFileSync(file, "utf8"));
-}
+const golden = (name: string, text: string) => goldenFile(FIX, name, text);
 
 const PROFILES = ["playground", "hosts-example", "aws-sysbench-3x3", "aws-smoke"];
 

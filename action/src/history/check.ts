@@ -56,6 +56,8 @@ export const MIN_RUNS = 6;
  * so one weekly run off its level (a spike, a noisy week) is not a change point.
  */
 export const MIN_SEGMENT = 3;
+/** The fewest runs a series needs to be tested: a level of at least `minSegment` on each side. */
+const leastRuns = (minSegment: number) => Math.max(MIN_RUNS, 2 * minSegment);
 
 export function seriesOf(entries: HistoryEntry[]): SeriesReport[] {
   const map = new Map<string, SeriesReport>();
@@ -99,7 +101,7 @@ export async function checkHistory(
     if (sinceAt >= 0) sinceFound = true;
     const series = seriesOf(entries);
     for (const s of series) {
-      if (s.values.length < Math.max(MIN_RUNS, 2 * report.min_segment)) continue;
+      if (s.values.length < leastRuns(report.min_segment)) continue;
       const detect = (values: number[]): ChangePoint[] =>
         eDivisive(values, {
           pvalue: o.pvalue,
@@ -117,7 +119,7 @@ export async function checkHistory(
         const seen =
           sinceAt < 0
             ? points
-            : upto + 1 >= Math.max(MIN_RUNS, 2 * report.min_segment)
+            : upto + 1 >= leastRuns(report.min_segment)
               ? detect(s.values.slice(0, upto + 1))
               : [];
         for (const p of seen) known.add(s.run_ids[p.index] as string);
@@ -164,7 +166,7 @@ const short = (sha?: string) => (sha ? sha.slice(0, 12) : "?");
 export function changePointText(r: ChangePointReport): string {
   const lines: string[] = [];
   for (const f of r.files) {
-    const least = Math.max(MIN_RUNS, 2 * (r.min_segment ?? 1));
+    const least = leastRuns(r.min_segment ?? 1);
     const tested = f.series.filter((s) => s.values.length >= least).length;
     lines.push(
       `${f.file}: ${f.runs} runs, ${f.series.length} series${tested < f.series.length ? ` (${f.series.length - tested} with fewer than ${least} runs not tested)` : ""}`,

@@ -22,7 +22,8 @@ export interface Evidence {
   resources: ResourceUse[];
 }
 
-const cpusText = (n: number) => `${Number.isInteger(n) ? n : n.toFixed(2)} CPU${n === 1 ? "" : "s"}`;
+/** "2 CPUs", "1 CPU", "0.30 CPUs". */
+export const cpusText = (n: number) => `${Number.isInteger(n) ? n : n.toFixed(2)} CPU${n === 1 ? "" : "s"}`;
 /** A program as the hints name it: with its host where it ran elsewhere (a cluster's machines). */
 const nameOf = (r: ResourceUse) => (r.host === "local" ? r.component : `${r.component}@${r.host}`);
 const use = (r: ResourceUse) => `${nameOf(r)} ${Math.round(r.cpu_pct.mean)}% of ${cpusText(r.cpus)}`;

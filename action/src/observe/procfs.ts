@@ -2,9 +2,10 @@
 // memory, disk bytes and parent; the machine's busy CPU time; and how many CPUs a process may use
 // (its affinity, and the quota of its cgroup, v2 cpu.max or v1 cpu.cfs_quota_us, up the tree).
 import { execFileSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { cpus } from "node:os";
 import { join } from "node:path";
+import { parseStat } from "../proc/process.ts";
 import { cpuIndexes } from "../targets/local/affinity.ts";
 
 let ticks: number | undefined;
@@ -45,10 +46,7 @@ const read = (file: string): string | undefined => {
 export function sampleProcess(pid: number): ProcessSample | undefined {
   const stat = read(`/proc/${pid}/stat`);
   if (!stat) return undefined;
-  const open = stat.indexOf("(");
-  const close = stat.lastIndexOf(")");
-  // after the command: [0] state, [1] ppid, … [11] utime, [12] stime (fields 3, 4, 14, 15)
-  const f = stat.slice(close + 2).split(" ");
+  const { comm, fields: f } = parseStat(stat);
   const status = read(`/proc/${pid}/status`) ?? "";
   const rssKb = Number(/^VmRSS:\s+(\d+)/m.exec(status)?.[1] ?? 0);
   const io = read(`/proc/${pid}/io`);
@@ -61,7 +59,7 @@ export function sampleProcess(pid: number): ProcessSample | undefined {
   return {
     pid,
     ppid: Number(f[1]),
-    comm: stat.slice(open + 1, close),
+    comm,
     ticks: Number(f[11]) + Number(f[12]),
     rssBytes: rssKb * 1024,
     ...(readBytes !== undefined ? { readBytes } : {}),
@@ -69,43 +67,18 @@ export function sampleProcess(pid: number): ProcessSample | undefined {
   };
 }
 
-/** Every process's parent, for finding what a server or a load tool forked. */
-export function parents(): Map<number, number> {
-  const out = new Map<number, number>();
-  let entries: string[] = [];
-  try {
-    entries = readdirSync("/proc");
-  } catch {
-    return out;
-  }
-  for (const e of entries) {
-    if (!/^\d+$/.test(e)) continue;
-    const stat = read(`/proc/${e}/stat`);
-    if (!stat) continue;
-    out.set(Number(e), Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]));
-  }
-  return out;
-}
-
-/** The roots and everything they forked (PostgreSQL's backends, a playground's components). */
-export function treeOf(roots: number[], parentOf: Map<number, number>): number[] {
-  const out = roots.filter((p) => parentOf.has(p));
-  const children = new Map<number, number[]>();
-  for (const [pid, ppid] of parentOf) children.set(ppid, [...(children.get(ppid) ?? []), pid]);
-  for (let i = 0; i < out.length; i++)
-    for (const c of children.get(out[i] as number) ?? []) if (!out.includes(c)) out.push(c);
-  return out;
-}
-
-/** The machine's CPU time: busy and total ticks over all CPUs (/proc/stat's first line). */
-export function machineTicks(): { busy: number; total: number } | undefined {
-  const line = read("/proc/stat")?.split("\n")[0];
-  if (!line?.startsWith("cpu ")) return undefined;
+/** /proc/stat's first line ("cpu  user nice system idle iowait irq softirq steal …") as busy and total ticks. */
+export function cpuLine(line: string): { busy: number; total: number } | undefined {
+  if (!line.startsWith("cpu ")) return undefined;
   const v = line.trim().split(/\s+/).slice(1).map(Number);
-  // user nice system idle iowait irq softirq steal (guest time is already in user)
+  // guest time is already in user
   const total = v.slice(0, 8).reduce((s, x) => s + (x || 0), 0);
-  const idle = (v[3] ?? 0) + (v[4] ?? 0);
-  return { busy: total - idle, total };
+  return { busy: total - (v[3] ?? 0) - (v[4] ?? 0), total };
+}
+
+/** The machine's CPU time: busy and total ticks over all CPUs. */
+export function machineTicks(): { busy: number; total: number } | undefined {
+  return cpuLine(read("/proc/stat")?.split("\n")[0] ?? "");
 }
 
 /** The CPU quota of the cgroup a process is in, as CPUs (tightest up the tree), if it has one. */

@@ -5,9 +5,11 @@
 // name. The loop is bounded (at most `maxS` seconds); tiperf ends it by ending ssh (its next line
 // meets a closed pipe).
 import { type ChildProcess, spawn } from "node:child_process";
+import { parseStat } from "../proc/process.ts";
 import { type RemoteHost, sshArgs } from "../proc/ssh.ts";
 import type { ResourceUse } from "../result/model.ts";
 import { cpuIndexes } from "../targets/local/affinity.ts";
+import { cpuLine } from "./procfs.ts";
 import { byRole, type ProcessAt, type Sampler, Series, type Snapshot } from "./sampler.ts";
 
 export interface RemoteWatch {
@@ -63,19 +65,16 @@ export function parseRemote(text: string): { tick: number; cpus: number; snapsho
       cur = { t: Number(rest[0]), processes: [] };
       snapshots.push(cur);
     } else if (kind === "C" && cur) {
-      const v = rest.slice(1).filter(Boolean).map(Number);
-      const total = v.slice(0, 8).reduce((s, x) => s + (x || 0), 0);
-      cur.machine = { busy: total - (v[3] ?? 0) - (v[4] ?? 0), total };
+      const machine = cpuLine(rest.join(" "));
+      if (machine) cur.machine = machine;
     } else if (kind === "P" && cur) {
       const bar = line.indexOf("| ");
       if (bar < 0) continue;
       const head = line.slice(0, bar);
       const stat = line.slice(bar + 2);
       const [, role, pid] = head.split(" ");
-      const open = stat.indexOf("(");
-      const close = stat.lastIndexOf(")");
-      if (open < 0 || close < 0) continue;
-      const f = stat.slice(close + 2).split(" ");
+      if (!stat.includes(")")) continue;
+      const { comm, fields: f } = parseStat(stat);
       const rss = Number(/VmRSS: (\d+)/.exec(head)?.[1] ?? 0);
       const allowed = /Cpus_allowed_list: (\S+)/.exec(head)?.[1];
       let limit: number | undefined;
@@ -85,7 +84,7 @@ export function parseRemote(text: string): { tick: number; cpus: number; snapsho
       const p: ProcessAt = {
         role: role === "load" ? "load" : "server",
         pid: Number(pid),
-        comm: stat.slice(open + 1, close),
+        comm,
         ticks: Number(f[11]) + Number(f[12]),
         rssBytes: rss * 1024,
         ...(limit ? { cpus: Math.min(limit, cpus) } : {}),

@@ -5,8 +5,9 @@
 // come from /proc here (ResourceSampler) or over SSH on a cluster's hosts (remote.ts); Series
 // turns a host's snapshots into the summaries the result keeps.
 import { cpus } from "node:os";
+import { parents, treeOf } from "../proc/process.ts";
 import type { ResourceUse } from "../result/model.ts";
-import { clockTicks, cpuLimit, machineTicks, parents, sampleProcess, treeOf } from "./procfs.ts";
+import { clockTicks, cpuLimit, machineTicks, sampleProcess } from "./procfs.ts";
 
 export type Role = "server" | "load";
 

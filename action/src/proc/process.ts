@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { closeSync, openSync, readFileSync } from "node:fs";
+import { closeSync, openSync, readdirSync, readFileSync } from "node:fs";
 import { childEnv } from "./env.ts";
 
 export interface RunAs {
@@ -28,16 +28,48 @@ const STATES: Record<string, string> = {
 };
 
 /**
- * The fields of /proc/PID/stat after the parenthesised command (which may itself hold spaces):
- * [0] is the state, [1] the parent pid. Undefined when the process is gone.
+ * A /proc/PID/stat line: the command between the parentheses (which may itself hold spaces and
+ * parentheses) and the fields after it — [0] the state, [1] the parent pid, [11] utime, [12] stime.
  */
+export function parseStat(stat: string): { comm: string; fields: string[] } {
+  const close = stat.lastIndexOf(")");
+  return { comm: stat.slice(stat.indexOf("(") + 1, close), fields: stat.slice(close + 2).split(" ") };
+}
+
+/** The fields of /proc/PID/stat after the command (see parseStat); undefined when the process is gone. */
 export function procStat(pid: number | string): string[] | undefined {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return parseStat(readFileSync(`/proc/${pid}/stat`, "utf8")).fields;
   } catch {
     return undefined;
   }
+}
+
+/** Every process's parent, as /proc says now. */
+export function parents(): Map<number, number> {
+  const out = new Map<number, number>();
+  let entries: string[] = [];
+  try {
+    entries = readdirSync("/proc");
+  } catch {
+    return out;
+  }
+  for (const e of entries) {
+    if (!/^\d+$/.test(e)) continue;
+    const ppid = procStat(e)?.[1];
+    if (ppid !== undefined) out.set(Number(e), Number(ppid));
+  }
+  return out;
+}
+
+/** The roots and every process they have forked (PostgreSQL's backends, a playground's components). */
+export function treeOf(roots: number[], parentOf: Map<number, number>): number[] {
+  const children = new Map<number, number[]>();
+  for (const [pid, ppid] of parentOf) children.set(ppid, [...(children.get(ppid) ?? []), pid]);
+  const out = [...roots];
+  for (let i = 0; i < out.length; i++)
+    for (const c of children.get(out[i] as number) ?? []) if (!out.includes(c)) out.push(c);
+  return out;
 }
 
 /** How the kernel sees a process right now ("stopped (SIGSTOP)", "running", "gone"). */

@@ -2,9 +2,8 @@
 // workload × threads, each program's CPU (window mean, busiest second) as a share of the CPUs it
 // may use, its memory, and the bottleneck hint; a saturated load generator is a warning.
 import type { Evidence, Profile } from "../compare/verdict.ts";
+import { cpusText } from "../observe/hints.ts";
 import type { ResourceUse } from "../result/model.ts";
-
-const cpus = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(2));
 
 /** "mariadbd 27% of 2 CPUs (max 31%), 118 MiB". */
 export function useText(r: ResourceUse): string {
@@ -15,7 +14,7 @@ export function useText(r: ResourceUse): string {
     (r.read_mib_s?.mean ?? 0) + (r.write_mib_s?.mean ?? 0) >= 0.1
       ? `, disk ${(r.read_mib_s?.mean ?? 0).toFixed(1)}/${(r.write_mib_s?.mean ?? 0).toFixed(1)} MiB/s r/w`
       : "";
-  return `${where} ${Math.round(r.cpu_pct.mean)}% of ${cpus(r.cpus)} CPU${r.cpus === 1 ? "" : "s"} (max ${Math.round(r.cpu_pct.max)}%)${mem}${disk}`;
+  return `${where} ${Math.round(r.cpu_pct.mean)}% of ${cpusText(r.cpus)} (max ${Math.round(r.cpu_pct.max)}%)${mem}${disk}`;
 }
 
 export const HINT_MARK = { load: "⚠️", server: "🔥", machine: "🔥", none: "·" } as const;

@@ -1,9 +1,9 @@
 import { existsSync } from "node:fs";
-import { mkdir, readdir, readFile, rmdir, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rmdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { RunError } from "../../errors.ts";
 import { record } from "../../lifecycle/ledger.ts";
-import { procStat } from "../../proc/process.ts";
+import { parents, treeOf } from "../../proc/process.ts";
 
 const ROOT = "/sys/fs/cgroup";
 const PERIOD_US = 10_000;
@@ -37,17 +37,7 @@ async function detect(): Promise<Flavor | undefined> {
 
 /** The server and every process it has forked (PostgreSQL is one process per backend). */
 export async function processTree(root: number): Promise<number[]> {
-  const parents = new Map<number, number>();
-  for (const entry of await readdir("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    const ppid = procStat(entry)?.[1];
-    if (ppid !== undefined) parents.set(Number(entry), Number(ppid));
-  }
-  const out = [root];
-  for (let i = 0; i < out.length; i++) {
-    for (const [pid, ppid] of parents) if (ppid === out[i]) out.push(pid);
-  }
-  return out;
+  return treeOf([root], parents());
 }
 
 async function cpuFlavor(): Promise<Flavor> {

@@ -85,20 +85,32 @@ export class ClusterChecks {
     return r.stdout;
   }
 
-  /** A component's JSON API: from here, or with curl on the load host behind a bastion. */
-  async getJson(url: string): Promise<unknown> {
+  /**
+   * A component's HTTP API as bytes: from here, or with curl on the load host behind a bastion
+   * (base64 over ssh, so a binary answer arrives whole). Waits at most `timeoutS` for it.
+   */
+  async getBytes(url: string, timeoutS = 10): Promise<Buffer> {
     const via = this.via();
-    if (!via) return getJson(url);
+    if (!via) return getBytes(url, timeoutS * 1000);
     const r = await runCommand(
       "ssh",
-      sshArgs(via, shellCommand(["curl", "-sS", "--fail", "--max-time", "10", url])),
-      { timeoutMs: 60_000 },
+      sshArgs(
+        via,
+        `${shellCommand(["curl", "-sS", "--fail", "--max-time", String(timeoutS), url])} | base64 -w0`,
+      ),
+      { timeoutMs: (timeoutS + 50) * 1000 },
     );
     if (r.code !== 0) throw new Error(`curl on ${via.host}: ${r.stderr.trim() || `exit ${r.code}`}`);
+    return Buffer.from(r.stdout.trim(), "base64");
+  }
+
+  /** A component's JSON API: from here, or with curl on the load host behind a bastion. */
+  async getJson(url: string): Promise<unknown> {
+    const body = (await this.getBytes(url)).toString("utf8");
     try {
-      return JSON.parse(r.stdout);
+      return JSON.parse(body);
     } catch {
-      throw new Error(`not JSON: ${r.stdout.slice(0, 200)}`);
+      throw new Error(`not JSON: ${body.slice(0, 200)}`);
     }
   }
 
@@ -183,29 +195,33 @@ export class ClusterChecks {
 }
 
 /**
- * GET a component's JSON API. Not fetch(): the Fetch standard blocks port 10080 (TiDB's status
- * port) as a "bad port".
+ * GET a component's HTTP API as bytes (a pprof profile, or JSON). Not fetch(): the Fetch standard
+ * blocks port 10080 (TiDB's status port) as a "bad port". Waits at most `timeoutMs` for an answer.
  */
-export function getJson(url: string): Promise<unknown> {
+export function getBytes(url: string, timeoutMs = 10_000): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    const req = httpGet(url, { timeout: 10_000 }, (res) => {
-      let body = "";
-      res.setEncoding("utf8");
-      res.on("data", (d: string) => {
-        body += d;
-      });
-      res.on("end", () => {
-        if ((res.statusCode ?? 0) >= 400) return reject(new Error(`HTTP ${res.statusCode}`));
-        try {
-          resolve(JSON.parse(body));
-        } catch {
-          reject(new Error(`not JSON: ${body.slice(0, 200)}`));
-        }
-      });
+    const req = httpGet(url, { timeout: timeoutMs }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (d: Buffer) => chunks.push(d));
+      res.on("end", () =>
+        (res.statusCode ?? 0) >= 400
+          ? reject(new Error(`HTTP ${res.statusCode}`))
+          : resolve(Buffer.concat(chunks)),
+      );
     });
-    req.on("timeout", () => req.destroy(new Error("no answer within 10s")));
+    req.on("timeout", () => req.destroy(new Error(`no answer within ${Math.round(timeoutMs / 1000)}s`)));
     req.on("error", reject);
   });
+}
+
+/** GET a component's JSON API (see getBytes). */
+export async function getJson(url: string): Promise<unknown> {
+  const body = (await getBytes(url)).toString("utf8");
+  try {
+    return JSON.parse(body);
+  } catch {
+    throw new Error(`not JSON: ${body.slice(0, 200)}`);
+  }
 }
 
 /** POST JSON to a component's API; anything but 200 rejects with the status and the answer's body. */

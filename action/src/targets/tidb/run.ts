@@ -11,7 +11,7 @@ import { onTeardown } from "../../lifecycle/teardown.ts";
 import { findTool } from "../../proc/env.ts";
 import { processState, runCommand, type ServerProcess, startServerProcess } from "../../proc/process.ts";
 import { shellCommand } from "../../proc/quote.ts";
-import { type RemoteHost, sshArgs } from "../../proc/ssh.ts";
+import type { RemoteHost } from "../../proc/ssh.ts";
 import { writeAtomic } from "../../result/store.ts";
 import { dataDirFacts, resourcesText } from "../local/server.ts";
 import type { Cost, CpuProfile, Endpoint, LoadedData, PlanStep, StartOptions, Target } from "../types.ts";
@@ -113,7 +113,7 @@ export class TidbRun {
   private filled(key: string): PlanStep {
     const step = this.plan.steps.find((x) => x.key === key);
     if (!step) throw new RunError(`the plan has no step ${key}: a run does only what \`tiperf plan\` shows`);
-    const fill = (t: string) => this.fills.reduce((acc, f) => f(acc), t.replaceAll(PLAN_DIR, this.dir));
+    const fill = (t: string) => this.fill(t.replaceAll(PLAN_DIR, this.dir));
     const run =
       "command" in step.run
         ? { command: step.run.command.map(fill) }
@@ -127,6 +127,10 @@ export class TidbRun {
 
   /** Fills in what the plan left to the run (a private server's ports and work directory). */
   private readonly fills: ((text: string) => string)[] = [];
+  /** Text of the plan with what the run has learned filled in (a private server's ports and directory). */
+  private fill(text: string): string {
+    return this.fills.reduce((acc, f) => f(acc), text);
+  }
 
   private argv(key: string): string[] {
     return (this.planned(key).run as { command: string[] }).command;
@@ -175,35 +179,19 @@ export class TidbRun {
    */
   private async cpuProfiles(r: Running, seconds: number, dir: string, prefix: string): Promise<CpuProfile[]> {
     await mkdir(dir, { recursive: true });
-    const via = this.via();
     const take = async (role: "tidb" | "tikv", planned: string): Promise<CpuProfile> => {
       const component = `${role}-server`;
       // a private server's status port, picked at start, stands as <status port of …> in the plan
-      const address = this.fills.reduce((acc, f) => f(acc), planned);
+      const address = this.fill(planned);
       const url = `http://${address}/debug/pprof/profile?seconds=${seconds}`;
       const file = join(dir, `${prefix}-${component}-${address.replace(/[^\w.-]+/g, "_")}.pprof`);
       try {
-        let data: Buffer;
-        if (via) {
-          const out = await runCommand(
-            "ssh",
-            sshArgs(
-              via,
-              `${shellCommand(["curl", "-sS", "--fail", "--max-time", String(seconds + 30), url])} | base64 -w0`,
-            ),
-            { timeoutMs: (seconds + 60) * 1000 },
-          );
-          if (out.code !== 0) throw new Error(out.stderr.trim() || `exit ${out.code}`);
-          data = Buffer.from(out.stdout.trim(), "base64");
-        } else {
-          const res = await fetch(url, { signal: AbortSignal.timeout((seconds + 30) * 1000) });
-          if (!res.ok) throw new Error(`HTTP ${res.status} ${(await res.text()).slice(0, 200).trim()}`);
-          data = Buffer.from(await res.arrayBuffer());
-        }
+        const data = await this.checks.getBytes(url, seconds + 30);
         if (data.length === 0) throw new Error("an empty answer");
         await writeFile(file, data);
         return { component, address, file };
       } catch (e) {
+        const via = this.via();
         return {
           component,
           address,

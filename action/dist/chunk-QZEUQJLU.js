@@ -25,7 +25,7 @@ import {
   runTool,
   validateYaml,
   writeAtomic
-} from "./chunk-JGXVD5TN.js";
+} from "./chunk-P6O72G3R.js";
 import {
   EXIT,
   InputError,
@@ -35,10 +35,13 @@ import {
   anyTool,
   errnoText,
   findTool,
+  parents,
+  parseStat,
   record,
   runCommand,
-  sshArgs
-} from "./chunk-II5XP5VD.js";
+  sshArgs,
+  treeOf
+} from "./chunk-JXHEUICZ.js";
 import {
   durationSchema,
   external_exports,
@@ -57923,13 +57926,12 @@ async function svgPng(svg, scale6 = 2) {
 }
 
 // action/src/report/evidence.ts
-var cpus3 = (n) => Number.isInteger(n) ? String(n) : n.toFixed(2);
 function useText(r) {
   const what = r.role === "machine" ? "machine" : r.component;
   const where = r.host === "local" ? what : `${what}@${r.host}`;
   const mem = r.rss_mib ? `, ${Math.round(r.rss_mib.mean)} MiB` : "";
   const disk = (r.read_mib_s?.mean ?? 0) + (r.write_mib_s?.mean ?? 0) >= 0.1 ? `, disk ${(r.read_mib_s?.mean ?? 0).toFixed(1)}/${(r.write_mib_s?.mean ?? 0).toFixed(1)} MiB/s r/w` : "";
-  return `${where} ${Math.round(r.cpu_pct.mean)}% of ${cpus3(r.cpus)} CPU${r.cpus === 1 ? "" : "s"} (max ${Math.round(r.cpu_pct.max)}%)${mem}${disk}`;
+  return `${where} ${Math.round(r.cpu_pct.mean)}% of ${cpusText(r.cpus)} (max ${Math.round(r.cpu_pct.max)}%)${mem}${disk}`;
 }
 var HINT_MARK = { load: "\u26A0\uFE0F", server: "\u{1F525}", machine: "\u{1F525}", none: "\xB7" };
 function evidenceWarnings(evidence) {
@@ -57937,19 +57939,19 @@ function evidenceWarnings(evidence) {
     (e) => `${e.workload} threads=${e.threads} (${e.variant}): ${e.hint.text}; its numbers are not the server's`
   );
 }
-function evidenceMarkdown(evidence, esc3) {
+function evidenceMarkdown(evidence, esc2) {
   if (!evidence?.length) return [];
   const multi = new Set(evidence.map((e) => e.variant)).size > 1;
   return [
     `| ${multi ? "Variant | " : ""}Workload | Threads | Bottleneck | CPU, memory (mean over the measured window; max = busiest second) |`,
     `|${multi ? "---|" : ""}---|---:|---|---|`,
     ...evidence.map(
-      (e) => `| ${multi ? `${esc3(e.variant)} | ` : ""}${esc3(e.workload)} | ${e.threads} | ${HINT_MARK[e.hint.kind]} ${esc3(e.hint.text)} | ${e.resources.map((r) => esc3(useText(r))).join("<br>")} |`
+      (e) => `| ${multi ? `${esc2(e.variant)} | ` : ""}${esc2(e.workload)} | ${e.threads} | ${HINT_MARK[e.hint.kind]} ${esc2(e.hint.text)} | ${e.resources.map((r) => esc2(useText(r))).join("<br>")} |`
     )
   ];
 }
 var EVIDENCE_TEXT = "CPU is user + system time from /proc, sampled once a second over each cell's measured run, as a share of the CPUs the program may use (its affinity, capped by its cgroup's CPU quota); a program at 90% or more of them is saturated. Pooled over the judged rounds of a variant.";
-function profileMarkdown(profiles, esc3, where) {
+function profileMarkdown(profiles, esc2, where) {
   if (!profiles?.length) return [];
   const out = [
     `CPU profiles of the regressed cells, each side run once more and profiled over its measured run (not judged; files in ${where}; \`go tool pprof -http=: FILE\` opens one):`,
@@ -57958,10 +57960,10 @@ function profileMarkdown(profiles, esc3, where) {
     "|---|---|---|---|---|"
   ];
   for (const p of profiles) {
-    const top = (p.top ?? []).slice(0, 3).map((f) => `${esc3(f.name.length > 60 ? `\u2026${f.name.slice(-59)}` : f.name)} ${f.flat_pct.toFixed(1)}%`).join("<br>");
+    const top = (p.top ?? []).slice(0, 3).map((f) => `${esc2(f.name.length > 60 ? `\u2026${f.name.slice(-59)}` : f.name)} ${f.flat_pct.toFixed(1)}%`).join("<br>");
     const measured = p.measured ? Object.entries(p.measured).map(([k2, v]) => ` (${k2} ${Math.round(v)})`)[0] : "";
     out.push(
-      `| ${esc3(p.workload)} threads=${p.threads} | ${esc3(p.variant)}${measured} | ${esc3(p.component)} ${esc3(p.address)} | ${p.file ? `\`${esc3(p.file)}\`${p.flame ? `, flame graph \`${esc3(p.flame)}\`` : ""}` : `not taken: ${esc3(p.error ?? "unknown")}`} | ${top || "\u2013"} |`
+      `| ${esc2(p.workload)} threads=${p.threads} | ${esc2(p.variant)}${measured} | ${esc2(p.component)} ${esc2(p.address)} | ${p.file ? `\`${esc2(p.file)}\`${p.flame ? `, flame graph \`${esc2(p.flame)}\`` : ""}` : `not taken: ${esc2(p.error ?? "unknown")}`} | ${top || "\u2013"} |`
     );
   }
   return out;
@@ -58579,7 +58581,7 @@ ${marker}
 // action/src/pipeline/preflight.ts
 import { accessSync, constants as constants2, existsSync as existsSync2, realpathSync, statfsSync, statSync } from "node:fs";
 import { mkdir as mkdir2 } from "node:fs/promises";
-import { cpus as cpus4 } from "node:os";
+import { cpus as cpus3 } from "node:os";
 import { dirname as dirname3, resolve as resolve2 } from "node:path";
 function driverNeeds(spec) {
   const byDriver = /* @__PURE__ */ new Map();
@@ -58675,7 +58677,7 @@ async function checkOutFile(file, flag2) {
     throw new InputError(`${flag2} ${file}: is a directory; give a file name`);
   await checkOutDir(dirname3(resolve2(file)), flag2);
 }
-function specWarnings(loaded, command, cores2 = cpus4().length, remoteLoad = false) {
+function specWarnings(loaded, command, cores2 = cpus3().length, remoteLoad = false) {
   const out = [];
   const { spec, variants } = loaded;
   spec.workloads.forEach((w2, i) => {
@@ -58834,7 +58836,7 @@ function table2(cells, layout) {
 
 // action/src/result/host.ts
 import { readFile as readFile2 } from "node:fs/promises";
-import { arch, cpus as cpus5, hostname, release, totalmem } from "node:os";
+import { arch, cpus as cpus4, hostname, release, totalmem } from "node:os";
 async function osName() {
   try {
     const text3 = await readFile2("/etc/os-release", "utf8");
@@ -58844,7 +58846,7 @@ async function osName() {
   }
 }
 async function hostFacts() {
-  const cpu = cpus5();
+  const cpu = cpus4();
   return {
     hostname: hostname(),
     cpu_model: cpu[0]?.model.trim() ?? "unknown",
@@ -58857,19 +58859,16 @@ async function hostFacts() {
 }
 
 // action/src/pipeline/bench.ts
-import { cpus as cpus8 } from "node:os";
+import { cpus as cpus7 } from "node:os";
 import { basename, relative } from "node:path";
 
 // action/src/observe/remote.ts
 import { spawn } from "node:child_process";
 
-// action/src/observe/sampler.ts
-import { cpus as cpus7 } from "node:os";
-
 // action/src/observe/procfs.ts
 import { execFileSync } from "node:child_process";
-import { existsSync as existsSync3, readdirSync, readFileSync } from "node:fs";
-import { cpus as cpus6 } from "node:os";
+import { existsSync as existsSync3, readFileSync } from "node:fs";
+import { cpus as cpus5 } from "node:os";
 import { join as join4 } from "node:path";
 var ticks2;
 function clockTicks() {
@@ -58892,9 +58891,7 @@ var read2 = (file) => {
 function sampleProcess(pid) {
   const stat = read2(`/proc/${pid}/stat`);
   if (!stat) return void 0;
-  const open = stat.indexOf("(");
-  const close = stat.lastIndexOf(")");
-  const f = stat.slice(close + 2).split(" ");
+  const { comm, fields: f } = parseStat(stat);
   const status = read2(`/proc/${pid}/status`) ?? "";
   const rssKb = Number(/^VmRSS:\s+(\d+)/m.exec(status)?.[1] ?? 0);
   const io = read2(`/proc/${pid}/io`);
@@ -58907,44 +58904,21 @@ function sampleProcess(pid) {
   return {
     pid,
     ppid: Number(f[1]),
-    comm: stat.slice(open + 1, close),
+    comm,
     ticks: Number(f[11]) + Number(f[12]),
     rssBytes: rssKb * 1024,
     ...readBytes !== void 0 ? { readBytes } : {},
     ...writeBytes !== void 0 ? { writeBytes } : {}
   };
 }
-function parents() {
-  const out = /* @__PURE__ */ new Map();
-  let entries2 = [];
-  try {
-    entries2 = readdirSync("/proc");
-  } catch {
-    return out;
-  }
-  for (const e of entries2) {
-    if (!/^\d+$/.test(e)) continue;
-    const stat = read2(`/proc/${e}/stat`);
-    if (!stat) continue;
-    out.set(Number(e), Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]));
-  }
-  return out;
-}
-function treeOf(roots, parentOf) {
-  const out = roots.filter((p) => parentOf.has(p));
-  const children4 = /* @__PURE__ */ new Map();
-  for (const [pid, ppid] of parentOf) children4.set(ppid, [...children4.get(ppid) ?? [], pid]);
-  for (let i = 0; i < out.length; i++)
-    for (const c4 of children4.get(out[i]) ?? []) if (!out.includes(c4)) out.push(c4);
-  return out;
-}
-function machineTicks() {
-  const line5 = read2("/proc/stat")?.split("\n")[0];
-  if (!line5?.startsWith("cpu ")) return void 0;
+function cpuLine(line5) {
+  if (!line5.startsWith("cpu ")) return void 0;
   const v = line5.trim().split(/\s+/).slice(1).map(Number);
   const total = v.slice(0, 8).reduce((s2, x4) => s2 + (x4 || 0), 0);
-  const idle = (v[3] ?? 0) + (v[4] ?? 0);
-  return { busy: total - idle, total };
+  return { busy: total - (v[3] ?? 0) - (v[4] ?? 0), total };
+}
+function machineTicks() {
+  return cpuLine(read2("/proc/stat")?.split("\n")[0] ?? "");
 }
 function quotaOf(pid) {
   const lines2 = (read2(`/proc/${pid}/cgroup`) ?? "").trim().split("\n");
@@ -58975,7 +58949,7 @@ function quotaOf(pid) {
 }
 function cpuLimit(pid) {
   const list = /^Cpus_allowed_list:\s+(\S+)/m.exec(read2(`/proc/${pid}/status`) ?? "")?.[1];
-  let n = cpus6().length;
+  let n = cpus5().length;
   if (list) {
     try {
       n = cpuIndexes(list).length || n;
@@ -58987,6 +58961,7 @@ function cpuLimit(pid) {
 }
 
 // action/src/observe/sampler.ts
+import { cpus as cpus6 } from "node:os";
 var mib = (bytes) => bytes / 1048576;
 var round2 = (x4, digits = 1) => Math.round(x4 * 10 ** digits) / 10 ** digits;
 var Series = class {
@@ -59119,7 +59094,7 @@ var ResourceSampler = class {
   servers;
   intervalMs;
   loads = [];
-  series = new Series("local", clockTicks(), cpus7().length);
+  series = new Series("local", clockTicks(), cpus6().length);
   limits = /* @__PURE__ */ new Map();
   timer;
   addLoad(pid) {
@@ -59190,31 +59165,28 @@ function remoteScript(w2) {
 }
 function parseRemote(text3) {
   let tick2 = 100;
-  let cpus9 = 1;
+  let cpus8 = 1;
   const snapshots = [];
   let cur;
   for (const line5 of text3.split("\n")) {
     const [kind, ...rest] = line5.split(" ");
     if (kind === "H") {
       tick2 = Number(rest[0]) || 100;
-      cpus9 = Number(rest[1]) || 1;
+      cpus8 = Number(rest[1]) || 1;
     } else if (kind === "T") {
       cur = { t: Number(rest[0]), processes: [] };
       snapshots.push(cur);
     } else if (kind === "C" && cur) {
-      const v = rest.slice(1).filter(Boolean).map(Number);
-      const total = v.slice(0, 8).reduce((s2, x4) => s2 + (x4 || 0), 0);
-      cur.machine = { busy: total - (v[3] ?? 0) - (v[4] ?? 0), total };
+      const machine = cpuLine(rest.join(" "));
+      if (machine) cur.machine = machine;
     } else if (kind === "P" && cur) {
       const bar2 = line5.indexOf("| ");
       if (bar2 < 0) continue;
       const head = line5.slice(0, bar2);
       const stat = line5.slice(bar2 + 2);
       const [, role, pid] = head.split(" ");
-      const open = stat.indexOf("(");
-      const close = stat.lastIndexOf(")");
-      if (open < 0 || close < 0) continue;
-      const f = stat.slice(close + 2).split(" ");
+      if (!stat.includes(")")) continue;
+      const { comm, fields: f } = parseStat(stat);
       const rss = Number(/VmRSS: (\d+)/.exec(head)?.[1] ?? 0);
       const allowed = /Cpus_allowed_list: (\S+)/.exec(head)?.[1];
       let limit;
@@ -59225,15 +59197,15 @@ function parseRemote(text3) {
       const p = {
         role: role === "load" ? "load" : "server",
         pid: Number(pid),
-        comm: stat.slice(open + 1, close),
+        comm,
         ticks: Number(f[11]) + Number(f[12]),
         rssBytes: rss * 1024,
-        ...limit ? { cpus: Math.min(limit, cpus9) } : {}
+        ...limit ? { cpus: Math.min(limit, cpus8) } : {}
       };
       cur.processes.push(p);
     }
   }
-  return { tick: tick2, cpus: cpus9, snapshots };
+  return { tick: tick2, cpus: cpus8, snapshots };
 }
 var RemoteSampler = class {
   constructor(w2) {
@@ -59259,8 +59231,8 @@ var RemoteSampler = class {
     const timer3 = setTimeout(() => this.child.kill("SIGKILL"), 5e3);
     await this.done;
     clearTimeout(timer3);
-    const { tick: tick2, cpus: cpus9, snapshots } = parseRemote(this.output);
-    const series = new Series(this.w.remote.host, tick2, cpus9);
+    const { tick: tick2, cpus: cpus8, snapshots } = parseRemote(this.output);
+    const series = new Series(this.w.remote.host, tick2, cpus8);
     for (const s2 of snapshots) series.add(s2);
     return byRole(series.summaries());
   }
@@ -59300,7 +59272,7 @@ async function loadHostCores(remote, log7) {
   log7(
     `load host ${remote.host}: nproc did not answer (${(r.stderr || r.stdout).trim().slice(0, 120) || `exit ${r.code}`}); loading with this machine's CPU count`
   );
-  return cpus8().length;
+  return cpus7().length;
 }
 var toolKey = (w2) => `${w2.driver}:${w2.script}`;
 function findTools(spec, remote) {
@@ -59352,7 +59324,7 @@ var Bench = class _Bench {
       log: opts.log
     };
     const target2 = await opts.start(startOpts);
-    const cores2 = opts.remote ? await loadHostCores(opts.remote, opts.log) : cpus8().length;
+    const cores2 = opts.remote ? await loadHostCores(opts.remote, opts.log) : cpus7().length;
     const bench = new _Bench(
       opts.variant,
       opts.spec,
@@ -60024,6 +59996,24 @@ import { randomInt } from "node:crypto";
 // action/src/pipeline/profile.ts
 import { readFile as readFile3, writeFile as writeFile2 } from "node:fs/promises";
 import { join as join7, relative as relative2 } from "node:path";
+
+// action/src/observe/pprof.ts
+function parseTop(text3) {
+  const out = [];
+  for (const line5 of text3.split("\n")) {
+    const m3 = /^\s*[\d.]+\w*\s+([\d.]+)%\s+[\d.]+%\s+[\d.]+\w*\s+([\d.]+)%\s+(.+?)\s*$/.exec(line5);
+    if (m3) out.push({ flat_pct: Number(m3[1]), cum_pct: Number(m3[2]), name: m3[3] });
+  }
+  return out;
+}
+async function topFunctions(file, n = 8) {
+  const go = findTool("go");
+  if (!go) return void 0;
+  const r = await runCommand(go, ["tool", "pprof", "-top", `-nodecount=${n}`, file], { timeoutMs: 12e4 });
+  if (r.code !== 0) return void 0;
+  const rows = parseTop(r.stdout);
+  return rows.length ? rows : void 0;
+}
 
 // action/src/observe/flame.ts
 import { gunzipSync } from "node:zlib";
@@ -61010,10 +61000,8 @@ function frameTree(data3) {
   }
   return root;
 }
-var esc2 = (s2) => s2.replace(
-  /[&<>"']/g,
-  (c4) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c4]
-);
+
+// action/src/report/flame.ts
 function colour(name) {
   let h2 = 0;
   for (let i = 0; i < name.length; i++) h2 = h2 * 31 + name.charCodeAt(i) >>> 0;
@@ -61033,7 +61021,7 @@ function flameSvg(data3, title2, width2 = 1200) {
     if (w2 < minWidth) return;
     depth = Math.max(depth, level + 1);
     boxes.push(
-      `<g><title>${esc2(f.name)} (${(100 * f.value / root.value).toFixed(2)}%)</title><rect x="${x4.toFixed(1)}" y="${level}" width="${w2.toFixed(1)}" height="${row - 1}" fill="${colour(f.name)}" rx="2"/>${w2 > 28 ? `<text x="${(x4 + 3).toFixed(1)}" y="${level}">${esc2(fit3(short(f.name), w2))}</text>` : ""}</g>`
+      `<g><title>${esc(f.name)} (${(100 * f.value / root.value).toFixed(2)}%)</title><rect x="${x4.toFixed(1)}" y="${level}" width="${w2.toFixed(1)}" height="${row - 1}" fill="${colour(f.name)}" rx="2"/>${w2 > 28 ? `<text x="${(x4 + 3).toFixed(1)}" y="${level}">${esc(fit3(short(f.name), w2))}</text>` : ""}</g>`
     );
     let cx = x4;
     for (const c4 of [...f.children.values()].sort((a4, b10) => a4.name.localeCompare(b10.name))) {
@@ -61052,29 +61040,11 @@ function flameSvg(data3, title2, width2 = 1200) {
   return [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width2}" height="${height2}" viewBox="0 0 ${width2} ${height2}" font-family="monospace" font-size="11">`,
     `<rect width="100%" height="100%" fill="#fff"/>`,
-    `<text x="4" y="14" font-size="13">${esc2(title2)}</text>`,
+    `<text x="4" y="14" font-size="13">${esc(title2)}</text>`,
     ...placed,
     "</svg>",
     ""
   ].join("\n");
-}
-
-// action/src/observe/pprof.ts
-function parseTop(text3) {
-  const out = [];
-  for (const line5 of text3.split("\n")) {
-    const m3 = /^\s*[\d.]+\w*\s+([\d.]+)%\s+[\d.]+%\s+[\d.]+\w*\s+([\d.]+)%\s+(.+?)\s*$/.exec(line5);
-    if (m3) out.push({ flat_pct: Number(m3[1]), cum_pct: Number(m3[2]), name: m3[3] });
-  }
-  return out;
-}
-async function topFunctions(file, n = 8) {
-  const go = findTool("go");
-  if (!go) return void 0;
-  const r = await runCommand(go, ["tool", "pprof", "-top", `-nodecount=${n}`, file], { timeoutMs: 12e4 });
-  if (r.code !== 0) return void 0;
-  const rows = parseTop(r.stdout);
-  return rows.length ? rows : void 0;
 }
 
 // action/src/pipeline/profile.ts

@@ -10,7 +10,7 @@ import {
   recoverRecorded,
   remoteOf,
   stackName
-} from "./chunk-II5XP5VD.js";
+} from "./chunk-JXHEUICZ.js";
 import "./chunk-VKP3KX46.js";
 import "./chunk-3EADY6QU.js";
 export {

@@ -6,17 +6,17 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-JGXVD5TN.js";
+} from "./chunk-P6O72G3R.js";
 import {
   sweep
-} from "./chunk-II5XP5VD.js";
+} from "./chunk-JXHEUICZ.js";
 
 // action/src/cloud/reapers.ts
 var stackReaper = {
   order: 1,
   describe: (e) => `recover ${e.what} (destroy, tag sweep, remove)`,
   async reap(e, log) {
-    const { recoverRecorded } = await import("./chunk-Z3ZJEW67.js");
+    const { recoverRecorded } = await import("./chunk-DWQV6OH3.js");
     await recoverRecorded(e, log);
     log(`reap: recovered ${e.what}`);
   }

@@ -15,7 +15,7 @@ import {
   findTool,
   firstTool,
   onTeardown,
-  procStat,
+  parents,
   processState,
   provisionCluster,
   record,
@@ -23,8 +23,9 @@ import {
   runCommand,
   shellCommand,
   sshArgs,
-  startServerProcess
-} from "./chunk-II5XP5VD.js";
+  startServerProcess,
+  treeOf
+} from "./chunk-JXHEUICZ.js";
 import {
   external_exports,
   forwardIssues,
@@ -7982,7 +7983,7 @@ async function pinProcesses(pids, list, key) {
 
 // action/src/targets/local/cgroup.ts
 import { existsSync } from "node:fs";
-import { mkdir as mkdir3, readdir, readFile as readFile2, rmdir as rmdir3, writeFile as writeFile2 } from "node:fs/promises";
+import { mkdir as mkdir3, readFile as readFile2, rmdir as rmdir3, writeFile as writeFile2 } from "node:fs/promises";
 import { join as join3 } from "node:path";
 var ROOT = "/sys/fs/cgroup";
 var PERIOD_US = 1e4;
@@ -8006,17 +8007,7 @@ async function detect() {
   return void 0;
 }
 async function processTree(root) {
-  const parents = /* @__PURE__ */ new Map();
-  for (const entry of await readdir("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    const ppid = procStat(entry)?.[1];
-    if (ppid !== void 0) parents.set(Number(entry), Number(ppid));
-  }
-  const out = [root];
-  for (let i = 0; i < out.length; i++) {
-    for (const [pid, ppid] of parents) if (ppid === out[i]) out.push(pid);
-  }
-  return out;
+  return treeOf([root], parents());
 }
 async function cpuFlavor() {
   const flavor = await detect();
@@ -10524,20 +10515,31 @@ var ClusterChecks = class {
       );
     return r.stdout;
   }
-  /** A component's JSON API: from here, or with curl on the load host behind a bastion. */
-  async getJson(url) {
+  /**
+   * A component's HTTP API as bytes: from here, or with curl on the load host behind a bastion
+   * (base64 over ssh, so a binary answer arrives whole). Waits at most `timeoutS` for it.
+   */
+  async getBytes(url, timeoutS = 10) {
     const via = this.via();
-    if (!via) return getJson(url);
+    if (!via) return getBytes(url, timeoutS * 1e3);
     const r = await runCommand(
       "ssh",
-      sshArgs(via, shellCommand(["curl", "-sS", "--fail", "--max-time", "10", url])),
-      { timeoutMs: 6e4 }
+      sshArgs(
+        via,
+        `${shellCommand(["curl", "-sS", "--fail", "--max-time", String(timeoutS), url])} | base64 -w0`
+      ),
+      { timeoutMs: (timeoutS + 50) * 1e3 }
     );
     if (r.code !== 0) throw new Error(`curl on ${via.host}: ${r.stderr.trim() || `exit ${r.code}`}`);
+    return Buffer.from(r.stdout.trim(), "base64");
+  }
+  /** A component's JSON API: from here, or with curl on the load host behind a bastion. */
+  async getJson(url) {
+    const body = (await this.getBytes(url)).toString("utf8");
     try {
-      return JSON.parse(r.stdout);
+      return JSON.parse(body);
     } catch {
-      throw new Error(`not JSON: ${r.stdout.slice(0, 200)}`);
+      throw new Error(`not JSON: ${body.slice(0, 200)}`);
     }
   }
   /**
@@ -10610,26 +10612,27 @@ var ClusterChecks = class {
     return effective;
   }
 };
-function getJson(url) {
+function getBytes(url, timeoutMs = 1e4) {
   return new Promise((resolve, reject) => {
-    const req = httpGet(url, { timeout: 1e4 }, (res) => {
-      let body = "";
-      res.setEncoding("utf8");
-      res.on("data", (d) => {
-        body += d;
-      });
-      res.on("end", () => {
-        if ((res.statusCode ?? 0) >= 400) return reject(new Error(`HTTP ${res.statusCode}`));
-        try {
-          resolve(JSON.parse(body));
-        } catch {
-          reject(new Error(`not JSON: ${body.slice(0, 200)}`));
-        }
-      });
+    const req = httpGet(url, { timeout: timeoutMs }, (res) => {
+      const chunks = [];
+      res.on("data", (d) => chunks.push(d));
+      res.on(
+        "end",
+        () => (res.statusCode ?? 0) >= 400 ? reject(new Error(`HTTP ${res.statusCode}`)) : resolve(Buffer.concat(chunks))
+      );
     });
-    req.on("timeout", () => req.destroy(new Error("no answer within 10s")));
+    req.on("timeout", () => req.destroy(new Error(`no answer within ${Math.round(timeoutMs / 1e3)}s`)));
     req.on("error", reject);
   });
+}
+async function getJson(url) {
+  const body = (await getBytes(url)).toString("utf8");
+  try {
+    return JSON.parse(body);
+  } catch {
+    throw new Error(`not JSON: ${body.slice(0, 200)}`);
+  }
 }
 function postJson(url, body) {
   return new Promise((resolve, reject) => {
@@ -10949,12 +10952,16 @@ var TidbRun = class {
   filled(key) {
     const step = this.plan.steps.find((x) => x.key === key);
     if (!step) throw new RunError(`the plan has no step ${key}: a run does only what \`tiperf plan\` shows`);
-    const fill = (t) => this.fills.reduce((acc, f) => f(acc), t.replaceAll(PLAN_DIR, this.dir));
+    const fill = (t) => this.fill(t.replaceAll(PLAN_DIR, this.dir));
     const run = "command" in step.run ? { command: step.run.command.map(fill) } : "sql" in step.run ? { sql: fill(step.run.sql) } : "get" in step.run ? { get: fill(step.run.get) } : { post: fill(step.run.post), body: step.run.body };
     return { ...step, run };
   }
   /** Fills in what the plan left to the run (a private server's ports and work directory). */
   fills = [];
+  /** Text of the plan with what the run has learned filled in (a private server's ports and directory). */
+  fill(text) {
+    return this.fills.reduce((acc, f) => f(acc), text);
+  }
   argv(key) {
     return this.planned(key).run.command;
   }
@@ -10997,34 +11004,18 @@ var TidbRun = class {
    */
   async cpuProfiles(r, seconds, dir, prefix) {
     await mkdir5(dir, { recursive: true });
-    const via = this.via();
     const take = async (role, planned) => {
       const component = `${role}-server`;
-      const address = this.fills.reduce((acc, f) => f(acc), planned);
+      const address = this.fill(planned);
       const url = `http://${address}/debug/pprof/profile?seconds=${seconds}`;
       const file = join10(dir, `${prefix}-${component}-${address.replace(/[^\w.-]+/g, "_")}.pprof`);
       try {
-        let data;
-        if (via) {
-          const out = await runCommand(
-            "ssh",
-            sshArgs(
-              via,
-              `${shellCommand(["curl", "-sS", "--fail", "--max-time", String(seconds + 30), url])} | base64 -w0`
-            ),
-            { timeoutMs: (seconds + 60) * 1e3 }
-          );
-          if (out.code !== 0) throw new Error(out.stderr.trim() || `exit ${out.code}`);
-          data = Buffer.from(out.stdout.trim(), "base64");
-        } else {
-          const res = await fetch(url, { signal: AbortSignal.timeout((seconds + 30) * 1e3) });
-          if (!res.ok) throw new Error(`HTTP ${res.status} ${(await res.text()).slice(0, 200).trim()}`);
-          data = Buffer.from(await res.arrayBuffer());
-        }
+        const data = await this.checks.getBytes(url, seconds + 30);
         if (data.length === 0) throw new Error("an empty answer");
         await writeFile3(file, data);
         return { component, address, file };
       } catch (e) {
+        const via = this.via();
         return {
           component,
           address,

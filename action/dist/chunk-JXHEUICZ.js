@@ -141,7 +141,7 @@ async function sweep(opts) {
 
 // action/src/proc/process.ts
 import { spawn } from "node:child_process";
-import { closeSync, openSync, readFileSync } from "node:fs";
+import { closeSync, openSync, readdirSync, readFileSync } from "node:fs";
 
 // action/src/proc/env.ts
 import { accessSync, constants, statSync } from "node:fs";
@@ -200,13 +200,39 @@ var STATES = {
   X: "dead",
   I: "idle"
 };
+function parseStat(stat) {
+  const close = stat.lastIndexOf(")");
+  return { comm: stat.slice(stat.indexOf("(") + 1, close), fields: stat.slice(close + 2).split(" ") };
+}
 function procStat(pid) {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return parseStat(readFileSync(`/proc/${pid}/stat`, "utf8")).fields;
   } catch {
     return void 0;
   }
+}
+function parents() {
+  const out = /* @__PURE__ */ new Map();
+  let entries = [];
+  try {
+    entries = readdirSync("/proc");
+  } catch {
+    return out;
+  }
+  for (const e of entries) {
+    if (!/^\d+$/.test(e)) continue;
+    const ppid = procStat(e)?.[1];
+    if (ppid !== void 0) out.set(Number(e), Number(ppid));
+  }
+  return out;
+}
+function treeOf(roots, parentOf) {
+  const children = /* @__PURE__ */ new Map();
+  for (const [pid, ppid] of parentOf) children.set(ppid, [...children.get(ppid) ?? [], pid]);
+  const out = [...roots];
+  for (let i = 0; i < out.length; i++)
+    for (const c of children.get(out[i]) ?? []) if (!out.includes(c)) out.push(c);
+  return out;
 }
 function processState(pid) {
   const code = procStat(pid)?.[0];
@@ -693,7 +719,7 @@ function cloudOf(provider) {
 }
 
 // action/src/cloud/stack.ts
-import { existsSync as existsSync2, readdirSync, rmSync } from "node:fs";
+import { existsSync as existsSync2, readdirSync as readdirSync2, rmSync } from "node:fs";
 import { mkdir as mkdir2 } from "node:fs/promises";
 import { dirname, join as join3, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -912,7 +938,7 @@ var CloudStack = class _CloudStack {
   }
   locked() {
     const dir = this.lockDir();
-    return Boolean(dir && existsSync2(dir) && readdirSync(dir).length > 0);
+    return Boolean(dir && existsSync2(dir) && readdirSync2(dir).length > 0);
   }
   /** Creates the cluster; the teardown destroys it from here on, even if `up` fails half-way. */
   async up(signal) {
@@ -984,7 +1010,7 @@ var CloudStack = class _CloudStack {
     await step("cancel the lock", async () => {
       const dir = this.lockDir();
       if (dir) {
-        const n = existsSync2(dir) ? readdirSync(dir).length : 0;
+        const n = existsSync2(dir) ? readdirSync2(dir).length : 0;
         rmSync(dir, { recursive: true, force: true });
         this.o.log(`cloud: recovery: removed ${n} lock file(s) of ${this.o.stack}`);
       } else await this.stack.cancel();
@@ -1201,7 +1227,9 @@ export {
   record,
   alive,
   sweep,
-  procStat,
+  parseStat,
+  parents,
+  treeOf,
   processState,
   startServerProcess,
   runCommand,
