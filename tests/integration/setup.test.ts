@@ -82,6 +82,11 @@ describe("scripts/release.sh", () => {
     ] as const)
       execFileSync("git", ["config", k, v], { cwd: dir });
     symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"));
+    // the releases this repository has made are not the clone's to repeat
+    for (const tag of execFileSync("git", ["tag", "-l"], { cwd: dir, encoding: "utf8" })
+      .split("\n")
+      .filter(Boolean))
+      execFileSync("git", ["tag", "-d", tag], { cwd: dir });
     return dir;
   }
   const release = (dir: string, tag: string) =>
