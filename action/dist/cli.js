@@ -3,6 +3,7 @@ import { createRequire as __cr } from 'node:module'; const require = __cr(import
 import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } from 'node:path';
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
+  CellJudgementSchema,
   DEFAULT_DEADLINES,
   DRIVERS,
   TIPERF_VERSION,
@@ -10,9 +11,11 @@ import {
   budgetRefusal,
   canonicalJson,
   checkOutFile,
+  ciText,
   commentMarkdown,
   compareOverrides,
   compareSpec,
+  composedSpec,
   driverNames,
   driverOf,
   esc,
@@ -20,8 +23,10 @@ import {
   githubClient,
   isLatency,
   judgeStored,
+  loadSpec,
   mean,
   metricName,
+  narrowSpec,
   openPullRequest,
   parsePr,
   parseRepo,
@@ -39,18 +44,21 @@ import {
   stddev,
   upsertIssue,
   verdictHtml,
+  withSourceBuilds,
   writeHtmlReport
-} from "./chunk-QZEUQJLU.js";
+} from "./chunk-COZCO4C5.js";
 import {
   reapLedger
-} from "./chunk-3M2MB6MK.js";
+} from "./chunk-6UAQGHQS.js";
 import {
   PORT_AT_START,
+  formatIssues,
   readReport,
   readResult,
+  require_dist,
   writeAtomic,
   writeResult
-} from "./chunk-P6O72G3R.js";
+} from "./chunk-NL4ZMQSZ.js";
 import {
   CLOUDS,
   EXIT,
@@ -61,18 +69,21 @@ import {
   installCrashTeardown,
   installSignalTeardown,
   ledgerDir,
+  runCommand,
   shellCommand,
   teardownAll
-} from "./chunk-JXHEUICZ.js";
+} from "./chunk-MG6YBYQF.js";
 import {
   external_exports,
   parseAge
-} from "./chunk-VKP3KX46.js";
-import "./chunk-3EADY6QU.js";
+} from "./chunk-HQ3S6NJV.js";
+import {
+  __toESM
+} from "./chunk-3EADY6QU.js";
 
 // action/src/cli.ts
 import { existsSync, realpathSync } from "node:fs";
-import { readFile as readFile2 } from "node:fs/promises";
+import { readFile as readFile3 } from "node:fs/promises";
 import { parseArgs } from "node:util";
 
 // action/src/cloud/leftovers.ts
@@ -159,6 +170,28 @@ var COMMANDS = [
       "round order); --base-ref/--head-ref compare the spec's target at two git refs,",
       "--base-config/--head-config two overlay files, --tolerance overrides metrics' tolerances,",
       "--rounds/--blocks/--confidence/--budget the spec's compare.*"
+    ]
+  },
+  {
+    name: "bisect",
+    flags: {
+      spec: { type: "string", value: "FILE", required: true },
+      good: { type: "string", value: "REF" },
+      bad: { type: "string", value: "REF" },
+      changes: { type: "string", value: "CHANGEPOINTS_JSON" },
+      only: { type: "string", value: "WORKLOAD:THREADS,\u2026" },
+      remeasure: { type: "string", value: "1" },
+      out: { type: "string", value: "DIR" },
+      json: { type: "string", value: "OUT" },
+      tolerance: { type: "string", value: "METRIC=PCT,\u2026" },
+      ...SIZE
+    },
+    about: [
+      "find the first bad commit between --good and --bad: each step compares a candidate",
+      "commit against the good one (the spec's target at that commit of its repository, or,",
+      "when the target has source:, tidb-server built at that commit of that tree); exit 1 when",
+      "found; --changes takes good, bad and the cell from a change-point report's new drop;",
+      "--confidence is the whole search's (each step gets its Bonferroni share)"
     ]
   },
   {
@@ -261,7 +294,8 @@ var COMMANDS = [
       "--cloud aws --json FILE) instead, the cloud resources alive past twice their ttl",
       "(label tiperf-leftovers; no issue when there are none); given a change-point report",
       "(tiperf history check --json), its new change points for the worse with their first bad",
-      "run and the commits between (label tiperf-change-point; none: no issue)"
+      "run and the commits between (label tiperf-change-point; none: no issue); given a bisect",
+      "report (tiperf bisect --json), its first bad commit (label tiperf-bisect; none found: no issue)"
     ]
   },
   {
@@ -347,6 +381,102 @@ function usageText() {
     "fail), 2 bad input, 3 a run failed, 130/143 interrupted."
   );
   return lines.join("\n");
+}
+
+// action/src/compare/bisection.ts
+import { readFile } from "node:fs/promises";
+function maxMeasurements(commits, remeasure) {
+  return (2 + Math.ceil(Math.log2(Math.max(1, commits)))) * (1 + remeasure);
+}
+function stepConfidence(familyConfidence, measurements) {
+  return 1 - (1 - familyConfidence) / measurements;
+}
+async function bisectSearch(n, measure) {
+  if (n < 1) throw new Error("bisectSearch: no commits between good and bad");
+  const check = await measure(n, 0, "check");
+  if (check === "good") return { outcome: "no-regression" };
+  if (check === "unknown") return { outcome: "inconclusive", lastGood: 0, firstBad: n, at: n };
+  let lo = 0;
+  let hi = n;
+  while (hi - lo > 1) {
+    const mid = Math.floor((lo + hi) / 2);
+    const kind = await measure(mid, 0, "search");
+    if (kind === "unknown") return { outcome: "inconclusive", lastGood: lo, firstBad: hi, at: mid };
+    if (kind === "bad") hi = mid;
+    else lo = mid;
+  }
+  const confirm = await measure(hi, lo, "confirm");
+  if (confirm === "bad") return { outcome: "found", lastGood: lo, firstBad: hi };
+  if (confirm === "good") return { outcome: "not-confirmed", lastGood: lo, firstBad: hi };
+  return { outcome: "inconclusive", lastGood: lo, firstBad: hi, at: hi };
+}
+function stepKind(cells, watched) {
+  const key = (c) => `${c.workload}\0${c.threads}\0${c.metric}`;
+  const keys = watched ? new Set(watched.map(key)) : void 0;
+  const mine = cells.filter((c) => !keys || keys.has(key(c)));
+  if (mine.length === 0) return "unknown";
+  if (mine.some((c) => c.verdict === "regression")) return "bad";
+  const clear = (c) => c.ci !== null && (c.better === "higher" ? c.ci[0] > -c.tolerance : c.ci[1] < c.tolerance);
+  return mine.every(clear) ? "good" : "unknown";
+}
+var BISECT_FORMAT = "tiperf.bisect";
+var CommitSchema = external_exports.strictObject({ commit: external_exports.string(), subject: external_exports.string() });
+var AttemptSchema = external_exports.strictObject({
+  kind: external_exports.enum(["bad", "good", "unknown"]),
+  verdict: external_exports.enum(["pass", "regression", "inconclusive"]),
+  rounds: external_exports.number().int(),
+  benchmark_seconds: external_exports.number(),
+  /** The run directory of the step's comparison (its result, verdict, report and raw logs). */
+  run_dir: external_exports.string(),
+  cells: external_exports.array(CellJudgementSchema)
+});
+var BisectStepSchema = external_exports.strictObject({
+  role: external_exports.enum(["check", "search", "confirm"]),
+  candidate: CommitSchema,
+  against: CommitSchema,
+  kind: external_exports.enum(["bad", "good", "unknown"]),
+  attempts: external_exports.array(AttemptSchema),
+  /** Seconds spent building the two sides' tidb-servers (source bisects; kept builds cost 0). */
+  build_seconds: external_exports.number().optional()
+});
+var BisectReportSchema = external_exports.strictObject({
+  format: external_exports.literal(BISECT_FORMAT),
+  version: external_exports.literal(1),
+  created_at: external_exports.string(),
+  spec: external_exports.strictObject({ name: external_exports.string(), path: external_exports.string() }),
+  /** config: the spec's target at each commit of its repository; source: tidb-server built at each. */
+  mode: external_exports.enum(["config", "source"]),
+  repository: external_exports.string(),
+  good: CommitSchema,
+  bad: CommitSchema,
+  /** Commits after good up to bad (first-parent line): the candidates. */
+  commits: external_exports.array(CommitSchema),
+  /** running: steps still under way (the file is rewritten after each); failed: a step failed (see notes). */
+  outcome: external_exports.enum(["running", "found", "no-regression", "not-confirmed", "inconclusive", "failed"]),
+  first_bad: CommitSchema.optional(),
+  last_good: CommitSchema.optional(),
+  /** The cells that regressed between good and bad, which every later step judged. */
+  cells: external_exports.array(external_exports.strictObject({ workload: external_exports.string(), threads: external_exports.number().int(), metric: external_exports.string() })),
+  confidence: external_exports.number(),
+  step_confidence: external_exports.number(),
+  max_measurements: external_exports.number().int(),
+  remeasure: external_exports.number().int(),
+  steps: external_exports.array(BisectStepSchema),
+  benchmark_seconds: external_exports.number(),
+  build_seconds: external_exports.number(),
+  notes: external_exports.array(external_exports.string())
+});
+async function readBisect(file) {
+  let doc;
+  try {
+    doc = JSON.parse(await readFile(file, "utf8"));
+  } catch {
+    return void 0;
+  }
+  if (doc?.format !== BISECT_FORMAT) return void 0;
+  const parsed = BisectReportSchema.safeParse(doc);
+  if (!parsed.success) throw new InputError(formatIssues(file, parsed.error.issues));
+  return parsed.data;
 }
 
 // action/src/history/changepoints.ts
@@ -438,7 +568,7 @@ function segmentsOf(series, points) {
 
 // action/src/history/store.ts
 import { createHash } from "node:crypto";
-import { appendFile, mkdir, readdir, readFile } from "node:fs/promises";
+import { appendFile, mkdir, readdir, readFile as readFile2 } from "node:fs/promises";
 import { dirname, join as join2 } from "node:path";
 
 // action/src/result/baseline.ts
@@ -531,8 +661,8 @@ function entryOf(result, file, o) {
     throw new InputError(`--profile ${profile}: must be lower-case letters, digits, _ or - (a file name)`);
   const groups = /* @__PURE__ */ new Map();
   const cells = result.cells.filter((c) => c.variant === variant && c.status === "ok");
-  const judged = cells.some((c) => c.round > 0) ? cells.filter((c) => c.round > 0) : cells;
-  for (const c of judged)
+  const judged2 = cells.some((c) => c.round > 0) ? cells.filter((c) => c.round > 0) : cells;
+  for (const c of judged2)
     for (const [metric, m] of Object.entries(c.metrics)) {
       const key = `${c.workload}\0${c.threads}\0${metric}`;
       const g = groups.get(key) ?? {
@@ -571,7 +701,7 @@ var historyFile = (dir, e) => join2(dir, e.profile, `${e.spec.name}.jsonl`);
 async function readHistory(file) {
   let text;
   try {
-    text = await readFile(file, "utf8");
+    text = await readFile2(file, "utf8");
   } catch (e) {
     if (e.code === "ENOENT") return [];
     throw new InputError(`${file}: cannot read (${e.code ?? e})`);
@@ -768,6 +898,16 @@ function readChangePoints(file) {
     (r) => Array.isArray(r.files) && typeof r.pvalue === "number" ? void 0 : "files and pvalue"
   );
 }
+function bisectRange(r, spec) {
+  for (const f of r.files) {
+    if (f.spec !== spec) continue;
+    for (const s of f.series)
+      for (const p of s.points)
+        if (p.new && p.worse && p.commit && p.previous_commit && p.commit !== p.previous_commit)
+          return { good: p.previous_commit, bad: p.commit, workload: s.workload, threads: s.threads };
+  }
+  return void 0;
+}
 
 // action/src/history/html.ts
 function chart(s) {
@@ -820,9 +960,331 @@ function historyHtml(r) {
 `;
 }
 
+// action/src/pipeline/bisect.ts
+var import_yaml2 = __toESM(require_dist(), 1);
+import { randomBytes } from "node:crypto";
+import { mkdirSync } from "node:fs";
+import { dirname as dirname2, join as join3, relative, resolve } from "node:path";
+
+// action/src/report/bisect.ts
+var short2 = (c) => c.commit.slice(0, 10);
+var md = (s) => s.replace(/([|*_`<>[\]])/g, "\\$1");
+function judged(r, step) {
+  const last = step.attempts.at(-1);
+  if (!last) return [];
+  const keys = new Set(r.cells.map((c) => `${c.workload}\0${c.threads}\0${c.metric}`));
+  const mine = last.cells.filter(
+    (c) => keys.size === 0 || keys.has(`${c.workload}\0${c.threads}\0${c.metric}`)
+  );
+  return mine.length ? mine : last.cells;
+}
+function headlineCell(r) {
+  const step = [...r.steps].reverse().find((s) => s.role === "confirm" && s.kind === "bad") ?? r.steps[0];
+  if (!step) return void 0;
+  const worse = (c) => c.change === null ? 0 : c.better === "higher" ? -c.change : c.change;
+  return judged(r, step).filter((c) => c.verdict === "regression").sort((a, b) => worse(b) - worse(a))[0];
+}
+function bisectTitle(r) {
+  const c = headlineCell(r);
+  if (r.outcome !== "found" || !r.first_bad || !c) return `tiperf bisect ${r.spec.name}: ${r.outcome}`;
+  const size = c.change === null ? "a" : `${Math.abs(c.change * 100).toFixed(1)}%`;
+  return `${size} regression in ${c.workload} threads=${c.threads} after ${short2(r.first_bad)} ${r.first_bad.subject}`;
+}
+var OUTCOME = {
+  found: "\u{1F534} first bad commit found",
+  "no-regression": "\u{1F7E2} no regression found between good and bad",
+  "not-confirmed": "\u{1F7E1} a candidate was found but not confirmed against its neighbour",
+  inconclusive: "\u{1F7E1} inconclusive: stopped at an undecided step",
+  running: "\u23F3 running",
+  failed: "\u274C failed: a step could not be measured (see the notes)"
+};
+function bisectMarkdown(r) {
+  const out = [
+    `### tiperf bisect ${md(r.spec.name)}: ${OUTCOME[r.outcome]}`,
+    "",
+    `${r.mode === "source" ? "tidb-server built at each commit of" : "the spec's target at each commit of"} \`${md(r.repository)}\`: good \`${short2(r.good)}\` ${md(r.good.subject)} \u2026 bad \`${short2(r.bad)}\` ${md(r.bad.subject)} (${r.commits.length} commit(s) after good)`,
+    ""
+  ];
+  if (r.first_bad && r.last_good)
+    out.push(
+      r.outcome === "found" ? `**First bad commit: \`${short2(r.first_bad)}\` ${md(r.first_bad.subject)}** (last good: \`${short2(r.last_good)}\` ${md(r.last_good.subject)})` : `The first bad commit lies after \`${short2(r.last_good)}\` up to \`${short2(r.first_bad)}\`.`,
+      ""
+    );
+  if (r.cells.length)
+    out.push(
+      `Judged cells: ${r.cells.map((c) => md(`${c.workload} threads=${c.threads} ${c.metric}`)).join(", ")}`,
+      ""
+    );
+  out.push(
+    "| step | role | candidate | against | \u0394% | interval | rounds | verdict | step says | build s |",
+    "|---:|---|---|---|---:|---|---:|---|---|---:|"
+  );
+  r.steps.forEach((s, i) => {
+    s.attempts.forEach((a, k) => {
+      const cells = judged(r, { ...s, attempts: [a] });
+      const delta = cells.map((c) => pct(c.change)).join(" / ");
+      const ci = cells.map((c) => ciText(c)).join(" / ");
+      out.push(
+        `| ${i + 1}${k ? `.${k + 1}` : ""} | ${s.role}${k ? " (re-measure)" : ""} | \`${short2(s.candidate)}\` ${md(s.candidate.subject)} | \`${short2(s.against)}\` | ${delta} | ${ci} | ${a.rounds} | ${a.verdict} | ${a.kind} | ${k === 0 && s.build_seconds !== void 0 ? s.build_seconds.toFixed(0) : ""} |`
+      );
+    });
+  });
+  out.push(
+    "",
+    `<sub>${r.steps.reduce((s, x) => s + x.attempts.length, 0)} measurement(s), ${Math.round(r.benchmark_seconds)} s of benchmark${r.mode === "source" ? `, ${Math.round(r.build_seconds)} s of builds` : ""}; confidence ${Math.round(r.confidence * 100)}% over the search (${(r.step_confidence * 100).toFixed(2)}% per measurement, at most ${r.max_measurements})</sub>`,
+    ""
+  );
+  for (const n of r.notes) out.push(`<sub>${md(n)}</sub>`, "");
+  out.push(
+    "<sub>Each step's comparison (result, verdict, report, raw logs) is under steps/ beside bisect.json.</sub>",
+    ""
+  );
+  return `${out.join("\n")}
+`;
+}
+function bisectIssue(r) {
+  if (r.outcome !== "found") return void 0;
+  return { title: bisectTitle(r), body: bisectMarkdown(r) };
+}
+
+// action/src/pipeline/bisect.ts
+async function git(repo, args) {
+  const r = await runCommand("git", ["-C", repo, ...args], { timeoutMs: 12e4 });
+  return { code: r.code, out: r.stdout.trim(), err: r.stderr.trim().split("\n")[0] ?? "" };
+}
+async function commitOf(repo, ref, flag) {
+  const r = await git(repo, ["log", "-1", "--format=%H%x00%s", `${ref}^{commit}`, "--"]);
+  if (r.code !== 0)
+    throw new InputError(`tiperf bisect: ${flag} ${ref} is not a commit of ${repo} (${r.err})`);
+  const [commit = "", subject = ""] = r.out.split("\0");
+  return { commit, subject };
+}
+async function between(repo, good, bad, flags2) {
+  const anc = await git(repo, ["merge-base", "--is-ancestor", good.commit, bad.commit]);
+  if (anc.code !== 0)
+    throw new InputError(
+      `tiperf bisect: ${flags2[0]} ${good.commit.slice(0, 10)} is not an ancestor of ${flags2[1]} ${bad.commit.slice(0, 10)} in ${repo}: the good commit must come before the bad one`
+    );
+  const r = await git(repo, [
+    "log",
+    "--reverse",
+    "--first-parent",
+    "--format=%H%x00%s",
+    `${good.commit}..${bad.commit}`
+  ]);
+  const list = r.out.split("\n").filter(Boolean).map((l) => {
+    const [commit = "", subject = ""] = l.split("\0");
+    return { commit, subject };
+  });
+  if (list.length === 0)
+    throw new InputError(
+      `tiperf bisect: ${flags2[0]} and ${flags2[1]} are the same commit: nothing between them`
+    );
+  return list;
+}
+var cellsOfSpec = (loaded) => loaded.spec.workloads.flatMap((w) => w.threads.map((threads) => ({ workload: w.name, threads })));
+async function repositoryOf(specFile, current) {
+  const target = current.spec.target;
+  if (target.kind === "tidb" && target.source) return { mode: "source", repo: resolve(target.source.path) };
+  const top = await git(dirname2(resolve(specFile)), ["rev-parse", "--show-toplevel"]);
+  if (top.code !== 0)
+    throw new InputError(
+      `tiperf bisect: ${specFile} is not in a git repository, and its target has no source: (nothing to bisect)`
+    );
+  return { mode: "config", repo: top.out };
+}
+async function commitsBetween(specFile, current, good, bad) {
+  const { repo } = await repositoryOf(specFile, current);
+  const g = await commitOf(repo, good, "--good");
+  const b = await commitOf(repo, bad, "--bad");
+  return (await between(repo, g, b, ["--good", "--bad"])).length;
+}
+async function bisectSpec(o) {
+  const current = await loadSpec(o.spec);
+  const { mode, repo } = await repositoryOf(o.spec, current);
+  const flags2 = ["--good", "--bad"];
+  const good = await commitOf(repo, o.good, "--good");
+  const bad = await commitOf(repo, o.bad, "--bad");
+  const commits = [good, ...await between(repo, good, bad, flags2)];
+  const n = commits.length - 1;
+  const remeasure = o.remeasure ?? 1;
+  const confidence = o.confidence ?? 0.95;
+  const measurements = maxMeasurements(n, remeasure);
+  const perStep = stepConfidence(confidence, measurements);
+  const only = o.only ?? cellsOfSpec(current);
+  for (const c of only)
+    if (!cellsOfSpec(current).some((x) => x.workload === c.workload && x.threads === c.threads))
+      throw new InputError(
+        `tiperf bisect: --only ${c.workload}:${c.threads} is not a cell of ${o.spec} (its cells: ${cellsOfSpec(
+          current
+        ).map((x) => `${x.workload}:${x.threads}`).join(", ")})`
+      );
+  const id = `bisect-${(/* @__PURE__ */ new Date()).toISOString().replace(/[-:]/g, "").replace(/\..*/, "")}-${randomBytes(2).toString("hex")}`;
+  const dir = join3(o.outDir, id);
+  mkdirSync(join3(dir, "steps"), { recursive: true });
+  const jsonPath = join3(dir, "bisect.json");
+  const markdownPath = join3(dir, "bisect.md");
+  o.log(
+    `bisect ${id}: ${n} commit(s) after ${good.commit.slice(0, 10)} up to ${bad.commit.slice(0, 10)} (${mode}: ${repo}); at most ${measurements} measurements at ${(perStep * 100).toFixed(2)}% each for ${Math.round(confidence * 100)}% over the search`
+  );
+  const report = {
+    format: BISECT_FORMAT,
+    version: 1,
+    created_at: (/* @__PURE__ */ new Date()).toISOString(),
+    spec: { name: current.spec.name, path: o.spec },
+    mode,
+    repository: repo,
+    good,
+    bad,
+    commits: commits.slice(1),
+    outcome: "running",
+    cells: [],
+    confidence,
+    step_confidence: perStep,
+    max_measurements: measurements,
+    remeasure,
+    steps: [],
+    benchmark_seconds: 0,
+    build_seconds: 0,
+    notes: []
+  };
+  const save = async () => {
+    await writeAtomic(jsonPath, `${JSON.stringify(report, null, 2)}
+`);
+    await writeAtomic(markdownPath, bisectMarkdown(report));
+  };
+  await save();
+  let watched;
+  const specRel = relative(repo, resolve(o.spec));
+  const compareOf = (attempt) => {
+    const base = { ...o.compare, confidence: perStep };
+    if (attempt === 0) return base;
+    const c = current.spec.compare;
+    const rounds = (o.compare?.rounds ?? c?.rounds ?? 6) * 2 ** attempt;
+    const blocks = o.compare?.blocks ?? c?.blocks ?? 1;
+    const maxRounds = c?.max_rounds ? Math.max(c.max_rounds * 2 ** attempt, rounds) : void 0;
+    return {
+      ...base,
+      rounds,
+      ...blocks > 1 ? { blocks: blocks * 2 ** attempt } : {},
+      ...maxRounds ? { max_rounds: maxRounds } : {}
+    };
+  };
+  const stepSpec = async (candidate, against, attempt) => {
+    const { max_rounds, ...known } = compareOf(attempt);
+    let composed;
+    if (mode === "config") {
+      composed = await prepareSpec({
+        spec: specRel,
+        cwd: repo,
+        baseRef: against.commit,
+        headRef: candidate.commit,
+        compare: known,
+        ...o.tolerance ? { tolerance: o.tolerance, toleranceFrom: "--tolerance" } : {}
+      });
+    } else {
+      const plain = await prepareSpec({
+        spec: o.spec,
+        compare: known,
+        ...o.tolerance ? { tolerance: o.tolerance, toleranceFrom: "--tolerance" } : {}
+      });
+      const raw = (0, import_yaml2.parse)(plain.composed);
+      raw.variants = {
+        base: { target: { source: { ref: against.commit } } },
+        head: { target: { source: { ref: candidate.commit } } }
+      };
+      raw.compare = { ...raw.compare, base: "base", head: "head" };
+      composed = composedSpec(
+        raw,
+        `${o.spec} (${against.commit.slice(0, 10)} vs ${candidate.commit.slice(0, 10)})`,
+        o.spec
+      );
+    }
+    const cells = watched ? [...new Map(watched.map((c) => [`${c.workload}\0${c.threads}`, c])).values()] : only;
+    return narrowSpec(composed, cells, { confirm: 0, profiles: 0, ...max_rounds ? { max_rounds } : {} });
+  };
+  const measure = async (i, j, role) => {
+    const candidate = commits[i];
+    const against = commits[j];
+    const step = { role, candidate, against, kind: "unknown", attempts: [] };
+    report.steps.push(step);
+    for (let attempt = 0; attempt <= remeasure; attempt++) {
+      o.log(
+        `bisect step ${report.steps.length} (${role}${attempt ? `, re-measure ${attempt}` : ""}): ${candidate.commit.slice(0, 10)} ${candidate.subject} against ${against.commit.slice(0, 10)}`
+      );
+      let spec = await stepSpec(candidate, against, attempt);
+      if (mode === "source") {
+        spec = await withSourceBuilds(spec, o);
+        const built = (spec.builds ?? []).filter((b) => !b.kept).reduce((s, b) => s + b.seconds, 0);
+        step.build_seconds = (step.build_seconds ?? 0) + built;
+        report.build_seconds += built;
+      }
+      const outcome = await compareSpec(spec, { outDir: join3(dir, "steps"), log: o.log, signal: o.signal });
+      const kind = stepKind(outcome.verdict.cells, watched);
+      step.attempts.push({
+        kind,
+        verdict: outcome.verdict.verdict,
+        rounds: outcome.verdict.rounds,
+        benchmark_seconds: outcome.verdict.benchmark_seconds,
+        run_dir: relative(dir, dirname2(outcome.verdictPath)),
+        cells: outcome.verdict.cells
+      });
+      report.benchmark_seconds += outcome.verdict.benchmark_seconds;
+      step.kind = kind;
+      if (role === "check" && kind === "bad") {
+        watched = outcome.verdict.cells.filter((c) => c.verdict === "regression").map((c) => ({ workload: c.workload, threads: c.threads, metric: c.metric }));
+        report.cells = watched;
+      }
+      await save();
+      o.log(
+        `bisect step ${report.steps.length}: ${kind} (${outcome.verdict.verdict}, ${outcome.verdict.rounds} rounds)`
+      );
+      if (kind !== "unknown") break;
+    }
+    return step.kind;
+  };
+  let found;
+  try {
+    found = await bisectSearch(n, measure);
+  } catch (e) {
+    report.outcome = "failed";
+    report.notes.push(`step ${report.steps.length} failed: ${e.message}`);
+    await save();
+    throw e;
+  }
+  report.outcome = found.outcome;
+  if (found.outcome !== "no-regression") {
+    report.first_bad = commits[found.firstBad];
+    report.last_good = commits[found.lastGood];
+  }
+  report.notes.push(
+    `error rate: at most ${measurements} measurements ((2 + \u2308log2 ${n}\u2309) steps \xD7 (1 + ${remeasure} re-measure)), each judged at ${(perStep * 100).toFixed(2)}% confidence, so the chance that any decided step is wrong is at most ${((1 - confidence) * 100).toFixed(0)}% (Bonferroni; a step decides "bad" only when a regression beyond the tolerance is shown, "good" only when its interval rules one out)`,
+    `every step compares the candidate against the good commit on this machine, both sides prepared alike; the last step compares the first bad commit against its last good neighbour directly (the confirmation)`
+  );
+  if (found.outcome === "inconclusive")
+    report.notes.push(
+      `stopped undecided at ${commits[found.at].commit.slice(0, 10)} after ${1 + remeasure} measurement(s): the first bad commit is one of the ${found.firstBad - found.lastGood} after ${commits[found.lastGood].commit.slice(0, 10)} up to ${commits[found.firstBad].commit.slice(0, 10)}; more rounds (--rounds) or a larger tolerance would decide it`
+    );
+  if (found.outcome === "not-confirmed")
+    report.notes.push(
+      `the first bad commit the search found did not regress against its last good neighbour: the change may be spread over several commits, or one of the earlier steps erred`
+    );
+  await save();
+  o.log(
+    `bisect: ${report.outcome}${report.first_bad ? ` \u2014 first bad ${report.first_bad.commit.slice(0, 10)} ${report.first_bad.subject}` : ""}; report: ${markdownPath}`
+  );
+  return {
+    report,
+    dir,
+    jsonPath,
+    markdownPath,
+    exitCode: report.outcome === "found" ? EXIT.regression : EXIT.ok
+  };
+}
+
 // action/src/pipeline/plan.ts
 import { mkdir as mkdir2 } from "node:fs/promises";
-import { join as join3 } from "node:path";
+import { join as join4 } from "node:path";
 function stepLine(s) {
   const where = s.where === "load host" ? " (load host)" : "";
   const run = s.run;
@@ -955,15 +1417,15 @@ async function planRun(loaded, o) {
     "plan.json": `${JSON.stringify(json, null, 2)}
 `
   };
-  for (const [name, body] of Object.entries(target.files)) files[join3(target.kind, name)] = body;
+  for (const [name, body] of Object.entries(target.files)) files[join4(target.kind, name)] = body;
   return { text, files, target, refusals, seconds: est.seconds };
 }
 async function writePlan(plan, dir) {
   const written = [];
   for (const [name, text] of Object.entries(plan.files)) {
-    await mkdir2(join3(dir, name, ".."), { recursive: true });
-    await writeAtomic(join3(dir, name), text);
-    written.push(join3(dir, name));
+    await mkdir2(join4(dir, name, ".."), { recursive: true });
+    await writeAtomic(join4(dir, name), text);
+    written.push(join4(dir, name));
   }
   return written;
 }
@@ -1122,6 +1584,89 @@ function confidenceFlag(command, value) {
       `tiperf ${command}: --confidence must be a number in (0.5, 1), like 0.95 (got ${value})`
     );
   return c;
+}
+function onlyCells(value, spec) {
+  if (!value) return void 0;
+  return value.split(",").flatMap((part) => {
+    const m = /^([A-Za-z0-9_.-]+)(?::(\d+))?$/.exec(part.trim());
+    const w = m ? spec.spec.workloads.find((x) => x.name === m[1]) : void 0;
+    if (!m || !w)
+      throw new InputError(
+        `tiperf bisect: --only must be WORKLOAD or WORKLOAD:THREADS, comma-separated, of ${spec.path}'s workloads (${spec.spec.workloads.map((x) => x.name).join(", ")}); got ${JSON.stringify(part)}`
+      );
+    return m[2] ? [{ workload: w.name, threads: Number(m[2]) }] : w.threads.map((threads) => ({ workload: w.name, threads }));
+  });
+}
+async function cmdBisect(args, signal) {
+  const { values, positionals } = flags("bisect", args, parseOptions("bisect"));
+  if (positionals.length > 0) throw new InputError(`tiperf bisect: unexpected argument ${positionals[0]}`);
+  const spec = required("bisect", "spec", values.spec);
+  const str = (k) => typeof values[k] === "string" ? values[k] : void 0;
+  let good = str("good");
+  let bad = str("bad");
+  const loaded = await loadSpec(spec);
+  let only = onlyCells(str("only"), loaded);
+  if (str("changes")) {
+    if (good || bad || only)
+      throw new InputError(
+        "tiperf bisect: --changes names good, bad and the cell itself: leave out --good, --bad and --only"
+      );
+    const file = str("changes");
+    const changes = await readChangePoints(file);
+    if (!changes)
+      throw new InputError(
+        `tiperf bisect: --changes ${file} is not a change-point report (tiperf history check --json)`
+      );
+    const range = bisectRange(changes, loaded.spec.name);
+    if (!range) {
+      process.stdout.write(
+        `no new change point for the worse with its commits recorded in ${file}: nothing to bisect
+`
+      );
+      return EXIT.ok;
+    }
+    if (await commitsBetween(spec, loaded, range.good, range.bad) === 1) {
+      process.stdout.write(
+        `one commit between the runs: ${range.bad} is the first bad one; nothing to bisect
+`
+      );
+      return EXIT.ok;
+    }
+    ({ good, bad } = range);
+    only = [{ workload: range.workload, threads: range.threads }];
+  }
+  if (!good || !bad)
+    throw new InputError("tiperf bisect: give --good REF and --bad REF (or --changes CHANGEPOINTS_JSON)");
+  const remeasure = Number(str("remeasure") ?? "1");
+  if (!Number.isInteger(remeasure) || remeasure < 0 || remeasure > 3)
+    throw new InputError(
+      `tiperf bisect: --remeasure must be a whole number from 0 to 3 (got ${str("remeasure")})`
+    );
+  const overrides = compareOverrides(
+    (k) => k === "confidence" ? void 0 : str(k),
+    (k) => `--${k}`
+  );
+  if (values.json) await checkOutFile(values.json, "--json");
+  const outcome = await bisectSpec({
+    spec,
+    good,
+    bad,
+    ...only ? { only } : {},
+    compare: overrides,
+    tolerance: parseTolerance(str("tolerance") ?? "", "--tolerance"),
+    confidence: confidenceFlag("bisect", values.confidence),
+    remeasure,
+    outDir: str("out") ?? "results",
+    log,
+    signal
+  });
+  if (values.json) await writeAtomic(values.json, `${JSON.stringify(outcome.report, null, 2)}
+`);
+  process.stdout.write(
+    `${outcome.report.outcome}${outcome.report.first_bad ? ` ${outcome.report.first_bad.commit}` : ""}
+`
+  );
+  return outcome.exitCode;
 }
 async function cmdDiff(args) {
   const { values, positionals } = flags("diff", args, parseOptions("diff"));
@@ -1318,6 +1863,21 @@ async function cmdAlarm(args) {
 `);
     return EXIT.ok;
   }
+  const bisected = await readBisect(file);
+  if (bisected) {
+    const issue = bisectIssue(bisected);
+    if (!issue) {
+      process.stdout.write(`bisect ${bisected.outcome}: no issue
+`);
+      return EXIT.ok;
+    }
+    const label3 = values.label ?? "tiperf-bisect";
+    const gh2 = githubClient(githubToken("alarm"), apiUrl(), log, void 0, deadlines("alarm", values));
+    const r2 = await upsertIssue(gh2, repo, { ...issue, label: label3 }, log);
+    process.stdout.write(`${r2.status} ${r2.number}
+`);
+    return EXIT.ok;
+  }
   const verdict = await readVerdict(file);
   const label2 = values.label ?? "tiperf-regression";
   const gh = githubClient(githubToken("alarm"), apiUrl(), log, void 0, deadlines("alarm", values));
@@ -1338,7 +1898,7 @@ async function cmdPullRequest(args) {
     throw new InputError(`tiperf pull-request: unexpected argument ${positionals[0]}`);
   const repo = parseRepo(required("pull-request", "repo", values.repo));
   const bodyFile = values["body-file"];
-  const body = bodyFile ? await readFile2(bodyFile, "utf8") : "";
+  const body = bodyFile ? await readFile3(bodyFile, "utf8") : "";
   const n = await openPullRequest(
     githubClient(githubToken("pull-request"), apiUrl(), log, void 0, deadlines("pull-request", values)),
     repo,
@@ -1364,7 +1924,7 @@ async function cmdPlan(args) {
   const { values, positionals } = flags("plan", args, parseOptions("plan"));
   if (positionals.length > 0)
     throw new InputError(`tiperf plan: unexpected argument ${positionals[0]}; use --spec FILE`);
-  const loaded = await specSource("plan", values);
+  const loaded = await withSourceBuilds(await specSource("plan", values), { log, dryRun: true });
   const plan = await planRun(loaded, {
     ...typeof values.profile === "string" ? { profile: values.profile } : {}
   });
@@ -1486,15 +2046,15 @@ async function reapCloud(values) {
 async function cmdParse(args) {
   const { positionals } = flags("parse", args, parseOptions("parse"));
   const [tool, file, extra] = positionals;
-  const parse = tool === void 0 ? void 0 : DRIVERS[tool]?.parse;
-  if (!parse)
+  const parse2 = tool === void 0 ? void 0 : DRIVERS[tool]?.parse;
+  if (!parse2)
     throw new InputError(
       `tiperf parse: the tool must be ${driverNames().join(" or ")} (got ${tool ?? "nothing"})`
     );
   if (!file || extra) throw new InputError(`tiperf parse ${tool}: give exactly one FILE`);
   let text;
   try {
-    text = await readFile2(file, "utf8");
+    text = await readFile3(file, "utf8");
   } catch (e) {
     throw new InputError(
       `tiperf parse ${tool}: ${file}: cannot read the file (${e.code})`
@@ -1502,7 +2062,7 @@ async function cmdParse(args) {
   }
   let parsed;
   try {
-    parsed = parse(text);
+    parsed = parse2(text);
   } catch (e) {
     throw new InputError(`${file}: ${e.message}`);
   }
@@ -1527,6 +2087,8 @@ async function main(argv) {
         return await cmdRun(rest, abort.signal);
       case "compare":
         return await cmdCompare(rest, abort.signal);
+      case "bisect":
+        return await cmdBisect(rest, abort.signal);
       case "diff":
         return await cmdDiff(rest);
       case "baseline":

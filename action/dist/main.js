@@ -13,7 +13,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-QZEUQJLU.js";
+} from "./chunk-COZCO4C5.js";
 import {
   getInput,
   info,
@@ -26,7 +26,7 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-P6O72G3R.js";
+} from "./chunk-NL4ZMQSZ.js";
 import {
   EXIT,
   InputError,
@@ -37,8 +37,8 @@ import {
   ledgerDir,
   runCommand,
   teardownAll
-} from "./chunk-JXHEUICZ.js";
-import "./chunk-VKP3KX46.js";
+} from "./chunk-MG6YBYQF.js";
+import "./chunk-HQ3S6NJV.js";
 import "./chunk-3EADY6QU.js";
 
 // action/src/action/steps.ts

@@ -4,17 +4,17 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   reapLedger
-} from "./chunk-3M2MB6MK.js";
+} from "./chunk-6UAQGHQS.js";
 import {
   getState,
   info,
   setFailed
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-P6O72G3R.js";
+import "./chunk-NL4ZMQSZ.js";
 import {
   ledgerDir
-} from "./chunk-JXHEUICZ.js";
-import "./chunk-VKP3KX46.js";
+} from "./chunk-MG6YBYQF.js";
+import "./chunk-HQ3S6NJV.js";
 import "./chunk-3EADY6QU.js";
 
 // action/src/action/post.ts

@@ -4,11 +4,13 @@ import { parseArgs } from "node:util";
 import { leftoversMarkdown, leftoversTitle, readReapReport } from "./cloud/leftovers.ts";
 import { CLOUDS } from "./cloud/registry.ts";
 import { COMMANDS, parseOptions, usageText } from "./commands.ts";
+import { readBisect } from "./compare/bisection.ts";
 import { judgeStored } from "./compare/judge-results.ts";
 import { readVerdict } from "./compare/verdict.ts";
 import { DRIVERS, driverNames } from "./drivers/registry.ts";
 import { EXIT, errnoText, InputError, TiperfError } from "./errors.ts";
 import {
+  bisectRange,
   changePointIssue,
   changePointText,
   checkHistory,
@@ -25,6 +27,8 @@ import {
   teardownAll,
 } from "./lifecycle/teardown.ts";
 import { runAgainstBaseline } from "./pipeline/baseline-check.ts";
+import { bisectSpec, commitsBetween } from "./pipeline/bisect.ts";
+import { withSourceBuilds } from "./pipeline/builds.ts";
 import { compareSpec } from "./pipeline/compare.ts";
 import { planRun, writePlan } from "./pipeline/plan.ts";
 import { checkOutFile } from "./pipeline/preflight.ts";
@@ -41,6 +45,7 @@ import {
   upsertIssue,
 } from "./publish/github.ts";
 import { publishVerdict } from "./publish/index.ts";
+import { bisectIssue } from "./report/bisect.ts";
 import { commentMarkdown } from "./report/comment.ts";
 import { gabEntries } from "./report/gab.ts";
 import { renderCharts, verdictHtml, writeHtmlReport } from "./report/html.ts";
@@ -48,7 +53,8 @@ import { promoteBaseline } from "./result/baseline.ts";
 import type { Result } from "./result/model.ts";
 import { readResult, writeAtomic } from "./result/store.ts";
 import { parseAge } from "./specfile/keys.ts";
-import { compareOverrides, parseTolerance, prepareSpec } from "./specfile/prepare.ts";
+import { type LoadedSpec, loadSpec } from "./specfile/load.ts";
+import { type CellRef, compareOverrides, parseTolerance, prepareSpec } from "./specfile/prepare.ts";
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
@@ -158,6 +164,90 @@ function confidenceFlag(command: string, value: unknown): number {
       `tiperf ${command}: --confidence must be a number in (0.5, 1), like 0.95 (got ${value})`,
     );
   return c;
+}
+
+/** --only workload:threads,… (threads optional: every thread count of the workload). */
+function onlyCells(value: string | undefined, spec: LoadedSpec): CellRef[] | undefined {
+  if (!value) return undefined;
+  return value.split(",").flatMap((part) => {
+    const m = /^([A-Za-z0-9_.-]+)(?::(\d+))?$/.exec(part.trim());
+    const w = m ? spec.spec.workloads.find((x) => x.name === m[1]) : undefined;
+    if (!m || !w)
+      throw new InputError(
+        `tiperf bisect: --only must be WORKLOAD or WORKLOAD:THREADS, comma-separated, of ${spec.path}'s workloads (${spec.spec.workloads.map((x) => x.name).join(", ")}); got ${JSON.stringify(part)}`,
+      );
+    return m[2]
+      ? [{ workload: w.name, threads: Number(m[2]) }]
+      : w.threads.map((threads) => ({ workload: w.name, threads }));
+  });
+}
+
+async function cmdBisect(args: string[], signal: AbortSignal): Promise<number> {
+  const { values, positionals } = flags("bisect", args, parseOptions("bisect"));
+  if (positionals.length > 0) throw new InputError(`tiperf bisect: unexpected argument ${positionals[0]}`);
+  const spec = required("bisect", "spec", values.spec);
+  const str = (k: string) => (typeof values[k] === "string" ? (values[k] as string) : undefined);
+  let good = str("good");
+  let bad = str("bad");
+  const loaded = await loadSpec(spec);
+  let only = onlyCells(str("only"), loaded);
+  if (str("changes")) {
+    if (good || bad || only)
+      throw new InputError(
+        "tiperf bisect: --changes names good, bad and the cell itself: leave out --good, --bad and --only",
+      );
+    const file = str("changes") as string;
+    const changes = await readChangePoints(file);
+    if (!changes)
+      throw new InputError(
+        `tiperf bisect: --changes ${file} is not a change-point report (tiperf history check --json)`,
+      );
+    const range = bisectRange(changes, loaded.spec.name);
+    if (!range) {
+      process.stdout.write(
+        `no new change point for the worse with its commits recorded in ${file}: nothing to bisect\n`,
+      );
+      return EXIT.ok;
+    }
+    if ((await commitsBetween(spec, loaded, range.good, range.bad)) === 1) {
+      process.stdout.write(
+        `one commit between the runs: ${range.bad} is the first bad one; nothing to bisect\n`,
+      );
+      return EXIT.ok;
+    }
+    ({ good, bad } = range);
+    only = [{ workload: range.workload, threads: range.threads }];
+  }
+  if (!good || !bad)
+    throw new InputError("tiperf bisect: give --good REF and --bad REF (or --changes CHANGEPOINTS_JSON)");
+  const remeasure = Number(str("remeasure") ?? "1");
+  if (!Number.isInteger(remeasure) || remeasure < 0 || remeasure > 3)
+    throw new InputError(
+      `tiperf bisect: --remeasure must be a whole number from 0 to 3 (got ${str("remeasure")})`,
+    );
+  const overrides = compareOverrides(
+    (k) => (k === "confidence" ? undefined : str(k)),
+    (k) => `--${k}`,
+  );
+  if (values.json) await checkOutFile(values.json as string, "--json");
+  const outcome = await bisectSpec({
+    spec,
+    good,
+    bad,
+    ...(only ? { only } : {}),
+    compare: overrides,
+    tolerance: parseTolerance(str("tolerance") ?? "", "--tolerance"),
+    confidence: confidenceFlag("bisect", values.confidence),
+    remeasure,
+    outDir: str("out") ?? "results",
+    log,
+    signal,
+  });
+  if (values.json) await writeAtomic(values.json as string, `${JSON.stringify(outcome.report, null, 2)}\n`);
+  process.stdout.write(
+    `${outcome.report.outcome}${outcome.report.first_bad ? ` ${outcome.report.first_bad.commit}` : ""}\n`,
+  );
+  return outcome.exitCode;
 }
 
 async function cmdDiff(args: string[]): Promise<number> {
@@ -364,6 +454,19 @@ async function cmdAlarm(args: string[]): Promise<number> {
     process.stdout.write(`${r.status} ${r.number}\n`);
     return EXIT.ok;
   }
+  const bisected = await readBisect(file);
+  if (bisected) {
+    const issue = bisectIssue(bisected);
+    if (!issue) {
+      process.stdout.write(`bisect ${bisected.outcome}: no issue\n`);
+      return EXIT.ok;
+    }
+    const label = (values.label as string | undefined) ?? "tiperf-bisect";
+    const gh = githubClient(githubToken("alarm"), apiUrl(), log, undefined, deadlines("alarm", values));
+    const r = await upsertIssue(gh, repo, { ...issue, label }, log);
+    process.stdout.write(`${r.status} ${r.number}\n`);
+    return EXIT.ok;
+  }
   const verdict = await readVerdict(file);
   const label = (values.label as string | undefined) ?? "tiperf-regression";
   const gh = githubClient(githubToken("alarm"), apiUrl(), log, undefined, deadlines("alarm", values));
@@ -411,7 +514,8 @@ async function cmdPlan(args: string[]): Promise<number> {
   const { values, positionals } = flags("plan", args, parseOptions("plan"));
   if (positionals.length > 0)
     throw new InputError(`tiperf plan: unexpected argument ${positionals[0]}; use --spec FILE`);
-  const loaded = await specSource("plan", values);
+  // a target built from source: the plan names each commit's binary (kept, or to be built)
+  const loaded = await withSourceBuilds(await specSource("plan", values), { log, dryRun: true });
   const plan = await planRun(loaded, {
     ...(typeof values.profile === "string" ? { profile: values.profile } : {}),
   });
@@ -576,6 +680,8 @@ export async function main(argv: string[]): Promise<number> {
         return await cmdRun(rest, abort.signal);
       case "compare":
         return await cmdCompare(rest, abort.signal);
+      case "bisect":
+        return await cmdBisect(rest, abort.signal);
       case "diff":
         return await cmdDiff(rest);
       case "baseline":

@@ -79,6 +79,28 @@ export const COMMANDS: CommandSpec[] = [
     ],
   },
   {
+    name: "bisect",
+    flags: {
+      spec: { type: "string", value: "FILE", required: true },
+      good: { type: "string", value: "REF" },
+      bad: { type: "string", value: "REF" },
+      changes: { type: "string", value: "CHANGEPOINTS_JSON" },
+      only: { type: "string", value: "WORKLOAD:THREADS,…" },
+      remeasure: { type: "string", value: "1" },
+      out: { type: "string", value: "DIR" },
+      json: { type: "string", value: "OUT" },
+      tolerance: { type: "string", value: "METRIC=PCT,…" },
+      ...SIZE,
+    },
+    about: [
+      "find the first bad commit between --good and --bad: each step compares a candidate",
+      "commit against the good one (the spec's target at that commit of its repository, or,",
+      "when the target has source:, tidb-server built at that commit of that tree); exit 1 when",
+      "found; --changes takes good, bad and the cell from a change-point report's new drop;",
+      "--confidence is the whole search's (each step gets its Bonferroni share)",
+    ],
+  },
+  {
     name: "diff",
     args: "BASE_RESULT HEAD_RESULT",
     flags: {
@@ -178,7 +200,8 @@ export const COMMANDS: CommandSpec[] = [
       "--cloud aws --json FILE) instead, the cloud resources alive past twice their ttl",
       "(label tiperf-leftovers; no issue when there are none); given a change-point report",
       "(tiperf history check --json), its new change points for the worse with their first bad",
-      "run and the commits between (label tiperf-change-point; none: no issue)",
+      "run and the commits between (label tiperf-change-point; none: no issue); given a bisect",
+      "report (tiperf bisect --json), its first bad commit (label tiperf-bisect; none found: no issue)",
     ],
   },
   {

@@ -120,6 +120,27 @@ export const VerdictSchema = z.strictObject({
   notes: z.array(z.string()),
   /** Resource use and bottleneck hints per variant × workload × threads, where they were sampled. */
   evidence: z.array(EvidenceSchema).optional(),
+  /**
+   * compare.confirm: the re-runs of the regressed cells on fresh instances, and whether they
+   * agreed (a regression not confirmed leaves the verdict inconclusive).
+   */
+  confirmation: z
+    .strictObject({
+      confirmed: z.boolean(),
+      /** The first run's verdict, before the confirmation judged it. */
+      first: z.enum(["pass", "regression", "inconclusive"]),
+      runs: z.array(
+        z.strictObject({
+          run_id: z.string(),
+          result: z.string(),
+          verdict: z.enum(["pass", "regression", "inconclusive"]),
+          cells: z.array(CellJudgementSchema),
+        }),
+      ),
+      /** The chance of a false alarm of the whole procedure (first run and confirmations), if independent. */
+      false_alarm: z.number(),
+    })
+    .optional(),
   /** CPU profiles per side of the regressed cells (compare.profiles), for the comment's links. */
   profiles: z.array(ProfileSchema).optional(),
   cost: CostSchema.optional(),

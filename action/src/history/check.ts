@@ -219,3 +219,21 @@ export function readChangePoints(file: string): Promise<ChangePointReport | unde
     Array.isArray(r.files) && typeof r.pvalue === "number" ? undefined : "files and pvalue",
   );
 }
+
+/**
+ * What a bisect takes from a change-point report: the first new change point for the worse of the
+ * spec whose runs recorded their commits — the run before it (good), its run (bad) — and its cell.
+ */
+export function bisectRange(
+  r: ChangePointReport,
+  spec: string,
+): { good: string; bad: string; workload: string; threads: number } | undefined {
+  for (const f of r.files) {
+    if (f.spec !== spec) continue;
+    for (const s of f.series)
+      for (const p of s.points)
+        if (p.new && p.worse && p.commit && p.previous_commit && p.commit !== p.previous_commit)
+          return { good: p.previous_commit, bad: p.commit, workload: s.workload, threads: s.threads };
+  }
+  return undefined;
+}

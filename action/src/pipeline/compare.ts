@@ -1,4 +1,5 @@
 import { randomInt } from "node:crypto";
+import { join } from "node:path";
 import { overallVerdict } from "../compare/judge.ts";
 import { judgeFamily } from "../compare/judge-results.ts";
 import type { Verdict } from "../compare/verdict.ts";
@@ -7,7 +8,9 @@ import { evidenceField, evidenceOf } from "../observe/hints.ts";
 import { type VerdictFiles, writeVerdictFiles } from "../report/verdict-files.ts";
 import type { Cell } from "../result/model.ts";
 import type { LoadedSpec } from "../specfile/load.ts";
+import { narrowSpec } from "../specfile/prepare.ts";
 import { Bench } from "./bench.ts";
+import { withSourceBuilds } from "./builds.ts";
 import { cellLabel, cellSeconds, maxThreads, planCells } from "./cells.ts";
 import { profileRegressions } from "./profile.ts";
 import { Progress } from "./progress.ts";
@@ -30,7 +33,8 @@ export interface CompareOptions extends RunOptions {
  * rounds — interleaved (one at a time, balanced random order) or duet (both at once) — then
  * head judged against base cell by cell. Stops early once every cell is decided.
  */
-export async function compareSpec(loaded: LoadedSpec, opts: CompareOptions): Promise<CompareOutcome> {
+export async function compareSpec(given: LoadedSpec, opts: CompareOptions): Promise<CompareOutcome> {
+  const loaded = await withSourceBuilds(given, opts);
   const plan = loaded.variants;
   if (!plan) {
     throw new InputError(
@@ -288,6 +292,10 @@ export async function compareSpec(loaded: LoadedSpec, opts: CompareOptions): Pro
         compare.blocks > 1
           ? `instances as the unit: ${compare.rounds / compare.blocks} rounds per block, every variant's server restarted (fresh process, same data, random order) before each block after the first, warmup rounds again; per cell the mean of log(variant/${control}) in each block, a t interval over the block means (df = blocks − 1); between_share: the part of the round-to-round variance that lay between instances (one-way random effects)`
           : `paired by round: one server instance per variant, rounds as the unit`,
+        ...(loaded.builds ?? []).map(
+          (b) =>
+            `${b.variant === "all" ? "every variant" : b.variant}: tidb-server built from ${b.path} at ${b.commit.slice(0, 10)} (${b.subject})${b.kept ? ", kept from an earlier build" : `, built in ${b.seconds} s`}`,
+        ),
         `paired by round: mean of log(variant/${control}) with a t interval; Bonferroni over ${judged.comparisons} judgements (${others.length > 1 ? `${others.length} variants against ${control} × ` : ""}cells × metrics × ${looks} look(s) at rounds ${looksAt.join(", ")}) for ${Math.round(compare.confidence * 100)}% familywise confidence`,
       ],
     };
@@ -305,6 +313,7 @@ export async function compareSpec(loaded: LoadedSpec, opts: CompareOptions): Pro
     error = await finishResult(result, runDir, error, opts.signal, opts.log);
   }
   if (error || !verdict) throw error;
+  verdict = await confirmRegression(verdict, loaded, compare.confirm, runDir.dir, opts);
   return {
     verdict,
     ...(await writeVerdictFiles(verdict, runDir.dir, opts.log, [result])),
@@ -315,5 +324,68 @@ export async function compareSpec(loaded: LoadedSpec, opts: CompareOptions): Pro
       (verdict.verdict === "inconclusive" && compare.inconclusive === "fail")
         ? EXIT.regression
         : EXIT.ok,
+  };
+}
+
+const cellKey = (c: { workload: string; threads: number; metric: string }) =>
+  `${c.workload} threads=${c.threads} ${c.metric}`;
+
+/**
+ * compare.confirm: a regression is re-measured before it alarms. The regressed cells run again on
+ * fresh instances (a new comparison: new servers, its own round order); the verdict stays a
+ * regression only if every re-run finds one of the same cells regressed, else it is inconclusive.
+ * A false alarm then needs every run to err the same way: α^(1+N) if the runs are independent.
+ */
+async function confirmRegression(
+  verdict: Verdict,
+  loaded: LoadedSpec,
+  confirm: number,
+  dir: string,
+  opts: CompareOptions,
+): Promise<Verdict> {
+  if (verdict.verdict !== "regression" || confirm === 0) return verdict;
+  const regressed = verdict.cells.filter((c) => c.verdict === "regression");
+  const keys = new Set(regressed.map(cellKey));
+  const cells = [...new Map(regressed.map((c) => [`${c.workload}\u0000${c.threads}`, c])).values()].map(
+    (c) => ({
+      workload: c.workload,
+      threads: c.threads,
+    }),
+  );
+  const runs: NonNullable<Verdict["confirmation"]>["runs"] = [];
+  let confirmed = true;
+  for (let i = 1; i <= confirm && confirmed; i++) {
+    opts.log(
+      `confirming the regression (${i} of ${confirm}): ${[...keys].join(", ")} again on fresh instances`,
+    );
+    const narrowed = await narrowSpec(loaded, cells, { confirm: 0, profiles: 0, seed: null });
+    const again = await compareSpec(narrowed, { ...opts, outDir: join(dir, "confirm"), seed: undefined });
+    runs.push({
+      run_id: again.verdict.head.run_id,
+      result: again.resultPath,
+      verdict: again.verdict.verdict,
+      cells: again.verdict.cells,
+    });
+    confirmed = again.verdict.cells.some((c) => c.verdict === "regression" && keys.has(cellKey(c)));
+  }
+  const alpha = 1 - verdict.confidence;
+  const falseAlarm = alpha ** (1 + runs.length);
+  const first = verdict.verdict;
+  const shown = runs
+    .flatMap((r) => r.cells.filter((c) => keys.has(cellKey(c))))
+    .map(
+      (c) => `${cellKey(c)} ${c.change === null ? "n/a" : `${(c.change * 100).toFixed(1)}%`} (${c.verdict})`,
+    )
+    .join("; ");
+  return {
+    ...verdict,
+    verdict: confirmed ? "regression" : "inconclusive",
+    confirmation: { confirmed, first, runs, false_alarm: falseAlarm },
+    notes: [
+      ...verdict.notes,
+      confirmed
+        ? `confirmed on fresh instances (compare.confirm: ${confirm}): ${shown}; a false alarm needs the first run and ${runs.length === 1 ? "the confirmation" : `all ${runs.length} confirmations`} to err alike: ${(falseAlarm * 100).toPrecision(2)}% if the runs are independent (α = ${(alpha * 100).toPrecision(2)}% each)`
+        : `not confirmed: the regression the first run found did not recur on fresh instances (${shown || "no cell judged"}); the check does not fail on it`,
+    ],
   };
 }

@@ -12,6 +12,7 @@ import type { Spec } from "../specfile/schema.ts";
 import { kindOf } from "../targets/registry.ts";
 import type { Deployment, StartOptions, Target, TargetPlan, TargetPlanInput } from "../targets/types.ts";
 import { Bench } from "./bench.ts";
+import { withSourceBuilds } from "./builds.ts";
 import { cellLabel, cellSeconds, maxThreads, planCells } from "./cells.ts";
 import { budgetRefusal, estimate, matrixSeconds } from "./estimate.ts";
 import { checkOutDir, checkTools, specWarnings } from "./preflight.ts";
@@ -230,7 +231,8 @@ export async function finishResult(
 }
 
 /** `tiperf run`: spec → target → driver → result → report, for one variant. */
-export async function runSpec(loaded: LoadedSpec, opts: RunOptions): Promise<RunOutcome> {
+export async function runSpec(given: LoadedSpec, opts: RunOptions): Promise<RunOutcome> {
+  const loaded = await withSourceBuilds(given, opts);
   const { spec } = loaded;
   const { result, runDir, deployment } = await startResult(loaded, {
     outDir: opts.outDir,

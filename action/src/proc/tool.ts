@@ -33,6 +33,8 @@ export interface ToolOptions {
   /** For tools without a time limit (go-ycsb): SIGINT after this many seconds ends the run normally. */
   stopAfterS?: number;
   env?: Record<string, string>;
+  /** Its working directory (default: tiperf's). */
+  cwd?: string;
   /** Run it on this machine over SSH (a profile's load host) instead of here. */
   remote?: RemoteHost;
   /** Told the process id once it runs (taskset execs the tool: the same process). */
@@ -72,6 +74,7 @@ export function runTool(command: string, args: string[], opts: ToolOptions): Pro
     const child = spawn(cmd, argv, {
       stdio: [remote ? "pipe" : "ignore", "pipe", "pipe"],
       env: childEnv(opts.env),
+      ...(opts.cwd ? { cwd: opts.cwd } : {}),
     });
     child.stdin?.on("error", () => {});
     if (child.pid !== undefined) opts.onSpawn?.(child.pid);

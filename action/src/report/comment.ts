@@ -96,6 +96,30 @@ export function costLine(c: NonNullable<Verdict["cost"]>): string {
   return `💲 Cluster cost${c.basis === "estimate" ? " (estimate)" : ""}: **$${c.dollars.toFixed(2)}** (${c.hours.toFixed(2)} h × $${c.per_hour.toFixed(2)}/h, profile ${md(c.profile)}, on-demand prices as of ${md(c.prices_as_of)})`;
 }
 
+/** compare.confirm: the first run's regressed cells beside what the re-runs on fresh instances found. */
+export function confirmationText(v: Verdict, c: NonNullable<Verdict["confirmation"]>): string {
+  const key = (j: { workload: string; threads: number; metric: string }) =>
+    `${j.workload} threads=${j.threads} ${j.metric}`;
+  const firstCells = v.cells.filter((j) => j.verdict === "regression");
+  const keys = new Set(firstCells.map(key));
+  const one = (j: Verdict["cells"][number]) => `${key(j)} ${pct(j.change)} ${ciText(j)}`;
+  const first = firstCells.map(one).join("; ");
+  const again = c.runs
+    .map(
+      (r, i) =>
+        `${c.runs.length > 1 ? `re-run ${i + 1}: ` : ""}${
+          r.cells
+            .filter((j) => keys.has(key(j)))
+            .map((j) => `${one(j)} ${j.verdict}`)
+            .join("; ") || "nothing judged"
+        }`,
+    )
+    .join("; ");
+  return c.confirmed
+    ? `🔁 **Confirmed** on fresh instances: ${again} (first run: ${first}). A false alarm needs every run to err alike: ${(c.false_alarm * 100).toPrecision(2)}% if the runs are independent.`
+    : `🔁 **Not confirmed**: the first run found ${first}, which did not recur on fresh instances (${again}): the check does not fail on it.`;
+}
+
 function rowVerdict(r: Row): string {
   const why = r.because.length && r.verdict !== "unchanged" ? ` (${r.because.join(", ")})` : "";
   return `${CELL_MARK[r.verdict]} ${r.verdict}${why}`;
@@ -160,6 +184,7 @@ function render(
   }
   const warnings = [...inconclusiveLines(v), ...evidenceWarnings(v.evidence).map((l) => `⚠️ ${l}`)];
   if (warnings.length) out.push(warnings.map((l) => `> ${md(l)}`).join("\n>\n"), "");
+  if (v.confirmation) out.push(md(confirmationText(v, v.confirmation)), "");
   out.push(method(v), "");
   out.push(`<sub>${md(CENTRES_TEXT)}</sub>`, "");
   const where = provenanceLine(v);

@@ -20,6 +20,20 @@ export interface LoadedSpec {
   profile?: string;
   /** The YAML of a spec composed from several sources (refs, overlay files, tolerance input). */
   composed?: string;
+  /** tidb-server builds from source (target.source) this spec's binpaths came from. */
+  builds?: SpecBuild[];
+}
+
+/** One target.source build: which variant ("all": the spec's own target), the commit, its binary. */
+export interface SpecBuild {
+  variant: string;
+  path: string;
+  ref: string;
+  commit: string;
+  subject: string;
+  binary: string;
+  seconds: number;
+  kept: boolean;
 }
 
 /** Sorted-key JSON, so the hash does not depend on key order in the YAML. */

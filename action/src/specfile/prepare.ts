@@ -1,5 +1,7 @@
 import { execFile } from "node:child_process";
+import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
+import { resolve } from "node:path";
 import { promisify } from "node:util";
 import { parse, stringify } from "yaml";
 import { InputError } from "../errors.ts";
@@ -169,6 +171,11 @@ function applyTolerance(
  */
 export async function prepareSpec(src: SpecSource): Promise<LoadedSpec> {
   if (src.baseRef && src.headRef) {
+    // a target built from source takes the refs as commits of its tree (a TiDB source PR check)
+    const file = resolve(src.cwd ?? ".", src.spec);
+    const own = existsSync(file) ? await fileMapping(file) : {};
+    const source = isObj(own.target) && isObj(own.target.source) ? own.target.source : undefined;
+    if (source) return sourceRefs(own, source, src.baseRef, src.headRef, src);
     const label = (ref: string) => `${src.spec}@${ref}`;
     const baseRaw = await yamlMapping(await specAtRef(src.spec, src.baseRef, src.cwd), label(src.baseRef));
     const headRaw = await yamlMapping(await specAtRef(src.spec, src.headRef, src.cwd), label(src.headRef));
@@ -228,8 +235,44 @@ export async function prepareSpec(src: SpecSource): Promise<LoadedSpec> {
   return composedSpec(raw, src.spec, src.spec);
 }
 
+/**
+ * A TiDB source PR check: the refs are of the target's source tree, not of the spec's repository.
+ * Head is tidb-server built at the head ref, base at its merge base with the base ref (what the
+ * PR changes, not what the base branch gained since).
+ */
+async function sourceRefs(
+  raw: Obj,
+  source: Obj,
+  baseRef: string,
+  headRef: string,
+  src: SpecSource,
+): Promise<LoadedSpec> {
+  const tree = String(source.path);
+  let mergeBase: string;
+  try {
+    const { stdout } = await promisify(execFile)("git", ["-C", tree, "merge-base", baseRef, headRef]);
+    mergeBase = stdout.trim();
+  } catch (e) {
+    throw new InputError(
+      `${src.spec}: target.source ${tree}: no merge base of ${baseRef} and ${headRef} (${((e as { stderr?: string }).stderr ?? (e as Error).message).trim().split("\n")[0] || "unrelated histories"}): both refs must be commits of the source tree`,
+    );
+  }
+  applyTolerance(raw, src.tolerance, src.spec, src.toleranceFrom);
+  applyCompare(raw, src.compare);
+  raw.variants = {
+    base: { target: { source: { ref: mergeBase } } },
+    head: { target: { source: { ref: headRef } } },
+  };
+  raw.compare = { ...(isObj(raw.compare) ? raw.compare : {}), base: "base", head: "head" };
+  return composedSpec(
+    raw,
+    `${src.spec} (tidb-server of ${headRef} vs its merge base ${mergeBase.slice(0, 10)})`,
+    src.spec,
+  );
+}
+
 /** A spec put together from several sources, with its YAML kept so a run can store and repeat it. */
-function composedSpec(raw: Obj, label: string, path: string): LoadedSpec {
+export function composedSpec(raw: Obj, label: string, path: string): LoadedSpec {
   const text = stringify(raw);
   return { ...parseSpec(text, label), path, composed: text };
 }
@@ -247,4 +290,43 @@ export function mergePatch(from: unknown, to: unknown): unknown {
     patch[k] = k in from ? mergePatch(from[k], v) : v;
   }
   return patch;
+}
+
+/** A cell of the matrix: a workload at one thread count. */
+export interface CellRef {
+  workload: string;
+  threads: number;
+}
+
+/**
+ * The spec cut down to some of its cells (a confirmation re-runs only the regressed ones; a bisect
+ * step only the cells that regressed between good and bad), compare.* set over its own.
+ */
+export async function narrowSpec(
+  loaded: LoadedSpec,
+  cells: CellRef[],
+  compare: Obj = {},
+): Promise<LoadedSpec> {
+  const raw = loaded.composed ? (parse(loaded.composed) as Obj) : await fileMapping(loaded.path);
+  const workloads = Array.isArray(raw.workloads) ? (raw.workloads as Obj[]) : [];
+  raw.workloads = workloads
+    .map((w) => {
+      const threads = [...new Set(cells.filter((c) => c.workload === w.name).map((c) => c.threads))].sort(
+        (a, b) => a - b,
+      );
+      return threads.length ? { ...w, threads } : undefined;
+    })
+    .filter((w) => w !== undefined);
+  if ((raw.workloads as unknown[]).length === 0)
+    throw new InputError(
+      `${loaded.path}: none of ${cells.map((c) => `${c.workload} threads=${c.threads}`).join(", ")} is a cell of its workloads`,
+    );
+  // null removes a key (the seed of the first run, so a re-run draws its own order)
+  raw.compare = deepMerge(isObj(raw.compare) ? raw.compare : {}, compare);
+  const out = composedSpec(raw, loaded.path, loaded.path);
+  return {
+    ...out,
+    ...(loaded.profile ? { profile: loaded.profile } : {}),
+    ...(loaded.builds ? { builds: loaded.builds } : {}),
+  };
 }

@@ -127,6 +127,12 @@ export const CompareSchema = z.strictObject({
    * and TiKV pprof); 0: none. Not judged: evidence for the comment.
    */
   profiles: z.number().int().min(0).max(10).default(3),
+  /**
+   * Confirm before alarming: a regression verdict re-runs the regressed cells this many times on
+   * fresh instances (new servers, same data), and stays a regression only if every re-run finds
+   * one of them regressed again; 0: the first verdict stands alone.
+   */
+  confirm: z.number().int().min(0).max(3).default(1),
   base: z.string().default("base"),
   head: z.string().default("head"),
   /**

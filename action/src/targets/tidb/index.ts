@@ -93,7 +93,7 @@ function checkTargets(
   const at = (v: string) => (variants.length > 1 ? `variants.${v}: ` : "");
   for (const v of variants) {
     const t = v.target;
-    if (!t.version && !binpathsOf(t).tidb)
+    if (!t.version && !binpathsOf(t).tidb && !t.source)
       throw new InputError(
         `${file}: ${at(v.name)}target.version: a TiDB target names the version tiup deploys (like v8.5.0), or a build to run (target.binpath)`,
       );

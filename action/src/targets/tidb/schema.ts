@@ -69,6 +69,38 @@ export const TidbTargetSchema = z.strictObject({
       { error: "must be the path of a tidb-server binary, or {tidb, tikv, pd} paths per role" },
     )
     .optional(),
+  /**
+   * A TiDB source tree to build tidb-server from (instead of a binpath): the build runs in a
+   * checkout of `ref` kept beside the tree, and each commit's binary is kept, never built twice.
+   */
+  source: z
+    .strictObject({
+      /** A git work tree (or repository) of TiDB. */
+      path: z.string().min(1, "must be the path of a git repository of TiDB source"),
+      /** The commit to build (a branch, tag or SHA of that repository); default HEAD. */
+      ref: z.string().min(1).optional(),
+      /** The command that builds tidb-server in the checkout, as an argument array (no shell). */
+      build: z
+        .array(z.string().min(1), {
+          error: "must be the build command as a list, like [./build.sh, --release]",
+        })
+        .min(1, "must name the build command"),
+      /** Where the build leaves tidb-server, relative to the checkout. */
+      binary: z.string().min(1).default("bin/tidb-server"),
+      /** Environment of the build (over PATH, HOME and Go's own GO*, CGO_* variables). */
+      env: z
+        .record(
+          z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "must be an environment variable name"),
+          z.string(),
+        )
+        .optional(),
+      /** The longest a build may take (like 45m). */
+      timeout: z
+        .string()
+        .regex(/^\d+(s|m|h)$/, "must be a duration like 45m or 2h")
+        .default("60m"),
+    })
+    .optional(),
   /** A local profile's server: the CPUs it may run on and its share of one CPU (as mariadb's). */
   resources: ResourcesSchema.optional(),
   /** tiup's server_configs, merged over the profile's. */

@@ -6,17 +6,17 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-P6O72G3R.js";
+} from "./chunk-NL4ZMQSZ.js";
 import {
   sweep
-} from "./chunk-JXHEUICZ.js";
+} from "./chunk-MG6YBYQF.js";
 
 // action/src/cloud/reapers.ts
 var stackReaper = {
   order: 1,
   describe: (e) => `recover ${e.what} (destroy, tag sweep, remove)`,
   async reap(e, log) {
-    const { recoverRecorded } = await import("./chunk-DWQV6OH3.js");
+    const { recoverRecorded } = await import("./chunk-TNAKRWEO.js");
     await recoverRecorded(e, log);
     log(`reap: recovered ${e.what}`);
   }

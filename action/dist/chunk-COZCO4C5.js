@@ -25,7 +25,7 @@ import {
   runTool,
   validateYaml,
   writeAtomic
-} from "./chunk-P6O72G3R.js";
+} from "./chunk-NL4ZMQSZ.js";
 import {
   EXIT,
   InputError,
@@ -41,12 +41,13 @@ import {
   runCommand,
   sshArgs,
   treeOf
-} from "./chunk-JXHEUICZ.js";
+} from "./chunk-MG6YBYQF.js";
 import {
   durationSchema,
   external_exports,
-  forwardIssues
-} from "./chunk-VKP3KX46.js";
+  forwardIssues,
+  parseDuration
+} from "./chunk-HQ3S6NJV.js";
 import {
   __commonJS,
   __export,
@@ -965,8 +966,8 @@ var require_light = __commonJS({
           return this.Promise.resolve();
         }
         yieldLoop(t = 0) {
-          return new this.Promise(function(resolve3, reject) {
-            return setTimeout(resolve3, t);
+          return new this.Promise(function(resolve5, reject) {
+            return setTimeout(resolve5, t);
           });
         }
         computePenalty() {
@@ -1177,15 +1178,15 @@ var require_light = __commonJS({
           return this._queue.length === 0;
         }
         async _tryToRun() {
-          var args, cb, error3, reject, resolve3, returned, task;
+          var args, cb, error3, reject, resolve5, returned, task;
           if (this._running < 1 && this._queue.length > 0) {
             this._running++;
-            ({ task, args, resolve: resolve3, reject } = this._queue.shift());
+            ({ task, args, resolve: resolve5, reject } = this._queue.shift());
             cb = await (async function() {
               try {
                 returned = await task(...args);
                 return function() {
-                  return resolve3(returned);
+                  return resolve5(returned);
                 };
               } catch (error1) {
                 error3 = error1;
@@ -1200,13 +1201,13 @@ var require_light = __commonJS({
           }
         }
         schedule(task, ...args) {
-          var promise, reject, resolve3;
-          resolve3 = reject = null;
+          var promise, reject, resolve5;
+          resolve5 = reject = null;
           promise = new this.Promise(function(_resolve, _reject) {
-            resolve3 = _resolve;
+            resolve5 = _resolve;
             return reject = _reject;
           });
-          this._queue.push({ task, args, resolve: resolve3, reject });
+          this._queue.push({ task, args, resolve: resolve5, reject });
           this._tryToRun();
           return promise;
         }
@@ -1607,14 +1608,14 @@ var require_light = __commonJS({
                 counts = this._states.counts;
                 return counts[0] + counts[1] + counts[2] + counts[3] === at;
               };
-              return new this.Promise((resolve3, reject) => {
+              return new this.Promise((resolve5, reject) => {
                 if (finished()) {
-                  return resolve3();
+                  return resolve5();
                 } else {
                   return this.on("done", () => {
                     if (finished()) {
                       this.removeAllListeners("done");
-                      return resolve3();
+                      return resolve5();
                     }
                   });
                 }
@@ -1707,9 +1708,9 @@ var require_light = __commonJS({
               options = parser$5.load(options, this.jobDefaults);
             }
             task = (...args2) => {
-              return new this.Promise(function(resolve3, reject) {
+              return new this.Promise(function(resolve5, reject) {
                 return fn(...args2, function(...args3) {
-                  return (args3[0] != null ? reject : resolve3)(args3);
+                  return (args3[0] != null ? reject : resolve5)(args3);
                 });
               });
             };
@@ -1830,6 +1831,134 @@ var require_light = __commonJS({
     }));
   }
 });
+
+// action/src/compare/verdict.ts
+var VERDICT_FORMAT = "tiperf.verdict";
+var CellJudgementSchema = external_exports.strictObject({
+  /** The variant judged against the control (compare runs; absent in diffs of stored results). */
+  variant: external_exports.string().optional(),
+  workload: external_exports.string(),
+  threads: external_exports.number().int(),
+  metric: external_exports.string(),
+  better: external_exports.enum(["higher", "lower"]),
+  tolerance: external_exports.number(),
+  base: external_exports.number().nullable(),
+  head: external_exports.number().nullable(),
+  change: external_exports.number().nullable(),
+  ci: external_exports.tuple([external_exports.number(), external_exports.number()]).nullable(),
+  mde: external_exports.number().nullable(),
+  /** Inconclusive: samples (rounds, or blocks for block-t) that would decide it at this noise. */
+  needed: external_exports.number().int().positive().optional(),
+  verdict: external_exports.enum(["regression", "improvement", "unchanged", "inconclusive"]),
+  n: external_exports.number().int(),
+  method: external_exports.enum(["paired-t", "welch-t", "block-t"]),
+  /** block-t: blocks (server instances) judged, and the share of the variance between them. */
+  blocks: external_exports.number().int().optional(),
+  between_share: external_exports.number().min(0).max(1).optional(),
+  reason: external_exports.string().optional()
+});
+var SideSchema = external_exports.strictObject({
+  variant: external_exports.string(),
+  run_id: external_exports.string(),
+  result: external_exports.string(),
+  target: TargetInfoSchema.optional()
+});
+var CostSchema = external_exports.strictObject({
+  currency: external_exports.literal("USD"),
+  basis: external_exports.enum(["estimate", "measured"]),
+  profile: external_exports.string(),
+  per_hour: external_exports.number().positive(),
+  hours: external_exports.number().nonnegative(),
+  dollars: external_exports.number().nonnegative(),
+  prices_as_of: external_exports.string()
+});
+var EvidenceSchema = external_exports.strictObject({
+  variant: external_exports.string(),
+  workload: external_exports.string(),
+  threads: external_exports.number().int(),
+  hint: external_exports.strictObject({ kind: external_exports.enum(["load", "server", "machine", "none"]), text: external_exports.string() }),
+  resources: external_exports.array(ResourceUseSchema)
+});
+var ProfileSchema = external_exports.strictObject({
+  variant: external_exports.string(),
+  workload: external_exports.string(),
+  threads: external_exports.number().int(),
+  component: external_exports.string(),
+  address: external_exports.string(),
+  /** Relative to the run directory (profiles/…pprof); absent when it could not be taken. */
+  file: external_exports.string().optional(),
+  /** Its flame graph (SVG beside the profile), relative to the run directory. */
+  flame: external_exports.string().optional(),
+  error: external_exports.string().optional(),
+  /** The busiest functions (`go tool pprof -top`), where Go's pprof was at hand. */
+  top: external_exports.array(external_exports.strictObject({ flat_pct: external_exports.number(), cum_pct: external_exports.number(), name: external_exports.string() })).optional(),
+  /** What the re-run measured (its main throughput metric), beside the judged value. */
+  measured: external_exports.record(external_exports.string(), external_exports.number()).optional()
+});
+var VerdictSchema = external_exports.strictObject({
+  format: external_exports.literal(VERDICT_FORMAT),
+  version: external_exports.literal(1),
+  verdict: external_exports.enum(["pass", "regression", "inconclusive"]),
+  created_at: external_exports.string(),
+  spec: external_exports.strictObject({ name: external_exports.string(), path: external_exports.string(), hash: external_exports.string() }),
+  base: SideSchema,
+  head: SideSchema,
+  /** More than two variants: every variant judged against the control (base), head among them. */
+  variants: external_exports.array(SideSchema).optional(),
+  host: HostSchema,
+  /** Familywise confidence; every interval is at the Bonferroni-corrected per-cell level. */
+  confidence: external_exports.number(),
+  alpha_per_cell: external_exports.number(),
+  /** How many cell × metric judgements share the family's error rate (looks included). */
+  comparisons: external_exports.number().int(),
+  order: external_exports.enum(["interleaved", "duet", "stored"]),
+  rounds: external_exports.number().int(),
+  max_rounds: external_exports.number().int(),
+  /** compare.blocks: fresh server instances per variant, the unit of the intervals (absent: 1). */
+  blocks: external_exports.number().int().optional(),
+  seed: external_exports.number().int().optional(),
+  benchmark_seconds: external_exports.number(),
+  /** Benchmark time not spent because every cell was decided before max_rounds. */
+  saved_seconds: external_exports.number(),
+  cells: external_exports.array(CellJudgementSchema),
+  /** compare.inconclusive: what an inconclusive cell does to the check (absent: warn). */
+  inconclusive: external_exports.enum(["fail", "warn", "pass"]).optional(),
+  notes: external_exports.array(external_exports.string()),
+  /** Resource use and bottleneck hints per variant × workload × threads, where they were sampled. */
+  evidence: external_exports.array(EvidenceSchema).optional(),
+  /**
+   * compare.confirm: the re-runs of the regressed cells on fresh instances, and whether they
+   * agreed (a regression not confirmed leaves the verdict inconclusive).
+   */
+  confirmation: external_exports.strictObject({
+    confirmed: external_exports.boolean(),
+    /** The first run's verdict, before the confirmation judged it. */
+    first: external_exports.enum(["pass", "regression", "inconclusive"]),
+    runs: external_exports.array(
+      external_exports.strictObject({
+        run_id: external_exports.string(),
+        result: external_exports.string(),
+        verdict: external_exports.enum(["pass", "regression", "inconclusive"]),
+        cells: external_exports.array(CellJudgementSchema)
+      })
+    ),
+    /** The chance of a false alarm of the whole procedure (first run and confirmations), if independent. */
+    false_alarm: external_exports.number()
+  }).optional(),
+  /** CPU profiles per side of the regressed cells (compare.profiles), for the comment's links. */
+  profiles: external_exports.array(ProfileSchema).optional(),
+  cost: CostSchema.optional(),
+  /** Where the verdict came from (the Action fills it in): the commits compared and the workflow run. */
+  provenance: external_exports.strictObject({
+    base_sha: external_exports.string().optional(),
+    head_sha: external_exports.string().optional(),
+    run_url: external_exports.string().optional(),
+    artifacts_url: external_exports.string().optional()
+  }).optional()
+});
+function readVerdict(file) {
+  return readModel(file, "verdict", VERDICT_FORMAT, 1, VerdictSchema);
+}
 
 // action/src/drivers/go-tpc/index.ts
 import { cpus } from "node:os";
@@ -3259,111 +3388,6 @@ function driverOf(name) {
   return d;
 }
 
-// action/src/observe/hints.ts
-var SATURATED_PCT = 90;
-var cpusText = (n) => `${Number.isInteger(n) ? n : n.toFixed(2)} CPU${n === 1 ? "" : "s"}`;
-var nameOf = (r) => r.host === "local" ? r.component : `${r.component}@${r.host}`;
-var use = (r) => `${nameOf(r)} ${Math.round(r.cpu_pct.mean)}% of ${cpusText(r.cpus)}`;
-var cores = (r) => (r.cpu_pct.mean * r.cpus / 100).toFixed(1);
-function bottleneck(resources) {
-  if (!resources?.length) return void 0;
-  const by = (role) => resources.filter((r) => r.role === role).sort((a4, b10) => b10.cpu_pct.mean - a4.cpu_pct.mean);
-  const servers = by("server");
-  const loads = by("load");
-  const machine = by("machine")[0];
-  const saturated = (r) => r.cpu_pct.mean >= SATURATED_PCT;
-  const others = (except) => [...servers, ...loads].filter((r) => !except.includes(r) && r.cpu_pct.mean >= 1).map(use);
-  const load3 = loads.find(saturated);
-  if (load3) {
-    const rest = others([load3]);
-    return {
-      kind: "load",
-      text: `load generator saturated (${nameOf(load3)} at ${Math.round(load3.cpu_pct.mean)}% of its ${cpusText(load3.cpus)}): this cell measures the client${rest.length ? `; ${rest.join(", ")}` : ""}`
-    };
-  }
-  const server = servers.filter(saturated);
-  if (server.length) {
-    const rest = others(server);
-    return {
-      kind: "server",
-      text: `${server.map((s2) => `${nameOf(s2)} CPU-bound (${Math.round(s2.cpu_pct.mean)}% of its ${cpusText(s2.cpus)})`).join(", ")}${rest.length ? `; ${rest.join(", ")}` : ""}`
-    };
-  }
-  if (machine && saturated(machine)) {
-    const here = [...servers, ...loads].filter((r) => r.host === machine.host && r.cpu_pct.mean >= 1);
-    const busy = machine.cpu_pct.mean * machine.cpus / 100;
-    const ours = here.reduce((a4, r) => a4 + r.cpu_pct.mean * r.cpus / 100, 0);
-    const other = busy - ours;
-    const parts2 = [
-      ...here.map((r) => `${nameOf(r)} ${cores(r)}`),
-      ...other >= 0.3 ? [`other programs ${other.toFixed(1)}`] : []
-    ];
-    const both = here.some((r) => r.role === "server") && here.some((r) => r.role === "load");
-    const why = other >= 0.3 * busy ? ": other programs on this machine take part of them" : both ? ": server and load generator compete for them" : "";
-    return {
-      kind: "machine",
-      text: `${machine.host === "local" ? "the machine's" : `${machine.host}'s`} ${cpusText(machine.cpus)} saturated (${Math.round(machine.cpu_pct.mean)}% busy; CPUs used: ${parts2.join(", ") || "by other programs"})${why}`
-    };
-  }
-  const parts = others([]);
-  return {
-    kind: "none",
-    text: `no resource saturated: latency-bound${parts.length ? ` (${parts.join(", ")}${machine ? `; machine ${Math.round(machine.cpu_pct.mean)}% busy` : ""})` : ""}`
-  };
-}
-function pooled(cells) {
-  const groups2 = /* @__PURE__ */ new Map();
-  for (const c4 of cells)
-    for (const r of c4.resources ?? []) {
-      const key2 = `${r.role}\0${r.host}\0${r.component}`;
-      groups2.set(key2, [...groups2.get(key2) ?? [], r]);
-    }
-  const avg = (xs) => Math.round(10 * xs.reduce((a4, b10) => a4 + b10, 0) / xs.length) / 10;
-  const stat = (rs, pick3) => {
-    const have = rs.map(pick3).filter((s2) => s2 !== void 0);
-    return have.length ? { mean: avg(have.map((s2) => s2.mean)), max: Math.max(...have.map((s2) => s2.max)) } : void 0;
-  };
-  return [...groups2.values()].map((rs) => {
-    const first = rs[0];
-    const rss = stat(rs, (r) => r.rss_mib);
-    const read3 = stat(rs, (r) => r.read_mib_s);
-    const write = stat(rs, (r) => r.write_mib_s);
-    return {
-      component: first.component,
-      role: first.role,
-      host: first.host,
-      processes: Math.max(...rs.map((r) => r.processes)),
-      cpus: first.cpus,
-      cpu_pct: stat(rs, (r) => r.cpu_pct),
-      ...rss ? { rss_mib: rss } : {},
-      ...read3 ? { read_mib_s: read3 } : {},
-      ...write ? { write_mib_s: write } : {},
-      samples: []
-    };
-  });
-}
-function evidenceOf(cells, variants) {
-  const groups2 = /* @__PURE__ */ new Map();
-  for (const c4 of cells) {
-    if (c4.round === 0 || c4.status !== "ok" || !c4.resources?.length || !variants.includes(c4.variant)) continue;
-    const key2 = `${c4.variant}\0${c4.workload}\0${c4.threads}`;
-    groups2.set(key2, [...groups2.get(key2) ?? [], c4]);
-  }
-  const out = [];
-  for (const cs of groups2.values()) {
-    const first = cs[0];
-    const resources = pooled(cs);
-    const hint = bottleneck(resources);
-    if (hint)
-      out.push({ variant: first.variant, workload: first.workload, threads: first.threads, hint, resources });
-  }
-  const workloads = [...new Set(cells.map((c4) => c4.workload))];
-  return out.sort(
-    (a4, b10) => variants.indexOf(a4.variant) - variants.indexOf(b10.variant) || workloads.indexOf(a4.workload) - workloads.indexOf(b10.workload) || a4.threads - b10.threads
-  );
-}
-var evidenceField = (e) => e.length ? { evidence: e } : {};
-
 // action/src/specfile/load.ts
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
@@ -3462,6 +3486,12 @@ var CompareSchema = external_exports.strictObject({
    * and TiKV pprof); 0: none. Not judged: evidence for the comment.
    */
   profiles: external_exports.number().int().min(0).max(10).default(3),
+  /**
+   * Confirm before alarming: a regression verdict re-runs the regressed cells this many times on
+   * fresh instances (new servers, same data), and stays a regression only if every re-run finds
+   * one of them regressed again; 0: the first verdict stands alone.
+   */
+  confirm: external_exports.number().int().min(0).max(3).default(1),
   base: external_exports.string().default("base"),
   head: external_exports.string().default("head"),
   /**
@@ -3568,7 +3598,7 @@ function resolveVariants(file, raw, spec) {
   const rawCompare = raw.compare ?? {};
   const names = Object.keys(variants);
   const multi = compare3.control !== void 0 || names.length > 2 && !("base" in rawCompare) && !("head" in rawCompare);
-  const resolve3 = (role, name = compare3[role]) => {
+  const resolve5 = (role, name = compare3[role]) => {
     const overlay = variants[name];
     if (!overlay) {
       throw new InputError(
@@ -3593,11 +3623,11 @@ function resolveVariants(file, raw, spec) {
         `${file}: compare: base/head name a pair; with compare.control every variant is judged against the control: set one or the other`
       );
     if (names.length < 2) throw new InputError(`${file}: variants: a comparison needs at least two variants`);
-    const control = resolve3("control", compare3.control ?? names[0]);
-    all = [control, ...names.filter((n) => n !== control.name).map((n) => resolve3("control", n))];
+    const control = resolve5("control", compare3.control ?? names[0]);
+    all = [control, ...names.filter((n) => n !== control.name).map((n) => resolve5("control", n))];
   } else {
-    const base2 = resolve3("base");
-    const head2 = resolve3("head");
+    const base2 = resolve5("base");
+    const head2 = resolve5("head");
     if (base2.name === head2.name)
       throw new InputError(`${file}: compare.base and compare.head name the same variant "${base2.name}"`);
     all = [base2, head2];
@@ -3663,6 +3693,111 @@ async function loadSpec(file) {
   }
   return parseSpec(text3, file);
 }
+
+// action/src/observe/hints.ts
+var SATURATED_PCT = 90;
+var cpusText = (n) => `${Number.isInteger(n) ? n : n.toFixed(2)} CPU${n === 1 ? "" : "s"}`;
+var nameOf = (r) => r.host === "local" ? r.component : `${r.component}@${r.host}`;
+var use = (r) => `${nameOf(r)} ${Math.round(r.cpu_pct.mean)}% of ${cpusText(r.cpus)}`;
+var cores = (r) => (r.cpu_pct.mean * r.cpus / 100).toFixed(1);
+function bottleneck(resources) {
+  if (!resources?.length) return void 0;
+  const by = (role) => resources.filter((r) => r.role === role).sort((a4, b10) => b10.cpu_pct.mean - a4.cpu_pct.mean);
+  const servers = by("server");
+  const loads = by("load");
+  const machine = by("machine")[0];
+  const saturated = (r) => r.cpu_pct.mean >= SATURATED_PCT;
+  const others = (except) => [...servers, ...loads].filter((r) => !except.includes(r) && r.cpu_pct.mean >= 1).map(use);
+  const load3 = loads.find(saturated);
+  if (load3) {
+    const rest = others([load3]);
+    return {
+      kind: "load",
+      text: `load generator saturated (${nameOf(load3)} at ${Math.round(load3.cpu_pct.mean)}% of its ${cpusText(load3.cpus)}): this cell measures the client${rest.length ? `; ${rest.join(", ")}` : ""}`
+    };
+  }
+  const server = servers.filter(saturated);
+  if (server.length) {
+    const rest = others(server);
+    return {
+      kind: "server",
+      text: `${server.map((s2) => `${nameOf(s2)} CPU-bound (${Math.round(s2.cpu_pct.mean)}% of its ${cpusText(s2.cpus)})`).join(", ")}${rest.length ? `; ${rest.join(", ")}` : ""}`
+    };
+  }
+  if (machine && saturated(machine)) {
+    const here = [...servers, ...loads].filter((r) => r.host === machine.host && r.cpu_pct.mean >= 1);
+    const busy = machine.cpu_pct.mean * machine.cpus / 100;
+    const ours = here.reduce((a4, r) => a4 + r.cpu_pct.mean * r.cpus / 100, 0);
+    const other = busy - ours;
+    const parts2 = [
+      ...here.map((r) => `${nameOf(r)} ${cores(r)}`),
+      ...other >= 0.3 ? [`other programs ${other.toFixed(1)}`] : []
+    ];
+    const both = here.some((r) => r.role === "server") && here.some((r) => r.role === "load");
+    const why = other >= 0.3 * busy ? ": other programs on this machine take part of them" : both ? ": server and load generator compete for them" : "";
+    return {
+      kind: "machine",
+      text: `${machine.host === "local" ? "the machine's" : `${machine.host}'s`} ${cpusText(machine.cpus)} saturated (${Math.round(machine.cpu_pct.mean)}% busy; CPUs used: ${parts2.join(", ") || "by other programs"})${why}`
+    };
+  }
+  const parts = others([]);
+  return {
+    kind: "none",
+    text: `no resource saturated: latency-bound${parts.length ? ` (${parts.join(", ")}${machine ? `; machine ${Math.round(machine.cpu_pct.mean)}% busy` : ""})` : ""}`
+  };
+}
+function pooled(cells) {
+  const groups2 = /* @__PURE__ */ new Map();
+  for (const c4 of cells)
+    for (const r of c4.resources ?? []) {
+      const key2 = `${r.role}\0${r.host}\0${r.component}`;
+      groups2.set(key2, [...groups2.get(key2) ?? [], r]);
+    }
+  const avg = (xs) => Math.round(10 * xs.reduce((a4, b10) => a4 + b10, 0) / xs.length) / 10;
+  const stat = (rs, pick3) => {
+    const have = rs.map(pick3).filter((s2) => s2 !== void 0);
+    return have.length ? { mean: avg(have.map((s2) => s2.mean)), max: Math.max(...have.map((s2) => s2.max)) } : void 0;
+  };
+  return [...groups2.values()].map((rs) => {
+    const first = rs[0];
+    const rss = stat(rs, (r) => r.rss_mib);
+    const read3 = stat(rs, (r) => r.read_mib_s);
+    const write = stat(rs, (r) => r.write_mib_s);
+    return {
+      component: first.component,
+      role: first.role,
+      host: first.host,
+      processes: Math.max(...rs.map((r) => r.processes)),
+      cpus: first.cpus,
+      cpu_pct: stat(rs, (r) => r.cpu_pct),
+      ...rss ? { rss_mib: rss } : {},
+      ...read3 ? { read_mib_s: read3 } : {},
+      ...write ? { write_mib_s: write } : {},
+      samples: []
+    };
+  });
+}
+function evidenceOf(cells, variants) {
+  const groups2 = /* @__PURE__ */ new Map();
+  for (const c4 of cells) {
+    if (c4.round === 0 || c4.status !== "ok" || !c4.resources?.length || !variants.includes(c4.variant)) continue;
+    const key2 = `${c4.variant}\0${c4.workload}\0${c4.threads}`;
+    groups2.set(key2, [...groups2.get(key2) ?? [], c4]);
+  }
+  const out = [];
+  for (const cs of groups2.values()) {
+    const first = cs[0];
+    const resources = pooled(cs);
+    const hint = bottleneck(resources);
+    if (hint)
+      out.push({ variant: first.variant, workload: first.workload, threads: first.threads, hint, resources });
+  }
+  const workloads = [...new Set(cells.map((c4) => c4.workload))];
+  return out.sort(
+    (a4, b10) => variants.indexOf(a4.variant) - variants.indexOf(b10.variant) || workloads.indexOf(a4.workload) - workloads.indexOf(b10.workload) || a4.threads - b10.threads
+  );
+}
+var evidenceField = (e) => e.length ? { evidence: e } : {};
 
 // action/src/compare/judge.ts
 var MDE_POWER = 0.8;
@@ -3933,115 +4068,6 @@ pass --force to compare anyway`
       ...check.ok ? [] : check.reasons.map((r) => `compared with --force although ${r}`)
     ]
   };
-}
-
-// action/src/compare/verdict.ts
-var VERDICT_FORMAT = "tiperf.verdict";
-var CellJudgementSchema = external_exports.strictObject({
-  /** The variant judged against the control (compare runs; absent in diffs of stored results). */
-  variant: external_exports.string().optional(),
-  workload: external_exports.string(),
-  threads: external_exports.number().int(),
-  metric: external_exports.string(),
-  better: external_exports.enum(["higher", "lower"]),
-  tolerance: external_exports.number(),
-  base: external_exports.number().nullable(),
-  head: external_exports.number().nullable(),
-  change: external_exports.number().nullable(),
-  ci: external_exports.tuple([external_exports.number(), external_exports.number()]).nullable(),
-  mde: external_exports.number().nullable(),
-  /** Inconclusive: samples (rounds, or blocks for block-t) that would decide it at this noise. */
-  needed: external_exports.number().int().positive().optional(),
-  verdict: external_exports.enum(["regression", "improvement", "unchanged", "inconclusive"]),
-  n: external_exports.number().int(),
-  method: external_exports.enum(["paired-t", "welch-t", "block-t"]),
-  /** block-t: blocks (server instances) judged, and the share of the variance between them. */
-  blocks: external_exports.number().int().optional(),
-  between_share: external_exports.number().min(0).max(1).optional(),
-  reason: external_exports.string().optional()
-});
-var SideSchema = external_exports.strictObject({
-  variant: external_exports.string(),
-  run_id: external_exports.string(),
-  result: external_exports.string(),
-  target: TargetInfoSchema.optional()
-});
-var CostSchema = external_exports.strictObject({
-  currency: external_exports.literal("USD"),
-  basis: external_exports.enum(["estimate", "measured"]),
-  profile: external_exports.string(),
-  per_hour: external_exports.number().positive(),
-  hours: external_exports.number().nonnegative(),
-  dollars: external_exports.number().nonnegative(),
-  prices_as_of: external_exports.string()
-});
-var EvidenceSchema = external_exports.strictObject({
-  variant: external_exports.string(),
-  workload: external_exports.string(),
-  threads: external_exports.number().int(),
-  hint: external_exports.strictObject({ kind: external_exports.enum(["load", "server", "machine", "none"]), text: external_exports.string() }),
-  resources: external_exports.array(ResourceUseSchema)
-});
-var ProfileSchema = external_exports.strictObject({
-  variant: external_exports.string(),
-  workload: external_exports.string(),
-  threads: external_exports.number().int(),
-  component: external_exports.string(),
-  address: external_exports.string(),
-  /** Relative to the run directory (profiles/…pprof); absent when it could not be taken. */
-  file: external_exports.string().optional(),
-  /** Its flame graph (SVG beside the profile), relative to the run directory. */
-  flame: external_exports.string().optional(),
-  error: external_exports.string().optional(),
-  /** The busiest functions (`go tool pprof -top`), where Go's pprof was at hand. */
-  top: external_exports.array(external_exports.strictObject({ flat_pct: external_exports.number(), cum_pct: external_exports.number(), name: external_exports.string() })).optional(),
-  /** What the re-run measured (its main throughput metric), beside the judged value. */
-  measured: external_exports.record(external_exports.string(), external_exports.number()).optional()
-});
-var VerdictSchema = external_exports.strictObject({
-  format: external_exports.literal(VERDICT_FORMAT),
-  version: external_exports.literal(1),
-  verdict: external_exports.enum(["pass", "regression", "inconclusive"]),
-  created_at: external_exports.string(),
-  spec: external_exports.strictObject({ name: external_exports.string(), path: external_exports.string(), hash: external_exports.string() }),
-  base: SideSchema,
-  head: SideSchema,
-  /** More than two variants: every variant judged against the control (base), head among them. */
-  variants: external_exports.array(SideSchema).optional(),
-  host: HostSchema,
-  /** Familywise confidence; every interval is at the Bonferroni-corrected per-cell level. */
-  confidence: external_exports.number(),
-  alpha_per_cell: external_exports.number(),
-  /** How many cell × metric judgements share the family's error rate (looks included). */
-  comparisons: external_exports.number().int(),
-  order: external_exports.enum(["interleaved", "duet", "stored"]),
-  rounds: external_exports.number().int(),
-  max_rounds: external_exports.number().int(),
-  /** compare.blocks: fresh server instances per variant, the unit of the intervals (absent: 1). */
-  blocks: external_exports.number().int().optional(),
-  seed: external_exports.number().int().optional(),
-  benchmark_seconds: external_exports.number(),
-  /** Benchmark time not spent because every cell was decided before max_rounds. */
-  saved_seconds: external_exports.number(),
-  cells: external_exports.array(CellJudgementSchema),
-  /** compare.inconclusive: what an inconclusive cell does to the check (absent: warn). */
-  inconclusive: external_exports.enum(["fail", "warn", "pass"]).optional(),
-  notes: external_exports.array(external_exports.string()),
-  /** Resource use and bottleneck hints per variant × workload × threads, where they were sampled. */
-  evidence: external_exports.array(EvidenceSchema).optional(),
-  /** CPU profiles per side of the regressed cells (compare.profiles), for the comment's links. */
-  profiles: external_exports.array(ProfileSchema).optional(),
-  cost: CostSchema.optional(),
-  /** Where the verdict came from (the Action fills it in): the commits compared and the workflow run. */
-  provenance: external_exports.strictObject({
-    base_sha: external_exports.string().optional(),
-    head_sha: external_exports.string().optional(),
-    run_url: external_exports.string().optional(),
-    artifacts_url: external_exports.string().optional()
-  }).optional()
-});
-function readVerdict(file) {
-  return readModel(file, "verdict", VERDICT_FORMAT, 1, VerdictSchema);
 }
 
 // action/src/report/html.ts
@@ -4882,7 +4908,7 @@ function formatDate(date3) {
 }
 function dsv(delimiter) {
   var reFormat = new RegExp('["' + delimiter + "\n\r]"), DELIMITER = delimiter.charCodeAt(0);
-  function parse10(text3, f) {
+  function parse11(text3, f) {
     var convert, columns, rows = parseRows(text3, function(row, i) {
       if (convert) return convert(row, i - 1);
       columns = row, convert = f ? customConverter(row, f) : objectConverter(row);
@@ -4951,7 +4977,7 @@ function dsv(delimiter) {
     return value4 == null ? "" : value4 instanceof Date ? formatDate(value4) : reFormat.test(value4 += "") ? '"' + value4.replace(/"/g, '""') + '"' : value4;
   }
   return {
-    parse: parse10,
+    parse: parse11,
     parseRows,
     format: format5,
     formatBody,
@@ -6597,14 +6623,14 @@ function formatLocale2(locale4) {
     };
   }
   function parseSpecifier(d, specifier, string2, j) {
-    var i = 0, n = specifier.length, m3 = string2.length, c4, parse10;
+    var i = 0, n = specifier.length, m3 = string2.length, c4, parse11;
     while (i < n) {
       if (j >= m3) return -1;
       c4 = specifier.charCodeAt(i++);
       if (c4 === 37) {
         c4 = specifier.charAt(i++);
-        parse10 = parses[c4 in pads ? specifier.charAt(i++) : c4];
-        if (!parse10 || (j = parse10(d, string2, j)) < 0) return -1;
+        parse11 = parses[c4 in pads ? specifier.charAt(i++) : c4];
+        if (!parse11 || (j = parse11(d, string2, j)) < 0) return -1;
       } else if (c4 != string2.charCodeAt(j++)) {
         return -1;
       }
@@ -7243,14 +7269,14 @@ function inferTypes(data3, fields3) {
   }, {});
 }
 function delimitedFormat(delimiter) {
-  const parse10 = function(data3, format5) {
+  const parse11 = function(data3, format5) {
     const delim = {
       delimiter
     };
     return dsv2(data3, format5 ? extend(format5, delim) : delim);
   };
-  parse10.responseType = "text";
-  return parse10;
+  parse11.responseType = "text";
+  return parse11;
 }
 function dsv2(data3, format5) {
   if (format5.header) {
@@ -7339,8 +7365,8 @@ function parse(data3, types, timeParser, utcParser) {
       if (pattern[0] === "'" && pattern[pattern.length - 1] === "'" || pattern[0] === '"' && pattern[pattern.length - 1] === '"') {
         pattern = pattern.slice(1, -1);
       }
-      const parse10 = parts[0] === "utc" ? utcParser : timeParser;
-      return parse10(pattern);
+      const parse11 = parts[0] === "utc" ? utcParser : timeParser;
+      return parse11(pattern);
     }
     if (!typeParsers[type3]) {
       throw Error("Illegal format pattern: " + field5 + ":" + type3);
@@ -14744,7 +14770,7 @@ function parseSvg(value4) {
   value4 = value4.matrix;
   return decompose(value4.a, value4.b, value4.c, value4.d, value4.e, value4.f);
 }
-function interpolateTransform(parse10, pxComma, pxParen, degParen) {
+function interpolateTransform(parse11, pxComma, pxParen, degParen) {
   function pop(s2) {
     return s2.length ? s2.pop() + " " : "";
   }
@@ -14782,7 +14808,7 @@ function interpolateTransform(parse10, pxComma, pxParen, degParen) {
   }
   return function(a4, b10) {
     var s2 = [], q = [];
-    a4 = parse10(a4), b10 = parse10(b10);
+    a4 = parse11(a4), b10 = parse11(b10);
     translate4(a4.translateX, a4.translateY, b10.translateX, b10.translateY, s2, q);
     rotate2(a4.rotate, b10.rotate, s2, q);
     skewX(a4.skewX, b10.skewX, s2, q);
@@ -47583,11 +47609,11 @@ function assembleTopLevelSignals(model, signals) {
     const store = stringValue(name + STORE);
     const hasSg = signals.filter((s2) => s2.name === name);
     if (hasSg.length === 0) {
-      const resolve3 = selCmpt.resolve === "global" ? "union" : selCmpt.resolve;
+      const resolve5 = selCmpt.resolve === "global" ? "union" : selCmpt.resolve;
       const isPoint2 = selCmpt.type === "point" ? ", true, true)" : ")";
       signals.push({
         name: selCmpt.name,
-        update: `${VL_SELECTION_RESOLVE}(${store}, ${stringValue(resolve3)}${isPoint2}`
+        update: `${VL_SELECTION_RESOLVE}(${store}, ${stringValue(resolve5)}${isPoint2}`
       });
     }
     hasSelections = true;
@@ -49463,8 +49489,8 @@ function parseSelectionPredicate(model, pred, dfnode, datum2 = "datum") {
     }
   }
   const fn = selCmpt.project.hasSelectionId ? "vlSelectionIdTest(" : "vlSelectionTest(";
-  const resolve3 = selCmpt.resolve === "global" ? ")" : `, ${stringValue(selCmpt.resolve)})`;
-  const test2 = `${fn}${store}, ${datum2}${resolve3}`;
+  const resolve5 = selCmpt.resolve === "global" ? ")" : `, ${stringValue(selCmpt.resolve)})`;
+  const test2 = `${fn}${store}, ${datum2}${resolve5}`;
   const length3 = `length(data(${store}))`;
   return pred.empty === false ? `${length3} && ${test2}` : `!${length3} || ${test2}`;
 }
@@ -50307,16 +50333,16 @@ function defaultScaleResolve(channel, model) {
   }
   throw new Error("invalid model type for resolve");
 }
-function parseGuideResolve(resolve3, channel) {
-  const channelScaleResolve = resolve3.scale[channel];
+function parseGuideResolve(resolve5, channel) {
+  const channelScaleResolve = resolve5.scale[channel];
   const guide = isXorY(channel) ? "axis" : "legend";
   if (channelScaleResolve === "independent") {
-    if (resolve3[guide][channel] === "shared") {
+    if (resolve5[guide][channel] === "shared") {
       warn2(independentScaleMeansIndependentGuide(channel));
     }
     return "independent";
   }
-  return resolve3[guide][channel] || "shared";
+  return resolve5[guide][channel] || "shared";
 }
 var LEGEND_COMPONENT_PROPERTY_INDEX = {
   ...COMMON_LEGEND_PROPERTY_INDEX,
@@ -50722,15 +50748,15 @@ function parseLegendForChannel(model, channel) {
   return legendCmpt;
 }
 function parseNonUnitLegend(model) {
-  const { legends, resolve: resolve3 } = model.component;
+  const { legends, resolve: resolve5 } = model.component;
   for (const child of model.children) {
     parseLegend2(child);
     for (const channel of keys3(child.component.legends)) {
-      resolve3.legend[channel] = parseGuideResolve(model.component.resolve, channel);
-      if (resolve3.legend[channel] === "shared") {
+      resolve5.legend[channel] = parseGuideResolve(model.component.resolve, channel);
+      if (resolve5.legend[channel] === "shared") {
         legends[channel] = mergeLegendComponent(legends[channel], child.component.legends[channel]);
         if (!legends[channel]) {
-          resolve3.legend[channel] = "independent";
+          resolve5.legend[channel] = "independent";
           delete legends[channel];
         }
       }
@@ -50741,7 +50767,7 @@ function parseNonUnitLegend(model) {
       if (!child.component.legends[channel]) {
         continue;
       }
-      if (resolve3.legend[channel] === "shared") {
+      if (resolve5.legend[channel] === "shared") {
         delete child.component.legends[channel];
       }
     }
@@ -51347,26 +51373,26 @@ function unquote(pattern) {
   }
   return pattern;
 }
-function parseExpression3(field4, parse10) {
+function parseExpression3(field4, parse11) {
   const f = accessPathWithDatum(field4);
-  if (parse10 === "number") {
+  if (parse11 === "number") {
     return `toNumber(${f})`;
-  } else if (parse10 === "boolean") {
+  } else if (parse11 === "boolean") {
     return `toBoolean(${f})`;
-  } else if (parse10 === "string") {
+  } else if (parse11 === "string") {
     return `toString(${f})`;
-  } else if (parse10 === "date") {
+  } else if (parse11 === "date") {
     return `toDate(${f})`;
-  } else if (parse10 === "flatten") {
+  } else if (parse11 === "flatten") {
     return f;
-  } else if (parse10.startsWith("date:")) {
-    const specifier = unquote(parse10.slice(5, parse10.length));
+  } else if (parse11.startsWith("date:")) {
+    const specifier = unquote(parse11.slice(5, parse11.length));
     return `timeParse(${f},'${specifier}')`;
-  } else if (parse10.startsWith("utc:")) {
-    const specifier = unquote(parse10.slice(4, parse10.length));
+  } else if (parse11.startsWith("utc:")) {
+    const specifier = unquote(parse11.slice(4, parse11.length));
     return `utcParse(${f},'${specifier}')`;
   } else {
-    warn2(unrecognizedParse(parse10));
+    warn2(unrecognizedParse(parse11));
     return null;
   }
 }
@@ -51469,9 +51495,9 @@ var ParseNode = class _ParseNode extends DataFlowNode {
   clone() {
     return new _ParseNode(null, duplicate(this._parse));
   }
-  constructor(parent, parse10) {
+  constructor(parent, parse11) {
     super(parent);
-    this._parse = parse10;
+    this._parse = parse11;
   }
   hash() {
     return `Parse ${hash(this._parse)}`;
@@ -51511,11 +51537,11 @@ var ParseNode = class _ParseNode extends DataFlowNode {
         }
       }
     }
-    const parse10 = new Split(explicit, implicit2);
-    ancestorParse.copyAll(parse10);
+    const parse11 = new Split(explicit, implicit2);
+    ancestorParse.copyAll(parse11);
     const p = {};
-    for (const key2 of keys3(parse10.combine())) {
-      const val = parse10.get(key2);
+    for (const key2 of keys3(parse11.combine())) {
+      const val = parse11.get(key2);
       if (val !== null) {
         p[key2] = val;
       }
@@ -51870,11 +51896,11 @@ var MergeParse = class extends BottomUpOptimizer {
       const commonParse = {};
       const conflictingParse = /* @__PURE__ */ new Set();
       for (const parseNode of parseChildren) {
-        const parse10 = parseNode.parse;
-        for (const k2 of keys3(parse10)) {
+        const parse11 = parseNode.parse;
+        for (const k2 of keys3(parse11)) {
           if (!(k2 in commonParse)) {
-            commonParse[k2] = parse10[k2];
-          } else if (commonParse[k2] !== parse10[k2]) {
+            commonParse[k2] = parse11[k2];
+          } else if (commonParse[k2] !== parse11[k2]) {
             conflictingParse.add(k2);
           }
         }
@@ -52546,8 +52572,8 @@ function parseUnitScaleDomain(model) {
       while (!isFacetModel(facetParent) && facetParent.parent) {
         facetParent = facetParent.parent;
       }
-      const resolve3 = facetParent.component.resolve.scale[channel];
-      if (resolve3 === "shared") {
+      const resolve5 = facetParent.component.resolve.scale[channel];
+      if (resolve5 === "shared") {
         for (const domain3 of domains.value) {
           if (isDataRefDomain(domain3)) {
             domain3.data = FACET_SCALE_PREFIX + domain3.data.replace(FACET_SCALE_PREFIX, "");
@@ -54215,19 +54241,19 @@ var scaleTypeTieBreaker = tieBreakByComparing((st1, st2) => scaleTypePrecedence(
 function parseNonUnitScaleCore(model) {
   const scaleComponents = model.component.scales = {};
   const scaleTypeWithExplicitIndex = {};
-  const resolve3 = model.component.resolve;
+  const resolve5 = model.component.resolve;
   for (const child of model.children) {
     parseScaleCore(child);
     for (const channel of keys3(child.component.scales)) {
-      resolve3.scale[channel] ??= defaultScaleResolve(channel, model);
-      if (resolve3.scale[channel] === "shared") {
+      resolve5.scale[channel] ??= defaultScaleResolve(channel, model);
+      if (resolve5.scale[channel] === "shared") {
         const explicitScaleType = scaleTypeWithExplicitIndex[channel];
         const childScaleType = child.component.scales[channel].getWithExplicit("type");
         if (explicitScaleType) {
           if (scaleCompatible(explicitScaleType.value, childScaleType.value)) {
             scaleTypeWithExplicitIndex[channel] = mergeValuesWithExplicit(explicitScaleType, childScaleType, "type", "scale", scaleTypeTieBreaker);
           } else {
-            resolve3.scale[channel] = "independent";
+            resolve5.scale[channel] = "independent";
             delete scaleTypeWithExplicitIndex[channel];
           }
         } else {
@@ -54299,7 +54325,7 @@ var Model = class {
   signalNameMap;
   component;
   view;
-  constructor(spec, type3, parent, parentGivenName, config, resolve3, view) {
+  constructor(spec, type3, parent, parentGivenName, config, resolve5, view) {
     this.type = type3;
     this.parent = parent;
     this.config = config;
@@ -54330,7 +54356,7 @@ var Model = class {
         scale: {},
         axis: {},
         legend: {},
-        ...resolve3 ? duplicate(resolve3) : {}
+        ...resolve5 ? duplicate(resolve5) : {}
       },
       selection: null,
       scales: null,
@@ -54564,8 +54590,8 @@ var Model = class {
   /**
    * @return scale name for a given channel after the scale has been parsed and named.
    */
-  scaleName(originalScaleName, parse10) {
-    if (parse10) {
+  scaleName(originalScaleName, parse11) {
+    if (parse11) {
       return this.getName(originalScaleName);
     }
     if (
@@ -54580,8 +54606,8 @@ var Model = class {
   /**
    * @return projection name after the projection has been parsed and named.
    */
-  projectionName(parse10) {
-    if (parse10) {
+  projectionName(parse11) {
+    if (parse11) {
       return this.getName("projection");
     }
     if (this.component.projection && !this.component.projection.merged || this.projectionNameMap.has(this.getName("projection"))) {
@@ -54664,8 +54690,8 @@ var DensityTransformNode = class _DensityTransformNode extends DataFlowNode {
     this.transform = duplicate(transform4);
     const specifiedAs = this.transform.as ?? [void 0, void 0];
     this.transform.as = [specifiedAs[0] ?? "value", specifiedAs[1] ?? "density"];
-    const resolve3 = this.transform.resolve ?? "shared";
-    this.transform.resolve = resolve3;
+    const resolve5 = this.transform.resolve ?? "shared";
+    this.transform.resolve = resolve5;
   }
   dependentFields() {
     return /* @__PURE__ */ new Set([this.transform.density, ...this.transform.groupby ?? []]);
@@ -55401,9 +55427,9 @@ function makeHeaderComponent(model, channel, labels2) {
 function mergeChildAxis(model, channel) {
   const { child } = model;
   if (child.component.axes[channel]) {
-    const { layoutHeaders: layoutHeaders2, resolve: resolve3 } = model.component;
-    resolve3.axis[channel] = parseGuideResolve(resolve3, channel);
-    if (resolve3.axis[channel] === "shared") {
+    const { layoutHeaders: layoutHeaders2, resolve: resolve5 } = model.component;
+    resolve5.axis[channel] = parseGuideResolve(resolve5, channel);
+    if (resolve5.axis[channel] === "shared") {
       const headerChannel = channel === "x" ? "column" : "row";
       const layoutHeader = layoutHeaders2[headerChannel];
       for (const axisComponent of child.component.axes[channel]) {
@@ -55438,12 +55464,12 @@ function parseChildrenLayoutSize(model) {
 function parseNonUnitLayoutSizeForChannel(model, layoutSizeType) {
   const sizeType = getSizeTypeFromLayoutSizeType(layoutSizeType);
   const channel = getPositionScaleChannel(sizeType);
-  const resolve3 = model.component.resolve;
+  const resolve5 = model.component.resolve;
   const layoutSizeCmpt = model.component.layoutSize;
   let mergedSize;
   for (const child of model.children) {
     const childSize = child.component.layoutSize.getWithExplicit(sizeType);
-    const scaleResolve = resolve3.scale[channel] ?? defaultScaleResolve(channel, model);
+    const scaleResolve = resolve5.scale[channel] ?? defaultScaleResolve(channel, model);
     if (scaleResolve === "independent" && childSize.value === "step") {
       mergedSize = void 0;
       break;
@@ -56299,16 +56325,16 @@ var OPPOSITE_ORIENT = {
   right: "left"
 };
 function parseLayerAxes(model) {
-  const { axes, resolve: resolve3 } = model.component;
+  const { axes, resolve: resolve5 } = model.component;
   const axisCount = { top: 0, bottom: 0, right: 0, left: 0 };
   for (const child of model.children) {
     child.parseAxesAndHeaders();
     for (const channel of keys3(child.component.axes)) {
-      resolve3.axis[channel] = parseGuideResolve(model.component.resolve, channel);
-      if (resolve3.axis[channel] === "shared") {
+      resolve5.axis[channel] = parseGuideResolve(model.component.resolve, channel);
+      if (resolve5.axis[channel] === "shared") {
         axes[channel] = mergeAxisComponents(axes[channel], child.component.axes[channel]);
         if (!axes[channel]) {
-          resolve3.axis[channel] = "independent";
+          resolve5.axis[channel] = "independent";
           delete axes[channel];
         }
       }
@@ -56319,7 +56345,7 @@ function parseLayerAxes(model) {
       if (!child.component.axes[channel]) {
         continue;
       }
-      if (resolve3.axis[channel] === "independent") {
+      if (resolve5.axis[channel] === "independent") {
         axes[channel] = (axes[channel] ?? []).concat(child.component.axes[channel]);
         for (const axisComponent of child.component.axes[channel]) {
           const { value: orient2, explicit } = axisComponent.getWithExplicit("orient");
@@ -56337,7 +56363,7 @@ function parseLayerAxes(model) {
       }
       delete child.component.axes[channel];
     }
-    if (resolve3.axis[channel] === "independent" && axes[channel] && axes[channel].length > 1) {
+    if (resolve5.axis[channel] === "independent" && axes[channel] && axes[channel].length > 1) {
       for (const [index6, axisCmpt] of (axes[channel] || []).entries()) {
         if (index6 > 0 && !!axisCmpt.get("grid") && !axisCmpt.explicit.grid) {
           axisCmpt.implicit.grid = false;
@@ -58423,6 +58449,17 @@ function provenanceLine(v) {
 function costLine(c4) {
   return `\u{1F4B2} Cluster cost${c4.basis === "estimate" ? " (estimate)" : ""}: **$${c4.dollars.toFixed(2)}** (${c4.hours.toFixed(2)} h \xD7 $${c4.per_hour.toFixed(2)}/h, profile ${md2(c4.profile)}, on-demand prices as of ${md2(c4.prices_as_of)})`;
 }
+function confirmationText(v, c4) {
+  const key2 = (j) => `${j.workload} threads=${j.threads} ${j.metric}`;
+  const firstCells = v.cells.filter((j) => j.verdict === "regression");
+  const keys4 = new Set(firstCells.map(key2));
+  const one4 = (j) => `${key2(j)} ${pct(j.change)} ${ciText(j)}`;
+  const first = firstCells.map(one4).join("; ");
+  const again = c4.runs.map(
+    (r, i) => `${c4.runs.length > 1 ? `re-run ${i + 1}: ` : ""}${r.cells.filter((j) => keys4.has(key2(j))).map((j) => `${one4(j)} ${j.verdict}`).join("; ") || "nothing judged"}`
+  ).join("; ");
+  return c4.confirmed ? `\u{1F501} **Confirmed** on fresh instances: ${again} (first run: ${first}). A false alarm needs every run to err alike: ${(c4.false_alarm * 100).toPrecision(2)}% if the runs are independent.` : `\u{1F501} **Not confirmed**: the first run found ${first}, which did not recur on fresh instances (${again}): the check does not fail on it.`;
+}
 function rowVerdict(r) {
   const why = r.because.length && r.verdict !== "unchanged" ? ` (${r.because.join(", ")})` : "";
   return `${CELL_MARK[r.verdict]} ${r.verdict}${why}`;
@@ -58475,6 +58512,7 @@ function render(v, workloads, d, trimmed, opts) {
   }
   const warnings = [...inconclusiveLines(v), ...evidenceWarnings(v.evidence).map((l) => `\u26A0\uFE0F ${l}`)];
   if (warnings.length) out.push(warnings.map((l) => `> ${md2(l)}`).join("\n>\n"), "");
+  if (v.confirmation) out.push(md2(confirmationText(v, v.confirmation)), "");
   out.push(method2(v), "");
   out.push(`<sub>${md2(CENTRES_TEXT)}</sub>`, "");
   const where = provenanceLine(v);
@@ -58578,11 +58616,255 @@ ${marker}
   return `${body.slice(0, body.lastIndexOf("\n"))}${tail}`;
 }
 
+// action/src/pipeline/builds.ts
+var import_yaml4 = __toESM(require_dist(), 1);
+import { readFile as readFile2 } from "node:fs/promises";
+
+// action/src/targets/tidb/source.ts
+import { createHash as createHash2 } from "node:crypto";
+import {
+  chmodSync,
+  closeSync,
+  copyFileSync,
+  existsSync as existsSync2,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  writeFileSync
+} from "node:fs";
+import { homedir } from "node:os";
+import { basename, isAbsolute, join as join4, resolve as resolve2 } from "node:path";
+function buildsRoot(env = process.env) {
+  if (env.TIPERF_BUILDS) return resolve2(env.TIPERF_BUILDS);
+  return join4(env.XDG_CACHE_HOME || join4(homedir(), ".cache"), "tiperf", "builds");
+}
+function treeDir(path3, root = buildsRoot()) {
+  const real = realpathSync(path3);
+  return join4(root, `${basename(real)}-${createHash2("sha256").update(real).digest("hex").slice(0, 10)}`);
+}
+function buildKey(commit, src) {
+  const how = createHash2("sha256").update(JSON.stringify([src.build, src.binary, Object.entries(src.env ?? {}).sort()])).digest("hex").slice(0, 8);
+  return `${commit}-${how}`;
+}
+async function git(path3, args, what) {
+  const r = await runCommand("git", ["-C", path3, ...args], { timeoutMs: 6e5 });
+  if (r.code !== 0)
+    throw new RunError(`${what}: git ${args.join(" ")} failed: ${r.stderr.trim().split("\n")[0]}`);
+  return r.stdout.trim();
+}
+async function resolveCommit(path3, ref2, key2 = "target.source.ref") {
+  if (!existsSync2(path3)) throw new InputError(`target.source.path: ${path3} does not exist`);
+  const top = await runCommand("git", ["-C", path3, "rev-parse", "--show-toplevel"]);
+  if (top.code !== 0) throw new InputError(`target.source.path: ${path3} is not a git repository`);
+  const r = await runCommand("git", ["-C", path3, "log", "-1", "--format=%H%n%s", `${ref2}^{commit}`, "--"]);
+  if (r.code !== 0)
+    throw new InputError(
+      `${key2}: ${ref2} is not a commit of ${path3} (${r.stderr.trim().split("\n")[0] || `git exit ${r.code}`})`
+    );
+  const [commit = "", subject = ""] = r.stdout.split("\n");
+  return { commit, subject };
+}
+function buildEnv(src) {
+  const out = {};
+  for (const [k2, v] of Object.entries(process.env))
+    if (v !== void 0 && /^(GO[A-Z0-9_]*|CGO_[A-Z_]+|CC|CXX)$/.test(k2)) out[k2] = v;
+  return { ...out, ...src.env ?? {} };
+}
+function keptBuild(path3, commit, src) {
+  const file = join4(treeDir(path3), buildKey(commit, src), "tidb-server");
+  return existsSync2(file) ? file : void 0;
+}
+function lock(dir) {
+  const file = join4(dir, "lock");
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const fd = openSync(file, "wx");
+      writeFileSync(fd, String(process.pid));
+      closeSync(fd);
+      return () => rmSync(file, { force: true });
+    } catch (e) {
+      if (e.code !== "EEXIST") throw e;
+      const holder = Number(readFileSync(file, "utf8"));
+      let alive = false;
+      try {
+        process.kill(holder, 0);
+        alive = holder > 0;
+      } catch {
+      }
+      if (alive)
+        throw new RunError(
+          `${dir}: another tiperf (pid ${holder}) is building in this tree's checkout; wait for it`
+        );
+      rmSync(file, { force: true });
+    }
+  }
+  throw new RunError(`${dir}: cannot take the build lock`);
+}
+async function buildAt(src, commit, opts) {
+  const { subject } = await resolveCommit(src.path, commit);
+  const dir = treeDir(src.path);
+  const out = join4(dir, buildKey(commit, src));
+  const binary2 = join4(out, "tidb-server");
+  const logFile = join4(out, "build.log");
+  if (existsSync2(binary2)) {
+    const info2 = JSON.parse(readFileSync(join4(out, "build.json"), "utf8"));
+    opts.log(`build ${commit.slice(0, 10)}: kept from an earlier build (${binary2})`);
+    return { commit, subject, binary: binary2, seconds: info2.seconds, kept: true, log: logFile };
+  }
+  mkdirSync(out, { recursive: true });
+  const unlock = lock(dir);
+  try {
+    const tree2 = join4(dir, "checkout");
+    if (!existsSync2(join4(tree2, ".git"))) {
+      rmSync(tree2, { recursive: true, force: true });
+      await git(src.path, ["worktree", "prune"], "the build checkout");
+      await git(src.path, ["worktree", "add", "--detach", "--force", tree2, commit], "the build checkout");
+    } else {
+      await git(tree2, ["checkout", "--detach", "--force", commit], "the build checkout");
+      await git(tree2, ["clean", "-ffdq"], "the build checkout");
+    }
+    const [command, ...args] = src.build;
+    const limitS = parseDuration(src.timeout) ?? 3600;
+    opts.log(`build ${commit.slice(0, 10)} ${subject}: ${src.build.join(" ")} (in ${tree2})`);
+    const program = command.includes("/") && !isAbsolute(command) ? join4(tree2, command) : command;
+    const run2 = await runTool(program, args, {
+      logFile,
+      limitS,
+      env: buildEnv(src),
+      ...opts.signal ? { signal: opts.signal } : {},
+      cwd: tree2
+    });
+    const tail = run2.output.trim().split("\n").slice(-8).join("\n");
+    if (run2.aborted) throw new RunError(`build of ${commit.slice(0, 10)} stopped: ${run2.aborted}`);
+    if (run2.timedOut)
+      throw new RunError(
+        `build of ${commit.slice(0, 10)} ran past target.source.timeout (${src.timeout}); its log: ${logFile}`
+      );
+    if (run2.code !== 0)
+      throw new RunError(
+        `build of ${commit.slice(0, 10)} (${subject}) failed: ${src.build.join(" ")} exited ${run2.code ?? run2.signal}; its log: ${logFile}
+${tail}`
+      );
+    const made = join4(tree2, src.binary);
+    if (!existsSync2(made))
+      throw new RunError(
+        `build of ${commit.slice(0, 10)}: ${src.build.join(" ")} exited 0 but left no ${src.binary} (target.source.binary) in the checkout; its log: ${logFile}`
+      );
+    copyFileSync(made, `${binary2}.part`);
+    chmodSync(`${binary2}.part`, 493);
+    const seconds2 = Math.round(run2.elapsed_s * 10) / 10;
+    writeFileSync(
+      join4(out, "build.json"),
+      `${JSON.stringify({ commit, subject, seconds: seconds2, build: src.build }, null, 2)}
+`
+    );
+    renameSync(`${binary2}.part`, binary2);
+    opts.log(`build ${commit.slice(0, 10)}: ${seconds2} s`);
+    return { commit, subject, binary: binary2, seconds: seconds2, kept: false, log: logFile };
+  } finally {
+    unlock();
+  }
+}
+
+// action/src/pipeline/builds.ts
+var isObj = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+async function rawOf(loaded) {
+  const raw = (0, import_yaml4.parse)(loaded.composed ?? await readFile2(loaded.path, "utf8"));
+  return isObj(raw) ? raw : {};
+}
+var sourceOf = (target2) => isObj(target2) && isObj(target2.source) ? target2.source : void 0;
+async function hasSources(loaded) {
+  const raw = await rawOf(loaded);
+  const variants = isObj(raw.variants) ? Object.values(raw.variants) : [];
+  return Boolean(sourceOf(raw.target) || variants.some((v) => isObj(v) && sourceOf(v.target)));
+}
+async function withSourceBuilds(loaded, opts) {
+  if (!await hasSources(loaded)) return loaded;
+  const raw = await rawOf(loaded);
+  const builds = [...loaded.builds ?? []];
+  const made = /* @__PURE__ */ new Map();
+  const one4 = async (source4, where, variant) => {
+    const src = source4;
+    const ref2 = src.ref ?? "HEAD";
+    const { commit, subject } = await resolveCommit(src.path, ref2, `${where}.ref`);
+    const key2 = `${commit}
+${buildKey(commit, src)}`;
+    let binary2;
+    let seconds2 = 0;
+    let kept = true;
+    if (opts.dryRun) {
+      binary2 = keptBuild(src.path, commit, src) ?? `${treeDir(src.path)}/${buildKey(commit, src)}/tidb-server`;
+    } else {
+      if (!made.has(key2)) made.set(key2, buildAt(src, commit, opts));
+      const b10 = await made.get(key2);
+      binary2 = b10.binary;
+      seconds2 = b10.seconds;
+      kept = b10.kept;
+    }
+    builds.push({ variant, path: src.path, ref: ref2, commit, subject, binary: binary2, seconds: seconds2, kept });
+    return binary2;
+  };
+  for (const [where, target2] of [
+    ["target", raw.target],
+    ...Object.entries(isObj(raw.variants) ? raw.variants : {}).map(([n, v]) => [
+      `variants.${n}.target`,
+      isObj(v) ? v.target : void 0
+    ])
+  ])
+    if (sourceOf(target2) && isObj(target2) && (typeof target2.binpath === "string" || isObj(target2.binpath) && target2.binpath.tidb))
+      throw new InputError(
+        `${loaded.path}: ${where}: source and binpath both name the tidb-server to run: give one`
+      );
+  const withBinary = (target2, binary2) => {
+    const { source: _source, ...rest } = target2;
+    void _source;
+    const binpath = isObj(rest.binpath) ? { ...rest.binpath, tidb: binary2 } : binary2;
+    return { ...rest, binpath };
+  };
+  const parsed = parseSpec((0, import_yaml4.stringify)(raw), loaded.path).spec;
+  const own = parsed.target.kind === "tidb" ? parsed.target.source : void 0;
+  const top = sourceOf(raw.target) ? own : void 0;
+  const variants = isObj(raw.variants) ? raw.variants : {};
+  const names = Object.keys(variants);
+  const variantBuilds = [];
+  for (const name of names) {
+    const overlay = variants[name];
+    const vsrc = isObj(overlay) ? sourceOf(overlay.target) : void 0;
+    if (!vsrc) continue;
+    if (!top && (!vsrc.path || !vsrc.build))
+      throw new InputError(
+        `${loaded.path}: variants.${name}.target.source: names no path and build, and the spec's target has no source to take them from`
+      );
+    const merged = deepMerge(top ?? { binary: "bin/tidb-server", timeout: "60m" }, vsrc);
+    variantBuilds.push([name, await one4(merged, `variants.${name}.target.source`, name)]);
+  }
+  if (top) {
+    const all = names.length > 0 && variantBuilds.length === names.length;
+    const binary2 = all ? variantBuilds[0][1] : await one4(top, "target.source", "all");
+    raw.target = withBinary(raw.target, binary2);
+  }
+  for (const [name, binary2] of variantBuilds) {
+    const overlay = variants[name];
+    overlay.target = withBinary(overlay.target, binary2);
+  }
+  const text3 = (0, import_yaml4.stringify)(raw);
+  return {
+    ...parseSpec(text3, loaded.path),
+    path: loaded.path,
+    composed: text3,
+    builds,
+    ...loaded.profile ? { profile: loaded.profile } : {}
+  };
+}
+
 // action/src/pipeline/preflight.ts
-import { accessSync, constants as constants2, existsSync as existsSync2, realpathSync, statfsSync, statSync } from "node:fs";
+import { accessSync, constants as constants2, existsSync as existsSync3, realpathSync as realpathSync2, statfsSync, statSync } from "node:fs";
 import { mkdir as mkdir2 } from "node:fs/promises";
 import { cpus as cpus3 } from "node:os";
-import { dirname as dirname3, resolve as resolve2 } from "node:path";
+import { dirname as dirname3, resolve as resolve3 } from "node:path";
 function driverNeeds(spec) {
   const byDriver = /* @__PURE__ */ new Map();
   for (const w2 of spec.workloads) byDriver.set(w2.driver, [...byDriver.get(w2.driver) ?? [], w2]);
@@ -58635,15 +58917,15 @@ var PSEUDO_FS = {
   3405662737: "bpf"
 };
 function nearestExisting(path3) {
-  let p = resolve2(path3);
-  while (!existsSync2(p) && dirname3(p) !== p) p = dirname3(p);
+  let p = resolve3(path3);
+  while (!existsSync3(p) && dirname3(p) !== p) p = dirname3(p);
   return p;
 }
 async function checkOutDir(dir, flag2 = "--out") {
   const existing = nearestExisting(dir);
   let real = existing;
   try {
-    real = realpathSync(existing);
+    real = realpathSync2(existing);
   } catch {
   }
   let fsName;
@@ -58656,11 +58938,11 @@ async function checkOutDir(dir, flag2 = "--out") {
       `${flag2} ${dir}: ${real} is on the kernel's ${fsName ?? real.split("/")[1]} filesystem, not a place for results; choose a directory on a disk`
     );
   }
-  if (existsSync2(dir) && !statSync(dir).isDirectory())
+  if (existsSync3(dir) && !statSync(dir).isDirectory())
     throw new InputError(`${flag2} ${dir}: exists and is not a directory`);
   try {
     const missing = [];
-    for (let p = resolve2(dir); p !== existing; p = dirname3(p)) missing.unshift(p);
+    for (let p = resolve3(dir); p !== existing; p = dirname3(p)) missing.unshift(p);
     if (!statSync(existing).isDirectory()) throw Object.assign(new Error(existing), { code: "ENOTDIR" });
     accessSync(existing, constants2.W_OK | constants2.X_OK);
     for (const p of missing)
@@ -58673,9 +58955,9 @@ async function checkOutDir(dir, flag2 = "--out") {
   }
 }
 async function checkOutFile(file, flag2) {
-  if (existsSync2(file) && statSync(file).isDirectory())
+  if (existsSync3(file) && statSync(file).isDirectory())
     throw new InputError(`${flag2} ${file}: is a directory; give a file name`);
-  await checkOutDir(dirname3(resolve2(file)), flag2);
+  await checkOutDir(dirname3(resolve3(file)), flag2);
 }
 function specWarnings(loaded, command, cores2 = cpus3().length, remoteLoad = false) {
   const out = [];
@@ -58707,7 +58989,7 @@ function specWarnings(loaded, command, cores2 = cpus3().length, remoteLoad = fal
 }
 
 // action/src/pipeline/run.ts
-import { join as join5 } from "node:path";
+import { join as join6 } from "node:path";
 
 // action/src/report/layout.ts
 function layoutOf(w2, cells) {
@@ -58835,11 +59117,11 @@ function table2(cells, layout) {
 }
 
 // action/src/result/host.ts
-import { readFile as readFile2 } from "node:fs/promises";
+import { readFile as readFile3 } from "node:fs/promises";
 import { arch, cpus as cpus4, hostname, release, totalmem } from "node:os";
 async function osName() {
   try {
-    const text3 = await readFile2("/etc/os-release", "utf8");
+    const text3 = await readFile3("/etc/os-release", "utf8");
     return /^PRETTY_NAME="?([^"\n]*)"?/m.exec(text3)?.[1] ?? "unknown";
   } catch {
     return "unknown";
@@ -58860,16 +59142,16 @@ async function hostFacts() {
 
 // action/src/pipeline/bench.ts
 import { cpus as cpus7 } from "node:os";
-import { basename, relative } from "node:path";
+import { basename as basename2, relative } from "node:path";
 
 // action/src/observe/remote.ts
 import { spawn } from "node:child_process";
 
 // action/src/observe/procfs.ts
 import { execFileSync } from "node:child_process";
-import { existsSync as existsSync3, readFileSync } from "node:fs";
+import { existsSync as existsSync4, readFileSync as readFileSync2 } from "node:fs";
 import { cpus as cpus5 } from "node:os";
-import { join as join4 } from "node:path";
+import { join as join5 } from "node:path";
 var ticks2;
 function clockTicks() {
   if (ticks2 === void 0) {
@@ -58883,7 +59165,7 @@ function clockTicks() {
 }
 var read2 = (file) => {
   try {
-    return readFileSync(file, "utf8");
+    return readFileSync2(file, "utf8");
   } catch {
     return void 0;
   }
@@ -58927,9 +59209,9 @@ function quotaOf(pid) {
     if (q !== void 0 && q > 0 && (tightest === void 0 || q < tightest)) tightest = q;
   };
   const v2 = lines2.find((l) => l.startsWith("0::"))?.slice(3);
-  if (v2 !== void 0 && existsSync3("/sys/fs/cgroup/cgroup.controllers")) {
+  if (v2 !== void 0 && existsSync4("/sys/fs/cgroup/cgroup.controllers")) {
     for (let p = v2; ; p = p.slice(0, p.lastIndexOf("/"))) {
-      const [max4, period2] = (read2(join4("/sys/fs/cgroup", p, "cpu.max")) ?? "").trim().split(" ");
+      const [max4, period2] = (read2(join5("/sys/fs/cgroup", p, "cpu.max")) ?? "").trim().split(" ");
       if (max4 && max4 !== "max") take(Number(max4) / Number(period2));
       if (p === "" || p === "/") break;
     }
@@ -58937,11 +59219,11 @@ function quotaOf(pid) {
   }
   const v1 = lines2.map((l) => l.split(":")).find(([, c4]) => c4?.split(",").includes("cpu"));
   if (!v1) return void 0;
-  const base = ["cpu", "cpu,cpuacct"].map((d) => join4("/sys/fs/cgroup", d)).find((d) => existsSync3(d));
+  const base = ["cpu", "cpu,cpuacct"].map((d) => join5("/sys/fs/cgroup", d)).find((d) => existsSync4(d));
   if (!base) return void 0;
   for (let p = v1[2] ?? "/"; ; p = p.slice(0, p.lastIndexOf("/"))) {
-    const quota = Number(read2(join4(base, p, "cpu.cfs_quota_us"))?.trim());
-    const period2 = Number(read2(join4(base, p, "cpu.cfs_period_us"))?.trim());
+    const quota = Number(read2(join5(base, p, "cpu.cfs_quota_us"))?.trim());
+    const period2 = Number(read2(join5(base, p, "cpu.cfs_period_us"))?.trim());
     if (quota > 0 && period2 > 0) take(quota / period2);
     if (p === "" || p === "/") break;
   }
@@ -59214,9 +59496,9 @@ var RemoteSampler = class {
     this.child.stdout?.on("data", (d) => {
       this.output += d.toString();
     });
-    this.done = new Promise((resolve3) => {
-      this.child.on("close", () => resolve3());
-      this.child.on("error", () => resolve3());
+    this.done = new Promise((resolve5) => {
+      this.child.on("close", () => resolve5());
+      this.child.on("error", () => resolve5());
     });
   }
   w;
@@ -59497,7 +59779,7 @@ var Bench = class _Bench {
     const out = [];
     if (this.target.pids.length || !this.remote) out.push(new ResourceSampler(this.target.pids));
     const hosts = this.target.serverHosts?.() ?? [];
-    const loadName = basename(tool.command).slice(0, 15);
+    const loadName = basename2(tool.command).slice(0, 15);
     const loads = /^[A-Za-z0-9._-]+$/.test(loadName) ? [loadName] : [];
     const remoteLoad = this.remote;
     for (const h2 of hosts)
@@ -59797,7 +60079,7 @@ async function startResult(loaded, opts) {
   for (const w2 of warnings) opts.log(`warning: ${w2}`);
   const runDir = await RunDir.create(opts.outDir, runId);
   if (loaded.composed !== void 0) {
-    const file = join5(runDir.dir, "spec.yaml");
+    const file = join6(runDir.dir, "spec.yaml");
     await writeAtomic(file, `# composed by tiperf from ${loaded.path}
 ${loaded.composed}`);
     loaded.path = file;
@@ -59831,7 +60113,7 @@ ${loaded.composed}`);
     const deployment = await kindOf(plan.kind).open(plan, {
       runId,
       runDir: runDir.dir,
-      rawDir: join5(runDir.dir, "raw"),
+      rawDir: join6(runDir.dir, "raw"),
       log: opts.log,
       signal: opts.signal
     });
@@ -59847,7 +60129,7 @@ function benchStart(deployment, variant, signal) {
 }
 async function closeDeployment(d, runDir, log7) {
   await d.stop().catch((e) => log7(`teardown: ${e.message}`));
-  await writeAtomic(join5(runDir.dir, "executed.json"), `${JSON.stringify(d.executed, null, 2)}
+  await writeAtomic(join6(runDir.dir, "executed.json"), `${JSON.stringify(d.executed, null, 2)}
 `).catch(
     () => {
     }
@@ -59896,7 +60178,8 @@ async function finishResult(result, runDir, error3, signal, log7) {
   await runDir.forget();
   return ended;
 }
-async function runSpec(loaded, opts) {
+async function runSpec(given, opts) {
+  const loaded = await withSourceBuilds(given, opts);
   const { spec } = loaded;
   const { result, runDir, deployment } = await startResult(loaded, {
     outDir: opts.outDir,
@@ -59952,12 +60235,12 @@ async function runSpec(loaded, opts) {
 import { dirname as dirname4 } from "node:path";
 
 // action/src/report/verdict-files.ts
-import { join as join6 } from "node:path";
+import { join as join7 } from "node:path";
 async function writeVerdictFiles(v, dir, log7, results = []) {
   const files = {
-    verdictPath: join6(dir, "verdict.json"),
-    reportPath: join6(dir, "verdict.md"),
-    htmlPath: join6(dir, "report.html")
+    verdictPath: join7(dir, "verdict.json"),
+    reportPath: join7(dir, "verdict.md"),
+    htmlPath: join7(dir, "report.html")
   };
   await writeAtomic(files.verdictPath, `${JSON.stringify(v, null, 2)}
 `);
@@ -59990,12 +60273,219 @@ async function runAgainstBaseline(loaded, baselineFile, opts) {
   };
 }
 
+// action/src/specfile/prepare.ts
+var import_yaml5 = __toESM(require_dist(), 1);
+import { execFile } from "node:child_process";
+import { existsSync as existsSync5 } from "node:fs";
+import { readFile as readFile4 } from "node:fs/promises";
+import { resolve as resolve4 } from "node:path";
+import { promisify } from "node:util";
+var isObj2 = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+function compareOverrides(get6, name) {
+  const num4 = (key2, ok, what) => {
+    const v = get6(key2);
+    if (v === void 0 || v === "") return void 0;
+    const n = Number(v);
+    if (!Number.isFinite(n) || !ok(n))
+      throw new InputError(`${name(key2)} must be ${what} (got ${JSON.stringify(v)})`);
+    return n;
+  };
+  const whole = (min4) => (n) => Number.isInteger(n) && n >= min4;
+  const out = {
+    rounds: num4("rounds", whole(2), "a whole number of rounds, at least 2"),
+    blocks: num4("blocks", whole(1), "a whole number of blocks, at least 1"),
+    confidence: num4("confidence", (n) => n > 0.5 && n < 1, "a confidence between 0.5 and 1, like 0.95"),
+    seed: num4("seed", (n) => whole(0)(n) && n < 2 ** 31, "a whole number from 0 to 2^31\u22121"),
+    budget: get6("budget") || void 0
+  };
+  return Object.fromEntries(Object.entries(out).filter(([, v]) => v !== void 0));
+}
+function applyCompare(raw, o) {
+  const set7 = Object.entries(o ?? {}).filter(([, v]) => v !== void 0);
+  if (!set7.length) return;
+  raw.compare = { ...isObj2(raw.compare) ? raw.compare : {}, ...Object.fromEntries(set7) };
+}
+function parseTolerance(value4, name = "'tolerance' input") {
+  const out = {};
+  if (value4.trim() === "") return out;
+  for (const part of value4.split(",").map((p) => p.trim())) {
+    const m3 = /^(?:([a-z][a-z0-9_]*)=)?(\d+(?:\.\d+)?)%$/.exec(part);
+    if (!m3 || Number(m3[2]) >= 100)
+      throw new InputError(
+        `${name} must be a percentage like 5% or per metric like tps=5%,p95_ms=10% (got ${JSON.stringify(part)})`
+      );
+    out[m3[1] ?? "*"] = Number(m3[2]) / 100;
+  }
+  return out;
+}
+async function yamlMapping(text3, where) {
+  let raw;
+  try {
+    raw = (0, import_yaml5.parse)(text3);
+  } catch (e) {
+    throw new InputError(`${where}: invalid YAML: ${e.message.split("\n")[0]}`);
+  }
+  if (!isObj2(raw)) throw new InputError(`${where}: must be a YAML mapping`);
+  return raw;
+}
+async function fileMapping(file) {
+  let text3;
+  try {
+    text3 = await readFile4(file, "utf8");
+  } catch (e) {
+    throw new InputError(`${file}: cannot read the file (${e.code})`);
+  }
+  return yamlMapping(text3, file);
+}
+async function specAtRef(spec, ref2, cwd) {
+  try {
+    const { stdout } = await promisify(execFile)("git", ["show", `${ref2}:${spec.replace(/^\.\//, "")}`], {
+      cwd,
+      maxBuffer: 8 << 20
+    });
+    return stdout;
+  } catch (e) {
+    throw new InputError(
+      `cannot read ${spec} at git ref ${ref2}: ${(e.stderr ?? e.message).trim().split("\n")[0]} (is the ref fetched? actions/checkout needs fetch-depth: 0)`
+    );
+  }
+}
+function defaultMetrics(raw, where) {
+  const out = {};
+  for (const w2 of parseSpec((0, import_yaml5.stringify)(raw), where).spec.workloads)
+    for (const [m3, rule4] of Object.entries(w2.judge))
+      out[m3] = { tolerance: `${Number((rule4.tolerance * 100).toFixed(4))}%` };
+  return out;
+}
+function applyTolerance(raw, tolerance, where, from = "'tolerance' input") {
+  if (!tolerance || Object.keys(tolerance).length === 0) return;
+  const metrics = isObj2(raw.metrics) ? raw.metrics : defaultMetrics(raw, where);
+  for (const m3 of Object.keys(tolerance)) {
+    if (m3 !== "*" && !isObj2(metrics[m3])) {
+      throw new InputError(
+        `${from}: ${m3} is not judged by ${where} (its metrics: ${Object.keys(metrics).join(", ")})`
+      );
+    }
+  }
+  for (const [m3, rule4] of Object.entries(metrics)) {
+    const t = tolerance[m3] ?? tolerance["*"];
+    if (t !== void 0 && isObj2(rule4)) rule4.tolerance = `${Number((t * 100).toFixed(4))}%`;
+  }
+  raw.metrics = metrics;
+}
+async function prepareSpec(src) {
+  if (src.baseRef && src.headRef) {
+    const file = resolve4(src.cwd ?? ".", src.spec);
+    const own = existsSync5(file) ? await fileMapping(file) : {};
+    const source4 = isObj2(own.target) && isObj2(own.target.source) ? own.target.source : void 0;
+    if (source4) return sourceRefs(own, source4, src.baseRef, src.headRef, src);
+    const label = (ref2) => `${src.spec}@${ref2}`;
+    const baseRaw = await yamlMapping(await specAtRef(src.spec, src.baseRef, src.cwd), label(src.baseRef));
+    const headRaw = await yamlMapping(await specAtRef(src.spec, src.headRef, src.cwd), label(src.headRef));
+    parseSpec((0, import_yaml5.stringify)({ ...headRaw, target: baseRaw.target, variants: void 0 }), label(src.baseRef));
+    applyTolerance(headRaw, src.tolerance, label(src.headRef), src.toleranceFrom);
+    applyCompare(headRaw, src.compare);
+    const compare3 = isObj2(headRaw.compare) ? headRaw.compare : {};
+    const composed = {
+      ...headRaw,
+      variants: { base: { target: mergePatch(headRaw.target, baseRaw.target) }, head: {} },
+      compare: { ...compare3, base: "base", head: "head" }
+    };
+    return composedSpec(composed, `${src.spec} (${src.baseRef} vs ${src.headRef})`, src.spec);
+  }
+  const builds = [src.baseVersion, src.headVersion, src.baseBinpath, src.headBinpath].some(Boolean);
+  const overlays = Boolean(src.baseConfig || src.headConfig || builds);
+  const overrides = Object.values(src.compare ?? {}).some((v) => v !== void 0);
+  const plain = !overlays && !overrides && Object.keys(src.tolerance ?? {}).length === 0;
+  if (plain) return loadSpec(src.spec);
+  const raw = await fileMapping(src.spec);
+  applyTolerance(raw, src.tolerance, src.spec, src.toleranceFrom);
+  applyCompare(raw, src.compare);
+  if (overlays) {
+    const side = async (config, version2, binpath) => deepMerge(config ? await fileMapping(config) : {}, {
+      ...version2 || binpath ? { target: { ...version2 ? { version: version2 } : {}, ...binpath ? { binpath } : {} } } : {}
+    });
+    const base = await side(src.baseConfig, src.baseVersion, src.baseBinpath);
+    const head = await side(src.headConfig, src.headVersion, src.headBinpath);
+    const own = isObj2(raw.variants) ? raw.variants : void 0;
+    raw.variants = own && isObj2(own.base) && isObj2(own.head) ? { ...own, base: deepMerge(own.base, base), head: deepMerge(own.head, head) } : { base, head };
+    raw.compare = { ...isObj2(raw.compare) ? raw.compare : {}, base: "base", head: "head" };
+    const names = [
+      src.baseConfig,
+      src.headConfig,
+      ...builds ? ["the --base/--head version and binpath"] : []
+    ].filter(Boolean).join(" + ");
+    return composedSpec(raw, `${src.spec} (variants from ${names})`, src.spec);
+  }
+  return composedSpec(raw, src.spec, src.spec);
+}
+async function sourceRefs(raw, source4, baseRef, headRef, src) {
+  const tree2 = String(source4.path);
+  let mergeBase;
+  try {
+    const { stdout } = await promisify(execFile)("git", ["-C", tree2, "merge-base", baseRef, headRef]);
+    mergeBase = stdout.trim();
+  } catch (e) {
+    throw new InputError(
+      `${src.spec}: target.source ${tree2}: no merge base of ${baseRef} and ${headRef} (${(e.stderr ?? e.message).trim().split("\n")[0] || "unrelated histories"}): both refs must be commits of the source tree`
+    );
+  }
+  applyTolerance(raw, src.tolerance, src.spec, src.toleranceFrom);
+  applyCompare(raw, src.compare);
+  raw.variants = {
+    base: { target: { source: { ref: mergeBase } } },
+    head: { target: { source: { ref: headRef } } }
+  };
+  raw.compare = { ...isObj2(raw.compare) ? raw.compare : {}, base: "base", head: "head" };
+  return composedSpec(
+    raw,
+    `${src.spec} (tidb-server of ${headRef} vs its merge base ${mergeBase.slice(0, 10)})`,
+    src.spec
+  );
+}
+function composedSpec(raw, label, path3) {
+  const text3 = (0, import_yaml5.stringify)(raw);
+  return { ...parseSpec(text3, label), path: path3, composed: text3 };
+}
+function mergePatch(from, to) {
+  if (!isObj2(from) || !isObj2(to)) return to === void 0 ? null : to;
+  const patch2 = {};
+  for (const k2 of Object.keys(from)) if (!(k2 in to)) patch2[k2] = null;
+  for (const [k2, v] of Object.entries(to)) {
+    if (JSON.stringify(from[k2]) === JSON.stringify(v)) continue;
+    patch2[k2] = k2 in from ? mergePatch(from[k2], v) : v;
+  }
+  return patch2;
+}
+async function narrowSpec(loaded, cells, compare3 = {}) {
+  const raw = loaded.composed ? (0, import_yaml5.parse)(loaded.composed) : await fileMapping(loaded.path);
+  const workloads = Array.isArray(raw.workloads) ? raw.workloads : [];
+  raw.workloads = workloads.map((w2) => {
+    const threads = [...new Set(cells.filter((c4) => c4.workload === w2.name).map((c4) => c4.threads))].sort(
+      (a4, b10) => a4 - b10
+    );
+    return threads.length ? { ...w2, threads } : void 0;
+  }).filter((w2) => w2 !== void 0);
+  if (raw.workloads.length === 0)
+    throw new InputError(
+      `${loaded.path}: none of ${cells.map((c4) => `${c4.workload} threads=${c4.threads}`).join(", ")} is a cell of its workloads`
+    );
+  raw.compare = deepMerge(isObj2(raw.compare) ? raw.compare : {}, compare3);
+  const out = composedSpec(raw, loaded.path, loaded.path);
+  return {
+    ...out,
+    ...loaded.profile ? { profile: loaded.profile } : {},
+    ...loaded.builds ? { builds: loaded.builds } : {}
+  };
+}
+
 // action/src/pipeline/compare.ts
 import { randomInt } from "node:crypto";
+import { join as join9 } from "node:path";
 
 // action/src/pipeline/profile.ts
-import { readFile as readFile3, writeFile as writeFile2 } from "node:fs/promises";
-import { join as join7, relative as relative2 } from "node:path";
+import { readFile as readFile5, writeFile as writeFile2 } from "node:fs/promises";
+import { join as join8, relative as relative2 } from "node:path";
 
 // action/src/observe/pprof.ts
 function parseTop(text3) {
@@ -61050,7 +61540,7 @@ function flameSvg(data3, title2, width2 = 1200) {
 // action/src/pipeline/profile.ts
 async function flameFile(file, title2) {
   try {
-    const svg = flameSvg(await readFile3(file), title2);
+    const svg = flameSvg(await readFile5(file), title2);
     if (!svg) return void 0;
     const out = `${file.replace(/\.pprof$/, "")}.svg`;
     await writeFile2(out, svg);
@@ -61069,7 +61559,7 @@ async function profileRegressions(o) {
     seen.add(key2);
     return [{ variant, workload: c4.workload, threads: c4.threads }];
   }).slice(0, o.max);
-  const dir = join7(o.runDir.dir, "profiles");
+  const dir = join8(o.runDir.dir, "profiles");
   const out = [];
   for (const k2 of keys4)
     for (const side of [o.control, k2.variant]) {
@@ -61154,7 +61644,8 @@ function balancedOrders(variants, cells, seed) {
 }
 
 // action/src/pipeline/compare.ts
-async function compareSpec(loaded, opts) {
+async function compareSpec(given, opts) {
+  const loaded = await withSourceBuilds(given, opts);
   const plan = loaded.variants;
   if (!plan) {
     throw new InputError(
@@ -61380,6 +61871,9 @@ async function compareSpec(loaded, opts) {
           `variants took turns in groups: a switch restarts servers (${targetPlan.about.find((l) => l.startsWith("variants take turns by:"))?.slice(24) ?? "see the plan"}), so in each block every variant ran its cells together on a freshly switched instance, variants in a balanced order over blocks`
         ] : [],
         compare3.blocks > 1 ? `instances as the unit: ${compare3.rounds / compare3.blocks} rounds per block, every variant's server restarted (fresh process, same data, random order) before each block after the first, warmup rounds again; per cell the mean of log(variant/${control}) in each block, a t interval over the block means (df = blocks \u2212 1); between_share: the part of the round-to-round variance that lay between instances (one-way random effects)` : `paired by round: one server instance per variant, rounds as the unit`,
+        ...(loaded.builds ?? []).map(
+          (b10) => `${b10.variant === "all" ? "every variant" : b10.variant}: tidb-server built from ${b10.path} at ${b10.commit.slice(0, 10)} (${b10.subject})${b10.kept ? ", kept from an earlier build" : `, built in ${b10.seconds} s`}`
+        ),
         `paired by round: mean of log(variant/${control}) with a t interval; Bonferroni over ${judged.comparisons} judgements (${others.length > 1 ? `${others.length} variants against ${control} \xD7 ` : ""}cells \xD7 metrics \xD7 ${looks} look(s) at rounds ${looksAt.join(", ")}) for ${Math.round(compare3.confidence * 100)}% familywise confidence`
       ]
     };
@@ -61394,12 +61888,56 @@ async function compareSpec(loaded, opts) {
     error3 = await finishResult(result, runDir, error3, opts.signal, opts.log);
   }
   if (error3 || !verdict) throw error3;
+  verdict = await confirmRegression(verdict, loaded, compare3.confirm, runDir.dir, opts);
   return {
     verdict,
     ...await writeVerdictFiles(verdict, runDir.dir, opts.log, [result]),
     resultPath: runDir.resultPath,
     // compare.inconclusive: fail makes an undecided cell fail the check as a regression would
     exitCode: verdict.verdict === "regression" || verdict.verdict === "inconclusive" && compare3.inconclusive === "fail" ? EXIT.regression : EXIT.ok
+  };
+}
+var cellKey = (c4) => `${c4.workload} threads=${c4.threads} ${c4.metric}`;
+async function confirmRegression(verdict, loaded, confirm, dir, opts) {
+  if (verdict.verdict !== "regression" || confirm === 0) return verdict;
+  const regressed = verdict.cells.filter((c4) => c4.verdict === "regression");
+  const keys4 = new Set(regressed.map(cellKey));
+  const cells = [...new Map(regressed.map((c4) => [`${c4.workload}\0${c4.threads}`, c4])).values()].map(
+    (c4) => ({
+      workload: c4.workload,
+      threads: c4.threads
+    })
+  );
+  const runs = [];
+  let confirmed = true;
+  for (let i = 1; i <= confirm && confirmed; i++) {
+    opts.log(
+      `confirming the regression (${i} of ${confirm}): ${[...keys4].join(", ")} again on fresh instances`
+    );
+    const narrowed = await narrowSpec(loaded, cells, { confirm: 0, profiles: 0, seed: null });
+    const again = await compareSpec(narrowed, { ...opts, outDir: join9(dir, "confirm"), seed: void 0 });
+    runs.push({
+      run_id: again.verdict.head.run_id,
+      result: again.resultPath,
+      verdict: again.verdict.verdict,
+      cells: again.verdict.cells
+    });
+    confirmed = again.verdict.cells.some((c4) => c4.verdict === "regression" && keys4.has(cellKey(c4)));
+  }
+  const alpha = 1 - verdict.confidence;
+  const falseAlarm = alpha ** (1 + runs.length);
+  const first = verdict.verdict;
+  const shown = runs.flatMap((r) => r.cells.filter((c4) => keys4.has(cellKey(c4)))).map(
+    (c4) => `${cellKey(c4)} ${c4.change === null ? "n/a" : `${(c4.change * 100).toFixed(1)}%`} (${c4.verdict})`
+  ).join("; ");
+  return {
+    ...verdict,
+    verdict: confirmed ? "regression" : "inconclusive",
+    confirmation: { confirmed, first, runs, false_alarm: falseAlarm },
+    notes: [
+      ...verdict.notes,
+      confirmed ? `confirmed on fresh instances (compare.confirm: ${confirm}): ${shown}; a false alarm needs the first run and ${runs.length === 1 ? "the confirmation" : `all ${runs.length} confirmations`} to err alike: ${(falseAlarm * 100).toPrecision(2)}% if the runs are independent (\u03B1 = ${(alpha * 100).toPrecision(2)}% each)` : `not confirmed: the regression the first run found did not recur on fresh instances (${shown || "no cell judged"}); the check does not fail on it`
+    ]
   };
 }
 
@@ -62100,7 +62638,7 @@ function expand(template, context3) {
     return template.replace(/\/$/, "");
   }
 }
-function parse7(options) {
+function parse9(options) {
   let method3 = options.method.toUpperCase();
   let url = (options.url || "/").replace(/:([a-z]\w+)/g, "{$1}");
   let headers = Object.assign({}, options.headers);
@@ -62164,7 +62702,7 @@ function parse7(options) {
   );
 }
 function endpointWithDefaults(defaults2, route, options) {
-  return parse7(merge5(defaults2, route, options));
+  return parse9(merge5(defaults2, route, options));
 }
 function withDefaults(oldDefaults, newDefaults) {
   const DEFAULTS2 = merge5(oldDefaults, newDefaults);
@@ -62173,7 +62711,7 @@ function withDefaults(oldDefaults, newDefaults) {
     DEFAULTS: DEFAULTS2,
     defaults: withDefaults.bind(null, DEFAULTS2),
     merge: merge5.bind(null, DEFAULTS2),
-    parse: parse7
+    parse: parse9
   });
 }
 var endpoint = withDefaults(null, DEFAULTS);
@@ -62219,7 +62757,7 @@ var NullObject = /* @__PURE__ */ (() => {
   C3.prototype = /* @__PURE__ */ Object.create(null);
   return C3;
 })();
-function parse8(header, options) {
+function parse10(header, options) {
   const stopFlags = SEMI_FLAG | (options?.comma === true ? COMMA_FLAG : 0);
   const len = header.length;
   let valueStart = options?.start ?? 0;
@@ -62816,7 +63354,7 @@ async function getResponseData(response) {
   if (!contentType) {
     return response.text().catch(noop7);
   }
-  const mimetype = parse8(contentType);
+  const mimetype = parse10(contentType);
   if (isJSONResponse(mimetype)) {
     let text3 = "";
     try {
@@ -66011,172 +66549,20 @@ async function publishVerdict(v, o) {
   );
 }
 
-// action/src/specfile/prepare.ts
-var import_yaml4 = __toESM(require_dist(), 1);
-import { execFile } from "node:child_process";
-import { readFile as readFile4 } from "node:fs/promises";
-import { promisify } from "node:util";
-var isObj = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
-function compareOverrides(get6, name) {
-  const num4 = (key2, ok, what) => {
-    const v = get6(key2);
-    if (v === void 0 || v === "") return void 0;
-    const n = Number(v);
-    if (!Number.isFinite(n) || !ok(n))
-      throw new InputError(`${name(key2)} must be ${what} (got ${JSON.stringify(v)})`);
-    return n;
-  };
-  const whole = (min4) => (n) => Number.isInteger(n) && n >= min4;
-  const out = {
-    rounds: num4("rounds", whole(2), "a whole number of rounds, at least 2"),
-    blocks: num4("blocks", whole(1), "a whole number of blocks, at least 1"),
-    confidence: num4("confidence", (n) => n > 0.5 && n < 1, "a confidence between 0.5 and 1, like 0.95"),
-    seed: num4("seed", (n) => whole(0)(n) && n < 2 ** 31, "a whole number from 0 to 2^31\u22121"),
-    budget: get6("budget") || void 0
-  };
-  return Object.fromEntries(Object.entries(out).filter(([, v]) => v !== void 0));
-}
-function applyCompare(raw, o) {
-  const set7 = Object.entries(o ?? {}).filter(([, v]) => v !== void 0);
-  if (!set7.length) return;
-  raw.compare = { ...isObj(raw.compare) ? raw.compare : {}, ...Object.fromEntries(set7) };
-}
-function parseTolerance(value4, name = "'tolerance' input") {
-  const out = {};
-  if (value4.trim() === "") return out;
-  for (const part of value4.split(",").map((p) => p.trim())) {
-    const m3 = /^(?:([a-z][a-z0-9_]*)=)?(\d+(?:\.\d+)?)%$/.exec(part);
-    if (!m3 || Number(m3[2]) >= 100)
-      throw new InputError(
-        `${name} must be a percentage like 5% or per metric like tps=5%,p95_ms=10% (got ${JSON.stringify(part)})`
-      );
-    out[m3[1] ?? "*"] = Number(m3[2]) / 100;
-  }
-  return out;
-}
-async function yamlMapping(text3, where) {
-  let raw;
-  try {
-    raw = (0, import_yaml4.parse)(text3);
-  } catch (e) {
-    throw new InputError(`${where}: invalid YAML: ${e.message.split("\n")[0]}`);
-  }
-  if (!isObj(raw)) throw new InputError(`${where}: must be a YAML mapping`);
-  return raw;
-}
-async function fileMapping(file) {
-  let text3;
-  try {
-    text3 = await readFile4(file, "utf8");
-  } catch (e) {
-    throw new InputError(`${file}: cannot read the file (${e.code})`);
-  }
-  return yamlMapping(text3, file);
-}
-async function specAtRef(spec, ref2, cwd) {
-  try {
-    const { stdout } = await promisify(execFile)("git", ["show", `${ref2}:${spec.replace(/^\.\//, "")}`], {
-      cwd,
-      maxBuffer: 8 << 20
-    });
-    return stdout;
-  } catch (e) {
-    throw new InputError(
-      `cannot read ${spec} at git ref ${ref2}: ${(e.stderr ?? e.message).trim().split("\n")[0]} (is the ref fetched? actions/checkout needs fetch-depth: 0)`
-    );
-  }
-}
-function defaultMetrics(raw, where) {
-  const out = {};
-  for (const w2 of parseSpec((0, import_yaml4.stringify)(raw), where).spec.workloads)
-    for (const [m3, rule4] of Object.entries(w2.judge))
-      out[m3] = { tolerance: `${Number((rule4.tolerance * 100).toFixed(4))}%` };
-  return out;
-}
-function applyTolerance(raw, tolerance, where, from = "'tolerance' input") {
-  if (!tolerance || Object.keys(tolerance).length === 0) return;
-  const metrics = isObj(raw.metrics) ? raw.metrics : defaultMetrics(raw, where);
-  for (const m3 of Object.keys(tolerance)) {
-    if (m3 !== "*" && !isObj(metrics[m3])) {
-      throw new InputError(
-        `${from}: ${m3} is not judged by ${where} (its metrics: ${Object.keys(metrics).join(", ")})`
-      );
-    }
-  }
-  for (const [m3, rule4] of Object.entries(metrics)) {
-    const t = tolerance[m3] ?? tolerance["*"];
-    if (t !== void 0 && isObj(rule4)) rule4.tolerance = `${Number((t * 100).toFixed(4))}%`;
-  }
-  raw.metrics = metrics;
-}
-async function prepareSpec(src) {
-  if (src.baseRef && src.headRef) {
-    const label = (ref2) => `${src.spec}@${ref2}`;
-    const baseRaw = await yamlMapping(await specAtRef(src.spec, src.baseRef, src.cwd), label(src.baseRef));
-    const headRaw = await yamlMapping(await specAtRef(src.spec, src.headRef, src.cwd), label(src.headRef));
-    parseSpec((0, import_yaml4.stringify)({ ...headRaw, target: baseRaw.target, variants: void 0 }), label(src.baseRef));
-    applyTolerance(headRaw, src.tolerance, label(src.headRef), src.toleranceFrom);
-    applyCompare(headRaw, src.compare);
-    const compare3 = isObj(headRaw.compare) ? headRaw.compare : {};
-    const composed = {
-      ...headRaw,
-      variants: { base: { target: mergePatch(headRaw.target, baseRaw.target) }, head: {} },
-      compare: { ...compare3, base: "base", head: "head" }
-    };
-    return composedSpec(composed, `${src.spec} (${src.baseRef} vs ${src.headRef})`, src.spec);
-  }
-  const builds = [src.baseVersion, src.headVersion, src.baseBinpath, src.headBinpath].some(Boolean);
-  const overlays = Boolean(src.baseConfig || src.headConfig || builds);
-  const overrides = Object.values(src.compare ?? {}).some((v) => v !== void 0);
-  const plain = !overlays && !overrides && Object.keys(src.tolerance ?? {}).length === 0;
-  if (plain) return loadSpec(src.spec);
-  const raw = await fileMapping(src.spec);
-  applyTolerance(raw, src.tolerance, src.spec, src.toleranceFrom);
-  applyCompare(raw, src.compare);
-  if (overlays) {
-    const side = async (config, version2, binpath) => deepMerge(config ? await fileMapping(config) : {}, {
-      ...version2 || binpath ? { target: { ...version2 ? { version: version2 } : {}, ...binpath ? { binpath } : {} } } : {}
-    });
-    const base = await side(src.baseConfig, src.baseVersion, src.baseBinpath);
-    const head = await side(src.headConfig, src.headVersion, src.headBinpath);
-    const own = isObj(raw.variants) ? raw.variants : void 0;
-    raw.variants = own && isObj(own.base) && isObj(own.head) ? { ...own, base: deepMerge(own.base, base), head: deepMerge(own.head, head) } : { base, head };
-    raw.compare = { ...isObj(raw.compare) ? raw.compare : {}, base: "base", head: "head" };
-    const names = [
-      src.baseConfig,
-      src.headConfig,
-      ...builds ? ["the --base/--head version and binpath"] : []
-    ].filter(Boolean).join(" + ");
-    return composedSpec(raw, `${src.spec} (variants from ${names})`, src.spec);
-  }
-  return composedSpec(raw, src.spec, src.spec);
-}
-function composedSpec(raw, label, path3) {
-  const text3 = (0, import_yaml4.stringify)(raw);
-  return { ...parseSpec(text3, label), path: path3, composed: text3 };
-}
-function mergePatch(from, to) {
-  if (!isObj(from) || !isObj(to)) return to === void 0 ? null : to;
-  const patch2 = {};
-  for (const k2 of Object.keys(from)) if (!(k2 in to)) patch2[k2] = null;
-  for (const [k2, v] of Object.entries(to)) {
-    if (JSON.stringify(from[k2]) === JSON.stringify(v)) continue;
-    patch2[k2] = k2 in from ? mergePatch(from[k2], v) : v;
-  }
-  return patch2;
-}
-
 export {
+  CellJudgementSchema,
+  VerdictSchema,
+  readVerdict,
   mean,
   stddev,
   DRIVERS,
   driverNames,
   driverOf,
   canonicalJson,
+  loadSpec,
   judgeStored,
-  VerdictSchema,
-  readVerdict,
   pct,
+  ciText,
   isLatency,
   metricName,
   rng,
@@ -66185,6 +66571,7 @@ export {
   verdictHtml,
   writeHtmlReport,
   commentMarkdown,
+  withSourceBuilds,
   estimate2 as estimate,
   budgetRefusal,
   checkOutFile,
@@ -66193,6 +66580,11 @@ export {
   planTarget,
   runSpec,
   runAgainstBaseline,
+  compareOverrides,
+  parseTolerance,
+  prepareSpec,
+  composedSpec,
+  narrowSpec,
   compareSpec,
   parseRepo,
   parsePr,
@@ -66201,8 +66593,5 @@ export {
   githubClient,
   upsertIssue,
   openPullRequest,
-  publishVerdict,
-  compareOverrides,
-  parseTolerance,
-  prepareSpec
+  publishVerdict
 };

@@ -19801,6 +19801,7 @@ function runTags(settings, o) {
 
 export {
   external_exports,
+  parseDuration,
   parseAge,
   durationSchema,
   forwardIssues,

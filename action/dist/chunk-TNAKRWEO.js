@@ -10,8 +10,8 @@ import {
   recoverRecorded,
   remoteOf,
   stackName
-} from "./chunk-JXHEUICZ.js";
-import "./chunk-VKP3KX46.js";
+} from "./chunk-MG6YBYQF.js";
+import "./chunk-HQ3S6NJV.js";
 import "./chunk-3EADY6QU.js";
 export {
   hostsOf,

@@ -25,13 +25,13 @@ import {
   sshArgs,
   startServerProcess,
   treeOf
-} from "./chunk-JXHEUICZ.js";
+} from "./chunk-MG6YBYQF.js";
 import {
   external_exports,
   forwardIssues,
   tagsOf,
   ttlMs
-} from "./chunk-VKP3KX46.js";
+} from "./chunk-HQ3S6NJV.js";
 import {
   __commonJS,
   __require,
@@ -8919,6 +8919,29 @@ var TidbTargetSchema = external_exports.strictObject({
     ],
     { error: "must be the path of a tidb-server binary, or {tidb, tikv, pd} paths per role" }
   ).optional(),
+  /**
+   * A TiDB source tree to build tidb-server from (instead of a binpath): the build runs in a
+   * checkout of `ref` kept beside the tree, and each commit's binary is kept, never built twice.
+   */
+  source: external_exports.strictObject({
+    /** A git work tree (or repository) of TiDB. */
+    path: external_exports.string().min(1, "must be the path of a git repository of TiDB source"),
+    /** The commit to build (a branch, tag or SHA of that repository); default HEAD. */
+    ref: external_exports.string().min(1).optional(),
+    /** The command that builds tidb-server in the checkout, as an argument array (no shell). */
+    build: external_exports.array(external_exports.string().min(1), {
+      error: "must be the build command as a list, like [./build.sh, --release]"
+    }).min(1, "must name the build command"),
+    /** Where the build leaves tidb-server, relative to the checkout. */
+    binary: external_exports.string().min(1).default("bin/tidb-server"),
+    /** Environment of the build (over PATH, HOME and Go's own GO*, CGO_* variables). */
+    env: external_exports.record(
+      external_exports.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "must be an environment variable name"),
+      external_exports.string()
+    ).optional(),
+    /** The longest a build may take (like 45m). */
+    timeout: external_exports.string().regex(/^\d+(s|m|h)$/, "must be a duration like 45m or 2h").default("60m")
+  }).optional(),
   /** A local profile's server: the CPUs it may run on and its share of one CPU (as mariadb's). */
   resources: ResourcesSchema.optional(),
   /** tiup's server_configs, merged over the profile's. */
@@ -9383,7 +9406,8 @@ function runTool(command, args, opts) {
     );
     const child = spawn(cmd, argv, {
       stdio: [remote ? "pipe" : "ignore", "pipe", "pipe"],
-      env: childEnv(opts.env)
+      env: childEnv(opts.env),
+      ...opts.cwd ? { cwd: opts.cwd } : {}
     });
     child.stdin?.on("error", () => {
     });
@@ -11647,7 +11671,7 @@ function checkTargets(file, variants, profile, profileFile) {
   const at2 = (v) => variants.length > 1 ? `variants.${v}: ` : "";
   for (const v of variants) {
     const t = v.target;
-    if (!t.version && !binpathsOf(t).tidb)
+    if (!t.version && !binpathsOf(t).tidb && !t.source)
       throw new InputError(
         `${file}: ${at2(v.name)}target.version: a TiDB target names the version tiup deploys (like v8.5.0), or a build to run (target.binpath)`
       );

@@ -7,7 +7,7 @@ import {
   external_exports,
   runTags,
   tagsOf
-} from "./chunk-VKP3KX46.js";
+} from "./chunk-HQ3S6NJV.js";
 
 // action/src/cloud/provision.ts
 import { mkdir as mkdir3, rm as rm2 } from "node:fs/promises";
@@ -669,11 +669,11 @@ var AWS_CLOUD = {
     return awsClusterProgram(programArgs(o));
   },
   async sweep(settings, runId, log) {
-    const { sweepRun } = await import("./chunk-SHHJ62WB.js");
+    const { sweepRun } = await import("./chunk-QD5RQFTV.js");
     return sweepRun({ region: settings.region, runId, log });
   },
   async reap(o) {
-    const { reapAws } = await import("./chunk-SHHJ62WB.js");
+    const { reapAws } = await import("./chunk-QD5RQFTV.js");
     return reapAws(o);
   },
   env: (settings) => ({ AWS_REGION: settings.region }),

@@ -1,0 +1,327 @@
+// `tiperf bisect`: from "regressed" to "this commit". Each step is a comparison (compareSpec) of a
+// candidate commit against the good one on the same machine — the spec's target as of that commit
+// of its repository (config), or tidb-server built at that commit of a TiDB tree (source) — and
+// the search (compare/bisection.ts) halves the commits between good and bad until the first bad
+// one is found and confirmed against its last good neighbour.
+import { randomBytes } from "node:crypto";
+import { mkdirSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { parse } from "yaml";
+import {
+  BISECT_FORMAT,
+  type BisectReport,
+  type BisectStep,
+  bisectSearch,
+  maxMeasurements,
+  type StepCell,
+  type StepKind,
+  stepConfidence,
+  stepKind,
+} from "../compare/bisection.ts";
+import { EXIT, InputError } from "../errors.ts";
+import { runCommand } from "../proc/process.ts";
+import { bisectMarkdown } from "../report/bisect.ts";
+import { writeAtomic } from "../result/store.ts";
+import { type LoadedSpec, loadSpec } from "../specfile/load.ts";
+import {
+  type CellRef,
+  type CompareOverrides,
+  composedSpec,
+  narrowSpec,
+  prepareSpec,
+} from "../specfile/prepare.ts";
+import { withSourceBuilds } from "./builds.ts";
+import { compareSpec } from "./compare.ts";
+import type { RunOptions } from "./run.ts";
+
+export interface BisectOptions extends RunOptions {
+  spec: string;
+  good: string;
+  bad: string;
+  /** Only these cells (e.g. the series a change point was found in); default every cell. */
+  only?: CellRef[];
+  compare?: CompareOverrides;
+  tolerance?: Record<string, number>;
+  /** The whole search's confidence (default 0.95): each measurement gets its Bonferroni share. */
+  confidence?: number;
+  /** Re-measures of an inconclusive step, each with twice the rounds of the one before (default 1). */
+  remeasure?: number;
+}
+
+export interface BisectOutcome {
+  report: BisectReport;
+  dir: string;
+  jsonPath: string;
+  markdownPath: string;
+  exitCode: number;
+}
+
+interface Commit {
+  commit: string;
+  subject: string;
+}
+
+async function git(repo: string, args: string[]): Promise<{ code: number | null; out: string; err: string }> {
+  const r = await runCommand("git", ["-C", repo, ...args], { timeoutMs: 120_000 });
+  return { code: r.code, out: r.stdout.trim(), err: r.stderr.trim().split("\n")[0] ?? "" };
+}
+
+async function commitOf(repo: string, ref: string, flag: string): Promise<Commit> {
+  const r = await git(repo, ["log", "-1", "--format=%H%x00%s", `${ref}^{commit}`, "--"]);
+  if (r.code !== 0)
+    throw new InputError(`tiperf bisect: ${flag} ${ref} is not a commit of ${repo} (${r.err})`);
+  const [commit = "", subject = ""] = r.out.split("\u0000");
+  return { commit, subject };
+}
+
+/** The commits after good up to bad on the first-parent line (a merged PR is one step). */
+async function between(repo: string, good: Commit, bad: Commit, flags: [string, string]): Promise<Commit[]> {
+  const anc = await git(repo, ["merge-base", "--is-ancestor", good.commit, bad.commit]);
+  if (anc.code !== 0)
+    throw new InputError(
+      `tiperf bisect: ${flags[0]} ${good.commit.slice(0, 10)} is not an ancestor of ${flags[1]} ${bad.commit.slice(0, 10)} in ${repo}: the good commit must come before the bad one`,
+    );
+  const r = await git(repo, [
+    "log",
+    "--reverse",
+    "--first-parent",
+    "--format=%H%x00%s",
+    `${good.commit}..${bad.commit}`,
+  ]);
+  const list = r.out
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => {
+      const [commit = "", subject = ""] = l.split("\u0000");
+      return { commit, subject };
+    });
+  if (list.length === 0)
+    throw new InputError(
+      `tiperf bisect: ${flags[0]} and ${flags[1]} are the same commit: nothing between them`,
+    );
+  return list;
+}
+
+const cellsOfSpec = (loaded: LoadedSpec): CellRef[] =>
+  loaded.spec.workloads.flatMap((w) => w.threads.map((threads) => ({ workload: w.name, threads })));
+
+/** The repository a bisect of this spec walks: its target's source tree, or the spec's own. */
+async function repositoryOf(
+  specFile: string,
+  current: LoadedSpec,
+): Promise<{ mode: BisectReport["mode"]; repo: string }> {
+  const target = current.spec.target as { kind: string; source?: { path: string } };
+  if (target.kind === "tidb" && target.source) return { mode: "source", repo: resolve(target.source.path) };
+  const top = await git(dirname(resolve(specFile)), ["rev-parse", "--show-toplevel"]);
+  if (top.code !== 0)
+    throw new InputError(
+      `tiperf bisect: ${specFile} is not in a git repository, and its target has no source: (nothing to bisect)`,
+    );
+  return { mode: "config", repo: top.out };
+}
+
+/** How many commits a bisect of this spec from good to bad would walk (first-parent line). */
+export async function commitsBetween(
+  specFile: string,
+  current: LoadedSpec,
+  good: string,
+  bad: string,
+): Promise<number> {
+  const { repo } = await repositoryOf(specFile, current);
+  const g = await commitOf(repo, good, "--good");
+  const b = await commitOf(repo, bad, "--bad");
+  return (await between(repo, g, b, ["--good", "--bad"])).length;
+}
+
+export async function bisectSpec(o: BisectOptions): Promise<BisectOutcome> {
+  const current = await loadSpec(o.spec);
+  const { mode, repo } = await repositoryOf(o.spec, current);
+  const flags: [string, string] = ["--good", "--bad"];
+  const good = await commitOf(repo, o.good, "--good");
+  const bad = await commitOf(repo, o.bad, "--bad");
+  const commits = [good, ...(await between(repo, good, bad, flags))];
+  const n = commits.length - 1;
+  const remeasure = o.remeasure ?? 1;
+  const confidence = o.confidence ?? 0.95;
+  const measurements = maxMeasurements(n, remeasure);
+  const perStep = stepConfidence(confidence, measurements);
+  const only = o.only ?? cellsOfSpec(current);
+  for (const c of only)
+    if (!cellsOfSpec(current).some((x) => x.workload === c.workload && x.threads === c.threads))
+      throw new InputError(
+        `tiperf bisect: --only ${c.workload}:${c.threads} is not a cell of ${o.spec} (its cells: ${cellsOfSpec(
+          current,
+        )
+          .map((x) => `${x.workload}:${x.threads}`)
+          .join(", ")})`,
+      );
+  const id = `bisect-${new Date().toISOString().replace(/[-:]/g, "").replace(/\..*/, "")}-${randomBytes(2).toString("hex")}`;
+  const dir = join(o.outDir, id);
+  mkdirSync(join(dir, "steps"), { recursive: true });
+  const jsonPath = join(dir, "bisect.json");
+  const markdownPath = join(dir, "bisect.md");
+  o.log(
+    `bisect ${id}: ${n} commit(s) after ${good.commit.slice(0, 10)} up to ${bad.commit.slice(0, 10)} (${mode}: ${repo}); at most ${measurements} measurements at ${(perStep * 100).toFixed(2)}% each for ${Math.round(confidence * 100)}% over the search`,
+  );
+  const report: BisectReport = {
+    format: BISECT_FORMAT,
+    version: 1,
+    created_at: new Date().toISOString(),
+    spec: { name: current.spec.name, path: o.spec },
+    mode,
+    repository: repo,
+    good,
+    bad,
+    commits: commits.slice(1),
+    outcome: "running",
+    cells: [],
+    confidence,
+    step_confidence: perStep,
+    max_measurements: measurements,
+    remeasure,
+    steps: [],
+    benchmark_seconds: 0,
+    build_seconds: 0,
+    notes: [],
+  };
+  const save = async () => {
+    await writeAtomic(jsonPath, `${JSON.stringify(report, null, 2)}\n`);
+    await writeAtomic(markdownPath, bisectMarkdown(report));
+  };
+  await save();
+  let watched: StepCell[] | undefined;
+  const specRel = relative(repo, resolve(o.spec));
+  const compareOf = (attempt: number) => {
+    const base = { ...o.compare, confidence: perStep };
+    if (attempt === 0) return base;
+    // a re-measure: twice the rounds (and blocks: the same rounds per instance) of the one before
+    const c = current.spec.compare;
+    const rounds = (o.compare?.rounds ?? c?.rounds ?? 6) * 2 ** attempt;
+    const blocks = o.compare?.blocks ?? c?.blocks ?? 1;
+    const maxRounds = c?.max_rounds ? Math.max(c.max_rounds * 2 ** attempt, rounds) : undefined;
+    return {
+      ...base,
+      rounds,
+      ...(blocks > 1 ? { blocks: blocks * 2 ** attempt } : {}),
+      ...(maxRounds ? { max_rounds: maxRounds } : {}),
+    };
+  };
+  /** The step's spec: `against` as base, `candidate` as head. */
+  const stepSpec = async (candidate: Commit, against: Commit, attempt: number): Promise<LoadedSpec> => {
+    const { max_rounds, ...known } = compareOf(attempt) as CompareOverrides & { max_rounds?: number };
+    let composed: LoadedSpec;
+    if (mode === "config") {
+      composed = await prepareSpec({
+        spec: specRel,
+        cwd: repo,
+        baseRef: against.commit,
+        headRef: candidate.commit,
+        compare: known,
+        ...(o.tolerance ? { tolerance: o.tolerance, toleranceFrom: "--tolerance" } : {}),
+      });
+    } else {
+      const plain = await prepareSpec({
+        spec: o.spec,
+        compare: known,
+        ...(o.tolerance ? { tolerance: o.tolerance, toleranceFrom: "--tolerance" } : {}),
+      });
+      const raw = parse(plain.composed as string) as Record<string, unknown>;
+      raw.variants = {
+        base: { target: { source: { ref: against.commit } } },
+        head: { target: { source: { ref: candidate.commit } } },
+      };
+      raw.compare = { ...(raw.compare as object), base: "base", head: "head" };
+      composed = composedSpec(
+        raw,
+        `${o.spec} (${against.commit.slice(0, 10)} vs ${candidate.commit.slice(0, 10)})`,
+        o.spec,
+      );
+    }
+    const cells = watched
+      ? [...new Map(watched.map((c) => [`${c.workload}\u0000${c.threads}`, c])).values()]
+      : only;
+    return narrowSpec(composed, cells, { confirm: 0, profiles: 0, ...(max_rounds ? { max_rounds } : {}) });
+  };
+
+  const measure = async (i: number, j: number, role: BisectStep["role"]): Promise<StepKind> => {
+    const candidate = commits[i] as Commit;
+    const against = commits[j] as Commit;
+    const step: BisectStep = { role, candidate, against, kind: "unknown", attempts: [] };
+    report.steps.push(step);
+    for (let attempt = 0; attempt <= remeasure; attempt++) {
+      o.log(
+        `bisect step ${report.steps.length} (${role}${attempt ? `, re-measure ${attempt}` : ""}): ${candidate.commit.slice(0, 10)} ${candidate.subject} against ${against.commit.slice(0, 10)}`,
+      );
+      let spec = await stepSpec(candidate, against, attempt);
+      if (mode === "source") {
+        spec = await withSourceBuilds(spec, o);
+        const built = (spec.builds ?? []).filter((b) => !b.kept).reduce((s, b) => s + b.seconds, 0);
+        step.build_seconds = (step.build_seconds ?? 0) + built;
+        report.build_seconds += built;
+      }
+      const outcome = await compareSpec(spec, { outDir: join(dir, "steps"), log: o.log, signal: o.signal });
+      const kind = stepKind(outcome.verdict.cells, watched);
+      step.attempts.push({
+        kind,
+        verdict: outcome.verdict.verdict,
+        rounds: outcome.verdict.rounds,
+        benchmark_seconds: outcome.verdict.benchmark_seconds,
+        run_dir: relative(dir, dirname(outcome.verdictPath)),
+        cells: outcome.verdict.cells,
+      });
+      report.benchmark_seconds += outcome.verdict.benchmark_seconds;
+      step.kind = kind;
+      if (role === "check" && kind === "bad") {
+        watched = outcome.verdict.cells
+          .filter((c) => c.verdict === "regression")
+          .map((c) => ({ workload: c.workload, threads: c.threads, metric: c.metric }));
+        report.cells = watched;
+      }
+      await save();
+      o.log(
+        `bisect step ${report.steps.length}: ${kind} (${outcome.verdict.verdict}, ${outcome.verdict.rounds} rounds)`,
+      );
+      if (kind !== "unknown") break;
+    }
+    return step.kind;
+  };
+
+  let found: Awaited<ReturnType<typeof bisectSearch>>;
+  try {
+    found = await bisectSearch(n, measure);
+  } catch (e) {
+    // what was measured stays: the steps so far, and why the next one failed
+    report.outcome = "failed";
+    report.notes.push(`step ${report.steps.length} failed: ${(e as Error).message}`);
+    await save();
+    throw e;
+  }
+  report.outcome = found.outcome;
+  if (found.outcome !== "no-regression") {
+    report.first_bad = commits[found.firstBad] as Commit;
+    report.last_good = commits[found.lastGood] as Commit;
+  }
+  report.notes.push(
+    `error rate: at most ${measurements} measurements ((2 + ⌈log2 ${n}⌉) steps × (1 + ${remeasure} re-measure)), each judged at ${(perStep * 100).toFixed(2)}% confidence, so the chance that any decided step is wrong is at most ${((1 - confidence) * 100).toFixed(0)}% (Bonferroni; a step decides "bad" only when a regression beyond the tolerance is shown, "good" only when its interval rules one out)`,
+    `every step compares the candidate against the good commit on this machine, both sides prepared alike; the last step compares the first bad commit against its last good neighbour directly (the confirmation)`,
+  );
+  if (found.outcome === "inconclusive")
+    report.notes.push(
+      `stopped undecided at ${(commits[found.at] as Commit).commit.slice(0, 10)} after ${1 + remeasure} measurement(s): the first bad commit is one of the ${found.firstBad - found.lastGood} after ${(commits[found.lastGood] as Commit).commit.slice(0, 10)} up to ${(commits[found.firstBad] as Commit).commit.slice(0, 10)}; more rounds (--rounds) or a larger tolerance would decide it`,
+    );
+  if (found.outcome === "not-confirmed")
+    report.notes.push(
+      `the first bad commit the search found did not regress against its last good neighbour: the change may be spread over several commits, or one of the earlier steps erred`,
+    );
+  await save();
+  o.log(
+    `bisect: ${report.outcome}${report.first_bad ? ` — first bad ${report.first_bad.commit.slice(0, 10)} ${report.first_bad.subject}` : ""}; report: ${markdownPath}`,
+  );
+  return {
+    report,
+    dir,
+    jsonPath,
+    markdownPath,
+    exitCode: report.outcome === "found" ? EXIT.regression : EXIT.ok,
+  };
+}

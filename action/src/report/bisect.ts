@@ -1,0 +1,98 @@
+// A bisect's report (bisect.md) and its issue, in the shape of a regression bot's: the culprit
+// commit in the title, each step's Δ and interval below.
+import type { BisectReport, BisectStep } from "../compare/bisection.ts";
+import { ciText, pct } from "./rows.ts";
+
+const short = (c: { commit: string }) => c.commit.slice(0, 10);
+const md = (s: string) => s.replace(/([|*_`<>[\]])/g, "\\$1");
+
+type Cell = BisectStep["attempts"][number]["cells"][number];
+
+/** The watched cells' judgements of a step's last attempt (every cell's, before any was watched). */
+function judged(r: BisectReport, step: BisectStep): Cell[] {
+  const last = step.attempts.at(-1);
+  if (!last) return [];
+  const keys = new Set(r.cells.map((c) => `${c.workload}\u0000${c.threads}\u0000${c.metric}`));
+  const mine = last.cells.filter(
+    (c) => keys.size === 0 || keys.has(`${c.workload}\u0000${c.threads}\u0000${c.metric}`),
+  );
+  return mine.length ? mine : last.cells;
+}
+
+/** The largest drop the confirmation (else the check) measured: the issue's headline number. */
+function headlineCell(r: BisectReport): Cell | undefined {
+  const step = [...r.steps].reverse().find((s) => s.role === "confirm" && s.kind === "bad") ?? r.steps[0];
+  if (!step) return undefined;
+  const worse = (c: Cell) => (c.change === null ? 0 : c.better === "higher" ? -c.change : c.change);
+  return judged(r, step)
+    .filter((c) => c.verdict === "regression")
+    .sort((a, b) => worse(b) - worse(a))[0];
+}
+
+export function bisectTitle(r: BisectReport): string {
+  const c = headlineCell(r);
+  if (r.outcome !== "found" || !r.first_bad || !c) return `tiperf bisect ${r.spec.name}: ${r.outcome}`;
+  const size = c.change === null ? "a" : `${Math.abs(c.change * 100).toFixed(1)}%`;
+  return `${size} regression in ${c.workload} threads=${c.threads} after ${short(r.first_bad)} ${r.first_bad.subject}`;
+}
+
+const OUTCOME: Record<BisectReport["outcome"], string> = {
+  found: "🔴 first bad commit found",
+  "no-regression": "🟢 no regression found between good and bad",
+  "not-confirmed": "🟡 a candidate was found but not confirmed against its neighbour",
+  inconclusive: "🟡 inconclusive: stopped at an undecided step",
+  running: "⏳ running",
+  failed: "❌ failed: a step could not be measured (see the notes)",
+};
+
+export function bisectMarkdown(r: BisectReport): string {
+  const out = [
+    `### tiperf bisect ${md(r.spec.name)}: ${OUTCOME[r.outcome]}`,
+    "",
+    `${r.mode === "source" ? "tidb-server built at each commit of" : "the spec's target at each commit of"} \`${md(r.repository)}\`: good \`${short(r.good)}\` ${md(r.good.subject)} … bad \`${short(r.bad)}\` ${md(r.bad.subject)} (${r.commits.length} commit(s) after good)`,
+    "",
+  ];
+  if (r.first_bad && r.last_good)
+    out.push(
+      r.outcome === "found"
+        ? `**First bad commit: \`${short(r.first_bad)}\` ${md(r.first_bad.subject)}** (last good: \`${short(r.last_good)}\` ${md(r.last_good.subject)})`
+        : `The first bad commit lies after \`${short(r.last_good)}\` up to \`${short(r.first_bad)}\`.`,
+      "",
+    );
+  if (r.cells.length)
+    out.push(
+      `Judged cells: ${r.cells.map((c) => md(`${c.workload} threads=${c.threads} ${c.metric}`)).join(", ")}`,
+      "",
+    );
+  out.push(
+    "| step | role | candidate | against | Δ% | interval | rounds | verdict | step says | build s |",
+    "|---:|---|---|---|---:|---|---:|---|---|---:|",
+  );
+  r.steps.forEach((s, i) => {
+    s.attempts.forEach((a, k) => {
+      const cells = judged(r, { ...s, attempts: [a] });
+      const delta = cells.map((c) => pct(c.change)).join(" / ");
+      const ci = cells.map((c) => ciText(c)).join(" / ");
+      out.push(
+        `| ${i + 1}${k ? `.${k + 1}` : ""} | ${s.role}${k ? " (re-measure)" : ""} | \`${short(s.candidate)}\` ${md(s.candidate.subject)} | \`${short(s.against)}\` | ${delta} | ${ci} | ${a.rounds} | ${a.verdict} | ${a.kind} | ${k === 0 && s.build_seconds !== undefined ? s.build_seconds.toFixed(0) : ""} |`,
+      );
+    });
+  });
+  out.push(
+    "",
+    `<sub>${r.steps.reduce((s, x) => s + x.attempts.length, 0)} measurement(s), ${Math.round(r.benchmark_seconds)} s of benchmark${r.mode === "source" ? `, ${Math.round(r.build_seconds)} s of builds` : ""}; confidence ${Math.round(r.confidence * 100)}% over the search (${(r.step_confidence * 100).toFixed(2)}% per measurement, at most ${r.max_measurements})</sub>`,
+    "",
+  );
+  for (const n of r.notes) out.push(`<sub>${md(n)}</sub>`, "");
+  out.push(
+    "<sub>Each step's comparison (result, verdict, report, raw logs) is under steps/ beside bisect.json.</sub>",
+    "",
+  );
+  return `${out.join("\n")}\n`;
+}
+
+/** The alarm's issue: only a found (and confirmed) first bad commit raises one. */
+export function bisectIssue(r: BisectReport): { title: string; body: string } | undefined {
+  if (r.outcome !== "found") return undefined;
+  return { title: bisectTitle(r), body: bisectMarkdown(r) };
+}

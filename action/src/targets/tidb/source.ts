@@ -1,0 +1,202 @@
+// tidb-server built from a source tree at a commit (target.source): one checkout per tree, kept
+// beside it and moved from commit to commit, so Go's build cache — which keys a package by its
+// directory unless the build uses -trimpath — makes the next commit's build incremental; each
+// commit's binary kept, so no commit is built twice.
+import { createHash } from "node:crypto";
+import {
+  chmodSync,
+  closeSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
+import { homedir } from "node:os";
+import { basename, isAbsolute, join, resolve } from "node:path";
+import { InputError, RunError } from "../../errors.ts";
+import { runCommand } from "../../proc/process.ts";
+import { runTool } from "../../proc/tool.ts";
+import { parseDuration } from "../../specfile/keys.ts";
+import type { TidbTargetSpec } from "./schema.ts";
+
+export type SourceSpec = NonNullable<TidbTargetSpec["source"]>;
+
+/** One commit's build: what it is, where its binary is, and what it cost. */
+export interface Build {
+  commit: string;
+  subject: string;
+  binary: string;
+  /** Seconds the build took (when it was built, not when it was found kept). */
+  seconds: number;
+  /** Found kept from an earlier build: nothing ran. */
+  kept: boolean;
+  log: string;
+}
+
+/** Where builds are kept: $TIPERF_BUILDS, else tiperf/builds under the user's cache directory. */
+export function buildsRoot(env: NodeJS.ProcessEnv = process.env): string {
+  if (env.TIPERF_BUILDS) return resolve(env.TIPERF_BUILDS);
+  return join(env.XDG_CACHE_HOME || join(homedir(), ".cache"), "tiperf", "builds");
+}
+
+/** A tree's own directory under the root: its name and a hash of its real path. */
+export function treeDir(path: string, root = buildsRoot()): string {
+  const real = realpathSync(path);
+  return join(root, `${basename(real)}-${createHash("sha256").update(real).digest("hex").slice(0, 10)}`);
+}
+
+/** Builds differ by commit and by how they are made (command, binary, environment). */
+export function buildKey(commit: string, src: SourceSpec): string {
+  const how = createHash("sha256")
+    .update(JSON.stringify([src.build, src.binary, Object.entries(src.env ?? {}).sort()]))
+    .digest("hex")
+    .slice(0, 8);
+  return `${commit}-${how}`;
+}
+
+async function git(path: string, args: string[], what: string): Promise<string> {
+  const r = await runCommand("git", ["-C", path, ...args], { timeoutMs: 600_000 });
+  if (r.code !== 0)
+    throw new RunError(`${what}: git ${args.join(" ")} failed: ${r.stderr.trim().split("\n")[0]}`);
+  return r.stdout.trim();
+}
+
+/** A ref of the tree as a full commit SHA and its subject; bad refs name the key and the tree. */
+export async function resolveCommit(
+  path: string,
+  ref: string,
+  key = "target.source.ref",
+): Promise<{ commit: string; subject: string }> {
+  if (!existsSync(path)) throw new InputError(`target.source.path: ${path} does not exist`);
+  const top = await runCommand("git", ["-C", path, "rev-parse", "--show-toplevel"]);
+  if (top.code !== 0) throw new InputError(`target.source.path: ${path} is not a git repository`);
+  const r = await runCommand("git", ["-C", path, "log", "-1", "--format=%H%n%s", `${ref}^{commit}`, "--"]);
+  if (r.code !== 0)
+    throw new InputError(
+      `${key}: ${ref} is not a commit of ${path} (${r.stderr.trim().split("\n")[0] || `git exit ${r.code}`})`,
+    );
+  const [commit = "", subject = ""] = r.stdout.split("\n");
+  return { commit, subject };
+}
+
+/** The variables of the caller a build keeps: Go's own (GOPATH, GOCACHE, GOFLAGS, GOTOOLCHAIN …). */
+function buildEnv(src: SourceSpec): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env))
+    if (v !== undefined && /^(GO[A-Z0-9_]*|CGO_[A-Z_]+|CC|CXX)$/.test(k)) out[k] = v;
+  return { ...out, ...(src.env ?? {}) };
+}
+
+/** The kept binary of a commit, if it was built before (no build runs). */
+export function keptBuild(path: string, commit: string, src: SourceSpec): string | undefined {
+  const file = join(treeDir(path), buildKey(commit, src), "tidb-server");
+  return existsSync(file) ? file : undefined;
+}
+
+/**
+ * One builder per tree at a time: the checkout is shared. A lock file with the holder's pid; a
+ * holder that is gone (killed) does not block the next.
+ */
+function lock(dir: string): () => void {
+  const file = join(dir, "lock");
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const fd = openSync(file, "wx");
+      writeFileSync(fd, String(process.pid));
+      closeSync(fd);
+      return () => rmSync(file, { force: true });
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
+      const holder = Number(readFileSync(file, "utf8"));
+      let alive = false;
+      try {
+        process.kill(holder, 0);
+        alive = holder > 0;
+      } catch {}
+      if (alive)
+        throw new RunError(
+          `${dir}: another tiperf (pid ${holder}) is building in this tree's checkout; wait for it`,
+        );
+      rmSync(file, { force: true });
+    }
+  }
+  throw new RunError(`${dir}: cannot take the build lock`);
+}
+
+/**
+ * tidb-server of `commit`: kept, or built in the tree's checkout (a git worktree beside the
+ * tree, moved to the commit) with the spec's build command, its log beside the binary.
+ */
+export async function buildAt(
+  src: SourceSpec,
+  commit: string,
+  opts: { log: (line: string) => void; signal?: AbortSignal },
+): Promise<Build> {
+  const { subject } = await resolveCommit(src.path, commit);
+  const dir = treeDir(src.path);
+  const out = join(dir, buildKey(commit, src));
+  const binary = join(out, "tidb-server");
+  const logFile = join(out, "build.log");
+  if (existsSync(binary)) {
+    const info = JSON.parse(readFileSync(join(out, "build.json"), "utf8")) as { seconds: number };
+    opts.log(`build ${commit.slice(0, 10)}: kept from an earlier build (${binary})`);
+    return { commit, subject, binary, seconds: info.seconds, kept: true, log: logFile };
+  }
+  mkdirSync(out, { recursive: true });
+  const unlock = lock(dir);
+  try {
+    const tree = join(dir, "checkout");
+    if (!existsSync(join(tree, ".git"))) {
+      rmSync(tree, { recursive: true, force: true });
+      await git(src.path, ["worktree", "prune"], "the build checkout");
+      await git(src.path, ["worktree", "add", "--detach", "--force", tree, commit], "the build checkout");
+    } else {
+      await git(tree, ["checkout", "--detach", "--force", commit], "the build checkout");
+      await git(tree, ["clean", "-ffdq"], "the build checkout");
+    }
+    const [command, ...args] = src.build as [string, ...string[]];
+    const limitS = (parseDuration(src.timeout) ?? 3600) as number;
+    opts.log(`build ${commit.slice(0, 10)} ${subject}: ${src.build.join(" ")} (in ${tree})`);
+    // a relative command is the tree's own script; a bare name is found on the PATH
+    const program = command.includes("/") && !isAbsolute(command) ? join(tree, command) : command;
+    const run = await runTool(program, args, {
+      logFile,
+      limitS,
+      env: buildEnv(src),
+      ...(opts.signal ? { signal: opts.signal } : {}),
+      cwd: tree,
+    });
+    const tail = run.output.trim().split("\n").slice(-8).join("\n");
+    if (run.aborted) throw new RunError(`build of ${commit.slice(0, 10)} stopped: ${run.aborted}`);
+    if (run.timedOut)
+      throw new RunError(
+        `build of ${commit.slice(0, 10)} ran past target.source.timeout (${src.timeout}); its log: ${logFile}`,
+      );
+    if (run.code !== 0)
+      throw new RunError(
+        `build of ${commit.slice(0, 10)} (${subject}) failed: ${src.build.join(" ")} exited ${run.code ?? run.signal}; its log: ${logFile}\n${tail}`,
+      );
+    const made = join(tree, src.binary);
+    if (!existsSync(made))
+      throw new RunError(
+        `build of ${commit.slice(0, 10)}: ${src.build.join(" ")} exited 0 but left no ${src.binary} (target.source.binary) in the checkout; its log: ${logFile}`,
+      );
+    copyFileSync(made, `${binary}.part`);
+    chmodSync(`${binary}.part`, 0o755);
+    const seconds = Math.round(run.elapsed_s * 10) / 10;
+    writeFileSync(
+      join(out, "build.json"),
+      `${JSON.stringify({ commit, subject, seconds, build: src.build }, null, 2)}\n`,
+    );
+    renameSync(`${binary}.part`, binary);
+    opts.log(`build ${commit.slice(0, 10)}: ${seconds} s`);
+    return { commit, subject, binary, seconds, kept: false, log: logFile };
+  } finally {
+    unlock();
+  }
+}

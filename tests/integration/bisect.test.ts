@@ -1,0 +1,140 @@
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, test } from "node:test";
+import { cli, leftovers, tempDir } from "../helpers/real.ts";
+
+/**
+ * A config repository made here: a spec whose private MariaDB is cut to a quarter of a CPU by one
+ * commit in the middle of 16 (a slowdown that binds on any machine: the server needs well over a
+ * quarter of a CPU for this load), another commit a change with no effect on speed.
+ */
+const spec = (quota: string, note: string) => `name: bisected
+description: ${note}
+target: {kind: mariadb, config: {innodb_buffer_pool_size: 64M}, resources: {cpus: "0", cpu_quota: "${quota}"}}
+driver: {cpus: "1"}
+data: {tables: 1, table_size: 2000}
+workloads:
+  - {name: point_select, sysbench: oltp_point_select, threads: [2], duration: 1s, warmup: 0s, options: {rand-type: uniform}}
+metrics:
+  tps: {tolerance: 20%}
+compare: {rounds: 4, max_rounds: 8, warmup_rounds: 1}
+`;
+
+function configRepo(
+  commits: number,
+  badAt: number | undefined,
+  noEffectAt: number,
+): { dir: string; shas: string[] } {
+  const dir = tempDir("tiperf-bisect-repo-");
+  const git = (...args: string[]) =>
+    execFileSync("git", ["-C", dir, "-c", "user.name=t", "-c", "user.email=t@example.invalid", ...args], {
+      encoding: "utf8",
+    }).trim();
+  git("init", "-q", "-b", "main");
+  const shas: string[] = [];
+  for (let i = 0; i <= commits; i++) {
+    const quota = badAt !== undefined && i >= badAt ? "25%" : "100%";
+    const note =
+      i >= noEffectAt
+        ? "the matrix of the config repository (reworded)"
+        : "the matrix of the config repository";
+    writeFileSync(join(dir, "spec.yaml"), spec(quota, note));
+    writeFileSync(join(dir, "CHANGES"), `change ${i}\n`);
+    git("add", "-A");
+    git(
+      "commit",
+      "-q",
+      "-m",
+      i === badAt
+        ? "cut the server's cpu quota"
+        : i === noEffectAt
+          ? "reword the description"
+          : `change ${i}`,
+    );
+    shas.push(git("rev-parse", "HEAD"));
+  }
+  return { dir, shas };
+}
+
+describe("tiperf bisect over a config repository (real MariaDB, real sysbench)", () => {
+  test("finds the commit that cut the cpu quota among 16, in ⌈log2 16⌉ + 2 steps, and files it in the bot's shape", async () => {
+    const before = leftovers();
+    const { dir, shas } = configRepo(16, 11, 5);
+    const out = join(tempDir(), "out");
+    const json = join(out, "bisect.json");
+    const run = cli([
+      "bisect",
+      "--spec",
+      join(dir, "spec.yaml"),
+      "--good",
+      shas[0] as string,
+      "--bad",
+      "main",
+      "--out",
+      out,
+      "--json",
+      json,
+    ]);
+    const { code } = await run.done;
+    const r = JSON.parse(readFileSync(json, "utf8"));
+    assert.equal(r.outcome, "found", run.stderr());
+    assert.equal(code, 1, "a found regression exits 1");
+    assert.equal(r.first_bad.commit, shas[11]);
+    assert.equal(r.last_good.commit, shas[10]);
+    assert.equal(r.first_bad.subject, "cut the server's cpu quota");
+    assert.equal(run.stdout().trim(), `found ${shas[11]}`);
+    assert.ok(r.steps.length <= Math.ceil(Math.log2(16)) + 2, `${r.steps.length} steps`);
+    assert.deepEqual(
+      r.steps.map((s: { role: string }) => s.role),
+      ["check", ...Array(r.steps.length - 2).fill("search"), "confirm"],
+    );
+    // every step's answer is its comparison's: bad steps regressed, good ones ruled a regression out
+    for (const s of r.steps) {
+      const last = s.attempts.at(-1);
+      const c = last.cells[0];
+      if (s.kind === "bad") assert.equal(c.verdict, "regression");
+      if (s.kind === "good") assert.ok(c.ci[0] > -0.2, `good step's interval ${c.ci} clear of −20%`);
+      const bad = shas.indexOf(s.candidate.commit) >= 11;
+      assert.equal(s.kind, bad ? "bad" : "good", `step on ${shas.indexOf(s.candidate.commit)}`);
+    }
+    assert.ok(r.step_confidence > 0.99 && r.step_confidence < 1, `${r.step_confidence}`);
+    const id = readdirSync(out).find((d) => d.startsWith("bisect-")) as string;
+    const md = readFileSync(join(out, id, "bisect.md"), "utf8");
+    assert.match(
+      md,
+      new RegExp(`First bad commit: \`${(shas[11] as string).slice(0, 10)}\` cut the server's cpu quota`),
+    );
+    // each step's comparison is kept beside the report
+    for (const s of r.steps)
+      for (const a of s.attempts) assert.ok(existsSync(join(out, id, a.run_dir, "verdict.json")));
+    assert.deepEqual(leftovers(), before);
+  });
+
+  test("no regression between good and bad: one check, 'no regression found', exit 0", async () => {
+    const { dir, shas } = configRepo(3, undefined, 2);
+    const out = join(tempDir(), "out");
+    const json = join(out, "bisect.json");
+    const run = cli([
+      "bisect",
+      "--spec",
+      join(dir, "spec.yaml"),
+      "--good",
+      shas[0] as string,
+      "--bad",
+      "main",
+      "--out",
+      out,
+      "--json",
+      json,
+    ]);
+    const { code } = await run.done;
+    const r = JSON.parse(readFileSync(json, "utf8"));
+    assert.equal(r.outcome, "no-regression", run.stderr());
+    assert.equal(code, 0);
+    assert.equal(r.steps.length, 1);
+    assert.equal(r.first_bad, undefined);
+    assert.match(run.stderr(), /bisect: no-regression/);
+  });
+});
