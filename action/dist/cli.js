@@ -181,6 +181,7 @@ var COMMANDS = [
       changes: { type: "string", value: "CHANGEPOINTS_JSON" },
       only: { type: "string", value: "WORKLOAD:THREADS,\u2026" },
       remeasure: { type: "string", value: "1" },
+      profile: { type: "string", value: "FILE" },
       out: { type: "string", value: "DIR" },
       json: { type: "string", value: "OUT" },
       tolerance: { type: "string", value: "METRIC=PCT,\u2026" },
@@ -1201,7 +1202,12 @@ async function bisectSpec(o) {
       );
     }
     const cells = watched ? [...new Map(watched.map((c) => [`${c.workload}\0${c.threads}`, c])).values()] : only;
-    return narrowSpec(composed, cells, { confirm: 0, profiles: 0, ...max_rounds ? { max_rounds } : {} });
+    const step = await narrowSpec(composed, cells, {
+      confirm: 0,
+      profiles: 0,
+      ...max_rounds ? { max_rounds } : {}
+    });
+    return o.profile ? { ...step, profile: o.profile } : step;
   };
   const measure = async (i, j, role) => {
     const candidate = commits[i];
@@ -1656,6 +1662,7 @@ async function cmdBisect(args, signal) {
     tolerance: parseTolerance(str("tolerance") ?? "", "--tolerance"),
     confidence: confidenceFlag("bisect", values.confidence),
     remeasure,
+    ...str("profile") ? { profile: str("profile") } : {},
     outDir: str("out") ?? "results",
     log,
     signal

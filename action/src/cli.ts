@@ -239,6 +239,7 @@ async function cmdBisect(args: string[], signal: AbortSignal): Promise<number> {
     tolerance: parseTolerance(str("tolerance") ?? "", "--tolerance"),
     confidence: confidenceFlag("bisect", values.confidence),
     remeasure,
+    ...(str("profile") ? { profile: str("profile") } : {}),
     outDir: str("out") ?? "results",
     log,
     signal,

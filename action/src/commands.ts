@@ -87,6 +87,7 @@ export const COMMANDS: CommandSpec[] = [
       changes: { type: "string", value: "CHANGEPOINTS_JSON" },
       only: { type: "string", value: "WORKLOAD:THREADS,…" },
       remeasure: { type: "string", value: "1" },
+      profile: { type: "string", value: "FILE" },
       out: { type: "string", value: "DIR" },
       json: { type: "string", value: "OUT" },
       tolerance: { type: "string", value: "METRIC=PCT,…" },

@@ -3,6 +3,8 @@ import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
+import { oneDrop } from "../helpers/changes.ts";
+import { FakeGitHub } from "../helpers/github-server.ts";
 import { cli, leftovers, tempDir } from "../helpers/real.ts";
 
 /**
@@ -136,5 +138,66 @@ describe("tiperf bisect over a config repository (real MariaDB, real sysbench)",
     assert.equal(r.steps.length, 1);
     assert.equal(r.first_bad, undefined);
     assert.match(run.stderr(), /bisect: no-regression/);
+    const gh = await new FakeGitHub().start();
+    try {
+      const alarm = cli(["alarm", json, "--repo", "pingcap/tidb"], {
+        GITHUB_TOKEN: "ghs_test",
+        GITHUB_API_URL: gh.url,
+      });
+      assert.equal((await alarm.done).code, 0, alarm.stderr());
+      assert.match(alarm.stdout(), /bisect no-regression: no issue/);
+      assert.equal(gh.issues.length, 0);
+    } finally {
+      await gh.stop();
+    }
+  });
+
+  test("--changes: the weekly change point's runs give good, bad and the cell; one commit between is named, not bisected", async () => {
+    const { dir, shas } = configRepo(2, undefined, 1);
+    const report = (good: string, bad: string) => {
+      const file = join(tempDir(), "changepoints.json");
+      writeFileSync(
+        file,
+        JSON.stringify(oneDrop("bisected", { workload: "point_select", threads: 2 }, good, bad)),
+      );
+      return file;
+    };
+    const one = cli([
+      "bisect",
+      "--spec",
+      join(dir, "spec.yaml"),
+      "--changes",
+      report(shas[1] as string, shas[2] as string),
+    ]);
+    assert.equal((await one.done).code, 0, one.stderr());
+    assert.equal(
+      one.stdout().trim(),
+      `one commit between the runs: ${shas[2]} is the first bad one; nothing to bisect`,
+    );
+    const both = cli([
+      "bisect",
+      "--spec",
+      join(dir, "spec.yaml"),
+      "--changes",
+      report(shas[0] as string, shas[2] as string),
+      "--good",
+      "x",
+    ]);
+    assert.equal((await both.done).code, 2);
+    assert.match(
+      both.stderr(),
+      /--changes names good, bad and the cell itself: leave out --good, --bad and --only/,
+    );
+    const bad = cli([
+      "bisect",
+      "--spec",
+      join(dir, "spec.yaml"),
+      "--good",
+      "main",
+      "--bad",
+      shas[0] as string,
+    ]);
+    assert.equal((await bad.done).code, 2);
+    assert.match(bad.stderr(), /--good [0-9a-f]{10} is not an ancestor of --bad [0-9a-f]{10}/);
   });
 });

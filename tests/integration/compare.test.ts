@@ -111,6 +111,14 @@ describe("tiperf compare on real servers", () => {
     );
     const comment = readFileSync(join(runDir, "verdict.md"), "utf8");
     assert.match(comment, /^🔴 \*\*tiperf ab: regression\*\* · .*head vs base: cpu_quota: 100% → 25%/);
+    // compare.confirm (default 1): the regressed cell ran again on fresh instances, and agreed
+    assert.equal(v.confirmation.confirmed, true, JSON.stringify(v.confirmation));
+    assert.equal(v.confirmation.first, "regression");
+    assert.equal(v.confirmation.runs.length, 1);
+    assert.equal(v.confirmation.runs[0].cells[0].verdict, "regression");
+    assert.ok(existsSync(v.confirmation.runs[0].result), "the confirmation's result is kept");
+    assert.ok(v.confirmation.false_alarm < 0.05 ** 2 + 1e-12);
+    assert.match(comment, /🔁 \*\*Confirmed\*\* on fresh instances: point_select threads=2 tps −\d/);
     assert.match(comment, /<!-- tiperf:comment matrix=ab -->/);
     assert.match(readFileSync(join(runDir, "report.html"), "utf8"), /data-verdict="regression"/);
     assert.ok(existsSync(join(runDir, "charts", "point_select-tps.png")));

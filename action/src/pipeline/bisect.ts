@@ -46,6 +46,8 @@ export interface BisectOptions extends RunOptions {
   confidence?: number;
   /** Re-measures of an inconclusive step, each with twice the rounds of the one before (default 1). */
   remeasure?: number;
+  /** --profile: the cluster profile of a TiDB target, over target.profile. */
+  profile?: string;
 }
 
 export interface BisectOutcome {
@@ -240,7 +242,12 @@ export async function bisectSpec(o: BisectOptions): Promise<BisectOutcome> {
     const cells = watched
       ? [...new Map(watched.map((c) => [`${c.workload}\u0000${c.threads}`, c])).values()]
       : only;
-    return narrowSpec(composed, cells, { confirm: 0, profiles: 0, ...(max_rounds ? { max_rounds } : {}) });
+    const step = await narrowSpec(composed, cells, {
+      confirm: 0,
+      profiles: 0,
+      ...(max_rounds ? { max_rounds } : {}),
+    });
+    return o.profile ? { ...step, profile: o.profile } : step;
   };
 
   const measure = async (i: number, j: number, role: BisectStep["role"]): Promise<StepKind> => {

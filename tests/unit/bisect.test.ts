@@ -1,0 +1,295 @@
+import assert from "node:assert/strict";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, test } from "node:test";
+import {
+  type BisectReport,
+  bisectSearch,
+  maxMeasurements,
+  type StepKind,
+  stepConfidence,
+  stepKind,
+} from "../../action/src/compare/bisection.ts";
+import { bisectRange } from "../../action/src/history/check.ts";
+import { bisectIssue, bisectMarkdown, bisectTitle } from "../../action/src/report/bisect.ts";
+import { loadSpec } from "../../action/src/specfile/load.ts";
+import { narrowSpec } from "../../action/src/specfile/prepare.ts";
+import { oneDrop } from "../helpers/changes.ts";
+import { tempDir } from "../helpers/real.ts";
+
+type Cell = Parameters<typeof stepKind>[0][number];
+const cell = (over: Partial<Cell>): Cell => ({
+  workload: "point_select",
+  threads: 8,
+  metric: "tps",
+  better: "higher",
+  tolerance: 0.05,
+  base: 100,
+  head: 100,
+  change: 0,
+  ci: [-0.02, 0.02],
+  mde: -0.03,
+  verdict: "unchanged",
+  n: 4,
+  method: "paired-t",
+  ...over,
+});
+
+describe("bisection: the search", () => {
+  test("every first bad commit among 1–20 is found in at most ⌈log2 n⌉ + 2 measurements, the last its confirmation", async () => {
+    for (let n = 1; n <= 20; n++)
+      for (let k = 1; k <= n; k++) {
+        const asked: [number, number, string][] = [];
+        const out = await bisectSearch(n, async (i, j, role) => {
+          asked.push([i, j, role]);
+          return i >= k ? "bad" : "good";
+        });
+        assert.deepEqual(out, { outcome: "found", lastGood: k - 1, firstBad: k }, `n=${n} k=${k}`);
+        assert.ok(asked.length <= Math.ceil(Math.log2(n)) + 2, `n=${n} k=${k}: ${asked.length} steps`);
+        assert.deepEqual(asked[0], [n, 0, "check"]);
+        assert.deepEqual(asked.at(-1), [k, k - 1, "confirm"], "the confirmation compares the adjacent pair");
+        for (const [, j, role] of asked.slice(1, -1)) assert.equal(j, 0, `${role}: against the good commit`);
+      }
+  });
+
+  test("no regression at bad: one check and done", async () => {
+    let calls = 0;
+    const out = await bisectSearch(16, async () => {
+      calls++;
+      return "good";
+    });
+    assert.deepEqual(out, { outcome: "no-regression" });
+    assert.equal(calls, 1);
+  });
+
+  test("an undecided step stops the search where it stands, naming the range left", async () => {
+    const answers: StepKind[] = ["bad", "good", "unknown"];
+    const out = await bisectSearch(16, async () => answers.shift() as StepKind);
+    // check 16 bad; 8 good; 12 unknown → the first bad is in (8, 16]
+    assert.deepEqual(out, { outcome: "inconclusive", lastGood: 8, firstBad: 16, at: 12 });
+  });
+
+  test("a candidate its neighbour does not confirm is reported as not confirmed", async () => {
+    const out = await bisectSearch(4, async (i, _j, role) =>
+      role === "confirm" ? "good" : i >= 3 ? "bad" : "good",
+    );
+    assert.deepEqual(out, { outcome: "not-confirmed", lastGood: 2, firstBad: 3 });
+  });
+
+  test("the error budget: Bonferroni over the most measurements the search can take", () => {
+    assert.equal(maxMeasurements(16, 1), 12); // (2 + 4) × 2
+    assert.equal(maxMeasurements(16, 0), 6);
+    assert.equal(maxMeasurements(1, 0), 2);
+    assert.ok(Math.abs(stepConfidence(0.95, 12) - (1 - 0.05 / 12)) < 1e-12);
+    // the union bound: 12 measurements each at that level stay within 5% together
+    assert.ok(12 * (1 - stepConfidence(0.95, 12)) <= 0.05 + 1e-12);
+  });
+});
+
+describe("bisection: what one step says", () => {
+  test("bad on a regression, good when the interval rules one out, else unknown", () => {
+    assert.equal(
+      stepKind([cell({ verdict: "regression", change: -0.3, ci: [-0.35, -0.25] })], undefined),
+      "bad",
+    );
+    assert.equal(stepKind([cell({ ci: [-0.04, 0.06], verdict: "inconclusive" })], undefined), "good");
+    assert.equal(stepKind([cell({ ci: [-0.08, 0.01], verdict: "inconclusive" })], undefined), "unknown");
+    assert.equal(stepKind([cell({ ci: null, verdict: "inconclusive" })], undefined), "unknown");
+    // latency: lower is better, the worse side is up
+    const lat = { metric: "p95_ms", better: "lower" as const };
+    assert.equal(stepKind([cell({ ...lat, ci: [-0.2, 0.04] })], undefined), "good");
+    assert.equal(stepKind([cell({ ...lat, ci: [-0.01, 0.09] })], undefined), "unknown");
+  });
+
+  test("only the watched cells decide: another cell's regression does not make a step bad", () => {
+    const watched = [{ workload: "point_select", threads: 8, metric: "tps" }];
+    const other = cell({ workload: "read_write", verdict: "regression", ci: [-0.4, -0.3] });
+    assert.equal(stepKind([cell({}), other], watched), "good");
+    assert.equal(stepKind([other], watched), "unknown", "nothing judged of the watched cells");
+  });
+});
+
+const report = (over: Partial<BisectReport> = {}): BisectReport => {
+  const c = (commit: string, subject: string) => ({ commit: commit.repeat(40).slice(0, 40), subject });
+  const good = c("a", "start");
+  const bad = c("f", "end");
+  const firstBad = c("c", "server: check the packet budget in dispatch");
+  const attempt = (change: number, verdict: "pass" | "regression", kind: StepKind) => ({
+    kind,
+    verdict,
+    rounds: 4,
+    benchmark_seconds: 60,
+    run_dir: "steps/x",
+    cells: [
+      cell({
+        change,
+        ci: [change - 0.03, change + 0.03],
+        verdict: verdict === "regression" ? "regression" : "unchanged",
+      }),
+    ],
+  });
+  return {
+    format: "tiperf.bisect",
+    version: 1,
+    created_at: "2026-11-24T00:00:00Z",
+    spec: { name: "s", path: "s.yaml" },
+    mode: "source",
+    repository: "/src/tidb",
+    good,
+    bad,
+    commits: [c("b", "one"), firstBad, c("d", "two"), bad],
+    outcome: "found",
+    first_bad: firstBad,
+    last_good: c("b", "one"),
+    cells: [{ workload: "point_select", threads: 8, metric: "tps" }],
+    confidence: 0.95,
+    step_confidence: 1 - 0.05 / 8,
+    max_measurements: 8,
+    remeasure: 1,
+    steps: [
+      {
+        role: "check",
+        candidate: bad,
+        against: good,
+        kind: "bad",
+        attempts: [attempt(-0.31, "regression", "bad")],
+        build_seconds: 312,
+      },
+      {
+        role: "search",
+        candidate: c("d", "two"),
+        against: good,
+        kind: "bad",
+        attempts: [attempt(-0.3, "regression", "bad")],
+      },
+      {
+        role: "confirm",
+        candidate: firstBad,
+        against: c("b", "one"),
+        kind: "bad",
+        attempts: [attempt(-0.284, "regression", "bad")],
+      },
+    ],
+    benchmark_seconds: 180,
+    build_seconds: 312,
+    notes: ["error rate: …"],
+    ...over,
+  };
+};
+
+describe("bisection: the report and the issue", () => {
+  test("the issue's title is the bot's: the confirmed drop, the cell, the commit and its subject", () => {
+    assert.equal(
+      bisectTitle(report()),
+      "28.4% regression in point_select threads=8 after cccccccccc server: check the packet budget in dispatch",
+    );
+    const md = bisectMarkdown(report());
+    assert.match(md, /\*\*First bad commit: `cccccccccc` server: check the packet budget in dispatch\*\*/);
+    assert.match(
+      md,
+      /\| 1 \| check \| `ffffffffff` end \| `aaaaaaaaaa` \| −31\.0% \| \[−34\.0%, −28\.0%\] \| 4 \| regression \| bad \| 312 \|/,
+    );
+    assert.match(md, /180 s of benchmark, 312 s of builds/);
+  });
+
+  test("nothing found, nothing filed", () => {
+    assert.equal(
+      bisectIssue(report({ outcome: "no-regression", first_bad: undefined, last_good: undefined })),
+      undefined,
+    );
+    assert.equal(bisectIssue(report({ outcome: "inconclusive" })), undefined);
+    assert.ok(bisectIssue(report()));
+  });
+});
+
+describe("bisection: where its range and cells come from", () => {
+  const changes = (spec: string, [good, bad]: [string?, string?]) =>
+    oneDrop(spec, { workload: "read_write", threads: 16 }, good, bad);
+
+  test("a change point's run before and run at it, and its cell", () => {
+    assert.deepEqual(bisectRange(changes("weekly", ["aaa1111", "bbb2222"]), "weekly"), {
+      good: "aaa1111",
+      bad: "bbb2222",
+      workload: "read_write",
+      threads: 16,
+    });
+    assert.equal(
+      bisectRange(changes("other", ["aaa1111", "bbb2222"]), "weekly"),
+      undefined,
+      "another spec's",
+    );
+    assert.equal(
+      bisectRange(changes("weekly", ["aaa1111", undefined]), "weekly"),
+      undefined,
+      "commits not recorded",
+    );
+    assert.equal(
+      bisectRange(changes("weekly", ["aaa1111", "aaa1111"]), "weekly"),
+      undefined,
+      "one commit, two runs",
+    );
+  });
+
+  test("narrowSpec keeps only the cells asked for, and says which were not there", async () => {
+    const dir = tempDir();
+    const file = join(dir, "s.yaml");
+    writeFileSync(
+      file,
+      `name: s
+target: {kind: mariadb}
+data: {tables: 1, table_size: 100}
+workloads:
+  - {name: point_select, sysbench: oltp_point_select, threads: [1, 8, 32], duration: 10s}
+  - {name: read_write, sysbench: oltp_read_write, threads: [8], duration: 10s}
+compare: {rounds: 6}
+`,
+    );
+    const narrowed = await narrowSpec(await loadSpec(file), [{ workload: "point_select", threads: 32 }], {
+      confirm: 0,
+    });
+    assert.deepEqual(
+      narrowed.spec.workloads.map((w) => [w.name, w.threads]),
+      [["point_select", [32]]],
+    );
+    assert.equal(narrowed.spec.compare?.confirm, 0);
+    assert.equal(narrowed.spec.compare?.rounds, 6, "its own compare keys kept");
+    await assert.rejects(
+      narrowSpec(await loadSpec(file), [{ workload: "nope", threads: 1 }]),
+      /none of nope threads=1 is a cell/,
+    );
+  });
+});
+
+describe("confirm before alarming: the comment shows both runs", () => {
+  test("confirmed and not confirmed, each with the first run's numbers beside the re-run's", async () => {
+    const { confirmationText } = await import("../../action/src/report/comment.ts");
+    const first = cell({ verdict: "regression", change: -0.12, ci: [-0.16, -0.08] });
+    const v = { cells: [first], confidence: 0.95 } as Parameters<typeof confirmationText>[0];
+    const run = (c: Cell) => ({
+      run_id: "r2",
+      result: "x",
+      verdict: c.verdict === "regression" ? ("regression" as const) : ("pass" as const),
+      cells: [c],
+    });
+    const yes = confirmationText(v, {
+      confirmed: true,
+      first: "regression",
+      runs: [run(cell({ verdict: "regression", change: -0.1, ci: [-0.13, -0.07] }))],
+      false_alarm: 0.0025,
+    });
+    assert.match(
+      yes,
+      /^🔁 \*\*Confirmed\*\* on fresh instances: point_select threads=8 tps −10\.0% \[−13\.0%, −7\.0%\] regression \(first run: point_select threads=8 tps −12\.0% \[−16\.0%, −8\.0%\]\)\. .*0\.25% if the runs are independent/,
+    );
+    const no = confirmationText(v, {
+      confirmed: false,
+      first: "regression",
+      runs: [run(cell({ verdict: "unchanged", change: -0.01, ci: [-0.03, 0.01] }))],
+      false_alarm: 0.0025,
+    });
+    assert.match(
+      no,
+      /^🔁 \*\*Not confirmed\*\*: the first run found point_select threads=8 tps −12\.0% .*did not recur on fresh instances \(point_select threads=8 tps −1\.0% \[−3\.0%, \+1\.0%\] unchanged\): the check does not fail on it/,
+    );
+  });
+});
