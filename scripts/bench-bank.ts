@@ -4,7 +4,11 @@
 // per-round throughput pairs by block in bench/aa-bank.json (the run directory itself is not kept).
 //
 //   npm run bench:bank -- [--blocks 30] [--rounds-per-block 8] [--duration 1] [--threads 2]
-//                         [--quota PERCENT] [--out bench/aa-bank.json]
+//                         [--quota PERCENT] [--order interleaved|duet] [--swap 1]
+//                         [--out bench/aa-bank.json]
+// With --order duet both variants run at once, each pair pinned to a CPU of its own and the CPUs
+// swapped every --swap seconds (the cell lasts a whole number of cycles: --duration a multiple of
+// 2 × --swap); a round's pair is then two throughputs of the same seconds.
 // With --quota both servers run under that CPU quota (with enough --threads, CPU-bound: the regime of
 // bench:detection).
 import { rmSync, writeFileSync } from "node:fs";
@@ -25,6 +29,8 @@ const { values } = parseArgs({
     duration: { type: "string", default: "1" },
     threads: { type: "string", default: "2" },
     quota: { type: "string" },
+    order: { type: "string", default: "interleaved" },
+    swap: { type: "string", default: "1" },
     out: { type: "string", default: "bench/aa-bank.json" },
   },
 });
@@ -41,7 +47,8 @@ const spec = benchSpec({
   tolerance: 5,
   ...(values.quota ? { quotaPercent: Number(values.quota) } : {}),
   variants: "  base: {}\n  head: {}",
-  compare: `rounds: ${blocks * perBlock}, blocks: ${blocks}, warmup_rounds: 1, order: interleaved, seed: 20261122`,
+  compare: `rounds: ${blocks * perBlock}, blocks: ${blocks}, warmup_rounds: 1, order: ${values.order}, ${values.order === "duet" ? `swap: ${values.swap}s, ` : ""}confirm: 0, seed: 20261122`,
+  unpinned: values.order === "duet",
 });
 
 const started = Date.now();
@@ -69,6 +76,8 @@ try {
         spec,
         minutes: Math.round((Date.now() - started) / 600) / 100,
         cell_seconds: Number(values.duration),
+        order: values.order,
+        ...(values.order === "duet" ? { swap_seconds: Number(values.swap) } : {}),
         threads: Number(values.threads),
         ...(values.quota ? { cpu_quota_percent: Number(values.quota) } : {}),
         blocks: byBlock,

@@ -35,11 +35,18 @@ export function benchSpec(o: {
   quotaPercent?: number;
   variants: string;
   compare: string;
+  /** duet pins each pair itself: no CPUs of the spec's own. */
+  unpinned?: boolean;
 }): string {
+  const quota = o.quotaPercent ? `cpu_quota: "${o.quotaPercent}%"` : "";
+  const resources = o.unpinned
+    ? quota
+      ? `, resources: {${quota}}`
+      : ""
+    : `, resources: {cpus: "0"${quota ? `, ${quota}` : ""}}`;
   return `name: ${o.name}
-target: {kind: mariadb, config: {innodb_buffer_pool_size: 64M}, resources: {cpus: "0"${o.quotaPercent ? `, cpu_quota: "${o.quotaPercent}%"` : ""}}}
-driver: {cpus: "1"}
-data: {tables: ${BENCH_DATA.tables}, table_size: ${BENCH_DATA.table_size}}
+target: {kind: mariadb, config: {innodb_buffer_pool_size: 64M}${resources}}
+${o.unpinned ? "" : 'driver: {cpus: "1"}\n'}data: {tables: ${BENCH_DATA.tables}, table_size: ${BENCH_DATA.table_size}}
 workloads:
   - {name: point_select, sysbench: oltp_point_select, threads: [${o.threads}], duration: ${o.cellSeconds}s, warmup: 0s, options: {rand-type: uniform}}
 metrics:

@@ -45,8 +45,12 @@ const bank = JSON.parse(readFileSync(values.bank as string, "utf8")) as {
   /** Absent in banks recorded before these fields: 2 threads, no quota. */
   threads?: number;
   cpu_quota_percent?: number;
+  /** duet: both variants at once, pinned pairs swapping CPUs every swap_seconds (absent: interleaved). */
+  order?: "interleaved" | "duet";
+  swap_seconds?: number;
   blocks: Pair[][];
 };
+const duet = bank.order === "duet";
 const blocks = bank.blocks.filter((b) => b.length >= 2);
 const perBlock = Math.min(...blocks.map((b) => b.length));
 const trials = Number(values.trials);
@@ -102,7 +106,7 @@ const methods: Method[] = [];
 for (const b of [4, 8, 16, 24, 32, 48]) {
   if (b > blocks.length) continue;
   methods.push({
-    name: `tiperf, ${b} blocks × 2 rounds (restarts)`,
+    name: `tiperf${duet ? " duet" : ""}, ${b} blocks × 2 rounds (restarts)`,
     rounds: 2 * b,
     pairs: b,
     minutes: (2 * b + b) * minutesPerRound,
@@ -116,7 +120,7 @@ for (const b of [4, 8, 16, 24, 32, 48]) {
   });
 }
 methods.push({
-  name: `tiperf, no blocks: ${perBlock} rounds of one instance pair`,
+  name: `tiperf${duet ? " duet" : ""}, no blocks: ${perBlock} rounds of one instance pair`,
   rounds: perBlock,
   pairs: 1,
   minutes: (perBlock + 1) * minutesPerRound,
@@ -214,7 +218,7 @@ const blockMeans = logs.map(mean);
 const gib = (b: number) => `${(b / 2 ** 30).toFixed(0)} GiB`;
 const lines = [
   `Detection by resampling a bank of real A/A rounds, ${bank.date}, ${bank.host.cpu_model}, ${bank.host.cores} cores, ${gib(bank.host.memory_bytes)}, ${bank.host.os}.`,
-  `Bank: ${bankRounds} A/A rounds of local MariaDB (oltp_point_select, ${threads} threads, ${bank.cell_seconds} s cells, server on CPU 0${bank.cpu_quota_percent ? ` under a ${bank.cpu_quota_percent}% CPU quota` : ""}, sysbench on CPU 1) in ${blocks.length} blocks of ${perBlock}, both servers restarted before every block; recorded in ${bank.minutes.toFixed(1)} minutes. Between-instance share of the round-to-round variance of log(head/base): ${pct(share)}; block means of the A/A log ratio ranged ${pct(Math.exp(Math.min(...blockMeans)) - 1)} to ${pct(Math.exp(Math.max(...blockMeans)) - 1)}.`,
+  `Bank: ${bankRounds} A/A rounds of local MariaDB (oltp_point_select, ${threads} threads, ${bank.cell_seconds} s cells, ${duet ? `duet: both variants at once, each server with its sysbench pinned to a CPU of its own, the CPUs swapped every ${bank.swap_seconds} s` : "server on CPU 0"}${bank.cpu_quota_percent ? ` under a ${bank.cpu_quota_percent}% CPU quota` : ""}${duet ? "" : ", sysbench on CPU 1"}) in ${blocks.length} blocks of ${perBlock}, both servers restarted before every block; recorded in ${bank.minutes.toFixed(1)} minutes. Between-instance share of the round-to-round variance of log(head/base): ${pct(share)}; block means of the A/A log ratio ranged ${pct(Math.exp(Math.min(...blockMeans)) - 1)} to ${pct(Math.exp(Math.max(...blockMeans)) - 1)}.`,
   `Each trial draws instance pairs (blocks) and rounds from the bank and multiplies head's throughput by (1 − slowdown): the injected slowdown is exact. ${trials} trials per row, 95% Wilson intervals; the trials reuse the bank's ${blocks.length} blocks, so the intervals describe the resampling, not a new machine.`,
   "",
   "| method | tolerance | slowdown | alarms | rate | 95% interval | rounds | minutes per verdict |",

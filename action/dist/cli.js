@@ -18,6 +18,7 @@ import {
   composedSpec,
   driverNames,
   driverOf,
+  duetRefusals,
   esc,
   estimate,
   githubClient,
@@ -46,7 +47,7 @@ import {
   verdictHtml,
   withSourceBuilds,
   writeHtmlReport
-} from "./chunk-COZCO4C5.js";
+} from "./chunk-FOA3CUUD.js";
 import {
   reapLedger
 } from "./chunk-6UAQGHQS.js";
@@ -1379,7 +1380,11 @@ async function planRun(loaded, o) {
     ...specWarnings(loaded, loaded.variants ? "compare" : "run", o.cores, target.remoteLoad)
   ];
   const est = estimate(loaded, target);
-  const refusals = [...target.refusals, ...budgetRefusal(loaded, est.seconds)];
+  const refusals = [
+    ...target.refusals,
+    ...budgetRefusal(loaded, est.seconds),
+    ...duetRefusals(loaded, target, o.cores)
+  ];
   const grouped = target.switching === "grouped" && Boolean(loaded.variants);
   const perGroup = grouped ? [...kindSteps(["switch"]).filter((s) => !steps.includes(s)), ...kindSteps(["restart"])] : [];
   const perCell = [

@@ -13,7 +13,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-COZCO4C5.js";
+} from "./chunk-FOA3CUUD.js";
 import {
   getInput,
   info,

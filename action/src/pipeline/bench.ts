@@ -229,7 +229,7 @@ export class Bench {
     logFile: string,
     signal: AbortSignal,
     limitS: number,
-    o: { onSpawn?: (pid: number) => void; capped?: boolean } = {},
+    o: { onSpawn?: (pid: number) => void; capped?: boolean; cpus?: string } = {},
   ): Promise<ToolRun> {
     // driver.cpu_quota: the cell's load tool in a cgroup of its own, from the moment it runs
     const quota = o.capped && !this.remote ? this.spec.driver?.cpu_quota : undefined;
@@ -254,7 +254,7 @@ export class Bench {
       const r = await runTool(tool.command, [...tool.prefix, ...step.args], {
         logFile,
         signal: local.signal,
-        cpus: this.spec.driver?.cpus,
+        cpus: o.cpus ?? this.spec.driver?.cpus,
         limitS,
         ...(this.remote ? { remote: this.remote } : {}),
         ...(step.stopAfterS !== undefined ? { stopAfterS: step.stopAfterS } : {}),
@@ -360,7 +360,15 @@ export class Bench {
   }
 
   /** Runs one cell; a failure is recorded in the cell, not thrown. */
-  async runCell(plan: CellPlan, signal: AbortSignal, o: { onMeasure?: () => void } = {}): Promise<Cell> {
+  /**
+   * One cell. `o.cpus` runs its load tool there (a duet pair's set, over driver.cpus), `o.onLoad`
+   * is told each load tool process (warmup and measured run) as it starts.
+   */
+  async runCell(
+    plan: CellPlan,
+    signal: AbortSignal,
+    o: { onMeasure?: () => void; cpus?: string; onLoad?: (pid: number) => void } = {},
+  ): Promise<Cell> {
     const w = plan.workload;
     const driver = driverOf(w.driver);
     const tool = this.tools.get(toolKey(w)) as ToolCommand;
@@ -407,6 +415,8 @@ export class Bench {
       const warmLog = logFile.replace(/\.log$/, "-warmup.log");
       const wr = await this.tool(tool, warmup, warmLog, signal, warmup.limitS ?? w.warmup + grace, {
         capped: true,
+        ...(o.cpus ? { cpus: o.cpus } : {}),
+        ...(o.onLoad ? { onSpawn: o.onLoad } : {}),
       });
       const wDied = await this.diedWith(wr);
       if (wDied) return fail(`warmup stopped: ${wDied} (raw output: ${warmLog})`);
@@ -423,7 +433,9 @@ export class Bench {
     try {
       r = await this.tool(tool, step, logFile, signal, limitS, {
         capped: true,
+        ...(o.cpus ? { cpus: o.cpus } : {}),
         onSpawn: (pid) => {
+          o.onLoad?.(pid);
           o.onMeasure?.();
           if (!this.remote) for (const s of samplers) s.addLoad(pid);
         },

@@ -12,6 +12,7 @@ import { narrowSpec } from "../specfile/prepare.ts";
 import { Bench } from "./bench.ts";
 import { withSourceBuilds } from "./builds.ts";
 import { cellLabel, cellSeconds, maxThreads, planCells } from "./cells.ts";
+import { CpuSwapper, cpuSets, type DuetPair, duetRefusals, usableCpus } from "./duet.ts";
 import { profileRegressions } from "./profile.ts";
 import { Progress } from "./progress.ts";
 import { benchStart, closeDeployment, finishResult, type RunOptions, startResult } from "./run.ts";
@@ -88,10 +89,8 @@ export async function compareSpec(given: LoadedSpec, opts: CompareOptions): Prom
   // where a switch restarts servers, each variant runs a block's cells as a group (fresh instance)
   const grouped = targetPlan.switching === "grouped";
   try {
-    if (compare.order === "duet" && targetPlan.switching !== "none")
-      throw new InputError(
-        `${loaded.path}: compare.order is duet, but the variants share one deployment and take turns on it (${targetPlan.switching} switching): use compare.order: interleaved`,
-      );
+    const unfair = duetRefusals(loaded, targetPlan);
+    if (unfair.length) throw new InputError(`${loaded.path}: ${unfair.join("; ")}`);
     const maxConn = Math.max(...plan.all.map((v) => maxThreads(v.spec)));
     for (const v of plan.all) {
       const bench = await Bench.open({
@@ -109,6 +108,17 @@ export async function compareSpec(given: LoadedSpec, opts: CompareOptions): Prom
     }
     await runDir.writeResult(result);
     const byName = new Map(benches.map((b) => [b.variant, b]));
+    // duet: a CPU set per pair, passed round every compare.swap seconds (pipeline/duet.ts)
+    const pairs: DuetPair[] = benches.map((b) => ({
+      serverPids: () => b.target.pids,
+      loads: new Set<number>(),
+    }));
+    const sets = cpuSets(usableCpus(), names.length);
+    const swapper = compare.order === "duet" ? new CpuSwapper(sets, pairs, compare.swap) : undefined;
+    if (swapper)
+      opts.log(
+        `duet: ${names.map((n, i) => `${n} on CPU ${sets[i]}`).join(", ")} (server and load generator), the sets passed round every ${compare.swap}s`,
+      );
     const benchOf = (n: string) => byName.get(n) as Bench;
     const secondsPerRound =
       cellsOf(control, 1).reduce((s, c) => s + cellSeconds(c), 0) *
@@ -152,7 +162,30 @@ export async function compareSpec(given: LoadedSpec, opts: CompareOptions): Prom
         progress.start(
           `${cellLabel({ ...first, variant: compare.order === "duet" ? (names.length === 2 ? "both" : "all") : turn.join("→") })}${block === undefined ? "" : ` block ${block}`}`,
         );
-        if (compare.order === "duet") {
+        if (compare.order === "duet" && swapper) {
+          // every pair pinned to its set of phase 0; phases from the measured runs' start
+          for (const p of pairs) p.loads.clear();
+          await swapper.begin();
+          let measuring = false;
+          const cells = await Promise.all(
+            turn.map((n) => {
+              const i = names.indexOf(n);
+              const pair = pairs[i] as DuetPair;
+              return benchOf(n).runCell(cellOf(n), opts.signal, {
+                cpus: swapper.setOf(i),
+                onLoad: (pid) => pair.loads.add(pid),
+                onMeasure: () => {
+                  if (measuring) return;
+                  measuring = true;
+                  swapper.restart();
+                },
+              });
+            }),
+          );
+          swapper.stop();
+          await swapper.settled();
+          await record(tag(cells));
+        } else if (compare.order === "duet") {
           await record(tag(await Promise.all(turn.map((n) => benchOf(n).runCell(cellOf(n), opts.signal)))));
         } else {
           for (const n of turn) await record(tag([await benchOf(n).runCell(cellOf(n), opts.signal)]));
@@ -287,6 +320,11 @@ export async function compareSpec(given: LoadedSpec, opts: CompareOptions): Prom
         ...(grouped
           ? [
               `variants took turns in groups: a switch restarts servers (${targetPlan.about.find((l) => l.startsWith("variants take turns by:"))?.slice(24) ?? "see the plan"}), so in each block every variant ran its cells together on a freshly switched instance, variants in a balanced order over blocks`,
+            ]
+          : []),
+        ...(swapper
+          ? [
+              `duet: both variants at once, each pair (server processes and load generator) pinned to CPU set ${sets.join(" or ")} and the sets passed round every ${compare.swap}s from the start of each measured run, so over its whole number of cycles every pair held every set equally long; a round's sample is the ratio of the two throughputs of the same seconds`,
             ]
           : []),
         compare.blocks > 1

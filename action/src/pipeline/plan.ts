@@ -9,6 +9,7 @@ import { writeAtomic } from "../result/store.ts";
 import type { LoadedSpec } from "../specfile/load.ts";
 import type { Spec } from "../specfile/schema.ts";
 import { type Connection, type PlanStep, PORT_AT_START, type TargetPlan } from "../targets/types.ts";
+import { duetRefusals } from "./duet.ts";
 import { budgetRefusal, estimate } from "./estimate.ts";
 import { specWarnings } from "./preflight.ts";
 import { planTarget } from "./run.ts";
@@ -132,7 +133,11 @@ export async function planRun(loaded: LoadedSpec, o: { profile?: string; cores?:
     ...specWarnings(loaded, loaded.variants ? "compare" : "run", o.cores, target.remoteLoad),
   ];
   const est = estimate(loaded, target);
-  const refusals = [...target.refusals, ...budgetRefusal(loaded, est.seconds)];
+  const refusals = [
+    ...target.refusals,
+    ...budgetRefusal(loaded, est.seconds),
+    ...duetRefusals(loaded, target, o.cores),
+  ];
   // where a switch restarts servers, variants take turns per group of cells, not per cell
   const grouped = target.switching === "grouped" && Boolean(loaded.variants);
   const perGroup = grouped

@@ -107,6 +107,11 @@ export const CompareSchema = z.strictObject({
   order: z
     .enum(COMPARE_ORDERS, { error: `must be one of ${COMPARE_ORDERS.join(", ")}` })
     .default("interleaved"),
+  /**
+   * duet: seconds each pair holds a CPU set before the sets move on to the next pair (cells last a
+   * whole number of cycles: pairs × swap).
+   */
+  swap: duration(1).default(5),
   /** Familywise confidence over every cell × metric judged. */
   confidence: z.number().gt(0.5).lt(1).default(0.95),
   /**

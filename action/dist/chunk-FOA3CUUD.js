@@ -3468,6 +3468,11 @@ var CompareSchema = external_exports.strictObject({
   /** Rounds run first and not judged: both servers settle (caches, thread pools) before measuring. */
   warmup_rounds: external_exports.number().int().min(0).max(10).default(1),
   order: external_exports.enum(COMPARE_ORDERS, { error: `must be one of ${COMPARE_ORDERS.join(", ")}` }).default("interleaved"),
+  /**
+   * duet: seconds each pair holds a CPU set before the sets move on to the next pair (cells last a
+   * whole number of cycles: pairs × swap).
+   */
+  swap: duration(1).default(5),
   /** Familywise confidence over every cell × metric judged. */
   confidence: external_exports.number().gt(0.5).lt(1).default(0.95),
   /**
@@ -59447,14 +59452,14 @@ function remoteScript(w2) {
 }
 function parseRemote(text3) {
   let tick2 = 100;
-  let cpus8 = 1;
+  let cpus9 = 1;
   const snapshots = [];
   let cur;
   for (const line5 of text3.split("\n")) {
     const [kind, ...rest] = line5.split(" ");
     if (kind === "H") {
       tick2 = Number(rest[0]) || 100;
-      cpus8 = Number(rest[1]) || 1;
+      cpus9 = Number(rest[1]) || 1;
     } else if (kind === "T") {
       cur = { t: Number(rest[0]), processes: [] };
       snapshots.push(cur);
@@ -59482,12 +59487,12 @@ function parseRemote(text3) {
         comm,
         ticks: Number(f[11]) + Number(f[12]),
         rssBytes: rss * 1024,
-        ...limit ? { cpus: Math.min(limit, cpus8) } : {}
+        ...limit ? { cpus: Math.min(limit, cpus9) } : {}
       };
       cur.processes.push(p);
     }
   }
-  return { tick: tick2, cpus: cpus8, snapshots };
+  return { tick: tick2, cpus: cpus9, snapshots };
 }
 var RemoteSampler = class {
   constructor(w2) {
@@ -59513,8 +59518,8 @@ var RemoteSampler = class {
     const timer3 = setTimeout(() => this.child.kill("SIGKILL"), 5e3);
     await this.done;
     clearTimeout(timer3);
-    const { tick: tick2, cpus: cpus8, snapshots } = parseRemote(this.output);
-    const series = new Series(this.w.remote.host, tick2, cpus8);
+    const { tick: tick2, cpus: cpus9, snapshots } = parseRemote(this.output);
+    const series = new Series(this.w.remote.host, tick2, cpus9);
     for (const s2 of snapshots) series.add(s2);
     return byRole(series.summaries());
   }
@@ -59721,7 +59726,7 @@ var Bench = class _Bench {
       const r = await runTool(tool.command, [...tool.prefix, ...step2.args], {
         logFile,
         signal: local.signal,
-        cpus: this.spec.driver?.cpus,
+        cpus: o.cpus ?? this.spec.driver?.cpus,
         limitS,
         ...this.remote ? { remote: this.remote } : {},
         ...step2.stopAfterS !== void 0 ? { stopAfterS: step2.stopAfterS } : {},
@@ -59816,6 +59821,10 @@ var Bench = class _Bench {
     return { cell: cell2, profiles: await taking ?? [] };
   }
   /** Runs one cell; a failure is recorded in the cell, not thrown. */
+  /**
+   * One cell. `o.cpus` runs its load tool there (a duet pair's set, over driver.cpus), `o.onLoad`
+   * is told each load tool process (warmup and measured run) as it starts.
+   */
   async runCell(plan, signal, o = {}) {
     const w2 = plan.workload;
     const driver = driverOf(w2.driver);
@@ -59861,7 +59870,9 @@ var Bench = class _Bench {
     if (warmup) {
       const warmLog = logFile.replace(/\.log$/, "-warmup.log");
       const wr = await this.tool(tool, warmup, warmLog, signal, warmup.limitS ?? w2.warmup + grace, {
-        capped: true
+        capped: true,
+        ...o.cpus ? { cpus: o.cpus } : {},
+        ...o.onLoad ? { onSpawn: o.onLoad } : {}
       });
       const wDied = await this.diedWith(wr);
       if (wDied) return fail(`warmup stopped: ${wDied} (raw output: ${warmLog})`);
@@ -59877,7 +59888,9 @@ var Bench = class _Bench {
     try {
       r = await this.tool(tool, step2, logFile, signal, limitS, {
         capped: true,
+        ...o.cpus ? { cpus: o.cpus } : {},
         onSpawn: (pid) => {
+          o.onLoad?.(pid);
           o.onMeasure?.();
           if (!this.remote) for (const s2 of samplers) s2.addLoad(pid);
         }
@@ -60482,6 +60495,126 @@ async function narrowSpec(loaded, cells, compare3 = {}) {
 // action/src/pipeline/compare.ts
 import { randomInt } from "node:crypto";
 import { join as join9 } from "node:path";
+
+// action/src/pipeline/duet.ts
+import { readFileSync as readFileSync3 } from "node:fs";
+import { cpus as cpus8 } from "node:os";
+function usableCpus() {
+  try {
+    const line5 = readFileSync3("/proc/self/status", "utf8").split("\n").find((l) => l.startsWith("Cpus_allowed_list:"));
+    const list = line5?.split(":")[1]?.trim();
+    if (list) {
+      const out = [];
+      for (const part of list.split(",")) {
+        const [a4, b10] = part.split("-").map(Number);
+        for (let c4 = a4; c4 <= (b10 ?? a4); c4++) out.push(c4);
+      }
+      if (out.length) return out;
+    }
+  } catch {
+  }
+  return cpus8().map((_, i) => i);
+}
+function cpuSets(available, pairs) {
+  const per = Math.floor(available.length / pairs);
+  return Array.from({ length: pairs }, (_, i) => available.slice(i * per, (i + 1) * per).join(","));
+}
+function duetRefusals(loaded, target2, cores2 = usableCpus().length) {
+  const plan = loaded.variants;
+  const compare3 = plan?.compare;
+  if (!plan || compare3?.order !== "duet") return [];
+  const out = [];
+  const pairs = plan.all.length;
+  if (cores2 < pairs)
+    out.push(
+      `compare.order: duet runs ${pairs} pairs (server and load generator) at once, each on CPUs of its own, and this machine gives tiperf ${cores2} CPU(s): use compare.order: interleaved`
+    );
+  if (target2.switching !== "none")
+    out.push(
+      `compare.order: duet: the variants share one deployment and take turns on it (${target2.switching} switching), so they cannot run at once: use compare.order: interleaved`
+    );
+  if (target2.remoteLoad)
+    out.push(
+      "compare.order: duet pins each pair's processes on this machine, and the load runs on a load host: use compare.order: interleaved"
+    );
+  for (const v of plan.all) {
+    const where = plan.all.length > 1 ? `variants.${v.name}: ` : "";
+    const t = v.spec.target;
+    if (t.resources?.cpus !== void 0)
+      out.push(
+        `${where}target.resources.cpus: compare.order: duet pins each pair itself (and swaps the sets): leave cpus out`
+      );
+    if (v.spec.driver?.cpus !== void 0)
+      out.push(
+        `${where}driver.cpus: compare.order: duet pins each pair itself (and swaps the sets): leave cpus out`
+      );
+    const cycle = pairs * compare3.swap;
+    for (const w2 of v.spec.workloads)
+      if (w2.duration % cycle !== 0)
+        out.push(
+          `${where}workloads ${w2.name}: duration ${w2.duration}s is not a whole number of swap cycles (${pairs} pairs \xD7 compare.swap ${compare3.swap}s = ${cycle}s): make it a multiple of ${cycle}s, so every pair holds every CPU set equally long`
+        );
+  }
+  return [...new Set(out)];
+}
+async function pin(pid, list) {
+  await runCommand("taskset", ["-a", "-p", "-c", list, String(pid)], { timeoutMs: 5e3 });
+}
+var CpuSwapper = class {
+  constructor(sets, pairs, swapS) {
+    this.sets = sets;
+    this.pairs = pairs;
+    this.swapS = swapS;
+  }
+  sets;
+  pairs;
+  swapS;
+  phase = 0;
+  timer;
+  busy = Promise.resolve();
+  /** Seconds each pair spent on each set in the last measured run (phases started). */
+  phases = 0;
+  /** The set pair `i` holds now. */
+  setOf(i) {
+    return this.sets[(i + this.phase) % this.sets.length];
+  }
+  apply() {
+    const parentOf = parents();
+    const jobs = [];
+    this.pairs.forEach((p, i) => {
+      const list = this.setOf(i);
+      for (const pid of treeOf(p.serverPids(), parentOf)) jobs.push(pin(pid, list));
+      for (const pid of p.loads) jobs.push(pin(pid, list));
+    });
+    return Promise.all(jobs).then(() => void 0);
+  }
+  /** Pins every pair to its phase-0 set now (before a cell's load starts). */
+  async begin() {
+    this.stop();
+    this.phase = 0;
+    this.phases = 0;
+    await this.apply();
+  }
+  /** The measured run started: phase 0 from now, the next every swapS seconds. */
+  restart() {
+    if (this.timer) clearInterval(this.timer);
+    this.phase = 0;
+    this.phases = 1;
+    this.busy = this.apply();
+    this.timer = setInterval(() => {
+      this.phase = (this.phase + 1) % this.sets.length;
+      this.phases++;
+      this.busy = this.busy.then(() => this.apply());
+    }, this.swapS * 1e3);
+  }
+  stop() {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = void 0;
+  }
+  async settled() {
+    await this.busy;
+  }
+};
 
 // action/src/pipeline/profile.ts
 import { readFile as readFile5, writeFile as writeFile2 } from "node:fs/promises";
@@ -61694,10 +61827,8 @@ async function compareSpec(given, opts) {
   let roundsDone = 0;
   const grouped = targetPlan.switching === "grouped";
   try {
-    if (compare3.order === "duet" && targetPlan.switching !== "none")
-      throw new InputError(
-        `${loaded.path}: compare.order is duet, but the variants share one deployment and take turns on it (${targetPlan.switching} switching): use compare.order: interleaved`
-      );
+    const unfair = duetRefusals(loaded, targetPlan);
+    if (unfair.length) throw new InputError(`${loaded.path}: ${unfair.join("; ")}`);
     const maxConn = Math.max(...plan.all.map((v) => maxThreads(v.spec)));
     for (const v of plan.all) {
       const bench = await Bench.open({
@@ -61715,6 +61846,16 @@ async function compareSpec(given, opts) {
     }
     await runDir.writeResult(result);
     const byName = new Map(benches.map((b10) => [b10.variant, b10]));
+    const pairs = benches.map((b10) => ({
+      serverPids: () => b10.target.pids,
+      loads: /* @__PURE__ */ new Set()
+    }));
+    const sets = cpuSets(usableCpus(), names.length);
+    const swapper = compare3.order === "duet" ? new CpuSwapper(sets, pairs, compare3.swap) : void 0;
+    if (swapper)
+      opts.log(
+        `duet: ${names.map((n, i) => `${n} on CPU ${sets[i]}`).join(", ")} (server and load generator), the sets passed round every ${compare3.swap}s`
+      );
     const benchOf = (n) => byName.get(n);
     const secondsPerRound = cellsOf(control, 1).reduce((s2, c4) => s2 + cellSeconds(c4), 0) * (compare3.order === "duet" ? 1 : names.length);
     const blockCount = compare3.blocks > 1 ? maxRounds / (compare3.rounds / compare3.blocks) : 1;
@@ -61750,7 +61891,29 @@ async function compareSpec(given, opts) {
         progress.start(
           `${cellLabel({ ...first, variant: compare3.order === "duet" ? names.length === 2 ? "both" : "all" : turn.join("\u2192") })}${block2 === void 0 ? "" : ` block ${block2}`}`
         );
-        if (compare3.order === "duet") {
+        if (compare3.order === "duet" && swapper) {
+          for (const p of pairs) p.loads.clear();
+          await swapper.begin();
+          let measuring = false;
+          const cells = await Promise.all(
+            turn.map((n) => {
+              const i2 = names.indexOf(n);
+              const pair = pairs[i2];
+              return benchOf(n).runCell(cellOf(n), opts.signal, {
+                cpus: swapper.setOf(i2),
+                onLoad: (pid) => pair.loads.add(pid),
+                onMeasure: () => {
+                  if (measuring) return;
+                  measuring = true;
+                  swapper.restart();
+                }
+              });
+            })
+          );
+          swapper.stop();
+          await swapper.settled();
+          await record2(tag(cells));
+        } else if (compare3.order === "duet") {
           await record2(tag(await Promise.all(turn.map((n) => benchOf(n).runCell(cellOf(n), opts.signal)))));
         } else {
           for (const n of turn) await record2(tag([await benchOf(n).runCell(cellOf(n), opts.signal)]));
@@ -61869,6 +62032,9 @@ async function compareSpec(given, opts) {
         ] : [],
         ...grouped ? [
           `variants took turns in groups: a switch restarts servers (${targetPlan.about.find((l) => l.startsWith("variants take turns by:"))?.slice(24) ?? "see the plan"}), so in each block every variant ran its cells together on a freshly switched instance, variants in a balanced order over blocks`
+        ] : [],
+        ...swapper ? [
+          `duet: both variants at once, each pair (server processes and load generator) pinned to CPU set ${sets.join(" or ")} and the sets passed round every ${compare3.swap}s from the start of each measured run, so over its whole number of cycles every pair held every set equally long; a round's sample is the ratio of the two throughputs of the same seconds`
         ] : [],
         compare3.blocks > 1 ? `instances as the unit: ${compare3.rounds / compare3.blocks} rounds per block, every variant's server restarted (fresh process, same data, random order) before each block after the first, warmup rounds again; per cell the mean of log(variant/${control}) in each block, a t interval over the block means (df = blocks \u2212 1); between_share: the part of the round-to-round variance that lay between instances (one-way random effects)` : `paired by round: one server instance per variant, rounds as the unit`,
         ...(loaded.builds ?? []).map(
@@ -66585,6 +66751,7 @@ export {
   prepareSpec,
   composedSpec,
   narrowSpec,
+  duetRefusals,
   compareSpec,
   parseRepo,
   parsePr,
