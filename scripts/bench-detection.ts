@@ -11,7 +11,9 @@
 //
 //   npm run bench:detection -- [--trials 3] [--cuts 3,5,10] [--blocks 24] [--rounds-per-block 2]
 //       [--tolerance 2] [--quota 40] [--threads 8] [--reference-pairs 4] [--reference-seconds 60]
-//       [--out bench/detection]
+//       [--order interleaved|duet] [--swap 1] [--out bench/detection]
+// --order duet: both variants at once, each server with its sysbench pinned to a CPU of its own, the
+// CPUs swapped every --swap seconds (--duration a multiple of 2 × --swap).
 // --reference-pairs 0 runs the trials only (their cuts' effects measured by an earlier run).
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -41,6 +43,8 @@ const { values } = parseArgs({
     duration: { type: "string", default: "1" },
     "reference-pairs": { type: "string", default: "4" },
     "reference-seconds": { type: "string", default: "60" },
+    order: { type: "string", default: "interleaved" },
+    swap: { type: "string", default: "1" },
     out: { type: "string", default: "bench/detection" },
   },
 });
@@ -63,7 +67,8 @@ const specText = (cut: number) =>
     cellSeconds: Number(values.duration),
     tolerance: Number(values.tolerance),
     variants: `  base: {target: {resources: {cpu_quota: "${quota}%"}}}\n  head: {target: {resources: {cpu_quota: "${headQuota(cut)}%"}}}`,
-    compare: `rounds: ${rounds}, blocks: ${blocks}, warmup_rounds: 1, order: interleaved`,
+    compare: `rounds: ${rounds}, blocks: ${blocks}, warmup_rounds: 1, order: ${values.order}, ${values.order === "duet" ? `swap: ${values.swap}s, ` : ""}confirm: 0`,
+    unpinned: values.order === "duet",
   });
 
 interface Trial {
@@ -189,7 +194,7 @@ const count = (ts: Trial[], f: (x: Trial) => boolean) => {
 };
 const lines = [
   `Detection benchmark with slowdowns of known size, ${date}, ${host.cpu_model}, ${host.cores} cores, ${(host.memory_bytes / 2 ** 30).toFixed(0)} GiB, ${host.os}; ${((Date.now() - started) / 60_000).toFixed(0)} minutes in all.`,
-  `Local MariaDB kept CPU-bound: oltp_point_select with ${threads} threads against a server limited to ${quota}% of CPU 0 (sysbench on CPU 1), ${values.duration} s cells. A slowdown is a cut of head's CPU quota; its true effect on throughput comes from reference runs per cut (two servers under load at once, quotas swapped every 5 s; ${referencePairs > 0 ? `${referencePairs} fresh instance pairs × ${values["reference-seconds"]} s, t interval over the pairs` : "not in this run: see bench/detection.md"}). tiperf: ${blocks} blocks × ${values["rounds-per-block"]} rounds, every server restarted before each block, tolerance ${values.tolerance}%, 95% confidence. The same rounds are also judged without blocks (one sample of pairs), and round 1 alone by the single-run 5% rule and github-action-benchmark's 200% rule. Counts with 95% Wilson intervals.`,
+  `Local MariaDB kept CPU-bound: oltp_point_select with ${threads} threads against a server limited to ${quota}% of ${values.order === "duet" ? `a CPU (duet: both variants at once, each server with its sysbench pinned to a CPU of its own, the CPUs swapped every ${values.swap} s)` : "CPU 0 (sysbench on CPU 1)"}, ${values.duration} s cells. A slowdown is a cut of head's CPU quota; its true effect on throughput comes from reference runs per cut (two servers under load at once, quotas swapped every 5 s; ${referencePairs > 0 ? `${referencePairs} fresh instance pairs × ${values["reference-seconds"]} s, t interval over the pairs` : "not in this run: see bench/detection.md"}). tiperf: ${blocks} blocks × ${values["rounds-per-block"]} rounds, every server restarted before each block, tolerance ${values.tolerance}%, 95% confidence. The same rounds are also judged without blocks (one sample of pairs), and round 1 alone by the single-run 5% rule and github-action-benchmark's 200% rule. Counts with 95% Wilson intervals.`,
   "",
   "| head's CPU quota | true effect on throughput (reference) | trials | tiperf with blocks: regression | without blocks: regression | mean measured change | single run, 5%: alarm | github-action-benchmark 200%: alarm | benchmark minutes per verdict |",
   "|---|---|---:|---|---|---:|---|---|---:|",

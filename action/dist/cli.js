@@ -47,10 +47,10 @@ import {
   verdictHtml,
   withSourceBuilds,
   writeHtmlReport
-} from "./chunk-FOA3CUUD.js";
+} from "./chunk-V26XTL6Y.js";
 import {
   reapLedger
-} from "./chunk-6UAQGHQS.js";
+} from "./chunk-EM3PKDHR.js";
 import {
   PORT_AT_START,
   formatIssues,
@@ -59,7 +59,7 @@ import {
   require_dist,
   writeAtomic,
   writeResult
-} from "./chunk-NL4ZMQSZ.js";
+} from "./chunk-UKTIZMRM.js";
 import {
   CLOUDS,
   EXIT,

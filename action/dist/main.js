@@ -13,7 +13,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-FOA3CUUD.js";
+} from "./chunk-V26XTL6Y.js";
 import {
   getInput,
   info,
@@ -26,7 +26,7 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-NL4ZMQSZ.js";
+} from "./chunk-UKTIZMRM.js";
 import {
   EXIT,
   InputError,

@@ -177,6 +177,12 @@ compare: {rounds: 2, warmup_rounds: 0, confirm: 0}
       "base is the merge base's build, head the PR's",
     );
     const verdict = JSON.parse(readFileSync(join(runDir, "verdict.json"), "utf8"));
+    assert.match(
+      readFileSync(join(runDir, "verdict.md"), "utf8"),
+      new RegExp(
+        `head vs base: version: v8\\.5\\.0 → v9\\.0\\.0, build: commit ${mergeBase.slice(0, 10)} → commit ${head.slice(0, 10)}`,
+      ),
+    );
     assert.ok(
       verdict.notes.some((n: string) =>
         n.startsWith(`base: tidb-server built from ${dir} at ${mergeBase.slice(0, 10)} (first)`),

@@ -129,6 +129,16 @@ function configText(t: TargetInfo | undefined): Map<string, string> {
 }
 
 /**
+ * A build as people name it: a target.source build by its commit (its kept path holds the commit),
+ * else the binary's path.
+ */
+function buildName(build: unknown): string | undefined {
+  if (typeof build !== "string") return undefined;
+  const commit = /\/([0-9a-f]{40})-[0-9a-f]{8}\/tidb-server$/.exec(build)?.[1];
+  return commit ? `commit ${commit.slice(0, 10)}` : build;
+}
+
+/**
  * What differs between the two sides: version, config keys and resources, as `key: base → head`.
  * Empty when the two targets are the same (an A/A run).
  */
@@ -138,6 +148,9 @@ export function targetDiff(v: Verdict): string[] {
   const out: string[] = [];
   if (b && h && b.kind !== h.kind) out.push(`kind: ${b.kind} → ${h.kind}`);
   if (b && h && b.version !== h.version) out.push(`version: ${b.version} → ${h.version}`);
+  const bb = buildName(b?.details?.build);
+  const hb = buildName(h?.details?.build);
+  if ((bb || hb) && bb !== hb) out.push(`build: ${bb ?? "the release's"} → ${hb ?? "the release's"}`);
   const bc = configText(b);
   const hc = configText(h);
   for (const k of [...new Set([...bc.keys(), ...hc.keys()])].sort()) {

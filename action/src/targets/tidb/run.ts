@@ -384,6 +384,8 @@ export class TidbRun {
       sharedData: r,
       details: {
         deployment: `${d.kind} ${d.name}`,
+        // the build it ran (target.binpath, or target.source's build of a commit): what a diff shows
+        ...(buildOf(d) ? { build: buildOf(d) } : {}),
         config,
         ...(setup.topologyFile ? { topology: join(this.dir, setup.topologyFile) } : {}),
         tidb_version: facts.tidbVersion,

@@ -6,7 +6,7 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-NL4ZMQSZ.js";
+} from "./chunk-UKTIZMRM.js";
 import {
   sweep
 } from "./chunk-MG6YBYQF.js";

@@ -11210,6 +11210,8 @@ var TidbRun = class {
       sharedData: r,
       details: {
         deployment: `${d.kind} ${d.name}`,
+        // the build it ran (target.binpath, or target.source's build of a commit): what a diff shows
+        ...buildOf(d) ? { build: buildOf(d) } : {},
         config,
         ...setup.topologyFile ? { topology: join10(this.dir, setup.topologyFile) } : {},
         tidb_version: facts.tidbVersion,

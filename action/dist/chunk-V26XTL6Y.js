@@ -25,7 +25,7 @@ import {
   runTool,
   validateYaml,
   writeAtomic
-} from "./chunk-NL4ZMQSZ.js";
+} from "./chunk-UKTIZMRM.js";
 import {
   EXIT,
   InputError,
@@ -57694,12 +57694,20 @@ function configText(t) {
   for (const [k2, v] of Object.entries(t.resources ?? {})) m3.set(k2, String(v));
   return m3;
 }
+function buildName(build) {
+  if (typeof build !== "string") return void 0;
+  const commit = /\/([0-9a-f]{40})-[0-9a-f]{8}\/tidb-server$/.exec(build)?.[1];
+  return commit ? `commit ${commit.slice(0, 10)}` : build;
+}
 function targetDiff(v) {
   const b10 = v.base.target;
   const h2 = v.head.target;
   const out = [];
   if (b10 && h2 && b10.kind !== h2.kind) out.push(`kind: ${b10.kind} \u2192 ${h2.kind}`);
   if (b10 && h2 && b10.version !== h2.version) out.push(`version: ${b10.version} \u2192 ${h2.version}`);
+  const bb = buildName(b10?.details?.build);
+  const hb = buildName(h2?.details?.build);
+  if ((bb || hb) && bb !== hb) out.push(`build: ${bb ?? "the release's"} \u2192 ${hb ?? "the release's"}`);
   const bc = configText(b10);
   const hc = configText(h2);
   for (const k2 of [.../* @__PURE__ */ new Set([...bc.keys(), ...hc.keys()])].sort()) {
