@@ -5,16 +5,19 @@
 //
 //   npm run bench:bank -- [--blocks 30] [--rounds-per-block 8] [--duration 1] [--threads 2]
 //                         [--quota PERCENT] [--order interleaved|duet] [--swap 1]
-//                         [--out bench/aa-bank.json]
+//                         [--spec FILE] [--out bench/aa-bank.json]
+// --spec FILE records the bank on that spec's target and first workload cell instead of the local
+// MariaDB (e.g. a private tidb-server); its variants and compare keys are the bank's.
 // With --order duet both variants run at once, each pair pinned to a CPU of its own and the CPUs
 // swapped every --swap seconds (the cell lasts a whole number of cycles: --duration a multiple of
 // 2 × --swap); a round's pair is then two throughputs of the same seconds.
 // With --quota both servers run under that CPU quota (with enough --threads, CPU-bound: the regime of
 // bench:detection).
-import { rmSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { parse, stringify } from "yaml";
 import { installSignalTeardown, teardownAll } from "../action/src/lifecycle/teardown.ts";
 import { compareSpec } from "../action/src/pipeline/compare.ts";
 import { hostFacts } from "../action/src/result/host.ts";
@@ -31,6 +34,7 @@ const { values } = parseArgs({
     quota: { type: "string" },
     order: { type: "string", default: "interleaved" },
     swap: { type: "string", default: "1" },
+    spec: { type: "string" },
     out: { type: "string", default: "bench/aa-bank.json" },
   },
 });
@@ -40,16 +44,29 @@ const log = (l: string) => process.stderr.write(`${l}\n`);
 const abort = new AbortController();
 installSignalTeardown(abort, log);
 
-const spec = benchSpec({
-  name: "aa-bank",
-  threads: Number(values.threads),
-  cellSeconds: Number(values.duration),
-  tolerance: 5,
-  ...(values.quota ? { quotaPercent: Number(values.quota) } : {}),
-  variants: "  base: {}\n  head: {}",
-  compare: `rounds: ${blocks * perBlock}, blocks: ${blocks}, warmup_rounds: 1, order: ${values.order}, ${values.order === "duet" ? `swap: ${values.swap}s, ` : ""}confirm: 0, seed: 20261122`,
-  unpinned: values.order === "duet",
-});
+const compareKeys = `rounds: ${blocks * perBlock}, blocks: ${blocks}, warmup_rounds: 1, order: ${values.order}, ${values.order === "duet" ? `swap: ${values.swap}s, ` : ""}confirm: 0, seed: 20261122`;
+// --spec FILE: another target (a private tidb-server): its spec with two identical variants and the
+// bank's compare keys over its own
+const own = values.spec
+  ? (() => {
+      const raw = parse(readFileSync(values.spec as string, "utf8")) as Record<string, unknown>;
+      raw.variants = { base: {}, head: {} };
+      raw.compare = parse(`{${compareKeys}}`);
+      return stringify(raw);
+    })()
+  : undefined;
+const spec =
+  own ??
+  benchSpec({
+    name: "aa-bank",
+    threads: Number(values.threads),
+    cellSeconds: Number(values.duration),
+    tolerance: 5,
+    ...(values.quota ? { quotaPercent: Number(values.quota) } : {}),
+    variants: "  base: {}\n  head: {}",
+    compare: compareKeys,
+    unpinned: values.order === "duet",
+  });
 
 const started = Date.now();
 const out = join(tmpdir(), `tiperf-bank-${process.pid}`);
@@ -75,6 +92,7 @@ try {
         host: await hostFacts(),
         spec,
         minutes: Math.round((Date.now() - started) / 600) / 100,
+        target: loaded.spec.target.kind,
         cell_seconds: Number(values.duration),
         order: values.order,
         ...(values.order === "duet" ? { swap_seconds: Number(values.swap) } : {}),

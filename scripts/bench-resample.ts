@@ -6,7 +6,8 @@
 // Writes bench/resample.md and bench/resample.json.
 //
 //   npm run bench:resample -- [--bank bench/aa-bank.json] [--trials 2000] [--tolerances 2,5]
-//                             [--slowdowns 3,5,10] [--out bench/resample]
+//                             [--slowdowns 3,5,10] [--confidence 0.95] [--blocks 4,8,16,24,32,48]
+//                             [--out bench/resample]
 import { readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { judgeShift } from "../action/src/compare/judge.ts";
@@ -29,6 +30,8 @@ const { values } = parseArgs({
     tolerances: { type: "string", default: "2,5" },
     slowdowns: { type: "string", default: "3,5,10" },
     seed: { type: "string", default: "1" },
+    confidence: { type: "string", default: "0.95" },
+    blocks: { type: "string", default: "4,8,16,24,32,48" },
     out: { type: "string", default: "bench/resample" },
   },
 });
@@ -47,6 +50,8 @@ const bank = JSON.parse(readFileSync(values.bank as string, "utf8")) as {
   cpu_quota_percent?: number;
   /** duet: both variants at once, pinned pairs swapping CPUs every swap_seconds (absent: interleaved). */
   order?: "interleaved" | "duet";
+  /** The target kind (absent: mariadb). */
+  target?: string;
   swap_seconds?: number;
   blocks: Pair[][];
 };
@@ -96,14 +101,15 @@ interface Method {
 }
 
 const shifted = (p: Pair, slow: number): Pair => ({ base: p.base, head: p.head * (1 - slow) });
+const alpha = 1 - Number(values.confidence);
 const verdictOf = (shift: LogShift, tol: number) =>
-  judgeShift(id, { better: "higher", tolerance: tol }, shift, { base: 1, head: 1 }, 0.05, "paired-t")
+  judgeShift(id, { better: "higher", tolerance: tol }, shift, { base: 1, head: 1 }, alpha, "paired-t")
     .verdict === "regression"
     ? "regression"
     : "other";
 
 const methods: Method[] = [];
-for (const b of [4, 8, 16, 24, 32, 48]) {
+for (const b of String(values.blocks).split(",").map(Number)) {
   if (b > blocks.length) continue;
   methods.push({
     name: `tiperf${duet ? " duet" : ""}, ${b} blocks × 2 rounds (restarts)`,
@@ -218,8 +224,8 @@ const blockMeans = logs.map(mean);
 const gib = (b: number) => `${(b / 2 ** 30).toFixed(0)} GiB`;
 const lines = [
   `Detection by resampling a bank of real A/A rounds, ${bank.date}, ${bank.host.cpu_model}, ${bank.host.cores} cores, ${gib(bank.host.memory_bytes)}, ${bank.host.os}.`,
-  `Bank: ${bankRounds} A/A rounds of local MariaDB (oltp_point_select, ${threads} threads, ${bank.cell_seconds} s cells, ${duet ? `duet: both variants at once, each server with its sysbench pinned to a CPU of its own, the CPUs swapped every ${bank.swap_seconds} s` : "server on CPU 0"}${bank.cpu_quota_percent ? ` under a ${bank.cpu_quota_percent}% CPU quota` : ""}${duet ? "" : ", sysbench on CPU 1"}) in ${blocks.length} blocks of ${perBlock}, both servers restarted before every block; recorded in ${bank.minutes.toFixed(1)} minutes. Between-instance share of the round-to-round variance of log(head/base): ${pct(share)}; block means of the A/A log ratio ranged ${pct(Math.exp(Math.min(...blockMeans)) - 1)} to ${pct(Math.exp(Math.max(...blockMeans)) - 1)}.`,
-  `Each trial draws instance pairs (blocks) and rounds from the bank and multiplies head's throughput by (1 − slowdown): the injected slowdown is exact. ${trials} trials per row, 95% Wilson intervals; the trials reuse the bank's ${blocks.length} blocks, so the intervals describe the resampling, not a new machine.`,
+  `Bank: ${bankRounds} A/A rounds of ${bank.target === "tidb" ? "a private tidb-server (unistore)" : "local MariaDB"} (oltp_point_select, ${threads} threads, ${bank.cell_seconds} s cells, ${duet ? `duet: both variants at once, each server with its sysbench pinned to a CPU of its own, the CPUs swapped every ${bank.swap_seconds} s` : "server on CPU 0"}${bank.cpu_quota_percent ? ` under a ${bank.cpu_quota_percent}% CPU quota` : ""}${duet ? "" : ", sysbench on CPU 1"}) in ${blocks.length} blocks of ${perBlock}, both servers restarted before every block; recorded in ${bank.minutes.toFixed(1)} minutes. Between-instance share of the round-to-round variance of log(head/base): ${pct(share)}; block means of the A/A log ratio ranged ${pct(Math.exp(Math.min(...blockMeans)) - 1)} to ${pct(Math.exp(Math.max(...blockMeans)) - 1)}.`,
+  `Each trial draws instance pairs (blocks) and rounds from the bank and multiplies head's throughput by (1 − slowdown): the injected slowdown is exact; a regression is an interval at ${pct(1 - alpha, 0)} confidence wholly beyond the tolerance. ${trials} trials per row, 95% Wilson intervals; the trials reuse the bank's ${blocks.length} blocks, so the intervals describe the resampling, not a new machine.`,
   "",
   "| method | tolerance | slowdown | alarms | rate | 95% interval | rounds | minutes per verdict |",
   "|---|---:|---:|---:|---:|---|---:|---:|",

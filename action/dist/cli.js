@@ -16,6 +16,7 @@ import {
   compareOverrides,
   compareSpec,
   composedSpec,
+  cpuSets,
   driverNames,
   driverOf,
   duetRefusals,
@@ -38,19 +39,21 @@ import {
   publishVerdict,
   readVerdict,
   renderCharts,
+  resolveOrder,
   rng,
   runAgainstBaseline,
   runSpec,
   specWarnings,
   stddev,
   upsertIssue,
+  usableCpus,
   verdictHtml,
   withSourceBuilds,
   writeHtmlReport
-} from "./chunk-V26XTL6Y.js";
+} from "./chunk-674CSUFG.js";
 import {
   reapLedger
-} from "./chunk-EM3PKDHR.js";
+} from "./chunk-IGRHQQLU.js";
 import {
   PORT_AT_START,
   formatIssues,
@@ -59,7 +62,7 @@ import {
   require_dist,
   writeAtomic,
   writeResult
-} from "./chunk-UKTIZMRM.js";
+} from "./chunk-SB7TTLSX.js";
 import {
   CLOUDS,
   EXIT,
@@ -1351,13 +1354,14 @@ function loadSteps(spec, connection, where) {
   return { data, cells, cleanup };
 }
 var PLAN_FORMAT = "tiperf.plan/1";
-async function planRun(loaded, o) {
-  const spec = loaded.spec;
-  const withProfile = o.profile ? { ...loaded, profile: o.profile } : loaded;
+async function planRun(given, o) {
+  const spec = given.spec;
+  const withProfile = o.profile ? { ...given, profile: o.profile } : given;
   const target = await planTarget(withProfile, {
     prefix: `tiperf-${spec.name}`,
     ...o.cores ? { cores: o.cores } : {}
   });
+  const loaded = resolveOrder(given, target, o.cores);
   const variants = loaded.variants?.all ?? [{ name: "base", spec }];
   const where = target.remoteLoad ? "load host" : "runner";
   const steps = [];
@@ -1394,8 +1398,11 @@ async function planRun(loaded, o) {
     ...!grouped && loaded.variants?.compare.blocks && loaded.variants.compare.blocks > 1 ? kindSteps(["restart"]) : []
   ];
   const end = [...cleanup, ...kindSteps(["teardown"])];
+  const order = loaded.variants?.compare.order;
+  const orderLine = order ? `variants compared: ${order}${given.variants?.compare.order === "auto" ? " (compare.order: auto)" : ""}${order === "duet" ? `, both at once, each pair (server and load generator) on a CPU set of its own (${cpuSets(usableCpus().slice(0, o.cores ?? usableCpus().length), loaded.variants?.all.length ?? 2).join(" | ")}), the sets passed round every ${loaded.variants?.compare.swap}s` : ""}` : void 0;
   const lines = [
     ...target.about,
+    ...orderLine ? [orderLine] : [],
     est.text,
     ...warnings.map((w) => `warning: ${w}`),
     ...refusals.map((r) => `REFUSED (tiperf run would exit 2 before anything starts): ${r}`),
@@ -1406,7 +1413,9 @@ async function planRun(loaded, o) {
       "  then per block, each variant's rounds as a group (variants in a balanced order over blocks), before each group as needed:",
       ...perGroup.map(stepLine),
       "  and per cell of a group:"
-    ] : [`  then every round${loaded.variants ? `, each variant in a balanced order` : ""}, per cell:`],
+    ] : [
+      `  then every round${loaded.variants ? order === "duet" ? ", both variants at once" : ", each variant in a balanced order" : ""}, per cell:`
+    ],
     ...perCell.map(stepLine),
     "  then:",
     ...end.map(stepLine)

@@ -13,7 +13,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-V26XTL6Y.js";
+} from "./chunk-674CSUFG.js";
 import {
   getInput,
   info,
@@ -26,7 +26,7 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-UKTIZMRM.js";
+} from "./chunk-SB7TTLSX.js";
 import {
   EXIT,
   InputError,

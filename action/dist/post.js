@@ -4,13 +4,13 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   reapLedger
-} from "./chunk-EM3PKDHR.js";
+} from "./chunk-IGRHQQLU.js";
 import {
   getState,
   info,
   setFailed
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-UKTIZMRM.js";
+import "./chunk-SB7TTLSX.js";
 import {
   ledgerDir
 } from "./chunk-MG6YBYQF.js";

@@ -136,7 +136,7 @@ describe("instances as the unit (compare.blocks)", () => {
     const run = cli([
       "compare",
       "--spec",
-      spec(dir, "blocks", "25%", "5%", 6, 6, ", blocks: 3"),
+      spec(dir, "blocks", "25%", "5%", 6, 6, ", blocks: 3, confirm: 0"),
       "--out",
       out,
       "--json",

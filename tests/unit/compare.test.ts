@@ -317,7 +317,7 @@ compare: {rounds: 6, order: interleaved}
     );
     assert.throws(
       () => parseSpec(SPEC.replace("order: interleaved", "order: random"), "v.yaml"),
-      /compare\.order: must be one of interleaved, duet/,
+      /compare\.order: must be one of auto, interleaved, duet/,
     );
     assert.throws(
       () => parseSpec(SPEC.replace("base: {}", "main: {}"), "v.yaml"),

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { cpuSets, duetRefusals } from "../../action/src/pipeline/duet.ts";
+import { cpuSets, duetRefusals, resolveOrder } from "../../action/src/pipeline/duet.ts";
 import { parseSpec } from "../../action/src/specfile/load.ts";
 
 const spec = (over: { target?: string; driver?: string; duration?: string; compare?: string } = {}) =>
@@ -16,7 +16,7 @@ compare: {${over.compare ?? "order: duet"}}
 `,
     "d.yaml",
   );
-const local = { switching: "none" as const, remoteLoad: false };
+const local = { switching: "none" as const, remoteLoad: false, localServers: true };
 
 describe("fair duet: where it can run", () => {
   test("a CPU set per pair, equal in size", () => {
@@ -39,7 +39,9 @@ describe("fair duet: where it can run", () => {
       /runs 2 pairs .* at once, each on CPUs of its own, and this machine gives tiperf 1 CPU\(s\): use compare\.order: interleaved/,
     );
     assert.match(
-      duetRefusals(spec(), { switching: "restart", remoteLoad: false } as never, 2).join("\n"),
+      duetRefusals(spec(), { switching: "restart", remoteLoad: false, localServers: true } as never, 2).join(
+        "\n",
+      ),
       /share one deployment and take turns on it \(restart switching\)/,
     );
     assert.match(
@@ -59,5 +61,26 @@ describe("fair duet: where it can run", () => {
       /workloads point_select: duration 7s is not a whole number of swap cycles \(2 pairs × compare\.swap 5s = 10s\)/,
     );
     assert.deepEqual(duetRefusals(spec({ duration: "4s", compare: "order: duet, swap: 2s" }), local, 2), []);
+  });
+});
+
+describe("compare.order: auto", () => {
+  test("duet where it can be fair, interleaved where it cannot", () => {
+    const order = (over: Parameters<typeof spec>[0], target = local, cores = 2) =>
+      resolveOrder(spec(over), target, cores).variants?.compare.order;
+    assert.equal(order({ compare: "order: auto" }), "duet");
+    assert.equal(order({ compare: "order: auto" }, local, 1), "interleaved", "one CPU");
+    assert.equal(order({ compare: "order: auto", duration: "3s" }), "interleaved", "off the swap cycle");
+    assert.equal(
+      order({ compare: "order: auto", target: ', resources: {cpus: "0"}' }),
+      "interleaved",
+      "pinned by the spec",
+    );
+    assert.equal(
+      order({ compare: "order: auto" }, { switching: "none", remoteLoad: false, localServers: false }),
+      "interleaved",
+      "a cluster",
+    );
+    assert.equal(order({ compare: "order: interleaved" }), "interleaved", "an explicit order stays");
   });
 });

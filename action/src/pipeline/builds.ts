@@ -34,11 +34,10 @@ async function rawOf(loaded: LoadedSpec): Promise<Obj> {
 const sourceOf = (target: unknown): Obj | undefined =>
   isObj(target) && isObj(target.source) ? target.source : undefined;
 
-/** Whether any target of the spec (its own or a variant's) is built from source. */
-export async function hasSources(loaded: LoadedSpec): Promise<boolean> {
-  const raw = await rawOf(loaded);
-  const variants = isObj(raw.variants) ? Object.values(raw.variants) : [];
-  return Boolean(sourceOf(raw.target) || variants.some((v) => isObj(v) && sourceOf(v.target)));
+/** Whether any target of the spec (its own or a variant's, as resolved) is built from source. */
+export function hasSources(loaded: LoadedSpec): boolean {
+  const targets = [loaded.spec.target, ...(loaded.variants?.all.map((v) => v.spec.target) ?? [])];
+  return targets.some((t) => t.kind === "tidb" && (t as { source?: unknown }).source !== undefined);
 }
 
 /**
@@ -46,7 +45,7 @@ export async function hasSources(loaded: LoadedSpec): Promise<boolean> {
  * a variant's source merged over the spec's), and the builds made or found.
  */
 export async function withSourceBuilds(loaded: LoadedSpec, opts: BuildOptions): Promise<LoadedSpec> {
-  if (!(await hasSources(loaded))) return loaded;
+  if (!hasSources(loaded)) return loaded;
   const raw = await rawOf(loaded);
   const builds: SpecBuild[] = [...(loaded.builds ?? [])];
   const made = new Map<string, Promise<Build>>();

@@ -12,7 +12,7 @@ import { narrowSpec } from "../specfile/prepare.ts";
 import { Bench } from "./bench.ts";
 import { withSourceBuilds } from "./builds.ts";
 import { cellLabel, cellSeconds, maxThreads, planCells } from "./cells.ts";
-import { CpuSwapper, cpuSets, type DuetPair, duetRefusals, usableCpus } from "./duet.ts";
+import { CpuSwapper, cpuSets, type DuetPair, duetRefusals, resolveOrder, usableCpus } from "./duet.ts";
 import { profileRegressions } from "./profile.ts";
 import { Progress } from "./progress.ts";
 import { benchStart, closeDeployment, finishResult, type RunOptions, startResult } from "./run.ts";
@@ -42,7 +42,7 @@ export async function compareSpec(given: LoadedSpec, opts: CompareOptions): Prom
       `${loaded.path}: variants: tiperf compare needs variants, e.g. variants: {base: {}, head: {target: {config: {…}}}}`,
     );
   }
-  const { compare } = plan;
+  let { compare } = plan;
   const maxRounds = compare.max_rounds ?? compare.rounds;
   const looksAt = lookRounds(compare.rounds, maxRounds);
   const looks = looksAt.length;
@@ -77,6 +77,10 @@ export async function compareSpec(given: LoadedSpec, opts: CompareOptions): Prom
     log: opts.log,
     signal: opts.signal,
   });
+  // compare.order: auto → duet where a fair duet can run here, else interleaved
+  const order: "interleaved" | "duet" =
+    (resolveOrder(loaded, targetPlan).variants ?? plan).compare.order === "duet" ? "duet" : "interleaved";
+  compare = { ...compare, order };
   opts.log(
     `compare ${result.run_id}: ${others.join(", ")} against ${control}, ${compare.order}, ${compare.rounds}${maxRounds > compare.rounds ? `–${maxRounds}` : ""} rounds, seed ${seed}; results in ${runDir.dir}`,
   );
@@ -89,7 +93,7 @@ export async function compareSpec(given: LoadedSpec, opts: CompareOptions): Prom
   // where a switch restarts servers, each variant runs a block's cells as a group (fresh instance)
   const grouped = targetPlan.switching === "grouped";
   try {
-    const unfair = duetRefusals(loaded, targetPlan);
+    const unfair = duetRefusals({ ...loaded, variants: { ...plan, compare } }, targetPlan);
     if (unfair.length) throw new InputError(`${loaded.path}: ${unfair.join("; ")}`);
     const maxConn = Math.max(...plan.all.map((v) => maxThreads(v.spec)));
     for (const v of plan.all) {
@@ -300,7 +304,7 @@ export async function compareSpec(given: LoadedSpec, opts: CompareOptions): Prom
       confidence: compare.confidence,
       alpha_per_cell: judged.alpha,
       comparisons: judged.comparisons,
-      order: compare.order,
+      order,
       rounds: roundsDone,
       max_rounds: maxRounds,
       ...(compare.blocks > 1 ? { blocks: Math.ceil(roundsDone / (compare.rounds / compare.blocks)) } : {}),

@@ -42,7 +42,7 @@ export function cpuSets(available: number[], pairs: number): string[] {
  */
 export function duetRefusals(
   loaded: LoadedSpec,
-  target: Pick<TargetPlan, "switching" | "remoteLoad">,
+  target: Pick<TargetPlan, "switching" | "remoteLoad" | "localServers">,
   cores = usableCpus().length,
 ): string[] {
   const plan = loaded.variants;
@@ -57,6 +57,10 @@ export function duetRefusals(
   if (target.switching !== "none")
     out.push(
       `compare.order: duet: the variants share one deployment and take turns on it (${target.switching} switching), so they cannot run at once: use compare.order: interleaved`,
+    );
+  if (!target.localServers)
+    out.push(
+      "compare.order: duet pins each pair's server processes, and this target's servers are not private processes of this machine (a cluster): use compare.order: interleaved",
     );
   if (target.remoteLoad)
     out.push(
@@ -157,4 +161,20 @@ export class CpuSwapper {
   async settled(): Promise<void> {
     await this.busy;
   }
+}
+
+/**
+ * compare.order: auto (the default) is duet where a fair duet can run (every refusal above absent,
+ * for the spec as if it said duet), else interleaved. The spec with its order resolved.
+ */
+export function resolveOrder(
+  loaded: LoadedSpec,
+  target: Pick<TargetPlan, "switching" | "remoteLoad" | "localServers">,
+  cores = usableCpus().length,
+): LoadedSpec {
+  const plan = loaded.variants;
+  if (plan?.compare.order !== "auto") return loaded;
+  const asDuet = { ...loaded, variants: { ...plan, compare: { ...plan.compare, order: "duet" as const } } };
+  const order = duetRefusals(asDuet, target, cores).length === 0 ? "duet" : "interleaved";
+  return { ...loaded, variants: { ...plan, compare: { ...plan.compare, order } } };
 }

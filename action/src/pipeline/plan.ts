@@ -9,7 +9,7 @@ import { writeAtomic } from "../result/store.ts";
 import type { LoadedSpec } from "../specfile/load.ts";
 import type { Spec } from "../specfile/schema.ts";
 import { type Connection, type PlanStep, PORT_AT_START, type TargetPlan } from "../targets/types.ts";
-import { duetRefusals } from "./duet.ts";
+import { cpuSets, duetRefusals, resolveOrder, usableCpus } from "./duet.ts";
 import { budgetRefusal, estimate } from "./estimate.ts";
 import { specWarnings } from "./preflight.ts";
 import { planTarget } from "./run.ts";
@@ -102,13 +102,15 @@ function loadSteps(spec: Spec, connection: Connection, where: PlanStep["where"])
 /** The format tag of plan.json (`tiperf plan --out`). */
 export const PLAN_FORMAT = "tiperf.plan/1";
 
-export async function planRun(loaded: LoadedSpec, o: { profile?: string; cores?: number }): Promise<RunPlan> {
-  const spec = loaded.spec;
-  const withProfile = o.profile ? { ...loaded, profile: o.profile } : loaded;
+export async function planRun(given: LoadedSpec, o: { profile?: string; cores?: number }): Promise<RunPlan> {
+  const spec = given.spec;
+  const withProfile = o.profile ? { ...given, profile: o.profile } : given;
   const target = await planTarget(withProfile, {
     prefix: `tiperf-${spec.name}`,
     ...(o.cores ? { cores: o.cores } : {}),
   });
+  // compare.order: auto becomes duet or interleaved here, as the run will decide it
+  const loaded = resolveOrder(given, target, o.cores);
   const variants = loaded.variants?.all ?? [{ name: "base", spec }];
   const where: PlanStep["where"] = target.remoteLoad ? "load host" : "runner";
   const steps: PlanStep[] = [];
@@ -152,8 +154,13 @@ export async function planRun(loaded: LoadedSpec, o: { profile?: string; cores?:
       : []),
   ];
   const end = [...cleanup, ...kindSteps(["teardown"])];
+  const order = loaded.variants?.compare.order;
+  const orderLine = order
+    ? `variants compared: ${order}${given.variants?.compare.order === "auto" ? " (compare.order: auto)" : ""}${order === "duet" ? `, both at once, each pair (server and load generator) on a CPU set of its own (${cpuSets(usableCpus().slice(0, o.cores ?? usableCpus().length), loaded.variants?.all.length ?? 2).join(" | ")}), the sets passed round every ${loaded.variants?.compare.swap}s` : ""}`
+    : undefined;
   const lines = [
     ...target.about,
+    ...(orderLine ? [orderLine] : []),
     est.text,
     ...warnings.map((w) => `warning: ${w}`),
     ...refusals.map((r) => `REFUSED (tiperf run would exit 2 before anything starts): ${r}`),
@@ -166,7 +173,9 @@ export async function planRun(loaded: LoadedSpec, o: { profile?: string; cores?:
           ...perGroup.map(stepLine),
           "  and per cell of a group:",
         ]
-      : [`  then every round${loaded.variants ? `, each variant in a balanced order` : ""}, per cell:`]),
+      : [
+          `  then every round${loaded.variants ? (order === "duet" ? ", both variants at once" : ", each variant in a balanced order") : ""}, per cell:`,
+        ]),
     ...perCell.map(stepLine),
     "  then:",
     ...end.map(stepLine),

@@ -14,6 +14,7 @@ import type { Deployment, StartOptions, Target, TargetPlan, TargetPlanInput } fr
 import { Bench } from "./bench.ts";
 import { withSourceBuilds } from "./builds.ts";
 import { cellLabel, cellSeconds, maxThreads, planCells } from "./cells.ts";
+import { duetRefusals, resolveOrder } from "./duet.ts";
 import { budgetRefusal, estimate, matrixSeconds } from "./estimate.ts";
 import { checkOutDir, checkTools, specWarnings } from "./preflight.ts";
 import { Progress } from "./progress.ts";
@@ -96,7 +97,12 @@ export async function startResult(
   // the target's plan is made (and its profile and topology validated) before anything starts
   const plan = await planTarget(loaded, { prefix: `tiperf-${runId.split("-").pop()}`, runId });
   // what `tiperf plan` shows as refusals (over a budget, past a ttl): nothing is created
-  const refusals = [...plan.refusals, ...budgetRefusal(loaded, estimate(loaded, plan).seconds)];
+  const resolved = resolveOrder(loaded, plan);
+  const refusals = [
+    ...plan.refusals,
+    ...budgetRefusal(resolved, estimate(resolved, plan).seconds),
+    ...duetRefusals(resolved, plan),
+  ];
   if (refusals.length) throw new InputError(refusals.join("\n"));
   checkTools(loaded.variants ? loaded.variants.all.map((v) => v.spec) : [loaded.spec], {
     remoteLoad: plan.remoteLoad,

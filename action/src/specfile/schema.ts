@@ -90,7 +90,7 @@ export const MetricSchema = z.strictObject({
   tolerance: percent("tolerance", 0, 1),
 });
 
-export const COMPARE_ORDERS = ["interleaved", "duet"] as const;
+export const COMPARE_ORDERS = ["auto", "interleaved", "duet"] as const;
 export const INCONCLUSIVE_POLICIES = ["fail", "warn", "pass"] as const;
 
 export const CompareSchema = z.strictObject({
@@ -104,6 +104,12 @@ export const CompareSchema = z.strictObject({
   max_rounds: z.number().int().min(2).optional(),
   /** Rounds run first and not judged: both servers settle (caches, thread pools) before measuring. */
   warmup_rounds: z.number().int().min(0).max(10).default(1),
+  /**
+   * interleaved: one variant at a time in a balanced order; duet: both at once, each pair pinned to
+   * CPUs of its own, the sets swapped (pipeline/duet.ts); auto: duet where it can be fair (private
+   * servers on this machine, CPUs for every pair, durations a whole number of swap cycles, no CPUs
+   * pinned by the spec), else interleaved. Interleaved is the default: see the README's duet table.
+   */
   order: z
     .enum(COMPARE_ORDERS, { error: `must be one of ${COMPARE_ORDERS.join(", ")}` })
     .default("interleaved"),

@@ -173,6 +173,11 @@ export interface TargetPlan {
   dataOf(variant: string): string;
   /** The load tools run on a load host over SSH, not here. */
   remoteLoad: boolean;
+  /**
+   * Its servers are private processes on this machine (a local MariaDB or PostgreSQL, a private
+   * tidb-server): what a fair duet pins. Absent or false: they run elsewhere (a cluster's hosts).
+   */
+  localServers?: boolean;
   /** Seconds besides the cells: start/deploy (once), per switch between variants, per restart. */
   overhead: { setupS: number; switchS: number; restartS: number };
   /**

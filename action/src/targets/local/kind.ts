@@ -171,6 +171,7 @@ export function localKind(s: LocalServer): TargetKind {
         }),
         dataOf: (variant) => variant,
         remoteLoad: false,
+        localServers: true,
         overhead: { setupS: 5 * input.variants.length, switchS: 0, restartS: 5 },
         switching: "none",
         warnings: localWarnings(input, input.cores ?? cpus().length),

@@ -180,6 +180,7 @@ function targetPlan(tidb: TidbPlan, input: TargetPlanInput): TidbTargetPlan {
       return tidb.deployments[setup?.deployment ?? 0]?.name ?? variant;
     },
     remoteLoad: Boolean(tidb.load.user),
+    localServers: tidb.profile.provider === "local",
     overhead: { setupS, switchS: switchSeconds(tidb), restartS: RESTART_S },
     switching: tidb.grouped ? "grouped" : tidb.switching === "online" ? "per-cell" : "none",
     warnings: deprecationWarnings(tidb.variants),

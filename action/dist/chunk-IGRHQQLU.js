@@ -6,7 +6,7 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-UKTIZMRM.js";
+} from "./chunk-SB7TTLSX.js";
 import {
   sweep
 } from "./chunk-MG6YBYQF.js";

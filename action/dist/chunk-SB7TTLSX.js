@@ -8386,6 +8386,7 @@ function localKind(s) {
         }),
         dataOf: (variant) => variant,
         remoteLoad: false,
+        localServers: true,
         overhead: { setupS: 5 * input.variants.length, switchS: 0, restartS: 5 },
         switching: "none",
         warnings: localWarnings(input, input.cores ?? cpus2().length),
@@ -11754,6 +11755,7 @@ function targetPlan(tidb2, input) {
       return tidb2.deployments[setup?.deployment ?? 0]?.name ?? variant;
     },
     remoteLoad: Boolean(tidb2.load.user),
+    localServers: tidb2.profile.provider === "local",
     overhead: { setupS, switchS: switchSeconds(tidb2), restartS: RESTART_S },
     switching: tidb2.grouped ? "grouped" : tidb2.switching === "online" ? "per-cell" : "none",
     warnings: deprecationWarnings(tidb2.variants),

@@ -25,7 +25,7 @@ import {
   runTool,
   validateYaml,
   writeAtomic
-} from "./chunk-UKTIZMRM.js";
+} from "./chunk-SB7TTLSX.js";
 import {
   EXIT,
   InputError,
@@ -3458,7 +3458,7 @@ var MetricSchema = external_exports.strictObject({
   better: external_exports.enum(["higher", "lower"], { error: "must be higher or lower" }).optional(),
   tolerance: percent("tolerance", 0, 1)
 });
-var COMPARE_ORDERS = ["interleaved", "duet"];
+var COMPARE_ORDERS = ["auto", "interleaved", "duet"];
 var INCONCLUSIVE_POLICIES = ["fail", "warn", "pass"];
 var CompareSchema = external_exports.strictObject({
   /** Rounds each variant runs every cell (the minimum, when max_rounds allows early stopping). */
@@ -3467,6 +3467,12 @@ var CompareSchema = external_exports.strictObject({
   max_rounds: external_exports.number().int().min(2).optional(),
   /** Rounds run first and not judged: both servers settle (caches, thread pools) before measuring. */
   warmup_rounds: external_exports.number().int().min(0).max(10).default(1),
+  /**
+   * interleaved: one variant at a time in a balanced order; duet: both at once, each pair pinned to
+   * CPUs of its own, the sets swapped (pipeline/duet.ts); auto: duet where it can be fair (private
+   * servers on this machine, CPUs for every pair, durations a whole number of swap cycles, no CPUs
+   * pinned by the spec), else interleaved. Interleaved is the default: see the README's duet table.
+   */
   order: external_exports.enum(COMPARE_ORDERS, { error: `must be one of ${COMPARE_ORDERS.join(", ")}` }).default("interleaved"),
   /**
    * duet: seconds each pair holds a CPU set before the sets move on to the next pair (cells last a
@@ -58789,13 +58795,12 @@ async function rawOf(loaded) {
   return isObj(raw) ? raw : {};
 }
 var sourceOf = (target2) => isObj(target2) && isObj(target2.source) ? target2.source : void 0;
-async function hasSources(loaded) {
-  const raw = await rawOf(loaded);
-  const variants = isObj(raw.variants) ? Object.values(raw.variants) : [];
-  return Boolean(sourceOf(raw.target) || variants.some((v) => isObj(v) && sourceOf(v.target)));
+function hasSources(loaded) {
+  const targets = [loaded.spec.target, ...loaded.variants?.all.map((v) => v.spec.target) ?? []];
+  return targets.some((t) => t.kind === "tidb" && t.source !== void 0);
 }
 async function withSourceBuilds(loaded, opts) {
-  if (!await hasSources(loaded)) return loaded;
+  if (!hasSources(loaded)) return loaded;
   const raw = await rawOf(loaded);
   const builds = [...loaded.builds ?? []];
   const made = /* @__PURE__ */ new Map();
@@ -59969,6 +59974,137 @@ var Bench = class _Bench {
   }
 };
 
+// action/src/pipeline/duet.ts
+import { readFileSync as readFileSync3 } from "node:fs";
+import { cpus as cpus8 } from "node:os";
+function usableCpus() {
+  try {
+    const line5 = readFileSync3("/proc/self/status", "utf8").split("\n").find((l) => l.startsWith("Cpus_allowed_list:"));
+    const list = line5?.split(":")[1]?.trim();
+    if (list) {
+      const out = [];
+      for (const part of list.split(",")) {
+        const [a4, b10] = part.split("-").map(Number);
+        for (let c4 = a4; c4 <= (b10 ?? a4); c4++) out.push(c4);
+      }
+      if (out.length) return out;
+    }
+  } catch {
+  }
+  return cpus8().map((_, i) => i);
+}
+function cpuSets(available, pairs) {
+  const per = Math.floor(available.length / pairs);
+  return Array.from({ length: pairs }, (_, i) => available.slice(i * per, (i + 1) * per).join(","));
+}
+function duetRefusals(loaded, target2, cores2 = usableCpus().length) {
+  const plan = loaded.variants;
+  const compare3 = plan?.compare;
+  if (!plan || compare3?.order !== "duet") return [];
+  const out = [];
+  const pairs = plan.all.length;
+  if (cores2 < pairs)
+    out.push(
+      `compare.order: duet runs ${pairs} pairs (server and load generator) at once, each on CPUs of its own, and this machine gives tiperf ${cores2} CPU(s): use compare.order: interleaved`
+    );
+  if (target2.switching !== "none")
+    out.push(
+      `compare.order: duet: the variants share one deployment and take turns on it (${target2.switching} switching), so they cannot run at once: use compare.order: interleaved`
+    );
+  if (!target2.localServers)
+    out.push(
+      "compare.order: duet pins each pair's server processes, and this target's servers are not private processes of this machine (a cluster): use compare.order: interleaved"
+    );
+  if (target2.remoteLoad)
+    out.push(
+      "compare.order: duet pins each pair's processes on this machine, and the load runs on a load host: use compare.order: interleaved"
+    );
+  for (const v of plan.all) {
+    const where = plan.all.length > 1 ? `variants.${v.name}: ` : "";
+    const t = v.spec.target;
+    if (t.resources?.cpus !== void 0)
+      out.push(
+        `${where}target.resources.cpus: compare.order: duet pins each pair itself (and swaps the sets): leave cpus out`
+      );
+    if (v.spec.driver?.cpus !== void 0)
+      out.push(
+        `${where}driver.cpus: compare.order: duet pins each pair itself (and swaps the sets): leave cpus out`
+      );
+    const cycle = pairs * compare3.swap;
+    for (const w2 of v.spec.workloads)
+      if (w2.duration % cycle !== 0)
+        out.push(
+          `${where}workloads ${w2.name}: duration ${w2.duration}s is not a whole number of swap cycles (${pairs} pairs \xD7 compare.swap ${compare3.swap}s = ${cycle}s): make it a multiple of ${cycle}s, so every pair holds every CPU set equally long`
+        );
+  }
+  return [...new Set(out)];
+}
+async function pin(pid, list) {
+  await runCommand("taskset", ["-a", "-p", "-c", list, String(pid)], { timeoutMs: 5e3 });
+}
+var CpuSwapper = class {
+  constructor(sets, pairs, swapS) {
+    this.sets = sets;
+    this.pairs = pairs;
+    this.swapS = swapS;
+  }
+  sets;
+  pairs;
+  swapS;
+  phase = 0;
+  timer;
+  busy = Promise.resolve();
+  /** Seconds each pair spent on each set in the last measured run (phases started). */
+  phases = 0;
+  /** The set pair `i` holds now. */
+  setOf(i) {
+    return this.sets[(i + this.phase) % this.sets.length];
+  }
+  apply() {
+    const parentOf = parents();
+    const jobs = [];
+    this.pairs.forEach((p, i) => {
+      const list = this.setOf(i);
+      for (const pid of treeOf(p.serverPids(), parentOf)) jobs.push(pin(pid, list));
+      for (const pid of p.loads) jobs.push(pin(pid, list));
+    });
+    return Promise.all(jobs).then(() => void 0);
+  }
+  /** Pins every pair to its phase-0 set now (before a cell's load starts). */
+  async begin() {
+    this.stop();
+    this.phase = 0;
+    this.phases = 0;
+    await this.apply();
+  }
+  /** The measured run started: phase 0 from now, the next every swapS seconds. */
+  restart() {
+    if (this.timer) clearInterval(this.timer);
+    this.phase = 0;
+    this.phases = 1;
+    this.busy = this.apply();
+    this.timer = setInterval(() => {
+      this.phase = (this.phase + 1) % this.sets.length;
+      this.phases++;
+      this.busy = this.busy.then(() => this.apply());
+    }, this.swapS * 1e3);
+  }
+  stop() {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = void 0;
+  }
+  async settled() {
+    await this.busy;
+  }
+};
+function resolveOrder(loaded, target2, cores2 = usableCpus().length) {
+  const plan = loaded.variants;
+  if (plan?.compare.order !== "auto") return loaded;
+  const asDuet = { ...loaded, variants: { ...plan, compare: { ...plan.compare, order: "duet" } } };
+  const order = duetRefusals(asDuet, target2, cores2).length === 0 ? "duet" : "interleaved";
+  return { ...loaded, variants: { ...plan, compare: { ...plan.compare, order } } };
+}
+
 // action/src/pipeline/estimate.ts
 function matrixSeconds(loaded) {
   const once = planCells(loaded.spec).reduce((sum3, c4) => sum3 + cellSeconds(c4), 0);
@@ -60091,7 +60227,12 @@ async function startResult(loaded, opts) {
   await checkOutDir(opts.outDir);
   const runId = newRunId(loaded.spec.name);
   const plan = await planTarget(loaded, { prefix: `tiperf-${runId.split("-").pop()}`, runId });
-  const refusals = [...plan.refusals, ...budgetRefusal(loaded, estimate2(loaded, plan).seconds)];
+  const resolved = resolveOrder(loaded, plan);
+  const refusals = [
+    ...plan.refusals,
+    ...budgetRefusal(resolved, estimate2(resolved, plan).seconds),
+    ...duetRefusals(resolved, plan)
+  ];
   if (refusals.length) throw new InputError(refusals.join("\n"));
   checkTools(loaded.variants ? loaded.variants.all.map((v) => v.spec) : [loaded.spec], {
     remoteLoad: plan.remoteLoad
@@ -60503,126 +60644,6 @@ async function narrowSpec(loaded, cells, compare3 = {}) {
 // action/src/pipeline/compare.ts
 import { randomInt } from "node:crypto";
 import { join as join9 } from "node:path";
-
-// action/src/pipeline/duet.ts
-import { readFileSync as readFileSync3 } from "node:fs";
-import { cpus as cpus8 } from "node:os";
-function usableCpus() {
-  try {
-    const line5 = readFileSync3("/proc/self/status", "utf8").split("\n").find((l) => l.startsWith("Cpus_allowed_list:"));
-    const list = line5?.split(":")[1]?.trim();
-    if (list) {
-      const out = [];
-      for (const part of list.split(",")) {
-        const [a4, b10] = part.split("-").map(Number);
-        for (let c4 = a4; c4 <= (b10 ?? a4); c4++) out.push(c4);
-      }
-      if (out.length) return out;
-    }
-  } catch {
-  }
-  return cpus8().map((_, i) => i);
-}
-function cpuSets(available, pairs) {
-  const per = Math.floor(available.length / pairs);
-  return Array.from({ length: pairs }, (_, i) => available.slice(i * per, (i + 1) * per).join(","));
-}
-function duetRefusals(loaded, target2, cores2 = usableCpus().length) {
-  const plan = loaded.variants;
-  const compare3 = plan?.compare;
-  if (!plan || compare3?.order !== "duet") return [];
-  const out = [];
-  const pairs = plan.all.length;
-  if (cores2 < pairs)
-    out.push(
-      `compare.order: duet runs ${pairs} pairs (server and load generator) at once, each on CPUs of its own, and this machine gives tiperf ${cores2} CPU(s): use compare.order: interleaved`
-    );
-  if (target2.switching !== "none")
-    out.push(
-      `compare.order: duet: the variants share one deployment and take turns on it (${target2.switching} switching), so they cannot run at once: use compare.order: interleaved`
-    );
-  if (target2.remoteLoad)
-    out.push(
-      "compare.order: duet pins each pair's processes on this machine, and the load runs on a load host: use compare.order: interleaved"
-    );
-  for (const v of plan.all) {
-    const where = plan.all.length > 1 ? `variants.${v.name}: ` : "";
-    const t = v.spec.target;
-    if (t.resources?.cpus !== void 0)
-      out.push(
-        `${where}target.resources.cpus: compare.order: duet pins each pair itself (and swaps the sets): leave cpus out`
-      );
-    if (v.spec.driver?.cpus !== void 0)
-      out.push(
-        `${where}driver.cpus: compare.order: duet pins each pair itself (and swaps the sets): leave cpus out`
-      );
-    const cycle = pairs * compare3.swap;
-    for (const w2 of v.spec.workloads)
-      if (w2.duration % cycle !== 0)
-        out.push(
-          `${where}workloads ${w2.name}: duration ${w2.duration}s is not a whole number of swap cycles (${pairs} pairs \xD7 compare.swap ${compare3.swap}s = ${cycle}s): make it a multiple of ${cycle}s, so every pair holds every CPU set equally long`
-        );
-  }
-  return [...new Set(out)];
-}
-async function pin(pid, list) {
-  await runCommand("taskset", ["-a", "-p", "-c", list, String(pid)], { timeoutMs: 5e3 });
-}
-var CpuSwapper = class {
-  constructor(sets, pairs, swapS) {
-    this.sets = sets;
-    this.pairs = pairs;
-    this.swapS = swapS;
-  }
-  sets;
-  pairs;
-  swapS;
-  phase = 0;
-  timer;
-  busy = Promise.resolve();
-  /** Seconds each pair spent on each set in the last measured run (phases started). */
-  phases = 0;
-  /** The set pair `i` holds now. */
-  setOf(i) {
-    return this.sets[(i + this.phase) % this.sets.length];
-  }
-  apply() {
-    const parentOf = parents();
-    const jobs = [];
-    this.pairs.forEach((p, i) => {
-      const list = this.setOf(i);
-      for (const pid of treeOf(p.serverPids(), parentOf)) jobs.push(pin(pid, list));
-      for (const pid of p.loads) jobs.push(pin(pid, list));
-    });
-    return Promise.all(jobs).then(() => void 0);
-  }
-  /** Pins every pair to its phase-0 set now (before a cell's load starts). */
-  async begin() {
-    this.stop();
-    this.phase = 0;
-    this.phases = 0;
-    await this.apply();
-  }
-  /** The measured run started: phase 0 from now, the next every swapS seconds. */
-  restart() {
-    if (this.timer) clearInterval(this.timer);
-    this.phase = 0;
-    this.phases = 1;
-    this.busy = this.apply();
-    this.timer = setInterval(() => {
-      this.phase = (this.phase + 1) % this.sets.length;
-      this.phases++;
-      this.busy = this.busy.then(() => this.apply());
-    }, this.swapS * 1e3);
-  }
-  stop() {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = void 0;
-  }
-  async settled() {
-    await this.busy;
-  }
-};
 
 // action/src/pipeline/profile.ts
 import { readFile as readFile5, writeFile as writeFile2 } from "node:fs/promises";
@@ -61793,7 +61814,7 @@ async function compareSpec(given, opts) {
       `${loaded.path}: variants: tiperf compare needs variants, e.g. variants: {base: {}, head: {target: {config: {\u2026}}}}`
     );
   }
-  const { compare: compare3 } = plan;
+  let { compare: compare3 } = plan;
   const maxRounds = compare3.max_rounds ?? compare3.rounds;
   const looksAt = lookRounds(compare3.rounds, maxRounds);
   const looks = looksAt.length;
@@ -61824,6 +61845,8 @@ async function compareSpec(given, opts) {
     log: opts.log,
     signal: opts.signal
   });
+  const order = (resolveOrder(loaded, targetPlan).variants ?? plan).compare.order === "duet" ? "duet" : "interleaved";
+  compare3 = { ...compare3, order };
   opts.log(
     `compare ${result.run_id}: ${others.join(", ")} against ${control}, ${compare3.order}, ${compare3.rounds}${maxRounds > compare3.rounds ? `\u2013${maxRounds}` : ""} rounds, seed ${seed}; results in ${runDir.dir}`
   );
@@ -61835,7 +61858,7 @@ async function compareSpec(given, opts) {
   let roundsDone = 0;
   const grouped = targetPlan.switching === "grouped";
   try {
-    const unfair = duetRefusals(loaded, targetPlan);
+    const unfair = duetRefusals({ ...loaded, variants: { ...plan, compare: compare3 } }, targetPlan);
     if (unfair.length) throw new InputError(`${loaded.path}: ${unfair.join("; ")}`);
     const maxConn = Math.max(...plan.all.map((v) => maxThreads(v.spec)));
     for (const v of plan.all) {
@@ -62023,7 +62046,7 @@ async function compareSpec(given, opts) {
       confidence: compare3.confidence,
       alpha_per_cell: judged.alpha,
       comparisons: judged.comparisons,
-      order: compare3.order,
+      order,
       rounds: roundsDone,
       max_rounds: maxRounds,
       ...compare3.blocks > 1 ? { blocks: Math.ceil(roundsDone / (compare3.rounds / compare3.blocks)) } : {},
@@ -66746,6 +66769,10 @@ export {
   writeHtmlReport,
   commentMarkdown,
   withSourceBuilds,
+  usableCpus,
+  cpuSets,
+  duetRefusals,
+  resolveOrder,
   estimate2 as estimate,
   budgetRefusal,
   checkOutFile,
@@ -66759,7 +66786,6 @@ export {
   prepareSpec,
   composedSpec,
   narrowSpec,
-  duetRefusals,
   compareSpec,
   parseRepo,
   parsePr,
