@@ -170,6 +170,8 @@ describe("perf-pr.yml under act on a private MariaDB, commenting on a local GitH
     assert.equal(comments.length, 1);
     const body = comments[0]?.body ?? "";
     writeFileSync(join(OUT, "regression.comment.md"), body);
+    // compare.confirm's default: the regression was measured again on fresh instances first
+    assert.match(body, /🔁 \*\*Confirmed\*\* on fresh instances: point_select threads=2 tps −\d/);
     assert.match(
       body,
       /^🔴 \*\*tiperf e2e: regression\*\* · 1 regressed of 1 judgements · head vs base: cpu_quota: 100% → 30%/,
@@ -283,7 +285,16 @@ describe("the example workflow in another repository (action/examples/perf-pr.ym
     mkdirSync(join(repo, ".github/workflows"), { recursive: true });
     cpSync(join(ROOT, "action/examples/perf-pr.yml"), join(repo, ".github/workflows/perf-pr.yml"));
     mkdirSync(join(repo, "perf"));
-    cpSync(join(ROOT, "tests/e2e/e2e-spec.yaml"), join(repo, "perf/pr.yaml"));
+    // the adopter's spec does not confirm (perf-pr.yml's own run above shows the confirmation)
+    const spec = readFileSync(join(ROOT, "tests/e2e/e2e-spec.yaml"), "utf8");
+    writeFileSync(
+      join(repo, "perf/pr.yaml"),
+      spec.replace(
+        "compare: { rounds: 6, warmup_rounds: 1 }",
+        "compare: { rounds: 6, warmup_rounds: 1, confirm: 0 }",
+      ),
+    );
+    assert.match(readFileSync(join(repo, "perf/pr.yaml"), "utf8"), /confirm: 0/);
     git(repo, "init", "-q", "-b", "main");
     git(repo, "remote", "add", "origin", "https://github.com/tiperf/e2e.git"); // never contacted
     git(repo, "add", "-A");

@@ -162,7 +162,7 @@ describe("a run on an ephemeral cloud cluster (fake cloud, real Pulumi engine, s
         `variants:
   base: {}
   head: {target: {server_configs: {tikv: {raftstore.apply-pool-size: 4}}}}
-compare: {rounds: 2, warmup_rounds: 0}
+compare: {rounds: 2, warmup_rounds: 0, confirm: 0}
 `,
       );
       const t = tiperf(w, "compare", "--spec", w.spec, "--out", join(w.dir, "results"));

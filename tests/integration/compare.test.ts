@@ -225,7 +225,7 @@ variants:
   control: {target: {resources: {cpu_quota: "100%"}}}
   twin: {target: {resources: {cpu_quota: "100%"}}}
   cut: {target: {resources: {cpu_quota: "25%"}}}
-compare: {rounds: 8, order: interleaved}
+compare: {rounds: 8, order: interleaved, confirm: 0}
 `,
     );
     const json = join(dir, "verdict.json");

@@ -56,7 +56,7 @@ describe("a private tidb-server (provider local) through a stand-in build", () =
       `variants:
   base: {}
   head: {target: {binpath: ${build(tempDir(), "v9.0.0-alpha.20260210")}, server_configs: {tidb: {performance.max-procs: 2}}}}
-compare: {rounds: 3, warmup_rounds: 0, blocks: 3}
+compare: {rounds: 3, warmup_rounds: 0, blocks: 3, confirm: 0}
 `,
     );
     const run = cli(["compare", "--spec", file, "--out", join(dir, "results")], { PATH: process.env.PATH });
@@ -164,7 +164,7 @@ describe("CPU profiles of a regressed cell (compare.profiles)", () => {
       `variants:
   base: {}
   head: {target: {resources: {cpu_quota: "5%"}}}
-compare: {rounds: 3, warmup_rounds: 0}
+compare: {rounds: 3, warmup_rounds: 0, confirm: 0}
 metrics: {tps: {tolerance: 5%}}
 `,
     );

@@ -121,7 +121,7 @@ describe("TiDB targets through a stand-in tiup", () => {
       `variants:
   base: {}
   head: {target: {server_configs: {tikv: {raftstore.apply-pool-size: 4}}}}
-compare: {rounds: 2, warmup_rounds: 0}
+compare: {rounds: 2, warmup_rounds: 0, confirm: 0}
 `,
     );
     const run = cli(["compare", "--spec", spec, "--out", join(dir, "results")], { PATH, TIUP_HOME: home });
@@ -238,12 +238,12 @@ roles:
     const VARIANTS = `variants:
   base: {}
   head: {target: {server_configs: {tikv: {raftstore.apply-pool-size: 4}}}}
-compare: {rounds: 2, warmup_rounds: 0}
+compare: {rounds: 2, warmup_rounds: 0, confirm: 0}
 `;
     const RELOAD = (blocks: number) => `variants:
   base: {}
   head: {target: {server_configs: {tikv: {rocksdb.max-sub-compactions: 3}}}}
-compare: {rounds: 6, blocks: ${blocks}, warmup_rounds: 0}
+compare: {rounds: 6, blocks: ${blocks}, warmup_rounds: 0, confirm: 0}
 `;
 
     const clusterGone = (home: string) => {
