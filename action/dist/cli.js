@@ -50,7 +50,7 @@ import {
   verdictHtml,
   withSourceBuilds,
   writeHtmlReport
-} from "./chunk-674CSUFG.js";
+} from "./chunk-PK72BNZX.js";
 import {
   reapLedger
 } from "./chunk-IGRHQQLU.js";

@@ -13,7 +13,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-674CSUFG.js";
+} from "./chunk-PK72BNZX.js";
 import {
   getInput,
   info,

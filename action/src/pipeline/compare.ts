@@ -35,6 +35,7 @@ export interface CompareOptions extends RunOptions {
  * head judged against base cell by cell. Stops early once every cell is decided.
  */
 export async function compareSpec(given: LoadedSpec, opts: CompareOptions): Promise<CompareOutcome> {
+  const startedAt = Date.now();
   const loaded = await withSourceBuilds(given, opts);
   const plan = loaded.variants;
   if (!plan) {
@@ -355,7 +356,10 @@ export async function compareSpec(given: LoadedSpec, opts: CompareOptions): Prom
     error = await finishResult(result, runDir, error, opts.signal, opts.log);
   }
   if (error || !verdict) throw error;
-  verdict = await confirmRegression(verdict, loaded, compare.confirm, runDir.dir, opts);
+  verdict = await confirmRegression(verdict, loaded, compare, runDir.dir, opts, {
+    elapsedS: (Date.now() - startedAt) / 1000,
+    cells: perRound,
+  });
   return {
     verdict,
     ...(await writeVerdictFiles(verdict, runDir.dir, opts.log, [result])),
@@ -381,10 +385,12 @@ const cellKey = (c: { workload: string; threads: number; metric: string }) =>
 async function confirmRegression(
   verdict: Verdict,
   loaded: LoadedSpec,
-  confirm: number,
+  compare: { confirm: number; budget?: number | undefined },
   dir: string,
   opts: CompareOptions,
+  spent: { elapsedS: number; cells: number },
 ): Promise<Verdict> {
+  const confirm = compare.confirm;
   if (verdict.verdict !== "regression" || confirm === 0) return verdict;
   const regressed = verdict.cells.filter((c) => c.verdict === "regression");
   const keys = new Set(regressed.map(cellKey));
@@ -394,6 +400,21 @@ async function confirmRegression(
       threads: c.threads,
     }),
   );
+  // within compare.budget: a re-run of these cells costs about their share of what the first run took
+  const needS = (spent.elapsedS * confirm * cells.length) / Math.max(1, spent.cells);
+  if (compare.budget !== undefined && spent.elapsedS + needS > compare.budget) {
+    const t = (x: number) => (x < 120 ? `${Math.round(x)} s` : `${Math.round(x / 60)} min`);
+    opts.log(
+      `not confirming the regression: ~${t(needS)} more would pass compare.budget (${t(compare.budget)}, ${t(spent.elapsedS)} spent)`,
+    );
+    return {
+      ...verdict,
+      notes: [
+        ...verdict.notes,
+        `not confirmed on fresh instances: the re-run of the regressed cells (~${t(needS)}) would not fit compare.budget (${t(compare.budget)}, ${t(spent.elapsedS)} spent); the first run's verdict stands alone`,
+      ],
+    };
+  }
   const runs: NonNullable<Verdict["confirmation"]>["runs"] = [];
   let confirmed = true;
   for (let i = 1; i <= confirm && confirmed; i++) {

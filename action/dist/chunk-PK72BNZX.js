@@ -61807,6 +61807,7 @@ function balancedOrders(variants, cells, seed) {
 
 // action/src/pipeline/compare.ts
 async function compareSpec(given, opts) {
+  const startedAt = Date.now();
   const loaded = await withSourceBuilds(given, opts);
   const plan = loaded.variants;
   if (!plan) {
@@ -62085,7 +62086,10 @@ async function compareSpec(given, opts) {
     error3 = await finishResult(result, runDir, error3, opts.signal, opts.log);
   }
   if (error3 || !verdict) throw error3;
-  verdict = await confirmRegression(verdict, loaded, compare3.confirm, runDir.dir, opts);
+  verdict = await confirmRegression(verdict, loaded, compare3, runDir.dir, opts, {
+    elapsedS: (Date.now() - startedAt) / 1e3,
+    cells: perRound
+  });
   return {
     verdict,
     ...await writeVerdictFiles(verdict, runDir.dir, opts.log, [result]),
@@ -62095,7 +62099,8 @@ async function compareSpec(given, opts) {
   };
 }
 var cellKey = (c4) => `${c4.workload} threads=${c4.threads} ${c4.metric}`;
-async function confirmRegression(verdict, loaded, confirm, dir, opts) {
+async function confirmRegression(verdict, loaded, compare3, dir, opts, spent) {
+  const confirm = compare3.confirm;
   if (verdict.verdict !== "regression" || confirm === 0) return verdict;
   const regressed = verdict.cells.filter((c4) => c4.verdict === "regression");
   const keys4 = new Set(regressed.map(cellKey));
@@ -62105,6 +62110,20 @@ async function confirmRegression(verdict, loaded, confirm, dir, opts) {
       threads: c4.threads
     })
   );
+  const needS = spent.elapsedS * confirm * cells.length / Math.max(1, spent.cells);
+  if (compare3.budget !== void 0 && spent.elapsedS + needS > compare3.budget) {
+    const t = (x4) => x4 < 120 ? `${Math.round(x4)} s` : `${Math.round(x4 / 60)} min`;
+    opts.log(
+      `not confirming the regression: ~${t(needS)} more would pass compare.budget (${t(compare3.budget)}, ${t(spent.elapsedS)} spent)`
+    );
+    return {
+      ...verdict,
+      notes: [
+        ...verdict.notes,
+        `not confirmed on fresh instances: the re-run of the regressed cells (~${t(needS)}) would not fit compare.budget (${t(compare3.budget)}, ${t(spent.elapsedS)} spent); the first run's verdict stands alone`
+      ]
+    };
+  }
   const runs = [];
   let confirmed = true;
   for (let i = 1; i <= confirm && confirmed; i++) {
