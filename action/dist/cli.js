@@ -13,6 +13,7 @@ import {
   checkOutFile,
   ciText,
   commentMarkdown,
+  commitAt,
   compareOverrides,
   compareSpec,
   composedSpec,
@@ -22,10 +23,12 @@ import {
   duetRefusals,
   esc,
   estimate,
+  git,
   githubClient,
   isLatency,
   judgeStored,
   loadSpec,
+  md,
   mean,
   metricName,
   narrowSpec,
@@ -50,7 +53,7 @@ import {
   verdictHtml,
   withSourceBuilds,
   writeHtmlReport
-} from "./chunk-PK72BNZX.js";
+} from "./chunk-C3N63XY2.js";
 import {
   reapLedger
 } from "./chunk-IGRHQQLU.js";
@@ -73,7 +76,6 @@ import {
   installCrashTeardown,
   installSignalTeardown,
   ledgerDir,
-  runCommand,
   shellCommand,
   teardownAll
 } from "./chunk-MG6YBYQF.js";
@@ -973,7 +975,6 @@ import { dirname as dirname2, join as join3, relative, resolve } from "node:path
 
 // action/src/report/bisect.ts
 var short2 = (c) => c.commit.slice(0, 10);
-var md = (s) => s.replace(/([|*_`<>[\]])/g, "\\$1");
 function judged(r, step) {
   const last = step.attempts.at(-1);
   if (!last) return [];
@@ -1053,16 +1054,11 @@ function bisectIssue(r) {
 }
 
 // action/src/pipeline/bisect.ts
-async function git(repo, args) {
-  const r = await runCommand("git", ["-C", repo, ...args], { timeoutMs: 12e4 });
-  return { code: r.code, out: r.stdout.trim(), err: r.stderr.trim().split("\n")[0] ?? "" };
-}
 async function commitOf(repo, ref, flag) {
-  const r = await git(repo, ["log", "-1", "--format=%H%x00%s", `${ref}^{commit}`, "--"]);
-  if (r.code !== 0)
-    throw new InputError(`tiperf bisect: ${flag} ${ref} is not a commit of ${repo} (${r.err})`);
-  const [commit = "", subject = ""] = r.out.split("\0");
-  return { commit, subject };
+  const c = await commitAt(repo, ref);
+  if ("error" in c)
+    throw new InputError(`tiperf bisect: ${flag} ${ref} is not a commit of ${repo} (${c.error})`);
+  return c;
 }
 async function between(repo, good, bad, flags2) {
   const anc = await git(repo, ["merge-base", "--is-ancestor", good.commit, bad.commit]);

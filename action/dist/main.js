@@ -13,7 +13,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-PK72BNZX.js";
+} from "./chunk-C3N63XY2.js";
 import {
   getInput,
   info,

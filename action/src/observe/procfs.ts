@@ -110,15 +110,21 @@ function quotaOf(pid: number): number | undefined {
   return tightest;
 }
 
+/** The CPUs a process may run on (its affinity, /proc/PID/status), in order; undefined if unreadable. */
+export function allowedCpus(pid: number | "self"): number[] | undefined {
+  const list = /^Cpus_allowed_list:\s+(\S+)/m.exec(read(`/proc/${pid}/status`) ?? "")?.[1];
+  if (!list) return undefined;
+  try {
+    const out = cpuIndexes(list);
+    return out.length ? out : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** How many CPUs a process may use: its affinity's count, capped by its cgroup's quota. */
 export function cpuLimit(pid: number): number {
-  const list = /^Cpus_allowed_list:\s+(\S+)/m.exec(read(`/proc/${pid}/status`) ?? "")?.[1];
-  let n = cpus().length;
-  if (list) {
-    try {
-      n = cpuIndexes(list).length || n;
-    } catch {}
-  }
+  const n = allowedCpus(pid)?.length ?? cpus().length;
   const q = quotaOf(pid);
   return q !== undefined ? Math.min(n, q) : n;
 }

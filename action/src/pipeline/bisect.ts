@@ -19,7 +19,7 @@ import {
   stepKind,
 } from "../compare/bisection.ts";
 import { EXIT, InputError } from "../errors.ts";
-import { runCommand } from "../proc/process.ts";
+import { commitAt, git } from "../proc/git.ts";
 import { bisectMarkdown } from "../report/bisect.ts";
 import { writeAtomic } from "../result/store.ts";
 import { type LoadedSpec, loadSpec } from "../specfile/load.ts";
@@ -63,17 +63,11 @@ interface Commit {
   subject: string;
 }
 
-async function git(repo: string, args: string[]): Promise<{ code: number | null; out: string; err: string }> {
-  const r = await runCommand("git", ["-C", repo, ...args], { timeoutMs: 120_000 });
-  return { code: r.code, out: r.stdout.trim(), err: r.stderr.trim().split("\n")[0] ?? "" };
-}
-
 async function commitOf(repo: string, ref: string, flag: string): Promise<Commit> {
-  const r = await git(repo, ["log", "-1", "--format=%H%x00%s", `${ref}^{commit}`, "--"]);
-  if (r.code !== 0)
-    throw new InputError(`tiperf bisect: ${flag} ${ref} is not a commit of ${repo} (${r.err})`);
-  const [commit = "", subject = ""] = r.out.split("\u0000");
-  return { commit, subject };
+  const c = await commitAt(repo, ref);
+  if ("error" in c)
+    throw new InputError(`tiperf bisect: ${flag} ${ref} is not a commit of ${repo} (${c.error})`);
+  return c;
 }
 
 /** The commits after good up to bad on the first-parent line (a merged PR is one step). */

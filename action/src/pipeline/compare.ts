@@ -190,8 +190,6 @@ export async function compareSpec(given: LoadedSpec, opts: CompareOptions): Prom
           swapper.stop();
           await swapper.settled();
           await record(tag(cells));
-        } else if (compare.order === "duet") {
-          await record(tag(await Promise.all(turn.map((n) => benchOf(n).runCell(cellOf(n), opts.signal)))));
         } else {
           for (const n of turn) await record(tag([await benchOf(n).runCell(cellOf(n), opts.signal)]));
         }

@@ -4,29 +4,15 @@
 // pair held every set equally long: neither variant keeps the better cores, and both see the
 // machine's speed of the same seconds. The round's sample is the ratio of the two throughputs over
 // those cycles; fresh pairs (compare.blocks) make instance gaps part of the interval.
-import { readFileSync } from "node:fs";
 import { cpus } from "node:os";
+import { allowedCpus } from "../observe/procfs.ts";
 import { parents, runCommand, treeOf } from "../proc/process.ts";
 import type { LoadedSpec } from "../specfile/load.ts";
 import type { TargetPlan } from "../targets/types.ts";
 
 /** The CPUs this process may run on (its affinity), in order. */
 export function usableCpus(): number[] {
-  try {
-    const line = readFileSync("/proc/self/status", "utf8")
-      .split("\n")
-      .find((l) => l.startsWith("Cpus_allowed_list:"));
-    const list = line?.split(":")[1]?.trim();
-    if (list) {
-      const out: number[] = [];
-      for (const part of list.split(",")) {
-        const [a, b] = part.split("-").map(Number) as [number, number | undefined];
-        for (let c = a; c <= (b ?? a); c++) out.push(c);
-      }
-      if (out.length) return out;
-    }
-  } catch {}
-  return cpus().map((_, i) => i);
+  return allowedCpus("self") ?? cpus().map((_, i) => i);
 }
 
 /** `pairs` equal CPU sets out of `available` (the rest unused), as taskset lists. */

@@ -1,10 +1,10 @@
 // A bisect's report (bisect.md) and its issue, in the shape of a regression bot's: the culprit
 // commit in the title, each step's Δ and interval below.
 import type { BisectReport, BisectStep } from "../compare/bisection.ts";
+import { md } from "./comment.ts";
 import { ciText, pct } from "./rows.ts";
 
 const short = (c: { commit: string }) => c.commit.slice(0, 10);
-const md = (s: string) => s.replace(/([|*_`<>[\]])/g, "\\$1");
 
 type Cell = BisectStep["attempts"][number]["cells"][number];
 

@@ -19,7 +19,7 @@ import {
 import { homedir } from "node:os";
 import { basename, isAbsolute, join, resolve } from "node:path";
 import { InputError, RunError } from "../../errors.ts";
-import { runCommand } from "../../proc/process.ts";
+import { commitAt, git } from "../../proc/git.ts";
 import { runTool } from "../../proc/tool.ts";
 import { parseDuration } from "../../specfile/keys.ts";
 import type { TidbTargetSpec } from "./schema.ts";
@@ -59,11 +59,10 @@ export function buildKey(commit: string, src: SourceSpec): string {
   return `${commit}-${how}`;
 }
 
-async function git(path: string, args: string[], what: string): Promise<string> {
-  const r = await runCommand("git", ["-C", path, ...args], { timeoutMs: 600_000 });
-  if (r.code !== 0)
-    throw new RunError(`${what}: git ${args.join(" ")} failed: ${r.stderr.trim().split("\n")[0]}`);
-  return r.stdout.trim();
+/** git in the build checkout; a failure names the step. */
+async function gitStep(path: string, args: string[], what: string): Promise<void> {
+  const r = await git(path, args, 600_000);
+  if (r.code !== 0) throw new RunError(`${what}: git ${args.join(" ")} failed: ${r.err}`);
 }
 
 /** A ref of the tree as a full commit SHA and its subject; bad refs name the key and the tree. */
@@ -73,15 +72,11 @@ export async function resolveCommit(
   key = "target.source.ref",
 ): Promise<{ commit: string; subject: string }> {
   if (!existsSync(path)) throw new InputError(`target.source.path: ${path} does not exist`);
-  const top = await runCommand("git", ["-C", path, "rev-parse", "--show-toplevel"]);
-  if (top.code !== 0) throw new InputError(`target.source.path: ${path} is not a git repository`);
-  const r = await runCommand("git", ["-C", path, "log", "-1", "--format=%H%n%s", `${ref}^{commit}`, "--"]);
-  if (r.code !== 0)
-    throw new InputError(
-      `${key}: ${ref} is not a commit of ${path} (${r.stderr.trim().split("\n")[0] || `git exit ${r.code}`})`,
-    );
-  const [commit = "", subject = ""] = r.stdout.split("\n");
-  return { commit, subject };
+  if ((await git(path, ["rev-parse", "--show-toplevel"])).code !== 0)
+    throw new InputError(`target.source.path: ${path} is not a git repository`);
+  const c = await commitAt(path, ref);
+  if ("error" in c) throw new InputError(`${key}: ${ref} is not a commit of ${path} (${c.error})`);
+  return c;
 }
 
 /** The variables of the caller a build keeps: Go's own (GOPATH, GOCACHE, GOFLAGS, GOTOOLCHAIN …). */
@@ -153,11 +148,11 @@ export async function buildAt(
     const tree = join(dir, "checkout");
     if (!existsSync(join(tree, ".git"))) {
       rmSync(tree, { recursive: true, force: true });
-      await git(src.path, ["worktree", "prune"], "the build checkout");
-      await git(src.path, ["worktree", "add", "--detach", "--force", tree, commit], "the build checkout");
+      await gitStep(src.path, ["worktree", "prune"], "the build checkout");
+      await gitStep(src.path, ["worktree", "add", "--detach", "--force", tree, commit], "the build checkout");
     } else {
-      await git(tree, ["checkout", "--detach", "--force", commit], "the build checkout");
-      await git(tree, ["clean", "-ffdq"], "the build checkout");
+      await gitStep(tree, ["checkout", "--detach", "--force", commit], "the build checkout");
+      await gitStep(tree, ["clean", "-ffdq"], "the build checkout");
     }
     const [command, ...args] = src.build as [string, ...string[]];
     const limitS = (parseDuration(src.timeout) ?? 3600) as number;

@@ -58656,6 +58656,20 @@ import {
 } from "node:fs";
 import { homedir } from "node:os";
 import { basename, isAbsolute, join as join4, resolve as resolve2 } from "node:path";
+
+// action/src/proc/git.ts
+async function git(repo, args, timeoutMs = 12e4) {
+  const r = await runCommand("git", ["-C", repo, ...args], { timeoutMs });
+  return { code: r.code, out: r.stdout.trim(), err: r.stderr.trim().split("\n")[0] ?? "" };
+}
+async function commitAt(repo, ref2) {
+  const r = await git(repo, ["log", "-1", "--format=%H%x00%s", `${ref2}^{commit}`, "--"]);
+  if (r.code !== 0) return { error: r.err || `git exit ${r.code}` };
+  const [commit = "", subject = ""] = r.out.split("\0");
+  return { commit, subject };
+}
+
+// action/src/targets/tidb/source.ts
 function buildsRoot(env = process.env) {
   if (env.TIPERF_BUILDS) return resolve2(env.TIPERF_BUILDS);
   return join4(env.XDG_CACHE_HOME || join4(homedir(), ".cache"), "tiperf", "builds");
@@ -58668,23 +58682,17 @@ function buildKey(commit, src) {
   const how = createHash2("sha256").update(JSON.stringify([src.build, src.binary, Object.entries(src.env ?? {}).sort()])).digest("hex").slice(0, 8);
   return `${commit}-${how}`;
 }
-async function git(path3, args, what) {
-  const r = await runCommand("git", ["-C", path3, ...args], { timeoutMs: 6e5 });
-  if (r.code !== 0)
-    throw new RunError(`${what}: git ${args.join(" ")} failed: ${r.stderr.trim().split("\n")[0]}`);
-  return r.stdout.trim();
+async function gitStep(path3, args, what) {
+  const r = await git(path3, args, 6e5);
+  if (r.code !== 0) throw new RunError(`${what}: git ${args.join(" ")} failed: ${r.err}`);
 }
 async function resolveCommit(path3, ref2, key2 = "target.source.ref") {
   if (!existsSync2(path3)) throw new InputError(`target.source.path: ${path3} does not exist`);
-  const top = await runCommand("git", ["-C", path3, "rev-parse", "--show-toplevel"]);
-  if (top.code !== 0) throw new InputError(`target.source.path: ${path3} is not a git repository`);
-  const r = await runCommand("git", ["-C", path3, "log", "-1", "--format=%H%n%s", `${ref2}^{commit}`, "--"]);
-  if (r.code !== 0)
-    throw new InputError(
-      `${key2}: ${ref2} is not a commit of ${path3} (${r.stderr.trim().split("\n")[0] || `git exit ${r.code}`})`
-    );
-  const [commit = "", subject = ""] = r.stdout.split("\n");
-  return { commit, subject };
+  if ((await git(path3, ["rev-parse", "--show-toplevel"])).code !== 0)
+    throw new InputError(`target.source.path: ${path3} is not a git repository`);
+  const c4 = await commitAt(path3, ref2);
+  if ("error" in c4) throw new InputError(`${key2}: ${ref2} is not a commit of ${path3} (${c4.error})`);
+  return c4;
 }
 function buildEnv(src) {
   const out = {};
@@ -58739,11 +58747,11 @@ async function buildAt(src, commit, opts) {
     const tree2 = join4(dir, "checkout");
     if (!existsSync2(join4(tree2, ".git"))) {
       rmSync(tree2, { recursive: true, force: true });
-      await git(src.path, ["worktree", "prune"], "the build checkout");
-      await git(src.path, ["worktree", "add", "--detach", "--force", tree2, commit], "the build checkout");
+      await gitStep(src.path, ["worktree", "prune"], "the build checkout");
+      await gitStep(src.path, ["worktree", "add", "--detach", "--force", tree2, commit], "the build checkout");
     } else {
-      await git(tree2, ["checkout", "--detach", "--force", commit], "the build checkout");
-      await git(tree2, ["clean", "-ffdq"], "the build checkout");
+      await gitStep(tree2, ["checkout", "--detach", "--force", commit], "the build checkout");
+      await gitStep(tree2, ["clean", "-ffdq"], "the build checkout");
     }
     const [command, ...args] = src.build;
     const limitS = parseDuration(src.timeout) ?? 3600;
@@ -59247,15 +59255,18 @@ function quotaOf(pid) {
   }
   return tightest;
 }
-function cpuLimit(pid) {
+function allowedCpus(pid) {
   const list = /^Cpus_allowed_list:\s+(\S+)/m.exec(read2(`/proc/${pid}/status`) ?? "")?.[1];
-  let n = cpus5().length;
-  if (list) {
-    try {
-      n = cpuIndexes(list).length || n;
-    } catch {
-    }
+  if (!list) return void 0;
+  try {
+    const out = cpuIndexes(list);
+    return out.length ? out : void 0;
+  } catch {
+    return void 0;
   }
+}
+function cpuLimit(pid) {
+  const n = allowedCpus(pid)?.length ?? cpus5().length;
   const q = quotaOf(pid);
   return q !== void 0 ? Math.min(n, q) : n;
 }
@@ -59975,23 +59986,9 @@ var Bench = class _Bench {
 };
 
 // action/src/pipeline/duet.ts
-import { readFileSync as readFileSync3 } from "node:fs";
 import { cpus as cpus8 } from "node:os";
 function usableCpus() {
-  try {
-    const line5 = readFileSync3("/proc/self/status", "utf8").split("\n").find((l) => l.startsWith("Cpus_allowed_list:"));
-    const list = line5?.split(":")[1]?.trim();
-    if (list) {
-      const out = [];
-      for (const part of list.split(",")) {
-        const [a4, b10] = part.split("-").map(Number);
-        for (let c4 = a4; c4 <= (b10 ?? a4); c4++) out.push(c4);
-      }
-      if (out.length) return out;
-    }
-  } catch {
-  }
-  return cpus8().map((_, i) => i);
+  return allowedCpus("self") ?? cpus8().map((_, i) => i);
 }
 function cpuSets(available, pairs) {
   const per = Math.floor(available.length / pairs);
@@ -61945,8 +61942,6 @@ async function compareSpec(given, opts) {
           swapper.stop();
           await swapper.settled();
           await record2(tag(cells));
-        } else if (compare3.order === "duet") {
-          await record2(tag(await Promise.all(turn.map((n) => benchOf(n).runCell(cellOf(n), opts.signal)))));
         } else {
           for (const n of turn) await record2(tag([await benchOf(n).runCell(cellOf(n), opts.signal)]));
         }
@@ -66786,7 +66781,10 @@ export {
   renderCharts,
   verdictHtml,
   writeHtmlReport,
+  md2 as md,
   commentMarkdown,
+  git,
+  commitAt,
   withSourceBuilds,
   usableCpus,
   cpuSets,
