@@ -20,6 +20,7 @@ import { parseArgs } from "node:util";
 import { parse, stringify } from "yaml";
 import { installSignalTeardown, teardownAll } from "../action/src/lifecycle/teardown.ts";
 import { compareSpec } from "../action/src/pipeline/compare.ts";
+import { OUTSIDE_GAP_PCT } from "../action/src/pipeline/duet.ts";
 import { hostFacts } from "../action/src/result/host.ts";
 import { readResult } from "../action/src/result/store.ts";
 import { parseSpec } from "../action/src/specfile/load.ts";
@@ -74,14 +75,26 @@ try {
   const loaded = parseSpec(spec, "aa-bank.yaml");
   const outcome = await compareSpec(loaded, { outDir: out, log, signal: abort.signal });
   const result = await readResult(outcome.resultPath);
-  const byBlock: { base: number; head: number }[][] = Array.from({ length: blocks }, () => []);
+  type Round = { base: number; head: number; outside_cpu_pct?: number[]; reruns?: number };
+  const byBlock: Round[][] = Array.from({ length: blocks }, () => []);
   for (let r = 1; r <= blocks * perBlock; r++) {
     const at = (v: string) => result.cells.find((c) => c.round === r && c.variant === v && c.status === "ok");
     const b = at("base");
     const h = at("head");
     const bv = b?.metrics.tps?.value;
     const hv = h?.metrics.tps?.value;
-    if (b?.block && bv && hv) byBlock[b.block - 1]?.push({ base: bv, head: hv });
+    // duet: the outside CPU use each pair met, and the re-runs it caused (pipeline/duet.ts)
+    const outside =
+      b?.outside_cpu_pct !== undefined && h?.outside_cpu_pct !== undefined
+        ? { outside_cpu_pct: [b.outside_cpu_pct, h.outside_cpu_pct] }
+        : {};
+    if (b?.block && bv && hv)
+      byBlock[b.block - 1]?.push({
+        base: bv,
+        head: hv,
+        ...outside,
+        ...(b.reruns ? { reruns: b.reruns } : {}),
+      });
   }
   writeFileSync(
     values.out as string,
@@ -98,6 +111,7 @@ try {
         ...(values.order === "duet" ? { swap_seconds: Number(values.swap) } : {}),
         threads: Number(values.threads),
         ...(values.quota ? { cpu_quota_percent: Number(values.quota) } : {}),
+        ...(values.order === "duet" ? { outside_gap_pct: OUTSIDE_GAP_PCT } : {}),
         blocks: byBlock,
       },
       null,

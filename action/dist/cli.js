@@ -51,12 +51,13 @@ import {
   upsertIssue,
   usableCpus,
   verdictHtml,
+  whyNotDuet,
   withSourceBuilds,
   writeHtmlReport
-} from "./chunk-C3N63XY2.js";
+} from "./chunk-UG4TPKR6.js";
 import {
   reapLedger
-} from "./chunk-IGRHQQLU.js";
+} from "./chunk-VR5G44JK.js";
 import {
   PORT_AT_START,
   formatIssues,
@@ -65,7 +66,7 @@ import {
   require_dist,
   writeAtomic,
   writeResult
-} from "./chunk-SB7TTLSX.js";
+} from "./chunk-SVK4AGI7.js";
 import {
   CLOUDS,
   EXIT,
@@ -1395,7 +1396,7 @@ async function planRun(given, o) {
   ];
   const end = [...cleanup, ...kindSteps(["teardown"])];
   const order = loaded.variants?.compare.order;
-  const orderLine = order ? `variants compared: ${order}${given.variants?.compare.order === "auto" ? " (compare.order: auto)" : ""}${order === "duet" ? `, both at once, each pair (server and load generator) on a CPU set of its own (${cpuSets(usableCpus().slice(0, o.cores ?? usableCpus().length), loaded.variants?.all.length ?? 2).join(" | ")}), the sets passed round every ${loaded.variants?.compare.swap}s` : ""}` : void 0;
+  const orderLine = order ? `variants compared: ${order}${given.variants?.compare.order === "auto" ? ` (compare.order: auto${order === "interleaved" ? `; no fair duet here: ${whyNotDuet(given, target, o.cores).join("; ")}` : ""})` : ""}${order === "duet" ? `, both at once, each pair (server and load generator) on a CPU set of its own (${cpuSets(usableCpus().slice(0, o.cores ?? usableCpus().length), loaded.variants?.all.length ?? 2).join(" | ")}), the sets passed round every ${loaded.variants?.compare.swap}s` : ""}` : void 0;
   const lines = [
     ...target.about,
     ...orderLine ? [orderLine] : [],

@@ -13,7 +13,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-C3N63XY2.js";
+} from "./chunk-UG4TPKR6.js";
 import {
   getInput,
   info,
@@ -26,7 +26,7 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-SB7TTLSX.js";
+} from "./chunk-SVK4AGI7.js";
 import {
   EXIT,
   InputError,

@@ -4,13 +4,13 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   reapLedger
-} from "./chunk-IGRHQQLU.js";
+} from "./chunk-VR5G44JK.js";
 import {
   getState,
   info,
   setFailed
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-SB7TTLSX.js";
+import "./chunk-SVK4AGI7.js";
 import {
   ledgerDir
 } from "./chunk-MG6YBYQF.js";

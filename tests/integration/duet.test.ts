@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -21,12 +21,18 @@ function ownServers(): number[] {
   }
 }
 
-const affinity = (pid: number) =>
-  readFileSync(`/proc/${pid}/status`, "utf8")
-    .split("\n")
-    .find((l) => l.startsWith("Cpus_allowed_list:"))
-    ?.split(":")[1]
-    ?.trim();
+/** A process's CPU list, or undefined once it is gone. */
+const affinity = (pid: number) => {
+  try {
+    return readFileSync(`/proc/${pid}/status`, "utf8")
+      .split("\n")
+      .find((l) => l.startsWith("Cpus_allowed_list:"))
+      ?.split(":")[1]
+      ?.trim();
+  } catch {
+    return undefined;
+  }
+};
 
 describe("fair duet on real servers", () => {
   test("both variants at once, each pair on a CPU of its own, the CPUs passed round; a quota cut is a regression", async () => {
@@ -87,6 +93,80 @@ compare: {rounds: 6, warmup_rounds: 1, order: duet, swap: 1s, confirm: 0}
         `round ${r} started together`,
       );
     }
+    assert.deepEqual(leftovers(), before);
+  });
+
+  test("a neighbour following one pair through the swaps is measured, its rounds run again, and kept rounds are named", async () => {
+    const before = leftovers();
+    const dir = tempDir();
+    const file = join(dir, "aa.yaml");
+    writeFileSync(
+      file,
+      `name: aa
+target: {kind: mariadb, config: {innodb_buffer_pool_size: 64M}}
+data: {tables: 1, table_size: 2000}
+workloads:
+  - {name: point_select, sysbench: oltp_point_select, threads: [2], duration: 2s, warmup: 0s, options: {rand-type: uniform}}
+metrics: {tps: {tolerance: 10%}}
+variants: {base: {}, head: {}}
+compare: {rounds: 2, warmup_rounds: 0, order: duet, swap: 1s, confirm: 0}
+`,
+    );
+    const out = join(dir, "out");
+    const run = cli(["compare", "--spec", file, "--out", out]);
+    // the neighbour: a busy loop this test started, moved onto whatever CPU one server holds
+    const hog = spawn("sh", ["-c", "while :; do :; done"], { stdio: "ignore" });
+    let followed: number | undefined;
+    const deadline = Date.now() + 180_000;
+    let last: string | undefined;
+    let moves = 0;
+    try {
+      while (Date.now() < deadline && run.child.exitCode === null) {
+        // (mariadb-install-db's bootstrap servers pass by first: a server gone is followed no more)
+        const servers = ownServers();
+        if (followed !== undefined && !servers.includes(followed)) followed = undefined;
+        if (followed === undefined && servers.length === 2) followed = Math.min(...servers);
+        const list = followed === undefined ? undefined : affinity(followed);
+        if (list && list !== last && /^\d+$/.test(list)) {
+          execFileSync("taskset", ["-p", "-c", list, String(hog.pid)], { stdio: "ignore" });
+          last = list;
+          moves++;
+        }
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    } finally {
+      hog.kill("SIGKILL");
+    }
+    const { code } = await run.done;
+    assert.ok(code === 0 || code === 1, run.stderr());
+    assert.ok(moves >= 2, `the neighbour followed a server through its swaps (${moves} moves)`);
+    const runDir = join(out, readdirSync(out)[0] as string);
+    const result = JSON.parse(readFileSync(join(runDir, "result.json"), "utf8"));
+    const v = JSON.parse(readFileSync(join(runDir, "verdict.json"), "utf8"));
+    const notes = v.notes.join("\n");
+    let reran = false;
+    for (let r = 1; r <= 2; r++) {
+      const cells = result.cells.filter((c: { round: number }) => c.round === r);
+      const outside = cells.map((c: { outside_cpu_pct: number }) => c.outside_cpu_pct);
+      assert.equal(outside.length, 2, `round ${r}: both cells carry their pair's outside CPU use`);
+      // the neighbour takes a share of the followed pair's CPU in every try
+      assert.ok(Math.max(...outside) >= 15, `round ${r}: the followed pair met ${Math.max(...outside)}%`);
+      const gap = Math.max(...outside) - Math.min(...outside);
+      const reruns = cells[0].reruns ?? 0;
+      assert.equal(cells[1].reruns ?? 0, reruns);
+      // a round is re-run while uneven, up to 4 times; one kept uneven used them all
+      if (gap > 5)
+        assert.equal(reruns, 4, `round ${r}: kept with a ${gap}-point gap after ${reruns} re-runs`);
+      if (gap > 5) assert.match(notes, /still uneven after 4 re-runs were kept as measured/);
+      reran ||= reruns > 0;
+    }
+    if (reran) {
+      assert.match(
+        run.stderr(),
+        /duet: processes of neither pair took \d+% of (base|head)'s CPUs and \d+% of (base|head)'s CPUs: running the round again \(1 of 4\)/,
+      );
+      assert.match(notes, /duet: processes of neither pair used the pairs' CPUs unevenly .* run again/);
+    } else assert.doesNotMatch(notes, /unevenly/);
     assert.deepEqual(leftovers(), before);
   });
 

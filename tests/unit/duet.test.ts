@@ -1,6 +1,15 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { cpuSets, duetRefusals, resolveOrder } from "../../action/src/pipeline/duet.ts";
+import {
+  cpuSets,
+  duetRefusals,
+  OUTSIDE_GAP_PCT,
+  outsideNotes,
+  outsideShares,
+  resolveOrder,
+  type Snapshot,
+} from "../../action/src/pipeline/duet.ts";
+import type { Cell } from "../../action/src/result/model.ts";
 import { parseSpec } from "../../action/src/specfile/load.ts";
 
 const spec = (over: { target?: string; driver?: string; duration?: string; compare?: string } = {}) =>
@@ -82,5 +91,145 @@ describe("compare.order: auto", () => {
       "a cluster",
     );
     assert.equal(order({ compare: "order: interleaved" }), "interleaved", "an explicit order stays");
+  });
+});
+
+// Snapshots of two pairs on CPUs 0 and 1, one phase a second at 100 ticks a second: `busy` is each
+// CPU's busy ticks per phase, `own` each pair's processes' ticks per phase (pid 10 pair 0, 20 pair 1).
+function run(busy: [number, number][], own: [number, number][]): Snapshot[] {
+  const snaps: Snapshot[] = [];
+  const cpu = [0, 0];
+  const ticks = [0, 0];
+  for (let k = 0; k <= busy.length; k++) {
+    snaps.push({
+      at: k * 1000,
+      busy: new Map([
+        [0, cpu[0] as number],
+        [1, cpu[1] as number],
+      ]),
+      pairs: [new Map([[10, ticks[0] as number]]), new Map([[20, ticks[1] as number]])],
+    });
+    const [b, o] = [busy[k], own[k]];
+    if (!b || !o) break;
+    cpu[0] = (cpu[0] as number) + b[0];
+    cpu[1] = (cpu[1] as number) + b[1];
+    ticks[0] = (ticks[0] as number) + o[0];
+    ticks[1] = (ticks[1] as number) + o[1];
+  }
+  return snaps;
+}
+
+describe("fair duet: outside CPU use per pair", () => {
+  test("a neighbour staying on one CPU meets both pairs equally (the swaps share it)", () => {
+    // CPU 0 full; its holder gets 70 of its 100 ticks, a neighbour 30; phases swap the holders
+    const shares = outsideShares(
+      run(
+        [
+          [100, 100],
+          [100, 100],
+        ],
+        [
+          [70, 100],
+          [100, 70],
+        ],
+      ),
+      ["0", "1"],
+      100,
+    );
+    assert.deepEqual(shares, [15, 15]);
+  });
+
+  test("a neighbour following one pair through the swaps is all on that pair", () => {
+    // phase 0: pair 1 on CPU 1 with the neighbour; phase 1: pair 1 on CPU 0, the neighbour with it
+    const shares = outsideShares(
+      run(
+        [
+          [100, 100],
+          [100, 100],
+        ],
+        [
+          [100, 70],
+          [100, 70],
+        ],
+      ),
+      ["0", "1"],
+      100,
+    ) as number[];
+    assert.deepEqual(shares, [0, 30]);
+    assert.ok((shares[1] as number) - (shares[0] as number) > OUTSIDE_GAP_PCT);
+  });
+
+  test("a load first seen at a phase's end counts wholly in it; one gone within a phase cannot be counted", () => {
+    const snaps = run(
+      [
+        [100, 100],
+        [100, 100],
+      ],
+      [
+        [100, 100],
+        [100, 100],
+      ],
+    );
+    // pair 1's load (pid 21) started after the first snapshot: 40 ticks in phase 0 (CPU 1), 40 in phase 1 (CPU 0)
+    const at = (k: number, cpu0: number, cpu1: number, p0: number, p1: number, load?: number): Snapshot => ({
+      at: k * 1000,
+      busy: new Map([
+        [0, cpu0],
+        [1, cpu1],
+      ]),
+      pairs: [
+        new Map([[10, p0]]),
+        new Map([[20, p1], ...(load === undefined ? [] : [[21, load] as [number, number]])]),
+      ],
+    });
+    const late = [at(0, 0, 0, 0, 0), at(1, 60, 100, 60, 60, 40), at(2, 160, 160, 120, 120, 80)];
+    assert.deepEqual(outsideShares(late, ["0", "1"], 100), [0, 0]);
+    const gone = snaps.map((s, k) => ({
+      ...s,
+      pairs: [
+        k === 2 ? new Map<number, number>() : (s.pairs[0] as Map<number, number>),
+        s.pairs[1] as Map<number, number>,
+      ],
+    }));
+    assert.equal(outsideShares(gone, ["0", "1"], 100), undefined);
+  });
+});
+
+describe("fair duet: the verdict's note on uneven rounds", () => {
+  const cell = (variant: string, round: number, outside: number, reruns?: number): Cell => ({
+    workload: "point_select",
+    driver: "sysbench",
+    script: "oltp_point_select",
+    threads: 2,
+    variant,
+    round,
+    status: "ok",
+    started_at: "",
+    finished_at: "",
+    raw_log: "",
+    warmup_s: 0,
+    duration_s: 2,
+    metrics: {},
+    intervals: [],
+    outside_cpu_pct: outside,
+    ...(reruns ? { reruns } : {}),
+  });
+
+  test("quiet rounds: no note", () => {
+    assert.deepEqual(outsideNotes([cell("base", 1, 2), cell("head", 1, 4)]), []);
+  });
+
+  test("rounds run again are counted, and one still uneven is named as kept", () => {
+    const notes = outsideNotes([
+      cell("base", 1, 2, 1),
+      cell("head", 1, 3, 1),
+      cell("base", 2, 1, 4),
+      cell("head", 2, 29, 4),
+    ]).join("\n");
+    assert.match(notes, /unevenly .* in 2 round\(s\), run again \(5 re-run\(s\) in all\)/);
+    assert.match(
+      notes,
+      /1 round\(s\) still uneven after 4 re-runs were kept as measured \(the largest gap 28 points\)/,
+    );
   });
 });

@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
 import { parse } from "yaml";
+import { samplesNeeded } from "../../action/src/compare/judge.ts";
 import { planRun } from "../../action/src/pipeline/plan.ts";
 import { loadSpec, parseSpec } from "../../action/src/specfile/load.ts";
 import { ROOT } from "../helpers/paths.ts";
@@ -112,11 +113,49 @@ describe("every shipped spec fits the workflow it is shipped for", () => {
     assert.equal(plan.refusals.length, 1);
     assert.match(
       plan.refusals[0] ?? "",
-      /^pr\.yaml: compare\.budget is 30 min but this comparison is estimated at ~1h2\dm \(16 min per round of 12 cells × 2 variant\(s\), 5 rounds with warmups\): not even 2 rounds fit/,
+      /^pr\.yaml: compare\.budget is 30 min but this comparison is estimated at ~1h2\dm \(5 min per round of 12 cells × 2 variants at once, 16 rounds with warmups\): at most 5 rounds fit, fewer than one per block \(compare\.blocks 8\): lower compare\.blocks/,
     );
     assert.match(
       plan.text,
       /REFUSED \(tiperf run would exit 2 before anything starts\): pr\.yaml: compare\.budget/,
+    );
+  });
+
+  test("pr.yaml's blocks detect its tolerance at the noise of the duet bank it was sized from", async () => {
+    const { spec, variants } = await asRun("workloads/pr.yaml", true);
+    const compare = variants?.compare;
+    assert.ok(compare && compare.blocks > 1);
+    const perBlock = compare.rounds / compare.blocks;
+    // block means of log(head/base) over the bank's first `perBlock` rounds of each block
+    const bank = JSON.parse(readFileSync(join(ROOT, "bench/duet-bank-cpu-bound.json"), "utf8")) as {
+      order: string;
+      blocks: { base: number; head: number }[][];
+    };
+    assert.equal(bank.order, "duet");
+    const means = bank.blocks
+      .filter((b) => b.length >= perBlock)
+      .map((b) => b.slice(0, perBlock).reduce((s, r) => s + Math.log(r.head / r.base), 0) / perBlock);
+    const mean = means.reduce((s, x) => s + x, 0) / means.length;
+    const sd = Math.sqrt(means.reduce((s, x) => s + (x - mean) ** 2, 0) / (means.length - 1));
+    // every cell × metric judged shares the familywise confidence
+    const judgements = spec.workloads.reduce((n, w) => n + w.threads.length * Object.keys(w.judge).length, 0);
+    const tolerance = Math.min(
+      ...spec.workloads.flatMap((w) => Object.values(w.judge).map((j) => j.tolerance)),
+    );
+    const needed = samplesNeeded(
+      // the noise of one block mean (se·√n), searched from 2 blocks up
+      { estimate: 0, se: sd / Math.sqrt(2), n: 2, df: 1 },
+      tolerance,
+      (1 - compare.confidence) / judgements,
+      "block-t",
+    );
+    assert.ok(
+      needed !== undefined,
+      `block sd ${(100 * sd).toFixed(1)}%: no block count detects ${tolerance}`,
+    );
+    assert.ok(
+      needed <= compare.blocks,
+      `pr.yaml has ${compare.blocks} blocks; the bank's block sd ${(100 * sd).toFixed(1)}% needs ${needed} (${judgements} judgements, tolerance ${100 * tolerance}%)`,
     );
   });
 });

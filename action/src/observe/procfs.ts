@@ -81,6 +81,22 @@ export function machineTicks(): { busy: number; total: number } | undefined {
   return cpuLine(read("/proc/stat")?.split("\n")[0] ?? "");
 }
 
+/** Each CPU's busy ticks now (/proc/stat's cpuN lines; steal left out: the hypervisor's, not a process's), by CPU number. */
+export function cpuBusyTicks(): Map<number, number> {
+  const out = new Map<number, number>();
+  for (const line of (read("/proc/stat") ?? "").split("\n")) {
+    const m = /^cpu(\d+)\s+(.*)$/.exec(line);
+    if (!m) continue;
+    const v = (m[2] as string).trim().split(/\s+/).map(Number);
+    // user nice system idle iowait irq softirq steal: busy = user + nice + system + irq + softirq
+    out.set(
+      Number(m[1]),
+      [0, 1, 2, 5, 6].reduce((s, i) => s + (v[i] || 0), 0),
+    );
+  }
+  return out;
+}
+
 /** The CPU quota of the cgroup a process is in, as CPUs (tightest up the tree), if it has one. */
 function quotaOf(pid: number): number | undefined {
   const lines = (read(`/proc/${pid}/cgroup`) ?? "").trim().split("\n");

@@ -367,7 +367,7 @@ export class Bench {
   async runCell(
     plan: CellPlan,
     signal: AbortSignal,
-    o: { onMeasure?: () => void; cpus?: string; onLoad?: (pid: number) => void } = {},
+    o: { onMeasure?: (seconds: number) => void; cpus?: string; onLoad?: (pid: number) => void } = {},
   ): Promise<Cell> {
     const w = plan.workload;
     const driver = driverOf(w.driver);
@@ -436,7 +436,7 @@ export class Bench {
         ...(o.cpus ? { cpus: o.cpus } : {}),
         onSpawn: (pid) => {
           o.onLoad?.(pid);
-          o.onMeasure?.();
+          o.onMeasure?.(measuredS);
           if (!this.remote) for (const s of samplers) s.addLoad(pid);
         },
       });

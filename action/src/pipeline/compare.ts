@@ -12,7 +12,17 @@ import { narrowSpec } from "../specfile/prepare.ts";
 import { Bench } from "./bench.ts";
 import { withSourceBuilds } from "./builds.ts";
 import { cellLabel, cellSeconds, maxThreads, planCells } from "./cells.ts";
-import { CpuSwapper, cpuSets, type DuetPair, duetRefusals, resolveOrder, usableCpus } from "./duet.ts";
+import {
+  CpuSwapper,
+  cpuSets,
+  type DuetPair,
+  duetRefusals,
+  OUTSIDE_GAP_PCT,
+  outsideNotes,
+  resolveOrder,
+  UNEVEN_RERUNS,
+  usableCpus,
+} from "./duet.ts";
 import { profileRegressions } from "./profile.ts";
 import { Progress } from "./progress.ts";
 import { benchStart, closeDeployment, finishResult, type RunOptions, startResult } from "./run.ts";
@@ -168,27 +178,54 @@ export async function compareSpec(given: LoadedSpec, opts: CompareOptions): Prom
           `${cellLabel({ ...first, variant: compare.order === "duet" ? (names.length === 2 ? "both" : "all") : turn.join("→") })}${block === undefined ? "" : ` block ${block}`}`,
         );
         if (compare.order === "duet" && swapper) {
-          // every pair pinned to its set of phase 0; phases from the measured runs' start
-          for (const p of pairs) p.loads.clear();
-          await swapper.begin();
-          let measuring = false;
-          const cells = await Promise.all(
-            turn.map((n) => {
-              const i = names.indexOf(n);
-              const pair = pairs[i] as DuetPair;
-              return benchOf(n).runCell(cellOf(n), opts.signal, {
-                cpus: swapper.setOf(i),
-                onLoad: (pid) => pair.loads.add(pid),
-                onMeasure: () => {
-                  if (measuring) return;
-                  measuring = true;
-                  swapper.restart();
-                },
-              });
-            }),
-          );
-          swapper.stop();
-          await swapper.settled();
+          // every pair pinned to its set of phase 0; phases from the measured runs' start. A round
+          // whose pairs met outside CPU use unevenly runs again (bounded; pipeline/duet.ts)
+          const duetOnce = async () => {
+            for (const p of pairs) p.loads.clear();
+            // the pairs' starting sets alternate round by round (a block's rounds hold both)
+            await swapper.begin(round);
+            let measuring = false;
+            const cells = await Promise.all(
+              turn.map((n) => {
+                const i = names.indexOf(n);
+                const pair = pairs[i] as DuetPair;
+                return benchOf(n).runCell(cellOf(n), opts.signal, {
+                  cpus: swapper.setOf(i),
+                  onLoad: (pid) => pair.loads.add(pid),
+                  onMeasure: (seconds) => {
+                    if (measuring) return;
+                    measuring = true;
+                    swapper.restart(seconds);
+                  },
+                });
+              }),
+            );
+            swapper.stop();
+            await swapper.settled();
+            return { cells, outside: swapper.outside() };
+          };
+          let { cells, outside } = await duetOnce();
+          let reruns = 0;
+          const gapOf = (o: number[]) => Math.max(...o) - Math.min(...o);
+          while (
+            outside &&
+            gapOf(outside) > OUTSIDE_GAP_PCT &&
+            reruns < UNEVEN_RERUNS &&
+            cells.every((c) => c.status === "ok")
+          ) {
+            reruns++;
+            const o = outside;
+            opts.log(
+              `duet: processes of neither pair took ${turn.map((n) => `${(o[names.indexOf(n)] as number).toFixed(0)}% of ${n}'s CPUs`).join(" and ")}: running the round again (${reruns} of ${UNEVEN_RERUNS})`,
+            );
+            ({ cells, outside } = await duetOnce());
+          }
+          const o = outside;
+          cells = cells.map((c) => ({
+            ...c,
+            ...(o ? { outside_cpu_pct: Math.round((o[names.indexOf(c.variant)] as number) * 10) / 10 } : {}),
+            ...(reruns ? { reruns } : {}),
+          }));
           await record(tag(cells));
         } else {
           for (const n of turn) await record(tag([await benchOf(n).runCell(cellOf(n), opts.signal)]));
@@ -328,6 +365,7 @@ export async function compareSpec(given: LoadedSpec, opts: CompareOptions): Prom
         ...(swapper
           ? [
               `duet: both variants at once, each pair (server processes and load generator) pinned to CPU set ${sets.join(" or ")} and the sets passed round every ${compare.swap}s from the start of each measured run, so over its whole number of cycles every pair held every set equally long; a round's sample is the ratio of the two throughputs of the same seconds`,
+              ...outsideNotes(result.cells),
             ]
           : []),
         compare.blocks > 1

@@ -5,9 +5,11 @@
 // machine's speed of the same seconds. The round's sample is the ratio of the two throughputs over
 // those cycles; fresh pairs (compare.blocks) make instance gaps part of the interval.
 import { cpus } from "node:os";
-import { allowedCpus } from "../observe/procfs.ts";
+import { allowedCpus, clockTicks, cpuBusyTicks, sampleProcess } from "../observe/procfs.ts";
 import { parents, runCommand, treeOf } from "../proc/process.ts";
+import type { Cell } from "../result/model.ts";
 import type { LoadedSpec } from "../specfile/load.ts";
+import { cpuIndexes } from "../targets/local/affinity.ts";
 import type { TargetPlan } from "../targets/types.ts";
 
 /** The CPUs this process may run on (its affinity), in order. */
@@ -86,12 +88,27 @@ export interface DuetPair {
 }
 
 /**
- * Passes the CPU sets round the pairs: in phase p, pair i holds set (i + p) mod n. `restart()`
- * begins phase 0 again (the measured run's start), then a phase every `swapS` seconds.
+ * Passes the CPU sets round the pairs: in phase p, pair i holds set (i + p) mod n. `begin(first)`
+ * starts a round at phase `first` (rounds alternate it, so no pair always starts on the same set),
+ * `restart()` starts it again with the measured run, then a phase every `swapS` seconds.
  */
+/** CPU time at a phase boundary: each CPU's busy ticks and each pair's processes' ticks. */
+export interface Snapshot {
+  busy: Map<number, number>;
+  /** Per pair: its processes' CPU ticks, by pid. */
+  pairs: Map<number, number>[];
+  at: number;
+}
+
 export class CpuSwapper {
   private phase = 0;
+  private first = 0;
+  /** Snapshots at the measured run's phase boundaries (the first at its start). */
+  private snaps: Snapshot[] = [];
+  /** How many phases of the measured run to account (its duration over swapS). */
+  private accounted = 0;
   private timer: NodeJS.Timeout | undefined;
+  private final: NodeJS.Timeout | undefined;
   private busy: Promise<void> = Promise.resolve();
   /** Seconds each pair spent on each set in the last measured run (phases started). */
   phases = 0;
@@ -107,8 +124,35 @@ export class CpuSwapper {
     return this.sets[(i + this.phase) % this.sets.length] as string;
   }
 
-  private apply(): Promise<void> {
+  private pidsOf(i: number, parentOf: Map<number, number>): number[] {
+    const p = this.pairs[i] as DuetPair;
+    return [...treeOf(p.serverPids(), parentOf), ...p.loads];
+  }
+
+  private snapshot(parentOf: Map<number, number>): void {
+    if (this.snaps.length > this.accounted) return;
+    const pairs = this.pairs.map((_, i) => {
+      const ticks = new Map<number, number>();
+      for (const pid of this.pidsOf(i, parentOf)) {
+        const s = sampleProcess(pid);
+        if (s) ticks.set(pid, s.ticks);
+      }
+      return ticks;
+    });
+    this.snaps.push({ busy: cpuBusyTicks(), pairs, at: Date.now() });
+  }
+
+  /** Per pair, outside CPU use over the measured run (outsideShares), if it was sampled whole. */
+  outside(): number[] | undefined {
+    if (this.accounted === 0 || this.snaps.length !== this.accounted + 1) return undefined;
+    const n = this.sets.length;
+    const sets = this.sets.map((_, j) => this.sets[(j + this.first) % n] as string);
+    return outsideShares(this.snaps, sets, clockTicks());
+  }
+
+  private apply(account = false): Promise<void> {
     const parentOf = parents();
+    if (account) this.snapshot(parentOf);
     const jobs: Promise<void>[] = [];
     this.pairs.forEach((p, i) => {
       const list = this.setOf(i);
@@ -118,35 +162,124 @@ export class CpuSwapper {
     return Promise.all(jobs).then(() => undefined);
   }
 
-  /** Pins every pair to its phase-0 set now (before a cell's load starts). */
-  async begin(): Promise<void> {
+  /** Pins every pair to its set of phase `first` now (before a cell's load starts). */
+  async begin(first = 0): Promise<void> {
     this.stop();
-    this.phase = 0;
+    this.first = first % this.sets.length;
+    this.phase = this.first;
     this.phases = 0;
+    this.snaps = [];
+    this.accounted = 0;
     await this.apply();
   }
 
-  /** The measured run started: phase 0 from now, the next every swapS seconds. */
-  restart(): void {
-    if (this.timer) clearInterval(this.timer);
-    this.phase = 0;
+  /**
+   * The measured run (of `seconds`) started: phase 0 from now, the next every swapS seconds; the
+   * CPU time of each phase boundary within the run is sampled for outside().
+   */
+  restart(seconds: number): void {
+    this.stop();
+    this.phase = this.first;
     this.phases = 1;
-    this.busy = this.apply();
+    this.snaps = [];
+    this.accounted = Math.max(0, Math.round(seconds / this.swapS));
+    this.busy = this.apply(true);
     this.timer = setInterval(() => {
       this.phase = (this.phase + 1) % this.sets.length;
       this.phases++;
+      // the boundary is sampled when it is due, before the re-pinning waits its turn
+      if (this.phases <= this.accounted) this.snapshot(parents());
       this.busy = this.busy.then(() => this.apply());
     }, this.swapS * 1000);
+    // the last phase is sampled a little before the run's end, while its load generators still run
+    if (this.accounted > 0) {
+      const end = seconds * 1000 - Math.min(200, (this.swapS * 1000) / 4);
+      this.final = setTimeout(() => this.snapshot(parents()), end);
+    }
   }
 
   stop(): void {
     if (this.timer) clearInterval(this.timer);
+    if (this.final) clearTimeout(this.final);
     this.timer = undefined;
+    this.final = undefined;
   }
 
   async settled(): Promise<void> {
     await this.busy;
   }
+}
+
+/**
+ * Per pair, the CPU time others (processes of neither pair: a neighbour, tiperf itself) took on
+ * the CPU sets it held over the measured run, as a percentage of those CPUs' time: phase k (between
+ * snapshots k and k + 1, pair i on set (i + k) mod n) counts the set's busy time less the pair's
+ * own processes' time. Undefined when a process of a pair ended within a phase (its time there
+ * cannot be counted); one first seen at the phase's end (a load that started a moment after the
+ * first pair's) ran wholly within it.
+ */
+export function outsideShares(snaps: Snapshot[], sets: string[], hz: number): number[] | undefined {
+  const pairs = snaps[0]?.pairs.length ?? 0;
+  const out: number[] = [];
+  for (let i = 0; i < pairs; i++) {
+    let others = 0;
+    let capacity = 0;
+    for (let k = 0; k + 1 < snaps.length; k++) {
+      const [a, b] = [snaps[k] as Snapshot, snaps[k + 1] as Snapshot];
+      const set = cpuIndexes(sets[(i + k) % sets.length] as string);
+      let busy = 0;
+      for (const c of set) busy += (b.busy.get(c) ?? 0) - (a.busy.get(c) ?? 0);
+      const [was, now] = [a.pairs[i] as Map<number, number>, b.pairs[i] as Map<number, number>];
+      for (const pid of was.keys()) if (!now.has(pid)) return undefined;
+      let own = 0;
+      for (const [pid, t1] of now) own += t1 - (was.get(pid) ?? 0);
+      others += Math.max(0, busy - own);
+      capacity += ((b.at - a.at) / 1000) * hz * set.length;
+    }
+    out.push(capacity > 0 ? (100 * others) / capacity : 0);
+  }
+  return out;
+}
+
+/**
+ * A round whose pairs met outside CPU use this unevenly (percentage points of their CPUs' time) ran
+ * unfairly. Measured here (bench/duet-bank*.json): a neighbour that follows one pair through the
+ * swaps (the scheduler keeps moving it to whichever CPU idles) took 25–30% of that pair's CPUs and
+ * cut its throughput by as much; beside an unpinned busy loop, gaps of 5–8 points still moved
+ * rounds by up to 14%; on a quiet machine 119 of 120 rounds stayed within 5 points.
+ */
+export const OUTSIDE_GAP_PCT = 5;
+/** How often a round whose outside CPU use was uneven runs again before it is kept as it is. */
+export const UNEVEN_RERUNS = 4;
+
+/** The uneven rounds' story for a verdict's notes, from the duet cells of a result. */
+export function outsideNotes(cells: Cell[]): string[] {
+  const rounds = new Map<string, { gap: number; reruns: number }>();
+  for (const c of cells) {
+    if (c.outside_cpu_pct === undefined) continue;
+    const key = `${c.workload}\u0000${c.threads}\u0000${c.round}\u0000${c.block ?? 0}`;
+    const r = rounds.get(key) ?? { gap: 0, reruns: 0 };
+    rounds.set(key, r);
+    r.reruns = Math.max(r.reruns, c.reruns ?? 0);
+    const peers = cells.filter(
+      (d) =>
+        d.workload === c.workload &&
+        d.threads === c.threads &&
+        d.round === c.round &&
+        d.block === c.block &&
+        d.outside_cpu_pct !== undefined,
+    );
+    r.gap =
+      Math.max(...peers.map((d) => d.outside_cpu_pct as number)) -
+      Math.min(...peers.map((d) => d.outside_cpu_pct as number));
+  }
+  const all = [...rounds.values()];
+  const rerun = all.filter((r) => r.reruns > 0);
+  const kept = all.filter((r) => r.gap > OUTSIDE_GAP_PCT);
+  if (!rerun.length && !kept.length) return [];
+  return [
+    `duet: processes of neither pair used the pairs' CPUs unevenly (by more than ${OUTSIDE_GAP_PCT} points of their time) in ${rerun.length} round(s), run again (${rerun.reduce((s, r) => s + r.reruns, 0)} re-run(s) in all)${kept.length ? `; ${kept.length} round(s) still uneven after ${UNEVEN_RERUNS} re-runs were kept as measured (the largest gap ${Math.max(...kept.map((r) => r.gap)).toFixed(0)} points): something else ran on this machine, and the interval may be off by as much` : ""}`,
+  ];
 }
 
 /**
@@ -160,7 +293,26 @@ export function resolveOrder(
 ): LoadedSpec {
   const plan = loaded.variants;
   if (plan?.compare.order !== "auto") return loaded;
-  const asDuet = { ...loaded, variants: { ...plan, compare: { ...plan.compare, order: "duet" as const } } };
-  const order = duetRefusals(asDuet, target, cores).length === 0 ? "duet" : "interleaved";
+  const order = whyNotDuet(loaded, target, cores).length === 0 ? "duet" : "interleaved";
   return { ...loaded, variants: { ...plan, compare: { ...plan.compare, order } } };
+}
+
+/** Why a spec could not run as a fair duet here (duetRefusals of it as if it said duet), each without its advice. */
+export function whyNotDuet(
+  loaded: LoadedSpec,
+  target: Pick<TargetPlan, "switching" | "remoteLoad" | "localServers">,
+  cores = usableCpus().length,
+): string[] {
+  const plan = loaded.variants;
+  if (!plan) return [];
+  const asDuet = { ...loaded, variants: { ...plan, compare: { ...plan.compare, order: "duet" as const } } };
+  // one line per reason: the variant and workload a reason names are dropped, so repeats merge
+  const reasons = duetRefusals(asDuet, target, cores).map((r) =>
+    r
+      .replace(/: (use compare\.order: interleaved|leave cpus out|make it a multiple of .*)$/, "")
+      .replace(/compare\.order: duet:? ?/, "")
+      .replace(/^variants\.[^:]+: /, "")
+      .replace(/^workloads \S+: duration \S+ is/, "a duration is"),
+  );
+  return [...new Set(reasons)];
 }

@@ -48,7 +48,7 @@ export function estimate(loaded: LoadedSpec, target: TargetPlan): { seconds: num
     switches * target.overhead.switchS +
     restarts * target.overhead.restartS;
   const parts = [
-    `${minutes(matrix)} of cells (${cells} cell${cells > 1 ? "s" : ""} × ${variants} variant${variants > 1 ? "s" : ""} × ${rounds} round${rounds > 1 ? "s" : ""}${compare?.warmup_rounds ? `, warmup rounds included` : ""})`,
+    `${minutes(matrix)} of cells (${cells} cell${cells > 1 ? "s" : ""} × ${variants} variant${variants > 1 ? "s" : ""}${compare?.order === "duet" ? " at once" : ""} × ${rounds} round${rounds > 1 ? "s" : ""}${compare?.warmup_rounds ? `, warmup rounds included` : ""})`,
     `${minutes(target.overhead.setupS)} to start or deploy`,
     ...(switches ? [`${switches} switches × ${target.overhead.switchS}s`] : []),
     ...(restarts ? [`${restarts} restarts × ${target.overhead.restartS}s`] : []),
@@ -73,10 +73,14 @@ export function budgetRefusal(loaded: LoadedSpec, seconds: number): string[] {
   const rest = seconds - perRound * ((compare.max_rounds ?? compare.rounds) + compare.warmup_rounds * blocks);
   const fit = Math.floor((budget - rest) / perRound) - compare.warmup_rounds * blocks;
   return [
-    `${loaded.path}: compare.budget is ${minutes(budget)} but this comparison is estimated at ~${minutes(seconds)} (${minutes(perRound)} per round of ${planCells(loaded.spec).length} cells × ${variants} variant(s), ${(compare.max_rounds ?? compare.rounds) + compare.warmup_rounds * blocks} rounds with warmups): ${
-      fit >= 2
-        ? `at most ${fit} rounds fit (compare.rounds: ${fit}${blocks > 1 ? `, a multiple of compare.blocks ${blocks}` : ""}), which detects less`
-        : "not even 2 rounds fit"
+    `${loaded.path}: compare.budget is ${minutes(budget)} but this comparison is estimated at ~${minutes(seconds)} (${minutes(perRound)} per round of ${planCells(loaded.spec).length} cells × ${compare.order === "duet" ? `${loaded.variants?.all.length ?? 2} variants at once` : `${variants} variant(s)`}, ${(compare.max_rounds ?? compare.rounds) + compare.warmup_rounds * blocks} rounds with warmups): ${
+      fit < 2
+        ? "not even 2 rounds fit"
+        : blocks > 1 && fit < blocks
+          ? `at most ${fit} rounds fit, fewer than one per block (compare.blocks ${blocks}): lower compare.blocks, which detects less`
+          : blocks > 1
+            ? `at most ${fit - (fit % blocks)} rounds fit (compare.rounds: ${fit - (fit % blocks)}, a multiple of compare.blocks ${blocks}), which detects less`
+            : `at most ${fit} rounds fit (compare.rounds: ${fit}), which detects less`
     }; or shorten durations, drop thread counts or workloads, or raise compare.budget`,
   ];
 }

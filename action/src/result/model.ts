@@ -85,6 +85,13 @@ export const CellSchema = z.strictObject({
   errors: z.record(z.string(), z.record(z.string(), num)).optional(),
   /** CPU, memory and disk of the servers, the load tool and the machine over the measured window. */
   resources: z.array(ResourceUseSchema).optional(),
+  /**
+   * compare.order duet: CPU time of processes of neither pair on the CPUs this cell's pair held
+   * over the measured run, % of those CPUs' time (absent where it could not be counted whole).
+   */
+  outside_cpu_pct: num.optional(),
+  /** compare.order duet: how often this round ran again because outside CPU use fell unevenly on the pairs. */
+  reruns: z.number().int().positive().optional(),
 });
 
 export const HostSchema = z.strictObject({

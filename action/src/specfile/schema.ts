@@ -108,11 +108,11 @@ export const CompareSchema = z.strictObject({
    * interleaved: one variant at a time in a balanced order; duet: both at once, each pair pinned to
    * CPUs of its own, the sets swapped (pipeline/duet.ts); auto: duet where it can be fair (private
    * servers on this machine, CPUs for every pair, durations a whole number of swap cycles, no CPUs
-   * pinned by the spec), else interleaved. Interleaved is the default: see the README's duet table.
+   * pinned by the spec), else interleaved. Auto is the default: at the same benchmark minutes duet
+   * caught a 3% slowdown where interleaved could not (the README's duet table); `tiperf plan` says
+   * which order runs.
    */
-  order: z
-    .enum(COMPARE_ORDERS, { error: `must be one of ${COMPARE_ORDERS.join(", ")}` })
-    .default("interleaved"),
+  order: z.enum(COMPARE_ORDERS, { error: `must be one of ${COMPARE_ORDERS.join(", ")}` }).default("auto"),
   /**
    * duet: seconds each pair holds a CPU set before the sets move on to the next pair (cells last a
    * whole number of cycles: pairs × swap).

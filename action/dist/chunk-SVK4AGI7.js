@@ -7631,7 +7631,14 @@ var CellSchema = external_exports.strictObject({
   /** Failed operations the tool counted (TPC-C `*_ERR`, YCSB `*_ERROR`), same shape. */
   errors: external_exports.record(external_exports.string(), external_exports.record(external_exports.string(), num)).optional(),
   /** CPU, memory and disk of the servers, the load tool and the machine over the measured window. */
-  resources: external_exports.array(ResourceUseSchema).optional()
+  resources: external_exports.array(ResourceUseSchema).optional(),
+  /**
+   * compare.order duet: CPU time of processes of neither pair on the CPUs this cell's pair held
+   * over the measured run, % of those CPUs' time (absent where it could not be counted whole).
+   */
+  outside_cpu_pct: num.optional(),
+  /** compare.order duet: how often this round ran again because outside CPU use fell unevenly on the pairs. */
+  reruns: external_exports.number().int().positive().optional()
 });
 var HostSchema = external_exports.strictObject({
   hostname: external_exports.string(),

@@ -25,7 +25,7 @@ import {
   runTool,
   validateYaml,
   writeAtomic
-} from "./chunk-SB7TTLSX.js";
+} from "./chunk-SVK4AGI7.js";
 import {
   EXIT,
   InputError,
@@ -3471,9 +3471,11 @@ var CompareSchema = external_exports.strictObject({
    * interleaved: one variant at a time in a balanced order; duet: both at once, each pair pinned to
    * CPUs of its own, the sets swapped (pipeline/duet.ts); auto: duet where it can be fair (private
    * servers on this machine, CPUs for every pair, durations a whole number of swap cycles, no CPUs
-   * pinned by the spec), else interleaved. Interleaved is the default: see the README's duet table.
+   * pinned by the spec), else interleaved. Auto is the default: at the same benchmark minutes duet
+   * caught a 3% slowdown where interleaved could not (the README's duet table); `tiperf plan` says
+   * which order runs.
    */
-  order: external_exports.enum(COMPARE_ORDERS, { error: `must be one of ${COMPARE_ORDERS.join(", ")}` }).default("interleaved"),
+  order: external_exports.enum(COMPARE_ORDERS, { error: `must be one of ${COMPARE_ORDERS.join(", ")}` }).default("auto"),
   /**
    * duet: seconds each pair holds a CPU set before the sets move on to the next pair (cells last a
    * whole number of cycles: pairs × swap).
@@ -59228,6 +59230,19 @@ function cpuLine(line5) {
 function machineTicks() {
   return cpuLine(read2("/proc/stat")?.split("\n")[0] ?? "");
 }
+function cpuBusyTicks() {
+  const out = /* @__PURE__ */ new Map();
+  for (const line5 of (read2("/proc/stat") ?? "").split("\n")) {
+    const m3 = /^cpu(\d+)\s+(.*)$/.exec(line5);
+    if (!m3) continue;
+    const v = m3[2].trim().split(/\s+/).map(Number);
+    out.set(
+      Number(m3[1]),
+      [0, 1, 2, 5, 6].reduce((s2, i) => s2 + (v[i] || 0), 0)
+    );
+  }
+  return out;
+}
 function quotaOf(pid) {
   const lines2 = (read2(`/proc/${pid}/cgroup`) ?? "").trim().split("\n");
   let tightest;
@@ -59915,7 +59930,7 @@ var Bench = class _Bench {
         ...o.cpus ? { cpus: o.cpus } : {},
         onSpawn: (pid) => {
           o.onLoad?.(pid);
-          o.onMeasure?.();
+          o.onMeasure?.(measuredS);
           if (!this.remote) for (const s2 of samplers) s2.addLoad(pid);
         }
       });
@@ -60049,7 +60064,13 @@ var CpuSwapper = class {
   pairs;
   swapS;
   phase = 0;
+  first = 0;
+  /** Snapshots at the measured run's phase boundaries (the first at its start). */
+  snaps = [];
+  /** How many phases of the measured run to account (its duration over swapS). */
+  accounted = 0;
   timer;
+  final;
   busy = Promise.resolve();
   /** Seconds each pair spent on each set in the last measured run (phases started). */
   phases = 0;
@@ -60057,8 +60078,32 @@ var CpuSwapper = class {
   setOf(i) {
     return this.sets[(i + this.phase) % this.sets.length];
   }
-  apply() {
+  pidsOf(i, parentOf) {
+    const p = this.pairs[i];
+    return [...treeOf(p.serverPids(), parentOf), ...p.loads];
+  }
+  snapshot(parentOf) {
+    if (this.snaps.length > this.accounted) return;
+    const pairs = this.pairs.map((_, i) => {
+      const ticks3 = /* @__PURE__ */ new Map();
+      for (const pid of this.pidsOf(i, parentOf)) {
+        const s2 = sampleProcess(pid);
+        if (s2) ticks3.set(pid, s2.ticks);
+      }
+      return ticks3;
+    });
+    this.snaps.push({ busy: cpuBusyTicks(), pairs, at: Date.now() });
+  }
+  /** Per pair, outside CPU use over the measured run (outsideShares), if it was sampled whole. */
+  outside() {
+    if (this.accounted === 0 || this.snaps.length !== this.accounted + 1) return void 0;
+    const n = this.sets.length;
+    const sets = this.sets.map((_, j) => this.sets[(j + this.first) % n]);
+    return outsideShares(this.snaps, sets, clockTicks());
+  }
+  apply(account = false) {
     const parentOf = parents();
+    if (account) this.snapshot(parentOf);
     const jobs = [];
     this.pairs.forEach((p, i) => {
       const list = this.setOf(i);
@@ -60067,39 +60112,107 @@ var CpuSwapper = class {
     });
     return Promise.all(jobs).then(() => void 0);
   }
-  /** Pins every pair to its phase-0 set now (before a cell's load starts). */
-  async begin() {
+  /** Pins every pair to its set of phase `first` now (before a cell's load starts). */
+  async begin(first = 0) {
     this.stop();
-    this.phase = 0;
+    this.first = first % this.sets.length;
+    this.phase = this.first;
     this.phases = 0;
+    this.snaps = [];
+    this.accounted = 0;
     await this.apply();
   }
-  /** The measured run started: phase 0 from now, the next every swapS seconds. */
-  restart() {
-    if (this.timer) clearInterval(this.timer);
-    this.phase = 0;
+  /**
+   * The measured run (of `seconds`) started: phase 0 from now, the next every swapS seconds; the
+   * CPU time of each phase boundary within the run is sampled for outside().
+   */
+  restart(seconds2) {
+    this.stop();
+    this.phase = this.first;
     this.phases = 1;
-    this.busy = this.apply();
+    this.snaps = [];
+    this.accounted = Math.max(0, Math.round(seconds2 / this.swapS));
+    this.busy = this.apply(true);
     this.timer = setInterval(() => {
       this.phase = (this.phase + 1) % this.sets.length;
       this.phases++;
+      if (this.phases <= this.accounted) this.snapshot(parents());
       this.busy = this.busy.then(() => this.apply());
     }, this.swapS * 1e3);
+    if (this.accounted > 0) {
+      const end = seconds2 * 1e3 - Math.min(200, this.swapS * 1e3 / 4);
+      this.final = setTimeout(() => this.snapshot(parents()), end);
+    }
   }
   stop() {
     if (this.timer) clearInterval(this.timer);
+    if (this.final) clearTimeout(this.final);
     this.timer = void 0;
+    this.final = void 0;
   }
   async settled() {
     await this.busy;
   }
 };
+function outsideShares(snaps, sets, hz) {
+  const pairs = snaps[0]?.pairs.length ?? 0;
+  const out = [];
+  for (let i = 0; i < pairs; i++) {
+    let others = 0;
+    let capacity = 0;
+    for (let k2 = 0; k2 + 1 < snaps.length; k2++) {
+      const [a4, b10] = [snaps[k2], snaps[k2 + 1]];
+      const set7 = cpuIndexes(sets[(i + k2) % sets.length]);
+      let busy = 0;
+      for (const c4 of set7) busy += (b10.busy.get(c4) ?? 0) - (a4.busy.get(c4) ?? 0);
+      const [was, now2] = [a4.pairs[i], b10.pairs[i]];
+      for (const pid of was.keys()) if (!now2.has(pid)) return void 0;
+      let own = 0;
+      for (const [pid, t13] of now2) own += t13 - (was.get(pid) ?? 0);
+      others += Math.max(0, busy - own);
+      capacity += (b10.at - a4.at) / 1e3 * hz * set7.length;
+    }
+    out.push(capacity > 0 ? 100 * others / capacity : 0);
+  }
+  return out;
+}
+var OUTSIDE_GAP_PCT = 5;
+var UNEVEN_RERUNS = 4;
+function outsideNotes(cells) {
+  const rounds = /* @__PURE__ */ new Map();
+  for (const c4 of cells) {
+    if (c4.outside_cpu_pct === void 0) continue;
+    const key2 = `${c4.workload}\0${c4.threads}\0${c4.round}\0${c4.block ?? 0}`;
+    const r = rounds.get(key2) ?? { gap: 0, reruns: 0 };
+    rounds.set(key2, r);
+    r.reruns = Math.max(r.reruns, c4.reruns ?? 0);
+    const peers = cells.filter(
+      (d) => d.workload === c4.workload && d.threads === c4.threads && d.round === c4.round && d.block === c4.block && d.outside_cpu_pct !== void 0
+    );
+    r.gap = Math.max(...peers.map((d) => d.outside_cpu_pct)) - Math.min(...peers.map((d) => d.outside_cpu_pct));
+  }
+  const all = [...rounds.values()];
+  const rerun2 = all.filter((r) => r.reruns > 0);
+  const kept = all.filter((r) => r.gap > OUTSIDE_GAP_PCT);
+  if (!rerun2.length && !kept.length) return [];
+  return [
+    `duet: processes of neither pair used the pairs' CPUs unevenly (by more than ${OUTSIDE_GAP_PCT} points of their time) in ${rerun2.length} round(s), run again (${rerun2.reduce((s2, r) => s2 + r.reruns, 0)} re-run(s) in all)${kept.length ? `; ${kept.length} round(s) still uneven after ${UNEVEN_RERUNS} re-runs were kept as measured (the largest gap ${Math.max(...kept.map((r) => r.gap)).toFixed(0)} points): something else ran on this machine, and the interval may be off by as much` : ""}`
+  ];
+}
 function resolveOrder(loaded, target2, cores2 = usableCpus().length) {
   const plan = loaded.variants;
   if (plan?.compare.order !== "auto") return loaded;
-  const asDuet = { ...loaded, variants: { ...plan, compare: { ...plan.compare, order: "duet" } } };
-  const order = duetRefusals(asDuet, target2, cores2).length === 0 ? "duet" : "interleaved";
+  const order = whyNotDuet(loaded, target2, cores2).length === 0 ? "duet" : "interleaved";
   return { ...loaded, variants: { ...plan, compare: { ...plan.compare, order } } };
+}
+function whyNotDuet(loaded, target2, cores2 = usableCpus().length) {
+  const plan = loaded.variants;
+  if (!plan) return [];
+  const asDuet = { ...loaded, variants: { ...plan, compare: { ...plan.compare, order: "duet" } } };
+  const reasons = duetRefusals(asDuet, target2, cores2).map(
+    (r) => r.replace(/: (use compare\.order: interleaved|leave cpus out|make it a multiple of .*)$/, "").replace(/compare\.order: duet:? ?/, "").replace(/^variants\.[^:]+: /, "").replace(/^workloads \S+: duration \S+ is/, "a duration is")
+  );
+  return [...new Set(reasons)];
 }
 
 // action/src/pipeline/estimate.ts
@@ -60124,7 +60237,7 @@ function estimate2(loaded, target2) {
   const restarts = compare3 && compare3.blocks > 1 && target2.switching !== "grouped" ? (compare3.blocks - 1) * variants : 0;
   const seconds2 = matrix + target2.overhead.setupS + switches * target2.overhead.switchS + restarts * target2.overhead.restartS;
   const parts = [
-    `${minutes2(matrix)} of cells (${cells} cell${cells > 1 ? "s" : ""} \xD7 ${variants} variant${variants > 1 ? "s" : ""} \xD7 ${rounds} round${rounds > 1 ? "s" : ""}${compare3?.warmup_rounds ? `, warmup rounds included` : ""})`,
+    `${minutes2(matrix)} of cells (${cells} cell${cells > 1 ? "s" : ""} \xD7 ${variants} variant${variants > 1 ? "s" : ""}${compare3?.order === "duet" ? " at once" : ""} \xD7 ${rounds} round${rounds > 1 ? "s" : ""}${compare3?.warmup_rounds ? `, warmup rounds included` : ""})`,
     `${minutes2(target2.overhead.setupS)} to start or deploy`,
     ...switches ? [`${switches} switches \xD7 ${target2.overhead.switchS}s`] : [],
     ...restarts ? [`${restarts} restarts \xD7 ${target2.overhead.restartS}s`] : []
@@ -60144,7 +60257,7 @@ function budgetRefusal(loaded, seconds2) {
   const rest = seconds2 - perRound * ((compare3.max_rounds ?? compare3.rounds) + compare3.warmup_rounds * blocks);
   const fit4 = Math.floor((budget - rest) / perRound) - compare3.warmup_rounds * blocks;
   return [
-    `${loaded.path}: compare.budget is ${minutes2(budget)} but this comparison is estimated at ~${minutes2(seconds2)} (${minutes2(perRound)} per round of ${planCells(loaded.spec).length} cells \xD7 ${variants} variant(s), ${(compare3.max_rounds ?? compare3.rounds) + compare3.warmup_rounds * blocks} rounds with warmups): ${fit4 >= 2 ? `at most ${fit4} rounds fit (compare.rounds: ${fit4}${blocks > 1 ? `, a multiple of compare.blocks ${blocks}` : ""}), which detects less` : "not even 2 rounds fit"}; or shorten durations, drop thread counts or workloads, or raise compare.budget`
+    `${loaded.path}: compare.budget is ${minutes2(budget)} but this comparison is estimated at ~${minutes2(seconds2)} (${minutes2(perRound)} per round of ${planCells(loaded.spec).length} cells \xD7 ${compare3.order === "duet" ? `${loaded.variants?.all.length ?? 2} variants at once` : `${variants} variant(s)`}, ${(compare3.max_rounds ?? compare3.rounds) + compare3.warmup_rounds * blocks} rounds with warmups): ${fit4 < 2 ? "not even 2 rounds fit" : blocks > 1 && fit4 < blocks ? `at most ${fit4} rounds fit, fewer than one per block (compare.blocks ${blocks}): lower compare.blocks, which detects less` : blocks > 1 ? `at most ${fit4 - fit4 % blocks} rounds fit (compare.rounds: ${fit4 - fit4 % blocks}, a multiple of compare.blocks ${blocks}), which detects less` : `at most ${fit4} rounds fit (compare.rounds: ${fit4}), which detects less`}; or shorten durations, drop thread counts or workloads, or raise compare.budget`
   ];
 }
 
@@ -61921,26 +62034,46 @@ async function compareSpec(given, opts) {
           `${cellLabel({ ...first, variant: compare3.order === "duet" ? names.length === 2 ? "both" : "all" : turn.join("\u2192") })}${block2 === void 0 ? "" : ` block ${block2}`}`
         );
         if (compare3.order === "duet" && swapper) {
-          for (const p of pairs) p.loads.clear();
-          await swapper.begin();
-          let measuring = false;
-          const cells = await Promise.all(
-            turn.map((n) => {
-              const i2 = names.indexOf(n);
-              const pair = pairs[i2];
-              return benchOf(n).runCell(cellOf(n), opts.signal, {
-                cpus: swapper.setOf(i2),
-                onLoad: (pid) => pair.loads.add(pid),
-                onMeasure: () => {
-                  if (measuring) return;
-                  measuring = true;
-                  swapper.restart();
-                }
-              });
-            })
-          );
-          swapper.stop();
-          await swapper.settled();
+          const duetOnce = async () => {
+            for (const p of pairs) p.loads.clear();
+            await swapper.begin(round3);
+            let measuring = false;
+            const cells2 = await Promise.all(
+              turn.map((n) => {
+                const i2 = names.indexOf(n);
+                const pair = pairs[i2];
+                return benchOf(n).runCell(cellOf(n), opts.signal, {
+                  cpus: swapper.setOf(i2),
+                  onLoad: (pid) => pair.loads.add(pid),
+                  onMeasure: (seconds2) => {
+                    if (measuring) return;
+                    measuring = true;
+                    swapper.restart(seconds2);
+                  }
+                });
+              })
+            );
+            swapper.stop();
+            await swapper.settled();
+            return { cells: cells2, outside: swapper.outside() };
+          };
+          let { cells, outside } = await duetOnce();
+          let reruns = 0;
+          const gapOf = (o2) => Math.max(...o2) - Math.min(...o2);
+          while (outside && gapOf(outside) > OUTSIDE_GAP_PCT && reruns < UNEVEN_RERUNS && cells.every((c4) => c4.status === "ok")) {
+            reruns++;
+            const o2 = outside;
+            opts.log(
+              `duet: processes of neither pair took ${turn.map((n) => `${o2[names.indexOf(n)].toFixed(0)}% of ${n}'s CPUs`).join(" and ")}: running the round again (${reruns} of ${UNEVEN_RERUNS})`
+            );
+            ({ cells, outside } = await duetOnce());
+          }
+          const o = outside;
+          cells = cells.map((c4) => ({
+            ...c4,
+            ...o ? { outside_cpu_pct: Math.round(o[names.indexOf(c4.variant)] * 10) / 10 } : {},
+            ...reruns ? { reruns } : {}
+          }));
           await record2(tag(cells));
         } else {
           for (const n of turn) await record2(tag([await benchOf(n).runCell(cellOf(n), opts.signal)]));
@@ -62061,7 +62194,8 @@ async function compareSpec(given, opts) {
           `variants took turns in groups: a switch restarts servers (${targetPlan.about.find((l) => l.startsWith("variants take turns by:"))?.slice(24) ?? "see the plan"}), so in each block every variant ran its cells together on a freshly switched instance, variants in a balanced order over blocks`
         ] : [],
         ...swapper ? [
-          `duet: both variants at once, each pair (server processes and load generator) pinned to CPU set ${sets.join(" or ")} and the sets passed round every ${compare3.swap}s from the start of each measured run, so over its whole number of cycles every pair held every set equally long; a round's sample is the ratio of the two throughputs of the same seconds`
+          `duet: both variants at once, each pair (server processes and load generator) pinned to CPU set ${sets.join(" or ")} and the sets passed round every ${compare3.swap}s from the start of each measured run, so over its whole number of cycles every pair held every set equally long; a round's sample is the ratio of the two throughputs of the same seconds`,
+          ...outsideNotes(result.cells)
         ] : [],
         compare3.blocks > 1 ? `instances as the unit: ${compare3.rounds / compare3.blocks} rounds per block, every variant's server restarted (fresh process, same data, random order) before each block after the first, warmup rounds again; per cell the mean of log(variant/${control}) in each block, a t interval over the block means (df = blocks \u2212 1); between_share: the part of the round-to-round variance that lay between instances (one-way random effects)` : `paired by round: one server instance per variant, rounds as the unit`,
         ...(loaded.builds ?? []).map(
@@ -66790,6 +66924,7 @@ export {
   cpuSets,
   duetRefusals,
   resolveOrder,
+  whyNotDuet,
   estimate2 as estimate,
   budgetRefusal,
   checkOutFile,

@@ -6,7 +6,7 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-SB7TTLSX.js";
+} from "./chunk-SVK4AGI7.js";
 import {
   sweep
 } from "./chunk-MG6YBYQF.js";
