@@ -54,7 +54,7 @@ import {
   whyNotDuet,
   withSourceBuilds,
   writeHtmlReport
-} from "./chunk-UG4TPKR6.js";
+} from "./chunk-NQBXS4ZQ.js";
 import {
   reapLedger
 } from "./chunk-VR5G44JK.js";

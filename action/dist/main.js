@@ -13,7 +13,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-UG4TPKR6.js";
+} from "./chunk-NQBXS4ZQ.js";
 import {
   getInput,
   info,

@@ -94,45 +94,17 @@ describe("compare.order: auto", () => {
   });
 });
 
-// Snapshots of two pairs on CPUs 0 and 1, one phase a second at 100 ticks a second: `busy` is each
-// CPU's busy ticks per phase, `own` each pair's processes' ticks per phase (pid 10 pair 0, 20 pair 1).
-function run(busy: [number, number][], own: [number, number][]): Snapshot[] {
-  const snaps: Snapshot[] = [];
-  const cpu = [0, 0];
-  const ticks = [0, 0];
-  for (let k = 0; k <= busy.length; k++) {
-    snaps.push({
-      at: k * 1000,
-      busy: new Map([
-        [0, cpu[0] as number],
-        [1, cpu[1] as number],
-      ]),
-      pairs: [new Map([[10, ticks[0] as number]]), new Map([[20, ticks[1] as number]])],
-    });
-    const [b, o] = [busy[k], own[k]];
-    if (!b || !o) break;
-    cpu[0] = (cpu[0] as number) + b[0];
-    cpu[1] = (cpu[1] as number) + b[1];
-    ticks[0] = (ticks[0] as number) + o[0];
-    ticks[1] = (ticks[1] as number) + o[1];
-  }
-  return snaps;
-}
+/** A snapshot at second `k`: threads outside the pairs as [tid, ticks so far, CPU last run on]. */
+const snap = (k: number, threads: [number, number, number][]): Snapshot => ({
+  at: k * 1000,
+  others: new Map(threads.map(([tid, ticks, cpu]) => [tid, { ticks, cpu }])),
+});
 
 describe("fair duet: outside CPU use per pair", () => {
   test("a neighbour staying on one CPU meets both pairs equally (the swaps share it)", () => {
-    // CPU 0 full; its holder gets 70 of its 100 ticks, a neighbour 30; phases swap the holders
+    // 30 ticks a second on CPU 0, held by pair 0 in phase 0 and by pair 1 in phase 1
     const shares = outsideShares(
-      run(
-        [
-          [100, 100],
-          [100, 100],
-        ],
-        [
-          [70, 100],
-          [100, 70],
-        ],
-      ),
+      [snap(0, [[7, 0, 0]]), snap(1, [[7, 30, 0]]), snap(2, [[7, 60, 0]])],
       ["0", "1"],
       100,
     );
@@ -140,58 +112,37 @@ describe("fair duet: outside CPU use per pair", () => {
   });
 
   test("a neighbour following one pair through the swaps is all on that pair", () => {
-    // phase 0: pair 1 on CPU 1 with the neighbour; phase 1: pair 1 on CPU 0, the neighbour with it
+    // pair 1 holds CPU 1, then CPU 0: the neighbour is where it is
     const shares = outsideShares(
-      run(
-        [
-          [100, 100],
-          [100, 100],
-        ],
-        [
-          [100, 70],
-          [100, 70],
-        ],
-      ),
+      [snap(0, [[7, 0, 1]]), snap(1, [[7, 30, 1]]), snap(2, [[7, 60, 0]])],
       ["0", "1"],
       100,
-    ) as number[];
+    );
     assert.deepEqual(shares, [0, 30]);
     assert.ok((shares[1] as number) - (shares[0] as number) > OUTSIDE_GAP_PCT);
   });
 
-  test("a load first seen at a phase's end counts wholly in it; one gone within a phase cannot be counted", () => {
-    const snaps = run(
+  test("a thread first seen at a phase's end counts wholly in it; one gone counts for what was seen", () => {
+    const shares = outsideShares(
       [
-        [100, 100],
-        [100, 100],
+        snap(0, [[7, 100, 0]]),
+        snap(1, [
+          [7, 110, 0],
+          [8, 40, 1],
+        ]),
+        snap(2, [[8, 40, 1]]),
       ],
-      [
-        [100, 100],
-        [100, 100],
-      ],
+      ["0", "1"],
+      100,
     );
-    // pair 1's load (pid 21) started after the first snapshot: 40 ticks in phase 0 (CPU 1), 40 in phase 1 (CPU 0)
-    const at = (k: number, cpu0: number, cpu1: number, p0: number, p1: number, load?: number): Snapshot => ({
-      at: k * 1000,
-      busy: new Map([
-        [0, cpu0],
-        [1, cpu1],
-      ]),
-      pairs: [
-        new Map([[10, p0]]),
-        new Map([[20, p1], ...(load === undefined ? [] : [[21, load] as [number, number]])]),
-      ],
-    });
-    const late = [at(0, 0, 0, 0, 0), at(1, 60, 100, 60, 60, 40), at(2, 160, 160, 120, 120, 80)];
-    assert.deepEqual(outsideShares(late, ["0", "1"], 100), [0, 0]);
-    const gone = snaps.map((s, k) => ({
-      ...s,
-      pairs: [
-        k === 2 ? new Map<number, number>() : (s.pairs[0] as Map<number, number>),
-        s.pairs[1] as Map<number, number>,
-      ],
-    }));
-    assert.equal(outsideShares(gone, ["0", "1"], 100), undefined);
+    // phase 0: thread 7's 10 ticks on CPU 0 (pair 0), thread 8's 40 on CPU 1 (pair 1); phase 1: nothing new
+    assert.deepEqual(shares, [5, 20]);
+  });
+
+  test("the rounds' starting sets: with the sets given in the round's order the holders follow", () => {
+    // a round starting at phase 1: pair 0 holds CPU 1 first
+    const shares = outsideShares([snap(0, [[7, 0, 1]]), snap(1, [[7, 50, 1]])], ["1", "0"], 100);
+    assert.deepEqual(shares, [50, 0]);
   });
 });
 

@@ -2,7 +2,7 @@
 // memory, disk bytes and parent; the machine's busy CPU time; and how many CPUs a process may use
 // (its affinity, and the quota of its cgroup, v2 cpu.max or v1 cpu.cfs_quota_us, up the tree).
 import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { cpus } from "node:os";
 import { join } from "node:path";
 import { parseStat } from "../proc/process.ts";
@@ -81,18 +81,33 @@ export function machineTicks(): { busy: number; total: number } | undefined {
   return cpuLine(read("/proc/stat")?.split("\n")[0] ?? "");
 }
 
-/** Each CPU's busy ticks now (/proc/stat's cpuN lines; steal left out: the hypervisor's, not a process's), by CPU number. */
-export function cpuBusyTicks(): Map<number, number> {
-  const out = new Map<number, number>();
-  for (const line of (read("/proc/stat") ?? "").split("\n")) {
-    const m = /^cpu(\d+)\s+(.*)$/.exec(line);
-    if (!m) continue;
-    const v = (m[2] as string).trim().split(/\s+/).map(Number);
-    // user nice system idle iowait irq softirq steal: busy = user + nice + system + irq + softirq
-    out.set(
-      Number(m[1]),
-      [0, 1, 2, 5, 6].reduce((s, i) => s + (v[i] || 0), 0),
-    );
+/**
+ * Every thread of every process but `skip`'s, now: its CPU time (user + system, clock ticks, as
+ * precise as the kernel's runtime) and the CPU it last ran on (/proc/PID/task/TID/stat), by TID.
+ */
+export function threadTimes(skip: Set<number>): Map<number, { ticks: number; cpu: number }> {
+  const out = new Map<number, { ticks: number; cpu: number }>();
+  let pids: string[] = [];
+  try {
+    pids = readdirSync("/proc");
+  } catch {
+    return out;
+  }
+  for (const pid of pids) {
+    if (!/^\d+$/.test(pid) || skip.has(Number(pid))) continue;
+    let tids: string[] = [];
+    try {
+      tids = readdirSync(`/proc/${pid}/task`);
+    } catch {
+      continue;
+    }
+    for (const tid of tids) {
+      const stat = read(`/proc/${pid}/task/${tid}/stat`);
+      if (!stat) continue;
+      const f = parseStat(stat).fields;
+      // fields after the command: [11] utime, [12] stime, [36] processor
+      out.set(Number(tid), { ticks: Number(f[11]) + Number(f[12]), cpu: Number(f[36]) });
+    }
   }
   return out;
 }

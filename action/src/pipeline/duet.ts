@@ -5,7 +5,7 @@
 // machine's speed of the same seconds. The round's sample is the ratio of the two throughputs over
 // those cycles; fresh pairs (compare.blocks) make instance gaps part of the interval.
 import { cpus } from "node:os";
-import { allowedCpus, clockTicks, cpuBusyTicks, sampleProcess } from "../observe/procfs.ts";
+import { allowedCpus, clockTicks, threadTimes } from "../observe/procfs.ts";
 import { parents, runCommand, treeOf } from "../proc/process.ts";
 import type { Cell } from "../result/model.ts";
 import type { LoadedSpec } from "../specfile/load.ts";
@@ -92,11 +92,12 @@ export interface DuetPair {
  * starts a round at phase `first` (rounds alternate it, so no pair always starts on the same set),
  * `restart()` starts it again with the measured run, then a phase every `swapS` seconds.
  */
-/** CPU time at a phase boundary: each CPU's busy ticks and each pair's processes' ticks. */
+/**
+ * CPU time at a phase boundary: every thread outside the pairs (its CPU time and the CPU it last
+ * ran on), by thread id.
+ */
 export interface Snapshot {
-  busy: Map<number, number>;
-  /** Per pair: its processes' CPU ticks, by pid. */
-  pairs: Map<number, number>[];
+  others: Map<number, { ticks: number; cpu: number }>;
   at: number;
 }
 
@@ -131,18 +132,11 @@ export class CpuSwapper {
 
   private snapshot(parentOf: Map<number, number>): void {
     if (this.snaps.length > this.accounted) return;
-    const pairs = this.pairs.map((_, i) => {
-      const ticks = new Map<number, number>();
-      for (const pid of this.pidsOf(i, parentOf)) {
-        const s = sampleProcess(pid);
-        if (s) ticks.set(pid, s.ticks);
-      }
-      return ticks;
-    });
-    this.snaps.push({ busy: cpuBusyTicks(), pairs, at: Date.now() });
+    const mine = new Set(this.pairs.flatMap((_, i) => this.pidsOf(i, parentOf)));
+    this.snaps.push({ others: threadTimes(mine), at: Date.now() });
   }
 
-  /** Per pair, outside CPU use over the measured run (outsideShares), if it was sampled whole. */
+  /** Per pair, outside CPU use over the measured run (outsideShares), if every boundary was sampled. */
   outside(): number[] | undefined {
     if (this.accounted === 0 || this.snaps.length !== this.accounted + 1) return undefined;
     const n = this.sets.length;
@@ -211,34 +205,33 @@ export class CpuSwapper {
 }
 
 /**
- * Per pair, the CPU time others (processes of neither pair: a neighbour, tiperf itself) took on
- * the CPU sets it held over the measured run, as a percentage of those CPUs' time: phase k (between
- * snapshots k and k + 1, pair i on set (i + k) mod n) counts the set's busy time less the pair's
- * own processes' time. Undefined when a process of a pair ended within a phase (its time there
- * cannot be counted); one first seen at the phase's end (a load that started a moment after the
- * first pair's) ran wholly within it.
+ * Per pair, the CPU time others (threads of processes of neither pair: a neighbour, tiperf itself,
+ * the kernel's workers) took on the CPU sets it held over the measured run, as a percentage of
+ * those CPUs' time: in phase k (between snapshots k and k + 1, pair i on set (i + k) mod n) each
+ * such thread's CPU time counts for the pair holding the CPU it last ran on. Threads' own times are
+ * the kernel's precise runtimes; /proc/stat's per-CPU busy time is sampled at the timer tick and
+ * under a CPU quota strayed from them by 10–20% of a CPU, too much to take the difference.
  */
-export function outsideShares(snaps: Snapshot[], sets: string[], hz: number): number[] | undefined {
-  const pairs = snaps[0]?.pairs.length ?? 0;
-  const out: number[] = [];
-  for (let i = 0; i < pairs; i++) {
-    let others = 0;
-    let capacity = 0;
-    for (let k = 0; k + 1 < snaps.length; k++) {
-      const [a, b] = [snaps[k] as Snapshot, snaps[k + 1] as Snapshot];
-      const set = cpuIndexes(sets[(i + k) % sets.length] as string);
-      let busy = 0;
-      for (const c of set) busy += (b.busy.get(c) ?? 0) - (a.busy.get(c) ?? 0);
-      const [was, now] = [a.pairs[i] as Map<number, number>, b.pairs[i] as Map<number, number>];
-      for (const pid of was.keys()) if (!now.has(pid)) return undefined;
-      let own = 0;
-      for (const [pid, t1] of now) own += t1 - (was.get(pid) ?? 0);
-      others += Math.max(0, busy - own);
-      capacity += ((b.at - a.at) / 1000) * hz * set.length;
+export function outsideShares(snaps: Snapshot[], sets: string[], hz: number): number[] {
+  const n = sets.length;
+  const others = new Array<number>(n).fill(0);
+  const capacity = new Array<number>(n).fill(0);
+  for (let k = 0; k + 1 < snaps.length; k++) {
+    const [a, b] = [snaps[k] as Snapshot, snaps[k + 1] as Snapshot];
+    const holder = new Map<number, number>();
+    for (let i = 0; i < n; i++) {
+      const set = cpuIndexes(sets[(i + k) % n] as string);
+      for (const c of set) holder.set(c, i);
+      capacity[i] = (capacity[i] as number) + ((b.at - a.at) / 1000) * hz * set.length;
     }
-    out.push(capacity > 0 ? (100 * others) / capacity : 0);
+    // a thread first seen at b started within the phase: all its time is the phase's
+    for (const [tid, t] of b.others) {
+      const i = holder.get(t.cpu);
+      if (i !== undefined)
+        others[i] = (others[i] as number) + Math.max(0, t.ticks - (a.others.get(tid)?.ticks ?? 0));
+    }
   }
-  return out;
+  return others.map((o, i) => ((capacity[i] as number) > 0 ? (100 * o) / (capacity[i] as number) : 0));
 }
 
 /**

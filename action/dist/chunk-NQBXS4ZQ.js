@@ -59177,7 +59177,7 @@ import { spawn } from "node:child_process";
 
 // action/src/observe/procfs.ts
 import { execFileSync } from "node:child_process";
-import { existsSync as existsSync4, readFileSync as readFileSync2 } from "node:fs";
+import { existsSync as existsSync4, readdirSync, readFileSync as readFileSync2 } from "node:fs";
 import { cpus as cpus5 } from "node:os";
 import { join as join5 } from "node:path";
 var ticks2;
@@ -59230,16 +59230,28 @@ function cpuLine(line5) {
 function machineTicks() {
   return cpuLine(read2("/proc/stat")?.split("\n")[0] ?? "");
 }
-function cpuBusyTicks() {
+function threadTimes(skip) {
   const out = /* @__PURE__ */ new Map();
-  for (const line5 of (read2("/proc/stat") ?? "").split("\n")) {
-    const m3 = /^cpu(\d+)\s+(.*)$/.exec(line5);
-    if (!m3) continue;
-    const v = m3[2].trim().split(/\s+/).map(Number);
-    out.set(
-      Number(m3[1]),
-      [0, 1, 2, 5, 6].reduce((s2, i) => s2 + (v[i] || 0), 0)
-    );
+  let pids = [];
+  try {
+    pids = readdirSync("/proc");
+  } catch {
+    return out;
+  }
+  for (const pid of pids) {
+    if (!/^\d+$/.test(pid) || skip.has(Number(pid))) continue;
+    let tids = [];
+    try {
+      tids = readdirSync(`/proc/${pid}/task`);
+    } catch {
+      continue;
+    }
+    for (const tid of tids) {
+      const stat = read2(`/proc/${pid}/task/${tid}/stat`);
+      if (!stat) continue;
+      const f = parseStat(stat).fields;
+      out.set(Number(tid), { ticks: Number(f[11]) + Number(f[12]), cpu: Number(f[36]) });
+    }
   }
   return out;
 }
@@ -60084,17 +60096,10 @@ var CpuSwapper = class {
   }
   snapshot(parentOf) {
     if (this.snaps.length > this.accounted) return;
-    const pairs = this.pairs.map((_, i) => {
-      const ticks3 = /* @__PURE__ */ new Map();
-      for (const pid of this.pidsOf(i, parentOf)) {
-        const s2 = sampleProcess(pid);
-        if (s2) ticks3.set(pid, s2.ticks);
-      }
-      return ticks3;
-    });
-    this.snaps.push({ busy: cpuBusyTicks(), pairs, at: Date.now() });
+    const mine = new Set(this.pairs.flatMap((_, i) => this.pidsOf(i, parentOf)));
+    this.snaps.push({ others: threadTimes(mine), at: Date.now() });
   }
-  /** Per pair, outside CPU use over the measured run (outsideShares), if it was sampled whole. */
+  /** Per pair, outside CPU use over the measured run (outsideShares), if every boundary was sampled. */
   outside() {
     if (this.accounted === 0 || this.snaps.length !== this.accounted + 1) return void 0;
     const n = this.sets.length;
@@ -60155,26 +60160,24 @@ var CpuSwapper = class {
   }
 };
 function outsideShares(snaps, sets, hz) {
-  const pairs = snaps[0]?.pairs.length ?? 0;
-  const out = [];
-  for (let i = 0; i < pairs; i++) {
-    let others = 0;
-    let capacity = 0;
-    for (let k2 = 0; k2 + 1 < snaps.length; k2++) {
-      const [a4, b10] = [snaps[k2], snaps[k2 + 1]];
-      const set7 = cpuIndexes(sets[(i + k2) % sets.length]);
-      let busy = 0;
-      for (const c4 of set7) busy += (b10.busy.get(c4) ?? 0) - (a4.busy.get(c4) ?? 0);
-      const [was, now2] = [a4.pairs[i], b10.pairs[i]];
-      for (const pid of was.keys()) if (!now2.has(pid)) return void 0;
-      let own = 0;
-      for (const [pid, t13] of now2) own += t13 - (was.get(pid) ?? 0);
-      others += Math.max(0, busy - own);
-      capacity += (b10.at - a4.at) / 1e3 * hz * set7.length;
+  const n = sets.length;
+  const others = new Array(n).fill(0);
+  const capacity = new Array(n).fill(0);
+  for (let k2 = 0; k2 + 1 < snaps.length; k2++) {
+    const [a4, b10] = [snaps[k2], snaps[k2 + 1]];
+    const holder = /* @__PURE__ */ new Map();
+    for (let i = 0; i < n; i++) {
+      const set7 = cpuIndexes(sets[(i + k2) % n]);
+      for (const c4 of set7) holder.set(c4, i);
+      capacity[i] = capacity[i] + (b10.at - a4.at) / 1e3 * hz * set7.length;
     }
-    out.push(capacity > 0 ? 100 * others / capacity : 0);
+    for (const [tid, t] of b10.others) {
+      const i = holder.get(t.cpu);
+      if (i !== void 0)
+        others[i] = others[i] + Math.max(0, t.ticks - (a4.others.get(tid)?.ticks ?? 0));
+    }
   }
-  return out;
+  return others.map((o, i) => capacity[i] > 0 ? 100 * o / capacity[i] : 0);
 }
 var OUTSIDE_GAP_PCT = 5;
 var UNEVEN_RERUNS = 4;
