@@ -96,6 +96,12 @@ try {
         ...(b.reruns ? { reruns: b.reruns } : {}),
       });
   }
+  const quota = (loaded.spec.target as { resources?: { cpu_quota?: number } }).resources?.cpu_quota;
+  const quotaPercent = values.quota
+    ? Number(values.quota)
+    : quota !== undefined
+      ? Math.round(quota * 1000) / 10
+      : undefined;
   writeFileSync(
     values.out as string,
     `${JSON.stringify(
@@ -106,11 +112,14 @@ try {
         spec,
         minutes: Math.round((Date.now() - started) / 600) / 100,
         target: loaded.spec.target.kind,
-        cell_seconds: Number(values.duration),
+        // the cell the bank measured (with --spec: that spec's first workload's duration)
+        cell_seconds: loaded.spec.workloads[0]?.duration ?? Number(values.duration),
         order: values.order,
         ...(values.order === "duet" ? { swap_seconds: Number(values.swap) } : {}),
-        threads: Number(values.threads),
-        ...(values.quota ? { cpu_quota_percent: Number(values.quota) } : {}),
+        // with --spec: that spec's thread count and server quota, and its own placement
+        threads: loaded.spec.workloads[0]?.threads[0] ?? Number(values.threads),
+        ...(quotaPercent !== undefined ? { cpu_quota_percent: quotaPercent } : {}),
+        ...(values.spec && values.order !== "duet" ? { placement: placementOf(loaded) } : {}),
         ...(values.order === "duet" ? { outside_gap_pct: OUTSIDE_GAP_PCT } : {}),
         blocks: byBlock,
       },
@@ -122,4 +131,11 @@ try {
 } finally {
   await teardownAll(log);
   rmSync(out, { recursive: true, force: true });
+}
+
+/** Where a --spec bank's processes ran, as its spec placed them (interleaved: one variant at a time). */
+function placementOf(loaded: ReturnType<typeof parseSpec>): string {
+  const server = (loaded.spec.target as { resources?: { cpus?: string } }).resources?.cpus;
+  const load = loaded.spec.driver?.cpus;
+  return `${server === undefined ? "server unpinned" : `server on CPU ${server}`}, ${load === undefined ? "sysbench unpinned" : `sysbench on CPU ${load}`}`;
 }

@@ -54,7 +54,7 @@ import {
   whyNotDuet,
   withSourceBuilds,
   writeHtmlReport
-} from "./chunk-NQBXS4ZQ.js";
+} from "./chunk-WX6LYHLH.js";
 import {
   reapLedger
 } from "./chunk-VR5G44JK.js";

@@ -13,7 +13,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-NQBXS4ZQ.js";
+} from "./chunk-WX6LYHLH.js";
 import {
   getInput,
   info,

@@ -166,6 +166,8 @@ describe("perf-pr.yml under act on a private MariaDB, commenting on a local GitH
     assert.deepEqual(run.jobs, { benchmark: "failed", publish: "succeeded" }, run.log.slice(-3000));
     assert.notEqual(run.code, 0);
     assert.match(run.log, /tiperf: regression in 1 judgement\(s\): point_select threads=2 tps −?-?\d/);
+    // compare.order's default on a private server with a CPU per variant: both at once (duet)
+    assert.match(run.log, /duet: base on CPU \d, head on CPU \d \(server and load generator\)/);
     const comments = gh.comments.get(5) ?? [];
     assert.equal(comments.length, 1);
     const body = comments[0]?.body ?? "";
@@ -290,8 +292,8 @@ describe("the example workflow in another repository (action/examples/perf-pr.ym
     writeFileSync(
       join(repo, "perf/pr.yaml"),
       spec.replace(
-        "compare: { rounds: 6, warmup_rounds: 1 }",
-        "compare: { rounds: 6, warmup_rounds: 1, confirm: 0 }",
+        "compare: { rounds: 6, warmup_rounds: 1, swap: 2s }",
+        "compare: { rounds: 6, warmup_rounds: 1, swap: 2s, confirm: 0 }",
       ),
     );
     assert.match(readFileSync(join(repo, "perf/pr.yaml"), "utf8"), /confirm: 0/);

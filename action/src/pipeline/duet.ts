@@ -147,12 +147,17 @@ export class CpuSwapper {
   private apply(account = false): Promise<void> {
     const parentOf = parents();
     if (account) this.snapshot(parentOf);
+    // the pins start one after another: which pair moves first rotates with the phase, so no pair
+    // is always the one whose CPU the other arrives on before it has left
     const jobs: Promise<void>[] = [];
-    this.pairs.forEach((p, i) => {
+    const n = this.pairs.length;
+    for (let j = 0; j < n; j++) {
+      const i = (j + this.phases) % n;
+      const p = this.pairs[i] as DuetPair;
       const list = this.setOf(i);
       for (const pid of treeOf(p.serverPids(), parentOf)) jobs.push(pin(pid, list));
       for (const pid of p.loads) jobs.push(pin(pid, list));
-    });
+    }
     return Promise.all(jobs).then(() => undefined);
   }
 
@@ -236,10 +241,10 @@ export function outsideShares(snaps: Snapshot[], sets: string[], hz: number): nu
 
 /**
  * A round whose pairs met outside CPU use this unevenly (percentage points of their CPUs' time) ran
- * unfairly. Measured here (bench/duet-bank*.json): a neighbour that follows one pair through the
- * swaps (the scheduler keeps moving it to whichever CPU idles) took 25–30% of that pair's CPUs and
- * cut its throughput by as much; beside an unpinned busy loop, gaps of 5–8 points still moved
- * rounds by up to 14%; on a quiet machine 119 of 120 rounds stayed within 5 points.
+ * unfairly. Measured here: a busy loop that follows one pair through the swaps (the scheduler keeps
+ * moving it to whichever CPU idles) took 25–30% of that pair's CPUs against 0–2% of the other's and
+ * cut its throughput by as much; on a quiet machine the 120 rounds of bench/duet-bank.json stayed
+ * within 5 points (at most 4.9).
  */
 export const OUTSIDE_GAP_PCT = 5;
 /** How often a round whose outside CPU use was uneven runs again before it is kept as it is. */

@@ -60110,11 +60110,14 @@ var CpuSwapper = class {
     const parentOf = parents();
     if (account) this.snapshot(parentOf);
     const jobs = [];
-    this.pairs.forEach((p, i) => {
+    const n = this.pairs.length;
+    for (let j = 0; j < n; j++) {
+      const i = (j + this.phases) % n;
+      const p = this.pairs[i];
       const list = this.setOf(i);
       for (const pid of treeOf(p.serverPids(), parentOf)) jobs.push(pin(pid, list));
       for (const pid of p.loads) jobs.push(pin(pid, list));
-    });
+    }
     return Promise.all(jobs).then(() => void 0);
   }
   /** Pins every pair to its set of phase `first` now (before a cell's load starts). */
