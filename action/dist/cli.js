@@ -54,7 +54,7 @@ import {
   whyNotDuet,
   withSourceBuilds,
   writeHtmlReport
-} from "./chunk-WX6LYHLH.js";
+} from "./chunk-5Y6IWRPL.js";
 import {
   reapLedger
 } from "./chunk-VR5G44JK.js";

@@ -13,7 +13,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-WX6LYHLH.js";
+} from "./chunk-5Y6IWRPL.js";
 import {
   getInput,
   info,

@@ -202,6 +202,19 @@ describe("warnings: where a spec cannot measure what it says", () => {
     );
   });
 
+  test("a duet's thread warning counts the CPUs of one pair's set", async () => {
+    const text = `${VALID.replace("[1, 4]", "[1, 48]")}\nvariants: {base: {}, head: {}}\ncompare: {order: duet}\n`;
+    const duet = specWarnings(parseSpec(text, "w.yaml"), "compare", 2);
+    assert.match(duet.join("\n"), /workloads\[0\] \(ps\): threads 48 on 1 CPU\(s\) \(a duet pair's set\)/);
+    // interleaved: the one running variant has both CPUs, and 48 threads on 2 stay below the warning
+    const interleaved = specWarnings(
+      parseSpec(text.replace("order: duet", "order: interleaved"), "w.yaml"),
+      "compare",
+      2,
+    );
+    assert.deepEqual(interleaved, []);
+  });
+
   test("a variant compare will not run (a pair named by compare.base/head), and variants that run ignores", async () => {
     const three = `${VALID}\nvariants:\n  base: {}\n  head: {target: {config: {innodb_buffer_pool_size: 512M}}}\n  third: {}\n`;
     // three variants and no pair named: all of them run, each against the first

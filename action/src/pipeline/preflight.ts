@@ -133,11 +133,14 @@ export function specWarnings(
 ): string[] {
   const out: string[] = [];
   const { spec, variants } = loaded;
+  // a duet gives each pair (server and load tool) its own share of the CPUs
+  const pairs = variants?.compare.order === "duet" ? variants.all.length : 1;
+  const per = Math.max(1, Math.floor(cores / pairs));
   spec.workloads.forEach((w, i) => {
-    const heavy = remoteLoad ? [] : w.threads.filter((t) => t > 32 * cores);
+    const heavy = remoteLoad ? [] : w.threads.filter((t) => t > 32 * per);
     if (heavy.length > 0) {
       out.push(
-        `workloads[${i}] (${w.name}): threads ${heavy.join(", ")} on ${cores} CPU(s) shared by the server and the load tool: such a cell measures scheduling more than the server`,
+        `workloads[${i}] (${w.name}): threads ${heavy.join(", ")} on ${per} CPU(s)${pairs > 1 ? " (a duet pair's set)" : ""} shared by the server and the load tool: such a cell measures scheduling more than the server`,
       );
     }
   });

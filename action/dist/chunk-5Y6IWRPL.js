@@ -58990,11 +58990,13 @@ async function checkOutFile(file, flag2) {
 function specWarnings(loaded, command, cores2 = cpus3().length, remoteLoad = false) {
   const out = [];
   const { spec, variants } = loaded;
+  const pairs = variants?.compare.order === "duet" ? variants.all.length : 1;
+  const per = Math.max(1, Math.floor(cores2 / pairs));
   spec.workloads.forEach((w2, i) => {
-    const heavy = remoteLoad ? [] : w2.threads.filter((t) => t > 32 * cores2);
+    const heavy = remoteLoad ? [] : w2.threads.filter((t) => t > 32 * per);
     if (heavy.length > 0) {
       out.push(
-        `workloads[${i}] (${w2.name}): threads ${heavy.join(", ")} on ${cores2} CPU(s) shared by the server and the load tool: such a cell measures scheduling more than the server`
+        `workloads[${i}] (${w2.name}): threads ${heavy.join(", ")} on ${per} CPU(s)${pairs > 1 ? " (a duet pair's set)" : ""} shared by the server and the load tool: such a cell measures scheduling more than the server`
       );
     }
   });
