@@ -54,7 +54,7 @@ import {
   whyNotDuet,
   withSourceBuilds,
   writeHtmlReport
-} from "./chunk-5Y6IWRPL.js";
+} from "./chunk-K3ZZJBZV.js";
 import {
   reapLedger
 } from "./chunk-VR5G44JK.js";

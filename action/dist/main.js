@@ -13,7 +13,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-5Y6IWRPL.js";
+} from "./chunk-K3ZZJBZV.js";
 import {
   getInput,
   info,

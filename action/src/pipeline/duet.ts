@@ -88,11 +88,6 @@ export interface DuetPair {
 }
 
 /**
- * Passes the CPU sets round the pairs: in phase p, pair i holds set (i + p) mod n. `begin(first)`
- * starts a round at phase `first` (rounds alternate it, so no pair always starts on the same set),
- * `restart()` starts it again with the measured run, then a phase every `swapS` seconds.
- */
-/**
  * CPU time at a phase boundary: every thread outside the pairs (its CPU time and the CPU it last
  * ran on), by thread id.
  */
@@ -101,6 +96,11 @@ export interface Snapshot {
   at: number;
 }
 
+/**
+ * Passes the CPU sets round the pairs: in phase p, pair i holds set (i + p) mod n. `begin(first)`
+ * starts a round at phase `first` (rounds alternate it, so no pair always starts on the same set),
+ * `restart()` starts it again with the measured run, then a phase every `swapS` seconds.
+ */
 export class CpuSwapper {
   private phase = 0;
   private first = 0;
@@ -144,9 +144,7 @@ export class CpuSwapper {
     return outsideShares(this.snaps, sets, clockTicks());
   }
 
-  private apply(account = false): Promise<void> {
-    const parentOf = parents();
-    if (account) this.snapshot(parentOf);
+  private apply(parentOf = parents()): Promise<void> {
     // the pins start one after another: which pair moves first rotates with the phase, so no pair
     // is always the one whose CPU the other arrives on before it has left
     const jobs: Promise<void>[] = [];
@@ -182,13 +180,17 @@ export class CpuSwapper {
     this.phases = 1;
     this.snaps = [];
     this.accounted = Math.max(0, Math.round(seconds / this.swapS));
-    this.busy = this.apply(true);
+    const parentOf = parents();
+    this.snapshot(parentOf);
+    this.busy = this.apply(parentOf);
     this.timer = setInterval(() => {
       this.phase = (this.phase + 1) % this.sets.length;
       this.phases++;
-      // the boundary is sampled when it is due, before the re-pinning waits its turn
-      if (this.phases <= this.accounted) this.snapshot(parents());
-      this.busy = this.busy.then(() => this.apply());
+      // the boundary is sampled when it is due, before the re-pinning waits its turn; both read
+      // the same process tree
+      const tree = parents();
+      if (this.phases <= this.accounted) this.snapshot(tree);
+      this.busy = this.busy.then(() => this.apply(tree));
     }, this.swapS * 1000);
     // the last phase is sampled a little before the run's end, while its load generators still run
     if (this.accounted > 0) {
@@ -252,28 +254,22 @@ export const UNEVEN_RERUNS = 4;
 
 /** The uneven rounds' story for a verdict's notes, from the duet cells of a result. */
 export function outsideNotes(cells: Cell[]): string[] {
-  const rounds = new Map<string, { gap: number; reruns: number }>();
+  // a round's cells (both pairs), by workload, threads, round and block
+  const byRound = new Map<string, Cell[]>();
   for (const c of cells) {
     if (c.outside_cpu_pct === undefined) continue;
     const key = `${c.workload}\u0000${c.threads}\u0000${c.round}\u0000${c.block ?? 0}`;
-    const r = rounds.get(key) ?? { gap: 0, reruns: 0 };
-    rounds.set(key, r);
-    r.reruns = Math.max(r.reruns, c.reruns ?? 0);
-    const peers = cells.filter(
-      (d) =>
-        d.workload === c.workload &&
-        d.threads === c.threads &&
-        d.round === c.round &&
-        d.block === c.block &&
-        d.outside_cpu_pct !== undefined,
-    );
-    r.gap =
-      Math.max(...peers.map((d) => d.outside_cpu_pct as number)) -
-      Math.min(...peers.map((d) => d.outside_cpu_pct as number));
+    byRound.set(key, [...(byRound.get(key) ?? []), c]);
   }
-  const all = [...rounds.values()];
-  const rerun = all.filter((r) => r.reruns > 0);
-  const kept = all.filter((r) => r.gap > OUTSIDE_GAP_PCT);
+  const rounds = [...byRound.values()].map((round) => {
+    const shares = round.map((c) => c.outside_cpu_pct as number);
+    return {
+      gap: Math.max(...shares) - Math.min(...shares),
+      reruns: Math.max(...round.map((c) => c.reruns ?? 0)),
+    };
+  });
+  const rerun = rounds.filter((r) => r.reruns > 0);
+  const kept = rounds.filter((r) => r.gap > OUTSIDE_GAP_PCT);
   if (!rerun.length && !kept.length) return [];
   return [
     `duet: processes of neither pair used the pairs' CPUs unevenly (by more than ${OUTSIDE_GAP_PCT} points of their time) in ${rerun.length} round(s), run again (${rerun.reduce((s, r) => s + r.reruns, 0)} re-run(s) in all)${kept.length ? `; ${kept.length} round(s) still uneven after ${UNEVEN_RERUNS} re-runs were kept as measured (the largest gap ${Math.max(...kept.map((r) => r.gap)).toFixed(0)} points): something else ran on this machine, and the interval may be off by as much` : ""}`,

@@ -60108,9 +60108,7 @@ var CpuSwapper = class {
     const sets = this.sets.map((_, j) => this.sets[(j + this.first) % n]);
     return outsideShares(this.snaps, sets, clockTicks());
   }
-  apply(account = false) {
-    const parentOf = parents();
-    if (account) this.snapshot(parentOf);
+  apply(parentOf = parents()) {
     const jobs = [];
     const n = this.pairs.length;
     for (let j = 0; j < n; j++) {
@@ -60142,12 +60140,15 @@ var CpuSwapper = class {
     this.phases = 1;
     this.snaps = [];
     this.accounted = Math.max(0, Math.round(seconds2 / this.swapS));
-    this.busy = this.apply(true);
+    const parentOf = parents();
+    this.snapshot(parentOf);
+    this.busy = this.apply(parentOf);
     this.timer = setInterval(() => {
       this.phase = (this.phase + 1) % this.sets.length;
       this.phases++;
-      if (this.phases <= this.accounted) this.snapshot(parents());
-      this.busy = this.busy.then(() => this.apply());
+      const tree2 = parents();
+      if (this.phases <= this.accounted) this.snapshot(tree2);
+      this.busy = this.busy.then(() => this.apply(tree2));
     }, this.swapS * 1e3);
     if (this.accounted > 0) {
       const end = seconds2 * 1e3 - Math.min(200, this.swapS * 1e3 / 4);
@@ -60187,21 +60188,21 @@ function outsideShares(snaps, sets, hz) {
 var OUTSIDE_GAP_PCT = 5;
 var UNEVEN_RERUNS = 4;
 function outsideNotes(cells) {
-  const rounds = /* @__PURE__ */ new Map();
+  const byRound = /* @__PURE__ */ new Map();
   for (const c4 of cells) {
     if (c4.outside_cpu_pct === void 0) continue;
     const key2 = `${c4.workload}\0${c4.threads}\0${c4.round}\0${c4.block ?? 0}`;
-    const r = rounds.get(key2) ?? { gap: 0, reruns: 0 };
-    rounds.set(key2, r);
-    r.reruns = Math.max(r.reruns, c4.reruns ?? 0);
-    const peers = cells.filter(
-      (d) => d.workload === c4.workload && d.threads === c4.threads && d.round === c4.round && d.block === c4.block && d.outside_cpu_pct !== void 0
-    );
-    r.gap = Math.max(...peers.map((d) => d.outside_cpu_pct)) - Math.min(...peers.map((d) => d.outside_cpu_pct));
+    byRound.set(key2, [...byRound.get(key2) ?? [], c4]);
   }
-  const all = [...rounds.values()];
-  const rerun2 = all.filter((r) => r.reruns > 0);
-  const kept = all.filter((r) => r.gap > OUTSIDE_GAP_PCT);
+  const rounds = [...byRound.values()].map((round3) => {
+    const shares = round3.map((c4) => c4.outside_cpu_pct);
+    return {
+      gap: Math.max(...shares) - Math.min(...shares),
+      reruns: Math.max(...round3.map((c4) => c4.reruns ?? 0))
+    };
+  });
+  const rerun2 = rounds.filter((r) => r.reruns > 0);
+  const kept = rounds.filter((r) => r.gap > OUTSIDE_GAP_PCT);
   if (!rerun2.length && !kept.length) return [];
   return [
     `duet: processes of neither pair used the pairs' CPUs unevenly (by more than ${OUTSIDE_GAP_PCT} points of their time) in ${rerun2.length} round(s), run again (${rerun2.reduce((s2, r) => s2 + r.reruns, 0)} re-run(s) in all)${kept.length ? `; ${kept.length} round(s) still uneven after ${UNEVEN_RERUNS} re-runs were kept as measured (the largest gap ${Math.max(...kept.map((r) => r.gap)).toFixed(0)} points): something else ran on this machine, and the interval may be off by as much` : ""}`
