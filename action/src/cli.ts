@@ -245,9 +245,15 @@ async function cmdBisect(args: string[], signal: AbortSignal): Promise<number> {
     signal,
   });
   if (values.json) await writeAtomic(values.json as string, `${JSON.stringify(outcome.report, null, 2)}\n`);
-  process.stdout.write(
-    `${outcome.report.outcome}${outcome.report.first_bad ? ` ${outcome.report.first_bad.commit}` : ""}\n`,
-  );
+  // found: the first bad commit; undecided or unconfirmed: the open range as after..through
+  const { first_bad, open_range } = outcome.report;
+  const named = first_bad
+    ? ` ${first_bad.commit}`
+    : open_range
+      ? ` ${open_range.after.commit}..${open_range.through.commit}`
+      : "";
+  process.stdout.write(`${outcome.report.outcome}${named}
+`);
   return outcome.exitCode;
 }
 

@@ -146,10 +146,12 @@ function nothingLeft(w: World, runDir: string) {
   assert.deepEqual(existsSync(clusters) ? readdirSync(clusters) : [], [], "tiup still records a cluster");
   assert.deepEqual(readdirSync(w.ledger), [], "ledger entries were left");
   assert.deepEqual([...pgrep(w.home), ...pgrep(DAEMON)], [], "stand-in processes were left");
+  const mine = `tiperf-haproxy-tiperf-${basename(runDir).split("-").pop()}`;
+  assert.deepEqual(pgrep(mine), [], "HAProxy was left on the load host");
   assert.deepEqual(
-    pgrep(`tiperf-haproxy-tiperf-${basename(runDir).split("-").pop()}`),
+    readdirSync("/tmp").filter((f) => f.startsWith(mine)),
     [],
-    "HAProxy was left on the load host",
+    "HAProxy's config was left on the load host",
   );
 }
 

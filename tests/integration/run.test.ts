@@ -74,6 +74,28 @@ describe("tiperf run on real servers", () => {
     });
   }
 
+  test("a run leaves nothing of its own in the temp directory: data, sockets, ledger, logs all gone", async () => {
+    const dir = tempDir();
+    // a temp directory of this run alone, the ledger in its default place there
+    const tmp = join(dir, "tmp");
+    mkdirSync(tmp);
+    const out = join(dir, "results");
+    const run = cli(["run", "--spec", writeSpec(dir, { threads: [1] }), "--out", out], {
+      TMPDIR: tmp,
+      TIPERF_LEDGER: undefined,
+      TIPERF_DATA_DIR: undefined,
+    });
+    const { code } = await run.done;
+    assert.equal(code, 0, run.stderr());
+    assert.equal((await readResult(join(runDirOf(out), "result.json"))).status, "complete");
+    // tsx (which runs the CLI from source here) keeps its compile cache there: not the run's
+    assert.deepEqual(
+      readdirSync(tmp).filter((f) => !f.startsWith("tsx-")),
+      [],
+      "the run left files in its temp directory",
+    );
+  });
+
   test("TIPERF_DATA_DIR chooses where the server's data go; the result records that directory's filesystem and room", async () => {
     const dir = tempDir();
     const data = join(dir, "data-here");

@@ -547,8 +547,15 @@ haproxy_port: ${haproxyPort}
         );
         clusterGone(home);
         await assertRanAsPlanned(spec, runDir, { PATH, TIUP_HOME: home });
-        const left = standInProcesses(`tiperf-haproxy-tiperf-${basename(runDir).split("-").pop()}`);
+        const mine = `tiperf-haproxy-tiperf-${basename(runDir).split("-").pop()}`;
+        const left = standInProcesses(mine);
         assert.deepEqual(left, []);
+        // the load host (this machine over the test sshd) keeps no file of the run: HAProxy's config went
+        assert.deepEqual(
+          readdirSync("/tmp").filter((f) => f.startsWith(mine)),
+          [],
+          "HAProxy's config was left on the load host",
+        );
       } finally {
         await sshd.stop();
       }

@@ -4,8 +4,10 @@ import { join } from "node:path";
 import { describe, test } from "node:test";
 import {
   type BisectReport,
+  BisectReportSchema,
   bisectSearch,
   maxMeasurements,
+  readBisect,
   type StepKind,
   stepConfidence,
   stepKind,
@@ -130,7 +132,7 @@ const report = (over: Partial<BisectReport> = {}): BisectReport => {
   });
   return {
     format: "tiperf.bisect",
-    version: 1,
+    version: 2,
     created_at: "2026-11-24T00:00:00Z",
     spec: { name: "s", path: "s.yaml" },
     mode: "source",
@@ -197,8 +199,86 @@ describe("bisection: the report and the issue", () => {
       bisectIssue(report({ outcome: "no-regression", first_bad: undefined, last_good: undefined })),
       undefined,
     );
-    assert.equal(bisectIssue(report({ outcome: "inconclusive" })), undefined);
+    assert.equal(bisectIssue(undecided("inconclusive")), undefined);
     assert.ok(bisectIssue(report()));
+  });
+});
+
+/** A report whose search ended without an answer: the open range (b, d], no first_bad. */
+const undecided = (outcome: "inconclusive" | "not-confirmed"): BisectReport => {
+  const r = report({ outcome, first_bad: undefined, last_good: undefined });
+  const [b, , d] = r.commits as [BisectReport["good"], BisectReport["good"], BisectReport["good"]];
+  r.open_range = { after: b, through: d, candidates: 2 };
+  if (outcome === "not-confirmed") r.unconfirmed_candidate = { candidate: d, against: b };
+  return r;
+};
+
+describe("bisection: bisect.json cannot be misread", () => {
+  const sha = (c: { commit: string } | undefined) => c?.commit.slice(0, 1);
+
+  test("found: first_bad and last_good, no open range; the markdown names it and the alarm files it", () => {
+    const r = BisectReportSchema.parse(report());
+    assert.equal(sha(r.first_bad), "c");
+    assert.equal(sha(r.last_good), "b");
+    assert.equal(r.open_range, undefined);
+    assert.match(bisectMarkdown(r), /First bad commit: `cccccccccc`/);
+    assert.ok(bisectIssue(r));
+  });
+
+  test("no regression: neither a commit nor a range", () => {
+    const r = BisectReportSchema.parse(
+      report({ outcome: "no-regression", first_bad: undefined, last_good: undefined }),
+    );
+    assert.equal(r.first_bad, undefined);
+    assert.equal(r.open_range, undefined);
+    assert.doesNotMatch(bisectMarkdown(r), /First bad commit|No first bad commit named/);
+    assert.equal(bisectIssue(r), undefined);
+  });
+
+  for (const outcome of ["inconclusive", "not-confirmed"] as const)
+    test(`${outcome}: the open range under its own name, never in first_bad; no issue`, () => {
+      const r = BisectReportSchema.parse(undecided(outcome));
+      assert.equal(r.first_bad, undefined, "first_bad would name the bad end of the range as the answer");
+      assert.equal(r.last_good, undefined);
+      assert.equal(sha(r.open_range?.after), "b");
+      assert.equal(sha(r.open_range?.through), "d");
+      const text = bisectMarkdown(r);
+      assert.match(
+        text,
+        /No first bad commit named\.\*\* It is one of the 2 commit\(s\) after `bbbbbbbbbb` up to `dddddddddd`/,
+      );
+      assert.doesNotMatch(text, /First bad commit:/);
+      assert.equal(bisectIssue(r), undefined, "the alarm files only a found commit");
+      assert.equal(sha(r.unconfirmed_candidate?.candidate), outcome === "not-confirmed" ? "d" : undefined);
+      if (outcome === "not-confirmed") assert.match(text, /not a first bad commit/);
+    });
+
+  test("the schema refuses a range dressed as an answer, and an answer without its commit", () => {
+    const dressed = { ...undecided("inconclusive"), first_bad: report().first_bad };
+    assert.throws(() => BisectReportSchema.parse(dressed), /first_bad is set exactly when outcome is found/);
+    const bare = report({ first_bad: undefined });
+    assert.throws(() => BisectReportSchema.parse(bare), /first_bad is set exactly when outcome is found/);
+    const noRange = report({ outcome: "inconclusive", first_bad: undefined, last_good: undefined });
+    assert.throws(() => BisectReportSchema.parse(noRange), /open_range is set exactly when/);
+  });
+
+  test("a version 1 report is read with its range moved out of first_bad/last_good", async () => {
+    const v2 = undecided("inconclusive");
+    const { open_range, ...rest } = v2;
+    const v1 = { ...rest, version: 1, first_bad: open_range?.through, last_good: open_range?.after };
+    const file = join(tempDir(), "bisect.json");
+    writeFileSync(file, JSON.stringify(v1));
+    const read = await readBisect(file);
+    assert.equal(read?.version, 2);
+    assert.equal(read?.first_bad, undefined);
+    assert.deepEqual(read?.open_range, {
+      after: open_range?.after,
+      through: open_range?.through,
+      candidates: 2,
+    });
+    // a v1 found report keeps its commit
+    writeFileSync(file, JSON.stringify({ ...report(), version: 1 }));
+    assert.equal(sha((await readBisect(file))?.first_bad), "c");
   });
 });
 

@@ -110,35 +110,103 @@ export const BisectStepSchema = z.strictObject({
 
 export type BisectStep = z.output<typeof BisectStepSchema>;
 
-export const BisectReportSchema = z.strictObject({
-  format: z.literal(BISECT_FORMAT),
-  version: z.literal(1),
-  created_at: z.string(),
-  spec: z.strictObject({ name: z.string(), path: z.string() }),
-  /** config: the spec's target at each commit of its repository; source: tidb-server built at each. */
-  mode: z.enum(["config", "source"]),
-  repository: z.string(),
-  good: CommitSchema,
-  bad: CommitSchema,
-  /** Commits after good up to bad (first-parent line): the candidates. */
-  commits: z.array(CommitSchema),
-  /** running: steps still under way (the file is rewritten after each); failed: a step failed (see notes). */
-  outcome: z.enum(["running", "found", "no-regression", "not-confirmed", "inconclusive", "failed"]),
-  first_bad: CommitSchema.optional(),
-  last_good: CommitSchema.optional(),
-  /** The cells that regressed between good and bad, which every later step judged. */
-  cells: z.array(z.strictObject({ workload: z.string(), threads: z.number().int(), metric: z.string() })),
-  confidence: z.number(),
-  step_confidence: z.number(),
-  max_measurements: z.number().int(),
-  remeasure: z.number().int(),
-  steps: z.array(BisectStepSchema),
-  benchmark_seconds: z.number(),
-  build_seconds: z.number(),
-  notes: z.array(z.string()),
+/**
+ * Where the first bad commit lies when the search could not name it: some commit after `after`
+ * up to and including `through` (`candidates` of them). Never read as an answer: only a found and
+ * confirmed search has `first_bad`/`last_good`.
+ */
+const OpenRangeSchema = z.strictObject({
+  after: CommitSchema,
+  through: CommitSchema,
+  candidates: z.number().int(),
 });
 
+export const BISECT_VERSION = 2;
+
+export const BisectReportSchema = z
+  .strictObject({
+    format: z.literal(BISECT_FORMAT),
+    /** 2: first_bad/last_good only when found; an undecided or unconfirmed search has open_range. */
+    version: z.literal(BISECT_VERSION),
+    created_at: z.string(),
+    spec: z.strictObject({ name: z.string(), path: z.string() }),
+    /** config: the spec's target at each commit of its repository; source: tidb-server built at each. */
+    mode: z.enum(["config", "source"]),
+    repository: z.string(),
+    good: CommitSchema,
+    bad: CommitSchema,
+    /** Commits after good up to bad (first-parent line): the candidates. */
+    commits: z.array(CommitSchema),
+    /** running: steps still under way (the file is rewritten after each); failed: a step failed (see notes). */
+    outcome: z.enum(["running", "found", "no-regression", "not-confirmed", "inconclusive", "failed"]),
+    /** Only with outcome found: the first bad commit, confirmed against its last good neighbour. */
+    first_bad: CommitSchema.optional(),
+    last_good: CommitSchema.optional(),
+    /** Only with outcome inconclusive or not-confirmed: the range the first bad commit lies in. */
+    open_range: OpenRangeSchema.optional(),
+    /** Only with outcome not-confirmed: the adjacent pair the halvings ended on, which its confirmation did not bear out. */
+    unconfirmed_candidate: z.strictObject({ candidate: CommitSchema, against: CommitSchema }).optional(),
+    /** The cells that regressed between good and bad, which every later step judged. */
+    cells: z.array(z.strictObject({ workload: z.string(), threads: z.number().int(), metric: z.string() })),
+    confidence: z.number(),
+    step_confidence: z.number(),
+    max_measurements: z.number().int(),
+    remeasure: z.number().int(),
+    steps: z.array(BisectStepSchema),
+    benchmark_seconds: z.number(),
+    build_seconds: z.number(),
+    notes: z.array(z.string()),
+  })
+  .superRefine((r, ctx) => {
+    // the fields say what the search found and nothing more: a tool reading first_bad is never
+    // handed the bad end of a range
+    const found = r.outcome === "found";
+    const open = r.outcome === "inconclusive" || r.outcome === "not-confirmed";
+    const wrong = (path: string, message: string) => ctx.addIssue({ code: "custom", path: [path], message });
+    if (found !== (r.first_bad !== undefined))
+      wrong("first_bad", `first_bad is set exactly when outcome is found (outcome ${r.outcome})`);
+    if (found !== (r.last_good !== undefined))
+      wrong("last_good", `last_good is set exactly when outcome is found (outcome ${r.outcome})`);
+    if (open !== (r.open_range !== undefined))
+      wrong(
+        "open_range",
+        `open_range is set exactly when outcome is inconclusive or not-confirmed (outcome ${r.outcome})`,
+      );
+    if ((r.outcome === "not-confirmed") !== (r.unconfirmed_candidate !== undefined))
+      wrong(
+        "unconfirmed_candidate",
+        `unconfirmed_candidate is set exactly when outcome is not-confirmed (outcome ${r.outcome})`,
+      );
+  });
+
 export type BisectReport = z.output<typeof BisectReportSchema>;
+
+/**
+ * A version 1 report in today's shape: v1 put the ends of an undecided range in first_bad and
+ * last_good, the fields a found commit uses; they move to open_range (and, not confirmed, to
+ * unconfirmed_candidate).
+ */
+export function migrateBisect(doc: Record<string, unknown>): Record<string, unknown> {
+  if (doc.version !== 1) return doc;
+  const { first_bad, last_good, ...rest } = doc as Record<string, unknown> & {
+    first_bad?: { commit: string; subject: string };
+    last_good?: { commit: string; subject: string };
+  };
+  const out: Record<string, unknown> = { ...rest, version: BISECT_VERSION };
+  if (doc.outcome === "found") Object.assign(out, { first_bad, last_good });
+  else if ((doc.outcome === "inconclusive" || doc.outcome === "not-confirmed") && first_bad && last_good) {
+    const commits = (doc.commits ?? []) as { commit: string }[];
+    const at = (c: { commit: string }) => commits.findIndex((x) => x.commit === c.commit);
+    out.open_range = {
+      after: last_good,
+      through: first_bad,
+      candidates: Math.max(1, at(first_bad) - at(last_good)),
+    };
+    if (doc.outcome === "not-confirmed")
+      out.unconfirmed_candidate = { candidate: first_bad, against: last_good };
+  }
+  return out;
+}
 
 /** A bisect report, validated; undefined when the file is not one (the alarm tries each kind). */
 export async function readBisect(file: string): Promise<BisectReport | undefined> {
@@ -149,7 +217,7 @@ export async function readBisect(file: string): Promise<BisectReport | undefined
     return undefined;
   }
   if ((doc as { format?: unknown } | null)?.format !== BISECT_FORMAT) return undefined;
-  const parsed = BisectReportSchema.safeParse(doc);
+  const parsed = BisectReportSchema.safeParse(migrateBisect(doc as Record<string, unknown>));
   if (!parsed.success) throw new InputError(formatIssues(file, parsed.error.issues));
   return parsed.data;
 }

@@ -32,6 +32,25 @@ export const CellJudgementSchema = z.strictObject({
   reason: z.string().optional(),
 });
 
+/**
+ * Whether a difference between two variants (a spec key) was shown to take effect while a cell was
+ * measured (compare/effects.ts).
+ */
+export const EffectSchema = z.strictObject({
+  /** The variant judged against the control, and the control. */
+  variant: z.string(),
+  against: z.string(),
+  /** The spec key the two differ in. */
+  difference: z.string(),
+  workload: z.string(),
+  threads: z.number().int(),
+  /** true: shown to differ at run time; false: shown not to; absent: nothing recorded to tell. */
+  took_effect: z.boolean().optional(),
+  detail: z.string(),
+});
+
+export type Effect = z.output<typeof EffectSchema>;
+
 const SideSchema = z.strictObject({
   variant: z.string(),
   run_id: z.string(),
@@ -120,6 +139,8 @@ export const VerdictSchema = z.strictObject({
   notes: z.array(z.string()),
   /** Resource use and bottleneck hints per variant × workload × threads, where they were sampled. */
   evidence: z.array(EvidenceSchema).optional(),
+  /** Per variant difference and cell: shown to take effect, shown not to, or not recorded. */
+  effects: z.array(EffectSchema).optional(),
   /**
    * compare.confirm: the re-runs of the regressed cells on fresh instances, and whether they
    * agreed (a regression not confirmed leaves the verdict inconclusive).

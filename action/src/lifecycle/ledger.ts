@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
-import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rm, rmdir, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join, sep } from "node:path";
 
 /**
  * What tiperf started that must not outlive it, one small file per resource. A normal stop
@@ -35,19 +35,58 @@ export interface Reaper {
   reap(e: LedgerEntry, log: (line: string) => void): Promise<void>;
 }
 
-export const ledgerDir = (env: NodeJS.ProcessEnv = process.env) =>
-  env.TIPERF_LEDGER || join(tmpdir(), "tiperf-ledger");
+/** The temp directory's ledger of runs that name none: tiperf's own, whoever made it. */
+const defaultLedger = () => join(tmpdir(), "tiperf-ledger");
 
-/** Records a resource; returns the function that forgets it once it is gone. */
+export const ledgerDir = (env: NodeJS.ProcessEnv = process.env) => env.TIPERF_LEDGER || defaultLedger();
+
+/**
+ * Records a resource; returns the function that forgets it once it is gone. The ledger's folder,
+ * when this call made it, goes with its last entry (an empty one is only removed, never emptied:
+ * another run's entries keep it), so a run leaves no trace in the temp directory.
+ */
 export async function record(
   entry: { kind: string; what: string; path: string; pid?: number } & Record<string, unknown>,
 ): Promise<() => Promise<void>> {
   const dir = ledgerDir();
-  await mkdir(dir, { recursive: true });
   const file = join(dir, `${entry.kind}-${randomBytes(4).toString("hex")}.json`);
   const full: LedgerEntry = { ...entry, owner: process.pid, started_at: new Date().toISOString() };
-  await writeFile(file, `${JSON.stringify(full)}\n`);
-  return () => rm(file, { force: true });
+  let made: string | undefined;
+  // bounded: another run may remove the emptied folder between our mkdir and our write
+  for (let attempt = 0; ; attempt++) {
+    made = (await mkdir(dir, { recursive: true })) ?? made;
+    try {
+      await writeFile(file, `${JSON.stringify(full)}\n`, { flag: "wx" });
+      break;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "ENOENT" || attempt >= 4) throw e;
+    }
+  }
+  return async () => {
+    await rm(file, { force: true });
+    await removeEmpty(dir, made);
+  };
+}
+
+/**
+ * Removes `dir` and its parents up to `made` (the first folder this process created), each only
+ * while empty: a folder that holds another run's entries stays. Under the default ledger it goes
+ * up to that folder, which is tiperf's by its name. A ledger someone named and made stays.
+ */
+export async function removeEmpty(dir: string, made?: string): Promise<void> {
+  const root = defaultLedger();
+  const top = made ?? (dir === root || dir.startsWith(`${root}${sep}`) ? root : undefined);
+  if (top === undefined) return;
+  for (let d = dir; d.length >= top.length; d = dirname(d)) {
+    try {
+      await rmdir(d);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === "ENOTEMPTY" || code === "EEXIST" || code === "ENOTDIR") return;
+      if (code !== "ENOENT") throw e;
+    }
+    if (d === top) return;
+  }
 }
 
 export const alive = (pid: number) => {
@@ -128,5 +167,8 @@ export async function sweep(opts: SweepOptions): Promise<SweepOutcome> {
       out.kept.push(e);
     }
   }
+  // an action run's ledger (and the default one) goes once nothing is left in it
+  if (!opts.dryRun) for (const sub of await readdir(dir).catch(() => [])) await removeEmpty(join(dir, sub));
+  if (!opts.dryRun) await removeEmpty(dir);
   return out;
 }

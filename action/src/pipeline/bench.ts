@@ -13,7 +13,7 @@ import type { Cell, ResourceUse, TargetInfo } from "../result/model.ts";
 import type { RunDir } from "../result/store.ts";
 import type { Spec, TargetSpec } from "../specfile/schema.ts";
 import { checkCpus } from "../targets/local/affinity.ts";
-import { applyResources } from "../targets/local/cgroup.ts";
+import { applyResources, type CpuThrottle, cpuThrottle, throttleBetween } from "../targets/local/cgroup.ts";
 import type { CpuProfile, StartOptions, Target } from "../targets/types.ts";
 import { type CellPlan, cellFileName, cellGraceS, cellLabel, cellSeconds } from "./cells.ts";
 
@@ -430,6 +430,9 @@ export class Bench {
     const samplers = this.samplers(tool, limitS);
     let resources: ResourceUse[] | undefined;
     let r: ToolRun;
+    // a CPU quota's counters over the measured run: whether it bound (the effect check)
+    const throttledBefore = await cpuThrottle(this.target.pids);
+    let throttle: CpuThrottle | undefined;
     try {
       r = await this.tool(tool, step, logFile, signal, limitS, {
         capped: true,
@@ -442,6 +445,7 @@ export class Bench {
       });
     } finally {
       resources = (await Promise.all(samplers.map((s) => s.stop().catch(() => [])))).flat();
+      if (throttledBefore) throttle = throttleBetween(throttledBefore, await cpuThrottle(this.target.pids));
     }
     cell.finished_at = new Date().toISOString();
     // a component that went Down or restarted (systemd's Restart=always) spoils the measurement
@@ -471,6 +475,7 @@ export class Bench {
         ...(m.operations ? { operations: m.operations } : {}),
         ...(m.errors ? { errors: m.errors } : {}),
         ...(resources?.length ? { resources } : {}),
+        ...(throttle ? { cpu_throttle: throttle } : {}),
       };
     } catch (e) {
       return fail(`${(e as Error).message} (raw output: ${logFile})`);

@@ -9,7 +9,9 @@ import { dirname, join, relative, resolve } from "node:path";
 import { parse } from "yaml";
 import {
   BISECT_FORMAT,
+  BISECT_VERSION,
   type BisectReport,
+  BisectReportSchema,
   type BisectStep,
   bisectSearch,
   maxMeasurements,
@@ -161,7 +163,7 @@ export async function bisectSpec(o: BisectOptions): Promise<BisectOutcome> {
   );
   const report: BisectReport = {
     format: BISECT_FORMAT,
-    version: 1,
+    version: BISECT_VERSION,
     created_at: new Date().toISOString(),
     spec: { name: current.spec.name, path: o.spec },
     mode,
@@ -181,6 +183,8 @@ export async function bisectSpec(o: BisectOptions): Promise<BisectOutcome> {
     notes: [],
   };
   const save = async () => {
+    // what a reader will be handed is what the schema allows (first_bad only when found)
+    BisectReportSchema.parse(report);
     await writeAtomic(jsonPath, `${JSON.stringify(report, null, 2)}\n`);
     await writeAtomic(markdownPath, bisectMarkdown(report));
   };
@@ -298,9 +302,21 @@ export async function bisectSpec(o: BisectOptions): Promise<BisectOutcome> {
     throw e;
   }
   report.outcome = found.outcome;
-  if (found.outcome !== "no-regression") {
+  if (found.outcome === "found") {
     report.first_bad = commits[found.firstBad] as Commit;
     report.last_good = commits[found.lastGood] as Commit;
+  } else if (found.outcome !== "no-regression") {
+    // not an answer: the range the first bad commit lies in, under names that say so
+    report.open_range = {
+      after: commits[found.lastGood] as Commit,
+      through: commits[found.firstBad] as Commit,
+      candidates: found.firstBad - found.lastGood,
+    };
+    if (found.outcome === "not-confirmed")
+      report.unconfirmed_candidate = {
+        candidate: commits[found.firstBad] as Commit,
+        against: commits[found.lastGood] as Commit,
+      };
   }
   report.notes.push(
     `error rate: at most ${measurements} measurements ((2 + ⌈log2 ${n}⌉) steps × (1 + ${remeasure} re-measure)), each judged at ${(perStep * 100).toFixed(2)}% confidence, so the chance that any decided step is wrong is at most ${((1 - confidence) * 100).toFixed(0)}% (Bonferroni; a step decides "bad" only when a regression beyond the tolerance is shown, "good" only when its interval rules one out)`,

@@ -1,5 +1,6 @@
 import { randomInt } from "node:crypto";
 import { join } from "node:path";
+import { cpuQuotaOf, quotaEffects, withEffects } from "../compare/effects.ts";
 import { overallVerdict } from "../compare/judge.ts";
 import { judgeFamily } from "../compare/judge-results.ts";
 import type { Verdict } from "../compare/verdict.ts";
@@ -295,6 +296,16 @@ export async function compareSpec(given: LoadedSpec, opts: CompareOptions): Prom
       }
     }
     const judged = judge();
+    // what the variants differ in, shown to take effect over the measured runs (or not)
+    const effects = quotaEffects(
+      result.cells,
+      plan.all.map((v) => {
+        const q = cpuQuotaOf(v.spec.target);
+        return { name: v.name, ...(q !== undefined ? { cpu_quota: q } : {}) };
+      }),
+      control,
+    );
+    const judgedCells = withEffects(judged.cells, effects);
     const benchmarkSeconds = (Date.now() - startedMeasuring) / 1000;
     const profiles = await profileRegressions({
       cells: judged.cells,
@@ -311,7 +322,7 @@ export async function compareSpec(given: LoadedSpec, opts: CompareOptions): Prom
     verdict = {
       format: "tiperf.verdict",
       version: 1,
-      verdict: overallVerdict(judged.cells),
+      verdict: overallVerdict(judgedCells),
       created_at: new Date().toISOString(),
       spec: { name: loaded.spec.name, path: loaded.path, hash: loaded.hash },
       base: {
@@ -347,8 +358,9 @@ export async function compareSpec(given: LoadedSpec, opts: CompareOptions): Prom
       seed,
       benchmark_seconds: Math.round(benchmarkSeconds),
       saved_seconds: Math.round((maxRounds - roundsDone) * (benchmarkSeconds / Math.max(1, roundsDone))),
-      cells: judged.cells,
+      cells: judgedCells,
       inconclusive: compare.inconclusive,
+      ...(effects.length ? { effects } : {}),
       ...evidenceField(evidenceOf(result.cells, names)),
       ...(profiles.length ? { profiles } : {}),
       notes: [

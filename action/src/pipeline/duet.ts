@@ -5,6 +5,7 @@
 // machine's speed of the same seconds. The round's sample is the ratio of the two throughputs over
 // those cycles; fresh pairs (compare.blocks) make instance gaps part of the interval.
 import { cpus } from "node:os";
+import { cpuQuotaOf } from "../compare/effects.ts";
 import { allowedCpus, clockTicks, threadTimes } from "../observe/procfs.ts";
 import { parents, runCommand, treeOf } from "../proc/process.ts";
 import type { Cell } from "../result/model.ts";
@@ -280,6 +281,28 @@ export function outsideNotes(cells: Cell[]): string[] {
  * compare.order: auto (the default) is duet where a fair duet can run (every refusal above absent,
  * for the spec as if it said duet), else interleaved. The spec with its order resolved.
  */
+/**
+ * Why a duet, though it could run, would not measure what the variants differ in: a CPU quota (of
+ * one CPU) is a different thing inside a pair's CPU set, where the load generator takes its share
+ * of the same CPUs: a server that never reaches its quota there is never throttled, and a quota
+ * cut measures nothing. compare.order: auto does not pick duet for such a spec; an explicit duet
+ * runs, the plan says what the quota means there, and the effect check judges it.
+ */
+export function duetCaveats(loaded: LoadedSpec, cores = usableCpus().length): string[] {
+  const plan = loaded.variants;
+  if (!plan) return [];
+  const quotas = plan.all.map((v) => cpuQuotaOf(v.spec.target));
+  if (new Set(quotas).size <= 1) return [];
+  const per = Math.max(1, Math.floor(cores / plan.all.length));
+  const shown = plan.all.map((v, i) => {
+    const q = quotas[i];
+    return `${v.name} ${q === undefined ? "none" : `${Math.round(q * 100)}%`}`;
+  });
+  return [
+    `the variants differ in target.resources.cpu_quota (${shown.join(", ")}), and inside a duet each server shares its pair's ${per} CPU(s) with its load generator, so a quota may never bind there`,
+  ];
+}
+
 export function resolveOrder(
   loaded: LoadedSpec,
   target: Pick<TargetPlan, "switching" | "remoteLoad" | "localServers">,
@@ -287,11 +310,17 @@ export function resolveOrder(
 ): LoadedSpec {
   const plan = loaded.variants;
   if (plan?.compare.order !== "auto") return loaded;
-  const order = whyNotDuet(loaded, target, cores).length === 0 ? "duet" : "interleaved";
+  const order =
+    whyNotDuet(loaded, target, cores).length === 0 && duetCaveats(loaded, cores).length === 0
+      ? "duet"
+      : "interleaved";
   return { ...loaded, variants: { ...plan, compare: { ...plan.compare, order } } };
 }
 
-/** Why a spec could not run as a fair duet here (duetRefusals of it as if it said duet), each without its advice. */
+/**
+ * Why a spec does not run as a duet here (duetRefusals of it as if it said duet, each without its
+ * advice), and why a duet would not measure its difference (duetCaveats).
+ */
 export function whyNotDuet(
   loaded: LoadedSpec,
   target: Pick<TargetPlan, "switching" | "remoteLoad" | "localServers">,
@@ -308,5 +337,5 @@ export function whyNotDuet(
       .replace(/^variants\.[^:]+: /, "")
       .replace(/^workloads \S+: duration \S+ is/, "a duration is"),
   );
-  return [...new Set(reasons)];
+  return [...new Set([...reasons, ...duetCaveats(loaded, cores)])];
 }

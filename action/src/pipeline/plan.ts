@@ -9,7 +9,7 @@ import { writeAtomic } from "../result/store.ts";
 import type { LoadedSpec } from "../specfile/load.ts";
 import type { Spec } from "../specfile/schema.ts";
 import { type Connection, type PlanStep, PORT_AT_START, type TargetPlan } from "../targets/types.ts";
-import { cpuSets, duetRefusals, resolveOrder, usableCpus, whyNotDuet } from "./duet.ts";
+import { cpuSets, duetCaveats, duetRefusals, resolveOrder, usableCpus, whyNotDuet } from "./duet.ts";
 import { budgetRefusal, estimate } from "./estimate.ts";
 import { specWarnings } from "./preflight.ts";
 import { planTarget } from "./run.ts";
@@ -156,7 +156,19 @@ export async function planRun(given: LoadedSpec, o: { profile?: string; cores?: 
   const end = [...cleanup, ...kindSteps(["teardown"])];
   const order = loaded.variants?.compare.order;
   const orderLine = order
-    ? `variants compared: ${order}${given.variants?.compare.order === "auto" ? ` (compare.order: auto${order === "interleaved" ? `; no fair duet here: ${whyNotDuet(given, target, o.cores).join("; ")}` : ""})` : ""}${order === "duet" ? `, both at once, each pair (server and load generator) on a CPU set of its own (${cpuSets(usableCpus().slice(0, o.cores ?? usableCpus().length), loaded.variants?.all.length ?? 2).join(" | ")}), the sets passed round every ${loaded.variants?.compare.swap}s` : ""}`
+    ? `variants compared: ${order}${given.variants?.compare.order === "auto" ? ` (compare.order: auto${order === "interleaved" ? `; no fair duet here: ${whyNotDuet(given, target, o.cores).join("; ")}` : ""})` : ""}${
+        order === "duet"
+          ? `, both at once, each pair (server and load generator) on a CPU set of its own (${cpuSets(usableCpus().slice(0, o.cores ?? usableCpus().length), loaded.variants?.all.length ?? 2).join(" | ")}), the sets passed round every ${loaded.variants?.compare.swap}s${duetCaveats(
+              loaded,
+              o.cores,
+            )
+              .map(
+                (c) =>
+                  `; ${c}: a quota is a share of one CPU's time, which binds only where the server would take more than that of its pair's set (tiperf reads the servers' cgroup throttling over every measured run and says so where a quota never bound)`,
+              )
+              .join("")}`
+          : ""
+      }`
     : undefined;
   const lines = [
     ...target.about,

@@ -52,11 +52,19 @@ export function bisectMarkdown(r: BisectReport): string {
     `${r.mode === "source" ? "tidb-server built at each commit of" : "the spec's target at each commit of"} \`${md(r.repository)}\`: good \`${short(r.good)}\` ${md(r.good.subject)} … bad \`${short(r.bad)}\` ${md(r.bad.subject)} (${r.commits.length} commit(s) after good)`,
     "",
   ];
-  if (r.first_bad && r.last_good)
+  if (r.outcome === "found" && r.first_bad && r.last_good)
     out.push(
-      r.outcome === "found"
-        ? `**First bad commit: \`${short(r.first_bad)}\` ${md(r.first_bad.subject)}** (last good: \`${short(r.last_good)}\` ${md(r.last_good.subject)})`
-        : `The first bad commit lies after \`${short(r.last_good)}\` up to \`${short(r.first_bad)}\`.`,
+      `**First bad commit: \`${short(r.first_bad)}\` ${md(r.first_bad.subject)}** (last good: \`${short(r.last_good)}\` ${md(r.last_good.subject)})`,
+      "",
+    );
+  if (r.open_range)
+    out.push(
+      `**No first bad commit named.** It is one of the ${r.open_range.candidates} commit(s) after \`${short(r.open_range.after)}\` up to \`${short(r.open_range.through)}\` (bisect.json: open_range).`,
+      "",
+    );
+  if (r.unconfirmed_candidate)
+    out.push(
+      `The halvings ended on \`${short(r.unconfirmed_candidate.candidate)}\` ${md(r.unconfirmed_candidate.candidate.subject)}, but it did not regress against its neighbour \`${short(r.unconfirmed_candidate.against)}\` (bisect.json: unconfirmed_candidate): not a first bad commit.`,
       "",
     );
   if (r.cells.length)

@@ -1,3 +1,4 @@
+import { effectLines } from "../compare/effects.ts";
 import type { Verdict } from "../compare/verdict.ts";
 import { EVIDENCE_TEXT, evidenceMarkdown, evidenceWarnings, profileMarkdown } from "./evidence.ts";
 import { matrixCharts, matrixTable, variantWorkloads } from "./matrix.ts";
@@ -182,7 +183,11 @@ function render(
       "",
     );
   }
-  const warnings = [...inconclusiveLines(v), ...evidenceWarnings(v.evidence).map((l) => `⚠️ ${l}`)];
+  const warnings = [
+    ...effectLines(v.effects),
+    ...inconclusiveLines(v),
+    ...evidenceWarnings(v.evidence).map((l) => `⚠️ ${l}`),
+  ];
   if (warnings.length) out.push(warnings.map((l) => `> ${md(l)}`).join("\n>\n"), "");
   if (v.confirmation) out.push(md(confirmationText(v, v.confirmation)), "");
   out.push(method(v), "");

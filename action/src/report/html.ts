@@ -1,5 +1,6 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
+import { effectLines } from "../compare/effects.ts";
 import type { Verdict } from "../compare/verdict.ts";
 import { WriteError } from "../errors.ts";
 import type { Result } from "../result/model.ts";
@@ -75,9 +76,11 @@ export function verdictHtml(v: Verdict, charts: RenderedChart[], extra: HtmlExtr
     `<title>${esc(title)}</title><style>${CSS}</style></head><body>`,
     `<h1 id="verdict" data-verdict="${esc(v.verdict)}">${overallMark(v)} ${esc(title)}</h1>`,
     ...parts.map((p) => `<div class="facts">${esc(p)}</div>`),
-    ...[...inconclusiveLines(v), ...evidenceWarnings(v.evidence).map((l) => `⚠️ ${l}`)].map(
-      (l) => `<p class="warning">${esc(l)}</p>`,
-    ),
+    ...[
+      ...effectLines(v.effects),
+      ...inconclusiveLines(v),
+      ...evidenceWarnings(v.evidence).map((l) => `⚠️ ${l}`),
+    ].map((l) => `<p class="warning">${esc(l)}</p>`),
     `<p class="method">${esc(methodText(v))}</p>`,
     `<p class="method">${esc(CENTRES_TEXT)}</p>`,
   ];

@@ -92,6 +92,19 @@ export const CellSchema = z.strictObject({
   outside_cpu_pct: num.optional(),
   /** compare.order duet: how often this round ran again because outside CPU use fell unevenly on the pairs. */
   reruns: z.number().int().positive().optional(),
+  /**
+   * target.resources.cpu_quota: the servers' quota cgroup over the measured run (cgroup cpu.stat):
+   * enforcement periods, those in which the quota throttled them, the time they waited throttled
+   * and the CPU time they used. A quota that never throttled did not bind.
+   */
+  cpu_throttle: z
+    .strictObject({
+      periods: z.number().int().nonnegative(),
+      throttled_periods: z.number().int().nonnegative(),
+      throttled_s: num,
+      usage_s: num.optional(),
+    })
+    .optional(),
 });
 
 export const HostSchema = z.strictObject({

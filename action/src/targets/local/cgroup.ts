@@ -116,3 +116,69 @@ export async function applyResources(
   };
   return { dir, remove };
 }
+
+/** A quota cgroup's counters (cgroup cpu.stat), summed over the cgroups a set of processes is in. */
+export interface CpuThrottle {
+  periods: number;
+  throttled_periods: number;
+  throttled_s: number;
+  /** CPU time used (cgroup v2 usage_usec; v1 cpuacct.usage where mounted). */
+  usage_s?: number;
+}
+
+/** `key value` lines (cpu.stat) as numbers. */
+export function parseCpuStat(text: string): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const line of text.split("\n")) {
+    const [k, v] = line.trim().split(/\s+/);
+    if (k && v !== undefined && /^\d+$/.test(v)) out[k] = Number(v);
+  }
+  return out;
+}
+
+/**
+ * The quota cgroups tiperf made (by their name's prefix) that any of `pids` is in, their cpu.stat
+ * counters summed; undefined when none is (no quota, or not a process of this machine).
+ */
+export async function cpuThrottle(pids: readonly number[]): Promise<CpuThrottle | undefined> {
+  const flavor = await detect();
+  if (!flavor) return undefined;
+  const dirs = new Set<string>();
+  for (const pid of pids) {
+    const own = (await readFile(`/proc/${pid}/cgroup`, "utf8").catch(() => ""))
+      .split("\n")
+      .map((line) => line.split(":"))
+      .find(([, controllers]) =>
+        flavor.version === 2 ? controllers === "" : controllers?.split(",").includes("cpu"),
+      )?.[2];
+    if (own?.split("/").pop()?.startsWith(cgroupPrefix())) dirs.add(join(flavor.dir, own));
+  }
+  if (dirs.size === 0) return undefined;
+  const total: CpuThrottle = { periods: 0, throttled_periods: 0, throttled_s: 0 };
+  for (const dir of dirs) {
+    const stat = parseCpuStat(await readFile(join(dir, "cpu.stat"), "utf8").catch(() => ""));
+    total.periods += stat.nr_periods ?? 0;
+    total.throttled_periods += stat.nr_throttled ?? 0;
+    // v2 throttled_usec; v1 throttled_time in ns
+    total.throttled_s += (stat.throttled_usec ?? 0) / 1e6 + (stat.throttled_time ?? 0) / 1e9;
+    if (stat.usage_usec !== undefined) total.usage_s = (total.usage_s ?? 0) + stat.usage_usec / 1e6;
+  }
+  return total;
+}
+
+/** What the counters rose by between two readings (undefined when either is missing). */
+export function throttleBetween(
+  a: CpuThrottle | undefined,
+  b: CpuThrottle | undefined,
+): CpuThrottle | undefined {
+  if (!a || !b) return undefined;
+  const r = (x: number) => Math.round(x * 1e6) / 1e6;
+  return {
+    periods: Math.max(0, b.periods - a.periods),
+    throttled_periods: Math.max(0, b.throttled_periods - a.throttled_periods),
+    throttled_s: r(Math.max(0, b.throttled_s - a.throttled_s)),
+    ...(a.usage_s !== undefined && b.usage_s !== undefined
+      ? { usage_s: r(Math.max(0, b.usage_s - a.usage_s)) }
+      : {}),
+  };
+}

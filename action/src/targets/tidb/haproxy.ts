@@ -21,6 +21,18 @@ export interface RunningHaproxy {
 const PROBE =
   'i=0; while [ "$i" -lt "$2" ]; do (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && exit 0; i=$((i+1)); sleep 0.1; done; exit 1';
 
+/**
+ * Writes `file` on the load host, runs `command` (in the foreground) and removes the file when it
+ * ends, also when the session's end signals it: nothing of the run stays on the load host.
+ */
+const RUN_WITH_FILE = [
+  'printf "%s" "$1" > "$2" || exit 1',
+  "f=$2; shift 2",
+  "trap 'rm -f -- \"$f\"' EXIT",
+  "trap 'exit 143' HUP INT TERM",
+  '"$@"',
+].join("\n");
+
 /** Writes `config` to `file` on the load host, runs `command` there until stopped, waits until `port` listens. */
 export async function startHaproxy(o: {
   remote: RemoteHost;
@@ -34,14 +46,16 @@ export async function startHaproxy(o: {
   readyS?: number;
 }): Promise<RunningHaproxy> {
   const ac = new AbortController();
-  const run: Promise<ToolRun> = runTool(
-    "sh",
-    ["-c", 'printf "%s" "$1" > "$2" && shift 2 && exec "$@"', "sh", o.config, o.file, ...o.command],
-    { logFile: o.logFile, signal: ac.signal, remote: o.remote },
-  );
+  const run: Promise<ToolRun> = runTool("sh", ["-c", RUN_WITH_FILE, "sh", o.config, o.file, ...o.command], {
+    logFile: o.logFile,
+    signal: ac.signal,
+    remote: o.remote,
+  });
   const stop = async () => {
     ac.abort(new Error("teardown"));
     await run;
+    // the shell removes it as HAProxy ends; this covers a shell killed before its trap ran
+    await runTool("rm", ["-f", "--", o.file], { logFile: `${o.logFile}.rm`, remote: o.remote, limitS: 30 });
   };
   const readyS = o.readyS ?? 30;
   const probe = runTool("bash", ["-c", PROBE, "probe", String(o.port), String(readyS * 10)], {
