@@ -34,6 +34,8 @@ const env = {
   TMPDIR: own,
   TIPERF_LEDGER: join(own, "ledger"),
   TIPERF_CGROUP_PREFIX: `tiperf-t${process.pid}-`,
+  // estimates from measured restarts would make plan texts depend on the tests run before
+  TIPERF_TIMINGS: "off",
 };
 // Integration tests start real servers and share the machine's two cores: one file at a time.
 const r = spawnSync(

@@ -2,17 +2,21 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import {
   cpuSets,
+  duetCaveats,
   duetRefusals,
   OUTSIDE_GAP_PCT,
   outsideNotes,
   outsideShares,
   resolveOrder,
   type Snapshot,
+  whyNotDuet,
 } from "../../action/src/pipeline/duet.ts";
 import type { Cell } from "../../action/src/result/model.ts";
 import { parseSpec } from "../../action/src/specfile/load.ts";
 
-const spec = (over: { target?: string; driver?: string; duration?: string; compare?: string } = {}) =>
+const spec = (
+  over: { target?: string; driver?: string; duration?: string; compare?: string; head?: string } = {},
+) =>
   parseSpec(
     `name: d
 target: {kind: mariadb${over.target ?? ""}}
@@ -20,7 +24,7 @@ ${over.driver ?? ""}
 data: {tables: 1, table_size: 100}
 workloads:
   - {name: point_select, sysbench: oltp_point_select, threads: [4], duration: ${over.duration ?? "10s"}}
-variants: {base: {}, head: {target: {resources: {cpu_quota: "97%"}}}}
+variants: {base: {}, head: {target: {${over.head ?? "config: {table_open_cache: 400}"}}}}
 compare: {${over.compare ?? "order: duet"}}
 `,
     "d.yaml",
@@ -91,6 +95,25 @@ describe("compare.order: auto", () => {
       "a cluster",
     );
     assert.equal(order({ compare: "order: interleaved" }), "interleaved", "an explicit order stays");
+  });
+
+  test("variants that differ in a CPU quota run interleaved: inside a pair's CPU the quota may never bind", () => {
+    const quota = spec({ compare: "order: auto", head: 'resources: {cpu_quota: "90%"}' });
+    assert.equal(resolveOrder(quota, local, 2).variants?.compare.order, "interleaved");
+    assert.deepEqual(duetCaveats(quota, 2), [
+      "the variants differ in target.resources.cpu_quota (base none, head 90%), and inside a duet each server shares its pair's 1 CPU(s) with its load generator, so a quota may never bind there",
+    ]);
+    assert.match(whyNotDuet(quota, local, 2).join("\n"), /differ in target\.resources\.cpu_quota/);
+    // the same quota on both sides is no difference: duet as before
+    const same = spec({
+      compare: "order: auto",
+      target: ', resources: {cpu_quota: "90%"}',
+      head: 'resources: {cpu_quota: "90%"}',
+    });
+    assert.deepEqual(duetCaveats(same, 2), []);
+    assert.equal(resolveOrder(same, local, 2).variants?.compare.order, "duet");
+    // an explicit duet still runs (the effect check judges whether the quota bound)
+    assert.deepEqual(duetRefusals(spec({ head: 'resources: {cpu_quota: "90%"}' }), local, 2), []);
   });
 });
 

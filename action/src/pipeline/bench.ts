@@ -97,6 +97,9 @@ export class Bench {
     private readonly remote?: RemoteHost,
   ) {}
 
+  /** The source build its server is, if it was built from a tree. */
+  private build: TargetInfo["build"];
+
   static async open(opts: {
     variant: string;
     spec: Spec;
@@ -109,6 +112,8 @@ export class Bench {
     start: (o: StartOptions) => Promise<Target>;
     /** Where the load tools run (a profile's load host); default: this machine. */
     remote?: RemoteHost;
+    /** The source build the variant's server is (target.source), recorded with the target. */
+    build?: TargetInfo["build"];
   }): Promise<Bench> {
     if (opts.spec.driver?.cpus !== undefined && !opts.remote) checkCpus("driver.cpus", opts.spec.driver.cpus);
     if (opts.spec.driver?.cpu_quota !== undefined && opts.remote)
@@ -136,6 +141,7 @@ export class Bench {
       cores,
       opts.remote,
     );
+    bench.build = opts.build;
     try {
       const shared = target.sharedData;
       for (const ds of dataSets) {
@@ -215,6 +221,7 @@ export class Bench {
       config: t.settings ?? {},
       effective_config: t.effectiveConfig,
       ...(t.resources ? { resources: t.resources } : {}),
+      ...(this.build ? { build: this.build } : {}),
       ...(t.details ? { details: t.details } : {}),
     };
   }

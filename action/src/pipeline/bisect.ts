@@ -32,7 +32,7 @@ import {
   narrowSpec,
   prepareSpec,
 } from "../specfile/prepare.ts";
-import { withSourceBuilds } from "./builds.ts";
+import { builderOf, withSourceBuilds } from "./builds.ts";
 import { compareSpec } from "./compare.ts";
 import type { RunOptions } from "./run.ts";
 
@@ -108,8 +108,8 @@ async function repositoryOf(
   specFile: string,
   current: LoadedSpec,
 ): Promise<{ mode: BisectReport["mode"]; repo: string }> {
-  const target = current.spec.target as { kind: string; source?: { path: string } };
-  if (target.kind === "tidb" && target.source) return { mode: "source", repo: resolve(target.source.path) };
+  const tree = builderOf(current.spec.target)?.treeOf(current.spec.target);
+  if (tree) return { mode: "source", repo: resolve(tree.path) };
   const top = await git(dirname(resolve(specFile)), ["rev-parse", "--show-toplevel"]);
   if (top.code !== 0)
     throw new InputError(

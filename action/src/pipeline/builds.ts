@@ -6,15 +6,8 @@ import { parse, stringify } from "yaml";
 import { InputError } from "../errors.ts";
 import { type LoadedSpec, parseSpec, type SpecBuild } from "../specfile/load.ts";
 import { deepMerge } from "../specfile/merge.ts";
-import {
-  type Build,
-  buildAt,
-  buildKey,
-  keptBuild,
-  resolveCommit,
-  type SourceSpec,
-  treeDir,
-} from "../targets/tidb/source.ts";
+import { kindOf, TARGET_KINDS } from "../targets/registry.ts";
+import type { SourceBuild, SourceBuilder } from "../targets/types.ts";
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === "object" && !Array.isArray(v);
@@ -31,43 +24,48 @@ async function rawOf(loaded: LoadedSpec): Promise<Obj> {
   return isObj(raw) ? raw : {};
 }
 
-const sourceOf = (target: unknown): Obj | undefined =>
-  isObj(target) && isObj(target.source) ? target.source : undefined;
+/** The source builder of a target's kind, when the kind builds from source and the target names a tree. */
+export function builderOf(target: unknown): SourceBuilder | undefined {
+  const name = isObj(target) && typeof target.kind === "string" ? target.kind : undefined;
+  const builder = name && TARGET_KINDS[name] ? kindOf(name).source : undefined;
+  return builder?.treeOf(target) ? builder : undefined;
+}
 
 /** Whether any target of the spec (its own or a variant's, as resolved) is built from source. */
 export function hasSources(loaded: LoadedSpec): boolean {
   const targets = [loaded.spec.target, ...(loaded.variants?.all.map((v) => v.spec.target) ?? [])];
-  return targets.some((t) => t.kind === "tidb" && (t as { source?: unknown }).source !== undefined);
+  return targets.some((t) => builderOf(t) !== undefined);
 }
 
 /**
- * The spec with every target.source turned into target.binpath (the spec's own and each variant's,
- * a variant's source merged over the spec's), and the builds made or found.
+ * The spec with every target's source turned into the binary its kind builds from it (the spec's
+ * own and each variant's, a variant's source merged over the spec's), and the builds made or found.
  */
 export async function withSourceBuilds(loaded: LoadedSpec, opts: BuildOptions): Promise<LoadedSpec> {
   if (!hasSources(loaded)) return loaded;
   const raw = await rawOf(loaded);
+  // variants take the spec's kind (they cannot change it)
+  const builder = kindOf(loaded.spec.target.kind).source as SourceBuilder;
   const builds: SpecBuild[] = [...(loaded.builds ?? [])];
-  const made = new Map<string, Promise<Build>>();
+  const made = new Map<string, Promise<SourceBuild>>();
   const one = async (source: Obj, where: string, variant: string): Promise<string> => {
-    const src = source as unknown as SourceSpec;
-    const ref = src.ref ?? "HEAD";
-    const { commit, subject } = await resolveCommit(src.path, ref, `${where}.ref`);
-    const key = `${commit}\n${buildKey(commit, src)}`;
+    const tree = String(source.path);
+    const ref = typeof source.ref === "string" ? source.ref : "HEAD";
+    const { commit, subject } = await builder.resolve(tree, ref, `${where}.ref`);
+    const key = builder.buildKey(source, commit);
     let binary: string;
     let seconds = 0;
     let kept = true;
     if (opts.dryRun) {
-      binary =
-        keptBuild(src.path, commit, src) ?? `${treeDir(src.path)}/${buildKey(commit, src)}/tidb-server`;
+      binary = builder.plannedBinary(source, commit);
     } else {
-      if (!made.has(key)) made.set(key, buildAt(src, commit, opts));
-      const b = await (made.get(key) as Promise<Build>);
+      if (!made.has(key)) made.set(key, builder.build(source, commit, opts));
+      const b = await (made.get(key) as Promise<SourceBuild>);
       binary = b.binary;
       seconds = b.seconds;
       kept = b.kept;
     }
-    builds.push({ variant, path: src.path, ref, commit, subject, binary, seconds, kept });
+    builds.push({ variant, path: tree, ref, commit, subject, binary, seconds, kept });
     return binary;
   };
   for (const [where, target] of [
@@ -76,49 +74,41 @@ export async function withSourceBuilds(loaded: LoadedSpec, opts: BuildOptions): 
       `variants.${n}.target`,
       isObj(v) ? v.target : undefined,
     ]),
-  ] as [string, unknown][])
-    if (
-      sourceOf(target) &&
-      isObj(target) &&
-      (typeof target.binpath === "string" || (isObj(target.binpath) && target.binpath.tidb))
-    )
-      throw new InputError(
-        `${loaded.path}: ${where}: source and binpath both name the tidb-server to run: give one`,
-      );
-  const withBinary = (target: Obj, binary: string): Obj => {
-    const { source: _source, ...rest } = target;
-    void _source;
-    const binpath = isObj(rest.binpath) ? { ...rest.binpath, tidb: binary } : binary;
-    return { ...rest, binpath };
-  };
+  ] as [string, unknown][]) {
+    const why = isObj(target) ? builder.conflict(target) : undefined;
+    if (why) throw new InputError(`${loaded.path}: ${where}: ${why}`);
+  }
   // the defaults (the spec's settings of the source, its ref) with a validated shape
   const parsed = parseSpec(stringify(raw), loaded.path).spec;
-  const own = parsed.target.kind === "tidb" ? parsed.target.source : undefined;
-  const top = sourceOf(raw.target) ? (own as unknown as Obj) : undefined;
+  const own = builder.treeOf(raw.target) ? (parsed.target as Obj).source : undefined;
+  const top = isObj(own) ? own : undefined;
   // builds one after another: a build takes the machine's cores
   const variants = isObj(raw.variants) ? raw.variants : {};
   const names = Object.keys(variants);
   const variantBuilds: [string, string][] = [];
   for (const name of names) {
     const overlay = variants[name];
-    const vsrc = isObj(overlay) ? sourceOf(overlay.target) : undefined;
+    const vsrc =
+      isObj(overlay) && isObj(overlay.target) && isObj(overlay.target.source)
+        ? overlay.target.source
+        : undefined;
     if (!vsrc) continue;
     if (!top && (!vsrc.path || !vsrc.build))
       throw new InputError(
         `${loaded.path}: variants.${name}.target.source: names no path and build, and the spec's target has no source to take them from`,
       );
-    const merged = deepMerge(top ?? { binary: "bin/tidb-server", timeout: "60m" }, vsrc) as Obj;
+    const merged = deepMerge(top ?? builder.defaults, vsrc) as Obj;
     variantBuilds.push([name, await one(merged, `variants.${name}.target.source`, name)]);
   }
   if (top) {
     // every variant built its own: the spec's target takes the first's (no build nobody runs)
     const all = names.length > 0 && variantBuilds.length === names.length;
     const binary = all ? (variantBuilds[0] as [string, string])[1] : await one(top, "target.source", "all");
-    raw.target = withBinary(raw.target as Obj, binary);
+    raw.target = builder.withBinary(raw.target as Obj, binary);
   }
   for (const [name, binary] of variantBuilds) {
     const overlay = variants[name] as Obj;
-    overlay.target = withBinary(overlay.target as Obj, binary);
+    overlay.target = builder.withBinary(overlay.target as Obj, binary);
   }
   const text = stringify(raw);
   return {
@@ -128,4 +118,14 @@ export async function withSourceBuilds(loaded: LoadedSpec, opts: BuildOptions): 
     builds,
     ...(loaded.profile ? { profile: loaded.profile } : {}),
   };
+}
+
+/** The build a variant's server is (its own, else the spec's target's), as the result records it. */
+export function variantBuild(
+  loaded: LoadedSpec,
+  variant: string,
+): { commit: string; subject: string; tree: string; binary: string } | undefined {
+  const b =
+    loaded.builds?.find((x) => x.variant === variant) ?? loaded.builds?.find((x) => x.variant === "all");
+  return b ? { commit: b.commit, subject: b.subject, tree: b.path, binary: b.binary } : undefined;
 }

@@ -1,5 +1,6 @@
 import { randomInt } from "node:crypto";
 import { join } from "node:path";
+import { singlePairNote } from "../compare/design.ts";
 import { cpuQuotaOf, quotaEffects, withEffects } from "../compare/effects.ts";
 import { overallVerdict } from "../compare/judge.ts";
 import { judgeFamily } from "../compare/judge-results.ts";
@@ -11,7 +12,7 @@ import type { Cell } from "../result/model.ts";
 import type { LoadedSpec } from "../specfile/load.ts";
 import { narrowSpec } from "../specfile/prepare.ts";
 import { Bench } from "./bench.ts";
-import { withSourceBuilds } from "./builds.ts";
+import { variantBuild, withSourceBuilds } from "./builds.ts";
 import { cellLabel, cellSeconds, maxThreads, planCells } from "./cells.ts";
 import {
   CpuSwapper,
@@ -28,6 +29,7 @@ import { profileRegressions } from "./profile.ts";
 import { Progress } from "./progress.ts";
 import { benchStart, closeDeployment, finishResult, type RunOptions, startResult } from "./run.ts";
 import { balancedOrders, interleavedOrder, lookRounds, rng } from "./schedule.ts";
+import { recordRestarts, timingKey } from "./timings.ts";
 
 export interface CompareOutcome extends VerdictFiles {
   verdict: Verdict;
@@ -118,6 +120,7 @@ export async function compareSpec(given: LoadedSpec, opts: CompareOptions): Prom
         log: opts.log,
         signal: opts.signal,
         ...benchStart(deployment, v.name, opts.signal),
+        ...buildField(loaded, v.name),
       });
       benches.push(bench);
       result.targets.push(bench.info());
@@ -166,6 +169,8 @@ export async function compareSpec(given: LoadedSpec, opts: CompareOptions): Prom
             `compare.blocks is ${blocks}, but ${b.variant}'s target (${b.target.kind}) cannot restart its servers without losing its data: use compare.blocks: 1`,
           );
     const restartOrder = rng(seed ^ 0x5bd1e995);
+    /** How long each restart took: the next plan's estimate of this target's restarts (timings.ts). */
+    const restartSeconds: number[] = [];
     /** One round of every cell; `only`: of one variant (a group). */
     const runRound = async (round: number, block: number | undefined, only?: string) => {
       const tag = (cells: Cell[]) => (block === undefined ? cells : cells.map((c) => ({ ...c, block })));
@@ -278,7 +283,11 @@ export async function compareSpec(given: LoadedSpec, opts: CompareOptions): Prom
           const j = Math.floor(restartOrder() * (i + 1));
           [turn[i], turn[j]] = [turn[j] as Bench, turn[i] as Bench];
         }
-        for (const b of turn) opts.log(`block ${block}: ${b.variant}: ${await b.restart(opts.signal)}`);
+        for (const b of turn) {
+          const began = Date.now();
+          opts.log(`block ${block}: ${b.variant}: ${await b.restart(opts.signal)}`);
+          restartSeconds.push((Date.now() - began) / 1000);
+        }
       }
       for (let w = 0; w < compare.warmup_rounds; w++) await runRound(0, tag);
       for (let round = (block - 1) * perBlock + 1; round <= Math.min(block * perBlock, maxRounds); round++) {
@@ -295,6 +304,7 @@ export async function compareSpec(given: LoadedSpec, opts: CompareOptions): Prom
         }
       }
     }
+    await recordRestarts(timingKey(targetPlan), restartSeconds);
     const judged = judge();
     // what the variants differ in, shown to take effect over the measured runs (or not)
     const effects = quotaEffects(
@@ -380,6 +390,9 @@ export async function compareSpec(given: LoadedSpec, opts: CompareOptions): Prom
               ...outsideNotes(result.cells),
             ]
           : []),
+        ...[singlePairNote(compare.blocks, targetPlan.switching === "none")].filter(
+          (n): n is string => n !== undefined,
+        ),
         compare.blocks > 1
           ? `instances as the unit: ${compare.rounds / compare.blocks} rounds per block, every variant's server restarted (fresh process, same data, random order) before each block after the first, warmup rounds again; per cell the mean of log(variant/${control}) in each block, a t interval over the block means (df = blocks − 1); between_share: the part of the round-to-round variance that lay between instances (one-way random effects)`
           : `paired by round: one server instance per variant, rounds as the unit`,
@@ -499,4 +512,10 @@ async function confirmRegression(
         : `not confirmed: the regression the first run found did not recur on fresh instances (${shown || "no cell judged"}); the check does not fail on it`,
     ],
   };
+}
+
+/** Bench.open's build option for a variant built from source. */
+function buildField(loaded: LoadedSpec, variant: string): { build?: ReturnType<typeof variantBuild> } {
+  const build = variantBuild(loaded, variant);
+  return build ? { build } : {};
 }

@@ -4,6 +4,7 @@
 import type { LoadedSpec } from "../specfile/load.ts";
 import type { TargetPlan } from "../targets/types.ts";
 import { cellSeconds, planCells } from "./cells.ts";
+import { measuredRestart, timingKey } from "./timings.ts";
 
 /** Seconds of every cell the run measures: all variants, rounds and warmup rounds, as they run. */
 export function matrixSeconds(loaded: LoadedSpec): number {
@@ -42,16 +43,19 @@ export function estimate(loaded: LoadedSpec, target: TargetPlan): { seconds: num
         : 0;
   const restarts =
     compare && compare.blocks > 1 && target.switching !== "grouped" ? (compare.blocks - 1) * variants : 0;
-  const seconds =
-    matrix +
-    target.overhead.setupS +
-    switches * target.overhead.switchS +
-    restarts * target.overhead.restartS;
+  // a restart as long as the last ones measured here for this kind and profile, else the kind's guess
+  const measured = restarts ? measuredRestart(timingKey(target)) : undefined;
+  const restartS = measured?.seconds ?? target.overhead.restartS;
+  const seconds = matrix + target.overhead.setupS + switches * target.overhead.switchS + restarts * restartS;
   const parts = [
     `${minutes(matrix)} of cells (${cells} cell${cells > 1 ? "s" : ""} × ${variants} variant${variants > 1 ? "s" : ""}${compare?.order === "duet" ? " at once" : ""} × ${rounds} round${rounds > 1 ? "s" : ""}${compare?.warmup_rounds ? `, warmup rounds included` : ""})`,
     `${minutes(target.overhead.setupS)} to start or deploy`,
     ...(switches ? [`${switches} switches × ${target.overhead.switchS}s`] : []),
-    ...(restarts ? [`${restarts} restarts × ${target.overhead.restartS}s`] : []),
+    ...(restarts
+      ? [
+          `${restarts} restarts × ${restartS}s${measured ? ` (the median of ${measured.n} measured here)` : ""}`,
+        ]
+      : []),
   ];
   return {
     seconds,

@@ -12,7 +12,7 @@ import type { Spec } from "../specfile/schema.ts";
 import { kindOf } from "../targets/registry.ts";
 import type { Deployment, StartOptions, Target, TargetPlan, TargetPlanInput } from "../targets/types.ts";
 import { Bench } from "./bench.ts";
-import { withSourceBuilds } from "./builds.ts";
+import { variantBuild, withSourceBuilds } from "./builds.ts";
 import { cellLabel, cellSeconds, maxThreads, planCells } from "./cells.ts";
 import { duetRefusals, resolveOrder } from "./duet.ts";
 import { budgetRefusal, estimate, matrixSeconds } from "./estimate.ts";
@@ -260,6 +260,7 @@ export async function runSpec(given: LoadedSpec, opts: RunOptions): Promise<RunO
       log: opts.log,
       signal: opts.signal,
       ...benchStart(deployment, "base", opts.signal),
+      ...buildField(loaded, "base"),
     });
     result.targets.push(bench.info());
     await runDir.writeResult(result);
@@ -291,4 +292,10 @@ export async function runSpec(given: LoadedSpec, opts: RunOptions): Promise<RunO
     throw error;
   }
   return { result, runDir, exitCode: EXIT.ok };
+}
+
+/** Bench.open's build option for a variant built from source. */
+function buildField(loaded: LoadedSpec, variant: string): { build?: ReturnType<typeof variantBuild> } {
+  const build = variantBuild(loaded, variant);
+  return build ? { build } : {};
 }

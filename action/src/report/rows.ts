@@ -129,13 +129,13 @@ function configText(t: TargetInfo | undefined): Map<string, string> {
 }
 
 /**
- * A build as people name it: a target.source build by its commit (its kept path holds the commit),
- * else the binary's path.
+ * A build as people name it: a source build by its commit (recorded with the target), else the
+ * binary's path (details.build).
  */
-function buildName(build: unknown): string | undefined {
-  if (typeof build !== "string") return undefined;
-  const commit = /\/([0-9a-f]{40})-[0-9a-f]{8}\/tidb-server$/.exec(build)?.[1];
-  return commit ? `commit ${commit.slice(0, 10)}` : build;
+function buildName(t: TargetInfo | undefined): string | undefined {
+  if (t?.build) return `commit ${t.build.commit.slice(0, 10)}`;
+  const path = t?.details?.build;
+  return typeof path === "string" ? path : undefined;
 }
 
 /**
@@ -148,8 +148,8 @@ export function targetDiff(v: Verdict): string[] {
   const out: string[] = [];
   if (b && h && b.kind !== h.kind) out.push(`kind: ${b.kind} → ${h.kind}`);
   if (b && h && b.version !== h.version) out.push(`version: ${b.version} → ${h.version}`);
-  const bb = buildName(b?.details?.build);
-  const hb = buildName(h?.details?.build);
+  const bb = buildName(b);
+  const hb = buildName(h);
   if ((bb || hb) && bb !== hb) out.push(`build: ${bb ?? "the release's"} → ${hb ?? "the release's"}`);
   const bc = configText(b);
   const hc = configText(h);

@@ -124,6 +124,10 @@ export const TargetInfoSchema = z.strictObject({
   config: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
   effective_config: z.record(z.string(), z.string()),
   resources: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
+  /** Built from a source tree (target.source): the commit its server was built at, and the binary. */
+  build: z
+    .strictObject({ commit: z.string(), subject: z.string(), tree: z.string(), binary: z.string() })
+    .optional(),
   /** TiDB targets: deployment, topology file, tidb_version(), /status. */
   details: z.record(z.string(), z.unknown()).optional(),
 });

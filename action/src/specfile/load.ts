@@ -20,7 +20,7 @@ export interface LoadedSpec {
   profile?: string;
   /** The YAML of a spec composed from several sources (refs, overlay files, tolerance input). */
   composed?: string;
-  /** tidb-server builds from source (target.source) this spec's binpaths came from. */
+  /** Builds from source (target.source) this spec's binaries came from. */
   builds?: SpecBuild[];
 }
 

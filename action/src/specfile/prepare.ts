@@ -77,7 +77,7 @@ export interface SpecSource {
   /** Or: two YAML overlays (e.g. `target: {config: …}`) for the base and head variants. */
   baseConfig?: string;
   headConfig?: string;
-  /** TiDB: the release (or the version a build reports) and a build (tidb-server) per side. */
+  /** The target's version and build (binpath) per side, for kinds that take them (their schema says). */
   baseVersion?: string;
   headVersion?: string;
   baseBinpath?: string;
@@ -236,8 +236,8 @@ export async function prepareSpec(src: SpecSource): Promise<LoadedSpec> {
 }
 
 /**
- * A TiDB source PR check: the refs are of the target's source tree, not of the spec's repository.
- * Head is tidb-server built at the head ref, base at its merge base with the base ref (what the
+ * A source PR check: the refs are of the target's source tree, not of the spec's repository.
+ * Head is the server built at the head ref, base at its merge base with the base ref (what the
  * PR changes, not what the base branch gained since).
  */
 async function sourceRefs(
@@ -266,7 +266,7 @@ async function sourceRefs(
   raw.compare = { ...(isObj(raw.compare) ? raw.compare : {}), base: "base", head: "head" };
   return composedSpec(
     raw,
-    `${src.spec} (tidb-server of ${headRef} vs its merge base ${mergeBase.slice(0, 10)})`,
+    `${src.spec} (built at ${headRef} vs its merge base ${mergeBase.slice(0, 10)})`,
     src.spec,
   );
 }

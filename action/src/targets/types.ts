@@ -214,6 +214,51 @@ export interface Deployment {
   executed: PlanStep[];
 }
 
+/** A source tree a target names (its kind's `source:` key): where it is and the ref to build. */
+export interface SourceTree {
+  path: string;
+  ref?: string;
+}
+
+/** One commit's build: its binary, what it cost, whether it was found kept. */
+export interface SourceBuild {
+  commit: string;
+  subject: string;
+  binary: string;
+  seconds: number;
+  kept: boolean;
+}
+
+/**
+ * A kind whose targets can be built from a source tree (Rally's supplier stage): the pipeline asks
+ * it, never a kind's name, whether a target builds, what commit a ref is, where a commit's binary
+ * is (kept or to be built) and how a built binary takes the place of the source in the target.
+ */
+export interface SourceBuilder {
+  /** The program a build makes, as texts name it (tidb-server). */
+  program: string;
+  /** The tree a target (raw, as written, or validated) names, if it builds from one. */
+  treeOf(target: unknown): SourceTree | undefined;
+  /** Defaults a variant's source takes when the spec's target names no source of its own. */
+  defaults: Record<string, unknown>;
+  /** Why a raw target cannot be built (it also names the binary the build would make), if so. */
+  conflict(target: Record<string, unknown>): string | undefined;
+  /** A ref of the tree as a commit and its subject; a bad ref names `key`. */
+  resolve(tree: string, ref: string, key: string): Promise<{ commit: string; subject: string }>;
+  /** Where a commit's binary is or will be (kept, or the path a build would write): plans only. */
+  plannedBinary(source: Record<string, unknown>, commit: string): string;
+  /** The commit's binary: kept, or built now. */
+  build(
+    source: Record<string, unknown>,
+    commit: string,
+    o: { log: (line: string) => void; signal?: AbortSignal },
+  ): Promise<SourceBuild>;
+  /** A key that tells builds apart (commit and how it is made): one build per key. */
+  buildKey(source: Record<string, unknown>, commit: string): string;
+  /** The raw target with the built binary in place of its source. */
+  withBinary(target: Record<string, unknown>, binary: string): Record<string, unknown>;
+}
+
 /**
  * The contract of a target kind (Rally's launchers, roachprod's providers): its spec keys, the
  * programs it needs, its plan, how it carries the plan out, and how its leftovers are reaped.
@@ -233,6 +278,8 @@ export interface TargetKind {
   cloudOf?(targets: TargetSpec[], profile: string | undefined): Promise<string | undefined>;
   plan(input: TargetPlanInput): Promise<TargetPlan>;
   open(plan: TargetPlan, o: OpenOptions): Promise<Deployment>;
+  /** Targets of this kind can name a source tree to build the server from. */
+  source?: SourceBuilder;
   /** How its ledger entries are removed when their tiperf died, by entry kind. */
   reapers: Record<string, Reaper>;
 }

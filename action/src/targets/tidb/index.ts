@@ -17,6 +17,7 @@ import { loadProfile, type Profile } from "./profile.ts";
 import { TIDB_REAPERS } from "./reapers.ts";
 import { TidbRun } from "./run.ts";
 import { binpathsOf, TidbTargetSchema, type TidbTargetSpec } from "./schema.ts";
+import { tidbSource } from "./source.ts";
 import { tiupHome } from "./tiup.ts";
 
 /** The profile a TiDB spec runs on when neither the spec nor --profile names one. */
@@ -28,7 +29,12 @@ const DEPLOY_S = { playground: 60, cluster: 300, server: 10 };
 const ONLINE_SWITCH_S = 2;
 const RELOAD_S_PER_INSTANCE = 60;
 const STOP_START_S = 120;
-const RESTART_S = 120;
+/**
+ * Per restart of a deployment's servers (compare.blocks): a private tidb-server on unistore is up
+ * again in seconds (measured here: 3–6 s on 2 cores), a playground's or cluster's instances take
+ * tiup's restart. A measured restart time of this profile replaces these (pipeline/timings.ts).
+ */
+const RESTART_S = { playground: 60, cluster: 120, server: 8 };
 
 /** Seconds one switch between variants takes on this plan. */
 function switchSeconds(tidb: TidbPlan): number {
@@ -181,7 +187,11 @@ function targetPlan(tidb: TidbPlan, input: TargetPlanInput): TidbTargetPlan {
     },
     remoteLoad: Boolean(tidb.load.user),
     localServers: tidb.profile.provider === "local",
-    overhead: { setupS, switchS: switchSeconds(tidb), restartS: RESTART_S },
+    overhead: {
+      setupS,
+      switchS: switchSeconds(tidb),
+      restartS: Math.max(0, ...tidb.deployments.map((d) => RESTART_S[d.kind])),
+    },
     switching: tidb.grouped ? "grouped" : tidb.switching === "online" ? "per-cell" : "none",
     warnings: deprecationWarnings(tidb.variants),
     refusals,
@@ -192,6 +202,7 @@ function targetPlan(tidb: TidbPlan, input: TargetPlanInput): TidbTargetPlan {
 
 export const tidb: TargetKind = {
   name: "tidb",
+  source: tidbSource,
   schema: TidbTargetSchema,
   keyNames: Object.keys(TidbTargetSchema.shape),
   needs: (target) => [

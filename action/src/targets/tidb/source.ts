@@ -22,6 +22,7 @@ import { InputError, RunError } from "../../errors.ts";
 import { commitAt, git } from "../../proc/git.ts";
 import { runTool } from "../../proc/tool.ts";
 import { parseDuration } from "../../specfile/keys.ts";
+import type { SourceBuilder } from "../types.ts";
 import type { TidbTargetSpec } from "./schema.ts";
 
 export type SourceSpec = NonNullable<TidbTargetSpec["source"]>;
@@ -195,3 +196,40 @@ export async function buildAt(
     unlock();
   }
 }
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => v !== null && typeof v === "object" && !Array.isArray(v);
+
+/** tidb-server from a TiDB tree (target.source): the tidb kind's SourceBuilder. */
+export const tidbSource: SourceBuilder = {
+  program: "tidb-server",
+  treeOf(target) {
+    if (!isObj(target) || !isObj(target.source)) return undefined;
+    const { path, ref } = target.source;
+    return {
+      path: typeof path === "string" ? path : "",
+      ...(typeof ref === "string" ? { ref } : {}),
+    };
+  },
+  defaults: { binary: "bin/tidb-server", timeout: "60m" },
+  conflict(target) {
+    if (!isObj(target.source)) return undefined;
+    const binpath = target.binpath;
+    return typeof binpath === "string" || (isObj(binpath) && binpath.tidb)
+      ? "source and binpath both name the tidb-server to run: give one"
+      : undefined;
+  },
+  resolve: (tree, ref, key) => resolveCommit(tree, ref, key),
+  plannedBinary(source, commit) {
+    const src = source as unknown as SourceSpec;
+    return keptBuild(src.path, commit, src) ?? `${treeDir(src.path)}/${buildKey(commit, src)}/tidb-server`;
+  },
+  build: (source, commit, o) => buildAt(source as unknown as SourceSpec, commit, o),
+  buildKey: (source, commit) => buildKey(commit, source as unknown as SourceSpec),
+  withBinary(target, binary) {
+    const { source: _source, ...rest } = target;
+    void _source;
+    const binpath = isObj(rest.binpath) ? { ...rest.binpath, tidb: binary } : binary;
+    return { ...rest, binpath };
+  },
+};
