@@ -1,13 +1,12 @@
 // Where A/A duet banks are centred: per bank, the mean of log(head/base) over its rounds with a
-// 95% t interval over its block means (instances as the unit), as measured and as tiperf compare
-// judges duet rounds (outside CPU use given back, compare/samples.ts outsideAdjusted), and how the
-// round ratio moves with the outside CPU gap between the pairs (least squares: slope, correlation,
-// the intercept at no gap). Reads banks recorded by bench:bank --order duet; writes OUT.md/.json.
+// 95% t interval over its block means (instances as the unit), and how the round ratio moves with
+// the outside CPU gap between the pairs (processes of neither pair on head's CPUs less on base's,
+// points; least squares: mean gap, slope, correlation, the ratio at no gap). Reads banks recorded
+// by bench:bank --order duet; writes OUT.md/.json.
 //
 //   npm run bench:centre -- [--out bench/duet-centre] BANK.json...
 import { readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { outsideAdjusted } from "../action/src/compare/samples.ts";
 import { mean } from "../action/src/compare/stats.ts";
 import { meanInterval, pct } from "./bench-common.ts";
 
@@ -49,11 +48,6 @@ const rows = positionals.map((file) => {
   const rounds = blocks.flat();
   const raw = centre(blocks, (r, side) => (side ? r.head : r.base));
   const seen = rounds.every((r) => r.outside_cpu_pct);
-  const adj = seen
-    ? centre(blocks, (r, side) =>
-        outsideAdjusted(side ? r.head : r.base, (r.outside_cpu_pct as [number, number])[side], "higher"),
-      )
-    : undefined;
   // how the round's log ratio moves with the outside gap (head's CPUs minus base's, points)
   let fit: { gap: number; slope: number; corr: number; intercept: number } | undefined;
   if (seen && rounds.length > 2) {
@@ -80,8 +74,7 @@ const rows = positionals.map((file) => {
     regime: `${bank.threads ?? 2} threads${bank.cpu_quota_percent ? `, ${bank.cpu_quota_percent}% CPU quota` : ", no quota"}, ${bank.cell_seconds} s cells, swap ${bank.swap_seconds ?? "–"} s`,
     rounds: rounds.length,
     blocks: blocks.length,
-    measured: raw,
-    ...(adj ? { judged: adj } : {}),
+    aa: raw,
     ...(fit ? { outside: fit } : {}),
   };
 });
@@ -89,11 +82,11 @@ const rows = positionals.map((file) => {
 const ci = (c: { mean: number; ci: [number, number] }) =>
   `${pct(c.mean, 2)} [${pct(c.ci[0], 2)}, ${pct(c.ci[1], 2)}]`;
 const lines = [
-  "| bank | regime | rounds (blocks) | A/A as measured | A/A as judged (outside CPU given back) | outside gap head − base | change per point | corr | at no gap |",
-  "|---|---|---:|---|---|---:|---:|---:|---:|",
+  "| bank | regime | rounds (blocks) | A/A head vs base, 95% interval | outside gap head − base | change per point | corr | at no gap |",
+  "|---|---|---:|---|---:|---:|---:|---:|",
   ...rows.map(
     (r) =>
-      `| ${r.bank} (${r.date}) | ${r.regime} | ${r.rounds} (${r.blocks}) | ${ci(r.measured)} | ${r.judged ? ci(r.judged) : "–"} | ${r.outside ? `${r.outside.gap.toFixed(2)} pts` : "–"} | ${r.outside ? pct(r.outside.slope, 2) : "–"} | ${r.outside ? r.outside.corr.toFixed(2) : "–"} | ${r.outside ? pct(r.outside.intercept, 2) : "–"} |`,
+      `| ${r.bank} (${r.date}) | ${r.regime} | ${r.rounds} (${r.blocks}) | ${ci(r.aa)} | ${r.outside ? `${r.outside.gap.toFixed(2)} pts` : "–"} | ${r.outside ? pct(r.outside.slope, 2) : "–"} | ${r.outside ? r.outside.corr.toFixed(2) : "–"} | ${r.outside ? pct(r.outside.intercept, 2) : "–"} |`,
   ),
 ];
 writeFileSync(`${values.out}.md`, `${lines.join("\n")}\n`);

@@ -11,7 +11,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { judgeShift } from "../action/src/compare/judge.ts";
-import { INTERVAL_BATCHES, outsideAdjusted } from "../action/src/compare/samples.ts";
+import { INTERVAL_BATCHES } from "../action/src/compare/samples.ts";
 import {
   batchMeans,
   blockLogShift,
@@ -39,8 +39,6 @@ const { values } = parseArgs({
 interface Pair {
   base: number;
   head: number;
-  /** duet: the outside CPU use each pair met (base, head), % of its CPUs' time. */
-  outside_cpu_pct?: [number, number];
 }
 const bank = JSON.parse(readFileSync(values.bank as string, "utf8")) as {
   date: string;
@@ -60,15 +58,7 @@ const bank = JSON.parse(readFileSync(values.bank as string, "utf8")) as {
   blocks: Pair[][];
 };
 const duet = bank.order === "duet";
-// a duet round is judged on the CPU time its pairs had, as tiperf compare judges it (pairedSamples)
-const adjusted = (p: Pair): Pair =>
-  p.outside_cpu_pct
-    ? {
-        base: outsideAdjusted(p.base, p.outside_cpu_pct[0], "higher"),
-        head: outsideAdjusted(p.head, p.outside_cpu_pct[1], "higher"),
-      }
-    : p;
-const blocks = bank.blocks.filter((b) => b.length >= 2).map((b) => b.map(adjusted));
+const blocks = bank.blocks.filter((b) => b.length >= 2);
 const perBlock = Math.min(...blocks.map((b) => b.length));
 const trials = Number(values.trials);
 const tolerances = String(values.tolerances)

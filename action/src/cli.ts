@@ -523,8 +523,14 @@ async function cmdPlan(args: string[]): Promise<number> {
     throw new InputError(`tiperf plan: unexpected argument ${positionals[0]}; use --spec FILE`);
   // a target built from source: the plan names each commit's binary (kept, or to be built)
   const loaded = await withSourceBuilds(await specSource("plan", values), { log, dryRun: true });
+  const runId = values["run-id"];
+  if (typeof runId === "string" && !/^[A-Za-z0-9._-]{1,200}$/.test(runId))
+    throw new InputError(
+      `tiperf plan: --run-id must be a run id like 20261125T080000Z-pr-1a2b (letters, digits, . _ -), got ${JSON.stringify(runId)}`,
+    );
   const plan = await planRun(loaded, {
     ...(typeof values.profile === "string" ? { profile: values.profile } : {}),
+    ...(typeof runId === "string" ? { runId } : {}),
   });
   process.stdout.write(plan.text);
   if (typeof values.out === "string") {

@@ -223,13 +223,16 @@ export const COMMANDS: CommandSpec[] = [
       spec: { type: "string", value: "FILE", required: true },
       profile: { type: "string", value: "FILE" },
       out: { type: "string", value: "DIR" },
+      "run-id": { type: "string", value: "ID" },
       ...COMPOSE,
       ...SIZE,
     },
     about: [
       "print (and with --out write) everything a run would do without running anything: for a",
       "TiDB target the topology.yaml per variant, TOML configs, haproxy.cfg, every tiup, SQL and",
-      "load-tool command line in phase order; --profile overrides the spec's target.profile",
+      "load-tool command line in phase order; --profile overrides the spec's target.profile;",
+      "--run-id ID plans as the run of that id did (its names): the plan.json a run writes into",
+      "its directory is this one's",
     ],
   },
   {

@@ -1,13 +1,41 @@
 import assert from "node:assert/strict";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { describe, test } from "node:test";
 import { connectionArgs, DATABASE } from "../../action/src/drivers/sysbench/index.ts";
 import { parseSysbench } from "../../action/src/drivers/sysbench/parse.ts";
 import { runTool } from "../../action/src/proc/tool.ts";
 import { readResult } from "../../action/src/result/store.ts";
 import { startTarget } from "../../action/src/targets/registry.ts";
+import type { PlanStep } from "../../action/src/targets/types.ts";
+import { samePlanned } from "../helpers/plan.ts";
 import { cli, leftovers, tempDir, writeSpec } from "../helpers/real.ts";
+
+/**
+ * The run carried out the plan `tiperf plan --run-id` prints for it: its directory's plan.json and
+ * plan.txt are that plan's, and every load-tool step the plan shows (data steps and each cell's
+ * command line) ran with those words (executed.json; a port picked at start where it says <port>).
+ */
+async function assertRanAsPlanned(spec: string, runDir: string) {
+  const out = tempDir();
+  const plan = cli(["plan", "--spec", spec, "--out", out, "--run-id", basename(runDir)]);
+  assert.equal((await plan.done).code, 0, plan.stderr());
+  assert.equal(readFileSync(join(runDir, "plan.json"), "utf8"), readFileSync(join(out, "plan.json"), "utf8"));
+  assert.equal(readFileSync(join(runDir, "plan.txt"), "utf8"), plan.stdout());
+  const planned = JSON.parse(readFileSync(join(out, "plan.json"), "utf8")) as {
+    steps: Record<"setup" | "per_cell" | "end", PlanStep[]>;
+  };
+  const executed = JSON.parse(readFileSync(join(runDir, "executed.json"), "utf8")) as PlanStep[];
+  const tools = [...planned.steps.setup, ...planned.steps.per_cell, ...planned.steps.end].filter(
+    (st) => "command" in st.run && /sysbench$/.test(st.run.command[0] ?? ""),
+  );
+  assert.ok(tools.some((st) => st.phase === "cell") && tools.some((st) => st.phase === "prepare"));
+  for (const st of tools)
+    assert.ok(
+      executed.some((x) => x.phase === st.phase && samePlanned(st.run, x.run)),
+      `the planned ${st.phase} step ${JSON.stringify(st.run)} did not run as planned:\n${executed.map((x) => JSON.stringify(x.run)).join("\n")}`,
+    );
+}
 
 const runDirOf = (out: string) => {
   const runs = readdirSync(out);
@@ -71,6 +99,7 @@ describe("tiperf run on real servers", () => {
       assert.match(md, /\| Threads \| TPS \| QPS \| p95 \(ms\) \| errors \|/);
       assert.match(run.stderr(), /\[1\/2\] point_select threads=1 · 1 after this · elapsed/);
       assert.deepEqual(leftovers(), before);
+      await assertRanAsPlanned(join(dir, "spec.yaml"), runDir);
     });
   }
 

@@ -8,6 +8,7 @@ import { freePort } from "../../action/src/proc/port.ts";
 import { readResult } from "../../action/src/result/store.ts";
 import type { PlanStep } from "../../action/src/targets/types.ts";
 import { ROOT } from "../helpers/paths.ts";
+import { samePlanned } from "../helpers/plan.ts";
 import { cli, tempDir } from "../helpers/real.ts";
 import { startSshd } from "../helpers/sshd.ts";
 
@@ -56,8 +57,15 @@ const runDirOf = (dir: string) => join(dir, "results", readdirSync(join(dir, "re
  */
 async function assertRanAsPlanned(spec: string, runDir: string, env: Record<string, string>) {
   const out = tempDir();
-  const plan = cli(["plan", "--spec", spec, "--out", out], env);
+  const plan = cli(["plan", "--spec", spec, "--out", out, "--run-id", basename(runDir)], env);
   assert.equal((await plan.done).code, 0, plan.stderr());
+  // the plan the run wrote into its directory is the one `tiperf plan --run-id` prints
+  assert.equal(
+    readFileSync(join(runDir, "plan.json"), "utf8"),
+    readFileSync(join(out, "plan.json"), "utf8"),
+    "the run's plan.json",
+  );
+  assert.equal(readFileSync(join(runDir, "plan.txt"), "utf8"), plan.stdout(), "the run's plan.txt");
   const planned = JSON.parse(readFileSync(join(out, "plan.json"), "utf8")) as {
     format: string;
     prefix: string;
@@ -80,9 +88,10 @@ async function assertRanAsPlanned(spec: string, runDir: string, env: Record<stri
   assert.ok(executed.length > 0, "the run recorded the steps it carried out");
   for (const step of executed) {
     if (step.key === undefined) {
-      // steps of the pipeline's own (CREATE DATABASE): the plan shows them with the same words
+      // steps of the pipeline's own (CREATE DATABASE) and the load tools' (prepare, each cell):
+      // the plan shows them with the same words, a port picked at start as <port>
       assert.ok(
-        all.some((st) => JSON.stringify(st.run) === JSON.stringify(step.run)),
+        all.some((st) => samePlanned(st.run, step.run)),
         `executed ${JSON.stringify(step.run)} is not in the plan`,
       );
       continue;
@@ -91,6 +100,14 @@ async function assertRanAsPlanned(spec: string, runDir: string, env: Record<stri
     assert.ok(want, `executed step ${step.key} is not in the plan`);
     assert.deepEqual(step.run, want.run, `step ${step.key}`);
   }
+  // every load-tool step the plan shows for a cell ran as planned
+  const cellTools = planned.steps.per_cell.filter((st) => st.key === undefined && "command" in st.run);
+  assert.ok(cellTools.length > 0, "the plan shows the cells' load-tool commands");
+  for (const st of cellTools)
+    assert.ok(
+      executed.some((x) => x.phase === "cell" && samePlanned(st.run, x.run)),
+      `the planned cell command ${JSON.stringify(st.run)} did not run`,
+    );
   // setup steps run once each, in the plan's order; teardown steps all ran
   const setupKeys = planned.steps.setup.filter((st) => st.key).map((st) => st.key);
   const ranSetup = [...new Set(executed.map((st) => st.key))].filter((k) => setupKeys.includes(k));

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { InputError } from "../../action/src/errors.ts";
+import { planTarget } from "../../action/src/pipeline/plan.ts";
 import { specWarnings } from "../../action/src/pipeline/preflight.ts";
-import { planTarget } from "../../action/src/pipeline/run.ts";
 import { loadSpec, parseSpec } from "../../action/src/specfile/load.ts";
 import { ROOT } from "../helpers/paths.ts";
 

@@ -41,43 +41,16 @@ function intervalValues(cell: Cell, metric: string): number[] {
 }
 
 /**
- * A duet cell's value with the CPU time others took from its pair given back: processes of
- * neither pair (tiperf itself, the kernel's workers, a neighbour) took `outsidePct` of the pair's
- * CPUs' time over the measured run, so the pair ran on the rest. Throughput is divided by the share
- * left (1 − outside), a latency multiplied by it. Measured on this machine's light A/A duet bank:
- * per round log(head/base) fell 0.85% per point of outside use more on head's CPUs than on base's
- * (corr −0.65, 120 rounds), and what leaned the bank (−0.9%) was that gap (+0.9 points on
- * average): the intercept at no gap was −0.1%. README "Duet against interleaved".
- */
-export function outsideAdjusted(
-  value: number,
-  outsidePct: number | undefined,
-  better: "higher" | "lower",
-): number {
-  if (outsidePct === undefined || !(outsidePct > 0)) return value;
-  const left = 1 - Math.min(outsidePct, 50) / 100;
-  return better === "higher" ? value / left : value * left;
-}
-
-/**
- * Paired rounds of one compare run: round r of base against round r of head. Duet rounds (cells
- * with outside_cpu_pct) are compared on the CPU time their pairs had (outsideAdjusted).
+ * Paired rounds of one compare run: round r of base against round r of head.
  * Rounds where either side is missing or non-positive are left out.
  */
 export function pairedSamples(result: Result, base: string, head: string, key: CellKey, metric: string) {
   const b = okCells(result, base, key);
   const h = new Map(okCells(result, head, key).map((c) => [c.round, c]));
   const pairs: [number, number, number][] = [];
-  const valueOf = (c: Cell | undefined) => {
-    const m = c?.metrics[metric];
-    return m === undefined ? undefined : outsideAdjusted(m.value, c?.outside_cpu_pct, m.better);
-  };
   for (const cb of b) {
-    const ch = h.get(cb.round);
-    // both sides adjusted or neither (a round of a duet always has both)
-    const both = cb.outside_cpu_pct !== undefined && ch?.outside_cpu_pct !== undefined;
-    const vb = both ? valueOf(cb) : cb.metrics[metric]?.value;
-    const vh = both ? valueOf(ch) : ch?.metrics[metric]?.value;
+    const vb = cb.metrics[metric]?.value;
+    const vh = h.get(cb.round)?.metrics[metric]?.value;
     if (vb !== undefined && vh !== undefined && vb > 0 && vh > 0) pairs.push([vb, vh, cb.block ?? 1]);
   }
   return { base: pairs.map((p) => p[0]), head: pairs.map((p) => p[1]), blocks: pairs.map((p) => p[2]) };

@@ -14,7 +14,7 @@ import type { RunDir } from "../result/store.ts";
 import type { Spec, TargetSpec } from "../specfile/schema.ts";
 import { checkCpus } from "../targets/local/affinity.ts";
 import { applyResources, type CpuThrottle, cpuThrottle, throttleBetween } from "../targets/local/cgroup.ts";
-import type { CpuProfile, StartOptions, Target } from "../targets/types.ts";
+import type { CpuProfile, PlanStep, StartOptions, Target } from "../targets/types.ts";
 import { type CellPlan, cellFileName, cellGraceS, cellLabel, cellSeconds } from "./cells.ts";
 
 const lastLines = (text: string, n = 4) => text.trimEnd().split("\n").slice(-n).join("\n");
@@ -99,6 +99,8 @@ export class Bench {
 
   /** The source build its server is, if it was built from a tree. */
   private build: TargetInfo["build"];
+  /** The load tools' steps as they ran, in the plan's shape (a cell's warmup and run: phase cell). */
+  private executed: PlanStep[] | undefined;
 
   static async open(opts: {
     variant: string;
@@ -114,6 +116,8 @@ export class Bench {
     remote?: RemoteHost;
     /** The source build the variant's server is (target.source), recorded with the target. */
     build?: TargetInfo["build"];
+    /** Where each load tool step is recorded as it runs (the deployment's executed steps). */
+    executed?: PlanStep[];
   }): Promise<Bench> {
     if (opts.spec.driver?.cpus !== undefined && !opts.remote) checkCpus("driver.cpus", opts.spec.driver.cpus);
     if (opts.spec.driver?.cpu_quota !== undefined && opts.remote)
@@ -142,6 +146,7 @@ export class Bench {
       opts.remote,
     );
     bench.build = opts.build;
+    bench.executed = opts.executed;
     try {
       const shared = target.sharedData;
       for (const ds of dataSets) {
@@ -256,6 +261,12 @@ export class Bench {
     let alive = true;
     void this.target.died.then((why) => {
       if (alive) local.abort(new Error(why));
+    });
+    this.executed?.push({
+      phase: step.phase === "run" || step.phase === "warmup" ? "cell" : step.phase,
+      variant: this.variant,
+      where: this.remote ? "load host" : "runner",
+      run: { command: [tool.command, ...tool.prefix, ...step.args] },
     });
     try {
       const r = await runTool(tool.command, [...tool.prefix, ...step.args], {

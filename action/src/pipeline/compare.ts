@@ -1,4 +1,3 @@
-import { randomInt } from "node:crypto";
 import { join } from "node:path";
 import { singlePairNote } from "../compare/design.ts";
 import { cpuQuotaOf, quotaEffects, withEffects } from "../compare/effects.ts";
@@ -14,21 +13,12 @@ import { narrowSpec } from "../specfile/prepare.ts";
 import { Bench } from "./bench.ts";
 import { variantBuild, withSourceBuilds } from "./builds.ts";
 import { cellLabel, cellSeconds, maxThreads, planCells } from "./cells.ts";
-import {
-  CpuSwapper,
-  cpuSets,
-  type DuetPair,
-  duetRefusals,
-  OUTSIDE_GAP_PCT,
-  outsideNotes,
-  resolveOrder,
-  UNEVEN_RERUNS,
-  usableCpus,
-} from "./duet.ts";
+import { cpuSets, DuetRunner, usableCpus } from "./duet.ts";
 import { profileRegressions } from "./profile.ts";
 import { Progress } from "./progress.ts";
+import { interleavedRunner, type RoundRunner } from "./rounds.ts";
 import { benchStart, closeDeployment, finishResult, type RunOptions, startResult } from "./run.ts";
-import { balancedOrders, interleavedOrder, lookRounds, rng } from "./schedule.ts";
+import type { CompareSchedule, ScheduledRound } from "./schedule.ts";
 import { recordRestarts, timingKey } from "./timings.ts";
 
 export interface CompareOutcome extends VerdictFiles {
@@ -58,9 +48,7 @@ export async function compareSpec(given: LoadedSpec, opts: CompareOptions): Prom
   }
   let { compare } = plan;
   const maxRounds = compare.max_rounds ?? compare.rounds;
-  const looksAt = lookRounds(compare.rounds, maxRounds);
-  const looks = looksAt.length;
-  const seed = opts.seed ?? compare.seed ?? randomInt(2 ** 31);
+
   const names = plan.all.map((v) => v.name);
   const control = plan.base.name;
   const others = names.slice(1);
@@ -68,32 +56,29 @@ export async function compareSpec(given: LoadedSpec, opts: CompareOptions): Prom
   const cellsOf = (variant: string, round: number) =>
     planCells(specOf.get(variant) as (typeof plan.all)[number]["spec"], variant, round);
   const perRound = planCells(plan.base.spec).length;
-  // two variants: AB/BA pairs per cell; more: per cell the rows of a Williams design, relabelled at
-  // random (each variant once in each position, each ordered pair of neighbours equally often)
-  const pairOrder = interleavedOrder(maxRounds, perRound, seed);
-  const balanced = names.length > 2 ? balancedOrders(names.length, perRound, seed) : [];
-  const runOrder = (round: number, cell: number): string[] => {
-    if (round === 0) return names;
-    if (names.length === 2)
-      return (pairOrder[round - 1]?.[cell] ?? "base-first") === "base-first" ? names : [...names].reverse();
-    const rows = balanced[cell] as number[][];
-    return (rows[(round - 1) % rows.length] as number[]).map((i) => names[i] as string);
-  };
 
   const {
     result,
     runDir,
     deployment,
     plan: targetPlan,
+    runPlan,
   } = await startResult(loaded, {
     outDir: opts.outDir,
     command: "compare",
     log: opts.log,
     signal: opts.signal,
+    ...(opts.seed !== undefined ? { seed: opts.seed } : {}),
   });
-  // compare.order: auto → duet where a fair duet can run here, else interleaved
+  // the plan's schedule (seed → blocks → rounds → turns) is what runs
+  const schedule = runPlan.schedule as CompareSchedule;
+  const { seed } = schedule;
+  const looksAt = schedule.looks;
+  const looks = looksAt.length;
+  // compare.order as the plan resolved it (auto → duet where a fair duet can run here), refusals
+  // of an unfair duet already made there
   const order: "interleaved" | "duet" =
-    (resolveOrder(loaded, targetPlan).variants ?? plan).compare.order === "duet" ? "duet" : "interleaved";
+    runPlan.loaded.variants?.compare.order === "duet" ? "duet" : "interleaved";
   compare = { ...compare, order };
   opts.log(
     `compare ${result.run_id}: ${others.join(", ")} against ${control}, ${compare.order}, ${compare.rounds}${maxRounds > compare.rounds ? `–${maxRounds}` : ""} rounds, seed ${seed}; results in ${runDir.dir}`,
@@ -107,8 +92,6 @@ export async function compareSpec(given: LoadedSpec, opts: CompareOptions): Prom
   // where a switch restarts servers, each variant runs a block's cells as a group (fresh instance)
   const grouped = targetPlan.switching === "grouped";
   try {
-    const unfair = duetRefusals({ ...loaded, variants: { ...plan, compare } }, targetPlan);
-    if (unfair.length) throw new InputError(`${loaded.path}: ${unfair.join("; ")}`);
     const maxConn = Math.max(...plan.all.map((v) => maxThreads(v.spec)));
     for (const v of plan.all) {
       const bench = await Bench.open({
@@ -127,24 +110,20 @@ export async function compareSpec(given: LoadedSpec, opts: CompareOptions): Prom
     }
     await runDir.writeResult(result);
     const byName = new Map(benches.map((b) => [b.variant, b]));
-    // duet: a CPU set per pair, passed round every compare.swap seconds (pipeline/duet.ts)
-    const pairs: DuetPair[] = benches.map((b) => ({
-      serverPids: () => b.target.pids,
-      loads: new Set<number>(),
-    }));
-    const sets = cpuSets(usableCpus(), names.length);
-    const swapper = compare.order === "duet" ? new CpuSwapper(sets, pairs, compare.swap) : undefined;
-    if (swapper)
-      opts.log(
-        `duet: ${names.map((n, i) => `${n} on CPU ${sets[i]}`).join(", ")} (server and load generator), the sets passed round every ${compare.swap}s`,
-      );
     const benchOf = (n: string) => byName.get(n) as Bench;
+    // duet: a CPU set per pair, passed round every compare.swap seconds (pipeline/duet.ts)
+    const runner: RoundRunner =
+      compare.order === "duet"
+        ? new DuetRunner(names, benches, cpuSets(usableCpus(), names.length), compare.swap, opts.log)
+        : interleavedRunner;
+    if (runner instanceof DuetRunner)
+      opts.log(
+        `duet: ${names.map((n, i) => `${n} on CPU ${runner.sets[i]}`).join(", ")} (server and load generator), the sets passed round every ${compare.swap}s`,
+      );
     const secondsPerRound =
       cellsOf(control, 1).reduce((s, c) => s + cellSeconds(c), 0) *
       (compare.order === "duet" ? 1 : names.length);
-    // warmup rounds run again after every restart (compare.blocks)
-    const blockCount = compare.blocks > 1 ? maxRounds / (compare.rounds / compare.blocks) : 1;
-    const totalRounds = maxRounds + compare.warmup_rounds * blockCount;
+    const totalRounds = schedule.blocks.reduce((s, b) => s + b.rounds.length, 0);
     const progress = new Progress(
       perRound * totalRounds * (grouped ? names.length : 1),
       secondsPerRound * totalRounds,
@@ -157,151 +136,76 @@ export async function compareSpec(given: LoadedSpec, opts: CompareOptions): Prom
       if (failed) throw new RunError(failed.error ?? "a cell failed");
     };
 
-    // Instances as the unit (compare.blocks): rounds come in blocks of `perBlock`; before each
-    // block after the first, every variant's server restarts (random order) and the warmup rounds
+    // Instances as the unit (compare.blocks): rounds come in blocks; before each block after the
+    // first, every variant's server restarts (the schedule's random order) and the warmup rounds
     // run again on the fresh instances. Warmup rounds (round 0 in the result) are never judged.
     const blocks = compare.blocks;
-    const perBlock = blocks > 1 ? compare.rounds / blocks : maxRounds;
     if (blocks > 1)
       for (const b of benches)
         if (!b.canRestart())
           throw new RunError(
             `compare.blocks is ${blocks}, but ${b.variant}'s target (${b.target.kind}) cannot restart its servers without losing its data: use compare.blocks: 1`,
           );
-    const restartOrder = rng(seed ^ 0x5bd1e995);
     /** How long each restart took: the next plan's estimate of this target's restarts (timings.ts). */
     const restartSeconds: number[] = [];
-    /** One round of every cell; `only`: of one variant (a group). */
-    const runRound = async (round: number, block: number | undefined, only?: string) => {
+    /** One round of every cell, each cell a turn of the runner; `only`: of one variant (a group). */
+    const runRound = async (r: ScheduledRound, block: number | undefined, only?: string) => {
       const tag = (cells: Cell[]) => (block === undefined ? cells : cells.map((c) => ({ ...c, block })));
-      const planned = new Map(names.map((n) => [n, cellsOf(n, round)]));
+      const planned = new Map(names.map((n) => [n, cellsOf(n, r.round)]));
       for (let i = 0; i < perRound; i++) {
-        const turn = only ? [only] : runOrder(round, i);
+        const turn = only ? [only] : (r.turns[i] as string[]);
         const cellOf = (n: string) =>
           (planned.get(n) as ReturnType<typeof cellsOf>)[i] as ReturnType<typeof cellsOf>[number];
         const first = cellOf(control);
         progress.start(
           `${cellLabel({ ...first, variant: compare.order === "duet" ? (names.length === 2 ? "both" : "all") : turn.join("→") })}${block === undefined ? "" : ` block ${block}`}`,
         );
-        if (compare.order === "duet" && swapper) {
-          // every pair pinned to its set of phase 0; phases from the measured runs' start. A round
-          // whose pairs met outside CPU use unevenly runs again (bounded; pipeline/duet.ts)
-          const duetOnce = async () => {
-            for (const p of pairs) p.loads.clear();
-            // the pairs' starting sets alternate round by round (a block's rounds hold both)
-            await swapper.begin(round);
-            let measuring = false;
-            const cells = await Promise.all(
-              turn.map((n) => {
-                const i = names.indexOf(n);
-                const pair = pairs[i] as DuetPair;
-                return benchOf(n).runCell(cellOf(n), opts.signal, {
-                  cpus: swapper.setOf(i),
-                  onLoad: (pid) => pair.loads.add(pid),
-                  onMeasure: (seconds) => {
-                    if (measuring) return;
-                    measuring = true;
-                    swapper.restart(seconds);
-                  },
-                });
-              }),
-            );
-            swapper.stop();
-            await swapper.settled();
-            return { cells, outside: swapper.outside() };
-          };
-          let { cells, outside } = await duetOnce();
-          let reruns = 0;
-          const gapOf = (o: number[]) => Math.max(...o) - Math.min(...o);
-          while (
-            outside &&
-            gapOf(outside) > OUTSIDE_GAP_PCT &&
-            reruns < UNEVEN_RERUNS &&
-            cells.every((c) => c.status === "ok")
-          ) {
-            reruns++;
-            const o = outside;
-            opts.log(
-              `duet: processes of neither pair took ${turn.map((n) => `${(o[names.indexOf(n)] as number).toFixed(0)}% of ${n}'s CPUs`).join(" and ")}: running the round again (${reruns} of ${UNEVEN_RERUNS})`,
-            );
-            ({ cells, outside } = await duetOnce());
-          }
-          const o = outside;
-          cells = cells.map((c) => ({
-            ...c,
-            ...(o ? { outside_cpu_pct: Math.round((o[names.indexOf(c.variant)] as number) * 10) / 10 } : {}),
-            ...(reruns ? { reruns } : {}),
-          }));
-          await record(tag(cells));
-        } else {
-          for (const n of turn) await record(tag([await benchOf(n).runCell(cellOf(n), opts.signal)]));
-        }
+        await (only ? interleavedRunner : runner).run({
+          round: r.round,
+          turn,
+          cellOf,
+          benchOf,
+          record: (cells) => record(tag(cells)),
+          signal: opts.signal,
+        });
         progress.finish(cellSeconds(first) * (compare.order === "duet" || only ? 1 : names.length));
       }
     };
-    const lastBlock = Math.ceil(maxRounds / perBlock);
-    // grouped: the variants' order per block, balanced over blocks (AB BA … for two; Williams rows for more)
-    const groupPairs = names.length === 2 ? interleavedOrder(lastBlock, 1, seed ^ 0x9e3779b9) : [];
-    const groupRows =
-      names.length > 2
-        ? (balancedOrders(names.length, 1, seed ^ 0x9e3779b9)[0] as number[][]).map((row) =>
-            row.map((i) => names[i] as string),
-          )
-        : [];
-    const groupOrder = (block: number): string[] =>
-      names.length === 2
-        ? (groupPairs[block - 1]?.[0] ?? "base-first") === "base-first"
-          ? names
-          : [...names].reverse()
-        : (groupRows[(block - 1) % groupRows.length] as string[]);
-    blockLoop: for (let block = 1; block <= lastBlock; block++) {
-      const tag = blocks > 1 ? block : undefined;
-      if (grouped) {
-        const from = (block - 1) * perBlock + 1;
-        const to = Math.min(block * perBlock, maxRounds);
-        for (const n of groupOrder(block)) {
+    /** At a look (compare.max_rounds): every judgement decided ends the comparison early. */
+    const decidedAt = (round: number): boolean => {
+      if (!schedule.looks.includes(round) || round >= maxRounds) return false;
+      const open = judge().cells.filter((c) => c.verdict === "inconclusive").length;
+      if (open === 0) {
+        opts.log(`every cell decided after ${round} rounds: stopping early (max ${maxRounds})`);
+        return true;
+      }
+      opts.log(`after ${round} rounds: ${open} judgement(s) still inconclusive`);
+      return false;
+    };
+    blockLoop: for (const sb of schedule.blocks) {
+      const tag = blocks > 1 ? sb.block : undefined;
+      const measured = sb.rounds.filter((r) => r.round > 0);
+      if (sb.groups) {
+        for (const n of sb.groups) {
           opts.log(
-            `block ${block}: ${n}: ${(await benchOf(n).enterGroup(opts.signal)) ?? "in already"}; its cells as a group, rounds ${from}–${to}`,
+            `block ${sb.block}: ${n}: ${(await benchOf(n).enterGroup(opts.signal)) ?? "in already"}; its cells as a group, rounds ${measured[0]?.round}–${measured.at(-1)?.round}`,
           );
-          for (let w = 0; w < compare.warmup_rounds; w++) await runRound(0, tag, n);
-          for (let round = from; round <= to; round++) await runRound(round, tag, n);
+          for (const r of sb.rounds) await runRound(r, tag, n);
         }
-        roundsDone = to;
-        if (looksAt.includes(to) && to < maxRounds) {
-          const open = judge().cells.filter((c) => c.verdict === "inconclusive").length;
-          if (open === 0) {
-            opts.log(`every cell decided after ${to} rounds: stopping early (max ${maxRounds})`);
-            break;
-          }
-        }
+        roundsDone = measured.at(-1)?.round ?? roundsDone;
+        if (decidedAt(roundsDone)) break;
         continue;
       }
-      if (block > 1) {
-        // fresh instances, same data, in random order
-        const turn = [...benches];
-        for (let i = turn.length - 1; i > 0; i--) {
-          const j = Math.floor(restartOrder() * (i + 1));
-          [turn[i], turn[j]] = [turn[j] as Bench, turn[i] as Bench];
-        }
-        for (const b of turn) {
-          const began = Date.now();
-          opts.log(`block ${block}: ${b.variant}: ${await b.restart(opts.signal)}`);
-          restartSeconds.push((Date.now() - began) / 1000);
-        }
+      for (const n of sb.restarts) {
+        const began = Date.now();
+        opts.log(`block ${sb.block}: ${n}: ${await benchOf(n).restart(opts.signal)}`);
+        restartSeconds.push((Date.now() - began) / 1000);
       }
-      for (let w = 0; w < compare.warmup_rounds; w++) await runRound(0, tag);
-      for (let round = (block - 1) * perBlock + 1; round <= Math.min(block * perBlock, maxRounds); round++) {
-        await runRound(round, tag);
-        roundsDone = round;
-        if (looksAt.includes(round) && round < maxRounds) {
-          const look = judge();
-          const open = look.cells.filter((c) => c.verdict === "inconclusive").length;
-          if (open === 0) {
-            opts.log(`every cell decided after ${round} rounds: stopping early (max ${maxRounds})`);
-            break blockLoop;
-          }
-          opts.log(`after ${round} rounds: ${open} of ${look.cells.length} judgements still inconclusive`);
-        }
+      for (const r of sb.rounds) {
+        await runRound(r, tag);
+        if (r.round === 0) continue;
+        roundsDone = r.round;
+        if (decidedAt(r.round)) break blockLoop;
       }
     }
     await recordRestarts(timingKey(targetPlan), restartSeconds);
@@ -384,12 +288,7 @@ export async function compareSpec(given: LoadedSpec, opts: CompareOptions): Prom
               `variants took turns in groups: a switch restarts servers (${targetPlan.about.find((l) => l.startsWith("variants take turns by:"))?.slice(24) ?? "see the plan"}), so in each block every variant ran its cells together on a freshly switched instance, variants in a balanced order over blocks`,
             ]
           : []),
-        ...(swapper
-          ? [
-              `duet: both variants at once, each pair (server processes and load generator) pinned to CPU set ${sets.join(" or ")} and the sets passed round every ${compare.swap}s from the start of each measured run, so over its whole number of cycles every pair held every set equally long; a round's sample is the ratio of the two throughputs of the same seconds`,
-              ...outsideNotes(result.cells),
-            ]
-          : []),
+        ...runner.notes(result.cells),
         ...[singlePairNote(compare.blocks, targetPlan.switching === "none")].filter(
           (n): n is string => n !== undefined,
         ),

@@ -12,6 +12,7 @@ import type { Cell } from "../result/model.ts";
 import type { LoadedSpec } from "../specfile/load.ts";
 import { cpuIndexes } from "../targets/local/affinity.ts";
 import type { TargetPlan } from "../targets/types.ts";
+import type { CellRunner, RoundRunner, Turn } from "./rounds.ts";
 
 /** The CPUs this process may run on (its affinity), in order. */
 export function usableCpus(): number[] {
@@ -105,6 +106,8 @@ export interface Snapshot {
 export class CpuSwapper {
   private phase = 0;
   private first = 0;
+  /** Rotates which pair is pinned first, round by round (apply). */
+  private mover = 0;
   /** Snapshots at the measured run's phase boundaries (the first at its start). */
   private snaps: Snapshot[] = [];
   /** How many phases of the measured run to account (its duration over swapS). */
@@ -146,12 +149,17 @@ export class CpuSwapper {
   }
 
   private apply(parentOf = parents()): Promise<void> {
-    // the pins start one after another: which pair moves first rotates with the phase, so no pair
-    // is always the one whose CPU the other arrives on before it has left
+    // The pins start one after another, and the pair moved last arrives on the CPU where tiperf
+    // itself has just been working (spawning the pins; an idle CPU draws the waking process): it
+    // meets more outside CPU use. Which pair moves first rotates with the phase and with every
+    // other round (`mover`): with a phase count that is the same in every round (a 2 s cell, 1 s
+    // swaps: one swap in the run) a rotation by phase alone moved the same pair first every time,
+    // and the light, CPU-bound and quota A/A banks all gave head 0.2–0.9 points more outside use
+    // and a −0.6% to −1.2% lean (bench/duet-centre.md).
     const jobs: Promise<void>[] = [];
     const n = this.pairs.length;
     for (let j = 0; j < n; j++) {
-      const i = (j + this.phases) % n;
+      const i = (j + this.phases + this.mover) % n;
       const p = this.pairs[i] as DuetPair;
       const list = this.setOf(i);
       for (const pid of treeOf(p.serverPids(), parentOf)) jobs.push(pin(pid, list));
@@ -160,10 +168,16 @@ export class CpuSwapper {
     return Promise.all(jobs).then(() => undefined);
   }
 
-  /** Pins every pair to its set of phase `first` now (before a cell's load starts). */
-  async begin(first = 0): Promise<void> {
+  /**
+   * Pins every pair to its set of phase `round` now (before a cell's load starts). Over every
+   * n × n rounds each pair starts on each set and is pinned first equally often (n pairs: the
+   * starting set follows the round, the mover the round's n-th part).
+   */
+  async begin(round = 0): Promise<void> {
     this.stop();
-    this.first = first % this.sets.length;
+    const n = this.sets.length;
+    this.first = round % n;
+    this.mover = Math.floor(round / n) % n;
     this.phase = this.first;
     this.phases = 0;
     this.snaps = [];
@@ -338,4 +352,84 @@ export function whyNotDuet(
       .replace(/^workloads \S+: duration \S+ is/, "a duration is"),
   );
   return [...new Set([...reasons, ...duetCaveats(loaded, cores)])];
+}
+
+/**
+ * The duet round runner: every pair pinned to its set of the round's first phase, phases from the
+ * measured runs' start; a round whose pairs met outside CPU use unevenly runs again (bounded).
+ */
+export class DuetRunner implements RoundRunner {
+  readonly order = "duet";
+  private readonly pairs: DuetPair[];
+  private readonly swapper: CpuSwapper;
+
+  constructor(
+    private readonly names: string[],
+    benches: CellRunner[],
+    readonly sets: string[],
+    private readonly swapS: number,
+    private readonly log: (line: string) => void,
+  ) {
+    this.pairs = benches.map((b) => ({ serverPids: () => b.target.pids, loads: new Set<number>() }));
+    this.swapper = new CpuSwapper(sets, this.pairs, swapS);
+  }
+
+  private async once(t: Turn): Promise<{ cells: Cell[]; outside: number[] | undefined }> {
+    for (const p of this.pairs) p.loads.clear();
+    // the pairs' starting sets alternate round by round (a block's rounds hold both)
+    await this.swapper.begin(t.round);
+    let measuring = false;
+    const cells = await Promise.all(
+      t.turn.map((n) => {
+        const i = this.names.indexOf(n);
+        const pair = this.pairs[i] as DuetPair;
+        return t.benchOf(n).runCell(t.cellOf(n), t.signal, {
+          cpus: this.swapper.setOf(i),
+          onLoad: (pid) => pair.loads.add(pid),
+          onMeasure: (seconds) => {
+            if (measuring) return;
+            measuring = true;
+            this.swapper.restart(seconds);
+          },
+        });
+      }),
+    );
+    this.swapper.stop();
+    await this.swapper.settled();
+    return { cells, outside: this.swapper.outside() };
+  }
+
+  async run(t: Turn): Promise<void> {
+    let { cells, outside } = await this.once(t);
+    let reruns = 0;
+    const gapOf = (o: number[]) => Math.max(...o) - Math.min(...o);
+    while (
+      outside &&
+      gapOf(outside) > OUTSIDE_GAP_PCT &&
+      reruns < UNEVEN_RERUNS &&
+      cells.every((c) => c.status === "ok")
+    ) {
+      reruns++;
+      const o = outside;
+      this.log(
+        `duet: processes of neither pair took ${t.turn.map((n) => `${(o[this.names.indexOf(n)] as number).toFixed(0)}% of ${n}'s CPUs`).join(" and ")}: running the round again (${reruns} of ${UNEVEN_RERUNS})`,
+      );
+      ({ cells, outside } = await this.once(t));
+    }
+    const o = outside;
+    await t.record(
+      cells.map((c) => ({
+        ...c,
+        ...(o ? { outside_cpu_pct: Math.round((o[this.names.indexOf(c.variant)] as number) * 10) / 10 } : {}),
+        ...(reruns ? { reruns } : {}),
+      })),
+    );
+  }
+
+  notes(cells: Cell[]): string[] {
+    return [
+      `duet: both variants at once, each pair (server processes and load generator) pinned to CPU set ${this.sets.join(" or ")} and the sets passed round every ${this.swapS}s from the start of each measured run, so over its whole number of cycles every pair held every set equally long; a round's sample is the ratio of the two throughputs of the same seconds`,
+      ...outsideNotes(cells),
+    ];
+  }
 }

@@ -2,19 +2,31 @@
 // before an hour of cluster time. The target's steps are its kind's plan, the very objects the run
 // carries out; the load tools' lines are their drivers' own.
 import { mkdir } from "node:fs/promises";
+import { cpus } from "node:os";
 import { join } from "node:path";
 import { driverOf } from "../drivers/registry.ts";
+import { InputError } from "../errors.ts";
 import { shellCommand } from "../proc/quote.ts";
 import { writeAtomic } from "../result/store.ts";
 import type { LoadedSpec } from "../specfile/load.ts";
 import type { Spec } from "../specfile/schema.ts";
-import { type Connection, type PlanStep, PORT_AT_START, type TargetPlan } from "../targets/types.ts";
+import { kindOf } from "../targets/registry.ts";
+import {
+  type Connection,
+  type PlanStep,
+  PORT_AT_START,
+  type TargetPlan,
+  type TargetPlanInput,
+} from "../targets/types.ts";
+import { maxThreads, planCells } from "./cells.ts";
 import { cpuSets, duetCaveats, duetRefusals, resolveOrder, usableCpus, whyNotDuet } from "./duet.ts";
-import { budgetRefusal, estimate } from "./estimate.ts";
+import { budgetRefusal, estimate, matrixSeconds } from "./estimate.ts";
 import { specWarnings } from "./preflight.ts";
-import { planTarget } from "./run.ts";
+import { type CompareSchedule, compareSchedule, scheduleLines, seedOf } from "./schedule.ts";
 
 export interface RunPlan {
+  /** The spec as the run takes it: compare.order resolved (auto → duet or interleaved). */
+  loaded: LoadedSpec;
   text: string;
   /** File name → contents (topologies, TOML configs, haproxy.cfg under tidb/, plan.txt). */
   files: Record<string, string>;
@@ -23,6 +35,10 @@ export interface RunPlan {
   refusals: string[];
   /** Seconds the whole run is estimated to take. */
   seconds: number;
+  /** Where the spec cannot measure what it says (the target's and the spec's). */
+  warnings: string[];
+  /** A comparison's order of blocks, rounds and turns (absent: a plain run). */
+  schedule?: CompareSchedule;
 }
 
 /** A step as one line: a pasteable command, a SQL statement or an HTTP GET. */
@@ -43,7 +59,7 @@ export function stepLine(s: PlanStep): string {
 }
 
 /** The load tools' steps of one variant: data steps once per data set, then a run per thread count. */
-function loadSteps(spec: Spec, connection: Connection, where: PlanStep["where"]) {
+function loadSteps(spec: Spec, connection: Connection, where: PlanStep["where"], cores: number) {
   const data: PlanStep[] = [];
   const cells: PlanStep[] = [];
   const cleanup: PlanStep[] = [];
@@ -51,10 +67,12 @@ function loadSteps(spec: Spec, connection: Connection, where: PlanStep["where"])
   for (const w of spec.workloads) {
     const driver = driverOf(w.driver);
     const tool = (where === "runner" && driver.findTool(w.script)) || driver.namedTool(w.script);
+    // the CPUs a run's data steps load with (Bench: this machine's; a load host's are its own)
     const ctx = (threads: number) => ({
       workload: w,
       threads,
       connection,
+      cores,
       ...(spec.data ? { data: spec.data } : {}),
     });
     // a port picked at start shows as <port>
@@ -99,14 +117,69 @@ function loadSteps(spec: Spec, connection: Connection, where: PlanStep["where"])
   return { data, cells, cleanup };
 }
 
+/** Every data set of every variant's workloads (one per database), with the tables it creates. */
+export function loadsOf(loaded: LoadedSpec): TargetPlanInput["loads"] {
+  const specs = loaded.variants ? loaded.variants.all.map((v) => v.spec) : [loaded.spec];
+  const out = new Map<string, Set<string>>();
+  for (const spec of specs)
+    for (const w of spec.workloads) {
+      const driver = driverOf(w.driver);
+      const db = driver.database(w);
+      const tables = out.get(db) ?? new Set<string>();
+      for (const t of driver.tables(w, spec.data)) tables.add(t);
+      out.set(db, tables);
+    }
+  return [...out].map(([database, tables]) => ({ database, tables: [...tables] }));
+}
+
+/** The target's plan of a loaded spec: its kind's, for every variant that runs, on one profile. */
+export function planTarget(
+  loaded: LoadedSpec,
+  o: { prefix: string; runId?: string; cores?: number },
+): Promise<TargetPlan> {
+  const variants = loaded.variants
+    ? loaded.variants.all.map((v) => ({ name: v.name, target: v.spec.target }))
+    : [{ name: "base", target: loaded.spec.target }];
+  const kinds = new Set(variants.map((v) => v.target.kind));
+  if (kinds.size > 1)
+    throw new InputError(
+      `${loaded.path}: target.kind: variants run on one kind of target (here ${[...kinds].join(", ")}); compare versions or configs of one kind`,
+    );
+  return kindOf(loaded.spec.target.kind).plan({
+    file: loaded.path,
+    variants,
+    ...(loaded.profile ? { profile: loaded.profile } : {}),
+    blocks: loaded.variants?.compare.blocks ?? 1,
+    prefix: o.prefix,
+    matrixSeconds: matrixSeconds(loaded),
+    maxConnections: Math.max(
+      ...(loaded.variants?.all.map((v) => maxThreads(v.spec)) ?? [maxThreads(loaded.spec)]),
+    ),
+    ...(loaded.spec.data ? { data: loaded.spec.data } : {}),
+    loads: loadsOf(loaded),
+    ...(o.runId ? { runId: o.runId } : {}),
+    ...(o.cores ? { cores: o.cores } : {}),
+  });
+}
+
 /** The format tag of plan.json (`tiperf plan --out`). */
 export const PLAN_FORMAT = "tiperf.plan/1";
 
-export async function planRun(given: LoadedSpec, o: { profile?: string; cores?: number }): Promise<RunPlan> {
+/**
+ * Everything a run of `given` would do. A run makes its plan here too, with its run id (names of
+ * what it creates carry the id's suffix) and its command: `tiperf plan --run-id ID` prints the plan
+ * a run of that id wrote into its directory (plan.json), and that run carried it out.
+ */
+export async function planRun(
+  given: LoadedSpec,
+  o: { profile?: string; cores?: number; runId?: string; command?: "run" | "compare"; seed?: number },
+): Promise<RunPlan> {
   const spec = given.spec;
   const withProfile = o.profile ? { ...given, profile: o.profile } : given;
+  const prefix = o.runId ? `tiperf-${o.runId.split("-").pop()}` : `tiperf-${spec.name}`;
   const target = await planTarget(withProfile, {
-    prefix: `tiperf-${spec.name}`,
+    prefix,
+    ...(o.runId ? { runId: o.runId } : {}),
     ...(o.cores ? { cores: o.cores } : {}),
   });
   // compare.order: auto becomes duet or interleaved here, as the run will decide it
@@ -121,7 +194,7 @@ export async function planRun(given: LoadedSpec, o: { profile?: string; cores?: 
   const loadedData = new Set<string>();
   for (const v of variants) {
     steps.push(...kindSteps(["start", "switch", "sql", "record"], v.name));
-    const load = loadSteps(v.spec, target.connection(v.name), where);
+    const load = loadSteps(v.spec, target.connection(v.name), where, o.cores ?? cpus().length);
     // variants sharing a deployment load its data once
     if (!loadedData.has(target.dataOf(v.name))) {
       loadedData.add(target.dataOf(v.name));
@@ -132,7 +205,7 @@ export async function planRun(given: LoadedSpec, o: { profile?: string; cores?: 
   }
   const warnings = [
     ...target.warnings,
-    ...specWarnings(loaded, loaded.variants ? "compare" : "run", o.cores, target.remoteLoad),
+    ...specWarnings(loaded, o.command ?? (loaded.variants ? "compare" : "run"), o.cores, target.remoteLoad),
   ];
   const est = estimate(loaded, target);
   const refusals = [
@@ -170,6 +243,22 @@ export async function planRun(given: LoadedSpec, o: { profile?: string; cores?: 
           : ""
       }`
     : undefined;
+  // a comparison's order, fixed by its seed: compare.seed, --seed, else one drawn from the run id
+  const compare = loaded.variants?.compare;
+  const schedule =
+    compare && loaded.variants
+      ? compareSchedule({
+          names: loaded.variants.all.map((v) => v.name),
+          cells: planCells(loaded.variants.base.spec).length,
+          rounds: compare.rounds,
+          maxRounds: compare.max_rounds ?? compare.rounds,
+          blocks: compare.blocks,
+          warmupRounds: compare.warmup_rounds,
+          seed: o.seed ?? compare.seed ?? seedOf(o.runId ?? prefix),
+          order: compare.order === "duet" ? "duet" : "interleaved",
+          grouped,
+        })
+      : undefined;
   const lines = [
     ...target.about,
     ...(orderLine ? [orderLine] : []),
@@ -191,6 +280,7 @@ export async function planRun(given: LoadedSpec, o: { profile?: string; cores?: 
     ...perCell.map(stepLine),
     "  then:",
     ...end.map(stepLine),
+    ...(schedule ? ["", ...scheduleLines(schedule)] : []),
   ];
   const text = `${lines.join("\n")}\n`;
   // the same steps as data: what a run's executed.json is checked against
@@ -198,18 +288,29 @@ export async function planRun(given: LoadedSpec, o: { profile?: string; cores?: 
     format: PLAN_FORMAT,
     kind: target.kind,
     profile: target.profile,
-    prefix: `tiperf-${spec.name}`,
+    prefix,
+    ...(o.runId ? { run_id: o.runId } : {}),
     seconds: est.seconds,
     warnings,
     refusals,
     steps: { setup: steps, ...(grouped ? { per_group: perGroup } : {}), per_cell: perCell, end },
+    ...(schedule ? { schedule } : {}),
   };
   const files: Record<string, string> = {
     "plan.txt": text,
     "plan.json": `${JSON.stringify(json, null, 2)}\n`,
   };
   for (const [name, body] of Object.entries(target.files)) files[join(target.kind, name)] = body;
-  return { text, files, target, refusals, seconds: est.seconds };
+  return {
+    loaded,
+    text,
+    files,
+    target,
+    refusals,
+    seconds: est.seconds,
+    warnings,
+    ...(schedule ? { schedule } : {}),
+  };
 }
 
 export async function writePlan(plan: RunPlan, dir: string): Promise<string[]> {

@@ -10,13 +10,12 @@ import { newRunId, RunDir, writeAtomic } from "../result/store.ts";
 import type { LoadedSpec } from "../specfile/load.ts";
 import type { Spec } from "../specfile/schema.ts";
 import { kindOf } from "../targets/registry.ts";
-import type { Deployment, StartOptions, Target, TargetPlan, TargetPlanInput } from "../targets/types.ts";
+import type { Deployment, PlanStep, StartOptions, Target, TargetPlan } from "../targets/types.ts";
 import { Bench } from "./bench.ts";
 import { variantBuild, withSourceBuilds } from "./builds.ts";
 import { cellLabel, cellSeconds, maxThreads, planCells } from "./cells.ts";
-import { duetRefusals, resolveOrder } from "./duet.ts";
-import { budgetRefusal, estimate, matrixSeconds } from "./estimate.ts";
-import { checkOutDir, checkTools, specWarnings } from "./preflight.ts";
+import { planRun, type RunPlan, writePlan } from "./plan.ts";
+import { checkOutDir, checkTools } from "./preflight.ts";
 import { Progress } from "./progress.ts";
 
 export const TIPERF_VERSION = "1.0.0";
@@ -33,51 +32,6 @@ export interface RunOutcome {
   exitCode: number;
 }
 
-/** Every data set of every variant's workloads (one per database), with the tables it creates. */
-export function loadsOf(loaded: LoadedSpec): TargetPlanInput["loads"] {
-  const specs = loaded.variants ? loaded.variants.all.map((v) => v.spec) : [loaded.spec];
-  const out = new Map<string, Set<string>>();
-  for (const spec of specs)
-    for (const w of spec.workloads) {
-      const driver = driverOf(w.driver);
-      const db = driver.database(w);
-      const tables = out.get(db) ?? new Set<string>();
-      for (const t of driver.tables(w, spec.data)) tables.add(t);
-      out.set(db, tables);
-    }
-  return [...out].map(([database, tables]) => ({ database, tables: [...tables] }));
-}
-
-/** The target's plan of a loaded spec: its kind's, for every variant that runs, on one profile. */
-export function planTarget(
-  loaded: LoadedSpec,
-  o: { prefix: string; runId?: string; cores?: number },
-): Promise<TargetPlan> {
-  const variants = loaded.variants
-    ? loaded.variants.all.map((v) => ({ name: v.name, target: v.spec.target }))
-    : [{ name: "base", target: loaded.spec.target }];
-  const kinds = new Set(variants.map((v) => v.target.kind));
-  if (kinds.size > 1)
-    throw new InputError(
-      `${loaded.path}: target.kind: variants run on one kind of target (here ${[...kinds].join(", ")}); compare versions or configs of one kind`,
-    );
-  return kindOf(loaded.spec.target.kind).plan({
-    file: loaded.path,
-    variants,
-    ...(loaded.profile ? { profile: loaded.profile } : {}),
-    blocks: loaded.variants?.compare.blocks ?? 1,
-    prefix: o.prefix,
-    matrixSeconds: matrixSeconds(loaded),
-    maxConnections: Math.max(
-      ...(loaded.variants?.all.map((v) => maxThreads(v.spec)) ?? [maxThreads(loaded.spec)]),
-    ),
-    ...(loaded.spec.data ? { data: loaded.spec.data } : {}),
-    loads: loadsOf(loaded),
-    ...(o.runId ? { runId: o.runId } : {}),
-    ...(o.cores ? { cores: o.cores } : {}),
-  });
-}
-
 /**
  * Checks what a run needs before anything starts (the results directory, the target's plan and
  * every program), warns where the spec cannot measure what it says, then writes a new result at
@@ -90,26 +44,29 @@ export async function startResult(
     command: "run" | "compare";
     log: (line: string) => void;
     signal: AbortSignal;
+    /** --seed over compare.seed: the round order of an earlier run. */
+    seed?: number;
   },
-): Promise<{ result: Result; runDir: RunDir; deployment: Deployment; plan: TargetPlan }> {
+): Promise<{ result: Result; runDir: RunDir; deployment: Deployment; plan: TargetPlan; runPlan: RunPlan }> {
   await checkOutDir(opts.outDir);
   const runId = newRunId(loaded.spec.name);
-  // the target's plan is made (and its profile and topology validated) before anything starts
-  const plan = await planTarget(loaded, { prefix: `tiperf-${runId.split("-").pop()}`, runId });
-  // what `tiperf plan` shows as refusals (over a budget, past a ttl): nothing is created
-  const resolved = resolveOrder(loaded, plan);
-  const refusals = [
-    ...plan.refusals,
-    ...budgetRefusal(resolved, estimate(resolved, plan).seconds),
-    ...duetRefusals(resolved, plan),
-  ];
-  if (refusals.length) throw new InputError(refusals.join("\n"));
+  // the run's plan, made as `tiperf plan --run-id` makes it (its profile and topology validated,
+  // compare.order resolved, refusals gathered) before anything starts; the run carries it out
+  const runPlan = await planRun(loaded, {
+    runId,
+    command: opts.command,
+    ...(opts.seed !== undefined ? { seed: opts.seed } : {}),
+  });
+  const plan = runPlan.target;
+  if (runPlan.refusals.length) throw new InputError(runPlan.refusals.join("\n"));
   checkTools(loaded.variants ? loaded.variants.all.map((v) => v.spec) : [loaded.spec], {
     remoteLoad: plan.remoteLoad,
   });
-  const warnings = [...plan.warnings, ...specWarnings(loaded, opts.command, undefined, plan.remoteLoad)];
+  const warnings = runPlan.warnings;
   for (const w of warnings) opts.log(`warning: ${w}`);
   const runDir = await RunDir.create(opts.outDir, runId);
+  // what the run is about to do, as `tiperf plan` prints it: plan.txt, plan.json and the kind's files
+  await writePlan(runPlan, runDir.dir);
   if (loaded.composed !== undefined) {
     // What ran, as one spec file: the verdict's "reproduce locally" command points at it.
     const file = join(runDir.dir, "spec.yaml");
@@ -149,21 +106,28 @@ export async function startResult(
       log: opts.log,
       signal: opts.signal,
     });
-    return { result, runDir, deployment, plan };
+    return { result, runDir, deployment, plan, runPlan };
   } catch (e) {
     const ended = await finishResult(result, runDir, e, opts.signal, opts.log);
     throw Object.assign(ended as Error, { runDir: runDir.dir });
   }
 }
 
-/** How a bench starts its variant's target and where its load tools run. */
+/**
+ * How a bench starts its variant's target, where its load tools run, and where the load tools'
+ * steps are recorded as they run (beside the kind's, in executed.json).
+ */
 export function benchStart(
   deployment: Deployment,
   variant: string,
   signal: AbortSignal,
-): { start: (o: StartOptions) => Promise<Target>; remote?: RemoteHost } {
+): { start: (o: StartOptions) => Promise<Target>; remote?: RemoteHost; executed: PlanStep[] } {
   const remote = deployment.loadHost?.();
-  return { start: (o) => deployment.target(variant, { ...o, signal }), ...(remote ? { remote } : {}) };
+  return {
+    start: (o) => deployment.target(variant, { ...o, signal }),
+    executed: deployment.executed,
+    ...(remote ? { remote } : {}),
+  };
 }
 
 /** Ends a deployment: everything it started stopped and removed; a failure to do so is logged. */

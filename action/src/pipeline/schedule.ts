@@ -75,3 +75,126 @@ export function balancedOrders(variants: number, cells: number, seed: number): n
     return rows.map((row) => row.map((x) => perm[x] as number));
   });
 }
+
+/** One round of a comparison: each cell's turn (the order its variants run in; duet: at once). */
+export interface ScheduledRound {
+  /** 0: a warmup round (run again on fresh instances, never judged). */
+  round: number;
+  /** Per cell of the round, the variants in the order they run. */
+  turns: string[][];
+}
+
+/** One block: the instances it runs on (fresh after a restart) and its rounds. */
+export interface ScheduledBlock {
+  block: number;
+  /** Variants restarted before the block, in this order (none before the first). */
+  restarts: string[];
+  /** Grouped (a switch restarts servers): the variants in the order their groups run. */
+  groups?: string[];
+  rounds: ScheduledRound[];
+}
+
+/**
+ * What a comparison runs, and in which order, decided from its seed before anything starts:
+ * seed → blocks → rounds → turns. `tiperf plan` prints it; compareSpec walks it. Looks (early
+ * stops) may end it before its last block.
+ */
+export interface CompareSchedule {
+  seed: number;
+  order: "interleaved" | "duet";
+  /** Rounds after which the verdicts are looked at (compare.max_rounds: early stop). */
+  looks: number[];
+  blocks: ScheduledBlock[];
+}
+
+/** A seed from a text (a run id): the order of a run is fixed by its id unless compare.seed says. */
+export function seedOf(text: string): number {
+  let h = 2166136261;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619) >>> 0;
+  return h % 2 ** 31;
+}
+
+export function compareSchedule(o: {
+  names: string[];
+  cells: number;
+  rounds: number;
+  maxRounds: number;
+  blocks: number;
+  warmupRounds: number;
+  seed: number;
+  order: "interleaved" | "duet";
+  grouped: boolean;
+}): CompareSchedule {
+  const { names, seed } = o;
+  // two variants: AB/BA pairs per cell; more: per cell the rows of a Williams design, relabelled at
+  // random (each variant once in each position, each ordered pair of neighbours equally often)
+  const pairOrder = interleavedOrder(o.maxRounds, o.cells, seed);
+  const balanced = names.length > 2 ? balancedOrders(names.length, o.cells, seed) : [];
+  const turnOf = (round: number, cell: number): string[] => {
+    if (o.order === "duet" || round === 0) return names;
+    if (names.length === 2)
+      return (pairOrder[round - 1]?.[cell] ?? "base-first") === "base-first" ? names : [...names].reverse();
+    const rows = balanced[cell] as number[][];
+    return (rows[(round - 1) % rows.length] as number[]).map((i) => names[i] as string);
+  };
+  const perBlock = o.blocks > 1 ? o.rounds / o.blocks : o.maxRounds;
+  const lastBlock = Math.ceil(o.maxRounds / perBlock);
+  // grouped: the variants' order per block, balanced over blocks (AB BA … for two; Williams rows for more)
+  const groupPairs = names.length === 2 ? interleavedOrder(lastBlock, 1, seed ^ 0x9e3779b9) : [];
+  const groupRows =
+    names.length > 2
+      ? (balancedOrders(names.length, 1, seed ^ 0x9e3779b9)[0] as number[][]).map((row) =>
+          row.map((i) => names[i] as string),
+        )
+      : [];
+  const groupOrder = (block: number): string[] =>
+    names.length === 2
+      ? (groupPairs[block - 1]?.[0] ?? "base-first") === "base-first"
+        ? names
+        : [...names].reverse()
+      : (groupRows[(block - 1) % groupRows.length] as string[]);
+  // fresh instances before each block after the first, in random order
+  const restartOrder = rng(seed ^ 0x5bd1e995);
+  const blocks: ScheduledBlock[] = [];
+  for (let block = 1; block <= lastBlock; block++) {
+    let restarts: string[] = [];
+    if (block > 1 && !o.grouped) {
+      restarts = [...names];
+      for (let i = restarts.length - 1; i > 0; i--) {
+        const j = Math.floor(restartOrder() * (i + 1));
+        [restarts[i], restarts[j]] = [restarts[j] as string, restarts[i] as string];
+      }
+    }
+    const round = (r: number): ScheduledRound => ({
+      round: r,
+      turns: Array.from({ length: o.cells }, (_, c) => turnOf(r, c)),
+    });
+    const rounds = [
+      ...Array.from({ length: o.warmupRounds }, () => round(0)),
+      ...Array.from({ length: Math.min(block * perBlock, o.maxRounds) - (block - 1) * perBlock }, (_, i) =>
+        round((block - 1) * perBlock + 1 + i),
+      ),
+    ];
+    blocks.push({ block, restarts, ...(o.grouped ? { groups: groupOrder(block) } : {}), rounds });
+  }
+  return { seed, order: o.order, looks: lookRounds(o.rounds, o.maxRounds), blocks };
+}
+
+/** The schedule as the plan prints it: a line per block (restarts, rounds, each round's turns). */
+export function scheduleLines(s: CompareSchedule): string[] {
+  const turnText = (t: string[]) => (s.order === "duet" ? "at once" : t.join("→"));
+  const out = [
+    `schedule (seed ${s.seed}): ${s.blocks.length} block(s); verdicts looked at after round(s) ${s.looks.join(", ")}`,
+  ];
+  for (const b of s.blocks) {
+    const measured = b.rounds.filter((r) => r.round > 0);
+    const warm = b.rounds.length - measured.length;
+    const first = measured[0]?.round;
+    const last = measured.at(-1)?.round;
+    const turns = measured.map((r) => `${r.round}: ${r.turns.map(turnText).join(" ")}`).join("; ");
+    out.push(
+      `  block ${b.block}${b.restarts.length ? ` (restart ${b.restarts.join(", ")})` : ""}${b.groups ? ` (groups ${b.groups.join(", ")})` : ""}: ${warm ? `${warm} warmup round(s), ` : ""}rounds ${first}–${last}${s.order === "duet" ? "" : ` — ${turns}`}`,
+    );
+  }
+  return out;
+}
