@@ -8,22 +8,16 @@ import {
   DRIVERS,
   TIPERF_VERSION,
   apiUrl,
-  budgetRefusal,
+  builderOf,
   canonicalJson,
   checkOutFile,
   ciText,
   commentMarkdown,
-  commitAt,
   compareOverrides,
   compareSpec,
   composedSpec,
-  cpuSets,
   driverNames,
-  driverOf,
-  duetRefusals,
   esc,
-  estimate,
-  git,
   githubClient,
   isLatency,
   judgeStored,
@@ -37,36 +31,34 @@ import {
   parseRepo,
   parseTolerance,
   pct,
-  planTarget,
+  planRun,
   prepareSpec,
   publishVerdict,
   readVerdict,
   renderCharts,
-  resolveOrder,
   rng,
   runAgainstBaseline,
   runSpec,
-  specWarnings,
   stddev,
   upsertIssue,
-  usableCpus,
   verdictHtml,
-  whyNotDuet,
   withSourceBuilds,
-  writeHtmlReport
-} from "./chunk-K3ZZJBZV.js";
+  writeHtmlReport,
+  writePlan
+} from "./chunk-GPSYK5EU.js";
 import {
   reapLedger
-} from "./chunk-VR5G44JK.js";
+} from "./chunk-AGREMEPO.js";
 import {
-  PORT_AT_START,
+  commitAt,
   formatIssues,
+  git,
   readReport,
   readResult,
   require_dist,
   writeAtomic,
   writeResult
-} from "./chunk-SVK4AGI7.js";
+} from "./chunk-L3OZ6FVL.js";
 import {
   CLOUDS,
   EXIT,
@@ -77,9 +69,8 @@ import {
   installCrashTeardown,
   installSignalTeardown,
   ledgerDir,
-  shellCommand,
   teardownAll
-} from "./chunk-MG6YBYQF.js";
+} from "./chunk-647NP4EY.js";
 import {
   external_exports,
   parseAge
@@ -324,13 +315,16 @@ var COMMANDS = [
       spec: { type: "string", value: "FILE", required: true },
       profile: { type: "string", value: "FILE" },
       out: { type: "string", value: "DIR" },
+      "run-id": { type: "string", value: "ID" },
       ...COMPOSE,
       ...SIZE
     },
     about: [
       "print (and with --out write) everything a run would do without running anything: for a",
       "TiDB target the topology.yaml per variant, TOML configs, haproxy.cfg, every tiup, SQL and",
-      "load-tool command line in phase order; --profile overrides the spec's target.profile"
+      "load-tool command line in phase order; --profile overrides the spec's target.profile;",
+      "--run-id ID plans as the run of that id did (its names): the plan.json a run writes into",
+      "its directory is this one's"
     ]
   },
   {
@@ -447,9 +441,16 @@ var BisectStepSchema = external_exports.strictObject({
   /** Seconds spent building the two sides' tidb-servers (source bisects; kept builds cost 0). */
   build_seconds: external_exports.number().optional()
 });
+var OpenRangeSchema = external_exports.strictObject({
+  after: CommitSchema,
+  through: CommitSchema,
+  candidates: external_exports.number().int()
+});
+var BISECT_VERSION = 2;
 var BisectReportSchema = external_exports.strictObject({
   format: external_exports.literal(BISECT_FORMAT),
-  version: external_exports.literal(1),
+  /** 2: first_bad/last_good only when found; an undecided or unconfirmed search has open_range. */
+  version: external_exports.literal(BISECT_VERSION),
   created_at: external_exports.string(),
   spec: external_exports.strictObject({ name: external_exports.string(), path: external_exports.string() }),
   /** config: the spec's target at each commit of its repository; source: tidb-server built at each. */
@@ -461,8 +462,13 @@ var BisectReportSchema = external_exports.strictObject({
   commits: external_exports.array(CommitSchema),
   /** running: steps still under way (the file is rewritten after each); failed: a step failed (see notes). */
   outcome: external_exports.enum(["running", "found", "no-regression", "not-confirmed", "inconclusive", "failed"]),
+  /** Only with outcome found: the first bad commit, confirmed against its last good neighbour. */
   first_bad: CommitSchema.optional(),
   last_good: CommitSchema.optional(),
+  /** Only with outcome inconclusive or not-confirmed: the range the first bad commit lies in. */
+  open_range: OpenRangeSchema.optional(),
+  /** Only with outcome not-confirmed: the adjacent pair the halvings ended on, which its confirmation did not bear out. */
+  unconfirmed_candidate: external_exports.strictObject({ candidate: CommitSchema, against: CommitSchema }).optional(),
   /** The cells that regressed between good and bad, which every later step judged. */
   cells: external_exports.array(external_exports.strictObject({ workload: external_exports.string(), threads: external_exports.number().int(), metric: external_exports.string() })),
   confidence: external_exports.number(),
@@ -473,7 +479,43 @@ var BisectReportSchema = external_exports.strictObject({
   benchmark_seconds: external_exports.number(),
   build_seconds: external_exports.number(),
   notes: external_exports.array(external_exports.string())
+}).superRefine((r, ctx) => {
+  const found = r.outcome === "found";
+  const open = r.outcome === "inconclusive" || r.outcome === "not-confirmed";
+  const wrong = (path, message) => ctx.addIssue({ code: "custom", path: [path], message });
+  if (found !== (r.first_bad !== void 0))
+    wrong("first_bad", `first_bad is set exactly when outcome is found (outcome ${r.outcome})`);
+  if (found !== (r.last_good !== void 0))
+    wrong("last_good", `last_good is set exactly when outcome is found (outcome ${r.outcome})`);
+  if (open !== (r.open_range !== void 0))
+    wrong(
+      "open_range",
+      `open_range is set exactly when outcome is inconclusive or not-confirmed (outcome ${r.outcome})`
+    );
+  if (r.outcome === "not-confirmed" !== (r.unconfirmed_candidate !== void 0))
+    wrong(
+      "unconfirmed_candidate",
+      `unconfirmed_candidate is set exactly when outcome is not-confirmed (outcome ${r.outcome})`
+    );
 });
+function migrateBisect(doc) {
+  if (doc.version !== 1) return doc;
+  const { first_bad, last_good, ...rest } = doc;
+  const out = { ...rest, version: BISECT_VERSION };
+  if (doc.outcome === "found") Object.assign(out, { first_bad, last_good });
+  else if ((doc.outcome === "inconclusive" || doc.outcome === "not-confirmed") && first_bad && last_good) {
+    const commits = doc.commits ?? [];
+    const at = (c) => commits.findIndex((x) => x.commit === c.commit);
+    out.open_range = {
+      after: last_good,
+      through: first_bad,
+      candidates: Math.max(1, at(first_bad) - at(last_good))
+    };
+    if (doc.outcome === "not-confirmed")
+      out.unconfirmed_candidate = { candidate: first_bad, against: last_good };
+  }
+  return out;
+}
 async function readBisect(file) {
   let doc;
   try {
@@ -482,7 +524,7 @@ async function readBisect(file) {
     return void 0;
   }
   if (doc?.format !== BISECT_FORMAT) return void 0;
-  const parsed = BisectReportSchema.safeParse(doc);
+  const parsed = BisectReportSchema.safeParse(migrateBisect(doc));
   if (!parsed.success) throw new InputError(formatIssues(file, parsed.error.issues));
   return parsed.data;
 }
@@ -1012,9 +1054,19 @@ function bisectMarkdown(r) {
     `${r.mode === "source" ? "tidb-server built at each commit of" : "the spec's target at each commit of"} \`${md(r.repository)}\`: good \`${short2(r.good)}\` ${md(r.good.subject)} \u2026 bad \`${short2(r.bad)}\` ${md(r.bad.subject)} (${r.commits.length} commit(s) after good)`,
     ""
   ];
-  if (r.first_bad && r.last_good)
+  if (r.outcome === "found" && r.first_bad && r.last_good)
     out.push(
-      r.outcome === "found" ? `**First bad commit: \`${short2(r.first_bad)}\` ${md(r.first_bad.subject)}** (last good: \`${short2(r.last_good)}\` ${md(r.last_good.subject)})` : `The first bad commit lies after \`${short2(r.last_good)}\` up to \`${short2(r.first_bad)}\`.`,
+      `**First bad commit: \`${short2(r.first_bad)}\` ${md(r.first_bad.subject)}** (last good: \`${short2(r.last_good)}\` ${md(r.last_good.subject)})`,
+      ""
+    );
+  if (r.open_range)
+    out.push(
+      `**No first bad commit named.** It is one of the ${r.open_range.candidates} commit(s) after \`${short2(r.open_range.after)}\` up to \`${short2(r.open_range.through)}\` (bisect.json: open_range).`,
+      ""
+    );
+  if (r.unconfirmed_candidate)
+    out.push(
+      `The halvings ended on \`${short2(r.unconfirmed_candidate.candidate)}\` ${md(r.unconfirmed_candidate.candidate.subject)}, but it did not regress against its neighbour \`${short2(r.unconfirmed_candidate.against)}\` (bisect.json: unconfirmed_candidate): not a first bad commit.`,
       ""
     );
   if (r.cells.length)
@@ -1086,8 +1138,8 @@ async function between(repo, good, bad, flags2) {
 }
 var cellsOfSpec = (loaded) => loaded.spec.workloads.flatMap((w) => w.threads.map((threads) => ({ workload: w.name, threads })));
 async function repositoryOf(specFile, current) {
-  const target = current.spec.target;
-  if (target.kind === "tidb" && target.source) return { mode: "source", repo: resolve(target.source.path) };
+  const tree = builderOf(current.spec.target)?.treeOf(current.spec.target);
+  if (tree) return { mode: "source", repo: resolve(tree.path) };
   const top = await git(dirname2(resolve(specFile)), ["rev-parse", "--show-toplevel"]);
   if (top.code !== 0)
     throw new InputError(
@@ -1131,7 +1183,7 @@ async function bisectSpec(o) {
   );
   const report = {
     format: BISECT_FORMAT,
-    version: 1,
+    version: BISECT_VERSION,
     created_at: (/* @__PURE__ */ new Date()).toISOString(),
     spec: { name: current.spec.name, path: o.spec },
     mode,
@@ -1151,6 +1203,7 @@ async function bisectSpec(o) {
     notes: []
   };
   const save = async () => {
+    BisectReportSchema.parse(report);
     await writeAtomic(jsonPath, `${JSON.stringify(report, null, 2)}
 `);
     await writeAtomic(markdownPath, bisectMarkdown(report));
@@ -1260,9 +1313,20 @@ async function bisectSpec(o) {
     throw e;
   }
   report.outcome = found.outcome;
-  if (found.outcome !== "no-regression") {
+  if (found.outcome === "found") {
     report.first_bad = commits[found.firstBad];
     report.last_good = commits[found.lastGood];
+  } else if (found.outcome !== "no-regression") {
+    report.open_range = {
+      after: commits[found.lastGood],
+      through: commits[found.firstBad],
+      candidates: found.firstBad - found.lastGood
+    };
+    if (found.outcome === "not-confirmed")
+      report.unconfirmed_candidate = {
+        candidate: commits[found.firstBad],
+        against: commits[found.lastGood]
+      };
   }
   report.notes.push(
     `error rate: at most ${measurements} measurements ((2 + \u2308log2 ${n}\u2309) steps \xD7 (1 + ${remeasure} re-measure)), each judged at ${(perStep * 100).toFixed(2)}% confidence, so the chance that any decided step is wrong is at most ${((1 - confidence) * 100).toFixed(0)}% (Bonferroni; a step decides "bad" only when a regression beyond the tolerance is shown, "good" only when its interval rules one out)`,
@@ -1287,164 +1351,6 @@ async function bisectSpec(o) {
     markdownPath,
     exitCode: report.outcome === "found" ? EXIT.regression : EXIT.ok
   };
-}
-
-// action/src/pipeline/plan.ts
-import { mkdir as mkdir2 } from "node:fs/promises";
-import { join as join4 } from "node:path";
-function stepLine(s) {
-  const where = s.where === "load host" ? " (load host)" : "";
-  const run = s.run;
-  const text = "sql" in run ? `SQL: ${run.sql}` : "get" in run ? `GET ${run.get}` : "post" in run ? `POST ${run.post} ${run.body}` : run.command[0]?.includes(" ") ? run.command.join(" && ") : shellCommand(run.command);
-  return `  [${s.phase}]${where} ${text}${s.about ? `    # ${s.about}` : ""}`;
-}
-function loadSteps(spec, connection, where) {
-  const data = [];
-  const cells = [];
-  const cleanup = [];
-  const seen = /* @__PURE__ */ new Set();
-  for (const w of spec.workloads) {
-    const driver = driverOf(w.driver);
-    const tool = where === "runner" && driver.findTool(w.script) || driver.namedTool(w.script);
-    const ctx = (threads) => ({
-      workload: w,
-      threads,
-      connection,
-      ...spec.data ? { data: spec.data } : {}
-    });
-    const port = (a) => a.replace(String(PORT_AT_START), "<port>");
-    const step = (phase, args, about) => ({
-      phase,
-      where,
-      run: { command: [tool.command, ...tool.prefix, ...args.map(port)] },
-      about
-    });
-    const key = `${w.driver}:${driver.dataKey(w, spec.data)}`;
-    if (!seen.has(key)) {
-      seen.add(key);
-      data.push({
-        phase: "load",
-        where,
-        run: { sql: `CREATE DATABASE IF NOT EXISTS ${driver.database(w)}` },
-        about: `workload ${w.name}`
-      });
-      for (const s of driver.setup(ctx(Math.max(...w.threads))))
-        data.push(
-          step(
-            s.phase,
-            s.args,
-            where === "load host" ? `workload ${w.name}; loading threads up to the load host's CPU count (nproc there at run time; shown for this machine's)` : `workload ${w.name}`
-          )
-        );
-      for (const s of driver.cleanup(ctx(1)))
-        cleanup.push(step(s.phase, s.args, `data of ${w.name}, after the last cell`));
-    }
-    for (const t of w.threads) {
-      const warm = driver.warmup?.(ctx(t));
-      if (warm)
-        cells.push(
-          step("cell", warm.args, `workload ${w.name}: the ${w.warmup}s warmup, its own run (not measured)`)
-        );
-      cells.push(step("cell", driver.run(ctx(t)).args, `workload ${w.name}`));
-    }
-  }
-  return { data, cells, cleanup };
-}
-var PLAN_FORMAT = "tiperf.plan/1";
-async function planRun(given, o) {
-  const spec = given.spec;
-  const withProfile = o.profile ? { ...given, profile: o.profile } : given;
-  const target = await planTarget(withProfile, {
-    prefix: `tiperf-${spec.name}`,
-    ...o.cores ? { cores: o.cores } : {}
-  });
-  const loaded = resolveOrder(given, target, o.cores);
-  const variants = loaded.variants?.all ?? [{ name: "base", spec }];
-  const where = target.remoteLoad ? "load host" : "runner";
-  const steps = [];
-  const kindSteps = (phase, variant) => target.steps.filter((s) => phase.includes(s.phase) && (variant === void 0 || s.variant === variant));
-  let cells = [];
-  let cleanup = [];
-  const loadedData = /* @__PURE__ */ new Set();
-  for (const v of variants) {
-    steps.push(...kindSteps(["start", "switch", "sql", "record"], v.name));
-    const load = loadSteps(v.spec, target.connection(v.name), where);
-    if (!loadedData.has(target.dataOf(v.name))) {
-      loadedData.add(target.dataOf(v.name));
-      steps.push(...load.data.map((s) => ({ ...s, variant: v.name })), ...kindSteps(["split"], v.name));
-    }
-    if (!cells.length) cells = load.cells;
-    cleanup = load.cleanup;
-  }
-  const warnings = [
-    ...target.warnings,
-    ...specWarnings(loaded, loaded.variants ? "compare" : "run", o.cores, target.remoteLoad)
-  ];
-  const est = estimate(loaded, target);
-  const refusals = [
-    ...target.refusals,
-    ...budgetRefusal(loaded, est.seconds),
-    ...duetRefusals(loaded, target, o.cores)
-  ];
-  const grouped = target.switching === "grouped" && Boolean(loaded.variants);
-  const perGroup = grouped ? [...kindSteps(["switch"]).filter((s) => !steps.includes(s)), ...kindSteps(["restart"])] : [];
-  const perCell = [
-    ...grouped ? [] : kindSteps(["switch"]).filter((s) => !steps.includes(s)),
-    ...kindSteps(["cell"]),
-    ...cells,
-    ...!grouped && loaded.variants?.compare.blocks && loaded.variants.compare.blocks > 1 ? kindSteps(["restart"]) : []
-  ];
-  const end = [...cleanup, ...kindSteps(["teardown"])];
-  const order = loaded.variants?.compare.order;
-  const orderLine = order ? `variants compared: ${order}${given.variants?.compare.order === "auto" ? ` (compare.order: auto${order === "interleaved" ? `; no fair duet here: ${whyNotDuet(given, target, o.cores).join("; ")}` : ""})` : ""}${order === "duet" ? `, both at once, each pair (server and load generator) on a CPU set of its own (${cpuSets(usableCpus().slice(0, o.cores ?? usableCpus().length), loaded.variants?.all.length ?? 2).join(" | ")}), the sets passed round every ${loaded.variants?.compare.swap}s` : ""}` : void 0;
-  const lines = [
-    ...target.about,
-    ...orderLine ? [orderLine] : [],
-    est.text,
-    ...warnings.map((w) => `warning: ${w}`),
-    ...refusals.map((r) => `REFUSED (tiperf run would exit 2 before anything starts): ${r}`),
-    "",
-    "steps, in the order the run takes them:",
-    ...steps.map(stepLine),
-    ...grouped ? [
-      "  then per block, each variant's rounds as a group (variants in a balanced order over blocks), before each group as needed:",
-      ...perGroup.map(stepLine),
-      "  and per cell of a group:"
-    ] : [
-      `  then every round${loaded.variants ? order === "duet" ? ", both variants at once" : ", each variant in a balanced order" : ""}, per cell:`
-    ],
-    ...perCell.map(stepLine),
-    "  then:",
-    ...end.map(stepLine)
-  ];
-  const text = `${lines.join("\n")}
-`;
-  const json = {
-    format: PLAN_FORMAT,
-    kind: target.kind,
-    profile: target.profile,
-    prefix: `tiperf-${spec.name}`,
-    seconds: est.seconds,
-    warnings,
-    refusals,
-    steps: { setup: steps, ...grouped ? { per_group: perGroup } : {}, per_cell: perCell, end }
-  };
-  const files = {
-    "plan.txt": text,
-    "plan.json": `${JSON.stringify(json, null, 2)}
-`
-  };
-  for (const [name, body] of Object.entries(target.files)) files[join4(target.kind, name)] = body;
-  return { text, files, target, refusals, seconds: est.seconds };
-}
-async function writePlan(plan, dir) {
-  const written = [];
-  for (const [name, text] of Object.entries(plan.files)) {
-    await mkdir2(join4(dir, name, ".."), { recursive: true });
-    await writeAtomic(join4(dir, name), text);
-    written.push(join4(dir, name));
-  }
-  return written;
 }
 
 // action/src/report/gab.ts
@@ -1680,10 +1586,10 @@ async function cmdBisect(args, signal) {
   });
   if (values.json) await writeAtomic(values.json, `${JSON.stringify(outcome.report, null, 2)}
 `);
-  process.stdout.write(
-    `${outcome.report.outcome}${outcome.report.first_bad ? ` ${outcome.report.first_bad.commit}` : ""}
-`
-  );
+  const { first_bad, open_range } = outcome.report;
+  const named = first_bad ? ` ${first_bad.commit}` : open_range ? ` ${open_range.after.commit}..${open_range.through.commit}` : "";
+  process.stdout.write(`${outcome.report.outcome}${named}
+`);
   return outcome.exitCode;
 }
 async function cmdDiff(args) {
@@ -1943,8 +1849,14 @@ async function cmdPlan(args) {
   if (positionals.length > 0)
     throw new InputError(`tiperf plan: unexpected argument ${positionals[0]}; use --spec FILE`);
   const loaded = await withSourceBuilds(await specSource("plan", values), { log, dryRun: true });
+  const runId = values["run-id"];
+  if (typeof runId === "string" && !/^[A-Za-z0-9._-]{1,200}$/.test(runId))
+    throw new InputError(
+      `tiperf plan: --run-id must be a run id like 20261125T080000Z-pr-1a2b (letters, digits, . _ -), got ${JSON.stringify(runId)}`
+    );
   const plan = await planRun(loaded, {
-    ...typeof values.profile === "string" ? { profile: values.profile } : {}
+    ...typeof values.profile === "string" ? { profile: values.profile } : {},
+    ...typeof runId === "string" ? { runId } : {}
   });
   process.stdout.write(plan.text);
   if (typeof values.out === "string") {

@@ -13,7 +13,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-K3ZZJBZV.js";
+} from "./chunk-GPSYK5EU.js";
 import {
   getInput,
   info,
@@ -26,7 +26,7 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-SVK4AGI7.js";
+} from "./chunk-L3OZ6FVL.js";
 import {
   EXIT,
   InputError,
@@ -37,7 +37,7 @@ import {
   ledgerDir,
   runCommand,
   teardownAll
-} from "./chunk-MG6YBYQF.js";
+} from "./chunk-647NP4EY.js";
 import "./chunk-HQ3S6NJV.js";
 import "./chunk-3EADY6QU.js";
 

@@ -4,16 +4,16 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   reapLedger
-} from "./chunk-VR5G44JK.js";
+} from "./chunk-AGREMEPO.js";
 import {
   getState,
   info,
   setFailed
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-SVK4AGI7.js";
+import "./chunk-L3OZ6FVL.js";
 import {
   ledgerDir
-} from "./chunk-MG6YBYQF.js";
+} from "./chunk-647NP4EY.js";
 import "./chunk-HQ3S6NJV.js";
 import "./chunk-3EADY6QU.js";
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { chmodSync, copyFileSync, mkdirSync, readFileSync } from "node:fs";
+import { chmodSync, copyFileSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { freePort } from "../../action/src/proc/port.ts";
@@ -155,11 +155,12 @@ describe("load host over SSH", () => {
       config,
       new RegExp(`server tidb-1 127\\.0\\.0\\.1:${db.connection.endpoints[0]?.port} check`),
     );
+    const name = `tiperf-haproxy-itest-${port}`;
+    const before = readdirSync(dir).sort();
     const haproxy = await startHaproxy({
       remote: sshd.host,
       config,
-      file: join(dir, "haproxy.cfg"),
-      command: ["haproxy", "-db", "-f", join(dir, "haproxy.cfg")],
+      command: ["haproxy", "-db", "-L", name, "-f", "/dev/stdin"],
       port,
       logFile: join(dir, "haproxy.log"),
     });
@@ -177,12 +178,19 @@ describe("load host over SSH", () => {
     } finally {
       await haproxy.stop();
     }
-    let left = remoteProcesses(join(dir, "haproxy.cfg"));
+    let left = remoteProcesses(name);
     for (let i = 0; i < 50 && left; i++) {
       await new Promise((res) => setTimeout(res, 100));
-      left = remoteProcesses(join(dir, "haproxy.cfg"));
+      left = remoteProcesses(name);
     }
     assert.equal(left, "");
+    // its config reached it on stdin: no file was written for it (the load host's files are the test's)
+    assert.deepEqual(
+      readdirSync(dir)
+        .sort()
+        .filter((f) => !before.includes(f) && !f.startsWith("haproxy.log") && !f.startsWith("via-haproxy")),
+      [],
+    );
   });
 
   test("HAProxy counts as started only once its port accepts connections: one that never listens is stopped and named", async () => {
@@ -192,7 +200,6 @@ describe("load host over SSH", () => {
     const err = await startHaproxy({
       remote: sshd.host,
       config: "unused\n",
-      file,
       command: ["python3", "-c", "import time; time.sleep(60)", file],
       port,
       logFile: join(dir, "silent.log"),

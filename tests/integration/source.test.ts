@@ -185,7 +185,7 @@ compare: {rounds: 2, warmup_rounds: 0, confirm: 0}
     );
     assert.ok(
       verdict.notes.some((n: string) =>
-        n.startsWith(`base: tidb-server built from ${dir} at ${mergeBase.slice(0, 10)} (first)`),
+        n.startsWith(`base: its server built from ${dir} at ${mergeBase.slice(0, 10)} (first)`),
       ),
       verdict.notes.join("\n"),
     );

@@ -1,11 +1,7 @@
 import { join } from "node:path";
-import { singlePairNote } from "../compare/design.ts";
-import { cpuQuotaOf, quotaEffects, withEffects } from "../compare/effects.ts";
-import { overallVerdict } from "../compare/judge.ts";
 import { judgeFamily } from "../compare/judge-results.ts";
 import type { Verdict } from "../compare/verdict.ts";
 import { EXIT, InputError, RunError } from "../errors.ts";
-import { evidenceField, evidenceOf } from "../observe/hints.ts";
 import { type VerdictFiles, writeVerdictFiles } from "../report/verdict-files.ts";
 import type { Cell } from "../result/model.ts";
 import type { LoadedSpec } from "../specfile/load.ts";
@@ -20,6 +16,7 @@ import { interleavedRunner, type RoundRunner } from "./rounds.ts";
 import { benchStart, closeDeployment, finishResult, type RunOptions, startResult } from "./run.ts";
 import type { CompareSchedule, ScheduledRound } from "./schedule.ts";
 import { recordRestarts, timingKey } from "./timings.ts";
+import { buildVerdict } from "./verdict.ts";
 
 export interface CompareOutcome extends VerdictFiles {
   verdict: Verdict;
@@ -210,16 +207,6 @@ export async function compareSpec(given: LoadedSpec, opts: CompareOptions): Prom
     }
     await recordRestarts(timingKey(targetPlan), restartSeconds);
     const judged = judge();
-    // what the variants differ in, shown to take effect over the measured runs (or not)
-    const effects = quotaEffects(
-      result.cells,
-      plan.all.map((v) => {
-        const q = cpuQuotaOf(v.spec.target);
-        return { name: v.name, ...(q !== undefined ? { cpu_quota: q } : {}) };
-      }),
-      control,
-    );
-    const judgedCells = withEffects(judged.cells, effects);
     const benchmarkSeconds = (Date.now() - startedMeasuring) / 1000;
     const profiles = await profileRegressions({
       cells: judged.cells,
@@ -233,75 +220,27 @@ export async function compareSpec(given: LoadedSpec, opts: CompareOptions): Prom
       log: opts.log,
       signal: opts.signal,
     });
-    verdict = {
-      format: "tiperf.verdict",
-      version: 1,
-      verdict: overallVerdict(judgedCells),
-      created_at: new Date().toISOString(),
-      spec: { name: loaded.spec.name, path: loaded.path, hash: loaded.hash },
-      base: {
-        variant: plan.base.name,
-        run_id: result.run_id,
-        result: runDir.resultPath,
-        target: benchOf(control).info(),
-      },
-      head: {
-        variant: plan.head.name,
-        run_id: result.run_id,
-        result: runDir.resultPath,
-        target: benchOf(plan.head.name).info(),
-      },
-      ...(names.length > 2
+    verdict = buildVerdict({
+      loaded,
+      result,
+      resultPath: runDir.resultPath,
+      infoOf: (n) => benchOf(n).info(),
+      compare,
+      judged,
+      schedule,
+      roundsDone,
+      benchmarkSeconds,
+      profiles,
+      runnerNotes: runner.notes(result.cells),
+      ...(grouped
         ? {
-            variants: others.map((n) => ({
-              variant: n,
-              run_id: result.run_id,
-              result: runDir.resultPath,
-              target: benchOf(n).info(),
-            })),
+            groupedBy:
+              targetPlan.about.find((l) => l.startsWith("variants take turns by:"))?.slice(24) ??
+              "see the plan",
           }
         : {}),
-      host: result.host,
-      confidence: compare.confidence,
-      alpha_per_cell: judged.alpha,
-      comparisons: judged.comparisons,
-      order,
-      rounds: roundsDone,
-      max_rounds: maxRounds,
-      ...(compare.blocks > 1 ? { blocks: Math.ceil(roundsDone / (compare.rounds / compare.blocks)) } : {}),
-      seed,
-      benchmark_seconds: Math.round(benchmarkSeconds),
-      saved_seconds: Math.round((maxRounds - roundsDone) * (benchmarkSeconds / Math.max(1, roundsDone))),
-      cells: judgedCells,
-      inconclusive: compare.inconclusive,
-      ...(effects.length ? { effects } : {}),
-      ...evidenceField(evidenceOf(result.cells, names)),
-      ...(profiles.length ? { profiles } : {}),
-      notes: [
-        ...(profiles.length
-          ? [
-              `${new Set(profiles.map((p) => `${p.workload}\u0000${p.threads}`)).size} regressed cell(s) ran once more per side with CPU profiles of the servers (compare.profiles; not judged): under profiles/`,
-            ]
-          : []),
-        ...(grouped
-          ? [
-              `variants took turns in groups: a switch restarts servers (${targetPlan.about.find((l) => l.startsWith("variants take turns by:"))?.slice(24) ?? "see the plan"}), so in each block every variant ran its cells together on a freshly switched instance, variants in a balanced order over blocks`,
-            ]
-          : []),
-        ...runner.notes(result.cells),
-        ...[singlePairNote(compare.blocks, targetPlan.switching === "none")].filter(
-          (n): n is string => n !== undefined,
-        ),
-        compare.blocks > 1
-          ? `instances as the unit: ${compare.rounds / compare.blocks} rounds per block, every variant's server restarted (fresh process, same data, random order) before each block after the first, warmup rounds again; per cell the mean of log(variant/${control}) in each block, a t interval over the block means (df = blocks − 1); between_share: the part of the round-to-round variance that lay between instances (one-way random effects)`
-          : `paired by round: one server instance per variant, rounds as the unit`,
-        ...(loaded.builds ?? []).map(
-          (b) =>
-            `${b.variant === "all" ? "every variant" : b.variant}: tidb-server built from ${b.path} at ${b.commit.slice(0, 10)} (${b.subject})${b.kept ? ", kept from an earlier build" : `, built in ${b.seconds} s`}`,
-        ),
-        `paired by round: mean of log(variant/${control}) with a t interval; Bonferroni over ${judged.comparisons} judgements (${others.length > 1 ? `${others.length} variants against ${control} × ` : ""}cells × metrics × ${looks} look(s) at rounds ${looksAt.join(", ")}) for ${Math.round(compare.confidence * 100)}% familywise confidence`,
-      ],
-    };
+      ownInstances: targetPlan.switching === "none",
+    });
   } catch (e) {
     error = e;
   } finally {

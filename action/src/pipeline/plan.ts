@@ -189,7 +189,7 @@ export async function planRun(
   const steps: PlanStep[] = [];
   const kindSteps = (phase: string[], variant?: string) =>
     target.steps.filter((s) => phase.includes(s.phase) && (variant === undefined || s.variant === variant));
-  let cells: PlanStep[] = [];
+  const cells: PlanStep[] = [];
   let cleanup: PlanStep[] = [];
   const loadedData = new Set<string>();
   for (const v of variants) {
@@ -200,7 +200,10 @@ export async function planRun(
       loadedData.add(target.dataOf(v.name));
       steps.push(...load.data.map((s) => ({ ...s, variant: v.name })), ...kindSteps(["split"], v.name));
     }
-    if (!cells.length) cells = load.cells;
+    // each variant's cell commands where they differ (another deployment: another port)
+    for (const c of load.cells)
+      if (!cells.some((x) => JSON.stringify(x.run) === JSON.stringify(c.run)))
+        cells.push(v === variants[0] ? c : { ...c, variant: v.name, about: `${c.about}; variant ${v.name}` });
     cleanup = load.cleanup;
   }
   const warnings = [

@@ -1,7 +1,8 @@
 // HAProxy on the load host, in front of every TiDB server of a cluster (seed 001's setup): the
-// generated config travels as an argument (no file copy step), haproxy runs in the foreground under
-// ssh (the plan's step `haproxy:<deployment>` is its command line), and stopping it is ending that
-// ssh session. It counts as started once its port accepts connections on the load host: a load
+// generated config travels as an argument and reaches haproxy on its stdin (`-f /dev/stdin`: no
+// file is written on the load host, so none can be left there), haproxy runs in the foreground
+// under ssh (the plan's step `haproxy:<deployment>` is its command line), and stopping it is ending
+// that ssh session. It counts as started once its port accepts connections on the load host: a load
 // tool that connected earlier would fail with "Can't connect … (115)".
 import { RunError } from "../../errors.ts";
 import type { RemoteHost } from "../../proc/ssh.ts";
@@ -21,24 +22,14 @@ export interface RunningHaproxy {
 const PROBE =
   'i=0; while [ "$i" -lt "$2" ]; do (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && exit 0; i=$((i+1)); sleep 0.1; done; exit 1';
 
-/**
- * Writes `file` on the load host, runs `command` (in the foreground) and removes the file when it
- * ends, also when the session's end signals it: nothing of the run stays on the load host.
- */
-const RUN_WITH_FILE = [
-  'printf "%s" "$1" > "$2" || exit 1',
-  "f=$2; shift 2",
-  "trap 'rm -f -- \"$f\"' EXIT",
-  "trap 'exit 143' HUP INT TERM",
-  '"$@"',
-].join("\n");
+/** Pipes `$1` (the config) into the command that follows it (haproxy reading /dev/stdin). */
+const CONFIG_ON_STDIN = 'c=$1; shift; printf "%s" "$c" | "$@"';
 
-/** Writes `config` to `file` on the load host, runs `command` there until stopped, waits until `port` listens. */
+/** Runs `command` on the load host with `config` on its stdin until stopped; waits until `port` listens. */
 export async function startHaproxy(o: {
   remote: RemoteHost;
   config: string;
-  file: string;
-  /** haproxy's command line (the plan's step), reading `file`. */
+  /** haproxy's command line (the plan's step), reading its config from stdin. */
   command: string[];
   port: number;
   logFile: string;
@@ -46,7 +37,7 @@ export async function startHaproxy(o: {
   readyS?: number;
 }): Promise<RunningHaproxy> {
   const ac = new AbortController();
-  const run: Promise<ToolRun> = runTool("sh", ["-c", RUN_WITH_FILE, "sh", o.config, o.file, ...o.command], {
+  const run: Promise<ToolRun> = runTool("sh", ["-c", CONFIG_ON_STDIN, "sh", o.config, ...o.command], {
     logFile: o.logFile,
     signal: ac.signal,
     remote: o.remote,
@@ -54,8 +45,6 @@ export async function startHaproxy(o: {
   const stop = async () => {
     ac.abort(new Error("teardown"));
     await run;
-    // the shell removes it as HAProxy ends; this covers a shell killed before its trap ran
-    await runTool("rm", ["-f", "--", o.file], { logFile: `${o.logFile}.rm`, remote: o.remote, limitS: 30 });
   };
   const readyS = o.readyS ?? 30;
   const probe = runTool("bash", ["-c", PROBE, "probe", String(o.port), String(readyS * 10)], {

@@ -809,8 +809,8 @@ function stepsOf(
           add(
             `haproxy:${d.name}`,
             "start",
-            { command: ["haproxy", "-db", "-f", `/tmp/tiperf-haproxy-${d.name}.cfg`] },
-            `on the load host (${PLAN_DIR}/haproxy-${d.name}.cfg passed over SSH); the load tools connect to 127.0.0.1:${haproxyPort(plan, d)} there once it listens`,
+            { command: ["haproxy", "-db", "-L", `tiperf-haproxy-${d.name}`, "-f", "/dev/stdin"] },
+            `on the load host, ${PLAN_DIR}/haproxy-${d.name}.cfg on its stdin over SSH (no file is written there; -L names the process); the load tools connect to 127.0.0.1:${haproxyPort(plan, d)} there once it listens`,
             { variant: v.name, where: "load host" },
           );
         if (plan.switching === "stop-start")

@@ -727,7 +727,6 @@ export class TidbRun {
         const haproxy = await startHaproxy({
           remote,
           config: this.plan.files[`haproxy-${d.name}.cfg`] as string,
-          file: command[command.length - 1] as string,
           command,
           port,
           logFile: join(this.rawDir, `haproxy-${d.name}.log`),

@@ -4,8 +4,10 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   HostSchema,
+  PORT_AT_START,
   ResourceUseSchema,
   RunDir,
+  TARGET_KINDS,
   TargetInfoSchema,
   TargetSchema,
   applyResources,
@@ -13,6 +15,7 @@ import {
   cpuIndexes,
   cpuList,
   cpuQuota,
+  cpuThrottle,
   deepMerge,
   formatIssues,
   kindOf,
@@ -23,9 +26,10 @@ import {
   readResult,
   require_dist,
   runTool,
+  throttleBetween,
   validateYaml,
   writeAtomic
-} from "./chunk-SVK4AGI7.js";
+} from "./chunk-L3OZ6FVL.js";
 import {
   EXIT,
   InputError,
@@ -39,14 +43,14 @@ import {
   parseStat,
   record,
   runCommand,
+  shellCommand,
   sshArgs,
   treeOf
-} from "./chunk-MG6YBYQF.js";
+} from "./chunk-647NP4EY.js";
 import {
   durationSchema,
   external_exports,
-  forwardIssues,
-  parseDuration
+  forwardIssues
 } from "./chunk-HQ3S6NJV.js";
 import {
   __commonJS,
@@ -966,8 +970,8 @@ var require_light = __commonJS({
           return this.Promise.resolve();
         }
         yieldLoop(t = 0) {
-          return new this.Promise(function(resolve5, reject) {
-            return setTimeout(resolve5, t);
+          return new this.Promise(function(resolve4, reject) {
+            return setTimeout(resolve4, t);
           });
         }
         computePenalty() {
@@ -1178,15 +1182,15 @@ var require_light = __commonJS({
           return this._queue.length === 0;
         }
         async _tryToRun() {
-          var args, cb, error3, reject, resolve5, returned, task;
+          var args, cb, error3, reject, resolve4, returned, task;
           if (this._running < 1 && this._queue.length > 0) {
             this._running++;
-            ({ task, args, resolve: resolve5, reject } = this._queue.shift());
+            ({ task, args, resolve: resolve4, reject } = this._queue.shift());
             cb = await (async function() {
               try {
                 returned = await task(...args);
                 return function() {
-                  return resolve5(returned);
+                  return resolve4(returned);
                 };
               } catch (error1) {
                 error3 = error1;
@@ -1201,13 +1205,13 @@ var require_light = __commonJS({
           }
         }
         schedule(task, ...args) {
-          var promise, reject, resolve5;
-          resolve5 = reject = null;
+          var promise, reject, resolve4;
+          resolve4 = reject = null;
           promise = new this.Promise(function(_resolve, _reject) {
-            resolve5 = _resolve;
+            resolve4 = _resolve;
             return reject = _reject;
           });
-          this._queue.push({ task, args, resolve: resolve5, reject });
+          this._queue.push({ task, args, resolve: resolve4, reject });
           this._tryToRun();
           return promise;
         }
@@ -1608,14 +1612,14 @@ var require_light = __commonJS({
                 counts = this._states.counts;
                 return counts[0] + counts[1] + counts[2] + counts[3] === at;
               };
-              return new this.Promise((resolve5, reject) => {
+              return new this.Promise((resolve4, reject) => {
                 if (finished()) {
-                  return resolve5();
+                  return resolve4();
                 } else {
                   return this.on("done", () => {
                     if (finished()) {
                       this.removeAllListeners("done");
-                      return resolve5();
+                      return resolve4();
                     }
                   });
                 }
@@ -1708,9 +1712,9 @@ var require_light = __commonJS({
               options = parser$5.load(options, this.jobDefaults);
             }
             task = (...args2) => {
-              return new this.Promise(function(resolve5, reject) {
+              return new this.Promise(function(resolve4, reject) {
                 return fn(...args2, function(...args3) {
-                  return (args3[0] != null ? reject : resolve5)(args3);
+                  return (args3[0] != null ? reject : resolve4)(args3);
                 });
               });
             };
@@ -1857,6 +1861,18 @@ var CellJudgementSchema = external_exports.strictObject({
   between_share: external_exports.number().min(0).max(1).optional(),
   reason: external_exports.string().optional()
 });
+var EffectSchema = external_exports.strictObject({
+  /** The variant judged against the control, and the control. */
+  variant: external_exports.string(),
+  against: external_exports.string(),
+  /** The spec key the two differ in. */
+  difference: external_exports.string(),
+  workload: external_exports.string(),
+  threads: external_exports.number().int(),
+  /** true: shown to differ at run time; false: shown not to; absent: nothing recorded to tell. */
+  took_effect: external_exports.boolean().optional(),
+  detail: external_exports.string()
+});
 var SideSchema = external_exports.strictObject({
   variant: external_exports.string(),
   run_id: external_exports.string(),
@@ -1926,6 +1942,8 @@ var VerdictSchema = external_exports.strictObject({
   notes: external_exports.array(external_exports.string()),
   /** Resource use and bottleneck hints per variant × workload × threads, where they were sampled. */
   evidence: external_exports.array(EvidenceSchema).optional(),
+  /** Per variant difference and cell: shown to take effect, shown not to, or not recorded. */
+  effects: external_exports.array(EffectSchema).optional(),
   /**
    * compare.confirm: the re-runs of the regressed cells on fresh instances, and whether they
    * agreed (a regression not confirmed leaves the verdict inconclusive).
@@ -3091,7 +3109,7 @@ function parseSysbench(text3) {
     if (!line5.startsWith("[")) continue;
     const m3 = INTERVAL.exec(line5);
     if (m3) {
-      const pct2 = Number(m3[8]);
+      const pct3 = Number(m3[8]);
       const iv = {
         t: num(m3[1]),
         threads: num(m3[2]),
@@ -3103,7 +3121,7 @@ function parseSysbench(text3) {
         errors_per_s: num(m3[10]),
         reconnects_per_s: num(m3[11])
       };
-      if (pct2 > 0) iv.lat_ms = num(m3[9]);
+      if (pct3 > 0) iv.lat_ms = num(m3[9]);
       intervals2.push(iv);
       continue;
     }
@@ -3129,7 +3147,7 @@ function parseSysbench(text3) {
   const latency = block(lines2, "Latency (ms):", /^(Threads fairness:|\S)/);
   if (!latency)
     throw new SysbenchParseError(`expected sysbench's "Latency (ms):" block after General statistics`);
-  const read3 = num(field(sql, "read:", "SQL statistics", /^\s+read:\s+(\d+)/)[1]);
+  const read4 = num(field(sql, "read:", "SQL statistics", /^\s+read:\s+(\d+)/)[1]);
   const write = num(field(sql, "write:", "SQL statistics", /^\s+write:\s+(\d+)/)[1]);
   const other = num(field(sql, "other:", "SQL statistics", /^\s+other:\s+(\d+)/)[1]);
   const total = num(field(sql, "total:", "SQL statistics", /^\s+total:\s+(\d+)/)[1]);
@@ -3208,7 +3226,7 @@ function parseSysbench(text3) {
     tps: num(tx[2]),
     qps: num(qs[2]),
     transactions: num(tx[1]),
-    queries: { read: read3, write, other, total },
+    queries: { read: read4, write, other, total },
     errors: num(errs[1]),
     errors_per_s: num(errs[2]),
     reconnects: num(rec[1]),
@@ -3611,7 +3629,7 @@ function resolveVariants(file, raw, spec) {
   const rawCompare = raw.compare ?? {};
   const names = Object.keys(variants);
   const multi = compare3.control !== void 0 || names.length > 2 && !("base" in rawCompare) && !("head" in rawCompare);
-  const resolve5 = (role, name = compare3[role]) => {
+  const resolve4 = (role, name = compare3[role]) => {
     const overlay = variants[name];
     if (!overlay) {
       throw new InputError(
@@ -3636,11 +3654,11 @@ function resolveVariants(file, raw, spec) {
         `${file}: compare: base/head name a pair; with compare.control every variant is judged against the control: set one or the other`
       );
     if (names.length < 2) throw new InputError(`${file}: variants: a comparison needs at least two variants`);
-    const control = resolve5("control", compare3.control ?? names[0]);
-    all = [control, ...names.filter((n) => n !== control.name).map((n) => resolve5("control", n))];
+    const control = resolve4("control", compare3.control ?? names[0]);
+    all = [control, ...names.filter((n) => n !== control.name).map((n) => resolve4("control", n))];
   } else {
-    const base2 = resolve5("base");
-    const head2 = resolve5("head");
+    const base2 = resolve4("base");
+    const head2 = resolve4("head");
     if (base2.name === head2.name)
       throw new InputError(`${file}: compare.base and compare.head name the same variant "${base2.name}"`);
     all = [base2, head2];
@@ -3774,7 +3792,7 @@ function pooled(cells) {
   return [...groups2.values()].map((rs) => {
     const first = rs[0];
     const rss = stat(rs, (r) => r.rss_mib);
-    const read3 = stat(rs, (r) => r.read_mib_s);
+    const read4 = stat(rs, (r) => r.read_mib_s);
     const write = stat(rs, (r) => r.write_mib_s);
     return {
       component: first.component,
@@ -3784,7 +3802,7 @@ function pooled(cells) {
       cpus: first.cpus,
       cpu_pct: stat(rs, (r) => r.cpu_pct),
       ...rss ? { rss_mib: rss } : {},
-      ...read3 ? { read_mib_s: read3 } : {},
+      ...read4 ? { read_mib_s: read4 } : {},
       ...write ? { write_mib_s: write } : {},
       samples: []
     };
@@ -4086,6 +4104,102 @@ pass --force to compare anyway`
 // action/src/report/html.ts
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname as dirname2, join as join3 } from "node:path";
+
+// action/src/compare/effects.ts
+var MIN_THROTTLED_SHARE = 0.01;
+function cpuQuotaOf(target2) {
+  const q = target2?.resources?.cpu_quota;
+  return typeof q === "number" ? q : void 0;
+}
+var pct = (x4) => `${Math.round(x4 * 1e3) / 10}%`;
+function throttleOf(cells) {
+  const seen = cells.filter((c4) => c4.cpu_throttle);
+  if (seen.length === 0) return void 0;
+  return {
+    periods: seen.reduce((s2, c4) => s2 + (c4.cpu_throttle?.periods ?? 0), 0),
+    throttled: seen.reduce((s2, c4) => s2 + (c4.cpu_throttle?.throttled_periods ?? 0), 0),
+    seconds: seen.reduce((s2, c4) => s2 + (c4.cpu_throttle?.throttled_s ?? 0), 0)
+  };
+}
+function quotaEffects(cells, variants, control) {
+  const base = variants.find((v) => v.name === control);
+  if (!base) return [];
+  const out = [];
+  const measured = cells.filter((c4) => c4.round > 0 && c4.status === "ok");
+  for (const v of variants) {
+    if (v.name === control || v.cpu_quota === base.cpu_quota) continue;
+    const keys4 = /* @__PURE__ */ new Map();
+    for (const c4 of measured)
+      keys4.set(`${c4.workload}\0${c4.threads}`, { workload: c4.workload, threads: c4.threads });
+    for (const { workload, threads } of keys4.values()) {
+      const sides = [base, v].map((side) => ({
+        side,
+        t: throttleOf(
+          measured.filter((c4) => c4.variant === side.name && c4.workload === workload && c4.threads === threads)
+        )
+      }));
+      const quoted2 = sides.filter((s2) => s2.side.cpu_quota !== void 0);
+      const text3 = (s2) => s2.side.cpu_quota === void 0 ? `${s2.side.name} no quota` : s2.t ? `${s2.side.name} ${pct(s2.side.cpu_quota)} of a CPU: throttled in ${s2.t.throttled} of ${s2.t.periods} periods (${pct(s2.t.periods ? s2.t.throttled / s2.t.periods : 0)}, ${s2.t.seconds.toFixed(1)} s held back)` : `${s2.side.name} ${pct(s2.side.cpu_quota)} of a CPU: not recorded`;
+      const difference = "target.resources.cpu_quota";
+      if (quoted2.some((s2) => !s2.t)) {
+        out.push({
+          variant: v.name,
+          against: control,
+          difference,
+          workload,
+          threads,
+          detail: sides.map(text3).join("; ")
+        });
+        continue;
+      }
+      const bound2 = quoted2.some(
+        (s2) => s2.t && s2.t.periods > 0 && s2.t.throttled / s2.t.periods >= MIN_THROTTLED_SHARE
+      );
+      out.push({
+        variant: v.name,
+        against: control,
+        difference,
+        workload,
+        threads,
+        took_effect: bound2,
+        detail: sides.map(text3).join("; ")
+      });
+    }
+  }
+  return out;
+}
+function withEffects(cells, effects) {
+  const none = effects.filter((e) => e.took_effect === false);
+  return cells.map((c4) => {
+    const e = none.find(
+      (x4) => x4.workload === c4.workload && x4.threads === c4.threads && (c4.variant === void 0 || c4.variant === x4.variant)
+    );
+    if (!e || c4.verdict === "regression" || c4.verdict === "inconclusive") return c4;
+    return {
+      ...c4,
+      verdict: "inconclusive",
+      reason: `${e.difference} did not take effect: ${e.detail}; the variants ran alike, so this measures nothing of the difference`
+    };
+  });
+}
+function effectLines(effects) {
+  if (!effects?.length) return [];
+  const none = effects.filter((e) => e.took_effect === false);
+  const unknown = effects.filter((e) => e.took_effect === void 0);
+  const cells = (xs) => xs.map((e) => `${e.workload} threads=${e.threads}`).join(", ");
+  const out = [];
+  for (const diff of new Set(none.map((e) => e.difference))) {
+    const mine = none.filter((e) => e.difference === diff);
+    out.push(
+      `\u{1F6AB} ${diff} did not take effect in ${cells(mine)}: ${mine[0]?.detail}. These cells are not a pass: the variants ran alike.${mine.some((e) => e.difference.endsWith("cpu_quota")) ? " (Inside a duet each server shares its pair's CPUs with the load generator, so a quota of one CPU's time may never be reached: compare.order: interleaved.)" : ""}`
+    );
+  }
+  if (unknown.length)
+    out.push(
+      `\u26A0\uFE0F ${[...new Set(unknown.map((e) => e.difference))].join(", ")}: not shown to take effect in ${cells(unknown)} (${unknown[0]?.detail})`
+    );
+  return out;
+}
 
 // node_modules/vega-util/build/accessor.js
 function accessor(fn, fields3, name) {
@@ -47622,11 +47736,11 @@ function assembleTopLevelSignals(model, signals) {
     const store = stringValue(name + STORE);
     const hasSg = signals.filter((s2) => s2.name === name);
     if (hasSg.length === 0) {
-      const resolve5 = selCmpt.resolve === "global" ? "union" : selCmpt.resolve;
+      const resolve4 = selCmpt.resolve === "global" ? "union" : selCmpt.resolve;
       const isPoint2 = selCmpt.type === "point" ? ", true, true)" : ")";
       signals.push({
         name: selCmpt.name,
-        update: `${VL_SELECTION_RESOLVE}(${store}, ${stringValue(resolve5)}${isPoint2}`
+        update: `${VL_SELECTION_RESOLVE}(${store}, ${stringValue(resolve4)}${isPoint2}`
       });
     }
     hasSelections = true;
@@ -49502,8 +49616,8 @@ function parseSelectionPredicate(model, pred, dfnode, datum2 = "datum") {
     }
   }
   const fn = selCmpt.project.hasSelectionId ? "vlSelectionIdTest(" : "vlSelectionTest(";
-  const resolve5 = selCmpt.resolve === "global" ? ")" : `, ${stringValue(selCmpt.resolve)})`;
-  const test2 = `${fn}${store}, ${datum2}${resolve5}`;
+  const resolve4 = selCmpt.resolve === "global" ? ")" : `, ${stringValue(selCmpt.resolve)})`;
+  const test2 = `${fn}${store}, ${datum2}${resolve4}`;
   const length3 = `length(data(${store}))`;
   return pred.empty === false ? `${length3} && ${test2}` : `!${length3} || ${test2}`;
 }
@@ -50346,16 +50460,16 @@ function defaultScaleResolve(channel, model) {
   }
   throw new Error("invalid model type for resolve");
 }
-function parseGuideResolve(resolve5, channel) {
-  const channelScaleResolve = resolve5.scale[channel];
+function parseGuideResolve(resolve4, channel) {
+  const channelScaleResolve = resolve4.scale[channel];
   const guide = isXorY(channel) ? "axis" : "legend";
   if (channelScaleResolve === "independent") {
-    if (resolve5[guide][channel] === "shared") {
+    if (resolve4[guide][channel] === "shared") {
       warn2(independentScaleMeansIndependentGuide(channel));
     }
     return "independent";
   }
-  return resolve5[guide][channel] || "shared";
+  return resolve4[guide][channel] || "shared";
 }
 var LEGEND_COMPONENT_PROPERTY_INDEX = {
   ...COMMON_LEGEND_PROPERTY_INDEX,
@@ -50761,15 +50875,15 @@ function parseLegendForChannel(model, channel) {
   return legendCmpt;
 }
 function parseNonUnitLegend(model) {
-  const { legends, resolve: resolve5 } = model.component;
+  const { legends, resolve: resolve4 } = model.component;
   for (const child of model.children) {
     parseLegend2(child);
     for (const channel of keys3(child.component.legends)) {
-      resolve5.legend[channel] = parseGuideResolve(model.component.resolve, channel);
-      if (resolve5.legend[channel] === "shared") {
+      resolve4.legend[channel] = parseGuideResolve(model.component.resolve, channel);
+      if (resolve4.legend[channel] === "shared") {
         legends[channel] = mergeLegendComponent(legends[channel], child.component.legends[channel]);
         if (!legends[channel]) {
-          resolve5.legend[channel] = "independent";
+          resolve4.legend[channel] = "independent";
           delete legends[channel];
         }
       }
@@ -50780,7 +50894,7 @@ function parseNonUnitLegend(model) {
       if (!child.component.legends[channel]) {
         continue;
       }
-      if (resolve5.legend[channel] === "shared") {
+      if (resolve4.legend[channel] === "shared") {
         delete child.component.legends[channel];
       }
     }
@@ -52585,8 +52699,8 @@ function parseUnitScaleDomain(model) {
       while (!isFacetModel(facetParent) && facetParent.parent) {
         facetParent = facetParent.parent;
       }
-      const resolve5 = facetParent.component.resolve.scale[channel];
-      if (resolve5 === "shared") {
+      const resolve4 = facetParent.component.resolve.scale[channel];
+      if (resolve4 === "shared") {
         for (const domain3 of domains.value) {
           if (isDataRefDomain(domain3)) {
             domain3.data = FACET_SCALE_PREFIX + domain3.data.replace(FACET_SCALE_PREFIX, "");
@@ -54254,19 +54368,19 @@ var scaleTypeTieBreaker = tieBreakByComparing((st1, st2) => scaleTypePrecedence(
 function parseNonUnitScaleCore(model) {
   const scaleComponents = model.component.scales = {};
   const scaleTypeWithExplicitIndex = {};
-  const resolve5 = model.component.resolve;
+  const resolve4 = model.component.resolve;
   for (const child of model.children) {
     parseScaleCore(child);
     for (const channel of keys3(child.component.scales)) {
-      resolve5.scale[channel] ??= defaultScaleResolve(channel, model);
-      if (resolve5.scale[channel] === "shared") {
+      resolve4.scale[channel] ??= defaultScaleResolve(channel, model);
+      if (resolve4.scale[channel] === "shared") {
         const explicitScaleType = scaleTypeWithExplicitIndex[channel];
         const childScaleType = child.component.scales[channel].getWithExplicit("type");
         if (explicitScaleType) {
           if (scaleCompatible(explicitScaleType.value, childScaleType.value)) {
             scaleTypeWithExplicitIndex[channel] = mergeValuesWithExplicit(explicitScaleType, childScaleType, "type", "scale", scaleTypeTieBreaker);
           } else {
-            resolve5.scale[channel] = "independent";
+            resolve4.scale[channel] = "independent";
             delete scaleTypeWithExplicitIndex[channel];
           }
         } else {
@@ -54338,7 +54452,7 @@ var Model = class {
   signalNameMap;
   component;
   view;
-  constructor(spec, type3, parent, parentGivenName, config, resolve5, view) {
+  constructor(spec, type3, parent, parentGivenName, config, resolve4, view) {
     this.type = type3;
     this.parent = parent;
     this.config = config;
@@ -54369,7 +54483,7 @@ var Model = class {
         scale: {},
         axis: {},
         legend: {},
-        ...resolve5 ? duplicate(resolve5) : {}
+        ...resolve4 ? duplicate(resolve4) : {}
       },
       selection: null,
       scales: null,
@@ -54703,8 +54817,8 @@ var DensityTransformNode = class _DensityTransformNode extends DataFlowNode {
     this.transform = duplicate(transform4);
     const specifiedAs = this.transform.as ?? [void 0, void 0];
     this.transform.as = [specifiedAs[0] ?? "value", specifiedAs[1] ?? "density"];
-    const resolve5 = this.transform.resolve ?? "shared";
-    this.transform.resolve = resolve5;
+    const resolve4 = this.transform.resolve ?? "shared";
+    this.transform.resolve = resolve4;
   }
   dependentFields() {
     return /* @__PURE__ */ new Set([this.transform.density, ...this.transform.groupby ?? []]);
@@ -55440,9 +55554,9 @@ function makeHeaderComponent(model, channel, labels2) {
 function mergeChildAxis(model, channel) {
   const { child } = model;
   if (child.component.axes[channel]) {
-    const { layoutHeaders: layoutHeaders2, resolve: resolve5 } = model.component;
-    resolve5.axis[channel] = parseGuideResolve(resolve5, channel);
-    if (resolve5.axis[channel] === "shared") {
+    const { layoutHeaders: layoutHeaders2, resolve: resolve4 } = model.component;
+    resolve4.axis[channel] = parseGuideResolve(resolve4, channel);
+    if (resolve4.axis[channel] === "shared") {
       const headerChannel = channel === "x" ? "column" : "row";
       const layoutHeader = layoutHeaders2[headerChannel];
       for (const axisComponent of child.component.axes[channel]) {
@@ -55477,12 +55591,12 @@ function parseChildrenLayoutSize(model) {
 function parseNonUnitLayoutSizeForChannel(model, layoutSizeType) {
   const sizeType = getSizeTypeFromLayoutSizeType(layoutSizeType);
   const channel = getPositionScaleChannel(sizeType);
-  const resolve5 = model.component.resolve;
+  const resolve4 = model.component.resolve;
   const layoutSizeCmpt = model.component.layoutSize;
   let mergedSize;
   for (const child of model.children) {
     const childSize = child.component.layoutSize.getWithExplicit(sizeType);
-    const scaleResolve = resolve5.scale[channel] ?? defaultScaleResolve(channel, model);
+    const scaleResolve = resolve4.scale[channel] ?? defaultScaleResolve(channel, model);
     if (scaleResolve === "independent" && childSize.value === "step") {
       mergedSize = void 0;
       break;
@@ -56338,16 +56452,16 @@ var OPPOSITE_ORIENT = {
   right: "left"
 };
 function parseLayerAxes(model) {
-  const { axes, resolve: resolve5 } = model.component;
+  const { axes, resolve: resolve4 } = model.component;
   const axisCount = { top: 0, bottom: 0, right: 0, left: 0 };
   for (const child of model.children) {
     child.parseAxesAndHeaders();
     for (const channel of keys3(child.component.axes)) {
-      resolve5.axis[channel] = parseGuideResolve(model.component.resolve, channel);
-      if (resolve5.axis[channel] === "shared") {
+      resolve4.axis[channel] = parseGuideResolve(model.component.resolve, channel);
+      if (resolve4.axis[channel] === "shared") {
         axes[channel] = mergeAxisComponents(axes[channel], child.component.axes[channel]);
         if (!axes[channel]) {
-          resolve5.axis[channel] = "independent";
+          resolve4.axis[channel] = "independent";
           delete axes[channel];
         }
       }
@@ -56358,7 +56472,7 @@ function parseLayerAxes(model) {
       if (!child.component.axes[channel]) {
         continue;
       }
-      if (resolve5.axis[channel] === "independent") {
+      if (resolve4.axis[channel] === "independent") {
         axes[channel] = (axes[channel] ?? []).concat(child.component.axes[channel]);
         for (const axisComponent of child.component.axes[channel]) {
           const { value: orient2, explicit } = axisComponent.getWithExplicit("orient");
@@ -56376,7 +56490,7 @@ function parseLayerAxes(model) {
       }
       delete child.component.axes[channel];
     }
-    if (resolve5.axis[channel] === "independent" && axes[channel] && axes[channel].length > 1) {
+    if (resolve4.axis[channel] === "independent" && axes[channel] && axes[channel].length > 1) {
       for (const [index6, axisCmpt] of (axes[channel] || []).entries()) {
         if (index6 > 0 && !!axisCmpt.get("grid") && !axisCmpt.explicit.grid) {
           axisCmpt.implicit.grid = false;
@@ -57636,9 +57750,9 @@ function overallMark(v) {
   if (v.verdict === "inconclusive") return CELL_MARK.inconclusive;
   return v.cells.some((c4) => c4.verdict === "improvement") ? CELL_MARK.improvement : CELL_MARK.unchanged;
 }
-var pct = (x4, digits = 1) => x4 === null || x4 === void 0 || !Number.isFinite(x4) ? "\u2013" : x4 > 10 ? ">+1000%" : `${x4 >= 0 ? "+" : "\u2212"}${Math.abs(x4 * 100).toFixed(digits)}%`;
+var pct2 = (x4, digits = 1) => x4 === null || x4 === void 0 || !Number.isFinite(x4) ? "\u2013" : x4 > 10 ? ">+1000%" : `${x4 >= 0 ? "+" : "\u2212"}${Math.abs(x4 * 100).toFixed(digits)}%`;
 var num2 = (x4) => x4 === null || x4 === void 0 || !Number.isFinite(x4) ? "\u2013" : x4 >= 100 ? x4.toFixed(0) : x4.toFixed(2);
-var ciText = (c4) => c4?.ci ? `[${pct(c4.ci[0])}, ${pct(c4.ci[1])}]` : "\u2013";
+var ciText = (c4) => c4?.ci ? `[${pct2(c4.ci[0])}, ${pct2(c4.ci[1])}]` : "\u2013";
 var SEVERITY = ["regression", "inconclusive", "improvement", "unchanged"];
 var THROUGHPUT = ["qps", "tps", "tpmc", "ops"];
 var LATENCY = /^(?:([a-z_]+)_)?p(\d+(?:\.\d+)?)_(ms|us)$/;
@@ -57702,10 +57816,10 @@ function configText(t) {
   for (const [k2, v] of Object.entries(t.resources ?? {})) m3.set(k2, String(v));
   return m3;
 }
-function buildName(build) {
-  if (typeof build !== "string") return void 0;
-  const commit = /\/([0-9a-f]{40})-[0-9a-f]{8}\/tidb-server$/.exec(build)?.[1];
-  return commit ? `commit ${commit.slice(0, 10)}` : build;
+function buildName(t) {
+  if (t?.build) return `commit ${t.build.commit.slice(0, 10)}`;
+  const path3 = t?.details?.build;
+  return typeof path3 === "string" ? path3 : void 0;
 }
 function targetDiff(v) {
   const b10 = v.base.target;
@@ -57713,8 +57827,8 @@ function targetDiff(v) {
   const out = [];
   if (b10 && h2 && b10.kind !== h2.kind) out.push(`kind: ${b10.kind} \u2192 ${h2.kind}`);
   if (b10 && h2 && b10.version !== h2.version) out.push(`version: ${b10.version} \u2192 ${h2.version}`);
-  const bb = buildName(b10?.details?.build);
-  const hb = buildName(h2?.details?.build);
+  const bb = buildName(b10);
+  const hb = buildName(h2);
   if ((bb || hb) && bb !== hb) out.push(`build: ${bb ?? "the release's"} \u2192 ${hb ?? "the release's"}`);
   const bc = configText(b10);
   const hc = configText(h2);
@@ -57770,14 +57884,14 @@ function inconclusiveLines(v) {
   const most = needs.every((n) => n !== void 0) ? Math.max(...needs) : void 0;
   const perUnit = have > 0 ? v.benchmark_seconds / have : 0;
   const lines2 = [
-    `${v.inconclusive === "fail" ? "\u274C" : "\u26A0\uFE0F"} ${open.length} judgement(s) inconclusive: this run cannot tell their change from the tolerance.${worstMde ? ` The smallest ${worstMde.better === "higher" ? "drop" : "rise"} it could detect (80% power) was ${pct(worstMde.mde)} (${worstMde.workload} threads=${worstMde.threads} ${worstMde.metric}, tolerance \xB1${(worstMde.tolerance * 100).toFixed(0)}%).` : ""} ${most !== void 0 ? `At this noise ~${most} ${unit2} (now ${have}; \u2248${Math.max(1, Math.round(most * perUnit / 60))} min of benchmark) would decide ${open.length > 1 ? "them" : "it"}: an unchanged head within the tolerance, a change of twice the tolerance flagged, 80% of the time each.` : `More than 200 ${unit2} would be needed at this noise: a quieter runner, longer cells or a larger tolerance decide it, not more ${unit2}.`}${v.inconclusive === "fail" ? " compare.inconclusive is fail: the check fails." : ""}`
+    `${v.inconclusive === "fail" ? "\u274C" : "\u26A0\uFE0F"} ${open.length} judgement(s) inconclusive: this run cannot tell their change from the tolerance.${worstMde ? ` The smallest ${worstMde.better === "higher" ? "drop" : "rise"} it could detect (80% power) was ${pct2(worstMde.mde)} (${worstMde.workload} threads=${worstMde.threads} ${worstMde.metric}, tolerance \xB1${(worstMde.tolerance * 100).toFixed(0)}%).` : ""} ${most !== void 0 ? `At this noise ~${most} ${unit2} (now ${have}; \u2248${Math.max(1, Math.round(most * perUnit / 60))} min of benchmark) would decide ${open.length > 1 ? "them" : "it"}: an unchanged head within the tolerance, a change of twice the tolerance flagged, 80% of the time each.` : `More than 200 ${unit2} would be needed at this noise: a quieter runner, longer cells or a larger tolerance decide it, not more ${unit2}.`}${v.inconclusive === "fail" ? " compare.inconclusive is fail: the check fails." : ""}`
   ];
   for (const c4 of open) {
     if (c4.change === null) continue;
     const worse = c4.better === "higher" ? c4.change < -c4.tolerance : c4.change > c4.tolerance;
     if (worse)
       lines2.push(
-        `\u26A0\uFE0F ${c4.workload} threads=${c4.threads} ${c4.metric}: the estimate is ${pct(c4.change)}, beyond the \xB1${(c4.tolerance * 100).toFixed(0)}% tolerance in the worse direction; its interval reaches ${c4.ci ? pct(c4.better === "higher" ? c4.ci[1] : c4.ci[0]) : "?"}: a real ${c4.better === "higher" ? "drop" : "rise"} may be hiding in the noise.`
+        `\u26A0\uFE0F ${c4.workload} threads=${c4.threads} ${c4.metric}: the estimate is ${pct2(c4.change)}, beyond the \xB1${(c4.tolerance * 100).toFixed(0)}% tolerance in the worse direction; its interval reaches ${c4.ci ? pct2(c4.better === "higher" ? c4.ci[1] : c4.ci[0]) : "?"}: a real ${c4.better === "higher" ? "drop" : "rise"} may be hiding in the noise.`
       );
   }
   return lines2;
@@ -58182,9 +58296,11 @@ function verdictHtml(v, charts, extra = {}) {
     `<title>${esc(title2)}</title><style>${CSS}</style></head><body>`,
     `<h1 id="verdict" data-verdict="${esc(v.verdict)}">${overallMark(v)} ${esc(title2)}</h1>`,
     ...parts.map((p) => `<div class="facts">${esc(p)}</div>`),
-    ...[...inconclusiveLines(v), ...evidenceWarnings(v.evidence).map((l) => `\u26A0\uFE0F ${l}`)].map(
-      (l) => `<p class="warning">${esc(l)}</p>`
-    ),
+    ...[
+      ...effectLines(v.effects),
+      ...inconclusiveLines(v),
+      ...evidenceWarnings(v.evidence).map((l) => `\u26A0\uFE0F ${l}`)
+    ].map((l) => `<p class="warning">${esc(l)}</p>`),
     `<p class="method">${esc(methodText(v))}</p>`,
     `<p class="method">${esc(CENTRES_TEXT)}</p>`
   ];
@@ -58287,7 +58403,7 @@ function workloadSections(v, charts, conf, shown) {
         r.threads,
         num2(main2?.base),
         num2(main2?.head),
-        pct(main2?.change),
+        pct2(main2?.change),
         ciText(main2),
         ...lat ? [num2(r.latency?.base), num2(r.latency?.head)] : []
       ];
@@ -58315,9 +58431,9 @@ function workloadSections(v, charts, conf, shown) {
           metricName(j.metric),
           num2(j.base),
           num2(j.head),
-          pct(j.change),
+          pct2(j.change),
           ciText(j),
-          pct(j.mde),
+          pct2(j.mde),
           j.n,
           j.method
         ];
@@ -58394,7 +58510,7 @@ function matrixTable(w2, v, keep, md3) {
     const base = main2(rows.find((r) => r !== void 0))?.base;
     const cols = rows.map((r) => {
       const m3 = main2(r);
-      return `${num2(m3?.head)} | ${pct(m3?.change)} ${ciText(m3)} ${r ? CELL_MARK[r.verdict] : ""}`;
+      return `${num2(m3?.head)} | ${pct2(m3?.change)} ${ciText(m3)} ${r ? CELL_MARK[r.verdict] : ""}`;
     });
     const { verdict, who } = matrixVerdict(
       rows,
@@ -58474,7 +58590,7 @@ function confirmationText(v, c4) {
   const key2 = (j) => `${j.workload} threads=${j.threads} ${j.metric}`;
   const firstCells = v.cells.filter((j) => j.verdict === "regression");
   const keys4 = new Set(firstCells.map(key2));
-  const one4 = (j) => `${key2(j)} ${pct(j.change)} ${ciText(j)}`;
+  const one4 = (j) => `${key2(j)} ${pct2(j.change)} ${ciText(j)}`;
   const first = firstCells.map(one4).join("; ");
   const again = c4.runs.map(
     (r, i) => `${c4.runs.length > 1 ? `re-run ${i + 1}: ` : ""}${r.cells.filter((j) => keys4.has(key2(j))).map((j) => `${one4(j)} ${j.verdict}`).join("; ") || "nothing judged"}`
@@ -58501,7 +58617,7 @@ function table(w2, v, rows) {
     const latency = lat ? ` ${num2(r.latency?.base)} | ${num2(r.latency?.head)} |` : "";
     const perDollar = perHour ? ` ${num2(r.throughput?.base == null ? null : r.throughput.base / perHour)} / ${num2(r.throughput?.head == null ? null : r.throughput.head / perHour)} |` : "";
     out.push(
-      `| ${r.threads} | ${num2(main2?.base)} | ${num2(main2?.head)} | ${pct(main2?.change)} | ${ciText(main2)} |${latency}${perDollar} ${rowVerdict(r)} |`
+      `| ${r.threads} | ${num2(main2?.base)} | ${num2(main2?.head)} | ${pct2(main2?.change)} | ${ciText(main2)} |${latency}${perDollar} ${rowVerdict(r)} |`
     );
   }
   return out;
@@ -58516,7 +58632,7 @@ function details(w2, v, rows, rawPerCell) {
   for (const r of rows) {
     for (const j of r.judgements) {
       out.push(
-        `| ${r.threads} | ${metricName(j.metric)} | ${num2(j.base)} | ${num2(j.head)} | ${pct(j.change)} | ${ciText(j)} | ${pct(j.mde)} | ${j.n} | ${j.method}${j.between_share !== void 0 ? ` (${Math.round(j.between_share * 100)}% between instances)` : ""} | ${CELL_MARK[j.verdict]} ${j.verdict}${j.reason ? ` \u2014 ${md2(j.reason)}` : ""} |${rawPerCell ? ` \`raw/${md2(w2.workload)}-t${r.threads}*.log\` |` : ""}`
+        `| ${r.threads} | ${metricName(j.metric)} | ${num2(j.base)} | ${num2(j.head)} | ${pct2(j.change)} | ${ciText(j)} | ${pct2(j.mde)} | ${j.n} | ${j.method}${j.between_share !== void 0 ? ` (${Math.round(j.between_share * 100)}% between instances)` : ""} | ${CELL_MARK[j.verdict]} ${j.verdict}${j.reason ? ` \u2014 ${md2(j.reason)}` : ""} |${rawPerCell ? ` \`raw/${md2(w2.workload)}-t${r.threads}*.log\` |` : ""}`
       );
     }
   }
@@ -58531,7 +58647,11 @@ function render(v, workloads, d, trimmed, opts) {
       ""
     );
   }
-  const warnings = [...inconclusiveLines(v), ...evidenceWarnings(v.evidence).map((l) => `\u26A0\uFE0F ${l}`)];
+  const warnings = [
+    ...effectLines(v.effects),
+    ...inconclusiveLines(v),
+    ...evidenceWarnings(v.evidence).map((l) => `\u26A0\uFE0F ${l}`)
+  ];
   if (warnings.length) out.push(warnings.map((l) => `> ${md2(l)}`).join("\n>\n"), "");
   if (v.confirmation) out.push(md2(confirmationText(v, v.confirmation)), "");
   out.push(method2(v), "");
@@ -58640,199 +58760,44 @@ ${marker}
 // action/src/pipeline/builds.ts
 var import_yaml4 = __toESM(require_dist(), 1);
 import { readFile as readFile2 } from "node:fs/promises";
-
-// action/src/targets/tidb/source.ts
-import { createHash as createHash2 } from "node:crypto";
-import {
-  chmodSync,
-  closeSync,
-  copyFileSync,
-  existsSync as existsSync2,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  realpathSync,
-  renameSync,
-  rmSync,
-  writeFileSync
-} from "node:fs";
-import { homedir } from "node:os";
-import { basename, isAbsolute, join as join4, resolve as resolve2 } from "node:path";
-
-// action/src/proc/git.ts
-async function git(repo, args, timeoutMs = 12e4) {
-  const r = await runCommand("git", ["-C", repo, ...args], { timeoutMs });
-  return { code: r.code, out: r.stdout.trim(), err: r.stderr.trim().split("\n")[0] ?? "" };
-}
-async function commitAt(repo, ref2) {
-  const r = await git(repo, ["log", "-1", "--format=%H%x00%s", `${ref2}^{commit}`, "--"]);
-  if (r.code !== 0) return { error: r.err || `git exit ${r.code}` };
-  const [commit = "", subject = ""] = r.out.split("\0");
-  return { commit, subject };
-}
-
-// action/src/targets/tidb/source.ts
-function buildsRoot(env = process.env) {
-  if (env.TIPERF_BUILDS) return resolve2(env.TIPERF_BUILDS);
-  return join4(env.XDG_CACHE_HOME || join4(homedir(), ".cache"), "tiperf", "builds");
-}
-function treeDir(path3, root = buildsRoot()) {
-  const real = realpathSync(path3);
-  return join4(root, `${basename(real)}-${createHash2("sha256").update(real).digest("hex").slice(0, 10)}`);
-}
-function buildKey(commit, src) {
-  const how = createHash2("sha256").update(JSON.stringify([src.build, src.binary, Object.entries(src.env ?? {}).sort()])).digest("hex").slice(0, 8);
-  return `${commit}-${how}`;
-}
-async function gitStep(path3, args, what) {
-  const r = await git(path3, args, 6e5);
-  if (r.code !== 0) throw new RunError(`${what}: git ${args.join(" ")} failed: ${r.err}`);
-}
-async function resolveCommit(path3, ref2, key2 = "target.source.ref") {
-  if (!existsSync2(path3)) throw new InputError(`target.source.path: ${path3} does not exist`);
-  if ((await git(path3, ["rev-parse", "--show-toplevel"])).code !== 0)
-    throw new InputError(`target.source.path: ${path3} is not a git repository`);
-  const c4 = await commitAt(path3, ref2);
-  if ("error" in c4) throw new InputError(`${key2}: ${ref2} is not a commit of ${path3} (${c4.error})`);
-  return c4;
-}
-function buildEnv(src) {
-  const out = {};
-  for (const [k2, v] of Object.entries(process.env))
-    if (v !== void 0 && /^(GO[A-Z0-9_]*|CGO_[A-Z_]+|CC|CXX)$/.test(k2)) out[k2] = v;
-  return { ...out, ...src.env ?? {} };
-}
-function keptBuild(path3, commit, src) {
-  const file = join4(treeDir(path3), buildKey(commit, src), "tidb-server");
-  return existsSync2(file) ? file : void 0;
-}
-function lock(dir) {
-  const file = join4(dir, "lock");
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      const fd = openSync(file, "wx");
-      writeFileSync(fd, String(process.pid));
-      closeSync(fd);
-      return () => rmSync(file, { force: true });
-    } catch (e) {
-      if (e.code !== "EEXIST") throw e;
-      const holder = Number(readFileSync(file, "utf8"));
-      let alive = false;
-      try {
-        process.kill(holder, 0);
-        alive = holder > 0;
-      } catch {
-      }
-      if (alive)
-        throw new RunError(
-          `${dir}: another tiperf (pid ${holder}) is building in this tree's checkout; wait for it`
-        );
-      rmSync(file, { force: true });
-    }
-  }
-  throw new RunError(`${dir}: cannot take the build lock`);
-}
-async function buildAt(src, commit, opts) {
-  const { subject } = await resolveCommit(src.path, commit);
-  const dir = treeDir(src.path);
-  const out = join4(dir, buildKey(commit, src));
-  const binary2 = join4(out, "tidb-server");
-  const logFile = join4(out, "build.log");
-  if (existsSync2(binary2)) {
-    const info2 = JSON.parse(readFileSync(join4(out, "build.json"), "utf8"));
-    opts.log(`build ${commit.slice(0, 10)}: kept from an earlier build (${binary2})`);
-    return { commit, subject, binary: binary2, seconds: info2.seconds, kept: true, log: logFile };
-  }
-  mkdirSync(out, { recursive: true });
-  const unlock = lock(dir);
-  try {
-    const tree2 = join4(dir, "checkout");
-    if (!existsSync2(join4(tree2, ".git"))) {
-      rmSync(tree2, { recursive: true, force: true });
-      await gitStep(src.path, ["worktree", "prune"], "the build checkout");
-      await gitStep(src.path, ["worktree", "add", "--detach", "--force", tree2, commit], "the build checkout");
-    } else {
-      await gitStep(tree2, ["checkout", "--detach", "--force", commit], "the build checkout");
-      await gitStep(tree2, ["clean", "-ffdq"], "the build checkout");
-    }
-    const [command, ...args] = src.build;
-    const limitS = parseDuration(src.timeout) ?? 3600;
-    opts.log(`build ${commit.slice(0, 10)} ${subject}: ${src.build.join(" ")} (in ${tree2})`);
-    const program = command.includes("/") && !isAbsolute(command) ? join4(tree2, command) : command;
-    const run2 = await runTool(program, args, {
-      logFile,
-      limitS,
-      env: buildEnv(src),
-      ...opts.signal ? { signal: opts.signal } : {},
-      cwd: tree2
-    });
-    const tail = run2.output.trim().split("\n").slice(-8).join("\n");
-    if (run2.aborted) throw new RunError(`build of ${commit.slice(0, 10)} stopped: ${run2.aborted}`);
-    if (run2.timedOut)
-      throw new RunError(
-        `build of ${commit.slice(0, 10)} ran past target.source.timeout (${src.timeout}); its log: ${logFile}`
-      );
-    if (run2.code !== 0)
-      throw new RunError(
-        `build of ${commit.slice(0, 10)} (${subject}) failed: ${src.build.join(" ")} exited ${run2.code ?? run2.signal}; its log: ${logFile}
-${tail}`
-      );
-    const made = join4(tree2, src.binary);
-    if (!existsSync2(made))
-      throw new RunError(
-        `build of ${commit.slice(0, 10)}: ${src.build.join(" ")} exited 0 but left no ${src.binary} (target.source.binary) in the checkout; its log: ${logFile}`
-      );
-    copyFileSync(made, `${binary2}.part`);
-    chmodSync(`${binary2}.part`, 493);
-    const seconds2 = Math.round(run2.elapsed_s * 10) / 10;
-    writeFileSync(
-      join4(out, "build.json"),
-      `${JSON.stringify({ commit, subject, seconds: seconds2, build: src.build }, null, 2)}
-`
-    );
-    renameSync(`${binary2}.part`, binary2);
-    opts.log(`build ${commit.slice(0, 10)}: ${seconds2} s`);
-    return { commit, subject, binary: binary2, seconds: seconds2, kept: false, log: logFile };
-  } finally {
-    unlock();
-  }
-}
-
-// action/src/pipeline/builds.ts
 var isObj = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
 async function rawOf(loaded) {
   const raw = (0, import_yaml4.parse)(loaded.composed ?? await readFile2(loaded.path, "utf8"));
   return isObj(raw) ? raw : {};
 }
-var sourceOf = (target2) => isObj(target2) && isObj(target2.source) ? target2.source : void 0;
+function builderOf(target2) {
+  const name = isObj(target2) && typeof target2.kind === "string" ? target2.kind : void 0;
+  const builder = name && TARGET_KINDS[name] ? kindOf(name).source : void 0;
+  return builder?.treeOf(target2) ? builder : void 0;
+}
 function hasSources(loaded) {
   const targets = [loaded.spec.target, ...loaded.variants?.all.map((v) => v.spec.target) ?? []];
-  return targets.some((t) => t.kind === "tidb" && t.source !== void 0);
+  return targets.some((t) => builderOf(t) !== void 0);
 }
 async function withSourceBuilds(loaded, opts) {
   if (!hasSources(loaded)) return loaded;
   const raw = await rawOf(loaded);
+  const builder = kindOf(loaded.spec.target.kind).source;
   const builds = [...loaded.builds ?? []];
   const made = /* @__PURE__ */ new Map();
   const one4 = async (source4, where, variant) => {
-    const src = source4;
-    const ref2 = src.ref ?? "HEAD";
-    const { commit, subject } = await resolveCommit(src.path, ref2, `${where}.ref`);
-    const key2 = `${commit}
-${buildKey(commit, src)}`;
+    const tree2 = String(source4.path);
+    const ref2 = typeof source4.ref === "string" ? source4.ref : "HEAD";
+    const { commit, subject } = await builder.resolve(tree2, ref2, `${where}.ref`);
+    const key2 = builder.buildKey(source4, commit);
     let binary2;
     let seconds2 = 0;
     let kept = true;
     if (opts.dryRun) {
-      binary2 = keptBuild(src.path, commit, src) ?? `${treeDir(src.path)}/${buildKey(commit, src)}/tidb-server`;
+      binary2 = builder.plannedBinary(source4, commit);
     } else {
-      if (!made.has(key2)) made.set(key2, buildAt(src, commit, opts));
+      if (!made.has(key2)) made.set(key2, builder.build(source4, commit, opts));
       const b10 = await made.get(key2);
       binary2 = b10.binary;
       seconds2 = b10.seconds;
       kept = b10.kept;
     }
-    builds.push({ variant, path: src.path, ref: ref2, commit, subject, binary: binary2, seconds: seconds2, kept });
+    builds.push({ variant, path: tree2, ref: ref2, commit, subject, binary: binary2, seconds: seconds2, kept });
     return binary2;
   };
   for (const [where, target2] of [
@@ -58841,42 +58806,35 @@ ${buildKey(commit, src)}`;
       `variants.${n}.target`,
       isObj(v) ? v.target : void 0
     ])
-  ])
-    if (sourceOf(target2) && isObj(target2) && (typeof target2.binpath === "string" || isObj(target2.binpath) && target2.binpath.tidb))
-      throw new InputError(
-        `${loaded.path}: ${where}: source and binpath both name the tidb-server to run: give one`
-      );
-  const withBinary = (target2, binary2) => {
-    const { source: _source, ...rest } = target2;
-    void _source;
-    const binpath = isObj(rest.binpath) ? { ...rest.binpath, tidb: binary2 } : binary2;
-    return { ...rest, binpath };
-  };
+  ]) {
+    const why = isObj(target2) ? builder.conflict(target2) : void 0;
+    if (why) throw new InputError(`${loaded.path}: ${where}: ${why}`);
+  }
   const parsed = parseSpec((0, import_yaml4.stringify)(raw), loaded.path).spec;
-  const own = parsed.target.kind === "tidb" ? parsed.target.source : void 0;
-  const top = sourceOf(raw.target) ? own : void 0;
+  const own = builder.treeOf(raw.target) ? parsed.target.source : void 0;
+  const top = isObj(own) ? own : void 0;
   const variants = isObj(raw.variants) ? raw.variants : {};
   const names = Object.keys(variants);
   const variantBuilds = [];
   for (const name of names) {
     const overlay = variants[name];
-    const vsrc = isObj(overlay) ? sourceOf(overlay.target) : void 0;
+    const vsrc = isObj(overlay) && isObj(overlay.target) && isObj(overlay.target.source) ? overlay.target.source : void 0;
     if (!vsrc) continue;
     if (!top && (!vsrc.path || !vsrc.build))
       throw new InputError(
         `${loaded.path}: variants.${name}.target.source: names no path and build, and the spec's target has no source to take them from`
       );
-    const merged = deepMerge(top ?? { binary: "bin/tidb-server", timeout: "60m" }, vsrc);
+    const merged = deepMerge(top ?? builder.defaults, vsrc);
     variantBuilds.push([name, await one4(merged, `variants.${name}.target.source`, name)]);
   }
   if (top) {
     const all = names.length > 0 && variantBuilds.length === names.length;
     const binary2 = all ? variantBuilds[0][1] : await one4(top, "target.source", "all");
-    raw.target = withBinary(raw.target, binary2);
+    raw.target = builder.withBinary(raw.target, binary2);
   }
   for (const [name, binary2] of variantBuilds) {
     const overlay = variants[name];
-    overlay.target = withBinary(overlay.target, binary2);
+    overlay.target = builder.withBinary(overlay.target, binary2);
   }
   const text3 = (0, import_yaml4.stringify)(raw);
   return {
@@ -58887,12 +58845,16 @@ ${buildKey(commit, src)}`;
     ...loaded.profile ? { profile: loaded.profile } : {}
   };
 }
+function variantBuild(loaded, variant) {
+  const b10 = loaded.builds?.find((x4) => x4.variant === variant) ?? loaded.builds?.find((x4) => x4.variant === "all");
+  return b10 ? { commit: b10.commit, subject: b10.subject, tree: b10.path, binary: b10.binary } : void 0;
+}
 
 // action/src/pipeline/preflight.ts
-import { accessSync, constants as constants2, existsSync as existsSync3, realpathSync as realpathSync2, statfsSync, statSync } from "node:fs";
+import { accessSync, constants as constants2, existsSync as existsSync2, realpathSync, statfsSync, statSync } from "node:fs";
 import { mkdir as mkdir2 } from "node:fs/promises";
 import { cpus as cpus3 } from "node:os";
-import { dirname as dirname3, resolve as resolve3 } from "node:path";
+import { dirname as dirname3, resolve as resolve2 } from "node:path";
 function driverNeeds(spec) {
   const byDriver = /* @__PURE__ */ new Map();
   for (const w2 of spec.workloads) byDriver.set(w2.driver, [...byDriver.get(w2.driver) ?? [], w2]);
@@ -58945,15 +58907,15 @@ var PSEUDO_FS = {
   3405662737: "bpf"
 };
 function nearestExisting(path3) {
-  let p = resolve3(path3);
-  while (!existsSync3(p) && dirname3(p) !== p) p = dirname3(p);
+  let p = resolve2(path3);
+  while (!existsSync2(p) && dirname3(p) !== p) p = dirname3(p);
   return p;
 }
 async function checkOutDir(dir, flag2 = "--out") {
   const existing = nearestExisting(dir);
   let real = existing;
   try {
-    real = realpathSync2(existing);
+    real = realpathSync(existing);
   } catch {
   }
   let fsName;
@@ -58966,11 +58928,11 @@ async function checkOutDir(dir, flag2 = "--out") {
       `${flag2} ${dir}: ${real} is on the kernel's ${fsName ?? real.split("/")[1]} filesystem, not a place for results; choose a directory on a disk`
     );
   }
-  if (existsSync3(dir) && !statSync(dir).isDirectory())
+  if (existsSync2(dir) && !statSync(dir).isDirectory())
     throw new InputError(`${flag2} ${dir}: exists and is not a directory`);
   try {
     const missing = [];
-    for (let p = resolve3(dir); p !== existing; p = dirname3(p)) missing.unshift(p);
+    for (let p = resolve2(dir); p !== existing; p = dirname3(p)) missing.unshift(p);
     if (!statSync(existing).isDirectory()) throw Object.assign(new Error(existing), { code: "ENOTDIR" });
     accessSync(existing, constants2.W_OK | constants2.X_OK);
     for (const p of missing)
@@ -58983,9 +58945,9 @@ async function checkOutDir(dir, flag2 = "--out") {
   }
 }
 async function checkOutFile(file, flag2) {
-  if (existsSync3(file) && statSync(file).isDirectory())
+  if (existsSync2(file) && statSync(file).isDirectory())
     throw new InputError(`${flag2} ${file}: is a directory; give a file name`);
-  await checkOutDir(dirname3(resolve3(file)), flag2);
+  await checkOutDir(dirname3(resolve2(file)), flag2);
 }
 function specWarnings(loaded, command, cores2 = cpus3().length, remoteLoad = false) {
   const out = [];
@@ -59018,8 +58980,884 @@ function specWarnings(loaded, command, cores2 = cpus3().length, remoteLoad = fal
   return out;
 }
 
-// action/src/pipeline/run.ts
+// action/src/pipeline/plan.ts
+import { mkdir as mkdir4 } from "node:fs/promises";
+import { cpus as cpus6 } from "node:os";
 import { join as join6 } from "node:path";
+
+// action/src/pipeline/cells.ts
+var cellLabel = (c4) => {
+  const name = typeof c4.workload === "string" ? c4.workload : c4.workload.name;
+  return `${name} threads=${c4.threads}${c4.variant !== "base" || c4.round > 1 ? ` variant=${c4.variant} round=${c4.round}` : ""}`;
+};
+var cellFileName = (c4) => `${c4.workload.name}-t${c4.threads}${c4.variant !== "base" || c4.round > 1 ? `-${c4.variant}-r${c4.round}` : ""}${c4.tag ? `-${c4.tag}` : ""}.log`;
+function planCells(spec, variant = "base", round3 = 1) {
+  return spec.workloads.flatMap(
+    (workload) => workload.threads.map((threads) => ({ workload, threads, variant, round: round3 }))
+  );
+}
+var maxThreads = (spec) => Math.max(...spec.workloads.flatMap((w2) => w2.threads));
+var cellSeconds = (c4) => c4.workload.duration + c4.workload.warmup;
+var cellGraceS = (c4) => Math.max(15, Math.ceil(0.25 * cellSeconds(c4)));
+
+// action/src/pipeline/duet.ts
+import { cpus as cpus5 } from "node:os";
+
+// action/src/observe/procfs.ts
+import { execFileSync } from "node:child_process";
+import { existsSync as existsSync3, readdirSync, readFileSync } from "node:fs";
+import { cpus as cpus4 } from "node:os";
+import { join as join4 } from "node:path";
+var ticks2;
+function clockTicks() {
+  if (ticks2 === void 0) {
+    try {
+      ticks2 = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
+    } catch {
+      ticks2 = 100;
+    }
+  }
+  return ticks2;
+}
+var read2 = (file) => {
+  try {
+    return readFileSync(file, "utf8");
+  } catch {
+    return void 0;
+  }
+};
+function sampleProcess(pid) {
+  const stat = read2(`/proc/${pid}/stat`);
+  if (!stat) return void 0;
+  const { comm, fields: f } = parseStat(stat);
+  const status = read2(`/proc/${pid}/status`) ?? "";
+  const rssKb = Number(/^VmRSS:\s+(\d+)/m.exec(status)?.[1] ?? 0);
+  const io = read2(`/proc/${pid}/io`);
+  const ioField = (name) => {
+    const m3 = io && new RegExp(`^${name}:\\s+(\\d+)`, "m").exec(io);
+    return m3 ? Number(m3[1]) : void 0;
+  };
+  const readBytes = ioField("read_bytes");
+  const writeBytes = ioField("write_bytes");
+  return {
+    pid,
+    ppid: Number(f[1]),
+    comm,
+    ticks: Number(f[11]) + Number(f[12]),
+    rssBytes: rssKb * 1024,
+    ...readBytes !== void 0 ? { readBytes } : {},
+    ...writeBytes !== void 0 ? { writeBytes } : {}
+  };
+}
+function cpuLine(line5) {
+  if (!line5.startsWith("cpu ")) return void 0;
+  const v = line5.trim().split(/\s+/).slice(1).map(Number);
+  const total = v.slice(0, 8).reduce((s2, x4) => s2 + (x4 || 0), 0);
+  return { busy: total - (v[3] ?? 0) - (v[4] ?? 0), total };
+}
+function machineTicks() {
+  return cpuLine(read2("/proc/stat")?.split("\n")[0] ?? "");
+}
+function threadTimes(skip) {
+  const out = /* @__PURE__ */ new Map();
+  let pids = [];
+  try {
+    pids = readdirSync("/proc");
+  } catch {
+    return out;
+  }
+  for (const pid of pids) {
+    if (!/^\d+$/.test(pid) || skip.has(Number(pid))) continue;
+    let tids = [];
+    try {
+      tids = readdirSync(`/proc/${pid}/task`);
+    } catch {
+      continue;
+    }
+    for (const tid of tids) {
+      const stat = read2(`/proc/${pid}/task/${tid}/stat`);
+      if (!stat) continue;
+      const f = parseStat(stat).fields;
+      out.set(Number(tid), { ticks: Number(f[11]) + Number(f[12]), cpu: Number(f[36]) });
+    }
+  }
+  return out;
+}
+function quotaOf(pid) {
+  const lines2 = (read2(`/proc/${pid}/cgroup`) ?? "").trim().split("\n");
+  let tightest;
+  const take = (q) => {
+    if (q !== void 0 && q > 0 && (tightest === void 0 || q < tightest)) tightest = q;
+  };
+  const v2 = lines2.find((l) => l.startsWith("0::"))?.slice(3);
+  if (v2 !== void 0 && existsSync3("/sys/fs/cgroup/cgroup.controllers")) {
+    for (let p = v2; ; p = p.slice(0, p.lastIndexOf("/"))) {
+      const [max4, period2] = (read2(join4("/sys/fs/cgroup", p, "cpu.max")) ?? "").trim().split(" ");
+      if (max4 && max4 !== "max") take(Number(max4) / Number(period2));
+      if (p === "" || p === "/") break;
+    }
+    return tightest;
+  }
+  const v1 = lines2.map((l) => l.split(":")).find(([, c4]) => c4?.split(",").includes("cpu"));
+  if (!v1) return void 0;
+  const base = ["cpu", "cpu,cpuacct"].map((d) => join4("/sys/fs/cgroup", d)).find((d) => existsSync3(d));
+  if (!base) return void 0;
+  for (let p = v1[2] ?? "/"; ; p = p.slice(0, p.lastIndexOf("/"))) {
+    const quota = Number(read2(join4(base, p, "cpu.cfs_quota_us"))?.trim());
+    const period2 = Number(read2(join4(base, p, "cpu.cfs_period_us"))?.trim());
+    if (quota > 0 && period2 > 0) take(quota / period2);
+    if (p === "" || p === "/") break;
+  }
+  return tightest;
+}
+function allowedCpus(pid) {
+  const list = /^Cpus_allowed_list:\s+(\S+)/m.exec(read2(`/proc/${pid}/status`) ?? "")?.[1];
+  if (!list) return void 0;
+  try {
+    const out = cpuIndexes(list);
+    return out.length ? out : void 0;
+  } catch {
+    return void 0;
+  }
+}
+function cpuLimit(pid) {
+  const n = allowedCpus(pid)?.length ?? cpus4().length;
+  const q = quotaOf(pid);
+  return q !== void 0 ? Math.min(n, q) : n;
+}
+
+// action/src/pipeline/duet.ts
+function usableCpus() {
+  return allowedCpus("self") ?? cpus5().map((_, i) => i);
+}
+function cpuSets(available, pairs) {
+  const per = Math.floor(available.length / pairs);
+  return Array.from({ length: pairs }, (_, i) => available.slice(i * per, (i + 1) * per).join(","));
+}
+function duetRefusals(loaded, target2, cores2 = usableCpus().length) {
+  const plan = loaded.variants;
+  const compare3 = plan?.compare;
+  if (!plan || compare3?.order !== "duet") return [];
+  const out = [];
+  const pairs = plan.all.length;
+  if (cores2 < pairs)
+    out.push(
+      `compare.order: duet runs ${pairs} pairs (server and load generator) at once, each on CPUs of its own, and this machine gives tiperf ${cores2} CPU(s): use compare.order: interleaved`
+    );
+  if (target2.switching !== "none")
+    out.push(
+      `compare.order: duet: the variants share one deployment and take turns on it (${target2.switching} switching), so they cannot run at once: use compare.order: interleaved`
+    );
+  if (!target2.localServers)
+    out.push(
+      "compare.order: duet pins each pair's server processes, and this target's servers are not private processes of this machine (a cluster): use compare.order: interleaved"
+    );
+  if (target2.remoteLoad)
+    out.push(
+      "compare.order: duet pins each pair's processes on this machine, and the load runs on a load host: use compare.order: interleaved"
+    );
+  for (const v of plan.all) {
+    const where = plan.all.length > 1 ? `variants.${v.name}: ` : "";
+    const t = v.spec.target;
+    if (t.resources?.cpus !== void 0)
+      out.push(
+        `${where}target.resources.cpus: compare.order: duet pins each pair itself (and swaps the sets): leave cpus out`
+      );
+    if (v.spec.driver?.cpus !== void 0)
+      out.push(
+        `${where}driver.cpus: compare.order: duet pins each pair itself (and swaps the sets): leave cpus out`
+      );
+    const cycle = pairs * compare3.swap;
+    for (const w2 of v.spec.workloads)
+      if (w2.duration % cycle !== 0)
+        out.push(
+          `${where}workloads ${w2.name}: duration ${w2.duration}s is not a whole number of swap cycles (${pairs} pairs \xD7 compare.swap ${compare3.swap}s = ${cycle}s): make it a multiple of ${cycle}s, so every pair holds every CPU set equally long`
+        );
+  }
+  return [...new Set(out)];
+}
+async function pin(pid, list) {
+  await runCommand("taskset", ["-a", "-p", "-c", list, String(pid)], { timeoutMs: 5e3 });
+}
+var CpuSwapper = class {
+  constructor(sets, pairs, swapS) {
+    this.sets = sets;
+    this.pairs = pairs;
+    this.swapS = swapS;
+  }
+  sets;
+  pairs;
+  swapS;
+  phase = 0;
+  first = 0;
+  /** Rotates which pair is pinned first, round by round (apply). */
+  mover = 0;
+  /** Snapshots at the measured run's phase boundaries (the first at its start). */
+  snaps = [];
+  /** How many phases of the measured run to account (its duration over swapS). */
+  accounted = 0;
+  timer;
+  final;
+  busy = Promise.resolve();
+  /** Seconds each pair spent on each set in the last measured run (phases started). */
+  phases = 0;
+  /** The set pair `i` holds now. */
+  setOf(i) {
+    return this.sets[(i + this.phase) % this.sets.length];
+  }
+  pidsOf(i, parentOf) {
+    const p = this.pairs[i];
+    return [...treeOf(p.serverPids(), parentOf), ...p.loads];
+  }
+  snapshot(parentOf) {
+    if (this.snaps.length > this.accounted) return;
+    const mine = new Set(this.pairs.flatMap((_, i) => this.pidsOf(i, parentOf)));
+    this.snaps.push({ others: threadTimes(mine), at: Date.now() });
+  }
+  /** Per pair, outside CPU use over the measured run (outsideShares), if every boundary was sampled. */
+  outside() {
+    if (this.accounted === 0 || this.snaps.length !== this.accounted + 1) return void 0;
+    const n = this.sets.length;
+    const sets = this.sets.map((_, j) => this.sets[(j + this.first) % n]);
+    return outsideShares(this.snaps, sets, clockTicks());
+  }
+  apply(parentOf = parents()) {
+    const jobs = [];
+    const n = this.pairs.length;
+    for (let j = 0; j < n; j++) {
+      const i = (j + this.phases + this.mover) % n;
+      const p = this.pairs[i];
+      const list = this.setOf(i);
+      for (const pid of treeOf(p.serverPids(), parentOf)) jobs.push(pin(pid, list));
+      for (const pid of p.loads) jobs.push(pin(pid, list));
+    }
+    return Promise.all(jobs).then(() => void 0);
+  }
+  /**
+   * Pins every pair to its set of phase `round` now (before a cell's load starts). Over every
+   * n × n rounds each pair starts on each set and is pinned first equally often (n pairs: the
+   * starting set follows the round, the mover the round's n-th part).
+   */
+  async begin(round3 = 0) {
+    this.stop();
+    const n = this.sets.length;
+    this.first = round3 % n;
+    this.mover = Math.floor(round3 / n) % n;
+    this.phase = this.first;
+    this.phases = 0;
+    this.snaps = [];
+    this.accounted = 0;
+    await this.apply();
+  }
+  /**
+   * The measured run (of `seconds`) started: phase 0 from now, the next every swapS seconds; the
+   * CPU time of each phase boundary within the run is sampled for outside().
+   */
+  restart(seconds2) {
+    this.stop();
+    this.phase = this.first;
+    this.phases = 1;
+    this.snaps = [];
+    this.accounted = Math.max(0, Math.round(seconds2 / this.swapS));
+    const parentOf = parents();
+    this.snapshot(parentOf);
+    this.busy = this.apply(parentOf);
+    this.timer = setInterval(() => {
+      this.phase = (this.phase + 1) % this.sets.length;
+      this.phases++;
+      const tree2 = parents();
+      if (this.phases <= this.accounted) this.snapshot(tree2);
+      this.busy = this.busy.then(() => this.apply(tree2));
+    }, this.swapS * 1e3);
+    if (this.accounted > 0) {
+      const end = seconds2 * 1e3 - Math.min(200, this.swapS * 1e3 / 4);
+      this.final = setTimeout(() => this.snapshot(parents()), end);
+    }
+  }
+  stop() {
+    if (this.timer) clearInterval(this.timer);
+    if (this.final) clearTimeout(this.final);
+    this.timer = void 0;
+    this.final = void 0;
+  }
+  async settled() {
+    await this.busy;
+  }
+};
+function outsideShares(snaps, sets, hz) {
+  const n = sets.length;
+  const others = new Array(n).fill(0);
+  const capacity = new Array(n).fill(0);
+  for (let k2 = 0; k2 + 1 < snaps.length; k2++) {
+    const [a4, b10] = [snaps[k2], snaps[k2 + 1]];
+    const holder = /* @__PURE__ */ new Map();
+    for (let i = 0; i < n; i++) {
+      const set7 = cpuIndexes(sets[(i + k2) % n]);
+      for (const c4 of set7) holder.set(c4, i);
+      capacity[i] = capacity[i] + (b10.at - a4.at) / 1e3 * hz * set7.length;
+    }
+    for (const [tid, t] of b10.others) {
+      const i = holder.get(t.cpu);
+      if (i !== void 0)
+        others[i] = others[i] + Math.max(0, t.ticks - (a4.others.get(tid)?.ticks ?? 0));
+    }
+  }
+  return others.map((o, i) => capacity[i] > 0 ? 100 * o / capacity[i] : 0);
+}
+var OUTSIDE_GAP_PCT = 5;
+var UNEVEN_RERUNS = 4;
+function outsideNotes(cells) {
+  const byRound = /* @__PURE__ */ new Map();
+  for (const c4 of cells) {
+    if (c4.outside_cpu_pct === void 0) continue;
+    const key2 = `${c4.workload}\0${c4.threads}\0${c4.round}\0${c4.block ?? 0}`;
+    byRound.set(key2, [...byRound.get(key2) ?? [], c4]);
+  }
+  const rounds = [...byRound.values()].map((round3) => {
+    const shares = round3.map((c4) => c4.outside_cpu_pct);
+    return {
+      gap: Math.max(...shares) - Math.min(...shares),
+      reruns: Math.max(...round3.map((c4) => c4.reruns ?? 0))
+    };
+  });
+  const rerun2 = rounds.filter((r) => r.reruns > 0);
+  const kept = rounds.filter((r) => r.gap > OUTSIDE_GAP_PCT);
+  if (!rerun2.length && !kept.length) return [];
+  return [
+    `duet: processes of neither pair used the pairs' CPUs unevenly (by more than ${OUTSIDE_GAP_PCT} points of their time) in ${rerun2.length} round(s), run again (${rerun2.reduce((s2, r) => s2 + r.reruns, 0)} re-run(s) in all)${kept.length ? `; ${kept.length} round(s) still uneven after ${UNEVEN_RERUNS} re-runs were kept as measured (the largest gap ${Math.max(...kept.map((r) => r.gap)).toFixed(0)} points): something else ran on this machine, and the interval may be off by as much` : ""}`
+  ];
+}
+function duetCaveats(loaded, cores2 = usableCpus().length) {
+  const plan = loaded.variants;
+  if (!plan) return [];
+  const quotas = plan.all.map((v) => cpuQuotaOf(v.spec.target));
+  if (new Set(quotas).size <= 1) return [];
+  const per = Math.max(1, Math.floor(cores2 / plan.all.length));
+  const shown = plan.all.map((v, i) => {
+    const q = quotas[i];
+    return `${v.name} ${q === void 0 ? "none" : `${Math.round(q * 100)}%`}`;
+  });
+  return [
+    `the variants differ in target.resources.cpu_quota (${shown.join(", ")}), and inside a duet each server shares its pair's ${per} CPU(s) with its load generator, so a quota may never bind there`
+  ];
+}
+function resolveOrder(loaded, target2, cores2 = usableCpus().length) {
+  const plan = loaded.variants;
+  if (plan?.compare.order !== "auto") return loaded;
+  const order = whyNotDuet(loaded, target2, cores2).length === 0 && duetCaveats(loaded, cores2).length === 0 ? "duet" : "interleaved";
+  return { ...loaded, variants: { ...plan, compare: { ...plan.compare, order } } };
+}
+function whyNotDuet(loaded, target2, cores2 = usableCpus().length) {
+  const plan = loaded.variants;
+  if (!plan) return [];
+  const asDuet = { ...loaded, variants: { ...plan, compare: { ...plan.compare, order: "duet" } } };
+  const reasons = duetRefusals(asDuet, target2, cores2).map(
+    (r) => r.replace(/: (use compare\.order: interleaved|leave cpus out|make it a multiple of .*)$/, "").replace(/compare\.order: duet:? ?/, "").replace(/^variants\.[^:]+: /, "").replace(/^workloads \S+: duration \S+ is/, "a duration is")
+  );
+  return [.../* @__PURE__ */ new Set([...reasons, ...duetCaveats(loaded, cores2)])];
+}
+var DuetRunner = class {
+  constructor(names, benches, sets, swapS, log7) {
+    this.names = names;
+    this.sets = sets;
+    this.swapS = swapS;
+    this.log = log7;
+    this.pairs = benches.map((b10) => ({ serverPids: () => b10.target.pids, loads: /* @__PURE__ */ new Set() }));
+    this.swapper = new CpuSwapper(sets, this.pairs, swapS);
+  }
+  names;
+  sets;
+  swapS;
+  log;
+  order = "duet";
+  pairs;
+  swapper;
+  async once(t) {
+    for (const p of this.pairs) p.loads.clear();
+    await this.swapper.begin(t.round);
+    let measuring = false;
+    const cells = await Promise.all(
+      t.turn.map((n) => {
+        const i = this.names.indexOf(n);
+        const pair = this.pairs[i];
+        return t.benchOf(n).runCell(t.cellOf(n), t.signal, {
+          cpus: this.swapper.setOf(i),
+          onLoad: (pid) => pair.loads.add(pid),
+          onMeasure: (seconds2) => {
+            if (measuring) return;
+            measuring = true;
+            this.swapper.restart(seconds2);
+          }
+        });
+      })
+    );
+    this.swapper.stop();
+    await this.swapper.settled();
+    return { cells, outside: this.swapper.outside() };
+  }
+  async run(t) {
+    let { cells, outside } = await this.once(t);
+    let reruns = 0;
+    const gapOf = (o2) => Math.max(...o2) - Math.min(...o2);
+    while (outside && gapOf(outside) > OUTSIDE_GAP_PCT && reruns < UNEVEN_RERUNS && cells.every((c4) => c4.status === "ok")) {
+      reruns++;
+      const o2 = outside;
+      this.log(
+        `duet: processes of neither pair took ${t.turn.map((n) => `${o2[this.names.indexOf(n)].toFixed(0)}% of ${n}'s CPUs`).join(" and ")}: running the round again (${reruns} of ${UNEVEN_RERUNS})`
+      );
+      ({ cells, outside } = await this.once(t));
+    }
+    const o = outside;
+    await t.record(
+      cells.map((c4) => ({
+        ...c4,
+        ...o ? { outside_cpu_pct: Math.round(o[this.names.indexOf(c4.variant)] * 10) / 10 } : {},
+        ...reruns ? { reruns } : {}
+      }))
+    );
+  }
+  notes(cells) {
+    return [
+      `duet: both variants at once, each pair (server processes and load generator) pinned to CPU set ${this.sets.join(" or ")} and the sets passed round every ${this.swapS}s from the start of each measured run, so over its whole number of cycles every pair held every set equally long; a round's sample is the ratio of the two throughputs of the same seconds`,
+      ...outsideNotes(cells)
+    ];
+  }
+};
+
+// action/src/pipeline/timings.ts
+import { existsSync as existsSync4, readFileSync as readFileSync2 } from "node:fs";
+import { mkdir as mkdir3 } from "node:fs/promises";
+import { homedir } from "node:os";
+import { dirname as dirname4, join as join5 } from "node:path";
+var KEPT = 20;
+function timingsFile(env = process.env) {
+  if (env.TIPERF_TIMINGS === "off") return void 0;
+  if (env.TIPERF_TIMINGS) return env.TIPERF_TIMINGS;
+  return join5(env.XDG_CACHE_HOME || join5(homedir(), ".cache"), "tiperf", "timings.json");
+}
+function read3(file) {
+  if (!file || !existsSync4(file)) return {};
+  try {
+    const doc = JSON.parse(readFileSync2(file, "utf8"));
+    return doc !== null && typeof doc === "object" ? doc : {};
+  } catch {
+    return {};
+  }
+}
+var timingKey = (t) => `${t.kind}/${t.profile}`;
+function measuredRestart(key2, file = timingsFile()) {
+  const xs = [...read3(file)[key2]?.restart_s ?? []].sort((a4, b10) => a4 - b10);
+  if (xs.length === 0) return void 0;
+  const mid = Math.floor(xs.length / 2);
+  const median2 = xs.length % 2 ? xs[mid] : (xs[mid - 1] + xs[mid]) / 2;
+  return { seconds: Math.round(median2 * 10) / 10, n: xs.length };
+}
+async function recordRestarts(key2, seconds2, file = timingsFile()) {
+  if (!file || seconds2.length === 0) return;
+  const all = read3(file);
+  const mine = [...all[key2]?.restart_s ?? [], ...seconds2.map((s2) => Math.round(s2 * 10) / 10)].slice(-KEPT);
+  all[key2] = { ...all[key2], restart_s: mine };
+  try {
+    await mkdir3(dirname4(file), { recursive: true });
+    await writeAtomic(file, `${JSON.stringify(all, null, 1)}
+`);
+  } catch {
+  }
+}
+
+// action/src/pipeline/estimate.ts
+function matrixSeconds(loaded) {
+  const once = planCells(loaded.spec).reduce((sum3, c4) => sum3 + cellSeconds(c4), 0);
+  const compare3 = loaded.variants?.compare;
+  if (!compare3) return once;
+  const maxRounds = compare3.max_rounds ?? compare3.rounds;
+  const blocks = compare3.blocks > 1 ? maxRounds / (compare3.rounds / compare3.blocks) : 1;
+  const variants = compare3.order === "duet" ? 1 : loaded.variants?.all.length ?? 1;
+  return once * (maxRounds + compare3.warmup_rounds * blocks) * variants;
+}
+var minutes2 = (s2) => s2 >= 3600 ? `${Math.floor(s2 / 3600)}h${String(Math.round(s2 % 3600 / 60)).padStart(2, "0")}m` : `${Math.max(1, Math.round(s2 / 60))} min`;
+function estimate2(loaded, target2) {
+  const cells = planCells(loaded.spec).length;
+  const compare3 = loaded.variants?.compare;
+  const variants = loaded.variants?.all.length ?? 1;
+  const rounds = compare3 ? (compare3.max_rounds ?? compare3.rounds) + compare3.warmup_rounds * Math.max(1, compare3.blocks) : 1;
+  const matrix = matrixSeconds(loaded);
+  const blocks = compare3 ? Math.max(1, compare3.blocks) : 1;
+  const switches = !compare3 ? 0 : target2.switching === "per-cell" ? cells * rounds * variants : target2.switching === "grouped" ? blocks * variants : 0;
+  const restarts = compare3 && compare3.blocks > 1 && target2.switching !== "grouped" ? (compare3.blocks - 1) * variants : 0;
+  const measured = restarts ? measuredRestart(timingKey(target2)) : void 0;
+  const restartS = measured?.seconds ?? target2.overhead.restartS;
+  const seconds2 = matrix + target2.overhead.setupS + switches * target2.overhead.switchS + restarts * restartS;
+  const parts = [
+    `${minutes2(matrix)} of cells (${cells} cell${cells > 1 ? "s" : ""} \xD7 ${variants} variant${variants > 1 ? "s" : ""}${compare3?.order === "duet" ? " at once" : ""} \xD7 ${rounds} round${rounds > 1 ? "s" : ""}${compare3?.warmup_rounds ? `, warmup rounds included` : ""})`,
+    `${minutes2(target2.overhead.setupS)} to start or deploy`,
+    ...switches ? [`${switches} switches \xD7 ${target2.overhead.switchS}s`] : [],
+    ...restarts ? [
+      `${restarts} restarts \xD7 ${restartS}s${measured ? ` (the median of ${measured.n} measured here)` : ""}`
+    ] : []
+  ];
+  return {
+    seconds: seconds2,
+    text: `estimated duration: ~${minutes2(seconds2)} (${parts.join(" + ")}; data loading not included${compare3?.max_rounds ? "; at most max_rounds" : ""})`
+  };
+}
+function budgetRefusal(loaded, seconds2) {
+  const compare3 = loaded.variants?.compare;
+  const budget = compare3?.budget;
+  if (!compare3 || budget === void 0 || seconds2 <= budget) return [];
+  const variants = compare3.order === "duet" ? 1 : loaded.variants?.all.length ?? 1;
+  const perRound = planCells(loaded.spec).reduce((s2, c4) => s2 + cellSeconds(c4), 0) * variants;
+  const blocks = Math.max(1, compare3.blocks);
+  const rest = seconds2 - perRound * ((compare3.max_rounds ?? compare3.rounds) + compare3.warmup_rounds * blocks);
+  const fit4 = Math.floor((budget - rest) / perRound) - compare3.warmup_rounds * blocks;
+  return [
+    `${loaded.path}: compare.budget is ${minutes2(budget)} but this comparison is estimated at ~${minutes2(seconds2)} (${minutes2(perRound)} per round of ${planCells(loaded.spec).length} cells \xD7 ${compare3.order === "duet" ? `${loaded.variants?.all.length ?? 2} variants at once` : `${variants} variant(s)`}, ${(compare3.max_rounds ?? compare3.rounds) + compare3.warmup_rounds * blocks} rounds with warmups): ${fit4 < 2 ? "not even 2 rounds fit" : blocks > 1 && fit4 < blocks ? `at most ${fit4} rounds fit, fewer than one per block (compare.blocks ${blocks}): lower compare.blocks, which detects less` : blocks > 1 ? `at most ${fit4 - fit4 % blocks} rounds fit (compare.rounds: ${fit4 - fit4 % blocks}, a multiple of compare.blocks ${blocks}), which detects less` : `at most ${fit4} rounds fit (compare.rounds: ${fit4}), which detects less`}; or shorten durations, drop thread counts or workloads, or raise compare.budget`
+  ];
+}
+
+// action/src/pipeline/schedule.ts
+function rng(seed) {
+  let a4 = seed >>> 0;
+  return () => {
+    a4 = a4 + 1831565813 >>> 0;
+    let t = a4;
+    t = Math.imul(t ^ t >>> 15, t | 1);
+    t ^= t + Math.imul(t ^ t >>> 7, t | 61);
+    return ((t ^ t >>> 14) >>> 0) / 4294967296;
+  };
+}
+function interleavedOrder(rounds, cells, seed) {
+  const random2 = rng(seed);
+  const perCell = [];
+  for (let c4 = 0; c4 < cells; c4++) {
+    const seq = [];
+    while (seq.length < rounds) {
+      const pair = random2() < 0.5 ? ["base-first", "head-first"] : ["head-first", "base-first"];
+      seq.push(...pair);
+    }
+    perCell.push(seq.slice(0, rounds));
+  }
+  return Array.from({ length: rounds }, (_, r) => perCell.map((seq) => seq[r]));
+}
+function lookRounds(rounds, maxRounds) {
+  const looks = [];
+  for (let r = rounds; r < maxRounds; r *= 2) looks.push(r);
+  looks.push(maxRounds);
+  return looks;
+}
+function williamsRows(n) {
+  const first = [];
+  for (let k2 = 0, lo = 0, hi = n - 1; k2 < n; k2++) first.push(k2 % 2 === 0 ? lo++ : hi--);
+  const square2 = Array.from({ length: n }, (_, i) => first.map((x4) => (x4 + i) % n));
+  return n % 2 === 0 ? square2 : [...square2, ...square2.map((row) => [...row].reverse())];
+}
+function balancedOrders(variants, cells, seed) {
+  const random2 = rng(seed);
+  const rows = williamsRows(variants);
+  return Array.from({ length: cells }, () => {
+    const perm = Array.from({ length: variants }, (_, i) => i);
+    for (let i = perm.length - 1; i > 0; i--) {
+      const j = Math.floor(random2() * (i + 1));
+      [perm[i], perm[j]] = [perm[j], perm[i]];
+    }
+    return rows.map((row) => row.map((x4) => perm[x4]));
+  });
+}
+function seedOf(text3) {
+  let h2 = 2166136261;
+  for (let i = 0; i < text3.length; i++) h2 = Math.imul(h2 ^ text3.charCodeAt(i), 16777619) >>> 0;
+  return h2 % 2 ** 31;
+}
+function compareSchedule(o) {
+  const { names, seed } = o;
+  const pairOrder = interleavedOrder(o.maxRounds, o.cells, seed);
+  const balanced = names.length > 2 ? balancedOrders(names.length, o.cells, seed) : [];
+  const turnOf = (round3, cell2) => {
+    if (o.order === "duet" || round3 === 0) return names;
+    if (names.length === 2)
+      return (pairOrder[round3 - 1]?.[cell2] ?? "base-first") === "base-first" ? names : [...names].reverse();
+    const rows = balanced[cell2];
+    return rows[(round3 - 1) % rows.length].map((i) => names[i]);
+  };
+  const perBlock = o.blocks > 1 ? o.rounds / o.blocks : o.maxRounds;
+  const lastBlock = Math.ceil(o.maxRounds / perBlock);
+  const groupPairs = names.length === 2 ? interleavedOrder(lastBlock, 1, seed ^ 2654435769) : [];
+  const groupRows = names.length > 2 ? balancedOrders(names.length, 1, seed ^ 2654435769)[0].map(
+    (row) => row.map((i) => names[i])
+  ) : [];
+  const groupOrder = (block2) => names.length === 2 ? (groupPairs[block2 - 1]?.[0] ?? "base-first") === "base-first" ? names : [...names].reverse() : groupRows[(block2 - 1) % groupRows.length];
+  const restartOrder = rng(seed ^ 1540483477);
+  const blocks = [];
+  for (let block2 = 1; block2 <= lastBlock; block2++) {
+    let restarts = [];
+    if (block2 > 1 && !o.grouped) {
+      restarts = [...names];
+      for (let i = restarts.length - 1; i > 0; i--) {
+        const j = Math.floor(restartOrder() * (i + 1));
+        [restarts[i], restarts[j]] = [restarts[j], restarts[i]];
+      }
+    }
+    const round3 = (r) => ({
+      round: r,
+      turns: Array.from({ length: o.cells }, (_, c4) => turnOf(r, c4))
+    });
+    const rounds = [
+      ...Array.from({ length: o.warmupRounds }, () => round3(0)),
+      ...Array.from(
+        { length: Math.min(block2 * perBlock, o.maxRounds) - (block2 - 1) * perBlock },
+        (_, i) => round3((block2 - 1) * perBlock + 1 + i)
+      )
+    ];
+    blocks.push({ block: block2, restarts, ...o.grouped ? { groups: groupOrder(block2) } : {}, rounds });
+  }
+  return { seed, order: o.order, looks: lookRounds(o.rounds, o.maxRounds), blocks };
+}
+function scheduleLines(s2) {
+  const turnText = (t) => s2.order === "duet" ? "at once" : t.join("\u2192");
+  const out = [
+    `schedule (seed ${s2.seed}): ${s2.blocks.length} block(s); verdicts looked at after round(s) ${s2.looks.join(", ")}`
+  ];
+  for (const b10 of s2.blocks) {
+    const measured = b10.rounds.filter((r) => r.round > 0);
+    const warm2 = b10.rounds.length - measured.length;
+    const first = measured[0]?.round;
+    const last = measured.at(-1)?.round;
+    const turns = measured.map((r) => `${r.round}: ${r.turns.map(turnText).join(" ")}`).join("; ");
+    out.push(
+      `  block ${b10.block}${b10.restarts.length ? ` (restart ${b10.restarts.join(", ")})` : ""}${b10.groups ? ` (groups ${b10.groups.join(", ")})` : ""}: ${warm2 ? `${warm2} warmup round(s), ` : ""}rounds ${first}\u2013${last}${s2.order === "duet" ? "" : ` \u2014 ${turns}`}`
+    );
+  }
+  return out;
+}
+
+// action/src/pipeline/plan.ts
+function stepLine(s2) {
+  const where = s2.where === "load host" ? " (load host)" : "";
+  const run2 = s2.run;
+  const text3 = "sql" in run2 ? `SQL: ${run2.sql}` : "get" in run2 ? `GET ${run2.get}` : "post" in run2 ? `POST ${run2.post} ${run2.body}` : run2.command[0]?.includes(" ") ? run2.command.join(" && ") : shellCommand(run2.command);
+  return `  [${s2.phase}]${where} ${text3}${s2.about ? `    # ${s2.about}` : ""}`;
+}
+function loadSteps(spec, connection, where, cores2) {
+  const data3 = [];
+  const cells = [];
+  const cleanup = [];
+  const seen = /* @__PURE__ */ new Set();
+  for (const w2 of spec.workloads) {
+    const driver = driverOf(w2.driver);
+    const tool = where === "runner" && driver.findTool(w2.script) || driver.namedTool(w2.script);
+    const ctx = (threads) => ({
+      workload: w2,
+      threads,
+      connection,
+      cores: cores2,
+      ...spec.data ? { data: spec.data } : {}
+    });
+    const port = (a4) => a4.replace(String(PORT_AT_START), "<port>");
+    const step2 = (phase, args, about) => ({
+      phase,
+      where,
+      run: { command: [tool.command, ...tool.prefix, ...args.map(port)] },
+      about
+    });
+    const key2 = `${w2.driver}:${driver.dataKey(w2, spec.data)}`;
+    if (!seen.has(key2)) {
+      seen.add(key2);
+      data3.push({
+        phase: "load",
+        where,
+        run: { sql: `CREATE DATABASE IF NOT EXISTS ${driver.database(w2)}` },
+        about: `workload ${w2.name}`
+      });
+      for (const s2 of driver.setup(ctx(Math.max(...w2.threads))))
+        data3.push(
+          step2(
+            s2.phase,
+            s2.args,
+            where === "load host" ? `workload ${w2.name}; loading threads up to the load host's CPU count (nproc there at run time; shown for this machine's)` : `workload ${w2.name}`
+          )
+        );
+      for (const s2 of driver.cleanup(ctx(1)))
+        cleanup.push(step2(s2.phase, s2.args, `data of ${w2.name}, after the last cell`));
+    }
+    for (const t of w2.threads) {
+      const warm2 = driver.warmup?.(ctx(t));
+      if (warm2)
+        cells.push(
+          step2("cell", warm2.args, `workload ${w2.name}: the ${w2.warmup}s warmup, its own run (not measured)`)
+        );
+      cells.push(step2("cell", driver.run(ctx(t)).args, `workload ${w2.name}`));
+    }
+  }
+  return { data: data3, cells, cleanup };
+}
+function loadsOf(loaded) {
+  const specs = loaded.variants ? loaded.variants.all.map((v) => v.spec) : [loaded.spec];
+  const out = /* @__PURE__ */ new Map();
+  for (const spec of specs)
+    for (const w2 of spec.workloads) {
+      const driver = driverOf(w2.driver);
+      const db = driver.database(w2);
+      const tables = out.get(db) ?? /* @__PURE__ */ new Set();
+      for (const t of driver.tables(w2, spec.data)) tables.add(t);
+      out.set(db, tables);
+    }
+  return [...out].map(([database, tables]) => ({ database, tables: [...tables] }));
+}
+function planTarget(loaded, o) {
+  const variants = loaded.variants ? loaded.variants.all.map((v) => ({ name: v.name, target: v.spec.target })) : [{ name: "base", target: loaded.spec.target }];
+  const kinds = new Set(variants.map((v) => v.target.kind));
+  if (kinds.size > 1)
+    throw new InputError(
+      `${loaded.path}: target.kind: variants run on one kind of target (here ${[...kinds].join(", ")}); compare versions or configs of one kind`
+    );
+  return kindOf(loaded.spec.target.kind).plan({
+    file: loaded.path,
+    variants,
+    ...loaded.profile ? { profile: loaded.profile } : {},
+    blocks: loaded.variants?.compare.blocks ?? 1,
+    prefix: o.prefix,
+    matrixSeconds: matrixSeconds(loaded),
+    maxConnections: Math.max(
+      ...loaded.variants?.all.map((v) => maxThreads(v.spec)) ?? [maxThreads(loaded.spec)]
+    ),
+    ...loaded.spec.data ? { data: loaded.spec.data } : {},
+    loads: loadsOf(loaded),
+    ...o.runId ? { runId: o.runId } : {},
+    ...o.cores ? { cores: o.cores } : {}
+  });
+}
+var PLAN_FORMAT = "tiperf.plan/1";
+async function planRun(given, o) {
+  const spec = given.spec;
+  const withProfile = o.profile ? { ...given, profile: o.profile } : given;
+  const prefix = o.runId ? `tiperf-${o.runId.split("-").pop()}` : `tiperf-${spec.name}`;
+  const target2 = await planTarget(withProfile, {
+    prefix,
+    ...o.runId ? { runId: o.runId } : {},
+    ...o.cores ? { cores: o.cores } : {}
+  });
+  const loaded = resolveOrder(given, target2, o.cores);
+  const variants = loaded.variants?.all ?? [{ name: "base", spec }];
+  const where = target2.remoteLoad ? "load host" : "runner";
+  const steps = [];
+  const kindSteps = (phase, variant) => target2.steps.filter((s2) => phase.includes(s2.phase) && (variant === void 0 || s2.variant === variant));
+  let cells = [];
+  let cleanup = [];
+  const loadedData = /* @__PURE__ */ new Set();
+  for (const v of variants) {
+    steps.push(...kindSteps(["start", "switch", "sql", "record"], v.name));
+    const load3 = loadSteps(v.spec, target2.connection(v.name), where, o.cores ?? cpus6().length);
+    if (!loadedData.has(target2.dataOf(v.name))) {
+      loadedData.add(target2.dataOf(v.name));
+      steps.push(...load3.data.map((s2) => ({ ...s2, variant: v.name })), ...kindSteps(["split"], v.name));
+    }
+    for (const c4 of load3.cells)
+      if (!cells.some((x4) => JSON.stringify(x4.run) === JSON.stringify(c4.run)))
+        cells.push(v === variants[0] ? c4 : { ...c4, variant: v.name, about: `${c4.about}; variant ${v.name}` });
+    cleanup = load3.cleanup;
+  }
+  const warnings = [
+    ...target2.warnings,
+    ...specWarnings(loaded, o.command ?? (loaded.variants ? "compare" : "run"), o.cores, target2.remoteLoad)
+  ];
+  const est = estimate2(loaded, target2);
+  const refusals = [
+    ...target2.refusals,
+    ...budgetRefusal(loaded, est.seconds),
+    ...duetRefusals(loaded, target2, o.cores)
+  ];
+  const grouped = target2.switching === "grouped" && Boolean(loaded.variants);
+  const perGroup = grouped ? [...kindSteps(["switch"]).filter((s2) => !steps.includes(s2)), ...kindSteps(["restart"])] : [];
+  const perCell = [
+    ...grouped ? [] : kindSteps(["switch"]).filter((s2) => !steps.includes(s2)),
+    ...kindSteps(["cell"]),
+    ...cells,
+    ...!grouped && loaded.variants?.compare.blocks && loaded.variants.compare.blocks > 1 ? kindSteps(["restart"]) : []
+  ];
+  const end = [...cleanup, ...kindSteps(["teardown"])];
+  const order = loaded.variants?.compare.order;
+  const orderLine = order ? `variants compared: ${order}${given.variants?.compare.order === "auto" ? ` (compare.order: auto${order === "interleaved" ? `; no fair duet here: ${whyNotDuet(given, target2, o.cores).join("; ")}` : ""})` : ""}${order === "duet" ? `, both at once, each pair (server and load generator) on a CPU set of its own (${cpuSets(usableCpus().slice(0, o.cores ?? usableCpus().length), loaded.variants?.all.length ?? 2).join(" | ")}), the sets passed round every ${loaded.variants?.compare.swap}s${duetCaveats(
+    loaded,
+    o.cores
+  ).map(
+    (c4) => `; ${c4}: a quota is a share of one CPU's time, which binds only where the server would take more than that of its pair's set (tiperf reads the servers' cgroup throttling over every measured run and says so where a quota never bound)`
+  ).join("")}` : ""}` : void 0;
+  const compare3 = loaded.variants?.compare;
+  const schedule = compare3 && loaded.variants ? compareSchedule({
+    names: loaded.variants.all.map((v) => v.name),
+    cells: planCells(loaded.variants.base.spec).length,
+    rounds: compare3.rounds,
+    maxRounds: compare3.max_rounds ?? compare3.rounds,
+    blocks: compare3.blocks,
+    warmupRounds: compare3.warmup_rounds,
+    seed: o.seed ?? compare3.seed ?? seedOf(o.runId ?? prefix),
+    order: compare3.order === "duet" ? "duet" : "interleaved",
+    grouped
+  }) : void 0;
+  const lines2 = [
+    ...target2.about,
+    ...orderLine ? [orderLine] : [],
+    est.text,
+    ...warnings.map((w2) => `warning: ${w2}`),
+    ...refusals.map((r) => `REFUSED (tiperf run would exit 2 before anything starts): ${r}`),
+    "",
+    "steps, in the order the run takes them:",
+    ...steps.map(stepLine),
+    ...grouped ? [
+      "  then per block, each variant's rounds as a group (variants in a balanced order over blocks), before each group as needed:",
+      ...perGroup.map(stepLine),
+      "  and per cell of a group:"
+    ] : [
+      `  then every round${loaded.variants ? order === "duet" ? ", both variants at once" : ", each variant in a balanced order" : ""}, per cell:`
+    ],
+    ...perCell.map(stepLine),
+    "  then:",
+    ...end.map(stepLine),
+    ...schedule ? ["", ...scheduleLines(schedule)] : []
+  ];
+  const text3 = `${lines2.join("\n")}
+`;
+  const json2 = {
+    format: PLAN_FORMAT,
+    kind: target2.kind,
+    profile: target2.profile,
+    prefix,
+    ...o.runId ? { run_id: o.runId } : {},
+    seconds: est.seconds,
+    warnings,
+    refusals,
+    steps: { setup: steps, ...grouped ? { per_group: perGroup } : {}, per_cell: perCell, end },
+    ...schedule ? { schedule } : {}
+  };
+  const files = {
+    "plan.txt": text3,
+    "plan.json": `${JSON.stringify(json2, null, 2)}
+`
+  };
+  for (const [name, body] of Object.entries(target2.files)) files[join6(target2.kind, name)] = body;
+  return {
+    loaded,
+    text: text3,
+    files,
+    target: target2,
+    refusals,
+    seconds: est.seconds,
+    warnings,
+    ...schedule ? { schedule } : {}
+  };
+}
+async function writePlan(plan, dir) {
+  const written = [];
+  for (const [name, text3] of Object.entries(plan.files)) {
+    await mkdir4(join6(dir, name, ".."), { recursive: true });
+    await writeAtomic(join6(dir, name), text3);
+    written.push(join6(dir, name));
+  }
+  return written;
+}
+
+// action/src/pipeline/run.ts
+import { join as join7 } from "node:path";
 
 // action/src/report/layout.ts
 function layoutOf(w2, cells) {
@@ -59148,7 +59986,7 @@ function table2(cells, layout) {
 
 // action/src/result/host.ts
 import { readFile as readFile3 } from "node:fs/promises";
-import { arch, cpus as cpus4, hostname, release, totalmem } from "node:os";
+import { arch, cpus as cpus7, hostname, release, totalmem } from "node:os";
 async function osName() {
   try {
     const text3 = await readFile3("/etc/os-release", "utf8");
@@ -59158,7 +59996,7 @@ async function osName() {
   }
 }
 async function hostFacts() {
-  const cpu = cpus4();
+  const cpu = cpus7();
   return {
     hostname: hostname(),
     cpu_model: cpu[0]?.model.trim() ?? "unknown",
@@ -59171,137 +60009,14 @@ async function hostFacts() {
 }
 
 // action/src/pipeline/bench.ts
-import { cpus as cpus7 } from "node:os";
-import { basename as basename2, relative } from "node:path";
+import { cpus as cpus9 } from "node:os";
+import { basename, relative } from "node:path";
 
 // action/src/observe/remote.ts
 import { spawn } from "node:child_process";
 
-// action/src/observe/procfs.ts
-import { execFileSync } from "node:child_process";
-import { existsSync as existsSync4, readdirSync, readFileSync as readFileSync2 } from "node:fs";
-import { cpus as cpus5 } from "node:os";
-import { join as join5 } from "node:path";
-var ticks2;
-function clockTicks() {
-  if (ticks2 === void 0) {
-    try {
-      ticks2 = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
-    } catch {
-      ticks2 = 100;
-    }
-  }
-  return ticks2;
-}
-var read2 = (file) => {
-  try {
-    return readFileSync2(file, "utf8");
-  } catch {
-    return void 0;
-  }
-};
-function sampleProcess(pid) {
-  const stat = read2(`/proc/${pid}/stat`);
-  if (!stat) return void 0;
-  const { comm, fields: f } = parseStat(stat);
-  const status = read2(`/proc/${pid}/status`) ?? "";
-  const rssKb = Number(/^VmRSS:\s+(\d+)/m.exec(status)?.[1] ?? 0);
-  const io = read2(`/proc/${pid}/io`);
-  const ioField = (name) => {
-    const m3 = io && new RegExp(`^${name}:\\s+(\\d+)`, "m").exec(io);
-    return m3 ? Number(m3[1]) : void 0;
-  };
-  const readBytes = ioField("read_bytes");
-  const writeBytes = ioField("write_bytes");
-  return {
-    pid,
-    ppid: Number(f[1]),
-    comm,
-    ticks: Number(f[11]) + Number(f[12]),
-    rssBytes: rssKb * 1024,
-    ...readBytes !== void 0 ? { readBytes } : {},
-    ...writeBytes !== void 0 ? { writeBytes } : {}
-  };
-}
-function cpuLine(line5) {
-  if (!line5.startsWith("cpu ")) return void 0;
-  const v = line5.trim().split(/\s+/).slice(1).map(Number);
-  const total = v.slice(0, 8).reduce((s2, x4) => s2 + (x4 || 0), 0);
-  return { busy: total - (v[3] ?? 0) - (v[4] ?? 0), total };
-}
-function machineTicks() {
-  return cpuLine(read2("/proc/stat")?.split("\n")[0] ?? "");
-}
-function threadTimes(skip) {
-  const out = /* @__PURE__ */ new Map();
-  let pids = [];
-  try {
-    pids = readdirSync("/proc");
-  } catch {
-    return out;
-  }
-  for (const pid of pids) {
-    if (!/^\d+$/.test(pid) || skip.has(Number(pid))) continue;
-    let tids = [];
-    try {
-      tids = readdirSync(`/proc/${pid}/task`);
-    } catch {
-      continue;
-    }
-    for (const tid of tids) {
-      const stat = read2(`/proc/${pid}/task/${tid}/stat`);
-      if (!stat) continue;
-      const f = parseStat(stat).fields;
-      out.set(Number(tid), { ticks: Number(f[11]) + Number(f[12]), cpu: Number(f[36]) });
-    }
-  }
-  return out;
-}
-function quotaOf(pid) {
-  const lines2 = (read2(`/proc/${pid}/cgroup`) ?? "").trim().split("\n");
-  let tightest;
-  const take = (q) => {
-    if (q !== void 0 && q > 0 && (tightest === void 0 || q < tightest)) tightest = q;
-  };
-  const v2 = lines2.find((l) => l.startsWith("0::"))?.slice(3);
-  if (v2 !== void 0 && existsSync4("/sys/fs/cgroup/cgroup.controllers")) {
-    for (let p = v2; ; p = p.slice(0, p.lastIndexOf("/"))) {
-      const [max4, period2] = (read2(join5("/sys/fs/cgroup", p, "cpu.max")) ?? "").trim().split(" ");
-      if (max4 && max4 !== "max") take(Number(max4) / Number(period2));
-      if (p === "" || p === "/") break;
-    }
-    return tightest;
-  }
-  const v1 = lines2.map((l) => l.split(":")).find(([, c4]) => c4?.split(",").includes("cpu"));
-  if (!v1) return void 0;
-  const base = ["cpu", "cpu,cpuacct"].map((d) => join5("/sys/fs/cgroup", d)).find((d) => existsSync4(d));
-  if (!base) return void 0;
-  for (let p = v1[2] ?? "/"; ; p = p.slice(0, p.lastIndexOf("/"))) {
-    const quota = Number(read2(join5(base, p, "cpu.cfs_quota_us"))?.trim());
-    const period2 = Number(read2(join5(base, p, "cpu.cfs_period_us"))?.trim());
-    if (quota > 0 && period2 > 0) take(quota / period2);
-    if (p === "" || p === "/") break;
-  }
-  return tightest;
-}
-function allowedCpus(pid) {
-  const list = /^Cpus_allowed_list:\s+(\S+)/m.exec(read2(`/proc/${pid}/status`) ?? "")?.[1];
-  if (!list) return void 0;
-  try {
-    const out = cpuIndexes(list);
-    return out.length ? out : void 0;
-  } catch {
-    return void 0;
-  }
-}
-function cpuLimit(pid) {
-  const n = allowedCpus(pid)?.length ?? cpus5().length;
-  const q = quotaOf(pid);
-  return q !== void 0 ? Math.min(n, q) : n;
-}
-
 // action/src/observe/sampler.ts
-import { cpus as cpus6 } from "node:os";
+import { cpus as cpus8 } from "node:os";
 var mib = (bytes) => bytes / 1048576;
 var round2 = (x4, digits = 1) => Math.round(x4 * 10 ** digits) / 10 ** digits;
 var Series = class {
@@ -59383,7 +60098,7 @@ var Series = class {
     for (const s2 of this.series.values()) {
       if (!s2.points.length || s2.cpus <= 0) continue;
       const time3 = s2.points.reduce((a4, p) => a4 + p.dt, 0);
-      const pct2 = (p) => 100 * p.cpu_s / p.dt / s2.cpus;
+      const pct3 = (p) => 100 * p.cpu_s / p.dt / s2.cpus;
       const stat = (values3, mean3) => ({
         mean: round2(mean3),
         max: round2(Math.max(...values3))
@@ -59399,7 +60114,7 @@ var Series = class {
       };
       const cpuTotal = s2.points.reduce((a4, p) => a4 + p.cpu_s, 0);
       const rss = s2.points.filter((p) => p.rss !== void 0).map((p) => mib(p.rss));
-      const read3 = rate((p) => p.read);
+      const read4 = rate((p) => p.read);
       const write = rate((p) => p.write);
       out.push({
         component: s2.component,
@@ -59407,13 +60122,13 @@ var Series = class {
         host: this.host,
         processes: s2.processes,
         cpus: round2(s2.cpus, 2),
-        cpu_pct: stat(s2.points.map(pct2), 100 * cpuTotal / time3 / s2.cpus),
+        cpu_pct: stat(s2.points.map(pct3), 100 * cpuTotal / time3 / s2.cpus),
         ...rss.length ? { rss_mib: stat(rss, rss.reduce((a4, b10) => a4 + b10, 0) / rss.length) } : {},
-        ...read3 ? { read_mib_s: read3 } : {},
+        ...read4 ? { read_mib_s: read4 } : {},
         ...write ? { write_mib_s: write } : {},
         samples: s2.points.map((p) => ({
           t: round2(p.t, 2),
-          cpu_pct: round2(pct2(p)),
+          cpu_pct: round2(pct3(p)),
           ...p.rss !== void 0 ? { rss_mib: round2(mib(p.rss)) } : {}
         }))
       });
@@ -59434,7 +60149,7 @@ var ResourceSampler = class {
   servers;
   intervalMs;
   loads = [];
-  series = new Series("local", clockTicks(), cpus6().length);
+  series = new Series("local", clockTicks(), cpus8().length);
   limits = /* @__PURE__ */ new Map();
   timer;
   addLoad(pid) {
@@ -59505,14 +60220,14 @@ function remoteScript(w2) {
 }
 function parseRemote(text3) {
   let tick2 = 100;
-  let cpus9 = 1;
+  let cpus10 = 1;
   const snapshots = [];
   let cur;
   for (const line5 of text3.split("\n")) {
     const [kind, ...rest] = line5.split(" ");
     if (kind === "H") {
       tick2 = Number(rest[0]) || 100;
-      cpus9 = Number(rest[1]) || 1;
+      cpus10 = Number(rest[1]) || 1;
     } else if (kind === "T") {
       cur = { t: Number(rest[0]), processes: [] };
       snapshots.push(cur);
@@ -59540,12 +60255,12 @@ function parseRemote(text3) {
         comm,
         ticks: Number(f[11]) + Number(f[12]),
         rssBytes: rss * 1024,
-        ...limit ? { cpus: Math.min(limit, cpus9) } : {}
+        ...limit ? { cpus: Math.min(limit, cpus10) } : {}
       };
       cur.processes.push(p);
     }
   }
-  return { tick: tick2, cpus: cpus9, snapshots };
+  return { tick: tick2, cpus: cpus10, snapshots };
 }
 var RemoteSampler = class {
   constructor(w2) {
@@ -59554,9 +60269,9 @@ var RemoteSampler = class {
     this.child.stdout?.on("data", (d) => {
       this.output += d.toString();
     });
-    this.done = new Promise((resolve5) => {
-      this.child.on("close", () => resolve5());
-      this.child.on("error", () => resolve5());
+    this.done = new Promise((resolve4) => {
+      this.child.on("close", () => resolve4());
+      this.child.on("error", () => resolve4());
     });
   }
   w;
@@ -59571,27 +60286,12 @@ var RemoteSampler = class {
     const timer3 = setTimeout(() => this.child.kill("SIGKILL"), 5e3);
     await this.done;
     clearTimeout(timer3);
-    const { tick: tick2, cpus: cpus9, snapshots } = parseRemote(this.output);
-    const series = new Series(this.w.remote.host, tick2, cpus9);
+    const { tick: tick2, cpus: cpus10, snapshots } = parseRemote(this.output);
+    const series = new Series(this.w.remote.host, tick2, cpus10);
     for (const s2 of snapshots) series.add(s2);
     return byRole(series.summaries());
   }
 };
-
-// action/src/pipeline/cells.ts
-var cellLabel = (c4) => {
-  const name = typeof c4.workload === "string" ? c4.workload : c4.workload.name;
-  return `${name} threads=${c4.threads}${c4.variant !== "base" || c4.round > 1 ? ` variant=${c4.variant} round=${c4.round}` : ""}`;
-};
-var cellFileName = (c4) => `${c4.workload.name}-t${c4.threads}${c4.variant !== "base" || c4.round > 1 ? `-${c4.variant}-r${c4.round}` : ""}${c4.tag ? `-${c4.tag}` : ""}.log`;
-function planCells(spec, variant = "base", round3 = 1) {
-  return spec.workloads.flatMap(
-    (workload) => workload.threads.map((threads) => ({ workload, threads, variant, round: round3 }))
-  );
-}
-var maxThreads = (spec) => Math.max(...spec.workloads.flatMap((w2) => w2.threads));
-var cellSeconds = (c4) => c4.workload.duration + c4.workload.warmup;
-var cellGraceS = (c4) => Math.max(15, Math.ceil(0.25 * cellSeconds(c4)));
 
 // action/src/pipeline/bench.ts
 var lastLines = (text3, n = 4) => text3.trimEnd().split("\n").slice(-n).join("\n");
@@ -59612,7 +60312,7 @@ async function loadHostCores(remote, log7) {
   log7(
     `load host ${remote.host}: nproc did not answer (${(r.stderr || r.stdout).trim().slice(0, 120) || `exit ${r.code}`}); loading with this machine's CPU count`
   );
-  return cpus7().length;
+  return cpus9().length;
 }
 var toolKey = (w2) => `${w2.driver}:${w2.script}`;
 function findTools(spec, remote) {
@@ -59650,6 +60350,10 @@ var Bench = class _Bench {
   log;
   cores;
   remote;
+  /** The source build its server is, if it was built from a tree. */
+  build;
+  /** The load tools' steps as they ran, in the plan's shape (a cell's warmup and run: phase cell). */
+  executed;
   static async open(opts) {
     if (opts.spec.driver?.cpus !== void 0 && !opts.remote) checkCpus("driver.cpus", opts.spec.driver.cpus);
     if (opts.spec.driver?.cpu_quota !== void 0 && opts.remote)
@@ -59664,7 +60368,7 @@ var Bench = class _Bench {
       log: opts.log
     };
     const target2 = await opts.start(startOpts);
-    const cores2 = opts.remote ? await loadHostCores(opts.remote, opts.log) : cpus7().length;
+    const cores2 = opts.remote ? await loadHostCores(opts.remote, opts.log) : cpus9().length;
     const bench = new _Bench(
       opts.variant,
       opts.spec,
@@ -59677,6 +60381,8 @@ var Bench = class _Bench {
       cores2,
       opts.remote
     );
+    bench.build = opts.build;
+    bench.executed = opts.executed;
     try {
       const shared = target2.sharedData;
       for (const ds of dataSets) {
@@ -59749,6 +60455,7 @@ var Bench = class _Bench {
       config: t.settings ?? {},
       effective_config: t.effectiveConfig,
       ...t.resources ? { resources: t.resources } : {},
+      ...this.build ? { build: this.build } : {},
       ...t.details ? { details: t.details } : {}
     };
   }
@@ -59774,6 +60481,12 @@ var Bench = class _Bench {
     let alive = true;
     void this.target.died.then((why) => {
       if (alive) local.abort(new Error(why));
+    });
+    this.executed?.push({
+      phase: step2.phase === "run" || step2.phase === "warmup" ? "cell" : step2.phase,
+      variant: this.variant,
+      where: this.remote ? "load host" : "runner",
+      run: { command: [tool.command, ...tool.prefix, ...step2.args] }
     });
     try {
       const r = await runTool(tool.command, [...tool.prefix, ...step2.args], {
@@ -59837,7 +60550,7 @@ var Bench = class _Bench {
     const out = [];
     if (this.target.pids.length || !this.remote) out.push(new ResourceSampler(this.target.pids));
     const hosts = this.target.serverHosts?.() ?? [];
-    const loadName = basename2(tool.command).slice(0, 15);
+    const loadName = basename(tool.command).slice(0, 15);
     const loads = /^[A-Za-z0-9._-]+$/.test(loadName) ? [loadName] : [];
     const remoteLoad = this.remote;
     for (const h2 of hosts)
@@ -59938,6 +60651,8 @@ var Bench = class _Bench {
     const samplers = this.samplers(tool, limitS);
     let resources;
     let r;
+    const throttledBefore = await cpuThrottle(this.target.pids);
+    let throttle;
     try {
       r = await this.tool(tool, step2, logFile, signal, limitS, {
         capped: true,
@@ -59950,6 +60665,7 @@ var Bench = class _Bench {
       });
     } finally {
       resources = (await Promise.all(samplers.map((s2) => s2.stop().catch(() => [])))).flat();
+      if (throttledBefore) throttle = throttleBetween(throttledBefore, await cpuThrottle(this.target.pids));
     }
     cell2.finished_at = (/* @__PURE__ */ new Date()).toISOString();
     const unhealthy = await check?.().catch((e) => `health check after the cell failed: ${e.message}`);
@@ -59977,7 +60693,8 @@ var Bench = class _Bench {
         summary: m3.summary,
         ...m3.operations ? { operations: m3.operations } : {},
         ...m3.errors ? { errors: m3.errors } : {},
-        ...resources?.length ? { resources } : {}
+        ...resources?.length ? { resources } : {},
+        ...throttle ? { cpu_throttle: throttle } : {}
       };
     } catch (e) {
       return fail(`${e.message} (raw output: ${logFile})`);
@@ -60013,262 +60730,6 @@ var Bench = class _Bench {
     }
   }
 };
-
-// action/src/pipeline/duet.ts
-import { cpus as cpus8 } from "node:os";
-function usableCpus() {
-  return allowedCpus("self") ?? cpus8().map((_, i) => i);
-}
-function cpuSets(available, pairs) {
-  const per = Math.floor(available.length / pairs);
-  return Array.from({ length: pairs }, (_, i) => available.slice(i * per, (i + 1) * per).join(","));
-}
-function duetRefusals(loaded, target2, cores2 = usableCpus().length) {
-  const plan = loaded.variants;
-  const compare3 = plan?.compare;
-  if (!plan || compare3?.order !== "duet") return [];
-  const out = [];
-  const pairs = plan.all.length;
-  if (cores2 < pairs)
-    out.push(
-      `compare.order: duet runs ${pairs} pairs (server and load generator) at once, each on CPUs of its own, and this machine gives tiperf ${cores2} CPU(s): use compare.order: interleaved`
-    );
-  if (target2.switching !== "none")
-    out.push(
-      `compare.order: duet: the variants share one deployment and take turns on it (${target2.switching} switching), so they cannot run at once: use compare.order: interleaved`
-    );
-  if (!target2.localServers)
-    out.push(
-      "compare.order: duet pins each pair's server processes, and this target's servers are not private processes of this machine (a cluster): use compare.order: interleaved"
-    );
-  if (target2.remoteLoad)
-    out.push(
-      "compare.order: duet pins each pair's processes on this machine, and the load runs on a load host: use compare.order: interleaved"
-    );
-  for (const v of plan.all) {
-    const where = plan.all.length > 1 ? `variants.${v.name}: ` : "";
-    const t = v.spec.target;
-    if (t.resources?.cpus !== void 0)
-      out.push(
-        `${where}target.resources.cpus: compare.order: duet pins each pair itself (and swaps the sets): leave cpus out`
-      );
-    if (v.spec.driver?.cpus !== void 0)
-      out.push(
-        `${where}driver.cpus: compare.order: duet pins each pair itself (and swaps the sets): leave cpus out`
-      );
-    const cycle = pairs * compare3.swap;
-    for (const w2 of v.spec.workloads)
-      if (w2.duration % cycle !== 0)
-        out.push(
-          `${where}workloads ${w2.name}: duration ${w2.duration}s is not a whole number of swap cycles (${pairs} pairs \xD7 compare.swap ${compare3.swap}s = ${cycle}s): make it a multiple of ${cycle}s, so every pair holds every CPU set equally long`
-        );
-  }
-  return [...new Set(out)];
-}
-async function pin(pid, list) {
-  await runCommand("taskset", ["-a", "-p", "-c", list, String(pid)], { timeoutMs: 5e3 });
-}
-var CpuSwapper = class {
-  constructor(sets, pairs, swapS) {
-    this.sets = sets;
-    this.pairs = pairs;
-    this.swapS = swapS;
-  }
-  sets;
-  pairs;
-  swapS;
-  phase = 0;
-  first = 0;
-  /** Snapshots at the measured run's phase boundaries (the first at its start). */
-  snaps = [];
-  /** How many phases of the measured run to account (its duration over swapS). */
-  accounted = 0;
-  timer;
-  final;
-  busy = Promise.resolve();
-  /** Seconds each pair spent on each set in the last measured run (phases started). */
-  phases = 0;
-  /** The set pair `i` holds now. */
-  setOf(i) {
-    return this.sets[(i + this.phase) % this.sets.length];
-  }
-  pidsOf(i, parentOf) {
-    const p = this.pairs[i];
-    return [...treeOf(p.serverPids(), parentOf), ...p.loads];
-  }
-  snapshot(parentOf) {
-    if (this.snaps.length > this.accounted) return;
-    const mine = new Set(this.pairs.flatMap((_, i) => this.pidsOf(i, parentOf)));
-    this.snaps.push({ others: threadTimes(mine), at: Date.now() });
-  }
-  /** Per pair, outside CPU use over the measured run (outsideShares), if every boundary was sampled. */
-  outside() {
-    if (this.accounted === 0 || this.snaps.length !== this.accounted + 1) return void 0;
-    const n = this.sets.length;
-    const sets = this.sets.map((_, j) => this.sets[(j + this.first) % n]);
-    return outsideShares(this.snaps, sets, clockTicks());
-  }
-  apply(parentOf = parents()) {
-    const jobs = [];
-    const n = this.pairs.length;
-    for (let j = 0; j < n; j++) {
-      const i = (j + this.phases) % n;
-      const p = this.pairs[i];
-      const list = this.setOf(i);
-      for (const pid of treeOf(p.serverPids(), parentOf)) jobs.push(pin(pid, list));
-      for (const pid of p.loads) jobs.push(pin(pid, list));
-    }
-    return Promise.all(jobs).then(() => void 0);
-  }
-  /** Pins every pair to its set of phase `first` now (before a cell's load starts). */
-  async begin(first = 0) {
-    this.stop();
-    this.first = first % this.sets.length;
-    this.phase = this.first;
-    this.phases = 0;
-    this.snaps = [];
-    this.accounted = 0;
-    await this.apply();
-  }
-  /**
-   * The measured run (of `seconds`) started: phase 0 from now, the next every swapS seconds; the
-   * CPU time of each phase boundary within the run is sampled for outside().
-   */
-  restart(seconds2) {
-    this.stop();
-    this.phase = this.first;
-    this.phases = 1;
-    this.snaps = [];
-    this.accounted = Math.max(0, Math.round(seconds2 / this.swapS));
-    const parentOf = parents();
-    this.snapshot(parentOf);
-    this.busy = this.apply(parentOf);
-    this.timer = setInterval(() => {
-      this.phase = (this.phase + 1) % this.sets.length;
-      this.phases++;
-      const tree2 = parents();
-      if (this.phases <= this.accounted) this.snapshot(tree2);
-      this.busy = this.busy.then(() => this.apply(tree2));
-    }, this.swapS * 1e3);
-    if (this.accounted > 0) {
-      const end = seconds2 * 1e3 - Math.min(200, this.swapS * 1e3 / 4);
-      this.final = setTimeout(() => this.snapshot(parents()), end);
-    }
-  }
-  stop() {
-    if (this.timer) clearInterval(this.timer);
-    if (this.final) clearTimeout(this.final);
-    this.timer = void 0;
-    this.final = void 0;
-  }
-  async settled() {
-    await this.busy;
-  }
-};
-function outsideShares(snaps, sets, hz) {
-  const n = sets.length;
-  const others = new Array(n).fill(0);
-  const capacity = new Array(n).fill(0);
-  for (let k2 = 0; k2 + 1 < snaps.length; k2++) {
-    const [a4, b10] = [snaps[k2], snaps[k2 + 1]];
-    const holder = /* @__PURE__ */ new Map();
-    for (let i = 0; i < n; i++) {
-      const set7 = cpuIndexes(sets[(i + k2) % n]);
-      for (const c4 of set7) holder.set(c4, i);
-      capacity[i] = capacity[i] + (b10.at - a4.at) / 1e3 * hz * set7.length;
-    }
-    for (const [tid, t] of b10.others) {
-      const i = holder.get(t.cpu);
-      if (i !== void 0)
-        others[i] = others[i] + Math.max(0, t.ticks - (a4.others.get(tid)?.ticks ?? 0));
-    }
-  }
-  return others.map((o, i) => capacity[i] > 0 ? 100 * o / capacity[i] : 0);
-}
-var OUTSIDE_GAP_PCT = 5;
-var UNEVEN_RERUNS = 4;
-function outsideNotes(cells) {
-  const byRound = /* @__PURE__ */ new Map();
-  for (const c4 of cells) {
-    if (c4.outside_cpu_pct === void 0) continue;
-    const key2 = `${c4.workload}\0${c4.threads}\0${c4.round}\0${c4.block ?? 0}`;
-    byRound.set(key2, [...byRound.get(key2) ?? [], c4]);
-  }
-  const rounds = [...byRound.values()].map((round3) => {
-    const shares = round3.map((c4) => c4.outside_cpu_pct);
-    return {
-      gap: Math.max(...shares) - Math.min(...shares),
-      reruns: Math.max(...round3.map((c4) => c4.reruns ?? 0))
-    };
-  });
-  const rerun2 = rounds.filter((r) => r.reruns > 0);
-  const kept = rounds.filter((r) => r.gap > OUTSIDE_GAP_PCT);
-  if (!rerun2.length && !kept.length) return [];
-  return [
-    `duet: processes of neither pair used the pairs' CPUs unevenly (by more than ${OUTSIDE_GAP_PCT} points of their time) in ${rerun2.length} round(s), run again (${rerun2.reduce((s2, r) => s2 + r.reruns, 0)} re-run(s) in all)${kept.length ? `; ${kept.length} round(s) still uneven after ${UNEVEN_RERUNS} re-runs were kept as measured (the largest gap ${Math.max(...kept.map((r) => r.gap)).toFixed(0)} points): something else ran on this machine, and the interval may be off by as much` : ""}`
-  ];
-}
-function resolveOrder(loaded, target2, cores2 = usableCpus().length) {
-  const plan = loaded.variants;
-  if (plan?.compare.order !== "auto") return loaded;
-  const order = whyNotDuet(loaded, target2, cores2).length === 0 ? "duet" : "interleaved";
-  return { ...loaded, variants: { ...plan, compare: { ...plan.compare, order } } };
-}
-function whyNotDuet(loaded, target2, cores2 = usableCpus().length) {
-  const plan = loaded.variants;
-  if (!plan) return [];
-  const asDuet = { ...loaded, variants: { ...plan, compare: { ...plan.compare, order: "duet" } } };
-  const reasons = duetRefusals(asDuet, target2, cores2).map(
-    (r) => r.replace(/: (use compare\.order: interleaved|leave cpus out|make it a multiple of .*)$/, "").replace(/compare\.order: duet:? ?/, "").replace(/^variants\.[^:]+: /, "").replace(/^workloads \S+: duration \S+ is/, "a duration is")
-  );
-  return [...new Set(reasons)];
-}
-
-// action/src/pipeline/estimate.ts
-function matrixSeconds(loaded) {
-  const once = planCells(loaded.spec).reduce((sum3, c4) => sum3 + cellSeconds(c4), 0);
-  const compare3 = loaded.variants?.compare;
-  if (!compare3) return once;
-  const maxRounds = compare3.max_rounds ?? compare3.rounds;
-  const blocks = compare3.blocks > 1 ? maxRounds / (compare3.rounds / compare3.blocks) : 1;
-  const variants = compare3.order === "duet" ? 1 : loaded.variants?.all.length ?? 1;
-  return once * (maxRounds + compare3.warmup_rounds * blocks) * variants;
-}
-var minutes2 = (s2) => s2 >= 3600 ? `${Math.floor(s2 / 3600)}h${String(Math.round(s2 % 3600 / 60)).padStart(2, "0")}m` : `${Math.max(1, Math.round(s2 / 60))} min`;
-function estimate2(loaded, target2) {
-  const cells = planCells(loaded.spec).length;
-  const compare3 = loaded.variants?.compare;
-  const variants = loaded.variants?.all.length ?? 1;
-  const rounds = compare3 ? (compare3.max_rounds ?? compare3.rounds) + compare3.warmup_rounds * Math.max(1, compare3.blocks) : 1;
-  const matrix = matrixSeconds(loaded);
-  const blocks = compare3 ? Math.max(1, compare3.blocks) : 1;
-  const switches = !compare3 ? 0 : target2.switching === "per-cell" ? cells * rounds * variants : target2.switching === "grouped" ? blocks * variants : 0;
-  const restarts = compare3 && compare3.blocks > 1 && target2.switching !== "grouped" ? (compare3.blocks - 1) * variants : 0;
-  const seconds2 = matrix + target2.overhead.setupS + switches * target2.overhead.switchS + restarts * target2.overhead.restartS;
-  const parts = [
-    `${minutes2(matrix)} of cells (${cells} cell${cells > 1 ? "s" : ""} \xD7 ${variants} variant${variants > 1 ? "s" : ""}${compare3?.order === "duet" ? " at once" : ""} \xD7 ${rounds} round${rounds > 1 ? "s" : ""}${compare3?.warmup_rounds ? `, warmup rounds included` : ""})`,
-    `${minutes2(target2.overhead.setupS)} to start or deploy`,
-    ...switches ? [`${switches} switches \xD7 ${target2.overhead.switchS}s`] : [],
-    ...restarts ? [`${restarts} restarts \xD7 ${target2.overhead.restartS}s`] : []
-  ];
-  return {
-    seconds: seconds2,
-    text: `estimated duration: ~${minutes2(seconds2)} (${parts.join(" + ")}; data loading not included${compare3?.max_rounds ? "; at most max_rounds" : ""})`
-  };
-}
-function budgetRefusal(loaded, seconds2) {
-  const compare3 = loaded.variants?.compare;
-  const budget = compare3?.budget;
-  if (!compare3 || budget === void 0 || seconds2 <= budget) return [];
-  const variants = compare3.order === "duet" ? 1 : loaded.variants?.all.length ?? 1;
-  const perRound = planCells(loaded.spec).reduce((s2, c4) => s2 + cellSeconds(c4), 0) * variants;
-  const blocks = Math.max(1, compare3.blocks);
-  const rest = seconds2 - perRound * ((compare3.max_rounds ?? compare3.rounds) + compare3.warmup_rounds * blocks);
-  const fit4 = Math.floor((budget - rest) / perRound) - compare3.warmup_rounds * blocks;
-  return [
-    `${loaded.path}: compare.budget is ${minutes2(budget)} but this comparison is estimated at ~${minutes2(seconds2)} (${minutes2(perRound)} per round of ${planCells(loaded.spec).length} cells \xD7 ${compare3.order === "duet" ? `${loaded.variants?.all.length ?? 2} variants at once` : `${variants} variant(s)`}, ${(compare3.max_rounds ?? compare3.rounds) + compare3.warmup_rounds * blocks} rounds with warmups): ${fit4 < 2 ? "not even 2 rounds fit" : blocks > 1 && fit4 < blocks ? `at most ${fit4} rounds fit, fewer than one per block (compare.blocks ${blocks}): lower compare.blocks, which detects less` : blocks > 1 ? `at most ${fit4 - fit4 % blocks} rounds fit (compare.rounds: ${fit4 - fit4 % blocks}, a multiple of compare.blocks ${blocks}), which detects less` : `at most ${fit4} rounds fit (compare.rounds: ${fit4}), which detects less`}; or shorten durations, drop thread counts or workloads, or raise compare.budget`
-  ];
-}
 
 // action/src/pipeline/progress.ts
 function formatSeconds2(s2) {
@@ -60306,61 +60767,25 @@ var Progress = class {
 
 // action/src/pipeline/run.ts
 var TIPERF_VERSION = "1.0.0";
-function loadsOf(loaded) {
-  const specs = loaded.variants ? loaded.variants.all.map((v) => v.spec) : [loaded.spec];
-  const out = /* @__PURE__ */ new Map();
-  for (const spec of specs)
-    for (const w2 of spec.workloads) {
-      const driver = driverOf(w2.driver);
-      const db = driver.database(w2);
-      const tables = out.get(db) ?? /* @__PURE__ */ new Set();
-      for (const t of driver.tables(w2, spec.data)) tables.add(t);
-      out.set(db, tables);
-    }
-  return [...out].map(([database, tables]) => ({ database, tables: [...tables] }));
-}
-function planTarget(loaded, o) {
-  const variants = loaded.variants ? loaded.variants.all.map((v) => ({ name: v.name, target: v.spec.target })) : [{ name: "base", target: loaded.spec.target }];
-  const kinds = new Set(variants.map((v) => v.target.kind));
-  if (kinds.size > 1)
-    throw new InputError(
-      `${loaded.path}: target.kind: variants run on one kind of target (here ${[...kinds].join(", ")}); compare versions or configs of one kind`
-    );
-  return kindOf(loaded.spec.target.kind).plan({
-    file: loaded.path,
-    variants,
-    ...loaded.profile ? { profile: loaded.profile } : {},
-    blocks: loaded.variants?.compare.blocks ?? 1,
-    prefix: o.prefix,
-    matrixSeconds: matrixSeconds(loaded),
-    maxConnections: Math.max(
-      ...loaded.variants?.all.map((v) => maxThreads(v.spec)) ?? [maxThreads(loaded.spec)]
-    ),
-    ...loaded.spec.data ? { data: loaded.spec.data } : {},
-    loads: loadsOf(loaded),
-    ...o.runId ? { runId: o.runId } : {},
-    ...o.cores ? { cores: o.cores } : {}
-  });
-}
 async function startResult(loaded, opts) {
   await checkOutDir(opts.outDir);
   const runId = newRunId(loaded.spec.name);
-  const plan = await planTarget(loaded, { prefix: `tiperf-${runId.split("-").pop()}`, runId });
-  const resolved = resolveOrder(loaded, plan);
-  const refusals = [
-    ...plan.refusals,
-    ...budgetRefusal(resolved, estimate2(resolved, plan).seconds),
-    ...duetRefusals(resolved, plan)
-  ];
-  if (refusals.length) throw new InputError(refusals.join("\n"));
+  const runPlan = await planRun(loaded, {
+    runId,
+    command: opts.command,
+    ...opts.seed !== void 0 ? { seed: opts.seed } : {}
+  });
+  const plan = runPlan.target;
+  if (runPlan.refusals.length) throw new InputError(runPlan.refusals.join("\n"));
   checkTools(loaded.variants ? loaded.variants.all.map((v) => v.spec) : [loaded.spec], {
     remoteLoad: plan.remoteLoad
   });
-  const warnings = [...plan.warnings, ...specWarnings(loaded, opts.command, void 0, plan.remoteLoad)];
+  const warnings = runPlan.warnings;
   for (const w2 of warnings) opts.log(`warning: ${w2}`);
   const runDir = await RunDir.create(opts.outDir, runId);
+  await writePlan(runPlan, runDir.dir);
   if (loaded.composed !== void 0) {
-    const file = join6(runDir.dir, "spec.yaml");
+    const file = join7(runDir.dir, "spec.yaml");
     await writeAtomic(file, `# composed by tiperf from ${loaded.path}
 ${loaded.composed}`);
     loaded.path = file;
@@ -60394,11 +60819,11 @@ ${loaded.composed}`);
     const deployment = await kindOf(plan.kind).open(plan, {
       runId,
       runDir: runDir.dir,
-      rawDir: join6(runDir.dir, "raw"),
+      rawDir: join7(runDir.dir, "raw"),
       log: opts.log,
       signal: opts.signal
     });
-    return { result, runDir, deployment, plan };
+    return { result, runDir, deployment, plan, runPlan };
   } catch (e) {
     const ended = await finishResult(result, runDir, e, opts.signal, opts.log);
     throw Object.assign(ended, { runDir: runDir.dir });
@@ -60406,11 +60831,15 @@ ${loaded.composed}`);
 }
 function benchStart(deployment, variant, signal) {
   const remote = deployment.loadHost?.();
-  return { start: (o) => deployment.target(variant, { ...o, signal }), ...remote ? { remote } : {} };
+  return {
+    start: (o) => deployment.target(variant, { ...o, signal }),
+    executed: deployment.executed,
+    ...remote ? { remote } : {}
+  };
 }
 async function closeDeployment(d, runDir, log7) {
   await d.stop().catch((e) => log7(`teardown: ${e.message}`));
-  await writeAtomic(join6(runDir.dir, "executed.json"), `${JSON.stringify(d.executed, null, 2)}
+  await writeAtomic(join7(runDir.dir, "executed.json"), `${JSON.stringify(d.executed, null, 2)}
 `).catch(
     () => {
     }
@@ -60481,7 +60910,8 @@ async function runSpec(given, opts) {
       maxConnections: maxThreads(spec),
       log: opts.log,
       signal: opts.signal,
-      ...benchStart(deployment, "base", opts.signal)
+      ...benchStart(deployment, "base", opts.signal),
+      ...buildField(loaded, "base")
     });
     result.targets.push(bench.info());
     await runDir.writeResult(result);
@@ -60511,17 +60941,21 @@ async function runSpec(given, opts) {
   }
   return { result, runDir, exitCode: EXIT.ok };
 }
+function buildField(loaded, variant) {
+  const build = variantBuild(loaded, variant);
+  return build ? { build } : {};
+}
 
 // action/src/pipeline/baseline-check.ts
-import { dirname as dirname4 } from "node:path";
+import { dirname as dirname5 } from "node:path";
 
 // action/src/report/verdict-files.ts
-import { join as join7 } from "node:path";
+import { join as join8 } from "node:path";
 async function writeVerdictFiles(v, dir, log7, results = []) {
   const files = {
-    verdictPath: join7(dir, "verdict.json"),
-    reportPath: join7(dir, "verdict.md"),
-    htmlPath: join7(dir, "report.html")
+    verdictPath: join8(dir, "verdict.json"),
+    reportPath: join8(dir, "verdict.md"),
+    htmlPath: join8(dir, "report.html")
   };
   await writeAtomic(files.verdictPath, `${JSON.stringify(v, null, 2)}
 `);
@@ -60542,7 +60976,7 @@ async function runAgainstBaseline(loaded, baselineFile, opts) {
     { result: outcome.result, file: resultPath },
     { confidence: 0.95, force: false }
   );
-  const { htmlPath } = await writeVerdictFiles(verdict, dirname4(resultPath), opts.log, [
+  const { htmlPath } = await writeVerdictFiles(verdict, dirname5(resultPath), opts.log, [
     baseline3,
     outcome.result
   ]);
@@ -60559,7 +60993,7 @@ var import_yaml5 = __toESM(require_dist(), 1);
 import { execFile } from "node:child_process";
 import { existsSync as existsSync5 } from "node:fs";
 import { readFile as readFile4 } from "node:fs/promises";
-import { resolve as resolve4 } from "node:path";
+import { resolve as resolve3 } from "node:path";
 import { promisify } from "node:util";
 var isObj2 = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
 function compareOverrides(get6, name) {
@@ -60656,7 +61090,7 @@ function applyTolerance(raw, tolerance, where, from = "'tolerance' input") {
 }
 async function prepareSpec(src) {
   if (src.baseRef && src.headRef) {
-    const file = resolve4(src.cwd ?? ".", src.spec);
+    const file = resolve3(src.cwd ?? ".", src.spec);
     const own = existsSync5(file) ? await fileMapping(file) : {};
     const source4 = isObj2(own.target) && isObj2(own.target.source) ? own.target.source : void 0;
     if (source4) return sourceRefs(own, source4, src.baseRef, src.headRef, src);
@@ -60720,7 +61154,7 @@ async function sourceRefs(raw, source4, baseRef, headRef, src) {
   raw.compare = { ...isObj2(raw.compare) ? raw.compare : {}, base: "base", head: "head" };
   return composedSpec(
     raw,
-    `${src.spec} (tidb-server of ${headRef} vs its merge base ${mergeBase.slice(0, 10)})`,
+    `${src.spec} (built at ${headRef} vs its merge base ${mergeBase.slice(0, 10)})`,
     src.spec
   );
 }
@@ -60761,12 +61195,11 @@ async function narrowSpec(loaded, cells, compare3 = {}) {
 }
 
 // action/src/pipeline/compare.ts
-import { randomInt } from "node:crypto";
-import { join as join9 } from "node:path";
+import { join as join10 } from "node:path";
 
 // action/src/pipeline/profile.ts
 import { readFile as readFile5, writeFile as writeFile2 } from "node:fs/promises";
-import { join as join8, relative as relative2 } from "node:path";
+import { join as join9, relative as relative2 } from "node:path";
 
 // action/src/observe/pprof.ts
 function parseTop(text3) {
@@ -61840,7 +62273,7 @@ async function profileRegressions(o) {
     seen.add(key2);
     return [{ variant, workload: c4.workload, threads: c4.threads }];
   }).slice(0, o.max);
-  const dir = join8(o.runDir.dir, "profiles");
+  const dir = join9(o.runDir.dir, "profiles");
   const out = [];
   for (const k2 of keys4)
     for (const side of [o.control, k2.variant]) {
@@ -61875,53 +62308,91 @@ async function profileRegressions(o) {
   return out;
 }
 
-// action/src/pipeline/schedule.ts
-function rng(seed) {
-  let a4 = seed >>> 0;
-  return () => {
-    a4 = a4 + 1831565813 >>> 0;
-    let t = a4;
-    t = Math.imul(t ^ t >>> 15, t | 1);
-    t ^= t + Math.imul(t ^ t >>> 7, t | 61);
-    return ((t ^ t >>> 14) >>> 0) / 4294967296;
-  };
+// action/src/pipeline/rounds.ts
+var interleavedRunner = {
+  order: "interleaved",
+  async run(t) {
+    for (const n of t.turn) await t.record([await t.benchOf(n).runCell(t.cellOf(n), t.signal)]);
+  },
+  notes: () => []
+};
+
+// action/src/compare/design.ts
+var INSTANCE_GAP_SD = {
+  low: 9e-3,
+  high: 0.039,
+  from: "bench/duet-bank-tidb.json, bench/aa-bank-cpu-bound.json"
+};
+function singlePairNote(blocks, ownInstances) {
+  if (blocks > 1 || !ownInstances) return void 0;
+  const p = (x4) => `${(x4 * 100).toFixed(1)}%`;
+  return `one instance pair (compare.blocks 1): every round compared the same two server processes, so a steady gap between two instances of one configuration cannot be told from a change; on this machine such gaps had a standard deviation of ${p(INSTANCE_GAP_SD.low)} to ${p(INSTANCE_GAP_SD.high)} (A/A banks with restarts). compare.blocks: 3 or more restarts the servers between blocks and counts that gap in the interval`;
 }
-function interleavedOrder(rounds, cells, seed) {
-  const random2 = rng(seed);
-  const perCell = [];
-  for (let c4 = 0; c4 < cells; c4++) {
-    const seq = [];
-    while (seq.length < rounds) {
-      const pair = random2() < 0.5 ? ["base-first", "head-first"] : ["head-first", "base-first"];
-      seq.push(...pair);
-    }
-    perCell.push(seq.slice(0, rounds));
-  }
-  return Array.from({ length: rounds }, (_, r) => perCell.map((seq) => seq[r]));
-}
-function lookRounds(rounds, maxRounds) {
-  const looks = [];
-  for (let r = rounds; r < maxRounds; r *= 2) looks.push(r);
-  looks.push(maxRounds);
-  return looks;
-}
-function williamsRows(n) {
-  const first = [];
-  for (let k2 = 0, lo = 0, hi = n - 1; k2 < n; k2++) first.push(k2 % 2 === 0 ? lo++ : hi--);
-  const square2 = Array.from({ length: n }, (_, i) => first.map((x4) => (x4 + i) % n));
-  return n % 2 === 0 ? square2 : [...square2, ...square2.map((row) => [...row].reverse())];
-}
-function balancedOrders(variants, cells, seed) {
-  const random2 = rng(seed);
-  const rows = williamsRows(variants);
-  return Array.from({ length: cells }, () => {
-    const perm = Array.from({ length: variants }, (_, i) => i);
-    for (let i = perm.length - 1; i > 0; i--) {
-      const j = Math.floor(random2() * (i + 1));
-      [perm[i], perm[j]] = [perm[j], perm[i]];
-    }
-    return rows.map((row) => row.map((x4) => perm[x4]));
+
+// action/src/pipeline/verdict.ts
+function buildVerdict(i) {
+  const { loaded, result, compare: compare3, judged, schedule, roundsDone } = i;
+  const plan = loaded.variants;
+  const names = plan.all.map((v) => v.name);
+  const control = plan.base.name;
+  const others = names.slice(1);
+  const maxRounds = compare3.max_rounds ?? compare3.rounds;
+  const effects = quotaEffects(
+    result.cells,
+    plan.all.map((v) => {
+      const q = cpuQuotaOf(v.spec.target);
+      return { name: v.name, ...q !== void 0 ? { cpu_quota: q } : {} };
+    }),
+    control
+  );
+  const cells = withEffects(judged.cells, effects);
+  const side = (variant) => ({
+    variant,
+    run_id: result.run_id,
+    result: i.resultPath,
+    target: i.infoOf(variant)
   });
+  return {
+    format: "tiperf.verdict",
+    version: 1,
+    verdict: overallVerdict(cells),
+    created_at: (/* @__PURE__ */ new Date()).toISOString(),
+    spec: { name: loaded.spec.name, path: loaded.path, hash: loaded.hash },
+    base: side(control),
+    head: side(plan.head.name),
+    ...names.length > 2 ? { variants: others.map(side) } : {},
+    host: result.host,
+    confidence: compare3.confidence,
+    alpha_per_cell: judged.alpha,
+    comparisons: judged.comparisons,
+    order: schedule.order,
+    rounds: roundsDone,
+    max_rounds: maxRounds,
+    ...compare3.blocks > 1 ? { blocks: Math.ceil(roundsDone / (compare3.rounds / compare3.blocks)) } : {},
+    seed: schedule.seed,
+    benchmark_seconds: Math.round(i.benchmarkSeconds),
+    saved_seconds: Math.round((maxRounds - roundsDone) * (i.benchmarkSeconds / Math.max(1, roundsDone))),
+    cells,
+    inconclusive: compare3.inconclusive,
+    ...effects.length ? { effects } : {},
+    ...evidenceField(evidenceOf(result.cells, names)),
+    ...i.profiles.length ? { profiles: i.profiles } : {},
+    notes: [
+      ...i.profiles.length ? [
+        `${new Set(i.profiles.map((p) => `${p.workload}\0${p.threads}`)).size} regressed cell(s) ran once more per side with CPU profiles of the servers (compare.profiles; not judged): under profiles/`
+      ] : [],
+      ...i.groupedBy !== void 0 ? [
+        `variants took turns in groups: a switch restarts servers (${i.groupedBy}), so in each block every variant ran its cells together on a freshly switched instance, variants in a balanced order over blocks`
+      ] : [],
+      ...i.runnerNotes,
+      ...[singlePairNote(compare3.blocks, i.ownInstances)].filter((n) => n !== void 0),
+      compare3.blocks > 1 ? `instances as the unit: ${compare3.rounds / compare3.blocks} rounds per block, every variant's server restarted (fresh process, same data, random order) before each block after the first, warmup rounds again; per cell the mean of log(variant/${control}) in each block, a t interval over the block means (df = blocks \u2212 1); between_share: the part of the round-to-round variance that lay between instances (one-way random effects)` : `paired by round: one server instance per variant, rounds as the unit`,
+      ...(loaded.builds ?? []).map(
+        (b10) => `${b10.variant === "all" ? "every variant" : b10.variant}: its server built from ${b10.path} at ${b10.commit.slice(0, 10)} (${b10.subject})${b10.kept ? ", kept from an earlier build" : `, built in ${b10.seconds} s`}`
+      ),
+      `paired by round: mean of log(variant/${control}) with a t interval; Bonferroni over ${judged.comparisons} judgements (${others.length > 1 ? `${others.length} variants against ${control} \xD7 ` : ""}cells \xD7 metrics \xD7 ${schedule.looks.length} look(s) at rounds ${schedule.looks.join(", ")}) for ${Math.round(compare3.confidence * 100)}% familywise confidence`
+    ]
+  };
 }
 
 // action/src/pipeline/compare.ts
@@ -61936,36 +62407,30 @@ async function compareSpec(given, opts) {
   }
   let { compare: compare3 } = plan;
   const maxRounds = compare3.max_rounds ?? compare3.rounds;
-  const looksAt = lookRounds(compare3.rounds, maxRounds);
-  const looks = looksAt.length;
-  const seed = opts.seed ?? compare3.seed ?? randomInt(2 ** 31);
   const names = plan.all.map((v) => v.name);
   const control = plan.base.name;
   const others = names.slice(1);
   const specOf = new Map(plan.all.map((v) => [v.name, v.spec]));
   const cellsOf = (variant, round3) => planCells(specOf.get(variant), variant, round3);
   const perRound = planCells(plan.base.spec).length;
-  const pairOrder = interleavedOrder(maxRounds, perRound, seed);
-  const balanced = names.length > 2 ? balancedOrders(names.length, perRound, seed) : [];
-  const runOrder = (round3, cell2) => {
-    if (round3 === 0) return names;
-    if (names.length === 2)
-      return (pairOrder[round3 - 1]?.[cell2] ?? "base-first") === "base-first" ? names : [...names].reverse();
-    const rows = balanced[cell2];
-    return rows[(round3 - 1) % rows.length].map((i) => names[i]);
-  };
   const {
     result,
     runDir,
     deployment,
-    plan: targetPlan
+    plan: targetPlan,
+    runPlan
   } = await startResult(loaded, {
     outDir: opts.outDir,
     command: "compare",
     log: opts.log,
-    signal: opts.signal
+    signal: opts.signal,
+    ...opts.seed !== void 0 ? { seed: opts.seed } : {}
   });
-  const order = (resolveOrder(loaded, targetPlan).variants ?? plan).compare.order === "duet" ? "duet" : "interleaved";
+  const schedule = runPlan.schedule;
+  const { seed } = schedule;
+  const looksAt = schedule.looks;
+  const looks = looksAt.length;
+  const order = runPlan.loaded.variants?.compare.order === "duet" ? "duet" : "interleaved";
   compare3 = { ...compare3, order };
   opts.log(
     `compare ${result.run_id}: ${others.join(", ")} against ${control}, ${compare3.order}, ${compare3.rounds}${maxRounds > compare3.rounds ? `\u2013${maxRounds}` : ""} rounds, seed ${seed}; results in ${runDir.dir}`
@@ -61978,8 +62443,6 @@ async function compareSpec(given, opts) {
   let roundsDone = 0;
   const grouped = targetPlan.switching === "grouped";
   try {
-    const unfair = duetRefusals({ ...loaded, variants: { ...plan, compare: compare3 } }, targetPlan);
-    if (unfair.length) throw new InputError(`${loaded.path}: ${unfair.join("; ")}`);
     const maxConn = Math.max(...plan.all.map((v) => maxThreads(v.spec)));
     for (const v of plan.all) {
       const bench = await Bench.open({
@@ -61990,27 +62453,22 @@ async function compareSpec(given, opts) {
         maxConnections: maxConn,
         log: opts.log,
         signal: opts.signal,
-        ...benchStart(deployment, v.name, opts.signal)
+        ...benchStart(deployment, v.name, opts.signal),
+        ...buildField2(loaded, v.name)
       });
       benches.push(bench);
       result.targets.push(bench.info());
     }
     await runDir.writeResult(result);
     const byName = new Map(benches.map((b10) => [b10.variant, b10]));
-    const pairs = benches.map((b10) => ({
-      serverPids: () => b10.target.pids,
-      loads: /* @__PURE__ */ new Set()
-    }));
-    const sets = cpuSets(usableCpus(), names.length);
-    const swapper = compare3.order === "duet" ? new CpuSwapper(sets, pairs, compare3.swap) : void 0;
-    if (swapper)
-      opts.log(
-        `duet: ${names.map((n, i) => `${n} on CPU ${sets[i]}`).join(", ")} (server and load generator), the sets passed round every ${compare3.swap}s`
-      );
     const benchOf = (n) => byName.get(n);
+    const runner = compare3.order === "duet" ? new DuetRunner(names, benches, cpuSets(usableCpus(), names.length), compare3.swap, opts.log) : interleavedRunner;
+    if (runner instanceof DuetRunner)
+      opts.log(
+        `duet: ${names.map((n, i) => `${n} on CPU ${runner.sets[i]}`).join(", ")} (server and load generator), the sets passed round every ${compare3.swap}s`
+      );
     const secondsPerRound = cellsOf(control, 1).reduce((s2, c4) => s2 + cellSeconds(c4), 0) * (compare3.order === "duet" ? 1 : names.length);
-    const blockCount = compare3.blocks > 1 ? maxRounds / (compare3.rounds / compare3.blocks) : 1;
-    const totalRounds = maxRounds + compare3.warmup_rounds * blockCount;
+    const totalRounds = schedule.blocks.reduce((s2, b10) => s2 + b10.rounds.length, 0);
     const progress = new Progress(
       perRound * totalRounds * (grouped ? names.length : 1),
       secondsPerRound * totalRounds,
@@ -62023,7 +62481,6 @@ async function compareSpec(given, opts) {
       if (failed) throw new RunError(failed.error ?? "a cell failed");
     };
     const blocks = compare3.blocks;
-    const perBlock = blocks > 1 ? compare3.rounds / blocks : maxRounds;
     if (blocks > 1) {
       for (const b10 of benches)
         if (!b10.canRestart())
@@ -62031,116 +62488,65 @@ async function compareSpec(given, opts) {
             `compare.blocks is ${blocks}, but ${b10.variant}'s target (${b10.target.kind}) cannot restart its servers without losing its data: use compare.blocks: 1`
           );
     }
-    const restartOrder = rng(seed ^ 1540483477);
-    const runRound = async (round3, block2, only) => {
+    const restartSeconds = [];
+    const runRound = async (r, block2, only) => {
       const tag = (cells) => block2 === void 0 ? cells : cells.map((c4) => ({ ...c4, block: block2 }));
-      const planned = new Map(names.map((n) => [n, cellsOf(n, round3)]));
+      const planned = new Map(names.map((n) => [n, cellsOf(n, r.round)]));
       for (let i = 0; i < perRound; i++) {
-        const turn = only ? [only] : runOrder(round3, i);
+        const turn = only ? [only] : r.turns[i];
         const cellOf = (n) => planned.get(n)[i];
         const first = cellOf(control);
         progress.start(
           `${cellLabel({ ...first, variant: compare3.order === "duet" ? names.length === 2 ? "both" : "all" : turn.join("\u2192") })}${block2 === void 0 ? "" : ` block ${block2}`}`
         );
-        if (compare3.order === "duet" && swapper) {
-          const duetOnce = async () => {
-            for (const p of pairs) p.loads.clear();
-            await swapper.begin(round3);
-            let measuring = false;
-            const cells2 = await Promise.all(
-              turn.map((n) => {
-                const i2 = names.indexOf(n);
-                const pair = pairs[i2];
-                return benchOf(n).runCell(cellOf(n), opts.signal, {
-                  cpus: swapper.setOf(i2),
-                  onLoad: (pid) => pair.loads.add(pid),
-                  onMeasure: (seconds2) => {
-                    if (measuring) return;
-                    measuring = true;
-                    swapper.restart(seconds2);
-                  }
-                });
-              })
-            );
-            swapper.stop();
-            await swapper.settled();
-            return { cells: cells2, outside: swapper.outside() };
-          };
-          let { cells, outside } = await duetOnce();
-          let reruns = 0;
-          const gapOf = (o2) => Math.max(...o2) - Math.min(...o2);
-          while (outside && gapOf(outside) > OUTSIDE_GAP_PCT && reruns < UNEVEN_RERUNS && cells.every((c4) => c4.status === "ok")) {
-            reruns++;
-            const o2 = outside;
-            opts.log(
-              `duet: processes of neither pair took ${turn.map((n) => `${o2[names.indexOf(n)].toFixed(0)}% of ${n}'s CPUs`).join(" and ")}: running the round again (${reruns} of ${UNEVEN_RERUNS})`
-            );
-            ({ cells, outside } = await duetOnce());
-          }
-          const o = outside;
-          cells = cells.map((c4) => ({
-            ...c4,
-            ...o ? { outside_cpu_pct: Math.round(o[names.indexOf(c4.variant)] * 10) / 10 } : {},
-            ...reruns ? { reruns } : {}
-          }));
-          await record2(tag(cells));
-        } else {
-          for (const n of turn) await record2(tag([await benchOf(n).runCell(cellOf(n), opts.signal)]));
-        }
+        await (only ? interleavedRunner : runner).run({
+          round: r.round,
+          turn,
+          cellOf,
+          benchOf,
+          record: (cells) => record2(tag(cells)),
+          signal: opts.signal
+        });
         progress.finish(cellSeconds(first) * (compare3.order === "duet" || only ? 1 : names.length));
       }
     };
-    const lastBlock = Math.ceil(maxRounds / perBlock);
-    const groupPairs = names.length === 2 ? interleavedOrder(lastBlock, 1, seed ^ 2654435769) : [];
-    const groupRows = names.length > 2 ? balancedOrders(names.length, 1, seed ^ 2654435769)[0].map(
-      (row) => row.map((i) => names[i])
-    ) : [];
-    const groupOrder = (block2) => names.length === 2 ? (groupPairs[block2 - 1]?.[0] ?? "base-first") === "base-first" ? names : [...names].reverse() : groupRows[(block2 - 1) % groupRows.length];
-    blockLoop: for (let block2 = 1; block2 <= lastBlock; block2++) {
-      const tag = blocks > 1 ? block2 : void 0;
-      if (grouped) {
-        const from = (block2 - 1) * perBlock + 1;
-        const to = Math.min(block2 * perBlock, maxRounds);
-        for (const n of groupOrder(block2)) {
+    const decidedAt = (round3) => {
+      if (!schedule.looks.includes(round3) || round3 >= maxRounds) return false;
+      const open = judge().cells.filter((c4) => c4.verdict === "inconclusive").length;
+      if (open === 0) {
+        opts.log(`every cell decided after ${round3} rounds: stopping early (max ${maxRounds})`);
+        return true;
+      }
+      opts.log(`after ${round3} rounds: ${open} judgement(s) still inconclusive`);
+      return false;
+    };
+    blockLoop: for (const sb of schedule.blocks) {
+      const tag = blocks > 1 ? sb.block : void 0;
+      const measured = sb.rounds.filter((r) => r.round > 0);
+      if (sb.groups) {
+        for (const n of sb.groups) {
           opts.log(
-            `block ${block2}: ${n}: ${await benchOf(n).enterGroup(opts.signal) ?? "in already"}; its cells as a group, rounds ${from}\u2013${to}`
+            `block ${sb.block}: ${n}: ${await benchOf(n).enterGroup(opts.signal) ?? "in already"}; its cells as a group, rounds ${measured[0]?.round}\u2013${measured.at(-1)?.round}`
           );
-          for (let w2 = 0; w2 < compare3.warmup_rounds; w2++) await runRound(0, tag, n);
-          for (let round3 = from; round3 <= to; round3++) await runRound(round3, tag, n);
+          for (const r of sb.rounds) await runRound(r, tag, n);
         }
-        roundsDone = to;
-        if (looksAt.includes(to) && to < maxRounds) {
-          const open = judge().cells.filter((c4) => c4.verdict === "inconclusive").length;
-          if (open === 0) {
-            opts.log(`every cell decided after ${to} rounds: stopping early (max ${maxRounds})`);
-            break;
-          }
-        }
+        roundsDone = measured.at(-1)?.round ?? roundsDone;
+        if (decidedAt(roundsDone)) break;
         continue;
       }
-      if (block2 > 1) {
-        const turn = [...benches];
-        for (let i = turn.length - 1; i > 0; i--) {
-          const j = Math.floor(restartOrder() * (i + 1));
-          [turn[i], turn[j]] = [turn[j], turn[i]];
-        }
-        for (const b10 of turn) opts.log(`block ${block2}: ${b10.variant}: ${await b10.restart(opts.signal)}`);
+      for (const n of sb.restarts) {
+        const began = Date.now();
+        opts.log(`block ${sb.block}: ${n}: ${await benchOf(n).restart(opts.signal)}`);
+        restartSeconds.push((Date.now() - began) / 1e3);
       }
-      for (let w2 = 0; w2 < compare3.warmup_rounds; w2++) await runRound(0, tag);
-      for (let round3 = (block2 - 1) * perBlock + 1; round3 <= Math.min(block2 * perBlock, maxRounds); round3++) {
-        await runRound(round3, tag);
-        roundsDone = round3;
-        if (looksAt.includes(round3) && round3 < maxRounds) {
-          const look = judge();
-          const open = look.cells.filter((c4) => c4.verdict === "inconclusive").length;
-          if (open === 0) {
-            opts.log(`every cell decided after ${round3} rounds: stopping early (max ${maxRounds})`);
-            break blockLoop;
-          }
-          opts.log(`after ${round3} rounds: ${open} of ${look.cells.length} judgements still inconclusive`);
-        }
+      for (const r of sb.rounds) {
+        await runRound(r, tag);
+        if (r.round === 0) continue;
+        roundsDone = r.round;
+        if (decidedAt(r.round)) break blockLoop;
       }
     }
+    await recordRestarts(timingKey(targetPlan), restartSeconds);
     const judged = judge();
     const benchmarkSeconds = (Date.now() - startedMeasuring) / 1e3;
     const profiles = await profileRegressions({
@@ -62154,65 +62560,23 @@ async function compareSpec(given, opts) {
       log: opts.log,
       signal: opts.signal
     });
-    verdict = {
-      format: "tiperf.verdict",
-      version: 1,
-      verdict: overallVerdict(judged.cells),
-      created_at: (/* @__PURE__ */ new Date()).toISOString(),
-      spec: { name: loaded.spec.name, path: loaded.path, hash: loaded.hash },
-      base: {
-        variant: plan.base.name,
-        run_id: result.run_id,
-        result: runDir.resultPath,
-        target: benchOf(control).info()
-      },
-      head: {
-        variant: plan.head.name,
-        run_id: result.run_id,
-        result: runDir.resultPath,
-        target: benchOf(plan.head.name).info()
-      },
-      ...names.length > 2 ? {
-        variants: others.map((n) => ({
-          variant: n,
-          run_id: result.run_id,
-          result: runDir.resultPath,
-          target: benchOf(n).info()
-        }))
+    verdict = buildVerdict({
+      loaded,
+      result,
+      resultPath: runDir.resultPath,
+      infoOf: (n) => benchOf(n).info(),
+      compare: compare3,
+      judged,
+      schedule,
+      roundsDone,
+      benchmarkSeconds,
+      profiles,
+      runnerNotes: runner.notes(result.cells),
+      ...grouped ? {
+        groupedBy: targetPlan.about.find((l) => l.startsWith("variants take turns by:"))?.slice(24) ?? "see the plan"
       } : {},
-      host: result.host,
-      confidence: compare3.confidence,
-      alpha_per_cell: judged.alpha,
-      comparisons: judged.comparisons,
-      order,
-      rounds: roundsDone,
-      max_rounds: maxRounds,
-      ...compare3.blocks > 1 ? { blocks: Math.ceil(roundsDone / (compare3.rounds / compare3.blocks)) } : {},
-      seed,
-      benchmark_seconds: Math.round(benchmarkSeconds),
-      saved_seconds: Math.round((maxRounds - roundsDone) * (benchmarkSeconds / Math.max(1, roundsDone))),
-      cells: judged.cells,
-      inconclusive: compare3.inconclusive,
-      ...evidenceField(evidenceOf(result.cells, names)),
-      ...profiles.length ? { profiles } : {},
-      notes: [
-        ...profiles.length ? [
-          `${new Set(profiles.map((p) => `${p.workload}\0${p.threads}`)).size} regressed cell(s) ran once more per side with CPU profiles of the servers (compare.profiles; not judged): under profiles/`
-        ] : [],
-        ...grouped ? [
-          `variants took turns in groups: a switch restarts servers (${targetPlan.about.find((l) => l.startsWith("variants take turns by:"))?.slice(24) ?? "see the plan"}), so in each block every variant ran its cells together on a freshly switched instance, variants in a balanced order over blocks`
-        ] : [],
-        ...swapper ? [
-          `duet: both variants at once, each pair (server processes and load generator) pinned to CPU set ${sets.join(" or ")} and the sets passed round every ${compare3.swap}s from the start of each measured run, so over its whole number of cycles every pair held every set equally long; a round's sample is the ratio of the two throughputs of the same seconds`,
-          ...outsideNotes(result.cells)
-        ] : [],
-        compare3.blocks > 1 ? `instances as the unit: ${compare3.rounds / compare3.blocks} rounds per block, every variant's server restarted (fresh process, same data, random order) before each block after the first, warmup rounds again; per cell the mean of log(variant/${control}) in each block, a t interval over the block means (df = blocks \u2212 1); between_share: the part of the round-to-round variance that lay between instances (one-way random effects)` : `paired by round: one server instance per variant, rounds as the unit`,
-        ...(loaded.builds ?? []).map(
-          (b10) => `${b10.variant === "all" ? "every variant" : b10.variant}: tidb-server built from ${b10.path} at ${b10.commit.slice(0, 10)} (${b10.subject})${b10.kept ? ", kept from an earlier build" : `, built in ${b10.seconds} s`}`
-        ),
-        `paired by round: mean of log(variant/${control}) with a t interval; Bonferroni over ${judged.comparisons} judgements (${others.length > 1 ? `${others.length} variants against ${control} \xD7 ` : ""}cells \xD7 metrics \xD7 ${looks} look(s) at rounds ${looksAt.join(", ")}) for ${Math.round(compare3.confidence * 100)}% familywise confidence`
-      ]
-    };
+      ownInstances: targetPlan.switching === "none"
+    });
   } catch (e) {
     error3 = e;
   } finally {
@@ -62269,7 +62633,7 @@ async function confirmRegression(verdict, loaded, compare3, dir, opts, spent) {
       `confirming the regression (${i} of ${confirm}): ${[...keys4].join(", ")} again on fresh instances`
     );
     const narrowed = await narrowSpec(loaded, cells, { confirm: 0, profiles: 0, seed: null });
-    const again = await compareSpec(narrowed, { ...opts, outDir: join9(dir, "confirm"), seed: void 0 });
+    const again = await compareSpec(narrowed, { ...opts, outDir: join10(dir, "confirm"), seed: void 0 });
     runs.push({
       run_id: again.verdict.head.run_id,
       result: again.resultPath,
@@ -62293,6 +62657,10 @@ async function confirmRegression(verdict, loaded, compare3, dir, opts, spent) {
       confirmed ? `confirmed on fresh instances (compare.confirm: ${confirm}): ${shown}; a false alarm needs the first run and ${runs.length === 1 ? "the confirmation" : `all ${runs.length} confirmations`} to err alike: ${(falseAlarm * 100).toPrecision(2)}% if the runs are independent (\u03B1 = ${(alpha * 100).toPrecision(2)}% each)` : `not confirmed: the regression the first run found did not recur on fresh instances (${shown || "no cell judged"}); the check does not fail on it`
     ]
   };
+}
+function buildField2(loaded, variant) {
+  const build = variantBuild(loaded, variant);
+  return build ? { build } : {};
 }
 
 // node_modules/@octokit/plugin-retry/dist-bundle/index.js
@@ -66911,11 +67279,10 @@ export {
   stddev,
   DRIVERS,
   driverNames,
-  driverOf,
   canonicalJson,
   loadSpec,
   judgeStored,
-  pct,
+  pct2 as pct,
   ciText,
   isLatency,
   metricName,
@@ -66926,20 +67293,12 @@ export {
   writeHtmlReport,
   md2 as md,
   commentMarkdown,
-  git,
-  commitAt,
+  builderOf,
   withSourceBuilds,
-  usableCpus,
-  cpuSets,
-  duetRefusals,
-  resolveOrder,
-  whyNotDuet,
-  estimate2 as estimate,
-  budgetRefusal,
   checkOutFile,
-  specWarnings,
+  planRun,
+  writePlan,
   TIPERF_VERSION,
-  planTarget,
   runSpec,
   runAgainstBaseline,
   compareOverrides,

@@ -6,17 +6,17 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-SVK4AGI7.js";
+} from "./chunk-L3OZ6FVL.js";
 import {
   sweep
-} from "./chunk-MG6YBYQF.js";
+} from "./chunk-647NP4EY.js";
 
 // action/src/cloud/reapers.ts
 var stackReaper = {
   order: 1,
   describe: (e) => `recover ${e.what} (destroy, tag sweep, remove)`,
   async reap(e, log) {
-    const { recoverRecorded } = await import("./chunk-TNAKRWEO.js");
+    const { recoverRecorded } = await import("./chunk-4GGSMFKN.js");
     await recoverRecorded(e, log);
     log(`reap: recovered ${e.what}`);
   }

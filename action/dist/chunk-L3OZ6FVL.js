@@ -25,10 +25,11 @@ import {
   sshArgs,
   startServerProcess,
   treeOf
-} from "./chunk-MG6YBYQF.js";
+} from "./chunk-647NP4EY.js";
 import {
   external_exports,
   forwardIssues,
+  parseDuration,
   tagsOf,
   ttlMs
 } from "./chunk-HQ3S6NJV.js";
@@ -7638,7 +7639,18 @@ var CellSchema = external_exports.strictObject({
    */
   outside_cpu_pct: num.optional(),
   /** compare.order duet: how often this round ran again because outside CPU use fell unevenly on the pairs. */
-  reruns: external_exports.number().int().positive().optional()
+  reruns: external_exports.number().int().positive().optional(),
+  /**
+   * target.resources.cpu_quota: the servers' quota cgroup over the measured run (cgroup cpu.stat):
+   * enforcement periods, those in which the quota throttled them, the time they waited throttled
+   * and the CPU time they used. A quota that never throttled did not bind.
+   */
+  cpu_throttle: external_exports.strictObject({
+    periods: external_exports.number().int().nonnegative(),
+    throttled_periods: external_exports.number().int().nonnegative(),
+    throttled_s: num,
+    usage_s: num.optional()
+  }).optional()
 });
 var HostSchema = external_exports.strictObject({
   hostname: external_exports.string(),
@@ -7656,6 +7668,8 @@ var TargetInfoSchema = external_exports.strictObject({
   config: external_exports.record(external_exports.string(), external_exports.union([external_exports.string(), external_exports.number(), external_exports.boolean()])),
   effective_config: external_exports.record(external_exports.string(), external_exports.string()),
   resources: external_exports.record(external_exports.string(), external_exports.union([external_exports.string(), external_exports.number()])).optional(),
+  /** Built from a source tree (target.source): the commit its server was built at, and the binary. */
+  build: external_exports.strictObject({ commit: external_exports.string(), subject: external_exports.string(), tree: external_exports.string(), binary: external_exports.string() }).optional(),
   /** TiDB targets: deployment, topology file, tidb_version(), /status. */
   details: external_exports.record(external_exports.string(), external_exports.unknown()).optional()
 });
@@ -7851,6 +7865,18 @@ function deepMerge(base, overlay) {
   return out;
 }
 
+// action/src/proc/git.ts
+async function git(repo, args, timeoutMs = 12e4) {
+  const r = await runCommand("git", ["-C", repo, ...args], { timeoutMs });
+  return { code: r.code, out: r.stdout.trim(), err: r.stderr.trim().split("\n")[0] ?? "" };
+}
+async function commitAt(repo, ref) {
+  const r = await git(repo, ["log", "-1", "--format=%H%x00%s", `${ref}^{commit}`, "--"]);
+  if (r.code !== 0) return { error: r.err || `git exit ${r.code}` };
+  const [commit = "", subject = ""] = r.out.split("\0");
+  return { commit, subject };
+}
+
 // action/src/targets/local/kind.ts
 import { cpus as cpus2 } from "node:os";
 
@@ -7951,14 +7977,14 @@ import { basename as basename2, join as join4 } from "node:path";
 // action/src/proc/port.ts
 import { createServer } from "node:net";
 function freePort() {
-  return new Promise((resolve, reject) => {
+  return new Promise((resolve2, reject) => {
     const srv = createServer();
     srv.unref();
     srv.once("error", reject);
     srv.listen(0, "127.0.0.1", () => {
       const addr = srv.address();
       const port = typeof addr === "object" && addr ? addr.port : 0;
-      srv.close(() => resolve(port));
+      srv.close(() => resolve2(port));
     });
   });
 }
@@ -8062,6 +8088,45 @@ async function applyResources(pid, quota, name) {
     }
   };
   return { dir, remove };
+}
+function parseCpuStat(text) {
+  const out = {};
+  for (const line of text.split("\n")) {
+    const [k, v] = line.trim().split(/\s+/);
+    if (k && v !== void 0 && /^\d+$/.test(v)) out[k] = Number(v);
+  }
+  return out;
+}
+async function cpuThrottle(pids) {
+  const flavor = await detect();
+  if (!flavor) return void 0;
+  const dirs = /* @__PURE__ */ new Set();
+  for (const pid of pids) {
+    const own = (await readFile2(`/proc/${pid}/cgroup`, "utf8").catch(() => "")).split("\n").map((line) => line.split(":")).find(
+      ([, controllers]) => flavor.version === 2 ? controllers === "" : controllers?.split(",").includes("cpu")
+    )?.[2];
+    if (own?.split("/").pop()?.startsWith(cgroupPrefix())) dirs.add(join3(flavor.dir, own));
+  }
+  if (dirs.size === 0) return void 0;
+  const total = { periods: 0, throttled_periods: 0, throttled_s: 0 };
+  for (const dir of dirs) {
+    const stat = parseCpuStat(await readFile2(join3(dir, "cpu.stat"), "utf8").catch(() => ""));
+    total.periods += stat.nr_periods ?? 0;
+    total.throttled_periods += stat.nr_throttled ?? 0;
+    total.throttled_s += (stat.throttled_usec ?? 0) / 1e6 + (stat.throttled_time ?? 0) / 1e9;
+    if (stat.usage_usec !== void 0) total.usage_s = (total.usage_s ?? 0) + stat.usage_usec / 1e6;
+  }
+  return total;
+}
+function throttleBetween(a, b) {
+  if (!a || !b) return void 0;
+  const r = (x) => Math.round(x * 1e6) / 1e6;
+  return {
+    periods: Math.max(0, b.periods - a.periods),
+    throttled_periods: Math.max(0, b.throttled_periods - a.throttled_periods),
+    throttled_s: r(Math.max(0, b.throttled_s - a.throttled_s)),
+    ...a.usage_s !== void 0 && b.usage_s !== void 0 ? { usage_s: r(Math.max(0, b.usage_s - a.usage_s)) } : {}
+  };
 }
 
 // action/src/targets/local/server.ts
@@ -8804,7 +8869,7 @@ var postgres = localKind({
 });
 
 // action/src/targets/tidb/index.ts
-import { join as join11 } from "node:path";
+import { join as join12 } from "node:path";
 
 // action/src/cloud/cost.ts
 function estimateCost(cloud, ask, hours) {
@@ -9393,7 +9458,7 @@ import { spawn } from "node:child_process";
 import { createWriteStream } from "node:fs";
 var KILL_GRACE_MS = 3e3;
 function runTool(command, args, opts) {
-  return new Promise((resolve) => {
+  return new Promise((resolve2) => {
     const started = Date.now();
     const [local, localArgs] = opts.cpus ? ["taskset", ["-c", opts.cpus, command, ...args]] : [command, args];
     const remote = opts.remote;
@@ -9478,7 +9543,7 @@ function runTool(command, args, opts) {
         ...aborted ? { aborted } : {},
         ...timedOut ? { timedOut } : {}
       };
-      const settle = () => resolve(writeError ? { ...run, writeError } : run);
+      const settle = () => resolve2(writeError ? { ...run, writeError } : run);
       if (writeError || log.destroyed) return settle();
       log.once("error", settle);
       log.end(settle);
@@ -10304,8 +10369,8 @@ function stepsOf(plan, data, loads) {
           add(
             `haproxy:${d.name}`,
             "start",
-            { command: ["haproxy", "-db", "-f", `/tmp/tiperf-haproxy-${d.name}.cfg`] },
-            `on the load host (${PLAN_DIR}/haproxy-${d.name}.cfg passed over SSH); the load tools connect to 127.0.0.1:${haproxyPort(plan, d)} there once it listens`,
+            { command: ["haproxy", "-db", "-L", `tiperf-haproxy-${d.name}`, "-f", "/dev/stdin"] },
+            `on the load host, ${PLAN_DIR}/haproxy-${d.name}.cfg on its stdin over SSH (no file is written there; -L names the process); the load tools connect to 127.0.0.1:${haproxyPort(plan, d)} there once it listens`,
             { variant: v.name, where: "load host" }
           );
         if (plan.switching === "stop-start") {
@@ -10645,13 +10710,13 @@ var ClusterChecks = class {
   }
 };
 function getBytes(url, timeoutMs = 1e4) {
-  return new Promise((resolve, reject) => {
+  return new Promise((resolve2, reject) => {
     const req = httpGet(url, { timeout: timeoutMs }, (res) => {
       const chunks = [];
       res.on("data", (d) => chunks.push(d));
       res.on(
         "end",
-        () => (res.statusCode ?? 0) >= 400 ? reject(new Error(`HTTP ${res.statusCode}`)) : resolve(Buffer.concat(chunks))
+        () => (res.statusCode ?? 0) >= 400 ? reject(new Error(`HTTP ${res.statusCode}`)) : resolve2(Buffer.concat(chunks))
       );
     });
     req.on("timeout", () => req.destroy(new Error(`no answer within ${Math.round(timeoutMs / 1e3)}s`)));
@@ -10667,7 +10732,7 @@ async function getJson(url) {
   }
 }
 function postJson(url, body) {
-  return new Promise((resolve, reject) => {
+  return new Promise((resolve2, reject) => {
     const req = httpRequest(
       url,
       { method: "POST", timeout: 1e4, headers: { "content-type": "application/json" } },
@@ -10679,7 +10744,7 @@ function postJson(url, body) {
         });
         res.on(
           "end",
-          () => res.statusCode === 200 ? resolve() : reject(
+          () => res.statusCode === 200 ? resolve2() : reject(
             new Error(`POST ${url} ${body}: HTTP ${res.statusCode}: ${answer.trim().slice(0, 300)}`)
           )
         );
@@ -10693,13 +10758,14 @@ function postJson(url, body) {
 
 // action/src/targets/tidb/haproxy.ts
 var PROBE = 'i=0; while [ "$i" -lt "$2" ]; do (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && exit 0; i=$((i+1)); sleep 0.1; done; exit 1';
+var CONFIG_ON_STDIN = 'c=$1; shift; printf "%s" "$c" | "$@"';
 async function startHaproxy(o) {
   const ac = new AbortController();
-  const run = runTool(
-    "sh",
-    ["-c", 'printf "%s" "$1" > "$2" && shift 2 && exec "$@"', "sh", o.config, o.file, ...o.command],
-    { logFile: o.logFile, signal: ac.signal, remote: o.remote }
-  );
+  const run = runTool("sh", ["-c", CONFIG_ON_STDIN, "sh", o.config, ...o.command], {
+    logFile: o.logFile,
+    signal: ac.signal,
+    remote: o.remote
+  });
   const stop = async () => {
     ac.abort(new Error("teardown"));
     await run;
@@ -11521,7 +11587,6 @@ var TidbRun = class {
         const haproxy = await startHaproxy({
           remote,
           config: this.plan.files[`haproxy-${d.name}.cfg`],
-          file: command[command.length - 1],
           command,
           port,
           logFile: join10(this.rawDir, `haproxy-${d.name}.log`)
@@ -11630,13 +11695,187 @@ var TidbRun = class {
   }
 };
 
+// action/src/targets/tidb/source.ts
+import { createHash } from "node:crypto";
+import {
+  chmodSync,
+  closeSync,
+  copyFileSync,
+  existsSync as existsSync4,
+  mkdirSync,
+  openSync,
+  readFileSync as readFileSync2,
+  realpathSync,
+  renameSync,
+  rmSync,
+  writeFileSync
+} from "node:fs";
+import { homedir as homedir3 } from "node:os";
+import { basename as basename6, isAbsolute, join as join11, resolve } from "node:path";
+function buildsRoot(env = process.env) {
+  if (env.TIPERF_BUILDS) return resolve(env.TIPERF_BUILDS);
+  return join11(env.XDG_CACHE_HOME || join11(homedir3(), ".cache"), "tiperf", "builds");
+}
+function treeDir(path, root = buildsRoot()) {
+  const real = realpathSync(path);
+  return join11(root, `${basename6(real)}-${createHash("sha256").update(real).digest("hex").slice(0, 10)}`);
+}
+function buildKey(commit, src) {
+  const how = createHash("sha256").update(JSON.stringify([src.build, src.binary, Object.entries(src.env ?? {}).sort()])).digest("hex").slice(0, 8);
+  return `${commit}-${how}`;
+}
+async function gitStep(path, args, what) {
+  const r = await git(path, args, 6e5);
+  if (r.code !== 0) throw new RunError(`${what}: git ${args.join(" ")} failed: ${r.err}`);
+}
+async function resolveCommit(path, ref, key = "target.source.ref") {
+  if (!existsSync4(path)) throw new InputError(`target.source.path: ${path} does not exist`);
+  if ((await git(path, ["rev-parse", "--show-toplevel"])).code !== 0)
+    throw new InputError(`target.source.path: ${path} is not a git repository`);
+  const c = await commitAt(path, ref);
+  if ("error" in c) throw new InputError(`${key}: ${ref} is not a commit of ${path} (${c.error})`);
+  return c;
+}
+function buildEnv(src) {
+  const out = {};
+  for (const [k, v] of Object.entries(process.env))
+    if (v !== void 0 && /^(GO[A-Z0-9_]*|CGO_[A-Z_]+|CC|CXX)$/.test(k)) out[k] = v;
+  return { ...out, ...src.env ?? {} };
+}
+function keptBuild(path, commit, src) {
+  const file = join11(treeDir(path), buildKey(commit, src), "tidb-server");
+  return existsSync4(file) ? file : void 0;
+}
+function lock(dir) {
+  const file = join11(dir, "lock");
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const fd = openSync(file, "wx");
+      writeFileSync(fd, String(process.pid));
+      closeSync(fd);
+      return () => rmSync(file, { force: true });
+    } catch (e) {
+      if (e.code !== "EEXIST") throw e;
+      const holder = Number(readFileSync2(file, "utf8"));
+      let alive2 = false;
+      try {
+        process.kill(holder, 0);
+        alive2 = holder > 0;
+      } catch {
+      }
+      if (alive2)
+        throw new RunError(
+          `${dir}: another tiperf (pid ${holder}) is building in this tree's checkout; wait for it`
+        );
+      rmSync(file, { force: true });
+    }
+  }
+  throw new RunError(`${dir}: cannot take the build lock`);
+}
+async function buildAt(src, commit, opts) {
+  const { subject } = await resolveCommit(src.path, commit);
+  const dir = treeDir(src.path);
+  const out = join11(dir, buildKey(commit, src));
+  const binary = join11(out, "tidb-server");
+  const logFile = join11(out, "build.log");
+  if (existsSync4(binary)) {
+    const info = JSON.parse(readFileSync2(join11(out, "build.json"), "utf8"));
+    opts.log(`build ${commit.slice(0, 10)}: kept from an earlier build (${binary})`);
+    return { commit, subject, binary, seconds: info.seconds, kept: true, log: logFile };
+  }
+  mkdirSync(out, { recursive: true });
+  const unlock = lock(dir);
+  try {
+    const tree = join11(dir, "checkout");
+    if (!existsSync4(join11(tree, ".git"))) {
+      rmSync(tree, { recursive: true, force: true });
+      await gitStep(src.path, ["worktree", "prune"], "the build checkout");
+      await gitStep(src.path, ["worktree", "add", "--detach", "--force", tree, commit], "the build checkout");
+    } else {
+      await gitStep(tree, ["checkout", "--detach", "--force", commit], "the build checkout");
+      await gitStep(tree, ["clean", "-ffdq"], "the build checkout");
+    }
+    const [command, ...args] = src.build;
+    const limitS = parseDuration(src.timeout) ?? 3600;
+    opts.log(`build ${commit.slice(0, 10)} ${subject}: ${src.build.join(" ")} (in ${tree})`);
+    const program = command.includes("/") && !isAbsolute(command) ? join11(tree, command) : command;
+    const run = await runTool(program, args, {
+      logFile,
+      limitS,
+      env: buildEnv(src),
+      ...opts.signal ? { signal: opts.signal } : {},
+      cwd: tree
+    });
+    const tail = run.output.trim().split("\n").slice(-8).join("\n");
+    if (run.aborted) throw new RunError(`build of ${commit.slice(0, 10)} stopped: ${run.aborted}`);
+    if (run.timedOut)
+      throw new RunError(
+        `build of ${commit.slice(0, 10)} ran past target.source.timeout (${src.timeout}); its log: ${logFile}`
+      );
+    if (run.code !== 0)
+      throw new RunError(
+        `build of ${commit.slice(0, 10)} (${subject}) failed: ${src.build.join(" ")} exited ${run.code ?? run.signal}; its log: ${logFile}
+${tail}`
+      );
+    const made = join11(tree, src.binary);
+    if (!existsSync4(made))
+      throw new RunError(
+        `build of ${commit.slice(0, 10)}: ${src.build.join(" ")} exited 0 but left no ${src.binary} (target.source.binary) in the checkout; its log: ${logFile}`
+      );
+    copyFileSync(made, `${binary}.part`);
+    chmodSync(`${binary}.part`, 493);
+    const seconds = Math.round(run.elapsed_s * 10) / 10;
+    writeFileSync(
+      join11(out, "build.json"),
+      `${JSON.stringify({ commit, subject, seconds, build: src.build }, null, 2)}
+`
+    );
+    renameSync(`${binary}.part`, binary);
+    opts.log(`build ${commit.slice(0, 10)}: ${seconds} s`);
+    return { commit, subject, binary, seconds, kept: false, log: logFile };
+  } finally {
+    unlock();
+  }
+}
+var isObj3 = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+var tidbSource = {
+  program: "tidb-server",
+  treeOf(target) {
+    if (!isObj3(target) || !isObj3(target.source)) return void 0;
+    const { path, ref } = target.source;
+    return {
+      path: typeof path === "string" ? path : "",
+      ...typeof ref === "string" ? { ref } : {}
+    };
+  },
+  defaults: { binary: "bin/tidb-server", timeout: "60m" },
+  conflict(target) {
+    if (!isObj3(target.source)) return void 0;
+    const binpath = target.binpath;
+    return typeof binpath === "string" || isObj3(binpath) && binpath.tidb ? "source and binpath both name the tidb-server to run: give one" : void 0;
+  },
+  resolve: (tree, ref, key) => resolveCommit(tree, ref, key),
+  plannedBinary(source, commit) {
+    const src = source;
+    return keptBuild(src.path, commit, src) ?? `${treeDir(src.path)}/${buildKey(commit, src)}/tidb-server`;
+  },
+  build: (source, commit, o) => buildAt(source, commit, o),
+  buildKey: (source, commit) => buildKey(commit, source),
+  withBinary(target, binary) {
+    const { source: _source, ...rest } = target;
+    void _source;
+    const binpath = isObj3(rest.binpath) ? { ...rest.binpath, tidb: binary } : binary;
+    return { ...rest, binpath };
+  }
+};
+
 // action/src/targets/tidb/index.ts
 var DEFAULT_PROFILE = "infra/profiles/local.yaml";
 var DEPLOY_S = { playground: 60, cluster: 300, server: 10 };
 var ONLINE_SWITCH_S = 2;
 var RELOAD_S_PER_INSTANCE = 60;
 var STOP_START_S = 120;
-var RESTART_S = 120;
+var RESTART_S = { playground: 60, cluster: 120, server: 8 };
 function switchSeconds(tidb2) {
   if (tidb2.switching === "stop-start") return STOP_START_S;
   const d = tidb2.deployments[0];
@@ -11763,7 +12002,11 @@ function targetPlan(tidb2, input) {
     },
     remoteLoad: Boolean(tidb2.load.user),
     localServers: tidb2.profile.provider === "local",
-    overhead: { setupS, switchS: switchSeconds(tidb2), restartS: RESTART_S },
+    overhead: {
+      setupS,
+      switchS: switchSeconds(tidb2),
+      restartS: Math.max(0, ...tidb2.deployments.map((d) => RESTART_S[d.kind]))
+    },
     switching: tidb2.grouped ? "grouped" : tidb2.switching === "online" ? "per-cell" : "none",
     warnings: deprecationWarnings(tidb2.variants),
     refusals,
@@ -11773,6 +12016,7 @@ function targetPlan(tidb2, input) {
 }
 var tidb = {
   name: "tidb",
+  source: tidbSource,
   schema: TidbTargetSchema,
   keyNames: Object.keys(TidbTargetSchema.shape),
   needs: (target) => [
@@ -11809,7 +12053,7 @@ var tidb = {
         ask: askOf(first.profile),
         runId: o.runId,
         runDir: o.runDir,
-        forget: first.deployments.filter((d) => d.kind === "cluster").map((d) => join11(tiupHome(), "storage", "cluster", "clusters", d.name)),
+        forget: first.deployments.filter((d) => d.kind === "cluster").map((d) => join12(tiupHome(), "storage", "cluster", "clusters", d.name)),
         log: o.log,
         signal: o.signal
       });
@@ -11903,7 +12147,12 @@ export {
   cpuIndexes,
   checkCpus,
   applyResources,
+  cpuThrottle,
+  throttleBetween,
   deepMerge,
+  git,
+  commitAt,
+  TARGET_KINDS,
   kindOf,
   targetReapers,
   TargetSchema

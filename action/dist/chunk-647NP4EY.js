@@ -63,18 +63,45 @@ var WriteError = class extends RunError {
 // action/src/lifecycle/ledger.ts
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
-import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rm, rmdir, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
-var ledgerDir = (env = process.env) => env.TIPERF_LEDGER || join(tmpdir(), "tiperf-ledger");
+import { dirname, join, sep } from "node:path";
+var defaultLedger = () => join(tmpdir(), "tiperf-ledger");
+var ledgerDir = (env = process.env) => env.TIPERF_LEDGER || defaultLedger();
 async function record(entry) {
   const dir = ledgerDir();
-  await mkdir(dir, { recursive: true });
   const file = join(dir, `${entry.kind}-${randomBytes(4).toString("hex")}.json`);
   const full = { ...entry, owner: process.pid, started_at: (/* @__PURE__ */ new Date()).toISOString() };
-  await writeFile(file, `${JSON.stringify(full)}
-`);
-  return () => rm(file, { force: true });
+  let made;
+  for (let attempt = 0; ; attempt++) {
+    made = await mkdir(dir, { recursive: true }) ?? made;
+    try {
+      await writeFile(file, `${JSON.stringify(full)}
+`, { flag: "wx" });
+      break;
+    } catch (e) {
+      if (e.code !== "ENOENT" || attempt >= 4) throw e;
+    }
+  }
+  return async () => {
+    await rm(file, { force: true });
+    await removeEmpty(dir, made);
+  };
+}
+async function removeEmpty(dir, made) {
+  const root = defaultLedger();
+  const top = made ?? (dir === root || dir.startsWith(`${root}${sep}`) ? root : void 0);
+  if (top === void 0) return;
+  for (let d = dir; d.length >= top.length; d = dirname(d)) {
+    try {
+      await rmdir(d);
+    } catch (e) {
+      const code = e.code;
+      if (code === "ENOTEMPTY" || code === "EEXIST" || code === "ENOTDIR") return;
+      if (code !== "ENOENT") throw e;
+    }
+    if (d === top) return;
+  }
 }
 var alive = (pid) => {
   try {
@@ -136,6 +163,8 @@ async function sweep(opts) {
       out.kept.push(e);
     }
   }
+  if (!opts.dryRun) for (const sub of await readdir(dir).catch(() => [])) await removeEmpty(join(dir, sub));
+  if (!opts.dryRun) await removeEmpty(dir);
   return out;
 }
 
@@ -721,7 +750,7 @@ function cloudOf(provider) {
 // action/src/cloud/stack.ts
 import { existsSync as existsSync2, readdirSync as readdirSync2, rmSync } from "node:fs";
 import { mkdir as mkdir2 } from "node:fs/promises";
-import { dirname, join as join3, resolve } from "node:path";
+import { dirname as dirname2, join as join3, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 // action/src/lifecycle/teardown.ts
@@ -888,7 +917,7 @@ var CloudStack = class _CloudStack {
     if (o.backend.startsWith("file://")) await mkdir2(o.backend.slice("file://".length), { recursive: true });
     const binary = pulumiBinary();
     const pulumiCommand = await auto.PulumiCommand.get({
-      root: dirname(dirname(binary)),
+      root: dirname2(dirname2(binary)),
       skipVersionCheck: true
     });
     const plugins = await dynamicProviderPlugin(join3(o.workDir, "bin"));
@@ -898,7 +927,7 @@ var CloudStack = class _CloudStack {
       PULUMI_SKIP_UPDATE_CHECK: "true",
       PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
       PULUMI_HOME: process.env.PULUMI_HOME ?? join3(o.workDir, "pulumi-home"),
-      PATH: `${plugins}:${dirname(binary)}:${process.env.PATH ?? ""}`,
+      PATH: `${plugins}:${dirname2(binary)}:${process.env.PATH ?? ""}`,
       ...o.env ?? {}
     };
     const stack2 = await auto.LocalWorkspace.createOrSelectStack(

@@ -1,0 +1,108 @@
+// The verdict builder: what a comparison's judgements, the effect checks and the way its rounds
+// ran say, as the verdict file (compare/verdict.ts) has it. compareSpec measures; this decides
+// and explains.
+import { singlePairNote } from "../compare/design.ts";
+import { cpuQuotaOf, quotaEffects, withEffects } from "../compare/effects.ts";
+import { overallVerdict } from "../compare/judge.ts";
+import type { judgeFamily } from "../compare/judge-results.ts";
+import type { Profile, Verdict } from "../compare/verdict.ts";
+import { evidenceField, evidenceOf } from "../observe/hints.ts";
+import type { Result, TargetInfo } from "../result/model.ts";
+import type { LoadedSpec } from "../specfile/load.ts";
+import type { CompareSchedule } from "./schedule.ts";
+
+type Settings = NonNullable<LoadedSpec["variants"]>["compare"];
+
+export interface VerdictInputs {
+  loaded: LoadedSpec;
+  result: Result;
+  resultPath: string;
+  /** Each variant's target as the result records it. */
+  infoOf(variant: string): TargetInfo;
+  compare: Settings;
+  judged: ReturnType<typeof judgeFamily>;
+  schedule: CompareSchedule;
+  /** The last measured round (an early stop ends before max_rounds). */
+  roundsDone: number;
+  benchmarkSeconds: number;
+  profiles: Profile[];
+  /** What the round runner says of how the rounds ran (duet: the pinning, uneven rounds). */
+  runnerNotes: string[];
+  /** Grouped turns: how the variants took turns (the plan's words). */
+  groupedBy?: string;
+  /** The variants ran on instances of their own (not one deployment switched between them). */
+  ownInstances: boolean;
+}
+
+export function buildVerdict(i: VerdictInputs): Verdict {
+  const { loaded, result, compare, judged, schedule, roundsDone } = i;
+  const plan = loaded.variants as NonNullable<LoadedSpec["variants"]>;
+  const names = plan.all.map((v) => v.name);
+  const control = plan.base.name;
+  const others = names.slice(1);
+  const maxRounds = compare.max_rounds ?? compare.rounds;
+  // what the variants differ in, shown to take effect over the measured runs (or not)
+  const effects = quotaEffects(
+    result.cells,
+    plan.all.map((v) => {
+      const q = cpuQuotaOf(v.spec.target);
+      return { name: v.name, ...(q !== undefined ? { cpu_quota: q } : {}) };
+    }),
+    control,
+  );
+  const cells = withEffects(judged.cells, effects);
+  const side = (variant: string) => ({
+    variant,
+    run_id: result.run_id,
+    result: i.resultPath,
+    target: i.infoOf(variant),
+  });
+  return {
+    format: "tiperf.verdict",
+    version: 1,
+    verdict: overallVerdict(cells),
+    created_at: new Date().toISOString(),
+    spec: { name: loaded.spec.name, path: loaded.path, hash: loaded.hash },
+    base: side(control),
+    head: side(plan.head.name),
+    ...(names.length > 2 ? { variants: others.map(side) } : {}),
+    host: result.host,
+    confidence: compare.confidence,
+    alpha_per_cell: judged.alpha,
+    comparisons: judged.comparisons,
+    order: schedule.order,
+    rounds: roundsDone,
+    max_rounds: maxRounds,
+    ...(compare.blocks > 1 ? { blocks: Math.ceil(roundsDone / (compare.rounds / compare.blocks)) } : {}),
+    seed: schedule.seed,
+    benchmark_seconds: Math.round(i.benchmarkSeconds),
+    saved_seconds: Math.round((maxRounds - roundsDone) * (i.benchmarkSeconds / Math.max(1, roundsDone))),
+    cells,
+    inconclusive: compare.inconclusive,
+    ...(effects.length ? { effects } : {}),
+    ...evidenceField(evidenceOf(result.cells, names)),
+    ...(i.profiles.length ? { profiles: i.profiles } : {}),
+    notes: [
+      ...(i.profiles.length
+        ? [
+            `${new Set(i.profiles.map((p) => `${p.workload}\u0000${p.threads}`)).size} regressed cell(s) ran once more per side with CPU profiles of the servers (compare.profiles; not judged): under profiles/`,
+          ]
+        : []),
+      ...(i.groupedBy !== undefined
+        ? [
+            `variants took turns in groups: a switch restarts servers (${i.groupedBy}), so in each block every variant ran its cells together on a freshly switched instance, variants in a balanced order over blocks`,
+          ]
+        : []),
+      ...i.runnerNotes,
+      ...[singlePairNote(compare.blocks, i.ownInstances)].filter((n): n is string => n !== undefined),
+      compare.blocks > 1
+        ? `instances as the unit: ${compare.rounds / compare.blocks} rounds per block, every variant's server restarted (fresh process, same data, random order) before each block after the first, warmup rounds again; per cell the mean of log(variant/${control}) in each block, a t interval over the block means (df = blocks − 1); between_share: the part of the round-to-round variance that lay between instances (one-way random effects)`
+        : `paired by round: one server instance per variant, rounds as the unit`,
+      ...(loaded.builds ?? []).map(
+        (b) =>
+          `${b.variant === "all" ? "every variant" : b.variant}: its server built from ${b.path} at ${b.commit.slice(0, 10)} (${b.subject})${b.kept ? ", kept from an earlier build" : `, built in ${b.seconds} s`}`,
+      ),
+      `paired by round: mean of log(variant/${control}) with a t interval; Bonferroni over ${judged.comparisons} judgements (${others.length > 1 ? `${others.length} variants against ${control} × ` : ""}cells × metrics × ${schedule.looks.length} look(s) at rounds ${schedule.looks.join(", ")}) for ${Math.round(compare.confidence * 100)}% familywise confidence`,
+    ],
+  };
+}
