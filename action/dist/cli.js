@@ -45,7 +45,7 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-GPSYK5EU.js";
+} from "./chunk-F77FQCQE.js";
 import {
   reapLedger
 } from "./chunk-AGREMEPO.js";

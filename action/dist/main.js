@@ -13,7 +13,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-GPSYK5EU.js";
+} from "./chunk-F77FQCQE.js";
 import {
   getInput,
   info,

@@ -59741,7 +59741,7 @@ async function planRun(given, o) {
   const where = target2.remoteLoad ? "load host" : "runner";
   const steps = [];
   const kindSteps = (phase, variant) => target2.steps.filter((s2) => phase.includes(s2.phase) && (variant === void 0 || s2.variant === variant));
-  let cells = [];
+  const cells = [];
   let cleanup = [];
   const loadedData = /* @__PURE__ */ new Set();
   for (const v of variants) {
