@@ -45,7 +45,7 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-F77FQCQE.js";
+} from "./chunk-IVSTOKIO.js";
 import {
   reapLedger
 } from "./chunk-AGREMEPO.js";

@@ -13,7 +13,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-F77FQCQE.js";
+} from "./chunk-IVSTOKIO.js";
 import {
   getInput,
   info,

@@ -70,28 +70,18 @@ export function quotaEffects(cells: Cell[], variants: VariantResources[], contro
           : s.t
             ? `${s.side.name} ${pct(s.side.cpu_quota)} of a CPU: throttled in ${s.t.throttled} of ${s.t.periods} periods (${pct(s.t.periods ? s.t.throttled / s.t.periods : 0)}, ${s.t.seconds.toFixed(1)} s held back)`
             : `${s.side.name} ${pct(s.side.cpu_quota)} of a CPU: not recorded`;
-      const difference = "target.resources.cpu_quota";
-      if (quoted.some((s) => !s.t)) {
-        out.push({
-          variant: v.name,
-          against: control,
-          difference,
-          workload,
-          threads,
-          detail: sides.map(text).join("; "),
-        });
-        continue;
-      }
+      // not recorded on a side with a quota: neither shown nor refuted (took_effect absent)
+      const recorded = quoted.every((s) => s.t);
       const bound = quoted.some(
         (s) => s.t && s.t.periods > 0 && s.t.throttled / s.t.periods >= MIN_THROTTLED_SHARE,
       );
       out.push({
         variant: v.name,
         against: control,
-        difference,
+        difference: "target.resources.cpu_quota",
         workload,
         threads,
-        took_effect: bound,
+        ...(recorded ? { took_effect: bound } : {}),
         detail: sides.map(text).join("; "),
       });
     }

@@ -195,16 +195,25 @@ export async function planRun(
   for (const v of variants) {
     steps.push(...kindSteps(["start", "switch", "sql", "record"], v.name));
     const load = loadSteps(v.spec, target.connection(v.name), where, o.cores ?? cpus().length);
-    // variants sharing a deployment load its data once
+    // variants sharing a deployment load its data once, and clean it up once (the last to leave:
+    // teardown goes in reverse); where the commands are the same (ports picked at start) once
     if (!loadedData.has(target.dataOf(v.name))) {
       loadedData.add(target.dataOf(v.name));
       steps.push(...load.data.map((s) => ({ ...s, variant: v.name })), ...kindSteps(["split"], v.name));
+      const mine = load.cleanup.filter(
+        (c) => !cleanup.some((x) => JSON.stringify(x.run) === JSON.stringify(c.run)),
+      );
+      cleanup = [
+        ...(v === variants[0]
+          ? mine
+          : mine.map((c) => ({ ...c, variant: v.name, about: `${c.about}; variant ${v.name}` }))),
+        ...cleanup,
+      ];
     }
     // each variant's cell commands where they differ (another deployment: another port)
     for (const c of load.cells)
       if (!cells.some((x) => JSON.stringify(x.run) === JSON.stringify(c.run)))
         cells.push(v === variants[0] ? c : { ...c, variant: v.name, about: `${c.about}; variant ${v.name}` });
-    cleanup = load.cleanup;
   }
   const warnings = [
     ...target.warnings,

@@ -4140,28 +4140,17 @@ function quotaEffects(cells, variants, control) {
       }));
       const quoted2 = sides.filter((s2) => s2.side.cpu_quota !== void 0);
       const text3 = (s2) => s2.side.cpu_quota === void 0 ? `${s2.side.name} no quota` : s2.t ? `${s2.side.name} ${pct(s2.side.cpu_quota)} of a CPU: throttled in ${s2.t.throttled} of ${s2.t.periods} periods (${pct(s2.t.periods ? s2.t.throttled / s2.t.periods : 0)}, ${s2.t.seconds.toFixed(1)} s held back)` : `${s2.side.name} ${pct(s2.side.cpu_quota)} of a CPU: not recorded`;
-      const difference = "target.resources.cpu_quota";
-      if (quoted2.some((s2) => !s2.t)) {
-        out.push({
-          variant: v.name,
-          against: control,
-          difference,
-          workload,
-          threads,
-          detail: sides.map(text3).join("; ")
-        });
-        continue;
-      }
+      const recorded = quoted2.every((s2) => s2.t);
       const bound2 = quoted2.some(
         (s2) => s2.t && s2.t.periods > 0 && s2.t.throttled / s2.t.periods >= MIN_THROTTLED_SHARE
       );
       out.push({
         variant: v.name,
         against: control,
-        difference,
+        difference: "target.resources.cpu_quota",
         workload,
         threads,
-        took_effect: bound2,
+        ...recorded ? { took_effect: bound2 } : {},
         detail: sides.map(text3).join("; ")
       });
     }
@@ -59750,11 +59739,17 @@ async function planRun(given, o) {
     if (!loadedData.has(target2.dataOf(v.name))) {
       loadedData.add(target2.dataOf(v.name));
       steps.push(...load3.data.map((s2) => ({ ...s2, variant: v.name })), ...kindSteps(["split"], v.name));
+      const mine = load3.cleanup.filter(
+        (c4) => !cleanup.some((x4) => JSON.stringify(x4.run) === JSON.stringify(c4.run))
+      );
+      cleanup = [
+        ...v === variants[0] ? mine : mine.map((c4) => ({ ...c4, variant: v.name, about: `${c4.about}; variant ${v.name}` })),
+        ...cleanup
+      ];
     }
     for (const c4 of load3.cells)
       if (!cells.some((x4) => JSON.stringify(x4.run) === JSON.stringify(c4.run)))
         cells.push(v === variants[0] ? c4 : { ...c4, variant: v.name, about: `${c4.about}; variant ${v.name}` });
-    cleanup = load3.cleanup;
   }
   const warnings = [
     ...target2.warnings,
