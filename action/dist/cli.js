@@ -45,7 +45,7 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-IVSTOKIO.js";
+} from "./chunk-ONWNWXGQ.js";
 import {
   reapLedger
 } from "./chunk-AGREMEPO.js";

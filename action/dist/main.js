@@ -13,7 +13,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-IVSTOKIO.js";
+} from "./chunk-ONWNWXGQ.js";
 import {
   getInput,
   info,

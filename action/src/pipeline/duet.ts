@@ -149,13 +149,10 @@ export class CpuSwapper {
   }
 
   private apply(parentOf = parents()): Promise<void> {
-    // The pins start one after another, and the pair moved last arrives on the CPU where tiperf
-    // itself has just been working (spawning the pins; an idle CPU draws the waking process): it
-    // meets more outside CPU use. Which pair moves first rotates with the phase and with every
-    // other round (`mover`): with a phase count that is the same in every round (a 2 s cell, 1 s
-    // swaps: one swap in the run) a rotation by phase alone moved the same pair first every time,
-    // and the light, CPU-bound and quota A/A banks all gave head 0.2–0.9 points more outside use
-    // and a −0.6% to −1.2% lean (bench/duet-centre.md).
+    // The pins start one after another: which pair moves first rotates with the phase and with
+    // every other round (`mover`). By phase alone, with a phase count that is the same in every
+    // round (a 2 s cell, 1 s swaps: one swap in the run), the same pair always moved first. This
+    // balance did not centre the light A/A bank (bench/duet-centre.md: head −0.9% before and after).
     const jobs: Promise<void>[] = [];
     const n = this.pairs.length;
     for (let j = 0; j < n; j++) {

@@ -131,7 +131,8 @@ export function compareSchedule(o: {
   const pairOrder = interleavedOrder(o.maxRounds, o.cells, seed);
   const balanced = names.length > 2 ? balancedOrders(names.length, o.cells, seed) : [];
   const turnOf = (round: number, cell: number): string[] => {
-    if (o.order === "duet" || round === 0) return names;
+    // duet: the order the pairs' load tools are started in, balanced as interleaved's turns are
+    if (round === 0) return names;
     if (names.length === 2)
       return (pairOrder[round - 1]?.[cell] ?? "base-first") === "base-first" ? names : [...names].reverse();
     const rows = balanced[cell] as number[][];

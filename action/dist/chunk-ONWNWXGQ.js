@@ -59562,7 +59562,7 @@ function compareSchedule(o) {
   const pairOrder = interleavedOrder(o.maxRounds, o.cells, seed);
   const balanced = names.length > 2 ? balancedOrders(names.length, o.cells, seed) : [];
   const turnOf = (round3, cell2) => {
-    if (o.order === "duet" || round3 === 0) return names;
+    if (round3 === 0) return names;
     if (names.length === 2)
       return (pairOrder[round3 - 1]?.[cell2] ?? "base-first") === "base-first" ? names : [...names].reverse();
     const rows = balanced[cell2];
