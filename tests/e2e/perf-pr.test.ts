@@ -166,7 +166,7 @@ describe("perf-pr.yml under act on a private MariaDB, commenting on a local GitH
     assert.deepEqual(run.jobs, { benchmark: "failed", publish: "succeeded" }, run.log.slice(-3000));
     assert.notEqual(run.code, 0);
     assert.match(run.log, /tiperf: regression in 1 judgement\(s\): point_select threads=2 tps −?-?\d/);
-    // compare.order's default on a private server with a CPU per variant: both at once (duet)
+    // compare.order duet on a private server with a CPU per variant: both at once
     assert.match(run.log, /duet: base on CPU \d, head on CPU \d \(server and load generator\)/);
     const comments = gh.comments.get(5) ?? [];
     assert.equal(comments.length, 1);
@@ -179,6 +179,8 @@ describe("perf-pr.yml under act on a private MariaDB, commenting on a local GitH
       /^🔴 \*\*tiperf e2e: regression\*\* · 1 regressed of 1 judgements · head vs base: cpu_quota: 100% → 30%/,
     );
     assert.ok(body.includes(commentMarker("e2e")));
+    // the 30% quota bound inside the pair: the effect check did not call it void
+    assert.doesNotMatch(body, /did not take effect/);
     // the commits compared and the workflow run, as the Action knew them
     assert.ok(
       body.includes(`base \`${base.slice(0, 12)}\` · head \`${head.slice(0, 12)}\` · [workflow run](`),
