@@ -294,8 +294,8 @@ describe("the example workflow in another repository (action/examples/perf-pr.ym
     writeFileSync(
       join(repo, "perf/pr.yaml"),
       spec.replace(
-        "compare: { rounds: 6, warmup_rounds: 1, swap: 2s }",
-        "compare: { rounds: 6, warmup_rounds: 1, swap: 2s, confirm: 0 }",
+        "compare: { order: duet, rounds: 6, warmup_rounds: 1, swap: 2s }",
+        "compare: { order: duet, rounds: 6, warmup_rounds: 1, swap: 2s, confirm: 0 }",
       ),
     );
     assert.match(readFileSync(join(repo, "perf/pr.yaml"), "utf8"), /confirm: 0/);
