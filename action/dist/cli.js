@@ -45,10 +45,10 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-ONWNWXGQ.js";
+} from "./chunk-32TNVBMO.js";
 import {
   reapLedger
-} from "./chunk-AGREMEPO.js";
+} from "./chunk-PONZZXZE.js";
 import {
   commitAt,
   formatIssues,
@@ -58,7 +58,7 @@ import {
   require_dist,
   writeAtomic,
   writeResult
-} from "./chunk-L3OZ6FVL.js";
+} from "./chunk-5OPT2QXT.js";
 import {
   CLOUDS,
   EXIT,

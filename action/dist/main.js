@@ -13,7 +13,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-ONWNWXGQ.js";
+} from "./chunk-32TNVBMO.js";
 import {
   getInput,
   info,
@@ -26,7 +26,7 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-L3OZ6FVL.js";
+} from "./chunk-5OPT2QXT.js";
 import {
   EXIT,
   InputError,

@@ -4,13 +4,13 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   reapLedger
-} from "./chunk-AGREMEPO.js";
+} from "./chunk-PONZZXZE.js";
 import {
   getState,
   info,
   setFailed
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-L3OZ6FVL.js";
+import "./chunk-5OPT2QXT.js";
 import {
   ledgerDir
 } from "./chunk-647NP4EY.js";

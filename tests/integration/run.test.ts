@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { basename, join } from "node:path";
+import { join } from "node:path";
 import { describe, test } from "node:test";
 import { connectionArgs, DATABASE } from "../../action/src/drivers/sysbench/index.ts";
 import { parseSysbench } from "../../action/src/drivers/sysbench/parse.ts";
@@ -8,7 +8,7 @@ import { runTool } from "../../action/src/proc/tool.ts";
 import { readResult } from "../../action/src/result/store.ts";
 import { startTarget } from "../../action/src/targets/registry.ts";
 import type { PlanStep } from "../../action/src/targets/types.ts";
-import { samePlanned } from "../helpers/plan.ts";
+import { planOfRun, samePlanned } from "../helpers/plan.ts";
 import { cli, leftovers, tempDir, writeSpec } from "../helpers/real.ts";
 
 /**
@@ -17,12 +17,7 @@ import { cli, leftovers, tempDir, writeSpec } from "../helpers/real.ts";
  * command line) ran with those words (executed.json; a port picked at start where it says <port>).
  */
 async function assertRanAsPlanned(spec: string, runDir: string) {
-  const out = tempDir();
-  const plan = cli(["plan", "--spec", spec, "--out", out, "--run-id", basename(runDir)]);
-  assert.equal((await plan.done).code, 0, plan.stderr());
-  assert.equal(readFileSync(join(runDir, "plan.json"), "utf8"), readFileSync(join(out, "plan.json"), "utf8"));
-  assert.equal(readFileSync(join(runDir, "plan.txt"), "utf8"), plan.stdout());
-  const planned = JSON.parse(readFileSync(join(out, "plan.json"), "utf8")) as {
+  const planned = JSON.parse(await planOfRun(spec, runDir)) as {
     steps: Record<"setup" | "per_cell" | "end", PlanStep[]>;
   };
   const executed = JSON.parse(readFileSync(join(runDir, "executed.json"), "utf8")) as PlanStep[];

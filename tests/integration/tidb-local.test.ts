@@ -52,7 +52,7 @@ describe("a private tidb-server (provider local) through a stand-in build", () =
     const base = build(tempDir(), "v8.5.0");
     const file = spec(
       dir,
-      "  binpath: " + base + "\n  server_configs: {tidb: {performance.max-procs: 1}}",
+      `  binpath: ${base}\n  server_configs: {tidb: {performance.max-procs: 1}}`,
       `variants:
   base: {}
   head: {target: {binpath: ${build(tempDir(), "v9.0.0-alpha.20260210")}, server_configs: {tidb: {performance.max-procs: 2}}}}

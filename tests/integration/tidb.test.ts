@@ -8,7 +8,7 @@ import { freePort } from "../../action/src/proc/port.ts";
 import { readResult } from "../../action/src/result/store.ts";
 import type { PlanStep } from "../../action/src/targets/types.ts";
 import { ROOT } from "../helpers/paths.ts";
-import { samePlanned } from "../helpers/plan.ts";
+import { planOfRun, samePlanned } from "../helpers/plan.ts";
 import { cli, tempDir } from "../helpers/real.ts";
 import { startSshd } from "../helpers/sshd.ts";
 
@@ -56,17 +56,8 @@ const runDirOf = (dir: string) => join(dir, "results", readdirSync(join(dir, "re
  * setup and teardown was left out.
  */
 async function assertRanAsPlanned(spec: string, runDir: string, env: Record<string, string>) {
-  const out = tempDir();
-  const plan = cli(["plan", "--spec", spec, "--out", out, "--run-id", basename(runDir)], env);
-  assert.equal((await plan.done).code, 0, plan.stderr());
   // the plan the run wrote into its directory is the one `tiperf plan --run-id` prints
-  assert.equal(
-    readFileSync(join(runDir, "plan.json"), "utf8"),
-    readFileSync(join(out, "plan.json"), "utf8"),
-    "the run's plan.json",
-  );
-  assert.equal(readFileSync(join(runDir, "plan.txt"), "utf8"), plan.stdout(), "the run's plan.txt");
-  const planned = JSON.parse(readFileSync(join(out, "plan.json"), "utf8")) as {
+  const planned = JSON.parse(await planOfRun(spec, runDir, env)) as {
     format: string;
     prefix: string;
     steps: Record<"setup" | "per_cell" | "end", PlanStep[]> & { per_group?: PlanStep[] };

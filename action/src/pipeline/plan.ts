@@ -162,6 +162,17 @@ export function planTarget(
   });
 }
 
+/**
+ * The steps of `more` whose commands `have` does not hold yet, named for `variant` when it is not
+ * the first (the plan shows the first variant's steps as they are).
+ */
+function unseen(have: PlanStep[], more: PlanStep[], variant?: string): PlanStep[] {
+  const seen = new Set(have.map((x) => JSON.stringify(x.run)));
+  return more
+    .filter((c) => !seen.has(JSON.stringify(c.run)))
+    .map((c) => (variant === undefined ? c : { ...c, variant, about: `${c.about}; variant ${variant}` }));
+}
+
 /** The format tag of plan.json (`tiperf plan --out`). */
 export const PLAN_FORMAT = "tiperf.plan/1";
 
@@ -200,20 +211,10 @@ export async function planRun(
     if (!loadedData.has(target.dataOf(v.name))) {
       loadedData.add(target.dataOf(v.name));
       steps.push(...load.data.map((s) => ({ ...s, variant: v.name })), ...kindSteps(["split"], v.name));
-      const mine = load.cleanup.filter(
-        (c) => !cleanup.some((x) => JSON.stringify(x.run) === JSON.stringify(c.run)),
-      );
-      cleanup = [
-        ...(v === variants[0]
-          ? mine
-          : mine.map((c) => ({ ...c, variant: v.name, about: `${c.about}; variant ${v.name}` }))),
-        ...cleanup,
-      ];
+      cleanup = [...unseen(cleanup, load.cleanup, v === variants[0] ? undefined : v.name), ...cleanup];
     }
     // each variant's cell commands where they differ (another deployment: another port)
-    for (const c of load.cells)
-      if (!cells.some((x) => JSON.stringify(x.run) === JSON.stringify(c.run)))
-        cells.push(v === variants[0] ? c : { ...c, variant: v.name, about: `${c.about}; variant ${v.name}` });
+    cells.push(...unseen(cells, load.cells, v === variants[0] ? undefined : v.name));
   }
   const warnings = [
     ...target.warnings,

@@ -61,18 +61,23 @@ async function writeQuota(flavor: Flavor, dir: string, quota: number): Promise<v
   }
 }
 
+/** The cgroup of the cpu controller in a /proc/<pid>/cgroup text (v2: the unified one). */
+function cpuCgroupOf(flavor: Flavor, text: string): string | undefined {
+  return text
+    .split("\n")
+    .map((line) => line.split(":"))
+    .find(([, controllers]) =>
+      flavor.version === 2 ? controllers === "" : controllers?.split(",").includes("cpu"),
+    )?.[2];
+}
+
 /**
  * Changes the CPU quota of a running server that applyResources limited, in the cgroup it is in
  * (as /proc/<pid>/cgroup names it).
  */
 export async function setCpuQuota(pid: number, quota: number): Promise<void> {
   const flavor = await cpuFlavor();
-  const own = (await readFile(`/proc/${pid}/cgroup`, "utf8"))
-    .split("\n")
-    .map((line) => line.split(":"))
-    .find(([, controllers]) =>
-      flavor.version === 2 ? controllers === "" : controllers?.split(",").includes("cpu"),
-    )?.[2];
+  const own = cpuCgroupOf(flavor, await readFile(`/proc/${pid}/cgroup`, "utf8"));
   if (!own || own === "/")
     throw new RunError(`pid ${pid} has no cpu cgroup of its own: start it with target.resources.cpu_quota`);
   await writeQuota(flavor, join(flavor.dir, own), quota);
@@ -145,12 +150,7 @@ export async function cpuThrottle(pids: readonly number[]): Promise<CpuThrottle 
   if (!flavor) return undefined;
   const dirs = new Set<string>();
   for (const pid of pids) {
-    const own = (await readFile(`/proc/${pid}/cgroup`, "utf8").catch(() => ""))
-      .split("\n")
-      .map((line) => line.split(":"))
-      .find(([, controllers]) =>
-        flavor.version === 2 ? controllers === "" : controllers?.split(",").includes("cpu"),
-      )?.[2];
+    const own = cpuCgroupOf(flavor, await readFile(`/proc/${pid}/cgroup`, "utf8").catch(() => ""));
     if (own?.split("/").pop()?.startsWith(cgroupPrefix())) dirs.add(join(flavor.dir, own));
   }
   if (dirs.size === 0) return undefined;

@@ -6,7 +6,7 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-L3OZ6FVL.js";
+} from "./chunk-5OPT2QXT.js";
 import {
   sweep
 } from "./chunk-647NP4EY.js";

@@ -29,7 +29,7 @@ import {
   throttleBetween,
   validateYaml,
   writeAtomic
-} from "./chunk-L3OZ6FVL.js";
+} from "./chunk-5OPT2QXT.js";
 import {
   EXIT,
   InputError,
@@ -59715,6 +59715,10 @@ function planTarget(loaded, o) {
     ...o.cores ? { cores: o.cores } : {}
   });
 }
+function unseen(have, more, variant) {
+  const seen = new Set(have.map((x4) => JSON.stringify(x4.run)));
+  return more.filter((c4) => !seen.has(JSON.stringify(c4.run))).map((c4) => variant === void 0 ? c4 : { ...c4, variant, about: `${c4.about}; variant ${variant}` });
+}
 var PLAN_FORMAT = "tiperf.plan/1";
 async function planRun(given, o) {
   const spec = given.spec;
@@ -59739,17 +59743,9 @@ async function planRun(given, o) {
     if (!loadedData.has(target2.dataOf(v.name))) {
       loadedData.add(target2.dataOf(v.name));
       steps.push(...load3.data.map((s2) => ({ ...s2, variant: v.name })), ...kindSteps(["split"], v.name));
-      const mine = load3.cleanup.filter(
-        (c4) => !cleanup.some((x4) => JSON.stringify(x4.run) === JSON.stringify(c4.run))
-      );
-      cleanup = [
-        ...v === variants[0] ? mine : mine.map((c4) => ({ ...c4, variant: v.name, about: `${c4.about}; variant ${v.name}` })),
-        ...cleanup
-      ];
+      cleanup = [...unseen(cleanup, load3.cleanup, v === variants[0] ? void 0 : v.name), ...cleanup];
     }
-    for (const c4 of load3.cells)
-      if (!cells.some((x4) => JSON.stringify(x4.run) === JSON.stringify(c4.run)))
-        cells.push(v === variants[0] ? c4 : { ...c4, variant: v.name, about: `${c4.about}; variant ${v.name}` });
+    cells.push(...unseen(cells, load3.cells, v === variants[0] ? void 0 : v.name));
   }
   const warnings = [
     ...target2.warnings,

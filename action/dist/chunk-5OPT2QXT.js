@@ -8060,6 +8060,11 @@ async function writeQuota(flavor, dir, quota) {
     await writeFile2(join3(dir, "cpu.cfs_quota_us"), String(quotaUs));
   }
 }
+function cpuCgroupOf(flavor, text) {
+  return text.split("\n").map((line) => line.split(":")).find(
+    ([, controllers]) => flavor.version === 2 ? controllers === "" : controllers?.split(",").includes("cpu")
+  )?.[2];
+}
 async function applyResources(pid, quota, name) {
   const flavor = await cpuFlavor();
   const dir = join3(flavor.dir, `${cgroupPrefix()}${name}-${pid}`);
@@ -8102,9 +8107,7 @@ async function cpuThrottle(pids) {
   if (!flavor) return void 0;
   const dirs = /* @__PURE__ */ new Set();
   for (const pid of pids) {
-    const own = (await readFile2(`/proc/${pid}/cgroup`, "utf8").catch(() => "")).split("\n").map((line) => line.split(":")).find(
-      ([, controllers]) => flavor.version === 2 ? controllers === "" : controllers?.split(",").includes("cpu")
-    )?.[2];
+    const own = cpuCgroupOf(flavor, await readFile2(`/proc/${pid}/cgroup`, "utf8").catch(() => ""));
     if (own?.split("/").pop()?.startsWith(cgroupPrefix())) dirs.add(join3(flavor.dir, own));
   }
   if (dirs.size === 0) return void 0;
