@@ -27,6 +27,8 @@ if [ "${1:-}" = "--test" ]; then
   # the load-host tests run sshd (own host key, port and authorized key) and HAProxy on 127.0.0.1
   [ -x /usr/sbin/sshd ] || need+=(openssh-server)
   [ -x /usr/sbin/haproxy ] || need+=(haproxy)
+  # the TiDB source PR check's e2e builds its stand-in tree with `make server`, as TiDB's own is
+  command -v make >/dev/null 2>&1 || need+=(make)
 fi
 
 if [ "${#need[@]}" -gt 0 ]; then

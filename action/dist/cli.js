@@ -45,10 +45,10 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-32TNVBMO.js";
+} from "./chunk-ZIIHNJIY.js";
 import {
   reapLedger
-} from "./chunk-PONZZXZE.js";
+} from "./chunk-FN4X5OK7.js";
 import {
   commitAt,
   formatIssues,
@@ -58,8 +58,9 @@ import {
   require_dist,
   writeAtomic,
   writeResult
-} from "./chunk-5OPT2QXT.js";
+} from "./chunk-TX4KREW4.js";
 import {
+  BuildFailed,
   CLOUDS,
   EXIT,
   InputError,
@@ -70,7 +71,7 @@ import {
   installSignalTeardown,
   ledgerDir,
   teardownAll
-} from "./chunk-647NP4EY.js";
+} from "./chunk-RE7RRM7M.js";
 import {
   external_exports,
   parseAge
@@ -393,24 +394,39 @@ function maxMeasurements(commits, remeasure) {
 function stepConfidence(familyConfidence, measurements) {
   return 1 - (1 - familyConfidence) / measurements;
 }
+function nextCandidate(lo, hi, skipped) {
+  const mid = Math.floor((lo + hi) / 2);
+  for (let d = 0; d < hi - lo; d++)
+    for (const i of d === 0 ? [mid] : [mid + d, mid - d]) if (i > lo && i < hi && !skipped.has(i)) return i;
+  return void 0;
+}
 async function bisectSearch(n, measure) {
   if (n < 1) throw new Error("bisectSearch: no commits between good and bad");
+  const skipped = /* @__PURE__ */ new Set();
+  const done = (o) => ({ ...o, skipped: [...skipped].sort((a, b) => a - b) });
   const check = await measure(n, 0, "check");
-  if (check === "good") return { outcome: "no-regression" };
-  if (check === "unknown") return { outcome: "inconclusive", lastGood: 0, firstBad: n, at: n };
+  if (check === "skip") throw new Error("bisectSearch: the bad commit itself could not be measured");
+  if (check === "good") return done({ outcome: "no-regression" });
+  if (check === "unknown") return done({ outcome: "inconclusive", lastGood: 0, firstBad: n, at: n });
   let lo = 0;
   let hi = n;
   while (hi - lo > 1) {
-    const mid = Math.floor((lo + hi) / 2);
+    const mid = nextCandidate(lo, hi, skipped);
+    if (mid === void 0)
+      return done({ outcome: "inconclusive", lastGood: lo, firstBad: hi, at: hi, onlySkipped: true });
     const kind = await measure(mid, 0, "search");
-    if (kind === "unknown") return { outcome: "inconclusive", lastGood: lo, firstBad: hi, at: mid };
+    if (kind === "skip") {
+      skipped.add(mid);
+      continue;
+    }
+    if (kind === "unknown") return done({ outcome: "inconclusive", lastGood: lo, firstBad: hi, at: mid });
     if (kind === "bad") hi = mid;
     else lo = mid;
   }
   const confirm = await measure(hi, lo, "confirm");
-  if (confirm === "bad") return { outcome: "found", lastGood: lo, firstBad: hi };
-  if (confirm === "good") return { outcome: "not-confirmed", lastGood: lo, firstBad: hi };
-  return { outcome: "inconclusive", lastGood: lo, firstBad: hi, at: hi };
+  if (confirm === "bad") return done({ outcome: "found", lastGood: lo, firstBad: hi });
+  if (confirm === "good") return done({ outcome: "not-confirmed", lastGood: lo, firstBad: hi });
+  return done({ outcome: "inconclusive", lastGood: lo, firstBad: hi, at: hi });
 }
 function stepKind(cells, watched) {
   const key = (c) => `${c.workload}\0${c.threads}\0${c.metric}`;
@@ -436,7 +452,9 @@ var BisectStepSchema = external_exports.strictObject({
   role: external_exports.enum(["check", "search", "confirm"]),
   candidate: CommitSchema,
   against: CommitSchema,
-  kind: external_exports.enum(["bad", "good", "unknown"]),
+  /** skip: the candidate did not build (no attempts; `skip_reason` says why), gone round as git bisect skip does. */
+  kind: external_exports.enum(["bad", "good", "unknown", "skip"]),
+  skip_reason: external_exports.string().optional(),
   attempts: external_exports.array(AttemptSchema),
   /** Seconds spent building the two sides' tidb-servers (source bisects; kept builds cost 0). */
   build_seconds: external_exports.number().optional()
@@ -476,6 +494,8 @@ var BisectReportSchema = external_exports.strictObject({
   max_measurements: external_exports.number().int(),
   remeasure: external_exports.number().int(),
   steps: external_exports.array(BisectStepSchema),
+  /** Candidates that did not build, gone round (the search measured their neighbours). */
+  skipped: external_exports.array(CommitSchema).optional(),
   benchmark_seconds: external_exports.number(),
   build_seconds: external_exports.number(),
   notes: external_exports.array(external_exports.string())
@@ -1047,6 +1067,26 @@ var OUTCOME = {
   running: "\u23F3 running",
   failed: "\u274C failed: a step could not be measured (see the notes)"
 };
+function prOf(subject) {
+  const all = [...subject.matchAll(/\(#(\d+)\)/g)];
+  const n = all.at(-1)?.[1];
+  return n ? Number(n) : void 0;
+}
+function botTable(r, good, bad) {
+  const confirm = [...r.steps].reverse().find((s) => s.role === "confirm" && s.kind === "bad");
+  if (!confirm) return [];
+  const cells = judged(r, confirm);
+  if (!cells.length) return [];
+  const num = (x) => x === null ? "\u2013" : x.toLocaleString("en-US", { maximumFractionDigits: 2 });
+  return [
+    `| cell | metric | last good \`${short2(good)}\` | first bad \`${short2(bad)}\` | change | interval |`,
+    "|---|---|---:|---:|---:|---|",
+    ...cells.map(
+      (c) => `| ${md(c.workload)} threads=${c.threads} | ${md(c.metric)} | ${num(c.base)} | ${num(c.head)} | ${pct(c.change)} | ${ciText(c)} |`
+    ),
+    ""
+  ];
+}
 function bisectMarkdown(r) {
   const out = [
     `### tiperf bisect ${md(r.spec.name)}: ${OUTCOME[r.outcome]}`,
@@ -1054,11 +1094,14 @@ function bisectMarkdown(r) {
     `${r.mode === "source" ? "tidb-server built at each commit of" : "the spec's target at each commit of"} \`${md(r.repository)}\`: good \`${short2(r.good)}\` ${md(r.good.subject)} \u2026 bad \`${short2(r.bad)}\` ${md(r.bad.subject)} (${r.commits.length} commit(s) after good)`,
     ""
   ];
-  if (r.outcome === "found" && r.first_bad && r.last_good)
+  if (r.outcome === "found" && r.first_bad && r.last_good) {
+    const pr = prOf(r.first_bad.subject);
     out.push(
-      `**First bad commit: \`${short2(r.first_bad)}\` ${md(r.first_bad.subject)}** (last good: \`${short2(r.last_good)}\` ${md(r.last_good.subject)})`,
-      ""
+      `**First bad commit: \`${short2(r.first_bad)}\` ${md(r.first_bad.subject)}**${pr ? ` (PR #${pr})` : ""} (last good: \`${short2(r.last_good)}\` ${md(r.last_good.subject)})`,
+      "",
+      ...botTable(r, r.last_good, r.first_bad)
     );
+  }
   if (r.open_range)
     out.push(
       `**No first bad commit named.** It is one of the ${r.open_range.candidates} commit(s) after \`${short2(r.open_range.after)}\` up to \`${short2(r.open_range.through)}\` (bisect.json: open_range).`,
@@ -1079,6 +1122,10 @@ function bisectMarkdown(r) {
     "|---:|---|---|---|---:|---|---:|---|---|---:|"
   );
   r.steps.forEach((s, i) => {
+    if (s.kind === "skip")
+      out.push(
+        `| ${i + 1} | ${s.role} | \`${short2(s.candidate)}\` ${md(s.candidate.subject)} | \`${short2(s.against)}\` | | | | did not build | skip | |`
+      );
     s.attempts.forEach((a, k) => {
       const cells = judged(r, { ...s, attempts: [a] });
       const delta = cells.map((c) => pct(c.change)).join(" / ");
@@ -1274,7 +1321,18 @@ async function bisectSpec(o) {
       );
       let spec = await stepSpec(candidate, against, attempt);
       if (mode === "source") {
-        spec = await withSourceBuilds(spec, o);
+        try {
+          spec = await withSourceBuilds(spec, o);
+        } catch (e) {
+          if (!(e instanceof BuildFailed) || e.commit !== candidate.commit || role === "check") throw e;
+          step.kind = "skip";
+          step.skip_reason = e.message.split("\n")[0];
+          await save();
+          o.log(
+            `bisect step ${report.steps.length}: skipped, ${candidate.commit.slice(0, 10)} does not build`
+          );
+          return "skip";
+        }
         const built = (spec.builds ?? []).filter((b) => !b.kept).reduce((s, b) => s + b.seconds, 0);
         step.build_seconds = (step.build_seconds ?? 0) + built;
         report.build_seconds += built;
@@ -1313,6 +1371,12 @@ async function bisectSpec(o) {
     throw e;
   }
   report.outcome = found.outcome;
+  if (found.skipped.length) {
+    report.skipped = found.skipped.map((i) => commits[i]);
+    report.notes.push(
+      `${found.skipped.length} commit(s) did not build and were gone round (their neighbours measured instead): ${report.skipped.map((c) => c.commit.slice(0, 10)).join(", ")}; each step's skip_reason names its build log`
+    );
+  }
   if (found.outcome === "found") {
     report.first_bad = commits[found.firstBad];
     report.last_good = commits[found.lastGood];
@@ -1332,7 +1396,11 @@ async function bisectSpec(o) {
     `error rate: at most ${measurements} measurements ((2 + \u2308log2 ${n}\u2309) steps \xD7 (1 + ${remeasure} re-measure)), each judged at ${(perStep * 100).toFixed(2)}% confidence, so the chance that any decided step is wrong is at most ${((1 - confidence) * 100).toFixed(0)}% (Bonferroni; a step decides "bad" only when a regression beyond the tolerance is shown, "good" only when its interval rules one out)`,
     `every step compares the candidate against the good commit on this machine, both sides prepared alike; the last step compares the first bad commit against its last good neighbour directly (the confirmation)`
   );
-  if (found.outcome === "inconclusive")
+  if (found.outcome === "inconclusive" && found.onlySkipped)
+    report.notes.push(
+      `only commits that do not build lie between ${commits[found.lastGood].commit.slice(0, 10)} (good) and ${commits[found.firstBad].commit.slice(0, 10)} (bad): the first bad commit is one of those ${found.firstBad - found.lastGood}, as git bisect says when only skipped commits are left`
+    );
+  else if (found.outcome === "inconclusive")
     report.notes.push(
       `stopped undecided at ${commits[found.at].commit.slice(0, 10)} after ${1 + remeasure} measurement(s): the first bad commit is one of the ${found.firstBad - found.lastGood} after ${commits[found.lastGood].commit.slice(0, 10)} up to ${commits[found.firstBad].commit.slice(0, 10)}; more rounds (--rounds) or a larger tolerance would decide it`
     );

@@ -13,7 +13,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-32TNVBMO.js";
+} from "./chunk-ZIIHNJIY.js";
 import {
   getInput,
   info,
@@ -26,7 +26,7 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-5OPT2QXT.js";
+} from "./chunk-TX4KREW4.js";
 import {
   EXIT,
   InputError,
@@ -37,7 +37,7 @@ import {
   ledgerDir,
   runCommand,
   teardownAll
-} from "./chunk-647NP4EY.js";
+} from "./chunk-RE7RRM7M.js";
 import "./chunk-HQ3S6NJV.js";
 import "./chunk-3EADY6QU.js";
 

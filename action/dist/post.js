@@ -4,16 +4,16 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   reapLedger
-} from "./chunk-PONZZXZE.js";
+} from "./chunk-FN4X5OK7.js";
 import {
   getState,
   info,
   setFailed
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-5OPT2QXT.js";
+import "./chunk-TX4KREW4.js";
 import {
   ledgerDir
-} from "./chunk-647NP4EY.js";
+} from "./chunk-RE7RRM7M.js";
 import "./chunk-HQ3S6NJV.js";
 import "./chunk-3EADY6QU.js";
 

@@ -37,6 +37,17 @@ export class RunError extends TiperfError {
   }
 }
 
+/** A commit whose server did not build (its build command failed or left no binary): bisect skips it. */
+export class BuildFailed extends RunError {
+  constructor(
+    message: string,
+    readonly commit: string,
+  ) {
+    super(message);
+    this.name = "BuildFailed";
+  }
+}
+
 /** `ENOSPC (no space left on device)`: the errno and what it means (libuv's words), for one-line messages. */
 export function errnoText(e: unknown): string {
   const code = (e as NodeJS.ErrnoException | undefined)?.code;

@@ -1,8 +1,9 @@
 import assert from "node:assert/strict";
 import { execFileSync, spawn } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
+import { parse, stringify } from "yaml";
 import { commentMarker } from "../../action/src/report/comment.ts";
 import { FakeGitHub } from "../helpers/github-server.ts";
 import { ROOT } from "../helpers/paths.ts";
@@ -64,6 +65,10 @@ interface PrEvent {
   actionRepo?: string;
   /** The repository variable TIPERF_PR_SPEC (default: the test repository's workloads/e2e.yaml). */
   spec?: string;
+  /** The workflow file under .github/workflows (default perf-pr.yml); its jobs are read from the log by its name. */
+  workflow?: string;
+  /** More environment for tiperf under act (NAME=value). */
+  env?: string[];
 }
 
 async function act(
@@ -96,7 +101,7 @@ async function act(
   const args = [
     "pull_request",
     "-W",
-    ".github/workflows/perf-pr.yml",
+    `.github/workflows/${e.workflow ?? "perf-pr.yml"}`,
     "-e",
     event,
     "-P",
@@ -116,6 +121,7 @@ async function act(
     `GITHUB_API_URL=${api}`,
     // the run's servers, ledger and cgroups where this test run's checks look (run-tests.mjs)
     ...ownEnv().flatMap((kv) => ["--env", kv]),
+    ...(e.env ?? []).flatMap((kv) => ["--env", kv]),
     "-s",
     `GITHUB_TOKEN=${TOKEN}`,
     "--var",
@@ -136,7 +142,10 @@ async function act(
   mkdirSync(OUT, { recursive: true });
   writeFileSync(join(OUT, `${name}.act.log`), log);
   const jobs: ActRun["jobs"] = {};
-  for (const m of log.matchAll(/\[perf-pr\/(\w+)\s*\] 🏁 {2}Job (succeeded|failed)/g))
+  const workflow = (e.workflow ?? "perf-pr.yml").replace(/\.yml$/, "");
+  for (const m of log.matchAll(
+    new RegExp(`\\[${workflow}\\/(\\w+)\\s*\\] 🏁 {2}Job (succeeded|failed)`, "g"),
+  ))
     jobs[m[1] as string] = m[2] as "succeeded" | "failed";
   return { code, log, jobs };
 }
@@ -326,6 +335,83 @@ describe("the example workflow in another repository (action/examples/perf-pr.ym
       !existsSync(join(repo, "action")) && !existsSync(join(repo, "scripts")),
       "nothing of tiperf's layout",
     );
+    assert.deepEqual(leftovers(), before);
+  });
+});
+
+describe("the TiDB source PR check in a TiDB repository (action/examples/tidb-source-pr.yml) under act", () => {
+  const gh = new FakeGitHub();
+  before(async () => {
+    assert.ok(existsSync(ACT), `${ACT} is missing: scripts/setup.sh --test builds it with go install`);
+    await gh.start();
+  });
+  after(() => gh.stop());
+
+  test("builds the merge base and the head with the tree's own make server, compares them, and the comment names what unistore cannot judge", async () => {
+    const before = leftovers();
+    // a TiDB tree's stand-in: its Makefile's `server` leaves bin/tidb-server (the test-only stand-in)
+    const repo = tempDir("tiperf-tidb-tree-");
+    const builds = tempDir("tiperf-tidb-builds-");
+    mkdirSync(join(repo, ".github/workflows"), { recursive: true });
+    mkdirSync(join(repo, ".github/tiperf"), { recursive: true });
+    cpSync(
+      join(ROOT, "action/examples/tidb-source-pr.yml"),
+      join(repo, ".github/workflows/tidb-source-pr.yml"),
+    );
+    writeFileSync(
+      join(repo, "Makefile"),
+      `server:\n\tmkdir -p bin\n\tprintf '#!/bin/sh\\nexec %s "$$@"\\n' '${join(ROOT, "tests/helpers/stand-ins/tidb-server")}' > bin/tidb-server\n\tchmod +x bin/tidb-server\n`,
+    );
+    // the shipped spec, its matrix cut to one short cell (its source settings as shipped)
+    const spec = parse(readFileSync(join(ROOT, "workloads/tidb-source-pr.yaml"), "utf8"));
+    assert.deepEqual(spec.target.source.build, ["make", "server"]);
+    spec.workloads = [{ ...spec.workloads[0], threads: [2], duration: "2s", warmup: "0s" }];
+    spec.data = { tables: 1, table_size: 1000 };
+    spec.compare = { order: "duet", swap: "1s", rounds: 4, warmup_rounds: 1, confirm: 0, budget: "15m" };
+    // the profile copied beside the spec, as the example says
+    cpSync(join(ROOT, "infra/profiles/local.yaml"), join(repo, ".github/tiperf/local.yaml"));
+    spec.target.profile = ".github/tiperf/local.yaml";
+    writeFileSync(join(repo, ".github/tiperf/source-pr.yaml"), stringify(spec));
+    for (const [f, text] of [
+      ["pkg/executor/sort.go", "package executor\n"],
+      ["pkg/store/gcworker/gc_worker.go", "package gcworker\n"],
+    ] as const) {
+      mkdirSync(join(repo, f, ".."), { recursive: true });
+      writeFileSync(join(repo, f), text);
+    }
+    git(repo, "init", "-q", "-b", "main");
+    git(repo, "remote", "add", "origin", "https://github.com/pingcap/tidb.git"); // never contacted
+    git(repo, "add", "-A");
+    git(repo, "commit", "-qm", "base");
+    const base = git(repo, "rev-parse", "HEAD");
+    writeFileSync(
+      join(repo, "pkg/store/gcworker/gc_worker.go"),
+      "package gcworker\n\n// resolve locks in batches\n",
+    );
+    writeFileSync(join(repo, "pkg/executor/sort.go"), "package executor\n\n// parallel sort\n");
+    git(repo, "commit", "-qam", "gcworker: resolve locks in batches (#60001)");
+    const head = git(repo, "rev-parse", "HEAD");
+    const run = await act(repo, "tidb-source", base, head, gh.url, {
+      number: 9,
+      actionRepo: releaseFiles(),
+      workflow: "tidb-source-pr.yml",
+      env: [`TIPERF_BUILDS=${builds}`],
+    });
+    assert.equal(run.jobs.publish, "succeeded", run.log.slice(-3000));
+    assert.ok(run.jobs.benchmark, run.log.slice(-3000));
+    // both commits built by the tree's own command, once each
+    for (const c of [base, head])
+      assert.match(run.log, new RegExp(`build ${c.slice(0, 10)} .*: make server`));
+    const body = gh.comments.get(9)?.[0]?.body ?? "";
+    writeFileSync(join(OUT, "tidb-source.comment.md"), body);
+    assert.match(body, /tidb-source-pr/);
+    assert.match(
+      body,
+      /🔭 Not judged here: GC against PD's safe point .*\(pkg\/store\/gcworker\/gc_worker\.go\)/,
+    );
+    assert.match(body, /cluster profile/);
+    assert.doesNotMatch(body, /pkg\/executor\/sort\.go/, "the SQL layer's paths are judged here");
+    rmSync(builds, { recursive: true, force: true });
     assert.deepEqual(leftovers(), before);
   });
 });

@@ -45,6 +45,7 @@ const src = (dir: string, count: string): SourceSpec => ({
   build: ["./build.sh"],
   binary: "bin/tidb-server",
   timeout: "2m",
+  keep: "10G",
   env: { BUILD_COUNT: count },
 });
 

@@ -7,13 +7,14 @@ import {
   BisectReportSchema,
   bisectSearch,
   maxMeasurements,
+  nextCandidate,
   readBisect,
   type StepKind,
   stepConfidence,
   stepKind,
 } from "../../action/src/compare/bisection.ts";
 import { bisectRange } from "../../action/src/history/check.ts";
-import { bisectIssue, bisectMarkdown, bisectTitle } from "../../action/src/report/bisect.ts";
+import { bisectIssue, bisectMarkdown, bisectTitle, prOf } from "../../action/src/report/bisect.ts";
 import { loadSpec } from "../../action/src/specfile/load.ts";
 import { narrowSpec } from "../../action/src/specfile/prepare.ts";
 import { oneDrop } from "../helpers/changes.ts";
@@ -46,7 +47,11 @@ describe("bisection: the search", () => {
           asked.push([i, j, role]);
           return i >= k ? "bad" : "good";
         });
-        assert.deepEqual(out, { outcome: "found", lastGood: k - 1, firstBad: k }, `n=${n} k=${k}`);
+        assert.deepEqual(
+          out,
+          { outcome: "found", lastGood: k - 1, firstBad: k, skipped: [] },
+          `n=${n} k=${k}`,
+        );
         assert.ok(asked.length <= Math.ceil(Math.log2(n)) + 2, `n=${n} k=${k}: ${asked.length} steps`);
         assert.deepEqual(asked[0], [n, 0, "check"]);
         assert.deepEqual(asked.at(-1), [k, k - 1, "confirm"], "the confirmation compares the adjacent pair");
@@ -60,7 +65,7 @@ describe("bisection: the search", () => {
       calls++;
       return "good";
     });
-    assert.deepEqual(out, { outcome: "no-regression" });
+    assert.deepEqual(out, { outcome: "no-regression", skipped: [] });
     assert.equal(calls, 1);
   });
 
@@ -68,14 +73,51 @@ describe("bisection: the search", () => {
     const answers: StepKind[] = ["bad", "good", "unknown"];
     const out = await bisectSearch(16, async () => answers.shift() as StepKind);
     // check 16 bad; 8 good; 12 unknown → the first bad is in (8, 16]
-    assert.deepEqual(out, { outcome: "inconclusive", lastGood: 8, firstBad: 16, at: 12 });
+    assert.deepEqual(out, { outcome: "inconclusive", lastGood: 8, firstBad: 16, at: 12, skipped: [] });
   });
 
   test("a candidate its neighbour does not confirm is reported as not confirmed", async () => {
     const out = await bisectSearch(4, async (i, _j, role) =>
       role === "confirm" ? "good" : i >= 3 ? "bad" : "good",
     );
-    assert.deepEqual(out, { outcome: "not-confirmed", lastGood: 2, firstBad: 3 });
+    assert.deepEqual(out, { outcome: "not-confirmed", lastGood: 2, firstBad: 3, skipped: [] });
+  });
+
+  test("a commit that does not build is gone round (git bisect skip): its neighbours are measured instead", async () => {
+    // first bad 9 of 16; commit 8 (the first middle) does not build
+    const asked: number[] = [];
+    const found = await bisectSearch(16, async (i) => {
+      asked.push(i);
+      if (i === 5) return "skip";
+      return i >= 9 ? "bad" : "good";
+    });
+    assert.deepEqual(found, { outcome: "found", lastGood: 8, firstBad: 9, skipped: [] });
+    const skips = new Set([8]);
+    const out = await bisectSearch(16, async (i) => (skips.has(i) ? "skip" : i >= 9 ? "bad" : "good"));
+    // 16 bad; 8 skipped → 9 bad; 4, 6, 7 good; only the skipped 8 lies between 7 and 9
+    assert.deepEqual(out, {
+      outcome: "inconclusive",
+      lastGood: 7,
+      firstBad: 9,
+      at: 9,
+      onlySkipped: true,
+      skipped: [8],
+    });
+    // a skipped middle whose neighbour decides: first bad 12, 8 skipped → 9 good, …, found
+    const far = await bisectSearch(16, async (i) => (i === 8 ? "skip" : i >= 12 ? "bad" : "good"));
+    assert.deepEqual(far, { outcome: "found", lastGood: 11, firstBad: 12, skipped: [8] });
+    await assert.rejects(
+      bisectSearch(4, async () => "skip"),
+      /the bad commit itself/,
+    );
+  });
+
+  test("nextCandidate: the middle, else the nearest not skipped, alternating after and before", () => {
+    assert.equal(nextCandidate(0, 16, new Set()), 8);
+    assert.equal(nextCandidate(0, 16, new Set([8])), 9);
+    assert.equal(nextCandidate(0, 16, new Set([8, 9])), 7);
+    assert.equal(nextCandidate(7, 9, new Set([8])), undefined);
+    assert.equal(nextCandidate(3, 4, new Set()), undefined);
   });
 
   test("the error budget: Bonferroni over the most measurements the search can take", () => {
@@ -192,6 +234,43 @@ describe("bisection: the report and the issue", () => {
       /\| 1 \| check \| `ffffffffff` end \| `aaaaaaaaaa` \| −31\.0% \| \[−34\.0%, −28\.0%\] \| 4 \| regression \| bad \| 312 \|/,
     );
     assert.match(md, /180 s of benchmark, 312 s of builds/);
+  });
+
+  test("found: the bot's table (each watched cell on the last good and the first bad commit) and the PR the subject names", () => {
+    const r = report();
+    r.first_bad = { commit: "c".repeat(40), subject: "executor: enable parallel sort (#53537)" };
+    const md = bisectMarkdown(r);
+    assert.match(
+      md,
+      /\*\*First bad commit: `cccccccccc` executor: enable parallel sort \(#53537\)\*\* \(PR #53537\)/,
+    );
+    assert.match(
+      md,
+      /\| cell \| metric \| last good `bbbbbbbbbb` \| first bad `cccccccccc` \| change \| interval \|/,
+    );
+    assert.match(md, /\| point_select threads=8 \| tps \| 100 \| 100 \| −28\.4% \| \[−31\.4%, −25\.4%\] \|/);
+    assert.equal(prOf('Revert "x (#1)" (#2)'), 2);
+    assert.equal(prOf("docs: fix typo"), undefined);
+    // not found: no table
+    assert.doesNotMatch(bisectMarkdown(undecided("inconclusive")), /\| cell \| metric \| last good/);
+  });
+
+  test("a skipped step is a row that says the commit did not build; the schema takes it", () => {
+    const r = report();
+    r.steps.splice(1, 0, {
+      role: "search",
+      candidate: { commit: "d".repeat(40), subject: "two" },
+      against: r.good,
+      kind: "skip",
+      skip_reason: "build of dddddddddd (two) failed: make server exited 2; its log: /x/build.log",
+      attempts: [],
+    });
+    r.skipped = [{ commit: "d".repeat(40), subject: "two" }];
+    BisectReportSchema.parse(r);
+    assert.match(
+      bisectMarkdown(r),
+      /\| 2 \| search \| `dddddddddd` two \| `aaaaaaaaaa` \| \| \| \| did not build \| skip \| \|/,
+    );
   });
 
   test("nothing found, nothing filed", () => {

@@ -9,6 +9,8 @@ import {
   outsideShares,
   resolveOrder,
   type Snapshot,
+  soloStall,
+  stallNotes,
   whyNotDuet,
 } from "../../action/src/pipeline/duet.ts";
 import type { Cell } from "../../action/src/result/model.ts";
@@ -205,5 +207,61 @@ describe("fair duet: the verdict's note on uneven rounds", () => {
       notes,
       /1 round\(s\) still uneven after 4 re-runs were kept as measured \(the largest gap 28 points\)/,
     );
+  });
+});
+
+describe("duet: a pair that stalls alone runs the round again", () => {
+  const cell = (variant: string, tps: number[]): Cell =>
+    ({
+      workload: "read_only",
+      driver: "sysbench",
+      threads: 4,
+      variant,
+      round: 3,
+      block: 2,
+      status: "ok",
+      metrics: {
+        tps: { value: 1, unit: "1/s", better: "higher" },
+        p95_ms: { value: 1, unit: "ms", better: "lower" },
+      },
+      intervals: [
+        { t: 0, warmup: true, values: { tps: 1, p95_ms: 9 } },
+        ...tps.map((v, i) => ({ t: i + 1, warmup: false, values: { p95_ms: 5, tps: v } })),
+      ],
+    }) as unknown as Cell;
+  const even = [1000, 1010, 990, 1005, 995, 1000, 1002, 998, 1001, 999];
+
+  test("one side below half its median while the other ran on: that side, the second and the share", () => {
+    const stalled = [...even];
+    stalled[4] = 120;
+    assert.deepEqual(soloStall([cell("base", even), cell("head", stalled)]), {
+      variant: "head",
+      second: 5,
+      share: 0.12,
+    });
+    // the warmup second and latency never count; a dip to 60% is noise, not a stall
+    const dip = [...even];
+    dip[2] = 600;
+    assert.equal(soloStall([cell("base", dip), cell("head", even)]), undefined);
+  });
+
+  test("both pairs stalled in the same second (the machine paused): shared, fair, no re-run", () => {
+    const a = [...even];
+    const b = [...even];
+    a[6] = 100;
+    b[6] = 300;
+    assert.equal(soloStall([cell("base", a), cell("head", b)]), undefined);
+    // too short a run to say what its median is
+    assert.equal(soloStall([cell("base", [5, 1000]), cell("head", [1000, 1000])]), undefined);
+  });
+
+  test("the notes count the re-runs per round", () => {
+    const c = { ...cell("base", even), stall_reruns: 2 } as Cell;
+    const [note] = stallNotes([c, { ...c, variant: "head" } as Cell, cell("base", even)]);
+    assert.match(
+      note ?? "",
+      /^duet: in 1 round\(s\) one pair stalled alone .* \(2 re-run\(s\) in all; a round still stalled after 2 was kept as measured\)/,
+    );
+    assert.deepEqual(stallNotes([cell("base", even)]), []);
   });
 });

@@ -29,35 +29,60 @@ export type SearchOutcome =
   | { outcome: "found"; lastGood: number; firstBad: number }
   | { outcome: "no-regression" }
   | { outcome: "not-confirmed"; lastGood: number; firstBad: number }
-  | { outcome: "inconclusive"; lastGood: number; firstBad: number; at: number };
+  | { outcome: "inconclusive"; lastGood: number; firstBad: number; at: number; onlySkipped?: boolean };
+
+/** A commit that could not be measured (it does not build): the search goes round it, as `git bisect skip`. */
+export type Measured = StepKind | "skip";
+
+/**
+ * The commit to measure between lo and hi (exclusive): the middle, else the nearest to it that was
+ * not skipped (one after, one before, two after, …); none when every commit between was skipped.
+ */
+export function nextCandidate(lo: number, hi: number, skipped: ReadonlySet<number>): number | undefined {
+  const mid = Math.floor((lo + hi) / 2);
+  for (let d = 0; d < hi - lo; d++)
+    for (const i of d === 0 ? [mid] : [mid + d, mid - d]) if (i > lo && i < hi && !skipped.has(i)) return i;
+  return undefined;
+}
 
 /**
  * Binary search over commits 0 (good) … n (bad): `measure(i, j)` judges commit i against commit j.
  * First bad against good (is there a regression at all?), then halvings against good, then the
  * adjacent pair found, bad against its last good, as the confirmation. An unknown step stops the
- * search where it stands: the first bad commit lies in (lastGood, firstBad], not guessed.
+ * search where it stands: the first bad commit lies in (lastGood, firstBad], not guessed. A
+ * skipped commit (it does not build) is gone round; when only skipped commits lie between the last
+ * good and the first bad one measured, the range is reported open (any of them may be the first bad).
  */
 export async function bisectSearch(
   n: number,
-  measure: (index: number, against: number, role: "check" | "search" | "confirm") => Promise<StepKind>,
-): Promise<SearchOutcome> {
+  measure: (index: number, against: number, role: "check" | "search" | "confirm") => Promise<Measured>,
+): Promise<SearchOutcome & { skipped: number[] }> {
   if (n < 1) throw new Error("bisectSearch: no commits between good and bad");
+  const skipped = new Set<number>();
+  const done = (o: SearchOutcome) => ({ ...o, skipped: [...skipped].sort((a, b) => a - b) });
   const check = await measure(n, 0, "check");
-  if (check === "good") return { outcome: "no-regression" };
-  if (check === "unknown") return { outcome: "inconclusive", lastGood: 0, firstBad: n, at: n };
+  if (check === "skip") throw new Error("bisectSearch: the bad commit itself could not be measured");
+  if (check === "good") return done({ outcome: "no-regression" });
+  if (check === "unknown") return done({ outcome: "inconclusive", lastGood: 0, firstBad: n, at: n });
   let lo = 0;
   let hi = n;
   while (hi - lo > 1) {
-    const mid = Math.floor((lo + hi) / 2);
+    const mid = nextCandidate(lo, hi, skipped);
+    if (mid === undefined)
+      return done({ outcome: "inconclusive", lastGood: lo, firstBad: hi, at: hi, onlySkipped: true });
     const kind = await measure(mid, 0, "search");
-    if (kind === "unknown") return { outcome: "inconclusive", lastGood: lo, firstBad: hi, at: mid };
+    if (kind === "skip") {
+      skipped.add(mid);
+      continue;
+    }
+    if (kind === "unknown") return done({ outcome: "inconclusive", lastGood: lo, firstBad: hi, at: mid });
     if (kind === "bad") hi = mid;
     else lo = mid;
   }
   const confirm = await measure(hi, lo, "confirm");
-  if (confirm === "bad") return { outcome: "found", lastGood: lo, firstBad: hi };
-  if (confirm === "good") return { outcome: "not-confirmed", lastGood: lo, firstBad: hi };
-  return { outcome: "inconclusive", lastGood: lo, firstBad: hi, at: hi };
+  if (confirm === "bad") return done({ outcome: "found", lastGood: lo, firstBad: hi });
+  if (confirm === "good") return done({ outcome: "not-confirmed", lastGood: lo, firstBad: hi });
+  return done({ outcome: "inconclusive", lastGood: lo, firstBad: hi, at: hi });
 }
 
 /** The cells whose judgements decide a step (the ones that regressed between good and bad). */
@@ -102,7 +127,9 @@ export const BisectStepSchema = z.strictObject({
   role: z.enum(["check", "search", "confirm"]),
   candidate: CommitSchema,
   against: CommitSchema,
-  kind: z.enum(["bad", "good", "unknown"]),
+  /** skip: the candidate did not build (no attempts; `skip_reason` says why), gone round as git bisect skip does. */
+  kind: z.enum(["bad", "good", "unknown", "skip"]),
+  skip_reason: z.string().optional(),
   attempts: z.array(AttemptSchema),
   /** Seconds spent building the two sides' tidb-servers (source bisects; kept builds cost 0). */
   build_seconds: z.number().optional(),
@@ -153,6 +180,8 @@ export const BisectReportSchema = z
     max_measurements: z.number().int(),
     remeasure: z.number().int(),
     steps: z.array(BisectStepSchema),
+    /** Candidates that did not build, gone round (the search measured their neighbours). */
+    skipped: z.array(CommitSchema).optional(),
     benchmark_seconds: z.number(),
     build_seconds: z.number(),
     notes: z.array(z.string()),

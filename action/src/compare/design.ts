@@ -2,6 +2,7 @@
 // (compare.blocks 1) every round compares the same two processes: a steady gap between two
 // instances of one configuration (memory placement, a data file's layout, a lucky start) is
 // indistinguishable from the change under test, however many rounds run.
+import { logGamma, TRIM, tQuantile } from "./stats.ts";
 
 /**
  * The standard deviation of the steady gap between two instances of one configuration, measured
@@ -24,4 +25,79 @@ export function singlePairNote(blocks: number, ownInstances: boolean): string | 
   if (blocks > 1 || !ownInstances) return undefined;
   const p = (x: number) => `${(x * 100).toFixed(1)}%`;
   return `one instance pair (compare.blocks 1): every round compared the same two server processes, so a steady gap between two instances of one configuration cannot be told from a change; on this machine such gaps had a standard deviation of ${p(INSTANCE_GAP_SD.low)} to ${p(INSTANCE_GAP_SD.high)} (A/A banks with restarts). compare.blocks: 3 or more restarts the servers between blocks and counts that gap in the interval`;
+}
+
+/** The power at which a plan states the smallest change it detects. */
+export const PLAN_POWER = 0.9;
+
+/** The standard normal CDF (Abramowitz–Stegun 7.1.26, error below 1.5e-7). */
+function normalCdf(z: number): number {
+  const x = Math.abs(z) / Math.SQRT2;
+  const t = 1 / (1 + 0.3275911 * x);
+  const erf =
+    1 -
+    ((((1.061405429 * t - 1.453152027) * t + 1.421413741) * t - 0.284496736) * t + 0.254829592) *
+      t *
+      Math.exp(-x * x);
+  return z >= 0 ? 0.5 * (1 + erf) : 0.5 * (1 - erf);
+}
+
+/**
+ * The chance that a t interval (estimate ± t·ŝe, ŝe from df degrees of freedom) lies wholly below
+ * `limit` when the estimate is normal around `shift` with standard error `se`: the average over
+ * ŝe/se = √(χ²/df) of Φ((limit − t·se·s − shift)/se), integrated numerically (x = u², midpoints).
+ */
+export function powerBelow(limit: number, shift: number, se: number, t: number, df: number): number {
+  const half = df / 2;
+  const logNorm = half * Math.log(2) + logGamma(half);
+  const top = Math.sqrt(df + 12 * Math.sqrt(2 * df) + 20);
+  const steps = 600;
+  let sum = 0;
+  for (let k = 0; k < steps; k++) {
+    const u = ((k + 0.5) / steps) * top;
+    const x = u * u;
+    const density = Math.exp((half - 1) * Math.log(x) - x / 2 - logNorm) * 2 * u;
+    const s = Math.sqrt(x / df);
+    sum += normalCdf((limit - t * se * s - shift) / se) * density;
+  }
+  return (sum * top) / steps;
+}
+
+/**
+ * The smallest change in the worse direction (a fraction: 0.05 = 5%) that a comparison judges a
+ * regression with probability `power`, given the noise of its cells (standard deviations of
+ * log(head/base): one round within an instance pair, and a pair's steady gap), its design and its
+ * per-cell error rate; as judge.ts judges: a t interval at 1 − α/2 wholly beyond the tolerance.
+ * Blocks: over block means (df = blocks − 1); one block: over rounds, trimmed as paired-t is.
+ */
+export function plannedMde(
+  noise: { rounds: number; instances: number },
+  design: { rounds: number; blocks: number },
+  alpha: number,
+  tolerance: number,
+  better: "higher" | "lower" = "higher",
+  power = PLAN_POWER,
+): number {
+  const perBlock = design.rounds / design.blocks;
+  const blocked = design.blocks > 1;
+  const se = blocked
+    ? Math.sqrt(noise.instances ** 2 + noise.rounds ** 2 / perBlock) / Math.sqrt(design.blocks)
+    : Math.sqrt(noise.instances ** 2 + noise.rounds ** 2 / design.rounds);
+  const df = Math.max(
+    1,
+    blocked ? design.blocks - 1 : design.rounds - 2 * Math.floor(TRIM * design.rounds) - 1,
+  );
+  const t = tQuantile(1 - alpha / 2, df);
+  // the shift (log) caught with `power`: exact for normal block means (the t interval's own
+  // randomness included), found by bisection between the tolerance and 60 standard errors past it
+  const limit = Math.log(1 - tolerance);
+  let [lo, hi] = [limit - 60 * se, limit];
+  for (let i = 0; i < 60; i++) {
+    const mid = (lo + hi) / 2;
+    if (powerBelow(limit, mid, se, t, df) >= power) lo = mid;
+    else hi = mid;
+  }
+  const margin = limit - lo;
+  // throughput: a drop (1 − e^−x); latency: a rise (e^x − 1), the same distance past the tolerance
+  return better === "higher" ? 1 - Math.exp(limit - margin) : Math.exp(Math.log(1 + tolerance) + margin) - 1;
 }

@@ -4,7 +4,7 @@
 // not a pass. Each kind of difference is checked from what the run recorded.
 import type { z } from "zod";
 import type { Cell } from "../result/model.ts";
-import type { CellJudgementSchema, Effect } from "./verdict.ts";
+import type { CellJudgementSchema, Effect, Verdict } from "./verdict.ts";
 
 type Judgement = z.output<typeof CellJudgementSchema>;
 
@@ -130,4 +130,15 @@ export function effectLines(effects: readonly Effect[] | undefined): string[] {
       `⚠️ ${[...new Set(unknown.map((e) => e.difference))].join(", ")}: not shown to take effect in ${cells(unknown)} (${unknown[0]?.detail})`,
     );
   return out;
+}
+
+/** The first lines on what of a source change this run could not judge (verdict.unseen). */
+export function unseenLines(unseen: Verdict["unseen"]): string[] {
+  if (!unseen?.length) return [];
+  const paths = (ps: string[]) =>
+    ps.length > 5 ? `${ps.slice(0, 5).join(", ")} and ${ps.length - 5} more` : ps.join(", ");
+  return unseen.map(
+    (u) =>
+      `🔭 Not judged here: ${u.why} (${paths(u.paths)}). A pass says nothing of it; ${u.needs} is needed to judge it.`,
+  );
 }

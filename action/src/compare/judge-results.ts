@@ -33,7 +33,7 @@ export interface JudgedKey extends CellKey {
   rules: Record<string, MetricRule>;
 }
 
-const keysOf = (spec: {
+export const keysOf = (spec: {
   workloads: { name: string; threads: number[]; judge: Record<string, MetricRule> }[];
 }): JudgedKey[] =>
   spec.workloads.flatMap((w) => w.threads.map((threads) => ({ workload: w.name, threads, rules: w.judge })));

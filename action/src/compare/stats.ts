@@ -14,7 +14,7 @@ export function variance(xs: readonly number[]): number {
 
 export const stddev = (xs: readonly number[]) => Math.sqrt(variance(xs));
 
-function logGamma(x: number): number {
+export function logGamma(x: number): number {
   // Lanczos approximation (g=7, n=9).
   const c = [
     0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059,

@@ -142,6 +142,13 @@ export const VerdictSchema = z.strictObject({
   /** Per variant difference and cell: shown to take effect, shown not to, or not recorded. */
   effects: z.array(EffectSchema).optional(),
   /**
+   * Parts of a source change (base and head built from one tree) the target cannot judge where it
+   * ran, the paths that put each there, and what can judge them.
+   */
+  unseen: z
+    .array(z.strictObject({ why: z.string(), paths: z.array(z.string()), needs: z.string() }))
+    .optional(),
+  /**
    * compare.confirm: the re-runs of the regressed cells on fresh instances, and whether they
    * agreed (a regression not confirmed leaves the verdict inconclusive).
    */

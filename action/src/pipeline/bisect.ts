@@ -14,13 +14,13 @@ import {
   BisectReportSchema,
   type BisectStep,
   bisectSearch,
+  type Measured,
   maxMeasurements,
   type StepCell,
-  type StepKind,
   stepConfidence,
   stepKind,
 } from "../compare/bisection.ts";
-import { EXIT, InputError } from "../errors.ts";
+import { BuildFailed, EXIT, InputError } from "../errors.ts";
 import { commitAt, git } from "../proc/git.ts";
 import { bisectMarkdown } from "../report/bisect.ts";
 import { writeAtomic } from "../result/store.ts";
@@ -248,7 +248,7 @@ export async function bisectSpec(o: BisectOptions): Promise<BisectOutcome> {
     return o.profile ? { ...step, profile: o.profile } : step;
   };
 
-  const measure = async (i: number, j: number, role: BisectStep["role"]): Promise<StepKind> => {
+  const measure = async (i: number, j: number, role: BisectStep["role"]): Promise<Measured> => {
     const candidate = commits[i] as Commit;
     const against = commits[j] as Commit;
     const step: BisectStep = { role, candidate, against, kind: "unknown", attempts: [] };
@@ -259,7 +259,19 @@ export async function bisectSpec(o: BisectOptions): Promise<BisectOutcome> {
       );
       let spec = await stepSpec(candidate, against, attempt);
       if (mode === "source") {
-        spec = await withSourceBuilds(spec, o);
+        try {
+          spec = await withSourceBuilds(spec, o);
+        } catch (e) {
+          // a candidate that does not build is gone round (git bisect skip); any other failure stops the search
+          if (!(e instanceof BuildFailed) || e.commit !== candidate.commit || role === "check") throw e;
+          step.kind = "skip";
+          step.skip_reason = e.message.split("\n")[0] as string;
+          await save();
+          o.log(
+            `bisect step ${report.steps.length}: skipped, ${candidate.commit.slice(0, 10)} does not build`,
+          );
+          return "skip";
+        }
         const built = (spec.builds ?? []).filter((b) => !b.kept).reduce((s, b) => s + b.seconds, 0);
         step.build_seconds = (step.build_seconds ?? 0) + built;
         report.build_seconds += built;
@@ -302,6 +314,12 @@ export async function bisectSpec(o: BisectOptions): Promise<BisectOutcome> {
     throw e;
   }
   report.outcome = found.outcome;
+  if (found.skipped.length) {
+    report.skipped = found.skipped.map((i) => commits[i] as Commit);
+    report.notes.push(
+      `${found.skipped.length} commit(s) did not build and were gone round (their neighbours measured instead): ${report.skipped.map((c) => c.commit.slice(0, 10)).join(", ")}; each step's skip_reason names its build log`,
+    );
+  }
   if (found.outcome === "found") {
     report.first_bad = commits[found.firstBad] as Commit;
     report.last_good = commits[found.lastGood] as Commit;
@@ -322,7 +340,11 @@ export async function bisectSpec(o: BisectOptions): Promise<BisectOutcome> {
     `error rate: at most ${measurements} measurements ((2 + ⌈log2 ${n}⌉) steps × (1 + ${remeasure} re-measure)), each judged at ${(perStep * 100).toFixed(2)}% confidence, so the chance that any decided step is wrong is at most ${((1 - confidence) * 100).toFixed(0)}% (Bonferroni; a step decides "bad" only when a regression beyond the tolerance is shown, "good" only when its interval rules one out)`,
     `every step compares the candidate against the good commit on this machine, both sides prepared alike; the last step compares the first bad commit against its last good neighbour directly (the confirmation)`,
   );
-  if (found.outcome === "inconclusive")
+  if (found.outcome === "inconclusive" && found.onlySkipped)
+    report.notes.push(
+      `only commits that do not build lie between ${(commits[found.lastGood] as Commit).commit.slice(0, 10)} (good) and ${(commits[found.firstBad] as Commit).commit.slice(0, 10)} (bad): the first bad commit is one of those ${found.firstBad - found.lastGood}, as git bisect says when only skipped commits are left`,
+    );
+  else if (found.outcome === "inconclusive")
     report.notes.push(
       `stopped undecided at ${(commits[found.at] as Commit).commit.slice(0, 10)} after ${1 + remeasure} measurement(s): the first bad commit is one of the ${found.firstBad - found.lastGood} after ${(commits[found.lastGood] as Commit).commit.slice(0, 10)} up to ${(commits[found.firstBad] as Commit).commit.slice(0, 10)}; more rounds (--rounds) or a larger tolerance would decide it`,
     );

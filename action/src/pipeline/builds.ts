@@ -111,11 +111,13 @@ export async function withSourceBuilds(loaded: LoadedSpec, opts: BuildOptions): 
     overlay.target = builder.withBinary(overlay.target as Obj, binary);
   }
   const text = stringify(raw);
+  const unseen = await unseenOf(loaded, builder, raw.target as Obj, builds);
   return {
     ...parseSpec(text, loaded.path),
     path: loaded.path,
     composed: text,
     builds,
+    ...(unseen.length ? { unseen } : {}),
     ...(loaded.profile ? { profile: loaded.profile } : {}),
   };
 }
@@ -128,4 +130,20 @@ export function variantBuild(
   const b =
     loaded.builds?.find((x) => x.variant === variant) ?? loaded.builds?.find((x) => x.variant === "all");
   return b ? { commit: b.commit, subject: b.subject, tree: b.path, binary: b.binary } : undefined;
+}
+
+/**
+ * Base and head built from one tree at two commits (a source PR check, a bisect step): what of the
+ * change between them the target cannot judge where it runs, as its kind says.
+ */
+async function unseenOf(
+  loaded: LoadedSpec,
+  builder: SourceBuilder,
+  target: Obj,
+  builds: SpecBuild[],
+): Promise<NonNullable<LoadedSpec["unseen"]>> {
+  const names = loaded.variants ? [loaded.variants.base.name, loaded.variants.head.name] : [];
+  const [base, head] = names.map((n) => builds.find((b) => b.variant === n));
+  if (!builder.unseen || !base || !head || base.path !== head.path || base.commit === head.commit) return [];
+  return builder.unseen(target, base.path, base.commit, head.commit, loaded.profile);
 }

@@ -264,6 +264,60 @@ export const OUTSIDE_GAP_PCT = 5;
 /** How often a round whose outside CPU use was uneven runs again before it is kept as it is. */
 export const UNEVEN_RERUNS = 4;
 
+/**
+ * A second of a measured run below this share of the run's median second is a stall. On private
+ * tidb-servers a background job of one server (auto-analyze re-analyzing every table: seconds of
+ * its CPU) took one side's seconds to 12–50% of its median while the other ran on, and turned
+ * rounds of a −21% change into +26% or −54%.
+ */
+export const STALL_SHARE = 0.5;
+/** How often a round in which one pair stalled alone runs again before it is kept as it is. */
+export const STALL_RERUNS = 2;
+
+/** The per-second throughput of a cell's measured run (its first higher-is-better metric the intervals carry). */
+function perSecond(c: Cell): number[] {
+  const measured = c.intervals.filter((i) => !i.warmup);
+  const metric = Object.keys(measured[0]?.values ?? {}).find((m) => c.metrics[m]?.better === "higher");
+  return metric ? measured.map((i) => i.values[metric] as number) : [];
+}
+
+/**
+ * The pair that stalled alone in a duet round, if one did: a second of its measured run below
+ * STALL_SHARE of its median while every other pair's same second was not. A stall of every pair
+ * at once (the machine paused) is shared and fair; one pair's alone is a background job of one
+ * server, not the change, and the round runs again (bounded by STALL_RERUNS).
+ */
+export function soloStall(
+  cells: readonly Cell[],
+): { variant: string; second: number; share: number } | undefined {
+  const series = cells.map((c) => {
+    const xs = perSecond(c);
+    const sorted = [...xs].sort((a, b) => a - b);
+    const median = sorted.length ? (sorted[Math.floor((sorted.length - 1) / 2)] as number) : 0;
+    return { c, xs, median };
+  });
+  if (series.some((s) => s.xs.length < 3 || s.median <= 0)) return undefined;
+  const low = (s: (typeof series)[number], t: number) => (s.xs[t] ?? s.median) < STALL_SHARE * s.median;
+  for (const s of series)
+    for (let t = 0; t < s.xs.length; t++)
+      if (low(s, t) && series.every((o) => o === s || !low(o, t)))
+        return { variant: s.c.variant, second: t + 1, share: (s.xs[t] as number) / s.median };
+  return undefined;
+}
+
+/** The stalled rounds' story for a verdict's notes. */
+export function stallNotes(cells: Cell[]): string[] {
+  const rounds = new Map<string, number>();
+  for (const c of cells)
+    if (c.stall_reruns)
+      rounds.set(`${c.workload}\u0000${c.threads}\u0000${c.round}\u0000${c.block ?? 0}`, c.stall_reruns);
+  if (!rounds.size) return [];
+  const all = [...rounds.values()];
+  return [
+    `duet: in ${all.length} round(s) one pair stalled alone (a second below ${STALL_SHARE * 100}% of its median while the other ran on: a background job of one server, not the change) and the round ran again (${all.reduce((s, n) => s + n, 0)} re-run(s) in all; a round still stalled after ${STALL_RERUNS} was kept as measured)`,
+  ];
+}
+
 /** The uneven rounds' story for a verdict's notes, from the duet cells of a result. */
 export function outsideNotes(cells: Cell[]): string[] {
   // a round's cells (both pairs), by workload, threads, round and block
@@ -359,6 +413,8 @@ export class DuetRunner implements RoundRunner {
   readonly order = "duet";
   private readonly pairs: DuetPair[];
   private readonly swapper: CpuSwapper;
+  /** Solo stalls that made a round run again, per variant that stalled. */
+  private readonly stalls = new Map<string, number>();
 
   constructor(
     private readonly names: string[],
@@ -399,18 +455,25 @@ export class DuetRunner implements RoundRunner {
   async run(t: Turn): Promise<void> {
     let { cells, outside } = await this.once(t);
     let reruns = 0;
+    let stallReruns = 0;
     const gapOf = (o: number[]) => Math.max(...o) - Math.min(...o);
-    while (
-      outside &&
-      gapOf(outside) > OUTSIDE_GAP_PCT &&
-      reruns < UNEVEN_RERUNS &&
-      cells.every((c) => c.status === "ok")
-    ) {
-      reruns++;
-      const o = outside;
-      this.log(
-        `duet: processes of neither pair took ${t.turn.map((n) => `${(o[this.names.indexOf(n)] as number).toFixed(0)}% of ${n}'s CPUs`).join(" and ")}: running the round again (${reruns} of ${UNEVEN_RERUNS})`,
-      );
+    for (;;) {
+      if (!cells.every((c) => c.status === "ok")) break;
+      if (outside && gapOf(outside) > OUTSIDE_GAP_PCT && reruns < UNEVEN_RERUNS) {
+        reruns++;
+        const o = outside;
+        this.log(
+          `duet: processes of neither pair took ${t.turn.map((n) => `${(o[this.names.indexOf(n)] as number).toFixed(0)}% of ${n}'s CPUs`).join(" and ")}: running the round again (${reruns} of ${UNEVEN_RERUNS})`,
+        );
+      } else {
+        const stall = soloStall(cells);
+        if (!stall || stallReruns >= STALL_RERUNS) break;
+        stallReruns++;
+        this.stalls.set(stall.variant, (this.stalls.get(stall.variant) ?? 0) + 1);
+        this.log(
+          `duet: ${stall.variant} stalled alone (second ${stall.second} at ${Math.round(stall.share * 100)}% of its median while the other pair ran on): running the round again (${stallReruns} of ${STALL_RERUNS})`,
+        );
+      }
       ({ cells, outside } = await this.once(t));
     }
     const o = outside;
@@ -419,12 +482,23 @@ export class DuetRunner implements RoundRunner {
         ...c,
         ...(o ? { outside_cpu_pct: Math.round((o[this.names.indexOf(c.variant)] as number) * 10) / 10 } : {}),
         ...(reruns ? { reruns } : {}),
+        ...(stallReruns ? { stall_reruns: stallReruns } : {}),
       })),
     );
   }
 
   notes(cells: Cell[]): string[] {
+    const stalled = [...this.stalls].sort((a, b) => b[1] - a[1]);
+    const total = stalled.reduce((n, [, k]) => n + k, 0);
+    const [top] = stalled;
     return [
+      ...stallNotes(cells),
+      // a background job strikes either server; the change's own stalls strike one variant only
+      ...(top && total >= 3 && top[1] === total
+        ? [
+            `⚠️ every one of the ${total} solo stalls was ${top[0]}'s: that may be the change itself (a new background job or lock), which re-running rounds would hide; its raw logs show the seconds`,
+          ]
+        : []),
       `duet: both variants at once, each pair (server processes and load generator) pinned to CPU set ${this.sets.join(" or ")} and the sets passed round every ${this.swapS}s from the start of each measured run, so over its whole number of cycles every pair held every set equally long; a round's sample is the ratio of the two throughputs of the same seconds`,
       ...outsideNotes(cells),
     ];

@@ -4,6 +4,8 @@
 import { mkdir } from "node:fs/promises";
 import { cpus } from "node:os";
 import { join } from "node:path";
+import { PLAN_POWER, plannedMde } from "../compare/design.ts";
+import { alphaPerCell, comparisonsOf, keysOf } from "../compare/judge-results.ts";
 import { driverOf } from "../drivers/registry.ts";
 import { InputError } from "../errors.ts";
 import { shellCommand } from "../proc/quote.ts";
@@ -272,10 +274,13 @@ export async function planRun(
           grouped,
         })
       : undefined;
+  const detect = schedule ? detectionOf(loaded, schedule.looks.length) : undefined;
+  if (detect) refusals.push(...detect.refusals);
   const lines = [
     ...target.about,
     ...(orderLine ? [orderLine] : []),
     est.text,
+    ...(detect?.lines ?? []),
     ...warnings.map((w) => `warning: ${w}`),
     ...refusals.map((r) => `REFUSED (tiperf run would exit 2 before anything starts): ${r}`),
     "",
@@ -334,4 +339,44 @@ export async function writePlan(plan: RunPlan, dir: string): Promise<string[]> {
     written.push(join(dir, name));
   }
   return written;
+}
+
+/**
+ * compare.noise: the smallest change each cell detects at PLAN_POWER with this design (its rounds,
+ * blocks, per-cell error rate and tolerances), and refusals for noise of workloads the spec lacks.
+ */
+function detectionOf(loaded: LoadedSpec, looks: number): { lines: string[]; refusals: string[] } | undefined {
+  const compare = loaded.variants?.compare;
+  const noise = compare?.noise;
+  if (!compare || !noise || !loaded.variants) return undefined;
+  const spec = loaded.variants.base.spec;
+  const names = spec.workloads.map((w) => w.name);
+  const refusals = Object.keys(noise.workloads)
+    .filter((n) => !names.includes(n))
+    .map(
+      (n) =>
+        `${loaded.path}: compare.noise.workloads.${n}: no workload of that name (the spec has ${names.join(", ")})`,
+    );
+  const keys = keysOf(spec);
+  const alpha = alphaPerCell(
+    compare.confidence,
+    comparisonsOf(keys) * looks * (loaded.variants.all.length - 1),
+  );
+  const rounds = compare.max_rounds ?? compare.rounds;
+  const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+  const cells = keys.flatMap((k) =>
+    Object.entries(k.rules).map(([metric, rule]) => {
+      const n = noise.workloads[k.workload];
+      if (!n)
+        return `${k.workload} threads=${k.threads} ${metric}: no noise given (compare.noise.workloads.${k.workload})`;
+      const mde = plannedMde(n, { rounds, blocks: compare.blocks }, alpha, rule.tolerance, rule.better);
+      return `${k.workload} threads=${k.threads} ${metric} ${rule.better === "higher" ? "−" : "+"}${pct(mde)}`;
+    }),
+  );
+  return {
+    lines: [
+      `smallest change detected at ${Math.round(PLAN_POWER * 100)}% power (a regression beyond the tolerance, per cell at α = ${alpha.toPrecision(2)}; ${compare.blocks > 1 ? `${compare.blocks} blocks × ${rounds / compare.blocks} rounds` : `${rounds} rounds`}; from compare.noise, ${noise.measured}): ${cells.join(", ")}`,
+    ],
+    refusals,
+  };
 }

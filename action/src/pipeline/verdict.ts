@@ -80,6 +80,7 @@ export function buildVerdict(i: VerdictInputs): Verdict {
     cells,
     inconclusive: compare.inconclusive,
     ...(effects.length ? { effects } : {}),
+    ...(loaded.unseen?.length ? { unseen: loaded.unseen } : {}),
     ...evidenceField(evidenceOf(result.cells, names)),
     ...(i.profiles.length ? { profiles: i.profiles } : {}),
     notes: [

@@ -45,6 +45,35 @@ const OUTCOME: Record<BisectReport["outcome"], string> = {
   failed: "❌ failed: a step could not be measured (see the notes)",
 };
 
+/** The PR a commit subject names, as merge subjects do ("… (#53537)"): the last (#N). */
+export function prOf(subject: string): number | undefined {
+  const all = [...subject.matchAll(/\(#(\d+)\)/g)];
+  const n = all.at(-1)?.[1];
+  return n ? Number(n) : undefined;
+}
+
+/**
+ * A regression bot's table: each watched cell's value on the last good and the first bad commit,
+ * as the confirmation (the first bad against its neighbour) measured them, with the change.
+ */
+function botTable(r: BisectReport, good: { commit: string }, bad: { commit: string }): string[] {
+  const confirm = [...r.steps].reverse().find((s) => s.role === "confirm" && s.kind === "bad");
+  if (!confirm) return [];
+  const cells = judged(r, confirm);
+  if (!cells.length) return [];
+  const num = (x: number | null) =>
+    x === null ? "–" : x.toLocaleString("en-US", { maximumFractionDigits: 2 });
+  return [
+    `| cell | metric | last good \`${short(good)}\` | first bad \`${short(bad)}\` | change | interval |`,
+    "|---|---|---:|---:|---:|---|",
+    ...cells.map(
+      (c) =>
+        `| ${md(c.workload)} threads=${c.threads} | ${md(c.metric)} | ${num(c.base)} | ${num(c.head)} | ${pct(c.change)} | ${ciText(c)} |`,
+    ),
+    "",
+  ];
+}
+
 export function bisectMarkdown(r: BisectReport): string {
   const out = [
     `### tiperf bisect ${md(r.spec.name)}: ${OUTCOME[r.outcome]}`,
@@ -52,11 +81,14 @@ export function bisectMarkdown(r: BisectReport): string {
     `${r.mode === "source" ? "tidb-server built at each commit of" : "the spec's target at each commit of"} \`${md(r.repository)}\`: good \`${short(r.good)}\` ${md(r.good.subject)} … bad \`${short(r.bad)}\` ${md(r.bad.subject)} (${r.commits.length} commit(s) after good)`,
     "",
   ];
-  if (r.outcome === "found" && r.first_bad && r.last_good)
+  if (r.outcome === "found" && r.first_bad && r.last_good) {
+    const pr = prOf(r.first_bad.subject);
     out.push(
-      `**First bad commit: \`${short(r.first_bad)}\` ${md(r.first_bad.subject)}** (last good: \`${short(r.last_good)}\` ${md(r.last_good.subject)})`,
+      `**First bad commit: \`${short(r.first_bad)}\` ${md(r.first_bad.subject)}**${pr ? ` (PR #${pr})` : ""} (last good: \`${short(r.last_good)}\` ${md(r.last_good.subject)})`,
       "",
+      ...botTable(r, r.last_good, r.first_bad),
     );
+  }
   if (r.open_range)
     out.push(
       `**No first bad commit named.** It is one of the ${r.open_range.candidates} commit(s) after \`${short(r.open_range.after)}\` up to \`${short(r.open_range.through)}\` (bisect.json: open_range).`,
@@ -77,6 +109,10 @@ export function bisectMarkdown(r: BisectReport): string {
     "|---:|---|---|---|---:|---|---:|---|---|---:|",
   );
   r.steps.forEach((s, i) => {
+    if (s.kind === "skip")
+      out.push(
+        `| ${i + 1} | ${s.role} | \`${short(s.candidate)}\` ${md(s.candidate.subject)} | \`${short(s.against)}\` | | | | did not build | skip | |`,
+      );
     s.attempts.forEach((a, k) => {
       const cells = judged(r, { ...s, attempts: [a] });
       const delta = cells.map((c) => pct(c.change)).join(" / ");

@@ -1,4 +1,4 @@
-import { effectLines } from "../compare/effects.ts";
+import { effectLines, unseenLines } from "../compare/effects.ts";
 import type { Verdict } from "../compare/verdict.ts";
 import { EVIDENCE_TEXT, evidenceMarkdown, evidenceWarnings, profileMarkdown } from "./evidence.ts";
 import { matrixCharts, matrixTable, variantWorkloads } from "./matrix.ts";
@@ -185,6 +185,7 @@ function render(
   }
   const warnings = [
     ...effectLines(v.effects),
+    ...unseenLines(v.unseen),
     ...inconclusiveLines(v),
     ...evidenceWarnings(v.evidence).map((l) => `⚠️ ${l}`),
   ];

@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { effectLines } from "../compare/effects.ts";
+import { effectLines, unseenLines } from "../compare/effects.ts";
 import type { Verdict } from "../compare/verdict.ts";
 import { WriteError } from "../errors.ts";
 import type { Result } from "../result/model.ts";
@@ -78,6 +78,7 @@ export function verdictHtml(v: Verdict, charts: RenderedChart[], extra: HtmlExtr
     ...parts.map((p) => `<div class="facts">${esc(p)}</div>`),
     ...[
       ...effectLines(v.effects),
+      ...unseenLines(v.unseen),
       ...inconclusiveLines(v),
       ...evidenceWarnings(v.evidence).map((l) => `⚠️ ${l}`),
     ].map((l) => `<p class="warning">${esc(l)}</p>`),

@@ -92,6 +92,8 @@ export const CellSchema = z.strictObject({
   outside_cpu_pct: num.optional(),
   /** compare.order duet: how often this round ran again because outside CPU use fell unevenly on the pairs. */
   reruns: z.number().int().positive().optional(),
+  /** compare.order duet: how often this round ran again because one pair stalled while the other ran on. */
+  stall_reruns: z.number().int().positive().optional(),
   /**
    * target.resources.cpu_quota: the servers' quota cgroup over the measured run (cgroup cpu.stat):
    * enforcement periods, those in which the quota throttled them, the time they waited throttled

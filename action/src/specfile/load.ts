@@ -22,6 +22,8 @@ export interface LoadedSpec {
   composed?: string;
   /** Builds from source (target.source) this spec's binaries came from. */
   builds?: SpecBuild[];
+  /** A source change's parts the target cannot judge (its kind's SourceBuilder.unseen). */
+  unseen?: { why: string; paths: string[]; needs: string }[];
 }
 
 /** One target.source build: which variant ("all": the spec's own target), the commit, its binary. */

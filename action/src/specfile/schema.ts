@@ -152,6 +152,26 @@ export const CompareSchema = z.strictObject({
    * compares them all.
    */
   control: z.string().optional(),
+  /**
+   * The noise these cells showed on this kind of runner in A/A runs of real servers, per workload:
+   * the standard deviation of log(head/base) of one round within an instance pair (`rounds`) and
+   * of a pair's steady gap (`instances`), and where it was measured. `tiperf plan` states from it
+   * the smallest change each cell detects at 90% power with this design; a run measures its own.
+   */
+  noise: z
+    .strictObject({
+      measured: z.string().min(1, "must say where and how the noise was measured"),
+      workloads: z.record(
+        z.string(),
+        z.strictObject({
+          rounds: percent("compare.noise.workloads.*.rounds", 0, 1),
+          instances: z
+            .union([z.literal("0%"), percent("compare.noise.workloads.*.instances", 0, 1)])
+            .transform((v) => (v === "0%" ? 0 : v)),
+        }),
+      ),
+    })
+    .optional(),
   /** Seed of the interleaving order (recorded in the verdict, so a run can be replayed). */
   seed: z.number().int().nonnegative().optional(),
   /**

@@ -229,6 +229,14 @@ export interface SourceBuild {
   kept: boolean;
 }
 
+/** A part of a source change a target cannot judge (code its deployment never runs), and the paths that show it. */
+export interface Unseen {
+  why: string;
+  paths: string[];
+  /** What can judge it instead (a deployment, a profile). */
+  needs: string;
+}
+
 /**
  * A kind whose targets can be built from a source tree (Rally's supplier stage): the pipeline asks
  * it, never a kind's name, whether a target builds, what commit a ref is, where a commit's binary
@@ -257,6 +265,17 @@ export interface SourceBuilder {
   buildKey(source: Record<string, unknown>, commit: string): string;
   /** The raw target with the built binary in place of its source. */
   withBinary(target: Record<string, unknown>, binary: string): Record<string, unknown>;
+  /**
+   * What of the change from `base` to `head` of the tree this target (raw; `profile`: a --profile
+   * over its own) cannot judge where it is deployed, if anything.
+   */
+  unseen?(
+    target: Record<string, unknown>,
+    tree: string,
+    base: string,
+    head: string,
+    profile?: string,
+  ): Promise<Unseen[]>;
 }
 
 /**

@@ -94,6 +94,14 @@ export const TidbTargetSchema = z.strictObject({
           z.string(),
         )
         .optional(),
+      /**
+       * The most disk the tree's kept builds may take (like 10G; a tidb-server is 230–280 MB): the
+       * least recently used go first.
+       */
+      keep: z
+        .string()
+        .regex(/^\d+(\.\d+)?[MG]$/, "must be a size like 10G or 800M")
+        .default("10G"),
       /** The longest a build may take (like 45m). */
       timeout: z
         .string()

@@ -10,20 +10,25 @@ import {
   existsSync,
   mkdirSync,
   openSync,
+  readdirSync,
   readFileSync,
   realpathSync,
   renameSync,
   rmSync,
+  statSync,
+  utimesSync,
   writeFileSync,
 } from "node:fs";
 import { homedir } from "node:os";
 import { basename, isAbsolute, join, resolve } from "node:path";
-import { InputError, RunError } from "../../errors.ts";
+import { BuildFailed, InputError, RunError } from "../../errors.ts";
 import { commitAt, git } from "../../proc/git.ts";
 import { runTool } from "../../proc/tool.ts";
 import { parseDuration } from "../../specfile/keys.ts";
 import type { SourceBuilder } from "../types.ts";
+import { loadProfile } from "./profile.ts";
 import type { TidbTargetSpec } from "./schema.ts";
+import { unseenOnUnistore } from "./unseen.ts";
 
 export type SourceSpec = NonNullable<TidbTargetSpec["source"]>;
 
@@ -94,6 +99,44 @@ export function keptBuild(path: string, commit: string, src: SourceSpec): string
   return existsSync(file) ? file : undefined;
 }
 
+/** Bytes of a size like 10G, 500M (binary units). */
+export function sizeBytes(size: string): number {
+  const m = /^(\d+(?:\.\d+)?)([MG])$/.exec(size);
+  if (!m) throw new InputError(`target.source.keep: must be a size like 10G or 800M (got ${size})`);
+  return Number(m[1]) * (m[2] === "G" ? 2 ** 30 : 2 ** 20);
+}
+
+/** Binaries this process built or found kept: never pruned under it. */
+const inUse = new Set<string>();
+
+/**
+ * The tree's kept builds within `cap` bytes: the least recently used go first (a build's use is
+ * the time of its build.json, touched whenever it is found kept), never one this process uses.
+ * Returns the build directories removed.
+ */
+export function pruneBuilds(dir: string, cap: number): string[] {
+  if (!existsSync(dir)) return [];
+  const builds = readdirSync(dir)
+    .map((name) => join(dir, name))
+    .filter((d) => existsSync(join(d, "build.json")) && existsSync(join(d, "tidb-server")))
+    .map((d) => ({
+      d,
+      used: statSync(join(d, "build.json")).mtimeMs,
+      bytes: readdirSync(d).reduce((n, f) => n + statSync(join(d, f)).size, 0),
+    }))
+    .sort((a, b) => a.used - b.used);
+  let total = builds.reduce((n, b) => n + b.bytes, 0);
+  const removed: string[] = [];
+  for (const b of builds) {
+    if (total <= cap) break;
+    if (inUse.has(join(b.d, "tidb-server"))) continue;
+    rmSync(b.d, { recursive: true, force: true });
+    total -= b.bytes;
+    removed.push(b.d);
+  }
+  return removed;
+}
+
 /**
  * One builder per tree at a time: the checkout is shared. A lock file with the holder's pid; a
  * holder that is gone (killed) does not block the next.
@@ -141,6 +184,9 @@ export async function buildAt(
   if (existsSync(binary)) {
     const info = JSON.parse(readFileSync(join(out, "build.json"), "utf8")) as { seconds: number };
     opts.log(`build ${commit.slice(0, 10)}: kept from an earlier build (${binary})`);
+    inUse.add(binary);
+    const now = new Date();
+    utimesSync(join(out, "build.json"), now, now);
     return { commit, subject, binary, seconds: info.seconds, kept: true, log: logFile };
   }
   mkdirSync(out, { recursive: true });
@@ -174,13 +220,15 @@ export async function buildAt(
         `build of ${commit.slice(0, 10)} ran past target.source.timeout (${src.timeout}); its log: ${logFile}`,
       );
     if (run.code !== 0)
-      throw new RunError(
+      throw new BuildFailed(
         `build of ${commit.slice(0, 10)} (${subject}) failed: ${src.build.join(" ")} exited ${run.code ?? run.signal}; its log: ${logFile}\n${tail}`,
+        commit,
       );
     const made = join(tree, src.binary);
     if (!existsSync(made))
-      throw new RunError(
+      throw new BuildFailed(
         `build of ${commit.slice(0, 10)}: ${src.build.join(" ")} exited 0 but left no ${src.binary} (target.source.binary) in the checkout; its log: ${logFile}`,
+        commit,
       );
     copyFileSync(made, `${binary}.part`);
     chmodSync(`${binary}.part`, 0o755);
@@ -190,7 +238,13 @@ export async function buildAt(
       `${JSON.stringify({ commit, subject, seconds, build: src.build }, null, 2)}\n`,
     );
     renameSync(`${binary}.part`, binary);
+    inUse.add(binary);
     opts.log(`build ${commit.slice(0, 10)}: ${seconds} s`);
+    const removed = pruneBuilds(dir, sizeBytes(src.keep ?? "10G"));
+    if (removed.length)
+      opts.log(
+        `builds: ${removed.length} kept build(s) removed, least recently used first, to stay within target.source.keep (${src.keep ?? "10G"})`,
+      );
     return { commit, subject, binary, seconds, kept: false, log: logFile };
   } finally {
     unlock();
@@ -231,5 +285,19 @@ export const tidbSource: SourceBuilder = {
     void _source;
     const binpath = isObj(rest.binpath) ? { ...rest.binpath, tidb: binary } : binary;
     return { ...rest, binpath };
+  },
+  async unseen(target, tree, base, head, profile) {
+    // only a private tidb-server (unistore) leaves TiKV and PD out; a cluster profile runs them
+    const file = profile ?? (typeof target.profile === "string" ? target.profile : undefined);
+    if (!file || (await loadProfile(file, profile ? "--profile" : "target.profile")).provider !== "local")
+      return [];
+    const changed = await git(tree, ["diff", "--name-only", base, head]);
+    if (changed.code !== 0)
+      throw new RunError(
+        `target.source ${tree}: git diff ${base.slice(0, 10)} ${head.slice(0, 10)}: ${changed.err}`,
+      );
+    const files = changed.out.split("\n").filter(Boolean);
+    const goMod = files.includes("go.mod") ? (await git(tree, ["diff", base, head, "--", "go.mod"])).out : "";
+    return unseenOnUnistore(files, goMod);
   },
 };

@@ -3,6 +3,7 @@ import { createRequire as __cr } from 'node:module'; const require = __cr(import
 import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } from 'node:path';
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
+  BuildFailed,
   CLOUDS,
   InputError,
   MYSQL_CLIENTS,
@@ -25,7 +26,7 @@ import {
   sshArgs,
   startServerProcess,
   treeOf
-} from "./chunk-647NP4EY.js";
+} from "./chunk-RE7RRM7M.js";
 import {
   external_exports,
   forwardIssues,
@@ -7640,6 +7641,8 @@ var CellSchema = external_exports.strictObject({
   outside_cpu_pct: num.optional(),
   /** compare.order duet: how often this round ran again because outside CPU use fell unevenly on the pairs. */
   reruns: external_exports.number().int().positive().optional(),
+  /** compare.order duet: how often this round ran again because one pair stalled while the other ran on. */
+  stall_reruns: external_exports.number().int().positive().optional(),
   /**
    * target.resources.cpu_quota: the servers' quota cgroup over the measured run (cgroup cpu.stat):
    * enforcement periods, those in which the quota throttled them, the time they waited throttled
@@ -9015,6 +9018,11 @@ var TidbTargetSchema = external_exports.strictObject({
       external_exports.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "must be an environment variable name"),
       external_exports.string()
     ).optional(),
+    /**
+     * The most disk the tree's kept builds may take (like 10G; a tidb-server is 230–280 MB): the
+     * least recently used go first.
+     */
+    keep: external_exports.string().regex(/^\d+(\.\d+)?[MG]$/, "must be a size like 10G or 800M").default("10G"),
     /** The longest a build may take (like 45m). */
     timeout: external_exports.string().regex(/^\d+(s|m|h)$/, "must be a duration like 45m or 2h").default("60m")
   }).optional(),
@@ -11707,14 +11715,64 @@ import {
   existsSync as existsSync4,
   mkdirSync,
   openSync,
+  readdirSync as readdirSync2,
   readFileSync as readFileSync2,
   realpathSync,
   renameSync,
   rmSync,
+  statSync,
+  utimesSync,
   writeFileSync
 } from "node:fs";
 import { homedir as homedir3 } from "node:os";
 import { basename as basename6, isAbsolute, join as join11, resolve } from "node:path";
+
+// action/src/targets/tidb/unseen.ts
+var NEEDS = "a TiDB cluster profile (infra/profiles/playground.yaml, a hosts profile or a cloud profile: --profile)";
+var AREAS = [
+  {
+    paths: /^pkg\/store\/mockstore\//,
+    why: "unistore itself, the embedded store this check runs on: what moves here moves no TiKV cluster"
+  },
+  {
+    paths: /^pkg\/store\/driver\//,
+    why: "the TiKV driver (how tidb-server reaches TiKV and PD), which a unistore server does not load"
+  },
+  {
+    paths: /^pkg\/store\/gcworker\//,
+    why: "GC against PD's safe point and TiKV's GC, which unistore does not run"
+  },
+  {
+    paths: /^pkg\/store\/copr\/(mpp|batch_coprocessor)[^/]*$|^pkg\/executor\/mpp|^pkg\/executor\/internal\/mpp\//,
+    why: "TiFlash (MPP and batch coprocessor), absent on unistore"
+  },
+  {
+    paths: /^pkg\/domain\/infosync\/|^pkg\/store\/helper\/|^pkg\/util\/pdapi\//,
+    why: "tidb-server's registration with PD and etcd and its PD HTTP calls, which unistore replaces with local stand-ins"
+  }
+];
+var CLIENT_MODULES = /^[-+](?:\s*require)?\s*(github\.com\/tikv\/client-go\/v2|github\.com\/tikv\/pd\/client)\s/;
+function unseenOnUnistore(files, goModDiff = "") {
+  const out = [];
+  for (const area of AREAS) {
+    const paths = files.filter((f) => area.paths.test(f));
+    if (paths.length) out.push({ why: area.why, paths, needs: NEEDS });
+  }
+  const modules = [
+    ...new Set(
+      goModDiff.split("\n").map((l) => CLIENT_MODULES.exec(l)?.[1]).filter((m) => m !== void 0)
+    )
+  ];
+  if (modules.length)
+    out.push({
+      why: `a new ${modules.join(" and ")} (two-phase commit over the network, the region cache, batch RPC to TiKV, PD's timestamps), which on unistore runs only as far as the embedded store uses it`,
+      paths: ["go.mod"],
+      needs: NEEDS
+    });
+  return out;
+}
+
+// action/src/targets/tidb/source.ts
 function buildsRoot(env = process.env) {
   if (env.TIPERF_BUILDS) return resolve(env.TIPERF_BUILDS);
   return join11(env.XDG_CACHE_HOME || join11(homedir3(), ".cache"), "tiperf", "builds");
@@ -11748,6 +11806,30 @@ function buildEnv(src) {
 function keptBuild(path, commit, src) {
   const file = join11(treeDir(path), buildKey(commit, src), "tidb-server");
   return existsSync4(file) ? file : void 0;
+}
+function sizeBytes(size) {
+  const m = /^(\d+(?:\.\d+)?)([MG])$/.exec(size);
+  if (!m) throw new InputError(`target.source.keep: must be a size like 10G or 800M (got ${size})`);
+  return Number(m[1]) * (m[2] === "G" ? 2 ** 30 : 2 ** 20);
+}
+var inUse = /* @__PURE__ */ new Set();
+function pruneBuilds(dir, cap) {
+  if (!existsSync4(dir)) return [];
+  const builds = readdirSync2(dir).map((name) => join11(dir, name)).filter((d) => existsSync4(join11(d, "build.json")) && existsSync4(join11(d, "tidb-server"))).map((d) => ({
+    d,
+    used: statSync(join11(d, "build.json")).mtimeMs,
+    bytes: readdirSync2(d).reduce((n, f) => n + statSync(join11(d, f)).size, 0)
+  })).sort((a, b) => a.used - b.used);
+  let total = builds.reduce((n, b) => n + b.bytes, 0);
+  const removed = [];
+  for (const b of builds) {
+    if (total <= cap) break;
+    if (inUse.has(join11(b.d, "tidb-server"))) continue;
+    rmSync(b.d, { recursive: true, force: true });
+    total -= b.bytes;
+    removed.push(b.d);
+  }
+  return removed;
 }
 function lock(dir) {
   const file = join11(dir, "lock");
@@ -11784,6 +11866,9 @@ async function buildAt(src, commit, opts) {
   if (existsSync4(binary)) {
     const info = JSON.parse(readFileSync2(join11(out, "build.json"), "utf8"));
     opts.log(`build ${commit.slice(0, 10)}: kept from an earlier build (${binary})`);
+    inUse.add(binary);
+    const now = /* @__PURE__ */ new Date();
+    utimesSync(join11(out, "build.json"), now, now);
     return { commit, subject, binary, seconds: info.seconds, kept: true, log: logFile };
   }
   mkdirSync(out, { recursive: true });
@@ -11816,14 +11901,16 @@ async function buildAt(src, commit, opts) {
         `build of ${commit.slice(0, 10)} ran past target.source.timeout (${src.timeout}); its log: ${logFile}`
       );
     if (run.code !== 0)
-      throw new RunError(
+      throw new BuildFailed(
         `build of ${commit.slice(0, 10)} (${subject}) failed: ${src.build.join(" ")} exited ${run.code ?? run.signal}; its log: ${logFile}
-${tail}`
+${tail}`,
+        commit
       );
     const made = join11(tree, src.binary);
     if (!existsSync4(made))
-      throw new RunError(
-        `build of ${commit.slice(0, 10)}: ${src.build.join(" ")} exited 0 but left no ${src.binary} (target.source.binary) in the checkout; its log: ${logFile}`
+      throw new BuildFailed(
+        `build of ${commit.slice(0, 10)}: ${src.build.join(" ")} exited 0 but left no ${src.binary} (target.source.binary) in the checkout; its log: ${logFile}`,
+        commit
       );
     copyFileSync(made, `${binary}.part`);
     chmodSync(`${binary}.part`, 493);
@@ -11834,7 +11921,13 @@ ${tail}`
 `
     );
     renameSync(`${binary}.part`, binary);
+    inUse.add(binary);
     opts.log(`build ${commit.slice(0, 10)}: ${seconds} s`);
+    const removed = pruneBuilds(dir, sizeBytes(src.keep ?? "10G"));
+    if (removed.length)
+      opts.log(
+        `builds: ${removed.length} kept build(s) removed, least recently used first, to stay within target.source.keep (${src.keep ?? "10G"})`
+      );
     return { commit, subject, binary, seconds, kept: false, log: logFile };
   } finally {
     unlock();
@@ -11869,6 +11962,19 @@ var tidbSource = {
     void _source;
     const binpath = isObj3(rest.binpath) ? { ...rest.binpath, tidb: binary } : binary;
     return { ...rest, binpath };
+  },
+  async unseen(target, tree, base, head, profile) {
+    const file = profile ?? (typeof target.profile === "string" ? target.profile : void 0);
+    if (!file || (await loadProfile(file, profile ? "--profile" : "target.profile")).provider !== "local")
+      return [];
+    const changed = await git(tree, ["diff", "--name-only", base, head]);
+    if (changed.code !== 0)
+      throw new RunError(
+        `target.source ${tree}: git diff ${base.slice(0, 10)} ${head.slice(0, 10)}: ${changed.err}`
+      );
+    const files = changed.out.split("\n").filter(Boolean);
+    const goMod = files.includes("go.mod") ? (await git(tree, ["diff", base, head, "--", "go.mod"])).out : "";
+    return unseenOnUnistore(files, goMod);
   }
 };
 

@@ -6,17 +6,17 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-5OPT2QXT.js";
+} from "./chunk-TX4KREW4.js";
 import {
   sweep
-} from "./chunk-647NP4EY.js";
+} from "./chunk-RE7RRM7M.js";
 
 // action/src/cloud/reapers.ts
 var stackReaper = {
   order: 1,
   describe: (e) => `recover ${e.what} (destroy, tag sweep, remove)`,
   async reap(e, log) {
-    const { recoverRecorded } = await import("./chunk-4GGSMFKN.js");
+    const { recoverRecorded } = await import("./chunk-WH4ETOXC.js");
     await recoverRecorded(e, log);
     log(`reap: recovered ${e.what}`);
   }

@@ -43,6 +43,14 @@ var RunError = class extends TiperfError {
     this.name = "RunError";
   }
 };
+var BuildFailed = class extends RunError {
+  constructor(message, commit) {
+    super(message);
+    this.commit = commit;
+    this.name = "BuildFailed";
+  }
+  commit;
+};
 function errnoText(e) {
   const code = e?.code;
   if (!code) return e?.message ?? String(e);
@@ -1235,6 +1243,7 @@ export {
   TiperfError,
   InputError,
   RunError,
+  BuildFailed,
   errnoText,
   WriteError,
   CLOUDS,

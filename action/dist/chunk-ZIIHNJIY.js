@@ -29,7 +29,7 @@ import {
   throttleBetween,
   validateYaml,
   writeAtomic
-} from "./chunk-5OPT2QXT.js";
+} from "./chunk-TX4KREW4.js";
 import {
   EXIT,
   InputError,
@@ -46,7 +46,7 @@ import {
   shellCommand,
   sshArgs,
   treeOf
-} from "./chunk-647NP4EY.js";
+} from "./chunk-RE7RRM7M.js";
 import {
   durationSchema,
   external_exports,
@@ -1945,6 +1945,11 @@ var VerdictSchema = external_exports.strictObject({
   /** Per variant difference and cell: shown to take effect, shown not to, or not recorded. */
   effects: external_exports.array(EffectSchema).optional(),
   /**
+   * Parts of a source change (base and head built from one tree) the target cannot judge where it
+   * ran, the paths that put each there, and what can judge them.
+   */
+  unseen: external_exports.array(external_exports.strictObject({ why: external_exports.string(), paths: external_exports.array(external_exports.string()), needs: external_exports.string() })).optional(),
+  /**
    * compare.confirm: the re-runs of the regressed cells on fresh instances, and whether they
    * agreed (a regression not confirmed leaves the verdict inconclusive).
    */
@@ -3531,6 +3536,22 @@ var CompareSchema = external_exports.strictObject({
    * compares them all.
    */
   control: external_exports.string().optional(),
+  /**
+   * The noise these cells showed on this kind of runner in A/A runs of real servers, per workload:
+   * the standard deviation of log(head/base) of one round within an instance pair (`rounds`) and
+   * of a pair's steady gap (`instances`), and where it was measured. `tiperf plan` states from it
+   * the smallest change each cell detects at 90% power with this design; a run measures its own.
+   */
+  noise: external_exports.strictObject({
+    measured: external_exports.string().min(1, "must say where and how the noise was measured"),
+    workloads: external_exports.record(
+      external_exports.string(),
+      external_exports.strictObject({
+        rounds: percent("compare.noise.workloads.*.rounds", 0, 1),
+        instances: external_exports.union([external_exports.literal("0%"), percent("compare.noise.workloads.*.instances", 0, 1)]).transform((v) => v === "0%" ? 0 : v)
+      })
+    )
+  }).optional(),
   /** Seed of the interleaving order (recorded in the verdict, so a run can be replayed). */
   seed: external_exports.number().int().nonnegative().optional(),
   /**
@@ -4188,6 +4209,13 @@ function effectLines(effects) {
       `\u26A0\uFE0F ${[...new Set(unknown.map((e) => e.difference))].join(", ")}: not shown to take effect in ${cells(unknown)} (${unknown[0]?.detail})`
     );
   return out;
+}
+function unseenLines(unseen2) {
+  if (!unseen2?.length) return [];
+  const paths = (ps) => ps.length > 5 ? `${ps.slice(0, 5).join(", ")} and ${ps.length - 5} more` : ps.join(", ");
+  return unseen2.map(
+    (u2) => `\u{1F52D} Not judged here: ${u2.why} (${paths(u2.paths)}). A pass says nothing of it; ${u2.needs} is needed to judge it.`
+  );
 }
 
 // node_modules/vega-util/build/accessor.js
@@ -58287,6 +58315,7 @@ function verdictHtml(v, charts, extra = {}) {
     ...parts.map((p) => `<div class="facts">${esc(p)}</div>`),
     ...[
       ...effectLines(v.effects),
+      ...unseenLines(v.unseen),
       ...inconclusiveLines(v),
       ...evidenceWarnings(v.evidence).map((l) => `\u26A0\uFE0F ${l}`)
     ].map((l) => `<p class="warning">${esc(l)}</p>`),
@@ -58638,6 +58667,7 @@ function render(v, workloads, d, trimmed, opts) {
   }
   const warnings = [
     ...effectLines(v.effects),
+    ...unseenLines(v.unseen),
     ...inconclusiveLines(v),
     ...evidenceWarnings(v.evidence).map((l) => `\u26A0\uFE0F ${l}`)
   ];
@@ -58826,17 +58856,25 @@ async function withSourceBuilds(loaded, opts) {
     overlay.target = builder.withBinary(overlay.target, binary2);
   }
   const text3 = (0, import_yaml4.stringify)(raw);
+  const unseen2 = await unseenOf(loaded, builder, raw.target, builds);
   return {
     ...parseSpec(text3, loaded.path),
     path: loaded.path,
     composed: text3,
     builds,
+    ...unseen2.length ? { unseen: unseen2 } : {},
     ...loaded.profile ? { profile: loaded.profile } : {}
   };
 }
 function variantBuild(loaded, variant) {
   const b10 = loaded.builds?.find((x4) => x4.variant === variant) ?? loaded.builds?.find((x4) => x4.variant === "all");
   return b10 ? { commit: b10.commit, subject: b10.subject, tree: b10.path, binary: b10.binary } : void 0;
+}
+async function unseenOf(loaded, builder, target2, builds) {
+  const names = loaded.variants ? [loaded.variants.base.name, loaded.variants.head.name] : [];
+  const [base, head] = names.map((n) => builds.find((b10) => b10.variant === n));
+  if (!builder.unseen || !base || !head || base.path !== head.path || base.commit === head.commit) return [];
+  return builder.unseen(target2, base.path, base.commit, head.commit, loaded.profile);
 }
 
 // action/src/pipeline/preflight.ts
@@ -58973,6 +59011,59 @@ function specWarnings(loaded, command, cores2 = cpus3().length, remoteLoad = fal
 import { mkdir as mkdir4 } from "node:fs/promises";
 import { cpus as cpus6 } from "node:os";
 import { join as join6 } from "node:path";
+
+// action/src/compare/design.ts
+var INSTANCE_GAP_SD = {
+  low: 9e-3,
+  high: 0.039,
+  from: "bench/duet-bank-tidb.json, bench/aa-bank-cpu-bound.json"
+};
+function singlePairNote(blocks, ownInstances) {
+  if (blocks > 1 || !ownInstances) return void 0;
+  const p = (x4) => `${(x4 * 100).toFixed(1)}%`;
+  return `one instance pair (compare.blocks 1): every round compared the same two server processes, so a steady gap between two instances of one configuration cannot be told from a change; on this machine such gaps had a standard deviation of ${p(INSTANCE_GAP_SD.low)} to ${p(INSTANCE_GAP_SD.high)} (A/A banks with restarts). compare.blocks: 3 or more restarts the servers between blocks and counts that gap in the interval`;
+}
+var PLAN_POWER = 0.9;
+function normalCdf(z) {
+  const x4 = Math.abs(z) / Math.SQRT2;
+  const t = 1 / (1 + 0.3275911 * x4);
+  const erf = 1 - ((((1.061405429 * t - 1.453152027) * t + 1.421413741) * t - 0.284496736) * t + 0.254829592) * t * Math.exp(-x4 * x4);
+  return z >= 0 ? 0.5 * (1 + erf) : 0.5 * (1 - erf);
+}
+function powerBelow(limit, shift, se, t, df) {
+  const half = df / 2;
+  const logNorm = half * Math.log(2) + logGamma(half);
+  const top = Math.sqrt(df + 12 * Math.sqrt(2 * df) + 20);
+  const steps = 600;
+  let sum3 = 0;
+  for (let k2 = 0; k2 < steps; k2++) {
+    const u2 = (k2 + 0.5) / steps * top;
+    const x4 = u2 * u2;
+    const density = Math.exp((half - 1) * Math.log(x4) - x4 / 2 - logNorm) * 2 * u2;
+    const s2 = Math.sqrt(x4 / df);
+    sum3 += normalCdf((limit - t * se * s2 - shift) / se) * density;
+  }
+  return sum3 * top / steps;
+}
+function plannedMde(noise, design, alpha, tolerance, better = "higher", power = PLAN_POWER) {
+  const perBlock = design.rounds / design.blocks;
+  const blocked = design.blocks > 1;
+  const se = blocked ? Math.sqrt(noise.instances ** 2 + noise.rounds ** 2 / perBlock) / Math.sqrt(design.blocks) : Math.sqrt(noise.instances ** 2 + noise.rounds ** 2 / design.rounds);
+  const df = Math.max(
+    1,
+    blocked ? design.blocks - 1 : design.rounds - 2 * Math.floor(TRIM * design.rounds) - 1
+  );
+  const t = tQuantile(1 - alpha / 2, df);
+  const limit = Math.log(1 - tolerance);
+  let [lo, hi] = [limit - 60 * se, limit];
+  for (let i = 0; i < 60; i++) {
+    const mid = (lo + hi) / 2;
+    if (powerBelow(limit, mid, se, t, df) >= power) lo = mid;
+    else hi = mid;
+  }
+  const margin = limit - lo;
+  return better === "higher" ? 1 - Math.exp(limit - margin) : Math.exp(Math.log(1 + tolerance) + margin) - 1;
+}
 
 // action/src/pipeline/cells.ts
 var cellLabel = (c4) => {
@@ -59295,6 +59386,39 @@ function outsideShares(snaps, sets, hz) {
 }
 var OUTSIDE_GAP_PCT = 5;
 var UNEVEN_RERUNS = 4;
+var STALL_SHARE = 0.5;
+var STALL_RERUNS = 2;
+function perSecond2(c4) {
+  const measured = c4.intervals.filter((i) => !i.warmup);
+  const metric = Object.keys(measured[0]?.values ?? {}).find((m3) => c4.metrics[m3]?.better === "higher");
+  return metric ? measured.map((i) => i.values[metric]) : [];
+}
+function soloStall(cells) {
+  const series = cells.map((c4) => {
+    const xs = perSecond2(c4);
+    const sorted = [...xs].sort((a4, b10) => a4 - b10);
+    const median2 = sorted.length ? sorted[Math.floor((sorted.length - 1) / 2)] : 0;
+    return { c: c4, xs, median: median2 };
+  });
+  if (series.some((s2) => s2.xs.length < 3 || s2.median <= 0)) return void 0;
+  const low = (s2, t) => (s2.xs[t] ?? s2.median) < STALL_SHARE * s2.median;
+  for (const s2 of series)
+    for (let t = 0; t < s2.xs.length; t++)
+      if (low(s2, t) && series.every((o) => o === s2 || !low(o, t)))
+        return { variant: s2.c.variant, second: t + 1, share: s2.xs[t] / s2.median };
+  return void 0;
+}
+function stallNotes(cells) {
+  const rounds = /* @__PURE__ */ new Map();
+  for (const c4 of cells)
+    if (c4.stall_reruns)
+      rounds.set(`${c4.workload}\0${c4.threads}\0${c4.round}\0${c4.block ?? 0}`, c4.stall_reruns);
+  if (!rounds.size) return [];
+  const all = [...rounds.values()];
+  return [
+    `duet: in ${all.length} round(s) one pair stalled alone (a second below ${STALL_SHARE * 100}% of its median while the other ran on: a background job of one server, not the change) and the round ran again (${all.reduce((s2, n) => s2 + n, 0)} re-run(s) in all; a round still stalled after ${STALL_RERUNS} was kept as measured)`
+  ];
+}
 function outsideNotes(cells) {
   const byRound = /* @__PURE__ */ new Map();
   for (const c4 of cells) {
@@ -59361,6 +59485,8 @@ var DuetRunner = class {
   order = "duet";
   pairs;
   swapper;
+  /** Solo stalls that made a round run again, per variant that stalled. */
+  stalls = /* @__PURE__ */ new Map();
   async once(t) {
     for (const p of this.pairs) p.loads.clear();
     await this.swapper.begin(t.round);
@@ -59387,13 +59513,25 @@ var DuetRunner = class {
   async run(t) {
     let { cells, outside } = await this.once(t);
     let reruns = 0;
+    let stallReruns = 0;
     const gapOf = (o2) => Math.max(...o2) - Math.min(...o2);
-    while (outside && gapOf(outside) > OUTSIDE_GAP_PCT && reruns < UNEVEN_RERUNS && cells.every((c4) => c4.status === "ok")) {
-      reruns++;
-      const o2 = outside;
-      this.log(
-        `duet: processes of neither pair took ${t.turn.map((n) => `${o2[this.names.indexOf(n)].toFixed(0)}% of ${n}'s CPUs`).join(" and ")}: running the round again (${reruns} of ${UNEVEN_RERUNS})`
-      );
+    for (; ; ) {
+      if (!cells.every((c4) => c4.status === "ok")) break;
+      if (outside && gapOf(outside) > OUTSIDE_GAP_PCT && reruns < UNEVEN_RERUNS) {
+        reruns++;
+        const o2 = outside;
+        this.log(
+          `duet: processes of neither pair took ${t.turn.map((n) => `${o2[this.names.indexOf(n)].toFixed(0)}% of ${n}'s CPUs`).join(" and ")}: running the round again (${reruns} of ${UNEVEN_RERUNS})`
+        );
+      } else {
+        const stall = soloStall(cells);
+        if (!stall || stallReruns >= STALL_RERUNS) break;
+        stallReruns++;
+        this.stalls.set(stall.variant, (this.stalls.get(stall.variant) ?? 0) + 1);
+        this.log(
+          `duet: ${stall.variant} stalled alone (second ${stall.second} at ${Math.round(stall.share * 100)}% of its median while the other pair ran on): running the round again (${stallReruns} of ${STALL_RERUNS})`
+        );
+      }
       ({ cells, outside } = await this.once(t));
     }
     const o = outside;
@@ -59401,12 +59539,21 @@ var DuetRunner = class {
       cells.map((c4) => ({
         ...c4,
         ...o ? { outside_cpu_pct: Math.round(o[this.names.indexOf(c4.variant)] * 10) / 10 } : {},
-        ...reruns ? { reruns } : {}
+        ...reruns ? { reruns } : {},
+        ...stallReruns ? { stall_reruns: stallReruns } : {}
       }))
     );
   }
   notes(cells) {
+    const stalled = [...this.stalls].sort((a4, b10) => b10[1] - a4[1]);
+    const total = stalled.reduce((n, [, k2]) => n + k2, 0);
+    const [top] = stalled;
     return [
+      ...stallNotes(cells),
+      // a background job strikes either server; the change's own stalls strike one variant only
+      ...top && total >= 3 && top[1] === total ? [
+        `\u26A0\uFE0F every one of the ${total} solo stalls was ${top[0]}'s: that may be the change itself (a new background job or lock), which re-running rounds would hide; its raw logs show the seconds`
+      ] : [],
       `duet: both variants at once, each pair (server processes and load generator) pinned to CPU set ${this.sets.join(" or ")} and the sets passed round every ${this.swapS}s from the start of each measured run, so over its whole number of cycles every pair held every set equally long; a round's sample is the ratio of the two throughputs of the same seconds`,
       ...outsideNotes(cells)
     ];
@@ -59785,10 +59932,13 @@ async function planRun(given, o) {
     order: compare3.order === "duet" ? "duet" : "interleaved",
     grouped
   }) : void 0;
+  const detect = schedule ? detectionOf(loaded, schedule.looks.length) : void 0;
+  if (detect) refusals.push(...detect.refusals);
   const lines2 = [
     ...target2.about,
     ...orderLine ? [orderLine] : [],
     est.text,
+    ...detect?.lines ?? [],
     ...warnings.map((w2) => `warning: ${w2}`),
     ...refusals.map((r) => `REFUSED (tiperf run would exit 2 before anything starts): ${r}`),
     "",
@@ -59845,6 +59995,38 @@ async function writePlan(plan, dir) {
     written.push(join6(dir, name));
   }
   return written;
+}
+function detectionOf(loaded, looks) {
+  const compare3 = loaded.variants?.compare;
+  const noise = compare3?.noise;
+  if (!compare3 || !noise || !loaded.variants) return void 0;
+  const spec = loaded.variants.base.spec;
+  const names = spec.workloads.map((w2) => w2.name);
+  const refusals = Object.keys(noise.workloads).filter((n) => !names.includes(n)).map(
+    (n) => `${loaded.path}: compare.noise.workloads.${n}: no workload of that name (the spec has ${names.join(", ")})`
+  );
+  const keys4 = keysOf(spec);
+  const alpha = alphaPerCell(
+    compare3.confidence,
+    comparisonsOf(keys4) * looks * (loaded.variants.all.length - 1)
+  );
+  const rounds = compare3.max_rounds ?? compare3.rounds;
+  const pct3 = (x4) => `${(x4 * 100).toFixed(1)}%`;
+  const cells = keys4.flatMap(
+    (k2) => Object.entries(k2.rules).map(([metric, rule4]) => {
+      const n = noise.workloads[k2.workload];
+      if (!n)
+        return `${k2.workload} threads=${k2.threads} ${metric}: no noise given (compare.noise.workloads.${k2.workload})`;
+      const mde = plannedMde(n, { rounds, blocks: compare3.blocks }, alpha, rule4.tolerance, rule4.better);
+      return `${k2.workload} threads=${k2.threads} ${metric} ${rule4.better === "higher" ? "\u2212" : "+"}${pct3(mde)}`;
+    })
+  );
+  return {
+    lines: [
+      `smallest change detected at ${Math.round(PLAN_POWER * 100)}% power (a regression beyond the tolerance, per cell at \u03B1 = ${alpha.toPrecision(2)}; ${compare3.blocks > 1 ? `${compare3.blocks} blocks \xD7 ${rounds / compare3.blocks} rounds` : `${rounds} rounds`}; from compare.noise, ${noise.measured}): ${cells.join(", ")}`
+    ],
+    refusals
+  };
 }
 
 // action/src/pipeline/run.ts
@@ -62308,18 +62490,6 @@ var interleavedRunner = {
   notes: () => []
 };
 
-// action/src/compare/design.ts
-var INSTANCE_GAP_SD = {
-  low: 9e-3,
-  high: 0.039,
-  from: "bench/duet-bank-tidb.json, bench/aa-bank-cpu-bound.json"
-};
-function singlePairNote(blocks, ownInstances) {
-  if (blocks > 1 || !ownInstances) return void 0;
-  const p = (x4) => `${(x4 * 100).toFixed(1)}%`;
-  return `one instance pair (compare.blocks 1): every round compared the same two server processes, so a steady gap between two instances of one configuration cannot be told from a change; on this machine such gaps had a standard deviation of ${p(INSTANCE_GAP_SD.low)} to ${p(INSTANCE_GAP_SD.high)} (A/A banks with restarts). compare.blocks: 3 or more restarts the servers between blocks and counts that gap in the interval`;
-}
-
 // action/src/pipeline/verdict.ts
 function buildVerdict(i) {
   const { loaded, result, compare: compare3, judged, schedule, roundsDone } = i;
@@ -62366,6 +62536,7 @@ function buildVerdict(i) {
     cells,
     inconclusive: compare3.inconclusive,
     ...effects.length ? { effects } : {},
+    ...loaded.unseen?.length ? { unseen: loaded.unseen } : {},
     ...evidenceField(evidenceOf(result.cells, names)),
     ...i.profiles.length ? { profiles: i.profiles } : {},
     notes: [
