@@ -45,7 +45,7 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-ZIIHNJIY.js";
+} from "./chunk-OUOLELMA.js";
 import {
   reapLedger
 } from "./chunk-FN4X5OK7.js";

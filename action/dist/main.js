@@ -13,7 +13,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-ZIIHNJIY.js";
+} from "./chunk-OUOLELMA.js";
 import {
   getInput,
   info,

@@ -380,7 +380,8 @@ describe("the TiDB source PR check in a TiDB repository (action/examples/tidb-so
       writeFileSync(join(repo, f), text);
     }
     git(repo, "init", "-q", "-b", "main");
-    git(repo, "remote", "add", "origin", "https://github.com/pingcap/tidb.git"); // never contacted
+    // the repository the event names (act takes github.repository from the remote); never contacted
+    git(repo, "remote", "add", "origin", "https://github.com/tiperf/e2e.git");
     git(repo, "add", "-A");
     git(repo, "commit", "-qm", "base");
     const base = git(repo, "rev-parse", "HEAD");
@@ -412,6 +413,7 @@ describe("the TiDB source PR check in a TiDB repository (action/examples/tidb-so
     assert.match(body, /cluster profile/);
     assert.doesNotMatch(body, /pkg\/executor\/sort\.go/, "the SQL layer's paths are judged here");
     rmSync(builds, { recursive: true, force: true });
+    rmSync(repo, { recursive: true, force: true });
     assert.deepEqual(leftovers(), before);
   });
 });

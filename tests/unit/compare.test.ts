@@ -15,6 +15,7 @@ import {
   tQuantile,
   trimmedShift,
   welchLogShift,
+  winsorize,
 } from "../../action/src/compare/stats.ts";
 import {
   balancedOrders,
@@ -430,6 +431,50 @@ describe("instances as the unit: judging over blocks", () => {
     }
     assert.ok(byBlocks / trials > 0.035 && byBlocks / trials < 0.065, `${byBlocks / trials}`);
     assert.ok(mean(shares) < 0.12, `mean between share ${mean(shares)}`);
+  });
+
+  test("winsorized rounds: A/A keeps its 5% at 8 blocks × 2 rounds, and one odd round no longer hides a −12% change", () => {
+    const trials = 3000;
+    let aa = 0;
+    let aaPlain = 0;
+    for (let i = 0; i < trials; i++) {
+      const pairs = aaBlocks(20_000 + i, 8, 2, 0.02, 0.05);
+      if (excludesZero(blockLogShift(pairs))) aa++;
+      if (excludesZero(blockLogShift(pairs, null))) aaPlain++;
+    }
+    // nominal 5% (binomial sd 0.4%); winsorizing normal rounds at 3 robust sd barely moves it
+    assert.ok(
+      aa / trials > 0.035 && aa / trials < 0.065,
+      `winsorized A/A: ${aa / trials} (plain ${aaPlain / trials})`,
+    );
+    // a −12% change measured with a round sd of 6%, one round of 16 in which base alone slowed by a third
+    let caught = 0;
+    let caughtPlain = 0;
+    const limit = Math.log(1 - 0.02);
+    const regression = (x: { estimate: number; se: number; df: number }) =>
+      x.estimate + tQuantile(1 - 0.01 / 2, x.df) * x.se < limit;
+    for (let i = 0; i < trials; i++) {
+      const pairs = aaBlocks(40_000 + i, 8, 2, 0.01, 0.06).map((p) => ({ ...p, head: p.head * 0.88 }));
+      const odd = pairs[(i * 7) % pairs.length] as (typeof pairs)[number];
+      odd.base *= 2 / 3;
+      if (regression(blockLogShift(pairs))) caught++;
+      if (regression(blockLogShift(pairs, null))) caughtPlain++;
+    }
+    assert.ok(caught / trials > 0.8, `winsorized: ${caught / trials}`);
+    assert.ok(
+      caughtPlain / trials < caught / trials - 0.1,
+      `plain ${caughtPlain / trials} vs winsorized ${caught / trials}`,
+    );
+  });
+
+  test("winsorize: values beyond 3 robust sd of the median are pulled in, counted; short or flat series untouched", () => {
+    const xs = [0.01, -0.02, 0.0, 0.015, -0.01, 0.005, 0.4];
+    const w = winsorize(xs);
+    assert.equal(w.pulled, 1);
+    assert.ok((w.values[6] as number) < 0.1 && (w.values[6] as number) > 0.02);
+    assert.deepEqual(w.values.slice(0, 6), xs.slice(0, 6));
+    assert.deepEqual(winsorize([1, 2, 100]).pulled, 0);
+    assert.deepEqual(winsorize([0, 0, 0, 0, 0, 0, 5]).pulled, 0);
   });
 
   test("the between-instance share estimates the true split", () => {

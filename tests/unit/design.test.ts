@@ -15,7 +15,7 @@ function instanceGapSd(file: string): number {
   };
   const pairs = bank.blocks.flatMap((b, block) => b.map((x) => ({ block, ...x })));
   const logs = pairs.map((p) => Math.log(p.head / p.base));
-  return Math.sqrt(blockLogShift(pairs).betweenShare * variance(logs));
+  return Math.sqrt(blockLogShift(pairs, null).betweenShare * variance(logs));
 }
 
 describe("one instance pair: what it cannot tell apart", () => {

@@ -159,3 +159,39 @@ describe("every shipped spec fits the workflow it is shipped for", () => {
     );
   });
 });
+
+describe("workloads/tidb-source-pr.yaml: the TiDB source PR check", () => {
+  test("plans as a duet within its 60-minute budget on 2 cores, and states the smallest change each cell detects at 90% power", async () => {
+    const loaded = await asRun("workloads/tidb-source-pr.yaml", true);
+    const plan = await planRun(loaded, { cores: 2 });
+    assert.deepEqual(plan.refusals, [], plan.text);
+    assert.equal(plan.loaded.variants?.compare.order, "duet");
+    assert.ok(plan.seconds <= 60 * 60, `estimated ${Math.round(plan.seconds / 60)} min`);
+    const line =
+      plan.text.split("\n").find((l) => l.startsWith("smallest change detected at 90% power")) ?? "";
+    for (const w of loaded.spec.workloads)
+      assert.match(line, new RegExp(`${w.name} threads=4 tps −\\d+\\.\\d%`), line);
+    // auto-analyze off: no re-analysis of one server inside a measured run
+    assert.equal(
+      (loaded.spec.target as { server_configs?: { tidb?: Record<string, unknown> } }).server_configs?.tidb?.[
+        "performance.run-auto-analyze"
+      ],
+      false,
+    );
+  });
+
+  test("compare.noise of a workload the spec lacks is refused by name", async () => {
+    const text = readFileSync(join(ROOT, "workloads/tidb-source-pr.yaml"), "utf8").replace(
+      "      point_select: {",
+      "      point_selec: {",
+    );
+    const plan = await planRun(parseSpec(`${text}\nvariants: {base: {}, head: {}}\n`, "src.yaml"), {
+      cores: 2,
+    });
+    assert.match(
+      plan.refusals.join("\n"),
+      /src\.yaml: compare\.noise\.workloads\.point_selec: no workload of that name/,
+    );
+    assert.match(plan.text, /point_select threads=4 tps: no noise given/);
+  });
+});

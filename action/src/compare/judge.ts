@@ -40,6 +40,7 @@ export interface CellJudgement {
   /** block-t: blocks (server instances) judged, and the share of the variance between them. */
   blocks?: number;
   between_share?: number;
+  winsorized?: number;
   reason?: string;
 }
 

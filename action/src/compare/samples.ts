@@ -10,6 +10,7 @@ import {
   pairedLogShift,
   TRIM,
   welchLogShift,
+  winsorize,
 } from "./stats.ts";
 
 /** Interval batches per stored cell when a result has a single round (see batchMeans). */
@@ -71,7 +72,8 @@ export function storedSamples(result: Result, variant: string, key: CellKey, met
 /**
  * The base and head values a verdict shows: the estimator's own centres, so that Δ is exactly
  * head/base − 1 of them. Geometric means of the rounds — paired: over the rounds the trimmed
- * mean kept; blocks: of the block means on the log scale; unpaired: of each side's samples.
+ * mean kept; blocks: of the block means on the log scale (head's rounds at their winsorized ratio
+ * to base, stats.ts winsorize); unpaired: of each side's samples.
  */
 export function centres(
   base: readonly number[],
@@ -89,7 +91,9 @@ export function centres(
       });
       return Math.exp(mean([...by.values()].map(mean)));
     };
-    return { base: of(base), head: of(head) };
+    // head as the estimator sees it: a round whose ratio was winsorized counts at the pulled-in ratio
+    const { values } = winsorize(base.map((b, i) => Math.log((head[i] as number) / b)));
+    return { base: of(base), head: of(base.map((b, i) => b * Math.exp(values[i] as number))) };
   }
   const kept = keptByTrim(
     base.map((b, i) => Math.log((head[i] as number) / b)),
@@ -136,6 +140,7 @@ export function judgeCell(
       ...judgeShift(id, rule, shift, means, alphaPerCell, "block-t"),
       blocks: shift.blocks,
       between_share: Math.round(shift.betweenShare * 1000) / 1000,
+      ...(shift.winsorized ? { winsorized: shift.winsorized } : {}),
     };
   }
   const shift: LogShift = paired ? pairedLogShift(base, head) : welchLogShift(base, head);

@@ -29,6 +29,8 @@ export const CellJudgementSchema = z.strictObject({
   /** block-t: blocks (server instances) judged, and the share of the variance between them. */
   blocks: z.number().int().optional(),
   between_share: z.number().min(0).max(1).optional(),
+  /** block-t: rounds pulled in to 3 robust standard deviations of the median round (stats.ts winsorize). */
+  winsorized: z.number().int().positive().optional(),
   reason: z.string().optional(),
 });
 

@@ -161,7 +161,7 @@ function details(w: WorkloadRows, v: Verdict, rows: Row[], rawPerCell: boolean):
   for (const r of rows) {
     for (const j of r.judgements) {
       out.push(
-        `| ${r.threads} | ${metricName(j.metric)} | ${num(j.base)} | ${num(j.head)} | ${pct(j.change)} | ${ciText(j)} | ${pct(j.mde)} | ${j.n} | ${j.method}${j.between_share !== undefined ? ` (${Math.round(j.between_share * 100)}% between instances)` : ""} | ${CELL_MARK[j.verdict]} ${j.verdict}${j.reason ? ` — ${md(j.reason)}` : ""} |${rawPerCell ? ` \`raw/${md(w.workload)}-t${r.threads}*.log\` |` : ""}`,
+        `| ${r.threads} | ${metricName(j.metric)} | ${num(j.base)} | ${num(j.head)} | ${pct(j.change)} | ${ciText(j)} | ${pct(j.mde)} | ${j.n} | ${j.method}${j.between_share !== undefined ? ` (${Math.round(j.between_share * 100)}% between instances${j.winsorized ? `; ${j.winsorized} round(s) winsorized` : ""})` : ""} | ${CELL_MARK[j.verdict]} ${j.verdict}${j.reason ? ` — ${md(j.reason)}` : ""} |${rawPerCell ? ` \`raw/${md(w.workload)}-t${r.threads}*.log\` |` : ""}`,
       );
     }
   }

@@ -1859,6 +1859,8 @@ var CellJudgementSchema = external_exports.strictObject({
   /** block-t: blocks (server instances) judged, and the share of the variance between them. */
   blocks: external_exports.number().int().optional(),
   between_share: external_exports.number().min(0).max(1).optional(),
+  /** block-t: rounds pulled in to 3 robust standard deviations of the median round (stats.ts winsorize). */
+  winsorized: external_exports.number().int().positive().optional(),
   reason: external_exports.string().optional()
 });
 var EffectSchema = external_exports.strictObject({
@@ -2144,13 +2146,34 @@ function batchMeans(xs, batches) {
   }
   return out;
 }
-function blockLogShift(pairs) {
+var WINSOR_K = 3;
+function winsorize(xs, k2 = WINSOR_K) {
+  if (xs.length < 6) return { values: [...xs], pulled: 0 };
+  const med = median(xs);
+  const mad = median(xs.map((x4) => Math.abs(x4 - med)));
+  if (!(mad > 0)) return { values: [...xs], pulled: 0 };
+  const [lo, hi] = [med - k2 * 1.4826 * mad, med + k2 * 1.4826 * mad];
+  let pulled = 0;
+  const values3 = xs.map((x4) => {
+    if (x4 < lo || x4 > hi) pulled++;
+    return Math.min(hi, Math.max(lo, x4));
+  });
+  return { values: values3, pulled };
+}
+function median(xs) {
+  const s2 = [...xs].sort((a4, b10) => a4 - b10);
+  const m3 = Math.floor(s2.length / 2);
+  return s2.length % 2 ? s2[m3] : (s2[m3 - 1] + s2[m3]) / 2;
+}
+function blockLogShift(pairs, k2 = WINSOR_K) {
+  const logs = pairs.map((p) => Math.log(p.head / p.base));
+  const { values: values3, pulled } = k2 === null ? { values: logs, pulled: 0 } : winsorize(logs, k2);
   const byBlock = /* @__PURE__ */ new Map();
-  for (const p of pairs) {
+  pairs.forEach((p, i) => {
     const list = byBlock.get(p.block) ?? [];
-    list.push(Math.log(p.head / p.base));
+    list.push(values3[i]);
     byBlock.set(p.block, list);
-  }
+  });
   const groups2 = [...byBlock.values()];
   const means = groups2.map(mean);
   const b10 = groups2.length;
@@ -2166,7 +2189,7 @@ function blockLogShift(pairs) {
     const between = Math.max(0, (msb - msw) / n0);
     betweenShare = between + msw > 0 ? between / (between + msw) : 0;
   }
-  return { estimate: estimate3, se, df: b10 - 1, n: b10, blocks: b10, betweenShare };
+  return { estimate: estimate3, se, df: b10 - 1, n: b10, blocks: b10, betweenShare, winsorized: pulled };
 }
 
 // action/src/drivers/text.ts
@@ -3956,7 +3979,8 @@ function centres(base, head, paired, blocks) {
       });
       return Math.exp(mean([...by.values()].map(mean)));
     };
-    return { base: of(base), head: of(head) };
+    const { values: values3 } = winsorize(base.map((b10, i) => Math.log(head[i] / b10)));
+    return { base: of(base), head: of(base.map((b10, i) => b10 * Math.exp(values3[i]))) };
   }
   const kept = keptByTrim(
     base.map((b10, i) => Math.log(head[i] / b10)),
@@ -3993,7 +4017,8 @@ function judgeCell(key2, metric, rule4, samples, alphaPerCell2, paired) {
     return {
       ...judgeShift(id2, rule4, shift2, means, alphaPerCell2, "block-t"),
       blocks: shift2.blocks,
-      between_share: Math.round(shift2.betweenShare * 1e3) / 1e3
+      between_share: Math.round(shift2.betweenShare * 1e3) / 1e3,
+      ...shift2.winsorized ? { winsorized: shift2.winsorized } : {}
     };
   }
   const shift = paired ? pairedLogShift(base, head) : welchLogShift(base, head);
@@ -5592,7 +5617,7 @@ function mean2(values3, valueof) {
   }
   if (count2) return sum3 / count2;
 }
-function median(values3, valueof) {
+function median2(values3, valueof) {
   return quantile(values3, 0.5, valueof);
 }
 function* flatten(arrays) {
@@ -9846,7 +9871,7 @@ function loess(data3, x4, y4, bandwidth2) {
     if (iter === maxiters) {
       break;
     }
-    const medianResidual = median(residuals);
+    const medianResidual = median2(residuals);
     if (Math.abs(medianResidual) < epsilon) break;
     for (let i = 0, arg, w2; i < n; ++i) {
       arg = residuals[i] / (6 * medianResidual);
@@ -11532,7 +11557,7 @@ inherits_default(Generate, Transform, {
 });
 var Methods = {
   value: "value",
-  median,
+  median: median2,
   mean: mean2,
   min,
   max
@@ -29873,10 +29898,10 @@ function quicksort(ids, dists, left, right) {
       ids[j + 1] = temp2;
     }
   } else {
-    const median2 = left + right >> 1;
+    const median3 = left + right >> 1;
     let i = left + 1;
     let j = right;
-    swap2(ids, median2, i);
+    swap2(ids, median3, i);
     if (dists[ids[left]] > dists[ids[right]]) swap2(ids, left, right);
     if (dists[ids[i]] > dists[ids[right]]) swap2(ids, i, right);
     if (dists[ids[left]] > dists[ids[i]]) swap2(ids, left, i);
@@ -58650,7 +58675,7 @@ function details(w2, v, rows, rawPerCell) {
   for (const r of rows) {
     for (const j of r.judgements) {
       out.push(
-        `| ${r.threads} | ${metricName(j.metric)} | ${num2(j.base)} | ${num2(j.head)} | ${pct2(j.change)} | ${ciText(j)} | ${pct2(j.mde)} | ${j.n} | ${j.method}${j.between_share !== void 0 ? ` (${Math.round(j.between_share * 100)}% between instances)` : ""} | ${CELL_MARK[j.verdict]} ${j.verdict}${j.reason ? ` \u2014 ${md2(j.reason)}` : ""} |${rawPerCell ? ` \`raw/${md2(w2.workload)}-t${r.threads}*.log\` |` : ""}`
+        `| ${r.threads} | ${metricName(j.metric)} | ${num2(j.base)} | ${num2(j.head)} | ${pct2(j.change)} | ${ciText(j)} | ${pct2(j.mde)} | ${j.n} | ${j.method}${j.between_share !== void 0 ? ` (${Math.round(j.between_share * 100)}% between instances${j.winsorized ? `; ${j.winsorized} round(s) winsorized` : ""})` : ""} | ${CELL_MARK[j.verdict]} ${j.verdict}${j.reason ? ` \u2014 ${md2(j.reason)}` : ""} |${rawPerCell ? ` \`raw/${md2(w2.workload)}-t${r.threads}*.log\` |` : ""}`
       );
     }
   }
@@ -59397,8 +59422,8 @@ function soloStall(cells) {
   const series = cells.map((c4) => {
     const xs = perSecond2(c4);
     const sorted = [...xs].sort((a4, b10) => a4 - b10);
-    const median2 = sorted.length ? sorted[Math.floor((sorted.length - 1) / 2)] : 0;
-    return { c: c4, xs, median: median2 };
+    const median3 = sorted.length ? sorted[Math.floor((sorted.length - 1) / 2)] : 0;
+    return { c: c4, xs, median: median3 };
   });
   if (series.some((s2) => s2.xs.length < 3 || s2.median <= 0)) return void 0;
   const low = (s2, t) => (s2.xs[t] ?? s2.median) < STALL_SHARE * s2.median;
@@ -59585,8 +59610,8 @@ function measuredRestart(key2, file = timingsFile()) {
   const xs = [...read3(file)[key2]?.restart_s ?? []].sort((a4, b10) => a4 - b10);
   if (xs.length === 0) return void 0;
   const mid = Math.floor(xs.length / 2);
-  const median2 = xs.length % 2 ? xs[mid] : (xs[mid - 1] + xs[mid]) / 2;
-  return { seconds: Math.round(median2 * 10) / 10, n: xs.length };
+  const median3 = xs.length % 2 ? xs[mid] : (xs[mid - 1] + xs[mid]) / 2;
+  return { seconds: Math.round(median3 * 10) / 10, n: xs.length };
 }
 async function recordRestarts(key2, seconds2, file = timingsFile()) {
   if (!file || seconds2.length === 0) return;
