@@ -45,7 +45,7 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-OUOLELMA.js";
+} from "./chunk-4PEFFMZM.js";
 import {
   reapLedger
 } from "./chunk-FN4X5OK7.js";

@@ -13,7 +13,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-OUOLELMA.js";
+} from "./chunk-4PEFFMZM.js";
 import {
   getInput,
   info,

@@ -2,7 +2,7 @@
 // (compare.blocks 1) every round compares the same two processes: a steady gap between two
 // instances of one configuration (memory placement, a data file's layout, a lucky start) is
 // indistinguishable from the change under test, however many rounds run.
-import { logGamma, TRIM, tQuantile } from "./stats.ts";
+import { logGamma, normalCdf, TRIM, tQuantile } from "./stats.ts";
 
 /**
  * The standard deviation of the steady gap between two instances of one configuration, measured
@@ -29,18 +29,6 @@ export function singlePairNote(blocks: number, ownInstances: boolean): string | 
 
 /** The power at which a plan states the smallest change it detects. */
 export const PLAN_POWER = 0.9;
-
-/** The standard normal CDF (Abramowitz–Stegun 7.1.26, error below 1.5e-7). */
-function normalCdf(z: number): number {
-  const x = Math.abs(z) / Math.SQRT2;
-  const t = 1 / (1 + 0.3275911 * x);
-  const erf =
-    1 -
-    ((((1.061405429 * t - 1.453152027) * t + 1.421413741) * t - 0.284496736) * t + 0.254829592) *
-      t *
-      Math.exp(-x * x);
-  return z >= 0 ? 0.5 * (1 + erf) : 0.5 * (1 - erf);
-}
 
 /**
  * The chance that a t interval (estimate ± t·ŝe, ŝe from df degrees of freedom) lies wholly below

@@ -33,7 +33,7 @@ export interface JudgedKey extends CellKey {
   rules: Record<string, MetricRule>;
 }
 
-export const keysOf = (spec: {
+const keysOf = (spec: {
   workloads: { name: string; threads: number[]; judge: Record<string, MetricRule> }[];
 }): JudgedKey[] =>
   spec.workloads.flatMap((w) => w.threads.map((threads) => ({ workload: w.name, threads, rules: w.judge })));
@@ -61,6 +61,13 @@ export function judgeCells(
   return out;
 }
 
+/** A comparison's family: its judged cells, how many judgements share the error rate, each one's α. */
+export function familyOf(spec: Spec, confidence: number, looks: number, others: number) {
+  const keys = keysOf(spec);
+  const comparisons = comparisonsOf(keys) * looks * others;
+  return { keys, comparisons, alpha: alphaPerCell(confidence, comparisons) };
+}
+
 /**
  * Judges every other variant against the control within one compare run (round r against round r),
  * the error rate controlled over the whole family: variants × cells × metrics × looks.
@@ -73,9 +80,7 @@ export function judgeFamily(
   confidence: number,
   looks: number,
 ): { cells: CellJudgement[]; comparisons: number; alpha: number } {
-  const keys = keysOf(spec);
-  const comparisons = comparisonsOf(keys) * looks * others.length;
-  const alpha = alphaPerCell(confidence, comparisons);
+  const { keys, comparisons, alpha } = familyOf(spec, confidence, looks, others.length);
   const cells = others.flatMap((variant) =>
     judgeCells(keys, (k, m) => pairedSamples(result, control, variant, k, m), alpha, true).map((c) => ({
       ...c,

@@ -112,6 +112,18 @@ export function normalQuantile(p: number): number {
   return (poly(a, r) * q) / (poly(b, r) * r + 1);
 }
 
+/** The standard normal CDF (Abramowitz–Stegun 7.1.26, error below 1.5e-7). */
+export function normalCdf(z: number): number {
+  const x = Math.abs(z) / Math.SQRT2;
+  const t = 1 / (1 + 0.3275911 * x);
+  const erf =
+    1 -
+    ((((1.061405429 * t - 1.453152027) * t + 1.421413741) * t - 0.284496736) * t + 0.254829592) *
+      t *
+      Math.exp(-x * x);
+  return z >= 0 ? 0.5 * (1 + erf) : 0.5 * (1 - erf);
+}
+
 /** A shift on the log scale with its standard error and degrees of freedom. */
 export interface LogShift {
   estimate: number;
@@ -237,7 +249,8 @@ export function winsorize(xs: readonly number[], k = WINSOR_K): { values: number
   return { values, pulled };
 }
 
-function median(xs: readonly number[]): number {
+/** The median (the mean of the middle two of an even count). */
+export function median(xs: readonly number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   const m = Math.floor(s.length / 2);
   return s.length % 2 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;

@@ -5,7 +5,7 @@ import { mkdir } from "node:fs/promises";
 import { cpus } from "node:os";
 import { join } from "node:path";
 import { PLAN_POWER, plannedMde } from "../compare/design.ts";
-import { alphaPerCell, comparisonsOf, keysOf } from "../compare/judge-results.ts";
+import { familyOf } from "../compare/judge-results.ts";
 import { driverOf } from "../drivers/registry.ts";
 import { InputError } from "../errors.ts";
 import { shellCommand } from "../proc/quote.ts";
@@ -357,11 +357,7 @@ function detectionOf(loaded: LoadedSpec, looks: number): { lines: string[]; refu
       (n) =>
         `${loaded.path}: compare.noise.workloads.${n}: no workload of that name (the spec has ${names.join(", ")})`,
     );
-  const keys = keysOf(spec);
-  const alpha = alphaPerCell(
-    compare.confidence,
-    comparisonsOf(keys) * looks * (loaded.variants.all.length - 1),
-  );
+  const { keys, alpha } = familyOf(spec, compare.confidence, looks, loaded.variants.all.length - 1);
   const rounds = compare.max_rounds ?? compare.rounds;
   const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
   const cells = keys.flatMap((k) =>

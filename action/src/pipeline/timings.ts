@@ -6,6 +6,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
+import { median } from "../compare/stats.ts";
 import { writeAtomic } from "../result/store.ts";
 
 /** How many of the latest measurements an entry keeps. */
@@ -38,11 +39,9 @@ export function measuredRestart(
   key: string,
   file = timingsFile(),
 ): { seconds: number; n: number } | undefined {
-  const xs = [...(read(file)[key]?.restart_s ?? [])].sort((a, b) => a - b);
+  const xs = read(file)[key]?.restart_s ?? [];
   if (xs.length === 0) return undefined;
-  const mid = Math.floor(xs.length / 2);
-  const median = xs.length % 2 ? (xs[mid] as number) : ((xs[mid - 1] as number) + (xs[mid] as number)) / 2;
-  return { seconds: Math.round(median * 10) / 10, n: xs.length };
+  return { seconds: Math.round(median(xs) * 10) / 10, n: xs.length };
 }
 
 /** Adds restarts measured for `key` (the latest KEPT kept). A file that cannot be written is skipped. */

@@ -2102,6 +2102,12 @@ function normalQuantile(p) {
   const r = q * q;
   return poly2(a4, r) * q / (poly2(b10, r) * r + 1);
 }
+function normalCdf(z) {
+  const x4 = Math.abs(z) / Math.SQRT2;
+  const t = 1 / (1 + 0.3275911 * x4);
+  const erf = 1 - ((((1.061405429 * t - 1.453152027) * t + 1.421413741) * t - 0.284496736) * t + 0.254829592) * t * Math.exp(-x4 * x4);
+  return z >= 0 ? 0.5 * (1 + erf) : 0.5 * (1 - erf);
+}
 var TRIM = 0.1;
 function trimmedShift(xs, trim) {
   const n = xs.length;
@@ -4054,10 +4060,13 @@ function judgeCells(keys4, samplesOf, alpha, paired) {
   }
   return out;
 }
-function judgeFamily(result, spec, control, others, confidence, looks) {
+function familyOf(spec, confidence, looks, others) {
   const keys4 = keysOf(spec);
-  const comparisons = comparisonsOf(keys4) * looks * others.length;
-  const alpha = alphaPerCell(confidence, comparisons);
+  const comparisons = comparisonsOf(keys4) * looks * others;
+  return { keys: keys4, comparisons, alpha: alphaPerCell(confidence, comparisons) };
+}
+function judgeFamily(result, spec, control, others, confidence, looks) {
+  const { keys: keys4, comparisons, alpha } = familyOf(spec, confidence, looks, others.length);
   const cells = others.flatMap(
     (variant) => judgeCells(keys4, (k2, m3) => pairedSamples(result, control, variant, k2, m3), alpha, true).map((c4) => ({
       ...c4,
@@ -59049,12 +59058,6 @@ function singlePairNote(blocks, ownInstances) {
   return `one instance pair (compare.blocks 1): every round compared the same two server processes, so a steady gap between two instances of one configuration cannot be told from a change; on this machine such gaps had a standard deviation of ${p(INSTANCE_GAP_SD.low)} to ${p(INSTANCE_GAP_SD.high)} (A/A banks with restarts). compare.blocks: 3 or more restarts the servers between blocks and counts that gap in the interval`;
 }
 var PLAN_POWER = 0.9;
-function normalCdf(z) {
-  const x4 = Math.abs(z) / Math.SQRT2;
-  const t = 1 / (1 + 0.3275911 * x4);
-  const erf = 1 - ((((1.061405429 * t - 1.453152027) * t + 1.421413741) * t - 0.284496736) * t + 0.254829592) * t * Math.exp(-x4 * x4);
-  return z >= 0 ? 0.5 * (1 + erf) : 0.5 * (1 - erf);
-}
 function powerBelow(limit, shift, se, t, df) {
   const half = df / 2;
   const logNorm = half * Math.log(2) + logGamma(half);
@@ -59607,11 +59610,9 @@ function read3(file) {
 }
 var timingKey = (t) => `${t.kind}/${t.profile}`;
 function measuredRestart(key2, file = timingsFile()) {
-  const xs = [...read3(file)[key2]?.restart_s ?? []].sort((a4, b10) => a4 - b10);
+  const xs = read3(file)[key2]?.restart_s ?? [];
   if (xs.length === 0) return void 0;
-  const mid = Math.floor(xs.length / 2);
-  const median3 = xs.length % 2 ? xs[mid] : (xs[mid - 1] + xs[mid]) / 2;
-  return { seconds: Math.round(median3 * 10) / 10, n: xs.length };
+  return { seconds: Math.round(median(xs) * 10) / 10, n: xs.length };
 }
 async function recordRestarts(key2, seconds2, file = timingsFile()) {
   if (!file || seconds2.length === 0) return;
@@ -60030,11 +60031,7 @@ function detectionOf(loaded, looks) {
   const refusals = Object.keys(noise.workloads).filter((n) => !names.includes(n)).map(
     (n) => `${loaded.path}: compare.noise.workloads.${n}: no workload of that name (the spec has ${names.join(", ")})`
   );
-  const keys4 = keysOf(spec);
-  const alpha = alphaPerCell(
-    compare3.confidence,
-    comparisonsOf(keys4) * looks * (loaded.variants.all.length - 1)
-  );
+  const { keys: keys4, alpha } = familyOf(spec, compare3.confidence, looks, loaded.variants.all.length - 1);
   const rounds = compare3.max_rounds ?? compare3.rounds;
   const pct3 = (x4) => `${(x4 * 100).toFixed(1)}%`;
   const cells = keys4.flatMap(
