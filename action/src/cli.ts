@@ -34,6 +34,7 @@ import { planRun, writePlan } from "./pipeline/plan.ts";
 import { checkOutFile } from "./pipeline/preflight.ts";
 import { reapLedger } from "./pipeline/reap.ts";
 import { runSpec, TIPERF_VERSION } from "./pipeline/run.ts";
+import { maskSecrets } from "./proc/secrets.ts";
 import {
   apiUrl,
   DEFAULT_DEADLINES,
@@ -56,7 +57,7 @@ import { parseAge } from "./specfile/keys.ts";
 import { type LoadedSpec, loadSpec } from "./specfile/load.ts";
 import { type CellRef, compareOverrides, parseTolerance, prepareSpec } from "./specfile/prepare.ts";
 
-const log = (line: string) => process.stderr.write(`${line}\n`);
+const log = (line: string) => process.stderr.write(`${maskSecrets(line)}\n`);
 
 type Flags = Record<string, { type: "string" | "boolean"; short?: string }>;
 

@@ -7,6 +7,7 @@ import { RunError } from "../errors.ts";
 import { RemoteSampler } from "../observe/remote.ts";
 import { ResourceSampler, type Sampler } from "../observe/sampler.ts";
 import { runCommand } from "../proc/process.ts";
+import { maskArgs } from "../proc/secrets.ts";
 import { type RemoteHost, sshArgs } from "../proc/ssh.ts";
 import { runTool, type ToolRun } from "../proc/tool.ts";
 import type { Cell, ResourceUse, TargetInfo } from "../result/model.ts";
@@ -157,7 +158,8 @@ export class Bench {
           continue;
         }
         await target.activate?.(opts.signal);
-        const database = ds.driver.database(ds.workload);
+        // an existing server gives the run a database of its own: every data set loads there
+        const database = target.connection.database ?? ds.driver.database(ds.workload);
         await target.createDatabase(database);
         for (const step of ds.driver.setup(bench.context(ds.workload, Math.max(...ds.workload.threads)))) {
           await bench.step(ds, step, opts.signal);
@@ -266,7 +268,7 @@ export class Bench {
       phase: step.phase === "run" || step.phase === "warmup" ? "cell" : step.phase,
       variant: this.variant,
       where: this.remote ? "load host" : "runner",
-      run: { command: [tool.command, ...tool.prefix, ...step.args] },
+      run: { command: maskArgs([tool.command, ...tool.prefix, ...step.args]) },
     });
     try {
       const r = await runTool(tool.command, [...tool.prefix, ...step.args], {

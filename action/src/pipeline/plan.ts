@@ -91,7 +91,7 @@ function loadSteps(spec: Spec, connection: Connection, where: PlanStep["where"],
       data.push({
         phase: "load",
         where,
-        run: { sql: `CREATE DATABASE IF NOT EXISTS ${driver.database(w)}` },
+        run: { sql: `CREATE DATABASE IF NOT EXISTS ${connection.database ?? driver.database(w)}` },
         about: `workload ${w.name}`,
       });
       for (const s of driver.setup(ctx(Math.max(...w.threads))))

@@ -4,6 +4,7 @@ import { WriteError } from "../errors.ts";
 import { onTeardown } from "../lifecycle/teardown.ts";
 import { childEnv } from "./env.ts";
 import { shellCommand } from "./quote.ts";
+import { maskSecrets } from "./secrets.ts";
 import { type RemoteHost, remoteCommand, sshArgs } from "./ssh.ts";
 
 /** How one run of a load tool ended. */
@@ -66,9 +67,11 @@ export function runTool(command: string, args: string[], opts: ToolOptions): Pro
       if (!writeError) log.write(chunk);
     };
     write(
-      remote
-        ? `$ ${shellCommand([local, ...localArgs])}    # on ${remote.user}@${remote.host}: ${shellCommand([cmd, ...argv])}\n`
-        : `$ ${shellCommand([cmd, ...argv])}\n`,
+      maskSecrets(
+        remote
+          ? `$ ${shellCommand([local, ...localArgs])}    # on ${remote.user}@${remote.host}: ${shellCommand([cmd, ...argv])}\n`
+          : `$ ${shellCommand([cmd, ...argv])}\n`,
+      ),
     );
     // over SSH, stdin carries signals to the remote side (proc/ssh.ts); its end stops the program
     const child = spawn(cmd, argv, {

@@ -1,5 +1,6 @@
 // Reading YAML files for validation: line numbers of key paths, and messages that name the file,
 // line and key, with the allowed keys when one is unknown.
+import { readFile } from "node:fs/promises";
 import { type Document, isMap, isScalar, isSeq, LineCounter, parseDocument } from "yaml";
 import type { z } from "zod";
 import { InputError } from "../errors.ts";
@@ -187,4 +188,15 @@ export function validateYaml<S extends z.ZodType>(schema: S, yaml: YamlFile, fil
   if (!parsed.success)
     throw new InputError(formatIssues(file, parsed.error.issues, yaml.line, schema, yaml.raw));
   return parsed.data;
+}
+
+/** A profile file's text; one that cannot be read names the flag or key that named it. */
+export async function readProfileText(file: string, flag: string): Promise<string> {
+  try {
+    return await readFile(file, "utf8");
+  } catch (e) {
+    throw new InputError(
+      `${flag} ${file}: cannot read the profile (${(e as NodeJS.ErrnoException).code ?? e})`,
+    );
+  }
 }

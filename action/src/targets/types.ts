@@ -24,6 +24,13 @@ export interface Connection {
   endpoints: Endpoint[];
   user: string;
   password: string;
+  /**
+   * The database every load tool uses, when the target gives one (an existing server: the run's
+   * own); absent: each driver's own (sbtest, tpcc, ycsb).
+   */
+  database?: string;
+  /** Connect over TLS (an existing server that requires it: TiDB Cloud). */
+  tls?: boolean;
 }
 
 /** A running database server that tiperf started and alone owns. */
@@ -109,6 +116,8 @@ export interface Need {
   found: boolean;
   what: string;
   install: string;
+  /** A client tiperf's own SQL uses: all an existing server (an endpoint) needs of the kind. */
+  client?: boolean;
 }
 
 /**
@@ -173,6 +182,8 @@ export interface TargetPlan {
   dataOf(variant: string): string;
   /** The load tools run on a load host over SSH, not here. */
   remoteLoad: boolean;
+  /** Its servers are not tiperf's (an existing endpoint): never started, stopped or changed. */
+  existingServers?: boolean;
   /**
    * Its servers are private processes on this machine (a local MariaDB or PostgreSQL, a private
    * tidb-server): what a fair duet pins. Absent or false: they run elsewhere (a cluster's hosts).
@@ -289,7 +300,8 @@ export interface TargetKind {
   schema: ZodType<TargetSpec, unknown>;
   /** The key names its schema takes (to say which kind takes a key another kind refused). */
   keyNames: string[];
-  needs(target: TargetSpec, o: { remoteLoad: boolean }): Need[];
+  /** `existing`: the plan measures servers tiperf did not create (an endpoint): only clients are needed. */
+  needs(target: TargetSpec, o: { remoteLoad: boolean; existing?: boolean }): Need[];
   /**
    * The cloud the run provisions its machines on (a profile's provider), when it does: the
    * Action's setup then also installs what a cloud run loads (scripts/setup.sh --cloud).

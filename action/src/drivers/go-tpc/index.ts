@@ -94,7 +94,9 @@ export function connectionArgs(c: Connection, database: string): string[] {
     c.user,
     ...(c.password ? ["-p", c.password] : []),
     "-D",
-    database,
+    c.database ?? database,
+    // go-sql-driver/mysql's DSN parameter; go-tpc appends --conn-params to its DSN
+    ...(c.tls && c.protocol === "mysql" ? ["--conn-params", "tls=true"] : []),
   ];
 }
 

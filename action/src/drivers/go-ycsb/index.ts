@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs";
 import { z } from "zod";
+import { InputError } from "../../errors.ts";
 import { findTool } from "../../proc/env.ts";
 import type { Connection } from "../../targets/types.ts";
 import type { Driver, Measured, MetricInfo, Scalar, Step, ToolCommand, Workload } from "../types.ts";
@@ -129,9 +130,13 @@ export function connectionProps(c: Connection, database: string): string[] {
     c.protocol === "mysql" && more.length > 0
       ? [`tidb.instances=${c.endpoints.map((e) => `${e.host}:${e.port}`).join(",")}`]
       : [`${p}.host=${first.host}`, `${p}.port=${first.port}`];
-  props.push(`${p}.user=${c.user}`, `${p}.db=${database}`);
+  if (c.tls && c.protocol === "mysql")
+    throw new InputError(
+      "go-ycsb: tiperf passes no TLS setting to go-ycsb's MySQL driver; an endpoint with tls: true takes sysbench or go-tpc workloads",
+    );
+  props.push(`${p}.user=${c.user}`, `${p}.db=${c.database ?? database}`);
   if (c.password) props.push(`${p}.password=${c.password}`);
-  if (c.protocol === "postgres") props.push("pg.sslmode=disable");
+  if (c.protocol === "postgres") props.push(`pg.sslmode=${c.tls ? "require" : "disable"}`);
   return props.flatMap((x) => ["-p", x]);
 }
 

@@ -70,7 +70,9 @@ export function connectionArgs(c: Connection): string[] {
     `--${p}-port=${ep.port}`,
     `--${p}-user=${c.user}`,
     ...(c.password ? [`--${p}-password=${c.password}`] : []),
-    `--${p}-db=${DATABASE}`,
+    `--${p}-db=${c.database ?? DATABASE}`,
+    // sysbench 1.0 has no TLS flag for PostgreSQL (an endpoint refuses tls there)
+    ...(c.tls && p === "mysql" ? ["--mysql-ssl=on"] : []),
   ];
 }
 

@@ -2,7 +2,17 @@
 // with <workdir> and <port>, its read-backs, its CPU limits), one server per variant on 127.0.0.1,
 // their needs, warnings and reapers.
 import { cpus } from "node:os";
+import { InputError } from "../../errors.ts";
 import { anyTool } from "../../proc/env.ts";
+import {
+  type EndpointPlan,
+  type EndpointServer,
+  type EndpointVariant,
+  openEndpoints,
+  planEndpoints,
+} from "../endpoint/deployment.ts";
+import { loadEndpointProfile } from "../endpoint/profile.ts";
+import { ENDPOINT_REAPERS } from "../endpoint/reapers.ts";
 import {
   type Connection,
   type Deployment,
@@ -33,10 +43,49 @@ export interface LocalServer {
   /** The SQL that reads the version, and each setting back. */
   versionSql: string;
   settingSql(key: string): string;
+  /** Its servers as existing endpoints (a profile with provider endpoint). */
+  endpoint: EndpointServer;
   stopSignal: NodeJS.Signals;
   /** The programs of the server and its client. */
   needs(): Need[];
   start(spec: LocalTargetSpec, opts: StartOptions): Promise<Target>;
+}
+
+/**
+ * The variants' endpoint profiles (target.profile, or --profile over every variant), or undefined
+ * when they run private servers; an endpoint runs as it is: a setting or CPU limit is refused.
+ */
+async function endpointVariants(
+  input: TargetPlanInput,
+): Promise<{ variants: EndpointVariant[]; refusals: string[] } | undefined> {
+  const named = input.variants.map((v) => input.profile ?? (v.target as LocalTargetSpec).profile);
+  if (named.every((p) => p === undefined)) return undefined;
+  const at = (name: string) => (input.variants.length > 1 ? `variants.${name}.` : "");
+  const missing = input.variants.find((_, i) => named[i] === undefined);
+  if (missing)
+    throw new InputError(
+      `${input.file}: ${at(missing.name)}target.profile: some variants name an endpoint profile and this one none; a comparison of a private server with an existing one measures two machines, not a change: give every variant a profile (two endpoints) or none`,
+    );
+  const refusals: string[] = [];
+  const variants: EndpointVariant[] = [];
+  for (const [i, v] of input.variants.entries()) {
+    const file = named[i] as string;
+    const profile = await loadEndpointProfile(
+      file,
+      input.profile ? "--profile" : `${at(v.name)}target.profile`,
+    );
+    const t = v.target as LocalTargetSpec;
+    if (Object.keys(t.config).length)
+      refusals.push(
+        `${input.file}: ${at(v.name)}target.config: ${file} is an existing server (provider endpoint), which tiperf never reconfigures; compare two endpoints configured as you want them, or a stored baseline (tiperf diff)`,
+      );
+    if (t.resources)
+      refusals.push(
+        `${input.file}: ${at(v.name)}target.resources limits a private server tiperf starts; ${file} is an existing server (provider endpoint): remove it`,
+      );
+    variants.push({ name: v.name, target: v.target, file, profile });
+  }
+  return { variants, refusals };
 }
 
 /** Less room than this where the servers' data go is warned about. */
@@ -137,9 +186,11 @@ export function localKind(s: LocalServer): TargetKind {
   return {
     name: s.name,
     schema: localTargetSchema(s.name),
-    keyNames: ["kind", "config", "resources"],
-    needs(target) {
+    keyNames: ["kind", "config", "resources", "profile"],
+    needs(target, o) {
       const t = target as LocalTargetSpec;
+      // an existing server needs only the client tiperf's own SQL goes through
+      if (o.existing) return s.needs().filter((n) => n.client);
       return [
         ...s.needs(),
         ...(t.resources?.cpus !== undefined
@@ -154,6 +205,8 @@ export function localKind(s: LocalServer): TargetKind {
       ];
     },
     async plan(input): Promise<TargetPlan> {
+      const endpoints = await endpointVariants(input);
+      if (endpoints) return planEndpoints(s.endpoint, input, endpoints.variants, endpoints.refusals);
       return {
         kind: s.name,
         profile: `local-${s.name}`,
@@ -179,6 +232,7 @@ export function localKind(s: LocalServer): TargetKind {
       };
     },
     async open(plan, o): Promise<Deployment> {
+      if ("endpoint" in plan) return openEndpoints(plan as EndpointPlan, o);
       const specs = new Map(plan.variants.map((v) => [v.name, v.target as LocalTargetSpec]));
       // each server's own stop, kept apart from the Target (callers may wrap target.stop)
       const stops: (() => Promise<void>)[] = [];
@@ -201,6 +255,6 @@ export function localKind(s: LocalServer): TargetKind {
       };
       return deployment;
     },
-    reapers: LOCAL_REAPERS,
+    reapers: { ...LOCAL_REAPERS, ...ENDPOINT_REAPERS },
   };
 }

@@ -47,6 +47,11 @@ export const localTargetSchema = <K extends string>(kind: K) =>
         .record(z.string().regex(SERVER_SETTING, "server setting names are letters, digits, _ . -"), scalar)
         .optional(),
       resources: ResourcesSchema.optional(),
+      /**
+       * A profile of an existing server (provider endpoint) to measure instead of a private one;
+       * --profile overrides it.
+       */
+      profile: z.string().min(1).optional(),
     })
     .transform((t) => ({ ...t, config: t.config ?? {} }));
 

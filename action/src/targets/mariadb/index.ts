@@ -11,6 +11,7 @@ export const mariadb = localKind({
   commands: mariadbCommands,
   versionSql: READ_BACK.version,
   settingSql: READ_BACK.setting,
+  endpoint: { kind: "mariadb", title: "MariaDB", protocol: "mysql", versionSql: READ_BACK.version },
   stopSignal: "SIGTERM",
   needs: () => [
     {
@@ -27,6 +28,7 @@ export const mariadb = localKind({
       found: anyTool(MARIADB_PROGRAMS.client),
       what: "the mariadb client (target.kind mariadb)",
       install: "the Debian package mariadb-client",
+      client: true,
     },
   ],
   start: startMariadb,

@@ -12,6 +12,7 @@ export const postgres = localKind({
   commands: (o) => postgresCommands({ ...o, bin: postgresBinDirs()[0] ?? "/usr/lib/postgresql/<N>/bin" }),
   versionSql: READ_BACK.version,
   settingSql: READ_BACK.setting,
+  endpoint: { kind: "postgres", title: "PostgreSQL", protocol: "postgres", versionSql: READ_BACK.version },
   stopSignal: "SIGINT",
   needs: () => {
     const servers = postgresBinDirs().map((d) => join(d, "postgres"));
@@ -25,6 +26,7 @@ export const postgres = localKind({
         found: anyTool(["psql"]),
         what: "psql (target.kind postgres)",
         install: "the Debian package postgresql-client",
+        client: true,
       },
     ];
   },

@@ -9,9 +9,12 @@ import { provisionCluster } from "../../cloud/provision.ts";
 import { CLOUDS, cloudOf } from "../../cloud/registry.ts";
 import { InputError } from "../../errors.ts";
 import { anyTool, MYSQL_CLIENTS } from "../../proc/env.ts";
+import { type EndpointPlan, openEndpoints, planEndpoints } from "../endpoint/deployment.ts";
+import { ENDPOINT_REAPERS } from "../endpoint/reapers.ts";
 import type { Connection, Deployment, TargetKind, TargetPlan, TargetPlanInput } from "../types.ts";
 import { askOf, cloudOfProfile, withHosts } from "./cloud.ts";
 import { deprecationWarnings } from "./deprecated.ts";
+import { TIDB_ENDPOINT, tidbEndpoints } from "./endpoint.ts";
 import { loadEndpoints, planTidb, type TidbPlan } from "./plan.ts";
 import { loadProfile, type Profile } from "./profile.ts";
 import { TIDB_REAPERS } from "./reapers.ts";
@@ -205,9 +208,9 @@ export const tidb: TargetKind = {
   source: tidbSource,
   schema: TidbTargetSchema,
   keyNames: Object.keys(TidbTargetSchema.shape),
-  needs: (target) => [
-    // a build of one's own (target.binpath) runs without tiup on a local profile
-    ...(binpathsOf(target as TidbTargetSpec).tidb
+  needs: (target, o) => [
+    // a build of one's own (target.binpath) runs without tiup on a local profile; an endpoint needs none
+    ...(o.existing || binpathsOf(target as TidbTargetSpec).tidb
       ? []
       : [
           {
@@ -228,9 +231,12 @@ export const tidb: TargetKind = {
     return cloudOfProfile(await loadProfile(file, profile ? "--profile" : "target.profile"))?.name;
   },
   async plan(input) {
+    const endpoints = await tidbEndpoints(input, DEFAULT_PROFILE);
+    if (endpoints) return planEndpoints(TIDB_ENDPOINT, input, endpoints.variants, endpoints.refusals);
     return targetPlan(await planFor(input), input);
   },
   async open(plan, o): Promise<Deployment> {
+    if ("endpoint" in plan) return openEndpoints(plan as EndpointPlan, o);
     const { tidb: first, input } = plan as TidbTargetPlan;
     let tidbPlan = first;
     let estimate: CostEstimate | undefined;
@@ -274,5 +280,5 @@ export const tidb: TargetKind = {
       cost: () => run.cost(),
     };
   },
-  reapers: TIDB_REAPERS,
+  reapers: { ...TIDB_REAPERS, ...ENDPOINT_REAPERS },
 };

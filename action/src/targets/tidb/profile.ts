@@ -1,11 +1,11 @@
 // Cluster profiles (infra/profiles/*.yaml): which roles a TiDB cluster has, how many of each, with
 // which settings, and where the hosts come from (the provider).
-import { readFile } from "node:fs/promises";
 import { z } from "zod";
 import type { CloudSettings } from "../../cloud/provider.ts";
 import { CLOUDS } from "../../cloud/registry.ts";
 import { InputError } from "../../errors.ts";
-import { parseYaml, validateYaml } from "../../specfile/yaml.ts";
+import { parseYaml, readProfileText, validateYaml } from "../../specfile/yaml.ts";
+import { EndpointSchema } from "../endpoint/schema.ts";
 import { numaNode, ResourceControlSchema, ServerConfigsSchema, settings } from "./schema.ts";
 
 export { numaNode, ResourceControlSchema, ServerConfigsSchema };
@@ -41,9 +41,10 @@ export const PORT_STEP: Record<Role, number> = { pd: 2, tikv: 1, tidb: 1, tiflas
 
 /**
  * Where a profile's machines come from: a private tidb-server on this machine (local), a tiup
- * playground on it, existing hosts, or a cloud of cloud/registry.ts.
+ * playground on it, existing hosts, a cloud of cloud/registry.ts, or a TiDB that already runs and
+ * is not tiperf's (endpoint: a host and port).
  */
-export const PROVIDERS = ["local", "playground", "hosts", ...Object.keys(CLOUDS)];
+export const PROVIDERS = ["local", "playground", "hosts", "endpoint", ...Object.keys(CLOUDS)];
 const CLOUD_NAMES = Object.keys(CLOUDS);
 const isCloud = (provider: string) => CLOUD_NAMES.includes(provider);
 
@@ -157,6 +158,8 @@ export const ProfileSchema = z
     /** Prometheus and Grafana (tiup's monitoring_servers / grafana_servers). */
     monitoring: z.boolean().default(false),
     server_configs: ServerConfigsSchema.default({}),
+    /** provider endpoint: the existing TiDB's SQL (and status) address, user and what tiperf may do there. */
+    endpoint: EndpointSchema.optional(),
     /** A cloud's section (aws: region, image, spot, ttl, budget, state backend, the load host's type). */
     ...CLOUD_SECTIONS,
   })
@@ -165,6 +168,25 @@ export const ProfileSchema = z
     const sections = p as Record<string, unknown>;
     for (const cloud of CLOUD_NAMES)
       if (cloud !== p.provider && sections[cloud]) issue([cloud], `belongs to provider ${cloud}`);
+    if (p.provider === "endpoint") {
+      if (!p.endpoint) issue(["endpoint"], "provider endpoint needs an endpoint section (host, port, user)");
+      for (const key of ["hosts", "ssh"] as const)
+        if (p[key])
+          issue(
+            [key],
+            `an endpoint is a TiDB that already runs: tiperf reaches it at endpoint.host; remove ${key}`,
+          );
+      if (p.haproxy) issue(["haproxy"], "an endpoint's load balancing is its own: remove haproxy");
+      if (p.monitoring)
+        issue(["monitoring"], "tiperf deploys no monitoring on an endpoint: remove monitoring");
+      if (Object.keys(p.server_configs).length)
+        issue(["server_configs"], "tiperf never reconfigures an endpoint: remove server_configs");
+      for (const role of ROLES)
+        if ((p.roles[role].count ?? 0) > 0 || p.roles[role].instances)
+          issue(["roles", role], "an endpoint's topology is its own: tiperf deploys nothing there");
+      return;
+    }
+    if (p.endpoint) issue(["endpoint"], "belongs to provider endpoint");
     if (!isCloud(p.provider)) {
       for (const role of ROLES)
         if (p.roles[role].instance_type !== undefined)
@@ -269,15 +291,7 @@ export type RoleSettings = Profile["roles"][Role];
 
 /** Reads and validates a profile; every problem names the file, line and key. */
 export async function loadProfile(file: string, flag = "target.profile"): Promise<Profile> {
-  let text: string;
-  try {
-    text = await readFile(file, "utf8");
-  } catch (e) {
-    throw new InputError(
-      `${flag} ${file}: cannot read the profile (${(e as NodeJS.ErrnoException).code ?? e})`,
-    );
-  }
-  return parseProfile(text, file);
+  return parseProfile(await readProfileText(file, flag), file);
 }
 
 export function parseProfile(text: string, file: string): Profile {

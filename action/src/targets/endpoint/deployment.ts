@@ -1,0 +1,358 @@
+// An existing server that tiperf did not create (provider endpoint; Rally's benchmark-only
+// pipeline). tiperf owns one thing there: a database of the run's own, created at start and
+// dropped at the end — on success, failure, cancel and SIGTERM (and by `tiperf reap` when tiperf
+// was killed). It never stops, restarts or reconfigures the server, and never touches a database
+// it did not create (a profile's own `database` is used, never dropped; one holding tables is
+// refused unless allowed).
+import { RunError } from "../../errors.ts";
+import { record } from "../../lifecycle/ledger.ts";
+import { onTeardown } from "../../lifecycle/teardown.ts";
+import { addSecret } from "../../proc/secrets.ts";
+import type {
+  Connection,
+  Deployment,
+  LoadedData,
+  OpenOptions,
+  PlanStep,
+  Target,
+  TargetPlan,
+  TargetPlanInput,
+  TargetSpec,
+} from "../types.ts";
+import { clientArgs, endpointSql, passwordOf, type Sql } from "./client.ts";
+import type { EndpointProfile, EndpointSpec } from "./schema.ts";
+
+/** What a kind says of its servers as endpoints. */
+export interface EndpointServer {
+  /** The kind (mariadb, postgres, tidb) and the server as people name it. */
+  kind: string;
+  title: string;
+  protocol: Connection["protocol"];
+  versionSql: string;
+  /** What else the result records (TiDB: tidb_version(), /status when reachable). */
+  facts?(sql: Sql, ep: EndpointSpec): Promise<Record<string, unknown>>;
+  /** The plan's lines for those facts. */
+  factSteps?(ep: EndpointSpec): PlanStep["run"][];
+  /** After a data set is loaded into the run's database (TiDB: ANALYZE its tables). */
+  afterLoad?(sql: Sql, load: LoadedData): Promise<void>;
+  afterLoadSteps?(database: string, tables: string[]): PlanStep["run"][];
+}
+
+/** A variant's endpoint, as its profile names it. */
+export interface EndpointVariant {
+  name: string;
+  target: TargetSpec;
+  /** The profile file (for messages) and the profile. */
+  file: string;
+  profile: EndpointProfile;
+}
+
+/** One endpoint and database the run uses (variants naming the same one share it and its data). */
+interface Place {
+  key: string;
+  file: string;
+  profile: EndpointProfile;
+  database: string;
+  /** The run creates (and drops) the database: the profile named none of its own. */
+  owned: boolean;
+  variants: string[];
+}
+
+export interface EndpointPlan extends TargetPlan {
+  endpoint: { server: EndpointServer; places: Place[]; byVariant: Record<string, number> };
+}
+
+/** The database a run owns on an endpoint: named by the run (its plan's prefix), plain SQL. */
+export function runDatabase(prefix: string): string {
+  return prefix
+    .toLowerCase()
+    .replace(/[^a-z0-9_]/g, "_")
+    .replace(/^([^a-z_])/, "_$1")
+    .slice(0, 63);
+}
+
+const quoted = (s: string) => `'${s.replace(/'/g, "''")}'`;
+
+/** SQL that counts the tables of `database` (postgres: run inside it). */
+const tablesSql = (protocol: Connection["protocol"], database: string) =>
+  protocol === "mysql"
+    ? `SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = ${quoted(database)}`
+    : "SELECT COUNT(*) FROM information_schema.tables WHERE table_schema NOT IN ('pg_catalog', 'information_schema')";
+const existsSql = (protocol: Connection["protocol"], database: string) =>
+  protocol === "mysql"
+    ? `SELECT COUNT(*) FROM information_schema.schemata WHERE schema_name = ${quoted(database)}`
+    : `SELECT COUNT(*) FROM pg_database WHERE datname = ${quoted(database)}`;
+
+/** Where the plan cannot run on an endpoint: the kind's own reasons and these. */
+function endpointRefusals(input: TargetPlanInput, places: Place[]): string[] {
+  const out: string[] = [];
+  if (input.blocks > 1)
+    out.push(
+      `${input.file}: compare.blocks is ${input.blocks}, but ${places.map((p) => p.file).join(", ")} ${places.length > 1 ? "are existing endpoints" : "is an existing endpoint"}: tiperf never restarts a server it did not start, so there are no fresh instances to compare; use compare.blocks: 1`,
+    );
+  return out;
+}
+
+/**
+ * The plan of a run on endpoints: per endpoint and database, the version recorded, the database
+ * checked (and created when the run owns it), and dropped at teardown when it does.
+ */
+export function planEndpoints(
+  server: EndpointServer,
+  input: TargetPlanInput,
+  variants: EndpointVariant[],
+  refusals: string[],
+): EndpointPlan {
+  const places: Place[] = [];
+  const byVariant: Record<string, number> = {};
+  for (const v of variants) {
+    const ep = v.profile.endpoint;
+    const database = ep.database ?? runDatabase(input.prefix);
+    const key = `${ep.host}:${ep.port}/${database}`;
+    let i = places.findIndex((p) => p.key === key);
+    if (i < 0) {
+      i = places.length;
+      places.push({ key, file: v.file, profile: v.profile, database, owned: !ep.database, variants: [] });
+    }
+    places[i]?.variants.push(v.name);
+    byVariant[v.name] = i;
+  }
+  const steps: PlanStep[] = [];
+  for (const p of places) {
+    const ep = p.profile.endpoint;
+    const variant = p.variants[0] as string;
+    const where = "runner" as const;
+    const on = `endpoint ${p.profile.name} (${ep.host}:${ep.port}, not tiperf's)`;
+    steps.push({
+      phase: "record",
+      variant,
+      where,
+      run: { command: clientArgs(server.protocol, ep, server.versionSql) },
+      about: `${on}: the server's version, recorded${ep.password_env ? `; password from $${ep.password_env} in the client's environment` : ""}`,
+    });
+    for (const run of server.factSteps?.(ep) ?? [])
+      steps.push({ phase: "record", variant, where, run, about: on });
+    if (p.owned)
+      steps.push(
+        {
+          phase: "start",
+          variant,
+          where,
+          run: { sql: existsSql(server.protocol, p.database) },
+          about: `${on}: the run's own database must not exist yet (tiperf touches no database it did not create)`,
+        },
+        {
+          phase: "start",
+          variant,
+          where,
+          run: { sql: `CREATE DATABASE ${p.database}` },
+          about: `${on}: the run's own database; every load tool uses it`,
+        },
+      );
+    else
+      steps.push({
+        phase: "start",
+        variant,
+        where,
+        run: { sql: tablesSql(server.protocol, p.database) },
+        about: `${on}: endpoint.database ${p.database} is the profile's; ${ep.allow_existing_tables ? "tables there are allowed (allow_existing_tables)" : "refused if it holds tables (endpoint.allow_existing_tables)"}; never dropped`,
+      });
+    for (const load of input.loads)
+      for (const run of server.afterLoadSteps?.(p.database, load.tables) ?? [])
+        steps.push({
+          phase: "split",
+          variant,
+          where,
+          run,
+          about: `${on}: after the load, the run's own tables`,
+        });
+  }
+  for (const p of places)
+    if (p.owned)
+      steps.push({
+        phase: "teardown",
+        variant: p.variants[0] as string,
+        where: "runner",
+        run: { sql: `DROP DATABASE IF EXISTS ${p.database}` },
+        about: `endpoint ${p.profile.name}: always (success, failure, cancel, SIGTERM); \`tiperf reap\` if tiperf was killed; nothing else on the server is touched`,
+      });
+  const connection = (variant: string): Connection => {
+    const p = places[byVariant[variant] ?? 0] as Place;
+    const ep = p.profile.endpoint;
+    return {
+      protocol: server.protocol,
+      endpoints: [{ host: ep.host, port: ep.port }],
+      user: ep.user,
+      // the plan never holds a password: the run reads it from the environment
+      password: "",
+      database: p.database,
+      ...(ep.tls ? { tls: true } : {}),
+    };
+  };
+  return {
+    kind: server.kind,
+    profile: [...new Set(places.map((p) => p.profile.name))].join("+"),
+    variants: input.variants,
+    about: places.map(
+      (p) =>
+        `endpoint ${p.profile.name} (${p.file}): an existing ${server.title} at ${p.profile.endpoint.host}:${p.profile.endpoint.port}${p.profile.endpoint.tls ? " over TLS" : ""}, not tiperf's: it is never stopped, restarted or reconfigured; ${p.owned ? `the run's own database ${p.database} is created and dropped at the end` : `database ${p.database} (the profile's) is used and never dropped`}; variants ${p.variants.join(", ")}`,
+    ),
+    files: {},
+    steps,
+    connection,
+    dataOf: (variant) => places[byVariant[variant] ?? 0]?.key ?? variant,
+    remoteLoad: false,
+    existingServers: true,
+    localServers: false,
+    overhead: { setupS: 5 * places.length, switchS: 0, restartS: 0 },
+    switching: "none",
+    warnings: [],
+    refusals: [...refusals, ...endpointRefusals(input, places)],
+    endpoint: { server, places, byVariant },
+  };
+}
+
+/** The ledger's kind for a database a run created on an endpoint. */
+export const ENDPOINT_DATABASE = "endpoint-database";
+
+/** Drops a database the run created; the ledger's reaper does the same when tiperf was killed. */
+export async function dropDatabase(
+  protocol: Connection["protocol"],
+  ep: EndpointSpec,
+  password: string,
+  database: string,
+): Promise<void> {
+  await endpointSql(protocol, ep, password)(`DROP DATABASE IF EXISTS ${database}`);
+}
+
+/** Carries an endpoint plan out: a Target per variant on its endpoint; stop drops what it created. */
+export async function openEndpoints(plan: EndpointPlan, o: OpenOptions): Promise<Deployment> {
+  const { server, places, byVariant } = plan.endpoint;
+  const targets = new Map<number, Target>();
+  const drops: { what: string; run: () => Promise<void> }[] = [];
+  const executed: PlanStep[] = [];
+  const open = async (i: number, variant: string): Promise<Target> => {
+    const p = places[i] as Place;
+    const ep = p.profile.endpoint;
+    const password = passwordOf(ep, p.file);
+    addSecret(password);
+    const sql = endpointSql(server.protocol, ep, password);
+    const step = (run: PlanStep["run"], phase = "start") =>
+      executed.push({ phase, variant, where: "runner", run });
+    step({ command: clientArgs(server.protocol, ep, server.versionSql) }, "record");
+    const version = (await sql(server.versionSql)).split("\n")[0] ?? "";
+    const facts = (await server.facts?.(sql, ep)) ?? {};
+    if (p.owned) {
+      step({ sql: existsSql(server.protocol, p.database) });
+      if (Number(await sql(existsSql(server.protocol, p.database))) > 0)
+        throw new RunError(
+          `${p.file}: database ${p.database} already exists on ${ep.host}:${ep.port}; tiperf creates the run's own and touches none it did not create (a run of the same id left it? drop it by hand, or \`tiperf reap\`)`,
+        );
+      step({ sql: `CREATE DATABASE ${p.database}` });
+      await sql(`CREATE DATABASE ${p.database}`);
+      const forget = await record({
+        kind: ENDPOINT_DATABASE,
+        what: `database ${p.database} on ${ep.host}:${ep.port} (${p.profile.name})`,
+        path: `${ep.host}:${ep.port}/${p.database}`,
+        protocol: server.protocol,
+        endpoint: ep,
+        database: p.database,
+      });
+      let dropped = false;
+      const drop = async () => {
+        if (dropped) return;
+        dropped = true;
+        executed.push({
+          phase: "teardown",
+          variant,
+          where: "runner",
+          run: { sql: `DROP DATABASE IF EXISTS ${p.database}` },
+        });
+        await dropDatabase(server.protocol, ep, password, p.database);
+        o.log(`teardown: dropped database ${p.database} on ${ep.host}:${ep.port}`);
+        await forget();
+      };
+      const unregister = onTeardown(`drop database ${p.database} on ${ep.host}:${ep.port}`, drop);
+      drops.push({
+        what: p.database,
+        run: async () => {
+          unregister();
+          await drop();
+        },
+      });
+    } else {
+      step({ sql: tablesSql(server.protocol, p.database) });
+      const tables = Number(
+        await endpointSql(server.protocol, ep, password, p.database)(tablesSql(server.protocol, p.database)),
+      );
+      if (tables > 0 && !ep.allow_existing_tables)
+        throw new RunError(
+          `${p.file}: endpoint.database ${p.database} on ${ep.host}:${ep.port} holds ${tables} table(s); tiperf loads only into an empty database unless endpoint.allow_existing_tables is true (the load tools replace tables of their own names)`,
+        );
+    }
+    o.log(
+      `target: ${server.title} ${version} at ${ep.host}:${ep.port} (endpoint ${p.profile.name}, not tiperf's); the run's database ${p.database}${p.owned ? " (created by this run)" : ""}`,
+    );
+    const inDatabase = endpointSql(server.protocol, ep, password, p.database);
+    const shared = { loaded: new Set<string>(), users: 0 };
+    return {
+      kind: server.kind,
+      version,
+      connection: {
+        protocol: server.protocol,
+        endpoints: [{ host: ep.host, port: ep.port }],
+        user: ep.user,
+        password,
+        database: p.database,
+        ...(ep.tls ? { tls: true } : {}),
+      },
+      pids: [],
+      state: () =>
+        `the existing ${server.title} at ${ep.host}:${ep.port} (not tiperf's; its state is not known here)`,
+      async createDatabase(name) {
+        if (name !== p.database)
+          throw new RunError(
+            `endpoint ${p.profile.name}: the run uses database ${p.database} only, not ${name}`,
+          );
+      },
+      settings: {},
+      effectiveConfig: {},
+      died: new Promise<string>(() => {}),
+      // the server is not tiperf's: a variant's stop only leaves it; the deployment drops the database
+      stop: async () => {
+        if (shared.users > 0) shared.users--;
+      },
+      sharedData: shared,
+      ...(server.afterLoad
+        ? { afterLoad: (load: LoadedData) => server.afterLoad?.(inDatabase, load) as Promise<void> }
+        : {}),
+      details: {
+        endpoint: `${ep.host}:${ep.port}`,
+        profile: p.profile.name,
+        owned_by_tiperf: false,
+        database: p.database,
+        database_created_by_run: p.owned,
+        tls: ep.tls,
+        ...facts,
+      },
+    };
+  };
+  return {
+    executed,
+    async target(variant) {
+      const i = byVariant[variant];
+      if (i === undefined) throw new Error(`no variant ${variant} in this plan`);
+      let t = targets.get(i);
+      if (!t) {
+        t = await open(i, variant);
+        targets.set(i, t);
+      }
+      if (t.sharedData) t.sharedData.users++;
+      return t;
+    },
+    async stop() {
+      for (const d of drops.splice(0).reverse())
+        await d.run().catch((e: Error) => o.log(`teardown: dropping ${d.what} failed: ${e.message}`));
+    },
+  };
+}

@@ -1,0 +1,113 @@
+// A TiDB that already runs (provider endpoint): what tiperf records of it and what a variant may
+// ask of it. Anything that needs a deployment (a version or build, server configs, topology, CPU
+// limits) is refused with the reason; the run's own tables are analyzed after the load.
+import { InputError } from "../../errors.ts";
+import type { Sql } from "../endpoint/client.ts";
+import type { EndpointServer, EndpointVariant } from "../endpoint/deployment.ts";
+import type { TargetPlanInput } from "../types.ts";
+import { loadProfile } from "./profile.ts";
+import type { TidbTargetSpec } from "./schema.ts";
+
+/** tidb_version()'s first lines, as the result records them. */
+async function tidbFacts(
+  sql: Sql,
+  ep: { host: string; status_port?: number },
+): Promise<Record<string, unknown>> {
+  const version = await sql("SELECT tidb_version()");
+  const facts: Record<string, unknown> = {
+    tidb_version: version.replace(/\\n/g, "\n").split("\n").slice(0, 4).join("\n"),
+  };
+  if (ep.status_port) {
+    try {
+      const r = await fetch(`http://${ep.host}:${ep.status_port}/status`, {
+        signal: AbortSignal.timeout(5000),
+      });
+      facts.status = r.ok ? await r.json() : `HTTP ${r.status}`;
+    } catch (e) {
+      facts.status = `not reachable: ${(e as Error).message}`;
+    }
+  }
+  return facts;
+}
+
+export const TIDB_ENDPOINT: EndpointServer = {
+  kind: "tidb",
+  title: "TiDB",
+  protocol: "mysql",
+  versionSql: "SELECT VERSION()",
+  facts: tidbFacts,
+  factSteps: (ep) => [
+    { sql: "SELECT tidb_version()" },
+    ...(ep.status_port ? [{ get: `http://${ep.host}:${ep.status_port}/status` }] : []),
+  ],
+  // the run's own tables only: fresh statistics, so auto-analyze does not fire during cells
+  async afterLoad(sql, load) {
+    for (const t of load.tables) await sql(`ANALYZE TABLE ${load.database}.${t}`);
+  },
+  afterLoadSteps: (database, tables) => tables.map((t) => ({ sql: `ANALYZE TABLE ${database}.${t}` })),
+};
+
+/** What a TiDB target may not say on an endpoint, and why. */
+const DEPLOYS: { key: keyof TidbTargetSpec; why: string }[] = [
+  { key: "version", why: "the version is what the endpoint runs (recorded from tidb_version())" },
+  { key: "binpath", why: "a build needs a deployment" },
+  { key: "source", why: "a build needs a deployment" },
+  { key: "resources", why: "CPU limits bind a private tidb-server tiperf starts" },
+  { key: "server_configs", why: "tiperf never reconfigures an endpoint" },
+  { key: "roles", why: "an endpoint's topology is its own" },
+  {
+    key: "sql",
+    why: "target.sql changes the cluster for everyone on it; on an endpoint tiperf runs none yet",
+  },
+  { key: "split", why: "split scatters regions of the whole cluster; on an endpoint tiperf runs none yet" },
+];
+
+/**
+ * The variants' endpoint profiles, or undefined when none is an endpoint; a mix of an endpoint and
+ * a deployment is refused (two machines, not a change).
+ */
+export async function tidbEndpoints(
+  input: TargetPlanInput,
+  defaultProfile: string,
+): Promise<{ variants: EndpointVariant[]; refusals: string[] } | undefined> {
+  const at = (name: string) => (input.variants.length > 1 ? `variants.${name}.` : "");
+  const files = input.variants.map(
+    (v) => input.profile ?? (v.target as TidbTargetSpec).profile ?? defaultProfile,
+  );
+  const profiles = await Promise.all(
+    files.map((f, i) =>
+      loadProfile(f, input.profile ? "--profile" : `${at(input.variants[i]?.name ?? "base")}target.profile`),
+    ),
+  );
+  const endpoints = profiles.filter((p) => p.provider === "endpoint").length;
+  if (endpoints === 0) return undefined;
+  if (endpoints < profiles.length) {
+    const i = profiles.findIndex((p) => p.provider !== "endpoint");
+    throw new InputError(
+      `${input.file}: ${at(input.variants[i]?.name ?? "base")}target.profile ${files[i]} deploys TiDB (provider ${profiles[i]?.provider}) while another variant measures an endpoint: that compares two machines, not a change; give every variant an endpoint profile, or none`,
+    );
+  }
+  const refusals: string[] = [];
+  const variants: EndpointVariant[] = [];
+  for (const [i, v] of input.variants.entries()) {
+    const t = v.target as TidbTargetSpec;
+    for (const d of DEPLOYS)
+      if (t[d.key] !== undefined)
+        refusals.push(
+          `${input.file}: ${at(v.name)}target.${d.key}: ${files[i]} is an existing TiDB (provider endpoint): ${d.why}. There tiperf compares a stored baseline (tiperf diff, --baseline) or two endpoints (a profile per variant)`,
+        );
+    const p = profiles[i] as Awaited<ReturnType<typeof loadProfile>>;
+    variants.push({
+      name: v.name,
+      target: v.target,
+      file: files[i] as string,
+      profile: {
+        name: p.name,
+        ...(p.description ? { description: p.description } : {}),
+        provider: "endpoint",
+        endpoint: p.endpoint as NonNullable<typeof p.endpoint>,
+      },
+    });
+  }
+  return { variants, refusals };
+}

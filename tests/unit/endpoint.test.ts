@@ -1,0 +1,204 @@
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, describe, test } from "node:test";
+import { connectionArgs } from "../../action/src/drivers/sysbench/index.ts";
+import { addSecret, maskArgs, maskSecrets } from "../../action/src/proc/secrets.ts";
+import { clientArgs, passwordOf } from "../../action/src/targets/endpoint/client.ts";
+import { type EndpointPlan, runDatabase } from "../../action/src/targets/endpoint/deployment.ts";
+import { EndpointSchema } from "../../action/src/targets/endpoint/schema.ts";
+import { kindOf } from "../../action/src/targets/registry.ts";
+import { parseProfile } from "../../action/src/targets/tidb/profile.ts";
+import type { TargetPlanInput, TargetSpec } from "../../action/src/targets/types.ts";
+
+const dir = mkdtempSync(join(tmpdir(), "tiperf-endpoint-unit-"));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+const ENDPOINT = `provider: endpoint
+endpoint:
+  host: tidb.staging.internal
+  port: 4000
+  user: bench
+  password_env: STAGING_PW
+  status_port: 10080
+`;
+
+function profile(name: string, body = ENDPOINT): string {
+  const file = join(dir, `${name}.yaml`);
+  writeFileSync(file, `name: ${name}\n${body}`);
+  return file;
+}
+
+const input = (
+  variants: { name: string; target: TargetSpec }[],
+  o: Partial<TargetPlanInput> = {},
+): TargetPlanInput => ({
+  file: "spec.yaml",
+  variants,
+  blocks: 1,
+  prefix: "tiperf-4f2a",
+  matrixSeconds: 60,
+  maxConnections: 8,
+  loads: [{ database: "sbtest", tables: ["sbtest1", "sbtest2"] }],
+  ...o,
+});
+
+describe("secrets", () => {
+  test("a registered secret is masked wherever it appears; one too short to be a password is not", () => {
+    addSecret("s3cr3t-Pass");
+    addSecret("ab");
+    assert.equal(
+      maskSecrets("--mysql-password=s3cr3t-Pass and again s3cr3t-Pass"),
+      "--mysql-password=*** and again ***",
+    );
+    assert.deepEqual(maskArgs(["-p", "s3cr3t-Pass", "ab"]), ["-p", "***", "ab"]);
+  });
+  test("a password variable that is not set names the profile key and the variable", () => {
+    const ep = EndpointSchema.parse({ host: "h", port: 4000, user: "u", password_env: "NOPE_PW" });
+    assert.throws(
+      () => passwordOf(ep, "staging.yaml", {}),
+      /staging\.yaml: endpoint\.password_env names NOPE_PW, which is not set/,
+    );
+    assert.equal(passwordOf(ep, "staging.yaml", { NOPE_PW: "x" }), "x");
+  });
+  test("tiperf's own client never carries the password on its command line", () => {
+    const ep = EndpointSchema.parse({ host: "h", port: 4000, user: "u", password_env: "PW", tls: true });
+    const args = clientArgs("mysql", ep, "SELECT 1");
+    assert.ok(!args.some((a) => a.startsWith("-p") || a.startsWith("--password")));
+    assert.ok(args.includes("--ssl") && args.includes("--ssl-verify-server-cert"));
+  });
+});
+
+describe("the run's database", () => {
+  test("named by the run, plain SQL", () => {
+    assert.equal(runDatabase("tiperf-4f2a"), "tiperf_4f2a");
+    assert.equal(runDatabase("tiperf-TiDB Source.PR"), "tiperf_tidb_source_pr");
+    assert.equal(runDatabase(`tiperf-${"x".repeat(80)}`).length, 63);
+  });
+  test("load tools get the run's database and TLS from the connection", () => {
+    const c = {
+      protocol: "mysql" as const,
+      endpoints: [{ host: "h", port: 4000 }],
+      user: "bench",
+      password: "pw-12345",
+      database: "tiperf_4f2a",
+      tls: true,
+    };
+    const args = connectionArgs(c);
+    assert.ok(args.includes("--mysql-db=tiperf_4f2a"));
+    assert.ok(args.includes("--mysql-ssl=on"));
+    assert.ok(connectionArgs({ ...c, database: undefined }).includes("--mysql-db=sbtest"));
+  });
+});
+
+describe("TiDB profile provider endpoint", () => {
+  test("needs its endpoint section, and takes no hosts, configs or topology", () => {
+    assert.throws(
+      () => parseProfile("name: e\nprovider: endpoint\n", "e.yaml"),
+      /endpoint.*needs an endpoint section/,
+    );
+    assert.throws(
+      () => parseProfile(`name: e\n${ENDPOINT}hosts: {tidb: [10.0.0.1]}\n`, "e.yaml"),
+      /hosts.*remove hosts/,
+    );
+    assert.throws(
+      () => parseProfile(`name: e\n${ENDPOINT}server_configs: {tidb: {log.level: warn}}\n`, "e.yaml"),
+      /never reconfigures an endpoint/,
+    );
+    assert.throws(
+      () => parseProfile(`name: e\n${ENDPOINT.replace("port: 4000", "port: 99999")}`, "e.yaml"),
+      /endpoint\.port.*must be a port/,
+    );
+    assert.throws(
+      () => parseProfile(`name: e\n${ENDPOINT.replace("STAGING_PW", "hunter2 pw")}`, "e.yaml"),
+      /password_env.*name of an environment variable/,
+    );
+    assert.equal(parseProfile(`name: e\n${ENDPOINT}`, "e.yaml").endpoint?.port, 4000);
+  });
+
+  test("its plan: facts recorded, the run's database created and dropped, its own tables analyzed; nothing else", async () => {
+    const file = profile("staging");
+    const plan = (await kindOf("tidb").plan(
+      input([{ name: "base", target: { kind: "tidb", profile: file } }]),
+    )) as EndpointPlan;
+    assert.equal(plan.existingServers, true);
+    assert.deepEqual(plan.refusals, []);
+    const runs = plan.steps.map((s) =>
+      "sql" in s.run
+        ? s.run.sql
+        : "get" in s.run
+          ? s.run.get
+          : "command" in s.run
+            ? s.run.command.join(" ")
+            : s.run.post,
+    );
+    assert.ok(runs.includes("SELECT tidb_version()"));
+    assert.ok(runs.includes("http://tidb.staging.internal:10080/status"));
+    assert.ok(runs.includes("CREATE DATABASE tiperf_4f2a"));
+    assert.ok(runs.includes("ANALYZE TABLE tiperf_4f2a.sbtest1"));
+    assert.deepEqual(
+      plan.steps.filter((s) => s.phase === "teardown").map((s) => ("sql" in s.run ? s.run.sql : "")),
+      ["DROP DATABASE IF EXISTS tiperf_4f2a"],
+    );
+    assert.equal(plan.connection("base").database, "tiperf_4f2a");
+    assert.equal(plan.connection("base").password, "", "the plan holds no password");
+    assert.ok(!runs.some((r) => /SET CONFIG|SPLIT|kill|tiup/.test(r)), "no step changes the server");
+  });
+
+  test("what needs a deployment is refused, naming the key and what can be compared instead", async () => {
+    const file = profile("staging2");
+    const plan = await kindOf("tidb").plan(
+      input(
+        [
+          { name: "base", target: { kind: "tidb", profile: file } },
+          {
+            name: "head",
+            target: { kind: "tidb", profile: file, version: "v8.5.0", sql: ["SET GLOBAL x = 1"] },
+          },
+        ],
+        { blocks: 3 },
+      ),
+    );
+    assert.equal(plan.refusals.length, 3, plan.refusals.join("\n"));
+    assert.match(plan.refusals[0] as string, /variants\.head\.target\.version: .*existing TiDB.*tiperf diff/);
+    assert.match(plan.refusals[1] as string, /variants\.head\.target\.sql: .*for everyone/);
+    assert.match(plan.refusals[2] as string, /compare\.blocks is 3/);
+  });
+
+  test("two endpoints (blue/green) are two places, each with the run's database; an endpoint beside a deployment is refused", async () => {
+    const blue = profile("blue");
+    const green = profile("green", ENDPOINT.replace("tidb.staging.internal", "tidb-green.staging.internal"));
+    const plan = (await kindOf("tidb").plan(
+      input([
+        { name: "base", target: { kind: "tidb", profile: blue } },
+        { name: "head", target: { kind: "tidb", profile: green } },
+      ]),
+    )) as EndpointPlan;
+    assert.equal(plan.endpoint.places.length, 2);
+    assert.notEqual(plan.dataOf("base"), plan.dataOf("head"));
+    assert.equal(plan.connection("head").endpoints[0]?.host, "tidb-green.staging.internal");
+    await assert.rejects(
+      kindOf("tidb").plan(
+        input([
+          { name: "base", target: { kind: "tidb", profile: blue } },
+          { name: "head", target: { kind: "tidb", profile: "infra/profiles/local.yaml", version: "v8.5.0" } },
+        ]),
+      ),
+      /variants\.head\.target\.profile infra\/profiles\/local\.yaml deploys TiDB .* two machines, not a change/,
+    );
+  });
+
+  test("an endpoint needs only the client: no tiup, no server", () => {
+    const needs = kindOf("tidb").needs({ kind: "tidb" }, { remoteLoad: false, existing: true });
+    assert.ok(needs.every((n) => !/tiup/.test(n.what)));
+    const mariadb = kindOf("mariadb").needs({ kind: "mariadb", config: {} } as TargetSpec, {
+      remoteLoad: false,
+      existing: true,
+    });
+    assert.deepEqual(
+      mariadb.map((n) => n.client),
+      [true],
+    );
+  });
+});
