@@ -45,20 +45,21 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-4PEFFMZM.js";
+} from "./chunk-DILPJUJP.js";
 import {
   reapLedger
-} from "./chunk-FN4X5OK7.js";
+} from "./chunk-ZR5O3AHE.js";
 import {
   commitAt,
   formatIssues,
   git,
+  maskSecrets,
   readReport,
   readResult,
   require_dist,
   writeAtomic,
   writeResult
-} from "./chunk-TX4KREW4.js";
+} from "./chunk-22XBN7MH.js";
 import {
   BuildFailed,
   CLOUDS,
@@ -1474,7 +1475,7 @@ function gabEntries(result, better, variant) {
 }
 
 // action/src/cli.ts
-var log = (line) => process.stderr.write(`${line}
+var log = (line) => process.stderr.write(`${maskSecrets(line)}
 `);
 function flags(command, args, options) {
   try {

@@ -13,7 +13,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-4PEFFMZM.js";
+} from "./chunk-DILPJUJP.js";
 import {
   getInput,
   info,
@@ -26,7 +26,7 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-TX4KREW4.js";
+} from "./chunk-22XBN7MH.js";
 import {
   EXIT,
   InputError,

@@ -7372,11 +7372,12 @@ var require_dist = __commonJS({
 
 // action/src/result/store.ts
 import { randomBytes } from "node:crypto";
-import { mkdir, open, readFile, rename, rm, rmdir, writeFile } from "node:fs/promises";
+import { mkdir, open, readFile as readFile2, rename, rm, rmdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 
 // action/src/specfile/yaml.ts
 var import_yaml = __toESM(require_dist(), 1);
+import { readFile } from "node:fs/promises";
 function keyPath(path) {
   let out = "";
   for (const key of path) {
@@ -7495,6 +7496,15 @@ function validateYaml(schema, yaml, file) {
   if (!parsed.success)
     throw new InputError(formatIssues(file, parsed.error.issues, yaml.line, schema, yaml.raw));
   return parsed.data;
+}
+async function readProfileText(file, flag) {
+  try {
+    return await readFile(file, "utf8");
+  } catch (e) {
+    throw new InputError(
+      `${flag} ${file}: cannot read the profile (${e.code ?? e})`
+    );
+  }
 }
 
 // action/src/result/migrate.ts
@@ -7811,7 +7821,7 @@ async function writeResult(file, result) {
 async function readModel(file, kind, format, version, schema, migrations = {}) {
   let raw;
   try {
-    raw = JSON.parse(await readFile(file, "utf8"));
+    raw = JSON.parse(await readFile2(file, "utf8"));
   } catch (e) {
     const code = e.code;
     throw new InputError(
@@ -7842,7 +7852,7 @@ function readResult(file) {
 async function readReport(file, format, check) {
   let doc;
   try {
-    doc = JSON.parse(await readFile(file, "utf8"));
+    doc = JSON.parse(await readFile2(file, "utf8"));
   } catch {
     return void 0;
   }
@@ -7852,6 +7862,19 @@ async function readReport(file, format, check) {
   if (missing) throw new InputError(`${file}: a ${format} report needs ${missing}`);
   return r;
 }
+
+// action/src/proc/secrets.ts
+var secrets = /* @__PURE__ */ new Set();
+var MASK = "***";
+function addSecret(value) {
+  if (value && value.length >= 3) secrets.add(value);
+}
+function maskSecrets(text) {
+  let out = text;
+  for (const s of secrets) out = out.split(s).join(MASK);
+  return out;
+}
+var maskArgs = (args) => args.map(maskSecrets);
 
 // action/src/targets/types.ts
 var PORT_AT_START = 65536;
@@ -7882,6 +7905,386 @@ async function commitAt(repo, ref) {
 
 // action/src/targets/local/kind.ts
 import { cpus as cpus2 } from "node:os";
+
+// action/src/targets/endpoint/client.ts
+function clientArgs(protocol, ep, query, database) {
+  if (protocol === "mysql")
+    return [
+      firstTool(MYSQL_CLIENTS),
+      "--no-defaults",
+      "-h",
+      ep.host,
+      "-P",
+      String(ep.port),
+      "-u",
+      ep.user,
+      ...ep.tls ? ["--ssl", "--ssl-verify-server-cert"] : [],
+      ...database ? ["-D", database] : [],
+      "-N",
+      "-B",
+      "-e",
+      query
+    ];
+  return [
+    "psql",
+    "-X",
+    "-A",
+    "-t",
+    "-q",
+    "-v",
+    "ON_ERROR_STOP=1",
+    "-h",
+    ep.host,
+    "-p",
+    String(ep.port),
+    "-U",
+    ep.user,
+    "-d",
+    database ?? "postgres",
+    "-c",
+    query
+  ];
+}
+function passwordOf(ep, file, env = process.env) {
+  if (!ep.password_env) return "";
+  const value = env[ep.password_env];
+  if (value === void 0)
+    throw new RunError(
+      `${file}: endpoint.password_env names ${ep.password_env}, which is not set in tiperf's environment`
+    );
+  return value;
+}
+function endpointSql(protocol, ep, password, database) {
+  const env = childEnv(
+    protocol === "mysql" ? password ? { MYSQL_PWD: password } : {} : {
+      ...password ? { PGPASSWORD: password } : {},
+      PGSSLMODE: ep.tls ? "require" : "prefer",
+      PGCONNECT_TIMEOUT: "10"
+    }
+  );
+  return async (query) => {
+    const [cmd, ...args] = clientArgs(protocol, ep, query, database);
+    const r = await runCommand(cmd, args, { timeoutMs: 6e4, env });
+    if (r.code !== 0)
+      throw new RunError(
+        maskSecrets(
+          `${ep.user}@${ep.host}:${ep.port}: ${query.slice(0, 120)} failed: ${(r.stderr || r.stdout).trim().slice(-600)}`
+        )
+      );
+    return r.stdout.trim();
+  };
+}
+
+// action/src/targets/endpoint/deployment.ts
+function runDatabase(prefix) {
+  return prefix.toLowerCase().replace(/[^a-z0-9_]/g, "_").replace(/^([^a-z_])/, "_$1").slice(0, 63);
+}
+var quoted = (s) => `'${s.replace(/'/g, "''")}'`;
+var tablesSql = (protocol, database) => protocol === "mysql" ? `SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = ${quoted(database)}` : "SELECT COUNT(*) FROM information_schema.tables WHERE table_schema NOT IN ('pg_catalog', 'information_schema')";
+var existsSql = (protocol, database) => protocol === "mysql" ? `SELECT COUNT(*) FROM information_schema.schemata WHERE schema_name = ${quoted(database)}` : `SELECT COUNT(*) FROM pg_database WHERE datname = ${quoted(database)}`;
+function endpointRefusals(input, places) {
+  const out = [];
+  if (input.blocks > 1)
+    out.push(
+      `${input.file}: compare.blocks is ${input.blocks}, but ${places.map((p) => p.file).join(", ")} ${places.length > 1 ? "are existing endpoints" : "is an existing endpoint"}: tiperf never restarts a server it did not start, so there are no fresh instances to compare; use compare.blocks: 1`
+    );
+  return out;
+}
+function planEndpoints(server, input, variants, refusals) {
+  const places = [];
+  const byVariant = {};
+  for (const v of variants) {
+    const ep = v.profile.endpoint;
+    const database = ep.database ?? runDatabase(input.prefix);
+    const key = `${ep.host}:${ep.port}/${database}`;
+    let i = places.findIndex((p) => p.key === key);
+    if (i < 0) {
+      i = places.length;
+      places.push({ key, file: v.file, profile: v.profile, database, owned: !ep.database, variants: [] });
+    }
+    places[i]?.variants.push(v.name);
+    byVariant[v.name] = i;
+  }
+  const steps = [];
+  for (const p of places) {
+    const ep = p.profile.endpoint;
+    const variant = p.variants[0];
+    const where = "runner";
+    const on = `endpoint ${p.profile.name} (${ep.host}:${ep.port}, not tiperf's)`;
+    steps.push({
+      phase: "record",
+      variant,
+      where,
+      run: { command: clientArgs(server.protocol, ep, server.versionSql) },
+      about: `${on}: the server's version, recorded${ep.password_env ? `; password from $${ep.password_env} in the client's environment` : ""}`
+    });
+    for (const run of server.factSteps?.(ep) ?? [])
+      steps.push({ phase: "record", variant, where, run, about: on });
+    if (p.owned)
+      steps.push(
+        {
+          phase: "start",
+          variant,
+          where,
+          run: { sql: existsSql(server.protocol, p.database) },
+          about: `${on}: the run's own database must not exist yet (tiperf touches no database it did not create)`
+        },
+        {
+          phase: "start",
+          variant,
+          where,
+          run: { sql: `CREATE DATABASE ${p.database}` },
+          about: `${on}: the run's own database; every load tool uses it`
+        }
+      );
+    else
+      steps.push({
+        phase: "start",
+        variant,
+        where,
+        run: { sql: tablesSql(server.protocol, p.database) },
+        about: `${on}: endpoint.database ${p.database} is the profile's; ${ep.allow_existing_tables ? "tables there are allowed (allow_existing_tables)" : "refused if it holds tables (endpoint.allow_existing_tables)"}; never dropped`
+      });
+    for (const load of input.loads)
+      for (const run of server.afterLoadSteps?.(p.database, load.tables) ?? [])
+        steps.push({
+          phase: "split",
+          variant,
+          where,
+          run,
+          about: `${on}: after the load, the run's own tables`
+        });
+  }
+  for (const p of places)
+    if (p.owned)
+      steps.push({
+        phase: "teardown",
+        variant: p.variants[0],
+        where: "runner",
+        run: { sql: `DROP DATABASE IF EXISTS ${p.database}` },
+        about: `endpoint ${p.profile.name}: always (success, failure, cancel, SIGTERM); \`tiperf reap\` if tiperf was killed; nothing else on the server is touched`
+      });
+  const connection = (variant) => {
+    const p = places[byVariant[variant] ?? 0];
+    const ep = p.profile.endpoint;
+    return {
+      protocol: server.protocol,
+      endpoints: [{ host: ep.host, port: ep.port }],
+      user: ep.user,
+      // the plan never holds a password: the run reads it from the environment
+      password: "",
+      database: p.database,
+      ...ep.tls ? { tls: true } : {}
+    };
+  };
+  return {
+    kind: server.kind,
+    profile: [...new Set(places.map((p) => p.profile.name))].join("+"),
+    variants: input.variants,
+    about: places.map(
+      (p) => `endpoint ${p.profile.name} (${p.file}): an existing ${server.title} at ${p.profile.endpoint.host}:${p.profile.endpoint.port}${p.profile.endpoint.tls ? " over TLS" : ""}, not tiperf's: it is never stopped, restarted or reconfigured; ${p.owned ? `the run's own database ${p.database} is created and dropped at the end` : `database ${p.database} (the profile's) is used and never dropped`}; variants ${p.variants.join(", ")}`
+    ),
+    files: {},
+    steps,
+    connection,
+    dataOf: (variant) => places[byVariant[variant] ?? 0]?.key ?? variant,
+    remoteLoad: false,
+    existingServers: true,
+    localServers: false,
+    overhead: { setupS: 5 * places.length, switchS: 0, restartS: 0 },
+    switching: "none",
+    warnings: [],
+    refusals: [...refusals, ...endpointRefusals(input, places)],
+    endpoint: { server, places, byVariant }
+  };
+}
+var ENDPOINT_DATABASE = "endpoint-database";
+async function dropDatabase(protocol, ep, password, database) {
+  await endpointSql(protocol, ep, password)(`DROP DATABASE IF EXISTS ${database}`);
+}
+async function openEndpoints(plan, o) {
+  const { server, places, byVariant } = plan.endpoint;
+  const targets = /* @__PURE__ */ new Map();
+  const drops = [];
+  const executed = [];
+  const open2 = async (i, variant) => {
+    const p = places[i];
+    const ep = p.profile.endpoint;
+    const password = passwordOf(ep, p.file);
+    addSecret(password);
+    const sql = endpointSql(server.protocol, ep, password);
+    const step = (run, phase = "start") => executed.push({ phase, variant, where: "runner", run });
+    step({ command: clientArgs(server.protocol, ep, server.versionSql) }, "record");
+    const version = (await sql(server.versionSql)).split("\n")[0] ?? "";
+    const facts = await server.facts?.(sql, ep) ?? {};
+    if (p.owned) {
+      step({ sql: existsSql(server.protocol, p.database) });
+      if (Number(await sql(existsSql(server.protocol, p.database))) > 0)
+        throw new RunError(
+          `${p.file}: database ${p.database} already exists on ${ep.host}:${ep.port}; tiperf creates the run's own and touches none it did not create (a run of the same id left it? drop it by hand, or \`tiperf reap\`)`
+        );
+      step({ sql: `CREATE DATABASE ${p.database}` });
+      await sql(`CREATE DATABASE ${p.database}`);
+      const forget = await record({
+        kind: ENDPOINT_DATABASE,
+        what: `database ${p.database} on ${ep.host}:${ep.port} (${p.profile.name})`,
+        path: `${ep.host}:${ep.port}/${p.database}`,
+        protocol: server.protocol,
+        endpoint: ep,
+        database: p.database
+      });
+      let dropped = false;
+      const drop = async () => {
+        if (dropped) return;
+        dropped = true;
+        executed.push({
+          phase: "teardown",
+          variant,
+          where: "runner",
+          run: { sql: `DROP DATABASE IF EXISTS ${p.database}` }
+        });
+        await dropDatabase(server.protocol, ep, password, p.database);
+        o.log(`teardown: dropped database ${p.database} on ${ep.host}:${ep.port}`);
+        await forget();
+      };
+      const unregister = onTeardown(`drop database ${p.database} on ${ep.host}:${ep.port}`, drop);
+      drops.push({
+        what: p.database,
+        run: async () => {
+          unregister();
+          await drop();
+        }
+      });
+    } else {
+      step({ sql: tablesSql(server.protocol, p.database) });
+      const tables = Number(
+        await endpointSql(server.protocol, ep, password, p.database)(tablesSql(server.protocol, p.database))
+      );
+      if (tables > 0 && !ep.allow_existing_tables)
+        throw new RunError(
+          `${p.file}: endpoint.database ${p.database} on ${ep.host}:${ep.port} holds ${tables} table(s); tiperf loads only into an empty database unless endpoint.allow_existing_tables is true (the load tools replace tables of their own names)`
+        );
+    }
+    o.log(
+      `target: ${server.title} ${version} at ${ep.host}:${ep.port} (endpoint ${p.profile.name}, not tiperf's); the run's database ${p.database}${p.owned ? " (created by this run)" : ""}`
+    );
+    const inDatabase = endpointSql(server.protocol, ep, password, p.database);
+    const shared = { loaded: /* @__PURE__ */ new Set(), users: 0 };
+    return {
+      kind: server.kind,
+      version,
+      connection: {
+        protocol: server.protocol,
+        endpoints: [{ host: ep.host, port: ep.port }],
+        user: ep.user,
+        password,
+        database: p.database,
+        ...ep.tls ? { tls: true } : {}
+      },
+      pids: [],
+      state: () => `the existing ${server.title} at ${ep.host}:${ep.port} (not tiperf's; its state is not known here)`,
+      async createDatabase(name) {
+        if (name !== p.database)
+          throw new RunError(
+            `endpoint ${p.profile.name}: the run uses database ${p.database} only, not ${name}`
+          );
+      },
+      settings: {},
+      effectiveConfig: {},
+      died: new Promise(() => {
+      }),
+      // the server is not tiperf's: a variant's stop only leaves it; the deployment drops the database
+      stop: async () => {
+        if (shared.users > 0) shared.users--;
+      },
+      sharedData: shared,
+      ...server.afterLoad ? { afterLoad: (load) => server.afterLoad?.(inDatabase, load) } : {},
+      details: {
+        endpoint: `${ep.host}:${ep.port}`,
+        profile: p.profile.name,
+        owned_by_tiperf: false,
+        database: p.database,
+        database_created_by_run: p.owned,
+        tls: ep.tls,
+        ...facts
+      }
+    };
+  };
+  return {
+    executed,
+    async target(variant) {
+      const i = byVariant[variant];
+      if (i === void 0) throw new Error(`no variant ${variant} in this plan`);
+      let t = targets.get(i);
+      if (!t) {
+        t = await open2(i, variant);
+        targets.set(i, t);
+      }
+      if (t.sharedData) t.sharedData.users++;
+      return t;
+    },
+    async stop() {
+      for (const d of drops.splice(0).reverse())
+        await d.run().catch((e) => o.log(`teardown: dropping ${d.what} failed: ${e.message}`));
+    }
+  };
+}
+
+// action/src/targets/endpoint/schema.ts
+var HOST = /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$|^[0-9a-fA-F:]+$/;
+var port = external_exports.number().int().min(1, "must be a port (1\u201365535)").max(65535, "must be a port (1\u201365535)");
+var EndpointSchema = external_exports.strictObject({
+  host: external_exports.string().regex(HOST, "must be a host name or IP address (like tidb.staging.internal)"),
+  port,
+  user: external_exports.string().min(1, "must name the user tiperf connects as"),
+  /** The environment variable that holds the password (never the password itself). */
+  password_env: external_exports.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "must be the name of an environment variable (like TIDB_PASSWORD)").optional(),
+  /** TiDB's status port (/status, /config), when reachable from the runner. */
+  status_port: port.optional(),
+  /** Connect over TLS (TiDB Cloud requires it). */
+  tls: external_exports.boolean().default(false),
+  /**
+   * A database tiperf may use that already exists (where users cannot create databases); by
+   * default the run creates its own, named by the run, and drops it at the end.
+   */
+  database: external_exports.string().regex(/^[a-z_][a-z0-9_]{0,62}$/, "must be a plain database name (lower-case letters, digits, _)").optional(),
+  /** Load into `database` even when it holds tables (the load tools' own tables are replaced). */
+  allow_existing_tables: external_exports.boolean().default(false),
+  /**
+   * Statements that change the server for everyone on it (TiDB's target.sql, SET CONFIG, split):
+   * refused unless allowed here.
+   */
+  allow_changes: external_exports.boolean().default(false)
+});
+var EndpointProfileSchema = external_exports.strictObject({
+  name: external_exports.string().regex(/^[a-z][a-z0-9_-]{0,62}$/, "must be lower-case letters, digits, _ or -"),
+  description: external_exports.string().optional(),
+  provider: external_exports.literal("endpoint", { error: "must be endpoint (an existing server)" }),
+  endpoint: EndpointSchema
+});
+
+// action/src/targets/endpoint/profile.ts
+async function loadEndpointProfile(file, flag) {
+  const yaml = parseYaml(await readProfileText(file, flag), file);
+  if (yaml.raw === null || typeof yaml.raw !== "object" || Array.isArray(yaml.raw))
+    throw new InputError(`${file}: a profile is a YAML mapping with keys name, provider, endpoint`);
+  return validateYaml(EndpointProfileSchema, yaml, file);
+}
+
+// action/src/targets/endpoint/reapers.ts
+var ENDPOINT_REAPERS = {
+  [ENDPOINT_DATABASE]: {
+    order: 10,
+    describe: (e) => `drop ${e.what}`,
+    async reap(e, log) {
+      const ep = EndpointSchema.parse(e.endpoint);
+      const password = passwordOf(ep, `the ledger's entry for ${e.what}`);
+      addSecret(password);
+      await dropDatabase(e.protocol, ep, password, String(e.database));
+      log(`reaped: dropped ${e.what}`);
+    }
+  }
+};
 
 // action/src/targets/local/reapers.ts
 import { readFileSync } from "node:fs";
@@ -7968,12 +8371,17 @@ var localTargetSchema = (kind) => external_exports.strictObject({
   kind: external_exports.literal(kind),
   /** Server settings (MariaDB options, PostgreSQL GUCs), read back once the server runs. */
   config: external_exports.record(external_exports.string().regex(SERVER_SETTING, "server setting names are letters, digits, _ . -"), scalar).optional(),
-  resources: ResourcesSchema.optional()
+  resources: ResourcesSchema.optional(),
+  /**
+   * A profile of an existing server (provider endpoint) to measure instead of a private one;
+   * --profile overrides it.
+   */
+  profile: external_exports.string().min(1).optional()
 }).transform((t) => ({ ...t, config: t.config ?? {} }));
 
 // action/src/targets/local/server.ts
 import { statfsSync } from "node:fs";
-import { mkdtemp, readFile as readFile3, rm as rm3 } from "node:fs/promises";
+import { mkdtemp, readFile as readFile4, rm as rm3 } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename as basename2, join as join4 } from "node:path";
 
@@ -7986,8 +8394,8 @@ function freePort() {
     srv.once("error", reject);
     srv.listen(0, "127.0.0.1", () => {
       const addr = srv.address();
-      const port = typeof addr === "object" && addr ? addr.port : 0;
-      srv.close(() => resolve2(port));
+      const port2 = typeof addr === "object" && addr ? addr.port : 0;
+      srv.close(() => resolve2(port2));
     });
   });
 }
@@ -8019,7 +8427,7 @@ async function pinProcesses(pids, list, key) {
 
 // action/src/targets/local/cgroup.ts
 import { existsSync } from "node:fs";
-import { mkdir as mkdir3, readFile as readFile2, rmdir as rmdir3, writeFile as writeFile2 } from "node:fs/promises";
+import { mkdir as mkdir3, readFile as readFile3, rmdir as rmdir3, writeFile as writeFile2 } from "node:fs/promises";
 import { join as join3 } from "node:path";
 var ROOT = "/sys/fs/cgroup";
 var PERIOD_US = 1e4;
@@ -8034,7 +8442,7 @@ function cgroupPrefix(env = process.env) {
 }
 async function detect() {
   const controllers = join3(ROOT, "cgroup.controllers");
-  if (existsSync(controllers) && (await readFile2(controllers, "utf8")).split(/\s+/).includes("cpu")) {
+  if (existsSync(controllers) && (await readFile3(controllers, "utf8")).split(/\s+/).includes("cpu")) {
     return { version: 2, dir: ROOT };
   }
   for (const d of ["cpu", "cpu,cpuacct"]) {
@@ -8110,13 +8518,13 @@ async function cpuThrottle(pids) {
   if (!flavor) return void 0;
   const dirs = /* @__PURE__ */ new Set();
   for (const pid of pids) {
-    const own = cpuCgroupOf(flavor, await readFile2(`/proc/${pid}/cgroup`, "utf8").catch(() => ""));
+    const own = cpuCgroupOf(flavor, await readFile3(`/proc/${pid}/cgroup`, "utf8").catch(() => ""));
     if (own?.split("/").pop()?.startsWith(cgroupPrefix())) dirs.add(join3(flavor.dir, own));
   }
   if (dirs.size === 0) return void 0;
   const total = { periods: 0, throttled_periods: 0, throttled_s: 0 };
   for (const dir of dirs) {
-    const stat = parseCpuStat(await readFile2(join3(dir, "cpu.stat"), "utf8").catch(() => ""));
+    const stat = parseCpuStat(await readFile3(join3(dir, "cpu.stat"), "utf8").catch(() => ""));
     total.periods += stat.nr_periods ?? 0;
     total.throttled_periods += stat.nr_throttled ?? 0;
     total.throttled_s += (stat.throttled_usec ?? 0) / 1e6 + (stat.throttled_time ?? 0) / 1e9;
@@ -8168,7 +8576,7 @@ async function serverErrors(files, max = 6) {
   for (const file of files) {
     let text = "";
     try {
-      text = await readFile3(file, "utf8");
+      text = await readFile4(file, "utf8");
     } catch {
       continue;
     }
@@ -8283,10 +8691,10 @@ async function startupFailure(e, o) {
   const norm = (s) => s.toLowerCase().replace(/-/g, "_");
   const refused = Object.keys(o.config).filter((k) => said.some((l) => norm(l).includes(norm(k))));
   const head = refused.length ? `target.config: ${o.what} refused ${refused.map((k) => `${k}=${JSON.stringify(o.config[k])}`).join(", ")}` : e.message;
-  const quoted = said.length ? said.map((l) => `
+  const quoted2 = said.length ? said.map((l) => `
   ${l}`).join("") : " (its logs say nothing of why)";
   return new RunError(
-    `${head}${refused.length ? ` (${e.message})` : ""}; the server said:${quoted}
+    `${head}${refused.length ? ` (${e.message})` : ""}; the server said:${quoted2}
 server logs kept in ${o.logDir}`
   );
 }
@@ -8346,6 +8754,36 @@ function resourcesText(r) {
 }
 
 // action/src/targets/local/kind.ts
+async function endpointVariants(input) {
+  const named = input.variants.map((v) => input.profile ?? v.target.profile);
+  if (named.every((p) => p === void 0)) return void 0;
+  const at2 = (name) => input.variants.length > 1 ? `variants.${name}.` : "";
+  const missing = input.variants.find((_, i) => named[i] === void 0);
+  if (missing)
+    throw new InputError(
+      `${input.file}: ${at2(missing.name)}target.profile: some variants name an endpoint profile and this one none; a comparison of a private server with an existing one measures two machines, not a change: give every variant a profile (two endpoints) or none`
+    );
+  const refusals = [];
+  const variants = [];
+  for (const [i, v] of input.variants.entries()) {
+    const file = named[i];
+    const profile = await loadEndpointProfile(
+      file,
+      input.profile ? "--profile" : `${at2(v.name)}target.profile`
+    );
+    const t = v.target;
+    if (Object.keys(t.config).length)
+      refusals.push(
+        `${input.file}: ${at2(v.name)}target.config: ${file} is an existing server (provider endpoint), which tiperf never reconfigures; compare two endpoints configured as you want them, or a stored baseline (tiperf diff)`
+      );
+    if (t.resources)
+      refusals.push(
+        `${input.file}: ${at2(v.name)}target.resources limits a private server tiperf starts; ${file} is an existing server (provider endpoint): remove it`
+      );
+    variants.push({ name: v.name, target: v.target, file, profile });
+  }
+  return { variants, refusals };
+}
 var LOW_ROOM_BYTES = 2 * 2 ** 30;
 function localWarnings(input, cores) {
   const out = [];
@@ -8432,9 +8870,10 @@ function localKind(s) {
   return {
     name: s.name,
     schema: localTargetSchema(s.name),
-    keyNames: ["kind", "config", "resources"],
-    needs(target) {
+    keyNames: ["kind", "config", "resources", "profile"],
+    needs(target, o) {
       const t = target;
+      if (o.existing) return s.needs().filter((n) => n.client);
       return [
         ...s.needs(),
         ...t.resources?.cpus !== void 0 ? [
@@ -8447,6 +8886,8 @@ function localKind(s) {
       ];
     },
     async plan(input) {
+      const endpoints = await endpointVariants(input);
+      if (endpoints) return planEndpoints(s.endpoint, input, endpoints.variants, endpoints.refusals);
       return {
         kind: s.name,
         profile: `local-${s.name}`,
@@ -8472,6 +8913,7 @@ function localKind(s) {
       };
     },
     async open(plan, o) {
+      if ("endpoint" in plan) return openEndpoints(plan, o);
       const specs = new Map(plan.variants.map((v) => [v.name, v.target]));
       const stops = [];
       const deployment = {
@@ -8493,7 +8935,7 @@ function localKind(s) {
       };
       return deployment;
     },
-    reapers: LOCAL_REAPERS
+    reapers: { ...LOCAL_REAPERS, ...ENDPOINT_REAPERS }
   };
 }
 
@@ -8558,10 +9000,10 @@ async function startMariadb(spec, opts) {
   const errorLog = join5(workDir, "mariadb-error.log");
   const installLog = join5(workDir, "mariadb-install-db.log");
   const logs = [errorLog, join5(workDir, "mariadbd.out"), installLog];
-  const port = await freePort();
+  const port2 = await freePort();
   const commands = mariadbCommands({
     workDir,
-    port: String(port),
+    port: String(port2),
     maxConnections: opts.maxConnections,
     config: spec.config
   });
@@ -8596,7 +9038,7 @@ ${(install.stderr || install.stdout).slice(-2e3)}`
   });
   const sql = (query) => runCommand(
     CLIENT(),
-    ["--no-defaults", "-h", "127.0.0.1", "-P", String(port), "-u", "root", "-N", "-B", "-e", query],
+    ["--no-defaults", "-h", "127.0.0.1", "-P", String(port2), "-u", "root", "-N", "-B", "-e", query],
     {
       timeoutMs: 3e4
     }
@@ -8614,13 +9056,13 @@ ${(install.stderr || install.stdout).slice(-2e3)}`
   });
   try {
     const { version, effectiveConfig } = await settle(server);
-    opts.log(`target: MariaDB ${version} on 127.0.0.1:${port} (pid ${server.pid}, datadir ${dataDir})`);
+    opts.log(`target: MariaDB ${version} on 127.0.0.1:${port2} (pid ${server.pid}, datadir ${dataDir})`);
     return localTarget({
       spec,
       kind: "mariadb",
       protocol: "mysql",
       user: "root",
-      port,
+      port: port2,
       life,
       respawn: respawner(spawnServer, settle, "SIGTERM"),
       version,
@@ -8651,6 +9093,7 @@ var mariadb = localKind({
   commands: mariadbCommands,
   versionSql: READ_BACK.version,
   settingSql: READ_BACK.setting,
+  endpoint: { kind: "mariadb", title: "MariaDB", protocol: "mysql", versionSql: READ_BACK.version },
   stopSignal: "SIGTERM",
   needs: () => [
     {
@@ -8666,7 +9109,8 @@ var mariadb = localKind({
     {
       found: anyTool(MARIADB_PROGRAMS.client),
       what: "the mariadb client (target.kind mariadb)",
-      install: "the Debian package mariadb-client"
+      install: "the Debian package mariadb-client",
+      client: true
     }
   ],
   start: startMariadb
@@ -8756,11 +9200,11 @@ async function startPostgres(spec, opts) {
   const dataDir = join6(workDir, "data");
   const serverLog = join6(workDir, "postgres.log");
   const logs = [serverLog];
-  const port = await freePort();
+  const port2 = await freePort();
   const commands = postgresCommands({
     bin,
     workDir,
-    port: String(port),
+    port: String(port2),
     maxConnections: opts.maxConnections,
     config: spec.config
   });
@@ -8796,7 +9240,7 @@ ${(init.stderr || init.stdout).slice(-2e3)}`);
   });
   const psql = (query, db = "postgres") => runCommand(
     "psql",
-    ["-X", "-h", "127.0.0.1", "-p", String(port), "-U", "postgres", "-d", db, "-Atc", query],
+    ["-X", "-h", "127.0.0.1", "-p", String(port2), "-U", "postgres", "-d", db, "-Atc", query],
     {
       timeoutMs: 3e4
     }
@@ -8814,13 +9258,13 @@ ${(init.stderr || init.stdout).slice(-2e3)}`);
   });
   try {
     const { version, effectiveConfig } = await settle(server);
-    opts.log(`target: PostgreSQL ${version} on 127.0.0.1:${port} (pid ${server.pid}, datadir ${dataDir})`);
+    opts.log(`target: PostgreSQL ${version} on 127.0.0.1:${port2} (pid ${server.pid}, datadir ${dataDir})`);
     return localTarget({
       spec,
       kind: "postgres",
       protocol: "postgres",
       user: "postgres",
-      port,
+      port: port2,
       life,
       respawn: respawner(spawnServer, settle, "SIGINT"),
       version,
@@ -8855,6 +9299,7 @@ var postgres = localKind({
   commands: (o) => postgresCommands({ ...o, bin: postgresBinDirs()[0] ?? "/usr/lib/postgresql/<N>/bin" }),
   versionSql: READ_BACK2.version,
   settingSql: READ_BACK2.setting,
+  endpoint: { kind: "postgres", title: "PostgreSQL", protocol: "postgres", versionSql: READ_BACK2.version },
   stopSignal: "SIGINT",
   needs: () => {
     const servers = postgresBinDirs().map((d) => join7(d, "postgres"));
@@ -8867,7 +9312,8 @@ var postgres = localKind({
       {
         found: anyTool(["psql"]),
         what: "psql (target.kind postgres)",
-        install: "the Debian package postgresql-client"
+        install: "the Debian package postgresql-client",
+        client: true
       }
     ];
   },
@@ -8947,9 +9393,6 @@ function cloudPlanText(cloud, ask, estimate, tags) {
 
 `;
 }
-
-// action/src/targets/tidb/profile.ts
-import { readFile as readFile4 } from "node:fs/promises";
 
 // action/src/targets/tidb/schema.ts
 var NUMA = /^\d+(,\d+)*$/;
@@ -9070,14 +9513,14 @@ var MAIN_PORT = {
   tiflash: "tcp_port"
 };
 var PORT_STEP = { pd: 2, tikv: 1, tidb: 1, tiflash: 1 };
-var PROVIDERS = ["local", "playground", "hosts", ...Object.keys(CLOUDS)];
+var PROVIDERS = ["local", "playground", "hosts", "endpoint", ...Object.keys(CLOUDS)];
 var CLOUD_NAMES = Object.keys(CLOUDS);
 var isCloud = (provider) => CLOUD_NAMES.includes(provider);
 var CLOUD_SECTIONS = Object.fromEntries(
   Object.values(CLOUDS).map((c) => [c.name, c.settings.optional()])
 );
-var HOST = /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$|^[0-9a-fA-F:]+$/;
-var host = external_exports.string().regex(HOST, "must be a host name or IP address (like 10.0.1.5)");
+var HOST2 = /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$|^[0-9a-fA-F:]+$/;
+var host = external_exports.string().regex(HOST2, "must be a host name or IP address (like 10.0.1.5)");
 var hostList = external_exports.array(host).min(1, "must list at least one host");
 var instanceSchema = (role) => external_exports.strictObject({
   host,
@@ -9152,6 +9595,8 @@ var ProfileSchema = external_exports.strictObject({
   /** Prometheus and Grafana (tiup's monitoring_servers / grafana_servers). */
   monitoring: external_exports.boolean().default(false),
   server_configs: ServerConfigsSchema.default({}),
+  /** provider endpoint: the existing TiDB's SQL (and status) address, user and what tiperf may do there. */
+  endpoint: EndpointSchema.optional(),
   /** A cloud's section (aws: region, image, spot, ttl, budget, state backend, the load host's type). */
   ...CLOUD_SECTIONS
 }).superRefine((p, ctx) => {
@@ -9159,6 +9604,25 @@ var ProfileSchema = external_exports.strictObject({
   const sections = p;
   for (const cloud of CLOUD_NAMES)
     if (cloud !== p.provider && sections[cloud]) issue([cloud], `belongs to provider ${cloud}`);
+  if (p.provider === "endpoint") {
+    if (!p.endpoint) issue(["endpoint"], "provider endpoint needs an endpoint section (host, port, user)");
+    for (const key of ["hosts", "ssh"])
+      if (p[key])
+        issue(
+          [key],
+          `an endpoint is a TiDB that already runs: tiperf reaches it at endpoint.host; remove ${key}`
+        );
+    if (p.haproxy) issue(["haproxy"], "an endpoint's load balancing is its own: remove haproxy");
+    if (p.monitoring)
+      issue(["monitoring"], "tiperf deploys no monitoring on an endpoint: remove monitoring");
+    if (Object.keys(p.server_configs).length)
+      issue(["server_configs"], "tiperf never reconfigures an endpoint: remove server_configs");
+    for (const role of ROLES)
+      if ((p.roles[role].count ?? 0) > 0 || p.roles[role].instances)
+        issue(["roles", role], "an endpoint's topology is its own: tiperf deploys nothing there");
+    return;
+  }
+  if (p.endpoint) issue(["endpoint"], "belongs to provider endpoint");
   if (!isCloud(p.provider)) {
     for (const role of ROLES)
       if (p.roles[role].instance_type !== void 0)
@@ -9255,15 +9719,7 @@ var ProfileSchema = external_exports.strictObject({
 });
 var cloudSettings = (p) => isCloud(p.provider) ? p[p.provider] : void 0;
 async function loadProfile(file, flag = "target.profile") {
-  let text;
-  try {
-    text = await readFile4(file, "utf8");
-  } catch (e) {
-    throw new InputError(
-      `${flag} ${file}: cannot read the profile (${e.code ?? e})`
-    );
-  }
-  return parseProfile(text, file);
+  return parseProfile(await readProfileText(file, flag), file);
 }
 function parseProfile(text, file) {
   const yaml = parseYaml(text, file);
@@ -9297,15 +9753,15 @@ function withHosts(profile, c) {
   const settings2 = cloudSettings(profile);
   if (!settings2) throw new Error(`profile ${profile.name}: provider ${profile.provider} is not a cloud`);
   const list = (role) => c.hosts[role]?.length ? { [role]: c.hosts[role] } : {};
-  const port = c.sshPort ?? 22;
+  const port2 = c.sshPort ?? 22;
   return {
     ...profile,
     hosts: { ...list("pd"), ...list("tikv"), ...list("tidb"), ...list("tiflash"), ...list("load") },
     ssh: {
       user: settings2.ssh_user,
-      port,
+      port: port2,
       identity_file: c.identityFile,
-      proxy: { host: c.bastion, user: settings2.ssh_user, port, identity_file: c.identityFile }
+      proxy: { host: c.bastion, user: settings2.ssh_user, port: port2, identity_file: c.identityFile }
     }
   };
 }
@@ -9359,6 +9815,96 @@ function deprecationWarnings(variants) {
             `${k.role} config ${k.key} is deprecated since ${d.since} (${v.version || "this build"} does not honour it; variants ${variants.filter((x) => x.configKeys.some((c) => c.role === k.role && c.key === k.key)).map((x) => x.name).join(", ")}): use ${d.use} (${d.source})`
           );
   return [...out];
+}
+
+// action/src/targets/tidb/endpoint.ts
+async function tidbFacts(sql, ep) {
+  const version = await sql("SELECT tidb_version()");
+  const facts = {
+    tidb_version: version.replace(/\\n/g, "\n").split("\n").slice(0, 4).join("\n")
+  };
+  if (ep.status_port) {
+    try {
+      const r = await fetch(`http://${ep.host}:${ep.status_port}/status`, {
+        signal: AbortSignal.timeout(5e3)
+      });
+      facts.status = r.ok ? await r.json() : `HTTP ${r.status}`;
+    } catch (e) {
+      facts.status = `not reachable: ${e.message}`;
+    }
+  }
+  return facts;
+}
+var TIDB_ENDPOINT = {
+  kind: "tidb",
+  title: "TiDB",
+  protocol: "mysql",
+  versionSql: "SELECT VERSION()",
+  facts: tidbFacts,
+  factSteps: (ep) => [
+    { sql: "SELECT tidb_version()" },
+    ...ep.status_port ? [{ get: `http://${ep.host}:${ep.status_port}/status` }] : []
+  ],
+  // the run's own tables only: fresh statistics, so auto-analyze does not fire during cells
+  async afterLoad(sql, load) {
+    for (const t of load.tables) await sql(`ANALYZE TABLE ${load.database}.${t}`);
+  },
+  afterLoadSteps: (database, tables) => tables.map((t) => ({ sql: `ANALYZE TABLE ${database}.${t}` }))
+};
+var DEPLOYS = [
+  { key: "version", why: "the version is what the endpoint runs (recorded from tidb_version())" },
+  { key: "binpath", why: "a build needs a deployment" },
+  { key: "source", why: "a build needs a deployment" },
+  { key: "resources", why: "CPU limits bind a private tidb-server tiperf starts" },
+  { key: "server_configs", why: "tiperf never reconfigures an endpoint" },
+  { key: "roles", why: "an endpoint's topology is its own" },
+  {
+    key: "sql",
+    why: "target.sql changes the cluster for everyone on it; on an endpoint tiperf runs none yet"
+  },
+  { key: "split", why: "split scatters regions of the whole cluster; on an endpoint tiperf runs none yet" }
+];
+async function tidbEndpoints(input, defaultProfile) {
+  const at2 = (name) => input.variants.length > 1 ? `variants.${name}.` : "";
+  const files = input.variants.map(
+    (v) => input.profile ?? v.target.profile ?? defaultProfile
+  );
+  const profiles = await Promise.all(
+    files.map(
+      (f, i) => loadProfile(f, input.profile ? "--profile" : `${at2(input.variants[i]?.name ?? "base")}target.profile`)
+    )
+  );
+  const endpoints = profiles.filter((p) => p.provider === "endpoint").length;
+  if (endpoints === 0) return void 0;
+  if (endpoints < profiles.length) {
+    const i = profiles.findIndex((p) => p.provider !== "endpoint");
+    throw new InputError(
+      `${input.file}: ${at2(input.variants[i]?.name ?? "base")}target.profile ${files[i]} deploys TiDB (provider ${profiles[i]?.provider}) while another variant measures an endpoint: that compares two machines, not a change; give every variant an endpoint profile, or none`
+    );
+  }
+  const refusals = [];
+  const variants = [];
+  for (const [i, v] of input.variants.entries()) {
+    const t = v.target;
+    for (const d of DEPLOYS)
+      if (t[d.key] !== void 0)
+        refusals.push(
+          `${input.file}: ${at2(v.name)}target.${d.key}: ${files[i]} is an existing TiDB (provider endpoint): ${d.why}. There tiperf compares a stored baseline (tiperf diff, --baseline) or two endpoints (a profile per variant)`
+        );
+    const p = profiles[i];
+    variants.push({
+      name: v.name,
+      target: v.target,
+      file: files[i],
+      profile: {
+        name: p.name,
+        ...p.description ? { description: p.description } : {},
+        provider: "endpoint",
+        endpoint: p.endpoint
+      }
+    });
+  }
+  return { variants, refusals };
 }
 
 // action/src/targets/tidb/plan.ts
@@ -9484,9 +10030,11 @@ function runTool(command, args, opts) {
       if (!writeError) log.write(chunk);
     };
     write(
-      remote ? `$ ${shellCommand([local, ...localArgs])}    # on ${remote.user}@${remote.host}: ${shellCommand([cmd, ...argv])}
+      maskSecrets(
+        remote ? `$ ${shellCommand([local, ...localArgs])}    # on ${remote.user}@${remote.host}: ${shellCommand([cmd, ...argv])}
 ` : `$ ${shellCommand([cmd, ...argv])}
 `
+      )
     );
     const child = spawn(cmd, argv, {
       stdio: [remote ? "pipe" : "ignore", "pipe", "pipe"],
@@ -9602,7 +10150,7 @@ ${lastLines(r.output)}
 }
 
 // action/src/targets/tidb/topology.ts
-var import_yaml4 = __toESM(require_dist(), 1);
+var import_yaml5 = __toESM(require_dist(), 1);
 var SECTION = {
   pd: "pd_servers",
   tikv: "tikv_servers",
@@ -9748,7 +10296,7 @@ function topologyObject(c, configs = true) {
 }
 function topologyYaml(c) {
   return `# tiup topology of cluster ${c.name} (TiDB ${c.version}), generated by tiperf
-${(0, import_yaml4.stringify)(topologyObject(c), { lineWidth: 0, aliasDuplicateObjects: false })}`;
+${(0, import_yaml5.stringify)(topologyObject(c), { lineWidth: 0, aliasDuplicateObjects: false })}`;
 }
 var side = (u, host2) => `'${u.section}:${host2}.${u.key}'`;
 var origin = (u, several) => `${several ? `cluster ${u.cluster} ` : ""}${u.from}`;
@@ -9759,18 +10307,18 @@ function topologyProblems(clusters) {
   const ports = /* @__PURE__ */ new Map();
   const dirs = /* @__PURE__ */ new Map();
   const pdNames = /* @__PURE__ */ new Set();
-  const claimPort = (host2, port, u) => {
-    if (!Number.isInteger(port) || port < 1 || port > 65535) {
+  const claimPort = (host2, port2, u) => {
+    if (!Number.isInteger(port2) || port2 < 1 || port2 > 65535) {
       problems.push(
-        `${u.from}: \`${u.section}\` of ${u.key}=${port} is invalid, port should be in the range [1, 65535]`
+        `${u.from}: \`${u.section}\` of ${u.key}=${port2} is invalid, port should be in the range [1, 65535]`
       );
       return;
     }
-    const key = `${host2}:${port}`;
+    const key = `${host2}:${port2}`;
     const prev = ports.get(key);
     if (prev)
       problems.push(
-        `${u.from}: port conflict for '${port}' between ${side(prev, host2)} (${origin(prev, several)}) and ${side(u, host2)} (${origin(u, several)}); give one of them another port`
+        `${u.from}: port conflict for '${port2}' between ${side(prev, host2)} (${origin(prev, several)}) and ${side(u, host2)} (${origin(u, several)}); give one of them another port`
       );
     else ports.set(key, u);
   };
@@ -9796,7 +10344,7 @@ function topologyProblems(clusters) {
           `${i.from}: platform mismatch for '${i.host}' between '${prev.used.section}:${prev.platform}' (${prev.used.from}) and '${section}:${platform}'; a host has one os/arch`
         );
       else if (!prev) platforms.set(i.host, { platform, used: used("arch") });
-      for (const [key, port] of Object.entries(i.ports)) claimPort(i.host, port, used(key));
+      for (const [key, port2] of Object.entries(i.ports)) claimPort(i.host, port2, used(key));
       claimDir(i.host, i.deploy_dir, used("deploy_dir"));
       if (i.data_dir) claimDir(i.host, i.data_dir, used("data_dir"));
       if (i.role === "pd") {
@@ -9822,8 +10370,8 @@ function topologyProblems(clusters) {
       claimPort(m.host, m.grafana, u("grafana_servers", "port"));
     }
     for (const host2 of hosts)
-      for (const [key, port] of Object.entries(c.monitored))
-        claimPort(host2, port, {
+      for (const [key, port2] of Object.entries(c.monitored))
+        claimPort(host2, port2, {
           cluster: c.name,
           section: "monitored",
           key,
@@ -9888,7 +10436,7 @@ function roleConfig(profile, target, role) {
   return deepMerge(expandDotted(server), expandDotted(own));
 }
 var expandHome = (path) => path.startsWith("~/") ? `${homedir2()}/${path.slice(2)}` : path;
-function haproxyConfig(endpoints, port, name) {
+function haproxyConfig(endpoints, port2, name) {
   return `# HAProxy in front of the TiDB servers of ${name}, generated by tiperf
 global
     # about two file descriptors per connection: within a login session's usual limits
@@ -9902,7 +10450,7 @@ defaults
 
 listen tidb
     # the load tools run beside it: TiDB's password-less root stays off the network
-    bind 127.0.0.1:${port}
+    bind 127.0.0.1:${port2}
     balance leastconn
     option tcp-check
 ${endpoints.map((e, i) => `    server tidb-${i + 1} ${e.host}:${e.port} check inter 2000 rise 2 fall 3`).join("\n")}
@@ -10031,7 +10579,7 @@ ${JSON.stringify(v.target.split ?? null)}`;
     for (const d of deployments) {
       if (d.kind !== "cluster") continue;
       const file = `haproxy-${d.name}.cfg`;
-      files[file] = haproxyConfig(tidbEndpoints(d), haproxyPort(plan, d), d.name);
+      files[file] = haproxyConfig(tidbEndpoints2(d), haproxyPort(plan, d), d.name);
     }
     plan.haproxy = { host: loadHost, port: profile.haproxy_port, file: "haproxy-<cluster>.cfg" };
   }
@@ -10080,9 +10628,9 @@ var playgroundTidbPort = (d) => 4e3 + d.portOffset;
 function loadEndpoints(plan, d) {
   if (d.kind === "server") return [{ host: "127.0.0.1", port: PORT_AT_START }];
   if (d.kind === "playground") return [{ host: "127.0.0.1", port: playgroundTidbPort(d) }];
-  return plan.haproxy ? [{ host: "127.0.0.1", port: haproxyPort(plan, d) }] : tidbEndpoints(d);
+  return plan.haproxy ? [{ host: "127.0.0.1", port: haproxyPort(plan, d) }] : tidbEndpoints2(d);
 }
-function tidbEndpoints(d) {
+function tidbEndpoints2(d) {
   return d.cluster.instances.filter((i) => i.role === "tidb").map((i) => ({ host: i.host, port: i.ports.port }));
 }
 function statusAddresses(d) {
@@ -10097,7 +10645,7 @@ function statusAddresses(d) {
       tiflash: [`127.0.0.1:${8234 + off}`]
     };
   }
-  const of = (role, port) => d.cluster.instances.filter((i) => i.role === role).map((i) => `${i.host}:${i.ports[port]}`);
+  const of = (role, port2) => d.cluster.instances.filter((i) => i.role === role).map((i) => `${i.host}:${i.ports[port2]}`);
   return {
     tidb: of("tidb", "status_port"),
     tikv: of("tikv", "status_port"),
@@ -10868,10 +11416,10 @@ async function startTidbServer(o) {
   const slot = serverSlots(d);
   const workDir = await makeWorkDir("tidb");
   await mkdir4(join9(workDir, "tmp"), { recursive: true });
-  const port = await freePort();
+  const port2 = await freePort();
   let statusPort = await freePort();
-  for (let i = 0; i < 20 && statusPort === port; i++) statusPort = await freePort();
-  const fill = (text) => text.replaceAll(slot.status, String(statusPort)).replaceAll(slot.port, String(port)).replaceAll(slot.dir, workDir);
+  for (let i = 0; i < 20 && statusPort === port2; i++) statusPort = await freePort();
+  const fill = (text) => text.replaceAll(slot.status, String(statusPort)).replaceAll(slot.port, String(port2)).replaceAll(slot.dir, workDir);
   const argv = o.command.map(fill);
   const program = argv[0];
   ensureProgram(program, d);
@@ -10927,7 +11475,7 @@ async function startTidbServer(o) {
   }
   return {
     life,
-    port,
+    port: port2,
     statusPort,
     workDir,
     fill,
@@ -11144,8 +11692,8 @@ var TidbRun = class {
     if (!load) return [];
     const byHost = /* @__PURE__ */ new Map();
     for (const i of d.cluster.instances) {
-      const port = i.ports[MAIN_PORT[i.role]];
-      if (port !== void 0) byHost.set(i.host, [...byHost.get(i.host) ?? [], port]);
+      const port2 = i.ports[MAIN_PORT[i.role]];
+      if (port2 !== void 0) byHost.set(i.host, [...byHost.get(i.host) ?? [], port2]);
     }
     return [...byHost].map(([host2, ports]) => ({ remote: { ...load, host: host2 }, ports }));
   }
@@ -11556,8 +12104,8 @@ var TidbRun = class {
     };
     const running = {
       deployment: d,
-      endpoints: tidbEndpoints(d),
-      sql: tidbEndpoints(d)[0],
+      endpoints: tidbEndpoints2(d),
+      sql: tidbEndpoints2(d)[0],
       status: {
         tidb: d.cluster.instances.filter((i) => i.role === "tidb").map((i) => `${i.host}:${i.ports.status_port}`),
         tikv: d.cluster.instances.filter((i) => i.role === "tikv").map((i) => `${i.host}:${i.ports.status_port}`),
@@ -11593,13 +12141,13 @@ var TidbRun = class {
       await this.display(d, signal, true);
       const remote = this.loadHost();
       if (this.plan.haproxy && remote) {
-        const port = haproxyPort(this.plan, d);
+        const port2 = haproxyPort(this.plan, d);
         const command = this.argv(`haproxy:${d.name}`);
         const haproxy = await startHaproxy({
           remote,
           config: this.plan.files[`haproxy-${d.name}.cfg`],
           command,
-          port,
+          port: port2,
           logFile: join10(this.rawDir, `haproxy-${d.name}.log`)
         });
         running.endpoints = [haproxy.endpoint];
@@ -11609,7 +12157,7 @@ var TidbRun = class {
           });
           await destroy();
         };
-        this.log(`HAProxy on ${remote.host}:${port} in front of ${tidbEndpoints(d).length} TiDB servers`);
+        this.log(`HAProxy on ${remote.host}:${port2} in front of ${tidbEndpoints2(d).length} TiDB servers`);
       }
     } catch (e) {
       await stop().catch((err) => this.log(`teardown: ${err.message}`));
@@ -12128,9 +12676,9 @@ var tidb = {
   source: tidbSource,
   schema: TidbTargetSchema,
   keyNames: Object.keys(TidbTargetSchema.shape),
-  needs: (target) => [
-    // a build of one's own (target.binpath) runs without tiup on a local profile
-    ...binpathsOf(target).tidb ? [] : [
+  needs: (target, o) => [
+    // a build of one's own (target.binpath) runs without tiup on a local profile; an endpoint needs none
+    ...o.existing || binpathsOf(target).tidb ? [] : [
       {
         found: anyTool(["tiup"]),
         what: "tiup (target.kind tidb)",
@@ -12148,9 +12696,12 @@ var tidb = {
     return cloudOfProfile(await loadProfile(file, profile ? "--profile" : "target.profile"))?.name;
   },
   async plan(input) {
+    const endpoints = await tidbEndpoints(input, DEFAULT_PROFILE);
+    if (endpoints) return planEndpoints(TIDB_ENDPOINT, input, endpoints.variants, endpoints.refusals);
     return targetPlan(await planFor(input), input);
   },
   async open(plan, o) {
+    if ("endpoint" in plan) return openEndpoints(plan, o);
     const { tidb: first, input } = plan;
     let tidbPlan = first;
     let estimate;
@@ -12191,7 +12742,7 @@ var tidb = {
       cost: () => run.cost()
     };
   },
-  reapers: TIDB_REAPERS
+  reapers: { ...TIDB_REAPERS, ...ENDPOINT_REAPERS }
 };
 
 // action/src/targets/registry.ts
@@ -12248,6 +12799,8 @@ export {
   readModel,
   readResult,
   readReport,
+  maskSecrets,
+  maskArgs,
   runTool,
   parsePercent,
   cpuList,

@@ -6,7 +6,7 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-TX4KREW4.js";
+} from "./chunk-22XBN7MH.js";
 import {
   sweep
 } from "./chunk-RE7RRM7M.js";

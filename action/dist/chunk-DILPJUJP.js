@@ -19,6 +19,7 @@ import {
   deepMerge,
   formatIssues,
   kindOf,
+  maskArgs,
   newRunId,
   parsePercent,
   parseYaml,
@@ -29,7 +30,7 @@ import {
   throttleBetween,
   validateYaml,
   writeAtomic
-} from "./chunk-TX4KREW4.js";
+} from "./chunk-22XBN7MH.js";
 import {
   EXIT,
   InputError,
@@ -2402,7 +2403,9 @@ function connectionArgs(c4, database) {
     c4.user,
     ...c4.password ? ["-p", c4.password] : [],
     "-D",
-    database
+    c4.database ?? database,
+    // go-sql-driver/mysql's DSN parameter; go-tpc appends --conn-params to its DSN
+    ...c4.tls && c4.protocol === "mysql" ? ["--conn-params", "tls=true"] : []
   ];
 }
 var opt = (w2, k2) => w2.options[k2];
@@ -2870,9 +2873,13 @@ function connectionProps(c4, database) {
   if (!first) throw new Error("the target has no endpoint");
   const p = c4.protocol === "mysql" ? "mysql" : "pg";
   const props = c4.protocol === "mysql" && more.length > 0 ? [`tidb.instances=${c4.endpoints.map((e) => `${e.host}:${e.port}`).join(",")}`] : [`${p}.host=${first.host}`, `${p}.port=${first.port}`];
-  props.push(`${p}.user=${c4.user}`, `${p}.db=${database}`);
+  if (c4.tls && c4.protocol === "mysql")
+    throw new InputError(
+      "go-ycsb: tiperf passes no TLS setting to go-ycsb's MySQL driver; an endpoint with tls: true takes sysbench or go-tpc workloads"
+    );
+  props.push(`${p}.user=${c4.user}`, `${p}.db=${c4.database ?? database}`);
   if (c4.password) props.push(`${p}.password=${c4.password}`);
-  if (c4.protocol === "postgres") props.push("pg.sslmode=disable");
+  if (c4.protocol === "postgres") props.push(`pg.sslmode=${c4.tls ? "require" : "disable"}`);
   return props.flatMap((x4) => ["-p", x4]);
 }
 var dbName = (c4) => c4.protocol === "mysql" ? "mysql" : "pg";
@@ -3322,7 +3329,9 @@ function connectionArgs2(c4) {
     `--${p}-port=${ep.port}`,
     `--${p}-user=${c4.user}`,
     ...c4.password ? [`--${p}-password=${c4.password}`] : [],
-    `--${p}-db=${DATABASE}`
+    `--${p}-db=${c4.database ?? DATABASE}`,
+    // sysbench 1.0 has no TLS flag for PostgreSQL (an endpoint refuses tls there)
+    ...c4.tls && p === "mysql" ? ["--mysql-ssl=on"] : []
   ];
 }
 var dataOf = (ctx) => {
@@ -58928,9 +58937,9 @@ function driverNeeds(spec) {
     };
   });
 }
-function needsOf(spec, remoteLoad) {
+function needsOf(spec, remoteLoad, existing) {
   const needs = remoteLoad ? [] : driverNeeds(spec);
-  needs.push(...kindOf(spec.target.kind).needs(spec.target, { remoteLoad }));
+  needs.push(...kindOf(spec.target.kind).needs(spec.target, { remoteLoad, existing }));
   if (spec.driver?.cpus !== void 0 && !remoteLoad)
     needs.push({
       found: anyTool(["taskset"]),
@@ -58942,7 +58951,8 @@ function needsOf(spec, remoteLoad) {
 function checkTools(specs, o = {}) {
   const missing = /* @__PURE__ */ new Map();
   for (const spec of specs)
-    for (const need of needsOf(spec, o.remoteLoad ?? false)) if (!need.found) missing.set(need.what, need);
+    for (const need of needsOf(spec, o.remoteLoad ?? false, o.existing ?? false))
+      if (!need.found) missing.set(need.what, need);
   if (missing.size === 0) return;
   const list = [...missing.values()].map((n) => `- ${n.what}: install ${n.install}`).join("\n");
   const debian = [...missing.values()].some((n) => n.install.startsWith("the Debian package"));
@@ -59827,7 +59837,7 @@ function loadSteps(spec, connection, where, cores2) {
       data3.push({
         phase: "load",
         where,
-        run: { sql: `CREATE DATABASE IF NOT EXISTS ${driver.database(w2)}` },
+        run: { sql: `CREATE DATABASE IF NOT EXISTS ${connection.database ?? driver.database(w2)}` },
         about: `workload ${w2.name}`
       });
       for (const s2 of driver.setup(ctx(Math.max(...w2.threads))))
@@ -60587,7 +60597,7 @@ var Bench = class _Bench {
           continue;
         }
         await target2.activate?.(opts.signal);
-        const database = ds.driver.database(ds.workload);
+        const database = target2.connection.database ?? ds.driver.database(ds.workload);
         await target2.createDatabase(database);
         for (const step2 of ds.driver.setup(bench.context(ds.workload, Math.max(...ds.workload.threads)))) {
           await bench.step(ds, step2, opts.signal);
@@ -60681,7 +60691,7 @@ var Bench = class _Bench {
       phase: step2.phase === "run" || step2.phase === "warmup" ? "cell" : step2.phase,
       variant: this.variant,
       where: this.remote ? "load host" : "runner",
-      run: { command: [tool.command, ...tool.prefix, ...step2.args] }
+      run: { command: maskArgs([tool.command, ...tool.prefix, ...step2.args]) }
     });
     try {
       const r = await runTool(tool.command, [...tool.prefix, ...step2.args], {
@@ -60973,7 +60983,8 @@ async function startResult(loaded, opts) {
   const plan = runPlan.target;
   if (runPlan.refusals.length) throw new InputError(runPlan.refusals.join("\n"));
   checkTools(loaded.variants ? loaded.variants.all.map((v) => v.spec) : [loaded.spec], {
-    remoteLoad: plan.remoteLoad
+    remoteLoad: plan.remoteLoad,
+    existing: plan.existingServers ?? false
   });
   const warnings = runPlan.warnings;
   for (const w2 of warnings) opts.log(`warning: ${w2}`);
