@@ -3,15 +3,19 @@ import { describe, test } from "node:test";
 import type { z } from "zod";
 import {
   cpuQuotaOf,
+  differingPaths,
   effectLines,
   MIN_THROTTLED_SHARE,
   quotaEffects,
+  settingEffects,
+  unshownEffects,
   withEffects,
 } from "../../action/src/compare/effects.ts";
 import { overallVerdict } from "../../action/src/compare/judge.ts";
 import type { CellJudgementSchema } from "../../action/src/compare/verdict.ts";
-import type { Cell } from "../../action/src/result/model.ts";
+import type { Cell, TargetInfo } from "../../action/src/result/model.ts";
 import { parseCpuStat, throttleBetween } from "../../action/src/targets/local/cgroup.ts";
+import { TARGET_KINDS } from "../../action/src/targets/registry.ts";
 
 /** A measured cell of `variant` whose quota cgroup was throttled in `throttled` of `periods`. */
 const cell = (variant: string, round: number, throttled?: number, periods = 1000): Cell => ({
@@ -138,5 +142,93 @@ describe("effect checks: a CPU quota that never bound", () => {
       ),
       { periods: 1000, throttled_periods: 300, throttled_s: 1.5, usage_s: 9 },
     );
+  });
+});
+
+const info = (
+  variant: string,
+  config: TargetInfo["config"],
+  effective: TargetInfo["effective_config"],
+): TargetInfo => ({
+  variant,
+  kind: "mariadb",
+  version: "10.11.6",
+  config,
+  effective_config: effective,
+});
+
+describe("effect checks: settings read back, and differences nothing shows", () => {
+  const cells = [cell("base", 0), cell("base", 1), cell("head", 1), cell("base", 2), cell("head", 2)];
+  test("a setting both servers read back alike did not take effect: the pass becomes inconclusive", () => {
+    const effects = settingEffects(
+      cells,
+      [
+        info("base", { max_connections: 151 }, { max_connections: "151" }),
+        info("head", { max_connections: 100000 }, { max_connections: "151" }),
+      ],
+      "base",
+    );
+    assert.equal(effects.length, 1);
+    assert.equal(effects[0]?.took_effect, false);
+    assert.equal(effects[0]?.difference, "max_connections");
+    assert.match(effects[0]?.detail ?? "", /head 100000 → reads 151/);
+    const [judged] = withEffects([judgement("unchanged")], effects);
+    assert.equal(judged?.verdict, "inconclusive");
+    assert.match(
+      effectLines(effects)[0] ?? "",
+      /🚫 max_connections did not take effect in point_select threads=4/,
+    );
+  });
+  test("read back different: took effect; one side not read back: not shown; the same asked: no difference", () => {
+    const differ = settingEffects(
+      cells,
+      [
+        info("base", { a: "1", b: 2, c: true }, { a: "1", b: "2", c: "1" }),
+        info("head", { a: "2", b: 3, c: true }, { a: "2" }),
+      ],
+      "base",
+    );
+    assert.deepEqual(
+      differ.map((e) => [e.difference, e.took_effect]),
+      [
+        ["a", true],
+        ["b", undefined],
+      ],
+    );
+    assert.equal(withEffects([judgement("unchanged")], differ)[0]?.verdict, "unchanged");
+  });
+  test("a key the kind does not show at run time is said, per cell; the shown keys (and their children) are not", () => {
+    const targets = [
+      {
+        name: "base",
+        target: { kind: "tidb", version: "v8.5.0", roles: { tikv: { count: 3, config: { x: 1 } } } },
+      },
+      {
+        name: "head",
+        target: {
+          kind: "tidb",
+          version: "v8.5.1",
+          roles: { tikv: { count: 5, config: { x: 2 } } },
+          split: { regions: 8 },
+        },
+      },
+    ];
+    const effects = unshownEffects(cells, targets, "base", TARGET_KINDS.tidb?.shown ?? []);
+    assert.deepEqual(
+      effects.map((e) => [e.difference, e.took_effect]),
+      [
+        ["target.roles.tikv.count", undefined],
+        ["target.split", undefined],
+      ],
+    );
+    assert.match(
+      effectLines(effects)[0] ?? "",
+      /⚠️ target\.roles\.tikv\.count, target\.split: not shown to take effect/,
+    );
+    assert.equal(withEffects([judgement("unchanged")], effects)[0]?.verdict, "unchanged");
+    assert.deepEqual(differingPaths({ a: { b: [1, 2] }, c: 1 }, { a: { b: [1, 3] }, c: 1, d: 0 }), [
+      "a.b",
+      "d",
+    ]);
   });
 });

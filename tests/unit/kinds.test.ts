@@ -15,6 +15,7 @@ const echoKind: TargetKind = {
   name: "echo",
   schema: z.strictObject({ kind: z.literal("echo"), greeting: z.string() }),
   keyNames: ["kind", "greeting"],
+  shown: ["greeting"],
   needs: () => [{ found: true, what: "echo", install: "coreutils" }],
   async plan(input) {
     return {

@@ -439,7 +439,7 @@ describe("profiles and topologies are refused before anything runs", () => {
           "name: x\ntarget: {kind: mariadb, version: v8.5.0}\ndata: {tables: 1, table_size: 10}\nworkloads: [{name: a, sysbench: oltp_point_select, threads: [1], duration: 1s}]\n",
           "x.yaml",
         ),
-      /x\.yaml:2: target\.version: version is for kind tidb, not mariadb \(kind mariadb takes kind, config, resources\)/,
+      /x\.yaml:2: target\.version: version is for kind tidb, not mariadb \(kind mariadb takes kind, config, resources, profile\)/,
     );
     assert.throws(
       () =>

@@ -3,7 +3,7 @@
 // server shares its CPUs with the load generator and may never reach its quota): such a cell is
 // not a pass. Each kind of difference is checked from what the run recorded.
 import type { z } from "zod";
-import type { Cell } from "../result/model.ts";
+import type { Cell, TargetInfo } from "../result/model.ts";
 import type { CellJudgementSchema, Effect, Verdict } from "./verdict.ts";
 
 type Judgement = z.output<typeof CellJudgementSchema>;
@@ -87,6 +87,103 @@ export function quotaEffects(cells: Cell[], variants: VariantResources[], contro
     }
   }
   return out;
+}
+
+/** The cells of a comparison by workload and threads (the measured rounds). */
+function cellKeys(cells: Cell[]): { workload: string; threads: number }[] {
+  const keys = new Map<string, { workload: string; threads: number }>();
+  for (const c of cells)
+    if (c.round > 0 && c.status === "ok")
+      keys.set(`${c.workload}\u0000${c.threads}`, { workload: c.workload, threads: c.threads });
+  return [...keys.values()];
+}
+
+/**
+ * Per variant against the control: each setting the two were given differently (a server option,
+ * a TiDB config item, split regions), as each server reported it back. It took effect when the
+ * values read back differ; it did not when both servers report the same value (a setting the
+ * server clamps, ignores or overrides); absent when either side was not read back.
+ */
+export function settingEffects(cells: Cell[], infos: TargetInfo[], control: string): Effect[] {
+  const base = infos.find((t) => t.variant === control);
+  if (!base) return [];
+  const out: Effect[] = [];
+  const keys = cellKeys(cells);
+  for (const v of infos) {
+    if (v.variant === control) continue;
+    const names = new Set([...Object.keys(base.config), ...Object.keys(v.config)]);
+    for (const name of names) {
+      const asked = [base.config[name], v.config[name]];
+      if (String(asked[0]) === String(asked[1])) continue;
+      const read = [base.effective_config[name], v.effective_config[name]];
+      const recorded = read.every((x) => x !== undefined);
+      const shown = (t: TargetInfo, i: number) =>
+        `${t.variant} ${asked[i] === undefined ? "(not set)" : String(asked[i])} → ${read[i] === undefined ? "not read back" : `reads ${read[i]}`}`;
+      for (const k of keys)
+        out.push({
+          variant: v.variant,
+          against: control,
+          difference: name,
+          ...k,
+          ...(recorded ? { took_effect: read[0] !== read[1] } : {}),
+          detail: `${shown(base, 0)}; ${shown(v, 1)}`,
+        });
+    }
+  }
+  return out;
+}
+
+/**
+ * Differences of the spec that the run does not show at run time (the kind's `shown` keys are
+ * read back, recorded or measured): said, never silently passed over. Each is a key path of the
+ * variants' validated targets.
+ */
+export function unshownEffects(
+  cells: Cell[],
+  targets: { name: string; target: unknown }[],
+  control: string,
+  shown: readonly string[],
+): Effect[] {
+  const base = targets.find((t) => t.name === control);
+  if (!base) return [];
+  const out: Effect[] = [];
+  const keys = cellKeys(cells);
+  for (const v of targets) {
+    if (v.name === control) continue;
+    for (const path of differingPaths(base.target, v.target)) {
+      if (shown.some((s) => path === s || path.startsWith(`${s}.`) || matchesWildcard(s, path))) continue;
+      for (const k of keys)
+        out.push({
+          variant: v.name,
+          against: control,
+          difference: `target.${path}`,
+          ...k,
+          detail: `tiperf does not read target.${path} back from the running servers, so nothing shows that it differed while they were measured`,
+        });
+    }
+  }
+  return out;
+}
+
+/** `roles.*.config` matches roles.tidb.config and below. */
+function matchesWildcard(pattern: string, path: string): boolean {
+  if (!pattern.includes("*")) return false;
+  const p = pattern.split(".");
+  const x = path.split(".");
+  return x.length >= p.length && p.every((seg, i) => seg === "*" || seg === x[i]);
+}
+
+/** Leaf key paths whose values differ between two plain values (arrays compared whole). */
+export function differingPaths(a: unknown, b: unknown, prefix = ""): string[] {
+  const isObj = (x: unknown): x is Record<string, unknown> =>
+    typeof x === "object" && x !== null && !Array.isArray(x);
+  if (isObj(a) && isObj(b)) {
+    const out: string[] = [];
+    for (const k of new Set([...Object.keys(a), ...Object.keys(b)]))
+      out.push(...differingPaths(a[k], b[k], prefix ? `${prefix}.${k}` : k));
+    return out;
+  }
+  return JSON.stringify(a) === JSON.stringify(b) ? [] : [prefix];
 }
 
 /**

@@ -2,13 +2,14 @@
 // ran say, as the verdict file (compare/verdict.ts) has it. compareSpec measures; this decides
 // and explains.
 import { singlePairNote } from "../compare/design.ts";
-import { cpuQuotaOf, quotaEffects, withEffects } from "../compare/effects.ts";
+import { cpuQuotaOf, quotaEffects, settingEffects, unshownEffects, withEffects } from "../compare/effects.ts";
 import { overallVerdict } from "../compare/judge.ts";
 import type { judgeFamily } from "../compare/judge-results.ts";
 import type { Profile, Verdict } from "../compare/verdict.ts";
 import { evidenceField, evidenceOf } from "../observe/hints.ts";
 import type { Result, TargetInfo } from "../result/model.ts";
 import type { LoadedSpec } from "../specfile/load.ts";
+import { kindOf } from "../targets/registry.ts";
 import type { CompareSchedule } from "./schedule.ts";
 
 type Settings = NonNullable<LoadedSpec["variants"]>["compare"];
@@ -42,14 +43,23 @@ export function buildVerdict(i: VerdictInputs): Verdict {
   const others = names.slice(1);
   const maxRounds = compare.max_rounds ?? compare.rounds;
   // what the variants differ in, shown to take effect over the measured runs (or not)
-  const effects = quotaEffects(
-    result.cells,
-    plan.all.map((v) => {
-      const q = cpuQuotaOf(v.spec.target);
-      return { name: v.name, ...(q !== undefined ? { cpu_quota: q } : {}) };
-    }),
-    control,
-  );
+  const effects = [
+    ...quotaEffects(
+      result.cells,
+      plan.all.map((v) => {
+        const q = cpuQuotaOf(v.spec.target);
+        return { name: v.name, ...(q !== undefined ? { cpu_quota: q } : {}) };
+      }),
+      control,
+    ),
+    ...settingEffects(result.cells, names.map(i.infoOf), control),
+    ...unshownEffects(
+      result.cells,
+      plan.all.map((v) => ({ name: v.name, target: v.spec.target })),
+      control,
+      kindOf(loaded.spec.target.kind).shown,
+    ),
+  ];
   const cells = withEffects(judged.cells, effects);
   const side = (variant: string) => ({
     variant,

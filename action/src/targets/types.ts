@@ -311,6 +311,13 @@ export interface TargetKind {
   open(plan: TargetPlan, o: OpenOptions): Promise<Deployment>;
   /** Targets of this kind can name a source tree to build the server from. */
   source?: SourceBuilder;
+  /**
+   * The target key paths (prefixes; `*` for one segment) whose differences between variants a run
+   * shows at run time: read back from the servers (TargetInfo.effective_config), recorded (version,
+   * build, the endpoint) or measured (a CPU quota's throttling). A difference in any other key is
+   * said in the verdict not to be shown, never silently passed over.
+   */
+  shown: readonly string[];
   /** How its ledger entries are removed when their tiperf died, by entry kind. */
   reapers: Record<string, Reaper>;
 }

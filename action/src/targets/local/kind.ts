@@ -187,6 +187,8 @@ export function localKind(s: LocalServer): TargetKind {
     name: s.name,
     schema: localTargetSchema(s.name),
     keyNames: ["kind", "config", "resources", "profile"],
+    // config: read back (SELECT @@GLOBAL / SHOW); cpu_quota: its throttling; profile: the endpoint recorded
+    shown: ["config", "resources.cpu_quota", "profile"],
     needs(target, o) {
       const t = target as LocalTargetSpec;
       // an existing server needs only the client tiperf's own SQL goes through

@@ -208,6 +208,19 @@ export const tidb: TargetKind = {
   source: tidbSource,
   schema: TidbTargetSchema,
   keyNames: Object.keys(TidbTargetSchema.shape),
+  // versions and builds recorded (tidb_version(), the build's commit); configs read back (SHOW
+  // CONFIG, /config); SET GLOBAL read back; a private server's quota by its throttling; an endpoint
+  // recorded. Not read back (the verdict says so): split regions, counts, NUMA, memory limits, cpus
+  shown: [
+    "version",
+    "binpath",
+    "source",
+    "server_configs",
+    "roles.*.config",
+    "sql",
+    "resources.cpu_quota",
+    "profile",
+  ],
   needs: (target, o) => [
     // a build of one's own (target.binpath) runs without tiup on a local profile; an endpoint needs none
     ...(o.existing || binpathsOf(target as TidbTargetSpec).tidb
