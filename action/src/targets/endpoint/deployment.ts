@@ -33,9 +33,8 @@ export interface EndpointServer {
   facts?(sql: Sql, ep: EndpointSpec): Promise<Record<string, unknown>>;
   /** The plan's lines for those facts. */
   factSteps?(ep: EndpointSpec): PlanStep["run"][];
-  /** After a data set is loaded into the run's database (TiDB: ANALYZE its tables). */
-  afterLoad?(sql: Sql, load: LoadedData): Promise<void>;
-  afterLoadSteps?(database: string, tables: string[]): PlanStep["run"][];
+  /** Statements after a data set is loaded into the run's database (TiDB: ANALYZE its tables): planned and run alike. */
+  afterLoadSteps?(database: string, tables: string[]): { sql: string }[];
 }
 
 /** A variant's endpoint, as its profile names it. */
@@ -323,8 +322,16 @@ export async function openEndpoints(plan: EndpointPlan, o: OpenOptions): Promise
         if (shared.users > 0) shared.users--;
       },
       sharedData: shared,
-      ...(server.afterLoad
-        ? { afterLoad: (load: LoadedData) => server.afterLoad?.(inDatabase, load) as Promise<void> }
+      ...(server.afterLoadSteps
+        ? {
+            afterLoad: async (load: LoadedData) => {
+              for (const run of server.afterLoadSteps?.(load.database, load.tables) ?? []) {
+                step(run, "split");
+                await inDatabase(run.sql);
+              }
+              o.log(`variant ${variant}: ${load.tables.length} tables of ${load.database} analyzed`);
+            },
+          }
         : {}),
       details: {
         endpoint: `${ep.host}:${ep.port}`,

@@ -41,9 +41,6 @@ export const TIDB_ENDPOINT: EndpointServer = {
     ...(ep.status_port ? [{ get: `http://${ep.host}:${ep.status_port}/status` }] : []),
   ],
   // the run's own tables only: fresh statistics, so auto-analyze does not fire during cells
-  async afterLoad(sql, load) {
-    for (const t of load.tables) await sql(`ANALYZE TABLE ${load.database}.${t}`);
-  },
   afterLoadSteps: (database, tables) => tables.map((t) => ({ sql: `ANALYZE TABLE ${database}.${t}` })),
 };
 
