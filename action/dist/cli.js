@@ -45,10 +45,10 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-DILPJUJP.js";
+} from "./chunk-JHOVAKUG.js";
 import {
   reapLedger
-} from "./chunk-ZR5O3AHE.js";
+} from "./chunk-J6I2VHH4.js";
 import {
   commitAt,
   formatIssues,
@@ -59,7 +59,7 @@ import {
   require_dist,
   writeAtomic,
   writeResult
-} from "./chunk-22XBN7MH.js";
+} from "./chunk-RGN4X27D.js";
 import {
   BuildFailed,
   CLOUDS,

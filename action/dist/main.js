@@ -13,7 +13,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-DILPJUJP.js";
+} from "./chunk-JHOVAKUG.js";
 import {
   getInput,
   info,
@@ -26,7 +26,7 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-22XBN7MH.js";
+} from "./chunk-RGN4X27D.js";
 import {
   EXIT,
   InputError,

@@ -4,13 +4,13 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   reapLedger
-} from "./chunk-ZR5O3AHE.js";
+} from "./chunk-J6I2VHH4.js";
 import {
   getState,
   info,
   setFailed
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-22XBN7MH.js";
+import "./chunk-RGN4X27D.js";
 import {
   ledgerDir
 } from "./chunk-RE7RRM7M.js";

@@ -210,6 +210,7 @@ describe("effect checks: settings read back, and differences nothing shows", () 
           version: "v8.5.1",
           roles: { tikv: { count: 5, config: { x: 2 } } },
           split: { regions: 8 },
+          resources: { cpus: "1" },
         },
       },
     ];
@@ -218,17 +219,17 @@ describe("effect checks: settings read back, and differences nothing shows", () 
       effects.map((e) => [e.difference, e.took_effect]),
       [
         ["target.roles.tikv.count", undefined],
-        ["target.split", undefined],
+        ["target.resources.cpus", undefined],
       ],
     );
     assert.match(
       effectLines(effects)[0] ?? "",
-      /⚠️ target\.roles\.tikv\.count, target\.split: not shown to take effect/,
+      /⚠️ target\.roles\.tikv\.count, target\.resources\.cpus: not shown to take effect/,
     );
     assert.equal(withEffects([judgement("unchanged")], effects)[0]?.verdict, "unchanged");
-    assert.deepEqual(differingPaths({ a: { b: [1, 2] }, c: 1 }, { a: { b: [1, 3] }, c: 1, d: 0 }), [
-      "a.b",
-      "d",
-    ]);
+    assert.deepEqual(
+      differingPaths({ a: { b: [1, 2] }, c: 1 }, { a: { b: [1, 3] }, c: 1, d: 0, e: { f: 1 } }),
+      ["a.b", "d", "e.f"],
+    );
   });
 });

@@ -177,10 +177,13 @@ function matchesWildcard(pattern: string, path: string): boolean {
 export function differingPaths(a: unknown, b: unknown, prefix = ""): string[] {
   const isObj = (x: unknown): x is Record<string, unknown> =>
     typeof x === "object" && x !== null && !Array.isArray(x);
-  if (isObj(a) && isObj(b)) {
+  // a section one side leaves out is compared key by key with an empty one (resources.cpus, not resources)
+  if ((isObj(a) || a === undefined) && (isObj(b) || b === undefined) && (isObj(a) || isObj(b))) {
+    const x = (a ?? {}) as Record<string, unknown>;
+    const y = (b ?? {}) as Record<string, unknown>;
     const out: string[] = [];
-    for (const k of new Set([...Object.keys(a), ...Object.keys(b)]))
-      out.push(...differingPaths(a[k], b[k], prefix ? `${prefix}.${k}` : k));
+    for (const k of new Set([...Object.keys(x), ...Object.keys(y)]))
+      out.push(...differingPaths(x[k], y[k], prefix ? `${prefix}.${k}` : k));
     return out;
   }
   return JSON.stringify(a) === JSON.stringify(b) ? [] : [prefix];

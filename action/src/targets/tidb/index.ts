@@ -209,8 +209,9 @@ export const tidb: TargetKind = {
   schema: TidbTargetSchema,
   keyNames: Object.keys(TidbTargetSchema.shape),
   // versions and builds recorded (tidb_version(), the build's commit); configs read back (SHOW
-  // CONFIG, /config); SET GLOBAL read back; a private server's quota by its throttling; an endpoint
-  // recorded. Not read back (the verdict says so): split regions, counts, NUMA, memory limits, cpus
+  // CONFIG, /config); SET GLOBAL read back; split regions counted on every variant (SHOW TABLE …
+  // REGIONS); a private server's quota by its throttling; an endpoint recorded. Not read back (the
+  // verdict says so): instance counts, NUMA, memory limits, cpus
   shown: [
     "version",
     "binpath",
@@ -218,6 +219,7 @@ export const tidb: TargetKind = {
     "server_configs",
     "roles.*.config",
     "sql",
+    "split",
     "resources.cpu_quota",
     "profile",
   ],

@@ -651,6 +651,20 @@ export function serverArgs(d: ServerDeployment, dir: string, tiupHome: string): 
 /** Where the run keeps the plan's files; `tiperf plan` prints it as is. */
 export const PLAN_DIR = "<run>/tidb";
 
+/** The regions of the first sysbench table, rows and indexes (SHOW TABLE … REGIONS). */
+export const regionsSql = () => "SHOW TABLE sbtest.sbtest1 REGIONS";
+
+/**
+ * The regions of a table's rows in SHOW TABLE … REGIONS output (tab-separated, no header): those
+ * whose START_KEY is not an index key (t_<id>_i_…).
+ */
+export function rowRegions(out: string): number {
+  return out
+    .split("\n")
+    .map((l) => l.split("\t"))
+    .filter((f) => f.length > 2 && !/_i_/.test(f[1] as string)).length;
+}
+
 /**
  * The SQL that splits sysbench table `n` (sbtest.sbtest<n>) into regions: its rows, and its
  * secondary index, which sysbench names k_<n> (the hot spot of update_index), with the scatter
@@ -877,6 +891,15 @@ function stepsOf(
           `${about}: after prepare`,
           { variant: v.name, where: checks },
         );
+    // a split difference is read back on every variant (unsplit: one region): shown, not assumed
+    if (data && plan.variants.some((x) => x.split))
+      add(
+        `regions:${v.name}`,
+        "split",
+        { sql: regionsSql() },
+        `${about}: the regions of sbtest1's rows counted, recorded as split.regions (what a split difference did)`,
+        { variant: v.name, where: checks },
+      );
     for (const load of loads)
       for (const table of load.tables)
         add(

@@ -8198,7 +8198,15 @@ async function openEndpoints(plan, o) {
         if (shared.users > 0) shared.users--;
       },
       sharedData: shared,
-      ...server.afterLoad ? { afterLoad: (load) => server.afterLoad?.(inDatabase, load) } : {},
+      ...server.afterLoadSteps ? {
+        afterLoad: async (load) => {
+          for (const run of server.afterLoadSteps?.(load.database, load.tables) ?? []) {
+            step(run, "split");
+            await inDatabase(run.sql);
+          }
+          o.log(`variant ${variant}: ${load.tables.length} tables of ${load.database} analyzed`);
+        }
+      } : {},
       details: {
         endpoint: `${ep.host}:${ep.port}`,
         profile: p.profile.name,
@@ -8871,6 +8879,8 @@ function localKind(s) {
     name: s.name,
     schema: localTargetSchema(s.name),
     keyNames: ["kind", "config", "resources", "profile"],
+    // config: read back (SELECT @@GLOBAL / SHOW); cpu_quota: its throttling; profile: the endpoint recorded
+    shown: ["config", "resources.cpu_quota", "profile"],
     needs(target, o) {
       const t = target;
       if (o.existing) return s.needs().filter((n) => n.client);
@@ -9846,9 +9856,6 @@ var TIDB_ENDPOINT = {
     ...ep.status_port ? [{ get: `http://${ep.host}:${ep.status_port}/status` }] : []
   ],
   // the run's own tables only: fresh statistics, so auto-analyze does not fire during cells
-  async afterLoad(sql, load) {
-    for (const t of load.tables) await sql(`ANALYZE TABLE ${load.database}.${t}`);
-  },
   afterLoadSteps: (database, tables) => tables.map((t) => ({ sql: `ANALYZE TABLE ${database}.${t}` }))
 };
 var DEPLOYS = [
@@ -10800,6 +10807,10 @@ function serverArgs(d, dir, tiupHome2) {
   ];
 }
 var PLAN_DIR = "<run>/tidb";
+var regionsSql = () => "SHOW TABLE sbtest.sbtest1 REGIONS";
+function rowRegions(out) {
+  return out.split("\n").map((l) => l.split("	")).filter((f) => f.length > 2 && !/_i_/.test(f[1])).length;
+}
 function splitSql(version, n, rows, regions) {
   const table = `sbtest.sbtest${n}`;
   const major = /^v(\d+)\.(\d+)/.exec(version);
@@ -10992,6 +11003,14 @@ function stepsOf(plan, data, loads) {
           `${about}: after prepare`,
           { variant: v.name, where: checks }
         );
+    if (data && plan.variants.some((x) => x.split))
+      add(
+        `regions:${v.name}`,
+        "split",
+        { sql: regionsSql() },
+        `${about}: the regions of sbtest1's rows counted, recorded as split.regions (what a split difference did)`,
+        { variant: v.name, where: checks }
+      );
     for (const load of loads)
       for (const table of load.tables)
         add(
@@ -11851,7 +11870,7 @@ var TidbRun = class {
         status: facts.status,
         ...r.local ? { data_dir: dataDirFacts(r.local.workDir) } : {}
       },
-      afterLoad: (load) => this.afterLoad(setup, r, load)
+      afterLoad: (load) => this.afterLoad(setup, r, load, facts.effective)
     };
   }
   sql(at2, query, what) {
@@ -12211,7 +12230,7 @@ var TidbRun = class {
     };
   }
   /** After a load: `split:` of each sysbench table (rows and index, scattered), then ANALYZE of every table. */
-  async afterLoad(setup, r, load) {
+  async afterLoad(setup, r, load, effective) {
     const data = load.sysbench;
     if (setup.split && data) {
       for (let t = 1; t <= data.tables; t++)
@@ -12223,6 +12242,19 @@ var TidbRun = class {
       this.log(
         `variant ${setup.name}: ${data.tables} tables split into ${setup.split.regions} regions each (rows and index k_<n>), scattered`
       );
+    }
+    if (data && this.plan.steps.some((x) => x.key === `regions:${setup.name}`)) {
+      try {
+        const out = await this.sql(
+          r.sql,
+          this.sqlOf(`regions:${setup.name}`),
+          `variant ${setup.name}: regions`
+        );
+        effective["split.regions"] = String(rowRegions(out));
+        this.log(`variant ${setup.name}: sbtest1's rows are in ${effective["split.regions"]} region(s)`);
+      } catch (e) {
+        this.log(`variant ${setup.name}: regions not read back: ${e.message.split("\n")[0]}`);
+      }
     }
     for (const table of load.tables)
       await this.sql(
@@ -12676,6 +12708,21 @@ var tidb = {
   source: tidbSource,
   schema: TidbTargetSchema,
   keyNames: Object.keys(TidbTargetSchema.shape),
+  // versions and builds recorded (tidb_version(), the build's commit); configs read back (SHOW
+  // CONFIG, /config); SET GLOBAL read back; split regions counted on every variant (SHOW TABLE …
+  // REGIONS); a private server's quota by its throttling; an endpoint recorded. Not read back (the
+  // verdict says so): instance counts, NUMA, memory limits, cpus
+  shown: [
+    "version",
+    "binpath",
+    "source",
+    "server_configs",
+    "roles.*.config",
+    "sql",
+    "split",
+    "resources.cpu_quota",
+    "profile"
+  ],
   needs: (target, o) => [
     // a build of one's own (target.binpath) runs without tiup on a local profile; an endpoint needs none
     ...o.existing || binpathsOf(target).tidb ? [] : [

@@ -6,7 +6,7 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-22XBN7MH.js";
+} from "./chunk-RGN4X27D.js";
 import {
   sweep
 } from "./chunk-RE7RRM7M.js";

@@ -30,7 +30,7 @@ import {
   throttleBetween,
   validateYaml,
   writeAtomic
-} from "./chunk-22XBN7MH.js";
+} from "./chunk-RGN4X27D.js";
 import {
   EXIT,
   InputError,
@@ -4220,6 +4220,79 @@ function quotaEffects(cells, variants, control) {
     }
   }
   return out;
+}
+function cellKeys(cells) {
+  const keys4 = /* @__PURE__ */ new Map();
+  for (const c4 of cells)
+    if (c4.round > 0 && c4.status === "ok")
+      keys4.set(`${c4.workload}\0${c4.threads}`, { workload: c4.workload, threads: c4.threads });
+  return [...keys4.values()];
+}
+function settingEffects(cells, infos, control) {
+  const base = infos.find((t) => t.variant === control);
+  if (!base) return [];
+  const out = [];
+  const keys4 = cellKeys(cells);
+  for (const v of infos) {
+    if (v.variant === control) continue;
+    const names = /* @__PURE__ */ new Set([...Object.keys(base.config), ...Object.keys(v.config)]);
+    for (const name of names) {
+      const asked = [base.config[name], v.config[name]];
+      if (String(asked[0]) === String(asked[1])) continue;
+      const read4 = [base.effective_config[name], v.effective_config[name]];
+      const recorded = read4.every((x4) => x4 !== void 0);
+      const shown = (t, i) => `${t.variant} ${asked[i] === void 0 ? "(not set)" : String(asked[i])} \u2192 ${read4[i] === void 0 ? "not read back" : `reads ${read4[i]}`}`;
+      for (const k2 of keys4)
+        out.push({
+          variant: v.variant,
+          against: control,
+          difference: name,
+          ...k2,
+          ...recorded ? { took_effect: read4[0] !== read4[1] } : {},
+          detail: `${shown(base, 0)}; ${shown(v, 1)}`
+        });
+    }
+  }
+  return out;
+}
+function unshownEffects(cells, targets, control, shown) {
+  const base = targets.find((t) => t.name === control);
+  if (!base) return [];
+  const out = [];
+  const keys4 = cellKeys(cells);
+  for (const v of targets) {
+    if (v.name === control) continue;
+    for (const path3 of differingPaths(base.target, v.target)) {
+      if (shown.some((s2) => path3 === s2 || path3.startsWith(`${s2}.`) || matchesWildcard(s2, path3))) continue;
+      for (const k2 of keys4)
+        out.push({
+          variant: v.name,
+          against: control,
+          difference: `target.${path3}`,
+          ...k2,
+          detail: `tiperf does not read target.${path3} back from the running servers, so nothing shows that it differed while they were measured`
+        });
+    }
+  }
+  return out;
+}
+function matchesWildcard(pattern, path3) {
+  if (!pattern.includes("*")) return false;
+  const p = pattern.split(".");
+  const x4 = path3.split(".");
+  return x4.length >= p.length && p.every((seg, i) => seg === "*" || seg === x4[i]);
+}
+function differingPaths(a4, b10, prefix = "") {
+  const isObj3 = (x4) => typeof x4 === "object" && x4 !== null && !Array.isArray(x4);
+  if ((isObj3(a4) || a4 === void 0) && (isObj3(b10) || b10 === void 0) && (isObj3(a4) || isObj3(b10))) {
+    const x4 = a4 ?? {};
+    const y4 = b10 ?? {};
+    const out = [];
+    for (const k2 of /* @__PURE__ */ new Set([...Object.keys(x4), ...Object.keys(y4)]))
+      out.push(...differingPaths(x4[k2], y4[k2], prefix ? `${prefix}.${k2}` : k2));
+    return out;
+  }
+  return JSON.stringify(a4) === JSON.stringify(b10) ? [] : [prefix];
 }
 function withEffects(cells, effects) {
   const none = effects.filter((e) => e.took_effect === false);
@@ -62531,14 +62604,23 @@ function buildVerdict(i) {
   const control = plan.base.name;
   const others = names.slice(1);
   const maxRounds = compare3.max_rounds ?? compare3.rounds;
-  const effects = quotaEffects(
-    result.cells,
-    plan.all.map((v) => {
-      const q = cpuQuotaOf(v.spec.target);
-      return { name: v.name, ...q !== void 0 ? { cpu_quota: q } : {} };
-    }),
-    control
-  );
+  const effects = [
+    ...quotaEffects(
+      result.cells,
+      plan.all.map((v) => {
+        const q = cpuQuotaOf(v.spec.target);
+        return { name: v.name, ...q !== void 0 ? { cpu_quota: q } : {} };
+      }),
+      control
+    ),
+    ...settingEffects(result.cells, names.map(i.infoOf), control),
+    ...unshownEffects(
+      result.cells,
+      plan.all.map((v) => ({ name: v.name, target: v.spec.target })),
+      control,
+      kindOf(loaded.spec.target.kind).shown
+    )
+  ];
   const cells = withEffects(judged.cells, effects);
   const side = (variant) => ({
     variant,
