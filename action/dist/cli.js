@@ -45,10 +45,10 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-JHOVAKUG.js";
+} from "./chunk-X57WOCYB.js";
 import {
   reapLedger
-} from "./chunk-J6I2VHH4.js";
+} from "./chunk-UDGQ6ECR.js";
 import {
   commitAt,
   formatIssues,
@@ -59,7 +59,7 @@ import {
   require_dist,
   writeAtomic,
   writeResult
-} from "./chunk-RGN4X27D.js";
+} from "./chunk-E3A5QQ7A.js";
 import {
   BuildFailed,
   CLOUDS,

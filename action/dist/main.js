@@ -13,7 +13,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-JHOVAKUG.js";
+} from "./chunk-X57WOCYB.js";
 import {
   getInput,
   info,
@@ -26,7 +26,7 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-RGN4X27D.js";
+} from "./chunk-E3A5QQ7A.js";
 import {
   EXIT,
   InputError,

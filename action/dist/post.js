@@ -4,13 +4,13 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   reapLedger
-} from "./chunk-J6I2VHH4.js";
+} from "./chunk-UDGQ6ECR.js";
 import {
   getState,
   info,
   setFailed
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-RGN4X27D.js";
+import "./chunk-E3A5QQ7A.js";
 import {
   ledgerDir
 } from "./chunk-RE7RRM7M.js";

@@ -15,6 +15,7 @@ import {
   configSwitchOf,
   expandDotted,
   planTidb,
+  rowRegions,
   toToml,
   type VariantSetup,
 } from "../../action/src/targets/tidb/plan.ts";
@@ -649,5 +650,26 @@ roles:
       /output "machines" is not a list/,
     );
     assert.throws(() => hostsOf(machines.slice(0, 3), "k"), /no load host/);
+  });
+});
+
+describe("split read back", () => {
+  const real = (f: string) => readFileSync(join(ROOT, "tests/fixtures/tidb", f), "utf8");
+  test("a real TiDB's SHOW TABLE … REGIONS: one region unsplit, four row regions after a split into 4", () => {
+    assert.equal(rowRegions(real("show-table-regions-unsplit.tsv")), 1);
+    assert.equal(rowRegions(real("show-table-regions-split4.tsv")), 4);
+    assert.equal(rowRegions(""), 0);
+  });
+  test("every variant reads its regions back when any is split; none when none is", async () => {
+    const split = await planRun(await loadSpec(join(ROOT, "workloads/tidb-pr.yaml")), {
+      profile: "infra/profiles/playground.yaml",
+    });
+    const keys = split.target.steps.map((s) => s.key ?? "");
+    assert.deepEqual(
+      keys.filter((k) => k.startsWith("regions:")),
+      ["regions:base", "regions:head"],
+    );
+    const plain = await planRun(await loadSpec(join(ROOT, "workloads/tidb-source-pr.yaml")), {});
+    assert.ok(!plain.target.steps.some((s) => s.key?.startsWith("regions:")));
   });
 });

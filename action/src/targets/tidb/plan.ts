@@ -656,13 +656,15 @@ export const regionsSql = () => "SHOW TABLE sbtest.sbtest1 REGIONS";
 
 /**
  * The regions of a table's rows in SHOW TABLE … REGIONS output (tab-separated, no header): those
- * whose START_KEY is not an index key (t_<id>_i_…).
+ * whose START_KEY is a row key (t_<id>_r…); an unsplit table's one region starts at its prefix.
  */
 export function rowRegions(out: string): number {
-  return out
+  const regions = out
     .split("\n")
     .map((l) => l.split("\t"))
-    .filter((f) => f.length > 2 && !/_i_/.test(f[1] as string)).length;
+    .filter((f) => f.length > 2);
+  const rows = regions.filter((f) => /^t_\d+_r/.test(f[1] as string)).length;
+  return rows || Math.min(regions.length, 1);
 }
 
 /**

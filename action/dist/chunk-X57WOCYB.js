@@ -30,7 +30,7 @@ import {
   throttleBetween,
   validateYaml,
   writeAtomic
-} from "./chunk-RGN4X27D.js";
+} from "./chunk-E3A5QQ7A.js";
 import {
   EXIT,
   InputError,

@@ -6,7 +6,7 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-RGN4X27D.js";
+} from "./chunk-E3A5QQ7A.js";
 import {
   sweep
 } from "./chunk-RE7RRM7M.js";
