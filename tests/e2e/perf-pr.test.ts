@@ -168,9 +168,9 @@ describe("perf-pr.yml under act on a private MariaDB, commenting on a local GitH
   });
   after(() => gh.stop());
 
-  test("an injected slowdown (head at 30% CPU quota) fails the benchmark job and creates the comment", async () => {
+  test("an injected slowdown (head at 10% CPU quota) fails the benchmark job and creates the comment", async () => {
     const before = leftovers();
-    const head = commitSpec(repo, "cpu_quota: 100%", "cpu_quota: 30%");
+    const head = commitSpec(repo, "cpu_quota: 100%", "cpu_quota: 10%");
     const run = await act(repo, "regression", base, head, gh.url);
     assert.deepEqual(run.jobs, { benchmark: "failed", publish: "succeeded" }, run.log.slice(-3000));
     assert.notEqual(run.code, 0);
@@ -185,10 +185,10 @@ describe("perf-pr.yml under act on a private MariaDB, commenting on a local GitH
     assert.match(body, /🔁 \*\*Confirmed\*\* on fresh instances: point_select threads=2 tps −\d/);
     assert.match(
       body,
-      /^🔴 \*\*tiperf e2e: regression\*\* · 1 regressed of 1 judgements · head vs base: cpu_quota: 100% → 30%/,
+      /^🔴 \*\*tiperf e2e: regression\*\* · 1 regressed of 1 judgements · head vs base: cpu_quota: 100% → 10%/,
     );
     assert.ok(body.includes(commentMarker("e2e")));
-    // the 30% quota bound inside the pair: the effect check did not call it void
+    // the 10% quota bound inside the pair (a slowdown far beyond the tolerance even with another run busy beside this one): the effect check did not call it void
     assert.doesNotMatch(body, /did not take effect/);
     // the commits compared and the workflow run, as the Action knew them
     assert.ok(
@@ -314,8 +314,8 @@ describe("the example workflow in another repository (action/examples/perf-pr.ym
     git(repo, "commit", "-qm", "base");
     const base = git(repo, "rev-parse", "HEAD");
     const file = join(repo, "perf/pr.yaml");
-    writeFileSync(file, readFileSync(file, "utf8").replace("cpu_quota: 100%", "cpu_quota: 30%"));
-    git(repo, "commit", "-qam", "head at 30% CPU");
+    writeFileSync(file, readFileSync(file, "utf8").replace("cpu_quota: 100%", "cpu_quota: 10%"));
+    git(repo, "commit", "-qam", "head at 10% CPU");
     const head = git(repo, "rev-parse", "HEAD");
     const run = await act(repo, "adopter", base, head, gh.url, {
       number: 7,
