@@ -45,10 +45,10 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-X57WOCYB.js";
+} from "./chunk-LQHZY4UZ.js";
 import {
   reapLedger
-} from "./chunk-UDGQ6ECR.js";
+} from "./chunk-5FQCV764.js";
 import {
   commitAt,
   formatIssues,
@@ -59,7 +59,7 @@ import {
   require_dist,
   writeAtomic,
   writeResult
-} from "./chunk-E3A5QQ7A.js";
+} from "./chunk-7KCNXCSE.js";
 import {
   BuildFailed,
   CLOUDS,

@@ -13,7 +13,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-X57WOCYB.js";
+} from "./chunk-LQHZY4UZ.js";
 import {
   getInput,
   info,
@@ -26,7 +26,7 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-E3A5QQ7A.js";
+} from "./chunk-7KCNXCSE.js";
 import {
   EXIT,
   InputError,

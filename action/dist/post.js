@@ -4,13 +4,13 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   reapLedger
-} from "./chunk-UDGQ6ECR.js";
+} from "./chunk-5FQCV764.js";
 import {
   getState,
   info,
   setFailed
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-E3A5QQ7A.js";
+import "./chunk-7KCNXCSE.js";
 import {
   ledgerDir
 } from "./chunk-RE7RRM7M.js";

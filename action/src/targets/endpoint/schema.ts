@@ -30,11 +30,6 @@ export const EndpointSchema = z.strictObject({
     .optional(),
   /** Load into `database` even when it holds tables (the load tools' own tables are replaced). */
   allow_existing_tables: z.boolean().default(false),
-  /**
-   * Statements that change the server for everyone on it (TiDB's target.sql, SET CONFIG, split):
-   * refused unless allowed here.
-   */
-  allow_changes: z.boolean().default(false),
 });
 export type EndpointSpec = z.output<typeof EndpointSchema>;
 

@@ -30,7 +30,7 @@ import {
   throttleBetween,
   validateYaml,
   writeAtomic
-} from "./chunk-E3A5QQ7A.js";
+} from "./chunk-7KCNXCSE.js";
 import {
   EXIT,
   InputError,

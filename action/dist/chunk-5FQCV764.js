@@ -6,7 +6,7 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-E3A5QQ7A.js";
+} from "./chunk-7KCNXCSE.js";
 import {
   sweep
 } from "./chunk-RE7RRM7M.js";

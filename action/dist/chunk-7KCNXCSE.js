@@ -8257,12 +8257,7 @@ var EndpointSchema = external_exports.strictObject({
    */
   database: external_exports.string().regex(/^[a-z_][a-z0-9_]{0,62}$/, "must be a plain database name (lower-case letters, digits, _)").optional(),
   /** Load into `database` even when it holds tables (the load tools' own tables are replaced). */
-  allow_existing_tables: external_exports.boolean().default(false),
-  /**
-   * Statements that change the server for everyone on it (TiDB's target.sql, SET CONFIG, split):
-   * refused unless allowed here.
-   */
-  allow_changes: external_exports.boolean().default(false)
+  allow_existing_tables: external_exports.boolean().default(false)
 });
 var EndpointProfileSchema = external_exports.strictObject({
   name: external_exports.string().regex(/^[a-z][a-z0-9_-]{0,62}$/, "must be lower-case letters, digits, _ or -"),
