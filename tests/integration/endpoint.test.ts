@@ -213,7 +213,7 @@ describe("provider endpoint: an existing MariaDB", () => {
 
   test("SIGTERM mid-run: the run's database is dropped before tiperf exits", async () => {
     const profile = writeProfile(dir, "sigterm", server, "bench");
-    const spec = writeSpec(dir, "mariadb", profile).replace(/$/, "");
+    const spec = writeSpec(dir, "mariadb", profile);
     writeFileSync(spec, readFileSync(spec, "utf8").replace("duration: 2s", "duration: 60s"));
     const run = cli(["run", "--spec", spec, "--out", join(dir, "sigterm")], ENV);
     await run.waitFor(/point_select threads=2/);
