@@ -45,10 +45,10 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-LQHZY4UZ.js";
+} from "./chunk-ARHTLVGB.js";
 import {
   reapLedger
-} from "./chunk-5FQCV764.js";
+} from "./chunk-XUBQEU44.js";
 import {
   commitAt,
   formatIssues,
@@ -59,7 +59,7 @@ import {
   require_dist,
   writeAtomic,
   writeResult
-} from "./chunk-7KCNXCSE.js";
+} from "./chunk-AAEY4TW4.js";
 import {
   BuildFailed,
   CLOUDS,

@@ -13,7 +13,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-LQHZY4UZ.js";
+} from "./chunk-ARHTLVGB.js";
 import {
   getInput,
   info,
@@ -26,7 +26,7 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-7KCNXCSE.js";
+} from "./chunk-AAEY4TW4.js";
 import {
   EXIT,
   InputError,

@@ -4,13 +4,13 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   reapLedger
-} from "./chunk-5FQCV764.js";
+} from "./chunk-XUBQEU44.js";
 import {
   getState,
   info,
   setFailed
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-7KCNXCSE.js";
+import "./chunk-AAEY4TW4.js";
 import {
   ledgerDir
 } from "./chunk-RE7RRM7M.js";

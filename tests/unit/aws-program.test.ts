@@ -10,7 +10,7 @@ import { programArgs } from "../../action/src/cloud/aws/index.ts";
 import { resourcesOf } from "../../action/src/cloud/aws/resources.ts";
 import { runTags, tagsOf } from "../../action/src/cloud/tags.ts";
 import { askOf } from "../../action/src/targets/tidb/cloud.ts";
-import { parseProfile } from "../../action/src/targets/tidb/profile.ts";
+import { parseProfile } from "../../action/src/targets/tidb/load-profile.ts";
 import { awsClusterProgram, type ClusterOutputs } from "../../infra/pulumi/aws-cluster.ts";
 import { ROOT } from "../helpers/paths.ts";
 

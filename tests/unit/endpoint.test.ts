@@ -9,7 +9,7 @@ import { clientArgs, passwordOf } from "../../action/src/targets/endpoint/client
 import { type EndpointPlan, runDatabase } from "../../action/src/targets/endpoint/deployment.ts";
 import { EndpointSchema } from "../../action/src/targets/endpoint/schema.ts";
 import { kindOf } from "../../action/src/targets/registry.ts";
-import { parseProfile } from "../../action/src/targets/tidb/profile.ts";
+import { parseProfile } from "../../action/src/targets/tidb/load-profile.ts";
 import type { TargetPlanInput, TargetSpec } from "../../action/src/targets/types.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "tiperf-endpoint-unit-"));

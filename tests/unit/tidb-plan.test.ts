@@ -9,17 +9,13 @@ import { InputError } from "../../action/src/errors.ts";
 import { planRun } from "../../action/src/pipeline/plan.ts";
 import { loadSpec, parseSpec } from "../../action/src/specfile/load.ts";
 import { askOf, withHosts } from "../../action/src/targets/tidb/cloud.ts";
+import { expandDotted, toToml } from "../../action/src/targets/tidb/config.ts";
+import { configSwitchOf } from "../../action/src/targets/tidb/deployments/cluster/index.ts";
 import type { TidbTargetPlan } from "../../action/src/targets/tidb/index.ts";
+import { parseProfile } from "../../action/src/targets/tidb/load-profile.ts";
 import { changesOnline } from "../../action/src/targets/tidb/online.ts";
-import {
-  configSwitchOf,
-  expandDotted,
-  planTidb,
-  rowRegions,
-  toToml,
-  type VariantSetup,
-} from "../../action/src/targets/tidb/plan.ts";
-import { parseProfile, type Role } from "../../action/src/targets/tidb/profile.ts";
+import { planTidb, rowRegions, type VariantSetup } from "../../action/src/targets/tidb/plan.ts";
+import type { Role } from "../../action/src/targets/tidb/profile.ts";
 import type { PlanStep } from "../../action/src/targets/types.ts";
 import { golden as goldenFile } from "../helpers/golden.ts";
 import { ROOT } from "../helpers/paths.ts";

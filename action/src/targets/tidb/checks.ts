@@ -8,7 +8,8 @@ import { runCommand } from "../../proc/process.ts";
 import { shellCommand } from "../../proc/quote.ts";
 import { type RemoteHost, sshArgs } from "../../proc/ssh.ts";
 import type { Endpoint } from "../types.ts";
-import { configUrl, type VariantSetup } from "./plan.ts";
+import { configUrl } from "./config.ts";
+import type { VariantSetup } from "./deployments/types.ts";
 import type { Role } from "./profile.ts";
 
 /** Sizes as people write them (16G) and as TiKV reports them (16GiB) compare as bytes. */

@@ -5,7 +5,8 @@ import { InputError } from "../../errors.ts";
 import type { Sql } from "../endpoint/client.ts";
 import type { EndpointServer, EndpointVariant } from "../endpoint/deployment.ts";
 import type { TargetPlanInput } from "../types.ts";
-import { loadProfile } from "./profile.ts";
+import { deployerOf } from "./deployments/registry.ts";
+import { loadProfile } from "./load-profile.ts";
 import type { TidbTargetSpec } from "./schema.ts";
 
 /** tidb_version()'s first lines, as the result records them. */
@@ -76,10 +77,12 @@ export async function tidbEndpoints(
       loadProfile(f, input.profile ? "--profile" : `${at(input.variants[i]?.name ?? "base")}target.profile`),
     ),
   );
-  const endpoints = profiles.filter((p) => p.provider === "endpoint").length;
+  // an endpoint is the deployer that deploys nothing: a TiDB that already runs
+  const existing = (p: { provider: string }) => deployerOf(p.provider).form === undefined;
+  const endpoints = profiles.filter(existing).length;
   if (endpoints === 0) return undefined;
   if (endpoints < profiles.length) {
-    const i = profiles.findIndex((p) => p.provider !== "endpoint");
+    const i = profiles.findIndex((p) => !existing(p));
     throw new InputError(
       `${input.file}: ${at(input.variants[i]?.name ?? "base")}target.profile ${files[i]} deploys TiDB (provider ${profiles[i]?.provider}) while another variant measures an endpoint: that compares two machines, not a change; give every variant an endpoint profile, or none`,
     );

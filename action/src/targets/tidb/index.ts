@@ -6,17 +6,19 @@ import { join } from "node:path";
 import { type CostEstimate, checkBudget, estimateCost } from "../../cloud/cost.ts";
 import { type ClusterHosts, cloudPlanText, placeholderHosts } from "../../cloud/plan.ts";
 import { provisionCluster } from "../../cloud/provision.ts";
-import { CLOUDS, cloudOf } from "../../cloud/registry.ts";
+import { cloudOf } from "../../cloud/registry.ts";
 import { InputError } from "../../errors.ts";
 import { anyTool, MYSQL_CLIENTS } from "../../proc/env.ts";
 import { type EndpointPlan, openEndpoints, planEndpoints } from "../endpoint/deployment.ts";
 import { ENDPOINT_REAPERS } from "../endpoint/reapers.ts";
 import type { Connection, Deployment, TargetKind, TargetPlan, TargetPlanInput } from "../types.ts";
 import { askOf, cloudOfProfile, withHosts } from "./cloud.ts";
+import { deployerOf, formOf } from "./deployments/registry.ts";
 import { deprecationWarnings } from "./deprecated.ts";
 import { TIDB_ENDPOINT, tidbEndpoints } from "./endpoint.ts";
+import { loadProfile } from "./load-profile.ts";
 import { loadEndpoints, planTidb, type TidbPlan } from "./plan.ts";
-import { loadProfile, type Profile } from "./profile.ts";
+import type { Profile } from "./profile.ts";
 import { TIDB_REAPERS } from "./reapers.ts";
 import { TidbRun } from "./run.ts";
 import { binpathsOf, TidbTargetSchema, type TidbTargetSpec } from "./schema.ts";
@@ -26,28 +28,6 @@ import { tiupHome } from "./tiup.ts";
 /** The profile a TiDB spec runs on when neither the spec nor --profile names one. */
 export const DEFAULT_PROFILE = "infra/profiles/local.yaml";
 
-/** How long tiup takes per deployment (deploy + start, or a playground's start). */
-const DEPLOY_S = { playground: 60, cluster: 300, server: 10 };
-/** Per switch: items posted and read back; a reload of ~1 min per restarted instance; another cluster started. */
-const ONLINE_SWITCH_S = 2;
-const RELOAD_S_PER_INSTANCE = 60;
-const STOP_START_S = 120;
-/**
- * Per restart of a deployment's servers (compare.blocks): a private tidb-server on unistore is up
- * again in seconds (measured here: 3–6 s on 2 cores), a playground's or cluster's instances take
- * tiup's restart. A measured restart time of this profile replaces these (pipeline/timings.ts).
- */
-const RESTART_S = { playground: 60, cluster: 120, server: 8 };
-
-/** Seconds one switch between variants takes on this plan. */
-function switchSeconds(tidb: TidbPlan): number {
-  if (tidb.switching === "stop-start") return STOP_START_S;
-  const d = tidb.deployments[0];
-  if (d?.kind !== "cluster" || !d.configSwitch) return 0;
-  if (d.configSwitch.by === "online") return ONLINE_SWITCH_S;
-  const roles = d.configSwitch.roles;
-  return 30 + RELOAD_S_PER_INSTANCE * d.cluster.instances.filter((i) => roles.includes(i.role)).length;
-}
 /** A cloud cluster's own hours: `up` (~5 min), deploy and start (~10), loading (~10), destroy (~5). */
 const CLOUD_SETUP_HOURS = 0.5;
 
@@ -70,9 +50,10 @@ async function planFor(input: TargetPlanInput, cloud?: ClusterHosts): Promise<Ti
   // an ephemeral cluster's addresses are known after `up`: until then each machine's name stands in
   const provider = cloudOfProfile(profile);
   if (provider) profile = withHosts(profile, cloud ?? placeholderHosts(provider, askOf(profile)));
-  if (input.blocks > 1 && profile.provider === "playground")
+  const noRestart = deployerOf(profile.provider).noRestart;
+  if (input.blocks > 1 && noRestart)
     throw new InputError(
-      `${input.file}: compare.blocks is ${input.blocks}, but profile ${file} is a playground, which cannot restart its servers without losing its data: use compare.blocks: 1, or a profile with provider hosts or ${Object.keys(CLOUDS).join(", ")}`,
+      `${input.file}: compare.blocks is ${input.blocks}, but profile ${file} ${noRestart}`,
     );
   return planTidb({
     variants,
@@ -106,20 +87,8 @@ function checkTargets(
       throw new InputError(
         `${file}: ${at(v.name)}target.version: a TiDB target names the version tiup deploys (like v8.5.0), or a build to run (target.binpath)`,
       );
-    if (!t.version && profile.provider !== "local")
-      throw new InputError(
-        `${file}: ${at(v.name)}target.version: ${profileFile} (provider ${profile.provider}) deploys PD and TiKV of a release: name it (like v8.5.0), even with a binpath`,
-      );
-    const builds = binpathsOf(t);
-    const others = Object.keys(builds).filter((r) => r !== "tidb");
-    if (profile.provider === "local" && others.length)
-      throw new InputError(
-        `${file}: ${at(v.name)}target.binpath.${others[0]}: ${profileFile} (provider local) runs one tidb-server on its embedded store, with no TiKV or PD: give only a tidb-server build`,
-      );
-    if (t.resources && profile.provider !== "local")
-      throw new InputError(
-        `${file}: ${at(v.name)}target.resources limits a private tidb-server (provider local); ${profileFile} has provider ${profile.provider}: use roles.tidb.resource_control`,
-      );
+    const refused = deployerOf(profile.provider).checkTarget?.(t, profileFile);
+    if (refused) throw new InputError(`${file}: ${at(v.name)}${refused}`);
   }
 }
 
@@ -146,7 +115,7 @@ function targetPlan(tidb: TidbPlan, input: TargetPlanInput): TidbTargetPlan {
     refusals.push(
       `${input.file}: compare.blocks is ${input.blocks}, but variants on ${tidb.profileFile} switch by restarting servers (${tidb.switching}): each variant runs a block's cells as a group on a freshly switched instance, so set compare.blocks to 3 or more (with compare.rounds a multiple of it)${tidb.switching === "reload" ? "; or make the variants differ only in items that change online, set in each of them" : ""}`,
     );
-  const setupS = tidb.deployments.reduce((s, d) => s + DEPLOY_S[d.kind], 0);
+  const setupS = tidb.deployments.reduce((s, d) => s + formOf(d).deploySeconds, 0);
   const provider = cloudOfProfile(tidb.profile);
   if (provider) {
     const ask = askOf(tidb.profile);
@@ -189,11 +158,12 @@ function targetPlan(tidb: TidbPlan, input: TargetPlanInput): TidbTargetPlan {
       return tidb.deployments[setup?.deployment ?? 0]?.name ?? variant;
     },
     remoteLoad: Boolean(tidb.load.user),
-    localServers: tidb.profile.provider === "local",
+    localServers: deployerOf(tidb.profile.provider).localServers === true,
     overhead: {
       setupS,
-      switchS: switchSeconds(tidb),
-      restartS: Math.max(0, ...tidb.deployments.map((d) => RESTART_S[d.kind])),
+      switchS: tidb.deployments[0] ? formOf(tidb.deployments[0]).switchSeconds(tidb) : 0,
+      // a measured restart time of this profile replaces these (pipeline/timings.ts)
+      restartS: Math.max(0, ...tidb.deployments.map((d) => formOf(d).restartSeconds)),
     },
     switching: tidb.grouped ? "grouped" : tidb.switching === "online" ? "per-cell" : "none",
     warnings: deprecationWarnings(tidb.variants),

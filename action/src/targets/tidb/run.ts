@@ -16,27 +16,24 @@ import { writeAtomic } from "../../result/store.ts";
 import { dataDirFacts, resourcesText } from "../local/server.ts";
 import type { Cost, CpuProfile, Endpoint, LoadedData, PlanStep, StartOptions, Target } from "../types.ts";
 import { ClusterChecks, sameSetting } from "./checks.ts";
+import { expandHome, PLAN_DIR } from "./config.ts";
+import { haproxyPort, tidbEndpoints } from "./deployments/cluster/index.ts";
+import { serverProgram } from "./deployments/local/index.ts";
+import { playgroundTidbPort } from "./deployments/playground/index.ts";
+import type {
+  ClusterDeployment,
+  Deployment,
+  PlaygroundDeployment,
+  ServerDeployment,
+  TidbPlan,
+  VariantSetup,
+} from "./deployments/types.ts";
 import { startHaproxy } from "./haproxy.ts";
 import { snapshotMetrics } from "./metrics.ts";
-import {
-  type ClusterDeployment,
-  type Deployment,
-  expandHome,
-  globalsSet,
-  haproxyPort,
-  PLAN_DIR,
-  type PlaygroundDeployment,
-  playgroundTidbPort,
-  rowRegions,
-  type ServerDeployment,
-  serverProgram,
-  statusAddresses,
-  type TidbPlan,
-  tidbEndpoints,
-  type VariantSetup,
-} from "./plan.ts";
+import { globalsSet, rowRegions, SPLIT_DATABASE, statusAddresses } from "./plan.ts";
 import { MAIN_PORT, type Role } from "./profile.ts";
 import { type RunningServer, startTidbServer } from "./server.ts";
+import { stepKey } from "./steps.ts";
 import { runTiup, tiupHome, tiupProgram } from "./tiup.ts";
 import {
   type Display,
@@ -358,7 +355,7 @@ export class TidbRun {
                 return `cluster ${d.name} restarted already for this block (shared with ${d.variants.join(", ")})`;
               }
               const before = await this.display(d, signal, true);
-              await this.tiupRun(this.argv(`restart:${d.name}`), `restart ${d.name}`, signal);
+              await this.tiupRun(this.argv(stepKey.restart(d)), `restart ${d.name}`, signal);
               const after = await this.display(d, signal, true);
               r.up = true;
               seenRestarts = ++r.restarts;
@@ -374,7 +371,7 @@ export class TidbRun {
               restart: async () => {
                 const local = r.local as RunningServer;
                 const before = local.life.server.pid;
-                this.planned(`restart:${d.name}`);
+                this.planned(stepKey.restart(d));
                 await local.restart();
                 await this.checkConfig(setup, r);
                 return `tidb-server ${d.name} pid ${before} → ${local.life.server.pid}`;
@@ -406,11 +403,11 @@ export class TidbRun {
     setup: VariantSetup,
     r: Running,
   ): Promise<{ version: string; tidbVersion: string; status: unknown; effective: Record<string, string> }> {
-    const tidbVersion = (await this.sql(r.sql, this.sqlOf(`version:${setup.name}`), `variant ${setup.name}`))
+    const tidbVersion = (await this.sql(r.sql, this.sqlOf(stepKey.version(setup)), `variant ${setup.name}`))
       .replace(/\\n/g, "\n")
       .trim();
     const version = /Release Version:\s*(\S+)/.exec(tidbVersion)?.[1] ?? tidbVersion.split("\n")[0] ?? "";
-    const status = await this.checks.getJson(this.urlOf(`status:${setup.name}`)).catch((e: Error) => ({
+    const status = await this.checks.getJson(this.urlOf(stepKey.status(setup))).catch((e: Error) => ({
       error: e.message,
     }));
     const effective = await this.checkConfig(setup, r);
@@ -420,7 +417,7 @@ export class TidbRun {
   /** Every config key the variant sets, read back from the components (planned URLs). */
   private checkConfig(setup: VariantSetup, r: Running): Promise<Record<string, string>> {
     return this.checks.readBack(setup, r.status, (role, addr) =>
-      this.urlOf(`config:${setup.name}:${role}:${addr}`),
+      this.urlOf(stepKey.config(setup, role, addr)),
     );
   }
 
@@ -454,13 +451,13 @@ export class TidbRun {
     }
     if (d.kind === "cluster") did = (await this.switchCluster(d, setup, r, signal, o.fresh === true)) ?? did;
     for (let i = 0; i < setup.sql.length; i++) {
-      await this.sql(r.sql, this.sqlOf(`sql:${setup.name}:${i}`), `variant ${setup.name}: target.sql`);
+      await this.sql(r.sql, this.sqlOf(stepKey.sql(setup, i)), `variant ${setup.name}: target.sql`);
       // a variable that did not take (a typo TiDB accepted, a value it clamped) fails the run
       for (const g of globalsSet(setup.sql[i] as string)) {
         const got = (
           await this.sql(
             r.sql,
-            this.sqlOf(`sql-check:${setup.name}:${g.name}`),
+            this.sqlOf(stepKey.sqlCheck(setup, g.name)),
             `variant ${setup.name}: target.sql`,
           )
         ).trim();
@@ -489,13 +486,13 @@ export class TidbRun {
     let restarted = false;
     if (this.plan.switching === "stop-start" && !r.up) {
       await this.stopOtherClusters(r, signal);
-      await this.tiupRun(this.argv(`start:${d.name}`), `start ${d.name}`, signal);
+      await this.tiupRun(this.argv(stepKey.start(d)), `start ${d.name}`, signal);
       r.up = true;
       restarted = true;
       await this.display(d, signal, true);
       did.push(`cluster ${d.name} started (the other stopped)`);
     } else if (fresh && this.plan.switching === "stop-start") {
-      await this.tiupRun(this.argv(`restart:${d.name}`), `restart ${d.name}`, signal);
+      await this.tiupRun(this.argv(stepKey.restart(d)), `restart ${d.name}`, signal);
       await this.display(d, signal, true);
       restarted = true;
       did.push(`cluster ${d.name} restarted`);
@@ -505,7 +502,7 @@ export class TidbRun {
       if (cs.by === "online") {
         for (const k of cs.keys)
           for (const addr of r.status[k.role] ?? []) {
-            const step = this.planned(`set-config:${setup.name}:${k.role}:${k.key}:${addr}`).run as {
+            const step = this.planned(stepKey.setConfig(setup, k.role, k.key, addr)).run as {
               post: string;
               body: string;
             };
@@ -519,7 +516,7 @@ export class TidbRun {
       } else {
         const file = join(this.dir, setup.topologyFile as string);
         const out = await this.tiupRun(
-          this.argv(`edit-config:${d.name}:${setup.name}`),
+          this.argv(stepKey.editConfig(d, setup)),
           `variant ${setup.name}: edit-config`,
           signal,
         );
@@ -529,11 +526,7 @@ export class TidbRun {
             `variant ${setup.name}: tiup refused the topology ${file} ("Nothing changed.", exit 0): ${editConfigReason(out)}`,
           );
         if (outcome === "changed") {
-          await this.tiupRun(
-            this.argv(`reload:${d.name}:${setup.name}`),
-            `variant ${setup.name}: reload`,
-            signal,
-          );
+          await this.tiupRun(this.argv(stepKey.reload(d, setup)), `variant ${setup.name}: reload`, signal);
           restarted = true;
         }
         did.push(`variant ${setup.name} applied by reloading ${cs.roles.join(", ")}`);
@@ -543,7 +536,7 @@ export class TidbRun {
     }
     if (fresh && !restarted && cs?.by === "reload") {
       await this.tiupRun(
-        this.argv(`restart:${d.name}:${cs.roles.join(",")}`),
+        this.argv(stepKey.restart(d, cs.roles)),
         `variant ${setup.name}: restart ${cs.roles.join(", ")}`,
         signal,
       );
@@ -558,8 +551,8 @@ export class TidbRun {
   private async startServer(d: ServerDeployment, setup: VariantSetup, signal: AbortSignal): Promise<Running> {
     const program = serverProgram(d, tiupHome());
     if (!d.binpath && findTool(program) === undefined && findTool("tiup"))
-      await this.tiupRun(this.argv(`install:${d.name}`), `install tidb ${d.version}`, signal, 900);
-    const start = this.filled(`start:${d.name}`);
+      await this.tiupRun(this.argv(stepKey.install(d)), `install tidb ${d.version}`, signal, 900);
+    const start = this.filled(stepKey.start(d));
     const local = await startTidbServer({
       d,
       command: (start.run as { command: string[] }).command,
@@ -567,7 +560,7 @@ export class TidbRun {
       ...(setup.resources ? { resources: setup.resources } : {}),
     });
     this.fills.push(local.fill);
-    this.planned(`start:${d.name}`);
+    this.planned(stepKey.start(d));
     this.log(
       `tidb-server ${d.name} (pid ${local.life.server.pid}) on 127.0.0.1:${local.port}, status ${local.statusPort}, data in ${local.workDir}`,
     );
@@ -580,7 +573,7 @@ export class TidbRun {
       local,
       died: local.life.died,
       stop: async () => {
-        this.planned(`stop:${d.name}`);
+        this.planned(stepKey.stop(d));
         await local.life.stop();
       },
       up: true,
@@ -591,7 +584,7 @@ export class TidbRun {
   }
 
   private async startPlayground(d: PlaygroundDeployment, signal: AbortSignal): Promise<Running> {
-    const argv = this.argv(`start:${d.name}`);
+    const argv = this.argv(stepKey.start(d));
     const logFile = join(this.rawDir, `tiup-playground-${d.name}.log`);
     await writeAtomic(logFile, `$ ${shellCommand(argv)}\n`);
     const dataDir = join(tiupHome(), "data", d.name);
@@ -606,7 +599,7 @@ export class TidbRun {
     let stopping = false;
     const stop = async () => {
       stopping = true;
-      this.planned(`stop:${d.name}`);
+      this.planned(stepKey.stop(d));
       await server.stop("SIGINT", 60_000);
       await rm(dataDir, { recursive: true, force: true });
       await forget();
@@ -669,7 +662,7 @@ export class TidbRun {
         // bounded; a destroy that fails leaves the ledger entry for `tiperf reap` (on ephemeral
         // machines, the stack's destroy follows whatever happens here)
         await this.tiupRun(
-          this.argv(`destroy:${d.name}`),
+          this.argv(stepKey.destroy(d)),
           `destroy ${d.name}`,
           new AbortController().signal,
           ephemeral ? 600 : 900,
@@ -709,22 +702,22 @@ export class TidbRun {
           throw new RunError(
             `variant ${setup.name}: target.binpath of ${role}, ${binpath}: not an executable file`,
           );
-      await this.tiupRun(this.argv(`deploy:${d.name}`), `deploy ${d.name}`, signal);
+      await this.tiupRun(this.argv(stepKey.deploy(d)), `deploy ${d.name}`, signal);
       for (const role of Object.keys(d.binpaths)) {
-        const pack = this.argv(`pack:${d.name}:${role}`);
+        const pack = this.argv(stepKey.pack(d, role));
         const packed = await runCommand(pack[0] as string, pack.slice(1), { timeoutMs: 300_000 });
         if (packed.code !== 0)
           throw new RunError(`cannot pack the ${role} build for tiup cluster patch: ${packed.stderr.trim()}`);
-        await this.tiupRun(this.argv(`patch:${d.name}:${role}`), `patch ${role} of ${d.name}`, signal);
+        await this.tiupRun(this.argv(stepKey.patch(d, role)), `patch ${role} of ${d.name}`, signal);
         this.log(`cluster ${d.name}: every ${role} runs ${d.binpaths[role as keyof typeof d.binpaths]}`);
       }
-      await this.tiupRun(this.argv(`start:${d.name}`), `start ${d.name}`, signal);
+      await this.tiupRun(this.argv(stepKey.start(d)), `start ${d.name}`, signal);
       running.up = true;
       await this.display(d, signal, true);
       const remote = this.loadHost();
       if (this.plan.haproxy && remote) {
         const port = haproxyPort(this.plan, d);
-        const command = this.argv(`haproxy:${d.name}`);
+        const command = this.argv(stepKey.haproxy(d));
         const haproxy = await startHaproxy({
           remote,
           config: this.plan.files[`haproxy-${d.name}.cfg`] as string,
@@ -756,7 +749,7 @@ export class TidbRun {
     for (const other of this.running.values())
       if (other !== r && other.up && other.deployment.kind === "cluster") {
         await this.tiupRun(
-          this.argv(`stop:${other.deployment.name}`),
+          this.argv(stepKey.stop(other.deployment)),
           `stop ${other.deployment.name}`,
           signal,
         );
@@ -766,7 +759,7 @@ export class TidbRun {
 
   /** `display --format json --uptime`; with `allUp`, a Down instance is an error naming it. */
   private async display(d: ClusterDeployment, signal: AbortSignal, allUp: boolean): Promise<Display> {
-    const out = await this.tiupRun(this.argv(`display:${d.name}`), `display ${d.name}`, signal, 300);
+    const out = await this.tiupRun(this.argv(stepKey.display(d)), `display ${d.name}`, signal, 300);
     const display = parseDisplayJson(out);
     const down = notUp(display);
     if (allUp && down.length)
@@ -811,19 +804,19 @@ export class TidbRun {
       for (let t = 1; t <= data.tables; t++)
         await this.sql(
           r.sql,
-          this.sqlOf(`split:${setup.name}:${load.database}${t}`),
+          this.sqlOf(stepKey.split(setup, SPLIT_DATABASE, t)),
           `variant ${setup.name}: split`,
         );
       this.log(
         `variant ${setup.name}: ${data.tables} tables split into ${setup.split.regions} regions each (rows and index k_<n>), scattered`,
       );
     }
-    if (data && this.plan.steps.some((x) => x.key === `regions:${setup.name}`)) {
+    if (data && this.plan.steps.some((x) => x.key === stepKey.regions(setup))) {
       // not read back (an old TiDB, no privilege): the verdict then says the split was not shown
       try {
         const out = await this.sql(
           r.sql,
-          this.sqlOf(`regions:${setup.name}`),
+          this.sqlOf(stepKey.regions(setup)),
           `variant ${setup.name}: regions`,
         );
         effective["split.regions"] = String(rowRegions(out));
@@ -835,7 +828,7 @@ export class TidbRun {
     for (const table of load.tables)
       await this.sql(
         r.sql,
-        this.sqlOf(`analyze:${setup.name}:${load.database}.${table}`),
+        this.sqlOf(stepKey.analyze(setup, load.database, table)),
         `variant ${setup.name}: analyze`,
       );
     this.log(`variant ${setup.name}: ${load.tables.length} tables of ${load.database} analyzed`);

@@ -16,8 +16,8 @@ import { applyResources, processTree } from "../local/cgroup.ts";
 import type { ResourcesSchema } from "../local/schema.ts";
 import { type Lifecycle, lifecycle, makeWorkDir, StartupError, waitReady } from "../local/server.ts";
 import { getJson } from "./checks.ts";
-import type { ServerDeployment } from "./plan.ts";
-import { serverSlots } from "./plan.ts";
+import { serverSlots } from "./deployments/local/index.ts";
+import type { ServerDeployment } from "./deployments/types.ts";
 
 type Resources = import("zod").output<typeof ResourcesSchema>;
 

@@ -26,7 +26,8 @@ import { commitAt, git } from "../../proc/git.ts";
 import { runTool } from "../../proc/tool.ts";
 import { parseDuration } from "../../specfile/keys.ts";
 import type { SourceBuilder } from "../types.ts";
-import { loadProfile } from "./profile.ts";
+import { deployerOf } from "./deployments/registry.ts";
+import { loadProfile } from "./load-profile.ts";
 import type { TidbTargetSpec } from "./schema.ts";
 import { unseenOnUnistore } from "./unseen.ts";
 
@@ -289,8 +290,9 @@ export const tidbSource: SourceBuilder = {
   async unseen(target, tree, base, head, profile) {
     // only a private tidb-server (unistore) leaves TiKV and PD out; a cluster profile runs them
     const file = profile ?? (typeof target.profile === "string" ? target.profile : undefined);
-    if (!file || (await loadProfile(file, profile ? "--profile" : "target.profile")).provider !== "local")
-      return [];
+    if (!file) return [];
+    const { provider } = await loadProfile(file, profile ? "--profile" : "target.profile");
+    if (!deployerOf(provider).embeddedStore) return [];
     const changed = await git(tree, ["diff", "--name-only", base, head]);
     if (changed.code !== 0)
       throw new RunError(

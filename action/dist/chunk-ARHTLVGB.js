@@ -30,7 +30,7 @@ import {
   throttleBetween,
   validateYaml,
   writeAtomic
-} from "./chunk-7KCNXCSE.js";
+} from "./chunk-AAEY4TW4.js";
 import {
   EXIT,
   InputError,

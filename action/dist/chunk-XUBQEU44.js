@@ -6,7 +6,7 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-7KCNXCSE.js";
+} from "./chunk-AAEY4TW4.js";
 import {
   sweep
 } from "./chunk-RE7RRM7M.js";

@@ -9518,7 +9518,6 @@ var MAIN_PORT = {
   tiflash: "tcp_port"
 };
 var PORT_STEP = { pd: 2, tikv: 1, tidb: 1, tiflash: 1 };
-var PROVIDERS = ["local", "playground", "hosts", "endpoint", ...Object.keys(CLOUDS)];
 var CLOUD_NAMES = Object.keys(CLOUDS);
 var isCloud = (provider) => CLOUD_NAMES.includes(provider);
 var CLOUD_SECTIONS = Object.fromEntries(
@@ -9556,9 +9555,8 @@ var RolesSchema = external_exports.strictObject({
 var ProfileSchema = external_exports.strictObject({
   name: external_exports.string().regex(/^[a-z][a-z0-9_-]{0,62}$/, "must be lower-case letters, digits, _ or -"),
   description: external_exports.string().optional(),
-  provider: external_exports.string().refine((p) => PROVIDERS.includes(p), {
-    error: `must be one of ${PROVIDERS.join(", ")}`
-  }),
+  /** Where its machines come from: a way to deploy of deployments/registry.ts (checked on load). */
+  provider: external_exports.string(),
   /** Existing machines per role (provider hosts); `load` runs the load generator (and HAProxy). */
   hosts: external_exports.strictObject({
     pd: hostList.optional(),
@@ -9604,134 +9602,8 @@ var ProfileSchema = external_exports.strictObject({
   endpoint: EndpointSchema.optional(),
   /** A cloud's section (aws: region, image, spot, ttl, budget, state backend, the load host's type). */
   ...CLOUD_SECTIONS
-}).superRefine((p, ctx) => {
-  const issue = (path, message) => ctx.addIssue({ code: "custom", path, message });
-  const sections = p;
-  for (const cloud of CLOUD_NAMES)
-    if (cloud !== p.provider && sections[cloud]) issue([cloud], `belongs to provider ${cloud}`);
-  if (p.provider === "endpoint") {
-    if (!p.endpoint) issue(["endpoint"], "provider endpoint needs an endpoint section (host, port, user)");
-    for (const key of ["hosts", "ssh"])
-      if (p[key])
-        issue(
-          [key],
-          `an endpoint is a TiDB that already runs: tiperf reaches it at endpoint.host; remove ${key}`
-        );
-    if (p.haproxy) issue(["haproxy"], "an endpoint's load balancing is its own: remove haproxy");
-    if (p.monitoring)
-      issue(["monitoring"], "tiperf deploys no monitoring on an endpoint: remove monitoring");
-    if (Object.keys(p.server_configs).length)
-      issue(["server_configs"], "tiperf never reconfigures an endpoint: remove server_configs");
-    for (const role of ROLES)
-      if ((p.roles[role].count ?? 0) > 0 || p.roles[role].instances)
-        issue(["roles", role], "an endpoint's topology is its own: tiperf deploys nothing there");
-    return;
-  }
-  if (p.endpoint) issue(["endpoint"], "belongs to provider endpoint");
-  if (!isCloud(p.provider)) {
-    for (const role of ROLES)
-      if (p.roles[role].instance_type !== void 0)
-        issue(
-          ["roles", role, "instance_type"],
-          `belongs to a cloud provider (${CLOUD_NAMES.join(", ")}); hosts come from the profile here`
-        );
-  } else {
-    const cloud = p.provider;
-    if (!sections[cloud])
-      issue([cloud], `provider ${cloud} needs a ${cloud} section (region, load.instance_type)`);
-    if (p.hosts) issue(["hosts"], `provider ${cloud} creates its hosts; remove hosts`);
-    if (p.ssh?.identity_file)
-      issue(
-        ["ssh", "identity_file"],
-        `provider ${cloud} generates a key pair per run; remove identity_file`
-      );
-    for (const role of ROLES) {
-      const r = p.roles[role];
-      if (r.instances)
-        issue(["roles", role, "instances"], `provider ${cloud} places one instance per machine; use count`);
-      const count = r.count ?? 0;
-      if (role !== "tiflash" && count === 0)
-        issue(["roles", role, "count"], `a TiDB cluster needs at least one ${role} instance`);
-      if (count > 0 && r.instance_type === void 0)
-        issue(["roles", role, "instance_type"], `roles.${role}.count is ${count}: name the instance type`);
-    }
-    return;
-  }
-  if (p.provider === "local") {
-    for (const key of ["hosts", "ssh"])
-      if (p[key])
-        issue(
-          [key],
-          `a local profile runs one tidb-server on this machine: ${key} belongs to provider hosts`
-        );
-    if (p.haproxy) issue(["haproxy"], "a local profile has one tidb-server and no load host: no HAProxy");
-    if (p.monitoring) issue(["monitoring"], "a local profile has no monitoring; use provider hosts");
-    for (const role of ["pd", "tikv", "tiflash"])
-      if ((p.roles[role].count ?? 0) > 0 || p.roles[role].instances)
-        issue(
-          ["roles", role],
-          `provider local runs tidb-server alone on its embedded store (unistore): no ${role}; use provider playground or hosts for a cluster`
-        );
-    const t = p.roles.tidb;
-    if (t.count !== void 0 && t.count !== 1)
-      issue(["roles", "tidb", "count"], "provider local runs one tidb-server per variant: count 1");
-    for (const key of ["numa_node", "resource_control", "instances", "arch", "os"])
-      if (t[key] !== void 0)
-        issue(
-          ["roles", "tidb", key],
-          `provider local has no ${key}: a private tidb-server takes target.resources (cpus, cpu_quota)`
-        );
-    return;
-  }
-  if (p.provider === "playground") {
-    for (const key of ["hosts", "ssh"])
-      if (p[key]) issue([key], `a playground runs on this machine: ${key} belongs to provider hosts`);
-    if (p.haproxy) issue(["haproxy"], "a playground has no load host for HAProxy; use provider hosts");
-    if (p.monitoring)
-      issue(
-        ["monitoring"],
-        "tiperf starts playgrounds with --without-monitor; use provider hosts for monitoring"
-      );
-    for (const role of ROLES) {
-      const r = p.roles[role];
-      for (const key of ["numa_node", "resource_control", "instances", "arch", "os"])
-        if (r[key] !== void 0)
-          issue(
-            ["roles", role, key],
-            `tiup playground has no ${key} option; use a profile with provider hosts`
-          );
-      if (r.count === void 0) issue(["roles", role, "count"], "a playground role needs a count");
-    }
-    return;
-  }
-  for (const role of ROLES) {
-    const r = p.roles[role];
-    if (r.instances && r.count !== void 0 && r.count !== r.instances.length)
-      issue(["roles", role, "count"], `count ${r.count} but ${r.instances.length} instances listed`);
-    const count = r.instances?.length ?? r.count ?? 0;
-    if (role !== "tiflash" && count === 0)
-      issue(["roles", role, "count"], `a TiDB cluster needs at least one ${role} instance`);
-    if (count > 0 && !r.instances && !p.hosts?.[role]?.length)
-      issue(["hosts", role], `roles.${role}.count is ${count}: list the ${role} hosts (hosts.${role})`);
-  }
-  if (p.haproxy && !p.hosts?.load?.length)
-    issue(["hosts", "load"], "haproxy: true needs a load host (hosts.load) to run on");
-  if (p.ssh?.proxy && !p.hosts?.load?.length)
-    issue(
-      ["hosts", "load"],
-      "ssh.proxy needs a load host (hosts.load): behind a bastion, tiperf's SQL and status checks run there"
-    );
 });
 var cloudSettings = (p) => isCloud(p.provider) ? p[p.provider] : void 0;
-async function loadProfile(file, flag = "target.profile") {
-  return parseProfile(await readProfileText(file, flag), file);
-}
-function parseProfile(text, file) {
-  const yaml = parseYaml(text, file);
-  if (yaml.raw === null || typeof yaml.raw !== "object" || Array.isArray(yaml.raw))
-    throw new InputError(`${file}: a profile is a YAML mapping with keys name, provider, hosts, roles`);
-  return validateYaml(ProfileSchema, yaml, file);
-}
 
 // action/src/targets/tidb/cloud.ts
 function cloudOfProfile(profile) {
@@ -9771,388 +9643,14 @@ function withHosts(profile, c) {
   };
 }
 
-// action/src/targets/tidb/deprecated.ts
-var DEPRECATED = [
-  {
-    role: "tikv",
-    key: /^rocksdb\.(defaultcf|writecf|lockcf)\.block-cache-size$/,
-    since: "v6.6.0",
-    use: "storage.block-cache.capacity (one block cache shared by every column family)",
-    source: "docs.pingcap.com/tidb/stable/tikv-configuration-file#block-cache-size"
-  },
-  {
-    role: "tikv",
-    key: /^raftdb\.defaultcf\.block-cache-size$/,
-    since: "v6.6.0",
-    use: "storage.block-cache.capacity",
-    source: "docs.pingcap.com/tidb/stable/tikv-configuration-file#block-cache-size"
-  },
-  {
-    role: "tidb",
-    key: /^prepared-plan-cache\.enabled$/,
-    since: "v6.1.0",
-    use: "the system variable tidb_enable_prepared_plan_cache (target.sql: SET GLOBAL tidb_enable_prepared_plan_cache = ON)",
-    source: "docs.pingcap.com/tidb/stable/tidb-configuration-file#prepared-plan-cache"
-  },
-  {
-    role: "tikv",
-    key: /^log-level$/,
-    since: "v5.4.0",
-    use: "log.level",
-    source: "docs.pingcap.com/tidb/stable/tikv-configuration-file#log-level"
-  }
-];
-var parts = (v) => /^v(\d+)\.(\d+)\.(\d+)/.exec(v)?.slice(1).map(Number);
-function atLeast(version, since) {
-  const a = parts(version);
-  const b = parts(since);
-  if (!a) return true;
-  for (let i = 0; i < 3; i++) if (a[i] !== b[i]) return a[i] > b[i];
-  return true;
-}
-function deprecationWarnings(variants) {
-  const out = /* @__PURE__ */ new Set();
-  for (const v of variants)
-    for (const k of v.configKeys)
-      for (const d of DEPRECATED)
-        if (d.role === k.role && d.key.test(k.key) && atLeast(v.version, d.since))
-          out.add(
-            `${k.role} config ${k.key} is deprecated since ${d.since} (${v.version || "this build"} does not honour it; variants ${variants.filter((x) => x.configKeys.some((c) => c.role === k.role && c.key === k.key)).map((x) => x.name).join(", ")}): use ${d.use} (${d.source})`
-          );
-  return [...out];
-}
-
-// action/src/targets/tidb/endpoint.ts
-async function tidbFacts(sql, ep) {
-  const version = await sql("SELECT tidb_version()");
-  const facts = {
-    tidb_version: version.replace(/\\n/g, "\n").split("\n").slice(0, 4).join("\n")
-  };
-  if (ep.status_port) {
-    try {
-      const r = await fetch(`http://${ep.host}:${ep.status_port}/status`, {
-        signal: AbortSignal.timeout(5e3)
-      });
-      facts.status = r.ok ? await r.json() : `HTTP ${r.status}`;
-    } catch (e) {
-      facts.status = `not reachable: ${e.message}`;
-    }
-  }
-  return facts;
-}
-var TIDB_ENDPOINT = {
-  kind: "tidb",
-  title: "TiDB",
-  protocol: "mysql",
-  versionSql: "SELECT VERSION()",
-  facts: tidbFacts,
-  factSteps: (ep) => [
-    { sql: "SELECT tidb_version()" },
-    ...ep.status_port ? [{ get: `http://${ep.host}:${ep.status_port}/status` }] : []
-  ],
-  // the run's own tables only: fresh statistics, so auto-analyze does not fire during cells
-  afterLoadSteps: (database, tables) => tables.map((t) => ({ sql: `ANALYZE TABLE ${database}.${t}` }))
-};
-var DEPLOYS = [
-  { key: "version", why: "the version is what the endpoint runs (recorded from tidb_version())" },
-  { key: "binpath", why: "a build needs a deployment" },
-  { key: "source", why: "a build needs a deployment" },
-  { key: "resources", why: "CPU limits bind a private tidb-server tiperf starts" },
-  { key: "server_configs", why: "tiperf never reconfigures an endpoint" },
-  { key: "roles", why: "an endpoint's topology is its own" },
-  {
-    key: "sql",
-    why: "target.sql changes the cluster for everyone on it; on an endpoint tiperf runs none yet"
-  },
-  { key: "split", why: "split scatters regions of the whole cluster; on an endpoint tiperf runs none yet" }
-];
-async function tidbEndpoints(input, defaultProfile) {
-  const at2 = (name) => input.variants.length > 1 ? `variants.${name}.` : "";
-  const files = input.variants.map(
-    (v) => input.profile ?? v.target.profile ?? defaultProfile
-  );
-  const profiles = await Promise.all(
-    files.map(
-      (f, i) => loadProfile(f, input.profile ? "--profile" : `${at2(input.variants[i]?.name ?? "base")}target.profile`)
-    )
-  );
-  const endpoints = profiles.filter((p) => p.provider === "endpoint").length;
-  if (endpoints === 0) return void 0;
-  if (endpoints < profiles.length) {
-    const i = profiles.findIndex((p) => p.provider !== "endpoint");
-    throw new InputError(
-      `${input.file}: ${at2(input.variants[i]?.name ?? "base")}target.profile ${files[i]} deploys TiDB (provider ${profiles[i]?.provider}) while another variant measures an endpoint: that compares two machines, not a change; give every variant an endpoint profile, or none`
-    );
-  }
-  const refusals = [];
-  const variants = [];
-  for (const [i, v] of input.variants.entries()) {
-    const t = v.target;
-    for (const d of DEPLOYS)
-      if (t[d.key] !== void 0)
-        refusals.push(
-          `${input.file}: ${at2(v.name)}target.${d.key}: ${files[i]} is an existing TiDB (provider endpoint): ${d.why}. There tiperf compares a stored baseline (tiperf diff, --baseline) or two endpoints (a profile per variant)`
-        );
-    const p = profiles[i];
-    variants.push({
-      name: v.name,
-      target: v.target,
-      file: files[i],
-      profile: {
-        name: p.name,
-        ...p.description ? { description: p.description } : {},
-        provider: "endpoint",
-        endpoint: p.endpoint
-      }
-    });
-  }
-  return { variants, refusals };
-}
-
-// action/src/targets/tidb/plan.ts
-import { homedir as homedir2 } from "node:os";
+// action/src/targets/tidb/deployments/cluster/index.ts
 import { basename as basename3, dirname as dirname2 } from "node:path";
 
-// action/src/targets/tidb/online.ts
-var oneOf = (prefix, names) => `${prefix}\\.(?:${names.trim().split(/\s+/).join("|")})`;
-var TIKV = [
-  oneOf(
-    "raftstore",
-    `raft-max-inflight-msgs raft-log-gc-tick-interval raft-log-gc-threshold raft-log-gc-count-limit
-     raft-log-gc-size-limit raft-max-size-per-msg raft-entry-max-size raft-entry-cache-life-time
-     max-apply-unpersisted-log-limit split-region-check-tick-interval region-split-check-diff
-     region-compact-check-interval region-compact-check-step region-compact-min-tombstones
-     region-compact-tombstones-percent pd-heartbeat-tick-interval pd-store-heartbeat-tick-interval
-     snap-mgr-gc-tick-interval snap-gc-timeout lock-cf-compact-interval lock-cf-compact-bytes-threshold
-     messages-per-tick max-peer-down-duration max-leader-missing-duration abnormal-leader-missing-duration
-     peer-stale-state-check-interval consistency-check-interval raft-store-max-leader-lease
-     merge-check-tick-interval cleanup-import-sst-interval local-read-batch-size apply-yield-write-size
-     hibernate-timeout apply-pool-size store-pool-size apply-max-batch-size store-max-batch-size
-     periodic-full-compact-start-max-cpu`
-  ),
-  oneOf("readpool\\.unified", "max-thread-count max-tasks-per-worker auto-adjust-pool-size"),
-  oneOf(
-    "coprocessor",
-    "split-region-on-table batch-split-limit region-max-size region-split-size region-max-keys region-split-keys"
-  ),
-  oneOf("pessimistic-txn", "wait-for-lock-timeout wake-up-delay-duration pipelined in-memory"),
-  oneOf(
-    "quota",
-    `foreground-cpu-time foreground-write-bandwidth foreground-read-bandwidth background-cpu-time
-     background-write-bandwidth background-read-bandwidth enable-auto-tune max-delay-duration`
-  ),
-  oneOf(
-    "gc",
-    "ratio-threshold batch-keys max-write-bytes-per-sec enable-compaction-filter compaction-filter-skip-version-check"
-  ),
-  oneOf(
-    "(?:rocksdb|raftdb)",
-    `max-total-wal-size max-background-jobs max-background-flushes max-open-files compaction-readahead-size
-     bytes-per-sync wal-bytes-per-sync writable-file-max-buffer-size`
-  ),
-  oneOf(
-    "(?:rocksdb\\.(?:defaultcf|writecf|lockcf|raftcf)|raftdb\\.defaultcf)",
-    `block-cache-size write-buffer-size max-write-buffer-number max-bytes-for-level-base target-file-size-base
-     level0-file-num-compaction-trigger level0-slowdown-writes-trigger level0-stop-writes-trigger
-     max-compaction-bytes max-bytes-for-level-multiplier disable-auto-compactions
-     soft-pending-compaction-bytes-limit hard-pending-compaction-bytes-limit titan\\.blob-run-mode
-     titan\\.min-blob-size titan\\.blob-file-compression titan\\.discardable-ratio`
-  ),
-  oneOf(
-    "server",
-    `grpc-memory-pool-quota max-grpc-send-msg-len snap-io-max-bytes-per-sec concurrent-send-snap-limit
-     concurrent-recv-snap-limit raft-msg-max-batch-size simplify-metrics`
-  ),
-  oneOf("storage", "block-cache\\.capacity scheduler-worker-pool-size"),
-  "backup\\.num-threads",
-  oneOf(
-    "split",
-    "qps-threshold byte-threshold region-cpu-overload-threshold-ratio split-balance-score split-contained-score"
-  ),
-  oneOf(
-    "cdc",
-    "min-ts-interval old-value-cache-memory-quota sink-memory-quota incremental-scan-speed-limit incremental-scan-concurrency"
-  )
-];
-var PD = [
-  "log\\.level",
-  oneOf(
-    "schedule",
-    `max-merge-region-size max-merge-region-keys patrol-region-interval split-merge-interval
-     max-snapshot-count max-pending-peer-count max-store-down-time max-store-preparing-time
-     leader-schedule-policy leader-schedule-limit region-schedule-limit replica-schedule-limit
-     merge-schedule-limit hot-region-schedule-limit hot-region-cache-hits-threshold high-space-ratio
-     low-space-ratio tolerant-size-ratio enable-remove-down-replica enable-replace-offline-replica
-     enable-make-up-replica enable-remove-extra-replica enable-location-replacement
-     enable-cross-table-merge enable-one-way-merge region-score-formula-version
-     scheduler-max-waiting-operator enable-debug-metrics enable-joint-consensus
-     hot-regions-write-interval hot-regions-reserved-days max-movable-hot-peer-size store-limit-version`
-  ),
-  oneOf(
-    "replication",
-    "max-replicas location-labels enable-placement-rules strictly-match-label isolation-level"
-  ),
-  oneOf(
-    "pd-server",
-    `use-region-storage max-gap-reset-ts key-type metric-storage dashboard-address flow-round-by-digit
-     min-resolved-ts-persistence-interval server-memory-limit server-memory-limit-gc-trigger
-     enable-gogc-tuner gc-tuner-threshold`
-  )
-];
-var ONLINE = {
-  tikv: new RegExp(`^(?:${TIKV.join("|")})$`),
-  pd: new RegExp(`^(?:${PD.join("|")})$`)
-};
-function changesOnline(role, key) {
-  return ONLINE[role]?.test(key) ?? false;
-}
-var setConfigBody = (key, value) => JSON.stringify({ [key]: value });
-
-// action/src/targets/tidb/tiup.ts
+// action/src/targets/tidb/config.ts
 import { homedir } from "node:os";
-import { join as join8 } from "node:path";
-
-// action/src/proc/tool.ts
-import { spawn } from "node:child_process";
-import { createWriteStream } from "node:fs";
-var KILL_GRACE_MS = 3e3;
-function runTool(command, args, opts) {
-  return new Promise((resolve2) => {
-    const started = Date.now();
-    const [local, localArgs] = opts.cpus ? ["taskset", ["-c", opts.cpus, command, ...args]] : [command, args];
-    const remote = opts.remote;
-    const [cmd, argv] = remote ? ["ssh", sshArgs(remote, remoteCommand([local, ...localArgs]))] : [local, localArgs];
-    const log = createWriteStream(opts.logFile, { flags: "a" });
-    let writeError;
-    let output = "";
-    let aborted;
-    let timedOut;
-    let killTimer;
-    const write = (chunk) => {
-      if (!writeError) log.write(chunk);
-    };
-    write(
-      maskSecrets(
-        remote ? `$ ${shellCommand([local, ...localArgs])}    # on ${remote.user}@${remote.host}: ${shellCommand([cmd, ...argv])}
-` : `$ ${shellCommand([cmd, ...argv])}
-`
-      )
-    );
-    const child = spawn(cmd, argv, {
-      stdio: [remote ? "pipe" : "ignore", "pipe", "pipe"],
-      env: childEnv(opts.env),
-      ...opts.cwd ? { cwd: opts.cwd } : {}
-    });
-    child.stdin?.on("error", () => {
-    });
-    if (child.pid !== void 0) opts.onSpawn?.(child.pid);
-    const kill = () => {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      if (child.stdin) {
-        child.stdin.end();
-        killTimer ??= setTimeout(() => {
-          if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
-        }, KILL_GRACE_MS + 5e3);
-        return;
-      }
-      child.kill("SIGTERM");
-      killTimer ??= setTimeout(() => {
-        if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
-      }, KILL_GRACE_MS);
-    };
-    log.on("error", (e) => {
-      writeError ??= new WriteError(opts.logFile, e);
-      kill();
-    });
-    const onData = (d) => {
-      output += d.toString();
-      write(d);
-    };
-    child.stdout?.on("data", onData);
-    child.stderr?.on("data", onData);
-    const unregister = onTeardown(`stop ${command} (pid ${child.pid})`, kill);
-    const onAbort = () => {
-      const reason = opts.signal?.reason;
-      aborted = reason instanceof Error ? reason.message : String(reason ?? "aborted");
-      kill();
-    };
-    if (opts.signal?.aborted) onAbort();
-    opts.signal?.addEventListener("abort", onAbort, { once: true });
-    const watchdog = opts.limitS === void 0 ? void 0 : setTimeout(() => {
-      timedOut = { limit_s: opts.limitS };
-      kill();
-    }, opts.limitS * 1e3);
-    const stopper = opts.stopAfterS === void 0 ? void 0 : setTimeout(() => {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      if (child.stdin) child.stdin.write("INT\n");
-      else child.kill("SIGINT");
-    }, opts.stopAfterS * 1e3);
-    let done = false;
-    const finish = (code, sig) => {
-      if (done) return;
-      done = true;
-      unregister();
-      clearTimeout(watchdog);
-      clearTimeout(stopper);
-      clearTimeout(killTimer);
-      opts.signal?.removeEventListener("abort", onAbort);
-      const run = {
-        code,
-        signal: sig,
-        output,
-        elapsed_s: (Date.now() - started) / 1e3,
-        ...aborted ? { aborted } : {},
-        ...timedOut ? { timedOut } : {}
-      };
-      const settle = () => resolve2(writeError ? { ...run, writeError } : run);
-      if (writeError || log.destroyed) return settle();
-      log.once("error", settle);
-      log.end(settle);
-    };
-    child.once("error", (e) => {
-      output += `
-${e.message}`;
-      finish(127, null);
-    });
-    child.once("close", finish);
-  });
-}
-
-// action/src/targets/tidb/tiup.ts
-var tiupHome = () => process.env.TIUP_HOME || join8(homedir(), ".tiup");
-var lastLines = (text, n = 6) => text.trimEnd().split("\n").slice(-n).join("\n");
-function tiupProgram() {
-  const tiup = findTool("tiup");
-  if (!tiup)
-    throw new RunError(
-      "target.kind tidb: tiup is not installed (install it from tiup.io, then `tiup install playground cluster`)"
-    );
-  return tiup;
-}
-async function runTiup(argv, o) {
-  const limitS = o.limitS ?? 1800;
-  const [, ...args] = argv;
-  const logFile = join8(
-    o.rawDir,
-    `tiup-${argv[2] ?? argv[1]}-${argv[3] ?? ""}.log`.replace(/-\.log$/, ".log")
-  );
-  const r = await runTool(tiupProgram(), args, { logFile, signal: o.signal, limitS });
-  if (r.aborted) throw new RunError(`${o.what}: stopped: ${r.aborted}`);
-  if (r.timedOut)
-    throw new RunError(
-      `${o.what}: \`${shellCommand(argv)}\` did not finish within ${limitS}s (raw output: ${logFile})`
-    );
-  if (r.code !== 0)
-    throw new RunError(
-      `${o.what}: \`${shellCommand(argv)}\` exited with code ${r.code}:
-${lastLines(r.output)}
-(raw output: ${logFile})`
-    );
-  return r.output;
-}
 
 // action/src/targets/tidb/topology.ts
-var import_yaml5 = __toESM(require_dist(), 1);
+var import_yaml4 = __toESM(require_dist(), 1);
 var SECTION = {
   pd: "pd_servers",
   tikv: "tikv_servers",
@@ -10298,7 +9796,7 @@ function topologyObject(c, configs = true) {
 }
 function topologyYaml(c) {
   return `# tiup topology of cluster ${c.name} (TiDB ${c.version}), generated by tiperf
-${(0, import_yaml5.stringify)(topologyObject(c), { lineWidth: 0, aliasDuplicateObjects: false })}`;
+${(0, import_yaml4.stringify)(topologyObject(c), { lineWidth: 0, aliasDuplicateObjects: false })}`;
 }
 var side = (u, host2) => `'${u.section}:${host2}.${u.key}'`;
 var origin = (u, several) => `${several ? `cluster ${u.cluster} ` : ""}${u.from}`;
@@ -10387,9 +9885,7 @@ function checkTopology(clusters, file) {
   if (problems.length) throw new InputError(problems.map((p) => `${file}: ${p}`).join("\n"));
 }
 
-// action/src/targets/tidb/plan.ts
-var PLAYGROUND_FLAG = { pd: "pd", tikv: "kv", tidb: "db", tiflash: "tiflash" };
-var PLAYGROUND_PORT_OFFSET = 1e4;
+// action/src/targets/tidb/config.ts
 var tomlKey = (k) => /^[A-Za-z0-9_-]+$/.test(k) ? k : JSON.stringify(k);
 function tomlValue(v) {
   if (typeof v === "string") return JSON.stringify(v);
@@ -10437,7 +9933,136 @@ function roleConfig(profile, target, role) {
   const own = effectiveRoles(profile, target)[role].config ?? {};
   return deepMerge(expandDotted(server), expandDotted(own));
 }
-var expandHome = (path) => path.startsWith("~/") ? `${homedir2()}/${path.slice(2)}` : path;
+var expandHome = (path) => path.startsWith("~/") ? `${homedir()}/${path.slice(2)}` : path;
+var PLAN_DIR = "<run>/tidb";
+var configUrl = (role, addr) => role === "pd" ? `http://${addr}/pd/api/v1/config` : `http://${addr}/config`;
+
+// action/src/targets/tidb/online.ts
+var oneOf = (prefix, names) => `${prefix}\\.(?:${names.trim().split(/\s+/).join("|")})`;
+var TIKV = [
+  oneOf(
+    "raftstore",
+    `raft-max-inflight-msgs raft-log-gc-tick-interval raft-log-gc-threshold raft-log-gc-count-limit
+     raft-log-gc-size-limit raft-max-size-per-msg raft-entry-max-size raft-entry-cache-life-time
+     max-apply-unpersisted-log-limit split-region-check-tick-interval region-split-check-diff
+     region-compact-check-interval region-compact-check-step region-compact-min-tombstones
+     region-compact-tombstones-percent pd-heartbeat-tick-interval pd-store-heartbeat-tick-interval
+     snap-mgr-gc-tick-interval snap-gc-timeout lock-cf-compact-interval lock-cf-compact-bytes-threshold
+     messages-per-tick max-peer-down-duration max-leader-missing-duration abnormal-leader-missing-duration
+     peer-stale-state-check-interval consistency-check-interval raft-store-max-leader-lease
+     merge-check-tick-interval cleanup-import-sst-interval local-read-batch-size apply-yield-write-size
+     hibernate-timeout apply-pool-size store-pool-size apply-max-batch-size store-max-batch-size
+     periodic-full-compact-start-max-cpu`
+  ),
+  oneOf("readpool\\.unified", "max-thread-count max-tasks-per-worker auto-adjust-pool-size"),
+  oneOf(
+    "coprocessor",
+    "split-region-on-table batch-split-limit region-max-size region-split-size region-max-keys region-split-keys"
+  ),
+  oneOf("pessimistic-txn", "wait-for-lock-timeout wake-up-delay-duration pipelined in-memory"),
+  oneOf(
+    "quota",
+    `foreground-cpu-time foreground-write-bandwidth foreground-read-bandwidth background-cpu-time
+     background-write-bandwidth background-read-bandwidth enable-auto-tune max-delay-duration`
+  ),
+  oneOf(
+    "gc",
+    "ratio-threshold batch-keys max-write-bytes-per-sec enable-compaction-filter compaction-filter-skip-version-check"
+  ),
+  oneOf(
+    "(?:rocksdb|raftdb)",
+    `max-total-wal-size max-background-jobs max-background-flushes max-open-files compaction-readahead-size
+     bytes-per-sync wal-bytes-per-sync writable-file-max-buffer-size`
+  ),
+  oneOf(
+    "(?:rocksdb\\.(?:defaultcf|writecf|lockcf|raftcf)|raftdb\\.defaultcf)",
+    `block-cache-size write-buffer-size max-write-buffer-number max-bytes-for-level-base target-file-size-base
+     level0-file-num-compaction-trigger level0-slowdown-writes-trigger level0-stop-writes-trigger
+     max-compaction-bytes max-bytes-for-level-multiplier disable-auto-compactions
+     soft-pending-compaction-bytes-limit hard-pending-compaction-bytes-limit titan\\.blob-run-mode
+     titan\\.min-blob-size titan\\.blob-file-compression titan\\.discardable-ratio`
+  ),
+  oneOf(
+    "server",
+    `grpc-memory-pool-quota max-grpc-send-msg-len snap-io-max-bytes-per-sec concurrent-send-snap-limit
+     concurrent-recv-snap-limit raft-msg-max-batch-size simplify-metrics`
+  ),
+  oneOf("storage", "block-cache\\.capacity scheduler-worker-pool-size"),
+  "backup\\.num-threads",
+  oneOf(
+    "split",
+    "qps-threshold byte-threshold region-cpu-overload-threshold-ratio split-balance-score split-contained-score"
+  ),
+  oneOf(
+    "cdc",
+    "min-ts-interval old-value-cache-memory-quota sink-memory-quota incremental-scan-speed-limit incremental-scan-concurrency"
+  )
+];
+var PD = [
+  "log\\.level",
+  oneOf(
+    "schedule",
+    `max-merge-region-size max-merge-region-keys patrol-region-interval split-merge-interval
+     max-snapshot-count max-pending-peer-count max-store-down-time max-store-preparing-time
+     leader-schedule-policy leader-schedule-limit region-schedule-limit replica-schedule-limit
+     merge-schedule-limit hot-region-schedule-limit hot-region-cache-hits-threshold high-space-ratio
+     low-space-ratio tolerant-size-ratio enable-remove-down-replica enable-replace-offline-replica
+     enable-make-up-replica enable-remove-extra-replica enable-location-replacement
+     enable-cross-table-merge enable-one-way-merge region-score-formula-version
+     scheduler-max-waiting-operator enable-debug-metrics enable-joint-consensus
+     hot-regions-write-interval hot-regions-reserved-days max-movable-hot-peer-size store-limit-version`
+  ),
+  oneOf(
+    "replication",
+    "max-replicas location-labels enable-placement-rules strictly-match-label isolation-level"
+  ),
+  oneOf(
+    "pd-server",
+    `use-region-storage max-gap-reset-ts key-type metric-storage dashboard-address flow-round-by-digit
+     min-resolved-ts-persistence-interval server-memory-limit server-memory-limit-gc-trigger
+     enable-gogc-tuner gc-tuner-threshold`
+  )
+];
+var ONLINE = {
+  tikv: new RegExp(`^(?:${TIKV.join("|")})$`),
+  pd: new RegExp(`^(?:${PD.join("|")})$`)
+};
+function changesOnline(role, key) {
+  return ONLINE[role]?.test(key) ?? false;
+}
+var setConfigBody = (key, value) => JSON.stringify({ [key]: value });
+
+// action/src/targets/tidb/steps.ts
+var stepKey = {
+  install: (d) => `install:${d.name}`,
+  start: (d) => `start:${d.name}`,
+  /** A restart of the whole deployment, or of only these roles. */
+  restart: (d, roles = []) => roles.length ? `restart:${d.name}:${roles.join(",")}` : `restart:${d.name}`,
+  stop: (d) => `stop:${d.name}`,
+  deploy: (d) => `deploy:${d.name}`,
+  pack: (d, role) => `pack:${d.name}:${role}`,
+  patch: (d, role) => `patch:${d.name}:${role}`,
+  display: (d) => `display:${d.name}`,
+  haproxy: (d) => `haproxy:${d.name}`,
+  destroy: (d) => `destroy:${d.name}`,
+  editConfig: (d, v) => `edit-config:${d.name}:${v.name}`,
+  reload: (d, v) => `reload:${d.name}:${v.name}`,
+  setConfig: (v, role, key, addr) => `set-config:${v.name}:${role}:${key}:${addr}`,
+  config: (v, role, addr) => `config:${v.name}:${role}:${addr}`,
+  sql: (v, i) => `sql:${v.name}:${i}`,
+  sqlCheck: (v, variable) => `sql-check:${v.name}:${variable}`,
+  version: (v) => `version:${v.name}`,
+  status: (v) => `status:${v.name}`,
+  /** The split of sysbench table n (sbtest<n>) of database db. */
+  split: (v, db, n) => `split:${v.name}:${db}${n}`,
+  regions: (v) => `regions:${v.name}`,
+  analyze: (v, db, table) => `analyze:${v.name}:${db}.${table}`
+};
+
+// action/src/targets/tidb/deployments/cluster/index.ts
+var ONLINE_SWITCH_S = 2;
+var RELOAD_S_PER_INSTANCE = 60;
+var STOP_START_S = 120;
 function haproxyConfig(endpoints, port2, name) {
   return `# HAProxy in front of the TiDB servers of ${name}, generated by tiperf
 global
@@ -10457,136 +10082,6 @@ listen tidb
     option tcp-check
 ${endpoints.map((e, i) => `    server tidb-${i + 1} ${e.host}:${e.port} check inter 2000 rise 2 fall 3`).join("\n")}
 `;
-}
-function planTidb(o) {
-  const { profile } = o;
-  const files = {};
-  const deployments = [];
-  const variants = [];
-  const configKeysOf = (target) => ROLES.flatMap(
-    (role) => flatKeys(roleConfig(profile, target, role)).map(([key, value]) => ({ role, key, value }))
-  );
-  const setupOf = (v, deployment, topologyFile) => ({
-    name: v.name,
-    deployment,
-    version: v.target.version ?? "",
-    ...topologyFile ? { topologyFile } : {},
-    configKeys: configKeysOf(v.target),
-    sql: v.target.sql ?? [],
-    ...v.target.split ? { split: v.target.split } : {},
-    ...v.target.resources ? { resources: v.target.resources } : {}
-  });
-  if (profile.provider === "local") {
-    o.variants.forEach((v, index) => {
-      const config = roleConfig(profile, v.target, "tidb");
-      const configFile = Object.keys(config).length ? `${v.name}-tidb.toml` : void 0;
-      if (configFile) files[configFile] = toToml(config);
-      deployments.push({
-        kind: "server",
-        name: o.variants.length > 1 ? `${o.prefix}-${v.name}` : o.prefix,
-        index,
-        version: v.target.version ?? "",
-        variants: [v.name],
-        ...binpathsOf(v.target).tidb ? { binpath: binpathsOf(v.target).tidb } : {},
-        ...configFile ? { configFile } : {}
-      });
-      variants.push(setupOf(v, index));
-    });
-  } else if (profile.provider === "playground") {
-    o.variants.forEach((v, index) => {
-      const roles = effectiveRoles(profile, v.target);
-      const configFiles = {};
-      for (const role of ROLES) {
-        const config = roleConfig(profile, v.target, role);
-        if (Object.keys(config).length === 0) continue;
-        const file = `${v.name}-${role}.toml`;
-        files[file] = toToml(config);
-        configFiles[role] = file;
-      }
-      deployments.push({
-        kind: "playground",
-        name: o.variants.length > 1 ? `${o.prefix}-${v.name}` : o.prefix,
-        index,
-        version: v.target.version ?? "",
-        variants: [v.name],
-        counts: Object.fromEntries(ROLES.map((r) => [r, roles[r].count ?? 0])),
-        portOffset: index * PLAYGROUND_PORT_OFFSET,
-        configFiles,
-        binpaths: binpathsOf(v.target)
-      });
-      variants.push(setupOf(v, index));
-    });
-  } else {
-    const groups = [];
-    for (const v of o.variants) {
-      const probe = buildCluster({ name: "probe", index: 0, profile, target: v.target });
-      const key = `${v.target.version}
-${JSON.stringify(binpathsOf(v.target))}
-${JSON.stringify(topologyObject(probe, false))}
-${JSON.stringify(v.target.split ?? null)}`;
-      const g = groups.find((x) => x.key === key);
-      if (g) g.members.push(v);
-      else groups.push({ key, members: [v] });
-    }
-    groups.forEach((g, index) => {
-      const name = groups.length > 1 ? `${o.prefix}-${index + 1}` : o.prefix;
-      let deployed;
-      const setups = [];
-      for (const v of g.members) {
-        const cluster = buildCluster({ name, index, profile, target: v.target });
-        deployed ??= cluster;
-        const file = `topology-${v.name}.yaml`;
-        files[file] = topologyYaml(cluster);
-        setups.push(setupOf(v, index, file));
-      }
-      variants.push(...setups);
-      deployments.push({
-        kind: "cluster",
-        name,
-        index,
-        version: g.members[0]?.target.version ?? "",
-        cluster: deployed,
-        variants: g.members.map((m) => m.name),
-        proxyFlags: proxyFlags(profile),
-        ...setups.length > 1 ? { configSwitch: configSwitchOf(setups) } : {},
-        binpaths: g.members[0] ? binpathsOf(g.members[0].target) : {}
-      });
-    });
-    checkTopology(
-      deployments.map((d) => d.cluster),
-      o.profileFile
-    );
-  }
-  const switching = profile.provider === "local" ? o.variants.length > 1 ? "separate-servers" : "none" : profile.provider === "playground" ? o.variants.length > 1 ? "separate-playgrounds" : "none" : deployments.length > 1 ? "stop-start" : deployments[0]?.configSwitch?.by ?? "none";
-  checkSqlSwitching(variants, deployments);
-  const loadHost = profile.hosts?.load?.[0];
-  const load = loadHost ? {
-    host: loadHost,
-    user: profile.ssh?.user ?? "tidb",
-    port: profile.ssh?.port ?? 22,
-    ...profile.ssh?.identity_file ? { identity: profile.ssh.identity_file } : {}
-  } : { host: "127.0.0.1" };
-  const plan = {
-    profile,
-    profileFile: o.profileFile,
-    deployments,
-    variants,
-    switching,
-    grouped: switching === "stop-start" || deployments.some((d) => d.kind === "cluster" && d.configSwitch?.by === "reload"),
-    files,
-    load,
-    steps: []
-  };
-  if (profile.haproxy && loadHost) {
-    for (const d of deployments) {
-      if (d.kind !== "cluster") continue;
-      const file = `haproxy-${d.name}.cfg`;
-      files[file] = haproxyConfig(tidbEndpoints2(d), haproxyPort(plan, d), d.name);
-    }
-    plan.haproxy = { host: loadHost, port: profile.haproxy_port, file: "haproxy-<cluster>.cfg" };
-  }
-  plan.steps = stepsOf(plan, o.data, o.loads ?? []);
-  return plan;
 }
 function configSwitchOf(setups) {
   const all = /* @__PURE__ */ new Map();
@@ -10608,52 +10103,6 @@ function configSwitchOf(setups) {
   }
   if (!why.length) return { by: "online", keys };
   return { by: "reload", roles: ROLES.filter((r) => keys.some((k) => k.role === r)), keys, why };
-}
-function checkSqlSwitching(variants, deployments) {
-  const setVars = (sql) => sql.flatMap(
-    (s) => [...s.matchAll(/SET\s+(?:GLOBAL\s+|@@GLOBAL\.)(\w+)/gi)].map((m) => m[1].toLowerCase())
-  ).sort().join(",");
-  for (const d of deployments) {
-    const shared = variants.filter((v) => v.deployment === d.index);
-    if (shared.length < 2) continue;
-    const first = shared[0];
-    for (const v of shared.slice(1)) {
-      if (setVars(v.sql) !== setVars(first.sql))
-        throw new InputError(
-          `variants ${first.name} and ${v.name} share cluster ${d.name} but their target.sql set different variables (${setVars(first.sql) || "none"} vs ${setVars(v.sql) || "none"}): set the same variables in both, so switching between them restores each value`
-        );
-    }
-  }
-}
-var haproxyPort = (plan, d) => plan.profile.haproxy_port + d.index;
-var playgroundTidbPort = (d) => 4e3 + d.portOffset;
-function loadEndpoints(plan, d) {
-  if (d.kind === "server") return [{ host: "127.0.0.1", port: PORT_AT_START }];
-  if (d.kind === "playground") return [{ host: "127.0.0.1", port: playgroundTidbPort(d) }];
-  return plan.haproxy ? [{ host: "127.0.0.1", port: haproxyPort(plan, d) }] : tidbEndpoints2(d);
-}
-function tidbEndpoints2(d) {
-  return d.cluster.instances.filter((i) => i.role === "tidb").map((i) => ({ host: i.host, port: i.ports.port }));
-}
-function statusAddresses(d) {
-  if (d.kind === "server")
-    return { tidb: [`127.0.0.1:${serverSlots(d).status}`], tikv: [], pd: [], tiflash: [] };
-  if (d.kind === "playground") {
-    const off = d.portOffset;
-    return {
-      tidb: [`127.0.0.1:${10080 + off}`],
-      tikv: [`127.0.0.1:${20180 + off}`],
-      pd: [`127.0.0.1:${2379 + off}`],
-      tiflash: [`127.0.0.1:${8234 + off}`]
-    };
-  }
-  const of = (role, port2) => d.cluster.instances.filter((i) => i.role === role).map((i) => `${i.host}:${i.ports[port2]}`);
-  return {
-    tidb: of("tidb", "status_port"),
-    tikv: of("tikv", "status_port"),
-    pd: of("pd", "client_port"),
-    tiflash: of("tiflash", "metrics_port")
-  };
 }
 function sshFlags(profile) {
   const ssh = profile.ssh;
@@ -10749,24 +10198,479 @@ var patchPackage = (binpath, file, role) => [
   dirname2(binpath),
   basename3(binpath)
 ];
-function playgroundArgs(d, dir) {
-  return [
-    "tiup",
-    "playground",
-    d.version,
-    ...ROLES.flatMap((r) => [`--${PLAYGROUND_FLAG[r]}`, String(d.counts[r])]),
-    "--without-monitor",
-    "--tag",
-    d.name,
-    ...d.portOffset ? ["--port-offset", String(d.portOffset)] : [],
-    ...ROLES.flatMap(
-      (r) => d.configFiles[r] ? [`--${PLAYGROUND_FLAG[r]}.config`, `${dir}/${d.configFiles[r]}`] : []
-    ),
-    ...["tidb", "tikv", "pd"].flatMap(
-      (r) => d.binpaths[r] ? [`--${PLAYGROUND_FLAG[r]}.binpath`, d.binpaths[r]] : []
-    )
-  ];
+var haproxyPort = (plan, d) => plan.profile.haproxy_port + d.index;
+function tidbEndpoints(d) {
+  return d.cluster.instances.filter((i) => i.role === "tidb").map((i) => ({ host: i.host, port: i.ports.port }));
 }
+function clusterStatus(d) {
+  const of = (role, port2) => d.cluster.instances.filter((i) => i.role === role).map((i) => `${i.host}:${i.ports[port2]}`);
+  return {
+    tidb: of("tidb", "status_port"),
+    tikv: of("tikv", "status_port"),
+    pd: of("pd", "client_port"),
+    tiflash: of("tiflash", "metrics_port")
+  };
+}
+function switchSteps(plan, d, v, own, add) {
+  const checks = plan.profile.ssh?.proxy ? "load host" : "runner";
+  const cs = d.configSwitch;
+  const o = own ? { variant: v.name } : {};
+  const when = `whenever another variant of ${d.name} was applied`;
+  if (cs.by === "online") {
+    const status = clusterStatus(d);
+    for (const k of cs.keys) {
+      const value = v.configKeys.find((c) => c.role === k.role && c.key === k.key)?.value;
+      for (const addr of status[k.role])
+        add(
+          stepKey.setConfig(v, k.role, k.key, addr),
+          "switch",
+          { post: configUrl(k.role, addr), body: setConfigBody(k.key, value) },
+          `variant ${v.name}, ${when}: what SET CONFIG ${k.role} \`${k.key}\` = ${JSON.stringify(value)} sends to each instance (an error fails the run, where SET CONFIG would only warn); no restart`,
+          { ...o, where: checks }
+        );
+    }
+    return;
+  }
+  add(
+    stepKey.editConfig(d, v),
+    "switch",
+    { command: tiupCluster.editConfig(d, `${PLAN_DIR}/${v.topologyFile}`) },
+    `variant ${v.name}, ${when}; "Nothing changed." fails the run`,
+    o
+  );
+  add(
+    stepKey.reload(d, v),
+    "switch",
+    { command: tiupCluster.reload(d, cs.roles) },
+    `restarts only ${cs.roles.join(", ")} (${cs.why.join("; ")}); then SHOW CONFIG confirms variant ${v.name}'s values`,
+    o
+  );
+}
+var clusterForm = {
+  kind: "cluster",
+  deploySeconds: 300,
+  restartSeconds: 120,
+  plan(o) {
+    const { profile } = o;
+    const groups = [];
+    for (const v of o.variants) {
+      const probe = buildCluster({ name: "probe", index: 0, profile, target: v.target });
+      const key = `${v.target.version}
+${JSON.stringify(binpathsOf(v.target))}
+${JSON.stringify(topologyObject(probe, false))}
+${JSON.stringify(v.target.split ?? null)}`;
+      const g = groups.find((x) => x.key === key);
+      if (g) g.members.push(v);
+      else groups.push({ key, members: [v] });
+    }
+    const deployments = [];
+    const variants = [];
+    groups.forEach((g, index) => {
+      const name = groups.length > 1 ? `${o.prefix}-${index + 1}` : o.prefix;
+      let deployed;
+      const setups = [];
+      for (const v of g.members) {
+        const cluster = buildCluster({ name, index, profile, target: v.target });
+        deployed ??= cluster;
+        const file = `topology-${v.name}.yaml`;
+        o.files[file] = topologyYaml(cluster);
+        setups.push(o.setupOf(v, index, file));
+      }
+      variants.push(...setups);
+      deployments.push({
+        kind: "cluster",
+        name,
+        index,
+        version: g.members[0]?.target.version ?? "",
+        cluster: deployed,
+        variants: g.members.map((m) => m.name),
+        proxyFlags: proxyFlags(profile),
+        ...setups.length > 1 ? { configSwitch: configSwitchOf(setups) } : {},
+        binpaths: g.members[0] ? binpathsOf(g.members[0].target) : {}
+      });
+    });
+    checkTopology(
+      deployments.map((d) => d.cluster),
+      o.profileFile
+    );
+    const loadHost = profile.hosts?.load?.[0];
+    if (!profile.haproxy || !loadHost) return { deployments, variants };
+    for (const d of deployments)
+      o.files[`haproxy-${d.name}.cfg`] = haproxyConfig(tidbEndpoints(d), haproxyPort(o, d), d.name);
+    return {
+      deployments,
+      variants,
+      haproxy: { host: loadHost, port: profile.haproxy_port, file: "haproxy-<cluster>.cfg" }
+    };
+  },
+  switching: (_variants, deployments) => deployments.length > 1 ? "stop-start" : deployments[0]?.configSwitch?.by ?? "none",
+  grouped: (switching, deployments) => switching === "stop-start" || deployments.some((d) => d.configSwitch?.by === "reload"),
+  switchSeconds(plan) {
+    if (plan.switching === "stop-start") return STOP_START_S;
+    const d = plan.deployments[0];
+    if (!d?.configSwitch) return 0;
+    if (d.configSwitch.by === "online") return ONLINE_SWITCH_S;
+    const roles = d.configSwitch.roles;
+    return 30 + RELOAD_S_PER_INSTANCE * d.cluster.instances.filter((i) => roles.includes(i.role)).length;
+  },
+  loadEndpoints: (plan, d) => plan.haproxy ? [{ host: "127.0.0.1", port: haproxyPort(plan, d) }] : tidbEndpoints(d),
+  statusAddresses: clusterStatus,
+  startSteps(plan, d, v, add) {
+    add(
+      stepKey.deploy(d),
+      "start",
+      { command: tiupCluster.deploy(d, `${PLAN_DIR}/${v.topologyFile}`, plan.profile) },
+      `variants ${d.variants.join(", ")}`,
+      { variant: v.name }
+    );
+    for (const [role, binpath] of Object.entries(d.binpaths)) {
+      const file = `${PLAN_DIR}/patch-${d.name}-${role}.tar.gz`;
+      add(
+        stepKey.pack(d, role),
+        "start",
+        { command: patchPackage(binpath, file, role) },
+        `target.binpath of ${role}: the build as ${BUILD_ROLES[role]} in the package tiup patches with`,
+        { variant: v.name }
+      );
+      add(
+        stepKey.patch(d, role),
+        "start",
+        { command: tiupCluster.patch(d, file, role) },
+        `every ${role} of ${d.name} runs the build (before its first start)`,
+        { variant: v.name }
+      );
+    }
+    add(stepKey.start(d), "start", { command: tiupCluster.start(d) }, void 0, { variant: v.name });
+    add(
+      stepKey.display(d),
+      "start",
+      { command: tiupCluster.display(d) },
+      "every instance Up; uptimes recorded",
+      {
+        variant: v.name
+      }
+    );
+    if (plan.haproxy)
+      add(
+        stepKey.haproxy(d),
+        "start",
+        { command: ["haproxy", "-db", "-L", `tiperf-haproxy-${d.name}`, "-f", "/dev/stdin"] },
+        `on the load host, ${PLAN_DIR}/haproxy-${d.name}.cfg on its stdin over SSH (no file is written there; -L names the process); the load tools connect to 127.0.0.1:${haproxyPort(plan, d)} there once it listens`,
+        { variant: v.name, where: "load host" }
+      );
+    if (plan.switching === "stop-start") {
+      for (const other of plan.deployments)
+        if (other.index < d.index && other.kind === "cluster")
+          add(
+            stepKey.stop(other),
+            "start",
+            { command: tiupCluster.stop(other) },
+            `waits stopped while ${d.name}'s variants are measured`,
+            { variant: v.name }
+          );
+    }
+  },
+  switchIn(plan, d, v, add) {
+    if (!d.configSwitch || d.variants[0] === v.name) return false;
+    switchSteps(plan, d, v, true, add);
+    return true;
+  },
+  blockSteps(plan, d, add) {
+    const first = plan.variants.find((v) => v.name === d.variants[0]);
+    if (d.configSwitch) switchSteps(plan, d, first, false, add);
+    if (d.configSwitch?.by === "reload")
+      add(
+        stepKey.restart(d, d.configSwitch.roles),
+        "switch",
+        { command: tiupCluster.restart(d, d.configSwitch.roles) },
+        `before a group of cells whose variant is applied already: its ${d.configSwitch.roles.join(", ")} fresh as after a switch`
+      );
+    if (plan.switching === "stop-start") {
+      add(
+        stepKey.stop(d),
+        "switch",
+        { command: tiupCluster.stop(d) },
+        "while the other cluster's variants are measured"
+      );
+      add(
+        stepKey.start(d),
+        "switch",
+        { command: tiupCluster.start(d) },
+        `before a group of cells of variant ${d.variants.join(", ")}`
+      );
+    }
+    add(
+      stepKey.display(d),
+      "cell",
+      { command: tiupCluster.display(d) },
+      "before and after every cell: a Down instance or a restart (uptime reset) fails the cell"
+    );
+    add(
+      stepKey.restart(d),
+      "restart",
+      { command: tiupCluster.restart(d) },
+      plan.grouped ? "before a group of cells whose cluster is running already: fresh as after a switch" : "before each block after the first (compare.blocks), once for the variants sharing it"
+    );
+  },
+  teardownSteps(_plan, d, add) {
+    add(
+      stepKey.destroy(d),
+      "teardown",
+      { command: tiupCluster.destroy(d) },
+      "always: success, failure, cancel, SIGTERM; `tiperf reap` if tiperf was killed"
+    );
+  }
+};
+
+// action/src/targets/tidb/deployments/release.ts
+function releaseTarget(provider) {
+  return (t, profileFile) => {
+    if (!t.version)
+      return `target.version: ${profileFile} (provider ${provider}) deploys PD and TiKV of a release: name it (like v8.5.0), even with a binpath`;
+    if (t.resources)
+      return `target.resources limits a private tidb-server (provider local); ${profileFile} has provider ${provider}: use roles.tidb.resource_control`;
+    return void 0;
+  };
+}
+function noInstanceTypes(p, issue, clouds) {
+  for (const role of ROLES)
+    if (p.roles[role].instance_type !== void 0)
+      issue(
+        ["roles", role, "instance_type"],
+        `belongs to a cloud provider (${clouds.join(", ")}); hosts come from the profile here`
+      );
+}
+
+// action/src/targets/tidb/deployments/cloud/index.ts
+function cloudDeployer(cloud) {
+  return {
+    provider: cloud,
+    about: `a tiup cluster on machines tiperf creates on ${cloud} (and destroys)`,
+    sections: [cloud],
+    form: clusterForm,
+    cloud: true,
+    checkProfile(p, issue) {
+      if (!p[cloud])
+        issue([cloud], `provider ${cloud} needs a ${cloud} section (region, load.instance_type)`);
+      if (p.hosts) issue(["hosts"], `provider ${cloud} creates its hosts; remove hosts`);
+      if (p.ssh?.identity_file)
+        issue(
+          ["ssh", "identity_file"],
+          `provider ${cloud} generates a key pair per run; remove identity_file`
+        );
+      for (const role of ROLES) {
+        const r = p.roles[role];
+        if (r.instances)
+          issue(["roles", role, "instances"], `provider ${cloud} places one instance per machine; use count`);
+        const count = r.count ?? 0;
+        if (role !== "tiflash" && count === 0)
+          issue(["roles", role, "count"], `a TiDB cluster needs at least one ${role} instance`);
+        if (count > 0 && r.instance_type === void 0)
+          issue(["roles", role, "instance_type"], `roles.${role}.count is ${count}: name the instance type`);
+      }
+    },
+    checkTarget: releaseTarget(cloud)
+  };
+}
+var CLOUD_DEPLOYERS = Object.fromEntries(
+  Object.keys(CLOUDS).map((name) => [name, cloudDeployer(name)])
+);
+
+// action/src/targets/tidb/deployments/endpoint/index.ts
+var ENDPOINT = {
+  provider: "endpoint",
+  about: "an existing TiDB at a host and port (tiperf owns only a database of its own there)",
+  sections: ["endpoint"],
+  checkProfile(p, issue) {
+    if (!p.endpoint) issue(["endpoint"], "provider endpoint needs an endpoint section (host, port, user)");
+    for (const key of ["hosts", "ssh"])
+      if (p[key])
+        issue(
+          [key],
+          `an endpoint is a TiDB that already runs: tiperf reaches it at endpoint.host; remove ${key}`
+        );
+    if (p.haproxy) issue(["haproxy"], "an endpoint's load balancing is its own: remove haproxy");
+    if (p.monitoring) issue(["monitoring"], "tiperf deploys no monitoring on an endpoint: remove monitoring");
+    if (Object.keys(p.server_configs).length)
+      issue(["server_configs"], "tiperf never reconfigures an endpoint: remove server_configs");
+    for (const role of ROLES)
+      if ((p.roles[role].count ?? 0) > 0 || p.roles[role].instances)
+        issue(["roles", role], "an endpoint's topology is its own: tiperf deploys nothing there");
+  }
+};
+
+// action/src/targets/tidb/deployments/hosts/index.ts
+var HOSTS = {
+  provider: "hosts",
+  about: "a tiup cluster on the profile's hosts",
+  form: clusterForm,
+  checkProfile(p, issue) {
+    noInstanceTypes(p, issue, Object.keys(CLOUDS));
+    for (const role of ROLES) {
+      const r = p.roles[role];
+      if (r.instances && r.count !== void 0 && r.count !== r.instances.length)
+        issue(["roles", role, "count"], `count ${r.count} but ${r.instances.length} instances listed`);
+      const count = r.instances?.length ?? r.count ?? 0;
+      if (role !== "tiflash" && count === 0)
+        issue(["roles", role, "count"], `a TiDB cluster needs at least one ${role} instance`);
+      if (count > 0 && !r.instances && !p.hosts?.[role]?.length)
+        issue(["hosts", role], `roles.${role}.count is ${count}: list the ${role} hosts (hosts.${role})`);
+    }
+    if (p.haproxy && !p.hosts?.load?.length)
+      issue(["hosts", "load"], "haproxy: true needs a load host (hosts.load) to run on");
+    if (p.ssh?.proxy && !p.hosts?.load?.length)
+      issue(
+        ["hosts", "load"],
+        "ssh.proxy needs a load host (hosts.load): behind a bastion, tiperf's SQL and status checks run there"
+      );
+  },
+  checkTarget: releaseTarget("hosts")
+};
+
+// action/src/targets/tidb/tiup.ts
+import { homedir as homedir2 } from "node:os";
+import { join as join8 } from "node:path";
+
+// action/src/proc/tool.ts
+import { spawn } from "node:child_process";
+import { createWriteStream } from "node:fs";
+var KILL_GRACE_MS = 3e3;
+function runTool(command, args, opts) {
+  return new Promise((resolve2) => {
+    const started = Date.now();
+    const [local, localArgs] = opts.cpus ? ["taskset", ["-c", opts.cpus, command, ...args]] : [command, args];
+    const remote = opts.remote;
+    const [cmd, argv] = remote ? ["ssh", sshArgs(remote, remoteCommand([local, ...localArgs]))] : [local, localArgs];
+    const log = createWriteStream(opts.logFile, { flags: "a" });
+    let writeError;
+    let output = "";
+    let aborted;
+    let timedOut;
+    let killTimer;
+    const write = (chunk) => {
+      if (!writeError) log.write(chunk);
+    };
+    write(
+      maskSecrets(
+        remote ? `$ ${shellCommand([local, ...localArgs])}    # on ${remote.user}@${remote.host}: ${shellCommand([cmd, ...argv])}
+` : `$ ${shellCommand([cmd, ...argv])}
+`
+      )
+    );
+    const child = spawn(cmd, argv, {
+      stdio: [remote ? "pipe" : "ignore", "pipe", "pipe"],
+      env: childEnv(opts.env),
+      ...opts.cwd ? { cwd: opts.cwd } : {}
+    });
+    child.stdin?.on("error", () => {
+    });
+    if (child.pid !== void 0) opts.onSpawn?.(child.pid);
+    const kill = () => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      if (child.stdin) {
+        child.stdin.end();
+        killTimer ??= setTimeout(() => {
+          if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+        }, KILL_GRACE_MS + 5e3);
+        return;
+      }
+      child.kill("SIGTERM");
+      killTimer ??= setTimeout(() => {
+        if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+      }, KILL_GRACE_MS);
+    };
+    log.on("error", (e) => {
+      writeError ??= new WriteError(opts.logFile, e);
+      kill();
+    });
+    const onData = (d) => {
+      output += d.toString();
+      write(d);
+    };
+    child.stdout?.on("data", onData);
+    child.stderr?.on("data", onData);
+    const unregister = onTeardown(`stop ${command} (pid ${child.pid})`, kill);
+    const onAbort = () => {
+      const reason = opts.signal?.reason;
+      aborted = reason instanceof Error ? reason.message : String(reason ?? "aborted");
+      kill();
+    };
+    if (opts.signal?.aborted) onAbort();
+    opts.signal?.addEventListener("abort", onAbort, { once: true });
+    const watchdog = opts.limitS === void 0 ? void 0 : setTimeout(() => {
+      timedOut = { limit_s: opts.limitS };
+      kill();
+    }, opts.limitS * 1e3);
+    const stopper = opts.stopAfterS === void 0 ? void 0 : setTimeout(() => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      if (child.stdin) child.stdin.write("INT\n");
+      else child.kill("SIGINT");
+    }, opts.stopAfterS * 1e3);
+    let done = false;
+    const finish = (code, sig) => {
+      if (done) return;
+      done = true;
+      unregister();
+      clearTimeout(watchdog);
+      clearTimeout(stopper);
+      clearTimeout(killTimer);
+      opts.signal?.removeEventListener("abort", onAbort);
+      const run = {
+        code,
+        signal: sig,
+        output,
+        elapsed_s: (Date.now() - started) / 1e3,
+        ...aborted ? { aborted } : {},
+        ...timedOut ? { timedOut } : {}
+      };
+      const settle = () => resolve2(writeError ? { ...run, writeError } : run);
+      if (writeError || log.destroyed) return settle();
+      log.once("error", settle);
+      log.end(settle);
+    };
+    child.once("error", (e) => {
+      output += `
+${e.message}`;
+      finish(127, null);
+    });
+    child.once("close", finish);
+  });
+}
+
+// action/src/targets/tidb/tiup.ts
+var tiupHome = () => process.env.TIUP_HOME || join8(homedir2(), ".tiup");
+var lastLines = (text, n = 6) => text.trimEnd().split("\n").slice(-n).join("\n");
+function tiupProgram() {
+  const tiup = findTool("tiup");
+  if (!tiup)
+    throw new RunError(
+      "target.kind tidb: tiup is not installed (install it from tiup.io, then `tiup install playground cluster`)"
+    );
+  return tiup;
+}
+async function runTiup(argv, o) {
+  const limitS = o.limitS ?? 1800;
+  const [, ...args] = argv;
+  const logFile = join8(
+    o.rawDir,
+    `tiup-${argv[2] ?? argv[1]}-${argv[3] ?? ""}.log`.replace(/-\.log$/, ".log")
+  );
+  const r = await runTool(tiupProgram(), args, { logFile, signal: o.signal, limitS });
+  if (r.aborted) throw new RunError(`${o.what}: stopped: ${r.aborted}`);
+  if (r.timedOut)
+    throw new RunError(
+      `${o.what}: \`${shellCommand(argv)}\` did not finish within ${limitS}s (raw output: ${logFile})`
+    );
+  if (r.code !== 0)
+    throw new RunError(
+      `${o.what}: \`${shellCommand(argv)}\` exited with code ${r.code}:
+${lastLines(r.output)}
+(raw output: ${logFile})`
+    );
+  return r.output;
+}
+
+// action/src/targets/tidb/deployments/local/index.ts
 var serverSlots = (d) => ({
   port: `<port of ${d.name}>`,
   status: `<status port of ${d.name}>`,
@@ -10801,7 +10705,485 @@ function serverArgs(d, dir, tiupHome2) {
     ...d.configFile ? ["-config", `${dir}/${d.configFile}`, "-config-strict"] : []
   ];
 }
-var PLAN_DIR = "<run>/tidb";
+var serverForm = {
+  kind: "server",
+  deploySeconds: 10,
+  // a private tidb-server on unistore is up again in seconds (measured here: 3–6 s on 2 cores)
+  restartSeconds: 8,
+  plan(o) {
+    const deployments = [];
+    const variants = o.variants.map((v, index) => {
+      const config = o.roleConfig(v.target, "tidb");
+      const configFile = Object.keys(config).length ? `${v.name}-tidb.toml` : void 0;
+      if (configFile) o.files[configFile] = toToml(config);
+      const binpath = binpathsOf(v.target).tidb;
+      deployments.push({
+        kind: "server",
+        name: o.variants.length > 1 ? `${o.prefix}-${v.name}` : o.prefix,
+        index,
+        version: v.target.version ?? "",
+        variants: [v.name],
+        ...binpath ? { binpath } : {},
+        ...configFile ? { configFile } : {}
+      });
+      return o.setupOf(v, index);
+    });
+    return { deployments, variants };
+  },
+  switching: (variants) => variants > 1 ? "separate-servers" : "none",
+  grouped: () => false,
+  switchSeconds: () => 0,
+  // a private server's port is picked when it starts
+  loadEndpoints: () => [{ host: "127.0.0.1", port: PORT_AT_START }],
+  statusAddresses: (d) => ({ tidb: [`127.0.0.1:${serverSlots(d).status}`], tikv: [], pd: [], tiflash: [] }),
+  startSteps(_plan, d, v, add, about) {
+    if (!d.binpath)
+      add(
+        stepKey.install(d),
+        "start",
+        { command: ["tiup", "install", `tidb:${d.version}`] },
+        `only if tiup has not installed tidb ${d.version} yet`,
+        { variant: v.name }
+      );
+    add(
+      stepKey.start(d),
+      "start",
+      { command: serverArgs(d, PLAN_DIR, tiupHome()) },
+      `${about}: free ports on 127.0.0.1 and a fresh work directory picked at start; ready when /status answers; runs until teardown`,
+      { variant: v.name }
+    );
+  },
+  blockSteps(_plan, d, add) {
+    add(
+      stepKey.restart(d),
+      "restart",
+      { command: [`kill -TERM <pid of ${d.name}>`, ...serverArgs(d, PLAN_DIR, tiupHome())] },
+      "before each block after the first (compare.blocks): a fresh process on the same data"
+    );
+  },
+  teardownSteps(_plan, d, add) {
+    add(
+      stepKey.stop(d),
+      "teardown",
+      { command: ["kill", "-TERM", `<pid of ${d.name}>`] },
+      `then rm -rf ${serverSlots(d).dir} (its log kept in <run>/server/); always; \`tiperf reap\` if tiperf was killed`
+    );
+  }
+};
+var LOCAL = {
+  provider: "local",
+  about: "a private tidb-server per variant on this machine (unistore)",
+  form: serverForm,
+  localServers: true,
+  embeddedStore: true,
+  checkProfile(p, issue) {
+    noInstanceTypes(p, issue, Object.keys(CLOUDS));
+    for (const key of ["hosts", "ssh"])
+      if (p[key])
+        issue(
+          [key],
+          `a local profile runs one tidb-server on this machine: ${key} belongs to provider hosts`
+        );
+    if (p.haproxy) issue(["haproxy"], "a local profile has one tidb-server and no load host: no HAProxy");
+    if (p.monitoring) issue(["monitoring"], "a local profile has no monitoring; use provider hosts");
+    for (const role of ["pd", "tikv", "tiflash"])
+      if ((p.roles[role].count ?? 0) > 0 || p.roles[role].instances)
+        issue(
+          ["roles", role],
+          `provider local runs tidb-server alone on its embedded store (unistore): no ${role}; use provider playground or hosts for a cluster`
+        );
+    const t = p.roles.tidb;
+    if (t.count !== void 0 && t.count !== 1)
+      issue(["roles", "tidb", "count"], "provider local runs one tidb-server per variant: count 1");
+    for (const key of ["numa_node", "resource_control", "instances", "arch", "os"])
+      if (t[key] !== void 0)
+        issue(
+          ["roles", "tidb", key],
+          `provider local has no ${key}: a private tidb-server takes target.resources (cpus, cpu_quota)`
+        );
+  },
+  checkTarget(t, profileFile) {
+    const others = Object.keys(binpathsOf(t)).filter((r) => r !== "tidb");
+    if (others.length)
+      return `target.binpath.${others[0]}: ${profileFile} (provider local) runs one tidb-server on its embedded store, with no TiKV or PD: give only a tidb-server build`;
+    return void 0;
+  }
+};
+
+// action/src/targets/tidb/deployments/playground/index.ts
+var PLAYGROUND_FLAG = { pd: "pd", tikv: "kv", tidb: "db", tiflash: "tiflash" };
+var PLAYGROUND_PORT_OFFSET = 1e4;
+var playgroundTidbPort = (d) => 4e3 + d.portOffset;
+function playgroundArgs(d, dir) {
+  return [
+    "tiup",
+    "playground",
+    d.version,
+    ...ROLES.flatMap((r) => [`--${PLAYGROUND_FLAG[r]}`, String(d.counts[r])]),
+    "--without-monitor",
+    "--tag",
+    d.name,
+    ...d.portOffset ? ["--port-offset", String(d.portOffset)] : [],
+    ...ROLES.flatMap(
+      (r) => d.configFiles[r] ? [`--${PLAYGROUND_FLAG[r]}.config`, `${dir}/${d.configFiles[r]}`] : []
+    ),
+    ...["tidb", "tikv", "pd"].flatMap(
+      (r) => d.binpaths[r] ? [`--${PLAYGROUND_FLAG[r]}.binpath`, d.binpaths[r]] : []
+    )
+  ];
+}
+var playgroundForm = {
+  kind: "playground",
+  deploySeconds: 60,
+  restartSeconds: 60,
+  plan(o) {
+    const deployments = [];
+    const variants = o.variants.map((v, index) => {
+      const roles = effectiveRoles(o.profile, v.target);
+      const configFiles = {};
+      for (const role of ROLES) {
+        const config = o.roleConfig(v.target, role);
+        if (Object.keys(config).length === 0) continue;
+        const file = `${v.name}-${role}.toml`;
+        o.files[file] = toToml(config);
+        configFiles[role] = file;
+      }
+      deployments.push({
+        kind: "playground",
+        name: o.variants.length > 1 ? `${o.prefix}-${v.name}` : o.prefix,
+        index,
+        version: v.target.version ?? "",
+        variants: [v.name],
+        counts: Object.fromEntries(ROLES.map((r) => [r, roles[r].count ?? 0])),
+        portOffset: index * PLAYGROUND_PORT_OFFSET,
+        configFiles,
+        binpaths: binpathsOf(v.target)
+      });
+      return o.setupOf(v, index);
+    });
+    return { deployments, variants };
+  },
+  switching: (variants) => variants > 1 ? "separate-playgrounds" : "none",
+  grouped: () => false,
+  switchSeconds: () => 0,
+  loadEndpoints: (_plan, d) => [{ host: "127.0.0.1", port: playgroundTidbPort(d) }],
+  statusAddresses(d) {
+    const off = d.portOffset;
+    return {
+      tidb: [`127.0.0.1:${10080 + off}`],
+      tikv: [`127.0.0.1:${20180 + off}`],
+      pd: [`127.0.0.1:${2379 + off}`],
+      tiflash: [`127.0.0.1:${8234 + off}`]
+    };
+  },
+  startSteps(_plan, d, v, add, about) {
+    add(
+      stepKey.start(d),
+      "start",
+      { command: playgroundArgs(d, PLAN_DIR) },
+      `${about}: runs until teardown; ready when it prints "TiDB Playground Cluster is started"; the TiDB port is read from its "Connect TiDB" lines`,
+      { variant: v.name }
+    );
+  },
+  blockSteps() {
+  },
+  teardownSteps(_plan, d, add) {
+    add(
+      stepKey.stop(d),
+      "teardown",
+      { command: ["kill", "-INT", "<tiup playground pid>"] },
+      `then rm -rf $TIUP_HOME/data/${d.name}; always; \`tiperf reap\` if tiperf was killed`
+    );
+  }
+};
+var PLAYGROUND = {
+  provider: "playground",
+  about: "tiup playground per variant on this machine",
+  form: playgroundForm,
+  noRestart: `is a playground, which cannot restart its servers without losing its data: use compare.blocks: 1, or a profile with provider hosts or ${Object.keys(CLOUDS).join(", ")}`,
+  checkProfile(p, issue) {
+    noInstanceTypes(p, issue, Object.keys(CLOUDS));
+    for (const key of ["hosts", "ssh"])
+      if (p[key]) issue([key], `a playground runs on this machine: ${key} belongs to provider hosts`);
+    if (p.haproxy) issue(["haproxy"], "a playground has no load host for HAProxy; use provider hosts");
+    if (p.monitoring)
+      issue(
+        ["monitoring"],
+        "tiperf starts playgrounds with --without-monitor; use provider hosts for monitoring"
+      );
+    for (const role of ROLES) {
+      const r = p.roles[role];
+      for (const key of ["numa_node", "resource_control", "instances", "arch", "os"])
+        if (r[key] !== void 0)
+          issue(
+            ["roles", role, key],
+            `tiup playground has no ${key} option; use a profile with provider hosts`
+          );
+      if (r.count === void 0) issue(["roles", role, "count"], "a playground role needs a count");
+    }
+  },
+  checkTarget: releaseTarget("playground")
+};
+
+// action/src/targets/tidb/deployments/registry.ts
+var DEPLOYERS = {
+  local: LOCAL,
+  playground: PLAYGROUND,
+  hosts: HOSTS,
+  endpoint: ENDPOINT,
+  ...CLOUD_DEPLOYERS
+};
+var PROVIDERS = Object.keys(DEPLOYERS);
+function deployerOf(provider) {
+  const d = DEPLOYERS[provider];
+  if (!d) throw new Error(`no TiDB provider ${provider} (providers: ${PROVIDERS.join(", ")})`);
+  return d;
+}
+function formOf(d) {
+  const form = Object.values(DEPLOYERS).find((x) => x.form?.kind === d.kind)?.form;
+  if (!form) throw new Error(`no deployment form ${d.kind}`);
+  return form;
+}
+
+// action/src/targets/tidb/deprecated.ts
+var DEPRECATED = [
+  {
+    role: "tikv",
+    key: /^rocksdb\.(defaultcf|writecf|lockcf)\.block-cache-size$/,
+    since: "v6.6.0",
+    use: "storage.block-cache.capacity (one block cache shared by every column family)",
+    source: "docs.pingcap.com/tidb/stable/tikv-configuration-file#block-cache-size"
+  },
+  {
+    role: "tikv",
+    key: /^raftdb\.defaultcf\.block-cache-size$/,
+    since: "v6.6.0",
+    use: "storage.block-cache.capacity",
+    source: "docs.pingcap.com/tidb/stable/tikv-configuration-file#block-cache-size"
+  },
+  {
+    role: "tidb",
+    key: /^prepared-plan-cache\.enabled$/,
+    since: "v6.1.0",
+    use: "the system variable tidb_enable_prepared_plan_cache (target.sql: SET GLOBAL tidb_enable_prepared_plan_cache = ON)",
+    source: "docs.pingcap.com/tidb/stable/tidb-configuration-file#prepared-plan-cache"
+  },
+  {
+    role: "tikv",
+    key: /^log-level$/,
+    since: "v5.4.0",
+    use: "log.level",
+    source: "docs.pingcap.com/tidb/stable/tikv-configuration-file#log-level"
+  }
+];
+var parts = (v) => /^v(\d+)\.(\d+)\.(\d+)/.exec(v)?.slice(1).map(Number);
+function atLeast(version, since) {
+  const a = parts(version);
+  const b = parts(since);
+  if (!a) return true;
+  for (let i = 0; i < 3; i++) if (a[i] !== b[i]) return a[i] > b[i];
+  return true;
+}
+function deprecationWarnings(variants) {
+  const out = /* @__PURE__ */ new Set();
+  for (const v of variants)
+    for (const k of v.configKeys)
+      for (const d of DEPRECATED)
+        if (d.role === k.role && d.key.test(k.key) && atLeast(v.version, d.since))
+          out.add(
+            `${k.role} config ${k.key} is deprecated since ${d.since} (${v.version || "this build"} does not honour it; variants ${variants.filter((x) => x.configKeys.some((c) => c.role === k.role && c.key === k.key)).map((x) => x.name).join(", ")}): use ${d.use} (${d.source})`
+          );
+  return [...out];
+}
+
+// action/src/targets/tidb/load-profile.ts
+var CheckedProfileSchema = ProfileSchema.superRefine((p, ctx) => {
+  const issue = (path, message) => ctx.addIssue({ code: "custom", path, message });
+  const deployer = DEPLOYERS[p.provider];
+  if (!deployer) {
+    issue(["provider"], `must be one of ${PROVIDERS.join(", ")}`);
+    return;
+  }
+  const sections = p;
+  for (const other of Object.values(DEPLOYERS))
+    if (other !== deployer) {
+      for (const section of other.sections ?? [])
+        if (sections[section] !== void 0) issue([section], `belongs to provider ${other.provider}`);
+    }
+  deployer.checkProfile(p, issue);
+});
+async function loadProfile(file, flag = "target.profile") {
+  return parseProfile(await readProfileText(file, flag), file);
+}
+function parseProfile(text, file) {
+  const yaml = parseYaml(text, file);
+  if (yaml.raw === null || typeof yaml.raw !== "object" || Array.isArray(yaml.raw))
+    throw new InputError(`${file}: a profile is a YAML mapping with keys name, provider, hosts, roles`);
+  return validateYaml(CheckedProfileSchema, yaml, file);
+}
+
+// action/src/targets/tidb/endpoint.ts
+async function tidbFacts(sql, ep) {
+  const version = await sql("SELECT tidb_version()");
+  const facts = {
+    tidb_version: version.replace(/\\n/g, "\n").split("\n").slice(0, 4).join("\n")
+  };
+  if (ep.status_port) {
+    try {
+      const r = await fetch(`http://${ep.host}:${ep.status_port}/status`, {
+        signal: AbortSignal.timeout(5e3)
+      });
+      facts.status = r.ok ? await r.json() : `HTTP ${r.status}`;
+    } catch (e) {
+      facts.status = `not reachable: ${e.message}`;
+    }
+  }
+  return facts;
+}
+var TIDB_ENDPOINT = {
+  kind: "tidb",
+  title: "TiDB",
+  protocol: "mysql",
+  versionSql: "SELECT VERSION()",
+  facts: tidbFacts,
+  factSteps: (ep) => [
+    { sql: "SELECT tidb_version()" },
+    ...ep.status_port ? [{ get: `http://${ep.host}:${ep.status_port}/status` }] : []
+  ],
+  // the run's own tables only: fresh statistics, so auto-analyze does not fire during cells
+  afterLoadSteps: (database, tables) => tables.map((t) => ({ sql: `ANALYZE TABLE ${database}.${t}` }))
+};
+var DEPLOYS = [
+  { key: "version", why: "the version is what the endpoint runs (recorded from tidb_version())" },
+  { key: "binpath", why: "a build needs a deployment" },
+  { key: "source", why: "a build needs a deployment" },
+  { key: "resources", why: "CPU limits bind a private tidb-server tiperf starts" },
+  { key: "server_configs", why: "tiperf never reconfigures an endpoint" },
+  { key: "roles", why: "an endpoint's topology is its own" },
+  {
+    key: "sql",
+    why: "target.sql changes the cluster for everyone on it; on an endpoint tiperf runs none yet"
+  },
+  { key: "split", why: "split scatters regions of the whole cluster; on an endpoint tiperf runs none yet" }
+];
+async function tidbEndpoints2(input, defaultProfile) {
+  const at2 = (name) => input.variants.length > 1 ? `variants.${name}.` : "";
+  const files = input.variants.map(
+    (v) => input.profile ?? v.target.profile ?? defaultProfile
+  );
+  const profiles = await Promise.all(
+    files.map(
+      (f, i) => loadProfile(f, input.profile ? "--profile" : `${at2(input.variants[i]?.name ?? "base")}target.profile`)
+    )
+  );
+  const existing = (p) => deployerOf(p.provider).form === void 0;
+  const endpoints = profiles.filter(existing).length;
+  if (endpoints === 0) return void 0;
+  if (endpoints < profiles.length) {
+    const i = profiles.findIndex((p) => !existing(p));
+    throw new InputError(
+      `${input.file}: ${at2(input.variants[i]?.name ?? "base")}target.profile ${files[i]} deploys TiDB (provider ${profiles[i]?.provider}) while another variant measures an endpoint: that compares two machines, not a change; give every variant an endpoint profile, or none`
+    );
+  }
+  const refusals = [];
+  const variants = [];
+  for (const [i, v] of input.variants.entries()) {
+    const t = v.target;
+    for (const d of DEPLOYS)
+      if (t[d.key] !== void 0)
+        refusals.push(
+          `${input.file}: ${at2(v.name)}target.${d.key}: ${files[i]} is an existing TiDB (provider endpoint): ${d.why}. There tiperf compares a stored baseline (tiperf diff, --baseline) or two endpoints (a profile per variant)`
+        );
+    const p = profiles[i];
+    variants.push({
+      name: v.name,
+      target: v.target,
+      file: files[i],
+      profile: {
+        name: p.name,
+        ...p.description ? { description: p.description } : {},
+        provider: "endpoint",
+        endpoint: p.endpoint
+      }
+    });
+  }
+  return { variants, refusals };
+}
+
+// action/src/targets/tidb/plan.ts
+function planTidb(o) {
+  const { profile } = o;
+  const form = deployerOf(profile.provider).form;
+  if (!form)
+    throw new InputError(
+      `${o.profileFile}: provider ${profile.provider} deploys nothing: it is measured as an endpoint`
+    );
+  const files = {};
+  const configKeysOf = (target) => ROLES.flatMap(
+    (role) => flatKeys(roleConfig(profile, target, role)).map(([key, value]) => ({ role, key, value }))
+  );
+  const planned = form.plan({
+    variants: o.variants,
+    profile,
+    profileFile: o.profileFile,
+    prefix: o.prefix,
+    files,
+    roleConfig: (target, role) => roleConfig(profile, target, role),
+    setupOf: (v, deployment, topologyFile) => ({
+      name: v.name,
+      deployment,
+      version: v.target.version ?? "",
+      ...topologyFile ? { topologyFile } : {},
+      configKeys: configKeysOf(v.target),
+      sql: v.target.sql ?? [],
+      ...v.target.split ? { split: v.target.split } : {},
+      ...v.target.resources ? { resources: v.target.resources } : {}
+    })
+  });
+  const { deployments, variants } = planned;
+  const switching = form.switching(o.variants.length, deployments);
+  checkSqlSwitching(variants, deployments);
+  const loadHost = profile.hosts?.load?.[0];
+  const load = loadHost ? {
+    host: loadHost,
+    user: profile.ssh?.user ?? "tidb",
+    port: profile.ssh?.port ?? 22,
+    ...profile.ssh?.identity_file ? { identity: profile.ssh.identity_file } : {}
+  } : { host: "127.0.0.1" };
+  const plan = {
+    profile,
+    profileFile: o.profileFile,
+    deployments,
+    variants,
+    switching,
+    grouped: form.grouped(switching, deployments),
+    files,
+    ...planned.haproxy ? { haproxy: planned.haproxy } : {},
+    load,
+    steps: []
+  };
+  plan.steps = stepsOf(plan, o.data, o.loads ?? []);
+  return plan;
+}
+function checkSqlSwitching(variants, deployments) {
+  const setVars = (sql) => sql.flatMap(
+    (s) => [...s.matchAll(/SET\s+(?:GLOBAL\s+|@@GLOBAL\.)(\w+)/gi)].map((m) => m[1].toLowerCase())
+  ).sort().join(",");
+  for (const d of deployments) {
+    const shared = variants.filter((v) => v.deployment === d.index);
+    if (shared.length < 2) continue;
+    const first = shared[0];
+    for (const v of shared.slice(1)) {
+      if (setVars(v.sql) !== setVars(first.sql))
+        throw new InputError(
+          `variants ${first.name} and ${v.name} share cluster ${d.name} but their target.sql set different variables (${setVars(first.sql) || "none"} vs ${setVars(v.sql) || "none"}): set the same variables in both, so switching between them restores each value`
+        );
+    }
+  }
+}
+var loadEndpoints = (plan, d) => formOf(d).loadEndpoints(plan, d);
+var statusAddresses = (d) => formOf(d).statusAddresses(d);
+var SPLIT_DATABASE = "sbtest";
 var regionsSql = () => "SHOW TABLE sbtest.sbtest1 REGIONS";
 function rowRegions(out) {
   const regions = out.split("\n").map((l) => l.split("	")).filter((f) => f.length > 2);
@@ -10823,7 +11205,6 @@ function globalsSet(sql) {
     })
   );
 }
-var configUrl = (role, addr) => role === "pd" ? `http://${addr}/pd/api/v1/config` : `http://${addr}/config`;
 function stepsOf(plan, data, loads) {
   const out = [];
   const add = (key, phase, run, about, o = {}) => out.push({
@@ -10835,132 +11216,22 @@ function stepsOf(plan, data, loads) {
     ...about ? { about } : {}
   });
   const checks = plan.profile.ssh?.proxy ? "load host" : "runner";
-  const switchSteps = (d, v, own) => {
-    const cs = d.configSwitch;
-    const o = own ? { variant: v.name } : {};
-    const when = `whenever another variant of ${d.name} was applied`;
-    if (cs.by === "online") {
-      const status = statusAddresses(d);
-      for (const k of cs.keys) {
-        const value = v.configKeys.find((c) => c.role === k.role && c.key === k.key)?.value;
-        for (const addr of status[k.role])
-          add(
-            `set-config:${v.name}:${k.role}:${k.key}:${addr}`,
-            "switch",
-            { post: configUrl(k.role, addr), body: setConfigBody(k.key, value) },
-            `variant ${v.name}, ${when}: what SET CONFIG ${k.role} \`${k.key}\` = ${JSON.stringify(value)} sends to each instance (an error fails the run, where SET CONFIG would only warn); no restart`,
-            { ...o, where: checks }
-          );
-      }
-      return;
-    }
-    add(
-      `edit-config:${d.name}:${v.name}`,
-      "switch",
-      { command: tiupCluster.editConfig(d, `${PLAN_DIR}/${v.topologyFile}`) },
-      `variant ${v.name}, ${when}; "Nothing changed." fails the run`,
-      o
-    );
-    add(
-      `reload:${d.name}:${v.name}`,
-      "switch",
-      { command: tiupCluster.reload(d, cs.roles) },
-      `restarts only ${cs.roles.join(", ")} (${cs.why.join("; ")}); then SHOW CONFIG confirms variant ${v.name}'s values`,
-      o
-    );
-  };
   const started = /* @__PURE__ */ new Set();
   for (const v of plan.variants) {
     const d = plan.deployments[v.deployment];
+    const form = formOf(d);
     const about = `variant ${v.name} on ${d.name}`;
     if (!started.has(d.index)) {
       started.add(d.index);
-      if (d.kind === "playground") {
-        add(
-          `start:${d.name}`,
-          "start",
-          { command: playgroundArgs(d, PLAN_DIR) },
-          `${about}: runs until teardown; ready when it prints "TiDB Playground Cluster is started"; the TiDB port is read from its "Connect TiDB" lines`,
-          { variant: v.name }
-        );
-      } else if (d.kind === "server") {
-        if (!d.binpath)
-          add(
-            `install:${d.name}`,
-            "start",
-            { command: ["tiup", "install", `tidb:${d.version}`] },
-            `only if tiup has not installed tidb ${d.version} yet`,
-            { variant: v.name }
-          );
-        add(
-          `start:${d.name}`,
-          "start",
-          { command: serverArgs(d, PLAN_DIR, tiupHome()) },
-          `${about}: free ports on 127.0.0.1 and a fresh work directory picked at start; ready when /status answers; runs until teardown`,
-          { variant: v.name }
-        );
-      } else {
-        add(
-          `deploy:${d.name}`,
-          "start",
-          { command: tiupCluster.deploy(d, `${PLAN_DIR}/${v.topologyFile}`, plan.profile) },
-          `variants ${d.variants.join(", ")}`,
-          { variant: v.name }
-        );
-        for (const [role, binpath] of Object.entries(d.binpaths)) {
-          const file = `${PLAN_DIR}/patch-${d.name}-${role}.tar.gz`;
-          add(
-            `pack:${d.name}:${role}`,
-            "start",
-            { command: patchPackage(binpath, file, role) },
-            `target.binpath of ${role}: the build as ${BUILD_ROLES[role]} in the package tiup patches with`,
-            { variant: v.name }
-          );
-          add(
-            `patch:${d.name}:${role}`,
-            "start",
-            { command: tiupCluster.patch(d, file, role) },
-            `every ${role} of ${d.name} runs the build (before its first start)`,
-            { variant: v.name }
-          );
-        }
-        add(`start:${d.name}`, "start", { command: tiupCluster.start(d) }, void 0, { variant: v.name });
-        add(
-          `display:${d.name}`,
-          "start",
-          { command: tiupCluster.display(d) },
-          "every instance Up; uptimes recorded",
-          { variant: v.name }
-        );
-        if (plan.haproxy)
-          add(
-            `haproxy:${d.name}`,
-            "start",
-            { command: ["haproxy", "-db", "-L", `tiperf-haproxy-${d.name}`, "-f", "/dev/stdin"] },
-            `on the load host, ${PLAN_DIR}/haproxy-${d.name}.cfg on its stdin over SSH (no file is written there; -L names the process); the load tools connect to 127.0.0.1:${haproxyPort(plan, d)} there once it listens`,
-            { variant: v.name, where: "load host" }
-          );
-        if (plan.switching === "stop-start") {
-          for (const other of plan.deployments)
-            if (other.index < d.index && other.kind === "cluster")
-              add(
-                `stop:${other.name}`,
-                "start",
-                { command: tiupCluster.stop(other) },
-                `waits stopped while ${d.name}'s variants are measured`,
-                { variant: v.name }
-              );
-        }
-      }
+      form.startSteps(plan, d, v, add, about);
     }
-    const switched = d.kind === "cluster" && d.configSwitch !== void 0 && d.variants[0] !== v.name;
-    if (switched) switchSteps(d, v, true);
-    const status = statusAddresses(d);
+    const switched = form.switchIn?.(plan, d, v, add) ?? false;
+    const status = form.statusAddresses(d);
     const readBack = () => {
       for (const role of new Set(v.configKeys.map((k) => k.role)))
         for (const addr of status[role])
           add(
-            `config:${v.name}:${role}:${addr}`,
+            stepKey.config(v, role, addr),
             "record",
             { get: configUrl(role, addr) },
             `${about}: what SHOW CONFIG shows; ${v.configKeys.filter((k) => k.role === role).map((k) => k.key).join(", ")} must match the spec`,
@@ -10969,24 +11240,24 @@ function stepsOf(plan, data, loads) {
     };
     if (switched) readBack();
     v.sql.forEach((s, i) => {
-      add(`sql:${v.name}:${i}`, "sql", { sql: s }, `${about}: target.sql, before every cell of the variant`, {
+      add(stepKey.sql(v, i), "sql", { sql: s }, `${about}: target.sql, before every cell of the variant`, {
         variant: v.name,
         where: checks
       });
       for (const g of globalsSet(s))
         add(
-          `sql-check:${v.name}:${g.name}`,
+          stepKey.sqlCheck(v, g.name),
           "sql",
           { sql: `SELECT @@GLOBAL.${g.name}` },
           `${about}: must read ${g.value}, or the run fails`,
           { variant: v.name, where: checks }
         );
     });
-    add(`version:${v.name}`, "record", { sql: "SELECT tidb_version()" }, about, {
+    add(stepKey.version(v), "record", { sql: "SELECT tidb_version()" }, about, {
       variant: v.name,
       where: checks
     });
-    add(`status:${v.name}`, "record", { get: `http://${status.tidb[0]}/status` }, `${about}: recorded`, {
+    add(stepKey.status(v), "record", { get: `http://${status.tidb[0]}/status` }, `${about}: recorded`, {
       variant: v.name,
       where: checks
     });
@@ -10994,7 +11265,7 @@ function stepsOf(plan, data, loads) {
     if (v.split && data)
       for (let t = 1; t <= data.tables; t++)
         add(
-          `split:${v.name}:sbtest${t}`,
+          stepKey.split(v, SPLIT_DATABASE, t),
           "split",
           { sql: splitSql(v.version, t, data.table_size, v.split.regions) },
           `${about}: after prepare`,
@@ -11002,7 +11273,7 @@ function stepsOf(plan, data, loads) {
         );
     if (data && plan.variants.some((x) => x.split))
       add(
-        `regions:${v.name}`,
+        stepKey.regions(v),
         "split",
         { sql: regionsSql() },
         `${about}: the regions of sbtest1's rows counted, recorded as split.regions (what a split difference did)`,
@@ -11011,81 +11282,15 @@ function stepsOf(plan, data, loads) {
     for (const load of loads)
       for (const table of load.tables)
         add(
-          `analyze:${v.name}:${load.database}.${table}`,
+          stepKey.analyze(v, load.database, table),
           "split",
           { sql: `ANALYZE TABLE ${load.database}.${table}` },
           `${about}: after the load, so statistics are fresh and auto-analyze does not fire during cells`,
           { variant: v.name, where: checks }
         );
   }
-  for (const d of plan.deployments) {
-    if (d.kind === "server")
-      add(
-        `restart:${d.name}`,
-        "restart",
-        { command: [`kill -TERM <pid of ${d.name}>`, ...serverArgs(d, PLAN_DIR, tiupHome())] },
-        "before each block after the first (compare.blocks): a fresh process on the same data"
-      );
-    if (d.kind !== "cluster") continue;
-    const first = plan.variants.find((v) => v.name === d.variants[0]);
-    if (d.configSwitch) switchSteps(d, first, false);
-    if (d.configSwitch?.by === "reload")
-      add(
-        `restart:${d.name}:${d.configSwitch.roles.join(",")}`,
-        "switch",
-        { command: tiupCluster.restart(d, d.configSwitch.roles) },
-        `before a group of cells whose variant is applied already: its ${d.configSwitch.roles.join(", ")} fresh as after a switch`
-      );
-    if (plan.switching === "stop-start") {
-      add(
-        `stop:${d.name}`,
-        "switch",
-        { command: tiupCluster.stop(d) },
-        "while the other cluster's variants are measured"
-      );
-      add(
-        `start:${d.name}`,
-        "switch",
-        { command: tiupCluster.start(d) },
-        `before a group of cells of variant ${d.variants.join(", ")}`
-      );
-    }
-    add(
-      `display:${d.name}`,
-      "cell",
-      { command: tiupCluster.display(d) },
-      "before and after every cell: a Down instance or a restart (uptime reset) fails the cell"
-    );
-    add(
-      `restart:${d.name}`,
-      "restart",
-      { command: tiupCluster.restart(d) },
-      plan.grouped ? "before a group of cells whose cluster is running already: fresh as after a switch" : "before each block after the first (compare.blocks), once for the variants sharing it"
-    );
-  }
-  for (const d of [...plan.deployments].reverse()) {
-    if (d.kind === "cluster")
-      add(
-        `destroy:${d.name}`,
-        "teardown",
-        { command: tiupCluster.destroy(d) },
-        "always: success, failure, cancel, SIGTERM; `tiperf reap` if tiperf was killed"
-      );
-    else if (d.kind === "server")
-      add(
-        `stop:${d.name}`,
-        "teardown",
-        { command: ["kill", "-TERM", `<pid of ${d.name}>`] },
-        `then rm -rf ${serverSlots(d).dir} (its log kept in <run>/server/); always; \`tiperf reap\` if tiperf was killed`
-      );
-    else
-      add(
-        `stop:${d.name}`,
-        "teardown",
-        { command: ["kill", "-INT", "<tiup playground pid>"] },
-        `then rm -rf $TIUP_HOME/data/${d.name}; always; \`tiperf reap\` if tiperf was killed`
-      );
-  }
+  for (const d of plan.deployments) formOf(d).blockSteps(plan, d, add);
+  for (const d of [...plan.deployments].reverse()) formOf(d).teardownSteps(plan, d, add);
   return out;
 }
 
@@ -11837,7 +12042,7 @@ var TidbRun = class {
             return `cluster ${d.name} restarted already for this block (shared with ${d.variants.join(", ")})`;
           }
           const before = await this.display(d, signal, true);
-          await this.tiupRun(this.argv(`restart:${d.name}`), `restart ${d.name}`, signal);
+          await this.tiupRun(this.argv(stepKey.restart(d)), `restart ${d.name}`, signal);
           const after = await this.display(d, signal, true);
           r.up = true;
           seenRestarts = ++r.restarts;
@@ -11849,7 +12054,7 @@ var TidbRun = class {
         restart: async () => {
           const local = r.local;
           const before = local.life.server.pid;
-          this.planned(`restart:${d.name}`);
+          this.planned(stepKey.restart(d));
           await local.restart();
           await this.checkConfig(setup, r);
           return `tidb-server ${d.name} pid ${before} \u2192 ${local.life.server.pid}`;
@@ -11875,9 +12080,9 @@ var TidbRun = class {
   }
   /** What actually runs: tidb_version(), /status, and each config key the spec set, read back. */
   async record(setup, r) {
-    const tidbVersion = (await this.sql(r.sql, this.sqlOf(`version:${setup.name}`), `variant ${setup.name}`)).replace(/\\n/g, "\n").trim();
+    const tidbVersion = (await this.sql(r.sql, this.sqlOf(stepKey.version(setup)), `variant ${setup.name}`)).replace(/\\n/g, "\n").trim();
     const version = /Release Version:\s*(\S+)/.exec(tidbVersion)?.[1] ?? tidbVersion.split("\n")[0] ?? "";
-    const status = await this.checks.getJson(this.urlOf(`status:${setup.name}`)).catch((e) => ({
+    const status = await this.checks.getJson(this.urlOf(stepKey.status(setup))).catch((e) => ({
       error: e.message
     }));
     const effective = await this.checkConfig(setup, r);
@@ -11888,7 +12093,7 @@ var TidbRun = class {
     return this.checks.readBack(
       setup,
       r.status,
-      (role, addr) => this.urlOf(`config:${setup.name}:${role}:${addr}`)
+      (role, addr) => this.urlOf(stepKey.config(setup, role, addr))
     );
   }
   /** The variant whose config a shared cluster has applied (else this one). */
@@ -11911,11 +12116,11 @@ var TidbRun = class {
     }
     if (d.kind === "cluster") did = await this.switchCluster(d, setup, r, signal, o.fresh === true) ?? did;
     for (let i = 0; i < setup.sql.length; i++) {
-      await this.sql(r.sql, this.sqlOf(`sql:${setup.name}:${i}`), `variant ${setup.name}: target.sql`);
+      await this.sql(r.sql, this.sqlOf(stepKey.sql(setup, i)), `variant ${setup.name}: target.sql`);
       for (const g of globalsSet(setup.sql[i])) {
         const got = (await this.sql(
           r.sql,
-          this.sqlOf(`sql-check:${setup.name}:${g.name}`),
+          this.sqlOf(stepKey.sqlCheck(setup, g.name)),
           `variant ${setup.name}: target.sql`
         )).trim();
         if (!sameSetting(g.value, got))
@@ -11936,13 +12141,13 @@ var TidbRun = class {
     let restarted2 = false;
     if (this.plan.switching === "stop-start" && !r.up) {
       await this.stopOtherClusters(r, signal);
-      await this.tiupRun(this.argv(`start:${d.name}`), `start ${d.name}`, signal);
+      await this.tiupRun(this.argv(stepKey.start(d)), `start ${d.name}`, signal);
       r.up = true;
       restarted2 = true;
       await this.display(d, signal, true);
       did.push(`cluster ${d.name} started (the other stopped)`);
     } else if (fresh && this.plan.switching === "stop-start") {
-      await this.tiupRun(this.argv(`restart:${d.name}`), `restart ${d.name}`, signal);
+      await this.tiupRun(this.argv(stepKey.restart(d)), `restart ${d.name}`, signal);
       await this.display(d, signal, true);
       restarted2 = true;
       did.push(`cluster ${d.name} restarted`);
@@ -11952,7 +12157,7 @@ var TidbRun = class {
       if (cs.by === "online") {
         for (const k of cs.keys)
           for (const addr of r.status[k.role] ?? []) {
-            const step = this.planned(`set-config:${setup.name}:${k.role}:${k.key}:${addr}`).run;
+            const step = this.planned(stepKey.setConfig(setup, k.role, k.key, addr)).run;
             await this.checks.postJson(step.post, step.body).catch((e) => {
               throw new RunError(`variant ${setup.name}: ${k.role} ${addr} refused ${k.key}: ${e.message}`);
             });
@@ -11963,7 +12168,7 @@ var TidbRun = class {
       } else {
         const file = join10(this.dir, setup.topologyFile);
         const out = await this.tiupRun(
-          this.argv(`edit-config:${d.name}:${setup.name}`),
+          this.argv(stepKey.editConfig(d, setup)),
           `variant ${setup.name}: edit-config`,
           signal
         );
@@ -11973,11 +12178,7 @@ var TidbRun = class {
             `variant ${setup.name}: tiup refused the topology ${file} ("Nothing changed.", exit 0): ${editConfigReason(out)}`
           );
         if (outcome === "changed") {
-          await this.tiupRun(
-            this.argv(`reload:${d.name}:${setup.name}`),
-            `variant ${setup.name}: reload`,
-            signal
-          );
+          await this.tiupRun(this.argv(stepKey.reload(d, setup)), `variant ${setup.name}: reload`, signal);
           restarted2 = true;
         }
         did.push(`variant ${setup.name} applied by reloading ${cs.roles.join(", ")}`);
@@ -11987,7 +12188,7 @@ var TidbRun = class {
     }
     if (fresh && !restarted2 && cs?.by === "reload") {
       await this.tiupRun(
-        this.argv(`restart:${d.name}:${cs.roles.join(",")}`),
+        this.argv(stepKey.restart(d, cs.roles)),
         `variant ${setup.name}: restart ${cs.roles.join(", ")}`,
         signal
       );
@@ -12001,8 +12202,8 @@ var TidbRun = class {
   async startServer(d, setup, signal) {
     const program = serverProgram(d, tiupHome());
     if (!d.binpath && findTool(program) === void 0 && findTool("tiup"))
-      await this.tiupRun(this.argv(`install:${d.name}`), `install tidb ${d.version}`, signal, 900);
-    const start = this.filled(`start:${d.name}`);
+      await this.tiupRun(this.argv(stepKey.install(d)), `install tidb ${d.version}`, signal, 900);
+    const start = this.filled(stepKey.start(d));
     const local = await startTidbServer({
       d,
       command: start.run.command,
@@ -12010,7 +12211,7 @@ var TidbRun = class {
       ...setup.resources ? { resources: setup.resources } : {}
     });
     this.fills.push(local.fill);
-    this.planned(`start:${d.name}`);
+    this.planned(stepKey.start(d));
     this.log(
       `tidb-server ${d.name} (pid ${local.life.server.pid}) on 127.0.0.1:${local.port}, status ${local.statusPort}, data in ${local.workDir}`
     );
@@ -12023,7 +12224,7 @@ var TidbRun = class {
       local,
       died: local.life.died,
       stop: async () => {
-        this.planned(`stop:${d.name}`);
+        this.planned(stepKey.stop(d));
         await local.life.stop();
       },
       up: true,
@@ -12033,7 +12234,7 @@ var TidbRun = class {
     };
   }
   async startPlayground(d, signal) {
-    const argv = this.argv(`start:${d.name}`);
+    const argv = this.argv(stepKey.start(d));
     const logFile = join10(this.rawDir, `tiup-playground-${d.name}.log`);
     await writeAtomic(logFile, `$ ${shellCommand(argv)}
 `);
@@ -12050,7 +12251,7 @@ var TidbRun = class {
     let stopping = false;
     const stop = async () => {
       stopping = true;
-      this.planned(`stop:${d.name}`);
+      this.planned(stepKey.stop(d));
       await server.stop("SIGINT", 6e4);
       await rm7(dataDir, { recursive: true, force: true });
       await forget();
@@ -12109,7 +12310,7 @@ var TidbRun = class {
     const stop = () => {
       destroyed ??= (async () => {
         await this.tiupRun(
-          this.argv(`destroy:${d.name}`),
+          this.argv(stepKey.destroy(d)),
           `destroy ${d.name}`,
           new AbortController().signal,
           ephemeral ? 600 : 900
@@ -12120,8 +12321,8 @@ var TidbRun = class {
     };
     const running = {
       deployment: d,
-      endpoints: tidbEndpoints2(d),
-      sql: tidbEndpoints2(d)[0],
+      endpoints: tidbEndpoints(d),
+      sql: tidbEndpoints(d)[0],
       status: {
         tidb: d.cluster.instances.filter((i) => i.role === "tidb").map((i) => `${i.host}:${i.ports.status_port}`),
         tikv: d.cluster.instances.filter((i) => i.role === "tikv").map((i) => `${i.host}:${i.ports.status_port}`),
@@ -12143,22 +12344,22 @@ var TidbRun = class {
           throw new RunError(
             `variant ${setup.name}: target.binpath of ${role}, ${binpath}: not an executable file`
           );
-      await this.tiupRun(this.argv(`deploy:${d.name}`), `deploy ${d.name}`, signal);
+      await this.tiupRun(this.argv(stepKey.deploy(d)), `deploy ${d.name}`, signal);
       for (const role of Object.keys(d.binpaths)) {
-        const pack = this.argv(`pack:${d.name}:${role}`);
+        const pack = this.argv(stepKey.pack(d, role));
         const packed = await runCommand(pack[0], pack.slice(1), { timeoutMs: 3e5 });
         if (packed.code !== 0)
           throw new RunError(`cannot pack the ${role} build for tiup cluster patch: ${packed.stderr.trim()}`);
-        await this.tiupRun(this.argv(`patch:${d.name}:${role}`), `patch ${role} of ${d.name}`, signal);
+        await this.tiupRun(this.argv(stepKey.patch(d, role)), `patch ${role} of ${d.name}`, signal);
         this.log(`cluster ${d.name}: every ${role} runs ${d.binpaths[role]}`);
       }
-      await this.tiupRun(this.argv(`start:${d.name}`), `start ${d.name}`, signal);
+      await this.tiupRun(this.argv(stepKey.start(d)), `start ${d.name}`, signal);
       running.up = true;
       await this.display(d, signal, true);
       const remote = this.loadHost();
       if (this.plan.haproxy && remote) {
         const port2 = haproxyPort(this.plan, d);
-        const command = this.argv(`haproxy:${d.name}`);
+        const command = this.argv(stepKey.haproxy(d));
         const haproxy = await startHaproxy({
           remote,
           config: this.plan.files[`haproxy-${d.name}.cfg`],
@@ -12173,7 +12374,7 @@ var TidbRun = class {
           });
           await destroy();
         };
-        this.log(`HAProxy on ${remote.host}:${port2} in front of ${tidbEndpoints2(d).length} TiDB servers`);
+        this.log(`HAProxy on ${remote.host}:${port2} in front of ${tidbEndpoints(d).length} TiDB servers`);
       }
     } catch (e) {
       await stop().catch((err) => this.log(`teardown: ${err.message}`));
@@ -12189,7 +12390,7 @@ var TidbRun = class {
     for (const other of this.running.values())
       if (other !== r && other.up && other.deployment.kind === "cluster") {
         await this.tiupRun(
-          this.argv(`stop:${other.deployment.name}`),
+          this.argv(stepKey.stop(other.deployment)),
           `stop ${other.deployment.name}`,
           signal
         );
@@ -12198,7 +12399,7 @@ var TidbRun = class {
   }
   /** `display --format json --uptime`; with `allUp`, a Down instance is an error naming it. */
   async display(d, signal, allUp) {
-    const out = await this.tiupRun(this.argv(`display:${d.name}`), `display ${d.name}`, signal, 300);
+    const out = await this.tiupRun(this.argv(stepKey.display(d)), `display ${d.name}`, signal, 300);
     const display = parseDisplayJson(out);
     const down = notUp(display);
     if (allUp && down.length)
@@ -12233,18 +12434,18 @@ var TidbRun = class {
       for (let t = 1; t <= data.tables; t++)
         await this.sql(
           r.sql,
-          this.sqlOf(`split:${setup.name}:${load.database}${t}`),
+          this.sqlOf(stepKey.split(setup, SPLIT_DATABASE, t)),
           `variant ${setup.name}: split`
         );
       this.log(
         `variant ${setup.name}: ${data.tables} tables split into ${setup.split.regions} regions each (rows and index k_<n>), scattered`
       );
     }
-    if (data && this.plan.steps.some((x) => x.key === `regions:${setup.name}`)) {
+    if (data && this.plan.steps.some((x) => x.key === stepKey.regions(setup))) {
       try {
         const out = await this.sql(
           r.sql,
-          this.sqlOf(`regions:${setup.name}`),
+          this.sqlOf(stepKey.regions(setup)),
           `variant ${setup.name}: regions`
         );
         effective["split.regions"] = String(rowRegions(out));
@@ -12256,7 +12457,7 @@ var TidbRun = class {
     for (const table of load.tables)
       await this.sql(
         r.sql,
-        this.sqlOf(`analyze:${setup.name}:${load.database}.${table}`),
+        this.sqlOf(stepKey.analyze(setup, load.database, table)),
         `variant ${setup.name}: analyze`
       );
     this.log(`variant ${setup.name}: ${load.tables.length} tables of ${load.database} analyzed`);
@@ -12542,8 +12743,9 @@ var tidbSource = {
   },
   async unseen(target, tree, base, head, profile) {
     const file = profile ?? (typeof target.profile === "string" ? target.profile : void 0);
-    if (!file || (await loadProfile(file, profile ? "--profile" : "target.profile")).provider !== "local")
-      return [];
+    if (!file) return [];
+    const { provider } = await loadProfile(file, profile ? "--profile" : "target.profile");
+    if (!deployerOf(provider).embeddedStore) return [];
     const changed = await git(tree, ["diff", "--name-only", base, head]);
     if (changed.code !== 0)
       throw new RunError(
@@ -12557,19 +12759,6 @@ var tidbSource = {
 
 // action/src/targets/tidb/index.ts
 var DEFAULT_PROFILE = "infra/profiles/local.yaml";
-var DEPLOY_S = { playground: 60, cluster: 300, server: 10 };
-var ONLINE_SWITCH_S = 2;
-var RELOAD_S_PER_INSTANCE = 60;
-var STOP_START_S = 120;
-var RESTART_S = { playground: 60, cluster: 120, server: 8 };
-function switchSeconds(tidb2) {
-  if (tidb2.switching === "stop-start") return STOP_START_S;
-  const d = tidb2.deployments[0];
-  if (d?.kind !== "cluster" || !d.configSwitch) return 0;
-  if (d.configSwitch.by === "online") return ONLINE_SWITCH_S;
-  const roles = d.configSwitch.roles;
-  return 30 + RELOAD_S_PER_INSTANCE * d.cluster.instances.filter((i) => roles.includes(i.role)).length;
-}
 var CLOUD_SETUP_HOURS = 0.5;
 async function planFor(input, cloud) {
   const variants = input.variants.map((v) => ({ name: v.name, target: v.target }));
@@ -12583,9 +12772,10 @@ async function planFor(input, cloud) {
   checkTargets(input.file, variants, profile, file);
   const provider = cloudOfProfile(profile);
   if (provider) profile = withHosts(profile, cloud ?? placeholderHosts(provider, askOf(profile)));
-  if (input.blocks > 1 && profile.provider === "playground")
+  const noRestart = deployerOf(profile.provider).noRestart;
+  if (input.blocks > 1 && noRestart)
     throw new InputError(
-      `${input.file}: compare.blocks is ${input.blocks}, but profile ${file} is a playground, which cannot restart its servers without losing its data: use compare.blocks: 1, or a profile with provider hosts or ${Object.keys(CLOUDS).join(", ")}`
+      `${input.file}: compare.blocks is ${input.blocks}, but profile ${file} ${noRestart}`
     );
   return planTidb({
     variants,
@@ -12610,20 +12800,8 @@ function checkTargets(file, variants, profile, profileFile) {
       throw new InputError(
         `${file}: ${at2(v.name)}target.version: a TiDB target names the version tiup deploys (like v8.5.0), or a build to run (target.binpath)`
       );
-    if (!t.version && profile.provider !== "local")
-      throw new InputError(
-        `${file}: ${at2(v.name)}target.version: ${profileFile} (provider ${profile.provider}) deploys PD and TiKV of a release: name it (like v8.5.0), even with a binpath`
-      );
-    const builds = binpathsOf(t);
-    const others = Object.keys(builds).filter((r) => r !== "tidb");
-    if (profile.provider === "local" && others.length)
-      throw new InputError(
-        `${file}: ${at2(v.name)}target.binpath.${others[0]}: ${profileFile} (provider local) runs one tidb-server on its embedded store, with no TiKV or PD: give only a tidb-server build`
-      );
-    if (t.resources && profile.provider !== "local")
-      throw new InputError(
-        `${file}: ${at2(v.name)}target.resources limits a private tidb-server (provider local); ${profileFile} has provider ${profile.provider}: use roles.tidb.resource_control`
-      );
+    const refused = deployerOf(profile.provider).checkTarget?.(t, profileFile);
+    if (refused) throw new InputError(`${file}: ${at2(v.name)}${refused}`);
   }
 }
 function switchingText(tidb2) {
@@ -12644,7 +12822,7 @@ function targetPlan(tidb2, input) {
     refusals.push(
       `${input.file}: compare.blocks is ${input.blocks}, but variants on ${tidb2.profileFile} switch by restarting servers (${tidb2.switching}): each variant runs a block's cells as a group on a freshly switched instance, so set compare.blocks to 3 or more (with compare.rounds a multiple of it)${tidb2.switching === "reload" ? "; or make the variants differ only in items that change online, set in each of them" : ""}`
     );
-  const setupS = tidb2.deployments.reduce((s, d) => s + DEPLOY_S[d.kind], 0);
+  const setupS = tidb2.deployments.reduce((s, d) => s + formOf(d).deploySeconds, 0);
   const provider = cloudOfProfile(tidb2.profile);
   if (provider) {
     const ask = askOf(tidb2.profile);
@@ -12687,11 +12865,12 @@ function targetPlan(tidb2, input) {
       return tidb2.deployments[setup?.deployment ?? 0]?.name ?? variant;
     },
     remoteLoad: Boolean(tidb2.load.user),
-    localServers: tidb2.profile.provider === "local",
+    localServers: deployerOf(tidb2.profile.provider).localServers === true,
     overhead: {
       setupS,
-      switchS: switchSeconds(tidb2),
-      restartS: Math.max(0, ...tidb2.deployments.map((d) => RESTART_S[d.kind]))
+      switchS: tidb2.deployments[0] ? formOf(tidb2.deployments[0]).switchSeconds(tidb2) : 0,
+      // a measured restart time of this profile replaces these (pipeline/timings.ts)
+      restartS: Math.max(0, ...tidb2.deployments.map((d) => formOf(d).restartSeconds))
     },
     switching: tidb2.grouped ? "grouped" : tidb2.switching === "online" ? "per-cell" : "none",
     warnings: deprecationWarnings(tidb2.variants),
@@ -12740,7 +12919,7 @@ var tidb = {
     return cloudOfProfile(await loadProfile(file, profile ? "--profile" : "target.profile"))?.name;
   },
   async plan(input) {
-    const endpoints = await tidbEndpoints(input, DEFAULT_PROFILE);
+    const endpoints = await tidbEndpoints2(input, DEFAULT_PROFILE);
     if (endpoints) return planEndpoints(TIDB_ENDPOINT, input, endpoints.variants, endpoints.refusals);
     return targetPlan(await planFor(input), input);
   },

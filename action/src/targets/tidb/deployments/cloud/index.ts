@@ -1,0 +1,45 @@
+// A cloud of cloud/registry.ts as a way to deploy TiDB: the machines created first (one per
+// instance of each role, a load host that is also the bastion), then a tiup cluster on them as on
+// provider hosts. A new cloud is a folder under cloud/ and its line in cloud/registry.ts; it becomes
+// a provider here by itself.
+import { CLOUDS } from "../../../../cloud/registry.ts";
+import { ROLES } from "../../profile.ts";
+import { clusterForm } from "../cluster/index.ts";
+import { releaseTarget } from "../release.ts";
+import type { Deployer, DeploymentForm } from "../types.ts";
+
+export function cloudDeployer(cloud: string): Deployer {
+  return {
+    provider: cloud,
+    about: `a tiup cluster on machines tiperf creates on ${cloud} (and destroys)`,
+    sections: [cloud],
+    form: clusterForm as DeploymentForm,
+    cloud: true,
+    checkProfile(p, issue) {
+      if (!(p as Record<string, unknown>)[cloud])
+        issue([cloud], `provider ${cloud} needs a ${cloud} section (region, load.instance_type)`);
+      if (p.hosts) issue(["hosts"], `provider ${cloud} creates its hosts; remove hosts`);
+      if (p.ssh?.identity_file)
+        issue(
+          ["ssh", "identity_file"],
+          `provider ${cloud} generates a key pair per run; remove identity_file`,
+        );
+      for (const role of ROLES) {
+        const r = p.roles[role];
+        if (r.instances)
+          issue(["roles", role, "instances"], `provider ${cloud} places one instance per machine; use count`);
+        const count = r.count ?? 0;
+        if (role !== "tiflash" && count === 0)
+          issue(["roles", role, "count"], `a TiDB cluster needs at least one ${role} instance`);
+        if (count > 0 && r.instance_type === undefined)
+          issue(["roles", role, "instance_type"], `roles.${role}.count is ${count}: name the instance type`);
+      }
+    },
+    checkTarget: releaseTarget(cloud),
+  };
+}
+
+/** Every cloud of the registry as a provider. */
+export const CLOUD_DEPLOYERS: Record<string, Deployer> = Object.fromEntries(
+  Object.keys(CLOUDS).map((name) => [name, cloudDeployer(name)]),
+);

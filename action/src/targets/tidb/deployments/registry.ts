@@ -1,0 +1,31 @@
+// The ways to deploy TiDB, one line each: a profile's `provider` names one. A new way is a folder
+// beside these and its line here; a new cloud is a line in cloud/registry.ts.
+import { CLOUD_DEPLOYERS } from "./cloud/index.ts";
+import { ENDPOINT } from "./endpoint/index.ts";
+import { HOSTS } from "./hosts/index.ts";
+import { LOCAL } from "./local/index.ts";
+import { PLAYGROUND } from "./playground/index.ts";
+import type { Deployer, Deployment, DeploymentForm } from "./types.ts";
+
+export const DEPLOYERS: Record<string, Deployer> = {
+  local: LOCAL,
+  playground: PLAYGROUND,
+  hosts: HOSTS,
+  endpoint: ENDPOINT,
+  ...CLOUD_DEPLOYERS,
+};
+
+export const PROVIDERS = Object.keys(DEPLOYERS);
+
+export function deployerOf(provider: string): Deployer {
+  const d = DEPLOYERS[provider];
+  if (!d) throw new Error(`no TiDB provider ${provider} (providers: ${PROVIDERS.join(", ")})`);
+  return d;
+}
+
+/** The form a planned deployment was planned by (its kind). */
+export function formOf(d: Pick<Deployment, "kind">): DeploymentForm {
+  const form = Object.values(DEPLOYERS).find((x) => x.form?.kind === d.kind)?.form;
+  if (!form) throw new Error(`no deployment form ${d.kind}`);
+  return form;
+}
