@@ -19,22 +19,40 @@ export interface RemoteHost {
 /**
  * The remote side. The program runs in its own process group (setsid), stdin closed; a watcher
  * reads signal names from ssh's stdin (fd 3: a plain `&` would give it /dev/null) and forwards each
- * to the group — "INT" is go-ycsb's normal stop. End of input (tiperf stopped the program, or ssh
- * died with tiperf) sends SIGTERM, then SIGKILL 3 s later. Exits with the program's status.
+ * to the group (to the process itself while setsid has not made the group yet, so an early signal
+ * is not lost). End of input (tiperf stopped the program, or ssh died with tiperf) sends SIGTERM,
+ * then SIGKILL 3 s later. With a stop time ($1, else empty), SIGINT — go-ycsb's normal end — goes to
+ * the group that many seconds after the program started there, so ssh's own connection time does
+ * not shorten the run; the timer is a process group of its own, removed when the program ends.
+ * Exits with the program's status.
  */
 const WRAPPER = [
   "exec 3<&0",
+  "n=$1; shift",
   'setsid "$@" </dev/null 3<&- & p=$!',
-  '( while read -r s; do kill -s "$s" -- "-$p" 2>/dev/null; done; kill -s TERM -- "-$p" 2>/dev/null; sleep 3; kill -s KILL -- "-$p" 2>/dev/null ) <&3 & w=$!',
+  '( while read -r s; do kill -s "$s" -- "-$p" 2>/dev/null || kill -s "$s" "$p" 2>/dev/null; done; kill -s TERM -- "-$p" 2>/dev/null; sleep 3; kill -s KILL -- "-$p" 2>/dev/null ) <&3 & w=$!',
   "exec 3<&-",
+  't=""',
+  'if [ -n "$n" ]; then setsid sh -c \'sleep "$1"; kill -s INT -- "-$2" 2>/dev/null || kill -s INT "$2"\' sh "$n" "$p" </dev/null & t=$!; fi',
   'wait "$p"; s=$?',
   'kill "$w" 2>/dev/null',
+  'if [ -n "$t" ]; then kill -- "-$t" 2>/dev/null; fi',
   'exit "$s"',
 ].join("\n");
 
-/** The one command line the remote shell parses: the wrapper with the program's arguments. */
-export function remoteCommand(argv: readonly string[]): string {
-  return shellCommand(["sh", "-c", WRAPPER, "sh", ...argv]);
+/**
+ * The one command line the remote shell parses: the wrapper with the program's arguments; with
+ * `stopAfterS`, the program gets SIGINT that many seconds after it started there.
+ */
+export function remoteCommand(argv: readonly string[], stopAfterS?: number): string {
+  return shellCommand([
+    "sh",
+    "-c",
+    WRAPPER,
+    "sh",
+    stopAfterS === undefined ? "" : String(stopAfterS),
+    ...argv,
+  ]);
 }
 
 /**

@@ -55,7 +55,7 @@ export function runTool(command: string, args: string[], opts: ToolOptions): Pro
     const [local, localArgs] = opts.cpus ? ["taskset", ["-c", opts.cpus, command, ...args]] : [command, args];
     const remote = opts.remote;
     const [cmd, argv] = remote
-      ? ["ssh", sshArgs(remote, remoteCommand([local, ...localArgs]))]
+      ? ["ssh", sshArgs(remote, remoteCommand([local, ...localArgs], opts.stopAfterS))]
       : [local, localArgs];
     const log = createWriteStream(opts.logFile, { flags: "a" });
     let writeError: WriteError | undefined;
@@ -126,8 +126,8 @@ export function runTool(command: string, args: string[], opts: ToolOptions): Pro
         ? undefined
         : setTimeout(() => {
             if (child.exitCode !== null || child.signalCode !== null) return;
-            if (child.stdin) child.stdin.write("INT\n");
-            else child.kill("SIGINT");
+            // over SSH the remote side keeps the time itself (remoteCommand)
+            if (!child.stdin) child.kill("SIGINT");
           }, opts.stopAfterS * 1000);
     let done = false;
     const finish = (code: number | null, sig: NodeJS.Signals | null) => {

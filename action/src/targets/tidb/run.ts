@@ -1,92 +1,52 @@
-// Carrying out a TiDB plan: playgrounds on this machine or tiup clusters on a profile's hosts,
-// one Target per variant, variants taking turns on shared hardware, health watched around cells,
-// and everything destroyed on success, failure, cancel and SIGTERM.
-import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+// Carrying out a TiDB plan: one Target per variant on the deployments the plan names, each brought
+// up, switched, restarted, watched and ended by its form (deployments/<form>/run.ts) from the plan's
+// own steps; the variant's checks, SQL, split and analyze here; everything destroyed on success,
+// failure, cancel and SIGTERM.
+import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { CostEstimate } from "../../cloud/cost.ts";
 import type { CloudCluster } from "../../cloud/provision.ts";
 import { RunError } from "../../errors.ts";
-import { record } from "../../lifecycle/ledger.ts";
 import { onTeardown } from "../../lifecycle/teardown.ts";
-import { findTool } from "../../proc/env.ts";
-import { processState, runCommand, type ServerProcess, startServerProcess } from "../../proc/process.ts";
-import { shellCommand } from "../../proc/quote.ts";
 import type { RemoteHost } from "../../proc/ssh.ts";
 import { writeAtomic } from "../../result/store.ts";
 import { dataDirFacts, resourcesText } from "../local/server.ts";
 import type { Cost, CpuProfile, Endpoint, LoadedData, PlanStep, StartOptions, Target } from "../types.ts";
 import { ClusterChecks, sameSetting } from "./checks.ts";
 import { expandHome, PLAN_DIR } from "./config.ts";
-import { haproxyPort, tidbEndpoints } from "./deployments/cluster/index.ts";
-import { serverProgram } from "./deployments/local/index.ts";
-import { playgroundTidbPort } from "./deployments/playground/index.ts";
+import { formOf } from "./deployments/registry.ts";
 import type {
-  ClusterDeployment,
   Deployment,
-  PlaygroundDeployment,
-  ServerDeployment,
+  FormRuntime,
+  RestartState,
+  RunContext,
+  Running,
   TidbPlan,
   VariantSetup,
 } from "./deployments/types.ts";
-import { startHaproxy } from "./haproxy.ts";
-import { snapshotMetrics } from "./metrics.ts";
-import { globalsSet, rowRegions, SPLIT_DATABASE, statusAddresses } from "./plan.ts";
-import { MAIN_PORT, type Role } from "./profile.ts";
-import { type RunningServer, startTidbServer } from "./server.ts";
+import { globalsSet, rowRegions, SPLIT_DATABASE } from "./plan.ts";
 import { stepKey } from "./steps.ts";
-import { runTiup, tiupHome, tiupProgram } from "./tiup.ts";
-import {
-  type Display,
-  editConfigOutcome,
-  editConfigReason,
-  notUp,
-  parseDisplayJson,
-  readPlayground,
-  restarted,
-} from "./tiup-output.ts";
+import { runTiup } from "./tiup.ts";
 
-/** The tidb-server build a deployment runs, if not the release's. */
-const buildOf = (d: Deployment): string | undefined => (d.kind === "server" ? d.binpath : d.binpaths.tidb);
+type Restart = NonNullable<FormRuntime["restart"]>;
 
-interface Running {
-  deployment: Deployment;
-  /** SQL endpoints (TiDB servers, or HAProxy on the load host). */
-  endpoints: Endpoint[];
-  /** The TiDB server tiperf itself queries (SQL and status port). */
-  sql: Endpoint;
-  status: Record<Role, string[]>;
-  /** The playground process (playgrounds) */
-  server?: ServerProcess;
-  /** A private tidb-server (provider local). */
-  local?: RunningServer;
-  died: Promise<string>;
-  stop: () => Promise<void>;
-  /** The variant whose config is applied now (shared clusters). */
-  applied?: string;
-  /** Restarts of the whole deployment so far (compare.blocks: variants sharing it restart it once). */
-  restarts: number;
-  up: boolean;
-  loaded: Set<string>;
-  users: number;
-}
-
-export class TidbRun {
-  private running = new Map<number, Running>();
+export class TidbRun implements RunContext {
+  readonly running = new Map<number, Running>();
   /** The plan's steps as they ran, <run>/tidb filled in (tiperf plan prints the same objects). */
   readonly executed: PlanStep[] = [];
   private unregister: () => void;
   readonly dir: string;
-  private readonly checks = new ClusterChecks(() => this.via());
+  readonly checks = new ClusterChecks(() => this.via());
   /** Where each variant's private server keeps its logs when it stops (the run's server/<variant>/). */
   private readonly logDirs = new Map<string, string>();
   /** When the run's deployments began: the start of the window monitoring keeps. */
-  private readonly startedAt = new Date();
+  readonly startedAt = new Date();
 
   constructor(
     readonly plan: TidbPlan,
     runDir: string,
-    private readonly rawDir: string,
-    private readonly log: (line: string) => void,
+    readonly rawDir: string,
+    readonly log: (line: string) => void,
     /** An ephemeral cluster's machines (destroyed after the clusters) and their estimated $/h. */
     private readonly cloud: { cloud?: CloudCluster; estimate?: CostEstimate } = {},
   ) {
@@ -98,7 +58,7 @@ export class TidbRun {
    * The plan's step of this key, <run>/tidb filled in, recorded as executed: the run carries out
    * the steps `tiperf plan` prints and nothing of its own making.
    */
-  private planned(key: string): PlanStep {
+  planned(key: string): PlanStep {
     const done = this.filled(key);
     this.executed.push(done);
     return done;
@@ -108,7 +68,7 @@ export class TidbRun {
    * The plan's step of this key with what the run has learned filled in (<run>/tidb, and a private
    * server's ports and directory once it started), not yet recorded.
    */
-  private filled(key: string): PlanStep {
+  filled(key: string): PlanStep {
     const step = this.plan.steps.find((x) => x.key === key);
     if (!step) throw new RunError(`the plan has no step ${key}: a run does only what \`tiperf plan\` shows`);
     const fill = (t: string) => this.fill(t.replaceAll(PLAN_DIR, this.dir));
@@ -125,12 +85,22 @@ export class TidbRun {
 
   /** Fills in what the plan left to the run (a private server's ports and work directory). */
   private readonly fills: ((text: string) => string)[] = [];
+  addFill(fill: (text: string) => string): void {
+    this.fills.push(fill);
+  }
+  logDirOf(variant: string): string | undefined {
+    return this.logDirs.get(variant);
+  }
+  /** An ephemeral cluster's machines, if the run created them. */
+  get cloudCluster() {
+    return this.cloud.cloud;
+  }
   /** Text of the plan with what the run has learned filled in (a private server's ports and directory). */
   private fill(text: string): string {
     return this.fills.reduce((acc, f) => f(acc), text);
   }
 
-  private argv(key: string): string[] {
+  argv(key: string): string[] {
     return (this.planned(key).run as { command: string[] }).command;
   }
 
@@ -201,44 +171,6 @@ export class TidbRun {
     return Promise.all(roles.flatMap((role) => (r.status[role] ?? []).map((a) => take(role, a))));
   }
 
-  /**
-   * A cluster's hosts as ssh reaches them (the profile's user and key, through the bastion if any),
-   * each with the main ports of the instances on it (tidb 4000, tikv 20160, pd 2379, …).
-   */
-  private serverHosts(d: Deployment & { kind: "cluster" }): { remote: RemoteHost; ports: number[] }[] {
-    const load = this.loadHost();
-    if (!load) return [];
-    const byHost = new Map<string, number[]>();
-    for (const i of d.cluster.instances) {
-      const port = i.ports[MAIN_PORT[i.role]];
-      if (port !== undefined) byHost.set(i.host, [...(byHost.get(i.host) ?? []), port]);
-    }
-    return [...byHost].map(([host, ports]) => ({ remote: { ...load, host }, ports }));
-  }
-
-  /** Prometheus's range queries over the run so far, into <run>/monitoring/<cluster>.json; never fatal. */
-  private async keepMetrics(d: Deployment & { kind: "cluster" }): Promise<void> {
-    const m = d.cluster.monitoring;
-    if (!m) return;
-    const file = join(this.dir, "..", "monitoring", `${d.name}.json`);
-    try {
-      const snap = await snapshotMetrics({
-        base: `http://${m.host}:${m.prometheus}`,
-        start: this.startedAt,
-        end: new Date(),
-        get: (url) => this.checks.getJson(url),
-      });
-      await mkdir(join(this.dir, "..", "monitoring"), { recursive: true });
-      await writeAtomic(file, `${JSON.stringify(snap, null, 2)}\n`);
-      const kept = Object.values(snap.series).filter((x) => x.data).length;
-      this.log(
-        `monitoring: ${kept} of ${Object.keys(snap.series).length} series of ${d.name} kept in ${file}`,
-      );
-    } catch (e) {
-      this.log(`monitoring: the metrics of ${d.name} could not be kept: ${(e as Error).message}`);
-    }
-  }
-
   /** Writes the plan's files (topologies, TOML configs, haproxy.cfg) into <run>/tidb/. */
   async writeFiles(): Promise<void> {
     await mkdir(this.dir, { recursive: true });
@@ -274,7 +206,7 @@ export class TidbRun {
   }
 
   /** Runs a planned tiup command line; throws with tiup's last lines when it fails. */
-  private tiupRun(argv: string[], what: string, signal: AbortSignal, limitS = 1800): Promise<string> {
+  tiupRun(argv: string[], what: string, signal: AbortSignal, limitS = 1800): Promise<string> {
     return runTiup(argv, { rawDir: this.rawDir, what, signal, limitS });
   }
 
@@ -283,6 +215,7 @@ export class TidbRun {
     const setup = this.plan.variants.find((v) => v.name === variant);
     if (!setup) throw new RunError(`no TiDB variant ${variant} in this plan`);
     const d = this.plan.deployments[setup.deployment] as Deployment;
+    const run = formOf(d).run;
     this.logDirs.set(variant, opts.logDir);
     await this.activate(setup, opts.signal);
     const r = this.running.get(d.index) as Running;
@@ -291,7 +224,7 @@ export class TidbRun {
     // a build is what it says it is, or nothing is measured
     if (setup.version && facts.version !== setup.version)
       throw new RunError(
-        `variant ${variant}: target.version is ${setup.version} but ${buildOf(d) ?? "the server"} reports Release Version ${facts.version} (tidb_version()): declare the version the build reports, or leave target.version out with a binpath`,
+        `variant ${variant}: target.version is ${setup.version} but ${run.build(d) ?? "the server"} reports Release Version ${facts.version} (tidb_version()): declare the version the build reports, or leave target.version out with a binpath`,
       );
     this.log(
       `target: TiDB ${facts.version} (${d.kind} ${d.name}) for variant ${variant}; SQL at ${r.endpoints.map((e) => `${e.host}:${e.port}`).join(", ")}`,
@@ -305,21 +238,16 @@ export class TidbRun {
     // how the data was split is the variant's too (a comparison's headline names it)
     if (setup.split) config["split.regions"] = setup.split.regions;
     let stopped = false;
-    let seenRestarts = r.restarts;
+    const restarts: RestartState = { seen: r.restarts };
     return {
-      kind: d.kind === "cluster" ? "tidb-cluster" : d.kind === "server" ? "tidb-server" : "tidb-playground",
+      kind: run.targetKind,
       version: facts.version,
       connection: { protocol: "mysql", endpoints: r.endpoints, user: "root", password: "" },
       get pids() {
         const p = r.local?.life.server ?? r.server;
         return p ? [p.pid] : [];
       },
-      state: () =>
-        r.local
-          ? `tidb-server (pid ${r.local.life.server.pid}) is ${processState(r.local.life.server.pid)}`
-          : r.server
-            ? `tiup playground (pid ${r.server.pid}) is ${processState(r.server.pid)}`
-            : `tiup cluster ${d.name}: see \`tiup cluster display ${d.name}\``,
+      state: () => run.state(d, r),
       createDatabase: async (name) => {
         const sql = `CREATE DATABASE IF NOT EXISTS ${name}`;
         this.executed.push({
@@ -344,46 +272,17 @@ export class TidbRun {
       },
       activate: (signal, o) => this.activate(setup, signal, o),
       cpuProfiles: (seconds, dir, prefix) => this.cpuProfiles(r, seconds, dir, prefix),
-      ...(d.kind === "cluster" ? { serverHosts: () => this.serverHosts(d) } : {}),
-      // a fresh instance of every component, same data (compare.blocks); a playground cannot
-      ...(d.kind === "cluster"
-        ? {
-            restart: async (signal: AbortSignal) => {
-              // variants sharing the cluster: the first of them to restart it this block does
-              if (r.restarts > seenRestarts) {
-                seenRestarts = r.restarts;
-                return `cluster ${d.name} restarted already for this block (shared with ${d.variants.join(", ")})`;
-              }
-              const before = await this.display(d, signal, true);
-              await this.tiupRun(this.argv(stepKey.restart(d)), `restart ${d.name}`, signal);
-              const after = await this.display(d, signal, true);
-              r.up = true;
-              seenRestarts = ++r.restarts;
-              // TiKV and PD keep items changed online across restarts: the applied variant's config holds
-              await this.checkConfig(this.appliedSetup(setup, r), r);
-              const uptime = (x: typeof before) =>
-                Math.min(...x.instances.map((i) => i.uptime_s ?? Number.POSITIVE_INFINITY));
-              return `cluster ${d.name} restarted (shortest uptime ${uptime(before)}s → ${uptime(after)}s)`;
-            },
-          }
-        : d.kind === "server"
-          ? {
-              restart: async () => {
-                const local = r.local as RunningServer;
-                const before = local.life.server.pid;
-                this.planned(stepKey.restart(d));
-                await local.restart();
-                await this.checkConfig(setup, r);
-                return `tidb-server ${d.name} pid ${before} → ${local.life.server.pid}`;
-              },
-            }
-          : {}),
-      watch: () => this.watch(setup, r),
+      ...(run.serverHosts ? { serverHosts: () => run.serverHosts?.(this, d) ?? [] } : {}),
+      // a fresh instance of its servers, same data (compare.blocks); a playground cannot
+      ...(run.restart
+        ? { restart: (signal: AbortSignal) => (run.restart as Restart)(this, d, setup, r, restarts, signal) }
+        : {}),
+      watch: () => run.watch(this, setup, d, r),
       sharedData: r,
       details: {
         deployment: `${d.kind} ${d.name}`,
         // the build it ran (target.binpath, or target.source's build of a commit): what a diff shows
-        ...(buildOf(d) ? { build: buildOf(d) } : {}),
+        ...(run.build(d) ? { build: run.build(d) } : {}),
         config,
         ...(setup.topologyFile ? { topology: join(this.dir, setup.topologyFile) } : {}),
         tidb_version: facts.tidbVersion,
@@ -415,14 +314,14 @@ export class TidbRun {
   }
 
   /** Every config key the variant sets, read back from the components (planned URLs). */
-  private checkConfig(setup: VariantSetup, r: Running): Promise<Record<string, string>> {
+  checkConfig(setup: VariantSetup, r: Running): Promise<Record<string, string>> {
     return this.checks.readBack(setup, r.status, (role, addr) =>
       this.urlOf(stepKey.config(setup, role, addr)),
     );
   }
 
   /** The variant whose config a shared cluster has applied (else this one). */
-  private appliedSetup(setup: VariantSetup, r: Running): VariantSetup {
+  appliedSetup(setup: VariantSetup, r: Running): VariantSetup {
     return this.plan.variants.find((v) => v.name === r.applied) ?? setup;
   }
 
@@ -440,16 +339,11 @@ export class TidbRun {
     let r = this.running.get(d.index);
     let did: string | undefined;
     if (!r) {
-      r =
-        d.kind === "playground"
-          ? await this.startPlayground(d, signal)
-          : d.kind === "server"
-            ? await this.startServer(d, setup, signal)
-            : await this.deployCluster(d, signal);
+      r = await formOf(d).run.start(this, d, setup, signal);
       this.running.set(d.index, r);
       did = `${d.kind} ${d.name} started`;
     }
-    if (d.kind === "cluster") did = (await this.switchCluster(d, setup, r, signal, o.fresh === true)) ?? did;
+    did = (await formOf(d).run.switchTo?.(this, d, setup, r, signal, o.fresh === true)) ?? did;
     for (let i = 0; i < setup.sql.length; i++) {
       await this.sql(r.sql, this.sqlOf(stepKey.sql(setup, i)), `variant ${setup.name}: target.sql`);
       // a variable that did not take (a typo TiDB accepted, a value it clamped) fails the run
@@ -468,328 +362,6 @@ export class TidbRun {
       }
     }
     return did;
-  }
-
-  /**
-   * A shared cluster's turn: another cluster stopped and this one started (stop-start), the
-   * variant's config applied — the differing items posted as SET CONFIG does, or edit-config and a
-   * reload of the differing roles — and read back. `fresh`: restart what a switch would have.
-   */
-  private async switchCluster(
-    d: ClusterDeployment,
-    setup: VariantSetup,
-    r: Running,
-    signal: AbortSignal,
-    fresh: boolean,
-  ): Promise<string | undefined> {
-    const did: string[] = [];
-    let restarted = false;
-    if (this.plan.switching === "stop-start" && !r.up) {
-      await this.stopOtherClusters(r, signal);
-      await this.tiupRun(this.argv(stepKey.start(d)), `start ${d.name}`, signal);
-      r.up = true;
-      restarted = true;
-      await this.display(d, signal, true);
-      did.push(`cluster ${d.name} started (the other stopped)`);
-    } else if (fresh && this.plan.switching === "stop-start") {
-      await this.tiupRun(this.argv(stepKey.restart(d)), `restart ${d.name}`, signal);
-      await this.display(d, signal, true);
-      restarted = true;
-      did.push(`cluster ${d.name} restarted`);
-    }
-    const cs = d.configSwitch;
-    if (cs && r.applied !== setup.name) {
-      if (cs.by === "online") {
-        for (const k of cs.keys)
-          for (const addr of r.status[k.role] ?? []) {
-            const step = this.planned(stepKey.setConfig(setup, k.role, k.key, addr)).run as {
-              post: string;
-              body: string;
-            };
-            await this.checks.postJson(step.post, step.body).catch((e: Error) => {
-              throw new RunError(`variant ${setup.name}: ${k.role} ${addr} refused ${k.key}: ${e.message}`);
-            });
-          }
-        did.push(
-          `variant ${setup.name} applied online (${cs.keys.map((k) => k.key).join(", ") || "target.sql only"})`,
-        );
-      } else {
-        const file = join(this.dir, setup.topologyFile as string);
-        const out = await this.tiupRun(
-          this.argv(stepKey.editConfig(d, setup)),
-          `variant ${setup.name}: edit-config`,
-          signal,
-        );
-        const outcome = editConfigOutcome(out);
-        if (outcome === "refused")
-          throw new RunError(
-            `variant ${setup.name}: tiup refused the topology ${file} ("Nothing changed.", exit 0): ${editConfigReason(out)}`,
-          );
-        if (outcome === "changed") {
-          await this.tiupRun(this.argv(stepKey.reload(d, setup)), `variant ${setup.name}: reload`, signal);
-          restarted = true;
-        }
-        did.push(`variant ${setup.name} applied by reloading ${cs.roles.join(", ")}`);
-      }
-      r.applied = setup.name;
-      await this.checkConfig(setup, r);
-    }
-    if (fresh && !restarted && cs?.by === "reload") {
-      await this.tiupRun(
-        this.argv(stepKey.restart(d, cs.roles)),
-        `variant ${setup.name}: restart ${cs.roles.join(", ")}`,
-        signal,
-      );
-      await this.display(d, signal, true);
-      await this.checkConfig(setup, r);
-      did.push(`${cs.roles.join(", ")} of ${d.name} restarted (variant ${setup.name} was in already)`);
-    }
-    return did.length ? did.join("; ") : undefined;
-  }
-
-  /** A private tidb-server from its planned command line (tiup installs the release first if it must). */
-  private async startServer(d: ServerDeployment, setup: VariantSetup, signal: AbortSignal): Promise<Running> {
-    const program = serverProgram(d, tiupHome());
-    if (!d.binpath && findTool(program) === undefined && findTool("tiup"))
-      await this.tiupRun(this.argv(stepKey.install(d)), `install tidb ${d.version}`, signal, 900);
-    const start = this.filled(stepKey.start(d));
-    const local = await startTidbServer({
-      d,
-      command: (start.run as { command: string[] }).command,
-      logDir: this.logDirs.get(setup.name) ?? join(this.rawDir, d.name),
-      ...(setup.resources ? { resources: setup.resources } : {}),
-    });
-    this.fills.push(local.fill);
-    this.planned(stepKey.start(d));
-    this.log(
-      `tidb-server ${d.name} (pid ${local.life.server.pid}) on 127.0.0.1:${local.port}, status ${local.statusPort}, data in ${local.workDir}`,
-    );
-    const sql = { host: "127.0.0.1", port: local.port };
-    return {
-      deployment: d,
-      endpoints: [sql],
-      sql,
-      status: statusAddresses(d),
-      local,
-      died: local.life.died,
-      stop: async () => {
-        this.planned(stepKey.stop(d));
-        await local.life.stop();
-      },
-      up: true,
-      loaded: new Set(),
-      users: 0,
-      restarts: 0,
-    };
-  }
-
-  private async startPlayground(d: PlaygroundDeployment, signal: AbortSignal): Promise<Running> {
-    const argv = this.argv(stepKey.start(d));
-    const logFile = join(this.rawDir, `tiup-playground-${d.name}.log`);
-    await writeAtomic(logFile, `$ ${shellCommand(argv)}\n`);
-    const dataDir = join(tiupHome(), "data", d.name);
-    const server = startServerProcess(tiupProgram(), argv.slice(1), { logFile });
-    const forget = await record({
-      kind: "playground",
-      what: `tiup playground --tag ${d.name}`,
-      pid: server.pid,
-      path: dataDir,
-      signal: "SIGINT",
-    }).catch(() => async () => {});
-    let stopping = false;
-    const stop = async () => {
-      stopping = true;
-      this.planned(stepKey.stop(d));
-      await server.stop("SIGINT", 60_000);
-      await rm(dataDir, { recursive: true, force: true });
-      await forget();
-    };
-    const died = server.exited.then((how) =>
-      stopping
-        ? new Promise<string>(() => {})
-        : `tiup playground ${d.name} exited (code ${how.code}, signal ${how.signal})`,
-    );
-    const deadline = Date.now() + 15 * 60_000;
-    let state = readPlayground("");
-    while (Date.now() < deadline && !signal.aborted) {
-      state = readPlayground(await readFile(logFile, "utf8").catch(() => ""));
-      if (state.ready && state.endpoints.length) break;
-      if (!server.isAlive() || state.failure) {
-        await stop();
-        throw new RunError(
-          `tiup playground ${d.name} did not start: ${state.failure ?? `it exited`}\n(raw output: ${logFile})`,
-        );
-      }
-      await new Promise((res) => setTimeout(res, 250));
-    }
-    if (!state.ready) {
-      await stop();
-      throw new RunError(
-        `tiup playground ${d.name} did not report ready ("TiDB Playground Cluster is started") within 15 min${signal.aborted ? " (stopped)" : ""} (raw output: ${logFile})`,
-      );
-    }
-    const sql = state.endpoints[0] as Endpoint;
-    const expected = playgroundTidbPort(d);
-    if (sql.port !== expected)
-      this.log(
-        `tiup playground ${d.name}: port ${expected} was busy; TiDB listens on ${sql.port} (read from its output)`,
-      );
-    return {
-      deployment: d,
-      endpoints: state.endpoints,
-      sql,
-      status: statusAddresses(d),
-      server,
-      died,
-      stop,
-      up: true,
-      loaded: new Set(),
-      users: 0,
-      restarts: 0,
-    };
-  }
-
-  private async deployCluster(d: ClusterDeployment, signal: AbortSignal): Promise<Running> {
-    const setup = this.plan.variants.find((v) => v.deployment === d.index) as VariantSetup;
-    // on an ephemeral cluster the stack's ledger entry covers the machines and tiup's record of them
-    const ephemeral = Boolean(this.cloud.cloud);
-    const forget = ephemeral
-      ? async () => {}
-      : await record({ kind: "cluster", what: d.name, path: d.name }).catch(() => async () => {});
-    let destroyed: Promise<void> | undefined;
-    const stop = () => {
-      destroyed ??= (async () => {
-        // bounded; a destroy that fails leaves the ledger entry for `tiperf reap` (on ephemeral
-        // machines, the stack's destroy follows whatever happens here)
-        await this.tiupRun(
-          this.argv(stepKey.destroy(d)),
-          `destroy ${d.name}`,
-          new AbortController().signal,
-          ephemeral ? 600 : 900,
-        );
-        await forget();
-      })();
-      return destroyed;
-    };
-    const running: Running = {
-      deployment: d,
-      endpoints: tidbEndpoints(d),
-      sql: tidbEndpoints(d)[0] as Endpoint,
-      status: {
-        tidb: d.cluster.instances
-          .filter((i) => i.role === "tidb")
-          .map((i) => `${i.host}:${i.ports.status_port}`),
-        tikv: d.cluster.instances
-          .filter((i) => i.role === "tikv")
-          .map((i) => `${i.host}:${i.ports.status_port}`),
-        pd: d.cluster.instances.filter((i) => i.role === "pd").map((i) => `${i.host}:${i.ports.client_port}`),
-        tiflash: d.cluster.instances
-          .filter((i) => i.role === "tiflash")
-          .map((i) => `${i.host}:${i.ports.metrics_port}`),
-      },
-      died: new Promise<string>(() => {}),
-      stop,
-      applied: setup.name,
-      up: false,
-      loaded: new Set(),
-      users: 0,
-      restarts: 0,
-    };
-    try {
-      // a build that is not there fails before anything is deployed
-      for (const [role, binpath] of Object.entries(d.binpaths))
-        if (findTool(binpath) === undefined)
-          throw new RunError(
-            `variant ${setup.name}: target.binpath of ${role}, ${binpath}: not an executable file`,
-          );
-      await this.tiupRun(this.argv(stepKey.deploy(d)), `deploy ${d.name}`, signal);
-      for (const role of Object.keys(d.binpaths)) {
-        const pack = this.argv(stepKey.pack(d, role));
-        const packed = await runCommand(pack[0] as string, pack.slice(1), { timeoutMs: 300_000 });
-        if (packed.code !== 0)
-          throw new RunError(`cannot pack the ${role} build for tiup cluster patch: ${packed.stderr.trim()}`);
-        await this.tiupRun(this.argv(stepKey.patch(d, role)), `patch ${role} of ${d.name}`, signal);
-        this.log(`cluster ${d.name}: every ${role} runs ${d.binpaths[role as keyof typeof d.binpaths]}`);
-      }
-      await this.tiupRun(this.argv(stepKey.start(d)), `start ${d.name}`, signal);
-      running.up = true;
-      await this.display(d, signal, true);
-      const remote = this.loadHost();
-      if (this.plan.haproxy && remote) {
-        const port = haproxyPort(this.plan, d);
-        const command = this.argv(stepKey.haproxy(d));
-        const haproxy = await startHaproxy({
-          remote,
-          config: this.plan.files[`haproxy-${d.name}.cfg`] as string,
-          command,
-          port,
-          logFile: join(this.rawDir, `haproxy-${d.name}.log`),
-        });
-        running.endpoints = [haproxy.endpoint];
-        const destroy = running.stop;
-        running.stop = async () => {
-          await haproxy.stop().catch(() => {});
-          await destroy();
-        };
-        this.log(`HAProxy on ${remote.host}:${port} in front of ${tidbEndpoints(d).length} TiDB servers`);
-      }
-    } catch (e) {
-      await stop().catch((err: Error) => this.log(`teardown: ${err.message}`));
-      throw e;
-    }
-    // Other side-by-side clusters wait stopped until their variant is measured.
-    if (this.plan.switching === "stop-start") {
-      await this.stopOtherClusters(running, signal);
-    }
-    return running;
-  }
-
-  /** Side-by-side clusters (stop-start): every running one but `r` stopped, so only one is measured. */
-  private async stopOtherClusters(r: Running, signal: AbortSignal): Promise<void> {
-    for (const other of this.running.values())
-      if (other !== r && other.up && other.deployment.kind === "cluster") {
-        await this.tiupRun(
-          this.argv(stepKey.stop(other.deployment)),
-          `stop ${other.deployment.name}`,
-          signal,
-        );
-        other.up = false;
-      }
-  }
-
-  /** `display --format json --uptime`; with `allUp`, a Down instance is an error naming it. */
-  private async display(d: ClusterDeployment, signal: AbortSignal, allUp: boolean): Promise<Display> {
-    const out = await this.tiupRun(this.argv(stepKey.display(d)), `display ${d.name}`, signal, 300);
-    const display = parseDisplayJson(out);
-    const down = notUp(display);
-    if (allUp && down.length)
-      throw new RunError(
-        `cluster ${d.name}: ${down.map((i) => `${i.role} ${i.id} is ${i.status}`).join("; ")}`,
-      );
-    return display;
-  }
-
-  /** Before a cell: a snapshot of the cluster; after it: a Down instance or a restart fails the cell. */
-  private async watch(setup: VariantSetup, r: Running): Promise<() => Promise<string | undefined>> {
-    const d = r.deployment;
-    if (d.kind !== "cluster") {
-      return async () => (r.server && !r.server.isAlive() ? `tiup playground ${d.name} is gone` : undefined);
-    }
-    const signal = new AbortController().signal;
-    const before = await this.display(d, signal, true);
-    const started = Date.now();
-    return async () => {
-      const after = await this.display(d, signal, false);
-      const down = notUp(after).map((i) => `${i.role} ${i.id} on ${i.host} is ${i.status}`);
-      const again = restarted(before, after, (Date.now() - started) / 1000).map(
-        (i) =>
-          `${i.role} ${i.id} on ${i.host} restarted during the cell (up ${i.uptime_s}s; systemd brought it back)`,
-      );
-      const problems = [...down, ...again];
-      return problems.length
-        ? `cluster ${d.name} (variant ${setup.name}): ${problems.join("; ")}`
-        : undefined;
-    };
   }
 
   /** After a load: `split:` of each sysbench table (rows and index, scattered), then ANALYZE of every table. */
@@ -840,7 +412,7 @@ export class TidbRun {
     for (const r of [...this.running.values()].reverse()) {
       const d = r.deployment;
       // monitoring: true — the run window's metrics are kept before the cluster goes
-      if (d.kind === "cluster" && d.cluster.monitoring && r.up) await this.keepMetrics(d);
+      await formOf(d).run.beforeStop?.(this, d, r);
       r.users = 0;
       await r.stop().catch((e: Error) => this.log(`teardown: ${e.message}`));
     }

@@ -2,7 +2,12 @@
 // tidb-server, a playground, a tiup cluster), a variant's setup on one, the plan they make, and the
 // contract every way to deploy TiDB fills (a Deployer): its profile rules, what it plans, the steps
 // it adds to the plan, where its SQL and status APIs are, how long it takes. One folder per way
-// under deployments/, one line each in deployments/registry.ts.
+// under deployments/, one line each in deployments/registry.ts; and how the run carries a form out
+// (FormRuntime: start, switch variants, restart, watch a cell, keep what it observed).
+import type { CloudCluster } from "../../../cloud/provision.ts";
+import type { ServerProcess } from "../../../proc/process.ts";
+import type { RemoteHost } from "../../../proc/ssh.ts";
+import type { Lifecycle } from "../../local/server.ts";
 import type { Endpoint, PlanStep } from "../../types.ts";
 import type { Profile, Role } from "../profile.ts";
 import type { BuildRole, TidbTargetSpec as TargetSpec } from "../schema.ts";
@@ -160,6 +165,8 @@ export interface DeploymentForm<D extends Deployment = Deployment> {
   blockSteps(plan: TidbPlan, d: D, add: AddStep): void;
   /** Steps that end it: always, on success, failure, cancel and SIGTERM. */
   teardownSteps(plan: TidbPlan, d: D, add: AddStep): void;
+  /** How the run carries it out. */
+  run: FormRuntime<D>;
 }
 
 /**
@@ -187,4 +194,118 @@ export interface Deployer {
   embeddedStore?: boolean;
   /** A cloud creates its machines first (the cloud registry's provider of that name). */
   cloud?: boolean;
+}
+
+/** A private tidb-server that is up (deployments/local/server.ts). */
+export interface RunningServer {
+  life: Lifecycle;
+  port: number;
+  statusPort: number;
+  workDir: string;
+  /** The plan's placeholders of this server (<port of …>, <status port of …>, <workdir of …>) filled in. */
+  fill(text: string): string;
+  /** A fresh process on the same data (compare.blocks), up and limited as the first. */
+  restart(): Promise<void>;
+}
+
+/** A deployment that is up (or was, and waits stopped). */
+export interface Running {
+  deployment: Deployment;
+  /** SQL endpoints (TiDB servers, or HAProxy on the load host). */
+  endpoints: Endpoint[];
+  /** The TiDB server tiperf itself queries (SQL and status port). */
+  sql: Endpoint;
+  status: Record<Role, string[]>;
+  /** The playground process (playgrounds) */
+  server?: ServerProcess;
+  /** A private tidb-server (provider local). */
+  local?: RunningServer;
+  died: Promise<string>;
+  stop: () => Promise<void>;
+  /** The variant whose config is applied now (shared clusters). */
+  applied?: string;
+  /** Restarts of the whole deployment so far (compare.blocks: variants sharing it restart it once). */
+  restarts: number;
+  up: boolean;
+  loaded: Set<string>;
+  users: number;
+}
+
+/** What the run lends a form: the plan's steps (recorded as executed), tiup, the checks. */
+export interface RunContext {
+  readonly plan: TidbPlan;
+  /** <run>/tidb: the plan's files. */
+  readonly dir: string;
+  readonly rawDir: string;
+  readonly log: (line: string) => void;
+  /** tiperf's own HTTP questions to the components (from here, or from the load host). */
+  readonly checks: {
+    getJson(url: string): Promise<unknown>;
+    postJson(url: string, body: string): Promise<unknown>;
+  };
+  /** An ephemeral cluster's machines (their stack's ledger entry covers tiup's record of them). */
+  readonly cloudCluster?: CloudCluster | undefined;
+  /** When the run's deployments began (the window monitoring keeps). */
+  readonly startedAt: Date;
+  /** The running deployments, by index. */
+  readonly running: ReadonlyMap<number, Running>;
+  /** The plan's step of this key, filled in and recorded as executed. */
+  planned(key: string): PlanStep;
+  /** The plan's step of this key, filled in, not yet recorded. */
+  filled(key: string): PlanStep;
+  /** A planned command line, recorded as executed. */
+  argv(key: string): string[];
+  /** Fills what the plan left to the run (a private server's ports and directory) from now on. */
+  addFill(fill: (text: string) => string): void;
+  /** Runs a planned tiup command line; throws with tiup's last lines when it fails. */
+  tiupRun(argv: string[], what: string, signal: AbortSignal, limitS?: number): Promise<string>;
+  /** Where a variant's private server keeps its logs when it stops. */
+  logDirOf(variant: string): string | undefined;
+  /** The load host as ssh reaches it (hosts profiles), through the bastion if any. */
+  loadHost(): RemoteHost | undefined;
+  /** Every config key the variant sets, read back. */
+  checkConfig(setup: VariantSetup, r: Running): Promise<Record<string, string>>;
+  /** The variant whose config a shared deployment has applied (else this one). */
+  appliedSetup(setup: VariantSetup, r: Running): VariantSetup;
+}
+
+/** What a restart of a variant's deployment sees: restarts it has seen (variants sharing one restart it once). */
+export interface RestartState {
+  seen: number;
+}
+
+/** A form carried out. */
+export interface FormRuntime<D extends Deployment = Deployment> {
+  /** What the result records as the target's kind (tidb-server, tidb-playground, tidb-cluster). */
+  targetKind: string;
+  /** The tidb-server build it runs, if not the release's. */
+  build(d: D): string | undefined;
+  /** Brings it up from its planned steps. */
+  start(ctx: RunContext, d: D, setup: VariantSetup, signal: AbortSignal): Promise<Running>;
+  /** A variant's turn on it (variants sharing it); `fresh`: restart what a switch would have. */
+  switchTo?(
+    ctx: RunContext,
+    d: D,
+    setup: VariantSetup,
+    r: Running,
+    signal: AbortSignal,
+    fresh: boolean,
+  ): Promise<string | undefined>;
+  /** A fresh instance of its servers on the same data (compare.blocks); absent: it cannot. */
+  restart?(
+    ctx: RunContext,
+    d: D,
+    setup: VariantSetup,
+    r: Running,
+    state: RestartState,
+    signal: AbortSignal,
+  ): Promise<string>;
+  /** Its processes and their state, for a message about a step that hung. */
+  state(d: D, r: Running): string;
+  /** Before a cell: a snapshot; the returned check, after it, names what went wrong. */
+  watch(ctx: RunContext, setup: VariantSetup, d: D, r: Running): Promise<() => Promise<string | undefined>>;
+  /** Its hosts as ssh reaches them, with the main ports on each (the load's resource sampling). */
+  serverHosts?(ctx: RunContext, d: D): { remote: RemoteHost; ports: number[] }[];
+  /** Before it goes at teardown: what it observed, kept (a cluster's monitoring). */
+  beforeStop?(ctx: RunContext, d: D, r: Running): Promise<void>;
 }

@@ -18,6 +18,8 @@ import type {
   TidbVariant,
   VariantSetup,
 } from "../types.ts";
+import { clusterStatus, haproxyPort, tidbEndpoints } from "./endpoints.ts";
+import { clusterRuntime } from "./run.ts";
 
 /** Per switch: items posted and read back; a reload of ~1 min per restarted instance; another cluster started. */
 const ONLINE_SWITCH_S = 2;
@@ -183,29 +185,6 @@ export const patchPackage = (binpath: string, file: string, role: BuildRole) => 
   dirname(binpath),
   basename(binpath),
 ];
-
-/** HAProxy's port on the load host for a cluster (clusters side by side: one port each). */
-export const haproxyPort = (plan: Pick<TidbPlan, "profile">, d: { index: number }) =>
-  plan.profile.haproxy_port + d.index;
-
-/** The TiDB servers of a cluster (what HAProxy balances over, or what the tools connect to). */
-export function tidbEndpoints(d: ClusterDeployment): Endpoint[] {
-  return d.cluster.instances
-    .filter((i) => i.role === "tidb")
-    .map((i) => ({ host: i.host, port: i.ports.port as number }));
-}
-
-/** The status APIs of each role of a cluster. */
-export function clusterStatus(d: ClusterDeployment): Record<Role, string[]> {
-  const of = (role: Role, port: string) =>
-    d.cluster.instances.filter((i) => i.role === role).map((i) => `${i.host}:${i.ports[port]}`);
-  return {
-    tidb: of("tidb", "status_port"),
-    tikv: of("tikv", "status_port"),
-    pd: of("pd", "client_port"),
-    tiflash: of("tiflash", "metrics_port"),
-  };
-}
 
 /** A shared cluster's switch to variant v: its differing items posted, or edit-config + reload -R. */
 function switchSteps(plan: TidbPlan, d: ClusterDeployment, v: VariantSetup, own: boolean, add: AddStep) {
@@ -425,4 +404,5 @@ export const clusterForm: DeploymentForm<ClusterDeployment> = {
       "always: success, failure, cancel, SIGTERM; `tiperf reap` if tiperf was killed",
     );
   },
+  run: clusterRuntime,
 };

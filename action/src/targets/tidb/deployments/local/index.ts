@@ -9,55 +9,8 @@ import { stepKey } from "../../steps.ts";
 import { tiupHome } from "../../tiup.ts";
 import { noInstanceTypes } from "../release.ts";
 import type { Deployer, DeploymentForm, ServerDeployment } from "../types.ts";
-
-/**
- * What a private server's plan leaves to its start: its ports (free ones on 127.0.0.1) and its
- * work directory (data, socket, log). The run fills them in; `tiperf plan` prints them as they are.
- */
-export const serverSlots = (d: ServerDeployment) => ({
-  port: `<port of ${d.name}>`,
-  status: `<status port of ${d.name}>`,
-  dir: `<workdir of ${d.name}>`,
-});
-
-/** The tidb-server program of a deployment: its binpath, else tiup's installed component. */
-export const serverProgram = (d: ServerDeployment, tiupHome: string) =>
-  d.binpath ?? `${tiupHome}/components/tidb/${d.version}/tidb-server`;
-
-/**
- * tidb-server alone on its embedded store (unistore, as TiDB developers run it), SQL and status on
- * 127.0.0.1 only (a password-less root), its own ports, socket, data path, temp dir and log file;
- * -config-strict makes a config key it does not know fail the start instead of being logged and
- * ignored.
- */
-export function serverArgs(d: ServerDeployment, dir: string, tiupHome: string): string[] {
-  const slot = serverSlots(d);
-  return [
-    serverProgram(d, tiupHome),
-    "-store",
-    "unistore",
-    "-path",
-    `${slot.dir}/data`,
-    "-host",
-    "127.0.0.1",
-    "-P",
-    slot.port,
-    "-status",
-    slot.status,
-    "-status-host",
-    "127.0.0.1",
-    "-temp-dir",
-    `${slot.dir}/tmp`,
-    "-socket",
-    `${slot.dir}/tidb.sock`,
-    "-log-file",
-    `${slot.dir}/tidb.log`,
-    // else TiDB writes tidb-slow.log into whatever directory it was started from
-    "-log-slow-query",
-    `${slot.dir}/tidb-slow.log`,
-    ...(d.configFile ? ["-config", `${dir}/${d.configFile}`, "-config-strict"] : []),
-  ];
-}
+import { serverArgs, serverSlots, serverStatus } from "./args.ts";
+import { serverRuntime } from "./run.ts";
 
 const serverForm: DeploymentForm<ServerDeployment> = {
   kind: "server",
@@ -89,7 +42,7 @@ const serverForm: DeploymentForm<ServerDeployment> = {
   switchSeconds: () => 0,
   // a private server's port is picked when it starts
   loadEndpoints: () => [{ host: "127.0.0.1", port: PORT_AT_START }],
-  statusAddresses: (d) => ({ tidb: [`127.0.0.1:${serverSlots(d).status}`], tikv: [], pd: [], tiflash: [] }),
+  statusAddresses: serverStatus,
   startSteps(_plan, d, v, add, about) {
     if (!d.binpath)
       add(
@@ -123,6 +76,7 @@ const serverForm: DeploymentForm<ServerDeployment> = {
       `then rm -rf ${serverSlots(d).dir} (its log kept in <run>/server/); always; \`tiperf reap\` if tiperf was killed`,
     );
   },
+  run: serverRuntime,
 };
 
 export const LOCAL: Deployer = {

@@ -8,14 +8,11 @@ import { stepKey } from "../../steps.ts";
 import { effectiveRoles } from "../../topology.ts";
 import { noInstanceTypes, releaseTarget } from "../release.ts";
 import type { Deployer, DeploymentForm, PlaygroundDeployment } from "../types.ts";
+import { PLAYGROUND_PORT_OFFSET, playgroundStatus, playgroundTidbPort } from "./ports.ts";
+import { playgroundRuntime } from "./run.ts";
 
 /** playground flags of each role (tiup playground --db N --db.config F …). */
 const PLAYGROUND_FLAG: Record<Role, string> = { pd: "pd", tikv: "kv", tidb: "db", tiflash: "tiflash" };
-/** tiup playground --port-offset between playgrounds on one machine (tiup suggests 10000, 20000). */
-export const PLAYGROUND_PORT_OFFSET = 10000;
-
-/** The TiDB port a playground announces unless it is busy (then the one it prints is used). */
-export const playgroundTidbPort = (d: PlaygroundDeployment) => 4000 + d.portOffset;
 
 /** `tiup playground VERSION --db N --kv N --pd N --tiflash N --without-monitor --tag T …`. */
 export function playgroundArgs(d: PlaygroundDeployment, dir: string): string[] {
@@ -72,15 +69,7 @@ const playgroundForm: DeploymentForm<PlaygroundDeployment> = {
   grouped: () => false,
   switchSeconds: () => 0,
   loadEndpoints: (_plan, d) => [{ host: "127.0.0.1", port: playgroundTidbPort(d) }],
-  statusAddresses(d) {
-    const off = d.portOffset;
-    return {
-      tidb: [`127.0.0.1:${10080 + off}`],
-      tikv: [`127.0.0.1:${20180 + off}`],
-      pd: [`127.0.0.1:${2379 + off}`],
-      tiflash: [`127.0.0.1:${8234 + off}`],
-    };
-  },
+  statusAddresses: playgroundStatus,
   startSteps(_plan, d, v, add, about) {
     add(
       stepKey.start(d),
@@ -99,6 +88,7 @@ const playgroundForm: DeploymentForm<PlaygroundDeployment> = {
       `then rm -rf $TIUP_HOME/data/${d.name}; always; \`tiperf reap\` if tiperf was killed`,
     );
   },
+  run: playgroundRuntime,
 };
 
 export const PLAYGROUND: Deployer = {

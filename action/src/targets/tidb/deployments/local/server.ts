@@ -6,31 +6,23 @@
 // the CPU limits every private server takes.
 import { mkdir, readFile } from "node:fs/promises";
 import { basename, join } from "node:path";
-import { RunError } from "../../errors.ts";
-import { findTool } from "../../proc/env.ts";
-import { freePort } from "../../proc/port.ts";
-import { type ServerProcess, startServerProcess } from "../../proc/process.ts";
-import { shellCommand } from "../../proc/quote.ts";
-import { pinProcesses } from "../local/affinity.ts";
-import { applyResources, processTree } from "../local/cgroup.ts";
-import type { ResourcesSchema } from "../local/schema.ts";
-import { type Lifecycle, lifecycle, makeWorkDir, StartupError, waitReady } from "../local/server.ts";
-import { getJson } from "./checks.ts";
-import { serverSlots } from "./deployments/local/index.ts";
-import type { ServerDeployment } from "./deployments/types.ts";
+import { RunError } from "../../../../errors.ts";
+import { findTool } from "../../../../proc/env.ts";
+import { freePort } from "../../../../proc/port.ts";
+import { type ServerProcess, startServerProcess } from "../../../../proc/process.ts";
+import { shellCommand } from "../../../../proc/quote.ts";
+import { pinProcesses } from "../../../local/affinity.ts";
+import { applyResources, processTree } from "../../../local/cgroup.ts";
+import type { ResourcesSchema } from "../../../local/schema.ts";
+import { lifecycle, makeWorkDir, StartupError, waitReady } from "../../../local/server.ts";
+import { getJson } from "../../checks.ts";
+import type { RunningServer, ServerDeployment } from "../types.ts";
+
+export type { RunningServer };
+
+import { serverSlots } from "./args.ts";
 
 type Resources = import("zod").output<typeof ResourcesSchema>;
-
-export interface RunningServer {
-  life: Lifecycle;
-  port: number;
-  statusPort: number;
-  workDir: string;
-  /** The plan's placeholders of this server (<port of …>, <status port of …>, <workdir of …>) filled in. */
-  fill(text: string): string;
-  /** A fresh process on the same data (compare.blocks), up and limited as the first. */
-  restart(): Promise<void>;
-}
 
 /** The error TiDB gave for a failed start: its [FATAL] (else [ERROR]) log line's error field. */
 export function tidbStartFailure(log: string): string | undefined {

@@ -1,0 +1,61 @@
+// A private tidb-server's command line: what its plan leaves to its start (ports, work directory),
+// the program (a build, or tiup's installed component) and its flags.
+import type { Role } from "../../profile.ts";
+import type { ServerDeployment } from "../types.ts";
+
+/**
+ * What a private server's plan leaves to its start: its ports (free ones on 127.0.0.1) and its
+ * work directory (data, socket, log). The run fills them in; `tiperf plan` prints them as they are.
+ */
+export const serverSlots = (d: ServerDeployment) => ({
+  port: `<port of ${d.name}>`,
+  status: `<status port of ${d.name}>`,
+  dir: `<workdir of ${d.name}>`,
+});
+
+/** The tidb-server program of a deployment: its binpath, else tiup's installed component. */
+export const serverProgram = (d: ServerDeployment, tiupHome: string) =>
+  d.binpath ?? `${tiupHome}/components/tidb/${d.version}/tidb-server`;
+
+/**
+ * tidb-server alone on its embedded store (unistore, as TiDB developers run it), SQL and status on
+ * 127.0.0.1 only (a password-less root), its own ports, socket, data path, temp dir and log file;
+ * -config-strict makes a config key it does not know fail the start instead of being logged and
+ * ignored.
+ */
+export function serverArgs(d: ServerDeployment, dir: string, tiupHome: string): string[] {
+  const slot = serverSlots(d);
+  return [
+    serverProgram(d, tiupHome),
+    "-store",
+    "unistore",
+    "-path",
+    `${slot.dir}/data`,
+    "-host",
+    "127.0.0.1",
+    "-P",
+    slot.port,
+    "-status",
+    slot.status,
+    "-status-host",
+    "127.0.0.1",
+    "-temp-dir",
+    `${slot.dir}/tmp`,
+    "-socket",
+    `${slot.dir}/tidb.sock`,
+    "-log-file",
+    `${slot.dir}/tidb.log`,
+    // else TiDB writes tidb-slow.log into whatever directory it was started from
+    "-log-slow-query",
+    `${slot.dir}/tidb-slow.log`,
+    ...(d.configFile ? ["-config", `${dir}/${d.configFile}`, "-config-strict"] : []),
+  ];
+}
+
+/** Its status API (the only role it has). */
+export const serverStatus = (d: ServerDeployment): Record<Role, string[]> => ({
+  tidb: [`127.0.0.1:${serverSlots(d).status}`],
+  tikv: [],
+  pd: [],
+  tiflash: [],
+});

@@ -1,0 +1,63 @@
+// A private tidb-server carried out: started from its planned command line (tiup installs the
+// release first if it must), restarted in place between blocks, stopped by PID.
+import { join } from "node:path";
+import { findTool } from "../../../../proc/env.ts";
+import { processState } from "../../../../proc/process.ts";
+import { stepKey } from "../../steps.ts";
+import { tiupHome } from "../../tiup.ts";
+import type { FormRuntime, RunningServer, ServerDeployment } from "../types.ts";
+import { serverProgram, serverStatus } from "./args.ts";
+import { startTidbServer } from "./server.ts";
+
+export const serverRuntime: FormRuntime<ServerDeployment> = {
+  targetKind: "tidb-server",
+  build: (d) => d.binpath,
+  async start(ctx, d, setup, signal) {
+    const program = serverProgram(d, tiupHome());
+    if (!d.binpath && findTool(program) === undefined && findTool("tiup"))
+      await ctx.tiupRun(ctx.argv(stepKey.install(d)), `install tidb ${d.version}`, signal, 900);
+    const start = ctx.filled(stepKey.start(d));
+    const local = await startTidbServer({
+      d,
+      command: (start.run as { command: string[] }).command,
+      logDir: ctx.logDirOf(setup.name) ?? join(ctx.rawDir, d.name),
+      ...(setup.resources ? { resources: setup.resources } : {}),
+    });
+    ctx.addFill(local.fill);
+    ctx.planned(stepKey.start(d));
+    ctx.log(
+      `tidb-server ${d.name} (pid ${local.life.server.pid}) on 127.0.0.1:${local.port}, status ${local.statusPort}, data in ${local.workDir}`,
+    );
+    const sql = { host: "127.0.0.1", port: local.port };
+    return {
+      deployment: d,
+      endpoints: [sql],
+      sql,
+      status: serverStatus(d),
+      local,
+      died: local.life.died,
+      stop: async () => {
+        ctx.planned(stepKey.stop(d));
+        await local.life.stop();
+      },
+      up: true,
+      loaded: new Set(),
+      users: 0,
+      restarts: 0,
+    };
+  },
+  async restart(ctx, d, setup, r) {
+    const local = r.local as RunningServer;
+    const before = local.life.server.pid;
+    ctx.planned(stepKey.restart(d));
+    await local.restart();
+    await ctx.checkConfig(setup, r);
+    return `tidb-server ${d.name} pid ${before} → ${local.life.server.pid}`;
+  },
+  state: (_d, r) => {
+    const pid = (r.local as RunningServer).life.server.pid;
+    return `tidb-server (pid ${pid}) is ${processState(pid)}`;
+  },
+  // its death is the run's `died`; nothing else to watch around a cell
+  watch: async () => async () => undefined,
+};
