@@ -13,9 +13,13 @@ export interface PriceTable {
   gp3_gb_month: Record<string, number>;
 }
 
-export const PRICES: Record<string, PriceTable> = { aws: AWS_PRICES };
-
-/** The Pulumi program of each cloud, loaded on first use (with its provider SDK). */
-export const PROGRAMS = {
-  aws: () => import("./pulumi/aws-cluster.ts").then((m) => m.awsClusterProgram),
+/**
+ * Each cloud's infrastructure, one entry per cloud: its dated price table and its Pulumi program,
+ * loaded on first use (with its provider SDK).
+ */
+export const CLOUD_INFRA = {
+  aws: {
+    prices: AWS_PRICES as PriceTable,
+    program: () => import("./pulumi/aws-cluster.ts").then((m) => m.awsClusterProgram),
+  },
 };

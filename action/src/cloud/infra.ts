@@ -1,12 +1,12 @@
 // The bridge to infra/ (the Pulumi programs and price tables, Pulumi projects of their own): the
 // one file of action/src that imports it.
-import { PRICES, PROGRAMS, type PriceTable } from "../../../infra/index.ts";
+import { CLOUD_INFRA, type PriceTable } from "../../../infra/index.ts";
 import { RunError } from "../errors.ts";
 
 export type { PriceTable };
 
 export function pricesOf(cloud: string): PriceTable {
-  const table = PRICES[cloud];
+  const table = (CLOUD_INFRA as Record<string, { prices: PriceTable } | undefined>)[cloud]?.prices;
   if (!table) throw new Error(`infra/index.ts has no price table for cloud ${cloud}`);
   return table;
 }
@@ -27,6 +27,9 @@ export async function withPulumi<T>(load: Promise<T>): Promise<T> {
   }
 }
 
-export const programs: typeof PROGRAMS = {
-  aws: () => withPulumi(PROGRAMS.aws()),
-};
+type Clouds = typeof CLOUD_INFRA;
+
+/** A cloud's Pulumi program (infra/index.ts), its SDK loaded as installed. */
+export function programOf<K extends keyof Clouds>(cloud: K): ReturnType<Clouds[K]["program"]> {
+  return withPulumi(CLOUD_INFRA[cloud].program()) as ReturnType<Clouds[K]["program"]>;
+}

@@ -3,7 +3,7 @@
 // machines), the per-run tag sweep and the hourly reaper (with the AWS SDK, loaded on first use),
 // and the runner's address from the settings or AWS's own "what is my address" service.
 import { RunError } from "../../errors.ts";
-import { programs } from "../infra.ts";
+import { programOf } from "../infra.ts";
 import type { CloudProvider, CloudSettings, ClusterAsk } from "../provider.ts";
 import { awsOf, machinesOf, pricesPerHour, resourcesOf, where } from "./resources.ts";
 import { AwsSettingsSchema, REGION } from "./settings.ts";
@@ -21,7 +21,7 @@ export const AWS_CLOUD: CloudProvider = {
   resources: resourcesOf,
   prices: pricesPerHour,
   async program(o) {
-    const awsClusterProgram = await programs.aws();
+    const awsClusterProgram = await programOf("aws");
     return awsClusterProgram(programArgs(o));
   },
   async sweep(settings, runId, log) {

@@ -1,8 +1,8 @@
-// Kind tidb: a playground on this machine, or a tiup cluster on a profile's hosts or on an
-// ephemeral cloud cluster, planned from the spec's variants and the profile (plan.ts), carried out
-// by run.ts.
+// Kind tidb: TiDB deployed the way the profile's provider says (deployments/: a private
+// tidb-server, a playground, a tiup cluster on hosts or on an ephemeral cloud cluster) or one that
+// already runs (an endpoint), planned from the spec's variants and the profile (plan.ts), carried
+// out by run.ts.
 
-import { join } from "node:path";
 import { type CostEstimate, checkBudget, estimateCost } from "../../cloud/cost.ts";
 import { type ClusterHosts, cloudPlanText, placeholderHosts } from "../../cloud/plan.ts";
 import { provisionCluster } from "../../cloud/provision.ts";
@@ -23,7 +23,6 @@ import { TIDB_REAPERS } from "./reapers.ts";
 import { TidbRun } from "./run.ts";
 import { binpathsOf, TidbTargetSchema, type TidbTargetSpec } from "./schema.ts";
 import { tidbSource } from "./source.ts";
-import { tiupHome } from "./tiup.ts";
 
 /** The profile a TiDB spec runs on when neither the spec nor --profile names one. */
 export const DEFAULT_PROFILE = "infra/profiles/local.yaml";
@@ -95,7 +94,7 @@ function checkTargets(
 /** How the variants take turns, as the plan says it. */
 function switchingText(tidb: TidbPlan): string {
   const d = tidb.deployments[0];
-  const cs = d?.kind === "cluster" ? d.configSwitch : undefined;
+  const cs = d && "configSwitch" in d ? d.configSwitch : undefined;
   if (tidb.switching === "online" && cs)
     return cs.keys.length
       ? `online, before a cell whenever the variant changes: ${cs.keys.map((k) => `${k.role} ${k.key}`).join(", ")} set on the running components as SET CONFIG does (no restart), then read back`
@@ -234,9 +233,7 @@ export const tidb: TargetKind = {
         ask: askOf(first.profile),
         runId: o.runId,
         runDir: o.runDir,
-        forget: first.deployments
-          .filter((d) => d.kind === "cluster")
-          .map((d) => join(tiupHome(), "storage", "cluster", "clusters", d.name)),
+        forget: first.deployments.flatMap((d) => formOf(d).records?.(d) ?? []),
         log: o.log,
         signal: o.signal,
       });

@@ -165,6 +165,8 @@ export interface DeploymentForm<D extends Deployment = Deployment> {
   blockSteps(plan: TidbPlan, d: D, add: AddStep): void;
   /** Steps that end it: always, on success, failure, cancel and SIGTERM. */
   teardownSteps(plan: TidbPlan, d: D, add: AddStep): void;
+  /** What tiup keeps on this machine about it (forgotten when a cloud's machines are gone). */
+  records?(d: D): string[];
   /** How the run carries it out. */
   run: FormRuntime<D>;
 }

@@ -1,13 +1,14 @@
 // A tiup cluster (providers hosts and every cloud): variants that differ only in configs share one
 // cluster and switch online or by edit-config and a reload; versions, builds, topologies and splits
 // get one cluster each, side by side on the same hosts, only the measured one running.
-import { basename, dirname } from "node:path";
+import { basename, dirname, join } from "node:path";
 import type { Endpoint } from "../../../types.ts";
 import { configUrl, expandHome, PLAN_DIR } from "../../config.ts";
 import { changesOnline, setConfigBody } from "../../online.ts";
 import { type Profile, ROLES, type Role } from "../../profile.ts";
 import { BUILD_ROLES, type BuildRole, binpathsOf } from "../../schema.ts";
 import { stepKey } from "../../steps.ts";
+import { tiupHome } from "../../tiup.ts";
 import { buildCluster, type Cluster, checkTopology, topologyObject, topologyYaml } from "../../topology.ts";
 import type {
   AddStep,
@@ -404,5 +405,6 @@ export const clusterForm: DeploymentForm<ClusterDeployment> = {
       "always: success, failure, cancel, SIGTERM; `tiperf reap` if tiperf was killed",
     );
   },
+  records: (d) => [join(tiupHome(), "storage", "cluster", "clusters", d.name)],
   run: clusterRuntime,
 };
