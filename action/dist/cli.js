@@ -45,10 +45,10 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-ARHTLVGB.js";
+} from "./chunk-LOGEUHUP.js";
 import {
   reapLedger
-} from "./chunk-XUBQEU44.js";
+} from "./chunk-TH5J3BVE.js";
 import {
   commitAt,
   formatIssues,
@@ -59,7 +59,7 @@ import {
   require_dist,
   writeAtomic,
   writeResult
-} from "./chunk-AAEY4TW4.js";
+} from "./chunk-Q3NCRE67.js";
 import {
   BuildFailed,
   CLOUDS,
@@ -72,7 +72,7 @@ import {
   installSignalTeardown,
   ledgerDir,
   teardownAll
-} from "./chunk-RE7RRM7M.js";
+} from "./chunk-6OCY7HZD.js";
 import {
   external_exports,
   parseAge

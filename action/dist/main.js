@@ -13,7 +13,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-ARHTLVGB.js";
+} from "./chunk-LOGEUHUP.js";
 import {
   getInput,
   info,
@@ -26,7 +26,7 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-AAEY4TW4.js";
+} from "./chunk-Q3NCRE67.js";
 import {
   EXIT,
   InputError,
@@ -37,7 +37,7 @@ import {
   ledgerDir,
   runCommand,
   teardownAll
-} from "./chunk-RE7RRM7M.js";
+} from "./chunk-6OCY7HZD.js";
 import "./chunk-HQ3S6NJV.js";
 import "./chunk-3EADY6QU.js";
 

@@ -4,16 +4,16 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   reapLedger
-} from "./chunk-XUBQEU44.js";
+} from "./chunk-TH5J3BVE.js";
 import {
   getState,
   info,
   setFailed
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-AAEY4TW4.js";
+import "./chunk-Q3NCRE67.js";
 import {
   ledgerDir
-} from "./chunk-RE7RRM7M.js";
+} from "./chunk-6OCY7HZD.js";
 import "./chunk-HQ3S6NJV.js";
 import "./chunk-3EADY6QU.js";
 

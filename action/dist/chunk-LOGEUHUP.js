@@ -30,7 +30,7 @@ import {
   throttleBetween,
   validateYaml,
   writeAtomic
-} from "./chunk-AAEY4TW4.js";
+} from "./chunk-Q3NCRE67.js";
 import {
   EXIT,
   InputError,
@@ -47,7 +47,7 @@ import {
   shellCommand,
   sshArgs,
   treeOf
-} from "./chunk-RE7RRM7M.js";
+} from "./chunk-6OCY7HZD.js";
 import {
   durationSchema,
   external_exports,

@@ -360,15 +360,26 @@ function shellCommand(argv) {
 // action/src/proc/ssh.ts
 var WRAPPER = [
   "exec 3<&0",
+  "n=$1; shift",
   'setsid "$@" </dev/null 3<&- & p=$!',
-  '( while read -r s; do kill -s "$s" -- "-$p" 2>/dev/null; done; kill -s TERM -- "-$p" 2>/dev/null; sleep 3; kill -s KILL -- "-$p" 2>/dev/null ) <&3 & w=$!',
+  '( while read -r s; do kill -s "$s" -- "-$p" 2>/dev/null || kill -s "$s" "$p" 2>/dev/null; done; kill -s TERM -- "-$p" 2>/dev/null; sleep 3; kill -s KILL -- "-$p" 2>/dev/null ) <&3 & w=$!',
   "exec 3<&-",
+  't=""',
+  `if [ -n "$n" ]; then setsid sh -c 'sleep "$1"; kill -s INT -- "-$2" 2>/dev/null || kill -s INT "$2"' sh "$n" "$p" </dev/null & t=$!; fi`,
   'wait "$p"; s=$?',
   'kill "$w" 2>/dev/null',
+  'if [ -n "$t" ]; then kill -- "-$t" 2>/dev/null; fi',
   'exit "$s"'
 ].join("\n");
-function remoteCommand(argv) {
-  return shellCommand(["sh", "-c", WRAPPER, "sh", ...argv]);
+function remoteCommand(argv, stopAfterS) {
+  return shellCommand([
+    "sh",
+    "-c",
+    WRAPPER,
+    "sh",
+    stopAfterS === void 0 ? "" : String(stopAfterS),
+    ...argv
+  ]);
 }
 function sshPath(path) {
   if (/["\n\\]/.test(path))
@@ -470,14 +481,16 @@ var AWS_PRICES = {
 };
 
 // infra/index.ts
-var PRICES = { aws: AWS_PRICES };
-var PROGRAMS = {
-  aws: () => import("./chunk-XGCXD4QG.js").then((m) => m.awsClusterProgram)
+var CLOUD_INFRA = {
+  aws: {
+    prices: AWS_PRICES,
+    program: () => import("./chunk-XGCXD4QG.js").then((m) => m.awsClusterProgram)
+  }
 };
 
 // action/src/cloud/infra.ts
 function pricesOf(cloud) {
-  const table = PRICES[cloud];
+  const table = CLOUD_INFRA[cloud]?.prices;
   if (!table) throw new Error(`infra/index.ts has no price table for cloud ${cloud}`);
   return table;
 }
@@ -492,9 +505,9 @@ async function withPulumi(load) {
     );
   }
 }
-var programs = {
-  aws: () => withPulumi(PROGRAMS.aws())
-};
+function programOf(cloud) {
+  return withPulumi(CLOUD_INFRA[cloud].program());
+}
 
 // action/src/cloud/aws/resources.ts
 var awsOf = (ask) => ask.settings;
@@ -702,7 +715,7 @@ var AWS_CLOUD = {
   resources: resourcesOf,
   prices: pricesPerHour,
   async program(o) {
-    const awsClusterProgram = await programs.aws();
+    const awsClusterProgram = await programOf("aws");
     return awsClusterProgram(programArgs(o));
   },
   async sweep(settings, runId, log) {

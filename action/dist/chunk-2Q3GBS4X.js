@@ -10,7 +10,7 @@ import {
   recoverRecorded,
   remoteOf,
   stackName
-} from "./chunk-RE7RRM7M.js";
+} from "./chunk-6OCY7HZD.js";
 import "./chunk-HQ3S6NJV.js";
 import "./chunk-3EADY6QU.js";
 export {

@@ -26,7 +26,7 @@ import {
   sshArgs,
   startServerProcess,
   treeOf
-} from "./chunk-RE7RRM7M.js";
+} from "./chunk-6OCY7HZD.js";
 import {
   external_exports,
   forwardIssues,
@@ -9325,9 +9325,6 @@ var postgres = localKind({
   start: startPostgres
 });
 
-// action/src/targets/tidb/index.ts
-import { join as join12 } from "node:path";
-
 // action/src/cloud/cost.ts
 function estimateCost(cloud, ask, hours) {
   const prices = cloud.prices(ask);
@@ -9644,7 +9641,7 @@ function withHosts(profile, c) {
 }
 
 // action/src/targets/tidb/deployments/cluster/index.ts
-import { basename as basename3, dirname as dirname2 } from "node:path";
+import { basename as basename3, dirname as dirname2, join as join10 } from "node:path";
 
 // action/src/targets/tidb/config.ts
 import { homedir } from "node:os";
@@ -10059,6 +10056,552 @@ var stepKey = {
   analyze: (v, db, table) => `analyze:${v.name}:${db}.${table}`
 };
 
+// action/src/targets/tidb/tiup.ts
+import { homedir as homedir2 } from "node:os";
+import { join as join8 } from "node:path";
+
+// action/src/proc/tool.ts
+import { spawn } from "node:child_process";
+import { createWriteStream } from "node:fs";
+var KILL_GRACE_MS = 3e3;
+function runTool(command, args, opts) {
+  return new Promise((resolve2) => {
+    const started = Date.now();
+    const [local, localArgs] = opts.cpus ? ["taskset", ["-c", opts.cpus, command, ...args]] : [command, args];
+    const remote = opts.remote;
+    const [cmd, argv] = remote ? ["ssh", sshArgs(remote, remoteCommand([local, ...localArgs], opts.stopAfterS))] : [local, localArgs];
+    const log = createWriteStream(opts.logFile, { flags: "a" });
+    let writeError;
+    let output = "";
+    let aborted;
+    let timedOut;
+    let killTimer;
+    const write = (chunk) => {
+      if (!writeError) log.write(chunk);
+    };
+    write(
+      maskSecrets(
+        remote ? `$ ${shellCommand([local, ...localArgs])}    # on ${remote.user}@${remote.host}: ${shellCommand([cmd, ...argv])}
+` : `$ ${shellCommand([cmd, ...argv])}
+`
+      )
+    );
+    const child = spawn(cmd, argv, {
+      stdio: [remote ? "pipe" : "ignore", "pipe", "pipe"],
+      env: childEnv(opts.env),
+      ...opts.cwd ? { cwd: opts.cwd } : {}
+    });
+    child.stdin?.on("error", () => {
+    });
+    if (child.pid !== void 0) opts.onSpawn?.(child.pid);
+    const kill = () => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      if (child.stdin) {
+        child.stdin.end();
+        killTimer ??= setTimeout(() => {
+          if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+        }, KILL_GRACE_MS + 5e3);
+        return;
+      }
+      child.kill("SIGTERM");
+      killTimer ??= setTimeout(() => {
+        if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+      }, KILL_GRACE_MS);
+    };
+    log.on("error", (e) => {
+      writeError ??= new WriteError(opts.logFile, e);
+      kill();
+    });
+    const onData = (d) => {
+      output += d.toString();
+      write(d);
+    };
+    child.stdout?.on("data", onData);
+    child.stderr?.on("data", onData);
+    const unregister = onTeardown(`stop ${command} (pid ${child.pid})`, kill);
+    const onAbort = () => {
+      const reason = opts.signal?.reason;
+      aborted = reason instanceof Error ? reason.message : String(reason ?? "aborted");
+      kill();
+    };
+    if (opts.signal?.aborted) onAbort();
+    opts.signal?.addEventListener("abort", onAbort, { once: true });
+    const watchdog = opts.limitS === void 0 ? void 0 : setTimeout(() => {
+      timedOut = { limit_s: opts.limitS };
+      kill();
+    }, opts.limitS * 1e3);
+    const stopper = opts.stopAfterS === void 0 ? void 0 : setTimeout(() => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      if (!child.stdin) child.kill("SIGINT");
+    }, opts.stopAfterS * 1e3);
+    let done = false;
+    const finish = (code, sig) => {
+      if (done) return;
+      done = true;
+      unregister();
+      clearTimeout(watchdog);
+      clearTimeout(stopper);
+      clearTimeout(killTimer);
+      opts.signal?.removeEventListener("abort", onAbort);
+      const run = {
+        code,
+        signal: sig,
+        output,
+        elapsed_s: (Date.now() - started) / 1e3,
+        ...aborted ? { aborted } : {},
+        ...timedOut ? { timedOut } : {}
+      };
+      const settle = () => resolve2(writeError ? { ...run, writeError } : run);
+      if (writeError || log.destroyed) return settle();
+      log.once("error", settle);
+      log.end(settle);
+    };
+    child.once("error", (e) => {
+      output += `
+${e.message}`;
+      finish(127, null);
+    });
+    child.once("close", finish);
+  });
+}
+
+// action/src/targets/tidb/tiup.ts
+var tiupHome = () => process.env.TIUP_HOME || join8(homedir2(), ".tiup");
+var lastLines = (text, n = 6) => text.trimEnd().split("\n").slice(-n).join("\n");
+function tiupProgram() {
+  const tiup = findTool("tiup");
+  if (!tiup)
+    throw new RunError(
+      "target.kind tidb: tiup is not installed (install it from tiup.io, then `tiup install playground cluster`)"
+    );
+  return tiup;
+}
+async function runTiup(argv, o) {
+  const limitS = o.limitS ?? 1800;
+  const [, ...args] = argv;
+  const logFile = join8(
+    o.rawDir,
+    `tiup-${argv[2] ?? argv[1]}-${argv[3] ?? ""}.log`.replace(/-\.log$/, ".log")
+  );
+  const r = await runTool(tiupProgram(), args, { logFile, signal: o.signal, limitS });
+  if (r.aborted) throw new RunError(`${o.what}: stopped: ${r.aborted}`);
+  if (r.timedOut)
+    throw new RunError(
+      `${o.what}: \`${shellCommand(argv)}\` did not finish within ${limitS}s (raw output: ${logFile})`
+    );
+  if (r.code !== 0)
+    throw new RunError(
+      `${o.what}: \`${shellCommand(argv)}\` exited with code ${r.code}:
+${lastLines(r.output)}
+(raw output: ${logFile})`
+    );
+  return r.output;
+}
+
+// action/src/targets/tidb/deployments/cluster/endpoints.ts
+var haproxyPort = (plan, d) => plan.profile.haproxy_port + d.index;
+function tidbEndpoints(d) {
+  return d.cluster.instances.filter((i) => i.role === "tidb").map((i) => ({ host: i.host, port: i.ports.port }));
+}
+function clusterStatus(d) {
+  const of = (role, port2) => d.cluster.instances.filter((i) => i.role === role).map((i) => `${i.host}:${i.ports[port2]}`);
+  return {
+    tidb: of("tidb", "status_port"),
+    tikv: of("tikv", "status_port"),
+    pd: of("pd", "client_port"),
+    tiflash: of("tiflash", "metrics_port")
+  };
+}
+
+// action/src/targets/tidb/deployments/cluster/run.ts
+import { mkdir as mkdir4 } from "node:fs/promises";
+import { join as join9 } from "node:path";
+
+// action/src/targets/tidb/haproxy.ts
+var PROBE = 'i=0; while [ "$i" -lt "$2" ]; do (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && exit 0; i=$((i+1)); sleep 0.1; done; exit 1';
+var CONFIG_ON_STDIN = 'c=$1; shift; printf "%s" "$c" | "$@"';
+async function startHaproxy(o) {
+  const ac = new AbortController();
+  const run = runTool("sh", ["-c", CONFIG_ON_STDIN, "sh", o.config, ...o.command], {
+    logFile: o.logFile,
+    signal: ac.signal,
+    remote: o.remote
+  });
+  const stop = async () => {
+    ac.abort(new Error("teardown"));
+    await run;
+  };
+  const readyS = o.readyS ?? 30;
+  const probe = runTool("bash", ["-c", PROBE, "probe", String(o.port), String(readyS * 10)], {
+    logFile: `${o.logFile}.probe`,
+    remote: o.remote,
+    limitS: readyS + 30
+  });
+  const first = await Promise.race([run.then((r) => ({ exited: r })), probe.then((r) => ({ probed: r }))]);
+  if ("exited" in first)
+    throw new RunError(
+      `HAProxy on ${o.remote.host} exited at once (code ${first.exited.code}): ${first.exited.output.trim().split("\n").slice(-3).join(" ")} (raw output: ${o.logFile})`
+    );
+  if (first.probed.code !== 0) {
+    await stop();
+    throw new RunError(
+      `HAProxy on ${o.remote.host} did not accept connections on 127.0.0.1:${o.port} within ${readyS}s (raw output: ${o.logFile})`
+    );
+  }
+  return { endpoint: { host: "127.0.0.1", port: o.port }, stop };
+}
+
+// action/src/targets/tidb/metrics.ts
+var METRIC_QUERIES = {
+  cpu_by_component: "sum by (job, instance) (rate(process_cpu_seconds_total[1m]))",
+  memory_by_component: "sum by (job, instance) (process_resident_memory_bytes)",
+  tidb_qps: "sum by (result) (rate(tidb_server_query_total[1m]))",
+  tidb_query_p99_seconds: "histogram_quantile(0.99, sum by (le) (rate(tidb_server_handle_query_duration_seconds_bucket[1m])))",
+  tikv_thread_cpu: "sum by (instance, name) (rate(tikv_thread_cpu_seconds_total[1m]))",
+  tikv_grpc_p99_seconds: "histogram_quantile(0.99, sum by (le, type) (rate(tikv_grpc_msg_duration_seconds_bucket[1m])))",
+  host_cpu_busy: '1 - avg by (instance) (rate(node_cpu_seconds_total{mode="idle"}[1m]))',
+  host_disk_written_bytes: "sum by (instance) (rate(node_disk_written_bytes_total[1m]))",
+  host_network_received_bytes: "sum by (instance) (rate(node_network_receive_bytes_total[1m]))"
+};
+var METRICS_FORMAT = "tiperf.prometheus-snapshot";
+async function snapshotMetrics(o) {
+  const step = o.stepS ?? Math.max(5, Math.ceil((o.end.getTime() - o.start.getTime()) / 1e3 / 1e3));
+  const series = {};
+  for (const [name, query] of Object.entries(METRIC_QUERIES)) {
+    const params = new URLSearchParams({
+      query,
+      start: (o.start.getTime() / 1e3).toFixed(3),
+      end: (o.end.getTime() / 1e3).toFixed(3),
+      step: `${step}s`
+    });
+    try {
+      const answer = await o.get(`${o.base}/api/v1/query_range?${params}`);
+      series[name] = answer?.status === "success" ? { query, data: answer.data } : { query, error: answer?.error ?? "no success status" };
+    } catch (e) {
+      series[name] = { query, error: e.message };
+    }
+  }
+  return {
+    format: METRICS_FORMAT,
+    prometheus: o.base,
+    start: o.start.toISOString(),
+    end: o.end.toISOString(),
+    step_s: step,
+    series
+  };
+}
+
+// action/src/targets/tidb/tiup-output.ts
+var ESC = String.fromCharCode(27);
+var plain = (text) => text.replace(new RegExp(`${ESC}\\[[0-9;]*m`, "g"), "").replace(/\r/g, "");
+function readPlayground(output) {
+  const text = plain(output);
+  const state = { ready: false, endpoints: [], versions: {} };
+  for (const line of text.split("\n")) {
+    const start = /^Start (\w+) instance:?\s*(\S+)?/.exec(line.trim());
+    if (start?.[2]) state.versions[start[1]] = start[2];
+    if (/TiDB Playground Cluster is started/.test(line)) state.ready = true;
+    const conn = /^Connect TiDB:\s+.*?--host (\S+) --port (\d+)/.exec(line.trim());
+    if (conn) state.endpoints.push({ host: conn[1], port: Number(conn[2]) });
+    const failed = /^(TiDB|TiKV|PD|TiFlash) \S+ failed to start: .*/.exec(line.trim()) ?? /^(Error|panic): .*/.exec(line.trim()) ?? /^Playground bootstrapping failed.*/.exec(line.trim());
+    if (failed && !state.failure) state.failure = failed[0];
+  }
+  return state;
+}
+function parseSince(since) {
+  if (!since || !/^(\d+[dhms])+$/.test(since)) return void 0;
+  let s = 0;
+  for (const [, n, unit] of since.matchAll(/(\d+)([dhms])/g))
+    s += Number(n) * { d: 86400, h: 3600, m: 60, s: 1 }[unit];
+  return s;
+}
+function parseDisplayJson(output) {
+  const text = plain(output);
+  const start = text.indexOf("{");
+  const end = text.lastIndexOf("}");
+  if (start < 0 || end < start)
+    throw new Error(`tiup cluster display printed no JSON:
+${text.trim().slice(-400)}`);
+  const doc = JSON.parse(text.slice(start, end + 1));
+  return {
+    ...doc.cluster_meta?.cluster_name ? { name: doc.cluster_meta.cluster_name } : {},
+    ...doc.cluster_meta?.cluster_version ? { version: doc.cluster_meta.cluster_version } : {},
+    instances: (doc.instances ?? []).map((i) => {
+      const uptime = parseSince(i.since);
+      return {
+        id: i.id,
+        role: i.role,
+        host: i.host,
+        ports: i.ports,
+        status: i.status,
+        ...uptime !== void 0 ? { uptime_s: uptime } : {}
+      };
+    })
+  };
+}
+var isUp = (status) => /^(Up|Healthy)\b/.test(status);
+function notUp(display2) {
+  return display2.instances.filter((i) => !isUp(i.status));
+}
+function restarted(before, after, elapsedS, slackS = 5) {
+  const out = [];
+  for (const a of after.instances) {
+    const b = before.instances.find((i) => i.id === a.id);
+    if (b?.uptime_s === void 0 || a.uptime_s === void 0) continue;
+    if (a.uptime_s + slackS < b.uptime_s + elapsedS) out.push(a);
+  }
+  return out;
+}
+function editConfigOutcome(output) {
+  const text = plain(output);
+  if (/Nothing changed\./.test(text)) return "refused";
+  if (/The file has nothing changed/.test(text)) return "same";
+  return "changed";
+}
+function editConfigReason(output) {
+  const lines = plain(output).split("\n").map((l) => l.trim()).filter(Boolean);
+  const i = lines.findIndex((l) => l.startsWith("New topology could not be saved"));
+  return (i >= 0 ? lines.slice(i, i + 2).join(" ") : lines.slice(-2).join(" ")) || "no reason given";
+}
+
+// action/src/targets/tidb/deployments/cluster/run.ts
+function serverHosts(ctx, d) {
+  const load = ctx.loadHost();
+  if (!load) return [];
+  const byHost = /* @__PURE__ */ new Map();
+  for (const i of d.cluster.instances) {
+    const port2 = i.ports[MAIN_PORT[i.role]];
+    if (port2 !== void 0) byHost.set(i.host, [...byHost.get(i.host) ?? [], port2]);
+  }
+  return [...byHost].map(([host2, ports]) => ({ remote: { ...load, host: host2 }, ports }));
+}
+async function keepMetrics(ctx, d) {
+  const m = d.cluster.monitoring;
+  if (!m) return;
+  const file = join9(ctx.dir, "..", "monitoring", `${d.name}.json`);
+  try {
+    const snap = await snapshotMetrics({
+      base: `http://${m.host}:${m.prometheus}`,
+      start: ctx.startedAt,
+      end: /* @__PURE__ */ new Date(),
+      get: (url) => ctx.checks.getJson(url)
+    });
+    await mkdir4(join9(ctx.dir, "..", "monitoring"), { recursive: true });
+    await writeAtomic(file, `${JSON.stringify(snap, null, 2)}
+`);
+    const kept = Object.values(snap.series).filter((x) => x.data).length;
+    ctx.log(`monitoring: ${kept} of ${Object.keys(snap.series).length} series of ${d.name} kept in ${file}`);
+  } catch (e) {
+    ctx.log(`monitoring: the metrics of ${d.name} could not be kept: ${e.message}`);
+  }
+}
+async function switchCluster(ctx, d, setup, r, signal, fresh) {
+  const did = [];
+  let restarted2 = false;
+  if (ctx.plan.switching === "stop-start" && !r.up) {
+    await stopOtherClusters(ctx, r, signal);
+    await ctx.tiupRun(ctx.argv(stepKey.start(d)), `start ${d.name}`, signal);
+    r.up = true;
+    restarted2 = true;
+    await display(ctx, d, signal, true);
+    did.push(`cluster ${d.name} started (the other stopped)`);
+  } else if (fresh && ctx.plan.switching === "stop-start") {
+    await ctx.tiupRun(ctx.argv(stepKey.restart(d)), `restart ${d.name}`, signal);
+    await display(ctx, d, signal, true);
+    restarted2 = true;
+    did.push(`cluster ${d.name} restarted`);
+  }
+  const cs = d.configSwitch;
+  if (cs && r.applied !== setup.name) {
+    if (cs.by === "online") {
+      for (const k of cs.keys)
+        for (const addr of r.status[k.role] ?? []) {
+          const step = ctx.planned(stepKey.setConfig(setup, k.role, k.key, addr)).run;
+          await ctx.checks.postJson(step.post, step.body).catch((e) => {
+            throw new RunError(`variant ${setup.name}: ${k.role} ${addr} refused ${k.key}: ${e.message}`);
+          });
+        }
+      did.push(
+        `variant ${setup.name} applied online (${cs.keys.map((k) => k.key).join(", ") || "target.sql only"})`
+      );
+    } else {
+      const file = join9(ctx.dir, setup.topologyFile);
+      const out = await ctx.tiupRun(
+        ctx.argv(stepKey.editConfig(d, setup)),
+        `variant ${setup.name}: edit-config`,
+        signal
+      );
+      const outcome = editConfigOutcome(out);
+      if (outcome === "refused")
+        throw new RunError(
+          `variant ${setup.name}: tiup refused the topology ${file} ("Nothing changed.", exit 0): ${editConfigReason(out)}`
+        );
+      if (outcome === "changed") {
+        await ctx.tiupRun(ctx.argv(stepKey.reload(d, setup)), `variant ${setup.name}: reload`, signal);
+        restarted2 = true;
+      }
+      did.push(`variant ${setup.name} applied by reloading ${cs.roles.join(", ")}`);
+    }
+    r.applied = setup.name;
+    await ctx.checkConfig(setup, r);
+  }
+  if (fresh && !restarted2 && cs?.by === "reload") {
+    await ctx.tiupRun(
+      ctx.argv(stepKey.restart(d, cs.roles)),
+      `variant ${setup.name}: restart ${cs.roles.join(", ")}`,
+      signal
+    );
+    await display(ctx, d, signal, true);
+    await ctx.checkConfig(setup, r);
+    did.push(`${cs.roles.join(", ")} of ${d.name} restarted (variant ${setup.name} was in already)`);
+  }
+  return did.length ? did.join("; ") : void 0;
+}
+async function deployCluster(ctx, d, signal) {
+  const setup = ctx.plan.variants.find((v) => v.deployment === d.index);
+  const ephemeral = Boolean(ctx.cloudCluster);
+  const forget = ephemeral ? async () => {
+  } : await record({ kind: "cluster", what: d.name, path: d.name }).catch(() => async () => {
+  });
+  let destroyed;
+  const stop = () => {
+    destroyed ??= (async () => {
+      await ctx.tiupRun(
+        ctx.argv(stepKey.destroy(d)),
+        `destroy ${d.name}`,
+        new AbortController().signal,
+        ephemeral ? 600 : 900
+      );
+      await forget();
+    })();
+    return destroyed;
+  };
+  const running = {
+    deployment: d,
+    endpoints: tidbEndpoints(d),
+    sql: tidbEndpoints(d)[0],
+    status: {
+      tidb: d.cluster.instances.filter((i) => i.role === "tidb").map((i) => `${i.host}:${i.ports.status_port}`),
+      tikv: d.cluster.instances.filter((i) => i.role === "tikv").map((i) => `${i.host}:${i.ports.status_port}`),
+      pd: d.cluster.instances.filter((i) => i.role === "pd").map((i) => `${i.host}:${i.ports.client_port}`),
+      tiflash: d.cluster.instances.filter((i) => i.role === "tiflash").map((i) => `${i.host}:${i.ports.metrics_port}`)
+    },
+    died: new Promise(() => {
+    }),
+    stop,
+    applied: setup.name,
+    up: false,
+    loaded: /* @__PURE__ */ new Set(),
+    users: 0,
+    restarts: 0
+  };
+  try {
+    for (const [role, binpath] of Object.entries(d.binpaths))
+      if (findTool(binpath) === void 0)
+        throw new RunError(
+          `variant ${setup.name}: target.binpath of ${role}, ${binpath}: not an executable file`
+        );
+    await ctx.tiupRun(ctx.argv(stepKey.deploy(d)), `deploy ${d.name}`, signal);
+    for (const role of Object.keys(d.binpaths)) {
+      const pack = ctx.argv(stepKey.pack(d, role));
+      const packed = await runCommand(pack[0], pack.slice(1), { timeoutMs: 3e5 });
+      if (packed.code !== 0)
+        throw new RunError(`cannot pack the ${role} build for tiup cluster patch: ${packed.stderr.trim()}`);
+      await ctx.tiupRun(ctx.argv(stepKey.patch(d, role)), `patch ${role} of ${d.name}`, signal);
+      ctx.log(`cluster ${d.name}: every ${role} runs ${d.binpaths[role]}`);
+    }
+    await ctx.tiupRun(ctx.argv(stepKey.start(d)), `start ${d.name}`, signal);
+    running.up = true;
+    await display(ctx, d, signal, true);
+    const remote = ctx.loadHost();
+    if (ctx.plan.haproxy && remote) {
+      const port2 = haproxyPort(ctx.plan, d);
+      const command = ctx.argv(stepKey.haproxy(d));
+      const haproxy = await startHaproxy({
+        remote,
+        config: ctx.plan.files[`haproxy-${d.name}.cfg`],
+        command,
+        port: port2,
+        logFile: join9(ctx.rawDir, `haproxy-${d.name}.log`)
+      });
+      running.endpoints = [haproxy.endpoint];
+      const destroy = running.stop;
+      running.stop = async () => {
+        await haproxy.stop().catch(() => {
+        });
+        await destroy();
+      };
+      ctx.log(`HAProxy on ${remote.host}:${port2} in front of ${tidbEndpoints(d).length} TiDB servers`);
+    }
+  } catch (e) {
+    await stop().catch((err) => ctx.log(`teardown: ${err.message}`));
+    throw e;
+  }
+  if (ctx.plan.switching === "stop-start") {
+    await stopOtherClusters(ctx, running, signal);
+  }
+  return running;
+}
+async function stopOtherClusters(ctx, r, signal) {
+  for (const other of ctx.running.values())
+    if (other !== r && other.up && other.deployment.kind === "cluster") {
+      await ctx.tiupRun(ctx.argv(stepKey.stop(other.deployment)), `stop ${other.deployment.name}`, signal);
+      other.up = false;
+    }
+}
+async function display(ctx, d, signal, allUp) {
+  const out = await ctx.tiupRun(ctx.argv(stepKey.display(d)), `display ${d.name}`, signal, 300);
+  const display2 = parseDisplayJson(out);
+  const down = notUp(display2);
+  if (allUp && down.length)
+    throw new RunError(
+      `cluster ${d.name}: ${down.map((i) => `${i.role} ${i.id} is ${i.status}`).join("; ")}`
+    );
+  return display2;
+}
+async function watch(ctx, setup, d) {
+  const signal = new AbortController().signal;
+  const before = await display(ctx, d, signal, true);
+  const started = Date.now();
+  return async () => {
+    const after = await display(ctx, d, signal, false);
+    const down = notUp(after).map((i) => `${i.role} ${i.id} on ${i.host} is ${i.status}`);
+    const again = restarted(before, after, (Date.now() - started) / 1e3).map(
+      (i) => `${i.role} ${i.id} on ${i.host} restarted during the cell (up ${i.uptime_s}s; systemd brought it back)`
+    );
+    const problems = [...down, ...again];
+    return problems.length ? `cluster ${d.name} (variant ${setup.name}): ${problems.join("; ")}` : void 0;
+  };
+}
+var clusterRuntime = {
+  targetKind: "tidb-cluster",
+  build: (d) => d.binpaths.tidb,
+  start: (ctx, d, _setup, signal) => deployCluster(ctx, d, signal),
+  switchTo: (ctx, d, setup, r, signal, fresh) => switchCluster(ctx, d, setup, r, signal, fresh),
+  // a fresh instance of every component, same data (compare.blocks)
+  async restart(ctx, d, setup, r, state, signal) {
+    if (r.restarts > state.seen) {
+      state.seen = r.restarts;
+      return `cluster ${d.name} restarted already for this block (shared with ${d.variants.join(", ")})`;
+    }
+    const before = await display(ctx, d, signal, true);
+    await ctx.tiupRun(ctx.argv(stepKey.restart(d)), `restart ${d.name}`, signal);
+    const after = await display(ctx, d, signal, true);
+    r.up = true;
+    state.seen = ++r.restarts;
+    await ctx.checkConfig(ctx.appliedSetup(setup, r), r);
+    const uptime = (x) => Math.min(...x.instances.map((i) => i.uptime_s ?? Number.POSITIVE_INFINITY));
+    return `cluster ${d.name} restarted (shortest uptime ${uptime(before)}s \u2192 ${uptime(after)}s)`;
+  },
+  state: (d) => `tiup cluster ${d.name}: see \`tiup cluster display ${d.name}\``,
+  watch: (ctx, setup, d) => watch(ctx, setup, d),
+  serverHosts,
+  // monitoring: true — the run window's metrics are kept before the cluster goes
+  beforeStop: async (ctx, d, r) => {
+    if (d.cluster.monitoring && r.up) await keepMetrics(ctx, d);
+  }
+};
+
 // action/src/targets/tidb/deployments/cluster/index.ts
 var ONLINE_SWITCH_S = 2;
 var RELOAD_S_PER_INSTANCE = 60;
@@ -10198,19 +10741,6 @@ var patchPackage = (binpath, file, role) => [
   dirname2(binpath),
   basename3(binpath)
 ];
-var haproxyPort = (plan, d) => plan.profile.haproxy_port + d.index;
-function tidbEndpoints(d) {
-  return d.cluster.instances.filter((i) => i.role === "tidb").map((i) => ({ host: i.host, port: i.ports.port }));
-}
-function clusterStatus(d) {
-  const of = (role, port2) => d.cluster.instances.filter((i) => i.role === role).map((i) => `${i.host}:${i.ports[port2]}`);
-  return {
-    tidb: of("tidb", "status_port"),
-    tikv: of("tikv", "status_port"),
-    pd: of("pd", "client_port"),
-    tiflash: of("tiflash", "metrics_port")
-  };
-}
 function switchSteps(plan, d, v, own, add) {
   const checks = plan.profile.ssh?.proxy ? "load host" : "runner";
   const cs = d.configSwitch;
@@ -10419,7 +10949,9 @@ ${JSON.stringify(v.target.split ?? null)}`;
       { command: tiupCluster.destroy(d) },
       "always: success, failure, cancel, SIGTERM; `tiperf reap` if tiperf was killed"
     );
-  }
+  },
+  records: (d) => [join10(tiupHome(), "storage", "cluster", "clusters", d.name)],
+  run: clusterRuntime
 };
 
 // action/src/targets/tidb/deployments/release.ts
@@ -10527,150 +11059,7 @@ var HOSTS = {
   checkTarget: releaseTarget("hosts")
 };
 
-// action/src/targets/tidb/tiup.ts
-import { homedir as homedir2 } from "node:os";
-import { join as join8 } from "node:path";
-
-// action/src/proc/tool.ts
-import { spawn } from "node:child_process";
-import { createWriteStream } from "node:fs";
-var KILL_GRACE_MS = 3e3;
-function runTool(command, args, opts) {
-  return new Promise((resolve2) => {
-    const started = Date.now();
-    const [local, localArgs] = opts.cpus ? ["taskset", ["-c", opts.cpus, command, ...args]] : [command, args];
-    const remote = opts.remote;
-    const [cmd, argv] = remote ? ["ssh", sshArgs(remote, remoteCommand([local, ...localArgs]))] : [local, localArgs];
-    const log = createWriteStream(opts.logFile, { flags: "a" });
-    let writeError;
-    let output = "";
-    let aborted;
-    let timedOut;
-    let killTimer;
-    const write = (chunk) => {
-      if (!writeError) log.write(chunk);
-    };
-    write(
-      maskSecrets(
-        remote ? `$ ${shellCommand([local, ...localArgs])}    # on ${remote.user}@${remote.host}: ${shellCommand([cmd, ...argv])}
-` : `$ ${shellCommand([cmd, ...argv])}
-`
-      )
-    );
-    const child = spawn(cmd, argv, {
-      stdio: [remote ? "pipe" : "ignore", "pipe", "pipe"],
-      env: childEnv(opts.env),
-      ...opts.cwd ? { cwd: opts.cwd } : {}
-    });
-    child.stdin?.on("error", () => {
-    });
-    if (child.pid !== void 0) opts.onSpawn?.(child.pid);
-    const kill = () => {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      if (child.stdin) {
-        child.stdin.end();
-        killTimer ??= setTimeout(() => {
-          if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
-        }, KILL_GRACE_MS + 5e3);
-        return;
-      }
-      child.kill("SIGTERM");
-      killTimer ??= setTimeout(() => {
-        if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
-      }, KILL_GRACE_MS);
-    };
-    log.on("error", (e) => {
-      writeError ??= new WriteError(opts.logFile, e);
-      kill();
-    });
-    const onData = (d) => {
-      output += d.toString();
-      write(d);
-    };
-    child.stdout?.on("data", onData);
-    child.stderr?.on("data", onData);
-    const unregister = onTeardown(`stop ${command} (pid ${child.pid})`, kill);
-    const onAbort = () => {
-      const reason = opts.signal?.reason;
-      aborted = reason instanceof Error ? reason.message : String(reason ?? "aborted");
-      kill();
-    };
-    if (opts.signal?.aborted) onAbort();
-    opts.signal?.addEventListener("abort", onAbort, { once: true });
-    const watchdog = opts.limitS === void 0 ? void 0 : setTimeout(() => {
-      timedOut = { limit_s: opts.limitS };
-      kill();
-    }, opts.limitS * 1e3);
-    const stopper = opts.stopAfterS === void 0 ? void 0 : setTimeout(() => {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      if (child.stdin) child.stdin.write("INT\n");
-      else child.kill("SIGINT");
-    }, opts.stopAfterS * 1e3);
-    let done = false;
-    const finish = (code, sig) => {
-      if (done) return;
-      done = true;
-      unregister();
-      clearTimeout(watchdog);
-      clearTimeout(stopper);
-      clearTimeout(killTimer);
-      opts.signal?.removeEventListener("abort", onAbort);
-      const run = {
-        code,
-        signal: sig,
-        output,
-        elapsed_s: (Date.now() - started) / 1e3,
-        ...aborted ? { aborted } : {},
-        ...timedOut ? { timedOut } : {}
-      };
-      const settle = () => resolve2(writeError ? { ...run, writeError } : run);
-      if (writeError || log.destroyed) return settle();
-      log.once("error", settle);
-      log.end(settle);
-    };
-    child.once("error", (e) => {
-      output += `
-${e.message}`;
-      finish(127, null);
-    });
-    child.once("close", finish);
-  });
-}
-
-// action/src/targets/tidb/tiup.ts
-var tiupHome = () => process.env.TIUP_HOME || join8(homedir2(), ".tiup");
-var lastLines = (text, n = 6) => text.trimEnd().split("\n").slice(-n).join("\n");
-function tiupProgram() {
-  const tiup = findTool("tiup");
-  if (!tiup)
-    throw new RunError(
-      "target.kind tidb: tiup is not installed (install it from tiup.io, then `tiup install playground cluster`)"
-    );
-  return tiup;
-}
-async function runTiup(argv, o) {
-  const limitS = o.limitS ?? 1800;
-  const [, ...args] = argv;
-  const logFile = join8(
-    o.rawDir,
-    `tiup-${argv[2] ?? argv[1]}-${argv[3] ?? ""}.log`.replace(/-\.log$/, ".log")
-  );
-  const r = await runTool(tiupProgram(), args, { logFile, signal: o.signal, limitS });
-  if (r.aborted) throw new RunError(`${o.what}: stopped: ${r.aborted}`);
-  if (r.timedOut)
-    throw new RunError(
-      `${o.what}: \`${shellCommand(argv)}\` did not finish within ${limitS}s (raw output: ${logFile})`
-    );
-  if (r.code !== 0)
-    throw new RunError(
-      `${o.what}: \`${shellCommand(argv)}\` exited with code ${r.code}:
-${lastLines(r.output)}
-(raw output: ${logFile})`
-    );
-  return r.output;
-}
-
-// action/src/targets/tidb/deployments/local/index.ts
+// action/src/targets/tidb/deployments/local/args.ts
 var serverSlots = (d) => ({
   port: `<port of ${d.name}>`,
   status: `<status port of ${d.name}>`,
@@ -10705,6 +11094,390 @@ function serverArgs(d, dir, tiupHome2) {
     ...d.configFile ? ["-config", `${dir}/${d.configFile}`, "-config-strict"] : []
   ];
 }
+var serverStatus = (d) => ({
+  tidb: [`127.0.0.1:${serverSlots(d).status}`],
+  tikv: [],
+  pd: [],
+  tiflash: []
+});
+
+// action/src/targets/tidb/deployments/local/run.ts
+import { join as join12 } from "node:path";
+
+// action/src/targets/tidb/deployments/local/server.ts
+import { mkdir as mkdir5, readFile as readFile5 } from "node:fs/promises";
+import { basename as basename4, join as join11 } from "node:path";
+
+// action/src/targets/tidb/checks.ts
+import { get as httpGet, request as httpRequest } from "node:http";
+function sameSetting(want, got) {
+  const norm = (v) => {
+    const s = String(v).trim();
+    const size = /^(\d+(?:\.\d+)?)\s*([KMGTP])(?:i?B)?$/i.exec(s);
+    if (size)
+      return String(Number(size[1]) * 1024 ** ("KMGTP".indexOf(size[2].toUpperCase()) + 1));
+    if (/^(true|on)$/i.test(s)) return "true";
+    if (/^(false|off)$/i.test(s)) return "false";
+    return s;
+  };
+  const a = norm(want);
+  const b = norm(got);
+  const bool = (x) => x === "1" ? "true" : x === "0" ? "false" : x;
+  return a === b || (a === "true" || a === "false" || b === "true" || b === "false") && bool(a) === bool(b);
+}
+function lookup(config, key) {
+  let node = config;
+  const parts2 = key.split(".");
+  for (let i = 0; i < parts2.length; i++) {
+    if (!node || typeof node !== "object") return void 0;
+    const obj = node;
+    let found = false;
+    for (let j = parts2.length; j > i; j--) {
+      const k = parts2.slice(i, j).join(".");
+      if (k in obj) {
+        node = obj[k];
+        i = j - 1;
+        found = true;
+        break;
+      }
+    }
+    if (!found) return void 0;
+  }
+  return node;
+}
+var ClusterChecks = class {
+  constructor(via) {
+    this.via = via;
+  }
+  via;
+  /** One statement through the MySQL client; its output (-N -B); a failure in the client's words. */
+  async sql(at2, query, what) {
+    const args = [
+      "--no-defaults",
+      "-h",
+      at2.host,
+      "-P",
+      String(at2.port),
+      "-u",
+      "root",
+      "-D",
+      "mysql",
+      "-N",
+      "-B",
+      "-e",
+      query
+    ];
+    const via = this.via();
+    const r = via ? await runCommand("ssh", sshArgs(via, shellCommand(["mysql", ...args])), { timeoutMs: 12e4 }) : await runCommand(firstTool(MYSQL_CLIENTS), args, { timeoutMs: 12e4 });
+    if (r.code !== 0)
+      throw new RunError(
+        `${what}: \`${query}\` failed on ${at2.host}:${at2.port}${via ? ` (from the load host ${via.host})` : ""}: ${r.stderr.trim() || r.stdout.trim()}`
+      );
+    return r.stdout;
+  }
+  /**
+   * A component's HTTP API as bytes: from here, or with curl on the load host behind a bastion
+   * (base64 over ssh, so a binary answer arrives whole). Waits at most `timeoutS` for it.
+   */
+  async getBytes(url, timeoutS = 10) {
+    const via = this.via();
+    if (!via) return getBytes(url, timeoutS * 1e3);
+    const r = await runCommand(
+      "ssh",
+      sshArgs(
+        via,
+        `${shellCommand(["curl", "-sS", "--fail", "--max-time", String(timeoutS), url])} | base64 -w0`
+      ),
+      { timeoutMs: (timeoutS + 50) * 1e3 }
+    );
+    if (r.code !== 0) throw new Error(`curl on ${via.host}: ${r.stderr.trim() || `exit ${r.code}`}`);
+    return Buffer.from(r.stdout.trim(), "base64");
+  }
+  /** A component's JSON API: from here, or with curl on the load host behind a bastion. */
+  async getJson(url) {
+    const body = (await this.getBytes(url)).toString("utf8");
+    try {
+      return JSON.parse(body);
+    } catch {
+      throw new Error(`not JSON: ${body.slice(0, 200)}`);
+    }
+  }
+  /**
+   * POSTs JSON to a component's API (what SET CONFIG sends to each TiKV and PD): from here, or
+   * with curl on the load host behind a bastion. An answer other than 200 throws with its body.
+   */
+  async postJson(url, body) {
+    const via = this.via();
+    if (!via) return postJson(url, body);
+    const r = await runCommand(
+      "ssh",
+      sshArgs(
+        via,
+        shellCommand([
+          "curl",
+          "-sS",
+          "--max-time",
+          "10",
+          "-X",
+          "POST",
+          "-H",
+          "Content-Type: application/json",
+          "--data-binary",
+          body,
+          "-w",
+          "\n%{http_code}",
+          url
+        ])
+      ),
+      { timeoutMs: 6e4 }
+    );
+    const lines = r.stdout.trimEnd().split("\n");
+    const code = Number(lines.pop());
+    if (r.code !== 0 || code !== 200)
+      throw new Error(
+        `POST ${url} ${body} from ${via.host}: ${r.code !== 0 ? r.stderr.trim() || `curl exit ${r.code}` : `HTTP ${code}: ${lines.join(" ").trim()}`}`
+      );
+  }
+  /**
+   * Reads every config key the variant sets from the components' own /config endpoints (what
+   * SHOW CONFIG shows; `urlOf` gives the planned URL of a role's address) and fails on any that did
+   * not take effect: tiup accepts and reloads configs it never checked.
+   */
+  async readBack(setup, status, urlOf) {
+    const effective = {};
+    const wrong = [];
+    for (const role of new Set(setup.configKeys.map((k) => k.role))) {
+      for (const addr of status[role] ?? []) {
+        let doc;
+        try {
+          doc = await this.getJson(urlOf(role, addr));
+        } catch (e) {
+          throw new RunError(
+            `variant ${setup.name}: cannot read the ${role} config at ${configUrl(role, addr)} (${e.message})`
+          );
+        }
+        for (const k of setup.configKeys.filter((c) => c.role === role)) {
+          const got = lookup(doc, k.key);
+          effective[`${role}.${k.key}`] = got === void 0 ? "(not reported)" : typeof got === "object" ? JSON.stringify(got) : String(got);
+          if (got === void 0 || !sameSetting(k.value, got))
+            wrong.push(
+              `${role} ${addr}: ${k.key} is ${got === void 0 ? "not reported" : JSON.stringify(got)}, the spec sets ${JSON.stringify(k.value)}`
+            );
+        }
+      }
+    }
+    if (wrong.length)
+      throw new RunError(`variant ${setup.name}: configs did not take effect:
+  ${wrong.join("\n  ")}`);
+    return effective;
+  }
+};
+function getBytes(url, timeoutMs = 1e4) {
+  return new Promise((resolve2, reject) => {
+    const req = httpGet(url, { timeout: timeoutMs }, (res) => {
+      const chunks = [];
+      res.on("data", (d) => chunks.push(d));
+      res.on(
+        "end",
+        () => (res.statusCode ?? 0) >= 400 ? reject(new Error(`HTTP ${res.statusCode}`)) : resolve2(Buffer.concat(chunks))
+      );
+    });
+    req.on("timeout", () => req.destroy(new Error(`no answer within ${Math.round(timeoutMs / 1e3)}s`)));
+    req.on("error", reject);
+  });
+}
+async function getJson(url) {
+  const body = (await getBytes(url)).toString("utf8");
+  try {
+    return JSON.parse(body);
+  } catch {
+    throw new Error(`not JSON: ${body.slice(0, 200)}`);
+  }
+}
+function postJson(url, body) {
+  return new Promise((resolve2, reject) => {
+    const req = httpRequest(
+      url,
+      { method: "POST", timeout: 1e4, headers: { "content-type": "application/json" } },
+      (res) => {
+        let answer = "";
+        res.setEncoding("utf8");
+        res.on("data", (d) => {
+          answer += d;
+        });
+        res.on(
+          "end",
+          () => res.statusCode === 200 ? resolve2() : reject(
+            new Error(`POST ${url} ${body}: HTTP ${res.statusCode}: ${answer.trim().slice(0, 300)}`)
+          )
+        );
+      }
+    );
+    req.on("timeout", () => req.destroy(new Error(`POST ${url}: no answer within 10s`)));
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+// action/src/targets/tidb/deployments/local/server.ts
+function tidbStartFailure(log) {
+  const lines = log.split("\n");
+  const pick = (level) => lines.filter((l) => l.includes(`[${level}]`)).pop();
+  const line = pick("FATAL") ?? pick("ERROR");
+  if (!line) {
+    const plain2 = lines.find((l) => /contained invalid configuration options/.test(l));
+    return plain2?.trim();
+  }
+  const err = /\[error="((?:[^"\\]|\\.)*)"\]/.exec(line)?.[1];
+  const msg = /\] \["([^"]+)"\]/.exec(line)?.[1];
+  return err ? err.replace(/\\"/g, '"') : msg;
+}
+function ensureProgram(program, d) {
+  if (findTool(program) === void 0) {
+    throw new RunError(
+      d.binpath ? `target.binpath ${program}: not an executable file` : `tidb-server ${d.version}: tiup has not installed it (${program} is missing) and tiperf could not: run \`tiup install tidb:${d.version}\`, or give a build as target.binpath`
+    );
+  }
+}
+async function startTidbServer(o) {
+  const { d } = o;
+  const slot = serverSlots(d);
+  const workDir = await makeWorkDir("tidb");
+  await mkdir5(join11(workDir, "tmp"), { recursive: true });
+  const port2 = await freePort();
+  let statusPort = await freePort();
+  for (let i = 0; i < 20 && statusPort === port2; i++) statusPort = await freePort();
+  const fill = (text) => text.replaceAll(slot.status, String(statusPort)).replaceAll(slot.port, String(port2)).replaceAll(slot.dir, workDir);
+  const argv = o.command.map(fill);
+  const program = argv[0];
+  ensureProgram(program, d);
+  const logFile = join11(workDir, "tidb.log");
+  const stdout = join11(workDir, "stdout.log");
+  const what = `TiDB ${d.name}`;
+  const spawn2 = () => startServerProcess(program, argv.slice(1), { logFile: stdout, env: { TMPDIR: join11(workDir, "tmp") } });
+  let removeCgroup;
+  const settle = async (s) => {
+    await waitReady(
+      what,
+      s,
+      () => getJson(`http://127.0.0.1:${statusPort}/status`).then(
+        () => true,
+        () => false
+      ),
+      o.readyMs ?? 12e4
+    );
+    if (o.resources?.cpu_quota !== void 0)
+      removeCgroup = (await applyResources(s.pid, o.resources.cpu_quota, `tidb-${basename4(workDir)}`)).remove;
+    if (o.resources?.cpus !== void 0)
+      await pinProcesses(await processTree(s.pid), o.resources.cpus, "target.resources.cpus");
+  };
+  const server = spawn2();
+  const life = lifecycle({
+    what,
+    server,
+    workDir,
+    // the slow query log too: which statements were slow is what a regression hunt reads first
+    logs: [logFile, stdout, join11(workDir, "tidb-slow.log")],
+    logDir: o.logDir,
+    stopSignal: "SIGTERM",
+    beforeRemove: async () => {
+      await removeCgroup?.();
+      removeCgroup = void 0;
+    }
+  });
+  try {
+    await settle(server);
+  } catch (e) {
+    const said = tidbStartFailure(
+      await readFile5(logFile, "utf8").catch(() => "") + await readFile5(stdout, "utf8").catch(() => "")
+    );
+    await life.stop().catch(() => {
+    });
+    if (e instanceof StartupError)
+      throw new RunError(
+        `${what} did not start${said ? `: ${said}` : ` (${e.message})`}
+  \`${shellCommand(argv)}\`
+  logs kept in ${o.logDir}`
+      );
+    throw e;
+  }
+  return {
+    life,
+    port: port2,
+    statusPort,
+    workDir,
+    fill,
+    restart: () => life.restart(async () => {
+      await removeCgroup?.();
+      removeCgroup = void 0;
+      const next = spawn2();
+      try {
+        await settle(next);
+      } catch (e) {
+        await next.stop("SIGTERM", 3e4).catch(() => {
+        });
+        throw e;
+      }
+      return next;
+    })
+  };
+}
+
+// action/src/targets/tidb/deployments/local/run.ts
+var serverRuntime = {
+  targetKind: "tidb-server",
+  build: (d) => d.binpath,
+  async start(ctx, d, setup, signal) {
+    const program = serverProgram(d, tiupHome());
+    if (!d.binpath && findTool(program) === void 0 && findTool("tiup"))
+      await ctx.tiupRun(ctx.argv(stepKey.install(d)), `install tidb ${d.version}`, signal, 900);
+    const start = ctx.filled(stepKey.start(d));
+    const local = await startTidbServer({
+      d,
+      command: start.run.command,
+      logDir: ctx.logDirOf(setup.name) ?? join12(ctx.rawDir, d.name),
+      ...setup.resources ? { resources: setup.resources } : {}
+    });
+    ctx.addFill(local.fill);
+    ctx.planned(stepKey.start(d));
+    ctx.log(
+      `tidb-server ${d.name} (pid ${local.life.server.pid}) on 127.0.0.1:${local.port}, status ${local.statusPort}, data in ${local.workDir}`
+    );
+    const sql = { host: "127.0.0.1", port: local.port };
+    return {
+      deployment: d,
+      endpoints: [sql],
+      sql,
+      status: serverStatus(d),
+      local,
+      died: local.life.died,
+      stop: async () => {
+        ctx.planned(stepKey.stop(d));
+        await local.life.stop();
+      },
+      up: true,
+      loaded: /* @__PURE__ */ new Set(),
+      users: 0,
+      restarts: 0
+    };
+  },
+  async restart(ctx, d, setup, r) {
+    const local = r.local;
+    const before = local.life.server.pid;
+    ctx.planned(stepKey.restart(d));
+    await local.restart();
+    await ctx.checkConfig(setup, r);
+    return `tidb-server ${d.name} pid ${before} \u2192 ${local.life.server.pid}`;
+  },
+  state: (_d, r) => {
+    const pid = r.local.life.server.pid;
+    return `tidb-server (pid ${pid}) is ${processState(pid)}`;
+  },
+  // its death is the run's `died`; nothing else to watch around a cell
+  watch: async () => async () => void 0
+};
+
+// action/src/targets/tidb/deployments/local/index.ts
 var serverForm = {
   kind: "server",
   deploySeconds: 10,
@@ -10735,7 +11508,7 @@ var serverForm = {
   switchSeconds: () => 0,
   // a private server's port is picked when it starts
   loadEndpoints: () => [{ host: "127.0.0.1", port: PORT_AT_START }],
-  statusAddresses: (d) => ({ tidb: [`127.0.0.1:${serverSlots(d).status}`], tikv: [], pd: [], tiflash: [] }),
+  statusAddresses: serverStatus,
   startSteps(_plan, d, v, add, about) {
     if (!d.binpath)
       add(
@@ -10768,7 +11541,8 @@ var serverForm = {
       { command: ["kill", "-TERM", `<pid of ${d.name}>`] },
       `then rm -rf ${serverSlots(d).dir} (its log kept in <run>/server/); always; \`tiperf reap\` if tiperf was killed`
     );
-  }
+  },
+  run: serverRuntime
 };
 var LOCAL = {
   provider: "local",
@@ -10810,10 +11584,98 @@ var LOCAL = {
   }
 };
 
-// action/src/targets/tidb/deployments/playground/index.ts
-var PLAYGROUND_FLAG = { pd: "pd", tikv: "kv", tidb: "db", tiflash: "tiflash" };
+// action/src/targets/tidb/deployments/playground/ports.ts
 var PLAYGROUND_PORT_OFFSET = 1e4;
 var playgroundTidbPort = (d) => 4e3 + d.portOffset;
+function playgroundStatus(d) {
+  const off = d.portOffset;
+  return {
+    tidb: [`127.0.0.1:${10080 + off}`],
+    tikv: [`127.0.0.1:${20180 + off}`],
+    pd: [`127.0.0.1:${2379 + off}`],
+    tiflash: [`127.0.0.1:${8234 + off}`]
+  };
+}
+
+// action/src/targets/tidb/deployments/playground/run.ts
+import { readFile as readFile6, rm as rm6 } from "node:fs/promises";
+import { join as join13 } from "node:path";
+var playgroundRuntime = {
+  targetKind: "tidb-playground",
+  build: (d) => d.binpaths.tidb,
+  async start(ctx, d, _setup, signal) {
+    const argv = ctx.argv(stepKey.start(d));
+    const logFile = join13(ctx.rawDir, `tiup-playground-${d.name}.log`);
+    await writeAtomic(logFile, `$ ${shellCommand(argv)}
+`);
+    const dataDir = join13(tiupHome(), "data", d.name);
+    const server = startServerProcess(tiupProgram(), argv.slice(1), { logFile });
+    const forget = await record({
+      kind: "playground",
+      what: `tiup playground --tag ${d.name}`,
+      pid: server.pid,
+      path: dataDir,
+      signal: "SIGINT"
+    }).catch(() => async () => {
+    });
+    let stopping = false;
+    const stop = async () => {
+      stopping = true;
+      ctx.planned(stepKey.stop(d));
+      await server.stop("SIGINT", 6e4);
+      await rm6(dataDir, { recursive: true, force: true });
+      await forget();
+    };
+    const died = server.exited.then(
+      (how) => stopping ? new Promise(() => {
+      }) : `tiup playground ${d.name} exited (code ${how.code}, signal ${how.signal})`
+    );
+    const deadline = Date.now() + 15 * 6e4;
+    let state = readPlayground("");
+    while (Date.now() < deadline && !signal.aborted) {
+      state = readPlayground(await readFile6(logFile, "utf8").catch(() => ""));
+      if (state.ready && state.endpoints.length) break;
+      if (!server.isAlive() || state.failure) {
+        await stop();
+        throw new RunError(
+          `tiup playground ${d.name} did not start: ${state.failure ?? `it exited`}
+(raw output: ${logFile})`
+        );
+      }
+      await new Promise((res) => setTimeout(res, 250));
+    }
+    if (!state.ready) {
+      await stop();
+      throw new RunError(
+        `tiup playground ${d.name} did not report ready ("TiDB Playground Cluster is started") within 15 min${signal.aborted ? " (stopped)" : ""} (raw output: ${logFile})`
+      );
+    }
+    const sql = state.endpoints[0];
+    const expected = playgroundTidbPort(d);
+    if (sql.port !== expected)
+      ctx.log(
+        `tiup playground ${d.name}: port ${expected} was busy; TiDB listens on ${sql.port} (read from its output)`
+      );
+    return {
+      deployment: d,
+      endpoints: state.endpoints,
+      sql,
+      status: playgroundStatus(d),
+      server,
+      died,
+      stop,
+      up: true,
+      loaded: /* @__PURE__ */ new Set(),
+      users: 0,
+      restarts: 0
+    };
+  },
+  state: (_d, r) => r.server ? `tiup playground (pid ${r.server.pid}) is ${processState(r.server.pid)}` : "not started",
+  watch: async (_ctx, _setup, d, r) => async () => r.server && !r.server.isAlive() ? `tiup playground ${d.name} is gone` : void 0
+};
+
+// action/src/targets/tidb/deployments/playground/index.ts
+var PLAYGROUND_FLAG = { pd: "pd", tikv: "kv", tidb: "db", tiflash: "tiflash" };
 function playgroundArgs(d, dir) {
   return [
     "tiup",
@@ -10867,15 +11729,7 @@ var playgroundForm = {
   grouped: () => false,
   switchSeconds: () => 0,
   loadEndpoints: (_plan, d) => [{ host: "127.0.0.1", port: playgroundTidbPort(d) }],
-  statusAddresses(d) {
-    const off = d.portOffset;
-    return {
-      tidb: [`127.0.0.1:${10080 + off}`],
-      tikv: [`127.0.0.1:${20180 + off}`],
-      pd: [`127.0.0.1:${2379 + off}`],
-      tiflash: [`127.0.0.1:${8234 + off}`]
-    };
-  },
+  statusAddresses: playgroundStatus,
   startSteps(_plan, d, v, add, about) {
     add(
       stepKey.start(d),
@@ -10894,7 +11748,8 @@ var playgroundForm = {
       { command: ["kill", "-INT", "<tiup playground pid>"] },
       `then rm -rf $TIUP_HOME/data/${d.name}; always; \`tiperf reap\` if tiperf was killed`
     );
-  }
+  },
+  run: playgroundRuntime
 };
 var PLAYGROUND = {
   provider: "playground",
@@ -11182,7 +12037,6 @@ function checkSqlSwitching(variants, deployments) {
   }
 }
 var loadEndpoints = (plan, d) => formOf(d).loadEndpoints(plan, d);
-var statusAddresses = (d) => formOf(d).statusAddresses(d);
 var SPLIT_DATABASE = "sbtest";
 var regionsSql = () => "SHOW TABLE sbtest.sbtest1 REGIONS";
 function rowRegions(out) {
@@ -11295,15 +12149,15 @@ function stepsOf(plan, data, loads) {
 }
 
 // action/src/targets/tidb/reapers.ts
-import { rm as rm6 } from "node:fs/promises";
-import { basename as basename4 } from "node:path";
+import { rm as rm7 } from "node:fs/promises";
+import { basename as basename5 } from "node:path";
 var playgroundReaper = {
   order: 0,
   describe: (e) => `stop ${e.what}${e.pid ? ` pid ${e.pid}` : ""} and remove ${e.path}`,
   async reap(e, log) {
-    if (await stopRecorded(e.pid, basename4(e.path), "SIGINT", 3e4))
+    if (await stopRecorded(e.pid, basename5(e.path), "SIGINT", 3e4))
       log(`reap: stopped ${e.what} pid ${e.pid}`);
-    await rm6(e.path, { recursive: true, force: true });
+    await rm7(e.path, { recursive: true, force: true });
     log(`reap: removed ${e.path}`);
   }
 };
@@ -11322,482 +12176,15 @@ var clusterReaper = {
 var TIDB_REAPERS = { playground: playgroundReaper, cluster: clusterReaper };
 
 // action/src/targets/tidb/run.ts
-import { mkdir as mkdir5, readFile as readFile6, rm as rm7, writeFile as writeFile3 } from "node:fs/promises";
-import { join as join10 } from "node:path";
-
-// action/src/targets/tidb/checks.ts
-import { get as httpGet, request as httpRequest } from "node:http";
-function sameSetting(want, got) {
-  const norm = (v) => {
-    const s = String(v).trim();
-    const size = /^(\d+(?:\.\d+)?)\s*([KMGTP])(?:i?B)?$/i.exec(s);
-    if (size)
-      return String(Number(size[1]) * 1024 ** ("KMGTP".indexOf(size[2].toUpperCase()) + 1));
-    if (/^(true|on)$/i.test(s)) return "true";
-    if (/^(false|off)$/i.test(s)) return "false";
-    return s;
-  };
-  const a = norm(want);
-  const b = norm(got);
-  const bool = (x) => x === "1" ? "true" : x === "0" ? "false" : x;
-  return a === b || (a === "true" || a === "false" || b === "true" || b === "false") && bool(a) === bool(b);
-}
-function lookup(config, key) {
-  let node = config;
-  const parts2 = key.split(".");
-  for (let i = 0; i < parts2.length; i++) {
-    if (!node || typeof node !== "object") return void 0;
-    const obj = node;
-    let found = false;
-    for (let j = parts2.length; j > i; j--) {
-      const k = parts2.slice(i, j).join(".");
-      if (k in obj) {
-        node = obj[k];
-        i = j - 1;
-        found = true;
-        break;
-      }
-    }
-    if (!found) return void 0;
-  }
-  return node;
-}
-var ClusterChecks = class {
-  constructor(via) {
-    this.via = via;
-  }
-  via;
-  /** One statement through the MySQL client; its output (-N -B); a failure in the client's words. */
-  async sql(at2, query, what) {
-    const args = [
-      "--no-defaults",
-      "-h",
-      at2.host,
-      "-P",
-      String(at2.port),
-      "-u",
-      "root",
-      "-D",
-      "mysql",
-      "-N",
-      "-B",
-      "-e",
-      query
-    ];
-    const via = this.via();
-    const r = via ? await runCommand("ssh", sshArgs(via, shellCommand(["mysql", ...args])), { timeoutMs: 12e4 }) : await runCommand(firstTool(MYSQL_CLIENTS), args, { timeoutMs: 12e4 });
-    if (r.code !== 0)
-      throw new RunError(
-        `${what}: \`${query}\` failed on ${at2.host}:${at2.port}${via ? ` (from the load host ${via.host})` : ""}: ${r.stderr.trim() || r.stdout.trim()}`
-      );
-    return r.stdout;
-  }
-  /**
-   * A component's HTTP API as bytes: from here, or with curl on the load host behind a bastion
-   * (base64 over ssh, so a binary answer arrives whole). Waits at most `timeoutS` for it.
-   */
-  async getBytes(url, timeoutS = 10) {
-    const via = this.via();
-    if (!via) return getBytes(url, timeoutS * 1e3);
-    const r = await runCommand(
-      "ssh",
-      sshArgs(
-        via,
-        `${shellCommand(["curl", "-sS", "--fail", "--max-time", String(timeoutS), url])} | base64 -w0`
-      ),
-      { timeoutMs: (timeoutS + 50) * 1e3 }
-    );
-    if (r.code !== 0) throw new Error(`curl on ${via.host}: ${r.stderr.trim() || `exit ${r.code}`}`);
-    return Buffer.from(r.stdout.trim(), "base64");
-  }
-  /** A component's JSON API: from here, or with curl on the load host behind a bastion. */
-  async getJson(url) {
-    const body = (await this.getBytes(url)).toString("utf8");
-    try {
-      return JSON.parse(body);
-    } catch {
-      throw new Error(`not JSON: ${body.slice(0, 200)}`);
-    }
-  }
-  /**
-   * POSTs JSON to a component's API (what SET CONFIG sends to each TiKV and PD): from here, or
-   * with curl on the load host behind a bastion. An answer other than 200 throws with its body.
-   */
-  async postJson(url, body) {
-    const via = this.via();
-    if (!via) return postJson(url, body);
-    const r = await runCommand(
-      "ssh",
-      sshArgs(
-        via,
-        shellCommand([
-          "curl",
-          "-sS",
-          "--max-time",
-          "10",
-          "-X",
-          "POST",
-          "-H",
-          "Content-Type: application/json",
-          "--data-binary",
-          body,
-          "-w",
-          "\n%{http_code}",
-          url
-        ])
-      ),
-      { timeoutMs: 6e4 }
-    );
-    const lines = r.stdout.trimEnd().split("\n");
-    const code = Number(lines.pop());
-    if (r.code !== 0 || code !== 200)
-      throw new Error(
-        `POST ${url} ${body} from ${via.host}: ${r.code !== 0 ? r.stderr.trim() || `curl exit ${r.code}` : `HTTP ${code}: ${lines.join(" ").trim()}`}`
-      );
-  }
-  /**
-   * Reads every config key the variant sets from the components' own /config endpoints (what
-   * SHOW CONFIG shows; `urlOf` gives the planned URL of a role's address) and fails on any that did
-   * not take effect: tiup accepts and reloads configs it never checked.
-   */
-  async readBack(setup, status, urlOf) {
-    const effective = {};
-    const wrong = [];
-    for (const role of new Set(setup.configKeys.map((k) => k.role))) {
-      for (const addr of status[role] ?? []) {
-        let doc;
-        try {
-          doc = await this.getJson(urlOf(role, addr));
-        } catch (e) {
-          throw new RunError(
-            `variant ${setup.name}: cannot read the ${role} config at ${configUrl(role, addr)} (${e.message})`
-          );
-        }
-        for (const k of setup.configKeys.filter((c) => c.role === role)) {
-          const got = lookup(doc, k.key);
-          effective[`${role}.${k.key}`] = got === void 0 ? "(not reported)" : typeof got === "object" ? JSON.stringify(got) : String(got);
-          if (got === void 0 || !sameSetting(k.value, got))
-            wrong.push(
-              `${role} ${addr}: ${k.key} is ${got === void 0 ? "not reported" : JSON.stringify(got)}, the spec sets ${JSON.stringify(k.value)}`
-            );
-        }
-      }
-    }
-    if (wrong.length)
-      throw new RunError(`variant ${setup.name}: configs did not take effect:
-  ${wrong.join("\n  ")}`);
-    return effective;
-  }
-};
-function getBytes(url, timeoutMs = 1e4) {
-  return new Promise((resolve2, reject) => {
-    const req = httpGet(url, { timeout: timeoutMs }, (res) => {
-      const chunks = [];
-      res.on("data", (d) => chunks.push(d));
-      res.on(
-        "end",
-        () => (res.statusCode ?? 0) >= 400 ? reject(new Error(`HTTP ${res.statusCode}`)) : resolve2(Buffer.concat(chunks))
-      );
-    });
-    req.on("timeout", () => req.destroy(new Error(`no answer within ${Math.round(timeoutMs / 1e3)}s`)));
-    req.on("error", reject);
-  });
-}
-async function getJson(url) {
-  const body = (await getBytes(url)).toString("utf8");
-  try {
-    return JSON.parse(body);
-  } catch {
-    throw new Error(`not JSON: ${body.slice(0, 200)}`);
-  }
-}
-function postJson(url, body) {
-  return new Promise((resolve2, reject) => {
-    const req = httpRequest(
-      url,
-      { method: "POST", timeout: 1e4, headers: { "content-type": "application/json" } },
-      (res) => {
-        let answer = "";
-        res.setEncoding("utf8");
-        res.on("data", (d) => {
-          answer += d;
-        });
-        res.on(
-          "end",
-          () => res.statusCode === 200 ? resolve2() : reject(
-            new Error(`POST ${url} ${body}: HTTP ${res.statusCode}: ${answer.trim().slice(0, 300)}`)
-          )
-        );
-      }
-    );
-    req.on("timeout", () => req.destroy(new Error(`POST ${url}: no answer within 10s`)));
-    req.on("error", reject);
-    req.end(body);
-  });
-}
-
-// action/src/targets/tidb/haproxy.ts
-var PROBE = 'i=0; while [ "$i" -lt "$2" ]; do (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && exit 0; i=$((i+1)); sleep 0.1; done; exit 1';
-var CONFIG_ON_STDIN = 'c=$1; shift; printf "%s" "$c" | "$@"';
-async function startHaproxy(o) {
-  const ac = new AbortController();
-  const run = runTool("sh", ["-c", CONFIG_ON_STDIN, "sh", o.config, ...o.command], {
-    logFile: o.logFile,
-    signal: ac.signal,
-    remote: o.remote
-  });
-  const stop = async () => {
-    ac.abort(new Error("teardown"));
-    await run;
-  };
-  const readyS = o.readyS ?? 30;
-  const probe = runTool("bash", ["-c", PROBE, "probe", String(o.port), String(readyS * 10)], {
-    logFile: `${o.logFile}.probe`,
-    remote: o.remote,
-    limitS: readyS + 30
-  });
-  const first = await Promise.race([run.then((r) => ({ exited: r })), probe.then((r) => ({ probed: r }))]);
-  if ("exited" in first)
-    throw new RunError(
-      `HAProxy on ${o.remote.host} exited at once (code ${first.exited.code}): ${first.exited.output.trim().split("\n").slice(-3).join(" ")} (raw output: ${o.logFile})`
-    );
-  if (first.probed.code !== 0) {
-    await stop();
-    throw new RunError(
-      `HAProxy on ${o.remote.host} did not accept connections on 127.0.0.1:${o.port} within ${readyS}s (raw output: ${o.logFile})`
-    );
-  }
-  return { endpoint: { host: "127.0.0.1", port: o.port }, stop };
-}
-
-// action/src/targets/tidb/metrics.ts
-var METRIC_QUERIES = {
-  cpu_by_component: "sum by (job, instance) (rate(process_cpu_seconds_total[1m]))",
-  memory_by_component: "sum by (job, instance) (process_resident_memory_bytes)",
-  tidb_qps: "sum by (result) (rate(tidb_server_query_total[1m]))",
-  tidb_query_p99_seconds: "histogram_quantile(0.99, sum by (le) (rate(tidb_server_handle_query_duration_seconds_bucket[1m])))",
-  tikv_thread_cpu: "sum by (instance, name) (rate(tikv_thread_cpu_seconds_total[1m]))",
-  tikv_grpc_p99_seconds: "histogram_quantile(0.99, sum by (le, type) (rate(tikv_grpc_msg_duration_seconds_bucket[1m])))",
-  host_cpu_busy: '1 - avg by (instance) (rate(node_cpu_seconds_total{mode="idle"}[1m]))',
-  host_disk_written_bytes: "sum by (instance) (rate(node_disk_written_bytes_total[1m]))",
-  host_network_received_bytes: "sum by (instance) (rate(node_network_receive_bytes_total[1m]))"
-};
-var METRICS_FORMAT = "tiperf.prometheus-snapshot";
-async function snapshotMetrics(o) {
-  const step = o.stepS ?? Math.max(5, Math.ceil((o.end.getTime() - o.start.getTime()) / 1e3 / 1e3));
-  const series = {};
-  for (const [name, query] of Object.entries(METRIC_QUERIES)) {
-    const params = new URLSearchParams({
-      query,
-      start: (o.start.getTime() / 1e3).toFixed(3),
-      end: (o.end.getTime() / 1e3).toFixed(3),
-      step: `${step}s`
-    });
-    try {
-      const answer = await o.get(`${o.base}/api/v1/query_range?${params}`);
-      series[name] = answer?.status === "success" ? { query, data: answer.data } : { query, error: answer?.error ?? "no success status" };
-    } catch (e) {
-      series[name] = { query, error: e.message };
-    }
-  }
-  return {
-    format: METRICS_FORMAT,
-    prometheus: o.base,
-    start: o.start.toISOString(),
-    end: o.end.toISOString(),
-    step_s: step,
-    series
-  };
-}
-
-// action/src/targets/tidb/server.ts
-import { mkdir as mkdir4, readFile as readFile5 } from "node:fs/promises";
-import { basename as basename5, join as join9 } from "node:path";
-function tidbStartFailure(log) {
-  const lines = log.split("\n");
-  const pick = (level) => lines.filter((l) => l.includes(`[${level}]`)).pop();
-  const line = pick("FATAL") ?? pick("ERROR");
-  if (!line) {
-    const plain2 = lines.find((l) => /contained invalid configuration options/.test(l));
-    return plain2?.trim();
-  }
-  const err = /\[error="((?:[^"\\]|\\.)*)"\]/.exec(line)?.[1];
-  const msg = /\] \["([^"]+)"\]/.exec(line)?.[1];
-  return err ? err.replace(/\\"/g, '"') : msg;
-}
-function ensureProgram(program, d) {
-  if (findTool(program) === void 0) {
-    throw new RunError(
-      d.binpath ? `target.binpath ${program}: not an executable file` : `tidb-server ${d.version}: tiup has not installed it (${program} is missing) and tiperf could not: run \`tiup install tidb:${d.version}\`, or give a build as target.binpath`
-    );
-  }
-}
-async function startTidbServer(o) {
-  const { d } = o;
-  const slot = serverSlots(d);
-  const workDir = await makeWorkDir("tidb");
-  await mkdir4(join9(workDir, "tmp"), { recursive: true });
-  const port2 = await freePort();
-  let statusPort = await freePort();
-  for (let i = 0; i < 20 && statusPort === port2; i++) statusPort = await freePort();
-  const fill = (text) => text.replaceAll(slot.status, String(statusPort)).replaceAll(slot.port, String(port2)).replaceAll(slot.dir, workDir);
-  const argv = o.command.map(fill);
-  const program = argv[0];
-  ensureProgram(program, d);
-  const logFile = join9(workDir, "tidb.log");
-  const stdout = join9(workDir, "stdout.log");
-  const what = `TiDB ${d.name}`;
-  const spawn2 = () => startServerProcess(program, argv.slice(1), { logFile: stdout, env: { TMPDIR: join9(workDir, "tmp") } });
-  let removeCgroup;
-  const settle = async (s) => {
-    await waitReady(
-      what,
-      s,
-      () => getJson(`http://127.0.0.1:${statusPort}/status`).then(
-        () => true,
-        () => false
-      ),
-      o.readyMs ?? 12e4
-    );
-    if (o.resources?.cpu_quota !== void 0)
-      removeCgroup = (await applyResources(s.pid, o.resources.cpu_quota, `tidb-${basename5(workDir)}`)).remove;
-    if (o.resources?.cpus !== void 0)
-      await pinProcesses(await processTree(s.pid), o.resources.cpus, "target.resources.cpus");
-  };
-  const server = spawn2();
-  const life = lifecycle({
-    what,
-    server,
-    workDir,
-    // the slow query log too: which statements were slow is what a regression hunt reads first
-    logs: [logFile, stdout, join9(workDir, "tidb-slow.log")],
-    logDir: o.logDir,
-    stopSignal: "SIGTERM",
-    beforeRemove: async () => {
-      await removeCgroup?.();
-      removeCgroup = void 0;
-    }
-  });
-  try {
-    await settle(server);
-  } catch (e) {
-    const said = tidbStartFailure(
-      await readFile5(logFile, "utf8").catch(() => "") + await readFile5(stdout, "utf8").catch(() => "")
-    );
-    await life.stop().catch(() => {
-    });
-    if (e instanceof StartupError)
-      throw new RunError(
-        `${what} did not start${said ? `: ${said}` : ` (${e.message})`}
-  \`${shellCommand(argv)}\`
-  logs kept in ${o.logDir}`
-      );
-    throw e;
-  }
-  return {
-    life,
-    port: port2,
-    statusPort,
-    workDir,
-    fill,
-    restart: () => life.restart(async () => {
-      await removeCgroup?.();
-      removeCgroup = void 0;
-      const next = spawn2();
-      try {
-        await settle(next);
-      } catch (e) {
-        await next.stop("SIGTERM", 3e4).catch(() => {
-        });
-        throw e;
-      }
-      return next;
-    })
-  };
-}
-
-// action/src/targets/tidb/tiup-output.ts
-var ESC = String.fromCharCode(27);
-var plain = (text) => text.replace(new RegExp(`${ESC}\\[[0-9;]*m`, "g"), "").replace(/\r/g, "");
-function readPlayground(output) {
-  const text = plain(output);
-  const state = { ready: false, endpoints: [], versions: {} };
-  for (const line of text.split("\n")) {
-    const start = /^Start (\w+) instance:?\s*(\S+)?/.exec(line.trim());
-    if (start?.[2]) state.versions[start[1]] = start[2];
-    if (/TiDB Playground Cluster is started/.test(line)) state.ready = true;
-    const conn = /^Connect TiDB:\s+.*?--host (\S+) --port (\d+)/.exec(line.trim());
-    if (conn) state.endpoints.push({ host: conn[1], port: Number(conn[2]) });
-    const failed = /^(TiDB|TiKV|PD|TiFlash) \S+ failed to start: .*/.exec(line.trim()) ?? /^(Error|panic): .*/.exec(line.trim()) ?? /^Playground bootstrapping failed.*/.exec(line.trim());
-    if (failed && !state.failure) state.failure = failed[0];
-  }
-  return state;
-}
-function parseSince(since) {
-  if (!since || !/^(\d+[dhms])+$/.test(since)) return void 0;
-  let s = 0;
-  for (const [, n, unit] of since.matchAll(/(\d+)([dhms])/g))
-    s += Number(n) * { d: 86400, h: 3600, m: 60, s: 1 }[unit];
-  return s;
-}
-function parseDisplayJson(output) {
-  const text = plain(output);
-  const start = text.indexOf("{");
-  const end = text.lastIndexOf("}");
-  if (start < 0 || end < start)
-    throw new Error(`tiup cluster display printed no JSON:
-${text.trim().slice(-400)}`);
-  const doc = JSON.parse(text.slice(start, end + 1));
-  return {
-    ...doc.cluster_meta?.cluster_name ? { name: doc.cluster_meta.cluster_name } : {},
-    ...doc.cluster_meta?.cluster_version ? { version: doc.cluster_meta.cluster_version } : {},
-    instances: (doc.instances ?? []).map((i) => {
-      const uptime = parseSince(i.since);
-      return {
-        id: i.id,
-        role: i.role,
-        host: i.host,
-        ports: i.ports,
-        status: i.status,
-        ...uptime !== void 0 ? { uptime_s: uptime } : {}
-      };
-    })
-  };
-}
-var isUp = (status) => /^(Up|Healthy)\b/.test(status);
-function notUp(display) {
-  return display.instances.filter((i) => !isUp(i.status));
-}
-function restarted(before, after, elapsedS, slackS = 5) {
-  const out = [];
-  for (const a of after.instances) {
-    const b = before.instances.find((i) => i.id === a.id);
-    if (b?.uptime_s === void 0 || a.uptime_s === void 0) continue;
-    if (a.uptime_s + slackS < b.uptime_s + elapsedS) out.push(a);
-  }
-  return out;
-}
-function editConfigOutcome(output) {
-  const text = plain(output);
-  if (/Nothing changed\./.test(text)) return "refused";
-  if (/The file has nothing changed/.test(text)) return "same";
-  return "changed";
-}
-function editConfigReason(output) {
-  const lines = plain(output).split("\n").map((l) => l.trim()).filter(Boolean);
-  const i = lines.findIndex((l) => l.startsWith("New topology could not be saved"));
-  return (i >= 0 ? lines.slice(i, i + 2).join(" ") : lines.slice(-2).join(" ")) || "no reason given";
-}
-
-// action/src/targets/tidb/run.ts
-var buildOf = (d) => d.kind === "server" ? d.binpath : d.binpaths.tidb;
+import { mkdir as mkdir6, writeFile as writeFile3 } from "node:fs/promises";
+import { join as join14 } from "node:path";
 var TidbRun = class {
   constructor(plan, runDir, rawDir, log, cloud = {}) {
     this.plan = plan;
     this.rawDir = rawDir;
     this.log = log;
     this.cloud = cloud;
-    this.dir = join10(runDir, "tidb");
+    this.dir = join14(runDir, "tidb");
     this.unregister = onTeardown("destroy the TiDB clusters of this run", () => this.stop());
   }
   plan;
@@ -11836,6 +12223,16 @@ var TidbRun = class {
   }
   /** Fills in what the plan left to the run (a private server's ports and work directory). */
   fills = [];
+  addFill(fill) {
+    this.fills.push(fill);
+  }
+  logDirOf(variant) {
+    return this.logDirs.get(variant);
+  }
+  /** An ephemeral cluster's machines, if the run created them. */
+  get cloudCluster() {
+    return this.cloud.cloud;
+  }
   /** Text of the plan with what the run has learned filled in (a private server's ports and directory). */
   fill(text) {
     return this.fills.reduce((acc, f) => f(acc), text);
@@ -11881,12 +12278,12 @@ var TidbRun = class {
    * on the load host. A server that does not answer is reported, not fatal.
    */
   async cpuProfiles(r, seconds, dir, prefix) {
-    await mkdir5(dir, { recursive: true });
+    await mkdir6(dir, { recursive: true });
     const take = async (role, planned) => {
       const component = `${role}-server`;
       const address = this.fill(planned);
       const url = `http://${address}/debug/pprof/profile?seconds=${seconds}`;
-      const file = join10(dir, `${prefix}-${component}-${address.replace(/[^\w.-]+/g, "_")}.pprof`);
+      const file = join14(dir, `${prefix}-${component}-${address.replace(/[^\w.-]+/g, "_")}.pprof`);
       try {
         const data = await this.checks.getBytes(url, seconds + 30);
         if (data.length === 0) throw new Error("an empty answer");
@@ -11904,53 +12301,16 @@ var TidbRun = class {
     const roles = ["tidb", "tikv"];
     return Promise.all(roles.flatMap((role) => (r.status[role] ?? []).map((a) => take(role, a))));
   }
-  /**
-   * A cluster's hosts as ssh reaches them (the profile's user and key, through the bastion if any),
-   * each with the main ports of the instances on it (tidb 4000, tikv 20160, pd 2379, …).
-   */
-  serverHosts(d) {
-    const load = this.loadHost();
-    if (!load) return [];
-    const byHost = /* @__PURE__ */ new Map();
-    for (const i of d.cluster.instances) {
-      const port2 = i.ports[MAIN_PORT[i.role]];
-      if (port2 !== void 0) byHost.set(i.host, [...byHost.get(i.host) ?? [], port2]);
-    }
-    return [...byHost].map(([host2, ports]) => ({ remote: { ...load, host: host2 }, ports }));
-  }
-  /** Prometheus's range queries over the run so far, into <run>/monitoring/<cluster>.json; never fatal. */
-  async keepMetrics(d) {
-    const m = d.cluster.monitoring;
-    if (!m) return;
-    const file = join10(this.dir, "..", "monitoring", `${d.name}.json`);
-    try {
-      const snap = await snapshotMetrics({
-        base: `http://${m.host}:${m.prometheus}`,
-        start: this.startedAt,
-        end: /* @__PURE__ */ new Date(),
-        get: (url) => this.checks.getJson(url)
-      });
-      await mkdir5(join10(this.dir, "..", "monitoring"), { recursive: true });
-      await writeAtomic(file, `${JSON.stringify(snap, null, 2)}
-`);
-      const kept = Object.values(snap.series).filter((x) => x.data).length;
-      this.log(
-        `monitoring: ${kept} of ${Object.keys(snap.series).length} series of ${d.name} kept in ${file}`
-      );
-    } catch (e) {
-      this.log(`monitoring: the metrics of ${d.name} could not be kept: ${e.message}`);
-    }
-  }
   /** Writes the plan's files (topologies, TOML configs, haproxy.cfg) into <run>/tidb/. */
   async writeFiles() {
-    await mkdir5(this.dir, { recursive: true });
-    for (const [name, text] of Object.entries(this.plan.files)) await writeAtomic(join10(this.dir, name), text);
+    await mkdir6(this.dir, { recursive: true });
+    for (const [name, text] of Object.entries(this.plan.files)) await writeAtomic(join14(this.dir, name), text);
   }
   /** The load host as ssh reaches it (hosts profiles), for the load tools; through the bastion if any. */
   loadHost() {
     const l = this.plan.load;
     if (!l.user) return void 0;
-    const knownHosts = join10(this.dir, "known_hosts");
+    const knownHosts = join14(this.dir, "known_hosts");
     const proxy = this.plan.profile.ssh?.proxy;
     const identity = l.identity ? expandHome(l.identity) : void 0;
     const bastionKey = proxy?.identity_file ? expandHome(proxy.identity_file) : identity;
@@ -11980,6 +12340,7 @@ var TidbRun = class {
     const setup = this.plan.variants.find((v) => v.name === variant);
     if (!setup) throw new RunError(`no TiDB variant ${variant} in this plan`);
     const d = this.plan.deployments[setup.deployment];
+    const run = formOf(d).run;
     this.logDirs.set(variant, opts.logDir);
     await this.activate(setup, opts.signal);
     const r = this.running.get(d.index);
@@ -11987,7 +12348,7 @@ var TidbRun = class {
     const facts = await this.record(setup, r);
     if (setup.version && facts.version !== setup.version)
       throw new RunError(
-        `variant ${variant}: target.version is ${setup.version} but ${buildOf(d) ?? "the server"} reports Release Version ${facts.version} (tidb_version()): declare the version the build reports, or leave target.version out with a binpath`
+        `variant ${variant}: target.version is ${setup.version} but ${run.build(d) ?? "the server"} reports Release Version ${facts.version} (tidb_version()): declare the version the build reports, or leave target.version out with a binpath`
       );
     this.log(
       `target: TiDB ${facts.version} (${d.kind} ${d.name}) for variant ${variant}; SQL at ${r.endpoints.map((e) => `${e.host}:${e.port}`).join(", ")}`
@@ -11999,16 +12360,16 @@ var TidbRun = class {
     }
     if (setup.split) config["split.regions"] = setup.split.regions;
     let stopped = false;
-    let seenRestarts = r.restarts;
+    const restarts = { seen: r.restarts };
     return {
-      kind: d.kind === "cluster" ? "tidb-cluster" : d.kind === "server" ? "tidb-server" : "tidb-playground",
+      kind: run.targetKind,
       version: facts.version,
       connection: { protocol: "mysql", endpoints: r.endpoints, user: "root", password: "" },
       get pids() {
         const p = r.local?.life.server ?? r.server;
         return p ? [p.pid] : [];
       },
-      state: () => r.local ? `tidb-server (pid ${r.local.life.server.pid}) is ${processState(r.local.life.server.pid)}` : r.server ? `tiup playground (pid ${r.server.pid}) is ${processState(r.server.pid)}` : `tiup cluster ${d.name}: see \`tiup cluster display ${d.name}\``,
+      state: () => run.state(d, r),
       createDatabase: async (name) => {
         const sql = `CREATE DATABASE IF NOT EXISTS ${name}`;
         this.executed.push({
@@ -12033,41 +12394,17 @@ var TidbRun = class {
       },
       activate: (signal, o) => this.activate(setup, signal, o),
       cpuProfiles: (seconds, dir, prefix) => this.cpuProfiles(r, seconds, dir, prefix),
-      ...d.kind === "cluster" ? { serverHosts: () => this.serverHosts(d) } : {},
-      // a fresh instance of every component, same data (compare.blocks); a playground cannot
-      ...d.kind === "cluster" ? {
-        restart: async (signal) => {
-          if (r.restarts > seenRestarts) {
-            seenRestarts = r.restarts;
-            return `cluster ${d.name} restarted already for this block (shared with ${d.variants.join(", ")})`;
-          }
-          const before = await this.display(d, signal, true);
-          await this.tiupRun(this.argv(stepKey.restart(d)), `restart ${d.name}`, signal);
-          const after = await this.display(d, signal, true);
-          r.up = true;
-          seenRestarts = ++r.restarts;
-          await this.checkConfig(this.appliedSetup(setup, r), r);
-          const uptime = (x) => Math.min(...x.instances.map((i) => i.uptime_s ?? Number.POSITIVE_INFINITY));
-          return `cluster ${d.name} restarted (shortest uptime ${uptime(before)}s \u2192 ${uptime(after)}s)`;
-        }
-      } : d.kind === "server" ? {
-        restart: async () => {
-          const local = r.local;
-          const before = local.life.server.pid;
-          this.planned(stepKey.restart(d));
-          await local.restart();
-          await this.checkConfig(setup, r);
-          return `tidb-server ${d.name} pid ${before} \u2192 ${local.life.server.pid}`;
-        }
-      } : {},
-      watch: () => this.watch(setup, r),
+      ...run.serverHosts ? { serverHosts: () => run.serverHosts?.(this, d) ?? [] } : {},
+      // a fresh instance of its servers, same data (compare.blocks); a playground cannot
+      ...run.restart ? { restart: (signal) => run.restart(this, d, setup, r, restarts, signal) } : {},
+      watch: () => run.watch(this, setup, d, r),
       sharedData: r,
       details: {
         deployment: `${d.kind} ${d.name}`,
         // the build it ran (target.binpath, or target.source's build of a commit): what a diff shows
-        ...buildOf(d) ? { build: buildOf(d) } : {},
+        ...run.build(d) ? { build: run.build(d) } : {},
         config,
-        ...setup.topologyFile ? { topology: join10(this.dir, setup.topologyFile) } : {},
+        ...setup.topologyFile ? { topology: join14(this.dir, setup.topologyFile) } : {},
         tidb_version: facts.tidbVersion,
         status: facts.status,
         ...r.local ? { data_dir: dataDirFacts(r.local.workDir) } : {}
@@ -12110,11 +12447,11 @@ var TidbRun = class {
     let r = this.running.get(d.index);
     let did;
     if (!r) {
-      r = d.kind === "playground" ? await this.startPlayground(d, signal) : d.kind === "server" ? await this.startServer(d, setup, signal) : await this.deployCluster(d, signal);
+      r = await formOf(d).run.start(this, d, setup, signal);
       this.running.set(d.index, r);
       did = `${d.kind} ${d.name} started`;
     }
-    if (d.kind === "cluster") did = await this.switchCluster(d, setup, r, signal, o.fresh === true) ?? did;
+    did = await formOf(d).run.switchTo?.(this, d, setup, r, signal, o.fresh === true) ?? did;
     for (let i = 0; i < setup.sql.length; i++) {
       await this.sql(r.sql, this.sqlOf(stepKey.sql(setup, i)), `variant ${setup.name}: target.sql`);
       for (const g of globalsSet(setup.sql[i])) {
@@ -12130,302 +12467,6 @@ var TidbRun = class {
       }
     }
     return did;
-  }
-  /**
-   * A shared cluster's turn: another cluster stopped and this one started (stop-start), the
-   * variant's config applied — the differing items posted as SET CONFIG does, or edit-config and a
-   * reload of the differing roles — and read back. `fresh`: restart what a switch would have.
-   */
-  async switchCluster(d, setup, r, signal, fresh) {
-    const did = [];
-    let restarted2 = false;
-    if (this.plan.switching === "stop-start" && !r.up) {
-      await this.stopOtherClusters(r, signal);
-      await this.tiupRun(this.argv(stepKey.start(d)), `start ${d.name}`, signal);
-      r.up = true;
-      restarted2 = true;
-      await this.display(d, signal, true);
-      did.push(`cluster ${d.name} started (the other stopped)`);
-    } else if (fresh && this.plan.switching === "stop-start") {
-      await this.tiupRun(this.argv(stepKey.restart(d)), `restart ${d.name}`, signal);
-      await this.display(d, signal, true);
-      restarted2 = true;
-      did.push(`cluster ${d.name} restarted`);
-    }
-    const cs = d.configSwitch;
-    if (cs && r.applied !== setup.name) {
-      if (cs.by === "online") {
-        for (const k of cs.keys)
-          for (const addr of r.status[k.role] ?? []) {
-            const step = this.planned(stepKey.setConfig(setup, k.role, k.key, addr)).run;
-            await this.checks.postJson(step.post, step.body).catch((e) => {
-              throw new RunError(`variant ${setup.name}: ${k.role} ${addr} refused ${k.key}: ${e.message}`);
-            });
-          }
-        did.push(
-          `variant ${setup.name} applied online (${cs.keys.map((k) => k.key).join(", ") || "target.sql only"})`
-        );
-      } else {
-        const file = join10(this.dir, setup.topologyFile);
-        const out = await this.tiupRun(
-          this.argv(stepKey.editConfig(d, setup)),
-          `variant ${setup.name}: edit-config`,
-          signal
-        );
-        const outcome = editConfigOutcome(out);
-        if (outcome === "refused")
-          throw new RunError(
-            `variant ${setup.name}: tiup refused the topology ${file} ("Nothing changed.", exit 0): ${editConfigReason(out)}`
-          );
-        if (outcome === "changed") {
-          await this.tiupRun(this.argv(stepKey.reload(d, setup)), `variant ${setup.name}: reload`, signal);
-          restarted2 = true;
-        }
-        did.push(`variant ${setup.name} applied by reloading ${cs.roles.join(", ")}`);
-      }
-      r.applied = setup.name;
-      await this.checkConfig(setup, r);
-    }
-    if (fresh && !restarted2 && cs?.by === "reload") {
-      await this.tiupRun(
-        this.argv(stepKey.restart(d, cs.roles)),
-        `variant ${setup.name}: restart ${cs.roles.join(", ")}`,
-        signal
-      );
-      await this.display(d, signal, true);
-      await this.checkConfig(setup, r);
-      did.push(`${cs.roles.join(", ")} of ${d.name} restarted (variant ${setup.name} was in already)`);
-    }
-    return did.length ? did.join("; ") : void 0;
-  }
-  /** A private tidb-server from its planned command line (tiup installs the release first if it must). */
-  async startServer(d, setup, signal) {
-    const program = serverProgram(d, tiupHome());
-    if (!d.binpath && findTool(program) === void 0 && findTool("tiup"))
-      await this.tiupRun(this.argv(stepKey.install(d)), `install tidb ${d.version}`, signal, 900);
-    const start = this.filled(stepKey.start(d));
-    const local = await startTidbServer({
-      d,
-      command: start.run.command,
-      logDir: this.logDirs.get(setup.name) ?? join10(this.rawDir, d.name),
-      ...setup.resources ? { resources: setup.resources } : {}
-    });
-    this.fills.push(local.fill);
-    this.planned(stepKey.start(d));
-    this.log(
-      `tidb-server ${d.name} (pid ${local.life.server.pid}) on 127.0.0.1:${local.port}, status ${local.statusPort}, data in ${local.workDir}`
-    );
-    const sql = { host: "127.0.0.1", port: local.port };
-    return {
-      deployment: d,
-      endpoints: [sql],
-      sql,
-      status: statusAddresses(d),
-      local,
-      died: local.life.died,
-      stop: async () => {
-        this.planned(stepKey.stop(d));
-        await local.life.stop();
-      },
-      up: true,
-      loaded: /* @__PURE__ */ new Set(),
-      users: 0,
-      restarts: 0
-    };
-  }
-  async startPlayground(d, signal) {
-    const argv = this.argv(stepKey.start(d));
-    const logFile = join10(this.rawDir, `tiup-playground-${d.name}.log`);
-    await writeAtomic(logFile, `$ ${shellCommand(argv)}
-`);
-    const dataDir = join10(tiupHome(), "data", d.name);
-    const server = startServerProcess(tiupProgram(), argv.slice(1), { logFile });
-    const forget = await record({
-      kind: "playground",
-      what: `tiup playground --tag ${d.name}`,
-      pid: server.pid,
-      path: dataDir,
-      signal: "SIGINT"
-    }).catch(() => async () => {
-    });
-    let stopping = false;
-    const stop = async () => {
-      stopping = true;
-      this.planned(stepKey.stop(d));
-      await server.stop("SIGINT", 6e4);
-      await rm7(dataDir, { recursive: true, force: true });
-      await forget();
-    };
-    const died = server.exited.then(
-      (how) => stopping ? new Promise(() => {
-      }) : `tiup playground ${d.name} exited (code ${how.code}, signal ${how.signal})`
-    );
-    const deadline = Date.now() + 15 * 6e4;
-    let state = readPlayground("");
-    while (Date.now() < deadline && !signal.aborted) {
-      state = readPlayground(await readFile6(logFile, "utf8").catch(() => ""));
-      if (state.ready && state.endpoints.length) break;
-      if (!server.isAlive() || state.failure) {
-        await stop();
-        throw new RunError(
-          `tiup playground ${d.name} did not start: ${state.failure ?? `it exited`}
-(raw output: ${logFile})`
-        );
-      }
-      await new Promise((res) => setTimeout(res, 250));
-    }
-    if (!state.ready) {
-      await stop();
-      throw new RunError(
-        `tiup playground ${d.name} did not report ready ("TiDB Playground Cluster is started") within 15 min${signal.aborted ? " (stopped)" : ""} (raw output: ${logFile})`
-      );
-    }
-    const sql = state.endpoints[0];
-    const expected = playgroundTidbPort(d);
-    if (sql.port !== expected)
-      this.log(
-        `tiup playground ${d.name}: port ${expected} was busy; TiDB listens on ${sql.port} (read from its output)`
-      );
-    return {
-      deployment: d,
-      endpoints: state.endpoints,
-      sql,
-      status: statusAddresses(d),
-      server,
-      died,
-      stop,
-      up: true,
-      loaded: /* @__PURE__ */ new Set(),
-      users: 0,
-      restarts: 0
-    };
-  }
-  async deployCluster(d, signal) {
-    const setup = this.plan.variants.find((v) => v.deployment === d.index);
-    const ephemeral = Boolean(this.cloud.cloud);
-    const forget = ephemeral ? async () => {
-    } : await record({ kind: "cluster", what: d.name, path: d.name }).catch(() => async () => {
-    });
-    let destroyed;
-    const stop = () => {
-      destroyed ??= (async () => {
-        await this.tiupRun(
-          this.argv(stepKey.destroy(d)),
-          `destroy ${d.name}`,
-          new AbortController().signal,
-          ephemeral ? 600 : 900
-        );
-        await forget();
-      })();
-      return destroyed;
-    };
-    const running = {
-      deployment: d,
-      endpoints: tidbEndpoints(d),
-      sql: tidbEndpoints(d)[0],
-      status: {
-        tidb: d.cluster.instances.filter((i) => i.role === "tidb").map((i) => `${i.host}:${i.ports.status_port}`),
-        tikv: d.cluster.instances.filter((i) => i.role === "tikv").map((i) => `${i.host}:${i.ports.status_port}`),
-        pd: d.cluster.instances.filter((i) => i.role === "pd").map((i) => `${i.host}:${i.ports.client_port}`),
-        tiflash: d.cluster.instances.filter((i) => i.role === "tiflash").map((i) => `${i.host}:${i.ports.metrics_port}`)
-      },
-      died: new Promise(() => {
-      }),
-      stop,
-      applied: setup.name,
-      up: false,
-      loaded: /* @__PURE__ */ new Set(),
-      users: 0,
-      restarts: 0
-    };
-    try {
-      for (const [role, binpath] of Object.entries(d.binpaths))
-        if (findTool(binpath) === void 0)
-          throw new RunError(
-            `variant ${setup.name}: target.binpath of ${role}, ${binpath}: not an executable file`
-          );
-      await this.tiupRun(this.argv(stepKey.deploy(d)), `deploy ${d.name}`, signal);
-      for (const role of Object.keys(d.binpaths)) {
-        const pack = this.argv(stepKey.pack(d, role));
-        const packed = await runCommand(pack[0], pack.slice(1), { timeoutMs: 3e5 });
-        if (packed.code !== 0)
-          throw new RunError(`cannot pack the ${role} build for tiup cluster patch: ${packed.stderr.trim()}`);
-        await this.tiupRun(this.argv(stepKey.patch(d, role)), `patch ${role} of ${d.name}`, signal);
-        this.log(`cluster ${d.name}: every ${role} runs ${d.binpaths[role]}`);
-      }
-      await this.tiupRun(this.argv(stepKey.start(d)), `start ${d.name}`, signal);
-      running.up = true;
-      await this.display(d, signal, true);
-      const remote = this.loadHost();
-      if (this.plan.haproxy && remote) {
-        const port2 = haproxyPort(this.plan, d);
-        const command = this.argv(stepKey.haproxy(d));
-        const haproxy = await startHaproxy({
-          remote,
-          config: this.plan.files[`haproxy-${d.name}.cfg`],
-          command,
-          port: port2,
-          logFile: join10(this.rawDir, `haproxy-${d.name}.log`)
-        });
-        running.endpoints = [haproxy.endpoint];
-        const destroy = running.stop;
-        running.stop = async () => {
-          await haproxy.stop().catch(() => {
-          });
-          await destroy();
-        };
-        this.log(`HAProxy on ${remote.host}:${port2} in front of ${tidbEndpoints(d).length} TiDB servers`);
-      }
-    } catch (e) {
-      await stop().catch((err) => this.log(`teardown: ${err.message}`));
-      throw e;
-    }
-    if (this.plan.switching === "stop-start") {
-      await this.stopOtherClusters(running, signal);
-    }
-    return running;
-  }
-  /** Side-by-side clusters (stop-start): every running one but `r` stopped, so only one is measured. */
-  async stopOtherClusters(r, signal) {
-    for (const other of this.running.values())
-      if (other !== r && other.up && other.deployment.kind === "cluster") {
-        await this.tiupRun(
-          this.argv(stepKey.stop(other.deployment)),
-          `stop ${other.deployment.name}`,
-          signal
-        );
-        other.up = false;
-      }
-  }
-  /** `display --format json --uptime`; with `allUp`, a Down instance is an error naming it. */
-  async display(d, signal, allUp) {
-    const out = await this.tiupRun(this.argv(stepKey.display(d)), `display ${d.name}`, signal, 300);
-    const display = parseDisplayJson(out);
-    const down = notUp(display);
-    if (allUp && down.length)
-      throw new RunError(
-        `cluster ${d.name}: ${down.map((i) => `${i.role} ${i.id} is ${i.status}`).join("; ")}`
-      );
-    return display;
-  }
-  /** Before a cell: a snapshot of the cluster; after it: a Down instance or a restart fails the cell. */
-  async watch(setup, r) {
-    const d = r.deployment;
-    if (d.kind !== "cluster") {
-      return async () => r.server && !r.server.isAlive() ? `tiup playground ${d.name} is gone` : void 0;
-    }
-    const signal = new AbortController().signal;
-    const before = await this.display(d, signal, true);
-    const started = Date.now();
-    return async () => {
-      const after = await this.display(d, signal, false);
-      const down = notUp(after).map((i) => `${i.role} ${i.id} on ${i.host} is ${i.status}`);
-      const again = restarted(before, after, (Date.now() - started) / 1e3).map(
-        (i) => `${i.role} ${i.id} on ${i.host} restarted during the cell (up ${i.uptime_s}s; systemd brought it back)`
-      );
-      const problems = [...down, ...again];
-      return problems.length ? `cluster ${d.name} (variant ${setup.name}): ${problems.join("; ")}` : void 0;
-    };
   }
   /** After a load: `split:` of each sysbench table (rows and index, scattered), then ANALYZE of every table. */
   async afterLoad(setup, r, load, effective) {
@@ -12467,7 +12508,7 @@ var TidbRun = class {
     this.unregister();
     for (const r of [...this.running.values()].reverse()) {
       const d = r.deployment;
-      if (d.kind === "cluster" && d.cluster.monitoring && r.up) await this.keepMetrics(d);
+      await formOf(d).run.beforeStop?.(this, d, r);
       r.users = 0;
       await r.stop().catch((e) => this.log(`teardown: ${e.message}`));
     }
@@ -12503,7 +12544,7 @@ import {
   writeFileSync
 } from "node:fs";
 import { homedir as homedir3 } from "node:os";
-import { basename as basename6, isAbsolute, join as join11, resolve } from "node:path";
+import { basename as basename6, isAbsolute, join as join15, resolve } from "node:path";
 
 // action/src/targets/tidb/unseen.ts
 var NEEDS = "a TiDB cluster profile (infra/profiles/playground.yaml, a hosts profile or a cloud profile: --profile)";
@@ -12553,11 +12594,11 @@ function unseenOnUnistore(files, goModDiff = "") {
 // action/src/targets/tidb/source.ts
 function buildsRoot(env = process.env) {
   if (env.TIPERF_BUILDS) return resolve(env.TIPERF_BUILDS);
-  return join11(env.XDG_CACHE_HOME || join11(homedir3(), ".cache"), "tiperf", "builds");
+  return join15(env.XDG_CACHE_HOME || join15(homedir3(), ".cache"), "tiperf", "builds");
 }
 function treeDir(path, root = buildsRoot()) {
   const real = realpathSync(path);
-  return join11(root, `${basename6(real)}-${createHash("sha256").update(real).digest("hex").slice(0, 10)}`);
+  return join15(root, `${basename6(real)}-${createHash("sha256").update(real).digest("hex").slice(0, 10)}`);
 }
 function buildKey(commit, src) {
   const how = createHash("sha256").update(JSON.stringify([src.build, src.binary, Object.entries(src.env ?? {}).sort()])).digest("hex").slice(0, 8);
@@ -12582,7 +12623,7 @@ function buildEnv(src) {
   return { ...out, ...src.env ?? {} };
 }
 function keptBuild(path, commit, src) {
-  const file = join11(treeDir(path), buildKey(commit, src), "tidb-server");
+  const file = join15(treeDir(path), buildKey(commit, src), "tidb-server");
   return existsSync4(file) ? file : void 0;
 }
 function sizeBytes(size) {
@@ -12593,16 +12634,16 @@ function sizeBytes(size) {
 var inUse = /* @__PURE__ */ new Set();
 function pruneBuilds(dir, cap) {
   if (!existsSync4(dir)) return [];
-  const builds = readdirSync2(dir).map((name) => join11(dir, name)).filter((d) => existsSync4(join11(d, "build.json")) && existsSync4(join11(d, "tidb-server"))).map((d) => ({
+  const builds = readdirSync2(dir).map((name) => join15(dir, name)).filter((d) => existsSync4(join15(d, "build.json")) && existsSync4(join15(d, "tidb-server"))).map((d) => ({
     d,
-    used: statSync(join11(d, "build.json")).mtimeMs,
-    bytes: readdirSync2(d).reduce((n, f) => n + statSync(join11(d, f)).size, 0)
+    used: statSync(join15(d, "build.json")).mtimeMs,
+    bytes: readdirSync2(d).reduce((n, f) => n + statSync(join15(d, f)).size, 0)
   })).sort((a, b) => a.used - b.used);
   let total = builds.reduce((n, b) => n + b.bytes, 0);
   const removed = [];
   for (const b of builds) {
     if (total <= cap) break;
-    if (inUse.has(join11(b.d, "tidb-server"))) continue;
+    if (inUse.has(join15(b.d, "tidb-server"))) continue;
     rmSync(b.d, { recursive: true, force: true });
     total -= b.bytes;
     removed.push(b.d);
@@ -12610,7 +12651,7 @@ function pruneBuilds(dir, cap) {
   return removed;
 }
 function lock(dir) {
-  const file = join11(dir, "lock");
+  const file = join15(dir, "lock");
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       const fd = openSync(file, "wx");
@@ -12638,22 +12679,22 @@ function lock(dir) {
 async function buildAt(src, commit, opts) {
   const { subject } = await resolveCommit(src.path, commit);
   const dir = treeDir(src.path);
-  const out = join11(dir, buildKey(commit, src));
-  const binary = join11(out, "tidb-server");
-  const logFile = join11(out, "build.log");
+  const out = join15(dir, buildKey(commit, src));
+  const binary = join15(out, "tidb-server");
+  const logFile = join15(out, "build.log");
   if (existsSync4(binary)) {
-    const info = JSON.parse(readFileSync2(join11(out, "build.json"), "utf8"));
+    const info = JSON.parse(readFileSync2(join15(out, "build.json"), "utf8"));
     opts.log(`build ${commit.slice(0, 10)}: kept from an earlier build (${binary})`);
     inUse.add(binary);
     const now = /* @__PURE__ */ new Date();
-    utimesSync(join11(out, "build.json"), now, now);
+    utimesSync(join15(out, "build.json"), now, now);
     return { commit, subject, binary, seconds: info.seconds, kept: true, log: logFile };
   }
   mkdirSync(out, { recursive: true });
   const unlock = lock(dir);
   try {
-    const tree = join11(dir, "checkout");
-    if (!existsSync4(join11(tree, ".git"))) {
+    const tree = join15(dir, "checkout");
+    if (!existsSync4(join15(tree, ".git"))) {
       rmSync(tree, { recursive: true, force: true });
       await gitStep(src.path, ["worktree", "prune"], "the build checkout");
       await gitStep(src.path, ["worktree", "add", "--detach", "--force", tree, commit], "the build checkout");
@@ -12664,7 +12705,7 @@ async function buildAt(src, commit, opts) {
     const [command, ...args] = src.build;
     const limitS = parseDuration(src.timeout) ?? 3600;
     opts.log(`build ${commit.slice(0, 10)} ${subject}: ${src.build.join(" ")} (in ${tree})`);
-    const program = command.includes("/") && !isAbsolute(command) ? join11(tree, command) : command;
+    const program = command.includes("/") && !isAbsolute(command) ? join15(tree, command) : command;
     const run = await runTool(program, args, {
       logFile,
       limitS,
@@ -12684,7 +12725,7 @@ async function buildAt(src, commit, opts) {
 ${tail}`,
         commit
       );
-    const made = join11(tree, src.binary);
+    const made = join15(tree, src.binary);
     if (!existsSync4(made))
       throw new BuildFailed(
         `build of ${commit.slice(0, 10)}: ${src.build.join(" ")} exited 0 but left no ${src.binary} (target.source.binary) in the checkout; its log: ${logFile}`,
@@ -12694,7 +12735,7 @@ ${tail}`,
     chmodSync(`${binary}.part`, 493);
     const seconds = Math.round(run.elapsed_s * 10) / 10;
     writeFileSync(
-      join11(out, "build.json"),
+      join15(out, "build.json"),
       `${JSON.stringify({ commit, subject, seconds, build: src.build }, null, 2)}
 `
     );
@@ -12806,7 +12847,7 @@ function checkTargets(file, variants, profile, profileFile) {
 }
 function switchingText(tidb2) {
   const d = tidb2.deployments[0];
-  const cs = d?.kind === "cluster" ? d.configSwitch : void 0;
+  const cs = d && "configSwitch" in d ? d.configSwitch : void 0;
   if (tidb2.switching === "online" && cs)
     return cs.keys.length ? `online, before a cell whenever the variant changes: ${cs.keys.map((k) => `${k.role} ${k.key}`).join(", ")} set on the running components as SET CONFIG does (no restart), then read back` : "target.sql before a cell whenever the variant changes (no config differs)";
   if (tidb2.switching === "reload" && cs?.by === "reload")
@@ -12936,7 +12977,7 @@ var tidb = {
         ask: askOf(first.profile),
         runId: o.runId,
         runDir: o.runDir,
-        forget: first.deployments.filter((d) => d.kind === "cluster").map((d) => join12(tiupHome(), "storage", "cluster", "clusters", d.name)),
+        forget: first.deployments.flatMap((d) => formOf(d).records?.(d) ?? []),
         log: o.log,
         signal: o.signal
       });

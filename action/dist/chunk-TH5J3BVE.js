@@ -6,17 +6,17 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-AAEY4TW4.js";
+} from "./chunk-Q3NCRE67.js";
 import {
   sweep
-} from "./chunk-RE7RRM7M.js";
+} from "./chunk-6OCY7HZD.js";
 
 // action/src/cloud/reapers.ts
 var stackReaper = {
   order: 1,
   describe: (e) => `recover ${e.what} (destroy, tag sweep, remove)`,
   async reap(e, log) {
-    const { recoverRecorded } = await import("./chunk-WH4ETOXC.js");
+    const { recoverRecorded } = await import("./chunk-2Q3GBS4X.js");
     await recoverRecorded(e, log);
     log(`reap: recovered ${e.what}`);
   }
