@@ -45,10 +45,10 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-LOGEUHUP.js";
+} from "./chunk-LGZUZ4XI.js";
 import {
   reapLedger
-} from "./chunk-TH5J3BVE.js";
+} from "./chunk-PEP5HWGH.js";
 import {
   commitAt,
   formatIssues,
@@ -59,7 +59,7 @@ import {
   require_dist,
   writeAtomic,
   writeResult
-} from "./chunk-Q3NCRE67.js";
+} from "./chunk-WJ3V7BFB.js";
 import {
   BuildFailed,
   CLOUDS,

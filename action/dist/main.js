@@ -13,7 +13,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-LOGEUHUP.js";
+} from "./chunk-LGZUZ4XI.js";
 import {
   getInput,
   info,
@@ -26,7 +26,7 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-Q3NCRE67.js";
+} from "./chunk-WJ3V7BFB.js";
 import {
   EXIT,
   InputError,

@@ -4,13 +4,13 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   reapLedger
-} from "./chunk-TH5J3BVE.js";
+} from "./chunk-PEP5HWGH.js";
 import {
   getState,
   info,
   setFailed
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-Q3NCRE67.js";
+import "./chunk-WJ3V7BFB.js";
 import {
   ledgerDir
 } from "./chunk-6OCY7HZD.js";

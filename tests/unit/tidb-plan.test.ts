@@ -669,3 +669,21 @@ describe("split read back", () => {
     assert.ok(!plain.target.steps.some((s) => s.key?.startsWith("regions:")));
   });
 });
+
+describe("config keys TiDB no longer honours", () => {
+  test("performance.run-auto-analyze on a private tidb-server: warned, with the system variable to use instead", async () => {
+    const spec = (target: string) =>
+      parseSpec(
+        `name: a\ntarget: {kind: tidb, profile: ${join(ROOT, "infra/profiles/local.yaml")}, binpath: /opt/tidb-server, ${target}}\ndata: {tables: 1, table_size: 100}\nworkloads:\n  - {name: ps, sysbench: oltp_point_select, threads: [2], duration: 5s}\n`,
+        "a.yaml",
+      );
+    const ignored = await planRun(spec("server_configs: {tidb: {performance.run-auto-analyze: false}}"), {});
+    assert.match(
+      ignored.warnings.join("\n"),
+      /tidb config performance\.run-auto-analyze is deprecated since v6\.1\.0 .*use the system variable tidb_enable_auto_analyze/,
+    );
+    const sysvar = await planRun(spec('sql: ["SET GLOBAL tidb_enable_auto_analyze = OFF"]'), {});
+    assert.doesNotMatch(sysvar.warnings.join("\n"), /deprecated/);
+    assert.match(sysvar.text, /SELECT @@GLOBAL\.tidb_enable_auto_analyze .*must read OFF/);
+  });
+});

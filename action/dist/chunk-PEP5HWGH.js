@@ -6,7 +6,7 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-Q3NCRE67.js";
+} from "./chunk-WJ3V7BFB.js";
 import {
   sweep
 } from "./chunk-6OCY7HZD.js";

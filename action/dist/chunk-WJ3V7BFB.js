@@ -11824,6 +11824,15 @@ var DEPRECATED = [
     source: "docs.pingcap.com/tidb/stable/tidb-configuration-file#prepared-plan-cache"
   },
   {
+    // pingcap/tidb#34643 made it a system variable: the key is read only when a store bootstrapped
+    // before v6.1.0 is upgraded, so a fresh server still auto-analyzes (and SHOW CONFIG shows false)
+    role: "tidb",
+    key: /^performance\.run-auto-analyze$/,
+    since: "v6.1.0",
+    use: "the system variable tidb_enable_auto_analyze (target.sql: SET GLOBAL tidb_enable_auto_analyze = OFF)",
+    source: "docs.pingcap.com/tidb/stable/system-variables#tidb_enable_auto_analyze-new-in-v610"
+  },
+  {
     role: "tikv",
     key: /^log-level$/,
     since: "v5.4.0",

@@ -30,7 +30,7 @@ import {
   throttleBetween,
   validateYaml,
   writeAtomic
-} from "./chunk-Q3NCRE67.js";
+} from "./chunk-WJ3V7BFB.js";
 import {
   EXIT,
   InputError,
