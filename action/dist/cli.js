@@ -45,10 +45,10 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-LGZUZ4XI.js";
+} from "./chunk-3E3LG4ZX.js";
 import {
   reapLedger
-} from "./chunk-PEP5HWGH.js";
+} from "./chunk-2UC6VN3U.js";
 import {
   commitAt,
   formatIssues,
@@ -59,7 +59,7 @@ import {
   require_dist,
   writeAtomic,
   writeResult
-} from "./chunk-WJ3V7BFB.js";
+} from "./chunk-3BAWMAWG.js";
 import {
   BuildFailed,
   CLOUDS,

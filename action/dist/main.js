@@ -13,7 +13,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-LGZUZ4XI.js";
+} from "./chunk-3E3LG4ZX.js";
 import {
   getInput,
   info,
@@ -26,7 +26,7 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-WJ3V7BFB.js";
+} from "./chunk-3BAWMAWG.js";
 import {
   EXIT,
   InputError,

@@ -4,8 +4,8 @@ import assert from "node:assert/strict";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { describe, test } from "node:test";
-import { getJson } from "../../action/src/targets/tidb/checks.ts";
 import { METRIC_QUERIES, snapshotMetrics } from "../../action/src/targets/tidb/metrics.ts";
+import { getJson } from "../../action/src/targets/tidb/status-api.ts";
 
 describe("Prometheus snapshot of the run window", () => {
   test("every query over [start, end] at the step, answers kept as Prometheus gave them, a failing query recorded", async () => {

@@ -1,7 +1,6 @@
 // tiperf's own questions to a TiDB cluster: SQL through the MySQL client and the components' JSON
 // status APIs, from this machine or, behind a bastion, from the load host; and the read-back of
 // every config key a variant sets, compared as people write values.
-import { get as httpGet, request as httpRequest } from "node:http";
 import { RunError } from "../../errors.ts";
 import { firstTool, MYSQL_CLIENTS } from "../../proc/env.ts";
 import { runCommand } from "../../proc/process.ts";
@@ -11,6 +10,7 @@ import type { Endpoint } from "../types.ts";
 import { configUrl } from "./config.ts";
 import type { VariantSetup } from "./deployments/types.ts";
 import type { Role } from "./profile.ts";
+import { getBytes, postJson } from "./status-api.ts";
 
 /** Sizes as people write them (16G) and as TiKV reports them (16GiB) compare as bytes. */
 export function sameSetting(want: unknown, got: unknown): boolean {
@@ -193,61 +193,4 @@ export class ClusterChecks {
       throw new RunError(`variant ${setup.name}: configs did not take effect:\n  ${wrong.join("\n  ")}`);
     return effective;
   }
-}
-
-/**
- * GET a component's HTTP API as bytes (a pprof profile, or JSON). Not fetch(): the Fetch standard
- * blocks port 10080 (TiDB's status port) as a "bad port". Waits at most `timeoutMs` for an answer.
- */
-export function getBytes(url: string, timeoutMs = 10_000): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const req = httpGet(url, { timeout: timeoutMs }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (d: Buffer) => chunks.push(d));
-      res.on("end", () =>
-        (res.statusCode ?? 0) >= 400
-          ? reject(new Error(`HTTP ${res.statusCode}`))
-          : resolve(Buffer.concat(chunks)),
-      );
-    });
-    req.on("timeout", () => req.destroy(new Error(`no answer within ${Math.round(timeoutMs / 1000)}s`)));
-    req.on("error", reject);
-  });
-}
-
-/** GET a component's JSON API (see getBytes). */
-export async function getJson(url: string): Promise<unknown> {
-  const body = (await getBytes(url)).toString("utf8");
-  try {
-    return JSON.parse(body);
-  } catch {
-    throw new Error(`not JSON: ${body.slice(0, 200)}`);
-  }
-}
-
-/** POST JSON to a component's API; anything but 200 rejects with the status and the answer's body. */
-export function postJson(url: string, body: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(
-      url,
-      { method: "POST", timeout: 10_000, headers: { "content-type": "application/json" } },
-      (res) => {
-        let answer = "";
-        res.setEncoding("utf8");
-        res.on("data", (d: string) => {
-          answer += d;
-        });
-        res.on("end", () =>
-          res.statusCode === 200
-            ? resolve()
-            : reject(
-                new Error(`POST ${url} ${body}: HTTP ${res.statusCode}: ${answer.trim().slice(0, 300)}`),
-              ),
-        );
-      },
-    );
-    req.on("timeout", () => req.destroy(new Error(`POST ${url}: no answer within 10s`)));
-    req.on("error", reject);
-    req.end(body);
-  });
 }

@@ -15,7 +15,7 @@ import { pinProcesses } from "../../../local/affinity.ts";
 import { applyResources, processTree } from "../../../local/cgroup.ts";
 import type { ResourcesSchema } from "../../../local/schema.ts";
 import { lifecycle, makeWorkDir, StartupError, waitReady } from "../../../local/server.ts";
-import { getJson } from "../../checks.ts";
+import { getJson } from "../../status-api.ts";
 import type { RunningServer, ServerDeployment } from "../types.ts";
 
 export type { RunningServer };

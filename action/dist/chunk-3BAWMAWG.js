@@ -11108,170 +11108,8 @@ import { join as join12 } from "node:path";
 import { mkdir as mkdir5, readFile as readFile5 } from "node:fs/promises";
 import { basename as basename4, join as join11 } from "node:path";
 
-// action/src/targets/tidb/checks.ts
+// action/src/targets/tidb/status-api.ts
 import { get as httpGet, request as httpRequest } from "node:http";
-function sameSetting(want, got) {
-  const norm = (v) => {
-    const s = String(v).trim();
-    const size = /^(\d+(?:\.\d+)?)\s*([KMGTP])(?:i?B)?$/i.exec(s);
-    if (size)
-      return String(Number(size[1]) * 1024 ** ("KMGTP".indexOf(size[2].toUpperCase()) + 1));
-    if (/^(true|on)$/i.test(s)) return "true";
-    if (/^(false|off)$/i.test(s)) return "false";
-    return s;
-  };
-  const a = norm(want);
-  const b = norm(got);
-  const bool = (x) => x === "1" ? "true" : x === "0" ? "false" : x;
-  return a === b || (a === "true" || a === "false" || b === "true" || b === "false") && bool(a) === bool(b);
-}
-function lookup(config, key) {
-  let node = config;
-  const parts2 = key.split(".");
-  for (let i = 0; i < parts2.length; i++) {
-    if (!node || typeof node !== "object") return void 0;
-    const obj = node;
-    let found = false;
-    for (let j = parts2.length; j > i; j--) {
-      const k = parts2.slice(i, j).join(".");
-      if (k in obj) {
-        node = obj[k];
-        i = j - 1;
-        found = true;
-        break;
-      }
-    }
-    if (!found) return void 0;
-  }
-  return node;
-}
-var ClusterChecks = class {
-  constructor(via) {
-    this.via = via;
-  }
-  via;
-  /** One statement through the MySQL client; its output (-N -B); a failure in the client's words. */
-  async sql(at2, query, what) {
-    const args = [
-      "--no-defaults",
-      "-h",
-      at2.host,
-      "-P",
-      String(at2.port),
-      "-u",
-      "root",
-      "-D",
-      "mysql",
-      "-N",
-      "-B",
-      "-e",
-      query
-    ];
-    const via = this.via();
-    const r = via ? await runCommand("ssh", sshArgs(via, shellCommand(["mysql", ...args])), { timeoutMs: 12e4 }) : await runCommand(firstTool(MYSQL_CLIENTS), args, { timeoutMs: 12e4 });
-    if (r.code !== 0)
-      throw new RunError(
-        `${what}: \`${query}\` failed on ${at2.host}:${at2.port}${via ? ` (from the load host ${via.host})` : ""}: ${r.stderr.trim() || r.stdout.trim()}`
-      );
-    return r.stdout;
-  }
-  /**
-   * A component's HTTP API as bytes: from here, or with curl on the load host behind a bastion
-   * (base64 over ssh, so a binary answer arrives whole). Waits at most `timeoutS` for it.
-   */
-  async getBytes(url, timeoutS = 10) {
-    const via = this.via();
-    if (!via) return getBytes(url, timeoutS * 1e3);
-    const r = await runCommand(
-      "ssh",
-      sshArgs(
-        via,
-        `${shellCommand(["curl", "-sS", "--fail", "--max-time", String(timeoutS), url])} | base64 -w0`
-      ),
-      { timeoutMs: (timeoutS + 50) * 1e3 }
-    );
-    if (r.code !== 0) throw new Error(`curl on ${via.host}: ${r.stderr.trim() || `exit ${r.code}`}`);
-    return Buffer.from(r.stdout.trim(), "base64");
-  }
-  /** A component's JSON API: from here, or with curl on the load host behind a bastion. */
-  async getJson(url) {
-    const body = (await this.getBytes(url)).toString("utf8");
-    try {
-      return JSON.parse(body);
-    } catch {
-      throw new Error(`not JSON: ${body.slice(0, 200)}`);
-    }
-  }
-  /**
-   * POSTs JSON to a component's API (what SET CONFIG sends to each TiKV and PD): from here, or
-   * with curl on the load host behind a bastion. An answer other than 200 throws with its body.
-   */
-  async postJson(url, body) {
-    const via = this.via();
-    if (!via) return postJson(url, body);
-    const r = await runCommand(
-      "ssh",
-      sshArgs(
-        via,
-        shellCommand([
-          "curl",
-          "-sS",
-          "--max-time",
-          "10",
-          "-X",
-          "POST",
-          "-H",
-          "Content-Type: application/json",
-          "--data-binary",
-          body,
-          "-w",
-          "\n%{http_code}",
-          url
-        ])
-      ),
-      { timeoutMs: 6e4 }
-    );
-    const lines = r.stdout.trimEnd().split("\n");
-    const code = Number(lines.pop());
-    if (r.code !== 0 || code !== 200)
-      throw new Error(
-        `POST ${url} ${body} from ${via.host}: ${r.code !== 0 ? r.stderr.trim() || `curl exit ${r.code}` : `HTTP ${code}: ${lines.join(" ").trim()}`}`
-      );
-  }
-  /**
-   * Reads every config key the variant sets from the components' own /config endpoints (what
-   * SHOW CONFIG shows; `urlOf` gives the planned URL of a role's address) and fails on any that did
-   * not take effect: tiup accepts and reloads configs it never checked.
-   */
-  async readBack(setup, status, urlOf) {
-    const effective = {};
-    const wrong = [];
-    for (const role of new Set(setup.configKeys.map((k) => k.role))) {
-      for (const addr of status[role] ?? []) {
-        let doc;
-        try {
-          doc = await this.getJson(urlOf(role, addr));
-        } catch (e) {
-          throw new RunError(
-            `variant ${setup.name}: cannot read the ${role} config at ${configUrl(role, addr)} (${e.message})`
-          );
-        }
-        for (const k of setup.configKeys.filter((c) => c.role === role)) {
-          const got = lookup(doc, k.key);
-          effective[`${role}.${k.key}`] = got === void 0 ? "(not reported)" : typeof got === "object" ? JSON.stringify(got) : String(got);
-          if (got === void 0 || !sameSetting(k.value, got))
-            wrong.push(
-              `${role} ${addr}: ${k.key} is ${got === void 0 ? "not reported" : JSON.stringify(got)}, the spec sets ${JSON.stringify(k.value)}`
-            );
-        }
-      }
-    }
-    if (wrong.length)
-      throw new RunError(`variant ${setup.name}: configs did not take effect:
-  ${wrong.join("\n  ")}`);
-    return effective;
-  }
-};
 function getBytes(url, timeoutMs = 1e4) {
   return new Promise((resolve2, reject) => {
     const req = httpGet(url, { timeout: timeoutMs }, (res) => {
@@ -12187,6 +12025,172 @@ var TIDB_REAPERS = { playground: playgroundReaper, cluster: clusterReaper };
 // action/src/targets/tidb/run.ts
 import { mkdir as mkdir6, writeFile as writeFile3 } from "node:fs/promises";
 import { join as join14 } from "node:path";
+
+// action/src/targets/tidb/checks.ts
+function sameSetting(want, got) {
+  const norm = (v) => {
+    const s = String(v).trim();
+    const size = /^(\d+(?:\.\d+)?)\s*([KMGTP])(?:i?B)?$/i.exec(s);
+    if (size)
+      return String(Number(size[1]) * 1024 ** ("KMGTP".indexOf(size[2].toUpperCase()) + 1));
+    if (/^(true|on)$/i.test(s)) return "true";
+    if (/^(false|off)$/i.test(s)) return "false";
+    return s;
+  };
+  const a = norm(want);
+  const b = norm(got);
+  const bool = (x) => x === "1" ? "true" : x === "0" ? "false" : x;
+  return a === b || (a === "true" || a === "false" || b === "true" || b === "false") && bool(a) === bool(b);
+}
+function lookup(config, key) {
+  let node = config;
+  const parts2 = key.split(".");
+  for (let i = 0; i < parts2.length; i++) {
+    if (!node || typeof node !== "object") return void 0;
+    const obj = node;
+    let found = false;
+    for (let j = parts2.length; j > i; j--) {
+      const k = parts2.slice(i, j).join(".");
+      if (k in obj) {
+        node = obj[k];
+        i = j - 1;
+        found = true;
+        break;
+      }
+    }
+    if (!found) return void 0;
+  }
+  return node;
+}
+var ClusterChecks = class {
+  constructor(via) {
+    this.via = via;
+  }
+  via;
+  /** One statement through the MySQL client; its output (-N -B); a failure in the client's words. */
+  async sql(at2, query, what) {
+    const args = [
+      "--no-defaults",
+      "-h",
+      at2.host,
+      "-P",
+      String(at2.port),
+      "-u",
+      "root",
+      "-D",
+      "mysql",
+      "-N",
+      "-B",
+      "-e",
+      query
+    ];
+    const via = this.via();
+    const r = via ? await runCommand("ssh", sshArgs(via, shellCommand(["mysql", ...args])), { timeoutMs: 12e4 }) : await runCommand(firstTool(MYSQL_CLIENTS), args, { timeoutMs: 12e4 });
+    if (r.code !== 0)
+      throw new RunError(
+        `${what}: \`${query}\` failed on ${at2.host}:${at2.port}${via ? ` (from the load host ${via.host})` : ""}: ${r.stderr.trim() || r.stdout.trim()}`
+      );
+    return r.stdout;
+  }
+  /**
+   * A component's HTTP API as bytes: from here, or with curl on the load host behind a bastion
+   * (base64 over ssh, so a binary answer arrives whole). Waits at most `timeoutS` for it.
+   */
+  async getBytes(url, timeoutS = 10) {
+    const via = this.via();
+    if (!via) return getBytes(url, timeoutS * 1e3);
+    const r = await runCommand(
+      "ssh",
+      sshArgs(
+        via,
+        `${shellCommand(["curl", "-sS", "--fail", "--max-time", String(timeoutS), url])} | base64 -w0`
+      ),
+      { timeoutMs: (timeoutS + 50) * 1e3 }
+    );
+    if (r.code !== 0) throw new Error(`curl on ${via.host}: ${r.stderr.trim() || `exit ${r.code}`}`);
+    return Buffer.from(r.stdout.trim(), "base64");
+  }
+  /** A component's JSON API: from here, or with curl on the load host behind a bastion. */
+  async getJson(url) {
+    const body = (await this.getBytes(url)).toString("utf8");
+    try {
+      return JSON.parse(body);
+    } catch {
+      throw new Error(`not JSON: ${body.slice(0, 200)}`);
+    }
+  }
+  /**
+   * POSTs JSON to a component's API (what SET CONFIG sends to each TiKV and PD): from here, or
+   * with curl on the load host behind a bastion. An answer other than 200 throws with its body.
+   */
+  async postJson(url, body) {
+    const via = this.via();
+    if (!via) return postJson(url, body);
+    const r = await runCommand(
+      "ssh",
+      sshArgs(
+        via,
+        shellCommand([
+          "curl",
+          "-sS",
+          "--max-time",
+          "10",
+          "-X",
+          "POST",
+          "-H",
+          "Content-Type: application/json",
+          "--data-binary",
+          body,
+          "-w",
+          "\n%{http_code}",
+          url
+        ])
+      ),
+      { timeoutMs: 6e4 }
+    );
+    const lines = r.stdout.trimEnd().split("\n");
+    const code = Number(lines.pop());
+    if (r.code !== 0 || code !== 200)
+      throw new Error(
+        `POST ${url} ${body} from ${via.host}: ${r.code !== 0 ? r.stderr.trim() || `curl exit ${r.code}` : `HTTP ${code}: ${lines.join(" ").trim()}`}`
+      );
+  }
+  /**
+   * Reads every config key the variant sets from the components' own /config endpoints (what
+   * SHOW CONFIG shows; `urlOf` gives the planned URL of a role's address) and fails on any that did
+   * not take effect: tiup accepts and reloads configs it never checked.
+   */
+  async readBack(setup, status, urlOf) {
+    const effective = {};
+    const wrong = [];
+    for (const role of new Set(setup.configKeys.map((k) => k.role))) {
+      for (const addr of status[role] ?? []) {
+        let doc;
+        try {
+          doc = await this.getJson(urlOf(role, addr));
+        } catch (e) {
+          throw new RunError(
+            `variant ${setup.name}: cannot read the ${role} config at ${configUrl(role, addr)} (${e.message})`
+          );
+        }
+        for (const k of setup.configKeys.filter((c) => c.role === role)) {
+          const got = lookup(doc, k.key);
+          effective[`${role}.${k.key}`] = got === void 0 ? "(not reported)" : typeof got === "object" ? JSON.stringify(got) : String(got);
+          if (got === void 0 || !sameSetting(k.value, got))
+            wrong.push(
+              `${role} ${addr}: ${k.key} is ${got === void 0 ? "not reported" : JSON.stringify(got)}, the spec sets ${JSON.stringify(k.value)}`
+            );
+        }
+      }
+    }
+    if (wrong.length)
+      throw new RunError(`variant ${setup.name}: configs did not take effect:
+  ${wrong.join("\n  ")}`);
+    return effective;
+  }
+};
+
+// action/src/targets/tidb/run.ts
 var TidbRun = class {
   constructor(plan, runDir, rawDir, log, cloud = {}) {
     this.plan = plan;

@@ -30,7 +30,7 @@ import {
   throttleBetween,
   validateYaml,
   writeAtomic
-} from "./chunk-WJ3V7BFB.js";
+} from "./chunk-3BAWMAWG.js";
 import {
   EXIT,
   InputError,

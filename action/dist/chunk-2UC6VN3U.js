@@ -6,7 +6,7 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-WJ3V7BFB.js";
+} from "./chunk-3BAWMAWG.js";
 import {
   sweep
 } from "./chunk-6OCY7HZD.js";
