@@ -5,12 +5,17 @@
 //
 //   npm run bench:bank -- [--blocks 30] [--rounds-per-block 8] [--duration 1] [--threads 2]
 //                         [--quota PERCENT] [--order interleaved|duet] [--swap 1]
-//                         [--spec FILE] [--out bench/aa-bank.json]
+//                         [--spec FILE] [--first base|head] [--reload-data]
+//                         [--out bench/aa-bank.json]
 // --spec FILE records the bank on that spec's target and first workload cell instead of the local
 // MariaDB (e.g. a private tidb-server); its variants and compare keys are the bank's.
 // With --order duet both variants run at once, each pair pinned to a CPU of its own and the CPUs
 // swapped every --swap seconds (the cell lasts a whole number of cycles: --duration a multiple of
 // 2 × --swap); a round's pair is then two throughputs of the same seconds.
+// --first head lists head first (compare.base: head): it becomes the comparison's first variant,
+// the one every positional choice (first pair, first prepared, first started) falls on; the bank
+// still keeps each round as head/base by name, so a lean that follows position flips its sign.
+// --reload-data loads each variant's data again after every restart (compare.reload_data).
 // With --quota both servers run under that CPU quota (with enough --threads, CPU-bound: the regime of
 // bench:detection).
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -37,6 +42,8 @@ const { values } = parseArgs({
     swap: { type: "string", default: "1" },
     spec: { type: "string" },
     out: { type: "string", default: "bench/aa-bank.json" },
+    first: { type: "string", default: "base" },
+    "reload-data": { type: "boolean", default: false },
   },
 });
 const blocks = Number(values.blocks);
@@ -45,7 +52,11 @@ const log = (l: string) => process.stderr.write(`${l}\n`);
 const abort = new AbortController();
 installSignalTeardown(abort, log);
 
-const compareKeys = `rounds: ${blocks * perBlock}, blocks: ${blocks}, warmup_rounds: 1, order: ${values.order}, ${values.order === "duet" ? `swap: ${values.swap}s, ` : ""}confirm: 0, seed: 20261122`;
+if (values.first !== "base" && values.first !== "head") {
+  process.stderr.write(`--first: base or head, not ${values.first}\n`);
+  process.exit(2);
+}
+const compareKeys = `${values.first === "head" ? "base: head, head: base, " : ""}rounds: ${blocks * perBlock}, blocks: ${blocks}, warmup_rounds: 1, order: ${values.order}, ${values.order === "duet" ? `swap: ${values.swap}s, ` : ""}confirm: 0, seed: 20261122${values["reload-data"] ? ", reload_data: true" : ""}`;
 // --spec FILE: another target (a private tidb-server): its spec with two identical variants and the
 // bank's compare keys over its own
 const own = values.spec

@@ -190,6 +190,42 @@ describe("instances as the unit (compare.blocks)", () => {
     assert.deepEqual(ownCgroups(), [], "cgroups removed");
   });
 
+  test("compare.reload_data: each variant's data dropped and loaded again after its restart, before blocks 2 and 3", async () => {
+    const before = leftovers();
+    const dir = tempDir();
+    const out = join(dir, "out");
+    const run = cli([
+      "compare",
+      "--spec",
+      spec(dir, "reload", "100%", "50%", 3, 3, ", blocks: 3, confirm: 0, reload_data: true"),
+      "--out",
+      out,
+    ]);
+    const { code } = await run.done;
+    const log = run.stderr();
+    assert.equal(code, 0, log);
+    const reloads = [...log.matchAll(/block (\d): (base|head): data loaded again/g)].map((m) => `${m[1]} ${m[2]}`);
+    assert.deepEqual(reloads.sort(), ["2 base", "2 head", "3 base", "3 head"], log);
+    // each reload follows that variant's restart
+    for (const r of ["2 base", "2 head", "3 base", "3 head"]) {
+      const [b, v] = r.split(" ");
+      const restartAt = log.search(new RegExp(`block ${b}: ${v}: mariadb pid`));
+      const reloadAt = log.search(new RegExp(`block ${b}: ${v}: data loaded again`));
+      assert.ok(restartAt >= 0 && restartAt < reloadAt, r);
+    }
+    const runDir = join(out, readdirSync(out)[0] as string);
+    for (const v of ["base", "head"]) {
+      // the raw logs keep every load: the first and two again, each again after a cleanup
+      const prepare = readFileSync(join(runDir, "raw", `${v}-sysbench-prepare.log`), "utf8");
+      assert.equal(prepare.match(/^\$ .* prepare$/gm)?.length, 3, prepare);
+      const cleanup = readFileSync(join(runDir, "raw", `${v}-sysbench-cleanup.log`), "utf8");
+      assert.equal(cleanup.match(/^\$ .* cleanup$/gm)?.length, 3, "twice between blocks, once at the end");
+    }
+    const result = JSON.parse(readFileSync(join(runDir, "result.json"), "utf8"));
+    assert.ok((result.cells as { status: string }[]).every((c) => c.status === "ok"));
+    assert.deepEqual(leftovers(), before);
+  });
+
   test("bad blocks settings are refused, naming the key", async () => {
     const dir = tempDir();
     for (const [extra, rounds, max, message] of [

@@ -83,3 +83,18 @@ describe("a comparison's schedule: seed → blocks → rounds → turns", () => 
     );
   });
 });
+
+describe("compare.reload_data: the data is part of the instance a block samples", () => {
+  test("every block after the first reloads each restarted variant's data; the plan's lines say so", () => {
+    const s = compareSchedule({ ...base, reloadData: true });
+    assert.equal(s.blocks[0]?.reload, undefined, "the first block runs on the data loaded at start");
+    for (const b of s.blocks.slice(1)) assert.equal(b.reload, true);
+    assert.match(
+      scheduleLines(s).join("\n"),
+      /block 2 \(restart (base, head|head, base), each with its data loaded again\)/,
+    );
+    const plain = compareSchedule(base);
+    assert.ok(plain.blocks.every((b) => b.reload === undefined));
+    assert.doesNotMatch(scheduleLines(plain).join("\n"), /loaded again/);
+  });
+});

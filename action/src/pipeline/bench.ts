@@ -149,28 +149,7 @@ export class Bench {
     bench.build = opts.build;
     bench.executed = opts.executed;
     try {
-      const shared = target.sharedData;
-      for (const ds of dataSets) {
-        // variants on one deployment load its data once
-        const key = `${ds.driver.name}:${ds.driver.dataKey(ds.workload, opts.spec.data)}`;
-        if (shared?.loaded.has(key)) {
-          opts.log(`${opts.variant}: ${ds.driver.name} data already loaded on this deployment`);
-          continue;
-        }
-        await target.activate?.(opts.signal);
-        // an existing server gives the run a database of its own: every data set loads there
-        const database = target.connection.database ?? ds.driver.database(ds.workload);
-        await target.createDatabase(database);
-        for (const step of ds.driver.setup(bench.context(ds.workload, Math.max(...ds.workload.threads)))) {
-          await bench.step(ds, step, opts.signal);
-        }
-        await target.afterLoad?.({
-          database,
-          tables: ds.driver.tables(ds.workload, opts.spec.data),
-          ...(ds.driver.name === "sysbench" && opts.spec.data ? { sysbench: opts.spec.data } : {}),
-        });
-        shared?.loaded.add(key);
-      }
+      await bench.loadData(opts.signal);
     } catch (e) {
       await target.stop();
       throw e;
@@ -195,6 +174,47 @@ export class Bench {
   async restart(signal: AbortSignal): Promise<string> {
     if (!this.target.restart) throw new RunError(`${this.variant}: ${this.target.kind} cannot restart`);
     return this.target.restart(signal);
+  }
+
+  /** Every data set loaded: create database → prepare → prewarm → check, then the target's own after-load. */
+  private async loadData(signal: AbortSignal): Promise<void> {
+    const target = this.target;
+    const shared = target.sharedData;
+    for (const ds of this.dataSets) {
+      // variants on one deployment load its data once
+      const key = `${ds.driver.name}:${ds.driver.dataKey(ds.workload, this.spec.data)}`;
+      if (shared?.loaded.has(key)) {
+        this.log(`${this.variant}: ${ds.driver.name} data already loaded on this deployment`);
+        continue;
+      }
+      await target.activate?.(signal);
+      // an existing server gives the run a database of its own: every data set loads there
+      const database = target.connection.database ?? ds.driver.database(ds.workload);
+      await target.createDatabase(database);
+      for (const step of ds.driver.setup(this.context(ds.workload, Math.max(...ds.workload.threads)))) {
+        await this.step(ds, step, signal);
+      }
+      await target.afterLoad?.({
+        database,
+        tables: ds.driver.tables(ds.workload, this.spec.data),
+        ...(ds.driver.name === "sysbench" && this.spec.data ? { sysbench: this.spec.data } : {}),
+      });
+      shared?.loaded.add(key);
+    }
+  }
+
+  /**
+   * compare.reload_data: the data loaded again (each data set's cleanup, then as at open), so the
+   * data is part of the instance a block samples. Refused in the plan where variants share data.
+   */
+  async reloadData(signal: AbortSignal): Promise<void> {
+    if (this.target.sharedData && this.target.sharedData.users > 1)
+      throw new RunError(`${this.variant}: its data is shared with another variant on one deployment: it cannot be loaded again alone`);
+    for (const ds of this.dataSets) {
+      for (const step of ds.driver.cleanup(this.context(ds.workload, 1))) await this.step(ds, step, signal);
+      this.target.sharedData?.loaded.delete(`${ds.driver.name}:${ds.driver.dataKey(ds.workload, this.spec.data)}`);
+    }
+    await this.loadData(signal);
   }
 
   /** The spec's data sets in workload order, each with the program that loads it. */

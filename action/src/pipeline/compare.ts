@@ -197,6 +197,10 @@ export async function compareSpec(given: LoadedSpec, opts: CompareOptions): Prom
         const began = Date.now();
         opts.log(`block ${sb.block}: ${n}: ${await benchOf(n).restart(opts.signal)}`);
         restartSeconds.push((Date.now() - began) / 1000);
+        if (sb.reload) {
+          await benchOf(n).reloadData(opts.signal);
+          opts.log(`block ${sb.block}: ${n}: data loaded again (compare.reload_data)`);
+        }
       }
       for (const r of sb.rounds) {
         await runRound(r, tag);

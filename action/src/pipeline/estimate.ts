@@ -59,7 +59,7 @@ export function estimate(loaded: LoadedSpec, target: TargetPlan): { seconds: num
   ];
   return {
     seconds,
-    text: `estimated duration: ~${minutes(seconds)} (${parts.join(" + ")}; data loading not included${compare?.max_rounds ? "; at most max_rounds" : ""})`,
+    text: `estimated duration: ~${minutes(seconds)} (${parts.join(" + ")}; data loading not included${restarts && compare?.reload_data ? `, ${restarts + variants} times here with compare.reload_data` : ""}${compare?.max_rounds ? "; at most max_rounds" : ""})`,
   };
 }
 

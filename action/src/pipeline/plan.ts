@@ -205,6 +205,8 @@ export async function planRun(
   const cells: PlanStep[] = [];
   let cleanup: PlanStep[] = [];
   const loadedData = new Set<string>();
+  /** compare.reload_data: each variant's data steps again after its restart between blocks. */
+  const reloads: PlanStep[] = [];
   for (const v of variants) {
     steps.push(...kindSteps(["start", "switch", "sql", "record"], v.name));
     const load = loadSteps(v.spec, target.connection(v.name), where, o.cores ?? cpus().length);
@@ -217,6 +219,14 @@ export async function planRun(
     }
     // each variant's cell commands where they differ (another deployment: another port)
     cells.push(...unseen(cells, load.cells, v === variants[0] ? undefined : v.name));
+    if (loaded.variants?.compare.reload_data)
+      reloads.push(
+        ...[...load.cleanup, ...load.data].map((s) => ({
+          ...s,
+          variant: v.name,
+          about: `${s.about ? `${s.about}; ` : ""}again after each restart (compare.reload_data)`,
+        })),
+      );
   }
   const warnings = [
     ...target.warnings,
@@ -227,6 +237,11 @@ export async function planRun(
     ...target.refusals,
     ...budgetRefusal(loaded, est.seconds),
     ...duetRefusals(loaded, target, o.cores),
+    ...(loaded.variants?.compare.reload_data && loadedData.size < variants.length
+      ? [
+          `${loaded.path}: compare.reload_data: variants share one deployment's data here (${target.switching} switching), so one variant's data cannot be loaded again alone: leave reload_data out`,
+        ]
+      : []),
   ];
   // where a switch restarts servers, variants take turns per group of cells, not per cell
   const grouped = target.switching === "grouped" && Boolean(loaded.variants);
@@ -238,7 +253,7 @@ export async function planRun(
     ...kindSteps(["cell"]),
     ...cells,
     ...(!grouped && loaded.variants?.compare.blocks && loaded.variants.compare.blocks > 1
-      ? kindSteps(["restart"])
+      ? [...kindSteps(["restart"]), ...reloads]
       : []),
   ];
   const end = [...cleanup, ...kindSteps(["teardown"])];
@@ -272,6 +287,7 @@ export async function planRun(
           seed: o.seed ?? compare.seed ?? seedOf(o.runId ?? prefix),
           order: compare.order === "duet" ? "duet" : "interleaved",
           grouped,
+          reloadData: compare.reload_data,
         })
       : undefined;
   const detect = schedule ? detectionOf(loaded, schedule.looks.length) : undefined;

@@ -89,6 +89,8 @@ export interface ScheduledBlock {
   block: number;
   /** Variants restarted before the block, in this order (none before the first). */
   restarts: string[];
+  /** Each restarted variant's data loaded again after its restart (compare.reload_data). */
+  reload?: boolean;
   /** Grouped (a switch restarts servers): the variants in the order their groups run. */
   groups?: string[];
   rounds: ScheduledRound[];
@@ -124,6 +126,8 @@ export function compareSchedule(o: {
   seed: number;
   order: "interleaved" | "duet";
   grouped: boolean;
+  /** compare.reload_data: the data loaded again with every restart. */
+  reloadData?: boolean;
 }): CompareSchedule {
   const { names, seed } = o;
   // two variants: AB/BA pairs per cell; more: per cell the rows of a Williams design, relabelled at
@@ -176,7 +180,13 @@ export function compareSchedule(o: {
         round((block - 1) * perBlock + 1 + i),
       ),
     ];
-    blocks.push({ block, restarts, ...(o.grouped ? { groups: groupOrder(block) } : {}), rounds });
+    blocks.push({
+      block,
+      restarts,
+      ...(o.reloadData && restarts.length ? { reload: true } : {}),
+      ...(o.grouped ? { groups: groupOrder(block) } : {}),
+      rounds,
+    });
   }
   return { seed, order: o.order, looks: lookRounds(o.rounds, o.maxRounds), blocks };
 }
@@ -194,7 +204,7 @@ export function scheduleLines(s: CompareSchedule): string[] {
     const last = measured.at(-1)?.round;
     const turns = measured.map((r) => `${r.round}: ${r.turns.map(turnText).join(" ")}`).join("; ");
     out.push(
-      `  block ${b.block}${b.restarts.length ? ` (restart ${b.restarts.join(", ")})` : ""}${b.groups ? ` (groups ${b.groups.join(", ")})` : ""}: ${warm ? `${warm} warmup round(s), ` : ""}rounds ${first}–${last}${s.order === "duet" ? "" : ` — ${turns}`}`,
+      `  block ${b.block}${b.restarts.length ? ` (restart ${b.restarts.join(", ")}${b.reload ? ", each with its data loaded again" : ""})` : ""}${b.groups ? ` (groups ${b.groups.join(", ")})` : ""}: ${warm ? `${warm} warmup round(s), ` : ""}rounds ${first}–${last}${s.order === "duet" ? "" : ` — ${turns}`}`,
     );
   }
   return out;

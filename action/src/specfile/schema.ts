@@ -185,6 +185,14 @@ export const CompareSchema = z.strictObject({
     .min(1)
     .refine((b) => b !== 2, "2 blocks give an interval with 1 degree of freedom: use 1, or 3 or more")
     .default(1),
+  /**
+   * With blocks: before each block after the first, each variant's data is loaded again (its
+   * driver's cleanup, then prepare, prewarm and checks) after its server restarts, so the data is
+   * part of the instance a block samples: a gap one variant's data carries (its pages, statistics,
+   * the rows an insert cell added) varies over blocks and widens the interval, instead of sitting
+   * in every block and the estimate. Costs a data load per variant and block.
+   */
+  reload_data: z.boolean().default(false),
 });
 
 const METRIC_NAME = /^[a-z][a-z0-9_]*$/;

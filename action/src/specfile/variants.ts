@@ -92,6 +92,10 @@ export function resolveVariants(file: string, raw: unknown, spec: Spec): Variant
       `${file}: compare.max_rounds (${compare.max_rounds}) must be ≥ compare.rounds (${compare.rounds})`,
     );
   }
+  if (compare.reload_data && compare.blocks < 3)
+    throw new InputError(
+      `${file}: compare.reload_data loads the data again before each block after the first: it needs compare.blocks of 3 or more (it is ${compare.blocks})`,
+    );
   if (compare.blocks > 1) {
     if (compare.rounds % compare.blocks !== 0)
       throw new InputError(
