@@ -29,6 +29,8 @@ if [ "${1:-}" = "--test" ]; then
   [ -x /usr/sbin/haproxy ] || need+=(haproxy)
   # the TiDB source PR check's e2e builds its stand-in tree with `make server`, as TiDB's own is
   command -v make >/dev/null 2>&1 || need+=(make)
+  # the Kubernetes tests run a private etcd under the kube-apiserver built below
+  [ -x /usr/bin/etcd ] || need+=(etcd-server)
 fi
 
 if [ "${#need[@]}" -gt 0 ]; then
@@ -77,6 +79,14 @@ if [ "${1:-}" = "--test" ]; then
     (cd scripts/pulumi-cli && go build -trimpath -ldflags "-s -w -X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=$pulumi_version" \
       -o "$tools/pulumi" github.com/pulumi/pulumi/pkg/v3/cmd/pulumi)
     echo "$pulumi_version" > "$tools/pulumi.version"
+  fi
+  # kube-apiserver for the Kubernetes tests (a real API server over a private etcd), built from the
+  # k8s.io/kubernetes module through scripts/kube-apiserver (its go.sum pins every dependency).
+  kube_version="$(grep -o "k8s.io/kubernetes v[0-9.]*" scripts/kube-apiserver/go.mod | head -1 | cut -d" " -f2)"
+  if [ ! -x "$tools/kube-apiserver" ] || [ "$(cat "$tools/kube-apiserver.version" 2>/dev/null)" != "$kube_version" ]; then
+    echo "setup: go build kube-apiserver $kube_version (takes minutes the first time)" >&2
+    (cd scripts/kube-apiserver && go build -trimpath -ldflags "-s -w" -o "$tools/kube-apiserver" k8s.io/kubernetes/cmd/kube-apiserver)
+    echo "$kube_version" > "$tools/kube-apiserver.version"
   fi
   # moto's EC2 API on 127.0.0.1 for the reaper's tests
   python3 -c 'import moto.server' 2>/dev/null || python3 -m pip install --quiet "moto[server]==5.2.1"

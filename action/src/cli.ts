@@ -19,6 +19,7 @@ import {
 } from "./history/check.ts";
 import { historyHtml, historySections } from "./history/html.ts";
 import { appendHistory, entryOf } from "./history/store.ts";
+import { reapKubernetes } from "./kubernetes/reap.ts";
 import { ledgerDir } from "./lifecycle/ledger.ts";
 import {
   Interrupted,
@@ -606,7 +607,12 @@ async function cmdHistory(args: string[]): Promise<number> {
 async function cmdReap(args: string[]): Promise<number> {
   const { values, positionals } = flags("reap", args, parseOptions("reap"));
   if (positionals.length > 0) throw new InputError(`tiperf reap: unexpected argument ${positionals[0]}`);
+  if (values.kubernetes === true && values.cloud !== undefined)
+    throw new InputError("tiperf reap: --kubernetes and --cloud are two reaps: run one at a time");
   if (values.cloud !== undefined) return reapCloud(values);
+  if (values.kubernetes === true) return reapKube(values);
+  for (const flag of ["kubeconfig", "context"])
+    if (values[flag] !== undefined) throw new InputError(`tiperf reap: --${flag} goes with --kubernetes`);
   for (const flag of ["region", "endpoint", "json"])
     if (values[flag] !== undefined) throw new InputError(`tiperf reap: --${flag} goes with --cloud aws`);
   const { swept, kept } = await reapLedger({
@@ -619,6 +625,25 @@ async function cmdReap(args: string[]): Promise<number> {
     `${values["dry-run"] ? "would reap" : "reaped"} ${swept.length}, kept ${kept.length} (still owned and younger than max-age)\n`,
   );
   return EXIT.ok;
+}
+
+async function reapKube(values: Record<string, unknown>): Promise<number> {
+  for (const flag of ["region", "endpoint", "ledger", "max-age"])
+    if (values[flag] !== undefined)
+      throw new InputError(
+        `tiperf reap --kubernetes: --${flag} is not one of its flags (it reaps by each namespace's expiry)`,
+      );
+  const report = await reapKubernetes({
+    ...(typeof values.kubeconfig === "string" ? { kubeconfig: values.kubeconfig } : {}),
+    ...(typeof values.context === "string" ? { context: values.context } : {}),
+    dryRun: values["dry-run"] === true,
+    log,
+  });
+  if (typeof values.json === "string") await writeAtomic(values.json, `${JSON.stringify(report, null, 2)}\n`);
+  process.stdout.write(
+    `${report.dryRun ? "would delete" : "deleted"} ${report.removed.length} namespace(s), kept ${report.kept.length} (not expired), left ${report.unreadable.length} without an expiry, failed ${report.failed.length} on ${report.server} (context ${report.context})\n`,
+  );
+  return report.failed.length > 0 ? EXIT.runFailed : EXIT.ok;
 }
 
 async function reapCloud(values: Record<string, unknown>): Promise<number> {

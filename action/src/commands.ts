@@ -244,6 +244,9 @@ export const COMMANDS: CommandSpec[] = [
       cloud: { type: "string", value: "aws" },
       region: { type: "string", value: "REGION" },
       endpoint: { type: "string", value: "URL" },
+      kubernetes: { type: "boolean" },
+      kubeconfig: { type: "string", value: "FILE" },
+      context: { type: "string", value: "NAME" },
       json: { type: "string", value: "FILE" },
     },
     about: [
@@ -252,7 +255,9 @@ export const COMMANDS: CommandSpec[] = [
       "With --cloud aws --region R: delete, in dependency order, every resource tagged",
       "tiperf:run-id whose tiperf:expires-at is past (untagged or unexpired ones are never",
       "touched); --endpoint for another EC2 API; --json writes the report (removed, kept,",
-      "overdue: alive past twice their time to live)",
+      "overdue: alive past twice their time to live). With --kubernetes: delete the namespaces",
+      "labelled app.kubernetes.io/managed-by=tiperf whose tiperf.io/expires-at is past, on the",
+      "--kubeconfig file's --context (default: kubectl's); nothing unlabelled is touched",
     ],
   },
   {

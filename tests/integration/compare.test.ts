@@ -204,7 +204,9 @@ describe("instances as the unit (compare.blocks)", () => {
     const { code } = await run.done;
     const log = run.stderr();
     assert.equal(code, 0, log);
-    const reloads = [...log.matchAll(/block (\d): (base|head): data loaded again/g)].map((m) => `${m[1]} ${m[2]}`);
+    const reloads = [...log.matchAll(/block (\d): (base|head): data loaded again/g)].map(
+      (m) => `${m[1]} ${m[2]}`,
+    );
     assert.deepEqual(reloads.sort(), ["2 base", "2 head", "3 base", "3 head"], log);
     // each reload follows that variant's restart
     for (const r of ["2 base", "2 head", "3 base", "3 head"]) {

@@ -131,7 +131,9 @@ describe("TiDB profile provider endpoint", () => {
           ? s.run.get
           : "command" in s.run
             ? s.run.command.join(" ")
-            : s.run.post,
+            : "post" in s.run
+              ? s.run.post
+              : s.run.delete,
     );
     assert.ok(runs.includes("SELECT tidb_version()"));
     assert.ok(runs.includes("http://tidb.staging.internal:10080/status"));

@@ -209,10 +209,14 @@ export class Bench {
    */
   async reloadData(signal: AbortSignal): Promise<void> {
     if (this.target.sharedData && this.target.sharedData.users > 1)
-      throw new RunError(`${this.variant}: its data is shared with another variant on one deployment: it cannot be loaded again alone`);
+      throw new RunError(
+        `${this.variant}: its data is shared with another variant on one deployment: it cannot be loaded again alone`,
+      );
     for (const ds of this.dataSets) {
       for (const step of ds.driver.cleanup(this.context(ds.workload, 1))) await this.step(ds, step, signal);
-      this.target.sharedData?.loaded.delete(`${ds.driver.name}:${ds.driver.dataKey(ds.workload, this.spec.data)}`);
+      this.target.sharedData?.loaded.delete(
+        `${ds.driver.name}:${ds.driver.dataKey(ds.workload, this.spec.data)}`,
+      );
     }
     await this.loadData(signal);
   }

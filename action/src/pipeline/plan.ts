@@ -43,7 +43,7 @@ export interface RunPlan {
   schedule?: CompareSchedule;
 }
 
-/** A step as one line: a pasteable command, a SQL statement or an HTTP GET. */
+/** A step as one line: a pasteable command, a SQL statement or an HTTP request. */
 export function stepLine(s: PlanStep): string {
   const where = s.where === "load host" ? " (load host)" : "";
   const run = s.run;
@@ -54,9 +54,11 @@ export function stepLine(s: PlanStep): string {
         ? `GET ${run.get}`
         : "post" in run
           ? `POST ${run.post} ${run.body}`
-          : run.command[0]?.includes(" ")
-            ? run.command.join(" && ")
-            : shellCommand(run.command);
+          : "delete" in run
+            ? `DELETE ${run.delete}`
+            : run.command[0]?.includes(" ")
+              ? run.command.join(" && ")
+              : shellCommand(run.command);
   return `  [${s.phase}]${where} ${text}${s.about ? `    # ${s.about}` : ""}`;
 }
 

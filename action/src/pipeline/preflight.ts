@@ -26,10 +26,10 @@ function driverNeeds(spec: Spec): Need[] {
   });
 }
 
-function needsOf(spec: Spec, remoteLoad: boolean, existing: boolean): Need[] {
+function needsOf(spec: Spec, remoteLoad: boolean, existing: boolean, remoteDeploy: boolean): Need[] {
   // load tools on a profile's load host are looked for there, not here
   const needs: Need[] = remoteLoad ? [] : driverNeeds(spec);
-  needs.push(...kindOf(spec.target.kind).needs(spec.target, { remoteLoad, existing }));
+  needs.push(...kindOf(spec.target.kind).needs(spec.target, { remoteLoad, existing, remoteDeploy }));
   if (spec.driver?.cpus !== undefined && !remoteLoad)
     needs.push({
       found: anyTool(["taskset"]),
@@ -43,10 +43,13 @@ function needsOf(spec: Spec, remoteLoad: boolean, existing: boolean): Need[] {
  * Every program the specs' targets and workloads need, checked before anything starts: a
  * missing one is found now, not as "exited with code 127" after a server was set up.
  */
-export function checkTools(specs: Spec[], o: { remoteLoad?: boolean; existing?: boolean } = {}): void {
+export function checkTools(
+  specs: Spec[],
+  o: { remoteLoad?: boolean; existing?: boolean; remoteDeploy?: boolean } = {},
+): void {
   const missing = new Map<string, Need>();
   for (const spec of specs)
-    for (const need of needsOf(spec, o.remoteLoad ?? false, o.existing ?? false))
+    for (const need of needsOf(spec, o.remoteLoad ?? false, o.existing ?? false, o.remoteDeploy ?? false))
       if (!need.found) missing.set(need.what, need);
   if (missing.size === 0) return;
   const list = [...missing.values()].map((n) => `- ${n.what}: install ${n.install}`).join("\n");

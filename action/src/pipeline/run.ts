@@ -62,6 +62,7 @@ export async function startResult(
   checkTools(loaded.variants ? loaded.variants.all.map((v) => v.spec) : [loaded.spec], {
     remoteLoad: plan.remoteLoad,
     existing: plan.existingServers ?? false,
+    remoteDeploy: plan.remoteDeploy ?? false,
   });
   const warnings = runPlan.warnings;
   for (const w of warnings) opts.log(`warning: ${w}`);

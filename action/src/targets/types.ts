@@ -133,7 +133,12 @@ export interface PlanStep {
   /** The variant it serves (absent: the whole deployment). */
   variant?: string;
   where: "runner" | "load host";
-  run: { command: string[] } | { sql: string } | { get: string } | { post: string; body: string };
+  run:
+    | { command: string[] }
+    | { sql: string }
+    | { get: string }
+    | { post: string; body: string }
+    | { delete: string };
   about?: string;
 }
 
@@ -184,6 +189,8 @@ export interface TargetPlan {
   remoteLoad: boolean;
   /** Its servers are not tiperf's (an existing endpoint): never started, stopped or changed. */
   existingServers?: boolean;
+  /** Its servers are deployed by something else than a program here (TiDB Operator): no tiup needed. */
+  remoteDeploy?: boolean;
   /**
    * Its servers are private processes on this machine (a local MariaDB or PostgreSQL, a private
    * tidb-server): what a fair duet pins. Absent or false: they run elsewhere (a cluster's hosts).
@@ -300,8 +307,11 @@ export interface TargetKind {
   schema: ZodType<TargetSpec, unknown>;
   /** The key names its schema takes (to say which kind takes a key another kind refused). */
   keyNames: string[];
-  /** `existing`: the plan measures servers tiperf did not create (an endpoint): only clients are needed. */
-  needs(target: TargetSpec, o: { remoteLoad: boolean; existing?: boolean }): Need[];
+  /**
+   * The programs it needs on this machine: `existing`, servers it does not start at all (an
+   * endpoint); `remoteDeploy`, servers something else deploys (an operator on Kubernetes).
+   */
+  needs(target: TargetSpec, o: { remoteLoad: boolean; existing?: boolean; remoteDeploy?: boolean }): Need[];
   /**
    * The cloud the run provisions its machines on (a profile's provider), when it does: the
    * Action's setup then also installs what a cloud run loads (scripts/setup.sh --cloud).

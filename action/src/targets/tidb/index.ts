@@ -158,6 +158,7 @@ function targetPlan(tidb: TidbPlan, input: TargetPlanInput): TidbTargetPlan {
     },
     remoteLoad: Boolean(tidb.load.user),
     localServers: deployerOf(tidb.profile.provider).localServers === true,
+    ...(deployerOf(tidb.profile.provider).remoteDeploy ? { remoteDeploy: true } : {}),
     overhead: {
       setupS,
       switchS: tidb.deployments[0] ? formOf(tidb.deployments[0]).switchSeconds(tidb) : 0,
@@ -194,7 +195,7 @@ export const tidb: TargetKind = {
   ],
   needs: (target, o) => [
     // a build of one's own (target.binpath) runs without tiup on a local profile; an endpoint needs none
-    ...(o.existing || binpathsOf(target as TidbTargetSpec).tidb
+    ...(o.existing || o.remoteDeploy || binpathsOf(target as TidbTargetSpec).tidb
       ? []
       : [
           {

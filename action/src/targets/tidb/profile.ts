@@ -5,6 +5,7 @@ import { z } from "zod";
 import type { CloudSettings } from "../../cloud/provider.ts";
 import { CLOUDS } from "../../cloud/registry.ts";
 import { EndpointSchema } from "../endpoint/schema.ts";
+import { KubernetesSchema } from "./deployments/kubernetes/schema.ts";
 import { numaNode, ResourceControlSchema, ServerConfigsSchema, settings } from "./schema.ts";
 
 export { numaNode, ResourceControlSchema, ServerConfigsSchema };
@@ -151,6 +152,8 @@ export const ProfileSchema = z.strictObject({
   server_configs: ServerConfigsSchema.default({}),
   /** provider endpoint: the existing TiDB's SQL (and status) address, user and what tiperf may do there. */
   endpoint: EndpointSchema.optional(),
+  /** provider kubernetes: the cluster (a kubeconfig context) and how its TidbClusters are laid out. */
+  kubernetes: KubernetesSchema.optional(),
   /** A cloud's section (aws: region, image, spot, ttl, budget, state backend, the load host's type). */
   ...CLOUD_SECTIONS,
 });

@@ -79,7 +79,9 @@ export class TidbRun implements RunContext {
           ? { sql: fill(step.run.sql) }
           : "get" in step.run
             ? { get: fill(step.run.get) }
-            : { post: fill(step.run.post), body: step.run.body };
+            : "delete" in step.run
+              ? { delete: fill(step.run.delete) }
+              : { post: fill(step.run.post), body: fill(step.run.body) };
     return { ...step, run };
   }
 

@@ -3,6 +3,7 @@
 import { CLOUD_DEPLOYERS } from "./cloud/index.ts";
 import { ENDPOINT } from "./endpoint/index.ts";
 import { HOSTS } from "./hosts/index.ts";
+import { KUBERNETES } from "./kubernetes/index.ts";
 import { LOCAL } from "./local/index.ts";
 import { PLAYGROUND } from "./playground/index.ts";
 import type { Deployer, Deployment, DeploymentForm } from "./types.ts";
@@ -12,6 +13,7 @@ export const DEPLOYERS: Record<string, Deployer> = {
   playground: PLAYGROUND,
   hosts: HOSTS,
   endpoint: ENDPOINT,
+  kubernetes: KUBERNETES,
   ...CLOUD_DEPLOYERS,
 };
 

@@ -72,7 +72,25 @@ export interface ServerDeployment {
   configFile?: string;
 }
 
-export type Deployment = ClusterDeployment | PlaygroundDeployment | ServerDeployment;
+/** A TidbCluster of TiDB Operator in the run's own namespace (provider kubernetes). */
+export interface KubernetesDeployment {
+  kind: "kubernetes";
+  /** The TidbCluster's name. */
+  name: string;
+  index: number;
+  version: string;
+  variants: string[];
+  /** The run's namespace (every deployment of the run in one). */
+  namespace: string;
+  /** Its manifests (under the run's tidb/ directory). */
+  file: string;
+  /** The TidbCluster as tiperf creates it. */
+  manifest: Record<string, unknown>;
+  /** The first deployment creates the run's namespace (this manifest); the last to stop deletes it. */
+  namespaceManifest?: Record<string, unknown>;
+}
+
+export type Deployment = ClusterDeployment | PlaygroundDeployment | ServerDeployment | KubernetesDeployment;
 
 export interface VariantSetup {
   name: string;
@@ -94,7 +112,14 @@ export interface TidbPlan {
   deployments: Deployment[];
   variants: VariantSetup[];
   /** How variants sharing hardware take turns. */
-  switching: "none" | "online" | "reload" | "stop-start" | "separate-playgrounds" | "separate-servers";
+  switching:
+    | "none"
+    | "online"
+    | "reload"
+    | "stop-start"
+    | "separate-playgrounds"
+    | "separate-servers"
+    | "separate-clusters";
   /**
    * A switch restarts servers (a reload, or another cluster started): each variant runs a block's
    * cells as a group on a freshly switched instance, instead of switching before every cell.
@@ -194,6 +219,8 @@ export interface Deployer {
   localServers?: boolean;
   /** TiDB on its embedded store (unistore): what a change does to TiKV and PD is not measured. */
   embeddedStore?: boolean;
+  /** Something else deploys its servers from the objects tiperf creates (TiDB Operator): no tiup here. */
+  remoteDeploy?: boolean;
   /** A cloud creates its machines first (the cloud registry's provider of that name). */
   cloud?: boolean;
 }

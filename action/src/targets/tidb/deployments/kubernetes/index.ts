@@ -1,0 +1,186 @@
+// provider kubernetes: TiDB Operator on a cluster the profile names (a kubeconfig context). Per
+// variant a TidbCluster in a namespace of the run's own, labelled with the run id and annotated
+// with its expiry; ready when the operator's status says so; reached through its TiDB Service;
+// deleted with the namespace at the end (and by `tiperf reap --kubernetes` once expired). The
+// operator, its CRDs and the nodes are the user's: tiperf creates only the namespace and what is in it.
+
+import { PORT_AT_START } from "../../../types.ts";
+import { toToml } from "../../config.ts";
+import { ROLES, type Role } from "../../profile.ts";
+import { stepKey } from "../../steps.ts";
+import type { Deployer, DeploymentForm, KubernetesDeployment } from "../types.ts";
+import {
+  dnsLabel,
+  KUBE_ROLES,
+  manifestsYaml,
+  namespaceManifest,
+  namespaceOf,
+  rolesOf,
+  tidbClusterManifest,
+} from "./manifests.ts";
+import { kubernetesRuntime } from "./run.ts";
+import { EXPIRES_AT, kubeStep, paths, sqlAddress, statusAddress } from "./steps.ts";
+
+const kubernetesForm: DeploymentForm<KubernetesDeployment> = {
+  kind: "kubernetes",
+  // the operator's rolling start of PD, TiKV and TiDB pods (images pulled once per node)
+  deploySeconds: 600,
+  restartSeconds: 300,
+  plan(o) {
+    const k = o.profile.kubernetes;
+    if (!k) throw new Error("provider kubernetes without its section (checked on load)");
+    const namespace = namespaceOf(o.prefix);
+    const { counts, machineTypes } = rolesOf(o.profile);
+    const used = new Set<string>();
+    const deployments: KubernetesDeployment[] = [];
+    const variants = o.variants.map((v, index) => {
+      let name = dnsLabel(o.variants.length > 1 ? `tidb-${v.name}` : "tidb", 40);
+      if (used.has(name)) name = dnsLabel(`${name}-${index}`, 40);
+      used.add(name);
+      const configs = Object.fromEntries(
+        KUBE_ROLES.map((role) => {
+          const c = o.roleConfig(v.target, role);
+          return [role, Object.keys(c).length ? toToml(c) : ""];
+        }),
+      ) as Record<(typeof KUBE_ROLES)[number], string>;
+      const manifest = tidbClusterManifest({
+        name,
+        namespace,
+        runId: o.prefix,
+        variants: [v.name],
+        version: v.target.version ?? "",
+        counts,
+        configs,
+        settings: k,
+        machineTypes,
+      });
+      const ns =
+        index === 0
+          ? namespaceManifest({ name: namespace, runId: o.prefix, expiresAt: EXPIRES_AT })
+          : undefined;
+      const file = `kubernetes-${v.name}.yaml`;
+      o.files[file] = manifestsYaml(ns ? [ns, manifest] : [manifest]);
+      deployments.push({
+        kind: "kubernetes",
+        name,
+        index,
+        version: v.target.version ?? "",
+        variants: [v.name],
+        namespace,
+        file,
+        manifest,
+        ...(ns ? { namespaceManifest: ns } : {}),
+      });
+      return o.setupOf(v, index);
+    });
+    return { deployments, variants };
+  },
+  switching: (variants) => (variants > 1 ? "separate-clusters" : "none"),
+  grouped: () => false,
+  switchSeconds: () => 0,
+  // the Service's port, read at start (the plan shows <port>)
+  loadEndpoints: (_plan, d) => [{ host: sqlAddress(d), port: PORT_AT_START }],
+  statusAddresses: (d) =>
+    Object.fromEntries(ROLES.map((r) => [r, r === "tidb" ? [statusAddress(d)] : []])) as Record<
+      Role,
+      string[]
+    >,
+  startSteps(_plan, d, v, add, about) {
+    if (d.namespaceManifest)
+      add(
+        kubeStep.namespace(d.namespace),
+        "start",
+        { post: paths.namespaces, body: JSON.stringify(d.namespaceManifest) },
+        `the run's own namespace, labelled with the run id, annotated with its expiry (kubernetes.ttl; \`tiperf reap --kubernetes\` deletes it after that); refused if it exists`,
+        { variant: v.name },
+      );
+    add(
+      stepKey.start(d),
+      "start",
+      { post: paths.tidbClusters(d), body: JSON.stringify(d.manifest) },
+      `${about}: TidbCluster ${d.name} (tidb/${d.file})`,
+      { variant: v.name },
+    );
+    add(
+      kubeStep.ready(d),
+      "start",
+      { get: paths.tidbCluster(d) },
+      `${about}: until TiDB Operator's status.conditions Ready is True (kubernetes.ready_timeout)`,
+      { variant: v.name },
+    );
+    add(
+      kubeStep.service(d),
+      "start",
+      { get: paths.service(d) },
+      `${about}: where this machine reaches TiDB (the Service's load balancer address, or a node's address and the NodePort) and its status port`,
+      { variant: v.name },
+    );
+  },
+  blockSteps() {},
+  teardownSteps(_plan, d, add) {
+    add(
+      stepKey.stop(d),
+      "teardown",
+      { delete: paths.tidbCluster(d) },
+      "always: success, failure, cancel, SIGTERM (pvReclaimPolicy Delete: its volumes go with it)",
+    );
+    if (d.namespaceManifest)
+      add(
+        kubeStep.deleteNamespace(d.namespace),
+        "teardown",
+        { delete: paths.namespace(d.namespace) },
+        "the run's namespace and everything in it, waited for until gone; `tiperf reap --kubernetes` if tiperf was killed",
+      );
+  },
+  run: kubernetesRuntime,
+};
+
+export const KUBERNETES: Deployer = {
+  provider: "kubernetes",
+  about: "TiDB Operator's TidbCluster per variant on a Kubernetes cluster (a kubeconfig context)",
+  sections: ["kubernetes"],
+  remoteDeploy: true,
+  form: kubernetesForm as DeploymentForm,
+  noRestart:
+    "runs on Kubernetes, where tiperf does not restart TiDB Operator's pods between blocks: use compare.blocks: 1",
+  checkProfile(p, issue) {
+    if (!p.kubernetes)
+      issue(
+        ["kubernetes"],
+        "provider kubernetes needs a kubernetes section (at least {} for the current context)",
+      );
+    for (const key of ["hosts", "ssh"] as const)
+      if (p[key]) issue([key], `a Kubernetes cluster's nodes are the operator's: remove ${key}`);
+    if (p.haproxy) issue(["haproxy"], "TiDB's Service balances the load on Kubernetes: remove haproxy");
+    if (p.monitoring)
+      issue(
+        ["monitoring"],
+        "tiperf deploys no monitoring on Kubernetes (TidbMonitor is the operator's): remove monitoring",
+      );
+    for (const role of ROLES) {
+      const r = p.roles[role];
+      if (role === "tiflash") {
+        if ((r.count ?? 0) > 0)
+          issue(["roles", role, "count"], "tiperf's TidbClusters have no TiFlash: leave it out");
+        continue;
+      }
+      if ((r.count ?? 0) < 1)
+        issue(["roles", role, "count"], `a TidbCluster needs at least one ${role} replica`);
+      for (const key of ["numa_node", "resource_control", "instances", "arch", "os"] as const)
+        if (r[key] !== undefined)
+          issue(
+            ["roles", role, key],
+            `has no meaning for TiDB Operator's pods here: use kubernetes.node_selector (and roles.${role}.instance_type for the machine type)`,
+          );
+    }
+  },
+  checkTarget(t, profileFile) {
+    if (!t.version)
+      return `target.version: ${profileFile} (provider kubernetes) runs TiDB Operator's images of a release: name it (like v8.5.0)`;
+    if (t.binpath || t.source)
+      return `target.${t.binpath ? "binpath" : "source"}: ${profileFile} (provider kubernetes) runs images, not a build of this machine: push an image and set kubernetes.images`;
+    if (t.resources)
+      return `target.resources limits a private tidb-server (provider local); on Kubernetes set the pods' requests in the cluster`;
+    return undefined;
+  },
+};

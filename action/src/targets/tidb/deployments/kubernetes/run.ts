@@ -1,0 +1,201 @@
+// A Kubernetes deployment carried out through the API server (kubernetes/client.ts) with the plan's
+// own requests: the run's namespace created (refused if it exists: tiperf never adopts what it did
+// not create), the TidbCluster created, polled until the operator says Ready, its TiDB Service
+// read for the address this machine connects to; at the end the TidbCluster and, with the last
+// deployment, the namespace deleted and waited for.
+
+import { RunError } from "../../../../errors.ts";
+import { KubeClient, type KubeObject } from "../../../../kubernetes/client.ts";
+import { loadKubeContext } from "../../../../kubernetes/kubeconfig.ts";
+import { parseAge } from "../../../../specfile/keys.ts";
+import type { Endpoint } from "../../../types.ts";
+import { stepKey } from "../../steps.ts";
+import type { FormRuntime, KubernetesDeployment, RunContext, Running } from "../types.ts";
+import { API, EXPIRES_AT, kubeStep, sqlAddress, statusAddress } from "./steps.ts";
+
+/** One client per run context (its kubeconfig and context), and what is alive in each namespace. */
+const clients = new WeakMap<RunContext, KubeClient>();
+const alive = new Map<string, number>();
+
+function clientOf(ctx: RunContext): KubeClient {
+  let c = clients.get(ctx);
+  if (!c) {
+    const k = ctx.plan.profile.kubernetes;
+    c = new KubeClient(
+      loadKubeContext({
+        ...(k?.kubeconfig ? { kubeconfig: k.kubeconfig } : {}),
+        ...(k?.context ? { context: k.context } : {}),
+        where: ctx.plan.profileFile,
+      }),
+    );
+    const server = c.ctx.server;
+    const ttl = parseAge(ctx.plan.profile.kubernetes?.ttl ?? "6h") ?? 6 * 3_600_000;
+    const expires = new Date(Date.now() + ttl).toISOString();
+    ctx.addFill((t) => t.replaceAll(API, server).replaceAll(EXPIRES_AT, expires));
+    clients.set(ctx, c);
+  }
+  return c;
+}
+
+/** A planned request's path on the API server (the plan's URL with <api> filled in). */
+const pathOf = (c: KubeClient, url: string) =>
+  url.startsWith(c.ctx.server) ? url.slice(c.ctx.server.length) : url;
+
+type Condition = { type?: string; status?: string; message?: string; reason?: string };
+const conditions = (tc: KubeObject | undefined) =>
+  ((tc?.status as { conditions?: Condition[] } | undefined)?.conditions ?? []) as Condition[];
+export const isReady = (tc: KubeObject | undefined) =>
+  conditions(tc).some((c) => c.type === "Ready" && c.status === "True");
+/** What the operator's status says of a TidbCluster that is not ready (each role's phase, the Ready condition). */
+export function readiness(tc: KubeObject | undefined): string {
+  if (!tc) return "no such TidbCluster";
+  const st = (tc.status ?? {}) as Record<string, { phase?: string } | undefined>;
+  const phases = ["pd", "tikv", "tidb"].map((r) => `${r} ${st[r]?.phase ?? "no status"}`).join(", ");
+  const ready = conditions(tc).find((c) => c.type === "Ready");
+  return `${phases}; Ready ${ready?.status ?? "not reported"}${ready?.message ? `: ${ready.message}` : ready?.reason ? ` (${ready.reason})` : ""}`;
+}
+
+interface ServicePort {
+  name?: string;
+  port: number;
+  nodePort?: number;
+}
+
+/** Where this machine reaches a TidbCluster's TiDB: the Service's SQL and status endpoints. */
+export async function serviceEndpoints(
+  c: KubeClient,
+  svc: KubeObject,
+): Promise<{ sql: Endpoint; status: Endpoint } | { waiting: string }> {
+  const spec = (svc.spec ?? {}) as { type?: string; ports?: ServicePort[] };
+  const ports = spec.ports ?? [];
+  const sqlPort = ports.find((p) => p.name === "mysql-client") ?? ports[0];
+  const statusPort = ports.find((p) => p.name === "status");
+  if (!sqlPort) return { waiting: `Service ${svc.metadata.name} has no ports` };
+  if (spec.type === "NodePort") {
+    if (!sqlPort.nodePort) return { waiting: `Service ${svc.metadata.name} has no nodePort yet` };
+    const nodes = await c.get<{ items?: { status?: { addresses?: { type: string; address: string }[] } }[] }>(
+      "/api/v1/nodes",
+    );
+    const addrs = (nodes.items ?? []).flatMap((n) => n.status?.addresses ?? []);
+    const host = (addrs.find((a) => a.type === "ExternalIP") ?? addrs.find((a) => a.type === "InternalIP"))
+      ?.address;
+    if (!host) return { waiting: "no node reports an address" };
+    return {
+      sql: { host, port: sqlPort.nodePort },
+      status: { host, port: statusPort?.nodePort ?? 10080 },
+    };
+  }
+  const ingress = (
+    svc.status as { loadBalancer?: { ingress?: { ip?: string; hostname?: string }[] } } | undefined
+  )?.loadBalancer?.ingress?.[0];
+  const host = ingress?.ip ?? ingress?.hostname;
+  if (!host)
+    return {
+      waiting: `Service ${svc.metadata.name} (${spec.type ?? "ClusterIP"}) has no load balancer address yet`,
+    };
+  return { sql: { host, port: sqlPort.port }, status: { host, port: statusPort?.port ?? 10080 } };
+}
+
+export const kubernetesRuntime: FormRuntime<KubernetesDeployment> = {
+  targetKind: "tidb-operator",
+  build: () => undefined,
+  async start(ctx, d, _setup, signal) {
+    const c = clientOf(ctx);
+    const settings = ctx.plan.profile.kubernetes;
+    const readyMs = parseAge(settings?.ready_timeout ?? "30m") ?? 30 * 60_000;
+    if (d.namespaceManifest) {
+      const step = ctx.planned(kubeStep.namespace(d.namespace));
+      if (!("post" in step.run)) throw new RunError(`step ${step.key} is not a POST`);
+      // a namespace of this name that tiperf did not just create is never adopted (nor deleted)
+      if (await c.find(`/api/v1/namespaces/${d.namespace}`))
+        throw new RunError(
+          `namespace ${d.namespace} already exists on ${c.ctx.server} (context ${c.ctx.context}): tiperf creates its own and never touches one it did not create`,
+        );
+      await c.create(pathOf(c, step.run.post), JSON.parse(step.run.body));
+      ctx.log(`kubernetes: namespace ${d.namespace} created on ${c.ctx.server} (context ${c.ctx.context})`);
+    }
+    alive.set(d.namespace, (alive.get(d.namespace) ?? 0) + 1);
+    let stopped = false;
+    const stop = async () => {
+      if (stopped) return;
+      stopped = true;
+      const del = ctx.planned(stepKey.stop(d));
+      if ("delete" in del.run) await c.remove(pathOf(c, del.run.delete));
+      const left = (alive.get(d.namespace) ?? 1) - 1;
+      alive.set(d.namespace, left);
+      if (left > 0) return;
+      alive.delete(d.namespace);
+      const planned = ctx.plan.steps.some((s) => s.key === kubeStep.deleteNamespace(d.namespace));
+      if (!planned) return;
+      const ns = ctx.planned(kubeStep.deleteNamespace(d.namespace));
+      if ("delete" in ns.run) {
+        await c.deleteNamespace(pathOf(c, ns.run.delete).split("/").pop() as string);
+        ctx.log(`kubernetes: namespace ${d.namespace} deleted`);
+      }
+    };
+    try {
+      const create = ctx.planned(stepKey.start(d));
+      if (!("post" in create.run)) throw new RunError(`step ${create.key} is not a POST`);
+      await c.create(pathOf(c, create.run.post), JSON.parse(create.run.body));
+      const ready = ctx.planned(kubeStep.ready(d));
+      if (!("get" in ready.run)) throw new RunError(`step ${ready.key} is not a GET`);
+      ctx.log(
+        `kubernetes: TidbCluster ${d.name} created in ${d.namespace}; waiting for the operator to report it Ready`,
+      );
+      await c.waitFor(pathOf(c, ready.run.get), isReady, {
+        timeoutMs: readyMs,
+        everyMs: 2000,
+        signal,
+        what: `TidbCluster ${d.name} in ${d.namespace} Ready`,
+        describe: readiness,
+      });
+      const svcStep = ctx.planned(kubeStep.service(d));
+      if (!("get" in svcStep.run)) throw new RunError(`step ${svcStep.key} is not a GET`);
+      let where: Awaited<ReturnType<typeof serviceEndpoints>>;
+      const deadline = Date.now() + Math.min(readyMs, 10 * 60_000);
+      for (;;) {
+        const svc = await c.find(pathOf(c, svcStep.run.get));
+        where = svc ? await serviceEndpoints(c, svc) : { waiting: "no TiDB Service yet" };
+        if (!("waiting" in where)) break;
+        if (signal.aborted || Date.now() > deadline)
+          throw new RunError(
+            `TidbCluster ${d.name}: no address for this machine to reach TiDB: ${where.waiting}`,
+          );
+        await new Promise((res) => setTimeout(res, 2000));
+      }
+      const { sql, status } = where;
+      ctx.addFill((t) =>
+        t.replaceAll(sqlAddress(d), sql.host).replaceAll(statusAddress(d), `${status.host}:${status.port}`),
+      );
+      ctx.log(
+        `kubernetes: TidbCluster ${d.name} Ready; TiDB at ${sql.host}:${sql.port}, status ${status.host}:${status.port}`,
+      );
+      const never = new Promise<string>(() => {});
+      const running: Running = {
+        deployment: d,
+        endpoints: [sql],
+        sql,
+        status: { pd: [], tikv: [], tidb: [`${status.host}:${status.port}`], tiflash: [] },
+        died: never,
+        stop,
+        up: true,
+        loaded: new Set(),
+        users: 0,
+        restarts: 0,
+      };
+      return running;
+    } catch (e) {
+      await stop().catch((err: Error) => ctx.log(`teardown: ${err.message}`));
+      throw e;
+    }
+  },
+  state: (d) => `TidbCluster ${d.name} in namespace ${d.namespace}`,
+  async watch(ctx, _setup, d) {
+    const c = clientOf(ctx);
+    const path = `/apis/pingcap.com/v1alpha1/namespaces/${d.namespace}/tidbclusters/${d.name}`;
+    return async () => {
+      const tc = await c.find(path).catch(() => undefined);
+      return isReady(tc) ? undefined : `TidbCluster ${d.name} is not Ready after the cell: ${readiness(tc)}`;
+    };
+  },
+};

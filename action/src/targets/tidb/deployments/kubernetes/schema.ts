@@ -1,0 +1,57 @@
+// The kubernetes section of a profile (provider kubernetes): which cluster (a kubeconfig context),
+// and how TiDB Operator lays each variant's TidbCluster out there. Imports nothing of the project
+// but the schema library and the key helpers.
+import { z } from "zod";
+import { parseAge } from "../../../../specfile/keys.ts";
+
+const LABEL_KEY =
+  /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$/;
+const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]{0,61})?[A-Za-z0-9])?$/;
+const selector = z.record(
+  z.string().regex(LABEL_KEY, "must be a Kubernetes label key (like cloud.google.com/gke-nodepool)"),
+  z.string().regex(LABEL_VALUE, "must be a Kubernetes label value"),
+);
+const quantity = z
+  .string()
+  .regex(/^\d+(\.\d+)?(Ki|Mi|Gi|Ti|Pi|k|M|G|T)?$/, "must be a Kubernetes quantity (like 100Gi)");
+const age = (fallback: string) =>
+  z
+    .string()
+    .default(fallback)
+    .refine((v) => parseAge(v) !== undefined, "must be a lifetime like 90m, 6h or 1d");
+const perRole = <T extends z.ZodType>(t: T) =>
+  z.strictObject({ pd: t.optional(), tikv: t.optional(), tidb: t.optional() });
+
+export const KubernetesSchema = z.strictObject({
+  /** The kubeconfig file (default: $KUBECONFIG, else ~/.kube/config). */
+  kubeconfig: z.string().min(1).optional(),
+  /** Its context (default: the file's current-context). */
+  context: z.string().min(1).optional(),
+  /** Every pod of the cluster on its node's network (seed 000's host vs pod network). */
+  host_network: z.boolean().default(false),
+  /** Images of each role (the variant's version is the tag). */
+  images: perRole(z.string().min(1)).default({}),
+  /** Storage requested per role (PD and TiKV keep data). */
+  storage: z.strictObject({ pd: quantity.default("10Gi"), tikv: quantity.default("100Gi") }).prefault({}),
+  /** Storage class per role (local SSD vs persistent disk); default: the cluster's default class. */
+  storage_class: z
+    .strictObject({
+      pd: z.string().min(1).optional(),
+      tikv: z.string().min(1).optional(),
+    })
+    .optional(),
+  /** Node labels each role's pods must match (a node pool); roles.<role>.instance_type adds the machine type. */
+  node_selector: perRole(selector).optional(),
+  /**
+   * How this machine reaches each TiDB: a LoadBalancer Service's address, or a NodePort on a
+   * node's address (the runner inside the cluster's network).
+   */
+  service: z
+    .enum(["LoadBalancer", "NodePort"], { error: "must be LoadBalancer or NodePort" })
+    .default("LoadBalancer"),
+  /** How long a TidbCluster may take to become Ready (the operator's status says so). */
+  ready_timeout: age("30m"),
+  /** After this, `tiperf reap --kubernetes` deletes the run's namespace even if tiperf never came back. */
+  ttl: age("6h"),
+});
+export type KubernetesSettings = z.output<typeof KubernetesSchema>;

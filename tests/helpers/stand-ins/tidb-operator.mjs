@@ -1,0 +1,297 @@
+#!/usr/bin/env node
+// TEST-ONLY STAND-IN for TiDB Operator and the nodes it would run on, beside a real kube-apiserver
+// (tests/helpers/kube.ts), so tiperf's Kubernetes path can be tested where neither the operator nor
+// TiDB exist. It watches (polls) the namespaces labelled app.kubernetes.io/managed-by=tiperf: for
+// each TidbCluster it starts a private MariaDB in TiDB's place (tidb_version() answers the spec's
+// version), serves TiDB's /status and /config (from spec.tidb.config's TOML) on a port of its own,
+// creates the <cluster>-tidb Service with those two ports (LoadBalancer: its status gets the
+// ingress 127.0.0.1) and reports the cluster Ready through the status subresource, as the
+// operator's status does. A deleted TidbCluster's server is stopped; a namespace being deleted is
+// emptied and finalized (the namespace controller's part). It measures nothing of TiDB.
+//
+//   node tidb-operator.mjs --server URL --token TOKEN --ca FILE --dir DIR
+// A file DIR/refuse-ready, if present, holds a cluster name that never becomes Ready.
+import { execFileSync, spawn } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { createServer } from "node:http";
+import { request } from "node:https";
+import { createServer as createNet } from "node:net";
+import { join } from "node:path";
+
+const arg = (name) => {
+  const i = process.argv.indexOf(`--${name}`);
+  if (i < 0 || !process.argv[i + 1]) {
+    process.stderr.write(`stand-in operator: --${name} is required\n`);
+    process.exit(2);
+  }
+  return process.argv[i + 1];
+};
+const server = arg("server");
+const token = arg("token");
+const ca = readFileSync(arg("ca"));
+const dir = arg("dir");
+const log = (line) => process.stderr.write(`stand-in operator: ${line}\n`);
+
+function api(method, path, body) {
+  return new Promise((resolve, reject) => {
+    const url = new URL(server + path);
+    const req = request(
+      url,
+      {
+        method,
+        ca,
+        headers: {
+          authorization: `Bearer ${token}`,
+          "content-type": "application/json",
+          accept: "application/json",
+        },
+        timeout: 10_000,
+      },
+      (res) => {
+        let text = "";
+        res.setEncoding("utf8");
+        res.on("data", (d) => {
+          text += d;
+        });
+        res.on("end", () => resolve({ status: res.statusCode, body: text ? JSON.parse(text) : {} }));
+      },
+    );
+    req.on("timeout", () => req.destroy(new Error("timeout")));
+    req.on("error", reject);
+    req.end(body === undefined ? undefined : JSON.stringify(body));
+  });
+}
+
+const freePort = () =>
+  new Promise((resolve) => {
+    const s = createNet();
+    s.listen(0, "127.0.0.1", () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+
+/** TOML as tiperf writes it ([a.b] sections, key = value lines) into nested objects. */
+function parseToml(text) {
+  const out = {};
+  let at = out;
+  for (const raw of (text ?? "").split("\n")) {
+    const line = raw.trim();
+    if (!line || line.startsWith("#")) continue;
+    const section = /^\[(.+)\]$/.exec(line);
+    if (section) {
+      at = out;
+      for (const part of section[1].split(".")) at = at[part.replace(/"/g, "")] ??= {};
+      continue;
+    }
+    const kv = /^("?[^=]+?"?)\s*=\s*(.+)$/.exec(line);
+    if (!kv) continue;
+    const key = kv[1].replace(/"/g, "");
+    const v = kv[2];
+    at[key] = v.startsWith('"')
+      ? JSON.parse(v)
+      : v === "true"
+        ? true
+        : v === "false"
+          ? false
+          : Number.isNaN(Number(v))
+            ? v
+            : Number(v);
+  }
+  return out;
+}
+
+/** Running clusters: "<ns>/<name>" → { mariadb, http, dataDir }. */
+const running = new Map();
+
+async function startCluster(tc) {
+  const ns = tc.metadata.namespace;
+  const name = tc.metadata.name;
+  const key = `${ns}/${name}`;
+  const version = tc.spec?.version ?? "v0.0.0";
+  const dataDir = join(dir, `${ns}-${name}`);
+  mkdirSync(dataDir, { recursive: true });
+  const entry = { dataDir, mariadb: undefined, http: undefined };
+  running.set(key, entry);
+  const port = await freePort();
+  const statusPort = await freePort();
+  const db = join(dataDir, "mariadb");
+  const root = process.getuid() === 0 ? ["--user=root"] : [];
+  execFileSync(
+    "mariadb-install-db",
+    [
+      "--no-defaults",
+      `--datadir=${db}`,
+      "--auth-root-authentication-method=normal",
+      "--skip-test-db",
+      ...root,
+    ],
+    { stdio: "ignore" },
+  );
+  const bin = existsSync("/usr/sbin/mariadbd") ? "/usr/sbin/mariadbd" : "/usr/sbin/mysqld";
+  entry.mariadb = spawn(
+    bin,
+    [
+      "--no-defaults",
+      `--datadir=${db}`,
+      `--port=${port}`,
+      "--bind-address=127.0.0.1",
+      `--socket=${join(dataDir, "mysqld.sock")}`,
+      "--max-connections=500",
+      ...root,
+    ],
+    { stdio: "ignore" },
+  );
+  const sql = (q) =>
+    execFileSync("mariadb", ["--no-defaults", "-h", "127.0.0.1", "-P", String(port), "-u", "root", "-e", q], {
+      stdio: "pipe",
+    });
+  for (let i = 0; ; i++) {
+    try {
+      sql("SELECT 1");
+      break;
+    } catch {
+      if (i > 300) throw new Error("the stand-in's MariaDB did not start");
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  sql(
+    `CREATE OR REPLACE FUNCTION mysql.tidb_version() RETURNS TEXT RETURN 'Release Version: ${version}\nEdition: Community\nGit Commit Hash: stand-in\nStore: tikv'`,
+  );
+  const config = { ...parseToml(tc.spec?.tidb?.config), port: 4000, "status-port": 10080 };
+  entry.http = createServer((req, res) => {
+    const body =
+      req.url === "/status"
+        ? { connections: 0, version: `8.0.11-TiDB-${version}`, git_hash: "stand-in" }
+        : req.url === "/config"
+          ? config
+          : undefined;
+    res.writeHead(body ? 200 : 404, { "content-type": "application/json" });
+    res.end(JSON.stringify(body ?? { error: "not found" }));
+  });
+  await new Promise((r) => entry.http.listen(statusPort, "127.0.0.1", r));
+  const type = tc.spec?.tidb?.service?.type ?? "ClusterIP";
+  const svc = await api("POST", `/api/v1/namespaces/${ns}/services`, {
+    apiVersion: "v1",
+    kind: "Service",
+    metadata: {
+      name: `${name}-tidb`,
+      labels: { "app.kubernetes.io/instance": name, "app.kubernetes.io/component": "tidb" },
+    },
+    spec: {
+      type,
+      selector: { "app.kubernetes.io/instance": name, "app.kubernetes.io/component": "tidb" },
+      ports: [
+        { name: "mysql-client", port, targetPort: 4000, protocol: "TCP" },
+        { name: "status", port: statusPort, targetPort: 10080, protocol: "TCP" },
+      ],
+    },
+  });
+  if (svc.status !== 201) throw new Error(`Service ${name}-tidb: ${JSON.stringify(svc.body)}`);
+  if (type === "LoadBalancer") {
+    const s = svc.body;
+    s.status = { loadBalancer: { ingress: [{ ip: "127.0.0.1" }] } };
+    const put = await api("PUT", `/api/v1/namespaces/${ns}/services/${name}-tidb/status`, s);
+    if (put.status !== 200) throw new Error(`Service status: ${JSON.stringify(put.body)}`);
+  }
+  const refused =
+    existsSync(join(dir, "refuse-ready")) && readFileSync(join(dir, "refuse-ready"), "utf8").trim() === name;
+  const now = new Date().toISOString();
+  const fresh = await api("GET", `/apis/pingcap.com/v1alpha1/namespaces/${ns}/tidbclusters/${name}`);
+  if (fresh.status !== 200) return;
+  const obj = fresh.body;
+  obj.status = {
+    pd: { phase: "Normal" },
+    tikv: { phase: "Normal" },
+    tidb: { phase: refused ? "Upgrade" : "Normal" },
+    conditions: [
+      refused
+        ? {
+            type: "Ready",
+            status: "False",
+            reason: "TiDBStatefulSetNotUpToDate",
+            message: "tidb statefulset is not up to date (stand-in told to refuse)",
+            lastTransitionTime: now,
+          }
+        : {
+            type: "Ready",
+            status: "True",
+            reason: "Ready",
+            message: "TiDB cluster is fully up and running (stand-in)",
+            lastTransitionTime: now,
+          },
+    ],
+  };
+  const st = await api("PUT", `/apis/pingcap.com/v1alpha1/namespaces/${ns}/tidbclusters/${name}/status`, obj);
+  if (st.status !== 200) throw new Error(`TidbCluster status: ${JSON.stringify(st.body)}`);
+  log(
+    `${key}: ${refused ? "kept not Ready" : "Ready"}; TiDB (MariaDB) on 127.0.0.1:${port}, status ${statusPort}`,
+  );
+}
+
+async function stopCluster(key) {
+  const entry = running.get(key);
+  if (!entry) return;
+  running.delete(key);
+  entry.http?.close();
+  if (entry.mariadb && entry.mariadb.exitCode === null) {
+    await new Promise((r) => {
+      entry.mariadb.once("exit", r);
+      entry.mariadb.kill("SIGTERM");
+    });
+  }
+  rmSync(entry.dataDir, { recursive: true, force: true });
+  log(`${key}: stopped`);
+}
+
+let busy = false;
+async function tick() {
+  if (busy) return;
+  busy = true;
+  try {
+    const list = await api(
+      "GET",
+      `/api/v1/namespaces?labelSelector=${encodeURIComponent("app.kubernetes.io/managed-by=tiperf")}`,
+    );
+    const seen = new Set();
+    for (const ns of list.body.items ?? []) {
+      const name = ns.metadata.name;
+      const tcs = await api("GET", `/apis/pingcap.com/v1alpha1/namespaces/${name}/tidbclusters`);
+      for (const tc of tcs.body.items ?? []) {
+        const key = `${name}/${tc.metadata.name}`;
+        seen.add(key);
+        if (ns.metadata.deletionTimestamp)
+          await api(
+            "DELETE",
+            `/apis/pingcap.com/v1alpha1/namespaces/${name}/tidbclusters/${tc.metadata.name}`,
+          );
+        else if (!running.has(key)) await startCluster(tc).catch((e) => log(`${key}: ${e.message}`));
+      }
+      if (ns.metadata.deletionTimestamp) {
+        // the namespace controller's part: empty it, then finalize
+        const svcs = await api("GET", `/api/v1/namespaces/${name}/services`);
+        for (const s of svcs.body.items ?? [])
+          await api("DELETE", `/api/v1/namespaces/${name}/services/${s.metadata.name}`);
+        if ((tcs.body.items ?? []).length === 0 && (svcs.body.items ?? []).length === 0) {
+          ns.spec = { finalizers: [] };
+          await api("PUT", `/api/v1/namespaces/${name}/finalize`, ns);
+        }
+      }
+    }
+    for (const key of [...running.keys()]) if (!seen.has(key)) await stopCluster(key);
+  } catch (e) {
+    log(e.message);
+  } finally {
+    busy = false;
+  }
+}
+
+const timer = setInterval(tick, 300);
+const shutdown = async () => {
+  clearInterval(timer);
+  for (const key of [...running.keys()]) await stopCluster(key);
+  process.exit(0);
+};
+process.on("SIGTERM", shutdown);
+process.on("SIGINT", shutdown);
+log(`watching ${server}`);
