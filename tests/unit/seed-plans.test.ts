@@ -22,7 +22,12 @@ const specs = (dir: string) =>
 
 /** The study's other hardware, as profiles of the seed (seed 000's variants are machines). */
 const OTHER_PROFILES: Record<string, string[]> = {
-  "workloads/seeds/000-cloud-sysbench.yaml": ["seeds/000-general-purpose", "seeds/000-direct"],
+  "workloads/seeds/000-cloud-sysbench.yaml": [
+    "seeds/000-general-purpose",
+    "seeds/000-direct",
+    "seeds/000-gke-pod-network",
+    "seeds/000-gke-host-network",
+  ],
 };
 
 describe("seed studies as specs: tiperf plan goldens", () => {

@@ -232,7 +232,13 @@ export async function planRun(
   }
   const warnings = [
     ...target.warnings,
-    ...specWarnings(loaded, o.command ?? (loaded.variants ? "compare" : "run"), o.cores, target.remoteLoad),
+    ...specWarnings(
+      loaded,
+      o.command ?? (loaded.variants ? "compare" : "run"),
+      o.cores,
+      target.remoteLoad,
+      target.remoteDeploy === true || target.existingServers === true,
+    ),
   ];
   const est = estimate(loaded, target);
   const refusals = [

@@ -134,6 +134,8 @@ export function specWarnings(
   cores = cpus().length,
   /** The load tools run on a load host: this machine's CPUs say nothing of them. */
   remoteLoad = false,
+  /** The servers run elsewhere (a cluster): these CPUs are the load tool's alone. */
+  remoteServers = false,
 ): string[] {
   const out: string[] = [];
   const { spec, variants } = loaded;
@@ -144,7 +146,9 @@ export function specWarnings(
     const heavy = remoteLoad ? [] : w.threads.filter((t) => t > 32 * per);
     if (heavy.length > 0) {
       out.push(
-        `workloads[${i}] (${w.name}): threads ${heavy.join(", ")} on ${per} CPU(s)${pairs > 1 ? " (a duet pair's set)" : ""} shared by the server and the load tool: such a cell measures scheduling more than the server`,
+        remoteServers
+          ? `workloads[${i}] (${w.name}): threads ${heavy.join(", ")} from this machine's ${per} CPU(s), where the load tool runs: such a cell may measure the load tool more than the servers (a load host with more CPUs, or fewer threads)`
+          : `workloads[${i}] (${w.name}): threads ${heavy.join(", ")} on ${per} CPU(s)${pairs > 1 ? " (a duet pair's set)" : ""} shared by the server and the load tool: such a cell measures scheduling more than the server`,
       );
     }
   });

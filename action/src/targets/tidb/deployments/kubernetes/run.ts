@@ -102,7 +102,7 @@ export const kubernetesRuntime: FormRuntime<KubernetesDeployment> = {
   async start(ctx, d, _setup, signal) {
     const c = clientOf(ctx);
     const settings = ctx.plan.profile.kubernetes;
-    const readyMs = parseAge(settings?.ready_timeout ?? "30m") ?? 30 * 60_000;
+    const readyMs = (settings?.ready_timeout ?? 1800) * 1000;
     if (d.namespaceManifest) {
       const step = ctx.planned(kubeStep.namespace(d.namespace));
       if (!("post" in step.run)) throw new RunError(`step ${step.key} is not a POST`);

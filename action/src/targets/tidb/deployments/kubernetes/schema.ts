@@ -2,7 +2,7 @@
 // and how TiDB Operator lays each variant's TidbCluster out there. Imports nothing of the project
 // but the schema library and the key helpers.
 import { z } from "zod";
-import { parseAge } from "../../../../specfile/keys.ts";
+import { durationSchema, parseAge } from "../../../../specfile/keys.ts";
 
 const LABEL_KEY =
   /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$/;
@@ -50,7 +50,7 @@ export const KubernetesSchema = z.strictObject({
     .enum(["LoadBalancer", "NodePort"], { error: "must be LoadBalancer or NodePort" })
     .default("LoadBalancer"),
   /** How long a TidbCluster may take to become Ready (the operator's status says so). */
-  ready_timeout: age("30m"),
+  ready_timeout: durationSchema(1).default(1800),
   /** After this, `tiperf reap --kubernetes` deletes the run's namespace even if tiperf never came back. */
   ttl: age("6h"),
 });

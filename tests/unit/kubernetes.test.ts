@@ -1,0 +1,229 @@
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, describe, test } from "node:test";
+import { parseAllDocuments } from "yaml";
+import { loadKubeContext } from "../../action/src/kubernetes/kubeconfig.ts";
+import { planRun } from "../../action/src/pipeline/plan.ts";
+import { parseSpec } from "../../action/src/specfile/load.ts";
+import { dnsLabel, namespaceOf } from "../../action/src/targets/tidb/deployments/kubernetes/manifests.ts";
+import { readiness } from "../../action/src/targets/tidb/deployments/kubernetes/run.ts";
+import { parseProfile } from "../../action/src/targets/tidb/load-profile.ts";
+
+const dir = mkdtempSync(join(tmpdir(), "tiperf-kube-unit-"));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+const PROFILE = `name: k
+provider: kubernetes
+kubernetes:
+  context: test
+  host_network: true
+  storage: {tikv: 200Gi}
+  storage_class: {tikv: local-ssd}
+  node_selector: {tikv: {cloud.google.com/gke-nodepool: tikv}}
+roles: {pd: {count: 3}, tikv: {count: 3, instance_type: c2-standard-16}, tidb: {count: 2}}
+`;
+
+function spec(profile: string, extra = "") {
+  return parseSpec(
+    `name: k8s-unit
+target: {kind: tidb, profile: ${profile}, version: v8.5.0}
+data: {tables: 1, table_size: 100}
+workloads:
+  - {name: ps, sysbench: oltp_point_select, threads: [2], duration: 5s}
+variants:
+  base: {}
+  head: {target: {server_configs: {tidb: {performance.txn-total-size-limit: 1073741824}}}}
+${extra}`,
+    "k.yaml",
+  );
+}
+
+describe("provider kubernetes: what tiperf plan shows", () => {
+  test("a TidbCluster per variant in the run's own labelled namespace, with the profile's layout and each variant's config", async () => {
+    const profile = join(dir, "k.yaml");
+    writeFileSync(profile, PROFILE);
+    const plan = await planRun(spec(profile), { runId: "20261126T120000Z-k8s-unit-ab12" });
+    assert.deepEqual(plan.refusals, []);
+    assert.match(plan.text, /deployments: kubernetes tidb-base .*; kubernetes tidb-head/);
+    assert.match(plan.text, /variants take turns by: separate-clusters/);
+    // the manifests, one file per variant; the first also holds the namespace
+    const docs = (f: string) => parseAllDocuments(plan.files[f] as string).map((d) => d.toJS());
+    const [ns, base] = docs("tidb/kubernetes-base.yaml");
+    const [head] = docs("tidb/kubernetes-head.yaml");
+    assert.equal(ns.kind, "Namespace");
+    // named by the run id's suffix, as the run's other resources are
+    assert.equal(ns.metadata.name, "tiperf-ab12");
+    assert.equal(ns.metadata.labels["app.kubernetes.io/managed-by"], "tiperf");
+    assert.equal(ns.metadata.annotations["tiperf.io/expires-at"], "<expires at>");
+    for (const tc of [base, head]) {
+      assert.equal(tc.apiVersion, "pingcap.com/v1alpha1");
+      assert.equal(tc.kind, "TidbCluster");
+      assert.equal(tc.metadata.namespace, ns.metadata.name);
+      assert.equal(tc.spec.version, "v8.5.0");
+      assert.equal(tc.spec.hostNetwork, true);
+      assert.equal(tc.spec.pvReclaimPolicy, "Delete");
+      assert.deepEqual([tc.spec.pd.replicas, tc.spec.tikv.replicas, tc.spec.tidb.replicas], [3, 3, 2]);
+      assert.deepEqual(tc.spec.tikv.requests, { storage: "200Gi" });
+      assert.equal(tc.spec.tikv.storageClassName, "local-ssd");
+      assert.deepEqual(tc.spec.tikv.nodeSelector, {
+        "cloud.google.com/gke-nodepool": "tikv",
+        "node.kubernetes.io/instance-type": "c2-standard-16",
+      });
+      assert.equal(tc.spec.pd.nodeSelector, undefined);
+      assert.deepEqual(tc.spec.tidb.service, { type: "LoadBalancer", exposeStatus: true });
+    }
+    assert.equal(base.spec.tidb.config, undefined);
+    assert.equal(head.spec.tidb.config, "[performance]\ntxn-total-size-limit = 1073741824\n");
+    // the requests the run makes, in order: namespace, then per variant create → ready → service;
+    // deletes at the end, the namespace last
+    const lines = plan.text
+      .split("\n")
+      .filter((l) => /^\s+\[(start|teardown)\] (POST|GET|DELETE) <api>/.test(l));
+    assert.match(
+      lines[0] as string,
+      /\[start\] POST <api>\/api\/v1\/namespaces \{"apiVersion":"v1","kind":"Namespace"/,
+    );
+    assert.match(
+      lines[1] as string,
+      /POST <api>\/apis\/pingcap\.com\/v1alpha1\/namespaces\/tiperf-\S+\/tidbclusters \{.*"name":"tidb-base"/,
+    );
+    assert.match(lines[2] as string, /GET .*\/tidbclusters\/tidb-base +# .*status\.conditions Ready is True/);
+    assert.match(lines[3] as string, /GET .*\/services\/tidb-base-tidb/);
+    assert.match(
+      lines.at(-1) as string,
+      /\[teardown\] DELETE <api>\/api\/v1\/namespaces\/tiperf-\S+ +# .*tiperf reap --kubernetes/,
+    );
+    // the load runs here and connects where the Service says
+    assert.match(plan.text, /--mysql-host=<tidb-base sql address>' '--mysql-port=<port>'/);
+  });
+
+  test("what Kubernetes cannot do is refused at plan time, naming the key", async () => {
+    const profile = join(dir, "k2.yaml");
+    writeFileSync(profile, PROFILE);
+    await assert.rejects(
+      planRun(
+        parseSpec(
+          `name: k\ntarget: {kind: tidb, profile: ${profile}, version: v8.5.0, binpath: /opt/tidb-server}\ndata: {tables: 1, table_size: 100}\nworkloads:\n  - {name: ps, sysbench: oltp_point_select, threads: [2], duration: 5s}\n`,
+          "k.yaml",
+        ),
+        {},
+      ),
+      /k\.yaml: target\.binpath: .*provider kubernetes\) runs images, not a build of this machine/,
+    );
+    await assert.rejects(
+      planRun(spec(profile, "compare: {rounds: 6, blocks: 3}\n"), {}),
+      /k\.yaml: compare\.blocks is 3, but profile .* runs on Kubernetes, where tiperf does not restart TiDB Operator's pods between blocks: use compare\.blocks: 1/,
+    );
+  });
+
+  test("profile rules: the section, no hosts or HAProxy, a replica of each role, no TiFlash", () => {
+    assert.throws(
+      () => parseProfile("name: k\nprovider: kubernetes\n", "k.yaml"),
+      /k\.yaml:\d+: kubernetes: provider kubernetes needs a kubernetes section/,
+    );
+    assert.throws(
+      () =>
+        parseProfile(
+          "name: k\nprovider: kubernetes\nkubernetes: {}\nhaproxy: true\nroles: {pd: {count: 1}, tikv: {count: 1}, tidb: {count: 1}}\n",
+          "k.yaml",
+        ),
+      /haproxy: TiDB's Service balances the load on Kubernetes/,
+    );
+    assert.throws(
+      () =>
+        parseProfile(
+          "name: k\nprovider: kubernetes\nkubernetes: {}\nroles: {pd: {count: 1}, tikv: {count: 0}, tidb: {count: 1}}\n",
+          "k.yaml",
+        ),
+      /roles\.tikv\.count: a TidbCluster needs at least one tikv replica/,
+    );
+    assert.throws(
+      () =>
+        parseProfile(
+          "name: k\nprovider: kubernetes\nkubernetes: {service: ClusterIP}\nroles: {pd: {count: 1}, tikv: {count: 1}, tidb: {count: 1}}\n",
+          "k.yaml",
+        ),
+      /kubernetes\.service: must be LoadBalancer or NodePort/,
+    );
+    assert.throws(
+      () =>
+        parseProfile(
+          "name: k\nprovider: kubernetes\nkubernetes: {storage: {tikv: lots}}\nroles: {pd: {count: 1}, tikv: {count: 1}, tidb: {count: 1}}\n",
+          "k.yaml",
+        ),
+      /kubernetes\.storage\.tikv: must be a Kubernetes quantity/,
+    );
+    assert.throws(
+      () =>
+        parseProfile(
+          "name: k\nprovider: hosts\nkubernetes: {}\nhosts: {pd: [a], tikv: [b], tidb: [c]}\n",
+          "k.yaml",
+        ),
+      /kubernetes/,
+    );
+  });
+
+  test("names: DNS labels from any run id; the operator's status, said plainly", () => {
+    assert.equal(dnsLabel("20261126T120000Z-My_Spec--x-"), "20261126t120000z-my-spec-x");
+    assert.equal(dnsLabel("a".repeat(80)).length, 63);
+    assert.equal(namespaceOf("tiperf-x"), "tiperf-x");
+    assert.equal(namespaceOf("run1"), "tiperf-run1");
+    assert.equal(
+      readiness({
+        metadata: { name: "t" },
+        status: {
+          pd: { phase: "Normal" },
+          tikv: { phase: "Scale" },
+          conditions: [{ type: "Ready", status: "False", message: "tikv not up" }],
+        },
+      }),
+      "pd Normal, tikv Scale, tidb no status; Ready False: tikv not up",
+    );
+    assert.equal(readiness(undefined), "no such TidbCluster");
+  });
+});
+
+describe("kubeconfig: a context as kubectl reads it", () => {
+  const write = (name: string, text: string) => {
+    const f = join(dir, name);
+    writeFileSync(f, text);
+    return f;
+  };
+  test("token, CA data, exec plugin; the current context unless one is named", () => {
+    const ca = Buffer.from("-----BEGIN CERTIFICATE-----\nx\n-----END CERTIFICATE-----\n").toString("base64");
+    const file = write(
+      "kc",
+      `apiVersion: v1
+current-context: a
+clusters:
+  - {name: c1, cluster: {server: "https://10.0.0.1:6443/", certificate-authority-data: ${ca}}}
+  - {name: c2, cluster: {server: "https://gke.example", insecure-skip-tls-verify: true}}
+users:
+  - {name: u1, user: {token: abc}}
+  - {name: u2, user: {exec: {command: gke-gcloud-auth-plugin, args: [--x], env: [{name: K, value: V}]}}}
+contexts:
+  - {name: a, context: {cluster: c1, user: u1, namespace: ns1}}
+  - {name: b, context: {cluster: c2, user: u2}}
+`,
+    );
+    const a = loadKubeContext({ kubeconfig: file, where: "p.yaml" });
+    assert.equal(a.server, "https://10.0.0.1:6443");
+    assert.equal(a.token, "abc");
+    assert.equal(a.insecure, false);
+    assert.match(a.ca?.toString() ?? "", /BEGIN CERTIFICATE/);
+    assert.equal(a.namespace, "ns1");
+    const b = loadKubeContext({ kubeconfig: file, context: "b", where: "p.yaml" });
+    assert.equal(b.insecure, true);
+    assert.deepEqual(b.exec, { command: "gke-gcloud-auth-plugin", args: ["--x"], env: { K: "V" } });
+    assert.throws(
+      () => loadKubeContext({ kubeconfig: file, context: "zz", where: "p.yaml" }),
+      /p\.yaml: kubeconfig .*kc has no context zz \(contexts: a, b\)/,
+    );
+    assert.throws(
+      () => loadKubeContext({ kubeconfig: join(dir, "missing"), where: "p.yaml" }),
+      /p\.yaml: kubeconfig .*missing cannot be read/,
+    );
+  });
+});
