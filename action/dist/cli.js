@@ -45,21 +45,26 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-3E3LG4ZX.js";
+} from "./chunk-UYV6FJMA.js";
 import {
   reapLedger
-} from "./chunk-2UC6VN3U.js";
+} from "./chunk-AB3LFXDH.js";
 import {
+  EXPIRES,
+  KubeClient,
+  MANAGED_BY,
+  MANAGER,
   commitAt,
   formatIssues,
   git,
+  loadKubeContext,
   maskSecrets,
   readReport,
   readResult,
   require_dist,
   writeAtomic,
   writeResult
-} from "./chunk-3BAWMAWG.js";
+} from "./chunk-JUSONUCI.js";
 import {
   BuildFailed,
   CLOUDS,
@@ -338,6 +343,9 @@ var COMMANDS = [
       cloud: { type: "string", value: "aws" },
       region: { type: "string", value: "REGION" },
       endpoint: { type: "string", value: "URL" },
+      kubernetes: { type: "boolean" },
+      kubeconfig: { type: "string", value: "FILE" },
+      context: { type: "string", value: "NAME" },
       json: { type: "string", value: "FILE" }
     },
     about: [
@@ -346,7 +354,9 @@ var COMMANDS = [
       "With --cloud aws --region R: delete, in dependency order, every resource tagged",
       "tiperf:run-id whose tiperf:expires-at is past (untagged or unexpired ones are never",
       "touched); --endpoint for another EC2 API; --json writes the report (removed, kept,",
-      "overdue: alive past twice their time to live)"
+      "overdue: alive past twice their time to live). With --kubernetes: delete the namespaces",
+      "labelled app.kubernetes.io/managed-by=tiperf whose tiperf.io/expires-at is past, on the",
+      "--kubeconfig file's --context (default: kubectl's); nothing unlabelled is touched"
     ]
   },
   {
@@ -1029,6 +1039,52 @@ ${parts.join("\n")}` : "";
 function historyHtml(r) {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>tiperf history</title><style>body{font-family:system-ui,sans-serif;margin:16px;color:#1f2328}small{color:#57606a}section{margin:8px 0 16px}</style></head><body><h1>tiperf history</h1>${historySections(r, "h2")}</body></html>
 `;
+}
+
+// action/src/kubernetes/reap.ts
+async function reapKubernetes(o) {
+  const ctx = loadKubeContext({
+    ...o.kubeconfig ? { kubeconfig: o.kubeconfig } : {},
+    ...o.context ? { context: o.context } : {},
+    where: "tiperf reap --kubernetes"
+  });
+  const client = new KubeClient(ctx);
+  const now = (o.now ?? /* @__PURE__ */ new Date()).getTime();
+  const report = {
+    server: ctx.server,
+    context: ctx.context,
+    dryRun: o.dryRun,
+    removed: [],
+    kept: [],
+    unreadable: [],
+    failed: []
+  };
+  for (const ns of await client.namespaces(`${MANAGED_BY}=${MANAGER}`)) {
+    const name = ns.metadata.name;
+    if (ns.metadata.labels?.[MANAGED_BY] !== MANAGER) continue;
+    const expires = Date.parse(ns.metadata.annotations?.[EXPIRES] ?? "");
+    if (Number.isNaN(expires)) {
+      report.unreadable.push(name);
+      o.log(`reap: namespace ${name}: no readable ${EXPIRES} annotation: left alone`);
+      continue;
+    }
+    if (expires > now) {
+      report.kept.push(`${name}: ${new Date(expires).toISOString()}`);
+      continue;
+    }
+    if (o.dryRun) {
+      report.removed.push(name);
+      continue;
+    }
+    try {
+      await client.deleteNamespace(name);
+      report.removed.push(name);
+      o.log(`reap: namespace ${name} (expired ${new Date(expires).toISOString()}) deleted`);
+    } catch (e) {
+      report.failed.push({ namespace: name, error: e.message });
+    }
+  }
+  return report;
 }
 
 // action/src/pipeline/bisect.ts
@@ -2000,7 +2056,12 @@ async function cmdHistory(args) {
 async function cmdReap(args) {
   const { values, positionals } = flags("reap", args, parseOptions("reap"));
   if (positionals.length > 0) throw new InputError(`tiperf reap: unexpected argument ${positionals[0]}`);
+  if (values.kubernetes === true && values.cloud !== void 0)
+    throw new InputError("tiperf reap: --kubernetes and --cloud are two reaps: run one at a time");
   if (values.cloud !== void 0) return reapCloud(values);
+  if (values.kubernetes === true) return reapKube(values);
+  for (const flag of ["kubeconfig", "context"])
+    if (values[flag] !== void 0) throw new InputError(`tiperf reap: --${flag} goes with --kubernetes`);
   for (const flag of ["region", "endpoint", "json"])
     if (values[flag] !== void 0) throw new InputError(`tiperf reap: --${flag} goes with --cloud aws`);
   const { swept, kept } = await reapLedger({
@@ -2014,6 +2075,26 @@ async function cmdReap(args) {
 `
   );
   return EXIT.ok;
+}
+async function reapKube(values) {
+  for (const flag of ["region", "endpoint", "ledger", "max-age"])
+    if (values[flag] !== void 0)
+      throw new InputError(
+        `tiperf reap --kubernetes: --${flag} is not one of its flags (it reaps by each namespace's expiry)`
+      );
+  const report = await reapKubernetes({
+    ...typeof values.kubeconfig === "string" ? { kubeconfig: values.kubeconfig } : {},
+    ...typeof values.context === "string" ? { context: values.context } : {},
+    dryRun: values["dry-run"] === true,
+    log
+  });
+  if (typeof values.json === "string") await writeAtomic(values.json, `${JSON.stringify(report, null, 2)}
+`);
+  process.stdout.write(
+    `${report.dryRun ? "would delete" : "deleted"} ${report.removed.length} namespace(s), kept ${report.kept.length} (not expired), left ${report.unreadable.length} without an expiry, failed ${report.failed.length} on ${report.server} (context ${report.context})
+`
+  );
+  return report.failed.length > 0 ? EXIT.runFailed : EXIT.ok;
 }
 async function reapCloud(values) {
   const name = String(values.cloud);

@@ -13,7 +13,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-3E3LG4ZX.js";
+} from "./chunk-UYV6FJMA.js";
 import {
   getInput,
   info,
@@ -26,7 +26,7 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-3BAWMAWG.js";
+} from "./chunk-JUSONUCI.js";
 import {
   EXIT,
   InputError,

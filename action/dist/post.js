@@ -4,13 +4,13 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   reapLedger
-} from "./chunk-2UC6VN3U.js";
+} from "./chunk-AB3LFXDH.js";
 import {
   getState,
   info,
   setFailed
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-3BAWMAWG.js";
+import "./chunk-JUSONUCI.js";
 import {
   ledgerDir
 } from "./chunk-6OCY7HZD.js";

@@ -28,8 +28,10 @@ import {
   treeOf
 } from "./chunk-6OCY7HZD.js";
 import {
+  durationSchema,
   external_exports,
   forwardIssues,
+  parseAge,
   parseDuration,
   tagsOf,
   ttlMs
@@ -1510,7 +1512,7 @@ var require_stringify = __commonJS({
         props.push(doc.directives.tagString(tag));
       return props.join(" ");
     }
-    function stringify2(item, ctx, onComment, onChompKeep) {
+    function stringify3(item, ctx, onComment, onChompKeep) {
       if (identity.isPair(item))
         return item.toString(ctx, onComment, onChompKeep);
       if (identity.isAlias(item)) {
@@ -1539,7 +1541,7 @@ var require_stringify = __commonJS({
 ${ctx.indent}${str}`;
     }
     exports.createStringifyContext = createStringifyContext;
-    exports.stringify = stringify2;
+    exports.stringify = stringify3;
   }
 });
 
@@ -1549,7 +1551,7 @@ var require_stringifyPair = __commonJS({
     "use strict";
     var identity = require_identity();
     var Scalar = require_Scalar();
-    var stringify2 = require_stringify();
+    var stringify3 = require_stringify();
     var stringifyComment = require_stringifyComment();
     function stringifyPair({ key, value }, ctx, onComment, onChompKeep) {
       const { allNullValues, doc, indent, indentStep, options: { commentString, indentSeq, simpleKeys } } = ctx;
@@ -1571,7 +1573,7 @@ var require_stringifyPair = __commonJS({
       });
       let keyCommentDone = false;
       let chompKeep = false;
-      let str = stringify2.stringify(key, ctx, () => keyCommentDone = true, () => chompKeep = true);
+      let str = stringify3.stringify(key, ctx, () => keyCommentDone = true, () => chompKeep = true);
       if (!explicitKey && !ctx.inFlow && str.length > 1024) {
         if (simpleKeys)
           throw new Error("With simple keys, single line scalar must not span more than 1024 characters");
@@ -1623,7 +1625,7 @@ ${indent}:`;
         ctx.indent = ctx.indent.substring(2);
       }
       let valueCommentDone = false;
-      const valueStr = stringify2.stringify(value, ctx, () => valueCommentDone = true, () => chompKeep = true);
+      const valueStr = stringify3.stringify(value, ctx, () => valueCommentDone = true, () => chompKeep = true);
       let ws = " ";
       if (keyComment || vsb || vcb) {
         ws = vsb ? "\n" : "";
@@ -1764,7 +1766,7 @@ var require_addPairToJSMap = __commonJS({
     "use strict";
     var log = require_log();
     var merge = require_merge();
-    var stringify2 = require_stringify();
+    var stringify3 = require_stringify();
     var identity = require_identity();
     var toJS = require_toJS();
     function addPairToJSMap(ctx, map, { key, value }) {
@@ -1800,7 +1802,7 @@ var require_addPairToJSMap = __commonJS({
       if (typeof jsKey !== "object")
         return String(jsKey);
       if (identity.isNode(key) && ctx?.doc) {
-        const strCtx = stringify2.createStringifyContext(ctx.doc, {});
+        const strCtx = stringify3.createStringifyContext(ctx.doc, {});
         strCtx.anchors = /* @__PURE__ */ new Set();
         for (const node of ctx.anchors.keys())
           strCtx.anchors.add(node.anchor);
@@ -1867,12 +1869,12 @@ var require_stringifyCollection = __commonJS({
   "node_modules/yaml/dist/stringify/stringifyCollection.js"(exports) {
     "use strict";
     var identity = require_identity();
-    var stringify2 = require_stringify();
+    var stringify3 = require_stringify();
     var stringifyComment = require_stringifyComment();
     function stringifyCollection(collection, ctx, options) {
       const flow = ctx.inFlow ?? collection.flow;
-      const stringify3 = flow ? stringifyFlowCollection : stringifyBlockCollection;
-      return stringify3(collection, ctx, options);
+      const stringify4 = flow ? stringifyFlowCollection : stringifyBlockCollection;
+      return stringify4(collection, ctx, options);
     }
     function stringifyBlockCollection({ comment, items }, ctx, { blockItemPrefix, flowChars, itemIndent, onChompKeep, onComment }) {
       const { indent, options: { commentString } } = ctx;
@@ -1897,7 +1899,7 @@ var require_stringifyCollection = __commonJS({
           }
         }
         chompKeep = false;
-        let str2 = stringify2.stringify(item, itemCtx, () => comment2 = null, () => chompKeep = true);
+        let str2 = stringify3.stringify(item, itemCtx, () => comment2 = null, () => chompKeep = true);
         if (comment2)
           str2 += stringifyComment.lineComment(str2, itemIndent, commentString(comment2));
         if (chompKeep && comment2)
@@ -1964,7 +1966,7 @@ ${indent}${line}` : "\n";
         }
         if (comment)
           reqNewline = true;
-        let str = stringify2.stringify(item, itemCtx, () => comment = null);
+        let str = stringify3.stringify(item, itemCtx, () => comment = null);
         reqNewline || (reqNewline = lines.length > linesAtValue || str.includes("\n"));
         if (i < items.length - 1) {
           str += ",";
@@ -3325,7 +3327,7 @@ var require_stringifyDocument = __commonJS({
   "node_modules/yaml/dist/stringify/stringifyDocument.js"(exports) {
     "use strict";
     var identity = require_identity();
-    var stringify2 = require_stringify();
+    var stringify3 = require_stringify();
     var stringifyComment = require_stringifyComment();
     function stringifyDocument(doc, options) {
       const lines = [];
@@ -3340,7 +3342,7 @@ var require_stringifyDocument = __commonJS({
       }
       if (hasDirectives)
         lines.push("---");
-      const ctx = stringify2.createStringifyContext(doc, options);
+      const ctx = stringify3.createStringifyContext(doc, options);
       const { commentString } = ctx.options;
       if (doc.commentBefore) {
         if (lines.length !== 1)
@@ -3362,7 +3364,7 @@ var require_stringifyDocument = __commonJS({
           contentComment = doc.contents.comment;
         }
         const onChompKeep = contentComment ? void 0 : () => chompKeep = true;
-        let body = stringify2.stringify(doc.contents, ctx, () => contentComment = null, onChompKeep);
+        let body = stringify3.stringify(doc.contents, ctx, () => contentComment = null, onChompKeep);
         if (contentComment)
           body += stringifyComment.lineComment(body, "", commentString(contentComment));
         if ((body[0] === "|" || body[0] === ">") && lines[lines.length - 1] === "---") {
@@ -3370,7 +3372,7 @@ var require_stringifyDocument = __commonJS({
         } else
           lines.push(body);
       } else {
-        lines.push(stringify2.stringify(doc.contents, ctx));
+        lines.push(stringify3.stringify(doc.contents, ctx));
       }
       if (doc.directives?.docEnd) {
         if (doc.comment) {
@@ -5506,7 +5508,7 @@ var require_cst_scalar = __commonJS({
 var require_cst_stringify = __commonJS({
   "node_modules/yaml/dist/parse/cst-stringify.js"(exports) {
     "use strict";
-    var stringify2 = (cst) => "type" in cst ? stringifyToken(cst) : stringifyItem(cst);
+    var stringify3 = (cst) => "type" in cst ? stringifyToken(cst) : stringifyItem(cst);
     function stringifyToken(token) {
       switch (token.type) {
         case "block-scalar": {
@@ -5559,7 +5561,7 @@ var require_cst_stringify = __commonJS({
         res += stringifyToken(value);
       return res;
     }
-    exports.stringify = stringify2;
+    exports.stringify = stringify3;
   }
 });
 
@@ -7270,7 +7272,7 @@ var require_public_api = __commonJS({
       }
       return doc;
     }
-    function parse(src, reviver, options) {
+    function parse2(src, reviver, options) {
       let _reviver = void 0;
       if (typeof reviver === "function") {
         _reviver = reviver;
@@ -7289,7 +7291,7 @@ var require_public_api = __commonJS({
       }
       return doc.toJS(Object.assign({ reviver: _reviver }, options));
     }
-    function stringify2(value, replacer, options) {
+    function stringify3(value, replacer, options) {
       let _replacer = null;
       if (typeof replacer === "function" || Array.isArray(replacer)) {
         _replacer = replacer;
@@ -7311,10 +7313,10 @@ var require_public_api = __commonJS({
         return value.toString(options);
       return new Document.Document(value, _replacer, options).toString(options);
     }
-    exports.parse = parse;
+    exports.parse = parse2;
     exports.parseAllDocuments = parseAllDocuments;
     exports.parseDocument = parseDocument2;
-    exports.stringify = stringify2;
+    exports.stringify = stringify3;
   }
 });
 
@@ -7891,6 +7893,245 @@ function deepMerge(base, overlay) {
   return out;
 }
 
+// action/src/kubernetes/client.ts
+import { request as httpRequest } from "node:http";
+import { request as httpsRequest } from "node:https";
+var MANAGED_BY = "app.kubernetes.io/managed-by";
+var MANAGER = "tiperf";
+var RUN_LABEL = "tiperf.io/run-id";
+var EXPIRES = "tiperf.io/expires-at";
+var KubeError = class extends RunError {
+  constructor(status, method, path, detail) {
+    super(`Kubernetes API ${method} ${path}: HTTP ${status}: ${detail}`);
+    this.status = status;
+    this.method = method;
+    this.path = path;
+  }
+  status;
+  method;
+  path;
+};
+var KubeClient = class {
+  constructor(ctx) {
+    this.ctx = ctx;
+    this.token = ctx.token;
+    if (ctx.token) addSecret(ctx.token);
+  }
+  ctx;
+  token;
+  tokenUntil = 0;
+  /** A bearer token from the context's exec plugin (GKE's), cached until it expires. */
+  async bearer() {
+    const exec = this.ctx.exec;
+    if (!exec || this.token && Date.now() < this.tokenUntil) return this.token;
+    const r = await runCommand(exec.command, exec.args, { timeoutMs: 6e4, env: childEnv(exec.env) });
+    let cred = {};
+    try {
+      cred = JSON.parse(r.stdout);
+    } catch {
+    }
+    const token = cred.status?.token;
+    if (r.code !== 0 || !token)
+      throw new RunError(
+        `kubeconfig ${this.ctx.file}, context ${this.ctx.context}: the credential plugin ${exec.command} gave no token (exit ${r.code}): ${(r.stderr || r.stdout).trim().slice(0, 300)}`
+      );
+    addSecret(token);
+    this.token = token;
+    const until = cred.status?.expirationTimestamp ? Date.parse(cred.status.expirationTimestamp) : Number.NaN;
+    this.tokenUntil = Number.isNaN(until) ? Date.now() + 5 * 6e4 : until - 6e4;
+    return token;
+  }
+  /** One call; 2xx answers parsed as JSON, anything else a KubeError with the API's message. */
+  async request(method, path, body, o = {}) {
+    const token = await this.bearer();
+    const url = new URL(this.ctx.server + path);
+    const payload = body === void 0 ? void 0 : typeof body === "string" ? body : JSON.stringify(body);
+    const headers = { accept: "application/json" };
+    if (payload !== void 0) headers["content-type"] = o.contentType ?? "application/json";
+    if (token) headers.authorization = `Bearer ${token}`;
+    const timeoutMs = o.timeoutMs ?? 3e4;
+    const options = {
+      method,
+      headers,
+      timeout: timeoutMs,
+      ...url.protocol === "https:" ? {
+        rejectUnauthorized: !this.ctx.insecure,
+        ...this.ctx.ca ? { ca: this.ctx.ca } : {},
+        ...this.ctx.cert && this.ctx.key ? { cert: this.ctx.cert, key: this.ctx.key } : {}
+      } : {}
+    };
+    const send = url.protocol === "https:" ? httpsRequest : httpRequest;
+    return new Promise((resolve3, reject) => {
+      const req = send(url, options, (res) => {
+        let text = "";
+        res.setEncoding("utf8");
+        res.on("data", (d) => {
+          text += d;
+        });
+        res.on("end", () => {
+          const status = res.statusCode ?? 0;
+          let json;
+          try {
+            json = text ? JSON.parse(text) : {};
+          } catch {
+            json = void 0;
+          }
+          if (status >= 200 && status < 300) {
+            if (json === void 0)
+              reject(new KubeError(status, method, path, `not JSON: ${text.slice(0, 200)}`));
+            else resolve3(json);
+            return;
+          }
+          const message = json?.message ?? text.trim().slice(0, 300);
+          reject(new KubeError(status, method, path, message));
+        });
+      });
+      req.on(
+        "timeout",
+        () => req.destroy(new RunError(`Kubernetes API ${method} ${path}: no answer within ${timeoutMs / 1e3}s`))
+      );
+      req.on(
+        "error",
+        (e) => reject(
+          e instanceof RunError ? e : new RunError(`Kubernetes API ${this.ctx.server} (context ${this.ctx.context}): ${e.message}`)
+        )
+      );
+      req.end(payload);
+    });
+  }
+  get(path) {
+    return this.request("GET", path);
+  }
+  /** The object, or undefined when the API says 404. */
+  async find(path) {
+    try {
+      return await this.get(path);
+    } catch (e) {
+      if (e instanceof KubeError && e.status === 404) return void 0;
+      throw e;
+    }
+  }
+  create(collection, obj) {
+    return this.request("POST", collection, obj);
+  }
+  /** Deletes an object (its dependents in the background); gone already is no error. */
+  async remove(path) {
+    try {
+      await this.request("DELETE", path, {
+        kind: "DeleteOptions",
+        apiVersion: "v1",
+        propagationPolicy: "Background"
+      });
+      return true;
+    } catch (e) {
+      if (e instanceof KubeError && e.status === 404) return false;
+      throw e;
+    }
+  }
+  /** Namespaces by label selector. */
+  async namespaces(selector2) {
+    const list = await this.get(
+      `/api/v1/namespaces?labelSelector=${encodeURIComponent(selector2)}`
+    );
+    return list.items ?? [];
+  }
+  /**
+   * Polls `path` until `ready` says yes (returns the object) or `timeoutMs` passes (throws with
+   * what `describe` says of the last answer). A 404 counts as not ready yet.
+   */
+  async waitFor(path, ready, o) {
+    const deadline = Date.now() + o.timeoutMs;
+    let last;
+    for (; ; ) {
+      last = await this.find(path);
+      if (ready(last)) return last;
+      if (o.signal?.aborted) throw new RunError(`${o.what}: stopped while waiting`);
+      if (Date.now() >= deadline)
+        throw new RunError(
+          `${o.what}: not within ${Math.round(o.timeoutMs / 1e3)}s${o.describe ? ` (${o.describe(last)})` : ""}`
+        );
+      await new Promise((res) => setTimeout(res, o.everyMs ?? 2e3));
+    }
+  }
+  /** Deletes a namespace and waits until it is gone (its objects with it); bounded. */
+  async deleteNamespace(name, timeoutMs = 6e5) {
+    await this.remove(`/api/v1/namespaces/${name}`);
+    await this.waitFor(`/api/v1/namespaces/${name}`, (ns) => ns === void 0, {
+      timeoutMs,
+      what: `namespace ${name} deleted`,
+      describe: (ns) => `still ${ns?.status?.phase ?? "there"}`
+    });
+  }
+};
+
+// action/src/kubernetes/kubeconfig.ts
+var import_yaml3 = __toESM(require_dist(), 1);
+import { readFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { dirname as dirname2, isAbsolute, resolve } from "node:path";
+function kubeconfigPath(given) {
+  if (given) return given.startsWith("~/") ? resolve(homedir(), given.slice(2)) : resolve(given);
+  const env = process.env.KUBECONFIG?.split(":").find(Boolean);
+  return env ? resolve(env) : resolve(homedir(), ".kube", "config");
+}
+function loadKubeContext(o) {
+  const file = kubeconfigPath(o.kubeconfig);
+  let raw;
+  try {
+    raw = (0, import_yaml3.parse)(readFileSync(file, "utf8")) ?? {};
+  } catch (e) {
+    throw new InputError(`${o.where}: kubeconfig ${file} cannot be read: ${e.message}`);
+  }
+  const name = o.context ?? raw["current-context"];
+  if (!name)
+    throw new InputError(
+      `${o.where}: kubeconfig ${file} has no current-context: name one (kubernetes.context)`
+    );
+  const ctx = raw.contexts?.find((c) => c.name === name)?.context;
+  if (!ctx)
+    throw new InputError(
+      `${o.where}: kubeconfig ${file} has no context ${name} (contexts: ${(raw.contexts ?? []).map((c) => c.name).join(", ") || "none"})`
+    );
+  const cluster = raw.clusters?.find((c) => c.name === ctx.cluster)?.cluster;
+  if (!cluster || typeof cluster.server !== "string")
+    throw new InputError(
+      `${o.where}: kubeconfig ${file}: context ${name} names cluster ${ctx.cluster}, which has no server`
+    );
+  const user = raw.users?.find((u) => u.name === ctx.user)?.user ?? {};
+  const base = dirname2(file);
+  const bytes = (data, path) => {
+    if (typeof data === "string") return Buffer.from(data, "base64");
+    if (typeof path === "string") return readFileSync(isAbsolute(path) ? path : resolve(base, path));
+    return void 0;
+  };
+  const tokenFile = typeof user.tokenFile === "string" ? user.tokenFile : void 0;
+  const token = typeof user.token === "string" ? user.token : tokenFile ? readFileSync(isAbsolute(tokenFile) ? tokenFile : resolve(base, tokenFile), "utf8").trim() : void 0;
+  const exec = user.exec;
+  const out = {
+    file,
+    context: name,
+    server: cluster.server.replace(/\/+$/, ""),
+    insecure: cluster["insecure-skip-tls-verify"] === true
+  };
+  const ca = bytes(cluster["certificate-authority-data"], cluster["certificate-authority"]);
+  if (ca) out.ca = ca;
+  if (token) out.token = token;
+  const cert = bytes(user["client-certificate-data"], user["client-certificate"]);
+  const key = bytes(user["client-key-data"], user["client-key"]);
+  if (cert && key) {
+    out.cert = cert;
+    out.key = key;
+  }
+  if (exec?.command)
+    out.exec = {
+      command: exec.command,
+      args: exec.args ?? [],
+      env: Object.fromEntries((exec.env ?? []).map((e) => [e.name, e.value]))
+    };
+  if (ctx.namespace) out.namespace = ctx.namespace;
+  return out;
+}
+
 // action/src/proc/git.ts
 async function git(repo, args, timeoutMs = 12e4) {
   const r = await runCommand("git", ["-C", repo, ...args], { timeoutMs });
@@ -8290,7 +8531,7 @@ var ENDPOINT_REAPERS = {
 };
 
 // action/src/targets/local/reapers.ts
-import { readFileSync } from "node:fs";
+import { readFileSync as readFileSync2 } from "node:fs";
 import { copyFile, mkdir as mkdir2, rm as rm2, rmdir as rmdir2 } from "node:fs/promises";
 import { basename, join as join2 } from "node:path";
 async function keepLogs(logs, logDir) {
@@ -8304,7 +8545,7 @@ async function keepLogs(logs, logDir) {
 }
 function cmdline(pid) {
   try {
-    return readFileSync(`/proc/${pid}/cmdline`, "utf8").replace(/\0/g, " ");
+    return readFileSync2(`/proc/${pid}/cmdline`, "utf8").replace(/\0/g, " ");
   } catch {
     return "";
   }
@@ -8391,14 +8632,14 @@ import { basename as basename2, join as join4 } from "node:path";
 // action/src/proc/port.ts
 import { createServer } from "node:net";
 function freePort() {
-  return new Promise((resolve2, reject) => {
+  return new Promise((resolve3, reject) => {
     const srv = createServer();
     srv.unref();
     srv.once("error", reject);
     srv.listen(0, "127.0.0.1", () => {
       const addr = srv.address();
       const port2 = typeof addr === "object" && addr ? addr.port : 0;
-      srv.close(() => resolve2(port2));
+      srv.close(() => resolve3(port2));
     });
   });
 }
@@ -9396,6 +9637,45 @@ function cloudPlanText(cloud, ask, estimate, tags) {
 `;
 }
 
+// action/src/targets/tidb/deployments/kubernetes/schema.ts
+var LABEL_KEY = /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$/;
+var LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]{0,61})?[A-Za-z0-9])?$/;
+var selector = external_exports.record(
+  external_exports.string().regex(LABEL_KEY, "must be a Kubernetes label key (like cloud.google.com/gke-nodepool)"),
+  external_exports.string().regex(LABEL_VALUE, "must be a Kubernetes label value")
+);
+var quantity = external_exports.string().regex(/^\d+(\.\d+)?(Ki|Mi|Gi|Ti|Pi|k|M|G|T)?$/, "must be a Kubernetes quantity (like 100Gi)");
+var age = (fallback) => external_exports.string().default(fallback).refine((v) => parseAge(v) !== void 0, "must be a lifetime like 90m, 6h or 1d");
+var perRole = (t) => external_exports.strictObject({ pd: t.optional(), tikv: t.optional(), tidb: t.optional() });
+var KubernetesSchema = external_exports.strictObject({
+  /** The kubeconfig file (default: $KUBECONFIG, else ~/.kube/config). */
+  kubeconfig: external_exports.string().min(1).optional(),
+  /** Its context (default: the file's current-context). */
+  context: external_exports.string().min(1).optional(),
+  /** Every pod of the cluster on its node's network (seed 000's host vs pod network). */
+  host_network: external_exports.boolean().default(false),
+  /** Images of each role (the variant's version is the tag). */
+  images: perRole(external_exports.string().min(1)).default({}),
+  /** Storage requested per role (PD and TiKV keep data). */
+  storage: external_exports.strictObject({ pd: quantity.default("10Gi"), tikv: quantity.default("100Gi") }).prefault({}),
+  /** Storage class per role (local SSD vs persistent disk); default: the cluster's default class. */
+  storage_class: external_exports.strictObject({
+    pd: external_exports.string().min(1).optional(),
+    tikv: external_exports.string().min(1).optional()
+  }).optional(),
+  /** Node labels each role's pods must match (a node pool); roles.<role>.instance_type adds the machine type. */
+  node_selector: perRole(selector).optional(),
+  /**
+   * How this machine reaches each TiDB: a LoadBalancer Service's address, or a NodePort on a
+   * node's address (the runner inside the cluster's network).
+   */
+  service: external_exports.enum(["LoadBalancer", "NodePort"], { error: "must be LoadBalancer or NodePort" }).default("LoadBalancer"),
+  /** How long a TidbCluster may take to become Ready (the operator's status says so). */
+  ready_timeout: durationSchema(1).default(1800),
+  /** After this, `tiperf reap --kubernetes` deletes the run's namespace even if tiperf never came back. */
+  ttl: age("6h")
+});
+
 // action/src/targets/tidb/schema.ts
 var NUMA = /^\d+(,\d+)*$/;
 var numaNode = external_exports.string().regex(NUMA, 'must be a NUMA node list like "0" or "0,1" (as numactl --membind takes)');
@@ -9597,6 +9877,8 @@ var ProfileSchema = external_exports.strictObject({
   server_configs: ServerConfigsSchema.default({}),
   /** provider endpoint: the existing TiDB's SQL (and status) address, user and what tiperf may do there. */
   endpoint: EndpointSchema.optional(),
+  /** provider kubernetes: the cluster (a kubeconfig context) and how its TidbClusters are laid out. */
+  kubernetes: KubernetesSchema.optional(),
   /** A cloud's section (aws: region, image, spot, ttl, budget, state backend, the load host's type). */
   ...CLOUD_SECTIONS
 });
@@ -9641,13 +9923,13 @@ function withHosts(profile, c) {
 }
 
 // action/src/targets/tidb/deployments/cluster/index.ts
-import { basename as basename3, dirname as dirname2, join as join10 } from "node:path";
+import { basename as basename3, dirname as dirname3, join as join10 } from "node:path";
 
 // action/src/targets/tidb/config.ts
-import { homedir } from "node:os";
+import { homedir as homedir2 } from "node:os";
 
 // action/src/targets/tidb/topology.ts
-var import_yaml4 = __toESM(require_dist(), 1);
+var import_yaml5 = __toESM(require_dist(), 1);
 var SECTION = {
   pd: "pd_servers",
   tikv: "tikv_servers",
@@ -9793,7 +10075,7 @@ function topologyObject(c, configs = true) {
 }
 function topologyYaml(c) {
   return `# tiup topology of cluster ${c.name} (TiDB ${c.version}), generated by tiperf
-${(0, import_yaml4.stringify)(topologyObject(c), { lineWidth: 0, aliasDuplicateObjects: false })}`;
+${(0, import_yaml5.stringify)(topologyObject(c), { lineWidth: 0, aliasDuplicateObjects: false })}`;
 }
 var side = (u, host2) => `'${u.section}:${host2}.${u.key}'`;
 var origin = (u, several) => `${several ? `cluster ${u.cluster} ` : ""}${u.from}`;
@@ -9930,7 +10212,7 @@ function roleConfig(profile, target, role) {
   const own = effectiveRoles(profile, target)[role].config ?? {};
   return deepMerge(expandDotted(server), expandDotted(own));
 }
-var expandHome = (path) => path.startsWith("~/") ? `${homedir()}/${path.slice(2)}` : path;
+var expandHome = (path) => path.startsWith("~/") ? `${homedir2()}/${path.slice(2)}` : path;
 var PLAN_DIR = "<run>/tidb";
 var configUrl = (role, addr) => role === "pd" ? `http://${addr}/pd/api/v1/config` : `http://${addr}/config`;
 
@@ -10057,7 +10339,7 @@ var stepKey = {
 };
 
 // action/src/targets/tidb/tiup.ts
-import { homedir as homedir2 } from "node:os";
+import { homedir as homedir3 } from "node:os";
 import { join as join8 } from "node:path";
 
 // action/src/proc/tool.ts
@@ -10065,7 +10347,7 @@ import { spawn } from "node:child_process";
 import { createWriteStream } from "node:fs";
 var KILL_GRACE_MS = 3e3;
 function runTool(command, args, opts) {
-  return new Promise((resolve2) => {
+  return new Promise((resolve3) => {
     const started = Date.now();
     const [local, localArgs] = opts.cpus ? ["taskset", ["-c", opts.cpus, command, ...args]] : [command, args];
     const remote = opts.remote;
@@ -10151,7 +10433,7 @@ function runTool(command, args, opts) {
         ...aborted ? { aborted } : {},
         ...timedOut ? { timedOut } : {}
       };
-      const settle = () => resolve2(writeError ? { ...run, writeError } : run);
+      const settle = () => resolve3(writeError ? { ...run, writeError } : run);
       if (writeError || log.destroyed) return settle();
       log.once("error", settle);
       log.end(settle);
@@ -10166,7 +10448,7 @@ ${e.message}`;
 }
 
 // action/src/targets/tidb/tiup.ts
-var tiupHome = () => process.env.TIUP_HOME || join8(homedir2(), ".tiup");
+var tiupHome = () => process.env.TIUP_HOME || join8(homedir3(), ".tiup");
 var lastLines = (text, n = 6) => text.trimEnd().split("\n").slice(-n).join("\n");
 function tiupProgram() {
   const tiup = findTool("tiup");
@@ -10738,7 +11020,7 @@ var patchPackage = (binpath, file, role) => [
   "--transform",
   `s|.*|${BUILD_ROLES[role]}|`,
   "--directory",
-  dirname2(binpath),
+  dirname3(binpath),
   basename3(binpath)
 ];
 function switchSteps(plan, d, v, own, add) {
@@ -11059,6 +11341,435 @@ var HOSTS = {
   checkTarget: releaseTarget("hosts")
 };
 
+// action/src/targets/tidb/deployments/kubernetes/manifests.ts
+var import_yaml6 = __toESM(require_dist(), 1);
+var TIDB_CLUSTER_API = "pingcap.com/v1alpha1";
+var KUBE_ROLES = ["pd", "tikv", "tidb"];
+function dnsLabel(text, max = 63) {
+  const out = text.toLowerCase().replace(/[^a-z0-9-]+/g, "-").replace(/-+/g, "-").slice(0, max).replace(/^-+|-+$/g, "");
+  return out || "x";
+}
+var labelValue = (text) => text.replace(/[^A-Za-z0-9_.-]+/g, "-").slice(0, 63).replace(/^[^A-Za-z0-9]+|[^A-Za-z0-9]+$/g, "");
+var namespaceOf = (prefix) => dnsLabel(prefix.startsWith("tiperf-") ? prefix : `tiperf-${prefix}`);
+function namespaceManifest(o) {
+  return {
+    apiVersion: "v1",
+    kind: "Namespace",
+    metadata: {
+      name: o.name,
+      labels: { [MANAGED_BY]: MANAGER, [RUN_LABEL]: labelValue(o.runId) },
+      annotations: { [EXPIRES]: o.expiresAt, "tiperf.io/run": o.runId }
+    }
+  };
+}
+var IMAGES = { pd: "pingcap/pd", tikv: "pingcap/tikv", tidb: "pingcap/tidb" };
+function tidbClusterManifest(o) {
+  const k = o.settings;
+  const nodeSelector = (role) => {
+    const sel = { ...k.node_selector?.[role] ?? {} };
+    const type = o.machineTypes[role];
+    if (type) sel["node.kubernetes.io/instance-type"] = type;
+    return Object.keys(sel).length ? { nodeSelector: sel } : {};
+  };
+  const config = (role) => o.configs[role] ? { config: o.configs[role] } : {};
+  const storage = (role) => ({
+    requests: { storage: k.storage[role] },
+    ...k.storage_class?.[role] ? { storageClassName: k.storage_class[role] } : {}
+  });
+  return {
+    apiVersion: TIDB_CLUSTER_API,
+    kind: "TidbCluster",
+    metadata: {
+      name: o.name,
+      namespace: o.namespace,
+      labels: {
+        [MANAGED_BY]: MANAGER,
+        [RUN_LABEL]: labelValue(o.runId),
+        "tiperf.io/variants": labelValue(o.variants.join("."))
+      }
+    },
+    spec: {
+      version: o.version,
+      timezone: "UTC",
+      // the run's data goes with the run
+      pvReclaimPolicy: "Delete",
+      configUpdateStrategy: "RollingUpdate",
+      enableDynamicConfiguration: true,
+      hostNetwork: k.host_network,
+      pd: {
+        baseImage: k.images.pd ?? IMAGES.pd,
+        replicas: o.counts.pd,
+        ...storage("pd"),
+        ...config("pd"),
+        ...nodeSelector("pd")
+      },
+      tikv: {
+        baseImage: k.images.tikv ?? IMAGES.tikv,
+        replicas: o.counts.tikv,
+        ...storage("tikv"),
+        ...config("tikv"),
+        ...nodeSelector("tikv")
+      },
+      tidb: {
+        baseImage: k.images.tidb ?? IMAGES.tidb,
+        replicas: o.counts.tidb,
+        service: { type: k.service, exposeStatus: true },
+        ...config("tidb"),
+        ...nodeSelector("tidb")
+      }
+    }
+  };
+}
+var manifestsYaml = (objects) => objects.map((o) => (0, import_yaml6.stringify)(o)).join("---\n");
+function rolesOf(p) {
+  const counts = Object.fromEntries(KUBE_ROLES.map((r) => [r, p.roles[r].count ?? 0]));
+  const machineTypes = {};
+  for (const r of KUBE_ROLES)
+    if (p.roles[r].instance_type) machineTypes[r] = p.roles[r].instance_type;
+  return { counts, machineTypes };
+}
+var tidbServiceName = (cluster) => `${cluster}-tidb`;
+
+// action/src/targets/tidb/deployments/kubernetes/steps.ts
+var API = "<api>";
+var EXPIRES_AT = "<expires at>";
+var sqlAddress = (d) => `<${d.name} sql address>`;
+var statusAddress = (d) => `<${d.name} status address>`;
+var tidbClusters = (d) => `${API}/apis/${TIDB_CLUSTER_API}/namespaces/${d.namespace}/tidbclusters`;
+var paths = {
+  namespaces: `${API}/api/v1/namespaces`,
+  namespace: (ns) => `${API}/api/v1/namespaces/${ns}`,
+  tidbClusters,
+  tidbCluster: (d) => `${tidbClusters(d)}/${d.name}`,
+  service: (d) => `${API}/api/v1/namespaces/${d.namespace}/services/${tidbServiceName(d.name)}`
+};
+var kubeStep = {
+  namespace: (ns) => `namespace:${ns}`,
+  deleteNamespace: (ns) => `delete-namespace:${ns}`,
+  ready: (d) => `ready:${d.name}`,
+  service: (d) => `service:${d.name}`
+};
+
+// action/src/targets/tidb/deployments/kubernetes/run.ts
+var clients = /* @__PURE__ */ new WeakMap();
+var alive2 = /* @__PURE__ */ new Map();
+function clientOf(ctx) {
+  let c = clients.get(ctx);
+  if (!c) {
+    const k = ctx.plan.profile.kubernetes;
+    c = new KubeClient(
+      loadKubeContext({
+        ...k?.kubeconfig ? { kubeconfig: k.kubeconfig } : {},
+        ...k?.context ? { context: k.context } : {},
+        where: ctx.plan.profileFile
+      })
+    );
+    const server = c.ctx.server;
+    const ttl = parseAge(ctx.plan.profile.kubernetes?.ttl ?? "6h") ?? 6 * 36e5;
+    const expires = new Date(Date.now() + ttl).toISOString();
+    ctx.addFill((t) => t.replaceAll(API, server).replaceAll(EXPIRES_AT, expires));
+    clients.set(ctx, c);
+  }
+  return c;
+}
+var pathOf = (c, url) => url.startsWith(c.ctx.server) ? url.slice(c.ctx.server.length) : url;
+var conditions = (tc) => tc?.status?.conditions ?? [];
+var isReady = (tc) => conditions(tc).some((c) => c.type === "Ready" && c.status === "True");
+function readiness(tc) {
+  if (!tc) return "no such TidbCluster";
+  const st = tc.status ?? {};
+  const phases = ["pd", "tikv", "tidb"].map((r) => `${r} ${st[r]?.phase ?? "no status"}`).join(", ");
+  const ready = conditions(tc).find((c) => c.type === "Ready");
+  return `${phases}; Ready ${ready?.status ?? "not reported"}${ready?.message ? `: ${ready.message}` : ready?.reason ? ` (${ready.reason})` : ""}`;
+}
+async function serviceEndpoints(c, svc) {
+  const spec = svc.spec ?? {};
+  const ports = spec.ports ?? [];
+  const sqlPort = ports.find((p) => p.name === "mysql-client") ?? ports[0];
+  const statusPort = ports.find((p) => p.name === "status");
+  if (!sqlPort) return { waiting: `Service ${svc.metadata.name} has no ports` };
+  if (spec.type === "NodePort") {
+    if (!sqlPort.nodePort) return { waiting: `Service ${svc.metadata.name} has no nodePort yet` };
+    const nodes = await c.get(
+      "/api/v1/nodes"
+    );
+    const addrs = (nodes.items ?? []).flatMap((n) => n.status?.addresses ?? []);
+    const host3 = (addrs.find((a) => a.type === "ExternalIP") ?? addrs.find((a) => a.type === "InternalIP"))?.address;
+    if (!host3) return { waiting: "no node reports an address" };
+    return {
+      sql: { host: host3, port: sqlPort.nodePort },
+      status: { host: host3, port: statusPort?.nodePort ?? 10080 }
+    };
+  }
+  const ingress = svc.status?.loadBalancer?.ingress?.[0];
+  const host2 = ingress?.ip ?? ingress?.hostname;
+  if (!host2)
+    return {
+      waiting: `Service ${svc.metadata.name} (${spec.type ?? "ClusterIP"}) has no load balancer address yet`
+    };
+  return { sql: { host: host2, port: sqlPort.port }, status: { host: host2, port: statusPort?.port ?? 10080 } };
+}
+var kubernetesRuntime = {
+  targetKind: "tidb-operator",
+  build: () => void 0,
+  async start(ctx, d, _setup, signal) {
+    const c = clientOf(ctx);
+    const settings2 = ctx.plan.profile.kubernetes;
+    const readyMs = (settings2?.ready_timeout ?? 1800) * 1e3;
+    if (d.namespaceManifest) {
+      const step = ctx.planned(kubeStep.namespace(d.namespace));
+      if (!("post" in step.run)) throw new RunError(`step ${step.key} is not a POST`);
+      if (await c.find(`/api/v1/namespaces/${d.namespace}`))
+        throw new RunError(
+          `namespace ${d.namespace} already exists on ${c.ctx.server} (context ${c.ctx.context}): tiperf creates its own and never touches one it did not create`
+        );
+      await c.create(pathOf(c, step.run.post), JSON.parse(step.run.body));
+      ctx.log(`kubernetes: namespace ${d.namespace} created on ${c.ctx.server} (context ${c.ctx.context})`);
+    }
+    alive2.set(d.namespace, (alive2.get(d.namespace) ?? 0) + 1);
+    let stopped = false;
+    const stop = async () => {
+      if (stopped) return;
+      stopped = true;
+      const del = ctx.planned(stepKey.stop(d));
+      if ("delete" in del.run) await c.remove(pathOf(c, del.run.delete));
+      const left = (alive2.get(d.namespace) ?? 1) - 1;
+      alive2.set(d.namespace, left);
+      if (left > 0) return;
+      alive2.delete(d.namespace);
+      const planned = ctx.plan.steps.some((s) => s.key === kubeStep.deleteNamespace(d.namespace));
+      if (!planned) return;
+      const ns = ctx.planned(kubeStep.deleteNamespace(d.namespace));
+      if ("delete" in ns.run) {
+        await c.deleteNamespace(pathOf(c, ns.run.delete).split("/").pop());
+        ctx.log(`kubernetes: namespace ${d.namespace} deleted`);
+      }
+    };
+    try {
+      const create = ctx.planned(stepKey.start(d));
+      if (!("post" in create.run)) throw new RunError(`step ${create.key} is not a POST`);
+      await c.create(pathOf(c, create.run.post), JSON.parse(create.run.body));
+      const ready = ctx.planned(kubeStep.ready(d));
+      if (!("get" in ready.run)) throw new RunError(`step ${ready.key} is not a GET`);
+      ctx.log(
+        `kubernetes: TidbCluster ${d.name} created in ${d.namespace}; waiting for the operator to report it Ready`
+      );
+      await c.waitFor(pathOf(c, ready.run.get), isReady, {
+        timeoutMs: readyMs,
+        everyMs: 2e3,
+        signal,
+        what: `TidbCluster ${d.name} in ${d.namespace} Ready`,
+        describe: readiness
+      });
+      const svcStep = ctx.planned(kubeStep.service(d));
+      if (!("get" in svcStep.run)) throw new RunError(`step ${svcStep.key} is not a GET`);
+      let where;
+      const deadline = Date.now() + Math.min(readyMs, 10 * 6e4);
+      for (; ; ) {
+        const svc = await c.find(pathOf(c, svcStep.run.get));
+        where = svc ? await serviceEndpoints(c, svc) : { waiting: "no TiDB Service yet" };
+        if (!("waiting" in where)) break;
+        if (signal.aborted || Date.now() > deadline)
+          throw new RunError(
+            `TidbCluster ${d.name}: no address for this machine to reach TiDB: ${where.waiting}`
+          );
+        await new Promise((res) => setTimeout(res, 2e3));
+      }
+      const { sql, status } = where;
+      ctx.addFill(
+        (t) => t.replaceAll(sqlAddress(d), sql.host).replaceAll(statusAddress(d), `${status.host}:${status.port}`)
+      );
+      ctx.log(
+        `kubernetes: TidbCluster ${d.name} Ready; TiDB at ${sql.host}:${sql.port}, status ${status.host}:${status.port}`
+      );
+      const never = new Promise(() => {
+      });
+      const running = {
+        deployment: d,
+        endpoints: [sql],
+        sql,
+        status: { pd: [], tikv: [], tidb: [`${status.host}:${status.port}`], tiflash: [] },
+        died: never,
+        stop,
+        up: true,
+        loaded: /* @__PURE__ */ new Set(),
+        users: 0,
+        restarts: 0
+      };
+      return running;
+    } catch (e) {
+      await stop().catch((err) => ctx.log(`teardown: ${err.message}`));
+      throw e;
+    }
+  },
+  state: (d) => `TidbCluster ${d.name} in namespace ${d.namespace}`,
+  async watch(ctx, _setup, d) {
+    const c = clientOf(ctx);
+    const path = `/apis/pingcap.com/v1alpha1/namespaces/${d.namespace}/tidbclusters/${d.name}`;
+    return async () => {
+      const tc = await c.find(path).catch(() => void 0);
+      return isReady(tc) ? void 0 : `TidbCluster ${d.name} is not Ready after the cell: ${readiness(tc)}`;
+    };
+  }
+};
+
+// action/src/targets/tidb/deployments/kubernetes/index.ts
+var kubernetesForm = {
+  kind: "kubernetes",
+  // the operator's rolling start of PD, TiKV and TiDB pods (images pulled once per node)
+  deploySeconds: 600,
+  restartSeconds: 300,
+  plan(o) {
+    const k = o.profile.kubernetes;
+    if (!k) throw new Error("provider kubernetes without its section (checked on load)");
+    const namespace = namespaceOf(o.prefix);
+    const { counts, machineTypes } = rolesOf(o.profile);
+    const used = /* @__PURE__ */ new Set();
+    const deployments = [];
+    const variants = o.variants.map((v, index) => {
+      let name = dnsLabel(o.variants.length > 1 ? `tidb-${v.name}` : "tidb", 40);
+      if (used.has(name)) name = dnsLabel(`${name}-${index}`, 40);
+      used.add(name);
+      const configs = Object.fromEntries(
+        KUBE_ROLES.map((role) => {
+          const c = o.roleConfig(v.target, role);
+          return [role, Object.keys(c).length ? toToml(c) : ""];
+        })
+      );
+      const manifest = tidbClusterManifest({
+        name,
+        namespace,
+        runId: o.prefix,
+        variants: [v.name],
+        version: v.target.version ?? "",
+        counts,
+        configs,
+        settings: k,
+        machineTypes
+      });
+      const ns = index === 0 ? namespaceManifest({ name: namespace, runId: o.prefix, expiresAt: EXPIRES_AT }) : void 0;
+      const file = `kubernetes-${v.name}.yaml`;
+      o.files[file] = manifestsYaml(ns ? [ns, manifest] : [manifest]);
+      deployments.push({
+        kind: "kubernetes",
+        name,
+        index,
+        version: v.target.version ?? "",
+        variants: [v.name],
+        namespace,
+        file,
+        manifest,
+        ...ns ? { namespaceManifest: ns } : {}
+      });
+      return o.setupOf(v, index);
+    });
+    return { deployments, variants };
+  },
+  switching: (variants) => variants > 1 ? "separate-clusters" : "none",
+  grouped: () => false,
+  switchSeconds: () => 0,
+  // the Service's port, read at start (the plan shows <port>)
+  loadEndpoints: (_plan, d) => [{ host: sqlAddress(d), port: PORT_AT_START }],
+  statusAddresses: (d) => Object.fromEntries(ROLES.map((r) => [r, r === "tidb" ? [statusAddress(d)] : []])),
+  startSteps(_plan, d, v, add, about) {
+    if (d.namespaceManifest)
+      add(
+        kubeStep.namespace(d.namespace),
+        "start",
+        { post: paths.namespaces, body: JSON.stringify(d.namespaceManifest) },
+        `the run's own namespace, labelled with the run id, annotated with its expiry (kubernetes.ttl; \`tiperf reap --kubernetes\` deletes it after that); refused if it exists`,
+        { variant: v.name }
+      );
+    add(
+      stepKey.start(d),
+      "start",
+      { post: paths.tidbClusters(d), body: JSON.stringify(d.manifest) },
+      `${about}: TidbCluster ${d.name} (tidb/${d.file})`,
+      { variant: v.name }
+    );
+    add(
+      kubeStep.ready(d),
+      "start",
+      { get: paths.tidbCluster(d) },
+      `${about}: until TiDB Operator's status.conditions Ready is True (kubernetes.ready_timeout)`,
+      { variant: v.name }
+    );
+    add(
+      kubeStep.service(d),
+      "start",
+      { get: paths.service(d) },
+      `${about}: where this machine reaches TiDB (the Service's load balancer address, or a node's address and the NodePort) and its status port`,
+      { variant: v.name }
+    );
+  },
+  blockSteps() {
+  },
+  teardownSteps(_plan, d, add) {
+    add(
+      stepKey.stop(d),
+      "teardown",
+      { delete: paths.tidbCluster(d) },
+      "always: success, failure, cancel, SIGTERM (pvReclaimPolicy Delete: its volumes go with it)"
+    );
+    if (d.namespaceManifest)
+      add(
+        kubeStep.deleteNamespace(d.namespace),
+        "teardown",
+        { delete: paths.namespace(d.namespace) },
+        "the run's namespace and everything in it, waited for until gone; `tiperf reap --kubernetes` if tiperf was killed"
+      );
+  },
+  run: kubernetesRuntime
+};
+var KUBERNETES = {
+  provider: "kubernetes",
+  about: "TiDB Operator's TidbCluster per variant on a Kubernetes cluster (a kubeconfig context)",
+  sections: ["kubernetes"],
+  remoteDeploy: true,
+  form: kubernetesForm,
+  noRestart: "runs on Kubernetes, where tiperf does not restart TiDB Operator's pods between blocks: use compare.blocks: 1",
+  checkProfile(p, issue) {
+    if (!p.kubernetes)
+      issue(
+        ["kubernetes"],
+        "provider kubernetes needs a kubernetes section (at least {} for the current context)"
+      );
+    for (const key of ["hosts", "ssh"])
+      if (p[key]) issue([key], `a Kubernetes cluster's nodes are the operator's: remove ${key}`);
+    if (p.haproxy) issue(["haproxy"], "TiDB's Service balances the load on Kubernetes: remove haproxy");
+    if (p.monitoring)
+      issue(
+        ["monitoring"],
+        "tiperf deploys no monitoring on Kubernetes (TidbMonitor is the operator's): remove monitoring"
+      );
+    for (const role of ROLES) {
+      const r = p.roles[role];
+      if (role === "tiflash") {
+        if ((r.count ?? 0) > 0)
+          issue(["roles", role, "count"], "tiperf's TidbClusters have no TiFlash: leave it out");
+        continue;
+      }
+      if ((r.count ?? 0) < 1)
+        issue(["roles", role, "count"], `a TidbCluster needs at least one ${role} replica`);
+      for (const key of ["numa_node", "resource_control", "instances", "arch", "os"])
+        if (r[key] !== void 0)
+          issue(
+            ["roles", role, key],
+            `has no meaning for TiDB Operator's pods here: use kubernetes.node_selector (and roles.${role}.instance_type for the machine type)`
+          );
+    }
+  },
+  checkTarget(t, profileFile) {
+    if (!t.version)
+      return `target.version: ${profileFile} (provider kubernetes) runs TiDB Operator's images of a release: name it (like v8.5.0)`;
+    if (t.binpath || t.source)
+      return `target.${t.binpath ? "binpath" : "source"}: ${profileFile} (provider kubernetes) runs images, not a build of this machine: push an image and set kubernetes.images`;
+    if (t.resources)
+      return `target.resources limits a private tidb-server (provider local); on Kubernetes set the pods' requests in the cluster`;
+    return void 0;
+  }
+};
+
 // action/src/targets/tidb/deployments/local/args.ts
 var serverSlots = (d) => ({
   port: `<port of ${d.name}>`,
@@ -11109,15 +11820,15 @@ import { mkdir as mkdir5, readFile as readFile5 } from "node:fs/promises";
 import { basename as basename4, join as join11 } from "node:path";
 
 // action/src/targets/tidb/status-api.ts
-import { get as httpGet, request as httpRequest } from "node:http";
+import { get as httpGet, request as httpRequest2 } from "node:http";
 function getBytes(url, timeoutMs = 1e4) {
-  return new Promise((resolve2, reject) => {
+  return new Promise((resolve3, reject) => {
     const req = httpGet(url, { timeout: timeoutMs }, (res) => {
       const chunks = [];
       res.on("data", (d) => chunks.push(d));
       res.on(
         "end",
-        () => (res.statusCode ?? 0) >= 400 ? reject(new Error(`HTTP ${res.statusCode}`)) : resolve2(Buffer.concat(chunks))
+        () => (res.statusCode ?? 0) >= 400 ? reject(new Error(`HTTP ${res.statusCode}`)) : resolve3(Buffer.concat(chunks))
       );
     });
     req.on("timeout", () => req.destroy(new Error(`no answer within ${Math.round(timeoutMs / 1e3)}s`)));
@@ -11133,8 +11844,8 @@ async function getJson(url) {
   }
 }
 function postJson(url, body) {
-  return new Promise((resolve2, reject) => {
-    const req = httpRequest(
+  return new Promise((resolve3, reject) => {
+    const req = httpRequest2(
       url,
       { method: "POST", timeout: 1e4, headers: { "content-type": "application/json" } },
       (res) => {
@@ -11145,7 +11856,7 @@ function postJson(url, body) {
         });
         res.on(
           "end",
-          () => res.statusCode === 200 ? resolve2() : reject(
+          () => res.statusCode === 200 ? resolve3() : reject(
             new Error(`POST ${url} ${body}: HTTP ${res.statusCode}: ${answer.trim().slice(0, 300)}`)
           )
         );
@@ -11624,6 +12335,7 @@ var DEPLOYERS = {
   playground: PLAYGROUND,
   hosts: HOSTS,
   endpoint: ENDPOINT,
+  kubernetes: KUBERNETES,
   ...CLOUD_DEPLOYERS
 };
 var PROVIDERS = Object.keys(DEPLOYERS);
@@ -12231,7 +12943,7 @@ var TidbRun = class {
     const step = this.plan.steps.find((x) => x.key === key);
     if (!step) throw new RunError(`the plan has no step ${key}: a run does only what \`tiperf plan\` shows`);
     const fill = (t) => this.fill(t.replaceAll(PLAN_DIR, this.dir));
-    const run = "command" in step.run ? { command: step.run.command.map(fill) } : "sql" in step.run ? { sql: fill(step.run.sql) } : "get" in step.run ? { get: fill(step.run.get) } : { post: fill(step.run.post), body: step.run.body };
+    const run = "command" in step.run ? { command: step.run.command.map(fill) } : "sql" in step.run ? { sql: fill(step.run.sql) } : "get" in step.run ? { get: fill(step.run.get) } : "delete" in step.run ? { delete: fill(step.run.delete) } : { post: fill(step.run.post), body: fill(step.run.body) };
     return { ...step, run };
   }
   /** Fills in what the plan left to the run (a private server's ports and work directory). */
@@ -12548,7 +13260,7 @@ import {
   mkdirSync,
   openSync,
   readdirSync as readdirSync2,
-  readFileSync as readFileSync2,
+  readFileSync as readFileSync3,
   realpathSync,
   renameSync,
   rmSync,
@@ -12556,8 +13268,8 @@ import {
   utimesSync,
   writeFileSync
 } from "node:fs";
-import { homedir as homedir3 } from "node:os";
-import { basename as basename6, isAbsolute, join as join15, resolve } from "node:path";
+import { homedir as homedir4 } from "node:os";
+import { basename as basename6, isAbsolute as isAbsolute2, join as join15, resolve as resolve2 } from "node:path";
 
 // action/src/targets/tidb/unseen.ts
 var NEEDS = "a TiDB cluster profile (infra/profiles/playground.yaml, a hosts profile or a cloud profile: --profile)";
@@ -12587,8 +13299,8 @@ var CLIENT_MODULES = /^[-+](?:\s*require)?\s*(github\.com\/tikv\/client-go\/v2|g
 function unseenOnUnistore(files, goModDiff = "") {
   const out = [];
   for (const area of AREAS) {
-    const paths = files.filter((f) => area.paths.test(f));
-    if (paths.length) out.push({ why: area.why, paths, needs: NEEDS });
+    const paths2 = files.filter((f) => area.paths.test(f));
+    if (paths2.length) out.push({ why: area.why, paths: paths2, needs: NEEDS });
   }
   const modules = [
     ...new Set(
@@ -12606,8 +13318,8 @@ function unseenOnUnistore(files, goModDiff = "") {
 
 // action/src/targets/tidb/source.ts
 function buildsRoot(env = process.env) {
-  if (env.TIPERF_BUILDS) return resolve(env.TIPERF_BUILDS);
-  return join15(env.XDG_CACHE_HOME || join15(homedir3(), ".cache"), "tiperf", "builds");
+  if (env.TIPERF_BUILDS) return resolve2(env.TIPERF_BUILDS);
+  return join15(env.XDG_CACHE_HOME || join15(homedir4(), ".cache"), "tiperf", "builds");
 }
 function treeDir(path, root = buildsRoot()) {
   const real = realpathSync(path);
@@ -12673,14 +13385,14 @@ function lock(dir) {
       return () => rmSync(file, { force: true });
     } catch (e) {
       if (e.code !== "EEXIST") throw e;
-      const holder = Number(readFileSync2(file, "utf8"));
-      let alive2 = false;
+      const holder = Number(readFileSync3(file, "utf8"));
+      let alive3 = false;
       try {
         process.kill(holder, 0);
-        alive2 = holder > 0;
+        alive3 = holder > 0;
       } catch {
       }
-      if (alive2)
+      if (alive3)
         throw new RunError(
           `${dir}: another tiperf (pid ${holder}) is building in this tree's checkout; wait for it`
         );
@@ -12696,7 +13408,7 @@ async function buildAt(src, commit, opts) {
   const binary = join15(out, "tidb-server");
   const logFile = join15(out, "build.log");
   if (existsSync4(binary)) {
-    const info = JSON.parse(readFileSync2(join15(out, "build.json"), "utf8"));
+    const info = JSON.parse(readFileSync3(join15(out, "build.json"), "utf8"));
     opts.log(`build ${commit.slice(0, 10)}: kept from an earlier build (${binary})`);
     inUse.add(binary);
     const now = /* @__PURE__ */ new Date();
@@ -12718,7 +13430,7 @@ async function buildAt(src, commit, opts) {
     const [command, ...args] = src.build;
     const limitS = parseDuration(src.timeout) ?? 3600;
     opts.log(`build ${commit.slice(0, 10)} ${subject}: ${src.build.join(" ")} (in ${tree})`);
-    const program = command.includes("/") && !isAbsolute(command) ? join15(tree, command) : command;
+    const program = command.includes("/") && !isAbsolute2(command) ? join15(tree, command) : command;
     const run = await runTool(program, args, {
       logFile,
       limitS,
@@ -12920,6 +13632,7 @@ function targetPlan(tidb2, input) {
     },
     remoteLoad: Boolean(tidb2.load.user),
     localServers: deployerOf(tidb2.profile.provider).localServers === true,
+    ...deployerOf(tidb2.profile.provider).remoteDeploy ? { remoteDeploy: true } : {},
     overhead: {
       setupS,
       switchS: tidb2.deployments[0] ? formOf(tidb2.deployments[0]).switchSeconds(tidb2) : 0,
@@ -12955,7 +13668,7 @@ var tidb = {
   ],
   needs: (target, o) => [
     // a build of one's own (target.binpath) runs without tiup on a local profile; an endpoint needs none
-    ...o.existing || binpathsOf(target).tidb ? [] : [
+    ...o.existing || o.remoteDeploy || binpathsOf(target).tidb ? [] : [
       {
         found: anyTool(["tiup"]),
         what: "tiup (target.kind tidb)",
@@ -13089,6 +13802,11 @@ export {
   cpuThrottle,
   throttleBetween,
   deepMerge,
+  MANAGED_BY,
+  MANAGER,
+  EXPIRES,
+  KubeClient,
+  loadKubeContext,
   git,
   commitAt,
   TARGET_KINDS,

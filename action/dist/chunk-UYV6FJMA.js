@@ -30,7 +30,7 @@ import {
   throttleBetween,
   validateYaml,
   writeAtomic
-} from "./chunk-3BAWMAWG.js";
+} from "./chunk-JUSONUCI.js";
 import {
   EXIT,
   InputError,
@@ -3597,7 +3597,15 @@ var CompareSchema = external_exports.strictObject({
    * first, every variant's server restarts (fresh process, same data) in random order, and the
    * verdict's interval is taken over block means. 1: one instance per variant, rounds as the unit.
    */
-  blocks: external_exports.number().int().min(1).refine((b10) => b10 !== 2, "2 blocks give an interval with 1 degree of freedom: use 1, or 3 or more").default(1)
+  blocks: external_exports.number().int().min(1).refine((b10) => b10 !== 2, "2 blocks give an interval with 1 degree of freedom: use 1, or 3 or more").default(1),
+  /**
+   * With blocks: before each block after the first, each variant's data is loaded again (its
+   * driver's cleanup, then prepare, prewarm and checks) after its server restarts, so the data is
+   * part of the instance a block samples: a gap one variant's data carries (its pages, statistics,
+   * the rows an insert cell added) varies over blocks and widens the interval, instead of sitting
+   * in every block and the estimate. Costs a data load per variant and block.
+   */
+  reload_data: external_exports.boolean().default(false)
 });
 var METRIC_NAME = /^[a-z][a-z0-9_]*$/;
 var SpecSchema = external_exports.strictObject({
@@ -3735,6 +3743,10 @@ function resolveVariants(file, raw, spec) {
       `${file}: compare.max_rounds (${compare3.max_rounds}) must be \u2265 compare.rounds (${compare3.rounds})`
     );
   }
+  if (compare3.reload_data && compare3.blocks < 3)
+    throw new InputError(
+      `${file}: compare.reload_data loads the data again before each block after the first: it needs compare.blocks of 3 or more (it is ${compare3.blocks})`
+    );
   if (compare3.blocks > 1) {
     if (compare3.rounds % compare3.blocks !== 0)
       throw new InputError(
@@ -59010,9 +59022,9 @@ function driverNeeds(spec) {
     };
   });
 }
-function needsOf(spec, remoteLoad, existing) {
+function needsOf(spec, remoteLoad, existing, remoteDeploy) {
   const needs = remoteLoad ? [] : driverNeeds(spec);
-  needs.push(...kindOf(spec.target.kind).needs(spec.target, { remoteLoad, existing }));
+  needs.push(...kindOf(spec.target.kind).needs(spec.target, { remoteLoad, existing, remoteDeploy }));
   if (spec.driver?.cpus !== void 0 && !remoteLoad)
     needs.push({
       found: anyTool(["taskset"]),
@@ -59024,7 +59036,7 @@ function needsOf(spec, remoteLoad, existing) {
 function checkTools(specs, o = {}) {
   const missing = /* @__PURE__ */ new Map();
   for (const spec of specs)
-    for (const need of needsOf(spec, o.remoteLoad ?? false, o.existing ?? false))
+    for (const need of needsOf(spec, o.remoteLoad ?? false, o.existing ?? false, o.remoteDeploy ?? false))
       if (!need.found) missing.set(need.what, need);
   if (missing.size === 0) return;
   const list = [...missing.values()].map((n) => `- ${n.what}: install ${n.install}`).join("\n");
@@ -59093,7 +59105,7 @@ async function checkOutFile(file, flag2) {
     throw new InputError(`${flag2} ${file}: is a directory; give a file name`);
   await checkOutDir(dirname3(resolve2(file)), flag2);
 }
-function specWarnings(loaded, command, cores2 = cpus3().length, remoteLoad = false) {
+function specWarnings(loaded, command, cores2 = cpus3().length, remoteLoad = false, remoteServers = false) {
   const out = [];
   const { spec, variants } = loaded;
   const pairs = variants?.compare.order === "duet" ? variants.all.length : 1;
@@ -59102,7 +59114,7 @@ function specWarnings(loaded, command, cores2 = cpus3().length, remoteLoad = fal
     const heavy = remoteLoad ? [] : w2.threads.filter((t) => t > 32 * per);
     if (heavy.length > 0) {
       out.push(
-        `workloads[${i}] (${w2.name}): threads ${heavy.join(", ")} on ${per} CPU(s)${pairs > 1 ? " (a duet pair's set)" : ""} shared by the server and the load tool: such a cell measures scheduling more than the server`
+        remoteServers ? `workloads[${i}] (${w2.name}): threads ${heavy.join(", ")} from this machine's ${per} CPU(s), where the load tool runs: such a cell may measure the load tool more than the servers (a load host with more CPUs, or fewer threads)` : `workloads[${i}] (${w2.name}): threads ${heavy.join(", ")} on ${per} CPU(s)${pairs > 1 ? " (a duet pair's set)" : ""} shared by the server and the load tool: such a cell measures scheduling more than the server`
       );
     }
   });
@@ -59743,7 +59755,7 @@ function estimate2(loaded, target2) {
   ];
   return {
     seconds: seconds2,
-    text: `estimated duration: ~${minutes2(seconds2)} (${parts.join(" + ")}; data loading not included${compare3?.max_rounds ? "; at most max_rounds" : ""})`
+    text: `estimated duration: ~${minutes2(seconds2)} (${parts.join(" + ")}; data loading not included${restarts && compare3?.reload_data ? `, ${restarts + variants} times here with compare.reload_data` : ""}${compare3?.max_rounds ? "; at most max_rounds" : ""})`
   };
 }
 function budgetRefusal(loaded, seconds2) {
@@ -59853,7 +59865,13 @@ function compareSchedule(o) {
         (_, i) => round3((block2 - 1) * perBlock + 1 + i)
       )
     ];
-    blocks.push({ block: block2, restarts, ...o.grouped ? { groups: groupOrder(block2) } : {}, rounds });
+    blocks.push({
+      block: block2,
+      restarts,
+      ...o.reloadData && restarts.length ? { reload: true } : {},
+      ...o.grouped ? { groups: groupOrder(block2) } : {},
+      rounds
+    });
   }
   return { seed, order: o.order, looks: lookRounds(o.rounds, o.maxRounds), blocks };
 }
@@ -59869,7 +59887,7 @@ function scheduleLines(s2) {
     const last = measured.at(-1)?.round;
     const turns = measured.map((r) => `${r.round}: ${r.turns.map(turnText).join(" ")}`).join("; ");
     out.push(
-      `  block ${b10.block}${b10.restarts.length ? ` (restart ${b10.restarts.join(", ")})` : ""}${b10.groups ? ` (groups ${b10.groups.join(", ")})` : ""}: ${warm2 ? `${warm2} warmup round(s), ` : ""}rounds ${first}\u2013${last}${s2.order === "duet" ? "" : ` \u2014 ${turns}`}`
+      `  block ${b10.block}${b10.restarts.length ? ` (restart ${b10.restarts.join(", ")}${b10.reload ? ", each with its data loaded again" : ""})` : ""}${b10.groups ? ` (groups ${b10.groups.join(", ")})` : ""}: ${warm2 ? `${warm2} warmup round(s), ` : ""}rounds ${first}\u2013${last}${s2.order === "duet" ? "" : ` \u2014 ${turns}`}`
     );
   }
   return out;
@@ -59879,7 +59897,7 @@ function scheduleLines(s2) {
 function stepLine(s2) {
   const where = s2.where === "load host" ? " (load host)" : "";
   const run2 = s2.run;
-  const text3 = "sql" in run2 ? `SQL: ${run2.sql}` : "get" in run2 ? `GET ${run2.get}` : "post" in run2 ? `POST ${run2.post} ${run2.body}` : run2.command[0]?.includes(" ") ? run2.command.join(" && ") : shellCommand(run2.command);
+  const text3 = "sql" in run2 ? `SQL: ${run2.sql}` : "get" in run2 ? `GET ${run2.get}` : "post" in run2 ? `POST ${run2.post} ${run2.body}` : "delete" in run2 ? `DELETE ${run2.delete}` : run2.command[0]?.includes(" ") ? run2.command.join(" && ") : shellCommand(run2.command);
   return `  [${s2.phase}]${where} ${text3}${s2.about ? `    # ${s2.about}` : ""}`;
 }
 function loadSteps(spec, connection, where, cores2) {
@@ -59993,6 +60011,7 @@ async function planRun(given, o) {
   const cells = [];
   let cleanup = [];
   const loadedData = /* @__PURE__ */ new Set();
+  const reloads = [];
   for (const v of variants) {
     steps.push(...kindSteps(["start", "switch", "sql", "record"], v.name));
     const load3 = loadSteps(v.spec, target2.connection(v.name), where, o.cores ?? cpus6().length);
@@ -60002,16 +60021,33 @@ async function planRun(given, o) {
       cleanup = [...unseen(cleanup, load3.cleanup, v === variants[0] ? void 0 : v.name), ...cleanup];
     }
     cells.push(...unseen(cells, load3.cells, v === variants[0] ? void 0 : v.name));
+    if (loaded.variants?.compare.reload_data)
+      reloads.push(
+        ...[...load3.cleanup, ...load3.data].map((s2) => ({
+          ...s2,
+          variant: v.name,
+          about: `${s2.about ? `${s2.about}; ` : ""}again after each restart (compare.reload_data)`
+        }))
+      );
   }
   const warnings = [
     ...target2.warnings,
-    ...specWarnings(loaded, o.command ?? (loaded.variants ? "compare" : "run"), o.cores, target2.remoteLoad)
+    ...specWarnings(
+      loaded,
+      o.command ?? (loaded.variants ? "compare" : "run"),
+      o.cores,
+      target2.remoteLoad,
+      target2.remoteDeploy === true || target2.existingServers === true
+    )
   ];
   const est = estimate2(loaded, target2);
   const refusals = [
     ...target2.refusals,
     ...budgetRefusal(loaded, est.seconds),
-    ...duetRefusals(loaded, target2, o.cores)
+    ...duetRefusals(loaded, target2, o.cores),
+    ...loaded.variants?.compare.reload_data && loadedData.size < variants.length ? [
+      `${loaded.path}: compare.reload_data: variants share one deployment's data here (${target2.switching} switching), so one variant's data cannot be loaded again alone: leave reload_data out`
+    ] : []
   ];
   const grouped = target2.switching === "grouped" && Boolean(loaded.variants);
   const perGroup = grouped ? [...kindSteps(["switch"]).filter((s2) => !steps.includes(s2)), ...kindSteps(["restart"])] : [];
@@ -60019,7 +60055,7 @@ async function planRun(given, o) {
     ...grouped ? [] : kindSteps(["switch"]).filter((s2) => !steps.includes(s2)),
     ...kindSteps(["cell"]),
     ...cells,
-    ...!grouped && loaded.variants?.compare.blocks && loaded.variants.compare.blocks > 1 ? kindSteps(["restart"]) : []
+    ...!grouped && loaded.variants?.compare.blocks && loaded.variants.compare.blocks > 1 ? [...kindSteps(["restart"]), ...reloads] : []
   ];
   const end = [...cleanup, ...kindSteps(["teardown"])];
   const order = loaded.variants?.compare.order;
@@ -60039,7 +60075,8 @@ async function planRun(given, o) {
     warmupRounds: compare3.warmup_rounds,
     seed: o.seed ?? compare3.seed ?? seedOf(o.runId ?? prefix),
     order: compare3.order === "duet" ? "duet" : "interleaved",
-    grouped
+    grouped,
+    reloadData: compare3.reload_data
   }) : void 0;
   const detect = schedule ? detectionOf(loaded, schedule.looks.length) : void 0;
   if (detect) refusals.push(...detect.refusals);
@@ -60662,26 +60699,7 @@ var Bench = class _Bench {
     bench.build = opts.build;
     bench.executed = opts.executed;
     try {
-      const shared = target2.sharedData;
-      for (const ds of dataSets) {
-        const key2 = `${ds.driver.name}:${ds.driver.dataKey(ds.workload, opts.spec.data)}`;
-        if (shared?.loaded.has(key2)) {
-          opts.log(`${opts.variant}: ${ds.driver.name} data already loaded on this deployment`);
-          continue;
-        }
-        await target2.activate?.(opts.signal);
-        const database = target2.connection.database ?? ds.driver.database(ds.workload);
-        await target2.createDatabase(database);
-        for (const step2 of ds.driver.setup(bench.context(ds.workload, Math.max(...ds.workload.threads)))) {
-          await bench.step(ds, step2, opts.signal);
-        }
-        await target2.afterLoad?.({
-          database,
-          tables: ds.driver.tables(ds.workload, opts.spec.data),
-          ...ds.driver.name === "sysbench" && opts.spec.data ? { sysbench: opts.spec.data } : {}
-        });
-        shared?.loaded.add(key2);
-      }
+      await bench.loadData(opts.signal);
     } catch (e) {
       await target2.stop();
       throw e;
@@ -60703,6 +60721,47 @@ var Bench = class _Bench {
   async restart(signal) {
     if (!this.target.restart) throw new RunError(`${this.variant}: ${this.target.kind} cannot restart`);
     return this.target.restart(signal);
+  }
+  /** Every data set loaded: create database → prepare → prewarm → check, then the target's own after-load. */
+  async loadData(signal) {
+    const target2 = this.target;
+    const shared = target2.sharedData;
+    for (const ds of this.dataSets) {
+      const key2 = `${ds.driver.name}:${ds.driver.dataKey(ds.workload, this.spec.data)}`;
+      if (shared?.loaded.has(key2)) {
+        this.log(`${this.variant}: ${ds.driver.name} data already loaded on this deployment`);
+        continue;
+      }
+      await target2.activate?.(signal);
+      const database = target2.connection.database ?? ds.driver.database(ds.workload);
+      await target2.createDatabase(database);
+      for (const step2 of ds.driver.setup(this.context(ds.workload, Math.max(...ds.workload.threads)))) {
+        await this.step(ds, step2, signal);
+      }
+      await target2.afterLoad?.({
+        database,
+        tables: ds.driver.tables(ds.workload, this.spec.data),
+        ...ds.driver.name === "sysbench" && this.spec.data ? { sysbench: this.spec.data } : {}
+      });
+      shared?.loaded.add(key2);
+    }
+  }
+  /**
+   * compare.reload_data: the data loaded again (each data set's cleanup, then as at open), so the
+   * data is part of the instance a block samples. Refused in the plan where variants share data.
+   */
+  async reloadData(signal) {
+    if (this.target.sharedData && this.target.sharedData.users > 1)
+      throw new RunError(
+        `${this.variant}: its data is shared with another variant on one deployment: it cannot be loaded again alone`
+      );
+    for (const ds of this.dataSets) {
+      for (const step2 of ds.driver.cleanup(this.context(ds.workload, 1))) await this.step(ds, step2, signal);
+      this.target.sharedData?.loaded.delete(
+        `${ds.driver.name}:${ds.driver.dataKey(ds.workload, this.spec.data)}`
+      );
+    }
+    await this.loadData(signal);
   }
   /** The spec's data sets in workload order, each with the program that loads it. */
   static dataSets(spec, tools) {
@@ -61057,7 +61116,8 @@ async function startResult(loaded, opts) {
   if (runPlan.refusals.length) throw new InputError(runPlan.refusals.join("\n"));
   checkTools(loaded.variants ? loaded.variants.all.map((v) => v.spec) : [loaded.spec], {
     remoteLoad: plan.remoteLoad,
-    existing: plan.existingServers ?? false
+    existing: plan.existingServers ?? false,
+    remoteDeploy: plan.remoteDeploy ?? false
   });
   const warnings = runPlan.warnings;
   for (const w2 of warnings) opts.log(`warning: ${w2}`);
@@ -62815,6 +62875,10 @@ async function compareSpec(given, opts) {
         const began = Date.now();
         opts.log(`block ${sb.block}: ${n}: ${await benchOf(n).restart(opts.signal)}`);
         restartSeconds.push((Date.now() - began) / 1e3);
+        if (sb.reload) {
+          await benchOf(n).reloadData(opts.signal);
+          opts.log(`block ${sb.block}: ${n}: data loaded again (compare.reload_data)`);
+        }
       }
       for (const r of sb.rounds) {
         await runRound(r, tag);

@@ -6,7 +6,7 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-3BAWMAWG.js";
+} from "./chunk-JUSONUCI.js";
 import {
   sweep
 } from "./chunk-6OCY7HZD.js";
