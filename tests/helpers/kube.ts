@@ -26,7 +26,7 @@ export interface Kube {
   stop(): Promise<void>;
 }
 
-/** The TidbCluster CRD: group pingcap.com, v1alpha1, namespaced, with a status subresource. */
+/** The TidbCluster CRD: group pingcap.com, v1alpha1, namespaced. */
 export function tidbClusterCrd() {
   const component = (extra: Record<string, unknown> = {}) => ({
     type: "object",
@@ -56,7 +56,7 @@ export function tidbClusterCrd() {
           name: "v1alpha1",
           served: true,
           storage: true,
-          subresources: { status: {} },
+          // as the operator's v1 CRD: no status subresource (the operator updates the whole object)
           schema: {
             openAPIV3Schema: {
               type: "object",

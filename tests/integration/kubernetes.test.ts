@@ -1,7 +1,7 @@
 // provider kubernetes through a real API server (etcd + kube-apiserver, tests/helpers/kube.ts):
 // tiperf creates its namespace and a TidbCluster per variant there for real (the CRD's schema
 // checks the manifests), a test-only stand-in plays TiDB Operator and the nodes (a MariaDB per
-// cluster behind the TiDB Service, Ready through the status subresource), and the run goes to a
+// cluster behind the TiDB Service, Ready in its status), and the run goes to a
 // verdict. The run's namespace must be gone after success, failure and SIGTERM; `tiperf reap
 // --kubernetes` deletes only expired namespaces tiperf labelled.
 import assert from "node:assert/strict";

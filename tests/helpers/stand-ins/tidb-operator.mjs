@@ -5,9 +5,10 @@
 // each TidbCluster it starts a private MariaDB in TiDB's place (tidb_version() answers the spec's
 // version), serves TiDB's /status and /config (from spec.tidb.config's TOML) on a port of its own,
 // creates the <cluster>-tidb Service with those two ports (LoadBalancer: its status gets the
-// ingress 127.0.0.1) and reports the cluster Ready through the status subresource, as the
-// operator's status does. A deleted TidbCluster's server is stopped; a namespace being deleted is
-// emptied and finalized (the namespace controller's part). It measures nothing of TiDB.
+// ingress 127.0.0.1) and reports the cluster Ready in its status, as the operator does (the
+// whole object updated: its v1 CRD has no status subresource). A deleted TidbCluster's server is
+// stopped; a namespace being deleted is emptied and finalized (the namespace controller's part).
+// It measures nothing of TiDB.
 //
 //   node tidb-operator.mjs --server URL --token TOKEN --ca FILE --dir DIR
 // A file DIR/refuse-ready, if present, holds a cluster name that never becomes Ready.
@@ -222,7 +223,7 @@ async function startCluster(tc) {
           },
     ],
   };
-  const st = await api("PUT", `/apis/pingcap.com/v1alpha1/namespaces/${ns}/tidbclusters/${name}/status`, obj);
+  const st = await api("PUT", `/apis/pingcap.com/v1alpha1/namespaces/${ns}/tidbclusters/${name}`, obj);
   if (st.status !== 200) throw new Error(`TidbCluster status: ${JSON.stringify(st.body)}`);
   log(
     `${key}: ${refused ? "kept not Ready" : "Ready"}; TiDB (MariaDB) on 127.0.0.1:${port}, status ${statusPort}`,
