@@ -113,7 +113,9 @@ describe("provider kubernetes on a real API server", { timeout: 600_000 }, () =>
     const log = run.stderr();
     assert.equal(code, 0, `${log}\n--- operator:\n${operatorLog}`);
     const verdict = JSON.parse(readFileSync(json, "utf8"));
-    assert.equal(verdict.verdict, "pass");
+    // 2 rounds at a 50% tolerance: no regression of two equal stand-ins; pass or too few rounds to say
+    assert.ok(["pass", "inconclusive"].includes(verdict.verdict), verdict.verdict);
+    assert.equal(verdict.cells.length, 1);
     assert.match(log, /kubernetes: namespace (tiperf-\S+) created/);
     const ns = /kubernetes: namespace (tiperf-\S+) created/.exec(log)?.[1] as string;
     assert.match(log, /TidbCluster tidb-base Ready; TiDB at 127\.0\.0\.1:\d+/);
@@ -127,7 +129,7 @@ describe("provider kubernetes on a real API server", { timeout: 600_000 }, () =>
     // the TidbCluster's TOML config reached the server, and was read back from its /config
     assert.equal(head.effective_config["tidb.performance.txn-total-size-limit"], "1073741824");
     // what ran is what the plan said: the plan's requests are the executed ones
-    const executed = JSON.parse(readFileSync(join(runDir, "tidb", "executed.json"), "utf8")) as {
+    const executed = JSON.parse(readFileSync(join(runDir, "executed.json"), "utf8")) as {
       key?: string;
       run: Record<string, string>;
     }[];

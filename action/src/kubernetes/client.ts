@@ -159,11 +159,7 @@ export class KubeClient {
   /** Deletes an object (its dependents in the background); gone already is no error. */
   async remove(path: string): Promise<boolean> {
     try {
-      await this.request("DELETE", path, {
-        kind: "DeleteOptions",
-        apiVersion: "v1",
-        propagationPolicy: "Background",
-      });
+      await this.request("DELETE", `${path}${path.includes("?") ? "&" : "?"}propagationPolicy=Background`);
       return true;
     } catch (e) {
       if (e instanceof KubeError && e.status === 404) return false;

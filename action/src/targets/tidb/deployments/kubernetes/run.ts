@@ -175,7 +175,8 @@ export const kubernetesRuntime: FormRuntime<KubernetesDeployment> = {
         deployment: d,
         endpoints: [sql],
         sql,
-        status: { pd: [], tikv: [], tidb: [`${status.host}:${status.port}`], tiflash: [] },
+        // as planned: the plan's steps are keyed by these, filled in with the Service's address
+        status: { pd: [], tikv: [], tidb: [statusAddress(d)], tiflash: [] },
         died: never,
         stop,
         up: true,
