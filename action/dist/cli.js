@@ -45,10 +45,10 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-UYV6FJMA.js";
+} from "./chunk-243VT3LZ.js";
 import {
   reapLedger
-} from "./chunk-AB3LFXDH.js";
+} from "./chunk-MDG7F7CG.js";
 import {
   EXPIRES,
   KubeClient,
@@ -64,7 +64,7 @@ import {
   require_dist,
   writeAtomic,
   writeResult
-} from "./chunk-JUSONUCI.js";
+} from "./chunk-CD4UP65T.js";
 import {
   BuildFailed,
   CLOUDS,

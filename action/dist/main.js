@@ -13,7 +13,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-UYV6FJMA.js";
+} from "./chunk-243VT3LZ.js";
 import {
   getInput,
   info,
@@ -26,7 +26,7 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-JUSONUCI.js";
+} from "./chunk-CD4UP65T.js";
 import {
   EXIT,
   InputError,

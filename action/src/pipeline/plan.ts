@@ -56,7 +56,8 @@ export function stepLine(s: PlanStep): string {
           ? `POST ${run.post} ${run.body}`
           : "delete" in run
             ? `DELETE ${run.delete}`
-            : run.command[0]?.includes(" ")
+            : // shell lines in sequence (a restart: "kill -TERM <pid>", then the start), not a path with a placeholder
+              /^[a-z][\w-]* /.test(run.command[0] ?? "")
               ? run.command.join(" && ")
               : shellCommand(run.command);
   return `  [${s.phase}]${where} ${text}${s.about ? `    # ${s.about}` : ""}`;

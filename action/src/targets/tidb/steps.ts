@@ -7,6 +7,8 @@ type Named = { name: string };
 export const stepKey = {
   install: (d: Named) => `install:${d.name}`,
   start: (d: Named) => `start:${d.name}`,
+  /** A private server's program copied into its work directory (every start and restart). */
+  copy: (d: Named) => `copy:${d.name}`,
   /** A restart of the whole deployment, or of only these roles. */
   restart: (d: Named, roles: readonly Role[] = []) =>
     roles.length ? `restart:${d.name}:${roles.join(",")}` : `restart:${d.name}`,

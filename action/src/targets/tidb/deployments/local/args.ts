@@ -18,15 +18,24 @@ export const serverProgram = (d: ServerDeployment, tiupHome: string) =>
   d.binpath ?? `${tiupHome}/components/tidb/${d.version}/tidb-server`;
 
 /**
+ * Where the server runs its program from: a copy of it in its work directory, written afresh at
+ * every start and restart. How a binary's file sits in the page cache is part of the instance:
+ * two byte-identical copies of one tidb-server build kept a steady +9.7% gap on oltp_insert here
+ * over 8 restarts (one file for both: −0.2%), so each instance gets its own fresh copy and the
+ * blocks sample that gap instead of taking it for the change.
+ */
+export const serverCopy = (d: ServerDeployment) => `${serverSlots(d).dir}/bin/tidb-server`;
+
+/**
  * tidb-server alone on its embedded store (unistore, as TiDB developers run it), SQL and status on
  * 127.0.0.1 only (a password-less root), its own ports, socket, data path, temp dir and log file;
  * -config-strict makes a config key it does not know fail the start instead of being logged and
  * ignored.
  */
-export function serverArgs(d: ServerDeployment, dir: string, tiupHome: string): string[] {
+export function serverArgs(d: ServerDeployment, dir: string): string[] {
   const slot = serverSlots(d);
   return [
-    serverProgram(d, tiupHome),
+    serverCopy(d),
     "-store",
     "unistore",
     "-path",

@@ -2,6 +2,7 @@
 // store (unistore): its own ports, work directory and log, stopped by PID; restarted in place
 // between blocks.
 import { CLOUDS } from "../../../../cloud/registry.ts";
+import { shellCommand } from "../../../../proc/quote.ts";
 import { PORT_AT_START } from "../../../types.ts";
 import { PLAN_DIR, toToml } from "../../config.ts";
 import { binpathsOf } from "../../schema.ts";
@@ -9,7 +10,7 @@ import { stepKey } from "../../steps.ts";
 import { tiupHome } from "../../tiup.ts";
 import { noInstanceTypes } from "../release.ts";
 import type { Deployer, DeploymentForm, ServerDeployment } from "../types.ts";
-import { serverArgs, serverSlots, serverStatus } from "./args.ts";
+import { serverArgs, serverCopy, serverProgram, serverSlots, serverStatus } from "./args.ts";
 import { serverRuntime } from "./run.ts";
 
 const serverForm: DeploymentForm<ServerDeployment> = {
@@ -53,9 +54,16 @@ const serverForm: DeploymentForm<ServerDeployment> = {
         { variant: v.name },
       );
     add(
+      stepKey.copy(d),
+      "start",
+      { command: ["cp", serverProgram(d, tiupHome()), serverCopy(d)] },
+      `${about}: the program copied afresh into the server's work directory, at every start and restart (how a binary's file sits in the page cache is part of the instance)`,
+      { variant: v.name },
+    );
+    add(
       stepKey.start(d),
       "start",
-      { command: serverArgs(d, PLAN_DIR, tiupHome()) },
+      { command: serverArgs(d, PLAN_DIR) },
       `${about}: free ports on 127.0.0.1 and a fresh work directory picked at start; ready when /status answers; runs until teardown`,
       { variant: v.name },
     );
@@ -64,8 +72,14 @@ const serverForm: DeploymentForm<ServerDeployment> = {
     add(
       stepKey.restart(d),
       "restart",
-      { command: [`kill -TERM <pid of ${d.name}>`, ...serverArgs(d, PLAN_DIR, tiupHome())] },
-      "before each block after the first (compare.blocks): a fresh process on the same data",
+      {
+        command: [
+          `kill -TERM <pid of ${d.name}>`,
+          shellCommand(["cp", serverProgram(d, tiupHome()), serverCopy(d)]),
+          ...serverArgs(d, PLAN_DIR),
+        ],
+      },
+      "before each block after the first (compare.blocks): a fresh process on the same data, from a fresh copy of its program",
     );
   },
   teardownSteps(_plan, d, add) {

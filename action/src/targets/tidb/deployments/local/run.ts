@@ -20,10 +20,12 @@ export const serverRuntime: FormRuntime<ServerDeployment> = {
     const local = await startTidbServer({
       d,
       command: (start.run as { command: string[] }).command,
+      program,
       logDir: ctx.logDirOf(setup.name) ?? join(ctx.rawDir, d.name),
       ...(setup.resources ? { resources: setup.resources } : {}),
     });
     ctx.addFill(local.fill);
+    ctx.planned(stepKey.copy(d));
     ctx.planned(stepKey.start(d));
     ctx.log(
       `tidb-server ${d.name} (pid ${local.life.server.pid}) on 127.0.0.1:${local.port}, status ${local.statusPort}, data in ${local.workDir}`,

@@ -4,8 +4,8 @@
 // answers; it is stopped by PID, its logs kept, its directory removed, recorded in the ledger so
 // `tiperf reap` finds it if tiperf dies; it restarts on the same data for compare.blocks and takes
 // the CPU limits every private server takes.
-import { mkdir, readFile } from "node:fs/promises";
-import { basename, join } from "node:path";
+import { chmod, copyFile, mkdir, readFile, rm } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
 import { RunError } from "../../../../errors.ts";
 import { findTool } from "../../../../proc/env.ts";
 import { freePort } from "../../../../proc/port.ts";
@@ -52,8 +52,10 @@ function ensureProgram(program: string, d: ServerDeployment): void {
 /** Starts the deployment's tidb-server from its planned command line and waits until it is up. */
 export async function startTidbServer(o: {
   d: ServerDeployment;
-  /** The plan's start command, placeholders unfilled. */
+  /** The plan's start command, placeholders unfilled (its program: the copy in the work directory). */
   command: string[];
+  /** The program the copy is made from (a build, or tiup's component), afresh at every start. */
+  program: string;
   /** Where its logs are kept when it stops (the run's server/<name>/). */
   logDir: string;
   resources?: Resources;
@@ -73,7 +75,15 @@ export async function startTidbServer(o: {
       .replaceAll(slot.dir, workDir);
   const argv = o.command.map(fill);
   const program = argv[0] as string;
-  ensureProgram(program, d);
+  ensureProgram(o.program, d);
+  // a fresh file at every start: a new inode, its pages written now (serverCopy says why)
+  const copyProgram = async () => {
+    await rm(program, { force: true });
+    await mkdir(dirname(program), { recursive: true });
+    await copyFile(o.program, program);
+    await chmod(program, 0o755);
+  };
+  await copyProgram();
   const logFile = join(workDir, "tidb.log");
   const stdout = join(workDir, "stdout.log");
   const what = `TiDB ${d.name}`;
@@ -134,6 +144,7 @@ export async function startTidbServer(o: {
       life.restart(async () => {
         await removeCgroup?.();
         removeCgroup = undefined;
+        await copyProgram();
         const next = spawn();
         try {
           await settle(next);

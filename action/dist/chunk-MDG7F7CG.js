@@ -6,7 +6,7 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-JUSONUCI.js";
+} from "./chunk-CD4UP65T.js";
 import {
   sweep
 } from "./chunk-6OCY7HZD.js";

@@ -30,7 +30,7 @@ import {
   throttleBetween,
   validateYaml,
   writeAtomic
-} from "./chunk-JUSONUCI.js";
+} from "./chunk-CD4UP65T.js";
 import {
   EXIT,
   InputError,
@@ -59897,7 +59897,10 @@ function scheduleLines(s2) {
 function stepLine(s2) {
   const where = s2.where === "load host" ? " (load host)" : "";
   const run2 = s2.run;
-  const text3 = "sql" in run2 ? `SQL: ${run2.sql}` : "get" in run2 ? `GET ${run2.get}` : "post" in run2 ? `POST ${run2.post} ${run2.body}` : "delete" in run2 ? `DELETE ${run2.delete}` : run2.command[0]?.includes(" ") ? run2.command.join(" && ") : shellCommand(run2.command);
+  const text3 = "sql" in run2 ? `SQL: ${run2.sql}` : "get" in run2 ? `GET ${run2.get}` : "post" in run2 ? `POST ${run2.post} ${run2.body}` : "delete" in run2 ? `DELETE ${run2.delete}` : (
+    // shell lines in sequence (a restart: "kill -TERM <pid>", then the start), not a path with a placeholder
+    /^[a-z][\w-]* /.test(run2.command[0] ?? "") ? run2.command.join(" && ") : shellCommand(run2.command)
+  );
   return `  [${s2.phase}]${where} ${text3}${s2.about ? `    # ${s2.about}` : ""}`;
 }
 function loadSteps(spec, connection, where, cores2) {

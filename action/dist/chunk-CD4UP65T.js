@@ -8017,11 +8017,7 @@ var KubeClient = class {
   /** Deletes an object (its dependents in the background); gone already is no error. */
   async remove(path) {
     try {
-      await this.request("DELETE", path, {
-        kind: "DeleteOptions",
-        apiVersion: "v1",
-        propagationPolicy: "Background"
-      });
+      await this.request("DELETE", `${path}${path.includes("?") ? "&" : "?"}propagationPolicy=Background`);
       return true;
     } catch (e) {
       if (e instanceof KubeError && e.status === 404) return false;
@@ -10315,6 +10311,8 @@ var setConfigBody = (key, value) => JSON.stringify({ [key]: value });
 var stepKey = {
   install: (d) => `install:${d.name}`,
   start: (d) => `start:${d.name}`,
+  /** A private server's program copied into its work directory (every start and restart). */
+  copy: (d) => `copy:${d.name}`,
   /** A restart of the whole deployment, or of only these roles. */
   restart: (d, roles = []) => roles.length ? `restart:${d.name}:${roles.join(",")}` : `restart:${d.name}`,
   stop: (d) => `stop:${d.name}`,
@@ -11588,7 +11586,8 @@ var kubernetesRuntime = {
         deployment: d,
         endpoints: [sql],
         sql,
-        status: { pd: [], tikv: [], tidb: [`${status.host}:${status.port}`], tiflash: [] },
+        // as planned: the plan's steps are keyed by these, filled in with the Service's address
+        status: { pd: [], tikv: [], tidb: [statusAddress(d)], tiflash: [] },
         died: never,
         stop,
         up: true,
@@ -11777,10 +11776,11 @@ var serverSlots = (d) => ({
   dir: `<workdir of ${d.name}>`
 });
 var serverProgram = (d, tiupHome2) => d.binpath ?? `${tiupHome2}/components/tidb/${d.version}/tidb-server`;
-function serverArgs(d, dir, tiupHome2) {
+var serverCopy = (d) => `${serverSlots(d).dir}/bin/tidb-server`;
+function serverArgs(d, dir) {
   const slot = serverSlots(d);
   return [
-    serverProgram(d, tiupHome2),
+    serverCopy(d),
     "-store",
     "unistore",
     "-path",
@@ -11816,8 +11816,8 @@ var serverStatus = (d) => ({
 import { join as join12 } from "node:path";
 
 // action/src/targets/tidb/deployments/local/server.ts
-import { mkdir as mkdir5, readFile as readFile5 } from "node:fs/promises";
-import { basename as basename4, join as join11 } from "node:path";
+import { chmod, copyFile as copyFile2, mkdir as mkdir5, readFile as readFile5, rm as rm6 } from "node:fs/promises";
+import { basename as basename4, dirname as dirname4, join as join11 } from "node:path";
 
 // action/src/targets/tidb/status-api.ts
 import { get as httpGet, request as httpRequest2 } from "node:http";
@@ -11899,7 +11899,14 @@ async function startTidbServer(o) {
   const fill = (text) => text.replaceAll(slot.status, String(statusPort)).replaceAll(slot.port, String(port2)).replaceAll(slot.dir, workDir);
   const argv = o.command.map(fill);
   const program = argv[0];
-  ensureProgram(program, d);
+  ensureProgram(o.program, d);
+  const copyProgram = async () => {
+    await rm6(program, { force: true });
+    await mkdir5(dirname4(program), { recursive: true });
+    await copyFile2(o.program, program);
+    await chmod(program, 493);
+  };
+  await copyProgram();
   const logFile = join11(workDir, "tidb.log");
   const stdout = join11(workDir, "stdout.log");
   const what = `TiDB ${d.name}`;
@@ -11959,6 +11966,7 @@ async function startTidbServer(o) {
     restart: () => life.restart(async () => {
       await removeCgroup?.();
       removeCgroup = void 0;
+      await copyProgram();
       const next = spawn2();
       try {
         await settle(next);
@@ -11984,10 +11992,12 @@ var serverRuntime = {
     const local = await startTidbServer({
       d,
       command: start.run.command,
+      program,
       logDir: ctx.logDirOf(setup.name) ?? join12(ctx.rawDir, d.name),
       ...setup.resources ? { resources: setup.resources } : {}
     });
     ctx.addFill(local.fill);
+    ctx.planned(stepKey.copy(d));
     ctx.planned(stepKey.start(d));
     ctx.log(
       `tidb-server ${d.name} (pid ${local.life.server.pid}) on 127.0.0.1:${local.port}, status ${local.statusPort}, data in ${local.workDir}`
@@ -12068,9 +12078,16 @@ var serverForm = {
         { variant: v.name }
       );
     add(
+      stepKey.copy(d),
+      "start",
+      { command: ["cp", serverProgram(d, tiupHome()), serverCopy(d)] },
+      `${about}: the program copied afresh into the server's work directory, at every start and restart (how a binary's file sits in the page cache is part of the instance)`,
+      { variant: v.name }
+    );
+    add(
       stepKey.start(d),
       "start",
-      { command: serverArgs(d, PLAN_DIR, tiupHome()) },
+      { command: serverArgs(d, PLAN_DIR) },
       `${about}: free ports on 127.0.0.1 and a fresh work directory picked at start; ready when /status answers; runs until teardown`,
       { variant: v.name }
     );
@@ -12079,8 +12096,14 @@ var serverForm = {
     add(
       stepKey.restart(d),
       "restart",
-      { command: [`kill -TERM <pid of ${d.name}>`, ...serverArgs(d, PLAN_DIR, tiupHome())] },
-      "before each block after the first (compare.blocks): a fresh process on the same data"
+      {
+        command: [
+          `kill -TERM <pid of ${d.name}>`,
+          shellCommand(["cp", serverProgram(d, tiupHome()), serverCopy(d)]),
+          ...serverArgs(d, PLAN_DIR)
+        ]
+      },
+      "before each block after the first (compare.blocks): a fresh process on the same data, from a fresh copy of its program"
     );
   },
   teardownSteps(_plan, d, add) {
@@ -12147,7 +12170,7 @@ function playgroundStatus(d) {
 }
 
 // action/src/targets/tidb/deployments/playground/run.ts
-import { readFile as readFile6, rm as rm6 } from "node:fs/promises";
+import { readFile as readFile6, rm as rm7 } from "node:fs/promises";
 import { join as join13 } from "node:path";
 var playgroundRuntime = {
   targetKind: "tidb-playground",
@@ -12172,7 +12195,7 @@ var playgroundRuntime = {
       stopping = true;
       ctx.planned(stepKey.stop(d));
       await server.stop("SIGINT", 6e4);
-      await rm6(dataDir, { recursive: true, force: true });
+      await rm7(dataDir, { recursive: true, force: true });
       await forget();
     };
     const died = server.exited.then(
@@ -12708,7 +12731,7 @@ function stepsOf(plan, data, loads) {
 }
 
 // action/src/targets/tidb/reapers.ts
-import { rm as rm7 } from "node:fs/promises";
+import { rm as rm8 } from "node:fs/promises";
 import { basename as basename5 } from "node:path";
 var playgroundReaper = {
   order: 0,
@@ -12716,7 +12739,7 @@ var playgroundReaper = {
   async reap(e, log) {
     if (await stopRecorded(e.pid, basename5(e.path), "SIGINT", 3e4))
       log(`reap: stopped ${e.what} pid ${e.pid}`);
-    await rm7(e.path, { recursive: true, force: true });
+    await rm8(e.path, { recursive: true, force: true });
     log(`reap: removed ${e.path}`);
   }
 };
