@@ -86,7 +86,11 @@ compare: {rounds: 3, warmup_rounds: 0, blocks: 3, confirm: 0}
       run: { command?: string[] };
     }[];
     const start = executed.find((s) => s.key?.startsWith("start:") && s.key.endsWith("-base"));
-    assert.equal(start?.run.command?.[0], base);
+    // it ran a fresh copy of the build in its work directory, copied as planned
+    const program = start?.run.command?.[0] ?? "";
+    assert.match(program, /\/tiperf-tidb-[^/]+\/bin\/tidb-server$/);
+    const copy = executed.find((s) => s.key?.startsWith("copy:") && s.key.endsWith("-base"));
+    assert.deepEqual(copy?.run.command, ["cp", base, program]);
     assert.deepEqual(start?.run.command?.slice(1, 3), ["-store", "unistore"]);
     assert.ok(!JSON.stringify(start).includes("<port of"), "the ports were filled in");
     assert.equal(
