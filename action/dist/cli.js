@@ -45,10 +45,10 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-243VT3LZ.js";
+} from "./chunk-IUAOPUPN.js";
 import {
   reapLedger
-} from "./chunk-MDG7F7CG.js";
+} from "./chunk-KZ5KNCSQ.js";
 import {
   EXPIRES,
   KubeClient,
@@ -64,7 +64,7 @@ import {
   require_dist,
   writeAtomic,
   writeResult
-} from "./chunk-CD4UP65T.js";
+} from "./chunk-BNER2C2Y.js";
 import {
   BuildFailed,
   CLOUDS,

@@ -13,7 +13,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-243VT3LZ.js";
+} from "./chunk-IUAOPUPN.js";
 import {
   getInput,
   info,
@@ -26,7 +26,7 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-CD4UP65T.js";
+} from "./chunk-BNER2C2Y.js";
 import {
   EXIT,
   InputError,

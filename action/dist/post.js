@@ -4,13 +4,13 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   reapLedger
-} from "./chunk-MDG7F7CG.js";
+} from "./chunk-KZ5KNCSQ.js";
 import {
   getState,
   info,
   setFailed
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-CD4UP65T.js";
+import "./chunk-BNER2C2Y.js";
 import {
   ledgerDir
 } from "./chunk-6OCY7HZD.js";

@@ -104,13 +104,13 @@ export const kubernetesRuntime: FormRuntime<KubernetesDeployment> = {
     const settings = ctx.plan.profile.kubernetes;
     const readyMs = (settings?.ready_timeout ?? 1800) * 1000;
     if (d.namespaceManifest) {
-      const step = ctx.planned(kubeStep.namespace(d.namespace));
-      if (!("post" in step.run)) throw new RunError(`step ${step.key} is not a POST`);
       // a namespace of this name that tiperf did not just create is never adopted (nor deleted)
       if (await c.find(`/api/v1/namespaces/${d.namespace}`))
         throw new RunError(
           `namespace ${d.namespace} already exists on ${c.ctx.server} (context ${c.ctx.context}): tiperf creates its own and never touches one it did not create`,
         );
+      const step = ctx.planned(kubeStep.namespace(d.namespace));
+      if (!("post" in step.run)) throw new RunError(`step ${step.key} is not a POST`);
       await c.create(pathOf(c, step.run.post), JSON.parse(step.run.body));
       ctx.log(`kubernetes: namespace ${d.namespace} created on ${c.ctx.server} (context ${c.ctx.context})`);
     }
@@ -120,13 +120,21 @@ export const kubernetesRuntime: FormRuntime<KubernetesDeployment> = {
       if (stopped) return;
       stopped = true;
       const del = ctx.planned(stepKey.stop(d));
-      if ("delete" in del.run) await c.remove(pathOf(c, del.run.delete));
+      // a TidbCluster that cannot be deleted still goes with the namespace below
+      let failed: unknown;
+      if ("delete" in del.run) await c.remove(pathOf(c, del.run.delete)).catch((e) => (failed = e));
       const left = (alive.get(d.namespace) ?? 1) - 1;
       alive.set(d.namespace, left);
-      if (left > 0) return;
+      if (left > 0) {
+        if (failed) throw failed;
+        return;
+      }
       alive.delete(d.namespace);
       const planned = ctx.plan.steps.some((s) => s.key === kubeStep.deleteNamespace(d.namespace));
-      if (!planned) return;
+      if (!planned) {
+        if (failed) throw failed;
+        return;
+      }
       const ns = ctx.planned(kubeStep.deleteNamespace(d.namespace));
       if ("delete" in ns.run) {
         await c.deleteNamespace(pathOf(c, ns.run.delete).split("/").pop() as string);

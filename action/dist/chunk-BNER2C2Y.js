@@ -11515,12 +11515,12 @@ var kubernetesRuntime = {
     const settings2 = ctx.plan.profile.kubernetes;
     const readyMs = (settings2?.ready_timeout ?? 1800) * 1e3;
     if (d.namespaceManifest) {
-      const step = ctx.planned(kubeStep.namespace(d.namespace));
-      if (!("post" in step.run)) throw new RunError(`step ${step.key} is not a POST`);
       if (await c.find(`/api/v1/namespaces/${d.namespace}`))
         throw new RunError(
           `namespace ${d.namespace} already exists on ${c.ctx.server} (context ${c.ctx.context}): tiperf creates its own and never touches one it did not create`
         );
+      const step = ctx.planned(kubeStep.namespace(d.namespace));
+      if (!("post" in step.run)) throw new RunError(`step ${step.key} is not a POST`);
       await c.create(pathOf(c, step.run.post), JSON.parse(step.run.body));
       ctx.log(`kubernetes: namespace ${d.namespace} created on ${c.ctx.server} (context ${c.ctx.context})`);
     }
@@ -11530,13 +11530,20 @@ var kubernetesRuntime = {
       if (stopped) return;
       stopped = true;
       const del = ctx.planned(stepKey.stop(d));
-      if ("delete" in del.run) await c.remove(pathOf(c, del.run.delete));
+      let failed;
+      if ("delete" in del.run) await c.remove(pathOf(c, del.run.delete)).catch((e) => failed = e);
       const left = (alive2.get(d.namespace) ?? 1) - 1;
       alive2.set(d.namespace, left);
-      if (left > 0) return;
+      if (left > 0) {
+        if (failed) throw failed;
+        return;
+      }
       alive2.delete(d.namespace);
       const planned = ctx.plan.steps.some((s) => s.key === kubeStep.deleteNamespace(d.namespace));
-      if (!planned) return;
+      if (!planned) {
+        if (failed) throw failed;
+        return;
+      }
       const ns = ctx.planned(kubeStep.deleteNamespace(d.namespace));
       if ("delete" in ns.run) {
         await c.deleteNamespace(pathOf(c, ns.run.delete).split("/").pop());

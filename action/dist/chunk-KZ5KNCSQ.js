@@ -6,7 +6,7 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-CD4UP65T.js";
+} from "./chunk-BNER2C2Y.js";
 import {
   sweep
 } from "./chunk-6OCY7HZD.js";

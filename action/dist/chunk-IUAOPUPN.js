@@ -30,7 +30,7 @@ import {
   throttleBetween,
   validateYaml,
   writeAtomic
-} from "./chunk-CD4UP65T.js";
+} from "./chunk-BNER2C2Y.js";
 import {
   EXIT,
   InputError,
