@@ -45,10 +45,10 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-IUAOPUPN.js";
+} from "./chunk-WMGR26CT.js";
 import {
   reapLedger
-} from "./chunk-KZ5KNCSQ.js";
+} from "./chunk-HLJBOAP7.js";
 import {
   EXPIRES,
   KubeClient,
@@ -64,7 +64,7 @@ import {
   require_dist,
   writeAtomic,
   writeResult
-} from "./chunk-BNER2C2Y.js";
+} from "./chunk-DZOOQBFV.js";
 import {
   BuildFailed,
   CLOUDS,

@@ -13,7 +13,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-IUAOPUPN.js";
+} from "./chunk-WMGR26CT.js";
 import {
   getInput,
   info,
@@ -26,7 +26,7 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-BNER2C2Y.js";
+} from "./chunk-DZOOQBFV.js";
 import {
   EXIT,
   InputError,

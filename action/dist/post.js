@@ -4,13 +4,13 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   reapLedger
-} from "./chunk-KZ5KNCSQ.js";
+} from "./chunk-HLJBOAP7.js";
 import {
   getState,
   info,
   setFailed
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-BNER2C2Y.js";
+import "./chunk-DZOOQBFV.js";
 import {
   ledgerDir
 } from "./chunk-6OCY7HZD.js";

@@ -11,7 +11,7 @@ import { parseAge } from "../../../../specfile/keys.ts";
 import type { Endpoint } from "../../../types.ts";
 import { stepKey } from "../../steps.ts";
 import type { FormRuntime, KubernetesDeployment, RunContext, Running } from "../types.ts";
-import { API, EXPIRES_AT, kubeStep, sqlAddress, statusAddress } from "./steps.ts";
+import { API, EXPIRES_AT, kubeStep, paths, sqlAddress, statusAddress } from "./steps.ts";
 
 /** One client per run context (its kubeconfig and context), and what is alive in each namespace. */
 const clients = new WeakMap<RunContext, KubeClient>();
@@ -201,7 +201,8 @@ export const kubernetesRuntime: FormRuntime<KubernetesDeployment> = {
   state: (d) => `TidbCluster ${d.name} in namespace ${d.namespace}`,
   async watch(ctx, _setup, d) {
     const c = clientOf(ctx);
-    const path = `/apis/pingcap.com/v1alpha1/namespaces/${d.namespace}/tidbclusters/${d.name}`;
+    // the same object the plan's ready step polls (its <api> left off: the client adds the server)
+    const path = paths.tidbCluster(d).slice(API.length);
     return async () => {
       const tc = await c.find(path).catch(() => undefined);
       return isReady(tc) ? undefined : `TidbCluster ${d.name} is not Ready after the cell: ${readiness(tc)}`;

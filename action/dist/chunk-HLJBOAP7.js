@@ -6,7 +6,7 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-BNER2C2Y.js";
+} from "./chunk-DZOOQBFV.js";
 import {
   sweep
 } from "./chunk-6OCY7HZD.js";

@@ -30,7 +30,7 @@ import {
   throttleBetween,
   validateYaml,
   writeAtomic
-} from "./chunk-BNER2C2Y.js";
+} from "./chunk-DZOOQBFV.js";
 import {
   EXIT,
   InputError,

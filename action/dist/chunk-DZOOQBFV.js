@@ -11611,7 +11611,7 @@ var kubernetesRuntime = {
   state: (d) => `TidbCluster ${d.name} in namespace ${d.namespace}`,
   async watch(ctx, _setup, d) {
     const c = clientOf(ctx);
-    const path = `/apis/pingcap.com/v1alpha1/namespaces/${d.namespace}/tidbclusters/${d.name}`;
+    const path = paths.tidbCluster(d).slice(API.length);
     return async () => {
       const tc = await c.find(path).catch(() => void 0);
       return isReady(tc) ? void 0 : `TidbCluster ${d.name} is not Ready after the cell: ${readiness(tc)}`;
