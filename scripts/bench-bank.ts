@@ -7,6 +7,10 @@
 //                         [--quota PERCENT] [--order interleaved|duet] [--swap 1]
 //                         [--spec FILE] [--first base|head] [--reload-data]
 //                         [--out bench/aa-bank.json]
+//   npm run bench:bank -- --from-result RUN/result.json --out bench/PREFIX
+// --from-result keeps the rounds of a comparison that already ran (an A/A by design: two builds of
+// the same server code, or one build twice) instead of running one: a bank per workload cell,
+// written to PREFIX-<workload>.json, with the run's own spec, date and minutes.
 // --spec FILE records the bank on that spec's target and first workload cell instead of the local
 // MariaDB (e.g. a private tidb-server); its variants and compare keys are the bank's.
 // With --order duet both variants run at once, each pair pinned to a CPU of its own and the CPUs
@@ -20,13 +24,14 @@
 // bench:detection).
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { parseArgs } from "node:util";
 import { parse, stringify } from "yaml";
 import { installSignalTeardown, teardownAll } from "../action/src/lifecycle/teardown.ts";
 import { compareSpec } from "../action/src/pipeline/compare.ts";
 import { OUTSIDE_GAP_PCT } from "../action/src/pipeline/duet.ts";
 import { hostFacts } from "../action/src/result/host.ts";
+import type { Result } from "../action/src/result/model.ts";
 import { readResult } from "../action/src/result/store.ts";
 import { parseSpec } from "../action/src/specfile/load.ts";
 import { benchSpec } from "./bench-common.ts";
@@ -44,6 +49,7 @@ const { values } = parseArgs({
     out: { type: "string", default: "bench/aa-bank.json" },
     first: { type: "string", default: "base" },
     "reload-data": { type: "boolean", default: false },
+    "from-result": { type: "string" },
   },
 });
 const blocks = Number(values.blocks);
@@ -52,6 +58,53 @@ const log = (l: string) => process.stderr.write(`${l}\n`);
 const abort = new AbortController();
 installSignalTeardown(abort, log);
 
+if (values["from-result"]) {
+  const result = await readResult(values["from-result"]);
+  // the run directory keeps the spec as written (result.json holds it normalized)
+  const specFile = join(dirname(values["from-result"]), "spec.yaml");
+  const specText = readFileSync(specFile, "utf8");
+  const loaded = parseSpec(specText, specFile);
+  const compare = loaded.variants?.compare;
+  if (!compare || loaded.variants?.all.length !== 2) {
+    log(`--from-result ${values["from-result"]}: not a comparison of two variants`);
+    process.exit(2);
+  }
+  const minutes = result.finished_at
+    ? Math.round((Date.parse(result.finished_at) - Date.parse(result.started_at)) / 600) / 100
+    : undefined;
+  for (const w of loaded.spec.workloads) {
+    const byBlock = roundsByBlock(result, w.name, compare.blocks);
+    const file = `${values.out}-${w.name}.json`;
+    writeFileSync(
+      file,
+      `${JSON.stringify(
+        {
+          format: "tiperf.aa-bank",
+          date: result.started_at.slice(0, 10),
+          host: result.host,
+          spec: specText,
+          // the whole comparison's wall time, every workload's cells included
+          ...(minutes !== undefined ? { minutes } : {}),
+          target: loaded.spec.target.kind,
+          cell_seconds: w.duration,
+          order: compare.order,
+          ...(compare.order === "duet"
+            ? { swap_seconds: compare.swap, outside_gap_pct: OUTSIDE_GAP_PCT }
+            : {}),
+          threads: w.threads[0],
+          workload: w.name,
+          run_id: result.run_id,
+          versions: result.targets.map((t) => `${t.variant}: ${t.version}`),
+          blocks: byBlock,
+        },
+        null,
+        1,
+      )}\n`,
+    );
+    log(`bank: ${byBlock.flat().length} rounds of ${w.name} in ${compare.blocks} blocks → ${file}`);
+  }
+  process.exit(0);
+}
 if (values.first !== "base" && values.first !== "head") {
   process.stderr.write(`--first: base or head, not ${values.first}\n`);
   process.exit(2);
@@ -86,27 +139,7 @@ try {
   const loaded = parseSpec(spec, "aa-bank.yaml");
   const outcome = await compareSpec(loaded, { outDir: out, log, signal: abort.signal });
   const result = await readResult(outcome.resultPath);
-  type Round = { base: number; head: number; outside_cpu_pct?: number[]; reruns?: number };
-  const byBlock: Round[][] = Array.from({ length: blocks }, () => []);
-  for (let r = 1; r <= blocks * perBlock; r++) {
-    const at = (v: string) => result.cells.find((c) => c.round === r && c.variant === v && c.status === "ok");
-    const b = at("base");
-    const h = at("head");
-    const bv = b?.metrics.tps?.value;
-    const hv = h?.metrics.tps?.value;
-    // duet: the outside CPU use each pair met, and the re-runs it caused (pipeline/duet.ts)
-    const outside =
-      b?.outside_cpu_pct !== undefined && h?.outside_cpu_pct !== undefined
-        ? { outside_cpu_pct: [b.outside_cpu_pct, h.outside_cpu_pct] }
-        : {};
-    if (b?.block && bv && hv)
-      byBlock[b.block - 1]?.push({
-        base: bv,
-        head: hv,
-        ...outside,
-        ...(b.reruns ? { reruns: b.reruns } : {}),
-      });
-  }
+  const byBlock = roundsByBlock(result, loaded.spec.workloads[0]?.name as string, blocks);
   const quota = (loaded.spec.target as { resources?: { cpu_quota?: number } }).resources?.cpu_quota;
   const quotaPercent = values.quota
     ? Number(values.quota)
@@ -149,4 +182,35 @@ function placementOf(loaded: ReturnType<typeof parseSpec>): string {
   const server = (loaded.spec.target as { resources?: { cpus?: string } }).resources?.cpus;
   const load = loaded.spec.driver?.cpus;
   return `${server === undefined ? "server unpinned" : `server on CPU ${server}`}, ${load === undefined ? "sysbench unpinned" : `sysbench on CPU ${load}`}`;
+}
+
+type Round = { base: number; head: number; outside_cpu_pct?: number[]; reruns?: number };
+
+/** A workload's measured rounds, head and base, by block (1-based blocks → index 0…). */
+function roundsByBlock(result: Result, workload: string, blocks: number): Round[][] {
+  const byBlock: Round[][] = Array.from({ length: blocks }, () => []);
+  const rounds = Math.max(0, ...result.cells.map((c) => c.round));
+  for (let r = 1; r <= rounds; r++) {
+    const at = (v: string) =>
+      result.cells.find(
+        (c) => c.workload === workload && c.round === r && c.variant === v && c.status === "ok",
+      );
+    const b = at("base");
+    const h = at("head");
+    const bv = b?.metrics.tps?.value;
+    const hv = h?.metrics.tps?.value;
+    // duet: the outside CPU use each pair met, and the re-runs it caused (pipeline/duet.ts)
+    const outside =
+      b?.outside_cpu_pct !== undefined && h?.outside_cpu_pct !== undefined
+        ? { outside_cpu_pct: [b.outside_cpu_pct, h.outside_cpu_pct] }
+        : {};
+    if (b?.block && bv && hv)
+      byBlock[b.block - 1]?.push({
+        base: bv,
+        head: hv,
+        ...outside,
+        ...(b.reruns ? { reruns: b.reruns } : {}),
+      });
+  }
+  return byBlock;
 }

@@ -53,6 +53,8 @@ const bank = JSON.parse(readFileSync(values.bank as string, "utf8")) as {
   /** The target kind (absent: mariadb). */
   target?: string;
   swap_seconds?: number;
+  /** Banks kept from a comparison's result (bench:bank --from-result): the workload cell (absent: point_select). */
+  workload?: string;
   /** Interleaved banks of a --spec: where its server and sysbench ran (absent: server on CPU 0, sysbench on CPU 1). */
   placement?: string;
   blocks: Pair[][];
@@ -91,7 +93,8 @@ const run = (b: Pair[], k: number) => {
 const bankRounds = blocks.reduce((s, b) => s + b.length, 0);
 const minutesPerRound = bank.minutes / (bankRounds + blocks.length);
 const threads = bank.threads ?? 2;
-const id = { workload: "point_select", threads, metric: "tps" };
+const workload = bank.workload ?? "point_select";
+const id = { workload, threads, metric: "tps" };
 
 interface Method {
   name: string;
@@ -226,7 +229,7 @@ const blockMeans = logs.map(mean);
 const gib = (b: number) => `${(b / 2 ** 30).toFixed(0)} GiB`;
 const lines = [
   `Detection by resampling a bank of real A/A rounds, ${bank.date}, ${bank.host.cpu_model}, ${bank.host.cores} cores, ${gib(bank.host.memory_bytes)}, ${bank.host.os}.`,
-  `Bank: ${bankRounds} A/A rounds of ${bank.target === "tidb" ? "a private tidb-server (unistore)" : "local MariaDB"} (oltp_point_select, ${threads} threads, ${bank.cell_seconds} s cells, ${duet ? `duet: both variants at once, each server with its sysbench pinned to a CPU of its own, the CPUs swapped every ${bank.swap_seconds} s` : (bank.placement?.split(", ")[0] ?? "server on CPU 0")}${bank.cpu_quota_percent ? ` under a ${bank.cpu_quota_percent}% CPU quota` : ""}${duet ? "" : `, ${bank.placement?.split(", ")[1] ?? "sysbench on CPU 1"}`}) in ${blocks.length} blocks of ${perBlock}, both servers restarted before every block; recorded in ${bank.minutes.toFixed(1)} minutes. Between-instance share of the round-to-round variance of log(head/base): ${pct(share)}; block means of the A/A log ratio ranged ${pct(Math.exp(Math.min(...blockMeans)) - 1)} to ${pct(Math.exp(Math.max(...blockMeans)) - 1)}.`,
+  `Bank: ${bankRounds} A/A rounds of ${bank.target === "tidb" ? "a private tidb-server (unistore)" : "local MariaDB"} (${workload}, ${threads} threads, ${bank.cell_seconds} s cells, ${duet ? `duet: both variants at once, each server with its sysbench pinned to a CPU of its own, the CPUs swapped every ${bank.swap_seconds} s` : (bank.placement?.split(", ")[0] ?? "server on CPU 0")}${bank.cpu_quota_percent ? ` under a ${bank.cpu_quota_percent}% CPU quota` : ""}${duet ? "" : `, ${bank.placement?.split(", ")[1] ?? "sysbench on CPU 1"}`}) in ${blocks.length} blocks of ${perBlock}, both servers restarted before every block; recorded in ${bank.minutes.toFixed(1)} minutes. Between-instance share of the round-to-round variance of log(head/base): ${pct(share)}; block means of the A/A log ratio ranged ${pct(Math.exp(Math.min(...blockMeans)) - 1)} to ${pct(Math.exp(Math.max(...blockMeans)) - 1)}.`,
   `Each trial draws instance pairs (blocks) and rounds from the bank and multiplies head's throughput by (1 − slowdown): the injected slowdown is exact; a regression is an interval at ${pct(1 - alpha, 0)} confidence wholly beyond the tolerance. ${trials} trials per row, 95% Wilson intervals; the trials reuse the bank's ${blocks.length} blocks, so the intervals describe the resampling, not a new machine.`,
   "",
   "| method | tolerance | slowdown | alarms | rate | 95% interval | rounds | minutes per verdict |",
