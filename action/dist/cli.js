@@ -45,10 +45,10 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-WMGR26CT.js";
+} from "./chunk-GDWDNA3T.js";
 import {
   reapLedger
-} from "./chunk-HLJBOAP7.js";
+} from "./chunk-NAL3OSDU.js";
 import {
   EXPIRES,
   KubeClient,
@@ -64,7 +64,7 @@ import {
   require_dist,
   writeAtomic,
   writeResult
-} from "./chunk-DZOOQBFV.js";
+} from "./chunk-NPBNGM3C.js";
 import {
   BuildFailed,
   CLOUDS,

@@ -13,7 +13,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-WMGR26CT.js";
+} from "./chunk-GDWDNA3T.js";
 import {
   getInput,
   info,
@@ -26,7 +26,7 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-DZOOQBFV.js";
+} from "./chunk-NPBNGM3C.js";
 import {
   EXIT,
   InputError,

@@ -42,13 +42,13 @@ roles: {pd: {count: 1}, tikv: {count: 1}, tidb: {count: 1}}
   return file;
 }
 
-function writeSpec(name: string, profile: string, duration = "2s"): string {
+function writeSpec(name: string, profile: string, duration = "2s", tables = 1): string {
   const file = join(dir, `${name}-spec.yaml`);
   writeFileSync(
     file,
     `name: ${name}
 target: {kind: tidb, profile: ${profile}, version: v8.5.0}
-data: {tables: 1, table_size: 500}
+data: {tables: ${tables}, table_size: 500}
 workloads:
   - {name: ps, sysbench: oltp_point_select, threads: [2], duration: ${duration}, warmup: 0s}
 metrics:
@@ -80,6 +80,9 @@ describe("provider kubernetes on a real API server", { timeout: 600_000 }, () =>
         join(kube.dir, "certs", "apiserver.crt"),
         "--dir",
         join(dir, "operator"),
+        // the node the load pods ask for (kubernetes.load.instance_type)
+        "--node-labels",
+        "node.kubernetes.io/instance-type=c2-standard-30",
       ],
       { stdio: ["ignore", "ignore", "pipe"] },
     );
@@ -182,6 +185,114 @@ describe("provider kubernetes on a real API server", { timeout: 600_000 }, () =>
     const { code } = await run.done;
     assert.equal(code, 143, run.stderr());
     assert.match(run.stderr(), /kubernetes: namespace tiperf-\S+ deleted/);
+    assert.deepEqual(await tiperfNamespaces(), []);
+  });
+
+  test("kubernetes.load: every load tool step in a pod on the load node, reaching TiDB by its Service's name; pods and namespace gone after", async () => {
+    const profile = writeProfile(
+      "k8s-pod",
+      ", load: {image: example.com/tiperf-load:1, instance_type: c2-standard-30, cpus: 3, start_timeout: 60s}",
+    );
+    // 4 tables: loaded with min(tables, the pod's 3 CPUs) threads, where this machine has 2
+    const spec = writeSpec("k8s-pod", profile, "2s", 4);
+    const plan = cli(["plan", "--spec", spec]);
+    assert.equal((await plan.done).code, 0, plan.stderr());
+    assert.match(
+      plan.stdout(),
+      /load tools run on: a pod per step in the run's namespace \(image example\.com\/tiperf-load:1, 3 CPUs requested, on nodes node\.kubernetes\.io\/instance-type=c2-standard-30/,
+    );
+    assert.match(
+      plan.stdout(),
+      /\[cell\] \(pod\) sysbench .*--mysql-host=tidb-base-tidb\.tiperf-\S+\.svc --mysql-port=4000 /,
+    );
+    const out = join(dir, "pod");
+    const run = cli(["compare", "--spec", spec, "--out", out]);
+    const { code } = await run.done;
+    const log = run.stderr();
+    assert.equal(code, 0, `${log}\n--- operator:\n${operatorLog}`);
+    const ns = /kubernetes: namespace (tiperf-\S+) created/.exec(log)?.[1] as string;
+    const runDir = join(out, readdirSync(out)[0] as string);
+    // the pod manifest the plan wrote: the load node, the CPUs, never restarted
+    const podYaml = readFileSync(join(runDir, "tidb", "kubernetes-load.yaml"), "utf8");
+    assert.match(podYaml, /node\.kubernetes\.io\/instance-type: c2-standard-30/);
+    assert.match(podYaml, /restartPolicy: Never/);
+    assert.match(podYaml, /cpu: "3"/);
+    const executed = JSON.parse(readFileSync(join(runDir, "executed.json"), "utf8")) as {
+      phase: string;
+      where?: string;
+      run: { command?: string[] };
+    }[];
+    const cells = executed.filter((s) => s.phase === "cell");
+    assert.ok(cells.length >= 4, JSON.stringify(cells));
+    for (const c of cells) {
+      assert.equal(c.where, "pod");
+      assert.match(
+        (c.run.command ?? []).join(" "),
+        new RegExp(`--mysql-host=tidb-(base|head)-tidb\\.${ns}\\.svc --mysql-port=4000`),
+      );
+    }
+    const prepare = executed.find((s) => s.phase === "prepare");
+    assert.equal(prepare?.where, "pod");
+    // data loads with the pod's CPUs, not this machine's
+    assert.match((prepare?.run.command ?? []).join(" "), /--threads=3\b/);
+    // the raw logs came back from the pods, each naming its pod
+    const raw = readdirSync(join(runDir, "raw")).filter((f) => f.startsWith("ps-"));
+    assert.ok(raw.length >= 4, raw.join(" "));
+    const text = readFileSync(join(runDir, "raw", raw[0] as string), "utf8");
+    assert.match(text, new RegExp(`# in pod tiperf-load-\\d+ in namespace ${ns}`));
+    assert.match(text, /transactions:/);
+    assert.match(
+      operatorLog,
+      new RegExp(`${ns}/tiperf-load-\\d+: running sysbench oltp_\\w+ on stand-in-node`),
+    );
+    assert.deepEqual(await tiperfNamespaces(), []);
+  });
+
+  test("SIGTERM while a load pod runs a cell: its process stopped, the pod and the namespace deleted before tiperf exits", async () => {
+    const profile = writeProfile(
+      "k8s-pod-term",
+      ", load: {image: example.com/tiperf-load:1, instance_type: c2-standard-30}",
+    );
+    // this test's part of the stand-in's log
+    const from = operatorLog.length;
+    const mine = () => operatorLog.slice(from);
+    const run = cli([
+      "compare",
+      "--spec",
+      writeSpec("k8s-pod-term", profile, "30s"),
+      "--out",
+      join(dir, "pod-term"),
+    ]);
+    await run.waitFor(/ps threads=2/, 180_000);
+    // the cell's pod is running its sysbench
+    const started = Date.now();
+    while (
+      !/tiperf-load-\d+: running sysbench oltp_point_select on/.test(mine()) &&
+      Date.now() - started < 30_000
+    )
+      await new Promise((r) => setTimeout(r, 200));
+    const cellPod = /(tiperf-\S+)\/(tiperf-load-\d+): running sysbench oltp_point_select on/.exec(mine());
+    assert.ok(cellPod, mine());
+    run.child.kill("SIGTERM");
+    const { code } = await run.done;
+    assert.equal(code, 143, run.stderr());
+    assert.match(mine(), new RegExp(`${cellPod[1]}/${cellPod[2]}: sysbench exited 143`));
+    assert.deepEqual(await tiperfNamespaces(), []);
+  });
+
+  test("kubernetes.load on a node the cluster does not have: the run fails saying the pod is Unschedulable, and the namespace is gone", async () => {
+    const profile = writeProfile(
+      "k8s-nonode",
+      ", load: {image: example.com/tiperf-load:1, instance_type: n1-standard-4, start_timeout: 5s}",
+    );
+    const run = cli(["compare", "--spec", writeSpec("k8s-nonode", profile), "--out", join(dir, "nonode")]);
+    const { code } = await run.done;
+    const log = run.stderr();
+    assert.notEqual(code, 0, log);
+    assert.match(
+      log,
+      /load pod tiperf-load-1 in tiperf-\S+ running: not within 5s \(phase Pending, Unschedulable: 0\/1 nodes are available: .*instance-type=n1-standard-4/,
+    );
     assert.deepEqual(await tiperfNamespaces(), []);
   });
 

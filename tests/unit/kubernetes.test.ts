@@ -99,6 +99,53 @@ describe("provider kubernetes: what tiperf plan shows", () => {
     assert.match(plan.text, /--mysql-host=<tidb-base sql address>' '--mysql-port=<port>'/);
   });
 
+  test("kubernetes.load: the load pod in the plan (its node, CPUs, host network), cells in a pod reaching TiDB by its Service's name", async () => {
+    const profile = join(dir, "k-load.yaml");
+    writeFileSync(
+      profile,
+      PROFILE.replace(
+        "  host_network: true\n",
+        "  host_network: true\n  load: {image: example.com/load:1, instance_type: c2-standard-30, node_selector: {pool: load}, cpus: 28, memory: 32Gi}\n",
+      ),
+    );
+    const plan = await planRun(spec(profile), { runId: "20261126T120000Z-k8s-unit-cd34" });
+    assert.deepEqual(plan.refusals, []);
+    const [pod] = parseAllDocuments(plan.files["tidb/kubernetes-load.yaml"] as string).map((d) => d.toJS());
+    assert.equal(pod.kind, "Pod");
+    assert.equal(pod.metadata.namespace, "tiperf-cd34");
+    assert.equal(pod.metadata.labels["app.kubernetes.io/managed-by"], "tiperf");
+    assert.deepEqual(pod.spec.nodeSelector, {
+      pool: "load",
+      "node.kubernetes.io/instance-type": "c2-standard-30",
+    });
+    assert.equal(pod.spec.restartPolicy, "Never");
+    // seed 000's host network for the load too, with the cluster's DNS still in reach
+    assert.equal(pod.spec.hostNetwork, true);
+    assert.equal(pod.spec.dnsPolicy, "ClusterFirstWithHostNet");
+    assert.deepEqual(pod.spec.containers[0].resources.requests, { cpu: "28", memory: "32Gi" });
+    assert.equal(pod.spec.containers[0].image, "example.com/load:1");
+    assert.match(
+      plan.text,
+      /load tools run on: a pod per step in the run's namespace \(image example\.com\/load:1, 28 CPUs requested, on nodes pool=load, node\.kubernetes\.io\/instance-type=c2-standard-30/,
+    );
+    const cellLines = plan.text.split("\n").filter((l) => /\[cell\] .*sysbench/.test(l));
+    assert.equal(cellLines.length, 2, plan.text);
+    assert.match(
+      cellLines[0] as string,
+      /\[cell\] \(pod\) sysbench .*--mysql-host=tidb-base-tidb\.tiperf-cd34\.svc --mysql-port=4000 /,
+    );
+    assert.match(
+      cellLines[1] as string,
+      /\[cell\] \(pod\) sysbench .*--mysql-host=tidb-head-tidb\.tiperf-cd34\.svc --mysql-port=4000 /,
+    );
+    // data loads with the pod's CPUs (min of tables and CPUs: 1 table here); CREATE DATABASE is tiperf's own, from here
+    assert.match(plan.text, /\[load\] SQL: CREATE DATABASE IF NOT EXISTS sbtest {4}#/);
+    assert.match(
+      plan.text,
+      /\[prepare\] \(pod\) sysbench .*--threads=1 .*loading threads up to the pod's CPUs/,
+    );
+  });
+
   test("what Kubernetes cannot do is refused at plan time, naming the key", async () => {
     const profile = join(dir, "k2.yaml");
     writeFileSync(profile, PROFILE);

@@ -72,24 +72,22 @@ export class KubeClient {
     return token;
   }
 
-  /** One call; 2xx answers parsed as JSON, anything else a KubeError with the API's message. */
-  async request<T = unknown>(
-    method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE",
+  /** How one call goes out: the URL, the request options with the context's TLS and credentials. */
+  private async prepare(
+    method: string,
     path: string,
-    body?: unknown,
-    o: { timeoutMs?: number; contentType?: string } = {},
-  ): Promise<T> {
+    payload: string | undefined,
+    o: { timeoutMs: number; contentType?: string; accept?: string },
+  ) {
     const token = await this.bearer();
     const url = new URL(this.ctx.server + path);
-    const payload = body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body);
-    const headers: Record<string, string> = { accept: "application/json" };
+    const headers: Record<string, string> = { accept: o.accept ?? "application/json" };
     if (payload !== undefined) headers["content-type"] = o.contentType ?? "application/json";
     if (token) headers.authorization = `Bearer ${token}`;
-    const timeoutMs = o.timeoutMs ?? 30_000;
     const options = {
       method,
       headers,
-      timeout: timeoutMs,
+      timeout: o.timeoutMs,
       ...(url.protocol === "https:"
         ? {
             rejectUnauthorized: !this.ctx.insecure,
@@ -98,7 +96,25 @@ export class KubeClient {
           }
         : {}),
     };
-    const send = url.protocol === "https:" ? httpsRequest : httpRequest;
+    return { url, options, send: url.protocol === "https:" ? httpsRequest : httpRequest };
+  }
+
+  private failed(e: Error): RunError {
+    return e instanceof RunError
+      ? e
+      : new RunError(`Kubernetes API ${this.ctx.server} (context ${this.ctx.context}): ${e.message}`);
+  }
+
+  /** One call; 2xx answers parsed as JSON, anything else a KubeError with the API's message. */
+  async request<T = unknown>(
+    method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE",
+    path: string,
+    body?: unknown,
+    o: { timeoutMs?: number; contentType?: string } = {},
+  ): Promise<T> {
+    const payload = body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body);
+    const timeoutMs = o.timeoutMs ?? 30_000;
+    const { url, options, send } = await this.prepare(method, path, payload, { ...o, timeoutMs });
     return new Promise<T>((resolve, reject) => {
       const req = send(url, options, (res) => {
         let text = "";
@@ -127,14 +143,59 @@ export class KubeClient {
       req.on("timeout", () =>
         req.destroy(new RunError(`Kubernetes API ${method} ${path}: no answer within ${timeoutMs / 1000}s`)),
       );
-      req.on("error", (e) =>
-        reject(
-          e instanceof RunError
-            ? e
-            : new RunError(`Kubernetes API ${this.ctx.server} (context ${this.ctx.context}): ${e.message}`),
-        ),
-      );
+      req.on("error", (e) => reject(this.failed(e)));
       req.end(payload);
+    });
+  }
+
+  /**
+   * A GET whose answer is read as it arrives (a pod's log with follow=true): each chunk to
+   * `onData` until the server ends it or `signal` stops it; a non-2xx answer is a KubeError.
+   * `idleMs` bounds the wait for the answer to start, not its length.
+   */
+  async stream(
+    path: string,
+    onData: (chunk: string) => void,
+    o: { signal?: AbortSignal; idleMs?: number } = {},
+  ): Promise<void> {
+    const idleMs = o.idleMs ?? 30_000;
+    const { url, options, send } = await this.prepare("GET", path, undefined, {
+      timeoutMs: idleMs,
+      accept: "*/*",
+    });
+    return new Promise<void>((resolve, reject) => {
+      const req = send(url, options, (res) => {
+        const status = res.statusCode ?? 0;
+        res.setEncoding("utf8");
+        if (status < 200 || status >= 300) {
+          let text = "";
+          res.on("data", (d: string) => {
+            text += d;
+          });
+          res.on("end", () => {
+            let message = text.trim().slice(0, 300);
+            try {
+              message = (JSON.parse(text) as { message?: string }).message ?? message;
+            } catch {}
+            reject(new KubeError(status, "GET", path, message));
+          });
+          return;
+        }
+        // once the answer streams, a quiet stretch (a tool printing nothing for a while) is no error
+        req.setTimeout(0);
+        res.on("data", (d: string) => onData(d));
+        res.on("end", () => resolve());
+        res.on("error", (e) => reject(this.failed(e)));
+      });
+      const stop = () => req.destroy(new RunError(`Kubernetes API GET ${path}: stopped`));
+      if (o.signal?.aborted) stop();
+      o.signal?.addEventListener("abort", stop, { once: true });
+      req.on("close", () => o.signal?.removeEventListener("abort", stop));
+      req.on("timeout", () =>
+        req.destroy(new RunError(`Kubernetes API GET ${path}: no answer within ${idleMs / 1000}s`)),
+      );
+      req.on("error", (e) => reject(this.failed(e)));
+      req.end();
     });
   }
 

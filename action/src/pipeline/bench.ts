@@ -9,7 +9,7 @@ import { ResourceSampler, type Sampler } from "../observe/sampler.ts";
 import { runCommand } from "../proc/process.ts";
 import { maskArgs } from "../proc/secrets.ts";
 import { type RemoteHost, sshArgs } from "../proc/ssh.ts";
-import { runTool, type ToolRun } from "../proc/tool.ts";
+import { runTool, type ToolLauncher, type ToolRun } from "../proc/tool.ts";
 import type { Cell, ResourceUse, TargetInfo } from "../result/model.ts";
 import type { RunDir } from "../result/store.ts";
 import type { Spec, TargetSpec } from "../specfile/schema.ts";
@@ -56,14 +56,14 @@ const toolKey = (w: Workload) => `${w.driver}:${w.script}`;
 
 /**
  * The program of every workload, looked up on PATH once when the bench opens, not per cell. On a
- * load host the tool is called by its name there (a missing one fails its first step, exit 127).
+ * load host or in a pod the tool is called by its name there (a missing one fails its first step, exit 127).
  */
-function findTools(spec: Spec, remote?: RemoteHost): Map<string, ToolCommand> {
+function findTools(spec: Spec, elsewhere: boolean): Map<string, ToolCommand> {
   const tools = new Map<string, ToolCommand>();
   for (const w of spec.workloads) {
     if (tools.has(toolKey(w))) continue;
     const driver = driverOf(w.driver);
-    const tool = remote ? driver.namedTool(w.script) : driver.findTool(w.script);
+    const tool = elsewhere ? driver.namedTool(w.script) : driver.findTool(w.script);
     if (!tool)
       throw new RunError(`workload ${w.name}: ${w.driver} is not installed (install ${driver.install})`);
     tools.set(toolKey(w), tool);
@@ -96,7 +96,14 @@ export class Bench {
     /** CPUs where the load tools run: data steps load with up to this many threads. */
     private readonly cores: number,
     private readonly remote?: RemoteHost,
+    /** Where the deployment runs the load tools itself (a pod), instead of here or the load host. */
+    private readonly launcher?: ToolLauncher,
   ) {}
+
+  /** The load tools run elsewhere (a load host or a pod): nothing of theirs is pinned, capped or sampled here. */
+  private get elsewhere(): boolean {
+    return this.remote !== undefined || this.launcher !== undefined;
+  }
 
   /** The source build its server is, if it was built from a tree. */
   private build: TargetInfo["build"];
@@ -115,17 +122,20 @@ export class Bench {
     start: (o: StartOptions) => Promise<Target>;
     /** Where the load tools run (a profile's load host); default: this machine. */
     remote?: RemoteHost;
+    /** Where the deployment runs the load tools itself (a pod of the cluster). */
+    launcher?: ToolLauncher;
     /** The source build the variant's server is (target.source), recorded with the target. */
     build?: TargetInfo["build"];
     /** Where each load tool step is recorded as it runs (the deployment's executed steps). */
     executed?: PlanStep[];
   }): Promise<Bench> {
-    if (opts.spec.driver?.cpus !== undefined && !opts.remote) checkCpus("driver.cpus", opts.spec.driver.cpus);
-    if (opts.spec.driver?.cpu_quota !== undefined && opts.remote)
+    const away = opts.launcher ? `in a ${opts.launcher.where}` : opts.remote ? "on its load host" : undefined;
+    if (opts.spec.driver?.cpus !== undefined && !away) checkCpus("driver.cpus", opts.spec.driver.cpus);
+    if (opts.spec.driver?.cpu_quota !== undefined && away)
       throw new RunError(
-        "driver.cpu_quota caps a load tool on this machine, but the profile runs the load tools on its load host: remove it or use a local profile",
+        `driver.cpu_quota caps a load tool on this machine, but the profile runs the load tools ${away}: remove it or use a local profile`,
       );
-    const tools = findTools(opts.spec, opts.remote);
+    const tools = findTools(opts.spec, away !== undefined);
     const dataSets = Bench.dataSets(opts.spec, tools);
     const startOpts: StartOptions = {
       maxConnections: opts.maxConnections,
@@ -133,7 +143,11 @@ export class Bench {
       log: opts.log,
     };
     const target = await opts.start(startOpts);
-    const cores = opts.remote ? await loadHostCores(opts.remote, opts.log) : cpus().length;
+    const cores = opts.launcher
+      ? opts.launcher.cores()
+      : opts.remote
+        ? await loadHostCores(opts.remote, opts.log)
+        : cpus().length;
     const bench = new Bench(
       opts.variant,
       opts.spec,
@@ -145,6 +159,7 @@ export class Bench {
       opts.log,
       cores,
       opts.remote,
+      opts.launcher,
     );
     bench.build = opts.build;
     bench.executed = opts.executed;
@@ -270,7 +285,7 @@ export class Bench {
     o: { onSpawn?: (pid: number) => void; capped?: boolean; cpus?: string } = {},
   ): Promise<ToolRun> {
     // driver.cpu_quota: the cell's load tool in a cgroup of its own, from the moment it runs
-    const quota = o.capped && !this.remote ? this.spec.driver?.cpu_quota : undefined;
+    const quota = o.capped && !this.elsewhere ? this.spec.driver?.cpu_quota : undefined;
     let capped: Promise<{ remove: () => Promise<void> } | undefined> | undefined;
     const onSpawn = (pid: number) => {
       o.onSpawn?.(pid);
@@ -291,16 +306,17 @@ export class Bench {
     this.executed?.push({
       phase: step.phase === "run" || step.phase === "warmup" ? "cell" : step.phase,
       variant: this.variant,
-      where: this.remote ? "load host" : "runner",
+      where: this.launcher ? this.launcher.where : this.remote ? "load host" : "runner",
       run: { command: maskArgs([tool.command, ...tool.prefix, ...step.args]) },
     });
     try {
       const r = await runTool(tool.command, [...tool.prefix, ...step.args], {
         logFile,
         signal: local.signal,
-        cpus: o.cpus ?? this.spec.driver?.cpus,
+        ...(this.launcher ? {} : { cpus: o.cpus ?? this.spec.driver?.cpus }),
         limitS,
         ...(this.remote ? { remote: this.remote } : {}),
+        ...(this.launcher ? { launcher: this.launcher } : {}),
         ...(step.stopAfterS !== undefined ? { stopAfterS: step.stopAfterS } : {}),
         onSpawn,
       });
@@ -357,7 +373,7 @@ export class Bench {
    */
   private samplers(tool: ToolCommand, limitS: number): Sampler[] {
     const out: Sampler[] = [];
-    if (this.target.pids.length || !this.remote) out.push(new ResourceSampler(this.target.pids));
+    if (this.target.pids.length || !this.elsewhere) out.push(new ResourceSampler(this.target.pids));
     const hosts = this.target.serverHosts?.() ?? [];
     // the program as the kernel names it (at most 15 characters): sysbench, go-tpc, go-ycsb
     const loadName = basename(tool.command).slice(0, 15);
@@ -484,7 +500,7 @@ export class Bench {
         onSpawn: (pid) => {
           o.onLoad?.(pid);
           o.onMeasure?.(measuredS);
-          if (!this.remote) for (const s of samplers) s.addLoad(pid);
+          if (!this.elsewhere) for (const s of samplers) s.addLoad(pid);
         },
       });
     } finally {

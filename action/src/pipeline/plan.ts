@@ -45,7 +45,7 @@ export interface RunPlan {
 
 /** A step as one line: a pasteable command, a SQL statement or an HTTP request. */
 export function stepLine(s: PlanStep): string {
-  const where = s.where === "load host" ? " (load host)" : "";
+  const where = s.where === "runner" || s.where === undefined ? "" : ` (${s.where})`;
   const run = s.run;
   const text =
     "sql" in run
@@ -93,7 +93,8 @@ function loadSteps(spec: Spec, connection: Connection, where: PlanStep["where"],
       seen.add(key);
       data.push({
         phase: "load",
-        where,
+        // tiperf's own statement: from here, but where the load host is the way in
+        where: where === "pod" ? "runner" : where,
         run: { sql: `CREATE DATABASE IF NOT EXISTS ${connection.database ?? driver.database(w)}` },
         about: `workload ${w.name}`,
       });
@@ -104,7 +105,9 @@ function loadSteps(spec: Spec, connection: Connection, where: PlanStep["where"],
             s.args,
             where === "load host"
               ? `workload ${w.name}; loading threads up to the load host's CPU count (nproc there at run time; shown for this machine's)`
-              : `workload ${w.name}`,
+              : where === "pod"
+                ? `workload ${w.name}; loading threads up to the pod's CPUs (kubernetes.load.cpus)`
+                : `workload ${w.name}`,
           ),
         );
       for (const s of driver.cleanup(ctx(1)))
@@ -201,7 +204,7 @@ export async function planRun(
   // compare.order: auto becomes duet or interleaved here, as the run will decide it
   const loaded = resolveOrder(given, target, o.cores);
   const variants = loaded.variants?.all ?? [{ name: "base", spec }];
-  const where: PlanStep["where"] = target.remoteLoad ? "load host" : "runner";
+  const where: PlanStep["where"] = target.loadWhere ?? (target.remoteLoad ? "load host" : "runner");
   const steps: PlanStep[] = [];
   const kindSteps = (phase: string[], variant?: string) =>
     target.steps.filter((s) => phase.includes(s.phase) && (variant === undefined || s.variant === variant));
@@ -212,7 +215,12 @@ export async function planRun(
   const reloads: PlanStep[] = [];
   for (const v of variants) {
     steps.push(...kindSteps(["start", "switch", "sql", "record"], v.name));
-    const load = loadSteps(v.spec, target.connection(v.name), where, o.cores ?? cpus().length);
+    const load = loadSteps(
+      v.spec,
+      target.connection(v.name),
+      where,
+      target.loadCores ?? o.cores ?? cpus().length,
+    );
     // variants sharing a deployment load its data once, and clean it up once (the last to leave:
     // teardown goes in reverse); where the commands are the same (ports picked at start) once
     if (!loadedData.has(target.dataOf(v.name))) {

@@ -3,6 +3,7 @@ import { driverOf } from "../drivers/registry.ts";
 import { EXIT, InputError, RunError } from "../errors.ts";
 import { record } from "../lifecycle/ledger.ts";
 import type { RemoteHost } from "../proc/ssh.ts";
+import type { ToolLauncher } from "../proc/tool.ts";
 import { runReportMarkdown } from "../report/run-report.ts";
 import { hostFacts } from "../result/host.ts";
 import type { Result } from "../result/model.ts";
@@ -123,12 +124,19 @@ export function benchStart(
   deployment: Deployment,
   variant: string,
   signal: AbortSignal,
-): { start: (o: StartOptions) => Promise<Target>; remote?: RemoteHost; executed: PlanStep[] } {
+): {
+  start: (o: StartOptions) => Promise<Target>;
+  remote?: RemoteHost;
+  launcher?: ToolLauncher;
+  executed: PlanStep[];
+} {
   const remote = deployment.loadHost?.();
+  const launcher = deployment.loadLauncher?.();
   return {
     start: (o) => deployment.target(variant, { ...o, signal }),
     executed: deployment.executed,
     ...(remote ? { remote } : {}),
+    ...(launcher ? { launcher } : {}),
   };
 }
 

@@ -38,8 +38,33 @@ export interface ToolOptions {
   cwd?: string;
   /** Run it on this machine over SSH (a profile's load host) instead of here. */
   remote?: RemoteHost;
+  /** Run it somewhere else again (a Kubernetes pod): the launcher starts it there and relays its output. */
+  launcher?: ToolLauncher;
   /** Told the process id once it runs (taskset execs the tool: the same process). */
   onSpawn?: (pid: number) => void;
+}
+
+/**
+ * A place to run a load tool other than this machine or an SSH host (a pod of the cluster under
+ * test): it starts the argument array there, passes its output on as it arrives, stops it when
+ * `signal` aborts, and says how it ended. The tool is called by its name there.
+ */
+export interface ToolLauncher {
+  /** The plan's word for the place ("pod"). */
+  where: "pod";
+  /** What the raw log's command line says of the place (`pod <name> in <namespace>`). */
+  describe(): string;
+  /** CPUs the tool gets there (data loads use that many threads). */
+  cores(): number;
+  run(
+    argv: string[],
+    o: {
+      onData: (chunk: string) => void;
+      signal: AbortSignal;
+      /** SIGINT after this many seconds ends the run normally (tools without a time limit). */
+      stopAfterS?: number;
+    },
+  ): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
 /** SIGTERM first; whatever still runs a few seconds later (blocked on a stopped server) gets SIGKILL. */
@@ -50,6 +75,7 @@ const KILL_GRACE_MS = 3000;
  * it prints into `logFile` as it arrives, so a crash keeps the raw output up to that moment.
  */
 export function runTool(command: string, args: string[], opts: ToolOptions): Promise<ToolRun> {
+  if (opts.launcher) return runLaunched(opts.launcher, [command, ...args], opts);
   return new Promise((resolve) => {
     const started = Date.now();
     const [local, localArgs] = opts.cpus ? ["taskset", ["-c", opts.cpus, command, ...args]] : [command, args];
@@ -157,4 +183,71 @@ export function runTool(command: string, args: string[], opts: ToolOptions): Pro
     });
     child.once("close", finish);
   });
+}
+
+/** runTool through a launcher: the same raw log, watchdog and stop as a process here. */
+async function runLaunched(launcher: ToolLauncher, argv: string[], opts: ToolOptions): Promise<ToolRun> {
+  const started = Date.now();
+  const log = createWriteStream(opts.logFile, { flags: "a" });
+  let writeError: WriteError | undefined;
+  let output = "";
+  let aborted: string | undefined;
+  let timedOut: { limit_s: number } | undefined;
+  const stop = new AbortController();
+  const write = (chunk: string) => {
+    if (!writeError) log.write(chunk);
+  };
+  log.on("error", (e) => {
+    writeError ??= new WriteError(opts.logFile, e);
+    stop.abort(writeError);
+  });
+  write(maskSecrets(`$ ${shellCommand(argv)}    # in ${launcher.describe()}\n`));
+  const onAbort = () => {
+    const reason = opts.signal?.reason;
+    aborted = reason instanceof Error ? reason.message : String(reason ?? "aborted");
+    stop.abort(reason);
+  };
+  if (opts.signal?.aborted) onAbort();
+  opts.signal?.addEventListener("abort", onAbort, { once: true });
+  const unregister = onTeardown(`stop ${argv[0]} (${launcher.describe()})`, () => stop.abort("teardown"));
+  const watchdog =
+    opts.limitS === undefined
+      ? undefined
+      : setTimeout(() => {
+          timedOut = { limit_s: opts.limitS as number };
+          stop.abort("watchdog");
+        }, opts.limitS * 1000);
+  let ended: { code: number | null; signal: NodeJS.Signals | null };
+  try {
+    ended = await launcher.run(argv, {
+      onData: (d) => {
+        output += d;
+        write(d);
+      },
+      signal: stop.signal,
+      ...(opts.stopAfterS !== undefined ? { stopAfterS: opts.stopAfterS } : {}),
+    });
+  } catch (e) {
+    output += `\n${(e as Error).message}`;
+    write(`\n${maskSecrets((e as Error).message)}\n`);
+    ended = { code: 127, signal: null };
+  } finally {
+    unregister();
+    clearTimeout(watchdog);
+    opts.signal?.removeEventListener("abort", onAbort);
+  }
+  const run: ToolRun = {
+    code: ended.code,
+    signal: ended.signal,
+    output,
+    elapsed_s: (Date.now() - started) / 1000,
+    ...(aborted ? { aborted } : {}),
+    ...(timedOut ? { timedOut } : {}),
+  };
+  await new Promise<void>((res) => {
+    if (writeError || log.destroyed) return res();
+    log.once("error", () => res());
+    log.end(() => res());
+  });
+  return writeError ? { ...run, writeError } : run;
 }

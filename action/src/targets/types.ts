@@ -1,6 +1,7 @@
 import type { ZodType } from "zod";
 import type { Reaper } from "../lifecycle/ledger.ts";
 import type { RemoteHost } from "../proc/ssh.ts";
+import type { ToolLauncher } from "../proc/tool.ts";
 
 export interface StartOptions {
   /** The largest thread count any cell will use: the server must accept that many connections. */
@@ -132,7 +133,7 @@ export interface PlanStep {
   phase: string;
   /** The variant it serves (absent: the whole deployment). */
   variant?: string;
-  where: "runner" | "load host";
+  where: "runner" | "load host" | "pod";
   run:
     | { command: string[] }
     | { sql: string }
@@ -185,8 +186,12 @@ export interface TargetPlan {
   connection(variant: string): Connection;
   /** Where a variant's data lives: variants that name the same place load their data once. */
   dataOf(variant: string): string;
-  /** The load tools run on a load host over SSH, not here. */
+  /** The load tools run elsewhere (a load host over SSH, a pod of the cluster), not here. */
   remoteLoad: boolean;
+  /** Where they run, when not here: the plan's word (absent with remoteLoad: the load host). */
+  loadWhere?: "pod";
+  /** CPUs they get there when known before the run (a pod's request): data loads use that many threads. */
+  loadCores?: number;
   /** Its servers are not tiperf's (an existing endpoint): never started, stopped or changed. */
   existingServers?: boolean;
   /** Its servers are deployed by something else than a program here (TiDB Operator): no tiup needed. */
@@ -224,6 +229,8 @@ export interface Deployment {
   target(variant: string, opts: StartOptions & { signal: AbortSignal }): Promise<Target>;
   /** Where the load tools run, when not here. */
   loadHost?(): RemoteHost | undefined;
+  /** Where the load tools run when the deployment places them itself (a pod). */
+  loadLauncher?(): ToolLauncher | undefined;
   /** Stops and removes everything the deployment started. Safe to call twice. */
   stop(): Promise<void>;
   /** What the machines cost (ephemeral cloud clusters). */

@@ -8,14 +8,21 @@
 // ingress 127.0.0.1) and reports the cluster Ready in its status, as the operator does (the
 // whole object updated: its v1 CRD has no status subresource). A deleted TidbCluster's server is
 // stopped; a namespace being deleted is emptied and finalized (the namespace controller's part).
-// It measures nothing of TiDB.
+// It also plays one node and its kubelet (and the scheduler, kube-dns and kube-proxy as far as
+// tiperf's load pods need them): a Node `stand-in-node` with the labels of --node-labels, whose
+// kubelet endpoint is an HTTPS server here; a pod of a tiperf namespace whose nodeSelector the
+// node matches is bound to it and its command run on this machine — the Service name
+// <cluster>-tidb.<ns>.svc and port 4000 in its arguments (sysbench's --mysql-host/--mysql-port)
+// stand for that cluster's MariaDB — its output served at /containerLogs (follow=true streams
+// it), its exit code written into the pod's status; a pod it cannot place is left Pending,
+// Unschedulable; a deleted pod's process gets SIGTERM. It measures nothing of TiDB.
 //
-//   node tidb-operator.mjs --server URL --token TOKEN --ca FILE --dir DIR
+//   node tidb-operator.mjs --server URL --token TOKEN --ca FILE --dir DIR [--node-labels k=v,…]
 // A file DIR/refuse-ready, if present, holds a cluster name that never becomes Ready.
 import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:http";
-import { request } from "node:https";
+import { createServer as createHttps, request } from "node:https";
 import { createServer as createNet } from "node:net";
 import { join } from "node:path";
 
@@ -31,6 +38,13 @@ const server = arg("server");
 const token = arg("token");
 const ca = readFileSync(arg("ca"));
 const dir = arg("dir");
+const nodeLabelsArg = process.argv.includes("--node-labels") ? arg("node-labels") : "";
+const nodeLabels = Object.fromEntries(
+  nodeLabelsArg
+    .split(",")
+    .filter(Boolean)
+    .map((kv) => kv.split("=")),
+);
 const log = (line) => process.stderr.write(`stand-in operator: ${line}\n`);
 
 function api(method, path, body) {
@@ -112,9 +126,10 @@ async function startCluster(tc) {
   const version = tc.spec?.version ?? "v0.0.0";
   const dataDir = join(dir, `${ns}-${name}`);
   mkdirSync(dataDir, { recursive: true });
-  const entry = { dataDir, mariadb: undefined, http: undefined };
+  const entry = { dataDir, mariadb: undefined, http: undefined, port: 0 };
   running.set(key, entry);
   const port = await freePort();
+  entry.port = port;
   const statusPort = await freePort();
   const db = join(dataDir, "mariadb");
   const root = process.getuid() === 0 ? ["--user=root"] : [];
@@ -268,12 +283,23 @@ async function tick() {
           );
         else if (!running.has(key)) await startCluster(tc).catch((e) => log(`${key}: ${e.message}`));
       }
+      if (!ns.metadata.deletionTimestamp)
+        await podsOf(name).catch((e) => log(`pods of ${name}: ${e.message}`));
       if (ns.metadata.deletionTimestamp) {
         // the namespace controller's part: empty it, then finalize
         const svcs = await api("GET", `/api/v1/namespaces/${name}/services`);
         for (const s of svcs.body.items ?? [])
           await api("DELETE", `/api/v1/namespaces/${name}/services/${s.metadata.name}`);
-        if ((tcs.body.items ?? []).length === 0 && (svcs.body.items ?? []).length === 0) {
+        const pods = await api("GET", `/api/v1/namespaces/${name}/pods`);
+        for (const p of pods.body.items ?? []) {
+          stopPod(`${name}/${p.metadata.name}`);
+          await api("DELETE", `/api/v1/namespaces/${name}/pods/${p.metadata.name}?gracePeriodSeconds=0`);
+        }
+        if (
+          (tcs.body.items ?? []).length === 0 &&
+          (svcs.body.items ?? []).length === 0 &&
+          (pods.body.items ?? []).length === 0
+        ) {
           ns.spec = { finalizers: [] };
           await api("PUT", `/api/v1/namespaces/${name}/finalize`, ns);
         }
@@ -287,9 +313,208 @@ async function tick() {
   }
 }
 
+// --- the node, its kubelet, and what a load pod needs of the cluster's network ---------------------
+
+const NODE = "stand-in-node";
+/** Pods run here: "<ns>/<pod>" → { child, output, exited, code, listeners }. */
+const pods = new Map();
+
+function kubeletCert() {
+  const key = join(dir, "kubelet.key");
+  const cert = join(dir, "kubelet.crt");
+  execFileSync(
+    "openssl",
+    [
+      "req",
+      "-x509",
+      "-newkey",
+      "rsa:2048",
+      "-nodes",
+      "-keyout",
+      key,
+      "-out",
+      cert,
+      "-days",
+      "1",
+      "-subj",
+      "/CN=stand-in-kubelet",
+    ],
+    { stdio: "ignore" },
+  );
+  return { key: readFileSync(key), cert: readFileSync(cert) };
+}
+
+/** GET /containerLogs/<ns>/<pod>/<container>[?follow=true]: what the pod printed (streamed until it exits). */
+const kubelet = createHttps(kubeletCert(), (req, res) => {
+  const url = new URL(req.url, "https://stand-in");
+  const m = /^\/containerLogs\/([^/]+)\/([^/]+)\/[^/]+$/.exec(url.pathname);
+  const pod = m ? pods.get(`${m[1]}/${m[2]}`) : undefined;
+  if (!pod) {
+    res.writeHead(404);
+    res.end("no such container here");
+    return;
+  }
+  res.writeHead(200, { "content-type": "text/plain" });
+  res.write(pod.output);
+  if (pod.exited || url.searchParams.get("follow") !== "true") {
+    res.end();
+    return;
+  }
+  const listener = (chunk) => (chunk === null ? res.end() : res.write(chunk));
+  pod.listeners.add(listener);
+  res.on("close", () => pod.listeners.delete(listener));
+});
+const kubeletPort = await freePort();
+await new Promise((r) => kubelet.listen(kubeletPort, "127.0.0.1", r));
+
+async function registerNode() {
+  const created = await api("POST", "/api/v1/nodes", {
+    apiVersion: "v1",
+    kind: "Node",
+    metadata: { name: NODE, labels: { "kubernetes.io/hostname": NODE, ...nodeLabels } },
+  });
+  if (created.status !== 201) throw new Error(`Node: ${JSON.stringify(created.body)}`);
+  const node = created.body;
+  node.status = {
+    addresses: [{ type: "InternalIP", address: "127.0.0.1" }],
+    daemonEndpoints: { kubeletEndpoint: { Port: kubeletPort } },
+    conditions: [{ type: "Ready", status: "True", reason: "KubeletReady", message: "stand-in" }],
+  };
+  const st = await api("PUT", `/api/v1/nodes/${NODE}/status`, node);
+  if (st.status !== 200) throw new Error(`Node status: ${JSON.stringify(st.body)}`);
+}
+
+/** The pod's status written back (the kubelet's part), from the object as it is now. */
+async function setPodStatus(ns, name, status) {
+  const now = await api("GET", `/api/v1/namespaces/${ns}/pods/${name}`);
+  if (now.status !== 200) return;
+  const obj = now.body;
+  obj.status = { ...(obj.status ?? {}), ...status };
+  await api("PUT", `/api/v1/namespaces/${ns}/pods/${name}/status`, obj);
+}
+
+/** kube-dns and kube-proxy for a load tool: a cluster's Service name and port 4000 become its MariaDB here. */
+function throughServices(args, ns) {
+  let port;
+  const out = args.map((a) => {
+    const host = /^--mysql-host=(.+)$/.exec(a);
+    if (!host) return a;
+    const svc = /^(.+)-tidb\.([^.]+)\.svc$/.exec(host[1]);
+    const entry = svc && svc[2] === ns ? running.get(`${ns}/${svc[1]}`) : undefined;
+    if (!entry) return a;
+    port = entry.port;
+    return "--mysql-host=127.0.0.1";
+  });
+  return port === undefined ? out : out.map((a) => (a === "--mysql-port=4000" ? `--mysql-port=${port}` : a));
+}
+
+function stopPod(key) {
+  const pod = pods.get(key);
+  if (pod && !pod.exited) pod.child?.kill("SIGTERM");
+}
+
+async function podsOf(ns) {
+  const list = await api("GET", `/api/v1/namespaces/${ns}/pods`);
+  for (const p of list.body.items ?? []) {
+    const name = p.metadata.name;
+    const key = `${ns}/${name}`;
+    if (p.metadata.deletionTimestamp) {
+      // graceful deletion: the container stopped, then the pod confirmed gone
+      stopPod(key);
+      await api("DELETE", `/api/v1/namespaces/${ns}/pods/${name}?gracePeriodSeconds=0`);
+      pods.delete(key);
+      continue;
+    }
+    if (p.spec.nodeName || pods.has(key)) continue;
+    const wants = Object.entries(p.spec.nodeSelector ?? {});
+    const node = { "kubernetes.io/hostname": NODE, ...nodeLabels };
+    const misfit = wants.filter(([k, v]) => node[k] !== v);
+    if (misfit.length) {
+      await setPodStatus(ns, name, {
+        phase: "Pending",
+        conditions: [
+          {
+            type: "PodScheduled",
+            status: "False",
+            reason: "Unschedulable",
+            message: `0/1 nodes are available: 1 node(s) didn't match Pod's node affinity/selector (${misfit.map(([k, v]) => `${k}=${v}`).join(", ")})`,
+          },
+        ],
+      });
+      continue;
+    }
+    const bound = await api("POST", `/api/v1/namespaces/${ns}/pods/${name}/binding`, {
+      apiVersion: "v1",
+      kind: "Binding",
+      metadata: { name },
+      target: { apiVersion: "v1", kind: "Node", name: NODE },
+    });
+    if (bound.status !== 201) {
+      log(`${key}: binding: ${JSON.stringify(bound.body)}`);
+      continue;
+    }
+    const [command, ...args] = p.spec.containers[0].command;
+    const container = p.spec.containers[0].name;
+    const image = p.spec.containers[0].image;
+    const pod = { child: undefined, output: "", exited: false, listeners: new Set() };
+    pods.set(key, pod);
+    // Running first: the exit's status below is the last word
+    await setPodStatus(ns, name, {
+      phase: "Running",
+      hostIP: "127.0.0.1",
+      podIP: "127.0.0.1",
+      startTime: new Date().toISOString(),
+      containerStatuses: [
+        {
+          name: container,
+          ready: true,
+          restartCount: 0,
+          image,
+          imageID: "",
+          state: { running: { startedAt: new Date().toISOString() } },
+        },
+      ],
+    });
+    const child = spawn(command, throughServices(args, ns), { stdio: ["ignore", "pipe", "pipe"] });
+    pod.child = child;
+    const onData = (d) => {
+      const text = d.toString();
+      pod.output += text;
+      for (const l of pod.listeners) l(text);
+    };
+    child.stdout.on("data", onData);
+    child.stderr.on("data", onData);
+    child.once("error", (e) => onData(`${e.message}\n`));
+    child.once("close", (code, signal) => {
+      pod.exited = true;
+      for (const l of pod.listeners) l(null);
+      const exitCode = code ?? (signal === "SIGKILL" ? 137 : 143);
+      log(`${key}: ${command} exited ${exitCode}`);
+      setPodStatus(ns, name, {
+        phase: exitCode === 0 ? "Succeeded" : "Failed",
+        containerStatuses: [
+          {
+            name: container,
+            ready: false,
+            restartCount: 0,
+            image,
+            imageID: "",
+            state: { terminated: { exitCode, reason: exitCode === 0 ? "Completed" : "Error" } },
+          },
+        ],
+      }).catch((e) => log(`${key}: ${e.message}`));
+    });
+    log(`${key}: running ${command} ${args[0] ?? ""} on ${NODE}`);
+  }
+}
+
+await registerNode();
+
 const timer = setInterval(tick, 300);
 const shutdown = async () => {
   clearInterval(timer);
+  for (const key of pods.keys()) stopPod(key);
+  kubelet.close();
   for (const key of [...running.keys()]) await stopCluster(key);
   process.exit(0);
 };

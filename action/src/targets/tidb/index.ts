@@ -108,6 +108,8 @@ function switchingText(tidb: TidbPlan): string {
 
 function targetPlan(tidb: TidbPlan, input: TargetPlanInput): TidbTargetPlan {
   const about: string[] = [];
+  // a deployment that runs the load tools itself (a pod of the cluster)
+  const place = deployerOf(tidb.profile.provider).loadPlace?.(tidb.profile);
   const refusals: string[] = [];
   // groups of cells per variant compare instances: blocks say how many, and the interval is over them
   if (tidb.grouped && input.variants.length > 1 && input.blocks < 3)
@@ -137,7 +139,7 @@ function targetPlan(tidb: TidbPlan, input: TargetPlanInput): TidbTargetPlan {
     `profile ${tidb.profileFile} (${tidb.profile.name}, provider ${tidb.profile.provider})`,
     `deployments: ${tidb.deployments.map((d) => `${d.kind} ${d.name} (TiDB ${d.version}; variants ${d.variants.join(", ")})`).join("; ")}`,
     `variants take turns by: ${switchingText(tidb)}`,
-    `load tools run on: ${tidb.load.user ? `${tidb.load.user}@${tidb.load.host} over SSH` : "this machine"}`,
+    `load tools run on: ${place ? place.about : tidb.load.user ? `${tidb.load.user}@${tidb.load.host} over SSH` : "this machine"}`,
   );
   const connection = (variant: string): Connection => {
     const setup = tidb.variants.find((v) => v.name === variant) ?? tidb.variants[0];
@@ -156,7 +158,8 @@ function targetPlan(tidb: TidbPlan, input: TargetPlanInput): TidbTargetPlan {
       const setup = tidb.variants.find((v) => v.name === variant);
       return tidb.deployments[setup?.deployment ?? 0]?.name ?? variant;
     },
-    remoteLoad: Boolean(tidb.load.user),
+    remoteLoad: Boolean(tidb.load.user) || place !== undefined,
+    ...(place ? { loadWhere: place.where, loadCores: place.cores } : {}),
     localServers: deployerOf(tidb.profile.provider).localServers === true,
     ...(deployerOf(tidb.profile.provider).remoteDeploy ? { remoteDeploy: true } : {}),
     overhead: {
@@ -259,6 +262,7 @@ export const tidb: TargetKind = {
       executed: run.executed,
       target: (variant, opts) => run.target(variant, opts),
       loadHost: () => run.loadHost(),
+      loadLauncher: () => run.loadLauncher(),
       stop: () => run.stop(),
       cost: () => run.cost(),
     };

@@ -9,6 +9,7 @@ import type { CloudCluster } from "../../cloud/provision.ts";
 import { RunError } from "../../errors.ts";
 import { onTeardown } from "../../lifecycle/teardown.ts";
 import type { RemoteHost } from "../../proc/ssh.ts";
+import type { ToolLauncher } from "../../proc/tool.ts";
 import { writeAtomic } from "../../result/store.ts";
 import { dataDirFacts, resourcesText } from "../local/server.ts";
 import type { Cost, CpuProfile, Endpoint, LoadedData, PlanStep, StartOptions, Target } from "../types.ts";
@@ -180,6 +181,15 @@ export class TidbRun implements RunContext {
   }
 
   /** The load host as ssh reaches it (hosts profiles), for the load tools; through the bastion if any. */
+  /** Where the deployment runs the load tools itself (a pod of the cluster), if it does. */
+  loadLauncher(): ToolLauncher | undefined {
+    for (const d of this.plan.deployments) {
+      const l = formOf(d).run.loadLauncher?.(this, d);
+      if (l) return l;
+    }
+    return undefined;
+  }
+
   loadHost(): RemoteHost | undefined {
     const l = this.plan.load;
     if (!l.user) return undefined;

@@ -7,6 +7,7 @@
 import type { CloudCluster } from "../../../cloud/provision.ts";
 import type { ServerProcess } from "../../../proc/process.ts";
 import type { RemoteHost } from "../../../proc/ssh.ts";
+import type { ToolLauncher } from "../../../proc/tool.ts";
 import type { Lifecycle } from "../../local/server.ts";
 import type { Endpoint, PlanStep } from "../../types.ts";
 import type { Profile, Role } from "../profile.ts";
@@ -82,6 +83,8 @@ export interface KubernetesDeployment {
   variants: string[];
   /** The run's namespace (every deployment of the run in one). */
   namespace: string;
+  /** The run id its objects are labelled with. */
+  runId: string;
   /** Its manifests (under the run's tidb/ directory). */
   file: string;
   /** The TidbCluster as tiperf creates it. */
@@ -223,6 +226,11 @@ export interface Deployer {
   remoteDeploy?: boolean;
   /** A cloud creates its machines first (the cloud registry's provider of that name). */
   cloud?: boolean;
+  /**
+   * Where it runs the load tools itself, if this profile asks it to (a pod of the cluster): the
+   * plan's word for the place and a line saying where; undefined: this machine or the load host.
+   */
+  loadPlace?(p: Profile): { where: "pod"; about: string; cores: number } | undefined;
 }
 
 /** A private tidb-server that is up (deployments/local/server.ts). */
@@ -337,4 +345,6 @@ export interface FormRuntime<D extends Deployment = Deployment> {
   serverHosts?(ctx: RunContext, d: D): { remote: RemoteHost; ports: number[] }[];
   /** Before it goes at teardown: what it observed, kept (a cluster's monitoring). */
   beforeStop?(ctx: RunContext, d: D, r: Running): Promise<void>;
+  /** Where the load tools run when the deployment places them itself (a pod of the cluster). */
+  loadLauncher?(ctx: RunContext, d: D): ToolLauncher | undefined;
 }

@@ -11,7 +11,12 @@ import { stepKey } from "../../steps.ts";
 import type { Deployer, DeploymentForm, KubernetesDeployment } from "../types.ts";
 import {
   dnsLabel,
+  inClusterAddress,
   KUBE_ROLES,
+  LOAD_COMMAND,
+  LOAD_POD_FILE,
+  LOAD_POD_NAME,
+  loadPodManifest,
   manifestsYaml,
   namespaceManifest,
   namespaceOf,
@@ -58,6 +63,16 @@ const kubernetesForm: DeploymentForm<KubernetesDeployment> = {
         index === 0
           ? namespaceManifest({ name: namespace, runId: o.prefix, expiresAt: EXPIRES_AT })
           : undefined;
+      if (index === 0 && k.load)
+        o.files[LOAD_POD_FILE] = manifestsYaml([
+          loadPodManifest({
+            name: LOAD_POD_NAME,
+            namespace,
+            runId: o.prefix,
+            settings: k,
+            command: [LOAD_COMMAND],
+          }),
+        ]);
       const file = `kubernetes-${v.name}.yaml`;
       o.files[file] = manifestsYaml(ns ? [ns, manifest] : [manifest]);
       deployments.push({
@@ -67,6 +82,7 @@ const kubernetesForm: DeploymentForm<KubernetesDeployment> = {
         version: v.target.version ?? "",
         variants: [v.name],
         namespace,
+        runId: o.prefix,
         file,
         manifest,
         ...(ns ? { namespaceManifest: ns } : {}),
@@ -78,8 +94,10 @@ const kubernetesForm: DeploymentForm<KubernetesDeployment> = {
   switching: (variants) => (variants > 1 ? "separate-clusters" : "none"),
   grouped: () => false,
   switchSeconds: () => 0,
-  // the Service's port, read at start (the plan shows <port>)
-  loadEndpoints: (_plan, d) => [{ host: sqlAddress(d), port: PORT_AT_START }],
+  // load pods reach TiDB by its Service's name inside the cluster; this machine by the Service's
+  // outside address and port, read at start (the plan shows <port>)
+  loadEndpoints: (plan, d) =>
+    plan.profile.kubernetes?.load ? [inClusterAddress(d)] : [{ host: sqlAddress(d), port: PORT_AT_START }],
   statusAddresses: (d) =>
     Object.fromEntries(ROLES.map((r) => [r, r === "tidb" ? [statusAddress(d)] : []])) as Record<
       Role,
@@ -141,6 +159,19 @@ export const KUBERNETES: Deployer = {
   sections: ["kubernetes"],
   remoteDeploy: true,
   form: kubernetesForm as DeploymentForm,
+  loadPlace(p) {
+    const load = p.kubernetes?.load;
+    if (!load) return undefined;
+    const node = [
+      ...Object.entries(load.node_selector ?? {}).map(([k, v]) => `${k}=${v}`),
+      ...(load.instance_type ? [`node.kubernetes.io/instance-type=${load.instance_type}`] : []),
+    ];
+    return {
+      where: "pod",
+      cores: load.cpus,
+      about: `a pod per step in the run's namespace (image ${load.image}, ${load.cpus} CPUs requested${node.length ? `, on nodes ${node.join(", ")}` : ""}; tidb/${LOAD_POD_FILE}), reaching TiDB through its Service inside the cluster`,
+    };
+  },
   noRestart:
     "runs on Kubernetes, where tiperf does not restart TiDB Operator's pods between blocks: use compare.blocks: 1",
   checkProfile(p, issue) {

@@ -143,3 +143,61 @@ export function rolesOf(p: Profile): {
 
 /** The TidbCluster's TiDB Service (the operator names it <cluster>-tidb). */
 export const tidbServiceName = (cluster: string) => `${cluster}-tidb`;
+
+/** TiDB's SQL port inside the cluster (the Service's mysql-client port). */
+export const TIDB_SERVICE_PORT = 4000;
+
+/** Where a pod of the cluster reaches a TidbCluster's TiDB: its Service's DNS name in the namespace. */
+export const inClusterAddress = (d: { name: string; namespace: string }) => ({
+  host: `${tidbServiceName(d.name)}.${d.namespace}.svc`,
+  port: TIDB_SERVICE_PORT,
+});
+
+/** Placeholders of the load pod manifest the plan writes (each run fills in its own). */
+export const LOAD_POD_NAME = "tiperf-load-<n>";
+export const LOAD_COMMAND = "<the step's command>";
+/** The file `tiperf plan` writes the load pod into (under tidb/). */
+export const LOAD_POD_FILE = "kubernetes-load.yaml";
+
+/**
+ * The pod one load tool step runs in (kubernetes.load): the run's namespace and labels, the
+ * image, its node (selector and machine type), requests, the cluster's host network when it has
+ * one, never restarted, deleted after the step; its command is the step's argument array.
+ */
+export function loadPodManifest(o: {
+  name: string;
+  namespace: string;
+  runId: string;
+  settings: KubernetesSettings;
+  command: string[];
+}) {
+  const load = o.settings.load;
+  if (!load) throw new Error("kubernetes.load is not set");
+  const sel: Record<string, string> = { ...(load.node_selector ?? {}) };
+  if (load.instance_type) sel["node.kubernetes.io/instance-type"] = load.instance_type;
+  return {
+    apiVersion: "v1",
+    kind: "Pod",
+    metadata: {
+      name: o.name,
+      namespace: o.namespace,
+      labels: { [MANAGED_BY]: MANAGER, [RUN_LABEL]: labelValue(o.runId), "tiperf.io/role": "load" },
+    },
+    spec: {
+      restartPolicy: "Never",
+      ...(Object.keys(sel).length ? { nodeSelector: sel } : {}),
+      ...(o.settings.host_network ? { hostNetwork: true, dnsPolicy: "ClusterFirstWithHostNet" } : {}),
+      terminationGracePeriodSeconds: 5,
+      containers: [
+        {
+          name: "load",
+          image: load.image,
+          command: o.command,
+          resources: {
+            requests: { cpu: String(load.cpus), ...(load.memory ? { memory: load.memory } : {}) },
+          },
+        },
+      ],
+    },
+  };
+}

@@ -7,15 +7,18 @@
 import { RunError } from "../../../../errors.ts";
 import { KubeClient, type KubeObject } from "../../../../kubernetes/client.ts";
 import { loadKubeContext } from "../../../../kubernetes/kubeconfig.ts";
+import { PodLauncher } from "../../../../kubernetes/pod.ts";
 import { parseAge } from "../../../../specfile/keys.ts";
 import type { Endpoint } from "../../../types.ts";
 import { stepKey } from "../../steps.ts";
 import type { FormRuntime, KubernetesDeployment, RunContext, Running } from "../types.ts";
+import { inClusterAddress, loadPodManifest } from "./manifests.ts";
 import { API, EXPIRES_AT, kubeStep, paths, sqlAddress, statusAddress } from "./steps.ts";
 
 /** One client per run context (its kubeconfig and context), and what is alive in each namespace. */
 const clients = new WeakMap<RunContext, KubeClient>();
 const alive = new Map<string, number>();
+const launchers = new WeakMap<RunContext, PodLauncher>();
 
 function clientOf(ctx: RunContext): KubeClient {
   let c = clients.get(ctx);
@@ -181,7 +184,8 @@ export const kubernetesRuntime: FormRuntime<KubernetesDeployment> = {
       const never = new Promise<string>(() => {});
       const running: Running = {
         deployment: d,
-        endpoints: [sql],
+        // the load tools connect as planned: from a pod by the Service's name, or from here
+        endpoints: settings?.load ? [inClusterAddress(d)] : [sql],
         sql,
         // as planned: the plan's steps are keyed by these, filled in with the Service's address
         status: { pd: [], tikv: [], tidb: [statusAddress(d)], tiflash: [] },
@@ -199,6 +203,25 @@ export const kubernetesRuntime: FormRuntime<KubernetesDeployment> = {
     }
   },
   state: (d) => `TidbCluster ${d.name} in namespace ${d.namespace}`,
+  loadLauncher(ctx, d) {
+    const k = ctx.plan.profile.kubernetes;
+    if (!k?.load) return undefined;
+    let l = launchers.get(ctx);
+    if (!l) {
+      const runId = d.runId;
+      l = new PodLauncher({
+        client: clientOf(ctx),
+        namespace: d.namespace,
+        manifest: (name, command) =>
+          loadPodManifest({ name, namespace: d.namespace, runId, settings: k, command }),
+        cores: k.load.cpus,
+        startTimeoutMs: k.load.start_timeout * 1000,
+        prefix: "tiperf-load",
+      });
+      launchers.set(ctx, l);
+    }
+    return l;
+  },
   async watch(ctx, _setup, d) {
     const c = clientOf(ctx);
     // the same object the plan's ready step polls (its <api> left off: the client adds the server)

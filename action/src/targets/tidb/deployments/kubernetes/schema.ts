@@ -49,6 +49,27 @@ export const KubernetesSchema = z.strictObject({
   service: z
     .enum(["LoadBalancer", "NodePort"], { error: "must be LoadBalancer or NodePort" })
     .default("LoadBalancer"),
+  /**
+   * The load tools in a pod of the run's namespace on a node of their own (seed 000: sysbench on a
+   * c2-standard-30), reaching TiDB through its Service inside the cluster; absent: on this machine
+   * through the Service's outside address.
+   */
+  load: z
+    .strictObject({
+      /** An image with the spec's load tools on PATH (and GNU `timeout` for go-ycsb's stop). */
+      image: z.string().min(1),
+      /** Node labels the load pod must match (its node pool). */
+      node_selector: selector.optional(),
+      /** The machine type of its node (node.kubernetes.io/instance-type). */
+      instance_type: z.string().min(1).optional(),
+      /** CPUs requested for the pod; data loads use this many threads. */
+      cpus: z.number().int().positive().default(4),
+      /** Memory requested for the pod. */
+      memory: quantity.optional(),
+      /** How long a load pod may take to start running (scheduling, image pull). */
+      start_timeout: durationSchema(1).default(600),
+    })
+    .optional(),
   /** How long a TidbCluster may take to become Ready (the operator's status says so). */
   ready_timeout: durationSchema(1).default(1800),
   /** After this, `tiperf reap --kubernetes` deletes the run's namespace even if tiperf never came back. */

@@ -7941,26 +7941,33 @@ var KubeClient = class {
     this.tokenUntil = Number.isNaN(until) ? Date.now() + 5 * 6e4 : until - 6e4;
     return token;
   }
-  /** One call; 2xx answers parsed as JSON, anything else a KubeError with the API's message. */
-  async request(method, path, body, o = {}) {
+  /** How one call goes out: the URL, the request options with the context's TLS and credentials. */
+  async prepare(method, path, payload, o) {
     const token = await this.bearer();
     const url = new URL(this.ctx.server + path);
-    const payload = body === void 0 ? void 0 : typeof body === "string" ? body : JSON.stringify(body);
-    const headers = { accept: "application/json" };
+    const headers = { accept: o.accept ?? "application/json" };
     if (payload !== void 0) headers["content-type"] = o.contentType ?? "application/json";
     if (token) headers.authorization = `Bearer ${token}`;
-    const timeoutMs = o.timeoutMs ?? 3e4;
     const options = {
       method,
       headers,
-      timeout: timeoutMs,
+      timeout: o.timeoutMs,
       ...url.protocol === "https:" ? {
         rejectUnauthorized: !this.ctx.insecure,
         ...this.ctx.ca ? { ca: this.ctx.ca } : {},
         ...this.ctx.cert && this.ctx.key ? { cert: this.ctx.cert, key: this.ctx.key } : {}
       } : {}
     };
-    const send = url.protocol === "https:" ? httpsRequest : httpRequest;
+    return { url, options, send: url.protocol === "https:" ? httpsRequest : httpRequest };
+  }
+  failed(e) {
+    return e instanceof RunError ? e : new RunError(`Kubernetes API ${this.ctx.server} (context ${this.ctx.context}): ${e.message}`);
+  }
+  /** One call; 2xx answers parsed as JSON, anything else a KubeError with the API's message. */
+  async request(method, path, body, o = {}) {
+    const payload = body === void 0 ? void 0 : typeof body === "string" ? body : JSON.stringify(body);
+    const timeoutMs = o.timeoutMs ?? 3e4;
+    const { url, options, send } = await this.prepare(method, path, payload, { ...o, timeoutMs });
     return new Promise((resolve3, reject) => {
       const req = send(url, options, (res) => {
         let text = "";
@@ -7990,13 +7997,55 @@ var KubeClient = class {
         "timeout",
         () => req.destroy(new RunError(`Kubernetes API ${method} ${path}: no answer within ${timeoutMs / 1e3}s`))
       );
-      req.on(
-        "error",
-        (e) => reject(
-          e instanceof RunError ? e : new RunError(`Kubernetes API ${this.ctx.server} (context ${this.ctx.context}): ${e.message}`)
-        )
-      );
+      req.on("error", (e) => reject(this.failed(e)));
       req.end(payload);
+    });
+  }
+  /**
+   * A GET whose answer is read as it arrives (a pod's log with follow=true): each chunk to
+   * `onData` until the server ends it or `signal` stops it; a non-2xx answer is a KubeError.
+   * `idleMs` bounds the wait for the answer to start, not its length.
+   */
+  async stream(path, onData, o = {}) {
+    const idleMs = o.idleMs ?? 3e4;
+    const { url, options, send } = await this.prepare("GET", path, void 0, {
+      timeoutMs: idleMs,
+      accept: "*/*"
+    });
+    return new Promise((resolve3, reject) => {
+      const req = send(url, options, (res) => {
+        const status = res.statusCode ?? 0;
+        res.setEncoding("utf8");
+        if (status < 200 || status >= 300) {
+          let text = "";
+          res.on("data", (d) => {
+            text += d;
+          });
+          res.on("end", () => {
+            let message = text.trim().slice(0, 300);
+            try {
+              message = JSON.parse(text).message ?? message;
+            } catch {
+            }
+            reject(new KubeError(status, "GET", path, message));
+          });
+          return;
+        }
+        req.setTimeout(0);
+        res.on("data", (d) => onData(d));
+        res.on("end", () => resolve3());
+        res.on("error", (e) => reject(this.failed(e)));
+      });
+      const stop = () => req.destroy(new RunError(`Kubernetes API GET ${path}: stopped`));
+      if (o.signal?.aborted) stop();
+      o.signal?.addEventListener("abort", stop, { once: true });
+      req.on("close", () => o.signal?.removeEventListener("abort", stop));
+      req.on(
+        "timeout",
+        () => req.destroy(new RunError(`Kubernetes API GET ${path}: no answer within ${idleMs / 1e3}s`))
+      );
+      req.on("error", (e) => reject(this.failed(e)));
+      req.end();
     });
   }
   get(path) {
@@ -9666,6 +9715,25 @@ var KubernetesSchema = external_exports.strictObject({
    * node's address (the runner inside the cluster's network).
    */
   service: external_exports.enum(["LoadBalancer", "NodePort"], { error: "must be LoadBalancer or NodePort" }).default("LoadBalancer"),
+  /**
+   * The load tools in a pod of the run's namespace on a node of their own (seed 000: sysbench on a
+   * c2-standard-30), reaching TiDB through its Service inside the cluster; absent: on this machine
+   * through the Service's outside address.
+   */
+  load: external_exports.strictObject({
+    /** An image with the spec's load tools on PATH (and GNU `timeout` for go-ycsb's stop). */
+    image: external_exports.string().min(1),
+    /** Node labels the load pod must match (its node pool). */
+    node_selector: selector.optional(),
+    /** The machine type of its node (node.kubernetes.io/instance-type). */
+    instance_type: external_exports.string().min(1).optional(),
+    /** CPUs requested for the pod; data loads use this many threads. */
+    cpus: external_exports.number().int().positive().default(4),
+    /** Memory requested for the pod. */
+    memory: quantity.optional(),
+    /** How long a load pod may take to start running (scheduling, image pull). */
+    start_timeout: durationSchema(1).default(600)
+  }).optional(),
   /** How long a TidbCluster may take to become Ready (the operator's status says so). */
   ready_timeout: durationSchema(1).default(1800),
   /** After this, `tiperf reap --kubernetes` deletes the run's namespace even if tiperf never came back. */
@@ -10345,8 +10413,9 @@ import { spawn } from "node:child_process";
 import { createWriteStream } from "node:fs";
 var KILL_GRACE_MS = 3e3;
 function runTool(command, args, opts) {
+  if (opts.launcher) return runLaunched(opts.launcher, [command, ...args], opts);
   return new Promise((resolve3) => {
-    const started = Date.now();
+    const started2 = Date.now();
     const [local, localArgs] = opts.cpus ? ["taskset", ["-c", opts.cpus, command, ...args]] : [command, args];
     const remote = opts.remote;
     const [cmd, argv] = remote ? ["ssh", sshArgs(remote, remoteCommand([local, ...localArgs], opts.stopAfterS))] : [local, localArgs];
@@ -10427,7 +10496,7 @@ function runTool(command, args, opts) {
         code,
         signal: sig,
         output,
-        elapsed_s: (Date.now() - started) / 1e3,
+        elapsed_s: (Date.now() - started2) / 1e3,
         ...aborted ? { aborted } : {},
         ...timedOut ? { timedOut } : {}
       };
@@ -10443,6 +10512,72 @@ ${e.message}`;
     });
     child.once("close", finish);
   });
+}
+async function runLaunched(launcher, argv, opts) {
+  const started2 = Date.now();
+  const log = createWriteStream(opts.logFile, { flags: "a" });
+  let writeError;
+  let output = "";
+  let aborted;
+  let timedOut;
+  const stop = new AbortController();
+  const write = (chunk) => {
+    if (!writeError) log.write(chunk);
+  };
+  log.on("error", (e) => {
+    writeError ??= new WriteError(opts.logFile, e);
+    stop.abort(writeError);
+  });
+  write(maskSecrets(`$ ${shellCommand(argv)}    # in ${launcher.describe()}
+`));
+  const onAbort = () => {
+    const reason = opts.signal?.reason;
+    aborted = reason instanceof Error ? reason.message : String(reason ?? "aborted");
+    stop.abort(reason);
+  };
+  if (opts.signal?.aborted) onAbort();
+  opts.signal?.addEventListener("abort", onAbort, { once: true });
+  const unregister = onTeardown(`stop ${argv[0]} (${launcher.describe()})`, () => stop.abort("teardown"));
+  const watchdog = opts.limitS === void 0 ? void 0 : setTimeout(() => {
+    timedOut = { limit_s: opts.limitS };
+    stop.abort("watchdog");
+  }, opts.limitS * 1e3);
+  let ended2;
+  try {
+    ended2 = await launcher.run(argv, {
+      onData: (d) => {
+        output += d;
+        write(d);
+      },
+      signal: stop.signal,
+      ...opts.stopAfterS !== void 0 ? { stopAfterS: opts.stopAfterS } : {}
+    });
+  } catch (e) {
+    output += `
+${e.message}`;
+    write(`
+${maskSecrets(e.message)}
+`);
+    ended2 = { code: 127, signal: null };
+  } finally {
+    unregister();
+    clearTimeout(watchdog);
+    opts.signal?.removeEventListener("abort", onAbort);
+  }
+  const run = {
+    code: ended2.code,
+    signal: ended2.signal,
+    output,
+    elapsed_s: (Date.now() - started2) / 1e3,
+    ...aborted ? { aborted } : {},
+    ...timedOut ? { timedOut } : {}
+  };
+  await new Promise((res) => {
+    if (writeError || log.destroyed) return res();
+    log.once("error", () => res());
+    log.end(() => res());
+  });
+  return writeError ? { ...run, writeError } : run;
 }
 
 // action/src/targets/tidb/tiup.ts
@@ -10842,11 +10977,11 @@ async function display(ctx, d, signal, allUp) {
 async function watch(ctx, setup, d) {
   const signal = new AbortController().signal;
   const before = await display(ctx, d, signal, true);
-  const started = Date.now();
+  const started2 = Date.now();
   return async () => {
     const after = await display(ctx, d, signal, false);
     const down = notUp(after).map((i) => `${i.role} ${i.id} on ${i.host} is ${i.status}`);
-    const again = restarted(before, after, (Date.now() - started) / 1e3).map(
+    const again = restarted(before, after, (Date.now() - started2) / 1e3).map(
       (i) => `${i.role} ${i.id} on ${i.host} restarted during the cell (up ${i.uptime_s}s; systemd brought it back)`
     );
     const problems = [...down, ...again];
@@ -11427,6 +11562,114 @@ function rolesOf(p) {
   return { counts, machineTypes };
 }
 var tidbServiceName = (cluster) => `${cluster}-tidb`;
+var TIDB_SERVICE_PORT = 4e3;
+var inClusterAddress = (d) => ({
+  host: `${tidbServiceName(d.name)}.${d.namespace}.svc`,
+  port: TIDB_SERVICE_PORT
+});
+var LOAD_POD_NAME = "tiperf-load-<n>";
+var LOAD_COMMAND = "<the step's command>";
+var LOAD_POD_FILE = "kubernetes-load.yaml";
+function loadPodManifest(o) {
+  const load = o.settings.load;
+  if (!load) throw new Error("kubernetes.load is not set");
+  const sel = { ...load.node_selector ?? {} };
+  if (load.instance_type) sel["node.kubernetes.io/instance-type"] = load.instance_type;
+  return {
+    apiVersion: "v1",
+    kind: "Pod",
+    metadata: {
+      name: o.name,
+      namespace: o.namespace,
+      labels: { [MANAGED_BY]: MANAGER, [RUN_LABEL]: labelValue(o.runId), "tiperf.io/role": "load" }
+    },
+    spec: {
+      restartPolicy: "Never",
+      ...Object.keys(sel).length ? { nodeSelector: sel } : {},
+      ...o.settings.host_network ? { hostNetwork: true, dnsPolicy: "ClusterFirstWithHostNet" } : {},
+      terminationGracePeriodSeconds: 5,
+      containers: [
+        {
+          name: "load",
+          image: load.image,
+          command: o.command,
+          resources: {
+            requests: { cpu: String(load.cpus), ...load.memory ? { memory: load.memory } : {} }
+          }
+        }
+      ]
+    }
+  };
+}
+
+// action/src/kubernetes/pod.ts
+var statusOf = (pod) => pod?.status ?? {};
+var ended = (pod) => ["Succeeded", "Failed"].includes(statusOf(pod).phase ?? "");
+var started = (pod) => ended(pod) || statusOf(pod).phase === "Running";
+function podWaiting(pod) {
+  if (!pod) return "no such pod";
+  const st = statusOf(pod);
+  const waiting = st.containerStatuses?.find((c) => c.state?.waiting)?.state?.waiting;
+  const unscheduled = st.conditions?.find((c) => c.type === "PodScheduled" && c.status === "False");
+  const why = waiting ? `${waiting.reason ?? "waiting"}${waiting.message ? `: ${waiting.message}` : ""}` : unscheduled ? `${unscheduled.reason ?? "not scheduled"}${unscheduled.message ? `: ${unscheduled.message}` : ""}` : "";
+  return `phase ${st.phase ?? "unknown"}${why ? `, ${why}` : ""}`;
+}
+function exitCodeOf(pod) {
+  const t = statusOf(pod).containerStatuses?.find((c) => c.state?.terminated)?.state?.terminated;
+  return t?.exitCode;
+}
+var PodLauncher = class {
+  constructor(o) {
+    this.o = o;
+  }
+  o;
+  where = "pod";
+  n = 0;
+  current;
+  describe() {
+    return `pod ${this.current ?? `${this.o.prefix}-${this.n + 1}`} in namespace ${this.o.namespace}`;
+  }
+  cores() {
+    return this.o.cores;
+  }
+  async run(argv, r) {
+    const c = this.o.client;
+    const name = `${this.o.prefix}-${++this.n}`;
+    this.current = name;
+    const path = `/api/v1/namespaces/${this.o.namespace}/pods/${name}`;
+    const command = r.stopAfterS === void 0 ? argv : ["timeout", "--preserve-status", "-s", "INT", String(r.stopAfterS), ...argv];
+    await c.create(`/api/v1/namespaces/${this.o.namespace}/pods`, this.o.manifest(name, command));
+    try {
+      await c.waitFor(path, started, {
+        timeoutMs: this.o.startTimeoutMs,
+        everyMs: 500,
+        signal: r.signal,
+        what: `load pod ${name} in ${this.o.namespace} running`,
+        describe: podWaiting
+      });
+      if (r.signal.aborted) return { code: null, signal: "SIGTERM" };
+      await c.stream(`${path}/log?container=load&follow=true`, r.onData, { signal: r.signal }).catch((e) => {
+        if (!r.signal.aborted) throw e;
+      });
+      if (r.signal.aborted) return { code: null, signal: "SIGTERM" };
+      const pod = await c.waitFor(path, ended, {
+        timeoutMs: 6e4,
+        everyMs: 250,
+        what: `load pod ${name} finished`,
+        describe: podWaiting
+      });
+      const code = exitCodeOf(pod);
+      if (code === void 0)
+        throw new RunError(`load pod ${name}: ended (${podWaiting(pod)}) without an exit code`);
+      return { code, signal: null };
+    } finally {
+      this.current = void 0;
+      await c.request("DELETE", `${path}?gracePeriodSeconds=${r.signal.aborted ? 1 : 0}`).catch((e) => {
+        if (!(e instanceof KubeError && e.status === 404)) throw e;
+      });
+    }
+  }
+};
 
 // action/src/targets/tidb/deployments/kubernetes/steps.ts
 var API = "<api>";
@@ -11451,6 +11694,7 @@ var kubeStep = {
 // action/src/targets/tidb/deployments/kubernetes/run.ts
 var clients = /* @__PURE__ */ new WeakMap();
 var alive2 = /* @__PURE__ */ new Map();
+var launchers = /* @__PURE__ */ new WeakMap();
 function clientOf(ctx) {
   let c = clients.get(ctx);
   if (!c) {
@@ -11591,7 +11835,8 @@ var kubernetesRuntime = {
       });
       const running = {
         deployment: d,
-        endpoints: [sql],
+        // the load tools connect as planned: from a pod by the Service's name, or from here
+        endpoints: settings2?.load ? [inClusterAddress(d)] : [sql],
         sql,
         // as planned: the plan's steps are keyed by these, filled in with the Service's address
         status: { pd: [], tikv: [], tidb: [statusAddress(d)], tiflash: [] },
@@ -11609,6 +11854,24 @@ var kubernetesRuntime = {
     }
   },
   state: (d) => `TidbCluster ${d.name} in namespace ${d.namespace}`,
+  loadLauncher(ctx, d) {
+    const k = ctx.plan.profile.kubernetes;
+    if (!k?.load) return void 0;
+    let l = launchers.get(ctx);
+    if (!l) {
+      const runId = d.runId;
+      l = new PodLauncher({
+        client: clientOf(ctx),
+        namespace: d.namespace,
+        manifest: (name, command) => loadPodManifest({ name, namespace: d.namespace, runId, settings: k, command }),
+        cores: k.load.cpus,
+        startTimeoutMs: k.load.start_timeout * 1e3,
+        prefix: "tiperf-load"
+      });
+      launchers.set(ctx, l);
+    }
+    return l;
+  },
   async watch(ctx, _setup, d) {
     const c = clientOf(ctx);
     const path = paths.tidbCluster(d).slice(API.length);
@@ -11654,6 +11917,16 @@ var kubernetesForm = {
         machineTypes
       });
       const ns = index === 0 ? namespaceManifest({ name: namespace, runId: o.prefix, expiresAt: EXPIRES_AT }) : void 0;
+      if (index === 0 && k.load)
+        o.files[LOAD_POD_FILE] = manifestsYaml([
+          loadPodManifest({
+            name: LOAD_POD_NAME,
+            namespace,
+            runId: o.prefix,
+            settings: k,
+            command: [LOAD_COMMAND]
+          })
+        ]);
       const file = `kubernetes-${v.name}.yaml`;
       o.files[file] = manifestsYaml(ns ? [ns, manifest] : [manifest]);
       deployments.push({
@@ -11663,6 +11936,7 @@ var kubernetesForm = {
         version: v.target.version ?? "",
         variants: [v.name],
         namespace,
+        runId: o.prefix,
         file,
         manifest,
         ...ns ? { namespaceManifest: ns } : {}
@@ -11674,8 +11948,9 @@ var kubernetesForm = {
   switching: (variants) => variants > 1 ? "separate-clusters" : "none",
   grouped: () => false,
   switchSeconds: () => 0,
-  // the Service's port, read at start (the plan shows <port>)
-  loadEndpoints: (_plan, d) => [{ host: sqlAddress(d), port: PORT_AT_START }],
+  // load pods reach TiDB by its Service's name inside the cluster; this machine by the Service's
+  // outside address and port, read at start (the plan shows <port>)
+  loadEndpoints: (plan, d) => plan.profile.kubernetes?.load ? [inClusterAddress(d)] : [{ host: sqlAddress(d), port: PORT_AT_START }],
   statusAddresses: (d) => Object.fromEntries(ROLES.map((r) => [r, r === "tidb" ? [statusAddress(d)] : []])),
   startSteps(_plan, d, v, add, about) {
     if (d.namespaceManifest)
@@ -11733,6 +12008,19 @@ var KUBERNETES = {
   sections: ["kubernetes"],
   remoteDeploy: true,
   form: kubernetesForm,
+  loadPlace(p) {
+    const load = p.kubernetes?.load;
+    if (!load) return void 0;
+    const node = [
+      ...Object.entries(load.node_selector ?? {}).map(([k, v]) => `${k}=${v}`),
+      ...load.instance_type ? [`node.kubernetes.io/instance-type=${load.instance_type}`] : []
+    ];
+    return {
+      where: "pod",
+      cores: load.cpus,
+      about: `a pod per step in the run's namespace (image ${load.image}, ${load.cpus} CPUs requested${node.length ? `, on nodes ${node.join(", ")}` : ""}; tidb/${LOAD_POD_FILE}), reaching TiDB through its Service inside the cluster`
+    };
+  },
   noRestart: "runs on Kubernetes, where tiperf does not restart TiDB Operator's pods between blocks: use compare.blocks: 1",
   checkProfile(p, issue) {
     if (!p.kubernetes)
@@ -12659,13 +12947,13 @@ function stepsOf(plan, data, loads) {
     ...about ? { about } : {}
   });
   const checks = plan.profile.ssh?.proxy ? "load host" : "runner";
-  const started = /* @__PURE__ */ new Set();
+  const started2 = /* @__PURE__ */ new Set();
   for (const v of plan.variants) {
     const d = plan.deployments[v.deployment];
     const form = formOf(d);
     const about = `variant ${v.name} on ${d.name}`;
-    if (!started.has(d.index)) {
-      started.add(d.index);
+    if (!started2.has(d.index)) {
+      started2.add(d.index);
       form.startSteps(plan, d, v, add, about);
     }
     const switched = form.switchIn?.(plan, d, v, add) ?? false;
@@ -13062,6 +13350,14 @@ var TidbRun = class {
     for (const [name, text] of Object.entries(this.plan.files)) await writeAtomic(join14(this.dir, name), text);
   }
   /** The load host as ssh reaches it (hosts profiles), for the load tools; through the bastion if any. */
+  /** Where the deployment runs the load tools itself (a pod of the cluster), if it does. */
+  loadLauncher() {
+    for (const d of this.plan.deployments) {
+      const l = formOf(d).run.loadLauncher?.(this, d);
+      if (l) return l;
+    }
+    return void 0;
+  }
   loadHost() {
     const l = this.plan.load;
     if (!l.user) return void 0;
@@ -13613,6 +13909,7 @@ function switchingText(tidb2) {
 }
 function targetPlan(tidb2, input) {
   const about = [];
+  const place = deployerOf(tidb2.profile.provider).loadPlace?.(tidb2.profile);
   const refusals = [];
   if (tidb2.grouped && input.variants.length > 1 && input.blocks < 3)
     refusals.push(
@@ -13641,7 +13938,7 @@ function targetPlan(tidb2, input) {
     `profile ${tidb2.profileFile} (${tidb2.profile.name}, provider ${tidb2.profile.provider})`,
     `deployments: ${tidb2.deployments.map((d) => `${d.kind} ${d.name} (TiDB ${d.version}; variants ${d.variants.join(", ")})`).join("; ")}`,
     `variants take turns by: ${switchingText(tidb2)}`,
-    `load tools run on: ${tidb2.load.user ? `${tidb2.load.user}@${tidb2.load.host} over SSH` : "this machine"}`
+    `load tools run on: ${place ? place.about : tidb2.load.user ? `${tidb2.load.user}@${tidb2.load.host} over SSH` : "this machine"}`
   );
   const connection = (variant) => {
     const setup = tidb2.variants.find((v) => v.name === variant) ?? tidb2.variants[0];
@@ -13660,7 +13957,8 @@ function targetPlan(tidb2, input) {
       const setup = tidb2.variants.find((v) => v.name === variant);
       return tidb2.deployments[setup?.deployment ?? 0]?.name ?? variant;
     },
-    remoteLoad: Boolean(tidb2.load.user),
+    remoteLoad: Boolean(tidb2.load.user) || place !== void 0,
+    ...place ? { loadWhere: place.where, loadCores: place.cores } : {},
     localServers: deployerOf(tidb2.profile.provider).localServers === true,
     ...deployerOf(tidb2.profile.provider).remoteDeploy ? { remoteDeploy: true } : {},
     overhead: {
@@ -13758,6 +14056,7 @@ var tidb = {
       executed: run.executed,
       target: (variant, opts) => run.target(variant, opts),
       loadHost: () => run.loadHost(),
+      loadLauncher: () => run.loadLauncher(),
       stop: () => run.stop(),
       cost: () => run.cost()
     };

@@ -30,7 +30,7 @@ import {
   throttleBetween,
   validateYaml,
   writeAtomic
-} from "./chunk-DZOOQBFV.js";
+} from "./chunk-NPBNGM3C.js";
 import {
   EXIT,
   InputError,
@@ -59895,7 +59895,7 @@ function scheduleLines(s2) {
 
 // action/src/pipeline/plan.ts
 function stepLine(s2) {
-  const where = s2.where === "load host" ? " (load host)" : "";
+  const where = s2.where === "runner" || s2.where === void 0 ? "" : ` (${s2.where})`;
   const run2 = s2.run;
   const text3 = "sql" in run2 ? `SQL: ${run2.sql}` : "get" in run2 ? `GET ${run2.get}` : "post" in run2 ? `POST ${run2.post} ${run2.body}` : "delete" in run2 ? `DELETE ${run2.delete}` : (
     // shell lines in sequence (a restart: "kill -TERM <pid>", then the start), not a path with a placeholder
@@ -59930,7 +59930,8 @@ function loadSteps(spec, connection, where, cores2) {
       seen.add(key2);
       data3.push({
         phase: "load",
-        where,
+        // tiperf's own statement: from here, but where the load host is the way in
+        where: where === "pod" ? "runner" : where,
         run: { sql: `CREATE DATABASE IF NOT EXISTS ${connection.database ?? driver.database(w2)}` },
         about: `workload ${w2.name}`
       });
@@ -59939,7 +59940,7 @@ function loadSteps(spec, connection, where, cores2) {
           step2(
             s2.phase,
             s2.args,
-            where === "load host" ? `workload ${w2.name}; loading threads up to the load host's CPU count (nproc there at run time; shown for this machine's)` : `workload ${w2.name}`
+            where === "load host" ? `workload ${w2.name}; loading threads up to the load host's CPU count (nproc there at run time; shown for this machine's)` : where === "pod" ? `workload ${w2.name}; loading threads up to the pod's CPUs (kubernetes.load.cpus)` : `workload ${w2.name}`
           )
         );
       for (const s2 of driver.cleanup(ctx(1)))
@@ -60008,7 +60009,7 @@ async function planRun(given, o) {
   });
   const loaded = resolveOrder(given, target2, o.cores);
   const variants = loaded.variants?.all ?? [{ name: "base", spec }];
-  const where = target2.remoteLoad ? "load host" : "runner";
+  const where = target2.loadWhere ?? (target2.remoteLoad ? "load host" : "runner");
   const steps = [];
   const kindSteps = (phase, variant) => target2.steps.filter((s2) => phase.includes(s2.phase) && (variant === void 0 || s2.variant === variant));
   const cells = [];
@@ -60017,7 +60018,12 @@ async function planRun(given, o) {
   const reloads = [];
   for (const v of variants) {
     steps.push(...kindSteps(["start", "switch", "sql", "record"], v.name));
-    const load3 = loadSteps(v.spec, target2.connection(v.name), where, o.cores ?? cpus6().length);
+    const load3 = loadSteps(
+      v.spec,
+      target2.connection(v.name),
+      where,
+      target2.loadCores ?? o.cores ?? cpus6().length
+    );
     if (!loadedData.has(target2.dataOf(v.name))) {
       loadedData.add(target2.dataOf(v.name));
       steps.push(...load3.data.map((s2) => ({ ...s2, variant: v.name })), ...kindSteps(["split"], v.name));
@@ -60633,12 +60639,12 @@ async function loadHostCores(remote, log7) {
   return cpus9().length;
 }
 var toolKey = (w2) => `${w2.driver}:${w2.script}`;
-function findTools(spec, remote) {
+function findTools(spec, elsewhere) {
   const tools = /* @__PURE__ */ new Map();
   for (const w2 of spec.workloads) {
     if (tools.has(toolKey(w2))) continue;
     const driver = driverOf(w2.driver);
-    const tool = remote ? driver.namedTool(w2.script) : driver.findTool(w2.script);
+    const tool = elsewhere ? driver.namedTool(w2.script) : driver.findTool(w2.script);
     if (!tool)
       throw new RunError(`workload ${w2.name}: ${w2.driver} is not installed (install ${driver.install})`);
     tools.set(toolKey(w2), tool);
@@ -60646,7 +60652,7 @@ function findTools(spec, remote) {
   return tools;
 }
 var Bench = class _Bench {
-  constructor(variant, spec, targetSpec, target2, dataSets, tools, runDir, log7, cores2, remote) {
+  constructor(variant, spec, targetSpec, target2, dataSets, tools, runDir, log7, cores2, remote, launcher) {
     this.variant = variant;
     this.spec = spec;
     this.targetSpec = targetSpec;
@@ -60657,6 +60663,7 @@ var Bench = class _Bench {
     this.log = log7;
     this.cores = cores2;
     this.remote = remote;
+    this.launcher = launcher;
   }
   variant;
   spec;
@@ -60668,17 +60675,23 @@ var Bench = class _Bench {
   log;
   cores;
   remote;
+  launcher;
+  /** The load tools run elsewhere (a load host or a pod): nothing of theirs is pinned, capped or sampled here. */
+  get elsewhere() {
+    return this.remote !== void 0 || this.launcher !== void 0;
+  }
   /** The source build its server is, if it was built from a tree. */
   build;
   /** The load tools' steps as they ran, in the plan's shape (a cell's warmup and run: phase cell). */
   executed;
   static async open(opts) {
-    if (opts.spec.driver?.cpus !== void 0 && !opts.remote) checkCpus("driver.cpus", opts.spec.driver.cpus);
-    if (opts.spec.driver?.cpu_quota !== void 0 && opts.remote)
+    const away = opts.launcher ? `in a ${opts.launcher.where}` : opts.remote ? "on its load host" : void 0;
+    if (opts.spec.driver?.cpus !== void 0 && !away) checkCpus("driver.cpus", opts.spec.driver.cpus);
+    if (opts.spec.driver?.cpu_quota !== void 0 && away)
       throw new RunError(
-        "driver.cpu_quota caps a load tool on this machine, but the profile runs the load tools on its load host: remove it or use a local profile"
+        `driver.cpu_quota caps a load tool on this machine, but the profile runs the load tools ${away}: remove it or use a local profile`
       );
-    const tools = findTools(opts.spec, opts.remote);
+    const tools = findTools(opts.spec, away !== void 0);
     const dataSets = _Bench.dataSets(opts.spec, tools);
     const startOpts = {
       maxConnections: opts.maxConnections,
@@ -60686,7 +60699,7 @@ var Bench = class _Bench {
       log: opts.log
     };
     const target2 = await opts.start(startOpts);
-    const cores2 = opts.remote ? await loadHostCores(opts.remote, opts.log) : cpus9().length;
+    const cores2 = opts.launcher ? opts.launcher.cores() : opts.remote ? await loadHostCores(opts.remote, opts.log) : cpus9().length;
     const bench = new _Bench(
       opts.variant,
       opts.spec,
@@ -60697,7 +60710,8 @@ var Bench = class _Bench {
       opts.runDir,
       opts.log,
       cores2,
-      opts.remote
+      opts.remote,
+      opts.launcher
     );
     bench.build = opts.build;
     bench.executed = opts.executed;
@@ -60804,7 +60818,7 @@ var Bench = class _Bench {
    * log that cannot be written stops the run: what it would have measured could not be kept.
    */
   async tool(tool, step2, logFile, signal, limitS, o = {}) {
-    const quota = o.capped && !this.remote ? this.spec.driver?.cpu_quota : void 0;
+    const quota = o.capped && !this.elsewhere ? this.spec.driver?.cpu_quota : void 0;
     let capped;
     const onSpawn = (pid) => {
       o.onSpawn?.(pid);
@@ -60825,16 +60839,17 @@ var Bench = class _Bench {
     this.executed?.push({
       phase: step2.phase === "run" || step2.phase === "warmup" ? "cell" : step2.phase,
       variant: this.variant,
-      where: this.remote ? "load host" : "runner",
+      where: this.launcher ? this.launcher.where : this.remote ? "load host" : "runner",
       run: { command: maskArgs([tool.command, ...tool.prefix, ...step2.args]) }
     });
     try {
       const r = await runTool(tool.command, [...tool.prefix, ...step2.args], {
         logFile,
         signal: local.signal,
-        cpus: o.cpus ?? this.spec.driver?.cpus,
+        ...this.launcher ? {} : { cpus: o.cpus ?? this.spec.driver?.cpus },
         limitS,
         ...this.remote ? { remote: this.remote } : {},
+        ...this.launcher ? { launcher: this.launcher } : {},
         ...step2.stopAfterS !== void 0 ? { stopAfterS: step2.stopAfterS } : {},
         onSpawn
       });
@@ -60888,7 +60903,7 @@ var Bench = class _Bench {
    */
   samplers(tool, limitS) {
     const out = [];
-    if (this.target.pids.length || !this.remote) out.push(new ResourceSampler(this.target.pids));
+    if (this.target.pids.length || !this.elsewhere) out.push(new ResourceSampler(this.target.pids));
     const hosts = this.target.serverHosts?.() ?? [];
     const loadName = basename(tool.command).slice(0, 15);
     const loads = /^[A-Za-z0-9._-]+$/.test(loadName) ? [loadName] : [];
@@ -61000,7 +61015,7 @@ var Bench = class _Bench {
         onSpawn: (pid) => {
           o.onLoad?.(pid);
           o.onMeasure?.(measuredS);
-          if (!this.remote) for (const s2 of samplers) s2.addLoad(pid);
+          if (!this.elsewhere) for (const s2 of samplers) s2.addLoad(pid);
         }
       });
     } finally {
@@ -61173,10 +61188,12 @@ ${loaded.composed}`);
 }
 function benchStart(deployment, variant, signal) {
   const remote = deployment.loadHost?.();
+  const launcher = deployment.loadLauncher?.();
   return {
     start: (o) => deployment.target(variant, { ...o, signal }),
     executed: deployment.executed,
-    ...remote ? { remote } : {}
+    ...remote ? { remote } : {},
+    ...launcher ? { launcher } : {}
   };
 }
 async function closeDeployment(d, runDir, log7) {

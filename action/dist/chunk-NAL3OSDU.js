@@ -6,7 +6,7 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-DZOOQBFV.js";
+} from "./chunk-NPBNGM3C.js";
 import {
   sweep
 } from "./chunk-6OCY7HZD.js";
