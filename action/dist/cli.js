@@ -45,10 +45,10 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-GDWDNA3T.js";
+} from "./chunk-FK6X6IDB.js";
 import {
   reapLedger
-} from "./chunk-NAL3OSDU.js";
+} from "./chunk-Z7YRYKZM.js";
 import {
   EXPIRES,
   KubeClient,
@@ -64,7 +64,7 @@ import {
   require_dist,
   writeAtomic,
   writeResult
-} from "./chunk-NPBNGM3C.js";
+} from "./chunk-K2GY7PZW.js";
 import {
   BuildFailed,
   CLOUDS,

@@ -13,7 +13,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-GDWDNA3T.js";
+} from "./chunk-FK6X6IDB.js";
 import {
   getInput,
   info,
@@ -26,7 +26,7 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-NPBNGM3C.js";
+} from "./chunk-K2GY7PZW.js";
 import {
   EXIT,
   InputError,

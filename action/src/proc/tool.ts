@@ -38,7 +38,7 @@ export interface ToolOptions {
   cwd?: string;
   /** Run it on this machine over SSH (a profile's load host) instead of here. */
   remote?: RemoteHost;
-  /** Run it somewhere else again (a Kubernetes pod): the launcher starts it there and relays its output. */
+  /** Run it where the deployment places it (a pod of the cluster): the launcher starts it there and relays its output. */
   launcher?: ToolLauncher;
   /** Told the process id once it runs (taskset execs the tool: the same process). */
   onSpawn?: (pid: number) => void;

@@ -30,7 +30,7 @@ import {
   throttleBetween,
   validateYaml,
   writeAtomic
-} from "./chunk-NPBNGM3C.js";
+} from "./chunk-K2GY7PZW.js";
 import {
   EXIT,
   InputError,

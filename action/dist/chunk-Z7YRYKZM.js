@@ -6,7 +6,7 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-NPBNGM3C.js";
+} from "./chunk-K2GY7PZW.js";
 import {
   sweep
 } from "./chunk-6OCY7HZD.js";

@@ -11664,9 +11664,7 @@ var PodLauncher = class {
       return { code, signal: null };
     } finally {
       this.current = void 0;
-      await c.request("DELETE", `${path}?gracePeriodSeconds=${r.signal.aborted ? 1 : 0}`).catch((e) => {
-        if (!(e instanceof KubeError && e.status === 404)) throw e;
-      });
+      await c.request("DELETE", `${path}?gracePeriodSeconds=${r.signal.aborted ? 1 : 0}`).catch(() => void 0);
     }
   }
 };
