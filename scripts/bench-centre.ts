@@ -109,14 +109,14 @@ function chiSquareTail(x: number, k: number): number {
   if (z <= 0) return 1;
   const lnGamma = (v: number): number => {
     const c = [
-      76.18009172947146, -86.50532032941677, 24.01409824083091, -1.231739572450155, 0.1208650973866179e-2,
+      76.18009172947146, -86.50532032941678, 24.01409824083091, -1.231739572450155, 0.1208650973866179e-2,
       -0.5395239384953e-5,
     ];
     let y = v;
     const t = v + 5.5 - (v + 0.5) * Math.log(v + 5.5);
     let ser = 1.000000000190015;
     for (const ci of c) ser += ci / ++y;
-    return -t + Math.log((2.5066282746310005 * ser) / v);
+    return -t + Math.log((2.5066282746310007 * ser) / v);
   };
   const front = Math.exp(-z + a * Math.log(z) - lnGamma(a));
   if (z < a + 1) {
