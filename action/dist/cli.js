@@ -45,10 +45,10 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-FK6X6IDB.js";
+} from "./chunk-ITET4OHJ.js";
 import {
   reapLedger
-} from "./chunk-Z7YRYKZM.js";
+} from "./chunk-6GWX5PRY.js";
 import {
   EXPIRES,
   KubeClient,
@@ -64,7 +64,7 @@ import {
   require_dist,
   writeAtomic,
   writeResult
-} from "./chunk-K2GY7PZW.js";
+} from "./chunk-5JXP4J6Q.js";
 import {
   BuildFailed,
   CLOUDS,

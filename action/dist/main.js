@@ -13,7 +13,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-FK6X6IDB.js";
+} from "./chunk-ITET4OHJ.js";
 import {
   getInput,
   info,
@@ -26,7 +26,7 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-K2GY7PZW.js";
+} from "./chunk-5JXP4J6Q.js";
 import {
   EXIT,
   InputError,

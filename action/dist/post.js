@@ -4,13 +4,13 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   reapLedger
-} from "./chunk-Z7YRYKZM.js";
+} from "./chunk-6GWX5PRY.js";
 import {
   getState,
   info,
   setFailed
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-K2GY7PZW.js";
+import "./chunk-5JXP4J6Q.js";
 import {
   ledgerDir
 } from "./chunk-6OCY7HZD.js";

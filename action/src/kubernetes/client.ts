@@ -27,6 +27,15 @@ export class KubeError extends RunError {
   }
 }
 
+/** What a non-2xx answer says: its Status message, else the start of its text. */
+function statusMessage(text: string): string {
+  try {
+    const message = (JSON.parse(text) as { message?: string } | null)?.message;
+    if (message) return message;
+  } catch {}
+  return text.trim().slice(0, 300);
+}
+
 export interface KubeObject {
   apiVersion?: string;
   kind?: string;
@@ -136,8 +145,7 @@ export class KubeClient {
             else resolve(json as T);
             return;
           }
-          const message = (json as { message?: string } | undefined)?.message ?? text.trim().slice(0, 300);
-          reject(new KubeError(status, method, path, message));
+          reject(new KubeError(status, method, path, statusMessage(text)));
         });
       });
       req.on("timeout", () =>
@@ -172,13 +180,7 @@ export class KubeClient {
           res.on("data", (d: string) => {
             text += d;
           });
-          res.on("end", () => {
-            let message = text.trim().slice(0, 300);
-            try {
-              message = (JSON.parse(text) as { message?: string }).message ?? message;
-            } catch {}
-            reject(new KubeError(status, "GET", path, message));
-          });
+          res.on("end", () => reject(new KubeError(status, "GET", path, statusMessage(text))));
           return;
         }
         // once the answer streams, a quiet stretch (a tool printing nothing for a while) is no error

@@ -114,9 +114,7 @@ export class PodLauncher implements ToolLauncher {
       // the step's pod goes with it (stopped at once when the step was stopped); one the API
       // would not delete now goes with the run's namespace at teardown, so the step's own
       // outcome stands
-      await c
-        .request("DELETE", `${path}?gracePeriodSeconds=${r.signal.aborted ? 1 : 0}`)
-        .catch(() => undefined);
+      await c.remove(`${path}?gracePeriodSeconds=${r.signal.aborted ? 1 : 0}`).catch(() => undefined);
     }
   }
 }

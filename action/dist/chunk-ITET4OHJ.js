@@ -30,7 +30,7 @@ import {
   throttleBetween,
   validateYaml,
   writeAtomic
-} from "./chunk-K2GY7PZW.js";
+} from "./chunk-5JXP4J6Q.js";
 import {
   EXIT,
   InputError,

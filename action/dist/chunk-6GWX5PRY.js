@@ -6,7 +6,7 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-K2GY7PZW.js";
+} from "./chunk-5JXP4J6Q.js";
 import {
   sweep
 } from "./chunk-6OCY7HZD.js";

@@ -7911,6 +7911,14 @@ var KubeError = class extends RunError {
   method;
   path;
 };
+function statusMessage(text) {
+  try {
+    const message = JSON.parse(text)?.message;
+    if (message) return message;
+  } catch {
+  }
+  return text.trim().slice(0, 300);
+}
 var KubeClient = class {
   constructor(ctx) {
     this.ctx = ctx;
@@ -7989,8 +7997,7 @@ var KubeClient = class {
             else resolve3(json);
             return;
           }
-          const message = json?.message ?? text.trim().slice(0, 300);
-          reject(new KubeError(status, method, path, message));
+          reject(new KubeError(status, method, path, statusMessage(text)));
         });
       });
       req.on(
@@ -8021,14 +8028,7 @@ var KubeClient = class {
           res.on("data", (d) => {
             text += d;
           });
-          res.on("end", () => {
-            let message = text.trim().slice(0, 300);
-            try {
-              message = JSON.parse(text).message ?? message;
-            } catch {
-            }
-            reject(new KubeError(status, "GET", path, message));
-          });
+          res.on("end", () => reject(new KubeError(status, "GET", path, statusMessage(text))));
           return;
         }
         req.setTimeout(0);
@@ -11664,7 +11664,7 @@ var PodLauncher = class {
       return { code, signal: null };
     } finally {
       this.current = void 0;
-      await c.request("DELETE", `${path}?gracePeriodSeconds=${r.signal.aborted ? 1 : 0}`).catch(() => void 0);
+      await c.remove(`${path}?gracePeriodSeconds=${r.signal.aborted ? 1 : 0}`).catch(() => void 0);
     }
   }
 };
