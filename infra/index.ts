@@ -3,14 +3,20 @@
 // through this file (action/src/cloud/infra.ts); the programs take plain arguments and import
 // nothing of action/src.
 import { AWS_PRICES } from "./prices/aws.ts";
+import { GCP_PRICES } from "./prices/gcp.ts";
 
-/** A cloud's prices: $/h per instance type per region, $/GB-month of gp3-like volumes. */
+/** A cloud's prices: $/h per instance type per region, and what else its clusters are billed for. */
 export interface PriceTable {
   as_of: string;
   source: string;
   currency: string;
   instances: Record<string, Record<string, number>>;
-  gp3_gb_month: Record<string, number>;
+  /** $/GB-month of gp3 volumes per region (AWS). */
+  gp3_gb_month?: Record<string, number>;
+  /** $/GB-month per disk type per region (GCP's persistent disks). */
+  disk_gb_month?: Record<string, Record<string, number>>;
+  /** A managed Kubernetes cluster's own fee, $/h. */
+  cluster_hour?: number;
 }
 
 /**
@@ -21,5 +27,9 @@ export const CLOUD_INFRA = {
   aws: {
     prices: AWS_PRICES as PriceTable,
     program: () => import("./pulumi/aws-cluster.ts").then((m) => m.awsClusterProgram),
+  },
+  gcp: {
+    prices: GCP_PRICES as PriceTable,
+    program: () => import("./pulumi/gke-cluster.ts").then((m) => m.gkeClusterProgram),
   },
 };

@@ -45,10 +45,10 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-ITET4OHJ.js";
+} from "./chunk-YHBICJRG.js";
 import {
   reapLedger
-} from "./chunk-6GWX5PRY.js";
+} from "./chunk-WHVUDOLP.js";
 import {
   EXPIRES,
   KubeClient,
@@ -64,20 +64,22 @@ import {
   require_dist,
   writeAtomic,
   writeResult
-} from "./chunk-5JXP4J6Q.js";
+} from "./chunk-5CX5PKGF.js";
 import {
-  BuildFailed,
   CLOUDS,
-  EXIT,
-  InputError,
   Interrupted,
-  TiperfError,
-  errnoText,
   installCrashTeardown,
   installSignalTeardown,
   ledgerDir,
   teardownAll
-} from "./chunk-6OCY7HZD.js";
+} from "./chunk-HOUHUAXI.js";
+import {
+  BuildFailed,
+  EXIT,
+  InputError,
+  TiperfError,
+  errnoText
+} from "./chunk-CRYZH5WY.js";
 import {
   external_exports,
   parseAge

@@ -13,7 +13,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-ITET4OHJ.js";
+} from "./chunk-YHBICJRG.js";
 import {
   getInput,
   info,
@@ -26,18 +26,20 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-5JXP4J6Q.js";
+} from "./chunk-5CX5PKGF.js";
 import {
-  EXIT,
-  InputError,
   Interrupted,
-  TiperfError,
   installCrashTeardown,
   installSignalTeardown,
   ledgerDir,
-  runCommand,
   teardownAll
-} from "./chunk-6OCY7HZD.js";
+} from "./chunk-HOUHUAXI.js";
+import {
+  EXIT,
+  InputError,
+  TiperfError,
+  runCommand
+} from "./chunk-CRYZH5WY.js";
 import "./chunk-HQ3S6NJV.js";
 import "./chunk-3EADY6QU.js";
 

@@ -4,16 +4,17 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   reapLedger
-} from "./chunk-6GWX5PRY.js";
+} from "./chunk-WHVUDOLP.js";
 import {
   getState,
   info,
   setFailed
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-5JXP4J6Q.js";
+import "./chunk-5CX5PKGF.js";
 import {
   ledgerDir
-} from "./chunk-6OCY7HZD.js";
+} from "./chunk-HOUHUAXI.js";
+import "./chunk-CRYZH5WY.js";
 import "./chunk-HQ3S6NJV.js";
 import "./chunk-3EADY6QU.js";
 

@@ -6,9 +6,10 @@
 // --kubernetes` deletes only expired namespaces tiperf labelled.
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
+import { fakeCluster } from "../helpers/fake-kube-cloud.ts";
 import { haveKube, KUBE_APISERVER, type Kube, startKube } from "../helpers/kube.ts";
 import { ROOT } from "../helpers/paths.ts";
 import { cli, tempDir } from "../helpers/real.ts";
@@ -60,6 +61,63 @@ compare: {rounds: 2, order: interleaved, confirm: 0}
 `,
   );
   return file;
+}
+
+/** `tiperf ARGS…` with the gcp cloud's cluster played by this test's API server (tests/helpers/kube-cloud-harness.ts). */
+function harnessRun(clusterDir: string, args: string[]) {
+  const child = spawn(
+    process.execPath,
+    [
+      "--import",
+      "tsx",
+      join(ROOT, "tests/helpers/kube-cloud-harness.ts"),
+      clusterDir,
+      kube.kubeconfig,
+      ...args,
+    ],
+    { cwd: ROOT, stdio: ["ignore", "ignore", "pipe"] },
+  );
+  let err = "";
+  child.stderr?.on("data", (d) => {
+    err += d;
+  });
+  // what the fake cloud created, seen while it existed
+  let seen: ReturnType<typeof fakeCluster>;
+  const poll = setInterval(() => {
+    seen ??= fakeCluster(clusterDir);
+  }, 100);
+  const done = new Promise<{ code: number | null }>((resolve) =>
+    child.once("close", (code) => {
+      clearInterval(poll);
+      resolve({ code });
+    }),
+  );
+  const waitFor = async (re: RegExp, timeoutMs: number) => {
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline && child.exitCode === null) {
+      if (re.test(err)) return;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(`timed out waiting for ${re}:\n${err}`);
+  };
+  return { child, done, waitFor, stderr: () => err, cluster: () => seen };
+}
+
+function gkeProfile(name: string): string {
+  const profile = join(dir, `${name}.yaml`);
+  writeFileSync(
+    profile,
+    `name: ${name}
+provider: kubernetes
+kubernetes: {}
+gcp: {project: tiperf-test-1, region: us-central1, ttl: 3h, budget: 50}
+roles:
+  pd: {count: 1, instance_type: n1-standard-4}
+  tikv: {count: 1, instance_type: c2-standard-16}
+  tidb: {count: 1, instance_type: c2-standard-16}
+`,
+  );
+  return profile;
 }
 
 describe("provider kubernetes on a real API server", { timeout: 600_000 }, () => {
@@ -293,6 +351,67 @@ describe("provider kubernetes on a real API server", { timeout: 600_000 }, () =>
       log,
       /load pod tiperf-load-1 in tiperf-\S+ running: not within 5s \(phase Pending, Unschedulable: 0\/1 nodes are available: .*instance-type=n1-standard-4/,
     );
+    assert.deepEqual(await tiperfNamespaces(), []);
+  });
+
+  test("a cluster tiperf creates (a gcp section): the stack up under the real Pulumi engine, the run on its kubeconfig, namespace then cluster gone", async () => {
+    // the fake cloud's cluster is this test's API server (tests/helpers/fake-kube-cloud.ts)
+    const clusterDir = join(dir, "gke");
+    mkdirSync(clusterDir, { recursive: true });
+    const profile = gkeProfile("k8s-gke");
+    const spec = writeSpec("k8s-gke", profile);
+    const plan = cli(["plan", "--spec", spec]);
+    assert.equal((await plan.done).code, 0, plan.stderr());
+    assert.match(plan.stdout(), /cluster: GKE zonal cluster in us-central1-a, project tiperf-test-1/);
+    assert.match(plan.stdout(), /1 × gcp:container\/nodePool:NodePool tikv +# 1 × c2-standard-16/);
+    assert.match(plan.stdout(), /budget: \$50\.00: within/);
+    const out = join(dir, "gke-run");
+    const run = harnessRun(clusterDir, ["compare", "--spec", spec, "--out", out]);
+    const { code } = await run.done;
+    const log = run.stderr();
+    const created = run.cluster();
+    assert.equal(code, 0, `${log}\n--- operator:\n${operatorLog}`);
+    assert.match(log, /cloud: GKE on gcp us-central1: stack tiperf-k8s-gke-\S+/);
+    assert.match(log, /cloud: GKE cluster up in \d+s/);
+    // the cluster existed during the run, labelled with it, with a pool per role
+    assert.ok(created, "the fake cluster was created");
+    assert.equal(created.labels["tiperf-expires-at"]?.length, 20, "an expiry in GCP's label form");
+    // the run's id as its namespace carries it (tiperf.io/run-id)
+    assert.match(created.labels["tiperf-run-id"] ?? "", /^tiperf-[0-9a-f]{4}$/);
+    assert.deepEqual(
+      (created.pools as { name: string }[]).map((p) => p.name),
+      ["pd", "tikv", "tidb"],
+    );
+    // the TidbClusters ran on the kubeconfig the stack put out, their pods on the role's pool
+    const runDir = join(out, readdirSync(out)[0] as string);
+    const manifest = readFileSync(join(runDir, "tidb", "kubernetes-base.yaml"), "utf8");
+    assert.match(manifest, /cloud\.google\.com\/gke-nodepool: tikv/);
+    // the created cluster's kubeconfig (its token inside) readable by this user only
+    assert.equal(statSync(join(runDir, "cloud", "kubeconfig")).mode & 0o777, 0o600);
+    assert.match(log, /kubernetes: namespace tiperf-\S+ deleted/);
+    // then the cluster: destroyed, the stack's state empty, no namespace left
+    assert.equal(fakeCluster(clusterDir), undefined, "the cluster is destroyed");
+    assert.deepEqual(await tiperfNamespaces(), []);
+  });
+
+  test("SIGTERM on a created cluster: the namespace, then the cluster, gone before tiperf exits", async () => {
+    const clusterDir = join(dir, "gke-term");
+    mkdirSync(clusterDir, { recursive: true });
+    const run = harnessRun(clusterDir, [
+      "compare",
+      "--spec",
+      writeSpec("k8s-gke-term", gkeProfile("k8s-gke-term"), "30s"),
+      "--out",
+      join(dir, "gke-term-out"),
+    ]);
+    await run.waitFor(/ps threads=2/, 240_000);
+    assert.ok(fakeCluster(clusterDir), "the cluster exists while the cells run");
+    run.child.kill("SIGTERM");
+    const { code } = await run.done;
+    const log = run.stderr();
+    assert.equal(code, 143, log);
+    assert.match(log, /kubernetes: namespace tiperf-\S+ deleted/);
+    assert.equal(fakeCluster(clusterDir), undefined, `the cluster is destroyed:\n${log}`);
     assert.deepEqual(await tiperfNamespaces(), []);
   });
 

@@ -27,6 +27,7 @@ const OTHER_PROFILES: Record<string, string[]> = {
     "seeds/000-direct",
     "seeds/000-gke-pod-network",
     "seeds/000-gke-host-network",
+    "seeds/000-gke-created",
   ],
 };
 

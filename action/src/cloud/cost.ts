@@ -1,7 +1,11 @@
 // What a run on a cloud would cost and whether it may start: the cloud's prices per hour times the
 // run's hours, checked against the settings' budget and time to live before anything is created.
 import { InputError } from "../errors.ts";
-import type { CloudProvider, ClusterAsk } from "./provider.ts";
+import type { Prices } from "./provider.ts";
+
+/** What a cluster is priced and limited by: its ask's settings (ttl, budget). */
+type Asked = { settings: { ttl: string; budget?: number } };
+
 import { ttlMs } from "./settings.ts";
 
 /** Hours of one run: provisioning and deployment, loading, the matrix and teardown. */
@@ -22,7 +26,11 @@ export interface CostEstimate {
 }
 
 /** The run's estimated cost: each line's $/h times the run's hours (billed per second). */
-export function estimateCost(cloud: CloudProvider, ask: ClusterAsk, hours: RunHours): CostEstimate {
+export function estimateCost<A extends Asked>(
+  cloud: { prices(ask: A): Prices },
+  ask: A,
+  hours: RunHours,
+): CostEstimate {
   const prices = cloud.prices(ask);
   const perHour = prices.lines.reduce((sum, l) => sum + l.count * l.perHour, 0);
   const total = hours.setup + hours.matrix;
@@ -37,7 +45,7 @@ export function estimateCost(cloud: CloudProvider, ask: ClusterAsk, hours: RunHo
 }
 
 /** Whether the cluster would expire (and be reaped) before the run is estimated to end. */
-export function outlivesTtl(ask: ClusterAsk, estimate: CostEstimate): boolean {
+export function outlivesTtl(ask: Asked, estimate: CostEstimate): boolean {
   return estimate.hours * 3_600_000 > ttlMs(ask.settings.ttl);
 }
 
@@ -46,7 +54,7 @@ export function outlivesTtl(ask: ClusterAsk, estimate: CostEstimate): boolean {
  * that would outlive its ttl (the reaper would remove the cluster in the middle of the matrix).
  * `section` is the settings' key in the file (aws).
  */
-export function checkBudget(ask: ClusterAsk, estimate: CostEstimate, file: string, section: string): void {
+export function checkBudget(ask: Asked, estimate: CostEstimate, file: string, section: string): void {
   if (outlivesTtl(ask, estimate))
     throw new InputError(
       `${file}: ${section}.ttl is ${ask.settings.ttl} but this run is estimated at ${estimate.hours.toFixed(2)} h: the reaper would remove the cluster mid-run; nothing was created. Raise the ttl or shorten the matrix`,

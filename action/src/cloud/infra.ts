@@ -31,5 +31,5 @@ type Clouds = typeof CLOUD_INFRA;
 
 /** A cloud's Pulumi program (infra/index.ts), its SDK loaded as installed. */
 export function programOf<K extends keyof Clouds>(cloud: K): ReturnType<Clouds[K]["program"]> {
-  return withPulumi(CLOUD_INFRA[cloud].program()) as ReturnType<Clouds[K]["program"]>;
+  return withPulumi(CLOUD_INFRA[cloud].program() as Promise<unknown>) as ReturnType<Clouds[K]["program"]>;
 }

@@ -2,7 +2,7 @@
 // every resource, the estimate against the budget and the ttl; and, before `up`, each machine's
 // name standing in for its address.
 import { type CostEstimate, costText, outlivesTtl } from "./cost.ts";
-import type { CloudProvider, ClusterAsk } from "./provider.ts";
+import type { CloudProvider, ClusterAsk, KubernetesAsk, KubernetesCloud } from "./provider.ts";
 import { type RunTags, tagsOf } from "./tags.ts";
 
 /** Where a cluster's machines are, once `up` said so (before it, each machine's name stands in). */
@@ -40,7 +40,15 @@ export function cloudPlanText(
     lines.push(`  ${String(r.count).padStart(2)} × ${r.type} ${r.name}${r.about ? `    # ${r.about}` : ""}`);
   lines.push("tags on every resource (the provider's default tags; volumes get them too):");
   for (const [k, v] of Object.entries(tagsOf(tags))) lines.push(`  ${k} = ${v}`);
-  lines.push(costText(estimate));
+  lines.push(...limitLines(ask, estimate));
+  lines.push("hosts below are the machines' names; at run time they are the private addresses `up` returns");
+  return `${lines.join("\n")}\n\n`;
+}
+
+/** The estimate against the budget and the ttl. */
+function limitLines(ask: { settings: { ttl: string; budget?: number } }, estimate: CostEstimate): string[] {
+  const s = ask.settings;
+  const lines = [costText(estimate)];
   if (s.budget !== undefined)
     lines.push(
       estimate.dollars > s.budget
@@ -51,6 +59,34 @@ export function cloudPlanText(
     lines.push(
       `ttl: ${s.ttl}: SHORTER than the run (${estimate.hours.toFixed(2)} h): a run would be refused before anything is created`,
     );
-  lines.push("hosts below are the machines' names; at run time they are the private addresses `up` returns");
+  return lines;
+}
+
+/** The plan's section of a Kubernetes cluster tiperf creates for the run. */
+export function kubernetesCloudPlanText(
+  cloud: KubernetesCloud,
+  ask: KubernetesAsk,
+  estimate: CostEstimate,
+  tags: RunTags,
+): string {
+  const s = ask.settings;
+  const lines = [
+    `cluster: ${cloud.where(ask)}, created for the run and destroyed after it, ttl ${s.ttl}, state ${s.backend ?? "file://<run>/cloud/state"}`,
+    `resources Pulumi would create (stack tiperf-${ask.name}-<pr N, branch or local>):`,
+  ];
+  for (const r of cloud.resources(ask))
+    lines.push(`  ${String(r.count).padStart(2)} × ${r.type} ${r.name}${r.about ? `    # ${r.about}` : ""}`);
+  lines.push(`labels on every ${cloud.name} resource (the provider's default labels):`);
+  // a placeholder of the plan (<run id>) stays one; a value is shown as the cloud will write it
+  for (const [tag, value] of Object.entries(tagsOf(tags))) {
+    const [k, v] = Object.entries(cloud.labels({ [tag]: value }))[0] as [string, string];
+    lines.push(`  ${k} = ${value.startsWith("<") ? value : v}`);
+  }
+  lines.push(...limitLines(ask, estimate));
+  const pools = ask.pools.map(
+    (p) => `${p.name} ${Object.entries(cloud.poolSelector(p.name)).map(([k, v]) => `${k}=${v}`)}`,
+  );
+  lines.push(`pods placed by pool: ${pools.join("; ")}`);
+  lines.push("the API server below is the created cluster's (its kubeconfig: <run>/cloud/kubeconfig)");
   return `${lines.join("\n")}\n\n`;
 }

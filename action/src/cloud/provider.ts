@@ -135,3 +135,57 @@ export interface CloudProvider {
   /** Run on a machine over SSH, exits 0 once its boot-time preparation (user data) is done. */
   ready(machine: CloudMachine): string[];
 }
+
+/** The keys of a managed Kubernetes cloud's settings section (the common keys but SSH and the load host). */
+export interface KubernetesCloudSettings {
+  region: string;
+  ttl: string;
+  budget?: number;
+  backend?: string;
+}
+
+/** A node pool of a Kubernetes cluster tiperf creates: a role's machines, or the load tools' node. */
+export interface NodePool {
+  /** pd, tikv, tidb, load: the pool's name, and what pods select it by (poolSelector). */
+  name: string;
+  count: number;
+  machineType: string;
+}
+
+/** What a target kind asks a managed Kubernetes cloud for: node pools and the cloud's settings section. */
+export interface KubernetesAsk {
+  /** The profile's name (stacks are tiperf-<name>-<scope>). */
+  name: string;
+  pools: NodePool[];
+  /** The volumes the workloads will claim, GB (priced as the cloud's default disk). */
+  volumesGb?: number;
+  settings: KubernetesCloudSettings;
+}
+
+/**
+ * A cloud that creates Kubernetes clusters (GKE, EKS): the cluster, a node pool per role, TiDB
+ * Operator installed, every resource labelled with the run; its program's outputs are `kubeconfig`
+ * (a file a KubeClient reads, secret) and `context`. VMs reached over SSH are CloudProvider's; a
+ * cloud may be either or both, each a capability of its folder.
+ */
+export interface KubernetesCloud {
+  /** The cloud's name: its settings section's key in a `provider: kubernetes` profile. */
+  name: string;
+  /** The product ("GKE"): the plan's word for the cluster. */
+  product: string;
+  settings: z.ZodType<KubernetesCloudSettings>;
+  /** "GKE in us-central1 (zone us-central1-a), project p": where the cluster will be. */
+  where(ask: KubernetesAsk): string;
+  /** The stack's resources in creation order (the program creates the same ones). */
+  resources(ask: KubernetesAsk): PlannedResource[];
+  prices(ask: KubernetesAsk): Prices;
+  /** The node labels that put a pod on a pool's nodes. */
+  poolSelector(pool: string): Record<string, string>;
+  /** The cloud's form of the run's tags (label keys and values it accepts). */
+  labels(tags: Record<string, string>): Record<string, string>;
+  program(o: { ask: KubernetesAsk; labels: Record<string, string> }): Promise<PulumiFn>;
+  /** Deletes, by label, what of a run still exists (a stack's recovery); says what went. */
+  sweep(settings: KubernetesCloudSettings, runId: string, log: (line: string) => void): Promise<string[]>;
+  /** The Pulumi CLI's extra environment (project, region). */
+  env(settings: KubernetesCloudSettings): Record<string, string>;
+}

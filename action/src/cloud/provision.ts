@@ -11,8 +11,8 @@ import { shellCommand } from "../proc/quote.ts";
 import { type RemoteHost, sshArgs } from "../proc/ssh.ts";
 import { generateRunKey, writePrivateKey } from "./keys.ts";
 import type { ClusterHosts } from "./plan.ts";
-import type { CloudMachine, CloudSettings, ClusterAsk } from "./provider.ts";
-import { cloudOf } from "./registry.ts";
+import type { CloudMachine, CloudSettings, ClusterAsk, KubernetesCloudSettings } from "./provider.ts";
+import { cloudOf, KUBERNETES_CLOUDS } from "./registry.ts";
 import { CloudStack, type StackOptions } from "./stack.ts";
 import { runTags, tagsOf } from "./tags.ts";
 
@@ -56,9 +56,11 @@ export interface StackRecord {
   backend: string;
   workDir: string;
   provider: string;
+  /** "kubernetes": a cluster of KUBERNETES_CLOUDS (absent: machines of CLOUDS). */
+  capability?: "kubernetes";
   runId: string;
   /** The cloud's settings section. */
-  settings?: CloudSettings;
+  settings?: CloudSettings | KubernetesCloudSettings;
   /** Written by earlier versions in place of settings. */
   aws?: CloudSettings;
   /**
@@ -68,8 +70,13 @@ export interface StackRecord {
   forget: string[];
 }
 
-const stackOptions = (s: StackRecord, log: (line: string) => void, program: StackOptions["program"]) => {
-  const kind = cloudOf(s.provider);
+export const stackOptions = (
+  s: StackRecord,
+  log: (line: string) => void,
+  program: StackOptions["program"],
+): StackOptions => {
+  const kind = s.capability === "kubernetes" ? KUBERNETES_CLOUDS[s.provider] : cloudOf(s.provider);
+  if (!kind) throw new RunError(`stack ${s.name}: no ${s.capability ?? "machine"} cloud ${s.provider}`);
   const settings = (s.settings ?? s.aws) as CloudSettings;
   return {
     stack: s.name,
@@ -80,8 +87,48 @@ const stackOptions = (s: StackRecord, log: (line: string) => void, program: Stac
     sweep: (runId: string) => kind.sweep(settings, runId, log),
     env: kind.env(settings),
     log,
-  } satisfies StackOptions;
+  };
 };
+
+/** The tags of a run starting now: its id, expiry, repository and pull request (from GitHub's environment). */
+export function tagsNow(settings: { ttl: string }, runId: string): Record<string, string> {
+  const pr = pullRequest();
+  return tagsOf(
+    runTags(settings, {
+      runId,
+      ...(process.env.GITHUB_REPOSITORY ? { repository: process.env.GITHUB_REPOSITORY } : {}),
+      ...(pr ? { pr } : {}),
+    }),
+  );
+}
+
+/** A stack's record: its name, backend (the settings', else <dir>/state) and workspace under <dir>. */
+export function stackRecord(o: {
+  ask: { name: string; settings: { backend?: string } };
+  dir: string;
+  provider: string;
+  capability?: "kubernetes";
+  runId: string;
+  forget: string[];
+}): StackRecord {
+  return {
+    name: stackName(o.ask),
+    backend: o.ask.settings.backend ?? `file://${join(o.dir, "state")}`,
+    workDir: join(o.dir, "workspace"),
+    provider: o.provider,
+    ...(o.capability ? { capability: o.capability } : {}),
+    runId: o.runId,
+    settings: o.ask.settings as CloudSettings | KubernetesCloudSettings,
+    forget: o.forget,
+  };
+}
+
+/** The stack in the ledger until it is destroyed; the returned function forgets it (a ledger that cannot be written loses nothing else). */
+export function recordStack(rec: StackRecord): Promise<() => Promise<void>> {
+  return record({ kind: "stack", what: `stack ${rec.name}`, path: rec.workDir, stack: rec }).catch(
+    () => async () => {},
+  );
+}
 
 /** Creates the cluster's machines and waits until each is ready; on any failure destroys them. */
 export async function provisionCluster(o: {
@@ -104,32 +151,12 @@ export async function provisionCluster(o: {
   const identityFile = join(dir, "id_rsa");
   await writePrivateKey(identityFile, key);
   const sshCidr = await kind.runnerCidr(settings);
-  const pr = pullRequest();
-  const tags = tagsOf(
-    runTags(settings, {
-      runId: o.runId,
-      ...(process.env.GITHUB_REPOSITORY ? { repository: process.env.GITHUB_REPOSITORY } : {}),
-      ...(pr ? { pr } : {}),
-    }),
-  );
-  const rec: StackRecord = {
-    name: stackName(ask),
-    backend: settings.backend ?? `file://${join(dir, "state")}`,
-    workDir: join(dir, "workspace"),
-    provider: o.provider,
-    runId: o.runId,
-    settings,
-    forget: o.forget,
-  };
+  const tags = tagsNow(settings, o.runId);
+  const rec = stackRecord({ ask, dir, provider: o.provider, runId: o.runId, forget: o.forget });
   log(
     `cloud: ${o.provider} ${settings.region}: stack ${rec.name}, SSH admitted from ${sshCidr}, expires ${tags["tiperf:expires-at"]}`,
   );
-  const forget = await record({
-    kind: "stack",
-    what: `stack ${rec.name}`,
-    path: rec.workDir,
-    stack: rec,
-  }).catch(() => async () => {});
+  const forget = await recordStack(rec);
   const startedAt = Date.now();
   const program = await kind.program({ ask, tags, sshCidr, publicKey: key.publicKey });
   let stack: CloudStack | undefined;

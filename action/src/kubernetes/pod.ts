@@ -42,7 +42,8 @@ export function exitCodeOf(pod: KubeObject | undefined): number | undefined {
 }
 
 export interface PodLauncherOptions {
-  client: KubeClient;
+  /** The API client, asked for when a pod is launched (a cluster created for the run is up by then). */
+  client: () => KubeClient;
   namespace: string;
   /** The pod of one step: its name and command (the step's argument array). */
   manifest: (name: string, command: string[]) => unknown;
@@ -73,7 +74,7 @@ export class PodLauncher implements ToolLauncher {
     argv: string[],
     r: { onData: (chunk: string) => void; signal: AbortSignal; stopAfterS?: number },
   ): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
-    const c = this.o.client;
+    const c = this.o.client();
     const name = `${this.o.prefix}-${++this.n}`;
     this.current = name;
     const path = `/api/v1/namespaces/${this.o.namespace}/pods/${name}`;

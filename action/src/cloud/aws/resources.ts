@@ -122,7 +122,7 @@ export function pricesPerHour(ask: ClusterAsk): Prices {
       ),
     });
   const table = pricesOf("aws");
-  const gbMonth = table.gp3_gb_month[aws.region] ?? 0.08;
+  const gbMonth = table.gp3_gb_month?.[aws.region] ?? 0.08;
   const gb = machines.reduce((sum, m) => sum + aws.root_volume_gb + (m.dataVolumeGb ?? 0), 0);
   lines.push({ what: "gp3 GB", count: gb, perHour: gbMonth / 730 });
   return {

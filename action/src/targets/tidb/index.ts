@@ -135,6 +135,16 @@ function targetPlan(tidb: TidbPlan, input: TargetPlanInput): TidbTargetPlan {
       refusals.push((e as Error).message);
     }
   }
+  // a cluster the deployment creates first (a managed Kubernetes cluster)
+  const creates = deployerOf(tidb.profile.provider).creates?.(tidb.profile, {
+    profileFile: tidb.profileFile,
+    matrixSeconds: input.matrixSeconds,
+    ...(input.runId ? { runId: input.runId } : {}),
+  });
+  if (creates) {
+    about.push(creates.about);
+    refusals.push(...creates.refusals);
+  }
   about.push(
     `profile ${tidb.profileFile} (${tidb.profile.name}, provider ${tidb.profile.provider})`,
     `deployments: ${tidb.deployments.map((d) => `${d.kind} ${d.name} (TiDB ${d.version}; variants ${d.variants.join(", ")})`).join("; ")}`,

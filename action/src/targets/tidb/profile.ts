@@ -3,7 +3,7 @@
 // by load-profile.ts).
 import { z } from "zod";
 import type { CloudSettings } from "../../cloud/provider.ts";
-import { CLOUDS } from "../../cloud/registry.ts";
+import { CLOUDS, KUBERNETES_CLOUDS } from "../../cloud/registry.ts";
 import { EndpointSchema } from "../endpoint/schema.ts";
 import { KubernetesSchema } from "./deployments/kubernetes/schema.ts";
 import { numaNode, ResourceControlSchema, ServerConfigsSchema, settings } from "./schema.ts";
@@ -42,10 +42,10 @@ export const PORT_STEP: Record<Role, number> = { pd: 2, tikv: 1, tidb: 1, tiflas
 const CLOUD_NAMES = Object.keys(CLOUDS);
 const isCloud = (provider: string) => CLOUD_NAMES.includes(provider);
 
-/** Each cloud's settings section, under the cloud's name (aws:). */
+/** Each cloud's settings section, under the cloud's name (aws:; gcp: creates a Kubernetes cluster). */
 const CLOUD_SECTIONS = Object.fromEntries(
-  Object.values(CLOUDS).map((c) => [c.name, c.settings.optional()]),
-) as Record<never, never>; // typed as nothing: read through cloudSettings()
+  [...Object.values(CLOUDS), ...Object.values(KUBERNETES_CLOUDS)].map((c) => [c.name, c.settings.optional()]),
+) as Record<never, never>; // typed as nothing: read through cloudSettings() and the kubernetes deployment
 
 const HOST =
   /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$|^[0-9a-fA-F:]+$/;

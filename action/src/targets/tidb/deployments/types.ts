@@ -231,6 +231,14 @@ export interface Deployer {
    * plan's word for the place and a line saying where; undefined: this machine or the load host.
    */
   loadPlace?(p: Profile): { where: "pod"; about: string; cores: number } | undefined;
+  /**
+   * A cluster it creates before deploying, if this profile asks for one (a managed Kubernetes
+   * cluster): the plan's lines about it (resources, labels, estimate) and what refuses the run.
+   */
+  creates?(
+    p: Profile,
+    o: { profileFile: string; matrixSeconds: number; runId?: string },
+  ): { about: string; refusals: string[] } | undefined;
 }
 
 /** A private tidb-server that is up (deployments/local/server.ts). */

@@ -4,11 +4,15 @@
 // deleted with the namespace at the end (and by `tiperf reap --kubernetes` once expired). The
 // operator, its CRDs and the nodes are the user's: tiperf creates only the namespace and what is in it.
 
+import { checkBudget, estimateCost } from "../../../../cloud/cost.ts";
+import { kubernetesCloudPlanText } from "../../../../cloud/plan.ts";
+import { KUBERNETES_CLOUDS } from "../../../../cloud/registry.ts";
 import { PORT_AT_START } from "../../../types.ts";
 import { toToml } from "../../config.ts";
 import { ROLES, type Role } from "../../profile.ts";
 import { stepKey } from "../../steps.ts";
 import type { Deployer, DeploymentForm, KubernetesDeployment } from "../types.ts";
+import { createdBy, kubernetesAsk, kubeSettingsOf } from "./cluster.ts";
 import {
   dnsLabel,
   inClusterAddress,
@@ -26,14 +30,17 @@ import {
 import { kubernetesRuntime } from "./run.ts";
 import { EXPIRES_AT, kubeStep, paths, sqlAddress, statusAddress } from "./steps.ts";
 
+/** Creating a managed cluster, its node pools and TiDB Operator, and deleting it: hours billed beside the matrix. */
+const CLUSTER_SETUP_HOURS = 0.5;
+
 const kubernetesForm: DeploymentForm<KubernetesDeployment> = {
   kind: "kubernetes",
   // the operator's rolling start of PD, TiKV and TiDB pods (images pulled once per node)
   deploySeconds: 600,
   restartSeconds: 300,
   plan(o) {
-    const k = o.profile.kubernetes;
-    if (!k) throw new Error("provider kubernetes without its section (checked on load)");
+    if (!o.profile.kubernetes) throw new Error("provider kubernetes without its section (checked on load)");
+    const k = kubeSettingsOf(o.profile);
     const namespace = namespaceOf(o.prefix);
     const { counts, machineTypes } = rolesOf(o.profile);
     const used = new Set<string>();
@@ -155,12 +162,12 @@ const kubernetesForm: DeploymentForm<KubernetesDeployment> = {
 
 export const KUBERNETES: Deployer = {
   provider: "kubernetes",
-  about: "TiDB Operator's TidbCluster per variant on a Kubernetes cluster (a kubeconfig context)",
-  sections: ["kubernetes"],
+  about: `TiDB Operator's TidbCluster per variant on a Kubernetes cluster (a kubeconfig context, or one tiperf creates with a ${Object.keys(KUBERNETES_CLOUDS).join(" or ")} section)`,
+  sections: ["kubernetes", ...Object.keys(KUBERNETES_CLOUDS)],
   remoteDeploy: true,
   form: kubernetesForm as DeploymentForm,
   loadPlace(p) {
-    const load = p.kubernetes?.load;
+    const load = p.kubernetes ? kubeSettingsOf(p).load : undefined;
     if (!load) return undefined;
     const node = [
       ...Object.entries(load.node_selector ?? {}).map(([k, v]) => `${k}=${v}`),
@@ -182,6 +189,40 @@ export const KUBERNETES: Deployer = {
       );
     for (const key of ["hosts", "ssh"] as const)
       if (p[key]) issue([key], `a Kubernetes cluster's nodes are the operator's: remove ${key}`);
+    const clouds = Object.keys(KUBERNETES_CLOUDS).filter((c) => (p as Record<string, unknown>)[c]);
+    if (clouds.length > 1)
+      issue([clouds[1] as string], `one cloud creates the cluster: keep one of ${clouds.join(", ")}`);
+    const created = createdBy(p);
+    if (created && p.kubernetes) {
+      const cloud = created.cloud.name;
+      for (const key of ["kubeconfig", "context"] as const)
+        if (p.kubernetes[key])
+          issue(
+            ["kubernetes", key],
+            `names a cluster of yours, but the ${cloud} section makes tiperf create one for the run: remove one of them`,
+          );
+      if (p.kubernetes.node_selector)
+        issue(
+          ["kubernetes", "node_selector"],
+          `on the cluster tiperf creates (${cloud}) each role has a node pool of its own, selected by ${Object.keys(created.cloud.poolSelector("pd")).join(", ")}: remove node_selector`,
+        );
+      if (p.kubernetes.load?.node_selector)
+        issue(
+          ["kubernetes", "load", "node_selector"],
+          `on the cluster tiperf creates (${cloud}) the load tools have a node pool of their own: remove node_selector`,
+        );
+      if (p.kubernetes.load && !p.kubernetes.load.instance_type)
+        issue(
+          ["kubernetes", "load", "instance_type"],
+          `the ${cloud} section creates a node for the load tools: name its machine type (like c2-standard-30)`,
+        );
+      for (const role of ["pd", "tikv", "tidb"] as const)
+        if ((p.roles[role].count ?? 0) > 0 && !p.roles[role].instance_type)
+          issue(
+            ["roles", role, "instance_type"],
+            `the ${cloud} section creates a node pool of ${role}: name its machine type (like c2-standard-16)`,
+          );
+    }
     if (p.haproxy) issue(["haproxy"], "TiDB's Service balances the load on Kubernetes: remove haproxy");
     if (p.monitoring)
       issue(
@@ -204,6 +245,30 @@ export const KUBERNETES: Deployer = {
             `has no meaning for TiDB Operator's pods here: use kubernetes.node_selector (and roles.${role}.instance_type for the machine type)`,
           );
     }
+  },
+  creates(p, o) {
+    const created = createdBy(p);
+    if (!created) return undefined;
+    const ask = kubernetesAsk(p);
+    const estimate = estimateCost(created.cloud, ask, {
+      setup: CLUSTER_SETUP_HOURS,
+      matrix: o.matrixSeconds / 3600,
+    });
+    const refusals: string[] = [];
+    try {
+      checkBudget(ask, estimate, o.profileFile, created.cloud.name);
+    } catch (e) {
+      refusals.push((e as Error).message);
+    }
+    return {
+      about: kubernetesCloudPlanText(created.cloud, ask, estimate, {
+        runId: o.runId ?? "<run id>",
+        expiresAt: `<start + ${ask.settings.ttl}>`,
+        repository: "<owner/repo>",
+        pr: "<pr or none>",
+      }).trimEnd(),
+      refusals,
+    };
   },
   checkTarget(t, profileFile) {
     if (!t.version)

@@ -4,6 +4,8 @@
 // read for the address this machine connects to; at the end the TidbCluster and, with the last
 // deployment, the namespace deleted and waited for.
 
+import { dirname } from "node:path";
+import { type CreatedKubernetes, provisionKubernetes } from "../../../../cloud/kubernetes.ts";
 import { RunError } from "../../../../errors.ts";
 import { KubeClient, type KubeObject } from "../../../../kubernetes/client.ts";
 import { loadKubeContext } from "../../../../kubernetes/kubeconfig.ts";
@@ -12,31 +14,61 @@ import { parseAge } from "../../../../specfile/keys.ts";
 import type { Endpoint } from "../../../types.ts";
 import { stepKey } from "../../steps.ts";
 import type { FormRuntime, KubernetesDeployment, RunContext, Running } from "../types.ts";
+import { createdBy, kubernetesAsk, kubeSettingsOf } from "./cluster.ts";
 import { inClusterAddress, loadPodManifest } from "./manifests.ts";
 import { API, EXPIRES_AT, kubeStep, paths, sqlAddress, statusAddress } from "./steps.ts";
 
 /** One client per run context (its kubeconfig and context), and what is alive in each namespace. */
-const clients = new WeakMap<RunContext, KubeClient>();
+const clients = new WeakMap<RunContext, Promise<KubeClient>>();
+const ready = new WeakMap<RunContext, KubeClient>();
+const created = new WeakMap<RunContext, CreatedKubernetes>();
 const alive = new Map<string, number>();
 const launchers = new WeakMap<RunContext, PodLauncher>();
 
-function clientOf(ctx: RunContext): KubeClient {
+/**
+ * The run's API client: on the user's cluster at once; on one the profile's cloud section creates,
+ * after that cluster's stack is up (once per run, whichever deployment starts first).
+ */
+function clientOf(ctx: RunContext, runId: string, signal: AbortSignal): Promise<KubeClient> {
   let c = clients.get(ctx);
   if (!c) {
-    const k = ctx.plan.profile.kubernetes;
-    c = new KubeClient(
-      loadKubeContext({
+    c = (async () => {
+      const k = ctx.plan.profile.kubernetes;
+      const by = createdBy(ctx.plan.profile);
+      let where: { kubeconfig?: string; context?: string } = {
         ...(k?.kubeconfig ? { kubeconfig: k.kubeconfig } : {}),
         ...(k?.context ? { context: k.context } : {}),
-        where: ctx.plan.profileFile,
-      }),
-    );
-    const server = c.ctx.server;
-    const ttl = parseAge(ctx.plan.profile.kubernetes?.ttl ?? "6h") ?? 6 * 3_600_000;
-    const expires = new Date(Date.now() + ttl).toISOString();
-    ctx.addFill((t) => t.replaceAll(API, server).replaceAll(EXPIRES_AT, expires));
+      };
+      if (by) {
+        const cluster = await provisionKubernetes({
+          cloud: by.cloud.name,
+          ask: kubernetesAsk(ctx.plan.profile),
+          runId,
+          // <run>/tidb is the plan's files; the cluster's state and kubeconfig go beside it
+          runDir: dirname(ctx.dir),
+          log: ctx.log,
+          signal,
+        });
+        created.set(ctx, cluster);
+        where = { kubeconfig: cluster.kubeconfig, context: cluster.context };
+      }
+      const client = new KubeClient(loadKubeContext({ ...where, where: ctx.plan.profileFile }));
+      const server = client.ctx.server;
+      const ttl = parseAge(k?.ttl ?? "6h") ?? 6 * 3_600_000;
+      const expires = new Date(Date.now() + ttl).toISOString();
+      ctx.addFill((t) => t.replaceAll(API, server).replaceAll(EXPIRES_AT, expires));
+      ready.set(ctx, client);
+      return client;
+    })();
     clients.set(ctx, c);
   }
+  return c;
+}
+
+/** The client of a run whose cluster is up (a deployment started). */
+function readyClient(ctx: RunContext): KubeClient {
+  const c = ready.get(ctx);
+  if (!c) throw new RunError("kubernetes: the cluster's client is asked for before any TidbCluster started");
   return c;
 }
 
@@ -103,7 +135,7 @@ export const kubernetesRuntime: FormRuntime<KubernetesDeployment> = {
   targetKind: "tidb-operator",
   build: () => undefined,
   async start(ctx, d, _setup, signal) {
-    const c = clientOf(ctx);
+    const c = await clientOf(ctx, d.runId, signal);
     const settings = ctx.plan.profile.kubernetes;
     const readyMs = (settings?.ready_timeout ?? 1800) * 1000;
     if (d.namespaceManifest) {
@@ -143,6 +175,9 @@ export const kubernetesRuntime: FormRuntime<KubernetesDeployment> = {
         await c.deleteNamespace(pathOf(c, ns.run.delete).split("/").pop() as string);
         ctx.log(`kubernetes: namespace ${d.namespace} deleted`);
       }
+      // a cluster created for the run goes last: its volumes were released with the namespace
+      // (a GKE cluster's deletion leaves the disks of claims still bound behind)
+      await created.get(ctx)?.destroy();
     };
     try {
       const create = ctx.planned(stepKey.start(d));
@@ -204,13 +239,14 @@ export const kubernetesRuntime: FormRuntime<KubernetesDeployment> = {
   },
   state: (d) => `TidbCluster ${d.name} in namespace ${d.namespace}`,
   loadLauncher(ctx, d) {
-    const k = ctx.plan.profile.kubernetes;
-    if (!k?.load) return undefined;
+    if (!ctx.plan.profile.kubernetes) return undefined;
+    const k = kubeSettingsOf(ctx.plan.profile);
+    if (!k.load) return undefined;
     let l = launchers.get(ctx);
     if (!l) {
       const runId = d.runId;
       l = new PodLauncher({
-        client: clientOf(ctx),
+        client: () => readyClient(ctx),
         namespace: d.namespace,
         manifest: (name, command) =>
           loadPodManifest({ name, namespace: d.namespace, runId, settings: k, command }),
@@ -223,7 +259,7 @@ export const kubernetesRuntime: FormRuntime<KubernetesDeployment> = {
     return l;
   },
   async watch(ctx, _setup, d) {
-    const c = clientOf(ctx);
+    const c = readyClient(ctx);
     // the same object the plan's ready step polls (its <api> left off: the client adds the server)
     const path = paths.tidbCluster(d).slice(API.length);
     return async () => {

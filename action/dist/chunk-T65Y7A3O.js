@@ -7,10 +7,15 @@ import {
   machinesOf,
   provisionCluster,
   pullRequest,
+  recordStack,
   recoverRecorded,
   remoteOf,
-  stackName
-} from "./chunk-6OCY7HZD.js";
+  stackName,
+  stackOptions,
+  stackRecord,
+  tagsNow
+} from "./chunk-HOUHUAXI.js";
+import "./chunk-CRYZH5WY.js";
 import "./chunk-HQ3S6NJV.js";
 import "./chunk-3EADY6QU.js";
 export {
@@ -18,7 +23,11 @@ export {
   machinesOf,
   provisionCluster,
   pullRequest,
+  recordStack,
   recoverRecorded,
   remoteOf,
-  stackName
+  stackName,
+  stackOptions,
+  stackRecord,
+  tagsNow
 };

@@ -3,30 +3,38 @@ import { createRequire as __cr } from 'node:module'; const require = __cr(import
 import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } from 'node:path';
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
-  BuildFailed,
   CLOUDS,
+  CloudStack,
+  KUBERNETES_CLOUDS,
+  alive,
+  cloudOf,
+  onTeardown,
+  provisionCluster,
+  record,
+  recordStack,
+  remoteCommand,
+  shellCommand,
+  sshArgs,
+  stackOptions,
+  stackRecord,
+  tagsNow
+} from "./chunk-HOUHUAXI.js";
+import {
+  BuildFailed,
   InputError,
   MYSQL_CLIENTS,
   RunError,
   WriteError,
-  alive,
   anyTool,
   childEnv,
-  cloudOf,
   findTool,
   firstTool,
-  onTeardown,
   parents,
   processState,
-  provisionCluster,
-  record,
-  remoteCommand,
   runCommand,
-  shellCommand,
-  sshArgs,
   startServerProcess,
   treeOf
-} from "./chunk-6OCY7HZD.js";
+} from "./chunk-CRYZH5WY.js";
 import {
   durationSchema,
   external_exports,
@@ -8084,12 +8092,12 @@ var KubeClient = class {
    * Polls `path` until `ready` says yes (returns the object) or `timeoutMs` passes (throws with
    * what `describe` says of the last answer). A 404 counts as not ready yet.
    */
-  async waitFor(path, ready, o) {
+  async waitFor(path, ready2, o) {
     const deadline = Date.now() + o.timeoutMs;
     let last;
     for (; ; ) {
       last = await this.find(path);
-      if (ready(last)) return last;
+      if (ready2(last)) return last;
       if (o.signal?.aborted) throw new RunError(`${o.what}: stopped while waiting`);
       if (Date.now() >= deadline)
         throw new RunError(
@@ -9667,7 +9675,15 @@ function cloudPlanText(cloud, ask, estimate, tags) {
     lines.push(`  ${String(r.count).padStart(2)} \xD7 ${r.type} ${r.name}${r.about ? `    # ${r.about}` : ""}`);
   lines.push("tags on every resource (the provider's default tags; volumes get them too):");
   for (const [k, v] of Object.entries(tagsOf(tags))) lines.push(`  ${k} = ${v}`);
-  lines.push(costText(estimate));
+  lines.push(...limitLines(ask, estimate));
+  lines.push("hosts below are the machines' names; at run time they are the private addresses `up` returns");
+  return `${lines.join("\n")}
+
+`;
+}
+function limitLines(ask, estimate) {
+  const s = ask.settings;
+  const lines = [costText(estimate)];
   if (s.budget !== void 0)
     lines.push(
       estimate.dollars > s.budget ? `budget: $${s.budget.toFixed(2)}: OVER: a run would be refused before anything is created` : `budget: $${s.budget.toFixed(2)}: within (estimate $${estimate.dollars.toFixed(2)})`
@@ -9676,7 +9692,27 @@ function cloudPlanText(cloud, ask, estimate, tags) {
     lines.push(
       `ttl: ${s.ttl}: SHORTER than the run (${estimate.hours.toFixed(2)} h): a run would be refused before anything is created`
     );
-  lines.push("hosts below are the machines' names; at run time they are the private addresses `up` returns");
+  return lines;
+}
+function kubernetesCloudPlanText(cloud, ask, estimate, tags) {
+  const s = ask.settings;
+  const lines = [
+    `cluster: ${cloud.where(ask)}, created for the run and destroyed after it, ttl ${s.ttl}, state ${s.backend ?? "file://<run>/cloud/state"}`,
+    `resources Pulumi would create (stack tiperf-${ask.name}-<pr N, branch or local>):`
+  ];
+  for (const r of cloud.resources(ask))
+    lines.push(`  ${String(r.count).padStart(2)} \xD7 ${r.type} ${r.name}${r.about ? `    # ${r.about}` : ""}`);
+  lines.push(`labels on every ${cloud.name} resource (the provider's default labels):`);
+  for (const [tag, value] of Object.entries(tagsOf(tags))) {
+    const [k, v] = Object.entries(cloud.labels({ [tag]: value }))[0];
+    lines.push(`  ${k} = ${value.startsWith("<") ? value : v}`);
+  }
+  lines.push(...limitLines(ask, estimate));
+  const pools = ask.pools.map(
+    (p) => `${p.name} ${Object.entries(cloud.poolSelector(p.name)).map(([k, v]) => `${k}=${v}`)}`
+  );
+  lines.push(`pods placed by pool: ${pools.join("; ")}`);
+  lines.push("the API server below is the created cluster's (its kubeconfig: <run>/cloud/kubeconfig)");
   return `${lines.join("\n")}
 
 `;
@@ -9862,7 +9898,7 @@ var PORT_STEP = { pd: 2, tikv: 1, tidb: 1, tiflash: 1 };
 var CLOUD_NAMES = Object.keys(CLOUDS);
 var isCloud = (provider) => CLOUD_NAMES.includes(provider);
 var CLOUD_SECTIONS = Object.fromEntries(
-  Object.values(CLOUDS).map((c) => [c.name, c.settings.optional()])
+  [...Object.values(CLOUDS), ...Object.values(KUBERNETES_CLOUDS)].map((c) => [c.name, c.settings.optional()])
 );
 var HOST2 = /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$|^[0-9a-fA-F:]+$/;
 var host = external_exports.string().regex(HOST2, "must be a host name or IP address (like 10.0.1.5)");
@@ -11474,6 +11510,55 @@ var HOSTS = {
   checkTarget: releaseTarget("hosts")
 };
 
+// action/src/targets/tidb/deployments/kubernetes/cluster.ts
+var POOL_ROLES = ["pd", "tikv", "tidb"];
+function createdBy(p) {
+  const sections = p;
+  for (const cloud of Object.values(KUBERNETES_CLOUDS)) {
+    const settings2 = sections[cloud.name];
+    if (settings2) return { cloud, settings: settings2 };
+  }
+  return void 0;
+}
+var GI = { Ki: 1 / 1024 ** 2, Mi: 1 / 1024, Gi: 1, Ti: 1024, Pi: 1024 ** 2 };
+var DEC = {
+  k: 1e3 / 2 ** 30,
+  M: 1e6 / 2 ** 30,
+  G: 1e9 / 2 ** 30,
+  T: 1e12 / 2 ** 30
+};
+function quantityGb(q) {
+  const m = /^(\d+(?:\.\d+)?)([KMGTP]i|[kMGT])?$/.exec(q);
+  if (!m) return 0;
+  const n = Number(m[1]);
+  const unit = m[2];
+  return unit ? n * (GI[unit] ?? DEC[unit] ?? 0) : n / 2 ** 30;
+}
+function kubernetesAsk(p) {
+  const created2 = createdBy(p);
+  if (!created2) throw new Error(`profile ${p.name}: no cloud section creates its Kubernetes cluster`);
+  const k = p.kubernetes;
+  const pools = POOL_ROLES.map((role) => ({
+    name: role,
+    count: p.roles[role].count ?? 0,
+    machineType: p.roles[role].instance_type
+  }));
+  if (k.load) pools.push({ name: "load", count: 1, machineType: k.load.instance_type });
+  const volumesGb = (p.roles.pd.count ?? 0) * quantityGb(k.storage.pd) + (p.roles.tikv.count ?? 0) * quantityGb(k.storage.tikv);
+  return { name: p.name, pools, volumesGb: Math.ceil(volumesGb), settings: created2.settings };
+}
+function kubeSettingsOf(p) {
+  const k = p.kubernetes;
+  const created2 = createdBy(p);
+  if (!created2) return k;
+  const pool = created2.cloud.poolSelector;
+  return {
+    ...k,
+    node_selector: { pd: pool("pd"), tikv: pool("tikv"), tidb: pool("tidb") },
+    ...k.load ? { load: { ...k.load, node_selector: pool("load") } } : {}
+  };
+}
+
 // action/src/targets/tidb/deployments/kubernetes/manifests.ts
 var import_yaml6 = __toESM(require_dist(), 1);
 var TIDB_CLUSTER_API = "pingcap.com/v1alpha1";
@@ -11602,6 +11687,71 @@ function loadPodManifest(o) {
   };
 }
 
+// action/src/targets/tidb/deployments/kubernetes/run.ts
+import { dirname as dirname4 } from "node:path";
+
+// action/src/cloud/kubernetes.ts
+import { chmod, mkdir as mkdir5, writeFile as writeFile3 } from "node:fs/promises";
+import { join as join11 } from "node:path";
+function kubernetesCloudOf(name) {
+  const cloud = KUBERNETES_CLOUDS[name];
+  if (!cloud)
+    throw new Error(`no Kubernetes cloud ${name} (clouds: ${Object.keys(KUBERNETES_CLOUDS).join(", ")})`);
+  return cloud;
+}
+async function provisionKubernetes(o) {
+  const { ask, log } = o;
+  const cloud = kubernetesCloudOf(o.cloud);
+  const settings2 = ask.settings;
+  const dir = join11(o.runDir, "cloud");
+  await mkdir5(dir, { recursive: true });
+  const tags = tagsNow(settings2, o.runId);
+  const rec = stackRecord({
+    ask,
+    dir,
+    provider: o.cloud,
+    capability: "kubernetes",
+    runId: o.runId,
+    forget: []
+  });
+  log(
+    `cloud: ${cloud.product} on ${o.cloud} ${settings2.region}: stack ${rec.name}, expires ${tags["tiperf:expires-at"]}`
+  );
+  const forget = await recordStack(rec);
+  const program = await cloud.program({ ask, labels: cloud.labels(tags) });
+  let stack;
+  const created2 = {
+    kubeconfig: join11(dir, "kubeconfig"),
+    context: "",
+    stackName: rec.name,
+    startedAt: Date.now(),
+    destroy: async () => {
+      await stack?.destroy();
+      created2.endedAt ??= Date.now();
+      await forget();
+    }
+  };
+  try {
+    stack = await CloudStack.open(stackOptions(rec, log, program));
+    const outputs = await stack.up(o.signal);
+    const { kubeconfig, context } = outputs;
+    if (typeof kubeconfig !== "string" || !kubeconfig || typeof context !== "string" || !context)
+      throw new RunError(
+        `cloud: the stack's outputs "kubeconfig" and "context" are not both text (got ${Object.keys(outputs).join(", ") || "no outputs"})`
+      );
+    await writeFile3(created2.kubeconfig, kubeconfig, { mode: 384 });
+    await chmod(created2.kubeconfig, 384);
+    created2.context = context;
+    log(
+      `cloud: ${cloud.product} cluster up in ${Math.round((Date.now() - created2.startedAt) / 1e3)}s (context ${context}; kubeconfig <run>/cloud/kubeconfig)`
+    );
+  } catch (e) {
+    await created2.destroy().catch((err) => log(`teardown: ${err.message}`));
+    throw e;
+  }
+  return created2;
+}
+
 // action/src/kubernetes/pod.ts
 var statusOf = (pod) => pod?.status ?? {};
 var ended = (pod) => ["Succeeded", "Failed"].includes(statusOf(pod).phase ?? "");
@@ -11633,7 +11783,7 @@ var PodLauncher = class {
     return this.o.cores;
   }
   async run(argv, r) {
-    const c = this.o.client;
+    const c = this.o.client();
     const name = `${this.o.prefix}-${++this.n}`;
     this.current = name;
     const path = `/api/v1/namespaces/${this.o.namespace}/pods/${name}`;
@@ -11691,25 +11841,48 @@ var kubeStep = {
 
 // action/src/targets/tidb/deployments/kubernetes/run.ts
 var clients = /* @__PURE__ */ new WeakMap();
+var ready = /* @__PURE__ */ new WeakMap();
+var created = /* @__PURE__ */ new WeakMap();
 var alive2 = /* @__PURE__ */ new Map();
 var launchers = /* @__PURE__ */ new WeakMap();
-function clientOf(ctx) {
+function clientOf(ctx, runId, signal) {
   let c = clients.get(ctx);
   if (!c) {
-    const k = ctx.plan.profile.kubernetes;
-    c = new KubeClient(
-      loadKubeContext({
+    c = (async () => {
+      const k = ctx.plan.profile.kubernetes;
+      const by = createdBy(ctx.plan.profile);
+      let where = {
         ...k?.kubeconfig ? { kubeconfig: k.kubeconfig } : {},
-        ...k?.context ? { context: k.context } : {},
-        where: ctx.plan.profileFile
-      })
-    );
-    const server = c.ctx.server;
-    const ttl = parseAge(ctx.plan.profile.kubernetes?.ttl ?? "6h") ?? 6 * 36e5;
-    const expires = new Date(Date.now() + ttl).toISOString();
-    ctx.addFill((t) => t.replaceAll(API, server).replaceAll(EXPIRES_AT, expires));
+        ...k?.context ? { context: k.context } : {}
+      };
+      if (by) {
+        const cluster = await provisionKubernetes({
+          cloud: by.cloud.name,
+          ask: kubernetesAsk(ctx.plan.profile),
+          runId,
+          // <run>/tidb is the plan's files; the cluster's state and kubeconfig go beside it
+          runDir: dirname4(ctx.dir),
+          log: ctx.log,
+          signal
+        });
+        created.set(ctx, cluster);
+        where = { kubeconfig: cluster.kubeconfig, context: cluster.context };
+      }
+      const client = new KubeClient(loadKubeContext({ ...where, where: ctx.plan.profileFile }));
+      const server = client.ctx.server;
+      const ttl = parseAge(k?.ttl ?? "6h") ?? 6 * 36e5;
+      const expires = new Date(Date.now() + ttl).toISOString();
+      ctx.addFill((t) => t.replaceAll(API, server).replaceAll(EXPIRES_AT, expires));
+      ready.set(ctx, client);
+      return client;
+    })();
     clients.set(ctx, c);
   }
+  return c;
+}
+function readyClient(ctx) {
+  const c = ready.get(ctx);
+  if (!c) throw new RunError("kubernetes: the cluster's client is asked for before any TidbCluster started");
   return c;
 }
 var pathOf = (c, url) => url.startsWith(c.ctx.server) ? url.slice(c.ctx.server.length) : url;
@@ -11719,8 +11892,8 @@ function readiness(tc) {
   if (!tc) return "no such TidbCluster";
   const st = tc.status ?? {};
   const phases = ["pd", "tikv", "tidb"].map((r) => `${r} ${st[r]?.phase ?? "no status"}`).join(", ");
-  const ready = conditions(tc).find((c) => c.type === "Ready");
-  return `${phases}; Ready ${ready?.status ?? "not reported"}${ready?.message ? `: ${ready.message}` : ready?.reason ? ` (${ready.reason})` : ""}`;
+  const ready2 = conditions(tc).find((c) => c.type === "Ready");
+  return `${phases}; Ready ${ready2?.status ?? "not reported"}${ready2?.message ? `: ${ready2.message}` : ready2?.reason ? ` (${ready2.reason})` : ""}`;
 }
 async function serviceEndpoints(c, svc) {
   const spec = svc.spec ?? {};
@@ -11753,7 +11926,7 @@ var kubernetesRuntime = {
   targetKind: "tidb-operator",
   build: () => void 0,
   async start(ctx, d, _setup, signal) {
-    const c = clientOf(ctx);
+    const c = await clientOf(ctx, d.runId, signal);
     const settings2 = ctx.plan.profile.kubernetes;
     const readyMs = (settings2?.ready_timeout ?? 1800) * 1e3;
     if (d.namespaceManifest) {
@@ -11791,17 +11964,18 @@ var kubernetesRuntime = {
         await c.deleteNamespace(pathOf(c, ns.run.delete).split("/").pop());
         ctx.log(`kubernetes: namespace ${d.namespace} deleted`);
       }
+      await created.get(ctx)?.destroy();
     };
     try {
       const create = ctx.planned(stepKey.start(d));
       if (!("post" in create.run)) throw new RunError(`step ${create.key} is not a POST`);
       await c.create(pathOf(c, create.run.post), JSON.parse(create.run.body));
-      const ready = ctx.planned(kubeStep.ready(d));
-      if (!("get" in ready.run)) throw new RunError(`step ${ready.key} is not a GET`);
+      const ready2 = ctx.planned(kubeStep.ready(d));
+      if (!("get" in ready2.run)) throw new RunError(`step ${ready2.key} is not a GET`);
       ctx.log(
         `kubernetes: TidbCluster ${d.name} created in ${d.namespace}; waiting for the operator to report it Ready`
       );
-      await c.waitFor(pathOf(c, ready.run.get), isReady, {
+      await c.waitFor(pathOf(c, ready2.run.get), isReady, {
         timeoutMs: readyMs,
         everyMs: 2e3,
         signal,
@@ -11853,13 +12027,14 @@ var kubernetesRuntime = {
   },
   state: (d) => `TidbCluster ${d.name} in namespace ${d.namespace}`,
   loadLauncher(ctx, d) {
-    const k = ctx.plan.profile.kubernetes;
-    if (!k?.load) return void 0;
+    if (!ctx.plan.profile.kubernetes) return void 0;
+    const k = kubeSettingsOf(ctx.plan.profile);
+    if (!k.load) return void 0;
     let l = launchers.get(ctx);
     if (!l) {
       const runId = d.runId;
       l = new PodLauncher({
-        client: clientOf(ctx),
+        client: () => readyClient(ctx),
         namespace: d.namespace,
         manifest: (name, command) => loadPodManifest({ name, namespace: d.namespace, runId, settings: k, command }),
         cores: k.load.cpus,
@@ -11871,7 +12046,7 @@ var kubernetesRuntime = {
     return l;
   },
   async watch(ctx, _setup, d) {
-    const c = clientOf(ctx);
+    const c = readyClient(ctx);
     const path = paths.tidbCluster(d).slice(API.length);
     return async () => {
       const tc = await c.find(path).catch(() => void 0);
@@ -11881,14 +12056,15 @@ var kubernetesRuntime = {
 };
 
 // action/src/targets/tidb/deployments/kubernetes/index.ts
+var CLUSTER_SETUP_HOURS = 0.5;
 var kubernetesForm = {
   kind: "kubernetes",
   // the operator's rolling start of PD, TiKV and TiDB pods (images pulled once per node)
   deploySeconds: 600,
   restartSeconds: 300,
   plan(o) {
-    const k = o.profile.kubernetes;
-    if (!k) throw new Error("provider kubernetes without its section (checked on load)");
+    if (!o.profile.kubernetes) throw new Error("provider kubernetes without its section (checked on load)");
+    const k = kubeSettingsOf(o.profile);
     const namespace = namespaceOf(o.prefix);
     const { counts, machineTypes } = rolesOf(o.profile);
     const used = /* @__PURE__ */ new Set();
@@ -12002,12 +12178,12 @@ var kubernetesForm = {
 };
 var KUBERNETES = {
   provider: "kubernetes",
-  about: "TiDB Operator's TidbCluster per variant on a Kubernetes cluster (a kubeconfig context)",
-  sections: ["kubernetes"],
+  about: `TiDB Operator's TidbCluster per variant on a Kubernetes cluster (a kubeconfig context, or one tiperf creates with a ${Object.keys(KUBERNETES_CLOUDS).join(" or ")} section)`,
+  sections: ["kubernetes", ...Object.keys(KUBERNETES_CLOUDS)],
   remoteDeploy: true,
   form: kubernetesForm,
   loadPlace(p) {
-    const load = p.kubernetes?.load;
+    const load = p.kubernetes ? kubeSettingsOf(p).load : void 0;
     if (!load) return void 0;
     const node = [
       ...Object.entries(load.node_selector ?? {}).map(([k, v]) => `${k}=${v}`),
@@ -12028,6 +12204,40 @@ var KUBERNETES = {
       );
     for (const key of ["hosts", "ssh"])
       if (p[key]) issue([key], `a Kubernetes cluster's nodes are the operator's: remove ${key}`);
+    const clouds = Object.keys(KUBERNETES_CLOUDS).filter((c) => p[c]);
+    if (clouds.length > 1)
+      issue([clouds[1]], `one cloud creates the cluster: keep one of ${clouds.join(", ")}`);
+    const created2 = createdBy(p);
+    if (created2 && p.kubernetes) {
+      const cloud = created2.cloud.name;
+      for (const key of ["kubeconfig", "context"])
+        if (p.kubernetes[key])
+          issue(
+            ["kubernetes", key],
+            `names a cluster of yours, but the ${cloud} section makes tiperf create one for the run: remove one of them`
+          );
+      if (p.kubernetes.node_selector)
+        issue(
+          ["kubernetes", "node_selector"],
+          `on the cluster tiperf creates (${cloud}) each role has a node pool of its own, selected by ${Object.keys(created2.cloud.poolSelector("pd")).join(", ")}: remove node_selector`
+        );
+      if (p.kubernetes.load?.node_selector)
+        issue(
+          ["kubernetes", "load", "node_selector"],
+          `on the cluster tiperf creates (${cloud}) the load tools have a node pool of their own: remove node_selector`
+        );
+      if (p.kubernetes.load && !p.kubernetes.load.instance_type)
+        issue(
+          ["kubernetes", "load", "instance_type"],
+          `the ${cloud} section creates a node for the load tools: name its machine type (like c2-standard-30)`
+        );
+      for (const role of ["pd", "tikv", "tidb"])
+        if ((p.roles[role].count ?? 0) > 0 && !p.roles[role].instance_type)
+          issue(
+            ["roles", role, "instance_type"],
+            `the ${cloud} section creates a node pool of ${role}: name its machine type (like c2-standard-16)`
+          );
+    }
     if (p.haproxy) issue(["haproxy"], "TiDB's Service balances the load on Kubernetes: remove haproxy");
     if (p.monitoring)
       issue(
@@ -12050,6 +12260,30 @@ var KUBERNETES = {
             `has no meaning for TiDB Operator's pods here: use kubernetes.node_selector (and roles.${role}.instance_type for the machine type)`
           );
     }
+  },
+  creates(p, o) {
+    const created2 = createdBy(p);
+    if (!created2) return void 0;
+    const ask = kubernetesAsk(p);
+    const estimate = estimateCost(created2.cloud, ask, {
+      setup: CLUSTER_SETUP_HOURS,
+      matrix: o.matrixSeconds / 3600
+    });
+    const refusals = [];
+    try {
+      checkBudget(ask, estimate, o.profileFile, created2.cloud.name);
+    } catch (e) {
+      refusals.push(e.message);
+    }
+    return {
+      about: kubernetesCloudPlanText(created2.cloud, ask, estimate, {
+        runId: o.runId ?? "<run id>",
+        expiresAt: `<start + ${ask.settings.ttl}>`,
+        repository: "<owner/repo>",
+        pr: "<pr or none>"
+      }).trimEnd(),
+      refusals
+    };
   },
   checkTarget(t, profileFile) {
     if (!t.version)
@@ -12106,11 +12340,11 @@ var serverStatus = (d) => ({
 });
 
 // action/src/targets/tidb/deployments/local/run.ts
-import { join as join12 } from "node:path";
+import { join as join13 } from "node:path";
 
 // action/src/targets/tidb/deployments/local/server.ts
-import { chmod, copyFile as copyFile2, mkdir as mkdir5, readFile as readFile5, rm as rm6 } from "node:fs/promises";
-import { basename as basename4, dirname as dirname4, join as join11 } from "node:path";
+import { chmod as chmod2, copyFile as copyFile2, mkdir as mkdir6, readFile as readFile5, rm as rm6 } from "node:fs/promises";
+import { basename as basename4, dirname as dirname5, join as join12 } from "node:path";
 
 // action/src/targets/tidb/status-api.ts
 import { get as httpGet, request as httpRequest2 } from "node:http";
@@ -12185,7 +12419,7 @@ async function startTidbServer(o) {
   const { d } = o;
   const slot = serverSlots(d);
   const workDir = await makeWorkDir("tidb");
-  await mkdir5(join11(workDir, "tmp"), { recursive: true });
+  await mkdir6(join12(workDir, "tmp"), { recursive: true });
   const port2 = await freePort();
   let statusPort = await freePort();
   for (let i = 0; i < 20 && statusPort === port2; i++) statusPort = await freePort();
@@ -12195,15 +12429,15 @@ async function startTidbServer(o) {
   ensureProgram(o.program, d);
   const copyProgram = async () => {
     await rm6(program, { force: true });
-    await mkdir5(dirname4(program), { recursive: true });
+    await mkdir6(dirname5(program), { recursive: true });
     await copyFile2(o.program, program);
-    await chmod(program, 493);
+    await chmod2(program, 493);
   };
   await copyProgram();
-  const logFile = join11(workDir, "tidb.log");
-  const stdout = join11(workDir, "stdout.log");
+  const logFile = join12(workDir, "tidb.log");
+  const stdout = join12(workDir, "stdout.log");
   const what = `TiDB ${d.name}`;
-  const spawn2 = () => startServerProcess(program, argv.slice(1), { logFile: stdout, env: { TMPDIR: join11(workDir, "tmp") } });
+  const spawn2 = () => startServerProcess(program, argv.slice(1), { logFile: stdout, env: { TMPDIR: join12(workDir, "tmp") } });
   let removeCgroup;
   const settle = async (s) => {
     await waitReady(
@@ -12226,7 +12460,7 @@ async function startTidbServer(o) {
     server,
     workDir,
     // the slow query log too: which statements were slow is what a regression hunt reads first
-    logs: [logFile, stdout, join11(workDir, "tidb-slow.log")],
+    logs: [logFile, stdout, join12(workDir, "tidb-slow.log")],
     logDir: o.logDir,
     stopSignal: "SIGTERM",
     beforeRemove: async () => {
@@ -12286,7 +12520,7 @@ var serverRuntime = {
       d,
       command: start.run.command,
       program,
-      logDir: ctx.logDirOf(setup.name) ?? join12(ctx.rawDir, d.name),
+      logDir: ctx.logDirOf(setup.name) ?? join13(ctx.rawDir, d.name),
       ...setup.resources ? { resources: setup.resources } : {}
     });
     ctx.addFill(local.fill);
@@ -12464,16 +12698,16 @@ function playgroundStatus(d) {
 
 // action/src/targets/tidb/deployments/playground/run.ts
 import { readFile as readFile6, rm as rm7 } from "node:fs/promises";
-import { join as join13 } from "node:path";
+import { join as join14 } from "node:path";
 var playgroundRuntime = {
   targetKind: "tidb-playground",
   build: (d) => d.binpaths.tidb,
   async start(ctx, d, _setup, signal) {
     const argv = ctx.argv(stepKey.start(d));
-    const logFile = join13(ctx.rawDir, `tiup-playground-${d.name}.log`);
+    const logFile = join14(ctx.rawDir, `tiup-playground-${d.name}.log`);
     await writeAtomic(logFile, `$ ${shellCommand(argv)}
 `);
-    const dataDir = join13(tiupHome(), "data", d.name);
+    const dataDir = join14(tiupHome(), "data", d.name);
     const server = startServerProcess(tiupProgram(), argv.slice(1), { logFile });
     const forget = await record({
       kind: "playground",
@@ -13051,8 +13285,8 @@ var clusterReaper = {
 var TIDB_REAPERS = { playground: playgroundReaper, cluster: clusterReaper };
 
 // action/src/targets/tidb/run.ts
-import { mkdir as mkdir6, writeFile as writeFile3 } from "node:fs/promises";
-import { join as join14 } from "node:path";
+import { mkdir as mkdir7, writeFile as writeFile4 } from "node:fs/promises";
+import { join as join15 } from "node:path";
 
 // action/src/targets/tidb/checks.ts
 function sameSetting(want, got) {
@@ -13225,7 +13459,7 @@ var TidbRun = class {
     this.rawDir = rawDir;
     this.log = log;
     this.cloud = cloud;
-    this.dir = join14(runDir, "tidb");
+    this.dir = join15(runDir, "tidb");
     this.unregister = onTeardown("destroy the TiDB clusters of this run", () => this.stop());
   }
   plan;
@@ -13319,16 +13553,16 @@ var TidbRun = class {
    * on the load host. A server that does not answer is reported, not fatal.
    */
   async cpuProfiles(r, seconds, dir, prefix) {
-    await mkdir6(dir, { recursive: true });
+    await mkdir7(dir, { recursive: true });
     const take = async (role, planned) => {
       const component = `${role}-server`;
       const address = this.fill(planned);
       const url = `http://${address}/debug/pprof/profile?seconds=${seconds}`;
-      const file = join14(dir, `${prefix}-${component}-${address.replace(/[^\w.-]+/g, "_")}.pprof`);
+      const file = join15(dir, `${prefix}-${component}-${address.replace(/[^\w.-]+/g, "_")}.pprof`);
       try {
         const data = await this.checks.getBytes(url, seconds + 30);
         if (data.length === 0) throw new Error("an empty answer");
-        await writeFile3(file, data);
+        await writeFile4(file, data);
         return { component, address, file };
       } catch (e) {
         const via = this.via();
@@ -13344,8 +13578,8 @@ var TidbRun = class {
   }
   /** Writes the plan's files (topologies, TOML configs, haproxy.cfg) into <run>/tidb/. */
   async writeFiles() {
-    await mkdir6(this.dir, { recursive: true });
-    for (const [name, text] of Object.entries(this.plan.files)) await writeAtomic(join14(this.dir, name), text);
+    await mkdir7(this.dir, { recursive: true });
+    for (const [name, text] of Object.entries(this.plan.files)) await writeAtomic(join15(this.dir, name), text);
   }
   /** The load host as ssh reaches it (hosts profiles), for the load tools; through the bastion if any. */
   /** Where the deployment runs the load tools itself (a pod of the cluster), if it does. */
@@ -13359,7 +13593,7 @@ var TidbRun = class {
   loadHost() {
     const l = this.plan.load;
     if (!l.user) return void 0;
-    const knownHosts = join14(this.dir, "known_hosts");
+    const knownHosts = join15(this.dir, "known_hosts");
     const proxy = this.plan.profile.ssh?.proxy;
     const identity = l.identity ? expandHome(l.identity) : void 0;
     const bastionKey = proxy?.identity_file ? expandHome(proxy.identity_file) : identity;
@@ -13453,7 +13687,7 @@ var TidbRun = class {
         // the build it ran (target.binpath, or target.source's build of a commit): what a diff shows
         ...run.build(d) ? { build: run.build(d) } : {},
         config,
-        ...setup.topologyFile ? { topology: join14(this.dir, setup.topologyFile) } : {},
+        ...setup.topologyFile ? { topology: join15(this.dir, setup.topologyFile) } : {},
         tidb_version: facts.tidbVersion,
         status: facts.status,
         ...r.local ? { data_dir: dataDirFacts(r.local.workDir) } : {}
@@ -13593,7 +13827,7 @@ import {
   writeFileSync
 } from "node:fs";
 import { homedir as homedir4 } from "node:os";
-import { basename as basename6, isAbsolute as isAbsolute2, join as join15, resolve as resolve2 } from "node:path";
+import { basename as basename6, isAbsolute as isAbsolute2, join as join16, resolve as resolve2 } from "node:path";
 
 // action/src/targets/tidb/unseen.ts
 var NEEDS = "a TiDB cluster profile (infra/profiles/playground.yaml, a hosts profile or a cloud profile: --profile)";
@@ -13643,11 +13877,11 @@ function unseenOnUnistore(files, goModDiff = "") {
 // action/src/targets/tidb/source.ts
 function buildsRoot(env = process.env) {
   if (env.TIPERF_BUILDS) return resolve2(env.TIPERF_BUILDS);
-  return join15(env.XDG_CACHE_HOME || join15(homedir4(), ".cache"), "tiperf", "builds");
+  return join16(env.XDG_CACHE_HOME || join16(homedir4(), ".cache"), "tiperf", "builds");
 }
 function treeDir(path, root = buildsRoot()) {
   const real = realpathSync(path);
-  return join15(root, `${basename6(real)}-${createHash("sha256").update(real).digest("hex").slice(0, 10)}`);
+  return join16(root, `${basename6(real)}-${createHash("sha256").update(real).digest("hex").slice(0, 10)}`);
 }
 function buildKey(commit, src) {
   const how = createHash("sha256").update(JSON.stringify([src.build, src.binary, Object.entries(src.env ?? {}).sort()])).digest("hex").slice(0, 8);
@@ -13672,7 +13906,7 @@ function buildEnv(src) {
   return { ...out, ...src.env ?? {} };
 }
 function keptBuild(path, commit, src) {
-  const file = join15(treeDir(path), buildKey(commit, src), "tidb-server");
+  const file = join16(treeDir(path), buildKey(commit, src), "tidb-server");
   return existsSync4(file) ? file : void 0;
 }
 function sizeBytes(size) {
@@ -13683,16 +13917,16 @@ function sizeBytes(size) {
 var inUse = /* @__PURE__ */ new Set();
 function pruneBuilds(dir, cap) {
   if (!existsSync4(dir)) return [];
-  const builds = readdirSync2(dir).map((name) => join15(dir, name)).filter((d) => existsSync4(join15(d, "build.json")) && existsSync4(join15(d, "tidb-server"))).map((d) => ({
+  const builds = readdirSync2(dir).map((name) => join16(dir, name)).filter((d) => existsSync4(join16(d, "build.json")) && existsSync4(join16(d, "tidb-server"))).map((d) => ({
     d,
-    used: statSync(join15(d, "build.json")).mtimeMs,
-    bytes: readdirSync2(d).reduce((n, f) => n + statSync(join15(d, f)).size, 0)
+    used: statSync(join16(d, "build.json")).mtimeMs,
+    bytes: readdirSync2(d).reduce((n, f) => n + statSync(join16(d, f)).size, 0)
   })).sort((a, b) => a.used - b.used);
   let total = builds.reduce((n, b) => n + b.bytes, 0);
   const removed = [];
   for (const b of builds) {
     if (total <= cap) break;
-    if (inUse.has(join15(b.d, "tidb-server"))) continue;
+    if (inUse.has(join16(b.d, "tidb-server"))) continue;
     rmSync(b.d, { recursive: true, force: true });
     total -= b.bytes;
     removed.push(b.d);
@@ -13700,7 +13934,7 @@ function pruneBuilds(dir, cap) {
   return removed;
 }
 function lock(dir) {
-  const file = join15(dir, "lock");
+  const file = join16(dir, "lock");
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       const fd = openSync(file, "wx");
@@ -13728,22 +13962,22 @@ function lock(dir) {
 async function buildAt(src, commit, opts) {
   const { subject } = await resolveCommit(src.path, commit);
   const dir = treeDir(src.path);
-  const out = join15(dir, buildKey(commit, src));
-  const binary = join15(out, "tidb-server");
-  const logFile = join15(out, "build.log");
+  const out = join16(dir, buildKey(commit, src));
+  const binary = join16(out, "tidb-server");
+  const logFile = join16(out, "build.log");
   if (existsSync4(binary)) {
-    const info = JSON.parse(readFileSync3(join15(out, "build.json"), "utf8"));
+    const info = JSON.parse(readFileSync3(join16(out, "build.json"), "utf8"));
     opts.log(`build ${commit.slice(0, 10)}: kept from an earlier build (${binary})`);
     inUse.add(binary);
     const now = /* @__PURE__ */ new Date();
-    utimesSync(join15(out, "build.json"), now, now);
+    utimesSync(join16(out, "build.json"), now, now);
     return { commit, subject, binary, seconds: info.seconds, kept: true, log: logFile };
   }
   mkdirSync(out, { recursive: true });
   const unlock = lock(dir);
   try {
-    const tree = join15(dir, "checkout");
-    if (!existsSync4(join15(tree, ".git"))) {
+    const tree = join16(dir, "checkout");
+    if (!existsSync4(join16(tree, ".git"))) {
       rmSync(tree, { recursive: true, force: true });
       await gitStep(src.path, ["worktree", "prune"], "the build checkout");
       await gitStep(src.path, ["worktree", "add", "--detach", "--force", tree, commit], "the build checkout");
@@ -13754,7 +13988,7 @@ async function buildAt(src, commit, opts) {
     const [command, ...args] = src.build;
     const limitS = parseDuration(src.timeout) ?? 3600;
     opts.log(`build ${commit.slice(0, 10)} ${subject}: ${src.build.join(" ")} (in ${tree})`);
-    const program = command.includes("/") && !isAbsolute2(command) ? join15(tree, command) : command;
+    const program = command.includes("/") && !isAbsolute2(command) ? join16(tree, command) : command;
     const run = await runTool(program, args, {
       logFile,
       limitS,
@@ -13774,7 +14008,7 @@ async function buildAt(src, commit, opts) {
 ${tail}`,
         commit
       );
-    const made = join15(tree, src.binary);
+    const made = join16(tree, src.binary);
     if (!existsSync4(made))
       throw new BuildFailed(
         `build of ${commit.slice(0, 10)}: ${src.build.join(" ")} exited 0 but left no ${src.binary} (target.source.binary) in the checkout; its log: ${logFile}`,
@@ -13784,7 +14018,7 @@ ${tail}`,
     chmodSync(`${binary}.part`, 493);
     const seconds = Math.round(run.elapsed_s * 10) / 10;
     writeFileSync(
-      join15(out, "build.json"),
+      join16(out, "build.json"),
       `${JSON.stringify({ commit, subject, seconds, build: src.build }, null, 2)}
 `
     );
@@ -13931,6 +14165,15 @@ function targetPlan(tidb2, input) {
     } catch (e) {
       refusals.push(e.message);
     }
+  }
+  const creates = deployerOf(tidb2.profile.provider).creates?.(tidb2.profile, {
+    profileFile: tidb2.profileFile,
+    matrixSeconds: input.matrixSeconds,
+    ...input.runId ? { runId: input.runId } : {}
+  });
+  if (creates) {
+    about.push(creates.about);
+    refusals.push(...creates.refusals);
   }
   about.push(
     `profile ${tidb2.profileFile} (${tidb2.profile.name}, provider ${tidb2.profile.provider})`,

@@ -3,6 +3,14 @@ import { createRequire as __cr } from 'node:module'; const require = __cr(import
 import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } from 'node:path';
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
+  InputError,
+  RunError,
+  clusterName,
+  findTool,
+  gcpLabels,
+  runCommand
+} from "./chunk-CRYZH5WY.js";
+import {
   COMMON_SETTINGS,
   external_exports,
   runTags,
@@ -11,62 +19,7 @@ import {
 
 // action/src/cloud/provision.ts
 import { mkdir as mkdir3, rm as rm2 } from "node:fs/promises";
-import { join as join4 } from "node:path";
-
-// action/src/errors.ts
-import { getSystemErrorMap } from "node:util";
-var EXIT = {
-  ok: 0,
-  regression: 1,
-  badInput: 2,
-  runFailed: 3,
-  sigint: 130,
-  sigterm: 143
-};
-var TiperfError = class extends Error {
-  constructor(message, exitCode = EXIT.badInput) {
-    super(message);
-    this.exitCode = exitCode;
-    this.name = "TiperfError";
-  }
-  exitCode;
-};
-var InputError = class extends TiperfError {
-  constructor(message) {
-    super(message, EXIT.badInput);
-    this.name = "InputError";
-  }
-};
-var RunError = class extends TiperfError {
-  constructor(message) {
-    super(message, EXIT.runFailed);
-    this.name = "RunError";
-  }
-};
-var BuildFailed = class extends RunError {
-  constructor(message, commit) {
-    super(message);
-    this.commit = commit;
-    this.name = "BuildFailed";
-  }
-  commit;
-};
-function errnoText(e) {
-  const code = e?.code;
-  if (!code) return e?.message ?? String(e);
-  const known = [...getSystemErrorMap().values()].find(([name]) => name === code)?.[1];
-  return `${code} (${known ?? e.message.replace(/^\w+: /, "").split(",")[0]})`;
-}
-var WriteError = class extends RunError {
-  constructor(path, cause) {
-    super(`cannot write ${path}: ${errnoText(cause)}`);
-    this.path = path;
-    this.cause = cause;
-    this.name = "WriteError";
-  }
-  path;
-  cause;
-};
+import { join as join3 } from "node:path";
 
 // action/src/lifecycle/ledger.ts
 import { randomBytes } from "node:crypto";
@@ -174,177 +127,6 @@ async function sweep(opts) {
   if (!opts.dryRun) for (const sub of await readdir(dir).catch(() => [])) await removeEmpty(join(dir, sub));
   if (!opts.dryRun) await removeEmpty(dir);
   return out;
-}
-
-// action/src/proc/process.ts
-import { spawn } from "node:child_process";
-import { closeSync, openSync, readdirSync, readFileSync } from "node:fs";
-
-// action/src/proc/env.ts
-import { accessSync, constants, statSync } from "node:fs";
-import { delimiter, join as join2 } from "node:path";
-var PASSED = [
-  "PATH",
-  "HOME",
-  "TMPDIR",
-  "LANG",
-  "LC_ALL",
-  "LC_CTYPE",
-  "LC_MESSAGES",
-  "LC_NUMERIC",
-  "TZ",
-  "USER",
-  "LOGNAME",
-  // tiup keeps its components, clusters and playground data under TIUP_HOME (default ~/.tiup)
-  "TIUP_HOME",
-  "TIUP_MIRRORS",
-  // ssh (the load host, tiup's native ssh) may authenticate through an agent
-  "SSH_AUTH_SOCK"
-];
-function childEnv(extra = {}, from = process.env) {
-  const env = {};
-  for (const key of PASSED) {
-    const value = from[key];
-    if (value !== void 0) env[key] = value;
-  }
-  env.LC_NUMERIC = "C";
-  if (env.PATH === void 0) env.PATH = "/usr/local/bin:/usr/bin:/bin:/usr/local/sbin:/usr/sbin:/sbin";
-  return { ...env, ...extra };
-}
-function findTool(name, path = childEnv().PATH ?? "") {
-  const candidates = name.includes("/") ? [name] : path.split(delimiter).map((d) => join2(d, name));
-  return candidates.find((c) => {
-    try {
-      accessSync(c, constants.X_OK);
-      return statSync(c).isFile();
-    } catch {
-      return false;
-    }
-  });
-}
-var anyTool = (names) => names.some((n) => findTool(n) !== void 0);
-var MYSQL_CLIENTS = ["mariadb", "mysql"];
-var firstTool = (names) => names.map((n) => findTool(n)).find((t) => t !== void 0) ?? names[0];
-
-// action/src/proc/process.ts
-var STATES = {
-  R: "running",
-  S: "sleeping",
-  D: "in uninterruptible I/O wait",
-  T: "stopped (SIGSTOP)",
-  t: "stopped by a debugger",
-  Z: "a zombie",
-  X: "dead",
-  I: "idle"
-};
-function parseStat(stat) {
-  const close = stat.lastIndexOf(")");
-  return { comm: stat.slice(stat.indexOf("(") + 1, close), fields: stat.slice(close + 2).split(" ") };
-}
-function procStat(pid) {
-  try {
-    return parseStat(readFileSync(`/proc/${pid}/stat`, "utf8")).fields;
-  } catch {
-    return void 0;
-  }
-}
-function parents() {
-  const out = /* @__PURE__ */ new Map();
-  let entries = [];
-  try {
-    entries = readdirSync("/proc");
-  } catch {
-    return out;
-  }
-  for (const e of entries) {
-    if (!/^\d+$/.test(e)) continue;
-    const ppid = procStat(e)?.[1];
-    if (ppid !== void 0) out.set(Number(e), Number(ppid));
-  }
-  return out;
-}
-function treeOf(roots, parentOf) {
-  const children = /* @__PURE__ */ new Map();
-  for (const [pid, ppid] of parentOf) children.set(ppid, [...children.get(ppid) ?? [], pid]);
-  const out = [...roots];
-  for (let i = 0; i < out.length; i++)
-    for (const c of children.get(out[i]) ?? []) if (!out.includes(c)) out.push(c);
-  return out;
-}
-function processState(pid) {
-  const code = procStat(pid)?.[0];
-  return code === void 0 ? "gone" : STATES[code] ?? `in state ${code}`;
-}
-function startServerProcess(command, args, opts) {
-  const fd = openSync(opts.logFile, "a");
-  let child;
-  try {
-    child = spawn(command, args, {
-      detached: true,
-      stdio: ["ignore", fd, fd],
-      cwd: opts.cwd,
-      env: childEnv(opts.env),
-      ...opts.runAs ? { uid: opts.runAs.uid, gid: opts.runAs.gid } : {}
-    });
-  } finally {
-    closeSync(fd);
-  }
-  let alive2 = true;
-  const exited = new Promise((resolve2) => {
-    child.once("error", () => {
-      alive2 = false;
-      resolve2({ code: 127, signal: null });
-    });
-    child.once("exit", (code, signal) => {
-      alive2 = false;
-      resolve2({ code, signal });
-    });
-  });
-  const pid = child.pid ?? -1;
-  return {
-    pid,
-    exited,
-    isAlive: () => alive2,
-    async stop(signal, graceMs) {
-      if (!alive2) return;
-      try {
-        process.kill(pid, signal);
-        process.kill(pid, "SIGCONT");
-      } catch {
-        return;
-      }
-      const timer = new Promise((r) => setTimeout(() => r("timeout"), graceMs).unref());
-      if (await Promise.race([exited, timer]) === "timeout" && alive2) {
-        try {
-          process.kill(pid, "SIGKILL");
-        } catch {
-        }
-        await exited;
-      }
-    }
-  };
-}
-function runCommand(command, args, opts = {}) {
-  return new Promise((resolve2) => {
-    const child = spawn(command, args, {
-      stdio: ["ignore", "pipe", "pipe"],
-      timeout: opts.timeoutMs ?? 6e4,
-      killSignal: "SIGKILL",
-      signal: opts.signal,
-      env: opts.env ?? childEnv(),
-      ...opts.runAs ? { uid: opts.runAs.uid, gid: opts.runAs.gid } : {}
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout?.on("data", (d) => {
-      stdout += d;
-    });
-    child.stderr?.on("data", (d) => {
-      stderr += d;
-    });
-    child.once("error", (e) => resolve2({ code: 127, signal: null, stdout, stderr: stderr + e.message }));
-    child.once("close", (code, signal) => resolve2({ code, signal, stdout, stderr }));
-  });
 }
 
 // action/src/proc/quote.ts
@@ -480,11 +262,40 @@ var AWS_PRICES = {
   gp3_gb_month: { "us-east-1": 0.08, "us-west-2": 0.08 }
 };
 
+// infra/prices/gcp.ts
+var GCP_PRICES = {
+  as_of: "2026-11-26",
+  source: "Google Cloud list prices (cloud.google.com/compute/vm-instance-pricing, /compute/disks-image-pricing, /kubernetes-engine/pricing), on-demand; recorded by hand, not read from the Cloud Billing API",
+  currency: "USD",
+  /** $/h per machine type, per region. */
+  instances: {
+    "us-central1": {
+      "e2-standard-4": 0.134012,
+      "n1-standard-4": 0.189999,
+      "n1-standard-8": 0.379998,
+      "n2-standard-8": 0.388472,
+      "c2-standard-8": 0.41744,
+      "c2-standard-16": 0.83488,
+      "c2-standard-30": 1.5654
+    }
+  },
+  /** Persistent disk, $ per GB-month (a month is 730 hours), per disk type, per region. */
+  disk_gb_month: {
+    "us-central1": { "pd-standard": 0.04, "pd-balanced": 0.1, "pd-ssd": 0.17 }
+  },
+  /** GKE's management fee per cluster-hour (Standard edition, zonal or regional). */
+  cluster_hour: 0.1
+};
+
 // infra/index.ts
 var CLOUD_INFRA = {
   aws: {
     prices: AWS_PRICES,
     program: () => import("./chunk-XGCXD4QG.js").then((m) => m.awsClusterProgram)
+  },
+  gcp: {
+    prices: GCP_PRICES,
+    program: () => import("./chunk-I26RYPMC.js").then((m) => m.gkeClusterProgram)
   }
 };
 
@@ -582,7 +393,7 @@ function resourcesOf(ask) {
     });
   return list;
 }
-function instancePrice(region, type, where2 = "roles") {
+function instancePrice(region, type, where3 = "roles") {
   const table = pricesOf("aws").instances[region];
   if (!table)
     throw new InputError(
@@ -591,7 +402,7 @@ function instancePrice(region, type, where2 = "roles") {
   const price = table[type];
   if (price === void 0)
     throw new InputError(
-      `${where2}: instance type ${type} has no price in infra/prices/aws.ts for ${region} (priced: ${Object.keys(table).join(", ")}); add it with its source`
+      `${where3}: instance type ${type} has no price in infra/prices/aws.ts for ${region} (priced: ${Object.keys(table).join(", ")}); add it with its source`
     );
   return price;
 }
@@ -612,7 +423,7 @@ function pricesPerHour(ask) {
       )
     });
   const table = pricesOf("aws");
-  const gbMonth = table.gp3_gb_month[aws.region] ?? 0.08;
+  const gbMonth = table.gp3_gb_month?.[aws.region] ?? 0.08;
   const gb = machines.reduce((sum, m) => sum + aws.root_volume_gb + (m.dataVolumeGb ?? 0), 0);
   lines.push({ what: "gp3 GB", count: gb, perHour: gbMonth / 730 });
   return {
@@ -719,11 +530,11 @@ var AWS_CLOUD = {
     return awsClusterProgram(programArgs(o));
   },
   async sweep(settings, runId, log) {
-    const { sweepRun } = await import("./chunk-QD5RQFTV.js");
+    const { sweepRun } = await import("./chunk-OYKFMZNU.js");
     return sweepRun({ region: settings.region, runId, log });
   },
   async reap(o) {
-    const { reapAws } = await import("./chunk-QD5RQFTV.js");
+    const { reapAws } = await import("./chunk-OYKFMZNU.js");
     return reapAws(o);
   },
   env: (settings) => ({ AWS_REGION: settings.region }),
@@ -758,9 +569,184 @@ function programArgs(o) {
   };
 }
 
+// action/src/cloud/gcp/settings.ts
+var REGION2 = /^[a-z]+-[a-z]+\d+$/;
+var GcpSettingsSchema = external_exports.strictObject({
+  ttl: COMMON_SETTINGS.ttl,
+  budget: COMMON_SETTINGS.budget,
+  backend: external_exports.string().regex(/^(file|gs):\/\/\S+$/, "must be a file:// or gs:// URL").optional(),
+  /** The project the cluster is created in (its id, not its name). */
+  project: external_exports.string().regex(/^[a-z][a-z0-9-]{4,28}[a-z0-9]$/, "must be a GCP project id like tiperf-bench-1"),
+  region: external_exports.string().regex(REGION2, "must be a GCP region like us-central1"),
+  /**
+   * The zones of the node pools (seed 000: one zone vs three); default the region's "-a" zone.
+   * Each pool puts its count of nodes in every zone listed.
+   */
+  zones: external_exports.array(external_exports.string().min(1)).min(1).optional(),
+  /** Every node's boot disk (GB) and type; TiKV's data is on its PersistentVolume, not here. */
+  disk_gb: external_exports.number().int().min(10).max(65536).default(100),
+  disk_type: external_exports.enum(["pd-standard", "pd-balanced", "pd-ssd"], { error: "must be pd-standard, pd-balanced or pd-ssd" }).default("pd-balanced"),
+  /** Who may reach the cluster's API server (master authorized networks); default anyone with credentials. */
+  api_cidr: external_exports.string().regex(/^\d{1,3}(\.\d{1,3}){3}\/\d{1,2}$/, "must be an IPv4 CIDR like 203.0.113.7/32").optional(),
+  /** TiDB Operator, installed by the program from PingCAP's Helm chart with the release's CRDs. */
+  operator: external_exports.strictObject({
+    version: external_exports.string().regex(/^v\d+\.\d+\.\d+$/, "must be a TiDB Operator release like v1.6.5").default("v1.6.5"),
+    chart_repo: external_exports.string().url("must be a Helm chart repository URL").default("https://charts.pingcap.org/")
+  }).prefault({})
+}).superRefine((g, ctx) => {
+  for (const [i, zone] of (g.zones ?? []).entries())
+    if (!new RegExp(`^${g.region}-[a-z]$`).test(zone))
+      ctx.addIssue({
+        code: "custom",
+        path: ["zones", i],
+        message: `must be a zone of ${g.region}, like ${g.region}-a`
+      });
+  if (new Set(g.zones ?? []).size !== (g.zones ?? []).length)
+    ctx.addIssue({ code: "custom", path: ["zones"], message: "names a zone twice" });
+});
+var zonesOf = (g) => g.zones ?? [`${g.region}-a`];
+
+// action/src/cloud/gcp/resources.ts
+var gcpOf = (ask) => ask.settings;
+var POOL_LABEL = "cloud.google.com/gke-nodepool";
+function poolsOf(ask) {
+  const zones = zonesOf(gcpOf(ask));
+  return ask.pools.map((p) => {
+    const at = p.name === "load" ? zones.slice(0, 1) : zones;
+    if (p.count % at.length !== 0)
+      throw new InputError(
+        `roles.${p.name}.count: ${p.count} node(s) cannot be spread evenly over gcp.zones (${zones.join(", ")}): GKE puts the same number in each zone; use a multiple of ${zones.length}`
+      );
+    return { name: p.name, nodesPerZone: p.count / at.length, machineType: p.machineType, zones: at };
+  });
+}
+function where2(ask) {
+  const g = gcpOf(ask);
+  const zones = zonesOf(g);
+  return zones.length === 1 ? `GKE zonal cluster in ${zones[0]}, project ${g.project}, on-demand` : `GKE regional cluster in ${g.region} over ${zones.join(", ")}, project ${g.project}, on-demand`;
+}
+function resourcesOf2(ask) {
+  const g = gcpOf(ask);
+  const list = [
+    {
+      type: "gcp:container/cluster:Cluster",
+      name: "cluster",
+      count: 1,
+      about: `VPC-native, default node pool removed, deletion protection off${g.api_cidr ? `, API server only from ${g.api_cidr}` : ""}`
+    }
+  ];
+  for (const p of poolsOf(ask))
+    list.push({
+      type: "gcp:container/nodePool:NodePool",
+      name: p.name,
+      count: 1,
+      about: `${p.nodesPerZone * p.zones.length} \xD7 ${p.machineType} (${p.zones.length > 1 ? `${p.nodesPerZone} in each of ${p.zones.length} zones` : p.zones[0]}), ${g.disk_gb} GB ${g.disk_type} boot disk, no auto-upgrade or auto-repair, label ${POOL_LABEL}=${p.name}`
+    });
+  list.push(
+    {
+      type: "kubernetes:yaml/v2:ConfigFile",
+      name: "tidb-operator-crds",
+      count: 1,
+      about: `TiDB Operator ${g.operator.version}'s CRDs (its manifests/crd.yaml)`
+    },
+    { type: "kubernetes:core/v1:Namespace", name: "tidb-admin", count: 1, about: "" },
+    {
+      type: "kubernetes:helm.sh/v3:Release",
+      name: "tidb-operator",
+      count: 1,
+      about: `chart tidb-operator ${g.operator.version} from ${g.operator.chart_repo}`
+    }
+  );
+  return list;
+}
+function machinePrice(region, type, where3) {
+  const table = pricesOf("gcp").instances[region];
+  if (!table)
+    throw new InputError(
+      `gcp.region ${region}: the price table (infra/prices/gcp.ts) has no prices for it; regions priced: ${Object.keys(pricesOf("gcp").instances).join(", ")}`
+    );
+  const price = table[type];
+  if (price === void 0)
+    throw new InputError(
+      `${where3}: machine type ${type} has no price in infra/prices/gcp.ts for ${region} (priced: ${Object.keys(table).join(", ")}); add it with its source`
+    );
+  return price;
+}
+function pricesPerHour2(ask) {
+  const g = gcpOf(ask);
+  const table = pricesOf("gcp");
+  const counts = /* @__PURE__ */ new Map();
+  for (const p of ask.pools) {
+    const c = counts.get(p.machineType);
+    counts.set(p.machineType, {
+      count: (c?.count ?? 0) + p.count,
+      where: c?.where ?? (p.name === "load" ? "kubernetes.load.instance_type" : `roles.${p.name}.instance_type`)
+    });
+  }
+  const lines = [...counts].map(([type, c]) => ({
+    what: type,
+    count: c.count,
+    perHour: machinePrice(g.region, type, c.where)
+  }));
+  const disks = table.disk_gb_month?.[g.region] ?? {};
+  const nodes = ask.pools.reduce((s, p) => s + p.count, 0);
+  lines.push({
+    what: `${g.disk_type} GB`,
+    count: nodes * g.disk_gb,
+    perHour: (disks[g.disk_type] ?? 0.1) / 730
+  });
+  if (ask.volumesGb)
+    lines.push({ what: "volume GB", count: ask.volumesGb, perHour: (disks["pd-balanced"] ?? 0.1) / 730 });
+  lines.push({ what: "GKE cluster", count: 1, perHour: table.cluster_hour ?? 0.1 });
+  return {
+    lines,
+    priceTable: { as_of: table.as_of, source: table.source },
+    terms: `on-demand in ${g.region}${ask.volumesGb ? "; the TidbClusters' volumes priced as pd-balanced, GKE's default class" : ""}`
+  };
+}
+
+// action/src/cloud/gcp/index.ts
+var GCP_CLOUD = {
+  name: "gcp",
+  product: "GKE",
+  settings: GcpSettingsSchema,
+  where: where2,
+  resources: resourcesOf2,
+  prices: pricesPerHour2,
+  poolSelector: (pool) => ({ [POOL_LABEL]: pool }),
+  labels: gcpLabels,
+  async program(o) {
+    const gkeClusterProgram = await programOf("gcp");
+    const g = gcpOf(o.ask);
+    return gkeClusterProgram({
+      project: g.project,
+      region: g.region,
+      zones: zonesOf(g),
+      name: clusterName(o.labels["tiperf-run-id"] ?? o.ask.name),
+      pools: poolsOf(o.ask),
+      diskGb: g.disk_gb,
+      diskType: g.disk_type,
+      ...g.api_cidr ? { apiCidr: g.api_cidr } : {},
+      operator: { version: g.operator.version, chartRepo: g.operator.chart_repo },
+      labels: o.labels
+    });
+  },
+  async sweep(settings, runId, log) {
+    const { sweepGke } = await import("./chunk-5CO6IC7S.js");
+    return sweepGke({ project: settings.project, runId, log });
+  },
+  env: (settings) => ({
+    GOOGLE_PROJECT: settings.project,
+    GOOGLE_REGION: settings.region
+  })
+};
+
 // action/src/cloud/registry.ts
 var CLOUDS = {
   aws: AWS_CLOUD
+};
+var KUBERNETES_CLOUDS = {
+  gcp: GCP_CLOUD
 };
 function cloudOf(provider) {
   const kind = CLOUDS[provider];
@@ -769,9 +755,9 @@ function cloudOf(provider) {
 }
 
 // action/src/cloud/stack.ts
-import { existsSync as existsSync2, readdirSync as readdirSync2, rmSync } from "node:fs";
+import { existsSync as existsSync2, readdirSync, rmSync } from "node:fs";
 import { mkdir as mkdir2 } from "node:fs/promises";
-import { dirname as dirname2, join as join3, resolve } from "node:path";
+import { dirname as dirname2, join as join2, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 // action/src/lifecycle/teardown.ts
@@ -872,7 +858,7 @@ async function dynamicProviderPlugin(dir) {
   const { writeFile: writeFile3 } = await import("node:fs/promises");
   const entry = fileURLToPath(import.meta.resolve("@pulumi/pulumi/cmd/dynamic-provider/index.js"));
   await mkdir2(dir, { recursive: true });
-  const file = join3(dir, "pulumi-resource-pulumi-nodejs");
+  const file = join2(dir, "pulumi-resource-pulumi-nodejs");
   await writeFile3(
     file,
     `#!/bin/sh
@@ -941,13 +927,13 @@ var CloudStack = class _CloudStack {
       root: dirname2(dirname2(binary)),
       skipVersionCheck: true
     });
-    const plugins = await dynamicProviderPlugin(join3(o.workDir, "bin"));
+    const plugins = await dynamicProviderPlugin(join2(o.workDir, "bin"));
     const envVars = {
       // tiperf keeps no secrets in a stack; the passphrase only satisfies the file backend
       PULUMI_CONFIG_PASSPHRASE: process.env.PULUMI_CONFIG_PASSPHRASE ?? "tiperf",
       PULUMI_SKIP_UPDATE_CHECK: "true",
       PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
-      PULUMI_HOME: process.env.PULUMI_HOME ?? join3(o.workDir, "pulumi-home"),
+      PULUMI_HOME: process.env.PULUMI_HOME ?? join2(o.workDir, "pulumi-home"),
       PATH: `${plugins}:${dirname2(binary)}:${process.env.PATH ?? ""}`,
       ...o.env ?? {}
     };
@@ -977,7 +963,7 @@ var CloudStack = class _CloudStack {
   /** The lock files of a file:// backend (a killed `pulumi up` leaves its lock). */
   lockDir() {
     if (!this.o.backend.startsWith("file://")) return void 0;
-    return join3(
+    return join2(
       this.o.backend.slice("file://".length),
       ".pulumi",
       "locks",
@@ -988,7 +974,7 @@ var CloudStack = class _CloudStack {
   }
   locked() {
     const dir = this.lockDir();
-    return Boolean(dir && existsSync2(dir) && readdirSync2(dir).length > 0);
+    return Boolean(dir && existsSync2(dir) && readdirSync(dir).length > 0);
   }
   /** Creates the cluster; the teardown destroys it from here on, even if `up` fails half-way. */
   async up(signal) {
@@ -1060,7 +1046,7 @@ var CloudStack = class _CloudStack {
     await step("cancel the lock", async () => {
       const dir = this.lockDir();
       if (dir) {
-        const n = existsSync2(dir) ? readdirSync2(dir).length : 0;
+        const n = existsSync2(dir) ? readdirSync(dir).length : 0;
         rmSync(dir, { recursive: true, force: true });
         this.o.log(`cloud: recovery: removed ${n} lock file(s) of ${this.o.stack}`);
       } else await this.stack.cancel();
@@ -1094,7 +1080,8 @@ function stackName(profile, env = process.env) {
   return `tiperf-${profile.name}-${scope}`;
 }
 var stackOptions = (s, log, program) => {
-  const kind = cloudOf(s.provider);
+  const kind = s.capability === "kubernetes" ? KUBERNETES_CLOUDS[s.provider] : cloudOf(s.provider);
+  if (!kind) throw new RunError(`stack ${s.name}: no ${s.capability ?? "machine"} cloud ${s.provider}`);
   const settings = s.settings ?? s.aws;
   return {
     stack: s.name,
@@ -1107,43 +1094,50 @@ var stackOptions = (s, log, program) => {
     log
   };
 };
-async function provisionCluster(o) {
-  const { ask, log } = o;
-  const kind = cloudOf(o.provider);
-  const settings = ask.settings;
-  const dir = join4(o.runDir, "cloud");
-  await mkdir3(dir, { recursive: true });
-  const key = generateRunKey(`tiperf-${o.runId}`);
-  const identityFile = join4(dir, "id_rsa");
-  await writePrivateKey(identityFile, key);
-  const sshCidr = await kind.runnerCidr(settings);
+function tagsNow(settings, runId) {
   const pr = pullRequest();
-  const tags = tagsOf(
+  return tagsOf(
     runTags(settings, {
-      runId: o.runId,
+      runId,
       ...process.env.GITHUB_REPOSITORY ? { repository: process.env.GITHUB_REPOSITORY } : {},
       ...pr ? { pr } : {}
     })
   );
-  const rec = {
-    name: stackName(ask),
-    backend: settings.backend ?? `file://${join4(dir, "state")}`,
-    workDir: join4(dir, "workspace"),
+}
+function stackRecord(o) {
+  return {
+    name: stackName(o.ask),
+    backend: o.ask.settings.backend ?? `file://${join3(o.dir, "state")}`,
+    workDir: join3(o.dir, "workspace"),
     provider: o.provider,
+    ...o.capability ? { capability: o.capability } : {},
     runId: o.runId,
-    settings,
+    settings: o.ask.settings,
     forget: o.forget
   };
+}
+function recordStack(rec) {
+  return record({ kind: "stack", what: `stack ${rec.name}`, path: rec.workDir, stack: rec }).catch(
+    () => async () => {
+    }
+  );
+}
+async function provisionCluster(o) {
+  const { ask, log } = o;
+  const kind = cloudOf(o.provider);
+  const settings = ask.settings;
+  const dir = join3(o.runDir, "cloud");
+  await mkdir3(dir, { recursive: true });
+  const key = generateRunKey(`tiperf-${o.runId}`);
+  const identityFile = join3(dir, "id_rsa");
+  await writePrivateKey(identityFile, key);
+  const sshCidr = await kind.runnerCidr(settings);
+  const tags = tagsNow(settings, o.runId);
+  const rec = stackRecord({ ask, dir, provider: o.provider, runId: o.runId, forget: o.forget });
   log(
     `cloud: ${o.provider} ${settings.region}: stack ${rec.name}, SSH admitted from ${sshCidr}, expires ${tags["tiperf:expires-at"]}`
   );
-  const forget = await record({
-    kind: "stack",
-    what: `stack ${rec.name}`,
-    path: rec.workDir,
-    stack: rec
-  }).catch(() => async () => {
-  });
+  const forget = await recordStack(rec);
   const startedAt = Date.now();
   const program = await kind.program({ ask, tags, sshCidr, publicKey: key.publicKey });
   let stack2;
@@ -1168,7 +1162,7 @@ async function provisionCluster(o) {
     log(
       `cloud: ${cluster.machines.length} machines: ${cluster.machines.map((m) => `${m.name} ${m.privateIp}`).join(", ")}; bastion (load host) ${cluster.hosts.bastion}`
     );
-    await waitReady(cluster, kind.ready, join4(dir, "known_hosts"), o.signal, log);
+    await waitReady(cluster, kind.ready, join3(dir, "known_hosts"), o.signal, log);
   } catch (e) {
     await cluster.destroy().catch((err) => log(`teardown: ${err.message}`));
     throw e;
@@ -1252,20 +1246,9 @@ async function recoverRecorded(e, log) {
 }
 
 export {
-  EXIT,
-  TiperfError,
-  InputError,
-  RunError,
-  BuildFailed,
-  errnoText,
-  WriteError,
   CLOUDS,
+  KUBERNETES_CLOUDS,
   cloudOf,
-  childEnv,
-  findTool,
-  anyTool,
-  MYSQL_CLIENTS,
-  firstTool,
   onTeardown,
   teardownAll,
   Interrupted,
@@ -1278,14 +1261,13 @@ export {
   record,
   alive,
   sweep,
-  parseStat,
-  parents,
-  treeOf,
-  processState,
-  startServerProcess,
-  runCommand,
+  CloudStack,
   pullRequest,
   stackName,
+  stackOptions,
+  tagsNow,
+  stackRecord,
+  recordStack,
   provisionCluster,
   machinesOf2 as machinesOf,
   hostsOf,

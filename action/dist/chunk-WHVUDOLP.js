@@ -6,17 +6,17 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-5JXP4J6Q.js";
+} from "./chunk-5CX5PKGF.js";
 import {
   sweep
-} from "./chunk-6OCY7HZD.js";
+} from "./chunk-HOUHUAXI.js";
 
 // action/src/cloud/reapers.ts
 var stackReaper = {
   order: 1,
   describe: (e) => `recover ${e.what} (destroy, tag sweep, remove)`,
   async reap(e, log) {
-    const { recoverRecorded } = await import("./chunk-2Q3GBS4X.js");
+    const { recoverRecorded } = await import("./chunk-T65Y7A3O.js");
     await recoverRecorded(e, log);
     log(`reap: recovered ${e.what}`);
   }

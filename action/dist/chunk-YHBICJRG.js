@@ -30,7 +30,12 @@ import {
   throttleBetween,
   validateYaml,
   writeAtomic
-} from "./chunk-5JXP4J6Q.js";
+} from "./chunk-5CX5PKGF.js";
+import {
+  record,
+  shellCommand,
+  sshArgs
+} from "./chunk-HOUHUAXI.js";
 import {
   EXIT,
   InputError,
@@ -42,12 +47,9 @@ import {
   findTool,
   parents,
   parseStat,
-  record,
   runCommand,
-  shellCommand,
-  sshArgs,
   treeOf
-} from "./chunk-6OCY7HZD.js";
+} from "./chunk-CRYZH5WY.js";
 import {
   durationSchema,
   external_exports,
