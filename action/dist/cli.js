@@ -45,7 +45,7 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-YHBICJRG.js";
+} from "./chunk-P5CWY3QE.js";
 import {
   reapLedger
 } from "./chunk-WHVUDOLP.js";

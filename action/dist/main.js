@@ -13,7 +13,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-YHBICJRG.js";
+} from "./chunk-P5CWY3QE.js";
 import {
   getInput,
   info,

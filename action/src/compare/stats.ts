@@ -72,10 +72,24 @@ export function tCdf(t: number, df: number): number {
   return t >= 0 ? 1 - tail : tail;
 }
 
-/** Student's t quantile, by bisection on the CDF (monotone; 200 steps reach double precision). */
+/** Quantiles already computed, by p and df: judgements and their simulations ask the same ones again and again. */
+const T_QUANTILES = new Map<string, number>();
+const T_QUANTILES_MAX = 50_000;
+
+/** Student's t quantile, by bisection on the CDF (monotone; 200 steps reach double precision); remembered. */
 export function tQuantile(p: number, df: number): number {
   if (!(p > 0 && p < 1)) throw new RangeError(`tQuantile: p must be in (0, 1), got ${p}`);
   if (!Number.isFinite(df)) return normalQuantile(p);
+  const key = `${p}/${df}`;
+  const known = T_QUANTILES.get(key);
+  if (known !== undefined) return known;
+  if (T_QUANTILES.size >= T_QUANTILES_MAX) T_QUANTILES.clear();
+  const q = bisectT(p, df);
+  T_QUANTILES.set(key, q);
+  return q;
+}
+
+function bisectT(p: number, df: number): number {
   let lo = -1e4;
   let hi = 1e4;
   for (let i = 0; i < 200 && hi - lo > 1e-12; i++) {

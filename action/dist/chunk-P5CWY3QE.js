@@ -2057,9 +2057,20 @@ function tCdf(t, df) {
   const tail = 0.5 * incompleteBeta(df / 2, 0.5, x4);
   return t >= 0 ? 1 - tail : tail;
 }
+var T_QUANTILES = /* @__PURE__ */ new Map();
+var T_QUANTILES_MAX = 5e4;
 function tQuantile(p, df) {
   if (!(p > 0 && p < 1)) throw new RangeError(`tQuantile: p must be in (0, 1), got ${p}`);
   if (!Number.isFinite(df)) return normalQuantile(p);
+  const key2 = `${p}/${df}`;
+  const known = T_QUANTILES.get(key2);
+  if (known !== void 0) return known;
+  if (T_QUANTILES.size >= T_QUANTILES_MAX) T_QUANTILES.clear();
+  const q = bisectT(p, df);
+  T_QUANTILES.set(key2, q);
+  return q;
+}
+function bisectT(p, df) {
   let lo = -1e4;
   let hi = 1e4;
   for (let i = 0; i < 200 && hi - lo > 1e-12; i++) {
