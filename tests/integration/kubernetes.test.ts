@@ -64,7 +64,7 @@ compare: {rounds: 2, order: interleaved, confirm: 0}
 }
 
 /** `tiperf ARGS…` with the gcp cloud's cluster played by this test's API server (tests/helpers/kube-cloud-harness.ts). */
-function harnessRun(clusterDir: string, args: string[]) {
+function harnessRun(clusterDir: string, args: string[], env: NodeJS.ProcessEnv = {}) {
   const child = spawn(
     process.execPath,
     [
@@ -75,7 +75,8 @@ function harnessRun(clusterDir: string, args: string[]) {
       kube.kubeconfig,
       ...args,
     ],
-    { cwd: ROOT, stdio: ["ignore", "ignore", "pipe"] },
+    // its own process group: a dead runner is simulated by killing the group (tiperf, Pulumi, its plugin)
+    { cwd: ROOT, stdio: ["ignore", "ignore", "pipe"], env: { ...process.env, ...env }, detached: true },
   );
   let err = "";
   child.stderr?.on("data", (d) => {
@@ -413,6 +414,48 @@ describe("provider kubernetes on a real API server", { timeout: 600_000 }, () =>
     assert.match(log, /kubernetes: namespace tiperf-\S+ deleted/);
     assert.equal(fakeCluster(clusterDir), undefined, `the cluster is destroyed:\n${log}`);
     assert.deepEqual(await tiperfNamespaces(), []);
+  });
+
+  test("a run on a created cluster killed with SIGKILL: `tiperf reap` recovers its stack from the ledger and the cluster is destroyed", async () => {
+    const clusterDir = join(dir, "gke-kill");
+    const ledger = join(dir, "gke-kill-ledger");
+    mkdirSync(clusterDir, { recursive: true });
+    mkdirSync(ledger, { recursive: true });
+    const env = { TIPERF_LEDGER: ledger };
+    const run = harnessRun(
+      clusterDir,
+      [
+        "compare",
+        "--spec",
+        writeSpec("k8s-gke-kill", gkeProfile("k8s-gke-kill"), "30s"),
+        "--out",
+        join(dir, "gke-kill-out"),
+      ],
+      env,
+    );
+    await run.waitFor(/ps threads=2/, 240_000);
+    const cluster = fakeCluster(clusterDir) as { pid?: number } | undefined;
+    assert.ok(cluster, "the cluster exists while the cells run");
+    process.kill(-(run.child.pid as number), "SIGKILL");
+    await run.done;
+    // the dynamic provider's process that created it dies with the runner's machine
+    try {
+      process.kill(cluster.pid as number, "SIGKILL");
+    } catch {}
+    assert.ok(fakeCluster(clusterDir), "nothing destroyed the cluster: the runner died");
+    const kinds = readdirSync(ledger).map((f) => JSON.parse(readFileSync(join(ledger, f), "utf8")).kind);
+    assert.ok(kinds.includes("stack"), `the ledger records the stack: ${kinds.join(", ")}`);
+    const reap = harnessRun(clusterDir, ["reap"], env);
+    const { code } = await reap.done;
+    assert.equal(code, 0, reap.stderr());
+    assert.match(reap.stderr(), /reap: recovered stack tiperf-k8s-gke-kill-\S+/);
+    assert.equal(fakeCluster(clusterDir), undefined, `the cluster is destroyed:\n${reap.stderr()}`);
+    assert.ok(
+      !readdirSync(ledger).some((f) => JSON.parse(readFileSync(join(ledger, f), "utf8")).kind === "stack"),
+      "the stack's ledger entry is gone",
+    );
+    // the namespace went with the cluster on GKE; here the "cluster" is the shared API server
+    for (const ns of await tiperfNamespaces()) await kube.api("DELETE", `/api/v1/namespaces/${ns}`);
   });
 
   test("tiperf reap --kubernetes: expired namespaces of tiperf's deleted; unexpired, unlabelled or unreadable ones untouched", async () => {
