@@ -28,6 +28,10 @@ export const CLOUD_INFRA = {
     prices: AWS_PRICES as PriceTable,
     program: () => import("./pulumi/aws-cluster.ts").then((m) => m.awsClusterProgram),
   },
+  eks: {
+    prices: AWS_PRICES as PriceTable,
+    program: () => import("./pulumi/eks-cluster.ts").then((m) => m.eksClusterProgram),
+  },
   gcp: {
     prices: GCP_PRICES as PriceTable,
     program: () => import("./pulumi/gke-cluster.ts").then((m) => m.gkeClusterProgram),

@@ -45,10 +45,10 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-P5CWY3QE.js";
+} from "./chunk-5RYMQKJ4.js";
 import {
   reapLedger
-} from "./chunk-WHVUDOLP.js";
+} from "./chunk-FUZBKUEI.js";
 import {
   EXPIRES,
   KubeClient,
@@ -64,7 +64,7 @@ import {
   require_dist,
   writeAtomic,
   writeResult
-} from "./chunk-5CX5PKGF.js";
+} from "./chunk-PEMQWOV5.js";
 import {
   CLOUDS,
   Interrupted,
@@ -72,7 +72,11 @@ import {
   installSignalTeardown,
   ledgerDir,
   teardownAll
-} from "./chunk-HOUHUAXI.js";
+} from "./chunk-SRB3EHLR.js";
+import {
+  external_exports,
+  parseAge
+} from "./chunk-ZQC2P43H.js";
 import {
   BuildFailed,
   EXIT,
@@ -80,10 +84,6 @@ import {
   TiperfError,
   errnoText
 } from "./chunk-CRYZH5WY.js";
-import {
-  external_exports,
-  parseAge
-} from "./chunk-HQ3S6NJV.js";
 import {
   __toESM
 } from "./chunk-3EADY6QU.js";

@@ -13,7 +13,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-P5CWY3QE.js";
+} from "./chunk-5RYMQKJ4.js";
 import {
   getInput,
   info,
@@ -26,21 +26,21 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-5CX5PKGF.js";
+} from "./chunk-PEMQWOV5.js";
 import {
   Interrupted,
   installCrashTeardown,
   installSignalTeardown,
   ledgerDir,
   teardownAll
-} from "./chunk-HOUHUAXI.js";
+} from "./chunk-SRB3EHLR.js";
+import "./chunk-ZQC2P43H.js";
 import {
   EXIT,
   InputError,
   TiperfError,
   runCommand
 } from "./chunk-CRYZH5WY.js";
-import "./chunk-HQ3S6NJV.js";
 import "./chunk-3EADY6QU.js";
 
 // action/src/action/steps.ts

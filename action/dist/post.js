@@ -4,18 +4,18 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   reapLedger
-} from "./chunk-WHVUDOLP.js";
+} from "./chunk-FUZBKUEI.js";
 import {
   getState,
   info,
   setFailed
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-5CX5PKGF.js";
+import "./chunk-PEMQWOV5.js";
 import {
   ledgerDir
-} from "./chunk-HOUHUAXI.js";
+} from "./chunk-SRB3EHLR.js";
+import "./chunk-ZQC2P43H.js";
 import "./chunk-CRYZH5WY.js";
-import "./chunk-HQ3S6NJV.js";
 import "./chunk-3EADY6QU.js";
 
 // action/src/action/post.ts

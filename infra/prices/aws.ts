@@ -1,7 +1,8 @@
 // On-demand prices of the EC2 instance types the shipped profiles use: Linux, shared tenancy,
 // US dollars per hour, as AWS lists them on its EC2 On-Demand pricing page. A run's estimate
 // (`tiperf plan`, the budget check, the verdict's cost and QPS per $/h) is read from here.
-// Prices change: update `as_of` with the values, and add a region by copying its column.
+// EKS clusters (the eks cloud) are priced from the same table. Prices change: update `as_of` with
+// the values, and add a region by copying its column.
 export const AWS_PRICES = {
   as_of: "2026-11-22",
   source:
@@ -34,4 +35,6 @@ export const AWS_PRICES = {
   } as Record<string, Record<string, number>>,
   /** gp3 EBS storage, $ per GB-month (AWS bills a month as 730 hours). */
   gp3_gb_month: { "us-east-1": 0.08, "us-west-2": 0.08 } as Record<string, number>,
+  /** An EKS cluster's own fee (standard Kubernetes version support), $/h (aws.amazon.com/eks/pricing/). */
+  cluster_hour: 0.1,
 };

@@ -7,8 +7,8 @@
 // default labels). Its outputs: the kubeconfig (secret; credentials through GKE's
 // gke-gcloud-auth-plugin, as `gcloud container clusters get-credentials` writes them) and its context.
 import * as gcp from "@pulumi/gcp";
-import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
+import { execKubeconfig, installOperator } from "./tidb-operator.ts";
 
 /** A node pool: a role's nodes (pd, tikv, tidb) or the load tools' (load). */
 export interface GkePool {
@@ -36,36 +36,18 @@ export interface GkeClusterArgs {
   labels: Record<string, string>;
 }
 
-/** TiDB Operator's CRDs of a release, as its install guide applies them. */
-export const operatorCrds = (version: string) =>
-  `https://raw.githubusercontent.com/pingcap/tidb-operator/${version}/manifests/crd.yaml`;
-
 /** The kubeconfig of a GKE cluster, authenticating through gke-gcloud-auth-plugin. */
 export function gkeKubeconfig(o: { context: string; endpoint: string; ca: string }): string {
-  return [
-    "apiVersion: v1",
-    "kind: Config",
-    `current-context: ${o.context}`,
-    "clusters:",
-    `- name: ${o.context}`,
-    "  cluster:",
-    `    server: https://${o.endpoint}`,
-    `    certificate-authority-data: ${o.ca}`,
-    "contexts:",
-    `- name: ${o.context}`,
-    "  context:",
-    `    cluster: ${o.context}`,
-    `    user: ${o.context}`,
-    "users:",
-    `- name: ${o.context}`,
-    "  user:",
-    "    exec:",
-    "      apiVersion: client.authentication.k8s.io/v1beta1",
-    "      command: gke-gcloud-auth-plugin",
-    "      installHint: Install gke-gcloud-auth-plugin (gcloud components install gke-gcloud-auth-plugin)",
-    "      provideClusterInfo: true",
-    "",
-  ].join("\n");
+  return execKubeconfig({
+    context: o.context,
+    server: `https://${o.endpoint}`,
+    ca: o.ca,
+    exec: [
+      "command: gke-gcloud-auth-plugin",
+      "installHint: Install gke-gcloud-auth-plugin (gcloud components install gke-gcloud-auth-plugin)",
+      "provideClusterInfo: true",
+    ],
+  });
 }
 
 export function gkeClusterProgram(args: GkeClusterArgs): () => Promise<Record<string, unknown>> {
@@ -127,33 +109,7 @@ export function gkeClusterProgram(args: GkeClusterArgs): () => Promise<Record<st
     const kubeconfig = pulumi
       .all([context, cluster.endpoint, cluster.masterAuth.clusterCaCertificate])
       .apply(([ctx, endpoint, ca]) => gkeKubeconfig({ context: ctx, endpoint, ca: ca ?? "" }));
-    const k8sProvider = new k8s.Provider(
-      "cluster",
-      { kubeconfig, enableServerSideApply: true },
-      { dependsOn: pools },
-    );
-    const crds = new k8s.yaml.v2.ConfigFile(
-      "tidb-operator-crds",
-      { file: operatorCrds(args.operator.version) },
-      { provider: k8sProvider },
-    );
-    const ns = new k8s.core.v1.Namespace(
-      "tidb-admin",
-      { metadata: { name: "tidb-admin" } },
-      { provider: k8sProvider },
-    );
-    new k8s.helm.v3.Release(
-      "tidb-operator",
-      {
-        name: "tidb-operator",
-        chart: "tidb-operator",
-        version: args.operator.version,
-        repositoryOpts: { repo: args.operator.chartRepo },
-        namespace: ns.metadata.name,
-        waitForJobs: true,
-      },
-      { provider: k8sProvider, dependsOn: [crds] },
-    );
+    installOperator({ kubeconfig, operator: args.operator, dependsOn: pools });
     return { kubeconfig: pulumi.secret(kubeconfig), context };
   };
 }

@@ -1,7 +1,7 @@
 // What a run on a cloud would cost and whether it may start: the cloud's prices per hour times the
 // run's hours, checked against the settings' budget and time to live before anything is created.
 import { InputError } from "../errors.ts";
-import type { Prices } from "./provider.ts";
+import type { KubernetesAsk, Prices } from "./provider.ts";
 
 /** What a cluster is priced and limited by: its ask's settings (ttl, budget). */
 type Asked = { settings: { ttl: string; budget?: number } };
@@ -76,4 +76,23 @@ export function costText(e: CostEstimate): string {
     );
   lines.push(`  prices as of ${e.priceTable.as_of}: ${e.priceTable.source}`);
   return lines.join("\n");
+}
+
+/**
+ * One price line per machine type of a Kubernetes ask's node pools (how many nodes, $/h each);
+ * `price` names the profile key a type came from when it has no price.
+ */
+export function poolMachineLines(
+  ask: KubernetesAsk,
+  price: (type: string, key: string) => number,
+): Prices["lines"] {
+  const counts = new Map<string, { count: number; key: string }>();
+  for (const p of ask.pools) {
+    const c = counts.get(p.machineType);
+    counts.set(p.machineType, {
+      count: (c?.count ?? 0) + p.count,
+      key: c?.key ?? (p.name === "load" ? "kubernetes.load.instance_type" : `roles.${p.name}.instance_type`),
+    });
+  }
+  return [...counts].map(([type, c]) => ({ what: type, count: c.count, perHour: price(type, c.key) }));
 }

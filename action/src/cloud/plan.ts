@@ -76,7 +76,9 @@ export function kubernetesCloudPlanText(
   ];
   for (const r of cloud.resources(ask))
     lines.push(`  ${String(r.count).padStart(2)} × ${r.type} ${r.name}${r.about ? `    # ${r.about}` : ""}`);
-  lines.push(`labels on every ${cloud.name} resource (the provider's default labels):`);
+  lines.push(
+    `the run's tags on every ${cloud.name} resource, as the cloud takes them (the provider's defaults):`,
+  );
   // a placeholder of the plan (<run id>) stays one; a value is shown as the cloud will write it
   for (const [tag, value] of Object.entries(tagsOf(tags))) {
     const [k, v] = Object.entries(cloud.labels({ [tag]: value }))[0] as [string, string];

@@ -1,4 +1,5 @@
 // The clouds tiperf creates clusters on: one line per cloud and capability.
+import { AWS_EKS } from "./aws/eks.ts";
 import { AWS_CLOUD } from "./aws/index.ts";
 import { GCP_CLOUD } from "./gcp/index.ts";
 import type { CloudProvider, KubernetesCloud } from "./provider.ts";
@@ -10,6 +11,7 @@ export const CLOUDS: Record<string, CloudProvider> = {
 
 /** Clouds that create Kubernetes clusters (a `provider: kubernetes` profile's section of that name). */
 export const KUBERNETES_CLOUDS: Record<string, KubernetesCloud> = {
+  eks: AWS_EKS,
   gcp: GCP_CLOUD,
 };
 

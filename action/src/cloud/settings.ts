@@ -32,3 +32,22 @@ export const COMMON_SETTINGS = {
 
 /** The time to live of a settings section, in ms (its schema refused any other). */
 export const ttlMs = (ttl: string): number => parseTtl(ttl) as number;
+
+/** The keys of every Kubernetes cloud's section (gcp:, eks:) beside ttl, budget and backend. */
+export const KUBERNETES_SETTINGS = {
+  /** Who may reach the cluster's API server; default anyone with credentials. */
+  api_cidr: z.string().regex(CIDR, "must be an IPv4 CIDR like 203.0.113.7/32").optional(),
+  /** TiDB Operator, installed by the program from PingCAP's Helm chart with the release's CRDs. */
+  operator: z
+    .strictObject({
+      version: z
+        .string()
+        .regex(/^v\d+\.\d+\.\d+$/, "must be a TiDB Operator release like v1.6.5")
+        .default("v1.6.5"),
+      chart_repo: z
+        .string()
+        .url("must be a Helm chart repository URL")
+        .default("https://charts.pingcap.org/"),
+    })
+    .prefault({}),
+};

@@ -2,6 +2,7 @@
 // pools, TiDB Operator on it, and what it costs per hour. `tiperf plan` prints it, the budget check
 // reads it, and the Pulumi program (infra/pulumi/gke-cluster.ts) creates exactly these resources.
 import { InputError } from "../../errors.ts";
+import { poolMachineLines } from "../cost.ts";
 import { pricesOf } from "../infra.ts";
 import type { KubernetesAsk, PlannedResource, Prices } from "../provider.ts";
 import { type GcpSettings, zonesOf } from "./settings.ts";
@@ -93,20 +94,7 @@ function machinePrice(region: string, type: string, where: string): number {
 export function pricesPerHour(ask: KubernetesAsk): Prices {
   const g = gcpOf(ask);
   const table = pricesOf("gcp");
-  const counts = new Map<string, { count: number; where: string }>();
-  for (const p of ask.pools) {
-    const c = counts.get(p.machineType);
-    counts.set(p.machineType, {
-      count: (c?.count ?? 0) + p.count,
-      where:
-        c?.where ?? (p.name === "load" ? "kubernetes.load.instance_type" : `roles.${p.name}.instance_type`),
-    });
-  }
-  const lines: Prices["lines"] = [...counts].map(([type, c]) => ({
-    what: type,
-    count: c.count,
-    perHour: machinePrice(g.region, type, c.where),
-  }));
+  const lines = poolMachineLines(ask, (type, key) => machinePrice(g.region, type, key));
   const disks = table.disk_gb_month?.[g.region] ?? {};
   const nodes = ask.pools.reduce((s, p) => s + p.count, 0);
   lines.push({

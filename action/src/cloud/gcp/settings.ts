@@ -2,7 +2,7 @@
 // common keys (ttl, budget, backend), the project and where in it, the node disks, and which TiDB
 // Operator the program installs. Without this section the profile names a cluster of the user's.
 import { z } from "zod";
-import { COMMON_SETTINGS } from "../settings.ts";
+import { COMMON_SETTINGS, KUBERNETES_SETTINGS } from "../settings.ts";
 
 /** A GCP region name (us-central1, europe-west4). */
 export const REGION = /^[a-z]+-[a-z]+\d+$/;
@@ -30,24 +30,8 @@ export const GcpSettingsSchema = z
     disk_type: z
       .enum(["pd-standard", "pd-balanced", "pd-ssd"], { error: "must be pd-standard, pd-balanced or pd-ssd" })
       .default("pd-balanced"),
-    /** Who may reach the cluster's API server (master authorized networks); default anyone with credentials. */
-    api_cidr: z
-      .string()
-      .regex(/^\d{1,3}(\.\d{1,3}){3}\/\d{1,2}$/, "must be an IPv4 CIDR like 203.0.113.7/32")
-      .optional(),
-    /** TiDB Operator, installed by the program from PingCAP's Helm chart with the release's CRDs. */
-    operator: z
-      .strictObject({
-        version: z
-          .string()
-          .regex(/^v\d+\.\d+\.\d+$/, "must be a TiDB Operator release like v1.6.5")
-          .default("v1.6.5"),
-        chart_repo: z
-          .string()
-          .url("must be a Helm chart repository URL")
-          .default("https://charts.pingcap.org/"),
-      })
-      .prefault({}),
+    /** api_cidr (master authorized networks) and operator. */
+    ...KUBERNETES_SETTINGS,
   })
   .superRefine((g, ctx) => {
     for (const [i, zone] of (g.zones ?? []).entries())

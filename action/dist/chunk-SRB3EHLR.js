@@ -3,6 +3,15 @@ import { createRequire as __cr } from 'node:module'; const require = __cr(import
 import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } from 'node:path';
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
+  COMMON_SETTINGS,
+  KUBERNETES_SETTINGS,
+  TAG,
+  external_exports,
+  runTags,
+  tagsOf,
+  ttlMs
+} from "./chunk-ZQC2P43H.js";
+import {
   InputError,
   RunError,
   clusterName,
@@ -10,12 +19,6 @@ import {
   gcpLabels,
   runCommand
 } from "./chunk-CRYZH5WY.js";
-import {
-  COMMON_SETTINGS,
-  external_exports,
-  runTags,
-  tagsOf
-} from "./chunk-HQ3S6NJV.js";
 
 // action/src/cloud/provision.ts
 import { mkdir as mkdir3, rm as rm2 } from "node:fs/promises";
@@ -228,6 +231,57 @@ async function writePrivateKey(file, key) {
   await writeFile2(file, key.privateKey, { mode: 384, flag: "wx" });
 }
 
+// action/src/cloud/cost.ts
+function estimateCost(cloud, ask, hours) {
+  const prices = cloud.prices(ask);
+  const perHour = prices.lines.reduce((sum, l) => sum + l.count * l.perHour, 0);
+  const total = hours.setup + hours.matrix;
+  return {
+    perHour,
+    hours: total,
+    dollars: perHour * total,
+    lines: prices.lines,
+    priceTable: prices.priceTable,
+    terms: prices.terms
+  };
+}
+function outlivesTtl(ask, estimate) {
+  return estimate.hours * 36e5 > ttlMs(ask.settings.ttl);
+}
+function checkBudget(ask, estimate, file, section) {
+  if (outlivesTtl(ask, estimate))
+    throw new InputError(
+      `${file}: ${section}.ttl is ${ask.settings.ttl} but this run is estimated at ${estimate.hours.toFixed(2)} h: the reaper would remove the cluster mid-run; nothing was created. Raise the ttl or shorten the matrix`
+    );
+  const budget = ask.settings.budget;
+  if (budget !== void 0 && estimate.dollars > budget)
+    throw new InputError(
+      `${file}: ${section}.budget is $${budget.toFixed(2)} but this run is estimated at $${estimate.dollars.toFixed(2)} (${estimate.hours.toFixed(2)} h \xD7 $${estimate.perHour.toFixed(2)}/h); nothing was created. Raise the budget, shorten the matrix or pick smaller instance types`
+    );
+}
+function costText(e) {
+  const lines = [
+    `estimated cost: $${e.dollars.toFixed(2)} (${e.hours.toFixed(2)} h \xD7 $${e.perHour.toFixed(3)}/h ${e.terms})`
+  ];
+  for (const l of e.lines)
+    lines.push(
+      `  ${String(l.count).padStart(4)} \xD7 ${l.what.padEnd(14)} $${l.perHour.toFixed(l.what.includes("GB") ? 5 : 4)}/h`
+    );
+  lines.push(`  prices as of ${e.priceTable.as_of}: ${e.priceTable.source}`);
+  return lines.join("\n");
+}
+function poolMachineLines(ask, price) {
+  const counts = /* @__PURE__ */ new Map();
+  for (const p of ask.pools) {
+    const c = counts.get(p.machineType);
+    counts.set(p.machineType, {
+      count: (c?.count ?? 0) + p.count,
+      key: c?.key ?? (p.name === "load" ? "kubernetes.load.instance_type" : `roles.${p.name}.instance_type`)
+    });
+  }
+  return [...counts].map(([type, c]) => ({ what: type, count: c.count, perHour: price(type, c.key) }));
+}
+
 // infra/prices/aws.ts
 var AWS_PRICES = {
   as_of: "2026-11-22",
@@ -259,7 +313,9 @@ var AWS_PRICES = {
     }
   },
   /** gp3 EBS storage, $ per GB-month (AWS bills a month as 730 hours). */
-  gp3_gb_month: { "us-east-1": 0.08, "us-west-2": 0.08 }
+  gp3_gb_month: { "us-east-1": 0.08, "us-west-2": 0.08 },
+  /** An EKS cluster's own fee (standard Kubernetes version support), $/h (aws.amazon.com/eks/pricing/). */
+  cluster_hour: 0.1
 };
 
 // infra/prices/gcp.ts
@@ -293,9 +349,13 @@ var CLOUD_INFRA = {
     prices: AWS_PRICES,
     program: () => import("./chunk-XGCXD4QG.js").then((m) => m.awsClusterProgram)
   },
+  eks: {
+    prices: AWS_PRICES,
+    program: () => import("./chunk-NSCL7PXO.js").then((m) => m.eksClusterProgram)
+  },
   gcp: {
     prices: GCP_PRICES,
-    program: () => import("./chunk-I26RYPMC.js").then((m) => m.gkeClusterProgram)
+    program: () => import("./chunk-7NRIASU3.js").then((m) => m.gkeClusterProgram)
   }
 };
 
@@ -465,6 +525,165 @@ var AwsSettingsSchema = external_exports.strictObject({
     });
 });
 
+// action/src/cloud/aws/eks.ts
+var EksSettingsSchema = external_exports.strictObject({
+  ttl: COMMON_SETTINGS.ttl,
+  budget: COMMON_SETTINGS.budget,
+  backend: COMMON_SETTINGS.backend,
+  region: external_exports.string().regex(REGION, "must be an AWS region like us-west-2"),
+  /** The zones of its subnets: EKS asks for two at least; default the region's a and b. */
+  zones: external_exports.array(external_exports.string().min(1)).min(2, "EKS needs subnets in two zones at least").optional(),
+  /** The cluster's Kubernetes version (like 1.33); default EKS's. */
+  kubernetes_version: external_exports.string().regex(/^1\.\d+$/, "must be a Kubernetes minor version like 1.33").optional(),
+  /** Every node's root volume, GB; TiKV's data is on its PersistentVolume (EBS). */
+  disk_gb: external_exports.number().int().min(20).max(16384).default(100),
+  /** api_cidr (the public endpoint's access CIDRs) and operator. */
+  ...KUBERNETES_SETTINGS
+}).superRefine((e, ctx) => {
+  for (const [i, zone] of (e.zones ?? []).entries())
+    if (!new RegExp(`^${e.region}[a-z]$`).test(zone))
+      ctx.addIssue({
+        code: "custom",
+        path: ["zones", i],
+        message: `must be a zone of ${e.region}, like ${e.region}a`
+      });
+});
+var eksOf = (ask) => ask.settings;
+var eksZones = (e) => e.zones ?? [`${e.region}a`, `${e.region}b`];
+var NODEGROUP_LABEL = "eks.amazonaws.com/nodegroup";
+function groupsOf(ask) {
+  const zones = eksZones(eksOf(ask));
+  return ask.pools.map((p) => ({
+    name: p.name,
+    count: p.count,
+    instanceType: p.machineType,
+    zones: p.name === "load" ? zones.slice(0, 1) : zones
+  }));
+}
+function resourcesOf2(ask) {
+  const e = eksOf(ask);
+  const zones = eksZones(e);
+  const list = [
+    { type: "aws:ec2/vpc:Vpc", name: "vpc", count: 1, about: "10.43.0.0/16" },
+    { type: "aws:ec2/internetGateway:InternetGateway", name: "igw", count: 1, about: "" },
+    {
+      type: "aws:ec2/routeTable:RouteTable",
+      name: "routes",
+      count: 1,
+      about: "0.0.0.0/0 \u2192 the internet gateway"
+    },
+    {
+      type: "aws:ec2/subnet:Subnet",
+      name: zones.map((z) => `subnet-${z}`).join(", "),
+      count: zones.length,
+      about: "a public /24 per zone, tagged for load balancers"
+    },
+    {
+      type: "aws:ec2/routeTableAssociation:RouteTableAssociation",
+      name: zones.map((z) => `routes-${z}`).join(", "),
+      count: zones.length,
+      about: ""
+    },
+    {
+      type: "aws:iam/role:Role",
+      name: "cluster-role, node-role",
+      count: 2,
+      about: "assumed by EKS and by EC2"
+    },
+    {
+      type: "aws:iam/rolePolicyAttachment:RolePolicyAttachment",
+      name: "cluster-policy, node-*",
+      count: 5,
+      about: "AmazonEKSClusterPolicy; worker node, CNI, registry read-only, EBS CSI driver"
+    },
+    {
+      type: "aws:eks/cluster:Cluster",
+      name: "cluster",
+      count: 1,
+      about: `${e.kubernetes_version ? `Kubernetes ${e.kubernetes_version}, ` : ""}public endpoint${e.api_cidr ? ` only from ${e.api_cidr}` : ""}, access entries (the creator is admin)`
+    }
+  ];
+  for (const g of groupsOf(ask))
+    list.push({
+      type: "aws:eks/nodeGroup:NodeGroup",
+      name: g.name,
+      count: 1,
+      about: `${g.count} \xD7 ${g.instanceType} (fixed size) in ${g.zones.join(", ")}, ${e.disk_gb} GB root, label ${NODEGROUP_LABEL}=${g.name}`
+    });
+  list.push(
+    { type: "aws:eks/addon:Addon", name: "aws-ebs-csi-driver", count: 1, about: "PersistentVolumes on EBS" },
+    {
+      type: "kubernetes:yaml/v2:ConfigFile",
+      name: "tidb-operator-crds",
+      count: 1,
+      about: `TiDB Operator ${e.operator.version}'s CRDs (its manifests/crd.yaml)`
+    },
+    { type: "kubernetes:core/v1:Namespace", name: "tidb-admin", count: 1, about: "" },
+    {
+      type: "kubernetes:helm.sh/v3:Release",
+      name: "tidb-operator",
+      count: 1,
+      about: `chart tidb-operator ${e.operator.version} from ${e.operator.chart_repo}`
+    }
+  );
+  return list;
+}
+function pricesPerHour2(ask) {
+  const e = eksOf(ask);
+  const table = pricesOf("aws");
+  const lines = poolMachineLines(ask, (type, key) => instancePrice(e.region, type, key));
+  const gb = (table.gp3_gb_month?.[e.region] ?? 0.08) / 730;
+  const nodes = ask.pools.reduce((s, p) => s + p.count, 0);
+  lines.push({ what: "gp3 GB", count: nodes * e.disk_gb + (ask.volumesGb ?? 0), perHour: gb });
+  lines.push({ what: "EKS cluster", count: 1, perHour: table.cluster_hour ?? 0.1 });
+  return {
+    lines,
+    priceTable: { as_of: table.as_of, source: table.source },
+    terms: `on-demand in ${e.region}; the TidbClusters' volumes priced as gp3`
+  };
+}
+var clusterName2 = (runId) => `tiperf-${runId.replace(/^tiperf-/, "").replace(/[^A-Za-z0-9_-]/g, "-")}`.slice(0, 100);
+var AWS_EKS = {
+  name: "eks",
+  product: "EKS",
+  settings: EksSettingsSchema,
+  where(ask) {
+    const e = eksOf(ask);
+    return `EKS in ${e.region} over ${eksZones(e).join(", ")}, on-demand`;
+  },
+  resources: resourcesOf2,
+  prices: pricesPerHour2,
+  poolSelector: (pool) => ({ [NODEGROUP_LABEL]: pool }),
+  // AWS takes tiperf's tags as they are
+  labels: (tags) => ({ ...tags }),
+  async program(o) {
+    const e = eksOf(o.ask);
+    const runId = o.labels[TAG.runId];
+    if (!runId) throw new InputError("eks: the run's tags have no run id");
+    const eksClusterProgram = await programOf("eks");
+    return eksClusterProgram({
+      region: e.region,
+      zones: eksZones(e),
+      name: clusterName2(runId),
+      ...e.kubernetes_version ? { kubernetesVersion: e.kubernetes_version } : {},
+      pools: groupsOf(o.ask),
+      diskGb: e.disk_gb,
+      ...e.api_cidr ? { apiCidr: e.api_cidr } : {},
+      operator: { version: e.operator.version, chartRepo: e.operator.chart_repo },
+      tags: o.labels
+    });
+  },
+  async sweep(settings, runId, log) {
+    const { sweepRun } = await import("./chunk-HMGRBDHA.js");
+    const gone = await sweepRun({ region: settings.region, runId, log });
+    log(
+      `cloud: sweep: EKS clusters, node groups and IAM roles tagged ${TAG.runId}=${runId} are not swept by tiperf: if the stack's destroy failed, delete them in the AWS console`
+    );
+    return gone;
+  },
+  env: (settings) => ({ AWS_REGION: settings.region })
+};
+
 // action/src/cloud/aws/user-data.ts
 function packagesOf(m) {
   const base = ["numactl", "chrony", "curl"];
@@ -530,11 +749,11 @@ var AWS_CLOUD = {
     return awsClusterProgram(programArgs(o));
   },
   async sweep(settings, runId, log) {
-    const { sweepRun } = await import("./chunk-OYKFMZNU.js");
+    const { sweepRun } = await import("./chunk-HMGRBDHA.js");
     return sweepRun({ region: settings.region, runId, log });
   },
   async reap(o) {
-    const { reapAws } = await import("./chunk-OYKFMZNU.js");
+    const { reapAws } = await import("./chunk-HMGRBDHA.js");
     return reapAws(o);
   },
   env: (settings) => ({ AWS_REGION: settings.region }),
@@ -586,13 +805,8 @@ var GcpSettingsSchema = external_exports.strictObject({
   /** Every node's boot disk (GB) and type; TiKV's data is on its PersistentVolume, not here. */
   disk_gb: external_exports.number().int().min(10).max(65536).default(100),
   disk_type: external_exports.enum(["pd-standard", "pd-balanced", "pd-ssd"], { error: "must be pd-standard, pd-balanced or pd-ssd" }).default("pd-balanced"),
-  /** Who may reach the cluster's API server (master authorized networks); default anyone with credentials. */
-  api_cidr: external_exports.string().regex(/^\d{1,3}(\.\d{1,3}){3}\/\d{1,2}$/, "must be an IPv4 CIDR like 203.0.113.7/32").optional(),
-  /** TiDB Operator, installed by the program from PingCAP's Helm chart with the release's CRDs. */
-  operator: external_exports.strictObject({
-    version: external_exports.string().regex(/^v\d+\.\d+\.\d+$/, "must be a TiDB Operator release like v1.6.5").default("v1.6.5"),
-    chart_repo: external_exports.string().url("must be a Helm chart repository URL").default("https://charts.pingcap.org/")
-  }).prefault({})
+  /** api_cidr (master authorized networks) and operator. */
+  ...KUBERNETES_SETTINGS
 }).superRefine((g, ctx) => {
   for (const [i, zone] of (g.zones ?? []).entries())
     if (!new RegExp(`^${g.region}-[a-z]$`).test(zone))
@@ -625,7 +839,7 @@ function where2(ask) {
   const zones = zonesOf(g);
   return zones.length === 1 ? `GKE zonal cluster in ${zones[0]}, project ${g.project}, on-demand` : `GKE regional cluster in ${g.region} over ${zones.join(", ")}, project ${g.project}, on-demand`;
 }
-function resourcesOf2(ask) {
+function resourcesOf3(ask) {
   const g = gcpOf(ask);
   const list = [
     {
@@ -672,22 +886,10 @@ function machinePrice(region, type, where3) {
     );
   return price;
 }
-function pricesPerHour2(ask) {
+function pricesPerHour3(ask) {
   const g = gcpOf(ask);
   const table = pricesOf("gcp");
-  const counts = /* @__PURE__ */ new Map();
-  for (const p of ask.pools) {
-    const c = counts.get(p.machineType);
-    counts.set(p.machineType, {
-      count: (c?.count ?? 0) + p.count,
-      where: c?.where ?? (p.name === "load" ? "kubernetes.load.instance_type" : `roles.${p.name}.instance_type`)
-    });
-  }
-  const lines = [...counts].map(([type, c]) => ({
-    what: type,
-    count: c.count,
-    perHour: machinePrice(g.region, type, c.where)
-  }));
+  const lines = poolMachineLines(ask, (type, key) => machinePrice(g.region, type, key));
   const disks = table.disk_gb_month?.[g.region] ?? {};
   const nodes = ask.pools.reduce((s, p) => s + p.count, 0);
   lines.push({
@@ -711,8 +913,8 @@ var GCP_CLOUD = {
   product: "GKE",
   settings: GcpSettingsSchema,
   where: where2,
-  resources: resourcesOf2,
-  prices: pricesPerHour2,
+  resources: resourcesOf3,
+  prices: pricesPerHour3,
   poolSelector: (pool) => ({ [POOL_LABEL]: pool }),
   labels: gcpLabels,
   async program(o) {
@@ -746,6 +948,7 @@ var CLOUDS = {
   aws: AWS_CLOUD
 };
 var KUBERNETES_CLOUDS = {
+  eks: AWS_EKS,
   gcp: GCP_CLOUD
 };
 function cloudOf(provider) {
@@ -1246,6 +1449,10 @@ async function recoverRecorded(e, log) {
 }
 
 export {
+  estimateCost,
+  outlivesTtl,
+  checkBudget,
+  costText,
   CLOUDS,
   KUBERNETES_CLOUDS,
   cloudOf,

@@ -19773,6 +19773,15 @@ var COMMON_SETTINGS = {
   load: external_exports.strictObject({ instance_type: external_exports.string().min(1) })
 };
 var ttlMs = (ttl) => parseTtl(ttl);
+var KUBERNETES_SETTINGS = {
+  /** Who may reach the cluster's API server; default anyone with credentials. */
+  api_cidr: external_exports.string().regex(CIDR, "must be an IPv4 CIDR like 203.0.113.7/32").optional(),
+  /** TiDB Operator, installed by the program from PingCAP's Helm chart with the release's CRDs. */
+  operator: external_exports.strictObject({
+    version: external_exports.string().regex(/^v\d+\.\d+\.\d+$/, "must be a TiDB Operator release like v1.6.5").default("v1.6.5"),
+    chart_repo: external_exports.string().url("must be a Helm chart repository URL").default("https://charts.pingcap.org/")
+  }).prefault({})
+};
 
 // action/src/cloud/tags.ts
 var TAG = {
@@ -19807,6 +19816,7 @@ export {
   forwardIssues,
   COMMON_SETTINGS,
   ttlMs,
+  KUBERNETES_SETTINGS,
   TAG,
   tagsOf,
   runTags

@@ -2,38 +2,26 @@
 import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);
 import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } from 'node:path';
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
+import {
+  execKubeconfig,
+  installOperator
+} from "./chunk-KIMY7Z4I.js";
 import "./chunk-3EADY6QU.js";
 
 // infra/pulumi/gke-cluster.ts
 import * as gcp from "@pulumi/gcp";
-import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
-var operatorCrds = (version) => `https://raw.githubusercontent.com/pingcap/tidb-operator/${version}/manifests/crd.yaml`;
 function gkeKubeconfig(o) {
-  return [
-    "apiVersion: v1",
-    "kind: Config",
-    `current-context: ${o.context}`,
-    "clusters:",
-    `- name: ${o.context}`,
-    "  cluster:",
-    `    server: https://${o.endpoint}`,
-    `    certificate-authority-data: ${o.ca}`,
-    "contexts:",
-    `- name: ${o.context}`,
-    "  context:",
-    `    cluster: ${o.context}`,
-    `    user: ${o.context}`,
-    "users:",
-    `- name: ${o.context}`,
-    "  user:",
-    "    exec:",
-    "      apiVersion: client.authentication.k8s.io/v1beta1",
-    "      command: gke-gcloud-auth-plugin",
-    "      installHint: Install gke-gcloud-auth-plugin (gcloud components install gke-gcloud-auth-plugin)",
-    "      provideClusterInfo: true",
-    ""
-  ].join("\n");
+  return execKubeconfig({
+    context: o.context,
+    server: `https://${o.endpoint}`,
+    ca: o.ca,
+    exec: [
+      "command: gke-gcloud-auth-plugin",
+      "installHint: Install gke-gcloud-auth-plugin (gcloud components install gke-gcloud-auth-plugin)",
+      "provideClusterInfo: true"
+    ]
+  });
 }
 function gkeClusterProgram(args) {
   return async () => {
@@ -88,38 +76,11 @@ function gkeClusterProgram(args) {
     );
     const context = pulumi.interpolate`gke_${args.project}_${location}_${cluster.name}`;
     const kubeconfig = pulumi.all([context, cluster.endpoint, cluster.masterAuth.clusterCaCertificate]).apply(([ctx, endpoint, ca]) => gkeKubeconfig({ context: ctx, endpoint, ca: ca ?? "" }));
-    const k8sProvider = new k8s.Provider(
-      "cluster",
-      { kubeconfig, enableServerSideApply: true },
-      { dependsOn: pools }
-    );
-    const crds = new k8s.yaml.v2.ConfigFile(
-      "tidb-operator-crds",
-      { file: operatorCrds(args.operator.version) },
-      { provider: k8sProvider }
-    );
-    const ns = new k8s.core.v1.Namespace(
-      "tidb-admin",
-      { metadata: { name: "tidb-admin" } },
-      { provider: k8sProvider }
-    );
-    new k8s.helm.v3.Release(
-      "tidb-operator",
-      {
-        name: "tidb-operator",
-        chart: "tidb-operator",
-        version: args.operator.version,
-        repositoryOpts: { repo: args.operator.chartRepo },
-        namespace: ns.metadata.name,
-        waitForJobs: true
-      },
-      { provider: k8sProvider, dependsOn: [crds] }
-    );
+    installOperator({ kubeconfig, operator: args.operator, dependsOn: pools });
     return { kubeconfig: pulumi.secret(kubeconfig), context };
   };
 }
 export {
   gkeClusterProgram,
-  gkeKubeconfig,
-  operatorCrds
+  gkeKubeconfig
 };

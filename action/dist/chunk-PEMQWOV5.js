@@ -7,8 +7,12 @@ import {
   CloudStack,
   KUBERNETES_CLOUDS,
   alive,
+  checkBudget,
   cloudOf,
+  costText,
+  estimateCost,
   onTeardown,
+  outlivesTtl,
   provisionCluster,
   record,
   recordStack,
@@ -18,7 +22,15 @@ import {
   stackOptions,
   stackRecord,
   tagsNow
-} from "./chunk-HOUHUAXI.js";
+} from "./chunk-SRB3EHLR.js";
+import {
+  durationSchema,
+  external_exports,
+  forwardIssues,
+  parseAge,
+  parseDuration,
+  tagsOf
+} from "./chunk-ZQC2P43H.js";
 import {
   BuildFailed,
   InputError,
@@ -35,15 +47,6 @@ import {
   startServerProcess,
   treeOf
 } from "./chunk-CRYZH5WY.js";
-import {
-  durationSchema,
-  external_exports,
-  forwardIssues,
-  parseAge,
-  parseDuration,
-  tagsOf,
-  ttlMs
-} from "./chunk-HQ3S6NJV.js";
 import {
   __commonJS,
   __require,
@@ -9619,46 +9622,6 @@ var postgres = localKind({
   start: startPostgres
 });
 
-// action/src/cloud/cost.ts
-function estimateCost(cloud, ask, hours) {
-  const prices = cloud.prices(ask);
-  const perHour = prices.lines.reduce((sum, l) => sum + l.count * l.perHour, 0);
-  const total = hours.setup + hours.matrix;
-  return {
-    perHour,
-    hours: total,
-    dollars: perHour * total,
-    lines: prices.lines,
-    priceTable: prices.priceTable,
-    terms: prices.terms
-  };
-}
-function outlivesTtl(ask, estimate) {
-  return estimate.hours * 36e5 > ttlMs(ask.settings.ttl);
-}
-function checkBudget(ask, estimate, file, section) {
-  if (outlivesTtl(ask, estimate))
-    throw new InputError(
-      `${file}: ${section}.ttl is ${ask.settings.ttl} but this run is estimated at ${estimate.hours.toFixed(2)} h: the reaper would remove the cluster mid-run; nothing was created. Raise the ttl or shorten the matrix`
-    );
-  const budget = ask.settings.budget;
-  if (budget !== void 0 && estimate.dollars > budget)
-    throw new InputError(
-      `${file}: ${section}.budget is $${budget.toFixed(2)} but this run is estimated at $${estimate.dollars.toFixed(2)} (${estimate.hours.toFixed(2)} h \xD7 $${estimate.perHour.toFixed(2)}/h); nothing was created. Raise the budget, shorten the matrix or pick smaller instance types`
-    );
-}
-function costText(e) {
-  const lines = [
-    `estimated cost: $${e.dollars.toFixed(2)} (${e.hours.toFixed(2)} h \xD7 $${e.perHour.toFixed(3)}/h ${e.terms})`
-  ];
-  for (const l of e.lines)
-    lines.push(
-      `  ${String(l.count).padStart(4)} \xD7 ${l.what.padEnd(14)} $${l.perHour.toFixed(l.what.includes("GB") ? 5 : 4)}/h`
-    );
-  lines.push(`  prices as of ${e.priceTable.as_of}: ${e.priceTable.source}`);
-  return lines.join("\n");
-}
-
 // action/src/cloud/plan.ts
 function placeholderHosts(cloud, ask) {
   const hosts = {};
@@ -9702,7 +9665,9 @@ function kubernetesCloudPlanText(cloud, ask, estimate, tags) {
   ];
   for (const r of cloud.resources(ask))
     lines.push(`  ${String(r.count).padStart(2)} \xD7 ${r.type} ${r.name}${r.about ? `    # ${r.about}` : ""}`);
-  lines.push(`labels on every ${cloud.name} resource (the provider's default labels):`);
+  lines.push(
+    `the run's tags on every ${cloud.name} resource, as the cloud takes them (the provider's defaults):`
+  );
   for (const [tag, value] of Object.entries(tagsOf(tags))) {
     const [k, v] = Object.entries(cloud.labels({ [tag]: value }))[0];
     lines.push(`  ${k} = ${value.startsWith("<") ? value : v}`);

@@ -14,9 +14,9 @@ import {
   stackOptions,
   stackRecord,
   tagsNow
-} from "./chunk-HOUHUAXI.js";
+} from "./chunk-SRB3EHLR.js";
+import "./chunk-ZQC2P43H.js";
 import "./chunk-CRYZH5WY.js";
-import "./chunk-HQ3S6NJV.js";
 import "./chunk-3EADY6QU.js";
 export {
   hostsOf,

@@ -30,12 +30,17 @@ import {
   throttleBetween,
   validateYaml,
   writeAtomic
-} from "./chunk-5CX5PKGF.js";
+} from "./chunk-PEMQWOV5.js";
 import {
   record,
   shellCommand,
   sshArgs
-} from "./chunk-HOUHUAXI.js";
+} from "./chunk-SRB3EHLR.js";
+import {
+  durationSchema,
+  external_exports,
+  forwardIssues
+} from "./chunk-ZQC2P43H.js";
 import {
   EXIT,
   InputError,
@@ -50,11 +55,6 @@ import {
   runCommand,
   treeOf
 } from "./chunk-CRYZH5WY.js";
-import {
-  durationSchema,
-  external_exports,
-  forwardIssues
-} from "./chunk-HQ3S6NJV.js";
 import {
   __commonJS,
   __export,

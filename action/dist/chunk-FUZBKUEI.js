@@ -6,17 +6,17 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-5CX5PKGF.js";
+} from "./chunk-PEMQWOV5.js";
 import {
   sweep
-} from "./chunk-HOUHUAXI.js";
+} from "./chunk-SRB3EHLR.js";
 
 // action/src/cloud/reapers.ts
 var stackReaper = {
   order: 1,
   describe: (e) => `recover ${e.what} (destroy, tag sweep, remove)`,
   async reap(e, log) {
-    const { recoverRecorded } = await import("./chunk-T65Y7A3O.js");
+    const { recoverRecorded } = await import("./chunk-DY24U4ZI.js");
     await recoverRecorded(e, log);
     log(`reap: recovered ${e.what}`);
   }
