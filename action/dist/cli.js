@@ -45,10 +45,10 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-5RYMQKJ4.js";
+} from "./chunk-3KSUXBZ5.js";
 import {
   reapLedger
-} from "./chunk-FUZBKUEI.js";
+} from "./chunk-2XQFIUOB.js";
 import {
   EXPIRES,
   KubeClient,
@@ -64,7 +64,7 @@ import {
   require_dist,
   writeAtomic,
   writeResult
-} from "./chunk-PEMQWOV5.js";
+} from "./chunk-7Q6IGJWP.js";
 import {
   CLOUDS,
   Interrupted,

@@ -13,7 +13,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-5RYMQKJ4.js";
+} from "./chunk-3KSUXBZ5.js";
 import {
   getInput,
   info,
@@ -26,7 +26,7 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-PEMQWOV5.js";
+} from "./chunk-7Q6IGJWP.js";
 import {
   Interrupted,
   installCrashTeardown,

@@ -4,13 +4,13 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   reapLedger
-} from "./chunk-FUZBKUEI.js";
+} from "./chunk-2XQFIUOB.js";
 import {
   getState,
   info,
   setFailed
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-PEMQWOV5.js";
+import "./chunk-7Q6IGJWP.js";
 import {
   ledgerDir
 } from "./chunk-SRB3EHLR.js";

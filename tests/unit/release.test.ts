@@ -52,6 +52,16 @@ describe("the released action's cloud packages", () => {
     assert.equal(await tidb.cloudOf?.([target("infra/profiles/aws-smoke.yaml")], undefined), "aws");
     assert.equal(await tidb.cloudOf?.([target()], "infra/profiles/aws-sysbench-3x3.yaml"), "aws");
     assert.equal(await tidb.cloudOf?.([target("infra/profiles/playground.yaml")], undefined), undefined);
+    // a Kubernetes cluster tiperf creates is a cloud run too; one of the user's is not
+    assert.equal(
+      await tidb.cloudOf?.([target("infra/profiles/seeds/000-gke-created.yaml")], undefined),
+      "gcp",
+    );
+    assert.equal(await tidb.cloudOf?.([target()], "infra/profiles/eks-sysbench-3x3.yaml"), "eks");
+    assert.equal(
+      await tidb.cloudOf?.([target("infra/profiles/seeds/000-gke-pod-network.yaml")], undefined),
+      undefined,
+    );
     assert.equal(await tidb.cloudOf?.([target()], undefined), undefined, "the default profile is local");
     assert.equal(kindOf("mariadb").cloudOf, undefined, "a private database server has no cloud");
   });

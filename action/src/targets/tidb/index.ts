@@ -226,7 +226,8 @@ export const tidb: TargetKind = {
   ],
   async cloudOf(targets, profile) {
     const file = profile ?? (targets[0] as TidbTargetSpec | undefined)?.profile ?? DEFAULT_PROFILE;
-    return cloudOfProfile(await loadProfile(file, profile ? "--profile" : "target.profile"))?.name;
+    const p = await loadProfile(file, profile ? "--profile" : "target.profile");
+    return cloudOfProfile(p)?.name ?? deployerOf(p.provider).cloudOf?.(p);
   },
   async plan(input) {
     const endpoints = await tidbEndpoints(input, DEFAULT_PROFILE);

@@ -231,6 +231,8 @@ export interface Deployer {
    * plan's word for the place and a line saying where; undefined: this machine or the load host.
    */
   loadPlace?(p: Profile): { where: "pod"; about: string; cores: number } | undefined;
+  /** The cloud it creates its cluster on for this profile (the Action then sets Pulumi up), if any. */
+  cloudOf?(p: Profile): string | undefined;
   /**
    * A cluster it creates before deploying, if this profile asks for one (a managed Kubernetes
    * cluster): the plan's lines about it (resources, labels, estimate) and what refuses the run.

@@ -246,6 +246,7 @@ export const KUBERNETES: Deployer = {
           );
     }
   },
+  cloudOf: (p) => createdBy(p)?.cloud.name,
   creates(p, o) {
     const created = createdBy(p);
     if (!created) return undefined;

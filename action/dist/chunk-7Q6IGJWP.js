@@ -12226,6 +12226,7 @@ var KUBERNETES = {
           );
     }
   },
+  cloudOf: (p) => createdBy(p)?.cloud.name,
   creates(p, o) {
     const created2 = createdBy(p);
     if (!created2) return void 0;
@@ -14217,7 +14218,8 @@ var tidb = {
   ],
   async cloudOf(targets, profile) {
     const file = profile ?? targets[0]?.profile ?? DEFAULT_PROFILE;
-    return cloudOfProfile(await loadProfile(file, profile ? "--profile" : "target.profile"))?.name;
+    const p = await loadProfile(file, profile ? "--profile" : "target.profile");
+    return cloudOfProfile(p)?.name ?? deployerOf(p.provider).cloudOf?.(p);
   },
   async plan(input) {
     const endpoints = await tidbEndpoints2(input, DEFAULT_PROFILE);

@@ -6,7 +6,7 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-PEMQWOV5.js";
+} from "./chunk-7Q6IGJWP.js";
 import {
   sweep
 } from "./chunk-SRB3EHLR.js";

@@ -30,7 +30,7 @@ import {
   throttleBetween,
   validateYaml,
   writeAtomic
-} from "./chunk-PEMQWOV5.js";
+} from "./chunk-7Q6IGJWP.js";
 import {
   record,
   shellCommand,
