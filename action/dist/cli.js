@@ -45,10 +45,10 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-3KSUXBZ5.js";
+} from "./chunk-BAHYJX4R.js";
 import {
   reapLedger
-} from "./chunk-2XQFIUOB.js";
+} from "./chunk-CZWN33ZN.js";
 import {
   EXPIRES,
   KubeClient,
@@ -64,7 +64,7 @@ import {
   require_dist,
   writeAtomic,
   writeResult
-} from "./chunk-7Q6IGJWP.js";
+} from "./chunk-3A7FBO7U.js";
 import {
   CLOUDS,
   Interrupted,
@@ -72,7 +72,7 @@ import {
   installSignalTeardown,
   ledgerDir,
   teardownAll
-} from "./chunk-SRB3EHLR.js";
+} from "./chunk-OZZXXW23.js";
 import {
   external_exports,
   parseAge

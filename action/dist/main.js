@@ -13,7 +13,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-3KSUXBZ5.js";
+} from "./chunk-BAHYJX4R.js";
 import {
   getInput,
   info,
@@ -26,14 +26,14 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-7Q6IGJWP.js";
+} from "./chunk-3A7FBO7U.js";
 import {
   Interrupted,
   installCrashTeardown,
   installSignalTeardown,
   ledgerDir,
   teardownAll
-} from "./chunk-SRB3EHLR.js";
+} from "./chunk-OZZXXW23.js";
 import "./chunk-ZQC2P43H.js";
 import {
   EXIT,

@@ -4,16 +4,16 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   reapLedger
-} from "./chunk-2XQFIUOB.js";
+} from "./chunk-CZWN33ZN.js";
 import {
   getState,
   info,
   setFailed
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-7Q6IGJWP.js";
+import "./chunk-3A7FBO7U.js";
 import {
   ledgerDir
-} from "./chunk-SRB3EHLR.js";
+} from "./chunk-OZZXXW23.js";
 import "./chunk-ZQC2P43H.js";
 import "./chunk-CRYZH5WY.js";
 import "./chunk-3EADY6QU.js";

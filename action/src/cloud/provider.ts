@@ -173,6 +173,8 @@ export interface KubernetesCloud {
   name: string;
   /** The product ("GKE"): the plan's word for the cluster. */
   product: string;
+  /** About how long creating the cluster, its pools and TiDB Operator takes (the plan's estimate). */
+  createSeconds: number;
   settings: z.ZodType<KubernetesCloudSettings>;
   /** "GKE in us-central1 (zone us-central1-a), project p": where the cluster will be. */
   where(ask: KubernetesAsk): string;

@@ -151,6 +151,8 @@ const clusterName = (runId: string) =>
 export const AWS_EKS: KubernetesCloud = {
   name: "eks",
   product: "EKS",
+  // the control plane (~10 min) and the node groups after it
+  createSeconds: 1200,
   settings: EksSettingsSchema,
   where(ask) {
     const e = eksOf(ask);

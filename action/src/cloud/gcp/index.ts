@@ -11,6 +11,8 @@ import { type GcpSettings, GcpSettingsSchema, zonesOf } from "./settings.ts";
 export const GCP_CLOUD: KubernetesCloud = {
   name: "gcp",
   product: "GKE",
+  // a zonal cluster and its pools: GKE's documented few minutes each, the chart after them
+  createSeconds: 900,
   settings: GcpSettingsSchema,
   where,
   resources: resourcesOf,

@@ -116,7 +116,7 @@ function targetPlan(tidb: TidbPlan, input: TargetPlanInput): TidbTargetPlan {
     refusals.push(
       `${input.file}: compare.blocks is ${input.blocks}, but variants on ${tidb.profileFile} switch by restarting servers (${tidb.switching}): each variant runs a block's cells as a group on a freshly switched instance, so set compare.blocks to 3 or more (with compare.rounds a multiple of it)${tidb.switching === "reload" ? "; or make the variants differ only in items that change online, set in each of them" : ""}`,
     );
-  const setupS = tidb.deployments.reduce((s, d) => s + formOf(d).deploySeconds, 0);
+  let setupS = tidb.deployments.reduce((s, d) => s + formOf(d).deploySeconds, 0);
   const provider = cloudOfProfile(tidb.profile);
   if (provider) {
     const ask = askOf(tidb.profile);
@@ -144,6 +144,7 @@ function targetPlan(tidb: TidbPlan, input: TargetPlanInput): TidbTargetPlan {
   if (creates) {
     about.push(creates.about);
     refusals.push(...creates.refusals);
+    setupS += creates.seconds;
   }
   about.push(
     `profile ${tidb.profileFile} (${tidb.profile.name}, provider ${tidb.profile.provider})`,

@@ -235,12 +235,13 @@ export interface Deployer {
   cloudOf?(p: Profile): string | undefined;
   /**
    * A cluster it creates before deploying, if this profile asks for one (a managed Kubernetes
-   * cluster): the plan's lines about it (resources, labels, estimate) and what refuses the run.
+   * cluster): the plan's lines about it (resources, labels, estimate), what refuses the run, and
+   * about how long creating it takes.
    */
   creates?(
     p: Profile,
     o: { profileFile: string; matrixSeconds: number; runId?: string },
-  ): { about: string; refusals: string[] } | undefined;
+  ): { about: string; refusals: string[]; seconds: number } | undefined;
 }
 
 /** A private tidb-server that is up (deployments/local/server.ts). */

@@ -30,9 +30,6 @@ import {
 import { kubernetesRuntime } from "./run.ts";
 import { EXPIRES_AT, kubeStep, paths, sqlAddress, statusAddress } from "./steps.ts";
 
-/** Creating a managed cluster, its node pools and TiDB Operator, and deleting it: hours billed beside the matrix. */
-const CLUSTER_SETUP_HOURS = 0.5;
-
 const kubernetesForm: DeploymentForm<KubernetesDeployment> = {
   kind: "kubernetes",
   // the operator's rolling start of PD, TiKV and TiDB pods (images pulled once per node)
@@ -252,7 +249,9 @@ export const KUBERNETES: Deployer = {
     if (!created) return undefined;
     const ask = kubernetesAsk(p);
     const estimate = estimateCost(created.cloud, ask, {
-      setup: CLUSTER_SETUP_HOURS,
+      // billed beside the matrix: creating the cluster, the TidbClusters' start, deleting it (about
+      // half its creation)
+      setup: (created.cloud.createSeconds * 1.5 + kubernetesForm.deploySeconds) / 3600,
       matrix: o.matrixSeconds / 3600,
     });
     const refusals: string[] = [];
@@ -269,6 +268,7 @@ export const KUBERNETES: Deployer = {
         pr: "<pr or none>",
       }).trimEnd(),
       refusals,
+      seconds: created.cloud.createSeconds,
     };
   },
   checkTarget(t, profileFile) {

@@ -30,12 +30,12 @@ import {
   throttleBetween,
   validateYaml,
   writeAtomic
-} from "./chunk-7Q6IGJWP.js";
+} from "./chunk-3A7FBO7U.js";
 import {
   record,
   shellCommand,
   sshArgs
-} from "./chunk-SRB3EHLR.js";
+} from "./chunk-OZZXXW23.js";
 import {
   durationSchema,
   external_exports,

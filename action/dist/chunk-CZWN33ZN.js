@@ -6,17 +6,17 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-7Q6IGJWP.js";
+} from "./chunk-3A7FBO7U.js";
 import {
   sweep
-} from "./chunk-SRB3EHLR.js";
+} from "./chunk-OZZXXW23.js";
 
 // action/src/cloud/reapers.ts
 var stackReaper = {
   order: 1,
   describe: (e) => `recover ${e.what} (destroy, tag sweep, remove)`,
   async reap(e, log) {
-    const { recoverRecorded } = await import("./chunk-DY24U4ZI.js");
+    const { recoverRecorded } = await import("./chunk-O5EJVRY5.js");
     await recoverRecorded(e, log);
     log(`reap: recovered ${e.what}`);
   }

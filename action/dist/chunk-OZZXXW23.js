@@ -646,6 +646,8 @@ var clusterName2 = (runId) => `tiperf-${runId.replace(/^tiperf-/, "").replace(/[
 var AWS_EKS = {
   name: "eks",
   product: "EKS",
+  // the control plane (~10 min) and the node groups after it
+  createSeconds: 1200,
   settings: EksSettingsSchema,
   where(ask) {
     const e = eksOf(ask);
@@ -911,6 +913,8 @@ function pricesPerHour3(ask) {
 var GCP_CLOUD = {
   name: "gcp",
   product: "GKE",
+  // a zonal cluster and its pools: GKE's documented few minutes each, the chart after them
+  createSeconds: 900,
   settings: GcpSettingsSchema,
   where: where2,
   resources: resourcesOf3,

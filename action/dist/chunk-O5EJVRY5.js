@@ -14,7 +14,7 @@ import {
   stackOptions,
   stackRecord,
   tagsNow
-} from "./chunk-SRB3EHLR.js";
+} from "./chunk-OZZXXW23.js";
 import "./chunk-ZQC2P43H.js";
 import "./chunk-CRYZH5WY.js";
 import "./chunk-3EADY6QU.js";

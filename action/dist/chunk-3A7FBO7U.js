@@ -22,7 +22,7 @@ import {
   stackOptions,
   stackRecord,
   tagsNow
-} from "./chunk-SRB3EHLR.js";
+} from "./chunk-OZZXXW23.js";
 import {
   durationSchema,
   external_exports,
@@ -12021,7 +12021,6 @@ var kubernetesRuntime = {
 };
 
 // action/src/targets/tidb/deployments/kubernetes/index.ts
-var CLUSTER_SETUP_HOURS = 0.5;
 var kubernetesForm = {
   kind: "kubernetes",
   // the operator's rolling start of PD, TiKV and TiDB pods (images pulled once per node)
@@ -12232,7 +12231,9 @@ var KUBERNETES = {
     if (!created2) return void 0;
     const ask = kubernetesAsk(p);
     const estimate = estimateCost(created2.cloud, ask, {
-      setup: CLUSTER_SETUP_HOURS,
+      // billed beside the matrix: creating the cluster, the TidbClusters' start, deleting it (about
+      // half its creation)
+      setup: (created2.cloud.createSeconds * 1.5 + kubernetesForm.deploySeconds) / 3600,
       matrix: o.matrixSeconds / 3600
     });
     const refusals = [];
@@ -12248,7 +12249,8 @@ var KUBERNETES = {
         repository: "<owner/repo>",
         pr: "<pr or none>"
       }).trimEnd(),
-      refusals
+      refusals,
+      seconds: created2.cloud.createSeconds
     };
   },
   checkTarget(t, profileFile) {
@@ -14113,7 +14115,7 @@ function targetPlan(tidb2, input) {
     refusals.push(
       `${input.file}: compare.blocks is ${input.blocks}, but variants on ${tidb2.profileFile} switch by restarting servers (${tidb2.switching}): each variant runs a block's cells as a group on a freshly switched instance, so set compare.blocks to 3 or more (with compare.rounds a multiple of it)${tidb2.switching === "reload" ? "; or make the variants differ only in items that change online, set in each of them" : ""}`
     );
-  const setupS = tidb2.deployments.reduce((s, d) => s + formOf(d).deploySeconds, 0);
+  let setupS = tidb2.deployments.reduce((s, d) => s + formOf(d).deploySeconds, 0);
   const provider = cloudOfProfile(tidb2.profile);
   if (provider) {
     const ask = askOf(tidb2.profile);
@@ -14140,6 +14142,7 @@ function targetPlan(tidb2, input) {
   if (creates) {
     about.push(creates.about);
     refusals.push(...creates.refusals);
+    setupS += creates.seconds;
   }
   about.push(
     `profile ${tidb2.profileFile} (${tidb2.profile.name}, provider ${tidb2.profile.provider})`,
