@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { chmodSync, mkdtempSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
@@ -84,12 +84,13 @@ describe("target kinds are plug-ins", () => {
 
 describe("preflight asks each kind for its own programs", () => {
   const saved = process.env.PATH;
+  const bin = mkdtempSync(join(tmpdir(), "tiperf-path-"));
   after(() => {
     process.env.PATH = saved;
+    rmSync(bin, { recursive: true, force: true });
   });
 
   test("a TiDB spec on a PATH with tiup, sysbench and the mariadb client but no psql is not refused for psql", () => {
-    const bin = mkdtempSync(join(tmpdir(), "tiperf-path-"));
     for (const p of ["tiup", "sysbench", "mariadb"]) {
       writeFileSync(join(bin, p), "#!/bin/sh\nexit 0\n");
       chmodSync(join(bin, p), 0o755);
