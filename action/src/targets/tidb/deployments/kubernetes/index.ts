@@ -1,8 +1,10 @@
-// provider kubernetes: TiDB Operator on a cluster the profile names (a kubeconfig context). Per
-// variant a TidbCluster in a namespace of the run's own, labelled with the run id and annotated
-// with its expiry; ready when the operator's status says so; reached through its TiDB Service;
-// deleted with the namespace at the end (and by `tiperf reap --kubernetes` once expired). The
-// operator, its CRDs and the nodes are the user's: tiperf creates only the namespace and what is in it.
+// provider kubernetes: TiDB Operator on a cluster the profile names (a kubeconfig context), or on
+// one a cloud section (gcp:, eks:) makes tiperf create for the run (cluster.ts). Per variant a
+// TidbCluster in a namespace of the run's own, labelled with the run id and annotated with its
+// expiry; ready when the operator's status says so; reached through its TiDB Service; deleted with
+// the namespace at the end (and by `tiperf reap --kubernetes` once expired). On a cluster of the
+// user's, the operator, its CRDs and the nodes are the user's: tiperf creates only the namespace and
+// what is in it.
 
 import { checkBudget, estimateCost } from "../../../../cloud/cost.ts";
 import { kubernetesCloudPlanText } from "../../../../cloud/plan.ts";
