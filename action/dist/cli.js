@@ -45,10 +45,10 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-BAHYJX4R.js";
+} from "./chunk-75T2KKTR.js";
 import {
   reapLedger
-} from "./chunk-CZWN33ZN.js";
+} from "./chunk-YFN7MDHS.js";
 import {
   EXPIRES,
   KubeClient,
@@ -64,7 +64,7 @@ import {
   require_dist,
   writeAtomic,
   writeResult
-} from "./chunk-3A7FBO7U.js";
+} from "./chunk-RLRIMSN2.js";
 import {
   CLOUDS,
   Interrupted,
@@ -72,11 +72,11 @@ import {
   installSignalTeardown,
   ledgerDir,
   teardownAll
-} from "./chunk-OZZXXW23.js";
+} from "./chunk-PODZ3LZH.js";
 import {
   external_exports,
   parseAge
-} from "./chunk-ZQC2P43H.js";
+} from "./chunk-SEBVZFQF.js";
 import {
   BuildFailed,
   EXIT,

@@ -13,7 +13,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-BAHYJX4R.js";
+} from "./chunk-75T2KKTR.js";
 import {
   getInput,
   info,
@@ -26,15 +26,15 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-3A7FBO7U.js";
+} from "./chunk-RLRIMSN2.js";
 import {
   Interrupted,
   installCrashTeardown,
   installSignalTeardown,
   ledgerDir,
   teardownAll
-} from "./chunk-OZZXXW23.js";
-import "./chunk-ZQC2P43H.js";
+} from "./chunk-PODZ3LZH.js";
+import "./chunk-SEBVZFQF.js";
 import {
   EXIT,
   InputError,

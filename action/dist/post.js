@@ -4,17 +4,17 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   reapLedger
-} from "./chunk-CZWN33ZN.js";
+} from "./chunk-YFN7MDHS.js";
 import {
   getState,
   info,
   setFailed
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-3A7FBO7U.js";
+import "./chunk-RLRIMSN2.js";
 import {
   ledgerDir
-} from "./chunk-OZZXXW23.js";
-import "./chunk-ZQC2P43H.js";
+} from "./chunk-PODZ3LZH.js";
+import "./chunk-SEBVZFQF.js";
 import "./chunk-CRYZH5WY.js";
 import "./chunk-3EADY6QU.js";
 

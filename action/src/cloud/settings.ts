@@ -51,3 +51,22 @@ export const KUBERNETES_SETTINGS = {
     })
     .prefault({}),
 };
+
+/** TiDB Operator's resources in a Kubernetes cloud's stack (infra/pulumi/tidb-operator.ts creates them). */
+export function operatorResources(operator: { version: string; chart_repo: string }) {
+  return [
+    {
+      type: "kubernetes:yaml/v2:ConfigFile",
+      name: "tidb-operator-crds",
+      count: 1,
+      about: `TiDB Operator ${operator.version}'s CRDs (its manifests/crd.yaml)`,
+    },
+    { type: "kubernetes:core/v1:Namespace", name: "tidb-admin", count: 1, about: "" },
+    {
+      type: "kubernetes:helm.sh/v3:Release",
+      name: "tidb-operator",
+      count: 1,
+      about: `chart tidb-operator ${operator.version} from ${operator.chart_repo}`,
+    },
+  ];
+}

@@ -7,7 +7,7 @@ import { InputError } from "../../errors.ts";
 import { poolMachineLines } from "../cost.ts";
 import { pricesOf, programOf } from "../infra.ts";
 import type { KubernetesAsk, KubernetesCloud, PlannedResource, Prices } from "../provider.ts";
-import { COMMON_SETTINGS, KUBERNETES_SETTINGS } from "../settings.ts";
+import { COMMON_SETTINGS, KUBERNETES_SETTINGS, operatorResources } from "../settings.ts";
 import { TAG } from "../tags.ts";
 import { instancePrice } from "./resources.ts";
 import { REGION } from "./settings.ts";
@@ -111,19 +111,7 @@ function resourcesOf(ask: KubernetesAsk): PlannedResource[] {
     });
   list.push(
     { type: "aws:eks/addon:Addon", name: "aws-ebs-csi-driver", count: 1, about: "PersistentVolumes on EBS" },
-    {
-      type: "kubernetes:yaml/v2:ConfigFile",
-      name: "tidb-operator-crds",
-      count: 1,
-      about: `TiDB Operator ${e.operator.version}'s CRDs (its manifests/crd.yaml)`,
-    },
-    { type: "kubernetes:core/v1:Namespace", name: "tidb-admin", count: 1, about: "" },
-    {
-      type: "kubernetes:helm.sh/v3:Release",
-      name: "tidb-operator",
-      count: 1,
-      about: `chart tidb-operator ${e.operator.version} from ${e.operator.chart_repo}`,
-    },
+    ...operatorResources(e.operator),
   );
   return list;
 }

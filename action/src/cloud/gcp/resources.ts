@@ -5,6 +5,7 @@ import { InputError } from "../../errors.ts";
 import { poolMachineLines } from "../cost.ts";
 import { pricesOf } from "../infra.ts";
 import type { KubernetesAsk, PlannedResource, Prices } from "../provider.ts";
+import { operatorResources } from "../settings.ts";
 import { type GcpSettings, zonesOf } from "./settings.ts";
 
 export const gcpOf = (ask: KubernetesAsk): GcpSettings => ask.settings as GcpSettings;
@@ -57,21 +58,7 @@ export function resourcesOf(ask: KubernetesAsk): PlannedResource[] {
       count: 1,
       about: `${p.nodesPerZone * p.zones.length} × ${p.machineType} (${p.zones.length > 1 ? `${p.nodesPerZone} in each of ${p.zones.length} zones` : p.zones[0]}), ${g.disk_gb} GB ${g.disk_type} boot disk, no auto-upgrade or auto-repair, label ${POOL_LABEL}=${p.name}`,
     });
-  list.push(
-    {
-      type: "kubernetes:yaml/v2:ConfigFile",
-      name: "tidb-operator-crds",
-      count: 1,
-      about: `TiDB Operator ${g.operator.version}'s CRDs (its manifests/crd.yaml)`,
-    },
-    { type: "kubernetes:core/v1:Namespace", name: "tidb-admin", count: 1, about: "" },
-    {
-      type: "kubernetes:helm.sh/v3:Release",
-      name: "tidb-operator",
-      count: 1,
-      about: `chart tidb-operator ${g.operator.version} from ${g.operator.chart_repo}`,
-    },
-  );
+  list.push(...operatorResources(g.operator));
   return list;
 }
 

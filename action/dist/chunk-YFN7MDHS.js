@@ -6,17 +6,17 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-3A7FBO7U.js";
+} from "./chunk-RLRIMSN2.js";
 import {
   sweep
-} from "./chunk-OZZXXW23.js";
+} from "./chunk-PODZ3LZH.js";
 
 // action/src/cloud/reapers.ts
 var stackReaper = {
   order: 1,
   describe: (e) => `recover ${e.what} (destroy, tag sweep, remove)`,
   async reap(e, log) {
-    const { recoverRecorded } = await import("./chunk-O5EJVRY5.js");
+    const { recoverRecorded } = await import("./chunk-NB5AWJRV.js");
     await recoverRecorded(e, log);
     log(`reap: recovered ${e.what}`);
   }

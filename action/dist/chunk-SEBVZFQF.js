@@ -19782,6 +19782,23 @@ var KUBERNETES_SETTINGS = {
     chart_repo: external_exports.string().url("must be a Helm chart repository URL").default("https://charts.pingcap.org/")
   }).prefault({})
 };
+function operatorResources(operator) {
+  return [
+    {
+      type: "kubernetes:yaml/v2:ConfigFile",
+      name: "tidb-operator-crds",
+      count: 1,
+      about: `TiDB Operator ${operator.version}'s CRDs (its manifests/crd.yaml)`
+    },
+    { type: "kubernetes:core/v1:Namespace", name: "tidb-admin", count: 1, about: "" },
+    {
+      type: "kubernetes:helm.sh/v3:Release",
+      name: "tidb-operator",
+      count: 1,
+      about: `chart tidb-operator ${operator.version} from ${operator.chart_repo}`
+    }
+  ];
+}
 
 // action/src/cloud/tags.ts
 var TAG = {
@@ -19817,6 +19834,7 @@ export {
   COMMON_SETTINGS,
   ttlMs,
   KUBERNETES_SETTINGS,
+  operatorResources,
   TAG,
   tagsOf,
   runTags

@@ -30,17 +30,17 @@ import {
   throttleBetween,
   validateYaml,
   writeAtomic
-} from "./chunk-3A7FBO7U.js";
+} from "./chunk-RLRIMSN2.js";
 import {
   record,
   shellCommand,
   sshArgs
-} from "./chunk-OZZXXW23.js";
+} from "./chunk-PODZ3LZH.js";
 import {
   durationSchema,
   external_exports,
   forwardIssues
-} from "./chunk-ZQC2P43H.js";
+} from "./chunk-SEBVZFQF.js";
 import {
   EXIT,
   InputError,

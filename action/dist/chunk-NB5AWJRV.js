@@ -14,8 +14,8 @@ import {
   stackOptions,
   stackRecord,
   tagsNow
-} from "./chunk-OZZXXW23.js";
-import "./chunk-ZQC2P43H.js";
+} from "./chunk-PODZ3LZH.js";
+import "./chunk-SEBVZFQF.js";
 import "./chunk-CRYZH5WY.js";
 import "./chunk-3EADY6QU.js";
 export {

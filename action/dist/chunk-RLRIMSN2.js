@@ -22,7 +22,7 @@ import {
   stackOptions,
   stackRecord,
   tagsNow
-} from "./chunk-OZZXXW23.js";
+} from "./chunk-PODZ3LZH.js";
 import {
   durationSchema,
   external_exports,
@@ -30,7 +30,7 @@ import {
   parseAge,
   parseDuration,
   tagsOf
-} from "./chunk-ZQC2P43H.js";
+} from "./chunk-SEBVZFQF.js";
 import {
   BuildFailed,
   InputError,

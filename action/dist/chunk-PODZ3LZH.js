@@ -7,10 +7,11 @@ import {
   KUBERNETES_SETTINGS,
   TAG,
   external_exports,
+  operatorResources,
   runTags,
   tagsOf,
   ttlMs
-} from "./chunk-ZQC2P43H.js";
+} from "./chunk-SEBVZFQF.js";
 import {
   InputError,
   RunError,
@@ -612,19 +613,7 @@ function resourcesOf2(ask) {
     });
   list.push(
     { type: "aws:eks/addon:Addon", name: "aws-ebs-csi-driver", count: 1, about: "PersistentVolumes on EBS" },
-    {
-      type: "kubernetes:yaml/v2:ConfigFile",
-      name: "tidb-operator-crds",
-      count: 1,
-      about: `TiDB Operator ${e.operator.version}'s CRDs (its manifests/crd.yaml)`
-    },
-    { type: "kubernetes:core/v1:Namespace", name: "tidb-admin", count: 1, about: "" },
-    {
-      type: "kubernetes:helm.sh/v3:Release",
-      name: "tidb-operator",
-      count: 1,
-      about: `chart tidb-operator ${e.operator.version} from ${e.operator.chart_repo}`
-    }
+    ...operatorResources(e.operator)
   );
   return list;
 }
@@ -676,7 +665,7 @@ var AWS_EKS = {
     });
   },
   async sweep(settings, runId, log) {
-    const { sweepRun } = await import("./chunk-HMGRBDHA.js");
+    const { sweepRun } = await import("./chunk-IKDJJXSF.js");
     const gone = await sweepRun({ region: settings.region, runId, log });
     log(
       `cloud: sweep: EKS clusters, node groups and IAM roles tagged ${TAG.runId}=${runId} are not swept by tiperf: if the stack's destroy failed, delete them in the AWS console`
@@ -751,11 +740,11 @@ var AWS_CLOUD = {
     return awsClusterProgram(programArgs(o));
   },
   async sweep(settings, runId, log) {
-    const { sweepRun } = await import("./chunk-HMGRBDHA.js");
+    const { sweepRun } = await import("./chunk-IKDJJXSF.js");
     return sweepRun({ region: settings.region, runId, log });
   },
   async reap(o) {
-    const { reapAws } = await import("./chunk-HMGRBDHA.js");
+    const { reapAws } = await import("./chunk-IKDJJXSF.js");
     return reapAws(o);
   },
   env: (settings) => ({ AWS_REGION: settings.region }),
@@ -858,21 +847,7 @@ function resourcesOf3(ask) {
       count: 1,
       about: `${p.nodesPerZone * p.zones.length} \xD7 ${p.machineType} (${p.zones.length > 1 ? `${p.nodesPerZone} in each of ${p.zones.length} zones` : p.zones[0]}), ${g.disk_gb} GB ${g.disk_type} boot disk, no auto-upgrade or auto-repair, label ${POOL_LABEL}=${p.name}`
     });
-  list.push(
-    {
-      type: "kubernetes:yaml/v2:ConfigFile",
-      name: "tidb-operator-crds",
-      count: 1,
-      about: `TiDB Operator ${g.operator.version}'s CRDs (its manifests/crd.yaml)`
-    },
-    { type: "kubernetes:core/v1:Namespace", name: "tidb-admin", count: 1, about: "" },
-    {
-      type: "kubernetes:helm.sh/v3:Release",
-      name: "tidb-operator",
-      count: 1,
-      about: `chart tidb-operator ${g.operator.version} from ${g.operator.chart_repo}`
-    }
-  );
+  list.push(...operatorResources(g.operator));
   return list;
 }
 function machinePrice(region, type, where3) {
