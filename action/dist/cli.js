@@ -45,7 +45,7 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-75T2KKTR.js";
+} from "./chunk-JGARAKEY.js";
 import {
   reapLedger
 } from "./chunk-YFN7MDHS.js";

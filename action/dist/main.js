@@ -13,7 +13,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-75T2KKTR.js";
+} from "./chunk-JGARAKEY.js";
 import {
   getInput,
   info,

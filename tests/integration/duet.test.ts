@@ -35,7 +35,7 @@ const affinity = (pid: number) => {
 };
 
 describe("fair duet on real servers", () => {
-  test("both variants at once, each pair on a CPU of its own, the CPUs passed round; a quota cut is a regression", async () => {
+  test("both variants at once, each pair on a CPU of its own, the CPUs passed round, in 3 fresh pairs by default; a quota cut is a regression", async () => {
     const before = leftovers();
     const dir = tempDir();
     const file = join(dir, "duet.yaml");
@@ -83,6 +83,10 @@ compare: {rounds: 6, warmup_rounds: 1, order: duet, swap: 1s, confirm: 0}
     const v = JSON.parse(readFileSync(join(runDir, "verdict.json"), "utf8"));
     assert.equal(v.verdict, "regression");
     assert.equal(v.order, "duet");
+    // compare.blocks left out: the duet ran 3 fresh pairs, each block's data loaded again
+    assert.equal(v.blocks, 3);
+    assert.match(run.stderr(), /block 3: base: data loaded again \(compare\.reload_data\)/);
+    assert.match(run.stderr(), /block 3: head: data loaded again \(compare\.reload_data\)/);
     assert.ok(v.notes.some((n: string) => n.startsWith("duet: both variants at once")));
     // the two cells of a round ran at the same time
     const result = JSON.parse(readFileSync(join(runDir, "result.json"), "utf8"));

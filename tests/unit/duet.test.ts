@@ -1,8 +1,10 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
+import { duetBlocks } from "../../action/src/compare/design.ts";
 import {
   cpuSets,
   duetCaveats,
+  duetDesign,
   duetRefusals,
   OUTSIDE_GAP_PCT,
   outsideNotes,
@@ -13,6 +15,7 @@ import {
   stallNotes,
   whyNotDuet,
 } from "../../action/src/pipeline/duet.ts";
+import { planRun } from "../../action/src/pipeline/plan.ts";
 import type { Cell } from "../../action/src/result/model.ts";
 import { parseSpec } from "../../action/src/specfile/load.ts";
 
@@ -116,6 +119,53 @@ describe("compare.order: auto", () => {
     assert.equal(resolveOrder(same, local, 2).variants?.compare.order, "duet");
     // an explicit duet still runs (the effect check judges whether the quota bound)
     assert.deepEqual(duetRefusals(spec({ head: 'resources: {cpu_quota: "90%"}' }), local, 2), []);
+  });
+});
+
+describe("a duet's design where the spec leaves compare.blocks out", () => {
+  test("the fewest blocks, 3 or more, that split the rounds (and max_rounds) evenly", () => {
+    assert.equal(duetBlocks(6), 3);
+    assert.equal(duetBlocks(4), 4);
+    assert.equal(duetBlocks(16), 4);
+    assert.equal(duetBlocks(9), 3);
+    assert.equal(duetBlocks(2), undefined, "2 rounds give no 3 blocks");
+    assert.equal(duetBlocks(6, 12), 3, "2 rounds a block divide max_rounds 12");
+    assert.equal(duetBlocks(6, 9), 6, "2 rounds a block do not divide max_rounds 9; 1 does");
+  });
+
+  test("fresh pairs with their data loaded again, unless the spec wrote blocks (or reload_data)", () => {
+    const design = (compare: string) => duetDesign(spec({ compare }))?.variants?.compare;
+    assert.deepEqual(
+      [design("order: duet")?.blocks, design("order: duet")?.reload_data],
+      [3, true],
+      "rounds default 6: 3 blocks of 2, data loaded again",
+    );
+    assert.equal(design("order: duet, rounds: 8")?.blocks, 4);
+    assert.equal(design("order: duet, reload_data: false")?.reload_data, false, "reload_data as written");
+    assert.equal(design("order: duet, blocks: 1"), undefined, "blocks written: kept, even 1");
+    assert.equal(design("order: duet, rounds: 2"), undefined, "no split of 3 or more");
+    assert.equal(design("order: interleaved"), undefined, "interleaved: as written");
+    assert.equal(design("order: auto"), undefined, "auto until the plan resolves it");
+  });
+
+  test("the plan runs and prints it: restarts and reloads between blocks, and why", async () => {
+    const plan = await planRun(spec({ compare: "order: auto" }), { cores: 2 });
+    const compare = plan.loaded.variants?.compare;
+    assert.equal(compare?.order, "duet");
+    assert.equal(compare?.blocks, 3);
+    assert.equal(compare?.reload_data, true);
+    assert.match(
+      plan.text,
+      /compare\.blocks 3, reload_data: a duet's design where the spec leaves compare\.blocks out/,
+    );
+    assert.match(plan.text, /before each block after the first: a fresh process on the same data/);
+    assert.match(plan.text, /again after each restart \(compare\.reload_data\)/);
+    const kept = await planRun(spec({ compare: "order: auto, blocks: 1" }), { cores: 2 });
+    assert.equal(kept.loaded.variants?.compare.blocks, 1);
+    assert.doesNotMatch(kept.text, /a duet's design/);
+    // on one CPU auto is interleaved: the spec's blocks (1) stand
+    const one = await planRun(spec({ compare: "order: auto" }), { cores: 1 });
+    assert.equal(one.loaded.variants?.compare.blocks, 1);
   });
 });
 

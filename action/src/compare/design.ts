@@ -27,6 +27,19 @@ export function singlePairNote(blocks: number, ownInstances: boolean): string | 
   return `one instance pair (compare.blocks 1): every round compared the same two server processes, so a steady gap between two instances of one configuration cannot be told from a change; on this machine such gaps had a standard deviation of ${p(INSTANCE_GAP_SD.low)} to ${p(INSTANCE_GAP_SD.high)} (A/A banks with restarts). compare.blocks: 3 or more restarts the servers between blocks and counts that gap in the interval`;
 }
 
+/**
+ * A duet's blocks when its spec leaves compare.blocks out: one instance pair cannot tell a steady
+ * instance gap from a change (singlePairNote), and this machine's A/A duet banks came out centred
+ * only with fresh servers and freshly loaded data per block (README, "Duet measurement"). The
+ * fewest blocks, 3 or more, that split compare.rounds evenly (and whose rounds per block divide
+ * max_rounds): 6 rounds → 3 blocks of 2, 4 → 4 of 1, 16 → 4 of 4. None where no such split exists
+ * (2 rounds; max_rounds not a multiple of any): the comparison stays one pair, and says so.
+ */
+export function duetBlocks(rounds: number, maxRounds = rounds): number | undefined {
+  for (let b = 3; b <= rounds; b++) if (rounds % b === 0 && maxRounds % (rounds / b) === 0) return b;
+  return undefined;
+}
+
 /** The power at which a plan states the smallest change it detects. */
 export const PLAN_POWER = 0.9;
 

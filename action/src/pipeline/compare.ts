@@ -72,11 +72,11 @@ export async function compareSpec(given: LoadedSpec, opts: CompareOptions): Prom
   const { seed } = schedule;
   const looksAt = schedule.looks;
   const looks = looksAt.length;
-  // compare.order as the plan resolved it (auto → duet where a fair duet can run here), refusals
-  // of an unfair duet already made there
+  // compare.* as the plan resolved it: the order (auto → duet where a fair duet can run here,
+  // refusals of an unfair duet made there) and a duet's blocks where the spec left them out
   const order: "interleaved" | "duet" =
     runPlan.loaded.variants?.compare.order === "duet" ? "duet" : "interleaved";
-  compare = { ...compare, order };
+  compare = { ...(runPlan.loaded.variants?.compare ?? compare), order };
   opts.log(
     `compare ${result.run_id}: ${others.join(", ")} against ${control}, ${compare.order}, ${compare.rounds}${maxRounds > compare.rounds ? `–${maxRounds}` : ""} rounds, seed ${seed}; results in ${runDir.dir}`,
   );

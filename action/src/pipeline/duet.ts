@@ -5,6 +5,7 @@
 // machine's speed of the same seconds. The round's sample is the ratio of the two throughputs over
 // those cycles; fresh pairs (compare.blocks) make instance gaps part of the interval.
 import { cpus } from "node:os";
+import { duetBlocks } from "../compare/design.ts";
 import { cpuQuotaOf } from "../compare/effects.ts";
 import { allowedCpus, clockTicks, threadTimes } from "../observe/procfs.ts";
 import { parents, runCommand, treeOf } from "../proc/process.ts";
@@ -380,6 +381,28 @@ export function resolveOrder(
       ? "duet"
       : "interleaved";
   return { ...loaded, variants: { ...plan, compare: { ...plan.compare, order } } };
+}
+
+/**
+ * A duet whose spec leaves compare.blocks out runs in fresh pairs: the blocks duetBlocks picks,
+ * and each block's data loaded again (compare.reload_data) unless the spec says otherwise — the
+ * design under which this machine's A/A duet banks were centred. Undefined where there is nothing
+ * to choose (not a duet, blocks written, or rounds that split into no 3 blocks or more).
+ */
+export function duetDesign(loaded: LoadedSpec): LoadedSpec | undefined {
+  const plan = loaded.variants;
+  if (plan?.compare.order !== "duet" || !plan.given || plan.given.includes("blocks")) return undefined;
+  const blocks = duetBlocks(plan.compare.rounds, plan.compare.max_rounds);
+  if (blocks === undefined) return undefined;
+  const reload_data = plan.given.includes("reload_data") ? plan.compare.reload_data : true;
+  return {
+    ...loaded,
+    variants: {
+      ...plan,
+      compare: { ...plan.compare, blocks, reload_data },
+      given: [...plan.given, "blocks"],
+    },
+  };
 }
 
 /**

@@ -21,7 +21,15 @@ import {
   type TargetPlanInput,
 } from "../targets/types.ts";
 import { maxThreads, planCells } from "./cells.ts";
-import { cpuSets, duetCaveats, duetRefusals, resolveOrder, usableCpus, whyNotDuet } from "./duet.ts";
+import {
+  cpuSets,
+  duetCaveats,
+  duetDesign,
+  duetRefusals,
+  resolveOrder,
+  usableCpus,
+  whyNotDuet,
+} from "./duet.ts";
 import { budgetRefusal, estimate, matrixSeconds } from "./estimate.ts";
 import { specWarnings } from "./preflight.ts";
 import { type CompareSchedule, compareSchedule, scheduleLines, seedOf } from "./schedule.ts";
@@ -196,13 +204,24 @@ export async function planRun(
   const spec = given.spec;
   const withProfile = o.profile ? { ...given, profile: o.profile } : given;
   const prefix = o.runId ? `tiperf-${o.runId.split("-").pop()}` : `tiperf-${spec.name}`;
-  const target = await planTarget(withProfile, {
+  const targetOpts = {
     prefix,
     ...(o.runId ? { runId: o.runId } : {}),
     ...(o.cores ? { cores: o.cores } : {}),
-  });
+  };
+  let target = await planTarget(withProfile, targetOpts);
   // compare.order: auto becomes duet or interleaved here, as the run will decide it
-  const loaded = resolveOrder(given, target, o.cores);
+  let loaded = resolveOrder(given, target, o.cores);
+  // a duet without compare.blocks written runs fresh pairs (its target planned again for them)
+  const design = duetDesign(loaded);
+  if (design) {
+    const again = await planTarget(o.profile ? { ...design, profile: o.profile } : design, targetOpts);
+    if (again.refusals.length <= target.refusals.length) [loaded, target] = [design, again];
+  }
+  const designLine =
+    loaded !== design
+      ? undefined
+      : `compare.blocks ${loaded.variants?.compare.blocks}${loaded.variants?.compare.reload_data ? ", reload_data" : ""}: a duet's design where the spec leaves compare.blocks out — fresh servers${loaded.variants?.compare.reload_data ? " with their data loaded again" : ""} before each block, since one pair cannot tell a steady gap between two instances from a change (A/A duet banks here were centred only so); compare.blocks: 1 keeps one pair`;
   const variants = loaded.variants?.all ?? [{ name: "base", spec }];
   const where: PlanStep["where"] = target.loadWhere ?? (target.remoteLoad ? "load host" : "runner");
   const steps: PlanStep[] = [];
@@ -312,6 +331,7 @@ export async function planRun(
   const lines = [
     ...target.about,
     ...(orderLine ? [orderLine] : []),
+    ...(designLine ? [designLine] : []),
     est.text,
     ...(detect?.lines ?? []),
     ...warnings.map((w) => `warning: ${w}`),

@@ -178,6 +178,7 @@ export const CompareSchema = z.strictObject({
    * Instances as the unit: the rounds split into this many blocks; before each block after the
    * first, every variant's server restarts (fresh process, same data) in random order, and the
    * verdict's interval is taken over block means. 1: one instance per variant, rounds as the unit.
+   * Left out of a duet's spec: 3 blocks or more, with reload_data (compare/design.ts duetBlocks).
    */
   blocks: z
     .number()

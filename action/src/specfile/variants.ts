@@ -19,6 +19,11 @@ export interface VariantPlan {
   /** Every variant that runs, the control first, then the others in the order declared. */
   all: ResolvedVariant[];
   compare: CompareSettings;
+  /**
+   * The compare keys the spec wrote itself; the rest took their defaults, which a design may
+   * choose instead (a duet's blocks: compare/design.ts). Absent: every key counts as written.
+   */
+  given?: string[];
 }
 
 const sameMatrix = (a: Spec, b: Spec) =>
@@ -107,5 +112,5 @@ export function resolveVariants(file: string, raw: unknown, spec: Spec): Variant
         `${file}: compare.max_rounds (${compare.max_rounds}) must be a multiple of the ${perBlock} rounds per block (compare.rounds / compare.blocks): more rounds come as whole blocks`,
       );
   }
-  return { base, head, all, compare };
+  return { base, head, all, compare, given: Object.keys(rawCompare) };
 }

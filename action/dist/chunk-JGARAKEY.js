@@ -3609,6 +3609,7 @@ var CompareSchema = external_exports.strictObject({
    * Instances as the unit: the rounds split into this many blocks; before each block after the
    * first, every variant's server restarts (fresh process, same data) in random order, and the
    * verdict's interval is taken over block means. 1: one instance per variant, rounds as the unit.
+   * Left out of a duet's spec: 3 blocks or more, with reload_data (compare/design.ts duetBlocks).
    */
   blocks: external_exports.number().int().min(1).refine((b10) => b10 !== 2, "2 blocks give an interval with 1 degree of freedom: use 1, or 3 or more").default(1),
   /**
@@ -3771,7 +3772,7 @@ function resolveVariants(file, raw, spec) {
         `${file}: compare.max_rounds (${compare3.max_rounds}) must be a multiple of the ${perBlock} rounds per block (compare.rounds / compare.blocks): more rounds come as whole blocks`
       );
   }
-  return { base, head, all, compare: compare3 };
+  return { base, head, all, compare: compare3, given: Object.keys(rawCompare) };
 }
 
 // action/src/specfile/load.ts
@@ -59165,6 +59166,10 @@ function singlePairNote(blocks, ownInstances) {
   const p = (x4) => `${(x4 * 100).toFixed(1)}%`;
   return `one instance pair (compare.blocks 1): every round compared the same two server processes, so a steady gap between two instances of one configuration cannot be told from a change; on this machine such gaps had a standard deviation of ${p(INSTANCE_GAP_SD.low)} to ${p(INSTANCE_GAP_SD.high)} (A/A banks with restarts). compare.blocks: 3 or more restarts the servers between blocks and counts that gap in the interval`;
 }
+function duetBlocks(rounds, maxRounds = rounds) {
+  for (let b10 = 3; b10 <= rounds; b10++) if (rounds % b10 === 0 && maxRounds % (rounds / b10) === 0) return b10;
+  return void 0;
+}
 var PLAN_POWER = 0.9;
 function powerBelow(limit, shift, se, t, df) {
   const half = df / 2;
@@ -59596,6 +59601,21 @@ function resolveOrder(loaded, target2, cores2 = usableCpus().length) {
   const order = whyNotDuet(loaded, target2, cores2).length === 0 && duetCaveats(loaded, cores2).length === 0 ? "duet" : "interleaved";
   return { ...loaded, variants: { ...plan, compare: { ...plan.compare, order } } };
 }
+function duetDesign(loaded) {
+  const plan = loaded.variants;
+  if (plan?.compare.order !== "duet" || !plan.given || plan.given.includes("blocks")) return void 0;
+  const blocks = duetBlocks(plan.compare.rounds, plan.compare.max_rounds);
+  if (blocks === void 0) return void 0;
+  const reload_data = plan.given.includes("reload_data") ? plan.compare.reload_data : true;
+  return {
+    ...loaded,
+    variants: {
+      ...plan,
+      compare: { ...plan.compare, blocks, reload_data },
+      given: [...plan.given, "blocks"]
+    }
+  };
+}
 function whyNotDuet(loaded, target2, cores2 = usableCpus().length) {
   const plan = loaded.variants;
   if (!plan) return [];
@@ -60015,12 +60035,19 @@ async function planRun(given, o) {
   const spec = given.spec;
   const withProfile = o.profile ? { ...given, profile: o.profile } : given;
   const prefix = o.runId ? `tiperf-${o.runId.split("-").pop()}` : `tiperf-${spec.name}`;
-  const target2 = await planTarget(withProfile, {
+  const targetOpts = {
     prefix,
     ...o.runId ? { runId: o.runId } : {},
     ...o.cores ? { cores: o.cores } : {}
-  });
-  const loaded = resolveOrder(given, target2, o.cores);
+  };
+  let target2 = await planTarget(withProfile, targetOpts);
+  let loaded = resolveOrder(given, target2, o.cores);
+  const design = duetDesign(loaded);
+  if (design) {
+    const again = await planTarget(o.profile ? { ...design, profile: o.profile } : design, targetOpts);
+    if (again.refusals.length <= target2.refusals.length) [loaded, target2] = [design, again];
+  }
+  const designLine = loaded !== design ? void 0 : `compare.blocks ${loaded.variants?.compare.blocks}${loaded.variants?.compare.reload_data ? ", reload_data" : ""}: a duet's design where the spec leaves compare.blocks out \u2014 fresh servers${loaded.variants?.compare.reload_data ? " with their data loaded again" : ""} before each block, since one pair cannot tell a steady gap between two instances from a change (A/A duet banks here were centred only so); compare.blocks: 1 keeps one pair`;
   const variants = loaded.variants?.all ?? [{ name: "base", spec }];
   const where = target2.loadWhere ?? (target2.remoteLoad ? "load host" : "runner");
   const steps = [];
@@ -60105,6 +60132,7 @@ async function planRun(given, o) {
   const lines2 = [
     ...target2.about,
     ...orderLine ? [orderLine] : [],
+    ...designLine ? [designLine] : [],
     est.text,
     ...detect?.lines ?? [],
     ...warnings.map((w2) => `warning: ${w2}`),
@@ -62801,7 +62829,7 @@ async function compareSpec(given, opts) {
   const looksAt = schedule.looks;
   const looks = looksAt.length;
   const order = runPlan.loaded.variants?.compare.order === "duet" ? "duet" : "interleaved";
-  compare3 = { ...compare3, order };
+  compare3 = { ...runPlan.loaded.variants?.compare ?? compare3, order };
   opts.log(
     `compare ${result.run_id}: ${others.join(", ")} against ${control}, ${compare3.order}, ${compare3.rounds}${maxRounds > compare3.rounds ? `\u2013${maxRounds}` : ""} rounds, seed ${seed}; results in ${runDir.dir}`
   );
