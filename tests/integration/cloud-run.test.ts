@@ -4,7 +4,6 @@
 // load host is the bastion, the others are reached through it); the stand-in tiup checks that
 // every tiup command goes through that bastion; tiperf's SQL and status checks, HAProxy and
 // sysbench run on the load host over SSH. Everything else is tiperf's real pipeline.
-// test-lane: beside (nothing asserted here depends on the machine's speed: scripts/run-tests.mjs)
 import assert from "node:assert/strict";
 import { execFileSync, spawn } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";

@@ -1,7 +1,6 @@
 // The cloud lifecycle against the real Pulumi engine (the CLI built into .tools/bin by
 // scripts/setup.sh --test) with a local file:// backend; a program of dynamic resources (a fake
 // cloud of files, tests/helpers/fake-cloud.ts) stands in for AWS.
-// test-lane: beside (nothing asserted here depends on the machine's speed: scripts/run-tests.mjs)
 import assert from "node:assert/strict";
 import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";

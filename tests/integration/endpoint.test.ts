@@ -2,7 +2,6 @@
 // for servers tiperf did not create. tiperf must measure them, touch only the database it creates
 // for the run, drop that database after success, failure, SIGTERM and (when killed) `tiperf reap`,
 // refuse a populated database, and never write the password anywhere.
-// test-lane: beside (nothing asserted here depends on the machine's speed: scripts/run-tests.mjs)
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";

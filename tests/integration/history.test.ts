@@ -1,7 +1,6 @@
 // The weekly history and its change points, against MongoDB's reference implementation of
 // E-divisive (the signal-processing-algorithms package from PyPI, installed by
 // scripts/setup.sh --test) on the same series: the statistic at every split, and the change points.
-// test-lane: beside (nothing asserted here depends on the machine's speed: scripts/run-tests.mjs)
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { appendFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";

@@ -4,7 +4,6 @@
 // cluster behind the TiDB Service, Ready in its status), and the run goes to a
 // verdict. The run's namespace must be gone after success, failure and SIGTERM; `tiperf reap
 // --kubernetes` deletes only expired namespaces tiperf labelled.
-// test-lane: beside (nothing asserted here depends on the machine's speed: scripts/run-tests.mjs)
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";

@@ -1,4 +1,3 @@
-// test-lane: beside (nothing asserted here depends on the machine's speed: scripts/run-tests.mjs)
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";

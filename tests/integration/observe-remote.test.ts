@@ -1,7 +1,6 @@
 // Resource use on another host over SSH (observe/remote.ts), against a test sshd on 127.0.0.1:
 // a listening server process found by its port, a load tool found by its program name, the
 // machine; and the loop's output parsed as a real host printed it.
-// test-lane: beside (nothing asserted here depends on the machine's speed: scripts/run-tests.mjs)
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
 import { cpus } from "node:os";

@@ -1,6 +1,5 @@
 // `tiperf reap --cloud aws` against a real EC2 API on 127.0.0.1 (moto's server): resources of an
 // expired run, of an unexpired run and untagged ones; only the expired run's go, in dependency order.
-// test-lane: beside (nothing asserted here depends on the machine's speed: scripts/run-tests.mjs)
 import assert from "node:assert/strict";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";

@@ -1,4 +1,3 @@
-// test-lane: beside (nothing asserted here depends on the machine's speed: scripts/run-tests.mjs)
 import assert from "node:assert/strict";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";

@@ -3,7 +3,6 @@
 // action/package-lock.json only when the pinned @pulumi/pulumi is not resolvable from action/dist.
 // Runs where the system packages are installed (as for every integration test), so it installs
 // none of those.
-// test-lane: beside (nothing asserted here depends on the machine's speed: scripts/run-tests.mjs)
 import assert from "node:assert/strict";
 import { execFileSync, spawnSync } from "node:child_process";
 import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
