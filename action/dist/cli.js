@@ -45,10 +45,10 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-JGARAKEY.js";
+} from "./chunk-ZD3II7GI.js";
 import {
   reapLedger
-} from "./chunk-YFN7MDHS.js";
+} from "./chunk-IWTBU54W.js";
 import {
   EXPIRES,
   KubeClient,
@@ -64,7 +64,7 @@ import {
   require_dist,
   writeAtomic,
   writeResult
-} from "./chunk-RLRIMSN2.js";
+} from "./chunk-RPVRJBQW.js";
 import {
   CLOUDS,
   Interrupted,

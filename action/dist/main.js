@@ -13,7 +13,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-JGARAKEY.js";
+} from "./chunk-ZD3II7GI.js";
 import {
   getInput,
   info,
@@ -26,7 +26,7 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-RLRIMSN2.js";
+} from "./chunk-RPVRJBQW.js";
 import {
   Interrupted,
   installCrashTeardown,

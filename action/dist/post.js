@@ -4,13 +4,13 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   reapLedger
-} from "./chunk-YFN7MDHS.js";
+} from "./chunk-IWTBU54W.js";
 import {
   getState,
   info,
   setFailed
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-RLRIMSN2.js";
+import "./chunk-RPVRJBQW.js";
 import {
   ledgerDir
 } from "./chunk-PODZ3LZH.js";

@@ -303,8 +303,8 @@ describe("the example workflow in another repository (action/examples/perf-pr.ym
     writeFileSync(
       join(repo, "perf/pr.yaml"),
       spec.replace(
-        "compare: { order: duet, rounds: 6, warmup_rounds: 1, swap: 2s }",
-        "compare: { order: duet, rounds: 6, warmup_rounds: 1, swap: 2s, confirm: 0 }",
+        "compare: { order: duet, rounds: 6, blocks: 1, warmup_rounds: 1, swap: 2s }",
+        "compare: { order: duet, rounds: 6, blocks: 1, warmup_rounds: 1, swap: 2s, confirm: 0 }",
       ),
     );
     assert.match(readFileSync(join(repo, "perf/pr.yaml"), "utf8"), /confirm: 0/);

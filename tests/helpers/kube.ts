@@ -37,6 +37,8 @@ export function tidbClusterCrd() {
       storageClassName: { type: "string" },
       nodeSelector: { type: "object", additionalProperties: { type: "string" } },
       hostNetwork: { type: "boolean" },
+      // the pods' annotations (tidb.pingcap.com/restartedAt: the operator's rolling restart)
+      annotations: { type: "object", additionalProperties: { type: "string" } },
       // a TOML string, or the same as a map (the operator takes either)
       config: { "x-kubernetes-preserve-unknown-fields": true },
       ...extra,

@@ -43,7 +43,13 @@ roles: {pd: {count: 1}, tikv: {count: 1}, tidb: {count: 1}}
   return file;
 }
 
-function writeSpec(name: string, profile: string, duration = "2s", tables = 1): string {
+function writeSpec(
+  name: string,
+  profile: string,
+  duration = "2s",
+  tables = 1,
+  compare = "rounds: 2, order: interleaved, confirm: 0",
+): string {
   const file = join(dir, `${name}-spec.yaml`);
   writeFileSync(
     file,
@@ -57,7 +63,7 @@ metrics:
 variants:
   base: {}
   head: {target: {server_configs: {tidb: {performance.txn-total-size-limit: 1073741824}}}}
-compare: {rounds: 2, order: interleaved, confirm: 0}
+compare: {${compare}}
 `,
   );
   return file;
@@ -159,13 +165,19 @@ describe("provider kubernetes on a real API server", { timeout: 600_000 }, () =>
     await kube?.stop();
   });
 
-  test("a comparison to a verdict: a TidbCluster per variant, its config read back, the namespace gone after", async () => {
+  test("a comparison to a verdict in 3 blocks: a TidbCluster per variant, its config read back, rolled by the operator between blocks, the namespace gone after", async () => {
     const out = join(dir, "ok");
     const json = join(dir, "ok.json");
     const run = cli([
       "compare",
       "--spec",
-      writeSpec("k8s-ok", writeProfile("k8s")),
+      writeSpec(
+        "k8s-ok",
+        writeProfile("k8s"),
+        "2s",
+        1,
+        "rounds: 3, blocks: 3, order: interleaved, confirm: 0",
+      ),
       "--out",
       out,
       "--json",
@@ -204,6 +216,28 @@ describe("provider kubernetes on a real API server", { timeout: 600_000 }, () =>
     const manifest = JSON.parse(create.run.body as string);
     assert.equal(manifest.spec.tidb.config, "[performance]\ntxn-total-size-limit = 1073741824\n");
     assert.ok(executed.some((s) => s.key === `delete-namespace:${ns}`));
+    // compare.blocks 3: before blocks 2 and 3 each TidbCluster rolled by the operator (its
+    // restart annotation patched, waited for until every StatefulSet is on a new revision)
+    assert.equal(verdict.blocks, 3);
+    for (const name of ["tidb-base", "tidb-head"]) {
+      assert.equal(
+        log.match(new RegExp(`TidbCluster ${name}: rolling restart by TiDB Operator done in \\d+s`, "g"))
+          ?.length,
+        2,
+        log,
+      );
+      assert.match(operatorLog, new RegExp(`${ns}/${name}: rolled to revision 3`));
+      const patches = executed.filter((s) => s.key === `restart:${name}`);
+      assert.equal(patches.length, 2);
+      const stamps = patches.map(
+        (p) => JSON.parse(p.run.body as string).spec.tidb.annotations["tidb.pingcap.com/restartedAt"],
+      );
+      assert.ok(
+        stamps.every((t: string) => !Number.isNaN(Date.parse(t))) && stamps[0] !== stamps[1],
+        `each restart stamped with its own time: ${stamps}`,
+      );
+      assert.match(patches[0]?.run.patch as string, new RegExp(`/tidbclusters/${name}$`));
+    }
   });
 
   test("a cluster the operator never reports Ready: the run fails naming its status, and the namespace is gone", async () => {

@@ -133,7 +133,9 @@ describe("TiDB profile provider endpoint", () => {
             ? s.run.command.join(" ")
             : "post" in s.run
               ? s.run.post
-              : s.run.delete,
+              : "patch" in s.run
+                ? s.run.patch
+                : s.run.delete,
     );
     assert.ok(runs.includes("SELECT tidb_version()"));
     assert.ok(runs.includes("http://tidb.staging.internal:10080/status"));

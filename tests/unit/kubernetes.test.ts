@@ -8,7 +8,7 @@ import { loadKubeContext } from "../../action/src/kubernetes/kubeconfig.ts";
 import { planRun } from "../../action/src/pipeline/plan.ts";
 import { parseSpec } from "../../action/src/specfile/load.ts";
 import { dnsLabel, namespaceOf } from "../../action/src/targets/tidb/deployments/kubernetes/manifests.ts";
-import { readiness } from "../../action/src/targets/tidb/deployments/kubernetes/run.ts";
+import { readiness, revisions, rolling } from "../../action/src/targets/tidb/deployments/kubernetes/run.ts";
 import { parseProfile } from "../../action/src/targets/tidb/load-profile.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "tiperf-kube-unit-"));
@@ -159,10 +159,55 @@ describe("provider kubernetes: what tiperf plan shows", () => {
       ),
       /k\.yaml: target\.binpath: .*provider kubernetes\) runs images, not a build of this machine/,
     );
-    await assert.rejects(
-      planRun(spec(profile, "compare: {rounds: 6, blocks: 3}\n"), {}),
-      /k\.yaml: compare\.blocks is 3, but profile .* runs on Kubernetes, where tiperf does not restart TiDB Operator's pods between blocks: use compare\.blocks: 1/,
+  });
+
+  test("a rolling restart is done once every role's StatefulSet is on a revision it did not have before", () => {
+    const tc = (rev: Record<string, [string, string]>) =>
+      ({
+        metadata: { name: "t" },
+        status: Object.fromEntries(
+          Object.entries(rev).map(([r, [current, update]]) => [
+            r,
+            {
+              phase: current === update ? "Normal" : "Upgrade",
+              statefulSet: { currentRevision: current, updateRevision: update },
+            },
+          ]),
+        ),
+      }) as never;
+    const before = revisions(tc({ pd: ["pd-1", "pd-1"], tikv: ["kv-1", "kv-1"], tidb: ["db-1", "db-1"] }));
+    // the operator has not seen the patch yet: nothing rolled, however Ready it still says it is
+    assert.deepEqual(
+      rolling(before, tc({ pd: ["pd-1", "pd-1"], tikv: ["kv-1", "kv-1"], tidb: ["db-1", "db-1"] })),
+      ["pd not yet on a new revision", "tikv not yet on a new revision", "tidb not yet on a new revision"],
     );
+    assert.deepEqual(
+      rolling(before, tc({ pd: ["pd-2", "pd-2"], tikv: ["kv-1", "kv-2"], tidb: ["db-1", "db-1"] })),
+      ["tikv kv-1 → kv-2", "tidb not yet on a new revision"],
+    );
+    assert.deepEqual(
+      rolling(before, tc({ pd: ["pd-2", "pd-2"], tikv: ["kv-2", "kv-2"], tidb: ["db-2", "db-2"] })),
+      [],
+    );
+    // a component the cluster does not have (no revisions before or after) is no wait
+    const noPd = revisions(tc({ tikv: ["kv-1", "kv-1"], tidb: ["db-1", "db-1"] }));
+    assert.deepEqual(rolling(noPd, tc({ tikv: ["kv-2", "kv-2"], tidb: ["db-2", "db-2"] })), []);
+  });
+
+  test("compare.blocks: between blocks a PATCH of each TidbCluster's restart annotation, the operator's rolling restart", async () => {
+    const profile = join(dir, "k3.yaml");
+    writeFileSync(profile, PROFILE);
+    const plan = await planRun(spec(profile, "compare: {rounds: 6, blocks: 3}\n"), {
+      runId: "20261126T120000Z-k8s-unit-ef56",
+    });
+    assert.deepEqual(plan.refusals, []);
+    const restarts = plan.text.split("\n").filter((l) => l.includes("[restart]"));
+    assert.equal(restarts.length, 2, plan.text);
+    assert.match(
+      restarts[0] as string,
+      /\[restart\] PATCH <api>\/apis\/pingcap\.com\/v1alpha1\/namespaces\/tiperf-ef56\/tidbclusters\/tidb-base \{"spec":\{"pd":\{"annotations":\{"tidb\.pingcap\.com\/restartedAt":"<restart time>"\}\},"tikv":.*"tidb":.*# before each block after the first \(compare\.blocks\): TiDB Operator's graceful rolling restart/,
+    );
+    assert.match(restarts[1] as string, /tidbclusters\/tidb-head /);
   });
 
   test("profile rules: the section, no hosts or HAProxy, a replica of each role, no TiFlash", () => {

@@ -62,12 +62,14 @@ export function stepLine(s: PlanStep): string {
         ? `GET ${run.get}`
         : "post" in run
           ? `POST ${run.post} ${run.body}`
-          : "delete" in run
-            ? `DELETE ${run.delete}`
-            : // shell lines in sequence (a restart: "kill -TERM <pid>", then the start), not a path with a placeholder
-              /^[a-z][\w-]* /.test(run.command[0] ?? "")
-              ? run.command.join(" && ")
-              : shellCommand(run.command);
+          : "patch" in run
+            ? `PATCH ${run.patch} ${run.body}`
+            : "delete" in run
+              ? `DELETE ${run.delete}`
+              : // shell lines in sequence (a restart: "kill -TERM <pid>", then the start), not a path with a placeholder
+                /^[a-z][\w-]* /.test(run.command[0] ?? "")
+                ? run.command.join(" && ")
+                : shellCommand(run.command);
   return `  [${s.phase}]${where} ${text}${s.about ? `    # ${s.about}` : ""}`;
 }
 

@@ -123,7 +123,7 @@ export interface Need {
 
 /**
  * One thing a run does, as `tiperf plan` prints it and the run carries it out: a program with its
- * arguments, a SQL statement, or an HTTP GET. Values picked at run time (a free port, a work
+ * arguments, a SQL statement, or an HTTP request (GET, POST, PATCH, DELETE). Values picked at run time (a free port, a work
  * directory) stand as <port>, <workdir> in the plan.
  */
 export interface PlanStep {
@@ -139,6 +139,7 @@ export interface PlanStep {
     | { sql: string }
     | { get: string }
     | { post: string; body: string }
+    | { patch: string; body: string }
     | { delete: string };
   about?: string;
 }

@@ -6,7 +6,9 @@
 // version), serves TiDB's /status and /config (from spec.tidb.config's TOML) on a port of its own,
 // creates the <cluster>-tidb Service with those two ports (LoadBalancer: its status gets the
 // ingress 127.0.0.1) and reports the cluster Ready in its status, as the operator does (the
-// whole object updated: its v1 CRD has no status subresource). A deleted TidbCluster's server is
+// whole object updated: its v1 CRD has no status subresource), each role's StatefulSet revisions
+// in it; a new tidb.pingcap.com/restartedAt annotation rolls it (not Ready, a new revision, its
+// MariaDB restarted on the same data, Ready on the new revision). A deleted TidbCluster's server is
 // stopped; a namespace being deleted is emptied and finalized (the namespace controller's part).
 // It also plays one node and its kubelet (and the scheduler, kube-dns and kube-proxy as far as
 // tiperf's load pods need them): a Node `stand-in-node` with the labels of --node-labels, whose
@@ -119,6 +121,117 @@ function parseToml(text) {
 /** Running clusters: "<ns>/<name>" → { mariadb, http, dataDir }. */
 const running = new Map();
 
+/** The cluster's MariaDB (TiDB's stand-in) on its data directory and port, up when SELECT 1 answers. */
+async function startMariadb(entry) {
+  const root = process.getuid() === 0 ? ["--user=root"] : [];
+  const bin = existsSync("/usr/sbin/mariadbd") ? "/usr/sbin/mariadbd" : "/usr/sbin/mysqld";
+  entry.mariadb = spawn(
+    bin,
+    [
+      "--no-defaults",
+      `--datadir=${join(entry.dataDir, "mariadb")}`,
+      `--port=${entry.port}`,
+      "--bind-address=127.0.0.1",
+      `--socket=${join(entry.dataDir, "mysqld.sock")}`,
+      "--max-connections=500",
+      ...root,
+    ],
+    { stdio: "ignore" },
+  );
+  for (let i = 0; ; i++) {
+    try {
+      execFileSync(
+        "mariadb",
+        ["--no-defaults", "-h", "127.0.0.1", "-P", String(entry.port), "-u", "root", "-e", "SELECT 1"],
+        { stdio: "pipe" },
+      );
+      return;
+    } catch {
+      if (i > 300) throw new Error("the stand-in's MariaDB did not start");
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+}
+
+async function stopMariadb(entry) {
+  if (entry.mariadb && entry.mariadb.exitCode === null)
+    await new Promise((r) => {
+      entry.mariadb.once("exit", r);
+      entry.mariadb.kill("SIGTERM");
+    });
+}
+
+/** The restart annotation of a TidbCluster's spec (the operator rolls a component when it changes). */
+const restartedAt = (tc) => tc.spec?.tidb?.annotations?.["tidb.pingcap.com/restartedAt"];
+const ROLES = ["pd", "tikv", "tidb"];
+/** Each role's status with its StatefulSet on revision `current`, rolling to `update`. */
+const roleStatus = (name, phase, current, update) =>
+  Object.fromEntries(
+    ROLES.map((r) => [
+      r,
+      {
+        phase,
+        statefulSet: { currentRevision: `${name}-${r}-${current}`, updateRevision: `${name}-${r}-${update}` },
+      },
+    ]),
+  );
+
+/** The TidbCluster's status written (the whole object: its CRD has no status subresource); retried on a conflict. */
+async function writeStatus(ns, name, status) {
+  for (let i = 0; i < 20; i++) {
+    const fresh = await api("GET", `/apis/pingcap.com/v1alpha1/namespaces/${ns}/tidbclusters/${name}`);
+    if (fresh.status !== 200) return;
+    const obj = fresh.body;
+    obj.status = status;
+    const st = await api("PUT", `/apis/pingcap.com/v1alpha1/namespaces/${ns}/tidbclusters/${name}`, obj);
+    if (st.status === 200) return;
+    if (st.status !== 409) throw new Error(`TidbCluster status: ${JSON.stringify(st.body)}`);
+  }
+  throw new Error(`TidbCluster ${ns}/${name} status: conflicts 20 times`);
+}
+
+/**
+ * The operator's graceful rolling restart (a new tidb.pingcap.com/restartedAt): each StatefulSet
+ * gets a new revision, the cluster is Upgrading and not Ready while the pods roll — here, the
+ * MariaDB restarted on its data — then every role on the new revision and Ready again.
+ */
+async function rollCluster(tc) {
+  const ns = tc.metadata.namespace;
+  const name = tc.metadata.name;
+  const entry = running.get(`${ns}/${name}`);
+  entry.restartedAt = restartedAt(tc);
+  const next = entry.revision + 1;
+  await writeStatus(ns, name, {
+    ...roleStatus(name, "Upgrade", entry.revision, next),
+    conditions: [
+      {
+        type: "Ready",
+        status: "False",
+        reason: "TiDBStatefulSetNotUpToDate",
+        message: "rolling restart (stand-in)",
+        lastTransitionTime: new Date().toISOString(),
+      },
+    ],
+  });
+  await stopMariadb(entry);
+  await new Promise((r) => setTimeout(r, 1000)); // the pods take a while to roll
+  await startMariadb(entry);
+  entry.revision = next;
+  await writeStatus(ns, name, {
+    ...roleStatus(name, "Normal", next, next),
+    conditions: [
+      {
+        type: "Ready",
+        status: "True",
+        reason: "Ready",
+        message: "TiDB cluster is fully up and running (stand-in)",
+        lastTransitionTime: new Date().toISOString(),
+      },
+    ],
+  });
+  log(`${ns}/${name}: rolled to revision ${next}; TiDB (MariaDB) on 127.0.0.1:${entry.port} again`);
+}
+
 async function startCluster(tc) {
   const ns = tc.metadata.namespace;
   const name = tc.metadata.name;
@@ -126,7 +239,14 @@ async function startCluster(tc) {
   const version = tc.spec?.version ?? "v0.0.0";
   const dataDir = join(dir, `${ns}-${name}`);
   mkdirSync(dataDir, { recursive: true });
-  const entry = { dataDir, mariadb: undefined, http: undefined, port: 0 };
+  const entry = {
+    dataDir,
+    mariadb: undefined,
+    http: undefined,
+    port: 0,
+    revision: 1,
+    restartedAt: restartedAt(tc),
+  };
   running.set(key, entry);
   const port = await freePort();
   entry.port = port;
@@ -144,33 +264,11 @@ async function startCluster(tc) {
     ],
     { stdio: "ignore" },
   );
-  const bin = existsSync("/usr/sbin/mariadbd") ? "/usr/sbin/mariadbd" : "/usr/sbin/mysqld";
-  entry.mariadb = spawn(
-    bin,
-    [
-      "--no-defaults",
-      `--datadir=${db}`,
-      `--port=${port}`,
-      "--bind-address=127.0.0.1",
-      `--socket=${join(dataDir, "mysqld.sock")}`,
-      "--max-connections=500",
-      ...root,
-    ],
-    { stdio: "ignore" },
-  );
+  await startMariadb(entry);
   const sql = (q) =>
     execFileSync("mariadb", ["--no-defaults", "-h", "127.0.0.1", "-P", String(port), "-u", "root", "-e", q], {
       stdio: "pipe",
     });
-  for (let i = 0; ; i++) {
-    try {
-      sql("SELECT 1");
-      break;
-    } catch {
-      if (i > 300) throw new Error("the stand-in's MariaDB did not start");
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
   sql(
     `CREATE OR REPLACE FUNCTION mysql.tidb_version() RETURNS TEXT RETURN 'Release Version: ${version}\nEdition: Community\nGit Commit Hash: stand-in\nStore: tikv'`,
   );
@@ -213,13 +311,10 @@ async function startCluster(tc) {
   const refused =
     existsSync(join(dir, "refuse-ready")) && readFileSync(join(dir, "refuse-ready"), "utf8").trim() === name;
   const now = new Date().toISOString();
-  const fresh = await api("GET", `/apis/pingcap.com/v1alpha1/namespaces/${ns}/tidbclusters/${name}`);
-  if (fresh.status !== 200) return;
-  const obj = fresh.body;
-  obj.status = {
-    pd: { phase: "Normal" },
-    tikv: { phase: "Normal" },
-    tidb: { phase: refused ? "Upgrade" : "Normal" },
+  const status = roleStatus(name, "Normal", 1, 1);
+  if (refused) status.tidb.phase = "Upgrade";
+  await writeStatus(ns, name, {
+    ...status,
     conditions: [
       refused
         ? {
@@ -237,9 +332,7 @@ async function startCluster(tc) {
             lastTransitionTime: now,
           },
     ],
-  };
-  const st = await api("PUT", `/apis/pingcap.com/v1alpha1/namespaces/${ns}/tidbclusters/${name}`, obj);
-  if (st.status !== 200) throw new Error(`TidbCluster status: ${JSON.stringify(st.body)}`);
+  });
   log(
     `${key}: ${refused ? "kept not Ready" : "Ready"}; TiDB (MariaDB) on 127.0.0.1:${port}, status ${statusPort}`,
   );
@@ -250,12 +343,7 @@ async function stopCluster(key) {
   if (!entry) return;
   running.delete(key);
   entry.http?.close();
-  if (entry.mariadb && entry.mariadb.exitCode === null) {
-    await new Promise((r) => {
-      entry.mariadb.once("exit", r);
-      entry.mariadb.kill("SIGTERM");
-    });
-  }
+  await stopMariadb(entry);
   rmSync(entry.dataDir, { recursive: true, force: true });
   log(`${key}: stopped`);
 }
@@ -282,6 +370,8 @@ async function tick() {
             `/apis/pingcap.com/v1alpha1/namespaces/${name}/tidbclusters/${tc.metadata.name}`,
           );
         else if (!running.has(key)) await startCluster(tc).catch((e) => log(`${key}: ${e.message}`));
+        else if (running.get(key).port && restartedAt(tc) !== running.get(key).restartedAt)
+          await rollCluster(tc).catch((e) => log(`${key}: ${e.message}`));
       }
       if (!ns.metadata.deletionTimestamp)
         await podsOf(name).catch((e) => log(`pods of ${name}: ${e.message}`));

@@ -82,7 +82,9 @@ export class TidbRun implements RunContext {
             ? { get: fill(step.run.get) }
             : "delete" in step.run
               ? { delete: fill(step.run.delete) }
-              : { post: fill(step.run.post), body: fill(step.run.body) };
+              : "patch" in step.run
+                ? { patch: fill(step.run.patch), body: fill(step.run.body) }
+                : { post: fill(step.run.post), body: fill(step.run.body) };
     return { ...step, run };
   }
 

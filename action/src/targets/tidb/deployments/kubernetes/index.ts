@@ -26,11 +26,13 @@ import {
   manifestsYaml,
   namespaceManifest,
   namespaceOf,
+  RESTARTED_AT_ANNOTATION,
+  restartPatch,
   rolesOf,
   tidbClusterManifest,
 } from "./manifests.ts";
 import { kubernetesRuntime } from "./run.ts";
-import { EXPIRES_AT, kubeStep, paths, sqlAddress, statusAddress } from "./steps.ts";
+import { EXPIRES_AT, kubeStep, paths, RESTARTED_AT, sqlAddress, statusAddress } from "./steps.ts";
 
 const kubernetesForm: DeploymentForm<KubernetesDeployment> = {
   kind: "kubernetes",
@@ -140,7 +142,14 @@ const kubernetesForm: DeploymentForm<KubernetesDeployment> = {
       { variant: v.name },
     );
   },
-  blockSteps() {},
+  blockSteps(_plan, d, add) {
+    add(
+      stepKey.restart(d),
+      "restart",
+      { patch: paths.tidbCluster(d), body: JSON.stringify(restartPatch(RESTARTED_AT)) },
+      `before each block after the first (compare.blocks): TiDB Operator's graceful rolling restart of every component (${RESTARTED_AT_ANNOTATION}), waited for until each role's StatefulSet is on a new revision and Ready is True: fresh pods on the same volumes`,
+    );
+  },
   teardownSteps(_plan, d, add) {
     add(
       stepKey.stop(d),
@@ -178,8 +187,6 @@ export const KUBERNETES: Deployer = {
       about: `a pod per step in the run's namespace (image ${load.image}, ${load.cpus} CPUs requested${node.length ? `, on nodes ${node.join(", ")}` : ""}; tidb/${LOAD_POD_FILE}), reaching TiDB through its Service inside the cluster`,
     };
   },
-  noRestart:
-    "runs on Kubernetes, where tiperf does not restart TiDB Operator's pods between blocks: use compare.blocks: 1",
   checkProfile(p, issue) {
     if (!p.kubernetes)
       issue(

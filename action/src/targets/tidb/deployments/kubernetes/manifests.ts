@@ -123,6 +123,17 @@ export function tidbClusterManifest(o: TidbClusterInput) {
 
 export type TidbClusterManifest = ReturnType<typeof tidbClusterManifest>;
 
+/**
+ * TiDB Operator's graceful rolling restart of a component: a new value of this annotation in its
+ * spec (the operator's documented way: "Restart a TiDB Cluster on Kubernetes").
+ */
+export const RESTARTED_AT_ANNOTATION = "tidb.pingcap.com/restartedAt";
+
+/** The merge patch that rolls every component of a TidbCluster once, stamped `at`. */
+export const restartPatch = (at: string) => ({
+  spec: Object.fromEntries(KUBE_ROLES.map((r) => [r, { annotations: { [RESTARTED_AT_ANNOTATION]: at } }])),
+});
+
 /** The manifests as one YAML file (what `tiperf plan` writes beside the topology files). */
 export const manifestsYaml = (objects: unknown[]) => objects.map((o) => stringify(o)).join("---\n");
 

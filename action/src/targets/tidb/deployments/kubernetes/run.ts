@@ -15,8 +15,8 @@ import type { Endpoint } from "../../../types.ts";
 import { stepKey } from "../../steps.ts";
 import type { FormRuntime, KubernetesDeployment, RunContext, Running } from "../types.ts";
 import { createdBy, kubernetesAsk, kubeSettingsOf } from "./cluster.ts";
-import { inClusterAddress, loadPodManifest } from "./manifests.ts";
-import { API, EXPIRES_AT, kubeStep, paths, sqlAddress, statusAddress } from "./steps.ts";
+import { inClusterAddress, KUBE_ROLES, loadPodManifest, RESTARTED_AT_ANNOTATION } from "./manifests.ts";
+import { API, EXPIRES_AT, kubeStep, paths, RESTARTED_AT, sqlAddress, statusAddress } from "./steps.ts";
 
 /** One client per run context (its kubeconfig and context), and what is alive in each namespace. */
 const clients = new WeakMap<RunContext, Promise<KubeClient>>();
@@ -24,6 +24,8 @@ const ready = new WeakMap<RunContext, KubeClient>();
 const created = new WeakMap<RunContext, CreatedKubernetes>();
 const alive = new Map<string, number>();
 const launchers = new WeakMap<RunContext, PodLauncher>();
+/** The restart annotation's value of the restart under way (filled into its planned PATCH). */
+const restartAt = new WeakMap<RunContext, string>();
 
 /**
  * The run's API client: on the user's cluster at once; on one the profile's cloud section creates,
@@ -56,7 +58,12 @@ function clientOf(ctx: RunContext, runId: string, signal: AbortSignal): Promise<
       const server = client.ctx.server;
       const ttl = parseAge(k?.ttl ?? "6h") ?? 6 * 3_600_000;
       const expires = new Date(Date.now() + ttl).toISOString();
-      ctx.addFill((t) => t.replaceAll(API, server).replaceAll(EXPIRES_AT, expires));
+      ctx.addFill((t) =>
+        t
+          .replaceAll(API, server)
+          .replaceAll(EXPIRES_AT, expires)
+          .replaceAll(RESTARTED_AT, restartAt.get(ctx) ?? RESTARTED_AT),
+      );
       ready.set(ctx, client);
       return client;
     })();
@@ -88,6 +95,43 @@ export function readiness(tc: KubeObject | undefined): string {
   const phases = ["pd", "tikv", "tidb"].map((r) => `${r} ${st[r]?.phase ?? "no status"}`).join(", ");
   const ready = conditions(tc).find((c) => c.type === "Ready");
   return `${phases}; Ready ${ready?.status ?? "not reported"}${ready?.message ? `: ${ready.message}` : ready?.reason ? ` (${ready.reason})` : ""}`;
+}
+
+/** Each role's StatefulSet revisions as the operator reports them (status.<role>.statefulSet). */
+type Revisions = Record<string, { current?: string; update?: string }>;
+export function revisions(tc: KubeObject | undefined): Revisions {
+  const st = (tc?.status ?? {}) as Record<
+    string,
+    { statefulSet?: { currentRevision?: string; updateRevision?: string } } | undefined
+  >;
+  return Object.fromEntries(
+    KUBE_ROLES.map((r) => [
+      r,
+      {
+        ...(st[r]?.statefulSet?.currentRevision ? { current: st[r]?.statefulSet?.currentRevision } : {}),
+        ...(st[r]?.statefulSet?.updateRevision ? { update: st[r]?.statefulSet?.updateRevision } : {}),
+      },
+    ]),
+  );
+}
+
+/**
+ * Roles whose rolling restart since `before` is not done: a role is done once its StatefulSet
+ * has a revision it did not have before and all its pods are on it (current = update), which the
+ * operator's Ready condition also requires. A role reported without revisions (no such component)
+ * is done.
+ */
+export function rolling(before: Revisions, now: KubeObject | undefined): string[] {
+  const after = revisions(now);
+  return KUBE_ROLES.filter((r) => {
+    const b = before[r];
+    const a = after[r];
+    if (!b?.update && !a?.update) return false;
+    return !a?.update || a.update === b?.update || a.current !== a.update;
+  }).map((r) => {
+    const a = after[r];
+    return `${r} ${a?.update === before[r]?.update ? "not yet on a new revision" : `${a?.current ?? "?"} → ${a?.update ?? "?"}`}`;
+  });
 }
 
 interface ServicePort {
@@ -236,6 +280,42 @@ export const kubernetesRuntime: FormRuntime<KubernetesDeployment> = {
       await stop().catch((err: Error) => ctx.log(`teardown: ${err.message}`));
       throw e;
     }
+  },
+  // a fresh instance of every component on the same volumes (compare.blocks): the operator's
+  // graceful rolling restart, asked for by the planned PATCH and waited for until done
+  async restart(ctx, d, _setup, r, state, signal) {
+    const c = readyClient(ctx);
+    const path = paths.tidbCluster(d).slice(API.length);
+    const before = revisions(await c.get(path));
+    if (KUBE_ROLES.every((role) => !before[role]?.update))
+      throw new RunError(
+        `TidbCluster ${d.name}: the operator reports no StatefulSet revisions (status.<role>.statefulSet), so a restart could not be seen to finish: use compare.blocks: 1`,
+      );
+    restartAt.set(ctx, new Date().toISOString());
+    const step = ctx.planned(stepKey.restart(d));
+    restartAt.delete(ctx);
+    if (!("patch" in step.run)) throw new RunError(`step ${step.key} is not a PATCH`);
+    const started = Date.now();
+    const patched = await c.request<KubeObject>("PATCH", pathOf(c, step.run.patch), step.run.body, {
+      contentType: "application/merge-patch+json",
+    });
+    // a CRD without the components' annotations prunes them: the operator would never roll
+    const asked = JSON.parse(step.run.body).spec.tidb.annotations[RESTARTED_AT_ANNOTATION];
+    const spec = (patched.spec ?? {}) as { tidb?: { annotations?: Record<string, string> } };
+    if (spec.tidb?.annotations?.[RESTARTED_AT_ANNOTATION] !== asked)
+      throw new RunError(
+        `TidbCluster ${d.name}: the API server did not keep spec.tidb.annotations.${RESTARTED_AT_ANNOTATION} (the TidbCluster CRD here has no such field), so TiDB Operator would not restart it: use compare.blocks: 1`,
+      );
+    const readyMs = (ctx.plan.profile.kubernetes?.ready_timeout ?? 1800) * 1000;
+    await c.waitFor(path, (tc) => isReady(tc) && rolling(before, tc).length === 0, {
+      timeoutMs: readyMs,
+      everyMs: 2000,
+      signal,
+      what: `TidbCluster ${d.name} in ${d.namespace} restarted by TiDB Operator`,
+      describe: (tc) => `${readiness(tc)}; rolling: ${rolling(before, tc).join(", ") || "done"}`,
+    });
+    state.seen = ++r.restarts;
+    return `TidbCluster ${d.name}: rolling restart by TiDB Operator done in ${Math.round((Date.now() - started) / 1000)}s`;
   },
   state: (d) => `TidbCluster ${d.name} in namespace ${d.namespace}`,
   loadLauncher(ctx, d) {

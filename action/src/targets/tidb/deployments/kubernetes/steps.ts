@@ -8,6 +8,8 @@ type InNamespace = Named & { namespace: string };
 /** Placeholders the run fills: the API server, the namespace's expiry, a TiDB Service's addresses. */
 export const API = "<api>";
 export const EXPIRES_AT = "<expires at>";
+/** When a restart between blocks was asked for (the restart annotation's value). */
+export const RESTARTED_AT = "<restart time>";
 export const sqlAddress = (d: { name: string }) => `<${d.name} sql address>`;
 export const statusAddress = (d: { name: string }) => `<${d.name} status address>`;
 

@@ -6,7 +6,7 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-RLRIMSN2.js";
+} from "./chunk-RPVRJBQW.js";
 import {
   sweep
 } from "./chunk-PODZ3LZH.js";

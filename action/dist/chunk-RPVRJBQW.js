@@ -11603,6 +11603,10 @@ function tidbClusterManifest(o) {
     }
   };
 }
+var RESTARTED_AT_ANNOTATION = "tidb.pingcap.com/restartedAt";
+var restartPatch = (at2) => ({
+  spec: Object.fromEntries(KUBE_ROLES.map((r) => [r, { annotations: { [RESTARTED_AT_ANNOTATION]: at2 } }]))
+});
 var manifestsYaml = (objects) => objects.map((o) => (0, import_yaml6.stringify)(o)).join("---\n");
 function rolesOf(p) {
   const counts = Object.fromEntries(KUBE_ROLES.map((r) => [r, p.roles[r].count ?? 0]));
@@ -11787,6 +11791,7 @@ var PodLauncher = class {
 // action/src/targets/tidb/deployments/kubernetes/steps.ts
 var API = "<api>";
 var EXPIRES_AT = "<expires at>";
+var RESTARTED_AT = "<restart time>";
 var sqlAddress = (d) => `<${d.name} sql address>`;
 var statusAddress = (d) => `<${d.name} status address>`;
 var tidbClusters = (d) => `${API}/apis/${TIDB_CLUSTER_API}/namespaces/${d.namespace}/tidbclusters`;
@@ -11810,6 +11815,7 @@ var ready = /* @__PURE__ */ new WeakMap();
 var created = /* @__PURE__ */ new WeakMap();
 var alive2 = /* @__PURE__ */ new Map();
 var launchers = /* @__PURE__ */ new WeakMap();
+var restartAt = /* @__PURE__ */ new WeakMap();
 function clientOf(ctx, runId, signal) {
   let c = clients.get(ctx);
   if (!c) {
@@ -11837,7 +11843,9 @@ function clientOf(ctx, runId, signal) {
       const server = client.ctx.server;
       const ttl = parseAge(k?.ttl ?? "6h") ?? 6 * 36e5;
       const expires = new Date(Date.now() + ttl).toISOString();
-      ctx.addFill((t) => t.replaceAll(API, server).replaceAll(EXPIRES_AT, expires));
+      ctx.addFill(
+        (t) => t.replaceAll(API, server).replaceAll(EXPIRES_AT, expires).replaceAll(RESTARTED_AT, restartAt.get(ctx) ?? RESTARTED_AT)
+      );
       ready.set(ctx, client);
       return client;
     })();
@@ -11859,6 +11867,30 @@ function readiness(tc) {
   const phases = ["pd", "tikv", "tidb"].map((r) => `${r} ${st[r]?.phase ?? "no status"}`).join(", ");
   const ready2 = conditions(tc).find((c) => c.type === "Ready");
   return `${phases}; Ready ${ready2?.status ?? "not reported"}${ready2?.message ? `: ${ready2.message}` : ready2?.reason ? ` (${ready2.reason})` : ""}`;
+}
+function revisions(tc) {
+  const st = tc?.status ?? {};
+  return Object.fromEntries(
+    KUBE_ROLES.map((r) => [
+      r,
+      {
+        ...st[r]?.statefulSet?.currentRevision ? { current: st[r]?.statefulSet?.currentRevision } : {},
+        ...st[r]?.statefulSet?.updateRevision ? { update: st[r]?.statefulSet?.updateRevision } : {}
+      }
+    ])
+  );
+}
+function rolling2(before, now) {
+  const after = revisions(now);
+  return KUBE_ROLES.filter((r) => {
+    const b = before[r];
+    const a = after[r];
+    if (!b?.update && !a?.update) return false;
+    return !a?.update || a.update === b?.update || a.current !== a.update;
+  }).map((r) => {
+    const a = after[r];
+    return `${r} ${a?.update === before[r]?.update ? "not yet on a new revision" : `${a?.current ?? "?"} \u2192 ${a?.update ?? "?"}`}`;
+  });
 }
 async function serviceEndpoints(c, svc) {
   const spec = svc.spec ?? {};
@@ -11989,6 +12021,41 @@ var kubernetesRuntime = {
       await stop().catch((err) => ctx.log(`teardown: ${err.message}`));
       throw e;
     }
+  },
+  // a fresh instance of every component on the same volumes (compare.blocks): the operator's
+  // graceful rolling restart, asked for by the planned PATCH and waited for until done
+  async restart(ctx, d, _setup, r, state, signal) {
+    const c = readyClient(ctx);
+    const path = paths.tidbCluster(d).slice(API.length);
+    const before = revisions(await c.get(path));
+    if (KUBE_ROLES.every((role) => !before[role]?.update))
+      throw new RunError(
+        `TidbCluster ${d.name}: the operator reports no StatefulSet revisions (status.<role>.statefulSet), so a restart could not be seen to finish: use compare.blocks: 1`
+      );
+    restartAt.set(ctx, (/* @__PURE__ */ new Date()).toISOString());
+    const step = ctx.planned(stepKey.restart(d));
+    restartAt.delete(ctx);
+    if (!("patch" in step.run)) throw new RunError(`step ${step.key} is not a PATCH`);
+    const started2 = Date.now();
+    const patched = await c.request("PATCH", pathOf(c, step.run.patch), step.run.body, {
+      contentType: "application/merge-patch+json"
+    });
+    const asked = JSON.parse(step.run.body).spec.tidb.annotations[RESTARTED_AT_ANNOTATION];
+    const spec = patched.spec ?? {};
+    if (spec.tidb?.annotations?.[RESTARTED_AT_ANNOTATION] !== asked)
+      throw new RunError(
+        `TidbCluster ${d.name}: the API server did not keep spec.tidb.annotations.${RESTARTED_AT_ANNOTATION} (the TidbCluster CRD here has no such field), so TiDB Operator would not restart it: use compare.blocks: 1`
+      );
+    const readyMs = (ctx.plan.profile.kubernetes?.ready_timeout ?? 1800) * 1e3;
+    await c.waitFor(path, (tc) => isReady(tc) && rolling2(before, tc).length === 0, {
+      timeoutMs: readyMs,
+      everyMs: 2e3,
+      signal,
+      what: `TidbCluster ${d.name} in ${d.namespace} restarted by TiDB Operator`,
+      describe: (tc) => `${readiness(tc)}; rolling: ${rolling2(before, tc).join(", ") || "done"}`
+    });
+    state.seen = ++r.restarts;
+    return `TidbCluster ${d.name}: rolling restart by TiDB Operator done in ${Math.round((Date.now() - started2) / 1e3)}s`;
   },
   state: (d) => `TidbCluster ${d.name} in namespace ${d.namespace}`,
   loadLauncher(ctx, d) {
@@ -12121,7 +12188,13 @@ var kubernetesForm = {
       { variant: v.name }
     );
   },
-  blockSteps() {
+  blockSteps(_plan, d, add) {
+    add(
+      stepKey.restart(d),
+      "restart",
+      { patch: paths.tidbCluster(d), body: JSON.stringify(restartPatch(RESTARTED_AT)) },
+      `before each block after the first (compare.blocks): TiDB Operator's graceful rolling restart of every component (${RESTARTED_AT_ANNOTATION}), waited for until each role's StatefulSet is on a new revision and Ready is True: fresh pods on the same volumes`
+    );
   },
   teardownSteps(_plan, d, add) {
     add(
@@ -12159,7 +12232,6 @@ var KUBERNETES = {
       about: `a pod per step in the run's namespace (image ${load.image}, ${load.cpus} CPUs requested${node.length ? `, on nodes ${node.join(", ")}` : ""}; tidb/${LOAD_POD_FILE}), reaching TiDB through its Service inside the cluster`
     };
   },
-  noRestart: "runs on Kubernetes, where tiperf does not restart TiDB Operator's pods between blocks: use compare.blocks: 1",
   checkProfile(p, issue) {
     if (!p.kubernetes)
       issue(
@@ -13461,7 +13533,7 @@ var TidbRun = class {
     const step = this.plan.steps.find((x) => x.key === key);
     if (!step) throw new RunError(`the plan has no step ${key}: a run does only what \`tiperf plan\` shows`);
     const fill = (t) => this.fill(t.replaceAll(PLAN_DIR, this.dir));
-    const run = "command" in step.run ? { command: step.run.command.map(fill) } : "sql" in step.run ? { sql: fill(step.run.sql) } : "get" in step.run ? { get: fill(step.run.get) } : "delete" in step.run ? { delete: fill(step.run.delete) } : { post: fill(step.run.post), body: fill(step.run.body) };
+    const run = "command" in step.run ? { command: step.run.command.map(fill) } : "sql" in step.run ? { sql: fill(step.run.sql) } : "get" in step.run ? { get: fill(step.run.get) } : "delete" in step.run ? { delete: fill(step.run.delete) } : "patch" in step.run ? { patch: fill(step.run.patch), body: fill(step.run.body) } : { post: fill(step.run.post), body: fill(step.run.body) };
     return { ...step, run };
   }
   /** Fills in what the plan left to the run (a private server's ports and work directory). */

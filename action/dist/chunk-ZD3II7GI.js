@@ -30,7 +30,7 @@ import {
   throttleBetween,
   validateYaml,
   writeAtomic
-} from "./chunk-RLRIMSN2.js";
+} from "./chunk-RPVRJBQW.js";
 import {
   record,
   shellCommand,
@@ -59930,7 +59930,7 @@ function scheduleLines(s2) {
 function stepLine(s2) {
   const where = s2.where === "runner" || s2.where === void 0 ? "" : ` (${s2.where})`;
   const run2 = s2.run;
-  const text3 = "sql" in run2 ? `SQL: ${run2.sql}` : "get" in run2 ? `GET ${run2.get}` : "post" in run2 ? `POST ${run2.post} ${run2.body}` : "delete" in run2 ? `DELETE ${run2.delete}` : (
+  const text3 = "sql" in run2 ? `SQL: ${run2.sql}` : "get" in run2 ? `GET ${run2.get}` : "post" in run2 ? `POST ${run2.post} ${run2.body}` : "patch" in run2 ? `PATCH ${run2.patch} ${run2.body}` : "delete" in run2 ? `DELETE ${run2.delete}` : (
     // shell lines in sequence (a restart: "kill -TERM <pid>", then the start), not a path with a placeholder
     /^[a-z][\w-]* /.test(run2.command[0] ?? "") ? run2.command.join(" && ") : shellCommand(run2.command)
   );
