@@ -1253,6 +1253,18 @@ async function repositoryOf(specFile, current) {
     );
   return { mode: "config", repo: top.out };
 }
+function remeasureCompare(given, spec, attempt) {
+  if (attempt === 0) return given;
+  const rounds = (given.rounds ?? spec?.rounds ?? 6) * 2 ** attempt;
+  const blocks = given.blocks ?? spec?.blocks ?? 1;
+  const maxRounds = spec?.max_rounds ? Math.max(spec.max_rounds * 2 ** attempt, rounds) : void 0;
+  return {
+    ...given,
+    rounds,
+    ...blocks > 1 ? { blocks: blocks * 2 ** attempt } : {},
+    ...maxRounds ? { max_rounds: maxRounds } : {}
+  };
+}
 async function commitsBetween(specFile, current, good, bad) {
   const { repo } = await repositoryOf(specFile, current);
   const g = await commitOf(repo, good, "--good");
@@ -1317,22 +1329,9 @@ async function bisectSpec(o) {
   await save();
   let watched;
   const specRel = relative(repo, resolve(o.spec));
-  const compareOf = (attempt) => {
-    const base = { ...o.compare, confidence: perStep };
-    if (attempt === 0) return base;
-    const c = current.spec.compare;
-    const rounds = (o.compare?.rounds ?? c?.rounds ?? 6) * 2 ** attempt;
-    const blocks = o.compare?.blocks ?? c?.blocks ?? 1;
-    const maxRounds = c?.max_rounds ? Math.max(c.max_rounds * 2 ** attempt, rounds) : void 0;
-    return {
-      ...base,
-      rounds,
-      ...blocks > 1 ? { blocks: blocks * 2 ** attempt } : {},
-      ...maxRounds ? { max_rounds: maxRounds } : {}
-    };
-  };
+  const compareOf = (attempt) => remeasureCompare({ ...o.compare, confidence: perStep }, current.spec.compare, attempt);
   const stepSpec = async (candidate, against, attempt) => {
-    const { max_rounds, ...known } = compareOf(attempt);
+    const known = compareOf(attempt);
     let composed;
     if (mode === "config") {
       composed = await prepareSpec({
@@ -1362,11 +1361,7 @@ async function bisectSpec(o) {
       );
     }
     const cells = watched ? [...new Map(watched.map((c) => [`${c.workload}\0${c.threads}`, c])).values()] : only;
-    const step = await narrowSpec(composed, cells, {
-      confirm: 0,
-      profiles: 0,
-      ...max_rounds ? { max_rounds } : {}
-    });
+    const step = await narrowSpec(composed, cells, { confirm: 0, profiles: 0 });
     return o.profile ? { ...step, profile: o.profile } : step;
   };
   const measure = async (i, j, role) => {

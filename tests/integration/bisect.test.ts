@@ -85,6 +85,7 @@ describe("tiperf bisect over a config repository (real MariaDB, real sysbench)",
       "2",
     ]);
     const { code } = await run.done;
+    assert.ok(existsSync(json), `no bisect.json (exit ${code}):\n${run.stderr()}`);
     const r = JSON.parse(readFileSync(json, "utf8"));
     assert.equal(r.outcome, "found", run.stderr());
     assert.equal(code, 1, "a found regression exits 1");

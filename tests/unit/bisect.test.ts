@@ -14,9 +14,10 @@ import {
   stepKind,
 } from "../../action/src/compare/bisection.ts";
 import { bisectRange } from "../../action/src/history/check.ts";
+import { remeasureCompare } from "../../action/src/pipeline/bisect.ts";
 import { bisectIssue, bisectMarkdown, bisectTitle, prOf } from "../../action/src/report/bisect.ts";
 import { loadSpec } from "../../action/src/specfile/load.ts";
-import { narrowSpec } from "../../action/src/specfile/prepare.ts";
+import { narrowSpec, prepareSpec } from "../../action/src/specfile/prepare.ts";
 import { oneDrop } from "../helpers/changes.ts";
 import { tempDir } from "../helpers/real.ts";
 
@@ -220,6 +221,33 @@ const report = (over: Partial<BisectReport> = {}): BisectReport => {
     ...over,
   };
 };
+
+describe("bisection: a step measured again", () => {
+  test("each re-measure doubles rounds and blocks, and raises max_rounds with them: the spec's own never refuses it", async () => {
+    const spec = { rounds: 4, max_rounds: 8 };
+    assert.deepEqual(remeasureCompare({ confidence: 0.99 }, spec, 0), { confidence: 0.99 });
+    assert.deepEqual(remeasureCompare({ confidence: 0.99 }, spec, 1), {
+      confidence: 0.99,
+      rounds: 8,
+      max_rounds: 16,
+    });
+    assert.deepEqual(remeasureCompare({ confidence: 0.99 }, spec, 2), {
+      confidence: 0.99,
+      rounds: 16,
+      max_rounds: 32,
+    });
+    assert.deepEqual(remeasureCompare({}, { rounds: 6, blocks: 3 }, 1), { rounds: 12, blocks: 6 });
+    // the second re-measure of a spec with max_rounds 8 loads (it was refused: max_rounds 8 < rounds 16)
+    const dir = tempDir();
+    writeFileSync(
+      join(dir, "s.yaml"),
+      "name: s\ntarget: {kind: mariadb}\ndata: {tables: 1, table_size: 100}\nworkloads:\n  - {name: ps, sysbench: oltp_point_select, threads: [2], duration: 1s}\nvariants: {base: {}, head: {}}\ncompare: {rounds: 4, max_rounds: 8}\n",
+    );
+    const loaded = await prepareSpec({ spec: join(dir, "s.yaml"), compare: remeasureCompare({}, spec, 2) });
+    assert.equal(loaded.variants?.compare.rounds, 16);
+    assert.equal(loaded.variants?.compare.max_rounds, 32);
+  });
+});
 
 describe("bisection: the report and the issue", () => {
   test("the issue's title is the bot's: the confirmed drop, the cell, the commit and its subject", () => {

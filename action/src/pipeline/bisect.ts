@@ -119,6 +119,28 @@ async function repositoryOf(
 }
 
 /** How many commits a bisect of this spec from good to bad would walk (first-parent line). */
+/**
+ * A bisect step's compare overrides: as given, then per re-measure twice the rounds (and blocks:
+ * the same rounds per instance) of the one before, with max_rounds raised beside them (a spec's
+ * own max_rounds below the new rounds would refuse the step).
+ */
+export function remeasureCompare(
+  given: CompareOverrides,
+  spec: { rounds?: number; blocks?: number; max_rounds?: number | undefined } | undefined,
+  attempt: number,
+): CompareOverrides {
+  if (attempt === 0) return given;
+  const rounds = (given.rounds ?? spec?.rounds ?? 6) * 2 ** attempt;
+  const blocks = given.blocks ?? spec?.blocks ?? 1;
+  const maxRounds = spec?.max_rounds ? Math.max(spec.max_rounds * 2 ** attempt, rounds) : undefined;
+  return {
+    ...given,
+    rounds,
+    ...(blocks > 1 ? { blocks: blocks * 2 ** attempt } : {}),
+    ...(maxRounds ? { max_rounds: maxRounds } : {}),
+  };
+}
+
 export async function commitsBetween(
   specFile: string,
   current: LoadedSpec,
@@ -191,24 +213,12 @@ export async function bisectSpec(o: BisectOptions): Promise<BisectOutcome> {
   await save();
   let watched: StepCell[] | undefined;
   const specRel = relative(repo, resolve(o.spec));
-  const compareOf = (attempt: number) => {
-    const base = { ...o.compare, confidence: perStep };
-    if (attempt === 0) return base;
-    // a re-measure: twice the rounds (and blocks: the same rounds per instance) of the one before
-    const c = current.spec.compare;
-    const rounds = (o.compare?.rounds ?? c?.rounds ?? 6) * 2 ** attempt;
-    const blocks = o.compare?.blocks ?? c?.blocks ?? 1;
-    const maxRounds = c?.max_rounds ? Math.max(c.max_rounds * 2 ** attempt, rounds) : undefined;
-    return {
-      ...base,
-      rounds,
-      ...(blocks > 1 ? { blocks: blocks * 2 ** attempt } : {}),
-      ...(maxRounds ? { max_rounds: maxRounds } : {}),
-    };
-  };
+  const compareOf = (attempt: number) =>
+    remeasureCompare({ ...o.compare, confidence: perStep }, current.spec.compare, attempt);
   /** The step's spec: `against` as base, `candidate` as head. */
   const stepSpec = async (candidate: Commit, against: Commit, attempt: number): Promise<LoadedSpec> => {
-    const { max_rounds, ...known } = compareOf(attempt) as CompareOverrides & { max_rounds?: number };
+    // max_rounds with the rounds: a re-measure's rounds may pass the spec's own max_rounds
+    const known = compareOf(attempt);
     let composed: LoadedSpec;
     if (mode === "config") {
       composed = await prepareSpec({
@@ -240,11 +250,7 @@ export async function bisectSpec(o: BisectOptions): Promise<BisectOutcome> {
     const cells = watched
       ? [...new Map(watched.map((c) => [`${c.workload}\u0000${c.threads}`, c])).values()]
       : only;
-    const step = await narrowSpec(composed, cells, {
-      confirm: 0,
-      profiles: 0,
-      ...(max_rounds ? { max_rounds } : {}),
-    });
+    const step = await narrowSpec(composed, cells, { confirm: 0, profiles: 0 });
     return o.profile ? { ...step, profile: o.profile } : step;
   };
 

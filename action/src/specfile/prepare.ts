@@ -14,6 +14,8 @@ const isObj = (v: unknown): v is Obj => v !== null && typeof v === "object" && !
 /** The compare keys a workflow or the command line may set over the spec's. */
 export interface CompareOverrides {
   rounds?: number;
+  /** Set with rounds where a spec's own max_rounds would fall below them (a bisect's re-measure). */
+  max_rounds?: number;
   blocks?: number;
   confidence?: number;
   seed?: number;
