@@ -30,7 +30,7 @@ export function singlePairNote(blocks: number, ownInstances: boolean): string | 
 /**
  * A duet's blocks when its spec leaves compare.blocks out: one instance pair cannot tell a steady
  * instance gap from a change (singlePairNote), and this machine's A/A duet banks came out centred
- * only with fresh servers and freshly loaded data per block (README, "Duet measurement"). The
+ * only with fresh servers and freshly loaded data per block (README, "Duet against interleaved"). The
  * fewest blocks, 3 or more, that split compare.rounds evenly (and whose rounds per block divide
  * max_rounds): 6 rounds → 3 blocks of 2, 4 → 4 of 1, 16 → 4 of 4. None where no such split exists
  * (2 rounds; max_rounds not a multiple of any): the comparison stays one pair, and says so.
