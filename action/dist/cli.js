@@ -45,10 +45,10 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-ZD3II7GI.js";
+} from "./chunk-2CVJY7HW.js";
 import {
   reapLedger
-} from "./chunk-IWTBU54W.js";
+} from "./chunk-E5YUH3YD.js";
 import {
   EXPIRES,
   KubeClient,
@@ -64,7 +64,7 @@ import {
   require_dist,
   writeAtomic,
   writeResult
-} from "./chunk-RPVRJBQW.js";
+} from "./chunk-S27ZO7MR.js";
 import {
   CLOUDS,
   Interrupted,

@@ -13,7 +13,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-ZD3II7GI.js";
+} from "./chunk-2CVJY7HW.js";
 import {
   getInput,
   info,
@@ -26,7 +26,7 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-RPVRJBQW.js";
+} from "./chunk-S27ZO7MR.js";
 import {
   Interrupted,
   installCrashTeardown,

@@ -4,13 +4,13 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   reapLedger
-} from "./chunk-IWTBU54W.js";
+} from "./chunk-E5YUH3YD.js";
 import {
   getState,
   info,
   setFailed
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-RPVRJBQW.js";
+import "./chunk-S27ZO7MR.js";
 import {
   ledgerDir
 } from "./chunk-PODZ3LZH.js";

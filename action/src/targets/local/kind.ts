@@ -4,6 +4,7 @@
 import { cpus } from "node:os";
 import { InputError } from "../../errors.ts";
 import { anyTool } from "../../proc/env.ts";
+import { shellCommand } from "../../proc/quote.ts";
 import {
   type EndpointPlan,
   type EndpointServer,
@@ -160,7 +161,8 @@ function localSteps(s: LocalServer, input: TargetPlanInput): PlanStep[] {
     if (input.blocks > 1)
       add(
         "restart",
-        { command: [`kill -${s.stopSignal.replace("SIG", "")} <pid>`, ...c.server] },
+        // two shell lines: the stop, then the server's command line as one quoted line
+        { command: [`kill -${s.stopSignal.replace("SIG", "")} <pid>`, shellCommand(c.server)] },
         `before each block after the first: a fresh process on the same data`,
       );
   }

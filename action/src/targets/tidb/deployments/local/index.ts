@@ -76,7 +76,7 @@ const serverForm: DeploymentForm<ServerDeployment> = {
         command: [
           `kill -TERM <pid of ${d.name}>`,
           shellCommand(["cp", serverProgram(d, tiupHome()), serverCopy(d)]),
-          ...serverArgs(d, PLAN_DIR),
+          shellCommand(serverArgs(d, PLAN_DIR)),
         ],
       },
       "before each block after the first (compare.blocks): a fresh process on the same data, from a fresh copy of its program",

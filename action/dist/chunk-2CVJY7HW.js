@@ -30,7 +30,7 @@ import {
   throttleBetween,
   validateYaml,
   writeAtomic
-} from "./chunk-RPVRJBQW.js";
+} from "./chunk-S27ZO7MR.js";
 import {
   record,
   shellCommand,

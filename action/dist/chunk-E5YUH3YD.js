@@ -6,7 +6,7 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-RPVRJBQW.js";
+} from "./chunk-S27ZO7MR.js";
 import {
   sweep
 } from "./chunk-PODZ3LZH.js";

@@ -9147,7 +9147,8 @@ function localSteps(s, input) {
     if (input.blocks > 1)
       add(
         "restart",
-        { command: [`kill -${s.stopSignal.replace("SIG", "")} <pid>`, ...c.server] },
+        // two shell lines: the stop, then the server's command line as one quoted line
+        { command: [`kill -${s.stopSignal.replace("SIG", "")} <pid>`, shellCommand(c.server)] },
         `before each block after the first: a fresh process on the same data`
       );
   }
@@ -12667,7 +12668,7 @@ var serverForm = {
         command: [
           `kill -TERM <pid of ${d.name}>`,
           shellCommand(["cp", serverProgram(d, tiupHome()), serverCopy(d)]),
-          ...serverArgs(d, PLAN_DIR)
+          shellCommand(serverArgs(d, PLAN_DIR))
         ]
       },
       "before each block after the first (compare.blocks): a fresh process on the same data, from a fresh copy of its program"
