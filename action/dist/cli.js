@@ -45,10 +45,10 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-2CVJY7HW.js";
+} from "./chunk-J2OILC4H.js";
 import {
   reapLedger
-} from "./chunk-E5YUH3YD.js";
+} from "./chunk-GS54WLGX.js";
 import {
   EXPIRES,
   KubeClient,
@@ -64,7 +64,7 @@ import {
   require_dist,
   writeAtomic,
   writeResult
-} from "./chunk-S27ZO7MR.js";
+} from "./chunk-N4AQ6E4F.js";
 import {
   CLOUDS,
   Interrupted,

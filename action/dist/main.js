@@ -13,7 +13,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-2CVJY7HW.js";
+} from "./chunk-J2OILC4H.js";
 import {
   getInput,
   info,
@@ -26,7 +26,7 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-S27ZO7MR.js";
+} from "./chunk-N4AQ6E4F.js";
 import {
   Interrupted,
   installCrashTeardown,

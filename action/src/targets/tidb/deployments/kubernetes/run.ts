@@ -97,21 +97,21 @@ export function readiness(tc: KubeObject | undefined): string {
   return `${phases}; Ready ${ready?.status ?? "not reported"}${ready?.message ? `: ${ready.message}` : ready?.reason ? ` (${ready.reason})` : ""}`;
 }
 
+/** How long the operator has to report a TidbCluster Ready (kubernetes.ready_timeout), at start and after a restart. */
+const readyTimeoutMs = (ctx: RunContext) => (ctx.plan.profile.kubernetes?.ready_timeout ?? 1800) * 1000;
+
 /** Each role's StatefulSet revisions as the operator reports them (status.<role>.statefulSet). */
-type Revisions = Record<string, { current?: string; update?: string }>;
+type Revisions = Record<string, { current?: string | undefined; update?: string | undefined }>;
 export function revisions(tc: KubeObject | undefined): Revisions {
   const st = (tc?.status ?? {}) as Record<
     string,
     { statefulSet?: { currentRevision?: string; updateRevision?: string } } | undefined
   >;
   return Object.fromEntries(
-    KUBE_ROLES.map((r) => [
-      r,
-      {
-        ...(st[r]?.statefulSet?.currentRevision ? { current: st[r]?.statefulSet?.currentRevision } : {}),
-        ...(st[r]?.statefulSet?.updateRevision ? { update: st[r]?.statefulSet?.updateRevision } : {}),
-      },
-    ]),
+    KUBE_ROLES.map((r) => {
+      const set = st[r]?.statefulSet;
+      return [r, { current: set?.currentRevision, update: set?.updateRevision }];
+    }),
   );
 }
 
@@ -181,7 +181,7 @@ export const kubernetesRuntime: FormRuntime<KubernetesDeployment> = {
   async start(ctx, d, _setup, signal) {
     const c = await clientOf(ctx, d.runId, signal);
     const settings = ctx.plan.profile.kubernetes;
-    const readyMs = (settings?.ready_timeout ?? 1800) * 1000;
+    const readyMs = readyTimeoutMs(ctx);
     if (d.namespaceManifest) {
       // a namespace of this name that tiperf did not just create is never adopted (nor deleted)
       if (await c.find(`/api/v1/namespaces/${d.namespace}`))
@@ -306,7 +306,7 @@ export const kubernetesRuntime: FormRuntime<KubernetesDeployment> = {
       throw new RunError(
         `TidbCluster ${d.name}: the API server did not keep spec.tidb.annotations.${RESTARTED_AT_ANNOTATION} (the TidbCluster CRD here has no such field), so TiDB Operator would not restart it: use compare.blocks: 1`,
       );
-    const readyMs = (ctx.plan.profile.kubernetes?.ready_timeout ?? 1800) * 1000;
+    const readyMs = readyTimeoutMs(ctx);
     await c.waitFor(path, (tc) => isReady(tc) && rolling(before, tc).length === 0, {
       timeoutMs: readyMs,
       everyMs: 2000,

@@ -30,7 +30,7 @@ import {
   throttleBetween,
   validateYaml,
   writeAtomic
-} from "./chunk-S27ZO7MR.js";
+} from "./chunk-N4AQ6E4F.js";
 import {
   record,
   shellCommand,

@@ -6,7 +6,7 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-S27ZO7MR.js";
+} from "./chunk-N4AQ6E4F.js";
 import {
   sweep
 } from "./chunk-PODZ3LZH.js";

@@ -11869,16 +11869,14 @@ function readiness(tc) {
   const ready2 = conditions(tc).find((c) => c.type === "Ready");
   return `${phases}; Ready ${ready2?.status ?? "not reported"}${ready2?.message ? `: ${ready2.message}` : ready2?.reason ? ` (${ready2.reason})` : ""}`;
 }
+var readyTimeoutMs = (ctx) => (ctx.plan.profile.kubernetes?.ready_timeout ?? 1800) * 1e3;
 function revisions(tc) {
   const st = tc?.status ?? {};
   return Object.fromEntries(
-    KUBE_ROLES.map((r) => [
-      r,
-      {
-        ...st[r]?.statefulSet?.currentRevision ? { current: st[r]?.statefulSet?.currentRevision } : {},
-        ...st[r]?.statefulSet?.updateRevision ? { update: st[r]?.statefulSet?.updateRevision } : {}
-      }
-    ])
+    KUBE_ROLES.map((r) => {
+      const set = st[r]?.statefulSet;
+      return [r, { current: set?.currentRevision, update: set?.updateRevision }];
+    })
   );
 }
 function rolling2(before, now) {
@@ -11926,7 +11924,7 @@ var kubernetesRuntime = {
   async start(ctx, d, _setup, signal) {
     const c = await clientOf(ctx, d.runId, signal);
     const settings2 = ctx.plan.profile.kubernetes;
-    const readyMs = (settings2?.ready_timeout ?? 1800) * 1e3;
+    const readyMs = readyTimeoutMs(ctx);
     if (d.namespaceManifest) {
       if (await c.find(`/api/v1/namespaces/${d.namespace}`))
         throw new RunError(
@@ -12047,7 +12045,7 @@ var kubernetesRuntime = {
       throw new RunError(
         `TidbCluster ${d.name}: the API server did not keep spec.tidb.annotations.${RESTARTED_AT_ANNOTATION} (the TidbCluster CRD here has no such field), so TiDB Operator would not restart it: use compare.blocks: 1`
       );
-    const readyMs = (ctx.plan.profile.kubernetes?.ready_timeout ?? 1800) * 1e3;
+    const readyMs = readyTimeoutMs(ctx);
     await c.waitFor(path, (tc) => isReady(tc) && rolling2(before, tc).length === 0, {
       timeoutMs: readyMs,
       everyMs: 2e3,
