@@ -45,10 +45,10 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-J2OILC4H.js";
+} from "./chunk-PHVRXCX3.js";
 import {
   reapLedger
-} from "./chunk-GS54WLGX.js";
+} from "./chunk-RMS3PXI5.js";
 import {
   EXPIRES,
   KubeClient,
@@ -64,7 +64,7 @@ import {
   require_dist,
   writeAtomic,
   writeResult
-} from "./chunk-N4AQ6E4F.js";
+} from "./chunk-WKEJ3K4V.js";
 import {
   CLOUDS,
   Interrupted,

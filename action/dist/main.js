@@ -13,7 +13,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-J2OILC4H.js";
+} from "./chunk-PHVRXCX3.js";
 import {
   getInput,
   info,
@@ -26,7 +26,7 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-N4AQ6E4F.js";
+} from "./chunk-WKEJ3K4V.js";
 import {
   Interrupted,
   installCrashTeardown,

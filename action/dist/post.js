@@ -4,13 +4,13 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   reapLedger
-} from "./chunk-GS54WLGX.js";
+} from "./chunk-RMS3PXI5.js";
 import {
   getState,
   info,
   setFailed
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-N4AQ6E4F.js";
+import "./chunk-WKEJ3K4V.js";
 import {
   ledgerDir
 } from "./chunk-PODZ3LZH.js";

@@ -95,21 +95,64 @@ describe("a stalled server never yields a number", () => {
     assert.deepEqual(leftovers(), before, "the stopped server was stopped for good and removed");
   });
 
-  test("a stall shorter than the grace: sysbench ends 'successfully', the cell is failed, not judged", async () => {
-    const before = leftovers();
-    const { run, pid, out } = await oneCellRunning();
+  /** Stops the server for 5 s, then lets it go on. */
+  const pause = async (pid: number) => {
     process.kill(pid, "SIGSTOP");
     await new Promise((r) => setTimeout(r, 5000));
     process.kill(pid, "SIGCONT");
+  };
+
+  test("a stall shorter than the grace: sysbench ends 'successfully'; that run is set aside (raw output kept) and the cell runs again", async () => {
+    const before = leftovers();
+    const { run, pid, out } = await oneCellRunning();
+    await pause(pid);
+    const { code } = await run.done;
+    assert.equal(code, 0, run.stderr());
+    assert.match(
+      run.stderr(),
+      /cell point_select threads=2 failed: not the measurement asked for: \d+ one-second sample\(s\) with zero throughput \(at \d+s.*: the server stalled \(raw output: \S+point_select-t2-stalled-1\.log\); running the cell again \(1 of 1\)/,
+    );
+    const runDir = runDirOf(out);
+    const stalled = readFileSync(join(runDir, "raw", "point_select-t2-stalled-1.log"), "utf8");
+    assert.match(stalled, /tps: 0\.00 qps: 0\.00/, "the raw output that shows the stall is kept");
+    assert.match(stalled.split("\n")[0] ?? "", /^\$ sysbench oltp_point_select --db-driver=mysql /);
+    const result = JSON.parse(readFileSync(join(runDir, "result.json"), "utf8"));
+    assert.equal(result.status, "complete");
+    const [cell] = result.cells;
+    assert.equal(result.cells.length, 1);
+    assert.equal(cell.status, "ok");
+    assert.deepEqual(
+      cell.stalled_attempts.map((a: { raw_log: string }) => a.raw_log),
+      ["raw/point_select-t2-stalled-1.log"],
+    );
+    // the number is the re-run's: no zero-throughput second in it
+    assert.ok(cell.metrics.tps.value > 0);
+    assert.doesNotMatch(readFileSync(join(runDir, cell.raw_log), "utf8"), /tps: 0\.00 qps: 0\.00/);
+    assert.deepEqual(leftovers(), before);
+  });
+
+  test("a cell that stalls again when run again: failed, not judged, both runs' raw output kept", async () => {
+    const before = leftovers();
+    const { run, pid, out } = await oneCellRunning();
+    await pause(pid);
+    await run.waitFor(/running the cell again \(1 of 1\)/);
+    await new Promise((r) => setTimeout(r, 1000));
+    await pause(pid);
     const { code } = await run.done;
     assert.equal(code, 3, run.stderr());
     assert.match(
       run.stderr(),
-      /cell point_select threads=2 failed: not the measurement asked for: \d+ one-second sample\(s\) with zero throughput \(at \d+s/,
+      /error: cell point_select threads=2 failed: not the measurement asked for: \d+ one-second sample\(s\) with zero throughput/,
     );
-    const raw = readFileSync(join(runDirOf(out), "raw", "point_select-t2.log"), "utf8");
-    assert.match(raw, /tps: 0\.00 qps: 0\.00/, "the raw output that shows the stall is kept");
-    assert.match(raw.split("\n")[0] ?? "", /^\$ sysbench oltp_point_select --db-driver=mysql /);
+    const runDir = runDirOf(out);
+    const result = JSON.parse(readFileSync(join(runDir, "result.json"), "utf8"));
+    assert.equal(result.status, "failed");
+    const [cell] = result.cells;
+    assert.equal(cell.status, "failed");
+    assert.equal(cell.failure, "stalled");
+    assert.deepEqual(cell.metrics, {}, "no number for a cell that measured a stall");
+    for (const f of ["point_select-t2-stalled-1.log", "point_select-t2.log"])
+      assert.match(readFileSync(join(runDir, "raw", f), "utf8"), /tps: 0\.00 qps: 0\.00/, f);
     assert.deepEqual(leftovers(), before);
   });
 });

@@ -96,6 +96,22 @@ export interface StepContext {
 }
 
 /** How the reports lay out a workload's metrics (the seeds' tables). */
+/**
+ * What `measure` throws when the measured run's only fault is seconds without a finished
+ * operation (the server stalled: a background job, a pause of the machine, SIGSTOP): another
+ * attempt of the cell may measure, so the pipeline sets this one aside and runs the cell again.
+ */
+export class StalledRun extends Error {
+  constructor(
+    message: string,
+    /** The seconds (from the measured run's start) with zero throughput. */
+    readonly seconds: number[],
+  ) {
+    super(message);
+    this.name = "StalledRun";
+  }
+}
+
 export interface ReportLayout {
   /** "threads": a row per thread count, a column per metric; "metrics": a row per metric (TPC-H queries). */
   rows: "threads" | "metrics";

@@ -1,8 +1,17 @@
+import { existsSync } from "node:fs";
+import { rename } from "node:fs/promises";
 import { cpus } from "node:os";
-import { basename, relative } from "node:path";
+import { basename, join, relative } from "node:path";
 import { mostSpecificLine } from "../drivers/failure.ts";
 import { driverOf } from "../drivers/registry.ts";
-import type { Driver, Step, StepContext, ToolCommand, Workload } from "../drivers/types.ts";
+import {
+  type Driver,
+  StalledRun,
+  type Step,
+  type StepContext,
+  type ToolCommand,
+  type Workload,
+} from "../drivers/types.ts";
 import { RunError } from "../errors.ts";
 import { RemoteSampler } from "../observe/remote.ts";
 import { ResourceSampler, type Sampler } from "../observe/sampler.ts";
@@ -10,7 +19,7 @@ import { runCommand } from "../proc/process.ts";
 import { maskArgs } from "../proc/secrets.ts";
 import { type RemoteHost, sshArgs } from "../proc/ssh.ts";
 import { runTool, type ToolLauncher, type ToolRun } from "../proc/tool.ts";
-import type { Cell, ResourceUse, TargetInfo } from "../result/model.ts";
+import type { Cell, ResourceUse, StalledAttempt, TargetInfo } from "../result/model.ts";
 import type { RunDir } from "../result/store.ts";
 import type { Spec, TargetSpec } from "../specfile/schema.ts";
 import { checkCpus } from "../targets/local/affinity.ts";
@@ -538,8 +547,29 @@ export class Bench {
         ...(throttle ? { cpu_throttle: throttle } : {}),
       };
     } catch (e) {
-      return fail(`${(e as Error).message} (raw output: ${logFile})`);
+      const failed = fail(`${(e as Error).message} (raw output: ${logFile})`);
+      return e instanceof StalledRun ? { ...failed, failure: "stalled" } : failed;
     }
+  }
+
+  /**
+   * A stalled cell's measured run set aside before the cell runs again: its raw output renamed
+   * `<cell>-stalled-<n>.log` (kept), and what the cell records of the attempt.
+   */
+  async setAside(cell: Cell): Promise<StalledAttempt> {
+    const from = join(this.runDir.dir, cell.raw_log);
+    const error = cell.error ?? "stalled";
+    for (let n = 1; n <= 100; n++) {
+      const to = from.replace(/(\.log)?$/, `-stalled-${n}.log`);
+      if (existsSync(to)) continue;
+      try {
+        await rename(from, to);
+      } catch {
+        return { error }; // no raw output to keep (the tool wrote none)
+      }
+      return { error: error.replace(from, to), raw_log: relative(this.runDir.dir, to) };
+    }
+    return { error };
   }
 
   /**

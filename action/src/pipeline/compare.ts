@@ -164,6 +164,7 @@ export async function compareSpec(given: LoadedSpec, opts: CompareOptions): Prom
           benchOf,
           record: (cells) => record(tag(cells)),
           signal: opts.signal,
+          log: opts.log,
         });
         progress.finish(cellSeconds(first) * (compare.order === "duet" || only ? 1 : names.length));
       }

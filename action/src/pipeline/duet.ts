@@ -9,11 +9,18 @@ import { duetBlocks } from "../compare/design.ts";
 import { cpuQuotaOf } from "../compare/effects.ts";
 import { allowedCpus, clockTicks, threadTimes } from "../observe/procfs.ts";
 import { parents, runCommand, treeOf } from "../proc/process.ts";
-import type { Cell } from "../result/model.ts";
+import type { Cell, StalledAttempt } from "../result/model.ts";
 import type { LoadedSpec } from "../specfile/load.ts";
 import { cpuIndexes } from "../targets/local/affinity.ts";
 import type { TargetPlan } from "../targets/types.ts";
-import type { CellRunner, RoundRunner, Turn } from "./rounds.ts";
+import {
+  type CellRunner,
+  type RoundRunner,
+  STALLED_RUN_RERUNS,
+  stalledLine,
+  stalledNotes,
+  type Turn,
+} from "./rounds.ts";
 
 /** The CPUs this process may run on (its affinity), in order. */
 export function usableCpus(): number[] {
@@ -479,9 +486,29 @@ export class DuetRunner implements RoundRunner {
     let { cells, outside } = await this.once(t);
     let reruns = 0;
     let stallReruns = 0;
+    /** Measured runs set aside because their server stalled outright, by variant. */
+    const stalled = new Map<string, StalledAttempt[]>();
+    let stalledRounds = 0;
     const gapOf = (o: number[]) => Math.max(...o) - Math.min(...o);
     for (;;) {
-      if (!cells.every((c) => c.status === "ok")) break;
+      const failed = cells.filter((c) => c.status !== "ok");
+      if (failed.length > 0) {
+        // a server that stalled outright: the round again (both pairs: a duet's sample is the pair)
+        if (
+          !failed.every((c) => c.failure === "stalled") ||
+          stalledRounds >= STALLED_RUN_RERUNS ||
+          t.signal.aborted
+        )
+          break;
+        stalledRounds++;
+        for (const c of failed) {
+          const kept = await t.benchOf(c.variant).setAside(c);
+          stalled.set(c.variant, [...(stalled.get(c.variant) ?? []), kept]);
+          this.log(stalledLine(kept, "round", stalledRounds));
+        }
+        ({ cells, outside } = await this.once(t));
+        continue;
+      }
       if (outside && gapOf(outside) > OUTSIDE_GAP_PCT && reruns < UNEVEN_RERUNS) {
         reruns++;
         const o = outside;
@@ -506,6 +533,7 @@ export class DuetRunner implements RoundRunner {
         ...(o ? { outside_cpu_pct: Math.round((o[this.names.indexOf(c.variant)] as number) * 10) / 10 } : {}),
         ...(reruns ? { reruns } : {}),
         ...(stallReruns ? { stall_reruns: stallReruns } : {}),
+        ...(stalled.has(c.variant) ? { stalled_attempts: stalled.get(c.variant) } : {}),
       })),
     );
   }
@@ -515,6 +543,7 @@ export class DuetRunner implements RoundRunner {
     const total = stalled.reduce((n, [, k]) => n + k, 0);
     const [top] = stalled;
     return [
+      ...stalledNotes(cells),
       ...stallNotes(cells),
       // a background job strikes either server; the change's own stalls strike one variant only
       ...(top && total >= 3 && top[1] === total

@@ -18,6 +18,7 @@ import { cellLabel, cellSeconds, maxThreads, planCells } from "./cells.ts";
 import { planRun, type RunPlan, writePlan } from "./plan.ts";
 import { checkOutDir, checkTools } from "./preflight.ts";
 import { Progress } from "./progress.ts";
+import { runCellStallAware } from "./rounds.ts";
 
 export const TIPERF_VERSION = "1.0.0";
 
@@ -245,7 +246,7 @@ export async function runSpec(given: LoadedSpec, opts: RunOptions): Promise<RunO
     );
     for (const plan of cells) {
       progress.start(cellLabel(plan));
-      const cell = await bench.runCell(plan, opts.signal);
+      const cell = await runCellStallAware(bench, plan, opts.signal, opts.log);
       result.cells.push(cell);
       // Written as soon as the cell finishes: a crash loses at most the running cell.
       await runDir.writeResult(result);

@@ -67,6 +67,16 @@ export const CellSchema = z.strictObject({
   block: z.number().int().positive().optional(),
   status: z.enum(["ok", "failed"]),
   error: z.string().optional(),
+  /**
+   * A failed cell's fault where tiperf acts on it: `stalled`, seconds of the measured run without
+   * a finished operation and nothing else wrong (the cell ran again before it failed).
+   */
+  failure: z.enum(["stalled"]).optional(),
+  /**
+   * Measured runs of this cell (duet: of its round) set aside because a server stalled, each
+   * with its error and its raw output (kept, renamed); the cell's numbers are a later attempt's.
+   */
+  stalled_attempts: z.array(z.strictObject({ error: z.string(), raw_log: z.string().optional() })).optional(),
   started_at: z.string(),
   finished_at: z.string(),
   /** Raw tool output, relative to the run directory. */
@@ -163,6 +173,7 @@ export const ResultSchema = z.strictObject({
 
 export type Interval = z.output<typeof IntervalSchema>;
 export type Cell = z.output<typeof CellSchema>;
+export type StalledAttempt = NonNullable<Cell["stalled_attempts"]>[number];
 export type ResourceUse = z.output<typeof ResourceUseSchema>;
 export type CellMetric = z.output<typeof MetricSchema>;
 export type Host = z.output<typeof HostSchema>;

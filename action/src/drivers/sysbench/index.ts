@@ -3,8 +3,16 @@ import { z } from "zod";
 import { findTool } from "../../proc/env.ts";
 import { runTool } from "../../proc/tool.ts";
 import type { Connection } from "../../targets/types.ts";
-import type { Driver, MetricInfo, SpecData, Step, StepContext, Workload } from "../types.ts";
-import { measuredWindow, measurementProblems } from "./measure.ts";
+import {
+  type Driver,
+  type MetricInfo,
+  type SpecData,
+  StalledRun,
+  type Step,
+  type StepContext,
+  type Workload,
+} from "../types.ts";
+import { measuredWindow, measurementProblems, stalledSeconds } from "./measure.ts";
 import { parseSysbench } from "./parse.ts";
 
 /** sysbench scripts shipped with sysbench 1.0.x that tiperf knows how to drive. */
@@ -182,7 +190,14 @@ export const sysbench: Driver = {
   measure(w, output, req) {
     const report = parseSysbench(output);
     const problems = measurementProblems(report, { ...req, rate_limited: "rate" in w.options });
-    if (problems.length > 0) throw new Error(`not the measurement asked for: ${problems.join("; ")}`);
+    if (problems.length > 0) {
+      const message = `not the measurement asked for: ${problems.join("; ")}`;
+      // a stall alone: another attempt may measure (the pipeline runs the cell again)
+      const stalled = "rate" in w.options ? [] : stalledSeconds(report);
+      throw problems.length === 1 && stalled.length > 0
+        ? new StalledRun(message, stalled)
+        : new Error(message);
+    }
     return measuredWindow(report);
   },
   parse: parseSysbench,

@@ -34,6 +34,10 @@ export function measuredWindow(report: SysbenchReport): Measured {
   return { intervals, summary, metrics, source: "summary" };
 }
 
+/** The one-second samples without a finished query or transaction (a stalled server). */
+export const stalledSeconds = (report: SysbenchReport): number[] =>
+  report.intervals.filter((iv) => iv.qps === 0 && iv.tps === 0).map((iv) => iv.t);
+
 /**
  * Why a finished sysbench run is not the measurement the cell asked for, or [] when it is. A
  * stalled server (SIGSTOP, a hung disk) lets sysbench run long past --time printing seconds of
@@ -52,7 +56,7 @@ export function measurementProblems(
     );
   }
   if (!req.rate_limited) {
-    const stalled = report.intervals.filter((iv) => iv.qps === 0 && iv.tps === 0).map((iv) => iv.t);
+    const stalled = stalledSeconds(report);
     if (stalled.length > 0) {
       const shown = stalled.slice(0, 5).map((t) => `${t}s`);
       problems.push(

@@ -30,7 +30,7 @@ import {
   throttleBetween,
   validateYaml,
   writeAtomic
-} from "./chunk-N4AQ6E4F.js";
+} from "./chunk-WKEJ3K4V.js";
 import {
   record,
   shellCommand,
@@ -3056,6 +3056,16 @@ var goYcsb = {
 // action/src/drivers/sysbench/index.ts
 import { cpus as cpus2 } from "node:os";
 
+// action/src/drivers/types.ts
+var StalledRun = class extends Error {
+  constructor(message, seconds2) {
+    super(message);
+    this.seconds = seconds2;
+    this.name = "StalledRun";
+  }
+  seconds;
+};
+
 // action/src/drivers/sysbench/measure.ts
 function intervalValues(iv, p) {
   const v = {
@@ -3081,6 +3091,7 @@ function measuredWindow(report) {
   if (p !== null && lat !== void 0) metrics[`p${p}_ms`] = lat;
   return { intervals: intervals2, summary, metrics, source: "summary" };
 }
+var stalledSeconds = (report) => report.intervals.filter((iv) => iv.qps === 0 && iv.tps === 0).map((iv) => iv.t);
 function measurementProblems(report, req) {
   const problems = [];
   if (report.duration_s > req.seconds + req.grace_s) {
@@ -3089,7 +3100,7 @@ function measurementProblems(report, req) {
     );
   }
   if (!req.rate_limited) {
-    const stalled = report.intervals.filter((iv) => iv.qps === 0 && iv.tps === 0).map((iv) => iv.t);
+    const stalled = stalledSeconds(report);
     if (stalled.length > 0) {
       const shown = stalled.slice(0, 5).map((t) => `${t}s`);
       problems.push(
@@ -3442,7 +3453,11 @@ var sysbench = {
   measure(w2, output3, req) {
     const report = parseSysbench(output3);
     const problems = measurementProblems(report, { ...req, rate_limited: "rate" in w2.options });
-    if (problems.length > 0) throw new Error(`not the measurement asked for: ${problems.join("; ")}`);
+    if (problems.length > 0) {
+      const message = `not the measurement asked for: ${problems.join("; ")}`;
+      const stalled = "rate" in w2.options ? [] : stalledSeconds(report);
+      throw problems.length === 1 && stalled.length > 0 ? new StalledRun(message, stalled) : new Error(message);
+    }
     return measuredWindow(report);
   },
   parse: parseSysbench,
@@ -52835,8 +52850,8 @@ var SignalRefWrapper = class _SignalRefWrapper {
   }
   signal;
   // for ts
-  static fromName(rename, signalName) {
-    return new _SignalRefWrapper(() => rename(signalName));
+  static fromName(rename2, signalName) {
+    return new _SignalRefWrapper(() => rename2(signalName));
   }
 };
 function parseScaleDomain2(model) {
@@ -59347,6 +59362,48 @@ function cpuLimit(pid) {
   return q !== void 0 ? Math.min(n, q) : n;
 }
 
+// action/src/pipeline/rounds.ts
+var STALLED_RUN_RERUNS = 1;
+var stalledLine = (kept, what, again) => `${kept.error}; running the ${what} again (${again} of ${STALLED_RUN_RERUNS})`;
+async function runCellStallAware(bench, plan, signal, log7) {
+  const attempts = [];
+  let cell2 = await bench.runCell(plan, signal);
+  while (cell2.failure === "stalled" && attempts.length < STALLED_RUN_RERUNS && !signal.aborted) {
+    const kept = await bench.setAside(cell2);
+    attempts.push(kept);
+    log7(stalledLine(kept, "cell", attempts.length));
+    cell2 = await bench.runCell(plan, signal);
+  }
+  return attempts.length ? { ...cell2, stalled_attempts: attempts } : cell2;
+}
+function stalledNotes(cells) {
+  const byVariant = /* @__PURE__ */ new Map();
+  const logs = [];
+  for (const c4 of cells)
+    for (const a4 of c4.stalled_attempts ?? []) {
+      byVariant.set(c4.variant, (byVariant.get(c4.variant) ?? 0) + 1);
+      if (a4.raw_log) logs.push(a4.raw_log);
+    }
+  const total = [...byVariant.values()].reduce((s2, n) => s2 + n, 0);
+  if (total === 0) return [];
+  const [top] = [...byVariant].sort((a4, b10) => b10[1] - a4[1]);
+  return [
+    `${total} measured run(s) stalled (seconds without a finished operation: ${[...byVariant].map(([v, n]) => `${v} ${n}`).join(", ")}) and ran again; the numbers are the re-runs', the stalled runs' raw output is kept${logs.length ? ` (${logs.slice(0, 3).join(", ")}${logs.length > 3 ? ", \u2026" : ""})` : ""}`,
+    // a pause of the machine strikes either variant; a change that stalls strikes its own
+    ...top && total >= 2 && top[1] === total && byVariant.size === 1 && cells.some((c4) => c4.variant !== top[0]) ? [
+      `\u26A0\uFE0F every stalled run was ${top[0]}'s: that may be the change itself (a lock, a background job), which the re-runs would hide; its raw logs show the seconds`
+    ] : []
+  ];
+}
+var interleavedRunner = {
+  order: "interleaved",
+  async run(t) {
+    for (const n of t.turn)
+      await t.record([await runCellStallAware(t.benchOf(n), t.cellOf(n), t.signal, t.log)]);
+  },
+  notes: stalledNotes
+};
+
 // action/src/pipeline/duet.ts
 function usableCpus() {
   return allowedCpus("self") ?? cpus5().map((_, i) => i);
@@ -59670,9 +59727,23 @@ var DuetRunner = class {
     let { cells, outside } = await this.once(t);
     let reruns = 0;
     let stallReruns = 0;
+    const stalled = /* @__PURE__ */ new Map();
+    let stalledRounds = 0;
     const gapOf = (o2) => Math.max(...o2) - Math.min(...o2);
     for (; ; ) {
-      if (!cells.every((c4) => c4.status === "ok")) break;
+      const failed = cells.filter((c4) => c4.status !== "ok");
+      if (failed.length > 0) {
+        if (!failed.every((c4) => c4.failure === "stalled") || stalledRounds >= STALLED_RUN_RERUNS || t.signal.aborted)
+          break;
+        stalledRounds++;
+        for (const c4 of failed) {
+          const kept = await t.benchOf(c4.variant).setAside(c4);
+          stalled.set(c4.variant, [...stalled.get(c4.variant) ?? [], kept]);
+          this.log(stalledLine(kept, "round", stalledRounds));
+        }
+        ({ cells, outside } = await this.once(t));
+        continue;
+      }
       if (outside && gapOf(outside) > OUTSIDE_GAP_PCT && reruns < UNEVEN_RERUNS) {
         reruns++;
         const o2 = outside;
@@ -59696,7 +59767,8 @@ var DuetRunner = class {
         ...c4,
         ...o ? { outside_cpu_pct: Math.round(o[this.names.indexOf(c4.variant)] * 10) / 10 } : {},
         ...reruns ? { reruns } : {},
-        ...stallReruns ? { stall_reruns: stallReruns } : {}
+        ...stallReruns ? { stall_reruns: stallReruns } : {},
+        ...stalled.has(c4.variant) ? { stalled_attempts: stalled.get(c4.variant) } : {}
       }))
     );
   }
@@ -59705,6 +59777,7 @@ var DuetRunner = class {
     const total = stalled.reduce((n, [, k2]) => n + k2, 0);
     const [top] = stalled;
     return [
+      ...stalledNotes(cells),
       ...stallNotes(cells),
       // a background job strikes either server; the change's own stalls strike one variant only
       ...top && total >= 3 && top[1] === total ? [
@@ -60222,7 +60295,7 @@ function detectionOf(loaded, looks) {
 }
 
 // action/src/pipeline/run.ts
-import { join as join7 } from "node:path";
+import { join as join8 } from "node:path";
 
 // action/src/report/layout.ts
 function layoutOf(w2, cells) {
@@ -60374,8 +60447,10 @@ async function hostFacts() {
 }
 
 // action/src/pipeline/bench.ts
+import { existsSync as existsSync5 } from "node:fs";
+import { rename } from "node:fs/promises";
 import { cpus as cpus9 } from "node:os";
-import { basename, relative } from "node:path";
+import { basename, join as join7, relative } from "node:path";
 
 // action/src/observe/remote.ts
 import { spawn } from "node:child_process";
@@ -61093,8 +61168,28 @@ var Bench = class _Bench {
         ...throttle ? { cpu_throttle: throttle } : {}
       };
     } catch (e) {
-      return fail(`${e.message} (raw output: ${logFile})`);
+      const failed = fail(`${e.message} (raw output: ${logFile})`);
+      return e instanceof StalledRun ? { ...failed, failure: "stalled" } : failed;
     }
+  }
+  /**
+   * A stalled cell's measured run set aside before the cell runs again: its raw output renamed
+   * `<cell>-stalled-<n>.log` (kept), and what the cell records of the attempt.
+   */
+  async setAside(cell2) {
+    const from = join7(this.runDir.dir, cell2.raw_log);
+    const error3 = cell2.error ?? "stalled";
+    for (let n = 1; n <= 100; n++) {
+      const to = from.replace(/(\.log)?$/, `-stalled-${n}.log`);
+      if (existsSync5(to)) continue;
+      try {
+        await rename(from, to);
+      } catch {
+        return { error: error3 };
+      }
+      return { error: error3.replace(from, to), raw_log: relative(this.runDir.dir, to) };
+    }
+    return { error: error3 };
   }
   /**
    * Drops the data and stops the server. After a failed run the cleanup is skipped: the server may
@@ -61183,7 +61278,7 @@ async function startResult(loaded, opts) {
   const runDir = await RunDir.create(opts.outDir, runId);
   await writePlan(runPlan, runDir.dir);
   if (loaded.composed !== void 0) {
-    const file = join7(runDir.dir, "spec.yaml");
+    const file = join8(runDir.dir, "spec.yaml");
     await writeAtomic(file, `# composed by tiperf from ${loaded.path}
 ${loaded.composed}`);
     loaded.path = file;
@@ -61217,7 +61312,7 @@ ${loaded.composed}`);
     const deployment = await kindOf(plan.kind).open(plan, {
       runId,
       runDir: runDir.dir,
-      rawDir: join7(runDir.dir, "raw"),
+      rawDir: join8(runDir.dir, "raw"),
       log: opts.log,
       signal: opts.signal
     });
@@ -61239,7 +61334,7 @@ function benchStart(deployment, variant, signal) {
 }
 async function closeDeployment(d, runDir, log7) {
   await d.stop().catch((e) => log7(`teardown: ${e.message}`));
-  await writeAtomic(join7(runDir.dir, "executed.json"), `${JSON.stringify(d.executed, null, 2)}
+  await writeAtomic(join8(runDir.dir, "executed.json"), `${JSON.stringify(d.executed, null, 2)}
 `).catch(
     () => {
     }
@@ -61322,7 +61417,7 @@ async function runSpec(given, opts) {
     );
     for (const plan of cells) {
       progress.start(cellLabel(plan));
-      const cell2 = await bench.runCell(plan, opts.signal);
+      const cell2 = await runCellStallAware(bench, plan, opts.signal, opts.log);
       result.cells.push(cell2);
       await runDir.writeResult(result);
       progress.finish(cellSeconds(plan));
@@ -61350,12 +61445,12 @@ function buildField(loaded, variant) {
 import { dirname as dirname5 } from "node:path";
 
 // action/src/report/verdict-files.ts
-import { join as join8 } from "node:path";
+import { join as join9 } from "node:path";
 async function writeVerdictFiles(v, dir, log7, results = []) {
   const files = {
-    verdictPath: join8(dir, "verdict.json"),
-    reportPath: join8(dir, "verdict.md"),
-    htmlPath: join8(dir, "report.html")
+    verdictPath: join9(dir, "verdict.json"),
+    reportPath: join9(dir, "verdict.md"),
+    htmlPath: join9(dir, "report.html")
   };
   await writeAtomic(files.verdictPath, `${JSON.stringify(v, null, 2)}
 `);
@@ -61391,7 +61486,7 @@ async function runAgainstBaseline(loaded, baselineFile, opts) {
 // action/src/specfile/prepare.ts
 var import_yaml5 = __toESM(require_dist(), 1);
 import { execFile } from "node:child_process";
-import { existsSync as existsSync5 } from "node:fs";
+import { existsSync as existsSync6 } from "node:fs";
 import { readFile as readFile4 } from "node:fs/promises";
 import { resolve as resolve3 } from "node:path";
 import { promisify } from "node:util";
@@ -61491,7 +61586,7 @@ function applyTolerance(raw, tolerance, where, from = "'tolerance' input") {
 async function prepareSpec(src) {
   if (src.baseRef && src.headRef) {
     const file = resolve3(src.cwd ?? ".", src.spec);
-    const own = existsSync5(file) ? await fileMapping(file) : {};
+    const own = existsSync6(file) ? await fileMapping(file) : {};
     const source4 = isObj2(own.target) && isObj2(own.target.source) ? own.target.source : void 0;
     if (source4) return sourceRefs(own, source4, src.baseRef, src.headRef, src);
     const label = (ref2) => `${src.spec}@${ref2}`;
@@ -61595,11 +61690,11 @@ async function narrowSpec(loaded, cells, compare3 = {}) {
 }
 
 // action/src/pipeline/compare.ts
-import { join as join10 } from "node:path";
+import { join as join11 } from "node:path";
 
 // action/src/pipeline/profile.ts
 import { readFile as readFile5, writeFile as writeFile2 } from "node:fs/promises";
-import { join as join9, relative as relative2 } from "node:path";
+import { join as join10, relative as relative2 } from "node:path";
 
 // action/src/observe/pprof.ts
 function parseTop(text3) {
@@ -62673,7 +62768,7 @@ async function profileRegressions(o) {
     seen.add(key2);
     return [{ variant, workload: c4.workload, threads: c4.threads }];
   }).slice(0, o.max);
-  const dir = join9(o.runDir.dir, "profiles");
+  const dir = join10(o.runDir.dir, "profiles");
   const out = [];
   for (const k2 of keys4)
     for (const side of [o.control, k2.variant]) {
@@ -62707,15 +62802,6 @@ async function profileRegressions(o) {
     }
   return out;
 }
-
-// action/src/pipeline/rounds.ts
-var interleavedRunner = {
-  order: "interleaved",
-  async run(t) {
-    for (const n of t.turn) await t.record([await t.benchOf(n).runCell(t.cellOf(n), t.signal)]);
-  },
-  notes: () => []
-};
 
 // action/src/pipeline/verdict.ts
 function buildVerdict(i) {
@@ -62903,7 +62989,8 @@ async function compareSpec(given, opts) {
           cellOf,
           benchOf,
           record: (cells) => record2(tag(cells)),
-          signal: opts.signal
+          signal: opts.signal,
+          log: opts.log
         });
         progress.finish(cellSeconds(first) * (compare3.order === "duet" || only ? 1 : names.length));
       }
@@ -63035,7 +63122,7 @@ async function confirmRegression(verdict, loaded, compare3, dir, opts, spent) {
       `confirming the regression (${i} of ${confirm}): ${[...keys4].join(", ")} again on fresh instances`
     );
     const narrowed = await narrowSpec(loaded, cells, { confirm: 0, profiles: 0, seed: null });
-    const again = await compareSpec(narrowed, { ...opts, outDir: join10(dir, "confirm"), seed: void 0 });
+    const again = await compareSpec(narrowed, { ...opts, outDir: join11(dir, "confirm"), seed: void 0 });
     runs.push({
       run_id: again.verdict.head.run_id,
       result: again.resultPath,

@@ -7639,6 +7639,16 @@ var CellSchema = external_exports.strictObject({
   block: external_exports.number().int().positive().optional(),
   status: external_exports.enum(["ok", "failed"]),
   error: external_exports.string().optional(),
+  /**
+   * A failed cell's fault where tiperf acts on it: `stalled`, seconds of the measured run without
+   * a finished operation and nothing else wrong (the cell ran again before it failed).
+   */
+  failure: external_exports.enum(["stalled"]).optional(),
+  /**
+   * Measured runs of this cell (duet: of its round) set aside because a server stalled, each
+   * with its error and its raw output (kept, renamed); the cell's numbers are a later attempt's.
+   */
+  stalled_attempts: external_exports.array(external_exports.strictObject({ error: external_exports.string(), raw_log: external_exports.string().optional() })).optional(),
   started_at: external_exports.string(),
   finished_at: external_exports.string(),
   /** Raw tool output, relative to the run directory. */

@@ -6,7 +6,7 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-N4AQ6E4F.js";
+} from "./chunk-WKEJ3K4V.js";
 import {
   sweep
 } from "./chunk-PODZ3LZH.js";
