@@ -1,7 +1,15 @@
 #!/usr/bin/env node
-// Runs node's test runner over tests/<suite>/**/*.test.ts (Node 20's --test takes no globs).
-import { spawnSync } from "node:child_process";
-import { chmodSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+// Runs node's test runner over tests/<suite>/**/*.test.ts (Node 20's --test takes no globs), each
+// file in a process of its own with its own temp dir, ledger and cgroup name prefix.
+//
+// Two phases. First the files whose assertions rest on nothing measured — unit tests and the files
+// that say `test-lane: parallel` in their opening comment (verdicts they check are synthetic, or
+// any verdict is accepted) — two at a time, longest first. Then the files whose outcome rests on
+// measured speed (real servers' verdicts, CPU shares) one at a time, with the machine to
+// themselves but for whatever else runs on it (a CPU hog or another tiperf run, which every test
+// must bear). A file's report is printed whole when it ends; the measured ones as they run.
+import { spawn } from "node:child_process";
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -24,24 +32,92 @@ if (files.length === 0) {
   console.error(`no test files under tests/${suites.join(", tests/")}`);
   process.exit(1);
 }
-// What the tests start is theirs alone: a temp dir (servers' data, sockets, logs), a ledger and a
-// cgroup name prefix of this test run, so their leftovers checks look only at what they started and
-// another tiperf run (or test run) on the machine neither disturbs them nor is disturbed.
+
+const parallel = (f) =>
+  f.split(/[\\/]/).includes("unit") ||
+  /^\/\/.*test-lane: parallel/m.test(readFileSync(f, "utf8").slice(0, 3000));
+// the biggest files first: the two workers end close together
+const first = files.filter(parallel).sort((a, b) => statSync(b).size - statSync(a).size);
+const measured = files.filter((f) => !parallel(f));
+
+// What a file's tests start is theirs alone: a temp dir (servers' data, sockets, logs), a ledger
+// and a cgroup name prefix, so their leftovers checks look only at what they started, and another
+// file, tiperf run (or test run) on the machine neither disturbs them nor is disturbed.
 const own = mkdtempSync(join(tmpdir(), "tiperf-tests-"));
 chmodSync(own, 0o755); // PostgreSQL runs as its own user when tests run as root: it must get through
-const env = {
-  ...process.env,
-  TMPDIR: own,
-  TIPERF_LEDGER: join(own, "ledger"),
-  TIPERF_CGROUP_PREFIX: `tiperf-t${process.pid}-`,
-  // estimates from measured restarts would make plan texts depend on the tests run before
-  TIPERF_TIMINGS: "off",
+const children = new Set();
+let stopping = false;
+// a cancelled CI job: every running file gets the signal (its tests' teardown runs), then this exits
+for (const sig of ["SIGINT", "SIGTERM"])
+  process.on(sig, () => {
+    stopping = true;
+    for (const c of children) c.kill(sig);
+  });
+
+let n = 0;
+/** Runs one file; resolves with its exit code, counts and seconds. `live`: its report as it runs. */
+function runFile(file, live) {
+  const i = ++n;
+  const dir = join(own, String(i));
+  mkdirSync(dir, { mode: 0o755 });
+  const env = {
+    ...process.env,
+    TMPDIR: dir,
+    TIPERF_LEDGER: join(dir, "ledger"),
+    TIPERF_CGROUP_PREFIX: `tiperf-t${process.pid}-${i}-`,
+    // estimates from measured restarts would make plan texts depend on the tests run before
+    TIPERF_TIMINGS: "off",
+  };
+  const began = Date.now();
+  const child = spawn(process.execPath, ["--import", "tsx", "--test", "--test-reporter=spec", file], {
+    stdio: ["ignore", "pipe", "pipe"],
+    env,
+  });
+  children.add(child);
+  let out = "";
+  const take = (chunk) => {
+    out += chunk;
+    if (live) process.stdout.write(chunk);
+  };
+  child.stdout.on("data", take);
+  child.stderr.on("data", take);
+  return new Promise((resolve) =>
+    child.on("close", (code, signal) => {
+      children.delete(child);
+      const seconds = (Date.now() - began) / 1000;
+      if (!live) process.stdout.write(`${out}${out.endsWith("\n") ? "" : "\n"}`);
+      const count = (what) => Number(out.match(new RegExp(`^ℹ ${what} (\\d+)$`, "m"))?.[1] ?? 0);
+      const status = code ?? (signal ? 1 : 0);
+      console.log(
+        `── ${file}: exit ${status}, ${count("pass")} passed, ${count("fail")} failed, ${seconds.toFixed(0)} s`,
+      );
+      resolve({ file, status, pass: count("pass"), fail: count("fail"), seconds });
+    }),
+  );
+}
+
+const started = Date.now();
+const done = [];
+// phase 1: two workers over the parallel files
+const queue = [...first];
+const worker = async () => {
+  for (let f = queue.shift(); f !== undefined && !stopping; f = queue.shift())
+    done.push(await runFile(f, false));
 };
-// Integration tests start real servers and share the machine's two cores: one file at a time.
-const r = spawnSync(
-  process.execPath,
-  ["--import", "tsx", "--test", "--test-concurrency=1", "--test-reporter=spec", ...files],
-  { stdio: "inherit", env },
-);
+await Promise.all([worker(), worker()]);
+const phase1 = (Date.now() - started) / 1000;
+// phase 2: the measured files, one at a time
+for (const f of measured) {
+  if (stopping) break;
+  done.push(await runFile(f, true));
+}
 rmSync(own, { recursive: true, force: true });
-process.exit(r.status ?? 1);
+
+const failed = done.filter((d) => d.status !== 0);
+const total = (k) => done.reduce((s, d) => s + d[k], 0);
+console.log(
+  `\n${done.length} of ${files.length} files: ${total("pass")} tests passed, ${total("fail")} failed; ` +
+    `${first.length} files two at a time in ${phase1.toFixed(0)} s, ${measured.length} measured one at a time in ${((Date.now() - started) / 1000 - phase1).toFixed(0)} s`,
+);
+for (const d of failed) console.log(`failed: ${d.file} (exit ${d.status})`);
+process.exit(failed.length === 0 && done.length === files.length ? 0 : 1);

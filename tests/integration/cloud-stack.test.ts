@@ -1,3 +1,4 @@
+// test-lane: parallel (nothing asserted here rests on measured speed: scripts/run-tests.mjs)
 // The cloud lifecycle against the real Pulumi engine (the CLI built into .tools/bin by
 // scripts/setup.sh --test) with a local file:// backend; a program of dynamic resources (a fake
 // cloud of files, tests/helpers/fake-cloud.ts) stands in for AWS.

@@ -1,3 +1,4 @@
+// test-lane: parallel (nothing asserted here rests on measured speed: scripts/run-tests.mjs)
 // provider endpoint on real servers: a private MariaDB and PostgreSQL that the test starts stand
 // for servers tiperf did not create. tiperf must measure them, touch only the database it creates
 // for the run, drop that database after success, failure, SIGTERM and (when killed) `tiperf reap`,

@@ -1,3 +1,4 @@
+// test-lane: parallel (nothing asserted here rests on measured speed: scripts/run-tests.mjs)
 // The weekly history and its change points, against MongoDB's reference implementation of
 // E-divisive (the signal-processing-algorithms package from PyPI, installed by
 // scripts/setup.sh --test) on the same series: the statistic at every split, and the change points.

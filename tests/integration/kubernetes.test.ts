@@ -1,3 +1,4 @@
+// test-lane: parallel (nothing asserted here rests on measured speed: scripts/run-tests.mjs)
 // provider kubernetes through a real API server (etcd + kube-apiserver, tests/helpers/kube.ts):
 // tiperf creates its namespace and a TidbCluster per variant there for real (the CRD's schema
 // checks the manifests), a test-only stand-in plays TiDB Operator and the nodes (a MariaDB per

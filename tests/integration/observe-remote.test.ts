@@ -1,3 +1,4 @@
+// test-lane: parallel (nothing asserted here rests on measured speed: scripts/run-tests.mjs)
 // Resource use on another host over SSH (observe/remote.ts), against a test sshd on 127.0.0.1:
 // a listening server process found by its port, a load tool found by its program name, the
 // machine; and the loop's output parsed as a real host printed it.

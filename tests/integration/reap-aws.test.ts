@@ -1,3 +1,4 @@
+// test-lane: parallel (nothing asserted here rests on measured speed: scripts/run-tests.mjs)
 // `tiperf reap --cloud aws` against a real EC2 API on 127.0.0.1 (moto's server): resources of an
 // expired run, of an unexpired run and untagged ones; only the expired run's go, in dependency order.
 import assert from "node:assert/strict";

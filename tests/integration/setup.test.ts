@@ -1,3 +1,4 @@
+// test-lane: parallel (nothing asserted here rests on measured speed: scripts/run-tests.mjs)
 // scripts/release.sh in a clone; scripts/setup.sh --cloud in a copy of a release (the action, its setup script, its pinned cloud
 // packages), with a test-only `npm` on PATH recording what it is asked: it installs from
 // action/package-lock.json only when the pinned @pulumi/pulumi is not resolvable from action/dist.
