@@ -33,10 +33,12 @@ if (files.length === 0) {
   process.exit(1);
 }
 
-const parallel = (f) =>
-  f.split(/[\\/]/).includes("unit") ||
-  /^\/\/.*test-lane: parallel/m.test(readFileSync(f, "utf8").slice(0, 3000));
-// the biggest files first: the two workers end close together
+/** A file's lane line: `// test-lane: parallel (…)`, maybe naming what it must not share (`uses <name>`). */
+const laneOf = (f) => /^\/\/.*test-lane: parallel.*$/m.exec(readFileSync(f, "utf8").slice(0, 3000))?.[0];
+const parallel = (f) => f.split(/[\\/]/).includes("unit") || laneOf(f) !== undefined;
+/** What a parallel file holds while it runs (fixed ports of a stand-in cluster): never two at once. */
+const usesOf = (f) => new Set([...(laneOf(f) ?? "").matchAll(/\buses ([\w-]+)/g)].map((m) => m[1]));
+// the biggest files first: the two workers end close together (a file waits while the other holds what it uses)
 const first = files.filter(parallel).sort((a, b) => statSync(b).size - statSync(a).size);
 const measured = files.filter((f) => !parallel(f));
 
@@ -100,9 +102,25 @@ const started = Date.now();
 const done = [];
 // phase 1: two workers over the parallel files
 const queue = [...first];
+const held = new Set();
+/** The next queued file that holds nothing a running one does. */
+const next = () => {
+  const i = queue.findIndex((f) => [...usesOf(f)].every((u) => !held.has(u)));
+  return i < 0 ? undefined : queue.splice(i, 1)[0];
+};
 const worker = async () => {
-  for (let f = queue.shift(); f !== undefined && !stopping; f = queue.shift())
+  while (queue.length > 0 && !stopping) {
+    const f = next();
+    if (f === undefined) {
+      // every file left waits for what the other worker's file holds
+      await new Promise((r) => setTimeout(r, 200));
+      continue;
+    }
+    const uses = usesOf(f);
+    for (const u of uses) held.add(u);
     done.push(await runFile(f, false));
+    for (const u of uses) held.delete(u);
+  }
 };
 await Promise.all([worker(), worker()]);
 const phase1 = (Date.now() - started) / 1000;

@@ -45,10 +45,10 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-PHVRXCX3.js";
+} from "./chunk-SSZIZ5X4.js";
 import {
   reapLedger
-} from "./chunk-RMS3PXI5.js";
+} from "./chunk-O7GDR3EV.js";
 import {
   EXPIRES,
   KubeClient,
@@ -64,7 +64,7 @@ import {
   require_dist,
   writeAtomic,
   writeResult
-} from "./chunk-WKEJ3K4V.js";
+} from "./chunk-Y76Z63QK.js";
 import {
   CLOUDS,
   Interrupted,

@@ -13,7 +13,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-PHVRXCX3.js";
+} from "./chunk-SSZIZ5X4.js";
 import {
   getInput,
   info,
@@ -26,7 +26,7 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-WKEJ3K4V.js";
+} from "./chunk-Y76Z63QK.js";
 import {
   Interrupted,
   installCrashTeardown,

@@ -1,4 +1,4 @@
-// test-lane: parallel (nothing asserted here rests on measured speed: scripts/run-tests.mjs)
+// test-lane: parallel (nothing asserted here rests on measured speed: scripts/run-tests.mjs), uses tiup-cluster-ports (a stand-in tiup cluster on 127.0.0.1 at TiDB's default ports)
 // A run on an ephemeral cloud cluster, end to end, with the cloud, tiup and TiDB standing in: the
 // fake cloud (tests/helpers/fake-cloud.ts) under the real Pulumi engine creates the profile's
 // machines, all of them this host reached through a test sshd with the run's generated key (the

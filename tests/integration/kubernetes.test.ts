@@ -241,6 +241,108 @@ describe("provider kubernetes on a real API server", { timeout: 600_000 }, () =>
     }
   });
 
+  test("config_switch rolling-update: one TidbCluster for both variants, switched by the operator's rolling update before each group, each variant's config read back", async () => {
+    const profile = writeProfile("k8s-rolling", ", config_switch: rolling-update");
+    const specOf = (name: string, compare: string) => {
+      const file = join(dir, `${name}-spec.yaml`);
+      writeFileSync(
+        file,
+        `name: ${name}
+target: {kind: tidb, profile: ${profile}, version: v8.5.0}
+data: {tables: 1, table_size: 500}
+workloads:
+  - {name: ps, sysbench: oltp_point_select, threads: [2], duration: 1s, warmup: 0s}
+metrics:
+  tps: {better: higher, tolerance: 50%}
+variants:
+  base: {target: {server_configs: {tidb: {performance.txn-total-size-limit: 104857600}}}}
+  head: {target: {server_configs: {tidb: {performance.txn-total-size-limit: 1073741824}}}}
+compare: {${compare}}
+`,
+      );
+      return file;
+    };
+    // a switch restarts pods: variants take turns in groups, which one block cannot balance
+    const refused = cli([
+      "plan",
+      "--spec",
+      specOf("k8s-rolling-1", "rounds: 2, order: interleaved, confirm: 0"),
+    ]);
+    assert.equal((await refused.done).code, 2, refused.stdout());
+    assert.match(
+      refused.stdout() + refused.stderr(),
+      /compare\.blocks is 1, but variants on .* switch by restarting servers \(rolling-update\)/,
+    );
+    const spec = specOf("k8s-rolling", "rounds: 3, blocks: 3, order: interleaved, confirm: 0");
+    const plan = cli(["plan", "--spec", spec]);
+    assert.equal((await plan.done).code, 0, plan.stderr());
+    assert.match(
+      plan.stdout(),
+      /variants take turns by: TiDB Operator's rolling update of TidbCluster tidb \(kubernetes\.config_switch: rolling-update\): before each group of cells its spec's tidb config/,
+    );
+    assert.match(plan.stdout(), /deployments: kubernetes tidb \(TiDB v8\.5\.0; variants base, head\)/);
+    assert.match(
+      plan.stdout(),
+      /PATCH <api>\/apis\/pingcap\.com\/v1alpha1\/namespaces\/\S+\/tidbclusters\/tidb .*"config":"\[performance\]\\ntxn-total-size-limit = 1073741824\\n"/,
+    );
+    const out = join(dir, "rolling");
+    const json = join(dir, "rolling.json");
+    const run = cli(["compare", "--spec", spec, "--out", out, "--json", json]);
+    const { code } = await run.done;
+    const log = run.stderr();
+    assert.equal(code, 0, `${log}\n--- operator:\n${operatorLog}`);
+    const ns = /kubernetes: namespace (tiperf-\S+) created/.exec(log)?.[1] as string;
+    assert.equal(log.match(/TidbCluster tidb created in/g)?.length, 1, "one TidbCluster for both variants");
+    assert.doesNotMatch(log, /TidbCluster tidb-(base|head)/);
+    const verdict = JSON.parse(readFileSync(json, "utf8"));
+    assert.equal(verdict.blocks, 3);
+    assert.ok(["pass", "inconclusive"].includes(verdict.verdict), verdict.verdict);
+    const runDir = join(out, readdirSync(out)[0] as string);
+    const result = JSON.parse(readFileSync(join(runDir, "result.json"), "utf8"));
+    // each variant's value read back from TiDB's /config after its switch
+    const effective = (v: string) =>
+      result.targets.find((t: { variant: string }) => t.variant === v).effective_config[
+        "tidb.performance.txn-total-size-limit"
+      ];
+    assert.equal(effective("base"), "104857600");
+    assert.equal(effective("head"), "1073741824");
+    // within each block one variant's cells, then the other's
+    for (let b = 1; b <= 3; b++) {
+      const order = result.cells
+        .filter((c: { block: number }) => c.block === b)
+        .map((c: { variant: string }) => c.variant);
+      // (its warmup round included): one variant's cells, then the other's, never back
+      const runs = order.filter((v: string, i: number) => i === 0 || v !== order[i - 1]);
+      assert.deepEqual([...runs].sort(), ["base", "head"], `block ${b}: ${order.join(",")}`);
+    }
+    // every group on fresh pods: the variant's config and a new restart annotation, then the roll waited for
+    const executed = JSON.parse(readFileSync(join(runDir, "executed.json"), "utf8")) as {
+      key?: string;
+      run: Record<string, string>;
+    }[];
+    const switches = executed.filter((s) => s.key?.startsWith("switch:tidb:"));
+    assert.ok(switches.length >= 6, `${switches.length} switches`);
+    for (const v of ["base", "head"]) {
+      const mine = switches.filter((s) => s.key === `switch:tidb:${v}`);
+      assert.ok(mine.length >= 3, `${v}: ${mine.length} switches`);
+      const body = JSON.parse(mine[0]?.run.body as string);
+      assert.equal(
+        body.spec.tidb.config,
+        `[performance]\ntxn-total-size-limit = ${v === "base" ? 104857600 : 1073741824}\n`,
+      );
+      assert.ok(!Number.isNaN(Date.parse(body.spec.tidb.annotations["tidb.pingcap.com/restartedAt"])));
+      assert.deepEqual(Object.keys(body.spec), ["tidb"], "only the role whose config differs rolls");
+    }
+    assert.equal(
+      log.match(
+        /TidbCluster tidb: variant \w+ (switched in|again, on fresh pods) by TiDB Operator's rolling update of tidb in \d+s/g,
+      )?.length,
+      switches.length,
+    );
+    assert.match(operatorLog, new RegExp(`${ns}/tidb: rolled to revision ${switches.length + 1}`));
+    assert.deepEqual(await tiperfNamespaces(), [], "no namespace of tiperf's is left");
+  });
+
   test("a cluster the operator never reports Ready: the run fails naming its status, and the namespace is gone", async () => {
     writeFileSync(join(dir, "operator", "refuse-ready"), "tidb-head");
     try {

@@ -1,4 +1,4 @@
-// test-lane: parallel (nothing asserted here rests on measured speed: scripts/run-tests.mjs)
+// test-lane: parallel (nothing asserted here rests on measured speed: scripts/run-tests.mjs), uses tiup-cluster-ports (a stand-in tiup cluster on 127.0.0.1 at TiDB's default ports)
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";

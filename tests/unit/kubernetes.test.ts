@@ -210,6 +210,55 @@ describe("provider kubernetes: what tiperf plan shows", () => {
     assert.match(restarts[1] as string, /tidbclusters\/tidb-head /);
   });
 
+  test("config_switch rolling-update: one TidbCluster per version, a variant switched in by a PATCH of the differing roles' config with a restart annotation", async () => {
+    const profile = join(dir, "k-rolling.yaml");
+    writeFileSync(
+      profile,
+      PROFILE.replace("  context: test\n", "  context: test\n  config_switch: rolling-update\n"),
+    );
+    const plan = await planRun(spec(profile, "compare: {rounds: 6, blocks: 3}\n"), {
+      runId: "20261126T120000Z-k8s-unit-ef57",
+    });
+    assert.deepEqual(plan.refusals, []);
+    assert.match(plan.text, /deployments: kubernetes tidb \(TiDB v8\.5\.0; variants base, head\)/);
+    assert.match(plan.text, /variants take turns by: TiDB Operator's rolling update of TidbCluster tidb/);
+    // the TidbCluster is created once, with base's config (none for TiDB)
+    const creates = plan.text.split("\n").filter((l) => /\[start\] POST <api>\/apis\/pingcap\.com/.test(l));
+    assert.equal(creates.length, 1, plan.text);
+    const switches = plan.text.split("\n").filter((l) => l.includes("[switch] PATCH"));
+    assert.equal(switches.length, 2, plan.text);
+    const switchOf = (v: string) => switches.find((l) => l.includes(`variant ${v},`)) as string;
+    const [head, base] = [switchOf("head"), switchOf("base")];
+    assert.match(
+      head,
+      /tidbclusters\/tidb \{"spec":\{"tidb":\{"config":"\[performance\]\\ntxn-total-size-limit = 1073741824\\n","annotations":\{"tidb\.pingcap\.com\/restartedAt":"<restart time>"\}\}\}\}/,
+    );
+    // base sets nothing for TiDB: its switch removes head's config
+    assert.match(base, /\{"spec":\{"tidb":\{"config":null,"annotations"/);
+    // no restart between blocks: each group's switch gives fresh pods
+    assert.ok(!plan.text.includes("[restart]"), plan.text);
+    // variants of different versions cannot share one: a TidbCluster each
+    const versions = await planRun(
+      parseSpec(
+        `name: k8s-unit
+target: {kind: tidb, profile: ${profile}, version: v8.5.0}
+data: {tables: 1, table_size: 100}
+workloads:
+  - {name: ps, sysbench: oltp_point_select, threads: [2], duration: 5s}
+variants: {base: {}, head: {target: {version: v8.5.1}}}
+compare: {rounds: 6, blocks: 3}
+`,
+        "k.yaml",
+      ),
+      { runId: "20261126T120000Z-k8s-unit-ef58" },
+    );
+    assert.match(
+      versions.text,
+      /deployments: kubernetes tidb-base \(TiDB v8\.5\.0; variants base\); kubernetes tidb-head/,
+    );
+    assert.match(versions.text, /variants take turns by: separate-clusters/);
+  });
+
   test("profile rules: the section, no hosts or HAProxy, a replica of each role, no TiFlash", () => {
     assert.throws(
       () => parseProfile("name: k\nprovider: kubernetes\n", "k.yaml"),

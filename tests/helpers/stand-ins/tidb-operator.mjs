@@ -7,8 +7,9 @@
 // creates the <cluster>-tidb Service with those two ports (LoadBalancer: its status gets the
 // ingress 127.0.0.1) and reports the cluster Ready in its status, as the operator does (the
 // whole object updated: its v1 CRD has no status subresource), each role's StatefulSet revisions
-// in it; a new tidb.pingcap.com/restartedAt annotation rolls it (not Ready, a new revision, its
-// MariaDB restarted on the same data, Ready on the new revision). A deleted TidbCluster's server is
+// in it; a new tidb.pingcap.com/restartedAt annotation or a changed config of any role rolls it
+// (not Ready, a new revision, its MariaDB restarted on the same data, /config serving the new
+// spec.tidb.config, Ready on the new revision). A deleted TidbCluster's server is
 // stopped; a namespace being deleted is emptied and finalized (the namespace controller's part).
 // It also plays one node and its kubelet (and the scheduler, kube-dns and kube-proxy as far as
 // tiperf's load pods need them): a Node `stand-in-node` with the labels of --node-labels, whose
@@ -161,9 +162,20 @@ async function stopMariadb(entry) {
     });
 }
 
-/** The restart annotation of a TidbCluster's spec (the operator rolls a component when it changes). */
-const restartedAt = (tc) => tc.spec?.tidb?.annotations?.["tidb.pingcap.com/restartedAt"];
 const ROLES = ["pd", "tikv", "tidb"];
+/**
+ * What of a TidbCluster's spec makes the operator roll a component when it changes: each role's
+ * restart annotation and config (configUpdateStrategy: RollingUpdate).
+ */
+const rollKey = (tc) =>
+  JSON.stringify(
+    ROLES.map((r) => [
+      tc.spec?.[r]?.annotations?.["tidb.pingcap.com/restartedAt"] ?? "",
+      tc.spec?.[r]?.config ?? "",
+    ]),
+  );
+/** TiDB's /config answer of a TidbCluster's spec (its TOML, with the ports). */
+const tidbConfig = (tc) => ({ ...parseToml(tc.spec?.tidb?.config), port: 4000, "status-port": 10080 });
 /** Each role's status with its StatefulSet on revision `current`, rolling to `update`. */
 const roleStatus = (name, phase, current, update) =>
   Object.fromEntries(
@@ -199,7 +211,7 @@ async function rollCluster(tc) {
   const ns = tc.metadata.namespace;
   const name = tc.metadata.name;
   const entry = running.get(`${ns}/${name}`);
-  entry.restartedAt = restartedAt(tc);
+  entry.rollKey = rollKey(tc);
   const next = entry.revision + 1;
   await writeStatus(ns, name, {
     ...roleStatus(name, "Upgrade", entry.revision, next),
@@ -216,6 +228,7 @@ async function rollCluster(tc) {
   await stopMariadb(entry);
   await new Promise((r) => setTimeout(r, 1000)); // the pods take a while to roll
   await startMariadb(entry);
+  entry.config = tidbConfig(tc);
   entry.revision = next;
   await writeStatus(ns, name, {
     ...roleStatus(name, "Normal", next, next),
@@ -245,7 +258,8 @@ async function startCluster(tc) {
     http: undefined,
     port: 0,
     revision: 1,
-    restartedAt: restartedAt(tc),
+    rollKey: rollKey(tc),
+    config: tidbConfig(tc),
   };
   running.set(key, entry);
   const port = await freePort();
@@ -272,13 +286,12 @@ async function startCluster(tc) {
   sql(
     `CREATE OR REPLACE FUNCTION mysql.tidb_version() RETURNS TEXT RETURN 'Release Version: ${version}\nEdition: Community\nGit Commit Hash: stand-in\nStore: tikv'`,
   );
-  const config = { ...parseToml(tc.spec?.tidb?.config), port: 4000, "status-port": 10080 };
   entry.http = createServer((req, res) => {
     const body =
       req.url === "/status"
         ? { connections: 0, version: `8.0.11-TiDB-${version}`, git_hash: "stand-in" }
         : req.url === "/config"
-          ? config
+          ? entry.config
           : undefined;
     res.writeHead(body ? 200 : 404, { "content-type": "application/json" });
     res.end(JSON.stringify(body ?? { error: "not found" }));
@@ -370,7 +383,7 @@ async function tick() {
             `/apis/pingcap.com/v1alpha1/namespaces/${name}/tidbclusters/${tc.metadata.name}`,
           );
         else if (!running.has(key)) await startCluster(tc).catch((e) => log(`${key}: ${e.message}`));
-        else if (running.get(key).port && restartedAt(tc) !== running.get(key).restartedAt)
+        else if (running.get(key).port && rollKey(tc) !== running.get(key).rollKey)
           await rollCluster(tc).catch((e) => log(`${key}: ${e.message}`));
       }
       if (!ns.metadata.deletionTimestamp)

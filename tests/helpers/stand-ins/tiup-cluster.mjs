@@ -30,6 +30,8 @@ const fail = (msg, code = 1) => {
   say(`Error: ${msg}`);
   process.exit(code);
 };
+/** How long a component may take to answer at start: tiup cluster's default --wait-timeout. */
+const WAIT_TIMEOUT_MS = 120_000;
 const home = process.env.TIUP_HOME || join(homedir(), ".tiup");
 const behave = existsSync(join(home, "stand-in.json"))
   ? JSON.parse(readFileSync(join(home, "stand-in.json"), "utf8"))
@@ -231,8 +233,10 @@ function startDaemon(name) {
   meta.pid = child.pid;
   meta.started_at = Date.now();
   save(name, meta);
-  // like tiup, return once every component answers (the daemon writes `ready` then)
-  for (let i = 0; i < 600; i++) {
+  // like tiup, return once every component answers (the daemon writes `ready` then), within
+  // tiup cluster's default --wait-timeout of 120 s (a busy machine starts MariaDB slowly)
+  const deadline = Date.now() + WAIT_TIMEOUT_MS;
+  while (Date.now() < deadline) {
     if (existsSync(ready)) return;
     if (!alive(child.pid)) break;
     execFileSync("sleep", ["0.1"]);
@@ -295,7 +299,8 @@ async function realTidb(name, topo, merged, program) {
     ],
     { stdio: "ignore" },
   );
-  for (let i = 0; ; i++) {
+  const deadline = Date.now() + WAIT_TIMEOUT_MS;
+  for (;;) {
     const up = await new Promise((resolve) => {
       const req = httpGet(
         { host: "127.0.0.1", port: t.status_port, path: "/status", timeout: 1000 },
@@ -308,7 +313,7 @@ async function realTidb(name, topo, merged, program) {
       req.on("timeout", () => req.destroy());
     });
     if (up) break;
-    if (i > 600 || child.exitCode !== null) process.exit(1);
+    if (Date.now() > deadline || child.exitCode !== null) process.exit(1);
     await new Promise((r) => setTimeout(r, 100));
   }
   return child;

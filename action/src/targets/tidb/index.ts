@@ -94,6 +94,8 @@ function checkTargets(
 /** How the variants take turns, as the plan says it. */
 function switchingText(tidb: TidbPlan): string {
   const d = tidb.deployments[0];
+  const own = d ? formOf(d).switchingText?.(tidb) : undefined;
+  if (own) return own;
   const cs = d && "configSwitch" in d ? d.configSwitch : undefined;
   if (tidb.switching === "online" && cs)
     return cs.keys.length

@@ -231,7 +231,10 @@ export class TidbRun implements RunContext {
     const d = this.plan.deployments[setup.deployment] as Deployment;
     const run = formOf(d).run;
     this.logDirs.set(variant, opts.logDir);
-    await this.activate(setup, opts.signal);
+    const shared = this.running.has(d.index);
+    const did = await this.activate(setup, opts.signal);
+    // a variant switched in on a deployment another variant started: said as a group's switch is
+    if (shared && did) this.log(`variant ${variant}: ${did}`);
     const r = this.running.get(d.index) as Running;
     r.users++;
     const facts = await this.record(setup, r);

@@ -91,6 +91,11 @@ export interface KubernetesDeployment {
   manifest: Record<string, unknown>;
   /** The first deployment creates the run's namespace (this manifest); the last to stop deletes it. */
   namespaceManifest?: Record<string, unknown>;
+  /**
+   * Variants sharing it (kubernetes.config_switch: rolling-update): the roles whose config differs
+   * and each variant's TOML of them, switched in by the operator's rolling update.
+   */
+  rolling?: { roles: Role[]; configs: Record<string, Partial<Record<Role, string>>> };
 }
 
 export type Deployment = ClusterDeployment | PlaygroundDeployment | ServerDeployment | KubernetesDeployment;
@@ -122,7 +127,8 @@ export interface TidbPlan {
     | "stop-start"
     | "separate-playgrounds"
     | "separate-servers"
-    | "separate-clusters";
+    | "separate-clusters"
+    | "rolling-update";
   /**
    * A switch restarts servers (a reload, or another cluster started): each variant runs a block's
    * cells as a group on a freshly switched instance, instead of switching before every cell.
@@ -181,6 +187,8 @@ export interface DeploymentForm<D extends Deployment = Deployment> {
   grouped(switching: TidbPlan["switching"], deployments: D[]): boolean;
   /** Seconds one switch between variants takes. */
   switchSeconds(plan: TidbPlan): number;
+  /** How its variants take turns, as the plan says it (else the switching's name). */
+  switchingText?(plan: TidbPlan): string | undefined;
   /** Where the load tools connect, as seen from where they run. */
   loadEndpoints(plan: TidbPlan, d: D): Endpoint[];
   /** The status APIs of each role (TiDB /status and /config, TiKV /config, PD's config). */

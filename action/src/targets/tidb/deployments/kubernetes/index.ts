@@ -13,12 +13,20 @@ import { PORT_AT_START } from "../../../types.ts";
 import { toToml } from "../../config.ts";
 import { ROLES, type Role } from "../../profile.ts";
 import { stepKey } from "../../steps.ts";
-import type { Deployer, DeploymentForm, KubernetesDeployment } from "../types.ts";
+import type {
+  AddStep,
+  Deployer,
+  DeploymentForm,
+  KubernetesDeployment,
+  TidbPlan,
+  TidbVariant,
+} from "../types.ts";
 import { createdBy, kubernetesAsk, kubeSettingsOf } from "./cluster.ts";
 import {
   dnsLabel,
   inClusterAddress,
   KUBE_ROLES,
+  type KubeRole,
   LOAD_COMMAND,
   LOAD_POD_FILE,
   LOAD_POD_NAME,
@@ -29,10 +37,26 @@ import {
   RESTARTED_AT_ANNOTATION,
   restartPatch,
   rolesOf,
+  switchPatch,
   tidbClusterManifest,
 } from "./manifests.ts";
 import { kubernetesRuntime } from "./run.ts";
 import { EXPIRES_AT, kubeStep, paths, RESTARTED_AT, sqlAddress, statusAddress } from "./steps.ts";
+
+/** The PATCH that switches a shared TidbCluster to variant `v` (the operator's rolling update). */
+function switchStep(_plan: TidbPlan, d: KubernetesDeployment, v: string, own: boolean, add: AddStep) {
+  const rolling = d.rolling as NonNullable<KubernetesDeployment["rolling"]>;
+  add(
+    kubeStep.switch(d, { name: v }),
+    "switch",
+    {
+      patch: paths.tidbCluster(d),
+      body: JSON.stringify(switchPatch(rolling.roles, rolling.configs[v] ?? {}, RESTARTED_AT)),
+    },
+    `variant ${v}, before each group of its cells: ${rolling.roles.join(", ")} config set to ${v}'s and a new ${RESTARTED_AT_ANNOTATION}; waited for until those roles' StatefulSets are on a new revision and Ready is True, then its config read back`,
+    own ? { variant: v } : {},
+  );
+}
 
 const kubernetesForm: DeploymentForm<KubernetesDeployment> = {
   kind: "kubernetes",
@@ -44,26 +68,47 @@ const kubernetesForm: DeploymentForm<KubernetesDeployment> = {
     const k = kubeSettingsOf(o.profile);
     const namespace = namespaceOf(o.prefix);
     const { counts, machineTypes } = rolesOf(o.profile);
-    const used = new Set<string>();
-    const deployments: KubernetesDeployment[] = [];
-    const variants = o.variants.map((v, index) => {
-      let name = dnsLabel(o.variants.length > 1 ? `tidb-${v.name}` : "tidb", 40);
-      if (used.has(name)) name = dnsLabel(`${name}-${index}`, 40);
-      used.add(name);
-      const configs = Object.fromEntries(
+    // a TidbCluster per variant; with config_switch rolling-update, one per version (and split):
+    // its variants then differ in configs and target.sql only, and take turns on it
+    const groups: TidbVariant[][] = [];
+    for (const v of o.variants) {
+      const key = (x: TidbVariant) => `${x.target.version}\n${JSON.stringify(x.target.split ?? null)}`;
+      const g =
+        k.config_switch === "rolling-update"
+          ? groups.find((m) => key(m[0] as TidbVariant) === key(v))
+          : undefined;
+      if (g) g.push(v);
+      else groups.push([v]);
+    }
+    const configsOf = (v: TidbVariant) =>
+      Object.fromEntries(
         KUBE_ROLES.map((role) => {
           const c = o.roleConfig(v.target, role);
           return [role, Object.keys(c).length ? toToml(c) : ""];
         }),
-      ) as Record<(typeof KUBE_ROLES)[number], string>;
+      ) as Record<KubeRole, string>;
+    const used = new Set<string>();
+    const deployments: KubernetesDeployment[] = [];
+    const variants = groups.flatMap((members, index) => {
+      const first = members[0] as TidbVariant;
+      const label =
+        o.variants.length === 1 || (members.length > 1 && groups.length === 1)
+          ? "tidb"
+          : members.length > 1
+            ? `tidb-${index + 1}`
+            : `tidb-${first.name}`;
+      let name = dnsLabel(label, 40);
+      if (used.has(name)) name = dnsLabel(`${name}-${index}`, 40);
+      used.add(name);
+      const configs = new Map(members.map((v) => [v.name, configsOf(v)]));
       const manifest = tidbClusterManifest({
         name,
         namespace,
         runId: o.prefix,
-        variants: [v.name],
-        version: v.target.version ?? "",
+        variants: members.map((v) => v.name),
+        version: first.target.version ?? "",
         counts,
-        configs,
+        configs: configs.get(first.name) as Record<KubeRole, string>,
         settings: k,
         machineTypes,
       });
@@ -81,27 +126,52 @@ const kubernetesForm: DeploymentForm<KubernetesDeployment> = {
             command: [LOAD_COMMAND],
           }),
         ]);
-      const file = `kubernetes-${v.name}.yaml`;
+      const file = `kubernetes-${members.length > 1 ? name : first.name}.yaml`;
       o.files[file] = manifestsYaml(ns ? [ns, manifest] : [manifest]);
+      // the roles whose config differs between the variants sharing it (none: TiDB's, for a fresh one)
+      const differ = KUBE_ROLES.filter((r) => new Set(members.map((v) => configs.get(v.name)?.[r])).size > 1);
+      const roles = differ.length ? differ : (["tidb"] as KubeRole[]);
       deployments.push({
         kind: "kubernetes",
         name,
         index,
-        version: v.target.version ?? "",
-        variants: [v.name],
+        version: first.target.version ?? "",
+        variants: members.map((v) => v.name),
         namespace,
         runId: o.prefix,
         file,
         manifest,
         ...(ns ? { namespaceManifest: ns } : {}),
+        ...(members.length > 1
+          ? {
+              rolling: {
+                roles,
+                configs: Object.fromEntries(
+                  members.map((v) => [
+                    v.name,
+                    Object.fromEntries(roles.map((r) => [r, configs.get(v.name)?.[r] ?? ""])),
+                  ]),
+                ),
+              },
+            }
+          : {}),
       });
-      return o.setupOf(v, index);
+      return members.map((v) => o.setupOf(v, index));
     });
     return { deployments, variants };
   },
-  switching: (variants) => (variants > 1 ? "separate-clusters" : "none"),
-  grouped: () => false,
-  switchSeconds: () => 0,
+  switching: (variants, deployments) =>
+    deployments.some((d) => d.rolling) ? "rolling-update" : variants > 1 ? "separate-clusters" : "none",
+  grouped: (_switching, deployments) => deployments.some((d) => d.rolling),
+  // the operator replaces the differing roles' pods one by one (as a restart does)
+  switchSeconds: (plan) => (plan.switching === "rolling-update" ? kubernetesForm.restartSeconds : 0),
+  switchingText(plan) {
+    const d = plan.deployments.find((x) => x.kind === "kubernetes" && x.rolling) as
+      | KubernetesDeployment
+      | undefined;
+    if (!d?.rolling) return undefined;
+    return `TiDB Operator's rolling update of TidbCluster ${d.name} (kubernetes.config_switch: rolling-update): before each group of cells its spec's ${d.rolling.roles.join(", ")} config is set to the variant's, with a new ${RESTARTED_AT_ANNOTATION}, and the run waits until those roles' pods are replaced and Ready — so each variant runs a block's cells as a group on fresh pods of the same nodes and volumes`;
+  },
   // load pods reach TiDB by its Service's name inside the cluster; this machine by the Service's
   // outside address and port, read at start (the plan shows <port>)
   loadEndpoints: (plan, d) =>
@@ -142,7 +212,18 @@ const kubernetesForm: DeploymentForm<KubernetesDeployment> = {
       { variant: v.name },
     );
   },
-  blockSteps(_plan, d, add) {
+  switchIn(plan, d, v, add) {
+    // the first variant is created with its config; the others switch in
+    if (!d.rolling || d.variants[0] === v.name) return false;
+    switchStep(plan, d, v.name, true, add);
+    return true;
+  },
+  blockSteps(plan, d, add) {
+    // the first variant switches back in (and each group's fresh pods come from the same request)
+    if (d.rolling) {
+      switchStep(plan, d, d.variants[0] as string, false, add);
+      return;
+    }
     add(
       stepKey.restart(d),
       "restart",

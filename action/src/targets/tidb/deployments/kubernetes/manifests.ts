@@ -134,6 +134,21 @@ export const restartPatch = (at: string) => ({
   spec: Object.fromEntries(KUBE_ROLES.map((r) => [r, { annotations: { [RESTARTED_AT_ANNOTATION]: at } }])),
 });
 
+/**
+ * The merge patch that switches a shared TidbCluster to a variant: each role whose config differs
+ * between the variants gets this variant's TOML (null: none) and a new restart annotation, so the
+ * operator replaces its pods even when the config is the one it has (a group's fresh instance).
+ */
+export const switchPatch = (
+  roles: readonly string[],
+  configs: Partial<Record<string, string>>,
+  at: string,
+) => ({
+  spec: Object.fromEntries(
+    roles.map((r) => [r, { config: configs[r] || null, annotations: { [RESTARTED_AT_ANNOTATION]: at } }]),
+  ),
+});
+
 /** The manifests as one YAML file (what `tiperf plan` writes beside the topology files). */
 export const manifestsYaml = (objects: unknown[]) => objects.map((o) => stringify(o)).join("---\n");
 

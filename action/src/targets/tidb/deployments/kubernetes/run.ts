@@ -121,17 +121,23 @@ export function revisions(tc: KubeObject | undefined): Revisions {
  * operator's Ready condition also requires. A role reported without revisions (no such component)
  * is done.
  */
-export function rolling(before: Revisions, now: KubeObject | undefined): string[] {
+export function rolling(
+  before: Revisions,
+  now: KubeObject | undefined,
+  roles: readonly string[] = KUBE_ROLES,
+): string[] {
   const after = revisions(now);
-  return KUBE_ROLES.filter((r) => {
-    const b = before[r];
-    const a = after[r];
-    if (!b?.update && !a?.update) return false;
-    return !a?.update || a.update === b?.update || a.current !== a.update;
-  }).map((r) => {
-    const a = after[r];
-    return `${r} ${a?.update === before[r]?.update ? "not yet on a new revision" : `${a?.current ?? "?"} → ${a?.update ?? "?"}`}`;
-  });
+  return roles
+    .filter((r) => {
+      const b = before[r];
+      const a = after[r];
+      if (!b?.update && !a?.update) return false;
+      return !a?.update || a.update === b?.update || a.current !== a.update;
+    })
+    .map((r) => {
+      const a = after[r];
+      return `${r} ${a?.update === before[r]?.update ? "not yet on a new revision" : `${a?.current ?? "?"} → ${a?.update ?? "?"}`}`;
+    });
 }
 
 interface ServicePort {
@@ -173,6 +179,53 @@ export async function serviceEndpoints(
       waiting: `Service ${svc.metadata.name} (${spec.type ?? "ClusterIP"}) has no load balancer address yet`,
     };
   return { sql: { host, port: sqlPort.port }, status: { host, port: statusPort?.port ?? 10080 } };
+}
+
+/**
+ * A planned PATCH of the TidbCluster that makes TiDB Operator roll `roles` (a restart annotation,
+ * with or without a config), sent as a merge patch and waited for until every one of those roles'
+ * StatefulSets is on a new revision and Ready is True; its seconds. `instead`: what to use when
+ * the cluster cannot show it rolled.
+ */
+async function roll(
+  ctx: RunContext,
+  d: KubernetesDeployment,
+  key: string,
+  roles: readonly string[],
+  instead: string,
+  signal: AbortSignal,
+): Promise<number> {
+  const c = readyClient(ctx);
+  const path = paths.tidbCluster(d).slice(API.length);
+  const before = revisions(await c.get(path));
+  if (roles.every((role) => !before[role]?.update))
+    throw new RunError(
+      `TidbCluster ${d.name}: the operator reports no StatefulSet revisions (status.<role>.statefulSet), so a rolling update could not be seen to finish: use ${instead}`,
+    );
+  restartAt.set(ctx, new Date().toISOString());
+  const step = ctx.planned(key);
+  restartAt.delete(ctx);
+  if (!("patch" in step.run)) throw new RunError(`step ${step.key} is not a PATCH`);
+  const started = Date.now();
+  const body = JSON.parse(step.run.body) as { spec: Record<string, { annotations: Record<string, string> }> };
+  const patched = await c.request<KubeObject>("PATCH", pathOf(c, step.run.patch), step.run.body, {
+    contentType: "application/merge-patch+json",
+  });
+  // a CRD without the components' annotations prunes them: the operator would never roll
+  const spec = (patched.spec ?? {}) as Record<string, { annotations?: Record<string, string> } | undefined>;
+  for (const [role, asked] of Object.entries(body.spec))
+    if (spec[role]?.annotations?.[RESTARTED_AT_ANNOTATION] !== asked.annotations[RESTARTED_AT_ANNOTATION])
+      throw new RunError(
+        `TidbCluster ${d.name}: the API server did not keep spec.${role}.annotations.${RESTARTED_AT_ANNOTATION} (the TidbCluster CRD here has no such field), so TiDB Operator would not roll it: use ${instead}`,
+      );
+  await c.waitFor(path, (tc) => isReady(tc) && rolling(before, tc, roles).length === 0, {
+    timeoutMs: readyTimeoutMs(ctx),
+    everyMs: 2000,
+    signal,
+    what: `TidbCluster ${d.name} in ${d.namespace} rolled by TiDB Operator (${roles.join(", ")})`,
+    describe: (tc) => `${readiness(tc)}; rolling: ${rolling(before, tc, roles).join(", ") || "done"}`,
+  });
+  return Math.round((Date.now() - started) / 1000);
 }
 
 export const kubernetesRuntime: FormRuntime<KubernetesDeployment> = {
@@ -284,38 +337,29 @@ export const kubernetesRuntime: FormRuntime<KubernetesDeployment> = {
   // a fresh instance of every component on the same volumes (compare.blocks): the operator's
   // graceful rolling restart, asked for by the planned PATCH and waited for until done
   async restart(ctx, d, _setup, r, state, signal) {
-    const c = readyClient(ctx);
-    const path = paths.tidbCluster(d).slice(API.length);
-    const before = revisions(await c.get(path));
-    if (KUBE_ROLES.every((role) => !before[role]?.update))
-      throw new RunError(
-        `TidbCluster ${d.name}: the operator reports no StatefulSet revisions (status.<role>.statefulSet), so a restart could not be seen to finish: use compare.blocks: 1`,
-      );
-    restartAt.set(ctx, new Date().toISOString());
-    const step = ctx.planned(stepKey.restart(d));
-    restartAt.delete(ctx);
-    if (!("patch" in step.run)) throw new RunError(`step ${step.key} is not a PATCH`);
-    const started = Date.now();
-    const patched = await c.request<KubeObject>("PATCH", pathOf(c, step.run.patch), step.run.body, {
-      contentType: "application/merge-patch+json",
-    });
-    // a CRD without the components' annotations prunes them: the operator would never roll
-    const asked = JSON.parse(step.run.body).spec.tidb.annotations[RESTARTED_AT_ANNOTATION];
-    const spec = (patched.spec ?? {}) as { tidb?: { annotations?: Record<string, string> } };
-    if (spec.tidb?.annotations?.[RESTARTED_AT_ANNOTATION] !== asked)
-      throw new RunError(
-        `TidbCluster ${d.name}: the API server did not keep spec.tidb.annotations.${RESTARTED_AT_ANNOTATION} (the TidbCluster CRD here has no such field), so TiDB Operator would not restart it: use compare.blocks: 1`,
-      );
-    const readyMs = readyTimeoutMs(ctx);
-    await c.waitFor(path, (tc) => isReady(tc) && rolling(before, tc).length === 0, {
-      timeoutMs: readyMs,
-      everyMs: 2000,
-      signal,
-      what: `TidbCluster ${d.name} in ${d.namespace} restarted by TiDB Operator`,
-      describe: (tc) => `${readiness(tc)}; rolling: ${rolling(before, tc).join(", ") || "done"}`,
-    });
+    const seconds = await roll(ctx, d, stepKey.restart(d), KUBE_ROLES, "compare.blocks: 1", signal);
     state.seen = ++r.restarts;
-    return `TidbCluster ${d.name}: rolling restart by TiDB Operator done in ${Math.round((Date.now() - started) / 1000)}s`;
+    return `TidbCluster ${d.name}: rolling restart by TiDB Operator done in ${seconds}s`;
+  },
+  // variants sharing one TidbCluster (config_switch: rolling-update): the variant's config by the
+  // operator's rolling update of the roles that differ, before each group of its cells
+  async switchTo(ctx, d, setup, r, signal, fresh) {
+    if (!d.rolling) return undefined;
+    r.applied ??= d.variants[0];
+    if (r.applied === setup.name && !fresh) return undefined;
+    const roles = d.rolling.roles;
+    const seconds = await roll(
+      ctx,
+      d,
+      kubeStep.switch(d, setup),
+      roles,
+      "kubernetes.config_switch: side-by-side",
+      signal,
+    );
+    const was = r.applied;
+    r.applied = setup.name;
+    await ctx.checkConfig(setup, r);
+    return `TidbCluster ${d.name}: variant ${setup.name} ${was === setup.name ? "again, on fresh pods" : "switched in"} by TiDB Operator's rolling update of ${roles.join(", ")} in ${seconds}s`;
   },
   state: (d) => `TidbCluster ${d.name} in namespace ${d.namespace}`,
   loadLauncher(ctx, d) {

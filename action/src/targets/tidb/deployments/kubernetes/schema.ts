@@ -70,6 +70,15 @@ export const KubernetesSchema = z.strictObject({
       start_timeout: durationSchema(1).default(600),
     })
     .optional(),
+  /**
+   * How variants of one version take turns: a TidbCluster each, up side by side; or one
+   * TidbCluster whose spec is switched to each variant's config by TiDB Operator's rolling update
+   * (the roles whose config differs replaced pod by pod, on the same nodes and volumes), the
+   * variants in groups per block (compare.blocks ≥ 3).
+   */
+  config_switch: z
+    .enum(["side-by-side", "rolling-update"], { error: "must be side-by-side or rolling-update" })
+    .default("side-by-side"),
   /** How long a TidbCluster may take to become Ready (the operator's status says so). */
   ready_timeout: durationSchema(1).default(1800),
   /** After this, `tiperf reap --kubernetes` deletes the run's namespace even if tiperf never came back. */

@@ -28,4 +28,6 @@ export const kubeStep = {
   deleteNamespace: (ns: string) => `delete-namespace:${ns}`,
   ready: (d: Named) => `ready:${d.name}`,
   service: (d: Named) => `service:${d.name}`,
+  /** A shared TidbCluster switched to a variant by the operator's rolling update. */
+  switch: (d: Named, v: Named) => `switch:${d.name}:${v.name}`,
 };

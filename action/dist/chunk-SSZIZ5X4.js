@@ -30,7 +30,7 @@ import {
   throttleBetween,
   validateYaml,
   writeAtomic
-} from "./chunk-WKEJ3K4V.js";
+} from "./chunk-Y76Z63QK.js";
 import {
   record,
   shellCommand,

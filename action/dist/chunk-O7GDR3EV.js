@@ -6,7 +6,7 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-WKEJ3K4V.js";
+} from "./chunk-Y76Z63QK.js";
 import {
   sweep
 } from "./chunk-PODZ3LZH.js";

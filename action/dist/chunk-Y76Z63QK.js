@@ -9746,6 +9746,13 @@ var KubernetesSchema = external_exports.strictObject({
     /** How long a load pod may take to start running (scheduling, image pull). */
     start_timeout: durationSchema(1).default(600)
   }).optional(),
+  /**
+   * How variants of one version take turns: a TidbCluster each, up side by side; or one
+   * TidbCluster whose spec is switched to each variant's config by TiDB Operator's rolling update
+   * (the roles whose config differs replaced pod by pod, on the same nodes and volumes), the
+   * variants in groups per block (compare.blocks ≥ 3).
+   */
+  config_switch: external_exports.enum(["side-by-side", "rolling-update"], { error: "must be side-by-side or rolling-update" }).default("side-by-side"),
   /** How long a TidbCluster may take to become Ready (the operator's status says so). */
   ready_timeout: durationSchema(1).default(1800),
   /** After this, `tiperf reap --kubernetes` deletes the run's namespace even if tiperf never came back. */
@@ -11618,6 +11625,11 @@ var RESTARTED_AT_ANNOTATION = "tidb.pingcap.com/restartedAt";
 var restartPatch = (at2) => ({
   spec: Object.fromEntries(KUBE_ROLES.map((r) => [r, { annotations: { [RESTARTED_AT_ANNOTATION]: at2 } }]))
 });
+var switchPatch = (roles, configs, at2) => ({
+  spec: Object.fromEntries(
+    roles.map((r) => [r, { config: configs[r] || null, annotations: { [RESTARTED_AT_ANNOTATION]: at2 } }])
+  )
+});
 var manifestsYaml = (objects) => objects.map((o) => (0, import_yaml6.stringify)(o)).join("---\n");
 function rolesOf(p) {
   const counts = Object.fromEntries(KUBE_ROLES.map((r) => [r, p.roles[r].count ?? 0]));
@@ -11817,7 +11829,9 @@ var kubeStep = {
   namespace: (ns) => `namespace:${ns}`,
   deleteNamespace: (ns) => `delete-namespace:${ns}`,
   ready: (d) => `ready:${d.name}`,
-  service: (d) => `service:${d.name}`
+  service: (d) => `service:${d.name}`,
+  /** A shared TidbCluster switched to a variant by the operator's rolling update. */
+  switch: (d, v) => `switch:${d.name}:${v.name}`
 };
 
 // action/src/targets/tidb/deployments/kubernetes/run.ts
@@ -11889,9 +11903,9 @@ function revisions(tc) {
     })
   );
 }
-function rolling2(before, now) {
+function rolling2(before, now, roles = KUBE_ROLES) {
   const after = revisions(now);
-  return KUBE_ROLES.filter((r) => {
+  return roles.filter((r) => {
     const b = before[r];
     const a = after[r];
     if (!b?.update && !a?.update) return false;
@@ -11927,6 +11941,38 @@ async function serviceEndpoints(c, svc) {
       waiting: `Service ${svc.metadata.name} (${spec.type ?? "ClusterIP"}) has no load balancer address yet`
     };
   return { sql: { host: host2, port: sqlPort.port }, status: { host: host2, port: statusPort?.port ?? 10080 } };
+}
+async function roll(ctx, d, key, roles, instead, signal) {
+  const c = readyClient(ctx);
+  const path = paths.tidbCluster(d).slice(API.length);
+  const before = revisions(await c.get(path));
+  if (roles.every((role) => !before[role]?.update))
+    throw new RunError(
+      `TidbCluster ${d.name}: the operator reports no StatefulSet revisions (status.<role>.statefulSet), so a rolling update could not be seen to finish: use ${instead}`
+    );
+  restartAt.set(ctx, (/* @__PURE__ */ new Date()).toISOString());
+  const step = ctx.planned(key);
+  restartAt.delete(ctx);
+  if (!("patch" in step.run)) throw new RunError(`step ${step.key} is not a PATCH`);
+  const started2 = Date.now();
+  const body = JSON.parse(step.run.body);
+  const patched = await c.request("PATCH", pathOf(c, step.run.patch), step.run.body, {
+    contentType: "application/merge-patch+json"
+  });
+  const spec = patched.spec ?? {};
+  for (const [role, asked] of Object.entries(body.spec))
+    if (spec[role]?.annotations?.[RESTARTED_AT_ANNOTATION] !== asked.annotations[RESTARTED_AT_ANNOTATION])
+      throw new RunError(
+        `TidbCluster ${d.name}: the API server did not keep spec.${role}.annotations.${RESTARTED_AT_ANNOTATION} (the TidbCluster CRD here has no such field), so TiDB Operator would not roll it: use ${instead}`
+      );
+  await c.waitFor(path, (tc) => isReady(tc) && rolling2(before, tc, roles).length === 0, {
+    timeoutMs: readyTimeoutMs(ctx),
+    everyMs: 2e3,
+    signal,
+    what: `TidbCluster ${d.name} in ${d.namespace} rolled by TiDB Operator (${roles.join(", ")})`,
+    describe: (tc) => `${readiness(tc)}; rolling: ${rolling2(before, tc, roles).join(", ") || "done"}`
+  });
+  return Math.round((Date.now() - started2) / 1e3);
 }
 var kubernetesRuntime = {
   targetKind: "tidb-operator",
@@ -12034,37 +12080,29 @@ var kubernetesRuntime = {
   // a fresh instance of every component on the same volumes (compare.blocks): the operator's
   // graceful rolling restart, asked for by the planned PATCH and waited for until done
   async restart(ctx, d, _setup, r, state, signal) {
-    const c = readyClient(ctx);
-    const path = paths.tidbCluster(d).slice(API.length);
-    const before = revisions(await c.get(path));
-    if (KUBE_ROLES.every((role) => !before[role]?.update))
-      throw new RunError(
-        `TidbCluster ${d.name}: the operator reports no StatefulSet revisions (status.<role>.statefulSet), so a restart could not be seen to finish: use compare.blocks: 1`
-      );
-    restartAt.set(ctx, (/* @__PURE__ */ new Date()).toISOString());
-    const step = ctx.planned(stepKey.restart(d));
-    restartAt.delete(ctx);
-    if (!("patch" in step.run)) throw new RunError(`step ${step.key} is not a PATCH`);
-    const started2 = Date.now();
-    const patched = await c.request("PATCH", pathOf(c, step.run.patch), step.run.body, {
-      contentType: "application/merge-patch+json"
-    });
-    const asked = JSON.parse(step.run.body).spec.tidb.annotations[RESTARTED_AT_ANNOTATION];
-    const spec = patched.spec ?? {};
-    if (spec.tidb?.annotations?.[RESTARTED_AT_ANNOTATION] !== asked)
-      throw new RunError(
-        `TidbCluster ${d.name}: the API server did not keep spec.tidb.annotations.${RESTARTED_AT_ANNOTATION} (the TidbCluster CRD here has no such field), so TiDB Operator would not restart it: use compare.blocks: 1`
-      );
-    const readyMs = readyTimeoutMs(ctx);
-    await c.waitFor(path, (tc) => isReady(tc) && rolling2(before, tc).length === 0, {
-      timeoutMs: readyMs,
-      everyMs: 2e3,
-      signal,
-      what: `TidbCluster ${d.name} in ${d.namespace} restarted by TiDB Operator`,
-      describe: (tc) => `${readiness(tc)}; rolling: ${rolling2(before, tc).join(", ") || "done"}`
-    });
+    const seconds = await roll(ctx, d, stepKey.restart(d), KUBE_ROLES, "compare.blocks: 1", signal);
     state.seen = ++r.restarts;
-    return `TidbCluster ${d.name}: rolling restart by TiDB Operator done in ${Math.round((Date.now() - started2) / 1e3)}s`;
+    return `TidbCluster ${d.name}: rolling restart by TiDB Operator done in ${seconds}s`;
+  },
+  // variants sharing one TidbCluster (config_switch: rolling-update): the variant's config by the
+  // operator's rolling update of the roles that differ, before each group of its cells
+  async switchTo(ctx, d, setup, r, signal, fresh) {
+    if (!d.rolling) return void 0;
+    r.applied ??= d.variants[0];
+    if (r.applied === setup.name && !fresh) return void 0;
+    const roles = d.rolling.roles;
+    const seconds = await roll(
+      ctx,
+      d,
+      kubeStep.switch(d, setup),
+      roles,
+      "kubernetes.config_switch: side-by-side",
+      signal
+    );
+    const was = r.applied;
+    r.applied = setup.name;
+    await ctx.checkConfig(setup, r);
+    return `TidbCluster ${d.name}: variant ${setup.name} ${was === setup.name ? "again, on fresh pods" : "switched in"} by TiDB Operator's rolling update of ${roles.join(", ")} in ${seconds}s`;
   },
   state: (d) => `TidbCluster ${d.name} in namespace ${d.namespace}`,
   loadLauncher(ctx, d) {
@@ -12097,6 +12135,19 @@ var kubernetesRuntime = {
 };
 
 // action/src/targets/tidb/deployments/kubernetes/index.ts
+function switchStep(_plan, d, v, own, add) {
+  const rolling3 = d.rolling;
+  add(
+    kubeStep.switch(d, { name: v }),
+    "switch",
+    {
+      patch: paths.tidbCluster(d),
+      body: JSON.stringify(switchPatch(rolling3.roles, rolling3.configs[v] ?? {}, RESTARTED_AT))
+    },
+    `variant ${v}, before each group of its cells: ${rolling3.roles.join(", ")} config set to ${v}'s and a new ${RESTARTED_AT_ANNOTATION}; waited for until those roles' StatefulSets are on a new revision and Ready is True, then its config read back`,
+    own ? { variant: v } : {}
+  );
+}
 var kubernetesForm = {
   kind: "kubernetes",
   // the operator's rolling start of PD, TiKV and TiDB pods (images pulled once per node)
@@ -12107,26 +12158,37 @@ var kubernetesForm = {
     const k = kubeSettingsOf(o.profile);
     const namespace = namespaceOf(o.prefix);
     const { counts, machineTypes } = rolesOf(o.profile);
+    const groups = [];
+    for (const v of o.variants) {
+      const key = (x) => `${x.target.version}
+${JSON.stringify(x.target.split ?? null)}`;
+      const g = k.config_switch === "rolling-update" ? groups.find((m) => key(m[0]) === key(v)) : void 0;
+      if (g) g.push(v);
+      else groups.push([v]);
+    }
+    const configsOf = (v) => Object.fromEntries(
+      KUBE_ROLES.map((role) => {
+        const c = o.roleConfig(v.target, role);
+        return [role, Object.keys(c).length ? toToml(c) : ""];
+      })
+    );
     const used = /* @__PURE__ */ new Set();
     const deployments = [];
-    const variants = o.variants.map((v, index) => {
-      let name = dnsLabel(o.variants.length > 1 ? `tidb-${v.name}` : "tidb", 40);
+    const variants = groups.flatMap((members, index) => {
+      const first = members[0];
+      const label = o.variants.length === 1 || members.length > 1 && groups.length === 1 ? "tidb" : members.length > 1 ? `tidb-${index + 1}` : `tidb-${first.name}`;
+      let name = dnsLabel(label, 40);
       if (used.has(name)) name = dnsLabel(`${name}-${index}`, 40);
       used.add(name);
-      const configs = Object.fromEntries(
-        KUBE_ROLES.map((role) => {
-          const c = o.roleConfig(v.target, role);
-          return [role, Object.keys(c).length ? toToml(c) : ""];
-        })
-      );
+      const configs = new Map(members.map((v) => [v.name, configsOf(v)]));
       const manifest = tidbClusterManifest({
         name,
         namespace,
         runId: o.prefix,
-        variants: [v.name],
-        version: v.target.version ?? "",
+        variants: members.map((v) => v.name),
+        version: first.target.version ?? "",
         counts,
-        configs,
+        configs: configs.get(first.name),
         settings: k,
         machineTypes
       });
@@ -12141,27 +12203,46 @@ var kubernetesForm = {
             command: [LOAD_COMMAND]
           })
         ]);
-      const file = `kubernetes-${v.name}.yaml`;
+      const file = `kubernetes-${members.length > 1 ? name : first.name}.yaml`;
       o.files[file] = manifestsYaml(ns ? [ns, manifest] : [manifest]);
+      const differ = KUBE_ROLES.filter((r) => new Set(members.map((v) => configs.get(v.name)?.[r])).size > 1);
+      const roles = differ.length ? differ : ["tidb"];
       deployments.push({
         kind: "kubernetes",
         name,
         index,
-        version: v.target.version ?? "",
-        variants: [v.name],
+        version: first.target.version ?? "",
+        variants: members.map((v) => v.name),
         namespace,
         runId: o.prefix,
         file,
         manifest,
-        ...ns ? { namespaceManifest: ns } : {}
+        ...ns ? { namespaceManifest: ns } : {},
+        ...members.length > 1 ? {
+          rolling: {
+            roles,
+            configs: Object.fromEntries(
+              members.map((v) => [
+                v.name,
+                Object.fromEntries(roles.map((r) => [r, configs.get(v.name)?.[r] ?? ""]))
+              ])
+            )
+          }
+        } : {}
       });
-      return o.setupOf(v, index);
+      return members.map((v) => o.setupOf(v, index));
     });
     return { deployments, variants };
   },
-  switching: (variants) => variants > 1 ? "separate-clusters" : "none",
-  grouped: () => false,
-  switchSeconds: () => 0,
+  switching: (variants, deployments) => deployments.some((d) => d.rolling) ? "rolling-update" : variants > 1 ? "separate-clusters" : "none",
+  grouped: (_switching, deployments) => deployments.some((d) => d.rolling),
+  // the operator replaces the differing roles' pods one by one (as a restart does)
+  switchSeconds: (plan) => plan.switching === "rolling-update" ? kubernetesForm.restartSeconds : 0,
+  switchingText(plan) {
+    const d = plan.deployments.find((x) => x.kind === "kubernetes" && x.rolling);
+    if (!d?.rolling) return void 0;
+    return `TiDB Operator's rolling update of TidbCluster ${d.name} (kubernetes.config_switch: rolling-update): before each group of cells its spec's ${d.rolling.roles.join(", ")} config is set to the variant's, with a new ${RESTARTED_AT_ANNOTATION}, and the run waits until those roles' pods are replaced and Ready \u2014 so each variant runs a block's cells as a group on fresh pods of the same nodes and volumes`;
+  },
   // load pods reach TiDB by its Service's name inside the cluster; this machine by the Service's
   // outside address and port, read at start (the plan shows <port>)
   loadEndpoints: (plan, d) => plan.profile.kubernetes?.load ? [inClusterAddress(d)] : [{ host: sqlAddress(d), port: PORT_AT_START }],
@@ -12197,7 +12278,16 @@ var kubernetesForm = {
       { variant: v.name }
     );
   },
-  blockSteps(_plan, d, add) {
+  switchIn(plan, d, v, add) {
+    if (!d.rolling || d.variants[0] === v.name) return false;
+    switchStep(plan, d, v.name, true, add);
+    return true;
+  },
+  blockSteps(plan, d, add) {
+    if (d.rolling) {
+      switchStep(plan, d, d.variants[0], false, add);
+      return;
+    }
     add(
       stepKey.restart(d),
       "restart",
@@ -13674,7 +13764,9 @@ var TidbRun = class {
     const d = this.plan.deployments[setup.deployment];
     const run = formOf(d).run;
     this.logDirs.set(variant, opts.logDir);
-    await this.activate(setup, opts.signal);
+    const shared = this.running.has(d.index);
+    const did = await this.activate(setup, opts.signal);
+    if (shared && did) this.log(`variant ${variant}: ${did}`);
     const r = this.running.get(d.index);
     r.users++;
     const facts = await this.record(setup, r);
@@ -14179,6 +14271,8 @@ function checkTargets(file, variants, profile, profileFile) {
 }
 function switchingText(tidb2) {
   const d = tidb2.deployments[0];
+  const own = d ? formOf(d).switchingText?.(tidb2) : void 0;
+  if (own) return own;
   const cs = d && "configSwitch" in d ? d.configSwitch : void 0;
   if (tidb2.switching === "online" && cs)
     return cs.keys.length ? `online, before a cell whenever the variant changes: ${cs.keys.map((k) => `${k.role} ${k.key}`).join(", ")} set on the running components as SET CONFIG does (no restart), then read back` : "target.sql before a cell whenever the variant changes (no config differs)";
