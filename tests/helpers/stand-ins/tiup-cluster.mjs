@@ -18,7 +18,16 @@
 // program, executable); a patched tidb-server plays TiDB from then on (e.g. the stand-in
 // tidb-server under a test's wrapper), and display names the role "<role> (patched)" as tiup does.
 import { execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { createServer, get as httpGet } from "node:http";
 import { homedir } from "node:os";
 import { join } from "node:path";
@@ -224,11 +233,15 @@ function startDaemon(name) {
   const meta = metaOf(name);
   const ready = join(dirOf(name), "ready");
   rmSync(ready, { force: true });
+  // what the daemon says (a server that would not start) is kept for the failure below
+  const daemonLog = join(dirOf(name), "daemon.log");
+  const out = openSync(daemonLog, "a");
   const child = spawn(process.execPath, [process.argv[1], "__daemon", name], {
     detached: true,
-    stdio: "ignore",
+    stdio: ["ignore", out, out],
     env: process.env,
   });
+  closeSync(out);
   child.unref();
   meta.pid = child.pid;
   meta.started_at = Date.now();
@@ -241,7 +254,12 @@ function startDaemon(name) {
     if (!alive(child.pid)) break;
     execFileSync("sleep", ["0.1"]);
   }
-  fail(`cluster ${name} failed to start`);
+  const said = (file) =>
+    existsSync(file) ? readFileSync(file, "utf8").trim().split("\n").slice(-8).join("\n") : "";
+  const tidbLog = said(join(dirOf(name), "tidb", "tidb.log"));
+  fail(
+    `cluster ${name} failed to start${alive(child.pid) ? ` (no answer within ${WAIT_TIMEOUT_MS / 1000}s)` : " (the daemon exited)"}\n${said(daemonLog)}${tidbLog ? `\ntidb.log:\n${tidbLog}` : ""}`,
+  );
 }
 
 function stopDaemon(name) {
@@ -313,7 +331,12 @@ async function realTidb(name, topo, merged, program) {
       req.on("timeout", () => req.destroy());
     });
     if (up) break;
-    if (Date.now() > deadline || child.exitCode !== null) process.exit(1);
+    if (Date.now() > deadline || child.exitCode !== null) {
+      console.error(
+        `${program}: ${child.exitCode !== null ? `exited with code ${child.exitCode}` : `no answer on /status at 127.0.0.1:${t.status_port}`}`,
+      );
+      process.exit(1);
+    }
     await new Promise((r) => setTimeout(r, 100));
   }
   return child;
@@ -396,7 +419,10 @@ async function daemon(name) {
       );
       break;
     } catch {
-      if (i > 300) process.exit(1);
+      if (i > 300) {
+        console.error(`the stand-in's MariaDB does not answer on 127.0.0.1:${tidb.port}`);
+        process.exit(1);
+      }
       await new Promise((r) => setTimeout(r, 100));
     }
   }
