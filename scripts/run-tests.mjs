@@ -9,7 +9,7 @@
 // themselves but for whatever else runs on it (a CPU hog or another tiperf run, which every test
 // must bear). A file's report is printed whole when it ends; the measured ones as they run.
 import { spawn } from "node:child_process";
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -45,8 +45,10 @@ const measured = files.filter((f) => !parallel(f));
 // What a file's tests start is theirs alone: a temp dir (servers' data, sockets, logs), a ledger
 // and a cgroup name prefix, so their leftovers checks look only at what they started, and another
 // file, tiperf run (or test run) on the machine neither disturbs them nor is disturbed.
-const own = mkdtempSync(join(tmpdir(), "tiperf-tests-"));
-chmodSync(own, 0o755); // PostgreSQL runs as its own user when tests run as root: it must get through
+// Each its own directory directly under the temp dir: socket paths of servers started deep inside
+// it (a stand-in's MariaDB under a tiup home's cluster directory) stay within the 107 bytes a Unix
+// socket's path may have.
+const own = [];
 const children = new Set();
 let stopping = false;
 // a cancelled CI job: every running file gets the signal (its tests' teardown runs), then this exits
@@ -60,8 +62,9 @@ let n = 0;
 /** Runs one file; resolves with its exit code, counts and seconds. `live`: its report as it runs. */
 function runFile(file, live) {
   const i = ++n;
-  const dir = join(own, String(i));
-  mkdirSync(dir, { mode: 0o755 });
+  const dir = mkdtempSync(join(tmpdir(), "tiperf-tests-"));
+  chmodSync(dir, 0o755); // PostgreSQL runs as its own user when tests run as root: it must get through
+  own.push(dir);
   const env = {
     ...process.env,
     TMPDIR: dir,
@@ -129,7 +132,7 @@ for (const f of measured) {
   if (stopping) break;
   done.push(await runFile(f, true));
 }
-rmSync(own, { recursive: true, force: true });
+for (const dir of own) rmSync(dir, { recursive: true, force: true });
 
 const failed = done.filter((d) => d.status !== 0);
 const total = (k) => done.reduce((s, d) => s + d[k], 0);
