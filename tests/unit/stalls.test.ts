@@ -148,8 +148,9 @@ describe("a stalled cell runs again, once, with the stalled attempt kept", () =>
     );
   });
 
-  test("duet: a pair that stalled sends the whole round again (both pairs); only its attempt is set aside", async () => {
-    const benches = { base: scripted("base", ["ok"]), head: scripted("head", ["stalled", "ok"]) };
+  /** One duet round of two scripted pairs: what was recorded, and the runner. */
+  async function duetRound(base: ("ok" | "stalled")[], head: ("ok" | "stalled")[]) {
+    const benches = { base: scripted("base", base), head: scripted("head", head) };
     const runner = new DuetRunner(
       ["base", "head"],
       [benches.base.bench, benches.head.bench],
@@ -169,6 +170,11 @@ describe("a stalled cell runs again, once, with the stalled attempt kept", () =>
       signal: never,
       log: () => {},
     });
+    return { benches, recorded, runner };
+  }
+
+  test("duet: a pair that stalled sends the whole round again (both pairs); only its attempt is set aside", async () => {
+    const { benches, recorded, runner } = await duetRound(["ok"], ["stalled", "ok"]);
     assert.equal(benches.base.runs(), 2, "the other pair measured again with it");
     assert.equal(benches.head.runs(), 2);
     assert.deepEqual(
@@ -183,26 +189,7 @@ describe("a stalled cell runs again, once, with the stalled attempt kept", () =>
   });
 
   test("duet: a round that stalls again is recorded failed (the comparison then fails on it)", async () => {
-    const benches = { base: scripted("base", ["ok"]), head: scripted("head", ["stalled"]) };
-    const runner = new DuetRunner(
-      ["base", "head"],
-      [benches.base.bench, benches.head.bench],
-      ["0", "1"],
-      1,
-      () => {},
-    );
-    const recorded: Cell[] = [];
-    await runner.run({
-      round: 1,
-      turn: ["base", "head"],
-      cellOf: (v) => ({ ...plan, variant: v }),
-      benchOf: (v) => benches[v as "base" | "head"].bench,
-      record: async (cells) => {
-        recorded.push(...cells);
-      },
-      signal: never,
-      log: () => {},
-    });
+    const { benches, recorded } = await duetRound(["ok"], ["stalled"]);
     assert.equal(benches.head.runs(), 1 + STALLED_RUN_RERUNS);
     assert.deepEqual(
       recorded.map((c) => [c.variant, c.status]),
