@@ -33,11 +33,15 @@ if (files.length === 0) {
   process.exit(1);
 }
 
-/** A file's lane line: `// test-lane: parallel (…)`, maybe naming what it must not share (`uses <name>`). */
-const laneOf = (f) => /^\/\/.*test-lane: parallel.*$/m.exec(readFileSync(f, "utf8").slice(0, 3000))?.[0];
-const parallel = (f) => f.split(/[\\/]/).includes("unit") || laneOf(f) !== undefined;
+/** Each file's lane line, read once: `// test-lane: parallel (…)`, maybe naming what it must not share (`uses <name>`). */
+const lanes = new Map(
+  files.map((f) => [f, /^\/\/.*test-lane: parallel.*$/m.exec(readFileSync(f, "utf8").slice(0, 3000))?.[0]]),
+);
+const parallel = (f) => f.split(/[\\/]/).includes("unit") || lanes.get(f) !== undefined;
 /** What a parallel file holds while it runs (fixed ports of a stand-in cluster): never two at once. */
-const usesOf = (f) => new Set([...(laneOf(f) ?? "").matchAll(/\buses ([\w-]+)/g)].map((m) => m[1]));
+const uses = new Map(
+  files.map((f) => [f, new Set([...(lanes.get(f) ?? "").matchAll(/\buses ([\w-]+)/g)].map((m) => m[1]))]),
+);
 // the biggest files first: the two workers end close together (a file waits while the other holds what it uses)
 const first = files.filter(parallel).sort((a, b) => statSync(b).size - statSync(a).size);
 const measured = files.filter((f) => !parallel(f));
@@ -108,7 +112,7 @@ const queue = [...first];
 const held = new Set();
 /** The next queued file that holds nothing a running one does. */
 const next = () => {
-  const i = queue.findIndex((f) => [...usesOf(f)].every((u) => !held.has(u)));
+  const i = queue.findIndex((f) => [...uses.get(f)].every((u) => !held.has(u)));
   return i < 0 ? undefined : queue.splice(i, 1)[0];
 };
 const worker = async () => {
@@ -119,10 +123,10 @@ const worker = async () => {
       await new Promise((r) => setTimeout(r, 200));
       continue;
     }
-    const uses = usesOf(f);
-    for (const u of uses) held.add(u);
+    const holds = uses.get(f);
+    for (const u of holds) held.add(u);
     done.push(await runFile(f, false));
-    for (const u of uses) held.delete(u);
+    for (const u of holds) held.delete(u);
   }
 };
 await Promise.all([worker(), worker()]);

@@ -45,10 +45,10 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-SSZIZ5X4.js";
+} from "./chunk-PUVJJIDU.js";
 import {
   reapLedger
-} from "./chunk-O7GDR3EV.js";
+} from "./chunk-24LLDZ2G.js";
 import {
   EXPIRES,
   KubeClient,
@@ -64,7 +64,7 @@ import {
   require_dist,
   writeAtomic,
   writeResult
-} from "./chunk-Y76Z63QK.js";
+} from "./chunk-CZLD6MRY.js";
 import {
   CLOUDS,
   Interrupted,

@@ -13,7 +13,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-SSZIZ5X4.js";
+} from "./chunk-PUVJJIDU.js";
 import {
   getInput,
   info,
@@ -26,7 +26,7 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-Y76Z63QK.js";
+} from "./chunk-CZLD6MRY.js";
 import {
   Interrupted,
   installCrashTeardown,

@@ -13,14 +13,7 @@ import { PORT_AT_START } from "../../../types.ts";
 import { toToml } from "../../config.ts";
 import { ROLES, type Role } from "../../profile.ts";
 import { stepKey } from "../../steps.ts";
-import type {
-  AddStep,
-  Deployer,
-  DeploymentForm,
-  KubernetesDeployment,
-  TidbPlan,
-  TidbVariant,
-} from "../types.ts";
+import type { AddStep, Deployer, DeploymentForm, KubernetesDeployment, TidbVariant } from "../types.ts";
 import { createdBy, kubernetesAsk, kubeSettingsOf } from "./cluster.ts";
 import {
   dnsLabel,
@@ -44,7 +37,7 @@ import { kubernetesRuntime } from "./run.ts";
 import { EXPIRES_AT, kubeStep, paths, RESTARTED_AT, sqlAddress, statusAddress } from "./steps.ts";
 
 /** The PATCH that switches a shared TidbCluster to variant `v` (the operator's rolling update). */
-function switchStep(_plan: TidbPlan, d: KubernetesDeployment, v: string, own: boolean, add: AddStep) {
+function switchStep(d: KubernetesDeployment, v: string, own: boolean, add: AddStep) {
   const rolling = d.rolling as NonNullable<KubernetesDeployment["rolling"]>;
   add(
     kubeStep.switch(d, { name: v }),
@@ -71,8 +64,8 @@ const kubernetesForm: DeploymentForm<KubernetesDeployment> = {
     // a TidbCluster per variant; with config_switch rolling-update, one per version (and split):
     // its variants then differ in configs and target.sql only, and take turns on it
     const groups: TidbVariant[][] = [];
+    const key = (x: TidbVariant) => `${x.target.version}\n${JSON.stringify(x.target.split ?? null)}`;
     for (const v of o.variants) {
-      const key = (x: TidbVariant) => `${x.target.version}\n${JSON.stringify(x.target.split ?? null)}`;
       const g =
         k.config_switch === "rolling-update"
           ? groups.find((m) => key(m[0] as TidbVariant) === key(v))
@@ -212,16 +205,16 @@ const kubernetesForm: DeploymentForm<KubernetesDeployment> = {
       { variant: v.name },
     );
   },
-  switchIn(plan, d, v, add) {
+  switchIn(_plan, d, v, add) {
     // the first variant is created with its config; the others switch in
     if (!d.rolling || d.variants[0] === v.name) return false;
-    switchStep(plan, d, v.name, true, add);
+    switchStep(d, v.name, true, add);
     return true;
   },
-  blockSteps(plan, d, add) {
+  blockSteps(_plan, d, add) {
     // the first variant switches back in (and each group's fresh pods come from the same request)
     if (d.rolling) {
-      switchStep(plan, d, d.variants[0] as string, false, add);
+      switchStep(d, d.variants[0] as string, false, add);
       return;
     }
     add(

@@ -30,7 +30,7 @@ import {
   throttleBetween,
   validateYaml,
   writeAtomic
-} from "./chunk-Y76Z63QK.js";
+} from "./chunk-CZLD6MRY.js";
 import {
   record,
   shellCommand,

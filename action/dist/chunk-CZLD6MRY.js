@@ -12135,7 +12135,7 @@ var kubernetesRuntime = {
 };
 
 // action/src/targets/tidb/deployments/kubernetes/index.ts
-function switchStep(_plan, d, v, own, add) {
+function switchStep(d, v, own, add) {
   const rolling3 = d.rolling;
   add(
     kubeStep.switch(d, { name: v }),
@@ -12159,9 +12159,9 @@ var kubernetesForm = {
     const namespace = namespaceOf(o.prefix);
     const { counts, machineTypes } = rolesOf(o.profile);
     const groups = [];
-    for (const v of o.variants) {
-      const key = (x) => `${x.target.version}
+    const key = (x) => `${x.target.version}
 ${JSON.stringify(x.target.split ?? null)}`;
+    for (const v of o.variants) {
       const g = k.config_switch === "rolling-update" ? groups.find((m) => key(m[0]) === key(v)) : void 0;
       if (g) g.push(v);
       else groups.push([v]);
@@ -12278,14 +12278,14 @@ ${JSON.stringify(x.target.split ?? null)}`;
       { variant: v.name }
     );
   },
-  switchIn(plan, d, v, add) {
+  switchIn(_plan, d, v, add) {
     if (!d.rolling || d.variants[0] === v.name) return false;
-    switchStep(plan, d, v.name, true, add);
+    switchStep(d, v.name, true, add);
     return true;
   },
-  blockSteps(plan, d, add) {
+  blockSteps(_plan, d, add) {
     if (d.rolling) {
-      switchStep(plan, d, d.variants[0], false, add);
+      switchStep(d, d.variants[0], false, add);
       return;
     }
     add(

@@ -6,7 +6,7 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-Y76Z63QK.js";
+} from "./chunk-CZLD6MRY.js";
 import {
   sweep
 } from "./chunk-PODZ3LZH.js";
