@@ -45,10 +45,10 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-PUVJJIDU.js";
+} from "./chunk-KGIQRIMX.js";
 import {
   reapLedger
-} from "./chunk-24LLDZ2G.js";
+} from "./chunk-FSDBYKDD.js";
 import {
   EXPIRES,
   KubeClient,
@@ -64,7 +64,7 @@ import {
   require_dist,
   writeAtomic,
   writeResult
-} from "./chunk-CZLD6MRY.js";
+} from "./chunk-2R6IY22D.js";
 import {
   CLOUDS,
   Interrupted,

@@ -13,7 +13,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-PUVJJIDU.js";
+} from "./chunk-KGIQRIMX.js";
 import {
   getInput,
   info,
@@ -26,7 +26,7 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-CZLD6MRY.js";
+} from "./chunk-2R6IY22D.js";
 import {
   Interrupted,
   installCrashTeardown,

@@ -7,7 +7,7 @@
 // --kubernetes` deletes only expired namespaces tiperf labelled.
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { fakeCluster } from "../helpers/fake-kube-cloud.ts";
@@ -64,6 +64,53 @@ metrics:
 variants:
   base: {}
   head: {target: {server_configs: {tidb: {performance.txn-total-size-limit: 1073741824}}}}
+compare: {${compare}}
+`,
+  );
+  return file;
+}
+
+/** A run's result (result.json of the one run under `out`) and what one variant's config read back as. */
+function resultOf(out: string) {
+  const runDir = join(out, readdirSync(out)[0] as string);
+  const result = JSON.parse(readFileSync(join(runDir, "result.json"), "utf8"));
+  const effective = (variant: string, key: string): string =>
+    result.targets.find((t: { variant: string }) => t.variant === variant).effective_config[key];
+  return { runDir, result, effective };
+}
+
+/** `tiperf compare` of variants sharing one TidbCluster, to exit 0: its log, namespace and result. */
+async function sharedCompare(spec: string, name: string) {
+  const out = join(dir, name);
+  const json = join(dir, `${name}.json`);
+  const run = cli(["compare", "--spec", spec, "--out", out, "--json", json]);
+  const { code } = await run.done;
+  const log = run.stderr();
+  assert.equal(code, 0, `${log}\n--- operator:\n${operatorLog}`);
+  const ns = /kubernetes: namespace (tiperf-\S+) created/.exec(log)?.[1] as string;
+  assert.equal(log.match(/TidbCluster tidb created in/g)?.length, 1, "one TidbCluster for both variants");
+  return { log, ns, verdict: JSON.parse(readFileSync(json, "utf8")), ...resultOf(out) };
+}
+
+/** A spec of 1 s cells whose two variants set `key` of `role` to `base` and `head`. */
+function variantsSpec(
+  name: string,
+  profile: string,
+  [role, key, base, head]: [string, string, number, number],
+  compare: string,
+): string {
+  const file = join(dir, `${name}-spec.yaml`);
+  const set = (n: number) => `{target: {server_configs: {${role}: {${key}: ${n}}}}}`;
+  writeFileSync(
+    file,
+    `name: ${name}
+target: {kind: tidb, profile: ${profile}, version: v8.5.0}
+data: {tables: 1, table_size: 500}
+workloads:
+  - {name: ps, sysbench: oltp_point_select, threads: [2], duration: 1s, warmup: 0s}
+metrics:
+  tps: {better: higher, tolerance: 50%}
+variants: {base: ${set(base)}, head: ${set(head)}}
 compare: {${compare}}
 `,
   );
@@ -243,25 +290,13 @@ describe("provider kubernetes on a real API server", { timeout: 600_000 }, () =>
 
   test("config_switch rolling-update: one TidbCluster for both variants, switched by the operator's rolling update before each group, each variant's config read back", async () => {
     const profile = writeProfile("k8s-rolling", ", config_switch: rolling-update");
-    const specOf = (name: string, compare: string) => {
-      const file = join(dir, `${name}-spec.yaml`);
-      writeFileSync(
-        file,
-        `name: ${name}
-target: {kind: tidb, profile: ${profile}, version: v8.5.0}
-data: {tables: 1, table_size: 500}
-workloads:
-  - {name: ps, sysbench: oltp_point_select, threads: [2], duration: 1s, warmup: 0s}
-metrics:
-  tps: {better: higher, tolerance: 50%}
-variants:
-  base: {target: {server_configs: {tidb: {performance.txn-total-size-limit: 104857600}}}}
-  head: {target: {server_configs: {tidb: {performance.txn-total-size-limit: 1073741824}}}}
-compare: {${compare}}
-`,
+    const specOf = (name: string, compare: string) =>
+      variantsSpec(
+        name,
+        profile,
+        ["tidb", "performance.txn-total-size-limit", 104857600, 1073741824],
+        compare,
       );
-      return file;
-    };
     // a switch restarts pods: variants take turns in groups, which one block cannot balance
     const refused = cli([
       "plan",
@@ -285,27 +320,13 @@ compare: {${compare}}
       plan.stdout(),
       /PATCH <api>\/apis\/pingcap\.com\/v1alpha1\/namespaces\/\S+\/tidbclusters\/tidb .*"config":"\[performance\]\\ntxn-total-size-limit = 1073741824\\n"/,
     );
-    const out = join(dir, "rolling");
-    const json = join(dir, "rolling.json");
-    const run = cli(["compare", "--spec", spec, "--out", out, "--json", json]);
-    const { code } = await run.done;
-    const log = run.stderr();
-    assert.equal(code, 0, `${log}\n--- operator:\n${operatorLog}`);
-    const ns = /kubernetes: namespace (tiperf-\S+) created/.exec(log)?.[1] as string;
-    assert.equal(log.match(/TidbCluster tidb created in/g)?.length, 1, "one TidbCluster for both variants");
+    const { log, ns, verdict, runDir, result, effective } = await sharedCompare(spec, "rolling");
     assert.doesNotMatch(log, /TidbCluster tidb-(base|head)/);
-    const verdict = JSON.parse(readFileSync(json, "utf8"));
     assert.equal(verdict.blocks, 3);
     assert.ok(["pass", "inconclusive"].includes(verdict.verdict), verdict.verdict);
-    const runDir = join(out, readdirSync(out)[0] as string);
-    const result = JSON.parse(readFileSync(join(runDir, "result.json"), "utf8"));
     // each variant's value read back from TiDB's /config after its switch
-    const effective = (v: string) =>
-      result.targets.find((t: { variant: string }) => t.variant === v).effective_config[
-        "tidb.performance.txn-total-size-limit"
-      ];
-    assert.equal(effective("base"), "104857600");
-    assert.equal(effective("head"), "1073741824");
+    assert.equal(effective("base", "tidb.performance.txn-total-size-limit"), "104857600");
+    assert.equal(effective("head", "tidb.performance.txn-total-size-limit"), "1073741824");
     // within each block one variant's cells, then the other's
     for (let b = 1; b <= 3; b++) {
       const order = result.cells
@@ -341,6 +362,74 @@ compare: {${compare}}
     );
     assert.match(operatorLog, new RegExp(`${ns}/tidb: rolled to revision ${switches.length + 1}`));
     assert.deepEqual(await tiperfNamespaces(), [], "no namespace of tiperf's is left");
+  });
+
+  test("config_switch online: one TidbCluster, TiKV items set by SET CONFIG through TiDB before a cell of the other variant, every instance read back by SHOW CONFIG; again after each restart", async () => {
+    const profile = writeProfile("k8s-online", ", config_switch: online");
+    const specOf = (name: string, compare: string) =>
+      variantsSpec(name, profile, ["tikv", "raftstore.apply-pool-size", 2, 4], compare);
+    const spec = specOf("k8s-online", "rounds: 3, blocks: 3, order: interleaved, confirm: 0");
+    const plan = cli(["plan", "--spec", spec]);
+    assert.equal((await plan.done).code, 0, plan.stderr());
+    assert.match(plan.stdout(), /variants take turns by: SET CONFIG through TiDB's SQL on TidbCluster tidb/);
+    const { ns, runDir, result, effective } = await sharedCompare(spec, "online");
+    // TiKV's status port is inside the cluster: each variant's item read back through TiDB's SHOW CONFIG
+    assert.equal(effective("base", "tikv.raftstore.apply-pool-size"), "2");
+    assert.equal(effective("head", "tikv.raftstore.apply-pool-size"), "4");
+    const executed = JSON.parse(readFileSync(join(runDir, "executed.json"), "utf8")) as {
+      key?: string;
+      run: Record<string, string>;
+    }[];
+    const sets = (v: string) =>
+      executed.filter((s) => s.key === `set-config:${v}:tikv:raftstore.apply-pool-size`);
+    assert.equal(sets("head")[0]?.run.sql, "SET CONFIG tikv `raftstore.apply-pool-size` = 4; SHOW WARNINGS");
+    assert.equal(sets("base")[0]?.run.sql, "SET CONFIG tikv `raftstore.apply-pool-size` = 2; SHOW WARNINGS");
+    // a switch whenever the variant changes (no restart: cell by cell), and base again after each
+    // of the two restarts between blocks, whose fresh pods start from the spec's (base's) config
+    const order = result.cells.map((c: { variant: string }) => c.variant) as string[];
+    const changes = order.filter((v, i) => i > 0 && v !== order[i - 1]).length;
+    assert.ok(sets("head").length >= 3, `${sets("head").length} switches to head`);
+    assert.equal(
+      sets("head").length + sets("base").length,
+      executed.filter((s) => s.key?.startsWith("set-config:")).length,
+    );
+    assert.ok(sets("head").length + sets("base").length >= changes, `${changes} changes of variant`);
+    assert.equal(
+      operatorLog.match(new RegExp(`${ns}/tidb: SET CONFIG tikv raftstore\\.apply-pool-size = \\d`, "g"))
+        ?.length,
+      sets("head").length + sets("base").length,
+    );
+    assert.match(operatorLog, new RegExp(`${ns}/tidb: rolled to revision 3`));
+    assert.ok(!executed.some((s) => s.key?.startsWith("switch:")), "no rolling update to switch");
+    assert.deepEqual(await tiperfNamespaces(), [], "no namespace of tiperf's is left");
+
+    // an item TiKV answered OK but never took: the read-back fails the run, naming the instance
+    for (const [file, said] of [
+      [
+        "ignore-set-config",
+        /configs did not take effect:\n\s+tikv tidb-tikv-0\.tidb-tikv-peer\.\S+:20160: raftstore\.apply-pool-size is "2", the spec sets 4/,
+      ],
+      [
+        "refuse-set-config",
+        /TiDB did not set tikv raftstore\.apply-pool-size online on TidbCluster tidb .*stand-in refused: tikv raftstore\.apply-pool-size cannot be changed online/,
+      ],
+    ] as const) {
+      writeFileSync(join(dir, "operator", file), "raftstore.apply-pool-size");
+      try {
+        const failed = cli([
+          "compare",
+          "--spec",
+          specOf(`k8s-${file}`, "rounds: 2, order: interleaved, confirm: 0"),
+          "--out",
+          join(dir, file),
+        ]);
+        assert.equal((await failed.done).code, 3, failed.stderr());
+        assert.match(failed.stderr(), said);
+        assert.deepEqual(await tiperfNamespaces(), [], "no namespace of tiperf's is left");
+      } finally {
+        rmSync(join(dir, "operator", file), { force: true });
+      }
+    }
   });
 
   test("a cluster the operator never reports Ready: the run fails naming its status, and the namespace is gone", async () => {

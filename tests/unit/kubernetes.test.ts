@@ -259,6 +259,67 @@ compare: {rounds: 6, blocks: 3}
     assert.match(versions.text, /variants take turns by: separate-clusters/);
   });
 
+  test("config_switch online: one TidbCluster, SET CONFIG through TiDB before a cell of the other variant, TiKV read back by SHOW CONFIG; items that need a restart refused", async () => {
+    const profile = join(dir, "k-online.yaml");
+    writeFileSync(
+      profile,
+      PROFILE.replace("  context: test\n", "  context: test\n  config_switch: online\n"),
+    );
+    const tikv = (n: number, more = "") =>
+      `{target: {server_configs: {tikv: {raftstore.apply-pool-size: ${n}, storage.block-cache.capacity: "${n}GiB"${more}}}}}`;
+    const onlineSpec = (more = "") =>
+      parseSpec(
+        `name: k8s-unit
+target: {kind: tidb, profile: ${profile}, version: v8.5.0}
+data: {tables: 1, table_size: 100}
+workloads:
+  - {name: ps, sysbench: oltp_point_select, threads: [2], duration: 5s}
+variants: {base: ${tikv(2)}, head: ${tikv(4, more)}}
+compare: {rounds: 6, blocks: 3}
+`,
+        "k.yaml",
+      );
+    const plan = await planRun(onlineSpec(), { runId: "20261126T120000Z-k8s-unit-ef59" });
+    assert.deepEqual(plan.refusals, []);
+    assert.match(plan.text, /deployments: kubernetes tidb \(TiDB v8\.5\.0; variants base, head\)/);
+    assert.match(
+      plan.text,
+      /variants take turns by: SET CONFIG through TiDB's SQL on TidbCluster tidb \(kubernetes\.config_switch: online\): .*tikv raftstore\.apply-pool-size, tikv storage\.block-cache\.capacity/,
+    );
+    const lines = plan.text.split("\n");
+    const sets = lines.filter((l) => l.includes("[switch] SQL: SET CONFIG"));
+    // each variant's two items: head's to switch in, base's to switch back (after head, or a restart)
+    assert.equal(sets.length, 4, plan.text);
+    assert.ok(
+      sets.some((l) => l.includes("SET CONFIG tikv `raftstore.apply-pool-size` = 4; SHOW WARNINGS")),
+      plan.text,
+    );
+    assert.ok(
+      sets.some((l) => l.includes("SET CONFIG tikv `storage.block-cache.capacity` = '2GiB'; SHOW WARNINGS")),
+      plan.text,
+    );
+    // TiKV's status port is inside the cluster: its items are read back through TiDB
+    const reads = lines.filter((l) => l.includes("SHOW CONFIG WHERE type = 'tikv'"));
+    assert.equal(reads.length, 2, plan.text);
+    assert.ok(
+      reads.every((l) => l.includes("name IN ('raftstore.apply-pool-size', 'storage.block-cache.capacity')")),
+    );
+    // no rolling update to switch; the TidbCluster is restarted between blocks as a side-by-side one is
+    assert.ok(!plan.text.includes("[switch] PATCH"), plan.text);
+    assert.equal(lines.filter((l) => l.includes("[restart] PATCH")).length, 1, plan.text);
+    // an item TiKV takes only at a restart, or any of TiDB's: refused, naming it and the way out
+    await assert.rejects(
+      planRun(onlineSpec(", storage.reserve-space: 1GiB"), { runId: "20261126T120000Z-k8s-unit-ef60" }),
+      /kubernetes\.config_switch is online, but variants base, head cannot switch online: tikv storage\.reserve-space changes only with a restart.*Use config_switch: rolling-update/,
+    );
+    await assert.rejects(
+      planRun(spec(profile, "compare: {rounds: 6, blocks: 3}\n"), {
+        runId: "20261126T120000Z-k8s-unit-ef61",
+      }),
+      /tidb performance\.txn-total-size-limit changes only with a restart/,
+    );
+  });
+
   test("profile rules: the section, no hosts or HAProxy, a replica of each role, no TiFlash", () => {
     assert.throws(
       () => parseProfile("name: k\nprovider: kubernetes\n", "k.yaml"),

@@ -10,10 +10,15 @@ import { planRun } from "../../action/src/pipeline/plan.ts";
 import { loadSpec, parseSpec } from "../../action/src/specfile/load.ts";
 import { askOf, withHosts } from "../../action/src/targets/tidb/cloud.ts";
 import { expandDotted, toToml } from "../../action/src/targets/tidb/config.ts";
-import { configSwitchOf } from "../../action/src/targets/tidb/deployments/cluster/index.ts";
 import type { TidbTargetPlan } from "../../action/src/targets/tidb/index.ts";
 import { parseProfile } from "../../action/src/targets/tidb/load-profile.ts";
-import { changesOnline } from "../../action/src/targets/tidb/online.ts";
+import {
+  changesOnline,
+  configSwitchOf,
+  parseShowConfig,
+  setConfigSql,
+  showConfigSql,
+} from "../../action/src/targets/tidb/online.ts";
 import { planTidb, rowRegions, type VariantSetup } from "../../action/src/targets/tidb/plan.ts";
 import type { Role } from "../../action/src/targets/tidb/profile.ts";
 import type { PlanStep } from "../../action/src/targets/types.ts";
@@ -178,6 +183,35 @@ describe("how variants of one cluster take turns", () => {
     assert.ok(!changesOnline("tikv", "rocksdb.max-sub-compactions"));
     assert.ok(!changesOnline("tidb", "performance.max-procs"));
     assert.ok(!changesOnline("tikv", "raftstore.apply-pool-size.extra"));
+  });
+
+  test("SET CONFIG and SHOW CONFIG through TiDB's SQL: literals quoted as SQL reads them, rows as the client prints them", () => {
+    assert.equal(
+      setConfigSql("tikv", "raftstore.apply-pool-size", 4),
+      "SET CONFIG tikv `raftstore.apply-pool-size` = 4; SHOW WARNINGS",
+    );
+    assert.equal(
+      setConfigSql("pd", "log.level", "it's"),
+      "SET CONFIG pd `log.level` = 'it''s'; SHOW WARNINGS",
+    );
+    assert.equal(setConfigSql("tikv", "a\\b", true), "SET CONFIG tikv `a\\b` = true; SHOW WARNINGS");
+    assert.equal(
+      setConfigSql("tikv", "odd`key", "C:\\x"),
+      "SET CONFIG tikv `odd``key` = 'C:\\\\x'; SHOW WARNINGS",
+    );
+    assert.equal(
+      showConfigSql("tikv", ["storage.block-cache.capacity", "x'y"]),
+      "SHOW CONFIG WHERE type = 'tikv' AND name IN ('storage.block-cache.capacity', 'x''y')",
+    );
+    assert.deepEqual(
+      parseShowConfig(
+        "tikv\tt-0:20160\tstorage.block-cache.capacity\t2GiB\ntikv\tt-1:20160\tlabels\ta\\tb\\\\c\n\n",
+      ),
+      [
+        { type: "tikv", instance: "t-0:20160", name: "storage.block-cache.capacity", value: "2GiB" },
+        { type: "tikv", instance: "t-1:20160", name: "labels", value: "a\tb\\c" },
+      ],
+    );
   });
 });
 

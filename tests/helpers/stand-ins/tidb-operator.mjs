@@ -9,7 +9,11 @@
 // whole object updated: its v1 CRD has no status subresource), each role's StatefulSet revisions
 // in it; a new tidb.pingcap.com/restartedAt annotation or a changed config of any role rolls it
 // (not Ready, a new revision, its MariaDB restarted on the same data, /config serving the new
-// spec.tidb.config, Ready on the new revision). A deleted TidbCluster's server is
+// spec.tidb.config, Ready on the new revision). TiDB's SQL port is a front (tidb-sql.mjs) that
+// answers SET CONFIG (recorded until the next roll; DIR/refuse-set-config names an item answered
+// with a warning, DIR/ignore-set-config one answered OK and never applied) and SHOW CONFIG of PD
+// and TiKV items (an instance per replica, values from the role's spec config and what SET CONFIG
+// changed). A deleted TidbCluster's server is
 // stopped; a namespace being deleted is emptied and finalized (the namespace controller's part).
 // It also plays one node and its kubelet (and the scheduler, kube-dns and kube-proxy as far as
 // tiperf's load pods need them): a Node `stand-in-node` with the labels of --node-labels, whose
@@ -28,6 +32,7 @@ import { createServer } from "node:http";
 import { createServer as createHttps, request } from "node:https";
 import { createServer as createNet } from "node:net";
 import { join } from "node:path";
+import { tidbSqlFront } from "./tidb-sql.mjs";
 
 const arg = (name) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -174,6 +179,46 @@ const rollKey = (tc) =>
       tc.spec?.[r]?.config ?? "",
     ]),
   );
+/** A nested config as SHOW CONFIG names its items: dotted keys. */
+const flatten = (o, at = "") =>
+  Object.entries(o).flatMap(([k, v]) =>
+    v && typeof v === "object" && !Array.isArray(v) ? flatten(v, `${at}${k}.`) : [[`${at}${k}`, v]],
+  );
+/** Each role's items as the spec configures them (what fresh pods start with). */
+const specConfigs = (tc) =>
+  Object.fromEntries(ROLES.map((r) => [r, Object.fromEntries(flatten(parseToml(tc.spec?.[r]?.config)))]));
+const PORTS = { pd: 2379, tikv: 20160, tidb: 4000 };
+
+/** The SQL front of a cluster: SET CONFIG recorded (or refused, or ignored), SHOW CONFIG answered. */
+function sqlFront(entry, tc) {
+  const ns = tc.metadata.namespace;
+  const name = tc.metadata.name;
+  const told = (file, item) =>
+    existsSync(join(dir, file)) && readFileSync(join(dir, file), "utf8").trim() === item;
+  return tidbSqlFront({
+    upstream: () => entry.port,
+    set: (role, item, value) => {
+      log(`${ns}/${name}: SET CONFIG ${role} ${item} = ${value}`);
+      if (told("refuse-set-config", item)) return `${role} ${item} cannot be changed online (told to refuse)`;
+      if (told("ignore-set-config", item)) return undefined;
+      entry.online[role] = { ...entry.online[role], [item]: value };
+      return undefined;
+    },
+    show: (role, items) => {
+      const values = { ...entry.spec[role], ...entry.online[role] };
+      const replicas = entry.replicas[role] ?? 0;
+      return Array.from(
+        { length: replicas },
+        (_, i) => `${name}-${role}-${i}.${name}-${role}-peer.${ns}.svc:${PORTS[role] ?? 0}`,
+      ).flatMap((instance) =>
+        items
+          .filter((item) => values[item] !== undefined)
+          .map((item) => ({ type: role, instance, name: item, value: String(values[item]) })),
+      );
+    },
+  });
+}
+
 /** TiDB's /config answer of a TidbCluster's spec (its TOML, with the ports). */
 const tidbConfig = (tc) => ({ ...parseToml(tc.spec?.tidb?.config), port: 4000, "status-port": 10080 });
 /** Each role's status with its StatefulSet on revision `current`, rolling to `update`. */
@@ -229,6 +274,9 @@ async function rollCluster(tc) {
   await new Promise((r) => setTimeout(r, 1000)); // the pods take a while to roll
   await startMariadb(entry);
   entry.config = tidbConfig(tc);
+  // fresh pods: the spec's config, nothing set online
+  entry.spec = specConfigs(tc);
+  entry.online = {};
   entry.revision = next;
   await writeStatus(ns, name, {
     ...roleStatus(name, "Normal", next, next),
@@ -260,6 +308,10 @@ async function startCluster(tc) {
     revision: 1,
     rollKey: rollKey(tc),
     config: tidbConfig(tc),
+    spec: specConfigs(tc),
+    online: {},
+    replicas: Object.fromEntries(ROLES.map((r) => [r, tc.spec?.[r]?.replicas ?? 1])),
+    front: undefined,
   };
   running.set(key, entry);
   const port = await freePort();
@@ -297,6 +349,8 @@ async function startCluster(tc) {
     res.end(JSON.stringify(body ?? { error: "not found" }));
   });
   await new Promise((r) => entry.http.listen(statusPort, "127.0.0.1", r));
+  entry.front = await sqlFront(entry, tc);
+  const sqlPort = entry.front.address().port;
   const type = tc.spec?.tidb?.service?.type ?? "ClusterIP";
   const svc = await api("POST", `/api/v1/namespaces/${ns}/services`, {
     apiVersion: "v1",
@@ -309,7 +363,7 @@ async function startCluster(tc) {
       type,
       selector: { "app.kubernetes.io/instance": name, "app.kubernetes.io/component": "tidb" },
       ports: [
-        { name: "mysql-client", port, targetPort: 4000, protocol: "TCP" },
+        { name: "mysql-client", port: sqlPort, targetPort: 4000, protocol: "TCP" },
         { name: "status", port: statusPort, targetPort: 10080, protocol: "TCP" },
       ],
     },
@@ -347,7 +401,7 @@ async function startCluster(tc) {
     ],
   });
   log(
-    `${key}: ${refused ? "kept not Ready" : "Ready"}; TiDB (MariaDB) on 127.0.0.1:${port}, status ${statusPort}`,
+    `${key}: ${refused ? "kept not Ready" : "Ready"}; TiDB (MariaDB) on 127.0.0.1:${port} (its SQL front ${sqlPort}), status ${statusPort}`,
   );
 }
 
@@ -356,6 +410,7 @@ async function stopCluster(key) {
   if (!entry) return;
   running.delete(key);
   entry.http?.close();
+  entry.front?.close();
   await stopMariadb(entry);
   rmSync(entry.dataDir, { recursive: true, force: true });
   log(`${key}: stopped`);

@@ -9,6 +9,7 @@ import { type RemoteHost, sshArgs } from "../../proc/ssh.ts";
 import type { Endpoint } from "../types.ts";
 import { configUrl } from "./config.ts";
 import type { VariantSetup } from "./deployments/types.ts";
+import { parseShowConfig } from "./online.ts";
 import type { Role } from "./profile.ts";
 import { getBytes, postJson } from "./status-api.ts";
 
@@ -155,16 +156,46 @@ export class ClusterChecks {
   /**
    * Reads every config key the variant sets from the components' own /config endpoints (what
    * SHOW CONFIG shows; `urlOf` gives the planned URL of a role's address) and fails on any that did
-   * not take effect: tiup accepts and reloads configs it never checked.
+   * not take effect: tiup accepts and reloads configs it never checked. A role whose status APIs
+   * this machine cannot reach (`bySql` answers for it: TiKV and PD inside a Kubernetes cluster) is
+   * read through TiDB's SHOW CONFIG instead, every instance it reports checked.
    */
   async readBack(
     setup: VariantSetup,
     status: Record<Role, string[]>,
     urlOf: (role: Role, addr: string) => string,
+    bySql?: (role: Role) => Promise<string> | undefined,
   ): Promise<Record<string, string>> {
     const effective: Record<string, string> = {};
     const wrong: string[] = [];
+    const shown = (got: unknown) =>
+      got === undefined ? "(not reported)" : typeof got === "object" ? JSON.stringify(got) : String(got);
+    const check = (role: Role, where: string, key: string, want: unknown, got: unknown) => {
+      effective[`${role}.${key}`] = shown(got);
+      if (got === undefined || !sameSetting(want, got))
+        wrong.push(
+          `${role} ${where}: ${key} is ${got === undefined ? "not reported" : JSON.stringify(got)}, the spec sets ${JSON.stringify(want)}`,
+        );
+    };
     for (const role of new Set(setup.configKeys.map((k) => k.role))) {
+      const keys = setup.configKeys.filter((c) => c.role === role);
+      const sql = bySql?.(role);
+      if (sql) {
+        const rows = parseShowConfig(await sql).filter((row) => row.type === role);
+        const instances = [...new Set(rows.map((row) => row.instance))];
+        if (!instances.length)
+          wrong.push(`${role}: SHOW CONFIG reported no instance with ${keys.map((k) => k.key).join(", ")}`);
+        for (const instance of instances)
+          for (const k of keys)
+            check(
+              role,
+              instance,
+              k.key,
+              k.value,
+              rows.find((row) => row.instance === instance && row.name === k.key)?.value,
+            );
+        continue;
+      }
       for (const addr of status[role] ?? []) {
         let doc: unknown;
         try {
@@ -174,19 +205,7 @@ export class ClusterChecks {
             `variant ${setup.name}: cannot read the ${role} config at ${configUrl(role, addr)} (${(e as Error).message})`,
           );
         }
-        for (const k of setup.configKeys.filter((c) => c.role === role)) {
-          const got = lookup(doc, k.key);
-          effective[`${role}.${k.key}`] =
-            got === undefined
-              ? "(not reported)"
-              : typeof got === "object"
-                ? JSON.stringify(got)
-                : String(got);
-          if (got === undefined || !sameSetting(k.value, got))
-            wrong.push(
-              `${role} ${addr}: ${k.key} is ${got === undefined ? "not reported" : JSON.stringify(got)}, the spec sets ${JSON.stringify(k.value)}`,
-            );
-        }
+        for (const k of keys) check(role, addr, k.key, k.value, lookup(doc, k.key));
       }
     }
     if (wrong.length)

@@ -2,7 +2,8 @@
 // "Modify Configuration Dynamically" (dynamic-config.md: the TiKV and PD tables). TiDB changes
 // none of its own items this way (its SET CONFIG answers "TiDB doesn't support to change configs
 // online, please use SQL variables"), and TiFlash only raftstore-proxy.* ones, so both reload.
-import type { Role } from "./profile.ts";
+import type { ConfigSwitch, VariantSetup } from "./deployments/types.ts";
+import { ROLES, type Role } from "./profile.ts";
 
 const oneOf = (prefix: string, names: string) => `${prefix}\\.(?:${names.trim().split(/\s+/).join("|")})`;
 
@@ -109,3 +110,73 @@ export function changesOnline(role: Role, key: string): boolean {
  * {"key": value} to a TiKV's /config or a PD's /pd/api/v1/config.
  */
 export const setConfigBody = (key: string, value: unknown) => JSON.stringify({ [key]: value });
+
+/**
+ * How the variants of one deployment take turns: online when every config item that differs between
+ * them changes online and each of them sets it (a value only some set has no value to go back to
+ * in the others), else a reload of the roles whose config differs.
+ */
+export function configSwitchOf(setups: VariantSetup[]): ConfigSwitch {
+  const all = new Map<string, { role: Role; key: string }>();
+  for (const s of setups)
+    for (const k of s.configKeys) all.set(`${k.role} ${k.key}`, { role: k.role, key: k.key });
+  const valueIn = (s: VariantSetup, k: { role: Role; key: string }) =>
+    s.configKeys.find((c) => c.role === k.role && c.key === k.key)?.value;
+  const keys = [...all.values()].filter((k) => {
+    const values = setups.map((s) => JSON.stringify(valueIn(s, k)));
+    return new Set(values).size > 1;
+  });
+  const why: string[] = [];
+  for (const k of keys) {
+    const unset = setups.filter((s) => valueIn(s, k) === undefined).map((s) => s.name);
+    if (!changesOnline(k.role, k.key)) why.push(`${k.role} ${k.key} changes only with a restart`);
+    else if (unset.length)
+      why.push(
+        `${k.role} ${k.key} is not set by ${unset.join(", ")}, so there is no value to switch back to online (set it in every variant, e.g. to its default, to switch online)`,
+      );
+  }
+  if (!why.length) return { by: "online", keys };
+  return { by: "reload", roles: ROLES.filter((r) => keys.some((k) => k.role === r)), keys, why };
+}
+
+/** A string in single quotes as SQL reads it back. */
+const quoted = (s: string) => `'${s.replaceAll("\\", "\\\\").replaceAll("'", "''")}'`;
+
+/**
+ * SET CONFIG through TiDB's SQL (dynamic-config.md): TiDB sends the item to every instance of the
+ * role and answers a failure with a warning, not an error — so SHOW WARNINGS follows in the same
+ * session and any warning it prints fails the switch. Numbers and booleans go bare, other values
+ * quoted ('1GiB').
+ */
+export function setConfigSql(role: Role, key: string, value: unknown): string {
+  const literal =
+    typeof value === "number" || typeof value === "boolean" ? String(value) : quoted(String(value));
+  return `SET CONFIG ${role} \`${key.replaceAll("`", "``")}\` = ${literal}; SHOW WARNINGS`;
+}
+
+/** SHOW CONFIG of some items of one role: a row per instance and item. */
+export const showConfigSql = (role: Role, keys: string[]) =>
+  `SHOW CONFIG WHERE type = ${quoted(role)} AND name IN (${keys.map(quoted).join(", ")})`;
+
+export interface ConfigRow {
+  type: string;
+  instance: string;
+  name: string;
+  value: string;
+}
+
+/** SHOW CONFIG's rows (Type, Instance, Name, Value) as the MySQL client prints them with -N -B. */
+export function parseShowConfig(out: string): ConfigRow[] {
+  // -B escapes a value's tab, newline and backslash
+  const unescaped = (s: string) =>
+    s.replace(/\\([\\tn0])/g, (_, c: string) =>
+      c === "t" ? "\t" : c === "n" ? "\n" : c === "0" ? "\0" : "\\",
+    );
+  return out
+    .split("\n")
+    .filter((line) => line.trim())
+    .map((line) => {
+      const [type = "", instance = "", name = "", ...rest] = line.split("\t");
+      return { type, instance, name, value: unescaped(rest.join("\t")) };
+    });
+}

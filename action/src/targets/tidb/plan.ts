@@ -7,6 +7,7 @@ import type { Endpoint, PlanStep } from "../types.ts";
 import { configUrl, flatKeys, roleConfig } from "./config.ts";
 import { deployerOf, formOf } from "./deployments/registry.ts";
 import type { AddStep, Deployment, TidbPlan, TidbVariant, VariantSetup } from "./deployments/types.ts";
+import { showConfigSql } from "./online.ts";
 import { type Profile, ROLES, type Role } from "./profile.ts";
 import type { TidbTargetSpec as TargetSpec } from "./schema.ts";
 import { stepKey } from "./steps.ts";
@@ -208,18 +209,27 @@ function stepsOf(
     const switched = form.switchIn?.(plan, d, v, add) ?? false;
     const status = form.statusAddresses(d);
     const readBack = () => {
-      for (const role of new Set(v.configKeys.map((k) => k.role)))
+      for (const role of new Set(v.configKeys.map((k) => k.role))) {
+        const keys = v.configKeys.filter((k) => k.role === role).map((k) => k.key);
+        if (form.configBySql?.includes(role)) {
+          add(
+            stepKey.showConfig(v, role),
+            "record",
+            { sql: showConfigSql(role, keys) },
+            `${about}: through TiDB (this machine does not reach ${role}'s status port); every ${role} instance it reports must show ${keys.join(", ")} as the spec sets`,
+            { variant: v.name, where: checks },
+          );
+          continue;
+        }
         for (const addr of status[role])
           add(
             stepKey.config(v, role, addr),
             "record",
             { get: configUrl(role, addr) },
-            `${about}: what SHOW CONFIG shows; ${v.configKeys
-              .filter((k) => k.role === role)
-              .map((k) => k.key)
-              .join(", ")} must match the spec`,
+            `${about}: what SHOW CONFIG shows; ${keys.join(", ")} must match the spec`,
             { variant: v.name, where: checks },
           );
+      }
     };
     // a variant switched in is read back at once, before its SQL
     if (switched) readBack();

@@ -332,8 +332,19 @@ export class TidbRun implements RunContext {
 
   /** Every config key the variant sets, read back from the components (planned URLs). */
   checkConfig(setup: VariantSetup, r: Running): Promise<Record<string, string>> {
-    return this.checks.readBack(setup, r.status, (role, addr) =>
-      this.urlOf(stepKey.config(setup, role, addr)),
+    const bySql = formOf(r.deployment).configBySql ?? [];
+    return this.checks.readBack(
+      setup,
+      r.status,
+      (role, addr) => this.urlOf(stepKey.config(setup, role, addr)),
+      (role) =>
+        bySql.includes(role)
+          ? this.sql(
+              r.sql,
+              this.sqlOf(stepKey.showConfig(setup, role)),
+              `variant ${setup.name}: ${role} config`,
+            )
+          : undefined,
     );
   }
 

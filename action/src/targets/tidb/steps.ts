@@ -23,7 +23,11 @@ export const stepKey = {
   reload: (d: Named, v: Named) => `reload:${d.name}:${v.name}`,
   setConfig: (v: Named, role: Role, key: string, addr: string) =>
     `set-config:${v.name}:${role}:${key}:${addr}`,
+  /** SET CONFIG of one item through TiDB's SQL (every instance of the role). */
+  setConfigSql: (v: Named, role: Role, key: string) => `set-config:${v.name}:${role}:${key}`,
   config: (v: Named, role: Role, addr: string) => `config:${v.name}:${role}:${addr}`,
+  /** SHOW CONFIG of a role's items through TiDB's SQL (its status APIs out of reach). */
+  showConfig: (v: Named, role: Role) => `show-config:${v.name}:${role}`,
   sql: (v: Named, i: number) => `sql:${v.name}:${i}`,
   sqlCheck: (v: Named, variable: string) => `sql-check:${v.name}:${variable}`,
   version: (v: Named) => `version:${v.name}`,

@@ -96,6 +96,8 @@ export interface KubernetesDeployment {
    * and each variant's TOML of them, switched in by the operator's rolling update.
    */
   rolling?: { roles: Role[]; configs: Record<string, Partial<Record<Role, string>>> };
+  /** Variants sharing it (kubernetes.config_switch: online): the items SET CONFIG switches. */
+  online?: { keys: { role: Role; key: string }[] };
 }
 
 export type Deployment = ClusterDeployment | PlaygroundDeployment | ServerDeployment | KubernetesDeployment;
@@ -193,6 +195,11 @@ export interface DeploymentForm<D extends Deployment = Deployment> {
   loadEndpoints(plan: TidbPlan, d: D): Endpoint[];
   /** The status APIs of each role (TiDB /status and /config, TiKV /config, PD's config). */
   statusAddresses(d: D): Record<Role, string[]>;
+  /**
+   * Roles whose status APIs this machine cannot reach (pods of a Kubernetes cluster): their config
+   * is read back through TiDB's SHOW CONFIG.
+   */
+  configBySql?: readonly Role[];
   /** The steps that bring it up, before its first variant's checks. */
   startSteps(plan: TidbPlan, d: D, v: VariantSetup, add: AddStep, about: string): void;
   /** A variant that switches in on a shared deployment: its steps; true when it did. */
@@ -296,6 +303,8 @@ export interface RunContext {
   readonly log: (line: string) => void;
   /** tiperf's own HTTP questions to the components (from here, or from the load host). */
   readonly checks: {
+    /** One statement (or a few, `;`-separated) through the MySQL client; its -N -B output. */
+    sql(at: Endpoint, query: string, what: string): Promise<string>;
     getJson(url: string): Promise<unknown>;
     postJson(url: string, body: string): Promise<unknown>;
   };

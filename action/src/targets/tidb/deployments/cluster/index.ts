@@ -4,8 +4,8 @@
 import { basename, dirname, join } from "node:path";
 import type { Endpoint } from "../../../types.ts";
 import { configUrl, expandHome, PLAN_DIR } from "../../config.ts";
-import { changesOnline, setConfigBody } from "../../online.ts";
-import { type Profile, ROLES, type Role } from "../../profile.ts";
+import { configSwitchOf, setConfigBody } from "../../online.ts";
+import type { Profile, Role } from "../../profile.ts";
 import { BUILD_ROLES, type BuildRole, binpathsOf } from "../../schema.ts";
 import { stepKey } from "../../steps.ts";
 import { tiupHome } from "../../tiup.ts";
@@ -47,34 +47,6 @@ listen tidb
     option tcp-check
 ${endpoints.map((e, i) => `    server tidb-${i + 1} ${e.host}:${e.port} check inter 2000 rise 2 fall 3`).join("\n")}
 `;
-}
-
-/**
- * How the variants of one cluster take turns: online when every config item that differs between
- * them changes online and each of them sets it (a value only some set has no value to go back to
- * in the others), else a reload of the roles whose config differs.
- */
-export function configSwitchOf(setups: VariantSetup[]): ConfigSwitch {
-  const all = new Map<string, { role: Role; key: string }>();
-  for (const s of setups)
-    for (const k of s.configKeys) all.set(`${k.role} ${k.key}`, { role: k.role, key: k.key });
-  const valueIn = (s: VariantSetup, k: { role: Role; key: string }) =>
-    s.configKeys.find((c) => c.role === k.role && c.key === k.key)?.value;
-  const keys = [...all.values()].filter((k) => {
-    const values = setups.map((s) => JSON.stringify(valueIn(s, k)));
-    return new Set(values).size > 1;
-  });
-  const why: string[] = [];
-  for (const k of keys) {
-    const unset = setups.filter((s) => valueIn(s, k) === undefined).map((s) => s.name);
-    if (!changesOnline(k.role, k.key)) why.push(`${k.role} ${k.key} changes only with a restart`);
-    else if (unset.length)
-      why.push(
-        `${k.role} ${k.key} is not set by ${unset.join(", ")}, so there is no value to switch back to online (set it in every variant, e.g. to its default, to switch online)`,
-      );
-  }
-  if (!why.length) return { by: "online", keys };
-  return { by: "reload", roles: ROLES.filter((r) => keys.some((k) => k.role === r)), keys, why };
 }
 
 /** tiup's SSH flags for a hosts profile: the user and key tiup logs in with. */

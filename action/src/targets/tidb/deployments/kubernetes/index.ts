@@ -9,11 +9,20 @@
 import { checkBudget, estimateCost } from "../../../../cloud/cost.ts";
 import { kubernetesCloudPlanText } from "../../../../cloud/plan.ts";
 import { KUBERNETES_CLOUDS } from "../../../../cloud/registry.ts";
+import { InputError } from "../../../../errors.ts";
 import { PORT_AT_START } from "../../../types.ts";
 import { toToml } from "../../config.ts";
+import { configSwitchOf, setConfigSql } from "../../online.ts";
 import { ROLES, type Role } from "../../profile.ts";
 import { stepKey } from "../../steps.ts";
-import type { AddStep, Deployer, DeploymentForm, KubernetesDeployment, TidbVariant } from "../types.ts";
+import type {
+  AddStep,
+  Deployer,
+  DeploymentForm,
+  KubernetesDeployment,
+  TidbVariant,
+  VariantSetup,
+} from "../types.ts";
 import { createdBy, kubernetesAsk, kubeSettingsOf } from "./cluster.ts";
 import {
   dnsLabel,
@@ -51,6 +60,23 @@ function switchStep(d: KubernetesDeployment, v: string, own: boolean, add: AddSt
   );
 }
 
+/** The SET CONFIG statements that switch a shared TidbCluster to variant `v` online. */
+function onlineSteps(d: KubernetesDeployment, v: VariantSetup, own: boolean, add: AddStep) {
+  for (const k of d.online?.keys ?? []) {
+    const value = v.configKeys.find((c) => c.role === k.role && c.key === k.key)?.value;
+    add(
+      stepKey.setConfigSql(v, k.role, k.key),
+      "switch",
+      { sql: setConfigSql(k.role, k.key, value) },
+      `variant ${v.name}, whenever another variant of TidbCluster ${d.name} was applied (or its pods restarted): TiDB sends the item to every ${k.role} instance, no restart; a warning fails the run, and SHOW CONFIG reads every instance back`,
+      { ...(own ? { variant: v.name } : {}), where: "runner" },
+    );
+  }
+}
+
+/** Seconds of an online switch: the items sent and read back through TiDB. */
+const ONLINE_SWITCH_S = 2;
+
 const kubernetesForm: DeploymentForm<KubernetesDeployment> = {
   kind: "kubernetes",
   // the operator's rolling start of PD, TiKV and TiDB pods (images pulled once per node)
@@ -67,7 +93,7 @@ const kubernetesForm: DeploymentForm<KubernetesDeployment> = {
     const key = (x: TidbVariant) => `${x.target.version}\n${JSON.stringify(x.target.split ?? null)}`;
     for (const v of o.variants) {
       const g =
-        k.config_switch === "rolling-update"
+        k.config_switch !== "side-by-side"
           ? groups.find((m) => key(m[0] as TidbVariant) === key(v))
           : undefined;
       if (g) g.push(v);
@@ -124,6 +150,16 @@ const kubernetesForm: DeploymentForm<KubernetesDeployment> = {
       // the roles whose config differs between the variants sharing it (none: TiDB's, for a fresh one)
       const differ = KUBE_ROLES.filter((r) => new Set(members.map((v) => configs.get(v.name)?.[r])).size > 1);
       const roles = differ.length ? differ : (["tidb"] as KubeRole[]);
+      const setups = members.map((v) => o.setupOf(v, index));
+      let online: KubernetesDeployment["online"];
+      if (members.length > 1 && k.config_switch === "online") {
+        const cs = configSwitchOf(setups);
+        if (cs.by !== "online")
+          throw new InputError(
+            `${o.profileFile}: kubernetes.config_switch is online, but variants ${members.map((v) => v.name).join(", ")} cannot switch online: ${cs.why.join("; ")}. Use config_switch: rolling-update (the operator's rolling update) or side-by-side (a TidbCluster each)`,
+          );
+        online = { keys: cs.keys };
+      }
       deployments.push({
         kind: "kubernetes",
         name,
@@ -135,7 +171,8 @@ const kubernetesForm: DeploymentForm<KubernetesDeployment> = {
         file,
         manifest,
         ...(ns ? { namespaceManifest: ns } : {}),
-        ...(members.length > 1
+        ...(online ? { online } : {}),
+        ...(members.length > 1 && !online
           ? {
               rolling: {
                 roles,
@@ -149,19 +186,33 @@ const kubernetesForm: DeploymentForm<KubernetesDeployment> = {
             }
           : {}),
       });
-      return members.map((v) => o.setupOf(v, index));
+      return setups;
     });
     return { deployments, variants };
   },
   switching: (variants, deployments) =>
-    deployments.some((d) => d.rolling) ? "rolling-update" : variants > 1 ? "separate-clusters" : "none",
+    deployments.some((d) => d.rolling)
+      ? "rolling-update"
+      : deployments.some((d) => d.online)
+        ? "online"
+        : variants > 1
+          ? "separate-clusters"
+          : "none",
   grouped: (_switching, deployments) => deployments.some((d) => d.rolling),
   // the operator replaces the differing roles' pods one by one (as a restart does)
-  switchSeconds: (plan) => (plan.switching === "rolling-update" ? kubernetesForm.restartSeconds : 0),
+  switchSeconds: (plan) =>
+    plan.switching === "rolling-update"
+      ? kubernetesForm.restartSeconds
+      : plan.switching === "online"
+        ? ONLINE_SWITCH_S
+        : 0,
+  configBySql: ["pd", "tikv"],
   switchingText(plan) {
-    const d = plan.deployments.find((x) => x.kind === "kubernetes" && x.rolling) as
-      | KubernetesDeployment
-      | undefined;
+    const shared = plan.deployments.filter((x): x is KubernetesDeployment => x.kind === "kubernetes");
+    const on = shared.find((x) => x.online);
+    if (on?.online)
+      return `SET CONFIG through TiDB's SQL on TidbCluster ${on.name} (kubernetes.config_switch: online): before a cell of another variant its ${on.online.keys.map((k) => `${k.role} ${k.key}`).join(", ") || "target.sql only"} set to the variant's on every instance, then read back by SHOW CONFIG; no restart, so the variants interleave cell by cell`;
+    const d = shared.find((x) => x.rolling);
     if (!d?.rolling) return undefined;
     return `TiDB Operator's rolling update of TidbCluster ${d.name} (kubernetes.config_switch: rolling-update): before each group of cells its spec's ${d.rolling.roles.join(", ")} config is set to the variant's, with a new ${RESTARTED_AT_ANNOTATION}, and the run waits until those roles' pods are replaced and Ready — so each variant runs a block's cells as a group on fresh pods of the same nodes and volumes`;
   },
@@ -207,11 +258,16 @@ const kubernetesForm: DeploymentForm<KubernetesDeployment> = {
   },
   switchIn(_plan, d, v, add) {
     // the first variant is created with its config; the others switch in
-    if (!d.rolling || d.variants[0] === v.name) return false;
-    switchStep(d, v.name, true, add);
+    if (d.variants[0] === v.name) return false;
+    if (d.online) onlineSteps(d, v, true, add);
+    else if (d.rolling) switchStep(d, v.name, true, add);
+    else return false;
     return true;
   },
-  blockSteps(_plan, d, add) {
+  blockSteps(plan, d, add) {
+    // online: the first variant switches back in by its own SET CONFIG (after another's, or a restart)
+    if (d.online)
+      onlineSteps(d, plan.variants.find((v) => v.name === d.variants[0]) as VariantSetup, false, add);
     // the first variant switches back in (and each group's fresh pods come from the same request)
     if (d.rolling) {
       switchStep(d, d.variants[0] as string, false, add);

@@ -13,7 +13,7 @@ import { PodLauncher } from "../../../../kubernetes/pod.ts";
 import { parseAge } from "../../../../specfile/keys.ts";
 import type { Endpoint } from "../../../types.ts";
 import { stepKey } from "../../steps.ts";
-import type { FormRuntime, KubernetesDeployment, RunContext, Running } from "../types.ts";
+import type { FormRuntime, KubernetesDeployment, RunContext, Running, VariantSetup } from "../types.ts";
 import { createdBy, kubernetesAsk, kubeSettingsOf } from "./cluster.ts";
 import { inClusterAddress, KUBE_ROLES, loadPodManifest, RESTARTED_AT_ANNOTATION } from "./manifests.ts";
 import { API, EXPIRES_AT, kubeStep, paths, RESTARTED_AT, sqlAddress, statusAddress } from "./steps.ts";
@@ -228,6 +228,33 @@ async function roll(
   return Math.round((Date.now() - started) / 1000);
 }
 
+/**
+ * Variants sharing one TidbCluster (config_switch: online): the variant's items set by the planned
+ * SET CONFIG statements through TiDB, any warning a failure, then every instance read back.
+ */
+async function switchOnline(
+  ctx: RunContext,
+  d: KubernetesDeployment,
+  setup: VariantSetup,
+  r: Running,
+): Promise<string | undefined> {
+  // created with the first variant's config; after a restart (applied unknown) every variant applies its own
+  if (r.applied === setup.name) return undefined;
+  const keys = d.online?.keys ?? [];
+  for (const k of keys) {
+    const step = ctx.planned(stepKey.setConfigSql(setup, k.role, k.key));
+    if (!("sql" in step.run)) throw new RunError(`step ${step.key} is not SQL`);
+    const warnings = (await ctx.checks.sql(r.sql, step.run.sql, `variant ${setup.name}: SET CONFIG`)).trim();
+    if (warnings)
+      throw new RunError(
+        `variant ${setup.name}: TiDB did not set ${k.role} ${k.key} online on TidbCluster ${d.name} (\`${step.run.sql}\`): ${warnings.replaceAll("\t", " ")}`,
+      );
+  }
+  r.applied = setup.name;
+  await ctx.checkConfig(setup, r);
+  return `TidbCluster ${d.name}: variant ${setup.name} applied online (${keys.map((k) => `${k.role} ${k.key}`).join(", ") || "target.sql only"}), read back by SHOW CONFIG`;
+}
+
 export const kubernetesRuntime: FormRuntime<KubernetesDeployment> = {
   targetKind: "tidb-operator",
   build: () => undefined,
@@ -322,6 +349,8 @@ export const kubernetesRuntime: FormRuntime<KubernetesDeployment> = {
         // as planned: the plan's steps are keyed by these, filled in with the Service's address
         status: { pd: [], tikv: [], tidb: [statusAddress(d)], tiflash: [] },
         died: never,
+        // a shared TidbCluster is created with its first variant's config
+        ...(d.online ? { applied: d.variants[0] } : {}),
         stop,
         up: true,
         loaded: new Set(),
@@ -339,11 +368,14 @@ export const kubernetesRuntime: FormRuntime<KubernetesDeployment> = {
   async restart(ctx, d, _setup, r, state, signal) {
     const seconds = await roll(ctx, d, stepKey.restart(d), KUBE_ROLES, "compare.blocks: 1", signal);
     state.seen = ++r.restarts;
+    // fresh pods start from the spec's config: an item set online is applied again before its cell
+    if (d.online) r.applied = undefined;
     return `TidbCluster ${d.name}: rolling restart by TiDB Operator done in ${seconds}s`;
   },
   // variants sharing one TidbCluster (config_switch: rolling-update): the variant's config by the
   // operator's rolling update of the roles that differ, before each group of its cells
   async switchTo(ctx, d, setup, r, signal, fresh) {
+    if (d.online) return switchOnline(ctx, d, setup, r);
     if (!d.rolling) return undefined;
     r.applied ??= d.variants[0];
     if (r.applied === setup.name && !fresh) return undefined;

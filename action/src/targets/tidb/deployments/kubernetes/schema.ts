@@ -74,10 +74,13 @@ export const KubernetesSchema = z.strictObject({
    * How variants of one version take turns: a TidbCluster each, up side by side; or one
    * TidbCluster whose spec is switched to each variant's config by TiDB Operator's rolling update
    * (the roles whose config differs replaced pod by pod, on the same nodes and volumes), the
-   * variants in groups per block (compare.blocks ≥ 3).
+   * variants in groups per block (compare.blocks ≥ 3); or one TidbCluster switched online by SET
+   * CONFIG through TiDB (only TiKV and PD items TiDB can change online may differ).
    */
   config_switch: z
-    .enum(["side-by-side", "rolling-update"], { error: "must be side-by-side or rolling-update" })
+    .enum(["side-by-side", "rolling-update", "online"], {
+      error: "must be side-by-side, rolling-update or online",
+    })
     .default("side-by-side"),
   /** How long a TidbCluster may take to become Ready (the operator's status says so). */
   ready_timeout: durationSchema(1).default(1800),

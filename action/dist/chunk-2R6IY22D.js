@@ -9001,10 +9001,10 @@ async function startupFailure(e, o) {
   const norm = (s) => s.toLowerCase().replace(/-/g, "_");
   const refused = Object.keys(o.config).filter((k) => said.some((l) => norm(l).includes(norm(k))));
   const head = refused.length ? `target.config: ${o.what} refused ${refused.map((k) => `${k}=${JSON.stringify(o.config[k])}`).join(", ")}` : e.message;
-  const quoted2 = said.length ? said.map((l) => `
+  const quoted3 = said.length ? said.map((l) => `
   ${l}`).join("") : " (its logs say nothing of why)";
   return new RunError(
-    `${head}${refused.length ? ` (${e.message})` : ""}; the server said:${quoted2}
+    `${head}${refused.length ? ` (${e.message})` : ""}; the server said:${quoted3}
 server logs kept in ${o.logDir}`
   );
 }
@@ -9750,9 +9750,12 @@ var KubernetesSchema = external_exports.strictObject({
    * How variants of one version take turns: a TidbCluster each, up side by side; or one
    * TidbCluster whose spec is switched to each variant's config by TiDB Operator's rolling update
    * (the roles whose config differs replaced pod by pod, on the same nodes and volumes), the
-   * variants in groups per block (compare.blocks ≥ 3).
+   * variants in groups per block (compare.blocks ≥ 3); or one TidbCluster switched online by SET
+   * CONFIG through TiDB (only TiKV and PD items TiDB can change online may differ).
    */
-  config_switch: external_exports.enum(["side-by-side", "rolling-update"], { error: "must be side-by-side or rolling-update" }).default("side-by-side"),
+  config_switch: external_exports.enum(["side-by-side", "rolling-update", "online"], {
+    error: "must be side-by-side, rolling-update or online"
+  }).default("side-by-side"),
   /** How long a TidbCluster may take to become Ready (the operator's status says so). */
   ready_timeout: durationSchema(1).default(1800),
   /** After this, `tiperf reap --kubernetes` deletes the run's namespace even if tiperf never came back. */
@@ -10393,6 +10396,43 @@ function changesOnline(role, key) {
   return ONLINE[role]?.test(key) ?? false;
 }
 var setConfigBody = (key, value) => JSON.stringify({ [key]: value });
+function configSwitchOf(setups) {
+  const all = /* @__PURE__ */ new Map();
+  for (const s of setups)
+    for (const k of s.configKeys) all.set(`${k.role} ${k.key}`, { role: k.role, key: k.key });
+  const valueIn = (s, k) => s.configKeys.find((c) => c.role === k.role && c.key === k.key)?.value;
+  const keys = [...all.values()].filter((k) => {
+    const values = setups.map((s) => JSON.stringify(valueIn(s, k)));
+    return new Set(values).size > 1;
+  });
+  const why = [];
+  for (const k of keys) {
+    const unset = setups.filter((s) => valueIn(s, k) === void 0).map((s) => s.name);
+    if (!changesOnline(k.role, k.key)) why.push(`${k.role} ${k.key} changes only with a restart`);
+    else if (unset.length)
+      why.push(
+        `${k.role} ${k.key} is not set by ${unset.join(", ")}, so there is no value to switch back to online (set it in every variant, e.g. to its default, to switch online)`
+      );
+  }
+  if (!why.length) return { by: "online", keys };
+  return { by: "reload", roles: ROLES.filter((r) => keys.some((k) => k.role === r)), keys, why };
+}
+var quoted2 = (s) => `'${s.replaceAll("\\", "\\\\").replaceAll("'", "''")}'`;
+function setConfigSql(role, key, value) {
+  const literal = typeof value === "number" || typeof value === "boolean" ? String(value) : quoted2(String(value));
+  return `SET CONFIG ${role} \`${key.replaceAll("`", "``")}\` = ${literal}; SHOW WARNINGS`;
+}
+var showConfigSql = (role, keys) => `SHOW CONFIG WHERE type = ${quoted2(role)} AND name IN (${keys.map(quoted2).join(", ")})`;
+function parseShowConfig(out) {
+  const unescaped = (s) => s.replace(
+    /\\([\\tn0])/g,
+    (_, c) => c === "t" ? "	" : c === "n" ? "\n" : c === "0" ? "\0" : "\\"
+  );
+  return out.split("\n").filter((line) => line.trim()).map((line) => {
+    const [type = "", instance = "", name = "", ...rest] = line.split("	");
+    return { type, instance, name, value: unescaped(rest.join("	")) };
+  });
+}
 
 // action/src/targets/tidb/steps.ts
 var stepKey = {
@@ -10412,7 +10452,11 @@ var stepKey = {
   editConfig: (d, v) => `edit-config:${d.name}:${v.name}`,
   reload: (d, v) => `reload:${d.name}:${v.name}`,
   setConfig: (v, role, key, addr) => `set-config:${v.name}:${role}:${key}:${addr}`,
+  /** SET CONFIG of one item through TiDB's SQL (every instance of the role). */
+  setConfigSql: (v, role, key) => `set-config:${v.name}:${role}:${key}`,
   config: (v, role, addr) => `config:${v.name}:${role}:${addr}`,
+  /** SHOW CONFIG of a role's items through TiDB's SQL (its status APIs out of reach). */
+  showConfig: (v, role) => `show-config:${v.name}:${role}`,
   sql: (v, i) => `sql:${v.name}:${i}`,
   sqlCheck: (v, variable) => `sql-check:${v.name}:${variable}`,
   version: (v) => `version:${v.name}`,
@@ -11059,27 +11103,6 @@ listen tidb
     option tcp-check
 ${endpoints.map((e, i) => `    server tidb-${i + 1} ${e.host}:${e.port} check inter 2000 rise 2 fall 3`).join("\n")}
 `;
-}
-function configSwitchOf(setups) {
-  const all = /* @__PURE__ */ new Map();
-  for (const s of setups)
-    for (const k of s.configKeys) all.set(`${k.role} ${k.key}`, { role: k.role, key: k.key });
-  const valueIn = (s, k) => s.configKeys.find((c) => c.role === k.role && c.key === k.key)?.value;
-  const keys = [...all.values()].filter((k) => {
-    const values = setups.map((s) => JSON.stringify(valueIn(s, k)));
-    return new Set(values).size > 1;
-  });
-  const why = [];
-  for (const k of keys) {
-    const unset = setups.filter((s) => valueIn(s, k) === void 0).map((s) => s.name);
-    if (!changesOnline(k.role, k.key)) why.push(`${k.role} ${k.key} changes only with a restart`);
-    else if (unset.length)
-      why.push(
-        `${k.role} ${k.key} is not set by ${unset.join(", ")}, so there is no value to switch back to online (set it in every variant, e.g. to its default, to switch online)`
-      );
-  }
-  if (!why.length) return { by: "online", keys };
-  return { by: "reload", roles: ROLES.filter((r) => keys.some((k) => k.role === r)), keys, why };
 }
 function sshFlags(profile) {
   const ssh = profile.ssh;
@@ -11974,6 +11997,22 @@ async function roll(ctx, d, key, roles, instead, signal) {
   });
   return Math.round((Date.now() - started2) / 1e3);
 }
+async function switchOnline(ctx, d, setup, r) {
+  if (r.applied === setup.name) return void 0;
+  const keys = d.online?.keys ?? [];
+  for (const k of keys) {
+    const step = ctx.planned(stepKey.setConfigSql(setup, k.role, k.key));
+    if (!("sql" in step.run)) throw new RunError(`step ${step.key} is not SQL`);
+    const warnings = (await ctx.checks.sql(r.sql, step.run.sql, `variant ${setup.name}: SET CONFIG`)).trim();
+    if (warnings)
+      throw new RunError(
+        `variant ${setup.name}: TiDB did not set ${k.role} ${k.key} online on TidbCluster ${d.name} (\`${step.run.sql}\`): ${warnings.replaceAll("	", " ")}`
+      );
+  }
+  r.applied = setup.name;
+  await ctx.checkConfig(setup, r);
+  return `TidbCluster ${d.name}: variant ${setup.name} applied online (${keys.map((k) => `${k.role} ${k.key}`).join(", ") || "target.sql only"}), read back by SHOW CONFIG`;
+}
 var kubernetesRuntime = {
   targetKind: "tidb-operator",
   build: () => void 0,
@@ -12065,6 +12104,8 @@ var kubernetesRuntime = {
         // as planned: the plan's steps are keyed by these, filled in with the Service's address
         status: { pd: [], tikv: [], tidb: [statusAddress(d)], tiflash: [] },
         died: never,
+        // a shared TidbCluster is created with its first variant's config
+        ...d.online ? { applied: d.variants[0] } : {},
         stop,
         up: true,
         loaded: /* @__PURE__ */ new Set(),
@@ -12082,11 +12123,13 @@ var kubernetesRuntime = {
   async restart(ctx, d, _setup, r, state, signal) {
     const seconds = await roll(ctx, d, stepKey.restart(d), KUBE_ROLES, "compare.blocks: 1", signal);
     state.seen = ++r.restarts;
+    if (d.online) r.applied = void 0;
     return `TidbCluster ${d.name}: rolling restart by TiDB Operator done in ${seconds}s`;
   },
   // variants sharing one TidbCluster (config_switch: rolling-update): the variant's config by the
   // operator's rolling update of the roles that differ, before each group of its cells
   async switchTo(ctx, d, setup, r, signal, fresh) {
+    if (d.online) return switchOnline(ctx, d, setup, r);
     if (!d.rolling) return void 0;
     r.applied ??= d.variants[0];
     if (r.applied === setup.name && !fresh) return void 0;
@@ -12148,6 +12191,19 @@ function switchStep(d, v, own, add) {
     own ? { variant: v } : {}
   );
 }
+function onlineSteps(d, v, own, add) {
+  for (const k of d.online?.keys ?? []) {
+    const value = v.configKeys.find((c) => c.role === k.role && c.key === k.key)?.value;
+    add(
+      stepKey.setConfigSql(v, k.role, k.key),
+      "switch",
+      { sql: setConfigSql(k.role, k.key, value) },
+      `variant ${v.name}, whenever another variant of TidbCluster ${d.name} was applied (or its pods restarted): TiDB sends the item to every ${k.role} instance, no restart; a warning fails the run, and SHOW CONFIG reads every instance back`,
+      { ...own ? { variant: v.name } : {}, where: "runner" }
+    );
+  }
+}
+var ONLINE_SWITCH_S2 = 2;
 var kubernetesForm = {
   kind: "kubernetes",
   // the operator's rolling start of PD, TiKV and TiDB pods (images pulled once per node)
@@ -12162,7 +12218,7 @@ var kubernetesForm = {
     const key = (x) => `${x.target.version}
 ${JSON.stringify(x.target.split ?? null)}`;
     for (const v of o.variants) {
-      const g = k.config_switch === "rolling-update" ? groups.find((m) => key(m[0]) === key(v)) : void 0;
+      const g = k.config_switch !== "side-by-side" ? groups.find((m) => key(m[0]) === key(v)) : void 0;
       if (g) g.push(v);
       else groups.push([v]);
     }
@@ -12207,6 +12263,16 @@ ${JSON.stringify(x.target.split ?? null)}`;
       o.files[file] = manifestsYaml(ns ? [ns, manifest] : [manifest]);
       const differ = KUBE_ROLES.filter((r) => new Set(members.map((v) => configs.get(v.name)?.[r])).size > 1);
       const roles = differ.length ? differ : ["tidb"];
+      const setups = members.map((v) => o.setupOf(v, index));
+      let online;
+      if (members.length > 1 && k.config_switch === "online") {
+        const cs = configSwitchOf(setups);
+        if (cs.by !== "online")
+          throw new InputError(
+            `${o.profileFile}: kubernetes.config_switch is online, but variants ${members.map((v) => v.name).join(", ")} cannot switch online: ${cs.why.join("; ")}. Use config_switch: rolling-update (the operator's rolling update) or side-by-side (a TidbCluster each)`
+          );
+        online = { keys: cs.keys };
+      }
       deployments.push({
         kind: "kubernetes",
         name,
@@ -12218,7 +12284,8 @@ ${JSON.stringify(x.target.split ?? null)}`;
         file,
         manifest,
         ...ns ? { namespaceManifest: ns } : {},
-        ...members.length > 1 ? {
+        ...online ? { online } : {},
+        ...members.length > 1 && !online ? {
           rolling: {
             roles,
             configs: Object.fromEntries(
@@ -12230,16 +12297,21 @@ ${JSON.stringify(x.target.split ?? null)}`;
           }
         } : {}
       });
-      return members.map((v) => o.setupOf(v, index));
+      return setups;
     });
     return { deployments, variants };
   },
-  switching: (variants, deployments) => deployments.some((d) => d.rolling) ? "rolling-update" : variants > 1 ? "separate-clusters" : "none",
+  switching: (variants, deployments) => deployments.some((d) => d.rolling) ? "rolling-update" : deployments.some((d) => d.online) ? "online" : variants > 1 ? "separate-clusters" : "none",
   grouped: (_switching, deployments) => deployments.some((d) => d.rolling),
   // the operator replaces the differing roles' pods one by one (as a restart does)
-  switchSeconds: (plan) => plan.switching === "rolling-update" ? kubernetesForm.restartSeconds : 0,
+  switchSeconds: (plan) => plan.switching === "rolling-update" ? kubernetesForm.restartSeconds : plan.switching === "online" ? ONLINE_SWITCH_S2 : 0,
+  configBySql: ["pd", "tikv"],
   switchingText(plan) {
-    const d = plan.deployments.find((x) => x.kind === "kubernetes" && x.rolling);
+    const shared = plan.deployments.filter((x) => x.kind === "kubernetes");
+    const on = shared.find((x) => x.online);
+    if (on?.online)
+      return `SET CONFIG through TiDB's SQL on TidbCluster ${on.name} (kubernetes.config_switch: online): before a cell of another variant its ${on.online.keys.map((k) => `${k.role} ${k.key}`).join(", ") || "target.sql only"} set to the variant's on every instance, then read back by SHOW CONFIG; no restart, so the variants interleave cell by cell`;
+    const d = shared.find((x) => x.rolling);
     if (!d?.rolling) return void 0;
     return `TiDB Operator's rolling update of TidbCluster ${d.name} (kubernetes.config_switch: rolling-update): before each group of cells its spec's ${d.rolling.roles.join(", ")} config is set to the variant's, with a new ${RESTARTED_AT_ANNOTATION}, and the run waits until those roles' pods are replaced and Ready \u2014 so each variant runs a block's cells as a group on fresh pods of the same nodes and volumes`;
   },
@@ -12279,11 +12351,15 @@ ${JSON.stringify(x.target.split ?? null)}`;
     );
   },
   switchIn(_plan, d, v, add) {
-    if (!d.rolling || d.variants[0] === v.name) return false;
-    switchStep(d, v.name, true, add);
+    if (d.variants[0] === v.name) return false;
+    if (d.online) onlineSteps(d, v, true, add);
+    else if (d.rolling) switchStep(d, v.name, true, add);
+    else return false;
     return true;
   },
-  blockSteps(_plan, d, add) {
+  blockSteps(plan, d, add) {
+    if (d.online)
+      onlineSteps(d, plan.variants.find((v) => v.name === d.variants[0]), false, add);
     if (d.rolling) {
       switchStep(d, d.variants[0], false, add);
       return;
@@ -13330,15 +13406,27 @@ function stepsOf(plan, data, loads) {
     const switched = form.switchIn?.(plan, d, v, add) ?? false;
     const status = form.statusAddresses(d);
     const readBack = () => {
-      for (const role of new Set(v.configKeys.map((k) => k.role)))
+      for (const role of new Set(v.configKeys.map((k) => k.role))) {
+        const keys = v.configKeys.filter((k) => k.role === role).map((k) => k.key);
+        if (form.configBySql?.includes(role)) {
+          add(
+            stepKey.showConfig(v, role),
+            "record",
+            { sql: showConfigSql(role, keys) },
+            `${about}: through TiDB (this machine does not reach ${role}'s status port); every ${role} instance it reports must show ${keys.join(", ")} as the spec sets`,
+            { variant: v.name, where: checks }
+          );
+          continue;
+        }
         for (const addr of status[role])
           add(
             stepKey.config(v, role, addr),
             "record",
             { get: configUrl(role, addr) },
-            `${about}: what SHOW CONFIG shows; ${v.configKeys.filter((k) => k.role === role).map((k) => k.key).join(", ")} must match the spec`,
+            `${about}: what SHOW CONFIG shows; ${keys.join(", ")} must match the spec`,
             { variant: v.name, where: checks }
           );
+      }
     };
     if (switched) readBack();
     v.sql.forEach((s, i) => {
@@ -13559,12 +13647,40 @@ var ClusterChecks = class {
   /**
    * Reads every config key the variant sets from the components' own /config endpoints (what
    * SHOW CONFIG shows; `urlOf` gives the planned URL of a role's address) and fails on any that did
-   * not take effect: tiup accepts and reloads configs it never checked.
+   * not take effect: tiup accepts and reloads configs it never checked. A role whose status APIs
+   * this machine cannot reach (`bySql` answers for it: TiKV and PD inside a Kubernetes cluster) is
+   * read through TiDB's SHOW CONFIG instead, every instance it reports checked.
    */
-  async readBack(setup, status, urlOf) {
+  async readBack(setup, status, urlOf, bySql) {
     const effective = {};
     const wrong = [];
+    const shown = (got) => got === void 0 ? "(not reported)" : typeof got === "object" ? JSON.stringify(got) : String(got);
+    const check = (role, where, key, want, got) => {
+      effective[`${role}.${key}`] = shown(got);
+      if (got === void 0 || !sameSetting(want, got))
+        wrong.push(
+          `${role} ${where}: ${key} is ${got === void 0 ? "not reported" : JSON.stringify(got)}, the spec sets ${JSON.stringify(want)}`
+        );
+    };
     for (const role of new Set(setup.configKeys.map((k) => k.role))) {
+      const keys = setup.configKeys.filter((c) => c.role === role);
+      const sql = bySql?.(role);
+      if (sql) {
+        const rows = parseShowConfig(await sql).filter((row) => row.type === role);
+        const instances = [...new Set(rows.map((row) => row.instance))];
+        if (!instances.length)
+          wrong.push(`${role}: SHOW CONFIG reported no instance with ${keys.map((k) => k.key).join(", ")}`);
+        for (const instance of instances)
+          for (const k of keys)
+            check(
+              role,
+              instance,
+              k.key,
+              k.value,
+              rows.find((row) => row.instance === instance && row.name === k.key)?.value
+            );
+        continue;
+      }
       for (const addr of status[role] ?? []) {
         let doc;
         try {
@@ -13574,14 +13690,7 @@ var ClusterChecks = class {
             `variant ${setup.name}: cannot read the ${role} config at ${configUrl(role, addr)} (${e.message})`
           );
         }
-        for (const k of setup.configKeys.filter((c) => c.role === role)) {
-          const got = lookup(doc, k.key);
-          effective[`${role}.${k.key}`] = got === void 0 ? "(not reported)" : typeof got === "object" ? JSON.stringify(got) : String(got);
-          if (got === void 0 || !sameSetting(k.value, got))
-            wrong.push(
-              `${role} ${addr}: ${k.key} is ${got === void 0 ? "not reported" : JSON.stringify(got)}, the spec sets ${JSON.stringify(k.value)}`
-            );
-        }
+        for (const k of keys) check(role, addr, k.key, k.value, lookup(doc, k.key));
       }
     }
     if (wrong.length)
@@ -13851,10 +13960,16 @@ var TidbRun = class {
   }
   /** Every config key the variant sets, read back from the components (planned URLs). */
   checkConfig(setup, r) {
+    const bySql = formOf(r.deployment).configBySql ?? [];
     return this.checks.readBack(
       setup,
       r.status,
-      (role, addr) => this.urlOf(stepKey.config(setup, role, addr))
+      (role, addr) => this.urlOf(stepKey.config(setup, role, addr)),
+      (role) => bySql.includes(role) ? this.sql(
+        r.sql,
+        this.sqlOf(stepKey.showConfig(setup, role)),
+        `variant ${setup.name}: ${role} config`
+      ) : void 0
     );
   }
   /** The variant whose config a shared cluster has applied (else this one). */

@@ -30,7 +30,7 @@ import {
   throttleBetween,
   validateYaml,
   writeAtomic
-} from "./chunk-CZLD6MRY.js";
+} from "./chunk-2R6IY22D.js";
 import {
   record,
   shellCommand,
