@@ -45,10 +45,10 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-KGIQRIMX.js";
+} from "./chunk-WKB6X3HT.js";
 import {
   reapLedger
-} from "./chunk-FSDBYKDD.js";
+} from "./chunk-PZHM4UBB.js";
 import {
   EXPIRES,
   KubeClient,
@@ -64,7 +64,7 @@ import {
   require_dist,
   writeAtomic,
   writeResult
-} from "./chunk-2R6IY22D.js";
+} from "./chunk-OHSNCQAU.js";
 import {
   CLOUDS,
   Interrupted,

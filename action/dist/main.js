@@ -13,7 +13,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-KGIQRIMX.js";
+} from "./chunk-WKB6X3HT.js";
 import {
   getInput,
   info,
@@ -26,7 +26,7 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-2R6IY22D.js";
+} from "./chunk-OHSNCQAU.js";
 import {
   Interrupted,
   installCrashTeardown,

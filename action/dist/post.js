@@ -4,13 +4,13 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   reapLedger
-} from "./chunk-FSDBYKDD.js";
+} from "./chunk-PZHM4UBB.js";
 import {
   getState,
   info,
   setFailed
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-2R6IY22D.js";
+import "./chunk-OHSNCQAU.js";
 import {
   ledgerDir
 } from "./chunk-PODZ3LZH.js";

@@ -306,6 +306,8 @@ compare: {rounds: 6, blocks: 3}
     );
     // no rolling update to switch; the TidbCluster is restarted between blocks as a side-by-side one is
     assert.ok(!plan.text.includes("[switch] PATCH"), plan.text);
+    // one TidbCluster: one restart per block after the first, whatever the number of variants
+    assert.match(plan.text, /estimated duration: .* \+ 2 restarts × 300s/);
     assert.equal(lines.filter((l) => l.includes("[restart] PATCH")).length, 1, plan.text);
     // an item TiKV takes only at a restart, or any of TiDB's: refused, naming it and the way out
     await assert.rejects(

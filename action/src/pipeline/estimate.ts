@@ -42,7 +42,9 @@ export function estimate(loaded: LoadedSpec, target: TargetPlan): { seconds: num
         ? blocks * variants
         : 0;
   const restarts =
-    compare && compare.blocks > 1 && target.switching !== "grouped" ? (compare.blocks - 1) * variants : 0;
+    compare && compare.blocks > 1 && target.switching !== "grouped"
+      ? (compare.blocks - 1) * (target.overhead.restartsPerBlock ?? variants)
+      : 0;
   // a restart as long as the last ones measured here for this kind and profile, else the kind's guess
   const measured = restarts ? measuredRestart(timingKey(target)) : undefined;
   const restartS = measured?.seconds ?? target.overhead.restartS;

@@ -202,8 +202,12 @@ export interface TargetPlan {
    * tidb-server): what a fair duet pins. Absent or false: they run elsewhere (a cluster's hosts).
    */
   localServers?: boolean;
-  /** Seconds besides the cells: start/deploy (once), per switch between variants, per restart. */
-  overhead: { setupS: number; switchS: number; restartS: number };
+  /**
+   * Seconds besides the cells: start/deploy (once), per switch between variants, per restart; and
+   * how many restarts a block after the first takes (default: one per variant; variants sharing a
+   * deployment restart it once).
+   */
+  overhead: { setupS: number; switchS: number; restartS: number; restartsPerBlock?: number };
   /**
    * How variants sharing hardware take turns: not at all (each has its own), by a switch before a
    * cell whenever the variant changes, or — where a switch restarts servers — in groups: each

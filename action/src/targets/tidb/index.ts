@@ -180,6 +180,8 @@ function targetPlan(tidb: TidbPlan, input: TargetPlanInput): TidbTargetPlan {
       switchS: tidb.deployments[0] ? formOf(tidb.deployments[0]).switchSeconds(tidb) : 0,
       // a measured restart time of this profile replaces these (pipeline/timings.ts)
       restartS: Math.max(0, ...tidb.deployments.map((d) => formOf(d).restartSeconds)),
+      // variants sharing one deployment (online switching) restart it once per block
+      restartsPerBlock: tidb.deployments.length,
     },
     switching: tidb.grouped ? "grouped" : tidb.switching === "online" ? "per-cell" : "none",
     warnings: deprecationWarnings(tidb.variants),

@@ -14465,7 +14465,9 @@ function targetPlan(tidb2, input) {
       setupS,
       switchS: tidb2.deployments[0] ? formOf(tidb2.deployments[0]).switchSeconds(tidb2) : 0,
       // a measured restart time of this profile replaces these (pipeline/timings.ts)
-      restartS: Math.max(0, ...tidb2.deployments.map((d) => formOf(d).restartSeconds))
+      restartS: Math.max(0, ...tidb2.deployments.map((d) => formOf(d).restartSeconds)),
+      // variants sharing one deployment (online switching) restart it once per block
+      restartsPerBlock: tidb2.deployments.length
     },
     switching: tidb2.grouped ? "grouped" : tidb2.switching === "online" ? "per-cell" : "none",
     warnings: deprecationWarnings(tidb2.variants),

@@ -30,7 +30,7 @@ import {
   throttleBetween,
   validateYaml,
   writeAtomic
-} from "./chunk-2R6IY22D.js";
+} from "./chunk-OHSNCQAU.js";
 import {
   record,
   shellCommand,
@@ -59847,7 +59847,7 @@ function estimate2(loaded, target2) {
   const matrix = matrixSeconds(loaded);
   const blocks = compare3 ? Math.max(1, compare3.blocks) : 1;
   const switches = !compare3 ? 0 : target2.switching === "per-cell" ? cells * rounds * variants : target2.switching === "grouped" ? blocks * variants : 0;
-  const restarts = compare3 && compare3.blocks > 1 && target2.switching !== "grouped" ? (compare3.blocks - 1) * variants : 0;
+  const restarts = compare3 && compare3.blocks > 1 && target2.switching !== "grouped" ? (compare3.blocks - 1) * (target2.overhead.restartsPerBlock ?? variants) : 0;
   const measured = restarts ? measuredRestart(timingKey(target2)) : void 0;
   const restartS = measured?.seconds ?? target2.overhead.restartS;
   const seconds2 = matrix + target2.overhead.setupS + switches * target2.overhead.switchS + restarts * restartS;

@@ -6,7 +6,7 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-2R6IY22D.js";
+} from "./chunk-OHSNCQAU.js";
 import {
   sweep
 } from "./chunk-PODZ3LZH.js";
