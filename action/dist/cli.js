@@ -45,10 +45,10 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-WKB6X3HT.js";
+} from "./chunk-S4H6LIDK.js";
 import {
   reapLedger
-} from "./chunk-PZHM4UBB.js";
+} from "./chunk-7EPLD4BJ.js";
 import {
   EXPIRES,
   KubeClient,
@@ -64,7 +64,7 @@ import {
   require_dist,
   writeAtomic,
   writeResult
-} from "./chunk-OHSNCQAU.js";
+} from "./chunk-S7NIHXFV.js";
 import {
   CLOUDS,
   Interrupted,
@@ -72,7 +72,7 @@ import {
   installSignalTeardown,
   ledgerDir,
   teardownAll
-} from "./chunk-PODZ3LZH.js";
+} from "./chunk-PUIG26R3.js";
 import {
   external_exports,
   parseAge

@@ -13,7 +13,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-WKB6X3HT.js";
+} from "./chunk-S4H6LIDK.js";
 import {
   getInput,
   info,
@@ -26,14 +26,14 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-OHSNCQAU.js";
+} from "./chunk-S7NIHXFV.js";
 import {
   Interrupted,
   installCrashTeardown,
   installSignalTeardown,
   ledgerDir,
   teardownAll
-} from "./chunk-PODZ3LZH.js";
+} from "./chunk-PUIG26R3.js";
 import "./chunk-SEBVZFQF.js";
 import {
   EXIT,

@@ -4,16 +4,16 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   reapLedger
-} from "./chunk-PZHM4UBB.js";
+} from "./chunk-7EPLD4BJ.js";
 import {
   getState,
   info,
   setFailed
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-OHSNCQAU.js";
+import "./chunk-S7NIHXFV.js";
 import {
   ledgerDir
-} from "./chunk-PODZ3LZH.js";
+} from "./chunk-PUIG26R3.js";
 import "./chunk-SEBVZFQF.js";
 import "./chunk-CRYZH5WY.js";
 import "./chunk-3EADY6QU.js";

@@ -619,6 +619,21 @@ describe("provider kubernetes on a real API server", { timeout: 600_000 }, () =>
     // then the cluster: destroyed, the stack's state empty, no namespace left
     assert.equal(fakeCluster(clusterDir), undefined, "the cluster is destroyed");
     assert.deepEqual(await tiperfNamespaces(), []);
+    // what the created cluster cost, in the verdict and its comment: the plan's $/h (its node pools
+    // from the price table) over the hours from its creation to the end of its deletion
+    const planned = Number(/estimated cost: \$[\d.]+ \([\d.]+ h × \$([\d.]+)\/h/.exec(plan.stdout())?.[1]);
+    const verdict = JSON.parse(readFileSync(join(runDir, "verdict.json"), "utf8"));
+    assert.equal(verdict.cost?.basis, "measured", JSON.stringify(verdict.cost));
+    assert.equal(verdict.cost.profile, "k8s-gke");
+    assert.ok(
+      Math.abs(verdict.cost.per_hour - planned) < 0.001,
+      `${verdict.cost.per_hour} vs planned ${planned}`,
+    );
+    assert.ok(verdict.cost.hours > 0 && verdict.cost.hours < 1, JSON.stringify(verdict.cost));
+    assert.match(
+      readFileSync(join(runDir, "verdict.md"), "utf8"),
+      /💲 Cluster cost: \*\*\$\d+\.\d\d\*\* \(0\.\d\d h × \$\d+\.\d\d\/h, profile k8s-gke/,
+    );
   });
 
   test("SIGTERM on a created cluster: the namespace, then the cluster, gone before tiperf exits", async () => {

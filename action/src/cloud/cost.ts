@@ -44,6 +44,29 @@ export function estimateCost<A extends Asked>(
   };
 }
 
+/**
+ * What machines cost over the hours they lived (billed per second), from their creation to the end
+ * of their deletion (or until now while they live): the result's and the comment's cost line.
+ */
+export function measuredCost(o: {
+  profile: string;
+  perHour: number;
+  asOf: string;
+  startedAt: number;
+  endedAt?: number | undefined;
+}) {
+  const hours = ((o.endedAt ?? Date.now()) - o.startedAt) / 3_600_000;
+  return {
+    currency: "USD" as const,
+    basis: "measured" as const,
+    profile: o.profile,
+    per_hour: o.perHour,
+    hours: Math.round(hours * 1000) / 1000,
+    dollars: Math.round(o.perHour * hours * 100) / 100,
+    prices_as_of: o.asOf,
+  };
+}
+
 /** Whether the cluster would expire (and be reaped) before the run is estimated to end. */
 export function outlivesTtl(ask: Asked, estimate: CostEstimate): boolean {
   return estimate.hours * 3_600_000 > ttlMs(ask.settings.ttl);

@@ -4,7 +4,7 @@
 // failure, cancel and SIGTERM.
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { CostEstimate } from "../../cloud/cost.ts";
+import { type CostEstimate, measuredCost } from "../../cloud/cost.ts";
 import type { CloudCluster } from "../../cloud/provision.ts";
 import { RunError } from "../../errors.ts";
 import { onTeardown } from "../../lifecycle/teardown.ts";
@@ -123,17 +123,18 @@ export class TidbRun implements RunContext {
    */
   cost(): Cost | undefined {
     const { cloud, estimate } = this.cloud;
-    if (!cloud || !estimate) return undefined;
-    const hours = ((cloud.endedAt ?? Date.now()) - cloud.startedAt) / 3_600_000;
-    return {
-      currency: "USD",
-      basis: "measured",
+    if (!cloud || !estimate) {
+      // a cluster the deployment itself created (a Kubernetes cluster of a cloud section)
+      const d = this.plan.deployments[0];
+      return d ? formOf(d).run.cost?.(this) : undefined;
+    }
+    return measuredCost({
       profile: this.plan.profile.name,
-      per_hour: estimate.perHour,
-      hours: Math.round(hours * 1000) / 1000,
-      dollars: Math.round(estimate.perHour * hours * 100) / 100,
-      prices_as_of: estimate.priceTable.as_of,
-    };
+      perHour: estimate.perHour,
+      asOf: estimate.priceTable.as_of,
+      startedAt: cloud.startedAt,
+      endedAt: cloud.endedAt,
+    });
   }
 
   /**

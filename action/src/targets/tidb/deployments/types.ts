@@ -9,7 +9,7 @@ import type { ServerProcess } from "../../../proc/process.ts";
 import type { RemoteHost } from "../../../proc/ssh.ts";
 import type { ToolLauncher } from "../../../proc/tool.ts";
 import type { Lifecycle } from "../../local/server.ts";
-import type { Endpoint, PlanStep } from "../../types.ts";
+import type { Cost, Endpoint, PlanStep } from "../../types.ts";
 import type { Profile, Role } from "../profile.ts";
 import type { BuildRole, TidbTargetSpec as TargetSpec } from "../schema.ts";
 import type { Cluster } from "../topology.ts";
@@ -375,4 +375,6 @@ export interface FormRuntime<D extends Deployment = Deployment> {
   beforeStop?(ctx: RunContext, d: D, r: Running): Promise<void>;
   /** Where the load tools run when the deployment places them itself (a pod of the cluster). */
   loadLauncher?(ctx: RunContext, d: D): ToolLauncher | undefined;
+  /** What a cluster it created for the run cost (a created Kubernetes cluster), measured. */
+  cost?(ctx: RunContext): Cost | undefined;
 }

@@ -5,6 +5,7 @@
 // deployment, the namespace deleted and waited for.
 
 import { dirname } from "node:path";
+import { estimateCost, measuredCost } from "../../../../cloud/cost.ts";
 import { type CreatedKubernetes, provisionKubernetes } from "../../../../cloud/kubernetes.ts";
 import { RunError } from "../../../../errors.ts";
 import { KubeClient, type KubeObject } from "../../../../kubernetes/client.ts";
@@ -392,6 +393,21 @@ export const kubernetesRuntime: FormRuntime<KubernetesDeployment> = {
     r.applied = setup.name;
     await ctx.checkConfig(setup, r);
     return `TidbCluster ${d.name}: variant ${setup.name} ${was === setup.name ? "again, on fresh pods" : "switched in"} by TiDB Operator's rolling update of ${roles.join(", ")} in ${seconds}s`;
+  },
+  // a cluster created for the run: its node pools' on-demand $/h over the hours from its creation
+  // to the end of its deletion (or until now while it lives)
+  cost(ctx) {
+    const cluster = created.get(ctx);
+    const by = createdBy(ctx.plan.profile);
+    if (!cluster || !by) return undefined;
+    const priced = estimateCost(by.cloud, kubernetesAsk(ctx.plan.profile), { setup: 0, matrix: 0 });
+    return measuredCost({
+      profile: ctx.plan.profile.name,
+      perHour: priced.perHour,
+      asOf: priced.priceTable.as_of,
+      startedAt: cluster.startedAt,
+      endedAt: cluster.endedAt,
+    });
   },
   state: (d) => `TidbCluster ${d.name} in namespace ${d.namespace}`,
   loadLauncher(ctx, d) {

@@ -6,17 +6,17 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-OHSNCQAU.js";
+} from "./chunk-S7NIHXFV.js";
 import {
   sweep
-} from "./chunk-PODZ3LZH.js";
+} from "./chunk-PUIG26R3.js";
 
 // action/src/cloud/reapers.ts
 var stackReaper = {
   order: 1,
   describe: (e) => `recover ${e.what} (destroy, tag sweep, remove)`,
   async reap(e, log) {
-    const { recoverRecorded } = await import("./chunk-NB5AWJRV.js");
+    const { recoverRecorded } = await import("./chunk-ADMHFF6A.js");
     await recoverRecorded(e, log);
     log(`reap: recovered ${e.what}`);
   }

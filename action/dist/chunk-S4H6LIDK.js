@@ -30,12 +30,12 @@ import {
   throttleBetween,
   validateYaml,
   writeAtomic
-} from "./chunk-OHSNCQAU.js";
+} from "./chunk-S7NIHXFV.js";
 import {
   record,
   shellCommand,
   sshArgs
-} from "./chunk-PODZ3LZH.js";
+} from "./chunk-PUIG26R3.js";
 import {
   durationSchema,
   external_exports,

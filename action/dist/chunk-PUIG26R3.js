@@ -246,6 +246,18 @@ function estimateCost(cloud, ask, hours) {
     terms: prices.terms
   };
 }
+function measuredCost(o) {
+  const hours = ((o.endedAt ?? Date.now()) - o.startedAt) / 36e5;
+  return {
+    currency: "USD",
+    basis: "measured",
+    profile: o.profile,
+    per_hour: o.perHour,
+    hours: Math.round(hours * 1e3) / 1e3,
+    dollars: Math.round(o.perHour * hours * 100) / 100,
+    prices_as_of: o.asOf
+  };
+}
 function outlivesTtl(ask, estimate) {
   return estimate.hours * 36e5 > ttlMs(ask.settings.ttl);
 }
@@ -1429,6 +1441,7 @@ async function recoverRecorded(e, log) {
 
 export {
   estimateCost,
+  measuredCost,
   outlivesTtl,
   checkBudget,
   costText,

@@ -11,6 +11,7 @@ import {
   cloudOf,
   costText,
   estimateCost,
+  measuredCost,
   onTeardown,
   outlivesTtl,
   provisionCluster,
@@ -22,7 +23,7 @@ import {
   stackOptions,
   stackRecord,
   tagsNow
-} from "./chunk-PODZ3LZH.js";
+} from "./chunk-PUIG26R3.js";
 import {
   durationSchema,
   external_exports,
@@ -12147,6 +12148,21 @@ var kubernetesRuntime = {
     await ctx.checkConfig(setup, r);
     return `TidbCluster ${d.name}: variant ${setup.name} ${was === setup.name ? "again, on fresh pods" : "switched in"} by TiDB Operator's rolling update of ${roles.join(", ")} in ${seconds}s`;
   },
+  // a cluster created for the run: its node pools' on-demand $/h over the hours from its creation
+  // to the end of its deletion (or until now while it lives)
+  cost(ctx) {
+    const cluster = created.get(ctx);
+    const by = createdBy(ctx.plan.profile);
+    if (!cluster || !by) return void 0;
+    const priced = estimateCost(by.cloud, kubernetesAsk(ctx.plan.profile), { setup: 0, matrix: 0 });
+    return measuredCost({
+      profile: ctx.plan.profile.name,
+      perHour: priced.perHour,
+      asOf: priced.priceTable.as_of,
+      startedAt: cluster.startedAt,
+      endedAt: cluster.endedAt
+    });
+  },
   state: (d) => `TidbCluster ${d.name} in namespace ${d.namespace}`,
   loadLauncher(ctx, d) {
     if (!ctx.plan.profile.kubernetes) return void 0;
@@ -13775,17 +13791,17 @@ var TidbRun = class {
    */
   cost() {
     const { cloud, estimate } = this.cloud;
-    if (!cloud || !estimate) return void 0;
-    const hours = ((cloud.endedAt ?? Date.now()) - cloud.startedAt) / 36e5;
-    return {
-      currency: "USD",
-      basis: "measured",
+    if (!cloud || !estimate) {
+      const d = this.plan.deployments[0];
+      return d ? formOf(d).run.cost?.(this) : void 0;
+    }
+    return measuredCost({
       profile: this.plan.profile.name,
-      per_hour: estimate.perHour,
-      hours: Math.round(hours * 1e3) / 1e3,
-      dollars: Math.round(estimate.perHour * hours * 100) / 100,
-      prices_as_of: estimate.priceTable.as_of
-    };
+      perHour: estimate.perHour,
+      asOf: estimate.priceTable.as_of,
+      startedAt: cloud.startedAt,
+      endedAt: cloud.endedAt
+    });
   }
   /**
    * Behind a bastion (ssh.proxy: an ephemeral cluster, or hosts the runner reaches only by SSH),
