@@ -7,7 +7,10 @@
 // any verdict is accepted) — two at a time, longest first. Then the files whose outcome rests on
 // measured speed (real servers' verdicts, CPU shares) one at a time, with the machine to
 // themselves but for whatever else runs on it (a CPU hog or another tiperf run, which every test
-// must bear). A file's report is printed whole when it ends; the measured ones as they run.
+// must bear). A file's report is printed whole when it ends; the measured ones as they run. At the
+// end (a cancelled run too: its files get the signal, but a cancelled test file runs no `after`
+// hooks) whatever still runs with a file's temp dir in its command line — a test's sshd or MariaDB —
+// is stopped and named, and every temp dir removed.
 import { spawn } from "node:child_process";
 import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -61,6 +64,42 @@ for (const sig of ["SIGINT", "SIGTERM"])
     stopping = true;
     for (const c of children) c.kill(sig);
   });
+
+/** Processes whose command line names `dir` or a path under it: servers a file's tests started there. */
+function startedUnder(dir) {
+  const names = new RegExp(`${dir.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\w-])`);
+  const out = [];
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
+    try {
+      const args = readFileSync(`/proc/${name}/cmdline`, "utf8").split("\0");
+      if (args.some((a) => names.test(a))) out.push({ pid: Number(name), cmd: args.join(" ").trim() });
+    } catch {
+      // gone meanwhile, or not ours to read
+    }
+  }
+  return out;
+}
+
+/** SIGTERM to what still runs under `dir`, SIGKILL to what is left 5 s later; each said. */
+async function sweep(dir) {
+  let left = startedUnder(dir);
+  for (const p of left) {
+    console.log(`── left running under ${dir}: pid ${p.pid} (${p.cmd.slice(0, 160)}): stopped`);
+    try {
+      process.kill(p.pid, "SIGTERM");
+    } catch {}
+  }
+  for (let i = 0; i < 50 && left.length; i++) {
+    await new Promise((r) => setTimeout(r, 100));
+    left = startedUnder(dir);
+  }
+  for (const p of left) {
+    try {
+      process.kill(p.pid, "SIGKILL");
+    } catch {}
+  }
+}
 
 let n = 0;
 /** Runs one file; resolves with its exit code, counts and seconds. `live`: its report as it runs. */
@@ -136,7 +175,11 @@ for (const f of measured) {
   if (stopping) break;
   done.push(await runFile(f, true));
 }
-for (const dir of own) rmSync(dir, { recursive: true, force: true });
+// what a file's tests left running under its dir (a cancelled file runs no after hooks): stopped
+for (const dir of own) {
+  await sweep(dir);
+  rmSync(dir, { recursive: true, force: true });
+}
 
 const failed = done.filter((d) => d.status !== 0);
 const total = (k) => done.reduce((s, d) => s + d[k], 0);

@@ -5,7 +5,7 @@
 // Runs where the system packages are installed (as for every integration test), so it installs
 // none of those.
 import assert from "node:assert/strict";
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, test } from "node:test";
@@ -131,5 +131,72 @@ describe("scripts/release.sh", () => {
     assert.equal(stale.status, 2);
     assert.match(stale.stderr, /action\/dist differs from the sources/);
     assert.equal(at(dir, major), at(dir, `v${version}`), "the major tag stays at the last release");
+  });
+});
+
+describe("scripts/run-tests.mjs", () => {
+  test("a cancelled run stops what a file's tests left running under its temp dir (a cancelled file runs no after hooks), SIGKILL for what ignores SIGTERM", async () => {
+    const dir = tempDir("tiperf-run-tests-");
+    const pidFile = join(dir, "pid");
+    const file = join(dir, "holds.test.ts");
+    // a test file that starts a server of its own under its temp dir (detached: not in its process
+    // group; deaf to SIGTERM) and never ends
+    writeFileSync(
+      file,
+      `import { spawn } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { test } from "node:test";
+test("holds a server", async () => {
+  const server = spawn(process.execPath, ["-e", "process.on('SIGTERM', () => {}); setInterval(() => {}, 1000)", join(tmpdir(), "data")], { detached: true, stdio: "ignore" });
+  server.unref();
+  writeFileSync(${JSON.stringify(pidFile)}, String(server.pid));
+  await new Promise(() => {});
+});
+`,
+    );
+    // a run of its own, not a subtest of this file's (node's test runner marks its children by NODE_TEST_CONTEXT)
+    const { NODE_TEST_CONTEXT: _, ...env } = process.env;
+    const run = spawn(process.execPath, [join(ROOT, "scripts/run-tests.mjs"), file], {
+      cwd: ROOT,
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let out = "";
+    run.stdout?.on("data", (d) => {
+      out += d;
+    });
+    run.stderr?.on("data", (d) => {
+      out += d;
+    });
+    const closed = new Promise<number | null>((r) => run.once("close", r));
+    // running: a process that is not a zombie (one killed after its parent died waits for init to reap it)
+    const alive = (pid: number) => {
+      try {
+        return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
+      } catch {
+        return false;
+      }
+    };
+    for (let i = 0; i < 300 && !existsSync(pidFile); i++) await new Promise((r) => setTimeout(r, 100));
+    assert.ok(existsSync(pidFile), `the test file never started its server:\n${out}`);
+    const pid = Number(readFileSync(pidFile, "utf8"));
+    try {
+      assert.ok(alive(pid));
+      run.kill("SIGTERM");
+      const code = await closed;
+      assert.equal(code, 1, out);
+      assert.ok(!alive(pid), `pid ${pid} still runs:\n${out}`);
+      assert.match(
+        out,
+        new RegExp(`── left running under \\S+/tiperf-tests-\\w+: pid ${pid} \\(.*/data\\): stopped`),
+      );
+      // its temp dir is gone with it
+      const under = /── left running under (\S+):/.exec(out)?.[1] as string;
+      assert.ok(!existsSync(under), under);
+    } finally {
+      if (alive(pid)) process.kill(pid, "SIGKILL");
+    }
   });
 });
