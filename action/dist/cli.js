@@ -45,7 +45,7 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-S4H6LIDK.js";
+} from "./chunk-KF5URHVA.js";
 import {
   reapLedger
 } from "./chunk-7EPLD4BJ.js";

@@ -13,7 +13,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-S4H6LIDK.js";
+} from "./chunk-KF5URHVA.js";
 import {
   getInput,
   info,

@@ -553,14 +553,15 @@ export class Bench {
   }
 
   /**
-   * A stalled cell's measured run set aside before the cell runs again: its raw output renamed
-   * `<cell>-stalled-<n>.log` (kept), and what the cell records of the attempt.
+   * A cell's measured run set aside before the cell runs again: its raw output renamed
+   * `<cell>-stalled-<n>.log` (a run that stalled) or `<cell>-rerun-<n>.log` (a duet round run again
+   * for the other pair, or for uneven outside CPU), kept; and what the cell records of the attempt.
    */
-  async setAside(cell: Cell): Promise<StalledAttempt> {
+  async setAside(cell: Cell, as: "stalled" | "rerun" = "stalled"): Promise<StalledAttempt> {
     const from = join(this.runDir.dir, cell.raw_log);
-    const error = cell.error ?? "stalled";
+    const error = cell.error ?? as;
     for (let n = 1; n <= 100; n++) {
-      const to = from.replace(/(\.log)?$/, `-stalled-${n}.log`);
+      const to = from.replace(/(\.log)?$/, `-${as}-${n}.log`);
       if (existsSync(to)) continue;
       try {
         await rename(from, to);

@@ -482,6 +482,14 @@ export class DuetRunner implements RoundRunner {
     return { cells, outside: this.swapper.outside() };
   }
 
+  /** The raw output of a round's measured runs that is about to run again, kept (`<cell>-rerun-<n>.log`). */
+  private async keepRaw(t: Turn, cells: Cell[]): Promise<void> {
+    const kept = [];
+    for (const c of cells) kept.push((await t.benchOf(c.variant).setAside(c, "rerun")).raw_log);
+    const names = kept.filter(Boolean);
+    if (names.length) this.log(`duet: the round's raw output kept as ${names.join(", ")}`);
+  }
+
   async run(t: Turn): Promise<void> {
     let { cells, outside } = await this.once(t);
     let reruns = 0;
@@ -506,6 +514,10 @@ export class DuetRunner implements RoundRunner {
           stalled.set(c.variant, [...(stalled.get(c.variant) ?? []), kept]);
           this.log(stalledLine(kept, "round", stalledRounds));
         }
+        await this.keepRaw(
+          t,
+          cells.filter((c) => c.status === "ok"),
+        );
         ({ cells, outside } = await this.once(t));
         continue;
       }
@@ -524,6 +536,7 @@ export class DuetRunner implements RoundRunner {
           `duet: ${stall.variant} stalled alone (second ${stall.second} at ${Math.round(stall.share * 100)}% of its median while the other pair ran on): running the round again (${stallReruns} of ${STALL_RERUNS})`,
         );
       }
+      await this.keepRaw(t, cells);
       ({ cells, outside } = await this.once(t));
     }
     const o = outside;

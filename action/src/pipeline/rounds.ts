@@ -12,8 +12,8 @@ export interface CellRunner {
     signal: AbortSignal,
     o?: { onMeasure?: (seconds: number) => void; cpus?: string; onLoad?: (pid: number) => void },
   ): Promise<Cell>;
-  /** A stalled cell's measured run set aside (its raw output kept under another name). */
-  setAside(cell: Cell): Promise<StalledAttempt>;
+  /** A cell's measured run set aside before it runs again (its raw output kept under another name). */
+  setAside(cell: Cell, as?: "stalled" | "rerun"): Promise<StalledAttempt>;
 }
 
 /** One turn: a cell of one round, its variants in `turn` order. */

@@ -59723,6 +59723,13 @@ var DuetRunner = class {
     await this.swapper.settled();
     return { cells, outside: this.swapper.outside() };
   }
+  /** The raw output of a round's measured runs that is about to run again, kept (`<cell>-rerun-<n>.log`). */
+  async keepRaw(t, cells) {
+    const kept = [];
+    for (const c4 of cells) kept.push((await t.benchOf(c4.variant).setAside(c4, "rerun")).raw_log);
+    const names = kept.filter(Boolean);
+    if (names.length) this.log(`duet: the round's raw output kept as ${names.join(", ")}`);
+  }
   async run(t) {
     let { cells, outside } = await this.once(t);
     let reruns = 0;
@@ -59741,6 +59748,10 @@ var DuetRunner = class {
           stalled.set(c4.variant, [...stalled.get(c4.variant) ?? [], kept]);
           this.log(stalledLine(kept, "round", stalledRounds));
         }
+        await this.keepRaw(
+          t,
+          cells.filter((c4) => c4.status === "ok")
+        );
         ({ cells, outside } = await this.once(t));
         continue;
       }
@@ -59759,6 +59770,7 @@ var DuetRunner = class {
           `duet: ${stall.variant} stalled alone (second ${stall.second} at ${Math.round(stall.share * 100)}% of its median while the other pair ran on): running the round again (${stallReruns} of ${STALL_RERUNS})`
         );
       }
+      await this.keepRaw(t, cells);
       ({ cells, outside } = await this.once(t));
     }
     const o = outside;
@@ -61173,14 +61185,15 @@ var Bench = class _Bench {
     }
   }
   /**
-   * A stalled cell's measured run set aside before the cell runs again: its raw output renamed
-   * `<cell>-stalled-<n>.log` (kept), and what the cell records of the attempt.
+   * A cell's measured run set aside before the cell runs again: its raw output renamed
+   * `<cell>-stalled-<n>.log` (a run that stalled) or `<cell>-rerun-<n>.log` (a duet round run again
+   * for the other pair, or for uneven outside CPU), kept; and what the cell records of the attempt.
    */
-  async setAside(cell2) {
+  async setAside(cell2, as = "stalled") {
     const from = join7(this.runDir.dir, cell2.raw_log);
-    const error3 = cell2.error ?? "stalled";
+    const error3 = cell2.error ?? as;
     for (let n = 1; n <= 100; n++) {
-      const to = from.replace(/(\.log)?$/, `-stalled-${n}.log`);
+      const to = from.replace(/(\.log)?$/, `-${as}-${n}.log`);
       if (existsSync5(to)) continue;
       try {
         await rename(from, to);
