@@ -45,10 +45,10 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-KF5URHVA.js";
+} from "./chunk-RZ2AZ5JA.js";
 import {
   reapLedger
-} from "./chunk-7EPLD4BJ.js";
+} from "./chunk-UHLWGCIF.js";
 import {
   EXPIRES,
   KubeClient,
@@ -64,7 +64,7 @@ import {
   require_dist,
   writeAtomic,
   writeResult
-} from "./chunk-S7NIHXFV.js";
+} from "./chunk-AWHY4XB2.js";
 import {
   CLOUDS,
   Interrupted,

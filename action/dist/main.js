@@ -13,7 +13,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-KF5URHVA.js";
+} from "./chunk-RZ2AZ5JA.js";
 import {
   getInput,
   info,
@@ -26,7 +26,7 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-S7NIHXFV.js";
+} from "./chunk-AWHY4XB2.js";
 import {
   Interrupted,
   installCrashTeardown,

@@ -4,13 +4,13 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   reapLedger
-} from "./chunk-7EPLD4BJ.js";
+} from "./chunk-UHLWGCIF.js";
 import {
   getState,
   info,
   setFailed
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-S7NIHXFV.js";
+import "./chunk-AWHY4XB2.js";
 import {
   ledgerDir
 } from "./chunk-PUIG26R3.js";

@@ -77,6 +77,34 @@ export function tidbClusterCrd() {
                     hostNetwork: { type: "boolean" },
                     pd: component(),
                     tikv: component(),
+                    // as the operator's v1 CRD: volumes as storageClaims, the TOML under config.config
+                    tiflash: {
+                      ...component({
+                        storageClaims: {
+                          type: "array",
+                          items: {
+                            type: "object",
+                            properties: {
+                              resources: {
+                                type: "object",
+                                properties: {
+                                  requests: { type: "object", additionalProperties: { type: "string" } },
+                                },
+                              },
+                              storageClassName: { type: "string" },
+                            },
+                          },
+                        },
+                        config: {
+                          type: "object",
+                          properties: {
+                            config: { "x-kubernetes-preserve-unknown-fields": true },
+                            proxy: { "x-kubernetes-preserve-unknown-fields": true },
+                          },
+                        },
+                      }),
+                      required: ["replicas", "storageClaims"],
+                    },
                     tidb: component({
                       service: {
                         type: "object",

@@ -31,14 +31,14 @@ async function tiperfNamespaces(): Promise<string[]> {
   return r.body.items.map((n) => n.metadata.name).sort();
 }
 
-function writeProfile(name: string, extra = ""): string {
+function writeProfile(name: string, extra = "", roles = ""): string {
   const file = join(dir, `${name}.yaml`);
   writeFileSync(
     file,
     `name: ${name}
 provider: kubernetes
 kubernetes: {kubeconfig: ${kube.kubeconfig}${extra}}
-roles: {pd: {count: 1}, tikv: {count: 1}, tidb: {count: 1}}
+roles: {pd: {count: 1}, tikv: {count: 1}, tidb: {count: 1}${roles}}
 `,
   );
   return file;
@@ -430,6 +430,31 @@ describe("provider kubernetes on a real API server", { timeout: 600_000 }, () =>
         rmSync(join(dir, "operator", file), { force: true });
       }
     }
+  });
+
+  test("TiFlash: its replicas in the TidbCluster (the CRD takes storageClaims and config.config), a TiFlash config variant switched by the operator's rolling update of TiFlash alone and read back through TiDB", async () => {
+    const profile = writeProfile("k8s-tiflash", ", config_switch: rolling-update", ", tiflash: {count: 2}");
+    const spec = variantsSpec(
+      "k8s-tiflash",
+      profile,
+      ["tiflash", "profiles.default.max_threads", 4, 8],
+      "rounds: 3, blocks: 3, order: interleaved, confirm: 0",
+    );
+    const { ns, runDir, effective } = await sharedCompare(spec, "tiflash");
+    const executed = JSON.parse(readFileSync(join(runDir, "executed.json"), "utf8")) as {
+      key?: string;
+      run: Record<string, string>;
+    }[];
+    const create = JSON.parse(executed.find((s) => s.key === "start:tidb")?.run.body as string);
+    assert.equal(create.spec.tiflash.replicas, 2);
+    assert.deepEqual(create.spec.tiflash.config, { config: "[profiles.default]\nmax_threads = 4\n" });
+    const head = executed.find((s) => s.key === "switch:tidb:head");
+    assert.deepEqual(Object.keys(JSON.parse(head?.run.body as string).spec), ["tiflash"]);
+    // both TiFlash instances read back through TiDB's SHOW CONFIG after each switch
+    assert.equal(effective("base", "tiflash.profiles.default.max_threads"), "4");
+    assert.equal(effective("head", "tiflash.profiles.default.max_threads"), "8");
+    assert.match(operatorLog, new RegExp(`${ns}/tidb: rolled to revision \\d+`));
+    assert.deepEqual(await tiperfNamespaces(), [], "no namespace of tiperf's is left");
   });
 
   test("a cluster the operator never reports Ready: the run fails naming its status, and the namespace is gone", async () => {

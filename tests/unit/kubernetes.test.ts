@@ -322,7 +322,83 @@ compare: {rounds: 6, blocks: 3}
     );
   });
 
-  test("profile rules: the section, no hosts or HAProxy, a replica of each role, no TiFlash", () => {
+  test("TiFlash: replicas in the TidbCluster with their volumes as storageClaims and the TOML under config.config; rolled with the rest; refused on a cluster tiperf creates", async () => {
+    const profile = join(dir, "k-tiflash.yaml");
+    writeFileSync(
+      profile,
+      PROFILE.replace("  context: test\n", "  context: test\n  config_switch: rolling-update\n")
+        .replace("storage: {tikv: 200Gi}", "storage: {tikv: 200Gi, tiflash: 300Gi}")
+        .replace("storage_class: {tikv: local-ssd}", "storage_class: {tikv: local-ssd, tiflash: local-ssd}")
+        .replace("tidb: {count: 2}}", "tidb: {count: 2}, tiflash: {count: 2, instance_type: r5.2xlarge}}"),
+    );
+    const plan = await planRun(
+      parseSpec(
+        `name: k8s-unit
+target: {kind: tidb, profile: ${profile}, version: v8.5.0}
+data: {tables: 1, table_size: 100}
+workloads:
+  - {name: ps, sysbench: oltp_point_select, threads: [2], duration: 5s}
+variants:
+  base: {}
+  head: {target: {server_configs: {tiflash: {profiles.default.max_threads: 8}}}}
+compare: {rounds: 6, blocks: 3}
+`,
+        "k.yaml",
+      ),
+      { runId: "20261126T120000Z-k8s-unit-ef62" },
+    );
+    assert.deepEqual(plan.refusals, []);
+    const [, tc] = parseAllDocuments(plan.files["tidb/kubernetes-tidb.yaml"] as string).map((d) => d.toJS());
+    assert.deepEqual(tc.spec.tiflash, {
+      baseImage: "pingcap/tiflash",
+      replicas: 2,
+      storageClaims: [{ resources: { requests: { storage: "300Gi" } }, storageClassName: "local-ssd" }],
+      nodeSelector: { "node.kubernetes.io/instance-type": "r5.2xlarge" },
+    });
+    // head's TiFlash config: the operator takes it under config.config; base's switch removes it
+    const switches = plan.text.split("\n").filter((l) => l.includes("[switch] PATCH"));
+    const head = JSON.parse(
+      / (\{"spec".*\})\s+#/.exec(switches.find((l) => l.includes("variant head,")) ?? "")?.[1] ?? "{}",
+    );
+    assert.deepEqual(head.spec.tiflash.config, { config: "[profiles.default]\nmax_threads = 8\n" });
+    assert.deepEqual(Object.keys(head.spec), ["tiflash"], "only the role whose config differs rolls");
+    const base = JSON.parse(
+      / (\{"spec".*\})\s+#/.exec(switches.find((l) => l.includes("variant base,")) ?? "")?.[1] ?? "{}",
+    );
+    assert.equal(base.spec.tiflash.config, null);
+    // read back through TiDB: TiFlash's status port is inside the cluster too
+    assert.match(
+      plan.text,
+      /SHOW CONFIG WHERE type = 'tiflash' AND name IN \('profiles\.default\.max_threads'\)/,
+    );
+    // without TiFlash replicas the TidbCluster has none, and a restart patches the three components it has
+    const side = await planRun(spec(join(dir, "k.yaml"), "compare: {rounds: 6, blocks: 3}\n"), {
+      runId: "20261126T120000Z-k8s-unit-ef63",
+    });
+    const restart = side.text.split("\n").find((l) => l.includes("[restart] PATCH")) as string;
+    assert.match(restart, /\{"spec":\{"pd":\{[^}]*\}\},"tikv":\{[^}]*\}\},"tidb":\{[^}]*\}\}\}\}/);
+    assert.ok(!restart.includes("tiflash"));
+    // a cluster tiperf creates has pools for PD, TiKV and TiDB only
+    assert.throws(
+      () =>
+        parseProfile(
+          `name: k
+provider: kubernetes
+kubernetes: {}
+gcp: {project: p-1, region: us-central1}
+roles:
+  pd: {count: 1, instance_type: n1-standard-4}
+  tikv: {count: 1, instance_type: c2-standard-16}
+  tidb: {count: 1, instance_type: c2-standard-16}
+  tiflash: {count: 1, instance_type: c2-standard-16}
+`,
+          "k.yaml",
+        ),
+      /roles\.tiflash\.count: the cluster the gcp section creates has node pools for PD, TiKV and TiDB only/,
+    );
+  });
+
+  test("profile rules: the section, no hosts or HAProxy, a replica of each role", () => {
     assert.throws(
       () => parseProfile("name: k\nprovider: kubernetes\n", "k.yaml"),
       /k\.yaml:\d+: kubernetes: provider kubernetes needs a kubernetes section/,

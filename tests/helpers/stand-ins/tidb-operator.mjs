@@ -167,16 +167,20 @@ async function stopMariadb(entry) {
     });
 }
 
-const ROLES = ["pd", "tikv", "tidb"];
+const ROLES = ["pd", "tikv", "tidb", "tiflash"];
+/** The components a TidbCluster has (TiFlash only when its spec names it). */
+const rolesOf = (tc) => ROLES.filter((r) => tc.spec?.[r]);
+/** A role's TOML in the spec (TiFlash's under config.config). */
+const tomlOf = (tc, r) => (r === "tiflash" ? tc.spec?.tiflash?.config?.config : tc.spec?.[r]?.config);
 /**
  * What of a TidbCluster's spec makes the operator roll a component when it changes: each role's
  * restart annotation and config (configUpdateStrategy: RollingUpdate).
  */
 const rollKey = (tc) =>
   JSON.stringify(
-    ROLES.map((r) => [
+    rolesOf(tc).map((r) => [
       tc.spec?.[r]?.annotations?.["tidb.pingcap.com/restartedAt"] ?? "",
-      tc.spec?.[r]?.config ?? "",
+      tomlOf(tc, r) ?? "",
     ]),
   );
 /** A nested config as SHOW CONFIG names its items: dotted keys. */
@@ -186,8 +190,8 @@ const flatten = (o, at = "") =>
   );
 /** Each role's items as the spec configures them (what fresh pods start with). */
 const specConfigs = (tc) =>
-  Object.fromEntries(ROLES.map((r) => [r, Object.fromEntries(flatten(parseToml(tc.spec?.[r]?.config)))]));
-const PORTS = { pd: 2379, tikv: 20160, tidb: 4000 };
+  Object.fromEntries(rolesOf(tc).map((r) => [r, Object.fromEntries(flatten(parseToml(tomlOf(tc, r))))]));
+const PORTS = { pd: 2379, tikv: 20160, tidb: 4000, tiflash: 3930 };
 
 /** The SQL front of a cluster: SET CONFIG recorded (or refused, or ignored), SHOW CONFIG answered. */
 function sqlFront(entry, tc) {
@@ -222,9 +226,9 @@ function sqlFront(entry, tc) {
 /** TiDB's /config answer of a TidbCluster's spec (its TOML, with the ports). */
 const tidbConfig = (tc) => ({ ...parseToml(tc.spec?.tidb?.config), port: 4000, "status-port": 10080 });
 /** Each role's status with its StatefulSet on revision `current`, rolling to `update`. */
-const roleStatus = (name, phase, current, update) =>
+const roleStatus = (tc, name, phase, current, update) =>
   Object.fromEntries(
-    ROLES.map((r) => [
+    rolesOf(tc).map((r) => [
       r,
       {
         phase,
@@ -259,7 +263,7 @@ async function rollCluster(tc) {
   entry.rollKey = rollKey(tc);
   const next = entry.revision + 1;
   await writeStatus(ns, name, {
-    ...roleStatus(name, "Upgrade", entry.revision, next),
+    ...roleStatus(tc, name, "Upgrade", entry.revision, next),
     conditions: [
       {
         type: "Ready",
@@ -279,7 +283,7 @@ async function rollCluster(tc) {
   entry.online = {};
   entry.revision = next;
   await writeStatus(ns, name, {
-    ...roleStatus(name, "Normal", next, next),
+    ...roleStatus(tc, name, "Normal", next, next),
     conditions: [
       {
         type: "Ready",
@@ -310,7 +314,7 @@ async function startCluster(tc) {
     config: tidbConfig(tc),
     spec: specConfigs(tc),
     online: {},
-    replicas: Object.fromEntries(ROLES.map((r) => [r, tc.spec?.[r]?.replicas ?? 1])),
+    replicas: Object.fromEntries(rolesOf(tc).map((r) => [r, tc.spec?.[r]?.replicas ?? 1])),
     front: undefined,
   };
   running.set(key, entry);
@@ -378,7 +382,7 @@ async function startCluster(tc) {
   const refused =
     existsSync(join(dir, "refuse-ready")) && readFileSync(join(dir, "refuse-ready"), "utf8").trim() === name;
   const now = new Date().toISOString();
-  const status = roleStatus(name, "Normal", 1, 1);
+  const status = roleStatus(tc, name, "Normal", 1, 1);
   if (refused) status.tidb.phase = "Upgrade";
   await writeStatus(ns, name, {
     ...status,

@@ -88,7 +88,7 @@ export interface KubernetesDeployment {
   /** Its manifests (under the run's tidb/ directory). */
   file: string;
   /** The TidbCluster as tiperf creates it. */
-  manifest: Record<string, unknown>;
+  manifest: { spec: object } & Record<string, unknown>;
   /** The first deployment creates the run's namespace (this manifest); the last to stop deletes it. */
   namespaceManifest?: Record<string, unknown>;
   /**

@@ -25,6 +25,7 @@ import type {
 } from "../types.ts";
 import { createdBy, kubernetesAsk, kubeSettingsOf } from "./cluster.ts";
 import {
+  componentsOf,
   dnsLabel,
   inClusterAddress,
   KUBE_ROLES,
@@ -148,7 +149,9 @@ const kubernetesForm: DeploymentForm<KubernetesDeployment> = {
       const file = `kubernetes-${members.length > 1 ? name : first.name}.yaml`;
       o.files[file] = manifestsYaml(ns ? [ns, manifest] : [manifest]);
       // the roles whose config differs between the variants sharing it (none: TiDB's, for a fresh one)
-      const differ = KUBE_ROLES.filter((r) => new Set(members.map((v) => configs.get(v.name)?.[r])).size > 1);
+      const differ = componentsOf(manifest).filter(
+        (r) => new Set(members.map((v) => configs.get(v.name)?.[r])).size > 1,
+      );
       const roles = differ.length ? differ : (["tidb"] as KubeRole[]);
       const setups = members.map((v) => o.setupOf(v, index));
       let online: KubernetesDeployment["online"];
@@ -206,7 +209,7 @@ const kubernetesForm: DeploymentForm<KubernetesDeployment> = {
       : plan.switching === "online"
         ? ONLINE_SWITCH_S
         : 0,
-  configBySql: ["pd", "tikv"],
+  configBySql: ["pd", "tikv", "tiflash"],
   switchingText(plan) {
     const shared = plan.deployments.filter((x): x is KubernetesDeployment => x.kind === "kubernetes");
     const on = shared.find((x) => x.online);
@@ -276,7 +279,10 @@ const kubernetesForm: DeploymentForm<KubernetesDeployment> = {
     add(
       stepKey.restart(d),
       "restart",
-      { patch: paths.tidbCluster(d), body: JSON.stringify(restartPatch(RESTARTED_AT)) },
+      {
+        patch: paths.tidbCluster(d),
+        body: JSON.stringify(restartPatch(componentsOf(d.manifest), RESTARTED_AT)),
+      },
       `before each block after the first (compare.blocks): TiDB Operator's graceful rolling restart of every component (${RESTARTED_AT_ANNOTATION}), waited for until each role's StatefulSet is on a new revision and Ready is True: fresh pods on the same volumes`,
     );
   },
@@ -368,9 +374,13 @@ export const KUBERNETES: Deployer = {
     for (const role of ROLES) {
       const r = p.roles[role];
       if (role === "tiflash") {
-        if ((r.count ?? 0) > 0)
-          issue(["roles", role, "count"], "tiperf's TidbClusters have no TiFlash: leave it out");
-        continue;
+        // TiFlash replicas in the TidbCluster when the profile asks for some; a created cluster has no pool for them
+        if ((r.count ?? 0) > 0 && created)
+          issue(
+            ["roles", role, "count"],
+            `the cluster the ${created.cloud.name} section creates has node pools for PD, TiKV and TiDB only: run TiFlash on a cluster you name (kubernetes.context), or leave it out`,
+          );
+        if ((r.count ?? 0) === 0) continue;
       }
       if ((r.count ?? 0) < 1)
         issue(["roles", role, "count"], `a TidbCluster needs at least one ${role} replica`);

@@ -8,8 +8,16 @@ import type { Profile } from "../../profile.ts";
 import type { KubernetesSettings } from "./schema.ts";
 
 export const TIDB_CLUSTER_API = "pingcap.com/v1alpha1";
-export const KUBE_ROLES = ["pd", "tikv", "tidb"] as const;
+export const KUBE_ROLES = ["pd", "tikv", "tidb", "tiflash"] as const;
 export type KubeRole = (typeof KUBE_ROLES)[number];
+
+/** The components a TidbCluster has: PD, TiKV and TiDB always, TiFlash when it has replicas. */
+export const componentsOf = (manifest: { spec: object }): KubeRole[] =>
+  KUBE_ROLES.filter((r) => r in manifest.spec);
+
+/** A role's config as the TidbCluster spec holds it: TOML text; TiFlash's under config.config. */
+const configField = (role: KubeRole, toml: string | null) =>
+  role === "tiflash" && toml !== null ? { config: toml } : toml;
 
 /** A DNS-1123 label from any text: lower case, [a-z0-9-], at most `max` characters, no dash at either end. */
 export function dnsLabel(text: string, max = 63): string {
@@ -46,7 +54,12 @@ export function namespaceManifest(o: { name: string; runId: string; expiresAt: s
 }
 
 /** Default images of each role (the version is the tag). */
-const IMAGES: Record<KubeRole, string> = { pd: "pingcap/pd", tikv: "pingcap/tikv", tidb: "pingcap/tidb" };
+const IMAGES: Record<KubeRole, string> = {
+  pd: "pingcap/pd",
+  tikv: "pingcap/tikv",
+  tidb: "pingcap/tidb",
+  tiflash: "pingcap/tiflash",
+};
 
 export interface TidbClusterInput {
   name: string;
@@ -71,7 +84,7 @@ export function tidbClusterManifest(o: TidbClusterInput) {
     if (type) sel["node.kubernetes.io/instance-type"] = type;
     return Object.keys(sel).length ? { nodeSelector: sel } : {};
   };
-  const config = (role: KubeRole) => (o.configs[role] ? { config: o.configs[role] } : {});
+  const config = (role: KubeRole) => (o.configs[role] ? { config: configField(role, o.configs[role]) } : {});
   const storage = (role: "pd" | "tikv") => ({
     requests: { storage: k.storage[role] },
     ...(k.storage_class?.[role] ? { storageClassName: k.storage_class[role] } : {}),
@@ -117,6 +130,23 @@ export function tidbClusterManifest(o: TidbClusterInput) {
         ...config("tidb"),
         ...nodeSelector("tidb"),
       },
+      // TiFlash (the columnar replicas) only when the profile has some: its volumes as storageClaims
+      ...(o.counts.tiflash > 0
+        ? {
+            tiflash: {
+              baseImage: k.images.tiflash ?? IMAGES.tiflash,
+              replicas: o.counts.tiflash,
+              storageClaims: [
+                {
+                  resources: { requests: { storage: k.storage.tiflash } },
+                  ...(k.storage_class?.tiflash ? { storageClassName: k.storage_class.tiflash } : {}),
+                },
+              ],
+              ...config("tiflash"),
+              ...nodeSelector("tiflash"),
+            },
+          }
+        : {}),
     },
   };
 }
@@ -129,9 +159,9 @@ export type TidbClusterManifest = ReturnType<typeof tidbClusterManifest>;
  */
 export const RESTARTED_AT_ANNOTATION = "tidb.pingcap.com/restartedAt";
 
-/** The merge patch that rolls every component of a TidbCluster once, stamped `at`. */
-export const restartPatch = (at: string) => ({
-  spec: Object.fromEntries(KUBE_ROLES.map((r) => [r, { annotations: { [RESTARTED_AT_ANNOTATION]: at } }])),
+/** The merge patch that rolls each of a TidbCluster's components once, stamped `at`. */
+export const restartPatch = (roles: readonly KubeRole[], at: string) => ({
+  spec: Object.fromEntries(roles.map((r) => [r, { annotations: { [RESTARTED_AT_ANNOTATION]: at } }])),
 });
 
 /**
@@ -140,12 +170,15 @@ export const restartPatch = (at: string) => ({
  * operator replaces its pods even when the config is the one it has (a group's fresh instance).
  */
 export const switchPatch = (
-  roles: readonly string[],
+  roles: readonly KubeRole[],
   configs: Partial<Record<string, string>>,
   at: string,
 ) => ({
   spec: Object.fromEntries(
-    roles.map((r) => [r, { config: configs[r] || null, annotations: { [RESTARTED_AT_ANNOTATION]: at } }]),
+    roles.map((r) => [
+      r,
+      { config: configField(r, configs[r] || null), annotations: { [RESTARTED_AT_ANNOTATION]: at } },
+    ]),
   ),
 });
 

@@ -16,7 +16,13 @@ import type { Endpoint } from "../../../types.ts";
 import { stepKey } from "../../steps.ts";
 import type { FormRuntime, KubernetesDeployment, RunContext, Running, VariantSetup } from "../types.ts";
 import { createdBy, kubernetesAsk, kubeSettingsOf } from "./cluster.ts";
-import { inClusterAddress, KUBE_ROLES, loadPodManifest, RESTARTED_AT_ANNOTATION } from "./manifests.ts";
+import {
+  componentsOf,
+  inClusterAddress,
+  KUBE_ROLES,
+  loadPodManifest,
+  RESTARTED_AT_ANNOTATION,
+} from "./manifests.ts";
 import { API, EXPIRES_AT, kubeStep, paths, RESTARTED_AT, sqlAddress, statusAddress } from "./steps.ts";
 
 /** One client per run context (its kubeconfig and context), and what is alive in each namespace. */
@@ -93,7 +99,9 @@ export const isReady = (tc: KubeObject | undefined) =>
 export function readiness(tc: KubeObject | undefined): string {
   if (!tc) return "no such TidbCluster";
   const st = (tc.status ?? {}) as Record<string, { phase?: string } | undefined>;
-  const phases = ["pd", "tikv", "tidb"].map((r) => `${r} ${st[r]?.phase ?? "no status"}`).join(", ");
+  const phases = KUBE_ROLES.filter((r) => r !== "tiflash" || st[r])
+    .map((r) => `${r} ${st[r]?.phase ?? "no status"}`)
+    .join(", ");
   const ready = conditions(tc).find((c) => c.type === "Ready");
   return `${phases}; Ready ${ready?.status ?? "not reported"}${ready?.message ? `: ${ready.message}` : ready?.reason ? ` (${ready.reason})` : ""}`;
 }
@@ -367,7 +375,14 @@ export const kubernetesRuntime: FormRuntime<KubernetesDeployment> = {
   // a fresh instance of every component on the same volumes (compare.blocks): the operator's
   // graceful rolling restart, asked for by the planned PATCH and waited for until done
   async restart(ctx, d, _setup, r, state, signal) {
-    const seconds = await roll(ctx, d, stepKey.restart(d), KUBE_ROLES, "compare.blocks: 1", signal);
+    const seconds = await roll(
+      ctx,
+      d,
+      stepKey.restart(d),
+      componentsOf(d.manifest),
+      "compare.blocks: 1",
+      signal,
+    );
     state.seen = ++r.restarts;
     // fresh pods start from the spec's config: an item set online is applied again before its cell
     if (d.online) r.applied = undefined;

@@ -20,7 +20,7 @@ const age = (fallback: string) =>
     .default(fallback)
     .refine((v) => parseAge(v) !== undefined, "must be a lifetime like 90m, 6h or 1d");
 const perRole = <T extends z.ZodType>(t: T) =>
-  z.strictObject({ pd: t.optional(), tikv: t.optional(), tidb: t.optional() });
+  z.strictObject({ pd: t.optional(), tikv: t.optional(), tidb: t.optional(), tiflash: t.optional() });
 
 export const KubernetesSchema = z.strictObject({
   /** The kubeconfig file (default: $KUBECONFIG, else ~/.kube/config). */
@@ -31,13 +31,20 @@ export const KubernetesSchema = z.strictObject({
   host_network: z.boolean().default(false),
   /** Images of each role (the variant's version is the tag). */
   images: perRole(z.string().min(1)).default({}),
-  /** Storage requested per role (PD and TiKV keep data). */
-  storage: z.strictObject({ pd: quantity.default("10Gi"), tikv: quantity.default("100Gi") }).prefault({}),
+  /** Storage requested per role (PD, TiKV and TiFlash keep data). */
+  storage: z
+    .strictObject({
+      pd: quantity.default("10Gi"),
+      tikv: quantity.default("100Gi"),
+      tiflash: quantity.default("100Gi"),
+    })
+    .prefault({}),
   /** Storage class per role (local SSD vs persistent disk); default: the cluster's default class. */
   storage_class: z
     .strictObject({
       pd: z.string().min(1).optional(),
       tikv: z.string().min(1).optional(),
+      tiflash: z.string().min(1).optional(),
     })
     .optional(),
   /** Node labels each role's pods must match (a node pool); roles.<role>.instance_type adds the machine type. */

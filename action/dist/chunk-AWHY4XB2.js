@@ -9704,7 +9704,7 @@ var selector = external_exports.record(
 );
 var quantity = external_exports.string().regex(/^\d+(\.\d+)?(Ki|Mi|Gi|Ti|Pi|k|M|G|T)?$/, "must be a Kubernetes quantity (like 100Gi)");
 var age = (fallback) => external_exports.string().default(fallback).refine((v) => parseAge(v) !== void 0, "must be a lifetime like 90m, 6h or 1d");
-var perRole = (t) => external_exports.strictObject({ pd: t.optional(), tikv: t.optional(), tidb: t.optional() });
+var perRole = (t) => external_exports.strictObject({ pd: t.optional(), tikv: t.optional(), tidb: t.optional(), tiflash: t.optional() });
 var KubernetesSchema = external_exports.strictObject({
   /** The kubeconfig file (default: $KUBECONFIG, else ~/.kube/config). */
   kubeconfig: external_exports.string().min(1).optional(),
@@ -9714,12 +9714,17 @@ var KubernetesSchema = external_exports.strictObject({
   host_network: external_exports.boolean().default(false),
   /** Images of each role (the variant's version is the tag). */
   images: perRole(external_exports.string().min(1)).default({}),
-  /** Storage requested per role (PD and TiKV keep data). */
-  storage: external_exports.strictObject({ pd: quantity.default("10Gi"), tikv: quantity.default("100Gi") }).prefault({}),
+  /** Storage requested per role (PD, TiKV and TiFlash keep data). */
+  storage: external_exports.strictObject({
+    pd: quantity.default("10Gi"),
+    tikv: quantity.default("100Gi"),
+    tiflash: quantity.default("100Gi")
+  }).prefault({}),
   /** Storage class per role (local SSD vs persistent disk); default: the cluster's default class. */
   storage_class: external_exports.strictObject({
     pd: external_exports.string().min(1).optional(),
-    tikv: external_exports.string().min(1).optional()
+    tikv: external_exports.string().min(1).optional(),
+    tiflash: external_exports.string().min(1).optional()
   }).optional(),
   /** Node labels each role's pods must match (a node pool); roles.<role>.instance_type adds the machine type. */
   node_selector: perRole(selector).optional(),
@@ -11569,7 +11574,9 @@ function kubeSettingsOf(p) {
 // action/src/targets/tidb/deployments/kubernetes/manifests.ts
 var import_yaml6 = __toESM(require_dist(), 1);
 var TIDB_CLUSTER_API = "pingcap.com/v1alpha1";
-var KUBE_ROLES = ["pd", "tikv", "tidb"];
+var KUBE_ROLES = ["pd", "tikv", "tidb", "tiflash"];
+var componentsOf = (manifest) => KUBE_ROLES.filter((r) => r in manifest.spec);
+var configField = (role, toml) => role === "tiflash" && toml !== null ? { config: toml } : toml;
 function dnsLabel(text, max = 63) {
   const out = text.toLowerCase().replace(/[^a-z0-9-]+/g, "-").replace(/-+/g, "-").slice(0, max).replace(/^-+|-+$/g, "");
   return out || "x";
@@ -11587,7 +11594,12 @@ function namespaceManifest(o) {
     }
   };
 }
-var IMAGES = { pd: "pingcap/pd", tikv: "pingcap/tikv", tidb: "pingcap/tidb" };
+var IMAGES = {
+  pd: "pingcap/pd",
+  tikv: "pingcap/tikv",
+  tidb: "pingcap/tidb",
+  tiflash: "pingcap/tiflash"
+};
 function tidbClusterManifest(o) {
   const k = o.settings;
   const nodeSelector = (role) => {
@@ -11596,7 +11608,7 @@ function tidbClusterManifest(o) {
     if (type) sel["node.kubernetes.io/instance-type"] = type;
     return Object.keys(sel).length ? { nodeSelector: sel } : {};
   };
-  const config = (role) => o.configs[role] ? { config: o.configs[role] } : {};
+  const config = (role) => o.configs[role] ? { config: configField(role, o.configs[role]) } : {};
   const storage = (role) => ({
     requests: { storage: k.storage[role] },
     ...k.storage_class?.[role] ? { storageClassName: k.storage_class[role] } : {}
@@ -11641,17 +11653,35 @@ function tidbClusterManifest(o) {
         service: { type: k.service, exposeStatus: true },
         ...config("tidb"),
         ...nodeSelector("tidb")
-      }
+      },
+      // TiFlash (the columnar replicas) only when the profile has some: its volumes as storageClaims
+      ...o.counts.tiflash > 0 ? {
+        tiflash: {
+          baseImage: k.images.tiflash ?? IMAGES.tiflash,
+          replicas: o.counts.tiflash,
+          storageClaims: [
+            {
+              resources: { requests: { storage: k.storage.tiflash } },
+              ...k.storage_class?.tiflash ? { storageClassName: k.storage_class.tiflash } : {}
+            }
+          ],
+          ...config("tiflash"),
+          ...nodeSelector("tiflash")
+        }
+      } : {}
     }
   };
 }
 var RESTARTED_AT_ANNOTATION = "tidb.pingcap.com/restartedAt";
-var restartPatch = (at2) => ({
-  spec: Object.fromEntries(KUBE_ROLES.map((r) => [r, { annotations: { [RESTARTED_AT_ANNOTATION]: at2 } }]))
+var restartPatch = (roles, at2) => ({
+  spec: Object.fromEntries(roles.map((r) => [r, { annotations: { [RESTARTED_AT_ANNOTATION]: at2 } }]))
 });
 var switchPatch = (roles, configs, at2) => ({
   spec: Object.fromEntries(
-    roles.map((r) => [r, { config: configs[r] || null, annotations: { [RESTARTED_AT_ANNOTATION]: at2 } }])
+    roles.map((r) => [
+      r,
+      { config: configField(r, configs[r] || null), annotations: { [RESTARTED_AT_ANNOTATION]: at2 } }
+    ])
   )
 });
 var manifestsYaml = (objects) => objects.map((o) => (0, import_yaml6.stringify)(o)).join("---\n");
@@ -11913,7 +11943,7 @@ var isReady = (tc) => conditions(tc).some((c) => c.type === "Ready" && c.status 
 function readiness(tc) {
   if (!tc) return "no such TidbCluster";
   const st = tc.status ?? {};
-  const phases = ["pd", "tikv", "tidb"].map((r) => `${r} ${st[r]?.phase ?? "no status"}`).join(", ");
+  const phases = KUBE_ROLES.filter((r) => r !== "tiflash" || st[r]).map((r) => `${r} ${st[r]?.phase ?? "no status"}`).join(", ");
   const ready2 = conditions(tc).find((c) => c.type === "Ready");
   return `${phases}; Ready ${ready2?.status ?? "not reported"}${ready2?.message ? `: ${ready2.message}` : ready2?.reason ? ` (${ready2.reason})` : ""}`;
 }
@@ -12122,7 +12152,14 @@ var kubernetesRuntime = {
   // a fresh instance of every component on the same volumes (compare.blocks): the operator's
   // graceful rolling restart, asked for by the planned PATCH and waited for until done
   async restart(ctx, d, _setup, r, state, signal) {
-    const seconds = await roll(ctx, d, stepKey.restart(d), KUBE_ROLES, "compare.blocks: 1", signal);
+    const seconds = await roll(
+      ctx,
+      d,
+      stepKey.restart(d),
+      componentsOf(d.manifest),
+      "compare.blocks: 1",
+      signal
+    );
     state.seen = ++r.restarts;
     if (d.online) r.applied = void 0;
     return `TidbCluster ${d.name}: rolling restart by TiDB Operator done in ${seconds}s`;
@@ -12277,7 +12314,9 @@ ${JSON.stringify(x.target.split ?? null)}`;
         ]);
       const file = `kubernetes-${members.length > 1 ? name : first.name}.yaml`;
       o.files[file] = manifestsYaml(ns ? [ns, manifest] : [manifest]);
-      const differ = KUBE_ROLES.filter((r) => new Set(members.map((v) => configs.get(v.name)?.[r])).size > 1);
+      const differ = componentsOf(manifest).filter(
+        (r) => new Set(members.map((v) => configs.get(v.name)?.[r])).size > 1
+      );
       const roles = differ.length ? differ : ["tidb"];
       const setups = members.map((v) => o.setupOf(v, index));
       let online;
@@ -12321,7 +12360,7 @@ ${JSON.stringify(x.target.split ?? null)}`;
   grouped: (_switching, deployments) => deployments.some((d) => d.rolling),
   // the operator replaces the differing roles' pods one by one (as a restart does)
   switchSeconds: (plan) => plan.switching === "rolling-update" ? kubernetesForm.restartSeconds : plan.switching === "online" ? ONLINE_SWITCH_S2 : 0,
-  configBySql: ["pd", "tikv"],
+  configBySql: ["pd", "tikv", "tiflash"],
   switchingText(plan) {
     const shared = plan.deployments.filter((x) => x.kind === "kubernetes");
     const on = shared.find((x) => x.online);
@@ -12383,7 +12422,10 @@ ${JSON.stringify(x.target.split ?? null)}`;
     add(
       stepKey.restart(d),
       "restart",
-      { patch: paths.tidbCluster(d), body: JSON.stringify(restartPatch(RESTARTED_AT)) },
+      {
+        patch: paths.tidbCluster(d),
+        body: JSON.stringify(restartPatch(componentsOf(d.manifest), RESTARTED_AT))
+      },
       `before each block after the first (compare.blocks): TiDB Operator's graceful rolling restart of every component (${RESTARTED_AT_ANNOTATION}), waited for until each role's StatefulSet is on a new revision and Ready is True: fresh pods on the same volumes`
     );
   },
@@ -12474,9 +12516,12 @@ var KUBERNETES = {
     for (const role of ROLES) {
       const r = p.roles[role];
       if (role === "tiflash") {
-        if ((r.count ?? 0) > 0)
-          issue(["roles", role, "count"], "tiperf's TidbClusters have no TiFlash: leave it out");
-        continue;
+        if ((r.count ?? 0) > 0 && created2)
+          issue(
+            ["roles", role, "count"],
+            `the cluster the ${created2.cloud.name} section creates has node pools for PD, TiKV and TiDB only: run TiFlash on a cluster you name (kubernetes.context), or leave it out`
+          );
+        if ((r.count ?? 0) === 0) continue;
       }
       if ((r.count ?? 0) < 1)
         issue(["roles", role, "count"], `a TidbCluster needs at least one ${role} replica`);

@@ -30,7 +30,7 @@ import {
   throttleBetween,
   validateYaml,
   writeAtomic
-} from "./chunk-S7NIHXFV.js";
+} from "./chunk-AWHY4XB2.js";
 import {
   record,
   shellCommand,

@@ -6,7 +6,7 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-S7NIHXFV.js";
+} from "./chunk-AWHY4XB2.js";
 import {
   sweep
 } from "./chunk-PUIG26R3.js";
