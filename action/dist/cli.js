@@ -45,10 +45,10 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-RZ2AZ5JA.js";
+} from "./chunk-A7PD3MS6.js";
 import {
   reapLedger
-} from "./chunk-UHLWGCIF.js";
+} from "./chunk-LZBV3AVZ.js";
 import {
   EXPIRES,
   KubeClient,
@@ -64,7 +64,7 @@ import {
   require_dist,
   writeAtomic,
   writeResult
-} from "./chunk-AWHY4XB2.js";
+} from "./chunk-YLEX4W7A.js";
 import {
   CLOUDS,
   Interrupted,
@@ -72,7 +72,7 @@ import {
   installSignalTeardown,
   ledgerDir,
   teardownAll
-} from "./chunk-PUIG26R3.js";
+} from "./chunk-ADRIN7YM.js";
 import {
   external_exports,
   parseAge

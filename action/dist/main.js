@@ -13,7 +13,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-RZ2AZ5JA.js";
+} from "./chunk-A7PD3MS6.js";
 import {
   getInput,
   info,
@@ -26,14 +26,14 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-AWHY4XB2.js";
+} from "./chunk-YLEX4W7A.js";
 import {
   Interrupted,
   installCrashTeardown,
   installSignalTeardown,
   ledgerDir,
   teardownAll
-} from "./chunk-PUIG26R3.js";
+} from "./chunk-ADRIN7YM.js";
 import "./chunk-SEBVZFQF.js";
 import {
   EXIT,

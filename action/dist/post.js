@@ -4,16 +4,16 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   reapLedger
-} from "./chunk-UHLWGCIF.js";
+} from "./chunk-LZBV3AVZ.js";
 import {
   getState,
   info,
   setFailed
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-AWHY4XB2.js";
+import "./chunk-YLEX4W7A.js";
 import {
   ledgerDir
-} from "./chunk-PUIG26R3.js";
+} from "./chunk-ADRIN7YM.js";
 import "./chunk-SEBVZFQF.js";
 import "./chunk-CRYZH5WY.js";
 import "./chunk-3EADY6QU.js";

@@ -1,6 +1,8 @@
 // test-lane: parallel (nothing asserted here rests on measured speed: scripts/run-tests.mjs)
-// `tiperf reap --cloud aws` against a real EC2 API on 127.0.0.1 (moto's server): resources of an
-// expired run, of an unexpired run and untagged ones; only the expired run's go, in dependency order.
+// `tiperf reap --cloud aws` against real EC2 and EKS APIs on 127.0.0.1 (moto's server): resources
+// of an expired run, of an unexpired run and untagged ones (each with an EKS cluster and its node
+// group); only the expired run's go, in dependency order — the node group before its cluster, both
+// before the instances.
 import assert from "node:assert/strict";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -21,7 +23,13 @@ import {
   type ResourceType,
   RunInstancesCommand,
 } from "@aws-sdk/client-ec2";
-import { findTagged, KINDS, type ReapReport, reapAws } from "../../action/src/cloud/aws/reap.ts";
+import {
+  CreateClusterCommand,
+  CreateNodegroupCommand,
+  EKSClient,
+  ListClustersCommand,
+} from "@aws-sdk/client-eks";
+import { client, findTagged, KINDS, type ReapReport, reapAws } from "../../action/src/cloud/aws/reap.ts";
 import { generateRunKey } from "../../action/src/cloud/keys.ts";
 import { FakeGitHub } from "../helpers/github-server.ts";
 import { type Moto, startMoto } from "../helpers/moto.ts";
@@ -115,7 +123,40 @@ async function createRun(group: string, tags: Record<string, string> | undefined
     }),
   );
   add("volume", vol.VolumeId);
+  // an EKS cluster of the run and its node group (the node group carries the run's tags as EKS does)
+  const eks = new EKSClient({ region: REGION, endpoint: moto.endpoint });
+  const cluster = `tiperf-${group}`;
+  await eks.send(
+    new CreateClusterCommand({
+      name: cluster,
+      roleArn: "arn:aws:iam::123456789012:role/tiperf-cluster-role",
+      resourcesVpcConfig: { subnetIds: [subnet] },
+      ...(tags ? { tags } : {}),
+    }),
+  );
+  add("eks-cluster", cluster);
+  await eks.send(
+    new CreateNodegroupCommand({
+      clusterName: cluster,
+      nodegroupName: `tikv-${group}`,
+      subnets: [subnet],
+      nodeRole: "arn:aws:iam::123456789012:role/tiperf-node-role",
+      ...(tags ? { tags } : {}),
+    }),
+  );
+  add("eks-nodegroup", `tikv-${group}`);
+  eks.destroy();
   made[group] = ids;
+}
+
+/** The EKS clusters moto still has, tagged or not. */
+async function eksClusters(): Promise<Set<string>> {
+  const eks = new EKSClient({ region: REGION, endpoint: moto.endpoint });
+  try {
+    return new Set((await eks.send(new ListClustersCommand({}))).clusters ?? []);
+  } finally {
+    eks.destroy();
+  }
 }
 
 async function liveInstances(): Promise<Set<string>> {
@@ -131,8 +172,14 @@ async function liveInstances(): Promise<Set<string>> {
 /** Every resource id moto still has, tagged or not (the reaper's view plus the untagged). */
 async function everything(): Promise<Set<string>> {
   const ids = new Set<string>();
-  for (const f of await findTagged(ec2, NOW)) ids.add(f.id);
+  const clients = client({ region: REGION, endpoint: moto.endpoint });
+  try {
+    for (const f of await findTagged(clients, NOW)) ids.add(f.id);
+  } finally {
+    clients.destroy();
+  }
   for (const id of await liveInstances()) ids.add(id);
+  for (const id of await eksClusters()) ids.add(id);
   return ids;
 }
 
@@ -190,8 +237,20 @@ describe("tiperf reap --cloud aws against moto's EC2 API", () => {
       [...order].sort((x, y) => x - y),
       "deleted kind by kind in dependency order",
     );
-    assert.equal(report.removed[0]?.kind, "instance");
+    // the node group first (its Auto Scaling group would start any instance terminated under it
+    // again), then its cluster, then the machines and the network
+    assert.deepEqual(
+      report.removed.slice(0, 3).map((f) => [f.kind, f.id]),
+      [
+        ["eks-nodegroup", "tikv-expired"],
+        ["eks-cluster", "tiperf-expired"],
+        ["instance", made.expired?.instance?.[0]],
+      ],
+    );
     assert.equal(report.removed.at(-1)?.kind, "vpc");
+    const clusters = await eksClusters();
+    assert.ok(!clusters.has("tiperf-expired"), "the expired run's EKS cluster is gone");
+    assert.ok(clusters.has("tiperf-unexpired") && clusters.has("tiperf-untagged"), [...clusters].join(", "));
     for (const [kind, ids] of Object.entries(expected))
       for (const id of ids)
         assert.ok(

@@ -1,7 +1,7 @@
 // AWS as a cloud that creates Kubernetes clusters (EKS): the `eks:` section of a `provider:
 // kubernetes` profile, the cluster's resources and prices (the aws price table), the program of
 // infra/pulumi/eks-cluster.ts (loaded on first use), node groups selected by EKS's own node label,
-// the run's tags as they are (AWS takes them), and the per-run sweep of what EC2 holds of it.
+// the run's tags as they are (AWS takes them), and the per-run sweep of its EKS cluster and what EC2 holds of it.
 import { z } from "zod";
 import { InputError } from "../../errors.ts";
 import { poolMachineLines } from "../cost.ts";
@@ -169,12 +169,12 @@ export const AWS_EKS: KubernetesCloud = {
     });
   },
   async sweep(settings, runId, log) {
-    // what EC2 holds of the run (its VPC, subnets, the nodes' instances and volumes) by tag; the EKS
-    // cluster, its node groups and IAM roles are the stack's destroy's alone (no EKS or IAM client here)
+    // the run's EKS node groups and cluster, then what EC2 holds of it (its VPC, subnets, the nodes'
+    // instances and volumes), by tag; its IAM roles (which cost nothing) are the stack's destroy's alone
     const { sweepRun } = await import("./reap.ts");
     const gone = await sweepRun({ region: settings.region, runId, log });
     log(
-      `cloud: sweep: EKS clusters, node groups and IAM roles tagged ${TAG.runId}=${runId} are not swept by tiperf: if the stack's destroy failed, delete them in the AWS console`,
+      `cloud: sweep: IAM roles tagged ${TAG.runId}=${runId} are not swept by tiperf (they cost nothing): if the stack's destroy failed, delete them in the AWS console`,
     );
     return gone;
   },

@@ -1,7 +1,9 @@
 // `tiperf reap --cloud aws`: finds what tiperf created in a region (everything tagged
 // tiperf:run-id) whose tiperf:expires-at is past, and deletes it in dependency order, idempotently:
-// instances (waiting until they are gone), spot requests, volumes, key pairs, security groups,
-// subnets, route tables, internet gateways, VPCs. Untagged or unexpired resources are never touched.
+// EKS node groups and clusters (each waited for until gone: a node group's Auto Scaling group would
+// start again any instance terminated under it), instances (waiting until they are gone), spot
+// requests, volumes, key pairs, security groups, subnets, route tables, internet gateways, VPCs.
+// Untagged or unexpired resources are never touched.
 import {
   CancelSpotInstanceRequestsCommand,
   DeleteInternetGatewayCommand,
@@ -26,10 +28,21 @@ import {
   type Tag,
   TerminateInstancesCommand,
 } from "@aws-sdk/client-ec2";
+import {
+  DeleteClusterCommand,
+  DeleteNodegroupCommand,
+  DescribeClusterCommand,
+  DescribeNodegroupCommand,
+  EKSClient,
+  ListClustersCommand,
+  ListNodegroupsCommand,
+} from "@aws-sdk/client-eks";
 import type { ReapReport as NeutralReport } from "../provider.ts";
 import { TAG } from "../tags.ts";
 
 export type Kind =
+  | "eks-nodegroup"
+  | "eks-cluster"
   | "instance"
   | "spot-request"
   | "volume"
@@ -42,6 +55,8 @@ export type Kind =
 
 /** Deletion order: nothing is deleted before what depends on it. */
 export const KINDS: Kind[] = [
+  "eks-nodegroup",
+  "eks-cluster",
   "instance",
   "spot-request",
   "volume",
@@ -58,7 +73,7 @@ export interface Found {
   id: string;
   runId: string;
   expiresAt: string;
-  /** A key pair's name (deleting by name works on every EC2 API). */
+  /** A key pair's name (deleting by name works on every EC2 API); an EKS node group's cluster. */
   name?: string;
   /** When it was created, where AWS says (instances, volumes, key pairs). */
   createdAt?: string;
@@ -89,16 +104,56 @@ export interface ReapReport extends Omit<NeutralReport, "removed" | "kept" | "fa
 const tagOf = (tags: Tag[] | undefined, key: string) => tags?.find((t) => t.Key === key)?.Value;
 const FILTER = [{ Name: "tag-key", Values: [TAG.runId] }];
 
-export function client(o: Pick<ReapOptions, "region" | "endpoint">): EC2Client {
-  return new EC2Client({
-    region: o.region,
-    ...(o.endpoint ? { endpoint: o.endpoint } : {}),
-    maxAttempts: 5,
-  });
+/** The EC2 and EKS APIs of a region (one endpoint for both in tests). */
+export interface Clients {
+  ec2: EC2Client;
+  eks: EKSClient;
+  destroy(): void;
+}
+
+export function client(o: Pick<ReapOptions, "region" | "endpoint">): Clients {
+  const c = { region: o.region, ...(o.endpoint ? { endpoint: o.endpoint } : {}), maxAttempts: 5 };
+  const ec2 = new EC2Client(c);
+  const eks = new EKSClient(c);
+  return {
+    ec2,
+    eks,
+    destroy: () => {
+      ec2.destroy();
+      eks.destroy();
+    },
+  };
+}
+
+/** EKS clusters and their node groups tagged tiperf:run-id (EKS answers tags as a map). */
+async function findEks(
+  eks: EKSClient,
+  add: (kind: Kind, id: string, tags: Tag[], created?: Date, name?: string) => void,
+) {
+  const asTags = (m: Record<string, string> | undefined): Tag[] =>
+    Object.entries(m ?? {}).map(([Key, Value]) => ({ Key, Value }));
+  let next: string | undefined;
+  do {
+    const page = await eks.send(new ListClustersCommand({ ...(next ? { nextToken: next } : {}) }));
+    for (const name of page.clusters ?? []) {
+      const c = (await eks.send(new DescribeClusterCommand({ name }))).cluster;
+      if (!c?.tags?.[TAG.runId] || c.status === "DELETING") continue;
+      for (const ng of (await eks.send(new ListNodegroupsCommand({ clusterName: name }))).nodegroups ?? []) {
+        const g = (await eks.send(new DescribeNodegroupCommand({ clusterName: name, nodegroupName: ng })))
+          .nodegroup;
+        // a node group carries the cluster's tags when it has none of its own
+        if (g && g.status !== "DELETING")
+          add("eks-nodegroup", ng, asTags({ ...c.tags, ...g.tags }), g.createdAt, name);
+      }
+      add("eks-cluster", name, asTags(c.tags), c.createdAt);
+    }
+    next = page.nextToken;
+  } while (next);
 }
 
 /** Lists every resource tagged tiperf:run-id, with whether it has expired. */
-export async function findTagged(ec2: EC2Client, now: Date): Promise<Found[]> {
+export async function findTagged(clients: Clients, now: Date, log?: ReapOptions["log"]): Promise<Found[]> {
+  const { ec2 } = clients;
   const found: Found[] = [];
   const add = (
     kind: Kind,
@@ -126,6 +181,12 @@ export async function findTagged(ec2: EC2Client, now: Date): Promise<Found[]> {
       overdue,
     });
   };
+  // EKS where the credentials may list it (a runner that only ever made machine clusters may not)
+  await findEks(clients.eks, add).catch((e: Error) => {
+    if (/AccessDenied|UnauthorizedOperation|not authorized/i.test(`${e.name} ${e.message}`))
+      log?.(`reap: EKS clusters not listed (${e.name}: ${e.message}); EC2 resources are`);
+    else throw e;
+  });
   for (const r of (await ec2.send(new DescribeInstancesCommand({ Filters: FILTER }))).Reservations ?? [])
     for (const i of r.Instances ?? [])
       if (!["terminated", "shutting-down"].includes(i.State?.Name ?? ""))
@@ -156,8 +217,14 @@ export async function findTagged(ec2: EC2Client, now: Date): Promise<Found[]> {
 /** AWS's "already gone" answers (InvalidInstanceID.NotFound, InvalidVpcID.NotFound, …): deleting twice is not an error. */
 const GONE = /NotFound/;
 
-async function deleteOne(ec2: EC2Client, f: Found): Promise<void> {
+async function deleteOne({ ec2, eks }: Clients, f: Found): Promise<void> {
   switch (f.kind) {
+    case "eks-nodegroup":
+      await eks.send(new DeleteNodegroupCommand({ clusterName: f.name, nodegroupName: f.id }));
+      return;
+    case "eks-cluster":
+      await eks.send(new DeleteClusterCommand({ name: f.id }));
+      return;
     case "instance":
       await ec2.send(new TerminateInstancesCommand({ InstanceIds: [f.id] }));
       return;
@@ -218,6 +285,37 @@ async function waitTerminated(ec2: EC2Client, ids: string[], waitMs: number, log
   }
 }
 
+/**
+ * Waits (bounded) until these EKS node groups or clusters are gone: a cluster is not deleted while
+ * it has node groups, and a VPC not while a cluster's network interfaces are in it.
+ */
+async function waitEksGone(eks: EKSClient, gone: Found[], waitMs: number, log: ReapOptions["log"]) {
+  const deadline = Date.now() + waitMs;
+  const describe = (f: Found): Promise<unknown> =>
+    f.kind === "eks-nodegroup"
+      ? eks.send(new DescribeNodegroupCommand({ clusterName: f.name, nodegroupName: f.id }))
+      : eks.send(new DescribeClusterCommand({ name: f.id }));
+  const exists = (f: Found) =>
+    describe(f).then(
+      () => true,
+      (e: Error) => !GONE.test(e.name),
+    );
+  let left = gone;
+  while (left.length > 0) {
+    const still: Found[] = [];
+    for (const f of left) if (await exists(f)) still.push(f);
+    left = still;
+    if (left.length === 0) return;
+    if (Date.now() > deadline) {
+      log(
+        `reap: ${left.map((f) => `${f.kind} ${f.id}`).join(", ")} still being deleted after ${Math.round(waitMs / 1000)}s; deleting the rest may fail until they are gone`,
+      );
+      return;
+    }
+    await new Promise((r) => setTimeout(r, 5000));
+  }
+}
+
 /** Resources in deletion order: kind by kind as KINDS lists them. */
 const inOrder = (found: Found[]) => KINDS.flatMap((kind) => found.filter((f) => f.kind === kind));
 
@@ -226,32 +324,42 @@ const inOrder = (found: Found[]) => KINDS.flatMap((kind) => found.filter((f) => 
  * (bounded) for the instances to terminate before what they use.
  */
 async function deleteInOrder(
-  ec2: EC2Client,
+  clients: Clients,
   found: Found[],
   o: Pick<ReapOptions, "waitMs" | "log">,
   done: (f: Found, error?: string) => void,
 ): Promise<void> {
   for (const kind of KINDS) {
-    const deleted: string[] = [];
+    const deleted: Found[] = [];
     for (const f of found.filter((x) => x.kind === kind)) {
       try {
-        await deleteOne(ec2, f);
-        deleted.push(f.id);
+        await deleteOne(clients, f);
+        deleted.push(f);
         done(f);
       } catch (e) {
         const err = e as Error;
         done(f, err.name === "Error" ? err.message : `${err.name}: ${err.message}`);
       }
     }
-    if (kind === "instance" && deleted.length) await waitTerminated(ec2, deleted, o.waitMs ?? 600_000, o.log);
+    if (!deleted.length) continue;
+    const waitMs = o.waitMs ?? 600_000;
+    if (kind === "instance")
+      await waitTerminated(
+        clients.ec2,
+        deleted.map((f) => f.id),
+        waitMs,
+        o.log,
+      );
+    if (kind === "eks-nodegroup" || kind === "eks-cluster")
+      await waitEksGone(clients.eks, deleted, waitMs, o.log);
   }
 }
 
 /** Finds and (unless a dry run) deletes every expired tiperf resource of a region. */
 export async function reapAws(o: ReapOptions): Promise<ReapReport> {
-  const ec2 = client(o);
+  const clients = client(o);
   const now = o.now ?? new Date();
-  const found = await findTagged(ec2, now);
+  const found = await findTagged(clients, now, o.log);
   const expired = found.filter((f) => f.expired);
   const report: ReapReport = {
     format: "tiperf.reap",
@@ -270,7 +378,7 @@ export async function reapAws(o: ReapOptions): Promise<ReapReport> {
       report.removed.push(f);
     }
   else
-    await deleteInOrder(ec2, expired, o, (f, error) => {
+    await deleteInOrder(clients, expired, o, (f, error) => {
       if (error === undefined) o.log(`reap: removed ${line(f)}`);
       else if (GONE.test(error)) o.log(`reap: ${line(f)}: already gone`);
       else {
@@ -280,7 +388,7 @@ export async function reapAws(o: ReapOptions): Promise<ReapReport> {
       }
       report.removed.push(f);
     });
-  ec2.destroy();
+  clients.destroy();
   return report;
 }
 
@@ -291,16 +399,16 @@ export async function reapAws(o: ReapOptions): Promise<ReapReport> {
 export async function sweepRun(
   o: Pick<ReapOptions, "region" | "endpoint" | "log" | "waitMs"> & { runId: string },
 ): Promise<string[]> {
-  const ec2 = client(o);
+  const clients = client(o);
   const gone: string[] = [];
   try {
-    const mine = (await findTagged(ec2, new Date())).filter((f) => f.runId === o.runId);
-    await deleteInOrder(ec2, mine, o, (f, error) => {
+    const mine = (await findTagged(clients, new Date(), o.log)).filter((f) => f.runId === o.runId);
+    await deleteInOrder(clients, mine, o, (f, error) => {
       if (error === undefined || GONE.test(error)) gone.push(`${f.kind} ${f.id}`);
       else o.log(`cloud: sweep: could not remove ${f.kind} ${f.id}: ${error}`);
     });
   } finally {
-    ec2.destroy();
+    clients.destroy();
   }
   return gone;
 }

@@ -677,10 +677,10 @@ var AWS_EKS = {
     });
   },
   async sweep(settings, runId, log) {
-    const { sweepRun } = await import("./chunk-IKDJJXSF.js");
+    const { sweepRun } = await import("./chunk-GJFHGBAR.js");
     const gone = await sweepRun({ region: settings.region, runId, log });
     log(
-      `cloud: sweep: EKS clusters, node groups and IAM roles tagged ${TAG.runId}=${runId} are not swept by tiperf: if the stack's destroy failed, delete them in the AWS console`
+      `cloud: sweep: IAM roles tagged ${TAG.runId}=${runId} are not swept by tiperf (they cost nothing): if the stack's destroy failed, delete them in the AWS console`
     );
     return gone;
   },
@@ -752,11 +752,11 @@ var AWS_CLOUD = {
     return awsClusterProgram(programArgs(o));
   },
   async sweep(settings, runId, log) {
-    const { sweepRun } = await import("./chunk-IKDJJXSF.js");
+    const { sweepRun } = await import("./chunk-GJFHGBAR.js");
     return sweepRun({ region: settings.region, runId, log });
   },
   async reap(o) {
-    const { reapAws } = await import("./chunk-IKDJJXSF.js");
+    const { reapAws } = await import("./chunk-GJFHGBAR.js");
     return reapAws(o);
   },
   env: (settings) => ({ AWS_REGION: settings.region }),

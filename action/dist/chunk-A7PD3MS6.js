@@ -30,12 +30,12 @@ import {
   throttleBetween,
   validateYaml,
   writeAtomic
-} from "./chunk-AWHY4XB2.js";
+} from "./chunk-YLEX4W7A.js";
 import {
   record,
   shellCommand,
   sshArgs
-} from "./chunk-PUIG26R3.js";
+} from "./chunk-ADRIN7YM.js";
 import {
   durationSchema,
   external_exports,

@@ -6,17 +6,17 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-AWHY4XB2.js";
+} from "./chunk-YLEX4W7A.js";
 import {
   sweep
-} from "./chunk-PUIG26R3.js";
+} from "./chunk-ADRIN7YM.js";
 
 // action/src/cloud/reapers.ts
 var stackReaper = {
   order: 1,
   describe: (e) => `recover ${e.what} (destroy, tag sweep, remove)`,
   async reap(e, log) {
-    const { recoverRecorded } = await import("./chunk-ADMHFF6A.js");
+    const { recoverRecorded } = await import("./chunk-BSDPAULG.js");
     await recoverRecorded(e, log);
     log(`reap: recovered ${e.what}`);
   }

@@ -23,7 +23,7 @@ import {
   stackOptions,
   stackRecord,
   tagsNow
-} from "./chunk-PUIG26R3.js";
+} from "./chunk-ADRIN7YM.js";
 import {
   durationSchema,
   external_exports,
