@@ -45,10 +45,10 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-A7PD3MS6.js";
+} from "./chunk-6RQYSK4J.js";
 import {
   reapLedger
-} from "./chunk-LZBV3AVZ.js";
+} from "./chunk-A7P5IE5S.js";
 import {
   EXPIRES,
   KubeClient,
@@ -64,7 +64,7 @@ import {
   require_dist,
   writeAtomic,
   writeResult
-} from "./chunk-YLEX4W7A.js";
+} from "./chunk-3SFUDDYQ.js";
 import {
   CLOUDS,
   Interrupted,

@@ -13,7 +13,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-A7PD3MS6.js";
+} from "./chunk-6RQYSK4J.js";
 import {
   getInput,
   info,
@@ -26,7 +26,7 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-YLEX4W7A.js";
+} from "./chunk-3SFUDDYQ.js";
 import {
   Interrupted,
   installCrashTeardown,

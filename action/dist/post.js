@@ -4,13 +4,13 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   reapLedger
-} from "./chunk-LZBV3AVZ.js";
+} from "./chunk-A7P5IE5S.js";
 import {
   getState,
   info,
   setFailed
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-YLEX4W7A.js";
+import "./chunk-3SFUDDYQ.js";
 import {
   ledgerDir
 } from "./chunk-ADRIN7YM.js";

@@ -362,6 +362,28 @@ describe("profiles and topologies are refused before anything runs", () => {
     assert.equal((plan.target as TidbTargetPlan).tidb.deployments[0]?.kind, "cluster");
   });
 
+  test("a config for a role the variant runs none of (TiFlash at count 0) is refused, not ignored", () => {
+    const withTiflash = (count: number) => ({
+      name: "head",
+      target: {
+        ...target,
+        server_configs: { tiflash: { "profiles.default.max_threads": 8 } },
+        roles: { tiflash: { count } },
+      },
+    });
+    const plan = (v: ReturnType<typeof withTiflash>) =>
+      planTidb({
+        variants: [{ name: "base", target }, v],
+        profile: parseProfile(`${HOSTS}  tidb: {count: 1}\n`, "p.yaml"),
+        profileFile: "p.yaml",
+        prefix: "c",
+      });
+    assert.throws(
+      () => plan(withTiflash(0)),
+      /p\.yaml: variant head configures tiflash \(profiles\.default\.max_threads: target\.server_configs\.tiflash or roles\.tiflash\.config\) but runs no tiflash \(roles\.tiflash\.count is 0\)/,
+    );
+  });
+
   test("two instances on one host with the same port: tiup's words, both sides named", () => {
     assert.throws(
       () =>

@@ -45,6 +45,16 @@ export function planTidb(o: {
     throw new InputError(
       `${o.profileFile}: provider ${profile.provider} deploys nothing: it is measured as an endpoint`,
     );
+  // a config for a role the variant runs none of would be silently ignored: said instead
+  for (const v of o.variants)
+    for (const role of ROLES) {
+      const count = v.target.roles?.[role]?.count ?? profile.roles[role].count;
+      const keys = flatKeys(roleConfig(profile, v.target, role)).map(([key]) => key);
+      if (count === 0 && keys.length)
+        throw new InputError(
+          `${o.profileFile}: variant ${v.name} configures ${role} (${keys.slice(0, 3).join(", ")}${keys.length > 3 ? ", …" : ""}: target.server_configs.${role} or roles.${role}.config) but runs no ${role} (roles.${role}.count is 0): give it instances, or remove that config`,
+        );
+    }
   const files: Record<string, string> = {};
   const configKeysOf = (target: TargetSpec) =>
     ROLES.flatMap((role) =>

@@ -6,7 +6,7 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-YLEX4W7A.js";
+} from "./chunk-3SFUDDYQ.js";
 import {
   sweep
 } from "./chunk-ADRIN7YM.js";

@@ -13358,6 +13358,15 @@ function planTidb(o) {
     throw new InputError(
       `${o.profileFile}: provider ${profile.provider} deploys nothing: it is measured as an endpoint`
     );
+  for (const v of o.variants)
+    for (const role of ROLES) {
+      const count = v.target.roles?.[role]?.count ?? profile.roles[role].count;
+      const keys = flatKeys(roleConfig(profile, v.target, role)).map(([key]) => key);
+      if (count === 0 && keys.length)
+        throw new InputError(
+          `${o.profileFile}: variant ${v.name} configures ${role} (${keys.slice(0, 3).join(", ")}${keys.length > 3 ? ", \u2026" : ""}: target.server_configs.${role} or roles.${role}.config) but runs no ${role} (roles.${role}.count is 0): give it instances, or remove that config`
+        );
+    }
   const files = {};
   const configKeysOf = (target) => ROLES.flatMap(
     (role) => flatKeys(roleConfig(profile, target, role)).map(([key, value]) => ({ role, key, value }))

@@ -30,7 +30,7 @@ import {
   throttleBetween,
   validateYaml,
   writeAtomic
-} from "./chunk-YLEX4W7A.js";
+} from "./chunk-3SFUDDYQ.js";
 import {
   record,
   shellCommand,
