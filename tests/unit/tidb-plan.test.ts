@@ -8,6 +8,7 @@ import { hostsOf, machinesOf, stackName } from "../../action/src/cloud/provision
 import { InputError } from "../../action/src/errors.ts";
 import { planRun } from "../../action/src/pipeline/plan.ts";
 import { loadSpec, parseSpec } from "../../action/src/specfile/load.ts";
+import { sameSetting } from "../../action/src/targets/tidb/checks.ts";
 import { askOf, withHosts } from "../../action/src/targets/tidb/cloud.ts";
 import { expandDotted, toToml } from "../../action/src/targets/tidb/config.ts";
 import type { TidbTargetPlan } from "../../action/src/targets/tidb/index.ts";
@@ -183,6 +184,30 @@ describe("how variants of one cluster take turns", () => {
     assert.ok(!changesOnline("tikv", "rocksdb.max-sub-compactions"));
     assert.ok(!changesOnline("tidb", "performance.max-procs"));
     assert.ok(!changesOnline("tikv", "raftstore.apply-pool-size.extra"));
+  });
+
+  test("SHOW CONFIG and SET CONFIG as a real tidb-server answers them (tests/fixtures/tidb)", () => {
+    const rows = parseShowConfig(
+      readFileSync(join(ROOT, "tests/fixtures/tidb/show-config-tidb.tsv"), "utf8"),
+    );
+    assert.deepEqual(
+      rows.map((r) => [r.type, r.instance, r.name, r.value]),
+      [
+        ["tidb", "192.0.2.2:14000", "log.file.filename", ""],
+        ["tidb", "192.0.2.2:14000", "log.level", "info"],
+        ["tidb", "192.0.2.2:14000", "path", "/tmp/tp-sc/data"],
+        ["tidb", "192.0.2.2:14000", "performance.txn-total-size-limit", "104857600"],
+        ["tidb", "192.0.2.2:14000", "security.ssl-ca", ""],
+      ],
+    );
+    // the read-back compares as people write values: 100 MiB written as 100M, or as its number
+    assert.ok(sameSetting("100M", rows[3]?.value) && sameSetting(104857600, rows[3]?.value));
+    // a SET CONFIG TiDB could not carry out exits 0 and says so only in SHOW WARNINGS: not empty
+    const warned = readFileSync(
+      join(ROOT, "tests/fixtures/tidb/set-config-tikv-unistore.tsv"),
+      "utf8",
+    ).trim();
+    assert.match(warned, /^Warning\t1105\t/);
   });
 
   test("SET CONFIG and SHOW CONFIG through TiDB's SQL: literals quoted as SQL reads them, rows as the client prints them", () => {
