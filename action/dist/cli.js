@@ -45,7 +45,7 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-6RQYSK4J.js";
+} from "./chunk-U3IXXBQS.js";
 import {
   reapLedger
 } from "./chunk-A7P5IE5S.js";

@@ -13,7 +13,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-6RQYSK4J.js";
+} from "./chunk-U3IXXBQS.js";
 import {
   getInput,
   info,

@@ -32,6 +32,32 @@ describe("a measured run that stalled is told apart from other faults", () => {
     );
   });
 
+  test("seconds the tool never reported (sysbench itself got no CPU): StalledRun too, with no zero second", () => {
+    // real outputs: sysbench 1.0.20 against a private MariaDB, the sysbench process itself
+    // SIGSTOPped — --time=4, from 1.3 s to 4.8 s: samples at 1 s and 5 s only
+    const stopped = readFileSync(fixture("sysbench", "stopped-tool.txt"), "utf8");
+    assert.throws(
+      () => sysbench.measure(workload(), stopped, { seconds: 4, grace_s: 15 }),
+      (e: unknown) =>
+        e instanceof StalledRun &&
+        e.seconds.length === 0 &&
+        /sysbench printed 2 one-second samples for a 4s cell \(expected 4\)/.test(e.message),
+    );
+    // --time=10, from 3.3 s to 4.9 s: ten lines, but none for second 4 and two for second 5
+    const paused = readFileSync(fixture("sysbench", "paused-tool.txt"), "utf8");
+    assert.throws(
+      () => sysbench.measure(workload(), paused, { seconds: 10, grace_s: 15 }),
+      (e: unknown) =>
+        e instanceof StalledRun &&
+        /sysbench printed no sample for second\(s\) 4s of a 10s cell: it got no CPU itself/.test(e.message),
+    );
+    // past its grace it is a plain failure, as a server's stall is
+    assert.throws(
+      () => sysbench.measure(workload(), stopped, { seconds: 4, grace_s: 0.5 }),
+      (e: unknown) => e instanceof Error && !(e instanceof StalledRun),
+    );
+  });
+
   test("a stall that also ran past the grace: a plain failure (not run again)", () => {
     assert.throws(
       () => sysbench.measure(workload(), STALLED, { seconds: 3, grace_s: 2 }),

@@ -98,13 +98,14 @@ export interface StepContext {
 /** How the reports lay out a workload's metrics (the seeds' tables). */
 /**
  * What `measure` throws when the measured run's only fault is seconds without a finished
- * operation (the server stalled: a background job, a pause of the machine, SIGSTOP): another
- * attempt of the cell may measure, so the pipeline sets this one aside and runs the cell again.
+ * operation (the server stalled: a background job, a pause of the machine, SIGSTOP) or seconds the
+ * tool never reported (it got no CPU itself), within its time: another attempt of the cell may
+ * measure, so the pipeline sets this one aside and runs the cell again.
  */
 export class StalledRun extends Error {
   constructor(
     message: string,
-    /** The seconds (from the measured run's start) with zero throughput. */
+    /** The seconds (from the measured run's start) with zero throughput (none: seconds not reported). */
     readonly seconds: number[],
   ) {
     super(message);

@@ -81,7 +81,7 @@ export function stalledNotes(cells: Cell[]): string[] {
   if (total === 0) return [];
   const [top] = [...byVariant].sort((a, b) => b[1] - a[1]);
   return [
-    `${total} measured run(s) stalled (seconds without a finished operation: ${[...byVariant].map(([v, n]) => `${v} ${n}`).join(", ")}) and ran again; the numbers are the re-runs', the stalled runs' raw output is kept${logs.length ? ` (${logs.slice(0, 3).join(", ")}${logs.length > 3 ? ", …" : ""})` : ""}`,
+    `${total} measured run(s) stalled (seconds without a finished operation, or not reported at all: ${[...byVariant].map(([v, n]) => `${v} ${n}`).join(", ")}) and ran again; the numbers are the re-runs', the stalled runs' raw output is kept${logs.length ? ` (${logs.slice(0, 3).join(", ")}${logs.length > 3 ? ", …" : ""})` : ""}`,
     // a pause of the machine strikes either variant; a change that stalls strikes its own
     ...(top &&
     total >= 2 &&

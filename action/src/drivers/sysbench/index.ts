@@ -192,11 +192,11 @@ export const sysbench: Driver = {
     const problems = measurementProblems(report, { ...req, rate_limited: "rate" in w.options });
     if (problems.length > 0) {
       const message = `not the measurement asked for: ${problems.join("; ")}`;
-      // a stall alone: another attempt may measure (the pipeline runs the cell again)
+      // a stall alone — seconds without a finished operation, or seconds sysbench never printed (the
+      // tool itself got no CPU) — within its time: another attempt may measure (the cell runs again)
       const stalled = "rate" in w.options ? [] : stalledSeconds(report);
-      throw problems.length === 1 && stalled.length > 0
-        ? new StalledRun(message, stalled)
-        : new Error(message);
+      const overran = report.duration_s > req.seconds + req.grace_s;
+      throw overran ? new Error(message) : new StalledRun(message, stalled);
     }
     return measuredWindow(report);
   },

@@ -70,6 +70,18 @@ export function measurementProblems(
     problems.push(
       `sysbench printed ${report.intervals.length} one-second samples for a ${req.seconds}s cell (expected ${expected})`,
     );
+  } else {
+    // a second with no line of its own (the next one then printed twice): sysbench itself got no CPU
+    const seen = new Set(report.intervals.map((i) => Math.round(i.t)));
+    const missing: number[] = [];
+    for (let t = 1; t < expected; t++) if (!seen.has(t)) missing.push(t);
+    if (missing.length > 0)
+      problems.push(
+        `sysbench printed no sample for second(s) ${missing
+          .slice(0, 5)
+          .map((t) => `${t}s`)
+          .join(", ")}${missing.length > 5 ? ", …" : ""} of a ${req.seconds}s cell: it got no CPU itself`,
+      );
   }
   return problems;
 }

@@ -3113,6 +3113,14 @@ function measurementProblems(report, req) {
     problems.push(
       `sysbench printed ${report.intervals.length} one-second samples for a ${req.seconds}s cell (expected ${expected})`
     );
+  } else {
+    const seen = new Set(report.intervals.map((i) => Math.round(i.t)));
+    const missing = [];
+    for (let t = 1; t < expected; t++) if (!seen.has(t)) missing.push(t);
+    if (missing.length > 0)
+      problems.push(
+        `sysbench printed no sample for second(s) ${missing.slice(0, 5).map((t) => `${t}s`).join(", ")}${missing.length > 5 ? ", \u2026" : ""} of a ${req.seconds}s cell: it got no CPU itself`
+      );
   }
   return problems;
 }
@@ -3456,7 +3464,8 @@ var sysbench = {
     if (problems.length > 0) {
       const message = `not the measurement asked for: ${problems.join("; ")}`;
       const stalled = "rate" in w2.options ? [] : stalledSeconds(report);
-      throw problems.length === 1 && stalled.length > 0 ? new StalledRun(message, stalled) : new Error(message);
+      const overran = report.duration_s > req.seconds + req.grace_s;
+      throw overran ? new Error(message) : new StalledRun(message, stalled);
     }
     return measuredWindow(report);
   },
@@ -59388,7 +59397,7 @@ function stalledNotes(cells) {
   if (total === 0) return [];
   const [top] = [...byVariant].sort((a4, b10) => b10[1] - a4[1]);
   return [
-    `${total} measured run(s) stalled (seconds without a finished operation: ${[...byVariant].map(([v, n]) => `${v} ${n}`).join(", ")}) and ran again; the numbers are the re-runs', the stalled runs' raw output is kept${logs.length ? ` (${logs.slice(0, 3).join(", ")}${logs.length > 3 ? ", \u2026" : ""})` : ""}`,
+    `${total} measured run(s) stalled (seconds without a finished operation, or not reported at all: ${[...byVariant].map(([v, n]) => `${v} ${n}`).join(", ")}) and ran again; the numbers are the re-runs', the stalled runs' raw output is kept${logs.length ? ` (${logs.slice(0, 3).join(", ")}${logs.length > 3 ? ", \u2026" : ""})` : ""}`,
     // a pause of the machine strikes either variant; a change that stalls strikes its own
     ...top && total >= 2 && top[1] === total && byVariant.size === 1 && cells.some((c4) => c4.variant !== top[0]) ? [
       `\u26A0\uFE0F every stalled run was ${top[0]}'s: that may be the change itself (a lock, a background job), which the re-runs would hide; its raw logs show the seconds`
