@@ -131,6 +131,35 @@ describe("a stalled server never yields a number", () => {
     assert.deepEqual(leftovers(), before);
   });
 
+  test("sysbench itself stopped (it got no CPU): the seconds it never reported make the run a stall, run again", async () => {
+    const before = leftovers();
+    const { run, out } = await oneCellRunning();
+    // the load tool of this run: the sysbench process below this tiperf
+    const tool = (await processTree(run.child.pid as number)).find((p) => {
+      try {
+        return readFileSync(`/proc/${p}/comm`, "utf8").trim() === "sysbench";
+      } catch {
+        return false;
+      }
+    });
+    assert.ok(tool, "sysbench runs below tiperf");
+    await pause(tool as number);
+    const { code } = await run.done;
+    assert.equal(code, 0, run.stderr());
+    assert.match(
+      run.stderr(),
+      /cell point_select threads=2 failed: not the measurement asked for: sysbench printed (no sample for second|\d+ one-second samples for a 3s cell).*\(raw output: \S+point_select-t2-stalled-1\.log\); running the cell again \(1 of 1\)/,
+    );
+    const runDir = runDirOf(out);
+    const [cell] = JSON.parse(readFileSync(join(runDir, "result.json"), "utf8")).cells;
+    assert.equal(cell.status, "ok");
+    assert.deepEqual(
+      cell.stalled_attempts.map((a: { raw_log: string }) => a.raw_log),
+      ["raw/point_select-t2-stalled-1.log"],
+    );
+    assert.deepEqual(leftovers(), before);
+  });
+
   test("a cell that stalls again when run again: failed, not judged, both runs' raw output kept", async () => {
     const before = leftovers();
     const { run, pid, out } = await oneCellRunning();
