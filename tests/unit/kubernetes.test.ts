@@ -40,6 +40,20 @@ ${extra}`,
   );
 }
 
+/** A one-cell spec on `profile` whose variants are `variants` (a YAML flow map), in 3 blocks. */
+const specWith = (profile: string, variants: string) =>
+  parseSpec(
+    `name: k8s-unit
+target: {kind: tidb, profile: ${profile}, version: v8.5.0}
+data: {tables: 1, table_size: 100}
+workloads:
+  - {name: ps, sysbench: oltp_point_select, threads: [2], duration: 5s}
+variants: ${variants}
+compare: {rounds: 6, blocks: 3}
+`,
+    "k.yaml",
+  );
+
 describe("provider kubernetes: what tiperf plan shows", () => {
   test("a TidbCluster per variant in the run's own labelled namespace, with the profile's layout and each variant's config", async () => {
     const profile = join(dir, "k.yaml");
@@ -238,20 +252,9 @@ describe("provider kubernetes: what tiperf plan shows", () => {
     // no restart between blocks: each group's switch gives fresh pods
     assert.ok(!plan.text.includes("[restart]"), plan.text);
     // variants of different versions cannot share one: a TidbCluster each
-    const versions = await planRun(
-      parseSpec(
-        `name: k8s-unit
-target: {kind: tidb, profile: ${profile}, version: v8.5.0}
-data: {tables: 1, table_size: 100}
-workloads:
-  - {name: ps, sysbench: oltp_point_select, threads: [2], duration: 5s}
-variants: {base: {}, head: {target: {version: v8.5.1}}}
-compare: {rounds: 6, blocks: 3}
-`,
-        "k.yaml",
-      ),
-      { runId: "20261126T120000Z-k8s-unit-ef58" },
-    );
+    const versions = await planRun(specWith(profile, "{base: {}, head: {target: {version: v8.5.1}}}"), {
+      runId: "20261126T120000Z-k8s-unit-ef58",
+    });
     assert.match(
       versions.text,
       /deployments: kubernetes tidb-base \(TiDB v8\.5\.0; variants base\); kubernetes tidb-head/,
@@ -267,18 +270,7 @@ compare: {rounds: 6, blocks: 3}
     );
     const tikv = (n: number, more = "") =>
       `{target: {server_configs: {tikv: {raftstore.apply-pool-size: ${n}, storage.block-cache.capacity: "${n}GiB"${more}}}}}`;
-    const onlineSpec = (more = "") =>
-      parseSpec(
-        `name: k8s-unit
-target: {kind: tidb, profile: ${profile}, version: v8.5.0}
-data: {tables: 1, table_size: 100}
-workloads:
-  - {name: ps, sysbench: oltp_point_select, threads: [2], duration: 5s}
-variants: {base: ${tikv(2)}, head: ${tikv(4, more)}}
-compare: {rounds: 6, blocks: 3}
-`,
-        "k.yaml",
-      );
+    const onlineSpec = (more = "") => specWith(profile, `{base: ${tikv(2)}, head: ${tikv(4, more)}}`);
     const plan = await planRun(onlineSpec(), { runId: "20261126T120000Z-k8s-unit-ef59" });
     assert.deepEqual(plan.refusals, []);
     assert.match(plan.text, /deployments: kubernetes tidb \(TiDB v8\.5\.0; variants base, head\)/);
@@ -332,18 +324,9 @@ compare: {rounds: 6, blocks: 3}
         .replace("tidb: {count: 2}}", "tidb: {count: 2}, tiflash: {count: 2, instance_type: r5.2xlarge}}"),
     );
     const plan = await planRun(
-      parseSpec(
-        `name: k8s-unit
-target: {kind: tidb, profile: ${profile}, version: v8.5.0}
-data: {tables: 1, table_size: 100}
-workloads:
-  - {name: ps, sysbench: oltp_point_select, threads: [2], duration: 5s}
-variants:
-  base: {}
-  head: {target: {server_configs: {tiflash: {profiles.default.max_threads: 8}}}}
-compare: {rounds: 6, blocks: 3}
-`,
-        "k.yaml",
+      specWith(
+        profile,
+        "{base: {}, head: {target: {server_configs: {tiflash: {profiles.default.max_threads: 8}}}}}",
       ),
       { runId: "20261126T120000Z-k8s-unit-ef62" },
     );
