@@ -65,15 +65,16 @@ for (const sig of ["SIGINT", "SIGTERM"])
     for (const c of children) c.kill(sig);
   });
 
-/** Processes whose command line names `dir` or a path under it: servers a file's tests started there. */
-function startedUnder(dir) {
-  const names = new RegExp(`${dir.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\w-])`);
+/** Running processes whose command line names one of `dirs` or a path under it: servers a file's tests started there. */
+function startedUnder(dirs) {
+  const names = dirs.map((dir) => new RegExp(`${dir.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\w-])`));
   const out = [];
   for (const name of readdirSync("/proc")) {
     if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
     try {
       const args = readFileSync(`/proc/${name}/cmdline`, "utf8").split("\0");
-      if (args.some((a) => names.test(a))) out.push({ pid: Number(name), cmd: args.join(" ").trim() });
+      const dir = dirs.find((_, k) => args.some((a) => names[k].test(a)));
+      if (dir) out.push({ pid: Number(name), dir, cmd: args.join(" ").trim() });
     } catch {
       // gone meanwhile, or not ours to read
     }
@@ -81,18 +82,18 @@ function startedUnder(dir) {
   return out;
 }
 
-/** SIGTERM to what still runs under `dir`, SIGKILL to what is left 5 s later; each said. */
-async function sweep(dir) {
-  let left = startedUnder(dir);
+/** SIGTERM to what still runs under `dirs`, SIGKILL to what is left 5 s later; each said. */
+async function sweep(dirs) {
+  let left = startedUnder(dirs);
   for (const p of left) {
-    console.log(`── left running under ${dir}: pid ${p.pid} (${p.cmd.slice(0, 160)}): stopped`);
+    console.log(`── left running under ${p.dir}: pid ${p.pid} (${p.cmd.slice(0, 160)}): stopped`);
     try {
       process.kill(p.pid, "SIGTERM");
     } catch {}
   }
   for (let i = 0; i < 50 && left.length; i++) {
     await new Promise((r) => setTimeout(r, 100));
-    left = startedUnder(dir);
+    left = startedUnder(dirs);
   }
   for (const p of left) {
     try {
@@ -176,10 +177,8 @@ for (const f of measured) {
   done.push(await runFile(f, true));
 }
 // what a file's tests left running under its dir (a cancelled file runs no after hooks): stopped
-for (const dir of own) {
-  await sweep(dir);
-  rmSync(dir, { recursive: true, force: true });
-}
+await sweep(own);
+for (const dir of own) rmSync(dir, { recursive: true, force: true });
 
 const failed = done.filter((d) => d.status !== 0);
 const total = (k) => done.reduce((s, d) => s + d[k], 0);

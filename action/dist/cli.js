@@ -45,10 +45,10 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-U3IXXBQS.js";
+} from "./chunk-P2PIOMNE.js";
 import {
   reapLedger
-} from "./chunk-A7P5IE5S.js";
+} from "./chunk-LEK4XBH5.js";
 import {
   EXPIRES,
   KubeClient,
@@ -64,7 +64,7 @@ import {
   require_dist,
   writeAtomic,
   writeResult
-} from "./chunk-3SFUDDYQ.js";
+} from "./chunk-NGBGG4SY.js";
 import {
   CLOUDS,
   Interrupted,

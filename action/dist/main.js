@@ -13,7 +13,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-U3IXXBQS.js";
+} from "./chunk-P2PIOMNE.js";
 import {
   getInput,
   info,
@@ -26,7 +26,7 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-3SFUDDYQ.js";
+} from "./chunk-NGBGG4SY.js";
 import {
   Interrupted,
   installCrashTeardown,

@@ -4,13 +4,13 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   reapLedger
-} from "./chunk-A7P5IE5S.js";
+} from "./chunk-LEK4XBH5.js";
 import {
   getState,
   info,
   setFailed
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-3SFUDDYQ.js";
+import "./chunk-NGBGG4SY.js";
 import {
   ledgerDir
 } from "./chunk-ADRIN7YM.js";

@@ -9,7 +9,6 @@ import { deployerOf, formOf } from "./deployments/registry.ts";
 import type { AddStep, Deployment, TidbPlan, TidbVariant, VariantSetup } from "./deployments/types.ts";
 import { showConfigSql } from "./online.ts";
 import { type Profile, ROLES, type Role } from "./profile.ts";
-import type { TidbTargetSpec as TargetSpec } from "./schema.ts";
 import { stepKey } from "./steps.ts";
 
 export type {
@@ -45,21 +44,26 @@ export function planTidb(o: {
     throw new InputError(
       `${o.profileFile}: provider ${profile.provider} deploys nothing: it is measured as an endpoint`,
     );
+  const files: Record<string, string> = {};
+  // every config key of each variant, per role, flattened: once, for the refusal below and its setup
+  const configKeys = new Map(
+    o.variants.map((v) => [
+      v.name,
+      ROLES.flatMap((role) =>
+        flatKeys(roleConfig(profile, v.target, role)).map(([key, value]) => ({ role, key, value })),
+      ),
+    ]),
+  );
   // a config for a role the variant runs none of would be silently ignored: said instead
   for (const v of o.variants)
     for (const role of ROLES) {
       const count = v.target.roles?.[role]?.count ?? profile.roles[role].count;
-      const keys = flatKeys(roleConfig(profile, v.target, role)).map(([key]) => key);
+      const keys = (configKeys.get(v.name) ?? []).filter((k) => k.role === role).map((k) => k.key);
       if (count === 0 && keys.length)
         throw new InputError(
           `${o.profileFile}: variant ${v.name} configures ${role} (${keys.slice(0, 3).join(", ")}${keys.length > 3 ? ", …" : ""}: target.server_configs.${role} or roles.${role}.config) but runs no ${role} (roles.${role}.count is 0): give it instances, or remove that config`,
         );
     }
-  const files: Record<string, string> = {};
-  const configKeysOf = (target: TargetSpec) =>
-    ROLES.flatMap((role) =>
-      flatKeys(roleConfig(profile, target, role)).map(([key, value]) => ({ role, key, value })),
-    );
   const planned = form.plan({
     variants: o.variants,
     profile,
@@ -72,7 +76,7 @@ export function planTidb(o: {
       deployment,
       version: v.target.version ?? "",
       ...(topologyFile ? { topologyFile } : {}),
-      configKeys: configKeysOf(v.target),
+      configKeys: configKeys.get(v.name) ?? [],
       sql: v.target.sql ?? [],
       ...(v.target.split ? { split: v.target.split } : {}),
       ...(v.target.resources ? { resources: v.target.resources } : {}),

@@ -6,7 +6,7 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-3SFUDDYQ.js";
+} from "./chunk-NGBGG4SY.js";
 import {
   sweep
 } from "./chunk-ADRIN7YM.js";

@@ -13358,19 +13358,24 @@ function planTidb(o) {
     throw new InputError(
       `${o.profileFile}: provider ${profile.provider} deploys nothing: it is measured as an endpoint`
     );
+  const files = {};
+  const configKeys = new Map(
+    o.variants.map((v) => [
+      v.name,
+      ROLES.flatMap(
+        (role) => flatKeys(roleConfig(profile, v.target, role)).map(([key, value]) => ({ role, key, value }))
+      )
+    ])
+  );
   for (const v of o.variants)
     for (const role of ROLES) {
       const count = v.target.roles?.[role]?.count ?? profile.roles[role].count;
-      const keys = flatKeys(roleConfig(profile, v.target, role)).map(([key]) => key);
+      const keys = (configKeys.get(v.name) ?? []).filter((k) => k.role === role).map((k) => k.key);
       if (count === 0 && keys.length)
         throw new InputError(
           `${o.profileFile}: variant ${v.name} configures ${role} (${keys.slice(0, 3).join(", ")}${keys.length > 3 ? ", \u2026" : ""}: target.server_configs.${role} or roles.${role}.config) but runs no ${role} (roles.${role}.count is 0): give it instances, or remove that config`
         );
     }
-  const files = {};
-  const configKeysOf = (target) => ROLES.flatMap(
-    (role) => flatKeys(roleConfig(profile, target, role)).map(([key, value]) => ({ role, key, value }))
-  );
   const planned = form.plan({
     variants: o.variants,
     profile,
@@ -13383,7 +13388,7 @@ function planTidb(o) {
       deployment,
       version: v.target.version ?? "",
       ...topologyFile ? { topologyFile } : {},
-      configKeys: configKeysOf(v.target),
+      configKeys: configKeys.get(v.name) ?? [],
       sql: v.target.sql ?? [],
       ...v.target.split ? { split: v.target.split } : {},
       ...v.target.resources ? { resources: v.target.resources } : {}

@@ -30,7 +30,7 @@ import {
   throttleBetween,
   validateYaml,
   writeAtomic
-} from "./chunk-3SFUDDYQ.js";
+} from "./chunk-NGBGG4SY.js";
 import {
   record,
   shellCommand,
