@@ -79,7 +79,10 @@ export interface CliRun {
 
 /** Runs the CLI as a user would, in its own process. */
 export function cli(args: string[], env: NodeJS.ProcessEnv = {}): CliRun {
-  const child = spawn(process.execPath, ["--import", "tsx", join(ROOT, "action/src/cli.ts"), ...args], {
+  // scripts/run-tests.mjs bundles the sources once (TIPERF_TEST_CLI); a file run by hand loads them through tsx
+  const bundled = process.env.TIPERF_TEST_CLI;
+  const door = bundled ? [bundled] : ["--import", "tsx", join(ROOT, "action/src/cli.ts")];
+  const child = spawn(process.execPath, [...door, ...args], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "pipe"],

@@ -135,6 +135,38 @@ describe("scripts/release.sh", () => {
 });
 
 describe("scripts/run-tests.mjs", () => {
+  test("the tests' tiperf is the sources bundled once for the run, at the depth of action/dist, and gone after it", async () => {
+    const dir = tempDir("tiperf-run-tests-");
+    const seen = join(dir, "seen");
+    const file = join(dir, "door.test.ts");
+    // a test file that says which tiperf its cli() would run, and runs it
+    writeFileSync(
+      file,
+      `import { execFileSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { test } from "node:test";
+test("runs the bundle", () => {
+  const cli = process.env.TIPERF_TEST_CLI ?? "";
+  writeFileSync(${JSON.stringify(seen)}, JSON.stringify({ cli, out: execFileSync(process.execPath, [cli, "--version"], { encoding: "utf8" }) }));
+});
+`,
+    );
+    const { NODE_TEST_CONTEXT: _, ...env } = process.env;
+    const r = spawnSync(process.execPath, [join(ROOT, "scripts/run-tests.mjs"), file], {
+      cwd: ROOT,
+      env,
+      encoding: "utf8",
+    });
+    assert.equal(r.status, 0, r.stdout + r.stderr);
+    const { cli, out } = JSON.parse(readFileSync(seen, "utf8")) as { cli: string; out: string };
+    assert.match(cli, /\/action\/\.test-cli-\w+\/cli\.js$/);
+    assert.ok(cli.startsWith(ROOT), `${cli} is not in this checkout`);
+    const version = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string })
+      .version;
+    assert.equal(out.trim(), `tiperf ${version}`);
+    assert.ok(!existsSync(dirname(cli)), `${dirname(cli)} left behind`);
+  });
+
   test("a cancelled run stops what a file's tests left running under its temp dir (a cancelled file runs no after hooks), SIGKILL for what ignores SIGTERM", async () => {
     const dir = tempDir("tiperf-run-tests-");
     const pidFile = join(dir, "pid");
@@ -179,9 +211,11 @@ test("holds a server", async () => {
         return false;
       }
     };
-    for (let i = 0; i < 300 && !existsSync(pidFile); i++) await new Promise((r) => setTimeout(r, 100));
-    assert.ok(existsSync(pidFile), `the test file never started its server:\n${out}`);
-    const pid = Number(readFileSync(pidFile, "utf8"));
+    // the file exists a moment before its number is in it: wait for the number
+    const written = () => (existsSync(pidFile) ? Number(readFileSync(pidFile, "utf8")) : 0);
+    for (let i = 0; i < 300 && !written(); i++) await new Promise((r) => setTimeout(r, 100));
+    const pid = written();
+    assert.ok(pid > 0, `the test file never started its server:\n${out}`);
     try {
       assert.ok(alive(pid));
       run.kill("SIGTERM");
