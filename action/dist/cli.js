@@ -1059,11 +1059,17 @@ async function reapKubernetes(o) {
     removed: [],
     kept: [],
     unreadable: [],
+    deleting: [],
     failed: []
   };
   for (const ns of await client.namespaces(`${MANAGED_BY}=${MANAGER}`)) {
     const name = ns.metadata.name;
     if (ns.metadata.labels?.[MANAGED_BY] !== MANAGER) continue;
+    if (ns.metadata.deletionTimestamp) {
+      report.deleting.push(name);
+      o.log(`reap: namespace ${name}: being deleted since ${ns.metadata.deletionTimestamp}`);
+      continue;
+    }
     const expires = Date.parse(ns.metadata.annotations?.[EXPIRES] ?? "");
     if (Number.isNaN(expires)) {
       report.unreadable.push(name);
@@ -2088,7 +2094,7 @@ async function reapKube(values) {
   if (typeof values.json === "string") await writeAtomic(values.json, `${JSON.stringify(report, null, 2)}
 `);
   process.stdout.write(
-    `${report.dryRun ? "would delete" : "deleted"} ${report.removed.length} namespace(s), kept ${report.kept.length} (not expired), left ${report.unreadable.length} without an expiry, failed ${report.failed.length} on ${report.server} (context ${report.context})
+    `${report.dryRun ? "would delete" : "deleted"} ${report.removed.length} namespace(s), kept ${report.kept.length} (not expired), left ${report.unreadable.length} without an expiry, ${report.deleting.length} already being deleted, failed ${report.failed.length} on ${report.server} (context ${report.context})
 `
   );
   return report.failed.length > 0 ? EXIT.runFailed : EXIT.ok;

@@ -641,7 +641,7 @@ async function reapKube(values: Record<string, unknown>): Promise<number> {
   });
   if (typeof values.json === "string") await writeAtomic(values.json, `${JSON.stringify(report, null, 2)}\n`);
   process.stdout.write(
-    `${report.dryRun ? "would delete" : "deleted"} ${report.removed.length} namespace(s), kept ${report.kept.length} (not expired), left ${report.unreadable.length} without an expiry, failed ${report.failed.length} on ${report.server} (context ${report.context})\n`,
+    `${report.dryRun ? "would delete" : "deleted"} ${report.removed.length} namespace(s), kept ${report.kept.length} (not expired), left ${report.unreadable.length} without an expiry, ${report.deleting.length} already being deleted, failed ${report.failed.length} on ${report.server} (context ${report.context})\n`,
   );
   return report.failed.length > 0 ? EXIT.runFailed : EXIT.ok;
 }

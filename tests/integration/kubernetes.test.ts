@@ -724,12 +724,21 @@ describe("provider kubernetes on a real API server", { timeout: 600_000 }, () =>
     for (const ns of await tiperfNamespaces()) await kube.api("DELETE", `/api/v1/namespaces/${ns}`);
   });
 
-  test("tiperf reap --kubernetes: expired namespaces of tiperf's deleted; unexpired, unlabelled or unreadable ones untouched", async () => {
-    const ns = (name: string, labels: Record<string, string>, annotations: Record<string, string>) =>
+  test("tiperf reap --kubernetes: expired namespaces of tiperf's deleted; unexpired, unlabelled or unreadable ones untouched, one being deleted named", async () => {
+    // what earlier tests deleted is finalized by the stand-in a moment later: gone before this starts
+    for (let i = 0; i < 100 && (await tiperfNamespaces()).length > 0; i++)
+      await new Promise((r) => setTimeout(r, 200));
+    assert.deepEqual(await tiperfNamespaces(), [], "earlier tests' namespaces are gone");
+    const ns = (
+      name: string,
+      labels: Record<string, string>,
+      annotations: Record<string, string>,
+      finalizers?: string[],
+    ) =>
       kube.api("POST", "/api/v1/namespaces", {
         apiVersion: "v1",
         kind: "Namespace",
-        metadata: { name, labels, annotations },
+        metadata: { name, labels, annotations, ...(finalizers ? { finalizers } : {}) },
       });
     const past = new Date(Date.now() - 3_600_000).toISOString();
     const future = new Date(Date.now() + 3_600_000).toISOString();
@@ -738,17 +747,30 @@ describe("provider kubernetes on a real API server", { timeout: 600_000 }, () =>
     await ns("tiperf-fresh", mine, { "tiperf.io/expires-at": future });
     await ns("tiperf-no-expiry", mine, {});
     await ns("tiperf-lookalike", {}, { "tiperf.io/expires-at": past });
+    // expired, but already Terminating (a finalizer of its own holds it there)
+    const HOLD = "tiperf.test/hold";
+    await ns("tiperf-terminating", mine, { "tiperf.io/expires-at": past }, [HOLD]);
+    await kube.api("DELETE", "/api/v1/namespaces/tiperf-terminating");
     const json = join(dir, "reap.json");
     const run = cli(["reap", "--kubernetes", "--kubeconfig", kube.kubeconfig, "--json", json]);
     const { code } = await run.done;
     assert.equal(code, 0, run.stderr());
     assert.match(
       run.stdout(),
-      /deleted 1 namespace\(s\), kept 1 \(not expired\), left 1 without an expiry, failed 0/,
+      /deleted 1 namespace\(s\), kept 1 \(not expired\), left 1 without an expiry, 1 already being deleted, failed 0/,
     );
     const report = JSON.parse(readFileSync(json, "utf8"));
     assert.deepEqual(report.removed, ["tiperf-expired"]);
-    assert.deepEqual(await tiperfNamespaces(), ["tiperf-fresh", "tiperf-no-expiry"]);
+    assert.deepEqual(report.deleting, ["tiperf-terminating"]);
+    assert.match(run.stderr(), /namespace tiperf-terminating: being deleted since \S+Z/);
+    assert.deepEqual(await tiperfNamespaces(), ["tiperf-fresh", "tiperf-no-expiry", "tiperf-terminating"]);
+    // let it go: its own finalizer off
+    const held = await kube.api<{ metadata: { finalizers?: string[] } }>(
+      "GET",
+      "/api/v1/namespaces/tiperf-terminating",
+    );
+    held.body.metadata.finalizers = (held.body.metadata.finalizers ?? []).filter((f) => f !== HOLD);
+    await kube.api("PUT", "/api/v1/namespaces/tiperf-terminating", held.body);
     assert.equal(
       (await kube.api("GET", "/api/v1/namespaces/tiperf-lookalike")).status,
       200,

@@ -1,6 +1,7 @@
 // `tiperf reap --kubernetes`: namespaces tiperf created (labelled managed-by tiperf) whose expiry
 // annotation has passed are deleted; an unlabelled namespace, or one without a valid expiry, is
-// never touched, whatever its name.
+// never touched, whatever its name; one already being deleted (Terminating: its finalizers still
+// run) is named as such, neither deleted again nor counted as kept.
 import { EXPIRES, KubeClient, MANAGED_BY, MANAGER } from "./client.ts";
 import { loadKubeContext } from "./kubeconfig.ts";
 
@@ -13,6 +14,8 @@ export interface KubeReapReport {
   kept: string[];
   /** Labelled by tiperf but without a readable expiry: left alone, named. */
   unreadable: string[];
+  /** Already being deleted (Terminating) when reap looked: nothing to do. */
+  deleting: string[];
   failed: { namespace: string; error: string }[];
 }
 
@@ -37,12 +40,18 @@ export async function reapKubernetes(o: {
     removed: [],
     kept: [],
     unreadable: [],
+    deleting: [],
     failed: [],
   };
   for (const ns of await client.namespaces(`${MANAGED_BY}=${MANAGER}`)) {
     const name = ns.metadata.name;
     // the list's selector is the server's; the label is checked again here all the same
     if (ns.metadata.labels?.[MANAGED_BY] !== MANAGER) continue;
+    if (ns.metadata.deletionTimestamp) {
+      report.deleting.push(name);
+      o.log(`reap: namespace ${name}: being deleted since ${ns.metadata.deletionTimestamp}`);
+      continue;
+    }
     const expires = Date.parse(ns.metadata.annotations?.[EXPIRES] ?? "");
     if (Number.isNaN(expires)) {
       report.unreadable.push(name);
