@@ -45,7 +45,7 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-P2PIOMNE.js";
+} from "./chunk-R6VH4NI7.js";
 import {
   reapLedger
 } from "./chunk-LEK4XBH5.js";

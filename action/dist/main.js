@@ -13,7 +13,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-P2PIOMNE.js";
+} from "./chunk-R6VH4NI7.js";
 import {
   getInput,
   info,

@@ -1,8 +1,13 @@
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { readdirSync, readFileSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
 import { describe, test } from "node:test";
-import { INSTANCE_GAP_SD, plannedMde, singlePairNote } from "../../action/src/compare/design.ts";
+import {
+  INSTANCE_GAP_SD,
+  plannedMde,
+  singlePairNote,
+  singlePairWarning,
+} from "../../action/src/compare/design.ts";
 import { judgeShift } from "../../action/src/compare/judge.ts";
 import { blockLogShift, mean, variance } from "../../action/src/compare/stats.ts";
 import { rng } from "../../action/src/pipeline/schedule.ts";
@@ -20,19 +25,41 @@ function instanceGapSd(file: string): number {
 
 describe("one instance pair: what it cannot tell apart", () => {
   test("the instance gaps the note quotes are the banks' own (recomputed)", () => {
-    const [low, high] = INSTANCE_GAP_SD.from.split(", ") as [string, string];
-    assert.equal(Math.round(instanceGapSd(low) * 1000) / 1000, INSTANCE_GAP_SD.low);
-    assert.equal(Math.round(instanceGapSd(high) * 1000) / 1000, INSTANCE_GAP_SD.high);
-    assert.ok(mean([INSTANCE_GAP_SD.low, INSTANCE_GAP_SD.high]) > 0);
+    assert.equal(Math.round(instanceGapSd(INSTANCE_GAP_SD.lowFrom) * 1000) / 1000, INSTANCE_GAP_SD.low);
+    // the high end: the root mean square over every bank the pattern names
+    const [dir, pattern] = [dirname(INSTANCE_GAP_SD.highFrom), basename(INSTANCE_GAP_SD.highFrom)];
+    const prefix = pattern.replace("*.json", "");
+    const banks = readdirSync(join(ROOT, dir)).filter(
+      (f) => f.startsWith(prefix) && /(-\d+)?\.json$/.test(f),
+    );
+    assert.equal(banks.length, 21, banks.join(", "));
+    const sds = banks.map((f) => instanceGapSd(join(dir, f)));
+    assert.equal(Math.round(Math.sqrt(mean(sds.map((x) => x * x))) * 100) / 100, INSTANCE_GAP_SD.high);
+    assert.ok(Math.max(...sds) > INSTANCE_GAP_SD.high, "single banks reach beyond the root mean square");
   });
 
   test("said for blocks 1 on instances of their own; not with blocks, not on one switched deployment", () => {
     assert.match(
       singlePairNote(1, true) ?? "",
-      /^one instance pair \(compare\.blocks 1\): .* cannot be told from a change; .* 0\.9% to 3\.9%/,
+      /^one instance pair \(compare\.blocks 1\): .* cannot be told from a change; .* 0\.9% \(.*\) to 7\.0%/,
     );
     assert.equal(singlePairNote(3, true), undefined);
     assert.equal(singlePairNote(1, false), undefined);
+  });
+
+  test("a flagged cell of one pair is warned of in the first lines; nothing flagged, no warning", () => {
+    const sd = { low: INSTANCE_GAP_SD.low, high: INSTANCE_GAP_SD.high };
+    assert.equal(singlePairWarning([], sd), undefined);
+    const line = singlePairWarning([{ label: "point_select threads=8 tps", change: 0.085 }], sd) ?? "";
+    assert.match(
+      line,
+      /^⚠️ One instance pair \(compare\.blocks 1\): point_select threads=8 tps \+8\.5% may be a steady gap/,
+    );
+    assert.match(line, /standard deviation of 0\.9% to 7\.0%, so ±14\.0% between one pair/);
+    assert.match(
+      singlePairWarning([{ label: "insert threads=4 tps", change: -0.031 }], sd) ?? "",
+      /insert threads=4 tps −3\.1% may be/,
+    );
   });
 });
 

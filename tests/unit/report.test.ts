@@ -63,6 +63,34 @@ describe("PR comment", () => {
     assert.match(first, /21 min benchmark \(early stop saved ~10 min\)/);
   });
 
+  test("one instance pair: a flagged cell is warned of in the first lines of the comment and report.html; nothing flagged or blocks, no warning", async () => {
+    const single = { instance_gap_sd: { low: 0.009, high: 0.07 } };
+    const v = syntheticVerdict({ improvements: ["point_select@16"] });
+    v.single_pair = single;
+    const cell = v.cells.find((c) => c.verdict === "improvement");
+    assert.ok(cell && cell.change !== null);
+    const want = new RegExp(
+      `^> ⚠️ One instance pair \\(compare\\.blocks 1\\): point_select threads=16 ${cell.metric} \\+${(cell.change * 100).toFixed(1).replace(".", "\\.")}% may be a steady gap between the two server instances`,
+      "m",
+    );
+    const md = commentMarkdown(v);
+    assert.match(md, want);
+    // among the first lines: before the method line
+    assert.ok(md.search(want) < md.indexOf("<sub>"), md.slice(0, 600));
+    const file = join(tempDir(), "report.html");
+    await writeHtmlReport(v, file);
+    assert.match(readFileSync(file, "utf8"), /<p class="warning">⚠️ One instance pair/);
+    // nothing flagged: the note stays among the notes only
+    const quiet = syntheticVerdict();
+    quiet.single_pair = single;
+    assert.doesNotMatch(commentMarkdown(quiet), /One instance pair/);
+    // with blocks (no single_pair) a flagged cell is judged over instances: no warning
+    assert.doesNotMatch(
+      commentMarkdown(syntheticVerdict({ improvements: ["point_select@16"] })),
+      /One instance pair/,
+    );
+  });
+
   test("overall markers: 🟢 improvement, ⚪ nothing changed, 🟡 inconclusive", () => {
     assert.match(
       commentMarkdown(syntheticVerdict({ improvements: ["point_select@16"] })),

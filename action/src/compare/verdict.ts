@@ -139,6 +139,14 @@ export const VerdictSchema = z.strictObject({
   /** compare.inconclusive: what an inconclusive cell does to the check (absent: warn). */
   inconclusive: z.enum(["fail", "warn", "pass"]).optional(),
   notes: z.array(z.string()),
+  /**
+   * One instance pair (compare.blocks 1, each variant on servers of its own): a steady gap between
+   * two instances of one configuration cannot be told from a change; the standard deviations such
+   * gaps had on this machine's A/A banks.
+   */
+  single_pair: z
+    .strictObject({ instance_gap_sd: z.strictObject({ low: z.number(), high: z.number() }) })
+    .optional(),
   /** Resource use and bottleneck hints per variant × workload × threads, where they were sampled. */
   evidence: z.array(EvidenceSchema).optional(),
   /** Per variant difference and cell: shown to take effect, shown not to, or not recorded. */

@@ -1,7 +1,7 @@
 // The verdict builder: what a comparison's judgements, the effect checks and the way its rounds
 // ran say, as the verdict file (compare/verdict.ts) has it. compareSpec measures; this decides
 // and explains.
-import { singlePairNote } from "../compare/design.ts";
+import { INSTANCE_GAP_SD, singlePairNote } from "../compare/design.ts";
 import { cpuQuotaOf, quotaEffects, settingEffects, unshownEffects, withEffects } from "../compare/effects.ts";
 import { overallVerdict } from "../compare/judge.ts";
 import type { judgeFamily } from "../compare/judge-results.ts";
@@ -90,6 +90,9 @@ export function buildVerdict(i: VerdictInputs): Verdict {
     cells,
     inconclusive: compare.inconclusive,
     ...(effects.length ? { effects } : {}),
+    ...(singlePairNote(compare.blocks, i.ownInstances)
+      ? { single_pair: { instance_gap_sd: { low: INSTANCE_GAP_SD.low, high: INSTANCE_GAP_SD.high } } }
+      : {}),
     ...(loaded.unseen?.length ? { unseen: loaded.unseen } : {}),
     ...evidenceField(evidenceOf(result.cells, names)),
     ...(i.profiles.length ? { profiles: i.profiles } : {}),

@@ -16,6 +16,7 @@ import {
   type Row,
   rawDirs,
   reproduceCommand,
+  singlePairLines,
   subVerdict,
   summaryLine,
   type WorkloadRows,
@@ -187,6 +188,7 @@ function render(
     ...effectLines(v.effects),
     ...unseenLines(v.unseen),
     ...inconclusiveLines(v),
+    ...singlePairLines(v),
     ...evidenceWarnings(v.evidence).map((l) => `⚠️ ${l}`),
   ];
   if (warnings.length) out.push(warnings.map((l) => `> ${md(l)}`).join("\n>\n"), "");

@@ -1,4 +1,5 @@
 import { dirname } from "node:path";
+import { singlePairWarning } from "../compare/design.ts";
 import { type CellJudgement, type CellVerdictKind, overallVerdict } from "../compare/judge.ts";
 import type { Verdict } from "../compare/verdict.ts";
 import type { TargetInfo } from "../result/model.ts";
@@ -245,6 +246,22 @@ export function inconclusiveLines(v: Verdict): string[] {
       );
   }
   return lines;
+}
+
+/**
+ * A single-pair comparison's warning when it flagged a cell (regression or improvement): the
+ * change may be the steady gap between its two instances. Empty otherwise.
+ */
+export function singlePairLines(v: Verdict): string[] {
+  if (!v.single_pair) return [];
+  const flagged = v.cells
+    .filter((c) => (c.verdict === "regression" || c.verdict === "improvement") && c.change !== null)
+    .map((c) => ({
+      label: `${v.variants && v.variants.length > 1 ? `${c.variant} ` : ""}${c.workload} threads=${c.threads} ${c.metric}`,
+      change: c.change as number,
+    }));
+  const line = singlePairWarning(flagged, v.single_pair.instance_gap_sd);
+  return line ? [line] : [];
 }
 
 /** Blocks: how many fresh instances, and the most of the noise that lay between instances. */

@@ -1945,6 +1945,12 @@ var VerdictSchema = external_exports.strictObject({
   /** compare.inconclusive: what an inconclusive cell does to the check (absent: warn). */
   inconclusive: external_exports.enum(["fail", "warn", "pass"]).optional(),
   notes: external_exports.array(external_exports.string()),
+  /**
+   * One instance pair (compare.blocks 1, each variant on servers of its own): a steady gap between
+   * two instances of one configuration cannot be told from a change; the standard deviations such
+   * gaps had on this machine's A/A banks.
+   */
+  single_pair: external_exports.strictObject({ instance_gap_sd: external_exports.strictObject({ low: external_exports.number(), high: external_exports.number() }) }).optional(),
   /** Resource use and bottleneck hints per variant × workload × threads, where they were sampled. */
   evidence: external_exports.array(EvidenceSchema).optional(),
   /** Per variant difference and cell: shown to take effect, shown not to, or not recorded. */
@@ -57922,6 +57928,65 @@ function xyChartN(title2, yLabel, threads, series) {
 
 // action/src/report/rows.ts
 import { dirname } from "node:path";
+
+// action/src/compare/design.ts
+var INSTANCE_GAP_SD = {
+  low: 9e-3,
+  lowFrom: "bench/duet-bank-tidb.json",
+  high: 0.07,
+  highFrom: "bench/duet-aa-quota-reload*.json"
+};
+var gapPct = (x4) => `${(x4 * 100).toFixed(1)}%`;
+function singlePairNote(blocks, ownInstances) {
+  if (blocks > 1 || !ownInstances) return void 0;
+  return `one instance pair (compare.blocks 1): every round compared the same two server processes, so a steady gap between two instances of one configuration cannot be told from a change; on this machine such gaps had a standard deviation of ${gapPct(INSTANCE_GAP_SD.low)} (a private tidb-server at 40% of a CPU) to ${gapPct(INSTANCE_GAP_SD.high)} (MariaDB at 40% of a CPU, 8 threads) in A/A banks with restarts. compare.blocks: 3 or more restarts the servers between blocks and counts that gap in the interval`;
+}
+function singlePairWarning(flagged, sd) {
+  if (flagged.length === 0) return void 0;
+  const shown = flagged.map((f) => `${f.label} ${f.change > 0 ? "+" : f.change < 0 ? "\u2212" : ""}${gapPct(Math.abs(f.change))}`).join(", ");
+  return `\u26A0\uFE0F One instance pair (compare.blocks 1): ${shown} may be a steady gap between the two server instances rather than a change \u2014 two instances of one configuration differed on this machine with a standard deviation of ${gapPct(sd.low)} to ${gapPct(sd.high)}, so \xB1${gapPct(2 * sd.high)} between one pair is no surprise. compare.blocks: 3 or more restarts the servers between blocks and tells the two apart.`;
+}
+function duetBlocks(rounds, maxRounds = rounds) {
+  for (let b10 = 3; b10 <= rounds; b10++) if (rounds % b10 === 0 && maxRounds % (rounds / b10) === 0) return b10;
+  return void 0;
+}
+var PLAN_POWER = 0.9;
+function powerBelow(limit, shift, se, t, df) {
+  const half = df / 2;
+  const logNorm = half * Math.log(2) + logGamma(half);
+  const top = Math.sqrt(df + 12 * Math.sqrt(2 * df) + 20);
+  const steps = 600;
+  let sum3 = 0;
+  for (let k2 = 0; k2 < steps; k2++) {
+    const u2 = (k2 + 0.5) / steps * top;
+    const x4 = u2 * u2;
+    const density = Math.exp((half - 1) * Math.log(x4) - x4 / 2 - logNorm) * 2 * u2;
+    const s2 = Math.sqrt(x4 / df);
+    sum3 += normalCdf((limit - t * se * s2 - shift) / se) * density;
+  }
+  return sum3 * top / steps;
+}
+function plannedMde(noise, design, alpha, tolerance, better = "higher", power = PLAN_POWER) {
+  const perBlock = design.rounds / design.blocks;
+  const blocked = design.blocks > 1;
+  const se = blocked ? Math.sqrt(noise.instances ** 2 + noise.rounds ** 2 / perBlock) / Math.sqrt(design.blocks) : Math.sqrt(noise.instances ** 2 + noise.rounds ** 2 / design.rounds);
+  const df = Math.max(
+    1,
+    blocked ? design.blocks - 1 : design.rounds - 2 * Math.floor(TRIM * design.rounds) - 1
+  );
+  const t = tQuantile(1 - alpha / 2, df);
+  const limit = Math.log(1 - tolerance);
+  let [lo, hi] = [limit - 60 * se, limit];
+  for (let i = 0; i < 60; i++) {
+    const mid = (lo + hi) / 2;
+    if (powerBelow(limit, mid, se, t, df) >= power) lo = mid;
+    else hi = mid;
+  }
+  const margin = limit - lo;
+  return better === "higher" ? 1 - Math.exp(limit - margin) : Math.exp(Math.log(1 + tolerance) + margin) - 1;
+}
+
+// action/src/report/rows.ts
 var CELL_MARK = {
   regression: "\u{1F534}",
   improvement: "\u{1F7E2}",
@@ -58078,6 +58143,15 @@ function inconclusiveLines(v) {
       );
   }
   return lines2;
+}
+function singlePairLines(v) {
+  if (!v.single_pair) return [];
+  const flagged = v.cells.filter((c4) => (c4.verdict === "regression" || c4.verdict === "improvement") && c4.change !== null).map((c4) => ({
+    label: `${v.variants && v.variants.length > 1 ? `${c4.variant} ` : ""}${c4.workload} threads=${c4.threads} ${c4.metric}`,
+    change: c4.change
+  }));
+  const line5 = singlePairWarning(flagged, v.single_pair.instance_gap_sd);
+  return line5 ? [line5] : [];
 }
 function blocksText(v) {
   if (!v.blocks || v.blocks < 2) return "";
@@ -58483,6 +58557,7 @@ function verdictHtml(v, charts, extra = {}) {
       ...effectLines(v.effects),
       ...unseenLines(v.unseen),
       ...inconclusiveLines(v),
+      ...singlePairLines(v),
       ...evidenceWarnings(v.evidence).map((l) => `\u26A0\uFE0F ${l}`)
     ].map((l) => `<p class="warning">${esc(l)}</p>`),
     `<p class="method">${esc(methodText(v))}</p>`,
@@ -58835,6 +58910,7 @@ function render(v, workloads, d, trimmed, opts) {
     ...effectLines(v.effects),
     ...unseenLines(v.unseen),
     ...inconclusiveLines(v),
+    ...singlePairLines(v),
     ...evidenceWarnings(v.evidence).map((l) => `\u26A0\uFE0F ${l}`)
   ];
   if (warnings.length) out.push(warnings.map((l) => `> ${md2(l)}`).join("\n>\n"), "");
@@ -59178,57 +59254,6 @@ function specWarnings(loaded, command, cores2 = cpus3().length, remoteLoad = fal
 import { mkdir as mkdir4 } from "node:fs/promises";
 import { cpus as cpus6 } from "node:os";
 import { join as join6 } from "node:path";
-
-// action/src/compare/design.ts
-var INSTANCE_GAP_SD = {
-  low: 9e-3,
-  high: 0.039,
-  from: "bench/duet-bank-tidb.json, bench/aa-bank-cpu-bound.json"
-};
-function singlePairNote(blocks, ownInstances) {
-  if (blocks > 1 || !ownInstances) return void 0;
-  const p = (x4) => `${(x4 * 100).toFixed(1)}%`;
-  return `one instance pair (compare.blocks 1): every round compared the same two server processes, so a steady gap between two instances of one configuration cannot be told from a change; on this machine such gaps had a standard deviation of ${p(INSTANCE_GAP_SD.low)} to ${p(INSTANCE_GAP_SD.high)} (A/A banks with restarts). compare.blocks: 3 or more restarts the servers between blocks and counts that gap in the interval`;
-}
-function duetBlocks(rounds, maxRounds = rounds) {
-  for (let b10 = 3; b10 <= rounds; b10++) if (rounds % b10 === 0 && maxRounds % (rounds / b10) === 0) return b10;
-  return void 0;
-}
-var PLAN_POWER = 0.9;
-function powerBelow(limit, shift, se, t, df) {
-  const half = df / 2;
-  const logNorm = half * Math.log(2) + logGamma(half);
-  const top = Math.sqrt(df + 12 * Math.sqrt(2 * df) + 20);
-  const steps = 600;
-  let sum3 = 0;
-  for (let k2 = 0; k2 < steps; k2++) {
-    const u2 = (k2 + 0.5) / steps * top;
-    const x4 = u2 * u2;
-    const density = Math.exp((half - 1) * Math.log(x4) - x4 / 2 - logNorm) * 2 * u2;
-    const s2 = Math.sqrt(x4 / df);
-    sum3 += normalCdf((limit - t * se * s2 - shift) / se) * density;
-  }
-  return sum3 * top / steps;
-}
-function plannedMde(noise, design, alpha, tolerance, better = "higher", power = PLAN_POWER) {
-  const perBlock = design.rounds / design.blocks;
-  const blocked = design.blocks > 1;
-  const se = blocked ? Math.sqrt(noise.instances ** 2 + noise.rounds ** 2 / perBlock) / Math.sqrt(design.blocks) : Math.sqrt(noise.instances ** 2 + noise.rounds ** 2 / design.rounds);
-  const df = Math.max(
-    1,
-    blocked ? design.blocks - 1 : design.rounds - 2 * Math.floor(TRIM * design.rounds) - 1
-  );
-  const t = tQuantile(1 - alpha / 2, df);
-  const limit = Math.log(1 - tolerance);
-  let [lo, hi] = [limit - 60 * se, limit];
-  for (let i = 0; i < 60; i++) {
-    const mid = (lo + hi) / 2;
-    if (powerBelow(limit, mid, se, t, df) >= power) lo = mid;
-    else hi = mid;
-  }
-  const margin = limit - lo;
-  return better === "higher" ? 1 - Math.exp(limit - margin) : Math.exp(Math.log(1 + tolerance) + margin) - 1;
-}
 
 // action/src/pipeline/cells.ts
 var cellLabel = (c4) => {
@@ -62880,6 +62905,7 @@ function buildVerdict(i) {
     cells,
     inconclusive: compare3.inconclusive,
     ...effects.length ? { effects } : {},
+    ...singlePairNote(compare3.blocks, i.ownInstances) ? { single_pair: { instance_gap_sd: { low: INSTANCE_GAP_SD.low, high: INSTANCE_GAP_SD.high } } } : {},
     ...loaded.unseen?.length ? { unseen: loaded.unseen } : {},
     ...evidenceField(evidenceOf(result.cells, names)),
     ...i.profiles.length ? { profiles: i.profiles } : {},
