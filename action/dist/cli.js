@@ -45,7 +45,7 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-R6VH4NI7.js";
+} from "./chunk-GXWE6PSH.js";
 import {
   reapLedger
 } from "./chunk-LEK4XBH5.js";

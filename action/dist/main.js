@@ -13,7 +13,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-R6VH4NI7.js";
+} from "./chunk-GXWE6PSH.js";
 import {
   getInput,
   info,

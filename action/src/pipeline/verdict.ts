@@ -42,6 +42,8 @@ export function buildVerdict(i: VerdictInputs): Verdict {
   const control = plan.base.name;
   const others = names.slice(1);
   const maxRounds = compare.max_rounds ?? compare.rounds;
+  // one instance pair: said among the notes, and in single_pair for the reports' first lines
+  const singlePair = singlePairNote(compare.blocks, i.ownInstances);
   // what the variants differ in, shown to take effect over the measured runs (or not)
   const effects = [
     ...quotaEffects(
@@ -90,7 +92,7 @@ export function buildVerdict(i: VerdictInputs): Verdict {
     cells,
     inconclusive: compare.inconclusive,
     ...(effects.length ? { effects } : {}),
-    ...(singlePairNote(compare.blocks, i.ownInstances)
+    ...(singlePair
       ? { single_pair: { instance_gap_sd: { low: INSTANCE_GAP_SD.low, high: INSTANCE_GAP_SD.high } } }
       : {}),
     ...(loaded.unseen?.length ? { unseen: loaded.unseen } : {}),
@@ -108,7 +110,7 @@ export function buildVerdict(i: VerdictInputs): Verdict {
           ]
         : []),
       ...i.runnerNotes,
-      ...[singlePairNote(compare.blocks, i.ownInstances)].filter((n): n is string => n !== undefined),
+      ...(singlePair ? [singlePair] : []),
       compare.blocks > 1
         ? `instances as the unit: ${compare.rounds / compare.blocks} rounds per block, every variant's server restarted (fresh process, same data, random order) before each block after the first, warmup rounds again; per cell the mean of log(variant/${control}) in each block, a t interval over the block means (df = blocks − 1); between_share: the part of the round-to-round variance that lay between instances (one-way random effects)`
         : `paired by round: one server instance per variant, rounds as the unit`,

@@ -1,13 +1,11 @@
-import { effectLines, unseenLines } from "../compare/effects.ts";
 import type { Verdict } from "../compare/verdict.ts";
-import { EVIDENCE_TEXT, evidenceMarkdown, evidenceWarnings, profileMarkdown } from "./evidence.ts";
+import { EVIDENCE_TEXT, evidenceMarkdown, profileMarkdown } from "./evidence.ts";
 import { matrixCharts, matrixTable, variantWorkloads } from "./matrix.ts";
 import { workloadCharts } from "./mermaid.ts";
 import {
   CELL_MARK,
   CENTRES_TEXT,
   ciText,
-  inconclusiveLines,
   methodText,
   metricName,
   num,
@@ -16,10 +14,10 @@ import {
   type Row,
   rawDirs,
   reproduceCommand,
-  singlePairLines,
   subVerdict,
   summaryLine,
   type WorkloadRows,
+  warningLines,
   workloadRows,
 } from "./rows.ts";
 
@@ -184,13 +182,7 @@ function render(
       "",
     );
   }
-  const warnings = [
-    ...effectLines(v.effects),
-    ...unseenLines(v.unseen),
-    ...inconclusiveLines(v),
-    ...singlePairLines(v),
-    ...evidenceWarnings(v.evidence).map((l) => `⚠️ ${l}`),
-  ];
+  const warnings = warningLines(v);
   if (warnings.length) out.push(warnings.map((l) => `> ${md(l)}`).join("\n>\n"), "");
   if (v.confirmation) out.push(md(confirmationText(v, v.confirmation)), "");
   out.push(method(v), "");

@@ -1,17 +1,15 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { effectLines, unseenLines } from "../compare/effects.ts";
 import type { Verdict } from "../compare/verdict.ts";
 import { WriteError } from "../errors.ts";
 import type { Result } from "../result/model.ts";
 import { writeAtomic } from "../result/store.ts";
 import { type Chart, chartSvg, svgPng, verdictCharts } from "./charts.ts";
-import { EVIDENCE_TEXT, evidenceWarnings, HINT_MARK, useText } from "./evidence.ts";
+import { EVIDENCE_TEXT, HINT_MARK, useText } from "./evidence.ts";
 import {
   CELL_MARK,
   CENTRES_TEXT,
   ciText,
-  inconclusiveLines,
   methodText,
   metricName,
   num,
@@ -19,9 +17,9 @@ import {
   pct,
   rawDirs,
   reproduceCommand,
-  singlePairLines,
   subVerdict,
   summaryLine,
+  warningLines,
   workloadRows,
 } from "./rows.ts";
 import { secondCharts } from "./seconds.ts";
@@ -77,13 +75,7 @@ export function verdictHtml(v: Verdict, charts: RenderedChart[], extra: HtmlExtr
     `<title>${esc(title)}</title><style>${CSS}</style></head><body>`,
     `<h1 id="verdict" data-verdict="${esc(v.verdict)}">${overallMark(v)} ${esc(title)}</h1>`,
     ...parts.map((p) => `<div class="facts">${esc(p)}</div>`),
-    ...[
-      ...effectLines(v.effects),
-      ...unseenLines(v.unseen),
-      ...inconclusiveLines(v),
-      ...singlePairLines(v),
-      ...evidenceWarnings(v.evidence).map((l) => `⚠️ ${l}`),
-    ].map((l) => `<p class="warning">${esc(l)}</p>`),
+    ...warningLines(v).map((l) => `<p class="warning">${esc(l)}</p>`),
     `<p class="method">${esc(methodText(v))}</p>`,
     `<p class="method">${esc(CENTRES_TEXT)}</p>`,
   ];

@@ -1,8 +1,10 @@
 import { dirname } from "node:path";
 import { singlePairWarning } from "../compare/design.ts";
+import { effectLines, unseenLines } from "../compare/effects.ts";
 import { type CellJudgement, type CellVerdictKind, overallVerdict } from "../compare/judge.ts";
 import type { Verdict } from "../compare/verdict.ts";
 import type { TargetInfo } from "../result/model.ts";
+import { evidenceWarnings } from "./evidence.ts";
 
 /** Per-cell markers (CockroachDB's microbench-ci vocabulary) and the overall one. */
 export const CELL_MARK: Record<CellVerdictKind, string> = {
@@ -262,6 +264,20 @@ export function singlePairLines(v: Verdict): string[] {
     }));
   const line = singlePairWarning(flagged, v.single_pair.instance_gap_sd);
   return line ? [line] : [];
+}
+
+/**
+ * The warnings a verdict opens with, in the comment and report.html alike: differences that did
+ * not take effect or are not shown to, undecided cells, a single pair's flagged cells, evidence.
+ */
+export function warningLines(v: Verdict): string[] {
+  return [
+    ...effectLines(v.effects),
+    ...unseenLines(v.unseen),
+    ...inconclusiveLines(v),
+    ...singlePairLines(v),
+    ...evidenceWarnings(v.evidence).map((l) => `⚠️ ${l}`),
+  ];
 }
 
 /** Blocks: how many fresh instances, and the most of the noise that lay between instances. */

@@ -4225,171 +4225,6 @@ pass --force to compare anyway`
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname as dirname2, join as join3 } from "node:path";
 
-// action/src/compare/effects.ts
-var MIN_THROTTLED_SHARE = 0.01;
-function cpuQuotaOf(target2) {
-  const q = target2?.resources?.cpu_quota;
-  return typeof q === "number" ? q : void 0;
-}
-var pct = (x4) => `${Math.round(x4 * 1e3) / 10}%`;
-function throttleOf(cells) {
-  const seen = cells.filter((c4) => c4.cpu_throttle);
-  if (seen.length === 0) return void 0;
-  return {
-    periods: seen.reduce((s2, c4) => s2 + (c4.cpu_throttle?.periods ?? 0), 0),
-    throttled: seen.reduce((s2, c4) => s2 + (c4.cpu_throttle?.throttled_periods ?? 0), 0),
-    seconds: seen.reduce((s2, c4) => s2 + (c4.cpu_throttle?.throttled_s ?? 0), 0)
-  };
-}
-function quotaEffects(cells, variants, control) {
-  const base = variants.find((v) => v.name === control);
-  if (!base) return [];
-  const out = [];
-  const measured = cells.filter((c4) => c4.round > 0 && c4.status === "ok");
-  for (const v of variants) {
-    if (v.name === control || v.cpu_quota === base.cpu_quota) continue;
-    const keys4 = /* @__PURE__ */ new Map();
-    for (const c4 of measured)
-      keys4.set(`${c4.workload}\0${c4.threads}`, { workload: c4.workload, threads: c4.threads });
-    for (const { workload, threads } of keys4.values()) {
-      const sides = [base, v].map((side) => ({
-        side,
-        t: throttleOf(
-          measured.filter((c4) => c4.variant === side.name && c4.workload === workload && c4.threads === threads)
-        )
-      }));
-      const quoted2 = sides.filter((s2) => s2.side.cpu_quota !== void 0);
-      const text3 = (s2) => s2.side.cpu_quota === void 0 ? `${s2.side.name} no quota` : s2.t ? `${s2.side.name} ${pct(s2.side.cpu_quota)} of a CPU: throttled in ${s2.t.throttled} of ${s2.t.periods} periods (${pct(s2.t.periods ? s2.t.throttled / s2.t.periods : 0)}, ${s2.t.seconds.toFixed(1)} s held back)` : `${s2.side.name} ${pct(s2.side.cpu_quota)} of a CPU: not recorded`;
-      const recorded = quoted2.every((s2) => s2.t);
-      const bound2 = quoted2.some(
-        (s2) => s2.t && s2.t.periods > 0 && s2.t.throttled / s2.t.periods >= MIN_THROTTLED_SHARE
-      );
-      out.push({
-        variant: v.name,
-        against: control,
-        difference: "target.resources.cpu_quota",
-        workload,
-        threads,
-        ...recorded ? { took_effect: bound2 } : {},
-        detail: sides.map(text3).join("; ")
-      });
-    }
-  }
-  return out;
-}
-function cellKeys(cells) {
-  const keys4 = /* @__PURE__ */ new Map();
-  for (const c4 of cells)
-    if (c4.round > 0 && c4.status === "ok")
-      keys4.set(`${c4.workload}\0${c4.threads}`, { workload: c4.workload, threads: c4.threads });
-  return [...keys4.values()];
-}
-function settingEffects(cells, infos, control) {
-  const base = infos.find((t) => t.variant === control);
-  if (!base) return [];
-  const out = [];
-  const keys4 = cellKeys(cells);
-  for (const v of infos) {
-    if (v.variant === control) continue;
-    const names = /* @__PURE__ */ new Set([...Object.keys(base.config), ...Object.keys(v.config)]);
-    for (const name of names) {
-      const asked = [base.config[name], v.config[name]];
-      if (String(asked[0]) === String(asked[1])) continue;
-      const read4 = [base.effective_config[name], v.effective_config[name]];
-      const recorded = read4.every((x4) => x4 !== void 0);
-      const shown = (t, i) => `${t.variant} ${asked[i] === void 0 ? "(not set)" : String(asked[i])} \u2192 ${read4[i] === void 0 ? "not read back" : `reads ${read4[i]}`}`;
-      for (const k2 of keys4)
-        out.push({
-          variant: v.variant,
-          against: control,
-          difference: name,
-          ...k2,
-          ...recorded ? { took_effect: read4[0] !== read4[1] } : {},
-          detail: `${shown(base, 0)}; ${shown(v, 1)}`
-        });
-    }
-  }
-  return out;
-}
-function unshownEffects(cells, targets, control, shown) {
-  const base = targets.find((t) => t.name === control);
-  if (!base) return [];
-  const out = [];
-  const keys4 = cellKeys(cells);
-  for (const v of targets) {
-    if (v.name === control) continue;
-    for (const path3 of differingPaths(base.target, v.target)) {
-      if (shown.some((s2) => path3 === s2 || path3.startsWith(`${s2}.`) || matchesWildcard(s2, path3))) continue;
-      for (const k2 of keys4)
-        out.push({
-          variant: v.name,
-          against: control,
-          difference: `target.${path3}`,
-          ...k2,
-          detail: `tiperf does not read target.${path3} back from the running servers, so nothing shows that it differed while they were measured`
-        });
-    }
-  }
-  return out;
-}
-function matchesWildcard(pattern, path3) {
-  if (!pattern.includes("*")) return false;
-  const p = pattern.split(".");
-  const x4 = path3.split(".");
-  return x4.length >= p.length && p.every((seg, i) => seg === "*" || seg === x4[i]);
-}
-function differingPaths(a4, b10, prefix = "") {
-  const isObj3 = (x4) => typeof x4 === "object" && x4 !== null && !Array.isArray(x4);
-  if ((isObj3(a4) || a4 === void 0) && (isObj3(b10) || b10 === void 0) && (isObj3(a4) || isObj3(b10))) {
-    const x4 = a4 ?? {};
-    const y4 = b10 ?? {};
-    const out = [];
-    for (const k2 of /* @__PURE__ */ new Set([...Object.keys(x4), ...Object.keys(y4)]))
-      out.push(...differingPaths(x4[k2], y4[k2], prefix ? `${prefix}.${k2}` : k2));
-    return out;
-  }
-  return JSON.stringify(a4) === JSON.stringify(b10) ? [] : [prefix];
-}
-function withEffects(cells, effects) {
-  const none = effects.filter((e) => e.took_effect === false);
-  return cells.map((c4) => {
-    const e = none.find(
-      (x4) => x4.workload === c4.workload && x4.threads === c4.threads && (c4.variant === void 0 || c4.variant === x4.variant)
-    );
-    if (!e || c4.verdict === "regression" || c4.verdict === "inconclusive") return c4;
-    return {
-      ...c4,
-      verdict: "inconclusive",
-      reason: `${e.difference} did not take effect: ${e.detail}; the variants ran alike, so this measures nothing of the difference`
-    };
-  });
-}
-function effectLines(effects) {
-  if (!effects?.length) return [];
-  const none = effects.filter((e) => e.took_effect === false);
-  const unknown = effects.filter((e) => e.took_effect === void 0);
-  const cells = (xs) => xs.map((e) => `${e.workload} threads=${e.threads}`).join(", ");
-  const out = [];
-  for (const diff of new Set(none.map((e) => e.difference))) {
-    const mine = none.filter((e) => e.difference === diff);
-    out.push(
-      `\u{1F6AB} ${diff} did not take effect in ${cells(mine)}: ${mine[0]?.detail}. These cells are not a pass: the variants ran alike.${mine.some((e) => e.difference.endsWith("cpu_quota")) ? " (Inside a duet each server shares its pair's CPUs with the load generator, so a quota of one CPU's time may never be reached: compare.order: interleaved.)" : ""}`
-    );
-  }
-  if (unknown.length)
-    out.push(
-      `\u26A0\uFE0F ${[...new Set(unknown.map((e) => e.difference))].join(", ")}: not shown to take effect in ${cells(unknown)} (${unknown[0]?.detail})`
-    );
-  return out;
-}
-function unseenLines(unseen2) {
-  if (!unseen2?.length) return [];
-  const paths = (ps) => ps.length > 5 ? `${ps.slice(0, 5).join(", ")} and ${ps.length - 5} more` : ps.join(", ");
-  return unseen2.map(
-    (u2) => `\u{1F52D} Not judged here: ${u2.why} (${paths(u2.paths)}). A pass says nothing of it; ${u2.needs} is needed to judge it.`
-  );
-}
-
 // node_modules/vega-util/build/accessor.js
 function accessor(fn, fields3, name) {
   return Object.assign(fn, {
@@ -57986,6 +57821,215 @@ function plannedMde(noise, design, alpha, tolerance, better = "higher", power = 
   return better === "higher" ? 1 - Math.exp(limit - margin) : Math.exp(Math.log(1 + tolerance) + margin) - 1;
 }
 
+// action/src/compare/effects.ts
+var MIN_THROTTLED_SHARE = 0.01;
+function cpuQuotaOf(target2) {
+  const q = target2?.resources?.cpu_quota;
+  return typeof q === "number" ? q : void 0;
+}
+var pct = (x4) => `${Math.round(x4 * 1e3) / 10}%`;
+function throttleOf(cells) {
+  const seen = cells.filter((c4) => c4.cpu_throttle);
+  if (seen.length === 0) return void 0;
+  return {
+    periods: seen.reduce((s2, c4) => s2 + (c4.cpu_throttle?.periods ?? 0), 0),
+    throttled: seen.reduce((s2, c4) => s2 + (c4.cpu_throttle?.throttled_periods ?? 0), 0),
+    seconds: seen.reduce((s2, c4) => s2 + (c4.cpu_throttle?.throttled_s ?? 0), 0)
+  };
+}
+function quotaEffects(cells, variants, control) {
+  const base = variants.find((v) => v.name === control);
+  if (!base) return [];
+  const out = [];
+  const measured = cells.filter((c4) => c4.round > 0 && c4.status === "ok");
+  for (const v of variants) {
+    if (v.name === control || v.cpu_quota === base.cpu_quota) continue;
+    const keys4 = /* @__PURE__ */ new Map();
+    for (const c4 of measured)
+      keys4.set(`${c4.workload}\0${c4.threads}`, { workload: c4.workload, threads: c4.threads });
+    for (const { workload, threads } of keys4.values()) {
+      const sides = [base, v].map((side) => ({
+        side,
+        t: throttleOf(
+          measured.filter((c4) => c4.variant === side.name && c4.workload === workload && c4.threads === threads)
+        )
+      }));
+      const quoted2 = sides.filter((s2) => s2.side.cpu_quota !== void 0);
+      const text3 = (s2) => s2.side.cpu_quota === void 0 ? `${s2.side.name} no quota` : s2.t ? `${s2.side.name} ${pct(s2.side.cpu_quota)} of a CPU: throttled in ${s2.t.throttled} of ${s2.t.periods} periods (${pct(s2.t.periods ? s2.t.throttled / s2.t.periods : 0)}, ${s2.t.seconds.toFixed(1)} s held back)` : `${s2.side.name} ${pct(s2.side.cpu_quota)} of a CPU: not recorded`;
+      const recorded = quoted2.every((s2) => s2.t);
+      const bound2 = quoted2.some(
+        (s2) => s2.t && s2.t.periods > 0 && s2.t.throttled / s2.t.periods >= MIN_THROTTLED_SHARE
+      );
+      out.push({
+        variant: v.name,
+        against: control,
+        difference: "target.resources.cpu_quota",
+        workload,
+        threads,
+        ...recorded ? { took_effect: bound2 } : {},
+        detail: sides.map(text3).join("; ")
+      });
+    }
+  }
+  return out;
+}
+function cellKeys(cells) {
+  const keys4 = /* @__PURE__ */ new Map();
+  for (const c4 of cells)
+    if (c4.round > 0 && c4.status === "ok")
+      keys4.set(`${c4.workload}\0${c4.threads}`, { workload: c4.workload, threads: c4.threads });
+  return [...keys4.values()];
+}
+function settingEffects(cells, infos, control) {
+  const base = infos.find((t) => t.variant === control);
+  if (!base) return [];
+  const out = [];
+  const keys4 = cellKeys(cells);
+  for (const v of infos) {
+    if (v.variant === control) continue;
+    const names = /* @__PURE__ */ new Set([...Object.keys(base.config), ...Object.keys(v.config)]);
+    for (const name of names) {
+      const asked = [base.config[name], v.config[name]];
+      if (String(asked[0]) === String(asked[1])) continue;
+      const read4 = [base.effective_config[name], v.effective_config[name]];
+      const recorded = read4.every((x4) => x4 !== void 0);
+      const shown = (t, i) => `${t.variant} ${asked[i] === void 0 ? "(not set)" : String(asked[i])} \u2192 ${read4[i] === void 0 ? "not read back" : `reads ${read4[i]}`}`;
+      for (const k2 of keys4)
+        out.push({
+          variant: v.variant,
+          against: control,
+          difference: name,
+          ...k2,
+          ...recorded ? { took_effect: read4[0] !== read4[1] } : {},
+          detail: `${shown(base, 0)}; ${shown(v, 1)}`
+        });
+    }
+  }
+  return out;
+}
+function unshownEffects(cells, targets, control, shown) {
+  const base = targets.find((t) => t.name === control);
+  if (!base) return [];
+  const out = [];
+  const keys4 = cellKeys(cells);
+  for (const v of targets) {
+    if (v.name === control) continue;
+    for (const path3 of differingPaths(base.target, v.target)) {
+      if (shown.some((s2) => path3 === s2 || path3.startsWith(`${s2}.`) || matchesWildcard(s2, path3))) continue;
+      for (const k2 of keys4)
+        out.push({
+          variant: v.name,
+          against: control,
+          difference: `target.${path3}`,
+          ...k2,
+          detail: `tiperf does not read target.${path3} back from the running servers, so nothing shows that it differed while they were measured`
+        });
+    }
+  }
+  return out;
+}
+function matchesWildcard(pattern, path3) {
+  if (!pattern.includes("*")) return false;
+  const p = pattern.split(".");
+  const x4 = path3.split(".");
+  return x4.length >= p.length && p.every((seg, i) => seg === "*" || seg === x4[i]);
+}
+function differingPaths(a4, b10, prefix = "") {
+  const isObj3 = (x4) => typeof x4 === "object" && x4 !== null && !Array.isArray(x4);
+  if ((isObj3(a4) || a4 === void 0) && (isObj3(b10) || b10 === void 0) && (isObj3(a4) || isObj3(b10))) {
+    const x4 = a4 ?? {};
+    const y4 = b10 ?? {};
+    const out = [];
+    for (const k2 of /* @__PURE__ */ new Set([...Object.keys(x4), ...Object.keys(y4)]))
+      out.push(...differingPaths(x4[k2], y4[k2], prefix ? `${prefix}.${k2}` : k2));
+    return out;
+  }
+  return JSON.stringify(a4) === JSON.stringify(b10) ? [] : [prefix];
+}
+function withEffects(cells, effects) {
+  const none = effects.filter((e) => e.took_effect === false);
+  return cells.map((c4) => {
+    const e = none.find(
+      (x4) => x4.workload === c4.workload && x4.threads === c4.threads && (c4.variant === void 0 || c4.variant === x4.variant)
+    );
+    if (!e || c4.verdict === "regression" || c4.verdict === "inconclusive") return c4;
+    return {
+      ...c4,
+      verdict: "inconclusive",
+      reason: `${e.difference} did not take effect: ${e.detail}; the variants ran alike, so this measures nothing of the difference`
+    };
+  });
+}
+function effectLines(effects) {
+  if (!effects?.length) return [];
+  const none = effects.filter((e) => e.took_effect === false);
+  const unknown = effects.filter((e) => e.took_effect === void 0);
+  const cells = (xs) => xs.map((e) => `${e.workload} threads=${e.threads}`).join(", ");
+  const out = [];
+  for (const diff of new Set(none.map((e) => e.difference))) {
+    const mine = none.filter((e) => e.difference === diff);
+    out.push(
+      `\u{1F6AB} ${diff} did not take effect in ${cells(mine)}: ${mine[0]?.detail}. These cells are not a pass: the variants ran alike.${mine.some((e) => e.difference.endsWith("cpu_quota")) ? " (Inside a duet each server shares its pair's CPUs with the load generator, so a quota of one CPU's time may never be reached: compare.order: interleaved.)" : ""}`
+    );
+  }
+  if (unknown.length)
+    out.push(
+      `\u26A0\uFE0F ${[...new Set(unknown.map((e) => e.difference))].join(", ")}: not shown to take effect in ${cells(unknown)} (${unknown[0]?.detail})`
+    );
+  return out;
+}
+function unseenLines(unseen2) {
+  if (!unseen2?.length) return [];
+  const paths = (ps) => ps.length > 5 ? `${ps.slice(0, 5).join(", ")} and ${ps.length - 5} more` : ps.join(", ");
+  return unseen2.map(
+    (u2) => `\u{1F52D} Not judged here: ${u2.why} (${paths(u2.paths)}). A pass says nothing of it; ${u2.needs} is needed to judge it.`
+  );
+}
+
+// action/src/report/evidence.ts
+function useText(r) {
+  const what = r.role === "machine" ? "machine" : r.component;
+  const where = r.host === "local" ? what : `${what}@${r.host}`;
+  const mem = r.rss_mib ? `, ${Math.round(r.rss_mib.mean)} MiB` : "";
+  const disk = (r.read_mib_s?.mean ?? 0) + (r.write_mib_s?.mean ?? 0) >= 0.1 ? `, disk ${(r.read_mib_s?.mean ?? 0).toFixed(1)}/${(r.write_mib_s?.mean ?? 0).toFixed(1)} MiB/s r/w` : "";
+  return `${where} ${Math.round(r.cpu_pct.mean)}% of ${cpusText(r.cpus)} (max ${Math.round(r.cpu_pct.max)}%)${mem}${disk}`;
+}
+var HINT_MARK = { load: "\u26A0\uFE0F", server: "\u{1F525}", machine: "\u{1F525}", none: "\xB7" };
+function evidenceWarnings(evidence) {
+  return (evidence ?? []).filter((e) => e.hint.kind === "load").map(
+    (e) => `${e.workload} threads=${e.threads} (${e.variant}): ${e.hint.text}; its numbers are not the server's`
+  );
+}
+function evidenceMarkdown(evidence, esc2) {
+  if (!evidence?.length) return [];
+  const multi = new Set(evidence.map((e) => e.variant)).size > 1;
+  return [
+    `| ${multi ? "Variant | " : ""}Workload | Threads | Bottleneck | CPU, memory (mean over the measured window; max = busiest second) |`,
+    `|${multi ? "---|" : ""}---|---:|---|---|`,
+    ...evidence.map(
+      (e) => `| ${multi ? `${esc2(e.variant)} | ` : ""}${esc2(e.workload)} | ${e.threads} | ${HINT_MARK[e.hint.kind]} ${esc2(e.hint.text)} | ${e.resources.map((r) => esc2(useText(r))).join("<br>")} |`
+    )
+  ];
+}
+var EVIDENCE_TEXT = "CPU is user + system time from /proc, sampled once a second over each cell's measured run, as a share of the CPUs the program may use (its affinity, capped by its cgroup's CPU quota); a program at 90% or more of them is saturated. Pooled over the judged rounds of a variant.";
+function profileMarkdown(profiles, esc2, where) {
+  if (!profiles?.length) return [];
+  const out = [
+    `CPU profiles of the regressed cells, each side run once more and profiled over its measured run (not judged; files in ${where}; \`go tool pprof -http=: FILE\` opens one):`,
+    "",
+    "| Cell | Variant | Server | Profile | Busiest functions (flat %) |",
+    "|---|---|---|---|---|"
+  ];
+  for (const p of profiles) {
+    const top = (p.top ?? []).slice(0, 3).map((f) => `${esc2(f.name.length > 60 ? `\u2026${f.name.slice(-59)}` : f.name)} ${f.flat_pct.toFixed(1)}%`).join("<br>");
+    const measured = p.measured ? Object.entries(p.measured).map(([k2, v]) => ` (${k2} ${Math.round(v)})`)[0] : "";
+    out.push(
+      `| ${esc2(p.workload)} threads=${p.threads} | ${esc2(p.variant)}${measured} | ${esc2(p.component)} ${esc2(p.address)} | ${p.file ? `\`${esc2(p.file)}\`${p.flame ? `, flame graph \`${esc2(p.flame)}\`` : ""}` : `not taken: ${esc2(p.error ?? "unknown")}`} | ${top || "\u2013"} |`
+    );
+  }
+  return out;
+}
+
 // action/src/report/rows.ts
 var CELL_MARK = {
   regression: "\u{1F534}",
@@ -58152,6 +58196,15 @@ function singlePairLines(v) {
   }));
   const line5 = singlePairWarning(flagged, v.single_pair.instance_gap_sd);
   return line5 ? [line5] : [];
+}
+function warningLines(v) {
+  return [
+    ...effectLines(v.effects),
+    ...unseenLines(v.unseen),
+    ...inconclusiveLines(v),
+    ...singlePairLines(v),
+    ...evidenceWarnings(v.evidence).map((l) => `\u26A0\uFE0F ${l}`)
+  ];
 }
 function blocksText(v) {
   if (!v.blocks || v.blocks < 2) return "";
@@ -58343,50 +58396,6 @@ async function svgPng(svg, scale6 = 2) {
   return new Resvg(svg, { background: "white", fitTo: { mode: "zoom", value: scale6 } }).render().asPng();
 }
 
-// action/src/report/evidence.ts
-function useText(r) {
-  const what = r.role === "machine" ? "machine" : r.component;
-  const where = r.host === "local" ? what : `${what}@${r.host}`;
-  const mem = r.rss_mib ? `, ${Math.round(r.rss_mib.mean)} MiB` : "";
-  const disk = (r.read_mib_s?.mean ?? 0) + (r.write_mib_s?.mean ?? 0) >= 0.1 ? `, disk ${(r.read_mib_s?.mean ?? 0).toFixed(1)}/${(r.write_mib_s?.mean ?? 0).toFixed(1)} MiB/s r/w` : "";
-  return `${where} ${Math.round(r.cpu_pct.mean)}% of ${cpusText(r.cpus)} (max ${Math.round(r.cpu_pct.max)}%)${mem}${disk}`;
-}
-var HINT_MARK = { load: "\u26A0\uFE0F", server: "\u{1F525}", machine: "\u{1F525}", none: "\xB7" };
-function evidenceWarnings(evidence) {
-  return (evidence ?? []).filter((e) => e.hint.kind === "load").map(
-    (e) => `${e.workload} threads=${e.threads} (${e.variant}): ${e.hint.text}; its numbers are not the server's`
-  );
-}
-function evidenceMarkdown(evidence, esc2) {
-  if (!evidence?.length) return [];
-  const multi = new Set(evidence.map((e) => e.variant)).size > 1;
-  return [
-    `| ${multi ? "Variant | " : ""}Workload | Threads | Bottleneck | CPU, memory (mean over the measured window; max = busiest second) |`,
-    `|${multi ? "---|" : ""}---|---:|---|---|`,
-    ...evidence.map(
-      (e) => `| ${multi ? `${esc2(e.variant)} | ` : ""}${esc2(e.workload)} | ${e.threads} | ${HINT_MARK[e.hint.kind]} ${esc2(e.hint.text)} | ${e.resources.map((r) => esc2(useText(r))).join("<br>")} |`
-    )
-  ];
-}
-var EVIDENCE_TEXT = "CPU is user + system time from /proc, sampled once a second over each cell's measured run, as a share of the CPUs the program may use (its affinity, capped by its cgroup's CPU quota); a program at 90% or more of them is saturated. Pooled over the judged rounds of a variant.";
-function profileMarkdown(profiles, esc2, where) {
-  if (!profiles?.length) return [];
-  const out = [
-    `CPU profiles of the regressed cells, each side run once more and profiled over its measured run (not judged; files in ${where}; \`go tool pprof -http=: FILE\` opens one):`,
-    "",
-    "| Cell | Variant | Server | Profile | Busiest functions (flat %) |",
-    "|---|---|---|---|---|"
-  ];
-  for (const p of profiles) {
-    const top = (p.top ?? []).slice(0, 3).map((f) => `${esc2(f.name.length > 60 ? `\u2026${f.name.slice(-59)}` : f.name)} ${f.flat_pct.toFixed(1)}%`).join("<br>");
-    const measured = p.measured ? Object.entries(p.measured).map(([k2, v]) => ` (${k2} ${Math.round(v)})`)[0] : "";
-    out.push(
-      `| ${esc2(p.workload)} threads=${p.threads} | ${esc2(p.variant)}${measured} | ${esc2(p.component)} ${esc2(p.address)} | ${p.file ? `\`${esc2(p.file)}\`${p.flame ? `, flame graph \`${esc2(p.flame)}\`` : ""}` : `not taken: ${esc2(p.error ?? "unknown")}`} | ${top || "\u2013"} |`
-    );
-  }
-  return out;
-}
-
 // action/src/report/seconds.ts
 var stem2 = (s2) => s2.replace(/[^\w.-]+/g, "_");
 var frame3 = (values3) => ({
@@ -58553,13 +58562,7 @@ function verdictHtml(v, charts, extra = {}) {
     `<title>${esc(title2)}</title><style>${CSS}</style></head><body>`,
     `<h1 id="verdict" data-verdict="${esc(v.verdict)}">${overallMark(v)} ${esc(title2)}</h1>`,
     ...parts.map((p) => `<div class="facts">${esc(p)}</div>`),
-    ...[
-      ...effectLines(v.effects),
-      ...unseenLines(v.unseen),
-      ...inconclusiveLines(v),
-      ...singlePairLines(v),
-      ...evidenceWarnings(v.evidence).map((l) => `\u26A0\uFE0F ${l}`)
-    ].map((l) => `<p class="warning">${esc(l)}</p>`),
+    ...warningLines(v).map((l) => `<p class="warning">${esc(l)}</p>`),
     `<p class="method">${esc(methodText(v))}</p>`,
     `<p class="method">${esc(CENTRES_TEXT)}</p>`
   ];
@@ -58906,13 +58909,7 @@ function render(v, workloads, d, trimmed, opts) {
       ""
     );
   }
-  const warnings = [
-    ...effectLines(v.effects),
-    ...unseenLines(v.unseen),
-    ...inconclusiveLines(v),
-    ...singlePairLines(v),
-    ...evidenceWarnings(v.evidence).map((l) => `\u26A0\uFE0F ${l}`)
-  ];
+  const warnings = warningLines(v);
   if (warnings.length) out.push(warnings.map((l) => `> ${md2(l)}`).join("\n>\n"), "");
   if (v.confirmation) out.push(md2(confirmationText(v, v.confirmation)), "");
   out.push(method2(v), "");
@@ -62858,6 +62855,7 @@ function buildVerdict(i) {
   const control = plan.base.name;
   const others = names.slice(1);
   const maxRounds = compare3.max_rounds ?? compare3.rounds;
+  const singlePair = singlePairNote(compare3.blocks, i.ownInstances);
   const effects = [
     ...quotaEffects(
       result.cells,
@@ -62905,7 +62903,7 @@ function buildVerdict(i) {
     cells,
     inconclusive: compare3.inconclusive,
     ...effects.length ? { effects } : {},
-    ...singlePairNote(compare3.blocks, i.ownInstances) ? { single_pair: { instance_gap_sd: { low: INSTANCE_GAP_SD.low, high: INSTANCE_GAP_SD.high } } } : {},
+    ...singlePair ? { single_pair: { instance_gap_sd: { low: INSTANCE_GAP_SD.low, high: INSTANCE_GAP_SD.high } } } : {},
     ...loaded.unseen?.length ? { unseen: loaded.unseen } : {},
     ...evidenceField(evidenceOf(result.cells, names)),
     ...i.profiles.length ? { profiles: i.profiles } : {},
@@ -62917,7 +62915,7 @@ function buildVerdict(i) {
         `variants took turns in groups: a switch restarts servers (${i.groupedBy}), so in each block every variant ran its cells together on a freshly switched instance, variants in a balanced order over blocks`
       ] : [],
       ...i.runnerNotes,
-      ...[singlePairNote(compare3.blocks, i.ownInstances)].filter((n) => n !== void 0),
+      ...singlePair ? [singlePair] : [],
       compare3.blocks > 1 ? `instances as the unit: ${compare3.rounds / compare3.blocks} rounds per block, every variant's server restarted (fresh process, same data, random order) before each block after the first, warmup rounds again; per cell the mean of log(variant/${control}) in each block, a t interval over the block means (df = blocks \u2212 1); between_share: the part of the round-to-round variance that lay between instances (one-way random effects)` : `paired by round: one server instance per variant, rounds as the unit`,
       ...(loaded.builds ?? []).map(
         (b10) => `${b10.variant === "all" ? "every variant" : b10.variant}: its server built from ${b10.path} at ${b10.commit.slice(0, 10)} (${b10.subject})${b10.kept ? ", kept from an earlier build" : `, built in ${b10.seconds} s`}`
