@@ -45,7 +45,7 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-GXWE6PSH.js";
+} from "./chunk-IJNLTMGW.js";
 import {
   reapLedger
 } from "./chunk-LEK4XBH5.js";

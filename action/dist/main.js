@@ -13,7 +13,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-GXWE6PSH.js";
+} from "./chunk-IJNLTMGW.js";
 import {
   getInput,
   info,

@@ -80,6 +80,22 @@ describe("fair duet: where it can run", () => {
     );
     assert.deepEqual(duetRefusals(spec({ duration: "4s", compare: "order: duet, swap: 2s" }), local, 2), []);
   });
+
+  test("where the machine or the target rules a duet out, the spec's own reasons are left out", () => {
+    const pinnedOffCycle = spec({ duration: "7s", target: ', resources: {cpus: "0"}' });
+    assert.equal(duetRefusals(pinnedOffCycle, local, 2).length, 4, "cpus and the duration, for each variant");
+    const cluster = { switching: "none" as const, remoteLoad: false, localServers: false };
+    assert.deepEqual(
+      duetRefusals(pinnedOffCycle, cluster, 2).map((r) => r.split(":")[0]),
+      ["compare.order"],
+      "only that the servers are not private processes",
+    );
+    assert.match(
+      duetRefusals(pinnedOffCycle, cluster, 2)[0] as string,
+      /not private processes of this machine/,
+    );
+    assert.equal(duetRefusals(pinnedOffCycle, local, 1).length, 1, "one CPU: that alone");
+  });
 });
 
 describe("compare.order: auto", () => {

@@ -36,7 +36,9 @@ export function cpuSets(available: number[], pairs: number): string[] {
 /**
  * Why a duet of this spec cannot be fair here, if it cannot (plan time and again before a
  * comparison starts): too few CPUs for a set per pair, variants sharing one deployment, a load run
- * from another machine, or CPUs the spec pins itself (duet pins each pair).
+ * from another machine, or CPUs the spec pins itself (duet pins each pair). Where the machine or the
+ * target rules a duet out, only those reasons are given: the spec's own (pinned CPUs, durations off
+ * the swap cycle) would not make it possible.
  */
 export function duetRefusals(
   loaded: LoadedSpec,
@@ -64,6 +66,8 @@ export function duetRefusals(
     out.push(
       "compare.order: duet pins each pair's processes on this machine, and the load runs on a load host: use compare.order: interleaved",
     );
+  // where no duet can run at all, what the spec could change would not help: those reasons are enough
+  if (out.length > 0) return out;
   for (const v of plan.all) {
     const where = plan.all.length > 1 ? `variants.${v.name}: ` : "";
     const t = v.spec.target as { resources?: { cpus?: string } };

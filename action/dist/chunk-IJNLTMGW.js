@@ -59465,6 +59465,7 @@ function duetRefusals(loaded, target2, cores2 = usableCpus().length) {
     out.push(
       "compare.order: duet pins each pair's processes on this machine, and the load runs on a load host: use compare.order: interleaved"
     );
+  if (out.length > 0) return out;
   for (const v of plan.all) {
     const where = plan.all.length > 1 ? `variants.${v.name}: ` : "";
     const t = v.spec.target;
