@@ -45,10 +45,10 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-IJNLTMGW.js";
+} from "./chunk-VAVN6LIY.js";
 import {
   reapLedger
-} from "./chunk-LEK4XBH5.js";
+} from "./chunk-WDFQ6YPG.js";
 import {
   EXPIRES,
   KubeClient,
@@ -64,7 +64,7 @@ import {
   require_dist,
   writeAtomic,
   writeResult
-} from "./chunk-NGBGG4SY.js";
+} from "./chunk-P5AFDTQN.js";
 import {
   CLOUDS,
   Interrupted,
@@ -72,7 +72,7 @@ import {
   installSignalTeardown,
   ledgerDir,
   teardownAll
-} from "./chunk-ADRIN7YM.js";
+} from "./chunk-CF7HH44R.js";
 import {
   external_exports,
   parseAge

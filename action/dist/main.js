@@ -13,7 +13,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-IJNLTMGW.js";
+} from "./chunk-VAVN6LIY.js";
 import {
   getInput,
   info,
@@ -26,14 +26,14 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-NGBGG4SY.js";
+} from "./chunk-P5AFDTQN.js";
 import {
   Interrupted,
   installCrashTeardown,
   installSignalTeardown,
   ledgerDir,
   teardownAll
-} from "./chunk-ADRIN7YM.js";
+} from "./chunk-CF7HH44R.js";
 import "./chunk-SEBVZFQF.js";
 import {
   EXIT,

@@ -4,16 +4,16 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   reapLedger
-} from "./chunk-LEK4XBH5.js";
+} from "./chunk-WDFQ6YPG.js";
 import {
   getState,
   info,
   setFailed
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-NGBGG4SY.js";
+import "./chunk-P5AFDTQN.js";
 import {
   ledgerDir
-} from "./chunk-ADRIN7YM.js";
+} from "./chunk-CF7HH44R.js";
 import "./chunk-SEBVZFQF.js";
 import "./chunk-CRYZH5WY.js";
 import "./chunk-3EADY6QU.js";

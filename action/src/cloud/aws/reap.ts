@@ -287,23 +287,35 @@ async function waitTerminated(ec2: EC2Client, ids: string[], waitMs: number, log
 
 /**
  * Waits (bounded) until these EKS node groups or clusters are gone: a cluster is not deleted while
- * it has node groups, and a VPC not while a cluster's network interfaces are in it.
+ * it has node groups, and a VPC not while a cluster's network interfaces are in it. One whose
+ * state cannot be read (AccessDenied, throttled past the SDK's retries) is not waited for: waiting
+ * would not change that answer, so the log names it with AWS's words and the sweep goes on.
  */
-async function waitEksGone(eks: EKSClient, gone: Found[], waitMs: number, log: ReapOptions["log"]) {
+export async function waitEksGone(
+  eks: Pick<EKSClient, "send">,
+  gone: Found[],
+  waitMs: number,
+  log: ReapOptions["log"],
+  pollMs = 5000,
+): Promise<void> {
   const deadline = Date.now() + waitMs;
   const describe = (f: Found): Promise<unknown> =>
     f.kind === "eks-nodegroup"
       ? eks.send(new DescribeNodegroupCommand({ clusterName: f.name, nodegroupName: f.id }))
       : eks.send(new DescribeClusterCommand({ name: f.id }));
-  const exists = (f: Found) =>
-    describe(f).then(
-      () => true,
-      (e: Error) => !GONE.test(e.name),
-    );
   let left = gone;
   while (left.length > 0) {
     const still: Found[] = [];
-    for (const f of left) if (await exists(f)) still.push(f);
+    for (const f of left)
+      await describe(f).then(
+        () => still.push(f),
+        (e: Error) => {
+          if (!GONE.test(e.name))
+            log(
+              `reap: cannot tell whether ${f.kind} ${f.id} is gone (${e.name}: ${e.message}); not waiting for it`,
+            );
+        },
+      );
     left = still;
     if (left.length === 0) return;
     if (Date.now() > deadline) {
@@ -312,7 +324,7 @@ async function waitEksGone(eks: EKSClient, gone: Found[], waitMs: number, log: R
       );
       return;
     }
-    await new Promise((r) => setTimeout(r, 5000));
+    await new Promise((r) => setTimeout(r, pollMs));
   }
 }
 

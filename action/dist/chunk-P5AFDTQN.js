@@ -23,7 +23,7 @@ import {
   stackOptions,
   stackRecord,
   tagsNow
-} from "./chunk-ADRIN7YM.js";
+} from "./chunk-CF7HH44R.js";
 import {
   durationSchema,
   external_exports,

@@ -677,7 +677,7 @@ var AWS_EKS = {
     });
   },
   async sweep(settings, runId, log) {
-    const { sweepRun } = await import("./chunk-GJFHGBAR.js");
+    const { sweepRun } = await import("./chunk-O4Y4TDDS.js");
     const gone = await sweepRun({ region: settings.region, runId, log });
     log(
       `cloud: sweep: IAM roles tagged ${TAG.runId}=${runId} are not swept by tiperf (they cost nothing): if the stack's destroy failed, delete them in the AWS console`
@@ -752,11 +752,11 @@ var AWS_CLOUD = {
     return awsClusterProgram(programArgs(o));
   },
   async sweep(settings, runId, log) {
-    const { sweepRun } = await import("./chunk-GJFHGBAR.js");
+    const { sweepRun } = await import("./chunk-O4Y4TDDS.js");
     return sweepRun({ region: settings.region, runId, log });
   },
   async reap(o) {
-    const { reapAws } = await import("./chunk-GJFHGBAR.js");
+    const { reapAws } = await import("./chunk-O4Y4TDDS.js");
     return reapAws(o);
   },
   env: (settings) => ({ AWS_REGION: settings.region }),

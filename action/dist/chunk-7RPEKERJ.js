@@ -14,7 +14,7 @@ import {
   stackOptions,
   stackRecord,
   tagsNow
-} from "./chunk-ADRIN7YM.js";
+} from "./chunk-CF7HH44R.js";
 import "./chunk-SEBVZFQF.js";
 import "./chunk-CRYZH5WY.js";
 import "./chunk-3EADY6QU.js";

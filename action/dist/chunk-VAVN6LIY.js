@@ -30,12 +30,12 @@ import {
   throttleBetween,
   validateYaml,
   writeAtomic
-} from "./chunk-NGBGG4SY.js";
+} from "./chunk-P5AFDTQN.js";
 import {
   record,
   shellCommand,
   sshArgs
-} from "./chunk-ADRIN7YM.js";
+} from "./chunk-CF7HH44R.js";
 import {
   durationSchema,
   external_exports,

@@ -6,17 +6,17 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-NGBGG4SY.js";
+} from "./chunk-P5AFDTQN.js";
 import {
   sweep
-} from "./chunk-ADRIN7YM.js";
+} from "./chunk-CF7HH44R.js";
 
 // action/src/cloud/reapers.ts
 var stackReaper = {
   order: 1,
   describe: (e) => `recover ${e.what} (destroy, tag sweep, remove)`,
   async reap(e, log) {
-    const { recoverRecorded } = await import("./chunk-BSDPAULG.js");
+    const { recoverRecorded } = await import("./chunk-7RPEKERJ.js");
     await recoverRecorded(e, log);
     log(`reap: recovered ${e.what}`);
   }
