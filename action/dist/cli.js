@@ -45,10 +45,10 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-VAVN6LIY.js";
+} from "./chunk-JGYQFUWO.js";
 import {
   reapLedger
-} from "./chunk-WDFQ6YPG.js";
+} from "./chunk-SWUDNNDP.js";
 import {
   EXPIRES,
   KubeClient,
@@ -64,7 +64,7 @@ import {
   require_dist,
   writeAtomic,
   writeResult
-} from "./chunk-P5AFDTQN.js";
+} from "./chunk-TZR74LKY.js";
 import {
   CLOUDS,
   Interrupted,
@@ -72,11 +72,11 @@ import {
   installSignalTeardown,
   ledgerDir,
   teardownAll
-} from "./chunk-CF7HH44R.js";
+} from "./chunk-W27AREQZ.js";
 import {
   external_exports,
   parseAge
-} from "./chunk-SEBVZFQF.js";
+} from "./chunk-74V7NJD2.js";
 import {
   BuildFailed,
   EXIT,

@@ -13,7 +13,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-VAVN6LIY.js";
+} from "./chunk-JGYQFUWO.js";
 import {
   getInput,
   info,
@@ -26,15 +26,15 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-P5AFDTQN.js";
+} from "./chunk-TZR74LKY.js";
 import {
   Interrupted,
   installCrashTeardown,
   installSignalTeardown,
   ledgerDir,
   teardownAll
-} from "./chunk-CF7HH44R.js";
-import "./chunk-SEBVZFQF.js";
+} from "./chunk-W27AREQZ.js";
+import "./chunk-74V7NJD2.js";
 import {
   EXIT,
   InputError,

@@ -4,17 +4,17 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   reapLedger
-} from "./chunk-WDFQ6YPG.js";
+} from "./chunk-SWUDNNDP.js";
 import {
   getState,
   info,
   setFailed
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-P5AFDTQN.js";
+import "./chunk-TZR74LKY.js";
 import {
   ledgerDir
-} from "./chunk-CF7HH44R.js";
-import "./chunk-SEBVZFQF.js";
+} from "./chunk-W27AREQZ.js";
+import "./chunk-74V7NJD2.js";
 import "./chunk-CRYZH5WY.js";
 import "./chunk-3EADY6QU.js";
 

@@ -28,6 +28,9 @@ export interface EksClusterArgs {
   diskGb: number;
   apiCidr?: string;
   operator: { version: string; chartRepo: string };
+  /** The cluster's and the nodes' IAM roles: their path (where the reaper lists them) and tags
+   *  besides the run's (IAM is global: the run's region). */
+  roles: { path: string; tags: Record<string, string> };
   /** tiperf:run-id, tiperf:expires-at, tiperf:repository, tiperf:pr. */
   tags: Record<string, string>;
 }
@@ -101,7 +104,7 @@ export function eksClusterProgram(args: EksClusterArgs): () => Promise<Record<st
     const subnetIds = (zones: string[]) => zones.map((z) => (subnets.get(z) as aws.ec2.Subnet).id);
     const clusterRole = new aws.iam.Role(
       "cluster-role",
-      { assumeRolePolicy: assumeBy("eks.amazonaws.com") },
+      { path: args.roles.path, assumeRolePolicy: assumeBy("eks.amazonaws.com"), tags: args.roles.tags },
       opts,
     );
     const clusterPolicy = new aws.iam.RolePolicyAttachment(
@@ -109,7 +112,11 @@ export function eksClusterProgram(args: EksClusterArgs): () => Promise<Record<st
       { role: clusterRole.name, policyArn: `${POLICY}AmazonEKSClusterPolicy` },
       opts,
     );
-    const nodeRole = new aws.iam.Role("node-role", { assumeRolePolicy: assumeBy("ec2.amazonaws.com") }, opts);
+    const nodeRole = new aws.iam.Role(
+      "node-role",
+      { path: args.roles.path, assumeRolePolicy: assumeBy("ec2.amazonaws.com"), tags: args.roles.tags },
+      opts,
+    );
     const nodePolicies = [
       "AmazonEKSWorkerNodePolicy",
       "AmazonEKS_CNI_Policy",

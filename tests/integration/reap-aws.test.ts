@@ -1,8 +1,9 @@
 // test-lane: parallel (nothing asserted here rests on measured speed: scripts/run-tests.mjs)
-// `tiperf reap --cloud aws` against real EC2 and EKS APIs on 127.0.0.1 (moto's server): resources
-// of an expired run, of an unexpired run and untagged ones (each with an EKS cluster and its node
-// group); only the expired run's go, in dependency order — the node group before its cluster, both
-// before the instances.
+// `tiperf reap --cloud aws` against real EC2, EKS and IAM APIs on 127.0.0.1 (moto's server):
+// resources of an expired run, of an unexpired run and untagged ones (each with an EKS cluster, its
+// node group and IAM roles); only the expired run's go, in dependency order — the node group before
+// its cluster, both before the instances, the IAM roles last — and of the (global) IAM roles only
+// this region's.
 import assert from "node:assert/strict";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -29,6 +30,16 @@ import {
   EKSClient,
   ListClustersCommand,
 } from "@aws-sdk/client-eks";
+import {
+  AddRoleToInstanceProfileCommand,
+  AttachRolePolicyCommand,
+  CreateInstanceProfileCommand,
+  CreatePolicyCommand,
+  CreateRoleCommand,
+  IAMClient,
+  ListRolesCommand,
+  PutRolePolicyCommand,
+} from "@aws-sdk/client-iam";
 import { client, findTagged, KINDS, type ReapReport, reapAws } from "../../action/src/cloud/aws/reap.ts";
 import { generateRunKey } from "../../action/src/cloud/keys.ts";
 import { FakeGitHub } from "../helpers/github-server.ts";
@@ -146,7 +157,60 @@ async function createRun(group: string, tags: Record<string, string> | undefined
   );
   add("eks-nodegroup", `tikv-${group}`);
   eks.destroy();
+  // its IAM roles as the EKS program makes them (under /tiperf/, the run's tags and region), with a
+  // managed and an inline policy and an instance profile (a role goes only once they are off it)
+  const iam = new IAMClient({ region: REGION, endpoint: moto.endpoint });
+  try {
+    const role = `node-role-${group}`;
+    const roleTags = tags ? { ...tags, "tiperf:region": REGION } : undefined;
+    await createRole(iam, role, roleTags);
+    const policy = await iam.send(
+      new CreatePolicyCommand({ PolicyName: `nodes-${group}`, PolicyDocument: ALLOW_DESCRIBE }),
+    );
+    await iam.send(new AttachRolePolicyCommand({ RoleName: role, PolicyArn: policy.Policy?.Arn }));
+    await iam.send(
+      new PutRolePolicyCommand({ RoleName: role, PolicyName: "inline", PolicyDocument: ALLOW_DESCRIBE }),
+    );
+    await iam.send(new CreateInstanceProfileCommand({ InstanceProfileName: `nodes-${group}` }));
+    await iam.send(
+      new AddRoleToInstanceProfileCommand({ InstanceProfileName: `nodes-${group}`, RoleName: role }),
+    );
+    add("iam-role", role);
+  } finally {
+    iam.destroy();
+  }
   made[group] = ids;
+}
+
+const ALLOW_DESCRIBE = JSON.stringify({
+  Version: "2012-10-17",
+  Statement: [{ Effect: "Allow", Action: "ec2:Describe*", Resource: "*" }],
+});
+
+async function createRole(iam: IAMClient, name: string, tags: Record<string, string> | undefined) {
+  await iam.send(
+    new CreateRoleCommand({
+      RoleName: name,
+      Path: "/tiperf/",
+      AssumeRolePolicyDocument: JSON.stringify({
+        Version: "2012-10-17",
+        Statement: [
+          { Effect: "Allow", Principal: { Service: "ec2.amazonaws.com" }, Action: "sts:AssumeRole" },
+        ],
+      }),
+      ...(tags ? { Tags: Object.entries(tags).map(([Key, Value]) => ({ Key, Value })) } : {}),
+    }),
+  );
+}
+
+/** Every IAM role moto has, on any path, tagged or not. */
+async function roles(): Promise<Set<string>> {
+  const iam = new IAMClient({ region: REGION, endpoint: moto.endpoint });
+  try {
+    return new Set(((await iam.send(new ListRolesCommand({}))).Roles ?? []).map((r) => r.RoleName as string));
+  } finally {
+    iam.destroy();
+  }
 }
 
 /** The EKS clusters moto still has, tagged or not. */
@@ -174,12 +238,13 @@ async function everything(): Promise<Set<string>> {
   const ids = new Set<string>();
   const clients = client({ region: REGION, endpoint: moto.endpoint });
   try {
-    for (const f of await findTagged(clients, NOW)) ids.add(f.id);
+    for (const f of await findTagged(clients, REGION, NOW)) ids.add(f.id);
   } finally {
     clients.destroy();
   }
   for (const id of await liveInstances()) ids.add(id);
   for (const id of await eksClusters()) ids.add(id);
+  for (const id of await roles()) ids.add(id);
   return ids;
 }
 
@@ -193,6 +258,15 @@ describe("tiperf reap --cloud aws against moto's EC2 API", () => {
     await createRun("expired", { ...base, "tiperf:run-id": "run-old", "tiperf:expires-at": hours(-1) }, ami);
     await createRun("unexpired", { ...base, "tiperf:run-id": "run-new", "tiperf:expires-at": hours(2) }, ami);
     await createRun("untagged", undefined, ami);
+    // an expired run of another region: IAM is global, its role is that region's reap's
+    const iam = new IAMClient({ region: REGION, endpoint: moto.endpoint });
+    await createRole(iam, "node-role-elsewhere", {
+      ...base,
+      "tiperf:run-id": "run-east",
+      "tiperf:expires-at": hours(-1),
+      "tiperf:region": "us-east-1",
+    });
+    iam.destroy();
   });
   after(async () => {
     ec2?.destroy();
@@ -247,7 +321,18 @@ describe("tiperf reap --cloud aws against moto's EC2 API", () => {
         ["instance", made.expired?.instance?.[0]],
       ],
     );
-    assert.equal(report.removed.at(-1)?.kind, "vpc");
+    assert.deepEqual(
+      report.removed.slice(-2).map((f) => [f.kind, f.id]),
+      [
+        ["vpc", made.expired?.vpc?.[0]],
+        ["iam-role", "node-role-expired"],
+      ],
+      "the roles last, once the cluster that used them is gone",
+    );
+    const leftRoles = await roles();
+    assert.ok(!leftRoles.has("node-role-expired"), "the expired run's role is gone, its policies detached");
+    for (const kept of ["node-role-unexpired", "node-role-untagged", "node-role-elsewhere"])
+      assert.ok(leftRoles.has(kept), `${kept} stays (${[...leftRoles].join(", ")})`);
     const clusters = await eksClusters();
     assert.ok(!clusters.has("tiperf-expired"), "the expired run's EKS cluster is gone");
     assert.ok(clusters.has("tiperf-unexpired") && clusters.has("tiperf-untagged"), [...clusters].join(", "));

@@ -105,6 +105,15 @@ describe("infra/pulumi/eks-cluster.ts (setMocks)", () => {
       assert.equal(s.minSize, s.maxSize, `${g.name}: a fixed size (no scaling mid-run)`);
       assert.equal(g.inputs.nodeGroupName, g.name, "the group's name is the node label pods select");
     }
+    const roles = created.filter((c) => c.type === "aws:iam/role:Role");
+    assert.deepEqual(
+      roles.map((r) => [r.inputs.path, (r.inputs.tags as Record<string, string>)["tiperf:region"]]),
+      [
+        ["/tiperf/", "us-west-2"],
+        ["/tiperf/", "us-west-2"],
+      ],
+      "both roles under the path the reaper lists, with the run's region (IAM is global)",
+    );
     const policies = created
       .filter((c) => c.type === "aws:iam/rolePolicyAttachment:RolePolicyAttachment")
       .map((c) => String(c.inputs.policyArn).split("/").pop());

@@ -17,7 +17,15 @@ export const TAG = {
   expiresAt: "tiperf:expires-at",
   repository: "tiperf:repository",
   pr: "tiperf:pr",
+  /** On global resources only (IAM roles): the region of the run that created it. */
+  region: "tiperf:region",
 } as const;
+
+/**
+ * IAM roles are global: every role a run creates lives under this path (IAM lists roles by path,
+ * not by tag) and carries TAG.region, so a reap in one region leaves other regions' roles alone.
+ */
+export const IAM_ROLE_PATH = "/tiperf/";
 
 export function tagsOf(run: RunTags): Record<string, string> {
   return {

@@ -8,7 +8,7 @@ import { poolMachineLines } from "../cost.ts";
 import { pricesOf, programOf } from "../infra.ts";
 import type { KubernetesAsk, KubernetesCloud, PlannedResource, Prices } from "../provider.ts";
 import { COMMON_SETTINGS, KUBERNETES_SETTINGS, operatorResources } from "../settings.ts";
-import { TAG } from "../tags.ts";
+import { IAM_ROLE_PATH, TAG } from "../tags.ts";
 import { instancePrice } from "./resources.ts";
 import { REGION } from "./settings.ts";
 
@@ -165,18 +165,15 @@ export const AWS_EKS: KubernetesCloud = {
       diskGb: e.disk_gb,
       ...(e.api_cidr ? { apiCidr: e.api_cidr } : {}),
       operator: { version: e.operator.version, chartRepo: e.operator.chart_repo },
+      roles: { path: IAM_ROLE_PATH, tags: { [TAG.region]: e.region } },
       tags: o.labels,
     });
   },
   async sweep(settings, runId, log) {
     // the run's EKS node groups and cluster, then what EC2 holds of it (its VPC, subnets, the nodes'
-    // instances and volumes), by tag; its IAM roles (which cost nothing) are the stack's destroy's alone
+    // instances and volumes), then its IAM roles, by tag
     const { sweepRun } = await import("./reap.ts");
-    const gone = await sweepRun({ region: settings.region, runId, log });
-    log(
-      `cloud: sweep: IAM roles tagged ${TAG.runId}=${runId} are not swept by tiperf (they cost nothing): if the stack's destroy failed, delete them in the AWS console`,
-    );
-    return gone;
+    return sweepRun({ region: settings.region, runId, log });
   },
   env: (settings) => ({ AWS_REGION: settings.region }),
 };

@@ -2,8 +2,9 @@
 // tiperf:run-id) whose tiperf:expires-at is past, and deletes it in dependency order, idempotently:
 // EKS node groups and clusters (each waited for until gone: a node group's Auto Scaling group would
 // start again any instance terminated under it), instances (waiting until they are gone), spot
-// requests, volumes, key pairs, security groups, subnets, route tables, internet gateways, VPCs.
-// Untagged or unexpired resources are never touched.
+// requests, volumes, key pairs, security groups, subnets, route tables, internet gateways, VPCs,
+// and last the IAM roles of EKS runs (IAM is global: only roles under tiperf's path whose
+// tiperf:region is this region). Untagged or unexpired resources are never touched.
 import {
   CancelSpotInstanceRequestsCommand,
   DeleteInternetGatewayCommand,
@@ -37,8 +38,20 @@ import {
   ListClustersCommand,
   ListNodegroupsCommand,
 } from "@aws-sdk/client-eks";
+import {
+  DeleteRoleCommand,
+  DeleteRolePolicyCommand,
+  DetachRolePolicyCommand,
+  IAMClient,
+  ListAttachedRolePoliciesCommand,
+  ListInstanceProfilesForRoleCommand,
+  ListRolePoliciesCommand,
+  ListRolesCommand,
+  ListRoleTagsCommand,
+  RemoveRoleFromInstanceProfileCommand,
+} from "@aws-sdk/client-iam";
 import type { ReapReport as NeutralReport } from "../provider.ts";
-import { TAG } from "../tags.ts";
+import { IAM_ROLE_PATH, TAG } from "../tags.ts";
 
 export type Kind =
   | "eks-nodegroup"
@@ -51,7 +64,8 @@ export type Kind =
   | "subnet"
   | "route-table"
   | "internet-gateway"
-  | "vpc";
+  | "vpc"
+  | "iam-role";
 
 /** Deletion order: nothing is deleted before what depends on it. */
 export const KINDS: Kind[] = [
@@ -66,6 +80,7 @@ export const KINDS: Kind[] = [
   "route-table",
   "internet-gateway",
   "vpc",
+  "iam-role",
 ];
 
 export interface Found {
@@ -104,10 +119,11 @@ export interface ReapReport extends Omit<NeutralReport, "removed" | "kept" | "fa
 const tagOf = (tags: Tag[] | undefined, key: string) => tags?.find((t) => t.Key === key)?.Value;
 const FILTER = [{ Name: "tag-key", Values: [TAG.runId] }];
 
-/** The EC2 and EKS APIs of a region (one endpoint for both in tests). */
+/** The EC2, EKS and IAM APIs of a region (one endpoint for all in tests). */
 export interface Clients {
   ec2: EC2Client;
   eks: EKSClient;
+  iam: IAMClient;
   destroy(): void;
 }
 
@@ -115,12 +131,15 @@ export function client(o: Pick<ReapOptions, "region" | "endpoint">): Clients {
   const c = { region: o.region, ...(o.endpoint ? { endpoint: o.endpoint } : {}), maxAttempts: 5 };
   const ec2 = new EC2Client(c);
   const eks = new EKSClient(c);
+  const iam = new IAMClient(c);
   return {
     ec2,
     eks,
+    iam,
     destroy: () => {
       ec2.destroy();
       eks.destroy();
+      iam.destroy();
     },
   };
 }
@@ -151,8 +170,36 @@ async function findEks(
   } while (next);
 }
 
+/**
+ * IAM roles under tiperf's path tagged tiperf:run-id and tiperf:region = this region (IAM is global:
+ * a reap in one region leaves other regions' runs their roles, which their clusters may still use).
+ */
+async function findRoles(
+  iam: IAMClient,
+  region: string,
+  add: (kind: Kind, id: string, tags: Tag[], created?: Date) => void,
+) {
+  let marker: string | undefined;
+  do {
+    const page = await iam.send(
+      new ListRolesCommand({ PathPrefix: IAM_ROLE_PATH, ...(marker ? { Marker: marker } : {}) }),
+    );
+    for (const role of page.Roles ?? []) {
+      if (!role.RoleName) continue;
+      const tags = (await iam.send(new ListRoleTagsCommand({ RoleName: role.RoleName }))).Tags ?? [];
+      if (tagOf(tags, TAG.region) === region) add("iam-role", role.RoleName, tags, role.CreateDate);
+    }
+    marker = page.IsTruncated ? page.Marker : undefined;
+  } while (marker);
+}
+
 /** Lists every resource tagged tiperf:run-id, with whether it has expired. */
-export async function findTagged(clients: Clients, now: Date, log?: ReapOptions["log"]): Promise<Found[]> {
+export async function findTagged(
+  clients: Clients,
+  region: string,
+  now: Date,
+  log?: ReapOptions["log"],
+): Promise<Found[]> {
   const { ec2 } = clients;
   const found: Found[] = [];
   const add = (
@@ -183,7 +230,7 @@ export async function findTagged(clients: Clients, now: Date, log?: ReapOptions[
   };
   // EKS where the credentials may list it (a runner that only ever made machine clusters may not)
   await findEks(clients.eks, add).catch((e: Error) => {
-    if (/AccessDenied|UnauthorizedOperation|not authorized/i.test(`${e.name} ${e.message}`))
+    if (DENIED.test(`${e.name} ${e.message}`))
       log?.(`reap: EKS clusters not listed (${e.name}: ${e.message}); EC2 resources are`);
     else throw e;
   });
@@ -211,14 +258,40 @@ export async function findTagged(clients: Clients, now: Date, log?: ReapOptions[
     add("internet-gateway", g.InternetGatewayId, g.Tags);
   for (const v of (await ec2.send(new DescribeVpcsCommand({ Filters: FILTER }))).Vpcs ?? [])
     add("vpc", v.VpcId, v.Tags);
+  // IAM where the credentials may list it, as EKS
+  await findRoles(clients.iam, region, add).catch((e: Error) => {
+    if (DENIED.test(`${e.name} ${e.message}`))
+      log?.(`reap: IAM roles not listed (${e.name}: ${e.message}); EC2 resources are`);
+    else throw e;
+  });
   return found;
 }
 
-/** AWS's "already gone" answers (InvalidInstanceID.NotFound, InvalidVpcID.NotFound, …): deleting twice is not an error. */
-const GONE = /NotFound/;
+/** AWS's "already gone" answers (InvalidInstanceID.NotFound, InvalidVpcID.NotFound, IAM's NoSuchEntity, …): deleting twice is not an error. */
+const GONE = /NotFound|NoSuchEntity/;
+/** Credentials that may not list a service. */
+const DENIED = /AccessDenied|UnauthorizedOperation|not authorized/i;
 
-async function deleteOne({ ec2, eks }: Clients, f: Found): Promise<void> {
+/** A role goes once nothing is attached to it: its managed and inline policies, its instance profiles. */
+async function deleteRole(iam: IAMClient, RoleName: string): Promise<void> {
+  for (const p of (await iam.send(new ListAttachedRolePoliciesCommand({ RoleName }))).AttachedPolicies ?? [])
+    if (p.PolicyArn) await iam.send(new DetachRolePolicyCommand({ RoleName, PolicyArn: p.PolicyArn }));
+  for (const PolicyName of (await iam.send(new ListRolePoliciesCommand({ RoleName }))).PolicyNames ?? [])
+    await iam.send(new DeleteRolePolicyCommand({ RoleName, PolicyName }));
+  for (const p of (await iam.send(new ListInstanceProfilesForRoleCommand({ RoleName }))).InstanceProfiles ??
+    [])
+    if (p.InstanceProfileName)
+      await iam.send(
+        new RemoveRoleFromInstanceProfileCommand({ RoleName, InstanceProfileName: p.InstanceProfileName }),
+      );
+  await iam.send(new DeleteRoleCommand({ RoleName }));
+}
+
+async function deleteOne({ ec2, eks, iam }: Clients, f: Found): Promise<void> {
   switch (f.kind) {
+    case "iam-role":
+      await deleteRole(iam, f.id);
+      return;
     case "eks-nodegroup":
       await eks.send(new DeleteNodegroupCommand({ clusterName: f.name, nodegroupName: f.id }));
       return;
@@ -371,7 +444,7 @@ async function deleteInOrder(
 export async function reapAws(o: ReapOptions): Promise<ReapReport> {
   const clients = client(o);
   const now = o.now ?? new Date();
-  const found = await findTagged(clients, now, o.log);
+  const found = await findTagged(clients, o.region, now, o.log);
   const expired = found.filter((f) => f.expired);
   const report: ReapReport = {
     format: "tiperf.reap",
@@ -414,7 +487,7 @@ export async function sweepRun(
   const clients = client(o);
   const gone: string[] = [];
   try {
-    const mine = (await findTagged(clients, new Date(), o.log)).filter((f) => f.runId === o.runId);
+    const mine = (await findTagged(clients, o.region, new Date(), o.log)).filter((f) => f.runId === o.runId);
     await deleteInOrder(clients, mine, o, (f, error) => {
       if (error === undefined || GONE.test(error)) gone.push(`${f.kind} ${f.id}`);
       else o.log(`cloud: sweep: could not remove ${f.kind} ${f.id}: ${error}`);

@@ -69,7 +69,7 @@ function eksClusterProgram(args) {
     const subnetIds = (zones) => zones.map((z) => subnets.get(z).id);
     const clusterRole = new aws.iam.Role(
       "cluster-role",
-      { assumeRolePolicy: assumeBy("eks.amazonaws.com") },
+      { path: args.roles.path, assumeRolePolicy: assumeBy("eks.amazonaws.com"), tags: args.roles.tags },
       opts
     );
     const clusterPolicy = new aws.iam.RolePolicyAttachment(
@@ -77,7 +77,11 @@ function eksClusterProgram(args) {
       { role: clusterRole.name, policyArn: `${POLICY}AmazonEKSClusterPolicy` },
       opts
     );
-    const nodeRole = new aws.iam.Role("node-role", { assumeRolePolicy: assumeBy("ec2.amazonaws.com") }, opts);
+    const nodeRole = new aws.iam.Role(
+      "node-role",
+      { path: args.roles.path, assumeRolePolicy: assumeBy("ec2.amazonaws.com"), tags: args.roles.tags },
+      opts
+    );
     const nodePolicies = [
       "AmazonEKSWorkerNodePolicy",
       "AmazonEKS_CNI_Policy",

@@ -14,8 +14,8 @@ import {
   stackOptions,
   stackRecord,
   tagsNow
-} from "./chunk-CF7HH44R.js";
-import "./chunk-SEBVZFQF.js";
+} from "./chunk-W27AREQZ.js";
+import "./chunk-74V7NJD2.js";
 import "./chunk-CRYZH5WY.js";
 import "./chunk-3EADY6QU.js";
 export {

@@ -19805,8 +19805,11 @@ var TAG = {
   runId: "tiperf:run-id",
   expiresAt: "tiperf:expires-at",
   repository: "tiperf:repository",
-  pr: "tiperf:pr"
+  pr: "tiperf:pr",
+  /** On global resources only (IAM roles): the region of the run that created it. */
+  region: "tiperf:region"
 };
+var IAM_ROLE_PATH = "/tiperf/";
 function tagsOf(run) {
   return {
     [TAG.runId]: run.runId,
@@ -19836,6 +19839,7 @@ export {
   KUBERNETES_SETTINGS,
   operatorResources,
   TAG,
+  IAM_ROLE_PATH,
   tagsOf,
   runTags
 };

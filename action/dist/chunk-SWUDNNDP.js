@@ -6,17 +6,17 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-P5AFDTQN.js";
+} from "./chunk-TZR74LKY.js";
 import {
   sweep
-} from "./chunk-CF7HH44R.js";
+} from "./chunk-W27AREQZ.js";
 
 // action/src/cloud/reapers.ts
 var stackReaper = {
   order: 1,
   describe: (e) => `recover ${e.what} (destroy, tag sweep, remove)`,
   async reap(e, log) {
-    const { recoverRecorded } = await import("./chunk-7RPEKERJ.js");
+    const { recoverRecorded } = await import("./chunk-FJH7BGDN.js");
     await recoverRecorded(e, log);
     log(`reap: recovered ${e.what}`);
   }

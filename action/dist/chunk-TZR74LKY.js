@@ -23,7 +23,7 @@ import {
   stackOptions,
   stackRecord,
   tagsNow
-} from "./chunk-CF7HH44R.js";
+} from "./chunk-W27AREQZ.js";
 import {
   durationSchema,
   external_exports,
@@ -31,7 +31,7 @@ import {
   parseAge,
   parseDuration,
   tagsOf
-} from "./chunk-SEBVZFQF.js";
+} from "./chunk-74V7NJD2.js";
 import {
   BuildFailed,
   InputError,

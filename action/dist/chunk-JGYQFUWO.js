@@ -30,17 +30,17 @@ import {
   throttleBetween,
   validateYaml,
   writeAtomic
-} from "./chunk-P5AFDTQN.js";
+} from "./chunk-TZR74LKY.js";
 import {
   record,
   shellCommand,
   sshArgs
-} from "./chunk-CF7HH44R.js";
+} from "./chunk-W27AREQZ.js";
 import {
   durationSchema,
   external_exports,
   forwardIssues
-} from "./chunk-SEBVZFQF.js";
+} from "./chunk-74V7NJD2.js";
 import {
   EXIT,
   InputError,

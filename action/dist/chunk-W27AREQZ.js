@@ -4,6 +4,7 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   COMMON_SETTINGS,
+  IAM_ROLE_PATH,
   KUBERNETES_SETTINGS,
   TAG,
   external_exports,
@@ -11,7 +12,7 @@ import {
   runTags,
   tagsOf,
   ttlMs
-} from "./chunk-SEBVZFQF.js";
+} from "./chunk-74V7NJD2.js";
 import {
   InputError,
   RunError,
@@ -364,7 +365,7 @@ var CLOUD_INFRA = {
   },
   eks: {
     prices: AWS_PRICES,
-    program: () => import("./chunk-NSCL7PXO.js").then((m) => m.eksClusterProgram)
+    program: () => import("./chunk-GKRMAAZ5.js").then((m) => m.eksClusterProgram)
   },
   gcp: {
     prices: GCP_PRICES,
@@ -673,16 +674,13 @@ var AWS_EKS = {
       diskGb: e.disk_gb,
       ...e.api_cidr ? { apiCidr: e.api_cidr } : {},
       operator: { version: e.operator.version, chartRepo: e.operator.chart_repo },
+      roles: { path: IAM_ROLE_PATH, tags: { [TAG.region]: e.region } },
       tags: o.labels
     });
   },
   async sweep(settings, runId, log) {
-    const { sweepRun } = await import("./chunk-O4Y4TDDS.js");
-    const gone = await sweepRun({ region: settings.region, runId, log });
-    log(
-      `cloud: sweep: IAM roles tagged ${TAG.runId}=${runId} are not swept by tiperf (they cost nothing): if the stack's destroy failed, delete them in the AWS console`
-    );
-    return gone;
+    const { sweepRun } = await import("./chunk-F7BKSGL6.js");
+    return sweepRun({ region: settings.region, runId, log });
   },
   env: (settings) => ({ AWS_REGION: settings.region })
 };
@@ -752,11 +750,11 @@ var AWS_CLOUD = {
     return awsClusterProgram(programArgs(o));
   },
   async sweep(settings, runId, log) {
-    const { sweepRun } = await import("./chunk-O4Y4TDDS.js");
+    const { sweepRun } = await import("./chunk-F7BKSGL6.js");
     return sweepRun({ region: settings.region, runId, log });
   },
   async reap(o) {
-    const { reapAws } = await import("./chunk-O4Y4TDDS.js");
+    const { reapAws } = await import("./chunk-F7BKSGL6.js");
     return reapAws(o);
   },
   env: (settings) => ({ AWS_REGION: settings.region }),
