@@ -45,10 +45,10 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-JGYQFUWO.js";
+} from "./chunk-6BWG6IEJ.js";
 import {
   reapLedger
-} from "./chunk-SWUDNNDP.js";
+} from "./chunk-2IJJAO3E.js";
 import {
   EXPIRES,
   KubeClient,
@@ -64,7 +64,7 @@ import {
   require_dist,
   writeAtomic,
   writeResult
-} from "./chunk-TZR74LKY.js";
+} from "./chunk-FLBGIC3F.js";
 import {
   CLOUDS,
   Interrupted,
@@ -72,7 +72,7 @@ import {
   installSignalTeardown,
   ledgerDir,
   teardownAll
-} from "./chunk-W27AREQZ.js";
+} from "./chunk-4KA4ITRG.js";
 import {
   external_exports,
   parseAge

@@ -13,7 +13,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-JGYQFUWO.js";
+} from "./chunk-6BWG6IEJ.js";
 import {
   getInput,
   info,
@@ -26,14 +26,14 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-TZR74LKY.js";
+} from "./chunk-FLBGIC3F.js";
 import {
   Interrupted,
   installCrashTeardown,
   installSignalTeardown,
   ledgerDir,
   teardownAll
-} from "./chunk-W27AREQZ.js";
+} from "./chunk-4KA4ITRG.js";
 import "./chunk-74V7NJD2.js";
 import {
   EXIT,

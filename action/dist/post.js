@@ -4,16 +4,16 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   reapLedger
-} from "./chunk-SWUDNNDP.js";
+} from "./chunk-2IJJAO3E.js";
 import {
   getState,
   info,
   setFailed
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-TZR74LKY.js";
+import "./chunk-FLBGIC3F.js";
 import {
   ledgerDir
-} from "./chunk-W27AREQZ.js";
+} from "./chunk-4KA4ITRG.js";
 import "./chunk-74V7NJD2.js";
 import "./chunk-CRYZH5WY.js";
 import "./chunk-3EADY6QU.js";

@@ -38,20 +38,10 @@ import {
   ListClustersCommand,
   ListNodegroupsCommand,
 } from "@aws-sdk/client-eks";
-import {
-  DeleteRoleCommand,
-  DeleteRolePolicyCommand,
-  DetachRolePolicyCommand,
-  IAMClient,
-  ListAttachedRolePoliciesCommand,
-  ListInstanceProfilesForRoleCommand,
-  ListRolePoliciesCommand,
-  ListRolesCommand,
-  ListRoleTagsCommand,
-  RemoveRoleFromInstanceProfileCommand,
-} from "@aws-sdk/client-iam";
+import { IAMClient } from "@aws-sdk/client-iam";
 import type { ReapReport as NeutralReport } from "../provider.ts";
-import { IAM_ROLE_PATH, TAG } from "../tags.ts";
+import { TAG } from "../tags.ts";
+import { deleteRole, findRoles } from "./iam.ts";
 
 export type Kind =
   | "eks-nodegroup"
@@ -170,29 +160,6 @@ async function findEks(
   } while (next);
 }
 
-/**
- * IAM roles under tiperf's path tagged tiperf:run-id and tiperf:region = this region (IAM is global:
- * a reap in one region leaves other regions' runs their roles, which their clusters may still use).
- */
-async function findRoles(
-  iam: IAMClient,
-  region: string,
-  add: (kind: Kind, id: string, tags: Tag[], created?: Date) => void,
-) {
-  let marker: string | undefined;
-  do {
-    const page = await iam.send(
-      new ListRolesCommand({ PathPrefix: IAM_ROLE_PATH, ...(marker ? { Marker: marker } : {}) }),
-    );
-    for (const role of page.Roles ?? []) {
-      if (!role.RoleName) continue;
-      const tags = (await iam.send(new ListRoleTagsCommand({ RoleName: role.RoleName }))).Tags ?? [];
-      if (tagOf(tags, TAG.region) === region) add("iam-role", role.RoleName, tags, role.CreateDate);
-    }
-    marker = page.IsTruncated ? page.Marker : undefined;
-  } while (marker);
-}
-
 /** Lists every resource tagged tiperf:run-id, with whether it has expired. */
 export async function findTagged(
   clients: Clients,
@@ -259,11 +226,13 @@ export async function findTagged(
   for (const v of (await ec2.send(new DescribeVpcsCommand({ Filters: FILTER }))).Vpcs ?? [])
     add("vpc", v.VpcId, v.Tags);
   // IAM where the credentials may list it, as EKS
-  await findRoles(clients.iam, region, add).catch((e: Error) => {
-    if (DENIED.test(`${e.name} ${e.message}`))
-      log?.(`reap: IAM roles not listed (${e.name}: ${e.message}); EC2 resources are`);
-    else throw e;
-  });
+  await findRoles(clients.iam, region, (id, tags, created) => add("iam-role", id, tags, created)).catch(
+    (e: Error) => {
+      if (DENIED.test(`${e.name} ${e.message}`))
+        log?.(`reap: IAM roles not listed (${e.name}: ${e.message}); EC2 resources are`);
+      else throw e;
+    },
+  );
   return found;
 }
 
@@ -271,21 +240,6 @@ export async function findTagged(
 const GONE = /NotFound|NoSuchEntity/;
 /** Credentials that may not list a service. */
 const DENIED = /AccessDenied|UnauthorizedOperation|not authorized/i;
-
-/** A role goes once nothing is attached to it: its managed and inline policies, its instance profiles. */
-async function deleteRole(iam: IAMClient, RoleName: string): Promise<void> {
-  for (const p of (await iam.send(new ListAttachedRolePoliciesCommand({ RoleName }))).AttachedPolicies ?? [])
-    if (p.PolicyArn) await iam.send(new DetachRolePolicyCommand({ RoleName, PolicyArn: p.PolicyArn }));
-  for (const PolicyName of (await iam.send(new ListRolePoliciesCommand({ RoleName }))).PolicyNames ?? [])
-    await iam.send(new DeleteRolePolicyCommand({ RoleName, PolicyName }));
-  for (const p of (await iam.send(new ListInstanceProfilesForRoleCommand({ RoleName }))).InstanceProfiles ??
-    [])
-    if (p.InstanceProfileName)
-      await iam.send(
-        new RemoveRoleFromInstanceProfileCommand({ RoleName, InstanceProfileName: p.InstanceProfileName }),
-      );
-  await iam.send(new DeleteRoleCommand({ RoleName }));
-}
 
 async function deleteOne({ ec2, eks, iam }: Clients, f: Found): Promise<void> {
   switch (f.kind) {

@@ -30,12 +30,12 @@ import {
   throttleBetween,
   validateYaml,
   writeAtomic
-} from "./chunk-TZR74LKY.js";
+} from "./chunk-FLBGIC3F.js";
 import {
   record,
   shellCommand,
   sshArgs
-} from "./chunk-W27AREQZ.js";
+} from "./chunk-4KA4ITRG.js";
 import {
   durationSchema,
   external_exports,

@@ -23,7 +23,7 @@ import {
   stackOptions,
   stackRecord,
   tagsNow
-} from "./chunk-W27AREQZ.js";
+} from "./chunk-4KA4ITRG.js";
 import {
   durationSchema,
   external_exports,

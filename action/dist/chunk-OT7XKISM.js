@@ -14,7 +14,7 @@ import {
   stackOptions,
   stackRecord,
   tagsNow
-} from "./chunk-W27AREQZ.js";
+} from "./chunk-4KA4ITRG.js";
 import "./chunk-74V7NJD2.js";
 import "./chunk-CRYZH5WY.js";
 import "./chunk-3EADY6QU.js";

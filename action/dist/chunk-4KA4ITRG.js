@@ -679,7 +679,7 @@ var AWS_EKS = {
     });
   },
   async sweep(settings, runId, log) {
-    const { sweepRun } = await import("./chunk-F7BKSGL6.js");
+    const { sweepRun } = await import("./chunk-6OHZQVQV.js");
     return sweepRun({ region: settings.region, runId, log });
   },
   env: (settings) => ({ AWS_REGION: settings.region })
@@ -750,11 +750,11 @@ var AWS_CLOUD = {
     return awsClusterProgram(programArgs(o));
   },
   async sweep(settings, runId, log) {
-    const { sweepRun } = await import("./chunk-F7BKSGL6.js");
+    const { sweepRun } = await import("./chunk-6OHZQVQV.js");
     return sweepRun({ region: settings.region, runId, log });
   },
   async reap(o) {
-    const { reapAws } = await import("./chunk-F7BKSGL6.js");
+    const { reapAws } = await import("./chunk-6OHZQVQV.js");
     return reapAws(o);
   },
   env: (settings) => ({ AWS_REGION: settings.region }),

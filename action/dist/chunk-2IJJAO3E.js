@@ -6,17 +6,17 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-TZR74LKY.js";
+} from "./chunk-FLBGIC3F.js";
 import {
   sweep
-} from "./chunk-W27AREQZ.js";
+} from "./chunk-4KA4ITRG.js";
 
 // action/src/cloud/reapers.ts
 var stackReaper = {
   order: 1,
   describe: (e) => `recover ${e.what} (destroy, tag sweep, remove)`,
   async reap(e, log) {
-    const { recoverRecorded } = await import("./chunk-FJH7BGDN.js");
+    const { recoverRecorded } = await import("./chunk-OT7XKISM.js");
     await recoverRecorded(e, log);
     log(`reap: recovered ${e.what}`);
   }
