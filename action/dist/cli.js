@@ -45,7 +45,7 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-6BWG6IEJ.js";
+} from "./chunk-6H5WFJBF.js";
 import {
   reapLedger
 } from "./chunk-2IJJAO3E.js";

@@ -13,7 +13,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-6BWG6IEJ.js";
+} from "./chunk-6H5WFJBF.js";
 import {
   getInput,
   info,

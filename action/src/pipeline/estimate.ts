@@ -66,6 +66,25 @@ export function estimate(loaded: LoadedSpec, target: TargetPlan): { seconds: num
 }
 
 /**
+ * compare.confirm: a regression re-runs its regressed cells on fresh instances before it alarms —
+ * at most the whole run again per confirmation (every cell regressed), and only within
+ * compare.budget (`compare` skips it, saying so, where it would not fit).
+ */
+export function confirmation(
+  loaded: LoadedSpec,
+  seconds: number,
+): { runs: number; seconds_at_most: number; text: string } | undefined {
+  const compare = loaded.variants?.compare;
+  if (!compare || compare.confirm === 0) return undefined;
+  const most = compare.confirm * seconds;
+  return {
+    runs: compare.confirm,
+    seconds_at_most: most,
+    text: `on a regression (compare.confirm ${compare.confirm}): the regressed cells again on fresh instances before the verdict alarms, ${compare.confirm > 1 ? `up to ${compare.confirm} times, ` : ""}~${minutes(most)} more at most (every cell regressed)${compare.budget !== undefined ? ", only where it fits compare.budget" : ""}; compare.confirm: 0 lets the first verdict stand alone`,
+  };
+}
+
+/**
  * compare.budget: a comparison estimated past it is refused before anything starts, with the
  * numbers and the most rounds that would fit.
  */

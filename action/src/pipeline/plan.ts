@@ -30,7 +30,7 @@ import {
   usableCpus,
   whyNotDuet,
 } from "./duet.ts";
-import { budgetRefusal, estimate, matrixSeconds } from "./estimate.ts";
+import { budgetRefusal, confirmation, estimate, matrixSeconds } from "./estimate.ts";
 import { specWarnings } from "./preflight.ts";
 import { type CompareSchedule, compareSchedule, scheduleLines, seedOf } from "./schedule.ts";
 
@@ -271,6 +271,7 @@ export async function planRun(
     ),
   ];
   const est = estimate(loaded, target);
+  const confirm = confirmation(loaded, est.seconds);
   const refusals = [
     ...target.refusals,
     ...budgetRefusal(loaded, est.seconds),
@@ -335,6 +336,7 @@ export async function planRun(
     ...(orderLine ? [orderLine] : []),
     ...(designLine ? [designLine] : []),
     est.text,
+    ...(confirm ? [confirm.text] : []),
     ...(detect?.lines ?? []),
     ...warnings.map((w) => `warning: ${w}`),
     ...refusals.map((r) => `REFUSED (tiperf run would exit 2 before anything starts): ${r}`),
@@ -364,6 +366,7 @@ export async function planRun(
     prefix,
     ...(o.runId ? { run_id: o.runId } : {}),
     seconds: est.seconds,
+    ...(confirm ? { confirm: { runs: confirm.runs, seconds_at_most: confirm.seconds_at_most } } : {}),
     warnings,
     refusals,
     steps: { setup: steps, ...(grouped ? { per_group: perGroup } : {}), per_cell: perCell, end },

@@ -59908,6 +59908,16 @@ function estimate2(loaded, target2) {
     text: `estimated duration: ~${minutes2(seconds2)} (${parts.join(" + ")}; data loading not included${restarts && compare3?.reload_data ? `, ${restarts + variants} times here with compare.reload_data` : ""}${compare3?.max_rounds ? "; at most max_rounds" : ""})`
   };
 }
+function confirmation(loaded, seconds2) {
+  const compare3 = loaded.variants?.compare;
+  if (!compare3 || compare3.confirm === 0) return void 0;
+  const most = compare3.confirm * seconds2;
+  return {
+    runs: compare3.confirm,
+    seconds_at_most: most,
+    text: `on a regression (compare.confirm ${compare3.confirm}): the regressed cells again on fresh instances before the verdict alarms, ${compare3.confirm > 1 ? `up to ${compare3.confirm} times, ` : ""}~${minutes2(most)} more at most (every cell regressed)${compare3.budget !== void 0 ? ", only where it fits compare.budget" : ""}; compare.confirm: 0 lets the first verdict stand alone`
+  };
+}
 function budgetRefusal(loaded, seconds2) {
   const compare3 = loaded.variants?.compare;
   const budget = compare3?.budget;
@@ -60207,6 +60217,7 @@ async function planRun(given, o) {
     )
   ];
   const est = estimate2(loaded, target2);
+  const confirm = confirmation(loaded, est.seconds);
   const refusals = [
     ...target2.refusals,
     ...budgetRefusal(loaded, est.seconds),
@@ -60251,6 +60262,7 @@ async function planRun(given, o) {
     ...orderLine ? [orderLine] : [],
     ...designLine ? [designLine] : [],
     est.text,
+    ...confirm ? [confirm.text] : [],
     ...detect?.lines ?? [],
     ...warnings.map((w2) => `warning: ${w2}`),
     ...refusals.map((r) => `REFUSED (tiperf run would exit 2 before anything starts): ${r}`),
@@ -60278,6 +60290,7 @@ async function planRun(given, o) {
     prefix,
     ...o.runId ? { run_id: o.runId } : {},
     seconds: est.seconds,
+    ...confirm ? { confirm: { runs: confirm.runs, seconds_at_most: confirm.seconds_at_most } } : {},
     warnings,
     refusals,
     steps: { setup: steps, ...grouped ? { per_group: perGroup } : {}, per_cell: perCell, end },
