@@ -9,7 +9,11 @@ echo "== typecheck" && npx tsc --noEmit -p .
 echo "== lint" && npx biome check .
 echo "== import cycles (type imports included)" && npm run -s lint:cycles
 echo "== dist" && node scripts/build.mjs --check
-echo "== action inputs in README" && node --import tsx scripts/action-readme.ts --check
+# tsx keeps a compile cache under the temp dir (tsx-<uid>): a private one, removed after, so the
+# tests leave nothing in the machine's /tmp
+checks_tmp=$(mktemp -d "${TMPDIR:-/tmp}/tiperf-checks-XXXXXX")
+trap 'rm -rf "$checks_tmp"' EXIT
+echo "== action inputs in README" && TMPDIR="$checks_tmp" node --import tsx scripts/action-readme.ts --check
 echo "== workflows" && .tools/bin/actionlint -color=false
 echo "== tests"
 node scripts/run-tests.mjs unit integration e2e
