@@ -45,10 +45,10 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-6H5WFJBF.js";
+} from "./chunk-OPFTH5PJ.js";
 import {
   reapLedger
-} from "./chunk-2IJJAO3E.js";
+} from "./chunk-T66UTALK.js";
 import {
   EXPIRES,
   KubeClient,
@@ -64,7 +64,7 @@ import {
   require_dist,
   writeAtomic,
   writeResult
-} from "./chunk-FLBGIC3F.js";
+} from "./chunk-RXKGJQR5.js";
 import {
   CLOUDS,
   Interrupted,

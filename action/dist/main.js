@@ -13,7 +13,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-6H5WFJBF.js";
+} from "./chunk-OPFTH5PJ.js";
 import {
   getInput,
   info,
@@ -26,7 +26,7 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-FLBGIC3F.js";
+} from "./chunk-RXKGJQR5.js";
 import {
   Interrupted,
   installCrashTeardown,

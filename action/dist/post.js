@@ -4,13 +4,13 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   reapLedger
-} from "./chunk-2IJJAO3E.js";
+} from "./chunk-T66UTALK.js";
 import {
   getState,
   info,
   setFailed
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-FLBGIC3F.js";
+import "./chunk-RXKGJQR5.js";
 import {
   ledgerDir
 } from "./chunk-4KA4ITRG.js";

@@ -50,13 +50,34 @@ async function cpuFlavor(): Promise<Flavor> {
   return flavor;
 }
 
-/** Sets the quota of cgroup `dir`: `quota` CPUs in every period of PERIOD_US. */
+/** The kernel's smallest quota (cgroup v2 cpu.max, v1 cpu.cfs_quota_us) and longest period, µs. */
+const MIN_QUOTA_US = 1000;
+const MAX_PERIOD_US = 1_000_000;
+
+/**
+ * `quota` CPUs as the kernel takes them: `quotaUs` of CPU time in every `periodUs`. The period is
+ * PERIOD_US, longer where the quota would fall under the kernel's 1 ms minimum (below 10% of a
+ * CPU: 5% is 1 ms every 20 ms, not the 10% a clamped 1 ms every 10 ms would be). The plan prints
+ * this and the run writes it.
+ */
+export function cpuMax(quota: number): { quotaUs: number; periodUs: number } {
+  const periodUs = Math.min(MAX_PERIOD_US, Math.max(PERIOD_US, Math.ceil(MIN_QUOTA_US / quota)));
+  return { quotaUs: Math.max(MIN_QUOTA_US, Math.round(quota * periodUs)), periodUs };
+}
+
+/** cgroup v2's cpu.max line for `quota` CPUs: "<quota µs> <period µs>". */
+export function cpuMaxText(quota: number): string {
+  const { quotaUs, periodUs } = cpuMax(quota);
+  return `${quotaUs} ${periodUs}`;
+}
+
+/** Sets the quota of cgroup `dir`: `quota` CPUs (cpuMax). */
 async function writeQuota(flavor: Flavor, dir: string, quota: number): Promise<void> {
-  const quotaUs = Math.max(1000, Math.round(quota * PERIOD_US));
+  const { quotaUs, periodUs } = cpuMax(quota);
   if (flavor.version === 2) {
-    await writeFile(join(dir, "cpu.max"), `${quotaUs} ${PERIOD_US}`);
+    await writeFile(join(dir, "cpu.max"), cpuMaxText(quota));
   } else {
-    await writeFile(join(dir, "cpu.cfs_period_us"), String(PERIOD_US));
+    await writeFile(join(dir, "cpu.cfs_period_us"), String(periodUs));
     await writeFile(join(dir, "cpu.cfs_quota_us"), String(quotaUs));
   }
 }

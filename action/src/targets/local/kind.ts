@@ -26,6 +26,7 @@ import {
   type TargetPlan,
   type TargetPlanInput,
 } from "../types.ts";
+import { cpuMaxText } from "./cgroup.ts";
 import { LOCAL_REAPERS } from "./reapers.ts";
 import { type LocalTargetSpec, localTargetSchema } from "./schema.ts";
 import { dataDirFacts, dataRoot } from "./server.ts";
@@ -153,7 +154,7 @@ function localSteps(s: LocalServer, input: TargetPlanInput): PlanStep[] {
     if (t.resources?.cpu_quota !== undefined)
       add(
         "start",
-        { command: ["write", `<cgroup>/cpu.max`, `${Math.round(t.resources.cpu_quota * 10_000)} 10000`] },
+        { command: ["write", `<cgroup>/cpu.max`, cpuMaxText(t.resources.cpu_quota)] },
         `variant ${v.name}: the server's processes in a cgroup of their own, ${Math.round(t.resources.cpu_quota * 100)}% of a CPU`,
       );
     if (t.resources?.cpus !== undefined)

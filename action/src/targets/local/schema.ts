@@ -20,10 +20,11 @@ export const cpuQuota = z
   .string({ error: "cpu_quota must be a percentage like 90% (a number followed by %)" })
   .transform((v, ctx) => {
     const f = parsePercent(v);
-    if (f === undefined || f <= 0 || f > 64) {
+    // 0.1%: the kernel's 1 ms of CPU time in its longest period, 1 s
+    if (f === undefined || f < 0.001 || f > 64) {
       ctx.addIssue({
         code: "custom",
-        message: `cpu_quota must be a percentage like "5%" in (0%, 6400%] (got ${JSON.stringify(v)})`,
+        message: `cpu_quota must be a percentage like "5%" from 0.1% to 6400% (got ${JSON.stringify(v)})`,
       });
       return z.NEVER;
     }

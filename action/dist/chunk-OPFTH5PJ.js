@@ -30,7 +30,7 @@ import {
   throttleBetween,
   validateYaml,
   writeAtomic
-} from "./chunk-FLBGIC3F.js";
+} from "./chunk-RXKGJQR5.js";
 import {
   record,
   shellCommand,

@@ -6,7 +6,7 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-FLBGIC3F.js";
+} from "./chunk-RXKGJQR5.js";
 import {
   sweep
 } from "./chunk-4KA4ITRG.js";

@@ -8597,17 +8597,145 @@ var ENDPOINT_REAPERS = {
   }
 };
 
+// action/src/targets/local/cgroup.ts
+import { existsSync } from "node:fs";
+import { mkdir as mkdir2, readFile as readFile3, rmdir as rmdir2, writeFile as writeFile2 } from "node:fs/promises";
+import { join as join2 } from "node:path";
+var ROOT = "/sys/fs/cgroup";
+var PERIOD_US = 1e4;
+function cgroupPrefix(env = process.env) {
+  const p = env.TIPERF_CGROUP_PREFIX;
+  if (!p) return "tiperf-";
+  if (!/^[A-Za-z0-9_-]{1,40}$/.test(p))
+    throw new RunError(
+      `TIPERF_CGROUP_PREFIX must be letters, digits, - or _ (1 to 40), got ${JSON.stringify(p)}`
+    );
+  return p;
+}
+async function detect() {
+  const controllers = join2(ROOT, "cgroup.controllers");
+  if (existsSync(controllers) && (await readFile3(controllers, "utf8")).split(/\s+/).includes("cpu")) {
+    return { version: 2, dir: ROOT };
+  }
+  for (const d of ["cpu", "cpu,cpuacct"]) {
+    if (existsSync(join2(ROOT, d, "cpu.cfs_quota_us"))) return { version: 1, dir: join2(ROOT, d) };
+  }
+  return void 0;
+}
+async function processTree(root) {
+  return treeOf([root], parents());
+}
+async function cpuFlavor() {
+  const flavor = await detect();
+  if (!flavor) {
+    throw new RunError(
+      "target.resources.cpu_quota: this machine offers neither cgroup v2 cpu.max nor cgroup v1 cpu.cfs_quota_us under /sys/fs/cgroup; remove cpu_quota or run where the cpu controller is available"
+    );
+  }
+  return flavor;
+}
+var MIN_QUOTA_US = 1e3;
+var MAX_PERIOD_US = 1e6;
+function cpuMax(quota) {
+  const periodUs = Math.min(MAX_PERIOD_US, Math.max(PERIOD_US, Math.ceil(MIN_QUOTA_US / quota)));
+  return { quotaUs: Math.max(MIN_QUOTA_US, Math.round(quota * periodUs)), periodUs };
+}
+function cpuMaxText(quota) {
+  const { quotaUs, periodUs } = cpuMax(quota);
+  return `${quotaUs} ${periodUs}`;
+}
+async function writeQuota(flavor, dir, quota) {
+  const { quotaUs, periodUs } = cpuMax(quota);
+  if (flavor.version === 2) {
+    await writeFile2(join2(dir, "cpu.max"), cpuMaxText(quota));
+  } else {
+    await writeFile2(join2(dir, "cpu.cfs_period_us"), String(periodUs));
+    await writeFile2(join2(dir, "cpu.cfs_quota_us"), String(quotaUs));
+  }
+}
+function cpuCgroupOf(flavor, text) {
+  return text.split("\n").map((line) => line.split(":")).find(
+    ([, controllers]) => flavor.version === 2 ? controllers === "" : controllers?.split(",").includes("cpu")
+  )?.[2];
+}
+async function applyResources(pid, quota, name) {
+  const flavor = await cpuFlavor();
+  const dir = join2(flavor.dir, `${cgroupPrefix()}${name}-${pid}`);
+  const forget = await record({ kind: "cgroup", what: `cgroup of ${name} ${pid}`, path: dir });
+  try {
+    await mkdir2(dir, { recursive: true });
+    await writeQuota(flavor, dir, quota);
+    for (const p of await processTree(pid)) {
+      await writeFile2(join2(dir, "cgroup.procs"), String(p)).catch(() => {
+      });
+    }
+  } catch (e) {
+    throw new RunError(
+      `target.resources.cpu_quota: cannot set up cgroup ${dir} (${e.message}); tiperf needs write access to the cgroup cpu controller (run as root)`
+    );
+  }
+  const remove = async () => {
+    for (let i = 0; i < 20; i++) {
+      try {
+        await rmdir2(dir);
+        await forget();
+        return;
+      } catch {
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
+  };
+  return { dir, remove };
+}
+function parseCpuStat(text) {
+  const out = {};
+  for (const line of text.split("\n")) {
+    const [k, v] = line.trim().split(/\s+/);
+    if (k && v !== void 0 && /^\d+$/.test(v)) out[k] = Number(v);
+  }
+  return out;
+}
+async function cpuThrottle(pids) {
+  const flavor = await detect();
+  if (!flavor) return void 0;
+  const dirs = /* @__PURE__ */ new Set();
+  for (const pid of pids) {
+    const own = cpuCgroupOf(flavor, await readFile3(`/proc/${pid}/cgroup`, "utf8").catch(() => ""));
+    if (own?.split("/").pop()?.startsWith(cgroupPrefix())) dirs.add(join2(flavor.dir, own));
+  }
+  if (dirs.size === 0) return void 0;
+  const total = { periods: 0, throttled_periods: 0, throttled_s: 0 };
+  for (const dir of dirs) {
+    const stat = parseCpuStat(await readFile3(join2(dir, "cpu.stat"), "utf8").catch(() => ""));
+    total.periods += stat.nr_periods ?? 0;
+    total.throttled_periods += stat.nr_throttled ?? 0;
+    total.throttled_s += (stat.throttled_usec ?? 0) / 1e6 + (stat.throttled_time ?? 0) / 1e9;
+    if (stat.usage_usec !== void 0) total.usage_s = (total.usage_s ?? 0) + stat.usage_usec / 1e6;
+  }
+  return total;
+}
+function throttleBetween(a, b) {
+  if (!a || !b) return void 0;
+  const r = (x) => Math.round(x * 1e6) / 1e6;
+  return {
+    periods: Math.max(0, b.periods - a.periods),
+    throttled_periods: Math.max(0, b.throttled_periods - a.throttled_periods),
+    throttled_s: r(Math.max(0, b.throttled_s - a.throttled_s)),
+    ...a.usage_s !== void 0 && b.usage_s !== void 0 ? { usage_s: r(Math.max(0, b.usage_s - a.usage_s)) } : {}
+  };
+}
+
 // action/src/targets/local/reapers.ts
 import { readFileSync as readFileSync2 } from "node:fs";
-import { copyFile, mkdir as mkdir2, rm as rm2, rmdir as rmdir2 } from "node:fs/promises";
-import { basename, join as join2 } from "node:path";
+import { copyFile, mkdir as mkdir3, rm as rm2, rmdir as rmdir3 } from "node:fs/promises";
+import { basename, join as join3 } from "node:path";
 async function keepLogs(logs, logDir) {
   try {
-    await mkdir2(logDir, { recursive: true });
+    await mkdir3(logDir, { recursive: true });
   } catch {
     return;
   }
-  for (const log of logs) await copyFile(log, join2(logDir, basename(log))).catch(() => {
+  for (const log of logs) await copyFile(log, join3(logDir, basename(log))).catch(() => {
   });
 }
 function cmdline(pid) {
@@ -8645,7 +8773,7 @@ var cgroupReaper = {
   order: 1,
   describe: (e) => `remove ${e.path}`,
   async reap(e, log) {
-    await rmdir2(e.path).catch(() => {
+    await rmdir3(e.path).catch(() => {
     });
     log(`reap: removed ${e.path}`);
   }
@@ -8663,10 +8791,10 @@ var CPU_LIST = /^\d+(-\d+)?(,\d+(-\d+)?)*$/;
 var cpuList = external_exports.string().regex(CPU_LIST, 'must be a CPU list like "0", "0-1" or "0,2" (as taskset -c takes)');
 var cpuQuota = external_exports.string({ error: "cpu_quota must be a percentage like 90% (a number followed by %)" }).transform((v, ctx) => {
   const f = parsePercent(v);
-  if (f === void 0 || f <= 0 || f > 64) {
+  if (f === void 0 || f < 1e-3 || f > 64) {
     ctx.addIssue({
       code: "custom",
-      message: `cpu_quota must be a percentage like "5%" in (0%, 6400%] (got ${JSON.stringify(v)})`
+      message: `cpu_quota must be a percentage like "5%" from 0.1% to 6400% (got ${JSON.stringify(v)})`
     });
     return external_exports.NEVER;
   }
@@ -8734,124 +8862,6 @@ async function pinProcesses(pids, list, key) {
     if (r.code !== 0)
       throw new RunError(`${key}: taskset could not pin pid ${pid} to CPUs ${list}: ${r.stderr.trim()}`);
   }
-}
-
-// action/src/targets/local/cgroup.ts
-import { existsSync } from "node:fs";
-import { mkdir as mkdir3, readFile as readFile3, rmdir as rmdir3, writeFile as writeFile2 } from "node:fs/promises";
-import { join as join3 } from "node:path";
-var ROOT = "/sys/fs/cgroup";
-var PERIOD_US = 1e4;
-function cgroupPrefix(env = process.env) {
-  const p = env.TIPERF_CGROUP_PREFIX;
-  if (!p) return "tiperf-";
-  if (!/^[A-Za-z0-9_-]{1,40}$/.test(p))
-    throw new RunError(
-      `TIPERF_CGROUP_PREFIX must be letters, digits, - or _ (1 to 40), got ${JSON.stringify(p)}`
-    );
-  return p;
-}
-async function detect() {
-  const controllers = join3(ROOT, "cgroup.controllers");
-  if (existsSync(controllers) && (await readFile3(controllers, "utf8")).split(/\s+/).includes("cpu")) {
-    return { version: 2, dir: ROOT };
-  }
-  for (const d of ["cpu", "cpu,cpuacct"]) {
-    if (existsSync(join3(ROOT, d, "cpu.cfs_quota_us"))) return { version: 1, dir: join3(ROOT, d) };
-  }
-  return void 0;
-}
-async function processTree(root) {
-  return treeOf([root], parents());
-}
-async function cpuFlavor() {
-  const flavor = await detect();
-  if (!flavor) {
-    throw new RunError(
-      "target.resources.cpu_quota: this machine offers neither cgroup v2 cpu.max nor cgroup v1 cpu.cfs_quota_us under /sys/fs/cgroup; remove cpu_quota or run where the cpu controller is available"
-    );
-  }
-  return flavor;
-}
-async function writeQuota(flavor, dir, quota) {
-  const quotaUs = Math.max(1e3, Math.round(quota * PERIOD_US));
-  if (flavor.version === 2) {
-    await writeFile2(join3(dir, "cpu.max"), `${quotaUs} ${PERIOD_US}`);
-  } else {
-    await writeFile2(join3(dir, "cpu.cfs_period_us"), String(PERIOD_US));
-    await writeFile2(join3(dir, "cpu.cfs_quota_us"), String(quotaUs));
-  }
-}
-function cpuCgroupOf(flavor, text) {
-  return text.split("\n").map((line) => line.split(":")).find(
-    ([, controllers]) => flavor.version === 2 ? controllers === "" : controllers?.split(",").includes("cpu")
-  )?.[2];
-}
-async function applyResources(pid, quota, name) {
-  const flavor = await cpuFlavor();
-  const dir = join3(flavor.dir, `${cgroupPrefix()}${name}-${pid}`);
-  const forget = await record({ kind: "cgroup", what: `cgroup of ${name} ${pid}`, path: dir });
-  try {
-    await mkdir3(dir, { recursive: true });
-    await writeQuota(flavor, dir, quota);
-    for (const p of await processTree(pid)) {
-      await writeFile2(join3(dir, "cgroup.procs"), String(p)).catch(() => {
-      });
-    }
-  } catch (e) {
-    throw new RunError(
-      `target.resources.cpu_quota: cannot set up cgroup ${dir} (${e.message}); tiperf needs write access to the cgroup cpu controller (run as root)`
-    );
-  }
-  const remove = async () => {
-    for (let i = 0; i < 20; i++) {
-      try {
-        await rmdir3(dir);
-        await forget();
-        return;
-      } catch {
-        await new Promise((r) => setTimeout(r, 100));
-      }
-    }
-  };
-  return { dir, remove };
-}
-function parseCpuStat(text) {
-  const out = {};
-  for (const line of text.split("\n")) {
-    const [k, v] = line.trim().split(/\s+/);
-    if (k && v !== void 0 && /^\d+$/.test(v)) out[k] = Number(v);
-  }
-  return out;
-}
-async function cpuThrottle(pids) {
-  const flavor = await detect();
-  if (!flavor) return void 0;
-  const dirs = /* @__PURE__ */ new Set();
-  for (const pid of pids) {
-    const own = cpuCgroupOf(flavor, await readFile3(`/proc/${pid}/cgroup`, "utf8").catch(() => ""));
-    if (own?.split("/").pop()?.startsWith(cgroupPrefix())) dirs.add(join3(flavor.dir, own));
-  }
-  if (dirs.size === 0) return void 0;
-  const total = { periods: 0, throttled_periods: 0, throttled_s: 0 };
-  for (const dir of dirs) {
-    const stat = parseCpuStat(await readFile3(join3(dir, "cpu.stat"), "utf8").catch(() => ""));
-    total.periods += stat.nr_periods ?? 0;
-    total.throttled_periods += stat.nr_throttled ?? 0;
-    total.throttled_s += (stat.throttled_usec ?? 0) / 1e6 + (stat.throttled_time ?? 0) / 1e9;
-    if (stat.usage_usec !== void 0) total.usage_s = (total.usage_s ?? 0) + stat.usage_usec / 1e6;
-  }
-  return total;
-}
-function throttleBetween(a, b) {
-  if (!a || !b) return void 0;
-  const r = (x) => Math.round(x * 1e6) / 1e6;
-  return {
-    periods: Math.max(0, b.periods - a.periods),
-    throttled_periods: Math.max(0, b.throttled_periods - a.throttled_periods),
-    throttled_s: r(Math.max(0, b.throttled_s - a.throttled_s)),
-    ...a.usage_s !== void 0 && b.usage_s !== void 0 ? { usage_s: r(Math.max(0, b.usage_s - a.usage_s)) } : {}
-  };
 }
 
 // action/src/targets/local/server.ts
@@ -9150,7 +9160,7 @@ function localSteps(s, input) {
     if (t.resources?.cpu_quota !== void 0)
       add(
         "start",
-        { command: ["write", `<cgroup>/cpu.max`, `${Math.round(t.resources.cpu_quota * 1e4)} 10000`] },
+        { command: ["write", `<cgroup>/cpu.max`, cpuMaxText(t.resources.cpu_quota)] },
         `variant ${v.name}: the server's processes in a cgroup of their own, ${Math.round(t.resources.cpu_quota * 100)}% of a CPU`
       );
     if (t.resources?.cpus !== void 0)
@@ -14703,11 +14713,11 @@ export {
   cpuList,
   cpuQuota,
   PORT_AT_START,
-  cpuIndexes,
-  checkCpus,
   applyResources,
   cpuThrottle,
   throttleBetween,
+  cpuIndexes,
+  checkCpus,
   deepMerge,
   MANAGED_BY,
   MANAGER,
