@@ -45,10 +45,10 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-OPFTH5PJ.js";
+} from "./chunk-7KUUAO3P.js";
 import {
   reapLedger
-} from "./chunk-T66UTALK.js";
+} from "./chunk-CWBLFX6Z.js";
 import {
   EXPIRES,
   KubeClient,
@@ -64,7 +64,7 @@ import {
   require_dist,
   writeAtomic,
   writeResult
-} from "./chunk-RXKGJQR5.js";
+} from "./chunk-5RLMDEIP.js";
 import {
   CLOUDS,
   Interrupted,
@@ -72,11 +72,11 @@ import {
   installSignalTeardown,
   ledgerDir,
   teardownAll
-} from "./chunk-4KA4ITRG.js";
+} from "./chunk-X6MBPVEH.js";
 import {
   external_exports,
   parseAge
-} from "./chunk-74V7NJD2.js";
+} from "./chunk-62KFX3ZX.js";
 import {
   BuildFailed,
   EXIT,

@@ -13,7 +13,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-OPFTH5PJ.js";
+} from "./chunk-7KUUAO3P.js";
 import {
   getInput,
   info,
@@ -26,15 +26,15 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-RXKGJQR5.js";
+} from "./chunk-5RLMDEIP.js";
 import {
   Interrupted,
   installCrashTeardown,
   installSignalTeardown,
   ledgerDir,
   teardownAll
-} from "./chunk-4KA4ITRG.js";
-import "./chunk-74V7NJD2.js";
+} from "./chunk-X6MBPVEH.js";
+import "./chunk-62KFX3ZX.js";
 import {
   EXIT,
   InputError,

@@ -4,17 +4,17 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   reapLedger
-} from "./chunk-T66UTALK.js";
+} from "./chunk-CWBLFX6Z.js";
 import {
   getState,
   info,
   setFailed
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-RXKGJQR5.js";
+import "./chunk-5RLMDEIP.js";
 import {
   ledgerDir
-} from "./chunk-4KA4ITRG.js";
-import "./chunk-74V7NJD2.js";
+} from "./chunk-X6MBPVEH.js";
+import "./chunk-62KFX3ZX.js";
 import "./chunk-CRYZH5WY.js";
 import "./chunk-3EADY6QU.js";
 

@@ -238,7 +238,7 @@ async function everything(): Promise<Set<string>> {
   const ids = new Set<string>();
   const clients = client({ region: REGION, endpoint: moto.endpoint });
   try {
-    for (const f of await findTagged(clients, REGION, NOW)) ids.add(f.id);
+    for (const f of await findTagged(clients, NOW)) ids.add(f.id);
   } finally {
     clients.destroy();
   }

@@ -27,6 +27,10 @@ export const TAG = {
  */
 export const IAM_ROLE_PATH = "/tiperf/";
 
+/** A tag's value in AWS's list form ({Key, Value}, as EC2 and IAM answer tags). */
+export const tagValue = (tags: { Key?: string; Value?: string }[] | undefined, key: string) =>
+  tags?.find((t) => t.Key === key)?.Value;
+
 export function tagsOf(run: RunTags): Record<string, string> {
   return {
     [TAG.runId]: run.runId,

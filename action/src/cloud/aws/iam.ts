@@ -14,7 +14,7 @@ import {
   RemoveRoleFromInstanceProfileCommand,
   type Tag,
 } from "@aws-sdk/client-iam";
-import { IAM_ROLE_PATH, TAG } from "../tags.ts";
+import { IAM_ROLE_PATH, TAG, tagValue } from "../tags.ts";
 
 /** Roles under tiperf's path whose tiperf:region is this region, with their tags (their run's). */
 export async function findRoles(
@@ -30,7 +30,7 @@ export async function findRoles(
     for (const role of page.Roles ?? []) {
       if (!role.RoleName) continue;
       const tags = (await iam.send(new ListRoleTagsCommand({ RoleName: role.RoleName }))).Tags ?? [];
-      if (tags.find((t) => t.Key === TAG.region)?.Value === region) add(role.RoleName, tags, role.CreateDate);
+      if (tagValue(tags, TAG.region) === region) add(role.RoleName, tags, role.CreateDate);
     }
     marker = page.IsTruncated ? page.Marker : undefined;
   } while (marker);

@@ -40,7 +40,7 @@ import {
 } from "@aws-sdk/client-eks";
 import { IAMClient } from "@aws-sdk/client-iam";
 import type { ReapReport as NeutralReport } from "../provider.ts";
-import { TAG } from "../tags.ts";
+import { TAG, tagValue } from "../tags.ts";
 import { deleteRole, findRoles } from "./iam.ts";
 
 export type Kind =
@@ -106,11 +106,12 @@ export interface ReapReport extends Omit<NeutralReport, "removed" | "kept" | "fa
   overdue: Found[];
 }
 
-const tagOf = (tags: Tag[] | undefined, key: string) => tags?.find((t) => t.Key === key)?.Value;
 const FILTER = [{ Name: "tag-key", Values: [TAG.runId] }];
 
 /** The EC2, EKS and IAM APIs of a region (one endpoint for all in tests). */
 export interface Clients {
+  /** The region they answer for (IAM, global, is filtered to it). */
+  region: string;
   ec2: EC2Client;
   eks: EKSClient;
   iam: IAMClient;
@@ -123,6 +124,7 @@ export function client(o: Pick<ReapOptions, "region" | "endpoint">): Clients {
   const eks = new EKSClient(c);
   const iam = new IAMClient(c);
   return {
+    region: o.region,
     ec2,
     eks,
     iam,
@@ -161,12 +163,7 @@ async function findEks(
 }
 
 /** Lists every resource tagged tiperf:run-id, with whether it has expired. */
-export async function findTagged(
-  clients: Clients,
-  region: string,
-  now: Date,
-  log?: ReapOptions["log"],
-): Promise<Found[]> {
+export async function findTagged(clients: Clients, now: Date, log?: ReapOptions["log"]): Promise<Found[]> {
   const { ec2 } = clients;
   const found: Found[] = [];
   const add = (
@@ -176,9 +173,9 @@ export async function findTagged(
     created?: Date,
     name?: string,
   ) => {
-    const runId = tagOf(tags, TAG.runId);
+    const runId = tagValue(tags, TAG.runId);
     if (!id || !runId) return;
-    const expiresAt = tagOf(tags, TAG.expiresAt) ?? "";
+    const expiresAt = tagValue(tags, TAG.expiresAt) ?? "";
     const expiry = Date.parse(expiresAt);
     // no readable expiry: never expired (a resource tiperf cannot judge is left alone)
     const expired = Number.isFinite(expiry) && expiry < now.getTime();
@@ -196,11 +193,7 @@ export async function findTagged(
     });
   };
   // EKS where the credentials may list it (a runner that only ever made machine clusters may not)
-  await findEks(clients.eks, add).catch((e: Error) => {
-    if (DENIED.test(`${e.name} ${e.message}`))
-      log?.(`reap: EKS clusters not listed (${e.name}: ${e.message}); EC2 resources are`);
-    else throw e;
-  });
+  await whereAllowed("EKS clusters", findEks(clients.eks, add), log);
   for (const r of (await ec2.send(new DescribeInstancesCommand({ Filters: FILTER }))).Reservations ?? [])
     for (const i of r.Instances ?? [])
       if (!["terminated", "shutting-down"].includes(i.State?.Name ?? ""))
@@ -226,12 +219,10 @@ export async function findTagged(
   for (const v of (await ec2.send(new DescribeVpcsCommand({ Filters: FILTER }))).Vpcs ?? [])
     add("vpc", v.VpcId, v.Tags);
   // IAM where the credentials may list it, as EKS
-  await findRoles(clients.iam, region, (id, tags, created) => add("iam-role", id, tags, created)).catch(
-    (e: Error) => {
-      if (DENIED.test(`${e.name} ${e.message}`))
-        log?.(`reap: IAM roles not listed (${e.name}: ${e.message}); EC2 resources are`);
-      else throw e;
-    },
+  await whereAllowed(
+    "IAM roles",
+    findRoles(clients.iam, clients.region, (id, tags, created) => add("iam-role", id, tags, created)),
+    log,
   );
   return found;
 }
@@ -240,6 +231,15 @@ export async function findTagged(
 const GONE = /NotFound|NoSuchEntity/;
 /** Credentials that may not list a service. */
 const DENIED = /AccessDenied|UnauthorizedOperation|not authorized/i;
+
+/** A service's listing where the credentials allow it; where they do not, the log says so. */
+async function whereAllowed(what: string, listing: Promise<void>, log?: ReapOptions["log"]): Promise<void> {
+  await listing.catch((e: Error) => {
+    if (DENIED.test(`${e.name} ${e.message}`))
+      log?.(`reap: ${what} not listed (${e.name}: ${e.message}); EC2 resources are`);
+    else throw e;
+  });
+}
 
 async function deleteOne({ ec2, eks, iam }: Clients, f: Found): Promise<void> {
   switch (f.kind) {
@@ -398,7 +398,7 @@ async function deleteInOrder(
 export async function reapAws(o: ReapOptions): Promise<ReapReport> {
   const clients = client(o);
   const now = o.now ?? new Date();
-  const found = await findTagged(clients, o.region, now, o.log);
+  const found = await findTagged(clients, now, o.log);
   const expired = found.filter((f) => f.expired);
   const report: ReapReport = {
     format: "tiperf.reap",
@@ -441,7 +441,7 @@ export async function sweepRun(
   const clients = client(o);
   const gone: string[] = [];
   try {
-    const mine = (await findTagged(clients, o.region, new Date(), o.log)).filter((f) => f.runId === o.runId);
+    const mine = (await findTagged(clients, new Date(), o.log)).filter((f) => f.runId === o.runId);
     await deleteInOrder(clients, mine, o, (f, error) => {
       if (error === undefined || GONE.test(error)) gone.push(`${f.kind} ${f.id}`);
       else o.log(`cloud: sweep: could not remove ${f.kind} ${f.id}: ${error}`);

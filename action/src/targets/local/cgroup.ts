@@ -73,10 +73,10 @@ export function cpuMaxText(quota: number): string {
 
 /** Sets the quota of cgroup `dir`: `quota` CPUs (cpuMax). */
 async function writeQuota(flavor: Flavor, dir: string, quota: number): Promise<void> {
-  const { quotaUs, periodUs } = cpuMax(quota);
   if (flavor.version === 2) {
     await writeFile(join(dir, "cpu.max"), cpuMaxText(quota));
   } else {
+    const { quotaUs, periodUs } = cpuMax(quota);
     await writeFile(join(dir, "cpu.cfs_period_us"), String(periodUs));
     await writeFile(join(dir, "cpu.cfs_quota_us"), String(quotaUs));
   }

@@ -19810,6 +19810,7 @@ var TAG = {
   region: "tiperf:region"
 };
 var IAM_ROLE_PATH = "/tiperf/";
+var tagValue = (tags, key) => tags?.find((t) => t.Key === key)?.Value;
 function tagsOf(run) {
   return {
     [TAG.runId]: run.runId,
@@ -19840,6 +19841,7 @@ export {
   operatorResources,
   TAG,
   IAM_ROLE_PATH,
+  tagValue,
   tagsOf,
   runTags
 };

@@ -30,17 +30,17 @@ import {
   throttleBetween,
   validateYaml,
   writeAtomic
-} from "./chunk-RXKGJQR5.js";
+} from "./chunk-5RLMDEIP.js";
 import {
   record,
   shellCommand,
   sshArgs
-} from "./chunk-4KA4ITRG.js";
+} from "./chunk-X6MBPVEH.js";
 import {
   durationSchema,
   external_exports,
   forwardIssues
-} from "./chunk-74V7NJD2.js";
+} from "./chunk-62KFX3ZX.js";
 import {
   EXIT,
   InputError,

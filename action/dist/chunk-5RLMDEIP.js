@@ -23,7 +23,7 @@ import {
   stackOptions,
   stackRecord,
   tagsNow
-} from "./chunk-4KA4ITRG.js";
+} from "./chunk-X6MBPVEH.js";
 import {
   durationSchema,
   external_exports,
@@ -31,7 +31,7 @@ import {
   parseAge,
   parseDuration,
   tagsOf
-} from "./chunk-74V7NJD2.js";
+} from "./chunk-62KFX3ZX.js";
 import {
   BuildFailed,
   InputError,
@@ -8645,10 +8645,10 @@ function cpuMaxText(quota) {
   return `${quotaUs} ${periodUs}`;
 }
 async function writeQuota(flavor, dir, quota) {
-  const { quotaUs, periodUs } = cpuMax(quota);
   if (flavor.version === 2) {
     await writeFile2(join2(dir, "cpu.max"), cpuMaxText(quota));
   } else {
+    const { quotaUs, periodUs } = cpuMax(quota);
     await writeFile2(join2(dir, "cpu.cfs_period_us"), String(periodUs));
     await writeFile2(join2(dir, "cpu.cfs_quota_us"), String(quotaUs));
   }

@@ -14,8 +14,8 @@ import {
   stackOptions,
   stackRecord,
   tagsNow
-} from "./chunk-4KA4ITRG.js";
-import "./chunk-74V7NJD2.js";
+} from "./chunk-X6MBPVEH.js";
+import "./chunk-62KFX3ZX.js";
 import "./chunk-CRYZH5WY.js";
 import "./chunk-3EADY6QU.js";
 export {

@@ -6,17 +6,17 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-RXKGJQR5.js";
+} from "./chunk-5RLMDEIP.js";
 import {
   sweep
-} from "./chunk-4KA4ITRG.js";
+} from "./chunk-X6MBPVEH.js";
 
 // action/src/cloud/reapers.ts
 var stackReaper = {
   order: 1,
   describe: (e) => `recover ${e.what} (destroy, tag sweep, remove)`,
   async reap(e, log) {
-    const { recoverRecorded } = await import("./chunk-OT7XKISM.js");
+    const { recoverRecorded } = await import("./chunk-K4GB6PGT.js");
     await recoverRecorded(e, log);
     log(`reap: recovered ${e.what}`);
   }
