@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { HostSchema, ResourceUseSchema, TargetInfoSchema } from "../result/model.ts";
 import { readModel } from "../result/store.ts";
+import { ReadingSchema } from "./reading.ts";
 
 /**
  * The verdict file (`--json`): what `compare`/`diff` decided and everything a report needs to show
@@ -179,6 +180,12 @@ export const VerdictSchema = z.strictObject({
       false_alarm: z.number(),
     })
     .optional(),
+  /**
+   * Throughput read with the cost per operation, per judged cell (compare/reading.ts): whether a
+   * change in throughput is the code doing more per operation, the same work done slower, or a
+   * costlier change hidden by spare capacity.
+   */
+  readings: z.array(ReadingSchema).optional(),
   /** CPU profiles per side of the regressed cells (compare.profiles), for the comment's links. */
   profiles: z.array(ProfileSchema).optional(),
   cost: CostSchema.optional(),

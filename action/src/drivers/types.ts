@@ -142,6 +142,12 @@ export interface Driver {
   metrics(w: Workload): Record<string, MetricInfo>;
   /** What is judged when the spec names none of the workload's metrics. */
   defaultMetric(w: Workload): string;
+  /**
+   * The operation a cost per operation divides by (observe/cost.ts): the metric that counts them,
+   * what one per second of it is (tpm: 1/60), and its noun; undefined where a workload has no
+   * steady rate of operations (TPC-H's queries).
+   */
+  operations(w: Workload): { metric: string; perSecond: number; noun: string } | undefined;
   /** Problems with the spec as a whole for this workload (e.g. sysbench needs `data`). */
   check?(w: Workload, data: SpecData | undefined): string[];
   /** Workloads with the same key share one prepared data set on a target. */

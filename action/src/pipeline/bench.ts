@@ -13,6 +13,7 @@ import {
   type Workload,
 } from "../drivers/types.ts";
 import { RunError } from "../errors.ts";
+import { type CounterReading, costMetric, costOf, idleRates } from "../observe/cost.ts";
 import { RemoteSampler } from "../observe/remote.ts";
 import { ResourceSampler, type Sampler } from "../observe/sampler.ts";
 import { runCommand } from "../proc/process.ts";
@@ -60,6 +61,9 @@ async function loadHostCores(remote: RemoteHost, log: (line: string) => void): P
   );
   return cpus().length;
 }
+
+/** Seconds the idle servers' counters are read over after each start and data load (Bench.measureIdle). */
+export const IDLE_WINDOW_S = 3;
 
 const toolKey = (w: Workload) => `${w.driver}:${w.script}`;
 
@@ -118,6 +122,8 @@ export class Bench {
   private build: TargetInfo["build"];
   /** The load tools' steps as they ran, in the plan's shape (a cell's warmup and run: phase cell). */
   private executed: PlanStep[] | undefined;
+  /** The idle servers' counter growth per second, taken off every cell's cost (see measureIdle). */
+  private idle: Record<string, number> | undefined;
 
   static async open(opts: {
     variant: string;
@@ -174,6 +180,7 @@ export class Bench {
     bench.executed = opts.executed;
     try {
       await bench.loadData(opts.signal);
+      await bench.measureIdle(opts.signal);
     } catch (e) {
       await target.stop();
       throw e;
@@ -197,7 +204,9 @@ export class Bench {
   /** A fresh instance of the target, same data; says what changed. */
   async restart(signal: AbortSignal): Promise<string> {
     if (!this.target.restart) throw new RunError(`${this.variant}: ${this.target.kind} cannot restart`);
-    return this.target.restart(signal);
+    const said = await this.target.restart(signal);
+    await this.measureIdle(signal);
+    return said;
   }
 
   /** Every data set loaded: create database → prepare → prewarm → check, then the target's own after-load. */
@@ -243,6 +252,72 @@ export class Bench {
       );
     }
     await this.loadData(signal);
+    await this.measureIdle(signal);
+  }
+
+  /** The target's counters now, or undefined when it has none or they cannot be read. */
+  private async counters(): Promise<CounterReading | undefined> {
+    const read = this.target.costCounters;
+    if (!read) return undefined;
+    const counters = await read.call(this.target).catch(() => undefined);
+    return counters && Object.keys(counters).length ? { at: performance.now(), counters } : undefined;
+  }
+
+  /**
+   * What the idle servers' counters grow by per second (background work: statistics, GC, purge,
+   * TTL), over IDLE_WINDOW_S after each start and data load; each cell's cost has it taken off, so
+   * background work that differs between instances does not pass for a change per operation.
+   */
+  private async measureIdle(signal: AbortSignal): Promise<void> {
+    const before = await this.counters();
+    if (!before) return;
+    await new Promise<void>((res) => {
+      const timer = setTimeout(res, IDLE_WINDOW_S * 1000);
+      signal.addEventListener(
+        "abort",
+        () => {
+          clearTimeout(timer);
+          res();
+        },
+        { once: true },
+      );
+    });
+    const after = await this.counters();
+    if (!after || signal.aborted) return;
+    this.idle = idleRates(before, after);
+    const cpu = this.idle.cpu_s;
+    if (cpu !== undefined)
+      this.log(
+        `${this.variant}: idle servers used ${(cpu * 100).toFixed(1)}% of a CPU over ${IDLE_WINDOW_S}s (taken off each cell's cpu_ms_per_op)`,
+      );
+  }
+
+  /**
+   * A cell's counters over its measured window: read when the load tool's steady window starts
+   * (at its spawn; `inRunWarmupS` later where the tool warms up within the run) and when it ends.
+   */
+  private costWindow(inRunWarmupS: number): {
+    start(): void;
+    end(): Promise<{ before: CounterReading; after: CounterReading } | undefined>;
+  } {
+    let before: Promise<CounterReading | undefined> | undefined;
+    let timer: NodeJS.Timeout | undefined;
+    return {
+      start: () => {
+        before =
+          inRunWarmupS > 0
+            ? new Promise((res) => {
+                timer = setTimeout(() => res(this.counters()), inRunWarmupS * 1000);
+              })
+            : this.counters();
+      },
+      end: async () => {
+        clearTimeout(timer);
+        const b = await before;
+        const after = b ? await this.counters() : undefined;
+        return b && after ? { before: b, after } : undefined;
+      },
+    };
   }
 
   /** The spec's data sets in workload order, each with the program that loads it. */
@@ -497,6 +572,9 @@ export class Bench {
     }
     // the servers and the load tool, here and over SSH on their hosts, over the measured invocation
     const samplers = this.samplers(tool, limitS);
+    const costing =
+      this.target.costCounters && driver.operations(w) ? this.costWindow(warmup ? 0 : w.warmup) : undefined;
+    let readings: Awaited<ReturnType<NonNullable<typeof costing>["end"]>>;
     let resources: ResourceUse[] | undefined;
     let r: ToolRun;
     // a CPU quota's counters over the measured run: whether it bound (the effect check)
@@ -509,9 +587,11 @@ export class Bench {
         onSpawn: (pid) => {
           o.onLoad?.(pid);
           o.onMeasure?.(measuredS);
+          costing?.start();
           if (!this.elsewhere) for (const s of samplers) s.addLoad(pid);
         },
       });
+      readings = await costing?.end();
     } finally {
       resources = (await Promise.all(samplers.map((s) => s.stop().catch(() => [])))).flat();
       if (throttledBefore) throttle = throttleBetween(throttledBefore, await cpuThrottle(this.target.pids));
@@ -535,9 +615,12 @@ export class Bench {
         const i = info[name];
         if (i && Number.isFinite(value)) metrics[name] = { value, unit: i.unit, better: i.better };
       }
+      const cost = readings && this.costOfCell(w, m.metrics, readings);
+      if (cost) Object.assign(metrics, cost.metrics);
       return {
         ...cell,
         metrics,
+        ...(cost ? { cost: cost.record } : {}),
         metrics_source: m.source,
         intervals: m.intervals,
         summary: m.summary,
@@ -550,6 +633,29 @@ export class Bench {
       const failed = fail(`${(e as Error).message} (raw output: ${logFile})`);
       return e instanceof StalledRun ? { ...failed, failure: "stalled" } : failed;
     }
+  }
+
+  /** A cell's cost metrics from its counters: their growth per operation the tool counted. */
+  private costOfCell(
+    w: Workload,
+    measured: Record<string, number>,
+    readings: { before: CounterReading; after: CounterReading },
+  ): { metrics: Cell["metrics"]; record: NonNullable<Cell["cost"]> } | undefined {
+    const op = driverOf(w.driver).operations(w);
+    const rate = op ? measured[op.metric] : undefined;
+    if (!op || rate === undefined || !(rate > 0)) return undefined;
+    const { metrics, record } = costOf(
+      readings.before,
+      readings.after,
+      rate * op.perSecond * w.duration,
+      this.idle,
+    );
+    const out: Cell["metrics"] = {};
+    for (const [name, value] of Object.entries(metrics)) {
+      const info = costMetric(name);
+      if (info && Number.isFinite(value)) out[name] = { value, unit: info.unit, better: "lower" };
+    }
+    return { metrics: out, record };
   }
 
   /**

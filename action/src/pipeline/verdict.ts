@@ -5,6 +5,7 @@ import { INSTANCE_GAP_SD, singlePairNote } from "../compare/design.ts";
 import { cpuQuotaOf, quotaEffects, settingEffects, unshownEffects, withEffects } from "../compare/effects.ts";
 import { overallVerdict } from "../compare/judge.ts";
 import type { judgeFamily } from "../compare/judge-results.ts";
+import { readings } from "../compare/reading.ts";
 import type { Profile, Verdict } from "../compare/verdict.ts";
 import { evidenceField, evidenceOf } from "../observe/hints.ts";
 import type { Result, TargetInfo } from "../result/model.ts";
@@ -63,6 +64,7 @@ export function buildVerdict(i: VerdictInputs): Verdict {
     ),
   ];
   const cells = withEffects(judged.cells, effects);
+  const read = readings(result, control, cells, judged.alpha);
   const side = (variant: string) => ({
     variant,
     run_id: result.run_id,
@@ -97,6 +99,7 @@ export function buildVerdict(i: VerdictInputs): Verdict {
       : {}),
     ...(loaded.unseen?.length ? { unseen: loaded.unseen } : {}),
     ...evidenceField(evidenceOf(result.cells, names)),
+    ...(read.length ? { readings: read } : {}),
     ...(i.profiles.length ? { profiles: i.profiles } : {}),
     notes: [
       ...(i.profiles.length

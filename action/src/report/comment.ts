@@ -6,6 +6,7 @@ import {
   CELL_MARK,
   CENTRES_TEXT,
   ciText,
+  costText,
   methodText,
   metricName,
   num,
@@ -133,18 +134,20 @@ function table(w: WorkloadRows, v: Verdict, rows: Row[]): string[] {
   const h = md(v.head.variant);
   // seed 002's ranking: throughput per dollar-hour of the cluster, base / head
   const perHour = v.cost && w.throughputName ? v.cost.per_hour : undefined;
+  const cost = w.costName;
   const out = [
-    `| Threads | ${b} ${tp} | ${h} ${tp} | Δ% | ${conf} |${lat ? ` ${b} ${lat} (${w.latencyUnit ?? "ms"}) | ${h} ${lat} (${w.latencyUnit ?? "ms"}) |` : ""}${perHour ? ` ${tp} per $/h (${b} / ${h}) |` : ""} verdict |`,
-    `|---:|---:|---:|---:|---|${lat ? "---:|---:|" : ""}${perHour ? "---:|" : ""}---|`,
+    `| Threads | ${b} ${tp} | ${h} ${tp} | Δ% | ${conf} |${lat ? ` ${b} ${lat} (${w.latencyUnit ?? "ms"}) | ${h} ${lat} (${w.latencyUnit ?? "ms"}) |` : ""}${cost ? ` ${cost} Δ% (${conf}) |` : ""}${perHour ? ` ${tp} per $/h (${b} / ${h}) |` : ""} verdict |`,
+    `|---:|---:|---:|---:|---|${lat ? "---:|---:|" : ""}${cost ? "---|" : ""}${perHour ? "---:|" : ""}---|`,
   ];
   for (const r of rows) {
     const main = r.throughput ?? r.judgements[0];
     const latency = lat ? ` ${num(r.latency?.base)} | ${num(r.latency?.head)} |` : "";
+    const costCell = cost ? ` ${costText(r)} |` : "";
     const perDollar = perHour
       ? ` ${num(r.throughput?.base == null ? null : r.throughput.base / perHour)} / ${num(r.throughput?.head == null ? null : r.throughput.head / perHour)} |`
       : "";
     out.push(
-      `| ${r.threads} | ${num(main?.base)} | ${num(main?.head)} | ${pct(main?.change)} | ${ciText(main)} |${latency}${perDollar} ${rowVerdict(r)} |`,
+      `| ${r.threads} | ${num(main?.base)} | ${num(main?.head)} | ${pct(main?.change)} | ${ciText(main)} |${latency}${costCell}${perDollar} ${rowVerdict(r)} |`,
     );
   }
   return out;

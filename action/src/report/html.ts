@@ -10,6 +10,7 @@ import {
   CELL_MARK,
   CENTRES_TEXT,
   ciText,
+  costText,
   methodText,
   metricName,
   num,
@@ -186,6 +187,7 @@ function workloadSections(v: Verdict, charts: RenderedChart[], conf: string, sho
             `${v.head.variant} ${lat} (${w.latencyUnit ?? "ms"})`,
           ]
         : []),
+      ...(w.costName ? [`${w.costName} Δ% (${conf})`] : []),
     ])
       out.push(`<th>${esc(h)}</th>`);
     out.push('<th class="l">verdict</th></tr></thead><tbody>');
@@ -198,6 +200,7 @@ function workloadSections(v: Verdict, charts: RenderedChart[], conf: string, sho
         pct(main?.change),
         ciText(main),
         ...(lat ? [num(r.latency?.base), num(r.latency?.head)] : []),
+        ...(w.costName ? [costText(r)] : []),
       ];
       out.push(
         `<tr class="${r.verdict}">${cells.map((c) => `<td>${esc(c)}</td>`).join("")}<td class="l">${CELL_MARK[r.verdict]} ${esc(r.verdict)}${r.verdict !== "unchanged" ? ` (${esc(r.because.join(", "))})` : ""}</td></tr>`,

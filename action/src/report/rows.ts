@@ -2,7 +2,9 @@ import { dirname } from "node:path";
 import { singlePairWarning } from "../compare/design.ts";
 import { effectLines, unseenLines } from "../compare/effects.ts";
 import { type CellJudgement, type CellVerdictKind, overallVerdict } from "../compare/judge.ts";
+import { READ_COST, type Reading, readingLines } from "../compare/reading.ts";
 import type { Verdict } from "../compare/verdict.ts";
+import { costMetric } from "../observe/cost.ts";
 import type { TargetInfo } from "../result/model.ts";
 import { evidenceWarnings } from "./evidence.ts";
 
@@ -34,6 +36,14 @@ export const num = (x: number | null | undefined) =>
 
 export const ciText = (c: CellJudgement | undefined) => (c?.ci ? `[${pct(c.ci[0])}, ${pct(c.ci[1])}]` : "–");
 
+/** A row's cost per operation beside its throughput: Δ and interval (judged ones marked with their verdict). */
+export function costText(r: Row): string {
+  const c = r.cost?.cost;
+  if (!c) return "–";
+  const judged = c.judged ? ` ${CELL_MARK[c.verdict]}` : "";
+  return `${pct(c.change)} ${c.ci ? `[${pct(c.ci[0])}, ${pct(c.ci[1])}]` : ""}${judged}`.trim();
+}
+
 /** Verdicts from the worst to the best: a row, or a thread count over variants, shows the first present. */
 export const SEVERITY: CellVerdictKind[] = ["regression", "inconclusive", "improvement", "unchanged"];
 
@@ -43,6 +53,8 @@ export interface Row {
   threads: number;
   throughput?: CellJudgement;
   latency?: CellJudgement;
+  /** Throughput read with the cost per operation (verdict.readings), where the cells had one. */
+  cost?: Reading;
   judgements: CellJudgement[];
   /** The worst verdict over the row's metrics, and which metrics carry it. */
   verdict: CellVerdictKind;
@@ -56,6 +68,8 @@ export interface WorkloadRows {
   latencyName?: string;
   /** The latency metric's unit: ms, us or s. */
   latencyUnit?: string;
+  /** The cost metric read beside throughput ("CPU ms/op"), when any row has a reading. */
+  costName?: string;
   rows: Row[];
 }
 
@@ -89,13 +103,22 @@ export function workloadRows(v: Verdict): WorkloadRows[] {
     const metrics = new Set(w.rows.flatMap((r) => r.judgements.map((j) => j.metric)));
     const judged = w.rows.flatMap((r) => r.judgements);
     const tp = THROUGHPUT.find((m) => metrics.has(m)) ?? judged.find((j) => j.better === "higher")?.metric;
-    const lat = [...metrics].find(isLatency) ?? judged.find((j) => j.better === "lower")?.metric;
+    const lat =
+      [...metrics].find(isLatency) ??
+      judged.find((j) => j.better === "lower" && !costMetric(j.metric))?.metric;
     w.throughputName = tp && metricName(tp);
     w.latencyName = lat && metricName(lat);
     w.latencyUnit = lat ? unitOfName(lat) || "ms" : undefined;
     for (const r of w.rows) {
       r.throughput = r.judgements.find((j) => j.metric === tp);
       r.latency = r.judgements.find((j) => j.metric === lat);
+      const reading = v.readings?.find(
+        (x) => x.workload === r.workload && x.threads === r.threads && x.variant === r.throughput?.variant,
+      );
+      if (reading) {
+        r.cost = reading;
+        w.costName = metricName(READ_COST);
+      }
       r.verdict = SEVERITY.find((s) => r.judgements.some((j) => j.verdict === s)) ?? "unchanged";
       r.because = r.judgements.filter((j) => j.verdict === r.verdict).map((j) => metricName(j.metric));
     }
@@ -116,6 +139,8 @@ const NAMES: Record<string, string> = {
 export function metricName(metric: string): string {
   const lat = LATENCY.exec(metric);
   if (lat) return `${lat[1] ? `${lat[1].toUpperCase()} ` : ""}p${lat[2]}`;
+  const cost = costMetric(metric);
+  if (cost) return cost.label;
   const query = /^q(\d+)_s$/.exec(metric);
   if (query) return `Q${query[1]}`;
   const perOp = /^([a-z_]+)_(tpm|ops|avg_ms|avg_us)$/.exec(metric);
@@ -275,6 +300,7 @@ export function warningLines(v: Verdict): string[] {
     ...effectLines(v.effects),
     ...unseenLines(v.unseen),
     ...inconclusiveLines(v),
+    ...readingLines(v.readings),
     ...singlePairLines(v),
     ...evidenceWarnings(v.evidence).map((l) => `⚠️ ${l}`),
   ];
@@ -324,6 +350,13 @@ export function variantNames(v: Verdict): string[] {
 export function subVerdict(v: Verdict, variant: string): Verdict {
   const side = (v.variants ?? [v.head]).find((s) => s.variant === variant) ?? v.head;
   const cells = v.variants ? v.cells.filter((c) => c.variant === variant) : v.cells;
-  const { variants: _all, ...rest } = v;
-  return { ...rest, head: side, cells, verdict: overallVerdict(cells) };
+  const { variants: _all, readings, ...rest } = v;
+  const own = v.variants ? readings?.filter((r) => r.variant === variant) : readings;
+  return {
+    ...rest,
+    head: side,
+    cells,
+    verdict: overallVerdict(cells),
+    ...(own?.length ? { readings: own } : {}),
+  };
 }

@@ -53,6 +53,21 @@ export const ResourceUseSchema = z.strictObject({
   samples: z.array(z.strictObject({ t: num, cpu_pct: num, rss_mib: num.optional() })),
 });
 
+/**
+ * What a cell cost the servers (observe/cost.ts): their own counters over the measured window,
+ * which the cell's cost metrics (cpu_ms_per_op …) divide by the operations the load tool counted.
+ */
+export const CellCostSchema = z.strictObject({
+  /** Seconds between the two readings of the counters. */
+  window_s: num,
+  /** Operations the load tool counted in the measured window (its rate × the duration). */
+  ops: num,
+  /** Each counter's growth over the window (cpu_s, alloc_bytes, handler_reads, cpu_s.tikv …). */
+  counters: z.record(z.string(), num),
+  /** The idle servers' growth per second of each counter, measured after they started: taken off before dividing. */
+  idle_per_s: z.record(z.string(), num).optional(),
+});
+
 export const CellSchema = z.strictObject({
   workload: z.string(),
   /** The load tool (drivers/registry.ts) and what it ran: sysbench script, go-tpc benchmark, go-ycsb workload. */
@@ -95,6 +110,8 @@ export const CellSchema = z.strictObject({
   errors: z.record(z.string(), z.record(z.string(), num)).optional(),
   /** CPU, memory and disk of the servers, the load tool and the machine over the measured window. */
   resources: z.array(ResourceUseSchema).optional(),
+  /** The servers' counters over the measured window, behind the cell's cost metrics. */
+  cost: CellCostSchema.optional(),
   /**
    * compare.order duet: CPU time of processes of neither pair on the CPUs this cell's pair held
    * over the measured run, % of those CPUs' time (absent where it could not be counted whole).

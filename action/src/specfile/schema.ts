@@ -1,8 +1,9 @@
 import { z } from "zod";
 import { driverNames, driverOf } from "../drivers/registry.ts";
 import type { Workload } from "../drivers/types.ts";
+import { costMetric } from "../observe/cost.ts";
 import { cpuList, cpuQuota, parsePercent } from "../targets/local/schema.ts";
-import { TargetSchema } from "../targets/registry.ts";
+import { TARGET_KINDS, TargetSchema } from "../targets/registry.ts";
 import type { TargetSpec } from "../targets/types.ts";
 import { durationSchema, forwardIssues, parseDuration } from "./keys.ts";
 
@@ -250,9 +251,10 @@ export const SpecSchema = z
         ctx.addIssue({ code: "custom", path: ["data"], message: problem });
     });
     const provided = new Set<string>();
+    const costs = TARGET_KINDS[spec.target.kind]?.costMetrics ?? [];
     spec.workloads.forEach((w, i) => {
       const driver = driverOf(w.driver);
-      const metrics = driver.metrics(w);
+      const metrics = { ...driver.metrics(w), ...costMetricsOf(costs, driver.operations(w) !== undefined) };
       for (const m of Object.keys(metrics)) provided.add(m);
       for (const [m, rule] of Object.entries(spec.metrics)) {
         const info = metrics[m];
@@ -281,6 +283,20 @@ export const SpecSchema = z
         });
     }
   });
+
+/**
+ * A target kind's cost metrics as a workload provides them (lower is better): where its load tool
+ * counts operations (TPC-H's queries have no rate to divide by).
+ */
+function costMetricsOf(names: readonly string[], counted: boolean) {
+  const out: Record<string, { unit: string; better: "lower"; label: string }> = {};
+  if (!counted) return out;
+  for (const n of names) {
+    const m = costMetric(n);
+    if (m) out[n] = { unit: m.unit, better: "lower", label: m.label };
+  }
+  return out;
+}
 
 /** The tolerance of a workload's default metric when the spec names none of its metrics. */
 export const DEFAULT_TOLERANCE = 0.05;

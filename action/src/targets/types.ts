@@ -83,6 +83,12 @@ export interface Target {
    */
   cpuProfiles?(seconds: number, dir: string, prefix: string): Promise<CpuProfile[]>;
   /**
+   * The servers' own running counters now (observe/cost.ts names them: cpu_s, alloc_bytes,
+   * handler_reads …; a cluster's per component as cpu_s.tikv), read at the start and the end of a
+   * cell's measured window for its cost per operation. A counter it cannot read is left out.
+   */
+  costCounters?(): Promise<Record<string, number>>;
+  /**
    * The machines its servers run on when they are not this one (a cluster's hosts), each with the
    * ports its servers there listen on: where a cell's resource use is sampled over SSH.
    */
@@ -342,6 +348,11 @@ export interface TargetKind {
   shown: readonly string[];
   /** How its ledger entries are removed when their tiperf died, by entry kind. */
   reapers: Record<string, Reaper>;
+  /**
+   * The cost metrics (observe/cost.ts) its targets can measure, for the spec's `metrics:`; a
+   * deployment that cannot read one (an endpoint's CPU) leaves it out of its cells.
+   */
+  costMetrics?: readonly string[];
 }
 
 /** What an ephemeral cluster's machines cost, measured from `up` to the end of destroy. */

@@ -261,6 +261,8 @@ export const goTpc: Driver = {
   },
   metrics: (w) => (w.script === "tpcc" ? tpccMetrics() : tpchMetrics(w)),
   defaultMetric: (w) => (w.script === "tpcc" ? "tpmc" : "geomean_s"),
+  operations: (w) =>
+    w.script === "tpcc" ? { metric: "tpm_total", perSecond: 1 / 60, noun: "transaction" } : undefined,
   dataKey: (w) =>
     w.script === "tpcc" ? `go-tpc:tpcc:w${opt(w, "warehouses")}` : `go-tpc:tpch:sf${opt(w, "sf")}`,
   database: (w) => w.script,

@@ -262,6 +262,7 @@ export const goYcsb: Driver = {
   },
   metrics: metricsOf,
   defaultMetric: () => "ops",
+  operations: () => ({ metric: "ops", perSecond: 1, noun: "operation" }),
   dataKey: (w) =>
     `go-ycsb:${w.options.recordcount}:${w.options.fieldcount ?? ""}:${w.options.fieldlength ?? ""}`,
   database: () => "ycsb",

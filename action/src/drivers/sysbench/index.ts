@@ -148,6 +148,7 @@ export const sysbench: Driver = {
     };
   },
   defaultMetric: () => "tps",
+  operations: () => ({ metric: "tps", perSecond: 1, noun: "transaction" }),
   check: (w, data) => (data ? [] : [`the sysbench workload ${w.name} needs data: {tables, table_size}`]),
   dataKey: (_w, data) => `sysbench:${data?.tables}x${data?.table_size}`,
   database: () => DATABASE,

@@ -50,6 +50,8 @@ export interface LocalServer {
   stopSignal: NodeJS.Signals;
   /** The programs of the server and its client. */
   needs(): Need[];
+  /** The cost metrics its own counters give (observe/cost.ts), besides the CPU every private server gives. */
+  costMetrics: readonly string[];
   start(spec: LocalTargetSpec, opts: StartOptions): Promise<Target>;
 }
 
@@ -261,5 +263,6 @@ export function localKind(s: LocalServer): TargetKind {
       return deployment;
     },
     reapers: { ...LOCAL_REAPERS, ...ENDPOINT_REAPERS },
+    costMetrics: ["cpu_ms_per_op", ...s.costMetrics],
   };
 }

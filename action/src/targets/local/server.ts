@@ -5,6 +5,7 @@ import { basename, join } from "node:path";
 import { RunError } from "../../errors.ts";
 import { record } from "../../lifecycle/ledger.ts";
 import { onTeardown } from "../../lifecycle/teardown.ts";
+import { treeCpuSeconds } from "../../observe/cost.ts";
 import { freePort } from "../../proc/port.ts";
 import { type CommandResult, processState, type ServerProcess } from "../../proc/process.ts";
 import { pinProcesses } from "./affinity.ts";
@@ -275,6 +276,8 @@ export function localTarget(o: {
   /** The server's work directory (its data): recorded with its filesystem and free space. */
   workDir: string;
   createDatabase: (name: string) => Promise<void>;
+  /** The server's own counters (observe/cost.ts), read over SQL; its CPU is read from /proc here. */
+  counters: () => Promise<Record<string, number>>;
   /** Starts the next server process on the same data and waits until it is settled. */
   respawn: () => Promise<ServerProcess>;
 }): Target {
@@ -301,6 +304,11 @@ export function localTarget(o: {
       return life.died;
     },
     stop: life.stop,
+    costCounters: async () => {
+      const own = await o.counters().catch(() => ({}));
+      const cpu = treeCpuSeconds([life.server.pid]);
+      return cpu === undefined ? own : { ...own, cpu_s: cpu };
+    },
     restart: async () => {
       const before = life.server.pid;
       await life.restart(o.respawn);

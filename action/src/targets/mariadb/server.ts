@@ -3,6 +3,7 @@ import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { RunError } from "../../errors.ts";
 import { onTeardown } from "../../lifecycle/teardown.ts";
+import { MARIADB_COUNTERS_SQL, mariadbCounters } from "../../observe/cost.ts";
 import { firstTool, MYSQL_CLIENTS } from "../../proc/env.ts";
 import { runCommand, type ServerProcess, startServerProcess } from "../../proc/process.ts";
 import type { LocalTargetSpec } from "../local/schema.ts";
@@ -170,6 +171,10 @@ export async function startMariadb(spec: LocalTargetSpec, opts: StartOptions): P
       version,
       effectiveConfig,
       workDir,
+      counters: async () => {
+        const r = await sql(MARIADB_COUNTERS_SQL);
+        return r.code === 0 ? mariadbCounters(r.stdout) : {};
+      },
       createDatabase: async (name) => {
         const r = await sql(`CREATE DATABASE IF NOT EXISTS ${checkDatabaseName(name)}`);
         if (r.code !== 0) throw new RunError(`MariaDB: cannot create database ${name}: ${r.stderr.trim()}`);

@@ -30,5 +30,6 @@ export const postgres = localKind({
       },
     ];
   },
+  costMetrics: ["tup_returned_per_op", "tup_fetched_per_op", "blks_hit_per_op"],
   start: startPostgres,
 });

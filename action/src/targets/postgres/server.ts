@@ -4,6 +4,7 @@ import { chown, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { RunError } from "../../errors.ts";
 import { onTeardown } from "../../lifecycle/teardown.ts";
+import { POSTGRES_COUNTERS_SQL, postgresCounters } from "../../observe/cost.ts";
 import { type RunAs, runCommand, type ServerProcess, startServerProcess } from "../../proc/process.ts";
 import type { LocalTargetSpec } from "../local/schema.ts";
 import {
@@ -194,6 +195,10 @@ export async function startPostgres(spec: LocalTargetSpec, opts: StartOptions): 
       version,
       effectiveConfig,
       workDir,
+      counters: async () => {
+        const r = await psql(POSTGRES_COUNTERS_SQL);
+        return r.code === 0 ? postgresCounters(r.stdout) : {};
+      },
       createDatabase: async (name) => {
         const db = checkDatabaseName(name);
         const exists = await psql(`SELECT 1 FROM pg_database WHERE datname = '${db}'`);

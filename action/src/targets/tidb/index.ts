@@ -284,4 +284,13 @@ export const tidb: TargetKind = {
     };
   },
   reapers: { ...TIDB_REAPERS, ...ENDPOINT_REAPERS },
+  costMetrics: [
+    "cpu_ms_per_op",
+    "alloc_kb_per_op",
+    "mallocs_per_op",
+    "gc_per_kop",
+    "tidb_cpu_ms_per_op",
+    "tikv_cpu_ms_per_op",
+    "pd_cpu_ms_per_op",
+  ],
 };

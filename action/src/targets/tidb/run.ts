@@ -8,6 +8,7 @@ import { type CostEstimate, measuredCost } from "../../cloud/cost.ts";
 import type { CloudCluster } from "../../cloud/provision.ts";
 import { RunError } from "../../errors.ts";
 import { onTeardown } from "../../lifecycle/teardown.ts";
+import { goServerCounters } from "../../observe/cost.ts";
 import type { RemoteHost } from "../../proc/ssh.ts";
 import type { ToolLauncher } from "../../proc/tool.ts";
 import { writeAtomic } from "../../result/store.ts";
@@ -177,6 +178,42 @@ export class TidbRun implements RunContext {
     return Promise.all(roles.flatMap((role) => (r.status[role] ?? []).map((a) => take(role, a))));
   }
 
+  /**
+   * The counters of every TiDB, TiKV and PD server (their status ports' /metrics): CPU seconds per
+   * component (cpu_s.tikv …) and in all (cpu_s), and tidb-server's Go heap allocations, mallocs and
+   * GC cycles. A server that does not answer is left out of this reading (its counters then give
+   * no cost for the cell: a counter must be in both readings).
+   */
+  private async costCounters(r: Running): Promise<Record<string, number>> {
+    const roles = ["tidb", "tikv", "pd"] as const;
+    const read = async (role: (typeof roles)[number], planned: string) => {
+      const url = `http://${this.fill(planned)}/metrics`;
+      const text = await this.checks.getBytes(url, 10).then(
+        (b) => b.toString("utf8"),
+        () => undefined,
+      );
+      return { role, counters: text === undefined ? undefined : goServerCounters(text) };
+    };
+    const answers = await Promise.all(
+      roles.flatMap((role) => (r.status[role] ?? []).map((a) => read(role, a))),
+    );
+    if (answers.some((a) => a.counters === undefined)) return {};
+    const out: Record<string, number> = {};
+    const add = (k: string, v: number | undefined) => {
+      if (v !== undefined) out[k] = (out[k] ?? 0) + v;
+    };
+    const components = new Set(answers.map((a) => a.role));
+    for (const { role, counters: c = {} } of answers) {
+      add("cpu_s", c.cpu_s);
+      if (components.size > 1) add(`cpu_s.${role}`, c.cpu_s);
+      if (role !== "tidb") continue;
+      add("alloc_bytes", c.alloc_bytes);
+      add("mallocs", c.mallocs);
+      add("gc_cycles", c.gc_cycles);
+    }
+    return out;
+  }
+
   /** Writes the plan's files (topologies, TOML configs, haproxy.cfg) into <run>/tidb/. */
   async writeFiles(): Promise<void> {
     await mkdir(this.dir, { recursive: true });
@@ -290,6 +327,7 @@ export class TidbRun implements RunContext {
       },
       activate: (signal, o) => this.activate(setup, signal, o),
       cpuProfiles: (seconds, dir, prefix) => this.cpuProfiles(r, seconds, dir, prefix),
+      costCounters: () => this.costCounters(r),
       ...(run.serverHosts ? { serverHosts: () => run.serverHosts?.(this, d) ?? [] } : {}),
       // a fresh instance of its servers, same data (compare.blocks); a playground cannot
       ...(run.restart

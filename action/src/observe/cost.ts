@@ -1,0 +1,210 @@
+// What a cell cost the server per operation: counters the servers keep themselves (CPU seconds,
+// Go's heap allocations and GC cycles, MariaDB's handler and InnoDB reads, PostgreSQL's tuples
+// and buffer hits), read at the start and the end of the measured window and divided by the
+// operations the load tool counted in it. Throughput is the machine's speed times the code's cost
+// per operation; on a noisy machine only the first factor is noisy, so a cost per operation sees
+// changes that throughput's noise hides.
+import { parents, procStat, treeOf } from "../proc/process.ts";
+import { clockTicks } from "./procfs.ts";
+
+/** A target's counters at one moment: counter name → running total (never reset while it runs). */
+export interface CounterReading {
+  /** performance.now() of the reading, ms. */
+  at: number;
+  counters: Record<string, number>;
+}
+
+/**
+ * A cost metric: a counter's growth per operation, scaled to a readable unit. Counters of one
+ * component of a cluster are named `<counter>.<component>` (cpu_s.tikv); their metrics
+ * `<component>_<metric>` (tikv_cpu_ms_per_op).
+ */
+export interface CostMetric {
+  counter: string;
+  scale: number;
+  unit: string;
+  label: string;
+}
+
+/** Every cost metric tiperf knows, by name: the unit and the divisor are in the name. */
+export const COST_METRICS: Record<string, CostMetric> = {
+  cpu_ms_per_op: { counter: "cpu_s", scale: 1000, unit: "ms/op", label: "CPU ms/op" },
+  alloc_kb_per_op: { counter: "alloc_bytes", scale: 1 / 1024, unit: "KiB/op", label: "alloc KiB/op" },
+  mallocs_per_op: { counter: "mallocs", scale: 1, unit: "1/op", label: "mallocs/op" },
+  gc_per_kop: { counter: "gc_cycles", scale: 1000, unit: "1/kop", label: "GC/1k ops" },
+  handler_reads_per_op: { counter: "handler_reads", scale: 1, unit: "1/op", label: "handler reads/op" },
+  rows_read_per_op: { counter: "innodb_rows_read", scale: 1, unit: "1/op", label: "rows read/op" },
+  bp_reads_per_op: {
+    counter: "innodb_buffer_pool_read_requests",
+    scale: 1,
+    unit: "1/op",
+    label: "buffer pool reads/op",
+  },
+  tup_returned_per_op: { counter: "tup_returned", scale: 1, unit: "1/op", label: "tuples returned/op" },
+  tup_fetched_per_op: { counter: "tup_fetched", scale: 1, unit: "1/op", label: "tuples fetched/op" },
+  blks_hit_per_op: { counter: "blks_hit", scale: 1, unit: "1/op", label: "blocks hit/op" },
+};
+
+/** The components of a TiDB cluster whose CPU is counted apart (work moving between them shows). */
+export const COMPONENTS = ["tidb", "tikv", "pd"] as const;
+
+/** A cost metric by name, component ones included (tikv_cpu_ms_per_op); undefined when unknown. */
+export function costMetric(name: string): (CostMetric & { component?: string }) | undefined {
+  const own = COST_METRICS[name];
+  if (own) return own;
+  for (const c of COMPONENTS) {
+    const base = name.startsWith(`${c}_`) ? COST_METRICS[name.slice(c.length + 1)] : undefined;
+    if (base) return { ...base, counter: `${base.counter}.${c}`, label: `${c} ${base.label}`, component: c };
+  }
+  return undefined;
+}
+
+/** The metric a counter gives, by the counter's name (cpu_s.tikv → tikv_cpu_ms_per_op). */
+function metricOfCounter(counter: string): string | undefined {
+  const [base, component] = counter.split(".");
+  const name = Object.entries(COST_METRICS).find(([, m]) => m.counter === base)?.[0];
+  if (!name) return undefined;
+  return component ? `${component}_${name}` : name;
+}
+
+/** What the cell records of its cost: the window, the operations, each counter's growth. */
+export interface CostRecord {
+  /** Seconds between the two readings. */
+  window_s: number;
+  /** Operations the load tool counted in the measured window (its throughput × the duration). */
+  ops: number;
+  /** Each counter's growth over the window, before the idle share was taken off. */
+  counters: Record<string, number>;
+  /** The idle server's growth per second of each counter, taken off (× window_s) before dividing. */
+  idle_per_s?: Record<string, number>;
+}
+
+/**
+ * The cost metrics of one window: (after − before − idle × window) / ops, scaled; counters that
+ * went down (a server restarted between the readings) give none.
+ */
+export function costOf(
+  before: CounterReading,
+  after: CounterReading,
+  ops: number,
+  idle?: Record<string, number>,
+): { metrics: Record<string, number>; record: CostRecord } {
+  const window = (after.at - before.at) / 1000;
+  const counters: Record<string, number> = {};
+  const metrics: Record<string, number> = {};
+  for (const [name, end] of Object.entries(after.counters)) {
+    const start = before.counters[name];
+    if (start === undefined || end < start) continue;
+    counters[name] = end - start;
+    const metric = metricOfCounter(name);
+    const info = metric ? costMetric(metric) : undefined;
+    if (!metric || !info || !(ops > 0)) continue;
+    const net = end - start - (idle?.[name] ?? 0) * window;
+    metrics[metric] = (Math.max(0, net) / ops) * info.scale;
+  }
+  return {
+    metrics,
+    record: {
+      window_s: Math.round(window * 1000) / 1000,
+      ops: Math.round(ops * 1000) / 1000,
+      counters,
+      ...(idle && Object.keys(idle).length ? { idle_per_s: idle } : {}),
+    },
+  };
+}
+
+/** Per second growth of each counter between two readings of an idle server. */
+export function idleRates(before: CounterReading, after: CounterReading): Record<string, number> {
+  const s = (after.at - before.at) / 1000;
+  const out: Record<string, number> = {};
+  if (!(s > 0)) return out;
+  for (const [name, end] of Object.entries(after.counters)) {
+    const start = before.counters[name];
+    if (start !== undefined && end >= start) out[name] = (end - start) / s;
+  }
+  return out;
+}
+
+/**
+ * CPU seconds of processes and all their descendants, the exited ones included: a process's own
+ * user + system time plus what its reaped children used (cutime + cstime), so a PostgreSQL backend
+ * that ends during the window still counts, in its postmaster.
+ */
+export function treeCpuSeconds(roots: number[]): number | undefined {
+  if (!roots.length) return undefined;
+  let ticks = 0;
+  let seen = 0;
+  for (const pid of treeOf(roots, parents())) {
+    const f = procStat(pid);
+    // gone between the listing and the read: its time is in its parent's cutime
+    if (!f) continue;
+    ticks += Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]);
+    seen++;
+  }
+  return seen ? ticks / clockTicks() : undefined;
+}
+
+/**
+ * Totals of Prometheus text exposition (a status port's /metrics): each wanted metric summed over
+ * its series (labels); metrics absent from the text are left out.
+ */
+export function promTotals(text: string, wanted: readonly string[]): Record<string, number> {
+  const want = new Set(wanted);
+  const out: Record<string, number> = {};
+  for (const line of text.split("\n")) {
+    if (!line || line.startsWith("#")) continue;
+    const m = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{[^}]*\})?\s+(\S+)/.exec(line);
+    if (!m || !want.has(m[1] as string)) continue;
+    const v = Number(m[3]);
+    if (Number.isFinite(v)) out[m[1] as string] = (out[m[1] as string] ?? 0) + v;
+  }
+  return out;
+}
+
+/** A Go server's counters from its /metrics (tidb-server, pd-server; TiKV exports only the CPU). */
+export function goServerCounters(text: string): Record<string, number> {
+  const t = promTotals(text, [
+    "process_cpu_seconds_total",
+    "go_memstats_alloc_bytes_total",
+    "go_memstats_mallocs_total",
+    "go_gc_duration_seconds_count",
+  ]);
+  const out: Record<string, number> = {};
+  if (t.process_cpu_seconds_total !== undefined) out.cpu_s = t.process_cpu_seconds_total;
+  if (t.go_memstats_alloc_bytes_total !== undefined) out.alloc_bytes = t.go_memstats_alloc_bytes_total;
+  if (t.go_memstats_mallocs_total !== undefined) out.mallocs = t.go_memstats_mallocs_total;
+  if (t.go_gc_duration_seconds_count !== undefined) out.gc_cycles = t.go_gc_duration_seconds_count;
+  return out;
+}
+
+/** The SQL that reads MariaDB's counters (SHOW GLOBAL STATUS, batch output: name TAB value). */
+export const MARIADB_COUNTERS_SQL =
+  "SHOW GLOBAL STATUS WHERE Variable_name LIKE 'Handler_read%' OR Variable_name IN ('Innodb_rows_read', 'Innodb_buffer_pool_read_requests')";
+
+/** MariaDB's counters from `SHOW GLOBAL STATUS` batch output: Handler_read_* summed. */
+export function mariadbCounters(tsv: string): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const line of tsv.split("\n")) {
+    const [name, value] = line.trim().split(/\t/);
+    const v = Number(value);
+    if (!name || value === undefined || !Number.isFinite(v)) continue;
+    const n = name.toLowerCase();
+    if (n.startsWith("handler_read")) out.handler_reads = (out.handler_reads ?? 0) + v;
+    else if (n === "innodb_rows_read" || n === "innodb_buffer_pool_read_requests") out[n] = v;
+  }
+  return out;
+}
+
+/** The SQL that reads PostgreSQL's counters of every database (psql -At: values joined by |). */
+export const POSTGRES_COUNTERS_SQL =
+  "SELECT sum(tup_returned), sum(tup_fetched), sum(blks_hit) FROM pg_stat_database";
+
+/** PostgreSQL's counters from `psql -At` of POSTGRES_COUNTERS_SQL. */
+export function postgresCounters(out: string): Record<string, number> {
+  const [returned, fetched, hit] = out.trim().split("|").map(Number);
+  const r: Record<string, number> = {};
+  if (Number.isFinite(returned)) r.tup_returned = returned as number;
+  if (Number.isFinite(fetched)) r.tup_fetched = fetched as number;
+  if (Number.isFinite(hit)) r.blks_hit = hit as number;
+  return r;
+}
