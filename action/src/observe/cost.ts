@@ -33,7 +33,6 @@ export const COST_METRICS: Record<string, CostMetric> = {
   mallocs_per_op: { counter: "mallocs", scale: 1, unit: "1/op", label: "mallocs/op" },
   gc_per_kop: { counter: "gc_cycles", scale: 1000, unit: "1/kop", label: "GC/1k ops" },
   handler_reads_per_op: { counter: "handler_reads", scale: 1, unit: "1/op", label: "handler reads/op" },
-  rows_read_per_op: { counter: "innodb_rows_read", scale: 1, unit: "1/op", label: "rows read/op" },
   bp_reads_per_op: {
     counter: "innodb_buffer_pool_read_requests",
     scale: 1,
@@ -179,9 +178,12 @@ export function goServerCounters(text: string): Record<string, number> {
 
 /** The SQL that reads MariaDB's counters (SHOW GLOBAL STATUS, batch output: name TAB value). */
 export const MARIADB_COUNTERS_SQL =
-  "SHOW GLOBAL STATUS WHERE Variable_name LIKE 'Handler_read%' OR Variable_name IN ('Innodb_rows_read', 'Innodb_buffer_pool_read_requests')";
+  "SHOW GLOBAL STATUS WHERE Variable_name LIKE 'Handler_read%' OR Variable_name = 'Innodb_buffer_pool_read_requests'";
 
-/** MariaDB's counters from `SHOW GLOBAL STATUS` batch output: Handler_read_* summed. */
+/**
+ * MariaDB's counters from `SHOW GLOBAL STATUS` batch output: Handler_read_* summed (rows the
+ * storage engine was asked for, by key, next, first or scan), and InnoDB's buffer pool page reads.
+ */
 export function mariadbCounters(tsv: string): Record<string, number> {
   const out: Record<string, number> = {};
   for (const line of tsv.split("\n")) {
@@ -190,7 +192,7 @@ export function mariadbCounters(tsv: string): Record<string, number> {
     if (!name || value === undefined || !Number.isFinite(v)) continue;
     const n = name.toLowerCase();
     if (n.startsWith("handler_read")) out.handler_reads = (out.handler_reads ?? 0) + v;
-    else if (n === "innodb_rows_read" || n === "innodb_buffer_pool_read_requests") out[n] = v;
+    else if (n === "innodb_buffer_pool_read_requests") out[n] = v;
   }
   return out;
 }
@@ -201,10 +203,12 @@ export const POSTGRES_COUNTERS_SQL =
 
 /** PostgreSQL's counters from `psql -At` of POSTGRES_COUNTERS_SQL. */
 export function postgresCounters(out: string): Record<string, number> {
-  const [returned, fetched, hit] = out.trim().split("|").map(Number);
+  const fields = out.trim().split("|");
   const r: Record<string, number> = {};
-  if (Number.isFinite(returned)) r.tup_returned = returned as number;
-  if (Number.isFinite(fetched)) r.tup_fetched = fetched as number;
-  if (Number.isFinite(hit)) r.blks_hit = hit as number;
+  ["tup_returned", "tup_fetched", "blks_hit"].forEach((name, i) => {
+    const v = fields[i]?.trim();
+    // an empty field is NULL (no database counted yet), not zero
+    if (v && Number.isFinite(Number(v))) r[name] = Number(v);
+  });
   return r;
 }

@@ -31,6 +31,6 @@ export const mariadb = localKind({
       client: true,
     },
   ],
-  costMetrics: ["handler_reads_per_op", "rows_read_per_op", "bp_reads_per_op"],
+  costMetrics: ["handler_reads_per_op", "bp_reads_per_op"],
   start: startMariadb,
 });

@@ -1,0 +1,206 @@
+// A/A banks of the cost metrics beside throughput: one `tiperf compare` of two identical variants
+// (a private MariaDB by default, or --spec FILE's target), many rounds, optionally beside a CPU hog
+// this script starts (a busy loop on one CPU) and stops. For every metric the cells carry (tps and
+// the cost metrics: cpu_ms_per_op, handler_reads_per_op …) it writes, over the same rounds:
+//   - the round-to-round spread: the standard deviation of log(head/base) of one round;
+//   - false alarms at a tolerance: the A/A rounds cut into consecutive pseudo-comparisons of
+//     --design rounds, each judged as compare judges a cell (paired t, the spec's confidence over
+//     --family judgements), and the share flagged (regression or improvement).
+//
+//   npm run bench:cost -- [--order interleaved|duet] [--rounds 60] [--duration 4] [--threads 4]
+//                         [--script oltp_read_only] [--hog] [--spec FILE] [--design 6]
+//                         [--family 4] [--tolerance tps=5,cpu_ms_per_op=3] [--out bench/cost-aa.json]
+import { spawn } from "node:child_process";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { parse, stringify } from "yaml";
+import { judgeCell } from "../action/src/compare/samples.ts";
+import { stddev } from "../action/src/compare/stats.ts";
+import { installSignalTeardown, teardownAll } from "../action/src/lifecycle/teardown.ts";
+import { compareSpec } from "../action/src/pipeline/compare.ts";
+import { hostFacts } from "../action/src/result/host.ts";
+import type { Result } from "../action/src/result/model.ts";
+import { readResult } from "../action/src/result/store.ts";
+import { parseSpec } from "../action/src/specfile/load.ts";
+import { pct, wilson } from "./bench-common.ts";
+
+const { values } = parseArgs({
+  options: {
+    order: { type: "string", default: "interleaved" },
+    rounds: { type: "string", default: "60" },
+    duration: { type: "string", default: "4" },
+    threads: { type: "string", default: "4" },
+    script: { type: "string", default: "oltp_read_only" },
+    hog: { type: "boolean", default: false },
+    spec: { type: "string" },
+    design: { type: "string", default: "6" },
+    family: { type: "string", default: "4" },
+    tolerance: { type: "string", default: "tps=5,cpu_ms_per_op=3" },
+    "from-result": { type: "string" },
+    out: { type: "string", default: "bench/cost-aa.json" },
+  },
+});
+const log = (l: string) => process.stderr.write(`${l}\n`);
+const abort = new AbortController();
+installSignalTeardown(abort, log);
+
+const rounds = Number(values.rounds);
+const duet = values.order === "duet";
+// a duet cell lasts whole swap cycles (2 pairs × 1 s)
+const compareKeys = `{rounds: ${rounds}, warmup_rounds: 1, order: ${values.order}, ${duet ? "swap: 1s, " : ""}confirm: 0, profiles: 0, seed: 20261128}`;
+
+function aaSpec(): string {
+  if (values.spec) {
+    const raw = parse(readFileSync(values.spec, "utf8")) as Record<string, unknown>;
+    raw.variants = { base: {}, head: {} };
+    raw.compare = parse(compareKeys);
+    return stringify(raw);
+  }
+  return `name: cost-aa
+target: {kind: mariadb, config: {innodb_buffer_pool_size: 128M}}
+data: {tables: 2, table_size: 10000}
+workloads:
+  - {name: ${values.script}, sysbench: ${values.script}, threads: [${values.threads}], duration: ${values.duration}s, warmup: 1s, options: {rand-type: uniform}}
+metrics:
+  tps: {tolerance: 5%}
+  cpu_ms_per_op: {tolerance: 3%}
+variants: {base: {}, head: {}}
+compare: ${compareKeys}
+`;
+}
+
+/** A busy loop on one CPU for the whole bank (the machine another job shares with the check). */
+function startHog() {
+  const hog = spawn(process.execPath, ["-e", "for(;;){}"], { stdio: "ignore" });
+  return () => hog.kill("SIGKILL");
+}
+
+/** Per metric of the first cell: each measured round's base and head values. */
+function pairsOf(result: Result): Record<string, [number, number][]> {
+  const out: Record<string, [number, number][]> = {};
+  const first = result.cells.find((c) => c.round > 0 && c.status === "ok");
+  if (!first) return out;
+  const at = (round: number, variant: string) =>
+    result.cells.find(
+      (c) =>
+        c.round === round &&
+        c.variant === variant &&
+        c.status === "ok" &&
+        c.workload === first.workload &&
+        c.threads === first.threads,
+    );
+  const last = Math.max(...result.cells.map((c) => c.round));
+  for (let r = 1; r <= last; r++) {
+    const b = at(r, "base");
+    const h = at(r, "head");
+    if (!b || !h) continue;
+    for (const [m, v] of Object.entries(b.metrics)) {
+      const hv = h.metrics[m]?.value;
+      if (hv !== undefined && v.value > 0 && hv > 0) (out[m] ??= []).push([v.value, hv]);
+    }
+  }
+  return out;
+}
+
+const tolerances = Object.fromEntries(
+  (values.tolerance as string).split(",").map((kv) => {
+    const [k, v] = kv.split("=");
+    return [k as string, Number(v) / 100];
+  }),
+);
+
+/** What a bank of pairs says of one metric: its spread and false alarms of the design at each tolerance. */
+function summarize(metric: string, pairs: [number, number][], better: "higher" | "lower") {
+  const logs = pairs.map(([b, h]) => Math.log(h / b));
+  const sideSd = (i: 0 | 1) => stddev(pairs.map((p) => Math.log(p[i])));
+  const design = Number(values.design);
+  const alpha = 0.05 / Number(values.family);
+  const tols = [
+    ...new Set([tolerances[metric], 0.01, 0.02, 0.03, 0.05].filter((t) => t !== undefined)),
+  ].sort();
+  const alarms: Record<string, { flagged: number; of: number; wilson95: [number, number] }> = {};
+  for (const t of tols as number[]) {
+    let flagged = 0;
+    let of = 0;
+    for (let s = 0; s + design <= pairs.length; s += design) {
+      const part = pairs.slice(s, s + design);
+      const j = judgeCell(
+        { workload: "aa", threads: 0 },
+        metric,
+        { better, tolerance: t },
+        { base: part.map((p) => p[0]), head: part.map((p) => p[1]) },
+        alpha,
+        true,
+      );
+      of++;
+      if (j.verdict === "regression" || j.verdict === "improvement") flagged++;
+    }
+    alarms[pct(t, 0)] = { flagged, of, wilson95: wilson(flagged, Math.max(1, of)) };
+  }
+  return {
+    metric,
+    rounds: pairs.length,
+    /** SD of log(head/base) of one round: the noise a paired comparison sees. */
+    pair_sd: Number(stddev(logs).toFixed(5)),
+    /** SD of log(value) over the rounds, per side: how much the metric itself wanders. */
+    side_sd: [Number(sideSd(0).toFixed(5)), Number(sideSd(1).toFixed(5))],
+    mean_log_ratio: Number((logs.reduce((s, x) => s + x, 0) / Math.max(1, logs.length)).toFixed(5)),
+    false_alarms: alarms,
+  };
+}
+
+const started = Date.now();
+const out = join(tmpdir(), `tiperf-cost-bank-${process.pid}`);
+const stopHog = values.hog ? startHog() : undefined;
+let result: Result;
+let spec = "";
+try {
+  if (values["from-result"]) result = await readResult(values["from-result"]);
+  else {
+    spec = aaSpec();
+    const loaded = parseSpec(spec, "cost-aa.yaml");
+    const outcome = await compareSpec(loaded, { outDir: out, log, signal: abort.signal });
+    result = await readResult(outcome.resultPath);
+  }
+} finally {
+  stopHog?.();
+  await teardownAll(log);
+}
+rmSync(out, { recursive: true, force: true });
+const pairs = pairsOf(result);
+const cell = result.cells.find((c) => c.round > 0);
+const metrics = Object.entries(pairs).map(([m, ps]) =>
+  summarize(m, ps, cell?.metrics[m]?.better ?? "higher"),
+);
+writeFileSync(
+  values.out as string,
+  `${JSON.stringify(
+    {
+      format: "tiperf.cost-bank",
+      date: new Date().toISOString().slice(0, 10),
+      host: await hostFacts(),
+      spec: spec || result.spec.body,
+      minutes: Math.round((Date.now() - started) / 600) / 100,
+      target: result.targets[0]?.kind,
+      order: values.order,
+      hog: values.hog,
+      workload: cell ? `${cell.workload} threads=${cell.threads} ${cell.duration_s}s` : undefined,
+      design_rounds: Number(values.design),
+      family: Number(values.family),
+      metrics,
+    },
+    null,
+    1,
+  )}\n`,
+);
+for (const m of metrics)
+  log(
+    `${m.metric.padEnd(22)} pair sd ${pct(m.pair_sd, 2).padStart(7)}  side sd ${pct(m.side_sd[0] as number, 2)} / ${pct(m.side_sd[1] as number, 2)}  false alarms ${Object.entries(
+      m.false_alarms,
+    )
+      .map(([t, a]) => `±${t} ${a.flagged}/${a.of}`)
+      .join(", ")}`,
+  );
+log(`→ ${values.out}`);

@@ -1,0 +1,190 @@
+// Cost per operation (observe/cost.ts): the servers' counters as their real outputs give them, the
+// arithmetic of a window, and throughput and cost read together (compare/reading.ts).
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { describe, test } from "node:test";
+import type { CellJudgement } from "../../action/src/compare/judge.ts";
+import { readTogether } from "../../action/src/compare/reading.ts";
+import {
+  costMetric,
+  costOf,
+  idleRates,
+  mariadbCounters,
+  postgresCounters,
+  promTotals,
+  treeCpuSeconds,
+} from "../../action/src/observe/cost.ts";
+import { parseSpec } from "../../action/src/specfile/load.ts";
+import { fixture } from "../helpers/paths.ts";
+
+const read = (...p: string[]) => readFileSync(fixture(...p), "utf8");
+
+describe("server counters from real outputs", () => {
+  test("MariaDB: Handler_read_* summed, the buffer pool's read requests kept", () => {
+    const c = mariadbCounters(read("servers", "mariadb-show-global-status.tsv"));
+    // first 3 + key 6 + next 1 + rnd_next 22 (the others 0)
+    assert.equal(c.handler_reads, 32);
+    assert.equal(c.innodb_buffer_pool_read_requests, 1311);
+  });
+
+  test("PostgreSQL: pg_stat_database's sums in psql -At's form", () => {
+    assert.deepEqual(postgresCounters(read("servers", "postgres-stat-database.txt")), {
+      tup_returned: 71630,
+      tup_fetched: 25261,
+      blks_hit: 86410,
+    });
+    assert.deepEqual(postgresCounters(""), {}, "an empty answer gives no counters, not zeros");
+  });
+
+  test("Prometheus text: a metric summed over its series, comments and other metrics skipped", () => {
+    const text = [
+      "# HELP go_gc_duration_seconds A summary of the pause duration of garbage collection cycles.",
+      "# TYPE go_gc_duration_seconds summary",
+      'go_gc_duration_seconds{quantile="0.5"} 2.1e-05',
+      "go_gc_duration_seconds_sum 0.5",
+      "go_gc_duration_seconds_count 42",
+      'tikv_thread_cpu_seconds_total{name="grpc-0"} 1.5',
+      'tikv_thread_cpu_seconds_total{name="grpc-1"} 2.25',
+      "process_cpu_seconds_total 12.5",
+    ].join("\n");
+    assert.deepEqual(
+      promTotals(text, ["go_gc_duration_seconds_count", "tikv_thread_cpu_seconds_total", "nope"]),
+      {
+        go_gc_duration_seconds_count: 42,
+        tikv_thread_cpu_seconds_total: 3.75,
+      },
+    );
+  });
+
+  test("this process's CPU seconds from /proc grow with work it does", () => {
+    const before = treeCpuSeconds([process.pid]) as number;
+    const until = Date.now() + 300;
+    let x = 0;
+    while (Date.now() < until) x += Math.sqrt(x + 1);
+    const after = treeCpuSeconds([process.pid]) as number;
+    assert.ok(x > 0);
+    assert.ok(after > before, `${after} > ${before}`);
+    assert.equal(treeCpuSeconds([]), undefined);
+  });
+});
+
+describe("a window's cost per operation", () => {
+  const at = (ms: number, counters: Record<string, number>) => ({ at: ms, counters });
+
+  test("growth less the idle rate × window, divided by the operations, in the metric's unit", () => {
+    const before = at(0, { cpu_s: 10, alloc_bytes: 1_000_000, "cpu_s.tikv": 4, handler_reads: 100 });
+    const after = at(10_000, { cpu_s: 16, alloc_bytes: 3_048_000, "cpu_s.tikv": 6, handler_reads: 20_100 });
+    const { metrics, record } = costOf(before, after, 2000, { cpu_s: 0.1 });
+    // (6 − 0.1 × 10) s / 2000 ops = 2.5 ms/op
+    assert.equal(metrics.cpu_ms_per_op, 2.5);
+    assert.equal(metrics.alloc_kb_per_op, 2_048_000 / 2000 / 1024);
+    assert.equal(metrics.tikv_cpu_ms_per_op, 1);
+    assert.equal(metrics.handler_reads_per_op, 10);
+    assert.equal(record.window_s, 10);
+    assert.deepEqual(record.idle_per_s, { cpu_s: 0.1 });
+    assert.equal(record.counters["cpu_s.tikv"], 2);
+  });
+
+  test("a counter that went down (a restarted server) or is missing on one side gives no metric", () => {
+    const { metrics } = costOf(at(0, { cpu_s: 50, mallocs: 5 }), at(1000, { cpu_s: 2, gc_cycles: 3 }), 100);
+    assert.deepEqual(metrics, {});
+    assert.deepEqual(
+      costOf(at(0, { cpu_s: 1 }), at(1000, { cpu_s: 2 }), 0).metrics,
+      {},
+      "no operations, no cost",
+    );
+  });
+
+  test("idle rates per second between two readings", () => {
+    assert.deepEqual(idleRates(at(0, { cpu_s: 1, gc_cycles: 10 }), at(2000, { cpu_s: 1.5, gc_cycles: 14 })), {
+      cpu_s: 0.25,
+      gc_cycles: 2,
+    });
+  });
+
+  test("component metrics are named <component>_<metric>", () => {
+    assert.equal(costMetric("tikv_cpu_ms_per_op")?.counter, "cpu_s.tikv");
+    assert.equal(costMetric("pd_cpu_ms_per_op")?.component, "pd");
+    assert.equal(costMetric("tps"), undefined);
+  });
+});
+
+describe("throughput and cost read together", () => {
+  const j = (metric: string, verdict: CellJudgement["verdict"], change: number): CellJudgement => ({
+    workload: "read_only",
+    threads: 8,
+    metric,
+    better: metric === "tps" ? "higher" : "lower",
+    tolerance: 0.03,
+    base: 1,
+    head: 1 + change,
+    change,
+    ci: [change - 0.02, change + 0.02],
+    mde: null,
+    verdict,
+    n: 6,
+    method: "paired-t",
+  });
+
+  test("throughput down, cost up: each transaction costs more CPU", () => {
+    const r = readTogether(
+      j("tps", "regression", -0.15),
+      j("cpu_ms_per_op", "regression", 0.2),
+      "transaction",
+    );
+    assert.equal(r.kind, "costlier");
+    assert.match(r.text, /each transaction costs \+20\.0% more CPU/);
+  });
+
+  test("throughput down, cost flat: the same work, and never read as no regression", () => {
+    const r = readTogether(j("tps", "regression", -0.1), j("cpu_ms_per_op", "unchanged", 0.004));
+    assert.equal(r.kind, "same-work");
+    assert.match(r.text, /the same work per operation/);
+    assert.match(r.text, /CPU quota/);
+    assert.match(r.text, /still a regression of throughput/);
+  });
+
+  test("cost up, throughput flat: costlier, hidden by spare capacity", () => {
+    const r = readTogether(j("tps", "unchanged", 0.001), j("cpu_ms_per_op", "regression", 0.08));
+    assert.equal(r.kind, "hidden");
+    assert.match(r.text, /hidden by spare capacity at these threads/);
+  });
+
+  test("throughput down, cost undecided: says the cost cannot tell", () => {
+    assert.equal(
+      readTogether(j("tps", "regression", -0.1), j("cpu_ms_per_op", "inconclusive", 0.02)).kind,
+      "undecided",
+    );
+    assert.equal(readTogether(j("tps", "unchanged", 0), j("cpu_ms_per_op", "unchanged", 0)).kind, "none");
+  });
+});
+
+describe("cost metrics in a spec", () => {
+  const spec = (kind: string, metric: string) =>
+    `name: s
+target: {kind: ${kind}}
+data: {tables: 1, table_size: 100}
+workloads:
+  - {name: ro, sysbench: oltp_read_only, threads: [2], duration: 4s}
+metrics:
+  ${metric}: {tolerance: 3%}
+`;
+
+  test("a kind's cost metrics are judged lower-is-better", () => {
+    const loaded = parseSpec(spec("mariadb", "cpu_ms_per_op"), "s.yaml");
+    assert.deepEqual(loaded.spec.workloads[0]?.judge.cpu_ms_per_op, { better: "lower", tolerance: 0.03 });
+    const tidb = parseSpec(spec("tidb", "alloc_kb_per_op"), "s.yaml");
+    assert.equal(tidb.spec.workloads[0]?.judge.alloc_kb_per_op?.better, "lower");
+  });
+
+  test("a cost metric the kind cannot measure is refused, naming those that exist", () => {
+    assert.throws(
+      () => parseSpec(spec("mariadb", "alloc_kb_per_op"), "s.yaml"),
+      (e: Error) =>
+        /metrics\.alloc_kb_per_op/.test(e.message) &&
+        /no workload provides alloc_kb_per_op/.test(e.message) &&
+        /cpu_ms_per_op/.test(e.message) &&
+        /handler_reads_per_op/.test(e.message),
+    );
+  });
+});
