@@ -44,6 +44,9 @@ export const COST_METRICS: Record<string, CostMetric> = {
   blks_hit_per_op: { counter: "blks_hit", scale: 1, unit: "1/op", label: "blocks hit/op" },
 };
 
+/** Seconds the idle servers' counters are read over after each start and data load (Bench.measureIdle). */
+export const IDLE_WINDOW_S = 3;
+
 /** The components of a TiDB cluster whose CPU is counted apart (work moving between them shows). */
 export const COMPONENTS = ["tidb", "tikv", "pd"] as const;
 

@@ -13,7 +13,7 @@ import {
   type Workload,
 } from "../drivers/types.ts";
 import { RunError } from "../errors.ts";
-import { type CounterReading, costMetric, costOf, idleRates } from "../observe/cost.ts";
+import { type CounterReading, costMetric, costOf, IDLE_WINDOW_S, idleRates } from "../observe/cost.ts";
 import { RemoteSampler } from "../observe/remote.ts";
 import { ResourceSampler, type Sampler } from "../observe/sampler.ts";
 import { runCommand } from "../proc/process.ts";
@@ -61,9 +61,6 @@ async function loadHostCores(remote: RemoteHost, log: (line: string) => void): P
   );
   return cpus().length;
 }
-
-/** Seconds the idle servers' counters are read over after each start and data load (Bench.measureIdle). */
-export const IDLE_WINDOW_S = 3;
 
 const toolKey = (w: Workload) => `${w.driver}:${w.script}`;
 

@@ -6,8 +6,10 @@ import { cpus } from "node:os";
 import { join } from "node:path";
 import { PLAN_POWER, plannedMde } from "../compare/design.ts";
 import { familyOf } from "../compare/judge-results.ts";
+import { READ_COST } from "../compare/reading.ts";
 import { driverOf } from "../drivers/registry.ts";
 import { InputError } from "../errors.ts";
+import { costMetric, IDLE_WINDOW_S } from "../observe/cost.ts";
 import { shellCommand } from "../proc/quote.ts";
 import { writeAtomic } from "../result/store.ts";
 import type { LoadedSpec } from "../specfile/load.ts";
@@ -272,6 +274,7 @@ export async function planRun(
   ];
   const est = estimate(loaded, target);
   const confirm = confirmation(loaded, est.seconds);
+  const cost = costPlan(loaded.spec, target);
   const refusals = [
     ...target.refusals,
     ...budgetRefusal(loaded, est.seconds),
@@ -337,6 +340,7 @@ export async function planRun(
     ...(designLine ? [designLine] : []),
     est.text,
     ...(confirm ? [confirm.text] : []),
+    ...(cost ? [cost.text] : []),
     ...(detect?.lines ?? []),
     ...warnings.map((w) => `warning: ${w}`),
     ...refusals.map((r) => `REFUSED (tiperf run would exit 2 before anything starts): ${r}`),
@@ -367,6 +371,7 @@ export async function planRun(
     ...(o.runId ? { run_id: o.runId } : {}),
     seconds: est.seconds,
     ...(confirm ? { confirm: { runs: confirm.runs, seconds_at_most: confirm.seconds_at_most } } : {}),
+    ...(cost ? { cost: cost.json } : {}),
     warnings,
     refusals,
     steps: { setup: steps, ...(grouped ? { per_group: perGroup } : {}), per_cell: perCell, end },
@@ -400,6 +405,28 @@ export async function writePlan(plan: RunPlan, dir: string): Promise<string[]> {
 }
 
 /**
+ * How the run measures the cost per operation, where the target's servers keep counters tiperf
+ * reads: what is judged, what is only read beside throughput, and how background work is kept out.
+ */
+function costPlan(
+  spec: LoadedSpec["spec"],
+  target: TargetPlan,
+):
+  | { text: string; json: { judged: string[]; idle_window_s: number; background: "idle-rate subtracted" } }
+  | undefined {
+  const kinds = kindOf(spec.target.kind).costMetrics ?? [];
+  const counted = spec.workloads.some((w) => driverOf(w.driver).operations(w) !== undefined);
+  if (!kinds.length || !counted || target.existingServers) return undefined;
+  const judged = [
+    ...new Set(spec.workloads.flatMap((w) => Object.keys(w.judge).filter((m) => costMetric(m)))),
+  ];
+  return {
+    text: `cost per operation (${kinds.join(", ")}): the servers' own counters read at each measured window's start and end ÷ the operations the load tool counted; ${judged.length ? `judged (can fail the check): ${judged.join(", ")}` : `${READ_COST} read beside throughput, judged in none (list one under metrics: to fail the check on it)`}; background work kept out: the idle servers' rate over ${IDLE_WINDOW_S}s after each start and data load is taken off every cell`,
+    json: { judged, idle_window_s: IDLE_WINDOW_S, background: "idle-rate subtracted" },
+  };
+}
+
+/**
  * compare.noise: the smallest change each cell detects at PLAN_POWER with this design (its rounds,
  * blocks, per-cell error rate and tolerances), and refusals for noise of workloads the spec lacks.
  */
@@ -420,9 +447,11 @@ function detectionOf(loaded: LoadedSpec, looks: number): { lines: string[]; refu
   const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
   const cells = keys.flatMap((k) =>
     Object.entries(k.rules).map(([metric, rule]) => {
-      const n = noise.workloads[k.workload];
+      const w = noise.workloads[k.workload];
+      // a cost metric's noise is its own: throughput's would overstate what it detects
+      const n = costMetric(metric) ? w?.metrics?.[metric] : (w?.metrics?.[metric] ?? w);
       if (!n)
-        return `${k.workload} threads=${k.threads} ${metric}: no noise given (compare.noise.workloads.${k.workload})`;
+        return `${k.workload} threads=${k.threads} ${metric}: no noise given (compare.noise.workloads.${k.workload}${costMetric(metric) ? `.metrics.${metric}` : ""})`;
       const mde = plannedMde(n, { rounds, blocks: compare.blocks }, alpha, rule.tolerance, rule.better);
       return `${k.workload} threads=${k.threads} ${metric} ${rule.better === "higher" ? "−" : "+"}${pct(mde)}`;
     }),

@@ -94,6 +94,11 @@ export const MetricSchema = z.strictObject({
 export const COMPARE_ORDERS = ["auto", "interleaved", "duet"] as const;
 export const INCONCLUSIVE_POLICIES = ["fail", "warn", "pass"] as const;
 
+/** A pair's steady gap in A/A runs: a percentage, or 0% where instances showed none. */
+const noiseInstances = z
+  .union([z.literal("0%"), percent("compare.noise.workloads.*.instances", 0, 1)])
+  .transform((v) => (v === "0%" ? 0 : v));
+
 export const CompareSchema = z.strictObject({
   /** Rounds each variant runs every cell (the minimum, when max_rounds allows early stopping). */
   rounds: z
@@ -166,9 +171,17 @@ export const CompareSchema = z.strictObject({
         z.string(),
         z.strictObject({
           rounds: percent("compare.noise.workloads.*.rounds", 0, 1),
-          instances: z
-            .union([z.literal("0%"), percent("compare.noise.workloads.*.instances", 0, 1)])
-            .transform((v) => (v === "0%" ? 0 : v)),
+          instances: noiseInstances,
+          /** The same of other metrics (a cost per operation: cpu_ms_per_op), by name; rounds/instances above are throughput's. */
+          metrics: z
+            .record(
+              z.string(),
+              z.strictObject({
+                rounds: percent("compare.noise.workloads.*.metrics.*.rounds", 0, 1),
+                instances: noiseInstances,
+              }),
+            )
+            .optional(),
         }),
       ),
     })
