@@ -98,6 +98,8 @@ export const ProfileSchema = z.strictObject({
   threads: z.number().int(),
   component: z.string(),
   address: z.string(),
+  /** cpu (absent: cpu) or alloc: a Go server's allocations over the same seconds. */
+  kind: z.enum(["cpu", "alloc"]).optional(),
   /** Relative to the run directory (profiles/…pprof); absent when it could not be taken. */
   file: z.string().optional(),
   /** Its flame graph (SVG beside the profile), relative to the run directory. */
@@ -107,9 +109,40 @@ export const ProfileSchema = z.strictObject({
   top: z.array(z.strictObject({ flat_pct: z.number(), cum_pct: z.number(), name: z.string() })).optional(),
   /** What the re-run measured (its main throughput metric), beside the judged value. */
   measured: z.record(z.string(), z.number()).optional(),
+  /** Operations the load tool counted over the profile's seconds (its rate × those seconds). */
+  ops: z.number().optional(),
 });
 
 export type Profile = z.output<typeof ProfileSchema>;
+
+const GrowerSchema = z.strictObject({
+  name: z.string(),
+  base: z.number(),
+  head: z.number(),
+  delta: z.number(),
+});
+
+/**
+ * A regressed cell's base and head profiles of one server compared function by function
+ * (observe/profile-diff.ts): the functions whose cumulative cost per operation grew and shrank most.
+ */
+export const ProfileDiffSchema = z.strictObject({
+  variant: z.string(),
+  against: z.string(),
+  workload: z.string(),
+  threads: z.number().int(),
+  component: z.string(),
+  kind: z.enum(["cpu", "alloc"]),
+  /** ms/op, KiB/op, or % (shares of each profile where the operations are unknown). */
+  unit: z.string(),
+  total: z.strictObject({ base: z.number(), head: z.number() }),
+  growers: z.array(GrowerSchema),
+  shrinkers: z.array(GrowerSchema),
+  /** The differential flame graph (head's stacks; red grew, blue shrank), relative to the run directory. */
+  flame: z.string().optional(),
+});
+
+export type ProfileDiffEntry = z.output<typeof ProfileDiffSchema>;
 
 export const VerdictSchema = z.strictObject({
   format: z.literal(VERDICT_FORMAT),
@@ -188,6 +221,8 @@ export const VerdictSchema = z.strictObject({
   readings: z.array(ReadingSchema).optional(),
   /** CPU profiles per side of the regressed cells (compare.profiles), for the comment's links. */
   profiles: z.array(ProfileSchema).optional(),
+  /** The regressed cells' profiles, base against head, function by function. */
+  profile_diffs: z.array(ProfileDiffSchema).optional(),
   cost: CostSchema.optional(),
   /** Where the verdict came from (the Action fills it in): the commits compared and the workflow run. */
   provenance: z

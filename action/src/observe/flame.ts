@@ -1,7 +1,6 @@
 // A CPU profile's stacks as a tree of frames: the pprof protobuf (gzipped, as Go and TiKV serve it)
 // decoded with pprof-format, each sample's stack merged root first (report/flame.ts draws it).
-import { gunzipSync } from "node:zlib";
-import { Profile } from "pprof-format";
+import { decodeProfile, sampleIndex } from "./profile-diff.ts";
 
 export interface Frame {
   name: string;
@@ -13,12 +12,10 @@ const num = (x: number | bigint) => Number(x);
 
 /** The profile's stacks as a tree of frames (root first), and the total value. */
 export function frameTree(data: Uint8Array): Frame {
-  const bytes = data[0] === 0x1f && data[1] === 0x8b ? gunzipSync(data) : data;
-  const p = Profile.decode(bytes);
+  const p = decodeProfile(data);
   const str = (i: number | bigint) => p.stringTable.strings[num(i)] ?? "?";
-  // the CPU time where there is one (cpu/nanoseconds), else the last sample type
-  let index = p.sampleType.findIndex((t) => str(t.unit) === "nanoseconds");
-  if (index < 0) index = p.sampleType.length - 1;
+  // the CPU time of a CPU profile, the allocated bytes of an allocs profile
+  const { index } = sampleIndex(p);
   const fn = new Map(p.function.map((f) => [num(f.id), str(f.name)]));
   const loc = new Map(
     p.location.map((l) => [

@@ -202,7 +202,8 @@ export class Bench {
   async restart(signal: AbortSignal): Promise<string> {
     if (!this.target.restart) throw new RunError(`${this.variant}: ${this.target.kind} cannot restart`);
     const said = await this.target.restart(signal);
-    await this.measureIdle(signal);
+    // with compare.reload_data the data load that follows measures it, after the load
+    if (!this.spec.compare?.reload_data) await this.measureIdle(signal);
     return said;
   }
 
@@ -487,17 +488,17 @@ export class Bench {
     plan: CellPlan,
     signal: AbortSignal,
     dir: string,
-  ): Promise<{ cell: Cell; profiles: CpuProfile[] }> {
+  ): Promise<{ cell: Cell; profiles: CpuProfile[]; seconds: number }> {
     const take = this.target.cpuProfiles;
-    if (!take) return { cell: await this.runCell(plan, signal), profiles: [] };
     const seconds = Math.max(1, Math.floor(plan.workload.duration) - 1);
+    if (!take) return { cell: await this.runCell(plan, signal), profiles: [], seconds };
     let taking: Promise<CpuProfile[]> | undefined;
     const cell = await this.runCell(plan, signal, {
       onMeasure: () => {
         taking = take(seconds, dir, `${plan.workload.name}-t${plan.threads}-${plan.variant}`);
       },
     });
-    return { cell, profiles: (await taking) ?? [] };
+    return { cell, profiles: (await taking) ?? [], seconds };
   }
 
   /** Runs one cell; a failure is recorded in the cell, not thrown. */

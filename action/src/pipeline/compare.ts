@@ -10,7 +10,7 @@ import { Bench } from "./bench.ts";
 import { variantBuild, withSourceBuilds } from "./builds.ts";
 import { cellLabel, cellSeconds, maxThreads, planCells } from "./cells.ts";
 import { cpuSets, DuetRunner, usableCpus } from "./duet.ts";
-import { profileRegressions } from "./profile.ts";
+import { profileDiffs, profileRegressions } from "./profile.ts";
 import { Progress } from "./progress.ts";
 import { interleavedRunner, type RoundRunner } from "./rounds.ts";
 import { benchStart, closeDeployment, finishResult, type RunOptions, startResult } from "./run.ts";
@@ -225,6 +225,7 @@ export async function compareSpec(given: LoadedSpec, opts: CompareOptions): Prom
       log: opts.log,
       signal: opts.signal,
     });
+    const diffs = await profileDiffs(profiles, control, runDir, opts.log);
     verdict = buildVerdict({
       loaded,
       result,
@@ -236,6 +237,7 @@ export async function compareSpec(given: LoadedSpec, opts: CompareOptions): Prom
       roundsDone,
       benchmarkSeconds,
       profiles,
+      profileDiffs: diffs,
       runnerNotes: runner.notes(result.cells),
       ...(grouped
         ? {

@@ -5,9 +5,11 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { join, relative } from "node:path";
 import type { CellJudgement } from "../compare/judge.ts";
-import type { Profile } from "../compare/verdict.ts";
+import type { Profile, ProfileDiffEntry } from "../compare/verdict.ts";
+import { driverOf } from "../drivers/registry.ts";
 import { topFunctions } from "../observe/pprof.ts";
-import { flameSvg } from "../report/flame.ts";
+import { diffProfiles, functionCosts } from "../observe/profile-diff.ts";
+import { diffFlameSvg, flameSvg } from "../report/flame.ts";
 import type { RunDir } from "../result/store.ts";
 import type { Bench } from "./bench.ts";
 import type { CellPlan } from "./cells.ts";
@@ -59,8 +61,11 @@ export async function profileRegressions(o: {
       if (!plan) continue;
       if (o.grouped) await bench.enterGroup(o.signal);
       o.log(`profiles: ${k.workload} threads=${k.threads} regressed: ${side} once more with CPU profiles`);
-      const { cell, profiles } = await bench.profileCell({ ...plan, tag: "profile" }, o.signal, dir);
+      const { cell, profiles, seconds } = await bench.profileCell({ ...plan, tag: "profile" }, o.signal, dir);
       const main = Object.entries(cell.metrics).find(([, m]) => m.better === "higher");
+      const op = driverOf(plan.workload.driver).operations(plan.workload);
+      const rate = op ? cell.metrics[op.metric]?.value : undefined;
+      const ops = op && rate ? rate * op.perSecond * seconds : undefined;
       for (const p of profiles) {
         const top = p.file ? await topFunctions(p.file) : undefined;
         const flame = p.file
@@ -84,9 +89,64 @@ export async function profileRegressions(o: {
               : {}),
           ...(top ? { top } : {}),
           ...(main ? { measured: { [main[0]]: main[1].value } } : {}),
+          ...(p.kind === "alloc" ? { kind: p.kind } : {}),
+          ...(ops ? { ops } : {}),
         });
         if (p.error) o.log(`profiles: ${p.component} ${p.address}: ${p.error}`);
       }
     }
+  return out;
+}
+
+/**
+ * Each regressed cell's profiles, the variant's against the control's of the same server program
+ * and kind, function by function (per operation where both re-runs counted theirs), with a
+ * differential flame graph beside them (`<profile>-diff.svg`: red grew, blue shrank).
+ */
+export async function profileDiffs(
+  profiles: readonly Profile[],
+  control: string,
+  runDir: RunDir,
+  log: (line: string) => void,
+): Promise<ProfileDiffEntry[]> {
+  const out: ProfileDiffEntry[] = [];
+  const key = (p: Profile) => `${p.workload}\u0000${p.threads}\u0000${p.component}\u0000${p.kind ?? "cpu"}`;
+  const bases = new Map(profiles.filter((p) => p.variant === control && p.file).map((p) => [key(p), p]));
+  for (const head of profiles) {
+    const base = bases.get(key(head));
+    if (head.variant === control || !head.file || !base?.file) continue;
+    try {
+      const [b, h] = await Promise.all([base, head].map((p) => readFile(join(runDir.dir, p.file as string))));
+      const ops = base.ops && head.ops ? { base: base.ops, head: head.ops } : undefined;
+      const diff = diffProfiles(functionCosts(b as Buffer), functionCosts(h as Buffer), ops);
+      const svg = diffFlameSvg(
+        b as Buffer,
+        h as Buffer,
+        `${head.variant} against ${control}: ${head.workload} threads=${head.threads}, ${head.component} ${head.kind ?? "cpu"} (red grew, blue shrank${ops ? " per operation" : " as a share"})`,
+        ops,
+      );
+      const flame = svg
+        ? join(runDir.dir, (head.file as string).replace(/\.pprof$/, "-diff.svg"))
+        : undefined;
+      if (svg && flame) await writeFile(flame, svg);
+      out.push({
+        variant: head.variant,
+        against: control,
+        workload: head.workload,
+        threads: head.threads,
+        component: head.component,
+        kind: diff.kind,
+        unit: diff.unit,
+        total: diff.total,
+        growers: diff.growers,
+        shrinkers: diff.shrinkers,
+        ...(flame ? { flame: relative(runDir.dir, flame) } : {}),
+      });
+    } catch (e) {
+      log(
+        `profiles: ${head.workload} threads=${head.threads} ${head.component}: no diff (${(e as Error).message})`,
+      );
+    }
+  }
   return out;
 }

@@ -6,7 +6,7 @@ import { cpuQuotaOf, quotaEffects, settingEffects, unshownEffects, withEffects }
 import { overallVerdict } from "../compare/judge.ts";
 import type { judgeFamily } from "../compare/judge-results.ts";
 import { readings } from "../compare/reading.ts";
-import type { Profile, Verdict } from "../compare/verdict.ts";
+import type { Profile, ProfileDiffEntry, Verdict } from "../compare/verdict.ts";
 import { evidenceField, evidenceOf } from "../observe/hints.ts";
 import type { Result, TargetInfo } from "../result/model.ts";
 import type { LoadedSpec } from "../specfile/load.ts";
@@ -28,6 +28,8 @@ export interface VerdictInputs {
   roundsDone: number;
   benchmarkSeconds: number;
   profiles: Profile[];
+  /** The regressed cells' profiles compared function by function (pipeline/profile.ts profileDiffs). */
+  profileDiffs?: ProfileDiffEntry[];
   /** What the round runner says of how the rounds ran (duet: the pinning, uneven rounds). */
   runnerNotes: string[];
   /** Grouped turns: how the variants took turns (the plan's words). */
@@ -101,6 +103,7 @@ export function buildVerdict(i: VerdictInputs): Verdict {
     ...evidenceField(evidenceOf(result.cells, names)),
     ...(read.length ? { readings: read } : {}),
     ...(i.profiles.length ? { profiles: i.profiles } : {}),
+    ...(i.profileDiffs?.length ? { profile_diffs: i.profileDiffs } : {}),
     notes: [
       ...(i.profiles.length
         ? [

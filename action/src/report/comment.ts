@@ -1,5 +1,5 @@
 import type { Verdict } from "../compare/verdict.ts";
-import { EVIDENCE_TEXT, evidenceMarkdown, profileMarkdown } from "./evidence.ts";
+import { EVIDENCE_TEXT, evidenceMarkdown, profileDiffMarkdown, profileMarkdown } from "./evidence.ts";
 import { matrixCharts, matrixTable, variantWorkloads } from "./matrix.ts";
 import { workloadCharts } from "./mermaid.ts";
 import {
@@ -247,6 +247,7 @@ function render(
       ),
       "",
     );
+  if (v.profile_diffs?.length) out.push(...profileDiffMarkdown(v.profile_diffs, md), "");
   if (d.evidence && v.evidence?.length)
     out.push(
       "<details><summary>Where the time went: CPU and memory of the servers, the load generator and the machine</summary>",

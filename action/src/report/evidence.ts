@@ -1,7 +1,7 @@
 // Where the time went, as report.md, the PR comment and report.html show it: per variant ×
 // workload × threads, each program's CPU (window mean, busiest second) as a share of the CPUs it
 // may use, its memory, and the bottleneck hint; a saturated load generator is a warning.
-import type { Evidence, Profile } from "../compare/verdict.ts";
+import type { Evidence, Profile, ProfileDiffEntry } from "../compare/verdict.ts";
 import { cpusText } from "../observe/hints.ts";
 import type { ResourceUse } from "../result/model.ts";
 
@@ -76,6 +76,44 @@ export function profileMarkdown(
       : "";
     out.push(
       `| ${esc(p.workload)} threads=${p.threads} | ${esc(p.variant)}${measured} | ${esc(p.component)} ${esc(p.address)} | ${p.file ? `\`${esc(p.file)}\`${p.flame ? `, flame graph \`${esc(p.flame)}\`` : ""}` : `not taken: ${esc(p.error ?? "unknown")}`} | ${top || "–"} |`,
+    );
+  }
+  return out;
+}
+
+/** A profile diff's value in its unit (ms/op to 3 decimals, KiB/op to 1, shares to 1). */
+const diffValue = (x: number, unit: string) =>
+  `${x >= 0 ? "+" : "−"}${Math.abs(x).toFixed(unit === "ms/op" ? 3 : 1)}${unit === "%" ? " pts" : ` ${unit}`}`;
+
+/** A function name as a table shows it: the package path cut, the tail kept. */
+const shortFn = (name: string) => {
+  const cut = name.slice(name.lastIndexOf("/", name.indexOf("(") < 0 ? undefined : name.indexOf("(")) + 1);
+  return cut.length > 70 ? `…${cut.slice(-69)}` : cut;
+};
+
+/**
+ * Which functions got costlier: per regressed cell and server, the functions whose cumulative
+ * cost per operation (CPU, allocations) grew most from the control's profile to the variant's.
+ */
+export function profileDiffMarkdown(
+  diffs: readonly ProfileDiffEntry[] | undefined,
+  esc: (s: string) => string,
+): string[] {
+  if (!diffs?.length) return [];
+  const out = [
+    "**Which functions got costlier** (each regressed cell's profiles, base against head; a function's cost with what it calls, per operation the load tool counted while profiling):",
+    "",
+    "| Cell | Server | Profile | Whole profile | Grew most | Shrank most | Differential flame graph |",
+    "|---|---|---|---|---|---|---|",
+  ];
+  for (const d of diffs) {
+    const list = (gs: ProfileDiffEntry["growers"]) =>
+      gs
+        .slice(0, 5)
+        .map((g) => `${esc(shortFn(g.name))} ${diffValue(g.delta, d.unit)}`)
+        .join("<br>") || "–";
+    out.push(
+      `| ${esc(d.workload)} threads=${d.threads}${d.variant !== "head" ? ` (${esc(d.variant)})` : ""} | ${esc(d.component)} | ${d.kind === "cpu" ? "CPU" : "allocations"} | ${diffValue(d.total.head - d.total.base, d.unit)} (${d.total.base.toFixed(d.unit === "ms/op" ? 3 : 1)} → ${d.total.head.toFixed(d.unit === "ms/op" ? 3 : 1)}) | ${list(d.growers)} | ${list(d.shrinkers)} | ${d.flame ? `\`${esc(d.flame)}\`` : "–"} |`,
     );
   }
   return out;

@@ -17,7 +17,53 @@ const fit = (name: string, w: number) =>
 
 /** The flame graph of a profile as SVG, or undefined when the profile holds no samples. */
 export function flameSvg(data: Uint8Array, title: string, width = 1200): string | undefined {
-  const root = frameTree(data);
+  return drawFlame(frameTree(data), title, (f) => colour(f.name), width);
+}
+
+/**
+ * A differential flame graph: head's profile drawn as a flame graph, each frame coloured by how its
+ * cost changed from base's same stack — red where it grew, blue where it shrank, the deeper the
+ * larger the change; per operation where `ops` (operations over each profile) are given, else as
+ * shares of each profile. A stack base never had is deep red.
+ */
+export function diffFlameSvg(
+  base: Uint8Array,
+  head: Uint8Array,
+  title: string,
+  ops?: { base: number; head: number },
+  width = 1200,
+): string | undefined {
+  const b = frameTree(base);
+  const h = frameTree(head);
+  if (h.value <= 0 || b.value <= 0) return undefined;
+  const [nb, nh] = ops && ops.base > 0 && ops.head > 0 ? [ops.base, ops.head] : [b.value, h.value];
+  const basePath = new Map<Frame, Frame | undefined>([[h, b]]);
+  const fill = (f: Frame, parent?: Frame) => {
+    if (parent) basePath.set(f, basePath.get(parent)?.children.get(f.name));
+    for (const c of f.children.values()) fill(c, f);
+  };
+  fill(h);
+  return drawFlame(
+    h,
+    title,
+    (f) => {
+      const was = basePath.get(f)?.value ?? 0;
+      // log2 of head's per-op cost over base's: ±1 (twice or half) is the deepest colour
+      const r = was > 0 ? Math.log2(f.value / nh / (was / nb)) : 1;
+      const t = Math.max(-1, Math.min(1, r));
+      const pale = Math.round(235 - 175 * Math.abs(t));
+      return t >= 0 ? `rgb(250,${pale},${pale})` : `rgb(${pale},${pale},250)`;
+    },
+    width,
+  );
+}
+
+function drawFlame(
+  root: Frame,
+  title: string,
+  colourOf: (f: Frame) => string,
+  width: number,
+): string | undefined {
   if (root.value <= 0) return undefined;
   const row = 17;
   const minWidth = 1; // px: narrower frames are left out (their time stays in the parent)
@@ -31,7 +77,7 @@ export function flameSvg(data: Uint8Array, title: string, width = 1200): string 
     if (w < minWidth) return;
     depth = Math.max(depth, level + 1);
     boxes.push(
-      `<g><title>${esc(f.name)} (${((100 * f.value) / root.value).toFixed(2)}%)</title><rect x="${x.toFixed(1)}" y="${level}" width="${w.toFixed(1)}" height="${row - 1}" fill="${colour(f.name)}" rx="2"/>${w > 28 ? `<text x="${(x + 3).toFixed(1)}" y="${level}">${esc(fit(short(f.name), w))}</text>` : ""}</g>`,
+      `<g><title>${esc(f.name)} (${((100 * f.value) / root.value).toFixed(2)}%)</title><rect x="${x.toFixed(1)}" y="${level}" width="${w.toFixed(1)}" height="${row - 1}" fill="${colourOf(f)}" rx="2"/>${w > 28 ? `<text x="${(x + 3).toFixed(1)}" y="${level}">${esc(fit(short(f.name), w))}</text>` : ""}</g>`,
     );
     let cx = x;
     for (const c of [...f.children.values()].sort((a, b) => a.name.localeCompare(b.name))) {

@@ -94,6 +94,7 @@ export function verdictHtml(v: Verdict, charts: RenderedChart[], extra: HtmlExtr
   }
   if (v.evidence?.length) out.push(...evidenceHtml(v.evidence));
   if (v.profiles?.length) out.push(...profilesHtml(v.profiles));
+  if (v.profile_diffs?.length) out.push(...profileDiffsHtml(v.profile_diffs));
   const seconds = charts.filter((c) => c.chart.perSecond);
   if (seconds.length) {
     out.push(
@@ -271,6 +272,29 @@ function profilesHtml(profiles: NonNullable<Verdict["profiles"]>): string[] {
         .slice(0, 5)
         .map((f) => `${esc(f.name)} ${f.flat_pct.toFixed(1)}%`)
         .join("<br>")}</td></tr>`,
+    );
+  out.push("</tbody></table>");
+  return out;
+}
+
+/** Which functions got costlier: each regressed cell's profiles, base against head, with the differential flame graph. */
+function profileDiffsHtml(diffs: NonNullable<Verdict["profile_diffs"]>): string[] {
+  const out = [
+    '<h2 id="profile-diffs">Which functions got costlier</h2>',
+    "<p class=\"method\">Each regressed cell's profiles, base against head: a function's cost with what it calls, per operation the load tool counted while profiling (as a share of each profile where the operations are unknown). The differential flame graph draws head's stacks, red where they grew and blue where they shrank.</p>",
+    '<table class="evidence"><thead><tr><th class="l">cell</th><th class="l">server</th><th class="l">profile</th><th class="l">grew most</th><th class="l">shrank most</th><th class="l">flame graph</th></tr></thead><tbody>',
+  ];
+  const list = (d: (typeof diffs)[number], gs: (typeof diffs)[number]["growers"]) =>
+    gs
+      .slice(0, 8)
+      .map(
+        (g) =>
+          `${esc(g.name)} ${g.delta >= 0 ? "+" : "−"}${Math.abs(g.delta).toFixed(d.unit === "ms/op" ? 3 : 1)} ${esc(d.unit)}`,
+      )
+      .join("<br>");
+  for (const d of diffs)
+    out.push(
+      `<tr><td class="l">${esc(d.workload)} threads=${d.threads} (${esc(d.variant)})</td><td class="l">${esc(d.component)}</td><td class="l">${d.kind === "cpu" ? "CPU" : "allocations"}</td><td class="l">${list(d, d.growers)}</td><td class="l">${list(d, d.shrinkers)}</td><td class="l">${d.flame ? `<a href="${esc(d.flame)}">differential flame graph</a>` : "–"}</td></tr>`,
     );
   out.push("</tbody></table>");
   return out;

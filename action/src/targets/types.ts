@@ -95,11 +95,13 @@ export interface Target {
   serverHosts?(): { remote: RemoteHost; ports: number[] }[];
 }
 
-/** One server's CPU profile: where it was written, or why it could not be taken. */
+/** One server's CPU (or allocation) profile: where it was written, or why it could not be taken. */
 export interface CpuProfile {
   /** The program (tidb-server, tikv-server) and its status address. */
   component: string;
   address: string;
+  /** cpu (absent: cpu) or alloc: the bytes a Go server allocated over the same seconds. */
+  kind?: "cpu" | "alloc";
   file?: string;
   error?: string;
 }

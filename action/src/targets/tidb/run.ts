@@ -154,28 +154,45 @@ export class TidbRun implements RunContext {
    */
   private async cpuProfiles(r: Running, seconds: number, dir: string, prefix: string): Promise<CpuProfile[]> {
     await mkdir(dir, { recursive: true });
-    const take = async (role: "tidb" | "tikv", planned: string): Promise<CpuProfile> => {
+    const take = async (
+      role: "tidb" | "tikv",
+      planned: string,
+      kind: "cpu" | "alloc",
+    ): Promise<CpuProfile> => {
       const component = `${role}-server`;
       // a private server's status port, picked at start, stands as <status port of …> in the plan
       const address = this.fill(planned);
-      const url = `http://${address}/debug/pprof/profile?seconds=${seconds}`;
-      const file = join(dir, `${prefix}-${component}-${address.replace(/[^\w.-]+/g, "_")}.pprof`);
+      // Go's allocs profile with seconds: the allocations of those seconds alone (a delta)
+      const url = `http://${address}/debug/pprof/${kind === "cpu" ? "profile" : "allocs"}?seconds=${seconds}`;
+      const file = join(
+        dir,
+        `${prefix}-${component}-${address.replace(/[^\w.-]+/g, "_")}${kind === "cpu" ? "" : "-alloc"}.pprof`,
+      );
       try {
         const data = await this.checks.getBytes(url, seconds + 30);
         if (data.length === 0) throw new Error("an empty answer");
         await writeFile(file, data);
-        return { component, address, file };
+        return { component, address, file, ...(kind === "alloc" ? { kind } : {}) };
       } catch (e) {
         const via = this.via();
         return {
           component,
           address,
+          ...(kind === "alloc" ? { kind } : {}),
           error: `GET ${url}${via ? ` (from ${via.host})` : ""}: ${(e as Error).message}`,
         };
       }
     };
     const roles = ["tidb", "tikv"] as const;
-    return Promise.all(roles.flatMap((role) => (r.status[role] ?? []).map((a) => take(role, a))));
+    // TiKV is not Go: its CPU profile only
+    return Promise.all(
+      roles.flatMap((role) =>
+        (r.status[role] ?? []).flatMap((a) => [
+          take(role, a, "cpu"),
+          ...(role === "tidb" ? [take(role, a, "alloc")] : []),
+        ]),
+      ),
+    );
   }
 
   /**
