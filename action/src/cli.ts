@@ -239,6 +239,7 @@ async function cmdBisect(args: string[], signal: AbortSignal): Promise<number> {
     ...(only ? { only } : {}),
     compare: overrides,
     tolerance: parseTolerance(str("tolerance") ?? "", "--tolerance"),
+    ...(str("metric") ? { metric: str("metric") as string } : {}),
     confidence: confidenceFlag("bisect", values.confidence),
     remeasure,
     ...(str("profile") ? { profile: str("profile") } : {}),

@@ -91,6 +91,7 @@ export const COMMANDS: CommandSpec[] = [
       out: { type: "string", value: "DIR" },
       json: { type: "string", value: "OUT" },
       tolerance: { type: "string", value: "METRIC=PCT,…" },
+      metric: { type: "string", value: "METRIC" },
       ...SIZE,
     },
     about: [
@@ -98,7 +99,8 @@ export const COMMANDS: CommandSpec[] = [
       "commit against the good one (the spec's target at that commit of its repository, or,",
       "when the target has source:, tidb-server built at that commit of that tree); exit 1 when",
       "found; --changes takes good, bad and the cell from a change-point report's new drop;",
-      "--confidence is the whole search's (each step gets its Bonferroni share)",
+      "--confidence is the whole search's (each step gets its Bonferroni share); --metric judges",
+      "every step on that one metric (a cost per operation: cpu_ms_per_op) instead of the spec's",
     ],
   },
   {

@@ -7,9 +7,12 @@ import {
   BisectReportSchema,
   bisectSearch,
   maxMeasurements,
+  midpoint,
   nextCandidate,
   readBisect,
+  type StepCell,
   type StepKind,
+  stepCellKey,
   stepConfidence,
   stepKind,
 } from "../../action/src/compare/bisection.ts";
@@ -144,6 +147,38 @@ describe("bisection: what one step says", () => {
     const lat = { metric: "p95_ms", better: "lower" as const };
     assert.equal(stepKind([cell({ ...lat, ci: [-0.2, 0.04] })], undefined), "good");
     assert.equal(stepKind([cell({ ...lat, ci: [-0.01, 0.09] })], undefined), "unknown");
+  });
+
+  test("once the bad end is known: like the good end or like the bad end, at the midpoint on the log scale", () => {
+    const watched = [{ workload: "point_select", threads: 8, metric: "tps" }];
+    const badEnd = new Map([[stepCellKey(watched[0] as StepCell), -0.698]]);
+    // halfway to −69.8% on the log scale: −45.0%
+    assert.ok(Math.abs(midpoint(-0.698) - -0.4505) < 1e-3);
+    // seen: an unchanged middle commit at −2.0% [−35.8%, +49.6%] was "unknown" against the
+    // tolerance; its interval already rules out being like the bad end
+    const middle = cell({ verdict: "inconclusive", change: -0.02, ci: [-0.358, 0.496] });
+    assert.equal(stepKind([middle], watched), "unknown", "the tolerance's question cannot decide it");
+    assert.equal(stepKind([middle], watched, badEnd), "good");
+    assert.equal(
+      stepKind([cell({ verdict: "regression", change: -0.7, ci: [-0.75, -0.6] })], watched, badEnd),
+      "bad",
+    );
+    // past the tolerance but nowhere near the bad end: good, not bad
+    assert.equal(
+      stepKind([cell({ verdict: "regression", change: -0.1, ci: [-0.15, -0.06] })], watched, badEnd),
+      "good",
+    );
+    assert.equal(
+      stepKind([cell({ verdict: "inconclusive", change: -0.4, ci: [-0.6, -0.2] })], watched, badEnd),
+      "unknown",
+    );
+    // a cost per operation: lower is better, the bad end is up
+    const cost = [{ workload: "point_select", threads: 8, metric: "cpu_ms_per_op" }];
+    const up = new Map([[stepCellKey(cost[0] as StepCell), 0.25]]);
+    const c = (ci: [number, number]) =>
+      cell({ metric: "cpu_ms_per_op", better: "lower", verdict: "inconclusive", ci });
+    assert.equal(stepKind([c([0.15, 0.3])], cost, up), "bad");
+    assert.equal(stepKind([c([-0.02, 0.08])], cost, up), "good");
   });
 
   test("only the watched cells decide: another cell's regression does not make a step bad", () => {

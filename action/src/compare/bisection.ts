@@ -95,19 +95,45 @@ export interface StepCell {
 type Judgement = z.output<typeof CellJudgementSchema>;
 
 /**
- * A step's answer from its judgements of the watched cells: bad if one regressed; good if none can
- * have regressed beyond its tolerance (every interval clear of it on the worse side); else unknown.
+ * A step's answer from its judgements of the watched cells. Once the bad end's change of each
+ * watched cell is known (`badEnd`, from the check of bad against good), the question is the one a
+ * bisect needs — is this commit like the good end or like the bad end — answered at the midpoint
+ * of the two on the log scale: bad when an interval lies wholly past it towards the bad end, good
+ * when every interval lies wholly short of it, else unknown. Without it (the check itself): bad if
+ * one regressed; good if none can have regressed beyond its tolerance; else unknown.
  */
-export function stepKind(cells: Judgement[], watched: StepCell[] | undefined): StepKind {
+export function stepKind(
+  cells: Judgement[],
+  watched: StepCell[] | undefined,
+  badEnd?: ReadonlyMap<string, number>,
+): StepKind {
   const key = (c: StepCell) => `${c.workload}\u0000${c.threads}\u0000${c.metric}`;
   const keys = watched ? new Set(watched.map(key)) : undefined;
   const mine = cells.filter((c) => !keys || keys.has(key(c)));
   if (mine.length === 0) return "unknown";
+  if (badEnd && mine.every((c) => badEnd.has(key(c)))) {
+    const sides = mine.map((c) => {
+      const mid = midpoint(badEnd.get(key(c)) as number);
+      if (!c.ci) return "unknown";
+      // towards the bad end: down for higher-is-better metrics, up for lower-is-better ones
+      const [past, short] =
+        c.better === "higher" ? [c.ci[1] < mid, c.ci[0] > mid] : [c.ci[0] > mid, c.ci[1] < mid];
+      return past ? "bad" : short ? "good" : "unknown";
+    });
+    if (sides.includes("bad")) return "bad";
+    return sides.every((s) => s === "good") ? "good" : "unknown";
+  }
   if (mine.some((c) => c.verdict === "regression")) return "bad";
   const clear = (c: Judgement) =>
     c.ci !== null && (c.better === "higher" ? c.ci[0] > -c.tolerance : c.ci[1] < c.tolerance);
   return mine.every(clear) ? "good" : "unknown";
 }
+
+/** Halfway between no change and `change` on the log scale (−69.8% → −45.0%). */
+export const midpoint = (change: number) => Math.sqrt(1 + change) - 1;
+
+/** The key stepKind's badEnd uses for a cell and metric. */
+export const stepCellKey = (c: StepCell) => `${c.workload}\u0000${c.threads}\u0000${c.metric}`;
 
 export const BISECT_FORMAT = "tiperf.bisect";
 
@@ -173,8 +199,20 @@ export const BisectReportSchema = z
     open_range: OpenRangeSchema.optional(),
     /** Only with outcome not-confirmed: the adjacent pair the halvings ended on, which its confirmation did not bear out. */
     unconfirmed_candidate: z.strictObject({ candidate: CommitSchema, against: CommitSchema }).optional(),
-    /** The cells that regressed between good and bad, which every later step judged. */
-    cells: z.array(z.strictObject({ workload: z.string(), threads: z.number().int(), metric: z.string() })),
+    /**
+     * The cells that regressed between good and bad, which every later step judged, with the bad
+     * end's change (each later step asks whether its commit is nearer it or no change).
+     */
+    cells: z.array(
+      z.strictObject({
+        workload: z.string(),
+        threads: z.number().int(),
+        metric: z.string(),
+        bad_change: z.number().optional(),
+      }),
+    ),
+    /** The metric the steps judged when bisect --metric named one (a cost per operation: cpu_ms_per_op). */
+    metric: z.string().optional(),
     confidence: z.number(),
     step_confidence: z.number(),
     max_measurements: z.number().int(),

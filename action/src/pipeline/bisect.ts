@@ -16,10 +16,13 @@ import {
   bisectSearch,
   type Measured,
   maxMeasurements,
+  midpoint,
   type StepCell,
+  stepCellKey,
   stepConfidence,
   stepKind,
 } from "../compare/bisection.ts";
+import { driverOf } from "../drivers/registry.ts";
 import { BuildFailed, EXIT, InputError } from "../errors.ts";
 import { commitAt, git } from "../proc/git.ts";
 import { bisectMarkdown } from "../report/bisect.ts";
@@ -32,6 +35,8 @@ import {
   narrowSpec,
   prepareSpec,
 } from "../specfile/prepare.ts";
+import { DEFAULT_TOLERANCE } from "../specfile/schema.ts";
+import { kindOf } from "../targets/registry.ts";
 import { builderOf, withSourceBuilds } from "./builds.ts";
 import { compareSpec } from "./compare.ts";
 import type { RunOptions } from "./run.ts";
@@ -50,6 +55,8 @@ export interface BisectOptions extends RunOptions {
   remeasure?: number;
   /** --profile: the cluster profile of a TiDB target, over target.profile. */
   profile?: string;
+  /** --metric: the one metric every step judges (a cost per operation: cpu_ms_per_op), over the spec's. */
+  metric?: string;
 }
 
 export interface BisectOutcome {
@@ -212,6 +219,13 @@ export async function bisectSpec(o: BisectOptions): Promise<BisectOutcome> {
   };
   await save();
   let watched: StepCell[] | undefined;
+  // each watched cell's change at the bad end: what later steps ask whether they are like
+  const badEnd = new Map<string, number>();
+  const judgedMetrics = o.metric ? metricOverride(current, o.metric, o.tolerance) : undefined;
+  if (o.metric) {
+    report.metric = o.metric;
+    report.notes.push(`every step judged ${o.metric} (--metric), not the spec's own metrics`);
+  }
   const specRel = relative(repo, resolve(o.spec));
   const compareOf = (attempt: number) =>
     remeasureCompare({ ...o.compare, confidence: perStep }, current.spec.compare, attempt);
@@ -250,7 +264,7 @@ export async function bisectSpec(o: BisectOptions): Promise<BisectOutcome> {
     const cells = watched
       ? [...new Map(watched.map((c) => [`${c.workload}\u0000${c.threads}`, c])).values()]
       : only;
-    const step = await narrowSpec(composed, cells, { confirm: 0, profiles: 0 });
+    const step = await narrowSpec(composed, cells, { confirm: 0, profiles: 0 }, judgedMetrics);
     return o.profile ? { ...step, profile: o.profile } : step;
   };
 
@@ -283,7 +297,7 @@ export async function bisectSpec(o: BisectOptions): Promise<BisectOutcome> {
         report.build_seconds += built;
       }
       const outcome = await compareSpec(spec, { outDir: join(dir, "steps"), log: o.log, signal: o.signal });
-      const kind = stepKind(outcome.verdict.cells, watched);
+      const kind = stepKind(outcome.verdict.cells, watched, role === "check" ? undefined : badEnd);
       step.attempts.push({
         kind,
         verdict: outcome.verdict.verdict,
@@ -295,10 +309,24 @@ export async function bisectSpec(o: BisectOptions): Promise<BisectOutcome> {
       report.benchmark_seconds += outcome.verdict.benchmark_seconds;
       step.kind = kind;
       if (role === "check" && kind === "bad") {
-        watched = outcome.verdict.cells
-          .filter((c) => c.verdict === "regression")
-          .map((c) => ({ workload: c.workload, threads: c.threads, metric: c.metric }));
-        report.cells = watched;
+        const regressed = outcome.verdict.cells.filter((c) => c.verdict === "regression");
+        watched = regressed.map((c) => ({ workload: c.workload, threads: c.threads, metric: c.metric }));
+        for (const c of regressed) if (c.change !== null) badEnd.set(stepCellKey(c), c.change);
+        report.cells = regressed.map((c) => ({
+          workload: c.workload,
+          threads: c.threads,
+          metric: c.metric,
+          ...(c.change !== null ? { bad_change: c.change } : {}),
+        }));
+        report.notes.push(
+          `each later step asks whether its commit is like the good end or the bad end: bad when its interval lies wholly past halfway (log scale) to the bad end's change (${regressed
+            .filter((c) => c.change !== null)
+            .map(
+              (c) =>
+                `${c.workload} threads=${c.threads} ${c.metric} ${pctText(c.change as number)}: halfway ${pctText(midpoint(c.change as number))}`,
+            )
+            .join("; ")}), good when it lies wholly short of it, else measured again`,
+        );
       }
       await save();
       o.log(
@@ -369,4 +397,31 @@ export async function bisectSpec(o: BisectOptions): Promise<BisectOutcome> {
     markdownPath,
     exitCode: report.outcome === "found" ? EXIT.regression : EXIT.ok,
   };
+}
+
+const pctText = (x: number) => `${x >= 0 ? "+" : "−"}${Math.abs(x * 100).toFixed(1)}%`;
+
+/**
+ * bisect --metric: the one metric every step judges, at --tolerance's value for it, else the spec's
+ * own, else the default; refused naming --metric when no workload of the spec provides it.
+ */
+function metricOverride(
+  current: LoadedSpec,
+  metric: string,
+  tolerance: Record<string, number> | undefined,
+): Record<string, unknown> {
+  const own = current.spec.workloads.map((w) => w.judge[metric]?.tolerance).find((t) => t !== undefined);
+  const t = tolerance?.[metric] ?? tolerance?.["*"] ?? own ?? DEFAULT_TOLERANCE;
+  const costs = kindOf(current.spec.target.kind).costMetrics ?? [];
+  const provided = new Set(
+    current.spec.workloads.flatMap((w) => {
+      const d = driverOf(w.driver);
+      return [...Object.keys(d.metrics(w)), ...(d.operations(w) ? costs : [])];
+    }),
+  );
+  if (!provided.has(metric))
+    throw new InputError(
+      `tiperf bisect: --metric ${metric} is not a metric of ${current.path}'s workloads on target kind ${current.spec.target.kind} (its metrics: ${[...provided].join(", ")})`,
+    );
+  return { [metric]: { tolerance: `${Number((t * 100).toFixed(4))}%` } };
 }

@@ -101,7 +101,7 @@ export function bisectMarkdown(r: BisectReport): string {
     );
   if (r.cells.length)
     out.push(
-      `Judged cells: ${r.cells.map((c) => md(`${c.workload} threads=${c.threads} ${c.metric}`)).join(", ")}`,
+      `Judged cells: ${r.cells.map((c) => md(`${c.workload} threads=${c.threads} ${c.metric}${c.bad_change !== undefined ? ` (bad end ${pct(c.bad_change)})` : ""}`)).join(", ")}${r.metric ? ` · every step judged on ${md(r.metric)} (--metric)` : ""}`,
       "",
     );
   out.push(

@@ -308,6 +308,8 @@ export async function narrowSpec(
   loaded: LoadedSpec,
   cells: CellRef[],
   compare: Obj = {},
+  /** The metrics judged instead of the spec's own (bisect --metric). */
+  metrics?: Obj,
 ): Promise<LoadedSpec> {
   const raw = loaded.composed ? (parse(loaded.composed) as Obj) : await fileMapping(loaded.path);
   const workloads = Array.isArray(raw.workloads) ? (raw.workloads as Obj[]) : [];
@@ -325,6 +327,7 @@ export async function narrowSpec(
     );
   // null removes a key (the seed of the first run, so a re-run draws its own order)
   raw.compare = deepMerge(isObj(raw.compare) ? raw.compare : {}, compare);
+  if (metrics) raw.metrics = metrics;
   const out = composedSpec(raw, loaded.path, loaded.path);
   return {
     ...out,
