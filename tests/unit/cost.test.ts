@@ -3,11 +3,13 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { describe, test } from "node:test";
+import { gunzipSync } from "node:zlib";
 import type { CellJudgement } from "../../action/src/compare/judge.ts";
 import { readTogether } from "../../action/src/compare/reading.ts";
 import {
   costMetric,
   costOf,
+  goServerCounters,
   idleRates,
   mariadbCounters,
   postgresCounters,
@@ -34,6 +36,18 @@ describe("server counters from real outputs", () => {
       blks_hit: 86410,
     });
     assert.deepEqual(postgresCounters(""), {}, "an empty answer gives no counters, not zeros");
+  });
+
+  test("tidb-server's /metrics: CPU, heap allocations, mallocs and GC cycles; per transaction over a real run", () => {
+    const gz = (name: string) => gunzipSync(readFileSync(fixture("tidb-server", name))).toString("utf8");
+    const before = goServerCounters(gz("metrics-before-read-only.txt.gz"));
+    const after = goServerCounters(gz("metrics-after-read-only.txt.gz"));
+    assert.deepEqual(after, { cpu_s: 15.01, alloc_bytes: 10208978112, mallocs: 84696863, gc_cycles: 13 });
+    // sysbench counted 8556 transactions between the two readings
+    const { metrics } = costOf({ at: 0, counters: before }, { at: 11_000, counters: after }, 8556);
+    assert.equal(Math.round(metrics.alloc_kb_per_op as number), 1061);
+    assert.equal(Math.round(metrics.mallocs_per_op as number), 9338);
+    assert.equal((metrics.cpu_ms_per_op as number).toFixed(2), "1.60");
   });
 
   test("Prometheus text: a metric summed over its series, comments and other metrics skipped", () => {
