@@ -7,7 +7,7 @@
 //     --design rounds, each judged as compare judges a cell (paired t, the spec's confidence over
 //     --family judgements), and the share flagged (regression or improvement).
 //
-//   npm run bench:cost -- [--order interleaved|duet] [--rounds 60] [--duration 4] [--threads 4]
+//   npm run bench:cost -- [--order interleaved|duet] [--rounds 60] [--blocks N] [--duration 4] [--threads 4]
 //                         [--script oltp_read_only] [--hog] [--spec FILE] [--design 6]
 //                         [--family 4] [--tolerance tps=5,cpu_ms_per_op=3] [--out bench/cost-aa.json]
 import { spawn } from "node:child_process";
@@ -30,6 +30,7 @@ const { values } = parseArgs({
   options: {
     order: { type: "string", default: "interleaved" },
     rounds: { type: "string", default: "60" },
+    blocks: { type: "string" },
     duration: { type: "string", default: "4" },
     threads: { type: "string", default: "4" },
     script: { type: "string", default: "oltp_read_only" },
@@ -49,7 +50,7 @@ installSignalTeardown(abort, log);
 const rounds = Number(values.rounds);
 const duet = values.order === "duet";
 // a duet cell lasts whole swap cycles (2 pairs × 1 s)
-const compareKeys = `{rounds: ${rounds}, warmup_rounds: 1, order: ${values.order}, ${duet ? "swap: 1s, " : ""}confirm: 0, profiles: 0, seed: 20261128}`;
+const compareKeys = `{rounds: ${rounds}, ${values.blocks ? `blocks: ${values.blocks}, ` : ""}warmup_rounds: 1, order: ${values.order}, ${duet ? "swap: 1s, " : ""}confirm: 0, profiles: 0, seed: 20261128}`;
 
 function aaSpec(): string {
   if (values.spec) {
@@ -77,11 +78,12 @@ function startHog() {
   return () => hog.kill("SIGKILL");
 }
 
-/** Per metric of the first cell: each measured round's base and head values. */
-function pairsOf(result: Result): Record<string, [number, number][]> {
-  const out: Record<string, [number, number][]> = {};
-  const first = result.cells.find((c) => c.round > 0 && c.status === "ok");
-  if (!first) return out;
+/** Per metric of one cell (workload × threads): each measured round's base and head values. */
+function pairsOf(
+  result: Result,
+  first: { workload: string; threads: number },
+): Record<string, [number, number, number][]> {
+  const out: Record<string, [number, number, number][]> = {};
   const at = (round: number, variant: string) =>
     result.cells.find(
       (c) =>
@@ -98,7 +100,7 @@ function pairsOf(result: Result): Record<string, [number, number][]> {
     if (!b || !h) continue;
     for (const [m, v] of Object.entries(b.metrics)) {
       const hv = h.metrics[m]?.value;
-      if (hv !== undefined && v.value > 0 && hv > 0) (out[m] ??= []).push([v.value, hv]);
+      if (hv !== undefined && v.value > 0 && hv > 0) (out[m] ??= []).push([v.value, hv, b.block ?? 1]);
     }
   }
   return out;
@@ -112,7 +114,7 @@ const tolerances = Object.fromEntries(
 );
 
 /** What a bank of pairs says of one metric: its spread and false alarms of the design at each tolerance. */
-function summarize(metric: string, pairs: [number, number][], better: "higher" | "lower") {
+function summarize(metric: string, pairs: [number, number, number][], better: "higher" | "lower") {
   const logs = pairs.map(([b, h]) => Math.log(h / b));
   const sideSd = (i: 0 | 1) => stddev(pairs.map((p) => Math.log(p[i])));
   const design = Number(values.design);
@@ -169,11 +171,15 @@ try {
   await teardownAll(log);
 }
 rmSync(out, { recursive: true, force: true });
-const pairs = pairsOf(result);
-const cell = result.cells.find((c) => c.round > 0);
-const metrics = Object.entries(pairs).map(([m, ps]) =>
-  summarize(m, ps, cell?.metrics[m]?.better ?? "higher"),
-);
+const cellKeys = [
+  ...new Map(result.cells.filter((c) => c.round > 0).map((c) => [`${c.workload} ${c.threads}`, c])).values(),
+];
+const cells = cellKeys.map((cell) => ({
+  workload: `${cell.workload} threads=${cell.threads} ${cell.duration_s}s`,
+  metrics: Object.entries(pairsOf(result, cell)).map(([m, ps]) =>
+    summarize(m, ps, cell.metrics[m]?.better ?? "higher"),
+  ),
+}));
 writeFileSync(
   values.out as string,
   `${JSON.stringify(
@@ -186,21 +192,21 @@ writeFileSync(
       target: result.targets[0]?.kind,
       order: values.order,
       hog: values.hog,
-      workload: cell ? `${cell.workload} threads=${cell.threads} ${cell.duration_s}s` : undefined,
       design_rounds: Number(values.design),
       family: Number(values.family),
-      metrics,
+      cells,
     },
     null,
     1,
   )}\n`,
 );
-for (const m of metrics)
-  log(
-    `${m.metric.padEnd(22)} pair sd ${pct(m.pair_sd, 2).padStart(7)}  side sd ${pct(m.side_sd[0] as number, 2)} / ${pct(m.side_sd[1] as number, 2)}  false alarms ${Object.entries(
-      m.false_alarms,
-    )
-      .map(([t, a]) => `±${t} ${a.flagged}/${a.of}`)
-      .join(", ")}`,
-  );
+for (const { workload, metrics } of cells)
+  for (const m of metrics)
+    log(
+      `${workload.padEnd(30)} ${m.metric.padEnd(22)} pair sd ${pct(m.pair_sd, 2).padStart(7)}  side sd ${pct(m.side_sd[0] as number, 2)} / ${pct(m.side_sd[1] as number, 2)}  false alarms ${Object.entries(
+        m.false_alarms,
+      )
+        .map(([t, a]) => `±${t} ${a.flagged}/${a.of}`)
+        .join(", ")}`,
+    );
 log(`→ ${values.out}`);

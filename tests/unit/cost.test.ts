@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import { describe, test } from "node:test";
 import { gunzipSync } from "node:zlib";
 import type { CellJudgement } from "../../action/src/compare/judge.ts";
-import { readTogether } from "../../action/src/compare/reading.ts";
+import { readings, readTogether } from "../../action/src/compare/reading.ts";
 import {
   costMetric,
   costOf,
@@ -16,8 +16,10 @@ import {
   promTotals,
   treeCpuSeconds,
 } from "../../action/src/observe/cost.ts";
+import type { Result } from "../../action/src/result/model.ts";
 import { parseSpec } from "../../action/src/specfile/load.ts";
 import { fixture } from "../helpers/paths.ts";
+import { sampleResult } from "../helpers/sample.ts";
 
 const read = (...p: string[]) => readFileSync(fixture(...p), "utf8");
 
@@ -200,5 +202,66 @@ metrics:
         /cpu_ms_per_op/.test(e.message) &&
         /handler_reads_per_op/.test(e.message),
     );
+  });
+});
+
+describe("readings of a comparison's cells", () => {
+  /** base and head rounds of one cell: TPS and CPU ms per operation per round. */
+  function result(rounds: { tps: [number, number]; cpu?: [number, number] }[]) {
+    const r = sampleResult();
+    const [template] = r.cells;
+    r.cells = rounds.flatMap((x, i) =>
+      (["base", "head"] as const).map((variant, side) => ({
+        ...(template as Result["cells"][number]),
+        variant,
+        round: i + 1,
+        metrics: {
+          tps: { value: x.tps[side] as number, unit: "1/s", better: "higher" as const },
+          ...(x.cpu
+            ? { cpu_ms_per_op: { value: x.cpu[side] as number, unit: "ms/op", better: "lower" as const } }
+            : {}),
+        },
+      })),
+    );
+    return r;
+  }
+  const tpsDown: CellJudgement = {
+    variant: "head",
+    workload: "ps",
+    threads: 2,
+    metric: "tps",
+    better: "higher",
+    tolerance: 0.05,
+    base: 1000,
+    head: 800,
+    change: -0.2,
+    ci: [-0.22, -0.18],
+    mde: null,
+    verdict: "regression",
+    n: 6,
+    method: "paired-t",
+  };
+
+  test("CPU per transaction judged at throughput's tolerance, shown only, when the spec does not list it", () => {
+    const rounds = [0, 1, 2, 3, 4, 5].map((i) => ({
+      tps: [1000 + i, 800 + i] as [number, number],
+      cpu: [1 + i / 1000, 1.25 + i / 1000] as [number, number],
+    }));
+    const [r] = readings(result(rounds), "base", [tpsDown], 0.01);
+    assert.equal(r?.cost.metric, "cpu_ms_per_op");
+    assert.equal(r?.cost.judged, false);
+    assert.equal(r?.cost.tolerance, 0.05);
+    assert.equal(r?.kind, "costlier");
+    assert.ok(Math.abs((r?.cost.change ?? 0) - 0.25) < 0.01, `${r?.cost.change}`);
+  });
+
+  test("throughput down at the same CPU per transaction: same work; cells without cost: no reading", () => {
+    const same = [0, 1, 2, 3, 4, 5].map((i) => ({
+      tps: [1000 + i, 800 + i] as [number, number],
+      cpu: [1 + i / 1000, 1 + i / 1000 + (i % 2 ? 0.001 : -0.001)] as [number, number],
+    }));
+    assert.equal(readings(result(same), "base", [tpsDown], 0.01)[0]?.kind, "same-work");
+    const none = same.map(({ tps }) => ({ tps }));
+    assert.deepEqual(readings(result(none), "base", [tpsDown], 0.01), []);
   });
 });
