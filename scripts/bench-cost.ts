@@ -17,7 +17,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { parse, stringify } from "yaml";
 import { judgeCell } from "../action/src/compare/samples.ts";
-import { stddev } from "../action/src/compare/stats.ts";
+import { mean, stddev } from "../action/src/compare/stats.ts";
 import { installSignalTeardown, teardownAll } from "../action/src/lifecycle/teardown.ts";
 import { compareSpec } from "../action/src/pipeline/compare.ts";
 import { hostFacts } from "../action/src/result/host.ts";
@@ -116,6 +116,25 @@ const tolerances = Object.fromEntries(
 /** What a bank of pairs says of one metric: its spread and false alarms of the design at each tolerance. */
 function summarize(metric: string, pairs: [number, number, number][], better: "higher" | "lower") {
   const logs = pairs.map(([b, h]) => Math.log(h / b));
+  // compare.noise's two parts: the round-to-round sd within an instance pair (a block), and the sd
+  // of a pair's steady gap (block means, less what the rounds' noise puts into them)
+  const byBlock = new Map<number, number[]>();
+  pairs.forEach((p, i) => {
+    byBlock.set(p[2], [...(byBlock.get(p[2]) ?? []), logs[i] as number]);
+  });
+  const groups = [...byBlock.values()].filter((g) => g.length > 1);
+  const within = groups.length
+    ? Math.sqrt(
+        groups.reduce((s, g) => s + g.reduce((t, x) => t + (x - mean(g)) ** 2, 0), 0) /
+          groups.reduce((s, g) => s + g.length - 1, 0),
+      )
+    : Number.NaN;
+  const means = [...byBlock.values()].map(mean);
+  const perBlock = pairs.length / Math.max(1, byBlock.size);
+  const instances =
+    means.length > 2 && Number.isFinite(within)
+      ? Math.sqrt(Math.max(0, stddev(means) ** 2 - within ** 2 / perBlock))
+      : Number.NaN;
   const sideSd = (i: 0 | 1) => stddev(pairs.map((p) => Math.log(p[i])));
   const design = Number(values.design);
   const alpha = 0.05 / Number(values.family);
@@ -146,6 +165,11 @@ function summarize(metric: string, pairs: [number, number, number][], better: "h
     rounds: pairs.length,
     /** SD of log(head/base) of one round: the noise a paired comparison sees. */
     pair_sd: Number(stddev(logs).toFixed(5)),
+    /** compare.noise: sd within an instance pair (rounds) and of a pair's steady gap (instances). */
+    ...(Number.isFinite(within) ? { rounds_sd: Number(within.toFixed(5)) } : {}),
+    ...(Number.isFinite(instances)
+      ? { instances_sd: Number(instances.toFixed(5)), blocks: byBlock.size }
+      : {}),
     /** SD of log(value) over the rounds, per side: how much the metric itself wanders. */
     side_sd: [Number(sideSd(0).toFixed(5)), Number(sideSd(1).toFixed(5))],
     mean_log_ratio: Number((logs.reduce((s, x) => s + x, 0) / Math.max(1, logs.length)).toFixed(5)),
@@ -170,6 +194,9 @@ try {
   stopHog?.();
   await teardownAll(log);
 }
+// the comparison's result.json is kept beside the bank (its rounds can be summarized again)
+if (!values["from-result"])
+  writeFileSync((values.out as string).replace(/\.json$/, "-result.json"), `${JSON.stringify(result)}\n`);
 rmSync(out, { recursive: true, force: true });
 const cellKeys = [
   ...new Map(result.cells.filter((c) => c.round > 0).map((c) => [`${c.workload} ${c.threads}`, c])).values(),
@@ -203,7 +230,7 @@ writeFileSync(
 for (const { workload, metrics } of cells)
   for (const m of metrics)
     log(
-      `${workload.padEnd(30)} ${m.metric.padEnd(22)} pair sd ${pct(m.pair_sd, 2).padStart(7)}  side sd ${pct(m.side_sd[0] as number, 2)} / ${pct(m.side_sd[1] as number, 2)}  false alarms ${Object.entries(
+      `${workload.padEnd(30)} ${m.metric.padEnd(22)} pair sd ${pct(m.pair_sd, 2).padStart(7)}${m.rounds_sd !== undefined ? ` (rounds ${pct(m.rounds_sd, 2)}, instances ${m.instances_sd !== undefined ? pct(m.instances_sd, 2) : "–"})` : ""}  side sd ${pct(m.side_sd[0] as number, 2)} / ${pct(m.side_sd[1] as number, 2)}  false alarms ${Object.entries(
         m.false_alarms,
       )
         .map(([t, a]) => `±${t} ${a.flagged}/${a.of}`)

@@ -120,6 +120,7 @@ const GrowerSchema = z.strictObject({
   base: z.number(),
   head: z.number(),
   delta: z.number(),
+  share_delta: z.number(),
 });
 
 /**

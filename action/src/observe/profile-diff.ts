@@ -67,6 +67,8 @@ export interface Grower {
   head: number;
   /** head − base, in `unit`. */
   delta: number;
+  /** head's share of its profile − base's share of its own, in points (what the lists rank by). */
+  share_delta: number;
 }
 
 export interface ProfileDiff {
@@ -108,19 +110,24 @@ export function diffProfiles(
   const names = [...new Set([...base.cum.keys(), ...head.cum.keys()])].filter(
     (name) => !(everywhere(base, name) && everywhere(head, name)),
   );
+  const share = (c: FunctionCosts, name: string) =>
+    c.total > 0 ? (100 * (c.cum.get(name) ?? 0)) / c.total : 0;
   const rows: Grower[] = names.map((name) => {
     const b = of(base, "base", base.cum.get(name) ?? 0);
     const h = of(head, "head", head.cum.get(name) ?? 0);
-    return { name, base: b, head: h, delta: h - b };
+    return { name, base: b, head: h, delta: h - b, share_delta: share(head, name) - share(base, name) };
   });
-  const byDelta = [...rows].sort((a, b) => b.delta - a.delta);
+  // ranked by the change of their share: two re-runs' profiles differ in total by the machine's
+  // noise (tens of percent), which moves every function's cost per operation alike; a share moves
+  // only where a function got costlier than the rest
+  const byDelta = [...rows].sort((a, b) => b.share_delta - a.share_delta);
   return {
     kind: base.kind,
     unit,
     total: { base: of(base, "base", base.total), head: of(head, "head", head.total) },
-    growers: byDelta.filter((r) => r.delta > 0).slice(0, n),
+    growers: byDelta.filter((r) => r.share_delta > 0).slice(0, n),
     shrinkers: byDelta
-      .filter((r) => r.delta < 0)
+      .filter((r) => r.share_delta < 0)
       .reverse()
       .slice(0, n),
   };

@@ -101,7 +101,7 @@ export function profileDiffMarkdown(
 ): string[] {
   if (!diffs?.length) return [];
   const out = [
-    "**Which functions got costlier** (each regressed cell's profiles, base against head; a function's cost with what it calls, per operation the load tool counted while profiling):",
+    "**Which functions got costlier** (each regressed cell's profiles, base against head; a function's cost with what it calls, per operation the load tool counted while profiling, and the change of its share of the profile, which the lists rank by):",
     "",
     "| Cell | Server | Profile | Whole profile | Grew most | Shrank most | Differential flame graph |",
     "|---|---|---|---|---|---|---|",
@@ -110,7 +110,10 @@ export function profileDiffMarkdown(
     const list = (gs: ProfileDiffEntry["growers"]) =>
       gs
         .slice(0, 5)
-        .map((g) => `${esc(shortFn(g.name))} ${diffValue(g.delta, d.unit)}`)
+        .map(
+          (g) =>
+            `${esc(shortFn(g.name))} ${diffValue(g.delta, d.unit)}${d.unit === "%" ? "" : ` (${g.share_delta >= 0 ? "+" : "−"}${Math.abs(g.share_delta).toFixed(1)} pts)`}`,
+        )
         .join("<br>") || "–";
     out.push(
       `| ${esc(d.workload)} threads=${d.threads}${d.variant !== "head" ? ` (${esc(d.variant)})` : ""} | ${esc(d.component)} | ${d.kind === "cpu" ? "CPU" : "allocations"} | ${diffValue(d.total.head - d.total.base, d.unit)} (${d.total.base.toFixed(d.unit === "ms/op" ? 3 : 1)} → ${d.total.head.toFixed(d.unit === "ms/op" ? 3 : 1)}) | ${list(d.growers)} | ${list(d.shrinkers)} | ${d.flame ? `\`${esc(d.flame)}\`` : "–"} |`,
