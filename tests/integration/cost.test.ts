@@ -124,7 +124,7 @@ compare: {rounds: 4, order: interleaved, confirm: 0, profiles: 0}
     const run = cli(["compare", "--spec", file, "--out", out, "--json", json]);
     const { code } = await run.done;
     assert.equal(code, 0, run.stderr());
-    assert.match(run.stderr(), /base: idle servers used \d+\.\d% of a CPU over 3s/);
+    assert.match(run.stderr(), /base: idle servers used \d+\.\d% of a CPU over 2s/);
     const runDir = join(out, readdirSync(out)[0] as string);
     const result = JSON.parse(readFileSync(join(runDir, "result.json"), "utf8"));
     const measured = result.cells.filter((c: { round: number }) => c.round > 0);

@@ -181,17 +181,33 @@ metrics: {tps: {tolerance: 5%}}
     );
     const runDir = runDirOf(dir);
     const verdict = JSON.parse(readFileSync(join(runDir, "verdict.json"), "utf8"));
+    // per side tidb-server's CPU profile and its allocations over the same seconds
     assert.deepEqual(
-      verdict.profiles.map((p: { variant: string; component: string }) => [p.variant, p.component]),
+      verdict.profiles.map((p: { variant: string; component: string; kind?: string }) => [
+        p.variant,
+        p.component,
+        p.kind ?? "cpu",
+      ]),
       [
-        ["base", "tidb-server"],
-        ["head", "tidb-server"],
+        ["base", "tidb-server", "cpu"],
+        ["base", "tidb-server", "alloc"],
+        ["head", "tidb-server", "cpu"],
+        ["head", "tidb-server", "alloc"],
       ],
     );
     for (const p of verdict.profiles) {
-      assert.match(p.file, /^profiles\/point_select-t2-(base|head)-tidb-server-127\.0\.0\.1_\d+\.pprof$/);
+      const alloc = p.kind === "alloc";
+      assert.match(
+        p.file,
+        alloc
+          ? /^profiles\/point_select-t2-(base|head)-tidb-server-127\.0\.0\.1_\d+-alloc\.pprof$/
+          : /^profiles\/point_select-t2-(base|head)-tidb-server-127\.0\.0\.1_\d+\.pprof$/,
+      );
       // the profile spans the measured run: asked for (duration − 1) seconds
-      assert.match(readFileSync(join(runDir, p.file), "utf8"), /^stand-in cpu profile of pid \d+ over 1s/);
+      assert.match(
+        readFileSync(join(runDir, p.file), "utf8"),
+        alloc ? /^stand-in allocs profile of pid \d+ over 1s/ : /^stand-in cpu profile of pid \d+ over 1s/,
+      );
       assert.equal(p.top, undefined, "not a pprof file: no busiest functions");
       assert.ok(p.measured.tps > 0);
     }

@@ -45,7 +45,7 @@ export const COST_METRICS: Record<string, CostMetric> = {
 };
 
 /** Seconds the idle servers' counters are read over after each start and data load (Bench.measureIdle). */
-export const IDLE_WINDOW_S = 3;
+export const IDLE_WINDOW_S = 2;
 
 /** The components of a TiDB cluster whose CPU is counted apart (work moving between them shows). */
 export const COMPONENTS = ["tidb", "tikv", "pd"] as const;

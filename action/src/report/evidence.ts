@@ -75,7 +75,7 @@ export function profileMarkdown(
       ? Object.entries(p.measured).map(([k, v]) => ` (${k} ${Math.round(v)})`)[0]
       : "";
     out.push(
-      `| ${esc(p.workload)} threads=${p.threads} | ${esc(p.variant)}${measured} | ${esc(p.component)} ${esc(p.address)} | ${p.file ? `\`${esc(p.file)}\`${p.flame ? `, flame graph \`${esc(p.flame)}\`` : ""}` : `not taken: ${esc(p.error ?? "unknown")}`} | ${top || "–"} |`,
+      `| ${esc(p.workload)} threads=${p.threads} | ${esc(p.variant)}${measured} | ${esc(p.component)} ${esc(p.address)}${p.kind === "alloc" ? " (allocations)" : ""} | ${p.file ? `\`${esc(p.file)}\`${p.flame ? `, flame graph \`${esc(p.flame)}\`` : ""}` : `not taken: ${esc(p.error ?? "unknown")}`} | ${top || "–"} |`,
     );
   }
   return out;
