@@ -122,8 +122,7 @@ export async function profileDiffs(
       const svg = diffFlameSvg(
         b as Buffer,
         h as Buffer,
-        `${head.variant} against ${control}: ${head.workload} threads=${head.threads}, ${head.component} ${head.kind ?? "cpu"} (red grew, blue shrank${ops ? " per operation" : " as a share"})`,
-        ops,
+        `${head.variant} against ${control}: ${head.workload} threads=${head.threads}, ${head.component} ${head.kind ?? "cpu"} (red: a larger share of the profile, blue: a smaller one)`,
       );
       const flame = svg
         ? join(runDir.dir, (head.file as string).replace(/\.pprof$/, "-diff.svg"))

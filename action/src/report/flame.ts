@@ -22,21 +22,16 @@ export function flameSvg(data: Uint8Array, title: string, width = 1200): string 
 
 /**
  * A differential flame graph: head's profile drawn as a flame graph, each frame coloured by how its
- * cost changed from base's same stack — red where it grew, blue where it shrank, the deeper the
- * larger the change; per operation where `ops` (operations over each profile) are given, else as
- * shares of each profile. A stack base never had is deep red.
+ * share of the profile changed from base's same stack — red where it grew, blue where it shrank,
+ * the deeper the larger the change (twice or half: the deepest). Shares, as the profile diff ranks
+ * functions: two re-runs' totals differ by the machine's noise, which would colour every frame
+ * alike. A stack base never had is deep red.
  */
-export function diffFlameSvg(
-  base: Uint8Array,
-  head: Uint8Array,
-  title: string,
-  ops?: { base: number; head: number },
-  width = 1200,
-): string | undefined {
+export function diffFlameSvg(base: Uint8Array, head: Uint8Array, title: string, width = 1200): string | undefined {
   const b = frameTree(base);
   const h = frameTree(head);
   if (h.value <= 0 || b.value <= 0) return undefined;
-  const [nb, nh] = ops && ops.base > 0 && ops.head > 0 ? [ops.base, ops.head] : [b.value, h.value];
+  const [nb, nh] = [b.value, h.value];
   const basePath = new Map<Frame, Frame | undefined>([[h, b]]);
   const fill = (f: Frame, parent?: Frame) => {
     if (parent) basePath.set(f, basePath.get(parent)?.children.get(f.name));
@@ -48,7 +43,7 @@ export function diffFlameSvg(
     title,
     (f) => {
       const was = basePath.get(f)?.value ?? 0;
-      // log2 of head's per-op cost over base's: ±1 (twice or half) is the deepest colour
+      // log2 of head's share over base's: ±1 (twice or half) is the deepest colour
       const r = was > 0 ? Math.log2(f.value / nh / (was / nb)) : 1;
       const t = Math.max(-1, Math.min(1, r));
       const pale = Math.round(235 - 175 * Math.abs(t));
