@@ -100,7 +100,8 @@ function pairsOf(
     if (!b || !h) continue;
     for (const [m, v] of Object.entries(b.metrics)) {
       const hv = h.metrics[m]?.value;
-      if (hv !== undefined && v.value > 0 && hv > 0) (out[m] ??= []).push([v.value, hv, b.block ?? 1]);
+      if (hv === undefined || !(v.value > 0) || !(hv > 0)) continue;
+      out[m] = [...(out[m] ?? []), [v.value, hv, b.block ?? 1]];
     }
   }
   return out;

@@ -5,6 +5,7 @@ const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   CellJudgementSchema,
   DEFAULT_DEADLINES,
+  DEFAULT_TOLERANCE,
   DRIVERS,
   TIPERF_VERSION,
   apiUrl,
@@ -17,6 +18,7 @@ import {
   compareSpec,
   composedSpec,
   driverNames,
+  driverOf,
   esc,
   githubClient,
   isLatency,
@@ -45,10 +47,10 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-7KUUAO3P.js";
+} from "./chunk-YR4FYXPU.js";
 import {
   reapLedger
-} from "./chunk-CWBLFX6Z.js";
+} from "./chunk-HU4E4O6A.js";
 import {
   EXPIRES,
   KubeClient,
@@ -57,6 +59,7 @@ import {
   commitAt,
   formatIssues,
   git,
+  kindOf,
   loadKubeContext,
   maskSecrets,
   readReport,
@@ -64,7 +67,7 @@ import {
   require_dist,
   writeAtomic,
   writeResult
-} from "./chunk-5RLMDEIP.js";
+} from "./chunk-SRN3HFH6.js";
 import {
   CLOUDS,
   Interrupted,
@@ -72,7 +75,7 @@ import {
   installSignalTeardown,
   ledgerDir,
   teardownAll
-} from "./chunk-X6MBPVEH.js";
+} from "./chunk-SG6LQMGY.js";
 import {
   external_exports,
   parseAge
@@ -83,7 +86,7 @@ import {
   InputError,
   TiperfError,
   errnoText
-} from "./chunk-CRYZH5WY.js";
+} from "./chunk-YA335ON3.js";
 import {
   __toESM
 } from "./chunk-3EADY6QU.js";
@@ -192,6 +195,7 @@ var COMMANDS = [
       out: { type: "string", value: "DIR" },
       json: { type: "string", value: "OUT" },
       tolerance: { type: "string", value: "METRIC=PCT,\u2026" },
+      metric: { type: "string", value: "METRIC" },
       ...SIZE
     },
     about: [
@@ -199,7 +203,8 @@ var COMMANDS = [
       "commit against the good one (the spec's target at that commit of its repository, or,",
       "when the target has source:, tidb-server built at that commit of that tree); exit 1 when",
       "found; --changes takes good, bad and the cell from a change-point report's new drop;",
-      "--confidence is the whole search's (each step gets its Bonferroni share)"
+      "--confidence is the whole search's (each step gets its Bonferroni share); --metric judges",
+      "every step on that one metric (a cost per operation: cpu_ms_per_op) instead of the spec's"
     ]
   },
   {
@@ -441,15 +446,27 @@ async function bisectSearch(n, measure) {
   if (confirm === "good") return done({ outcome: "not-confirmed", lastGood: lo, firstBad: hi });
   return done({ outcome: "inconclusive", lastGood: lo, firstBad: hi, at: hi });
 }
-function stepKind(cells, watched) {
+function stepKind(cells, watched, badEnd) {
   const key = (c) => `${c.workload}\0${c.threads}\0${c.metric}`;
   const keys = watched ? new Set(watched.map(key)) : void 0;
   const mine = cells.filter((c) => !keys || keys.has(key(c)));
   if (mine.length === 0) return "unknown";
+  if (badEnd && mine.every((c) => badEnd.has(key(c)))) {
+    const sides = mine.map((c) => {
+      const mid = midpoint(badEnd.get(key(c)));
+      if (!c.ci) return "unknown";
+      const [past, short3] = c.better === "higher" ? [c.ci[1] < mid, c.ci[0] > mid] : [c.ci[0] > mid, c.ci[1] < mid];
+      return past ? "bad" : short3 ? "good" : "unknown";
+    });
+    if (sides.includes("bad")) return "bad";
+    return sides.every((s) => s === "good") ? "good" : "unknown";
+  }
   if (mine.some((c) => c.verdict === "regression")) return "bad";
   const clear = (c) => c.ci !== null && (c.better === "higher" ? c.ci[0] > -c.tolerance : c.ci[1] < c.tolerance);
   return mine.every(clear) ? "good" : "unknown";
 }
+var midpoint = (change) => Math.sqrt(1 + change) - 1;
+var stepCellKey = (c) => `${c.workload}\0${c.threads}\0${c.metric}`;
 var BISECT_FORMAT = "tiperf.bisect";
 var CommitSchema = external_exports.strictObject({ commit: external_exports.string(), subject: external_exports.string() });
 var AttemptSchema = external_exports.strictObject({
@@ -500,8 +517,20 @@ var BisectReportSchema = external_exports.strictObject({
   open_range: OpenRangeSchema.optional(),
   /** Only with outcome not-confirmed: the adjacent pair the halvings ended on, which its confirmation did not bear out. */
   unconfirmed_candidate: external_exports.strictObject({ candidate: CommitSchema, against: CommitSchema }).optional(),
-  /** The cells that regressed between good and bad, which every later step judged. */
-  cells: external_exports.array(external_exports.strictObject({ workload: external_exports.string(), threads: external_exports.number().int(), metric: external_exports.string() })),
+  /**
+   * The cells that regressed between good and bad, which every later step judged, with the bad
+   * end's change (each later step asks whether its commit is nearer it or no change).
+   */
+  cells: external_exports.array(
+    external_exports.strictObject({
+      workload: external_exports.string(),
+      threads: external_exports.number().int(),
+      metric: external_exports.string(),
+      bad_change: external_exports.number().optional()
+    })
+  ),
+  /** The metric the steps judged when bisect --metric named one (a cost per operation: cpu_ms_per_op). */
+  metric: external_exports.string().optional(),
   confidence: external_exports.number(),
   step_confidence: external_exports.number(),
   max_measurements: external_exports.number().int(),
@@ -1179,7 +1208,7 @@ function bisectMarkdown(r) {
     );
   if (r.cells.length)
     out.push(
-      `Judged cells: ${r.cells.map((c) => md(`${c.workload} threads=${c.threads} ${c.metric}`)).join(", ")}`,
+      `Judged cells: ${r.cells.map((c) => md(`${c.workload} threads=${c.threads} ${c.metric}${c.bad_change !== void 0 ? ` (bad end ${pct(c.bad_change)})` : ""}`)).join(", ")}${r.metric ? ` \xB7 every step judged on ${md(r.metric)} (--metric)` : ""}`,
       ""
     );
   out.push(
@@ -1334,6 +1363,12 @@ async function bisectSpec(o) {
   };
   await save();
   let watched;
+  const badEnd = /* @__PURE__ */ new Map();
+  const judgedMetrics = o.metric ? metricOverride(current, o.metric, o.tolerance) : void 0;
+  if (o.metric) {
+    report.metric = o.metric;
+    report.notes.push(`every step judged ${o.metric} (--metric), not the spec's own metrics`);
+  }
   const specRel = relative(repo, resolve(o.spec));
   const compareOf = (attempt) => remeasureCompare({ ...o.compare, confidence: perStep }, current.spec.compare, attempt);
   const stepSpec = async (candidate, against, attempt) => {
@@ -1367,7 +1402,7 @@ async function bisectSpec(o) {
       );
     }
     const cells = watched ? [...new Map(watched.map((c) => [`${c.workload}\0${c.threads}`, c])).values()] : only;
-    const step = await narrowSpec(composed, cells, { confirm: 0, profiles: 0 });
+    const step = await narrowSpec(composed, cells, { confirm: 0, profiles: 0 }, judgedMetrics);
     return o.profile ? { ...step, profile: o.profile } : step;
   };
   const measure = async (i, j, role) => {
@@ -1398,7 +1433,7 @@ async function bisectSpec(o) {
         report.build_seconds += built;
       }
       const outcome = await compareSpec(spec, { outDir: join3(dir, "steps"), log: o.log, signal: o.signal });
-      const kind = stepKind(outcome.verdict.cells, watched);
+      const kind = stepKind(outcome.verdict.cells, watched, role === "check" ? void 0 : badEnd);
       step.attempts.push({
         kind,
         verdict: outcome.verdict.verdict,
@@ -1410,8 +1445,20 @@ async function bisectSpec(o) {
       report.benchmark_seconds += outcome.verdict.benchmark_seconds;
       step.kind = kind;
       if (role === "check" && kind === "bad") {
-        watched = outcome.verdict.cells.filter((c) => c.verdict === "regression").map((c) => ({ workload: c.workload, threads: c.threads, metric: c.metric }));
-        report.cells = watched;
+        const regressed = outcome.verdict.cells.filter((c) => c.verdict === "regression");
+        watched = regressed.map((c) => ({ workload: c.workload, threads: c.threads, metric: c.metric }));
+        for (const c of regressed) if (c.change !== null) badEnd.set(stepCellKey(c), c.change);
+        report.cells = regressed.map((c) => ({
+          workload: c.workload,
+          threads: c.threads,
+          metric: c.metric,
+          ...c.change !== null ? { bad_change: c.change } : {}
+        }));
+        report.notes.push(
+          `each later step asks whether its commit is like the good end or the bad end: bad when its interval lies wholly past halfway (log scale) to the bad end's change (${regressed.filter((c) => c.change !== null).map(
+            (c) => `${c.workload} threads=${c.threads} ${c.metric} ${pctText(c.change)}: halfway ${pctText(midpoint(c.change))}`
+          ).join("; ")}), good when it lies wholly short of it, else measured again`
+        );
       }
       await save();
       o.log(
@@ -1479,6 +1526,23 @@ async function bisectSpec(o) {
     markdownPath,
     exitCode: report.outcome === "found" ? EXIT.regression : EXIT.ok
   };
+}
+var pctText = (x) => `${x >= 0 ? "+" : "\u2212"}${Math.abs(x * 100).toFixed(1)}%`;
+function metricOverride(current, metric, tolerance) {
+  const own = current.spec.workloads.map((w) => w.judge[metric]?.tolerance).find((t2) => t2 !== void 0);
+  const t = tolerance?.[metric] ?? tolerance?.["*"] ?? own ?? DEFAULT_TOLERANCE;
+  const costs = kindOf(current.spec.target.kind).costMetrics ?? [];
+  const provided = new Set(
+    current.spec.workloads.flatMap((w) => {
+      const d = driverOf(w.driver);
+      return [...Object.keys(d.metrics(w)), ...d.operations(w) ? costs : []];
+    })
+  );
+  if (!provided.has(metric))
+    throw new InputError(
+      `tiperf bisect: --metric ${metric} is not a metric of ${current.path}'s workloads on target kind ${current.spec.target.kind} (its metrics: ${[...provided].join(", ")})`
+    );
+  return { [metric]: { tolerance: `${Number((t * 100).toFixed(4))}%` } };
 }
 
 // action/src/report/gab.ts
@@ -1705,6 +1769,7 @@ async function cmdBisect(args, signal) {
     ...only ? { only } : {},
     compare: overrides,
     tolerance: parseTolerance(str("tolerance") ?? "", "--tolerance"),
+    ...str("metric") ? { metric: str("metric") } : {},
     confidence: confidenceFlag("bisect", values.confidence),
     remeasure,
     ...str("profile") ? { profile: str("profile") } : {},

@@ -13,7 +13,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-7KUUAO3P.js";
+} from "./chunk-YR4FYXPU.js";
 import {
   getInput,
   info,
@@ -26,21 +26,21 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-5RLMDEIP.js";
+} from "./chunk-SRN3HFH6.js";
 import {
   Interrupted,
   installCrashTeardown,
   installSignalTeardown,
   ledgerDir,
   teardownAll
-} from "./chunk-X6MBPVEH.js";
+} from "./chunk-SG6LQMGY.js";
 import "./chunk-62KFX3ZX.js";
 import {
   EXIT,
   InputError,
   TiperfError,
   runCommand
-} from "./chunk-CRYZH5WY.js";
+} from "./chunk-YA335ON3.js";
 import "./chunk-3EADY6QU.js";
 
 // action/src/action/steps.ts

@@ -4,18 +4,18 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   reapLedger
-} from "./chunk-CWBLFX6Z.js";
+} from "./chunk-HU4E4O6A.js";
 import {
   getState,
   info,
   setFailed
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-5RLMDEIP.js";
+import "./chunk-SRN3HFH6.js";
 import {
   ledgerDir
-} from "./chunk-X6MBPVEH.js";
+} from "./chunk-SG6LQMGY.js";
 import "./chunk-62KFX3ZX.js";
-import "./chunk-CRYZH5WY.js";
+import "./chunk-YA335ON3.js";
 import "./chunk-3EADY6QU.js";
 
 // action/src/action/post.ts

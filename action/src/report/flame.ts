@@ -27,7 +27,12 @@ export function flameSvg(data: Uint8Array, title: string, width = 1200): string 
  * functions: two re-runs' totals differ by the machine's noise, which would colour every frame
  * alike. A stack base never had is deep red.
  */
-export function diffFlameSvg(base: Uint8Array, head: Uint8Array, title: string, width = 1200): string | undefined {
+export function diffFlameSvg(
+  base: Uint8Array,
+  head: Uint8Array,
+  title: string,
+  width = 1200,
+): string | undefined {
   const b = frameTree(base);
   const h = frameTree(head);
   if (h.value <= 0 || b.value <= 0) return undefined;

@@ -20,7 +20,7 @@ import {
   findTool,
   gcpLabels,
   runCommand
-} from "./chunk-CRYZH5WY.js";
+} from "./chunk-YA335ON3.js";
 
 // action/src/cloud/provision.ts
 import { mkdir as mkdir3, rm as rm2 } from "node:fs/promises";
@@ -923,7 +923,7 @@ var GCP_CLOUD = {
     });
   },
   async sweep(settings, runId, log) {
-    const { sweepGke } = await import("./chunk-5CO6IC7S.js");
+    const { sweepGke } = await import("./chunk-HFLBIKLU.js");
     return sweepGke({ project: settings.project, runId, log });
   },
   env: (settings) => ({

@@ -6,17 +6,17 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-5RLMDEIP.js";
+} from "./chunk-SRN3HFH6.js";
 import {
   sweep
-} from "./chunk-X6MBPVEH.js";
+} from "./chunk-SG6LQMGY.js";
 
 // action/src/cloud/reapers.ts
 var stackReaper = {
   order: 1,
   describe: (e) => `recover ${e.what} (destroy, tag sweep, remove)`,
   async reap(e, log) {
-    const { recoverRecorded } = await import("./chunk-K4GB6PGT.js");
+    const { recoverRecorded } = await import("./chunk-GIQWBTIB.js");
     await recoverRecorded(e, log);
     log(`reap: recovered ${e.what}`);
   }

@@ -14,9 +14,9 @@ import {
   stackOptions,
   stackRecord,
   tagsNow
-} from "./chunk-X6MBPVEH.js";
+} from "./chunk-SG6LQMGY.js";
 import "./chunk-62KFX3ZX.js";
-import "./chunk-CRYZH5WY.js";
+import "./chunk-YA335ON3.js";
 import "./chunk-3EADY6QU.js";
 export {
   hostsOf,

@@ -4,21 +4,30 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   HostSchema,
+  IDLE_WINDOW_S,
   PORT_AT_START,
   ResourceUseSchema,
   RunDir,
   TARGET_KINDS,
   TargetInfoSchema,
   TargetSchema,
+  allowedCpus,
   applyResources,
   checkCpus,
+  clockTicks,
+  costMetric,
+  costOf,
   cpuIndexes,
+  cpuLimit,
+  cpuLine,
   cpuList,
   cpuQuota,
   cpuThrottle,
   deepMerge,
   formatIssues,
+  idleRates,
   kindOf,
+  machineTicks,
   maskArgs,
   newRunId,
   parsePercent,
@@ -27,15 +36,17 @@ import {
   readResult,
   require_dist,
   runTool,
+  sampleProcess,
+  threadTimes,
   throttleBetween,
   validateYaml,
   writeAtomic
-} from "./chunk-5RLMDEIP.js";
+} from "./chunk-SRN3HFH6.js";
 import {
   record,
   shellCommand,
   sshArgs
-} from "./chunk-X6MBPVEH.js";
+} from "./chunk-SG6LQMGY.js";
 import {
   durationSchema,
   external_exports,
@@ -54,7 +65,7 @@ import {
   parseStat,
   runCommand,
   treeOf
-} from "./chunk-CRYZH5WY.js";
+} from "./chunk-YA335ON3.js";
 import {
   __commonJS,
   __export,
@@ -1839,164 +1850,6 @@ var require_light = __commonJS({
   }
 });
 
-// action/src/compare/verdict.ts
-var VERDICT_FORMAT = "tiperf.verdict";
-var CellJudgementSchema = external_exports.strictObject({
-  /** The variant judged against the control (compare runs; absent in diffs of stored results). */
-  variant: external_exports.string().optional(),
-  workload: external_exports.string(),
-  threads: external_exports.number().int(),
-  metric: external_exports.string(),
-  better: external_exports.enum(["higher", "lower"]),
-  tolerance: external_exports.number(),
-  base: external_exports.number().nullable(),
-  head: external_exports.number().nullable(),
-  change: external_exports.number().nullable(),
-  ci: external_exports.tuple([external_exports.number(), external_exports.number()]).nullable(),
-  mde: external_exports.number().nullable(),
-  /** Inconclusive: samples (rounds, or blocks for block-t) that would decide it at this noise. */
-  needed: external_exports.number().int().positive().optional(),
-  verdict: external_exports.enum(["regression", "improvement", "unchanged", "inconclusive"]),
-  n: external_exports.number().int(),
-  method: external_exports.enum(["paired-t", "welch-t", "block-t"]),
-  /** block-t: blocks (server instances) judged, and the share of the variance between them. */
-  blocks: external_exports.number().int().optional(),
-  between_share: external_exports.number().min(0).max(1).optional(),
-  /** block-t: rounds pulled in to 3 robust standard deviations of the median round (stats.ts winsorize). */
-  winsorized: external_exports.number().int().positive().optional(),
-  reason: external_exports.string().optional()
-});
-var EffectSchema = external_exports.strictObject({
-  /** The variant judged against the control, and the control. */
-  variant: external_exports.string(),
-  against: external_exports.string(),
-  /** The spec key the two differ in. */
-  difference: external_exports.string(),
-  workload: external_exports.string(),
-  threads: external_exports.number().int(),
-  /** true: shown to differ at run time; false: shown not to; absent: nothing recorded to tell. */
-  took_effect: external_exports.boolean().optional(),
-  detail: external_exports.string()
-});
-var SideSchema = external_exports.strictObject({
-  variant: external_exports.string(),
-  run_id: external_exports.string(),
-  result: external_exports.string(),
-  target: TargetInfoSchema.optional()
-});
-var CostSchema = external_exports.strictObject({
-  currency: external_exports.literal("USD"),
-  basis: external_exports.enum(["estimate", "measured"]),
-  profile: external_exports.string(),
-  per_hour: external_exports.number().positive(),
-  hours: external_exports.number().nonnegative(),
-  dollars: external_exports.number().nonnegative(),
-  prices_as_of: external_exports.string()
-});
-var EvidenceSchema = external_exports.strictObject({
-  variant: external_exports.string(),
-  workload: external_exports.string(),
-  threads: external_exports.number().int(),
-  hint: external_exports.strictObject({ kind: external_exports.enum(["load", "server", "machine", "none"]), text: external_exports.string() }),
-  resources: external_exports.array(ResourceUseSchema)
-});
-var ProfileSchema = external_exports.strictObject({
-  variant: external_exports.string(),
-  workload: external_exports.string(),
-  threads: external_exports.number().int(),
-  component: external_exports.string(),
-  address: external_exports.string(),
-  /** Relative to the run directory (profiles/…pprof); absent when it could not be taken. */
-  file: external_exports.string().optional(),
-  /** Its flame graph (SVG beside the profile), relative to the run directory. */
-  flame: external_exports.string().optional(),
-  error: external_exports.string().optional(),
-  /** The busiest functions (`go tool pprof -top`), where Go's pprof was at hand. */
-  top: external_exports.array(external_exports.strictObject({ flat_pct: external_exports.number(), cum_pct: external_exports.number(), name: external_exports.string() })).optional(),
-  /** What the re-run measured (its main throughput metric), beside the judged value. */
-  measured: external_exports.record(external_exports.string(), external_exports.number()).optional()
-});
-var VerdictSchema = external_exports.strictObject({
-  format: external_exports.literal(VERDICT_FORMAT),
-  version: external_exports.literal(1),
-  verdict: external_exports.enum(["pass", "regression", "inconclusive"]),
-  created_at: external_exports.string(),
-  spec: external_exports.strictObject({ name: external_exports.string(), path: external_exports.string(), hash: external_exports.string() }),
-  base: SideSchema,
-  head: SideSchema,
-  /** More than two variants: every variant judged against the control (base), head among them. */
-  variants: external_exports.array(SideSchema).optional(),
-  host: HostSchema,
-  /** Familywise confidence; every interval is at the Bonferroni-corrected per-cell level. */
-  confidence: external_exports.number(),
-  alpha_per_cell: external_exports.number(),
-  /** How many cell × metric judgements share the family's error rate (looks included). */
-  comparisons: external_exports.number().int(),
-  order: external_exports.enum(["interleaved", "duet", "stored"]),
-  rounds: external_exports.number().int(),
-  max_rounds: external_exports.number().int(),
-  /** compare.blocks: fresh server instances per variant, the unit of the intervals (absent: 1). */
-  blocks: external_exports.number().int().optional(),
-  seed: external_exports.number().int().optional(),
-  benchmark_seconds: external_exports.number(),
-  /** Benchmark time not spent because every cell was decided before max_rounds. */
-  saved_seconds: external_exports.number(),
-  cells: external_exports.array(CellJudgementSchema),
-  /** compare.inconclusive: what an inconclusive cell does to the check (absent: warn). */
-  inconclusive: external_exports.enum(["fail", "warn", "pass"]).optional(),
-  notes: external_exports.array(external_exports.string()),
-  /**
-   * One instance pair (compare.blocks 1, each variant on servers of its own): a steady gap between
-   * two instances of one configuration cannot be told from a change; the standard deviations such
-   * gaps had on this machine's A/A banks.
-   */
-  single_pair: external_exports.strictObject({ instance_gap_sd: external_exports.strictObject({ low: external_exports.number(), high: external_exports.number() }) }).optional(),
-  /** Resource use and bottleneck hints per variant × workload × threads, where they were sampled. */
-  evidence: external_exports.array(EvidenceSchema).optional(),
-  /** Per variant difference and cell: shown to take effect, shown not to, or not recorded. */
-  effects: external_exports.array(EffectSchema).optional(),
-  /**
-   * Parts of a source change (base and head built from one tree) the target cannot judge where it
-   * ran, the paths that put each there, and what can judge them.
-   */
-  unseen: external_exports.array(external_exports.strictObject({ why: external_exports.string(), paths: external_exports.array(external_exports.string()), needs: external_exports.string() })).optional(),
-  /**
-   * compare.confirm: the re-runs of the regressed cells on fresh instances, and whether they
-   * agreed (a regression not confirmed leaves the verdict inconclusive).
-   */
-  confirmation: external_exports.strictObject({
-    confirmed: external_exports.boolean(),
-    /** The first run's verdict, before the confirmation judged it. */
-    first: external_exports.enum(["pass", "regression", "inconclusive"]),
-    runs: external_exports.array(
-      external_exports.strictObject({
-        run_id: external_exports.string(),
-        result: external_exports.string(),
-        verdict: external_exports.enum(["pass", "regression", "inconclusive"]),
-        cells: external_exports.array(CellJudgementSchema)
-      })
-    ),
-    /** The chance of a false alarm of the whole procedure (first run and confirmations), if independent. */
-    false_alarm: external_exports.number()
-  }).optional(),
-  /** CPU profiles per side of the regressed cells (compare.profiles), for the comment's links. */
-  profiles: external_exports.array(ProfileSchema).optional(),
-  cost: CostSchema.optional(),
-  /** Where the verdict came from (the Action fills it in): the commits compared and the workflow run. */
-  provenance: external_exports.strictObject({
-    base_sha: external_exports.string().optional(),
-    head_sha: external_exports.string().optional(),
-    run_url: external_exports.string().optional(),
-    artifacts_url: external_exports.string().optional()
-  }).optional()
-});
-function readVerdict(file) {
-  return readModel(file, "verdict", VERDICT_FORMAT, 1, VerdictSchema);
-}
-
-// action/src/drivers/go-tpc/index.ts
-import { cpus } from "node:os";
-
 // action/src/compare/stats.ts
 var mean = (xs) => xs.reduce((a4, b10) => a4 + b10, 0) / xs.length;
 function variance(xs) {
@@ -2217,6 +2070,452 @@ function blockLogShift(pairs, k2 = WINSOR_K) {
   }
   return { estimate: estimate3, se, df: b10 - 1, n: b10, blocks: b10, betweenShare, winsorized: pulled };
 }
+
+// action/src/compare/judge.ts
+var MDE_POWER = 0.8;
+var round6 = (x4) => Math.round(x4 * 1e6) / 1e6;
+function judgeShift(id2, rule4, shift, means, alphaPerCell2, method3) {
+  const tol = rule4.tolerance;
+  const worseSign = rule4.better === "higher" ? -1 : 1;
+  const common = {
+    ...id2,
+    better: rule4.better,
+    tolerance: tol,
+    base: means.base,
+    head: means.head,
+    n: shift.n,
+    method: method3
+  };
+  const change3 = Math.exp(shift.estimate) - 1;
+  if (shift.n < 2 || !Number.isFinite(shift.se) || !Number.isFinite(shift.df) || shift.df <= 0) {
+    return {
+      ...common,
+      change: round6(change3),
+      ci: null,
+      mde: null,
+      verdict: "inconclusive",
+      reason: "fewer than 2 samples per variant: no estimate of the noise"
+    };
+  }
+  const t = tQuantile(1 - alphaPerCell2 / 2, shift.df);
+  const lo = shift.estimate - t * shift.se;
+  const hi = shift.estimate + t * shift.se;
+  const down = Math.log(1 - tol);
+  const up = Math.log(1 + tol);
+  const [worseLo, worseHi] = worseSign < 0 ? [-Infinity, down] : [up, Infinity];
+  const [betterLo, betterHi] = worseSign < 0 ? [up, Infinity] : [-Infinity, down];
+  let verdict;
+  if (lo >= worseLo && hi < worseHi) verdict = "regression";
+  else if (lo > betterLo && hi <= betterHi) verdict = "improvement";
+  else if (lo >= down && hi <= up) verdict = "unchanged";
+  else verdict = "inconclusive";
+  const threshold2 = worseSign < 0 ? -down : up;
+  const mdeLog = threshold2 + (t + normalQuantile(MDE_POWER)) * shift.se;
+  const needed = verdict === "inconclusive" ? samplesNeeded(shift, tol, alphaPerCell2, method3) : void 0;
+  return {
+    ...common,
+    change: round6(change3),
+    ci: [round6(Math.exp(lo) - 1), round6(Math.exp(hi) - 1)],
+    mde: round6(Math.exp(worseSign * mdeLog) - 1),
+    verdict,
+    ...needed !== void 0 ? { needed } : {}
+  };
+}
+var NEEDED_CAP = 200;
+function samplesNeeded(shift, tolerance, alphaPerCell2, method3) {
+  if (tolerance <= 0 || !Number.isFinite(shift.se) || shift.n < 2) return void 0;
+  const perSample = shift.se * Math.sqrt(shift.n);
+  const target2 = Math.log(1 + tolerance);
+  const z = normalQuantile(MDE_POWER);
+  for (let n = Math.max(2, shift.n); n <= NEEDED_CAP; n++) {
+    const df = method3 === "welch-t" ? Math.max(1, shift.df * n / shift.n) : method3 === "paired-t" ? n - 2 * Math.floor(TRIM * n) - 1 : n - 1;
+    if ((tQuantile(1 - alphaPerCell2 / 2, df) + z) * (perSample / Math.sqrt(n)) <= target2) return n;
+  }
+  return void 0;
+}
+function overallVerdict(cells) {
+  if (cells.some((c4) => c4.verdict === "regression")) return "regression";
+  if (cells.length === 0 || cells.some((c4) => c4.verdict === "inconclusive")) return "inconclusive";
+  return "pass";
+}
+
+// action/src/compare/samples.ts
+var INTERVAL_BATCHES = 5;
+var okCells = (result, variant, key2) => result.cells.filter(
+  (c4) => c4.status === "ok" && c4.round > 0 && c4.variant === variant && c4.workload === key2.workload && c4.threads === key2.threads
+).sort((a4, b10) => a4.round - b10.round);
+function intervalValues(cell2, metric) {
+  return cell2.intervals.filter((i) => !i.warmup).map((i) => i.values[metric]).filter((v) => typeof v === "number" && v > 0);
+}
+function pairedSamples(result, base, head, key2, metric) {
+  const b10 = okCells(result, base, key2);
+  const h2 = new Map(okCells(result, head, key2).map((c4) => [c4.round, c4]));
+  const pairs = [];
+  for (const cb of b10) {
+    const vb = cb.metrics[metric]?.value;
+    const vh = h2.get(cb.round)?.metrics[metric]?.value;
+    if (vb !== void 0 && vh !== void 0 && vb > 0 && vh > 0) pairs.push([vb, vh, cb.block ?? 1]);
+  }
+  return { base: pairs.map((p) => p[0]), head: pairs.map((p) => p[1]), blocks: pairs.map((p) => p[2]) };
+}
+function storedSamples(result, variant, key2, metric) {
+  const cells = okCells(result, variant, key2);
+  if (cells.length > 1)
+    return cells.map((c4) => c4.metrics[metric]?.value).filter((v) => v !== void 0 && v > 0);
+  const only = cells[0];
+  return only ? batchMeans(intervalValues(only, metric), INTERVAL_BATCHES) : [];
+}
+function centres(base, head, paired, blocks) {
+  const gm = (xs) => xs.length ? Math.exp(mean(xs.map(Math.log))) : Number.NaN;
+  if (!paired || base.length !== head.length || base.length === 0) return { base: gm(base), head: gm(head) };
+  if (blocks) {
+    const of = (xs) => {
+      const by = /* @__PURE__ */ new Map();
+      xs.forEach((x4, i) => {
+        by.set(blocks[i], [...by.get(blocks[i]) ?? [], Math.log(x4)]);
+      });
+      return Math.exp(mean([...by.values()].map(mean)));
+    };
+    const { values: values3 } = winsorize(base.map((b10, i) => Math.log(head[i] / b10)));
+    return { base: of(base), head: of(base.map((b10, i) => b10 * Math.exp(values3[i]))) };
+  }
+  const kept = keptByTrim(
+    base.map((b10, i) => Math.log(head[i] / b10)),
+    TRIM
+  );
+  return { base: gm(kept.map((i) => base[i])), head: gm(kept.map((i) => head[i])) };
+}
+function judgeCell(key2, metric, rule4, samples, alphaPerCell2, paired) {
+  const id2 = { ...key2, metric };
+  const { base, head } = samples;
+  const blocks = paired && samples.blocks && new Set(samples.blocks).size > 1 ? samples.blocks : void 0;
+  const means = centres(base, head, paired, blocks);
+  if (base.length === 0 || head.length === 0) {
+    const missing = base.length === 0 ? "base" : "head";
+    return {
+      ...id2,
+      better: rule4.better,
+      tolerance: rule4.tolerance,
+      base: base.length ? means.base : null,
+      head: head.length ? means.head : null,
+      change: null,
+      ci: null,
+      mde: null,
+      verdict: "inconclusive",
+      n: 0,
+      method: paired ? "paired-t" : "welch-t",
+      reason: `no ${missing} samples of ${metric} (cell failed or metric not measured)`
+    };
+  }
+  if (blocks) {
+    const shift2 = blockLogShift(
+      base.map((b10, i) => ({ block: blocks[i], base: b10, head: head[i] }))
+    );
+    return {
+      ...judgeShift(id2, rule4, shift2, means, alphaPerCell2, "block-t"),
+      blocks: shift2.blocks,
+      between_share: Math.round(shift2.betweenShare * 1e3) / 1e3,
+      ...shift2.winsorized ? { winsorized: shift2.winsorized } : {}
+    };
+  }
+  const shift = paired ? pairedLogShift(base, head) : welchLogShift(base, head);
+  return judgeShift(id2, rule4, shift, means, alphaPerCell2, paired ? "paired-t" : "welch-t");
+}
+
+// action/src/compare/reading.ts
+var READ_COST = "cpu_ms_per_op";
+var THROUGHPUT = ["qps", "tps", "tpmc", "tpm_total", "ops"];
+var Side = external_exports.strictObject({
+  metric: external_exports.string(),
+  change: external_exports.number().nullable(),
+  ci: external_exports.tuple([external_exports.number(), external_exports.number()]).nullable(),
+  verdict: external_exports.enum(["regression", "improvement", "unchanged", "inconclusive"]),
+  /** Whether the spec judges it (it can fail the check) or it is only read beside throughput. */
+  judged: external_exports.boolean(),
+  tolerance: external_exports.number()
+});
+var ReadingSchema = external_exports.strictObject({
+  variant: external_exports.string().optional(),
+  workload: external_exports.string(),
+  threads: external_exports.number().int(),
+  throughput: Side,
+  cost: Side,
+  /**
+   * costlier: throughput down, cost up; same-work: throughput down, cost within its tolerance;
+   * hidden: cost up, throughput not down; cheaper: cost down; none: nothing to say; undecided:
+   * the cost cannot tell.
+   */
+  kind: external_exports.enum(["costlier", "same-work", "hidden", "cheaper", "none", "undecided"]),
+  text: external_exports.string()
+});
+var pct = (x4) => `${x4 >= 0 ? "+" : "\u2212"}${Math.abs(x4 * 100).toFixed(1)}%`;
+var ci = (c4) => c4.ci ? ` [${pct(c4.ci[0])}, ${pct(c4.ci[1])}]` : "";
+var sideOf = (j, judged) => ({
+  metric: j.metric,
+  change: j.change,
+  ci: j.ci,
+  verdict: j.verdict,
+  judged,
+  tolerance: j.tolerance
+});
+function readTogether(tp, cost, noun = "operation") {
+  const cell2 = `${tp.variant ? `${tp.variant} ` : ""}${tp.workload} threads=${tp.threads}`;
+  const label = costMetric(cost.metric)?.label ?? cost.metric;
+  const tpText = `throughput ${tp.change === null ? "\u2013" : pct(tp.change)}${ci(tp)}`;
+  const costText2 = `${label} ${cost.change === null ? "\u2013" : pct(cost.change)}${ci(cost)}`;
+  const down = tp.verdict === "regression";
+  if (down && cost.verdict === "regression")
+    return {
+      kind: "costlier",
+      text: `${cell2}: each ${noun} costs ${pct(cost.change ?? 0)} more CPU (${costText2}) and ${tpText}: the code does more work per ${noun}`
+    };
+  if (down && cost.verdict === "unchanged")
+    return {
+      kind: "same-work",
+      text: `${cell2}: ${tpText} while the servers did the same work per ${noun} (${costText2}, within \xB1${(cost.tolerance * 100).toFixed(0)}%): the time went elsewhere \u2014 waits (locks, I/O, the network), the environment, or a resource the variants differ in (a CPU quota) \u2014 not to costlier code; still a regression of throughput`
+    };
+  if (!down && cost.verdict === "regression")
+    return {
+      kind: "hidden",
+      text: `${cell2}: each ${noun} costs ${pct(cost.change ?? 0)} more CPU (${costText2}) while ${tpText}: costlier, hidden by spare capacity at these threads`
+    };
+  if (cost.verdict === "improvement")
+    return { kind: "cheaper", text: `${cell2}: each ${noun} costs less CPU (${costText2}); ${tpText}` };
+  if (down)
+    return {
+      kind: "undecided",
+      text: `${cell2}: ${tpText}; the CPU per ${noun} cannot tell whether the code got costlier (${costText2})`
+    };
+  return { kind: "none", text: `${cell2}: ${tpText}; ${costText2}` };
+}
+function readings(result, control, cells, alpha) {
+  const out = [];
+  const rows = /* @__PURE__ */ new Map();
+  for (const c4 of cells) {
+    const k2 = `${c4.variant ?? ""}\0${c4.workload}\0${c4.threads}`;
+    rows.set(k2, [...rows.get(k2) ?? [], c4]);
+  }
+  for (const row of rows.values()) {
+    const tp = THROUGHPUT.map((m3) => row.find((c4) => c4.metric === m3)).find((c4) => c4 !== void 0) ?? row.find((c4) => c4.better === "higher");
+    if (!tp) continue;
+    const judged = row.find((c4) => c4.metric === READ_COST);
+    const key2 = { workload: tp.workload, threads: tp.threads };
+    const cost = judged ?? judgeCell(
+      key2,
+      READ_COST,
+      { better: "lower", tolerance: tp.tolerance },
+      pairedSamples(result, control, tp.variant ?? "", key2, READ_COST),
+      alpha,
+      true
+    );
+    if (cost.n === 0) continue;
+    const noun = result.cells.find((c4) => c4.workload === tp.workload)?.driver === "go-ycsb" ? "operation" : "transaction";
+    out.push({
+      ...tp.variant ? { variant: tp.variant } : {},
+      workload: tp.workload,
+      threads: tp.threads,
+      throughput: sideOf(tp, true),
+      cost: sideOf({ ...cost, variant: tp.variant }, judged !== void 0),
+      ...readTogether(tp, cost, noun)
+    });
+  }
+  return out;
+}
+function readingLines(rs) {
+  return (rs ?? []).filter((r) => r.kind !== "none").map((r) => `\u{1F4D0} ${r.text}`);
+}
+
+// action/src/compare/verdict.ts
+var VERDICT_FORMAT = "tiperf.verdict";
+var CellJudgementSchema = external_exports.strictObject({
+  /** The variant judged against the control (compare runs; absent in diffs of stored results). */
+  variant: external_exports.string().optional(),
+  workload: external_exports.string(),
+  threads: external_exports.number().int(),
+  metric: external_exports.string(),
+  better: external_exports.enum(["higher", "lower"]),
+  tolerance: external_exports.number(),
+  base: external_exports.number().nullable(),
+  head: external_exports.number().nullable(),
+  change: external_exports.number().nullable(),
+  ci: external_exports.tuple([external_exports.number(), external_exports.number()]).nullable(),
+  mde: external_exports.number().nullable(),
+  /** Inconclusive: samples (rounds, or blocks for block-t) that would decide it at this noise. */
+  needed: external_exports.number().int().positive().optional(),
+  verdict: external_exports.enum(["regression", "improvement", "unchanged", "inconclusive"]),
+  n: external_exports.number().int(),
+  method: external_exports.enum(["paired-t", "welch-t", "block-t"]),
+  /** block-t: blocks (server instances) judged, and the share of the variance between them. */
+  blocks: external_exports.number().int().optional(),
+  between_share: external_exports.number().min(0).max(1).optional(),
+  /** block-t: rounds pulled in to 3 robust standard deviations of the median round (stats.ts winsorize). */
+  winsorized: external_exports.number().int().positive().optional(),
+  reason: external_exports.string().optional()
+});
+var EffectSchema = external_exports.strictObject({
+  /** The variant judged against the control, and the control. */
+  variant: external_exports.string(),
+  against: external_exports.string(),
+  /** The spec key the two differ in. */
+  difference: external_exports.string(),
+  workload: external_exports.string(),
+  threads: external_exports.number().int(),
+  /** true: shown to differ at run time; false: shown not to; absent: nothing recorded to tell. */
+  took_effect: external_exports.boolean().optional(),
+  detail: external_exports.string()
+});
+var SideSchema = external_exports.strictObject({
+  variant: external_exports.string(),
+  run_id: external_exports.string(),
+  result: external_exports.string(),
+  target: TargetInfoSchema.optional()
+});
+var CostSchema = external_exports.strictObject({
+  currency: external_exports.literal("USD"),
+  basis: external_exports.enum(["estimate", "measured"]),
+  profile: external_exports.string(),
+  per_hour: external_exports.number().positive(),
+  hours: external_exports.number().nonnegative(),
+  dollars: external_exports.number().nonnegative(),
+  prices_as_of: external_exports.string()
+});
+var EvidenceSchema = external_exports.strictObject({
+  variant: external_exports.string(),
+  workload: external_exports.string(),
+  threads: external_exports.number().int(),
+  hint: external_exports.strictObject({ kind: external_exports.enum(["load", "server", "machine", "none"]), text: external_exports.string() }),
+  resources: external_exports.array(ResourceUseSchema)
+});
+var ProfileSchema = external_exports.strictObject({
+  variant: external_exports.string(),
+  workload: external_exports.string(),
+  threads: external_exports.number().int(),
+  component: external_exports.string(),
+  address: external_exports.string(),
+  /** cpu (absent: cpu) or alloc: a Go server's allocations over the same seconds. */
+  kind: external_exports.enum(["cpu", "alloc"]).optional(),
+  /** Relative to the run directory (profiles/…pprof); absent when it could not be taken. */
+  file: external_exports.string().optional(),
+  /** Its flame graph (SVG beside the profile), relative to the run directory. */
+  flame: external_exports.string().optional(),
+  error: external_exports.string().optional(),
+  /** The busiest functions (`go tool pprof -top`), where Go's pprof was at hand. */
+  top: external_exports.array(external_exports.strictObject({ flat_pct: external_exports.number(), cum_pct: external_exports.number(), name: external_exports.string() })).optional(),
+  /** What the re-run measured (its main throughput metric), beside the judged value. */
+  measured: external_exports.record(external_exports.string(), external_exports.number()).optional(),
+  /** Operations the load tool counted over the profile's seconds (its rate × those seconds). */
+  ops: external_exports.number().optional()
+});
+var GrowerSchema = external_exports.strictObject({
+  name: external_exports.string(),
+  base: external_exports.number(),
+  head: external_exports.number(),
+  delta: external_exports.number(),
+  share_delta: external_exports.number()
+});
+var ProfileDiffSchema = external_exports.strictObject({
+  variant: external_exports.string(),
+  against: external_exports.string(),
+  workload: external_exports.string(),
+  threads: external_exports.number().int(),
+  component: external_exports.string(),
+  kind: external_exports.enum(["cpu", "alloc"]),
+  /** ms/op, KiB/op, or % (shares of each profile where the operations are unknown). */
+  unit: external_exports.string(),
+  total: external_exports.strictObject({ base: external_exports.number(), head: external_exports.number() }),
+  growers: external_exports.array(GrowerSchema),
+  shrinkers: external_exports.array(GrowerSchema),
+  /** The differential flame graph (head's stacks; red grew, blue shrank), relative to the run directory. */
+  flame: external_exports.string().optional()
+});
+var VerdictSchema = external_exports.strictObject({
+  format: external_exports.literal(VERDICT_FORMAT),
+  version: external_exports.literal(1),
+  verdict: external_exports.enum(["pass", "regression", "inconclusive"]),
+  created_at: external_exports.string(),
+  spec: external_exports.strictObject({ name: external_exports.string(), path: external_exports.string(), hash: external_exports.string() }),
+  base: SideSchema,
+  head: SideSchema,
+  /** More than two variants: every variant judged against the control (base), head among them. */
+  variants: external_exports.array(SideSchema).optional(),
+  host: HostSchema,
+  /** Familywise confidence; every interval is at the Bonferroni-corrected per-cell level. */
+  confidence: external_exports.number(),
+  alpha_per_cell: external_exports.number(),
+  /** How many cell × metric judgements share the family's error rate (looks included). */
+  comparisons: external_exports.number().int(),
+  order: external_exports.enum(["interleaved", "duet", "stored"]),
+  rounds: external_exports.number().int(),
+  max_rounds: external_exports.number().int(),
+  /** compare.blocks: fresh server instances per variant, the unit of the intervals (absent: 1). */
+  blocks: external_exports.number().int().optional(),
+  seed: external_exports.number().int().optional(),
+  benchmark_seconds: external_exports.number(),
+  /** Benchmark time not spent because every cell was decided before max_rounds. */
+  saved_seconds: external_exports.number(),
+  cells: external_exports.array(CellJudgementSchema),
+  /** compare.inconclusive: what an inconclusive cell does to the check (absent: warn). */
+  inconclusive: external_exports.enum(["fail", "warn", "pass"]).optional(),
+  notes: external_exports.array(external_exports.string()),
+  /**
+   * One instance pair (compare.blocks 1, each variant on servers of its own): a steady gap between
+   * two instances of one configuration cannot be told from a change; the standard deviations such
+   * gaps had on this machine's A/A banks.
+   */
+  single_pair: external_exports.strictObject({ instance_gap_sd: external_exports.strictObject({ low: external_exports.number(), high: external_exports.number() }) }).optional(),
+  /** Resource use and bottleneck hints per variant × workload × threads, where they were sampled. */
+  evidence: external_exports.array(EvidenceSchema).optional(),
+  /** Per variant difference and cell: shown to take effect, shown not to, or not recorded. */
+  effects: external_exports.array(EffectSchema).optional(),
+  /**
+   * Parts of a source change (base and head built from one tree) the target cannot judge where it
+   * ran, the paths that put each there, and what can judge them.
+   */
+  unseen: external_exports.array(external_exports.strictObject({ why: external_exports.string(), paths: external_exports.array(external_exports.string()), needs: external_exports.string() })).optional(),
+  /**
+   * compare.confirm: the re-runs of the regressed cells on fresh instances, and whether they
+   * agreed (a regression not confirmed leaves the verdict inconclusive).
+   */
+  confirmation: external_exports.strictObject({
+    confirmed: external_exports.boolean(),
+    /** The first run's verdict, before the confirmation judged it. */
+    first: external_exports.enum(["pass", "regression", "inconclusive"]),
+    runs: external_exports.array(
+      external_exports.strictObject({
+        run_id: external_exports.string(),
+        result: external_exports.string(),
+        verdict: external_exports.enum(["pass", "regression", "inconclusive"]),
+        cells: external_exports.array(CellJudgementSchema)
+      })
+    ),
+    /** The chance of a false alarm of the whole procedure (first run and confirmations), if independent. */
+    false_alarm: external_exports.number()
+  }).optional(),
+  /**
+   * Throughput read with the cost per operation, per judged cell (compare/reading.ts): whether a
+   * change in throughput is the code doing more per operation, the same work done slower, or a
+   * costlier change hidden by spare capacity.
+   */
+  readings: external_exports.array(ReadingSchema).optional(),
+  /** CPU profiles per side of the regressed cells (compare.profiles), for the comment's links. */
+  profiles: external_exports.array(ProfileSchema).optional(),
+  /** The regressed cells' profiles, base against head, function by function. */
+  profile_diffs: external_exports.array(ProfileDiffSchema).optional(),
+  cost: CostSchema.optional(),
+  /** Where the verdict came from (the Action fills it in): the commits compared and the workflow run. */
+  provenance: external_exports.strictObject({
+    base_sha: external_exports.string().optional(),
+    head_sha: external_exports.string().optional(),
+    run_url: external_exports.string().optional(),
+    artifacts_url: external_exports.string().optional()
+  }).optional()
+});
+function readVerdict(file) {
+  return readModel(file, "verdict", VERDICT_FORMAT, 1, VerdictSchema);
+}
+
+// action/src/drivers/go-tpc/index.ts
+import { cpus } from "node:os";
 
 // action/src/drivers/text.ts
 var NUM = String.raw`(-?\d+(?:\.\d+)?)`;
@@ -2567,6 +2866,7 @@ var goTpc = {
   },
   metrics: (w2) => w2.script === "tpcc" ? tpccMetrics() : tpchMetrics(w2),
   defaultMetric: (w2) => w2.script === "tpcc" ? "tpmc" : "geomean_s",
+  operations: (w2) => w2.script === "tpcc" ? { metric: "tpm_total", perSecond: 1 / 60, noun: "transaction" } : void 0,
   dataKey: (w2) => w2.script === "tpcc" ? `go-tpc:tpcc:w${opt(w2, "warehouses")}` : `go-tpc:tpch:sf${opt(w2, "sf")}`,
   database: (w2) => w2.script,
   // the tables of go-tpc's tpcc/ddl.go and tpch/ddl.go
@@ -3004,6 +3304,7 @@ var goYcsb = {
   },
   metrics: metricsOf,
   defaultMetric: () => "ops",
+  operations: () => ({ metric: "ops", perSecond: 1, noun: "operation" }),
   dataKey: (w2) => `go-ycsb:${w2.options.recordcount}:${w2.options.fieldcount ?? ""}:${w2.options.fieldlength ?? ""}`,
   database: () => "ycsb",
   // go-ycsb's `table` property, usertable by default
@@ -3073,7 +3374,7 @@ var StalledRun = class extends Error {
 };
 
 // action/src/drivers/sysbench/measure.ts
-function intervalValues(iv, p) {
+function intervalValues2(iv, p) {
   const v = {
     tps: iv.tps,
     qps: iv.qps,
@@ -3090,7 +3391,7 @@ function intervalValues(iv, p) {
 }
 function measuredWindow(report) {
   const p = report.percentile;
-  const intervals2 = report.intervals.map((iv) => ({ t: iv.t, warmup: false, values: intervalValues(iv, p) }));
+  const intervals2 = report.intervals.map((iv) => ({ t: iv.t, warmup: false, values: intervalValues2(iv, p) }));
   const { intervals: _omit, ...summary } = report;
   const metrics = { tps: report.tps, qps: report.qps, errors: report.errors };
   const lat = p !== null ? report.latency_ms[`p${p}`] : void 0;
@@ -3188,7 +3489,7 @@ function parseSysbench(text3) {
     if (!line5.startsWith("[")) continue;
     const m3 = INTERVAL.exec(line5);
     if (m3) {
-      const pct3 = Number(m3[8]);
+      const pct4 = Number(m3[8]);
       const iv = {
         t: num(m3[1]),
         threads: num(m3[2]),
@@ -3200,7 +3501,7 @@ function parseSysbench(text3) {
         errors_per_s: num(m3[10]),
         reconnects_per_s: num(m3[11])
       };
-      if (pct3 > 0) iv.lat_ms = num(m3[9]);
+      if (pct4 > 0) iv.lat_ms = num(m3[9]);
       intervals2.push(iv);
       continue;
     }
@@ -3226,7 +3527,7 @@ function parseSysbench(text3) {
   const latency = block(lines2, "Latency (ms):", /^(Threads fairness:|\S)/);
   if (!latency)
     throw new SysbenchParseError(`expected sysbench's "Latency (ms):" block after General statistics`);
-  const read4 = num(field(sql, "read:", "SQL statistics", /^\s+read:\s+(\d+)/)[1]);
+  const read3 = num(field(sql, "read:", "SQL statistics", /^\s+read:\s+(\d+)/)[1]);
   const write = num(field(sql, "write:", "SQL statistics", /^\s+write:\s+(\d+)/)[1]);
   const other = num(field(sql, "other:", "SQL statistics", /^\s+other:\s+(\d+)/)[1]);
   const total = num(field(sql, "total:", "SQL statistics", /^\s+total:\s+(\d+)/)[1]);
@@ -3305,7 +3606,7 @@ function parseSysbench(text3) {
     tps: num(tx[2]),
     qps: num(qs[2]),
     transactions: num(tx[1]),
-    queries: { read: read4, write, other, total },
+    queries: { read: read3, write, other, total },
     errors: num(errs[1]),
     errors_per_s: num(errs[2]),
     reconnects: num(rec[1]),
@@ -3427,6 +3728,7 @@ var sysbench = {
     };
   },
   defaultMetric: () => "tps",
+  operations: () => ({ metric: "tps", perSecond: 1, noun: "transaction" }),
   check: (w2, data3) => data3 ? [] : [`the sysbench workload ${w2.name} needs data: {tables, table_size}`],
   dataKey: (_w, data3) => `sysbench:${data3?.tables}x${data3?.table_size}`,
   database: () => DATABASE,
@@ -3564,6 +3866,7 @@ var MetricSchema = external_exports.strictObject({
 });
 var COMPARE_ORDERS = ["auto", "interleaved", "duet"];
 var INCONCLUSIVE_POLICIES = ["fail", "warn", "pass"];
+var noiseInstances = external_exports.union([external_exports.literal("0%"), percent("compare.noise.workloads.*.instances", 0, 1)]).transform((v) => v === "0%" ? 0 : v);
 var CompareSchema = external_exports.strictObject({
   /** Rounds each variant runs every cell (the minimum, when max_rounds allows early stopping). */
   rounds: external_exports.number().int().min(2, "needs at least 2 rounds: one round gives no estimate of the noise").default(6),
@@ -3629,7 +3932,15 @@ var CompareSchema = external_exports.strictObject({
       external_exports.string(),
       external_exports.strictObject({
         rounds: percent("compare.noise.workloads.*.rounds", 0, 1),
-        instances: external_exports.union([external_exports.literal("0%"), percent("compare.noise.workloads.*.instances", 0, 1)]).transform((v) => v === "0%" ? 0 : v)
+        instances: noiseInstances,
+        /** The same of other metrics (a cost per operation: cpu_ms_per_op), by name; rounds/instances above are throughput's. */
+        metrics: external_exports.record(
+          external_exports.string(),
+          external_exports.strictObject({
+            rounds: percent("compare.noise.workloads.*.metrics.*.rounds", 0, 1),
+            instances: noiseInstances
+          })
+        ).optional()
       })
     )
   }).optional(),
@@ -3693,9 +4004,10 @@ var SpecSchema = external_exports.strictObject({
       ctx.addIssue({ code: "custom", path: ["data"], message: problem });
   });
   const provided = /* @__PURE__ */ new Set();
+  const costs = TARGET_KINDS[spec.target.kind]?.costMetrics ?? [];
   spec.workloads.forEach((w2, i) => {
     const driver = driverOf(w2.driver);
-    const metrics = driver.metrics(w2);
+    const metrics = { ...driver.metrics(w2), ...costMetricsOf(costs, driver.operations(w2) !== void 0) };
     for (const m3 of Object.keys(metrics)) provided.add(m3);
     for (const [m3, rule4] of Object.entries(spec.metrics)) {
       const info2 = metrics[m3];
@@ -3724,6 +4036,15 @@ var SpecSchema = external_exports.strictObject({
       });
   }
 });
+function costMetricsOf(names, counted) {
+  const out = {};
+  if (!counted) return out;
+  for (const n of names) {
+    const m3 = costMetric(n);
+    if (m3) out[n] = { unit: m3.unit, better: "lower", label: m3.label };
+  }
+  return out;
+}
 var DEFAULT_TOLERANCE = 0.05;
 
 // action/src/specfile/variants.ts
@@ -3907,7 +4228,7 @@ function pooled(cells) {
   return [...groups2.values()].map((rs) => {
     const first = rs[0];
     const rss = stat(rs, (r) => r.rss_mib);
-    const read4 = stat(rs, (r) => r.read_mib_s);
+    const read3 = stat(rs, (r) => r.read_mib_s);
     const write = stat(rs, (r) => r.write_mib_s);
     return {
       component: first.component,
@@ -3917,7 +4238,7 @@ function pooled(cells) {
       cpus: first.cpus,
       cpu_pct: stat(rs, (r) => r.cpu_pct),
       ...rss ? { rss_mib: rss } : {},
-      ...read4 ? { read_mib_s: read4 } : {},
+      ...read3 ? { read_mib_s: read3 } : {},
       ...write ? { write_mib_s: write } : {},
       samples: []
     };
@@ -3944,157 +4265,6 @@ function evidenceOf(cells, variants) {
   );
 }
 var evidenceField = (e) => e.length ? { evidence: e } : {};
-
-// action/src/compare/judge.ts
-var MDE_POWER = 0.8;
-var round6 = (x4) => Math.round(x4 * 1e6) / 1e6;
-function judgeShift(id2, rule4, shift, means, alphaPerCell2, method3) {
-  const tol = rule4.tolerance;
-  const worseSign = rule4.better === "higher" ? -1 : 1;
-  const common = {
-    ...id2,
-    better: rule4.better,
-    tolerance: tol,
-    base: means.base,
-    head: means.head,
-    n: shift.n,
-    method: method3
-  };
-  const change3 = Math.exp(shift.estimate) - 1;
-  if (shift.n < 2 || !Number.isFinite(shift.se) || !Number.isFinite(shift.df) || shift.df <= 0) {
-    return {
-      ...common,
-      change: round6(change3),
-      ci: null,
-      mde: null,
-      verdict: "inconclusive",
-      reason: "fewer than 2 samples per variant: no estimate of the noise"
-    };
-  }
-  const t = tQuantile(1 - alphaPerCell2 / 2, shift.df);
-  const lo = shift.estimate - t * shift.se;
-  const hi = shift.estimate + t * shift.se;
-  const down = Math.log(1 - tol);
-  const up = Math.log(1 + tol);
-  const [worseLo, worseHi] = worseSign < 0 ? [-Infinity, down] : [up, Infinity];
-  const [betterLo, betterHi] = worseSign < 0 ? [up, Infinity] : [-Infinity, down];
-  let verdict;
-  if (lo >= worseLo && hi < worseHi) verdict = "regression";
-  else if (lo > betterLo && hi <= betterHi) verdict = "improvement";
-  else if (lo >= down && hi <= up) verdict = "unchanged";
-  else verdict = "inconclusive";
-  const threshold2 = worseSign < 0 ? -down : up;
-  const mdeLog = threshold2 + (t + normalQuantile(MDE_POWER)) * shift.se;
-  const needed = verdict === "inconclusive" ? samplesNeeded(shift, tol, alphaPerCell2, method3) : void 0;
-  return {
-    ...common,
-    change: round6(change3),
-    ci: [round6(Math.exp(lo) - 1), round6(Math.exp(hi) - 1)],
-    mde: round6(Math.exp(worseSign * mdeLog) - 1),
-    verdict,
-    ...needed !== void 0 ? { needed } : {}
-  };
-}
-var NEEDED_CAP = 200;
-function samplesNeeded(shift, tolerance, alphaPerCell2, method3) {
-  if (tolerance <= 0 || !Number.isFinite(shift.se) || shift.n < 2) return void 0;
-  const perSample = shift.se * Math.sqrt(shift.n);
-  const target2 = Math.log(1 + tolerance);
-  const z = normalQuantile(MDE_POWER);
-  for (let n = Math.max(2, shift.n); n <= NEEDED_CAP; n++) {
-    const df = method3 === "welch-t" ? Math.max(1, shift.df * n / shift.n) : method3 === "paired-t" ? n - 2 * Math.floor(TRIM * n) - 1 : n - 1;
-    if ((tQuantile(1 - alphaPerCell2 / 2, df) + z) * (perSample / Math.sqrt(n)) <= target2) return n;
-  }
-  return void 0;
-}
-function overallVerdict(cells) {
-  if (cells.some((c4) => c4.verdict === "regression")) return "regression";
-  if (cells.length === 0 || cells.some((c4) => c4.verdict === "inconclusive")) return "inconclusive";
-  return "pass";
-}
-
-// action/src/compare/samples.ts
-var INTERVAL_BATCHES = 5;
-var okCells = (result, variant, key2) => result.cells.filter(
-  (c4) => c4.status === "ok" && c4.round > 0 && c4.variant === variant && c4.workload === key2.workload && c4.threads === key2.threads
-).sort((a4, b10) => a4.round - b10.round);
-function intervalValues2(cell2, metric) {
-  return cell2.intervals.filter((i) => !i.warmup).map((i) => i.values[metric]).filter((v) => typeof v === "number" && v > 0);
-}
-function pairedSamples(result, base, head, key2, metric) {
-  const b10 = okCells(result, base, key2);
-  const h2 = new Map(okCells(result, head, key2).map((c4) => [c4.round, c4]));
-  const pairs = [];
-  for (const cb of b10) {
-    const vb = cb.metrics[metric]?.value;
-    const vh = h2.get(cb.round)?.metrics[metric]?.value;
-    if (vb !== void 0 && vh !== void 0 && vb > 0 && vh > 0) pairs.push([vb, vh, cb.block ?? 1]);
-  }
-  return { base: pairs.map((p) => p[0]), head: pairs.map((p) => p[1]), blocks: pairs.map((p) => p[2]) };
-}
-function storedSamples(result, variant, key2, metric) {
-  const cells = okCells(result, variant, key2);
-  if (cells.length > 1)
-    return cells.map((c4) => c4.metrics[metric]?.value).filter((v) => v !== void 0 && v > 0);
-  const only = cells[0];
-  return only ? batchMeans(intervalValues2(only, metric), INTERVAL_BATCHES) : [];
-}
-function centres(base, head, paired, blocks) {
-  const gm = (xs) => xs.length ? Math.exp(mean(xs.map(Math.log))) : Number.NaN;
-  if (!paired || base.length !== head.length || base.length === 0) return { base: gm(base), head: gm(head) };
-  if (blocks) {
-    const of = (xs) => {
-      const by = /* @__PURE__ */ new Map();
-      xs.forEach((x4, i) => {
-        by.set(blocks[i], [...by.get(blocks[i]) ?? [], Math.log(x4)]);
-      });
-      return Math.exp(mean([...by.values()].map(mean)));
-    };
-    const { values: values3 } = winsorize(base.map((b10, i) => Math.log(head[i] / b10)));
-    return { base: of(base), head: of(base.map((b10, i) => b10 * Math.exp(values3[i]))) };
-  }
-  const kept = keptByTrim(
-    base.map((b10, i) => Math.log(head[i] / b10)),
-    TRIM
-  );
-  return { base: gm(kept.map((i) => base[i])), head: gm(kept.map((i) => head[i])) };
-}
-function judgeCell(key2, metric, rule4, samples, alphaPerCell2, paired) {
-  const id2 = { ...key2, metric };
-  const { base, head } = samples;
-  const blocks = paired && samples.blocks && new Set(samples.blocks).size > 1 ? samples.blocks : void 0;
-  const means = centres(base, head, paired, blocks);
-  if (base.length === 0 || head.length === 0) {
-    const missing = base.length === 0 ? "base" : "head";
-    return {
-      ...id2,
-      better: rule4.better,
-      tolerance: rule4.tolerance,
-      base: base.length ? means.base : null,
-      head: head.length ? means.head : null,
-      change: null,
-      ci: null,
-      mde: null,
-      verdict: "inconclusive",
-      n: 0,
-      method: paired ? "paired-t" : "welch-t",
-      reason: `no ${missing} samples of ${metric} (cell failed or metric not measured)`
-    };
-  }
-  if (blocks) {
-    const shift2 = blockLogShift(
-      base.map((b10, i) => ({ block: blocks[i], base: b10, head: head[i] }))
-    );
-    return {
-      ...judgeShift(id2, rule4, shift2, means, alphaPerCell2, "block-t"),
-      blocks: shift2.blocks,
-      between_share: Math.round(shift2.betweenShare * 1e3) / 1e3,
-      ...shift2.winsorized ? { winsorized: shift2.winsorized } : {}
-    };
-  }
-  const shift = paired ? pairedLogShift(base, head) : welchLogShift(base, head);
-  return judgeShift(id2, rule4, shift, means, alphaPerCell2, paired ? "paired-t" : "welch-t");
-}
 
 // action/src/compare/judge-results.ts
 var Rule = external_exports.object({ better: external_exports.enum(["higher", "lower"]), tolerance: external_exports.number() });
@@ -5471,15 +5641,15 @@ function ticks(start, stop2, count2) {
   if (start === stop2) return [start];
   const reverse3 = stop2 < start, [i1, i2, inc] = reverse3 ? tickSpec(stop2, start, count2) : tickSpec(start, stop2, count2);
   if (!(i2 >= i1)) return [];
-  const n = i2 - i1 + 1, ticks3 = new Array(n);
+  const n = i2 - i1 + 1, ticks2 = new Array(n);
   if (reverse3) {
-    if (inc < 0) for (let i = 0; i < n; ++i) ticks3[i] = (i2 - i) / -inc;
-    else for (let i = 0; i < n; ++i) ticks3[i] = (i2 - i) * inc;
+    if (inc < 0) for (let i = 0; i < n; ++i) ticks2[i] = (i2 - i) / -inc;
+    else for (let i = 0; i < n; ++i) ticks2[i] = (i2 - i) * inc;
   } else {
-    if (inc < 0) for (let i = 0; i < n; ++i) ticks3[i] = (i1 + i) / -inc;
-    else for (let i = 0; i < n; ++i) ticks3[i] = (i1 + i) * inc;
+    if (inc < 0) for (let i = 0; i < n; ++i) ticks2[i] = (i1 + i) / -inc;
+    else for (let i = 0; i < n; ++i) ticks2[i] = (i1 + i) * inc;
   }
-  return ticks3;
+  return ticks2;
 }
 function tickIncrement(start, stop2, count2) {
   stop2 = +stop2, start = +start, count2 = +count2;
@@ -6156,12 +6326,12 @@ function ticker(year, month, week2, day, hour, minute) {
     [month, 3, 3 * durationMonth],
     [year, 1, durationYear]
   ];
-  function ticks3(start, stop2, count2) {
+  function ticks2(start, stop2, count2) {
     const reverse3 = stop2 < start;
     if (reverse3) [start, stop2] = [stop2, start];
     const interval3 = count2 && typeof count2.range === "function" ? count2 : tickInterval(start, stop2, count2);
-    const ticks4 = interval3 ? interval3.range(start, +stop2 + 1) : [];
-    return reverse3 ? ticks4.reverse() : ticks4;
+    const ticks3 = interval3 ? interval3.range(start, +stop2 + 1) : [];
+    return reverse3 ? ticks3.reverse() : ticks3;
   }
   function tickInterval(start, stop2, count2) {
     const target2 = Math.abs(stop2 - start) / count2;
@@ -6171,7 +6341,7 @@ function ticker(year, month, week2, day, hour, minute) {
     const [t, step2] = tickIntervals[target2 / tickIntervals[i - 1][2] < tickIntervals[i][2] / target2 ? i - 1 : i];
     return t.every(step2);
   }
-  return [ticks3, tickInterval];
+  return [ticks2, tickInterval];
 }
 var [utcTicks, utcTickInterval] = ticker(utcYear, utcMonth, utcSunday, unixDay, utcHour, utcMinute);
 var [timeTicks, timeTickInterval] = ticker(timeYear, timeMonth, timeSunday, timeDay, timeHour, timeMinute);
@@ -11521,17 +11691,17 @@ function Generate(params2) {
 inherits_default(Generate, Transform, {
   transform(_, pulse2) {
     const out = pulse2.fork(pulse2.ALL), gen = _.generator;
-    let data3 = this.value, num4 = _.size - data3.length, add6, rem2, t;
-    if (num4 > 0) {
-      for (add6 = []; --num4 >= 0; ) {
+    let data3 = this.value, num5 = _.size - data3.length, add6, rem2, t;
+    if (num5 > 0) {
+      for (add6 = []; --num5 >= 0; ) {
         add6.push(t = ingest$1(gen(_)));
         data3.push(t);
       }
       out.add = out.add.length ? out.materialize(out.ADD).add.concat(add6) : add6;
     } else {
-      rem2 = data3.slice(0, -num4);
+      rem2 = data3.slice(0, -num5);
       out.rem = out.rem.length ? out.materialize(out.REM).rem.concat(rem2) : rem2;
-      data3 = data3.slice(-num4);
+      data3 = data3.slice(-num5);
     }
     out.source = this.value = data3;
     return out;
@@ -12217,11 +12387,11 @@ Sample.Definition = {
 };
 inherits_default(Sample, Transform, {
   transform(_, pulse2) {
-    const out = pulse2.fork(pulse2.NO_SOURCE), mod = _.modified("size"), num4 = _.size, map3 = this.value.reduce((m3, t) => (m3[tupleid(t)] = 1, m3), {});
+    const out = pulse2.fork(pulse2.NO_SOURCE), mod = _.modified("size"), num5 = _.size, map3 = this.value.reduce((m3, t) => (m3[tupleid(t)] = 1, m3), {});
     let res = this.value, cnt = this.count, cap = 0;
     function update3(t) {
       let p, idx;
-      if (res.length < num4) {
+      if (res.length < num5) {
         res.push(t);
       } else {
         idx = ~~((cnt + 1) * random());
@@ -12244,15 +12414,15 @@ inherits_default(Sample, Transform, {
       });
       res = res.filter((t) => map3[tupleid(t)] !== -1);
     }
-    if ((pulse2.rem.length || mod) && res.length < num4 && pulse2.source) {
+    if ((pulse2.rem.length || mod) && res.length < num5 && pulse2.source) {
       cap = cnt = res.length;
       pulse2.visit(pulse2.SOURCE, (t) => {
         if (!map3[tupleid(t)]) update3(t);
       });
       cap = -1;
     }
-    if (mod && res.length > num4) {
-      const n = res.length - num4;
+    if (mod && res.length > num5) {
+      const n = res.length - num5;
       for (let i = 0; i < n; ++i) {
         map3[tupleid(res[i])] = -1;
         out.rem.push(res[i]);
@@ -12517,13 +12687,13 @@ var WindowOps = {
       }
     };
   },
-  ntile: function(field4, num4) {
-    num4 = +num4;
-    if (!(num4 > 0)) error("ntile num must be greater than zero.");
+  ntile: function(field4, num5) {
+    num5 = +num5;
+    if (!(num5 > 0)) error("ntile num must be greater than zero.");
     const cume = WindowOps.cume_dist(), next = cume.next;
     return {
       init: cume.init,
-      next: (w2) => Math.ceil(num4 * next(w2))
+      next: (w2) => Math.ceil(num5 * next(w2))
     };
   },
   lag: function(field4, offset4) {
@@ -15618,7 +15788,7 @@ function date2(t) {
 function number3(t) {
   return t instanceof Date ? +t : Math.round(t);
 }
-function calendar(ticks3, tickInterval, year, month, week2, day, hour, minute, second2, format5) {
+function calendar(ticks2, tickInterval, year, month, week2, day, hour, minute, second2, format5) {
   var scale6 = continuous(), invert2 = scale6.invert, domain3 = scale6.domain;
   var formatMillisecond = format5(".%L"), formatSecond = format5(":%S"), formatMinute = format5("%I:%M"), formatHour = format5("%I %p"), formatDay = format5("%a %d"), formatWeek = format5("%b %d"), formatMonth = format5("%B"), formatYear3 = format5("%Y");
   function tickFormat3(date3) {
@@ -15632,7 +15802,7 @@ function calendar(ticks3, tickInterval, year, month, week2, day, hour, minute, s
   };
   scale6.ticks = function(interval3) {
     var d = domain3();
-    return ticks3(d[0], d[d.length - 1], interval3 == null ? 10 : interval3);
+    return ticks2(d[0], d[d.length - 1], interval3 == null ? 10 : interval3);
   };
   scale6.tickFormat = function(count2, specifier) {
     return specifier == null ? tickFormat3 : format5(specifier);
@@ -15643,7 +15813,7 @@ function calendar(ticks3, tickInterval, year, month, week2, day, hour, minute, s
     return interval3 ? domain3(nice(d, interval3)) : scale6;
   };
   scale6.copy = function() {
-    return copy$1(scale6, calendar(ticks3, tickInterval, year, month, week2, day, hour, minute, second2, format5));
+    return copy$1(scale6, calendar(ticks2, tickInterval, year, month, week2, day, hour, minute, second2, format5));
   };
   return scale6;
 }
@@ -16569,7 +16739,7 @@ function tickCount(scale6, count2, minStep) {
   }
   return count2;
 }
-function validTicks(scale6, ticks3, count2) {
+function validTicks(scale6, ticks2, count2) {
   let range6 = scale6.range(), lo = range6[0], hi = peek(range6), cmp = ascending3;
   if (lo > hi) {
     range6 = hi;
@@ -16579,17 +16749,17 @@ function validTicks(scale6, ticks3, count2) {
   }
   lo = Math.floor(lo);
   hi = Math.ceil(hi);
-  ticks3 = ticks3.map((v) => [v, scale6(v)]).filter((_) => lo <= _[1] && _[1] <= hi).sort(cmp).map((_) => _[0]);
-  if (count2 > 0 && ticks3.length > 1) {
-    const endpoints = [ticks3[0], peek(ticks3)];
-    while (ticks3.length > count2 && ticks3.length >= 3) {
-      ticks3 = ticks3.filter((_, i) => !(i % 2));
+  ticks2 = ticks2.map((v) => [v, scale6(v)]).filter((_) => lo <= _[1] && _[1] <= hi).sort(cmp).map((_) => _[0]);
+  if (count2 > 0 && ticks2.length > 1) {
+    const endpoints = [ticks2[0], peek(ticks2)];
+    while (ticks2.length > count2 && ticks2.length >= 3) {
+      ticks2 = ticks2.filter((_, i) => !(i % 2));
     }
-    if (ticks3.length < 3) {
-      ticks3 = endpoints;
+    if (ticks2.length < 3) {
+      ticks2 = endpoints;
     }
   }
-  return ticks3;
+  return ticks2;
 }
 function tickValues(scale6, count2) {
   return scale6.bins ? validTicks(scale6, scale6.bins, count2) : scale6.ticks ? scale6.ticks(count2) : scale6.domain();
@@ -16618,13 +16788,13 @@ function tickFormat2(locale4, scale6, count2, specifier, formatType, noSkip) {
   return format5;
 }
 function tickLog(scale6, count2, values3) {
-  const ticks3 = tickValues(scale6, count2), base = scale6.base(), logb = Math.log(base), k2 = Math.max(1, base * count2 / ticks3.length);
+  const ticks2 = tickValues(scale6, count2), base = scale6.base(), logb = Math.log(base), k2 = Math.max(1, base * count2 / ticks2.length);
   const test2 = (d) => {
     let i = d / Math.pow(base, Math.round(Math.log(d) / logb));
     if (i * base < base - 0.5) i *= base;
     return i <= k2;
   };
-  return values3 ? ticks3.filter(test2) : test2;
+  return values3 ? ticks2.filter(test2) : test2;
 }
 var symbols = {
   [Quantile2]: "quantiles",
@@ -21873,27 +22043,27 @@ inherits_default(AxisTicks, Transform, {
     if (this.value && !_.modified()) {
       return pulse2.StopPropagation;
     }
-    var locale4 = pulse2.dataflow.locale(), out = pulse2.fork(pulse2.NO_SOURCE | pulse2.NO_FIELDS), ticks3 = this.value, scale6 = _.scale, tally = _.count == null ? _.values ? _.values.length : 10 : _.count, count2 = tickCount(scale6, tally, _.minstep), format5 = _.format || tickFormat2(locale4, scale6, count2, _.formatSpecifier, _.formatType, !!_.values), values3 = _.values ? validTicks(scale6, _.values, count2) : tickValues(scale6, count2);
-    if (ticks3) out.rem = ticks3;
-    ticks3 = values3.map((value4, i) => ingest$1({
+    var locale4 = pulse2.dataflow.locale(), out = pulse2.fork(pulse2.NO_SOURCE | pulse2.NO_FIELDS), ticks2 = this.value, scale6 = _.scale, tally = _.count == null ? _.values ? _.values.length : 10 : _.count, count2 = tickCount(scale6, tally, _.minstep), format5 = _.format || tickFormat2(locale4, scale6, count2, _.formatSpecifier, _.formatType, !!_.values), values3 = _.values ? validTicks(scale6, _.values, count2) : tickValues(scale6, count2);
+    if (ticks2) out.rem = ticks2;
+    ticks2 = values3.map((value4, i) => ingest$1({
       index: i / (values3.length - 1 || 1),
       tickIndex: i,
       value: value4,
       label: format5(value4)
     }));
-    if (_.extra && ticks3.length) {
-      ticks3.push(ingest$1({
+    if (_.extra && ticks2.length) {
+      ticks2.push(ingest$1({
         index: -1,
         tickIndex: -1,
         extra: {
-          value: ticks3[0].value
+          value: ticks2[0].value
         },
         label: ""
       }));
     }
-    out.source = ticks3;
-    out.add = ticks3;
-    this.value = ticks3;
+    out.source = ticks2;
+    out.add = ticks2;
+    this.value = ticks2;
     return out;
   }
 });
@@ -24206,14 +24376,14 @@ function scaleTranslate(k2, dx, dy, sx, sy) {
 }
 function scaleTranslateRotate(k2, dx, dy, sx, sy, alpha) {
   if (!alpha) return scaleTranslate(k2, dx, dy, sx, sy);
-  var cosAlpha = cos2(alpha), sinAlpha = sin2(alpha), a4 = cosAlpha * k2, b10 = sinAlpha * k2, ai = cosAlpha / k2, bi = sinAlpha / k2, ci = (sinAlpha * dy - cosAlpha * dx) / k2, fi = (sinAlpha * dx + cosAlpha * dy) / k2;
+  var cosAlpha = cos2(alpha), sinAlpha = sin2(alpha), a4 = cosAlpha * k2, b10 = sinAlpha * k2, ai = cosAlpha / k2, bi = sinAlpha / k2, ci2 = (sinAlpha * dy - cosAlpha * dx) / k2, fi = (sinAlpha * dx + cosAlpha * dy) / k2;
   function transform4(x4, y4) {
     x4 *= sx;
     y4 *= sy;
     return [a4 * x4 - b10 * y4 + dx, dy - b10 * x4 - a4 * y4];
   }
   transform4.invert = function(x4, y4) {
-    return [sx * (ai * x4 - bi * y4 + ci), sy * (fi - bi * x4 - ai * y4)];
+    return [sx * (ai * x4 - bi * y4 + ci2), sy * (fi - bi * x4 - ai * y4)];
   };
   return transform4;
 }
@@ -30115,12 +30285,12 @@ var Voronoi = class {
     return this.delaunay._step(i, x4, y4) === i;
   }
   *neighbors(i) {
-    const ci = this._clip(i);
-    if (ci) for (const j of this.delaunay.neighbors(i)) {
+    const ci2 = this._clip(i);
+    if (ci2) for (const j of this.delaunay.neighbors(i)) {
       const cj = this._clip(j);
-      if (cj) loop: for (let ai = 0, li = ci.length; ai < li; ai += 2) {
+      if (cj) loop: for (let ai = 0, li = ci2.length; ai < li; ai += 2) {
         for (let aj = 0, lj = cj.length; aj < lj; aj += 2) {
-          if (ci[ai] === cj[aj] && ci[ai + 1] === cj[aj + 1] && ci[(ai + 2) % li] === cj[(aj + lj - 2) % lj] && ci[(ai + 3) % li] === cj[(aj + lj - 1) % lj]) {
+          if (ci2[ai] === cj[aj] && ci2[ai + 1] === cj[aj + 1] && ci2[(ai + 2) % li] === cj[(aj + lj - 2) % lj] && ci2[(ai + 3) % li] === cj[(aj + lj - 1) % lj]) {
             yield j;
             break loop;
           }
@@ -31024,8 +31194,8 @@ function Bitmaps() {
         data3.push(t);
       }
     },
-    remove(num4, map3) {
-      const n = data3.length, copy3 = Array(n - num4), reindex = data3;
+    remove(num5, map3) {
+      const n = data3.length, copy3 = Array(n - num5), reindex = data3;
       let t, i, j;
       for (i = 0; !map3[i] && i < n; ++i) {
         copy3[i] = data3[i];
@@ -31127,7 +31297,7 @@ function SortedIndex() {
       value: addv
     };
   }
-  function remove2(num4, map3) {
+  function remove2(num5, map3) {
     const n = size;
     let idx, i, j;
     for (i = 0; !map3[index6[i]] && i < n; ++i) ;
@@ -31138,7 +31308,7 @@ function SortedIndex() {
         ++j;
       }
     }
-    size = n - num4;
+    size = n - num5;
   }
   function reindex(map3) {
     for (let i = 0, n = size; i < n; ++i) {
@@ -31336,10 +31506,10 @@ inherits_default(CrossFilter, Transform, {
     return map3;
   },
   // reindex filters and indices after propagation completes
-  reindex(pulse2, num4, map3) {
+  reindex(pulse2, num5, map3) {
     const indices = this._indices, bits = this.value;
     pulse2.runAfter(() => {
-      const indexMap = bits.remove(num4, map3);
+      const indexMap = bits.remove(num5, map3);
       for (const key2 in indices) indices[key2].reindex(indexMap);
     });
   },
@@ -57827,7 +57997,7 @@ function cpuQuotaOf(target2) {
   const q = target2?.resources?.cpu_quota;
   return typeof q === "number" ? q : void 0;
 }
-var pct = (x4) => `${Math.round(x4 * 1e3) / 10}%`;
+var pct2 = (x4) => `${Math.round(x4 * 1e3) / 10}%`;
 function throttleOf(cells) {
   const seen = cells.filter((c4) => c4.cpu_throttle);
   if (seen.length === 0) return void 0;
@@ -57855,7 +58025,7 @@ function quotaEffects(cells, variants, control) {
         )
       }));
       const quoted2 = sides.filter((s2) => s2.side.cpu_quota !== void 0);
-      const text3 = (s2) => s2.side.cpu_quota === void 0 ? `${s2.side.name} no quota` : s2.t ? `${s2.side.name} ${pct(s2.side.cpu_quota)} of a CPU: throttled in ${s2.t.throttled} of ${s2.t.periods} periods (${pct(s2.t.periods ? s2.t.throttled / s2.t.periods : 0)}, ${s2.t.seconds.toFixed(1)} s held back)` : `${s2.side.name} ${pct(s2.side.cpu_quota)} of a CPU: not recorded`;
+      const text3 = (s2) => s2.side.cpu_quota === void 0 ? `${s2.side.name} no quota` : s2.t ? `${s2.side.name} ${pct2(s2.side.cpu_quota)} of a CPU: throttled in ${s2.t.throttled} of ${s2.t.periods} periods (${pct2(s2.t.periods ? s2.t.throttled / s2.t.periods : 0)}, ${s2.t.seconds.toFixed(1)} s held back)` : `${s2.side.name} ${pct2(s2.side.cpu_quota)} of a CPU: not recorded`;
       const recorded = quoted2.every((s2) => s2.t);
       const bound2 = quoted2.some(
         (s2) => s2.t && s2.t.periods > 0 && s2.t.throttled / s2.t.periods >= MIN_THROTTLED_SHARE
@@ -57891,16 +58061,16 @@ function settingEffects(cells, infos, control) {
     for (const name of names) {
       const asked = [base.config[name], v.config[name]];
       if (String(asked[0]) === String(asked[1])) continue;
-      const read4 = [base.effective_config[name], v.effective_config[name]];
-      const recorded = read4.every((x4) => x4 !== void 0);
-      const shown = (t, i) => `${t.variant} ${asked[i] === void 0 ? "(not set)" : String(asked[i])} \u2192 ${read4[i] === void 0 ? "not read back" : `reads ${read4[i]}`}`;
+      const read3 = [base.effective_config[name], v.effective_config[name]];
+      const recorded = read3.every((x4) => x4 !== void 0);
+      const shown = (t, i) => `${t.variant} ${asked[i] === void 0 ? "(not set)" : String(asked[i])} \u2192 ${read3[i] === void 0 ? "not read back" : `reads ${read3[i]}`}`;
       for (const k2 of keys4)
         out.push({
           variant: v.variant,
           against: control,
           difference: name,
           ...k2,
-          ...recorded ? { took_effect: read4[0] !== read4[1] } : {},
+          ...recorded ? { took_effect: read3[0] !== read3[1] } : {},
           detail: `${shown(base, 0)}; ${shown(v, 1)}`
         });
     }
@@ -58024,7 +58194,30 @@ function profileMarkdown(profiles, esc2, where) {
     const top = (p.top ?? []).slice(0, 3).map((f) => `${esc2(f.name.length > 60 ? `\u2026${f.name.slice(-59)}` : f.name)} ${f.flat_pct.toFixed(1)}%`).join("<br>");
     const measured = p.measured ? Object.entries(p.measured).map(([k2, v]) => ` (${k2} ${Math.round(v)})`)[0] : "";
     out.push(
-      `| ${esc2(p.workload)} threads=${p.threads} | ${esc2(p.variant)}${measured} | ${esc2(p.component)} ${esc2(p.address)} | ${p.file ? `\`${esc2(p.file)}\`${p.flame ? `, flame graph \`${esc2(p.flame)}\`` : ""}` : `not taken: ${esc2(p.error ?? "unknown")}`} | ${top || "\u2013"} |`
+      `| ${esc2(p.workload)} threads=${p.threads} | ${esc2(p.variant)}${measured} | ${esc2(p.component)} ${esc2(p.address)}${p.kind === "alloc" ? " (allocations)" : ""} | ${p.file ? `\`${esc2(p.file)}\`${p.flame ? `, flame graph \`${esc2(p.flame)}\`` : ""}` : `not taken: ${esc2(p.error ?? "unknown")}`} | ${top || "\u2013"} |`
+    );
+  }
+  return out;
+}
+var diffValue = (x4, unit2) => `${x4 >= 0 ? "+" : "\u2212"}${Math.abs(x4).toFixed(unit2 === "ms/op" ? 3 : 1)}${unit2 === "%" ? " pts" : ` ${unit2}`}`;
+var shortFn = (name) => {
+  const cut = name.slice(name.lastIndexOf("/", name.indexOf("(") < 0 ? void 0 : name.indexOf("(")) + 1);
+  return cut.length > 70 ? `\u2026${cut.slice(-69)}` : cut;
+};
+function profileDiffMarkdown(diffs, esc2) {
+  if (!diffs?.length) return [];
+  const out = [
+    "**Which functions got costlier** (each regressed cell's profiles, base against head; a function's cost with what it calls, per operation the load tool counted while profiling, and the change of its share of the profile, which the lists rank by):",
+    "",
+    "| Cell | Server | Profile | Whole profile | Grew most | Shrank most | Differential flame graph |",
+    "|---|---|---|---|---|---|---|"
+  ];
+  for (const d of diffs) {
+    const list = (gs) => gs.slice(0, 5).map(
+      (g) => `${esc2(shortFn(g.name))} ${diffValue(g.delta, d.unit)}${d.unit === "%" ? "" : ` (${g.share_delta >= 0 ? "+" : "\u2212"}${Math.abs(g.share_delta).toFixed(1)} pts)`}`
+    ).join("<br>") || "\u2013";
+    out.push(
+      `| ${esc2(d.workload)} threads=${d.threads}${d.variant !== "head" ? ` (${esc2(d.variant)})` : ""} | ${esc2(d.component)} | ${d.kind === "cpu" ? "CPU" : "allocations"} | ${diffValue(d.total.head - d.total.base, d.unit)} (${d.total.base.toFixed(d.unit === "ms/op" ? 3 : 1)} \u2192 ${d.total.head.toFixed(d.unit === "ms/op" ? 3 : 1)}) | ${list(d.growers)} | ${list(d.shrinkers)} | ${d.flame ? `\`${esc2(d.flame)}\`` : "\u2013"} |`
     );
   }
   return out;
@@ -58042,11 +58235,17 @@ function overallMark(v) {
   if (v.verdict === "inconclusive") return CELL_MARK.inconclusive;
   return v.cells.some((c4) => c4.verdict === "improvement") ? CELL_MARK.improvement : CELL_MARK.unchanged;
 }
-var pct2 = (x4, digits = 1) => x4 === null || x4 === void 0 || !Number.isFinite(x4) ? "\u2013" : x4 > 10 ? ">+1000%" : `${x4 >= 0 ? "+" : "\u2212"}${Math.abs(x4 * 100).toFixed(digits)}%`;
+var pct3 = (x4, digits = 1) => x4 === null || x4 === void 0 || !Number.isFinite(x4) ? "\u2013" : x4 > 10 ? ">+1000%" : `${x4 >= 0 ? "+" : "\u2212"}${Math.abs(x4 * 100).toFixed(digits)}%`;
 var num2 = (x4) => x4 === null || x4 === void 0 || !Number.isFinite(x4) ? "\u2013" : x4 >= 100 ? x4.toFixed(0) : x4.toFixed(2);
-var ciText = (c4) => c4?.ci ? `[${pct2(c4.ci[0])}, ${pct2(c4.ci[1])}]` : "\u2013";
+var ciText = (c4) => c4?.ci ? `[${pct3(c4.ci[0])}, ${pct3(c4.ci[1])}]` : "\u2013";
+function costText(r) {
+  const c4 = r.cost?.cost;
+  if (!c4) return "\u2013";
+  const judged = c4.judged ? ` ${CELL_MARK[c4.verdict]}` : "";
+  return `${pct3(c4.change)} ${c4.ci ? `[${pct3(c4.ci[0])}, ${pct3(c4.ci[1])}]` : ""}${judged}`.trim();
+}
 var SEVERITY = ["regression", "inconclusive", "improvement", "unchanged"];
-var THROUGHPUT = ["qps", "tps", "tpmc", "ops"];
+var THROUGHPUT2 = ["qps", "tps", "tpmc", "ops"];
 var LATENCY = /^(?:([a-z_]+)_)?p(\d+(?:\.\d+)?)_(ms|us)$/;
 var isLatency = (metric) => LATENCY.test(metric);
 function unitOfName(metric) {
@@ -58070,14 +58269,21 @@ function workloadRows(v) {
   for (const w2 of out) {
     const metrics = new Set(w2.rows.flatMap((r) => r.judgements.map((j) => j.metric)));
     const judged = w2.rows.flatMap((r) => r.judgements);
-    const tp = THROUGHPUT.find((m3) => metrics.has(m3)) ?? judged.find((j) => j.better === "higher")?.metric;
-    const lat = [...metrics].find(isLatency) ?? judged.find((j) => j.better === "lower")?.metric;
+    const tp = THROUGHPUT2.find((m3) => metrics.has(m3)) ?? judged.find((j) => j.better === "higher")?.metric;
+    const lat = [...metrics].find(isLatency) ?? judged.find((j) => j.better === "lower" && !costMetric(j.metric))?.metric;
     w2.throughputName = tp && metricName(tp);
     w2.latencyName = lat && metricName(lat);
     w2.latencyUnit = lat ? unitOfName(lat) || "ms" : void 0;
     for (const r of w2.rows) {
       r.throughput = r.judgements.find((j) => j.metric === tp);
       r.latency = r.judgements.find((j) => j.metric === lat);
+      const reading = v.readings?.find(
+        (x4) => x4.workload === r.workload && x4.threads === r.threads && x4.variant === r.throughput?.variant
+      );
+      if (reading) {
+        r.cost = reading;
+        w2.costName = metricName(READ_COST);
+      }
       r.verdict = SEVERITY.find((s2) => r.judgements.some((j) => j.verdict === s2)) ?? "unchanged";
       r.because = r.judgements.filter((j) => j.verdict === r.verdict).map((j) => metricName(j.metric));
     }
@@ -58095,6 +58301,8 @@ var NAMES = {
 function metricName(metric) {
   const lat = LATENCY.exec(metric);
   if (lat) return `${lat[1] ? `${lat[1].toUpperCase()} ` : ""}p${lat[2]}`;
+  const cost = costMetric(metric);
+  if (cost) return cost.label;
   const query = /^q(\d+)_s$/.exec(metric);
   if (query) return `Q${query[1]}`;
   const perOp = /^([a-z_]+)_(tpm|ops|avg_ms|avg_us)$/.exec(metric);
@@ -58176,14 +58384,14 @@ function inconclusiveLines(v) {
   const most = needs.every((n) => n !== void 0) ? Math.max(...needs) : void 0;
   const perUnit = have > 0 ? v.benchmark_seconds / have : 0;
   const lines2 = [
-    `${v.inconclusive === "fail" ? "\u274C" : "\u26A0\uFE0F"} ${open.length} judgement(s) inconclusive: this run cannot tell their change from the tolerance.${worstMde ? ` The smallest ${worstMde.better === "higher" ? "drop" : "rise"} it could detect (80% power) was ${pct2(worstMde.mde)} (${worstMde.workload} threads=${worstMde.threads} ${worstMde.metric}, tolerance \xB1${(worstMde.tolerance * 100).toFixed(0)}%).` : ""} ${most !== void 0 ? `At this noise ~${most} ${unit2} (now ${have}; \u2248${Math.max(1, Math.round(most * perUnit / 60))} min of benchmark) would decide ${open.length > 1 ? "them" : "it"}: an unchanged head within the tolerance, a change of twice the tolerance flagged, 80% of the time each.` : `More than 200 ${unit2} would be needed at this noise: a quieter runner, longer cells or a larger tolerance decide it, not more ${unit2}.`}${v.inconclusive === "fail" ? " compare.inconclusive is fail: the check fails." : ""}`
+    `${v.inconclusive === "fail" ? "\u274C" : "\u26A0\uFE0F"} ${open.length} judgement(s) inconclusive: this run cannot tell their change from the tolerance.${worstMde ? ` The smallest ${worstMde.better === "higher" ? "drop" : "rise"} it could detect (80% power) was ${pct3(worstMde.mde)} (${worstMde.workload} threads=${worstMde.threads} ${worstMde.metric}, tolerance \xB1${(worstMde.tolerance * 100).toFixed(0)}%).` : ""} ${most !== void 0 ? `At this noise ~${most} ${unit2} (now ${have}; \u2248${Math.max(1, Math.round(most * perUnit / 60))} min of benchmark) would decide ${open.length > 1 ? "them" : "it"}: an unchanged head within the tolerance, a change of twice the tolerance flagged, 80% of the time each.` : `More than 200 ${unit2} would be needed at this noise: a quieter runner, longer cells or a larger tolerance decide it, not more ${unit2}.`}${v.inconclusive === "fail" ? " compare.inconclusive is fail: the check fails." : ""}`
   ];
   for (const c4 of open) {
     if (c4.change === null) continue;
     const worse = c4.better === "higher" ? c4.change < -c4.tolerance : c4.change > c4.tolerance;
     if (worse)
       lines2.push(
-        `\u26A0\uFE0F ${c4.workload} threads=${c4.threads} ${c4.metric}: the estimate is ${pct2(c4.change)}, beyond the \xB1${(c4.tolerance * 100).toFixed(0)}% tolerance in the worse direction; its interval reaches ${c4.ci ? pct2(c4.better === "higher" ? c4.ci[1] : c4.ci[0]) : "?"}: a real ${c4.better === "higher" ? "drop" : "rise"} may be hiding in the noise.`
+        `\u26A0\uFE0F ${c4.workload} threads=${c4.threads} ${c4.metric}: the estimate is ${pct3(c4.change)}, beyond the \xB1${(c4.tolerance * 100).toFixed(0)}% tolerance in the worse direction; its interval reaches ${c4.ci ? pct3(c4.better === "higher" ? c4.ci[1] : c4.ci[0]) : "?"}: a real ${c4.better === "higher" ? "drop" : "rise"} may be hiding in the noise.`
       );
   }
   return lines2;
@@ -58202,6 +58410,7 @@ function warningLines(v) {
     ...effectLines(v.effects),
     ...unseenLines(v.unseen),
     ...inconclusiveLines(v),
+    ...readingLines(v.readings),
     ...singlePairLines(v),
     ...evidenceWarnings(v.evidence).map((l) => `\u26A0\uFE0F ${l}`)
   ];
@@ -58231,8 +58440,15 @@ function variantNames(v) {
 function subVerdict(v, variant) {
   const side = (v.variants ?? [v.head]).find((s2) => s2.variant === variant) ?? v.head;
   const cells = v.variants ? v.cells.filter((c4) => c4.variant === variant) : v.cells;
-  const { variants: _all, ...rest } = v;
-  return { ...rest, head: side, cells, verdict: overallVerdict(cells) };
+  const { variants: _all, readings: readings2, ...rest } = v;
+  const own = v.variants ? readings2?.filter((r) => r.variant === variant) : readings2;
+  return {
+    ...rest,
+    head: side,
+    cells,
+    verdict: overallVerdict(cells),
+    ...own?.length ? { readings: own } : {}
+  };
 }
 
 // action/src/report/charts.ts
@@ -58579,6 +58795,7 @@ function verdictHtml(v, charts, extra = {}) {
   }
   if (v.evidence?.length) out.push(...evidenceHtml(v.evidence));
   if (v.profiles?.length) out.push(...profilesHtml(v.profiles));
+  if (v.profile_diffs?.length) out.push(...profileDiffsHtml(v.profile_diffs));
   const seconds2 = charts.filter((c4) => c4.chart.perSecond);
   if (seconds2.length) {
     out.push(
@@ -58655,7 +58872,8 @@ function workloadSections(v, charts, conf, shown) {
       ...lat ? [
         `${v.base.variant} ${lat} (${w2.latencyUnit ?? "ms"})`,
         `${v.head.variant} ${lat} (${w2.latencyUnit ?? "ms"})`
-      ] : []
+      ] : [],
+      ...w2.costName ? [`${w2.costName} \u0394% (${conf})`] : []
     ])
       out.push(`<th>${esc(h2)}</th>`);
     out.push('<th class="l">verdict</th></tr></thead><tbody>');
@@ -58665,9 +58883,10 @@ function workloadSections(v, charts, conf, shown) {
         r.threads,
         num2(main2?.base),
         num2(main2?.head),
-        pct2(main2?.change),
+        pct3(main2?.change),
         ciText(main2),
-        ...lat ? [num2(r.latency?.base), num2(r.latency?.head)] : []
+        ...lat ? [num2(r.latency?.base), num2(r.latency?.head)] : [],
+        ...w2.costName ? [costText(r)] : []
       ];
       out.push(
         `<tr class="${r.verdict}">${cells.map((c4) => `<td>${esc(c4)}</td>`).join("")}<td class="l">${CELL_MARK[r.verdict]} ${esc(r.verdict)}${r.verdict !== "unchanged" ? ` (${esc(r.because.join(", "))})` : ""}</td></tr>`
@@ -58693,9 +58912,9 @@ function workloadSections(v, charts, conf, shown) {
           metricName(j.metric),
           num2(j.base),
           num2(j.head),
-          pct2(j.change),
+          pct3(j.change),
           ciText(j),
-          pct2(j.mde),
+          pct3(j.mde),
           j.n,
           j.method
         ];
@@ -58729,6 +58948,22 @@ function profilesHtml(profiles) {
   for (const p of profiles)
     out.push(
       `<tr><td class="l">${esc(p.workload)} threads=${p.threads}</td><td class="l">${esc(p.variant)}</td><td class="l">${esc(p.component)} ${esc(p.address)}</td><td class="l">${p.file ? `<a href="${esc(p.file)}">${esc(p.file)}</a>${p.flame ? ` \xB7 <a href="${esc(p.flame)}">flame graph</a>` : ""}` : `not taken: ${esc(p.error ?? "")}`}</td><td class="l">${(p.top ?? []).slice(0, 5).map((f) => `${esc(f.name)} ${f.flat_pct.toFixed(1)}%`).join("<br>")}</td></tr>`
+    );
+  out.push("</tbody></table>");
+  return out;
+}
+function profileDiffsHtml(diffs) {
+  const out = [
+    '<h2 id="profile-diffs">Which functions got costlier</h2>',
+    `<p class="method">Each regressed cell's profiles, base against head: a function's cost with what it calls, per operation the load tool counted while profiling (as a share of each profile where the operations are unknown). The differential flame graph draws head's stacks, red where they grew and blue where they shrank.</p>`,
+    '<table class="evidence"><thead><tr><th class="l">cell</th><th class="l">server</th><th class="l">profile</th><th class="l">grew most</th><th class="l">shrank most</th><th class="l">flame graph</th></tr></thead><tbody>'
+  ];
+  const list = (d, gs) => gs.slice(0, 8).map(
+    (g) => `${esc(g.name)} ${g.delta >= 0 ? "+" : "\u2212"}${Math.abs(g.delta).toFixed(d.unit === "ms/op" ? 3 : 1)} ${esc(d.unit)}`
+  ).join("<br>");
+  for (const d of diffs)
+    out.push(
+      `<tr><td class="l">${esc(d.workload)} threads=${d.threads} (${esc(d.variant)})</td><td class="l">${esc(d.component)}</td><td class="l">${d.kind === "cpu" ? "CPU" : "allocations"}</td><td class="l">${list(d, d.growers)}</td><td class="l">${list(d, d.shrinkers)}</td><td class="l">${d.flame ? `<a href="${esc(d.flame)}">differential flame graph</a>` : "\u2013"}</td></tr>`
     );
   out.push("</tbody></table>");
   return out;
@@ -58772,7 +59007,7 @@ function matrixTable(w2, v, keep, md3) {
     const base = main2(rows.find((r) => r !== void 0))?.base;
     const cols = rows.map((r) => {
       const m3 = main2(r);
-      return `${num2(m3?.head)} | ${pct2(m3?.change)} ${ciText(m3)} ${r ? CELL_MARK[r.verdict] : ""}`;
+      return `${num2(m3?.head)} | ${pct3(m3?.change)} ${ciText(m3)} ${r ? CELL_MARK[r.verdict] : ""}`;
     });
     const { verdict, who } = matrixVerdict(
       rows,
@@ -58852,7 +59087,7 @@ function confirmationText(v, c4) {
   const key2 = (j) => `${j.workload} threads=${j.threads} ${j.metric}`;
   const firstCells = v.cells.filter((j) => j.verdict === "regression");
   const keys4 = new Set(firstCells.map(key2));
-  const one4 = (j) => `${key2(j)} ${pct2(j.change)} ${ciText(j)}`;
+  const one4 = (j) => `${key2(j)} ${pct3(j.change)} ${ciText(j)}`;
   const first = firstCells.map(one4).join("; ");
   const again = c4.runs.map(
     (r, i) => `${c4.runs.length > 1 ? `re-run ${i + 1}: ` : ""}${r.cells.filter((j) => keys4.has(key2(j))).map((j) => `${one4(j)} ${j.verdict}`).join("; ") || "nothing judged"}`
@@ -58870,16 +59105,18 @@ function table(w2, v, rows) {
   const b10 = md2(v.base.variant);
   const h2 = md2(v.head.variant);
   const perHour = v.cost && w2.throughputName ? v.cost.per_hour : void 0;
+  const cost = w2.costName;
   const out = [
-    `| Threads | ${b10} ${tp} | ${h2} ${tp} | \u0394% | ${conf} |${lat ? ` ${b10} ${lat} (${w2.latencyUnit ?? "ms"}) | ${h2} ${lat} (${w2.latencyUnit ?? "ms"}) |` : ""}${perHour ? ` ${tp} per $/h (${b10} / ${h2}) |` : ""} verdict |`,
-    `|---:|---:|---:|---:|---|${lat ? "---:|---:|" : ""}${perHour ? "---:|" : ""}---|`
+    `| Threads | ${b10} ${tp} | ${h2} ${tp} | \u0394% | ${conf} |${lat ? ` ${b10} ${lat} (${w2.latencyUnit ?? "ms"}) | ${h2} ${lat} (${w2.latencyUnit ?? "ms"}) |` : ""}${cost ? ` ${cost} \u0394% (${conf}) |` : ""}${perHour ? ` ${tp} per $/h (${b10} / ${h2}) |` : ""} verdict |`,
+    `|---:|---:|---:|---:|---|${lat ? "---:|---:|" : ""}${cost ? "---|" : ""}${perHour ? "---:|" : ""}---|`
   ];
   for (const r of rows) {
     const main2 = r.throughput ?? r.judgements[0];
     const latency = lat ? ` ${num2(r.latency?.base)} | ${num2(r.latency?.head)} |` : "";
+    const costCell = cost ? ` ${costText(r)} |` : "";
     const perDollar = perHour ? ` ${num2(r.throughput?.base == null ? null : r.throughput.base / perHour)} / ${num2(r.throughput?.head == null ? null : r.throughput.head / perHour)} |` : "";
     out.push(
-      `| ${r.threads} | ${num2(main2?.base)} | ${num2(main2?.head)} | ${pct2(main2?.change)} | ${ciText(main2)} |${latency}${perDollar} ${rowVerdict(r)} |`
+      `| ${r.threads} | ${num2(main2?.base)} | ${num2(main2?.head)} | ${pct3(main2?.change)} | ${ciText(main2)} |${latency}${costCell}${perDollar} ${rowVerdict(r)} |`
     );
   }
   return out;
@@ -58894,7 +59131,7 @@ function details(w2, v, rows, rawPerCell) {
   for (const r of rows) {
     for (const j of r.judgements) {
       out.push(
-        `| ${r.threads} | ${metricName(j.metric)} | ${num2(j.base)} | ${num2(j.head)} | ${pct2(j.change)} | ${ciText(j)} | ${pct2(j.mde)} | ${j.n} | ${j.method}${j.between_share !== void 0 ? ` (${Math.round(j.between_share * 100)}% between instances${j.winsorized ? `; ${j.winsorized} round(s) winsorized` : ""})` : ""} | ${CELL_MARK[j.verdict]} ${j.verdict}${j.reason ? ` \u2014 ${md2(j.reason)}` : ""} |${rawPerCell ? ` \`raw/${md2(w2.workload)}-t${r.threads}*.log\` |` : ""}`
+        `| ${r.threads} | ${metricName(j.metric)} | ${num2(j.base)} | ${num2(j.head)} | ${pct3(j.change)} | ${ciText(j)} | ${pct3(j.mde)} | ${j.n} | ${j.method}${j.between_share !== void 0 ? ` (${Math.round(j.between_share * 100)}% between instances${j.winsorized ? `; ${j.winsorized} round(s) winsorized` : ""})` : ""} | ${CELL_MARK[j.verdict]} ${j.verdict}${j.reason ? ` \u2014 ${md2(j.reason)}` : ""} |${rawPerCell ? ` \`raw/${md2(w2.workload)}-t${r.threads}*.log\` |` : ""}`
       );
     }
   }
@@ -58963,6 +59200,7 @@ function render(v, workloads, d, trimmed, opts) {
       ),
       ""
     );
+  if (v.profile_diffs?.length) out.push(...profileDiffMarkdown(v.profile_diffs, md2), "");
   if (d.evidence && v.evidence?.length)
     out.push(
       "<details><summary>Where the time went: CPU and memory of the servers, the load generator and the machine</summary>",
@@ -59249,8 +59487,8 @@ function specWarnings(loaded, command, cores2 = cpus3().length, remoteLoad = fal
 
 // action/src/pipeline/plan.ts
 import { mkdir as mkdir4 } from "node:fs/promises";
-import { cpus as cpus6 } from "node:os";
-import { join as join6 } from "node:path";
+import { cpus as cpus5 } from "node:os";
+import { join as join5 } from "node:path";
 
 // action/src/pipeline/cells.ts
 var cellLabel = (c4) => {
@@ -59268,130 +59506,7 @@ var cellSeconds = (c4) => c4.workload.duration + c4.workload.warmup;
 var cellGraceS = (c4) => Math.max(15, Math.ceil(0.25 * cellSeconds(c4)));
 
 // action/src/pipeline/duet.ts
-import { cpus as cpus5 } from "node:os";
-
-// action/src/observe/procfs.ts
-import { execFileSync } from "node:child_process";
-import { existsSync as existsSync3, readdirSync, readFileSync } from "node:fs";
 import { cpus as cpus4 } from "node:os";
-import { join as join4 } from "node:path";
-var ticks2;
-function clockTicks() {
-  if (ticks2 === void 0) {
-    try {
-      ticks2 = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
-    } catch {
-      ticks2 = 100;
-    }
-  }
-  return ticks2;
-}
-var read2 = (file) => {
-  try {
-    return readFileSync(file, "utf8");
-  } catch {
-    return void 0;
-  }
-};
-function sampleProcess(pid) {
-  const stat = read2(`/proc/${pid}/stat`);
-  if (!stat) return void 0;
-  const { comm, fields: f } = parseStat(stat);
-  const status = read2(`/proc/${pid}/status`) ?? "";
-  const rssKb = Number(/^VmRSS:\s+(\d+)/m.exec(status)?.[1] ?? 0);
-  const io = read2(`/proc/${pid}/io`);
-  const ioField = (name) => {
-    const m3 = io && new RegExp(`^${name}:\\s+(\\d+)`, "m").exec(io);
-    return m3 ? Number(m3[1]) : void 0;
-  };
-  const readBytes = ioField("read_bytes");
-  const writeBytes = ioField("write_bytes");
-  return {
-    pid,
-    ppid: Number(f[1]),
-    comm,
-    ticks: Number(f[11]) + Number(f[12]),
-    rssBytes: rssKb * 1024,
-    ...readBytes !== void 0 ? { readBytes } : {},
-    ...writeBytes !== void 0 ? { writeBytes } : {}
-  };
-}
-function cpuLine(line5) {
-  if (!line5.startsWith("cpu ")) return void 0;
-  const v = line5.trim().split(/\s+/).slice(1).map(Number);
-  const total = v.slice(0, 8).reduce((s2, x4) => s2 + (x4 || 0), 0);
-  return { busy: total - (v[3] ?? 0) - (v[4] ?? 0), total };
-}
-function machineTicks() {
-  return cpuLine(read2("/proc/stat")?.split("\n")[0] ?? "");
-}
-function threadTimes(skip) {
-  const out = /* @__PURE__ */ new Map();
-  let pids = [];
-  try {
-    pids = readdirSync("/proc");
-  } catch {
-    return out;
-  }
-  for (const pid of pids) {
-    if (!/^\d+$/.test(pid) || skip.has(Number(pid))) continue;
-    let tids = [];
-    try {
-      tids = readdirSync(`/proc/${pid}/task`);
-    } catch {
-      continue;
-    }
-    for (const tid of tids) {
-      const stat = read2(`/proc/${pid}/task/${tid}/stat`);
-      if (!stat) continue;
-      const f = parseStat(stat).fields;
-      out.set(Number(tid), { ticks: Number(f[11]) + Number(f[12]), cpu: Number(f[36]) });
-    }
-  }
-  return out;
-}
-function quotaOf(pid) {
-  const lines2 = (read2(`/proc/${pid}/cgroup`) ?? "").trim().split("\n");
-  let tightest;
-  const take = (q) => {
-    if (q !== void 0 && q > 0 && (tightest === void 0 || q < tightest)) tightest = q;
-  };
-  const v2 = lines2.find((l) => l.startsWith("0::"))?.slice(3);
-  if (v2 !== void 0 && existsSync3("/sys/fs/cgroup/cgroup.controllers")) {
-    for (let p = v2; ; p = p.slice(0, p.lastIndexOf("/"))) {
-      const [max4, period2] = (read2(join4("/sys/fs/cgroup", p, "cpu.max")) ?? "").trim().split(" ");
-      if (max4 && max4 !== "max") take(Number(max4) / Number(period2));
-      if (p === "" || p === "/") break;
-    }
-    return tightest;
-  }
-  const v1 = lines2.map((l) => l.split(":")).find(([, c4]) => c4?.split(",").includes("cpu"));
-  if (!v1) return void 0;
-  const base = ["cpu", "cpu,cpuacct"].map((d) => join4("/sys/fs/cgroup", d)).find((d) => existsSync3(d));
-  if (!base) return void 0;
-  for (let p = v1[2] ?? "/"; ; p = p.slice(0, p.lastIndexOf("/"))) {
-    const quota = Number(read2(join4(base, p, "cpu.cfs_quota_us"))?.trim());
-    const period2 = Number(read2(join4(base, p, "cpu.cfs_period_us"))?.trim());
-    if (quota > 0 && period2 > 0) take(quota / period2);
-    if (p === "" || p === "/") break;
-  }
-  return tightest;
-}
-function allowedCpus(pid) {
-  const list = /^Cpus_allowed_list:\s+(\S+)/m.exec(read2(`/proc/${pid}/status`) ?? "")?.[1];
-  if (!list) return void 0;
-  try {
-    const out = cpuIndexes(list);
-    return out.length ? out : void 0;
-  } catch {
-    return void 0;
-  }
-}
-function cpuLimit(pid) {
-  const n = allowedCpus(pid)?.length ?? cpus4().length;
-  const q = quotaOf(pid);
-  return q !== void 0 ? Math.min(n, q) : n;
-}
 
 // action/src/pipeline/rounds.ts
 var STALLED_RUN_RERUNS = 1;
@@ -59437,7 +59552,7 @@ var interleavedRunner = {
 
 // action/src/pipeline/duet.ts
 function usableCpus() {
-  return allowedCpus("self") ?? cpus5().map((_, i) => i);
+  return allowedCpus("self") ?? cpus4().map((_, i) => i);
 }
 function cpuSets(available, pairs) {
   const per = Math.floor(available.length / pairs);
@@ -59834,20 +59949,20 @@ var DuetRunner = class {
 };
 
 // action/src/pipeline/timings.ts
-import { existsSync as existsSync4, readFileSync as readFileSync2 } from "node:fs";
+import { existsSync as existsSync3, readFileSync } from "node:fs";
 import { mkdir as mkdir3 } from "node:fs/promises";
 import { homedir } from "node:os";
-import { dirname as dirname4, join as join5 } from "node:path";
+import { dirname as dirname4, join as join4 } from "node:path";
 var KEPT = 20;
 function timingsFile(env = process.env) {
   if (env.TIPERF_TIMINGS === "off") return void 0;
   if (env.TIPERF_TIMINGS) return env.TIPERF_TIMINGS;
-  return join5(env.XDG_CACHE_HOME || join5(homedir(), ".cache"), "tiperf", "timings.json");
+  return join4(env.XDG_CACHE_HOME || join4(homedir(), ".cache"), "tiperf", "timings.json");
 }
-function read3(file) {
-  if (!file || !existsSync4(file)) return {};
+function read2(file) {
+  if (!file || !existsSync3(file)) return {};
   try {
-    const doc = JSON.parse(readFileSync2(file, "utf8"));
+    const doc = JSON.parse(readFileSync(file, "utf8"));
     return doc !== null && typeof doc === "object" ? doc : {};
   } catch {
     return {};
@@ -59855,13 +59970,13 @@ function read3(file) {
 }
 var timingKey = (t) => `${t.kind}/${t.profile}`;
 function measuredRestart(key2, file = timingsFile()) {
-  const xs = read3(file)[key2]?.restart_s ?? [];
+  const xs = read2(file)[key2]?.restart_s ?? [];
   if (xs.length === 0) return void 0;
   return { seconds: Math.round(median(xs) * 10) / 10, n: xs.length };
 }
 async function recordRestarts(key2, seconds2, file = timingsFile()) {
   if (!file || seconds2.length === 0) return;
-  const all = read3(file);
+  const all = read2(file);
   const mine = [...all[key2]?.restart_s ?? [], ...seconds2.map((s2) => Math.round(s2 * 10) / 10)].slice(-KEPT);
   all[key2] = { ...all[key2], restart_s: mine };
   try {
@@ -60189,7 +60304,7 @@ async function planRun(given, o) {
       v.spec,
       target2.connection(v.name),
       where,
-      target2.loadCores ?? o.cores ?? cpus6().length
+      target2.loadCores ?? o.cores ?? cpus5().length
     );
     if (!loadedData.has(target2.dataOf(v.name))) {
       loadedData.add(target2.dataOf(v.name));
@@ -60218,6 +60333,7 @@ async function planRun(given, o) {
   ];
   const est = estimate2(loaded, target2);
   const confirm = confirmation(loaded, est.seconds);
+  const cost = costPlan(loaded.spec, target2);
   const refusals = [
     ...target2.refusals,
     ...budgetRefusal(loaded, est.seconds),
@@ -60263,6 +60379,7 @@ async function planRun(given, o) {
     ...designLine ? [designLine] : [],
     est.text,
     ...confirm ? [confirm.text] : [],
+    ...cost ? [cost.text] : [],
     ...detect?.lines ?? [],
     ...warnings.map((w2) => `warning: ${w2}`),
     ...refusals.map((r) => `REFUSED (tiperf run would exit 2 before anything starts): ${r}`),
@@ -60291,6 +60408,7 @@ async function planRun(given, o) {
     ...o.runId ? { run_id: o.runId } : {},
     seconds: est.seconds,
     ...confirm ? { confirm: { runs: confirm.runs, seconds_at_most: confirm.seconds_at_most } } : {},
+    ...cost ? { cost: cost.json } : {},
     warnings,
     refusals,
     steps: { setup: steps, ...grouped ? { per_group: perGroup } : {}, per_cell: perCell, end },
@@ -60301,7 +60419,7 @@ async function planRun(given, o) {
     "plan.json": `${JSON.stringify(json2, null, 2)}
 `
   };
-  for (const [name, body] of Object.entries(target2.files)) files[join6(target2.kind, name)] = body;
+  for (const [name, body] of Object.entries(target2.files)) files[join5(target2.kind, name)] = body;
   return {
     loaded,
     text: text3,
@@ -60316,11 +60434,23 @@ async function planRun(given, o) {
 async function writePlan(plan, dir) {
   const written = [];
   for (const [name, text3] of Object.entries(plan.files)) {
-    await mkdir4(join6(dir, name, ".."), { recursive: true });
-    await writeAtomic(join6(dir, name), text3);
-    written.push(join6(dir, name));
+    await mkdir4(join5(dir, name, ".."), { recursive: true });
+    await writeAtomic(join5(dir, name), text3);
+    written.push(join5(dir, name));
   }
   return written;
+}
+function costPlan(spec, target2) {
+  const kinds = kindOf(spec.target.kind).costMetrics ?? [];
+  const counted = spec.workloads.some((w2) => driverOf(w2.driver).operations(w2) !== void 0);
+  if (!kinds.length || !counted || target2.existingServers) return void 0;
+  const judged = [
+    ...new Set(spec.workloads.flatMap((w2) => Object.keys(w2.judge).filter((m3) => costMetric(m3))))
+  ];
+  return {
+    text: `cost per operation (${kinds.join(", ")}): the servers' own counters read at each measured window's start and end \xF7 the operations the load tool counted; ${judged.length ? `judged (can fail the check): ${judged.join(", ")}` : `${READ_COST} read beside throughput, judged in none (list one under metrics: to fail the check on it)`}; background work kept out: the idle servers' rate over ${IDLE_WINDOW_S}s after each start and data load is taken off every cell`,
+    json: { judged, idle_window_s: IDLE_WINDOW_S, background: "idle-rate subtracted" }
+  };
 }
 function detectionOf(loaded, looks) {
   const compare3 = loaded.variants?.compare;
@@ -60333,14 +60463,15 @@ function detectionOf(loaded, looks) {
   );
   const { keys: keys4, alpha } = familyOf(spec, compare3.confidence, looks, loaded.variants.all.length - 1);
   const rounds = compare3.max_rounds ?? compare3.rounds;
-  const pct3 = (x4) => `${(x4 * 100).toFixed(1)}%`;
+  const pct4 = (x4) => `${(x4 * 100).toFixed(1)}%`;
   const cells = keys4.flatMap(
     (k2) => Object.entries(k2.rules).map(([metric, rule4]) => {
-      const n = noise.workloads[k2.workload];
+      const w2 = noise.workloads[k2.workload];
+      const n = costMetric(metric) ? w2?.metrics?.[metric] : w2?.metrics?.[metric] ?? w2;
       if (!n)
-        return `${k2.workload} threads=${k2.threads} ${metric}: no noise given (compare.noise.workloads.${k2.workload})`;
+        return `${k2.workload} threads=${k2.threads} ${metric}: no noise given (compare.noise.workloads.${k2.workload}${costMetric(metric) ? `.metrics.${metric}` : ""})`;
       const mde = plannedMde(n, { rounds, blocks: compare3.blocks }, alpha, rule4.tolerance, rule4.better);
-      return `${k2.workload} threads=${k2.threads} ${metric} ${rule4.better === "higher" ? "\u2212" : "+"}${pct3(mde)}`;
+      return `${k2.workload} threads=${k2.threads} ${metric} ${rule4.better === "higher" ? "\u2212" : "+"}${pct4(mde)}`;
     })
   );
   return {
@@ -60352,7 +60483,7 @@ function detectionOf(loaded, looks) {
 }
 
 // action/src/pipeline/run.ts
-import { join as join8 } from "node:path";
+import { join as join7 } from "node:path";
 
 // action/src/report/layout.ts
 function layoutOf(w2, cells) {
@@ -60481,7 +60612,7 @@ function table2(cells, layout) {
 
 // action/src/result/host.ts
 import { readFile as readFile3 } from "node:fs/promises";
-import { arch, cpus as cpus7, hostname, release, totalmem } from "node:os";
+import { arch, cpus as cpus6, hostname, release, totalmem } from "node:os";
 async function osName() {
   try {
     const text3 = await readFile3("/etc/os-release", "utf8");
@@ -60491,7 +60622,7 @@ async function osName() {
   }
 }
 async function hostFacts() {
-  const cpu = cpus7();
+  const cpu = cpus6();
   return {
     hostname: hostname(),
     cpu_model: cpu[0]?.model.trim() ?? "unknown",
@@ -60504,16 +60635,16 @@ async function hostFacts() {
 }
 
 // action/src/pipeline/bench.ts
-import { existsSync as existsSync5 } from "node:fs";
+import { existsSync as existsSync4 } from "node:fs";
 import { rename } from "node:fs/promises";
-import { cpus as cpus9 } from "node:os";
-import { basename, join as join7, relative } from "node:path";
+import { cpus as cpus8 } from "node:os";
+import { basename, join as join6, relative } from "node:path";
 
 // action/src/observe/remote.ts
 import { spawn } from "node:child_process";
 
 // action/src/observe/sampler.ts
-import { cpus as cpus8 } from "node:os";
+import { cpus as cpus7 } from "node:os";
 var mib = (bytes) => bytes / 1048576;
 var round2 = (x4, digits = 1) => Math.round(x4 * 10 ** digits) / 10 ** digits;
 var Series = class {
@@ -60595,7 +60726,7 @@ var Series = class {
     for (const s2 of this.series.values()) {
       if (!s2.points.length || s2.cpus <= 0) continue;
       const time3 = s2.points.reduce((a4, p) => a4 + p.dt, 0);
-      const pct3 = (p) => 100 * p.cpu_s / p.dt / s2.cpus;
+      const pct4 = (p) => 100 * p.cpu_s / p.dt / s2.cpus;
       const stat = (values3, mean3) => ({
         mean: round2(mean3),
         max: round2(Math.max(...values3))
@@ -60611,7 +60742,7 @@ var Series = class {
       };
       const cpuTotal = s2.points.reduce((a4, p) => a4 + p.cpu_s, 0);
       const rss = s2.points.filter((p) => p.rss !== void 0).map((p) => mib(p.rss));
-      const read4 = rate((p) => p.read);
+      const read3 = rate((p) => p.read);
       const write = rate((p) => p.write);
       out.push({
         component: s2.component,
@@ -60619,13 +60750,13 @@ var Series = class {
         host: this.host,
         processes: s2.processes,
         cpus: round2(s2.cpus, 2),
-        cpu_pct: stat(s2.points.map(pct3), 100 * cpuTotal / time3 / s2.cpus),
+        cpu_pct: stat(s2.points.map(pct4), 100 * cpuTotal / time3 / s2.cpus),
         ...rss.length ? { rss_mib: stat(rss, rss.reduce((a4, b10) => a4 + b10, 0) / rss.length) } : {},
-        ...read4 ? { read_mib_s: read4 } : {},
+        ...read3 ? { read_mib_s: read3 } : {},
         ...write ? { write_mib_s: write } : {},
         samples: s2.points.map((p) => ({
           t: round2(p.t, 2),
-          cpu_pct: round2(pct3(p)),
+          cpu_pct: round2(pct4(p)),
           ...p.rss !== void 0 ? { rss_mib: round2(mib(p.rss)) } : {}
         }))
       });
@@ -60646,7 +60777,7 @@ var ResourceSampler = class {
   servers;
   intervalMs;
   loads = [];
-  series = new Series("local", clockTicks(), cpus8().length);
+  series = new Series("local", clockTicks(), cpus7().length);
   limits = /* @__PURE__ */ new Map();
   timer;
   addLoad(pid) {
@@ -60717,14 +60848,14 @@ function remoteScript(w2) {
 }
 function parseRemote(text3) {
   let tick2 = 100;
-  let cpus10 = 1;
+  let cpus9 = 1;
   const snapshots = [];
   let cur;
   for (const line5 of text3.split("\n")) {
     const [kind, ...rest] = line5.split(" ");
     if (kind === "H") {
       tick2 = Number(rest[0]) || 100;
-      cpus10 = Number(rest[1]) || 1;
+      cpus9 = Number(rest[1]) || 1;
     } else if (kind === "T") {
       cur = { t: Number(rest[0]), processes: [] };
       snapshots.push(cur);
@@ -60752,12 +60883,12 @@ function parseRemote(text3) {
         comm,
         ticks: Number(f[11]) + Number(f[12]),
         rssBytes: rss * 1024,
-        ...limit ? { cpus: Math.min(limit, cpus10) } : {}
+        ...limit ? { cpus: Math.min(limit, cpus9) } : {}
       };
       cur.processes.push(p);
     }
   }
-  return { tick: tick2, cpus: cpus10, snapshots };
+  return { tick: tick2, cpus: cpus9, snapshots };
 }
 var RemoteSampler = class {
   constructor(w2) {
@@ -60783,8 +60914,8 @@ var RemoteSampler = class {
     const timer3 = setTimeout(() => this.child.kill("SIGKILL"), 5e3);
     await this.done;
     clearTimeout(timer3);
-    const { tick: tick2, cpus: cpus10, snapshots } = parseRemote(this.output);
-    const series = new Series(this.w.remote.host, tick2, cpus10);
+    const { tick: tick2, cpus: cpus9, snapshots } = parseRemote(this.output);
+    const series = new Series(this.w.remote.host, tick2, cpus9);
     for (const s2 of snapshots) series.add(s2);
     return byRole(series.summaries());
   }
@@ -60809,7 +60940,7 @@ async function loadHostCores(remote, log7) {
   log7(
     `load host ${remote.host}: nproc did not answer (${(r.stderr || r.stdout).trim().slice(0, 120) || `exit ${r.code}`}); loading with this machine's CPU count`
   );
-  return cpus9().length;
+  return cpus8().length;
 }
 var toolKey = (w2) => `${w2.driver}:${w2.script}`;
 function findTools(spec, elsewhere) {
@@ -60857,6 +60988,8 @@ var Bench = class _Bench {
   build;
   /** The load tools' steps as they ran, in the plan's shape (a cell's warmup and run: phase cell). */
   executed;
+  /** The idle servers' counter growth per second, taken off every cell's cost (see measureIdle). */
+  idle;
   static async open(opts) {
     const away = opts.launcher ? `in a ${opts.launcher.where}` : opts.remote ? "on its load host" : void 0;
     if (opts.spec.driver?.cpus !== void 0 && !away) checkCpus("driver.cpus", opts.spec.driver.cpus);
@@ -60872,7 +61005,7 @@ var Bench = class _Bench {
       log: opts.log
     };
     const target2 = await opts.start(startOpts);
-    const cores2 = opts.launcher ? opts.launcher.cores() : opts.remote ? await loadHostCores(opts.remote, opts.log) : cpus9().length;
+    const cores2 = opts.launcher ? opts.launcher.cores() : opts.remote ? await loadHostCores(opts.remote, opts.log) : cpus8().length;
     const bench = new _Bench(
       opts.variant,
       opts.spec,
@@ -60890,6 +61023,7 @@ var Bench = class _Bench {
     bench.executed = opts.executed;
     try {
       await bench.loadData(opts.signal);
+      await bench.measureIdle(opts.signal);
     } catch (e) {
       await target2.stop();
       throw e;
@@ -60910,7 +61044,9 @@ var Bench = class _Bench {
   /** A fresh instance of the target, same data; says what changed. */
   async restart(signal) {
     if (!this.target.restart) throw new RunError(`${this.variant}: ${this.target.kind} cannot restart`);
-    return this.target.restart(signal);
+    const said = await this.target.restart(signal);
+    if (!this.spec.compare?.reload_data) await this.measureIdle(signal);
+    return said;
   }
   /** Every data set loaded: create database → prepare → prewarm → check, then the target's own after-load. */
   async loadData(signal) {
@@ -60952,6 +61088,63 @@ var Bench = class _Bench {
       );
     }
     await this.loadData(signal);
+    await this.measureIdle(signal);
+  }
+  /** The target's counters now, or undefined when it has none or they cannot be read. */
+  async counters() {
+    const read3 = this.target.costCounters;
+    if (!read3) return void 0;
+    const counters = await read3.call(this.target).catch(() => void 0);
+    return counters && Object.keys(counters).length ? { at: performance.now(), counters } : void 0;
+  }
+  /**
+   * What the idle servers' counters grow by per second (background work: statistics, GC, purge,
+   * TTL), over IDLE_WINDOW_S after each start and data load; each cell's cost has it taken off, so
+   * background work that differs between instances does not pass for a change per operation.
+   */
+  async measureIdle(signal) {
+    const before = await this.counters();
+    if (!before) return;
+    await new Promise((res) => {
+      const timer3 = setTimeout(res, IDLE_WINDOW_S * 1e3);
+      signal.addEventListener(
+        "abort",
+        () => {
+          clearTimeout(timer3);
+          res();
+        },
+        { once: true }
+      );
+    });
+    const after = await this.counters();
+    if (!after || signal.aborted) return;
+    this.idle = idleRates(before, after);
+    const cpu = this.idle.cpu_s;
+    if (cpu !== void 0)
+      this.log(
+        `${this.variant}: idle servers used ${(cpu * 100).toFixed(1)}% of a CPU over ${IDLE_WINDOW_S}s (taken off each cell's cpu_ms_per_op)`
+      );
+  }
+  /**
+   * A cell's counters over its measured window: read when the load tool's steady window starts
+   * (at its spawn; `inRunWarmupS` later where the tool warms up within the run) and when it ends.
+   */
+  costWindow(inRunWarmupS) {
+    let before;
+    let timer3;
+    return {
+      start: () => {
+        before = inRunWarmupS > 0 ? new Promise((res) => {
+          timer3 = setTimeout(() => res(this.counters()), inRunWarmupS * 1e3);
+        }) : this.counters();
+      },
+      end: async () => {
+        clearTimeout(timer3);
+        const b10 = await before;
+        const after = b10 ? await this.counters() : void 0;
+        return b10 && after ? { before: b10, after } : void 0;
+      }
+    };
   }
   /** The spec's data sets in workload order, each with the program that loads it. */
   static dataSets(spec, tools) {
@@ -61104,15 +61297,15 @@ var Bench = class _Bench {
    */
   async profileCell(plan, signal, dir) {
     const take = this.target.cpuProfiles;
-    if (!take) return { cell: await this.runCell(plan, signal), profiles: [] };
     const seconds2 = Math.max(1, Math.floor(plan.workload.duration) - 1);
+    if (!take) return { cell: await this.runCell(plan, signal), profiles: [], seconds: seconds2 };
     let taking;
     const cell2 = await this.runCell(plan, signal, {
       onMeasure: () => {
         taking = take(seconds2, dir, `${plan.workload.name}-t${plan.threads}-${plan.variant}`);
       }
     });
-    return { cell: cell2, profiles: await taking ?? [] };
+    return { cell: cell2, profiles: await taking ?? [], seconds: seconds2 };
   }
   /** Runs one cell; a failure is recorded in the cell, not thrown. */
   /**
@@ -61177,6 +61370,8 @@ var Bench = class _Bench {
         );
     }
     const samplers = this.samplers(tool, limitS);
+    const costing = this.target.costCounters && driver.operations(w2) ? this.costWindow(warmup ? 0 : w2.warmup) : void 0;
+    let readings2;
     let resources;
     let r;
     const throttledBefore = await cpuThrottle(this.target.pids);
@@ -61188,9 +61383,11 @@ var Bench = class _Bench {
         onSpawn: (pid) => {
           o.onLoad?.(pid);
           o.onMeasure?.(measuredS);
+          costing?.start();
           if (!this.elsewhere) for (const s2 of samplers) s2.addLoad(pid);
         }
       });
+      readings2 = await costing?.end();
     } finally {
       resources = (await Promise.all(samplers.map((s2) => s2.stop().catch(() => [])))).flat();
       if (throttledBefore) throttle = throttleBetween(throttledBefore, await cpuThrottle(this.target.pids));
@@ -61213,9 +61410,12 @@ var Bench = class _Bench {
         const i = info2[name];
         if (i && Number.isFinite(value4)) metrics[name] = { value: value4, unit: i.unit, better: i.better };
       }
+      const cost = readings2 && this.costOfCell(w2, m3.metrics, readings2);
+      if (cost) Object.assign(metrics, cost.metrics);
       return {
         ...cell2,
         metrics,
+        ...cost ? { cost: cost.record } : {},
         metrics_source: m3.source,
         intervals: m3.intervals,
         summary: m3.summary,
@@ -61229,17 +61429,35 @@ var Bench = class _Bench {
       return e instanceof StalledRun ? { ...failed, failure: "stalled" } : failed;
     }
   }
+  /** A cell's cost metrics from its counters: their growth per operation the tool counted. */
+  costOfCell(w2, measured, readings2) {
+    const op = driverOf(w2.driver).operations(w2);
+    const rate = op ? measured[op.metric] : void 0;
+    if (!op || rate === void 0 || !(rate > 0)) return void 0;
+    const { metrics, record: record2 } = costOf(
+      readings2.before,
+      readings2.after,
+      rate * op.perSecond * w2.duration,
+      this.idle
+    );
+    const out = {};
+    for (const [name, value4] of Object.entries(metrics)) {
+      const info2 = costMetric(name);
+      if (info2 && Number.isFinite(value4)) out[name] = { value: value4, unit: info2.unit, better: "lower" };
+    }
+    return { metrics: out, record: record2 };
+  }
   /**
    * A cell's measured run set aside before the cell runs again: its raw output renamed
    * `<cell>-stalled-<n>.log` (a run that stalled) or `<cell>-rerun-<n>.log` (a duet round run again
    * for the other pair, or for uneven outside CPU), kept; and what the cell records of the attempt.
    */
   async setAside(cell2, as = "stalled") {
-    const from = join7(this.runDir.dir, cell2.raw_log);
+    const from = join6(this.runDir.dir, cell2.raw_log);
     const error3 = cell2.error ?? as;
     for (let n = 1; n <= 100; n++) {
       const to = from.replace(/(\.log)?$/, `-${as}-${n}.log`);
-      if (existsSync5(to)) continue;
+      if (existsSync4(to)) continue;
       try {
         await rename(from, to);
       } catch {
@@ -61336,7 +61554,7 @@ async function startResult(loaded, opts) {
   const runDir = await RunDir.create(opts.outDir, runId);
   await writePlan(runPlan, runDir.dir);
   if (loaded.composed !== void 0) {
-    const file = join8(runDir.dir, "spec.yaml");
+    const file = join7(runDir.dir, "spec.yaml");
     await writeAtomic(file, `# composed by tiperf from ${loaded.path}
 ${loaded.composed}`);
     loaded.path = file;
@@ -61370,7 +61588,7 @@ ${loaded.composed}`);
     const deployment = await kindOf(plan.kind).open(plan, {
       runId,
       runDir: runDir.dir,
-      rawDir: join8(runDir.dir, "raw"),
+      rawDir: join7(runDir.dir, "raw"),
       log: opts.log,
       signal: opts.signal
     });
@@ -61392,7 +61610,7 @@ function benchStart(deployment, variant, signal) {
 }
 async function closeDeployment(d, runDir, log7) {
   await d.stop().catch((e) => log7(`teardown: ${e.message}`));
-  await writeAtomic(join8(runDir.dir, "executed.json"), `${JSON.stringify(d.executed, null, 2)}
+  await writeAtomic(join7(runDir.dir, "executed.json"), `${JSON.stringify(d.executed, null, 2)}
 `).catch(
     () => {
     }
@@ -61503,12 +61721,12 @@ function buildField(loaded, variant) {
 import { dirname as dirname5 } from "node:path";
 
 // action/src/report/verdict-files.ts
-import { join as join9 } from "node:path";
+import { join as join8 } from "node:path";
 async function writeVerdictFiles(v, dir, log7, results = []) {
   const files = {
-    verdictPath: join9(dir, "verdict.json"),
-    reportPath: join9(dir, "verdict.md"),
-    htmlPath: join9(dir, "report.html")
+    verdictPath: join8(dir, "verdict.json"),
+    reportPath: join8(dir, "verdict.md"),
+    htmlPath: join8(dir, "report.html")
   };
   await writeAtomic(files.verdictPath, `${JSON.stringify(v, null, 2)}
 `);
@@ -61544,13 +61762,13 @@ async function runAgainstBaseline(loaded, baselineFile, opts) {
 // action/src/specfile/prepare.ts
 var import_yaml5 = __toESM(require_dist(), 1);
 import { execFile } from "node:child_process";
-import { existsSync as existsSync6 } from "node:fs";
+import { existsSync as existsSync5 } from "node:fs";
 import { readFile as readFile4 } from "node:fs/promises";
 import { resolve as resolve3 } from "node:path";
 import { promisify } from "node:util";
 var isObj2 = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
 function compareOverrides(get6, name) {
-  const num4 = (key2, ok, what) => {
+  const num5 = (key2, ok, what) => {
     const v = get6(key2);
     if (v === void 0 || v === "") return void 0;
     const n = Number(v);
@@ -61560,10 +61778,10 @@ function compareOverrides(get6, name) {
   };
   const whole = (min4) => (n) => Number.isInteger(n) && n >= min4;
   const out = {
-    rounds: num4("rounds", whole(2), "a whole number of rounds, at least 2"),
-    blocks: num4("blocks", whole(1), "a whole number of blocks, at least 1"),
-    confidence: num4("confidence", (n) => n > 0.5 && n < 1, "a confidence between 0.5 and 1, like 0.95"),
-    seed: num4("seed", (n) => whole(0)(n) && n < 2 ** 31, "a whole number from 0 to 2^31\u22121"),
+    rounds: num5("rounds", whole(2), "a whole number of rounds, at least 2"),
+    blocks: num5("blocks", whole(1), "a whole number of blocks, at least 1"),
+    confidence: num5("confidence", (n) => n > 0.5 && n < 1, "a confidence between 0.5 and 1, like 0.95"),
+    seed: num5("seed", (n) => whole(0)(n) && n < 2 ** 31, "a whole number from 0 to 2^31\u22121"),
     budget: get6("budget") || void 0
   };
   return Object.fromEntries(Object.entries(out).filter(([, v]) => v !== void 0));
@@ -61644,7 +61862,7 @@ function applyTolerance(raw, tolerance, where, from = "'tolerance' input") {
 async function prepareSpec(src) {
   if (src.baseRef && src.headRef) {
     const file = resolve3(src.cwd ?? ".", src.spec);
-    const own = existsSync6(file) ? await fileMapping(file) : {};
+    const own = existsSync5(file) ? await fileMapping(file) : {};
     const source4 = isObj2(own.target) && isObj2(own.target.source) ? own.target.source : void 0;
     if (source4) return sourceRefs(own, source4, src.baseRef, src.headRef, src);
     const label = (ref2) => `${src.spec}@${ref2}`;
@@ -61725,7 +61943,7 @@ function mergePatch(from, to) {
   }
   return patch2;
 }
-async function narrowSpec(loaded, cells, compare3 = {}) {
+async function narrowSpec(loaded, cells, compare3 = {}, metrics) {
   const raw = loaded.composed ? (0, import_yaml5.parse)(loaded.composed) : await fileMapping(loaded.path);
   const workloads = Array.isArray(raw.workloads) ? raw.workloads : [];
   raw.workloads = workloads.map((w2) => {
@@ -61739,6 +61957,7 @@ async function narrowSpec(loaded, cells, compare3 = {}) {
       `${loaded.path}: none of ${cells.map((c4) => `${c4.workload} threads=${c4.threads}`).join(", ")} is a cell of its workloads`
     );
   raw.compare = deepMerge(isObj2(raw.compare) ? raw.compare : {}, compare3);
+  if (metrics) raw.metrics = metrics;
   const out = composedSpec(raw, loaded.path, loaded.path);
   return {
     ...out,
@@ -61748,11 +61967,11 @@ async function narrowSpec(loaded, cells, compare3 = {}) {
 }
 
 // action/src/pipeline/compare.ts
-import { join as join11 } from "node:path";
+import { join as join10 } from "node:path";
 
 // action/src/pipeline/profile.ts
 import { readFile as readFile5, writeFile as writeFile2 } from "node:fs/promises";
-import { join as join10, relative as relative2 } from "node:path";
+import { join as join9, relative as relative2 } from "node:path";
 
 // action/src/observe/pprof.ts
 function parseTop(text3) {
@@ -61772,7 +61991,7 @@ async function topFunctions(file, n = 8) {
   return rows.length ? rows : void 0;
 }
 
-// action/src/observe/flame.ts
+// action/src/observe/profile-diff.ts
 import { gunzipSync } from "node:zlib";
 
 // node_modules/pprof-format/dist/esm/index.js
@@ -62722,30 +62941,88 @@ var Profile = class {
   }
 };
 
-// action/src/observe/flame.ts
+// action/src/observe/profile-diff.ts
 var num3 = (x4) => Number(x4);
-function frameTree(data3) {
-  const bytes = data3[0] === 31 && data3[1] === 139 ? gunzipSync(data3) : data3;
-  const p = Profile.decode(bytes);
+function decodeProfile(data3) {
+  return Profile.decode(data3[0] === 31 && data3[1] === 139 ? gunzipSync(data3) : data3);
+}
+function sampleIndex(p) {
+  const str = (i) => p.stringTable.strings[num3(i)] ?? "";
+  const types = p.sampleType.map((t) => ({ type: str(t.type), unit: str(t.unit) }));
+  const alloc = types.findIndex((t) => t.type === "alloc_space");
+  if (alloc >= 0) return { index: alloc, kind: "alloc" };
+  const cpu = types.findIndex((t) => t.unit === "nanoseconds");
+  return { index: cpu >= 0 ? cpu : types.length - 1, kind: cpu >= 0 ? "cpu" : "alloc" };
+}
+function functionCosts(data3) {
+  const p = decodeProfile(data3);
+  const { index: index6, kind } = sampleIndex(p);
   const str = (i) => p.stringTable.strings[num3(i)] ?? "?";
-  let index6 = p.sampleType.findIndex((t) => str(t.unit) === "nanoseconds");
-  if (index6 < 0) index6 = p.sampleType.length - 1;
   const fn = new Map(p.function.map((f) => [num3(f.id), str(f.name)]));
   const loc = new Map(
+    p.location.map((l) => [num3(l.id), l.line.map((x4) => fn.get(num3(x4.functionId)) ?? "?")])
+  );
+  const cum = /* @__PURE__ */ new Map();
+  const flat = /* @__PURE__ */ new Map();
+  let total = 0;
+  for (const s2 of p.sample) {
+    const v = num3(s2.value[index6] ?? 0);
+    if (v <= 0) continue;
+    total += v;
+    const names = s2.locationId.flatMap((id2) => loc.get(num3(id2)) ?? ["?"]);
+    const leaf = names[0];
+    if (leaf !== void 0) flat.set(leaf, (flat.get(leaf) ?? 0) + v);
+    for (const n of new Set(names)) cum.set(n, (cum.get(n) ?? 0) + v);
+  }
+  return { kind, total, cum, flat };
+}
+function diffProfiles(base, head, ops2, n = 10) {
+  const perOp = ops2 && ops2.base > 0 && ops2.head > 0;
+  const scale6 = base.kind === "cpu" ? 1e-6 : 1 / 1024;
+  const unit2 = perOp ? base.kind === "cpu" ? "ms/op" : "KiB/op" : "%";
+  const of = (c4, side, v) => perOp ? v * scale6 / ops2[side] : c4.total > 0 ? 100 * v / c4.total : 0;
+  const everywhere = (c4, name) => c4.total > 0 && (c4.cum.get(name) ?? 0) / c4.total > 0.9;
+  const names = [.../* @__PURE__ */ new Set([...base.cum.keys(), ...head.cum.keys()])].filter(
+    (name) => !(everywhere(base, name) && everywhere(head, name))
+  );
+  const share = (c4, name) => c4.total > 0 ? 100 * (c4.cum.get(name) ?? 0) / c4.total : 0;
+  const rows = names.map((name) => {
+    const b10 = of(base, "base", base.cum.get(name) ?? 0);
+    const h2 = of(head, "head", head.cum.get(name) ?? 0);
+    return { name, base: b10, head: h2, delta: h2 - b10, share_delta: share(head, name) - share(base, name) };
+  });
+  const byDelta = [...rows].sort((a4, b10) => b10.share_delta - a4.share_delta);
+  return {
+    kind: base.kind,
+    unit: unit2,
+    total: { base: of(base, "base", base.total), head: of(head, "head", head.total) },
+    growers: byDelta.filter((r) => r.share_delta > 0).slice(0, n),
+    shrinkers: byDelta.filter((r) => r.share_delta < 0).reverse().slice(0, n)
+  };
+}
+
+// action/src/observe/flame.ts
+var num4 = (x4) => Number(x4);
+function frameTree(data3) {
+  const p = decodeProfile(data3);
+  const str = (i) => p.stringTable.strings[num4(i)] ?? "?";
+  const { index: index6 } = sampleIndex(p);
+  const fn = new Map(p.function.map((f) => [num4(f.id), str(f.name)]));
+  const loc = new Map(
     p.location.map((l) => [
-      num3(l.id),
+      num4(l.id),
       // a location's lines run innermost (inlined) first: callers are the later ones
-      l.line.map((line5) => fn.get(num3(line5.functionId)) ?? "?").reverse()
+      l.line.map((line5) => fn.get(num4(line5.functionId)) ?? "?").reverse()
     ])
   );
   const root = { name: "all", value: 0, children: /* @__PURE__ */ new Map() };
   for (const s2 of p.sample) {
-    const v = num3(s2.value[index6] ?? 0);
+    const v = num4(s2.value[index6] ?? 0);
     if (v <= 0) continue;
     root.value += v;
     let node = root;
     for (const id2 of [...s2.locationId].reverse())
-      for (const name of loc.get(num3(id2)) ?? ["?"]) {
+      for (const name of loc.get(num4(id2)) ?? ["?"]) {
         let child = node.children.get(name);
         if (!child) {
           child = { name, value: 0, children: /* @__PURE__ */ new Map() };
@@ -62766,7 +63043,33 @@ function colour(name) {
 }
 var fit3 = (name, w2) => name.length * 6.5 > w2 - 6 ? `${name.slice(0, Math.max(1, Math.floor((w2 - 6) / 6.5) - 1))}\u2026` : name;
 function flameSvg(data3, title2, width2 = 1200) {
-  const root = frameTree(data3);
+  return drawFlame(frameTree(data3), title2, (f) => colour(f.name), width2);
+}
+function diffFlameSvg(base, head, title2, width2 = 1200) {
+  const b10 = frameTree(base);
+  const h2 = frameTree(head);
+  if (h2.value <= 0 || b10.value <= 0) return void 0;
+  const [nb, nh] = [b10.value, h2.value];
+  const basePath = /* @__PURE__ */ new Map([[h2, b10]]);
+  const fill2 = (f, parent) => {
+    if (parent) basePath.set(f, basePath.get(parent)?.children.get(f.name));
+    for (const c4 of f.children.values()) fill2(c4, f);
+  };
+  fill2(h2);
+  return drawFlame(
+    h2,
+    title2,
+    (f) => {
+      const was = basePath.get(f)?.value ?? 0;
+      const r = was > 0 ? Math.log2(f.value / nh / (was / nb)) : 1;
+      const t = Math.max(-1, Math.min(1, r));
+      const pale = Math.round(235 - 175 * Math.abs(t));
+      return t >= 0 ? `rgb(250,${pale},${pale})` : `rgb(${pale},${pale},250)`;
+    },
+    width2
+  );
+}
+function drawFlame(root, title2, colourOf, width2) {
   if (root.value <= 0) return void 0;
   const row = 17;
   const minWidth = 1;
@@ -62778,7 +63081,7 @@ function flameSvg(data3, title2, width2 = 1200) {
     if (w2 < minWidth) return;
     depth = Math.max(depth, level + 1);
     boxes.push(
-      `<g><title>${esc(f.name)} (${(100 * f.value / root.value).toFixed(2)}%)</title><rect x="${x4.toFixed(1)}" y="${level}" width="${w2.toFixed(1)}" height="${row - 1}" fill="${colour(f.name)}" rx="2"/>${w2 > 28 ? `<text x="${(x4 + 3).toFixed(1)}" y="${level}">${esc(fit3(short(f.name), w2))}</text>` : ""}</g>`
+      `<g><title>${esc(f.name)} (${(100 * f.value / root.value).toFixed(2)}%)</title><rect x="${x4.toFixed(1)}" y="${level}" width="${w2.toFixed(1)}" height="${row - 1}" fill="${colourOf(f)}" rx="2"/>${w2 > 28 ? `<text x="${(x4 + 3).toFixed(1)}" y="${level}">${esc(fit3(short(f.name), w2))}</text>` : ""}</g>`
     );
     let cx = x4;
     for (const c4 of [...f.children.values()].sort((a4, b10) => a4.name.localeCompare(b10.name))) {
@@ -62826,7 +63129,7 @@ async function profileRegressions(o) {
     seen.add(key2);
     return [{ variant, workload: c4.workload, threads: c4.threads }];
   }).slice(0, o.max);
-  const dir = join10(o.runDir.dir, "profiles");
+  const dir = join9(o.runDir.dir, "profiles");
   const out = [];
   for (const k2 of keys4)
     for (const side of [o.control, k2.variant]) {
@@ -62835,8 +63138,11 @@ async function profileRegressions(o) {
       if (!plan) continue;
       if (o.grouped) await bench.enterGroup(o.signal);
       o.log(`profiles: ${k2.workload} threads=${k2.threads} regressed: ${side} once more with CPU profiles`);
-      const { cell: cell2, profiles } = await bench.profileCell({ ...plan, tag: "profile" }, o.signal, dir);
+      const { cell: cell2, profiles, seconds: seconds2 } = await bench.profileCell({ ...plan, tag: "profile" }, o.signal, dir);
       const main2 = Object.entries(cell2.metrics).find(([, m3]) => m3.better === "higher");
+      const op = driverOf(plan.workload.driver).operations(plan.workload);
+      const rate = op ? cell2.metrics[op.metric]?.value : void 0;
+      const ops2 = op && rate ? rate * op.perSecond * seconds2 : void 0;
       for (const p of profiles) {
         const top = p.file ? await topFunctions(p.file) : void 0;
         const flame = p.file ? await flameFile(
@@ -62853,11 +63159,52 @@ async function profileRegressions(o) {
           ...flame ? { flame: relative2(o.runDir.dir, flame) } : {},
           ...p.error ? { error: p.error } : cell2.status === "failed" ? { error: cell2.error ?? "the re-run failed" } : {},
           ...top ? { top } : {},
-          ...main2 ? { measured: { [main2[0]]: main2[1].value } } : {}
+          ...main2 ? { measured: { [main2[0]]: main2[1].value } } : {},
+          ...p.kind === "alloc" ? { kind: p.kind } : {},
+          ...ops2 ? { ops: ops2 } : {}
         });
         if (p.error) o.log(`profiles: ${p.component} ${p.address}: ${p.error}`);
       }
     }
+  return out;
+}
+async function profileDiffs(profiles, control, runDir, log7) {
+  const out = [];
+  const key2 = (p) => `${p.workload}\0${p.threads}\0${p.component}\0${p.kind ?? "cpu"}`;
+  const bases = new Map(profiles.filter((p) => p.variant === control && p.file).map((p) => [key2(p), p]));
+  for (const head of profiles) {
+    const base = bases.get(key2(head));
+    if (head.variant === control || !head.file || !base?.file) continue;
+    try {
+      const [b10, h2] = await Promise.all([base, head].map((p) => readFile5(join9(runDir.dir, p.file))));
+      const ops2 = base.ops && head.ops ? { base: base.ops, head: head.ops } : void 0;
+      const diff = diffProfiles(functionCosts(b10), functionCosts(h2), ops2);
+      const svg = diffFlameSvg(
+        b10,
+        h2,
+        `${head.variant} against ${control}: ${head.workload} threads=${head.threads}, ${head.component} ${head.kind ?? "cpu"} (red: a larger share of the profile, blue: a smaller one)`
+      );
+      const flame = svg ? join9(runDir.dir, head.file.replace(/\.pprof$/, "-diff.svg")) : void 0;
+      if (svg && flame) await writeFile2(flame, svg);
+      out.push({
+        variant: head.variant,
+        against: control,
+        workload: head.workload,
+        threads: head.threads,
+        component: head.component,
+        kind: diff.kind,
+        unit: diff.unit,
+        total: diff.total,
+        growers: diff.growers,
+        shrinkers: diff.shrinkers,
+        ...flame ? { flame: relative2(runDir.dir, flame) } : {}
+      });
+    } catch (e) {
+      log7(
+        `profiles: ${head.workload} threads=${head.threads} ${head.component}: no diff (${e.message})`
+      );
+    }
+  }
   return out;
 }
 
@@ -62888,6 +63235,7 @@ function buildVerdict(i) {
     )
   ];
   const cells = withEffects(judged.cells, effects);
+  const read3 = readings(result, control, cells, judged.alpha);
   const side = (variant) => ({
     variant,
     run_id: result.run_id,
@@ -62920,7 +63268,9 @@ function buildVerdict(i) {
     ...singlePair ? { single_pair: { instance_gap_sd: { low: INSTANCE_GAP_SD.low, high: INSTANCE_GAP_SD.high } } } : {},
     ...loaded.unseen?.length ? { unseen: loaded.unseen } : {},
     ...evidenceField(evidenceOf(result.cells, names)),
+    ...read3.length ? { readings: read3 } : {},
     ...i.profiles.length ? { profiles: i.profiles } : {},
+    ...i.profileDiffs?.length ? { profile_diffs: i.profileDiffs } : {},
     notes: [
       ...i.profiles.length ? [
         `${new Set(i.profiles.map((p) => `${p.workload}\0${p.threads}`)).size} regressed cell(s) ran once more per side with CPU profiles of the servers (compare.profiles; not judged): under profiles/`
@@ -63109,6 +63459,7 @@ async function compareSpec(given, opts) {
       log: opts.log,
       signal: opts.signal
     });
+    const diffs = await profileDiffs(profiles, control, runDir, opts.log);
     verdict = buildVerdict({
       loaded,
       result,
@@ -63120,6 +63471,7 @@ async function compareSpec(given, opts) {
       roundsDone,
       benchmarkSeconds,
       profiles,
+      profileDiffs: diffs,
       runnerNotes: runner.notes(result.cells),
       ...grouped ? {
         groupedBy: targetPlan.about.find((l) => l.startsWith("variants take turns by:"))?.slice(24) ?? "see the plan"
@@ -63182,7 +63534,7 @@ async function confirmRegression(verdict, loaded, compare3, dir, opts, spent) {
       `confirming the regression (${i} of ${confirm}): ${[...keys4].join(", ")} again on fresh instances`
     );
     const narrowed = await narrowSpec(loaded, cells, { confirm: 0, profiles: 0, seed: null });
-    const again = await compareSpec(narrowed, { ...opts, outDir: join11(dir, "confirm"), seed: void 0 });
+    const again = await compareSpec(narrowed, { ...opts, outDir: join10(dir, "confirm"), seed: void 0 });
     runs.push({
       run_id: again.verdict.head.run_id,
       result: again.resultPath,
@@ -67821,17 +68173,19 @@ async function publishVerdict(v, o) {
 }
 
 export {
+  mean,
+  stddev,
   CellJudgementSchema,
   VerdictSchema,
   readVerdict,
-  mean,
-  stddev,
   DRIVERS,
   driverNames,
+  driverOf,
+  DEFAULT_TOLERANCE,
   canonicalJson,
   loadSpec,
   judgeStored,
-  pct2 as pct,
+  pct3 as pct,
   ciText,
   isLatency,
   metricName,

@@ -252,6 +252,7 @@ export {
   MYSQL_CLIENTS,
   firstTool,
   parseStat,
+  procStat,
   parents,
   treeOf,
   processState,

@@ -23,7 +23,7 @@ import {
   stackOptions,
   stackRecord,
   tagsNow
-} from "./chunk-X6MBPVEH.js";
+} from "./chunk-SG6LQMGY.js";
 import {
   durationSchema,
   external_exports,
@@ -43,11 +43,13 @@ import {
   findTool,
   firstTool,
   parents,
+  parseStat,
+  procStat,
   processState,
   runCommand,
   startServerProcess,
   treeOf
-} from "./chunk-CRYZH5WY.js";
+} from "./chunk-YA335ON3.js";
 import {
   __commonJS,
   __require,
@@ -7626,6 +7628,16 @@ var ResourceUseSchema = external_exports.strictObject({
   /** Per second: seconds since the measured run started, CPU %, RSS MiB. */
   samples: external_exports.array(external_exports.strictObject({ t: num, cpu_pct: num, rss_mib: num.optional() }))
 });
+var CellCostSchema = external_exports.strictObject({
+  /** Seconds between the two readings of the counters. */
+  window_s: num,
+  /** Operations the load tool counted in the measured window (its rate × the duration). */
+  ops: num,
+  /** Each counter's growth over the window (cpu_s, alloc_bytes, handler_reads, cpu_s.tikv …). */
+  counters: external_exports.record(external_exports.string(), num),
+  /** The idle servers' growth per second of each counter, measured after they started: taken off before dividing. */
+  idle_per_s: external_exports.record(external_exports.string(), num).optional()
+});
 var CellSchema = external_exports.strictObject({
   workload: external_exports.string(),
   /** The load tool (drivers/registry.ts) and what it ran: sysbench script, go-tpc benchmark, go-ycsb workload. */
@@ -7668,6 +7680,8 @@ var CellSchema = external_exports.strictObject({
   errors: external_exports.record(external_exports.string(), external_exports.record(external_exports.string(), num)).optional(),
   /** CPU, memory and disk of the servers, the load tool and the machine over the measured window. */
   resources: external_exports.array(ResourceUseSchema).optional(),
+  /** The servers' counters over the measured window, behind the cell's cost metrics. */
+  cost: CellCostSchema.optional(),
   /**
    * compare.order duet: CPU time of processes of neither pair on the CPUs this cell's pair held
    * over the measured run, % of those CPUs' time (absent where it could not be counted whole).
@@ -7899,6 +7913,286 @@ function maskSecrets(text) {
   return out;
 }
 var maskArgs = (args) => args.map(maskSecrets);
+
+// action/src/observe/procfs.ts
+import { execFileSync } from "node:child_process";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { cpus as cpus2 } from "node:os";
+import { join as join2 } from "node:path";
+
+// action/src/targets/local/affinity.ts
+import { cpus } from "node:os";
+function cpuIndexes(list) {
+  return list.split(",").flatMap((part) => {
+    const [a, b] = part.split("-").map(Number);
+    return b === void 0 ? [a] : Array.from({ length: b - a + 1 }, (_, i) => a + i);
+  });
+}
+function checkCpus(key, list) {
+  const n = cpus().length;
+  const bad = cpuIndexes(list).filter((c) => c >= n);
+  if (bad.length > 0)
+    throw new RunError(
+      `${key}: CPU ${bad.join(", ")} does not exist here (this machine has CPUs 0-${n - 1})`
+    );
+}
+async function pinProcesses(pids, list, key) {
+  checkCpus(key, list);
+  for (const pid of pids) {
+    const r = await runCommand("taskset", ["-a", "-p", "-c", list, String(pid)]);
+    if (r.code !== 0)
+      throw new RunError(`${key}: taskset could not pin pid ${pid} to CPUs ${list}: ${r.stderr.trim()}`);
+  }
+}
+
+// action/src/observe/procfs.ts
+var ticks;
+function clockTicks() {
+  if (ticks === void 0) {
+    try {
+      ticks = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
+    } catch {
+      ticks = 100;
+    }
+  }
+  return ticks;
+}
+var read = (file) => {
+  try {
+    return readFileSync(file, "utf8");
+  } catch {
+    return void 0;
+  }
+};
+function sampleProcess(pid) {
+  const stat = read(`/proc/${pid}/stat`);
+  if (!stat) return void 0;
+  const { comm, fields: f } = parseStat(stat);
+  const status = read(`/proc/${pid}/status`) ?? "";
+  const rssKb = Number(/^VmRSS:\s+(\d+)/m.exec(status)?.[1] ?? 0);
+  const io = read(`/proc/${pid}/io`);
+  const ioField = (name) => {
+    const m = io && new RegExp(`^${name}:\\s+(\\d+)`, "m").exec(io);
+    return m ? Number(m[1]) : void 0;
+  };
+  const readBytes = ioField("read_bytes");
+  const writeBytes = ioField("write_bytes");
+  return {
+    pid,
+    ppid: Number(f[1]),
+    comm,
+    ticks: Number(f[11]) + Number(f[12]),
+    rssBytes: rssKb * 1024,
+    ...readBytes !== void 0 ? { readBytes } : {},
+    ...writeBytes !== void 0 ? { writeBytes } : {}
+  };
+}
+function cpuLine(line) {
+  if (!line.startsWith("cpu ")) return void 0;
+  const v = line.trim().split(/\s+/).slice(1).map(Number);
+  const total = v.slice(0, 8).reduce((s, x) => s + (x || 0), 0);
+  return { busy: total - (v[3] ?? 0) - (v[4] ?? 0), total };
+}
+function machineTicks() {
+  return cpuLine(read("/proc/stat")?.split("\n")[0] ?? "");
+}
+function threadTimes(skip) {
+  const out = /* @__PURE__ */ new Map();
+  let pids = [];
+  try {
+    pids = readdirSync("/proc");
+  } catch {
+    return out;
+  }
+  for (const pid of pids) {
+    if (!/^\d+$/.test(pid) || skip.has(Number(pid))) continue;
+    let tids = [];
+    try {
+      tids = readdirSync(`/proc/${pid}/task`);
+    } catch {
+      continue;
+    }
+    for (const tid of tids) {
+      const stat = read(`/proc/${pid}/task/${tid}/stat`);
+      if (!stat) continue;
+      const f = parseStat(stat).fields;
+      out.set(Number(tid), { ticks: Number(f[11]) + Number(f[12]), cpu: Number(f[36]) });
+    }
+  }
+  return out;
+}
+function quotaOf(pid) {
+  const lines = (read(`/proc/${pid}/cgroup`) ?? "").trim().split("\n");
+  let tightest;
+  const take = (q) => {
+    if (q !== void 0 && q > 0 && (tightest === void 0 || q < tightest)) tightest = q;
+  };
+  const v2 = lines.find((l) => l.startsWith("0::"))?.slice(3);
+  if (v2 !== void 0 && existsSync("/sys/fs/cgroup/cgroup.controllers")) {
+    for (let p = v2; ; p = p.slice(0, p.lastIndexOf("/"))) {
+      const [max, period] = (read(join2("/sys/fs/cgroup", p, "cpu.max")) ?? "").trim().split(" ");
+      if (max && max !== "max") take(Number(max) / Number(period));
+      if (p === "" || p === "/") break;
+    }
+    return tightest;
+  }
+  const v1 = lines.map((l) => l.split(":")).find(([, c]) => c?.split(",").includes("cpu"));
+  if (!v1) return void 0;
+  const base = ["cpu", "cpu,cpuacct"].map((d) => join2("/sys/fs/cgroup", d)).find((d) => existsSync(d));
+  if (!base) return void 0;
+  for (let p = v1[2] ?? "/"; ; p = p.slice(0, p.lastIndexOf("/"))) {
+    const quota = Number(read(join2(base, p, "cpu.cfs_quota_us"))?.trim());
+    const period = Number(read(join2(base, p, "cpu.cfs_period_us"))?.trim());
+    if (quota > 0 && period > 0) take(quota / period);
+    if (p === "" || p === "/") break;
+  }
+  return tightest;
+}
+function allowedCpus(pid) {
+  const list = /^Cpus_allowed_list:\s+(\S+)/m.exec(read(`/proc/${pid}/status`) ?? "")?.[1];
+  if (!list) return void 0;
+  try {
+    const out = cpuIndexes(list);
+    return out.length ? out : void 0;
+  } catch {
+    return void 0;
+  }
+}
+function cpuLimit(pid) {
+  const n = allowedCpus(pid)?.length ?? cpus2().length;
+  const q = quotaOf(pid);
+  return q !== void 0 ? Math.min(n, q) : n;
+}
+
+// action/src/observe/cost.ts
+var COST_METRICS = {
+  cpu_ms_per_op: { counter: "cpu_s", scale: 1e3, unit: "ms/op", label: "CPU ms/op" },
+  alloc_kb_per_op: { counter: "alloc_bytes", scale: 1 / 1024, unit: "KiB/op", label: "alloc KiB/op" },
+  mallocs_per_op: { counter: "mallocs", scale: 1, unit: "1/op", label: "mallocs/op" },
+  gc_per_kop: { counter: "gc_cycles", scale: 1e3, unit: "1/kop", label: "GC/1k ops" },
+  handler_reads_per_op: { counter: "handler_reads", scale: 1, unit: "1/op", label: "handler reads/op" },
+  bp_reads_per_op: {
+    counter: "innodb_buffer_pool_read_requests",
+    scale: 1,
+    unit: "1/op",
+    label: "buffer pool reads/op"
+  },
+  tup_returned_per_op: { counter: "tup_returned", scale: 1, unit: "1/op", label: "tuples returned/op" },
+  tup_fetched_per_op: { counter: "tup_fetched", scale: 1, unit: "1/op", label: "tuples fetched/op" },
+  blks_hit_per_op: { counter: "blks_hit", scale: 1, unit: "1/op", label: "blocks hit/op" }
+};
+var IDLE_WINDOW_S = 2;
+var COMPONENTS = ["tidb", "tikv", "pd"];
+function costMetric(name) {
+  const own = COST_METRICS[name];
+  if (own) return own;
+  for (const c of COMPONENTS) {
+    const base = name.startsWith(`${c}_`) ? COST_METRICS[name.slice(c.length + 1)] : void 0;
+    if (base) return { ...base, counter: `${base.counter}.${c}`, label: `${c} ${base.label}`, component: c };
+  }
+  return void 0;
+}
+function metricOfCounter(counter) {
+  const [base, component] = counter.split(".");
+  const name = Object.entries(COST_METRICS).find(([, m]) => m.counter === base)?.[0];
+  if (!name) return void 0;
+  return component ? `${component}_${name}` : name;
+}
+function costOf(before, after, ops, idle) {
+  const window = (after.at - before.at) / 1e3;
+  const counters = {};
+  const metrics = {};
+  for (const [name, end] of Object.entries(after.counters)) {
+    const start = before.counters[name];
+    if (start === void 0 || end < start) continue;
+    counters[name] = end - start;
+    const metric = metricOfCounter(name);
+    const info = metric ? costMetric(metric) : void 0;
+    if (!metric || !info || !(ops > 0)) continue;
+    const net = end - start - (idle?.[name] ?? 0) * window;
+    metrics[metric] = Math.max(0, net) / ops * info.scale;
+  }
+  return {
+    metrics,
+    record: {
+      window_s: Math.round(window * 1e3) / 1e3,
+      ops: Math.round(ops * 1e3) / 1e3,
+      counters,
+      ...idle && Object.keys(idle).length ? { idle_per_s: idle } : {}
+    }
+  };
+}
+function idleRates(before, after) {
+  const s = (after.at - before.at) / 1e3;
+  const out = {};
+  if (!(s > 0)) return out;
+  for (const [name, end] of Object.entries(after.counters)) {
+    const start = before.counters[name];
+    if (start !== void 0 && end >= start) out[name] = (end - start) / s;
+  }
+  return out;
+}
+function treeCpuSeconds(roots) {
+  if (!roots.length) return void 0;
+  let ticks2 = 0;
+  let seen = 0;
+  for (const pid of treeOf(roots, parents())) {
+    const f = procStat(pid);
+    if (!f) continue;
+    ticks2 += Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]);
+    seen++;
+  }
+  return seen ? ticks2 / clockTicks() : void 0;
+}
+function promTotals(text, wanted) {
+  const want = new Set(wanted);
+  const out = {};
+  for (const line of text.split("\n")) {
+    if (!line || line.startsWith("#")) continue;
+    const m = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{[^}]*\})?\s+(\S+)/.exec(line);
+    if (!m || !want.has(m[1])) continue;
+    const v = Number(m[3]);
+    if (Number.isFinite(v)) out[m[1]] = (out[m[1]] ?? 0) + v;
+  }
+  return out;
+}
+function goServerCounters(text) {
+  const t = promTotals(text, [
+    "process_cpu_seconds_total",
+    "go_memstats_alloc_bytes_total",
+    "go_memstats_mallocs_total",
+    "go_gc_duration_seconds_count"
+  ]);
+  const out = {};
+  if (t.process_cpu_seconds_total !== void 0) out.cpu_s = t.process_cpu_seconds_total;
+  if (t.go_memstats_alloc_bytes_total !== void 0) out.alloc_bytes = t.go_memstats_alloc_bytes_total;
+  if (t.go_memstats_mallocs_total !== void 0) out.mallocs = t.go_memstats_mallocs_total;
+  if (t.go_gc_duration_seconds_count !== void 0) out.gc_cycles = t.go_gc_duration_seconds_count;
+  return out;
+}
+var MARIADB_COUNTERS_SQL = "SHOW GLOBAL STATUS WHERE Variable_name LIKE 'Handler_read%' OR Variable_name = 'Innodb_buffer_pool_read_requests'";
+function mariadbCounters(tsv) {
+  const out = {};
+  for (const line of tsv.split("\n")) {
+    const [name, value] = line.trim().split(/\t/);
+    const v = Number(value);
+    if (!name || value === void 0 || !Number.isFinite(v)) continue;
+    const n = name.toLowerCase();
+    if (n.startsWith("handler_read")) out.handler_reads = (out.handler_reads ?? 0) + v;
+    else if (n === "innodb_buffer_pool_read_requests") out[n] = v;
+  }
+  return out;
+}
+var POSTGRES_COUNTERS_SQL = "SELECT sum(tup_returned), sum(tup_fetched), sum(blks_hit) FROM pg_stat_database";
+function postgresCounters(out) {
+  const fields = out.trim().split("|");
+  const r = {};
+  ["tup_returned", "tup_fetched", "blks_hit"].forEach((name, i) => {
+    const v = fields[i]?.trim();
+    if (v && Number.isFinite(Number(v))) r[name] = Number(v);
+  });
+  return r;
+}
 
 // action/src/targets/types.ts
 var PORT_AT_START = 65536;
@@ -8133,7 +8427,7 @@ var KubeClient = class {
 
 // action/src/kubernetes/kubeconfig.ts
 var import_yaml3 = __toESM(require_dist(), 1);
-import { readFileSync } from "node:fs";
+import { readFileSync as readFileSync2 } from "node:fs";
 import { homedir } from "node:os";
 import { dirname as dirname2, isAbsolute, resolve } from "node:path";
 function kubeconfigPath(given) {
@@ -8145,7 +8439,7 @@ function loadKubeContext(o) {
   const file = kubeconfigPath(o.kubeconfig);
   let raw;
   try {
-    raw = (0, import_yaml3.parse)(readFileSync(file, "utf8")) ?? {};
+    raw = (0, import_yaml3.parse)(readFileSync2(file, "utf8")) ?? {};
   } catch (e) {
     throw new InputError(`${o.where}: kubeconfig ${file} cannot be read: ${e.message}`);
   }
@@ -8168,11 +8462,11 @@ function loadKubeContext(o) {
   const base = dirname2(file);
   const bytes = (data, path) => {
     if (typeof data === "string") return Buffer.from(data, "base64");
-    if (typeof path === "string") return readFileSync(isAbsolute(path) ? path : resolve(base, path));
+    if (typeof path === "string") return readFileSync2(isAbsolute(path) ? path : resolve(base, path));
     return void 0;
   };
   const tokenFile = typeof user.tokenFile === "string" ? user.tokenFile : void 0;
-  const token = typeof user.token === "string" ? user.token : tokenFile ? readFileSync(isAbsolute(tokenFile) ? tokenFile : resolve(base, tokenFile), "utf8").trim() : void 0;
+  const token = typeof user.token === "string" ? user.token : tokenFile ? readFileSync2(isAbsolute(tokenFile) ? tokenFile : resolve(base, tokenFile), "utf8").trim() : void 0;
   const exec = user.exec;
   const out = {
     file,
@@ -8212,7 +8506,7 @@ async function commitAt(repo, ref) {
 }
 
 // action/src/targets/local/kind.ts
-import { cpus as cpus2 } from "node:os";
+import { cpus as cpus3 } from "node:os";
 
 // action/src/targets/endpoint/client.ts
 function clientArgs(protocol, ep, query, database) {
@@ -8598,9 +8892,9 @@ var ENDPOINT_REAPERS = {
 };
 
 // action/src/targets/local/cgroup.ts
-import { existsSync } from "node:fs";
+import { existsSync as existsSync2 } from "node:fs";
 import { mkdir as mkdir2, readFile as readFile3, rmdir as rmdir2, writeFile as writeFile2 } from "node:fs/promises";
-import { join as join2 } from "node:path";
+import { join as join3 } from "node:path";
 var ROOT = "/sys/fs/cgroup";
 var PERIOD_US = 1e4;
 function cgroupPrefix(env = process.env) {
@@ -8613,12 +8907,12 @@ function cgroupPrefix(env = process.env) {
   return p;
 }
 async function detect() {
-  const controllers = join2(ROOT, "cgroup.controllers");
-  if (existsSync(controllers) && (await readFile3(controllers, "utf8")).split(/\s+/).includes("cpu")) {
+  const controllers = join3(ROOT, "cgroup.controllers");
+  if (existsSync2(controllers) && (await readFile3(controllers, "utf8")).split(/\s+/).includes("cpu")) {
     return { version: 2, dir: ROOT };
   }
   for (const d of ["cpu", "cpu,cpuacct"]) {
-    if (existsSync(join2(ROOT, d, "cpu.cfs_quota_us"))) return { version: 1, dir: join2(ROOT, d) };
+    if (existsSync2(join3(ROOT, d, "cpu.cfs_quota_us"))) return { version: 1, dir: join3(ROOT, d) };
   }
   return void 0;
 }
@@ -8646,11 +8940,11 @@ function cpuMaxText(quota) {
 }
 async function writeQuota(flavor, dir, quota) {
   if (flavor.version === 2) {
-    await writeFile2(join2(dir, "cpu.max"), cpuMaxText(quota));
+    await writeFile2(join3(dir, "cpu.max"), cpuMaxText(quota));
   } else {
     const { quotaUs, periodUs } = cpuMax(quota);
-    await writeFile2(join2(dir, "cpu.cfs_period_us"), String(periodUs));
-    await writeFile2(join2(dir, "cpu.cfs_quota_us"), String(quotaUs));
+    await writeFile2(join3(dir, "cpu.cfs_period_us"), String(periodUs));
+    await writeFile2(join3(dir, "cpu.cfs_quota_us"), String(quotaUs));
   }
 }
 function cpuCgroupOf(flavor, text) {
@@ -8660,13 +8954,13 @@ function cpuCgroupOf(flavor, text) {
 }
 async function applyResources(pid, quota, name) {
   const flavor = await cpuFlavor();
-  const dir = join2(flavor.dir, `${cgroupPrefix()}${name}-${pid}`);
+  const dir = join3(flavor.dir, `${cgroupPrefix()}${name}-${pid}`);
   const forget = await record({ kind: "cgroup", what: `cgroup of ${name} ${pid}`, path: dir });
   try {
     await mkdir2(dir, { recursive: true });
     await writeQuota(flavor, dir, quota);
     for (const p of await processTree(pid)) {
-      await writeFile2(join2(dir, "cgroup.procs"), String(p)).catch(() => {
+      await writeFile2(join3(dir, "cgroup.procs"), String(p)).catch(() => {
       });
     }
   } catch (e) {
@@ -8701,12 +8995,12 @@ async function cpuThrottle(pids) {
   const dirs = /* @__PURE__ */ new Set();
   for (const pid of pids) {
     const own = cpuCgroupOf(flavor, await readFile3(`/proc/${pid}/cgroup`, "utf8").catch(() => ""));
-    if (own?.split("/").pop()?.startsWith(cgroupPrefix())) dirs.add(join2(flavor.dir, own));
+    if (own?.split("/").pop()?.startsWith(cgroupPrefix())) dirs.add(join3(flavor.dir, own));
   }
   if (dirs.size === 0) return void 0;
   const total = { periods: 0, throttled_periods: 0, throttled_s: 0 };
   for (const dir of dirs) {
-    const stat = parseCpuStat(await readFile3(join2(dir, "cpu.stat"), "utf8").catch(() => ""));
+    const stat = parseCpuStat(await readFile3(join3(dir, "cpu.stat"), "utf8").catch(() => ""));
     total.periods += stat.nr_periods ?? 0;
     total.throttled_periods += stat.nr_throttled ?? 0;
     total.throttled_s += (stat.throttled_usec ?? 0) / 1e6 + (stat.throttled_time ?? 0) / 1e9;
@@ -8726,21 +9020,21 @@ function throttleBetween(a, b) {
 }
 
 // action/src/targets/local/reapers.ts
-import { readFileSync as readFileSync2 } from "node:fs";
+import { readFileSync as readFileSync3 } from "node:fs";
 import { copyFile, mkdir as mkdir3, rm as rm2, rmdir as rmdir3 } from "node:fs/promises";
-import { basename, join as join3 } from "node:path";
+import { basename, join as join4 } from "node:path";
 async function keepLogs(logs, logDir) {
   try {
     await mkdir3(logDir, { recursive: true });
   } catch {
     return;
   }
-  for (const log of logs) await copyFile(log, join3(logDir, basename(log))).catch(() => {
+  for (const log of logs) await copyFile(log, join4(logDir, basename(log))).catch(() => {
   });
 }
 function cmdline(pid) {
   try {
-    return readFileSync2(`/proc/${pid}/cmdline`, "utf8").replace(/\0/g, " ");
+    return readFileSync3(`/proc/${pid}/cmdline`, "utf8").replace(/\0/g, " ");
   } catch {
     return "";
   }
@@ -8822,7 +9116,7 @@ var localTargetSchema = (kind) => external_exports.strictObject({
 import { statfsSync } from "node:fs";
 import { mkdtemp, readFile as readFile4, rm as rm3 } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { basename as basename2, join as join4 } from "node:path";
+import { basename as basename2, join as join5 } from "node:path";
 
 // action/src/proc/port.ts
 import { createServer } from "node:net";
@@ -8839,34 +9133,9 @@ function freePort() {
   });
 }
 
-// action/src/targets/local/affinity.ts
-import { cpus } from "node:os";
-function cpuIndexes(list) {
-  return list.split(",").flatMap((part) => {
-    const [a, b] = part.split("-").map(Number);
-    return b === void 0 ? [a] : Array.from({ length: b - a + 1 }, (_, i) => a + i);
-  });
-}
-function checkCpus(key, list) {
-  const n = cpus().length;
-  const bad = cpuIndexes(list).filter((c) => c >= n);
-  if (bad.length > 0)
-    throw new RunError(
-      `${key}: CPU ${bad.join(", ")} does not exist here (this machine has CPUs 0-${n - 1})`
-    );
-}
-async function pinProcesses(pids, list, key) {
-  checkCpus(key, list);
-  for (const pid of pids) {
-    const r = await runCommand("taskset", ["-a", "-p", "-c", list, String(pid)]);
-    if (r.code !== 0)
-      throw new RunError(`${key}: taskset could not pin pid ${pid} to CPUs ${list}: ${r.stderr.trim()}`);
-  }
-}
-
 // action/src/targets/local/server.ts
 async function makeWorkDir(kind) {
-  return mkdtemp(join4(dataRoot(), `tiperf-${kind}-`));
+  return mkdtemp(join5(dataRoot(), `tiperf-${kind}-`));
 }
 var dataRoot = () => process.env.TIPERF_DATA_DIR || tmpdir();
 var FS_TYPES = {
@@ -9007,7 +9276,7 @@ var StartupError = class extends RunError {
 };
 async function startupFailure(e, o) {
   if (!(e instanceof StartupError)) return e;
-  const kept = o.logs.map((l) => join4(o.logDir, basename2(l)));
+  const kept = o.logs.map((l) => join5(o.logDir, basename2(l)));
   const said = await serverErrors(kept);
   const norm = (s) => s.toLowerCase().replace(/-/g, "_");
   const refused = Object.keys(o.config).filter((k) => said.some((l) => norm(l).includes(norm(k))));
@@ -9056,6 +9325,11 @@ function localTarget(o) {
       return life.died;
     },
     stop: life.stop,
+    costCounters: async () => {
+      const own = await o.counters().catch(() => ({}));
+      const cpu = treeCpuSeconds([life.server.pid]);
+      return cpu === void 0 ? own : { ...own, cpu_s: cpu };
+    },
     restart: async () => {
       const before = life.server.pid;
       await life.restart(o.respawn);
@@ -9232,7 +9506,7 @@ function localKind(s) {
         localServers: true,
         overhead: { setupS: 5 * input.variants.length, switchS: 0, restartS: 5 },
         switching: "none",
-        warnings: localWarnings(input, input.cores ?? cpus2().length),
+        warnings: localWarnings(input, input.cores ?? cpus3().length),
         refusals: localRefusals(input)
       };
     },
@@ -9259,14 +9533,15 @@ function localKind(s) {
       };
       return deployment;
     },
-    reapers: { ...LOCAL_REAPERS, ...ENDPOINT_REAPERS }
+    reapers: { ...LOCAL_REAPERS, ...ENDPOINT_REAPERS },
+    costMetrics: ["cpu_ms_per_op", ...s.costMetrics]
   };
 }
 
 // action/src/targets/mariadb/server.ts
-import { existsSync as existsSync2 } from "node:fs";
+import { existsSync as existsSync3 } from "node:fs";
 import { rm as rm4 } from "node:fs/promises";
-import { join as join5 } from "node:path";
+import { join as join6 } from "node:path";
 var isRoot = () => process.getuid?.() === 0;
 var MARIADB_PROGRAMS = {
   server: ["/usr/sbin/mariadbd", "/usr/sbin/mysqld"],
@@ -9281,7 +9556,7 @@ function settingArgs(config) {
   return Object.entries(config).map(([k, v]) => `--${k}=${typeof v === "boolean" ? v ? "ON" : "OFF" : v}`);
 }
 function mariadbCommands(o) {
-  const dataDir = join5(o.workDir, "data");
+  const dataDir = join6(o.workDir, "data");
   return {
     install: [
       INSTALL_DB(),
@@ -9297,9 +9572,9 @@ function mariadbCommands(o) {
       `--datadir=${dataDir}`,
       `--port=${o.port}`,
       "--bind-address=127.0.0.1",
-      `--socket=${join5(o.workDir, "mysqld.sock")}`,
-      `--pid-file=${join5(o.workDir, "mysqld.pid")}`,
-      `--log-error=${join5(o.workDir, "mariadb-error.log")}`,
+      `--socket=${join6(o.workDir, "mysqld.sock")}`,
+      `--pid-file=${join6(o.workDir, "mysqld.pid")}`,
+      `--log-error=${join6(o.workDir, "mariadb-error.log")}`,
       "--skip-name-resolve",
       `--max-connections=${Math.max(151, o.maxConnections + 20)}`,
       ...isRoot() ? ["--user=root"] : [],
@@ -9313,17 +9588,17 @@ var READ_BACK = {
   setting: (key) => `SELECT @@GLOBAL.${asVariable(key)}`
 };
 async function startMariadb(spec, opts) {
-  if (!existsSync2(SERVER())) {
+  if (!existsSync3(SERVER())) {
     throw new RunError(
       `target.kind mariadb: ${SERVER()} not found; install the Debian package mariadb-server`
     );
   }
   const workDir = await makeWorkDir("mariadb");
   const removeWorkDir = onTeardown(`remove ${workDir}`, () => rm4(workDir, { recursive: true, force: true }));
-  const dataDir = join5(workDir, "data");
-  const errorLog = join5(workDir, "mariadb-error.log");
-  const installLog = join5(workDir, "mariadb-install-db.log");
-  const logs = [errorLog, join5(workDir, "mariadbd.out"), installLog];
+  const dataDir = join6(workDir, "data");
+  const errorLog = join6(workDir, "mariadb-error.log");
+  const installLog = join6(workDir, "mariadb-install-db.log");
+  const logs = [errorLog, join6(workDir, "mariadbd.out"), installLog];
   const port2 = await freePort();
   const commands = mariadbCommands({
     workDir,
@@ -9345,7 +9620,7 @@ ${(install.stderr || install.stdout).slice(-2e3)}`
   }
   opts.step?.({ phase: "start", where: "runner", run: { command: commands.server } });
   const spawnServer = () => startServerProcess(commands.server[0], commands.server.slice(1), {
-    logFile: join5(workDir, "mariadbd.out"),
+    logFile: join6(workDir, "mariadbd.out"),
     cwd: workDir
   });
   const server = spawnServer();
@@ -9392,6 +9667,10 @@ ${(install.stderr || install.stdout).slice(-2e3)}`
       version,
       effectiveConfig,
       workDir,
+      counters: async () => {
+        const r = await sql(MARIADB_COUNTERS_SQL);
+        return r.code === 0 ? mariadbCounters(r.stdout) : {};
+      },
       createDatabase: async (name) => {
         const r = await sql(`CREATE DATABASE IF NOT EXISTS ${checkDatabaseName(name)}`);
         if (r.code !== 0) throw new RunError(`MariaDB: cannot create database ${name}: ${r.stderr.trim()}`);
@@ -9437,20 +9716,21 @@ var mariadb = localKind({
       client: true
     }
   ],
+  costMetrics: ["handler_reads_per_op", "bp_reads_per_op"],
   start: startMariadb
 });
 
 // action/src/targets/postgres/index.ts
-import { join as join7 } from "node:path";
+import { join as join8 } from "node:path";
 
 // action/src/targets/postgres/server.ts
-import { execFileSync } from "node:child_process";
-import { existsSync as existsSync3, readdirSync } from "node:fs";
+import { execFileSync as execFileSync2 } from "node:child_process";
+import { existsSync as existsSync4, readdirSync as readdirSync2 } from "node:fs";
 import { chown, rm as rm5 } from "node:fs/promises";
-import { join as join6 } from "node:path";
+import { join as join7 } from "node:path";
 function postgresBinDirs() {
   const base = "/usr/lib/postgresql";
-  return existsSync3(base) ? readdirSync(base).filter((v) => existsSync3(join6(base, v, "bin", "postgres"))).sort((a, b) => Number(b) - Number(a)).map((v) => join6(base, v, "bin")) : [];
+  return existsSync4(base) ? readdirSync2(base).filter((v) => existsSync4(join7(base, v, "bin", "postgres"))).sort((a, b) => Number(b) - Number(a)).map((v) => join7(base, v, "bin")) : [];
 }
 function binDir() {
   const [newest] = postgresBinDirs();
@@ -9464,8 +9744,8 @@ function binDir() {
 function runAs() {
   if (process.getuid?.() !== 0) return void 0;
   try {
-    const uid = Number(execFileSync("id", ["-u", "postgres"], { encoding: "utf8" }).trim());
-    const gid = Number(execFileSync("id", ["-g", "postgres"], { encoding: "utf8" }).trim());
+    const uid = Number(execFileSync2("id", ["-u", "postgres"], { encoding: "utf8" }).trim());
+    const gid = Number(execFileSync2("id", ["-g", "postgres"], { encoding: "utf8" }).trim());
     return { uid, gid };
   } catch {
     throw new RunError(
@@ -9480,10 +9760,10 @@ function settingArgs2(config) {
   ]);
 }
 function postgresCommands(o) {
-  const dataDir = join6(o.workDir, "data");
+  const dataDir = join7(o.workDir, "data");
   return {
     install: [
-      join6(o.bin, "initdb"),
+      join7(o.bin, "initdb"),
       "-D",
       dataDir,
       "--auth=trust",
@@ -9495,7 +9775,7 @@ function postgresCommands(o) {
       "--no-instructions"
     ],
     server: [
-      join6(o.bin, "postgres"),
+      join7(o.bin, "postgres"),
       "-D",
       dataDir,
       "-p",
@@ -9521,8 +9801,8 @@ async function startPostgres(spec, opts) {
   const workDir = await makeWorkDir("postgres");
   const removeWorkDir = onTeardown(`remove ${workDir}`, () => rm5(workDir, { recursive: true, force: true }));
   if (user) await chown(workDir, user.uid, user.gid);
-  const dataDir = join6(workDir, "data");
-  const serverLog = join6(workDir, "postgres.log");
+  const dataDir = join7(workDir, "data");
+  const serverLog = join7(workDir, "postgres.log");
   const logs = [serverLog];
   const port2 = await freePort();
   const commands = postgresCommands({
@@ -9594,6 +9874,10 @@ ${(init.stderr || init.stdout).slice(-2e3)}`);
       version,
       effectiveConfig,
       workDir,
+      counters: async () => {
+        const r = await psql(POSTGRES_COUNTERS_SQL);
+        return r.code === 0 ? postgresCounters(r.stdout) : {};
+      },
       createDatabase: async (name) => {
         const db = checkDatabaseName(name);
         const exists = await psql(`SELECT 1 FROM pg_database WHERE datname = '${db}'`);
@@ -9626,7 +9910,7 @@ var postgres = localKind({
   endpoint: { kind: "postgres", title: "PostgreSQL", protocol: "postgres", versionSql: READ_BACK2.version },
   stopSignal: "SIGINT",
   needs: () => {
-    const servers = postgresBinDirs().map((d) => join7(d, "postgres"));
+    const servers = postgresBinDirs().map((d) => join8(d, "postgres"));
     return [
       {
         found: anyTool(servers.length ? servers : ["/usr/lib/postgresql/N/bin/postgres"]),
@@ -9641,6 +9925,7 @@ var postgres = localKind({
       }
     ];
   },
+  costMetrics: ["tup_returned_per_op", "tup_fetched_per_op", "blks_hit_per_op"],
   start: startPostgres
 });
 
@@ -10025,7 +10310,7 @@ function withHosts(profile, c) {
 }
 
 // action/src/targets/tidb/deployments/cluster/index.ts
-import { basename as basename3, dirname as dirname3, join as join10 } from "node:path";
+import { basename as basename3, dirname as dirname3, join as join11 } from "node:path";
 
 // action/src/targets/tidb/config.ts
 import { homedir as homedir2 } from "node:os";
@@ -10485,7 +10770,7 @@ var stepKey = {
 
 // action/src/targets/tidb/tiup.ts
 import { homedir as homedir3 } from "node:os";
-import { join as join8 } from "node:path";
+import { join as join9 } from "node:path";
 
 // action/src/proc/tool.ts
 import { spawn } from "node:child_process";
@@ -10660,7 +10945,7 @@ ${maskSecrets(e.message)}
 }
 
 // action/src/targets/tidb/tiup.ts
-var tiupHome = () => process.env.TIUP_HOME || join8(homedir3(), ".tiup");
+var tiupHome = () => process.env.TIUP_HOME || join9(homedir3(), ".tiup");
 var lastLines = (text, n = 6) => text.trimEnd().split("\n").slice(-n).join("\n");
 function tiupProgram() {
   const tiup = findTool("tiup");
@@ -10673,7 +10958,7 @@ function tiupProgram() {
 async function runTiup(argv, o) {
   const limitS = o.limitS ?? 1800;
   const [, ...args] = argv;
-  const logFile = join8(
+  const logFile = join9(
     o.rawDir,
     `tiup-${argv[2] ?? argv[1]}-${argv[3] ?? ""}.log`.replace(/-\.log$/, ".log")
   );
@@ -10709,7 +10994,7 @@ function clusterStatus(d) {
 
 // action/src/targets/tidb/deployments/cluster/run.ts
 import { mkdir as mkdir4 } from "node:fs/promises";
-import { join as join9 } from "node:path";
+import { join as join10 } from "node:path";
 
 // action/src/targets/tidb/haproxy.ts
 var PROBE = 'i=0; while [ "$i" -lt "$2" ]; do (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && exit 0; i=$((i+1)); sleep 0.1; done; exit 1';
@@ -10872,7 +11157,7 @@ function serverHosts(ctx, d) {
 async function keepMetrics(ctx, d) {
   const m = d.cluster.monitoring;
   if (!m) return;
-  const file = join9(ctx.dir, "..", "monitoring", `${d.name}.json`);
+  const file = join10(ctx.dir, "..", "monitoring", `${d.name}.json`);
   try {
     const snap = await snapshotMetrics({
       base: `http://${m.host}:${m.prometheus}`,
@@ -10880,7 +11165,7 @@ async function keepMetrics(ctx, d) {
       end: /* @__PURE__ */ new Date(),
       get: (url) => ctx.checks.getJson(url)
     });
-    await mkdir4(join9(ctx.dir, "..", "monitoring"), { recursive: true });
+    await mkdir4(join10(ctx.dir, "..", "monitoring"), { recursive: true });
     await writeAtomic(file, `${JSON.stringify(snap, null, 2)}
 `);
     const kept = Object.values(snap.series).filter((x) => x.data).length;
@@ -10919,7 +11204,7 @@ async function switchCluster(ctx, d, setup, r, signal, fresh) {
         `variant ${setup.name} applied online (${cs.keys.map((k) => k.key).join(", ") || "target.sql only"})`
       );
     } else {
-      const file = join9(ctx.dir, setup.topologyFile);
+      const file = join10(ctx.dir, setup.topologyFile);
       const out = await ctx.tiupRun(
         ctx.argv(stepKey.editConfig(d, setup)),
         `variant ${setup.name}: edit-config`,
@@ -11016,7 +11301,7 @@ async function deployCluster(ctx, d, signal) {
         config: ctx.plan.files[`haproxy-${d.name}.cfg`],
         command,
         port: port2,
-        logFile: join9(ctx.rawDir, `haproxy-${d.name}.log`)
+        logFile: join10(ctx.rawDir, `haproxy-${d.name}.log`)
       });
       running.endpoints = [haproxy.endpoint];
       const destroy = running.stop;
@@ -11423,7 +11708,7 @@ ${JSON.stringify(v.target.split ?? null)}`;
       "always: success, failure, cancel, SIGTERM; `tiperf reap` if tiperf was killed"
     );
   },
-  records: (d) => [join10(tiupHome(), "storage", "cluster", "clusters", d.name)],
+  records: (d) => [join11(tiupHome(), "storage", "cluster", "clusters", d.name)],
   run: clusterRuntime
 };
 
@@ -11748,7 +12033,7 @@ import { dirname as dirname4 } from "node:path";
 
 // action/src/cloud/kubernetes.ts
 import { chmod, mkdir as mkdir5, writeFile as writeFile3 } from "node:fs/promises";
-import { join as join11 } from "node:path";
+import { join as join12 } from "node:path";
 function kubernetesCloudOf(name) {
   const cloud = KUBERNETES_CLOUDS[name];
   if (!cloud)
@@ -11759,7 +12044,7 @@ async function provisionKubernetes(o) {
   const { ask, log } = o;
   const cloud = kubernetesCloudOf(o.cloud);
   const settings2 = ask.settings;
-  const dir = join11(o.runDir, "cloud");
+  const dir = join12(o.runDir, "cloud");
   await mkdir5(dir, { recursive: true });
   const tags = tagsNow(settings2, o.runId);
   const rec = stackRecord({
@@ -11777,7 +12062,7 @@ async function provisionKubernetes(o) {
   const program = await cloud.program({ ask, labels: cloud.labels(tags) });
   let stack;
   const created2 = {
-    kubeconfig: join11(dir, "kubeconfig"),
+    kubeconfig: join12(dir, "kubeconfig"),
     context: "",
     stackName: rec.name,
     startedAt: Date.now(),
@@ -12626,11 +12911,11 @@ var serverStatus = (d) => ({
 });
 
 // action/src/targets/tidb/deployments/local/run.ts
-import { join as join13 } from "node:path";
+import { join as join14 } from "node:path";
 
 // action/src/targets/tidb/deployments/local/server.ts
 import { chmod as chmod2, copyFile as copyFile2, mkdir as mkdir6, readFile as readFile5, rm as rm6 } from "node:fs/promises";
-import { basename as basename4, dirname as dirname5, join as join12 } from "node:path";
+import { basename as basename4, dirname as dirname5, join as join13 } from "node:path";
 
 // action/src/targets/tidb/status-api.ts
 import { get as httpGet, request as httpRequest2 } from "node:http";
@@ -12705,7 +12990,7 @@ async function startTidbServer(o) {
   const { d } = o;
   const slot = serverSlots(d);
   const workDir = await makeWorkDir("tidb");
-  await mkdir6(join12(workDir, "tmp"), { recursive: true });
+  await mkdir6(join13(workDir, "tmp"), { recursive: true });
   const port2 = await freePort();
   let statusPort = await freePort();
   for (let i = 0; i < 20 && statusPort === port2; i++) statusPort = await freePort();
@@ -12720,10 +13005,10 @@ async function startTidbServer(o) {
     await chmod2(program, 493);
   };
   await copyProgram();
-  const logFile = join12(workDir, "tidb.log");
-  const stdout = join12(workDir, "stdout.log");
+  const logFile = join13(workDir, "tidb.log");
+  const stdout = join13(workDir, "stdout.log");
   const what = `TiDB ${d.name}`;
-  const spawn2 = () => startServerProcess(program, argv.slice(1), { logFile: stdout, env: { TMPDIR: join12(workDir, "tmp") } });
+  const spawn2 = () => startServerProcess(program, argv.slice(1), { logFile: stdout, env: { TMPDIR: join13(workDir, "tmp") } });
   let removeCgroup;
   const settle = async (s) => {
     await waitReady(
@@ -12746,7 +13031,7 @@ async function startTidbServer(o) {
     server,
     workDir,
     // the slow query log too: which statements were slow is what a regression hunt reads first
-    logs: [logFile, stdout, join12(workDir, "tidb-slow.log")],
+    logs: [logFile, stdout, join13(workDir, "tidb-slow.log")],
     logDir: o.logDir,
     stopSignal: "SIGTERM",
     beforeRemove: async () => {
@@ -12806,7 +13091,7 @@ var serverRuntime = {
       d,
       command: start.run.command,
       program,
-      logDir: ctx.logDirOf(setup.name) ?? join13(ctx.rawDir, d.name),
+      logDir: ctx.logDirOf(setup.name) ?? join14(ctx.rawDir, d.name),
       ...setup.resources ? { resources: setup.resources } : {}
     });
     ctx.addFill(local.fill);
@@ -12984,16 +13269,16 @@ function playgroundStatus(d) {
 
 // action/src/targets/tidb/deployments/playground/run.ts
 import { readFile as readFile6, rm as rm7 } from "node:fs/promises";
-import { join as join14 } from "node:path";
+import { join as join15 } from "node:path";
 var playgroundRuntime = {
   targetKind: "tidb-playground",
   build: (d) => d.binpaths.tidb,
   async start(ctx, d, _setup, signal) {
     const argv = ctx.argv(stepKey.start(d));
-    const logFile = join14(ctx.rawDir, `tiup-playground-${d.name}.log`);
+    const logFile = join15(ctx.rawDir, `tiup-playground-${d.name}.log`);
     await writeAtomic(logFile, `$ ${shellCommand(argv)}
 `);
-    const dataDir = join14(tiupHome(), "data", d.name);
+    const dataDir = join15(tiupHome(), "data", d.name);
     const server = startServerProcess(tiupProgram(), argv.slice(1), { logFile });
     const forget = await record({
       kind: "playground",
@@ -13598,7 +13883,7 @@ var TIDB_REAPERS = { playground: playgroundReaper, cluster: clusterReaper };
 
 // action/src/targets/tidb/run.ts
 import { mkdir as mkdir7, writeFile as writeFile4 } from "node:fs/promises";
-import { join as join15 } from "node:path";
+import { join as join16 } from "node:path";
 
 // action/src/targets/tidb/checks.ts
 function sameSetting(want, got) {
@@ -13792,7 +14077,7 @@ var TidbRun = class {
     this.rawDir = rawDir;
     this.log = log;
     this.cloud = cloud;
-    this.dir = join15(runDir, "tidb");
+    this.dir = join16(runDir, "tidb");
     this.unregister = onTeardown("destroy the TiDB clusters of this run", () => this.stop());
   }
   plan;
@@ -13887,32 +14172,78 @@ var TidbRun = class {
    */
   async cpuProfiles(r, seconds, dir, prefix) {
     await mkdir7(dir, { recursive: true });
-    const take = async (role, planned) => {
+    const take = async (role, planned, kind) => {
       const component = `${role}-server`;
       const address = this.fill(planned);
-      const url = `http://${address}/debug/pprof/profile?seconds=${seconds}`;
-      const file = join15(dir, `${prefix}-${component}-${address.replace(/[^\w.-]+/g, "_")}.pprof`);
+      const url = `http://${address}/debug/pprof/${kind === "cpu" ? "profile" : "allocs"}?seconds=${seconds}`;
+      const file = join16(
+        dir,
+        `${prefix}-${component}-${address.replace(/[^\w.-]+/g, "_")}${kind === "cpu" ? "" : "-alloc"}.pprof`
+      );
       try {
         const data = await this.checks.getBytes(url, seconds + 30);
         if (data.length === 0) throw new Error("an empty answer");
         await writeFile4(file, data);
-        return { component, address, file };
+        return { component, address, file, ...kind === "alloc" ? { kind } : {} };
       } catch (e) {
         const via = this.via();
         return {
           component,
           address,
+          ...kind === "alloc" ? { kind } : {},
           error: `GET ${url}${via ? ` (from ${via.host})` : ""}: ${e.message}`
         };
       }
     };
     const roles = ["tidb", "tikv"];
-    return Promise.all(roles.flatMap((role) => (r.status[role] ?? []).map((a) => take(role, a))));
+    return Promise.all(
+      roles.flatMap(
+        (role) => (r.status[role] ?? []).flatMap((a) => [
+          take(role, a, "cpu"),
+          ...role === "tidb" ? [take(role, a, "alloc")] : []
+        ])
+      )
+    );
+  }
+  /**
+   * The counters of every TiDB, TiKV and PD server (their status ports' /metrics): CPU seconds per
+   * component (cpu_s.tikv …) and in all (cpu_s), and tidb-server's Go heap allocations, mallocs and
+   * GC cycles. A server that does not answer is left out of this reading (its counters then give
+   * no cost for the cell: a counter must be in both readings).
+   */
+  async costCounters(r) {
+    const roles = ["tidb", "tikv", "pd"];
+    const read2 = async (role, planned) => {
+      const url = `http://${this.fill(planned)}/metrics`;
+      const text = await this.checks.getBytes(url, 10).then(
+        (b) => b.toString("utf8"),
+        () => void 0
+      );
+      return { role, counters: text === void 0 ? void 0 : goServerCounters(text) };
+    };
+    const answers = await Promise.all(
+      roles.flatMap((role) => (r.status[role] ?? []).map((a) => read2(role, a)))
+    );
+    if (answers.some((a) => a.counters === void 0)) return {};
+    const out = {};
+    const add = (k, v) => {
+      if (v !== void 0) out[k] = (out[k] ?? 0) + v;
+    };
+    const components = new Set(answers.map((a) => a.role));
+    for (const { role, counters: c = {} } of answers) {
+      add("cpu_s", c.cpu_s);
+      if (components.size > 1) add(`cpu_s.${role}`, c.cpu_s);
+      if (role !== "tidb") continue;
+      add("alloc_bytes", c.alloc_bytes);
+      add("mallocs", c.mallocs);
+      add("gc_cycles", c.gc_cycles);
+    }
+    return out;
   }
   /** Writes the plan's files (topologies, TOML configs, haproxy.cfg) into <run>/tidb/. */
   async writeFiles() {
     await mkdir7(this.dir, { recursive: true });
-    for (const [name, text] of Object.entries(this.plan.files)) await writeAtomic(join15(this.dir, name), text);
+    for (const [name, text] of Object.entries(this.plan.files)) await writeAtomic(join16(this.dir, name), text);
   }
   /** The load host as ssh reaches it (hosts profiles), for the load tools; through the bastion if any. */
   /** Where the deployment runs the load tools itself (a pod of the cluster), if it does. */
@@ -13926,7 +14257,7 @@ var TidbRun = class {
   loadHost() {
     const l = this.plan.load;
     if (!l.user) return void 0;
-    const knownHosts = join15(this.dir, "known_hosts");
+    const knownHosts = join16(this.dir, "known_hosts");
     const proxy = this.plan.profile.ssh?.proxy;
     const identity = l.identity ? expandHome(l.identity) : void 0;
     const bastionKey = proxy?.identity_file ? expandHome(proxy.identity_file) : identity;
@@ -14012,6 +14343,7 @@ var TidbRun = class {
       },
       activate: (signal, o) => this.activate(setup, signal, o),
       cpuProfiles: (seconds, dir, prefix) => this.cpuProfiles(r, seconds, dir, prefix),
+      costCounters: () => this.costCounters(r),
       ...run.serverHosts ? { serverHosts: () => run.serverHosts?.(this, d) ?? [] } : {},
       // a fresh instance of its servers, same data (compare.blocks); a playground cannot
       ...run.restart ? { restart: (signal) => run.restart(this, d, setup, r, restarts, signal) } : {},
@@ -14022,7 +14354,7 @@ var TidbRun = class {
         // the build it ran (target.binpath, or target.source's build of a commit): what a diff shows
         ...run.build(d) ? { build: run.build(d) } : {},
         config,
-        ...setup.topologyFile ? { topology: join15(this.dir, setup.topologyFile) } : {},
+        ...setup.topologyFile ? { topology: join16(this.dir, setup.topologyFile) } : {},
         tidb_version: facts.tidbVersion,
         status: facts.status,
         ...r.local ? { data_dir: dataDirFacts(r.local.workDir) } : {}
@@ -14155,11 +14487,11 @@ import {
   chmodSync,
   closeSync,
   copyFileSync,
-  existsSync as existsSync4,
+  existsSync as existsSync5,
   mkdirSync,
   openSync,
-  readdirSync as readdirSync2,
-  readFileSync as readFileSync3,
+  readdirSync as readdirSync3,
+  readFileSync as readFileSync4,
   realpathSync,
   renameSync,
   rmSync,
@@ -14168,7 +14500,7 @@ import {
   writeFileSync
 } from "node:fs";
 import { homedir as homedir4 } from "node:os";
-import { basename as basename6, isAbsolute as isAbsolute2, join as join16, resolve as resolve2 } from "node:path";
+import { basename as basename6, isAbsolute as isAbsolute2, join as join17, resolve as resolve2 } from "node:path";
 
 // action/src/targets/tidb/unseen.ts
 var NEEDS = "a TiDB cluster profile (infra/profiles/playground.yaml, a hosts profile or a cloud profile: --profile)";
@@ -14218,11 +14550,11 @@ function unseenOnUnistore(files, goModDiff = "") {
 // action/src/targets/tidb/source.ts
 function buildsRoot(env = process.env) {
   if (env.TIPERF_BUILDS) return resolve2(env.TIPERF_BUILDS);
-  return join16(env.XDG_CACHE_HOME || join16(homedir4(), ".cache"), "tiperf", "builds");
+  return join17(env.XDG_CACHE_HOME || join17(homedir4(), ".cache"), "tiperf", "builds");
 }
 function treeDir(path, root = buildsRoot()) {
   const real = realpathSync(path);
-  return join16(root, `${basename6(real)}-${createHash("sha256").update(real).digest("hex").slice(0, 10)}`);
+  return join17(root, `${basename6(real)}-${createHash("sha256").update(real).digest("hex").slice(0, 10)}`);
 }
 function buildKey(commit, src) {
   const how = createHash("sha256").update(JSON.stringify([src.build, src.binary, Object.entries(src.env ?? {}).sort()])).digest("hex").slice(0, 8);
@@ -14233,7 +14565,7 @@ async function gitStep(path, args, what) {
   if (r.code !== 0) throw new RunError(`${what}: git ${args.join(" ")} failed: ${r.err}`);
 }
 async function resolveCommit(path, ref, key = "target.source.ref") {
-  if (!existsSync4(path)) throw new InputError(`target.source.path: ${path} does not exist`);
+  if (!existsSync5(path)) throw new InputError(`target.source.path: ${path} does not exist`);
   if ((await git(path, ["rev-parse", "--show-toplevel"])).code !== 0)
     throw new InputError(`target.source.path: ${path} is not a git repository`);
   const c = await commitAt(path, ref);
@@ -14247,8 +14579,8 @@ function buildEnv(src) {
   return { ...out, ...src.env ?? {} };
 }
 function keptBuild(path, commit, src) {
-  const file = join16(treeDir(path), buildKey(commit, src), "tidb-server");
-  return existsSync4(file) ? file : void 0;
+  const file = join17(treeDir(path), buildKey(commit, src), "tidb-server");
+  return existsSync5(file) ? file : void 0;
 }
 function sizeBytes(size) {
   const m = /^(\d+(?:\.\d+)?)([MG])$/.exec(size);
@@ -14257,17 +14589,17 @@ function sizeBytes(size) {
 }
 var inUse = /* @__PURE__ */ new Set();
 function pruneBuilds(dir, cap) {
-  if (!existsSync4(dir)) return [];
-  const builds = readdirSync2(dir).map((name) => join16(dir, name)).filter((d) => existsSync4(join16(d, "build.json")) && existsSync4(join16(d, "tidb-server"))).map((d) => ({
+  if (!existsSync5(dir)) return [];
+  const builds = readdirSync3(dir).map((name) => join17(dir, name)).filter((d) => existsSync5(join17(d, "build.json")) && existsSync5(join17(d, "tidb-server"))).map((d) => ({
     d,
-    used: statSync(join16(d, "build.json")).mtimeMs,
-    bytes: readdirSync2(d).reduce((n, f) => n + statSync(join16(d, f)).size, 0)
+    used: statSync(join17(d, "build.json")).mtimeMs,
+    bytes: readdirSync3(d).reduce((n, f) => n + statSync(join17(d, f)).size, 0)
   })).sort((a, b) => a.used - b.used);
   let total = builds.reduce((n, b) => n + b.bytes, 0);
   const removed = [];
   for (const b of builds) {
     if (total <= cap) break;
-    if (inUse.has(join16(b.d, "tidb-server"))) continue;
+    if (inUse.has(join17(b.d, "tidb-server"))) continue;
     rmSync(b.d, { recursive: true, force: true });
     total -= b.bytes;
     removed.push(b.d);
@@ -14275,7 +14607,7 @@ function pruneBuilds(dir, cap) {
   return removed;
 }
 function lock(dir) {
-  const file = join16(dir, "lock");
+  const file = join17(dir, "lock");
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       const fd = openSync(file, "wx");
@@ -14284,7 +14616,7 @@ function lock(dir) {
       return () => rmSync(file, { force: true });
     } catch (e) {
       if (e.code !== "EEXIST") throw e;
-      const holder = Number(readFileSync3(file, "utf8"));
+      const holder = Number(readFileSync4(file, "utf8"));
       let alive3 = false;
       try {
         process.kill(holder, 0);
@@ -14303,22 +14635,22 @@ function lock(dir) {
 async function buildAt(src, commit, opts) {
   const { subject } = await resolveCommit(src.path, commit);
   const dir = treeDir(src.path);
-  const out = join16(dir, buildKey(commit, src));
-  const binary = join16(out, "tidb-server");
-  const logFile = join16(out, "build.log");
-  if (existsSync4(binary)) {
-    const info = JSON.parse(readFileSync3(join16(out, "build.json"), "utf8"));
+  const out = join17(dir, buildKey(commit, src));
+  const binary = join17(out, "tidb-server");
+  const logFile = join17(out, "build.log");
+  if (existsSync5(binary)) {
+    const info = JSON.parse(readFileSync4(join17(out, "build.json"), "utf8"));
     opts.log(`build ${commit.slice(0, 10)}: kept from an earlier build (${binary})`);
     inUse.add(binary);
     const now = /* @__PURE__ */ new Date();
-    utimesSync(join16(out, "build.json"), now, now);
+    utimesSync(join17(out, "build.json"), now, now);
     return { commit, subject, binary, seconds: info.seconds, kept: true, log: logFile };
   }
   mkdirSync(out, { recursive: true });
   const unlock = lock(dir);
   try {
-    const tree = join16(dir, "checkout");
-    if (!existsSync4(join16(tree, ".git"))) {
+    const tree = join17(dir, "checkout");
+    if (!existsSync5(join17(tree, ".git"))) {
       rmSync(tree, { recursive: true, force: true });
       await gitStep(src.path, ["worktree", "prune"], "the build checkout");
       await gitStep(src.path, ["worktree", "add", "--detach", "--force", tree, commit], "the build checkout");
@@ -14329,7 +14661,7 @@ async function buildAt(src, commit, opts) {
     const [command, ...args] = src.build;
     const limitS = parseDuration(src.timeout) ?? 3600;
     opts.log(`build ${commit.slice(0, 10)} ${subject}: ${src.build.join(" ")} (in ${tree})`);
-    const program = command.includes("/") && !isAbsolute2(command) ? join16(tree, command) : command;
+    const program = command.includes("/") && !isAbsolute2(command) ? join17(tree, command) : command;
     const run = await runTool(program, args, {
       logFile,
       limitS,
@@ -14349,8 +14681,8 @@ async function buildAt(src, commit, opts) {
 ${tail}`,
         commit
       );
-    const made = join16(tree, src.binary);
-    if (!existsSync4(made))
+    const made = join17(tree, src.binary);
+    if (!existsSync5(made))
       throw new BuildFailed(
         `build of ${commit.slice(0, 10)}: ${src.build.join(" ")} exited 0 but left no ${src.binary} (target.source.binary) in the checkout; its log: ${logFile}`,
         commit
@@ -14359,7 +14691,7 @@ ${tail}`,
     chmodSync(`${binary}.part`, 493);
     const seconds = Math.round(run.elapsed_s * 10) / 10;
     writeFileSync(
-      join16(out, "build.json"),
+      join17(out, "build.json"),
       `${JSON.stringify({ commit, subject, seconds, build: src.build }, null, 2)}
 `
     );
@@ -14649,7 +14981,16 @@ var tidb = {
       cost: () => run.cost()
     };
   },
-  reapers: { ...TIDB_REAPERS, ...ENDPOINT_REAPERS }
+  reapers: { ...TIDB_REAPERS, ...ENDPOINT_REAPERS },
+  costMetrics: [
+    "cpu_ms_per_op",
+    "alloc_kb_per_op",
+    "mallocs_per_op",
+    "gc_per_kop",
+    "tidb_cpu_ms_per_op",
+    "tikv_cpu_ms_per_op",
+    "pd_cpu_ms_per_op"
+  ]
 };
 
 // action/src/targets/registry.ts
@@ -14706,6 +15047,19 @@ export {
   readModel,
   readResult,
   readReport,
+  cpuIndexes,
+  checkCpus,
+  clockTicks,
+  sampleProcess,
+  cpuLine,
+  machineTicks,
+  threadTimes,
+  allowedCpus,
+  cpuLimit,
+  IDLE_WINDOW_S,
+  costMetric,
+  costOf,
+  idleRates,
   maskSecrets,
   maskArgs,
   runTool,
@@ -14716,8 +15070,6 @@ export {
   applyResources,
   cpuThrottle,
   throttleBetween,
-  cpuIndexes,
-  checkCpus,
   deepMerge,
   MANAGED_BY,
   MANAGER,
