@@ -47,10 +47,10 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-YR4FYXPU.js";
+} from "./chunk-PX42DTUF.js";
 import {
   reapLedger
-} from "./chunk-HU4E4O6A.js";
+} from "./chunk-PHOM746Q.js";
 import {
   EXPIRES,
   KubeClient,
@@ -67,7 +67,7 @@ import {
   require_dist,
   writeAtomic,
   writeResult
-} from "./chunk-SRN3HFH6.js";
+} from "./chunk-2TQHLQEC.js";
 import {
   CLOUDS,
   Interrupted,

@@ -13,7 +13,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-YR4FYXPU.js";
+} from "./chunk-PX42DTUF.js";
 import {
   getInput,
   info,
@@ -26,7 +26,7 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-SRN3HFH6.js";
+} from "./chunk-2TQHLQEC.js";
 import {
   Interrupted,
   installCrashTeardown,

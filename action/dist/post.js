@@ -4,13 +4,13 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   reapLedger
-} from "./chunk-HU4E4O6A.js";
+} from "./chunk-PHOM746Q.js";
 import {
   getState,
   info,
   setFailed
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-SRN3HFH6.js";
+import "./chunk-2TQHLQEC.js";
 import {
   ledgerDir
 } from "./chunk-SG6LQMGY.js";

@@ -190,8 +190,8 @@ describe("workloads/tidb-source-pr.yaml: the TiDB source PR check", () => {
 
   test("compare.noise of a workload the spec lacks is refused by name", async () => {
     const text = readFileSync(join(ROOT, "workloads/tidb-source-pr.yaml"), "utf8").replace(
-      "      point_select: {",
-      "      point_selec: {",
+      "      point_select:\n        rounds:",
+      "      point_selec:\n        rounds:",
     );
     const plan = await planRun(parseSpec(`${text}\nvariants: {base: {}, head: {}}\n`, "src.yaml"), {
       cores: 2,

@@ -44,6 +44,12 @@ export const COST_METRICS: Record<string, CostMetric> = {
   blks_hit_per_op: { counter: "blks_hit", scale: 1, unit: "1/op", label: "blocks hit/op" },
 };
 
+/**
+ * The longest a reading of a server's counters may take: a stopped or stalled server gives none
+ * (the cell then has no cost) rather than holding up the watchdog that ends its cell.
+ */
+export const COUNTERS_TIMEOUT_MS = 5000;
+
 /** Seconds the idle servers' counters are read over after each start and data load (Bench.measureIdle). */
 export const IDLE_WINDOW_S = 2;
 

@@ -13,7 +13,14 @@ import {
   type Workload,
 } from "../drivers/types.ts";
 import { RunError } from "../errors.ts";
-import { type CounterReading, costMetric, costOf, IDLE_WINDOW_S, idleRates } from "../observe/cost.ts";
+import {
+  COUNTERS_TIMEOUT_MS,
+  type CounterReading,
+  costMetric,
+  costOf,
+  IDLE_WINDOW_S,
+  idleRates,
+} from "../observe/cost.ts";
 import { RemoteSampler } from "../observe/remote.ts";
 import { ResourceSampler, type Sampler } from "../observe/sampler.ts";
 import { runCommand } from "../proc/process.ts";
@@ -257,7 +264,12 @@ export class Bench {
   private async counters(): Promise<CounterReading | undefined> {
     const read = this.target.costCounters;
     if (!read) return undefined;
-    const counters = await read.call(this.target).catch(() => undefined);
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<undefined>((res) => {
+      timer = setTimeout(() => res(undefined), COUNTERS_TIMEOUT_MS + 1000);
+    });
+    const counters = await Promise.race([read.call(this.target).catch(() => undefined), late]);
+    clearTimeout(timer);
     return counters && Object.keys(counters).length ? { at: performance.now(), counters } : undefined;
   }
 
@@ -589,7 +601,8 @@ export class Bench {
           if (!this.elsewhere) for (const s of samplers) s.addLoad(pid);
         },
       });
-      readings = await costing?.end();
+      // a run that failed or was stopped has no cost to read (its server may be what failed)
+      readings = r.code === 0 && !r.aborted && !r.timedOut ? await costing?.end() : undefined;
     } finally {
       resources = (await Promise.all(samplers.map((s) => s.stop().catch(() => [])))).flat();
       if (throttledBefore) throttle = throttleBetween(throttledBefore, await cpuThrottle(this.target.pids));

@@ -63,7 +63,7 @@ export async function profileRegressions(o: {
       o.log(`profiles: ${k.workload} threads=${k.threads} regressed: ${side} once more with CPU profiles`);
       const { cell, profiles, seconds } = await bench.profileCell({ ...plan, tag: "profile" }, o.signal, dir);
       const main = Object.entries(cell.metrics).find(([, m]) => m.better === "higher");
-      const op = driverOf(plan.workload.driver).operations(plan.workload);
+      const op = plan.workload.driver ? driverOf(plan.workload.driver).operations(plan.workload) : undefined;
       const rate = op ? cell.metrics[op.metric]?.value : undefined;
       const ops = op && rate ? rate * op.perSecond * seconds : undefined;
       for (const p of profiles) {

@@ -3,7 +3,7 @@ import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { RunError } from "../../errors.ts";
 import { onTeardown } from "../../lifecycle/teardown.ts";
-import { MARIADB_COUNTERS_SQL, mariadbCounters } from "../../observe/cost.ts";
+import { COUNTERS_TIMEOUT_MS, MARIADB_COUNTERS_SQL, mariadbCounters } from "../../observe/cost.ts";
 import { firstTool, MYSQL_CLIENTS } from "../../proc/env.ts";
 import { runCommand, type ServerProcess, startServerProcess } from "../../proc/process.ts";
 import type { LocalTargetSpec } from "../local/schema.ts";
@@ -136,13 +136,11 @@ export async function startMariadb(spec: LocalTargetSpec, opts: StartOptions): P
     beforeRemove: async () => removeCgroup?.(),
   });
 
-  const sql = (query: string) =>
+  const sql = (query: string, timeoutMs = 30_000) =>
     runCommand(
       CLIENT(),
       ["--no-defaults", "-h", "127.0.0.1", "-P", String(port), "-u", "root", "-N", "-B", "-e", query],
-      {
-        timeoutMs: 30_000,
-      },
+      { timeoutMs },
     );
 
   const settle = (s: ServerProcess) =>
@@ -172,7 +170,7 @@ export async function startMariadb(spec: LocalTargetSpec, opts: StartOptions): P
       effectiveConfig,
       workDir,
       counters: async () => {
-        const r = await sql(MARIADB_COUNTERS_SQL);
+        const r = await sql(MARIADB_COUNTERS_SQL, COUNTERS_TIMEOUT_MS);
         return r.code === 0 ? mariadbCounters(r.stdout) : {};
       },
       createDatabase: async (name) => {

@@ -4,7 +4,7 @@ import { chown, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { RunError } from "../../errors.ts";
 import { onTeardown } from "../../lifecycle/teardown.ts";
-import { POSTGRES_COUNTERS_SQL, postgresCounters } from "../../observe/cost.ts";
+import { COUNTERS_TIMEOUT_MS, POSTGRES_COUNTERS_SQL, postgresCounters } from "../../observe/cost.ts";
 import { type RunAs, runCommand, type ServerProcess, startServerProcess } from "../../proc/process.ts";
 import type { LocalTargetSpec } from "../local/schema.ts";
 import {
@@ -160,13 +160,11 @@ export async function startPostgres(spec: LocalTargetSpec, opts: StartOptions): 
     beforeRemove: async () => removeCgroup?.(),
   });
 
-  const psql = (query: string, db = "postgres") =>
+  const psql = (query: string, db = "postgres", timeoutMs = 30_000) =>
     runCommand(
       "psql",
       ["-X", "-h", "127.0.0.1", "-p", String(port), "-U", "postgres", "-d", db, "-Atc", query],
-      {
-        timeoutMs: 30_000,
-      },
+      { timeoutMs },
     );
 
   const settle = (s: ServerProcess) =>
@@ -196,7 +194,7 @@ export async function startPostgres(spec: LocalTargetSpec, opts: StartOptions): 
       effectiveConfig,
       workDir,
       counters: async () => {
-        const r = await psql(POSTGRES_COUNTERS_SQL);
+        const r = await psql(POSTGRES_COUNTERS_SQL, "postgres", COUNTERS_TIMEOUT_MS);
         return r.code === 0 ? postgresCounters(r.stdout) : {};
       },
       createDatabase: async (name) => {

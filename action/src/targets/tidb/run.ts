@@ -8,7 +8,7 @@ import { type CostEstimate, measuredCost } from "../../cloud/cost.ts";
 import type { CloudCluster } from "../../cloud/provision.ts";
 import { RunError } from "../../errors.ts";
 import { onTeardown } from "../../lifecycle/teardown.ts";
-import { goServerCounters } from "../../observe/cost.ts";
+import { COUNTERS_TIMEOUT_MS, goServerCounters } from "../../observe/cost.ts";
 import type { RemoteHost } from "../../proc/ssh.ts";
 import type { ToolLauncher } from "../../proc/tool.ts";
 import { writeAtomic } from "../../result/store.ts";
@@ -205,7 +205,7 @@ export class TidbRun implements RunContext {
     const roles = ["tidb", "tikv", "pd"] as const;
     const read = async (role: (typeof roles)[number], planned: string) => {
       const url = `http://${this.fill(planned)}/metrics`;
-      const text = await this.checks.getBytes(url, 10).then(
+      const text = await this.checks.getBytes(url, COUNTERS_TIMEOUT_MS / 1000).then(
         (b) => b.toString("utf8"),
         () => undefined,
       );

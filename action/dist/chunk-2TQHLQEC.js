@@ -8081,6 +8081,7 @@ var COST_METRICS = {
   tup_fetched_per_op: { counter: "tup_fetched", scale: 1, unit: "1/op", label: "tuples fetched/op" },
   blks_hit_per_op: { counter: "blks_hit", scale: 1, unit: "1/op", label: "blocks hit/op" }
 };
+var COUNTERS_TIMEOUT_MS = 5e3;
 var IDLE_WINDOW_S = 2;
 var COMPONENTS = ["tidb", "tikv", "pd"];
 function costMetric(name) {
@@ -9635,12 +9636,10 @@ ${(install.stderr || install.stdout).slice(-2e3)}`
     stopSignal: "SIGTERM",
     beforeRemove: async () => removeCgroup?.()
   });
-  const sql = (query) => runCommand(
+  const sql = (query, timeoutMs = 3e4) => runCommand(
     CLIENT(),
     ["--no-defaults", "-h", "127.0.0.1", "-P", String(port2), "-u", "root", "-N", "-B", "-e", query],
-    {
-      timeoutMs: 3e4
-    }
+    { timeoutMs }
   );
   const settle = (s) => settleServer({
     what: "MariaDB",
@@ -9668,7 +9667,7 @@ ${(install.stderr || install.stdout).slice(-2e3)}`
       effectiveConfig,
       workDir,
       counters: async () => {
-        const r = await sql(MARIADB_COUNTERS_SQL);
+        const r = await sql(MARIADB_COUNTERS_SQL, COUNTERS_TIMEOUT_MS);
         return r.code === 0 ? mariadbCounters(r.stdout) : {};
       },
       createDatabase: async (name) => {
@@ -9842,12 +9841,10 @@ ${(init.stderr || init.stdout).slice(-2e3)}`);
     stopSignal: "SIGINT",
     beforeRemove: async () => removeCgroup?.()
   });
-  const psql = (query, db = "postgres") => runCommand(
+  const psql = (query, db = "postgres", timeoutMs = 3e4) => runCommand(
     "psql",
     ["-X", "-h", "127.0.0.1", "-p", String(port2), "-U", "postgres", "-d", db, "-Atc", query],
-    {
-      timeoutMs: 3e4
-    }
+    { timeoutMs }
   );
   const settle = (s) => settleServer({
     what: "PostgreSQL",
@@ -9875,7 +9872,7 @@ ${(init.stderr || init.stdout).slice(-2e3)}`);
       effectiveConfig,
       workDir,
       counters: async () => {
-        const r = await psql(POSTGRES_COUNTERS_SQL);
+        const r = await psql(POSTGRES_COUNTERS_SQL, "postgres", COUNTERS_TIMEOUT_MS);
         return r.code === 0 ? postgresCounters(r.stdout) : {};
       },
       createDatabase: async (name) => {
@@ -14215,7 +14212,7 @@ var TidbRun = class {
     const roles = ["tidb", "tikv", "pd"];
     const read2 = async (role, planned) => {
       const url = `http://${this.fill(planned)}/metrics`;
-      const text = await this.checks.getBytes(url, 10).then(
+      const text = await this.checks.getBytes(url, COUNTERS_TIMEOUT_MS / 1e3).then(
         (b) => b.toString("utf8"),
         () => void 0
       );
@@ -15056,6 +15053,7 @@ export {
   threadTimes,
   allowedCpus,
   cpuLimit,
+  COUNTERS_TIMEOUT_MS,
   IDLE_WINDOW_S,
   costMetric,
   costOf,

@@ -6,7 +6,7 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-SRN3HFH6.js";
+} from "./chunk-2TQHLQEC.js";
 import {
   sweep
 } from "./chunk-SG6LQMGY.js";

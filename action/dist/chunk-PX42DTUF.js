@@ -3,6 +3,7 @@ import { createRequire as __cr } from 'node:module'; const require = __cr(import
 import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } from 'node:path';
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
+  COUNTERS_TIMEOUT_MS,
   HostSchema,
   IDLE_WINDOW_S,
   PORT_AT_START,
@@ -41,7 +42,7 @@ import {
   throttleBetween,
   validateYaml,
   writeAtomic
-} from "./chunk-SRN3HFH6.js";
+} from "./chunk-2TQHLQEC.js";
 import {
   record,
   shellCommand,
@@ -61094,7 +61095,12 @@ var Bench = class _Bench {
   async counters() {
     const read3 = this.target.costCounters;
     if (!read3) return void 0;
-    const counters = await read3.call(this.target).catch(() => void 0);
+    let timer3;
+    const late = new Promise((res) => {
+      timer3 = setTimeout(() => res(void 0), COUNTERS_TIMEOUT_MS + 1e3);
+    });
+    const counters = await Promise.race([read3.call(this.target).catch(() => void 0), late]);
+    clearTimeout(timer3);
     return counters && Object.keys(counters).length ? { at: performance.now(), counters } : void 0;
   }
   /**
@@ -61387,7 +61393,7 @@ var Bench = class _Bench {
           if (!this.elsewhere) for (const s2 of samplers) s2.addLoad(pid);
         }
       });
-      readings2 = await costing?.end();
+      readings2 = r.code === 0 && !r.aborted && !r.timedOut ? await costing?.end() : void 0;
     } finally {
       resources = (await Promise.all(samplers.map((s2) => s2.stop().catch(() => [])))).flat();
       if (throttledBefore) throttle = throttleBetween(throttledBefore, await cpuThrottle(this.target.pids));
@@ -63140,7 +63146,7 @@ async function profileRegressions(o) {
       o.log(`profiles: ${k2.workload} threads=${k2.threads} regressed: ${side} once more with CPU profiles`);
       const { cell: cell2, profiles, seconds: seconds2 } = await bench.profileCell({ ...plan, tag: "profile" }, o.signal, dir);
       const main2 = Object.entries(cell2.metrics).find(([, m3]) => m3.better === "higher");
-      const op = driverOf(plan.workload.driver).operations(plan.workload);
+      const op = plan.workload.driver ? driverOf(plan.workload.driver).operations(plan.workload) : void 0;
       const rate = op ? cell2.metrics[op.metric]?.value : void 0;
       const ops2 = op && rate ? rate * op.perSecond * seconds2 : void 0;
       for (const p of profiles) {
