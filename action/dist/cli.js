@@ -47,10 +47,10 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-PX42DTUF.js";
+} from "./chunk-PJRUITL3.js";
 import {
   reapLedger
-} from "./chunk-PHOM746Q.js";
+} from "./chunk-YB2WW5HQ.js";
 import {
   EXPIRES,
   KubeClient,
@@ -67,7 +67,7 @@ import {
   require_dist,
   writeAtomic,
   writeResult
-} from "./chunk-2TQHLQEC.js";
+} from "./chunk-KGMPN2SS.js";
 import {
   CLOUDS,
   Interrupted,

@@ -13,7 +13,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-PX42DTUF.js";
+} from "./chunk-PJRUITL3.js";
 import {
   getInput,
   info,
@@ -26,7 +26,7 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-2TQHLQEC.js";
+} from "./chunk-KGMPN2SS.js";
 import {
   Interrupted,
   installCrashTeardown,

@@ -98,12 +98,17 @@ describe("tiperf bisect over a config repository (real MariaDB, real sysbench)",
       r.steps.map((s: { role: string }) => s.role),
       ["check", ...Array(r.steps.length - 2).fill("search"), "confirm"],
     );
-    // every step's answer is its comparison's: bad steps regressed, good ones ruled a regression out
+    // every step's answer is its comparison's: the check regressed; every later step's interval lies
+    // wholly past (bad) or wholly short of (good) halfway to the bad end's change on the log scale
+    const badEnd = r.cells[0].bad_change;
+    assert.ok(badEnd < -0.2, `the bad end's change ${badEnd} recorded`);
+    const halfway = Math.sqrt(1 + badEnd) - 1;
     for (const s of r.steps) {
       const last = s.attempts.at(-1);
       const c = last.cells[0];
-      if (s.kind === "bad") assert.equal(c.verdict, "regression");
-      if (s.kind === "good") assert.ok(c.ci[0] > -0.2, `good step's interval ${c.ci} clear of −20%`);
+      if (s.role === "check") assert.equal(c.verdict, "regression");
+      else if (s.kind === "bad") assert.ok(c.ci[1] < halfway, `bad step's interval ${c.ci} past ${halfway}`);
+      if (s.kind === "good") assert.ok(c.ci[0] > halfway, `good step's interval ${c.ci} short of ${halfway}`);
       const bad = shas.indexOf(s.candidate.commit) >= 11;
       assert.equal(s.kind, bad ? "bad" : "good", `step on ${shas.indexOf(s.candidate.commit)}`);
     }

@@ -42,7 +42,7 @@ import {
   throttleBetween,
   validateYaml,
   writeAtomic
-} from "./chunk-2TQHLQEC.js";
+} from "./chunk-KGMPN2SS.js";
 import {
   record,
   shellCommand,

@@ -9520,10 +9520,13 @@ function localKind(s) {
         async target(variant, opts) {
           const spec = specs.get(variant);
           if (!spec) throw new Error(`no variant ${variant} in this plan`);
-          const t = await s.start(spec, {
-            ...opts,
-            step: (step) => deployment.executed.push({ ...step, variant })
-          });
+          const t = await startOnFreePort(
+            () => s.start(spec, {
+              ...opts,
+              step: (step) => deployment.executed.push({ ...step, variant })
+            }),
+            (line) => opts.log(`${variant}: ${line}`)
+          );
           stops.push(t.stop.bind(t));
           return t;
         },
@@ -9537,6 +9540,19 @@ function localKind(s) {
     reapers: { ...LOCAL_REAPERS, ...ENDPOINT_REAPERS },
     costMetrics: ["cpu_ms_per_op", ...s.costMetrics]
   };
+}
+var PORT_TRIES = 3;
+async function startOnFreePort(start, log) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await start();
+    } catch (e) {
+      if (attempt >= PORT_TRIES || !/address already in use/i.test(e.message)) throw e;
+      log(
+        `its port was taken before the server could bind it; starting again on another port (try ${attempt + 1} of ${PORT_TRIES})`
+      );
+    }
+  }
 }
 
 // action/src/targets/mariadb/server.ts

@@ -6,7 +6,7 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-2TQHLQEC.js";
+} from "./chunk-KGMPN2SS.js";
 import {
   sweep
 } from "./chunk-SG6LQMGY.js";
