@@ -47,7 +47,7 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-PJRUITL3.js";
+} from "./chunk-3YI34RZS.js";
 import {
   reapLedger
 } from "./chunk-YB2WW5HQ.js";
@@ -447,13 +447,12 @@ async function bisectSearch(n, measure) {
   return done({ outcome: "inconclusive", lastGood: lo, firstBad: hi, at: hi });
 }
 function stepKind(cells, watched, badEnd) {
-  const key = (c) => `${c.workload}\0${c.threads}\0${c.metric}`;
-  const keys = watched ? new Set(watched.map(key)) : void 0;
-  const mine = cells.filter((c) => !keys || keys.has(key(c)));
+  const keys = watched ? new Set(watched.map(stepCellKey)) : void 0;
+  const mine = cells.filter((c) => !keys || keys.has(stepCellKey(c)));
   if (mine.length === 0) return "unknown";
-  if (badEnd && mine.every((c) => badEnd.has(key(c)))) {
+  if (badEnd && mine.every((c) => badEnd.has(stepCellKey(c)))) {
     const sides = mine.map((c) => {
-      const mid = midpoint(badEnd.get(key(c)));
+      const mid = midpoint(badEnd.get(stepCellKey(c)));
       if (!c.ci) return "unknown";
       const [past, short3] = c.better === "higher" ? [c.ci[1] < mid, c.ci[0] > mid] : [c.ci[0] > mid, c.ci[1] < mid];
       return past ? "bad" : short3 ? "good" : "unknown";
@@ -1456,7 +1455,7 @@ async function bisectSpec(o) {
         }));
         report.notes.push(
           `each later step asks whether its commit is like the good end or the bad end: bad when its interval lies wholly past halfway (log scale) to the bad end's change (${regressed.filter((c) => c.change !== null).map(
-            (c) => `${c.workload} threads=${c.threads} ${c.metric} ${pctText(c.change)}: halfway ${pctText(midpoint(c.change))}`
+            (c) => `${c.workload} threads=${c.threads} ${c.metric} ${pct(c.change)}: halfway ${pct(midpoint(c.change))}`
           ).join("; ")}), good when it lies wholly short of it, else measured again`
         );
       }
@@ -1527,7 +1526,6 @@ async function bisectSpec(o) {
     exitCode: report.outcome === "found" ? EXIT.regression : EXIT.ok
   };
 }
-var pctText = (x) => `${x >= 0 ? "+" : "\u2212"}${Math.abs(x * 100).toFixed(1)}%`;
 function metricOverride(current, metric, tolerance) {
   const own = current.spec.workloads.map((w) => w.judge[metric]?.tolerance).find((t2) => t2 !== void 0);
   const t = tolerance?.[metric] ?? tolerance?.["*"] ?? own ?? DEFAULT_TOLERANCE;

@@ -13,7 +13,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-PJRUITL3.js";
+} from "./chunk-3YI34RZS.js";
 import {
   getInput,
   info,

@@ -107,13 +107,12 @@ export function stepKind(
   watched: StepCell[] | undefined,
   badEnd?: ReadonlyMap<string, number>,
 ): StepKind {
-  const key = (c: StepCell) => `${c.workload}\u0000${c.threads}\u0000${c.metric}`;
-  const keys = watched ? new Set(watched.map(key)) : undefined;
-  const mine = cells.filter((c) => !keys || keys.has(key(c)));
+  const keys = watched ? new Set(watched.map(stepCellKey)) : undefined;
+  const mine = cells.filter((c) => !keys || keys.has(stepCellKey(c)));
   if (mine.length === 0) return "unknown";
-  if (badEnd && mine.every((c) => badEnd.has(key(c)))) {
+  if (badEnd && mine.every((c) => badEnd.has(stepCellKey(c)))) {
     const sides = mine.map((c) => {
-      const mid = midpoint(badEnd.get(key(c)) as number);
+      const mid = midpoint(badEnd.get(stepCellKey(c)) as number);
       if (!c.ci) return "unknown";
       // towards the bad end: down for higher-is-better metrics, up for lower-is-better ones
       const [past, short] =

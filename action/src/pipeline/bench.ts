@@ -626,7 +626,7 @@ export class Bench {
         const i = info[name];
         if (i && Number.isFinite(value)) metrics[name] = { value, unit: i.unit, better: i.better };
       }
-      const cost = readings && this.costOfCell(w, m.metrics, readings);
+      const cost = readings && this.costOfCell(w, driver.operations(w), m.metrics, readings);
       if (cost) Object.assign(metrics, cost.metrics);
       return {
         ...cell,
@@ -649,10 +649,10 @@ export class Bench {
   /** A cell's cost metrics from its counters: their growth per operation the tool counted. */
   private costOfCell(
     w: Workload,
+    op: ReturnType<Driver["operations"]>,
     measured: Record<string, number>,
     readings: { before: CounterReading; after: CounterReading },
   ): { metrics: Cell["metrics"]; record: NonNullable<Cell["cost"]> } | undefined {
-    const op = driverOf(w.driver).operations(w);
     const rate = op ? measured[op.metric] : undefined;
     if (!op || rate === undefined || !(rate > 0)) return undefined;
     const { metrics, record } = costOf(

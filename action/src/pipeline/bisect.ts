@@ -26,6 +26,7 @@ import { driverOf } from "../drivers/registry.ts";
 import { BuildFailed, EXIT, InputError } from "../errors.ts";
 import { commitAt, git } from "../proc/git.ts";
 import { bisectMarkdown } from "../report/bisect.ts";
+import { pct } from "../report/rows.ts";
 import { writeAtomic } from "../result/store.ts";
 import { type LoadedSpec, loadSpec } from "../specfile/load.ts";
 import {
@@ -323,7 +324,7 @@ export async function bisectSpec(o: BisectOptions): Promise<BisectOutcome> {
             .filter((c) => c.change !== null)
             .map(
               (c) =>
-                `${c.workload} threads=${c.threads} ${c.metric} ${pctText(c.change as number)}: halfway ${pctText(midpoint(c.change as number))}`,
+                `${c.workload} threads=${c.threads} ${c.metric} ${pct(c.change as number)}: halfway ${pct(midpoint(c.change as number))}`,
             )
             .join("; ")}), good when it lies wholly short of it, else measured again`,
         );
@@ -398,8 +399,6 @@ export async function bisectSpec(o: BisectOptions): Promise<BisectOutcome> {
     exitCode: report.outcome === "found" ? EXIT.regression : EXIT.ok,
   };
 }
-
-const pctText = (x: number) => `${x >= 0 ? "+" : "−"}${Math.abs(x * 100).toFixed(1)}%`;
 
 /**
  * bisect --metric: the one metric every step judges, at --tolerance's value for it, else the spec's

@@ -34,14 +34,15 @@ export const pct = (x: number | null | undefined, digits = 1) =>
 export const num = (x: number | null | undefined) =>
   x === null || x === undefined || !Number.isFinite(x) ? "–" : x >= 100 ? x.toFixed(0) : x.toFixed(2);
 
-export const ciText = (c: CellJudgement | undefined) => (c?.ci ? `[${pct(c.ci[0])}, ${pct(c.ci[1])}]` : "–");
+export const ciText = (c: { ci: [number, number] | null } | undefined) =>
+  c?.ci ? `[${pct(c.ci[0])}, ${pct(c.ci[1])}]` : "–";
 
 /** A row's cost per operation beside its throughput: Δ and interval (judged ones marked with their verdict). */
 export function costText(r: Row): string {
   const c = r.cost?.cost;
   if (!c) return "–";
   const judged = c.judged ? ` ${CELL_MARK[c.verdict]}` : "";
-  return `${pct(c.change)} ${c.ci ? `[${pct(c.ci[0])}, ${pct(c.ci[1])}]` : ""}${judged}`.trim();
+  return `${pct(c.change)} ${c.ci ? ciText(c) : ""}${judged}`.trim();
 }
 
 /** Verdicts from the worst to the best: a row, or a thread count over variants, shows the first present. */

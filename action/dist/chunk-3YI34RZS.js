@@ -58243,7 +58243,7 @@ function costText(r) {
   const c4 = r.cost?.cost;
   if (!c4) return "\u2013";
   const judged = c4.judged ? ` ${CELL_MARK[c4.verdict]}` : "";
-  return `${pct3(c4.change)} ${c4.ci ? `[${pct3(c4.ci[0])}, ${pct3(c4.ci[1])}]` : ""}${judged}`.trim();
+  return `${pct3(c4.change)} ${c4.ci ? ciText(c4) : ""}${judged}`.trim();
 }
 var SEVERITY = ["regression", "inconclusive", "improvement", "unchanged"];
 var THROUGHPUT2 = ["qps", "tps", "tpmc", "ops"];
@@ -61416,7 +61416,7 @@ var Bench = class _Bench {
         const i = info2[name];
         if (i && Number.isFinite(value4)) metrics[name] = { value: value4, unit: i.unit, better: i.better };
       }
-      const cost = readings2 && this.costOfCell(w2, m3.metrics, readings2);
+      const cost = readings2 && this.costOfCell(w2, driver.operations(w2), m3.metrics, readings2);
       if (cost) Object.assign(metrics, cost.metrics);
       return {
         ...cell2,
@@ -61436,8 +61436,7 @@ var Bench = class _Bench {
     }
   }
   /** A cell's cost metrics from its counters: their growth per operation the tool counted. */
-  costOfCell(w2, measured, readings2) {
-    const op = driverOf(w2.driver).operations(w2);
+  costOfCell(w2, op, measured, readings2) {
     const rate = op ? measured[op.metric] : void 0;
     if (!op || rate === void 0 || !(rate > 0)) return void 0;
     const { metrics, record: record2 } = costOf(
