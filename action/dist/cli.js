@@ -47,10 +47,10 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-3YI34RZS.js";
+} from "./chunk-GTQTO3IA.js";
 import {
   reapLedger
-} from "./chunk-YB2WW5HQ.js";
+} from "./chunk-RL2HVUVS.js";
 import {
   EXPIRES,
   KubeClient,
@@ -67,7 +67,7 @@ import {
   require_dist,
   writeAtomic,
   writeResult
-} from "./chunk-KGMPN2SS.js";
+} from "./chunk-VUXOB57E.js";
 import {
   CLOUDS,
   Interrupted,

@@ -13,7 +13,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-3YI34RZS.js";
+} from "./chunk-GTQTO3IA.js";
 import {
   getInput,
   info,
@@ -26,7 +26,7 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-KGMPN2SS.js";
+} from "./chunk-VUXOB57E.js";
 import {
   Interrupted,
   installCrashTeardown,

@@ -212,6 +212,105 @@ describe("provider endpoint: an existing MariaDB", () => {
     await theirsIntact();
   });
 
+  describe("allow_existing_tables: a database of theirs", () => {
+    const tables = async () =>
+      (
+        await adminSql(
+          server,
+          "SELECT table_name FROM information_schema.tables WHERE table_schema = 'shop' ORDER BY 1",
+        )
+      ).split("\n");
+    let spec = "";
+    before(async () => {
+      await adminSql(
+        server,
+        "CREATE DATABASE shop; CREATE TABLE shop.customer (id INT PRIMARY KEY); INSERT INTO shop.customer VALUES (7); CREATE TABLE shop.orders (id INT PRIMARY KEY)",
+      );
+      const profile = writeProfile(
+        dir,
+        "shop",
+        server,
+        "bench",
+        "  database: shop\n  allow_existing_tables: true\n",
+      );
+      spec = writeSpec(dir, "mariadb", profile);
+    });
+    const theirTablesIntact = async () => {
+      assert.deepEqual(await tables(), ["customer", "orders"], "only their tables are left");
+      assert.equal(await adminSql(server, "SELECT id FROM shop.customer"), "7", "their rows are untouched");
+    };
+
+    test("the plan drops only the run's own tables, never through the load tool's cleanup", async () => {
+      const plan = cli(["plan", "--spec", spec], ENV);
+      assert.equal((await plan.done).code, 0, plan.stderr());
+      assert.match(plan.stdout(), /\[cleanup\] SQL: DROP TABLE <each table this run created in shop>/);
+      assert.match(
+        plan.stdout(),
+        /SELECT table_name FROM information_schema\.tables WHERE table_schema = 'shop'/,
+      );
+      assert.doesNotMatch(plan.stdout(), /oltp_common .* cleanup/);
+      // the database is theirs: nothing creates it
+      assert.doesNotMatch(plan.stdout(), /CREATE DATABASE/);
+    });
+
+    test("a run loads beside their tables and drops exactly the ones it created", async () => {
+      const out = join(dir, "shop-ok");
+      const run = cli(["run", "--spec", spec, "--out", out], ENV);
+      assert.equal((await run.done).code, 0, run.stderr());
+      assert.match(
+        run.stderr(),
+        /this run created 2 table\(s\) in shop on 127\.0\.0\.1:\d+: sbtest1, sbtest2/,
+      );
+      assert.match(
+        run.stderr(),
+        /dropped the 2 table\(s\) this run created in shop on .*: sbtest1, sbtest2; nothing else/,
+      );
+      await theirTablesIntact();
+      const executed = readFileSync(join(out, readdirSync(out)[0] as string, "executed.json"), "utf8");
+      assert.doesNotMatch(executed, /"cleanup"\s*\]/, "sysbench's cleanup never ran");
+      assert.match(executed, /DROP TABLE sbtest1/);
+    });
+
+    test("a failed run still drops the tables it created, and says so", async () => {
+      const failing = writeSpec(
+        dir,
+        "mariadb",
+        writeProfile(dir, "shop-fail", server, "bench", "  database: shop\n  allow_existing_tables: true\n"),
+        {
+          options: "{rand-type: nonsense}",
+        },
+      );
+      const run = cli(["run", "--spec", failing, "--out", join(dir, "shop-failed")], ENV);
+      assert.notEqual((await run.done).code, 0, run.stderr());
+      assert.match(run.stderr(), /dropped the 2 table\(s\) this run created in shop/);
+      assert.doesNotMatch(run.stderr(), /the data goes with the server/);
+      await theirTablesIntact();
+    });
+
+    test("a table of the load tool's own name there is refused before the load, and kept", async () => {
+      await adminSql(
+        server,
+        "CREATE TABLE shop.sbtest1 (id INT PRIMARY KEY); INSERT INTO shop.sbtest1 VALUES (5)",
+      );
+      try {
+        const run = cli(["run", "--spec", spec, "--out", join(dir, "shop-taken")], ENV);
+        assert.notEqual((await run.done).code, 0);
+        assert.match(
+          run.stderr(),
+          /database shop on 127\.0\.0\.1:\d+ already holds sbtest1: sysbench's load writes tables of these names and its cleanup drops them/,
+        );
+        assert.equal(
+          await adminSql(server, "SELECT id FROM shop.sbtest1"),
+          "5",
+          "their sbtest1 is untouched",
+        );
+        assert.deepEqual(await tables(), ["customer", "orders", "sbtest1"]);
+      } finally {
+        await adminSql(server, "DROP TABLE shop.sbtest1");
+      }
+    });
+  });
+
   test("SIGTERM mid-run: the run's database is dropped before tiperf exits", async () => {
     const profile = writeProfile(dir, "sigterm", server, "bench");
     const spec = writeSpec(dir, "mariadb", profile);
@@ -277,8 +376,15 @@ describe("provider endpoint: two existing servers and PostgreSQL", () => {
     const { code } = await run.done;
     assert.ok([0, 1].includes(code as number), run.stderr());
     const runDir = join(out, readdirSync(out)[0] as string);
-    const verdict = JSON.parse(readFileSync(join(runDir, "verdict.json"), "utf8")) as { cells: unknown[] };
+    const verdict = JSON.parse(readFileSync(join(runDir, "verdict.json"), "utf8")) as {
+      cells: unknown[];
+      notes: string[];
+    };
     assert.equal(verdict.cells.length, 1);
+    // one pair of servers tiperf does not own: blocks of restarts are not advised
+    const note = verdict.notes.find((n) => n.startsWith("one instance pair")) ?? "";
+    assert.match(note, /not tiperf's and it never restarts them/);
+    assert.doesNotMatch(note, /compare\.blocks: 3/);
     const result = await readResult(join(runDir, "result.json"));
     assert.deepEqual(
       result.targets.map((t) => (t.details as Record<string, unknown>).profile),

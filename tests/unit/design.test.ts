@@ -45,6 +45,20 @@ describe("one instance pair: what it cannot tell apart", () => {
     );
     assert.equal(singlePairNote(3, true), undefined);
     assert.equal(singlePairNote(1, false), undefined);
+    // the figures are said to be tiperf's own, not measured on the user's machine
+    assert.match(singlePairNote(1, true) ?? "", /in tiperf's own A\/A banks on a 2-core runner/);
+    assert.doesNotMatch(singlePairNote(1, true) ?? "", /this machine/);
+  });
+
+  test("on servers tiperf does not own (endpoints) blocks are not advised: an A/A comparison is", () => {
+    const note = singlePairNote(1, true, false) ?? "";
+    assert.match(note, /not tiperf's and it never restarts them/);
+    assert.match(note, /an A\/A comparison\) measures their gap/);
+    assert.doesNotMatch(note, /compare\.blocks: 3/);
+    const sd = { low: INSTANCE_GAP_SD.low, high: INSTANCE_GAP_SD.high };
+    const line = singlePairWarning([{ label: "point_select threads=2 tps", change: -0.05 }], sd, false) ?? "";
+    assert.match(line, /an A\/A comparison of the two measures their gap/);
+    assert.doesNotMatch(line, /compare\.blocks: 3/);
   });
 
   test("a flagged cell of one pair is warned of in the first lines; nothing flagged, no warning", () => {

@@ -6,7 +6,7 @@ import { logGamma, normalCdf, TRIM, tQuantile } from "./stats.ts";
 
 /**
  * The standard deviation of the steady gap between two instances of one configuration, measured
- * on this machine's A/A banks (instances restarted before every block; the between-block part of
+ * in tiperf's own A/A banks on a 2-core runner (bench/; not the user's machine) (instances restarted before every block; the between-block part of
  * the variance of log(head/base), one-way random effects): 0.9% for a private tidb-server duet at
  * 40% of a CPU (`lowFrom`) to 7.0% for MariaDB duets at 40% of a CPU and 8 threads with the data
  * loaded again per block (`highFrom`: the root mean square over its 21 banks, one bank each from
@@ -21,13 +21,20 @@ export const INSTANCE_GAP_SD = {
 
 const gapPct = (x: number) => `${(x * 100).toFixed(1)}%`;
 
+/** Where the instance-gap figures come from, as a verdict says it (not measured on the user's machine). */
+const GAP_SOURCE = "in tiperf's own A/A banks on a 2-core runner (bench/)";
+
 /**
  * The verdict's line for a comparison of one instance pair whose variants run on instances of
- * their own (not one deployment switched between them); none otherwise.
+ * their own (not one deployment switched between them); none otherwise. `restartable`: whether
+ * tiperf may restart the servers (an existing endpoint is not tiperf's: blocks are no remedy there).
  */
-export function singlePairNote(blocks: number, ownInstances: boolean): string | undefined {
+export function singlePairNote(blocks: number, ownInstances: boolean, restartable = true): string | undefined {
   if (blocks > 1 || !ownInstances) return undefined;
-  return `one instance pair (compare.blocks 1): every round compared the same two server processes, so a steady gap between two instances of one configuration cannot be told from a change; on this machine such gaps had a standard deviation of ${gapPct(INSTANCE_GAP_SD.low)} (a private tidb-server at 40% of a CPU) to ${gapPct(INSTANCE_GAP_SD.high)} (MariaDB at 40% of a CPU, 8 threads) in A/A banks with restarts. compare.blocks: 3 or more restarts the servers between blocks and counts that gap in the interval`;
+  const gap = `a steady gap between two instances of one configuration cannot be told from a change; ${GAP_SOURCE} such gaps had a standard deviation of ${gapPct(INSTANCE_GAP_SD.low)} (a private tidb-server at 40% of a CPU) to ${gapPct(INSTANCE_GAP_SD.high)} (MariaDB at 40% of a CPU, 8 threads)`;
+  if (!restartable)
+    return `one instance pair: every round compared the same two servers, so ${gap}. These servers are not tiperf's and it never restarts them, so compare.blocks cannot separate the two: a run of one variant against both servers (an A/A comparison) measures their gap`;
+  return `one instance pair (compare.blocks 1): every round compared the same two server processes, so ${gap} in A/A banks with restarts. compare.blocks: 3 or more restarts the servers between blocks and counts that gap in the interval`;
 }
 
 /**
@@ -38,12 +45,13 @@ export function singlePairNote(blocks: number, ownInstances: boolean): string | 
 export function singlePairWarning(
   flagged: { label: string; change: number }[],
   sd: { low: number; high: number },
+  restartable = true,
 ): string | undefined {
   if (flagged.length === 0) return undefined;
   const shown = flagged
     .map((f) => `${f.label} ${f.change > 0 ? "+" : f.change < 0 ? "−" : ""}${gapPct(Math.abs(f.change))}`)
     .join(", ");
-  return `⚠️ One instance pair (compare.blocks 1): ${shown} may be a steady gap between the two server instances rather than a change — two instances of one configuration differed on this machine with a standard deviation of ${gapPct(sd.low)} to ${gapPct(sd.high)}, so ±${gapPct(2 * sd.high)} between one pair is no surprise. compare.blocks: 3 or more restarts the servers between blocks and tells the two apart.`;
+  return `⚠️ One instance pair (compare.blocks 1): ${shown} may be a steady gap between the two server instances rather than a change — two instances of one configuration differed ${GAP_SOURCE} with a standard deviation of ${gapPct(sd.low)} to ${gapPct(sd.high)}, so ±${gapPct(2 * sd.high)} between one pair is no surprise. ${restartable ? "compare.blocks: 3 or more restarts the servers between blocks and tells the two apart." : "These servers are not tiperf's (never restarted): an A/A comparison of the two measures their gap."}`;
 }
 
 /**

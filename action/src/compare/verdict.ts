@@ -177,10 +177,14 @@ export const VerdictSchema = z.strictObject({
   /**
    * One instance pair (compare.blocks 1, each variant on servers of its own): a steady gap between
    * two instances of one configuration cannot be told from a change; the standard deviations such
-   * gaps had on this machine's A/A banks.
+   * gaps had in tiperf's own A/A banks (bench/); `restartable` false: the servers are not tiperf's
+   * (endpoints), so blocks of restarts are no remedy.
    */
   single_pair: z
-    .strictObject({ instance_gap_sd: z.strictObject({ low: z.number(), high: z.number() }) })
+    .strictObject({
+      instance_gap_sd: z.strictObject({ low: z.number(), high: z.number() }),
+      restartable: z.boolean().optional(),
+    })
     .optional(),
   /** Resource use and bottleneck hints per variant × workload × threads, where they were sampled. */
   evidence: z.array(EvidenceSchema).optional(),

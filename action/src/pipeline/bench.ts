@@ -32,7 +32,7 @@ import type { RunDir } from "../result/store.ts";
 import type { Spec, TargetSpec } from "../specfile/schema.ts";
 import { checkCpus } from "../targets/local/affinity.ts";
 import { applyResources, type CpuThrottle, cpuThrottle, throttleBetween } from "../targets/local/cgroup.ts";
-import type { CpuProfile, PlanStep, StartOptions, Target } from "../targets/types.ts";
+import type { BorrowedTarget, CpuProfile, PlanStep, StartOptions, Target } from "../targets/types.ts";
 import { type CellPlan, cellFileName, cellGraceS, cellLabel, cellSeconds } from "./cells.ts";
 
 const lastLines = (text: string, n = 4) => text.trimEnd().split("\n").slice(-n).join("\n");
@@ -128,6 +128,14 @@ export class Bench {
   private executed: PlanStep[] | undefined;
   /** The idle servers' counter growth per second, taken off every cell's cost (see measureIdle). */
   private idle: Record<string, number> | undefined;
+  /**
+   * On a borrowed server, per data set: its database, the tables there before its load, and the
+   * ones the load created (recorded when it ends): the only tables this run may drop.
+   */
+  private readonly borrowedTables = new Map<
+    string,
+    { database: string; before: Set<string>; created?: string[] }
+  >();
 
   static async open(opts: {
     variant: string;
@@ -186,6 +194,7 @@ export class Bench {
       await bench.loadData(opts.signal);
       await bench.measureIdle(opts.signal);
     } catch (e) {
+      await bench.dropBorrowedTables().catch((d: Error) => opts.log(`${opts.variant}: ${d.message}`));
       await target.stop();
       throw e;
     }
@@ -220,7 +229,7 @@ export class Bench {
     const shared = target.sharedData;
     for (const ds of this.dataSets) {
       // variants on one deployment load its data once
-      const key = `${ds.driver.name}:${ds.driver.dataKey(ds.workload, this.spec.data)}`;
+      const key = this.dataKey(ds);
       if (shared?.loaded.has(key)) {
         this.log(`${this.variant}: ${ds.driver.name} data already loaded on this deployment`);
         continue;
@@ -229,9 +238,11 @@ export class Bench {
       // an existing server gives the run a database of its own: every data set loads there
       const database = target.connection.database ?? ds.driver.database(ds.workload);
       await target.createDatabase(database);
+      if (target.owner === "borrowed") await this.noteTablesBefore(target, ds, database);
       for (const step of ds.driver.setup(this.context(ds.workload, Math.max(...ds.workload.threads)))) {
         await this.step(ds, step, signal);
       }
+      if (target.owner === "borrowed") await this.noteTablesCreated(target, key);
       await target.afterLoad?.({
         database,
         tables: ds.driver.tables(ds.workload, this.spec.data),
@@ -251,10 +262,10 @@ export class Bench {
         `${this.variant}: its data is shared with another variant on one deployment: it cannot be loaded again alone`,
       );
     for (const ds of this.dataSets) {
-      for (const step of ds.driver.cleanup(this.context(ds.workload, 1))) await this.step(ds, step, signal);
-      this.target.sharedData?.loaded.delete(
-        `${ds.driver.name}:${ds.driver.dataKey(ds.workload, this.spec.data)}`,
-      );
+      if (this.target.owner === "borrowed") await this.dropBorrowedTables(this.dataKey(ds));
+      else
+        for (const step of ds.driver.cleanup(this.context(ds.workload, 1))) await this.step(ds, step, signal);
+      this.target.sharedData?.loaded.delete(this.dataKey(ds));
     }
     await this.loadData(signal);
     await this.measureIdle(signal);
@@ -691,32 +702,101 @@ export class Bench {
   }
 
   /**
-   * Drops the data and stops the server. After a failed run the cleanup is skipped: the server may
-   * be what failed (stalled, refusing connections), and its private data directory goes anyway.
+   * Drops the data and stops the server. On a server tiperf created, the load tools' cleanup; after
+   * a failed run it is skipped (the server may be what failed) and the data goes with the server.
+   * On a borrowed one, only the tables this run created are dropped, failed or not.
    */
   async close(signal: AbortSignal, failed = false): Promise<void> {
     try {
-      if (failed)
-        this.log(
-          `${this.variant}: cleanup skipped: the run ${signal.aborted ? "was cancelled" : "failed"} (the data goes with the server)`,
-        );
-      else if (this.target.sharedData && this.target.sharedData.users > 1)
+      if (this.target.sharedData && this.target.sharedData.users > 1)
         this.log(`${this.variant}: cleanup left to the last variant on this deployment`);
-      else if (!signal.aborted) {
-        for (const ds of this.dataSets) {
-          for (const step of ds.driver.cleanup(this.context(ds.workload, 1))) {
-            const limitS = step.limitS ?? 120;
-            const logFile = this.runDir.raw(`${this.variant}-${ds.driver.name}-${step.phase}.log`);
-            const r = await this.tool(ds.tool, step, logFile, signal, limitS);
-            if (r.code !== 0 || r.timedOut)
-              this.log(
-                `${this.variant}: ${describeFailure(ds.driver.name, step.phase, r, undefined, `${limitS}s`, this.target.state())}`,
-              );
-          }
-        }
-      }
+      else if (this.target.owner === "borrowed") await this.dropBorrowedTables();
+      else if (failed)
+        this.log(
+          `${this.variant}: cleanup skipped: the run ${signal.aborted ? "was cancelled" : "failed"} (the data goes with the server tiperf created)`,
+        );
+      else if (!signal.aborted) await this.cleanupData(signal);
     } finally {
       await this.target.stop();
+    }
+  }
+
+  /** The load tools' cleanup of every data set on a server tiperf created; a failure is logged. */
+  private async cleanupData(signal: AbortSignal): Promise<void> {
+    for (const ds of this.dataSets) {
+      for (const step of ds.driver.cleanup(this.context(ds.workload, 1))) {
+        const limitS = step.limitS ?? 120;
+        const logFile = this.runDir.raw(`${this.variant}-${ds.driver.name}-${step.phase}.log`);
+        const r = await this.tool(ds.tool, step, logFile, signal, limitS);
+        if (r.code !== 0 || r.timedOut)
+          this.log(
+            `${this.variant}: ${describeFailure(ds.driver.name, step.phase, r, undefined, `${limitS}s`, this.target.state())}`,
+          );
+      }
+    }
+  }
+
+  private dataKey(ds: DataSet): string {
+    return `${ds.driver.name}:${ds.driver.dataKey(ds.workload, this.spec.data)}`;
+  }
+
+  /**
+   * Before a load on a borrowed server: the tables its database holds. One of the load tool's own
+   * names among them is refused — the tool would write into it and its cleanup would drop it.
+   */
+  private async noteTablesBefore(target: BorrowedTarget, ds: DataSet, database: string): Promise<void> {
+    const there = await target.tablesIn(database);
+    const lower = new Set(there.map((t) => t.toLowerCase()));
+    const taken = ds.driver.tables(ds.workload, this.spec.data).filter((t) => lower.has(t.toLowerCase()));
+    if (taken.length > 0)
+      throw new RunError(
+        `${this.variant}: database ${database} on ${target.where} already holds ${taken.join(", ")}: ${ds.driver.name}'s load writes tables of these names and its cleanup drops them, and tiperf touches no table it did not create (drop or rename them, or leave endpoint.database out so the run creates a database of its own)`,
+      );
+    this.borrowedTables.set(this.dataKey(ds), { database, before: new Set(there) });
+  }
+
+  /** After a load on a borrowed server: the tables it created, recorded (and logged) as this run's. */
+  private async noteTablesCreated(target: BorrowedTarget, key: string): Promise<void> {
+    const seen = this.borrowedTables.get(key);
+    if (!seen) return;
+    seen.created = (await target.tablesIn(seen.database))
+      .filter((t) => !seen.before.has(t))
+      .sort((a, b) => a.localeCompare(b, "en", { numeric: true }));
+    this.log(
+      `${this.variant}: this run created ${seen.created.length} table(s) in ${seen.database} on ${target.where}: ${seen.created.join(", ")} (the only ones it drops)`,
+    );
+  }
+
+  /**
+   * On a borrowed server: drops the tables this run created (of one data set, or all), never the
+   * load tools' cleanup. A load that failed part-way: the tool's own names that appeared since.
+   */
+  private async dropBorrowedTables(key?: string): Promise<void> {
+    const target = this.target;
+    if (target.owner !== "borrowed") return;
+    for (const [k, seen] of [...this.borrowedTables]) {
+      if (key !== undefined && k !== key) continue;
+      const ds = this.dataSets.find((d) => this.dataKey(d) === k);
+      const own = new Set(ds?.driver.tables(ds.workload, this.spec.data).map((t) => t.toLowerCase()));
+      const tables =
+        seen.created ??
+        (await target.tablesIn(seen.database)).filter((t) => !seen.before.has(t) && own.has(t.toLowerCase()));
+      const dropped: string[] = [];
+      try {
+        for (const t of tables) {
+          await target.dropTable(seen.database, t);
+          dropped.push(t);
+        }
+      } catch (e) {
+        const left = tables.filter((t) => !dropped.includes(t));
+        throw new RunError(
+          `${this.variant}: dropping this run's tables in ${seen.database} on ${target.where} failed (${(e as Error).message}); left there: ${left.join(", ")}`,
+        );
+      }
+      this.borrowedTables.delete(k);
+      this.log(
+        `${this.variant}: dropped the ${dropped.length} table(s) this run created in ${seen.database} on ${target.where}${dropped.length ? `: ${dropped.join(", ")}` : ""}; nothing else there was touched`,
+      );
     }
   }
 }

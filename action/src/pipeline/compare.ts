@@ -247,6 +247,7 @@ export async function compareSpec(given: LoadedSpec, opts: CompareOptions): Prom
           }
         : {}),
       ownInstances: targetPlan.switching === "none",
+      restartable: benches.every((b) => b.canRestart()),
     });
   } catch (e) {
     error = e;

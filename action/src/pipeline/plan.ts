@@ -15,6 +15,7 @@ import { writeAtomic } from "../result/store.ts";
 import type { LoadedSpec } from "../specfile/load.ts";
 import type { Spec } from "../specfile/schema.ts";
 import { kindOf } from "../targets/registry.ts";
+import { tableNamesSql } from "../targets/tables.ts";
 import {
   type Connection,
   type PlanStep,
@@ -76,7 +77,13 @@ export function stepLine(s: PlanStep): string {
 }
 
 /** The load tools' steps of one variant: data steps once per data set, then a run per thread count. */
-function loadSteps(spec: Spec, connection: Connection, where: PlanStep["where"], cores: number) {
+function loadSteps(
+  spec: Spec,
+  connection: Connection,
+  where: PlanStep["where"],
+  cores: number,
+  borrowed = false,
+) {
   const data: PlanStep[] = [];
   const cells: PlanStep[] = [];
   const cleanup: PlanStep[] = [];
@@ -103,13 +110,23 @@ function loadSteps(spec: Spec, connection: Connection, where: PlanStep["where"],
     const key = `${w.driver}:${driver.dataKey(w, spec.data)}`;
     if (!seen.has(key)) {
       seen.add(key);
-      data.push({
-        phase: "load",
-        // tiperf's own statement: from here, but where the load host is the way in
-        where: where === "pod" ? "runner" : where,
-        run: { sql: `CREATE DATABASE IF NOT EXISTS ${connection.database ?? driver.database(w)}` },
-        about: `workload ${w.name}`,
-      });
+      // an existing server's database is the run's (the kind's start steps), never created here
+      if (connection.database === undefined)
+        data.push({
+          phase: "load",
+          // tiperf's own statement: from here, but where the load host is the way in
+          where: where === "pod" ? "runner" : where,
+          run: { sql: `CREATE DATABASE IF NOT EXISTS ${driver.database(w)}` },
+          about: `workload ${w.name}`,
+        });
+      const tables = driver.tables(w, spec.data);
+      if (borrowed)
+        data.push({
+          phase: "load",
+          where: "runner",
+          run: { sql: tableNamesSql(connection.protocol, connection.database ?? driver.database(w)) },
+          about: `workload ${w.name}: before the load (none of ${tables.join(", ")} may be there: refused) and after it; the new ones are this run's`,
+        });
       for (const s of driver.setup(ctx(Math.max(...w.threads))))
         data.push(
           step(
@@ -122,8 +139,16 @@ function loadSteps(spec: Spec, connection: Connection, where: PlanStep["where"],
                 : `workload ${w.name}`,
           ),
         );
-      for (const s of driver.cleanup(ctx(1)))
-        cleanup.push(step(s.phase, s.args, `data of ${w.name}, after the last cell`));
+      if (borrowed)
+        cleanup.push({
+          phase: "cleanup",
+          where: "runner",
+          run: { sql: `DROP TABLE <each table this run created in ${connection.database}>` },
+          about: `data of ${w.name}, after the last cell (failed or not): the server is not tiperf's, so ${driver.name}'s own cleanup never runs there`,
+        });
+      else
+        for (const s of driver.cleanup(ctx(1)))
+          cleanup.push(step(s.phase, s.args, `data of ${w.name}, after the last cell`));
     }
     for (const t of w.threads) {
       const warm = driver.warmup?.(ctx(t));
@@ -243,6 +268,7 @@ export async function planRun(
       target.connection(v.name),
       where,
       target.loadCores ?? o.cores ?? cpus().length,
+      target.existingServers === true,
     );
     // variants sharing a deployment load its data once, and clean it up once (the last to leave:
     // teardown goes in reverse); where the commands are the same (ports picked at start) once

@@ -36,6 +36,8 @@ export interface VerdictInputs {
   groupedBy?: string;
   /** The variants ran on instances of their own (not one deployment switched between them). */
   ownInstances: boolean;
+  /** tiperf may restart every variant's servers (false: an existing endpoint's). */
+  restartable: boolean;
 }
 
 export function buildVerdict(i: VerdictInputs): Verdict {
@@ -46,7 +48,7 @@ export function buildVerdict(i: VerdictInputs): Verdict {
   const others = names.slice(1);
   const maxRounds = compare.max_rounds ?? compare.rounds;
   // one instance pair: said among the notes, and in single_pair for the reports' first lines
-  const singlePair = singlePairNote(compare.blocks, i.ownInstances);
+  const singlePair = singlePairNote(compare.blocks, i.ownInstances, i.restartable);
   // what the variants differ in, shown to take effect over the measured runs (or not)
   const effects = [
     ...quotaEffects(
@@ -97,7 +99,12 @@ export function buildVerdict(i: VerdictInputs): Verdict {
     inconclusive: compare.inconclusive,
     ...(effects.length ? { effects } : {}),
     ...(singlePair
-      ? { single_pair: { instance_gap_sd: { low: INSTANCE_GAP_SD.low, high: INSTANCE_GAP_SD.high } } }
+      ? {
+          single_pair: {
+            instance_gap_sd: { low: INSTANCE_GAP_SD.low, high: INSTANCE_GAP_SD.high },
+            ...(i.restartable ? {} : { restartable: false }),
+          },
+        }
       : {}),
     ...(loaded.unseen?.length ? { unseen: loaded.unseen } : {}),
     ...evidenceField(evidenceOf(result.cells, names)),

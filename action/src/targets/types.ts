@@ -34,8 +34,43 @@ export interface Connection {
   tls?: boolean;
 }
 
-/** A running database server that tiperf started and alone owns. */
-export interface Target {
+/**
+ * A running database server a run measures: one tiperf started (`CreatedTarget`: it alone may
+ * restart it, reconfigure it, drop its data and remove it) or one it only connects to
+ * (`BorrowedTarget`, an endpoint: it may drop only the tables this run created there). Code that
+ * drops or restarts switches on `owner`; a borrowed server has no `restart`.
+ */
+export type Target = CreatedTarget | BorrowedTarget;
+
+/** A server tiperf started (or a database it created) for this run. */
+export interface CreatedTarget extends TargetBase {
+  owner: "tiperf";
+  /**
+   * A fresh server instance on the same data (compare.blocks): stops the running processes and
+   * starts new ones, settled as at start; says what changed (old → new PIDs). Absent: the target
+   * cannot restart without losing its data.
+   */
+  restart?(signal: AbortSignal): Promise<string>;
+}
+
+/**
+ * An existing server tiperf connects to and does not own: the load tools' own cleanup (which drops
+ * tables by name) never runs on it; the tables this run created, listed before and after each
+ * load, are the only ones dropped.
+ */
+export interface BorrowedTarget extends TargetBase {
+  owner: "borrowed";
+  restart?: never;
+  /** The tables of `database` now. */
+  tablesIn(database: string): Promise<string[]>;
+  /** Drops one table of `database` that this run created. */
+  dropTable(database: string, table: string): Promise<void>;
+  /** Where it is, for messages (host:port). */
+  where: string;
+}
+
+/** What every target gives a run. */
+interface TargetBase {
   /** mariadb, postgres, tidb-playground, tidb-cluster: what the result records. */
   kind: string;
   /** Server version as the server reports it (SELECT VERSION() / SHOW server_version). */
@@ -55,14 +90,11 @@ export interface Target {
   resources?: { cpu_quota?: string; cpus?: string };
   /** Resolves with a reason if the server goes away before stop() was asked for; otherwise never. */
   died: Promise<string>;
-  /** Stops the server by PID, keeps its logs, removes its data directory. Safe to call twice. */
-  stop(): Promise<void>;
   /**
-   * A fresh server instance on the same data (compare.blocks): stops the running processes and
-   * starts new ones, settled as at start; says what changed (old → new PIDs). Absent: the target
-   * cannot restart without losing its data.
+   * Created: stops the server by PID, keeps its logs, removes its data directory. Borrowed: leaves
+   * the server (the deployment drops a database the run created). Safe to call twice.
    */
-  restart?(signal: AbortSignal): Promise<string>;
+  stop(): Promise<void>;
   /**
    * Before data steps and each cell: brings this variant in where variants share hardware. With
    * `fresh` (a group of cells where a switch restarts servers), its servers are freshly started or

@@ -4,10 +4,12 @@
 // was killed). It never stops, restarts or reconfigures the server, and never touches a database
 // it did not create (a profile's own `database` is used, never dropped; one holding tables is
 // refused unless allowed).
+
 import { RunError } from "../../errors.ts";
 import { record } from "../../lifecycle/ledger.ts";
 import { onTeardown } from "../../lifecycle/teardown.ts";
 import { addSecret } from "../../proc/secrets.ts";
+import { quotedIdent, tableNamesSql } from "../tables.ts";
 import type {
   Connection,
   Deployment,
@@ -295,6 +297,26 @@ export async function openEndpoints(plan: EndpointPlan, o: OpenOptions): Promise
     const inDatabase = endpointSql(server.protocol, ep, password, p.database);
     const shared = { loaded: new Set<string>(), users: 0 };
     return {
+      owner: "borrowed",
+      where: `${ep.host}:${ep.port}`,
+      tablesIn: async (database) => {
+        step({ sql: tableNamesSql(server.protocol, database) }, "load");
+        return (
+          await endpointSql(server.protocol, ep, password, database)(tableNamesSql(server.protocol, database))
+        )
+          .split("\n")
+          .map((l) => l.trim())
+          .filter((l) => l !== "");
+      },
+      dropTable: async (database, table) => {
+        step({ sql: `DROP TABLE ${table}` }, "cleanup");
+        await endpointSql(
+          server.protocol,
+          ep,
+          password,
+          database,
+        )(`DROP TABLE ${quotedIdent(server.protocol, table)}`);
+      },
       kind: server.kind,
       version,
       connection: {

@@ -283,6 +283,7 @@ export function localTarget(o: {
 }): Target {
   const { life } = o;
   return {
+    owner: "tiperf",
     kind: o.kind,
     version: o.version,
     connection: {

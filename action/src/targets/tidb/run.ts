@@ -312,6 +312,7 @@ export class TidbRun implements RunContext {
     let stopped = false;
     const restarts: RestartState = { seen: r.restarts };
     return {
+      owner: "tiperf",
       kind: run.targetKind,
       version: facts.version,
       connection: { protocol: "mysql", endpoints: r.endpoints, user: "root", password: "" },

@@ -8195,6 +8195,11 @@ function postgresCounters(out) {
   return r;
 }
 
+// action/src/targets/tables.ts
+var quoted = (s) => `'${s.replace(/'/g, "''")}'`;
+var tableNamesSql = (protocol, database) => protocol === "mysql" ? `SELECT table_name FROM information_schema.tables WHERE table_schema = ${quoted(database)}` : "SELECT table_name FROM information_schema.tables WHERE table_schema NOT IN ('pg_catalog', 'information_schema')";
+var quotedIdent = (protocol, name) => protocol === "mysql" ? `\`${name.replace(/`/g, "``")}\`` : `"${name.replace(/"/g, '""')}"`;
+
 // action/src/targets/types.ts
 var PORT_AT_START = 65536;
 
@@ -8582,9 +8587,9 @@ function endpointSql(protocol, ep, password, database) {
 function runDatabase(prefix) {
   return prefix.toLowerCase().replace(/[^a-z0-9_]/g, "_").replace(/^([^a-z_])/, "_$1").slice(0, 63);
 }
-var quoted = (s) => `'${s.replace(/'/g, "''")}'`;
-var tablesSql = (protocol, database) => protocol === "mysql" ? `SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = ${quoted(database)}` : "SELECT COUNT(*) FROM information_schema.tables WHERE table_schema NOT IN ('pg_catalog', 'information_schema')";
-var existsSql = (protocol, database) => protocol === "mysql" ? `SELECT COUNT(*) FROM information_schema.schemata WHERE schema_name = ${quoted(database)}` : `SELECT COUNT(*) FROM pg_database WHERE datname = ${quoted(database)}`;
+var quoted2 = (s) => `'${s.replace(/'/g, "''")}'`;
+var tablesSql = (protocol, database) => protocol === "mysql" ? `SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = ${quoted2(database)}` : "SELECT COUNT(*) FROM information_schema.tables WHERE table_schema NOT IN ('pg_catalog', 'information_schema')";
+var existsSql = (protocol, database) => protocol === "mysql" ? `SELECT COUNT(*) FROM information_schema.schemata WHERE schema_name = ${quoted2(database)}` : `SELECT COUNT(*) FROM pg_database WHERE datname = ${quoted2(database)}`;
 function endpointRefusals(input, places) {
   const out = [];
   if (input.blocks > 1)
@@ -8774,6 +8779,21 @@ async function openEndpoints(plan, o) {
     const inDatabase = endpointSql(server.protocol, ep, password, p.database);
     const shared = { loaded: /* @__PURE__ */ new Set(), users: 0 };
     return {
+      owner: "borrowed",
+      where: `${ep.host}:${ep.port}`,
+      tablesIn: async (database) => {
+        step({ sql: tableNamesSql(server.protocol, database) }, "load");
+        return (await endpointSql(server.protocol, ep, password, database)(tableNamesSql(server.protocol, database))).split("\n").map((l) => l.trim()).filter((l) => l !== "");
+      },
+      dropTable: async (database, table) => {
+        step({ sql: `DROP TABLE ${table}` }, "cleanup");
+        await endpointSql(
+          server.protocol,
+          ep,
+          password,
+          database
+        )(`DROP TABLE ${quotedIdent(server.protocol, table)}`);
+      },
       kind: server.kind,
       version,
       connection: {
@@ -9282,10 +9302,10 @@ async function startupFailure(e, o) {
   const norm = (s) => s.toLowerCase().replace(/-/g, "_");
   const refused = Object.keys(o.config).filter((k) => said.some((l) => norm(l).includes(norm(k))));
   const head = refused.length ? `target.config: ${o.what} refused ${refused.map((k) => `${k}=${JSON.stringify(o.config[k])}`).join(", ")}` : e.message;
-  const quoted3 = said.length ? said.map((l) => `
+  const quoted4 = said.length ? said.map((l) => `
   ${l}`).join("") : " (its logs say nothing of why)";
   return new RunError(
-    `${head}${refused.length ? ` (${e.message})` : ""}; the server said:${quoted3}
+    `${head}${refused.length ? ` (${e.message})` : ""}; the server said:${quoted4}
 server logs kept in ${o.logDir}`
   );
 }
@@ -9305,6 +9325,7 @@ function respawner(spawn2, settle, stopSignal) {
 function localTarget(o) {
   const { life } = o;
   return {
+    owner: "tiperf",
     kind: o.kind,
     version: o.version,
     connection: {
@@ -10731,12 +10752,12 @@ function configSwitchOf(setups) {
   if (!why.length) return { by: "online", keys };
   return { by: "reload", roles: ROLES.filter((r) => keys.some((k) => k.role === r)), keys, why };
 }
-var quoted2 = (s) => `'${s.replaceAll("\\", "\\\\").replaceAll("'", "''")}'`;
+var quoted3 = (s) => `'${s.replaceAll("\\", "\\\\").replaceAll("'", "''")}'`;
 function setConfigSql(role, key, value) {
-  const literal = typeof value === "number" || typeof value === "boolean" ? String(value) : quoted2(String(value));
+  const literal = typeof value === "number" || typeof value === "boolean" ? String(value) : quoted3(String(value));
   return `SET CONFIG ${role} \`${key.replaceAll("`", "``")}\` = ${literal}; SHOW WARNINGS`;
 }
-var showConfigSql = (role, keys) => `SHOW CONFIG WHERE type = ${quoted2(role)} AND name IN (${keys.map(quoted2).join(", ")})`;
+var showConfigSql = (role, keys) => `SHOW CONFIG WHERE type = ${quoted3(role)} AND name IN (${keys.map(quoted3).join(", ")})`;
 function parseShowConfig(out) {
   const unescaped = (s) => s.replace(
     /\\([\\tn0])/g,
@@ -14324,6 +14345,7 @@ var TidbRun = class {
     let stopped = false;
     const restarts = { seen: r.restarts };
     return {
+      owner: "tiperf",
       kind: run.targetKind,
       version: facts.version,
       connection: { protocol: "mysql", endpoints: r.endpoints, user: "root", password: "" },
@@ -15080,6 +15102,7 @@ export {
   parsePercent,
   cpuList,
   cpuQuota,
+  tableNamesSql,
   PORT_AT_START,
   applyResources,
   cpuThrottle,

@@ -6,7 +6,7 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-KGMPN2SS.js";
+} from "./chunk-VUXOB57E.js";
 import {
   sweep
 } from "./chunk-SG6LQMGY.js";

@@ -38,11 +38,12 @@ import {
   require_dist,
   runTool,
   sampleProcess,
+  tableNamesSql,
   threadTimes,
   throttleBetween,
   validateYaml,
   writeAtomic
-} from "./chunk-KGMPN2SS.js";
+} from "./chunk-VUXOB57E.js";
 import {
   record,
   shellCommand,
@@ -2461,9 +2462,13 @@ var VerdictSchema = external_exports.strictObject({
   /**
    * One instance pair (compare.blocks 1, each variant on servers of its own): a steady gap between
    * two instances of one configuration cannot be told from a change; the standard deviations such
-   * gaps had on this machine's A/A banks.
+   * gaps had in tiperf's own A/A banks (bench/); `restartable` false: the servers are not tiperf's
+   * (endpoints), so blocks of restarts are no remedy.
    */
-  single_pair: external_exports.strictObject({ instance_gap_sd: external_exports.strictObject({ low: external_exports.number(), high: external_exports.number() }) }).optional(),
+  single_pair: external_exports.strictObject({
+    instance_gap_sd: external_exports.strictObject({ low: external_exports.number(), high: external_exports.number() }),
+    restartable: external_exports.boolean().optional()
+  }).optional(),
   /** Resource use and bottleneck hints per variant × workload × threads, where they were sampled. */
   evidence: external_exports.array(EvidenceSchema).optional(),
   /** Per variant difference and cell: shown to take effect, shown not to, or not recorded. */
@@ -57943,14 +57948,18 @@ var INSTANCE_GAP_SD = {
   highFrom: "bench/duet-aa-quota-reload*.json"
 };
 var gapPct = (x4) => `${(x4 * 100).toFixed(1)}%`;
-function singlePairNote(blocks, ownInstances) {
+var GAP_SOURCE = "in tiperf's own A/A banks on a 2-core runner (bench/)";
+function singlePairNote(blocks, ownInstances, restartable = true) {
   if (blocks > 1 || !ownInstances) return void 0;
-  return `one instance pair (compare.blocks 1): every round compared the same two server processes, so a steady gap between two instances of one configuration cannot be told from a change; on this machine such gaps had a standard deviation of ${gapPct(INSTANCE_GAP_SD.low)} (a private tidb-server at 40% of a CPU) to ${gapPct(INSTANCE_GAP_SD.high)} (MariaDB at 40% of a CPU, 8 threads) in A/A banks with restarts. compare.blocks: 3 or more restarts the servers between blocks and counts that gap in the interval`;
+  const gap = `a steady gap between two instances of one configuration cannot be told from a change; ${GAP_SOURCE} such gaps had a standard deviation of ${gapPct(INSTANCE_GAP_SD.low)} (a private tidb-server at 40% of a CPU) to ${gapPct(INSTANCE_GAP_SD.high)} (MariaDB at 40% of a CPU, 8 threads)`;
+  if (!restartable)
+    return `one instance pair: every round compared the same two servers, so ${gap}. These servers are not tiperf's and it never restarts them, so compare.blocks cannot separate the two: a run of one variant against both servers (an A/A comparison) measures their gap`;
+  return `one instance pair (compare.blocks 1): every round compared the same two server processes, so ${gap} in A/A banks with restarts. compare.blocks: 3 or more restarts the servers between blocks and counts that gap in the interval`;
 }
-function singlePairWarning(flagged, sd) {
+function singlePairWarning(flagged, sd, restartable = true) {
   if (flagged.length === 0) return void 0;
   const shown = flagged.map((f) => `${f.label} ${f.change > 0 ? "+" : f.change < 0 ? "\u2212" : ""}${gapPct(Math.abs(f.change))}`).join(", ");
-  return `\u26A0\uFE0F One instance pair (compare.blocks 1): ${shown} may be a steady gap between the two server instances rather than a change \u2014 two instances of one configuration differed on this machine with a standard deviation of ${gapPct(sd.low)} to ${gapPct(sd.high)}, so \xB1${gapPct(2 * sd.high)} between one pair is no surprise. compare.blocks: 3 or more restarts the servers between blocks and tells the two apart.`;
+  return `\u26A0\uFE0F One instance pair (compare.blocks 1): ${shown} may be a steady gap between the two server instances rather than a change \u2014 two instances of one configuration differed ${GAP_SOURCE} with a standard deviation of ${gapPct(sd.low)} to ${gapPct(sd.high)}, so \xB1${gapPct(2 * sd.high)} between one pair is no surprise. ${restartable ? "compare.blocks: 3 or more restarts the servers between blocks and tells the two apart." : "These servers are not tiperf's (never restarted): an A/A comparison of the two measures their gap."}`;
 }
 function duetBlocks(rounds, maxRounds = rounds) {
   for (let b10 = 3; b10 <= rounds; b10++) if (rounds % b10 === 0 && maxRounds % (rounds / b10) === 0) return b10;
@@ -58403,7 +58412,11 @@ function singlePairLines(v) {
     label: `${v.variants && v.variants.length > 1 ? `${c4.variant} ` : ""}${c4.workload} threads=${c4.threads} ${c4.metric}`,
     change: c4.change
   }));
-  const line5 = singlePairWarning(flagged, v.single_pair.instance_gap_sd);
+  const line5 = singlePairWarning(
+    flagged,
+    v.single_pair.instance_gap_sd,
+    v.single_pair.restartable !== false
+  );
   return line5 ? [line5] : [];
 }
 function warningLines(v) {
@@ -60179,7 +60192,7 @@ function stepLine(s2) {
   );
   return `  [${s2.phase}]${where} ${text3}${s2.about ? `    # ${s2.about}` : ""}`;
 }
-function loadSteps(spec, connection, where, cores2) {
+function loadSteps(spec, connection, where, cores2, borrowed = false) {
   const data3 = [];
   const cells = [];
   const cleanup = [];
@@ -60204,13 +60217,22 @@ function loadSteps(spec, connection, where, cores2) {
     const key2 = `${w2.driver}:${driver.dataKey(w2, spec.data)}`;
     if (!seen.has(key2)) {
       seen.add(key2);
-      data3.push({
-        phase: "load",
-        // tiperf's own statement: from here, but where the load host is the way in
-        where: where === "pod" ? "runner" : where,
-        run: { sql: `CREATE DATABASE IF NOT EXISTS ${connection.database ?? driver.database(w2)}` },
-        about: `workload ${w2.name}`
-      });
+      if (connection.database === void 0)
+        data3.push({
+          phase: "load",
+          // tiperf's own statement: from here, but where the load host is the way in
+          where: where === "pod" ? "runner" : where,
+          run: { sql: `CREATE DATABASE IF NOT EXISTS ${driver.database(w2)}` },
+          about: `workload ${w2.name}`
+        });
+      const tables = driver.tables(w2, spec.data);
+      if (borrowed)
+        data3.push({
+          phase: "load",
+          where: "runner",
+          run: { sql: tableNamesSql(connection.protocol, connection.database ?? driver.database(w2)) },
+          about: `workload ${w2.name}: before the load (none of ${tables.join(", ")} may be there: refused) and after it; the new ones are this run's`
+        });
       for (const s2 of driver.setup(ctx(Math.max(...w2.threads))))
         data3.push(
           step2(
@@ -60219,8 +60241,16 @@ function loadSteps(spec, connection, where, cores2) {
             where === "load host" ? `workload ${w2.name}; loading threads up to the load host's CPU count (nproc there at run time; shown for this machine's)` : where === "pod" ? `workload ${w2.name}; loading threads up to the pod's CPUs (kubernetes.load.cpus)` : `workload ${w2.name}`
           )
         );
-      for (const s2 of driver.cleanup(ctx(1)))
-        cleanup.push(step2(s2.phase, s2.args, `data of ${w2.name}, after the last cell`));
+      if (borrowed)
+        cleanup.push({
+          phase: "cleanup",
+          where: "runner",
+          run: { sql: `DROP TABLE <each table this run created in ${connection.database}>` },
+          about: `data of ${w2.name}, after the last cell (failed or not): the server is not tiperf's, so ${driver.name}'s own cleanup never runs there`
+        });
+      else
+        for (const s2 of driver.cleanup(ctx(1)))
+          cleanup.push(step2(s2.phase, s2.args, `data of ${w2.name}, after the last cell`));
     }
     for (const t of w2.threads) {
       const warm2 = driver.warmup?.(ctx(t));
@@ -60305,7 +60335,8 @@ async function planRun(given, o) {
       v.spec,
       target2.connection(v.name),
       where,
-      target2.loadCores ?? o.cores ?? cpus5().length
+      target2.loadCores ?? o.cores ?? cpus5().length,
+      target2.existingServers === true
     );
     if (!loadedData.has(target2.dataOf(v.name))) {
       loadedData.add(target2.dataOf(v.name));
@@ -60991,6 +61022,11 @@ var Bench = class _Bench {
   executed;
   /** The idle servers' counter growth per second, taken off every cell's cost (see measureIdle). */
   idle;
+  /**
+   * On a borrowed server, per data set: its database, the tables there before its load, and the
+   * ones the load created (recorded when it ends): the only tables this run may drop.
+   */
+  borrowedTables = /* @__PURE__ */ new Map();
   static async open(opts) {
     const away = opts.launcher ? `in a ${opts.launcher.where}` : opts.remote ? "on its load host" : void 0;
     if (opts.spec.driver?.cpus !== void 0 && !away) checkCpus("driver.cpus", opts.spec.driver.cpus);
@@ -61026,6 +61062,7 @@ var Bench = class _Bench {
       await bench.loadData(opts.signal);
       await bench.measureIdle(opts.signal);
     } catch (e) {
+      await bench.dropBorrowedTables().catch((d) => opts.log(`${opts.variant}: ${d.message}`));
       await target2.stop();
       throw e;
     }
@@ -61054,7 +61091,7 @@ var Bench = class _Bench {
     const target2 = this.target;
     const shared = target2.sharedData;
     for (const ds of this.dataSets) {
-      const key2 = `${ds.driver.name}:${ds.driver.dataKey(ds.workload, this.spec.data)}`;
+      const key2 = this.dataKey(ds);
       if (shared?.loaded.has(key2)) {
         this.log(`${this.variant}: ${ds.driver.name} data already loaded on this deployment`);
         continue;
@@ -61062,9 +61099,11 @@ var Bench = class _Bench {
       await target2.activate?.(signal);
       const database = target2.connection.database ?? ds.driver.database(ds.workload);
       await target2.createDatabase(database);
+      if (target2.owner === "borrowed") await this.noteTablesBefore(target2, ds, database);
       for (const step2 of ds.driver.setup(this.context(ds.workload, Math.max(...ds.workload.threads)))) {
         await this.step(ds, step2, signal);
       }
+      if (target2.owner === "borrowed") await this.noteTablesCreated(target2, key2);
       await target2.afterLoad?.({
         database,
         tables: ds.driver.tables(ds.workload, this.spec.data),
@@ -61083,10 +61122,10 @@ var Bench = class _Bench {
         `${this.variant}: its data is shared with another variant on one deployment: it cannot be loaded again alone`
       );
     for (const ds of this.dataSets) {
-      for (const step2 of ds.driver.cleanup(this.context(ds.workload, 1))) await this.step(ds, step2, signal);
-      this.target.sharedData?.loaded.delete(
-        `${ds.driver.name}:${ds.driver.dataKey(ds.workload, this.spec.data)}`
-      );
+      if (this.target.owner === "borrowed") await this.dropBorrowedTables(this.dataKey(ds));
+      else
+        for (const step2 of ds.driver.cleanup(this.context(ds.workload, 1))) await this.step(ds, step2, signal);
+      this.target.sharedData?.loaded.delete(this.dataKey(ds));
     }
     await this.loadData(signal);
     await this.measureIdle(signal);
@@ -61473,32 +61512,92 @@ var Bench = class _Bench {
     return { error: error3 };
   }
   /**
-   * Drops the data and stops the server. After a failed run the cleanup is skipped: the server may
-   * be what failed (stalled, refusing connections), and its private data directory goes anyway.
+   * Drops the data and stops the server. On a server tiperf created, the load tools' cleanup; after
+   * a failed run it is skipped (the server may be what failed) and the data goes with the server.
+   * On a borrowed one, only the tables this run created are dropped, failed or not.
    */
   async close(signal, failed = false) {
     try {
-      if (failed)
-        this.log(
-          `${this.variant}: cleanup skipped: the run ${signal.aborted ? "was cancelled" : "failed"} (the data goes with the server)`
-        );
-      else if (this.target.sharedData && this.target.sharedData.users > 1)
+      if (this.target.sharedData && this.target.sharedData.users > 1)
         this.log(`${this.variant}: cleanup left to the last variant on this deployment`);
-      else if (!signal.aborted) {
-        for (const ds of this.dataSets) {
-          for (const step2 of ds.driver.cleanup(this.context(ds.workload, 1))) {
-            const limitS = step2.limitS ?? 120;
-            const logFile = this.runDir.raw(`${this.variant}-${ds.driver.name}-${step2.phase}.log`);
-            const r = await this.tool(ds.tool, step2, logFile, signal, limitS);
-            if (r.code !== 0 || r.timedOut)
-              this.log(
-                `${this.variant}: ${describeFailure(ds.driver.name, step2.phase, r, void 0, `${limitS}s`, this.target.state())}`
-              );
-          }
-        }
-      }
+      else if (this.target.owner === "borrowed") await this.dropBorrowedTables();
+      else if (failed)
+        this.log(
+          `${this.variant}: cleanup skipped: the run ${signal.aborted ? "was cancelled" : "failed"} (the data goes with the server tiperf created)`
+        );
+      else if (!signal.aborted) await this.cleanupData(signal);
     } finally {
       await this.target.stop();
+    }
+  }
+  /** The load tools' cleanup of every data set on a server tiperf created; a failure is logged. */
+  async cleanupData(signal) {
+    for (const ds of this.dataSets) {
+      for (const step2 of ds.driver.cleanup(this.context(ds.workload, 1))) {
+        const limitS = step2.limitS ?? 120;
+        const logFile = this.runDir.raw(`${this.variant}-${ds.driver.name}-${step2.phase}.log`);
+        const r = await this.tool(ds.tool, step2, logFile, signal, limitS);
+        if (r.code !== 0 || r.timedOut)
+          this.log(
+            `${this.variant}: ${describeFailure(ds.driver.name, step2.phase, r, void 0, `${limitS}s`, this.target.state())}`
+          );
+      }
+    }
+  }
+  dataKey(ds) {
+    return `${ds.driver.name}:${ds.driver.dataKey(ds.workload, this.spec.data)}`;
+  }
+  /**
+   * Before a load on a borrowed server: the tables its database holds. One of the load tool's own
+   * names among them is refused — the tool would write into it and its cleanup would drop it.
+   */
+  async noteTablesBefore(target2, ds, database) {
+    const there = await target2.tablesIn(database);
+    const lower2 = new Set(there.map((t) => t.toLowerCase()));
+    const taken = ds.driver.tables(ds.workload, this.spec.data).filter((t) => lower2.has(t.toLowerCase()));
+    if (taken.length > 0)
+      throw new RunError(
+        `${this.variant}: database ${database} on ${target2.where} already holds ${taken.join(", ")}: ${ds.driver.name}'s load writes tables of these names and its cleanup drops them, and tiperf touches no table it did not create (drop or rename them, or leave endpoint.database out so the run creates a database of its own)`
+      );
+    this.borrowedTables.set(this.dataKey(ds), { database, before: new Set(there) });
+  }
+  /** After a load on a borrowed server: the tables it created, recorded (and logged) as this run's. */
+  async noteTablesCreated(target2, key2) {
+    const seen = this.borrowedTables.get(key2);
+    if (!seen) return;
+    seen.created = (await target2.tablesIn(seen.database)).filter((t) => !seen.before.has(t)).sort((a4, b10) => a4.localeCompare(b10, "en", { numeric: true }));
+    this.log(
+      `${this.variant}: this run created ${seen.created.length} table(s) in ${seen.database} on ${target2.where}: ${seen.created.join(", ")} (the only ones it drops)`
+    );
+  }
+  /**
+   * On a borrowed server: drops the tables this run created (of one data set, or all), never the
+   * load tools' cleanup. A load that failed part-way: the tool's own names that appeared since.
+   */
+  async dropBorrowedTables(key2) {
+    const target2 = this.target;
+    if (target2.owner !== "borrowed") return;
+    for (const [k2, seen] of [...this.borrowedTables]) {
+      if (key2 !== void 0 && k2 !== key2) continue;
+      const ds = this.dataSets.find((d) => this.dataKey(d) === k2);
+      const own = new Set(ds?.driver.tables(ds.workload, this.spec.data).map((t) => t.toLowerCase()));
+      const tables = seen.created ?? (await target2.tablesIn(seen.database)).filter((t) => !seen.before.has(t) && own.has(t.toLowerCase()));
+      const dropped = [];
+      try {
+        for (const t of tables) {
+          await target2.dropTable(seen.database, t);
+          dropped.push(t);
+        }
+      } catch (e) {
+        const left = tables.filter((t) => !dropped.includes(t));
+        throw new RunError(
+          `${this.variant}: dropping this run's tables in ${seen.database} on ${target2.where} failed (${e.message}); left there: ${left.join(", ")}`
+        );
+      }
+      this.borrowedTables.delete(k2);
+      this.log(
+        `${this.variant}: dropped the ${dropped.length} table(s) this run created in ${seen.database} on ${target2.where}${dropped.length ? `: ${dropped.join(", ")}` : ""}; nothing else there was touched`
+      );
     }
   }
 };
@@ -63221,7 +63320,7 @@ function buildVerdict(i) {
   const control = plan.base.name;
   const others = names.slice(1);
   const maxRounds = compare3.max_rounds ?? compare3.rounds;
-  const singlePair = singlePairNote(compare3.blocks, i.ownInstances);
+  const singlePair = singlePairNote(compare3.blocks, i.ownInstances, i.restartable);
   const effects = [
     ...quotaEffects(
       result.cells,
@@ -63270,7 +63369,12 @@ function buildVerdict(i) {
     cells,
     inconclusive: compare3.inconclusive,
     ...effects.length ? { effects } : {},
-    ...singlePair ? { single_pair: { instance_gap_sd: { low: INSTANCE_GAP_SD.low, high: INSTANCE_GAP_SD.high } } } : {},
+    ...singlePair ? {
+      single_pair: {
+        instance_gap_sd: { low: INSTANCE_GAP_SD.low, high: INSTANCE_GAP_SD.high },
+        ...i.restartable ? {} : { restartable: false }
+      }
+    } : {},
     ...loaded.unseen?.length ? { unseen: loaded.unseen } : {},
     ...evidenceField(evidenceOf(result.cells, names)),
     ...read3.length ? { readings: read3 } : {},
@@ -63481,7 +63585,8 @@ async function compareSpec(given, opts) {
       ...grouped ? {
         groupedBy: targetPlan.about.find((l) => l.startsWith("variants take turns by:"))?.slice(24) ?? "see the plan"
       } : {},
-      ownInstances: targetPlan.switching === "none"
+      ownInstances: targetPlan.switching === "none",
+      restartable: benches.every((b10) => b10.canRestart())
     });
   } catch (e) {
     error3 = e;

@@ -1,0 +1,16 @@
+// The SQL tiperf itself runs about tables on a server it does not own: which tables a database
+// holds (listed before and after each load, so the run drops only those it created) and a name
+// read back from the server quoted as an identifier.
+import type { Connection } from "./types.ts";
+
+const quoted = (s: string) => `'${s.replace(/'/g, "''")}'`;
+
+/** The names of the tables of `database` (PostgreSQL: of the database the client connects to). */
+export const tableNamesSql = (protocol: Connection["protocol"], database: string): string =>
+  protocol === "mysql"
+    ? `SELECT table_name FROM information_schema.tables WHERE table_schema = ${quoted(database)}`
+    : "SELECT table_name FROM information_schema.tables WHERE table_schema NOT IN ('pg_catalog', 'information_schema')";
+
+/** A table name as an identifier of the dialect: backquotes (MySQL) or double quotes (PostgreSQL). */
+export const quotedIdent = (protocol: Connection["protocol"], name: string): string =>
+  protocol === "mysql" ? `\`${name.replace(/`/g, "``")}\`` : `"${name.replace(/"/g, '""')}"`;
