@@ -47,10 +47,10 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-GTQTO3IA.js";
+} from "./chunk-O7RGA3IF.js";
 import {
   reapLedger
-} from "./chunk-RL2HVUVS.js";
+} from "./chunk-U6EQPLKV.js";
 import {
   EXPIRES,
   KubeClient,
@@ -67,7 +67,7 @@ import {
   require_dist,
   writeAtomic,
   writeResult
-} from "./chunk-VUXOB57E.js";
+} from "./chunk-MTEC2TPC.js";
 import {
   CLOUDS,
   Interrupted,

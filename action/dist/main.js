@@ -13,7 +13,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-GTQTO3IA.js";
+} from "./chunk-O7RGA3IF.js";
 import {
   getInput,
   info,
@@ -26,7 +26,7 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-VUXOB57E.js";
+} from "./chunk-MTEC2TPC.js";
 import {
   Interrupted,
   installCrashTeardown,

@@ -22,6 +22,7 @@ import { bisectIssue, bisectMarkdown, bisectTitle, prOf } from "../../action/src
 import { loadSpec } from "../../action/src/specfile/load.ts";
 import { narrowSpec, prepareSpec } from "../../action/src/specfile/prepare.ts";
 import { oneDrop } from "../helpers/changes.ts";
+import { ROOT } from "../helpers/paths.ts";
 import { tempDir } from "../helpers/real.ts";
 
 type Cell = Parameters<typeof stepKind>[0][number];
@@ -479,6 +480,21 @@ compare: {rounds: 6}
       narrowSpec(await loadSpec(file), [{ workload: "nope", threads: 1 }]),
       /none of nope threads=1 is a cell/,
     );
+  });
+
+  test("narrowSpec drops compare.noise of the workloads it leaves out (a confirmation of one cell of the source check)", async () => {
+    const narrowed = await narrowSpec(
+      await loadSpec(join(ROOT, "workloads/tidb-source-pr.yaml")),
+      [{ workload: "read_only", threads: 4 }],
+      { confirm: 0 },
+    );
+    assert.deepEqual(
+      narrowed.spec.workloads.map((w) => w.name),
+      ["read_only"],
+    );
+    const noise = narrowed.spec.compare?.noise?.workloads ?? {};
+    assert.deepEqual(Object.keys(noise), ["read_only"], "the noise of read_only kept, no other");
+    assert.ok(noise.read_only?.rounds !== undefined && noise.read_only.rounds > 0);
   });
 });
 

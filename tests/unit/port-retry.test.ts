@@ -1,9 +1,9 @@
 // A private server whose port was taken between tiperf's choice and the server's bind starts again
-// on another port (targets/local/kind.ts startOnFreePort), bounded, each try logged; any other
+// on another port (proc/port.ts startOnFreePort), bounded, each try logged; any other
 // failure, or the last try's, stands.
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { PORT_TRIES, startOnFreePort } from "../../action/src/targets/local/kind.ts";
+import { PORT_TRIES, startOnFreePort } from "../../action/src/proc/port.ts";
 
 // MariaDB's words when the port was taken (seen in CI beside another test file's servers)
 const TAKEN = `MariaDB exited during startup (code 1, signal null); the server said:

@@ -29,7 +29,11 @@ const GAP_SOURCE = "in tiperf's own A/A banks on a 2-core runner (bench/)";
  * their own (not one deployment switched between them); none otherwise. `restartable`: whether
  * tiperf may restart the servers (an existing endpoint is not tiperf's: blocks are no remedy there).
  */
-export function singlePairNote(blocks: number, ownInstances: boolean, restartable = true): string | undefined {
+export function singlePairNote(
+  blocks: number,
+  ownInstances: boolean,
+  restartable = true,
+): string | undefined {
   if (blocks > 1 || !ownInstances) return undefined;
   const gap = `a steady gap between two instances of one configuration cannot be told from a change; ${GAP_SOURCE} such gaps had a standard deviation of ${gapPct(INSTANCE_GAP_SD.low)} (a private tidb-server at 40% of a CPU) to ${gapPct(INSTANCE_GAP_SD.high)} (MariaDB at 40% of a CPU, 8 threads)`;
   if (!restartable)

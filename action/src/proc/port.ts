@@ -1,7 +1,15 @@
 import { createServer } from "node:net";
 
-/** A port on 127.0.0.1 that nothing listens on right now. */
+/**
+ * Ports `freePort` hands out before it asks the system (tests only: a port the test already holds,
+ * to reproduce one taken between tiperf's choice and a server's bind). Empty in a run.
+ */
+export const TEST_PICKS: number[] = [];
+
+/** A port on 127.0.0.1 that nothing listens on right now (it may be taken before it is bound). */
 export function freePort(): Promise<number> {
+  const picked = TEST_PICKS.shift();
+  if (picked !== undefined) return Promise.resolve(picked);
   return new Promise((resolve, reject) => {
     const srv = createServer();
     srv.unref();
@@ -12,4 +20,25 @@ export function freePort(): Promise<number> {
       srv.close(() => resolve(port));
     });
   });
+}
+
+/** How often a private server starts again when its port was taken between choice and bind. */
+export const PORT_TRIES = 3;
+
+/**
+ * A private server's start, again on another free port when the one picked was taken by something
+ * else between tiperf's choice and the server's bind (a CI runner's other jobs): each failed start
+ * cleans up after itself; the last failure stands. `start` picks its ports itself (freePort).
+ */
+export async function startOnFreePort<T>(start: () => Promise<T>, log: (line: string) => void): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await start();
+    } catch (e) {
+      if (attempt >= PORT_TRIES || !/address already in use/i.test((e as Error).message)) throw e;
+      log(
+        `its port was taken before the server could bind it; starting again on another port (try ${attempt + 1} of ${PORT_TRIES})`,
+      );
+    }
+  }
 }

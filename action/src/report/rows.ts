@@ -288,11 +288,7 @@ export function singlePairLines(v: Verdict): string[] {
       label: `${v.variants && v.variants.length > 1 ? `${c.variant} ` : ""}${c.workload} threads=${c.threads} ${c.metric}`,
       change: c.change as number,
     }));
-  const line = singlePairWarning(
-    flagged,
-    v.single_pair.instance_gap_sd,
-    v.single_pair.restartable !== false,
-  );
+  const line = singlePairWarning(flagged, v.single_pair.instance_gap_sd, v.single_pair.restartable !== false);
   return line ? [line] : [];
 }
 

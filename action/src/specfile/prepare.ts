@@ -327,6 +327,12 @@ export async function narrowSpec(
     );
   // null removes a key (the seed of the first run, so a re-run draws its own order)
   raw.compare = deepMerge(isObj(raw.compare) ? raw.compare : {}, compare);
+  // the noise of workloads left out goes with them (compare.noise names only the spec's workloads)
+  const noise = (raw.compare as Obj).noise;
+  if (isObj(noise) && isObj(noise.workloads)) {
+    const kept = new Set((raw.workloads as Obj[]).map((w) => w.name));
+    noise.workloads = Object.fromEntries(Object.entries(noise.workloads).filter(([name]) => kept.has(name)));
+  }
   if (metrics) raw.metrics = metrics;
   const out = composedSpec(raw, loaded.path, loaded.path);
   return {

@@ -4,6 +4,7 @@
 import { cpus } from "node:os";
 import { InputError } from "../../errors.ts";
 import { anyTool } from "../../proc/env.ts";
+import { startOnFreePort } from "../../proc/port.ts";
 import { shellCommand } from "../../proc/quote.ts";
 import {
   type EndpointPlan,
@@ -269,25 +270,4 @@ export function localKind(s: LocalServer): TargetKind {
     reapers: { ...LOCAL_REAPERS, ...ENDPOINT_REAPERS },
     costMetrics: ["cpu_ms_per_op", ...s.costMetrics],
   };
-}
-
-/** How often a private server starts again when its port was taken between choice and bind. */
-export const PORT_TRIES = 3;
-
-/**
- * A private server's start, again on another free port when the one picked was taken by something
- * else between tiperf's choice and the server's bind (a CI runner's other jobs): each failed start
- * cleans up after itself; the last failure stands.
- */
-export async function startOnFreePort<T>(start: () => Promise<T>, log: (line: string) => void): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await start();
-    } catch (e) {
-      if (attempt >= PORT_TRIES || !/address already in use/i.test((e as Error).message)) throw e;
-      log(
-        `its port was taken before the server could bind it; starting again on another port (try ${attempt + 1} of ${PORT_TRIES})`,
-      );
-    }
-  }
 }

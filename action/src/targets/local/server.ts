@@ -67,7 +67,9 @@ export async function serverErrors(files: string[], max = 6): Promise<string[]> 
       continue;
     }
     for (const line of text.split("\n")) {
-      if (!/\[ERROR\]|\bFATAL:|\bERROR:|\bPANIC:/.test(line)) continue;
+      // PostgreSQL says why its sockets failed at LOG level ("could not bind … Address already in use")
+      if (!/\[ERROR\]|\bFATAL:|\bERROR:|\bPANIC:/.test(line) && !/Address already in use/i.test(line))
+        continue;
       const said = words(line);
       if (said && !out.includes(said)) out.push(said);
     }

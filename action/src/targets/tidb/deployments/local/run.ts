@@ -2,6 +2,7 @@
 // release first if it must), restarted in place between blocks, stopped by PID.
 import { join } from "node:path";
 import { findTool } from "../../../../proc/env.ts";
+import { startOnFreePort } from "../../../../proc/port.ts";
 import { processState } from "../../../../proc/process.ts";
 import { stepKey } from "../../steps.ts";
 import { tiupHome } from "../../tiup.ts";
@@ -17,13 +18,17 @@ export const serverRuntime: FormRuntime<ServerDeployment> = {
     if (!d.binpath && findTool(program) === undefined && findTool("tiup"))
       await ctx.tiupRun(ctx.argv(stepKey.install(d)), `install tidb ${d.version}`, signal, 900);
     const start = ctx.filled(stepKey.start(d));
-    const local = await startTidbServer({
-      d,
-      command: (start.run as { command: string[] }).command,
-      program,
-      logDir: ctx.logDirOf(setup.name) ?? join(ctx.rawDir, d.name),
-      ...(setup.resources ? { resources: setup.resources } : {}),
-    });
+    const local = await startOnFreePort(
+      () =>
+        startTidbServer({
+          d,
+          command: (start.run as { command: string[] }).command,
+          program,
+          logDir: ctx.logDirOf(setup.name) ?? join(ctx.rawDir, d.name),
+          ...(setup.resources ? { resources: setup.resources } : {}),
+        }),
+      (line) => ctx.log(`tidb-server ${d.name}: ${line}`),
+    );
     ctx.addFill(local.fill);
     ctx.planned(stepKey.copy(d));
     ctx.planned(stepKey.start(d));

@@ -43,7 +43,7 @@ import {
   throttleBetween,
   validateYaml,
   writeAtomic
-} from "./chunk-VUXOB57E.js";
+} from "./chunk-MTEC2TPC.js";
 import {
   record,
   shellCommand,
@@ -58412,11 +58412,7 @@ function singlePairLines(v) {
     label: `${v.variants && v.variants.length > 1 ? `${c4.variant} ` : ""}${c4.workload} threads=${c4.threads} ${c4.metric}`,
     change: c4.change
   }));
-  const line5 = singlePairWarning(
-    flagged,
-    v.single_pair.instance_gap_sd,
-    v.single_pair.restartable !== false
-  );
+  const line5 = singlePairWarning(flagged, v.single_pair.instance_gap_sd, v.single_pair.restartable !== false);
   return line5 ? [line5] : [];
 }
 function warningLines(v) {
@@ -62061,6 +62057,11 @@ async function narrowSpec(loaded, cells, compare3 = {}, metrics) {
       `${loaded.path}: none of ${cells.map((c4) => `${c4.workload} threads=${c4.threads}`).join(", ")} is a cell of its workloads`
     );
   raw.compare = deepMerge(isObj2(raw.compare) ? raw.compare : {}, compare3);
+  const noise = raw.compare.noise;
+  if (isObj2(noise) && isObj2(noise.workloads)) {
+    const kept = new Set(raw.workloads.map((w2) => w2.name));
+    noise.workloads = Object.fromEntries(Object.entries(noise.workloads).filter(([name]) => kept.has(name)));
+  }
   if (metrics) raw.metrics = metrics;
   const out = composedSpec(raw, loaded.path, loaded.path);
   return {

@@ -6,7 +6,7 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-VUXOB57E.js";
+} from "./chunk-MTEC2TPC.js";
 import {
   sweep
 } from "./chunk-SG6LQMGY.js";

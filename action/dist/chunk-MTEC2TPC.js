@@ -8514,6 +8514,37 @@ async function commitAt(repo, ref) {
 // action/src/targets/local/kind.ts
 import { cpus as cpus3 } from "node:os";
 
+// action/src/proc/port.ts
+import { createServer } from "node:net";
+var TEST_PICKS = [];
+function freePort() {
+  const picked = TEST_PICKS.shift();
+  if (picked !== void 0) return Promise.resolve(picked);
+  return new Promise((resolve3, reject) => {
+    const srv = createServer();
+    srv.unref();
+    srv.once("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const addr = srv.address();
+      const port2 = typeof addr === "object" && addr ? addr.port : 0;
+      srv.close(() => resolve3(port2));
+    });
+  });
+}
+var PORT_TRIES = 3;
+async function startOnFreePort(start, log) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await start();
+    } catch (e) {
+      if (attempt >= PORT_TRIES || !/address already in use/i.test(e.message)) throw e;
+      log(
+        `its port was taken before the server could bind it; starting again on another port (try ${attempt + 1} of ${PORT_TRIES})`
+      );
+    }
+  }
+}
+
 // action/src/targets/endpoint/client.ts
 function clientArgs(protocol, ep, query, database) {
   if (protocol === "mysql")
@@ -9138,23 +9169,6 @@ import { statfsSync } from "node:fs";
 import { mkdtemp, readFile as readFile4, rm as rm3 } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename as basename2, join as join5 } from "node:path";
-
-// action/src/proc/port.ts
-import { createServer } from "node:net";
-function freePort() {
-  return new Promise((resolve3, reject) => {
-    const srv = createServer();
-    srv.unref();
-    srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const addr = srv.address();
-      const port2 = typeof addr === "object" && addr ? addr.port : 0;
-      srv.close(() => resolve3(port2));
-    });
-  });
-}
-
-// action/src/targets/local/server.ts
 async function makeWorkDir(kind) {
   return mkdtemp(join5(dataRoot(), `tiperf-${kind}-`));
 }
@@ -9192,7 +9206,8 @@ async function serverErrors(files, max = 6) {
       continue;
     }
     for (const line of text.split("\n")) {
-      if (!/\[ERROR\]|\bFATAL:|\bERROR:|\bPANIC:/.test(line)) continue;
+      if (!/\[ERROR\]|\bFATAL:|\bERROR:|\bPANIC:/.test(line) && !/Address already in use/i.test(line))
+        continue;
       const said = words(line);
       if (said && !out.includes(said)) out.push(said);
     }
@@ -9561,19 +9576,6 @@ function localKind(s) {
     reapers: { ...LOCAL_REAPERS, ...ENDPOINT_REAPERS },
     costMetrics: ["cpu_ms_per_op", ...s.costMetrics]
   };
-}
-var PORT_TRIES = 3;
-async function startOnFreePort(start, log) {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await start();
-    } catch (e) {
-      if (attempt >= PORT_TRIES || !/address already in use/i.test(e.message)) throw e;
-      log(
-        `its port was taken before the server could bind it; starting again on another port (try ${attempt + 1} of ${PORT_TRIES})`
-      );
-    }
-  }
 }
 
 // action/src/targets/mariadb/server.ts
@@ -13121,13 +13123,16 @@ var serverRuntime = {
     if (!d.binpath && findTool(program) === void 0 && findTool("tiup"))
       await ctx.tiupRun(ctx.argv(stepKey.install(d)), `install tidb ${d.version}`, signal, 900);
     const start = ctx.filled(stepKey.start(d));
-    const local = await startTidbServer({
-      d,
-      command: start.run.command,
-      program,
-      logDir: ctx.logDirOf(setup.name) ?? join14(ctx.rawDir, d.name),
-      ...setup.resources ? { resources: setup.resources } : {}
-    });
+    const local = await startOnFreePort(
+      () => startTidbServer({
+        d,
+        command: start.run.command,
+        program,
+        logDir: ctx.logDirOf(setup.name) ?? join14(ctx.rawDir, d.name),
+        ...setup.resources ? { resources: setup.resources } : {}
+      }),
+      (line) => ctx.log(`tidb-server ${d.name}: ${line}`)
+    );
     ctx.addFill(local.fill);
     ctx.planned(stepKey.copy(d));
     ctx.planned(stepKey.start(d));

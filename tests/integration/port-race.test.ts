@@ -1,0 +1,114 @@
+// test-lane: parallel (nothing asserted here rests on measured speed: scripts/run-tests.mjs)
+// A port taken between tiperf's choice and a private server's bind: the test holds a port and hands
+// it to freePort first (TEST_PICKS), so the server's own bind fails with its own words; tiperf
+// must start the server again on another port, say so, and leave nothing of the failed try.
+import assert from "node:assert/strict";
+import { createServer, type Server } from "node:net";
+import { join } from "node:path";
+import { after, describe, test } from "node:test";
+import { PORT_TRIES, TEST_PICKS } from "../../action/src/proc/port.ts";
+import { startTarget } from "../../action/src/targets/registry.ts";
+import type { Target } from "../../action/src/targets/types.ts";
+import { ROOT } from "../helpers/paths.ts";
+import { tempDir } from "../helpers/real.ts";
+import { startSshd } from "../helpers/sshd.ts";
+
+/** A port the test listens on (127.0.0.1), as another job on the runner would. */
+function holdPort(): Promise<{ port: number; server: Server }> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const a = server.address();
+      resolve({ port: typeof a === "object" && a ? a.port : 0, server });
+    });
+  });
+}
+
+const held: Server[] = [];
+after(() => {
+  TEST_PICKS.length = 0;
+  for (const s of held) s.close();
+});
+
+async function startWithTakenPort(spec: Record<string, unknown>, picks = 1) {
+  const taken: number[] = [];
+  for (let i = 0; i < picks; i++) {
+    const h = await holdPort();
+    held.push(h.server);
+    taken.push(h.port);
+  }
+  TEST_PICKS.push(...taken);
+  const lines: string[] = [];
+  const dir = tempDir();
+  try {
+    const t = await startTarget(spec as never, {
+      maxConnections: 10,
+      logDir: join(dir, "logs"),
+      log: (l) => lines.push(l),
+    });
+    return { t, taken, lines };
+  } finally {
+    TEST_PICKS.length = 0;
+  }
+}
+
+describe("a port taken between choice and bind", () => {
+  for (const kind of ["mariadb", "postgres"])
+    test(`${kind}: started again on another port, the try logged`, async () => {
+      const { t, taken, lines } = await startWithTakenPort({ kind, config: {} });
+      try {
+        const port = t.connection.endpoints[0]?.port;
+        assert.ok(port !== undefined && !taken.includes(port), `on ${port}, not the taken ${taken}`);
+        assert.match(
+          lines.join("\n"),
+          new RegExp(
+            `its port was taken before the server could bind it; starting again on another port \\(try 2 of ${PORT_TRIES}\\)`,
+          ),
+        );
+        assert.ok(t.pids.length > 0);
+      } finally {
+        await t.stop();
+      }
+    });
+
+  test("tidb-server (the test-only stand-in, TiDB's FATAL words): started again on another port", async () => {
+    const { t, taken, lines } = await startWithTakenPort({
+      kind: "tidb",
+      version: "v8.5.0",
+      binpath: join(ROOT, "tests/helpers/stand-ins/tidb-server"),
+    });
+    try {
+      const port = t.connection.endpoints[0]?.port;
+      assert.ok(port !== undefined && !taken.includes(port), `on ${port}, not the taken ${taken}`);
+      assert.match(
+        lines.join("\n"),
+        /tidb-server .*: its port was taken before the server could bind it; starting again/,
+      );
+    } finally {
+      await t.stop();
+    }
+  });
+
+  test("a port taken at every try: the last failure stands, naming it", async () => {
+    await assert.rejects(
+      startWithTakenPort({ kind: "mariadb", config: {} }, PORT_TRIES),
+      /Address already in use/i,
+    );
+  });
+
+  test("sshd (the load-host tests' server): started again on another port", async () => {
+    const h = await holdPort();
+    held.push(h.server);
+    TEST_PICKS.push(h.port);
+    const lines: string[] = [];
+    const sshd = await startSshd((l) => lines.push(l));
+    try {
+      assert.notEqual(sshd.host.port, h.port);
+      assert.match(lines.join("\n"), /starting again on another port \(try 2/);
+    } finally {
+      TEST_PICKS.length = 0;
+      await sshd.stop();
+    }
+  });
+});
