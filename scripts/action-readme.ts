@@ -1,5 +1,6 @@
-// Writes the action's input and output tables into README.md from action/action.yml, between
-// the <!-- action-inputs --> markers, and the CLI block from the command table. `--check` fails when the README is out of date.
+// Writes the action's input and output tables into docs/action.md from action/action.yml, between
+// the <!-- action-inputs --> markers, and the CLI block of docs/cli.md from the command table.
+// `--check` fails when either is out of date.
 import { spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { parse } from "yaml";
@@ -29,14 +30,13 @@ const table = [
 
 const START = "<!-- action-inputs: generated from action/action.yml by scripts/action-readme.ts -->";
 const END = "<!-- /action-inputs -->";
-const readme = readFileSync("README.md", "utf8");
 
 /** Replaces what lies between two markers of `text`. */
 function between(text: string, start: string, end: string, body: string): string {
   const a = text.indexOf(start);
   const b = text.indexOf(end);
   if (a < 0 || b < a) {
-    console.error(`README.md needs the markers ${start} and ${end}`);
+    console.error(`the doc needs the markers ${start} and ${end}`);
     process.exit(1);
   }
   return `${text.slice(0, a + start.length)}\n${body}\n${text.slice(b)}`;
@@ -45,21 +45,35 @@ function between(text: string, start: string, end: string, body: string): string
 // The CLI block: the same command table `tiperf help` prints (action/src/commands.ts).
 const CLI_START = "<!-- cli-usage: generated from action/src/commands.ts by scripts/action-readme.ts -->";
 const CLI_END = "<!-- /cli-usage -->";
-const withCli = between(readme, CLI_START, CLI_END, `\`\`\`\n${usageText()}\n\`\`\``);
-// biome formats markdown too (padded tables): compare and write what it would leave
-const formatted = spawnSync("node_modules/.bin/biome", ["format", "--stdin-file-path=README.md"], {
-  input: between(withCli, START, END, table),
-  encoding: "utf8",
-});
-if (formatted.status !== 0) {
-  console.error(`biome format failed: ${formatted.stderr}`);
-  process.exit(1);
-}
-const next = formatted.stdout;
-if (process.argv.includes("--check")) {
-  if (next !== readme) {
-    console.error("README.md's action input table or CLI block is out of date: run npm run readme");
+
+/** A doc with one generated part replaced, as biome formats markdown (padded tables). */
+function regenerate(
+  file: string,
+  start: string,
+  end: string,
+  body: string,
+): { file: string; now: string; next: string } {
+  const now = readFileSync(file, "utf8");
+  const formatted = spawnSync("node_modules/.bin/biome", ["format", `--stdin-file-path=${file}`], {
+    input: between(now, start, end, body),
+    encoding: "utf8",
+  });
+  if (formatted.status !== 0) {
+    console.error(`biome format failed: ${formatted.stderr}`);
     process.exit(1);
   }
-  console.log("README.md action inputs are up to date");
-} else writeFileSync("README.md", next);
+  return { file, now, next: formatted.stdout };
+}
+
+const docs = [
+  regenerate("docs/action.md", START, END, table),
+  regenerate("docs/cli.md", CLI_START, CLI_END, `\`\`\`\n${usageText()}\n\`\`\``),
+];
+if (process.argv.includes("--check")) {
+  const stale = docs.filter((d) => d.next !== d.now).map((d) => d.file);
+  if (stale.length) {
+    console.error(`${stale.join(", ")}: the generated part is out of date: run npm run readme`);
+    process.exit(1);
+  }
+  console.log("docs/action.md's inputs and docs/cli.md's CLI block are up to date");
+} else for (const d of docs) writeFileSync(d.file, d.next);

@@ -4,7 +4,8 @@
 # commit must carry everything a run needs: action/action.yml, the bundled action/dist (current
 # with the sources), scripts/setup.sh, and action/package.json + its lock file (the cloud
 # packages setup.sh --cloud installs). Refuses a version that is not package.json's, a dirty tree,
-# or a stale dist; then tags vX.Y.Z and moves the major tag vX onto the same commit.
+# a stale dist, or a version without its CHANGELOG.md section; then tags vX.Y.Z (the section as
+# its message: the release notes) and moves the major tag vX onto the same commit.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -42,6 +43,13 @@ if [ "$dist_version" != "tiperf $version" ]; then
   exit 2
 fi
 
-git tag -a "$tag" -m "tiperf $tag"
+# the release notes: CHANGELOG.md's section of this version, up to the next section
+notes="$(awk -v h="## $tag" '$0 == h { on = 1; next } on && /^## / { exit } on' CHANGELOG.md)"
+if [ -z "$(printf '%s' "$notes" | tr -d '[:space:]')" ]; then
+  echo "release: CHANGELOG.md has no section '## $tag' (or it is empty): write the release notes there first" >&2
+  exit 2
+fi
+
+git tag -a "$tag" -m "tiperf $tag" -m "$notes"
 git tag -f -a "$major" -m "tiperf $major (at $tag)" "$tag^{commit}" >/dev/null
 echo "release: $tag and $major at $(git rev-parse --short "$tag^{commit}"); publish with: git push origin $tag && git push -f origin $major"

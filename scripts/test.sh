@@ -13,7 +13,7 @@ echo "== dist" && node scripts/build.mjs --check
 # tests leave nothing in the machine's /tmp
 checks_tmp=$(mktemp -d "${TMPDIR:-/tmp}/tiperf-checks-XXXXXX")
 trap 'rm -rf "$checks_tmp"' EXIT
-echo "== action inputs in README" && TMPDIR="$checks_tmp" node --import tsx scripts/action-readme.ts --check
-echo "== workflows" && .tools/bin/actionlint -color=false
+echo "== generated parts of docs (action inputs, CLI)" && TMPDIR="$checks_tmp" node --import tsx scripts/action-readme.ts --check
+echo "== workflows" && .tools/bin/actionlint -color=false && .tools/bin/actionlint -color=false action/examples/*.yml
 echo "== tests"
 node scripts/run-tests.mjs unit integration e2e

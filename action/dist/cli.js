@@ -47,7 +47,7 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-O7RGA3IF.js";
+} from "./chunk-4NS5CT2D.js";
 import {
   reapLedger
 } from "./chunk-U6EQPLKV.js";
@@ -92,7 +92,7 @@ import {
 } from "./chunk-3EADY6QU.js";
 
 // action/src/cli.ts
-import { existsSync, realpathSync } from "node:fs";
+import { existsSync as existsSync2, realpathSync } from "node:fs";
 import { readFile as readFile3 } from "node:fs/promises";
 import { parseArgs } from "node:util";
 
@@ -372,6 +372,20 @@ var COMMANDS = [
     flags: {},
     about: ["print one load tool output (TOOL: sysbench, go-tpc or go-ycsb), parsed, as JSON"]
   },
+  {
+    name: "init",
+    flags: {
+      dir: { type: "string", value: "DIR" },
+      tidb: { type: "boolean" },
+      dispatch: { type: "boolean" }
+    },
+    about: [
+      "write a spec and a workflow into the repository at DIR (default: here) and print the next",
+      "steps: the config/version PR check (perf/pr.yaml, .github/workflows/perf-pr.yml); --tidb",
+      "the TiDB source PR check for a TiDB repository (.github/tiperf/, tidb-source-pr.yml);",
+      "--dispatch ad-hoc comparisons from the Actions tab. Overwrites nothing (exit 2, naming it)"
+    ]
+  },
   { name: "help", flags: {}, about: ["this text"] }
 ];
 function commandSpec(name) {
@@ -388,6 +402,9 @@ function synopsis(c) {
     return f.required ? text : `[${text}]`;
   });
   return ["tiperf", c.name, ...c.args ? [c.args] : [], ...flags2].join(" ");
+}
+function commandUsage(c) {
+  return [synopsis(c), ...c.about.map((a) => `    ${a}`)].join("\n");
 }
 function usageText() {
   const lines = ["tiperf \u2014 performance regression checks for TiDB", "", "Usage:"];
@@ -698,8 +715,8 @@ function plainName(what, name) {
     );
   return name;
 }
-var baselinePath = (dir, profile, specName) => join(dir, plainName("--profile", profile), `${plainName("the result's spec name", specName)}.json`);
-async function promoteBaseline(resultFile, dir, profile) {
+var baselinePath = (dir, profile2, specName) => join(dir, plainName("--profile", profile2), `${plainName("the result's spec name", specName)}.json`);
+async function promoteBaseline(resultFile, dir, profile2) {
   const result = await readResult(resultFile);
   if (result.status !== "complete") {
     throw new InputError(
@@ -708,7 +725,7 @@ async function promoteBaseline(resultFile, dir, profile) {
   }
   if (result.cells.some((c) => c.status !== "ok"))
     throw new InputError(`${resultFile}: has failed cells; not a baseline`);
-  const file = baselinePath(dir, profile ?? profileOf(result), result.spec.name);
+  const file = baselinePath(dir, profile2 ?? profileOf(result), result.spec.name);
   await writeResult(file, result);
   return file;
 }
@@ -767,9 +784,9 @@ function entryOf(result, file, o) {
     throw new InputError(
       `${file}: --variant must name one of the run's variants (${variants.join(", ") || "none"})${o.variant ? `; got ${o.variant}` : ""}`
     );
-  const profile = o.profile ?? profileOf(result);
-  if (!NAME.test(profile))
-    throw new InputError(`--profile ${profile}: must be lower-case letters, digits, _ or - (a file name)`);
+  const profile2 = o.profile ?? profileOf(result);
+  if (!NAME.test(profile2))
+    throw new InputError(`--profile ${profile2}: must be lower-case letters, digits, _ or - (a file name)`);
   const groups = /* @__PURE__ */ new Map();
   const cells = result.cells.filter((c) => c.variant === variant && c.status === "ok");
   const judged2 = cells.some((c) => c.round > 0) ? cells.filter((c) => c.round > 0) : cells;
@@ -794,7 +811,7 @@ function entryOf(result, file, o) {
     run_id: result.run_id,
     started_at: result.started_at,
     spec: { name: result.spec.name, hash: result.spec.hash, matrix: matrixHash(result.spec.body) },
-    profile,
+    profile: profile2,
     ...o.commit ? { commit: o.commit } : {},
     ...o.ref ? { ref: o.ref } : {},
     ...target ? { target: { kind: target.kind, version: target.version } } : {},
@@ -1071,6 +1088,130 @@ function historyHtml(r) {
 `;
 }
 
+// action/src/init/index.ts
+import { existsSync, readFileSync } from "node:fs";
+import { mkdir as mkdir2, writeFile } from "node:fs/promises";
+import { dirname as dirname2, join as join3 } from "node:path";
+import { fileURLToPath } from "node:url";
+var SPEC_SCHEMA_URL = "https://raw.githubusercontent.com/tiperf/tiperf/v1/action/schema/spec.schema.json";
+function tiperfRoot(from = dirname2(fileURLToPath(import.meta.url))) {
+  for (let dir = from, i = 0; i < 8; i++, dir = dirname2(dir))
+    if (existsSync(join3(dir, "action/examples/perf-pr.yml"))) return dir;
+  throw new Error(`tiperf init: no action/examples/ above ${from} (run it from a tiperf checkout)`);
+}
+var read = (root, path) => readFileSync(join3(root, path), "utf8").replace(/^# yaml-language-server: .*\n/, "");
+var PR_HEADER = `# The PR check of this repository (written by tiperf init): a pull request that changes target:
+# (a TiDB config key, the version) is measured against its base commit's target:, both on the
+# runner (a private tidb-server each; tiup installs the release). \`tiperf plan --spec perf/pr.yaml\`
+# prints every step and the smallest change each cell detects; docs/specs.md of tiperf has every key.`;
+var DISPATCH_HEADER = `# Ad-hoc comparisons of this repository (written by tiperf init): run perf-dispatch from the
+# Actions tab with two TiDB releases (base-version, head-version) or two overlay files (base-config,
+# head-config: each \`target: {server_configs: {tidb: {...}}}\`) on this matrix.`;
+function tidbSpec(name, header) {
+  return `# yaml-language-server: $schema=${SPEC_SCHEMA_URL}
+${header}
+name: ${name}
+description: point_select and read_write, one TiDB variant against another.
+target:
+  kind: tidb
+  profile: perf/local.yaml
+  version: v8.5.0
+  # the settings a PR changes (a role's TiDB config keys), e.g. performance.max-procs
+  server_configs: { tidb: { log.level: error } }
+data: { tables: 4, table_size: 10000 }
+workloads:
+  - name: point_select
+    sysbench: oltp_point_select
+    threads: [4, 16]
+    duration: 10s
+    warmup: 2s
+    options: { rand-type: uniform }
+  - name: read_write
+    sysbench: oltp_read_write
+    threads: [4, 16]
+    duration: 10s
+    warmup: 2s
+    options: { rand-type: uniform }
+metrics:
+  tps: { tolerance: 5% }
+  p95_ms: { tolerance: 10% }
+  cpu_ms_per_op: { tolerance: 10% }
+compare: { order: auto, rounds: 8, blocks: 4, budget: 60m }
+`;
+}
+function sourceSpec(root) {
+  const text = read(root, "workloads/tidb-source-pr.yaml").replace(
+    "profile: infra/profiles/local.yaml",
+    "profile: .github/tiperf/local.yaml"
+  );
+  return `# yaml-language-server: $schema=${SPEC_SCHEMA_URL}
+${text}`;
+}
+function profile(root, path) {
+  return `# yaml-language-server: $schema=${SPEC_SCHEMA_URL.replace("spec.schema.json", "profile.schema.json")}
+${read(root, path)}`;
+}
+function initFiles(kase, root = tiperfRoot()) {
+  switch (kase) {
+    case "config":
+      return {
+        "perf/pr.yaml": tidbSpec("pr", PR_HEADER),
+        "perf/local.yaml": profile(root, "infra/profiles/local.yaml"),
+        ".github/workflows/perf-pr.yml": read(root, "action/examples/perf-pr.yml")
+      };
+    case "tidb":
+      return {
+        ".github/tiperf/source-pr.yaml": sourceSpec(root),
+        ".github/tiperf/local.yaml": profile(root, "infra/profiles/local.yaml"),
+        ".github/workflows/tidb-source-pr.yml": read(root, "action/examples/tidb-source-pr.yml")
+      };
+    case "dispatch":
+      return {
+        "perf/dispatch.yaml": tidbSpec("dispatch", DISPATCH_HEADER),
+        "perf/local.yaml": profile(root, "infra/profiles/local.yaml"),
+        ".github/workflows/perf-dispatch.yml": read(root, "action/examples/perf-dispatch.yml")
+      };
+  }
+}
+function nextSteps(kase, files) {
+  const spec = files.find((f) => f.endsWith(".yaml") && !f.endsWith("local.yaml"));
+  return [
+    `wrote ${files.join(", ")}`,
+    "next:",
+    `  1. see what a run would do: tiperf plan --spec ${spec}${kase === "config" ? "" : ""}`,
+    "  2. give a self-hosted runner (2 or more cores, Debian or Ubuntu) the labels self-hosted, tiperf",
+    ...kase === "tidb" ? ["     with Go installed; the check builds tidb-server at the PR head and its merge base"] : ["     with tiup on its PATH (it installs the TiDB release the spec names)"],
+    "  3. pin the action in the workflow to a tag of the tiperf repository (tiperf/tiperf/action@v1)",
+    kase === "dispatch" ? "  4. commit, then run perf-dispatch from the Actions tab" : "  4. commit; the next pull request gets the check and its comment"
+  ];
+}
+var ACTIONLINT_CONFIG = `# The label of the self-hosted runners that run tiperf's checks (written by tiperf init).
+self-hosted-runner:
+  labels: [tiperf]
+`;
+async function initRepository(dir, kase, log2) {
+  const files = initFiles(kase);
+  const there = Object.keys(files).filter((f) => existsSync(join3(dir, f)));
+  if (there.length)
+    throw new InputError(
+      `tiperf init: ${there.map((f) => join3(dir, f)).join(", ")} already exist${there.length === 1 ? "s" : ""}; init overwrites nothing (move ${there.length === 1 ? "it" : "them"} away, or pass --dir another directory)`
+    );
+  for (const [path, text] of Object.entries(files)) {
+    await mkdir2(dirname2(join3(dir, path)), { recursive: true });
+    await writeFile(join3(dir, path), text, { flag: "wx" });
+  }
+  const written = Object.keys(files);
+  const lintConfig = join3(dir, ".github/actionlint.yaml");
+  if (existsSync(lintConfig))
+    log2(`kept .github/actionlint.yaml: add the runner label tiperf to its self-hosted-runner.labels`);
+  else {
+    await writeFile(lintConfig, ACTIONLINT_CONFIG, { flag: "wx" });
+    written.push(".github/actionlint.yaml");
+  }
+  for (const line of nextSteps(kase, written)) log2(line);
+  return written;
+}
+
 // action/src/kubernetes/reap.ts
 async function reapKubernetes(o) {
   const ctx = loadKubeContext({
@@ -1127,7 +1268,7 @@ async function reapKubernetes(o) {
 var import_yaml2 = __toESM(require_dist(), 1);
 import { randomBytes } from "node:crypto";
 import { mkdirSync } from "node:fs";
-import { dirname as dirname2, join as join3, relative, resolve } from "node:path";
+import { dirname as dirname3, join as join4, relative, resolve } from "node:path";
 
 // action/src/report/bisect.ts
 var short2 = (c) => c.commit.slice(0, 10);
@@ -1280,7 +1421,7 @@ var cellsOfSpec = (loaded) => loaded.spec.workloads.flatMap((w) => w.threads.map
 async function repositoryOf(specFile, current) {
   const tree = builderOf(current.spec.target)?.treeOf(current.spec.target);
   if (tree) return { mode: "source", repo: resolve(tree.path) };
-  const top = await git(dirname2(resolve(specFile)), ["rev-parse", "--show-toplevel"]);
+  const top = await git(dirname3(resolve(specFile)), ["rev-parse", "--show-toplevel"]);
   if (top.code !== 0)
     throw new InputError(
       `tiperf bisect: ${specFile} is not in a git repository, and its target has no source: (nothing to bisect)`
@@ -1326,10 +1467,10 @@ async function bisectSpec(o) {
         ).map((x) => `${x.workload}:${x.threads}`).join(", ")})`
       );
   const id = `bisect-${(/* @__PURE__ */ new Date()).toISOString().replace(/[-:]/g, "").replace(/\..*/, "")}-${randomBytes(2).toString("hex")}`;
-  const dir = join3(o.outDir, id);
-  mkdirSync(join3(dir, "steps"), { recursive: true });
-  const jsonPath = join3(dir, "bisect.json");
-  const markdownPath = join3(dir, "bisect.md");
+  const dir = join4(o.outDir, id);
+  mkdirSync(join4(dir, "steps"), { recursive: true });
+  const jsonPath = join4(dir, "bisect.json");
+  const markdownPath = join4(dir, "bisect.md");
   o.log(
     `bisect ${id}: ${n} commit(s) after ${good.commit.slice(0, 10)} up to ${bad.commit.slice(0, 10)} (${mode}: ${repo}); at most ${measurements} measurements at ${(perStep * 100).toFixed(2)}% each for ${Math.round(confidence * 100)}% over the search`
   );
@@ -1431,14 +1572,14 @@ async function bisectSpec(o) {
         step.build_seconds = (step.build_seconds ?? 0) + built;
         report.build_seconds += built;
       }
-      const outcome = await compareSpec(spec, { outDir: join3(dir, "steps"), log: o.log, signal: o.signal });
+      const outcome = await compareSpec(spec, { outDir: join4(dir, "steps"), log: o.log, signal: o.signal });
       const kind = stepKind(outcome.verdict.cells, watched, role === "check" ? void 0 : badEnd);
       step.attempts.push({
         kind,
         verdict: outcome.verdict.verdict,
         rounds: outcome.verdict.rounds,
         benchmark_seconds: outcome.verdict.benchmark_seconds,
-        run_dir: relative(dir, dirname2(outcome.verdictPath)),
+        run_dir: relative(dir, dirname3(outcome.verdictPath)),
         cells: outcome.verdict.cells
       });
       report.benchmark_seconds += outcome.verdict.benchmark_seconds;
@@ -1620,7 +1761,7 @@ function specSource(command, values) {
   const builds = ["base-version", "head-version", "base-binpath", "head-binpath"].filter((k) => str(k));
   if (str("base-ref") && builds.length)
     throw new InputError(`tiperf ${command}: --base-ref/--head-ref and --${builds[0]} exclude each other`);
-  const profile = str("profile");
+  const profile2 = str("profile");
   return prepareSpec({
     spec: required(command, "spec", values.spec),
     baseRef: str("base-ref"),
@@ -1637,7 +1778,7 @@ function specSource(command, values) {
       (k) => str(k),
       (k) => `--${k}`
     )
-  }).then((loaded) => profile ? { ...loaded, profile } : loaded);
+  }).then((loaded) => profile2 ? { ...loaded, profile: profile2 } : loaded);
 }
 async function cmdRun(args, signal) {
   const { values, positionals } = flags("run", args, parseOptions("run"));
@@ -1788,12 +1929,12 @@ async function cmdDiff(args) {
   const [baseFile, headFile, extra] = positionals;
   if (!baseFile || !headFile || extra)
     throw new InputError("tiperf diff: give exactly two result files: BASE_RESULT HEAD_RESULT");
-  if (!existsSync(baseFile)) {
+  if (!existsSync2(baseFile)) {
     throw new InputError(
       `tiperf diff: no baseline at ${baseFile} (a missing baseline is never a pass: create one with tiperf baseline update)`
     );
   }
-  if (existsSync(headFile) && realpathSync(baseFile) === realpathSync(headFile))
+  if (existsSync2(headFile) && realpathSync(baseFile) === realpathSync(headFile))
     log(
       `warning: diff: ${baseFile} and ${headFile} are the same file: every change is zero by construction, which says nothing about performance`
     );
@@ -1860,7 +2001,7 @@ async function cmdReport(args) {
   } else if (format === "html") {
     const results = [];
     for (const file of /* @__PURE__ */ new Set([verdict.base.result, verdict.head.result]))
-      if (existsSync(file)) results.push(await readResult(file));
+      if (existsSync2(file)) results.push(await readResult(file));
     const extra = {
       results,
       ...values.history ? { history: await historyOfSpec(values.history, verdict.spec.name) } : {}
@@ -2189,6 +2330,18 @@ async function reapCloud(values) {
   );
   return report.failed.length > 0 ? EXIT.runFailed : EXIT.ok;
 }
+async function cmdInit(args) {
+  const { values, positionals } = flags("init", args, parseOptions("init"));
+  if (positionals.length)
+    throw new InputError(`tiperf init: unexpected argument ${positionals[0]}; use --dir DIR`);
+  if (values.tidb && values.dispatch) throw new InputError("tiperf init: --tidb or --dispatch, not both");
+  const kase = values.tidb ? "tidb" : values.dispatch ? "dispatch" : "config";
+  const dir = typeof values.dir === "string" ? values.dir : ".";
+  if (!existsSync2(dir)) throw new InputError(`tiperf init: --dir ${dir}: no such directory`);
+  await initRepository(dir, kase, (line) => process.stdout.write(`${line}
+`));
+  return EXIT.ok;
+}
 async function cmdParse(args) {
   const { positionals } = flags("parse", args, parseOptions("parse"));
   const [tool, file, extra] = positionals;
@@ -2227,6 +2380,12 @@ async function main(argv) {
   installSignalTeardown(abort, log);
   installCrashTeardown(log, describeError);
   const [command, ...rest] = argv;
+  const asked = COMMANDS.find((c) => c.name === command);
+  if (asked && (rest.includes("--help") || rest.includes("-h"))) {
+    process.stdout.write(`${commandUsage(asked)}
+`);
+    return EXIT.ok;
+  }
   try {
     switch (command) {
       case "run":
@@ -2257,6 +2416,8 @@ async function main(argv) {
         return await cmdHistory(rest);
       case "parse":
         return await cmdParse(rest);
+      case "init":
+        return await cmdInit(rest);
       case "--version":
       case "version":
         process.stdout.write(`tiperf ${TIPERF_VERSION}

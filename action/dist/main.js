@@ -13,7 +13,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-O7RGA3IF.js";
+} from "./chunk-4NS5CT2D.js";
 import {
   getInput,
   info,

@@ -3,7 +3,7 @@ import { readFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { leftoversMarkdown, leftoversTitle, readReapReport } from "./cloud/leftovers.ts";
 import { CLOUDS } from "./cloud/registry.ts";
-import { COMMANDS, parseOptions, usageText } from "./commands.ts";
+import { COMMANDS, commandUsage, parseOptions, usageText } from "./commands.ts";
 import { readBisect } from "./compare/bisection.ts";
 import { judgeStored } from "./compare/judge-results.ts";
 import { readVerdict } from "./compare/verdict.ts";
@@ -19,6 +19,7 @@ import {
 } from "./history/check.ts";
 import { historyHtml, historySections } from "./history/html.ts";
 import { appendHistory, entryOf } from "./history/store.ts";
+import { initRepository } from "./init/index.ts";
 import { reapKubernetes } from "./kubernetes/reap.ts";
 import { ledgerDir } from "./lifecycle/ledger.ts";
 import {
@@ -673,6 +674,18 @@ async function reapCloud(values: Record<string, unknown>): Promise<number> {
   return report.failed.length > 0 ? EXIT.runFailed : EXIT.ok;
 }
 
+async function cmdInit(args: string[]): Promise<number> {
+  const { values, positionals } = flags("init", args, parseOptions("init"));
+  if (positionals.length)
+    throw new InputError(`tiperf init: unexpected argument ${positionals[0]}; use --dir DIR`);
+  if (values.tidb && values.dispatch) throw new InputError("tiperf init: --tidb or --dispatch, not both");
+  const kase = values.tidb ? "tidb" : values.dispatch ? "dispatch" : "config";
+  const dir = typeof values.dir === "string" ? values.dir : ".";
+  if (!existsSync(dir)) throw new InputError(`tiperf init: --dir ${dir}: no such directory`);
+  await initRepository(dir, kase, (line) => process.stdout.write(`${line}\n`));
+  return EXIT.ok;
+}
+
 async function cmdParse(args: string[]): Promise<number> {
   const { positionals } = flags("parse", args, parseOptions("parse"));
   const [tool, file, extra] = positionals;
@@ -714,6 +727,12 @@ export async function main(argv: string[]): Promise<number> {
   installSignalTeardown(abort, log);
   installCrashTeardown(log, describeError);
   const [command, ...rest] = argv;
+  // tiperf COMMAND --help: that command's synopsis, whatever else was given
+  const asked = COMMANDS.find((c) => c.name === command);
+  if (asked && (rest.includes("--help") || rest.includes("-h"))) {
+    process.stdout.write(`${commandUsage(asked)}\n`);
+    return EXIT.ok;
+  }
   try {
     switch (command) {
       case "run":
@@ -744,6 +763,8 @@ export async function main(argv: string[]): Promise<number> {
         return await cmdHistory(rest);
       case "parse":
         return await cmdParse(rest);
+      case "init":
+        return await cmdInit(rest);
       case "--version":
       case "version":
         process.stdout.write(`tiperf ${TIPERF_VERSION}\n`);

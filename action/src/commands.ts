@@ -1,5 +1,5 @@
 /**
- * The CLI's commands: the one table that the argument parser, `tiperf help` and the README's CLI
+ * The CLI's commands: the one table that the argument parser, `tiperf help` and docs/cli.md's CLI
  * block (scripts/action-readme.ts) are all made from, so what is documented is what is accepted.
  */
 
@@ -268,6 +268,20 @@ export const COMMANDS: CommandSpec[] = [
     flags: {},
     about: ["print one load tool output (TOOL: sysbench, go-tpc or go-ycsb), parsed, as JSON"],
   },
+  {
+    name: "init",
+    flags: {
+      dir: { type: "string", value: "DIR" },
+      tidb: { type: "boolean" },
+      dispatch: { type: "boolean" },
+    },
+    about: [
+      "write a spec and a workflow into the repository at DIR (default: here) and print the next",
+      "steps: the config/version PR check (perf/pr.yaml, .github/workflows/perf-pr.yml); --tidb",
+      "the TiDB source PR check for a TiDB repository (.github/tiperf/, tidb-source-pr.yml);",
+      "--dispatch ad-hoc comparisons from the Actions tab. Overwrites nothing (exit 2, naming it)",
+    ],
+  },
   { name: "help", flags: {}, about: ["this text"] },
 ];
 
@@ -290,7 +304,12 @@ export function synopsis(c: CommandSpec): string {
   return ["tiperf", c.name, ...(c.args ? [c.args] : []), ...flags].join(" ");
 }
 
-/** `tiperf help`, and the README's CLI block. */
+/** `tiperf COMMAND --help`: its synopsis and what it does. */
+export function commandUsage(c: CommandSpec): string {
+  return [synopsis(c), ...c.about.map((a) => `    ${a}`)].join("\n");
+}
+
+/** `tiperf help`, and the CLI block of docs/cli.md. */
 export function usageText(): string {
   const lines = ["tiperf — performance regression checks for TiDB", "", "Usage:"];
   for (const c of COMMANDS) {

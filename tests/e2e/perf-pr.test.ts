@@ -7,7 +7,7 @@ import { parse, stringify } from "yaml";
 import { commentMarker } from "../../action/src/report/comment.ts";
 import { FakeGitHub } from "../helpers/github-server.ts";
 import { ROOT } from "../helpers/paths.ts";
-import { leftovers, tempDir } from "../helpers/real.ts";
+import { cli, leftovers, tempDir } from "../helpers/real.ts";
 
 const ACT = join(ROOT, ".tools/bin/act");
 const OUT = join(ROOT, "test-output", "e2e");
@@ -295,9 +295,11 @@ describe("the example workflow in another repository (action/examples/perf-pr.ym
     const before = leftovers();
     // an adopter's repository: no action/, no scripts/, no workloads/ of tiperf's
     const repo = tempDir("tiperf-adopter-");
-    mkdirSync(join(repo, ".github/workflows"), { recursive: true });
-    cpSync(join(ROOT, "action/examples/perf-pr.yml"), join(repo, ".github/workflows/perf-pr.yml"));
-    mkdirSync(join(repo, "perf"));
+    // started as a new user starts: tiperf init writes the workflow (and a TiDB spec, replaced
+    // here by a MariaDB one: no TiDB release on this runner)
+    const init = cli(["init", "--dir", repo]);
+    assert.equal((await init.done).code, 0, init.stderr());
+    assert.ok(existsSync(join(repo, ".github/workflows/perf-pr.yml")));
     // the adopter's spec does not confirm (perf-pr.yml's own run above shows the confirmation)
     const spec = readFileSync(join(ROOT, "tests/e2e/e2e-spec.yaml"), "utf8");
     writeFileSync(
@@ -352,18 +354,16 @@ describe("the TiDB source PR check in a TiDB repository (action/examples/tidb-so
     // a TiDB tree's stand-in: its Makefile's `server` leaves bin/tidb-server (the test-only stand-in)
     const repo = tempDir("tiperf-tidb-tree-");
     const builds = tempDir("tiperf-tidb-builds-");
-    mkdirSync(join(repo, ".github/workflows"), { recursive: true });
-    mkdirSync(join(repo, ".github/tiperf"), { recursive: true });
-    cpSync(
-      join(ROOT, "action/examples/tidb-source-pr.yml"),
-      join(repo, ".github/workflows/tidb-source-pr.yml"),
-    );
+    // started as a TiDB repository starts: tiperf init --tidb writes the workflow, the spec and its profile
+    const init = cli(["init", "--tidb", "--dir", repo]);
+    assert.equal((await init.done).code, 0, init.stderr());
+    assert.ok(existsSync(join(repo, ".github/workflows/tidb-source-pr.yml")));
     writeFileSync(
       join(repo, "Makefile"),
       `server:\n\tmkdir -p bin\n\tprintf '#!/bin/sh\\nexec %s "$$@"\\n' '${join(ROOT, "tests/helpers/stand-ins/tidb-server")}' > bin/tidb-server\n\tchmod +x bin/tidb-server\n`,
     );
-    // the shipped spec, its matrix cut to one short cell (its source settings as shipped)
-    const spec = parse(readFileSync(join(ROOT, "workloads/tidb-source-pr.yaml"), "utf8"));
+    // the spec init wrote (the shipped one), its matrix cut to one short cell (its source settings as shipped)
+    const spec = parse(readFileSync(join(repo, ".github/tiperf/source-pr.yaml"), "utf8"));
     assert.deepEqual(spec.target.source.build, ["make", "server"]);
     spec.workloads = [{ ...spec.workloads[0], threads: [2], duration: "2s", warmup: "0s" }];
     spec.data = { tables: 1, table_size: 1000 };
@@ -371,9 +371,9 @@ describe("the TiDB source PR check in a TiDB repository (action/examples/tidb-so
     assert.deepEqual(spec.target.sql, ["SET GLOBAL tidb_enable_auto_analyze = OFF"]);
     delete spec.target.sql;
     spec.compare = { order: "duet", swap: "1s", rounds: 4, warmup_rounds: 1, confirm: 0, budget: "15m" };
-    // the profile copied beside the spec, as the example says
-    cpSync(join(ROOT, "infra/profiles/local.yaml"), join(repo, ".github/tiperf/local.yaml"));
-    spec.target.profile = ".github/tiperf/local.yaml";
+    // the profile init wrote beside the spec, as the example says
+    assert.equal(spec.target.profile, ".github/tiperf/local.yaml");
+    assert.ok(existsSync(join(repo, ".github/tiperf/local.yaml")));
     writeFileSync(join(repo, ".github/tiperf/source-pr.yaml"), stringify(spec));
     for (const [f, text] of [
       ["pkg/executor/sort.go", "package executor\n"],

@@ -78,12 +78,15 @@ export interface CliRun {
 }
 
 /** Runs the CLI as a user would, in its own process. */
-export function cli(args: string[], env: NodeJS.ProcessEnv = {}): CliRun {
+export function cli(args: string[], env: NodeJS.ProcessEnv = {}, cwd = ROOT): CliRun {
   // scripts/run-tests.mjs bundles the sources once (TIPERF_TEST_CLI); a file run by hand loads them through tsx
   const bundled = process.env.TIPERF_TEST_CLI;
-  const door = bundled ? [bundled] : ["--import", "tsx", join(ROOT, "action/src/cli.ts")];
+  // tsx as this checkout has it (the run's cwd may be another repository)
+  const door = bundled
+    ? [bundled]
+    : ["--import", import.meta.resolve("tsx"), join(ROOT, "action/src/cli.ts")];
   const child = spawn(process.execPath, [...door, ...args], {
-    cwd: ROOT,
+    cwd,
     env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });

@@ -8,7 +8,6 @@ import { join } from "node:path";
 import { after, describe, test } from "node:test";
 import { PORT_TRIES, TEST_PICKS } from "../../action/src/proc/port.ts";
 import { startTarget } from "../../action/src/targets/registry.ts";
-import type { Target } from "../../action/src/targets/types.ts";
 import { ROOT } from "../helpers/paths.ts";
 import { tempDir } from "../helpers/real.ts";
 import { startSshd } from "../helpers/sshd.ts";

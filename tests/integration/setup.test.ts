@@ -116,6 +116,15 @@ describe("scripts/release.sh", () => {
     assert.equal(at(dir, `v${version}`), at(dir, "HEAD"));
     assert.equal(at(dir, major), at(dir, "HEAD"));
     assert.match(ok.stdout, new RegExp(`git push origin v${version} && git push -f origin ${major}`));
+    // the tag carries CHANGELOG.md's section of the version as its release notes
+    const notes = execFileSync("git", ["tag", "-l", "--format=%(contents)", `v${version}`], {
+      cwd: dir,
+      encoding: "utf8",
+    });
+    const changelog = readFileSync(join(dir, "CHANGELOG.md"), "utf8");
+    const section = changelog.split(`## v${version}\n`)[1]?.split("\n## ")[0]?.trim() ?? "";
+    assert.ok(section.length > 0, "CHANGELOG.md has the version's section");
+    assert.ok(notes.includes(section.split("\n")[0] as string), notes);
     const again = release(dir, `v${version}`);
     assert.equal(again.status, 2);
     assert.match(again.stderr, /exists .*a release is never moved/);
@@ -130,6 +139,15 @@ describe("scripts/release.sh", () => {
     const stale = release(dir, `v${next}`);
     assert.equal(stale.status, 2);
     assert.match(stale.stderr, /action\/dist differs from the sources/);
+    // its dist rebuilt, still no release notes: refused
+    execFileSync("node", ["scripts/build.mjs"], { cwd: dir });
+    execFileSync("git", ["commit", "-qam", "dist"], { cwd: dir });
+    const noNotes = release(dir, `v${next}`);
+    assert.equal(noNotes.status, 2, noNotes.stderr);
+    assert.match(
+      noNotes.stderr,
+      new RegExp(`CHANGELOG\\.md has no section '## v${next.replace(/\./g, "\\.")}'`),
+    );
     assert.equal(at(dir, major), at(dir, `v${version}`), "the major tag stays at the last release");
   });
 });

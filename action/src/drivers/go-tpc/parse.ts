@@ -1,7 +1,7 @@
 import { NUM, numbersOf, plainFields } from "../text.ts";
 
 /**
- * Parser of go-tpc's output (tpcc run, plain and json styles; tpch run). go-tpc exits 0 when every
+ * Parser of go-tpc's output (tpcc run, plain, table and json styles; tpch run). go-tpc exits 0 when every
  * worker failed and panics with exit 2 when nothing listens, so the text decides: output that
  * reports a failure is an error quoting go-tpc's own words, never zeros.
  */
@@ -70,6 +70,27 @@ const FIELDS: [string, keyof GoTpcOperation][] = [
 
 const PLAIN_ROW = /^\[(Summary|Current)\] (\w+) - (.*)$/;
 
+/** The json style's keys, which the table style prints as headers in capitals (tablewriter's Title). */
+const TABLE_KEYS = ["Prefix", "Operation", ...FIELDS.map(([k]) => k), "tpmC", "tpmTotal", "efficiency"];
+
+/** One `| a | b |` row of the table style, its cells trimmed; undefined for any other line. */
+function tableCells(line: string): string[] | undefined {
+  const t = line.trim();
+  if (!t.startsWith("|") || !t.endsWith("|") || t.length < 2) return undefined;
+  return t
+    .slice(1, -1)
+    .split("|")
+    .map((c) => c.trim());
+}
+
+/** A header row of the table style as the json style's keys; undefined if the row is not one. */
+function tableHeader(cells: string[]): string[] | undefined {
+  const keys = cells.map((c) => TABLE_KEYS.find((k) => k.toUpperCase() === c.toUpperCase()));
+  return keys.every((k) => k !== undefined) && keys.some((k) => k === "Operation" || k === "tpmC")
+    ? (keys as string[])
+    : undefined;
+}
+
 function operation(values: Record<string, string | undefined>, where: string): GoTpcOperation {
   const op: GoTpcOperation = numbersOf(values, FIELDS, (why) => new GoTpcParseError(`${where}: ${why}`));
   // The printed Avg(ms) is rounded to 0.1 ms; Sum/Count keeps the precision the count allows.
@@ -95,7 +116,7 @@ export function goTpcFailure(text: string): string | undefined {
   );
 }
 
-/** Parses the output of `go-tpc tpcc … run`, in the plain or the json output style. */
+/** Parses the output of `go-tpc tpcc … run`, in the plain, table (`--output table`) or json style. */
 export function parseTpcc(text: string): TpccReport {
   const failure = goTpcFailure(text);
   const report: TpccReport = {
@@ -123,8 +144,30 @@ export function parseTpcc(text: string): TpccReport {
     seenInGroup.add(name);
     report.intervals.push({ n, operation: name, ...op });
   };
+  const jsonRows = (rows: Record<string, string>[], where: string) => {
+    for (const row of rows) {
+      if ("tpmC" in row) {
+        report.tpmc = Number(row.tpmC);
+        report.tpm_total = Number(row.tpmTotal);
+        report.efficiency = Number(String(row.efficiency).replace(/%$/, ""));
+      } else if ("Count" in row) {
+        const kind = String(row.Prefix ?? "").includes("Summary") ? "Summary" : "Current";
+        addRow(kind, String(row.Operation), operation(row, where));
+      }
+    }
+  };
+  // the table style: a header row names the columns of the rows under it
+  let header: string[] | undefined;
   for (const [i, line] of text.split(/\r?\n/).entries()) {
     const where = `line ${i + 1}`;
+    const cells = tableCells(line);
+    if (cells) {
+      const h = tableHeader(cells);
+      if (h) header = h;
+      else if (header && cells.length === header.length)
+        jsonRows([Object.fromEntries(header.map((k, j) => [k, cells[j] as string]))], where);
+      continue;
+    }
     const plain = PLAIN_ROW.exec(line);
     if (plain) {
       addRow(plain[1] as string, plain[2] as string, operation(plainFields(plain[3] as string), where));
@@ -144,16 +187,7 @@ export function parseTpcc(text: string): TpccReport {
       } catch {
         throw new GoTpcParseError(`${where}: unreadable json output: ${line.slice(0, 120)}`);
       }
-      for (const row of rows) {
-        if ("tpmC" in row) {
-          report.tpmc = Number(row.tpmC);
-          report.tpm_total = Number(row.tpmTotal);
-          report.efficiency = Number(String(row.efficiency).replace(/%$/, ""));
-        } else {
-          const kind = String(row.Prefix ?? "").includes("Summary") ? "Summary" : "Current";
-          addRow(kind, String(row.Operation), operation(row, where));
-        }
-      }
+      jsonRows(rows, where);
       continue;
     }
     const stopped = /run worker \d+ stopped (?!due to timeout)(.*)$/.exec(line);

@@ -2566,6 +2566,16 @@ var FIELDS = [
   ["Max(ms)", "max_ms"]
 ];
 var PLAIN_ROW = /^\[(Summary|Current)\] (\w+) - (.*)$/;
+var TABLE_KEYS = ["Prefix", "Operation", ...FIELDS.map(([k2]) => k2), "tpmC", "tpmTotal", "efficiency"];
+function tableCells(line5) {
+  const t = line5.trim();
+  if (!t.startsWith("|") || !t.endsWith("|") || t.length < 2) return void 0;
+  return t.slice(1, -1).split("|").map((c4) => c4.trim());
+}
+function tableHeader(cells) {
+  const keys4 = cells.map((c4) => TABLE_KEYS.find((k2) => k2.toUpperCase() === c4.toUpperCase()));
+  return keys4.every((k2) => k2 !== void 0) && keys4.some((k2) => k2 === "Operation" || k2 === "tpmC") ? keys4 : void 0;
+}
 function operation(values3, where) {
   const op = numbersOf(values3, FIELDS, (why) => new GoTpcParseError(`${where}: ${why}`));
   if (op.count > 0) op.avg_ms = op.sum_ms / op.count;
@@ -2606,8 +2616,29 @@ function parseTpcc(text3) {
     seenInGroup.add(name);
     report.intervals.push({ n, operation: name, ...op });
   };
+  const jsonRows = (rows, where) => {
+    for (const row of rows) {
+      if ("tpmC" in row) {
+        report.tpmc = Number(row.tpmC);
+        report.tpm_total = Number(row.tpmTotal);
+        report.efficiency = Number(String(row.efficiency).replace(/%$/, ""));
+      } else if ("Count" in row) {
+        const kind = String(row.Prefix ?? "").includes("Summary") ? "Summary" : "Current";
+        addRow(kind, String(row.Operation), operation(row, where));
+      }
+    }
+  };
+  let header;
   for (const [i, line5] of text3.split(/\r?\n/).entries()) {
     const where = `line ${i + 1}`;
+    const cells = tableCells(line5);
+    if (cells) {
+      const h2 = tableHeader(cells);
+      if (h2) header = h2;
+      else if (header && cells.length === header.length)
+        jsonRows([Object.fromEntries(header.map((k2, j) => [k2, cells[j]]))], where);
+      continue;
+    }
     const plain = PLAIN_ROW.exec(line5);
     if (plain) {
       addRow(plain[1], plain[2], operation(plainFields(plain[3]), where));
@@ -2627,16 +2658,7 @@ function parseTpcc(text3) {
       } catch {
         throw new GoTpcParseError(`${where}: unreadable json output: ${line5.slice(0, 120)}`);
       }
-      for (const row of rows) {
-        if ("tpmC" in row) {
-          report.tpmc = Number(row.tpmC);
-          report.tpm_total = Number(row.tpmTotal);
-          report.efficiency = Number(String(row.efficiency).replace(/%$/, ""));
-        } else {
-          const kind = String(row.Prefix ?? "").includes("Summary") ? "Summary" : "Current";
-          addRow(kind, String(row.Operation), operation(row, where));
-        }
-      }
+      jsonRows(rows, where);
       continue;
     }
     const stopped = /run worker \d+ stopped (?!due to timeout)(.*)$/.exec(line5);
@@ -3008,7 +3030,7 @@ function parseYcsb(text3) {
   let finalFrom;
   let run_s = Number.NaN;
   let signal;
-  let tableHeader;
+  let tableHeader2;
   const add6 = (name, op) => {
     if (!current2 || name in current2) {
       current2 = {};
@@ -3055,20 +3077,20 @@ function parseYcsb(text3) {
     if (/^\|.*\|$/.test(line5.trim())) {
       const cells = line5.trim().slice(1, -1).split("|").map((c4) => c4.trim());
       if (cells[0]?.toUpperCase() === "OPERATION") {
-        tableHeader = cells;
+        tableHeader2 = cells;
         current2 = void 0;
         continue;
       }
-      if (tableHeader) {
+      if (tableHeader2) {
         const row = {};
-        tableHeader.forEach((h2, k2) => {
+        tableHeader2.forEach((h2, k2) => {
           row[h2] = cells[k2] ?? "";
         });
         add6(cells[0], operation2(row, where));
         continue;
       }
     }
-    if (!/^\+[-+]+\+$/.test(line5.trim())) tableHeader = void 0;
+    if (!/^\+[-+]+\+$/.test(line5.trim())) tableHeader2 = void 0;
   }
   const failure2 = ycsbFailure(text3);
   if (finalFrom === void 0) {

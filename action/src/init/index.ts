@@ -1,0 +1,160 @@
+// `tiperf init`: a spec and a workflow written into a repository for its case, from the files this
+// repository ships and tests (action/examples/*.yml run under act in tests/e2e; the specs and the
+// profile are the shipped ones), so what a new user starts from is what CI ran. Nothing is
+// overwritten: one file already there refuses the whole init, naming it.
+import { existsSync, readFileSync } from "node:fs";
+import { mkdir, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { InputError } from "../errors.ts";
+
+export const INIT_CASES = ["config", "tidb", "dispatch"] as const;
+export type InitCase = (typeof INIT_CASES)[number];
+
+/** The JSON Schema of specs, as released: the first line of every spec init writes. */
+export const SPEC_SCHEMA_URL =
+  "https://raw.githubusercontent.com/tiperf/tiperf/v1/action/schema/spec.schema.json";
+
+/** tiperf's own checkout: the directory above this module (sources or bundle) that holds its examples. */
+export function tiperfRoot(from = dirname(fileURLToPath(import.meta.url))): string {
+  for (let dir = from, i = 0; i < 8; i++, dir = dirname(dir))
+    if (existsSync(join(dir, "action/examples/perf-pr.yml"))) return dir;
+  throw new Error(`tiperf init: no action/examples/ above ${from} (run it from a tiperf checkout)`);
+}
+
+/** A shipped file's text, without its own schema line (a relative path here; init writes the URL). */
+const read = (root: string, path: string) =>
+  readFileSync(join(root, path), "utf8").replace(/^# yaml-language-server: .*\n/, "");
+
+const PR_HEADER = `# The PR check of this repository (written by tiperf init): a pull request that changes target:
+# (a TiDB config key, the version) is measured against its base commit's target:, both on the
+# runner (a private tidb-server each; tiup installs the release). \`tiperf plan --spec perf/pr.yaml\`
+# prints every step and the smallest change each cell detects; docs/specs.md of tiperf has every key.`;
+
+const DISPATCH_HEADER = `# Ad-hoc comparisons of this repository (written by tiperf init): run perf-dispatch from the
+# Actions tab with two TiDB releases (base-version, head-version) or two overlay files (base-config,
+# head-config: each \`target: {server_configs: {tidb: {...}}}\`) on this matrix.`;
+
+/** A TiDB config/version spec: tidb-server of a release on the runner, one variant against another. */
+function tidbSpec(name: string, header: string): string {
+  return `# yaml-language-server: $schema=${SPEC_SCHEMA_URL}
+${header}
+name: ${name}
+description: point_select and read_write, one TiDB variant against another.
+target:
+  kind: tidb
+  profile: perf/local.yaml
+  version: v8.5.0
+  # the settings a PR changes (a role's TiDB config keys), e.g. performance.max-procs
+  server_configs: { tidb: { log.level: error } }
+data: { tables: 4, table_size: 10000 }
+workloads:
+  - name: point_select
+    sysbench: oltp_point_select
+    threads: [4, 16]
+    duration: 10s
+    warmup: 2s
+    options: { rand-type: uniform }
+  - name: read_write
+    sysbench: oltp_read_write
+    threads: [4, 16]
+    duration: 10s
+    warmup: 2s
+    options: { rand-type: uniform }
+metrics:
+  tps: { tolerance: 5% }
+  p95_ms: { tolerance: 10% }
+  cpu_ms_per_op: { tolerance: 10% }
+compare: { order: auto, rounds: 8, blocks: 4, budget: 60m }
+`;
+}
+
+/** The shipped TiDB source check, its profile beside it (the example workflow's layout). */
+function sourceSpec(root: string): string {
+  const text = read(root, "workloads/tidb-source-pr.yaml").replace(
+    "profile: infra/profiles/local.yaml",
+    "profile: .github/tiperf/local.yaml",
+  );
+  return `# yaml-language-server: $schema=${SPEC_SCHEMA_URL}\n${text}`;
+}
+
+/** A profile as shipped, with its schema line. */
+function profile(root: string, path: string): string {
+  return `# yaml-language-server: $schema=${SPEC_SCHEMA_URL.replace("spec.schema.json", "profile.schema.json")}\n${read(root, path)}`;
+}
+
+/** The files of one case: path in the repository → text. */
+export function initFiles(kase: InitCase, root = tiperfRoot()): Record<string, string> {
+  switch (kase) {
+    case "config":
+      return {
+        "perf/pr.yaml": tidbSpec("pr", PR_HEADER),
+        "perf/local.yaml": profile(root, "infra/profiles/local.yaml"),
+        ".github/workflows/perf-pr.yml": read(root, "action/examples/perf-pr.yml"),
+      };
+    case "tidb":
+      return {
+        ".github/tiperf/source-pr.yaml": sourceSpec(root),
+        ".github/tiperf/local.yaml": profile(root, "infra/profiles/local.yaml"),
+        ".github/workflows/tidb-source-pr.yml": read(root, "action/examples/tidb-source-pr.yml"),
+      };
+    case "dispatch":
+      return {
+        "perf/dispatch.yaml": tidbSpec("dispatch", DISPATCH_HEADER),
+        "perf/local.yaml": profile(root, "infra/profiles/local.yaml"),
+        ".github/workflows/perf-dispatch.yml": read(root, "action/examples/perf-dispatch.yml"),
+      };
+  }
+}
+
+/** What to do after init, per case. */
+function nextSteps(kase: InitCase, files: string[]): string[] {
+  const spec = files.find((f) => f.endsWith(".yaml") && !f.endsWith("local.yaml")) as string;
+  return [
+    `wrote ${files.join(", ")}`,
+    "next:",
+    `  1. see what a run would do: tiperf plan --spec ${spec}${kase === "config" ? "" : ""}`,
+    "  2. give a self-hosted runner (2 or more cores, Debian or Ubuntu) the labels self-hosted, tiperf",
+    ...(kase === "tidb"
+      ? ["     with Go installed; the check builds tidb-server at the PR head and its merge base"]
+      : ["     with tiup on its PATH (it installs the TiDB release the spec names)"]),
+    "  3. pin the action in the workflow to a tag of the tiperf repository (tiperf/tiperf/action@v1)",
+    kase === "dispatch"
+      ? "  4. commit, then run perf-dispatch from the Actions tab"
+      : "  4. commit; the next pull request gets the check and its comment",
+  ];
+}
+
+/** Written when the repository has none: actionlint then knows the runner label the workflows use. */
+const ACTIONLINT_CONFIG = `# The label of the self-hosted runners that run tiperf's checks (written by tiperf init).
+self-hosted-runner:
+  labels: [tiperf]
+`;
+
+/** Writes a case's files under `dir`; refuses (writing nothing) if any of them exists. */
+export async function initRepository(
+  dir: string,
+  kase: InitCase,
+  log: (line: string) => void,
+): Promise<string[]> {
+  const files = initFiles(kase);
+  const there = Object.keys(files).filter((f) => existsSync(join(dir, f)));
+  if (there.length)
+    throw new InputError(
+      `tiperf init: ${there.map((f) => join(dir, f)).join(", ")} already exist${there.length === 1 ? "s" : ""}; init overwrites nothing (move ${there.length === 1 ? "it" : "them"} away, or pass --dir another directory)`,
+    );
+  for (const [path, text] of Object.entries(files)) {
+    await mkdir(dirname(join(dir, path)), { recursive: true });
+    await writeFile(join(dir, path), text, { flag: "wx" });
+  }
+  const written = Object.keys(files);
+  const lintConfig = join(dir, ".github/actionlint.yaml");
+  if (existsSync(lintConfig))
+    log(`kept .github/actionlint.yaml: add the runner label tiperf to its self-hosted-runner.labels`);
+  else {
+    await writeFile(lintConfig, ACTIONLINT_CONFIG, { flag: "wx" });
+    written.push(".github/actionlint.yaml");
+  }
+  for (const line of nextSteps(kase, written)) log(line);
+  return written;
+}

@@ -1,0 +1,97 @@
+// test-lane: parallel (nothing asserted here rests on measured speed: scripts/run-tests.mjs)
+// `tiperf init` for each case: what it writes passes actionlint, its spec plans, its workflow is
+// the shipped example the e2e tests run under act (tests/e2e/perf-pr.test.ts starts its adopter
+// repositories with init), and nothing is ever overwritten.
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, test } from "node:test";
+import { parse } from "yaml";
+import { ROOT } from "../helpers/paths.ts";
+import { cli, tempDir } from "../helpers/real.ts";
+
+const ACTIONLINT = join(ROOT, ".tools/bin/actionlint");
+
+const CASES = [
+  {
+    flag: [],
+    spec: "perf/pr.yaml",
+    workflow: ".github/workflows/perf-pr.yml",
+    example: "action/examples/perf-pr.yml",
+  },
+  {
+    flag: ["--tidb"],
+    spec: ".github/tiperf/source-pr.yaml",
+    workflow: ".github/workflows/tidb-source-pr.yml",
+    example: "action/examples/tidb-source-pr.yml",
+  },
+  {
+    flag: ["--dispatch"],
+    spec: "perf/dispatch.yaml",
+    workflow: ".github/workflows/perf-dispatch.yml",
+    example: "action/examples/perf-dispatch.yml",
+  },
+];
+
+describe("tiperf init", () => {
+  for (const c of CASES)
+    test(`init ${c.flag.join(" ") || "(the config/version PR check)"}: a spec that plans, a workflow that passes actionlint, next steps`, async () => {
+      const repo = tempDir("tiperf-init-");
+      const run = cli(["init", "--dir", repo, ...c.flag]);
+      assert.equal((await run.done).code, 0, run.stderr());
+      assert.match(run.stdout(), new RegExp(`^wrote .*${c.spec.replace(/\./g, "\\.")}`));
+      assert.match(run.stdout(), /\nnext:\n {2}1\. see what a run would do: tiperf plan --spec /);
+      // the workflow is the shipped example (run under act by the e2e tests)
+      assert.equal(readFileSync(join(repo, c.workflow), "utf8"), readFileSync(join(ROOT, c.example), "utf8"));
+      // actionlint as a repository runs it: from its root, with the runner label init declared
+      execFileSync("git", ["init", "-q", repo]);
+      assert.match(readFileSync(join(repo, ".github/actionlint.yaml"), "utf8"), /labels: \[tiperf\]/);
+      execFileSync(ACTIONLINT, ["-color=false", c.workflow], { cwd: repo, encoding: "utf8" });
+      // the spec names its schema, names a profile that was written too, and plans
+      const text = readFileSync(join(repo, c.spec), "utf8");
+      assert.match(
+        text.split("\n")[0] ?? "",
+        /^# yaml-language-server: \$schema=https:\/\/\S+\/spec\.schema\.json$/,
+      );
+      const profile = parse(text).target.profile as string;
+      assert.ok(existsSync(join(repo, profile)), `${profile} written beside the spec`);
+      // the workflow's spec path is the one written
+      assert.ok(
+        readFileSync(join(repo, c.workflow), "utf8").includes(c.spec),
+        `${c.workflow} names ${c.spec}`,
+      );
+      // planned from the repository's root, as the workflow runs it (a source check: at its commits)
+      execFileSync("git", ["-C", repo, "add", "-A"]);
+      execFileSync("git", ["-C", repo, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "init"]);
+      const refs = c.flag[0] === "--tidb" ? ["--base-ref", "HEAD", "--head-ref", "HEAD"] : [];
+      const plan = cli(["plan", "--spec", c.spec, ...refs], {}, repo);
+      assert.equal((await plan.done).code, 0, plan.stderr());
+      assert.match(plan.stdout(), /^estimated duration: ~\d+/m);
+    });
+
+  test("a file already there refuses the whole init, naming it; nothing is written or changed", async () => {
+    const repo = tempDir("tiperf-init-");
+    execFileSync("mkdir", ["-p", join(repo, "perf")]);
+    writeFileSync(join(repo, "perf/pr.yaml"), "mine\n");
+    const run = cli(["init", "--dir", repo]);
+    assert.equal((await run.done).code, 2);
+    assert.match(
+      run.stderr(),
+      new RegExp(
+        `${join(repo, "perf/pr.yaml").replace(/\./g, "\\.")} already exists; init overwrites nothing`,
+      ),
+    );
+    assert.equal(readFileSync(join(repo, "perf/pr.yaml"), "utf8"), "mine\n");
+    assert.ok(!existsSync(join(repo, ".github")), "no other file written");
+  });
+
+  test("--tidb with --dispatch, or a directory that is not there, is refused by name", async () => {
+    const both = cli(["init", "--tidb", "--dispatch"]);
+    assert.equal((await both.done).code, 2);
+    assert.match(both.stderr(), /--tidb or --dispatch, not both/);
+    const none = cli(["init", "--dir", "/nonexistent/tiperf-init"]);
+    assert.equal((await none.done).code, 2);
+    assert.match(none.stderr(), /--dir \/nonexistent\/tiperf-init: no such directory/);
+  });
+});

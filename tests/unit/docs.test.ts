@@ -1,0 +1,85 @@
+// Docs that run: the README stays a five-minute read, every link and path it and docs/ name
+// resolves, every spec snippet validates, and every tiperf command they show that needs no server
+// (plan, parse, --help) runs and exits 0.
+import assert from "node:assert/strict";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { describe, test } from "node:test";
+import Ajv2020Module from "ajv/dist/2020.js";
+import { parse } from "yaml";
+import { specJsonSchema } from "../../action/src/specfile/json-schema.ts";
+import { ROOT } from "../helpers/paths.ts";
+import { cli } from "../helpers/real.ts";
+
+const Ajv2020 =
+  (Ajv2020Module as unknown as { default: typeof Ajv2020Module.default }).default ?? Ajv2020Module;
+const DOCS = [
+  "README.md",
+  "CHANGELOG.md",
+  ...readdirSync(join(ROOT, "docs"))
+    .filter((f) => f.endsWith(".md"))
+    .map((f) => `docs/${f}`),
+];
+const text = (f: string) => readFileSync(join(ROOT, f), "utf8");
+
+/** Fenced blocks of a markdown text with their language. */
+function blocks(md: string): { lang: string; body: string }[] {
+  const out: { lang: string; body: string }[] = [];
+  const re = /^```(\w*)\n([\s\S]*?)^```$/gm;
+  for (let m = re.exec(md); m; m = re.exec(md)) out.push({ lang: m[1] ?? "", body: m[2] ?? "" });
+  return out;
+}
+
+describe("docs that run", () => {
+  test("the README is a five-minute read: at most 150 lines, the two set-up commands, a uses: snippet", () => {
+    const readme = text("README.md");
+    const lines = readme.split("\n").length;
+    assert.ok(lines <= 150, `README.md has ${lines} lines`);
+    assert.match(readme, /scripts\/smoke\.sh/);
+    assert.match(readme, /scripts\/test\.sh/);
+    assert.match(readme, /uses: tiperf\/tiperf\/action@v1/);
+  });
+
+  test("every relative link and every repository path in backquotes resolves", () => {
+    const missing: string[] = [];
+    for (const f of DOCS) {
+      const md = text(f);
+      for (const m of md.matchAll(/\]\(([^)#\s]+)(#[^)]*)?\)/g)) {
+        const target = m[1] as string;
+        if (/^[a-z]+:/.test(target)) continue;
+        if (!existsSync(join(ROOT, dirname(f), target))) missing.push(`${f}: (${target})`);
+      }
+      for (const m of md.matchAll(
+        /`((?:docs|bench|action|workloads|infra|scripts|tests|\.github)\/[\w./-]+)`/g,
+      )) {
+        const path = (m[1] as string).replace(/[.,]$/, "");
+        if (path.includes("*") || path.includes("<") || path.includes("node_modules")) continue;
+        if (!existsSync(join(ROOT, path))) missing.push(`${f}: \`${path}\``);
+      }
+    }
+    assert.deepEqual(missing, []);
+  });
+
+  test("the README's spec snippets are valid specs", () => {
+    const ajv = new Ajv2020({ allErrors: true, strict: false, validateFormats: false, logger: false });
+    const valid = ajv.compile(specJsonSchema());
+    const specs = blocks(text("README.md")).filter((b) => b.lang === "yaml" && /^workloads:/m.test(b.body));
+    assert.ok(specs.length >= 1);
+    for (const s of specs) assert.ok(valid(parse(s.body)), `${s.body}\n${JSON.stringify(valid.errors)}`);
+  });
+
+  test("every plan, parse and --help command shown in README and docs/ runs and exits 0", async () => {
+    const commands: string[] = [];
+    for (const f of DOCS)
+      for (const b of blocks(text(f)).filter((x) => x.lang === "sh"))
+        for (const line of b.body.split("\n")) {
+          const m = /^(?:node action\/dist\/cli\.js|tiperf) (.*?)(?:\s+#.*)?$/.exec(line.trim());
+          if (m && /^(plan|parse|help)\b|--help\b/.test(m[1] as string)) commands.push(m[1] as string);
+        }
+    assert.ok(commands.length >= 3, commands.join("\n"));
+    for (const c of commands) {
+      const run = cli(c.split(/\s+/));
+      assert.equal((await run.done).code, 0, `tiperf ${c}\n${run.stderr()}`);
+    }
+  });
+});

@@ -1,0 +1,99 @@
+// The JSON Schemas editors check specs and profiles with: generated from the zod schemas tiperf
+// validates with (current, or `npm run schema`), every shipped spec and profile valid under them
+// and naming them on its first line, and a wrong key flagged by a JSON Schema validator, as an
+// editor flags it while the spec is typed.
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { dirname, join, relative } from "node:path";
+import { describe, test } from "node:test";
+import Ajv2020Module from "ajv/dist/2020.js";
+import { parse } from "yaml";
+import { profileJsonSchema, specJsonSchema } from "../../action/src/specfile/json-schema.ts";
+import { ROOT } from "../helpers/paths.ts";
+
+// the CommonJS module's default export, as Node hands it to an ES module
+const Ajv2020 =
+  (Ajv2020Module as unknown as { default: typeof Ajv2020Module.default }).default ?? Ajv2020Module;
+const ajv = new Ajv2020({ allErrors: true, strict: false, validateFormats: false, logger: false });
+const committed = (name: string) => JSON.parse(readFileSync(join(ROOT, "action/schema", name), "utf8"));
+const validSpec = ajv.compile(committed("spec.schema.json"));
+const validProfile = ajv.compile(committed("profile.schema.json"));
+
+const shipped = (dir: string) =>
+  execFileSync("find", [join(ROOT, dir), "-name", "*.yaml"], { encoding: "utf8" })
+    .trim()
+    .split("\n");
+
+/** Where the validator put its finger, as an editor underlines it. */
+const errorsOf = (v: typeof validSpec) =>
+  (v.errors ?? [])
+    .map(
+      (e: { instancePath: string; message?: string; params: unknown }) =>
+        `${e.instancePath} ${e.message} ${JSON.stringify(e.params)}`,
+    )
+    .join("\n");
+
+const SPEC = `name: s
+target: {kind: mariadb, config: {innodb_buffer_pool_size: 64M}}
+data: {tables: 1, table_size: 100}
+workloads:
+  - {name: p, sysbench: oltp_point_select, threads: [1], duration: 5s, options: {rand-type: uniform}}
+metrics: {tps: {tolerance: 5%}}
+compare: {rounds: 4}
+`;
+
+describe("JSON Schemas of specs and profiles", () => {
+  test("the committed schemas are the ones the zod schemas give (npm run schema)", () => {
+    assert.deepEqual(committed("spec.schema.json"), JSON.parse(JSON.stringify(specJsonSchema())));
+    assert.deepEqual(committed("profile.schema.json"), JSON.parse(JSON.stringify(profileJsonSchema())));
+  });
+
+  test("every shipped spec and profile is valid and names its schema on its first line", () => {
+    const files = [...shipped("workloads"), ...shipped("infra/profiles")];
+    assert.ok(files.length >= 20, files.join(", "));
+    for (const f of files) {
+      const profile = relative(ROOT, f).startsWith("infra");
+      const text = readFileSync(f, "utf8");
+      const schema = relative(
+        dirname(f),
+        join(ROOT, "action/schema", profile ? "profile.schema.json" : "spec.schema.json"),
+      );
+      assert.equal(text.split("\n")[0], `# yaml-language-server: $schema=${schema}`, f);
+      const valid = profile ? validProfile : validSpec;
+      assert.ok(valid(parse(text)), `${f}:\n${errorsOf(valid)}`);
+    }
+  });
+
+  test("a good spec passes; a misspelt key anywhere is flagged where it is", () => {
+    assert.ok(validSpec(parse(SPEC)), errorsOf(validSpec));
+    const wrong: [string, string, RegExp][] = [
+      ["compare: {rounds: 4}", "compare: {rouns: 4}", /\/compare must NOT have additional properties.*rouns/],
+      ["metrics: {tps", "metric: {tps", /must NOT have additional properties.*metric\b/],
+      ["config: {innodb", "confg: {innodb", /\/target .*confg|\/target must match exactly one schema/],
+      [
+        "duration: 5s,",
+        "duraton: 5s,",
+        /\/workloads\/0 .*duraton|\/workloads\/0 must match exactly one schema/,
+      ],
+      ["sysbench: oltp_point_select", "sysbnch: oltp_point_select", /\/workloads\/0/],
+    ];
+    for (const [from, to, where] of wrong) {
+      const text = SPEC.replace(from, to);
+      assert.notEqual(text, SPEC);
+      assert.equal(validSpec(parse(text)), false, `${to} is flagged`);
+      assert.match(errorsOf(validSpec), where, to);
+    }
+    // a target kind takes its own keys only: a TiDB key on MariaDB is flagged
+    assert.equal(
+      validSpec(parse(SPEC.replace("config: {innodb_buffer_pool_size: 64M}", "version: v8.5.0"))),
+      false,
+    );
+  });
+
+  test("a profile with a misspelt key is flagged", () => {
+    const text = readFileSync(join(ROOT, "infra/profiles/local.yaml"), "utf8").replace("roles:", "role:");
+    assert.equal(validProfile(parse(text)), false);
+    assert.match(errorsOf(validProfile), /additional properties.*role\b/);
+  });
+});
