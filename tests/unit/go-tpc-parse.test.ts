@@ -6,6 +6,7 @@ import { GoTpcParseError, parseTpcc, parseTpch } from "../../action/src/drivers/
 import type { Workload } from "../../action/src/drivers/types.ts";
 import { parseSpec } from "../../action/src/specfile/load.ts";
 import { fixture } from "../helpers/paths.ts";
+import { cli } from "../helpers/real.ts";
 
 const read = (name: string) => readFileSync(fixture("go-tpc", name), "utf8");
 
@@ -70,6 +71,30 @@ describe("go-tpc parser: the numbers go-tpc printed", () => {
     assert.equal(r.errors.DELIVERY?.count, 1);
     assert.equal(r.intervals.length, 10);
     assert.equal(r.intervals[5]?.n, 2);
+  });
+
+  test("tpcc table output style (--output table) gives the numbers go-tpc printed in its boxes", () => {
+    const r = parseTpcc(read("tpcc_run_w1_t2_table.txt"));
+    assert.equal(r.tpmc, 33655.9);
+    assert.equal(r.tpm_total, 73734.5);
+    assert.equal(r.efficiency, 261710.2);
+    assert.equal(r.operations.NEW_ORDER?.count, 5603);
+    assert.equal(r.operations.NEW_ORDER?.p99_ms, 5.2);
+    assert.equal(r.operations.PAYMENT?.tpm, 31066.8);
+    assert.equal(r.errors.NEW_ORDER?.count, 2, "NEW_ORDER_ERR is an error row");
+    assert.deepEqual(
+      r.intervals.map((i) => i.operation),
+      ["DELIVERY", "NEW_ORDER", "ORDER_STATUS", "PAYMENT", "STOCK_LEVEL"],
+    );
+    assert.deepEqual(r.worker_errors, [], "workers stopped at the deadline are not errors");
+  });
+
+  test("tiperf parse go-tpc on the table output prints tpmC and tpmTotal", async () => {
+    const run = cli(["parse", "go-tpc", fixture("go-tpc", "tpcc_run_w1_t2_table.txt")]);
+    assert.equal((await run.done).code, 0, run.stderr());
+    const out = JSON.parse(run.stdout());
+    assert.equal(out.tpmc, 33655.9);
+    assert.equal(out.tpm_total, 73734.5);
   });
 
   test("tpch: seconds per query", () => {
