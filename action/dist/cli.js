@@ -47,10 +47,10 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-4NS5CT2D.js";
+} from "./chunk-FQRROSVK.js";
 import {
   reapLedger
-} from "./chunk-U6EQPLKV.js";
+} from "./chunk-6WCIQFAO.js";
 import {
   EXPIRES,
   KubeClient,
@@ -67,7 +67,7 @@ import {
   require_dist,
   writeAtomic,
   writeResult
-} from "./chunk-MTEC2TPC.js";
+} from "./chunk-OAWPDWGN.js";
 import {
   CLOUDS,
   Interrupted,

@@ -13,7 +13,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-4NS5CT2D.js";
+} from "./chunk-FQRROSVK.js";
 import {
   getInput,
   info,
@@ -26,7 +26,7 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-MTEC2TPC.js";
+} from "./chunk-OAWPDWGN.js";
 import {
   Interrupted,
   installCrashTeardown,

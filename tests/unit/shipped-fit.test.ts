@@ -106,57 +106,72 @@ describe("every shipped spec fits the workflow it is shipped for", () => {
       });
 
   test("a comparison past its compare.budget is refused by plan, with the rounds that would fit", async () => {
-    const text = readFileSync(join(ROOT, "workloads/pr.yaml"), "utf8").replace("budget: 100m", "budget: 30m");
+    const text = readFileSync(join(ROOT, "workloads/pr.yaml"), "utf8").replace("budget: 30m", "budget: 10m");
     const plan = await planRun(parseSpec(`${text}\nvariants: {base: {}, head: {}}\n`, "pr.yaml"), {
       cores: 2,
     });
     assert.equal(plan.refusals.length, 1);
     assert.match(
       plan.refusals[0] ?? "",
-      /^pr\.yaml: compare\.budget is 30 min but this comparison is estimated at ~1h2\dm \(5 min per round of 12 cells × 2 variants at once, 16 rounds with warmups\): at most 5 rounds fit, fewer than one per block \(compare\.blocks 8\): lower compare\.blocks/,
+      /^pr\.yaml: compare\.budget is 10 min but this comparison is estimated at ~2\d min \(2 min per round of 8 cells × 2 variants at once, 12 rounds with warmups\): at most \d rounds fit, fewer than one per block \(compare\.blocks 6\): lower compare\.blocks/,
     );
     assert.match(
       plan.text,
       /REFUSED \(tiperf run would exit 2 before anything starts\): pr\.yaml: compare\.budget/,
     );
   });
+});
 
-  test("pr.yaml's blocks detect its tolerance at the noise of the duet bank it was sized from", async () => {
-    const { spec, variants } = await asRun("workloads/pr.yaml", true);
-    const compare = variants?.compare;
-    assert.ok(compare && compare.blocks > 1);
-    const perBlock = compare.rounds / compare.blocks;
-    // block means of log(head/base) over the bank's first `perBlock` rounds of each block
-    const bank = JSON.parse(readFileSync(join(ROOT, "bench/duet-bank-cpu-bound.json"), "utf8")) as {
-      order: string;
-      blocks: { base: number; head: number }[][];
+describe("workloads/pr.yaml: the config PR check", () => {
+  test("plans as a duet within 30 minutes on 2 cores, and states the smallest change each cell detects at 90% power, throughput and cost", async () => {
+    const loaded = await asRun("workloads/pr.yaml", true);
+    const plan = await planRun(loaded, { cores: 2 });
+    assert.deepEqual(plan.refusals, [], plan.text);
+    assert.equal(plan.loaded.variants?.compare.order, "duet");
+    assert.ok(plan.seconds <= 30 * 60, `estimated ${Math.round(plan.seconds / 60)} min`);
+    const line =
+      plan.text.split("\n").find((l) => l.startsWith("smallest change detected at 90% power")) ?? "";
+    for (const w of loaded.spec.workloads)
+      for (const t of w.threads) {
+        assert.match(line, new RegExp(`${w.name} threads=${t} tps −\\d+\\.\\d%`), line);
+        assert.match(line, new RegExp(`${w.name} threads=${t} cpu_ms_per_op \\+\\d+\\.\\d%`), line);
+        assert.match(line, new RegExp(`${w.name} threads=${t} handler_reads_per_op \\+\\d+\\.\\d%`), line);
+      }
+    assert.match(plan.text, /judged \(can fail the check\): cpu_ms_per_op, handler_reads_per_op/);
+  });
+
+  test("its compare.noise is no smaller than the A/A run of its own design (bench/cost-aa-pr-duet.json)", async () => {
+    const { spec } = await asRun("workloads/pr.yaml", true);
+    const noise = spec.compare?.noise?.workloads ?? {};
+    const bank = JSON.parse(readFileSync(join(ROOT, "bench/cost-aa-pr-duet.json"), "utf8")) as {
+      spec: string;
+      cells: { workload: string; metrics: { metric: string; rounds_sd?: number }[] }[];
     };
-    assert.equal(bank.order, "duet");
-    const means = bank.blocks
-      .filter((b) => b.length >= perBlock)
-      .map((b) => b.slice(0, perBlock).reduce((s, r) => s + Math.log(r.head / r.base), 0) / perBlock);
-    const mean = means.reduce((s, x) => s + x, 0) / means.length;
-    const sd = Math.sqrt(means.reduce((s, x) => s + (x - mean) ** 2, 0) / (means.length - 1));
-    // every cell × metric judged shares the familywise confidence
-    const judgements = spec.workloads.reduce((n, w) => n + w.threads.length * Object.keys(w.judge).length, 0);
-    const tolerance = Math.min(
-      ...spec.workloads.flatMap((w) => Object.values(w.judge).map((j) => j.tolerance)),
+    // the bank ran this matrix (its workloads and thread counts)
+    const banked = parse(bank.spec) as { workloads: { name: string; threads: number[] }[] };
+    assert.deepEqual(
+      banked.workloads.map((w) => [w.name, w.threads]),
+      spec.workloads.map((w) => [w.name, w.threads]),
     );
-    const needed = samplesNeeded(
-      // the noise of one block mean (se·√n), searched from 2 blocks up
-      { estimate: 0, se: sd / Math.sqrt(2), n: 2, df: 1 },
-      tolerance,
-      (1 - compare.confidence) / judgements,
-      "block-t",
-    );
-    assert.ok(
-      needed !== undefined,
-      `block sd ${(100 * sd).toFixed(1)}%: no block count detects ${tolerance}`,
-    );
-    assert.ok(
-      needed <= compare.blocks,
-      `pr.yaml has ${compare.blocks} blocks; the bank's block sd ${(100 * sd).toFixed(1)}% needs ${needed} (${judgements} judgements, tolerance ${100 * tolerance}%)`,
-    );
+    for (const w of spec.workloads) {
+      const stated = noise[w.name];
+      assert.ok(stated, `compare.noise.workloads.${w.name}`);
+      const measured = (metric: string) =>
+        Math.max(
+          ...bank.cells
+            .filter((c) => c.workload.startsWith(`${w.name} threads=`))
+            .map((c) => c.metrics.find((m) => m.metric === metric)?.rounds_sd ?? 0),
+        );
+      // stated to 0.1%: no smaller than the noisier thread count measured, rounded
+      const atLeast = (metric: string, value: number | undefined) =>
+        assert.ok(
+          value !== undefined && value >= Math.round(measured(metric) * 1000) / 1000 - 1e-9,
+          `${w.name} ${metric}: stated ${value}, measured ${measured(metric)}`,
+        );
+      atLeast("tps", stated.rounds);
+      for (const m of ["cpu_ms_per_op", "handler_reads_per_op", "p95_ms"])
+        atLeast(m, stated.metrics?.[m]?.rounds);
+    }
   });
 });
 

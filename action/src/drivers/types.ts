@@ -156,6 +156,11 @@ export interface Driver {
   database(w: Workload): string;
   /** The tables its data set creates in that database (what a target analyzes after the load). */
   tables(w: Workload, data: SpecData | undefined): string[];
+  /**
+   * Its data set is the spec's `data` (tables × rows: sysbench's), which a target may split into
+   * regions after the load; absent: the tool sizes its data in its own options.
+   */
+  sizedBySpecData?: boolean;
   /** prepare / prewarm / check steps, run once per data set on each target. */
   setup(ctx: StepContext): Step[];
   /**

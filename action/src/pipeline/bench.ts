@@ -246,7 +246,7 @@ export class Bench {
       await target.afterLoad?.({
         database,
         tables: ds.driver.tables(ds.workload, this.spec.data),
-        ...(ds.driver.name === "sysbench" && this.spec.data ? { sysbench: this.spec.data } : {}),
+        ...(ds.driver.sizedBySpecData && this.spec.data ? { sysbench: this.spec.data } : {}),
       });
       shared?.loaded.add(key);
     }
@@ -292,16 +292,15 @@ export class Bench {
   private async measureIdle(signal: AbortSignal): Promise<void> {
     const before = await this.counters();
     if (!before) return;
+    // the listener goes when the window ends: one per start would pile up on the run's signal
     await new Promise<void>((res) => {
-      const timer = setTimeout(res, IDLE_WINDOW_S * 1000);
-      signal.addEventListener(
-        "abort",
-        () => {
-          clearTimeout(timer);
-          res();
-        },
-        { once: true },
-      );
+      const done = () => {
+        clearTimeout(timer);
+        signal.removeEventListener("abort", done);
+        res();
+      };
+      const timer = setTimeout(done, IDLE_WINDOW_S * 1000);
+      signal.addEventListener("abort", done, { once: true });
     });
     const after = await this.counters();
     if (!after || signal.aborted) return;

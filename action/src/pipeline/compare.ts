@@ -241,9 +241,7 @@ export async function compareSpec(given: LoadedSpec, opts: CompareOptions): Prom
       runnerNotes: runner.notes(result.cells),
       ...(grouped
         ? {
-            groupedBy:
-              targetPlan.about.find((l) => l.startsWith("variants take turns by:"))?.slice(24) ??
-              "see the plan",
+            groupedBy: targetPlan.takesTurnsBy ?? "see the plan",
           }
         : {}),
       ownInstances: targetPlan.switching === "none",

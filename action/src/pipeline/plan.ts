@@ -76,6 +76,29 @@ export function stepLine(s: PlanStep): string {
   return `  [${s.phase}]${where} ${text}${s.about ? `    # ${s.about}` : ""}`;
 }
 
+/**
+ * On a server tiperf does not own: the listing of the run's database before and after each load
+ * (a table of the tool's own name there refuses the run; the new ones are the run's) and the DROP
+ * of exactly those, instead of the load tool's own cleanup.
+ */
+function borrowedSteps(w: Spec["workloads"][number], spec: Spec, connection: Connection) {
+  const driver = driverOf(w.driver);
+  const database = connection.database ?? driver.database(w);
+  const listing: PlanStep = {
+    phase: "load",
+    where: "runner",
+    run: { sql: tableNamesSql(connection.protocol, database) },
+    about: `workload ${w.name}: before the load (none of ${driver.tables(w, spec.data).join(", ")} may be there: refused) and after it; the new ones are this run's`,
+  };
+  const drop: PlanStep = {
+    phase: "cleanup",
+    where: "runner",
+    run: { sql: `DROP TABLE <each table this run created in ${database}>` },
+    about: `data of ${w.name}, after the last cell (failed or not): the server is not tiperf's, so ${driver.name}'s own cleanup never runs there`,
+  };
+  return { listing, drop };
+}
+
 /** The load tools' steps of one variant: data steps once per data set, then a run per thread count. */
 function loadSteps(
   spec: Spec,
@@ -119,14 +142,7 @@ function loadSteps(
           run: { sql: `CREATE DATABASE IF NOT EXISTS ${driver.database(w)}` },
           about: `workload ${w.name}`,
         });
-      const tables = driver.tables(w, spec.data);
-      if (borrowed)
-        data.push({
-          phase: "load",
-          where: "runner",
-          run: { sql: tableNamesSql(connection.protocol, connection.database ?? driver.database(w)) },
-          about: `workload ${w.name}: before the load (none of ${tables.join(", ")} may be there: refused) and after it; the new ones are this run's`,
-        });
+      if (borrowed) data.push(borrowedSteps(w, spec, connection).listing);
       for (const s of driver.setup(ctx(Math.max(...w.threads))))
         data.push(
           step(
@@ -139,13 +155,7 @@ function loadSteps(
                 : `workload ${w.name}`,
           ),
         );
-      if (borrowed)
-        cleanup.push({
-          phase: "cleanup",
-          where: "runner",
-          run: { sql: `DROP TABLE <each table this run created in ${connection.database}>` },
-          about: `data of ${w.name}, after the last cell (failed or not): the server is not tiperf's, so ${driver.name}'s own cleanup never runs there`,
-        });
+      if (borrowed) cleanup.push(borrowedSteps(w, spec, connection).drop);
       else
         for (const s of driver.cleanup(ctx(1)))
           cleanup.push(step(s.phase, s.args, `data of ${w.name}, after the last cell`));

@@ -192,13 +192,9 @@ export type Interval = z.output<typeof IntervalSchema>;
 export type Cell = z.output<typeof CellSchema>;
 export type StalledAttempt = NonNullable<Cell["stalled_attempts"]>[number];
 export type ResourceUse = z.output<typeof ResourceUseSchema>;
-export type CellMetric = z.output<typeof MetricSchema>;
 export type Host = z.output<typeof HostSchema>;
 export type TargetInfo = z.output<typeof TargetInfoSchema>;
 export type Result = z.output<typeof ResultSchema>;
-
-/** A cell's value of one metric, or undefined when it has none. */
-export const metricValue = (cell: Cell, metric: string): number | undefined => cell.metrics[metric]?.value;
 
 export function resultJsonSchema(): unknown {
   return z.toJSONSchema(ResultSchema, { target: "draft-2020-12" });

@@ -254,6 +254,8 @@ export interface TargetPlan {
    * variant runs a block's cells together on a freshly switched instance.
    */
   switching: "none" | "per-cell" | "grouped";
+  /** How variants sharing hardware take turns, in words (the plan's line; a grouped verdict's note). */
+  takesTurnsBy?: string;
   /** Where the spec cannot measure what it says: warned about, never refused. */
   warnings: string[];
   /** Why `run` would refuse these inputs (over a budget, past a ttl): `plan` shows them and exits 2. */

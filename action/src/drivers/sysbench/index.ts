@@ -153,6 +153,7 @@ export const sysbench: Driver = {
   dataKey: (_w, data) => `sysbench:${data?.tables}x${data?.table_size}`,
   database: () => DATABASE,
   tables: (_w, data) => Array.from({ length: data?.tables ?? 0 }, (_, i) => `sbtest${i + 1}`),
+  sizedBySpecData: true,
   setup(ctx): Step[] {
     const d = dataOf(ctx);
     const threads = Math.min(d.tables, ctx.cores ?? cpus().length);

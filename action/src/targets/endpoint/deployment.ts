@@ -11,6 +11,7 @@ import { onTeardown } from "../../lifecycle/teardown.ts";
 import { addSecret } from "../../proc/secrets.ts";
 import { quotedIdent, tableNamesSql } from "../tables.ts";
 import type {
+  BorrowedTarget,
   Connection,
   Deployment,
   LoadedData,
@@ -226,6 +227,29 @@ export async function dropDatabase(
   await endpointSql(protocol, ep, password)(`DROP DATABASE IF EXISTS ${database}`);
 }
 
+/** A borrowed server's tables: listed, and dropped one by one (only those the run created), each step recorded. */
+function tablesOf(
+  protocol: Connection["protocol"],
+  ep: EndpointSpec,
+  password: string,
+  step: (run: PlanStep["run"], phase?: string) => void,
+): Pick<BorrowedTarget, "tablesIn" | "dropTable"> {
+  return {
+    async tablesIn(database) {
+      step({ sql: tableNamesSql(protocol, database) }, "load");
+      const out = await endpointSql(protocol, ep, password, database)(tableNamesSql(protocol, database));
+      return out
+        .split("\n")
+        .map((l) => l.trim())
+        .filter((l) => l !== "");
+    },
+    async dropTable(database, table) {
+      step({ sql: `DROP TABLE ${table}` }, "cleanup");
+      await endpointSql(protocol, ep, password, database)(`DROP TABLE ${quotedIdent(protocol, table)}`);
+    },
+  };
+}
+
 /** Carries an endpoint plan out: a Target per variant on its endpoint; stop drops what it created. */
 export async function openEndpoints(plan: EndpointPlan, o: OpenOptions): Promise<Deployment> {
   const { server, places, byVariant } = plan.endpoint;
@@ -299,24 +323,7 @@ export async function openEndpoints(plan: EndpointPlan, o: OpenOptions): Promise
     return {
       owner: "borrowed",
       where: `${ep.host}:${ep.port}`,
-      tablesIn: async (database) => {
-        step({ sql: tableNamesSql(server.protocol, database) }, "load");
-        return (
-          await endpointSql(server.protocol, ep, password, database)(tableNamesSql(server.protocol, database))
-        )
-          .split("\n")
-          .map((l) => l.trim())
-          .filter((l) => l !== "");
-      },
-      dropTable: async (database, table) => {
-        step({ sql: `DROP TABLE ${table}` }, "cleanup");
-        await endpointSql(
-          server.protocol,
-          ep,
-          password,
-          database,
-        )(`DROP TABLE ${quotedIdent(server.protocol, table)}`);
-      },
+      ...tablesOf(server.protocol, ep, password, step),
       kind: server.kind,
       version,
       connection: {

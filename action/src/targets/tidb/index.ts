@@ -108,6 +108,13 @@ function switchingText(tidb: TidbPlan): string {
   return tidb.switching;
 }
 
+/** Where a variant's load tools connect: its deployment's SQL endpoints (or HAProxy). */
+function connectionOf(tidb: TidbPlan, variant: string): Connection {
+  const setup = tidb.variants.find((v) => v.name === variant) ?? tidb.variants[0];
+  const d = tidb.deployments[setup?.deployment ?? 0];
+  return { protocol: "mysql", endpoints: d ? loadEndpoints(tidb, d) : [], user: "root", password: "" };
+}
+
 function targetPlan(tidb: TidbPlan, input: TargetPlanInput): TidbTargetPlan {
   const about: string[] = [];
   // a deployment that runs the load tools itself (a pod of the cluster)
@@ -154,11 +161,6 @@ function targetPlan(tidb: TidbPlan, input: TargetPlanInput): TidbTargetPlan {
     `variants take turns by: ${switchingText(tidb)}`,
     `load tools run on: ${place ? place.about : tidb.load.user ? `${tidb.load.user}@${tidb.load.host} over SSH` : "this machine"}`,
   );
-  const connection = (variant: string): Connection => {
-    const setup = tidb.variants.find((v) => v.name === variant) ?? tidb.variants[0];
-    const d = tidb.deployments[setup?.deployment ?? 0];
-    return { protocol: "mysql", endpoints: d ? loadEndpoints(tidb, d) : [], user: "root", password: "" };
-  };
   return {
     kind: "tidb",
     profile: tidb.profile.name,
@@ -166,7 +168,7 @@ function targetPlan(tidb: TidbPlan, input: TargetPlanInput): TidbTargetPlan {
     about,
     files: tidb.files,
     steps: tidb.steps,
-    connection,
+    connection: (variant) => connectionOf(tidb, variant),
     dataOf: (variant) => {
       const setup = tidb.variants.find((v) => v.name === variant);
       return tidb.deployments[setup?.deployment ?? 0]?.name ?? variant;
@@ -184,6 +186,7 @@ function targetPlan(tidb: TidbPlan, input: TargetPlanInput): TidbTargetPlan {
       restartsPerBlock: tidb.deployments.length,
     },
     switching: tidb.grouped ? "grouped" : tidb.switching === "online" ? "per-cell" : "none",
+    takesTurnsBy: switchingText(tidb),
     warnings: deprecationWarnings(tidb.variants),
     refusals,
     tidb,

@@ -239,8 +239,6 @@ export interface Deployer {
   embeddedStore?: boolean;
   /** Something else deploys its servers from the objects tiperf creates (TiDB Operator): no tiup here. */
   remoteDeploy?: boolean;
-  /** A cloud creates its machines first (the cloud registry's provider of that name). */
-  cloud?: boolean;
   /**
    * Where it runs the load tools itself, if this profile asks it to (a pod of the cluster): the
    * plan's word for the place and a line saying where; undefined: this machine or the load host.

@@ -14,7 +14,6 @@ export function cloudDeployer(cloud: string): Deployer {
     about: `a tiup cluster on machines tiperf creates on ${cloud} (and destroys)`,
     sections: [cloud],
     form: clusterForm as DeploymentForm,
-    cloud: true,
     checkProfile(p, issue) {
       if (!(p as Record<string, unknown>)[cloud])
         issue([cloud], `provider ${cloud} needs a ${cloud} section (region, load.instance_type)`);

@@ -151,8 +151,6 @@ export function tidbClusterManifest(o: TidbClusterInput) {
   };
 }
 
-export type TidbClusterManifest = ReturnType<typeof tidbClusterManifest>;
-
 /**
  * TiDB Operator's graceful rolling restart of a component: a new value of this annotation in its
  * spec (the operator's documented way: "Restart a TiDB Cluster on Kubernetes").

@@ -8741,6 +8741,19 @@ var ENDPOINT_DATABASE = "endpoint-database";
 async function dropDatabase(protocol, ep, password, database) {
   await endpointSql(protocol, ep, password)(`DROP DATABASE IF EXISTS ${database}`);
 }
+function tablesOf(protocol, ep, password, step) {
+  return {
+    async tablesIn(database) {
+      step({ sql: tableNamesSql(protocol, database) }, "load");
+      const out = await endpointSql(protocol, ep, password, database)(tableNamesSql(protocol, database));
+      return out.split("\n").map((l) => l.trim()).filter((l) => l !== "");
+    },
+    async dropTable(database, table) {
+      step({ sql: `DROP TABLE ${table}` }, "cleanup");
+      await endpointSql(protocol, ep, password, database)(`DROP TABLE ${quotedIdent(protocol, table)}`);
+    }
+  };
+}
 async function openEndpoints(plan, o) {
   const { server, places, byVariant } = plan.endpoint;
   const targets = /* @__PURE__ */ new Map();
@@ -8812,19 +8825,7 @@ async function openEndpoints(plan, o) {
     return {
       owner: "borrowed",
       where: `${ep.host}:${ep.port}`,
-      tablesIn: async (database) => {
-        step({ sql: tableNamesSql(server.protocol, database) }, "load");
-        return (await endpointSql(server.protocol, ep, password, database)(tableNamesSql(server.protocol, database))).split("\n").map((l) => l.trim()).filter((l) => l !== "");
-      },
-      dropTable: async (database, table) => {
-        step({ sql: `DROP TABLE ${table}` }, "cleanup");
-        await endpointSql(
-          server.protocol,
-          ep,
-          password,
-          database
-        )(`DROP TABLE ${quotedIdent(server.protocol, table)}`);
-      },
+      ...tablesOf(server.protocol, ep, password, step),
       kind: server.kind,
       version,
       connection: {
@@ -11774,7 +11775,6 @@ function cloudDeployer(cloud) {
     about: `a tiup cluster on machines tiperf creates on ${cloud} (and destroys)`,
     sections: [cloud],
     form: clusterForm,
-    cloud: true,
     checkProfile(p, issue) {
       if (!p[cloud])
         issue([cloud], `provider ${cloud} needs a ${cloud} section (region, load.instance_type)`);
@@ -14854,6 +14854,11 @@ function switchingText(tidb2) {
     return "one cluster per version or topology, only the measured one running: each variant runs a block's cells as a group on a freshly started cluster";
   return tidb2.switching;
 }
+function connectionOf(tidb2, variant) {
+  const setup = tidb2.variants.find((v) => v.name === variant) ?? tidb2.variants[0];
+  const d = tidb2.deployments[setup?.deployment ?? 0];
+  return { protocol: "mysql", endpoints: d ? loadEndpoints(tidb2, d) : [], user: "root", password: "" };
+}
 function targetPlan(tidb2, input) {
   const about = [];
   const place = deployerOf(tidb2.profile.provider).loadPlace?.(tidb2.profile);
@@ -14897,11 +14902,6 @@ function targetPlan(tidb2, input) {
     `variants take turns by: ${switchingText(tidb2)}`,
     `load tools run on: ${place ? place.about : tidb2.load.user ? `${tidb2.load.user}@${tidb2.load.host} over SSH` : "this machine"}`
   );
-  const connection = (variant) => {
-    const setup = tidb2.variants.find((v) => v.name === variant) ?? tidb2.variants[0];
-    const d = tidb2.deployments[setup?.deployment ?? 0];
-    return { protocol: "mysql", endpoints: d ? loadEndpoints(tidb2, d) : [], user: "root", password: "" };
-  };
   return {
     kind: "tidb",
     profile: tidb2.profile.name,
@@ -14909,7 +14909,7 @@ function targetPlan(tidb2, input) {
     about,
     files: tidb2.files,
     steps: tidb2.steps,
-    connection,
+    connection: (variant) => connectionOf(tidb2, variant),
     dataOf: (variant) => {
       const setup = tidb2.variants.find((v) => v.name === variant);
       return tidb2.deployments[setup?.deployment ?? 0]?.name ?? variant;
@@ -14927,6 +14927,7 @@ function targetPlan(tidb2, input) {
       restartsPerBlock: tidb2.deployments.length
     },
     switching: tidb2.grouped ? "grouped" : tidb2.switching === "online" ? "per-cell" : "none",
+    takesTurnsBy: switchingText(tidb2),
     warnings: deprecationWarnings(tidb2.variants),
     refusals,
     tidb: tidb2,

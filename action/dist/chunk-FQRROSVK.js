@@ -43,7 +43,7 @@ import {
   throttleBetween,
   validateYaml,
   writeAtomic
-} from "./chunk-MTEC2TPC.js";
+} from "./chunk-OAWPDWGN.js";
 import {
   record,
   shellCommand,
@@ -3761,6 +3761,7 @@ var sysbench = {
   dataKey: (_w, data3) => `sysbench:${data3?.tables}x${data3?.table_size}`,
   database: () => DATABASE,
   tables: (_w, data3) => Array.from({ length: data3?.tables ?? 0 }, (_, i) => `sbtest${i + 1}`),
+  sizedBySpecData: true,
   setup(ctx) {
     const d = dataOf(ctx);
     const threads = Math.min(d.tables, ctx.cores ?? cpus2().length);
@@ -60210,6 +60211,23 @@ function stepLine(s2) {
   );
   return `  [${s2.phase}]${where} ${text3}${s2.about ? `    # ${s2.about}` : ""}`;
 }
+function borrowedSteps(w2, spec, connection) {
+  const driver = driverOf(w2.driver);
+  const database = connection.database ?? driver.database(w2);
+  const listing = {
+    phase: "load",
+    where: "runner",
+    run: { sql: tableNamesSql(connection.protocol, database) },
+    about: `workload ${w2.name}: before the load (none of ${driver.tables(w2, spec.data).join(", ")} may be there: refused) and after it; the new ones are this run's`
+  };
+  const drop = {
+    phase: "cleanup",
+    where: "runner",
+    run: { sql: `DROP TABLE <each table this run created in ${database}>` },
+    about: `data of ${w2.name}, after the last cell (failed or not): the server is not tiperf's, so ${driver.name}'s own cleanup never runs there`
+  };
+  return { listing, drop };
+}
 function loadSteps(spec, connection, where, cores2, borrowed = false) {
   const data3 = [];
   const cells = [];
@@ -60243,14 +60261,7 @@ function loadSteps(spec, connection, where, cores2, borrowed = false) {
           run: { sql: `CREATE DATABASE IF NOT EXISTS ${driver.database(w2)}` },
           about: `workload ${w2.name}`
         });
-      const tables = driver.tables(w2, spec.data);
-      if (borrowed)
-        data3.push({
-          phase: "load",
-          where: "runner",
-          run: { sql: tableNamesSql(connection.protocol, connection.database ?? driver.database(w2)) },
-          about: `workload ${w2.name}: before the load (none of ${tables.join(", ")} may be there: refused) and after it; the new ones are this run's`
-        });
+      if (borrowed) data3.push(borrowedSteps(w2, spec, connection).listing);
       for (const s2 of driver.setup(ctx(Math.max(...w2.threads))))
         data3.push(
           step2(
@@ -60259,13 +60270,7 @@ function loadSteps(spec, connection, where, cores2, borrowed = false) {
             where === "load host" ? `workload ${w2.name}; loading threads up to the load host's CPU count (nproc there at run time; shown for this machine's)` : where === "pod" ? `workload ${w2.name}; loading threads up to the pod's CPUs (kubernetes.load.cpus)` : `workload ${w2.name}`
           )
         );
-      if (borrowed)
-        cleanup.push({
-          phase: "cleanup",
-          where: "runner",
-          run: { sql: `DROP TABLE <each table this run created in ${connection.database}>` },
-          about: `data of ${w2.name}, after the last cell (failed or not): the server is not tiperf's, so ${driver.name}'s own cleanup never runs there`
-        });
+      if (borrowed) cleanup.push(borrowedSteps(w2, spec, connection).drop);
       else
         for (const s2 of driver.cleanup(ctx(1)))
           cleanup.push(step2(s2.phase, s2.args, `data of ${w2.name}, after the last cell`));
@@ -61125,7 +61130,7 @@ var Bench = class _Bench {
       await target2.afterLoad?.({
         database,
         tables: ds.driver.tables(ds.workload, this.spec.data),
-        ...ds.driver.name === "sysbench" && this.spec.data ? { sysbench: this.spec.data } : {}
+        ...ds.driver.sizedBySpecData && this.spec.data ? { sysbench: this.spec.data } : {}
       });
       shared?.loaded.add(key2);
     }
@@ -61169,15 +61174,13 @@ var Bench = class _Bench {
     const before = await this.counters();
     if (!before) return;
     await new Promise((res) => {
-      const timer3 = setTimeout(res, IDLE_WINDOW_S * 1e3);
-      signal.addEventListener(
-        "abort",
-        () => {
-          clearTimeout(timer3);
-          res();
-        },
-        { once: true }
-      );
+      const done = () => {
+        clearTimeout(timer3);
+        signal.removeEventListener("abort", done);
+        res();
+      };
+      const timer3 = setTimeout(done, IDLE_WINDOW_S * 1e3);
+      signal.addEventListener("abort", done, { once: true });
     });
     const after = await this.counters();
     if (!after || signal.aborted) return;
@@ -63606,7 +63609,7 @@ async function compareSpec(given, opts) {
       profileDiffs: diffs,
       runnerNotes: runner.notes(result.cells),
       ...grouped ? {
-        groupedBy: targetPlan.about.find((l) => l.startsWith("variants take turns by:"))?.slice(24) ?? "see the plan"
+        groupedBy: targetPlan.takesTurnsBy ?? "see the plan"
       } : {},
       ownInstances: targetPlan.switching === "none",
       restartable: benches.every((b10) => b10.canRestart())

@@ -6,7 +6,7 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-MTEC2TPC.js";
+} from "./chunk-OAWPDWGN.js";
 import {
   sweep
 } from "./chunk-SG6LQMGY.js";
