@@ -47,10 +47,10 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-FQRROSVK.js";
+} from "./chunk-TE6K2WOJ.js";
 import {
   reapLedger
-} from "./chunk-6WCIQFAO.js";
+} from "./chunk-EY3HOQGN.js";
 import {
   EXPIRES,
   KubeClient,
@@ -67,7 +67,7 @@ import {
   require_dist,
   writeAtomic,
   writeResult
-} from "./chunk-OAWPDWGN.js";
+} from "./chunk-UITLAELM.js";
 import {
   CLOUDS,
   Interrupted,

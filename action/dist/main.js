@@ -13,7 +13,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-FQRROSVK.js";
+} from "./chunk-TE6K2WOJ.js";
 import {
   getInput,
   info,
@@ -26,7 +26,7 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-OAWPDWGN.js";
+} from "./chunk-UITLAELM.js";
 import {
   Interrupted,
   installCrashTeardown,

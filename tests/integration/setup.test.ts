@@ -141,7 +141,8 @@ describe("scripts/release.sh", () => {
     assert.match(stale.stderr, /action\/dist differs from the sources/);
     // its dist rebuilt, still no release notes: refused
     execFileSync("node", ["scripts/build.mjs"], { cwd: dir });
-    execFileSync("git", ["commit", "-qam", "dist"], { cwd: dir });
+    execFileSync("git", ["add", "-A"], { cwd: dir });
+    execFileSync("git", ["commit", "-qm", "dist"], { cwd: dir });
     const noNotes = release(dir, `v${next}`);
     assert.equal(noNotes.status, 2, noNotes.stderr);
     assert.match(

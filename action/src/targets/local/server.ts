@@ -87,12 +87,16 @@ export async function waitReady(
   timeoutMs = 60_000,
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
+  const exitedError = async () => {
+    const how = await server.exited;
+    return new StartupError(`${what} exited during startup (code ${how.code}, signal ${how.signal})`);
+  };
   while (Date.now() < deadline) {
-    if (!server.isAlive()) {
-      const how = await server.exited;
-      throw new StartupError(`${what} exited during startup (code ${how.code}, signal ${how.signal})`);
-    }
-    if (await probe()) return;
+    if (!server.isAlive()) throw await exitedError();
+    // a probe that hangs (its port answered by another process) does not outlast the server's exit
+    const answered = await Promise.race([probe(), server.exited.then(() => "exited" as const)]);
+    if (answered === "exited") throw await exitedError();
+    if (answered) return;
     await new Promise((r) => setTimeout(r, 250));
   }
   throw new StartupError(`${what} did not accept connections within ${timeoutMs / 1000}s`);

@@ -6,7 +6,7 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-OAWPDWGN.js";
+} from "./chunk-UITLAELM.js";
 import {
   sweep
 } from "./chunk-SG6LQMGY.js";

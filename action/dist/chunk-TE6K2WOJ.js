@@ -43,7 +43,7 @@ import {
   throttleBetween,
   validateYaml,
   writeAtomic
-} from "./chunk-OAWPDWGN.js";
+} from "./chunk-UITLAELM.js";
 import {
   record,
   shellCommand,

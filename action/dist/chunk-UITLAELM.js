@@ -9217,12 +9217,15 @@ async function serverErrors(files, max = 6) {
 }
 async function waitReady(what, server, probe, timeoutMs = 6e4) {
   const deadline = Date.now() + timeoutMs;
+  const exitedError = async () => {
+    const how = await server.exited;
+    return new StartupError(`${what} exited during startup (code ${how.code}, signal ${how.signal})`);
+  };
   while (Date.now() < deadline) {
-    if (!server.isAlive()) {
-      const how = await server.exited;
-      throw new StartupError(`${what} exited during startup (code ${how.code}, signal ${how.signal})`);
-    }
-    if (await probe()) return;
+    if (!server.isAlive()) throw await exitedError();
+    const answered = await Promise.race([probe(), server.exited.then(() => "exited")]);
+    if (answered === "exited") throw await exitedError();
+    if (answered) return;
     await new Promise((r) => setTimeout(r, 250));
   }
   throw new StartupError(`${what} did not accept connections within ${timeoutMs / 1e3}s`);
