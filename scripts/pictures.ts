@@ -41,10 +41,8 @@ details { margin: 8px 0 } summary { cursor: pointer; color: #0969da }
   );
   await page.goto(`file://${html}`);
   if (body.includes('class="mermaid"')) await page.waitForSelector("pre.mermaid svg", { timeout: 30_000 });
-  // the README shows its first screen (the verdict, the warnings, the first tables); the whole of
-  // it is comment-full.png
+  // its first screen: the verdict, the warnings, the confirmation (the whole is too large to keep)
   await page.screenshot({ path: join(DIR, "comment.png"), clip: { x: 0, y: 0, width: 960, height: 1500 } });
-  await page.screenshot({ path: join(DIR, "comment-full.png"), fullPage: true });
   // report.html as written for the run
   writeFileSync(join(tmp, "report.html"), sources.html);
   const report = await browser.newPage({ viewport: { width: 1280, height: 900 } });

@@ -47,10 +47,10 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-TE6K2WOJ.js";
+} from "./chunk-DMFT6357.js";
 import {
   reapLedger
-} from "./chunk-EY3HOQGN.js";
+} from "./chunk-W3GYXCVC.js";
 import {
   EXPIRES,
   KubeClient,
@@ -67,7 +67,7 @@ import {
   require_dist,
   writeAtomic,
   writeResult
-} from "./chunk-UITLAELM.js";
+} from "./chunk-NXUECXLU.js";
 import {
   CLOUDS,
   Interrupted,

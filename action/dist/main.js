@@ -13,7 +13,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-TE6K2WOJ.js";
+} from "./chunk-DMFT6357.js";
 import {
   getInput,
   info,
@@ -26,7 +26,7 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-UITLAELM.js";
+} from "./chunk-NXUECXLU.js";
 import {
   Interrupted,
   installCrashTeardown,

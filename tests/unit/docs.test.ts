@@ -5,14 +5,12 @@ import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, test } from "node:test";
-import Ajv2020Module from "ajv/dist/2020.js";
 import { parse } from "yaml";
 import { specJsonSchema } from "../../action/src/specfile/json-schema.ts";
+import { schemaValidator } from "../helpers/json-schema.ts";
 import { ROOT } from "../helpers/paths.ts";
 import { cli } from "../helpers/real.ts";
 
-const Ajv2020 =
-  (Ajv2020Module as unknown as { default: typeof Ajv2020Module.default }).default ?? Ajv2020Module;
 const DOCS = [
   "README.md",
   "CHANGELOG.md",
@@ -61,7 +59,7 @@ describe("docs that run", () => {
   });
 
   test("the README's spec snippets are valid specs", () => {
-    const ajv = new Ajv2020({ allErrors: true, strict: false, validateFormats: false, logger: false });
+    const ajv = schemaValidator();
     const valid = ajv.compile(specJsonSchema());
     const specs = blocks(text("README.md")).filter((b) => b.lang === "yaml" && /^workloads:/m.test(b.body));
     assert.ok(specs.length >= 1);

@@ -7,15 +7,12 @@ import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { describe, test } from "node:test";
-import Ajv2020Module from "ajv/dist/2020.js";
 import { parse } from "yaml";
 import { profileJsonSchema, specJsonSchema } from "../../action/src/specfile/json-schema.ts";
+import { schemaValidator } from "../helpers/json-schema.ts";
 import { ROOT } from "../helpers/paths.ts";
 
-// the CommonJS module's default export, as Node hands it to an ES module
-const Ajv2020 =
-  (Ajv2020Module as unknown as { default: typeof Ajv2020Module.default }).default ?? Ajv2020Module;
-const ajv = new Ajv2020({ allErrors: true, strict: false, validateFormats: false, logger: false });
+const ajv = schemaValidator();
 const committed = (name: string) => JSON.parse(readFileSync(join(ROOT, "action/schema", name), "utf8"));
 const validSpec = ajv.compile(committed("spec.schema.json"));
 const validProfile = ajv.compile(committed("profile.schema.json"));

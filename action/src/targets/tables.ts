@@ -3,7 +3,8 @@
 // read back from the server quoted as an identifier.
 import type { Connection } from "./types.ts";
 
-const quoted = (s: string) => `'${s.replace(/'/g, "''")}'`;
+/** A string as an SQL literal. */
+export const quoted = (s: string): string => `'${s.replace(/'/g, "''")}'`;
 
 /** The names of the tables of `database` (PostgreSQL: of the database the client connects to). */
 export const tableNamesSql = (protocol: Connection["protocol"], database: string): string =>

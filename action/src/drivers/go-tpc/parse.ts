@@ -116,6 +116,24 @@ export function goTpcFailure(text: string): string | undefined {
   );
 }
 
+/** A tpcc report that says what go-tpc measured, or the error its output gives instead of zeros. */
+function checked(report: TpccReport, failure: string | undefined): TpccReport {
+  if (failure && !(Number.isFinite(report.tpmc) && Object.keys(report.operations).length > 0)) {
+    throw new GoTpcParseError(`go-tpc failed: ${failure}`);
+  }
+  if (!Number.isFinite(report.tpmc)) {
+    throw new GoTpcParseError(
+      `expected go-tpc's final "tpmC: …, tpmTotal: …, efficiency: …%" line${failure ? ` (go-tpc said: ${failure})` : ""}`,
+    );
+  }
+  if (Object.keys(report.operations).length === 0) {
+    throw new GoTpcParseError(
+      `go-tpc printed tpmC ${report.tpmc} but no [Summary] row of a successful transaction: every worker failed`,
+    );
+  }
+  return report;
+}
+
 /** Parses the output of `go-tpc tpcc … run`, in the plain, table (`--output table`) or json style. */
 export function parseTpcc(text: string): TpccReport {
   const failure = goTpcFailure(text);
@@ -193,20 +211,7 @@ export function parseTpcc(text: string): TpccReport {
     const stopped = /run worker \d+ stopped (?!due to timeout)(.*)$/.exec(line);
     if (stopped) report.worker_errors.push(line.replace(/^\[[\d-]+ [\d:]+\] /, ""));
   }
-  if (failure && !(Number.isFinite(report.tpmc) && Object.keys(report.operations).length > 0)) {
-    throw new GoTpcParseError(`go-tpc failed: ${failure}`);
-  }
-  if (!Number.isFinite(report.tpmc)) {
-    throw new GoTpcParseError(
-      `expected go-tpc's final "tpmC: …, tpmTotal: …, efficiency: …%" line${failure ? ` (go-tpc said: ${failure})` : ""}`,
-    );
-  }
-  if (Object.keys(report.operations).length === 0) {
-    throw new GoTpcParseError(
-      `go-tpc printed tpmC ${report.tpmc} but no [Summary] row of a successful transaction: every worker failed`,
-    );
-  }
-  return report;
+  return checked(report, failure);
 }
 
 /** Parses the output of `go-tpc tpch … run`: `[Summary] Q1: 7.62s` per query. */

@@ -9,7 +9,7 @@ import { RunError } from "../../errors.ts";
 import { record } from "../../lifecycle/ledger.ts";
 import { onTeardown } from "../../lifecycle/teardown.ts";
 import { addSecret } from "../../proc/secrets.ts";
-import { quotedIdent, tableNamesSql } from "../tables.ts";
+import { quoted, quotedIdent, tableNamesSql } from "../tables.ts";
 import type {
   BorrowedTarget,
   Connection,
@@ -72,8 +72,6 @@ export function runDatabase(prefix: string): string {
     .replace(/^([^a-z_])/, "_$1")
     .slice(0, 63);
 }
-
-const quoted = (s: string) => `'${s.replace(/'/g, "''")}'`;
 
 /** SQL that counts the tables of `database` (postgres: run inside it). */
 const tablesSql = (protocol: Connection["protocol"], database: string) =>

@@ -43,7 +43,7 @@ import {
   throttleBetween,
   validateYaml,
   writeAtomic
-} from "./chunk-UITLAELM.js";
+} from "./chunk-NXUECXLU.js";
 import {
   record,
   shellCommand,
@@ -2590,6 +2590,22 @@ function goTpcFailure(text3) {
   }
   return lines2.find((l) => /^execute \w+ failed/.test(l)) ?? lines2.find((l) => /^\[[\d-]+ [\d:]+\] execute \w+ failed/.test(l)) ?? lines2.find((l) => /create db .* failed|failed to ping db/.test(l));
 }
+function checked(report, failure2) {
+  if (failure2 && !(Number.isFinite(report.tpmc) && Object.keys(report.operations).length > 0)) {
+    throw new GoTpcParseError(`go-tpc failed: ${failure2}`);
+  }
+  if (!Number.isFinite(report.tpmc)) {
+    throw new GoTpcParseError(
+      `expected go-tpc's final "tpmC: \u2026, tpmTotal: \u2026, efficiency: \u2026%" line${failure2 ? ` (go-tpc said: ${failure2})` : ""}`
+    );
+  }
+  if (Object.keys(report.operations).length === 0) {
+    throw new GoTpcParseError(
+      `go-tpc printed tpmC ${report.tpmc} but no [Summary] row of a successful transaction: every worker failed`
+    );
+  }
+  return report;
+}
 function parseTpcc(text3) {
   const failure2 = goTpcFailure(text3);
   const report = {
@@ -2664,20 +2680,7 @@ function parseTpcc(text3) {
     const stopped = /run worker \d+ stopped (?!due to timeout)(.*)$/.exec(line5);
     if (stopped) report.worker_errors.push(line5.replace(/^\[[\d-]+ [\d:]+\] /, ""));
   }
-  if (failure2 && !(Number.isFinite(report.tpmc) && Object.keys(report.operations).length > 0)) {
-    throw new GoTpcParseError(`go-tpc failed: ${failure2}`);
-  }
-  if (!Number.isFinite(report.tpmc)) {
-    throw new GoTpcParseError(
-      `expected go-tpc's final "tpmC: \u2026, tpmTotal: \u2026, efficiency: \u2026%" line${failure2 ? ` (go-tpc said: ${failure2})` : ""}`
-    );
-  }
-  if (Object.keys(report.operations).length === 0) {
-    throw new GoTpcParseError(
-      `go-tpc printed tpmC ${report.tpmc} but no [Summary] row of a successful transaction: every worker failed`
-    );
-  }
-  return report;
+  return checked(report, failure2);
 }
 function parseTpch(text3) {
   const failure2 = goTpcFailure(text3);

@@ -8618,9 +8618,8 @@ function endpointSql(protocol, ep, password, database) {
 function runDatabase(prefix) {
   return prefix.toLowerCase().replace(/[^a-z0-9_]/g, "_").replace(/^([^a-z_])/, "_$1").slice(0, 63);
 }
-var quoted2 = (s) => `'${s.replace(/'/g, "''")}'`;
-var tablesSql = (protocol, database) => protocol === "mysql" ? `SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = ${quoted2(database)}` : "SELECT COUNT(*) FROM information_schema.tables WHERE table_schema NOT IN ('pg_catalog', 'information_schema')";
-var existsSql = (protocol, database) => protocol === "mysql" ? `SELECT COUNT(*) FROM information_schema.schemata WHERE schema_name = ${quoted2(database)}` : `SELECT COUNT(*) FROM pg_database WHERE datname = ${quoted2(database)}`;
+var tablesSql = (protocol, database) => protocol === "mysql" ? `SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = ${quoted(database)}` : "SELECT COUNT(*) FROM information_schema.tables WHERE table_schema NOT IN ('pg_catalog', 'information_schema')";
+var existsSql = (protocol, database) => protocol === "mysql" ? `SELECT COUNT(*) FROM information_schema.schemata WHERE schema_name = ${quoted(database)}` : `SELECT COUNT(*) FROM pg_database WHERE datname = ${quoted(database)}`;
 function endpointRefusals(input, places) {
   const out = [];
   if (input.blocks > 1)
@@ -9321,10 +9320,10 @@ async function startupFailure(e, o) {
   const norm = (s) => s.toLowerCase().replace(/-/g, "_");
   const refused = Object.keys(o.config).filter((k) => said.some((l) => norm(l).includes(norm(k))));
   const head = refused.length ? `target.config: ${o.what} refused ${refused.map((k) => `${k}=${JSON.stringify(o.config[k])}`).join(", ")}` : e.message;
-  const quoted4 = said.length ? said.map((l) => `
+  const quoted3 = said.length ? said.map((l) => `
   ${l}`).join("") : " (its logs say nothing of why)";
   return new RunError(
-    `${head}${refused.length ? ` (${e.message})` : ""}; the server said:${quoted4}
+    `${head}${refused.length ? ` (${e.message})` : ""}; the server said:${quoted3}
 server logs kept in ${o.logDir}`
   );
 }
@@ -10758,12 +10757,12 @@ function configSwitchOf(setups) {
   if (!why.length) return { by: "online", keys };
   return { by: "reload", roles: ROLES.filter((r) => keys.some((k) => k.role === r)), keys, why };
 }
-var quoted3 = (s) => `'${s.replaceAll("\\", "\\\\").replaceAll("'", "''")}'`;
+var quoted2 = (s) => `'${s.replaceAll("\\", "\\\\").replaceAll("'", "''")}'`;
 function setConfigSql(role, key, value) {
-  const literal = typeof value === "number" || typeof value === "boolean" ? String(value) : quoted3(String(value));
+  const literal = typeof value === "number" || typeof value === "boolean" ? String(value) : quoted2(String(value));
   return `SET CONFIG ${role} \`${key.replaceAll("`", "``")}\` = ${literal}; SHOW WARNINGS`;
 }
-var showConfigSql = (role, keys) => `SHOW CONFIG WHERE type = ${quoted3(role)} AND name IN (${keys.map(quoted3).join(", ")})`;
+var showConfigSql = (role, keys) => `SHOW CONFIG WHERE type = ${quoted2(role)} AND name IN (${keys.map(quoted2).join(", ")})`;
 function parseShowConfig(out) {
   const unescaped = (s) => s.replace(
     /\\([\\tn0])/g,

@@ -6,7 +6,7 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-UITLAELM.js";
+} from "./chunk-NXUECXLU.js";
 import {
   sweep
 } from "./chunk-SG6LQMGY.js";
