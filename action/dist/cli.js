@@ -47,10 +47,10 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-DMFT6357.js";
+} from "./chunk-KY7V43AC.js";
 import {
   reapLedger
-} from "./chunk-W3GYXCVC.js";
+} from "./chunk-3N2TQTQ6.js";
 import {
   EXPIRES,
   KubeClient,
@@ -67,7 +67,7 @@ import {
   require_dist,
   writeAtomic,
   writeResult
-} from "./chunk-NXUECXLU.js";
+} from "./chunk-Y7Z6GQ2W.js";
 import {
   CLOUDS,
   Interrupted,

@@ -13,7 +13,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-DMFT6357.js";
+} from "./chunk-KY7V43AC.js";
 import {
   getInput,
   info,
@@ -26,7 +26,7 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-NXUECXLU.js";
+} from "./chunk-Y7Z6GQ2W.js";
 import {
   Interrupted,
   installCrashTeardown,

@@ -12,9 +12,11 @@ import { basename, delimiter, join } from "node:path";
 import { describe, test } from "node:test";
 import { freePort } from "../../action/src/proc/port.ts";
 import { readResult } from "../../action/src/result/store.ts";
+import type { PlanStep } from "../../action/src/targets/types.ts";
 import type { HarnessConfig } from "../helpers/cloud-harness.ts";
 import { fakeMachines } from "../helpers/fake-cloud.ts";
 import { ROOT } from "../helpers/paths.ts";
+import { samePlanned } from "../helpers/plan.ts";
 import { tempDir } from "../helpers/real.ts";
 import { type Sshd, startSshd } from "../helpers/sshd.ts";
 
@@ -156,6 +158,33 @@ function nothingLeft(w: World, runDir: string) {
   );
 }
 
+/**
+ * The run's plan.json is the plan on the machines `up` created (their addresses, no placeholder),
+ * printed when they existed, and every step it carried out is one of that plan's, in its words.
+ */
+function ranAsPlannedOnTheMachines(runDir: string, log: string) {
+  assert.match(log, /plan: the machines exist; the plan on their addresses/);
+  const text = readFileSync(join(runDir, "plan.txt"), "utf8");
+  assert.match(text, /hosts below are the private addresses `up` returned/);
+  const planned = JSON.parse(readFileSync(join(runDir, "plan.json"), "utf8")) as {
+    steps: Record<string, PlanStep[]>;
+  };
+  // the plan says <run> for the run's directory
+  const steps = Object.values(planned.steps)
+    .flat()
+    .map((st) => ({ ...st, run: JSON.parse(JSON.stringify(st.run).replaceAll("<run>", runDir)) }));
+  const words = JSON.stringify(steps);
+  assert.ok(!/<load-1 public address>|"(pd|tikv|tidb|load)-1"|@(pd|tikv|tidb|load)-1\b/.test(words), words);
+  assert.match(words, /127\.0\.0\.1/);
+  const executed = JSON.parse(readFileSync(join(runDir, "executed.json"), "utf8")) as PlanStep[];
+  assert.ok(executed.length > 5, `${executed.length} steps executed`);
+  for (const x of executed)
+    assert.ok(
+      steps.some((st) => samePlanned(st.run, x.run)),
+      `executed but not planned in these words: ${JSON.stringify(x.run)}`,
+    );
+}
+
 describe("a run on an ephemeral cloud cluster (fake cloud, real Pulumi engine, stand-in tiup)", () => {
   test("compare: up, every machine ready, tiup through the bastion, load through HAProxy on the load host, verdict with the measured cost; everything destroyed", async () => {
     const sshd = await startSshd();
@@ -234,6 +263,7 @@ compare: {rounds: 2, warmup_rounds: 0, confirm: 0}
         readFileSync(join(runDir, "verdict.md"), "utf8"),
         /💲 Cluster cost: \*\*\$\d+\.\d\d\*\* \(0\.\d\d h × \$0\.\d\d\/h, profile fake-aws/,
       );
+      ranAsPlannedOnTheMachines(runDir, log);
       nothingLeft(w, runDir);
     } finally {
       await sshd.stop();

@@ -30,6 +30,8 @@ export function cloudPlanText(
   ask: ClusterAsk,
   estimate: CostEstimate,
   tags: RunTags,
+  /** The machines exist: the hosts below are the addresses `up` returned. */
+  provisioned = false,
 ): string {
   const s = ask.settings;
   const lines = [
@@ -41,7 +43,11 @@ export function cloudPlanText(
   lines.push("tags on every resource (the provider's default tags; volumes get them too):");
   for (const [k, v] of Object.entries(tagsOf(tags))) lines.push(`  ${k} = ${v}`);
   lines.push(...limitLines(ask, estimate));
-  lines.push("hosts below are the machines' names; at run time they are the private addresses `up` returns");
+  lines.push(
+    provisioned
+      ? "hosts below are the private addresses `up` returned (this is the plan the run carries out)"
+      : "hosts below are the machines' names; at run time they are the private addresses `up` returns",
+  );
   return `${lines.join("\n")}\n\n`;
 }
 

@@ -52,6 +52,20 @@ export interface RunPlan {
   warnings: string[];
   /** A comparison's order of blocks, rounds and turns (absent: a plain run). */
   schedule?: CompareSchedule;
+  /** What it was planned from: the spec as given and a run's id, command and seed. */
+  given: LoadedSpec;
+  options: PlanOptions;
+}
+
+/** How a plan is made: `tiperf plan`'s flags, or a run's id, command and seed. */
+export interface PlanOptions {
+  profile?: string;
+  cores?: number;
+  runId?: string;
+  command?: "run" | "compare";
+  seed?: number;
+  /** The target's plan, made already (by the deployment once its machines exist). */
+  target?: TargetPlan;
 }
 
 /** A step as one line: a pasteable command, a SQL statement or an HTTP request. */
@@ -236,10 +250,7 @@ export const PLAN_FORMAT = "tiperf.plan/1";
  * what it creates carry the id's suffix) and its command: `tiperf plan --run-id ID` prints the plan
  * a run of that id wrote into its directory (plan.json), and that run carried it out.
  */
-export async function planRun(
-  given: LoadedSpec,
-  o: { profile?: string; cores?: number; runId?: string; command?: "run" | "compare"; seed?: number },
-): Promise<RunPlan> {
+export async function planRun(given: LoadedSpec, o: PlanOptions): Promise<RunPlan> {
   const spec = given.spec;
   const withProfile = o.profile ? { ...given, profile: o.profile } : given;
   const prefix = o.runId ? `tiperf-${o.runId.split("-").pop()}` : `tiperf-${spec.name}`;
@@ -248,11 +259,11 @@ export async function planRun(
     ...(o.runId ? { runId: o.runId } : {}),
     ...(o.cores ? { cores: o.cores } : {}),
   };
-  let target = await planTarget(withProfile, targetOpts);
+  let target = o.target ?? (await planTarget(withProfile, targetOpts));
   // compare.order: auto becomes duet or interleaved here, as the run will decide it
   let loaded = resolveOrder(given, target, o.cores);
   // a duet without compare.blocks written runs fresh pairs (its target planned again for them)
-  const design = duetDesign(loaded);
+  const design = o.target ? undefined : duetDesign(loaded);
   if (design) {
     const again = await planTarget(o.profile ? { ...design, profile: o.profile } : design, targetOpts);
     if (again.refusals.length <= target.refusals.length) [loaded, target] = [design, again];
@@ -427,6 +438,8 @@ export async function planRun(
     seconds: est.seconds,
     warnings,
     ...(schedule ? { schedule } : {}),
+    given,
+    options: o,
   };
 }
 

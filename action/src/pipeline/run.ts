@@ -81,20 +81,7 @@ export async function startResult(
   runDir.forget = await record({ kind: "run", what: `run ${runId}`, path: runDir.resultPath }).catch(
     () => async () => {},
   );
-  const result: Result = {
-    format: "tiperf.result",
-    version: 2,
-    run_id: runId,
-    status: "running",
-    started_at: new Date().toISOString(),
-    spec: { name: loaded.spec.name, path: loaded.path, hash: loaded.hash, body: loaded.spec },
-    profile: plan.profile,
-    targets: [],
-    host: await hostFacts(),
-    tools: { tiperf: TIPERF_VERSION, ...(await toolVersions(loaded.spec)) },
-    cells: [],
-    ...(warnings.length ? { warnings } : {}),
-  };
+  const result = await newResult(loaded, runId, plan.profile, warnings);
   try {
     await runDir.writeResult(result);
   } catch (e) {
@@ -110,11 +97,57 @@ export async function startResult(
       log: opts.log,
       signal: opts.signal,
     });
-    return { result, runDir, deployment, plan, runPlan };
+    const ran = await planOnceOpen(runPlan, deployment, runDir.dir, opts.log).catch(async (e) => {
+      await deployment.stop().catch((err: Error) => opts.log(`teardown: ${err.message}`));
+      throw e;
+    });
+    return { result, runDir, deployment, plan: ran.target, runPlan: ran };
   } catch (e) {
     const ended = await finishResult(result, runDir, e, opts.signal, opts.log);
     throw Object.assign(ended as Error, { runDir: runDir.dir });
   }
+}
+
+/** A run's result as it begins: no cells, no targets yet, the host and tools it runs with. */
+async function newResult(
+  loaded: LoadedSpec,
+  runId: string,
+  profile: string | undefined,
+  warnings: string[],
+): Promise<Result> {
+  return {
+    format: "tiperf.result",
+    version: 2,
+    run_id: runId,
+    status: "running",
+    started_at: new Date().toISOString(),
+    spec: { name: loaded.spec.name, path: loaded.path, hash: loaded.hash, body: loaded.spec },
+    profile,
+    targets: [],
+    host: await hostFacts(),
+    tools: { tiperf: TIPERF_VERSION, ...(await toolVersions(loaded.spec)) },
+    cells: [],
+    ...(warnings.length ? { warnings } : {}),
+  };
+}
+
+/**
+ * The plan the run carries out: where opening the deployment planned its target again (an
+ * ephemeral cluster on the addresses `up` returned), the run's plan made again on it, printed and
+ * written over the plan of placeholders (plan.txt, plan.json).
+ */
+async function planOnceOpen(
+  runPlan: RunPlan,
+  deployment: Deployment,
+  dir: string,
+  log: (line: string) => void,
+): Promise<RunPlan> {
+  if (!deployment.plan) return runPlan;
+  const again = await planRun(runPlan.given, { ...runPlan.options, target: deployment.plan });
+  await writePlan(again, dir);
+  log("plan: the machines exist; the plan on their addresses (plan.txt, plan.json written again):");
+  for (const line of again.text.trimEnd().split("\n")) log(`  ${line}`);
+  return again;
 }
 
 /**

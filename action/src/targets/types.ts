@@ -284,6 +284,11 @@ export interface Deployment {
   cost?(): Cost | undefined;
   /** The plan's steps as they were carried out, in order (each once per time it ran). */
   executed: PlanStep[];
+  /**
+   * The plan again where opening it learnt what planning could not (an ephemeral cluster's
+   * addresses, known after `up`): the run carries this one out, and writes it as its plan.
+   */
+  plan?: TargetPlan;
 }
 
 /** A source tree a target names (its kind's `source:` key): where it is and the ref to build. */

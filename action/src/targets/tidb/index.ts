@@ -115,7 +115,32 @@ function connectionOf(tidb: TidbPlan, variant: string): Connection {
   return { protocol: "mysql", endpoints: d ? loadEndpoints(tidb, d) : [], user: "root", password: "" };
 }
 
-function targetPlan(tidb: TidbPlan, input: TargetPlanInput): TidbTargetPlan {
+/** The plan's cloud section (its resources, tags, limits) and a budget's refusal, on a cloud profile. */
+function cloudSection(
+  tidb: TidbPlan,
+  input: TargetPlanInput,
+  provisioned: boolean,
+): { about: string[]; refusals: string[] } {
+  const provider = cloudOfProfile(tidb.profile);
+  if (!provider) return { about: [], refusals: [] };
+  const ask = askOf(tidb.profile);
+  const estimate = cloudEstimate(tidb.profile, input);
+  const tags = {
+    runId: input.runId ?? "<run id>",
+    expiresAt: `<start + ${ask.settings.ttl}>`,
+    repository: "<owner/repo>",
+    pr: "<pr or none>",
+  };
+  const about = [cloudPlanText(provider, ask, estimate, tags, provisioned).trimEnd()];
+  try {
+    checkBudget(ask, estimate, tidb.profileFile, provider.name);
+    return { about, refusals: [] };
+  } catch (e) {
+    return { about, refusals: [(e as Error).message] };
+  }
+}
+
+function targetPlan(tidb: TidbPlan, input: TargetPlanInput, provisioned = false): TidbTargetPlan {
   const about: string[] = [];
   // a deployment that runs the load tools itself (a pod of the cluster)
   const place = deployerOf(tidb.profile.provider).loadPlace?.(tidb.profile);
@@ -126,24 +151,9 @@ function targetPlan(tidb: TidbPlan, input: TargetPlanInput): TidbTargetPlan {
       `${input.file}: compare.blocks is ${input.blocks}, but variants on ${tidb.profileFile} switch by restarting servers (${tidb.switching}): each variant runs a block's cells as a group on a freshly switched instance, so set compare.blocks to 3 or more (with compare.rounds a multiple of it)${tidb.switching === "reload" ? "; or make the variants differ only in items that change online, set in each of them" : ""}`,
     );
   let setupS = tidb.deployments.reduce((s, d) => s + formOf(d).deploySeconds, 0);
-  const provider = cloudOfProfile(tidb.profile);
-  if (provider) {
-    const ask = askOf(tidb.profile);
-    const estimate = cloudEstimate(tidb.profile, input);
-    about.push(
-      cloudPlanText(provider, ask, estimate, {
-        runId: input.runId ?? "<run id>",
-        expiresAt: `<start + ${ask.settings.ttl}>`,
-        repository: "<owner/repo>",
-        pr: "<pr or none>",
-      }).trimEnd(),
-    );
-    try {
-      checkBudget(ask, estimate, tidb.profileFile, provider.name);
-    } catch (e) {
-      refusals.push((e as Error).message);
-    }
-  }
+  const cloud = cloudSection(tidb, input, provisioned);
+  about.push(...cloud.about);
+  refusals.push(...cloud.refusals);
   // a cluster the deployment creates first (a managed Kubernetes cluster)
   const creates = deployerOf(tidb.profile.provider).creates?.(tidb.profile, {
     profileFile: tidb.profileFile,
@@ -284,6 +294,8 @@ export const tidb: TargetKind = {
       loadLauncher: () => run.loadLauncher(),
       stop: () => run.stop(),
       cost: () => run.cost(),
+      // on an ephemeral cluster, the plan on its machines' addresses is the one that runs
+      ...(cloud ? { plan: targetPlan(tidbPlan, input, true) } : {}),
     };
   },
   reapers: { ...TIDB_REAPERS, ...ENDPOINT_REAPERS },

@@ -43,7 +43,7 @@ import {
   throttleBetween,
   validateYaml,
   writeAtomic
-} from "./chunk-NXUECXLU.js";
+} from "./chunk-Y7Z6GQ2W.js";
 import {
   record,
   shellCommand,
@@ -60339,9 +60339,9 @@ async function planRun(given, o) {
     ...o.runId ? { runId: o.runId } : {},
     ...o.cores ? { cores: o.cores } : {}
   };
-  let target2 = await planTarget(withProfile, targetOpts);
+  let target2 = o.target ?? await planTarget(withProfile, targetOpts);
   let loaded = resolveOrder(given, target2, o.cores);
-  const design = duetDesign(loaded);
+  const design = o.target ? void 0 : duetDesign(loaded);
   if (design) {
     const again = await planTarget(o.profile ? { ...design, profile: o.profile } : design, targetOpts);
     if (again.refusals.length <= target2.refusals.length) [loaded, target2] = [design, again];
@@ -60486,7 +60486,9 @@ async function planRun(given, o) {
     refusals,
     seconds: est.seconds,
     warnings,
-    ...schedule ? { schedule } : {}
+    ...schedule ? { schedule } : {},
+    given,
+    options: o
   };
 }
 async function writePlan(plan, dir) {
@@ -61691,20 +61693,7 @@ ${loaded.composed}`);
     () => async () => {
     }
   );
-  const result = {
-    format: "tiperf.result",
-    version: 2,
-    run_id: runId,
-    status: "running",
-    started_at: (/* @__PURE__ */ new Date()).toISOString(),
-    spec: { name: loaded.spec.name, path: loaded.path, hash: loaded.hash, body: loaded.spec },
-    profile: plan.profile,
-    targets: [],
-    host: await hostFacts(),
-    tools: { tiperf: TIPERF_VERSION, ...await toolVersions(loaded.spec) },
-    cells: [],
-    ...warnings.length ? { warnings } : {}
-  };
+  const result = await newResult(loaded, runId, plan.profile, warnings);
   try {
     await runDir.writeResult(result);
   } catch (e) {
@@ -61720,11 +61709,39 @@ ${loaded.composed}`);
       log: opts.log,
       signal: opts.signal
     });
-    return { result, runDir, deployment, plan, runPlan };
+    const ran = await planOnceOpen(runPlan, deployment, runDir.dir, opts.log).catch(async (e) => {
+      await deployment.stop().catch((err) => opts.log(`teardown: ${err.message}`));
+      throw e;
+    });
+    return { result, runDir, deployment, plan: ran.target, runPlan: ran };
   } catch (e) {
     const ended = await finishResult(result, runDir, e, opts.signal, opts.log);
     throw Object.assign(ended, { runDir: runDir.dir });
   }
+}
+async function newResult(loaded, runId, profile, warnings) {
+  return {
+    format: "tiperf.result",
+    version: 2,
+    run_id: runId,
+    status: "running",
+    started_at: (/* @__PURE__ */ new Date()).toISOString(),
+    spec: { name: loaded.spec.name, path: loaded.path, hash: loaded.hash, body: loaded.spec },
+    profile,
+    targets: [],
+    host: await hostFacts(),
+    tools: { tiperf: TIPERF_VERSION, ...await toolVersions(loaded.spec) },
+    cells: [],
+    ...warnings.length ? { warnings } : {}
+  };
+}
+async function planOnceOpen(runPlan, deployment, dir, log7) {
+  if (!deployment.plan) return runPlan;
+  const again = await planRun(runPlan.given, { ...runPlan.options, target: deployment.plan });
+  await writePlan(again, dir);
+  log7("plan: the machines exist; the plan on their addresses (plan.txt, plan.json written again):");
+  for (const line5 of again.text.trimEnd().split("\n")) log7(`  ${line5}`);
+  return again;
 }
 function benchStart(deployment, variant, signal) {
   const remote = deployment.loadHost?.();

@@ -9974,7 +9974,7 @@ function placeholderHosts(cloud, ask) {
   for (const m of cloud.machines(ask)) hosts[m.role] = [...hosts[m.role] ?? [], m.name];
   return { hosts, bastion: "<load-1 public address>", identityFile: "<run>/cloud/id_rsa" };
 }
-function cloudPlanText(cloud, ask, estimate, tags) {
+function cloudPlanText(cloud, ask, estimate, tags, provisioned = false) {
   const s = ask.settings;
   const lines = [
     `cloud: ${cloud.where(ask)}, ttl ${s.ttl}, state ${s.backend ?? "file://<run>/cloud/state"}`,
@@ -9985,7 +9985,9 @@ function cloudPlanText(cloud, ask, estimate, tags) {
   lines.push("tags on every resource (the provider's default tags; volumes get them too):");
   for (const [k, v] of Object.entries(tagsOf(tags))) lines.push(`  ${k} = ${v}`);
   lines.push(...limitLines(ask, estimate));
-  lines.push("hosts below are the machines' names; at run time they are the private addresses `up` returns");
+  lines.push(
+    provisioned ? "hosts below are the private addresses `up` returned (this is the plan the run carries out)" : "hosts below are the machines' names; at run time they are the private addresses `up` returns"
+  );
   return `${lines.join("\n")}
 
 `;
@@ -14861,7 +14863,26 @@ function connectionOf(tidb2, variant) {
   const d = tidb2.deployments[setup?.deployment ?? 0];
   return { protocol: "mysql", endpoints: d ? loadEndpoints(tidb2, d) : [], user: "root", password: "" };
 }
-function targetPlan(tidb2, input) {
+function cloudSection(tidb2, input, provisioned) {
+  const provider = cloudOfProfile(tidb2.profile);
+  if (!provider) return { about: [], refusals: [] };
+  const ask = askOf(tidb2.profile);
+  const estimate = cloudEstimate(tidb2.profile, input);
+  const tags = {
+    runId: input.runId ?? "<run id>",
+    expiresAt: `<start + ${ask.settings.ttl}>`,
+    repository: "<owner/repo>",
+    pr: "<pr or none>"
+  };
+  const about = [cloudPlanText(provider, ask, estimate, tags, provisioned).trimEnd()];
+  try {
+    checkBudget(ask, estimate, tidb2.profileFile, provider.name);
+    return { about, refusals: [] };
+  } catch (e) {
+    return { about, refusals: [e.message] };
+  }
+}
+function targetPlan(tidb2, input, provisioned = false) {
   const about = [];
   const place = deployerOf(tidb2.profile.provider).loadPlace?.(tidb2.profile);
   const refusals = [];
@@ -14870,24 +14891,9 @@ function targetPlan(tidb2, input) {
       `${input.file}: compare.blocks is ${input.blocks}, but variants on ${tidb2.profileFile} switch by restarting servers (${tidb2.switching}): each variant runs a block's cells as a group on a freshly switched instance, so set compare.blocks to 3 or more (with compare.rounds a multiple of it)${tidb2.switching === "reload" ? "; or make the variants differ only in items that change online, set in each of them" : ""}`
     );
   let setupS = tidb2.deployments.reduce((s, d) => s + formOf(d).deploySeconds, 0);
-  const provider = cloudOfProfile(tidb2.profile);
-  if (provider) {
-    const ask = askOf(tidb2.profile);
-    const estimate = cloudEstimate(tidb2.profile, input);
-    about.push(
-      cloudPlanText(provider, ask, estimate, {
-        runId: input.runId ?? "<run id>",
-        expiresAt: `<start + ${ask.settings.ttl}>`,
-        repository: "<owner/repo>",
-        pr: "<pr or none>"
-      }).trimEnd()
-    );
-    try {
-      checkBudget(ask, estimate, tidb2.profileFile, provider.name);
-    } catch (e) {
-      refusals.push(e.message);
-    }
-  }
+  const cloud = cloudSection(tidb2, input, provisioned);
+  about.push(...cloud.about);
+  refusals.push(...cloud.refusals);
   const creates = deployerOf(tidb2.profile.provider).creates?.(tidb2.profile, {
     profileFile: tidb2.profileFile,
     matrixSeconds: input.matrixSeconds,
@@ -15021,7 +15027,9 @@ var tidb = {
       loadHost: () => run.loadHost(),
       loadLauncher: () => run.loadLauncher(),
       stop: () => run.stop(),
-      cost: () => run.cost()
+      cost: () => run.cost(),
+      // on an ephemeral cluster, the plan on its machines' addresses is the one that runs
+      ...cloud ? { plan: targetPlan(tidbPlan, input, true) } : {}
     };
   },
   reapers: { ...TIDB_REAPERS, ...ENDPOINT_REAPERS },

@@ -6,7 +6,7 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-NXUECXLU.js";
+} from "./chunk-Y7Z6GQ2W.js";
 import {
   sweep
 } from "./chunk-SG6LQMGY.js";
