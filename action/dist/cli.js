@@ -47,10 +47,10 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-KY7V43AC.js";
+} from "./chunk-FBZFHS7X.js";
 import {
   reapLedger
-} from "./chunk-3N2TQTQ6.js";
+} from "./chunk-BXS427KN.js";
 import {
   EXPIRES,
   KubeClient,
@@ -67,7 +67,7 @@ import {
   require_dist,
   writeAtomic,
   writeResult
-} from "./chunk-Y7Z6GQ2W.js";
+} from "./chunk-N2VVPDO6.js";
 import {
   CLOUDS,
   Interrupted,

@@ -13,7 +13,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-KY7V43AC.js";
+} from "./chunk-FBZFHS7X.js";
 import {
   getInput,
   info,
@@ -26,7 +26,7 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-Y7Z6GQ2W.js";
+} from "./chunk-N2VVPDO6.js";
 import {
   Interrupted,
   installCrashTeardown,

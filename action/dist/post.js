@@ -4,13 +4,13 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   reapLedger
-} from "./chunk-3N2TQTQ6.js";
+} from "./chunk-BXS427KN.js";
 import {
   getState,
   info,
   setFailed
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-Y7Z6GQ2W.js";
+import "./chunk-N2VVPDO6.js";
 import {
   ledgerDir
 } from "./chunk-SG6LQMGY.js";

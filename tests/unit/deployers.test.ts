@@ -1,31 +1,17 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
 import { planRun } from "../../action/src/pipeline/plan.ts";
 import { parseSpec } from "../../action/src/specfile/load.ts";
-import { LOCAL } from "../../action/src/targets/tidb/deployments/local/index.ts";
 import { DEPLOYERS, formOf } from "../../action/src/targets/tidb/deployments/registry.ts";
-import type { Deployer } from "../../action/src/targets/tidb/deployments/types.ts";
 import { parseProfile } from "../../action/src/targets/tidb/load-profile.ts";
+import { formLeaks } from "../helpers/form-leaks.ts";
+import { STANDIN, STANDIN_KIND } from "../helpers/forms/standin/index.ts";
 import { ROOT } from "../helpers/paths.ts";
 
-// A test-only way to deploy TiDB, registered as a new one is: one object, one registry line. It
-// plans private servers (the local form) under its own name and profile rule.
-const standIn: Deployer = {
-  provider: "standin",
-  about: "a test-only deployer",
-  sections: [],
-  form: LOCAL.form,
-  localServers: true,
-  checkProfile(p, issue) {
-    if (p.monitoring) issue(["monitoring"], "the stand-in deployer has no monitoring");
-  },
-  checkTarget: (t) =>
-    t.version === "v0.0.0" ? "target.version: the stand-in deployer refuses v0.0.0" : undefined,
-};
-
+// the test-only way to deploy TiDB (tests/helpers/forms/standin/), registered by one line below
 const dir = mkdtempSync(join(tmpdir(), "tiperf-deployers-"));
 after(() => {
   delete DEPLOYERS.standin;
@@ -34,7 +20,7 @@ after(() => {
 
 describe("ways to deploy TiDB are plug-ins", () => {
   test("a deployer registered in one line: its profile rules apply, and it plans what tiperf plan prints", async () => {
-    DEPLOYERS.standin = standIn;
+    DEPLOYERS.standin = STANDIN;
     assert.equal(parseProfile("name: s\nprovider: standin\n", "s.yaml").provider, "standin");
     assert.throws(
       () => parseProfile("name: s\nprovider: standin\nmonitoring: true\n", "s.yaml"),
@@ -49,6 +35,7 @@ describe("ways to deploy TiDB are plug-ins", () => {
       );
     const plan = await planRun(spec("v8.5.0"), {});
     assert.match(plan.text, /provider standin/);
+    assert.match(plan.text, new RegExp(`deployments: ${STANDIN_KIND} tiperf-s `));
     assert.match(plan.text, /\[start\] cp \/opt\/tidb-server '<workdir of [^>]+>\/bin\/tidb-server'/);
     assert.match(plan.text, /\/bin\/tidb-server' -store unistore/);
     await assert.rejects(
@@ -80,22 +67,40 @@ describe("ways to deploy TiDB are plug-ins", () => {
       assert.equal(formOf({ kind }).kind, kind);
   });
 
-  test("outside deployments/, the tidb kind's code names no provider and branches on no deployment form", () => {
-    const tidb = join(ROOT, "action/src/targets/tidb");
-    const providers = Object.keys(DEPLOYERS).filter((p) => p !== "standin");
-    for (const file of readdirSync(tidb).filter((f) => f.endsWith(".ts"))) {
-      const text = readFileSync(join(tidb, file), "utf8");
-      for (const p of providers)
-        assert.doesNotMatch(
-          text,
-          new RegExp(`provider\\s*[!=]==\\s*"${p}"`),
-          `${file} branches on provider ${p}`,
-        );
-      assert.doesNotMatch(
-        text,
-        /\.kind\s*[!=]==\s*"(server|playground|cluster)"/,
-        `${file} branches on a form`,
-      );
-    }
+  test("outside its folders, no code uses a form's members or compares with a form's name; planted leaks are named", () => {
+    const names = [
+      ...Object.keys(DEPLOYERS).filter((p) => p !== "standin"),
+      ...Object.values(DEPLOYERS).flatMap((d) => (d.form ? [d.form.kind] : [])),
+    ];
+    // one program over the tree and a planted file in pipeline/: each sort of leak once
+    const planted = join(ROOT, "action/src/pipeline/planted-leak.ts");
+    const leaks = formLeaks({
+      names,
+      extra: {
+        [planted]: [
+          'import { isCluster } from "../targets/tidb/deployments/cluster/types.ts";',
+          'import type { Deployment } from "../targets/tidb/deployments/types.ts";',
+          'import type { Profile } from "../targets/tidb/profile.ts";',
+          'export const a = (d: Deployment) => ("configSwitch" in d ? 1 : 0);',
+          'export const b = (d: Deployment) => d.kind === "playground";',
+          "export const c = (d: Deployment) => (isCluster(d) ? d.proxyFlags : []);",
+          'export const e = (p: Profile) => { switch (p.provider) { case "kubernetes": return 1; default: return 0; } };',
+          "export const f = (d: Deployment) => { if (!isCluster(d)) return 0; const { cluster } = d; return cluster.instances.length; };",
+          "",
+        ].join("\n"),
+      },
+    });
+    const inTree = leaks.filter((l) => !l.file.endsWith("planted-leak.ts"));
+    assert.deepEqual(inTree, [], inTree.map((l) => `${l.file}:${l.line}: ${l.what}`).join("\n"));
+    assert.deepEqual(
+      leaks.map((l) => `${l.line}: ${l.what}`),
+      [
+        '4: "configSwitch" in …: a member of deployments/cluster/',
+        '5: d.kind compared with the form name "playground"',
+        "6: proxyFlags of deployments/cluster/",
+        '7: p.provider compared with the form name "kubernetes"',
+        "8: cluster of deployments/cluster/",
+      ],
+    );
   });
 });

@@ -156,7 +156,7 @@ describe("provider kubernetes: what tiperf plan shows", () => {
     assert.match(plan.text, /\[load\] SQL: CREATE DATABASE IF NOT EXISTS sbtest {4}#/);
     assert.match(
       plan.text,
-      /\[prepare\] \(pod\) sysbench .*--threads=1 .*loading threads up to the pod's CPUs/,
+      /\[prepare\] \(pod\) sysbench .*--threads=1 .*loading threads up to the 28 CPUs the deployment gives the load tools/,
     );
   });
 

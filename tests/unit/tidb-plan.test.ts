@@ -11,6 +11,7 @@ import { loadSpec, parseSpec } from "../../action/src/specfile/load.ts";
 import { sameSetting } from "../../action/src/targets/tidb/checks.ts";
 import { askOf, withHosts } from "../../action/src/targets/tidb/cloud.ts";
 import { expandDotted, toToml } from "../../action/src/targets/tidb/config.ts";
+import { isCluster } from "../../action/src/targets/tidb/deployments/cluster/types.ts";
 import type { TidbTargetPlan } from "../../action/src/targets/tidb/index.ts";
 import { parseProfile } from "../../action/src/targets/tidb/load-profile.ts";
 import {
@@ -429,7 +430,7 @@ describe("profiles and topologies are refused before anything runs", () => {
   test("several instances on one host get distinct ports and directories automatically", () => {
     const plan = planOf(`${HOSTS}  tidb: {count: 2}\n`);
     const d = plan.deployments[0];
-    assert.ok(d?.kind === "cluster");
+    assert.ok(d && isCluster(d));
     const tidb = d.cluster.instances.filter((i) => i.role === "tidb");
     assert.deepEqual(
       tidb.map((i) => [i.host, i.ports.port, i.ports.status_port, i.deploy_dir]),

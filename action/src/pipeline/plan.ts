@@ -165,7 +165,7 @@ function loadSteps(
             where === "load host"
               ? `workload ${w.name}; loading threads up to the load host's CPU count (nproc there at run time; shown for this machine's)`
               : where === "pod"
-                ? `workload ${w.name}; loading threads up to the pod's CPUs (kubernetes.load.cpus)`
+                ? `workload ${w.name}; loading threads up to the ${cores} CPUs the deployment gives the load tools`
                 : `workload ${w.name}`,
           ),
         );

@@ -91,21 +91,10 @@ function checkTargets(
   }
 }
 
-/** How the variants take turns, as the plan says it. */
+/** How the variants take turns, as the plan says it (the form's words, else the switching's name). */
 function switchingText(tidb: TidbPlan): string {
   const d = tidb.deployments[0];
-  const own = d ? formOf(d).switchingText?.(tidb) : undefined;
-  if (own) return own;
-  const cs = d && "configSwitch" in d ? d.configSwitch : undefined;
-  if (tidb.switching === "online" && cs)
-    return cs.keys.length
-      ? `online, before a cell whenever the variant changes: ${cs.keys.map((k) => `${k.role} ${k.key}`).join(", ")} set on the running components as SET CONFIG does (no restart), then read back`
-      : "target.sql before a cell whenever the variant changes (no config differs)";
-  if (tidb.switching === "reload" && cs?.by === "reload")
-    return `edit-config + reload of ${cs.roles.join(", ")} only (${cs.why.join("; ")}): a switch restarts them, so each variant runs a block's cells as a group on a freshly switched instance`;
-  if (tidb.switching === "stop-start")
-    return "one cluster per version or topology, only the measured one running: each variant runs a block's cells as a group on a freshly started cluster";
-  return tidb.switching;
+  return (d ? formOf(d).switchingText?.(tidb) : undefined) ?? tidb.switching;
 }
 
 /** Where a variant's load tools connect: its deployment's SQL endpoints (or HAProxy). */

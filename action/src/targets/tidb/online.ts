@@ -2,8 +2,17 @@
 // "Modify Configuration Dynamically" (dynamic-config.md: the TiKV and PD tables). TiDB changes
 // none of its own items this way (its SET CONFIG answers "TiDB doesn't support to change configs
 // online, please use SQL variables"), and TiFlash only raftstore-proxy.* ones, so both reload.
-import type { ConfigSwitch, VariantSetup } from "./deployments/types.ts";
+import type { VariantSetup } from "./deployments/types.ts";
 import { ROLES, type Role } from "./profile.ts";
+
+/**
+ * How variants sharing one cluster take turns: online (the config items that differ posted to the
+ * running components, as SET CONFIG does, plus target.sql), or edit-config and a reload of only
+ * the roles whose config differs (a restart of those roles).
+ */
+export type ConfigSwitch =
+  | { by: "online"; keys: { role: Role; key: string }[] }
+  | { by: "reload"; roles: Role[]; keys: { role: Role; key: string }[]; why: string[] };
 
 const oneOf = (prefix: string, names: string) => `${prefix}\\.(?:${names.trim().split(/\s+/).join("|")})`;
 

@@ -12,11 +12,7 @@ import { type Profile, ROLES, type Role } from "./profile.ts";
 import { stepKey } from "./steps.ts";
 
 export type {
-  ClusterDeployment,
-  ConfigSwitch,
   Deployment,
-  PlaygroundDeployment,
-  ServerDeployment,
   TidbPlan,
   TidbVariant,
   VariantSetup,

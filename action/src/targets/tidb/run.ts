@@ -12,7 +12,7 @@ import { COUNTERS_TIMEOUT_MS, goServerCounters } from "../../observe/cost.ts";
 import type { RemoteHost } from "../../proc/ssh.ts";
 import type { ToolLauncher } from "../../proc/tool.ts";
 import { writeAtomic } from "../../result/store.ts";
-import { dataDirFacts, resourcesText } from "../local/server.ts";
+import { resourcesText } from "../local/server.ts";
 import type { Cost, CpuProfile, Endpoint, LoadedData, PlanStep, StartOptions, Target } from "../types.ts";
 import { ClusterChecks, sameSetting } from "./checks.ts";
 import { expandHome, PLAN_DIR } from "./config.ts";
@@ -317,8 +317,7 @@ export class TidbRun implements RunContext {
       version: facts.version,
       connection: { protocol: "mysql", endpoints: r.endpoints, user: "root", password: "" },
       get pids() {
-        const p = r.local?.life.server ?? r.server;
-        return p ? [p.pid] : [];
+        return r.pids?.() ?? [];
       },
       state: () => run.state(d, r),
       createDatabase: async (name) => {
@@ -335,7 +334,7 @@ export class TidbRun implements RunContext {
       effectiveConfig: facts.effective,
       ...(setup.resources ? { resources: resourcesText(setup.resources) } : {}),
       get died() {
-        return r.local ? r.local.life.died : r.died;
+        return r.died;
       },
       stop: async () => {
         if (stopped) return;
@@ -361,7 +360,7 @@ export class TidbRun implements RunContext {
         ...(setup.topologyFile ? { topology: join(this.dir, setup.topologyFile) } : {}),
         tidb_version: facts.tidbVersion,
         status: facts.status,
-        ...(r.local ? { data_dir: dataDirFacts(r.local.workDir) } : {}),
+        ...r.facts?.(),
       },
       afterLoad: (load) => this.afterLoad(setup, r, load, facts.effective),
     };

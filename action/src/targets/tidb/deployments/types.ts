@@ -5,10 +5,8 @@
 // under deployments/, one line each in deployments/registry.ts; and how the run carries a form out
 // (FormRuntime: start, switch variants, restart, watch a cell, keep what it observed).
 import type { CloudCluster } from "../../../cloud/provision.ts";
-import type { ServerProcess } from "../../../proc/process.ts";
 import type { RemoteHost } from "../../../proc/ssh.ts";
 import type { ToolLauncher } from "../../../proc/tool.ts";
-import type { Lifecycle } from "../../local/server.ts";
 import type { Cost, Endpoint, PlanStep } from "../../types.ts";
 import type { Profile, Role } from "../profile.ts";
 import type { BuildRole, TidbTargetSpec as TargetSpec } from "../schema.ts";
@@ -19,88 +17,21 @@ export interface TidbVariant {
   target: TargetSpec;
 }
 
-export interface ClusterDeployment {
-  kind: "cluster";
-  name: string;
-  index: number;
-  version: string;
-  cluster: Cluster;
-  /** The variants measured on this cluster (more than one: they differ only in configs). */
-  variants: string[];
-  /** tiup's --ssh-proxy-* flags (a profile's ssh.proxy), given to every tiup cluster command. */
-  proxyFlags: string[];
-  /** How its variants take turns (more than one). */
-  configSwitch?: ConfigSwitch;
-  /** Builds patched in after deploy (`tiup cluster patch --offline`), per role. */
-  binpaths: Partial<Record<BuildRole, string>>;
-}
-
 /**
- * How variants sharing one cluster take turns: online (the config items that differ posted to the
- * running components, as SET CONFIG does, plus target.sql), or edit-config and a reload of only
- * the roles whose config differs (a restart of those roles).
+ * A planned deployment, as every form's is to the rest of the tidb kind: its form (kind), name,
+ * place in the plan, version and the variants it runs. What else a form plans (a cluster's
+ * topology, a playground's ports, a private server's build) is declared in the form's folder.
  */
-export type ConfigSwitch =
-  | { by: "online"; keys: { role: Role; key: string }[] }
-  | { by: "reload"; roles: Role[]; keys: { role: Role; key: string }[]; why: string[] };
-
-export interface PlaygroundDeployment {
-  kind: "playground";
-  /** tiup playground --tag: its data directory under $TIUP_HOME/data. */
+export interface Deployment {
+  /** The form that planned it (a DeploymentForm's kind). */
+  kind: string;
   name: string;
   index: number;
+  /** The TiDB version it runs ("" when only a build says). */
   version: string;
+  /** The variants measured on it (more than one: they differ only in configs). */
   variants: string[];
-  counts: Record<Role, number>;
-  portOffset: number;
-  /** --db.config, --kv.config, … file names of this playground (in the run's tidb/ directory). */
-  configFiles: Partial<Record<Role, string>>;
-  /** --db.binpath, --kv.binpath, --pd.binpath: builds to run in place of the release's. */
-  binpaths: Partial<Record<BuildRole, string>>;
 }
-
-/** A private tidb-server on this machine (provider local): unistore, its own ports and directory. */
-export interface ServerDeployment {
-  kind: "server";
-  name: string;
-  index: number;
-  /** The version the variant declares ("" when only its binpath says). */
-  version: string;
-  variants: string[];
-  /** target.binpath: the build to run; else tiup's installed tidb component of the version. */
-  binpath?: string;
-  /** -config: the variant's TiDB config (in the run's tidb/ directory). */
-  configFile?: string;
-}
-
-/** A TidbCluster of TiDB Operator in the run's own namespace (provider kubernetes). */
-export interface KubernetesDeployment {
-  kind: "kubernetes";
-  /** The TidbCluster's name. */
-  name: string;
-  index: number;
-  version: string;
-  variants: string[];
-  /** The run's namespace (every deployment of the run in one). */
-  namespace: string;
-  /** The run id its objects are labelled with. */
-  runId: string;
-  /** Its manifests (under the run's tidb/ directory). */
-  file: string;
-  /** The TidbCluster as tiperf creates it. */
-  manifest: { spec: object } & Record<string, unknown>;
-  /** The first deployment creates the run's namespace (this manifest); the last to stop deletes it. */
-  namespaceManifest?: Record<string, unknown>;
-  /**
-   * Variants sharing it (kubernetes.config_switch: rolling-update): the roles whose config differs
-   * and each variant's TOML of them, switched in by the operator's rolling update.
-   */
-  rolling?: { roles: Role[]; configs: Record<string, Partial<Record<Role, string>>> };
-  /** Variants sharing it (kubernetes.config_switch: online): the items SET CONFIG switches. */
-  online?: { keys: { role: Role; key: string }[] };
-}
-
-export type Deployment = ClusterDeployment | PlaygroundDeployment | ServerDeployment | KubernetesDeployment;
 
 export interface VariantSetup {
   name: string;
@@ -257,18 +188,6 @@ export interface Deployer {
   ): { about: string; refusals: string[]; seconds: number } | undefined;
 }
 
-/** A private tidb-server that is up (deployments/local/server.ts). */
-export interface RunningServer {
-  life: Lifecycle;
-  port: number;
-  statusPort: number;
-  workDir: string;
-  /** The plan's placeholders of this server (<port of …>, <status port of …>, <workdir of …>) filled in. */
-  fill(text: string): string;
-  /** A fresh process on the same data (compare.blocks), up and limited as the first. */
-  restart(): Promise<void>;
-}
-
 /** A deployment that is up (or was, and waits stopped). */
 export interface Running {
   deployment: Deployment;
@@ -277,11 +196,12 @@ export interface Running {
   /** The TiDB server tiperf itself queries (SQL and status port). */
   sql: Endpoint;
   status: Record<Role, string[]>;
-  /** The playground process (playgrounds) */
-  server?: ServerProcess;
-  /** A private tidb-server (provider local). */
-  local?: RunningServer;
-  died: Promise<string>;
+  /** Its servers' processes on this machine (a private server, a playground); absent: none here. */
+  pids?(): number[];
+  /** Settles, with why, if its servers die while the run still needs them. */
+  readonly died: Promise<string>;
+  /** What the form knows of it for the target's record (a private server's data directory). */
+  facts?(): Record<string, unknown>;
   stop: () => Promise<void>;
   /** The variant whose config is applied now (shared clusters). */
   applied?: string;

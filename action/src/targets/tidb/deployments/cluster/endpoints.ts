@@ -2,7 +2,8 @@
 // and each role's status API.
 import type { Endpoint } from "../../../types.ts";
 import type { Role } from "../../profile.ts";
-import type { ClusterDeployment, TidbPlan } from "../types.ts";
+import type { TidbPlan } from "../types.ts";
+import type { ClusterDeployment } from "./types.ts";
 
 /** HAProxy's port on the load host for a cluster (clusters side by side: one port each). */
 export const haproxyPort = (plan: Pick<TidbPlan, "profile">, d: { index: number }) =>

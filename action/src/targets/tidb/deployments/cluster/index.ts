@@ -4,23 +4,17 @@
 import { basename, dirname, join } from "node:path";
 import type { Endpoint } from "../../../types.ts";
 import { configUrl, expandHome, PLAN_DIR } from "../../config.ts";
+import type { ConfigSwitch } from "../../online.ts";
 import { configSwitchOf, setConfigBody } from "../../online.ts";
 import type { Profile, Role } from "../../profile.ts";
 import { BUILD_ROLES, type BuildRole, binpathsOf } from "../../schema.ts";
 import { stepKey } from "../../steps.ts";
 import { tiupHome } from "../../tiup.ts";
 import { buildCluster, type Cluster, checkTopology, topologyObject, topologyYaml } from "../../topology.ts";
-import type {
-  AddStep,
-  ClusterDeployment,
-  ConfigSwitch,
-  DeploymentForm,
-  TidbPlan,
-  TidbVariant,
-  VariantSetup,
-} from "../types.ts";
+import type { AddStep, DeploymentForm, TidbPlan, TidbVariant, VariantSetup } from "../types.ts";
 import { clusterStatus, haproxyPort, tidbEndpoints } from "./endpoints.ts";
 import { clusterRuntime } from "./run.ts";
+import { type ClusterDeployment, isCluster } from "./types.ts";
 
 /** Per switch: items posted and read back; a reload of ~1 min per restarted instance; another cluster started. */
 const ONLINE_SWITCH_S = 2;
@@ -314,7 +308,7 @@ export const clusterForm: DeploymentForm<ClusterDeployment> = {
       );
     if (plan.switching === "stop-start")
       for (const other of plan.deployments)
-        if (other.index < d.index && other.kind === "cluster")
+        if (other.index < d.index && isCluster(other))
           add(
             stepKey.stop(other),
             "start",
@@ -322,6 +316,19 @@ export const clusterForm: DeploymentForm<ClusterDeployment> = {
             `waits stopped while ${d.name}'s variants are measured`,
             { variant: v.name },
           );
+  },
+  switchingText(plan) {
+    const d = plan.deployments[0];
+    const cs = d && isCluster(d) ? d.configSwitch : undefined;
+    if (plan.switching === "online" && cs)
+      return cs.keys.length
+        ? `online, before a cell whenever the variant changes: ${cs.keys.map((k) => `${k.role} ${k.key}`).join(", ")} set on the running components as SET CONFIG does (no restart), then read back`
+        : "target.sql before a cell whenever the variant changes (no config differs)";
+    if (plan.switching === "reload" && cs?.by === "reload")
+      return `edit-config + reload of ${cs.roles.join(", ")} only (${cs.why.join("; ")}): a switch restarts them, so each variant runs a block's cells as a group on a freshly switched instance`;
+    if (plan.switching === "stop-start")
+      return "one cluster per version or topology, only the measured one running: each variant runs a block's cells as a group on a freshly started cluster";
+    return undefined;
   },
   switchIn(plan, d, v, add) {
     // the first variant of a shared cluster is deployed with its config; the others switch in

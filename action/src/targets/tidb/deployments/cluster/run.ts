@@ -23,8 +23,9 @@ import {
   parseDisplayJson,
   restarted,
 } from "../../tiup-output.ts";
-import type { ClusterDeployment, FormRuntime, RunContext, Running, VariantSetup } from "../types.ts";
+import type { FormRuntime, RunContext, Running, VariantSetup } from "../types.ts";
 import { haproxyPort, tidbEndpoints } from "./endpoints.ts";
+import type { ClusterDeployment } from "./types.ts";
 
 /**
  * A cluster's hosts as ssh reaches them (the profile's user and key, through the bastion if any),

@@ -15,14 +15,7 @@ import { toToml } from "../../config.ts";
 import { configSwitchOf, setConfigSql } from "../../online.ts";
 import { ROLES, type Role } from "../../profile.ts";
 import { stepKey } from "../../steps.ts";
-import type {
-  AddStep,
-  Deployer,
-  DeploymentForm,
-  KubernetesDeployment,
-  TidbVariant,
-  VariantSetup,
-} from "../types.ts";
+import type { AddStep, Deployer, DeploymentForm, TidbVariant, VariantSetup } from "../types.ts";
 import { createdBy, kubernetesAsk, kubeSettingsOf } from "./cluster.ts";
 import {
   componentsOf,
@@ -45,6 +38,7 @@ import {
 } from "./manifests.ts";
 import { kubernetesRuntime } from "./run.ts";
 import { EXPIRES_AT, kubeStep, paths, RESTARTED_AT, sqlAddress, statusAddress } from "./steps.ts";
+import type { KubernetesDeployment } from "./types.ts";
 
 /** The PATCH that switches a shared TidbCluster to variant `v` (the operator's rolling update). */
 function switchStep(d: KubernetesDeployment, v: string, own: boolean, add: AddStep) {

@@ -14,7 +14,7 @@ import { PodLauncher } from "../../../../kubernetes/pod.ts";
 import { parseAge } from "../../../../specfile/keys.ts";
 import type { Endpoint } from "../../../types.ts";
 import { stepKey } from "../../steps.ts";
-import type { FormRuntime, KubernetesDeployment, RunContext, Running, VariantSetup } from "../types.ts";
+import type { FormRuntime, RunContext, Running, VariantSetup } from "../types.ts";
 import { createdBy, kubernetesAsk, kubeSettingsOf } from "./cluster.ts";
 import {
   componentsOf,
@@ -24,6 +24,7 @@ import {
   RESTARTED_AT_ANNOTATION,
 } from "./manifests.ts";
 import { API, EXPIRES_AT, kubeStep, paths, RESTARTED_AT, sqlAddress, statusAddress } from "./steps.ts";
+import type { KubernetesDeployment } from "./types.ts";
 
 /** One client per run context (its kubeconfig and context), and what is alive in each namespace. */
 const clients = new WeakMap<RunContext, Promise<KubeClient>>();

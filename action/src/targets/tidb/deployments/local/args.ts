@@ -1,7 +1,7 @@
 // A private tidb-server's command line: what its plan leaves to its start (ports, work directory),
 // the program (a build, or tiup's installed component) and its flags.
 import type { Role } from "../../profile.ts";
-import type { ServerDeployment } from "../types.ts";
+import type { ServerDeployment } from "./types.ts";
 
 /**
  * What a private server's plan leaves to its start: its ports (free ones on 127.0.0.1) and its

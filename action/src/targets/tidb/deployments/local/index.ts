@@ -9,9 +9,10 @@ import { binpathsOf } from "../../schema.ts";
 import { stepKey } from "../../steps.ts";
 import { tiupHome } from "../../tiup.ts";
 import { noInstanceTypes } from "../release.ts";
-import type { Deployer, DeploymentForm, ServerDeployment } from "../types.ts";
+import type { Deployer, DeploymentForm } from "../types.ts";
 import { serverArgs, serverCopy, serverProgram, serverSlots, serverStatus } from "./args.ts";
 import { serverRuntime } from "./run.ts";
+import type { ServerDeployment } from "./types.ts";
 
 const serverForm: DeploymentForm<ServerDeployment> = {
   kind: "server",

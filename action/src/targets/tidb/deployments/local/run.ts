@@ -4,11 +4,22 @@ import { join } from "node:path";
 import { findTool } from "../../../../proc/env.ts";
 import { startOnFreePort } from "../../../../proc/port.ts";
 import { processState } from "../../../../proc/process.ts";
+import { dataDirFacts } from "../../../local/server.ts";
 import { stepKey } from "../../steps.ts";
 import { tiupHome } from "../../tiup.ts";
-import type { FormRuntime, RunningServer, ServerDeployment } from "../types.ts";
+import type { FormRuntime, Running } from "../types.ts";
 import { serverProgram, serverStatus } from "./args.ts";
-import { startTidbServer } from "./server.ts";
+import { type RunningServer, startTidbServer } from "./server.ts";
+import type { ServerDeployment } from "./types.ts";
+
+/** Each running deployment's private server (the form's own record of what it started). */
+const servers = new WeakMap<Running, RunningServer>();
+
+function serverOf(r: Running): RunningServer {
+  const local = servers.get(r);
+  if (!local) throw new Error(`no private tidb-server started for ${r.deployment.name}`);
+  return local;
+}
 
 export const serverRuntime: FormRuntime<ServerDeployment> = {
   targetKind: "tidb-server",
@@ -36,13 +47,17 @@ export const serverRuntime: FormRuntime<ServerDeployment> = {
       `tidb-server ${d.name} (pid ${local.life.server.pid}) on 127.0.0.1:${local.port}, status ${local.statusPort}, data in ${local.workDir}`,
     );
     const sql = { host: "127.0.0.1", port: local.port };
-    return {
+    const running: Running = {
       deployment: d,
       endpoints: [sql],
       sql,
       status: serverStatus(d),
-      local,
-      died: local.life.died,
+      pids: () => [local.life.server.pid],
+      // a restart makes a new process: the death that counts is the current one's
+      get died() {
+        return local.life.died;
+      },
+      facts: () => ({ data_dir: dataDirFacts(local.workDir) }),
       stop: async () => {
         ctx.planned(stepKey.stop(d));
         await local.life.stop();
@@ -52,9 +67,11 @@ export const serverRuntime: FormRuntime<ServerDeployment> = {
       users: 0,
       restarts: 0,
     };
+    servers.set(running, local);
+    return running;
   },
   async restart(ctx, d, setup, r) {
-    const local = r.local as RunningServer;
+    const local = serverOf(r);
     const before = local.life.server.pid;
     ctx.planned(stepKey.restart(d));
     await local.restart();
@@ -62,7 +79,7 @@ export const serverRuntime: FormRuntime<ServerDeployment> = {
     return `tidb-server ${d.name} pid ${before} → ${local.life.server.pid}`;
   },
   state: (_d, r) => {
-    const pid = (r.local as RunningServer).life.server.pid;
+    const pid = serverOf(r).life.server.pid;
     return `tidb-server (pid ${pid}) is ${processState(pid)}`;
   },
   // its death is the run's `died`; nothing else to watch around a cell

@@ -14,15 +14,24 @@ import { shellCommand } from "../../../../proc/quote.ts";
 import { pinProcesses } from "../../../local/affinity.ts";
 import { applyResources, processTree } from "../../../local/cgroup.ts";
 import type { ResourcesSchema } from "../../../local/schema.ts";
-import { lifecycle, makeWorkDir, StartupError, waitReady } from "../../../local/server.ts";
+import { type Lifecycle, lifecycle, makeWorkDir, StartupError, waitReady } from "../../../local/server.ts";
 import { getJson } from "../../status-api.ts";
-import type { RunningServer, ServerDeployment } from "../types.ts";
-
-export type { RunningServer };
-
 import { serverSlots } from "./args.ts";
+import type { ServerDeployment } from "./types.ts";
 
 type Resources = import("zod").output<typeof ResourcesSchema>;
+
+/** A private tidb-server that is up. */
+export interface RunningServer {
+  life: Lifecycle;
+  port: number;
+  statusPort: number;
+  workDir: string;
+  /** The plan's placeholders of this server (<port of …>, <status port of …>, <workdir of …>) filled in. */
+  fill(text: string): string;
+  /** A fresh process on the same data (compare.blocks), up and limited as the first. */
+  restart(): Promise<void>;
+}
 
 /** The error TiDB gave for a failed start: its [FATAL] (else [ERROR]) log line's error field. */
 export function tidbStartFailure(log: string): string | undefined {

@@ -7,9 +7,10 @@ import { binpathsOf } from "../../schema.ts";
 import { stepKey } from "../../steps.ts";
 import { effectiveRoles } from "../../topology.ts";
 import { noInstanceTypes, releaseTarget } from "../release.ts";
-import type { Deployer, DeploymentForm, PlaygroundDeployment } from "../types.ts";
+import type { Deployer, DeploymentForm } from "../types.ts";
 import { PLAYGROUND_PORT_OFFSET, playgroundStatus, playgroundTidbPort } from "./ports.ts";
 import { playgroundRuntime } from "./run.ts";
+import type { PlaygroundDeployment } from "./types.ts";
 
 /** playground flags of each role (tiup playground --db N --db.config F …). */
 const PLAYGROUND_FLAG: Record<Role, string> = { pd: "pd", tikv: "kv", tidb: "db", tiflash: "tiflash" };

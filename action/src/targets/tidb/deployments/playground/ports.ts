@@ -1,6 +1,6 @@
 // Where a playground's components listen: tiup's default ports, moved by its --port-offset.
 import type { Role } from "../../profile.ts";
-import type { PlaygroundDeployment } from "../types.ts";
+import type { PlaygroundDeployment } from "./types.ts";
 
 /** tiup playground --port-offset between playgrounds on one machine (tiup suggests 10000, 20000). */
 export const PLAYGROUND_PORT_OFFSET = 10000;

@@ -4,15 +4,19 @@ import { readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { RunError } from "../../../../errors.ts";
 import { record } from "../../../../lifecycle/ledger.ts";
-import { processState, startServerProcess } from "../../../../proc/process.ts";
+import { processState, type ServerProcess, startServerProcess } from "../../../../proc/process.ts";
 import { shellCommand } from "../../../../proc/quote.ts";
 import { writeAtomic } from "../../../../result/store.ts";
 import type { Endpoint } from "../../../types.ts";
 import { stepKey } from "../../steps.ts";
 import { tiupHome, tiupProgram } from "../../tiup.ts";
 import { readPlayground } from "../../tiup-output.ts";
-import type { FormRuntime, PlaygroundDeployment } from "../types.ts";
+import type { FormRuntime, Running } from "../types.ts";
 import { playgroundStatus, playgroundTidbPort } from "./ports.ts";
+import type { PlaygroundDeployment } from "./types.ts";
+
+/** Each running playground's `tiup playground` process (the form's own record of what it started). */
+const playgrounds = new WeakMap<Running, ServerProcess>();
 
 export const playgroundRuntime: FormRuntime<PlaygroundDeployment> = {
   targetKind: "tidb-playground",
@@ -68,12 +72,12 @@ export const playgroundRuntime: FormRuntime<PlaygroundDeployment> = {
       ctx.log(
         `tiup playground ${d.name}: port ${expected} was busy; TiDB listens on ${sql.port} (read from its output)`,
       );
-    return {
+    const running: Running = {
       deployment: d,
       endpoints: state.endpoints,
       sql,
       status: playgroundStatus(d),
-      server,
+      pids: () => [server.pid],
       died,
       stop,
       up: true,
@@ -81,10 +85,14 @@ export const playgroundRuntime: FormRuntime<PlaygroundDeployment> = {
       users: 0,
       restarts: 0,
     };
+    playgrounds.set(running, server);
+    return running;
   },
 
-  state: (_d, r) =>
-    r.server ? `tiup playground (pid ${r.server.pid}) is ${processState(r.server.pid)}` : "not started",
+  state: (_d, r) => {
+    const server = playgrounds.get(r);
+    return server ? `tiup playground (pid ${server.pid}) is ${processState(server.pid)}` : "not started";
+  },
   watch: async (_ctx, _setup, d, r) => async () =>
-    r.server && !r.server.isAlive() ? `tiup playground ${d.name} is gone` : undefined,
+    playgrounds.get(r)?.isAlive() === false ? `tiup playground ${d.name} is gone` : undefined,
 };

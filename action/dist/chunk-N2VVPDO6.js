@@ -9949,10 +9949,10 @@ var postgres = localKind({
   endpoint: { kind: "postgres", title: "PostgreSQL", protocol: "postgres", versionSql: READ_BACK2.version },
   stopSignal: "SIGINT",
   needs: () => {
-    const servers = postgresBinDirs().map((d) => join8(d, "postgres"));
+    const servers2 = postgresBinDirs().map((d) => join8(d, "postgres"));
     return [
       {
-        found: anyTool(servers.length ? servers : ["/usr/lib/postgresql/N/bin/postgres"]),
+        found: anyTool(servers2.length ? servers2 : ["/usr/lib/postgresql/N/bin/postgres"]),
         what: "the PostgreSQL server (target.kind postgres)",
         install: "the Debian package postgresql"
       },
@@ -11422,6 +11422,9 @@ var clusterRuntime = {
   }
 };
 
+// action/src/targets/tidb/deployments/cluster/types.ts
+var isCluster = (d) => d.kind === "cluster";
+
 // action/src/targets/tidb/deployments/cluster/index.ts
 var ONLINE_SWITCH_S = 2;
 var RELOAD_S_PER_INSTANCE = 60;
@@ -11689,7 +11692,7 @@ ${JSON.stringify(v.target.split ?? null)}`;
       );
     if (plan.switching === "stop-start") {
       for (const other of plan.deployments)
-        if (other.index < d.index && other.kind === "cluster")
+        if (other.index < d.index && isCluster(other))
           add(
             stepKey.stop(other),
             "start",
@@ -11698,6 +11701,17 @@ ${JSON.stringify(v.target.split ?? null)}`;
             { variant: v.name }
           );
     }
+  },
+  switchingText(plan) {
+    const d = plan.deployments[0];
+    const cs = d && isCluster(d) ? d.configSwitch : void 0;
+    if (plan.switching === "online" && cs)
+      return cs.keys.length ? `online, before a cell whenever the variant changes: ${cs.keys.map((k) => `${k.role} ${k.key}`).join(", ")} set on the running components as SET CONFIG does (no restart), then read back` : "target.sql before a cell whenever the variant changes (no config differs)";
+    if (plan.switching === "reload" && cs?.by === "reload")
+      return `edit-config + reload of ${cs.roles.join(", ")} only (${cs.why.join("; ")}): a switch restarts them, so each variant runs a block's cells as a group on a freshly switched instance`;
+    if (plan.switching === "stop-start")
+      return "one cluster per version or topology, only the measured one running: each variant runs a block's cells as a group on a freshly started cluster";
+    return void 0;
   },
   switchIn(plan, d, v, add) {
     if (!d.configSwitch || d.variants[0] === v.name) return false;
@@ -13119,6 +13133,12 @@ async function startTidbServer(o) {
 }
 
 // action/src/targets/tidb/deployments/local/run.ts
+var servers = /* @__PURE__ */ new WeakMap();
+function serverOf(r) {
+  const local = servers.get(r);
+  if (!local) throw new Error(`no private tidb-server started for ${r.deployment.name}`);
+  return local;
+}
 var serverRuntime = {
   targetKind: "tidb-server",
   build: (d) => d.binpath,
@@ -13144,13 +13164,17 @@ var serverRuntime = {
       `tidb-server ${d.name} (pid ${local.life.server.pid}) on 127.0.0.1:${local.port}, status ${local.statusPort}, data in ${local.workDir}`
     );
     const sql = { host: "127.0.0.1", port: local.port };
-    return {
+    const running = {
       deployment: d,
       endpoints: [sql],
       sql,
       status: serverStatus(d),
-      local,
-      died: local.life.died,
+      pids: () => [local.life.server.pid],
+      // a restart makes a new process: the death that counts is the current one's
+      get died() {
+        return local.life.died;
+      },
+      facts: () => ({ data_dir: dataDirFacts(local.workDir) }),
       stop: async () => {
         ctx.planned(stepKey.stop(d));
         await local.life.stop();
@@ -13160,9 +13184,11 @@ var serverRuntime = {
       users: 0,
       restarts: 0
     };
+    servers.set(running, local);
+    return running;
   },
   async restart(ctx, d, setup, r) {
-    const local = r.local;
+    const local = serverOf(r);
     const before = local.life.server.pid;
     ctx.planned(stepKey.restart(d));
     await local.restart();
@@ -13170,7 +13196,7 @@ var serverRuntime = {
     return `tidb-server ${d.name} pid ${before} \u2192 ${local.life.server.pid}`;
   },
   state: (_d, r) => {
-    const pid = r.local.life.server.pid;
+    const pid = serverOf(r).life.server.pid;
     return `tidb-server (pid ${pid}) is ${processState(pid)}`;
   },
   // its death is the run's `died`; nothing else to watch around a cell
@@ -13313,6 +13339,7 @@ function playgroundStatus(d) {
 // action/src/targets/tidb/deployments/playground/run.ts
 import { readFile as readFile6, rm as rm7 } from "node:fs/promises";
 import { join as join15 } from "node:path";
+var playgrounds = /* @__PURE__ */ new WeakMap();
 var playgroundRuntime = {
   targetKind: "tidb-playground",
   build: (d) => d.binpaths.tidb,
@@ -13369,12 +13396,12 @@ var playgroundRuntime = {
       ctx.log(
         `tiup playground ${d.name}: port ${expected} was busy; TiDB listens on ${sql.port} (read from its output)`
       );
-    return {
+    const running = {
       deployment: d,
       endpoints: state.endpoints,
       sql,
       status: playgroundStatus(d),
-      server,
+      pids: () => [server.pid],
       died,
       stop,
       up: true,
@@ -13382,9 +13409,14 @@ var playgroundRuntime = {
       users: 0,
       restarts: 0
     };
+    playgrounds.set(running, server);
+    return running;
   },
-  state: (_d, r) => r.server ? `tiup playground (pid ${r.server.pid}) is ${processState(r.server.pid)}` : "not started",
-  watch: async (_ctx, _setup, d, r) => async () => r.server && !r.server.isAlive() ? `tiup playground ${d.name} is gone` : void 0
+  state: (_d, r) => {
+    const server = playgrounds.get(r);
+    return server ? `tiup playground (pid ${server.pid}) is ${processState(server.pid)}` : "not started";
+  },
+  watch: async (_ctx, _setup, d, r) => async () => playgrounds.get(r)?.isAlive() === false ? `tiup playground ${d.name} is gone` : void 0
 };
 
 // action/src/targets/tidb/deployments/playground/index.ts
@@ -14359,8 +14391,7 @@ var TidbRun = class {
       version: facts.version,
       connection: { protocol: "mysql", endpoints: r.endpoints, user: "root", password: "" },
       get pids() {
-        const p = r.local?.life.server ?? r.server;
-        return p ? [p.pid] : [];
+        return r.pids?.() ?? [];
       },
       state: () => run.state(d, r),
       createDatabase: async (name) => {
@@ -14377,7 +14408,7 @@ var TidbRun = class {
       effectiveConfig: facts.effective,
       ...setup.resources ? { resources: resourcesText(setup.resources) } : {},
       get died() {
-        return r.local ? r.local.life.died : r.died;
+        return r.died;
       },
       stop: async () => {
         if (stopped) return;
@@ -14401,7 +14432,7 @@ var TidbRun = class {
         ...setup.topologyFile ? { topology: join16(this.dir, setup.topologyFile) } : {},
         tidb_version: facts.tidbVersion,
         status: facts.status,
-        ...r.local ? { data_dir: dataDirFacts(r.local.workDir) } : {}
+        ...r.facts?.()
       },
       afterLoad: (load) => this.afterLoad(setup, r, load, facts.effective)
     };
@@ -14847,16 +14878,7 @@ function checkTargets(file, variants, profile, profileFile) {
 }
 function switchingText(tidb2) {
   const d = tidb2.deployments[0];
-  const own = d ? formOf(d).switchingText?.(tidb2) : void 0;
-  if (own) return own;
-  const cs = d && "configSwitch" in d ? d.configSwitch : void 0;
-  if (tidb2.switching === "online" && cs)
-    return cs.keys.length ? `online, before a cell whenever the variant changes: ${cs.keys.map((k) => `${k.role} ${k.key}`).join(", ")} set on the running components as SET CONFIG does (no restart), then read back` : "target.sql before a cell whenever the variant changes (no config differs)";
-  if (tidb2.switching === "reload" && cs?.by === "reload")
-    return `edit-config + reload of ${cs.roles.join(", ")} only (${cs.why.join("; ")}): a switch restarts them, so each variant runs a block's cells as a group on a freshly switched instance`;
-  if (tidb2.switching === "stop-start")
-    return "one cluster per version or topology, only the measured one running: each variant runs a block's cells as a group on a freshly started cluster";
-  return tidb2.switching;
+  return (d ? formOf(d).switchingText?.(tidb2) : void 0) ?? tidb2.switching;
 }
 function connectionOf(tidb2, variant) {
   const setup = tidb2.variants.find((v) => v.name === variant) ?? tidb2.variants[0];

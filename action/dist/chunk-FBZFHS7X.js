@@ -43,7 +43,7 @@ import {
   throttleBetween,
   validateYaml,
   writeAtomic
-} from "./chunk-Y7Z6GQ2W.js";
+} from "./chunk-N2VVPDO6.js";
 import {
   record,
   shellCommand,
@@ -60270,7 +60270,7 @@ function loadSteps(spec, connection, where, cores2, borrowed = false) {
           step2(
             s2.phase,
             s2.args,
-            where === "load host" ? `workload ${w2.name}; loading threads up to the load host's CPU count (nproc there at run time; shown for this machine's)` : where === "pod" ? `workload ${w2.name}; loading threads up to the pod's CPUs (kubernetes.load.cpus)` : `workload ${w2.name}`
+            where === "load host" ? `workload ${w2.name}; loading threads up to the load host's CPU count (nproc there at run time; shown for this machine's)` : where === "pod" ? `workload ${w2.name}; loading threads up to the ${cores2} CPUs the deployment gives the load tools` : `workload ${w2.name}`
           )
         );
       if (borrowed) cleanup.push(borrowedSteps(w2, spec, connection).drop);

@@ -6,7 +6,7 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-Y7Z6GQ2W.js";
+} from "./chunk-N2VVPDO6.js";
 import {
   sweep
 } from "./chunk-SG6LQMGY.js";
