@@ -47,7 +47,7 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-FBZFHS7X.js";
+} from "./chunk-PGWLBVVP.js";
 import {
   reapLedger
 } from "./chunk-BXS427KN.js";

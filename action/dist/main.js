@@ -13,7 +13,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-FBZFHS7X.js";
+} from "./chunk-PGWLBVVP.js";
 import {
   getInput,
   info,

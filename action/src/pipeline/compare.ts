@@ -32,250 +32,327 @@ export interface CompareOptions extends RunOptions {
 /**
  * `tiperf compare`: both variants' private servers, prepared with identical data, measured in
  * rounds — interleaved (one at a time, balanced random order) or duet (both at once) — then
- * head judged against base cell by cell. Stops early once every cell is decided.
+ * head judged against base cell by cell. Stops early once every cell is decided. In named steps:
+ * the plan (startResult) → benches → the schedule's blocks and rounds → verdict → teardown →
+ * confirmation of a regression.
  */
 export async function compareSpec(given: LoadedSpec, opts: CompareOptions): Promise<CompareOutcome> {
   const startedAt = Date.now();
-  const loaded = await withSourceBuilds(given, opts);
-  const plan = loaded.variants;
-  if (!plan) {
+  const built = await withSourceBuilds(given, opts);
+  if (!built.variants)
     throw new InputError(
-      `${loaded.path}: variants: tiperf compare needs variants, e.g. variants: {base: {}, head: {target: {config: {…}}}}`,
+      `${built.path}: variants: tiperf compare needs variants, e.g. variants: {base: {}, head: {target: {config: {…}}}}`,
     );
-  }
-  let { compare } = plan;
-  const maxRounds = compare.max_rounds ?? compare.rounds;
-
-  const names = plan.all.map((v) => v.name);
-  const control = plan.base.name;
-  const others = names.slice(1);
-  const specOf = new Map(plan.all.map((v) => [v.name, v.spec]));
-  const cellsOf = (variant: string, round: number) =>
-    planCells(specOf.get(variant) as (typeof plan.all)[number]["spec"], variant, round);
-  const perRound = planCells(plan.base.spec).length;
-
-  const {
-    result,
-    runDir,
-    deployment,
-    plan: targetPlan,
-    runPlan,
-  } = await startResult(loaded, {
+  const started = await startResult(built, {
     outDir: opts.outDir,
     command: "compare",
     log: opts.log,
     signal: opts.signal,
     ...(opts.seed !== undefined ? { seed: opts.seed } : {}),
   });
-  // the plan's schedule (seed → blocks → rounds → turns) is what runs
-  const schedule = runPlan.schedule as CompareSchedule;
-  const { seed } = schedule;
-  const looksAt = schedule.looks;
-  const looks = looksAt.length;
-  // compare.* as the plan resolved it: the order (auto → duet where a fair duet can run here,
-  // refusals of an unfair duet made there) and a duet's blocks where the spec left them out
-  const order: "interleaved" | "duet" =
-    runPlan.loaded.variants?.compare.order === "duet" ? "duet" : "interleaved";
-  compare = { ...(runPlan.loaded.variants?.compare ?? compare), order };
-  opts.log(
-    `compare ${result.run_id}: ${others.join(", ")} against ${control}, ${compare.order}, ${compare.rounds}${maxRounds > compare.rounds ? `–${maxRounds}` : ""} rounds, seed ${seed}; results in ${runDir.dir}`,
-  );
+  const c = new Comparison(started, opts);
   let error: unknown;
-  const benches: Bench[] = [];
   let verdict: Verdict | undefined;
-  const startedMeasuring = Date.now();
-  const judge = () => judgeFamily(result, plan.base.spec, control, others, compare.confidence, looks);
-  let roundsDone = 0;
-  // where a switch restarts servers, each variant runs a block's cells as a group (fresh instance)
-  const grouped = targetPlan.switching === "grouped";
   try {
-    const maxConn = Math.max(...plan.all.map((v) => maxThreads(v.spec)));
+    await c.openBenches();
+    await c.runSchedule();
+    verdict = await c.verdict();
+  } catch (e) {
+    error = e;
+  }
+  error = await c.close(error, verdict);
+  if (error || !verdict) throw error;
+  verdict = await confirmRegression(verdict, c.loaded, c.compare, c.runDir.dir, opts, {
+    elapsedS: (Date.now() - startedAt) / 1000,
+    cells: c.perRound,
+  });
+  return {
+    verdict,
+    ...(await writeVerdictFiles(verdict, c.runDir.dir, opts.log, [c.result])),
+    resultPath: c.runDir.resultPath,
+    // compare.inconclusive: fail makes an undecided cell fail the check as a regression would
+    exitCode:
+      verdict.verdict === "regression" ||
+      (verdict.verdict === "inconclusive" && c.compare.inconclusive === "fail")
+        ? EXIT.regression
+        : EXIT.ok,
+  };
+}
+
+type Started = Awaited<ReturnType<typeof startResult>>;
+type Variants = NonNullable<LoadedSpec["variants"]>;
+
+/**
+ * One comparison as it runs: the spec as its plan resolved it (one copy: compare.order auto made
+ * duet or interleaved, a duet's blocks), the plan's schedule, the variants' benches, and what the
+ * rounds have measured so far.
+ */
+class Comparison {
+  /** The spec as the plan resolved it: every setting and variant read from here. */
+  readonly loaded: LoadedSpec;
+  readonly plan: Variants;
+  readonly compare: Variants["compare"];
+  readonly schedule: CompareSchedule;
+  readonly names: string[];
+  readonly control: string;
+  readonly perRound: number;
+  readonly result: Started["result"];
+  readonly runDir: Started["runDir"];
+  private readonly benches: Bench[] = [];
+  private runner: RoundRunner = interleavedRunner;
+  private progress: Progress | undefined;
+  private roundsDone = 0;
+  private readonly restartSeconds: number[] = [];
+  private readonly startedMeasuring = Date.now();
+  /** Where a switch restarts servers: each variant runs a block's cells as a group (fresh instance). */
+  private readonly grouped: boolean;
+
+  constructor(
+    private readonly started: Started,
+    private readonly opts: CompareOptions,
+  ) {
+    this.loaded = started.runPlan.loaded;
+    this.plan = this.loaded.variants as Variants;
+    this.compare = this.plan.compare;
+    // the plan's schedule (seed → blocks → rounds → turns) is what runs
+    this.schedule = started.runPlan.schedule as CompareSchedule;
+    this.names = this.plan.all.map((v) => v.name);
+    this.control = this.plan.base.name;
+    this.perRound = planCells(this.plan.base.spec).length;
+    this.result = started.result;
+    this.runDir = started.runDir;
+    this.grouped = started.plan.switching === "grouped";
+    const maxRounds = this.compare.max_rounds ?? this.compare.rounds;
+    opts.log(
+      `compare ${this.result.run_id}: ${this.names.slice(1).join(", ")} against ${this.control}, ${this.compare.order}, ${this.compare.rounds}${maxRounds > this.compare.rounds ? `–${maxRounds}` : ""} rounds, seed ${this.schedule.seed}; results in ${this.runDir.dir}`,
+    );
+  }
+
+  private cellsOf(variant: string, round: number) {
+    const v = this.plan.all.find((x) => x.name === variant) as Variants["all"][number];
+    return planCells(v.spec, variant, round);
+  }
+
+  private benchOf(name: string): Bench {
+    return this.benches.find((b) => b.variant === name) as Bench;
+  }
+
+  private judge() {
+    const { result, plan, control, names, compare, schedule } = this;
+    return judgeFamily(
+      result,
+      plan.base.spec,
+      control,
+      names.slice(1),
+      compare.confidence,
+      schedule.looks.length,
+    );
+  }
+
+  /** Each variant's bench on its target; the round runner (duet: a CPU set per pair). */
+  async openBenches(): Promise<void> {
+    const { opts, plan, started } = this;
+    const maxConnections = Math.max(...plan.all.map((v) => maxThreads(v.spec)));
     for (const v of plan.all) {
+      const build = variantBuild(this.loaded, v.name);
       const bench = await Bench.open({
         variant: v.name,
         spec: v.spec,
         targetSpec: v.spec.target,
-        runDir,
-        maxConnections: maxConn,
+        runDir: this.runDir,
+        maxConnections,
         log: opts.log,
         signal: opts.signal,
-        ...benchStart(deployment, v.name, opts.signal),
-        ...buildField(loaded, v.name),
+        ...benchStart(started.deployment, v.name, opts.signal),
+        ...(build ? { build } : {}),
       });
-      benches.push(bench);
-      result.targets.push(bench.info());
+      this.benches.push(bench);
+      this.result.targets.push(bench.info());
     }
-    await runDir.writeResult(result);
-    const byName = new Map(benches.map((b) => [b.variant, b]));
-    const benchOf = (n: string) => byName.get(n) as Bench;
-    // duet: a CPU set per pair, passed round every compare.swap seconds (pipeline/duet.ts)
-    const runner: RoundRunner =
-      compare.order === "duet"
-        ? new DuetRunner(names, benches, cpuSets(usableCpus(), names.length), compare.swap, opts.log)
-        : interleavedRunner;
-    if (runner instanceof DuetRunner)
-      opts.log(
-        `duet: ${names.map((n, i) => `${n} on CPU ${runner.sets[i]}`).join(", ")} (server and load generator), the sets passed round every ${compare.swap}s`,
-      );
-    const secondsPerRound =
-      cellsOf(control, 1).reduce((s, c) => s + cellSeconds(c), 0) *
-      (compare.order === "duet" ? 1 : names.length);
-    const totalRounds = schedule.blocks.reduce((s, b) => s + b.rounds.length, 0);
-    const progress = new Progress(
-      perRound * totalRounds * (grouped ? names.length : 1),
-      secondsPerRound * totalRounds,
-      opts.log,
-    );
-    const record = async (cells: Cell[]) => {
-      result.cells.push(...cells);
-      await runDir.writeResult(result);
-      const failed = cells.find((c) => c.status === "failed");
-      if (failed) throw new RunError(failed.error ?? "a cell failed");
-    };
-
-    // Instances as the unit (compare.blocks): rounds come in blocks; before each block after the
-    // first, every variant's server restarts (the schedule's random order) and the warmup rounds
-    // run again on the fresh instances. Warmup rounds (round 0 in the result) are never judged.
-    const blocks = compare.blocks;
-    if (blocks > 1)
-      for (const b of benches)
+    await this.runDir.writeResult(this.result);
+    if (this.compare.blocks > 1)
+      for (const b of this.benches)
         if (!b.canRestart())
           throw new RunError(
-            `compare.blocks is ${blocks}, but ${b.variant}'s target (${b.target.kind}) cannot restart its servers without losing its data: use compare.blocks: 1`,
+            `compare.blocks is ${this.compare.blocks}, but ${b.variant}'s target (${b.target.kind}) cannot restart its servers without losing its data: use compare.blocks: 1`,
           );
-    /** How long each restart took: the next plan's estimate of this target's restarts (timings.ts). */
-    const restartSeconds: number[] = [];
-    /** One round of every cell, each cell a turn of the runner; `only`: of one variant (a group). */
-    const runRound = async (r: ScheduledRound, block: number | undefined, only?: string) => {
-      const tag = (cells: Cell[]) => (block === undefined ? cells : cells.map((c) => ({ ...c, block })));
-      const planned = new Map(names.map((n) => [n, cellsOf(n, r.round)]));
-      for (let i = 0; i < perRound; i++) {
-        const turn = only ? [only] : (r.turns[i] as string[]);
-        const cellOf = (n: string) =>
-          (planned.get(n) as ReturnType<typeof cellsOf>)[i] as ReturnType<typeof cellsOf>[number];
-        const first = cellOf(control);
-        progress.start(
-          `${cellLabel({ ...first, variant: compare.order === "duet" ? (names.length === 2 ? "both" : "all") : turn.join("→") })}${block === undefined ? "" : ` block ${block}`}`,
+    this.runner = this.roundRunner();
+  }
+
+  /** duet: a CPU set per pair, passed round every compare.swap seconds (pipeline/duet.ts). */
+  private roundRunner(): RoundRunner {
+    const { names, compare, opts } = this;
+    if (compare.order !== "duet") return interleavedRunner;
+    const duet = new DuetRunner(
+      names,
+      this.benches,
+      cpuSets(usableCpus(), names.length),
+      compare.swap,
+      opts.log,
+    );
+    opts.log(
+      `duet: ${names.map((n, i) => `${n} on CPU ${duet.sets[i]}`).join(", ")} (server and load generator), the sets passed round every ${compare.swap}s`,
+    );
+    return duet;
+  }
+
+  /**
+   * The schedule's blocks (compare.blocks: instances as the unit): before each block after the
+   * first, every variant's server restarts (the schedule's order) and the warmup rounds run again
+   * on the fresh instances; warmup rounds (round 0 in the result) are never judged. Grouped
+   * switching runs each variant's rounds of a block as a group. Stops at a look where every
+   * judgement is decided.
+   */
+  async runSchedule(): Promise<void> {
+    const { schedule, names, compare } = this;
+    const secondsPerRound =
+      this.cellsOf(this.control, 1).reduce((s, c) => s + cellSeconds(c), 0) *
+      (compare.order === "duet" ? 1 : names.length);
+    const totalRounds = schedule.blocks.reduce((s, b) => s + b.rounds.length, 0);
+    this.progress = new Progress(
+      this.perRound * totalRounds * (this.grouped ? names.length : 1),
+      secondsPerRound * totalRounds,
+      this.opts.log,
+    );
+    for (const sb of schedule.blocks) if (await this.runBlock(sb)) break;
+    await recordRestarts(timingKey(this.started.plan), this.restartSeconds);
+  }
+
+  /** One block of the schedule; true when the comparison is decided and stops. */
+  private async runBlock(sb: CompareSchedule["blocks"][number]): Promise<boolean> {
+    const { opts } = this;
+    const tag = this.compare.blocks > 1 ? sb.block : undefined;
+    const measured = sb.rounds.filter((r) => r.round > 0);
+    if (sb.groups) {
+      for (const n of sb.groups) {
+        const entered = (await this.benchOf(n).enterGroup(opts.signal)) ?? "in already";
+        opts.log(
+          `block ${sb.block}: ${n}: ${entered}; its cells as a group, rounds ${measured[0]?.round}–${measured.at(-1)?.round}`,
         );
-        await (only ? interleavedRunner : runner).run({
-          round: r.round,
-          turn,
-          cellOf,
-          benchOf,
-          record: (cells) => record(tag(cells)),
-          signal: opts.signal,
-          log: opts.log,
-        });
-        progress.finish(cellSeconds(first) * (compare.order === "duet" || only ? 1 : names.length));
+        for (const r of sb.rounds) await this.runRound(r, tag, n);
       }
-    };
-    /** At a look (compare.max_rounds): every judgement decided ends the comparison early. */
-    const decidedAt = (round: number): boolean => {
-      if (!schedule.looks.includes(round) || round >= maxRounds) return false;
-      const open = judge().cells.filter((c) => c.verdict === "inconclusive").length;
-      if (open === 0) {
-        opts.log(`every cell decided after ${round} rounds: stopping early (max ${maxRounds})`);
-        return true;
-      }
-      opts.log(`after ${round} rounds: ${open} judgement(s) still inconclusive`);
-      return false;
-    };
-    blockLoop: for (const sb of schedule.blocks) {
-      const tag = blocks > 1 ? sb.block : undefined;
-      const measured = sb.rounds.filter((r) => r.round > 0);
-      if (sb.groups) {
-        for (const n of sb.groups) {
-          opts.log(
-            `block ${sb.block}: ${n}: ${(await benchOf(n).enterGroup(opts.signal)) ?? "in already"}; its cells as a group, rounds ${measured[0]?.round}–${measured.at(-1)?.round}`,
-          );
-          for (const r of sb.rounds) await runRound(r, tag, n);
-        }
-        roundsDone = measured.at(-1)?.round ?? roundsDone;
-        if (decidedAt(roundsDone)) break;
-        continue;
-      }
-      for (const n of sb.restarts) {
-        const began = Date.now();
-        opts.log(`block ${sb.block}: ${n}: ${await benchOf(n).restart(opts.signal)}`);
-        restartSeconds.push((Date.now() - began) / 1000);
-        if (sb.reload) {
-          await benchOf(n).reloadData(opts.signal);
-          opts.log(`block ${sb.block}: ${n}: data loaded again (compare.reload_data)`);
-        }
-      }
-      for (const r of sb.rounds) {
-        await runRound(r, tag);
-        if (r.round === 0) continue;
-        roundsDone = r.round;
-        if (decidedAt(r.round)) break blockLoop;
+      this.roundsDone = measured.at(-1)?.round ?? this.roundsDone;
+      return this.decidedAt(this.roundsDone);
+    }
+    for (const n of sb.restarts) {
+      const began = Date.now();
+      opts.log(`block ${sb.block}: ${n}: ${await this.benchOf(n).restart(opts.signal)}`);
+      this.restartSeconds.push((Date.now() - began) / 1000);
+      if (sb.reload) {
+        await this.benchOf(n).reloadData(opts.signal);
+        opts.log(`block ${sb.block}: ${n}: data loaded again (compare.reload_data)`);
       }
     }
-    await recordRestarts(timingKey(targetPlan), restartSeconds);
-    const judged = judge();
-    const benchmarkSeconds = (Date.now() - startedMeasuring) / 1000;
+    for (const r of sb.rounds) {
+      await this.runRound(r, tag);
+      if (r.round === 0) continue;
+      this.roundsDone = r.round;
+      if (this.decidedAt(r.round)) return true;
+    }
+    return false;
+  }
+
+  /** One round of every cell, each cell a turn of the runner; `only`: of one variant (a group). */
+  private async runRound(r: ScheduledRound, block: number | undefined, only?: string): Promise<void> {
+    const { names, compare, opts } = this;
+    const progress = this.progress as Progress;
+    const tag = (cells: Cell[]) => (block === undefined ? cells : cells.map((c) => ({ ...c, block })));
+    const planned = new Map(names.map((n) => [n, this.cellsOf(n, r.round)]));
+    type Planned = ReturnType<Comparison["cellsOf"]>;
+    for (let i = 0; i < this.perRound; i++) {
+      const turn = only ? [only] : (r.turns[i] as string[]);
+      const cellOf = (n: string) => (planned.get(n) as Planned)[i] as Planned[number];
+      const first = cellOf(this.control);
+      const who = compare.order === "duet" ? (names.length === 2 ? "both" : "all") : turn.join("→");
+      progress.start(
+        `${cellLabel({ ...first, variant: who })}${block === undefined ? "" : ` block ${block}`}`,
+      );
+      await (only ? interleavedRunner : this.runner).run({
+        round: r.round,
+        turn,
+        cellOf,
+        benchOf: (n) => this.benchOf(n),
+        record: (cells) => this.record(tag(cells)),
+        signal: opts.signal,
+        log: opts.log,
+      });
+      progress.finish(cellSeconds(first) * (compare.order === "duet" || only ? 1 : names.length));
+    }
+  }
+
+  /** Finished cells, written as they arrive; a failed one ends the comparison. */
+  private async record(cells: Cell[]): Promise<void> {
+    this.result.cells.push(...cells);
+    await this.runDir.writeResult(this.result);
+    const failed = cells.find((c) => c.status === "failed");
+    if (failed) throw new RunError(failed.error ?? "a cell failed");
+  }
+
+  /** At a look (compare.max_rounds): every judgement decided ends the comparison early. */
+  private decidedAt(round: number): boolean {
+    const maxRounds = this.compare.max_rounds ?? this.compare.rounds;
+    if (!this.schedule.looks.includes(round) || round >= maxRounds) return false;
+    const open = this.judge().cells.filter((c) => c.verdict === "inconclusive").length;
+    if (open === 0) {
+      this.opts.log(`every cell decided after ${round} rounds: stopping early (max ${maxRounds})`);
+      return true;
+    }
+    this.opts.log(`after ${round} rounds: ${open} judgement(s) still inconclusive`);
+    return false;
+  }
+
+  /** The judgement of every cell, a regressed cell's profiles and their diff, read together. */
+  async verdict(): Promise<Verdict> {
+    const { opts, control, compare, started } = this;
+    const judged = this.judge();
+    const benchmarkSeconds = (Date.now() - this.startedMeasuring) / 1000;
     const profiles = await profileRegressions({
       cells: judged.cells,
       control,
-      benchOf,
-      grouped,
+      benchOf: (n) => this.benchOf(n),
+      grouped: this.grouped,
       planOf: (variant, workload, threads) =>
-        cellsOf(variant, 1).find((c) => c.workload.name === workload && c.threads === threads),
+        this.cellsOf(variant, 1).find((c) => c.workload.name === workload && c.threads === threads),
       max: compare.profiles,
-      runDir,
+      runDir: this.runDir,
       log: opts.log,
       signal: opts.signal,
     });
-    const diffs = await profileDiffs(profiles, control, runDir, opts.log);
-    verdict = buildVerdict({
-      loaded,
-      result,
-      resultPath: runDir.resultPath,
-      infoOf: (n) => benchOf(n).info(),
+    return buildVerdict({
+      loaded: this.loaded,
+      result: this.result,
+      resultPath: this.runDir.resultPath,
+      infoOf: (n) => this.benchOf(n).info(),
       compare,
       judged,
-      schedule,
-      roundsDone,
+      schedule: this.schedule,
+      roundsDone: this.roundsDone,
       benchmarkSeconds,
       profiles,
-      profileDiffs: diffs,
-      runnerNotes: runner.notes(result.cells),
-      ...(grouped
-        ? {
-            groupedBy: targetPlan.takesTurnsBy ?? "see the plan",
-          }
-        : {}),
-      ownInstances: targetPlan.switching === "none",
-      restartable: benches.every((b) => b.canRestart()),
+      profileDiffs: await profileDiffs(profiles, control, this.runDir, opts.log),
+      runnerNotes: this.runner.notes(this.result.cells),
+      ...(this.grouped ? { groupedBy: started.plan.takesTurnsBy ?? "see the plan" } : {}),
+      ownInstances: started.plan.switching === "none",
+      restartable: this.benches.every((b) => b.canRestart()),
     });
-  } catch (e) {
-    error = e;
-  } finally {
-    for (const b of benches.reverse())
+  }
+
+  /**
+   * Teardown, on success and failure alike: the benches (their data), the deployment, an
+   * ephemeral cluster's measured cost into the verdict, and the result's final state.
+   */
+  async close(error: unknown, verdict: Verdict | undefined): Promise<unknown> {
+    const { opts } = this;
+    for (const b of [...this.benches].reverse())
       await b
         .close(opts.signal, error !== undefined)
         .catch((e) => opts.log(`teardown: ${(e as Error).message}`));
-    await closeDeployment(deployment, runDir, opts.log);
+    await closeDeployment(this.started.deployment, this.runDir, opts.log);
     // an ephemeral cluster's cost, measured from `up` to the end of destroy
-    const cost = deployment.cost?.();
+    const cost = this.started.deployment.cost?.();
     if (verdict && cost) verdict.cost = cost;
-    error = await finishResult(result, runDir, error, opts.signal, opts.log);
+    return finishResult(this.result, this.runDir, error, opts.signal, opts.log);
   }
-  if (error || !verdict) throw error;
-  verdict = await confirmRegression(verdict, loaded, compare, runDir.dir, opts, {
-    elapsedS: (Date.now() - startedAt) / 1000,
-    cells: perRound,
-  });
-  return {
-    verdict,
-    ...(await writeVerdictFiles(verdict, runDir.dir, opts.log, [result])),
-    resultPath: runDir.resultPath,
-    // compare.inconclusive: fail makes an undecided cell fail the check as a regression would
-    exitCode:
-      verdict.verdict === "regression" ||
-      (verdict.verdict === "inconclusive" && compare.inconclusive === "fail")
-        ? EXIT.regression
-        : EXIT.ok,
-  };
 }
 
 const cellKey = (c: { workload: string; threads: number; metric: string }) =>
@@ -356,10 +433,4 @@ async function confirmRegression(
         : `not confirmed: the regression the first run found did not recur on fresh instances (${shown || "no cell judged"}); the check does not fail on it`,
     ],
   };
-}
-
-/** Bench.open's build option for a variant built from source. */
-function buildField(loaded: LoadedSpec, variant: string): { build?: ReturnType<typeof variantBuild> } {
-  const build = variantBuild(loaded, variant);
-  return build ? { build } : {};
 }

@@ -76,6 +76,7 @@ export async function startResult(
     const file = join(runDir.dir, "spec.yaml");
     await writeAtomic(file, `# composed by tiperf from ${loaded.path}\n${loaded.composed}`);
     loaded.path = file;
+    runPlan.loaded.path = file;
   }
   // should this process be killed, `tiperf reap` marks the result interrupted
   runDir.forget = await record({ kind: "run", what: `run ${runId}`, path: runDir.resultPath }).catch(

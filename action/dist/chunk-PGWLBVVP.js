@@ -61688,6 +61688,7 @@ async function startResult(loaded, opts) {
     await writeAtomic(file, `# composed by tiperf from ${loaded.path}
 ${loaded.composed}`);
     loaded.path = file;
+    runPlan.loaded.path = file;
   }
   runDir.forget = await record({ kind: "run", what: `run ${runId}`, path: runDir.resultPath }).catch(
     () => async () => {
@@ -63447,216 +63448,290 @@ function buildVerdict(i) {
 // action/src/pipeline/compare.ts
 async function compareSpec(given, opts) {
   const startedAt = Date.now();
-  const loaded = await withSourceBuilds(given, opts);
-  const plan = loaded.variants;
-  if (!plan) {
+  const built = await withSourceBuilds(given, opts);
+  if (!built.variants)
     throw new InputError(
-      `${loaded.path}: variants: tiperf compare needs variants, e.g. variants: {base: {}, head: {target: {config: {\u2026}}}}`
+      `${built.path}: variants: tiperf compare needs variants, e.g. variants: {base: {}, head: {target: {config: {\u2026}}}}`
     );
-  }
-  let { compare: compare3 } = plan;
-  const maxRounds = compare3.max_rounds ?? compare3.rounds;
-  const names = plan.all.map((v) => v.name);
-  const control = plan.base.name;
-  const others = names.slice(1);
-  const specOf = new Map(plan.all.map((v) => [v.name, v.spec]));
-  const cellsOf = (variant, round3) => planCells(specOf.get(variant), variant, round3);
-  const perRound = planCells(plan.base.spec).length;
-  const {
-    result,
-    runDir,
-    deployment,
-    plan: targetPlan,
-    runPlan
-  } = await startResult(loaded, {
+  const started = await startResult(built, {
     outDir: opts.outDir,
     command: "compare",
     log: opts.log,
     signal: opts.signal,
     ...opts.seed !== void 0 ? { seed: opts.seed } : {}
   });
-  const schedule = runPlan.schedule;
-  const { seed } = schedule;
-  const looksAt = schedule.looks;
-  const looks = looksAt.length;
-  const order = runPlan.loaded.variants?.compare.order === "duet" ? "duet" : "interleaved";
-  compare3 = { ...runPlan.loaded.variants?.compare ?? compare3, order };
-  opts.log(
-    `compare ${result.run_id}: ${others.join(", ")} against ${control}, ${compare3.order}, ${compare3.rounds}${maxRounds > compare3.rounds ? `\u2013${maxRounds}` : ""} rounds, seed ${seed}; results in ${runDir.dir}`
-  );
+  const c4 = new Comparison(started, opts);
   let error3;
-  const benches = [];
   let verdict;
-  const startedMeasuring = Date.now();
-  const judge = () => judgeFamily(result, plan.base.spec, control, others, compare3.confidence, looks);
-  let roundsDone = 0;
-  const grouped = targetPlan.switching === "grouped";
   try {
-    const maxConn = Math.max(...plan.all.map((v) => maxThreads(v.spec)));
+    await c4.openBenches();
+    await c4.runSchedule();
+    verdict = await c4.verdict();
+  } catch (e) {
+    error3 = e;
+  }
+  error3 = await c4.close(error3, verdict);
+  if (error3 || !verdict) throw error3;
+  verdict = await confirmRegression(verdict, c4.loaded, c4.compare, c4.runDir.dir, opts, {
+    elapsedS: (Date.now() - startedAt) / 1e3,
+    cells: c4.perRound
+  });
+  return {
+    verdict,
+    ...await writeVerdictFiles(verdict, c4.runDir.dir, opts.log, [c4.result]),
+    resultPath: c4.runDir.resultPath,
+    // compare.inconclusive: fail makes an undecided cell fail the check as a regression would
+    exitCode: verdict.verdict === "regression" || verdict.verdict === "inconclusive" && c4.compare.inconclusive === "fail" ? EXIT.regression : EXIT.ok
+  };
+}
+var Comparison = class {
+  constructor(started, opts) {
+    this.started = started;
+    this.opts = opts;
+    this.loaded = started.runPlan.loaded;
+    this.plan = this.loaded.variants;
+    this.compare = this.plan.compare;
+    this.schedule = started.runPlan.schedule;
+    this.names = this.plan.all.map((v) => v.name);
+    this.control = this.plan.base.name;
+    this.perRound = planCells(this.plan.base.spec).length;
+    this.result = started.result;
+    this.runDir = started.runDir;
+    this.grouped = started.plan.switching === "grouped";
+    const maxRounds = this.compare.max_rounds ?? this.compare.rounds;
+    opts.log(
+      `compare ${this.result.run_id}: ${this.names.slice(1).join(", ")} against ${this.control}, ${this.compare.order}, ${this.compare.rounds}${maxRounds > this.compare.rounds ? `\u2013${maxRounds}` : ""} rounds, seed ${this.schedule.seed}; results in ${this.runDir.dir}`
+    );
+  }
+  started;
+  opts;
+  /** The spec as the plan resolved it: every setting and variant read from here. */
+  loaded;
+  plan;
+  compare;
+  schedule;
+  names;
+  control;
+  perRound;
+  result;
+  runDir;
+  benches = [];
+  runner = interleavedRunner;
+  progress;
+  roundsDone = 0;
+  restartSeconds = [];
+  startedMeasuring = Date.now();
+  /** Where a switch restarts servers: each variant runs a block's cells as a group (fresh instance). */
+  grouped;
+  cellsOf(variant, round3) {
+    const v = this.plan.all.find((x4) => x4.name === variant);
+    return planCells(v.spec, variant, round3);
+  }
+  benchOf(name) {
+    return this.benches.find((b10) => b10.variant === name);
+  }
+  judge() {
+    const { result, plan, control, names, compare: compare3, schedule } = this;
+    return judgeFamily(
+      result,
+      plan.base.spec,
+      control,
+      names.slice(1),
+      compare3.confidence,
+      schedule.looks.length
+    );
+  }
+  /** Each variant's bench on its target; the round runner (duet: a CPU set per pair). */
+  async openBenches() {
+    const { opts, plan, started } = this;
+    const maxConnections = Math.max(...plan.all.map((v) => maxThreads(v.spec)));
     for (const v of plan.all) {
+      const build = variantBuild(this.loaded, v.name);
       const bench = await Bench.open({
         variant: v.name,
         spec: v.spec,
         targetSpec: v.spec.target,
-        runDir,
-        maxConnections: maxConn,
+        runDir: this.runDir,
+        maxConnections,
         log: opts.log,
         signal: opts.signal,
-        ...benchStart(deployment, v.name, opts.signal),
-        ...buildField2(loaded, v.name)
+        ...benchStart(started.deployment, v.name, opts.signal),
+        ...build ? { build } : {}
       });
-      benches.push(bench);
-      result.targets.push(bench.info());
+      this.benches.push(bench);
+      this.result.targets.push(bench.info());
     }
-    await runDir.writeResult(result);
-    const byName = new Map(benches.map((b10) => [b10.variant, b10]));
-    const benchOf = (n) => byName.get(n);
-    const runner = compare3.order === "duet" ? new DuetRunner(names, benches, cpuSets(usableCpus(), names.length), compare3.swap, opts.log) : interleavedRunner;
-    if (runner instanceof DuetRunner)
-      opts.log(
-        `duet: ${names.map((n, i) => `${n} on CPU ${runner.sets[i]}`).join(", ")} (server and load generator), the sets passed round every ${compare3.swap}s`
-      );
-    const secondsPerRound = cellsOf(control, 1).reduce((s2, c4) => s2 + cellSeconds(c4), 0) * (compare3.order === "duet" ? 1 : names.length);
-    const totalRounds = schedule.blocks.reduce((s2, b10) => s2 + b10.rounds.length, 0);
-    const progress = new Progress(
-      perRound * totalRounds * (grouped ? names.length : 1),
-      secondsPerRound * totalRounds,
-      opts.log
-    );
-    const record2 = async (cells) => {
-      result.cells.push(...cells);
-      await runDir.writeResult(result);
-      const failed = cells.find((c4) => c4.status === "failed");
-      if (failed) throw new RunError(failed.error ?? "a cell failed");
-    };
-    const blocks = compare3.blocks;
-    if (blocks > 1) {
-      for (const b10 of benches)
+    await this.runDir.writeResult(this.result);
+    if (this.compare.blocks > 1) {
+      for (const b10 of this.benches)
         if (!b10.canRestart())
           throw new RunError(
-            `compare.blocks is ${blocks}, but ${b10.variant}'s target (${b10.target.kind}) cannot restart its servers without losing its data: use compare.blocks: 1`
+            `compare.blocks is ${this.compare.blocks}, but ${b10.variant}'s target (${b10.target.kind}) cannot restart its servers without losing its data: use compare.blocks: 1`
           );
     }
-    const restartSeconds = [];
-    const runRound = async (r, block2, only) => {
-      const tag = (cells) => block2 === void 0 ? cells : cells.map((c4) => ({ ...c4, block: block2 }));
-      const planned = new Map(names.map((n) => [n, cellsOf(n, r.round)]));
-      for (let i = 0; i < perRound; i++) {
-        const turn = only ? [only] : r.turns[i];
-        const cellOf = (n) => planned.get(n)[i];
-        const first = cellOf(control);
-        progress.start(
-          `${cellLabel({ ...first, variant: compare3.order === "duet" ? names.length === 2 ? "both" : "all" : turn.join("\u2192") })}${block2 === void 0 ? "" : ` block ${block2}`}`
+    this.runner = this.roundRunner();
+  }
+  /** duet: a CPU set per pair, passed round every compare.swap seconds (pipeline/duet.ts). */
+  roundRunner() {
+    const { names, compare: compare3, opts } = this;
+    if (compare3.order !== "duet") return interleavedRunner;
+    const duet = new DuetRunner(
+      names,
+      this.benches,
+      cpuSets(usableCpus(), names.length),
+      compare3.swap,
+      opts.log
+    );
+    opts.log(
+      `duet: ${names.map((n, i) => `${n} on CPU ${duet.sets[i]}`).join(", ")} (server and load generator), the sets passed round every ${compare3.swap}s`
+    );
+    return duet;
+  }
+  /**
+   * The schedule's blocks (compare.blocks: instances as the unit): before each block after the
+   * first, every variant's server restarts (the schedule's order) and the warmup rounds run again
+   * on the fresh instances; warmup rounds (round 0 in the result) are never judged. Grouped
+   * switching runs each variant's rounds of a block as a group. Stops at a look where every
+   * judgement is decided.
+   */
+  async runSchedule() {
+    const { schedule, names, compare: compare3 } = this;
+    const secondsPerRound = this.cellsOf(this.control, 1).reduce((s2, c4) => s2 + cellSeconds(c4), 0) * (compare3.order === "duet" ? 1 : names.length);
+    const totalRounds = schedule.blocks.reduce((s2, b10) => s2 + b10.rounds.length, 0);
+    this.progress = new Progress(
+      this.perRound * totalRounds * (this.grouped ? names.length : 1),
+      secondsPerRound * totalRounds,
+      this.opts.log
+    );
+    for (const sb of schedule.blocks) if (await this.runBlock(sb)) break;
+    await recordRestarts(timingKey(this.started.plan), this.restartSeconds);
+  }
+  /** One block of the schedule; true when the comparison is decided and stops. */
+  async runBlock(sb) {
+    const { opts } = this;
+    const tag = this.compare.blocks > 1 ? sb.block : void 0;
+    const measured = sb.rounds.filter((r) => r.round > 0);
+    if (sb.groups) {
+      for (const n of sb.groups) {
+        const entered = await this.benchOf(n).enterGroup(opts.signal) ?? "in already";
+        opts.log(
+          `block ${sb.block}: ${n}: ${entered}; its cells as a group, rounds ${measured[0]?.round}\u2013${measured.at(-1)?.round}`
         );
-        await (only ? interleavedRunner : runner).run({
-          round: r.round,
-          turn,
-          cellOf,
-          benchOf,
-          record: (cells) => record2(tag(cells)),
-          signal: opts.signal,
-          log: opts.log
-        });
-        progress.finish(cellSeconds(first) * (compare3.order === "duet" || only ? 1 : names.length));
+        for (const r of sb.rounds) await this.runRound(r, tag, n);
       }
-    };
-    const decidedAt = (round3) => {
-      if (!schedule.looks.includes(round3) || round3 >= maxRounds) return false;
-      const open = judge().cells.filter((c4) => c4.verdict === "inconclusive").length;
-      if (open === 0) {
-        opts.log(`every cell decided after ${round3} rounds: stopping early (max ${maxRounds})`);
-        return true;
-      }
-      opts.log(`after ${round3} rounds: ${open} judgement(s) still inconclusive`);
-      return false;
-    };
-    blockLoop: for (const sb of schedule.blocks) {
-      const tag = blocks > 1 ? sb.block : void 0;
-      const measured = sb.rounds.filter((r) => r.round > 0);
-      if (sb.groups) {
-        for (const n of sb.groups) {
-          opts.log(
-            `block ${sb.block}: ${n}: ${await benchOf(n).enterGroup(opts.signal) ?? "in already"}; its cells as a group, rounds ${measured[0]?.round}\u2013${measured.at(-1)?.round}`
-          );
-          for (const r of sb.rounds) await runRound(r, tag, n);
-        }
-        roundsDone = measured.at(-1)?.round ?? roundsDone;
-        if (decidedAt(roundsDone)) break;
-        continue;
-      }
-      for (const n of sb.restarts) {
-        const began = Date.now();
-        opts.log(`block ${sb.block}: ${n}: ${await benchOf(n).restart(opts.signal)}`);
-        restartSeconds.push((Date.now() - began) / 1e3);
-        if (sb.reload) {
-          await benchOf(n).reloadData(opts.signal);
-          opts.log(`block ${sb.block}: ${n}: data loaded again (compare.reload_data)`);
-        }
-      }
-      for (const r of sb.rounds) {
-        await runRound(r, tag);
-        if (r.round === 0) continue;
-        roundsDone = r.round;
-        if (decidedAt(r.round)) break blockLoop;
+      this.roundsDone = measured.at(-1)?.round ?? this.roundsDone;
+      return this.decidedAt(this.roundsDone);
+    }
+    for (const n of sb.restarts) {
+      const began = Date.now();
+      opts.log(`block ${sb.block}: ${n}: ${await this.benchOf(n).restart(opts.signal)}`);
+      this.restartSeconds.push((Date.now() - began) / 1e3);
+      if (sb.reload) {
+        await this.benchOf(n).reloadData(opts.signal);
+        opts.log(`block ${sb.block}: ${n}: data loaded again (compare.reload_data)`);
       }
     }
-    await recordRestarts(timingKey(targetPlan), restartSeconds);
-    const judged = judge();
-    const benchmarkSeconds = (Date.now() - startedMeasuring) / 1e3;
+    for (const r of sb.rounds) {
+      await this.runRound(r, tag);
+      if (r.round === 0) continue;
+      this.roundsDone = r.round;
+      if (this.decidedAt(r.round)) return true;
+    }
+    return false;
+  }
+  /** One round of every cell, each cell a turn of the runner; `only`: of one variant (a group). */
+  async runRound(r, block2, only) {
+    const { names, compare: compare3, opts } = this;
+    const progress = this.progress;
+    const tag = (cells) => block2 === void 0 ? cells : cells.map((c4) => ({ ...c4, block: block2 }));
+    const planned = new Map(names.map((n) => [n, this.cellsOf(n, r.round)]));
+    for (let i = 0; i < this.perRound; i++) {
+      const turn = only ? [only] : r.turns[i];
+      const cellOf = (n) => planned.get(n)[i];
+      const first = cellOf(this.control);
+      const who = compare3.order === "duet" ? names.length === 2 ? "both" : "all" : turn.join("\u2192");
+      progress.start(
+        `${cellLabel({ ...first, variant: who })}${block2 === void 0 ? "" : ` block ${block2}`}`
+      );
+      await (only ? interleavedRunner : this.runner).run({
+        round: r.round,
+        turn,
+        cellOf,
+        benchOf: (n) => this.benchOf(n),
+        record: (cells) => this.record(tag(cells)),
+        signal: opts.signal,
+        log: opts.log
+      });
+      progress.finish(cellSeconds(first) * (compare3.order === "duet" || only ? 1 : names.length));
+    }
+  }
+  /** Finished cells, written as they arrive; a failed one ends the comparison. */
+  async record(cells) {
+    this.result.cells.push(...cells);
+    await this.runDir.writeResult(this.result);
+    const failed = cells.find((c4) => c4.status === "failed");
+    if (failed) throw new RunError(failed.error ?? "a cell failed");
+  }
+  /** At a look (compare.max_rounds): every judgement decided ends the comparison early. */
+  decidedAt(round3) {
+    const maxRounds = this.compare.max_rounds ?? this.compare.rounds;
+    if (!this.schedule.looks.includes(round3) || round3 >= maxRounds) return false;
+    const open = this.judge().cells.filter((c4) => c4.verdict === "inconclusive").length;
+    if (open === 0) {
+      this.opts.log(`every cell decided after ${round3} rounds: stopping early (max ${maxRounds})`);
+      return true;
+    }
+    this.opts.log(`after ${round3} rounds: ${open} judgement(s) still inconclusive`);
+    return false;
+  }
+  /** The judgement of every cell, a regressed cell's profiles and their diff, read together. */
+  async verdict() {
+    const { opts, control, compare: compare3, started } = this;
+    const judged = this.judge();
+    const benchmarkSeconds = (Date.now() - this.startedMeasuring) / 1e3;
     const profiles = await profileRegressions({
       cells: judged.cells,
       control,
-      benchOf,
-      grouped,
-      planOf: (variant, workload, threads) => cellsOf(variant, 1).find((c4) => c4.workload.name === workload && c4.threads === threads),
+      benchOf: (n) => this.benchOf(n),
+      grouped: this.grouped,
+      planOf: (variant, workload, threads) => this.cellsOf(variant, 1).find((c4) => c4.workload.name === workload && c4.threads === threads),
       max: compare3.profiles,
-      runDir,
+      runDir: this.runDir,
       log: opts.log,
       signal: opts.signal
     });
-    const diffs = await profileDiffs(profiles, control, runDir, opts.log);
-    verdict = buildVerdict({
-      loaded,
-      result,
-      resultPath: runDir.resultPath,
-      infoOf: (n) => benchOf(n).info(),
+    return buildVerdict({
+      loaded: this.loaded,
+      result: this.result,
+      resultPath: this.runDir.resultPath,
+      infoOf: (n) => this.benchOf(n).info(),
       compare: compare3,
       judged,
-      schedule,
-      roundsDone,
+      schedule: this.schedule,
+      roundsDone: this.roundsDone,
       benchmarkSeconds,
       profiles,
-      profileDiffs: diffs,
-      runnerNotes: runner.notes(result.cells),
-      ...grouped ? {
-        groupedBy: targetPlan.takesTurnsBy ?? "see the plan"
-      } : {},
-      ownInstances: targetPlan.switching === "none",
-      restartable: benches.every((b10) => b10.canRestart())
+      profileDiffs: await profileDiffs(profiles, control, this.runDir, opts.log),
+      runnerNotes: this.runner.notes(this.result.cells),
+      ...this.grouped ? { groupedBy: started.plan.takesTurnsBy ?? "see the plan" } : {},
+      ownInstances: started.plan.switching === "none",
+      restartable: this.benches.every((b10) => b10.canRestart())
     });
-  } catch (e) {
-    error3 = e;
-  } finally {
-    for (const b10 of benches.reverse())
-      await b10.close(opts.signal, error3 !== void 0).catch((e) => opts.log(`teardown: ${e.message}`));
-    await closeDeployment(deployment, runDir, opts.log);
-    const cost = deployment.cost?.();
-    if (verdict && cost) verdict.cost = cost;
-    error3 = await finishResult(result, runDir, error3, opts.signal, opts.log);
   }
-  if (error3 || !verdict) throw error3;
-  verdict = await confirmRegression(verdict, loaded, compare3, runDir.dir, opts, {
-    elapsedS: (Date.now() - startedAt) / 1e3,
-    cells: perRound
-  });
-  return {
-    verdict,
-    ...await writeVerdictFiles(verdict, runDir.dir, opts.log, [result]),
-    resultPath: runDir.resultPath,
-    // compare.inconclusive: fail makes an undecided cell fail the check as a regression would
-    exitCode: verdict.verdict === "regression" || verdict.verdict === "inconclusive" && compare3.inconclusive === "fail" ? EXIT.regression : EXIT.ok
-  };
-}
+  /**
+   * Teardown, on success and failure alike: the benches (their data), the deployment, an
+   * ephemeral cluster's measured cost into the verdict, and the result's final state.
+   */
+  async close(error3, verdict) {
+    const { opts } = this;
+    for (const b10 of [...this.benches].reverse())
+      await b10.close(opts.signal, error3 !== void 0).catch((e) => opts.log(`teardown: ${e.message}`));
+    await closeDeployment(this.started.deployment, this.runDir, opts.log);
+    const cost = this.started.deployment.cost?.();
+    if (verdict && cost) verdict.cost = cost;
+    return finishResult(this.result, this.runDir, error3, opts.signal, opts.log);
+  }
+};
 var cellKey = (c4) => `${c4.workload} threads=${c4.threads} ${c4.metric}`;
 async function confirmRegression(verdict, loaded, compare3, dir, opts, spent) {
   const confirm = compare3.confirm;
@@ -63714,10 +63789,6 @@ async function confirmRegression(verdict, loaded, compare3, dir, opts, spent) {
       confirmed ? `confirmed on fresh instances (compare.confirm: ${confirm}): ${shown}; a false alarm needs the first run and ${runs.length === 1 ? "the confirmation" : `all ${runs.length} confirmations`} to err alike: ${(falseAlarm * 100).toPrecision(2)}% if the runs are independent (\u03B1 = ${(alpha * 100).toPrecision(2)}% each)` : `not confirmed: the regression the first run found did not recur on fresh instances (${shown || "no cell judged"}); the check does not fail on it`
     ]
   };
-}
-function buildField2(loaded, variant) {
-  const build = variantBuild(loaded, variant);
-  return build ? { build } : {};
 }
 
 // node_modules/@octokit/plugin-retry/dist-bundle/index.js
