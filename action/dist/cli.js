@@ -1268,7 +1268,7 @@ async function reapKubernetes(o) {
 var import_yaml2 = __toESM(require_dist(), 1);
 import { randomBytes } from "node:crypto";
 import { mkdirSync } from "node:fs";
-import { dirname as dirname3, join as join4, relative, resolve } from "node:path";
+import { basename, dirname as dirname3, join as join4, relative, resolve } from "node:path";
 
 // action/src/report/bisect.ts
 var short2 = (c) => c.commit.slice(0, 10);
@@ -1447,225 +1447,285 @@ async function commitsBetween(specFile, current, good, bad) {
   return (await between(repo, g, b, ["--good", "--bad"])).length;
 }
 async function bisectSpec(o) {
+  const b = await Bisection.open(o);
+  let found;
+  try {
+    found = await bisectSearch(b.n, (i, j, role) => b.measure(i, j, role));
+  } catch (e) {
+    await b.failed(e);
+    throw e;
+  }
+  return b.conclude(found);
+}
+async function rangeOf(o) {
   const current = await loadSpec(o.spec);
   const { mode, repo } = await repositoryOf(o.spec, current);
-  const flags2 = ["--good", "--bad"];
   const good = await commitOf(repo, o.good, "--good");
   const bad = await commitOf(repo, o.bad, "--bad");
-  const commits = [good, ...await between(repo, good, bad, flags2)];
-  const n = commits.length - 1;
-  const remeasure = o.remeasure ?? 1;
-  const confidence = o.confidence ?? 0.95;
-  const measurements = maxMeasurements(n, remeasure);
-  const perStep = stepConfidence(confidence, measurements);
-  const only = o.only ?? cellsOfSpec(current);
+  const commits = [good, ...await between(repo, good, bad, ["--good", "--bad"])];
+  const measurements = maxMeasurements(commits.length - 1, o.remeasure ?? 1);
+  const cells = cellsOfSpec(current);
+  const only = o.only ?? cells;
   for (const c of only)
-    if (!cellsOfSpec(current).some((x) => x.workload === c.workload && x.threads === c.threads))
+    if (!cells.some((x) => x.workload === c.workload && x.threads === c.threads))
       throw new InputError(
-        `tiperf bisect: --only ${c.workload}:${c.threads} is not a cell of ${o.spec} (its cells: ${cellsOfSpec(
-          current
-        ).map((x) => `${x.workload}:${x.threads}`).join(", ")})`
+        `tiperf bisect: --only ${c.workload}:${c.threads} is not a cell of ${o.spec} (its cells: ${cells.map((x) => `${x.workload}:${x.threads}`).join(", ")})`
       );
   const id = `bisect-${(/* @__PURE__ */ new Date()).toISOString().replace(/[-:]/g, "").replace(/\..*/, "")}-${randomBytes(2).toString("hex")}`;
-  const dir = join4(o.outDir, id);
-  mkdirSync(join4(dir, "steps"), { recursive: true });
-  const jsonPath = join4(dir, "bisect.json");
-  const markdownPath = join4(dir, "bisect.md");
-  o.log(
-    `bisect ${id}: ${n} commit(s) after ${good.commit.slice(0, 10)} up to ${bad.commit.slice(0, 10)} (${mode}: ${repo}); at most ${measurements} measurements at ${(perStep * 100).toFixed(2)}% each for ${Math.round(confidence * 100)}% over the search`
-  );
-  const report = {
-    format: BISECT_FORMAT,
-    version: BISECT_VERSION,
-    created_at: (/* @__PURE__ */ new Date()).toISOString(),
-    spec: { name: current.spec.name, path: o.spec },
+  return {
+    current,
     mode,
-    repository: repo,
-    good,
-    bad,
-    commits: commits.slice(1),
-    outcome: "running",
-    cells: [],
-    confidence,
-    step_confidence: perStep,
-    max_measurements: measurements,
-    remeasure,
-    steps: [],
-    benchmark_seconds: 0,
-    build_seconds: 0,
-    notes: []
+    repo,
+    commits,
+    only,
+    measurements,
+    perStep: stepConfidence(o.confidence ?? 0.95, measurements),
+    dir: join4(o.outDir, id)
   };
-  const save = async () => {
-    BisectReportSchema.parse(report);
-    await writeAtomic(jsonPath, `${JSON.stringify(report, null, 2)}
-`);
-    await writeAtomic(markdownPath, bisectMarkdown(report));
-  };
-  await save();
-  let watched;
-  const badEnd = /* @__PURE__ */ new Map();
-  const judgedMetrics = o.metric ? metricOverride(current, o.metric, o.tolerance) : void 0;
-  if (o.metric) {
-    report.metric = o.metric;
-    report.notes.push(`every step judged ${o.metric} (--metric), not the spec's own metrics`);
+}
+var Bisection = class _Bisection {
+  constructor(o, r) {
+    this.o = o;
+    this.r = r;
+    this.n = r.commits.length - 1;
+    this.jsonPath = join4(r.dir, "bisect.json");
+    this.markdownPath = join4(r.dir, "bisect.md");
+    this.judgedMetrics = o.metric ? metricOverride(r.current, o.metric, o.tolerance) : void 0;
+    this.report = {
+      format: BISECT_FORMAT,
+      version: BISECT_VERSION,
+      created_at: (/* @__PURE__ */ new Date()).toISOString(),
+      spec: { name: r.current.spec.name, path: o.spec },
+      mode: r.mode,
+      repository: r.repo,
+      good: r.commits[0],
+      bad: r.commits[this.n],
+      commits: r.commits.slice(1),
+      outcome: "running",
+      cells: [],
+      confidence: o.confidence ?? 0.95,
+      step_confidence: r.perStep,
+      max_measurements: r.measurements,
+      remeasure: o.remeasure ?? 1,
+      steps: [],
+      benchmark_seconds: 0,
+      build_seconds: 0,
+      notes: o.metric ? [`every step judged ${o.metric} (--metric), not the spec's own metrics`] : [],
+      ...o.metric ? { metric: o.metric } : {}
+    };
   }
-  const specRel = relative(repo, resolve(o.spec));
-  const compareOf = (attempt) => remeasureCompare({ ...o.compare, confidence: perStep }, current.spec.compare, attempt);
-  const stepSpec = async (candidate, against, attempt) => {
-    const known = compareOf(attempt);
-    let composed;
-    if (mode === "config") {
-      composed = await prepareSpec({
-        spec: specRel,
-        cwd: repo,
-        baseRef: against.commit,
-        headRef: candidate.commit,
-        compare: known,
-        ...o.tolerance ? { tolerance: o.tolerance, toleranceFrom: "--tolerance" } : {}
-      });
-    } else {
-      const plain = await prepareSpec({
-        spec: o.spec,
-        compare: known,
-        ...o.tolerance ? { tolerance: o.tolerance, toleranceFrom: "--tolerance" } : {}
-      });
-      const raw = (0, import_yaml2.parse)(plain.composed);
-      raw.variants = {
-        base: { target: { source: { ref: against.commit } } },
-        head: { target: { source: { ref: candidate.commit } } }
-      };
-      raw.compare = { ...raw.compare, base: "base", head: "head" };
-      composed = composedSpec(
-        raw,
-        `${o.spec} (${against.commit.slice(0, 10)} vs ${candidate.commit.slice(0, 10)})`,
-        o.spec
-      );
-    }
-    const cells = watched ? [...new Map(watched.map((c) => [`${c.workload}\0${c.threads}`, c])).values()] : only;
-    const step = await narrowSpec(composed, cells, { confirm: 0, profiles: 0 }, judgedMetrics);
+  o;
+  r;
+  n;
+  report;
+  jsonPath;
+  markdownPath;
+  watched;
+  /** Each watched cell's change at the bad end: what later steps ask whether they are like. */
+  badEnd = /* @__PURE__ */ new Map();
+  judgedMetrics;
+  static async open(o) {
+    const r = await rangeOf(o);
+    mkdirSync(join4(r.dir, "steps"), { recursive: true });
+    const b = new _Bisection(o, r);
+    const { good, bad, confidence } = b.report;
+    o.log(
+      `bisect ${basename(r.dir)}: ${b.n} commit(s) after ${good.commit.slice(0, 10)} up to ${bad.commit.slice(0, 10)} (${r.mode}: ${r.repo}); at most ${r.measurements} measurements at ${(r.perStep * 100).toFixed(2)}% each for ${Math.round(confidence * 100)}% over the search`
+    );
+    await b.save();
+    return b;
+  }
+  /** bisect.json (what a reader is handed is what the schema allows) and bisect.md. */
+  async save() {
+    BisectReportSchema.parse(this.report);
+    await writeAtomic(this.jsonPath, `${JSON.stringify(this.report, null, 2)}
+`);
+    await writeAtomic(this.markdownPath, bisectMarkdown(this.report));
+  }
+  /** The step's spec: `against` as base, `candidate` as head, narrowed to the watched cells. */
+  async stepSpec(candidate, against, attempt) {
+    const { o, r } = this;
+    const known = remeasureCompare({ ...o.compare, confidence: r.perStep }, r.current.spec.compare, attempt);
+    const tolerance = o.tolerance ? { tolerance: o.tolerance, toleranceFrom: "--tolerance" } : {};
+    const composed = r.mode === "config" ? await prepareSpec({
+      spec: relative(r.repo, resolve(o.spec)),
+      cwd: r.repo,
+      baseRef: against.commit,
+      headRef: candidate.commit,
+      compare: known,
+      ...tolerance
+    }) : sourceStep(
+      o.spec,
+      await prepareSpec({ spec: o.spec, compare: known, ...tolerance }),
+      against,
+      candidate
+    );
+    const cells = this.watched ? [...new Map(this.watched.map((c) => [`${c.workload}\0${c.threads}`, c])).values()] : r.only;
+    const step = await narrowSpec(composed, cells, { confirm: 0, profiles: 0 }, this.judgedMetrics);
     return o.profile ? { ...step, profile: o.profile } : step;
-  };
-  const measure = async (i, j, role) => {
-    const candidate = commits[i];
-    const against = commits[j];
+  }
+  /** A step: candidate i against j, measured again (more rounds) while it is undecided. */
+  async measure(i, j, role) {
+    const { o, report } = this;
+    const candidate = this.r.commits[i];
+    const against = this.r.commits[j];
     const step = { role, candidate, against, kind: "unknown", attempts: [] };
     report.steps.push(step);
-    for (let attempt = 0; attempt <= remeasure; attempt++) {
+    for (let attempt = 0; attempt <= report.remeasure; attempt++) {
       o.log(
         `bisect step ${report.steps.length} (${role}${attempt ? `, re-measure ${attempt}` : ""}): ${candidate.commit.slice(0, 10)} ${candidate.subject} against ${against.commit.slice(0, 10)}`
       );
-      let spec = await stepSpec(candidate, against, attempt);
-      if (mode === "source") {
-        try {
-          spec = await withSourceBuilds(spec, o);
-        } catch (e) {
-          if (!(e instanceof BuildFailed) || e.commit !== candidate.commit || role === "check") throw e;
-          step.kind = "skip";
-          step.skip_reason = e.message.split("\n")[0];
-          await save();
-          o.log(
-            `bisect step ${report.steps.length}: skipped, ${candidate.commit.slice(0, 10)} does not build`
-          );
-          return "skip";
-        }
-        const built = (spec.builds ?? []).filter((b) => !b.kept).reduce((s, b) => s + b.seconds, 0);
-        step.build_seconds = (step.build_seconds ?? 0) + built;
-        report.build_seconds += built;
-      }
-      const outcome = await compareSpec(spec, { outDir: join4(dir, "steps"), log: o.log, signal: o.signal });
-      const kind = stepKind(outcome.verdict.cells, watched, role === "check" ? void 0 : badEnd);
-      step.attempts.push({
-        kind,
-        verdict: outcome.verdict.verdict,
-        rounds: outcome.verdict.rounds,
-        benchmark_seconds: outcome.verdict.benchmark_seconds,
-        run_dir: relative(dir, dirname3(outcome.verdictPath)),
-        cells: outcome.verdict.cells
+      const spec = await this.built(await this.stepSpec(candidate, against, attempt), step);
+      if (spec === "skip") return "skip";
+      const outcome = await compareSpec(spec, {
+        outDir: join4(this.r.dir, "steps"),
+        log: o.log,
+        signal: o.signal
       });
-      report.benchmark_seconds += outcome.verdict.benchmark_seconds;
-      step.kind = kind;
-      if (role === "check" && kind === "bad") {
-        const regressed = outcome.verdict.cells.filter((c) => c.verdict === "regression");
-        watched = regressed.map((c) => ({ workload: c.workload, threads: c.threads, metric: c.metric }));
-        for (const c of regressed) if (c.change !== null) badEnd.set(stepCellKey(c), c.change);
-        report.cells = regressed.map((c) => ({
-          workload: c.workload,
-          threads: c.threads,
-          metric: c.metric,
-          ...c.change !== null ? { bad_change: c.change } : {}
-        }));
-        report.notes.push(
-          `each later step asks whether its commit is like the good end or the bad end: bad when its interval lies wholly past halfway (log scale) to the bad end's change (${regressed.filter((c) => c.change !== null).map(
-            (c) => `${c.workload} threads=${c.threads} ${c.metric} ${pct(c.change)}: halfway ${pct(midpoint(c.change))}`
-          ).join("; ")}), good when it lies wholly short of it, else measured again`
-        );
-      }
-      await save();
+      this.recordAttempt(step, outcome);
+      await this.save();
       o.log(
-        `bisect step ${report.steps.length}: ${kind} (${outcome.verdict.verdict}, ${outcome.verdict.rounds} rounds)`
+        `bisect step ${report.steps.length}: ${step.kind} (${outcome.verdict.verdict}, ${outcome.verdict.rounds} rounds)`
       );
-      if (kind !== "unknown") break;
+      if (step.kind !== "unknown") break;
     }
     return step.kind;
-  };
-  let found;
-  try {
-    found = await bisectSearch(n, measure);
-  } catch (e) {
-    report.outcome = "failed";
-    report.notes.push(`step ${report.steps.length} failed: ${e.message}`);
-    await save();
-    throw e;
   }
-  report.outcome = found.outcome;
-  if (found.skipped.length) {
-    report.skipped = found.skipped.map((i) => commits[i]);
-    report.notes.push(
-      `${found.skipped.length} commit(s) did not build and were gone round (their neighbours measured instead): ${report.skipped.map((c) => c.commit.slice(0, 10)).join(", ")}; each step's skip_reason names its build log`
+  /**
+   * A source step's builds; a candidate that does not build is gone round (git bisect skip), any
+   * other failure stops the search.
+   */
+  async built(spec, step) {
+    if (this.r.mode !== "source") return spec;
+    let done;
+    try {
+      done = await withSourceBuilds(spec, this.o);
+    } catch (e) {
+      if (!(e instanceof BuildFailed) || e.commit !== step.candidate.commit || step.role === "check") throw e;
+      step.kind = "skip";
+      step.skip_reason = e.message.split("\n")[0];
+      await this.save();
+      this.o.log(
+        `bisect step ${this.report.steps.length}: skipped, ${step.candidate.commit.slice(0, 10)} does not build`
+      );
+      return "skip";
+    }
+    const seconds2 = (done.builds ?? []).filter((b) => !b.kept).reduce((s, b) => s + b.seconds, 0);
+    step.build_seconds = (step.build_seconds ?? 0) + seconds2;
+    this.report.build_seconds += seconds2;
+    return done;
+  }
+  /** An attempt's comparison, judged as a bisect asks: like the good end, or like the bad end. */
+  recordAttempt(step, outcome) {
+    const { verdict } = outcome;
+    const kind = stepKind(verdict.cells, this.watched, step.role === "check" ? void 0 : this.badEnd);
+    step.attempts.push({
+      kind,
+      verdict: verdict.verdict,
+      rounds: verdict.rounds,
+      benchmark_seconds: verdict.benchmark_seconds,
+      run_dir: relative(this.r.dir, dirname3(outcome.verdictPath)),
+      cells: verdict.cells
+    });
+    this.report.benchmark_seconds += verdict.benchmark_seconds;
+    step.kind = kind;
+    if (step.role === "check" && kind === "bad")
+      this.watch(verdict.cells.filter((c) => c.verdict === "regression"));
+  }
+  /** The bad end's regressed cells: watched by every later step, each one's change its yardstick. */
+  watch(regressed) {
+    this.watched = regressed.map((c) => ({ workload: c.workload, threads: c.threads, metric: c.metric }));
+    for (const c of regressed) if (c.change !== null) this.badEnd.set(stepCellKey(c), c.change);
+    this.report.cells = regressed.map((c) => ({
+      workload: c.workload,
+      threads: c.threads,
+      metric: c.metric,
+      ...c.change !== null ? { bad_change: c.change } : {}
+    }));
+    const halfway = regressed.filter((c) => c.change !== null).map(
+      (c) => `${c.workload} threads=${c.threads} ${c.metric} ${pct(c.change)}: halfway ${pct(midpoint(c.change))}`
+    ).join("; ");
+    this.report.notes.push(
+      `each later step asks whether its commit is like the good end or the bad end: bad when its interval lies wholly past halfway (log scale) to the bad end's change (${halfway}), good when it lies wholly short of it, else measured again`
     );
   }
-  if (found.outcome === "found") {
-    report.first_bad = commits[found.firstBad];
-    report.last_good = commits[found.lastGood];
-  } else if (found.outcome !== "no-regression") {
-    report.open_range = {
-      after: commits[found.lastGood],
-      through: commits[found.firstBad],
-      candidates: found.firstBad - found.lastGood
-    };
-    if (found.outcome === "not-confirmed")
-      report.unconfirmed_candidate = {
-        candidate: commits[found.firstBad],
-        against: commits[found.lastGood]
+  /** What was measured stays: the steps so far, and why the next one failed. */
+  async failed(e) {
+    this.report.outcome = "failed";
+    this.report.notes.push(`step ${this.report.steps.length} failed: ${e.message}`);
+    await this.save();
+  }
+  /** The search's answer (or the range it leaves), its notes, the report's last save. */
+  async conclude(found) {
+    const { report, r } = this;
+    const at = (i) => r.commits[i];
+    report.outcome = found.outcome;
+    if (found.skipped.length) {
+      report.skipped = found.skipped.map(at);
+      report.notes.push(
+        `${found.skipped.length} commit(s) did not build and were gone round (their neighbours measured instead): ${report.skipped.map((c) => c.commit.slice(0, 10)).join(", ")}; each step's skip_reason names its build log`
+      );
+    }
+    if (found.outcome === "found") {
+      report.first_bad = at(found.firstBad);
+      report.last_good = at(found.lastGood);
+    } else if (found.outcome !== "no-regression") {
+      report.open_range = {
+        after: at(found.lastGood),
+        through: at(found.firstBad),
+        candidates: found.firstBad - found.lastGood
       };
+      if (found.outcome === "not-confirmed")
+        report.unconfirmed_candidate = { candidate: at(found.firstBad), against: at(found.lastGood) };
+    }
+    report.notes.push(...this.closingNotes(found));
+    await this.save();
+    this.o.log(
+      `bisect: ${report.outcome}${report.first_bad ? ` \u2014 first bad ${report.first_bad.commit.slice(0, 10)} ${report.first_bad.subject}` : ""}; report: ${this.markdownPath}`
+    );
+    return {
+      report,
+      dir: r.dir,
+      jsonPath: this.jsonPath,
+      markdownPath: this.markdownPath,
+      exitCode: report.outcome === "found" ? EXIT.regression : EXIT.ok
+    };
   }
-  report.notes.push(
-    `error rate: at most ${measurements} measurements ((2 + \u2308log2 ${n}\u2309) steps \xD7 (1 + ${remeasure} re-measure)), each judged at ${(perStep * 100).toFixed(2)}% confidence, so the chance that any decided step is wrong is at most ${((1 - confidence) * 100).toFixed(0)}% (Bonferroni; a step decides "bad" only when a regression beyond the tolerance is shown, "good" only when its interval rules one out)`,
-    `every step compares the candidate against the good commit on this machine, both sides prepared alike; the last step compares the first bad commit against its last good neighbour directly (the confirmation)`
-  );
-  if (found.outcome === "inconclusive" && found.onlySkipped)
-    report.notes.push(
-      `only commits that do not build lie between ${commits[found.lastGood].commit.slice(0, 10)} (good) and ${commits[found.firstBad].commit.slice(0, 10)} (bad): the first bad commit is one of those ${found.firstBad - found.lastGood}, as git bisect says when only skipped commits are left`
-    );
-  else if (found.outcome === "inconclusive")
-    report.notes.push(
-      `stopped undecided at ${commits[found.at].commit.slice(0, 10)} after ${1 + remeasure} measurement(s): the first bad commit is one of the ${found.firstBad - found.lastGood} after ${commits[found.lastGood].commit.slice(0, 10)} up to ${commits[found.firstBad].commit.slice(0, 10)}; more rounds (--rounds) or a larger tolerance would decide it`
-    );
-  if (found.outcome === "not-confirmed")
-    report.notes.push(
-      `the first bad commit the search found did not regress against its last good neighbour: the change may be spread over several commits, or one of the earlier steps erred`
-    );
-  await save();
-  o.log(
-    `bisect: ${report.outcome}${report.first_bad ? ` \u2014 first bad ${report.first_bad.commit.slice(0, 10)} ${report.first_bad.subject}` : ""}; report: ${markdownPath}`
-  );
-  return {
-    report,
-    dir,
-    jsonPath,
-    markdownPath,
-    exitCode: report.outcome === "found" ? EXIT.regression : EXIT.ok
+  /** The error rate, how steps compare, and why the search stopped where it did. */
+  closingNotes(found) {
+    const { n, report, r } = this;
+    const short3 = (i) => r.commits[i].commit.slice(0, 10);
+    const notes = [
+      `error rate: at most ${r.measurements} measurements ((2 + \u2308log2 ${n}\u2309) steps \xD7 (1 + ${report.remeasure} re-measure)), each judged at ${(r.perStep * 100).toFixed(2)}% confidence, so the chance that any decided step is wrong is at most ${((1 - report.confidence) * 100).toFixed(0)}% (Bonferroni; a step decides "bad" only when a regression beyond the tolerance is shown, "good" only when its interval rules one out)`,
+      `every step compares the candidate against the good commit on this machine, both sides prepared alike; the last step compares the first bad commit against its last good neighbour directly (the confirmation)`
+    ];
+    if (found.outcome === "inconclusive" && found.onlySkipped)
+      notes.push(
+        `only commits that do not build lie between ${short3(found.lastGood)} (good) and ${short3(found.firstBad)} (bad): the first bad commit is one of those ${found.firstBad - found.lastGood}, as git bisect says when only skipped commits are left`
+      );
+    else if (found.outcome === "inconclusive")
+      notes.push(
+        `stopped undecided at ${short3(found.at)} after ${1 + report.remeasure} measurement(s): the first bad commit is one of the ${found.firstBad - found.lastGood} after ${short3(found.lastGood)} up to ${short3(found.firstBad)}; more rounds (--rounds) or a larger tolerance would decide it`
+      );
+    if (found.outcome === "not-confirmed")
+      notes.push(
+        `the first bad commit the search found did not regress against its last good neighbour: the change may be spread over several commits, or one of the earlier steps erred`
+      );
+    return notes;
+  }
+};
+function sourceStep(specFile, plain, against, candidate) {
+  const raw = (0, import_yaml2.parse)(plain.composed);
+  raw.variants = {
+    base: { target: { source: { ref: against.commit } } },
+    head: { target: { source: { ref: candidate.commit } } }
   };
+  raw.compare = { ...raw.compare, base: "base", head: "head" };
+  return composedSpec(
+    raw,
+    `${specFile} (${against.commit.slice(0, 10)} vs ${candidate.commit.slice(0, 10)})`,
+    specFile
+  );
 }
 function metricOverride(current, metric, tolerance) {
   const own = current.spec.workloads.map((w) => w.judge[metric]?.tolerance).find((t2) => t2 !== void 0);

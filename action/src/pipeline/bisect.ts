@@ -5,7 +5,7 @@
 // one is found and confirmed against its last good neighbour.
 import { randomBytes } from "node:crypto";
 import { mkdirSync } from "node:fs";
-import { dirname, join, relative, resolve } from "node:path";
+import { basename, dirname, join, relative, resolve } from "node:path";
 import { parse } from "yaml";
 import {
   BISECT_FORMAT,
@@ -162,242 +162,328 @@ export async function commitsBetween(
 }
 
 export async function bisectSpec(o: BisectOptions): Promise<BisectOutcome> {
+  const b = await Bisection.open(o);
+  let found: Found;
+  try {
+    found = await bisectSearch(b.n, (i, j, role) => b.measure(i, j, role));
+  } catch (e) {
+    await b.failed(e as Error);
+    throw e;
+  }
+  return b.conclude(found);
+}
+
+type Found = Awaited<ReturnType<typeof bisectSearch>>;
+
+/** What a bisection knows before its first step: the range, its error budget, where it writes. */
+interface Range {
+  current: LoadedSpec;
+  mode: BisectReport["mode"];
+  repo: string;
+  commits: Commit[];
+  only: CellRef[];
+  measurements: number;
+  perStep: number;
+  dir: string;
+}
+
+/** Checks the inputs and reads the range (--good … --bad, --only's cells), before anything runs. */
+async function rangeOf(o: BisectOptions): Promise<Range> {
   const current = await loadSpec(o.spec);
   const { mode, repo } = await repositoryOf(o.spec, current);
-  const flags: [string, string] = ["--good", "--bad"];
   const good = await commitOf(repo, o.good, "--good");
   const bad = await commitOf(repo, o.bad, "--bad");
-  const commits = [good, ...(await between(repo, good, bad, flags))];
-  const n = commits.length - 1;
-  const remeasure = o.remeasure ?? 1;
-  const confidence = o.confidence ?? 0.95;
-  const measurements = maxMeasurements(n, remeasure);
-  const perStep = stepConfidence(confidence, measurements);
-  const only = o.only ?? cellsOfSpec(current);
+  const commits = [good, ...(await between(repo, good, bad, ["--good", "--bad"]))];
+  const measurements = maxMeasurements(commits.length - 1, o.remeasure ?? 1);
+  const cells = cellsOfSpec(current);
+  const only = o.only ?? cells;
   for (const c of only)
-    if (!cellsOfSpec(current).some((x) => x.workload === c.workload && x.threads === c.threads))
+    if (!cells.some((x) => x.workload === c.workload && x.threads === c.threads))
       throw new InputError(
-        `tiperf bisect: --only ${c.workload}:${c.threads} is not a cell of ${o.spec} (its cells: ${cellsOfSpec(
-          current,
-        )
-          .map((x) => `${x.workload}:${x.threads}`)
-          .join(", ")})`,
+        `tiperf bisect: --only ${c.workload}:${c.threads} is not a cell of ${o.spec} (its cells: ${cells.map((x) => `${x.workload}:${x.threads}`).join(", ")})`,
       );
   const id = `bisect-${new Date().toISOString().replace(/[-:]/g, "").replace(/\..*/, "")}-${randomBytes(2).toString("hex")}`;
-  const dir = join(o.outDir, id);
-  mkdirSync(join(dir, "steps"), { recursive: true });
-  const jsonPath = join(dir, "bisect.json");
-  const markdownPath = join(dir, "bisect.md");
-  o.log(
-    `bisect ${id}: ${n} commit(s) after ${good.commit.slice(0, 10)} up to ${bad.commit.slice(0, 10)} (${mode}: ${repo}); at most ${measurements} measurements at ${(perStep * 100).toFixed(2)}% each for ${Math.round(confidence * 100)}% over the search`,
-  );
-  const report: BisectReport = {
-    format: BISECT_FORMAT,
-    version: BISECT_VERSION,
-    created_at: new Date().toISOString(),
-    spec: { name: current.spec.name, path: o.spec },
+  return {
+    current,
     mode,
-    repository: repo,
-    good,
-    bad,
-    commits: commits.slice(1),
-    outcome: "running",
-    cells: [],
-    confidence,
-    step_confidence: perStep,
-    max_measurements: measurements,
-    remeasure,
-    steps: [],
-    benchmark_seconds: 0,
-    build_seconds: 0,
-    notes: [],
+    repo,
+    commits,
+    only,
+    measurements,
+    perStep: stepConfidence(o.confidence ?? 0.95, measurements),
+    dir: join(o.outDir, id),
   };
-  const save = async () => {
-    // what a reader will be handed is what the schema allows (first_bad only when found)
-    BisectReportSchema.parse(report);
-    await writeAtomic(jsonPath, `${JSON.stringify(report, null, 2)}\n`);
-    await writeAtomic(markdownPath, bisectMarkdown(report));
-  };
-  await save();
-  let watched: StepCell[] | undefined;
-  // each watched cell's change at the bad end: what later steps ask whether they are like
-  const badEnd = new Map<string, number>();
-  const judgedMetrics = o.metric ? metricOverride(current, o.metric, o.tolerance) : undefined;
-  if (o.metric) {
-    report.metric = o.metric;
-    report.notes.push(`every step judged ${o.metric} (--metric), not the spec's own metrics`);
-  }
-  const specRel = relative(repo, resolve(o.spec));
-  const compareOf = (attempt: number) =>
-    remeasureCompare({ ...o.compare, confidence: perStep }, current.spec.compare, attempt);
-  /** The step's spec: `against` as base, `candidate` as head. */
-  const stepSpec = async (candidate: Commit, against: Commit, attempt: number): Promise<LoadedSpec> => {
-    // max_rounds with the rounds: a re-measure's rounds may pass the spec's own max_rounds
-    const known = compareOf(attempt);
-    let composed: LoadedSpec;
-    if (mode === "config") {
-      composed = await prepareSpec({
-        spec: specRel,
-        cwd: repo,
-        baseRef: against.commit,
-        headRef: candidate.commit,
-        compare: known,
-        ...(o.tolerance ? { tolerance: o.tolerance, toleranceFrom: "--tolerance" } : {}),
-      });
-    } else {
-      const plain = await prepareSpec({
-        spec: o.spec,
-        compare: known,
-        ...(o.tolerance ? { tolerance: o.tolerance, toleranceFrom: "--tolerance" } : {}),
-      });
-      const raw = parse(plain.composed as string) as Record<string, unknown>;
-      raw.variants = {
-        base: { target: { source: { ref: against.commit } } },
-        head: { target: { source: { ref: candidate.commit } } },
-      };
-      raw.compare = { ...(raw.compare as object), base: "base", head: "head" };
-      composed = composedSpec(
-        raw,
-        `${o.spec} (${against.commit.slice(0, 10)} vs ${candidate.commit.slice(0, 10)})`,
-        o.spec,
-      );
-    }
-    const cells = watched
-      ? [...new Map(watched.map((c) => [`${c.workload}\u0000${c.threads}`, c])).values()]
-      : only;
-    const step = await narrowSpec(composed, cells, { confirm: 0, profiles: 0 }, judgedMetrics);
-    return o.profile ? { ...step, profile: o.profile } : step;
-  };
+}
 
-  const measure = async (i: number, j: number, role: BisectStep["role"]): Promise<Measured> => {
-    const candidate = commits[i] as Commit;
-    const against = commits[j] as Commit;
+/**
+ * One bisection as it runs: the range, the report written after every step, and what the check
+ * of the bad end found (the cells watched, each one's change there).
+ */
+class Bisection {
+  readonly n: number;
+  readonly report: BisectReport;
+  readonly jsonPath: string;
+  readonly markdownPath: string;
+  private watched: StepCell[] | undefined;
+  /** Each watched cell's change at the bad end: what later steps ask whether they are like. */
+  private readonly badEnd = new Map<string, number>();
+  private readonly judgedMetrics: ReturnType<typeof metricOverride> | undefined;
+
+  private constructor(
+    private readonly o: BisectOptions,
+    private readonly r: Range,
+  ) {
+    this.n = r.commits.length - 1;
+    this.jsonPath = join(r.dir, "bisect.json");
+    this.markdownPath = join(r.dir, "bisect.md");
+    this.judgedMetrics = o.metric ? metricOverride(r.current, o.metric, o.tolerance) : undefined;
+    this.report = {
+      format: BISECT_FORMAT,
+      version: BISECT_VERSION,
+      created_at: new Date().toISOString(),
+      spec: { name: r.current.spec.name, path: o.spec },
+      mode: r.mode,
+      repository: r.repo,
+      good: r.commits[0] as Commit,
+      bad: r.commits[this.n] as Commit,
+      commits: r.commits.slice(1),
+      outcome: "running",
+      cells: [],
+      confidence: o.confidence ?? 0.95,
+      step_confidence: r.perStep,
+      max_measurements: r.measurements,
+      remeasure: o.remeasure ?? 1,
+      steps: [],
+      benchmark_seconds: 0,
+      build_seconds: 0,
+      notes: o.metric ? [`every step judged ${o.metric} (--metric), not the spec's own metrics`] : [],
+      ...(o.metric ? { metric: o.metric } : {}),
+    };
+  }
+
+  static async open(o: BisectOptions): Promise<Bisection> {
+    const r = await rangeOf(o);
+    mkdirSync(join(r.dir, "steps"), { recursive: true });
+    const b = new Bisection(o, r);
+    const { good, bad, confidence } = b.report;
+    o.log(
+      `bisect ${basename(r.dir)}: ${b.n} commit(s) after ${good.commit.slice(0, 10)} up to ${bad.commit.slice(0, 10)} (${r.mode}: ${r.repo}); at most ${r.measurements} measurements at ${(r.perStep * 100).toFixed(2)}% each for ${Math.round(confidence * 100)}% over the search`,
+    );
+    await b.save();
+    return b;
+  }
+
+  /** bisect.json (what a reader is handed is what the schema allows) and bisect.md. */
+  private async save(): Promise<void> {
+    BisectReportSchema.parse(this.report);
+    await writeAtomic(this.jsonPath, `${JSON.stringify(this.report, null, 2)}\n`);
+    await writeAtomic(this.markdownPath, bisectMarkdown(this.report));
+  }
+
+  /** The step's spec: `against` as base, `candidate` as head, narrowed to the watched cells. */
+  private async stepSpec(candidate: Commit, against: Commit, attempt: number): Promise<LoadedSpec> {
+    const { o, r } = this;
+    // max_rounds with the rounds: a re-measure's rounds may pass the spec's own max_rounds
+    const known = remeasureCompare({ ...o.compare, confidence: r.perStep }, r.current.spec.compare, attempt);
+    const tolerance = o.tolerance ? { tolerance: o.tolerance, toleranceFrom: "--tolerance" } : {};
+    const composed =
+      r.mode === "config"
+        ? await prepareSpec({
+            spec: relative(r.repo, resolve(o.spec)),
+            cwd: r.repo,
+            baseRef: against.commit,
+            headRef: candidate.commit,
+            compare: known,
+            ...tolerance,
+          })
+        : sourceStep(
+            o.spec,
+            await prepareSpec({ spec: o.spec, compare: known, ...tolerance }),
+            against,
+            candidate,
+          );
+    const cells = this.watched
+      ? [...new Map(this.watched.map((c) => [`${c.workload}\u0000${c.threads}`, c])).values()]
+      : r.only;
+    const step = await narrowSpec(composed, cells, { confirm: 0, profiles: 0 }, this.judgedMetrics);
+    return o.profile ? { ...step, profile: o.profile } : step;
+  }
+
+  /** A step: candidate i against j, measured again (more rounds) while it is undecided. */
+  async measure(i: number, j: number, role: BisectStep["role"]): Promise<Measured> {
+    const { o, report } = this;
+    const candidate = this.r.commits[i] as Commit;
+    const against = this.r.commits[j] as Commit;
     const step: BisectStep = { role, candidate, against, kind: "unknown", attempts: [] };
     report.steps.push(step);
-    for (let attempt = 0; attempt <= remeasure; attempt++) {
+    for (let attempt = 0; attempt <= report.remeasure; attempt++) {
       o.log(
         `bisect step ${report.steps.length} (${role}${attempt ? `, re-measure ${attempt}` : ""}): ${candidate.commit.slice(0, 10)} ${candidate.subject} against ${against.commit.slice(0, 10)}`,
       );
-      let spec = await stepSpec(candidate, against, attempt);
-      if (mode === "source") {
-        try {
-          spec = await withSourceBuilds(spec, o);
-        } catch (e) {
-          // a candidate that does not build is gone round (git bisect skip); any other failure stops the search
-          if (!(e instanceof BuildFailed) || e.commit !== candidate.commit || role === "check") throw e;
-          step.kind = "skip";
-          step.skip_reason = e.message.split("\n")[0] as string;
-          await save();
-          o.log(
-            `bisect step ${report.steps.length}: skipped, ${candidate.commit.slice(0, 10)} does not build`,
-          );
-          return "skip";
-        }
-        const built = (spec.builds ?? []).filter((b) => !b.kept).reduce((s, b) => s + b.seconds, 0);
-        step.build_seconds = (step.build_seconds ?? 0) + built;
-        report.build_seconds += built;
-      }
-      const outcome = await compareSpec(spec, { outDir: join(dir, "steps"), log: o.log, signal: o.signal });
-      const kind = stepKind(outcome.verdict.cells, watched, role === "check" ? undefined : badEnd);
-      step.attempts.push({
-        kind,
-        verdict: outcome.verdict.verdict,
-        rounds: outcome.verdict.rounds,
-        benchmark_seconds: outcome.verdict.benchmark_seconds,
-        run_dir: relative(dir, dirname(outcome.verdictPath)),
-        cells: outcome.verdict.cells,
+      const spec = await this.built(await this.stepSpec(candidate, against, attempt), step);
+      if (spec === "skip") return "skip";
+      const outcome = await compareSpec(spec, {
+        outDir: join(this.r.dir, "steps"),
+        log: o.log,
+        signal: o.signal,
       });
-      report.benchmark_seconds += outcome.verdict.benchmark_seconds;
-      step.kind = kind;
-      if (role === "check" && kind === "bad") {
-        const regressed = outcome.verdict.cells.filter((c) => c.verdict === "regression");
-        watched = regressed.map((c) => ({ workload: c.workload, threads: c.threads, metric: c.metric }));
-        for (const c of regressed) if (c.change !== null) badEnd.set(stepCellKey(c), c.change);
-        report.cells = regressed.map((c) => ({
-          workload: c.workload,
-          threads: c.threads,
-          metric: c.metric,
-          ...(c.change !== null ? { bad_change: c.change } : {}),
-        }));
-        report.notes.push(
-          `each later step asks whether its commit is like the good end or the bad end: bad when its interval lies wholly past halfway (log scale) to the bad end's change (${regressed
-            .filter((c) => c.change !== null)
-            .map(
-              (c) =>
-                `${c.workload} threads=${c.threads} ${c.metric} ${pct(c.change as number)}: halfway ${pct(midpoint(c.change as number))}`,
-            )
-            .join("; ")}), good when it lies wholly short of it, else measured again`,
-        );
-      }
-      await save();
+      this.recordAttempt(step, outcome);
+      await this.save();
       o.log(
-        `bisect step ${report.steps.length}: ${kind} (${outcome.verdict.verdict}, ${outcome.verdict.rounds} rounds)`,
+        `bisect step ${report.steps.length}: ${step.kind} (${outcome.verdict.verdict}, ${outcome.verdict.rounds} rounds)`,
       );
-      if (kind !== "unknown") break;
+      if (step.kind !== "unknown") break;
     }
     return step.kind;
-  };
+  }
 
-  let found: Awaited<ReturnType<typeof bisectSearch>>;
-  try {
-    found = await bisectSearch(n, measure);
-  } catch (e) {
-    // what was measured stays: the steps so far, and why the next one failed
-    report.outcome = "failed";
-    report.notes.push(`step ${report.steps.length} failed: ${(e as Error).message}`);
-    await save();
-    throw e;
+  /**
+   * A source step's builds; a candidate that does not build is gone round (git bisect skip), any
+   * other failure stops the search.
+   */
+  private async built(spec: LoadedSpec, step: BisectStep): Promise<LoadedSpec | "skip"> {
+    if (this.r.mode !== "source") return spec;
+    let done: LoadedSpec;
+    try {
+      done = await withSourceBuilds(spec, this.o);
+    } catch (e) {
+      if (!(e instanceof BuildFailed) || e.commit !== step.candidate.commit || step.role === "check") throw e;
+      step.kind = "skip";
+      step.skip_reason = e.message.split("\n")[0] as string;
+      await this.save();
+      this.o.log(
+        `bisect step ${this.report.steps.length}: skipped, ${step.candidate.commit.slice(0, 10)} does not build`,
+      );
+      return "skip";
+    }
+    const seconds = (done.builds ?? []).filter((b) => !b.kept).reduce((s, b) => s + b.seconds, 0);
+    step.build_seconds = (step.build_seconds ?? 0) + seconds;
+    this.report.build_seconds += seconds;
+    return done;
   }
-  report.outcome = found.outcome;
-  if (found.skipped.length) {
-    report.skipped = found.skipped.map((i) => commits[i] as Commit);
-    report.notes.push(
-      `${found.skipped.length} commit(s) did not build and were gone round (their neighbours measured instead): ${report.skipped.map((c) => c.commit.slice(0, 10)).join(", ")}; each step's skip_reason names its build log`,
+
+  /** An attempt's comparison, judged as a bisect asks: like the good end, or like the bad end. */
+  private recordAttempt(step: BisectStep, outcome: Awaited<ReturnType<typeof compareSpec>>): void {
+    const { verdict } = outcome;
+    const kind = stepKind(verdict.cells, this.watched, step.role === "check" ? undefined : this.badEnd);
+    step.attempts.push({
+      kind,
+      verdict: verdict.verdict,
+      rounds: verdict.rounds,
+      benchmark_seconds: verdict.benchmark_seconds,
+      run_dir: relative(this.r.dir, dirname(outcome.verdictPath)),
+      cells: verdict.cells,
+    });
+    this.report.benchmark_seconds += verdict.benchmark_seconds;
+    step.kind = kind;
+    if (step.role === "check" && kind === "bad")
+      this.watch(verdict.cells.filter((c) => c.verdict === "regression"));
+  }
+
+  /** The bad end's regressed cells: watched by every later step, each one's change its yardstick. */
+  private watch(regressed: BisectStep["attempts"][number]["cells"]): void {
+    this.watched = regressed.map((c) => ({ workload: c.workload, threads: c.threads, metric: c.metric }));
+    for (const c of regressed) if (c.change !== null) this.badEnd.set(stepCellKey(c), c.change);
+    this.report.cells = regressed.map((c) => ({
+      workload: c.workload,
+      threads: c.threads,
+      metric: c.metric,
+      ...(c.change !== null ? { bad_change: c.change } : {}),
+    }));
+    const halfway = regressed
+      .filter((c) => c.change !== null)
+      .map(
+        (c) =>
+          `${c.workload} threads=${c.threads} ${c.metric} ${pct(c.change as number)}: halfway ${pct(midpoint(c.change as number))}`,
+      )
+      .join("; ");
+    this.report.notes.push(
+      `each later step asks whether its commit is like the good end or the bad end: bad when its interval lies wholly past halfway (log scale) to the bad end's change (${halfway}), good when it lies wholly short of it, else measured again`,
     );
   }
-  if (found.outcome === "found") {
-    report.first_bad = commits[found.firstBad] as Commit;
-    report.last_good = commits[found.lastGood] as Commit;
-  } else if (found.outcome !== "no-regression") {
-    // not an answer: the range the first bad commit lies in, under names that say so
-    report.open_range = {
-      after: commits[found.lastGood] as Commit,
-      through: commits[found.firstBad] as Commit,
-      candidates: found.firstBad - found.lastGood,
-    };
-    if (found.outcome === "not-confirmed")
-      report.unconfirmed_candidate = {
-        candidate: commits[found.firstBad] as Commit,
-        against: commits[found.lastGood] as Commit,
+
+  /** What was measured stays: the steps so far, and why the next one failed. */
+  async failed(e: Error): Promise<void> {
+    this.report.outcome = "failed";
+    this.report.notes.push(`step ${this.report.steps.length} failed: ${e.message}`);
+    await this.save();
+  }
+
+  /** The search's answer (or the range it leaves), its notes, the report's last save. */
+  async conclude(found: Found): Promise<BisectOutcome> {
+    const { report, r } = this;
+    const at = (i: number) => r.commits[i] as Commit;
+    report.outcome = found.outcome;
+    if (found.skipped.length) {
+      report.skipped = found.skipped.map(at);
+      report.notes.push(
+        `${found.skipped.length} commit(s) did not build and were gone round (their neighbours measured instead): ${report.skipped.map((c) => c.commit.slice(0, 10)).join(", ")}; each step's skip_reason names its build log`,
+      );
+    }
+    if (found.outcome === "found") {
+      report.first_bad = at(found.firstBad);
+      report.last_good = at(found.lastGood);
+    } else if (found.outcome !== "no-regression") {
+      // not an answer: the range the first bad commit lies in, under names that say so
+      report.open_range = {
+        after: at(found.lastGood),
+        through: at(found.firstBad),
+        candidates: found.firstBad - found.lastGood,
       };
+      if (found.outcome === "not-confirmed")
+        report.unconfirmed_candidate = { candidate: at(found.firstBad), against: at(found.lastGood) };
+    }
+    report.notes.push(...this.closingNotes(found));
+    await this.save();
+    this.o.log(
+      `bisect: ${report.outcome}${report.first_bad ? ` — first bad ${report.first_bad.commit.slice(0, 10)} ${report.first_bad.subject}` : ""}; report: ${this.markdownPath}`,
+    );
+    return {
+      report,
+      dir: r.dir,
+      jsonPath: this.jsonPath,
+      markdownPath: this.markdownPath,
+      exitCode: report.outcome === "found" ? EXIT.regression : EXIT.ok,
+    };
   }
-  report.notes.push(
-    `error rate: at most ${measurements} measurements ((2 + ⌈log2 ${n}⌉) steps × (1 + ${remeasure} re-measure)), each judged at ${(perStep * 100).toFixed(2)}% confidence, so the chance that any decided step is wrong is at most ${((1 - confidence) * 100).toFixed(0)}% (Bonferroni; a step decides "bad" only when a regression beyond the tolerance is shown, "good" only when its interval rules one out)`,
-    `every step compares the candidate against the good commit on this machine, both sides prepared alike; the last step compares the first bad commit against its last good neighbour directly (the confirmation)`,
-  );
-  if (found.outcome === "inconclusive" && found.onlySkipped)
-    report.notes.push(
-      `only commits that do not build lie between ${(commits[found.lastGood] as Commit).commit.slice(0, 10)} (good) and ${(commits[found.firstBad] as Commit).commit.slice(0, 10)} (bad): the first bad commit is one of those ${found.firstBad - found.lastGood}, as git bisect says when only skipped commits are left`,
-    );
-  else if (found.outcome === "inconclusive")
-    report.notes.push(
-      `stopped undecided at ${(commits[found.at] as Commit).commit.slice(0, 10)} after ${1 + remeasure} measurement(s): the first bad commit is one of the ${found.firstBad - found.lastGood} after ${(commits[found.lastGood] as Commit).commit.slice(0, 10)} up to ${(commits[found.firstBad] as Commit).commit.slice(0, 10)}; more rounds (--rounds) or a larger tolerance would decide it`,
-    );
-  if (found.outcome === "not-confirmed")
-    report.notes.push(
-      `the first bad commit the search found did not regress against its last good neighbour: the change may be spread over several commits, or one of the earlier steps erred`,
-    );
-  await save();
-  o.log(
-    `bisect: ${report.outcome}${report.first_bad ? ` — first bad ${report.first_bad.commit.slice(0, 10)} ${report.first_bad.subject}` : ""}; report: ${markdownPath}`,
-  );
-  return {
-    report,
-    dir,
-    jsonPath,
-    markdownPath,
-    exitCode: report.outcome === "found" ? EXIT.regression : EXIT.ok,
+
+  /** The error rate, how steps compare, and why the search stopped where it did. */
+  private closingNotes(found: Found): string[] {
+    const { n, report, r } = this;
+    const short = (i: number) => (r.commits[i] as Commit).commit.slice(0, 10);
+    const notes = [
+      `error rate: at most ${r.measurements} measurements ((2 + ⌈log2 ${n}⌉) steps × (1 + ${report.remeasure} re-measure)), each judged at ${(r.perStep * 100).toFixed(2)}% confidence, so the chance that any decided step is wrong is at most ${((1 - report.confidence) * 100).toFixed(0)}% (Bonferroni; a step decides "bad" only when a regression beyond the tolerance is shown, "good" only when its interval rules one out)`,
+      `every step compares the candidate against the good commit on this machine, both sides prepared alike; the last step compares the first bad commit against its last good neighbour directly (the confirmation)`,
+    ];
+    if (found.outcome === "inconclusive" && found.onlySkipped)
+      notes.push(
+        `only commits that do not build lie between ${short(found.lastGood)} (good) and ${short(found.firstBad)} (bad): the first bad commit is one of those ${found.firstBad - found.lastGood}, as git bisect says when only skipped commits are left`,
+      );
+    else if (found.outcome === "inconclusive")
+      notes.push(
+        `stopped undecided at ${short(found.at)} after ${1 + report.remeasure} measurement(s): the first bad commit is one of the ${found.firstBad - found.lastGood} after ${short(found.lastGood)} up to ${short(found.firstBad)}; more rounds (--rounds) or a larger tolerance would decide it`,
+      );
+    if (found.outcome === "not-confirmed")
+      notes.push(
+        `the first bad commit the search found did not regress against its last good neighbour: the change may be spread over several commits, or one of the earlier steps erred`,
+      );
+    return notes;
+  }
+}
+
+/** A source bisect's step spec: the spec as given, its variants the two commits' builds. */
+function sourceStep(specFile: string, plain: LoadedSpec, against: Commit, candidate: Commit): LoadedSpec {
+  const raw = parse(plain.composed as string) as Record<string, unknown>;
+  raw.variants = {
+    base: { target: { source: { ref: against.commit } } },
+    head: { target: { source: { ref: candidate.commit } } },
   };
+  raw.compare = { ...(raw.compare as object), base: "base", head: "head" };
+  return composedSpec(
+    raw,
+    `${specFile} (${against.commit.slice(0, 10)} vs ${candidate.commit.slice(0, 10)})`,
+    specFile,
+  );
 }
 
 /**
