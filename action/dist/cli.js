@@ -47,7 +47,7 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-PGWLBVVP.js";
+} from "./chunk-COMX6UVF.js";
 import {
   reapLedger
 } from "./chunk-BXS427KN.js";

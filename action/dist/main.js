@@ -13,7 +13,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-PGWLBVVP.js";
+} from "./chunk-COMX6UVF.js";
 import {
   getInput,
   info,

@@ -251,137 +251,28 @@ export const PLAN_FORMAT = "tiperf.plan/1";
  * a run of that id wrote into its directory (plan.json), and that run carried it out.
  */
 export async function planRun(given: LoadedSpec, o: PlanOptions): Promise<RunPlan> {
-  const spec = given.spec;
-  const withProfile = o.profile ? { ...given, profile: o.profile } : given;
-  const prefix = o.runId ? `tiperf-${o.runId.split("-").pop()}` : `tiperf-${spec.name}`;
-  const targetOpts = {
-    prefix,
-    ...(o.runId ? { runId: o.runId } : {}),
-    ...(o.cores ? { cores: o.cores } : {}),
-  };
-  let target = o.target ?? (await planTarget(withProfile, targetOpts));
-  // compare.order: auto becomes duet or interleaved here, as the run will decide it
-  let loaded = resolveOrder(given, target, o.cores);
-  // a duet without compare.blocks written runs fresh pairs (its target planned again for them)
-  const design = o.target ? undefined : duetDesign(loaded);
-  if (design) {
-    const again = await planTarget(o.profile ? { ...design, profile: o.profile } : design, targetOpts);
-    if (again.refusals.length <= target.refusals.length) [loaded, target] = [design, again];
-  }
-  const designLine =
-    loaded !== design
-      ? undefined
-      : `compare.blocks ${loaded.variants?.compare.blocks}${loaded.variants?.compare.reload_data ? ", reload_data" : ""}: a duet's design where the spec leaves compare.blocks out — fresh servers${loaded.variants?.compare.reload_data ? " with their data loaded again" : ""} before each block, since one pair cannot tell a steady gap between two instances from a change (A/A duet banks here were centred only so); compare.blocks: 1 keeps one pair`;
-  const variants = loaded.variants?.all ?? [{ name: "base", spec }];
-  const where: PlanStep["where"] = target.loadWhere ?? (target.remoteLoad ? "load host" : "runner");
-  const steps: PlanStep[] = [];
-  const kindSteps = (phase: string[], variant?: string) =>
-    target.steps.filter((s) => phase.includes(s.phase) && (variant === undefined || s.variant === variant));
-  const cells: PlanStep[] = [];
-  let cleanup: PlanStep[] = [];
-  const loadedData = new Set<string>();
-  /** compare.reload_data: each variant's data steps again after its restart between blocks. */
-  const reloads: PlanStep[] = [];
-  for (const v of variants) {
-    steps.push(...kindSteps(["start", "switch", "sql", "record"], v.name));
-    const load = loadSteps(
-      v.spec,
-      target.connection(v.name),
-      where,
-      target.loadCores ?? o.cores ?? cpus().length,
-      target.existingServers === true,
-    );
-    // variants sharing a deployment load its data once, and clean it up once (the last to leave:
-    // teardown goes in reverse); where the commands are the same (ports picked at start) once
-    if (!loadedData.has(target.dataOf(v.name))) {
-      loadedData.add(target.dataOf(v.name));
-      steps.push(...load.data.map((s) => ({ ...s, variant: v.name })), ...kindSteps(["split"], v.name));
-      cleanup = [...unseen(cleanup, load.cleanup, v === variants[0] ? undefined : v.name), ...cleanup];
-    }
-    // each variant's cell commands where they differ (another deployment: another port)
-    cells.push(...unseen(cells, load.cells, v === variants[0] ? undefined : v.name));
-    if (loaded.variants?.compare.reload_data)
-      reloads.push(
-        ...[...load.cleanup, ...load.data].map((s) => ({
-          ...s,
-          variant: v.name,
-          about: `${s.about ? `${s.about}; ` : ""}again after each restart (compare.reload_data)`,
-        })),
-      );
-  }
-  const warnings = [
-    ...target.warnings,
-    ...specWarnings(
-      loaded,
-      o.command ?? (loaded.variants ? "compare" : "run"),
-      o.cores,
-      target.remoteLoad,
-      target.remoteDeploy === true || target.existingServers === true,
-    ),
-  ];
+  const prefix = o.runId ? `tiperf-${o.runId.split("-").pop()}` : `tiperf-${given.spec.name}`;
+  const { target, loaded, designLine } = await targetAndDesign(given, o, prefix);
+  const phases = phasesOf(loaded, target, o);
+  const warnings = warningsOf(loaded, target, o);
   const est = estimate(loaded, target);
   const confirm = confirmation(loaded, est.seconds);
   const cost = costPlan(loaded.spec, target);
+  const schedule = scheduleOf(
+    loaded,
+    phases.grouped,
+    o.seed ?? loaded.variants?.compare.seed ?? seedOf(o.runId ?? prefix),
+  );
+  const detect = schedule ? detectionOf(loaded, schedule.looks.length) : undefined;
   const refusals = [
     ...target.refusals,
     ...budgetRefusal(loaded, est.seconds),
     ...duetRefusals(loaded, target, o.cores),
-    ...(loaded.variants?.compare.reload_data && loadedData.size < variants.length
-      ? [
-          `${loaded.path}: compare.reload_data: variants share one deployment's data here (${target.switching} switching), so one variant's data cannot be loaded again alone: leave reload_data out`,
-        ]
-      : []),
+    ...phases.refusals,
+    ...(detect?.refusals ?? []),
   ];
-  // where a switch restarts servers, variants take turns per group of cells, not per cell
-  const grouped = target.switching === "grouped" && Boolean(loaded.variants);
-  const perGroup = grouped
-    ? [...kindSteps(["switch"]).filter((s) => !steps.includes(s)), ...kindSteps(["restart"])]
-    : [];
-  const perCell = [
-    ...(grouped ? [] : kindSteps(["switch"]).filter((s) => !steps.includes(s))),
-    ...kindSteps(["cell"]),
-    ...cells,
-    ...(!grouped && loaded.variants?.compare.blocks && loaded.variants.compare.blocks > 1
-      ? [...kindSteps(["restart"]), ...reloads]
-      : []),
-  ];
-  const end = [...cleanup, ...kindSteps(["teardown"])];
-  const order = loaded.variants?.compare.order;
-  const orderLine = order
-    ? `variants compared: ${order}${given.variants?.compare.order === "auto" ? ` (compare.order: auto${order === "interleaved" ? `; no fair duet here: ${whyNotDuet(given, target, o.cores).join("; ")}` : ""})` : ""}${
-        order === "duet"
-          ? `, both at once, each pair (server and load generator) on a CPU set of its own (${cpuSets(usableCpus().slice(0, o.cores ?? usableCpus().length), loaded.variants?.all.length ?? 2).join(" | ")}), the sets passed round every ${loaded.variants?.compare.swap}s${duetCaveats(
-              loaded,
-              o.cores,
-            )
-              .map(
-                (c) =>
-                  `; ${c}: a quota is a share of one CPU's time, which binds only where the server would take more than that of its pair's set (tiperf reads the servers' cgroup throttling over every measured run and says so where a quota never bound)`,
-              )
-              .join("")}`
-          : ""
-      }`
-    : undefined;
-  // a comparison's order, fixed by its seed: compare.seed, --seed, else one drawn from the run id
-  const compare = loaded.variants?.compare;
-  const schedule =
-    compare && loaded.variants
-      ? compareSchedule({
-          names: loaded.variants.all.map((v) => v.name),
-          cells: planCells(loaded.variants.base.spec).length,
-          rounds: compare.rounds,
-          maxRounds: compare.max_rounds ?? compare.rounds,
-          blocks: compare.blocks,
-          warmupRounds: compare.warmup_rounds,
-          seed: o.seed ?? compare.seed ?? seedOf(o.runId ?? prefix),
-          order: compare.order === "duet" ? "duet" : "interleaved",
-          grouped,
-          reloadData: compare.reload_data,
-        })
-      : undefined;
-  const detect = schedule ? detectionOf(loaded, schedule.looks.length) : undefined;
-  if (detect) refusals.push(...detect.refusals);
-  const lines = [
+  const orderLine = orderLineOf(given, loaded, target, o.cores);
+  const head = [
     ...target.about,
     ...(orderLine ? [orderLine] : []),
     ...(designLine ? [designLine] : []),
@@ -391,24 +282,8 @@ export async function planRun(given: LoadedSpec, o: PlanOptions): Promise<RunPla
     ...(detect?.lines ?? []),
     ...warnings.map((w) => `warning: ${w}`),
     ...refusals.map((r) => `REFUSED (tiperf run would exit 2 before anything starts): ${r}`),
-    "",
-    "steps, in the order the run takes them:",
-    ...steps.map(stepLine),
-    ...(grouped
-      ? [
-          "  then per block, each variant's rounds as a group (variants in a balanced order over blocks), before each group as needed:",
-          ...perGroup.map(stepLine),
-          "  and per cell of a group:",
-        ]
-      : [
-          `  then every round${loaded.variants ? (order === "duet" ? ", both variants at once" : ", each variant in a balanced order") : ""}, per cell:`,
-        ]),
-    ...perCell.map(stepLine),
-    "  then:",
-    ...end.map(stepLine),
-    ...(schedule ? ["", ...scheduleLines(schedule)] : []),
   ];
-  const text = `${lines.join("\n")}\n`;
+  const text = planText(head, phases, loaded, schedule);
   // the same steps as data: what a run's executed.json is checked against
   const json = {
     format: PLAN_FORMAT,
@@ -421,7 +296,12 @@ export async function planRun(given: LoadedSpec, o: PlanOptions): Promise<RunPla
     ...(cost ? { cost: cost.json } : {}),
     warnings,
     refusals,
-    steps: { setup: steps, ...(grouped ? { per_group: perGroup } : {}), per_cell: perCell, end },
+    steps: {
+      setup: phases.setup,
+      ...(phases.grouped ? { per_group: phases.perGroup } : {}),
+      per_cell: phases.perCell,
+      end: phases.end,
+    },
     ...(schedule ? { schedule } : {}),
   };
   const files: Record<string, string> = {
@@ -441,6 +321,193 @@ export async function planRun(given: LoadedSpec, o: PlanOptions): Promise<RunPla
     given,
     options: o,
   };
+}
+
+/** Where the spec cannot measure what it says: the target's words and the spec's. */
+function warningsOf(loaded: LoadedSpec, target: TargetPlan, o: PlanOptions): string[] {
+  // servers that are not tiperf's own processes here (deployed by another, or existing)
+  const notOwn = target.remoteDeploy === true || target.existingServers === true;
+  const command = o.command ?? (loaded.variants ? "compare" : "run");
+  return [...target.warnings, ...specWarnings(loaded, command, o.cores, target.remoteLoad, notOwn)];
+}
+
+/**
+ * The target's plan and the spec as the run takes it: compare.order auto made duet or interleaved
+ * as the run will decide it; a duet without compare.blocks written runs fresh pairs (its target
+ * planned again for them), and the plan says so.
+ */
+async function targetAndDesign(
+  given: LoadedSpec,
+  o: PlanOptions,
+  prefix: string,
+): Promise<{ target: TargetPlan; loaded: LoadedSpec; designLine?: string }> {
+  const targetOpts = {
+    prefix,
+    ...(o.runId ? { runId: o.runId } : {}),
+    ...(o.cores ? { cores: o.cores } : {}),
+  };
+  const target =
+    o.target ?? (await planTarget(o.profile ? { ...given, profile: o.profile } : given, targetOpts));
+  const loaded = resolveOrder(given, target, o.cores);
+  const design = o.target ? undefined : duetDesign(loaded);
+  if (!design) return { target, loaded };
+  const again = await planTarget(o.profile ? { ...design, profile: o.profile } : design, targetOpts);
+  if (again.refusals.length > target.refusals.length) return { target, loaded };
+  const c = design.variants?.compare;
+  return {
+    target: again,
+    loaded: design,
+    designLine: `compare.blocks ${c?.blocks}${c?.reload_data ? ", reload_data" : ""}: a duet's design where the spec leaves compare.blocks out — fresh servers${c?.reload_data ? " with their data loaded again" : ""} before each block, since one pair cannot tell a steady gap between two instances from a change (A/A duet banks here were centred only so); compare.blocks: 1 keeps one pair`,
+  };
+}
+
+/** The plan's steps by when they run: setup, per group (grouped switching), per cell, at the end. */
+interface Phases {
+  setup: PlanStep[];
+  perGroup: PlanStep[];
+  perCell: PlanStep[];
+  end: PlanStep[];
+  /** A switch restarts servers: variants take turns per group of cells, not per cell. */
+  grouped: boolean;
+  refusals: string[];
+}
+
+function phasesOf(loaded: LoadedSpec, target: TargetPlan, o: PlanOptions): Phases {
+  const kindSteps = (phase: string[]) => target.steps.filter((s) => phase.includes(s.phase));
+  const v = variantSteps(loaded, target, o);
+  const grouped = target.switching === "grouped" && Boolean(loaded.variants);
+  const blocks = loaded.variants?.compare.blocks ?? 1;
+  const switches = kindSteps(["switch"]).filter((s) => !v.setup.includes(s));
+  return {
+    setup: v.setup,
+    perGroup: grouped ? [...switches, ...kindSteps(["restart"])] : [],
+    perCell: [
+      ...(grouped ? [] : switches),
+      ...kindSteps(["cell"]),
+      ...v.cells,
+      ...(!grouped && blocks > 1 ? [...kindSteps(["restart"]), ...v.reloads] : []),
+    ],
+    end: [...v.cleanup, ...kindSteps(["teardown"])],
+    grouped,
+    refusals:
+      loaded.variants?.compare.reload_data && v.dataSets < (loaded.variants?.all.length ?? 1)
+        ? [
+            `${loaded.path}: compare.reload_data: variants share one deployment's data here (${target.switching} switching), so one variant's data cannot be loaded again alone: leave reload_data out`,
+          ]
+        : [],
+  };
+}
+
+/**
+ * Each variant's own steps (its kind's start, switch, SQL and record steps; its data; its cells),
+ * with what variants share said once: variants sharing a deployment load its data once and clean
+ * it up once (the last to leave: teardown goes in reverse); cell commands where they differ.
+ */
+function variantSteps(loaded: LoadedSpec, target: TargetPlan, o: PlanOptions) {
+  const variants = loaded.variants?.all ?? [{ name: "base", spec: loaded.spec }];
+  const where: PlanStep["where"] = target.loadWhere ?? (target.remoteLoad ? "load host" : "runner");
+  const kindSteps = (phase: string[], variant: string) =>
+    target.steps.filter((s) => phase.includes(s.phase) && s.variant === variant);
+  const setup: PlanStep[] = [];
+  const cells: PlanStep[] = [];
+  let cleanup: PlanStep[] = [];
+  const data = new Set<string>();
+  /** compare.reload_data: each variant's data steps again after its restart between blocks. */
+  const reloads: PlanStep[] = [];
+  for (const v of variants) {
+    setup.push(...kindSteps(["start", "switch", "sql", "record"], v.name));
+    const cores = target.loadCores ?? o.cores ?? cpus().length;
+    const load = loadSteps(v.spec, target.connection(v.name), where, cores, target.existingServers === true);
+    const other = v === variants[0] ? undefined : v.name;
+    if (!data.has(target.dataOf(v.name))) {
+      data.add(target.dataOf(v.name));
+      setup.push(...load.data.map((s) => ({ ...s, variant: v.name })), ...kindSteps(["split"], v.name));
+      cleanup = [...unseen(cleanup, load.cleanup, other), ...cleanup];
+    }
+    cells.push(...unseen(cells, load.cells, other));
+    if (loaded.variants?.compare.reload_data)
+      reloads.push(
+        ...[...load.cleanup, ...load.data].map((s) => ({
+          ...s,
+          variant: v.name,
+          about: `${s.about ? `${s.about}; ` : ""}again after each restart (compare.reload_data)`,
+        })),
+      );
+  }
+  return { setup, cells, cleanup, reloads, dataSets: data.size };
+}
+
+/** How the variants are compared, as the plan says it (absent for a plain run). */
+function orderLineOf(
+  given: LoadedSpec,
+  loaded: LoadedSpec,
+  target: TargetPlan,
+  cores: number | undefined,
+): string | undefined {
+  const order = loaded.variants?.compare.order;
+  if (!order) return undefined;
+  const auto =
+    given.variants?.compare.order === "auto"
+      ? ` (compare.order: auto${order === "interleaved" ? `; no fair duet here: ${whyNotDuet(given, target, cores).join("; ")}` : ""})`
+      : "";
+  if (order !== "duet") return `variants compared: ${order}${auto}`;
+  const sets = cpuSets(usableCpus().slice(0, cores ?? usableCpus().length), loaded.variants?.all.length ?? 2);
+  const caveats = duetCaveats(loaded, cores)
+    .map(
+      (c) =>
+        `; ${c}: a quota is a share of one CPU's time, which binds only where the server would take more than that of its pair's set (tiperf reads the servers' cgroup throttling over every measured run and says so where a quota never bound)`,
+    )
+    .join("");
+  return `variants compared: ${order}${auto}, both at once, each pair (server and load generator) on a CPU set of its own (${sets.join(" | ")}), the sets passed round every ${loaded.variants?.compare.swap}s${caveats}`;
+}
+
+/** A comparison's order, fixed by its seed (compare.seed, --seed, else one drawn from the run id). */
+function scheduleOf(loaded: LoadedSpec, grouped: boolean, seed: number): CompareSchedule | undefined {
+  const variants = loaded.variants;
+  if (!variants) return undefined;
+  const compare = variants.compare;
+  return compareSchedule({
+    names: variants.all.map((v) => v.name),
+    cells: planCells(variants.base.spec).length,
+    rounds: compare.rounds,
+    maxRounds: compare.max_rounds ?? compare.rounds,
+    blocks: compare.blocks,
+    warmupRounds: compare.warmup_rounds,
+    seed,
+    order: compare.order === "duet" ? "duet" : "interleaved",
+    grouped,
+    reloadData: compare.reload_data,
+  });
+}
+
+/** plan.txt: what the plan says of the run, then its steps in the order the run takes them. */
+function planText(
+  head: string[],
+  p: Phases,
+  loaded: LoadedSpec,
+  schedule: CompareSchedule | undefined,
+): string {
+  const order = loaded.variants?.compare.order;
+  const lines = [
+    ...head,
+    "",
+    "steps, in the order the run takes them:",
+    ...p.setup.map(stepLine),
+    ...(p.grouped
+      ? [
+          "  then per block, each variant's rounds as a group (variants in a balanced order over blocks), before each group as needed:",
+          ...p.perGroup.map(stepLine),
+          "  and per cell of a group:",
+        ]
+      : [
+          `  then every round${loaded.variants ? (order === "duet" ? ", both variants at once" : ", each variant in a balanced order") : ""}, per cell:`,
+        ]),
+    ...p.perCell.map(stepLine),
+    "  then:",
+    ...p.end.map(stepLine),
+    ...(schedule ? ["", ...scheduleLines(schedule)] : []),
+  ];
+  return `${lines.join("\n")}\n`;
 }
 
 export async function writePlan(plan: RunPlan, dir: string): Promise<string[]> {

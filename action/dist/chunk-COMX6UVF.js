@@ -60331,107 +60331,28 @@ function unseen(have, more, variant) {
 }
 var PLAN_FORMAT = "tiperf.plan/1";
 async function planRun(given, o) {
-  const spec = given.spec;
-  const withProfile = o.profile ? { ...given, profile: o.profile } : given;
-  const prefix = o.runId ? `tiperf-${o.runId.split("-").pop()}` : `tiperf-${spec.name}`;
-  const targetOpts = {
-    prefix,
-    ...o.runId ? { runId: o.runId } : {},
-    ...o.cores ? { cores: o.cores } : {}
-  };
-  let target2 = o.target ?? await planTarget(withProfile, targetOpts);
-  let loaded = resolveOrder(given, target2, o.cores);
-  const design = o.target ? void 0 : duetDesign(loaded);
-  if (design) {
-    const again = await planTarget(o.profile ? { ...design, profile: o.profile } : design, targetOpts);
-    if (again.refusals.length <= target2.refusals.length) [loaded, target2] = [design, again];
-  }
-  const designLine = loaded !== design ? void 0 : `compare.blocks ${loaded.variants?.compare.blocks}${loaded.variants?.compare.reload_data ? ", reload_data" : ""}: a duet's design where the spec leaves compare.blocks out \u2014 fresh servers${loaded.variants?.compare.reload_data ? " with their data loaded again" : ""} before each block, since one pair cannot tell a steady gap between two instances from a change (A/A duet banks here were centred only so); compare.blocks: 1 keeps one pair`;
-  const variants = loaded.variants?.all ?? [{ name: "base", spec }];
-  const where = target2.loadWhere ?? (target2.remoteLoad ? "load host" : "runner");
-  const steps = [];
-  const kindSteps = (phase, variant) => target2.steps.filter((s2) => phase.includes(s2.phase) && (variant === void 0 || s2.variant === variant));
-  const cells = [];
-  let cleanup = [];
-  const loadedData = /* @__PURE__ */ new Set();
-  const reloads = [];
-  for (const v of variants) {
-    steps.push(...kindSteps(["start", "switch", "sql", "record"], v.name));
-    const load3 = loadSteps(
-      v.spec,
-      target2.connection(v.name),
-      where,
-      target2.loadCores ?? o.cores ?? cpus5().length,
-      target2.existingServers === true
-    );
-    if (!loadedData.has(target2.dataOf(v.name))) {
-      loadedData.add(target2.dataOf(v.name));
-      steps.push(...load3.data.map((s2) => ({ ...s2, variant: v.name })), ...kindSteps(["split"], v.name));
-      cleanup = [...unseen(cleanup, load3.cleanup, v === variants[0] ? void 0 : v.name), ...cleanup];
-    }
-    cells.push(...unseen(cells, load3.cells, v === variants[0] ? void 0 : v.name));
-    if (loaded.variants?.compare.reload_data)
-      reloads.push(
-        ...[...load3.cleanup, ...load3.data].map((s2) => ({
-          ...s2,
-          variant: v.name,
-          about: `${s2.about ? `${s2.about}; ` : ""}again after each restart (compare.reload_data)`
-        }))
-      );
-  }
-  const warnings = [
-    ...target2.warnings,
-    ...specWarnings(
-      loaded,
-      o.command ?? (loaded.variants ? "compare" : "run"),
-      o.cores,
-      target2.remoteLoad,
-      target2.remoteDeploy === true || target2.existingServers === true
-    )
-  ];
+  const prefix = o.runId ? `tiperf-${o.runId.split("-").pop()}` : `tiperf-${given.spec.name}`;
+  const { target: target2, loaded, designLine } = await targetAndDesign(given, o, prefix);
+  const phases = phasesOf(loaded, target2, o);
+  const warnings = warningsOf(loaded, target2, o);
   const est = estimate2(loaded, target2);
   const confirm = confirmation(loaded, est.seconds);
   const cost = costPlan(loaded.spec, target2);
+  const schedule = scheduleOf(
+    loaded,
+    phases.grouped,
+    o.seed ?? loaded.variants?.compare.seed ?? seedOf(o.runId ?? prefix)
+  );
+  const detect = schedule ? detectionOf(loaded, schedule.looks.length) : void 0;
   const refusals = [
     ...target2.refusals,
     ...budgetRefusal(loaded, est.seconds),
     ...duetRefusals(loaded, target2, o.cores),
-    ...loaded.variants?.compare.reload_data && loadedData.size < variants.length ? [
-      `${loaded.path}: compare.reload_data: variants share one deployment's data here (${target2.switching} switching), so one variant's data cannot be loaded again alone: leave reload_data out`
-    ] : []
+    ...phases.refusals,
+    ...detect?.refusals ?? []
   ];
-  const grouped = target2.switching === "grouped" && Boolean(loaded.variants);
-  const perGroup = grouped ? [...kindSteps(["switch"]).filter((s2) => !steps.includes(s2)), ...kindSteps(["restart"])] : [];
-  const perCell = [
-    ...grouped ? [] : kindSteps(["switch"]).filter((s2) => !steps.includes(s2)),
-    ...kindSteps(["cell"]),
-    ...cells,
-    ...!grouped && loaded.variants?.compare.blocks && loaded.variants.compare.blocks > 1 ? [...kindSteps(["restart"]), ...reloads] : []
-  ];
-  const end = [...cleanup, ...kindSteps(["teardown"])];
-  const order = loaded.variants?.compare.order;
-  const orderLine = order ? `variants compared: ${order}${given.variants?.compare.order === "auto" ? ` (compare.order: auto${order === "interleaved" ? `; no fair duet here: ${whyNotDuet(given, target2, o.cores).join("; ")}` : ""})` : ""}${order === "duet" ? `, both at once, each pair (server and load generator) on a CPU set of its own (${cpuSets(usableCpus().slice(0, o.cores ?? usableCpus().length), loaded.variants?.all.length ?? 2).join(" | ")}), the sets passed round every ${loaded.variants?.compare.swap}s${duetCaveats(
-    loaded,
-    o.cores
-  ).map(
-    (c4) => `; ${c4}: a quota is a share of one CPU's time, which binds only where the server would take more than that of its pair's set (tiperf reads the servers' cgroup throttling over every measured run and says so where a quota never bound)`
-  ).join("")}` : ""}` : void 0;
-  const compare3 = loaded.variants?.compare;
-  const schedule = compare3 && loaded.variants ? compareSchedule({
-    names: loaded.variants.all.map((v) => v.name),
-    cells: planCells(loaded.variants.base.spec).length,
-    rounds: compare3.rounds,
-    maxRounds: compare3.max_rounds ?? compare3.rounds,
-    blocks: compare3.blocks,
-    warmupRounds: compare3.warmup_rounds,
-    seed: o.seed ?? compare3.seed ?? seedOf(o.runId ?? prefix),
-    order: compare3.order === "duet" ? "duet" : "interleaved",
-    grouped,
-    reloadData: compare3.reload_data
-  }) : void 0;
-  const detect = schedule ? detectionOf(loaded, schedule.looks.length) : void 0;
-  if (detect) refusals.push(...detect.refusals);
-  const lines2 = [
+  const orderLine = orderLineOf(given, loaded, target2, o.cores);
+  const head = [
     ...target2.about,
     ...orderLine ? [orderLine] : [],
     ...designLine ? [designLine] : [],
@@ -60440,24 +60361,9 @@ async function planRun(given, o) {
     ...cost ? [cost.text] : [],
     ...detect?.lines ?? [],
     ...warnings.map((w2) => `warning: ${w2}`),
-    ...refusals.map((r) => `REFUSED (tiperf run would exit 2 before anything starts): ${r}`),
-    "",
-    "steps, in the order the run takes them:",
-    ...steps.map(stepLine),
-    ...grouped ? [
-      "  then per block, each variant's rounds as a group (variants in a balanced order over blocks), before each group as needed:",
-      ...perGroup.map(stepLine),
-      "  and per cell of a group:"
-    ] : [
-      `  then every round${loaded.variants ? order === "duet" ? ", both variants at once" : ", each variant in a balanced order" : ""}, per cell:`
-    ],
-    ...perCell.map(stepLine),
-    "  then:",
-    ...end.map(stepLine),
-    ...schedule ? ["", ...scheduleLines(schedule)] : []
+    ...refusals.map((r) => `REFUSED (tiperf run would exit 2 before anything starts): ${r}`)
   ];
-  const text3 = `${lines2.join("\n")}
-`;
+  const text3 = planText(head, phases, loaded, schedule);
   const json2 = {
     format: PLAN_FORMAT,
     kind: target2.kind,
@@ -60469,7 +60375,12 @@ async function planRun(given, o) {
     ...cost ? { cost: cost.json } : {},
     warnings,
     refusals,
-    steps: { setup: steps, ...grouped ? { per_group: perGroup } : {}, per_cell: perCell, end },
+    steps: {
+      setup: phases.setup,
+      ...phases.grouped ? { per_group: phases.perGroup } : {},
+      per_cell: phases.perCell,
+      end: phases.end
+    },
     ...schedule ? { schedule } : {}
   };
   const files = {
@@ -60490,6 +60401,133 @@ async function planRun(given, o) {
     given,
     options: o
   };
+}
+function warningsOf(loaded, target2, o) {
+  const notOwn = target2.remoteDeploy === true || target2.existingServers === true;
+  const command = o.command ?? (loaded.variants ? "compare" : "run");
+  return [...target2.warnings, ...specWarnings(loaded, command, o.cores, target2.remoteLoad, notOwn)];
+}
+async function targetAndDesign(given, o, prefix) {
+  const targetOpts = {
+    prefix,
+    ...o.runId ? { runId: o.runId } : {},
+    ...o.cores ? { cores: o.cores } : {}
+  };
+  const target2 = o.target ?? await planTarget(o.profile ? { ...given, profile: o.profile } : given, targetOpts);
+  const loaded = resolveOrder(given, target2, o.cores);
+  const design = o.target ? void 0 : duetDesign(loaded);
+  if (!design) return { target: target2, loaded };
+  const again = await planTarget(o.profile ? { ...design, profile: o.profile } : design, targetOpts);
+  if (again.refusals.length > target2.refusals.length) return { target: target2, loaded };
+  const c4 = design.variants?.compare;
+  return {
+    target: again,
+    loaded: design,
+    designLine: `compare.blocks ${c4?.blocks}${c4?.reload_data ? ", reload_data" : ""}: a duet's design where the spec leaves compare.blocks out \u2014 fresh servers${c4?.reload_data ? " with their data loaded again" : ""} before each block, since one pair cannot tell a steady gap between two instances from a change (A/A duet banks here were centred only so); compare.blocks: 1 keeps one pair`
+  };
+}
+function phasesOf(loaded, target2, o) {
+  const kindSteps = (phase) => target2.steps.filter((s2) => phase.includes(s2.phase));
+  const v = variantSteps(loaded, target2, o);
+  const grouped = target2.switching === "grouped" && Boolean(loaded.variants);
+  const blocks = loaded.variants?.compare.blocks ?? 1;
+  const switches = kindSteps(["switch"]).filter((s2) => !v.setup.includes(s2));
+  return {
+    setup: v.setup,
+    perGroup: grouped ? [...switches, ...kindSteps(["restart"])] : [],
+    perCell: [
+      ...grouped ? [] : switches,
+      ...kindSteps(["cell"]),
+      ...v.cells,
+      ...!grouped && blocks > 1 ? [...kindSteps(["restart"]), ...v.reloads] : []
+    ],
+    end: [...v.cleanup, ...kindSteps(["teardown"])],
+    grouped,
+    refusals: loaded.variants?.compare.reload_data && v.dataSets < (loaded.variants?.all.length ?? 1) ? [
+      `${loaded.path}: compare.reload_data: variants share one deployment's data here (${target2.switching} switching), so one variant's data cannot be loaded again alone: leave reload_data out`
+    ] : []
+  };
+}
+function variantSteps(loaded, target2, o) {
+  const variants = loaded.variants?.all ?? [{ name: "base", spec: loaded.spec }];
+  const where = target2.loadWhere ?? (target2.remoteLoad ? "load host" : "runner");
+  const kindSteps = (phase, variant) => target2.steps.filter((s2) => phase.includes(s2.phase) && s2.variant === variant);
+  const setup2 = [];
+  const cells = [];
+  let cleanup = [];
+  const data3 = /* @__PURE__ */ new Set();
+  const reloads = [];
+  for (const v of variants) {
+    setup2.push(...kindSteps(["start", "switch", "sql", "record"], v.name));
+    const cores2 = target2.loadCores ?? o.cores ?? cpus5().length;
+    const load3 = loadSteps(v.spec, target2.connection(v.name), where, cores2, target2.existingServers === true);
+    const other = v === variants[0] ? void 0 : v.name;
+    if (!data3.has(target2.dataOf(v.name))) {
+      data3.add(target2.dataOf(v.name));
+      setup2.push(...load3.data.map((s2) => ({ ...s2, variant: v.name })), ...kindSteps(["split"], v.name));
+      cleanup = [...unseen(cleanup, load3.cleanup, other), ...cleanup];
+    }
+    cells.push(...unseen(cells, load3.cells, other));
+    if (loaded.variants?.compare.reload_data)
+      reloads.push(
+        ...[...load3.cleanup, ...load3.data].map((s2) => ({
+          ...s2,
+          variant: v.name,
+          about: `${s2.about ? `${s2.about}; ` : ""}again after each restart (compare.reload_data)`
+        }))
+      );
+  }
+  return { setup: setup2, cells, cleanup, reloads, dataSets: data3.size };
+}
+function orderLineOf(given, loaded, target2, cores2) {
+  const order = loaded.variants?.compare.order;
+  if (!order) return void 0;
+  const auto = given.variants?.compare.order === "auto" ? ` (compare.order: auto${order === "interleaved" ? `; no fair duet here: ${whyNotDuet(given, target2, cores2).join("; ")}` : ""})` : "";
+  if (order !== "duet") return `variants compared: ${order}${auto}`;
+  const sets = cpuSets(usableCpus().slice(0, cores2 ?? usableCpus().length), loaded.variants?.all.length ?? 2);
+  const caveats = duetCaveats(loaded, cores2).map(
+    (c4) => `; ${c4}: a quota is a share of one CPU's time, which binds only where the server would take more than that of its pair's set (tiperf reads the servers' cgroup throttling over every measured run and says so where a quota never bound)`
+  ).join("");
+  return `variants compared: ${order}${auto}, both at once, each pair (server and load generator) on a CPU set of its own (${sets.join(" | ")}), the sets passed round every ${loaded.variants?.compare.swap}s${caveats}`;
+}
+function scheduleOf(loaded, grouped, seed) {
+  const variants = loaded.variants;
+  if (!variants) return void 0;
+  const compare3 = variants.compare;
+  return compareSchedule({
+    names: variants.all.map((v) => v.name),
+    cells: planCells(variants.base.spec).length,
+    rounds: compare3.rounds,
+    maxRounds: compare3.max_rounds ?? compare3.rounds,
+    blocks: compare3.blocks,
+    warmupRounds: compare3.warmup_rounds,
+    seed,
+    order: compare3.order === "duet" ? "duet" : "interleaved",
+    grouped,
+    reloadData: compare3.reload_data
+  });
+}
+function planText(head, p, loaded, schedule) {
+  const order = loaded.variants?.compare.order;
+  const lines2 = [
+    ...head,
+    "",
+    "steps, in the order the run takes them:",
+    ...p.setup.map(stepLine),
+    ...p.grouped ? [
+      "  then per block, each variant's rounds as a group (variants in a balanced order over blocks), before each group as needed:",
+      ...p.perGroup.map(stepLine),
+      "  and per cell of a group:"
+    ] : [
+      `  then every round${loaded.variants ? order === "duet" ? ", both variants at once" : ", each variant in a balanced order" : ""}, per cell:`
+    ],
+    ...p.perCell.map(stepLine),
+    "  then:",
+    ...p.end.map(stepLine),
+    ...schedule ? ["", ...scheduleLines(schedule)] : []
+  ];
+  return `${lines2.join("\n")}
+`;
 }
 async function writePlan(plan, dir) {
   const written = [];
