@@ -47,10 +47,10 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-COMX6UVF.js";
+} from "./chunk-BJG4CC4S.js";
 import {
   reapLedger
-} from "./chunk-BXS427KN.js";
+} from "./chunk-KQ3T6FEV.js";
 import {
   EXPIRES,
   KubeClient,
@@ -67,7 +67,7 @@ import {
   require_dist,
   writeAtomic,
   writeResult
-} from "./chunk-N2VVPDO6.js";
+} from "./chunk-PL7P4A43.js";
 import {
   CLOUDS,
   Interrupted,

@@ -13,7 +13,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-COMX6UVF.js";
+} from "./chunk-BJG4CC4S.js";
 import {
   getInput,
   info,
@@ -26,7 +26,7 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-N2VVPDO6.js";
+} from "./chunk-PL7P4A43.js";
 import {
   Interrupted,
   installCrashTeardown,

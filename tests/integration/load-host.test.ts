@@ -1,10 +1,11 @@
 // test-lane: parallel (nothing asserted here rests on measured speed: scripts/run-tests.mjs)
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { chmodSync, copyFileSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
+import { createServer, type Server } from "node:net";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { freePort } from "../../action/src/proc/port.ts";
+import { freePort, PORT_TRIES } from "../../action/src/proc/port.ts";
 import { runTool } from "../../action/src/proc/tool.ts";
 import { startMariadb } from "../../action/src/targets/mariadb/server.ts";
 import { haproxyConfig } from "../../action/src/targets/tidb/deployments/cluster/index.ts";
@@ -24,6 +25,36 @@ const remoteProcesses = (marker: string) => {
     return "";
   }
 };
+
+const holding: Server[] = [];
+
+/** `n` consecutive ports on 127.0.0.1 the test listens on, as another job on the load host would. */
+async function holdPorts(n: number): Promise<number[]> {
+  const listen = (port: number) =>
+    new Promise<Server | undefined>((resolve) => {
+      const server = createServer();
+      server.once("error", () => resolve(undefined));
+      server.listen(port, "127.0.0.1", () => resolve(server));
+    });
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const first = await listen(0);
+    const a = first?.address();
+    const port = typeof a === "object" && a ? a.port : 0;
+    const rest: (Server | undefined)[] = [];
+    for (let i = 1; i < n; i++) rest.push(await listen(port + i));
+    const all = [first, ...rest];
+    if (all.every(Boolean)) {
+      holding.push(...(all as Server[]));
+      return all.map((_, i) => port + i);
+    }
+    for (const s of all) s?.close();
+  }
+  throw new Error(`no ${n} consecutive free ports found in 20 tries`);
+}
+
+function releasePorts() {
+  for (const s of holding.splice(0)) s.close();
+}
 
 describe("load host over SSH", () => {
   let sshd: Sshd;
@@ -167,6 +198,7 @@ describe("load host over SSH", () => {
       command: ["haproxy", "-db", "-L", name, "-f", "/dev/stdin"],
       port,
       logFile: join(dir, "haproxy.log"),
+      log: () => {},
     });
     try {
       const args = sysbench(13, 2, "run").map((a) =>
@@ -207,6 +239,7 @@ describe("load host over SSH", () => {
       command: ["python3", "-c", "import time; time.sleep(60)", file],
       port,
       logFile: join(dir, "silent.log"),
+      log: () => {},
       readyS: 1,
     }).then(
       () => assert.fail("started without listening"),
@@ -219,6 +252,109 @@ describe("load host over SSH", () => {
       left = remoteProcesses(file);
     }
     assert.equal(left, "", "the stand-in was stopped");
+  });
+
+  test("HAProxy's port taken on the load host: it starts on the next one, the try logged, and the load tools reach it there", async () => {
+    const [taken] = await holdPorts(1);
+    const lines: string[] = [];
+    const name = `tiperf-haproxy-itest-taken-${taken}`;
+    const haproxy = await startHaproxy({
+      remote: sshd.host,
+      config: haproxyConfig(db.connection.endpoints, taken as number, "itest"),
+      command: ["haproxy", "-db", "-L", name, "-f", "/dev/stdin"],
+      port: taken as number,
+      logFile: join(dir, "haproxy-taken.log"),
+      log: (l) => lines.push(l),
+    });
+    try {
+      const port = haproxy.endpoint.port;
+      assert.ok(port > (taken as number) && port < (taken as number) + PORT_TRIES, `on ${port}`);
+      assert.match(
+        lines.join("\n"),
+        new RegExp(
+          `HAProxy on 127\\.0\\.0\\.1: port ${taken} already accepts connections \\(something else listens\\); trying ${(taken as number) + 1} \\(try 2 of ${PORT_TRIES}\\)`,
+        ),
+      );
+      const args = sysbench(13, 2, "run").map((a) =>
+        a.startsWith("--mysql-port=") ? `--mysql-port=${port}` : a,
+      );
+      const r = await runTool("sysbench", args, {
+        logFile: join(dir, "via-moved.log"),
+        remote: sshd.host,
+        limitS: 60,
+      });
+      assert.equal(r.code, 0, r.output);
+      assert.match(r.output, /transactions:\s+[1-9]\d*/);
+    } finally {
+      await haproxy.stop();
+      releasePorts();
+    }
+  });
+
+  test("HAProxy's port bound by another program that does not listen yet (taken between look and bind): it starts on the next one", async () => {
+    // a socket bound and not listening: connections are refused (the look finds the port free), a bind fails
+    const port = await freePort();
+    const binder = spawn(
+      "python3",
+      [
+        "-c",
+        "import socket,sys,time\ns=socket.socket()\ns.bind(('127.0.0.1', int(sys.argv[1])))\nprint('bound', flush=True)\ntime.sleep(60)",
+        String(port),
+      ],
+      { stdio: ["ignore", "pipe", "inherit"] },
+    );
+    try {
+      await new Promise((res) => binder.stdout?.once("data", res));
+      const lines: string[] = [];
+      const name = `tiperf-haproxy-itest-race-${port}`;
+      const haproxy = await startHaproxy({
+        remote: sshd.host,
+        config: haproxyConfig(db.connection.endpoints, port, "itest"),
+        command: ["haproxy", "-db", "-L", name, "-f", "/dev/stdin"],
+        port,
+        logFile: join(dir, "haproxy-race.log"),
+        log: (l) => lines.push(l),
+      });
+      try {
+        assert.ok(haproxy.endpoint.port > port, `on ${haproxy.endpoint.port}`);
+        assert.match(
+          lines.join("\n"),
+          new RegExp(`port ${port} was taken before HAProxy could bind it; trying ${port + 1}`),
+        );
+      } finally {
+        await haproxy.stop();
+      }
+    } finally {
+      binder.kill();
+    }
+  });
+
+  test("HAProxy's port and the next ones all taken: the run is refused naming them and the key, nothing left", async () => {
+    const taken = await holdPorts(PORT_TRIES);
+    const first = taken[0] as number;
+    const name = `tiperf-haproxy-itest-all-${first}`;
+    try {
+      const err = await startHaproxy({
+        remote: sshd.host,
+        config: haproxyConfig(db.connection.endpoints, first, "itest"),
+        command: ["haproxy", "-db", "-L", name, "-f", "/dev/stdin"],
+        port: first,
+        logFile: join(dir, "haproxy-all.log"),
+        log: () => {},
+      }).then(
+        () => assert.fail("started on a taken port"),
+        (e: Error) => e,
+      );
+      assert.match(
+        err.message,
+        new RegExp(
+          `ports ${first}–${first + PORT_TRIES - 1} already accept connections there .*haproxy_port`,
+        ),
+      );
+      assert.equal(remoteProcesses(name), "");
+    } finally {
+      releasePorts();
+    }
   });
 
   test("a load host that refuses the key fails with ssh's own words", async () => {

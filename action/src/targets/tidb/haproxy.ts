@@ -5,6 +5,7 @@
 // that ssh session. It counts as started once its port accepts connections on the load host: a load
 // tool that connected earlier would fail with "Can't connect … (115)".
 import { RunError } from "../../errors.ts";
+import { PORT_TRIES } from "../../proc/port.ts";
 import type { RemoteHost } from "../../proc/ssh.ts";
 import { runTool, type ToolRun } from "../../proc/tool.ts";
 import type { Endpoint } from "../types.ts";
@@ -22,10 +23,18 @@ export interface RunningHaproxy {
 const PROBE =
   'i=0; while [ "$i" -lt "$2" ]; do (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && exit 0; i=$((i+1)); sleep 0.1; done; exit 1';
 
+/** How long HAProxy must keep running after its port first answers (a failed bind ends it at once). */
+const STILL_UP_MS = 500;
+
 /** Pipes `$1` (the config) into the command that follows it (haproxy reading /dev/stdin). */
 const CONFIG_ON_STDIN = 'c=$1; shift; printf "%s" "$c" | "$@"';
 
-/** Runs `command` on the load host with `config` on its stdin until stopped; waits until `port` listens. */
+/**
+ * Runs `command` on the load host with `config` on its stdin until stopped; waits until its port
+ * listens. The profile's port (haproxy_port) may be taken there — by another job, before or after
+ * tiperf looked: HAProxy then starts on the next port (bounded by PORT_TRIES, each try logged), its
+ * config's bind line moved with it; the endpoint returned says where the load tools connect.
+ */
 export async function startHaproxy(o: {
   remote: RemoteHost;
   config: string;
@@ -33,11 +42,53 @@ export async function startHaproxy(o: {
   command: string[];
   port: number;
   logFile: string;
+  log: (line: string) => void;
   /** How long to wait for the port to accept connections. */
   readyS?: number;
 }): Promise<RunningHaproxy> {
+  const where = `HAProxy on ${o.remote.host}`;
+  for (let k = 0; ; k++) {
+    const port = o.port + k;
+    const last = k + 1 >= PORT_TRIES;
+    const next = `; trying ${port + 1} (try ${k + 2} of ${PORT_TRIES})`;
+    if (await accepts(o.remote, port, `${o.logFile}.taken`)) {
+      if (last)
+        throw new RunError(
+          `${where}: ports ${o.port}–${port} already accept connections there (something else listens): set the profile's haproxy_port to a free port`,
+        );
+      o.log(`${where}: port ${port} already accepts connections (something else listens)${next}`);
+      continue;
+    }
+    try {
+      return await startOn(o, port, o.config.replace(/^(\s*bind\s+127\.0\.0\.1:)\d+/m, `$1${port}`));
+    } catch (e) {
+      if (last || !/address already in use/i.test((e as Error).message)) throw e;
+      o.log(`${where}: port ${port} was taken before HAProxy could bind it${next}`);
+    }
+  }
+}
+
+/** Whether something on the load host accepts connections on 127.0.0.1:`port` now. */
+async function accepts(remote: RemoteHost, port: number, logFile: string): Promise<boolean> {
+  const probe = await runTool("bash", ["-c", PROBE, "probe", String(port), "1"], {
+    logFile,
+    remote,
+    limitS: 30,
+  });
+  return probe.code === 0;
+}
+
+/**
+ * HAProxy bound to `port` (its config says so): up once the port accepts connections and HAProxy
+ * is still running a moment later (a probe can reach another listener before a failed bind ends it).
+ */
+async function startOn(
+  o: { remote: RemoteHost; command: string[]; logFile: string; readyS?: number },
+  port: number,
+  config: string,
+): Promise<RunningHaproxy> {
   const ac = new AbortController();
-  const run: Promise<ToolRun> = runTool("sh", ["-c", CONFIG_ON_STDIN, "sh", o.config, ...o.command], {
+  const run: Promise<ToolRun> = runTool("sh", ["-c", CONFIG_ON_STDIN, "sh", config, ...o.command], {
     logFile: o.logFile,
     signal: ac.signal,
     remote: o.remote,
@@ -47,21 +98,27 @@ export async function startHaproxy(o: {
     await run;
   };
   const readyS = o.readyS ?? 30;
-  const probe = runTool("bash", ["-c", PROBE, "probe", String(o.port), String(readyS * 10)], {
+  const probe = runTool("bash", ["-c", PROBE, "probe", String(port), String(readyS * 10)], {
     logFile: `${o.logFile}.probe`,
     remote: o.remote,
     limitS: readyS + 30,
   });
-  const first = await Promise.race([run.then((r) => ({ exited: r })), probe.then((r) => ({ probed: r }))]);
-  if ("exited" in first)
-    throw new RunError(
-      `HAProxy on ${o.remote.host} exited at once (code ${first.exited.code}): ${first.exited.output.trim().split("\n").slice(-3).join(" ")} (raw output: ${o.logFile})`,
+  const exited = (r: ToolRun) =>
+    new RunError(
+      `HAProxy on ${o.remote.host} exited at once (code ${r.code}): ${r.output.trim().split("\n").slice(-3).join(" ")} (raw output: ${o.logFile})`,
     );
+  const first = await Promise.race([run.then((r) => ({ exited: r })), probe.then((r) => ({ probed: r }))]);
+  if ("exited" in first) throw exited(first.exited);
   if (first.probed.code !== 0) {
     await stop();
     throw new RunError(
-      `HAProxy on ${o.remote.host} did not accept connections on 127.0.0.1:${o.port} within ${readyS}s (raw output: ${o.logFile})`,
+      `HAProxy on ${o.remote.host} did not accept connections on 127.0.0.1:${port} within ${readyS}s (raw output: ${o.logFile})`,
     );
   }
-  return { endpoint: { host: "127.0.0.1", port: o.port }, stop };
+  const settled = await Promise.race([
+    run.then((r) => ({ exited: r })),
+    new Promise<{ up: true }>((res) => setTimeout(() => res({ up: true }), STILL_UP_MS)),
+  ]);
+  if ("exited" in settled) throw exited(settled.exited);
+  return { endpoint: { host: "127.0.0.1", port }, stop };
 }

@@ -2,6 +2,7 @@
 // cluster and switch online or by edit-config and a reload; versions, builds, topologies and splits
 // get one cluster each, side by side on the same hosts, only the measured one running.
 import { basename, dirname, join } from "node:path";
+import { PORT_TRIES } from "../../../../proc/port.ts";
 import type { Endpoint } from "../../../types.ts";
 import { configUrl, expandHome, PLAN_DIR } from "../../config.ts";
 import type { ConfigSwitch } from "../../online.ts";
@@ -303,7 +304,7 @@ export const clusterForm: DeploymentForm<ClusterDeployment> = {
         stepKey.haproxy(d),
         "start",
         { command: ["haproxy", "-db", "-L", `tiperf-haproxy-${d.name}`, "-f", "/dev/stdin"] },
-        `on the load host, ${PLAN_DIR}/haproxy-${d.name}.cfg on its stdin over SSH (no file is written there; -L names the process); the load tools connect to 127.0.0.1:${haproxyPort(plan, d)} there once it listens`,
+        `on the load host, ${PLAN_DIR}/haproxy-${d.name}.cfg on its stdin over SSH (no file is written there; -L names the process); the load tools connect to 127.0.0.1:${haproxyPort(plan, d)} there once it listens (where another program holds that port, the next free one of ${PORT_TRIES}, said in the log)`,
         { variant: v.name, where: "load host" },
       );
     if (plan.switching === "stop-start")

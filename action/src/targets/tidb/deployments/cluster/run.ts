@@ -42,6 +42,32 @@ function serverHosts(ctx: RunContext, d: ClusterDeployment): { remote: RemoteHos
   return [...byHost].map(([host, ports]) => ({ remote: { ...load, host }, ports }));
 }
 
+/**
+ * HAProxy on the load host in front of the cluster's TiDB servers (profile haproxy: true): the
+ * load tools connect to it; stopping the deployment stops it first.
+ */
+async function frontWithHaproxy(ctx: RunContext, d: ClusterDeployment, running: Running): Promise<void> {
+  const remote = ctx.loadHost();
+  if (!ctx.plan.haproxy || !remote) return;
+  const haproxy = await startHaproxy({
+    remote,
+    config: ctx.plan.files[`haproxy-${d.name}.cfg`] as string,
+    command: ctx.argv(stepKey.haproxy(d)),
+    port: haproxyPort(ctx.plan, d),
+    logFile: join(ctx.rawDir, `haproxy-${d.name}.log`),
+    log: ctx.log,
+  });
+  running.endpoints = [haproxy.endpoint];
+  const destroy = running.stop;
+  running.stop = async () => {
+    await haproxy.stop().catch(() => {});
+    await destroy();
+  };
+  ctx.log(
+    `HAProxy on ${remote.host}:${haproxy.endpoint.port} in front of ${tidbEndpoints(d).length} TiDB servers`,
+  );
+}
+
 /** Prometheus's range queries over the run so far, into <run>/monitoring/<cluster>.json; never fatal. */
 async function keepMetrics(ctx: RunContext, d: ClusterDeployment): Promise<void> {
   const m = d.cluster.monitoring;
@@ -206,25 +232,7 @@ async function deployCluster(ctx: RunContext, d: ClusterDeployment, signal: Abor
     await ctx.tiupRun(ctx.argv(stepKey.start(d)), `start ${d.name}`, signal);
     running.up = true;
     await display(ctx, d, signal, true);
-    const remote = ctx.loadHost();
-    if (ctx.plan.haproxy && remote) {
-      const port = haproxyPort(ctx.plan, d);
-      const command = ctx.argv(stepKey.haproxy(d));
-      const haproxy = await startHaproxy({
-        remote,
-        config: ctx.plan.files[`haproxy-${d.name}.cfg`] as string,
-        command,
-        port,
-        logFile: join(ctx.rawDir, `haproxy-${d.name}.log`),
-      });
-      running.endpoints = [haproxy.endpoint];
-      const destroy = running.stop;
-      running.stop = async () => {
-        await haproxy.stop().catch(() => {});
-        await destroy();
-      };
-      ctx.log(`HAProxy on ${remote.host}:${port} in front of ${tidbEndpoints(d).length} TiDB servers`);
-    }
+    await frontWithHaproxy(ctx, d, running);
   } catch (e) {
     await stop().catch((err: Error) => ctx.log(`teardown: ${err.message}`));
     throw e;

@@ -6,7 +6,7 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-N2VVPDO6.js";
+} from "./chunk-PL7P4A43.js";
 import {
   sweep
 } from "./chunk-SG6LQMGY.js";

@@ -43,7 +43,7 @@ import {
   throttleBetween,
   validateYaml,
   writeAtomic
-} from "./chunk-N2VVPDO6.js";
+} from "./chunk-PL7P4A43.js";
 import {
   record,
   shellCommand,

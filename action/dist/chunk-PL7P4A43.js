@@ -11039,10 +11039,41 @@ import { join as join10 } from "node:path";
 
 // action/src/targets/tidb/haproxy.ts
 var PROBE = 'i=0; while [ "$i" -lt "$2" ]; do (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && exit 0; i=$((i+1)); sleep 0.1; done; exit 1';
+var STILL_UP_MS = 500;
 var CONFIG_ON_STDIN = 'c=$1; shift; printf "%s" "$c" | "$@"';
 async function startHaproxy(o) {
+  const where = `HAProxy on ${o.remote.host}`;
+  for (let k = 0; ; k++) {
+    const port2 = o.port + k;
+    const last = k + 1 >= PORT_TRIES;
+    const next = `; trying ${port2 + 1} (try ${k + 2} of ${PORT_TRIES})`;
+    if (await accepts(o.remote, port2, `${o.logFile}.taken`)) {
+      if (last)
+        throw new RunError(
+          `${where}: ports ${o.port}\u2013${port2} already accept connections there (something else listens): set the profile's haproxy_port to a free port`
+        );
+      o.log(`${where}: port ${port2} already accepts connections (something else listens)${next}`);
+      continue;
+    }
+    try {
+      return await startOn(o, port2, o.config.replace(/^(\s*bind\s+127\.0\.0\.1:)\d+/m, `$1${port2}`));
+    } catch (e) {
+      if (last || !/address already in use/i.test(e.message)) throw e;
+      o.log(`${where}: port ${port2} was taken before HAProxy could bind it${next}`);
+    }
+  }
+}
+async function accepts(remote, port2, logFile) {
+  const probe = await runTool("bash", ["-c", PROBE, "probe", String(port2), "1"], {
+    logFile,
+    remote,
+    limitS: 30
+  });
+  return probe.code === 0;
+}
+async function startOn(o, port2, config) {
   const ac = new AbortController();
-  const run = runTool("sh", ["-c", CONFIG_ON_STDIN, "sh", o.config, ...o.command], {
+  const run = runTool("sh", ["-c", CONFIG_ON_STDIN, "sh", config, ...o.command], {
     logFile: o.logFile,
     signal: ac.signal,
     remote: o.remote
@@ -11052,23 +11083,28 @@ async function startHaproxy(o) {
     await run;
   };
   const readyS = o.readyS ?? 30;
-  const probe = runTool("bash", ["-c", PROBE, "probe", String(o.port), String(readyS * 10)], {
+  const probe = runTool("bash", ["-c", PROBE, "probe", String(port2), String(readyS * 10)], {
     logFile: `${o.logFile}.probe`,
     remote: o.remote,
     limitS: readyS + 30
   });
+  const exited = (r) => new RunError(
+    `HAProxy on ${o.remote.host} exited at once (code ${r.code}): ${r.output.trim().split("\n").slice(-3).join(" ")} (raw output: ${o.logFile})`
+  );
   const first = await Promise.race([run.then((r) => ({ exited: r })), probe.then((r) => ({ probed: r }))]);
-  if ("exited" in first)
-    throw new RunError(
-      `HAProxy on ${o.remote.host} exited at once (code ${first.exited.code}): ${first.exited.output.trim().split("\n").slice(-3).join(" ")} (raw output: ${o.logFile})`
-    );
+  if ("exited" in first) throw exited(first.exited);
   if (first.probed.code !== 0) {
     await stop();
     throw new RunError(
-      `HAProxy on ${o.remote.host} did not accept connections on 127.0.0.1:${o.port} within ${readyS}s (raw output: ${o.logFile})`
+      `HAProxy on ${o.remote.host} did not accept connections on 127.0.0.1:${port2} within ${readyS}s (raw output: ${o.logFile})`
     );
   }
-  return { endpoint: { host: "127.0.0.1", port: o.port }, stop };
+  const settled = await Promise.race([
+    run.then((r) => ({ exited: r })),
+    new Promise((res) => setTimeout(() => res({ up: true }), STILL_UP_MS))
+  ]);
+  if ("exited" in settled) throw exited(settled.exited);
+  return { endpoint: { host: "127.0.0.1", port: port2 }, stop };
 }
 
 // action/src/targets/tidb/metrics.ts
@@ -11194,6 +11230,28 @@ function serverHosts(ctx, d) {
     if (port2 !== void 0) byHost.set(i.host, [...byHost.get(i.host) ?? [], port2]);
   }
   return [...byHost].map(([host2, ports]) => ({ remote: { ...load, host: host2 }, ports }));
+}
+async function frontWithHaproxy(ctx, d, running) {
+  const remote = ctx.loadHost();
+  if (!ctx.plan.haproxy || !remote) return;
+  const haproxy = await startHaproxy({
+    remote,
+    config: ctx.plan.files[`haproxy-${d.name}.cfg`],
+    command: ctx.argv(stepKey.haproxy(d)),
+    port: haproxyPort(ctx.plan, d),
+    logFile: join10(ctx.rawDir, `haproxy-${d.name}.log`),
+    log: ctx.log
+  });
+  running.endpoints = [haproxy.endpoint];
+  const destroy = running.stop;
+  running.stop = async () => {
+    await haproxy.stop().catch(() => {
+    });
+    await destroy();
+  };
+  ctx.log(
+    `HAProxy on ${remote.host}:${haproxy.endpoint.port} in front of ${tidbEndpoints(d).length} TiDB servers`
+  );
 }
 async function keepMetrics(ctx, d) {
   const m = d.cluster.monitoring;
@@ -11333,26 +11391,7 @@ async function deployCluster(ctx, d, signal) {
     await ctx.tiupRun(ctx.argv(stepKey.start(d)), `start ${d.name}`, signal);
     running.up = true;
     await display(ctx, d, signal, true);
-    const remote = ctx.loadHost();
-    if (ctx.plan.haproxy && remote) {
-      const port2 = haproxyPort(ctx.plan, d);
-      const command = ctx.argv(stepKey.haproxy(d));
-      const haproxy = await startHaproxy({
-        remote,
-        config: ctx.plan.files[`haproxy-${d.name}.cfg`],
-        command,
-        port: port2,
-        logFile: join10(ctx.rawDir, `haproxy-${d.name}.log`)
-      });
-      running.endpoints = [haproxy.endpoint];
-      const destroy = running.stop;
-      running.stop = async () => {
-        await haproxy.stop().catch(() => {
-        });
-        await destroy();
-      };
-      ctx.log(`HAProxy on ${remote.host}:${port2} in front of ${tidbEndpoints(d).length} TiDB servers`);
-    }
+    await frontWithHaproxy(ctx, d, running);
   } catch (e) {
     await stop().catch((err) => ctx.log(`teardown: ${err.message}`));
     throw e;
@@ -11687,7 +11726,7 @@ ${JSON.stringify(v.target.split ?? null)}`;
         stepKey.haproxy(d),
         "start",
         { command: ["haproxy", "-db", "-L", `tiperf-haproxy-${d.name}`, "-f", "/dev/stdin"] },
-        `on the load host, ${PLAN_DIR}/haproxy-${d.name}.cfg on its stdin over SSH (no file is written there; -L names the process); the load tools connect to 127.0.0.1:${haproxyPort(plan, d)} there once it listens`,
+        `on the load host, ${PLAN_DIR}/haproxy-${d.name}.cfg on its stdin over SSH (no file is written there; -L names the process); the load tools connect to 127.0.0.1:${haproxyPort(plan, d)} there once it listens (where another program holds that port, the next free one of ${PORT_TRIES}, said in the log)`,
         { variant: v.name, where: "load host" }
       );
     if (plan.switching === "stop-start") {
