@@ -86,6 +86,15 @@ describe("load host over SSH", () => {
     `--rand-seed=${seed}`,
     phase,
   ];
+  /** sysbench on the load host against `port` there (HAProxy): it must complete transactions. */
+  const sysbenchThrough = async (port: number, log: string) => {
+    const args = sysbench(13, 2, "run").map((a) =>
+      a.startsWith("--mysql-port=") ? `--mysql-port=${port}` : a,
+    );
+    const r = await runTool("sysbench", args, { logFile: join(dir, log), remote: sshd.host, limitS: 60 });
+    assert.equal(r.code, 0, r.output);
+    assert.match(r.output, /transactions:\s+[1-9]\d*/);
+  };
 
   test("sysbench runs on the load host; its output streams back into the raw log", async () => {
     const log = join(dir, "prepare.log");
@@ -201,16 +210,7 @@ describe("load host over SSH", () => {
       log: () => {},
     });
     try {
-      const args = sysbench(13, 2, "run").map((a) =>
-        a.startsWith("--mysql-port=") ? `--mysql-port=${port}` : a,
-      );
-      const r = await runTool("sysbench", args, {
-        logFile: join(dir, "via-haproxy.log"),
-        remote: sshd.host,
-        limitS: 60,
-      });
-      assert.equal(r.code, 0, r.output);
-      assert.match(r.output, /transactions:\s+[1-9]\d*/);
+      await sysbenchThrough(port, "via-haproxy.log");
     } finally {
       await haproxy.stop();
     }
@@ -275,16 +275,7 @@ describe("load host over SSH", () => {
           `HAProxy on 127\\.0\\.0\\.1: port ${taken} already accepts connections \\(something else listens\\); trying ${(taken as number) + 1} \\(try 2 of ${PORT_TRIES}\\)`,
         ),
       );
-      const args = sysbench(13, 2, "run").map((a) =>
-        a.startsWith("--mysql-port=") ? `--mysql-port=${port}` : a,
-      );
-      const r = await runTool("sysbench", args, {
-        logFile: join(dir, "via-moved.log"),
-        remote: sshd.host,
-        limitS: 60,
-      });
-      assert.equal(r.code, 0, r.output);
-      assert.match(r.output, /transactions:\s+[1-9]\d*/);
+      await sysbenchThrough(port, "via-moved.log");
     } finally {
       await haproxy.stop();
       releasePorts();
