@@ -47,10 +47,10 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-BJG4CC4S.js";
+} from "./chunk-NWWUKV2K.js";
 import {
   reapLedger
-} from "./chunk-KQ3T6FEV.js";
+} from "./chunk-JK3QCCIE.js";
 import {
   EXPIRES,
   KubeClient,
@@ -67,7 +67,7 @@ import {
   require_dist,
   writeAtomic,
   writeResult
-} from "./chunk-PL7P4A43.js";
+} from "./chunk-FBSVB2P4.js";
 import {
   CLOUDS,
   Interrupted,

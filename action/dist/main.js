@@ -13,7 +13,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-BJG4CC4S.js";
+} from "./chunk-NWWUKV2K.js";
 import {
   getInput,
   info,
@@ -26,7 +26,7 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-PL7P4A43.js";
+} from "./chunk-FBSVB2P4.js";
 import {
   Interrupted,
   installCrashTeardown,

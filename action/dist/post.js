@@ -4,13 +4,13 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   reapLedger
-} from "./chunk-KQ3T6FEV.js";
+} from "./chunk-JK3QCCIE.js";
 import {
   getState,
   info,
   setFailed
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-PL7P4A43.js";
+import "./chunk-FBSVB2P4.js";
 import {
   ledgerDir
 } from "./chunk-SG6LQMGY.js";

@@ -49,24 +49,8 @@ export function buildVerdict(i: VerdictInputs): Verdict {
   const maxRounds = compare.max_rounds ?? compare.rounds;
   // one instance pair: said among the notes, and in single_pair for the reports' first lines
   const singlePair = singlePairNote(compare.blocks, i.ownInstances, i.restartable);
-  // what the variants differ in, shown to take effect over the measured runs (or not)
-  const effects = [
-    ...quotaEffects(
-      result.cells,
-      plan.all.map((v) => {
-        const q = cpuQuotaOf(v.spec.target);
-        return { name: v.name, ...(q !== undefined ? { cpu_quota: q } : {}) };
-      }),
-      control,
-    ),
-    ...settingEffects(result.cells, names.map(i.infoOf), control),
-    ...unshownEffects(
-      result.cells,
-      plan.all.map((v) => ({ name: v.name, target: v.spec.target })),
-      control,
-      kindOf(loaded.spec.target.kind).shown,
-    ),
-  ];
+  const effects = effectsOf(i);
+
   const cells = withEffects(judged.cells, effects);
   const read = readings(result, control, cells, judged.alpha);
   const side = (variant: string) => ({
@@ -111,27 +95,60 @@ export function buildVerdict(i: VerdictInputs): Verdict {
     ...(read.length ? { readings: read } : {}),
     ...(i.profiles.length ? { profiles: i.profiles } : {}),
     ...(i.profileDiffs?.length ? { profile_diffs: i.profileDiffs } : {}),
-    notes: [
-      ...(i.profiles.length
-        ? [
-            `${new Set(i.profiles.map((p) => `${p.workload}\u0000${p.threads}`)).size} regressed cell(s) ran once more per side with CPU profiles of the servers (compare.profiles; not judged): under profiles/`,
-          ]
-        : []),
-      ...(i.groupedBy !== undefined
-        ? [
-            `variants took turns in groups: a switch restarts servers (${i.groupedBy}), so in each block every variant ran its cells together on a freshly switched instance, variants in a balanced order over blocks`,
-          ]
-        : []),
-      ...i.runnerNotes,
-      ...(singlePair ? [singlePair] : []),
-      compare.blocks > 1
-        ? `instances as the unit: ${compare.rounds / compare.blocks} rounds per block, every variant's server restarted (fresh process, same data, random order) before each block after the first, warmup rounds again; per cell the mean of log(variant/${control}) in each block, a t interval over the block means (df = blocks − 1); between_share: the part of the round-to-round variance that lay between instances (one-way random effects)`
-        : `paired by round: one server instance per variant, rounds as the unit`,
-      ...(loaded.builds ?? []).map(
-        (b) =>
-          `${b.variant === "all" ? "every variant" : b.variant}: its server built from ${b.path} at ${b.commit.slice(0, 10)} (${b.subject})${b.kept ? ", kept from an earlier build" : `, built in ${b.seconds} s`}`,
-      ),
-      `paired by round: mean of log(variant/${control}) with a t interval; Bonferroni over ${judged.comparisons} judgements (${others.length > 1 ? `${others.length} variants against ${control} × ` : ""}cells × metrics × ${schedule.looks.length} look(s) at rounds ${schedule.looks.join(", ")}) for ${Math.round(compare.confidence * 100)}% familywise confidence`,
-    ],
+    notes: verdictNotes(i, singlePair),
   };
+}
+
+/** What the variants differ in, shown to take effect over the measured runs (or not). */
+function effectsOf(i: VerdictInputs) {
+  const { loaded, result } = i;
+  const plan = loaded.variants as NonNullable<LoadedSpec["variants"]>;
+  const control = plan.base.name;
+  return [
+    ...quotaEffects(
+      result.cells,
+      plan.all.map((v) => {
+        const q = cpuQuotaOf(v.spec.target);
+        return { name: v.name, ...(q !== undefined ? { cpu_quota: q } : {}) };
+      }),
+      control,
+    ),
+    ...settingEffects(result.cells, plan.all.map((v) => v.name).map(i.infoOf), control),
+    ...unshownEffects(
+      result.cells,
+      plan.all.map((v) => ({ name: v.name, target: v.spec.target })),
+      control,
+      kindOf(loaded.spec.target.kind).shown,
+    ),
+  ];
+}
+
+/** The verdict's notes: how the comparison ran, what it was built from, how it was judged. */
+function verdictNotes(i: VerdictInputs, singlePair: string | undefined): string[] {
+  const { loaded, compare, judged, schedule } = i;
+  const plan = loaded.variants as NonNullable<LoadedSpec["variants"]>;
+  const control = plan.base.name;
+  const others = plan.all.slice(1);
+  return [
+    ...(i.profiles.length
+      ? [
+          `${new Set(i.profiles.map((p) => `${p.workload}\u0000${p.threads}`)).size} regressed cell(s) ran once more per side with CPU profiles of the servers (compare.profiles; not judged): under profiles/`,
+        ]
+      : []),
+    ...(i.groupedBy !== undefined
+      ? [
+          `variants took turns in groups: a switch restarts servers (${i.groupedBy}), so in each block every variant ran its cells together on a freshly switched instance, variants in a balanced order over blocks`,
+        ]
+      : []),
+    ...i.runnerNotes,
+    ...(singlePair ? [singlePair] : []),
+    compare.blocks > 1
+      ? `instances as the unit: ${compare.rounds / compare.blocks} rounds per block, every variant's server restarted (fresh process, same data, random order) before each block after the first, warmup rounds again; per cell the mean of log(variant/${control}) in each block, a t interval over the block means (df = blocks − 1); between_share: the part of the round-to-round variance that lay between instances (one-way random effects)`
+      : `paired by round: one server instance per variant, rounds as the unit`,
+    ...(loaded.builds ?? []).map(
+      (b) =>
+        `${b.variant === "all" ? "every variant" : b.variant}: its server built from ${b.path} at ${b.commit.slice(0, 10)} (${b.subject})${b.kept ? ", kept from an earlier build" : `, built in ${b.seconds} s`}`,
+    ),
+    `paired by round: mean of log(variant/${control}) with a t interval; Bonferroni over ${judged.comparisons} judgements (${others.length > 1 ? `${others.length} variants against ${control} × ` : ""}cells × metrics × ${schedule.looks.length} look(s) at rounds ${schedule.looks.join(", ")}) for ${Math.round(compare.confidence * 100)}% familywise confidence`,
+  ];
 }

@@ -187,6 +187,35 @@ function localSteps(s: LocalServer, input: TargetPlanInput): PlanStep[] {
   return steps;
 }
 
+/** A private server per variant, each started when its variant's turn first comes (on a free port). */
+function privateServers(s: LocalServer, plan: TargetPlan, log: (line: string) => void): Deployment {
+  const specs = new Map(plan.variants.map((v) => [v.name, v.target as LocalTargetSpec]));
+  // each server's own stop, kept apart from the Target (callers may wrap target.stop)
+  const stops: (() => Promise<void>)[] = [];
+  const deployment: Deployment = {
+    executed: [],
+    async target(variant, opts) {
+      const spec = specs.get(variant);
+      if (!spec) throw new Error(`no variant ${variant} in this plan`);
+      const t = await startOnFreePort(
+        () =>
+          s.start(spec, {
+            ...opts,
+            step: (step) => deployment.executed.push({ ...step, variant }),
+          }),
+        (line) => opts.log(`${variant}: ${line}`),
+      );
+      stops.push(t.stop.bind(t));
+      return t;
+    },
+    async stop() {
+      for (const stop of stops.splice(0).reverse())
+        await stop().catch((e: Error) => log(`teardown: ${e.message}`));
+    },
+  };
+  return deployment;
+}
+
 /** The contract of a private-server kind, from what its server module says. */
 export function localKind(s: LocalServer): TargetKind {
   return {
@@ -241,31 +270,7 @@ export function localKind(s: LocalServer): TargetKind {
     },
     async open(plan, o): Promise<Deployment> {
       if ("endpoint" in plan) return openEndpoints(plan as EndpointPlan, o);
-      const specs = new Map(plan.variants.map((v) => [v.name, v.target as LocalTargetSpec]));
-      // each server's own stop, kept apart from the Target (callers may wrap target.stop)
-      const stops: (() => Promise<void>)[] = [];
-      const deployment: Deployment = {
-        executed: [],
-        async target(variant, opts) {
-          const spec = specs.get(variant);
-          if (!spec) throw new Error(`no variant ${variant} in this plan`);
-          const t = await startOnFreePort(
-            () =>
-              s.start(spec, {
-                ...opts,
-                step: (step) => deployment.executed.push({ ...step, variant }),
-              }),
-            (line) => opts.log(`${variant}: ${line}`),
-          );
-          stops.push(t.stop.bind(t));
-          return t;
-        },
-        async stop() {
-          for (const stop of stops.splice(0).reverse())
-            await stop().catch((e: Error) => o.log(`teardown: ${e.message}`));
-        },
-      };
-      return deployment;
+      return privateServers(s, plan, o.log);
     },
     reapers: { ...LOCAL_REAPERS, ...ENDPOINT_REAPERS },
     costMetrics: ["cpu_ms_per_op", ...s.costMetrics],

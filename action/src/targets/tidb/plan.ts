@@ -19,6 +19,44 @@ export type {
 } from "./deployments/types.ts";
 
 /**
+ * Every config key of each variant, per role, flattened (once, for its setup); a config for a role
+ * the variant runs none of would be silently ignored: refused instead, naming it.
+ */
+function configKeysOf(variants: TidbVariant[], profile: Profile, profileFile: string) {
+  const configKeys = new Map(
+    variants.map((v) => [
+      v.name,
+      ROLES.flatMap((role) =>
+        flatKeys(roleConfig(profile, v.target, role)).map(([key, value]) => ({ role, key, value })),
+      ),
+    ]),
+  );
+  for (const v of variants)
+    for (const role of ROLES) {
+      const count = v.target.roles?.[role]?.count ?? profile.roles[role].count;
+      const keys = (configKeys.get(v.name) ?? []).filter((k) => k.role === role).map((k) => k.key);
+      if (count === 0 && keys.length)
+        throw new InputError(
+          `${profileFile}: variant ${v.name} configures ${role} (${keys.slice(0, 3).join(", ")}${keys.length > 3 ? ", …" : ""}: target.server_configs.${role} or roles.${role}.config) but runs no ${role} (roles.${role}.count is 0): give it instances, or remove that config`,
+        );
+    }
+  return configKeys;
+}
+
+/** Where the load tools run: the profile's load host over SSH, else this machine. */
+function loadOf(profile: Profile): TidbPlan["load"] {
+  const loadHost = profile.hosts?.load?.[0];
+  return loadHost
+    ? {
+        host: loadHost,
+        user: profile.ssh?.user ?? "tidb",
+        port: profile.ssh?.port ?? 22,
+        ...(profile.ssh?.identity_file ? { identity: profile.ssh.identity_file } : {}),
+      }
+    : { host: "127.0.0.1" };
+}
+
+/**
  * Decides the deployments of a TiDB run through the profile's deployer: a private tidb-server or a
  * playground per variant; on a cluster, variants that differ only in configs share one (switched
  * online or by edit-config + reload) and versions and topologies get one each, side by side.
@@ -41,25 +79,7 @@ export function planTidb(o: {
       `${o.profileFile}: provider ${profile.provider} deploys nothing: it is measured as an endpoint`,
     );
   const files: Record<string, string> = {};
-  // every config key of each variant, per role, flattened: once, for the refusal below and its setup
-  const configKeys = new Map(
-    o.variants.map((v) => [
-      v.name,
-      ROLES.flatMap((role) =>
-        flatKeys(roleConfig(profile, v.target, role)).map(([key, value]) => ({ role, key, value })),
-      ),
-    ]),
-  );
-  // a config for a role the variant runs none of would be silently ignored: said instead
-  for (const v of o.variants)
-    for (const role of ROLES) {
-      const count = v.target.roles?.[role]?.count ?? profile.roles[role].count;
-      const keys = (configKeys.get(v.name) ?? []).filter((k) => k.role === role).map((k) => k.key);
-      if (count === 0 && keys.length)
-        throw new InputError(
-          `${o.profileFile}: variant ${v.name} configures ${role} (${keys.slice(0, 3).join(", ")}${keys.length > 3 ? ", …" : ""}: target.server_configs.${role} or roles.${role}.config) but runs no ${role} (roles.${role}.count is 0): give it instances, or remove that config`,
-        );
-    }
+  const configKeys = configKeysOf(o.variants, profile, o.profileFile);
   const planned = form.plan({
     variants: o.variants,
     profile,
@@ -82,15 +102,6 @@ export function planTidb(o: {
   const switching = form.switching(o.variants.length, deployments);
   checkSqlSwitching(variants, deployments);
 
-  const loadHost = profile.hosts?.load?.[0];
-  const load: TidbPlan["load"] = loadHost
-    ? {
-        host: loadHost,
-        user: profile.ssh?.user ?? "tidb",
-        port: profile.ssh?.port ?? 22,
-        ...(profile.ssh?.identity_file ? { identity: profile.ssh.identity_file } : {}),
-      }
-    : { host: "127.0.0.1" };
   const plan: TidbPlan = {
     profile,
     profileFile: o.profileFile,
@@ -100,7 +111,7 @@ export function planTidb(o: {
     grouped: form.grouped(switching, deployments),
     files,
     ...(planned.haproxy ? { haproxy: planned.haproxy } : {}),
-    load,
+    load: loadOf(profile),
     steps: [],
   };
   plan.steps = stepsOf(plan, o.data, o.loads ?? []);

@@ -301,14 +301,7 @@ export class TidbRun implements RunContext {
     this.log(
       `target: TiDB ${facts.version} (${d.kind} ${d.name}) for variant ${variant}; SQL at ${r.endpoints.map((e) => `${e.host}:${e.port}`).join(", ")}`,
     );
-    const config: Record<string, string | number | boolean> = {};
-    for (const k of setup.configKeys) {
-      const v = k.value;
-      config[`${k.role}.${k.key}`] =
-        typeof v === "string" || typeof v === "number" || typeof v === "boolean" ? v : JSON.stringify(v);
-    }
-    // how the data was split is the variant's too (a comparison's headline names it)
-    if (setup.split) config["split.regions"] = setup.split.regions;
+    const config = settingsOf(setup);
     let stopped = false;
     const restarts: RestartState = { seen: r.restarts };
     return {
@@ -511,4 +504,17 @@ export class TidbRun implements RunContext {
         );
     }
   }
+}
+
+/** What a variant sets, as its target records it: each config key flattened, and how the data was split. */
+function settingsOf(setup: VariantSetup): Record<string, string | number | boolean> {
+  const config: Record<string, string | number | boolean> = {};
+  for (const k of setup.configKeys) {
+    const v = k.value;
+    config[`${k.role}.${k.key}`] =
+      typeof v === "string" || typeof v === "number" || typeof v === "boolean" ? v : JSON.stringify(v);
+  }
+  // how the data was split is the variant's too (a comparison's headline names it)
+  if (setup.split) config["split.regions"] = setup.split.regions;
+  return config;
 }

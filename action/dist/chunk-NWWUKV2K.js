@@ -43,7 +43,7 @@ import {
   throttleBetween,
   validateYaml,
   writeAtomic
-} from "./chunk-PL7P4A43.js";
+} from "./chunk-FBSVB2P4.js";
 import {
   record,
   shellCommand,
@@ -63406,23 +63406,7 @@ function buildVerdict(i) {
   const others = names.slice(1);
   const maxRounds = compare3.max_rounds ?? compare3.rounds;
   const singlePair = singlePairNote(compare3.blocks, i.ownInstances, i.restartable);
-  const effects = [
-    ...quotaEffects(
-      result.cells,
-      plan.all.map((v) => {
-        const q = cpuQuotaOf(v.spec.target);
-        return { name: v.name, ...q !== void 0 ? { cpu_quota: q } : {} };
-      }),
-      control
-    ),
-    ...settingEffects(result.cells, names.map(i.infoOf), control),
-    ...unshownEffects(
-      result.cells,
-      plan.all.map((v) => ({ name: v.name, target: v.spec.target })),
-      control,
-      kindOf(loaded.spec.target.kind).shown
-    )
-  ];
+  const effects = effectsOf(i);
   const cells = withEffects(judged.cells, effects);
   const read3 = readings(result, control, cells, judged.alpha);
   const side = (variant) => ({
@@ -63465,22 +63449,51 @@ function buildVerdict(i) {
     ...read3.length ? { readings: read3 } : {},
     ...i.profiles.length ? { profiles: i.profiles } : {},
     ...i.profileDiffs?.length ? { profile_diffs: i.profileDiffs } : {},
-    notes: [
-      ...i.profiles.length ? [
-        `${new Set(i.profiles.map((p) => `${p.workload}\0${p.threads}`)).size} regressed cell(s) ran once more per side with CPU profiles of the servers (compare.profiles; not judged): under profiles/`
-      ] : [],
-      ...i.groupedBy !== void 0 ? [
-        `variants took turns in groups: a switch restarts servers (${i.groupedBy}), so in each block every variant ran its cells together on a freshly switched instance, variants in a balanced order over blocks`
-      ] : [],
-      ...i.runnerNotes,
-      ...singlePair ? [singlePair] : [],
-      compare3.blocks > 1 ? `instances as the unit: ${compare3.rounds / compare3.blocks} rounds per block, every variant's server restarted (fresh process, same data, random order) before each block after the first, warmup rounds again; per cell the mean of log(variant/${control}) in each block, a t interval over the block means (df = blocks \u2212 1); between_share: the part of the round-to-round variance that lay between instances (one-way random effects)` : `paired by round: one server instance per variant, rounds as the unit`,
-      ...(loaded.builds ?? []).map(
-        (b10) => `${b10.variant === "all" ? "every variant" : b10.variant}: its server built from ${b10.path} at ${b10.commit.slice(0, 10)} (${b10.subject})${b10.kept ? ", kept from an earlier build" : `, built in ${b10.seconds} s`}`
-      ),
-      `paired by round: mean of log(variant/${control}) with a t interval; Bonferroni over ${judged.comparisons} judgements (${others.length > 1 ? `${others.length} variants against ${control} \xD7 ` : ""}cells \xD7 metrics \xD7 ${schedule.looks.length} look(s) at rounds ${schedule.looks.join(", ")}) for ${Math.round(compare3.confidence * 100)}% familywise confidence`
-    ]
+    notes: verdictNotes(i, singlePair)
   };
+}
+function effectsOf(i) {
+  const { loaded, result } = i;
+  const plan = loaded.variants;
+  const control = plan.base.name;
+  return [
+    ...quotaEffects(
+      result.cells,
+      plan.all.map((v) => {
+        const q = cpuQuotaOf(v.spec.target);
+        return { name: v.name, ...q !== void 0 ? { cpu_quota: q } : {} };
+      }),
+      control
+    ),
+    ...settingEffects(result.cells, plan.all.map((v) => v.name).map(i.infoOf), control),
+    ...unshownEffects(
+      result.cells,
+      plan.all.map((v) => ({ name: v.name, target: v.spec.target })),
+      control,
+      kindOf(loaded.spec.target.kind).shown
+    )
+  ];
+}
+function verdictNotes(i, singlePair) {
+  const { loaded, compare: compare3, judged, schedule } = i;
+  const plan = loaded.variants;
+  const control = plan.base.name;
+  const others = plan.all.slice(1);
+  return [
+    ...i.profiles.length ? [
+      `${new Set(i.profiles.map((p) => `${p.workload}\0${p.threads}`)).size} regressed cell(s) ran once more per side with CPU profiles of the servers (compare.profiles; not judged): under profiles/`
+    ] : [],
+    ...i.groupedBy !== void 0 ? [
+      `variants took turns in groups: a switch restarts servers (${i.groupedBy}), so in each block every variant ran its cells together on a freshly switched instance, variants in a balanced order over blocks`
+    ] : [],
+    ...i.runnerNotes,
+    ...singlePair ? [singlePair] : [],
+    compare3.blocks > 1 ? `instances as the unit: ${compare3.rounds / compare3.blocks} rounds per block, every variant's server restarted (fresh process, same data, random order) before each block after the first, warmup rounds again; per cell the mean of log(variant/${control}) in each block, a t interval over the block means (df = blocks \u2212 1); between_share: the part of the round-to-round variance that lay between instances (one-way random effects)` : `paired by round: one server instance per variant, rounds as the unit`,
+    ...(loaded.builds ?? []).map(
+      (b10) => `${b10.variant === "all" ? "every variant" : b10.variant}: its server built from ${b10.path} at ${b10.commit.slice(0, 10)} (${b10.subject})${b10.kept ? ", kept from an earlier build" : `, built in ${b10.seconds} s`}`
+    ),
+    `paired by round: mean of log(variant/${control}) with a t interval; Bonferroni over ${judged.comparisons} judgements (${others.length > 1 ? `${others.length} variants against ${control} \xD7 ` : ""}cells \xD7 metrics \xD7 ${schedule.looks.length} look(s) at rounds ${schedule.looks.join(", ")}) for ${Math.round(compare3.confidence * 100)}% familywise confidence`
+  ];
 }
 
 // action/src/pipeline/compare.ts

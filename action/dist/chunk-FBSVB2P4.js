@@ -9502,6 +9502,31 @@ function localSteps(s, input) {
     });
   return steps;
 }
+function privateServers(s, plan, log) {
+  const specs = new Map(plan.variants.map((v) => [v.name, v.target]));
+  const stops = [];
+  const deployment = {
+    executed: [],
+    async target(variant, opts) {
+      const spec = specs.get(variant);
+      if (!spec) throw new Error(`no variant ${variant} in this plan`);
+      const t = await startOnFreePort(
+        () => s.start(spec, {
+          ...opts,
+          step: (step) => deployment.executed.push({ ...step, variant })
+        }),
+        (line) => opts.log(`${variant}: ${line}`)
+      );
+      stops.push(t.stop.bind(t));
+      return t;
+    },
+    async stop() {
+      for (const stop of stops.splice(0).reverse())
+        await stop().catch((e) => log(`teardown: ${e.message}`));
+    }
+  };
+  return deployment;
+}
 function localKind(s) {
   return {
     name: s.name,
@@ -9552,29 +9577,7 @@ function localKind(s) {
     },
     async open(plan, o) {
       if ("endpoint" in plan) return openEndpoints(plan, o);
-      const specs = new Map(plan.variants.map((v) => [v.name, v.target]));
-      const stops = [];
-      const deployment = {
-        executed: [],
-        async target(variant, opts) {
-          const spec = specs.get(variant);
-          if (!spec) throw new Error(`no variant ${variant} in this plan`);
-          const t = await startOnFreePort(
-            () => s.start(spec, {
-              ...opts,
-              step: (step) => deployment.executed.push({ ...step, variant })
-            }),
-            (line) => opts.log(`${variant}: ${line}`)
-          );
-          stops.push(t.stop.bind(t));
-          return t;
-        },
-        async stop() {
-          for (const stop of stops.splice(0).reverse())
-            await stop().catch((e) => o.log(`teardown: ${e.message}`));
-        }
-      };
-      return deployment;
+      return privateServers(s, plan, o.log);
     },
     reapers: { ...LOCAL_REAPERS, ...ENDPOINT_REAPERS },
     costMetrics: ["cpu_ms_per_op", ...s.costMetrics]
@@ -13760,6 +13763,35 @@ async function tidbEndpoints2(input, defaultProfile) {
 }
 
 // action/src/targets/tidb/plan.ts
+function configKeysOf(variants, profile, profileFile) {
+  const configKeys = new Map(
+    variants.map((v) => [
+      v.name,
+      ROLES.flatMap(
+        (role) => flatKeys(roleConfig(profile, v.target, role)).map(([key, value]) => ({ role, key, value }))
+      )
+    ])
+  );
+  for (const v of variants)
+    for (const role of ROLES) {
+      const count = v.target.roles?.[role]?.count ?? profile.roles[role].count;
+      const keys = (configKeys.get(v.name) ?? []).filter((k) => k.role === role).map((k) => k.key);
+      if (count === 0 && keys.length)
+        throw new InputError(
+          `${profileFile}: variant ${v.name} configures ${role} (${keys.slice(0, 3).join(", ")}${keys.length > 3 ? ", \u2026" : ""}: target.server_configs.${role} or roles.${role}.config) but runs no ${role} (roles.${role}.count is 0): give it instances, or remove that config`
+        );
+    }
+  return configKeys;
+}
+function loadOf(profile) {
+  const loadHost = profile.hosts?.load?.[0];
+  return loadHost ? {
+    host: loadHost,
+    user: profile.ssh?.user ?? "tidb",
+    port: profile.ssh?.port ?? 22,
+    ...profile.ssh?.identity_file ? { identity: profile.ssh.identity_file } : {}
+  } : { host: "127.0.0.1" };
+}
 function planTidb(o) {
   const { profile } = o;
   const form = deployerOf(profile.provider).form;
@@ -13768,23 +13800,7 @@ function planTidb(o) {
       `${o.profileFile}: provider ${profile.provider} deploys nothing: it is measured as an endpoint`
     );
   const files = {};
-  const configKeys = new Map(
-    o.variants.map((v) => [
-      v.name,
-      ROLES.flatMap(
-        (role) => flatKeys(roleConfig(profile, v.target, role)).map(([key, value]) => ({ role, key, value }))
-      )
-    ])
-  );
-  for (const v of o.variants)
-    for (const role of ROLES) {
-      const count = v.target.roles?.[role]?.count ?? profile.roles[role].count;
-      const keys = (configKeys.get(v.name) ?? []).filter((k) => k.role === role).map((k) => k.key);
-      if (count === 0 && keys.length)
-        throw new InputError(
-          `${o.profileFile}: variant ${v.name} configures ${role} (${keys.slice(0, 3).join(", ")}${keys.length > 3 ? ", \u2026" : ""}: target.server_configs.${role} or roles.${role}.config) but runs no ${role} (roles.${role}.count is 0): give it instances, or remove that config`
-        );
-    }
+  const configKeys = configKeysOf(o.variants, profile, o.profileFile);
   const planned = form.plan({
     variants: o.variants,
     profile,
@@ -13806,13 +13822,6 @@ function planTidb(o) {
   const { deployments, variants } = planned;
   const switching = form.switching(o.variants.length, deployments);
   checkSqlSwitching(variants, deployments);
-  const loadHost = profile.hosts?.load?.[0];
-  const load = loadHost ? {
-    host: loadHost,
-    user: profile.ssh?.user ?? "tidb",
-    port: profile.ssh?.port ?? 22,
-    ...profile.ssh?.identity_file ? { identity: profile.ssh.identity_file } : {}
-  } : { host: "127.0.0.1" };
   const plan = {
     profile,
     profileFile: o.profileFile,
@@ -13822,7 +13831,7 @@ function planTidb(o) {
     grouped: form.grouped(switching, deployments),
     files,
     ...planned.haproxy ? { haproxy: planned.haproxy } : {},
-    load,
+    load: loadOf(profile),
     steps: []
   };
   plan.steps = stepsOf(plan, o.data, o.loads ?? []);
@@ -14416,12 +14425,7 @@ var TidbRun = class {
     this.log(
       `target: TiDB ${facts.version} (${d.kind} ${d.name}) for variant ${variant}; SQL at ${r.endpoints.map((e) => `${e.host}:${e.port}`).join(", ")}`
     );
-    const config = {};
-    for (const k of setup.configKeys) {
-      const v = k.value;
-      config[`${k.role}.${k.key}`] = typeof v === "string" || typeof v === "number" || typeof v === "boolean" ? v : JSON.stringify(v);
-    }
-    if (setup.split) config["split.regions"] = setup.split.regions;
+    const config = settingsOf(setup);
     let stopped = false;
     const restarts = { seen: r.restarts };
     return {
@@ -14594,6 +14598,15 @@ var TidbRun = class {
     }
   }
 };
+function settingsOf(setup) {
+  const config = {};
+  for (const k of setup.configKeys) {
+    const v = k.value;
+    config[`${k.role}.${k.key}`] = typeof v === "string" || typeof v === "number" || typeof v === "boolean" ? v : JSON.stringify(v);
+  }
+  if (setup.split) config["split.regions"] = setup.split.regions;
+  return config;
+}
 
 // action/src/targets/tidb/source.ts
 import { createHash } from "node:crypto";

@@ -6,7 +6,7 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-PL7P4A43.js";
+} from "./chunk-FBSVB2P4.js";
 import {
   sweep
 } from "./chunk-SG6LQMGY.js";
