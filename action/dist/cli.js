@@ -47,7 +47,7 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-NWWUKV2K.js";
+} from "./chunk-EGEQ35BD.js";
 import {
   reapLedger
 } from "./chunk-JK3QCCIE.js";

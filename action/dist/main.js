@@ -13,7 +13,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-NWWUKV2K.js";
+} from "./chunk-EGEQ35BD.js";
 import {
   getInput,
   info,

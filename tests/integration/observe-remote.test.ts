@@ -38,8 +38,9 @@ describe("RemoteSampler over SSH", () => {
     const load = spawn("bash", ["-c", "exec -a tiperf-test-load sleep 60"], { stdio: "ignore" });
     started.push(load);
     await sleep(500);
-    const sampler = new RemoteSampler({ remote: sshd.host, ports: [port], loads: ["sleep"], maxS: 30 });
-    await sleep(3500);
+    const sampler = new RemoteSampler({ remote: sshd.host, ports: [port], loads: ["sleep"], maxS: 60 });
+    // four seconds reported by the loop, however long ssh took to connect (bounded)
+    for (let i = 0; i < 400 && sampler.sampled < 4; i++) await sleep(100);
     const uses = await sampler.stop();
     const server_ = uses.find((u) => u.role === "server");
     const machine = uses.find((u) => u.role === "machine");

@@ -114,6 +114,11 @@ export class RemoteSampler implements Sampler {
 
   addLoad(): void {}
 
+  /** How many seconds the remote loop has reported so far (its snapshots). */
+  get sampled(): number {
+    return parseRemote(this.output).snapshots.length;
+  }
+
   /** Ends the loop (ssh ends), waits for it (bounded) and summarises the host's programs. */
   async stop(): Promise<ResourceUse[]> {
     this.child.kill("SIGTERM");

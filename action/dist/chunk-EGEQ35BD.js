@@ -61006,6 +61006,10 @@ var RemoteSampler = class {
   done;
   addLoad() {
   }
+  /** How many seconds the remote loop has reported so far (its snapshots). */
+  get sampled() {
+    return parseRemote(this.output).snapshots.length;
+  }
   /** Ends the loop (ssh ends), waits for it (bounded) and summarises the host's programs. */
   async stop() {
     this.child.kill("SIGTERM");
