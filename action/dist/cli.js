@@ -47,10 +47,10 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-EGEQ35BD.js";
+} from "./chunk-WPPS3K7M.js";
 import {
   reapLedger
-} from "./chunk-JK3QCCIE.js";
+} from "./chunk-YKH3GT3C.js";
 import {
   EXPIRES,
   KubeClient,
@@ -67,7 +67,7 @@ import {
   require_dist,
   writeAtomic,
   writeResult
-} from "./chunk-FBSVB2P4.js";
+} from "./chunk-7TRQQJYB.js";
 import {
   CLOUDS,
   Interrupted,

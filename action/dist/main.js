@@ -13,7 +13,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-EGEQ35BD.js";
+} from "./chunk-WPPS3K7M.js";
 import {
   getInput,
   info,
@@ -26,7 +26,7 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-FBSVB2P4.js";
+} from "./chunk-7TRQQJYB.js";
 import {
   Interrupted,
   installCrashTeardown,

@@ -4,13 +4,13 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   reapLedger
-} from "./chunk-JK3QCCIE.js";
+} from "./chunk-YKH3GT3C.js";
 import {
   getState,
   info,
   setFailed
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-FBSVB2P4.js";
+import "./chunk-7TRQQJYB.js";
 import {
   ledgerDir
 } from "./chunk-SG6LQMGY.js";

@@ -13,13 +13,12 @@ import { type EndpointPlan, openEndpoints, planEndpoints } from "../endpoint/dep
 import { ENDPOINT_REAPERS } from "../endpoint/reapers.ts";
 import type { Connection, Deployment, TargetKind, TargetPlan, TargetPlanInput } from "../types.ts";
 import { askOf, cloudOfProfile, withHosts } from "./cloud.ts";
-import { deployerOf, formOf } from "./deployments/registry.ts";
+import { deployerOf, formOf, formReapers } from "./deployments/registry.ts";
 import { deprecationWarnings } from "./deprecated.ts";
 import { TIDB_ENDPOINT, tidbEndpoints } from "./endpoint.ts";
 import { loadProfile } from "./load-profile.ts";
 import { loadEndpoints, planTidb, type TidbPlan } from "./plan.ts";
 import type { Profile } from "./profile.ts";
-import { TIDB_REAPERS } from "./reapers.ts";
 import { TidbRun } from "./run.ts";
 import { binpathsOf, TidbTargetSchema, type TidbTargetSpec } from "./schema.ts";
 import { tidbSource } from "./source.ts";
@@ -287,7 +286,10 @@ export const tidb: TargetKind = {
       ...(cloud ? { plan: targetPlan(tidbPlan, input, true) } : {}),
     };
   },
-  reapers: { ...TIDB_REAPERS, ...ENDPOINT_REAPERS },
+  // read when \`tiperf reap\` runs: every registered form's, and the endpoint's
+  get reapers() {
+    return { ...formReapers(), ...ENDPOINT_REAPERS };
+  },
   costMetrics: [
     "cpu_ms_per_op",
     "alloc_kb_per_op",

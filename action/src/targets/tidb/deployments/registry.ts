@@ -1,5 +1,7 @@
 // The ways to deploy TiDB, one line each: a profile's `provider` names one. A new way is a folder
 // beside these and its line here; a new cloud is a line in cloud/registry.ts.
+
+import type { Reaper } from "../../../lifecycle/ledger.ts";
 import { CLOUD_DEPLOYERS } from "./cloud/index.ts";
 import { ENDPOINT } from "./endpoint/index.ts";
 import { HOSTS } from "./hosts/index.ts";
@@ -30,4 +32,9 @@ export function formOf(d: Pick<Deployment, "kind">): DeploymentForm {
   const form = Object.values(DEPLOYERS).find((x) => x.form?.kind === d.kind)?.form;
   if (!form) throw new Error(`no deployment form ${d.kind}`);
   return form;
+}
+
+/** What `tiperf reap` does with each form's ledger entries, by their kind. */
+export function formReapers(): Record<string, Reaper> {
+  return Object.assign({}, ...Object.values(DEPLOYERS).map((d) => d.form?.reapers ?? {}));
 }

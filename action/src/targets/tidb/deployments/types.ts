@@ -5,6 +5,7 @@
 // under deployments/, one line each in deployments/registry.ts; and how the run carries a form out
 // (FormRuntime: start, switch variants, restart, watch a cell, keep what it observed).
 import type { CloudCluster } from "../../../cloud/provision.ts";
+import type { Reaper } from "../../../lifecycle/ledger.ts";
 import type { RemoteHost } from "../../../proc/ssh.ts";
 import type { ToolLauncher } from "../../../proc/tool.ts";
 import type { Cost, Endpoint, PlanStep } from "../../types.ts";
@@ -143,6 +144,8 @@ export interface DeploymentForm<D extends Deployment = Deployment> {
   records?(d: D): string[];
   /** How the run carries it out. */
   run: FormRuntime<D>;
+  /** What `tiperf reap` does with what it recorded in the ledger (by the entry's kind), if tiperf died. */
+  reapers?: Record<string, Reaper>;
 }
 
 /**

@@ -14,6 +14,7 @@ import { tiupHome } from "../../tiup.ts";
 import { buildCluster, type Cluster, checkTopology, topologyObject, topologyYaml } from "../../topology.ts";
 import type { AddStep, DeploymentForm, TidbPlan, TidbVariant, VariantSetup } from "../types.ts";
 import { clusterStatus, haproxyPort, tidbEndpoints } from "./endpoints.ts";
+import { clusterReaper } from "./reaper.ts";
 import { clusterRuntime } from "./run.ts";
 import { type ClusterDeployment, isCluster } from "./types.ts";
 
@@ -194,6 +195,7 @@ function switchSteps(plan: TidbPlan, d: ClusterDeployment, v: VariantSetup, own:
 
 export const clusterForm: DeploymentForm<ClusterDeployment> = {
   kind: "cluster",
+  reapers: { cluster: clusterReaper },
   deploySeconds: 300,
   restartSeconds: 120,
   plan(o) {

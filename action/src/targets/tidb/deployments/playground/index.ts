@@ -9,6 +9,7 @@ import { effectiveRoles } from "../../topology.ts";
 import { noInstanceTypes, releaseTarget } from "../release.ts";
 import type { Deployer, DeploymentForm } from "../types.ts";
 import { PLAYGROUND_PORT_OFFSET, playgroundStatus, playgroundTidbPort } from "./ports.ts";
+import { playgroundReaper } from "./reaper.ts";
 import { playgroundRuntime } from "./run.ts";
 import type { PlaygroundDeployment } from "./types.ts";
 
@@ -37,6 +38,7 @@ export function playgroundArgs(d: PlaygroundDeployment, dir: string): string[] {
 
 const playgroundForm: DeploymentForm<PlaygroundDeployment> = {
   kind: "playground",
+  reapers: { playground: playgroundReaper },
   deploySeconds: 60,
   restartSeconds: 60,
   plan(o) {

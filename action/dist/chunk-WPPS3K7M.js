@@ -43,7 +43,7 @@ import {
   throttleBetween,
   validateYaml,
   writeAtomic
-} from "./chunk-FBSVB2P4.js";
+} from "./chunk-7TRQQJYB.js";
 import {
   record,
   shellCommand,

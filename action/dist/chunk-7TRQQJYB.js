@@ -11036,6 +11036,20 @@ function clusterStatus(d) {
   };
 }
 
+// action/src/targets/tidb/deployments/cluster/reaper.ts
+var clusterReaper = {
+  order: 0,
+  describe: (e) => `run tiup cluster destroy ${e.path} --yes`,
+  async reap(e, log) {
+    const r = await runCommand("tiup", ["cluster", "destroy", e.path, "--yes"], { timeoutMs: 9e5 });
+    if (r.code !== 0)
+      throw new Error(
+        `tiup cluster destroy ${e.path} failed (exit ${r.code}): ${(r.stderr || r.stdout).trim().split("\n").slice(-2).join(" ")}`
+      );
+    log(`reap: destroyed tiup cluster ${e.path}`);
+  }
+};
+
 // action/src/targets/tidb/deployments/cluster/run.ts
 import { mkdir as mkdir4 } from "node:fs/promises";
 import { join as join10 } from "node:path";
@@ -11622,6 +11636,7 @@ function switchSteps(plan, d, v, own, add) {
 }
 var clusterForm = {
   kind: "cluster",
+  reapers: { cluster: clusterReaper },
   deploySeconds: 300,
   restartSeconds: 120,
   plan(o) {
@@ -13378,8 +13393,22 @@ function playgroundStatus(d) {
   };
 }
 
+// action/src/targets/tidb/deployments/playground/reaper.ts
+import { rm as rm7 } from "node:fs/promises";
+import { basename as basename5 } from "node:path";
+var playgroundReaper = {
+  order: 0,
+  describe: (e) => `stop ${e.what}${e.pid ? ` pid ${e.pid}` : ""} and remove ${e.path}`,
+  async reap(e, log) {
+    if (await stopRecorded(e.pid, basename5(e.path), "SIGINT", 3e4))
+      log(`reap: stopped ${e.what} pid ${e.pid}`);
+    await rm7(e.path, { recursive: true, force: true });
+    log(`reap: removed ${e.path}`);
+  }
+};
+
 // action/src/targets/tidb/deployments/playground/run.ts
-import { readFile as readFile6, rm as rm7 } from "node:fs/promises";
+import { readFile as readFile6, rm as rm8 } from "node:fs/promises";
 import { join as join15 } from "node:path";
 var playgrounds = /* @__PURE__ */ new WeakMap();
 var playgroundRuntime = {
@@ -13405,7 +13434,7 @@ var playgroundRuntime = {
       stopping = true;
       ctx.planned(stepKey.stop(d));
       await server.stop("SIGINT", 6e4);
-      await rm7(dataDir, { recursive: true, force: true });
+      await rm8(dataDir, { recursive: true, force: true });
       await forget();
     };
     const died = server.exited.then(
@@ -13483,6 +13512,7 @@ function playgroundArgs(d, dir) {
 }
 var playgroundForm = {
   kind: "playground",
+  reapers: { playground: playgroundReaper },
   deploySeconds: 60,
   restartSeconds: 60,
   plan(o) {
@@ -13586,6 +13616,9 @@ function formOf(d) {
   const form = Object.values(DEPLOYERS).find((x) => x.form?.kind === d.kind)?.form;
   if (!form) throw new Error(`no deployment form ${d.kind}`);
   return form;
+}
+function formReapers() {
+  return Object.assign({}, ...Object.values(DEPLOYERS).map((d) => d.form?.reapers ?? {}));
 }
 
 // action/src/targets/tidb/deprecated.ts
@@ -13976,33 +14009,6 @@ function stepsOf(plan, data, loads) {
   for (const d of [...plan.deployments].reverse()) formOf(d).teardownSteps(plan, d, add);
   return out;
 }
-
-// action/src/targets/tidb/reapers.ts
-import { rm as rm8 } from "node:fs/promises";
-import { basename as basename5 } from "node:path";
-var playgroundReaper = {
-  order: 0,
-  describe: (e) => `stop ${e.what}${e.pid ? ` pid ${e.pid}` : ""} and remove ${e.path}`,
-  async reap(e, log) {
-    if (await stopRecorded(e.pid, basename5(e.path), "SIGINT", 3e4))
-      log(`reap: stopped ${e.what} pid ${e.pid}`);
-    await rm8(e.path, { recursive: true, force: true });
-    log(`reap: removed ${e.path}`);
-  }
-};
-var clusterReaper = {
-  order: 0,
-  describe: (e) => `run tiup cluster destroy ${e.path} --yes`,
-  async reap(e, log) {
-    const r = await runCommand("tiup", ["cluster", "destroy", e.path, "--yes"], { timeoutMs: 9e5 });
-    if (r.code !== 0)
-      throw new Error(
-        `tiup cluster destroy ${e.path} failed (exit ${r.code}): ${(r.stderr || r.stdout).trim().split("\n").slice(-2).join(" ")}`
-      );
-    log(`reap: destroyed tiup cluster ${e.path}`);
-  }
-};
-var TIDB_REAPERS = { playground: playgroundReaper, cluster: clusterReaper };
 
 // action/src/targets/tidb/run.ts
 import { mkdir as mkdir7, writeFile as writeFile4 } from "node:fs/promises";
@@ -15106,7 +15112,10 @@ var tidb = {
       ...cloud ? { plan: targetPlan(tidbPlan, input, true) } : {}
     };
   },
-  reapers: { ...TIDB_REAPERS, ...ENDPOINT_REAPERS },
+  // read when \`tiperf reap\` runs: every registered form's, and the endpoint's
+  get reapers() {
+    return { ...formReapers(), ...ENDPOINT_REAPERS };
+  },
   costMetrics: [
     "cpu_ms_per_op",
     "alloc_kb_per_op",

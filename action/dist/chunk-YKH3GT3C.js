@@ -6,7 +6,7 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-FBSVB2P4.js";
+} from "./chunk-7TRQQJYB.js";
 import {
   sweep
 } from "./chunk-SG6LQMGY.js";
