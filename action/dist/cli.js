@@ -47,10 +47,10 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-WPPS3K7M.js";
+} from "./chunk-YJRBCV6A.js";
 import {
   reapLedger
-} from "./chunk-YKH3GT3C.js";
+} from "./chunk-O5RZOD73.js";
 import {
   EXPIRES,
   KubeClient,
@@ -67,7 +67,7 @@ import {
   require_dist,
   writeAtomic,
   writeResult
-} from "./chunk-7TRQQJYB.js";
+} from "./chunk-USS6T5CR.js";
 import {
   CLOUDS,
   Interrupted,

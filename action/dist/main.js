@@ -13,7 +13,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-WPPS3K7M.js";
+} from "./chunk-YJRBCV6A.js";
 import {
   getInput,
   info,
@@ -26,7 +26,7 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-7TRQQJYB.js";
+} from "./chunk-USS6T5CR.js";
 import {
   Interrupted,
   installCrashTeardown,

@@ -4,13 +4,13 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   reapLedger
-} from "./chunk-YKH3GT3C.js";
+} from "./chunk-O5RZOD73.js";
 import {
   getState,
   info,
   setFailed
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-7TRQQJYB.js";
+import "./chunk-USS6T5CR.js";
 import {
   ledgerDir
 } from "./chunk-SG6LQMGY.js";

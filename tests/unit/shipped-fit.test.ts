@@ -3,7 +3,6 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
 import { parse } from "yaml";
-import { samplesNeeded } from "../../action/src/compare/judge.ts";
 import { planRun } from "../../action/src/pipeline/plan.ts";
 import { loadSpec, parseSpec } from "../../action/src/specfile/load.ts";
 import { ROOT } from "../helpers/paths.ts";

@@ -7,7 +7,13 @@ import { record } from "../../lifecycle/ledger.ts";
 import { onTeardown } from "../../lifecycle/teardown.ts";
 import { treeCpuSeconds } from "../../observe/cost.ts";
 import { freePort } from "../../proc/port.ts";
-import { type CommandResult, processState, type ServerProcess } from "../../proc/process.ts";
+import {
+  type CommandResult,
+  processState,
+  type RunAs,
+  runCommand,
+  type ServerProcess,
+} from "../../proc/process.ts";
 import { pinProcesses } from "./affinity.ts";
 import { applyResources, processTree } from "./cgroup.ts";
 import { keepLogs } from "./reapers.ts";
@@ -15,7 +21,7 @@ import type { LocalTargetSpec } from "./schema.ts";
 
 export { freePort };
 
-import type { Connection, Target } from "../types.ts";
+import type { Connection, StartOptions, Target } from "../types.ts";
 
 export async function makeWorkDir(kind: string): Promise<string> {
   return mkdtemp(join(dataRoot(), `tiperf-${kind}-`));
@@ -339,4 +345,25 @@ export function resourcesText(r: NonNullable<LocalTargetSpec["resources"]>): {
     ...(r.cpu_quota !== undefined ? { cpu_quota: `${Math.round(r.cpu_quota * 1000) / 10}%` } : {}),
     ...(r.cpus !== undefined ? { cpus: r.cpus } : {}),
   };
+} /**
+ * A new server's data directory made by its tool (mariadb-install-db, initdb), the step recorded;
+ * on failure the work directory goes and the tool's own words are the error.
+ */
+export async function installDataDir(o: {
+  what: string;
+  command: string[];
+  workDir: string;
+  removeWorkDir: () => void;
+  step: StartOptions["step"];
+  runAs?: RunAs | undefined;
+}): Promise<void> {
+  o.step?.({ phase: "start", where: "runner", run: { command: o.command } });
+  const r = await runCommand(o.command[0] as string, o.command.slice(1), {
+    runAs: o.runAs,
+    timeoutMs: 120_000,
+  });
+  if (r.code === 0) return;
+  o.removeWorkDir();
+  await rm(o.workDir, { recursive: true, force: true });
+  throw new RunError(`${o.what} failed (exit ${r.code}):\n${(r.stderr || r.stdout).slice(-2000)}`);
 }

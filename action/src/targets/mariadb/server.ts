@@ -10,6 +10,7 @@ import type { LocalTargetSpec } from "../local/schema.ts";
 import {
   checkDatabaseName,
   freePort,
+  installDataDir,
   lifecycle,
   localTarget,
   makeWorkDir,
@@ -79,6 +80,27 @@ export function mariadbCommands(o: {
   };
 }
 
+/** tiperf's own SQL to a private MariaDB on `port` (the client, no defaults read): its counters, a database. */
+function mariadbClient(port: number) {
+  const sql = (query: string, timeoutMs = 30_000) =>
+    runCommand(
+      CLIENT(),
+      ["--no-defaults", "-h", "127.0.0.1", "-P", String(port), "-u", "root", "-N", "-B", "-e", query],
+      { timeoutMs },
+    );
+  return {
+    sql,
+    counters: async () => {
+      const r = await sql(MARIADB_COUNTERS_SQL, COUNTERS_TIMEOUT_MS);
+      return r.code === 0 ? mariadbCounters(r.stdout) : {};
+    },
+    createDatabase: async (name: string) => {
+      const r = await sql(`CREATE DATABASE IF NOT EXISTS ${checkDatabaseName(name)}`);
+      if (r.code !== 0) throw new RunError(`MariaDB: cannot create database ${name}: ${r.stderr.trim()}`);
+    },
+  };
+}
+
 /** What the server is asked once it runs: its version, and each setting read back. */
 export const READ_BACK = {
   version: "SELECT VERSION()",
@@ -105,17 +127,13 @@ export async function startMariadb(spec: LocalTargetSpec, opts: StartOptions): P
     maxConnections: opts.maxConnections,
     config: spec.config,
   });
-  opts.step?.({ phase: "start", where: "runner", run: { command: commands.install } });
-  const install = await runCommand(commands.install[0] as string, commands.install.slice(1), {
-    timeoutMs: 120_000,
+  await installDataDir({
+    what: "mariadb-install-db",
+    command: commands.install,
+    workDir,
+    removeWorkDir,
+    step: opts.step,
   });
-  if (install.code !== 0) {
-    removeWorkDir();
-    await rm(workDir, { recursive: true, force: true });
-    throw new RunError(
-      `mariadb-install-db failed (exit ${install.code}):\n${(install.stderr || install.stdout).slice(-2000)}`,
-    );
-  }
 
   opts.step?.({ phase: "start", where: "runner", run: { command: commands.server } });
   const spawnServer = () =>
@@ -136,12 +154,7 @@ export async function startMariadb(spec: LocalTargetSpec, opts: StartOptions): P
     beforeRemove: async () => removeCgroup?.(),
   });
 
-  const sql = (query: string, timeoutMs = 30_000) =>
-    runCommand(
-      CLIENT(),
-      ["--no-defaults", "-h", "127.0.0.1", "-P", String(port), "-u", "root", "-N", "-B", "-e", query],
-      { timeoutMs },
-    );
+  const { sql, counters, createDatabase } = mariadbClient(port);
 
   const settle = (s: ServerProcess) =>
     settleServer({
@@ -169,14 +182,8 @@ export async function startMariadb(spec: LocalTargetSpec, opts: StartOptions): P
       version,
       effectiveConfig,
       workDir,
-      counters: async () => {
-        const r = await sql(MARIADB_COUNTERS_SQL, COUNTERS_TIMEOUT_MS);
-        return r.code === 0 ? mariadbCounters(r.stdout) : {};
-      },
-      createDatabase: async (name) => {
-        const r = await sql(`CREATE DATABASE IF NOT EXISTS ${checkDatabaseName(name)}`);
-        if (r.code !== 0) throw new RunError(`MariaDB: cannot create database ${name}: ${r.stderr.trim()}`);
-      },
+      counters,
+      createDatabase,
     });
   } catch (e) {
     await life.stop();

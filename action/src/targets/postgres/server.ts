@@ -10,6 +10,7 @@ import type { LocalTargetSpec } from "../local/schema.ts";
 import {
   checkDatabaseName,
   freePort,
+  installDataDir,
   lifecycle,
   localTarget,
   makeWorkDir,
@@ -104,6 +105,30 @@ export function postgresCommands(o: {
   };
 }
 
+/** tiperf's own SQL to a private PostgreSQL on `port` (psql, no psqlrc read): its counters, a database. */
+function postgresClient(port: number) {
+  const psql = (query: string, db = "postgres", timeoutMs = 30_000) =>
+    runCommand(
+      "psql",
+      ["-X", "-h", "127.0.0.1", "-p", String(port), "-U", "postgres", "-d", db, "-Atc", query],
+      { timeoutMs },
+    );
+  return {
+    psql,
+    counters: async () => {
+      const r = await psql(POSTGRES_COUNTERS_SQL, "postgres", COUNTERS_TIMEOUT_MS);
+      return r.code === 0 ? postgresCounters(r.stdout) : {};
+    },
+    createDatabase: async (name: string) => {
+      const db = checkDatabaseName(name);
+      const exists = await psql(`SELECT 1 FROM pg_database WHERE datname = '${db}'`);
+      if (exists.code === 0 && exists.stdout.trim() === "1") return;
+      const r = await psql(`CREATE DATABASE ${db}`);
+      if (r.code !== 0) throw new RunError(`PostgreSQL: cannot create database ${name}: ${r.stderr.trim()}`);
+    },
+  };
+}
+
 /** What the server is asked once it runs: its version, and each setting read back. */
 export const READ_BACK = {
   version: "SHOW server_version",
@@ -128,16 +153,14 @@ export async function startPostgres(spec: LocalTargetSpec, opts: StartOptions): 
     maxConnections: opts.maxConnections,
     config: spec.config,
   });
-  opts.step?.({ phase: "start", where: "runner", run: { command: commands.install } });
-  const init = await runCommand(commands.install[0] as string, commands.install.slice(1), {
+  await installDataDir({
+    what: "initdb",
+    command: commands.install,
+    workDir,
+    removeWorkDir,
+    step: opts.step,
     runAs: user,
-    timeoutMs: 120_000,
   });
-  if (init.code !== 0) {
-    removeWorkDir();
-    await rm(workDir, { recursive: true, force: true });
-    throw new RunError(`initdb failed (exit ${init.code}):\n${(init.stderr || init.stdout).slice(-2000)}`);
-  }
 
   opts.step?.({ phase: "start", where: "runner", run: { command: commands.server } });
   const spawnServer = () =>
@@ -160,12 +183,7 @@ export async function startPostgres(spec: LocalTargetSpec, opts: StartOptions): 
     beforeRemove: async () => removeCgroup?.(),
   });
 
-  const psql = (query: string, db = "postgres", timeoutMs = 30_000) =>
-    runCommand(
-      "psql",
-      ["-X", "-h", "127.0.0.1", "-p", String(port), "-U", "postgres", "-d", db, "-Atc", query],
-      { timeoutMs },
-    );
+  const { psql, counters, createDatabase } = postgresClient(port);
 
   const settle = (s: ServerProcess) =>
     settleServer({
@@ -193,18 +211,8 @@ export async function startPostgres(spec: LocalTargetSpec, opts: StartOptions): 
       version,
       effectiveConfig,
       workDir,
-      counters: async () => {
-        const r = await psql(POSTGRES_COUNTERS_SQL, "postgres", COUNTERS_TIMEOUT_MS);
-        return r.code === 0 ? postgresCounters(r.stdout) : {};
-      },
-      createDatabase: async (name) => {
-        const db = checkDatabaseName(name);
-        const exists = await psql(`SELECT 1 FROM pg_database WHERE datname = '${db}'`);
-        if (exists.code === 0 && exists.stdout.trim() === "1") return;
-        const r = await psql(`CREATE DATABASE ${db}`);
-        if (r.code !== 0)
-          throw new RunError(`PostgreSQL: cannot create database ${name}: ${r.stderr.trim()}`);
-      },
+      counters,
+      createDatabase,
     });
   } catch (e) {
     await life.stop();

@@ -10,8 +10,7 @@ import type { RemoteHost } from "../../../proc/ssh.ts";
 import type { ToolLauncher } from "../../../proc/tool.ts";
 import type { Cost, Endpoint, PlanStep } from "../../types.ts";
 import type { Profile, Role } from "../profile.ts";
-import type { BuildRole, TidbTargetSpec as TargetSpec } from "../schema.ts";
-import type { Cluster } from "../topology.ts";
+import type { TidbTargetSpec as TargetSpec } from "../schema.ts";
 
 export interface TidbVariant {
   name: string;

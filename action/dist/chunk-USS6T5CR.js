@@ -9387,6 +9387,18 @@ function resourcesText(r) {
     ...r.cpus !== void 0 ? { cpus: r.cpus } : {}
   };
 }
+async function installDataDir(o) {
+  o.step?.({ phase: "start", where: "runner", run: { command: o.command } });
+  const r = await runCommand(o.command[0], o.command.slice(1), {
+    runAs: o.runAs,
+    timeoutMs: 12e4
+  });
+  if (r.code === 0) return;
+  o.removeWorkDir();
+  await rm3(o.workDir, { recursive: true, force: true });
+  throw new RunError(`${o.what} failed (exit ${r.code}):
+${(r.stderr || r.stdout).slice(-2e3)}`);
+}
 
 // action/src/targets/local/kind.ts
 async function endpointVariants(input) {
@@ -9629,6 +9641,24 @@ function mariadbCommands(o) {
     ]
   };
 }
+function mariadbClient(port2) {
+  const sql = (query, timeoutMs = 3e4) => runCommand(
+    CLIENT(),
+    ["--no-defaults", "-h", "127.0.0.1", "-P", String(port2), "-u", "root", "-N", "-B", "-e", query],
+    { timeoutMs }
+  );
+  return {
+    sql,
+    counters: async () => {
+      const r = await sql(MARIADB_COUNTERS_SQL, COUNTERS_TIMEOUT_MS);
+      return r.code === 0 ? mariadbCounters(r.stdout) : {};
+    },
+    createDatabase: async (name) => {
+      const r = await sql(`CREATE DATABASE IF NOT EXISTS ${checkDatabaseName(name)}`);
+      if (r.code !== 0) throw new RunError(`MariaDB: cannot create database ${name}: ${r.stderr.trim()}`);
+    }
+  };
+}
 var READ_BACK = {
   version: "SELECT VERSION()",
   setting: (key) => `SELECT @@GLOBAL.${asVariable(key)}`
@@ -9652,18 +9682,13 @@ async function startMariadb(spec, opts) {
     maxConnections: opts.maxConnections,
     config: spec.config
   });
-  opts.step?.({ phase: "start", where: "runner", run: { command: commands.install } });
-  const install = await runCommand(commands.install[0], commands.install.slice(1), {
-    timeoutMs: 12e4
+  await installDataDir({
+    what: "mariadb-install-db",
+    command: commands.install,
+    workDir,
+    removeWorkDir,
+    step: opts.step
   });
-  if (install.code !== 0) {
-    removeWorkDir();
-    await rm4(workDir, { recursive: true, force: true });
-    throw new RunError(
-      `mariadb-install-db failed (exit ${install.code}):
-${(install.stderr || install.stdout).slice(-2e3)}`
-    );
-  }
   opts.step?.({ phase: "start", where: "runner", run: { command: commands.server } });
   const spawnServer = () => startServerProcess(commands.server[0], commands.server.slice(1), {
     logFile: join6(workDir, "mariadbd.out"),
@@ -9681,11 +9706,7 @@ ${(install.stderr || install.stdout).slice(-2e3)}`
     stopSignal: "SIGTERM",
     beforeRemove: async () => removeCgroup?.()
   });
-  const sql = (query, timeoutMs = 3e4) => runCommand(
-    CLIENT(),
-    ["--no-defaults", "-h", "127.0.0.1", "-P", String(port2), "-u", "root", "-N", "-B", "-e", query],
-    { timeoutMs }
-  );
+  const { sql, counters, createDatabase } = mariadbClient(port2);
   const settle = (s) => settleServer({
     what: "MariaDB",
     spec,
@@ -9711,14 +9732,8 @@ ${(install.stderr || install.stdout).slice(-2e3)}`
       version,
       effectiveConfig,
       workDir,
-      counters: async () => {
-        const r = await sql(MARIADB_COUNTERS_SQL, COUNTERS_TIMEOUT_MS);
-        return r.code === 0 ? mariadbCounters(r.stdout) : {};
-      },
-      createDatabase: async (name) => {
-        const r = await sql(`CREATE DATABASE IF NOT EXISTS ${checkDatabaseName(name)}`);
-        if (r.code !== 0) throw new RunError(`MariaDB: cannot create database ${name}: ${r.stderr.trim()}`);
-      }
+      counters,
+      createDatabase
     });
   } catch (e) {
     await life.stop();
@@ -9835,6 +9850,27 @@ function postgresCommands(o) {
     ]
   };
 }
+function postgresClient(port2) {
+  const psql = (query, db = "postgres", timeoutMs = 3e4) => runCommand(
+    "psql",
+    ["-X", "-h", "127.0.0.1", "-p", String(port2), "-U", "postgres", "-d", db, "-Atc", query],
+    { timeoutMs }
+  );
+  return {
+    psql,
+    counters: async () => {
+      const r = await psql(POSTGRES_COUNTERS_SQL, "postgres", COUNTERS_TIMEOUT_MS);
+      return r.code === 0 ? postgresCounters(r.stdout) : {};
+    },
+    createDatabase: async (name) => {
+      const db = checkDatabaseName(name);
+      const exists = await psql(`SELECT 1 FROM pg_database WHERE datname = '${db}'`);
+      if (exists.code === 0 && exists.stdout.trim() === "1") return;
+      const r = await psql(`CREATE DATABASE ${db}`);
+      if (r.code !== 0) throw new RunError(`PostgreSQL: cannot create database ${name}: ${r.stderr.trim()}`);
+    }
+  };
+}
 var READ_BACK2 = {
   version: "SHOW server_version",
   setting: (key) => `SELECT current_setting('${key.replace(/'/g, "")}')`
@@ -9856,17 +9892,14 @@ async function startPostgres(spec, opts) {
     maxConnections: opts.maxConnections,
     config: spec.config
   });
-  opts.step?.({ phase: "start", where: "runner", run: { command: commands.install } });
-  const init = await runCommand(commands.install[0], commands.install.slice(1), {
-    runAs: user,
-    timeoutMs: 12e4
+  await installDataDir({
+    what: "initdb",
+    command: commands.install,
+    workDir,
+    removeWorkDir,
+    step: opts.step,
+    runAs: user
   });
-  if (init.code !== 0) {
-    removeWorkDir();
-    await rm5(workDir, { recursive: true, force: true });
-    throw new RunError(`initdb failed (exit ${init.code}):
-${(init.stderr || init.stdout).slice(-2e3)}`);
-  }
   opts.step?.({ phase: "start", where: "runner", run: { command: commands.server } });
   const spawnServer = () => startServerProcess(commands.server[0], commands.server.slice(1), {
     logFile: serverLog,
@@ -9886,11 +9919,7 @@ ${(init.stderr || init.stdout).slice(-2e3)}`);
     stopSignal: "SIGINT",
     beforeRemove: async () => removeCgroup?.()
   });
-  const psql = (query, db = "postgres", timeoutMs = 3e4) => runCommand(
-    "psql",
-    ["-X", "-h", "127.0.0.1", "-p", String(port2), "-U", "postgres", "-d", db, "-Atc", query],
-    { timeoutMs }
-  );
+  const { psql, counters, createDatabase } = postgresClient(port2);
   const settle = (s) => settleServer({
     what: "PostgreSQL",
     spec,
@@ -9916,18 +9945,8 @@ ${(init.stderr || init.stdout).slice(-2e3)}`);
       version,
       effectiveConfig,
       workDir,
-      counters: async () => {
-        const r = await psql(POSTGRES_COUNTERS_SQL, "postgres", COUNTERS_TIMEOUT_MS);
-        return r.code === 0 ? postgresCounters(r.stdout) : {};
-      },
-      createDatabase: async (name) => {
-        const db = checkDatabaseName(name);
-        const exists = await psql(`SELECT 1 FROM pg_database WHERE datname = '${db}'`);
-        if (exists.code === 0 && exists.stdout.trim() === "1") return;
-        const r = await psql(`CREATE DATABASE ${db}`);
-        if (r.code !== 0)
-          throw new RunError(`PostgreSQL: cannot create database ${name}: ${r.stderr.trim()}`);
-      }
+      counters,
+      createDatabase
     });
   } catch (e) {
     await life.stop();

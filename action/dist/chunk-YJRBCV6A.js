@@ -43,7 +43,7 @@ import {
   throttleBetween,
   validateYaml,
   writeAtomic
-} from "./chunk-7TRQQJYB.js";
+} from "./chunk-USS6T5CR.js";
 import {
   record,
   shellCommand,

@@ -6,7 +6,7 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-7TRQQJYB.js";
+} from "./chunk-USS6T5CR.js";
 import {
   sweep
 } from "./chunk-SG6LQMGY.js";
