@@ -47,10 +47,10 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-YJRBCV6A.js";
+} from "./chunk-7V5IAHBE.js";
 import {
   reapLedger
-} from "./chunk-O5RZOD73.js";
+} from "./chunk-MKMD7OVS.js";
 import {
   EXPIRES,
   KubeClient,
@@ -67,7 +67,7 @@ import {
   require_dist,
   writeAtomic,
   writeResult
-} from "./chunk-USS6T5CR.js";
+} from "./chunk-PZWEORPR.js";
 import {
   CLOUDS,
   Interrupted,

@@ -13,7 +13,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-YJRBCV6A.js";
+} from "./chunk-7V5IAHBE.js";
 import {
   getInput,
   info,
@@ -26,7 +26,7 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-USS6T5CR.js";
+} from "./chunk-PZWEORPR.js";
 import {
   Interrupted,
   installCrashTeardown,

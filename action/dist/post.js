@@ -4,13 +4,13 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   reapLedger
-} from "./chunk-O5RZOD73.js";
+} from "./chunk-MKMD7OVS.js";
 import {
   getState,
   info,
   setFailed
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-USS6T5CR.js";
+import "./chunk-PZWEORPR.js";
 import {
   ledgerDir
 } from "./chunk-SG6LQMGY.js";

@@ -132,6 +132,10 @@ describe("provider endpoint: an existing MariaDB", () => {
     assert.match(plan.stdout(), /endpoint staging .*an existing MariaDB at 127\.0\.0\.1:\d+.*not tiperf's/);
     assert.match(plan.stdout(), /CREATE DATABASE tiperf_endpoint_itest/);
     assert.match(plan.stdout(), /DROP DATABASE IF EXISTS tiperf_endpoint_itest/);
+    assert.match(
+      plan.stdout(),
+      /cost per operation \(handler_reads_per_op, bp_reads_per_op\): SHOW GLOBAL STATUS .* of the existing MariaDB read at .*every client's work on the server/,
+    );
     const run = cli(["run", "--spec", spec, "--out", out], { ...ENV, TIPERF_LEDGER: ledger });
     const { code } = await run.done;
     assert.equal(code, 0, run.stderr());
@@ -139,6 +143,16 @@ describe("provider endpoint: an existing MariaDB", () => {
     const result = await readResult(join(runDir, "result.json"));
     assert.equal(result.status, "complete");
     assert.ok((result.cells[0]?.metrics.tps?.value ?? 0) > 0);
+    // the server's own counters, read over SQL as the run's user: rows asked of the engine per transaction
+    assert.ok(
+      (result.cells[0]?.metrics.handler_reads_per_op?.value ?? 0) > 0,
+      JSON.stringify(result.cells[0]?.metrics),
+    );
+    assert.equal(
+      result.cells[0]?.metrics.cpu_ms_per_op,
+      undefined,
+      "no CPU: the server is not tiperf's process",
+    );
     const details = result.targets[0]?.details as Record<string, unknown>;
     assert.equal(details.owned_by_tiperf, false);
     assert.match(String(details.database), /^tiperf_[0-9a-f]+$/);
@@ -170,6 +184,19 @@ describe("provider endpoint: an existing MariaDB", () => {
     assert.match(run.stderr(), /endpoint\.database theirs .* holds 1 table\(s\).*allow_existing_tables/);
     await theirsIntact();
     assert.deepEqual(await runDatabases(server), []);
+  });
+
+  test("a cost the endpoint cannot give (its CPU) is refused by its key before anything starts", async () => {
+    const profile = writeProfile(dir, "nocpu", server, "bench");
+    const spec = writeSpec(dir, "mariadb", profile, {
+      variants: "metrics: {cpu_ms_per_op: {tolerance: 3%}}\n",
+    });
+    const plan = cli(["plan", "--spec", spec], ENV);
+    assert.equal((await plan.done).code, 2, plan.stderr());
+    assert.match(
+      plan.stdout(),
+      /REFUSED .*metrics\.cpu_ms_per_op: SHOW GLOBAL STATUS .* of the existing MariaDB gives no cpu_ms_per_op; it gives handler_reads_per_op, bp_reads_per_op/,
+    );
   });
 
   test("a missing password variable names the profile key", async () => {
@@ -402,6 +429,11 @@ describe("provider endpoint: two existing servers and PostgreSQL", () => {
     assert.equal((await run.done).code, 0, run.stderr());
     const result = await readResult(join(out, readdirSync(out)[0] as string, "result.json"));
     assert.ok((result.cells[0]?.metrics.tps?.value ?? 0) > 0);
+    // pg_stat_database of the run's own database: the tuples each transaction fetched
+    assert.ok(
+      (result.cells[0]?.metrics.tup_fetched_per_op?.value ?? 0) > 0,
+      JSON.stringify(result.cells[0]?.metrics),
+    );
     assert.deepEqual(await runDatabases(pg), []);
   });
 });

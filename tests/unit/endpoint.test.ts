@@ -1,16 +1,24 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
+import { gunzipSync } from "node:zlib";
 import { connectionArgs } from "../../action/src/drivers/sysbench/index.ts";
+import { goServerCounters } from "../../action/src/observe/cost.ts";
+import { planRun } from "../../action/src/pipeline/plan.ts";
 import { addSecret, maskArgs, maskSecrets } from "../../action/src/proc/secrets.ts";
+import { loadSpec } from "../../action/src/specfile/load.ts";
 import { clientArgs, passwordOf } from "../../action/src/targets/endpoint/client.ts";
 import { type EndpointPlan, runDatabase } from "../../action/src/targets/endpoint/deployment.ts";
 import { EndpointSchema } from "../../action/src/targets/endpoint/schema.ts";
 import { kindOf } from "../../action/src/targets/registry.ts";
+import { TIDB_ENDPOINT } from "../../action/src/targets/tidb/endpoint.ts";
 import { parseProfile } from "../../action/src/targets/tidb/load-profile.ts";
 import type { TargetPlanInput, TargetSpec } from "../../action/src/targets/types.ts";
+import { fixture } from "../helpers/paths.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "tiperf-endpoint-unit-"));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -204,5 +212,63 @@ describe("TiDB profile provider endpoint", () => {
       mariadb.map((n) => n.client),
       [true],
     );
+  });
+});
+
+describe("an endpoint's counters: the cost it lets tiperf read", () => {
+  const spec = (profileFile: string, judged: string) => {
+    const file = join(dir, `spec-${judged}.yaml`);
+    writeFileSync(
+      file,
+      `name: cost\ntarget: {kind: tidb, profile: ${profileFile}}\nmetrics: {${judged}: {tolerance: 3%}}\ndata: {tables: 2, table_size: 1000}\nworkloads:\n  - {name: ro, sysbench: oltp_read_only, threads: [2], duration: 4s}\n`,
+    );
+    return file;
+  };
+
+  test("a TiDB with its status port: the tidb-server's /metrics, read over HTTP as a real one answers", async () => {
+    const body = gunzipSync(
+      readFileSync(fixture("tidb-server", "metrics-after-read-only.txt.gz")),
+    ).toString();
+    const server = createServer((req, res) => {
+      res.writeHead(req.url === "/metrics" ? 200 : 404, { "content-type": "text/plain" });
+      res.end(req.url === "/metrics" ? body : "");
+    });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    try {
+      const port = (server.address() as AddressInfo).port;
+      const ep = EndpointSchema.parse({ host: "127.0.0.1", port: 4000, user: "u", status_port: port });
+      const counters = TIDB_ENDPOINT.counters;
+      assert.ok(counters);
+      const c = await counters.read(async () => "", ep);
+      assert.deepEqual(c, goServerCounters(body));
+      assert.ok((c.cpu_s ?? 0) > 0 && (c.alloc_bytes ?? 0) > 0 && (c.mallocs ?? 0) > 0);
+      assert.deepEqual(counters.metrics(ep), [
+        "cpu_ms_per_op",
+        "alloc_kb_per_op",
+        "mallocs_per_op",
+        "gc_per_kop",
+      ]);
+      assert.deepEqual(counters.metrics({ ...ep, status_port: undefined }), []);
+    } finally {
+      server.close();
+    }
+  });
+
+  test("the plan says where the counters come from; a cost the endpoint cannot give is refused by its key", async () => {
+    const withStatus = await planRun(await loadSpec(spec(profile("status"), "alloc_kb_per_op")), {});
+    assert.deepEqual(withStatus.refusals, []);
+    assert.match(
+      withStatus.text,
+      /cost per operation \(cpu_ms_per_op, alloc_kb_per_op, mallocs_per_op, gc_per_kop\): the tidb-server's \/metrics at tidb\.staging\.internal:10080 of the existing TiDB read at .*; they count every client's work on the server, not only this run's$/m,
+    );
+    assert.match(withStatus.text, /judged \(can fail the check\): alloc_kb_per_op/);
+    const bare = profile("bare", ENDPOINT.replace("  status_port: 10080\n", ""));
+    const without = await planRun(await loadSpec(spec(bare, "cpu_ms_per_op")), {});
+    assert.equal(without.refusals.length, 1, without.refusals.join("\n"));
+    assert.match(
+      without.refusals[0] as string,
+      /^metrics\.cpu_ms_per_op: a TiDB endpoint without endpoint\.status_port in its profile \(the tidb-server's \/metrics\) gives no cpu_ms_per_op; it gives no cost metric$/,
+    );
+    assert.doesNotMatch(without.text, /cost per operation/);
   });
 });

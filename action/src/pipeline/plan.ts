@@ -270,6 +270,7 @@ export async function planRun(given: LoadedSpec, o: PlanOptions): Promise<RunPla
     ...duetRefusals(loaded, target, o.cores),
     ...phases.refusals,
     ...(detect?.refusals ?? []),
+    ...cost.refusals,
   ];
   const orderLine = orderLineOf(given, loaded, target, o.cores);
   const head = [
@@ -278,7 +279,7 @@ export async function planRun(given: LoadedSpec, o: PlanOptions): Promise<RunPla
     ...(designLine ? [designLine] : []),
     est.text,
     ...(confirm ? [confirm.text] : []),
-    ...(cost ? [cost.text] : []),
+    ...(cost.text ? [cost.text] : []),
     ...(detect?.lines ?? []),
     ...warnings.map((w) => `warning: ${w}`),
     ...refusals.map((r) => `REFUSED (tiperf run would exit 2 before anything starts): ${r}`),
@@ -293,7 +294,7 @@ export async function planRun(given: LoadedSpec, o: PlanOptions): Promise<RunPla
     ...(o.runId ? { run_id: o.runId } : {}),
     seconds: est.seconds,
     ...(confirm ? { confirm: { runs: confirm.runs, seconds_at_most: confirm.seconds_at_most } } : {}),
-    ...(cost ? { cost: cost.json } : {}),
+    ...(cost.json ? { cost: cost.json } : {}),
     warnings,
     refusals,
     steps: {
@@ -522,23 +523,34 @@ export async function writePlan(plan: RunPlan, dir: string): Promise<string[]> {
 
 /**
  * How the run measures the cost per operation, where the target's servers keep counters tiperf
- * reads: what is judged, what is only read beside throughput, and how background work is kept out.
+ * reads: what is judged, what is only read beside throughput, and how background work is kept out;
+ * refused: a judged cost metric the target's servers do not give (an endpoint's CPU).
  */
 function costPlan(
   spec: LoadedSpec["spec"],
   target: TargetPlan,
-):
-  | { text: string; json: { judged: string[]; idle_window_s: number; background: "idle-rate subtracted" } }
-  | undefined {
-  const kinds = kindOf(spec.target.kind).costMetrics ?? [];
-  const counted = spec.workloads.some((w) => driverOf(w.driver).operations(w) !== undefined);
-  if (!kinds.length || !counted || target.existingServers) return undefined;
+): {
+  text?: string;
+  json?: { judged: string[]; idle_window_s: number; background: "idle-rate subtracted" };
+  refusals: string[];
+} {
+  const given = target.cost?.metrics ?? kindOf(spec.target.kind).costMetrics ?? [];
   const judged = [
     ...new Set(spec.workloads.flatMap((w) => Object.keys(w.judge).filter((m) => costMetric(m)))),
   ];
+  const refusals = judged
+    .filter((m) => !given.includes(m))
+    .map(
+      (m) =>
+        `metrics.${m}: ${target.cost ? `${target.cost.source} gives no ${m}` : `target.kind ${spec.target.kind} gives no ${m}`}; ${given.length ? `it gives ${given.join(", ")}` : "it gives no cost metric"}`,
+    );
+  const counted = spec.workloads.some((w) => driverOf(w.driver).operations(w) !== undefined);
+  if (!given.length || !counted) return { refusals };
+  const source = target.cost?.source ?? "the servers' own counters";
   return {
-    text: `cost per operation (${kinds.join(", ")}): the servers' own counters read at each measured window's start and end ÷ the operations the load tool counted; ${judged.length ? `judged (can fail the check): ${judged.join(", ")}` : `${READ_COST} read beside throughput, judged in none (list one under metrics: to fail the check on it)`}; background work kept out: the idle servers' rate over ${IDLE_WINDOW_S}s after each start and data load is taken off every cell`,
+    text: `cost per operation (${given.join(", ")}): ${source} read at each measured window's start and end ÷ the operations the load tool counted; ${judged.length ? `judged (can fail the check): ${judged.join(", ")}` : `${READ_COST} read beside throughput, judged in none (list one under metrics: to fail the check on it)`}; background work kept out: the idle servers' rate over ${IDLE_WINDOW_S}s after each start and data load is taken off every cell${target.cost?.note ? `; ${target.cost.note}` : ""}`,
     json: { judged, idle_window_s: IDLE_WINDOW_S, background: "idle-rate subtracted" },
+    refusals,
   };
 }
 

@@ -235,6 +235,11 @@ export interface TargetPlan {
   loadCores?: number;
   /** Its servers are not tiperf's (an existing endpoint): never started, stopped or changed. */
   existingServers?: boolean;
+  /**
+   * The cost metrics its servers give and where they come from, when not every one the kind knows
+   * (an endpoint: only what it lets tiperf read). Absent: the kind's, from its own servers.
+   */
+  cost?: { metrics: string[]; source: string; note?: string };
   /** Its servers are deployed by something else than a program here (TiDB Operator): no tiup needed. */
   remoteDeploy?: boolean;
   /**

@@ -38,6 +38,20 @@ export interface EndpointServer {
   factSteps?(ep: EndpointSpec): PlanStep["run"][];
   /** Statements after a data set is loaded into the run's database (TiDB: ANALYZE its tables): planned and run alike. */
   afterLoadSteps?(database: string, tables: string[]): { sql: string }[];
+  /**
+   * The server's own counters as an endpoint gives them (observe/cost.ts): the cost metrics they
+   * make, where they come from, and the reading. An endpoint's counters
+   * count every client of the server, not only this run: the plan says so.
+   */
+  counters?: EndpointCounters;
+}
+
+/** How an endpoint's counters are read; `sql` runs in the run's database. */
+export interface EndpointCounters {
+  metrics(ep: EndpointSpec): string[];
+  /** Where they come from, in the plan's words. */
+  source(ep: EndpointSpec): string;
+  read(sql: Sql, ep: EndpointSpec): Promise<Record<string, number>>;
 }
 
 /** A variant's endpoint, as its profile names it. */
@@ -93,16 +107,11 @@ function endpointRefusals(input: TargetPlanInput, places: Place[]): string[] {
   return out;
 }
 
-/**
- * The plan of a run on endpoints: per endpoint and database, the version recorded, the database
- * checked (and created when the run owns it), and dropped at teardown when it does.
- */
-export function planEndpoints(
-  server: EndpointServer,
+/** The endpoints and databases the variants name: variants naming the same one share it. */
+function placesOf(
   input: TargetPlanInput,
   variants: EndpointVariant[],
-  refusals: string[],
-): EndpointPlan {
+): { places: Place[]; byVariant: Record<string, number> } {
   const places: Place[] = [];
   const byVariant: Record<string, number> = {};
   for (const v of variants) {
@@ -117,56 +126,74 @@ export function planEndpoints(
     places[i]?.variants.push(v.name);
     byVariant[v.name] = i;
   }
-  const steps: PlanStep[] = [];
-  for (const p of places) {
-    const ep = p.profile.endpoint;
-    const variant = p.variants[0] as string;
-    const where = "runner" as const;
-    const on = `endpoint ${p.profile.name} (${ep.host}:${ep.port}, not tiperf's)`;
-    steps.push({
+  return { places, byVariant };
+}
+
+/** One place's planned steps: the version and facts recorded, its database checked or created, its tables analyzed. */
+function placeSteps(server: EndpointServer, input: TargetPlanInput, p: Place): PlanStep[] {
+  const ep = p.profile.endpoint;
+  const variant = p.variants[0] as string;
+  const where = "runner" as const;
+  const on = `endpoint ${p.profile.name} (${ep.host}:${ep.port}, not tiperf's)`;
+  const steps: PlanStep[] = [
+    {
       phase: "record",
       variant,
       where,
       run: { command: clientArgs(server.protocol, ep, server.versionSql) },
       about: `${on}: the server's version, recorded${ep.password_env ? `; password from $${ep.password_env} in the client's environment` : ""}`,
-    });
-    for (const run of server.factSteps?.(ep) ?? [])
-      steps.push({ phase: "record", variant, where, run, about: on });
-    if (p.owned)
-      steps.push(
-        {
-          phase: "start",
-          variant,
-          where,
-          run: { sql: existsSql(server.protocol, p.database) },
-          about: `${on}: the run's own database must not exist yet (tiperf touches no database it did not create)`,
-        },
-        {
-          phase: "start",
-          variant,
-          where,
-          run: { sql: `CREATE DATABASE ${p.database}` },
-          about: `${on}: the run's own database; every load tool uses it`,
-        },
-      );
-    else
-      steps.push({
+    },
+    ...(server.factSteps?.(ep) ?? []).map((run) => ({ phase: "record", variant, where, run, about: on })),
+  ];
+  if (p.owned)
+    steps.push(
+      {
         phase: "start",
         variant,
         where,
-        run: { sql: tablesSql(server.protocol, p.database) },
-        about: `${on}: endpoint.database ${p.database} is the profile's; ${ep.allow_existing_tables ? "tables there are allowed (allow_existing_tables)" : "refused if it holds tables (endpoint.allow_existing_tables)"}; never dropped`,
+        run: { sql: existsSql(server.protocol, p.database) },
+        about: `${on}: the run's own database must not exist yet (tiperf touches no database it did not create)`,
+      },
+      {
+        phase: "start",
+        variant,
+        where,
+        run: { sql: `CREATE DATABASE ${p.database}` },
+        about: `${on}: the run's own database; every load tool uses it`,
+      },
+    );
+  else
+    steps.push({
+      phase: "start",
+      variant,
+      where,
+      run: { sql: tablesSql(server.protocol, p.database) },
+      about: `${on}: endpoint.database ${p.database} is the profile's; ${ep.allow_existing_tables ? "tables there are allowed (allow_existing_tables)" : "refused if it holds tables (endpoint.allow_existing_tables)"}; never dropped`,
+    });
+  for (const load of input.loads)
+    for (const run of server.afterLoadSteps?.(p.database, load.tables) ?? [])
+      steps.push({
+        phase: "split",
+        variant,
+        where,
+        run,
+        about: `${on}: after the load, the run's own tables`,
       });
-    for (const load of input.loads)
-      for (const run of server.afterLoadSteps?.(p.database, load.tables) ?? [])
-        steps.push({
-          phase: "split",
-          variant,
-          where,
-          run,
-          about: `${on}: after the load, the run's own tables`,
-        });
-  }
+  return steps;
+}
+
+/**
+ * The plan of a run on endpoints: per endpoint and database, the version recorded, the database
+ * checked (and created when the run owns it), and dropped at teardown when it does.
+ */
+export function planEndpoints(
+  server: EndpointServer,
+  input: TargetPlanInput,
+  variants: EndpointVariant[],
+  refusals: string[],
+): EndpointPlan {
+  const { places, byVariant } = placesOf(input, variants);
+  const steps: PlanStep[] = places.flatMap((p) => placeSteps(server, input, p));
   for (const p of places)
     if (p.owned)
       steps.push({
@@ -176,19 +203,9 @@ export function planEndpoints(
         run: { sql: `DROP DATABASE IF EXISTS ${p.database}` },
         about: `endpoint ${p.profile.name}: always (success, failure, cancel, SIGTERM); \`tiperf reap\` if tiperf was killed; nothing else on the server is touched`,
       });
-  const connection = (variant: string): Connection => {
-    const p = places[byVariant[variant] ?? 0] as Place;
-    const ep = p.profile.endpoint;
-    return {
-      protocol: server.protocol,
-      endpoints: [{ host: ep.host, port: ep.port }],
-      user: ep.user,
-      // the plan never holds a password: the run reads it from the environment
-      password: "",
-      database: p.database,
-      ...(ep.tls ? { tls: true } : {}),
-    };
-  };
+  // the plan never holds a password: the run reads it from the environment
+  const connection = (variant: string): Connection =>
+    connectionOf(server, places[byVariant[variant] ?? 0] as Place);
   return {
     kind: server.kind,
     profile: [...new Set(places.map((p) => p.profile.name))].join("+"),
@@ -204,11 +221,30 @@ export function planEndpoints(
     remoteLoad: false,
     existingServers: true,
     localServers: false,
+    cost: endpointCost(server, places),
     overhead: { setupS: 5 * places.length, switchS: 0, restartS: 0 },
     switching: "none",
     warnings: [],
     refusals: [...refusals, ...endpointRefusals(input, places)],
     endpoint: { server, places, byVariant },
+  };
+}
+
+/**
+ * The cost metrics every endpoint of the plan gives (a TiDB's only with its status port named) and
+ * where they come from; they count the whole server's work, every client's.
+ */
+function endpointCost(server: EndpointServer, places: Place[]): TargetPlan["cost"] {
+  const c = server.counters;
+  if (!c) return { metrics: [], source: `an existing ${server.title} gives tiperf no counters it can read` };
+  const metrics = places
+    .map((p) => c.metrics(p.profile.endpoint))
+    .reduce((all, m) => all.filter((x) => m.includes(x)));
+  const sources = [...new Set(places.map((p) => c.source(p.profile.endpoint)))];
+  return {
+    metrics,
+    source: `${sources.join("; ")}${metrics.length ? ` of the existing ${server.title}` : ""}`,
+    note: "they count every client's work on the server, not only this run's",
   };
 }
 
@@ -248,6 +284,150 @@ function tablesOf(
   };
 }
 
+/** One variant's view of its endpoint while the run opens it: the SQL, and how each step is recorded. */
+interface Opening {
+  server: EndpointServer;
+  place: Place;
+  password: string;
+  sql: Sql;
+  step: (run: PlanStep["run"], phase?: string) => void;
+  o: OpenOptions;
+}
+
+/**
+ * Creates the run's own database (it must not exist yet), records it in the ledger for `tiperf
+ * reap`, and registers its drop with teardown; returns that drop, safe to call twice.
+ */
+async function createRunDatabase(
+  x: Opening,
+  executed: PlanStep[],
+  variant: string,
+): Promise<() => Promise<void>> {
+  const { server, place: p, password, sql, step, o } = x;
+  const ep = p.profile.endpoint;
+  step({ sql: existsSql(server.protocol, p.database) });
+  if (Number(await sql(existsSql(server.protocol, p.database))) > 0)
+    throw new RunError(
+      `${p.file}: database ${p.database} already exists on ${ep.host}:${ep.port}; tiperf creates the run's own and touches none it did not create (a run of the same id left it? drop it by hand, or \`tiperf reap\`)`,
+    );
+  step({ sql: `CREATE DATABASE ${p.database}` });
+  await sql(`CREATE DATABASE ${p.database}`);
+  const forget = await record({
+    kind: ENDPOINT_DATABASE,
+    what: `database ${p.database} on ${ep.host}:${ep.port} (${p.profile.name})`,
+    path: `${ep.host}:${ep.port}/${p.database}`,
+    protocol: server.protocol,
+    endpoint: ep,
+    database: p.database,
+  });
+  let dropped = false;
+  const drop = async () => {
+    if (dropped) return;
+    dropped = true;
+    executed.push({
+      phase: "teardown",
+      variant,
+      where: "runner",
+      run: { sql: `DROP DATABASE IF EXISTS ${p.database}` },
+    });
+    await dropDatabase(server.protocol, ep, password, p.database);
+    o.log(`teardown: dropped database ${p.database} on ${ep.host}:${ep.port}`);
+    await forget();
+  };
+  const unregister = onTeardown(`drop database ${p.database} on ${ep.host}:${ep.port}`, drop);
+  return async () => {
+    unregister();
+    await drop();
+  };
+}
+
+/** The profile's own database: used as it is, refused when it holds tables unless allowed. */
+async function checkProfileDatabase(x: Opening): Promise<void> {
+  const { server, place: p, password, step } = x;
+  const ep = p.profile.endpoint;
+  step({ sql: tablesSql(server.protocol, p.database) });
+  const tables = Number(
+    await endpointSql(server.protocol, ep, password, p.database)(tablesSql(server.protocol, p.database)),
+  );
+  if (tables > 0 && !ep.allow_existing_tables)
+    throw new RunError(
+      `${p.file}: endpoint.database ${p.database} on ${ep.host}:${ep.port} holds ${tables} table(s); tiperf loads only into an empty database unless endpoint.allow_existing_tables is true (the load tools replace tables of their own names)`,
+    );
+}
+
+/** The Target a variant gets: the server borrowed, the run's database, its counters where it gives them. */
+function borrowedTarget(
+  x: Opening,
+  variant: string,
+  version: string,
+  facts: Record<string, unknown>,
+): Target {
+  const { server, place: p, password, step, o } = x;
+  const ep = p.profile.endpoint;
+  const inDatabase = endpointSql(server.protocol, ep, password, p.database);
+  const counters = server.counters;
+  const shared = { loaded: new Set<string>(), users: 0 };
+  return {
+    owner: "borrowed",
+    where: `${ep.host}:${ep.port}`,
+    ...tablesOf(server.protocol, ep, password, step),
+    kind: server.kind,
+    version,
+    connection: { ...connectionOf(server, p), password },
+    pids: [],
+    state: () =>
+      `the existing ${server.title} at ${ep.host}:${ep.port} (not tiperf's; its state is not known here)`,
+    async createDatabase(name) {
+      if (name !== p.database)
+        throw new RunError(
+          `endpoint ${p.profile.name}: the run uses database ${p.database} only, not ${name}`,
+        );
+    },
+    settings: {},
+    effectiveConfig: {},
+    died: new Promise<string>(() => {}),
+    // the server is not tiperf's: a variant's stop only leaves it; the deployment drops the database
+    stop: async () => {
+      if (shared.users > 0) shared.users--;
+    },
+    sharedData: shared,
+    ...(counters?.metrics(ep).length ? { costCounters: () => counters.read(inDatabase, ep) } : {}),
+    ...(server.afterLoadSteps
+      ? {
+          afterLoad: async (load: LoadedData) => {
+            for (const run of server.afterLoadSteps?.(load.database, load.tables) ?? []) {
+              step(run, "split");
+              await inDatabase(run.sql);
+            }
+            o.log(`variant ${variant}: ${load.tables.length} tables of ${load.database} analyzed`);
+          },
+        }
+      : {}),
+    details: {
+      endpoint: `${ep.host}:${ep.port}`,
+      profile: p.profile.name,
+      owned_by_tiperf: false,
+      database: p.database,
+      database_created_by_run: p.owned,
+      tls: ep.tls,
+      ...facts,
+    },
+  };
+}
+
+/** Where a place's load tools connect (the plan's: no password). */
+function connectionOf(server: EndpointServer, p: Place): Connection {
+  const ep = p.profile.endpoint;
+  return {
+    protocol: server.protocol,
+    endpoints: [{ host: ep.host, port: ep.port }],
+    user: ep.user,
+    password: "",
+    database: p.database,
+    ...(ep.tls ? { tls: true } : {}),
+  };
+}
+
 /** Carries an endpoint plan out: a Target per variant on its endpoint; stop drops what it created. */
 export async function openEndpoints(plan: EndpointPlan, o: OpenOptions): Promise<Deployment> {
   const { server, places, byVariant } = plan.endpoint;
@@ -262,114 +442,16 @@ export async function openEndpoints(plan: EndpointPlan, o: OpenOptions): Promise
     const sql = endpointSql(server.protocol, ep, password);
     const step = (run: PlanStep["run"], phase = "start") =>
       executed.push({ phase, variant, where: "runner", run });
+    const x: Opening = { server, place: p, password, sql, step, o };
     step({ command: clientArgs(server.protocol, ep, server.versionSql) }, "record");
     const version = (await sql(server.versionSql)).split("\n")[0] ?? "";
     const facts = (await server.facts?.(sql, ep)) ?? {};
-    if (p.owned) {
-      step({ sql: existsSql(server.protocol, p.database) });
-      if (Number(await sql(existsSql(server.protocol, p.database))) > 0)
-        throw new RunError(
-          `${p.file}: database ${p.database} already exists on ${ep.host}:${ep.port}; tiperf creates the run's own and touches none it did not create (a run of the same id left it? drop it by hand, or \`tiperf reap\`)`,
-        );
-      step({ sql: `CREATE DATABASE ${p.database}` });
-      await sql(`CREATE DATABASE ${p.database}`);
-      const forget = await record({
-        kind: ENDPOINT_DATABASE,
-        what: `database ${p.database} on ${ep.host}:${ep.port} (${p.profile.name})`,
-        path: `${ep.host}:${ep.port}/${p.database}`,
-        protocol: server.protocol,
-        endpoint: ep,
-        database: p.database,
-      });
-      let dropped = false;
-      const drop = async () => {
-        if (dropped) return;
-        dropped = true;
-        executed.push({
-          phase: "teardown",
-          variant,
-          where: "runner",
-          run: { sql: `DROP DATABASE IF EXISTS ${p.database}` },
-        });
-        await dropDatabase(server.protocol, ep, password, p.database);
-        o.log(`teardown: dropped database ${p.database} on ${ep.host}:${ep.port}`);
-        await forget();
-      };
-      const unregister = onTeardown(`drop database ${p.database} on ${ep.host}:${ep.port}`, drop);
-      drops.push({
-        what: p.database,
-        run: async () => {
-          unregister();
-          await drop();
-        },
-      });
-    } else {
-      step({ sql: tablesSql(server.protocol, p.database) });
-      const tables = Number(
-        await endpointSql(server.protocol, ep, password, p.database)(tablesSql(server.protocol, p.database)),
-      );
-      if (tables > 0 && !ep.allow_existing_tables)
-        throw new RunError(
-          `${p.file}: endpoint.database ${p.database} on ${ep.host}:${ep.port} holds ${tables} table(s); tiperf loads only into an empty database unless endpoint.allow_existing_tables is true (the load tools replace tables of their own names)`,
-        );
-    }
+    if (p.owned) drops.push({ what: p.database, run: await createRunDatabase(x, executed, variant) });
+    else await checkProfileDatabase(x);
     o.log(
       `target: ${server.title} ${version} at ${ep.host}:${ep.port} (endpoint ${p.profile.name}, not tiperf's); the run's database ${p.database}${p.owned ? " (created by this run)" : ""}`,
     );
-    const inDatabase = endpointSql(server.protocol, ep, password, p.database);
-    const shared = { loaded: new Set<string>(), users: 0 };
-    return {
-      owner: "borrowed",
-      where: `${ep.host}:${ep.port}`,
-      ...tablesOf(server.protocol, ep, password, step),
-      kind: server.kind,
-      version,
-      connection: {
-        protocol: server.protocol,
-        endpoints: [{ host: ep.host, port: ep.port }],
-        user: ep.user,
-        password,
-        database: p.database,
-        ...(ep.tls ? { tls: true } : {}),
-      },
-      pids: [],
-      state: () =>
-        `the existing ${server.title} at ${ep.host}:${ep.port} (not tiperf's; its state is not known here)`,
-      async createDatabase(name) {
-        if (name !== p.database)
-          throw new RunError(
-            `endpoint ${p.profile.name}: the run uses database ${p.database} only, not ${name}`,
-          );
-      },
-      settings: {},
-      effectiveConfig: {},
-      died: new Promise<string>(() => {}),
-      // the server is not tiperf's: a variant's stop only leaves it; the deployment drops the database
-      stop: async () => {
-        if (shared.users > 0) shared.users--;
-      },
-      sharedData: shared,
-      ...(server.afterLoadSteps
-        ? {
-            afterLoad: async (load: LoadedData) => {
-              for (const run of server.afterLoadSteps?.(load.database, load.tables) ?? []) {
-                step(run, "split");
-                await inDatabase(run.sql);
-              }
-              o.log(`variant ${variant}: ${load.tables.length} tables of ${load.database} analyzed`);
-            },
-          }
-        : {}),
-      details: {
-        endpoint: `${ep.host}:${ep.port}`,
-        profile: p.profile.name,
-        owned_by_tiperf: false,
-        database: p.database,
-        database_created_by_run: p.owned,
-        tls: ep.tls,
-        ...facts,
-      },
-    };
+    return borrowedTarget(x, variant, version, facts);
   };
   return {
     executed,

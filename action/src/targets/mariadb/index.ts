@@ -1,4 +1,5 @@
 // Kind mariadb: a private MariaDB server per variant, from Debian's mariadb-server.
+import { MARIADB_COUNTERS_SQL, mariadbCounters } from "../../observe/cost.ts";
 import { anyTool } from "../../proc/env.ts";
 import { localKind } from "../local/kind.ts";
 import { MARIADB_PROGRAMS, mariadbCommands, READ_BACK, startMariadb } from "./server.ts";
@@ -11,7 +12,18 @@ export const mariadb = localKind({
   commands: mariadbCommands,
   versionSql: READ_BACK.version,
   settingSql: READ_BACK.setting,
-  endpoint: { kind: "mariadb", title: "MariaDB", protocol: "mysql", versionSql: READ_BACK.version },
+  endpoint: {
+    kind: "mariadb",
+    title: "MariaDB",
+    protocol: "mysql",
+    versionSql: READ_BACK.version,
+    // the server's CPU is not readable from here: its storage engine's reads are
+    counters: {
+      metrics: () => ["handler_reads_per_op", "bp_reads_per_op"],
+      source: () => "SHOW GLOBAL STATUS (Handler_read_*, Innodb_buffer_pool_read_requests)",
+      read: async (sql) => mariadbCounters(await sql(MARIADB_COUNTERS_SQL)),
+    },
+  },
   stopSignal: "SIGTERM",
   needs: () => [
     {

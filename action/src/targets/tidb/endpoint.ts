@@ -2,6 +2,7 @@
 // ask of it. Anything that needs a deployment (a version or build, server configs, topology, CPU
 // limits) is refused with the reason; the run's own tables are analyzed after the load.
 import { InputError } from "../../errors.ts";
+import { COUNTERS_TIMEOUT_MS, goServerCounters } from "../../observe/cost.ts";
 import type { Sql } from "../endpoint/client.ts";
 import type { EndpointServer, EndpointVariant } from "../endpoint/deployment.ts";
 import type { TargetPlanInput } from "../types.ts";
@@ -43,6 +44,21 @@ export const TIDB_ENDPOINT: EndpointServer = {
   ],
   // the run's own tables only: fresh statistics, so auto-analyze does not fire during cells
   afterLoadSteps: (database, tables) => tables.map((t) => ({ sql: `ANALYZE TABLE ${database}.${t}` })),
+  // the tidb-server's own counters, where the profile names its status port
+  counters: {
+    metrics: (ep) =>
+      ep.status_port ? ["cpu_ms_per_op", "alloc_kb_per_op", "mallocs_per_op", "gc_per_kop"] : [],
+    source: (ep) =>
+      ep.status_port
+        ? `the tidb-server's /metrics at ${ep.host}:${ep.status_port}`
+        : "a TiDB endpoint without endpoint.status_port in its profile (the tidb-server's /metrics)",
+    read: async (_sql, ep) => {
+      const r = await fetch(`http://${ep.host}:${ep.status_port}/metrics`, {
+        signal: AbortSignal.timeout(COUNTERS_TIMEOUT_MS),
+      });
+      return r.ok ? goServerCounters(await r.text()) : {};
+    },
+  },
 };
 
 /** What a TiDB target may not say on an endpoint, and why. */

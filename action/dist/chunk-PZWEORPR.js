@@ -8628,7 +8628,7 @@ function endpointRefusals(input, places) {
     );
   return out;
 }
-function planEndpoints(server, input, variants, refusals) {
+function placesOf(input, variants) {
   const places = [];
   const byVariant = {};
   for (const v of variants) {
@@ -8643,56 +8643,62 @@ function planEndpoints(server, input, variants, refusals) {
     places[i]?.variants.push(v.name);
     byVariant[v.name] = i;
   }
-  const steps = [];
-  for (const p of places) {
-    const ep = p.profile.endpoint;
-    const variant = p.variants[0];
-    const where = "runner";
-    const on = `endpoint ${p.profile.name} (${ep.host}:${ep.port}, not tiperf's)`;
-    steps.push({
+  return { places, byVariant };
+}
+function placeSteps(server, input, p) {
+  const ep = p.profile.endpoint;
+  const variant = p.variants[0];
+  const where = "runner";
+  const on = `endpoint ${p.profile.name} (${ep.host}:${ep.port}, not tiperf's)`;
+  const steps = [
+    {
       phase: "record",
       variant,
       where,
       run: { command: clientArgs(server.protocol, ep, server.versionSql) },
       about: `${on}: the server's version, recorded${ep.password_env ? `; password from $${ep.password_env} in the client's environment` : ""}`
-    });
-    for (const run of server.factSteps?.(ep) ?? [])
-      steps.push({ phase: "record", variant, where, run, about: on });
-    if (p.owned)
-      steps.push(
-        {
-          phase: "start",
-          variant,
-          where,
-          run: { sql: existsSql(server.protocol, p.database) },
-          about: `${on}: the run's own database must not exist yet (tiperf touches no database it did not create)`
-        },
-        {
-          phase: "start",
-          variant,
-          where,
-          run: { sql: `CREATE DATABASE ${p.database}` },
-          about: `${on}: the run's own database; every load tool uses it`
-        }
-      );
-    else
-      steps.push({
+    },
+    ...(server.factSteps?.(ep) ?? []).map((run) => ({ phase: "record", variant, where, run, about: on }))
+  ];
+  if (p.owned)
+    steps.push(
+      {
         phase: "start",
         variant,
         where,
-        run: { sql: tablesSql(server.protocol, p.database) },
-        about: `${on}: endpoint.database ${p.database} is the profile's; ${ep.allow_existing_tables ? "tables there are allowed (allow_existing_tables)" : "refused if it holds tables (endpoint.allow_existing_tables)"}; never dropped`
+        run: { sql: existsSql(server.protocol, p.database) },
+        about: `${on}: the run's own database must not exist yet (tiperf touches no database it did not create)`
+      },
+      {
+        phase: "start",
+        variant,
+        where,
+        run: { sql: `CREATE DATABASE ${p.database}` },
+        about: `${on}: the run's own database; every load tool uses it`
+      }
+    );
+  else
+    steps.push({
+      phase: "start",
+      variant,
+      where,
+      run: { sql: tablesSql(server.protocol, p.database) },
+      about: `${on}: endpoint.database ${p.database} is the profile's; ${ep.allow_existing_tables ? "tables there are allowed (allow_existing_tables)" : "refused if it holds tables (endpoint.allow_existing_tables)"}; never dropped`
+    });
+  for (const load of input.loads)
+    for (const run of server.afterLoadSteps?.(p.database, load.tables) ?? [])
+      steps.push({
+        phase: "split",
+        variant,
+        where,
+        run,
+        about: `${on}: after the load, the run's own tables`
       });
-    for (const load of input.loads)
-      for (const run of server.afterLoadSteps?.(p.database, load.tables) ?? [])
-        steps.push({
-          phase: "split",
-          variant,
-          where,
-          run,
-          about: `${on}: after the load, the run's own tables`
-        });
-  }
+  return steps;
+}
+function planEndpoints(server, input, variants, refusals) {
+  const { places, byVariant } = placesOf(input, variants);
+  const steps = places.flatMap((p) => placeSteps(server, input, p));
   for (const p of places)
     if (p.owned)
       steps.push({
@@ -8702,19 +8708,7 @@ function planEndpoints(server, input, variants, refusals) {
         run: { sql: `DROP DATABASE IF EXISTS ${p.database}` },
         about: `endpoint ${p.profile.name}: always (success, failure, cancel, SIGTERM); \`tiperf reap\` if tiperf was killed; nothing else on the server is touched`
       });
-  const connection = (variant) => {
-    const p = places[byVariant[variant] ?? 0];
-    const ep = p.profile.endpoint;
-    return {
-      protocol: server.protocol,
-      endpoints: [{ host: ep.host, port: ep.port }],
-      user: ep.user,
-      // the plan never holds a password: the run reads it from the environment
-      password: "",
-      database: p.database,
-      ...ep.tls ? { tls: true } : {}
-    };
-  };
+  const connection = (variant) => connectionOf(server, places[byVariant[variant] ?? 0]);
   return {
     kind: server.kind,
     profile: [...new Set(places.map((p) => p.profile.name))].join("+"),
@@ -8729,11 +8723,23 @@ function planEndpoints(server, input, variants, refusals) {
     remoteLoad: false,
     existingServers: true,
     localServers: false,
+    cost: endpointCost(server, places),
     overhead: { setupS: 5 * places.length, switchS: 0, restartS: 0 },
     switching: "none",
     warnings: [],
     refusals: [...refusals, ...endpointRefusals(input, places)],
     endpoint: { server, places, byVariant }
+  };
+}
+function endpointCost(server, places) {
+  const c = server.counters;
+  if (!c) return { metrics: [], source: `an existing ${server.title} gives tiperf no counters it can read` };
+  const metrics = places.map((p) => c.metrics(p.profile.endpoint)).reduce((all, m) => all.filter((x) => m.includes(x)));
+  const sources = [...new Set(places.map((p) => c.source(p.profile.endpoint)))];
+  return {
+    metrics,
+    source: `${sources.join("; ")}${metrics.length ? ` of the existing ${server.title}` : ""}`,
+    note: "they count every client's work on the server, not only this run's"
   };
 }
 var ENDPOINT_DATABASE = "endpoint-database";
@@ -8753,6 +8759,118 @@ function tablesOf(protocol, ep, password, step) {
     }
   };
 }
+async function createRunDatabase(x, executed, variant) {
+  const { server, place: p, password, sql, step, o } = x;
+  const ep = p.profile.endpoint;
+  step({ sql: existsSql(server.protocol, p.database) });
+  if (Number(await sql(existsSql(server.protocol, p.database))) > 0)
+    throw new RunError(
+      `${p.file}: database ${p.database} already exists on ${ep.host}:${ep.port}; tiperf creates the run's own and touches none it did not create (a run of the same id left it? drop it by hand, or \`tiperf reap\`)`
+    );
+  step({ sql: `CREATE DATABASE ${p.database}` });
+  await sql(`CREATE DATABASE ${p.database}`);
+  const forget = await record({
+    kind: ENDPOINT_DATABASE,
+    what: `database ${p.database} on ${ep.host}:${ep.port} (${p.profile.name})`,
+    path: `${ep.host}:${ep.port}/${p.database}`,
+    protocol: server.protocol,
+    endpoint: ep,
+    database: p.database
+  });
+  let dropped = false;
+  const drop = async () => {
+    if (dropped) return;
+    dropped = true;
+    executed.push({
+      phase: "teardown",
+      variant,
+      where: "runner",
+      run: { sql: `DROP DATABASE IF EXISTS ${p.database}` }
+    });
+    await dropDatabase(server.protocol, ep, password, p.database);
+    o.log(`teardown: dropped database ${p.database} on ${ep.host}:${ep.port}`);
+    await forget();
+  };
+  const unregister = onTeardown(`drop database ${p.database} on ${ep.host}:${ep.port}`, drop);
+  return async () => {
+    unregister();
+    await drop();
+  };
+}
+async function checkProfileDatabase(x) {
+  const { server, place: p, password, step } = x;
+  const ep = p.profile.endpoint;
+  step({ sql: tablesSql(server.protocol, p.database) });
+  const tables = Number(
+    await endpointSql(server.protocol, ep, password, p.database)(tablesSql(server.protocol, p.database))
+  );
+  if (tables > 0 && !ep.allow_existing_tables)
+    throw new RunError(
+      `${p.file}: endpoint.database ${p.database} on ${ep.host}:${ep.port} holds ${tables} table(s); tiperf loads only into an empty database unless endpoint.allow_existing_tables is true (the load tools replace tables of their own names)`
+    );
+}
+function borrowedTarget(x, variant, version, facts) {
+  const { server, place: p, password, step, o } = x;
+  const ep = p.profile.endpoint;
+  const inDatabase = endpointSql(server.protocol, ep, password, p.database);
+  const counters = server.counters;
+  const shared = { loaded: /* @__PURE__ */ new Set(), users: 0 };
+  return {
+    owner: "borrowed",
+    where: `${ep.host}:${ep.port}`,
+    ...tablesOf(server.protocol, ep, password, step),
+    kind: server.kind,
+    version,
+    connection: { ...connectionOf(server, p), password },
+    pids: [],
+    state: () => `the existing ${server.title} at ${ep.host}:${ep.port} (not tiperf's; its state is not known here)`,
+    async createDatabase(name) {
+      if (name !== p.database)
+        throw new RunError(
+          `endpoint ${p.profile.name}: the run uses database ${p.database} only, not ${name}`
+        );
+    },
+    settings: {},
+    effectiveConfig: {},
+    died: new Promise(() => {
+    }),
+    // the server is not tiperf's: a variant's stop only leaves it; the deployment drops the database
+    stop: async () => {
+      if (shared.users > 0) shared.users--;
+    },
+    sharedData: shared,
+    ...counters?.metrics(ep).length ? { costCounters: () => counters.read(inDatabase, ep) } : {},
+    ...server.afterLoadSteps ? {
+      afterLoad: async (load) => {
+        for (const run of server.afterLoadSteps?.(load.database, load.tables) ?? []) {
+          step(run, "split");
+          await inDatabase(run.sql);
+        }
+        o.log(`variant ${variant}: ${load.tables.length} tables of ${load.database} analyzed`);
+      }
+    } : {},
+    details: {
+      endpoint: `${ep.host}:${ep.port}`,
+      profile: p.profile.name,
+      owned_by_tiperf: false,
+      database: p.database,
+      database_created_by_run: p.owned,
+      tls: ep.tls,
+      ...facts
+    }
+  };
+}
+function connectionOf(server, p) {
+  const ep = p.profile.endpoint;
+  return {
+    protocol: server.protocol,
+    endpoints: [{ host: ep.host, port: ep.port }],
+    user: ep.user,
+    password: "",
+    database: p.database,
+    ...ep.tls ? { tls: true } : {}
+  };
+}
 async function openEndpoints(plan, o) {
   const { server, places, byVariant } = plan.endpoint;
   const targets = /* @__PURE__ */ new Map();
@@ -8765,112 +8883,16 @@ async function openEndpoints(plan, o) {
     addSecret(password);
     const sql = endpointSql(server.protocol, ep, password);
     const step = (run, phase = "start") => executed.push({ phase, variant, where: "runner", run });
+    const x = { server, place: p, password, sql, step, o };
     step({ command: clientArgs(server.protocol, ep, server.versionSql) }, "record");
     const version = (await sql(server.versionSql)).split("\n")[0] ?? "";
     const facts = await server.facts?.(sql, ep) ?? {};
-    if (p.owned) {
-      step({ sql: existsSql(server.protocol, p.database) });
-      if (Number(await sql(existsSql(server.protocol, p.database))) > 0)
-        throw new RunError(
-          `${p.file}: database ${p.database} already exists on ${ep.host}:${ep.port}; tiperf creates the run's own and touches none it did not create (a run of the same id left it? drop it by hand, or \`tiperf reap\`)`
-        );
-      step({ sql: `CREATE DATABASE ${p.database}` });
-      await sql(`CREATE DATABASE ${p.database}`);
-      const forget = await record({
-        kind: ENDPOINT_DATABASE,
-        what: `database ${p.database} on ${ep.host}:${ep.port} (${p.profile.name})`,
-        path: `${ep.host}:${ep.port}/${p.database}`,
-        protocol: server.protocol,
-        endpoint: ep,
-        database: p.database
-      });
-      let dropped = false;
-      const drop = async () => {
-        if (dropped) return;
-        dropped = true;
-        executed.push({
-          phase: "teardown",
-          variant,
-          where: "runner",
-          run: { sql: `DROP DATABASE IF EXISTS ${p.database}` }
-        });
-        await dropDatabase(server.protocol, ep, password, p.database);
-        o.log(`teardown: dropped database ${p.database} on ${ep.host}:${ep.port}`);
-        await forget();
-      };
-      const unregister = onTeardown(`drop database ${p.database} on ${ep.host}:${ep.port}`, drop);
-      drops.push({
-        what: p.database,
-        run: async () => {
-          unregister();
-          await drop();
-        }
-      });
-    } else {
-      step({ sql: tablesSql(server.protocol, p.database) });
-      const tables = Number(
-        await endpointSql(server.protocol, ep, password, p.database)(tablesSql(server.protocol, p.database))
-      );
-      if (tables > 0 && !ep.allow_existing_tables)
-        throw new RunError(
-          `${p.file}: endpoint.database ${p.database} on ${ep.host}:${ep.port} holds ${tables} table(s); tiperf loads only into an empty database unless endpoint.allow_existing_tables is true (the load tools replace tables of their own names)`
-        );
-    }
+    if (p.owned) drops.push({ what: p.database, run: await createRunDatabase(x, executed, variant) });
+    else await checkProfileDatabase(x);
     o.log(
       `target: ${server.title} ${version} at ${ep.host}:${ep.port} (endpoint ${p.profile.name}, not tiperf's); the run's database ${p.database}${p.owned ? " (created by this run)" : ""}`
     );
-    const inDatabase = endpointSql(server.protocol, ep, password, p.database);
-    const shared = { loaded: /* @__PURE__ */ new Set(), users: 0 };
-    return {
-      owner: "borrowed",
-      where: `${ep.host}:${ep.port}`,
-      ...tablesOf(server.protocol, ep, password, step),
-      kind: server.kind,
-      version,
-      connection: {
-        protocol: server.protocol,
-        endpoints: [{ host: ep.host, port: ep.port }],
-        user: ep.user,
-        password,
-        database: p.database,
-        ...ep.tls ? { tls: true } : {}
-      },
-      pids: [],
-      state: () => `the existing ${server.title} at ${ep.host}:${ep.port} (not tiperf's; its state is not known here)`,
-      async createDatabase(name) {
-        if (name !== p.database)
-          throw new RunError(
-            `endpoint ${p.profile.name}: the run uses database ${p.database} only, not ${name}`
-          );
-      },
-      settings: {},
-      effectiveConfig: {},
-      died: new Promise(() => {
-      }),
-      // the server is not tiperf's: a variant's stop only leaves it; the deployment drops the database
-      stop: async () => {
-        if (shared.users > 0) shared.users--;
-      },
-      sharedData: shared,
-      ...server.afterLoadSteps ? {
-        afterLoad: async (load) => {
-          for (const run of server.afterLoadSteps?.(load.database, load.tables) ?? []) {
-            step(run, "split");
-            await inDatabase(run.sql);
-          }
-          o.log(`variant ${variant}: ${load.tables.length} tables of ${load.database} analyzed`);
-        }
-      } : {},
-      details: {
-        endpoint: `${ep.host}:${ep.port}`,
-        profile: p.profile.name,
-        owned_by_tiperf: false,
-        database: p.database,
-        database_created_by_run: p.owned,
-        tls: ep.tls,
-        ...facts
-      }
-    };
+    return borrowedTarget(x, variant, version, facts);
   };
   return {
     executed,
@@ -9755,7 +9777,18 @@ var mariadb = localKind({
   commands: mariadbCommands,
   versionSql: READ_BACK.version,
   settingSql: READ_BACK.setting,
-  endpoint: { kind: "mariadb", title: "MariaDB", protocol: "mysql", versionSql: READ_BACK.version },
+  endpoint: {
+    kind: "mariadb",
+    title: "MariaDB",
+    protocol: "mysql",
+    versionSql: READ_BACK.version,
+    // the server's CPU is not readable from here: its storage engine's reads are
+    counters: {
+      metrics: () => ["handler_reads_per_op", "bp_reads_per_op"],
+      source: () => "SHOW GLOBAL STATUS (Handler_read_*, Innodb_buffer_pool_read_requests)",
+      read: async (sql) => mariadbCounters(await sql(MARIADB_COUNTERS_SQL))
+    }
+  },
   stopSignal: "SIGTERM",
   needs: () => [
     {
@@ -9960,6 +9993,7 @@ async function startPostgres(spec, opts) {
 }
 
 // action/src/targets/postgres/index.ts
+var POSTGRES_RUN_DATABASE_COUNTERS_SQL = "SELECT tup_returned, tup_fetched, blks_hit FROM pg_stat_database WHERE datname = current_database()";
 var postgres = localKind({
   name: "postgres",
   title: "PostgreSQL",
@@ -9968,7 +10002,18 @@ var postgres = localKind({
   commands: (o) => postgresCommands({ ...o, bin: postgresBinDirs()[0] ?? "/usr/lib/postgresql/<N>/bin" }),
   versionSql: READ_BACK2.version,
   settingSql: READ_BACK2.setting,
-  endpoint: { kind: "postgres", title: "PostgreSQL", protocol: "postgres", versionSql: READ_BACK2.version },
+  endpoint: {
+    kind: "postgres",
+    title: "PostgreSQL",
+    protocol: "postgres",
+    versionSql: READ_BACK2.version,
+    // the run's own database only: other databases' clients stay out of its counters
+    counters: {
+      metrics: () => ["tup_returned_per_op", "tup_fetched_per_op", "blks_hit_per_op"],
+      source: () => "pg_stat_database of the run's database (tup_returned, tup_fetched, blks_hit)",
+      read: async (sql) => postgresCounters(await sql(POSTGRES_RUN_DATABASE_COUNTERS_SQL))
+    }
+  },
   stopSignal: "SIGINT",
   needs: () => {
     const servers2 = postgresBinDirs().map((d) => join8(d, "postgres"));
@@ -13755,7 +13800,18 @@ var TIDB_ENDPOINT = {
     ...ep.status_port ? [{ get: `http://${ep.host}:${ep.status_port}/status` }] : []
   ],
   // the run's own tables only: fresh statistics, so auto-analyze does not fire during cells
-  afterLoadSteps: (database, tables) => tables.map((t) => ({ sql: `ANALYZE TABLE ${database}.${t}` }))
+  afterLoadSteps: (database, tables) => tables.map((t) => ({ sql: `ANALYZE TABLE ${database}.${t}` })),
+  // the tidb-server's own counters, where the profile names its status port
+  counters: {
+    metrics: (ep) => ep.status_port ? ["cpu_ms_per_op", "alloc_kb_per_op", "mallocs_per_op", "gc_per_kop"] : [],
+    source: (ep) => ep.status_port ? `the tidb-server's /metrics at ${ep.host}:${ep.status_port}` : "a TiDB endpoint without endpoint.status_port in its profile (the tidb-server's /metrics)",
+    read: async (_sql, ep) => {
+      const r = await fetch(`http://${ep.host}:${ep.status_port}/metrics`, {
+        signal: AbortSignal.timeout(COUNTERS_TIMEOUT_MS)
+      });
+      return r.ok ? goServerCounters(await r.text()) : {};
+    }
+  }
 };
 var DEPLOYS = [
   { key: "version", why: "the version is what the endpoint runs (recorded from tidb_version())" },
@@ -14957,7 +15013,7 @@ function switchingText(tidb2) {
   const d = tidb2.deployments[0];
   return (d ? formOf(d).switchingText?.(tidb2) : void 0) ?? tidb2.switching;
 }
-function connectionOf(tidb2, variant) {
+function connectionOf2(tidb2, variant) {
   const setup = tidb2.variants.find((v) => v.name === variant) ?? tidb2.variants[0];
   const d = tidb2.deployments[setup?.deployment ?? 0];
   return { protocol: "mysql", endpoints: d ? loadEndpoints(tidb2, d) : [], user: "root", password: "" };
@@ -15016,7 +15072,7 @@ function targetPlan(tidb2, input, provisioned = false) {
     about,
     files: tidb2.files,
     steps: tidb2.steps,
-    connection: (variant) => connectionOf(tidb2, variant),
+    connection: (variant) => connectionOf2(tidb2, variant),
     dataOf: (variant) => {
       const setup = tidb2.variants.find((v) => v.name === variant);
       return tidb2.deployments[setup?.deployment ?? 0]?.name ?? variant;

@@ -43,7 +43,7 @@ import {
   throttleBetween,
   validateYaml,
   writeAtomic
-} from "./chunk-USS6T5CR.js";
+} from "./chunk-PZWEORPR.js";
 import {
   record,
   shellCommand,
@@ -60349,7 +60349,8 @@ async function planRun(given, o) {
     ...budgetRefusal(loaded, est.seconds),
     ...duetRefusals(loaded, target2, o.cores),
     ...phases.refusals,
-    ...detect?.refusals ?? []
+    ...detect?.refusals ?? [],
+    ...cost.refusals
   ];
   const orderLine = orderLineOf(given, loaded, target2, o.cores);
   const head = [
@@ -60358,7 +60359,7 @@ async function planRun(given, o) {
     ...designLine ? [designLine] : [],
     est.text,
     ...confirm ? [confirm.text] : [],
-    ...cost ? [cost.text] : [],
+    ...cost.text ? [cost.text] : [],
     ...detect?.lines ?? [],
     ...warnings.map((w2) => `warning: ${w2}`),
     ...refusals.map((r) => `REFUSED (tiperf run would exit 2 before anything starts): ${r}`)
@@ -60372,7 +60373,7 @@ async function planRun(given, o) {
     ...o.runId ? { run_id: o.runId } : {},
     seconds: est.seconds,
     ...confirm ? { confirm: { runs: confirm.runs, seconds_at_most: confirm.seconds_at_most } } : {},
-    ...cost ? { cost: cost.json } : {},
+    ...cost.json ? { cost: cost.json } : {},
     warnings,
     refusals,
     steps: {
@@ -60539,15 +60540,20 @@ async function writePlan(plan, dir) {
   return written;
 }
 function costPlan(spec, target2) {
-  const kinds = kindOf(spec.target.kind).costMetrics ?? [];
-  const counted = spec.workloads.some((w2) => driverOf(w2.driver).operations(w2) !== void 0);
-  if (!kinds.length || !counted || target2.existingServers) return void 0;
+  const given = target2.cost?.metrics ?? kindOf(spec.target.kind).costMetrics ?? [];
   const judged = [
     ...new Set(spec.workloads.flatMap((w2) => Object.keys(w2.judge).filter((m3) => costMetric(m3))))
   ];
+  const refusals = judged.filter((m3) => !given.includes(m3)).map(
+    (m3) => `metrics.${m3}: ${target2.cost ? `${target2.cost.source} gives no ${m3}` : `target.kind ${spec.target.kind} gives no ${m3}`}; ${given.length ? `it gives ${given.join(", ")}` : "it gives no cost metric"}`
+  );
+  const counted = spec.workloads.some((w2) => driverOf(w2.driver).operations(w2) !== void 0);
+  if (!given.length || !counted) return { refusals };
+  const source4 = target2.cost?.source ?? "the servers' own counters";
   return {
-    text: `cost per operation (${kinds.join(", ")}): the servers' own counters read at each measured window's start and end \xF7 the operations the load tool counted; ${judged.length ? `judged (can fail the check): ${judged.join(", ")}` : `${READ_COST} read beside throughput, judged in none (list one under metrics: to fail the check on it)`}; background work kept out: the idle servers' rate over ${IDLE_WINDOW_S}s after each start and data load is taken off every cell`,
-    json: { judged, idle_window_s: IDLE_WINDOW_S, background: "idle-rate subtracted" }
+    text: `cost per operation (${given.join(", ")}): ${source4} read at each measured window's start and end \xF7 the operations the load tool counted; ${judged.length ? `judged (can fail the check): ${judged.join(", ")}` : `${READ_COST} read beside throughput, judged in none (list one under metrics: to fail the check on it)`}; background work kept out: the idle servers' rate over ${IDLE_WINDOW_S}s after each start and data load is taken off every cell${target2.cost?.note ? `; ${target2.cost.note}` : ""}`,
+    json: { judged, idle_window_s: IDLE_WINDOW_S, background: "idle-rate subtracted" },
+    refusals
   };
 }
 function detectionOf(loaded, looks) {

@@ -6,7 +6,7 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-USS6T5CR.js";
+} from "./chunk-PZWEORPR.js";
 import {
   sweep
 } from "./chunk-SG6LQMGY.js";
