@@ -7,9 +7,15 @@
 //     --design rounds, each judged as compare judges a cell (paired t, the spec's confidence over
 //     --family judgements), and the share flagged (regression or improvement).
 //
+//   - with --resample N (a bank of many blocks): false alarms of a design of --design-blocks blocks
+//     judged as compare judges a cell of blocks (the instances the unit), N draws of distinct
+//     blocks of the bank; a flagged draw is confirmed on as many other blocks (compare.confirm's
+//     fresh instances), and the rate of alarms that survive it is given too.
+//
 //   npm run bench:cost -- [--order interleaved|duet] [--rounds 60] [--blocks N] [--duration 4] [--threads 4]
 //                         [--script oltp_read_only] [--hog] [--spec FILE] [--design 6]
 //                         [--family 4] [--tolerance tps=5,cpu_ms_per_op=3] [--out bench/cost-aa.json]
+//                         [--from-result RESULT] [--resample 4000 --design-blocks 6]
 import { spawn } from "node:child_process";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -20,6 +26,7 @@ import { judgeCell } from "../action/src/compare/samples.ts";
 import { mean, stddev } from "../action/src/compare/stats.ts";
 import { installSignalTeardown, teardownAll } from "../action/src/lifecycle/teardown.ts";
 import { compareSpec } from "../action/src/pipeline/compare.ts";
+import { rng } from "../action/src/pipeline/schedule.ts";
 import { hostFacts } from "../action/src/result/host.ts";
 import type { Result } from "../action/src/result/model.ts";
 import { readResult } from "../action/src/result/store.ts";
@@ -40,6 +47,8 @@ const { values } = parseArgs({
     family: { type: "string", default: "4" },
     tolerance: { type: "string", default: "tps=5,cpu_ms_per_op=3" },
     "from-result": { type: "string" },
+    resample: { type: "string" },
+    "design-blocks": { type: "string", default: "6" },
     out: { type: "string", default: "bench/cost-aa.json" },
   },
 });
@@ -161,6 +170,9 @@ function summarize(metric: string, pairs: [number, number, number][], better: "h
     }
     alarms[pct(t, 0)] = { flagged, of, wilson95: wilson(flagged, Math.max(1, of)) };
   }
+  const resampled = values.resample
+    ? resampledAlarms(metric, pairs, better, tols as number[], alpha)
+    : undefined;
   return {
     metric,
     rounds: pairs.length,
@@ -175,6 +187,61 @@ function summarize(metric: string, pairs: [number, number, number][], better: "h
     side_sd: [Number(sideSd(0).toFixed(5)), Number(sideSd(1).toFixed(5))],
     mean_log_ratio: Number((logs.reduce((s, x) => s + x, 0) / Math.max(1, logs.length)).toFixed(5)),
     false_alarms: alarms,
+    ...(resampled ? { resampled_false_alarms: resampled } : {}),
+  };
+}
+
+/**
+ * False alarms of a design of --design-blocks blocks, by drawing distinct blocks of the bank
+ * (--resample draws, seeded): judged with the blocks as the unit, as compare judges; a flagged draw
+ * is judged again on as many other blocks, as compare.confirm does on fresh instances.
+ */
+function resampledAlarms(
+  metric: string,
+  pairs: [number, number, number][],
+  better: "higher" | "lower",
+  tols: number[],
+  alpha: number,
+) {
+  const ids = [...new Set(pairs.map((p) => p[2]))];
+  const size = Number(values["design-blocks"]);
+  if (ids.length < 2 * size) return undefined;
+  const trials = Number(values.resample);
+  const judge = (blocks: number[], t: number) => {
+    const part = pairs.filter((p) => blocks.includes(p[2]));
+    return judgeCell(
+      { workload: "aa", threads: 0 },
+      metric,
+      { better, tolerance: t },
+      { base: part.map((p) => p[0]), head: part.map((p) => p[1]), blocks: part.map((p) => p[2]) },
+      alpha,
+      true,
+    ).verdict;
+  };
+  const out: Record<string, { flagged: number; confirmed: number; of: number; wilson95: [number, number] }> =
+    {};
+  for (const t of tols) {
+    const draw = rng(20261128);
+    let flagged = 0;
+    let confirmed = 0;
+    for (let i = 0; i < trials; i++) {
+      const order = [...ids];
+      for (let k = order.length - 1; k > 0; k--) {
+        const j = Math.floor(draw() * (k + 1));
+        [order[k], order[j]] = [order[j] as number, order[k] as number];
+      }
+      const first = judge(order.slice(0, size), t);
+      if (first !== "regression" && first !== "improvement") continue;
+      flagged++;
+      if (judge(order.slice(size, 2 * size), t) === first) confirmed++;
+    }
+    out[pct(t, 0)] = { flagged, confirmed, of: trials, wilson95: wilson(flagged, trials) };
+  }
+  return {
+    design_blocks: size,
+    bank_blocks: ids.length,
+    alpha: Number(alpha.toPrecision(3)),
+    by_tolerance: out,
   };
 }
 
@@ -235,6 +302,14 @@ for (const { workload, metrics } of cells)
         m.false_alarms,
       )
         .map(([t, a]) => `±${t} ${a.flagged}/${a.of}`)
-        .join(", ")}`,
+        .join(", ")}${
+        m.resampled_false_alarms
+          ? `; resampled ${m.resampled_false_alarms.design_blocks} of ${m.resampled_false_alarms.bank_blocks} blocks: ${Object.entries(
+              m.resampled_false_alarms.by_tolerance,
+            )
+              .map(([t, a]) => `±${t} ${a.flagged}/${a.of} (${a.confirmed} confirmed)`)
+              .join(", ")}`
+          : ""
+      }`,
     );
 log(`→ ${values.out}`);

@@ -42,9 +42,9 @@ const echoKind: TargetKind = {
       switching: "none",
       warnings: [],
       refusals: [],
+      open: () => Promise.reject(new Error("not opened in this test")),
     };
   },
-  open: () => Promise.reject(new Error("not opened in this test")),
   reapers: {},
 };
 

@@ -91,7 +91,7 @@ export async function startResult(
     throw e;
   }
   try {
-    const deployment = await kindOf(plan.kind).open(plan, {
+    const deployment = await plan.open({
       runId,
       runDir: runDir.dir,
       rawDir: join(runDir.dir, "raw"),

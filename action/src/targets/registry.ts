@@ -79,7 +79,7 @@ export async function startTarget(
     loads: [],
   });
   const signal = opts.signal ?? new AbortController().signal;
-  const deployment = await kind.open(plan, {
+  const deployment = await plan.open({
     runId: "target",
     runDir: opts.logDir,
     rawDir: opts.logDir,

@@ -265,6 +265,11 @@ export interface TargetPlan {
   warnings: string[];
   /** Why `run` would refuse these inputs (over a budget, past a ttl): `plan` shows them and exits 2. */
   refusals: string[];
+  /**
+   * Carries this plan out: the object `tiperf plan` printed is the one the run executes (private
+   * servers started, a deployment made, an endpoint's database created).
+   */
+  open(o: OpenOptions): Promise<Deployment>;
 }
 
 export interface OpenOptions {
@@ -382,7 +387,6 @@ export interface TargetKind {
    */
   cloudOf?(targets: TargetSpec[], profile: string | undefined): Promise<string | undefined>;
   plan(input: TargetPlanInput): Promise<TargetPlan>;
-  open(plan: TargetPlan, o: OpenOptions): Promise<Deployment>;
   /** Targets of this kind can name a source tree to build the server from. */
   source?: SourceBuilder;
   /**

@@ -206,7 +206,7 @@ export function planEndpoints(
   // the plan never holds a password: the run reads it from the environment
   const connection = (variant: string): Connection =>
     connectionOf(server, places[byVariant[variant] ?? 0] as Place);
-  return {
+  const plan: EndpointPlan = {
     kind: server.kind,
     profile: [...new Set(places.map((p) => p.profile.name))].join("+"),
     variants: input.variants,
@@ -227,7 +227,9 @@ export function planEndpoints(
     warnings: [],
     refusals: [...refusals, ...endpointRefusals(input, places)],
     endpoint: { server, places, byVariant },
+    open: (o) => openEndpoints(plan, o),
   };
+  return plan;
 }
 
 /**

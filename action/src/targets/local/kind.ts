@@ -244,7 +244,7 @@ export function localKind(s: LocalServer): TargetKind {
     async plan(input): Promise<TargetPlan> {
       const endpoints = await endpointVariants(input);
       if (endpoints) return planEndpoints(s.endpoint, input, endpoints.variants, endpoints.refusals);
-      return {
+      const plan: TargetPlan = {
         kind: s.name,
         profile: `local-${s.name}`,
         variants: input.variants,
@@ -266,11 +266,9 @@ export function localKind(s: LocalServer): TargetKind {
         switching: "none",
         warnings: localWarnings(input, input.cores ?? cpus().length),
         refusals: localRefusals(input),
+        open: async (o) => privateServers(s, plan, o.log),
       };
-    },
-    async open(plan, o): Promise<Deployment> {
-      if ("endpoint" in plan) return openEndpoints(plan as EndpointPlan, o);
-      return privateServers(s, plan, o.log);
+      return plan;
     },
     reapers: { ...LOCAL_REAPERS, ...ENDPOINT_REAPERS },
     costMetrics: ["cpu_ms_per_op", ...s.costMetrics],

@@ -9,9 +9,16 @@ import { provisionCluster } from "../../cloud/provision.ts";
 import { cloudOf } from "../../cloud/registry.ts";
 import { InputError } from "../../errors.ts";
 import { anyTool, MYSQL_CLIENTS } from "../../proc/env.ts";
-import { type EndpointPlan, openEndpoints, planEndpoints } from "../endpoint/deployment.ts";
+import { planEndpoints } from "../endpoint/deployment.ts";
 import { ENDPOINT_REAPERS } from "../endpoint/reapers.ts";
-import type { Connection, Deployment, TargetKind, TargetPlan, TargetPlanInput } from "../types.ts";
+import type {
+  Connection,
+  Deployment,
+  OpenOptions,
+  TargetKind,
+  TargetPlan,
+  TargetPlanInput,
+} from "../types.ts";
 import { askOf, cloudOfProfile, withHosts } from "./cloud.ts";
 import { deployerOf, formOf, formReapers } from "./deployments/registry.ts";
 import { deprecationWarnings } from "./deprecated.ts";
@@ -189,6 +196,56 @@ function targetPlan(tidb: TidbPlan, input: TargetPlanInput, provisioned = false)
     refusals,
     tidb,
     input,
+    // the plan again on a cloud's machines is carried out already: its deployment made it
+    open: provisioned
+      ? () => Promise.reject(new Error("this plan was made on machines a run already provisioned"))
+      : (o) => openTidb(tidb, input, o),
+  };
+}
+
+/** Carries a TiDB plan out: the machines first on a cloud (then the plan again on their addresses), then its deployments. */
+async function openTidb(first: TidbPlan, input: TargetPlanInput, o: OpenOptions): Promise<Deployment> {
+  let tidbPlan = first;
+  let estimate: CostEstimate | undefined;
+  let cloud: Awaited<ReturnType<typeof provisionCluster>> | undefined;
+  if (cloudOfProfile(first.profile)) {
+    estimate = cloudEstimate(first.profile, input);
+    // the machines first; then the plan again, on their addresses
+    cloud = await provisionCluster({
+      provider: first.profile.provider,
+      ask: askOf(first.profile),
+      runId: o.runId,
+      runDir: o.runDir,
+      forget: first.deployments.flatMap((d) => formOf(d).records?.(d) ?? []),
+      log: o.log,
+      signal: o.signal,
+    });
+    try {
+      tidbPlan = await planFor(input, cloud.hosts);
+    } catch (e) {
+      await cloud.destroy().catch((err: Error) => o.log(`teardown: ${err.message}`));
+      throw e;
+    }
+  }
+  const run = new TidbRun(tidbPlan, o.runDir, o.rawDir, o.log, {
+    ...(cloud ? { cloud } : {}),
+    ...(estimate ? { estimate } : {}),
+  });
+  try {
+    await run.writeFiles();
+  } catch (e) {
+    await run.stop();
+    throw e;
+  }
+  return {
+    executed: run.executed,
+    target: (variant, opts) => run.target(variant, opts),
+    loadHost: () => run.loadHost(),
+    loadLauncher: () => run.loadLauncher(),
+    stop: () => run.stop(),
+    cost: () => run.cost(),
+    // on an ephemeral cluster, the plan on its machines' addresses is the one that runs
+    ...(cloud ? { plan: targetPlan(tidbPlan, input, true) } : {}),
   };
 }
 
@@ -239,52 +296,6 @@ export const tidb: TargetKind = {
     const endpoints = await tidbEndpoints(input, DEFAULT_PROFILE);
     if (endpoints) return planEndpoints(TIDB_ENDPOINT, input, endpoints.variants, endpoints.refusals);
     return targetPlan(await planFor(input), input);
-  },
-  async open(plan, o): Promise<Deployment> {
-    if ("endpoint" in plan) return openEndpoints(plan as EndpointPlan, o);
-    const { tidb: first, input } = plan as TidbTargetPlan;
-    let tidbPlan = first;
-    let estimate: CostEstimate | undefined;
-    let cloud: Awaited<ReturnType<typeof provisionCluster>> | undefined;
-    if (cloudOfProfile(first.profile)) {
-      estimate = cloudEstimate(first.profile, input);
-      // the machines first; then the plan again, on their addresses
-      cloud = await provisionCluster({
-        provider: first.profile.provider,
-        ask: askOf(first.profile),
-        runId: o.runId,
-        runDir: o.runDir,
-        forget: first.deployments.flatMap((d) => formOf(d).records?.(d) ?? []),
-        log: o.log,
-        signal: o.signal,
-      });
-      try {
-        tidbPlan = await planFor(input, cloud.hosts);
-      } catch (e) {
-        await cloud.destroy().catch((err: Error) => o.log(`teardown: ${err.message}`));
-        throw e;
-      }
-    }
-    const run = new TidbRun(tidbPlan, o.runDir, o.rawDir, o.log, {
-      ...(cloud ? { cloud } : {}),
-      ...(estimate ? { estimate } : {}),
-    });
-    try {
-      await run.writeFiles();
-    } catch (e) {
-      await run.stop();
-      throw e;
-    }
-    return {
-      executed: run.executed,
-      target: (variant, opts) => run.target(variant, opts),
-      loadHost: () => run.loadHost(),
-      loadLauncher: () => run.loadLauncher(),
-      stop: () => run.stop(),
-      cost: () => run.cost(),
-      // on an ephemeral cluster, the plan on its machines' addresses is the one that runs
-      ...(cloud ? { plan: targetPlan(tidbPlan, input, true) } : {}),
-    };
   },
   // read when \`tiperf reap\` runs: every registered form's, and the endpoint's
   get reapers() {
