@@ -47,10 +47,10 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-7V5IAHBE.js";
+} from "./chunk-O4QNRQYJ.js";
 import {
   reapLedger
-} from "./chunk-MKMD7OVS.js";
+} from "./chunk-N5C7SARP.js";
 import {
   EXPIRES,
   KubeClient,
@@ -67,7 +67,7 @@ import {
   require_dist,
   writeAtomic,
   writeResult
-} from "./chunk-PZWEORPR.js";
+} from "./chunk-ODU4U3EH.js";
 import {
   CLOUDS,
   Interrupted,

@@ -13,7 +13,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-7V5IAHBE.js";
+} from "./chunk-O4QNRQYJ.js";
 import {
   getInput,
   info,
@@ -26,7 +26,7 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-PZWEORPR.js";
+} from "./chunk-ODU4U3EH.js";
 import {
   Interrupted,
   installCrashTeardown,

@@ -8709,7 +8709,7 @@ function planEndpoints(server, input, variants, refusals) {
         about: `endpoint ${p.profile.name}: always (success, failure, cancel, SIGTERM); \`tiperf reap\` if tiperf was killed; nothing else on the server is touched`
       });
   const connection = (variant) => connectionOf(server, places[byVariant[variant] ?? 0]);
-  return {
+  const plan = {
     kind: server.kind,
     profile: [...new Set(places.map((p) => p.profile.name))].join("+"),
     variants: input.variants,
@@ -8728,8 +8728,10 @@ function planEndpoints(server, input, variants, refusals) {
     switching: "none",
     warnings: [],
     refusals: [...refusals, ...endpointRefusals(input, places)],
-    endpoint: { server, places, byVariant }
+    endpoint: { server, places, byVariant },
+    open: (o) => openEndpoints(plan, o)
   };
+  return plan;
 }
 function endpointCost(server, places) {
   const c = server.counters;
@@ -9585,7 +9587,7 @@ function localKind(s) {
     async plan(input) {
       const endpoints = await endpointVariants(input);
       if (endpoints) return planEndpoints(s.endpoint, input, endpoints.variants, endpoints.refusals);
-      return {
+      const plan = {
         kind: s.name,
         profile: `local-${s.name}`,
         variants: input.variants,
@@ -9606,12 +9608,10 @@ function localKind(s) {
         overhead: { setupS: 5 * input.variants.length, switchS: 0, restartS: 5 },
         switching: "none",
         warnings: localWarnings(input, input.cores ?? cpus3().length),
-        refusals: localRefusals(input)
+        refusals: localRefusals(input),
+        open: async (o) => privateServers(s, plan, o.log)
       };
-    },
-    async open(plan, o) {
-      if ("endpoint" in plan) return openEndpoints(plan, o);
-      return privateServers(s, plan, o.log);
+      return plan;
     },
     reapers: { ...LOCAL_REAPERS, ...ENDPOINT_REAPERS },
     costMetrics: ["cpu_ms_per_op", ...s.costMetrics]
@@ -15094,7 +15094,52 @@ function targetPlan(tidb2, input, provisioned = false) {
     warnings: deprecationWarnings(tidb2.variants),
     refusals,
     tidb: tidb2,
-    input
+    input,
+    // the plan again on a cloud's machines is carried out already: its deployment made it
+    open: provisioned ? () => Promise.reject(new Error("this plan was made on machines a run already provisioned")) : (o) => openTidb(tidb2, input, o)
+  };
+}
+async function openTidb(first, input, o) {
+  let tidbPlan = first;
+  let estimate;
+  let cloud;
+  if (cloudOfProfile(first.profile)) {
+    estimate = cloudEstimate(first.profile, input);
+    cloud = await provisionCluster({
+      provider: first.profile.provider,
+      ask: askOf(first.profile),
+      runId: o.runId,
+      runDir: o.runDir,
+      forget: first.deployments.flatMap((d) => formOf(d).records?.(d) ?? []),
+      log: o.log,
+      signal: o.signal
+    });
+    try {
+      tidbPlan = await planFor(input, cloud.hosts);
+    } catch (e) {
+      await cloud.destroy().catch((err) => o.log(`teardown: ${err.message}`));
+      throw e;
+    }
+  }
+  const run = new TidbRun(tidbPlan, o.runDir, o.rawDir, o.log, {
+    ...cloud ? { cloud } : {},
+    ...estimate ? { estimate } : {}
+  });
+  try {
+    await run.writeFiles();
+  } catch (e) {
+    await run.stop();
+    throw e;
+  }
+  return {
+    executed: run.executed,
+    target: (variant, opts) => run.target(variant, opts),
+    loadHost: () => run.loadHost(),
+    loadLauncher: () => run.loadLauncher(),
+    stop: () => run.stop(),
+    cost: () => run.cost(),
+    // on an ephemeral cluster, the plan on its machines' addresses is the one that runs
+    ...cloud ? { plan: targetPlan(tidbPlan, input, true) } : {}
   };
 }
 var tidb = {
@@ -15141,51 +15186,6 @@ var tidb = {
     const endpoints = await tidbEndpoints2(input, DEFAULT_PROFILE);
     if (endpoints) return planEndpoints(TIDB_ENDPOINT, input, endpoints.variants, endpoints.refusals);
     return targetPlan(await planFor(input), input);
-  },
-  async open(plan, o) {
-    if ("endpoint" in plan) return openEndpoints(plan, o);
-    const { tidb: first, input } = plan;
-    let tidbPlan = first;
-    let estimate;
-    let cloud;
-    if (cloudOfProfile(first.profile)) {
-      estimate = cloudEstimate(first.profile, input);
-      cloud = await provisionCluster({
-        provider: first.profile.provider,
-        ask: askOf(first.profile),
-        runId: o.runId,
-        runDir: o.runDir,
-        forget: first.deployments.flatMap((d) => formOf(d).records?.(d) ?? []),
-        log: o.log,
-        signal: o.signal
-      });
-      try {
-        tidbPlan = await planFor(input, cloud.hosts);
-      } catch (e) {
-        await cloud.destroy().catch((err) => o.log(`teardown: ${err.message}`));
-        throw e;
-      }
-    }
-    const run = new TidbRun(tidbPlan, o.runDir, o.rawDir, o.log, {
-      ...cloud ? { cloud } : {},
-      ...estimate ? { estimate } : {}
-    });
-    try {
-      await run.writeFiles();
-    } catch (e) {
-      await run.stop();
-      throw e;
-    }
-    return {
-      executed: run.executed,
-      target: (variant, opts) => run.target(variant, opts),
-      loadHost: () => run.loadHost(),
-      loadLauncher: () => run.loadLauncher(),
-      stop: () => run.stop(),
-      cost: () => run.cost(),
-      // on an ephemeral cluster, the plan on its machines' addresses is the one that runs
-      ...cloud ? { plan: targetPlan(tidbPlan, input, true) } : {}
-    };
   },
   // read when \`tiperf reap\` runs: every registered form's, and the endpoint's
   get reapers() {

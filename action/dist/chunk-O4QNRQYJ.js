@@ -43,7 +43,7 @@ import {
   throttleBetween,
   validateYaml,
   writeAtomic
-} from "./chunk-PZWEORPR.js";
+} from "./chunk-ODU4U3EH.js";
 import {
   record,
   shellCommand,
@@ -61751,7 +61751,7 @@ ${loaded.composed}`);
     throw e;
   }
   try {
-    const deployment = await kindOf(plan.kind).open(plan, {
+    const deployment = await plan.open({
       runId,
       runDir: runDir.dir,
       rawDir: join7(runDir.dir, "raw"),

@@ -6,7 +6,7 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-PZWEORPR.js";
+} from "./chunk-ODU4U3EH.js";
 import {
   sweep
 } from "./chunk-SG6LQMGY.js";
