@@ -313,6 +313,20 @@ compare: {rounds: 6, blocks: ${blocks}, warmup_rounds: 0, confirm: 0}
         readFileSync(join(runDir, "verdict.md"), "utf8"),
         /tikv\.raftstore\.apply-pool-size: 2 → 4/,
       );
+      // each component's CPU read from its own status port's /metrics, apart and summed
+      const measured = result.cells.filter((c) => c.round > 0 && c.status === "ok");
+      assert.ok(measured.length >= 4, `measured cells: ${measured.length}`);
+      for (const c of measured) {
+        const grew = c.cost?.counters ?? {};
+        for (const role of ["tidb", "tikv", "pd"])
+          assert.ok(grew[`cpu_s.${role}`] !== undefined, `cpu_s.${role} in ${JSON.stringify(grew)}`);
+        const parts = (grew["cpu_s.tidb"] ?? 0) + (grew["cpu_s.tikv"] ?? 0) + (grew["cpu_s.pd"] ?? 0);
+        assert.ok(Math.abs((grew.cpu_s ?? -1) - parts) < 1e-6, `cpu_s ${grew.cpu_s} = ${parts}`);
+        // the stand-in's MariaDB plays TiDB: the work of the cell is its CPU
+        assert.ok((grew["cpu_s.tidb"] ?? 0) > 0, JSON.stringify(grew));
+        for (const m of ["cpu_ms_per_op", "tidb_cpu_ms_per_op", "tikv_cpu_ms_per_op", "pd_cpu_ms_per_op"])
+          assert.ok(c.metrics[m] !== undefined, `${m} of ${c.workload} ${c.variant} r${c.round}`);
+      }
       clusterGone(home);
       await assertRanAsPlanned(spec, runDir, { PATH, TIUP_HOME: home });
     });

@@ -14,6 +14,9 @@
 // they report and survives a restart (TiKV writes it to its config file, PD to its etcd); a reload
 // of the role rewrites it from the topology, as tiup does.
 // {"down_after_displays": N, "down_role": "tikv"} → from display N+1 on, that role shows Down.
+// Each status port (and PD's client port) answers /metrics with process_cpu_seconds_total, a real
+// running counter: TiDB's the stand-in MariaDB's CPU (from /proc), TiKV's and PD's this daemon's own
+// (it serves both); it measures nothing of TiKV or PD, only that tiperf reads each component apart.
 // `patch NAME PKG -R ROLE --offline` unpacks the package as tiup does (its entry must be the role's
 // program, executable); a patched tidb-server plays TiDB from then on (e.g. the stand-in
 // tidb-server under a test's wrapper), and display names the role "<role> (patched)" as tiup does.
@@ -221,12 +224,45 @@ function serveOn(servers, port, routes) {
   return new Promise((resolve) => s.listen(port, "127.0.0.1", resolve));
 }
 
+/** A /metrics route answering a process's CPU seconds as Prometheus text (what tiperf's cost reads). */
+function cpuMetrics(seconds) {
+  return (_req, res) => {
+    res.writeHead(200, { "content-type": "text/plain; version=0.0.4" });
+    res.end(
+      `# HELP process_cpu_seconds_total Total user and system CPU time spent in seconds.\n# TYPE process_cpu_seconds_total counter\nprocess_cpu_seconds_total ${seconds()}\n`,
+    );
+  };
+}
+
+/** CPU seconds of a process from /proc (utime + stime, at 100 ticks a second). */
+function procCpuSeconds(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(f[11]) + Number(f[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+/** This daemon's own CPU seconds. */
+const ownCpuSeconds = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1e6;
+};
+
 /** TiKV's and PD's config APIs of a cluster. */
 async function serveStores(servers, name, topo, merged) {
   for (const t of topo.tikv_servers ?? [])
-    await serveOn(servers, t.status_port, { "/config": configRoute(name, "tikv", merged("tikv", t)) });
+    await serveOn(servers, t.status_port, {
+      "/config": configRoute(name, "tikv", merged("tikv", t)),
+      "/metrics": cpuMetrics(ownCpuSeconds),
+    });
   for (const t of topo.pd_servers ?? [])
-    await serveOn(servers, t.client_port, { "/pd/api/v1/config": configRoute(name, "pd", merged("pd", t)) });
+    await serveOn(servers, t.client_port, {
+      "/pd/api/v1/config": configRoute(name, "pd", merged("pd", t)),
+      "/metrics": cpuMetrics(ownCpuSeconds),
+    });
 }
 
 function startDaemon(name) {
@@ -434,6 +470,7 @@ async function daemon(name) {
         version: `8.0.11-TiDB-${JSON.parse(readFileSync(join(dirOf(name), "meta.json"), "utf8")).version}`,
       },
       "/config": merged("tidb", t),
+      "/metrics": cpuMetrics(() => procCpuSeconds(m.pid)),
     });
   await serveStores(servers, name, topo, merged);
   writeFileSync(join(dirOf(name), "ready"), "");
