@@ -10,7 +10,6 @@ import type { Result } from "../result/model.ts";
 import { newRunId, RunDir, writeAtomic } from "../result/store.ts";
 import type { LoadedSpec } from "../specfile/load.ts";
 import type { Spec } from "../specfile/schema.ts";
-import { kindOf } from "../targets/registry.ts";
 import type { Deployment, PlanStep, StartOptions, Target, TargetPlan } from "../targets/types.ts";
 import { Bench } from "./bench.ts";
 import { variantBuild, withSourceBuilds } from "./builds.ts";

@@ -6,13 +6,7 @@ import { InputError } from "../../errors.ts";
 import { anyTool } from "../../proc/env.ts";
 import { startOnFreePort } from "../../proc/port.ts";
 import { shellCommand } from "../../proc/quote.ts";
-import {
-  type EndpointPlan,
-  type EndpointServer,
-  type EndpointVariant,
-  openEndpoints,
-  planEndpoints,
-} from "../endpoint/deployment.ts";
+import { type EndpointServer, type EndpointVariant, planEndpoints } from "../endpoint/deployment.ts";
 import { loadEndpointProfile } from "../endpoint/profile.ts";
 import { ENDPOINT_REAPERS } from "../endpoint/reapers.ts";
 import {
