@@ -26,19 +26,24 @@ export function freePort(): Promise<number> {
 export const PORT_TRIES = 3;
 
 /**
- * A private server's start, again on another free port when the one picked was taken by something
- * else between tiperf's choice and the server's bind (a CI runner's other jobs): each failed start
- * cleans up after itself; the last failure stands. `start` picks its ports itself (freePort).
+ * A private server's start, again on another port when the one picked was taken by something else
+ * between tiperf's choice and the server's bind (a CI runner's other jobs): each failed start
+ * cleans up after itself; the last failure stands. `start` gets the try (0, 1, …) and picks its
+ * port itself — a free one (freePort), or the next after a fixed one (HAProxy's `haproxy_port`);
+ * `again` words the log line of a retry (default: "starting again on another port").
  */
-export async function startOnFreePort<T>(start: () => Promise<T>, log: (line: string) => void): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
+export async function startOnFreePort<T>(
+  start: (attempt: number) => Promise<T>,
+  log: (line: string) => void,
+  again: (attempt: number, e: Error) => string = () =>
+    "its port was taken before the server could bind it; starting again on another port",
+): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
     try {
-      return await start();
+      return await start(attempt);
     } catch (e) {
-      if (attempt >= PORT_TRIES || !/address already in use/i.test((e as Error).message)) throw e;
-      log(
-        `its port was taken before the server could bind it; starting again on another port (try ${attempt + 1} of ${PORT_TRIES})`,
-      );
+      if (attempt + 1 >= PORT_TRIES || !/address already in use/i.test((e as Error).message)) throw e;
+      log(`${again(attempt, e as Error)} (try ${attempt + 2} of ${PORT_TRIES})`);
     }
   }
 }

@@ -5,7 +5,7 @@
 // that ssh session. It counts as started once its port accepts connections on the load host: a load
 // tool that connected earlier would fail with "Can't connect … (115)".
 import { RunError } from "../../errors.ts";
-import { PORT_TRIES } from "../../proc/port.ts";
+import { PORT_TRIES, startOnFreePort } from "../../proc/port.ts";
 import type { RemoteHost } from "../../proc/ssh.ts";
 import { runTool, type ToolRun } from "../../proc/tool.ts";
 import type { Endpoint } from "../types.ts";
@@ -47,24 +47,30 @@ export async function startHaproxy(o: {
   readyS?: number;
 }): Promise<RunningHaproxy> {
   const where = `HAProxy on ${o.remote.host}`;
-  for (let k = 0; ; k++) {
-    const port = o.port + k;
-    const last = k + 1 >= PORT_TRIES;
-    const next = `; trying ${port + 1} (try ${k + 2} of ${PORT_TRIES})`;
-    if (await accepts(o.remote, port, `${o.logFile}.taken`)) {
-      if (last)
-        throw new RunError(
-          `${where}: ports ${o.port}–${port} already accept connections there (something else listens): set the profile's haproxy_port to a free port`,
-        );
-      o.log(`${where}: port ${port} already accepts connections (something else listens)${next}`);
-      continue;
-    }
-    try {
-      return await startOn(o, port, o.config.replace(/^(\s*bind\s+127\.0\.0\.1:)\d+/m, `$1${port}`));
-    } catch (e) {
-      if (last || !/address already in use/i.test((e as Error).message)) throw e;
-      o.log(`${where}: port ${port} was taken before HAProxy could bind it${next}`);
-    }
+  const taken: number[] = [];
+  try {
+    return await startOnFreePort(
+      async (k) => {
+        const port = o.port + k;
+        // something listening there already: not HAProxy's bind to wait for
+        if (await accepts(o.remote, port, `${o.logFile}.taken`)) {
+          taken.push(port);
+          throw new RunError(
+            `${where}: port ${port} already accepts connections (something else listens): address already in use`,
+          );
+        }
+        return await startOn(o, port, o.config.replace(/^(\s*bind\s+127\.0\.0\.1:)\d+/m, `$1${port}`));
+      },
+      o.log,
+      (k) =>
+        `${where}: port ${o.port + k} ${taken.includes(o.port + k) ? "already accepts connections (something else listens)" : "was taken before HAProxy could bind it"}; trying ${o.port + k + 1}`,
+    );
+  } catch (e) {
+    if (taken.length === PORT_TRIES)
+      throw new RunError(
+        `${where}: ports ${o.port}–${o.port + PORT_TRIES - 1} already accept connections there (something else listens): set the profile's haproxy_port to a free port`,
+      );
+    throw e;
   }
 }
 
