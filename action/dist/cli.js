@@ -47,10 +47,10 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-O4QNRQYJ.js";
+} from "./chunk-TTQNIGEG.js";
 import {
   reapLedger
-} from "./chunk-N5C7SARP.js";
+} from "./chunk-TRSRCQKM.js";
 import {
   EXPIRES,
   KubeClient,
@@ -67,7 +67,7 @@ import {
   require_dist,
   writeAtomic,
   writeResult
-} from "./chunk-ODU4U3EH.js";
+} from "./chunk-C7EELD6Z.js";
 import {
   CLOUDS,
   Interrupted,

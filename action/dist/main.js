@@ -13,7 +13,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-O4QNRQYJ.js";
+} from "./chunk-TTQNIGEG.js";
 import {
   getInput,
   info,
@@ -26,7 +26,7 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-ODU4U3EH.js";
+} from "./chunk-C7EELD6Z.js";
 import {
   Interrupted,
   installCrashTeardown,

@@ -4,13 +4,13 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   reapLedger
-} from "./chunk-N5C7SARP.js";
+} from "./chunk-TRSRCQKM.js";
 import {
   getState,
   info,
   setFailed
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-ODU4U3EH.js";
+import "./chunk-C7EELD6Z.js";
 import {
   ledgerDir
 } from "./chunk-SG6LQMGY.js";

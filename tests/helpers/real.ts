@@ -78,13 +78,14 @@ export interface CliRun {
 }
 
 /** Runs the CLI as a user would, in its own process. */
-export function cli(args: string[], env: NodeJS.ProcessEnv = {}, cwd = ROOT): CliRun {
-  // scripts/run-tests.mjs bundles the sources once (TIPERF_TEST_CLI); a file run by hand loads them through tsx
-  const bundled = process.env.TIPERF_TEST_CLI;
+export function cli(args: string[], env: NodeJS.ProcessEnv = {}, cwd = ROOT, entry?: string): CliRun {
+  // scripts/run-tests.mjs bundles the sources once (TIPERF_TEST_CLI); a file run by hand loads them
+  // through tsx, as does a test's own entry (tests/helpers/forms/cli.ts: the CLI with a test-only form)
+  const bundled = entry ? undefined : process.env.TIPERF_TEST_CLI;
   // tsx as this checkout has it (the run's cwd may be another repository)
   const door = bundled
     ? [bundled]
-    : ["--import", import.meta.resolve("tsx"), join(ROOT, "action/src/cli.ts")];
+    : ["--import", import.meta.resolve("tsx"), entry ?? join(ROOT, "action/src/cli.ts")];
   const child = spawn(process.execPath, [...door, ...args], {
     cwd,
     env: { ...process.env, ...env },

@@ -5,7 +5,6 @@
 // planned carried out in their words, nothing left. Its servers are the test-only stand-in
 // tidb-server (a private MariaDB that answers as TiDB does).
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
@@ -13,24 +12,10 @@ import { readResult } from "../../action/src/result/store.ts";
 import type { PlanStep } from "../../action/src/targets/types.ts";
 import { STANDIN_KIND } from "../helpers/forms/standin/index.ts";
 import { ROOT } from "../helpers/paths.ts";
-import { leftovers, tempDir } from "../helpers/real.ts";
+import { cli, leftovers, tempDir } from "../helpers/real.ts";
 
 const CLI = join(ROOT, "tests/helpers/forms/cli.ts");
 const STAND_IN = join(ROOT, "tests/helpers/stand-ins/tidb-server");
-
-function tiperf(args: string[]) {
-  const child = spawn(process.execPath, ["--import", import.meta.resolve("tsx"), CLI, ...args], {
-    cwd: ROOT,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let err = "";
-  child.stderr.on("data", (d) => {
-    err += d;
-  });
-  child.stdout.on("data", () => {});
-  const done = new Promise<number | null>((resolve) => child.once("close", (code) => resolve(code)));
-  return { done, log: () => err };
-}
 
 describe("a deployment form added in tests/ by one folder and one registry line", () => {
   test("plans and runs through the local path: its kind in plan and result, its steps executed as planned, nothing left", async () => {
@@ -51,9 +36,10 @@ workloads:
 `,
     );
     const out = join(dir, "results");
-    const run = tiperf(["run", "--spec", spec, "--out", out]);
-    const code = await run.done;
-    assert.equal(code, 0, run.log());
+    // the CLI through the tests' own entry, which registers the test-only form first
+    const run = cli(["run", "--spec", spec, "--out", out], {}, ROOT, CLI);
+    const { code } = await run.done;
+    assert.equal(code, 0, run.stderr());
     const runDir = join(out, readdirSync(out)[0] as string);
     const plan = readFileSync(join(runDir, "plan.txt"), "utf8");
     assert.match(plan, /profile \S+ \(standin, provider standin\)/);

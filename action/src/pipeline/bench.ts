@@ -100,6 +100,21 @@ interface DataSet {
  * prepare → prewarm → check, then any number of cells, then cleanup → stop. The load tools are
  * drivers (drivers/registry.ts); this class knows none of them.
  */
+/** How a cell's load tool runs: on a duet pair's CPUs, each load process told as it starts. */
+interface CellRunOptions {
+  onMeasure?: (seconds: number) => void;
+  cpus?: string;
+  onLoad?: (pid: number) => void;
+}
+
+/** A cell's measured invocation and what was read over it. */
+interface MeasuredRun {
+  r: ToolRun;
+  readings?: { before: CounterReading; after: CounterReading };
+  resources: ResourceUse[];
+  throttle?: CpuThrottle;
+}
+
 export class Bench {
   private constructor(
     readonly variant: string,
@@ -523,24 +538,62 @@ export class Bench {
     return { cell, profiles: (await taking) ?? [], seconds };
   }
 
-  /** Runs one cell; a failure is recorded in the cell, not thrown. */
   /**
-   * One cell. `o.cpus` runs its load tool there (a duet pair's set, over driver.cpus), `o.onLoad`
-   * is told each load tool process (warmup and measured run) as it starts.
+   * One cell; a failure is recorded in the cell, not thrown. `o.cpus` runs its load tool there (a
+   * duet pair's set, over driver.cpus), `o.onLoad` is told each load tool process (warmup and
+   * measured run) as it starts.
    */
-  async runCell(
-    plan: CellPlan,
-    signal: AbortSignal,
-    o: { onMeasure?: (seconds: number) => void; cpus?: string; onLoad?: (pid: number) => void } = {},
-  ): Promise<Cell> {
+  async runCell(plan: CellPlan, signal: AbortSignal, o: CellRunOptions = {}): Promise<Cell> {
     const w = plan.workload;
     const driver = driverOf(w.driver);
-    const tool = this.tools.get(toolKey(w)) as ToolCommand;
     const logFile = this.runDir.raw(cellFileName(plan));
-    const started = new Date().toISOString();
-    const seconds = cellSeconds(plan);
+    const cell = this.newCell(plan, logFile);
+    const fail = (why: string): Cell => ({
+      ...cell,
+      finished_at: new Date().toISOString(),
+      status: "failed",
+      error: `cell ${cellLabel(plan)} failed: ${why}`,
+    });
+    const ctx = this.context(w, plan.threads);
+    // a tool that cannot keep the warmup out of its summary warms up in an invocation of its own
+    const warmup = driver.warmup?.(ctx);
+    const measuredS = warmup ? w.duration : cellSeconds(plan);
     const grace = cellGraceS(plan);
-    const cell: Cell = {
+    let check: (() => Promise<string | undefined>) | undefined;
+    try {
+      await this.target.activate?.(signal);
+      check = await this.target.watch?.();
+    } catch (e) {
+      return fail((e as Error).message);
+    }
+    if (warmup) {
+      const why = await this.warmUp(plan, warmup, logFile, signal, o);
+      if (why) return fail(why);
+    }
+    const run = await this.measuredRun(plan, driver.run(ctx), logFile, signal, {
+      ...o,
+      measuredS,
+      warmedApart: !!warmup,
+    });
+    cell.finished_at = new Date().toISOString();
+    // a component that went Down or restarted (systemd's Restart=always) spoils the measurement
+    const unhealthy = await check?.().catch((e: Error) => `health check after the cell failed: ${e.message}`);
+    if (unhealthy) return fail(`${unhealthy} (raw output: ${logFile})`);
+    const why = await this.runFailure(w, run.r, "run", `${measuredS}s + ${grace}s grace`);
+    if (why) return fail(`${why} (raw output: ${logFile})`);
+    try {
+      return this.measuredCell(cell, w, run, measuredS, grace);
+    } catch (e) {
+      const failed = fail(`${(e as Error).message} (raw output: ${logFile})`);
+      return e instanceof StalledRun ? { ...failed, failure: "stalled" } : failed;
+    }
+  }
+
+  /** A cell before it runs: what it is, where its raw output goes, no metrics yet. */
+  private newCell(plan: CellPlan, logFile: string): Cell {
+    const w = plan.workload;
+    const started = new Date().toISOString();
+    return {
       workload: w.name,
       driver: w.driver,
       script: w.script,
@@ -556,104 +609,112 @@ export class Bench {
       metrics: {},
       intervals: [],
     };
-    const fail = (why: string): Cell => ({
-      ...cell,
-      finished_at: new Date().toISOString(),
-      status: "failed",
-      error: `cell ${cellLabel(plan)} failed: ${why}`,
+  }
+
+  /** Why a load tool's invocation failed (the target died, the tool said so, or it was stopped), or undefined. */
+  private async runFailure(
+    w: Workload,
+    r: ToolRun,
+    what: "warmup" | "run",
+    limit: string,
+  ): Promise<string | undefined> {
+    const died = await this.diedWith(r);
+    if (died) return `${what} stopped: ${died}`;
+    const said = driverOf(w.driver).failure(r.output);
+    if (r.aborted || r.timedOut || r.code !== 0 || said)
+      return describeFailure(w.driver, what, r, said, limit, this.target.state());
+    return undefined;
+  }
+
+  /** The warmup as an invocation of its own; why it failed, or undefined. */
+  private async warmUp(
+    plan: CellPlan,
+    warmup: Step,
+    logFile: string,
+    signal: AbortSignal,
+    o: CellRunOptions,
+  ): Promise<string | undefined> {
+    const w = plan.workload;
+    const grace = cellGraceS(plan);
+    const warmLog = logFile.replace(/\.log$/, "-warmup.log");
+    const tool = this.tools.get(toolKey(w)) as ToolCommand;
+    const wr = await this.tool(tool, warmup, warmLog, signal, warmup.limitS ?? w.warmup + grace, {
+      capped: true,
+      ...(o.cpus ? { cpus: o.cpus } : {}),
+      ...(o.onLoad ? { onSpawn: o.onLoad } : {}),
     });
-    const ctx = this.context(w, plan.threads);
-    // a tool that cannot keep the warmup out of its summary warms up in an invocation of its own
-    const warmup = driver.warmup?.(ctx);
-    const measuredS = warmup ? w.duration : seconds;
-    const step = driver.run(ctx);
-    const limitS = step.limitS ?? measuredS + grace;
-    let check: (() => Promise<string | undefined>) | undefined;
-    try {
-      await this.target.activate?.(signal);
-      check = await this.target.watch?.();
-    } catch (e) {
-      return fail((e as Error).message);
-    }
-    if (warmup) {
-      const warmLog = logFile.replace(/\.log$/, "-warmup.log");
-      const wr = await this.tool(tool, warmup, warmLog, signal, warmup.limitS ?? w.warmup + grace, {
-        capped: true,
-        ...(o.cpus ? { cpus: o.cpus } : {}),
-        ...(o.onLoad ? { onSpawn: o.onLoad } : {}),
-      });
-      const wDied = await this.diedWith(wr);
-      if (wDied) return fail(`warmup stopped: ${wDied} (raw output: ${warmLog})`);
-      const wSaid = driver.failure(wr.output);
-      if (wr.aborted || wr.timedOut || wr.code !== 0 || wSaid)
-        return fail(
-          `${describeFailure(w.driver, "warmup", wr, wSaid, `${w.warmup}s + ${grace}s grace`, this.target.state())} (raw output: ${warmLog})`,
-        );
-    }
-    // the servers and the load tool, here and over SSH on their hosts, over the measured invocation
+    const why = await this.runFailure(w, wr, "warmup", `${w.warmup}s + ${grace}s grace`);
+    return why ? `${why} (raw output: ${warmLog})` : undefined;
+  }
+
+  /**
+   * The measured invocation, with what is read over it: the servers' and load tool's resources
+   * (here and over SSH), the servers' counters over the steady window, a CPU quota's throttling.
+   */
+  private async measuredRun(
+    plan: CellPlan,
+    step: Step,
+    logFile: string,
+    signal: AbortSignal,
+    o: CellRunOptions & { measuredS: number; warmedApart: boolean },
+  ): Promise<MeasuredRun> {
+    const w = plan.workload;
+    const tool = this.tools.get(toolKey(w)) as ToolCommand;
+    const limitS = step.limitS ?? o.measuredS + cellGraceS(plan);
     const samplers = this.samplers(tool, limitS);
     const costing =
-      this.target.costCounters && driver.operations(w) ? this.costWindow(warmup ? 0 : w.warmup) : undefined;
-    let readings: Awaited<ReturnType<NonNullable<typeof costing>["end"]>>;
-    let resources: ResourceUse[] | undefined;
-    let r: ToolRun;
+      this.target.costCounters && driverOf(w.driver).operations(w)
+        ? this.costWindow(o.warmedApart ? 0 : w.warmup)
+        : undefined;
     // a CPU quota's counters over the measured run: whether it bound (the effect check)
     const throttledBefore = await cpuThrottle(this.target.pids);
+    let out: Omit<MeasuredRun, "resources" | "throttle"> | undefined;
+    let resources: ResourceUse[] = [];
     let throttle: CpuThrottle | undefined;
     try {
-      r = await this.tool(tool, step, logFile, signal, limitS, {
+      const r = await this.tool(tool, step, logFile, signal, limitS, {
         capped: true,
         ...(o.cpus ? { cpus: o.cpus } : {}),
         onSpawn: (pid) => {
           o.onLoad?.(pid);
-          o.onMeasure?.(measuredS);
+          o.onMeasure?.(o.measuredS);
           costing?.start();
           if (!this.elsewhere) for (const s of samplers) s.addLoad(pid);
         },
       });
       // a run that failed or was stopped has no cost to read (its server may be what failed)
-      readings = r.code === 0 && !r.aborted && !r.timedOut ? await costing?.end() : undefined;
+      out = { r, readings: r.code === 0 && !r.aborted && !r.timedOut ? await costing?.end() : undefined };
     } finally {
       resources = (await Promise.all(samplers.map((s) => s.stop().catch(() => [])))).flat();
       if (throttledBefore) throttle = throttleBetween(throttledBefore, await cpuThrottle(this.target.pids));
     }
-    cell.finished_at = new Date().toISOString();
-    // a component that went Down or restarted (systemd's Restart=always) spoils the measurement
-    const unhealthy = await check?.().catch((e: Error) => `health check after the cell failed: ${e.message}`);
-    if (unhealthy) return fail(`${unhealthy} (raw output: ${logFile})`);
-    const died = await this.diedWith(r);
-    if (died) return fail(`run stopped: ${died} (raw output: ${logFile})`);
-    const said = driver.failure(r.output);
-    if (r.aborted || r.timedOut || r.code !== 0 || said)
-      return fail(
-        `${describeFailure(w.driver, "run", r, said, `${measuredS}s + ${grace}s grace`, this.target.state())} (raw output: ${logFile})`,
-      );
-    try {
-      const m = driver.measure(w, r.output, { seconds: measuredS, grace_s: grace });
-      const info = driver.metrics(w);
-      const metrics: Cell["metrics"] = {};
-      for (const [name, value] of Object.entries(m.metrics)) {
-        const i = info[name];
-        if (i && Number.isFinite(value)) metrics[name] = { value, unit: i.unit, better: i.better };
-      }
-      const cost = readings && this.costOfCell(w, driver.operations(w), m.metrics, readings);
-      if (cost) Object.assign(metrics, cost.metrics);
-      return {
-        ...cell,
-        metrics,
-        ...(cost ? { cost: cost.record } : {}),
-        metrics_source: m.source,
-        intervals: m.intervals,
-        summary: m.summary,
-        ...(m.operations ? { operations: m.operations } : {}),
-        ...(m.errors ? { errors: m.errors } : {}),
-        ...(resources?.length ? { resources } : {}),
-        ...(throttle ? { cpu_throttle: throttle } : {}),
-      };
-    } catch (e) {
-      const failed = fail(`${(e as Error).message} (raw output: ${logFile})`);
-      return e instanceof StalledRun ? { ...failed, failure: "stalled" } : failed;
+    return { ...out, resources, ...(throttle ? { throttle } : {}) };
+  }
+
+  /** The cell of a measured run the tool ended well: its metrics, cost, intervals and resources. */
+  private measuredCell(cell: Cell, w: Workload, run: MeasuredRun, measuredS: number, grace: number): Cell {
+    const driver = driverOf(w.driver);
+    const m = driver.measure(w, run.r.output, { seconds: measuredS, grace_s: grace });
+    const info = driver.metrics(w);
+    const metrics: Cell["metrics"] = {};
+    for (const [name, value] of Object.entries(m.metrics)) {
+      const i = info[name];
+      if (i && Number.isFinite(value)) metrics[name] = { value, unit: i.unit, better: i.better };
     }
+    const cost = run.readings && this.costOfCell(w, driver.operations(w), m.metrics, run.readings);
+    if (cost) Object.assign(metrics, cost.metrics);
+    return {
+      ...cell,
+      metrics,
+      ...(cost ? { cost: cost.record } : {}),
+      metrics_source: m.source,
+      intervals: m.intervals,
+      summary: m.summary,
+      ...(m.operations ? { operations: m.operations } : {}),
+      ...(m.errors ? { errors: m.errors } : {}),
+      ...(run.resources.length ? { resources: run.resources } : {}),
+      ...(run.throttle ? { cpu_throttle: run.throttle } : {}),
+    };
   }
 
   /** A cell's cost metrics from its counters: their growth per operation the tool counted. */

@@ -134,7 +134,9 @@ class Comparison {
   }
 
   private benchOf(name: string): Bench {
-    return this.benches.find((b) => b.variant === name) as Bench;
+    const b = this.benches.find((x) => x.variant === name);
+    if (!b) throw new Error(`no bench of variant ${name} in this comparison`);
+    return b;
   }
 
   private judge() {

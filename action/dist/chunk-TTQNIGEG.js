@@ -43,7 +43,7 @@ import {
   throttleBetween,
   validateYaml,
   writeAtomic
-} from "./chunk-ODU4U3EH.js";
+} from "./chunk-C7EELD6Z.js";
 import {
   record,
   shellCommand,
@@ -61426,20 +61426,59 @@ var Bench = class _Bench {
     });
     return { cell: cell2, profiles: await taking ?? [], seconds: seconds2 };
   }
-  /** Runs one cell; a failure is recorded in the cell, not thrown. */
   /**
-   * One cell. `o.cpus` runs its load tool there (a duet pair's set, over driver.cpus), `o.onLoad`
-   * is told each load tool process (warmup and measured run) as it starts.
+   * One cell; a failure is recorded in the cell, not thrown. `o.cpus` runs its load tool there (a
+   * duet pair's set, over driver.cpus), `o.onLoad` is told each load tool process (warmup and
+   * measured run) as it starts.
    */
   async runCell(plan, signal, o = {}) {
     const w2 = plan.workload;
     const driver = driverOf(w2.driver);
-    const tool = this.tools.get(toolKey(w2));
     const logFile = this.runDir.raw(cellFileName(plan));
-    const started = (/* @__PURE__ */ new Date()).toISOString();
-    const seconds2 = cellSeconds(plan);
+    const cell2 = this.newCell(plan, logFile);
+    const fail = (why2) => ({
+      ...cell2,
+      finished_at: (/* @__PURE__ */ new Date()).toISOString(),
+      status: "failed",
+      error: `cell ${cellLabel(plan)} failed: ${why2}`
+    });
+    const ctx = this.context(w2, plan.threads);
+    const warmup = driver.warmup?.(ctx);
+    const measuredS = warmup ? w2.duration : cellSeconds(plan);
     const grace = cellGraceS(plan);
-    const cell2 = {
+    let check;
+    try {
+      await this.target.activate?.(signal);
+      check = await this.target.watch?.();
+    } catch (e) {
+      return fail(e.message);
+    }
+    if (warmup) {
+      const why2 = await this.warmUp(plan, warmup, logFile, signal, o);
+      if (why2) return fail(why2);
+    }
+    const run2 = await this.measuredRun(plan, driver.run(ctx), logFile, signal, {
+      ...o,
+      measuredS,
+      warmedApart: !!warmup
+    });
+    cell2.finished_at = (/* @__PURE__ */ new Date()).toISOString();
+    const unhealthy = await check?.().catch((e) => `health check after the cell failed: ${e.message}`);
+    if (unhealthy) return fail(`${unhealthy} (raw output: ${logFile})`);
+    const why = await this.runFailure(w2, run2.r, "run", `${measuredS}s + ${grace}s grace`);
+    if (why) return fail(`${why} (raw output: ${logFile})`);
+    try {
+      return this.measuredCell(cell2, w2, run2, measuredS, grace);
+    } catch (e) {
+      const failed = fail(`${e.message} (raw output: ${logFile})`);
+      return e instanceof StalledRun ? { ...failed, failure: "stalled" } : failed;
+    }
+  }
+  /** A cell before it runs: what it is, where its raw output goes, no metrics yet. */
+  newCell(plan, logFile) {
+    const w2 = plan.workload;
+    const started = (/* @__PURE__ */ new Date()).toISOString();
+    return {
       workload: w2.name,
       driver: w2.driver,
       script: w2.script,
@@ -61455,98 +61494,86 @@ var Bench = class _Bench {
       metrics: {},
       intervals: []
     };
-    const fail = (why) => ({
-      ...cell2,
-      finished_at: (/* @__PURE__ */ new Date()).toISOString(),
-      status: "failed",
-      error: `cell ${cellLabel(plan)} failed: ${why}`
+  }
+  /** Why a load tool's invocation failed (the target died, the tool said so, or it was stopped), or undefined. */
+  async runFailure(w2, r, what, limit) {
+    const died = await this.diedWith(r);
+    if (died) return `${what} stopped: ${died}`;
+    const said = driverOf(w2.driver).failure(r.output);
+    if (r.aborted || r.timedOut || r.code !== 0 || said)
+      return describeFailure(w2.driver, what, r, said, limit, this.target.state());
+    return void 0;
+  }
+  /** The warmup as an invocation of its own; why it failed, or undefined. */
+  async warmUp(plan, warmup, logFile, signal, o) {
+    const w2 = plan.workload;
+    const grace = cellGraceS(plan);
+    const warmLog = logFile.replace(/\.log$/, "-warmup.log");
+    const tool = this.tools.get(toolKey(w2));
+    const wr = await this.tool(tool, warmup, warmLog, signal, warmup.limitS ?? w2.warmup + grace, {
+      capped: true,
+      ...o.cpus ? { cpus: o.cpus } : {},
+      ...o.onLoad ? { onSpawn: o.onLoad } : {}
     });
-    const ctx = this.context(w2, plan.threads);
-    const warmup = driver.warmup?.(ctx);
-    const measuredS = warmup ? w2.duration : seconds2;
-    const step2 = driver.run(ctx);
-    const limitS = step2.limitS ?? measuredS + grace;
-    let check;
-    try {
-      await this.target.activate?.(signal);
-      check = await this.target.watch?.();
-    } catch (e) {
-      return fail(e.message);
-    }
-    if (warmup) {
-      const warmLog = logFile.replace(/\.log$/, "-warmup.log");
-      const wr = await this.tool(tool, warmup, warmLog, signal, warmup.limitS ?? w2.warmup + grace, {
-        capped: true,
-        ...o.cpus ? { cpus: o.cpus } : {},
-        ...o.onLoad ? { onSpawn: o.onLoad } : {}
-      });
-      const wDied = await this.diedWith(wr);
-      if (wDied) return fail(`warmup stopped: ${wDied} (raw output: ${warmLog})`);
-      const wSaid = driver.failure(wr.output);
-      if (wr.aborted || wr.timedOut || wr.code !== 0 || wSaid)
-        return fail(
-          `${describeFailure(w2.driver, "warmup", wr, wSaid, `${w2.warmup}s + ${grace}s grace`, this.target.state())} (raw output: ${warmLog})`
-        );
-    }
+    const why = await this.runFailure(w2, wr, "warmup", `${w2.warmup}s + ${grace}s grace`);
+    return why ? `${why} (raw output: ${warmLog})` : void 0;
+  }
+  /**
+   * The measured invocation, with what is read over it: the servers' and load tool's resources
+   * (here and over SSH), the servers' counters over the steady window, a CPU quota's throttling.
+   */
+  async measuredRun(plan, step2, logFile, signal, o) {
+    const w2 = plan.workload;
+    const tool = this.tools.get(toolKey(w2));
+    const limitS = step2.limitS ?? o.measuredS + cellGraceS(plan);
     const samplers = this.samplers(tool, limitS);
-    const costing = this.target.costCounters && driver.operations(w2) ? this.costWindow(warmup ? 0 : w2.warmup) : void 0;
-    let readings2;
-    let resources;
-    let r;
+    const costing = this.target.costCounters && driverOf(w2.driver).operations(w2) ? this.costWindow(o.warmedApart ? 0 : w2.warmup) : void 0;
     const throttledBefore = await cpuThrottle(this.target.pids);
+    let out;
+    let resources = [];
     let throttle;
     try {
-      r = await this.tool(tool, step2, logFile, signal, limitS, {
+      const r = await this.tool(tool, step2, logFile, signal, limitS, {
         capped: true,
         ...o.cpus ? { cpus: o.cpus } : {},
         onSpawn: (pid) => {
           o.onLoad?.(pid);
-          o.onMeasure?.(measuredS);
+          o.onMeasure?.(o.measuredS);
           costing?.start();
           if (!this.elsewhere) for (const s2 of samplers) s2.addLoad(pid);
         }
       });
-      readings2 = r.code === 0 && !r.aborted && !r.timedOut ? await costing?.end() : void 0;
+      out = { r, readings: r.code === 0 && !r.aborted && !r.timedOut ? await costing?.end() : void 0 };
     } finally {
       resources = (await Promise.all(samplers.map((s2) => s2.stop().catch(() => [])))).flat();
       if (throttledBefore) throttle = throttleBetween(throttledBefore, await cpuThrottle(this.target.pids));
     }
-    cell2.finished_at = (/* @__PURE__ */ new Date()).toISOString();
-    const unhealthy = await check?.().catch((e) => `health check after the cell failed: ${e.message}`);
-    if (unhealthy) return fail(`${unhealthy} (raw output: ${logFile})`);
-    const died = await this.diedWith(r);
-    if (died) return fail(`run stopped: ${died} (raw output: ${logFile})`);
-    const said = driver.failure(r.output);
-    if (r.aborted || r.timedOut || r.code !== 0 || said)
-      return fail(
-        `${describeFailure(w2.driver, "run", r, said, `${measuredS}s + ${grace}s grace`, this.target.state())} (raw output: ${logFile})`
-      );
-    try {
-      const m3 = driver.measure(w2, r.output, { seconds: measuredS, grace_s: grace });
-      const info2 = driver.metrics(w2);
-      const metrics = {};
-      for (const [name, value4] of Object.entries(m3.metrics)) {
-        const i = info2[name];
-        if (i && Number.isFinite(value4)) metrics[name] = { value: value4, unit: i.unit, better: i.better };
-      }
-      const cost = readings2 && this.costOfCell(w2, driver.operations(w2), m3.metrics, readings2);
-      if (cost) Object.assign(metrics, cost.metrics);
-      return {
-        ...cell2,
-        metrics,
-        ...cost ? { cost: cost.record } : {},
-        metrics_source: m3.source,
-        intervals: m3.intervals,
-        summary: m3.summary,
-        ...m3.operations ? { operations: m3.operations } : {},
-        ...m3.errors ? { errors: m3.errors } : {},
-        ...resources?.length ? { resources } : {},
-        ...throttle ? { cpu_throttle: throttle } : {}
-      };
-    } catch (e) {
-      const failed = fail(`${e.message} (raw output: ${logFile})`);
-      return e instanceof StalledRun ? { ...failed, failure: "stalled" } : failed;
+    return { ...out, resources, ...throttle ? { throttle } : {} };
+  }
+  /** The cell of a measured run the tool ended well: its metrics, cost, intervals and resources. */
+  measuredCell(cell2, w2, run2, measuredS, grace) {
+    const driver = driverOf(w2.driver);
+    const m3 = driver.measure(w2, run2.r.output, { seconds: measuredS, grace_s: grace });
+    const info2 = driver.metrics(w2);
+    const metrics = {};
+    for (const [name, value4] of Object.entries(m3.metrics)) {
+      const i = info2[name];
+      if (i && Number.isFinite(value4)) metrics[name] = { value: value4, unit: i.unit, better: i.better };
     }
+    const cost = run2.readings && this.costOfCell(w2, driver.operations(w2), m3.metrics, run2.readings);
+    if (cost) Object.assign(metrics, cost.metrics);
+    return {
+      ...cell2,
+      metrics,
+      ...cost ? { cost: cost.record } : {},
+      metrics_source: m3.source,
+      intervals: m3.intervals,
+      summary: m3.summary,
+      ...m3.operations ? { operations: m3.operations } : {},
+      ...m3.errors ? { errors: m3.errors } : {},
+      ...run2.resources.length ? { resources: run2.resources } : {},
+      ...run2.throttle ? { cpu_throttle: run2.throttle } : {}
+    };
   }
   /** A cell's cost metrics from its counters: their growth per operation the tool counted. */
   costOfCell(w2, op, measured, readings2) {
@@ -63589,7 +63616,9 @@ var Comparison = class {
     return planCells(v.spec, variant, round3);
   }
   benchOf(name) {
-    return this.benches.find((b10) => b10.variant === name);
+    const b10 = this.benches.find((x4) => x4.variant === name);
+    if (!b10) throw new Error(`no bench of variant ${name} in this comparison`);
+    return b10;
   }
   judge() {
     const { result, plan, control, names, compare: compare3, schedule } = this;

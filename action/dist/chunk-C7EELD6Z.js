@@ -8532,15 +8532,13 @@ function freePort() {
   });
 }
 var PORT_TRIES = 3;
-async function startOnFreePort(start, log) {
-  for (let attempt = 1; ; attempt++) {
+async function startOnFreePort(start, log, again = () => "its port was taken before the server could bind it; starting again on another port") {
+  for (let attempt = 0; ; attempt++) {
     try {
-      return await start();
+      return await start(attempt);
     } catch (e) {
-      if (attempt >= PORT_TRIES || !/address already in use/i.test(e.message)) throw e;
-      log(
-        `its port was taken before the server could bind it; starting again on another port (try ${attempt + 1} of ${PORT_TRIES})`
-      );
+      if (attempt + 1 >= PORT_TRIES || !/address already in use/i.test(e.message)) throw e;
+      log(`${again(attempt, e)} (try ${attempt + 2} of ${PORT_TRIES})`);
     }
   }
 }
@@ -11124,24 +11122,28 @@ var STILL_UP_MS = 500;
 var CONFIG_ON_STDIN = 'c=$1; shift; printf "%s" "$c" | "$@"';
 async function startHaproxy(o) {
   const where = `HAProxy on ${o.remote.host}`;
-  for (let k = 0; ; k++) {
-    const port2 = o.port + k;
-    const last = k + 1 >= PORT_TRIES;
-    const next = `; trying ${port2 + 1} (try ${k + 2} of ${PORT_TRIES})`;
-    if (await accepts(o.remote, port2, `${o.logFile}.taken`)) {
-      if (last)
-        throw new RunError(
-          `${where}: ports ${o.port}\u2013${port2} already accept connections there (something else listens): set the profile's haproxy_port to a free port`
-        );
-      o.log(`${where}: port ${port2} already accepts connections (something else listens)${next}`);
-      continue;
-    }
-    try {
-      return await startOn(o, port2, o.config.replace(/^(\s*bind\s+127\.0\.0\.1:)\d+/m, `$1${port2}`));
-    } catch (e) {
-      if (last || !/address already in use/i.test(e.message)) throw e;
-      o.log(`${where}: port ${port2} was taken before HAProxy could bind it${next}`);
-    }
+  const taken = [];
+  try {
+    return await startOnFreePort(
+      async (k) => {
+        const port2 = o.port + k;
+        if (await accepts(o.remote, port2, `${o.logFile}.taken`)) {
+          taken.push(port2);
+          throw new RunError(
+            `${where}: port ${port2} already accepts connections (something else listens): address already in use`
+          );
+        }
+        return await startOn(o, port2, o.config.replace(/^(\s*bind\s+127\.0\.0\.1:)\d+/m, `$1${port2}`));
+      },
+      o.log,
+      (k) => `${where}: port ${o.port + k} ${taken.includes(o.port + k) ? "already accepts connections (something else listens)" : "was taken before HAProxy could bind it"}; trying ${o.port + k + 1}`
+    );
+  } catch (e) {
+    if (taken.length === PORT_TRIES)
+      throw new RunError(
+        `${where}: ports ${o.port}\u2013${o.port + PORT_TRIES - 1} already accept connections there (something else listens): set the profile's haproxy_port to a free port`
+      );
+    throw e;
   }
 }
 async function accepts(remote, port2, logFile) {

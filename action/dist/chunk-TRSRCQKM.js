@@ -6,7 +6,7 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-ODU4U3EH.js";
+} from "./chunk-C7EELD6Z.js";
 import {
   sweep
 } from "./chunk-SG6LQMGY.js";
