@@ -15,7 +15,9 @@
 //   npm run bench:cost -- [--order interleaved|duet] [--rounds 60] [--blocks N] [--duration 4] [--threads 4]
 //                         [--script oltp_read_only] [--hog] [--spec FILE] [--design 6]
 //                         [--family 4] [--tolerance tps=5,cpu_ms_per_op=3] [--out bench/cost-aa.json]
-//                         [--from-result RESULT] [--resample 4000 --design-blocks 6]
+//                         [--from-result RESULT] [--resample 4000 --design-blocks 6] [--inject 10]
+// --inject P: head's every value made P% worse (throughput down, cost up) before judging: the
+// positive control of a resample (a bank that flags nothing must still flag a known change).
 import { spawn } from "node:child_process";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -48,6 +50,7 @@ const { values } = parseArgs({
     tolerance: { type: "string", default: "tps=5,cpu_ms_per_op=3" },
     "from-result": { type: "string" },
     resample: { type: "string" },
+    inject: { type: "string" },
     "design-blocks": { type: "string", default: "6" },
     out: { type: "string", default: "bench/cost-aa.json" },
   },
@@ -269,11 +272,22 @@ rmSync(out, { recursive: true, force: true });
 const cellKeys = [
   ...new Map(result.cells.filter((c) => c.round > 0).map((c) => [`${c.workload} ${c.threads}`, c])).values(),
 ];
+const inject = Number(values.inject ?? 0) / 100;
+/** Head's values made `inject` worse in the metric's direction (the known change of --inject). */
+const worse = (ps: [number, number, number][], better: "higher" | "lower") =>
+  inject
+    ? ps.map(([b, h, k]): [number, number, number] => [
+        b,
+        h * (better === "higher" ? 1 - inject : 1 + inject),
+        k,
+      ])
+    : ps;
 const cells = cellKeys.map((cell) => ({
   workload: `${cell.workload} threads=${cell.threads} ${cell.duration_s}s`,
-  metrics: Object.entries(pairsOf(result, cell)).map(([m, ps]) =>
-    summarize(m, ps, cell.metrics[m]?.better ?? "higher"),
-  ),
+  metrics: Object.entries(pairsOf(result, cell)).map(([m, ps]) => {
+    const better = cell.metrics[m]?.better ?? "higher";
+    return summarize(m, worse(ps, better), better);
+  }),
 }));
 writeFileSync(
   values.out as string,
@@ -287,6 +301,7 @@ writeFileSync(
       target: result.targets[0]?.kind,
       order: values.order,
       hog: values.hog,
+      ...(inject ? { injected_pct: inject * 100 } : {}),
       design_rounds: Number(values.design),
       family: Number(values.family),
       cells,
