@@ -47,10 +47,10 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-TTQNIGEG.js";
+} from "./chunk-C2YUHDLY.js";
 import {
   reapLedger
-} from "./chunk-TRSRCQKM.js";
+} from "./chunk-4ZMI6DOY.js";
 import {
   EXPIRES,
   KubeClient,
@@ -67,7 +67,7 @@ import {
   require_dist,
   writeAtomic,
   writeResult
-} from "./chunk-C7EELD6Z.js";
+} from "./chunk-EQW57GVV.js";
 import {
   CLOUDS,
   Interrupted,

@@ -13,7 +13,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-TTQNIGEG.js";
+} from "./chunk-C2YUHDLY.js";
 import {
   getInput,
   info,
@@ -26,7 +26,7 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-C7EELD6Z.js";
+} from "./chunk-EQW57GVV.js";
 import {
   Interrupted,
   installCrashTeardown,

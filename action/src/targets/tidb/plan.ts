@@ -6,7 +6,14 @@ import { InputError } from "../../errors.ts";
 import type { Endpoint, PlanStep } from "../types.ts";
 import { configUrl, flatKeys, roleConfig } from "./config.ts";
 import { deployerOf, formOf } from "./deployments/registry.ts";
-import type { AddStep, Deployment, TidbPlan, TidbVariant, VariantSetup } from "./deployments/types.ts";
+import type {
+  AddStep,
+  Deployment,
+  DeploymentForm,
+  TidbPlan,
+  TidbVariant,
+  VariantSetup,
+} from "./deployments/types.ts";
 import { showConfigSql } from "./online.ts";
 import { type Profile, ROLES, type Role } from "./profile.ts";
 import { stepKey } from "./steps.ts";
@@ -196,6 +203,96 @@ export function globalsSet(sql: string): { name: string; value: string }[] {
   );
 }
 
+/** One variant's steps where it runs: its setting read back, its SQL, what is recorded, its data prepared for cells. */
+interface VariantSteps {
+  plan: TidbPlan;
+  v: VariantSetup;
+  form: DeploymentForm;
+  add: AddStep;
+  about: string;
+  /** Where tiperf's own SQL and status checks run (behind a bastion: the load host). */
+  checks: PlanStep["where"];
+}
+
+/** The variant's config keys read back: through TiDB's SQL where the status ports are out of reach, else each instance's /config. */
+function readBackSteps({ v, form, add, about, checks }: VariantSteps, status: Record<Role, string[]>) {
+  for (const role of new Set(v.configKeys.map((k) => k.role))) {
+    const keys = v.configKeys.filter((k) => k.role === role).map((k) => k.key);
+    if (form.configBySql?.includes(role)) {
+      add(
+        stepKey.showConfig(v, role),
+        "record",
+        { sql: showConfigSql(role, keys) },
+        `${about}: through TiDB (this machine does not reach ${role}'s status port); every ${role} instance it reports must show ${keys.join(", ")} as the spec sets`,
+        { variant: v.name, where: checks },
+      );
+      continue;
+    }
+    for (const addr of status[role])
+      add(
+        stepKey.config(v, role, addr),
+        "record",
+        { get: configUrl(role, addr) },
+        `${about}: what SHOW CONFIG shows; ${keys.join(", ")} must match the spec`,
+        { variant: v.name, where: checks },
+      );
+  }
+}
+
+/** target.sql before every cell, each global it sets read back; then tidb_version() and /status recorded. */
+function sqlAndRecordSteps({ v, add, about, checks }: VariantSteps, status: Record<Role, string[]>) {
+  const on = { variant: v.name, where: checks };
+  v.sql.forEach((s, i) => {
+    add(stepKey.sql(v, i), "sql", { sql: s }, `${about}: target.sql, before every cell of the variant`, on);
+    for (const g of globalsSet(s))
+      add(
+        stepKey.sqlCheck(v, g.name),
+        "sql",
+        { sql: `SELECT @@GLOBAL.${g.name}` },
+        `${about}: must read ${g.value}, or the run fails`,
+        on,
+      );
+  });
+  add(stepKey.version(v), "record", { sql: "SELECT tidb_version()" }, about, on);
+  add(stepKey.status(v), "record", { get: `http://${status.tidb[0]}/status` }, `${about}: recorded`, on);
+}
+
+/** After the data load: sbtest's tables split (and their regions counted where a split differs), every table analyzed. */
+function dataSteps(
+  { plan, v, add, about, checks }: VariantSteps,
+  data: { tables: number; table_size: number } | undefined,
+  loads: { database: string; tables: string[] }[],
+) {
+  const on = { variant: v.name, where: checks };
+  if (v.split && data)
+    for (let t = 1; t <= data.tables; t++)
+      add(
+        stepKey.split(v, SPLIT_DATABASE, t),
+        "split",
+        { sql: splitSql(v.version, t, data.table_size, v.split.regions) },
+        `${about}: after prepare`,
+        on,
+      );
+  // a split difference is read back on every variant (unsplit: one region): shown, not assumed
+  if (data && plan.variants.some((x) => x.split))
+    add(
+      stepKey.regions(v),
+      "split",
+      { sql: regionsSql() },
+      `${about}: the regions of sbtest1's rows counted, recorded as split.regions (what a split difference did)`,
+      on,
+    );
+  for (const load of loads)
+    for (const table of load.tables)
+      add(
+        stepKey.analyze(v, load.database, table),
+        "split",
+        { sql: `ANALYZE TABLE ${load.database}.${table}` },
+        `${about}: after the load, so statistics are fresh and auto-analyze does not fire during cells`,
+        on,
+      );
+}
+
 /**
  * Every step of a TiDB plan in the order the run takes them, each with the key the run looks it up
  * by: the run executes these objects (with <run>/tidb filled in), never command lines of its own.
@@ -216,7 +313,6 @@ function stepsOf(
       ...(o.variant ? { variant: o.variant } : {}),
       ...(about ? { about } : {}),
     });
-  // behind a bastion, tiperf's own SQL and status checks run on the load host
   const checks: PlanStep["where"] = plan.profile.ssh?.proxy ? "load host" : "runner";
   const started = new Set<number>();
   for (const v of plan.variants) {
@@ -229,81 +325,12 @@ function stepsOf(
     }
     const switched = form.switchIn?.(plan, d, v, add) ?? false;
     const status = form.statusAddresses(d);
-    const readBack = () => {
-      for (const role of new Set(v.configKeys.map((k) => k.role))) {
-        const keys = v.configKeys.filter((k) => k.role === role).map((k) => k.key);
-        if (form.configBySql?.includes(role)) {
-          add(
-            stepKey.showConfig(v, role),
-            "record",
-            { sql: showConfigSql(role, keys) },
-            `${about}: through TiDB (this machine does not reach ${role}'s status port); every ${role} instance it reports must show ${keys.join(", ")} as the spec sets`,
-            { variant: v.name, where: checks },
-          );
-          continue;
-        }
-        for (const addr of status[role])
-          add(
-            stepKey.config(v, role, addr),
-            "record",
-            { get: configUrl(role, addr) },
-            `${about}: what SHOW CONFIG shows; ${keys.join(", ")} must match the spec`,
-            { variant: v.name, where: checks },
-          );
-      }
-    };
+    const vs: VariantSteps = { plan, v, form, add, about, checks };
     // a variant switched in is read back at once, before its SQL
-    if (switched) readBack();
-    v.sql.forEach((s, i) => {
-      add(stepKey.sql(v, i), "sql", { sql: s }, `${about}: target.sql, before every cell of the variant`, {
-        variant: v.name,
-        where: checks,
-      });
-      for (const g of globalsSet(s))
-        add(
-          stepKey.sqlCheck(v, g.name),
-          "sql",
-          { sql: `SELECT @@GLOBAL.${g.name}` },
-          `${about}: must read ${g.value}, or the run fails`,
-          { variant: v.name, where: checks },
-        );
-    });
-    add(stepKey.version(v), "record", { sql: "SELECT tidb_version()" }, about, {
-      variant: v.name,
-      where: checks,
-    });
-    add(stepKey.status(v), "record", { get: `http://${status.tidb[0]}/status` }, `${about}: recorded`, {
-      variant: v.name,
-      where: checks,
-    });
-    if (!switched) readBack();
-    if (v.split && data)
-      for (let t = 1; t <= data.tables; t++)
-        add(
-          stepKey.split(v, SPLIT_DATABASE, t),
-          "split",
-          { sql: splitSql(v.version, t, data.table_size, v.split.regions) },
-          `${about}: after prepare`,
-          { variant: v.name, where: checks },
-        );
-    // a split difference is read back on every variant (unsplit: one region): shown, not assumed
-    if (data && plan.variants.some((x) => x.split))
-      add(
-        stepKey.regions(v),
-        "split",
-        { sql: regionsSql() },
-        `${about}: the regions of sbtest1's rows counted, recorded as split.regions (what a split difference did)`,
-        { variant: v.name, where: checks },
-      );
-    for (const load of loads)
-      for (const table of load.tables)
-        add(
-          stepKey.analyze(v, load.database, table),
-          "split",
-          { sql: `ANALYZE TABLE ${load.database}.${table}` },
-          `${about}: after the load, so statistics are fresh and auto-analyze does not fire during cells`,
-          { variant: v.name, where: checks },
-        );
+    if (switched) readBackSteps(vs, status);
+    sqlAndRecordSteps(vs, status);
+    if (!switched) readBackSteps(vs, status);
+    dataSteps(vs, data, loads);
   }
   for (const d of plan.deployments) formOf(d).blockSteps(plan, d, add);
   for (const d of [...plan.deployments].reverse()) formOf(d).teardownSteps(plan, d, add);

@@ -58,8 +58,8 @@ function ensureProgram(program: string, d: ServerDeployment): void {
   }
 }
 
-/** Starts the deployment's tidb-server from its planned command line and waits until it is up. */
-export async function startTidbServer(o: {
+/** What startTidbServer is given. */
+interface TidbServerStart {
   d: ServerDeployment;
   /** The plan's start command, placeholders unfilled (its program: the copy in the work directory). */
   command: string[];
@@ -69,8 +69,10 @@ export async function startTidbServer(o: {
   logDir: string;
   resources?: Resources;
   readyMs?: number;
-}): Promise<RunningServer> {
-  const { d } = o;
+}
+
+/** A fresh work directory and two free ports, and the plan's placeholders filled with them. */
+async function placeOf(d: ServerDeployment) {
   const slot = serverSlots(d);
   const workDir = await makeWorkDir("tidb");
   await mkdir(join(workDir, "tmp"), { recursive: true });
@@ -82,17 +84,25 @@ export async function startTidbServer(o: {
       .replaceAll(slot.status, String(statusPort))
       .replaceAll(slot.port, String(port))
       .replaceAll(slot.dir, workDir);
+  return { workDir, port, statusPort, fill };
+}
+
+/** The program copied into the work directory: a fresh file at every start (a new inode, its pages written now; serverCopy says why). */
+async function copyProgram(from: string, to: string): Promise<void> {
+  await rm(to, { force: true });
+  await mkdir(dirname(to), { recursive: true });
+  await copyFile(from, to);
+  await chmod(to, 0o755);
+}
+
+/** Starts the deployment's tidb-server from its planned command line and waits until it is up. */
+export async function startTidbServer(o: TidbServerStart): Promise<RunningServer> {
+  const { d } = o;
+  const { workDir, port, statusPort, fill } = await placeOf(d);
   const argv = o.command.map(fill);
   const program = argv[0] as string;
   ensureProgram(o.program, d);
-  // a fresh file at every start: a new inode, its pages written now (serverCopy says why)
-  const copyProgram = async () => {
-    await rm(program, { force: true });
-    await mkdir(dirname(program), { recursive: true });
-    await copyFile(o.program, program);
-    await chmod(program, 0o755);
-  };
-  await copyProgram();
+  await copyProgram(o.program, program);
   const logFile = join(workDir, "tidb.log");
   const stdout = join(workDir, "stdout.log");
   const what = `TiDB ${d.name}`;
@@ -101,20 +111,20 @@ export async function startTidbServer(o: {
     startServerProcess(program, argv.slice(1), { logFile: stdout, env: { TMPDIR: join(workDir, "tmp") } });
   let removeCgroup: (() => Promise<void>) | undefined;
   const settle = async (s: ServerProcess) => {
-    await waitReady(
-      what,
-      s,
-      () =>
-        getJson(`http://127.0.0.1:${statusPort}/status`).then(
-          () => true,
-          () => false,
-        ),
-      o.readyMs ?? 120_000,
-    );
+    const ready = () =>
+      getJson(`http://127.0.0.1:${statusPort}/status`).then(
+        () => true,
+        () => false,
+      );
+    await waitReady(what, s, ready, o.readyMs ?? 120_000);
     if (o.resources?.cpu_quota !== undefined)
       removeCgroup = (await applyResources(s.pid, o.resources.cpu_quota, `tidb-${basename(workDir)}`)).remove;
     if (o.resources?.cpus !== undefined)
       await pinProcesses(await processTree(s.pid), o.resources.cpus, "target.resources.cpus");
+  };
+  const uncgroup = async () => {
+    await removeCgroup?.();
+    removeCgroup = undefined;
   };
   const server = spawn();
   const life = lifecycle({
@@ -125,10 +135,7 @@ export async function startTidbServer(o: {
     logs: [logFile, stdout, join(workDir, "tidb-slow.log")],
     logDir: o.logDir,
     stopSignal: "SIGTERM",
-    beforeRemove: async () => {
-      await removeCgroup?.();
-      removeCgroup = undefined;
-    },
+    beforeRemove: uncgroup,
   });
   try {
     await settle(server);
@@ -143,25 +150,18 @@ export async function startTidbServer(o: {
       );
     throw e;
   }
-  return {
-    life,
-    port,
-    statusPort,
-    workDir,
-    fill,
-    restart: () =>
-      life.restart(async () => {
-        await removeCgroup?.();
-        removeCgroup = undefined;
-        await copyProgram();
-        const next = spawn();
-        try {
-          await settle(next);
-        } catch (e) {
-          await next.stop("SIGTERM", 30_000).catch(() => {});
-          throw e;
-        }
-        return next;
-      }),
-  };
+  const restart = () =>
+    life.restart(async () => {
+      await uncgroup();
+      await copyProgram(o.program, program);
+      const next = spawn();
+      try {
+        await settle(next);
+      } catch (e) {
+        await next.stop("SIGTERM", 30_000).catch(() => {});
+        throw e;
+      }
+      return next;
+    });
+  return { life, port, statusPort, workDir, fill, restart };
 }

@@ -43,7 +43,7 @@ import {
   throttleBetween,
   validateYaml,
   writeAtomic
-} from "./chunk-C7EELD6Z.js";
+} from "./chunk-EQW57GVV.js";
 import {
   record,
   shellCommand,

@@ -6,7 +6,7 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-C7EELD6Z.js";
+} from "./chunk-EQW57GVV.js";
 import {
   sweep
 } from "./chunk-SG6LQMGY.js";

@@ -13163,8 +13163,7 @@ function ensureProgram(program, d) {
     );
   }
 }
-async function startTidbServer(o) {
-  const { d } = o;
+async function placeOf(d) {
   const slot = serverSlots(d);
   const workDir = await makeWorkDir("tidb");
   await mkdir6(join13(workDir, "tmp"), { recursive: true });
@@ -13172,35 +13171,40 @@ async function startTidbServer(o) {
   let statusPort = await freePort();
   for (let i = 0; i < 20 && statusPort === port2; i++) statusPort = await freePort();
   const fill = (text) => text.replaceAll(slot.status, String(statusPort)).replaceAll(slot.port, String(port2)).replaceAll(slot.dir, workDir);
+  return { workDir, port: port2, statusPort, fill };
+}
+async function copyProgram(from, to) {
+  await rm6(to, { force: true });
+  await mkdir6(dirname5(to), { recursive: true });
+  await copyFile2(from, to);
+  await chmod2(to, 493);
+}
+async function startTidbServer(o) {
+  const { d } = o;
+  const { workDir, port: port2, statusPort, fill } = await placeOf(d);
   const argv = o.command.map(fill);
   const program = argv[0];
   ensureProgram(o.program, d);
-  const copyProgram = async () => {
-    await rm6(program, { force: true });
-    await mkdir6(dirname5(program), { recursive: true });
-    await copyFile2(o.program, program);
-    await chmod2(program, 493);
-  };
-  await copyProgram();
+  await copyProgram(o.program, program);
   const logFile = join13(workDir, "tidb.log");
   const stdout = join13(workDir, "stdout.log");
   const what = `TiDB ${d.name}`;
   const spawn2 = () => startServerProcess(program, argv.slice(1), { logFile: stdout, env: { TMPDIR: join13(workDir, "tmp") } });
   let removeCgroup;
   const settle = async (s) => {
-    await waitReady(
-      what,
-      s,
-      () => getJson(`http://127.0.0.1:${statusPort}/status`).then(
-        () => true,
-        () => false
-      ),
-      o.readyMs ?? 12e4
+    const ready2 = () => getJson(`http://127.0.0.1:${statusPort}/status`).then(
+      () => true,
+      () => false
     );
+    await waitReady(what, s, ready2, o.readyMs ?? 12e4);
     if (o.resources?.cpu_quota !== void 0)
       removeCgroup = (await applyResources(s.pid, o.resources.cpu_quota, `tidb-${basename4(workDir)}`)).remove;
     if (o.resources?.cpus !== void 0)
       await pinProcesses(await processTree(s.pid), o.resources.cpus, "target.resources.cpus");
+  };
+  const uncgroup = async () => {
+    await removeCgroup?.();
+    removeCgroup = void 0;
   };
   const server = spawn2();
   const life = lifecycle({
@@ -13211,10 +13215,7 @@ async function startTidbServer(o) {
     logs: [logFile, stdout, join13(workDir, "tidb-slow.log")],
     logDir: o.logDir,
     stopSignal: "SIGTERM",
-    beforeRemove: async () => {
-      await removeCgroup?.();
-      removeCgroup = void 0;
-    }
+    beforeRemove: uncgroup
   });
   try {
     await settle(server);
@@ -13232,27 +13233,20 @@ async function startTidbServer(o) {
       );
     throw e;
   }
-  return {
-    life,
-    port: port2,
-    statusPort,
-    workDir,
-    fill,
-    restart: () => life.restart(async () => {
-      await removeCgroup?.();
-      removeCgroup = void 0;
-      await copyProgram();
-      const next = spawn2();
-      try {
-        await settle(next);
-      } catch (e) {
-        await next.stop("SIGTERM", 3e4).catch(() => {
-        });
-        throw e;
-      }
-      return next;
-    })
-  };
+  const restart = () => life.restart(async () => {
+    await uncgroup();
+    await copyProgram(o.program, program);
+    const next = spawn2();
+    try {
+      await settle(next);
+    } catch (e) {
+      await next.stop("SIGTERM", 3e4).catch(() => {
+      });
+      throw e;
+    }
+    return next;
+  });
+  return { life, port: port2, statusPort, workDir, fill, restart };
 }
 
 // action/src/targets/tidb/deployments/local/run.ts
@@ -13986,6 +13980,74 @@ function globalsSet(sql) {
     })
   );
 }
+function readBackSteps({ v, form, add, about, checks }, status) {
+  for (const role of new Set(v.configKeys.map((k) => k.role))) {
+    const keys = v.configKeys.filter((k) => k.role === role).map((k) => k.key);
+    if (form.configBySql?.includes(role)) {
+      add(
+        stepKey.showConfig(v, role),
+        "record",
+        { sql: showConfigSql(role, keys) },
+        `${about}: through TiDB (this machine does not reach ${role}'s status port); every ${role} instance it reports must show ${keys.join(", ")} as the spec sets`,
+        { variant: v.name, where: checks }
+      );
+      continue;
+    }
+    for (const addr of status[role])
+      add(
+        stepKey.config(v, role, addr),
+        "record",
+        { get: configUrl(role, addr) },
+        `${about}: what SHOW CONFIG shows; ${keys.join(", ")} must match the spec`,
+        { variant: v.name, where: checks }
+      );
+  }
+}
+function sqlAndRecordSteps({ v, add, about, checks }, status) {
+  const on = { variant: v.name, where: checks };
+  v.sql.forEach((s, i) => {
+    add(stepKey.sql(v, i), "sql", { sql: s }, `${about}: target.sql, before every cell of the variant`, on);
+    for (const g of globalsSet(s))
+      add(
+        stepKey.sqlCheck(v, g.name),
+        "sql",
+        { sql: `SELECT @@GLOBAL.${g.name}` },
+        `${about}: must read ${g.value}, or the run fails`,
+        on
+      );
+  });
+  add(stepKey.version(v), "record", { sql: "SELECT tidb_version()" }, about, on);
+  add(stepKey.status(v), "record", { get: `http://${status.tidb[0]}/status` }, `${about}: recorded`, on);
+}
+function dataSteps({ plan, v, add, about, checks }, data, loads) {
+  const on = { variant: v.name, where: checks };
+  if (v.split && data)
+    for (let t = 1; t <= data.tables; t++)
+      add(
+        stepKey.split(v, SPLIT_DATABASE, t),
+        "split",
+        { sql: splitSql(v.version, t, data.table_size, v.split.regions) },
+        `${about}: after prepare`,
+        on
+      );
+  if (data && plan.variants.some((x) => x.split))
+    add(
+      stepKey.regions(v),
+      "split",
+      { sql: regionsSql() },
+      `${about}: the regions of sbtest1's rows counted, recorded as split.regions (what a split difference did)`,
+      on
+    );
+  for (const load of loads)
+    for (const table of load.tables)
+      add(
+        stepKey.analyze(v, load.database, table),
+        "split",
+        { sql: `ANALYZE TABLE ${load.database}.${table}` },
+        `${about}: after the load, so statistics are fresh and auto-analyze does not fire during cells`,
+        on
+      );
+}
 function stepsOf(plan, data, loads) {
   const out = [];
   const add = (key, phase, run, about, o = {}) => out.push({
@@ -14008,79 +14070,11 @@ function stepsOf(plan, data, loads) {
     }
     const switched = form.switchIn?.(plan, d, v, add) ?? false;
     const status = form.statusAddresses(d);
-    const readBack = () => {
-      for (const role of new Set(v.configKeys.map((k) => k.role))) {
-        const keys = v.configKeys.filter((k) => k.role === role).map((k) => k.key);
-        if (form.configBySql?.includes(role)) {
-          add(
-            stepKey.showConfig(v, role),
-            "record",
-            { sql: showConfigSql(role, keys) },
-            `${about}: through TiDB (this machine does not reach ${role}'s status port); every ${role} instance it reports must show ${keys.join(", ")} as the spec sets`,
-            { variant: v.name, where: checks }
-          );
-          continue;
-        }
-        for (const addr of status[role])
-          add(
-            stepKey.config(v, role, addr),
-            "record",
-            { get: configUrl(role, addr) },
-            `${about}: what SHOW CONFIG shows; ${keys.join(", ")} must match the spec`,
-            { variant: v.name, where: checks }
-          );
-      }
-    };
-    if (switched) readBack();
-    v.sql.forEach((s, i) => {
-      add(stepKey.sql(v, i), "sql", { sql: s }, `${about}: target.sql, before every cell of the variant`, {
-        variant: v.name,
-        where: checks
-      });
-      for (const g of globalsSet(s))
-        add(
-          stepKey.sqlCheck(v, g.name),
-          "sql",
-          { sql: `SELECT @@GLOBAL.${g.name}` },
-          `${about}: must read ${g.value}, or the run fails`,
-          { variant: v.name, where: checks }
-        );
-    });
-    add(stepKey.version(v), "record", { sql: "SELECT tidb_version()" }, about, {
-      variant: v.name,
-      where: checks
-    });
-    add(stepKey.status(v), "record", { get: `http://${status.tidb[0]}/status` }, `${about}: recorded`, {
-      variant: v.name,
-      where: checks
-    });
-    if (!switched) readBack();
-    if (v.split && data)
-      for (let t = 1; t <= data.tables; t++)
-        add(
-          stepKey.split(v, SPLIT_DATABASE, t),
-          "split",
-          { sql: splitSql(v.version, t, data.table_size, v.split.regions) },
-          `${about}: after prepare`,
-          { variant: v.name, where: checks }
-        );
-    if (data && plan.variants.some((x) => x.split))
-      add(
-        stepKey.regions(v),
-        "split",
-        { sql: regionsSql() },
-        `${about}: the regions of sbtest1's rows counted, recorded as split.regions (what a split difference did)`,
-        { variant: v.name, where: checks }
-      );
-    for (const load of loads)
-      for (const table of load.tables)
-        add(
-          stepKey.analyze(v, load.database, table),
-          "split",
-          { sql: `ANALYZE TABLE ${load.database}.${table}` },
-          `${about}: after the load, so statistics are fresh and auto-analyze does not fire during cells`,
-          { variant: v.name, where: checks }
-        );
+    const vs = { plan, v, form, add, about, checks };
+    if (switched) readBackSteps(vs, status);
+    sqlAndRecordSteps(vs, status);
+    if (!switched) readBackSteps(vs, status);
+    dataSteps(vs, data, loads);
   }
   for (const d of plan.deployments) formOf(d).blockSteps(plan, d, add);
   for (const d of [...plan.deployments].reverse()) formOf(d).teardownSteps(plan, d, add);
