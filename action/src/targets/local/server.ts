@@ -13,6 +13,7 @@ import {
   type RunAs,
   runCommand,
   type ServerProcess,
+  startServerProcess,
 } from "../../proc/process.ts";
 import { pinProcesses } from "./affinity.ts";
 import { applyResources, processTree } from "./cgroup.ts";
@@ -366,4 +367,90 @@ export async function installDataDir(o: {
   o.removeWorkDir();
   await rm(o.workDir, { recursive: true, force: true });
   throw new RunError(`${o.what} failed (exit ${r.code}):\n${(r.stderr || r.stdout).slice(-2000)}`);
+}
+
+/** A private server whose data directory is installed: how its process starts and how tiperf talks to it. */
+export interface PrivateServerStart {
+  what: string;
+  kind: string;
+  protocol: Connection["protocol"];
+  user: string;
+  spec: LocalTargetSpec;
+  opts: StartOptions;
+  workDir: string;
+  dataDir: string;
+  port: number;
+  /** The server's command line (the plan's start step). */
+  command: string[];
+  /** Where its stdout and stderr go, and every log kept when it stops. */
+  outFile: string;
+  logs: string[];
+  runAs?: RunAs | undefined;
+  stopSignal: NodeJS.Signals;
+  /** Called once the server process exists: it owns the work directory from then on. */
+  handOver: () => void;
+  query: (sql: string) => Promise<CommandResult>;
+  versionSql: string;
+  settingSql: (key: string) => string;
+  counters: () => Promise<Record<string, number>>;
+  createDatabase: (name: string) => Promise<void>;
+}
+
+/**
+ * Starts a private server on its installed data directory and settles it (answers, settings read
+ * back, resources applied): its Target; one that does not come up is stopped and its logs quoted.
+ */
+export async function runPrivateServer(o: PrivateServerStart): Promise<Target> {
+  o.opts.step?.({ phase: "start", where: "runner", run: { command: o.command } });
+  const spawnServer = () =>
+    startServerProcess(o.command[0] as string, o.command.slice(1), {
+      logFile: o.outFile,
+      cwd: o.workDir,
+      ...(o.runAs ? { runAs: o.runAs } : {}),
+    });
+  const server = spawnServer();
+  o.handOver();
+  let removeCgroup: (() => Promise<void>) | undefined;
+  const life = lifecycle({
+    what: o.what,
+    server,
+    workDir: o.workDir,
+    logs: o.logs,
+    logDir: o.opts.logDir,
+    stopSignal: o.stopSignal,
+    beforeRemove: async () => removeCgroup?.(),
+  });
+  const settle = (s: ServerProcess) =>
+    settleServer({
+      what: o.what,
+      spec: o.spec,
+      server: s,
+      query: o.query,
+      versionSql: o.versionSql,
+      settingSql: o.settingSql,
+      onCgroup: (remove) => {
+        removeCgroup = remove;
+      },
+    });
+  try {
+    const { version, effectiveConfig } = await settle(server);
+    o.opts.log(
+      `target: ${o.what} ${version} on 127.0.0.1:${o.port} (pid ${server.pid}, datadir ${o.dataDir})`,
+    );
+    return localTarget({
+      ...o,
+      life,
+      respawn: respawner(spawnServer, settle, o.stopSignal),
+      version,
+      effectiveConfig,
+    });
+  } catch (e) {
+    await life.stop();
+    throw await startupFailure(e, {
+      what: o.what,
+      logs: o.logs,
+      logDir: o.opts.logDir,
+      config: o.spec.config,
+    });
+  }
 }

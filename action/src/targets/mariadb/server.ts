@@ -5,18 +5,14 @@ import { RunError } from "../../errors.ts";
 import { onTeardown } from "../../lifecycle/teardown.ts";
 import { COUNTERS_TIMEOUT_MS, MARIADB_COUNTERS_SQL, mariadbCounters } from "../../observe/cost.ts";
 import { firstTool, MYSQL_CLIENTS } from "../../proc/env.ts";
-import { runCommand, type ServerProcess, startServerProcess } from "../../proc/process.ts";
+import { runCommand } from "../../proc/process.ts";
 import type { LocalTargetSpec } from "../local/schema.ts";
 import {
   checkDatabaseName,
   freePort,
   installDataDir,
-  lifecycle,
-  localTarget,
   makeWorkDir,
-  respawner,
-  settleServer,
-  startupFailure,
+  runPrivateServer,
 } from "../local/server.ts";
 import type { StartOptions, Target } from "../types.ts";
 
@@ -135,63 +131,26 @@ export async function startMariadb(spec: LocalTargetSpec, opts: StartOptions): P
     step: opts.step,
   });
 
-  opts.step?.({ phase: "start", where: "runner", run: { command: commands.server } });
-  const spawnServer = () =>
-    startServerProcess(commands.server[0] as string, commands.server.slice(1), {
-      logFile: join(workDir, "mariadbd.out"),
-      cwd: workDir,
-    });
-  const server = spawnServer();
-  removeWorkDir();
-  let removeCgroup: (() => Promise<void>) | undefined;
-  const life = lifecycle({
-    what: "MariaDB",
-    server,
-    workDir,
-    logs,
-    logDir: opts.logDir,
-    stopSignal: "SIGTERM",
-    beforeRemove: async () => removeCgroup?.(),
-  });
-
   const { sql, counters, createDatabase } = mariadbClient(port);
-
-  const settle = (s: ServerProcess) =>
-    settleServer({
-      what: "MariaDB",
-      spec,
-      server: s,
-      query: sql,
-      versionSql: READ_BACK.version,
-      settingSql: READ_BACK.setting,
-      onCgroup: (remove) => {
-        removeCgroup = remove;
-      },
-    });
-  try {
-    const { version, effectiveConfig } = await settle(server);
-    opts.log(`target: MariaDB ${version} on 127.0.0.1:${port} (pid ${server.pid}, datadir ${dataDir})`);
-    return localTarget({
-      spec,
-      kind: "mariadb",
-      protocol: "mysql",
-      user: "root",
-      port,
-      life,
-      respawn: respawner(spawnServer, settle, "SIGTERM"),
-      version,
-      effectiveConfig,
-      workDir,
-      counters,
-      createDatabase,
-    });
-  } catch (e) {
-    await life.stop();
-    throw await startupFailure(e, {
-      what: "MariaDB",
-      logs,
-      logDir: opts.logDir,
-      config: spec.config,
-    });
-  }
+  return runPrivateServer({
+    what: "MariaDB",
+    kind: "mariadb",
+    protocol: "mysql",
+    user: "root",
+    spec,
+    opts,
+    workDir,
+    dataDir,
+    port,
+    command: commands.server,
+    outFile: join(workDir, "mariadbd.out"),
+    logs,
+    stopSignal: "SIGTERM",
+    handOver: removeWorkDir,
+    query: sql,
+    versionSql: READ_BACK.version,
+    settingSql: READ_BACK.setting,
+    counters,
+    createDatabase,
+  });
 }

@@ -5,18 +5,14 @@ import { join } from "node:path";
 import { RunError } from "../../errors.ts";
 import { onTeardown } from "../../lifecycle/teardown.ts";
 import { COUNTERS_TIMEOUT_MS, POSTGRES_COUNTERS_SQL, postgresCounters } from "../../observe/cost.ts";
-import { type RunAs, runCommand, type ServerProcess, startServerProcess } from "../../proc/process.ts";
+import { type RunAs, runCommand } from "../../proc/process.ts";
 import type { LocalTargetSpec } from "../local/schema.ts";
 import {
   checkDatabaseName,
   freePort,
   installDataDir,
-  lifecycle,
-  localTarget,
   makeWorkDir,
-  respawner,
-  settleServer,
-  startupFailure,
+  runPrivateServer,
 } from "../local/server.ts";
 import type { StartOptions, Target } from "../types.ts";
 
@@ -162,65 +158,28 @@ export async function startPostgres(spec: LocalTargetSpec, opts: StartOptions): 
     runAs: user,
   });
 
-  opts.step?.({ phase: "start", where: "runner", run: { command: commands.server } });
-  const spawnServer = () =>
-    startServerProcess(commands.server[0] as string, commands.server.slice(1), {
-      logFile: serverLog,
-      runAs: user,
-      cwd: workDir,
-    });
-  const server = spawnServer();
-  removeWorkDir();
-  let removeCgroup: (() => Promise<void>) | undefined;
-  const life = lifecycle({
+  const { psql, counters, createDatabase } = postgresClient(port);
+  return runPrivateServer({
     what: "PostgreSQL",
-    server,
+    kind: "postgres",
+    protocol: "postgres",
+    user: "postgres",
+    spec,
+    opts,
     workDir,
-    logs: [serverLog],
-    logDir: opts.logDir,
+    dataDir,
+    port,
+    command: commands.server,
+    outFile: serverLog,
+    logs,
+    runAs: user,
     // SIGINT is PostgreSQL's "fast" shutdown: roll back clients, checkpoint, exit.
     stopSignal: "SIGINT",
-    beforeRemove: async () => removeCgroup?.(),
+    handOver: removeWorkDir,
+    query: (q) => psql(q),
+    versionSql: READ_BACK.version,
+    settingSql: READ_BACK.setting,
+    counters,
+    createDatabase,
   });
-
-  const { psql, counters, createDatabase } = postgresClient(port);
-
-  const settle = (s: ServerProcess) =>
-    settleServer({
-      what: "PostgreSQL",
-      spec,
-      server: s,
-      query: (q) => psql(q),
-      versionSql: READ_BACK.version,
-      settingSql: READ_BACK.setting,
-      onCgroup: (remove) => {
-        removeCgroup = remove;
-      },
-    });
-  try {
-    const { version, effectiveConfig } = await settle(server);
-    opts.log(`target: PostgreSQL ${version} on 127.0.0.1:${port} (pid ${server.pid}, datadir ${dataDir})`);
-    return localTarget({
-      spec,
-      kind: "postgres",
-      protocol: "postgres",
-      user: "postgres",
-      port,
-      life,
-      respawn: respawner(spawnServer, settle, "SIGINT"),
-      version,
-      effectiveConfig,
-      workDir,
-      counters,
-      createDatabase,
-    });
-  } catch (e) {
-    await life.stop();
-    throw await startupFailure(e, {
-      what: "PostgreSQL",
-      logs,
-      logDir: opts.logDir,
-      config: spec.config,
-    });
-  }
 }
