@@ -47,10 +47,10 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-C2YUHDLY.js";
+} from "./chunk-2X4PMLZX.js";
 import {
   reapLedger
-} from "./chunk-4ZMI6DOY.js";
+} from "./chunk-HRTOPZUD.js";
 import {
   EXPIRES,
   KubeClient,
@@ -67,7 +67,7 @@ import {
   require_dist,
   writeAtomic,
   writeResult
-} from "./chunk-EQW57GVV.js";
+} from "./chunk-5Z66ALCS.js";
 import {
   CLOUDS,
   Interrupted,

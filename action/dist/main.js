@@ -13,7 +13,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-C2YUHDLY.js";
+} from "./chunk-2X4PMLZX.js";
 import {
   getInput,
   info,
@@ -26,7 +26,7 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-EQW57GVV.js";
+} from "./chunk-5Z66ALCS.js";
 import {
   Interrupted,
   installCrashTeardown,

@@ -4,13 +4,13 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   reapLedger
-} from "./chunk-4ZMI6DOY.js";
+} from "./chunk-HRTOPZUD.js";
 import {
   getState,
   info,
   setFailed
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-EQW57GVV.js";
+import "./chunk-5Z66ALCS.js";
 import {
   ledgerDir
 } from "./chunk-SG6LQMGY.js";

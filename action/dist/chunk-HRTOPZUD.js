@@ -6,7 +6,7 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-EQW57GVV.js";
+} from "./chunk-5Z66ALCS.js";
 import {
   sweep
 } from "./chunk-SG6LQMGY.js";

@@ -43,7 +43,7 @@ import {
   throttleBetween,
   validateYaml,
   writeAtomic
-} from "./chunk-EQW57GVV.js";
+} from "./chunk-5Z66ALCS.js";
 import {
   record,
   shellCommand,

@@ -9421,6 +9421,58 @@ async function installDataDir(o) {
   throw new RunError(`${o.what} failed (exit ${r.code}):
 ${(r.stderr || r.stdout).slice(-2e3)}`);
 }
+async function runPrivateServer(o) {
+  o.opts.step?.({ phase: "start", where: "runner", run: { command: o.command } });
+  const spawnServer = () => startServerProcess(o.command[0], o.command.slice(1), {
+    logFile: o.outFile,
+    cwd: o.workDir,
+    ...o.runAs ? { runAs: o.runAs } : {}
+  });
+  const server = spawnServer();
+  o.handOver();
+  let removeCgroup;
+  const life = lifecycle({
+    what: o.what,
+    server,
+    workDir: o.workDir,
+    logs: o.logs,
+    logDir: o.opts.logDir,
+    stopSignal: o.stopSignal,
+    beforeRemove: async () => removeCgroup?.()
+  });
+  const settle = (s) => settleServer({
+    what: o.what,
+    spec: o.spec,
+    server: s,
+    query: o.query,
+    versionSql: o.versionSql,
+    settingSql: o.settingSql,
+    onCgroup: (remove) => {
+      removeCgroup = remove;
+    }
+  });
+  try {
+    const { version, effectiveConfig } = await settle(server);
+    o.opts.log(
+      `target: ${o.what} ${version} on 127.0.0.1:${o.port} (pid ${server.pid}, datadir ${o.dataDir})`
+    );
+    return localTarget({
+      ...o,
+      life,
+      respawn: respawner(spawnServer, settle, o.stopSignal),
+      version,
+      effectiveConfig
+    });
+  } catch (e) {
+    await life.stop();
+    throw await startupFailure(e, {
+      what: o.what,
+      logs: o.logs,
+      logDir: o.opts.logDir,
+      config: o.spec.config
+    });
+  }
+}
 
 // action/src/targets/local/kind.ts
 async function endpointVariants(input) {
@@ -9709,61 +9761,28 @@ async function startMariadb(spec, opts) {
     removeWorkDir,
     step: opts.step
   });
-  opts.step?.({ phase: "start", where: "runner", run: { command: commands.server } });
-  const spawnServer = () => startServerProcess(commands.server[0], commands.server.slice(1), {
-    logFile: join6(workDir, "mariadbd.out"),
-    cwd: workDir
-  });
-  const server = spawnServer();
-  removeWorkDir();
-  let removeCgroup;
-  const life = lifecycle({
-    what: "MariaDB",
-    server,
-    workDir,
-    logs,
-    logDir: opts.logDir,
-    stopSignal: "SIGTERM",
-    beforeRemove: async () => removeCgroup?.()
-  });
   const { sql, counters, createDatabase } = mariadbClient(port2);
-  const settle = (s) => settleServer({
+  return runPrivateServer({
     what: "MariaDB",
+    kind: "mariadb",
+    protocol: "mysql",
+    user: "root",
     spec,
-    server: s,
+    opts,
+    workDir,
+    dataDir,
+    port: port2,
+    command: commands.server,
+    outFile: join6(workDir, "mariadbd.out"),
+    logs,
+    stopSignal: "SIGTERM",
+    handOver: removeWorkDir,
     query: sql,
     versionSql: READ_BACK.version,
     settingSql: READ_BACK.setting,
-    onCgroup: (remove) => {
-      removeCgroup = remove;
-    }
+    counters,
+    createDatabase
   });
-  try {
-    const { version, effectiveConfig } = await settle(server);
-    opts.log(`target: MariaDB ${version} on 127.0.0.1:${port2} (pid ${server.pid}, datadir ${dataDir})`);
-    return localTarget({
-      spec,
-      kind: "mariadb",
-      protocol: "mysql",
-      user: "root",
-      port: port2,
-      life,
-      respawn: respawner(spawnServer, settle, "SIGTERM"),
-      version,
-      effectiveConfig,
-      workDir,
-      counters,
-      createDatabase
-    });
-  } catch (e) {
-    await life.stop();
-    throw await startupFailure(e, {
-      what: "MariaDB",
-      logs,
-      logDir: opts.logDir,
-      config: spec.config
-    });
-  }
 }
 
 // action/src/targets/mariadb/index.ts
@@ -9931,63 +9950,30 @@ async function startPostgres(spec, opts) {
     step: opts.step,
     runAs: user
   });
-  opts.step?.({ phase: "start", where: "runner", run: { command: commands.server } });
-  const spawnServer = () => startServerProcess(commands.server[0], commands.server.slice(1), {
-    logFile: serverLog,
-    runAs: user,
-    cwd: workDir
-  });
-  const server = spawnServer();
-  removeWorkDir();
-  let removeCgroup;
-  const life = lifecycle({
+  const { psql, counters, createDatabase } = postgresClient(port2);
+  return runPrivateServer({
     what: "PostgreSQL",
-    server,
+    kind: "postgres",
+    protocol: "postgres",
+    user: "postgres",
+    spec,
+    opts,
     workDir,
-    logs: [serverLog],
-    logDir: opts.logDir,
+    dataDir,
+    port: port2,
+    command: commands.server,
+    outFile: serverLog,
+    logs,
+    runAs: user,
     // SIGINT is PostgreSQL's "fast" shutdown: roll back clients, checkpoint, exit.
     stopSignal: "SIGINT",
-    beforeRemove: async () => removeCgroup?.()
-  });
-  const { psql, counters, createDatabase } = postgresClient(port2);
-  const settle = (s) => settleServer({
-    what: "PostgreSQL",
-    spec,
-    server: s,
+    handOver: removeWorkDir,
     query: (q) => psql(q),
     versionSql: READ_BACK2.version,
     settingSql: READ_BACK2.setting,
-    onCgroup: (remove) => {
-      removeCgroup = remove;
-    }
+    counters,
+    createDatabase
   });
-  try {
-    const { version, effectiveConfig } = await settle(server);
-    opts.log(`target: PostgreSQL ${version} on 127.0.0.1:${port2} (pid ${server.pid}, datadir ${dataDir})`);
-    return localTarget({
-      spec,
-      kind: "postgres",
-      protocol: "postgres",
-      user: "postgres",
-      port: port2,
-      life,
-      respawn: respawner(spawnServer, settle, "SIGINT"),
-      version,
-      effectiveConfig,
-      workDir,
-      counters,
-      createDatabase
-    });
-  } catch (e) {
-    await life.stop();
-    throw await startupFailure(e, {
-      what: "PostgreSQL",
-      logs,
-      logDir: opts.logDir,
-      config: spec.config
-    });
-  }
 }
 
 // action/src/targets/postgres/index.ts
