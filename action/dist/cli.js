@@ -47,10 +47,10 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-2X4PMLZX.js";
+} from "./chunk-U4VIUW5A.js";
 import {
   reapLedger
-} from "./chunk-HRTOPZUD.js";
+} from "./chunk-L6NB2PEZ.js";
 import {
   EXPIRES,
   KubeClient,
@@ -67,7 +67,7 @@ import {
   require_dist,
   writeAtomic,
   writeResult
-} from "./chunk-5Z66ALCS.js";
+} from "./chunk-PARC65MB.js";
 import {
   CLOUDS,
   Interrupted,

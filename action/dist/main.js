@@ -13,7 +13,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-2X4PMLZX.js";
+} from "./chunk-U4VIUW5A.js";
 import {
   getInput,
   info,
@@ -26,7 +26,7 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-5Z66ALCS.js";
+} from "./chunk-PARC65MB.js";
 import {
   Interrupted,
   installCrashTeardown,

@@ -265,100 +265,120 @@ async function switchOnline(
   return `TidbCluster ${d.name}: variant ${setup.name} applied online (${keys.map((k) => `${k.role} ${k.key}`).join(", ") || "target.sql only"}), read back by SHOW CONFIG`;
 }
 
+/** The run's own namespace, as planned; one of that name tiperf did not just create is never adopted (nor deleted). */
+async function createNamespace(ctx: RunContext, c: KubeClient, d: KubernetesDeployment): Promise<void> {
+  if (await c.find(`/api/v1/namespaces/${d.namespace}`))
+    throw new RunError(
+      `namespace ${d.namespace} already exists on ${c.ctx.server} (context ${c.ctx.context}): tiperf creates its own and never touches one it did not create`,
+    );
+  const step = ctx.planned(kubeStep.namespace(d.namespace));
+  if (!("post" in step.run)) throw new RunError(`step ${step.key} is not a POST`);
+  await c.create(pathOf(c, step.run.post), JSON.parse(step.run.body));
+  ctx.log(`kubernetes: namespace ${d.namespace} created on ${c.ctx.server} (context ${c.ctx.context})`);
+}
+
+/**
+ * How a TidbCluster goes, once: deleted as planned; the last of the namespace's deletes the
+ * namespace (where the plan says so), then the cluster created for the run, if any.
+ */
+function stopper(ctx: RunContext, c: KubeClient, d: KubernetesDeployment): () => Promise<void> {
+  let stopped = false;
+  return async () => {
+    if (stopped) return;
+    stopped = true;
+    const del = ctx.planned(stepKey.stop(d));
+    // a TidbCluster that cannot be deleted still goes with the namespace below
+    let failed: unknown;
+    if ("delete" in del.run) await c.remove(pathOf(c, del.run.delete)).catch((e) => (failed = e));
+    const left = (alive.get(d.namespace) ?? 1) - 1;
+    alive.set(d.namespace, left);
+    if (left > 0) {
+      if (failed) throw failed;
+      return;
+    }
+    alive.delete(d.namespace);
+    if (!ctx.plan.steps.some((s) => s.key === kubeStep.deleteNamespace(d.namespace))) {
+      if (failed) throw failed;
+      return;
+    }
+    const ns = ctx.planned(kubeStep.deleteNamespace(d.namespace));
+    if ("delete" in ns.run) {
+      await c.deleteNamespace(pathOf(c, ns.run.delete).split("/").pop() as string);
+      ctx.log(`kubernetes: namespace ${d.namespace} deleted`);
+    }
+    // a cluster created for the run goes last: its volumes were released with the namespace
+    // (a GKE cluster's deletion leaves the disks of claims still bound behind)
+    await created.get(ctx)?.destroy();
+  };
+}
+
+/** The TidbCluster created as planned and waited for until the operator reports it Ready. */
+async function createCluster(
+  ctx: RunContext,
+  c: KubeClient,
+  d: KubernetesDeployment,
+  signal: AbortSignal,
+): Promise<{ sql: Endpoint; status: Endpoint }> {
+  const create = ctx.planned(stepKey.start(d));
+  if (!("post" in create.run)) throw new RunError(`step ${create.key} is not a POST`);
+  await c.create(pathOf(c, create.run.post), JSON.parse(create.run.body));
+  const ready = ctx.planned(kubeStep.ready(d));
+  if (!("get" in ready.run)) throw new RunError(`step ${ready.key} is not a GET`);
+  ctx.log(
+    `kubernetes: TidbCluster ${d.name} created in ${d.namespace}; waiting for the operator to report it Ready`,
+  );
+  await c.waitFor(pathOf(c, ready.run.get), isReady, {
+    timeoutMs: readyTimeoutMs(ctx),
+    everyMs: 2000,
+    signal,
+    what: `TidbCluster ${d.name} in ${d.namespace} Ready`,
+    describe: readiness,
+  });
+  const { sql, status } = await serviceAddress(ctx, c, d, signal);
+  ctx.addFill((t) =>
+    t.replaceAll(sqlAddress(d), sql.host).replaceAll(statusAddress(d), `${status.host}:${status.port}`),
+  );
+  ctx.log(
+    `kubernetes: TidbCluster ${d.name} Ready; TiDB at ${sql.host}:${sql.port}, status ${status.host}:${status.port}`,
+  );
+  return { sql, status };
+}
+
+/** Where this machine reaches TiDB: the TiDB Service's address, waited for (bounded). */
+async function serviceAddress(ctx: RunContext, c: KubeClient, d: KubernetesDeployment, signal: AbortSignal) {
+  const svcStep = ctx.planned(kubeStep.service(d));
+  if (!("get" in svcStep.run)) throw new RunError(`step ${svcStep.key} is not a GET`);
+  const deadline = Date.now() + Math.min(readyTimeoutMs(ctx), 10 * 60_000);
+  for (;;) {
+    const svc = await c.find(pathOf(c, svcStep.run.get));
+    const where = svc ? await serviceEndpoints(c, svc) : { waiting: "no TiDB Service yet" };
+    if (!("waiting" in where)) return where;
+    if (signal.aborted || Date.now() > deadline)
+      throw new RunError(
+        `TidbCluster ${d.name}: no address for this machine to reach TiDB: ${where.waiting}`,
+      );
+    await new Promise((res) => setTimeout(res, 2000));
+  }
+}
+
 export const kubernetesRuntime: FormRuntime<KubernetesDeployment> = {
   targetKind: "tidb-operator",
   build: () => undefined,
   async start(ctx, d, _setup, signal) {
     const c = await clientOf(ctx, d.runId, signal);
-    const settings = ctx.plan.profile.kubernetes;
-    const readyMs = readyTimeoutMs(ctx);
-    if (d.namespaceManifest) {
-      // a namespace of this name that tiperf did not just create is never adopted (nor deleted)
-      if (await c.find(`/api/v1/namespaces/${d.namespace}`))
-        throw new RunError(
-          `namespace ${d.namespace} already exists on ${c.ctx.server} (context ${c.ctx.context}): tiperf creates its own and never touches one it did not create`,
-        );
-      const step = ctx.planned(kubeStep.namespace(d.namespace));
-      if (!("post" in step.run)) throw new RunError(`step ${step.key} is not a POST`);
-      await c.create(pathOf(c, step.run.post), JSON.parse(step.run.body));
-      ctx.log(`kubernetes: namespace ${d.namespace} created on ${c.ctx.server} (context ${c.ctx.context})`);
-    }
+    if (d.namespaceManifest) await createNamespace(ctx, c, d);
     alive.set(d.namespace, (alive.get(d.namespace) ?? 0) + 1);
-    let stopped = false;
-    const stop = async () => {
-      if (stopped) return;
-      stopped = true;
-      const del = ctx.planned(stepKey.stop(d));
-      // a TidbCluster that cannot be deleted still goes with the namespace below
-      let failed: unknown;
-      if ("delete" in del.run) await c.remove(pathOf(c, del.run.delete)).catch((e) => (failed = e));
-      const left = (alive.get(d.namespace) ?? 1) - 1;
-      alive.set(d.namespace, left);
-      if (left > 0) {
-        if (failed) throw failed;
-        return;
-      }
-      alive.delete(d.namespace);
-      const planned = ctx.plan.steps.some((s) => s.key === kubeStep.deleteNamespace(d.namespace));
-      if (!planned) {
-        if (failed) throw failed;
-        return;
-      }
-      const ns = ctx.planned(kubeStep.deleteNamespace(d.namespace));
-      if ("delete" in ns.run) {
-        await c.deleteNamespace(pathOf(c, ns.run.delete).split("/").pop() as string);
-        ctx.log(`kubernetes: namespace ${d.namespace} deleted`);
-      }
-      // a cluster created for the run goes last: its volumes were released with the namespace
-      // (a GKE cluster's deletion leaves the disks of claims still bound behind)
-      await created.get(ctx)?.destroy();
-    };
+    const stop = stopper(ctx, c, d);
     try {
-      const create = ctx.planned(stepKey.start(d));
-      if (!("post" in create.run)) throw new RunError(`step ${create.key} is not a POST`);
-      await c.create(pathOf(c, create.run.post), JSON.parse(create.run.body));
-      const ready = ctx.planned(kubeStep.ready(d));
-      if (!("get" in ready.run)) throw new RunError(`step ${ready.key} is not a GET`);
-      ctx.log(
-        `kubernetes: TidbCluster ${d.name} created in ${d.namespace}; waiting for the operator to report it Ready`,
-      );
-      await c.waitFor(pathOf(c, ready.run.get), isReady, {
-        timeoutMs: readyMs,
-        everyMs: 2000,
-        signal,
-        what: `TidbCluster ${d.name} in ${d.namespace} Ready`,
-        describe: readiness,
-      });
-      const svcStep = ctx.planned(kubeStep.service(d));
-      if (!("get" in svcStep.run)) throw new RunError(`step ${svcStep.key} is not a GET`);
-      let where: Awaited<ReturnType<typeof serviceEndpoints>>;
-      const deadline = Date.now() + Math.min(readyMs, 10 * 60_000);
-      for (;;) {
-        const svc = await c.find(pathOf(c, svcStep.run.get));
-        where = svc ? await serviceEndpoints(c, svc) : { waiting: "no TiDB Service yet" };
-        if (!("waiting" in where)) break;
-        if (signal.aborted || Date.now() > deadline)
-          throw new RunError(
-            `TidbCluster ${d.name}: no address for this machine to reach TiDB: ${where.waiting}`,
-          );
-        await new Promise((res) => setTimeout(res, 2000));
-      }
-      const { sql, status } = where;
-      ctx.addFill((t) =>
-        t.replaceAll(sqlAddress(d), sql.host).replaceAll(statusAddress(d), `${status.host}:${status.port}`),
-      );
-      ctx.log(
-        `kubernetes: TidbCluster ${d.name} Ready; TiDB at ${sql.host}:${sql.port}, status ${status.host}:${status.port}`,
-      );
-      const never = new Promise<string>(() => {});
-      const running: Running = {
+      const { sql } = await createCluster(ctx, c, d, signal);
+      return {
         deployment: d,
         // the load tools connect as planned: from a pod by the Service's name, or from here
-        endpoints: settings?.load ? [inClusterAddress(d)] : [sql],
+        endpoints: ctx.plan.profile.kubernetes?.load ? [inClusterAddress(d)] : [sql],
         sql,
         // as planned: the plan's steps are keyed by these, filled in with the Service's address
         status: { pd: [], tikv: [], tidb: [statusAddress(d)], tiflash: [] },
-        died: never,
+        died: new Promise<string>(() => {}),
         // a shared TidbCluster is created with its first variant's config
         ...(d.online ? { applied: d.variants[0] } : {}),
         stop,
@@ -367,7 +387,6 @@ export const kubernetesRuntime: FormRuntime<KubernetesDeployment> = {
         users: 0,
         restarts: 0,
       };
-      return running;
     } catch (e) {
       await stop().catch((err: Error) => ctx.log(`teardown: ${err.message}`));
       throw e;

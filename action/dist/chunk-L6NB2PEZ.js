@@ -6,7 +6,7 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-5Z66ALCS.js";
+} from "./chunk-PARC65MB.js";
 import {
   sweep
 } from "./chunk-SG6LQMGY.js";

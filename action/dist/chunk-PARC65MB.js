@@ -10935,7 +10935,7 @@ function runTool(command, args, opts) {
       timedOut = { limit_s: opts.limitS };
       kill();
     }, opts.limitS * 1e3);
-    const stopper = opts.stopAfterS === void 0 ? void 0 : setTimeout(() => {
+    const stopper2 = opts.stopAfterS === void 0 ? void 0 : setTimeout(() => {
       if (child.exitCode !== null || child.signalCode !== null) return;
       if (!child.stdin) child.kill("SIGINT");
     }, opts.stopAfterS * 1e3);
@@ -10945,7 +10945,7 @@ function runTool(command, args, opts) {
       done = true;
       unregister();
       clearTimeout(watchdog);
-      clearTimeout(stopper);
+      clearTimeout(stopper2);
       clearTimeout(killTimer);
       opts.signal?.removeEventListener("abort", onAbort);
       const run = {
@@ -12502,97 +12502,102 @@ async function switchOnline(ctx, d, setup, r) {
   await ctx.checkConfig(setup, r);
   return `TidbCluster ${d.name}: variant ${setup.name} applied online (${keys.map((k) => `${k.role} ${k.key}`).join(", ") || "target.sql only"}), read back by SHOW CONFIG`;
 }
+async function createNamespace(ctx, c, d) {
+  if (await c.find(`/api/v1/namespaces/${d.namespace}`))
+    throw new RunError(
+      `namespace ${d.namespace} already exists on ${c.ctx.server} (context ${c.ctx.context}): tiperf creates its own and never touches one it did not create`
+    );
+  const step = ctx.planned(kubeStep.namespace(d.namespace));
+  if (!("post" in step.run)) throw new RunError(`step ${step.key} is not a POST`);
+  await c.create(pathOf(c, step.run.post), JSON.parse(step.run.body));
+  ctx.log(`kubernetes: namespace ${d.namespace} created on ${c.ctx.server} (context ${c.ctx.context})`);
+}
+function stopper(ctx, c, d) {
+  let stopped = false;
+  return async () => {
+    if (stopped) return;
+    stopped = true;
+    const del = ctx.planned(stepKey.stop(d));
+    let failed;
+    if ("delete" in del.run) await c.remove(pathOf(c, del.run.delete)).catch((e) => failed = e);
+    const left = (alive2.get(d.namespace) ?? 1) - 1;
+    alive2.set(d.namespace, left);
+    if (left > 0) {
+      if (failed) throw failed;
+      return;
+    }
+    alive2.delete(d.namespace);
+    if (!ctx.plan.steps.some((s) => s.key === kubeStep.deleteNamespace(d.namespace))) {
+      if (failed) throw failed;
+      return;
+    }
+    const ns = ctx.planned(kubeStep.deleteNamespace(d.namespace));
+    if ("delete" in ns.run) {
+      await c.deleteNamespace(pathOf(c, ns.run.delete).split("/").pop());
+      ctx.log(`kubernetes: namespace ${d.namespace} deleted`);
+    }
+    await created.get(ctx)?.destroy();
+  };
+}
+async function createCluster(ctx, c, d, signal) {
+  const create = ctx.planned(stepKey.start(d));
+  if (!("post" in create.run)) throw new RunError(`step ${create.key} is not a POST`);
+  await c.create(pathOf(c, create.run.post), JSON.parse(create.run.body));
+  const ready2 = ctx.planned(kubeStep.ready(d));
+  if (!("get" in ready2.run)) throw new RunError(`step ${ready2.key} is not a GET`);
+  ctx.log(
+    `kubernetes: TidbCluster ${d.name} created in ${d.namespace}; waiting for the operator to report it Ready`
+  );
+  await c.waitFor(pathOf(c, ready2.run.get), isReady, {
+    timeoutMs: readyTimeoutMs(ctx),
+    everyMs: 2e3,
+    signal,
+    what: `TidbCluster ${d.name} in ${d.namespace} Ready`,
+    describe: readiness
+  });
+  const { sql, status } = await serviceAddress(ctx, c, d, signal);
+  ctx.addFill(
+    (t) => t.replaceAll(sqlAddress(d), sql.host).replaceAll(statusAddress(d), `${status.host}:${status.port}`)
+  );
+  ctx.log(
+    `kubernetes: TidbCluster ${d.name} Ready; TiDB at ${sql.host}:${sql.port}, status ${status.host}:${status.port}`
+  );
+  return { sql, status };
+}
+async function serviceAddress(ctx, c, d, signal) {
+  const svcStep = ctx.planned(kubeStep.service(d));
+  if (!("get" in svcStep.run)) throw new RunError(`step ${svcStep.key} is not a GET`);
+  const deadline = Date.now() + Math.min(readyTimeoutMs(ctx), 10 * 6e4);
+  for (; ; ) {
+    const svc = await c.find(pathOf(c, svcStep.run.get));
+    const where = svc ? await serviceEndpoints(c, svc) : { waiting: "no TiDB Service yet" };
+    if (!("waiting" in where)) return where;
+    if (signal.aborted || Date.now() > deadline)
+      throw new RunError(
+        `TidbCluster ${d.name}: no address for this machine to reach TiDB: ${where.waiting}`
+      );
+    await new Promise((res) => setTimeout(res, 2e3));
+  }
+}
 var kubernetesRuntime = {
   targetKind: "tidb-operator",
   build: () => void 0,
   async start(ctx, d, _setup, signal) {
     const c = await clientOf(ctx, d.runId, signal);
-    const settings2 = ctx.plan.profile.kubernetes;
-    const readyMs = readyTimeoutMs(ctx);
-    if (d.namespaceManifest) {
-      if (await c.find(`/api/v1/namespaces/${d.namespace}`))
-        throw new RunError(
-          `namespace ${d.namespace} already exists on ${c.ctx.server} (context ${c.ctx.context}): tiperf creates its own and never touches one it did not create`
-        );
-      const step = ctx.planned(kubeStep.namespace(d.namespace));
-      if (!("post" in step.run)) throw new RunError(`step ${step.key} is not a POST`);
-      await c.create(pathOf(c, step.run.post), JSON.parse(step.run.body));
-      ctx.log(`kubernetes: namespace ${d.namespace} created on ${c.ctx.server} (context ${c.ctx.context})`);
-    }
+    if (d.namespaceManifest) await createNamespace(ctx, c, d);
     alive2.set(d.namespace, (alive2.get(d.namespace) ?? 0) + 1);
-    let stopped = false;
-    const stop = async () => {
-      if (stopped) return;
-      stopped = true;
-      const del = ctx.planned(stepKey.stop(d));
-      let failed;
-      if ("delete" in del.run) await c.remove(pathOf(c, del.run.delete)).catch((e) => failed = e);
-      const left = (alive2.get(d.namespace) ?? 1) - 1;
-      alive2.set(d.namespace, left);
-      if (left > 0) {
-        if (failed) throw failed;
-        return;
-      }
-      alive2.delete(d.namespace);
-      const planned = ctx.plan.steps.some((s) => s.key === kubeStep.deleteNamespace(d.namespace));
-      if (!planned) {
-        if (failed) throw failed;
-        return;
-      }
-      const ns = ctx.planned(kubeStep.deleteNamespace(d.namespace));
-      if ("delete" in ns.run) {
-        await c.deleteNamespace(pathOf(c, ns.run.delete).split("/").pop());
-        ctx.log(`kubernetes: namespace ${d.namespace} deleted`);
-      }
-      await created.get(ctx)?.destroy();
-    };
+    const stop = stopper(ctx, c, d);
     try {
-      const create = ctx.planned(stepKey.start(d));
-      if (!("post" in create.run)) throw new RunError(`step ${create.key} is not a POST`);
-      await c.create(pathOf(c, create.run.post), JSON.parse(create.run.body));
-      const ready2 = ctx.planned(kubeStep.ready(d));
-      if (!("get" in ready2.run)) throw new RunError(`step ${ready2.key} is not a GET`);
-      ctx.log(
-        `kubernetes: TidbCluster ${d.name} created in ${d.namespace}; waiting for the operator to report it Ready`
-      );
-      await c.waitFor(pathOf(c, ready2.run.get), isReady, {
-        timeoutMs: readyMs,
-        everyMs: 2e3,
-        signal,
-        what: `TidbCluster ${d.name} in ${d.namespace} Ready`,
-        describe: readiness
-      });
-      const svcStep = ctx.planned(kubeStep.service(d));
-      if (!("get" in svcStep.run)) throw new RunError(`step ${svcStep.key} is not a GET`);
-      let where;
-      const deadline = Date.now() + Math.min(readyMs, 10 * 6e4);
-      for (; ; ) {
-        const svc = await c.find(pathOf(c, svcStep.run.get));
-        where = svc ? await serviceEndpoints(c, svc) : { waiting: "no TiDB Service yet" };
-        if (!("waiting" in where)) break;
-        if (signal.aborted || Date.now() > deadline)
-          throw new RunError(
-            `TidbCluster ${d.name}: no address for this machine to reach TiDB: ${where.waiting}`
-          );
-        await new Promise((res) => setTimeout(res, 2e3));
-      }
-      const { sql, status } = where;
-      ctx.addFill(
-        (t) => t.replaceAll(sqlAddress(d), sql.host).replaceAll(statusAddress(d), `${status.host}:${status.port}`)
-      );
-      ctx.log(
-        `kubernetes: TidbCluster ${d.name} Ready; TiDB at ${sql.host}:${sql.port}, status ${status.host}:${status.port}`
-      );
-      const never = new Promise(() => {
-      });
-      const running = {
+      const { sql } = await createCluster(ctx, c, d, signal);
+      return {
         deployment: d,
         // the load tools connect as planned: from a pod by the Service's name, or from here
-        endpoints: settings2?.load ? [inClusterAddress(d)] : [sql],
+        endpoints: ctx.plan.profile.kubernetes?.load ? [inClusterAddress(d)] : [sql],
         sql,
         // as planned: the plan's steps are keyed by these, filled in with the Service's address
         status: { pd: [], tikv: [], tidb: [statusAddress(d)], tiflash: [] },
-        died: never,
+        died: new Promise(() => {
+        }),
         // a shared TidbCluster is created with its first variant's config
         ...d.online ? { applied: d.variants[0] } : {},
         stop,
@@ -12601,7 +12606,6 @@ var kubernetesRuntime = {
         users: 0,
         restarts: 0
       };
-      return running;
     } catch (e) {
       await stop().catch((err) => ctx.log(`teardown: ${err.message}`));
       throw e;
@@ -12715,6 +12719,92 @@ function onlineSteps(d, v, own, add) {
   }
 }
 var ONLINE_SWITCH_S2 = 2;
+function variantGroups(variants, k) {
+  const groups = [];
+  const key = (x) => `${x.target.version}
+${JSON.stringify(x.target.split ?? null)}`;
+  for (const v of variants) {
+    const g = k.config_switch !== "side-by-side" ? groups.find((m) => key(m[0]) === key(v)) : void 0;
+    if (g) g.push(v);
+    else groups.push([v]);
+  }
+  return groups;
+}
+function clusterName(all, groups, members, index, used) {
+  const label = all === 1 || members.length > 1 && groups === 1 ? "tidb" : members.length > 1 ? `tidb-${index + 1}` : `tidb-${members[0].name}`;
+  let name = dnsLabel(label, 40);
+  if (used.has(name)) name = dnsLabel(`${name}-${index}`, 40);
+  used.add(name);
+  return name;
+}
+function turnsOf(o, k, members, setups, configs, roles) {
+  if (members.length < 2) return {};
+  if (k.config_switch === "online") {
+    const cs = configSwitchOf(setups);
+    if (cs.by !== "online")
+      throw new InputError(
+        `${o.profileFile}: kubernetes.config_switch is online, but variants ${members.map((v) => v.name).join(", ")} cannot switch online: ${cs.why.join("; ")}. Use config_switch: rolling-update (the operator's rolling update) or side-by-side (a TidbCluster each)`
+      );
+    return { online: { keys: cs.keys } };
+  }
+  const perVariant = (v) => Object.fromEntries(roles.map((r) => [r, configs.get(v.name)?.[r] ?? ""]));
+  return { rolling: { roles, configs: Object.fromEntries(members.map((v) => [v.name, perVariant(v)])) } };
+}
+function planCluster(o, k, members, index, name) {
+  const namespace = namespaceOf(o.prefix);
+  const { counts, machineTypes } = rolesOf(o.profile);
+  const first = members[0];
+  const configsOf = (v) => Object.fromEntries(
+    KUBE_ROLES.map((role) => {
+      const c = o.roleConfig(v.target, role);
+      return [role, Object.keys(c).length ? toToml(c) : ""];
+    })
+  );
+  const configs = new Map(members.map((v) => [v.name, configsOf(v)]));
+  const manifest = tidbClusterManifest({
+    name,
+    namespace,
+    runId: o.prefix,
+    variants: members.map((v) => v.name),
+    version: first.target.version ?? "",
+    counts,
+    configs: configs.get(first.name),
+    settings: k,
+    machineTypes
+  });
+  const ns = index === 0 ? namespaceManifest({ name: namespace, runId: o.prefix, expiresAt: EXPIRES_AT }) : void 0;
+  if (index === 0 && k.load)
+    o.files[LOAD_POD_FILE] = manifestsYaml([
+      loadPodManifest({
+        name: LOAD_POD_NAME,
+        namespace,
+        runId: o.prefix,
+        settings: k,
+        command: [LOAD_COMMAND]
+      })
+    ]);
+  const file = `kubernetes-${members.length > 1 ? name : first.name}.yaml`;
+  o.files[file] = manifestsYaml(ns ? [ns, manifest] : [manifest]);
+  const differ = componentsOf(manifest).filter(
+    (r) => new Set(members.map((v) => configs.get(v.name)?.[r])).size > 1
+  );
+  const setups = members.map((v) => o.setupOf(v, index));
+  const turns = turnsOf(o, k, members, setups, configs, differ.length ? differ : ["tidb"]);
+  const deployment = {
+    kind: "kubernetes",
+    name,
+    index,
+    version: first.target.version ?? "",
+    variants: members.map((v) => v.name),
+    namespace,
+    runId: o.prefix,
+    file,
+    manifest,
+    ...ns ? { namespaceManifest: ns } : {},
+    ...turns
+  };
+  return { deployment, setups };
+}
 var kubernetesForm = {
   kind: "kubernetes",
   // the operator's rolling start of PD, TiKV and TiDB pods (images pulled once per node)
@@ -12723,93 +12813,13 @@ var kubernetesForm = {
   plan(o) {
     if (!o.profile.kubernetes) throw new Error("provider kubernetes without its section (checked on load)");
     const k = kubeSettingsOf(o.profile);
-    const namespace = namespaceOf(o.prefix);
-    const { counts, machineTypes } = rolesOf(o.profile);
-    const groups = [];
-    const key = (x) => `${x.target.version}
-${JSON.stringify(x.target.split ?? null)}`;
-    for (const v of o.variants) {
-      const g = k.config_switch !== "side-by-side" ? groups.find((m) => key(m[0]) === key(v)) : void 0;
-      if (g) g.push(v);
-      else groups.push([v]);
-    }
-    const configsOf = (v) => Object.fromEntries(
-      KUBE_ROLES.map((role) => {
-        const c = o.roleConfig(v.target, role);
-        return [role, Object.keys(c).length ? toToml(c) : ""];
-      })
-    );
+    const groups = variantGroups(o.variants, k);
     const used = /* @__PURE__ */ new Set();
     const deployments = [];
     const variants = groups.flatMap((members, index) => {
-      const first = members[0];
-      const label = o.variants.length === 1 || members.length > 1 && groups.length === 1 ? "tidb" : members.length > 1 ? `tidb-${index + 1}` : `tidb-${first.name}`;
-      let name = dnsLabel(label, 40);
-      if (used.has(name)) name = dnsLabel(`${name}-${index}`, 40);
-      used.add(name);
-      const configs = new Map(members.map((v) => [v.name, configsOf(v)]));
-      const manifest = tidbClusterManifest({
-        name,
-        namespace,
-        runId: o.prefix,
-        variants: members.map((v) => v.name),
-        version: first.target.version ?? "",
-        counts,
-        configs: configs.get(first.name),
-        settings: k,
-        machineTypes
-      });
-      const ns = index === 0 ? namespaceManifest({ name: namespace, runId: o.prefix, expiresAt: EXPIRES_AT }) : void 0;
-      if (index === 0 && k.load)
-        o.files[LOAD_POD_FILE] = manifestsYaml([
-          loadPodManifest({
-            name: LOAD_POD_NAME,
-            namespace,
-            runId: o.prefix,
-            settings: k,
-            command: [LOAD_COMMAND]
-          })
-        ]);
-      const file = `kubernetes-${members.length > 1 ? name : first.name}.yaml`;
-      o.files[file] = manifestsYaml(ns ? [ns, manifest] : [manifest]);
-      const differ = componentsOf(manifest).filter(
-        (r) => new Set(members.map((v) => configs.get(v.name)?.[r])).size > 1
-      );
-      const roles = differ.length ? differ : ["tidb"];
-      const setups = members.map((v) => o.setupOf(v, index));
-      let online;
-      if (members.length > 1 && k.config_switch === "online") {
-        const cs = configSwitchOf(setups);
-        if (cs.by !== "online")
-          throw new InputError(
-            `${o.profileFile}: kubernetes.config_switch is online, but variants ${members.map((v) => v.name).join(", ")} cannot switch online: ${cs.why.join("; ")}. Use config_switch: rolling-update (the operator's rolling update) or side-by-side (a TidbCluster each)`
-          );
-        online = { keys: cs.keys };
-      }
-      deployments.push({
-        kind: "kubernetes",
-        name,
-        index,
-        version: first.target.version ?? "",
-        variants: members.map((v) => v.name),
-        namespace,
-        runId: o.prefix,
-        file,
-        manifest,
-        ...ns ? { namespaceManifest: ns } : {},
-        ...online ? { online } : {},
-        ...members.length > 1 && !online ? {
-          rolling: {
-            roles,
-            configs: Object.fromEntries(
-              members.map((v) => [
-                v.name,
-                Object.fromEntries(roles.map((r) => [r, configs.get(v.name)?.[r] ?? ""]))
-              ])
-            )
-          }
-        } : {}
-      });
+      const name = clusterName(o.variants.length, groups.length, members, index, used);
+      const { deployment, setups } = planCluster(o, k, members, index, name);
+      deployments.push(deployment);
       return setups;
     });
     return { deployments, variants };

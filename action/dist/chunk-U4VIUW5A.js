@@ -43,7 +43,7 @@ import {
   throttleBetween,
   validateYaml,
   writeAtomic
-} from "./chunk-5Z66ALCS.js";
+} from "./chunk-PARC65MB.js";
 import {
   record,
   shellCommand,
