@@ -47,10 +47,10 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-U4VIUW5A.js";
+} from "./chunk-O62RRXDP.js";
 import {
   reapLedger
-} from "./chunk-L6NB2PEZ.js";
+} from "./chunk-NWIQOZX7.js";
 import {
   EXPIRES,
   KubeClient,
@@ -67,7 +67,7 @@ import {
   require_dist,
   writeAtomic,
   writeResult
-} from "./chunk-PARC65MB.js";
+} from "./chunk-2NP2LVDK.js";
 import {
   CLOUDS,
   Interrupted,

@@ -13,7 +13,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-U4VIUW5A.js";
+} from "./chunk-O62RRXDP.js";
 import {
   getInput,
   info,
@@ -26,7 +26,7 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-PARC65MB.js";
+} from "./chunk-2NP2LVDK.js";
 import {
   Interrupted,
   installCrashTeardown,

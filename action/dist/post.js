@@ -4,13 +4,13 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   reapLedger
-} from "./chunk-L6NB2PEZ.js";
+} from "./chunk-NWIQOZX7.js";
 import {
   getState,
   info,
   setFailed
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-PARC65MB.js";
+import "./chunk-2NP2LVDK.js";
 import {
   ledgerDir
 } from "./chunk-SG6LQMGY.js";

@@ -422,7 +422,7 @@ function variantSteps(loaded: LoadedSpec, target: TargetPlan, o: PlanOptions) {
     const other = v === variants[0] ? undefined : v.name;
     if (!data.has(target.dataOf(v.name))) {
       data.add(target.dataOf(v.name));
-      setup.push(...load.data.map((s) => ({ ...s, variant: v.name })), ...kindSteps(["split"], v.name));
+      setup.push(...load.data.map((s) => ({ ...s, variant: v.name })), ...kindSteps(["after-load"], v.name));
       cleanup = [...unseen(cleanup, load.cleanup, other), ...cleanup];
     }
     cells.push(...unseen(cells, load.cells, other));

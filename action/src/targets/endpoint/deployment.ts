@@ -173,7 +173,7 @@ function placeSteps(server: EndpointServer, input: TargetPlanInput, p: Place): P
   for (const load of input.loads)
     for (const run of server.afterLoadSteps?.(p.database, load.tables) ?? [])
       steps.push({
-        phase: "split",
+        phase: "after-load",
         variant,
         where,
         run,
@@ -398,7 +398,7 @@ function borrowedTarget(
       ? {
           afterLoad: async (load: LoadedData) => {
             for (const run of server.afterLoadSteps?.(load.database, load.tables) ?? []) {
-              step(run, "split");
+              step(run, "after-load");
               await inDatabase(run.sql);
             }
             o.log(`variant ${variant}: ${load.tables.length} tables of ${load.database} analyzed`);

@@ -268,7 +268,7 @@ function dataSteps(
     for (let t = 1; t <= data.tables; t++)
       add(
         stepKey.split(v, SPLIT_DATABASE, t),
-        "split",
+        "after-load",
         { sql: splitSql(v.version, t, data.table_size, v.split.regions) },
         `${about}: after prepare`,
         on,
@@ -277,7 +277,7 @@ function dataSteps(
   if (data && plan.variants.some((x) => x.split))
     add(
       stepKey.regions(v),
-      "split",
+      "after-load",
       { sql: regionsSql() },
       `${about}: the regions of sbtest1's rows counted, recorded as split.regions (what a split difference did)`,
       on,
@@ -286,7 +286,7 @@ function dataSteps(
     for (const table of load.tables)
       add(
         stepKey.analyze(v, load.database, table),
-        "split",
+        "after-load",
         { sql: `ANALYZE TABLE ${load.database}.${table}` },
         `${about}: after the load, so statistics are fresh and auto-analyze does not fire during cells`,
         on,

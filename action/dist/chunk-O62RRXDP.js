@@ -43,7 +43,7 @@ import {
   throttleBetween,
   validateYaml,
   writeAtomic
-} from "./chunk-PARC65MB.js";
+} from "./chunk-2NP2LVDK.js";
 import {
   record,
   shellCommand,
@@ -60465,7 +60465,7 @@ function variantSteps(loaded, target2, o) {
     const other = v === variants[0] ? void 0 : v.name;
     if (!data3.has(target2.dataOf(v.name))) {
       data3.add(target2.dataOf(v.name));
-      setup2.push(...load3.data.map((s2) => ({ ...s2, variant: v.name })), ...kindSteps(["split"], v.name));
+      setup2.push(...load3.data.map((s2) => ({ ...s2, variant: v.name })), ...kindSteps(["after-load"], v.name));
       cleanup = [...unseen(cleanup, load3.cleanup, other), ...cleanup];
     }
     cells.push(...unseen(cells, load3.cells, other));

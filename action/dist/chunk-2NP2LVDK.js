@@ -8686,7 +8686,7 @@ function placeSteps(server, input, p) {
   for (const load of input.loads)
     for (const run of server.afterLoadSteps?.(p.database, load.tables) ?? [])
       steps.push({
-        phase: "split",
+        phase: "after-load",
         variant,
         where,
         run,
@@ -8843,7 +8843,7 @@ function borrowedTarget(x, variant, version, facts) {
     ...server.afterLoadSteps ? {
       afterLoad: async (load) => {
         for (const run of server.afterLoadSteps?.(load.database, load.tables) ?? []) {
-          step(run, "split");
+          step(run, "after-load");
           await inDatabase(run.sql);
         }
         o.log(`variant ${variant}: ${load.tables.length} tables of ${load.database} analyzed`);
@@ -14021,7 +14021,7 @@ function dataSteps({ plan, v, add, about, checks }, data, loads) {
     for (let t = 1; t <= data.tables; t++)
       add(
         stepKey.split(v, SPLIT_DATABASE, t),
-        "split",
+        "after-load",
         { sql: splitSql(v.version, t, data.table_size, v.split.regions) },
         `${about}: after prepare`,
         on
@@ -14029,7 +14029,7 @@ function dataSteps({ plan, v, add, about, checks }, data, loads) {
   if (data && plan.variants.some((x) => x.split))
     add(
       stepKey.regions(v),
-      "split",
+      "after-load",
       { sql: regionsSql() },
       `${about}: the regions of sbtest1's rows counted, recorded as split.regions (what a split difference did)`,
       on
@@ -14038,7 +14038,7 @@ function dataSteps({ plan, v, add, about, checks }, data, loads) {
     for (const table of load.tables)
       add(
         stepKey.analyze(v, load.database, table),
-        "split",
+        "after-load",
         { sql: `ANALYZE TABLE ${load.database}.${table}` },
         `${about}: after the load, so statistics are fresh and auto-analyze does not fire during cells`,
         on

@@ -6,7 +6,7 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-PARC65MB.js";
+} from "./chunk-2NP2LVDK.js";
 import {
   sweep
 } from "./chunk-SG6LQMGY.js";
