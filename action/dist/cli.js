@@ -47,7 +47,7 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-O62RRXDP.js";
+} from "./chunk-ISWEE5GN.js";
 import {
   reapLedger
 } from "./chunk-NWIQOZX7.js";

@@ -13,7 +13,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-O62RRXDP.js";
+} from "./chunk-ISWEE5GN.js";
 import {
   getInput,
   info,

@@ -99,12 +99,20 @@ export function parseRemote(text: string): { tick: number; cpus: number; snapsho
 export class RemoteSampler implements Sampler {
   private readonly child: ChildProcess;
   private output = "";
+  /** Snapshots (T lines) seen so far, counted as whole lines arrive. */
+  private snapshots = 0;
+  private counted = 0;
   private readonly done: Promise<void>;
 
   constructor(private readonly w: RemoteWatch) {
     this.child = spawn("ssh", sshArgs(w.remote, remoteScript(w)), { stdio: ["ignore", "pipe", "ignore"] });
     this.child.stdout?.on("data", (d: Buffer) => {
       this.output += d.toString();
+      // the complete lines not counted yet
+      const end = this.output.lastIndexOf("\n") + 1;
+      for (const line of this.output.slice(this.counted, end).split("\n"))
+        if (line.startsWith("T ")) this.snapshots++;
+      this.counted = Math.max(this.counted, end);
     });
     this.done = new Promise((resolve) => {
       this.child.on("close", () => resolve());
@@ -116,7 +124,7 @@ export class RemoteSampler implements Sampler {
 
   /** How many seconds the remote loop has reported so far (its snapshots). */
   get sampled(): number {
-    return parseRemote(this.output).snapshots.length;
+    return this.snapshots;
   }
 
   /** Ends the loop (ssh ends), waits for it (bounded) and summarises the host's programs. */

@@ -61000,6 +61000,10 @@ var RemoteSampler = class {
     this.child = spawn("ssh", sshArgs(w2.remote, remoteScript(w2)), { stdio: ["ignore", "pipe", "ignore"] });
     this.child.stdout?.on("data", (d) => {
       this.output += d.toString();
+      const end = this.output.lastIndexOf("\n") + 1;
+      for (const line5 of this.output.slice(this.counted, end).split("\n"))
+        if (line5.startsWith("T ")) this.snapshots++;
+      this.counted = Math.max(this.counted, end);
     });
     this.done = new Promise((resolve4) => {
       this.child.on("close", () => resolve4());
@@ -61009,12 +61013,15 @@ var RemoteSampler = class {
   w;
   child;
   output = "";
+  /** Snapshots (T lines) seen so far, counted as whole lines arrive. */
+  snapshots = 0;
+  counted = 0;
   done;
   addLoad() {
   }
   /** How many seconds the remote loop has reported so far (its snapshots). */
   get sampled() {
-    return parseRemote(this.output).snapshots.length;
+    return this.snapshots;
   }
   /** Ends the loop (ssh ends), waits for it (bounded) and summarises the host's programs. */
   async stop() {
