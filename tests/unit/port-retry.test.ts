@@ -54,4 +54,42 @@ describe("a port taken between choice and bind", () => {
     );
     assert.equal(calls, 1);
   });
+
+  test("a start says itself which failures mean taken (retryable); its own log line (again)", async () => {
+    class Listening extends Error {}
+    const lines: string[] = [];
+    const ports: number[] = [];
+    const started = await startOnFreePort(
+      async (k) => {
+        ports.push(4000 + k);
+        if (k < 2) throw new Listening(`port ${4000 + k} already accepts connections`);
+        return 4000 + k;
+      },
+      (l) => lines.push(l),
+      {
+        retryable: (e) => e instanceof Listening,
+        again: (k) => `port ${4000 + k} listens; trying ${4001 + k}`,
+      },
+    );
+    assert.equal(started, 4002);
+    assert.deepEqual(ports, [4000, 4001, 4002]);
+    assert.deepEqual(lines, [
+      `port 4000 listens; trying 4001 (try 2 of ${PORT_TRIES})`,
+      `port 4001 listens; trying 4002 (try 3 of ${PORT_TRIES})`,
+    ]);
+    // the same words from a failure the predicate does not accept: not retried
+    let calls = 0;
+    await assert.rejects(
+      startOnFreePort(
+        async () => {
+          calls++;
+          throw new Error("port 4000 already accepts connections");
+        },
+        () => {},
+        { retryable: (e) => e instanceof Listening },
+      ),
+      /already accepts/,
+    );
+    assert.equal(calls, 1);
+  });
 });

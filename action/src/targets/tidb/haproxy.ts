@@ -5,7 +5,7 @@
 // that ssh session. It counts as started once its port accepts connections on the load host: a load
 // tool that connected earlier would fail with "Can't connect … (115)".
 import { RunError } from "../../errors.ts";
-import { PORT_TRIES, startOnFreePort } from "../../proc/port.ts";
+import { PORT_TRIES, portTaken, startOnFreePort } from "../../proc/port.ts";
 import type { RemoteHost } from "../../proc/ssh.ts";
 import { runTool, type ToolRun } from "../../proc/tool.ts";
 import type { Endpoint } from "../types.ts";
@@ -55,15 +55,17 @@ export async function startHaproxy(o: {
         // something listening there already: not HAProxy's bind to wait for
         if (await accepts(o.remote, port, `${o.logFile}.taken`)) {
           taken.push(port);
-          throw new RunError(
-            `${where}: port ${port} already accepts connections (something else listens): address already in use`,
-          );
+          throw new Listening(`${where}: port ${port} already accepts connections (something else listens)`);
         }
         return await startOn(o, port, o.config.replace(/^(\s*bind\s+127\.0\.0\.1:)\d+/m, `$1${port}`));
       },
       o.log,
-      (k) =>
-        `${where}: port ${o.port + k} ${taken.includes(o.port + k) ? "already accepts connections (something else listens)" : "was taken before HAProxy could bind it"}; trying ${o.port + k + 1}`,
+      {
+        again: (k) =>
+          `${where}: port ${o.port + k} ${taken.includes(o.port + k) ? "already accepts connections (something else listens)" : "was taken before HAProxy could bind it"}; trying ${o.port + k + 1}`,
+        // found listening by the probe, or HAProxy's own failed bind
+        retryable: (e) => e instanceof Listening || portTaken(e),
+      },
     );
   } catch (e) {
     if (taken.length === PORT_TRIES)
@@ -73,6 +75,9 @@ export async function startHaproxy(o: {
     throw e;
   }
 }
+
+/** What a try finds when something else already listens on its port: the next port is tried. */
+class Listening extends RunError {}
 
 /** Whether something on the load host accepts connections on 127.0.0.1:`port` now. */
 async function accepts(remote: RemoteHost, port: number, logFile: string): Promise<boolean> {
