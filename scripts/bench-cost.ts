@@ -210,8 +210,11 @@ function resampledAlarms(
   const size = Number(values["design-blocks"]);
   if (ids.length < 2 * size) return undefined;
   const trials = Number(values.resample);
+  // each block's pairs, grouped once (a draw then takes its blocks' pairs, not a filter of the bank)
+  const pairsOf = new Map<number, [number, number, number][]>();
+  for (const p of pairs) pairsOf.set(p[2], [...(pairsOf.get(p[2]) ?? []), p]);
   const judge = (blocks: number[], t: number) => {
-    const part = pairs.filter((p) => blocks.includes(p[2]));
+    const part = blocks.flatMap((b) => pairsOf.get(b) ?? []);
     return judgeCell(
       { workload: "aa", threads: 0 },
       metric,

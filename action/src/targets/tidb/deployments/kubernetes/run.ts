@@ -321,6 +321,8 @@ async function createCluster(
 ): Promise<{ sql: Endpoint; status: Endpoint }> {
   const create = ctx.planned(stepKey.start(d));
   if (!("post" in create.run)) throw new RunError(`step ${create.key} is not a POST`);
+  // one budget (kubernetes.ready_timeout) for the cluster Ready and its Service's address
+  const deadline = Date.now() + readyTimeoutMs(ctx);
   await c.create(pathOf(c, create.run.post), JSON.parse(create.run.body));
   const ready = ctx.planned(kubeStep.ready(d));
   if (!("get" in ready.run)) throw new RunError(`step ${ready.key} is not a GET`);
@@ -328,13 +330,13 @@ async function createCluster(
     `kubernetes: TidbCluster ${d.name} created in ${d.namespace}; waiting for the operator to report it Ready`,
   );
   await c.waitFor(pathOf(c, ready.run.get), isReady, {
-    timeoutMs: readyTimeoutMs(ctx),
+    timeoutMs: deadline - Date.now(),
     everyMs: 2000,
     signal,
     what: `TidbCluster ${d.name} in ${d.namespace} Ready`,
     describe: readiness,
   });
-  const { sql, status } = await serviceAddress(ctx, c, d, signal);
+  const { sql, status } = await serviceAddress(ctx, c, d, signal, deadline);
   ctx.addFill((t) =>
     t.replaceAll(sqlAddress(d), sql.host).replaceAll(statusAddress(d), `${status.host}:${status.port}`),
   );
@@ -344,11 +346,16 @@ async function createCluster(
   return { sql, status };
 }
 
-/** Where this machine reaches TiDB: the TiDB Service's address, waited for (bounded). */
-async function serviceAddress(ctx: RunContext, c: KubeClient, d: KubernetesDeployment, signal: AbortSignal) {
+/** Where this machine reaches TiDB: the TiDB Service's address, waited for until `deadline` (what is left of the ready budget). */
+async function serviceAddress(
+  ctx: RunContext,
+  c: KubeClient,
+  d: KubernetesDeployment,
+  signal: AbortSignal,
+  deadline: number,
+) {
   const svcStep = ctx.planned(kubeStep.service(d));
   if (!("get" in svcStep.run)) throw new RunError(`step ${svcStep.key} is not a GET`);
-  const deadline = Date.now() + Math.min(readyTimeoutMs(ctx), 10 * 60_000);
   for (;;) {
     const svc = await c.find(pathOf(c, svcStep.run.get));
     const where = svc ? await serviceEndpoints(c, svc) : { waiting: "no TiDB Service yet" };
