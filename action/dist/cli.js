@@ -47,10 +47,10 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-ISWEE5GN.js";
+} from "./chunk-XZDUD42J.js";
 import {
   reapLedger
-} from "./chunk-NWIQOZX7.js";
+} from "./chunk-TKD5BVZ7.js";
 import {
   EXPIRES,
   KubeClient,
@@ -67,7 +67,7 @@ import {
   require_dist,
   writeAtomic,
   writeResult
-} from "./chunk-2NP2LVDK.js";
+} from "./chunk-LOHJXTMK.js";
 import {
   CLOUDS,
   Interrupted,

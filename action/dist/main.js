@@ -13,7 +13,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-ISWEE5GN.js";
+} from "./chunk-XZDUD42J.js";
 import {
   getInput,
   info,
@@ -26,7 +26,7 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-2NP2LVDK.js";
+} from "./chunk-LOHJXTMK.js";
 import {
   Interrupted,
   installCrashTeardown,

@@ -122,7 +122,7 @@ function scripted(v: string, script: ("ok" | "stalled" | "failed")[]) {
 const plan = { workload: workload(), threads: 2, variant: "base", round: 1 } as unknown as CellPlan;
 const never = new AbortController().signal;
 
-describe("a stalled cell runs again, once, with the stalled attempt kept", () => {
+describe("a stalled cell runs again, up to twice, with the stalled attempt kept", () => {
   test("stalled, then measured: the re-run's numbers stand, the attempt is recorded and logged", async () => {
     const s = scripted("base", ["stalled", "ok"]);
     const lines: string[] = [];
@@ -136,7 +136,7 @@ describe("a stalled cell runs again, once, with the stalled attempt kept", () =>
       },
     ]);
     assert.equal(s.runs(), 2);
-    assert.match(lines.join("\n"), /attempt 1 .*ps-base-stalled-1\.log\); running the cell again \(1 of 1\)/);
+    assert.match(lines.join("\n"), /attempt 1 .*ps-base-stalled-1\.log\); running the cell again \(1 of 2\)/);
   });
 
   test("stalled every time: the failure stands after STALLED_RUN_RERUNS re-runs, every attempt kept", async () => {

@@ -6,7 +6,7 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-2NP2LVDK.js";
+} from "./chunk-LOHJXTMK.js";
 import {
   sweep
 } from "./chunk-SG6LQMGY.js";

@@ -8532,12 +8532,15 @@ function freePort() {
   });
 }
 var PORT_TRIES = 3;
-async function startOnFreePort(start, log, again = () => "its port was taken before the server could bind it; starting again on another port") {
+var portTaken = (e) => /address already in use/i.test(e.message);
+async function startOnFreePort(start, log, how = {}) {
+  const again = how.again ?? (() => "its port was taken before the server could bind it; starting again on another port");
+  const retryable = how.retryable ?? portTaken;
   for (let attempt = 0; ; attempt++) {
     try {
       return await start(attempt);
     } catch (e) {
-      if (attempt + 1 >= PORT_TRIES || !/address already in use/i.test(e.message)) throw e;
+      if (attempt + 1 >= PORT_TRIES || !retryable(e)) throw e;
       log(`${again(attempt, e)} (try ${attempt + 2} of ${PORT_TRIES})`);
     }
   }
@@ -11115,14 +11118,16 @@ async function startHaproxy(o) {
         const port2 = o.port + k;
         if (await accepts(o.remote, port2, `${o.logFile}.taken`)) {
           taken.push(port2);
-          throw new RunError(
-            `${where}: port ${port2} already accepts connections (something else listens): address already in use`
-          );
+          throw new Listening(`${where}: port ${port2} already accepts connections (something else listens)`);
         }
         return await startOn(o, port2, o.config.replace(/^(\s*bind\s+127\.0\.0\.1:)\d+/m, `$1${port2}`));
       },
       o.log,
-      (k) => `${where}: port ${o.port + k} ${taken.includes(o.port + k) ? "already accepts connections (something else listens)" : "was taken before HAProxy could bind it"}; trying ${o.port + k + 1}`
+      {
+        again: (k) => `${where}: port ${o.port + k} ${taken.includes(o.port + k) ? "already accepts connections (something else listens)" : "was taken before HAProxy could bind it"}; trying ${o.port + k + 1}`,
+        // found listening by the probe, or HAProxy's own failed bind
+        retryable: (e) => e instanceof Listening || portTaken(e)
+      }
     );
   } catch (e) {
     if (taken.length === PORT_TRIES)
@@ -11132,6 +11137,8 @@ async function startHaproxy(o) {
     throw e;
   }
 }
+var Listening = class extends RunError {
+};
 async function accepts(remote, port2, logFile) {
   const probe = await runTool("bash", ["-c", PROBE, "probe", String(port2), "1"], {
     logFile,
@@ -12542,6 +12549,7 @@ function stopper(ctx, c, d) {
 async function createCluster(ctx, c, d, signal) {
   const create = ctx.planned(stepKey.start(d));
   if (!("post" in create.run)) throw new RunError(`step ${create.key} is not a POST`);
+  const deadline = Date.now() + readyTimeoutMs(ctx);
   await c.create(pathOf(c, create.run.post), JSON.parse(create.run.body));
   const ready2 = ctx.planned(kubeStep.ready(d));
   if (!("get" in ready2.run)) throw new RunError(`step ${ready2.key} is not a GET`);
@@ -12549,13 +12557,13 @@ async function createCluster(ctx, c, d, signal) {
     `kubernetes: TidbCluster ${d.name} created in ${d.namespace}; waiting for the operator to report it Ready`
   );
   await c.waitFor(pathOf(c, ready2.run.get), isReady, {
-    timeoutMs: readyTimeoutMs(ctx),
+    timeoutMs: deadline - Date.now(),
     everyMs: 2e3,
     signal,
     what: `TidbCluster ${d.name} in ${d.namespace} Ready`,
     describe: readiness
   });
-  const { sql, status } = await serviceAddress(ctx, c, d, signal);
+  const { sql, status } = await serviceAddress(ctx, c, d, signal, deadline);
   ctx.addFill(
     (t) => t.replaceAll(sqlAddress(d), sql.host).replaceAll(statusAddress(d), `${status.host}:${status.port}`)
   );
@@ -12564,10 +12572,9 @@ async function createCluster(ctx, c, d, signal) {
   );
   return { sql, status };
 }
-async function serviceAddress(ctx, c, d, signal) {
+async function serviceAddress(ctx, c, d, signal, deadline) {
   const svcStep = ctx.planned(kubeStep.service(d));
   if (!("get" in svcStep.run)) throw new RunError(`step ${svcStep.key} is not a GET`);
-  const deadline = Date.now() + Math.min(readyTimeoutMs(ctx), 10 * 6e4);
   for (; ; ) {
     const svc = await c.find(pathOf(c, svcStep.run.get));
     const where = svc ? await serviceEndpoints(c, svc) : { waiting: "no TiDB Service yet" };

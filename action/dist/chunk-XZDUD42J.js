@@ -43,7 +43,7 @@ import {
   throttleBetween,
   validateYaml,
   writeAtomic
-} from "./chunk-2NP2LVDK.js";
+} from "./chunk-LOHJXTMK.js";
 import {
   record,
   shellCommand,
@@ -59545,7 +59545,7 @@ var cellGraceS = (c4) => Math.max(15, Math.ceil(0.25 * cellSeconds(c4)));
 import { cpus as cpus4 } from "node:os";
 
 // action/src/pipeline/rounds.ts
-var STALLED_RUN_RERUNS = 1;
+var STALLED_RUN_RERUNS = 2;
 var stalledLine = (kept, what, again) => `${kept.error}; running the ${what} again (${again} of ${STALLED_RUN_RERUNS})`;
 async function runCellStallAware(bench, plan, signal, log7) {
   const attempts = [];
