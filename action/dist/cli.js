@@ -47,7 +47,7 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-XZDUD42J.js";
+} from "./chunk-RBAGSDN3.js";
 import {
   reapLedger
 } from "./chunk-TKD5BVZ7.js";
@@ -64,7 +64,6 @@ import {
   maskSecrets,
   readReport,
   readResult,
-  require_dist,
   writeAtomic,
   writeResult
 } from "./chunk-LOHJXTMK.js";
@@ -87,9 +86,7 @@ import {
   TiperfError,
   errnoText
 } from "./chunk-YA335ON3.js";
-import {
-  __toESM
-} from "./chunk-3EADY6QU.js";
+import "./chunk-3EADY6QU.js";
 
 // action/src/cli.ts
 import { existsSync as existsSync2, realpathSync } from "node:fs";
@@ -1265,7 +1262,6 @@ async function reapKubernetes(o) {
 }
 
 // action/src/pipeline/bisect.ts
-var import_yaml2 = __toESM(require_dist(), 1);
 import { randomBytes } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { basename, dirname as dirname3, join as join4, relative, resolve } from "node:path";
@@ -1715,7 +1711,7 @@ var Bisection = class _Bisection {
   }
 };
 function sourceStep(specFile, plain, against, candidate) {
-  const raw = (0, import_yaml2.parse)(plain.composed);
+  const raw = structuredClone(plain.raw);
   raw.variants = {
     base: { target: { source: { ref: against.commit } } },
     head: { target: { source: { ref: candidate.commit } } }
@@ -2405,8 +2401,8 @@ async function cmdInit(args) {
 async function cmdParse(args) {
   const { positionals } = flags("parse", args, parseOptions("parse"));
   const [tool, file, extra] = positionals;
-  const parse2 = tool === void 0 ? void 0 : DRIVERS[tool]?.parse;
-  if (!parse2)
+  const parse = tool === void 0 ? void 0 : DRIVERS[tool]?.parse;
+  if (!parse)
     throw new InputError(
       `tiperf parse: the tool must be ${driverNames().join(" or ")} (got ${tool ?? "nothing"})`
     );
@@ -2421,7 +2417,7 @@ async function cmdParse(args) {
   }
   let parsed;
   try {
-    parsed = parse2(text);
+    parsed = parse(text);
   } catch (e) {
     throw new InputError(`${file}: ${e.message}`);
   }

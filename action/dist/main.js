@@ -13,7 +13,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-XZDUD42J.js";
+} from "./chunk-RBAGSDN3.js";
 import {
   getInput,
   info,

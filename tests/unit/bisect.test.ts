@@ -17,7 +17,7 @@ import {
   stepKind,
 } from "../../action/src/compare/bisection.ts";
 import { bisectRange } from "../../action/src/history/check.ts";
-import { remeasureCompare } from "../../action/src/pipeline/bisect.ts";
+import { remeasureCompare, sourceStep } from "../../action/src/pipeline/bisect.ts";
 import { bisectIssue, bisectMarkdown, bisectTitle, prOf } from "../../action/src/report/bisect.ts";
 import { loadSpec } from "../../action/src/specfile/load.ts";
 import { narrowSpec, prepareSpec } from "../../action/src/specfile/prepare.ts";
@@ -480,6 +480,36 @@ compare: {rounds: 6}
       narrowSpec(await loadSpec(file), [{ workload: "nope", threads: 1 }]),
       /none of nope threads=1 is a cell/,
     );
+  });
+
+  test("a step's spec is a new value made from the spec's mapping: the given spec unchanged, nothing read back from text", async () => {
+    const given = await loadSpec(join(ROOT, "workloads/tidb-source-pr.yaml"));
+    const before = JSON.stringify(given.raw);
+    const step = sourceStep(
+      "workloads/tidb-source-pr.yaml",
+      given,
+      { commit: "a".repeat(40), subject: "good" },
+      { commit: "b".repeat(40), subject: "bad" },
+    );
+    const refs = step.variants?.all.map((v) => [
+      v.name,
+      (v.spec.target as { source?: { ref?: string } }).source?.ref,
+    ]);
+    assert.deepEqual(refs, [
+      ["base", "a".repeat(40)],
+      ["head", "b".repeat(40)],
+    ]);
+    const narrowed = await narrowSpec(step, [{ workload: "read_only", threads: 4 }], { confirm: 0 });
+    assert.deepEqual(
+      narrowed.variants?.all.map((v) => v.spec.workloads.map((w) => w.name)),
+      [["read_only"], ["read_only"]],
+      "both variants narrowed",
+    );
+    assert.equal(JSON.stringify(given.raw), before, "the given spec's mapping is not changed by either");
+    assert.equal(given.variants, undefined);
+    assert.equal(given.spec.workloads.length > 1, true);
+    // the YAML kept for the record says the same
+    assert.match(step.composed ?? "", /ref: b{40}/);
   });
 
   test("narrowSpec drops compare.noise of the workloads it leaves out (a confirmation of one cell of the source check)", async () => {

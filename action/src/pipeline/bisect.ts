@@ -6,7 +6,6 @@
 import { randomBytes } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { basename, dirname, join, relative, resolve } from "node:path";
-import { parse } from "yaml";
 import {
   BISECT_FORMAT,
   BISECT_VERSION,
@@ -471,9 +470,14 @@ class Bisection {
   }
 }
 
-/** A source bisect's step spec: the spec as given, its variants the two commits' builds. */
-function sourceStep(specFile: string, plain: LoadedSpec, against: Commit, candidate: Commit): LoadedSpec {
-  const raw = parse(plain.composed as string) as Record<string, unknown>;
+/** A source bisect's step spec: the spec as given, its variants the two commits' builds (a new value). */
+export function sourceStep(
+  specFile: string,
+  plain: LoadedSpec,
+  against: Commit,
+  candidate: Commit,
+): LoadedSpec {
+  const raw = structuredClone(plain.raw);
   raw.variants = {
     base: { target: { source: { ref: against.commit } } },
     head: { target: { source: { ref: candidate.commit } } },

@@ -1,10 +1,9 @@
 // The builds stage: a spec whose TiDB target names a source tree (target.source) becomes the same
 // spec with tidb-server binpaths — each commit built once and kept (targets/tidb/source.ts) —
 // before anything is planned, so the plan a run executes names the binaries it runs.
-import { readFile } from "node:fs/promises";
-import { parse, stringify } from "yaml";
+import { stringify } from "yaml";
 import { InputError } from "../errors.ts";
-import { type LoadedSpec, parseSpec, type SpecBuild } from "../specfile/load.ts";
+import { type LoadedSpec, type SpecBuild, specOfValue } from "../specfile/load.ts";
 import { deepMerge } from "../specfile/merge.ts";
 import { kindOf, TARGET_KINDS } from "../targets/registry.ts";
 import type { SourceBuild, SourceBuilder } from "../targets/types.ts";
@@ -17,11 +16,6 @@ export interface BuildOptions {
   signal?: AbortSignal;
   /** Plan only: name each commit's binary (kept or to be built) without building it. */
   dryRun?: boolean;
-}
-
-async function rawOf(loaded: LoadedSpec): Promise<Obj> {
-  const raw = parse(loaded.composed ?? (await readFile(loaded.path, "utf8")));
-  return isObj(raw) ? raw : {};
 }
 
 /** The source builder of a target's kind, when the kind builds from source and the target names a tree. */
@@ -43,7 +37,8 @@ export function hasSources(loaded: LoadedSpec): boolean {
  */
 export async function withSourceBuilds(loaded: LoadedSpec, opts: BuildOptions): Promise<LoadedSpec> {
   if (!hasSources(loaded)) return loaded;
-  const raw = await rawOf(loaded);
+  // a copy of the spec's mapping: the built spec is a new value, the given one stays as it was
+  const raw = structuredClone(loaded.raw);
   // variants take the spec's kind (they cannot change it)
   const builder = kindOf(loaded.spec.target.kind).source as SourceBuilder;
   const builds: SpecBuild[] = [...(loaded.builds ?? [])];
@@ -68,18 +63,9 @@ export async function withSourceBuilds(loaded: LoadedSpec, opts: BuildOptions): 
     builds.push({ variant, path: tree, ref, commit, subject, binary, seconds, kept });
     return binary;
   };
-  for (const [where, target] of [
-    ["target", raw.target],
-    ...Object.entries(isObj(raw.variants) ? raw.variants : {}).map(([n, v]) => [
-      `variants.${n}.target`,
-      isObj(v) ? v.target : undefined,
-    ]),
-  ] as [string, unknown][]) {
-    const why = isObj(target) ? builder.conflict(target) : undefined;
-    if (why) throw new InputError(`${loaded.path}: ${where}: ${why}`);
-  }
+  checkConflicts(loaded.path, raw, builder);
   // the defaults (the spec's settings of the source, its ref) with a validated shape
-  const parsed = parseSpec(stringify(raw), loaded.path).spec;
+  const parsed = loaded.spec;
   const own = builder.treeOf(raw.target) ? (parsed.target as Obj).source : undefined;
   const top = isObj(own) ? own : undefined;
   // builds one after another: a build takes the machine's cores
@@ -110,16 +96,30 @@ export async function withSourceBuilds(loaded: LoadedSpec, opts: BuildOptions): 
     const overlay = variants[name] as Obj;
     overlay.target = builder.withBinary(overlay.target as Obj, binary);
   }
-  const text = stringify(raw);
   const unseen = await unseenOf(loaded, builder, raw.target as Obj, builds);
   return {
-    ...parseSpec(text, loaded.path),
+    ...specOfValue(raw, loaded.path),
     path: loaded.path,
-    composed: text,
+    // for the record (the run's spec.yaml): the binaries in place of the sources
+    composed: stringify(raw),
     builds,
     ...(unseen.length ? { unseen } : {}),
     ...(loaded.profile ? { profile: loaded.profile } : {}),
   };
+}
+
+/** A target (the spec's, a variant's overlay) that names both a source and what it would build: refused by its key. */
+function checkConflicts(path: string, raw: Obj, builder: SourceBuilder): void {
+  for (const [where, target] of [
+    ["target", raw.target],
+    ...Object.entries(isObj(raw.variants) ? raw.variants : {}).map(([n, v]) => [
+      `variants.${n}.target`,
+      isObj(v) ? v.target : undefined,
+    ]),
+  ] as [string, unknown][]) {
+    const why = isObj(target) ? builder.conflict(target) : undefined;
+    if (why) throw new InputError(`${path}: ${where}: ${why}`);
+  }
 }
 
 /** The build a variant's server is (its own, else the spec's target's), as the result records it. */

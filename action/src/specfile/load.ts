@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { InputError } from "../errors.ts";
 import { type Spec, SpecSchema } from "./schema.ts";
-import { parseYaml, validateYaml } from "./yaml.ts";
+import { parseYaml, validateYaml, type YamlFile } from "./yaml.ts";
 
 export { allowedKeysAt, formatIssues, keyPath, parseYaml, validateYaml, type YamlFile } from "./yaml.ts";
 
@@ -12,13 +12,22 @@ export interface LoadedSpec {
   /** Where it came from, as the user named it. */
   path: string;
   spec: Spec;
+  /**
+   * The spec's mapping as written or composed, before validation converted it (durations,
+   * percentages): what overlays, narrowing and builds make new specs from — as values, never as
+   * YAML text written and read again.
+   */
+  raw: Record<string, unknown>;
   /** The variants a comparison runs, resolved and validated; absent when the spec has none. */
   variants?: VariantPlan;
   /** sha256 of the canonical JSON of the validated spec: identical specs compare, others do not. */
   hash: string;
   /** --profile: the cluster profile of a TiDB target, over target.profile. */
   profile?: string;
-  /** The YAML of a spec composed from several sources (refs, overlay files, tolerance input). */
+  /**
+   * The YAML of a spec composed from several sources (refs, overlay files, tolerance input, builds),
+   * written for the record (a run's spec.yaml, what "reproduce locally" runs); never read back.
+   */
   composed?: string;
   /** Builds from source (target.source) this spec's binaries came from. */
   builds?: SpecBuild[];
@@ -56,16 +65,28 @@ export function hashSpec(spec: unknown): string {
 
 /** Parses and validates spec text; every problem names the file, line and key path. */
 export function parseSpec(text: string, file: string): LoadedSpec {
-  const yaml = parseYaml(text, file);
+  return validSpec(parseYaml(text, file), file);
+}
+
+/**
+ * A spec made as a value (composed from several sources, narrowed, built), validated like a file;
+ * problems name `label` and the key path (there are no lines: no file holds it).
+ */
+export function specOfValue(raw: Record<string, unknown>, label: string): LoadedSpec {
+  return validSpec({ raw, line: () => undefined }, label);
+}
+
+function validSpec(yaml: YamlFile, file: string): LoadedSpec {
   const raw = yaml.raw;
   if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
     throw new InputError(
       `${file}: a spec is a YAML mapping with keys name, target, data, workloads, metrics`,
     );
   }
-  const parsed = { data: validateYaml(SpecSchema, yaml, file) };
-  const loaded: LoadedSpec = { path: file, spec: parsed.data, hash: hashSpec(parsed.data) };
-  if (parsed.data.variants) loaded.variants = resolveVariants(file, raw, parsed.data);
+  const data = validateYaml(SpecSchema, yaml, file);
+  const mapping = raw as Record<string, unknown>;
+  const loaded: LoadedSpec = { path: file, spec: data, raw: mapping, hash: hashSpec(data) };
+  if (data.variants) loaded.variants = resolveVariants(file, mapping, data);
   return loaded;
 }
 

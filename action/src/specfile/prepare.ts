@@ -5,7 +5,7 @@ import { resolve } from "node:path";
 import { promisify } from "node:util";
 import { parse, stringify } from "yaml";
 import { InputError } from "../errors.ts";
-import { type LoadedSpec, loadSpec, parseSpec } from "./load.ts";
+import { type LoadedSpec, loadSpec, specOfValue } from "./load.ts";
 import { deepMerge } from "./merge.ts";
 
 type Obj = Record<string, unknown>;
@@ -136,7 +136,7 @@ async function specAtRef(spec: string, ref: string, cwd?: string): Promise<strin
 /** The metrics a spec without `metrics:` judges: each workload's default one (tps, tpmc, ops …). */
 function defaultMetrics(raw: Obj, where: string): Obj {
   const out: Obj = {};
-  for (const w of parseSpec(stringify(raw), where).spec.workloads)
+  for (const w of specOfValue(raw, where).spec.workloads)
     for (const [m, rule] of Object.entries(w.judge))
       out[m] = { tolerance: `${Number((rule.tolerance * 100).toFixed(4))}%` };
   return out;
@@ -182,7 +182,8 @@ export async function prepareSpec(src: SpecSource): Promise<LoadedSpec> {
     const baseRaw = await yamlMapping(await specAtRef(src.spec, src.baseRef, src.cwd), label(src.baseRef));
     const headRaw = await yamlMapping(await specAtRef(src.spec, src.headRef, src.cwd), label(src.headRef));
     // Each ref's own target must be valid on its own, named by its ref.
-    parseSpec(stringify({ ...headRaw, target: baseRaw.target, variants: undefined }), label(src.baseRef));
+    const { variants: _variants, ...headOwn } = headRaw;
+    specOfValue({ ...headOwn, target: baseRaw.target }, label(src.baseRef));
     applyTolerance(headRaw, src.tolerance, label(src.headRef), src.toleranceFrom);
     applyCompare(headRaw, src.compare);
     const compare = isObj(headRaw.compare) ? headRaw.compare : {};
@@ -273,10 +274,12 @@ async function sourceRefs(
   );
 }
 
-/** A spec put together from several sources, with its YAML kept so a run can store and repeat it. */
+/**
+ * A spec put together from several sources, validated as a value; its YAML written out for the
+ * record only (a run stores it, "reproduce locally" repeats it), never parsed again.
+ */
 export function composedSpec(raw: Obj, label: string, path: string): LoadedSpec {
-  const text = stringify(raw);
-  return { ...parseSpec(text, label), path, composed: text };
+  return { ...specOfValue(raw, label), path, composed: stringify(raw) };
 }
 
 /**
@@ -311,7 +314,7 @@ export async function narrowSpec(
   /** The metrics judged instead of the spec's own (bisect --metric). */
   metrics?: Obj,
 ): Promise<LoadedSpec> {
-  const raw = loaded.composed ? (parse(loaded.composed) as Obj) : await fileMapping(loaded.path);
+  const raw = structuredClone(loaded.raw);
   const workloads = Array.isArray(raw.workloads) ? (raw.workloads as Obj[]) : [];
   raw.workloads = workloads
     .map((w) => {

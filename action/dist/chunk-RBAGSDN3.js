@@ -4171,16 +4171,22 @@ function hashSpec(spec) {
   return createHash("sha256").update(canonicalJson(spec)).digest("hex");
 }
 function parseSpec(text3, file) {
-  const yaml = parseYaml(text3, file);
+  return validSpec(parseYaml(text3, file), file);
+}
+function specOfValue(raw, label) {
+  return validSpec({ raw, line: () => void 0 }, label);
+}
+function validSpec(yaml, file) {
   const raw = yaml.raw;
   if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
     throw new InputError(
       `${file}: a spec is a YAML mapping with keys name, target, data, workloads, metrics`
     );
   }
-  const parsed = { data: validateYaml(SpecSchema, yaml, file) };
-  const loaded = { path: file, spec: parsed.data, hash: hashSpec(parsed.data) };
-  if (parsed.data.variants) loaded.variants = resolveVariants(file, raw, parsed.data);
+  const data3 = validateYaml(SpecSchema, yaml, file);
+  const mapping = raw;
+  const loaded = { path: file, spec: data3, raw: mapping, hash: hashSpec(data3) };
+  if (data3.variants) loaded.variants = resolveVariants(file, mapping, data3);
   return loaded;
 }
 async function loadSpec(file) {
@@ -5261,7 +5267,7 @@ function formatDate(date3) {
 }
 function dsv(delimiter) {
   var reFormat = new RegExp('["' + delimiter + "\n\r]"), DELIMITER = delimiter.charCodeAt(0);
-  function parse11(text3, f) {
+  function parse10(text3, f) {
     var convert, columns, rows = parseRows(text3, function(row, i) {
       if (convert) return convert(row, i - 1);
       columns = row, convert = f ? customConverter(row, f) : objectConverter(row);
@@ -5330,7 +5336,7 @@ function dsv(delimiter) {
     return value4 == null ? "" : value4 instanceof Date ? formatDate(value4) : reFormat.test(value4 += "") ? '"' + value4.replace(/"/g, '""') + '"' : value4;
   }
   return {
-    parse: parse11,
+    parse: parse10,
     parseRows,
     format: format5,
     formatBody,
@@ -6976,14 +6982,14 @@ function formatLocale2(locale4) {
     };
   }
   function parseSpecifier(d, specifier, string2, j) {
-    var i = 0, n = specifier.length, m3 = string2.length, c4, parse11;
+    var i = 0, n = specifier.length, m3 = string2.length, c4, parse10;
     while (i < n) {
       if (j >= m3) return -1;
       c4 = specifier.charCodeAt(i++);
       if (c4 === 37) {
         c4 = specifier.charAt(i++);
-        parse11 = parses[c4 in pads ? specifier.charAt(i++) : c4];
-        if (!parse11 || (j = parse11(d, string2, j)) < 0) return -1;
+        parse10 = parses[c4 in pads ? specifier.charAt(i++) : c4];
+        if (!parse10 || (j = parse10(d, string2, j)) < 0) return -1;
       } else if (c4 != string2.charCodeAt(j++)) {
         return -1;
       }
@@ -7622,14 +7628,14 @@ function inferTypes(data3, fields3) {
   }, {});
 }
 function delimitedFormat(delimiter) {
-  const parse11 = function(data3, format5) {
+  const parse10 = function(data3, format5) {
     const delim = {
       delimiter
     };
     return dsv2(data3, format5 ? extend(format5, delim) : delim);
   };
-  parse11.responseType = "text";
-  return parse11;
+  parse10.responseType = "text";
+  return parse10;
 }
 function dsv2(data3, format5) {
   if (format5.header) {
@@ -7718,8 +7724,8 @@ function parse(data3, types, timeParser, utcParser) {
       if (pattern[0] === "'" && pattern[pattern.length - 1] === "'" || pattern[0] === '"' && pattern[pattern.length - 1] === '"') {
         pattern = pattern.slice(1, -1);
       }
-      const parse11 = parts[0] === "utc" ? utcParser : timeParser;
-      return parse11(pattern);
+      const parse10 = parts[0] === "utc" ? utcParser : timeParser;
+      return parse10(pattern);
     }
     if (!typeParsers[type3]) {
       throw Error("Illegal format pattern: " + field5 + ":" + type3);
@@ -15123,7 +15129,7 @@ function parseSvg(value4) {
   value4 = value4.matrix;
   return decompose(value4.a, value4.b, value4.c, value4.d, value4.e, value4.f);
 }
-function interpolateTransform(parse11, pxComma, pxParen, degParen) {
+function interpolateTransform(parse10, pxComma, pxParen, degParen) {
   function pop(s2) {
     return s2.length ? s2.pop() + " " : "";
   }
@@ -15161,7 +15167,7 @@ function interpolateTransform(parse11, pxComma, pxParen, degParen) {
   }
   return function(a4, b10) {
     var s2 = [], q = [];
-    a4 = parse11(a4), b10 = parse11(b10);
+    a4 = parse10(a4), b10 = parse10(b10);
     translate4(a4.translateX, a4.translateY, b10.translateX, b10.translateY, s2, q);
     rotate2(a4.rotate, b10.rotate, s2, q);
     skewX(a4.skewX, b10.skewX, s2, q);
@@ -51726,26 +51732,26 @@ function unquote(pattern) {
   }
   return pattern;
 }
-function parseExpression3(field4, parse11) {
+function parseExpression3(field4, parse10) {
   const f = accessPathWithDatum(field4);
-  if (parse11 === "number") {
+  if (parse10 === "number") {
     return `toNumber(${f})`;
-  } else if (parse11 === "boolean") {
+  } else if (parse10 === "boolean") {
     return `toBoolean(${f})`;
-  } else if (parse11 === "string") {
+  } else if (parse10 === "string") {
     return `toString(${f})`;
-  } else if (parse11 === "date") {
+  } else if (parse10 === "date") {
     return `toDate(${f})`;
-  } else if (parse11 === "flatten") {
+  } else if (parse10 === "flatten") {
     return f;
-  } else if (parse11.startsWith("date:")) {
-    const specifier = unquote(parse11.slice(5, parse11.length));
+  } else if (parse10.startsWith("date:")) {
+    const specifier = unquote(parse10.slice(5, parse10.length));
     return `timeParse(${f},'${specifier}')`;
-  } else if (parse11.startsWith("utc:")) {
-    const specifier = unquote(parse11.slice(4, parse11.length));
+  } else if (parse10.startsWith("utc:")) {
+    const specifier = unquote(parse10.slice(4, parse10.length));
     return `utcParse(${f},'${specifier}')`;
   } else {
-    warn2(unrecognizedParse(parse11));
+    warn2(unrecognizedParse(parse10));
     return null;
   }
 }
@@ -51848,9 +51854,9 @@ var ParseNode = class _ParseNode extends DataFlowNode {
   clone() {
     return new _ParseNode(null, duplicate(this._parse));
   }
-  constructor(parent, parse11) {
+  constructor(parent, parse10) {
     super(parent);
-    this._parse = parse11;
+    this._parse = parse10;
   }
   hash() {
     return `Parse ${hash(this._parse)}`;
@@ -51890,11 +51896,11 @@ var ParseNode = class _ParseNode extends DataFlowNode {
         }
       }
     }
-    const parse11 = new Split(explicit, implicit2);
-    ancestorParse.copyAll(parse11);
+    const parse10 = new Split(explicit, implicit2);
+    ancestorParse.copyAll(parse10);
     const p = {};
-    for (const key2 of keys3(parse11.combine())) {
-      const val = parse11.get(key2);
+    for (const key2 of keys3(parse10.combine())) {
+      const val = parse10.get(key2);
       if (val !== null) {
         p[key2] = val;
       }
@@ -52249,11 +52255,11 @@ var MergeParse = class extends BottomUpOptimizer {
       const commonParse = {};
       const conflictingParse = /* @__PURE__ */ new Set();
       for (const parseNode of parseChildren) {
-        const parse11 = parseNode.parse;
-        for (const k2 of keys3(parse11)) {
+        const parse10 = parseNode.parse;
+        for (const k2 of keys3(parse10)) {
           if (!(k2 in commonParse)) {
-            commonParse[k2] = parse11[k2];
-          } else if (commonParse[k2] !== parse11[k2]) {
+            commonParse[k2] = parse10[k2];
+          } else if (commonParse[k2] !== parse10[k2]) {
             conflictingParse.add(k2);
           }
         }
@@ -54943,8 +54949,8 @@ var Model = class {
   /**
    * @return scale name for a given channel after the scale has been parsed and named.
    */
-  scaleName(originalScaleName, parse11) {
-    if (parse11) {
+  scaleName(originalScaleName, parse10) {
+    if (parse10) {
       return this.getName(originalScaleName);
     }
     if (
@@ -54959,8 +54965,8 @@ var Model = class {
   /**
    * @return projection name after the projection has been parsed and named.
    */
-  projectionName(parse11) {
-    if (parse11) {
+  projectionName(parse10) {
+    if (parse10) {
       return this.getName("projection");
     }
     if (this.component.projection && !this.component.projection.merged || this.projectionNameMap.has(this.getName("projection"))) {
@@ -59291,12 +59297,7 @@ ${marker}
 
 // action/src/pipeline/builds.ts
 var import_yaml4 = __toESM(require_dist(), 1);
-import { readFile as readFile2 } from "node:fs/promises";
 var isObj = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
-async function rawOf(loaded) {
-  const raw = (0, import_yaml4.parse)(loaded.composed ?? await readFile2(loaded.path, "utf8"));
-  return isObj(raw) ? raw : {};
-}
 function builderOf(target2) {
   const name = isObj(target2) && typeof target2.kind === "string" ? target2.kind : void 0;
   const builder = name && TARGET_KINDS[name] ? kindOf(name).source : void 0;
@@ -59308,7 +59309,7 @@ function hasSources(loaded) {
 }
 async function withSourceBuilds(loaded, opts) {
   if (!hasSources(loaded)) return loaded;
-  const raw = await rawOf(loaded);
+  const raw = structuredClone(loaded.raw);
   const builder = kindOf(loaded.spec.target.kind).source;
   const builds = [...loaded.builds ?? []];
   const made = /* @__PURE__ */ new Map();
@@ -59332,17 +59333,8 @@ async function withSourceBuilds(loaded, opts) {
     builds.push({ variant, path: tree2, ref: ref2, commit, subject, binary: binary2, seconds: seconds2, kept });
     return binary2;
   };
-  for (const [where, target2] of [
-    ["target", raw.target],
-    ...Object.entries(isObj(raw.variants) ? raw.variants : {}).map(([n, v]) => [
-      `variants.${n}.target`,
-      isObj(v) ? v.target : void 0
-    ])
-  ]) {
-    const why = isObj(target2) ? builder.conflict(target2) : void 0;
-    if (why) throw new InputError(`${loaded.path}: ${where}: ${why}`);
-  }
-  const parsed = parseSpec((0, import_yaml4.stringify)(raw), loaded.path).spec;
+  checkConflicts(loaded.path, raw, builder);
+  const parsed = loaded.spec;
   const own = builder.treeOf(raw.target) ? parsed.target.source : void 0;
   const top = isObj(own) ? own : void 0;
   const variants = isObj(raw.variants) ? raw.variants : {};
@@ -59368,16 +59360,28 @@ async function withSourceBuilds(loaded, opts) {
     const overlay = variants[name];
     overlay.target = builder.withBinary(overlay.target, binary2);
   }
-  const text3 = (0, import_yaml4.stringify)(raw);
   const unseen2 = await unseenOf(loaded, builder, raw.target, builds);
   return {
-    ...parseSpec(text3, loaded.path),
+    ...specOfValue(raw, loaded.path),
     path: loaded.path,
-    composed: text3,
+    // for the record (the run's spec.yaml): the binaries in place of the sources
+    composed: (0, import_yaml4.stringify)(raw),
     builds,
     ...unseen2.length ? { unseen: unseen2 } : {},
     ...loaded.profile ? { profile: loaded.profile } : {}
   };
+}
+function checkConflicts(path3, raw, builder) {
+  for (const [where, target2] of [
+    ["target", raw.target],
+    ...Object.entries(isObj(raw.variants) ? raw.variants : {}).map(([n, v]) => [
+      `variants.${n}.target`,
+      isObj(v) ? v.target : void 0
+    ])
+  ]) {
+    const why = isObj(target2) ? builder.conflict(target2) : void 0;
+    if (why) throw new InputError(`${path3}: ${where}: ${why}`);
+  }
 }
 function variantBuild(loaded, variant) {
   const b10 = loaded.builds?.find((x4) => x4.variant === variant) ?? loaded.builds?.find((x4) => x4.variant === "all");
@@ -60715,11 +60719,11 @@ function table2(cells, layout) {
 }
 
 // action/src/result/host.ts
-import { readFile as readFile3 } from "node:fs/promises";
+import { readFile as readFile2 } from "node:fs/promises";
 import { arch, cpus as cpus6, hostname, release, totalmem } from "node:os";
 async function osName() {
   try {
-    const text3 = await readFile3("/etc/os-release", "utf8");
+    const text3 = await readFile2("/etc/os-release", "utf8");
     return /^PRETTY_NAME="?([^"\n]*)"?/m.exec(text3)?.[1] ?? "unknown";
   } catch {
     return "unknown";
@@ -61991,7 +61995,7 @@ async function runAgainstBaseline(loaded, baselineFile, opts) {
 var import_yaml5 = __toESM(require_dist(), 1);
 import { execFile } from "node:child_process";
 import { existsSync as existsSync5 } from "node:fs";
-import { readFile as readFile4 } from "node:fs/promises";
+import { readFile as readFile3 } from "node:fs/promises";
 import { resolve as resolve3 } from "node:path";
 import { promisify } from "node:util";
 var isObj2 = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
@@ -62045,7 +62049,7 @@ async function yamlMapping(text3, where) {
 async function fileMapping(file) {
   let text3;
   try {
-    text3 = await readFile4(file, "utf8");
+    text3 = await readFile3(file, "utf8");
   } catch (e) {
     throw new InputError(`${file}: cannot read the file (${e.code})`);
   }
@@ -62066,7 +62070,7 @@ async function specAtRef(spec, ref2, cwd) {
 }
 function defaultMetrics(raw, where) {
   const out = {};
-  for (const w2 of parseSpec((0, import_yaml5.stringify)(raw), where).spec.workloads)
+  for (const w2 of specOfValue(raw, where).spec.workloads)
     for (const [m3, rule4] of Object.entries(w2.judge))
       out[m3] = { tolerance: `${Number((rule4.tolerance * 100).toFixed(4))}%` };
   return out;
@@ -62096,7 +62100,8 @@ async function prepareSpec(src) {
     const label = (ref2) => `${src.spec}@${ref2}`;
     const baseRaw = await yamlMapping(await specAtRef(src.spec, src.baseRef, src.cwd), label(src.baseRef));
     const headRaw = await yamlMapping(await specAtRef(src.spec, src.headRef, src.cwd), label(src.headRef));
-    parseSpec((0, import_yaml5.stringify)({ ...headRaw, target: baseRaw.target, variants: void 0 }), label(src.baseRef));
+    const { variants: _variants, ...headOwn } = headRaw;
+    specOfValue({ ...headOwn, target: baseRaw.target }, label(src.baseRef));
     applyTolerance(headRaw, src.tolerance, label(src.headRef), src.toleranceFrom);
     applyCompare(headRaw, src.compare);
     const compare3 = isObj2(headRaw.compare) ? headRaw.compare : {};
@@ -62158,8 +62163,7 @@ async function sourceRefs(raw, source4, baseRef, headRef, src) {
   );
 }
 function composedSpec(raw, label, path3) {
-  const text3 = (0, import_yaml5.stringify)(raw);
-  return { ...parseSpec(text3, label), path: path3, composed: text3 };
+  return { ...specOfValue(raw, label), path: path3, composed: (0, import_yaml5.stringify)(raw) };
 }
 function mergePatch(from, to) {
   if (!isObj2(from) || !isObj2(to)) return to === void 0 ? null : to;
@@ -62172,7 +62176,7 @@ function mergePatch(from, to) {
   return patch2;
 }
 async function narrowSpec(loaded, cells, compare3 = {}, metrics) {
-  const raw = loaded.composed ? (0, import_yaml5.parse)(loaded.composed) : await fileMapping(loaded.path);
+  const raw = structuredClone(loaded.raw);
   const workloads = Array.isArray(raw.workloads) ? raw.workloads : [];
   raw.workloads = workloads.map((w2) => {
     const threads = [...new Set(cells.filter((c4) => c4.workload === w2.name).map((c4) => c4.threads))].sort(
@@ -62203,7 +62207,7 @@ async function narrowSpec(loaded, cells, compare3 = {}, metrics) {
 import { join as join10 } from "node:path";
 
 // action/src/pipeline/profile.ts
-import { readFile as readFile5, writeFile as writeFile2 } from "node:fs/promises";
+import { readFile as readFile4, writeFile as writeFile2 } from "node:fs/promises";
 import { join as join9, relative as relative2 } from "node:path";
 
 // action/src/observe/pprof.ts
@@ -63343,7 +63347,7 @@ function drawFlame(root, title2, colourOf, width2) {
 // action/src/pipeline/profile.ts
 async function flameFile(file, title2) {
   try {
-    const svg = flameSvg(await readFile5(file), title2);
+    const svg = flameSvg(await readFile4(file), title2);
     if (!svg) return void 0;
     const out = `${file.replace(/\.pprof$/, "")}.svg`;
     await writeFile2(out, svg);
@@ -63409,7 +63413,7 @@ async function profileDiffs(profiles, control, runDir, log7) {
     const base = bases.get(key2(head));
     if (head.variant === control || !head.file || !base?.file) continue;
     try {
-      const [b10, h2] = await Promise.all([base, head].map((p) => readFile5(join9(runDir.dir, p.file))));
+      const [b10, h2] = await Promise.all([base, head].map((p) => readFile4(join9(runDir.dir, p.file))));
       const ops2 = base.ops && head.ops ? { base: base.ops, head: head.ops } : void 0;
       const diff = diffProfiles(functionCosts(b10), functionCosts(h2), ops2);
       const svg = diffFlameSvg(
@@ -64585,7 +64589,7 @@ function expand(template, context3) {
     return template.replace(/\/$/, "");
   }
 }
-function parse9(options) {
+function parse8(options) {
   let method3 = options.method.toUpperCase();
   let url = (options.url || "/").replace(/:([a-z]\w+)/g, "{$1}");
   let headers = Object.assign({}, options.headers);
@@ -64649,7 +64653,7 @@ function parse9(options) {
   );
 }
 function endpointWithDefaults(defaults2, route, options) {
-  return parse9(merge5(defaults2, route, options));
+  return parse8(merge5(defaults2, route, options));
 }
 function withDefaults(oldDefaults, newDefaults) {
   const DEFAULTS2 = merge5(oldDefaults, newDefaults);
@@ -64658,7 +64662,7 @@ function withDefaults(oldDefaults, newDefaults) {
     DEFAULTS: DEFAULTS2,
     defaults: withDefaults.bind(null, DEFAULTS2),
     merge: merge5.bind(null, DEFAULTS2),
-    parse: parse9
+    parse: parse8
   });
 }
 var endpoint = withDefaults(null, DEFAULTS);
@@ -64704,7 +64708,7 @@ var NullObject = /* @__PURE__ */ (() => {
   C3.prototype = /* @__PURE__ */ Object.create(null);
   return C3;
 })();
-function parse10(header, options) {
+function parse9(header, options) {
   const stopFlags = SEMI_FLAG | (options?.comma === true ? COMMA_FLAG : 0);
   const len = header.length;
   let valueStart = options?.start ?? 0;
@@ -65301,7 +65305,7 @@ async function getResponseData(response) {
   if (!contentType) {
     return response.text().catch(noop7);
   }
-  const mimetype = parse10(contentType);
+  const mimetype = parse9(contentType);
   if (isJSONResponse(mimetype)) {
     let text3 = "";
     try {
