@@ -177,20 +177,23 @@ describe("load host over SSH", () => {
 
   test("a stop after N seconds reaches the remote program as SIGINT (go-ycsb's normal end), N counted from its start there", async () => {
     // the remote side keeps the time: ssh's connection (slow on a busy machine) neither loses the
-    // signal nor shortens the run
+    // signal nor shortens the run. The program starts with SIGINT ignored (a background job of a
+    // non-interactive shell) until it sets its handler, as go-ycsb's runtime does first thing: the
+    // stop comes 5 s after its start, not 1 s, so a python slow to start beside a CPU hog (seen in
+    // CI) has its handler set before the signal arrives
     const program =
       // seconds since this process began (its start time in /proc, clock ticks since boot)
       "import os,signal,sys,time\nt=int(open('/proc/self/stat').read().rsplit(')',1)[1].split()[19])/os.sysconf('SC_CLK_TCK')\nup=lambda: float(open('/proc/uptime').read().split()[0])\nsignal.signal(signal.SIGINT, lambda *a: (print(f'got INT after {up()-t:.3f}', flush=True), sys.exit(0)))\ntime.sleep(30)";
     const r = await runTool("python3", ["-c", program], {
       logFile: join(dir, "int.log"),
       remote: sshd.host,
-      stopAfterS: 1,
+      stopAfterS: 5,
       // ssh's connection may take long on a busy machine: the remote side's time is what is asserted
       limitS: 90,
     });
     assert.equal(r.code, 0, r.output);
     const after = Number(/got INT after ([\d.]+)/.exec(r.output)?.[1]);
-    assert.ok(after >= 0.95 && after < 10, r.output);
+    assert.ok(after >= 4.95 && after < 15, `SIGINT ${after} s after the start (asked: 5 s): ${r.output}`);
   });
 
   test("HAProxy started on the load host balances the load tool over the SQL servers; stopping it leaves nothing", async () => {
