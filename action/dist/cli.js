@@ -47,10 +47,10 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-RBAGSDN3.js";
+} from "./chunk-SCBVSGBZ.js";
 import {
   reapLedger
-} from "./chunk-TKD5BVZ7.js";
+} from "./chunk-VE22OH6Z.js";
 import {
   EXPIRES,
   KubeClient,
@@ -66,7 +66,7 @@ import {
   readResult,
   writeAtomic,
   writeResult
-} from "./chunk-LOHJXTMK.js";
+} from "./chunk-6DCRKEGO.js";
 import {
   CLOUDS,
   Interrupted,

@@ -13,7 +13,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-RBAGSDN3.js";
+} from "./chunk-SCBVSGBZ.js";
 import {
   getInput,
   info,
@@ -26,7 +26,7 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-LOHJXTMK.js";
+} from "./chunk-6DCRKEGO.js";
 import {
   Interrupted,
   installCrashTeardown,

@@ -4,13 +4,13 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   reapLedger
-} from "./chunk-TKD5BVZ7.js";
+} from "./chunk-VE22OH6Z.js";
 import {
   getState,
   info,
   setFailed
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-LOHJXTMK.js";
+import "./chunk-6DCRKEGO.js";
 import {
   ledgerDir
 } from "./chunk-SG6LQMGY.js";

@@ -201,6 +201,37 @@ describe("TiDB profile provider endpoint", () => {
     );
   });
 
+  test("one rule for every kind: a profile whose provider is endpoint; all variants or none, a mix refused alike", async () => {
+    const blue = profile("blue-one-rule");
+    // MariaDB: an endpoint beside a private server (no profile) — the same refusal as TiDB's
+    await assert.rejects(
+      kindOf("mariadb").plan(
+        input([
+          { name: "base", target: { kind: "mariadb", profile: blue, config: {} } as TargetSpec },
+          { name: "head", target: { kind: "mariadb", config: {} } as TargetSpec },
+        ]),
+      ),
+      /spec\.yaml: variants\.head\.target\.profile: none named, so tiperf starts a private server while another variant measures an existing one \(provider endpoint\): that compares two machines, not a change/,
+    );
+    // and the other way round: the first that differs is named
+    await assert.rejects(
+      kindOf("postgres").plan(
+        input([
+          { name: "base", target: { kind: "postgres", config: {} } as TargetSpec },
+          { name: "head", target: { kind: "postgres", profile: blue, config: {} } as TargetSpec },
+        ]),
+      ),
+      /variants\.base\.target\.profile: none named, so tiperf starts a private server while another variant measures an existing one/,
+    );
+    // every variant an endpoint: planned as endpoints, by either kind
+    for (const kind of ["mariadb", "postgres"]) {
+      const plan = (await kindOf(kind).plan(
+        input([{ name: "base", target: { kind, profile: blue, config: {} } as TargetSpec }]),
+      )) as EndpointPlan;
+      assert.equal(plan.endpoint.places.length, 1, kind);
+    }
+  });
+
   test("an endpoint needs only the client: no tiup, no server", () => {
     const needs = kindOf("tidb").needs({ kind: "tidb" }, { remoteLoad: false, existing: true });
     assert.ok(needs.every((n) => !/tiup/.test(n.what)));

@@ -5,7 +5,7 @@
 // it did not create (a profile's own `database` is used, never dropped; one holding tables is
 // refused unless allowed).
 
-import { RunError } from "../../errors.ts";
+import { InputError, RunError } from "../../errors.ts";
 import { record } from "../../lifecycle/ledger.ts";
 import { onTeardown } from "../../lifecycle/teardown.ts";
 import { addSecret } from "../../proc/secrets.ts";
@@ -24,6 +24,37 @@ import type {
 } from "../types.ts";
 import { clientArgs, endpointSql, passwordOf, type Sql } from "./client.ts";
 import type { EndpointProfile, EndpointSpec } from "./schema.ts";
+
+/** A variant's profile as the rule below reads it: its file and its provider. */
+export interface NamedProfile {
+  file: string;
+  provider: string;
+}
+
+/** The provider of a server tiperf did not create and only connects to, in every kind's profiles. */
+export const EXISTING_PROVIDER = "endpoint";
+
+/**
+ * The one rule, for every kind, of whether a run measures servers tiperf did not create: a
+ * variant does when its profile's provider is endpoint (undefined: no profile, a private server).
+ * Every variant does, or none: a mix compares two machines, not a change, and is refused naming
+ * the first variant that differs and what its profile does instead.
+ */
+export function measuresExisting(
+  input: Pick<TargetPlanInput, "file" | "variants">,
+  profiles: (NamedProfile | undefined)[],
+  server: string,
+): boolean {
+  const existing = profiles.map((p) => p?.provider === EXISTING_PROVIDER);
+  const differs = existing.findIndex((e) => !e);
+  if (differs < 0) return true;
+  if (!existing.some(Boolean)) return false;
+  const at = input.variants.length > 1 ? `variants.${input.variants[differs]?.name ?? "base"}.` : "";
+  const p = profiles[differs];
+  throw new InputError(
+    `${input.file}: ${at}target.profile${p ? ` ${p.file} deploys ${server} (provider ${p.provider})` : ": none named, so tiperf starts a private server"} while another variant measures an existing one (provider ${EXISTING_PROVIDER}): that compares two machines, not a change; give every variant an endpoint profile, or none`,
+  );
+}
 
 /** What a kind says of its servers as endpoints. */
 export interface EndpointServer {

@@ -2,13 +2,18 @@
 // with <workdir> and <port>, its read-backs, its CPU limits), one server per variant on 127.0.0.1,
 // their needs, warnings and reapers.
 import { cpus } from "node:os";
-import { InputError } from "../../errors.ts";
 import { anyTool } from "../../proc/env.ts";
 import { startOnFreePort } from "../../proc/port.ts";
 import { shellCommand } from "../../proc/quote.ts";
-import { type EndpointServer, type EndpointVariant, planEndpoints } from "../endpoint/deployment.ts";
+import {
+  type EndpointServer,
+  type EndpointVariant,
+  measuresExisting,
+  planEndpoints,
+} from "../endpoint/deployment.ts";
 import { loadEndpointProfile } from "../endpoint/profile.ts";
 import { ENDPOINT_REAPERS } from "../endpoint/reapers.ts";
+import type { EndpointProfile } from "../endpoint/schema.ts";
 import {
   type Connection,
   type Deployment,
@@ -56,23 +61,28 @@ export interface LocalServer {
  */
 async function endpointVariants(
   input: TargetPlanInput,
+  title: string,
 ): Promise<{ variants: EndpointVariant[]; refusals: string[] } | undefined> {
   const named = input.variants.map((v) => input.profile ?? (v.target as LocalTargetSpec).profile);
-  if (named.every((p) => p === undefined)) return undefined;
   const at = (name: string) => (input.variants.length > 1 ? `variants.${name}.` : "");
-  const missing = input.variants.find((_, i) => named[i] === undefined);
-  if (missing)
-    throw new InputError(
-      `${input.file}: ${at(missing.name)}target.profile: some variants name an endpoint profile and this one none; a comparison of a private server with an existing one measures two machines, not a change: give every variant a profile (two endpoints) or none`,
-    );
+  // a profile of this kind is an endpoint's (its provider checked as it is read)
+  const profiles = await Promise.all(
+    named.map((file, i) =>
+      file === undefined
+        ? undefined
+        : loadEndpointProfile(
+            file,
+            input.profile ? "--profile" : `${at(input.variants[i]?.name ?? "base")}target.profile`,
+          ),
+    ),
+  );
+  const given = profiles.map((p, i) => p && { file: named[i] as string, provider: p.provider });
+  if (!measuresExisting(input, given, title)) return undefined;
   const refusals: string[] = [];
   const variants: EndpointVariant[] = [];
   for (const [i, v] of input.variants.entries()) {
     const file = named[i] as string;
-    const profile = await loadEndpointProfile(
-      file,
-      input.profile ? "--profile" : `${at(v.name)}target.profile`,
-    );
+    const profile = profiles[i] as EndpointProfile;
     const t = v.target as LocalTargetSpec;
     if (Object.keys(t.config).length)
       refusals.push(
@@ -236,7 +246,7 @@ export function localKind(s: LocalServer): TargetKind {
       ];
     },
     async plan(input): Promise<TargetPlan> {
-      const endpoints = await endpointVariants(input);
+      const endpoints = await endpointVariants(input, s.endpoint.title);
       if (endpoints) return planEndpoints(s.endpoint, input, endpoints.variants, endpoints.refusals);
       const plan: TargetPlan = {
         kind: s.name,

@@ -1,12 +1,10 @@
 // A TiDB that already runs (provider endpoint): what tiperf records of it and what a variant may
 // ask of it. Anything that needs a deployment (a version or build, server configs, topology, CPU
 // limits) is refused with the reason; the run's own tables are analyzed after the load.
-import { InputError } from "../../errors.ts";
 import { COUNTERS_TIMEOUT_MS, goServerCounters } from "../../observe/cost.ts";
 import type { Sql } from "../endpoint/client.ts";
-import type { EndpointServer, EndpointVariant } from "../endpoint/deployment.ts";
+import { type EndpointServer, type EndpointVariant, measuresExisting } from "../endpoint/deployment.ts";
 import type { TargetPlanInput } from "../types.ts";
-import { deployerOf } from "./deployments/registry.ts";
 import { loadProfile } from "./load-profile.ts";
 import type { TidbTargetSpec } from "./schema.ts";
 
@@ -93,16 +91,8 @@ export async function tidbEndpoints(
       loadProfile(f, input.profile ? "--profile" : `${at(input.variants[i]?.name ?? "base")}target.profile`),
     ),
   );
-  // an endpoint is the deployer that deploys nothing: a TiDB that already runs
-  const existing = (p: { provider: string }) => deployerOf(p.provider).form === undefined;
-  const endpoints = profiles.filter(existing).length;
-  if (endpoints === 0) return undefined;
-  if (endpoints < profiles.length) {
-    const i = profiles.findIndex((p) => !existing(p));
-    throw new InputError(
-      `${input.file}: ${at(input.variants[i]?.name ?? "base")}target.profile ${files[i]} deploys TiDB (provider ${profiles[i]?.provider}) while another variant measures an endpoint: that compares two machines, not a change; give every variant an endpoint profile, or none`,
-    );
-  }
+  const named = profiles.map((p, i) => ({ file: files[i] as string, provider: p.provider }));
+  if (!measuresExisting(input, named, "TiDB")) return undefined;
   const refusals: string[] = [];
   const variants: EndpointVariant[] = [];
   for (const [i, v] of input.variants.entries()) {

@@ -6,7 +6,7 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-LOHJXTMK.js";
+} from "./chunk-6DCRKEGO.js";
 import {
   sweep
 } from "./chunk-SG6LQMGY.js";

@@ -43,7 +43,7 @@ import {
   throttleBetween,
   validateYaml,
   writeAtomic
-} from "./chunk-LOHJXTMK.js";
+} from "./chunk-6DCRKEGO.js";
 import {
   record,
   shellCommand,

@@ -8616,6 +8616,18 @@ function endpointSql(protocol, ep, password, database) {
 }
 
 // action/src/targets/endpoint/deployment.ts
+var EXISTING_PROVIDER = "endpoint";
+function measuresExisting(input, profiles, server) {
+  const existing = profiles.map((p2) => p2?.provider === EXISTING_PROVIDER);
+  const differs = existing.findIndex((e) => !e);
+  if (differs < 0) return true;
+  if (!existing.some(Boolean)) return false;
+  const at2 = input.variants.length > 1 ? `variants.${input.variants[differs]?.name ?? "base"}.` : "";
+  const p = profiles[differs];
+  throw new InputError(
+    `${input.file}: ${at2}target.profile${p ? ` ${p.file} deploys ${server} (provider ${p.provider})` : ": none named, so tiperf starts a private server"} while another variant measures an existing one (provider ${EXISTING_PROVIDER}): that compares two machines, not a change; give every variant an endpoint profile, or none`
+  );
+}
 function runDatabase(prefix) {
   return prefix.toLowerCase().replace(/[^a-z0-9_]/g, "_").replace(/^([^a-z_])/, "_$1").slice(0, 63);
 }
@@ -9478,23 +9490,24 @@ async function runPrivateServer(o) {
 }
 
 // action/src/targets/local/kind.ts
-async function endpointVariants(input) {
+async function endpointVariants(input, title) {
   const named = input.variants.map((v) => input.profile ?? v.target.profile);
-  if (named.every((p) => p === void 0)) return void 0;
   const at2 = (name) => input.variants.length > 1 ? `variants.${name}.` : "";
-  const missing = input.variants.find((_, i) => named[i] === void 0);
-  if (missing)
-    throw new InputError(
-      `${input.file}: ${at2(missing.name)}target.profile: some variants name an endpoint profile and this one none; a comparison of a private server with an existing one measures two machines, not a change: give every variant a profile (two endpoints) or none`
-    );
+  const profiles = await Promise.all(
+    named.map(
+      (file, i) => file === void 0 ? void 0 : loadEndpointProfile(
+        file,
+        input.profile ? "--profile" : `${at2(input.variants[i]?.name ?? "base")}target.profile`
+      )
+    )
+  );
+  const given = profiles.map((p, i) => p && { file: named[i], provider: p.provider });
+  if (!measuresExisting(input, given, title)) return void 0;
   const refusals = [];
   const variants = [];
   for (const [i, v] of input.variants.entries()) {
     const file = named[i];
-    const profile = await loadEndpointProfile(
-      file,
-      input.profile ? "--profile" : `${at2(v.name)}target.profile`
-    );
+    const profile = profiles[i];
     const t = v.target;
     if (Object.keys(t.config).length)
       refusals.push(
@@ -9638,7 +9651,7 @@ function localKind(s) {
       ];
     },
     async plan(input) {
-      const endpoints = await endpointVariants(input);
+      const endpoints = await endpointVariants(input, s.endpoint.title);
       if (endpoints) return planEndpoints(s.endpoint, input, endpoints.variants, endpoints.refusals);
       const plan = {
         kind: s.name,
@@ -13835,15 +13848,8 @@ async function tidbEndpoints2(input, defaultProfile) {
       (f, i) => loadProfile(f, input.profile ? "--profile" : `${at2(input.variants[i]?.name ?? "base")}target.profile`)
     )
   );
-  const existing = (p) => deployerOf(p.provider).form === void 0;
-  const endpoints = profiles.filter(existing).length;
-  if (endpoints === 0) return void 0;
-  if (endpoints < profiles.length) {
-    const i = profiles.findIndex((p) => !existing(p));
-    throw new InputError(
-      `${input.file}: ${at2(input.variants[i]?.name ?? "base")}target.profile ${files[i]} deploys TiDB (provider ${profiles[i]?.provider}) while another variant measures an endpoint: that compares two machines, not a change; give every variant an endpoint profile, or none`
-    );
-  }
+  const named = profiles.map((p, i) => ({ file: files[i], provider: p.provider }));
+  if (!measuresExisting(input, named, "TiDB")) return void 0;
   const refusals = [];
   const variants = [];
   for (const [i, v] of input.variants.entries()) {
