@@ -136,7 +136,9 @@ describe("instances as the unit (compare.blocks)", () => {
     const run = cli([
       "compare",
       "--spec",
-      spec(dir, "blocks", "25%", "5%", 6, 6, ", blocks: 3, confirm: 0"),
+      // a tenth of a CPU: 3 blocks leave 2 degrees of freedom, and beside a CPU hog, another
+      // tiperf run and more tests a quarter's cut came out inconclusive (seen in CI)
+      spec(dir, "blocks", "10%", "5%", 6, 6, ", blocks: 3, confirm: 0"),
       "--out",
       out,
       "--json",
@@ -158,7 +160,7 @@ describe("instances as the unit (compare.blocks)", () => {
     assert.equal(c.blocks, 3);
     assert.equal(c.n, 3);
     assert.ok(c.between_share >= 0 && c.between_share <= 1, String(c.between_share));
-    // a quarter of a CPU against a whole one binds on any machine, over blocks too
+    // a tenth of a CPU against a whole one binds on any machine, over blocks too
     assert.equal(v.verdict, "regression", `${log}\n${JSON.stringify(v.cells)}`);
     assert.equal(code, 1);
     const runDir = join(out, readdirSync(out)[0] as string);
