@@ -47,10 +47,10 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-SCBVSGBZ.js";
+} from "./chunk-46DMX27K.js";
 import {
   reapLedger
-} from "./chunk-VE22OH6Z.js";
+} from "./chunk-GXL5RFEP.js";
 import {
   EXPIRES,
   KubeClient,
@@ -66,7 +66,7 @@ import {
   readResult,
   writeAtomic,
   writeResult
-} from "./chunk-6DCRKEGO.js";
+} from "./chunk-W5PAH7KW.js";
 import {
   CLOUDS,
   Interrupted,

@@ -13,7 +13,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-SCBVSGBZ.js";
+} from "./chunk-46DMX27K.js";
 import {
   getInput,
   info,
@@ -26,7 +26,7 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-6DCRKEGO.js";
+} from "./chunk-W5PAH7KW.js";
 import {
   Interrupted,
   installCrashTeardown,

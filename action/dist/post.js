@@ -4,13 +4,13 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   reapLedger
-} from "./chunk-VE22OH6Z.js";
+} from "./chunk-GXL5RFEP.js";
 import {
   getState,
   info,
   setFailed
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-6DCRKEGO.js";
+import "./chunk-W5PAH7KW.js";
 import {
   ledgerDir
 } from "./chunk-SG6LQMGY.js";

@@ -65,8 +65,7 @@ export async function withSourceBuilds(loaded: LoadedSpec, opts: BuildOptions): 
   };
   checkConflicts(loaded.path, raw, builder);
   // the defaults (the spec's settings of the source, its ref) with a validated shape
-  const parsed = loaded.spec;
-  const own = builder.treeOf(raw.target) ? (parsed.target as Obj).source : undefined;
+  const own = builder.treeOf(raw.target) ? (loaded.spec.target as Obj).source : undefined;
   const top = isObj(own) ? own : undefined;
   // builds one after another: a build takes the machine's cores
   const variants = isObj(raw.variants) ? raw.variants : {};

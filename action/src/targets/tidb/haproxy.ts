@@ -61,8 +61,8 @@ export async function startHaproxy(o: {
       },
       o.log,
       {
-        again: (k) =>
-          `${where}: port ${o.port + k} ${taken.includes(o.port + k) ? "already accepts connections (something else listens)" : "was taken before HAProxy could bind it"}; trying ${o.port + k + 1}`,
+        again: (k, e) =>
+          `${where}: port ${o.port + k} ${e instanceof Listening ? "already accepts connections (something else listens)" : "was taken before HAProxy could bind it"}; trying ${o.port + k + 1}`,
         // found listening by the probe, or HAProxy's own failed bind
         retryable: (e) => e instanceof Listening || portTaken(e),
       },

@@ -6,7 +6,7 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-6DCRKEGO.js";
+} from "./chunk-W5PAH7KW.js";
 import {
   sweep
 } from "./chunk-SG6LQMGY.js";

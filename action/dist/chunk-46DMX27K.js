@@ -43,7 +43,7 @@ import {
   throttleBetween,
   validateYaml,
   writeAtomic
-} from "./chunk-6DCRKEGO.js";
+} from "./chunk-W5PAH7KW.js";
 import {
   record,
   shellCommand,
@@ -59334,8 +59334,7 @@ async function withSourceBuilds(loaded, opts) {
     return binary2;
   };
   checkConflicts(loaded.path, raw, builder);
-  const parsed = loaded.spec;
-  const own = builder.treeOf(raw.target) ? parsed.target.source : void 0;
+  const own = builder.treeOf(raw.target) ? loaded.spec.target.source : void 0;
   const top = isObj(own) ? own : void 0;
   const variants = isObj(raw.variants) ? raw.variants : {};
   const names = Object.keys(variants);
