@@ -47,10 +47,10 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-46DMX27K.js";
+} from "./chunk-QSVNNWW5.js";
 import {
   reapLedger
-} from "./chunk-GXL5RFEP.js";
+} from "./chunk-VJ4DJOCW.js";
 import {
   EXPIRES,
   KubeClient,
@@ -66,7 +66,7 @@ import {
   readResult,
   writeAtomic,
   writeResult
-} from "./chunk-W5PAH7KW.js";
+} from "./chunk-KWFFTOKF.js";
 import {
   CLOUDS,
   Interrupted,

@@ -13,7 +13,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-46DMX27K.js";
+} from "./chunk-QSVNNWW5.js";
 import {
   getInput,
   info,
@@ -26,7 +26,7 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-W5PAH7KW.js";
+} from "./chunk-KWFFTOKF.js";
 import {
   Interrupted,
   installCrashTeardown,

@@ -1,6 +1,7 @@
 // A TiDB profile on a cloud: the cluster it asks for (a machine per instance of each role, data
 // volumes on TiKV and TiFlash), and, once the machines exist, the profile as a hosts profile on
 // them. The cloud itself (its machines, prices, program) is a provider of cloud/registry.ts.
+import { type CostEstimate, estimateCost } from "../../cloud/cost.ts";
 import type { ClusterHosts } from "../../cloud/plan.ts";
 import type { CloudProvider, ClusterAsk } from "../../cloud/provider.ts";
 import { cloudOf } from "../../cloud/registry.ts";
@@ -9,6 +10,17 @@ import { cloudSettings, type Profile, ROLES } from "./profile.ts";
 /** The cloud of a cloud profile, else undefined (hosts, playground). */
 export function cloudOfProfile(profile: Profile): CloudProvider | undefined {
   return cloudSettings(profile) ? cloudOf(profile.provider) : undefined;
+}
+
+/** A cloud cluster's own hours: `up` (~5 min), deploy and start (~10), loading (~10), destroy (~5). */
+const CLOUD_SETUP_HOURS = 0.5;
+
+/** The estimate of a cloud profile's run: the cluster's own hours and the matrix's. */
+export function cloudEstimate(profile: Profile, matrixSeconds: number): CostEstimate {
+  return estimateCost(cloudOf(profile.provider), askOf(profile), {
+    setup: CLOUD_SETUP_HOURS,
+    matrix: matrixSeconds / 3600,
+  });
 }
 
 /** What a cloud profile asks its cloud for. */

@@ -3,10 +3,9 @@
 // already runs (an endpoint), planned from the spec's variants and the profile (plan.ts), carried
 // out by run.ts.
 
-import { type CostEstimate, checkBudget, estimateCost } from "../../cloud/cost.ts";
-import { type ClusterHosts, cloudPlanText, placeholderHosts } from "../../cloud/plan.ts";
+import type { CostEstimate } from "../../cloud/cost.ts";
+import { type ClusterHosts, placeholderHosts } from "../../cloud/plan.ts";
 import { provisionCluster } from "../../cloud/provision.ts";
-import { cloudOf } from "../../cloud/registry.ts";
 import { InputError } from "../../errors.ts";
 import { anyTool, MYSQL_CLIENTS } from "../../proc/env.ts";
 import { planEndpoints } from "../endpoint/deployment.ts";
@@ -19,7 +18,7 @@ import type {
   TargetPlan,
   TargetPlanInput,
 } from "../types.ts";
-import { askOf, cloudOfProfile, withHosts } from "./cloud.ts";
+import { askOf, cloudEstimate, cloudOfProfile, withHosts } from "./cloud.ts";
 import { deployerOf, formOf, formReapers } from "./deployments/registry.ts";
 import { deprecationWarnings } from "./deprecated.ts";
 import { TIDB_ENDPOINT, tidbEndpoints } from "./endpoint.ts";
@@ -32,9 +31,6 @@ import { tidbSource } from "./source.ts";
 
 /** The profile a TiDB spec runs on when neither the spec nor --profile names one. */
 export const DEFAULT_PROFILE = "infra/profiles/local.yaml";
-
-/** A cloud cluster's own hours: `up` (~5 min), deploy and start (~10), loading (~10), destroy (~5). */
-const CLOUD_SETUP_HOURS = 0.5;
 
 export interface TidbTargetPlan extends TargetPlan {
   tidb: TidbPlan;
@@ -70,14 +66,6 @@ async function planFor(input: TargetPlanInput, cloud?: ClusterHosts): Promise<Ti
   });
 }
 
-/** The estimate of a cloud profile's run: the cluster's own hours and the matrix's. */
-function cloudEstimate(profile: Profile, input: TargetPlanInput): CostEstimate {
-  return estimateCost(cloudOf(profile.provider), askOf(profile), {
-    setup: CLOUD_SETUP_HOURS,
-    matrix: input.matrixSeconds / 3600,
-  });
-}
-
 /** What a variant's target asks of the profile it runs on: a version or build, and the keys that profile takes. */
 function checkTargets(
   file: string,
@@ -110,31 +98,6 @@ function connectionOf(tidb: TidbPlan, variant: string): Connection {
   return { protocol: "mysql", endpoints: d ? loadEndpoints(tidb, d) : [], user: "root", password: "" };
 }
 
-/** The plan's cloud section (its resources, tags, limits) and a budget's refusal, on a cloud profile. */
-function cloudSection(
-  tidb: TidbPlan,
-  input: TargetPlanInput,
-  provisioned: boolean,
-): { about: string[]; refusals: string[] } {
-  const provider = cloudOfProfile(tidb.profile);
-  if (!provider) return { about: [], refusals: [] };
-  const ask = askOf(tidb.profile);
-  const estimate = cloudEstimate(tidb.profile, input);
-  const tags = {
-    runId: input.runId ?? "<run id>",
-    expiresAt: `<start + ${ask.settings.ttl}>`,
-    repository: "<owner/repo>",
-    pr: "<pr or none>",
-  };
-  const about = [cloudPlanText(provider, ask, estimate, tags, provisioned).trimEnd()];
-  try {
-    checkBudget(ask, estimate, tidb.profileFile, provider.name);
-    return { about, refusals: [] };
-  } catch (e) {
-    return { about, refusals: [(e as Error).message] };
-  }
-}
-
 function targetPlan(tidb: TidbPlan, input: TargetPlanInput, provisioned = false): TidbTargetPlan {
   const about: string[] = [];
   // a deployment that runs the load tools itself (a pod of the cluster)
@@ -146,14 +109,12 @@ function targetPlan(tidb: TidbPlan, input: TargetPlanInput, provisioned = false)
       `${input.file}: compare.blocks is ${input.blocks}, but variants on ${tidb.profileFile} switch by restarting servers (${tidb.switching}): each variant runs a block's cells as a group on a freshly switched instance, so set compare.blocks to 3 or more (with compare.rounds a multiple of it)${tidb.switching === "reload" ? "; or make the variants differ only in items that change online, set in each of them" : ""}`,
     );
   let setupS = tidb.deployments.reduce((s, d) => s + formOf(d).deploySeconds, 0);
-  const cloud = cloudSection(tidb, input, provisioned);
-  about.push(...cloud.about);
-  refusals.push(...cloud.refusals);
-  // a cluster the deployment creates first (a managed Kubernetes cluster)
+  // the machines the deployer creates first (a cloud's VMs, a managed Kubernetes cluster)
   const creates = deployerOf(tidb.profile.provider).creates?.(tidb.profile, {
     profileFile: tidb.profileFile,
     matrixSeconds: input.matrixSeconds,
     ...(input.runId ? { runId: input.runId } : {}),
+    ...(provisioned ? { provisioned } : {}),
   });
   if (creates) {
     about.push(creates.about);
@@ -209,7 +170,7 @@ async function openTidb(first: TidbPlan, input: TargetPlanInput, o: OpenOptions)
   let estimate: CostEstimate | undefined;
   let cloud: Awaited<ReturnType<typeof provisionCluster>> | undefined;
   if (cloudOfProfile(first.profile)) {
-    estimate = cloudEstimate(first.profile, input);
+    estimate = cloudEstimate(first.profile, input.matrixSeconds);
     // the machines first; then the plan again, on their addresses
     cloud = await provisionCluster({
       provider: first.profile.provider,
@@ -290,7 +251,7 @@ export const tidb: TargetKind = {
   async cloudOf(targets, profile) {
     const file = profile ?? (targets[0] as TidbTargetSpec | undefined)?.profile ?? DEFAULT_PROFILE;
     const p = await loadProfile(file, profile ? "--profile" : "target.profile");
-    return cloudOfProfile(p)?.name ?? deployerOf(p.provider).cloudOf?.(p);
+    return deployerOf(p.provider).cloudOf?.(p);
   },
   async plan(input) {
     const endpoints = await tidbEndpoints(input, DEFAULT_PROFILE);

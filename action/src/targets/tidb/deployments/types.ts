@@ -180,13 +180,14 @@ export interface Deployer {
   /** The cloud it creates its cluster on for this profile (the Action then sets Pulumi up), if any. */
   cloudOf?(p: Profile): string | undefined;
   /**
-   * A cluster it creates before deploying, if this profile asks for one (a managed Kubernetes
-   * cluster): the plan's lines about it (resources, labels, estimate), what refuses the run, and
-   * about how long creating it takes.
+   * The machines it creates before deploying, if this profile asks for them (a cloud's VMs, a
+   * managed Kubernetes cluster): the plan's lines about them (resources, labels, estimate), what
+   * refuses the run (a budget), and about how long creating them takes beyond the form's own
+   * deploy time. `provisioned`: the plan made again once they exist (their addresses known).
    */
   creates?(
     p: Profile,
-    o: { profileFile: string; matrixSeconds: number; runId?: string },
+    o: { profileFile: string; matrixSeconds: number; runId?: string; provisioned?: boolean },
   ): { about: string; refusals: string[]; seconds: number } | undefined;
 }
 

@@ -2,7 +2,10 @@
 // instance of each role, a load host that is also the bastion), then a tiup cluster on them as on
 // provider hosts. A new cloud is a folder under cloud/ and its line in cloud/registry.ts; it becomes
 // a provider here by itself.
+import { checkBudget } from "../../../../cloud/cost.ts";
+import { cloudPlanText } from "../../../../cloud/plan.ts";
 import { CLOUDS } from "../../../../cloud/registry.ts";
+import { askOf, cloudEstimate, cloudOfProfile } from "../../cloud.ts";
 import { ROLES } from "../../profile.ts";
 import { clusterForm } from "../cluster/index.ts";
 import { releaseTarget } from "../release.ts";
@@ -35,6 +38,28 @@ export function cloudDeployer(cloud: string): Deployer {
       }
     },
     checkTarget: releaseTarget(cloud),
+    cloudOf: (p) => cloudOfProfile(p)?.name,
+    creates(p, o) {
+      const provider = cloudOfProfile(p);
+      if (!provider) return undefined;
+      const ask = askOf(p);
+      const estimate = cloudEstimate(p, o.matrixSeconds);
+      const tags = {
+        runId: o.runId ?? "<run id>",
+        expiresAt: `<start + ${ask.settings.ttl}>`,
+        repository: "<owner/repo>",
+        pr: "<pr or none>",
+      };
+      const about = cloudPlanText(provider, ask, estimate, tags, o.provisioned ?? false).trimEnd();
+      const refusals: string[] = [];
+      try {
+        checkBudget(ask, estimate, o.profileFile, provider.name);
+      } catch (e) {
+        refusals.push((e as Error).message);
+      }
+      // the machines' own time is in the cluster form's deploy time (tiup deploy on them)
+      return { about, refusals, seconds: 0 };
+    },
   };
 }
 

@@ -10383,6 +10383,13 @@ var cloudSettings = (p) => isCloud(p.provider) ? p[p.provider] : void 0;
 function cloudOfProfile(profile) {
   return cloudSettings(profile) ? cloudOf(profile.provider) : void 0;
 }
+var CLOUD_SETUP_HOURS = 0.5;
+function cloudEstimate(profile, matrixSeconds) {
+  return estimateCost(cloudOf(profile.provider), askOf(profile), {
+    setup: CLOUD_SETUP_HOURS,
+    matrix: matrixSeconds / 3600
+  });
+}
 function askOf(profile) {
   const settings2 = cloudSettings(profile);
   if (!settings2) throw new Error(`profile ${profile.name}: provider ${profile.provider} is not a cloud`);
@@ -11942,7 +11949,28 @@ function cloudDeployer(cloud) {
           issue(["roles", role, "instance_type"], `roles.${role}.count is ${count}: name the instance type`);
       }
     },
-    checkTarget: releaseTarget(cloud)
+    checkTarget: releaseTarget(cloud),
+    cloudOf: (p) => cloudOfProfile(p)?.name,
+    creates(p, o) {
+      const provider = cloudOfProfile(p);
+      if (!provider) return void 0;
+      const ask = askOf(p);
+      const estimate = cloudEstimate(p, o.matrixSeconds);
+      const tags = {
+        runId: o.runId ?? "<run id>",
+        expiresAt: `<start + ${ask.settings.ttl}>`,
+        repository: "<owner/repo>",
+        pr: "<pr or none>"
+      };
+      const about = cloudPlanText(provider, ask, estimate, tags, o.provisioned ?? false).trimEnd();
+      const refusals = [];
+      try {
+        checkBudget(ask, estimate, o.profileFile, provider.name);
+      } catch (e) {
+        refusals.push(e.message);
+      }
+      return { about, refusals, seconds: 0 };
+    }
   };
 }
 var CLOUD_DEPLOYERS = Object.fromEntries(
@@ -14969,7 +14997,6 @@ var tidbSource = {
 
 // action/src/targets/tidb/index.ts
 var DEFAULT_PROFILE = "infra/profiles/local.yaml";
-var CLOUD_SETUP_HOURS = 0.5;
 async function planFor(input, cloud) {
   const variants = input.variants.map((v) => ({ name: v.name, target: v.target }));
   const named = new Set(variants.map((v) => v.target.profile ?? DEFAULT_PROFILE));
@@ -14996,12 +15023,6 @@ async function planFor(input, cloud) {
     loads: input.loads
   });
 }
-function cloudEstimate(profile, input) {
-  return estimateCost(cloudOf(profile.provider), askOf(profile), {
-    setup: CLOUD_SETUP_HOURS,
-    matrix: input.matrixSeconds / 3600
-  });
-}
 function checkTargets(file, variants, profile, profileFile) {
   const at2 = (v) => variants.length > 1 ? `variants.${v}: ` : "";
   for (const v of variants) {
@@ -15023,25 +15044,6 @@ function connectionOf2(tidb2, variant) {
   const d = tidb2.deployments[setup?.deployment ?? 0];
   return { protocol: "mysql", endpoints: d ? loadEndpoints(tidb2, d) : [], user: "root", password: "" };
 }
-function cloudSection(tidb2, input, provisioned) {
-  const provider = cloudOfProfile(tidb2.profile);
-  if (!provider) return { about: [], refusals: [] };
-  const ask = askOf(tidb2.profile);
-  const estimate = cloudEstimate(tidb2.profile, input);
-  const tags = {
-    runId: input.runId ?? "<run id>",
-    expiresAt: `<start + ${ask.settings.ttl}>`,
-    repository: "<owner/repo>",
-    pr: "<pr or none>"
-  };
-  const about = [cloudPlanText(provider, ask, estimate, tags, provisioned).trimEnd()];
-  try {
-    checkBudget(ask, estimate, tidb2.profileFile, provider.name);
-    return { about, refusals: [] };
-  } catch (e) {
-    return { about, refusals: [e.message] };
-  }
-}
 function targetPlan(tidb2, input, provisioned = false) {
   const about = [];
   const place = deployerOf(tidb2.profile.provider).loadPlace?.(tidb2.profile);
@@ -15051,13 +15053,11 @@ function targetPlan(tidb2, input, provisioned = false) {
       `${input.file}: compare.blocks is ${input.blocks}, but variants on ${tidb2.profileFile} switch by restarting servers (${tidb2.switching}): each variant runs a block's cells as a group on a freshly switched instance, so set compare.blocks to 3 or more (with compare.rounds a multiple of it)${tidb2.switching === "reload" ? "; or make the variants differ only in items that change online, set in each of them" : ""}`
     );
   let setupS = tidb2.deployments.reduce((s, d) => s + formOf(d).deploySeconds, 0);
-  const cloud = cloudSection(tidb2, input, provisioned);
-  about.push(...cloud.about);
-  refusals.push(...cloud.refusals);
   const creates = deployerOf(tidb2.profile.provider).creates?.(tidb2.profile, {
     profileFile: tidb2.profileFile,
     matrixSeconds: input.matrixSeconds,
-    ...input.runId ? { runId: input.runId } : {}
+    ...input.runId ? { runId: input.runId } : {},
+    ...provisioned ? { provisioned } : {}
   });
   if (creates) {
     about.push(creates.about);
@@ -15109,7 +15109,7 @@ async function openTidb(first, input, o) {
   let estimate;
   let cloud;
   if (cloudOfProfile(first.profile)) {
-    estimate = cloudEstimate(first.profile, input);
+    estimate = cloudEstimate(first.profile, input.matrixSeconds);
     cloud = await provisionCluster({
       provider: first.profile.provider,
       ask: askOf(first.profile),
@@ -15185,7 +15185,7 @@ var tidb = {
   async cloudOf(targets, profile) {
     const file = profile ?? targets[0]?.profile ?? DEFAULT_PROFILE;
     const p = await loadProfile(file, profile ? "--profile" : "target.profile");
-    return cloudOfProfile(p)?.name ?? deployerOf(p.provider).cloudOf?.(p);
+    return deployerOf(p.provider).cloudOf?.(p);
   },
   async plan(input) {
     const endpoints = await tidbEndpoints2(input, DEFAULT_PROFILE);

@@ -43,7 +43,7 @@ import {
   throttleBetween,
   validateYaml,
   writeAtomic
-} from "./chunk-W5PAH7KW.js";
+} from "./chunk-KWFFTOKF.js";
 import {
   record,
   shellCommand,

@@ -6,7 +6,7 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-W5PAH7KW.js";
+} from "./chunk-KWFFTOKF.js";
 import {
   sweep
 } from "./chunk-SG6LQMGY.js";
