@@ -47,10 +47,10 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-QSVNNWW5.js";
+} from "./chunk-JUTCGPGQ.js";
 import {
   reapLedger
-} from "./chunk-VJ4DJOCW.js";
+} from "./chunk-SQENKFBQ.js";
 import {
   EXPIRES,
   KubeClient,
@@ -66,7 +66,7 @@ import {
   readResult,
   writeAtomic,
   writeResult
-} from "./chunk-KWFFTOKF.js";
+} from "./chunk-JKDO6LP4.js";
 import {
   CLOUDS,
   Interrupted,

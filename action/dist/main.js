@@ -13,7 +13,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-QSVNNWW5.js";
+} from "./chunk-JUTCGPGQ.js";
 import {
   getInput,
   info,
@@ -26,7 +26,7 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-KWFFTOKF.js";
+} from "./chunk-JKDO6LP4.js";
 import {
   Interrupted,
   installCrashTeardown,

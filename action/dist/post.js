@@ -4,13 +4,13 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   reapLedger
-} from "./chunk-VJ4DJOCW.js";
+} from "./chunk-SQENKFBQ.js";
 import {
   getState,
   info,
   setFailed
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-KWFFTOKF.js";
+import "./chunk-JKDO6LP4.js";
 import {
   ledgerDir
 } from "./chunk-SG6LQMGY.js";

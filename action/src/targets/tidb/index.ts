@@ -3,9 +3,6 @@
 // already runs (an endpoint), planned from the spec's variants and the profile (plan.ts), carried
 // out by run.ts.
 
-import type { CostEstimate } from "../../cloud/cost.ts";
-import { type ClusterHosts, placeholderHosts } from "../../cloud/plan.ts";
-import { provisionCluster } from "../../cloud/provision.ts";
 import { InputError } from "../../errors.ts";
 import { anyTool, MYSQL_CLIENTS } from "../../proc/env.ts";
 import { planEndpoints } from "../endpoint/deployment.ts";
@@ -18,8 +15,8 @@ import type {
   TargetPlan,
   TargetPlanInput,
 } from "../types.ts";
-import { askOf, cloudEstimate, cloudOfProfile, withHosts } from "./cloud.ts";
 import { deployerOf, formOf, formReapers } from "./deployments/registry.ts";
+import type { CreatedMachines } from "./deployments/types.ts";
 import { deprecationWarnings } from "./deprecated.ts";
 import { TIDB_ENDPOINT, tidbEndpoints } from "./endpoint.ts";
 import { loadProfile } from "./load-profile.ts";
@@ -37,8 +34,12 @@ export interface TidbTargetPlan extends TargetPlan {
   input: TargetPlanInput;
 }
 
-/** Loads the profile (--profile, else target.profile, else the playground) and plans the run. */
-async function planFor(input: TargetPlanInput, cloud?: ClusterHosts): Promise<TidbPlan> {
+/**
+ * Loads the profile (--profile, else target.profile, else the playground) and plans the run: on the
+ * machines the deployer created for it, if given; else, where it creates some, on their
+ * placeholders.
+ */
+async function planFor(input: TargetPlanInput, made?: CreatedMachines): Promise<TidbPlan> {
   const variants = input.variants.map((v) => ({ name: v.name, target: v.target as TidbTargetSpec }));
   const named = new Set(variants.map((v) => v.target.profile ?? DEFAULT_PROFILE));
   if (!input.profile && named.size > 1)
@@ -48,10 +49,12 @@ async function planFor(input: TargetPlanInput, cloud?: ClusterHosts): Promise<Ti
   const file = input.profile ?? ([...named][0] as string);
   let profile = await loadProfile(file, input.profile ? "--profile" : "target.profile");
   checkTargets(input.file, variants, profile, file);
-  // an ephemeral cluster's addresses are known after `up`: until then each machine's name stands in
-  const provider = cloudOfProfile(profile);
-  if (provider) profile = withHosts(profile, cloud ?? placeholderHosts(provider, askOf(profile)));
-  const noRestart = deployerOf(profile.provider).noRestart;
+  const deployer = deployerOf(profile.provider);
+  // created machines' addresses are known once they exist: until then their names stand in
+  if (made) profile = made.onto(profile);
+  else if (deployer.machines?.cloudOf(profile))
+    profile = deployer.machines.placeholders?.(profile) ?? profile;
+  const noRestart = deployer.noRestart;
   if (input.blocks > 1 && noRestart)
     throw new InputError(
       `${input.file}: compare.blocks is ${input.blocks}, but profile ${file} ${noRestart}`,
@@ -110,12 +113,15 @@ function targetPlan(tidb: TidbPlan, input: TargetPlanInput, provisioned = false)
     );
   let setupS = tidb.deployments.reduce((s, d) => s + formOf(d).deploySeconds, 0);
   // the machines the deployer creates first (a cloud's VMs, a managed Kubernetes cluster)
-  const creates = deployerOf(tidb.profile.provider).creates?.(tidb.profile, {
-    profileFile: tidb.profileFile,
-    matrixSeconds: input.matrixSeconds,
-    ...(input.runId ? { runId: input.runId } : {}),
-    ...(provisioned ? { provisioned } : {}),
-  });
+  const machines = deployerOf(tidb.profile.provider).machines;
+  const creates = machines?.cloudOf(tidb.profile)
+    ? machines.plan(tidb.profile, {
+        profileFile: tidb.profileFile,
+        matrixSeconds: input.matrixSeconds,
+        ...(input.runId ? { runId: input.runId } : {}),
+        ...(provisioned ? { provisioned } : {}),
+      })
+    : undefined;
   if (creates) {
     about.push(creates.about);
     refusals.push(...creates.refusals);
@@ -141,8 +147,8 @@ function targetPlan(tidb: TidbPlan, input: TargetPlanInput, provisioned = false)
     },
     remoteLoad: Boolean(tidb.load.user) || place !== undefined,
     ...(place ? { loadWhere: place.where, loadCores: place.cores } : {}),
-    localServers: deployerOf(tidb.profile.provider).localServers === true,
-    ...(deployerOf(tidb.profile.provider).remoteDeploy ? { remoteDeploy: true } : {}),
+    localServers: deployerOf(tidb.profile.provider).servers === "embedded",
+    ...(deployerOf(tidb.profile.provider).servers === "operator" ? { remoteDeploy: true } : {}),
     overhead: {
       setupS,
       switchS: tidb.deployments[0] ? formOf(tidb.deployments[0]).switchSeconds(tidb) : 0,
@@ -164,17 +170,16 @@ function targetPlan(tidb: TidbPlan, input: TargetPlanInput, provisioned = false)
   };
 }
 
-/** Carries a TiDB plan out: the machines first on a cloud (then the plan again on their addresses), then its deployments. */
+/**
+ * Carries a TiDB plan out: the machines its deployer creates first, if the profile asks for some
+ * (then the plan again, on them), then its deployments.
+ */
 async function openTidb(first: TidbPlan, input: TargetPlanInput, o: OpenOptions): Promise<Deployment> {
   let tidbPlan = first;
-  let estimate: CostEstimate | undefined;
-  let cloud: Awaited<ReturnType<typeof provisionCluster>> | undefined;
-  if (cloudOfProfile(first.profile)) {
-    estimate = cloudEstimate(first.profile, input.matrixSeconds);
-    // the machines first; then the plan again, on their addresses
-    cloud = await provisionCluster({
-      provider: first.profile.provider,
-      ask: askOf(first.profile),
+  const maker = deployerOf(first.profile.provider).machines;
+  let made: CreatedMachines | undefined;
+  if (maker?.cloudOf(first.profile)) {
+    made = await maker.create(first.profile, {
       runId: o.runId,
       runDir: o.runDir,
       forget: first.deployments.flatMap((d) => formOf(d).records?.(d) ?? []),
@@ -182,16 +187,13 @@ async function openTidb(first: TidbPlan, input: TargetPlanInput, o: OpenOptions)
       signal: o.signal,
     });
     try {
-      tidbPlan = await planFor(input, cloud.hosts);
+      tidbPlan = await planFor(input, made);
     } catch (e) {
-      await cloud.destroy().catch((err: Error) => o.log(`teardown: ${err.message}`));
+      await made.destroy().catch((err: Error) => o.log(`teardown: ${err.message}`));
       throw e;
     }
   }
-  const run = new TidbRun(tidbPlan, o.runDir, o.rawDir, o.log, {
-    ...(cloud ? { cloud } : {}),
-    ...(estimate ? { estimate } : {}),
-  });
+  const run = new TidbRun(tidbPlan, o.runDir, o.rawDir, o.log, made);
   try {
     await run.writeFiles();
   } catch (e) {
@@ -205,8 +207,8 @@ async function openTidb(first: TidbPlan, input: TargetPlanInput, o: OpenOptions)
     loadLauncher: () => run.loadLauncher(),
     stop: () => run.stop(),
     cost: () => run.cost(),
-    // on an ephemeral cluster, the plan on its machines' addresses is the one that runs
-    ...(cloud ? { plan: targetPlan(tidbPlan, input, true) } : {}),
+    // on created machines, the plan made on them is the one that runs
+    ...(made ? { plan: targetPlan(tidbPlan, input, true) } : {}),
   };
 }
 
@@ -251,7 +253,7 @@ export const tidb: TargetKind = {
   async cloudOf(targets, profile) {
     const file = profile ?? (targets[0] as TidbTargetSpec | undefined)?.profile ?? DEFAULT_PROFILE;
     const p = await loadProfile(file, profile ? "--profile" : "target.profile");
-    return deployerOf(p.provider).cloudOf?.(p);
+    return deployerOf(p.provider).machines?.cloudOf(p);
   },
   async plan(input) {
     const endpoints = await tidbEndpoints(input, DEFAULT_PROFILE);

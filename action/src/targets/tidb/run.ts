@@ -4,8 +4,6 @@
 // failure, cancel and SIGTERM.
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { type CostEstimate, measuredCost } from "../../cloud/cost.ts";
-import type { CloudCluster } from "../../cloud/provision.ts";
 import { RunError } from "../../errors.ts";
 import { onTeardown } from "../../lifecycle/teardown.ts";
 import { COUNTERS_TIMEOUT_MS, goServerCounters } from "../../observe/cost.ts";
@@ -18,6 +16,7 @@ import { ClusterChecks, sameSetting } from "./checks.ts";
 import { expandHome, PLAN_DIR } from "./config.ts";
 import { formOf } from "./deployments/registry.ts";
 import type {
+  CreatedMachines,
   Deployment,
   FormRuntime,
   RestartState,
@@ -49,8 +48,8 @@ export class TidbRun implements RunContext {
     runDir: string,
     readonly rawDir: string,
     readonly log: (line: string) => void,
-    /** An ephemeral cluster's machines (destroyed after the clusters) and their estimated $/h. */
-    private readonly cloud: { cloud?: CloudCluster; estimate?: CostEstimate } = {},
+    /** Machines the deployer created for the run (destroyed after every deployment stopped). */
+    readonly machines?: CreatedMachines,
   ) {
     this.dir = join(runDir, "tidb");
     this.unregister = onTeardown("destroy the TiDB clusters of this run", () => this.stop());
@@ -97,10 +96,6 @@ export class TidbRun implements RunContext {
   logDirOf(variant: string): string | undefined {
     return this.logDirs.get(variant);
   }
-  /** An ephemeral cluster's machines, if the run created them. */
-  get cloudCluster() {
-    return this.cloud.cloud;
-  }
   /** Text of the plan with what the run has learned filled in (a private server's ports and directory). */
   private fill(text: string): string {
     return this.fills.reduce((acc, f) => f(acc), text);
@@ -118,24 +113,9 @@ export class TidbRun implements RunContext {
     return (this.planned(key).run as { get: string }).get;
   }
 
-  /**
-   * What the machines cost: the price table's $/h times the hours from `up` to the end of destroy
-   * (measured), or until now while they still run.
-   */
+  /** What the created machines cost: the price table's $/h over the hours they lived (so far, while they live). */
   cost(): Cost | undefined {
-    const { cloud, estimate } = this.cloud;
-    if (!cloud || !estimate) {
-      // a cluster the deployment itself created (a Kubernetes cluster of a cloud section)
-      const d = this.plan.deployments[0];
-      return d ? formOf(d).run.cost?.(this) : undefined;
-    }
-    return measuredCost({
-      profile: this.plan.profile.name,
-      perHour: estimate.perHour,
-      asOf: estimate.priceTable.as_of,
-      startedAt: cloud.startedAt,
-      endedAt: cloud.endedAt,
-    });
+    return this.machines?.cost();
   }
 
   /**
@@ -494,9 +474,9 @@ export class TidbRun implements RunContext {
       await r.stop().catch((e: Error) => this.log(`teardown: ${e.message}`));
     }
     this.running.clear();
-    const cloud = this.cloud.cloud;
-    if (cloud && cloud.endedAt === undefined) {
-      await cloud.destroy().catch((e: Error) => this.log(`teardown: ${e.message}`));
+    const machines = this.machines;
+    if (machines && !machines.gone) {
+      await machines.destroy().catch((e: Error) => this.log(`teardown: ${e.message}`));
       const cost = this.cost();
       if (cost)
         this.log(

@@ -292,7 +292,7 @@ export const tidbSource: SourceBuilder = {
     const file = profile ?? (typeof target.profile === "string" ? target.profile : undefined);
     if (!file) return [];
     const { provider } = await loadProfile(file, profile ? "--profile" : "target.profile");
-    if (!deployerOf(provider).embeddedStore) return [];
+    if (deployerOf(provider).servers !== "embedded") return [];
     const changed = await git(tree, ["diff", "--name-only", base, head]);
     if (changed.code !== 0)
       throw new RunError(

@@ -25,8 +25,7 @@ export const STANDIN: Deployer = {
   about: "a test-only way to deploy: private tidb-servers under a form of its own",
   sections: [],
   form: standinForm,
-  localServers: true,
-  embeddedStore: true,
+  servers: "embedded",
   checkProfile(p, issue) {
     if (p.monitoring) issue(["monitoring"], "the stand-in deployer has no monitoring");
   },

@@ -4,7 +4,6 @@
 // it adds to the plan, where its SQL and status APIs are, how long it takes. One folder per way
 // under deployments/, one line each in deployments/registry.ts; and how the run carries a form out
 // (FormRuntime: start, switch variants, restart, watch a cell, keep what it observed).
-import type { CloudCluster } from "../../../cloud/provision.ts";
 import type { Reaper } from "../../../lifecycle/ledger.ts";
 import type { RemoteHost } from "../../../proc/ssh.ts";
 import type { ToolLauncher } from "../../../proc/tool.ts";
@@ -166,29 +165,66 @@ export interface Deployer {
   form?: DeploymentForm;
   /** Why compare.blocks must be 1 (it cannot restart its servers and keep their data). */
   noRestart?: string;
-  /** Its servers run on this machine, tiperf's own processes (pinned in a duet). */
-  localServers?: boolean;
-  /** TiDB on its embedded store (unistore): what a change does to TiKV and PD is not measured. */
-  embeddedStore?: boolean;
-  /** Something else deploys its servers from the objects tiperf creates (TiDB Operator): no tiup here. */
-  remoteDeploy?: boolean;
+  /**
+   * Who starts its servers, and where: `embedded` tiperf's own tidb-server processes on this
+   * machine, on TiDB's embedded store (pinned in a duet; what a change does to TiKV and PD is not
+   * measured); `tiup` tiup's (a playground here, a cluster on hosts or on created machines);
+   * `operator` something else deploys them from the objects tiperf creates (TiDB Operator: no tiup
+   * here); `existing` a TiDB tiperf did not create (an endpoint: no form).
+   */
+  servers: "embedded" | "tiup" | "operator" | "existing";
   /**
    * Where it runs the load tools itself, if this profile asks it to (a pod of the cluster): the
    * plan's word for the place and a line saying where; undefined: this machine or the load host.
    */
   loadPlace?(p: Profile): { where: "pod"; about: string; cores: number } | undefined;
-  /** The cloud it creates its cluster on for this profile (the Action then sets Pulumi up), if any. */
-  cloudOf?(p: Profile): string | undefined;
+  /** The machines it creates before deploying, for the profiles that ask (a cloud's VMs, a managed Kubernetes cluster). */
+  machines?: MachineMaker;
+}
+
+/**
+ * How a deployer creates machines for a run, the one way every cloud does (VMs for a tiup cluster,
+ * a managed Kubernetes cluster for TiDB Operator): planned, then created before any deployment,
+ * the plan made again on them, destroyed after every deployment stopped.
+ */
+export interface MachineMaker {
+  /** The cloud this profile creates its machines on (the Action then sets Pulumi up); undefined: none. */
+  cloudOf(p: Profile): string | undefined;
   /**
-   * The machines it creates before deploying, if this profile asks for them (a cloud's VMs, a
-   * managed Kubernetes cluster): the plan's lines about them (resources, labels, estimate), what
-   * refuses the run (a budget), and about how long creating them takes beyond the form's own
-   * deploy time. `provisioned`: the plan made again once they exist (their addresses known).
+   * The plan's lines about them (resources, labels, estimate), what refuses the run (a budget), and
+   * about how long creating them takes beyond the form's own deploy time. `provisioned`: the plan
+   * made again once they exist (their addresses known).
    */
-  creates?(
+  plan(
     p: Profile,
     o: { profileFile: string; matrixSeconds: number; runId?: string; provisioned?: boolean },
-  ): { about: string; refusals: string[]; seconds: number } | undefined;
+  ): { about: string; refusals: string[]; seconds: number };
+  /** The profile as planned before they exist (each machine's name standing in for its address). */
+  placeholders?(p: Profile): Profile;
+  /** Creates them and waits until they are ready; on any failure destroys what it made and throws. */
+  create(
+    p: Profile,
+    o: {
+      runId: string;
+      runDir: string;
+      /** Local records of what will be deployed onto them, removed when they are destroyed. */
+      forget: string[];
+      log: (line: string) => void;
+      signal: AbortSignal;
+    },
+  ): Promise<CreatedMachines>;
+}
+
+/** Machines a deployer created for the run. */
+export interface CreatedMachines {
+  /** The profile on them: their addresses (a cloud's VMs), the created cluster's kubeconfig. */
+  onto(p: Profile): Profile;
+  /** What they cost, measured: the price table's $/h over the hours they lived (so far, while they live). */
+  cost(): Cost | undefined;
+  /** Destroys them; idempotent. */
+  destroy(): Promise<void>;
+  /** Destroyed (the cost is final). */
+  readonly gone: boolean;
 }
 
 /** A deployment that is up (or was, and waits stopped). */
@@ -229,8 +265,8 @@ export interface RunContext {
     getJson(url: string): Promise<unknown>;
     postJson(url: string, body: string): Promise<unknown>;
   };
-  /** An ephemeral cluster's machines (their stack's ledger entry covers tiup's record of them). */
-  readonly cloudCluster?: CloudCluster | undefined;
+  /** Machines the deployer created for the run (their stack's ledger entry covers tiup's record of them). */
+  readonly machines?: CreatedMachines | undefined;
   /** When the run's deployments began (the window monitoring keeps). */
   readonly startedAt: Date;
   /** The running deployments, by index. */
@@ -296,6 +332,4 @@ export interface FormRuntime<D extends Deployment = Deployment> {
   beforeStop?(ctx: RunContext, d: D, r: Running): Promise<void>;
   /** Where the load tools run when the deployment places them itself (a pod of the cluster). */
   loadLauncher?(ctx: RunContext, d: D): ToolLauncher | undefined;
-  /** What a cluster it created for the run cost (a created Kubernetes cluster), measured. */
-  cost?(ctx: RunContext): Cost | undefined;
 }

@@ -3,11 +3,14 @@
 // provider hosts. A new cloud is a folder under cloud/ and its line in cloud/registry.ts; it becomes
 // a provider here by itself.
 import { checkBudget } from "../../../../cloud/cost.ts";
-import { cloudPlanText } from "../../../../cloud/plan.ts";
+import { cloudPlanText, placeholderHosts } from "../../../../cloud/plan.ts";
+import type { CloudProvider } from "../../../../cloud/provider.ts";
+import { provisionCluster } from "../../../../cloud/provision.ts";
 import { CLOUDS } from "../../../../cloud/registry.ts";
-import { askOf, cloudEstimate, cloudOfProfile } from "../../cloud.ts";
+import { askOf, cloudEstimate, cloudOfProfile, withHosts } from "../../cloud.ts";
 import { ROLES } from "../../profile.ts";
 import { clusterForm } from "../cluster/index.ts";
+import { createdMachines } from "../machines.ts";
 import { releaseTarget } from "../release.ts";
 import type { Deployer, DeploymentForm } from "../types.ts";
 
@@ -16,6 +19,7 @@ export function cloudDeployer(cloud: string): Deployer {
     provider: cloud,
     about: `a tiup cluster on machines tiperf creates on ${cloud} (and destroys)`,
     sections: [cloud],
+    servers: "tiup",
     form: clusterForm as DeploymentForm,
     checkProfile(p, issue) {
       if (!(p as Record<string, unknown>)[cloud])
@@ -38,27 +42,40 @@ export function cloudDeployer(cloud: string): Deployer {
       }
     },
     checkTarget: releaseTarget(cloud),
-    cloudOf: (p) => cloudOfProfile(p)?.name,
-    creates(p, o) {
-      const provider = cloudOfProfile(p);
-      if (!provider) return undefined;
-      const ask = askOf(p);
-      const estimate = cloudEstimate(p, o.matrixSeconds);
-      const tags = {
-        runId: o.runId ?? "<run id>",
-        expiresAt: `<start + ${ask.settings.ttl}>`,
-        repository: "<owner/repo>",
-        pr: "<pr or none>",
-      };
-      const about = cloudPlanText(provider, ask, estimate, tags, o.provisioned ?? false).trimEnd();
-      const refusals: string[] = [];
-      try {
-        checkBudget(ask, estimate, o.profileFile, provider.name);
-      } catch (e) {
-        refusals.push((e as Error).message);
-      }
-      // the machines' own time is in the cluster form's deploy time (tiup deploy on them)
-      return { about, refusals, seconds: 0 };
+    machines: {
+      cloudOf: (p) => cloudOfProfile(p)?.name,
+      plan(p, o) {
+        const provider = cloudOfProfile(p) as CloudProvider;
+        const ask = askOf(p);
+        const estimate = cloudEstimate(p, o.matrixSeconds);
+        const tags = {
+          runId: o.runId ?? "<run id>",
+          expiresAt: `<start + ${ask.settings.ttl}>`,
+          repository: "<owner/repo>",
+          pr: "<pr or none>",
+        };
+        const about = cloudPlanText(provider, ask, estimate, tags, o.provisioned ?? false).trimEnd();
+        const refusals: string[] = [];
+        try {
+          checkBudget(ask, estimate, o.profileFile, provider.name);
+        } catch (e) {
+          refusals.push((e as Error).message);
+        }
+        // the machines' own time is in the cluster form's deploy time (tiup deploy on them)
+        return { about, refusals, seconds: 0 };
+      },
+      // until `up` returns their addresses, each machine's name stands in
+      placeholders: (p) => withHosts(p, placeholderHosts(cloudOfProfile(p) as CloudProvider, askOf(p))),
+      async create(p, o) {
+        const cluster = await provisionCluster({ provider: p.provider, ask: askOf(p), ...o });
+        const estimate = cloudEstimate(p, 0);
+        return createdMachines(cluster, {
+          profile: p.name,
+          perHour: estimate.perHour,
+          asOf: estimate.priceTable.as_of,
+          onto: (q) => withHosts(q, cluster.hosts),
+        });
+      },
     },
   };
 }

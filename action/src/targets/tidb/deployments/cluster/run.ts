@@ -170,7 +170,7 @@ async function switchCluster(
 async function deployCluster(ctx: RunContext, d: ClusterDeployment, signal: AbortSignal): Promise<Running> {
   const setup = ctx.plan.variants.find((v) => v.deployment === d.index) as VariantSetup;
   // on an ephemeral cluster the stack's ledger entry covers the machines and tiup's record of them
-  const ephemeral = Boolean(ctx.cloudCluster);
+  const ephemeral = Boolean(ctx.machines);
   const forget = ephemeral
     ? async () => {}
     : await record({ kind: "cluster", what: d.name, path: d.name }).catch(() => async () => {});

@@ -9,6 +9,7 @@ import type { Deployer, DeploymentForm } from "../types.ts";
 export const HOSTS: Deployer = {
   provider: "hosts",
   about: "a tiup cluster on the profile's hosts",
+  servers: "tiup",
   form: clusterForm as DeploymentForm,
   checkProfile(p, issue) {
     noInstanceTypes(p, issue, Object.keys(CLOUDS));

@@ -7,6 +7,7 @@
 // what is in it.
 
 import { checkBudget, estimateCost } from "../../../../cloud/cost.ts";
+import { provisionKubernetes } from "../../../../cloud/kubernetes.ts";
 import { kubernetesCloudPlanText } from "../../../../cloud/plan.ts";
 import { KUBERNETES_CLOUDS } from "../../../../cloud/registry.ts";
 import { InputError } from "../../../../errors.ts";
@@ -15,6 +16,7 @@ import { toToml } from "../../config.ts";
 import { configSwitchOf, setConfigSql } from "../../online.ts";
 import { ROLES, type Role } from "../../profile.ts";
 import { stepKey } from "../../steps.ts";
+import { createdMachines } from "../machines.ts";
 import type { AddStep, Deployer, DeploymentForm, FormInput, TidbVariant, VariantSetup } from "../types.ts";
 import { createdBy, kubernetesAsk, kubeSettingsOf } from "./cluster.ts";
 import {
@@ -337,7 +339,7 @@ export const KUBERNETES: Deployer = {
   provider: "kubernetes",
   about: `TiDB Operator's TidbCluster per variant on a Kubernetes cluster (a kubeconfig context, or one tiperf creates with a ${Object.keys(KUBERNETES_CLOUDS).join(" or ")} section)`,
   sections: ["kubernetes", ...Object.keys(KUBERNETES_CLOUDS)],
-  remoteDeploy: true,
+  servers: "operator",
   form: kubernetesForm as DeploymentForm,
   loadPlace(p) {
     const load = p.kubernetes ? kubeSettingsOf(p).load : undefined;
@@ -421,33 +423,55 @@ export const KUBERNETES: Deployer = {
           );
     }
   },
-  cloudOf: (p) => createdBy(p)?.cloud.name,
-  creates(p, o) {
-    const created = createdBy(p);
-    if (!created) return undefined;
-    const ask = kubernetesAsk(p);
-    const estimate = estimateCost(created.cloud, ask, {
-      // billed beside the matrix: creating the cluster, the TidbClusters' start, deleting it (about
-      // half its creation)
-      setup: (created.cloud.createSeconds * 1.5 + kubernetesForm.deploySeconds) / 3600,
-      matrix: o.matrixSeconds / 3600,
-    });
-    const refusals: string[] = [];
-    try {
-      checkBudget(ask, estimate, o.profileFile, created.cloud.name);
-    } catch (e) {
-      refusals.push((e as Error).message);
-    }
-    return {
-      about: kubernetesCloudPlanText(created.cloud, ask, estimate, {
-        runId: o.runId ?? "<run id>",
-        expiresAt: `<start + ${ask.settings.ttl}>`,
-        repository: "<owner/repo>",
-        pr: "<pr or none>",
-      }).trimEnd(),
-      refusals,
-      seconds: created.cloud.createSeconds,
-    };
+  machines: {
+    cloudOf: (p) => createdBy(p)?.cloud.name,
+    plan(p, o) {
+      const created = createdBy(p) as NonNullable<ReturnType<typeof createdBy>>;
+      const ask = kubernetesAsk(p);
+      const estimate = estimateCost(created.cloud, ask, {
+        // billed beside the matrix: creating the cluster, the TidbClusters' start, deleting it (about
+        // half its creation)
+        setup: (created.cloud.createSeconds * 1.5 + kubernetesForm.deploySeconds) / 3600,
+        matrix: o.matrixSeconds / 3600,
+      });
+      const refusals: string[] = [];
+      try {
+        checkBudget(ask, estimate, o.profileFile, created.cloud.name);
+      } catch (e) {
+        refusals.push((e as Error).message);
+      }
+      return {
+        about: kubernetesCloudPlanText(created.cloud, ask, estimate, {
+          runId: o.runId ?? "<run id>",
+          expiresAt: `<start + ${ask.settings.ttl}>`,
+          repository: "<owner/repo>",
+          pr: "<pr or none>",
+        }).trimEnd(),
+        refusals,
+        seconds: created.cloud.createSeconds,
+      };
+    },
+    // the cluster first (its stack up, its kubeconfig written); the run then goes to it as to a
+    // cluster the profile names, and destroys it after the namespace is gone
+    async create(p, o) {
+      const by = createdBy(p) as NonNullable<ReturnType<typeof createdBy>>;
+      const ask = kubernetesAsk(p);
+      const cluster = await provisionKubernetes({ cloud: by.cloud.name, ask, ...o });
+      const priced = estimateCost(by.cloud, ask, { setup: 0, matrix: 0 });
+      return createdMachines(cluster, {
+        profile: p.name,
+        perHour: priced.perHour,
+        asOf: priced.priceTable.as_of,
+        onto: (q) => ({
+          ...q,
+          kubernetes: {
+            ...(q.kubernetes as KubernetesSettings),
+            kubeconfig: cluster.kubeconfig,
+            context: cluster.context,
+          },
+        }),
+      });
+    },
   },
   checkTarget(t, profileFile) {
     if (!t.version)

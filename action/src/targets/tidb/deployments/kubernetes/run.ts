@@ -4,9 +4,6 @@
 // read for the address this machine connects to; at the end the TidbCluster and, with the last
 // deployment, the namespace deleted and waited for.
 
-import { dirname } from "node:path";
-import { estimateCost, measuredCost } from "../../../../cloud/cost.ts";
-import { type CreatedKubernetes, provisionKubernetes } from "../../../../cloud/kubernetes.ts";
 import { RunError } from "../../../../errors.ts";
 import { KubeClient, type KubeObject } from "../../../../kubernetes/client.ts";
 import { loadKubeContext } from "../../../../kubernetes/kubeconfig.ts";
@@ -15,7 +12,7 @@ import { parseAge } from "../../../../specfile/keys.ts";
 import type { Endpoint } from "../../../types.ts";
 import { stepKey } from "../../steps.ts";
 import type { FormRuntime, RunContext, Running, VariantSetup } from "../types.ts";
-import { createdBy, kubernetesAsk, kubeSettingsOf } from "./cluster.ts";
+import { kubeSettingsOf } from "./cluster.ts";
 import {
   componentsOf,
   inClusterAddress,
@@ -29,39 +26,24 @@ import type { KubernetesDeployment } from "./types.ts";
 /** One client per run context (its kubeconfig and context), and what is alive in each namespace. */
 const clients = new WeakMap<RunContext, Promise<KubeClient>>();
 const ready = new WeakMap<RunContext, KubeClient>();
-const created = new WeakMap<RunContext, CreatedKubernetes>();
 const alive = new Map<string, number>();
 const launchers = new WeakMap<RunContext, PodLauncher>();
 /** The restart annotation's value of the restart under way (filled into its planned PATCH). */
 const restartAt = new WeakMap<RunContext, string>();
 
 /**
- * The run's API client: on the user's cluster at once; on one the profile's cloud section creates,
- * after that cluster's stack is up (once per run, whichever deployment starts first).
+ * The run's API client, on the cluster the profile names (one the profile's cloud section created
+ * for the run is named so once it is up), made once per run, whichever deployment starts first.
  */
-function clientOf(ctx: RunContext, runId: string, signal: AbortSignal): Promise<KubeClient> {
+function clientOf(ctx: RunContext): Promise<KubeClient> {
   let c = clients.get(ctx);
   if (!c) {
     c = (async () => {
       const k = ctx.plan.profile.kubernetes;
-      const by = createdBy(ctx.plan.profile);
-      let where: { kubeconfig?: string; context?: string } = {
+      const where = {
         ...(k?.kubeconfig ? { kubeconfig: k.kubeconfig } : {}),
         ...(k?.context ? { context: k.context } : {}),
       };
-      if (by) {
-        const cluster = await provisionKubernetes({
-          cloud: by.cloud.name,
-          ask: kubernetesAsk(ctx.plan.profile),
-          runId,
-          // <run>/tidb is the plan's files; the cluster's state and kubeconfig go beside it
-          runDir: dirname(ctx.dir),
-          log: ctx.log,
-          signal,
-        });
-        created.set(ctx, cluster);
-        where = { kubeconfig: cluster.kubeconfig, context: cluster.context };
-      }
       const client = new KubeClient(loadKubeContext({ ...where, where: ctx.plan.profileFile }));
       const server = client.ctx.server;
       const ttl = parseAge(k?.ttl ?? "6h") ?? 6 * 3_600_000;
@@ -306,9 +288,9 @@ function stopper(ctx: RunContext, c: KubeClient, d: KubernetesDeployment): () =>
       await c.deleteNamespace(pathOf(c, ns.run.delete).split("/").pop() as string);
       ctx.log(`kubernetes: namespace ${d.namespace} deleted`);
     }
-    // a cluster created for the run goes last: its volumes were released with the namespace
-    // (a GKE cluster's deletion leaves the disks of claims still bound behind)
-    await created.get(ctx)?.destroy();
+    // a cluster created for the run goes after this (the run destroys its machines last): its
+    // volumes were released with the namespace (a GKE cluster's deletion leaves the disks of
+    // claims still bound behind)
   };
 }
 
@@ -372,7 +354,7 @@ export const kubernetesRuntime: FormRuntime<KubernetesDeployment> = {
   targetKind: "tidb-operator",
   build: () => undefined,
   async start(ctx, d, _setup, signal) {
-    const c = await clientOf(ctx, d.runId, signal);
+    const c = await clientOf(ctx);
     if (d.namespaceManifest) await createNamespace(ctx, c, d);
     alive.set(d.namespace, (alive.get(d.namespace) ?? 0) + 1);
     const stop = stopper(ctx, c, d);
@@ -435,21 +417,6 @@ export const kubernetesRuntime: FormRuntime<KubernetesDeployment> = {
     r.applied = setup.name;
     await ctx.checkConfig(setup, r);
     return `TidbCluster ${d.name}: variant ${setup.name} ${was === setup.name ? "again, on fresh pods" : "switched in"} by TiDB Operator's rolling update of ${roles.join(", ")} in ${seconds}s`;
-  },
-  // a cluster created for the run: its node pools' on-demand $/h over the hours from its creation
-  // to the end of its deletion (or until now while it lives)
-  cost(ctx) {
-    const cluster = created.get(ctx);
-    const by = createdBy(ctx.plan.profile);
-    if (!cluster || !by) return undefined;
-    const priced = estimateCost(by.cloud, kubernetesAsk(ctx.plan.profile), { setup: 0, matrix: 0 });
-    return measuredCost({
-      profile: ctx.plan.profile.name,
-      perHour: priced.perHour,
-      asOf: priced.priceTable.as_of,
-      startedAt: cluster.startedAt,
-      endedAt: cluster.endedAt,
-    });
   },
   state: (d) => `TidbCluster ${d.name} in namespace ${d.namespace}`,
   loadLauncher(ctx, d) {

@@ -98,8 +98,7 @@ export const LOCAL: Deployer = {
   provider: "local",
   about: "a private tidb-server per variant on this machine (unistore)",
   form: serverForm as DeploymentForm,
-  localServers: true,
-  embeddedStore: true,
+  servers: "embedded",
   checkProfile(p, issue) {
     noInstanceTypes(p, issue, Object.keys(CLOUDS));
     for (const key of ["hosts", "ssh"] as const)

@@ -97,6 +97,7 @@ const playgroundForm: DeploymentForm<PlaygroundDeployment> = {
 export const PLAYGROUND: Deployer = {
   provider: "playground",
   about: "tiup playground per variant on this machine",
+  servers: "tiup",
   form: playgroundForm as DeploymentForm,
   noRestart: `is a playground, which cannot restart its servers without losing its data: use compare.blocks: 1, or a profile with provider hosts or ${Object.keys(CLOUDS).join(", ")}`,
   checkProfile(p, issue) {

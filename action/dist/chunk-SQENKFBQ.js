@@ -6,7 +6,7 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-KWFFTOKF.js";
+} from "./chunk-JKDO6LP4.js";
 import {
   sweep
 } from "./chunk-SG6LQMGY.js";

@@ -43,7 +43,7 @@ import {
   throttleBetween,
   validateYaml,
   writeAtomic
-} from "./chunk-KWFFTOKF.js";
+} from "./chunk-JKDO6LP4.js";
 import {
   record,
   shellCommand,

@@ -11433,7 +11433,7 @@ async function switchCluster(ctx, d, setup, r, signal, fresh) {
 }
 async function deployCluster(ctx, d, signal) {
   const setup = ctx.plan.variants.find((v) => v.deployment === d.index);
-  const ephemeral = Boolean(ctx.cloudCluster);
+  const ephemeral = Boolean(ctx.machines);
   const forget = ephemeral ? async () => {
   } : await record({ kind: "cluster", what: d.name, path: d.name }).catch(() => async () => {
   });
@@ -11903,6 +11903,24 @@ ${JSON.stringify(v.target.split ?? null)}`;
   run: clusterRuntime
 };
 
+// action/src/targets/tidb/deployments/machines.ts
+function createdMachines(stack, o) {
+  return {
+    onto: o.onto,
+    cost: () => measuredCost({
+      profile: o.profile,
+      perHour: o.perHour,
+      asOf: o.asOf,
+      startedAt: stack.startedAt,
+      endedAt: stack.endedAt
+    }),
+    destroy: () => stack.destroy(),
+    get gone() {
+      return stack.endedAt !== void 0;
+    }
+  };
+}
+
 // action/src/targets/tidb/deployments/release.ts
 function releaseTarget(provider) {
   return (t, profileFile) => {
@@ -11928,6 +11946,7 @@ function cloudDeployer(cloud) {
     provider: cloud,
     about: `a tiup cluster on machines tiperf creates on ${cloud} (and destroys)`,
     sections: [cloud],
+    servers: "tiup",
     form: clusterForm,
     checkProfile(p, issue) {
       if (!p[cloud])
@@ -11950,26 +11969,39 @@ function cloudDeployer(cloud) {
       }
     },
     checkTarget: releaseTarget(cloud),
-    cloudOf: (p) => cloudOfProfile(p)?.name,
-    creates(p, o) {
-      const provider = cloudOfProfile(p);
-      if (!provider) return void 0;
-      const ask = askOf(p);
-      const estimate = cloudEstimate(p, o.matrixSeconds);
-      const tags = {
-        runId: o.runId ?? "<run id>",
-        expiresAt: `<start + ${ask.settings.ttl}>`,
-        repository: "<owner/repo>",
-        pr: "<pr or none>"
-      };
-      const about = cloudPlanText(provider, ask, estimate, tags, o.provisioned ?? false).trimEnd();
-      const refusals = [];
-      try {
-        checkBudget(ask, estimate, o.profileFile, provider.name);
-      } catch (e) {
-        refusals.push(e.message);
+    machines: {
+      cloudOf: (p) => cloudOfProfile(p)?.name,
+      plan(p, o) {
+        const provider = cloudOfProfile(p);
+        const ask = askOf(p);
+        const estimate = cloudEstimate(p, o.matrixSeconds);
+        const tags = {
+          runId: o.runId ?? "<run id>",
+          expiresAt: `<start + ${ask.settings.ttl}>`,
+          repository: "<owner/repo>",
+          pr: "<pr or none>"
+        };
+        const about = cloudPlanText(provider, ask, estimate, tags, o.provisioned ?? false).trimEnd();
+        const refusals = [];
+        try {
+          checkBudget(ask, estimate, o.profileFile, provider.name);
+        } catch (e) {
+          refusals.push(e.message);
+        }
+        return { about, refusals, seconds: 0 };
+      },
+      // until `up` returns their addresses, each machine's name stands in
+      placeholders: (p) => withHosts(p, placeholderHosts(cloudOfProfile(p), askOf(p))),
+      async create(p, o) {
+        const cluster = await provisionCluster({ provider: p.provider, ask: askOf(p), ...o });
+        const estimate = cloudEstimate(p, 0);
+        return createdMachines(cluster, {
+          profile: p.name,
+          perHour: estimate.perHour,
+          asOf: estimate.priceTable.as_of,
+          onto: (q) => withHosts(q, cluster.hosts)
+        });
       }
-      return { about, refusals, seconds: 0 };
     }
   };
 }
@@ -11980,6 +12012,7 @@ var CLOUD_DEPLOYERS = Object.fromEntries(
 // action/src/targets/tidb/deployments/endpoint/index.ts
 var ENDPOINT = {
   provider: "endpoint",
+  servers: "existing",
   about: "an existing TiDB at a host and port (tiperf owns only a database of its own there)",
   sections: ["endpoint"],
   checkProfile(p, issue) {
@@ -12004,6 +12037,7 @@ var ENDPOINT = {
 var HOSTS = {
   provider: "hosts",
   about: "a tiup cluster on the profile's hosts",
+  servers: "tiup",
   form: clusterForm,
   checkProfile(p, issue) {
     noInstanceTypes(p, issue, Object.keys(CLOUDS));
@@ -12027,6 +12061,68 @@ var HOSTS = {
   },
   checkTarget: releaseTarget("hosts")
 };
+
+// action/src/cloud/kubernetes.ts
+import { chmod, mkdir as mkdir5, writeFile as writeFile3 } from "node:fs/promises";
+import { join as join12 } from "node:path";
+function kubernetesCloudOf(name) {
+  const cloud = KUBERNETES_CLOUDS[name];
+  if (!cloud)
+    throw new Error(`no Kubernetes cloud ${name} (clouds: ${Object.keys(KUBERNETES_CLOUDS).join(", ")})`);
+  return cloud;
+}
+async function provisionKubernetes(o) {
+  const { ask, log } = o;
+  const cloud = kubernetesCloudOf(o.cloud);
+  const settings2 = ask.settings;
+  const dir = join12(o.runDir, "cloud");
+  await mkdir5(dir, { recursive: true });
+  const tags = tagsNow(settings2, o.runId);
+  const rec = stackRecord({
+    ask,
+    dir,
+    provider: o.cloud,
+    capability: "kubernetes",
+    runId: o.runId,
+    forget: []
+  });
+  log(
+    `cloud: ${cloud.product} on ${o.cloud} ${settings2.region}: stack ${rec.name}, expires ${tags["tiperf:expires-at"]}`
+  );
+  const forget = await recordStack(rec);
+  const program = await cloud.program({ ask, labels: cloud.labels(tags) });
+  let stack;
+  const created = {
+    kubeconfig: join12(dir, "kubeconfig"),
+    context: "",
+    stackName: rec.name,
+    startedAt: Date.now(),
+    destroy: async () => {
+      await stack?.destroy();
+      created.endedAt ??= Date.now();
+      await forget();
+    }
+  };
+  try {
+    stack = await CloudStack.open(stackOptions(rec, log, program));
+    const outputs = await stack.up(o.signal);
+    const { kubeconfig, context } = outputs;
+    if (typeof kubeconfig !== "string" || !kubeconfig || typeof context !== "string" || !context)
+      throw new RunError(
+        `cloud: the stack's outputs "kubeconfig" and "context" are not both text (got ${Object.keys(outputs).join(", ") || "no outputs"})`
+      );
+    await writeFile3(created.kubeconfig, kubeconfig, { mode: 384 });
+    await chmod(created.kubeconfig, 384);
+    created.context = context;
+    log(
+      `cloud: ${cloud.product} cluster up in ${Math.round((Date.now() - created.startedAt) / 1e3)}s (context ${context}; kubeconfig <run>/cloud/kubeconfig)`
+    );
+  } catch (e) {
+    await created.destroy().catch((err) => log(`teardown: ${err.message}`));
+    throw e;
+  }
+  return created;
+}
 
 // action/src/targets/tidb/deployments/kubernetes/cluster.ts
 var POOL_ROLES = ["pd", "tikv", "tidb"];
@@ -12053,8 +12149,8 @@ function quantityGb(q) {
   return unit ? n * (GI[unit] ?? DEC[unit] ?? 0) : n / 2 ** 30;
 }
 function kubernetesAsk(p) {
-  const created2 = createdBy(p);
-  if (!created2) throw new Error(`profile ${p.name}: no cloud section creates its Kubernetes cluster`);
+  const created = createdBy(p);
+  if (!created) throw new Error(`profile ${p.name}: no cloud section creates its Kubernetes cluster`);
   const k = p.kubernetes;
   const pools = POOL_ROLES.map((role) => ({
     name: role,
@@ -12063,13 +12159,13 @@ function kubernetesAsk(p) {
   }));
   if (k.load) pools.push({ name: "load", count: 1, machineType: k.load.instance_type });
   const volumesGb = (p.roles.pd.count ?? 0) * quantityGb(k.storage.pd) + (p.roles.tikv.count ?? 0) * quantityGb(k.storage.tikv);
-  return { name: p.name, pools, volumesGb: Math.ceil(volumesGb), settings: created2.settings };
+  return { name: p.name, pools, volumesGb: Math.ceil(volumesGb), settings: created.settings };
 }
 function kubeSettingsOf(p) {
   const k = p.kubernetes;
-  const created2 = createdBy(p);
-  if (!created2) return k;
-  const pool = created2.cloud.poolSelector;
+  const created = createdBy(p);
+  if (!created) return k;
+  const pool = created.cloud.poolSelector;
   return {
     ...k,
     node_selector: { pd: pool("pd"), tikv: pool("tikv"), tidb: pool("tidb") },
@@ -12239,71 +12335,6 @@ function loadPodManifest(o) {
   };
 }
 
-// action/src/targets/tidb/deployments/kubernetes/run.ts
-import { dirname as dirname4 } from "node:path";
-
-// action/src/cloud/kubernetes.ts
-import { chmod, mkdir as mkdir5, writeFile as writeFile3 } from "node:fs/promises";
-import { join as join12 } from "node:path";
-function kubernetesCloudOf(name) {
-  const cloud = KUBERNETES_CLOUDS[name];
-  if (!cloud)
-    throw new Error(`no Kubernetes cloud ${name} (clouds: ${Object.keys(KUBERNETES_CLOUDS).join(", ")})`);
-  return cloud;
-}
-async function provisionKubernetes(o) {
-  const { ask, log } = o;
-  const cloud = kubernetesCloudOf(o.cloud);
-  const settings2 = ask.settings;
-  const dir = join12(o.runDir, "cloud");
-  await mkdir5(dir, { recursive: true });
-  const tags = tagsNow(settings2, o.runId);
-  const rec = stackRecord({
-    ask,
-    dir,
-    provider: o.cloud,
-    capability: "kubernetes",
-    runId: o.runId,
-    forget: []
-  });
-  log(
-    `cloud: ${cloud.product} on ${o.cloud} ${settings2.region}: stack ${rec.name}, expires ${tags["tiperf:expires-at"]}`
-  );
-  const forget = await recordStack(rec);
-  const program = await cloud.program({ ask, labels: cloud.labels(tags) });
-  let stack;
-  const created2 = {
-    kubeconfig: join12(dir, "kubeconfig"),
-    context: "",
-    stackName: rec.name,
-    startedAt: Date.now(),
-    destroy: async () => {
-      await stack?.destroy();
-      created2.endedAt ??= Date.now();
-      await forget();
-    }
-  };
-  try {
-    stack = await CloudStack.open(stackOptions(rec, log, program));
-    const outputs = await stack.up(o.signal);
-    const { kubeconfig, context } = outputs;
-    if (typeof kubeconfig !== "string" || !kubeconfig || typeof context !== "string" || !context)
-      throw new RunError(
-        `cloud: the stack's outputs "kubeconfig" and "context" are not both text (got ${Object.keys(outputs).join(", ") || "no outputs"})`
-      );
-    await writeFile3(created2.kubeconfig, kubeconfig, { mode: 384 });
-    await chmod(created2.kubeconfig, 384);
-    created2.context = context;
-    log(
-      `cloud: ${cloud.product} cluster up in ${Math.round((Date.now() - created2.startedAt) / 1e3)}s (context ${context}; kubeconfig <run>/cloud/kubeconfig)`
-    );
-  } catch (e) {
-    await created2.destroy().catch((err) => log(`teardown: ${err.message}`));
-    throw e;
-  }
-  return created2;
-}
-
 // action/src/kubernetes/pod.ts
 var statusOf = (pod) => pod?.status ?? {};
 var ended = (pod) => ["Succeeded", "Failed"].includes(statusOf(pod).phase ?? "");
@@ -12397,33 +12428,18 @@ var kubeStep = {
 // action/src/targets/tidb/deployments/kubernetes/run.ts
 var clients = /* @__PURE__ */ new WeakMap();
 var ready = /* @__PURE__ */ new WeakMap();
-var created = /* @__PURE__ */ new WeakMap();
 var alive2 = /* @__PURE__ */ new Map();
 var launchers = /* @__PURE__ */ new WeakMap();
 var restartAt = /* @__PURE__ */ new WeakMap();
-function clientOf(ctx, runId, signal) {
+function clientOf(ctx) {
   let c = clients.get(ctx);
   if (!c) {
     c = (async () => {
       const k = ctx.plan.profile.kubernetes;
-      const by = createdBy(ctx.plan.profile);
-      let where = {
+      const where = {
         ...k?.kubeconfig ? { kubeconfig: k.kubeconfig } : {},
         ...k?.context ? { context: k.context } : {}
       };
-      if (by) {
-        const cluster = await provisionKubernetes({
-          cloud: by.cloud.name,
-          ask: kubernetesAsk(ctx.plan.profile),
-          runId,
-          // <run>/tidb is the plan's files; the cluster's state and kubeconfig go beside it
-          runDir: dirname4(ctx.dir),
-          log: ctx.log,
-          signal
-        });
-        created.set(ctx, cluster);
-        where = { kubeconfig: cluster.kubeconfig, context: cluster.context };
-      }
       const client = new KubeClient(loadKubeContext({ ...where, where: ctx.plan.profileFile }));
       const server = client.ctx.server;
       const ttl = parseAge(k?.ttl ?? "6h") ?? 6 * 36e5;
@@ -12584,7 +12600,6 @@ function stopper(ctx, c, d) {
       await c.deleteNamespace(pathOf(c, ns.run.delete).split("/").pop());
       ctx.log(`kubernetes: namespace ${d.namespace} deleted`);
     }
-    await created.get(ctx)?.destroy();
   };
 }
 async function createCluster(ctx, c, d, signal) {
@@ -12631,7 +12646,7 @@ var kubernetesRuntime = {
   targetKind: "tidb-operator",
   build: () => void 0,
   async start(ctx, d, _setup, signal) {
-    const c = await clientOf(ctx, d.runId, signal);
+    const c = await clientOf(ctx);
     if (d.namespaceManifest) await createNamespace(ctx, c, d);
     alive2.set(d.namespace, (alive2.get(d.namespace) ?? 0) + 1);
     const stop = stopper(ctx, c, d);
@@ -12694,21 +12709,6 @@ var kubernetesRuntime = {
     r.applied = setup.name;
     await ctx.checkConfig(setup, r);
     return `TidbCluster ${d.name}: variant ${setup.name} ${was === setup.name ? "again, on fresh pods" : "switched in"} by TiDB Operator's rolling update of ${roles.join(", ")} in ${seconds}s`;
-  },
-  // a cluster created for the run: its node pools' on-demand $/h over the hours from its creation
-  // to the end of its deletion (or until now while it lives)
-  cost(ctx) {
-    const cluster = created.get(ctx);
-    const by = createdBy(ctx.plan.profile);
-    if (!cluster || !by) return void 0;
-    const priced = estimateCost(by.cloud, kubernetesAsk(ctx.plan.profile), { setup: 0, matrix: 0 });
-    return measuredCost({
-      profile: ctx.plan.profile.name,
-      perHour: priced.perHour,
-      asOf: priced.priceTable.as_of,
-      startedAt: cluster.startedAt,
-      endedAt: cluster.endedAt
-    });
   },
   state: (d) => `TidbCluster ${d.name} in namespace ${d.namespace}`,
   loadLauncher(ctx, d) {
@@ -12966,7 +12966,7 @@ var KUBERNETES = {
   provider: "kubernetes",
   about: `TiDB Operator's TidbCluster per variant on a Kubernetes cluster (a kubeconfig context, or one tiperf creates with a ${Object.keys(KUBERNETES_CLOUDS).join(" or ")} section)`,
   sections: ["kubernetes", ...Object.keys(KUBERNETES_CLOUDS)],
-  remoteDeploy: true,
+  servers: "operator",
   form: kubernetesForm,
   loadPlace(p) {
     const load = p.kubernetes ? kubeSettingsOf(p).load : void 0;
@@ -12992,9 +12992,9 @@ var KUBERNETES = {
     const clouds = Object.keys(KUBERNETES_CLOUDS).filter((c) => p[c]);
     if (clouds.length > 1)
       issue([clouds[1]], `one cloud creates the cluster: keep one of ${clouds.join(", ")}`);
-    const created2 = createdBy(p);
-    if (created2 && p.kubernetes) {
-      const cloud = created2.cloud.name;
+    const created = createdBy(p);
+    if (created && p.kubernetes) {
+      const cloud = created.cloud.name;
       for (const key of ["kubeconfig", "context"])
         if (p.kubernetes[key])
           issue(
@@ -13004,7 +13004,7 @@ var KUBERNETES = {
       if (p.kubernetes.node_selector)
         issue(
           ["kubernetes", "node_selector"],
-          `on the cluster tiperf creates (${cloud}) each role has a node pool of its own, selected by ${Object.keys(created2.cloud.poolSelector("pd")).join(", ")}: remove node_selector`
+          `on the cluster tiperf creates (${cloud}) each role has a node pool of its own, selected by ${Object.keys(created.cloud.poolSelector("pd")).join(", ")}: remove node_selector`
         );
       if (p.kubernetes.load?.node_selector)
         issue(
@@ -13032,10 +13032,10 @@ var KUBERNETES = {
     for (const role of ROLES) {
       const r = p.roles[role];
       if (role === "tiflash") {
-        if ((r.count ?? 0) > 0 && created2)
+        if ((r.count ?? 0) > 0 && created)
           issue(
             ["roles", role, "count"],
-            `the cluster the ${created2.cloud.name} section creates has node pools for PD, TiKV and TiDB only: run TiFlash on a cluster you name (kubernetes.context), or leave it out`
+            `the cluster the ${created.cloud.name} section creates has node pools for PD, TiKV and TiDB only: run TiFlash on a cluster you name (kubernetes.context), or leave it out`
           );
         if ((r.count ?? 0) === 0) continue;
       }
@@ -13049,33 +13049,55 @@ var KUBERNETES = {
           );
     }
   },
-  cloudOf: (p) => createdBy(p)?.cloud.name,
-  creates(p, o) {
-    const created2 = createdBy(p);
-    if (!created2) return void 0;
-    const ask = kubernetesAsk(p);
-    const estimate = estimateCost(created2.cloud, ask, {
-      // billed beside the matrix: creating the cluster, the TidbClusters' start, deleting it (about
-      // half its creation)
-      setup: (created2.cloud.createSeconds * 1.5 + kubernetesForm.deploySeconds) / 3600,
-      matrix: o.matrixSeconds / 3600
-    });
-    const refusals = [];
-    try {
-      checkBudget(ask, estimate, o.profileFile, created2.cloud.name);
-    } catch (e) {
-      refusals.push(e.message);
+  machines: {
+    cloudOf: (p) => createdBy(p)?.cloud.name,
+    plan(p, o) {
+      const created = createdBy(p);
+      const ask = kubernetesAsk(p);
+      const estimate = estimateCost(created.cloud, ask, {
+        // billed beside the matrix: creating the cluster, the TidbClusters' start, deleting it (about
+        // half its creation)
+        setup: (created.cloud.createSeconds * 1.5 + kubernetesForm.deploySeconds) / 3600,
+        matrix: o.matrixSeconds / 3600
+      });
+      const refusals = [];
+      try {
+        checkBudget(ask, estimate, o.profileFile, created.cloud.name);
+      } catch (e) {
+        refusals.push(e.message);
+      }
+      return {
+        about: kubernetesCloudPlanText(created.cloud, ask, estimate, {
+          runId: o.runId ?? "<run id>",
+          expiresAt: `<start + ${ask.settings.ttl}>`,
+          repository: "<owner/repo>",
+          pr: "<pr or none>"
+        }).trimEnd(),
+        refusals,
+        seconds: created.cloud.createSeconds
+      };
+    },
+    // the cluster first (its stack up, its kubeconfig written); the run then goes to it as to a
+    // cluster the profile names, and destroys it after the namespace is gone
+    async create(p, o) {
+      const by = createdBy(p);
+      const ask = kubernetesAsk(p);
+      const cluster = await provisionKubernetes({ cloud: by.cloud.name, ask, ...o });
+      const priced = estimateCost(by.cloud, ask, { setup: 0, matrix: 0 });
+      return createdMachines(cluster, {
+        profile: p.name,
+        perHour: priced.perHour,
+        asOf: priced.priceTable.as_of,
+        onto: (q) => ({
+          ...q,
+          kubernetes: {
+            ...q.kubernetes,
+            kubeconfig: cluster.kubeconfig,
+            context: cluster.context
+          }
+        })
+      });
     }
-    return {
-      about: kubernetesCloudPlanText(created2.cloud, ask, estimate, {
-        runId: o.runId ?? "<run id>",
-        expiresAt: `<start + ${ask.settings.ttl}>`,
-        repository: "<owner/repo>",
-        pr: "<pr or none>"
-      }).trimEnd(),
-      refusals,
-      seconds: created2.cloud.createSeconds
-    };
   },
   checkTarget(t, profileFile) {
     if (!t.version)
@@ -13136,7 +13158,7 @@ import { join as join14 } from "node:path";
 
 // action/src/targets/tidb/deployments/local/server.ts
 import { chmod as chmod2, copyFile as copyFile2, mkdir as mkdir6, readFile as readFile5, rm as rm6 } from "node:fs/promises";
-import { basename as basename4, dirname as dirname5, join as join13 } from "node:path";
+import { basename as basename4, dirname as dirname4, join as join13 } from "node:path";
 
 // action/src/targets/tidb/status-api.ts
 import { get as httpGet, request as httpRequest2 } from "node:http";
@@ -13219,7 +13241,7 @@ async function placeOf(d) {
 }
 async function copyProgram(from, to) {
   await rm6(to, { force: true });
-  await mkdir6(dirname5(to), { recursive: true });
+  await mkdir6(dirname4(to), { recursive: true });
   await copyFile2(from, to);
   await chmod2(to, 493);
 }
@@ -13448,8 +13470,7 @@ var LOCAL = {
   provider: "local",
   about: "a private tidb-server per variant on this machine (unistore)",
   form: serverForm,
-  localServers: true,
-  embeddedStore: true,
+  servers: "embedded",
   checkProfile(p, issue) {
     noInstanceTypes(p, issue, Object.keys(CLOUDS));
     for (const key of ["hosts", "ssh"])
@@ -13675,6 +13696,7 @@ var playgroundForm = {
 var PLAYGROUND = {
   provider: "playground",
   about: "tiup playground per variant on this machine",
+  servers: "tiup",
   form: playgroundForm,
   noRestart: `is a playground, which cannot restart its servers without losing its data: use compare.blocks: 1, or a profile with provider hosts or ${Object.keys(CLOUDS).join(", ")}`,
   checkProfile(p, issue) {
@@ -14309,18 +14331,18 @@ var ClusterChecks = class {
 
 // action/src/targets/tidb/run.ts
 var TidbRun = class {
-  constructor(plan, runDir, rawDir, log, cloud = {}) {
+  constructor(plan, runDir, rawDir, log, machines) {
     this.plan = plan;
     this.rawDir = rawDir;
     this.log = log;
-    this.cloud = cloud;
+    this.machines = machines;
     this.dir = join16(runDir, "tidb");
     this.unregister = onTeardown("destroy the TiDB clusters of this run", () => this.stop());
   }
   plan;
   rawDir;
   log;
-  cloud;
+  machines;
   running = /* @__PURE__ */ new Map();
   /** The plan's steps as they ran, <run>/tidb filled in (tiperf plan prints the same objects). */
   executed = [];
@@ -14359,10 +14381,6 @@ var TidbRun = class {
   logDirOf(variant) {
     return this.logDirs.get(variant);
   }
-  /** An ephemeral cluster's machines, if the run created them. */
-  get cloudCluster() {
-    return this.cloud.cloud;
-  }
   /** Text of the plan with what the run has learned filled in (a private server's ports and directory). */
   fill(text) {
     return this.fills.reduce((acc, f) => f(acc), text);
@@ -14376,23 +14394,9 @@ var TidbRun = class {
   urlOf(key) {
     return this.planned(key).run.get;
   }
-  /**
-   * What the machines cost: the price table's $/h times the hours from `up` to the end of destroy
-   * (measured), or until now while they still run.
-   */
+  /** What the created machines cost: the price table's $/h over the hours they lived (so far, while they live). */
   cost() {
-    const { cloud, estimate } = this.cloud;
-    if (!cloud || !estimate) {
-      const d = this.plan.deployments[0];
-      return d ? formOf(d).run.cost?.(this) : void 0;
-    }
-    return measuredCost({
-      profile: this.plan.profile.name,
-      perHour: estimate.perHour,
-      asOf: estimate.priceTable.as_of,
-      startedAt: cloud.startedAt,
-      endedAt: cloud.endedAt
-    });
+    return this.machines?.cost();
   }
   /**
    * Behind a bastion (ssh.proxy: an ephemeral cluster, or hosts the runner reaches only by SSH),
@@ -14701,9 +14705,9 @@ var TidbRun = class {
       await r.stop().catch((e) => this.log(`teardown: ${e.message}`));
     }
     this.running.clear();
-    const cloud = this.cloud.cloud;
-    if (cloud && cloud.endedAt === void 0) {
-      await cloud.destroy().catch((e) => this.log(`teardown: ${e.message}`));
+    const machines = this.machines;
+    if (machines && !machines.gone) {
+      await machines.destroy().catch((e) => this.log(`teardown: ${e.message}`));
       const cost = this.cost();
       if (cost)
         this.log(
@@ -14983,7 +14987,7 @@ var tidbSource = {
     const file = profile ?? (typeof target.profile === "string" ? target.profile : void 0);
     if (!file) return [];
     const { provider } = await loadProfile(file, profile ? "--profile" : "target.profile");
-    if (!deployerOf(provider).embeddedStore) return [];
+    if (deployerOf(provider).servers !== "embedded") return [];
     const changed = await git(tree, ["diff", "--name-only", base, head]);
     if (changed.code !== 0)
       throw new RunError(
@@ -14997,7 +15001,7 @@ var tidbSource = {
 
 // action/src/targets/tidb/index.ts
 var DEFAULT_PROFILE = "infra/profiles/local.yaml";
-async function planFor(input, cloud) {
+async function planFor(input, made) {
   const variants = input.variants.map((v) => ({ name: v.name, target: v.target }));
   const named = new Set(variants.map((v) => v.target.profile ?? DEFAULT_PROFILE));
   if (!input.profile && named.size > 1)
@@ -15007,9 +15011,11 @@ async function planFor(input, cloud) {
   const file = input.profile ?? [...named][0];
   let profile = await loadProfile(file, input.profile ? "--profile" : "target.profile");
   checkTargets(input.file, variants, profile, file);
-  const provider = cloudOfProfile(profile);
-  if (provider) profile = withHosts(profile, cloud ?? placeholderHosts(provider, askOf(profile)));
-  const noRestart = deployerOf(profile.provider).noRestart;
+  const deployer = deployerOf(profile.provider);
+  if (made) profile = made.onto(profile);
+  else if (deployer.machines?.cloudOf(profile))
+    profile = deployer.machines.placeholders?.(profile) ?? profile;
+  const noRestart = deployer.noRestart;
   if (input.blocks > 1 && noRestart)
     throw new InputError(
       `${input.file}: compare.blocks is ${input.blocks}, but profile ${file} ${noRestart}`
@@ -15053,12 +15059,13 @@ function targetPlan(tidb2, input, provisioned = false) {
       `${input.file}: compare.blocks is ${input.blocks}, but variants on ${tidb2.profileFile} switch by restarting servers (${tidb2.switching}): each variant runs a block's cells as a group on a freshly switched instance, so set compare.blocks to 3 or more (with compare.rounds a multiple of it)${tidb2.switching === "reload" ? "; or make the variants differ only in items that change online, set in each of them" : ""}`
     );
   let setupS = tidb2.deployments.reduce((s, d) => s + formOf(d).deploySeconds, 0);
-  const creates = deployerOf(tidb2.profile.provider).creates?.(tidb2.profile, {
+  const machines = deployerOf(tidb2.profile.provider).machines;
+  const creates = machines?.cloudOf(tidb2.profile) ? machines.plan(tidb2.profile, {
     profileFile: tidb2.profileFile,
     matrixSeconds: input.matrixSeconds,
     ...input.runId ? { runId: input.runId } : {},
     ...provisioned ? { provisioned } : {}
-  });
+  }) : void 0;
   if (creates) {
     about.push(creates.about);
     refusals.push(...creates.refusals);
@@ -15084,8 +15091,8 @@ function targetPlan(tidb2, input, provisioned = false) {
     },
     remoteLoad: Boolean(tidb2.load.user) || place !== void 0,
     ...place ? { loadWhere: place.where, loadCores: place.cores } : {},
-    localServers: deployerOf(tidb2.profile.provider).localServers === true,
-    ...deployerOf(tidb2.profile.provider).remoteDeploy ? { remoteDeploy: true } : {},
+    localServers: deployerOf(tidb2.profile.provider).servers === "embedded",
+    ...deployerOf(tidb2.profile.provider).servers === "operator" ? { remoteDeploy: true } : {},
     overhead: {
       setupS,
       switchS: tidb2.deployments[0] ? formOf(tidb2.deployments[0]).switchSeconds(tidb2) : 0,
@@ -15106,13 +15113,10 @@ function targetPlan(tidb2, input, provisioned = false) {
 }
 async function openTidb(first, input, o) {
   let tidbPlan = first;
-  let estimate;
-  let cloud;
-  if (cloudOfProfile(first.profile)) {
-    estimate = cloudEstimate(first.profile, input.matrixSeconds);
-    cloud = await provisionCluster({
-      provider: first.profile.provider,
-      ask: askOf(first.profile),
+  const maker = deployerOf(first.profile.provider).machines;
+  let made;
+  if (maker?.cloudOf(first.profile)) {
+    made = await maker.create(first.profile, {
       runId: o.runId,
       runDir: o.runDir,
       forget: first.deployments.flatMap((d) => formOf(d).records?.(d) ?? []),
@@ -15120,16 +15124,13 @@ async function openTidb(first, input, o) {
       signal: o.signal
     });
     try {
-      tidbPlan = await planFor(input, cloud.hosts);
+      tidbPlan = await planFor(input, made);
     } catch (e) {
-      await cloud.destroy().catch((err) => o.log(`teardown: ${err.message}`));
+      await made.destroy().catch((err) => o.log(`teardown: ${err.message}`));
       throw e;
     }
   }
-  const run = new TidbRun(tidbPlan, o.runDir, o.rawDir, o.log, {
-    ...cloud ? { cloud } : {},
-    ...estimate ? { estimate } : {}
-  });
+  const run = new TidbRun(tidbPlan, o.runDir, o.rawDir, o.log, made);
   try {
     await run.writeFiles();
   } catch (e) {
@@ -15143,8 +15144,8 @@ async function openTidb(first, input, o) {
     loadLauncher: () => run.loadLauncher(),
     stop: () => run.stop(),
     cost: () => run.cost(),
-    // on an ephemeral cluster, the plan on its machines' addresses is the one that runs
-    ...cloud ? { plan: targetPlan(tidbPlan, input, true) } : {}
+    // on created machines, the plan made on them is the one that runs
+    ...made ? { plan: targetPlan(tidbPlan, input, true) } : {}
   };
 }
 var tidb = {
@@ -15185,7 +15186,7 @@ var tidb = {
   async cloudOf(targets, profile) {
     const file = profile ?? targets[0]?.profile ?? DEFAULT_PROFILE;
     const p = await loadProfile(file, profile ? "--profile" : "target.profile");
-    return deployerOf(p.provider).cloudOf?.(p);
+    return deployerOf(p.provider).machines?.cloudOf(p);
   },
   async plan(input) {
     const endpoints = await tidbEndpoints2(input, DEFAULT_PROFILE);
