@@ -47,10 +47,10 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-JUTCGPGQ.js";
+} from "./chunk-LYLMPDGN.js";
 import {
   reapLedger
-} from "./chunk-SQENKFBQ.js";
+} from "./chunk-KOUCHVYP.js";
 import {
   EXPIRES,
   KubeClient,
@@ -66,7 +66,7 @@ import {
   readResult,
   writeAtomic,
   writeResult
-} from "./chunk-JKDO6LP4.js";
+} from "./chunk-QFWX7S35.js";
 import {
   CLOUDS,
   Interrupted,
@@ -74,11 +74,11 @@ import {
   installSignalTeardown,
   ledgerDir,
   teardownAll
-} from "./chunk-SG6LQMGY.js";
+} from "./chunk-KKRREON7.js";
 import {
   external_exports,
   parseAge
-} from "./chunk-62KFX3ZX.js";
+} from "./chunk-5YWOBDEV.js";
 import {
   BuildFailed,
   EXIT,

@@ -13,7 +13,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-JUTCGPGQ.js";
+} from "./chunk-LYLMPDGN.js";
 import {
   getInput,
   info,
@@ -26,15 +26,15 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-JKDO6LP4.js";
+} from "./chunk-QFWX7S35.js";
 import {
   Interrupted,
   installCrashTeardown,
   installSignalTeardown,
   ledgerDir,
   teardownAll
-} from "./chunk-SG6LQMGY.js";
-import "./chunk-62KFX3ZX.js";
+} from "./chunk-KKRREON7.js";
+import "./chunk-5YWOBDEV.js";
 import {
   EXIT,
   InputError,

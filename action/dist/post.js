@@ -4,17 +4,17 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   reapLedger
-} from "./chunk-SQENKFBQ.js";
+} from "./chunk-KOUCHVYP.js";
 import {
   getState,
   info,
   setFailed
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-JKDO6LP4.js";
+import "./chunk-QFWX7S35.js";
 import {
   ledgerDir
-} from "./chunk-SG6LQMGY.js";
-import "./chunk-62KFX3ZX.js";
+} from "./chunk-KKRREON7.js";
+import "./chunk-5YWOBDEV.js";
 import "./chunk-YA335ON3.js";
 import "./chunk-3EADY6QU.js";
 

@@ -68,7 +68,7 @@ describe("fair duet: where it can run", () => {
     );
     assert.match(
       duetRefusals(spec({ target: ', resources: {cpus: "0"}' }), local, 2).join("\n"),
-      /variants\.base: target\.resources\.cpus: compare\.order: duet pins each pair itself/,
+      /variants\.base\.target\.resources\.cpus: compare\.order: duet pins each pair itself/,
     );
     assert.match(
       duetRefusals(spec({ driver: 'driver: {cpus: "1"}' }), local, 2).join("\n"),

@@ -10,6 +10,7 @@ import { cpuQuotaOf } from "../compare/effects.ts";
 import { allowedCpus, clockTicks, threadTimes } from "../observe/procfs.ts";
 import { parents, runCommand, treeOf } from "../proc/process.ts";
 import type { Cell, StalledAttempt } from "../result/model.ts";
+import { variantAt } from "../specfile/keys.ts";
 import type { LoadedSpec } from "../specfile/load.ts";
 import { cpuIndexes } from "../targets/local/affinity.ts";
 import type { TargetPlan } from "../targets/types.ts";
@@ -33,6 +34,12 @@ export function cpuSets(available: number[], pairs: number): string[] {
   return Array.from({ length: pairs }, (_, i) => available.slice(i * per, (i + 1) * per).join(","));
 }
 
+/** Why a duet cannot be fair: the refusal (key, reason, what to do) and its reason alone (the plan's note on compare.order: auto). */
+interface DuetObstacle {
+  refusal: string;
+  reason: string;
+}
+
 /**
  * Why a duet of this spec cannot be fair here, if it cannot (plan time and again before a
  * comparison starts): too few CPUs for a set per pair, variants sharing one deployment, a load run
@@ -40,53 +47,66 @@ export function cpuSets(available: number[], pairs: number): string[] {
  * target rules a duet out, only those reasons are given: the spec's own (pinned CPUs, durations off
  * the swap cycle) would not make it possible.
  */
+function duetObstacles(
+  loaded: LoadedSpec,
+  target: Pick<TargetPlan, "switching" | "remoteLoad" | "localServers">,
+  cores: number,
+): DuetObstacle[] {
+  const plan = loaded.variants;
+  const compare = plan?.compare;
+  if (!plan || compare?.order !== "duet") return [];
+  const out: DuetObstacle[] = [];
+  const pairs = plan.all.length;
+  const interleave = (lead: string, reason: string) =>
+    out.push({ refusal: `compare.order: duet${lead}${reason}: use compare.order: interleaved`, reason });
+  if (cores < pairs)
+    interleave(
+      " ",
+      `runs ${pairs} pairs (server and load generator) at once, each on CPUs of its own, and this machine gives tiperf ${cores} CPU(s)`,
+    );
+  if (target.switching !== "none")
+    interleave(
+      ": ",
+      `the variants share one deployment and take turns on it (${target.switching} switching), so they cannot run at once`,
+    );
+  if (!target.localServers)
+    interleave(
+      " ",
+      "pins each pair's server processes, and this target's servers are not private processes of this machine (a cluster)",
+    );
+  if (target.remoteLoad)
+    interleave(" ", "pins each pair's processes on this machine, and the load runs on a load host");
+  // where no duet can run at all, what the spec could change would not help: those reasons are enough
+  if (out.length > 0) return out;
+  for (const v of plan.all) {
+    const where = variantAt(plan.all.length, v.name);
+    const pinned = (key: string) =>
+      out.push({
+        refusal: `${where}${key}: compare.order: duet pins each pair itself (and swaps the sets): leave cpus out`,
+        reason: `${key}: pins each pair itself (and swaps the sets)`,
+      });
+    if ((v.spec.target as { resources?: { cpus?: string } }).resources?.cpus !== undefined)
+      pinned("target.resources.cpus");
+    if (v.spec.driver?.cpus !== undefined) pinned("driver.cpus");
+    const cycle = pairs * compare.swap;
+    const cycles = `a whole number of swap cycles (${pairs} pairs × compare.swap ${compare.swap}s = ${cycle}s)`;
+    for (const w of v.spec.workloads)
+      if (w.duration % cycle !== 0)
+        out.push({
+          refusal: `${where}workloads ${w.name}: duration ${w.duration}s is not ${cycles}: make it a multiple of ${cycle}s, so every pair holds every CPU set equally long`,
+          reason: `a duration is not ${cycles}`,
+        });
+  }
+  return out;
+}
+
+/** duetObstacles' refusals, each once. */
 export function duetRefusals(
   loaded: LoadedSpec,
   target: Pick<TargetPlan, "switching" | "remoteLoad" | "localServers">,
   cores = usableCpus().length,
 ): string[] {
-  const plan = loaded.variants;
-  const compare = plan?.compare;
-  if (!plan || compare?.order !== "duet") return [];
-  const out: string[] = [];
-  const pairs = plan.all.length;
-  if (cores < pairs)
-    out.push(
-      `compare.order: duet runs ${pairs} pairs (server and load generator) at once, each on CPUs of its own, and this machine gives tiperf ${cores} CPU(s): use compare.order: interleaved`,
-    );
-  if (target.switching !== "none")
-    out.push(
-      `compare.order: duet: the variants share one deployment and take turns on it (${target.switching} switching), so they cannot run at once: use compare.order: interleaved`,
-    );
-  if (!target.localServers)
-    out.push(
-      "compare.order: duet pins each pair's server processes, and this target's servers are not private processes of this machine (a cluster): use compare.order: interleaved",
-    );
-  if (target.remoteLoad)
-    out.push(
-      "compare.order: duet pins each pair's processes on this machine, and the load runs on a load host: use compare.order: interleaved",
-    );
-  // where no duet can run at all, what the spec could change would not help: those reasons are enough
-  if (out.length > 0) return out;
-  for (const v of plan.all) {
-    const where = plan.all.length > 1 ? `variants.${v.name}: ` : "";
-    const t = v.spec.target as { resources?: { cpus?: string } };
-    if (t.resources?.cpus !== undefined)
-      out.push(
-        `${where}target.resources.cpus: compare.order: duet pins each pair itself (and swaps the sets): leave cpus out`,
-      );
-    if (v.spec.driver?.cpus !== undefined)
-      out.push(
-        `${where}driver.cpus: compare.order: duet pins each pair itself (and swaps the sets): leave cpus out`,
-      );
-    const cycle = pairs * compare.swap;
-    for (const w of v.spec.workloads)
-      if (w.duration % cycle !== 0)
-        out.push(
-          `${where}workloads ${w.name}: duration ${w.duration}s is not a whole number of swap cycles (${pairs} pairs × compare.swap ${compare.swap}s = ${cycle}s): make it a multiple of ${cycle}s, so every pair holds every CPU set equally long`,
-        );
-  }
-  return [...new Set(out)];
+  return [...new Set(duetObstacles(loaded, target, cores).map((o) => o.refusal))];
 }
 
 /** Pins a process and all its threads to a CPU list; a process gone meanwhile is no error. */
@@ -428,14 +448,8 @@ export function whyNotDuet(
   const plan = loaded.variants;
   if (!plan) return [];
   const asDuet = { ...loaded, variants: { ...plan, compare: { ...plan.compare, order: "duet" as const } } };
-  // one line per reason: the variant and workload a reason names are dropped, so repeats merge
-  const reasons = duetRefusals(asDuet, target, cores).map((r) =>
-    r
-      .replace(/: (use compare\.order: interleaved|leave cpus out|make it a multiple of .*)$/, "")
-      .replace(/compare\.order: duet:? ?/, "")
-      .replace(/^variants\.[^:]+: /, "")
-      .replace(/^workloads \S+: duration \S+ is/, "a duration is"),
-  );
+  // one line per reason: the variant and workload a refusal names are left out, so repeats merge
+  const reasons = duetObstacles(asDuet, target, cores).map((o) => o.reason);
   return [...new Set([...reasons, ...duetCaveats(loaded, cores)])];
 }
 

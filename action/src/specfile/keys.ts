@@ -52,3 +52,8 @@ export function forwardIssues(
     ctx.addIssue({ code: "custom", path: [...prefix, ...(path as PropertyKey[])], message });
   }
 }
+
+/** Where a variant's own keys sit in the spec: `variants.<name>.` when it has several, else "" (the target's keys at the top). */
+export function variantAt(variants: number, name: string): string {
+  return variants > 1 ? `variants.${name}.` : "";
+}

@@ -9,6 +9,7 @@ import { InputError, RunError } from "../../errors.ts";
 import { record } from "../../lifecycle/ledger.ts";
 import { onTeardown } from "../../lifecycle/teardown.ts";
 import { addSecret } from "../../proc/secrets.ts";
+import { variantAt } from "../../specfile/keys.ts";
 import { quoted, quotedIdent, tableNamesSql } from "../tables.ts";
 import type {
   BorrowedTarget,
@@ -49,7 +50,7 @@ export function measuresExisting(
   const differs = existing.findIndex((e) => !e);
   if (differs < 0) return true;
   if (!existing.some(Boolean)) return false;
-  const at = input.variants.length > 1 ? `variants.${input.variants[differs]?.name ?? "base"}.` : "";
+  const at = variantAt(input.variants.length, input.variants[differs]?.name ?? "base");
   const p = profiles[differs];
   throw new InputError(
     `${input.file}: ${at}target.profile${p ? ` ${p.file} deploys ${server} (provider ${p.provider})` : ": none named, so tiperf starts a private server"} while another variant measures an existing one (provider ${EXISTING_PROVIDER}): that compares two machines, not a change; give every variant an endpoint profile, or none`,

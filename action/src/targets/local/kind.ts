@@ -5,6 +5,7 @@ import { cpus } from "node:os";
 import { anyTool } from "../../proc/env.ts";
 import { startOnFreePort } from "../../proc/port.ts";
 import { shellCommand } from "../../proc/quote.ts";
+import { variantAt } from "../../specfile/keys.ts";
 import {
   type EndpointServer,
   type EndpointVariant,
@@ -64,7 +65,7 @@ async function endpointVariants(
   title: string,
 ): Promise<{ variants: EndpointVariant[]; refusals: string[] } | undefined> {
   const named = input.variants.map((v) => input.profile ?? (v.target as LocalTargetSpec).profile);
-  const at = (name: string) => (input.variants.length > 1 ? `variants.${name}.` : "");
+  const at = (name: string) => variantAt(input.variants.length, name);
   // a profile of this kind is an endpoint's (its provider checked as it is read)
   const profiles = await Promise.all(
     named.map((file, i) =>
@@ -109,7 +110,7 @@ function localWarnings(input: TargetPlanInput, cores: number): string[] {
     out.push(
       `the servers' data go to ${room.path} (${room.filesystem}), which has ${(room.free_bytes / 2 ** 30).toFixed(1)} GiB free: set TIPERF_DATA_DIR to a directory on a larger disk`,
     );
-  const at = (name: string) => (input.variants.length > 1 ? `variants.${name}: ` : "");
+  const at = (name: string) => variantAt(input.variants.length, name);
   for (const v of input.variants) {
     const t = v.target as LocalTargetSpec;
     const quota = t.resources?.cpu_quota;
@@ -124,7 +125,7 @@ function localWarnings(input: TargetPlanInput, cores: number): string[] {
 /** What cannot work at all: refused (plan exits 2, run starts nothing) instead of failing a cell. */
 function localRefusals(input: TargetPlanInput): string[] {
   const out: string[] = [];
-  const at = (name: string) => (input.variants.length > 1 ? `variants.${name}.` : "");
+  const at = (name: string) => variantAt(input.variants.length, name);
   for (const v of input.variants) {
     const t = v.target as LocalTargetSpec;
     const conn = Object.entries(t.config).find(([k]) => k.replace(/-/g, "_") === "max_connections");

@@ -2,6 +2,7 @@
 // ask of it. Anything that needs a deployment (a version or build, server configs, topology, CPU
 // limits) is refused with the reason; the run's own tables are analyzed after the load.
 import { COUNTERS_TIMEOUT_MS, goServerCounters } from "../../observe/cost.ts";
+import { variantAt } from "../../specfile/keys.ts";
 import type { Sql } from "../endpoint/client.ts";
 import { type EndpointServer, type EndpointVariant, measuresExisting } from "../endpoint/deployment.ts";
 import type { TargetPlanInput } from "../types.ts";
@@ -82,7 +83,7 @@ export async function tidbEndpoints(
   input: TargetPlanInput,
   defaultProfile: string,
 ): Promise<{ variants: EndpointVariant[]; refusals: string[] } | undefined> {
-  const at = (name: string) => (input.variants.length > 1 ? `variants.${name}.` : "");
+  const at = (name: string) => variantAt(input.variants.length, name);
   const files = input.variants.map(
     (v) => input.profile ?? (v.target as TidbTargetSpec).profile ?? defaultProfile,
   );

@@ -5,6 +5,7 @@
 
 import { InputError } from "../../errors.ts";
 import { anyTool, MYSQL_CLIENTS } from "../../proc/env.ts";
+import { variantAt } from "../../specfile/keys.ts";
 import { planEndpoints } from "../endpoint/deployment.ts";
 import { ENDPOINT_REAPERS } from "../endpoint/reapers.ts";
 import type {
@@ -76,15 +77,14 @@ function checkTargets(
   profile: Profile,
   profileFile: string,
 ) {
-  const at = (v: string) => (variants.length > 1 ? `variants.${v}: ` : "");
   for (const v of variants) {
     const t = v.target;
     if (!t.version && !binpathsOf(t).tidb && !t.source)
       throw new InputError(
-        `${file}: ${at(v.name)}target.version: a TiDB target names the version tiup deploys (like v8.5.0), or a build to run (target.binpath)`,
+        `${file}: ${variantAt(variants.length, v.name)}target.version: a TiDB target names the version tiup deploys (like v8.5.0), or a build to run (target.binpath)`,
       );
     const refused = deployerOf(profile.provider).checkTarget?.(t, profileFile);
-    if (refused) throw new InputError(`${file}: ${at(v.name)}${refused}`);
+    if (refused) throw new InputError(`${file}: ${variantAt(variants.length, v.name)}${refused}`);
   }
 }
 

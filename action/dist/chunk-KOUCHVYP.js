@@ -6,17 +6,17 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-JKDO6LP4.js";
+} from "./chunk-QFWX7S35.js";
 import {
   sweep
-} from "./chunk-SG6LQMGY.js";
+} from "./chunk-KKRREON7.js";
 
 // action/src/cloud/reapers.ts
 var stackReaper = {
   order: 1,
   describe: (e) => `recover ${e.what} (destroy, tag sweep, remove)`,
   async reap(e, log) {
-    const { recoverRecorded } = await import("./chunk-GIQWBTIB.js");
+    const { recoverRecorded } = await import("./chunk-ICBHXNJS.js");
     await recoverRecorded(e, log);
     log(`reap: recovered ${e.what}`);
   }

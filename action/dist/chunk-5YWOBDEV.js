@@ -19754,6 +19754,9 @@ function forwardIssues(ctx, issues, prefix = [], unknown2) {
     ctx.addIssue({ code: "custom", path: [...prefix, ...path], message });
   }
 }
+function variantAt(variants, name) {
+  return variants > 1 ? `variants.${name}.` : "";
+}
 
 // action/src/cloud/settings.ts
 function parseTtl(value) {
@@ -19835,6 +19838,7 @@ export {
   parseAge,
   durationSchema,
   forwardIssues,
+  variantAt,
   COMMON_SETTINGS,
   ttlMs,
   KUBERNETES_SETTINGS,

@@ -12,7 +12,7 @@ import {
   runTags,
   tagsOf,
   ttlMs
-} from "./chunk-62KFX3ZX.js";
+} from "./chunk-5YWOBDEV.js";
 import {
   InputError,
   RunError,
@@ -679,7 +679,7 @@ var AWS_EKS = {
     });
   },
   async sweep(settings, runId, log) {
-    const { sweepRun } = await import("./chunk-HC2ZACPD.js");
+    const { sweepRun } = await import("./chunk-Y7QBLSQZ.js");
     return sweepRun({ region: settings.region, runId, log });
   },
   env: (settings) => ({ AWS_REGION: settings.region })
@@ -750,11 +750,11 @@ var AWS_CLOUD = {
     return awsClusterProgram(programArgs(o));
   },
   async sweep(settings, runId, log) {
-    const { sweepRun } = await import("./chunk-HC2ZACPD.js");
+    const { sweepRun } = await import("./chunk-Y7QBLSQZ.js");
     return sweepRun({ region: settings.region, runId, log });
   },
   async reap(o) {
-    const { reapAws } = await import("./chunk-HC2ZACPD.js");
+    const { reapAws } = await import("./chunk-Y7QBLSQZ.js");
     return reapAws(o);
   },
   env: (settings) => ({ AWS_REGION: settings.region }),

@@ -43,17 +43,18 @@ import {
   throttleBetween,
   validateYaml,
   writeAtomic
-} from "./chunk-JKDO6LP4.js";
+} from "./chunk-QFWX7S35.js";
 import {
   record,
   shellCommand,
   sshArgs
-} from "./chunk-SG6LQMGY.js";
+} from "./chunk-KKRREON7.js";
 import {
   durationSchema,
   external_exports,
-  forwardIssues
-} from "./chunk-62KFX3ZX.js";
+  forwardIssues,
+  variantAt
+} from "./chunk-5YWOBDEV.js";
 import {
   EXIT,
   InputError,
@@ -59597,48 +59598,53 @@ function cpuSets(available, pairs) {
   const per = Math.floor(available.length / pairs);
   return Array.from({ length: pairs }, (_, i) => available.slice(i * per, (i + 1) * per).join(","));
 }
-function duetRefusals(loaded, target2, cores2 = usableCpus().length) {
+function duetObstacles(loaded, target2, cores2) {
   const plan = loaded.variants;
   const compare3 = plan?.compare;
   if (!plan || compare3?.order !== "duet") return [];
   const out = [];
   const pairs = plan.all.length;
+  const interleave = (lead, reason) => out.push({ refusal: `compare.order: duet${lead}${reason}: use compare.order: interleaved`, reason });
   if (cores2 < pairs)
-    out.push(
-      `compare.order: duet runs ${pairs} pairs (server and load generator) at once, each on CPUs of its own, and this machine gives tiperf ${cores2} CPU(s): use compare.order: interleaved`
+    interleave(
+      " ",
+      `runs ${pairs} pairs (server and load generator) at once, each on CPUs of its own, and this machine gives tiperf ${cores2} CPU(s)`
     );
   if (target2.switching !== "none")
-    out.push(
-      `compare.order: duet: the variants share one deployment and take turns on it (${target2.switching} switching), so they cannot run at once: use compare.order: interleaved`
+    interleave(
+      ": ",
+      `the variants share one deployment and take turns on it (${target2.switching} switching), so they cannot run at once`
     );
   if (!target2.localServers)
-    out.push(
-      "compare.order: duet pins each pair's server processes, and this target's servers are not private processes of this machine (a cluster): use compare.order: interleaved"
+    interleave(
+      " ",
+      "pins each pair's server processes, and this target's servers are not private processes of this machine (a cluster)"
     );
   if (target2.remoteLoad)
-    out.push(
-      "compare.order: duet pins each pair's processes on this machine, and the load runs on a load host: use compare.order: interleaved"
-    );
+    interleave(" ", "pins each pair's processes on this machine, and the load runs on a load host");
   if (out.length > 0) return out;
   for (const v of plan.all) {
-    const where = plan.all.length > 1 ? `variants.${v.name}: ` : "";
-    const t = v.spec.target;
-    if (t.resources?.cpus !== void 0)
-      out.push(
-        `${where}target.resources.cpus: compare.order: duet pins each pair itself (and swaps the sets): leave cpus out`
-      );
-    if (v.spec.driver?.cpus !== void 0)
-      out.push(
-        `${where}driver.cpus: compare.order: duet pins each pair itself (and swaps the sets): leave cpus out`
-      );
+    const where = variantAt(plan.all.length, v.name);
+    const pinned = (key2) => out.push({
+      refusal: `${where}${key2}: compare.order: duet pins each pair itself (and swaps the sets): leave cpus out`,
+      reason: `${key2}: pins each pair itself (and swaps the sets)`
+    });
+    if (v.spec.target.resources?.cpus !== void 0)
+      pinned("target.resources.cpus");
+    if (v.spec.driver?.cpus !== void 0) pinned("driver.cpus");
     const cycle = pairs * compare3.swap;
+    const cycles = `a whole number of swap cycles (${pairs} pairs \xD7 compare.swap ${compare3.swap}s = ${cycle}s)`;
     for (const w2 of v.spec.workloads)
       if (w2.duration % cycle !== 0)
-        out.push(
-          `${where}workloads ${w2.name}: duration ${w2.duration}s is not a whole number of swap cycles (${pairs} pairs \xD7 compare.swap ${compare3.swap}s = ${cycle}s): make it a multiple of ${cycle}s, so every pair holds every CPU set equally long`
-        );
+        out.push({
+          refusal: `${where}workloads ${w2.name}: duration ${w2.duration}s is not ${cycles}: make it a multiple of ${cycle}s, so every pair holds every CPU set equally long`,
+          reason: `a duration is not ${cycles}`
+        });
   }
-  return [...new Set(out)];
+  return out;
+}
+function duetRefusals(loaded, target2, cores2 = usableCpus().length) {
+  return [...new Set(duetObstacles(loaded, target2, cores2).map((o) => o.refusal))];
 }
 async function pin(pid, list) {
   await runCommand("taskset", ["-a", "-p", "-c", list, String(pid)], { timeoutMs: 5e3 });
@@ -59863,9 +59869,7 @@ function whyNotDuet(loaded, target2, cores2 = usableCpus().length) {
   const plan = loaded.variants;
   if (!plan) return [];
   const asDuet = { ...loaded, variants: { ...plan, compare: { ...plan.compare, order: "duet" } } };
-  const reasons = duetRefusals(asDuet, target2, cores2).map(
-    (r) => r.replace(/: (use compare\.order: interleaved|leave cpus out|make it a multiple of .*)$/, "").replace(/compare\.order: duet:? ?/, "").replace(/^variants\.[^:]+: /, "").replace(/^workloads \S+: duration \S+ is/, "a duration is")
-  );
+  const reasons = duetObstacles(asDuet, target2, cores2).map((o) => o.reason);
   return [.../* @__PURE__ */ new Set([...reasons, ...duetCaveats(loaded, cores2)])];
 }
 var DuetRunner = class {

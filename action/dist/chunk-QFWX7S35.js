@@ -23,15 +23,16 @@ import {
   stackOptions,
   stackRecord,
   tagsNow
-} from "./chunk-SG6LQMGY.js";
+} from "./chunk-KKRREON7.js";
 import {
   durationSchema,
   external_exports,
   forwardIssues,
   parseAge,
   parseDuration,
-  tagsOf
-} from "./chunk-62KFX3ZX.js";
+  tagsOf,
+  variantAt
+} from "./chunk-5YWOBDEV.js";
 import {
   BuildFailed,
   InputError,
@@ -8622,7 +8623,7 @@ function measuresExisting(input, profiles, server) {
   const differs = existing.findIndex((e) => !e);
   if (differs < 0) return true;
   if (!existing.some(Boolean)) return false;
-  const at2 = input.variants.length > 1 ? `variants.${input.variants[differs]?.name ?? "base"}.` : "";
+  const at2 = variantAt(input.variants.length, input.variants[differs]?.name ?? "base");
   const p = profiles[differs];
   throw new InputError(
     `${input.file}: ${at2}target.profile${p ? ` ${p.file} deploys ${server} (provider ${p.provider})` : ": none named, so tiperf starts a private server"} while another variant measures an existing one (provider ${EXISTING_PROVIDER}): that compares two machines, not a change; give every variant an endpoint profile, or none`
@@ -9492,7 +9493,7 @@ async function runPrivateServer(o) {
 // action/src/targets/local/kind.ts
 async function endpointVariants(input, title) {
   const named = input.variants.map((v) => input.profile ?? v.target.profile);
-  const at2 = (name) => input.variants.length > 1 ? `variants.${name}.` : "";
+  const at2 = (name) => variantAt(input.variants.length, name);
   const profiles = await Promise.all(
     named.map(
       (file, i) => file === void 0 ? void 0 : loadEndpointProfile(
@@ -9529,7 +9530,7 @@ function localWarnings(input, cores) {
     out.push(
       `the servers' data go to ${room.path} (${room.filesystem}), which has ${(room.free_bytes / 2 ** 30).toFixed(1)} GiB free: set TIPERF_DATA_DIR to a directory on a larger disk`
     );
-  const at2 = (name) => input.variants.length > 1 ? `variants.${name}: ` : "";
+  const at2 = (name) => variantAt(input.variants.length, name);
   for (const v of input.variants) {
     const t = v.target;
     const quota = t.resources?.cpu_quota;
@@ -9542,7 +9543,7 @@ function localWarnings(input, cores) {
 }
 function localRefusals(input) {
   const out = [];
-  const at2 = (name) => input.variants.length > 1 ? `variants.${name}.` : "";
+  const at2 = (name) => variantAt(input.variants.length, name);
   for (const v of input.variants) {
     const t = v.target;
     const conn = Object.entries(t.config).find(([k]) => k.replace(/-/g, "_") === "max_connections");
@@ -13889,7 +13890,7 @@ var DEPLOYS = [
   { key: "split", why: "split scatters regions of the whole cluster; on an endpoint tiperf runs none yet" }
 ];
 async function tidbEndpoints2(input, defaultProfile) {
-  const at2 = (name) => input.variants.length > 1 ? `variants.${name}.` : "";
+  const at2 = (name) => variantAt(input.variants.length, name);
   const files = input.variants.map(
     (v) => input.profile ?? v.target.profile ?? defaultProfile
   );
@@ -15030,15 +15031,14 @@ async function planFor(input, made) {
   });
 }
 function checkTargets(file, variants, profile, profileFile) {
-  const at2 = (v) => variants.length > 1 ? `variants.${v}: ` : "";
   for (const v of variants) {
     const t = v.target;
     if (!t.version && !binpathsOf(t).tidb && !t.source)
       throw new InputError(
-        `${file}: ${at2(v.name)}target.version: a TiDB target names the version tiup deploys (like v8.5.0), or a build to run (target.binpath)`
+        `${file}: ${variantAt(variants.length, v.name)}target.version: a TiDB target names the version tiup deploys (like v8.5.0), or a build to run (target.binpath)`
       );
     const refused = deployerOf(profile.provider).checkTarget?.(t, profileFile);
-    if (refused) throw new InputError(`${file}: ${at2(v.name)}${refused}`);
+    if (refused) throw new InputError(`${file}: ${variantAt(variants.length, v.name)}${refused}`);
   }
 }
 function switchingText(tidb2) {

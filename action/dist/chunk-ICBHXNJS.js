@@ -14,8 +14,8 @@ import {
   stackOptions,
   stackRecord,
   tagsNow
-} from "./chunk-SG6LQMGY.js";
-import "./chunk-62KFX3ZX.js";
+} from "./chunk-KKRREON7.js";
+import "./chunk-5YWOBDEV.js";
 import "./chunk-YA335ON3.js";
 import "./chunk-3EADY6QU.js";
 export {
