@@ -6,11 +6,15 @@ import {
   duetCaveats,
   duetDesign,
   duetRefusals,
+  nextAttempt,
   OUTSIDE_GAP_PCT,
   outsideNotes,
   outsideShares,
+  type RoundReruns,
   resolveOrder,
   type Snapshot,
+  STARVED_PCT,
+  STARVED_RERUNS,
   soloStall,
   stallNotes,
   whyNotDuet,
@@ -329,5 +333,65 @@ describe("duet: a pair that stalls alone runs the round again", () => {
       /^duet: in 1 round\(s\) one pair stalled alone .* \(2 re-run\(s\) in all; a round still stalled after 2 was kept as measured\)/,
     );
     assert.deepEqual(stallNotes([cell("base", even)]), []);
+  });
+});
+
+describe("duet: what a round does after an attempt", () => {
+  const names = ["base", "head"];
+  const ok = (variant: string, tps = [1000, 1000, 1000, 1000]): Cell =>
+    ({
+      workload: "point_select",
+      driver: "sysbench",
+      threads: 2,
+      variant,
+      round: 1,
+      status: "ok",
+      metrics: { tps: { value: 1000, unit: "1/s", better: "higher" } },
+      intervals: tps.map((v, i) => ({ t: i + 1, warmup: false, values: { tps: v } })),
+    }) as unknown as Cell;
+  const stalled = (variant: string): Cell =>
+    ({ ...ok(variant), status: "failed", failure: "stalled", metrics: {}, intervals: [] }) as unknown as Cell;
+  const none: RoundReruns = { stalled: 0, starved: 0, uneven: 0, solo: 0 };
+
+  test("a stall while others held most of that pair's CPUs is starvation, on its own budget", () => {
+    // CI beside a CPU hog: 84% of head's CPUs went to processes of neither pair
+    const step = nextAttempt([ok("base"), stalled("head")], [11, 84], names, none);
+    assert.equal(step.next, "starved");
+    // the same stall on a quiet machine is the server's
+    assert.equal(nextAttempt([ok("base"), stalled("head")], [1, 2], names, none).next, "stalled");
+    // just below the line: the server's
+    assert.equal(
+      nextAttempt([ok("base"), stalled("head")], [0, STARVED_PCT - 1], names, none).next,
+      "stalled",
+    );
+    // starvation spent: the stall counts as the server's, and its budget bounds the round
+    const starvedOut = { ...none, starved: STARVED_RERUNS };
+    assert.equal(nextAttempt([ok("base"), stalled("head")], [11, 84], names, starvedOut).next, "stalled");
+    assert.equal(
+      nextAttempt([ok("base"), stalled("head")], [11, 84], names, { ...starvedOut, stalled: 2 }).next,
+      "keep",
+      "every budget spent: the failed cell is kept, and fails the round",
+    );
+    // both stalled, only one of them starved: the server's
+    assert.equal(nextAttempt([stalled("base"), stalled("head")], [11, 84], names, none).next, "stalled");
+    // no outside reading (a run too short to sample): the server's
+    assert.equal(nextAttempt([ok("base"), stalled("head")], undefined, names, none).next, "stalled");
+  });
+
+  test("a failure other than a stall ends the round; an uneven or solo-stalled attempt runs again until its budget is spent", () => {
+    const broken = { ...stalled("head"), failure: "error" } as unknown as Cell;
+    assert.equal(nextAttempt([ok("base"), broken], [11, 84], names, none).next, "keep");
+    assert.equal(
+      nextAttempt([ok("base"), ok("head")], [1, 1 + OUTSIDE_GAP_PCT + 1], names, none).next,
+      "uneven",
+    );
+    assert.equal(
+      nextAttempt([ok("base"), ok("head")], [1, 1 + OUTSIDE_GAP_PCT + 1], names, { ...none, uneven: 4 }).next,
+      "keep",
+    );
+    const dip = ok("head", [1000, 100, 1000, 1000]);
+    assert.equal(nextAttempt([ok("base"), dip], [1, 1], names, none).next, "solo");
+    assert.equal(nextAttempt([ok("base"), dip], [1, 1], names, { ...none, solo: 2 }).next, "keep");
+    assert.equal(nextAttempt([ok("base"), ok("head")], [1, 2], names, none).next, "keep");
   });
 });

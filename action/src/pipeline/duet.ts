@@ -306,6 +306,63 @@ export const STALL_SHARE = 0.5;
 /** How often a round in which one pair stalled alone runs again before it is kept as it is. */
 export const STALL_RERUNS = 2;
 
+/**
+ * A measured run that stalled while processes of neither pair took at least this share of its
+ * pair's CPUs (percent of their time) was starved by them, not stalled by its server: sysbench
+ * printed no sample for a second because a busy loop beside it held most of its CPU (CI beside a
+ * CPU hog: 76–84% of one pair's CPUs, 11–19% of the other's, three stalls in one round). Such a
+ * round runs again on its own budget (STARVED_RERUNS) and never counts toward a stall's.
+ */
+export const STARVED_PCT = 50;
+/** How often a round whose measured run was starved runs again before its stall counts as the server's. */
+export const STARVED_RERUNS = 4;
+
+/** Re-runs a duet round has spent, by reason. */
+export interface RoundReruns {
+  /** A measured run stalled outright (no number), its server's doing. */
+  stalled: number;
+  /** A measured run stalled while others held most of its pair's CPUs. */
+  starved: number;
+  /** Outside CPU use met the pairs unevenly. */
+  uneven: number;
+  /** One pair stalled alone (a second far below its median). */
+  solo: number;
+}
+
+/** What a duet round does after an attempt: keep it (as measured, or failed), or run again, and why. */
+export type RoundNext =
+  | { next: "keep" }
+  | { next: "starved"; failed: Cell[] }
+  | { next: "stalled"; failed: Cell[] }
+  | { next: "uneven" }
+  | { next: "solo"; stall: NonNullable<ReturnType<typeof soloStall>> };
+
+/**
+ * The duet's rule after one attempt of a round (`names`: the pairs in the order `outside` gives
+ * their shares): a measured run that failed other than by a stall ends the round (failed); a stall
+ * under others' CPU use runs again as starved, else as the server's stall; an even, clean attempt,
+ * or one whose budget is spent, is kept.
+ */
+export function nextAttempt(
+  cells: readonly Cell[],
+  outside: readonly number[] | undefined,
+  names: readonly string[],
+  spent: RoundReruns,
+): RoundNext {
+  const failed = cells.filter((c) => c.status !== "ok");
+  if (failed.length > 0) {
+    if (!failed.every((c) => c.failure === "stalled")) return { next: "keep" };
+    const share = (c: Cell) => (outside ? (outside[names.indexOf(c.variant)] ?? 0) : 0);
+    if (failed.every((c) => share(c) >= STARVED_PCT) && spent.starved < STARVED_RERUNS)
+      return { next: "starved", failed };
+    return spent.stalled < STALLED_RUN_RERUNS ? { next: "stalled", failed } : { next: "keep" };
+  }
+  const gap = outside ? Math.max(...outside) - Math.min(...outside) : 0;
+  if (gap > OUTSIDE_GAP_PCT && spent.uneven < UNEVEN_RERUNS) return { next: "uneven" };
+  const stall = soloStall(cells);
+  return stall && spent.solo < STALL_RERUNS ? { next: "solo", stall } : { next: "keep" };
+}
+
 /** The per-second throughput of a cell's measured run (its first higher-is-better metric the intervals carry). */
 function perSecond(c: Cell): number[] {
   const measured = c.intervals.filter((i) => !i.warmup);
@@ -510,63 +567,64 @@ export class DuetRunner implements RoundRunner {
 
   async run(t: Turn): Promise<void> {
     let { cells, outside } = await this.once(t);
-    let reruns = 0;
-    let stallReruns = 0;
-    /** Measured runs set aside because their server stalled outright, by variant. */
+    const spent: RoundReruns = { stalled: 0, starved: 0, uneven: 0, solo: 0 };
+    /** Measured runs set aside because they stalled outright, by variant. */
     const stalled = new Map<string, StalledAttempt[]>();
-    let stalledRounds = 0;
-    const gapOf = (o: number[]) => Math.max(...o) - Math.min(...o);
     for (;;) {
-      const failed = cells.filter((c) => c.status !== "ok");
-      if (failed.length > 0) {
-        // a server that stalled outright: the round again (both pairs: a duet's sample is the pair)
-        if (
-          !failed.every((c) => c.failure === "stalled") ||
-          stalledRounds >= STALLED_RUN_RERUNS ||
-          t.signal.aborted
-        )
-          break;
-        stalledRounds++;
-        for (const c of failed) {
+      const step = t.signal.aborted
+        ? ({ next: "keep" } as const)
+        : nextAttempt(cells, outside, this.names, spent);
+      if (step.next === "keep") break;
+      spent[step.next]++;
+      if (step.next === "stalled" || step.next === "starved") {
+        for (const c of step.failed) {
           const kept = await t.benchOf(c.variant).setAside(c);
           stalled.set(c.variant, [...(stalled.get(c.variant) ?? []), kept]);
-          this.log(stalledLine(kept, "round", stalledRounds));
+          this.log(
+            step.next === "stalled"
+              ? stalledLine(kept, "round", spent.stalled)
+              : `${kept.error}, while processes of neither pair took ${this.outsideOf(outside, c.variant)}% of its CPUs: starved, not its server's stall; running the round again (${spent.starved} of ${STARVED_RERUNS})`,
+          );
         }
         await this.keepRaw(
           t,
           cells.filter((c) => c.status === "ok"),
         );
-        ({ cells, outside } = await this.once(t));
-        continue;
-      }
-      if (outside && gapOf(outside) > OUTSIDE_GAP_PCT && reruns < UNEVEN_RERUNS) {
-        reruns++;
-        const o = outside;
-        this.log(
-          `duet: processes of neither pair took ${t.turn.map((n) => `${(o[this.names.indexOf(n)] as number).toFixed(0)}% of ${n}'s CPUs`).join(" and ")}: running the round again (${reruns} of ${UNEVEN_RERUNS})`,
-        );
       } else {
-        const stall = soloStall(cells);
-        if (!stall || stallReruns >= STALL_RERUNS) break;
-        stallReruns++;
-        this.stalls.set(stall.variant, (this.stalls.get(stall.variant) ?? 0) + 1);
-        this.log(
-          `duet: ${stall.variant} stalled alone (second ${stall.second} at ${Math.round(stall.share * 100)}% of its median while the other pair ran on): running the round again (${stallReruns} of ${STALL_RERUNS})`,
-        );
+        this.log(this.againLine(step, outside, spent, t.turn));
+        await this.keepRaw(t, cells);
       }
-      await this.keepRaw(t, cells);
       ({ cells, outside } = await this.once(t));
     }
     const o = outside;
+    const reruns = spent.uneven;
     await t.record(
       cells.map((c) => ({
         ...c,
         ...(o ? { outside_cpu_pct: Math.round((o[this.names.indexOf(c.variant)] as number) * 10) / 10 } : {}),
         ...(reruns ? { reruns } : {}),
-        ...(stallReruns ? { stall_reruns: stallReruns } : {}),
+        ...(spent.solo ? { stall_reruns: spent.solo } : {}),
         ...(stalled.has(c.variant) ? { stalled_attempts: stalled.get(c.variant) } : {}),
       })),
     );
+  }
+
+  /** Processes of neither pair: their share of a variant's CPUs in the attempt, as the log says it. */
+  private outsideOf(outside: number[] | undefined, variant: string): string {
+    return ((outside?.[this.names.indexOf(variant)] as number | undefined) ?? 0).toFixed(0);
+  }
+
+  /** The log's line for a round run again because outside use was uneven or one pair stalled alone. */
+  private againLine(
+    step: Extract<RoundNext, { next: "uneven" | "solo" }>,
+    outside: number[] | undefined,
+    spent: RoundReruns,
+    turn: string[],
+  ): string {
+    if (step.next === "uneven")
+      return `duet: processes of neither pair took ${turn.map((n) => `${this.outsideOf(outside, n)}% of ${n}'s CPUs`).join(" and ")}: running the round again (${spent.uneven} of ${UNEVEN_RERUNS})`;
+    this.stalls.set(step.stall.variant, (this.stalls.get(step.stall.variant) ?? 0) + 1);
+    return `duet: ${step.stall.variant} stalled alone (second ${step.stall.second} at ${Math.round(step.stall.share * 100)}% of its median while the other pair ran on): running the round again (${spent.solo} of ${STALL_RERUNS})`;
   }
 
   notes(cells: Cell[]): string[] {
