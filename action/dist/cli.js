@@ -47,10 +47,10 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-LYLMPDGN.js";
+} from "./chunk-7AXX25J3.js";
 import {
   reapLedger
-} from "./chunk-KOUCHVYP.js";
+} from "./chunk-DNEGRWBG.js";
 import {
   EXPIRES,
   KubeClient,
@@ -66,7 +66,7 @@ import {
   readResult,
   writeAtomic,
   writeResult
-} from "./chunk-QFWX7S35.js";
+} from "./chunk-ICL4C7CA.js";
 import {
   CLOUDS,
   Interrupted,

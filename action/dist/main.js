@@ -13,7 +13,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-LYLMPDGN.js";
+} from "./chunk-7AXX25J3.js";
 import {
   getInput,
   info,
@@ -26,7 +26,7 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-QFWX7S35.js";
+} from "./chunk-ICL4C7CA.js";
 import {
   Interrupted,
   installCrashTeardown,

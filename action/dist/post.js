@@ -4,13 +4,13 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   reapLedger
-} from "./chunk-KOUCHVYP.js";
+} from "./chunk-DNEGRWBG.js";
 import {
   getState,
   info,
   setFailed
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-QFWX7S35.js";
+import "./chunk-ICL4C7CA.js";
 import {
   ledgerDir
 } from "./chunk-KKRREON7.js";

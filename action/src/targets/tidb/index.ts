@@ -181,6 +181,7 @@ async function openTidb(first: TidbPlan, input: TargetPlanInput, o: OpenOptions)
   if (maker?.cloudOf(first.profile)) {
     made = await maker.create(first.profile, {
       runId: o.runId,
+      prefix: input.prefix,
       runDir: o.runDir,
       forget: first.deployments.flatMap((d) => formOf(d).records?.(d) ?? []),
       log: o.log,

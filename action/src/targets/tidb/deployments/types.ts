@@ -206,6 +206,8 @@ export interface MachineMaker {
     p: Profile,
     o: {
       runId: string;
+      /** The run's deployments' name prefix (what its namespace and TidbClusters are labelled with). */
+      prefix: string;
       runDir: string;
       /** Local records of what will be deployed onto them, removed when they are destroyed. */
       forget: string[];

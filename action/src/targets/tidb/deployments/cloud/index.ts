@@ -67,7 +67,15 @@ export function cloudDeployer(cloud: string): Deployer {
       // until `up` returns their addresses, each machine's name stands in
       placeholders: (p) => withHosts(p, placeholderHosts(cloudOfProfile(p) as CloudProvider, askOf(p))),
       async create(p, o) {
-        const cluster = await provisionCluster({ provider: p.provider, ask: askOf(p), ...o });
+        const cluster = await provisionCluster({
+          provider: p.provider,
+          ask: askOf(p),
+          runId: o.runId,
+          runDir: o.runDir,
+          forget: o.forget,
+          log: o.log,
+          signal: o.signal,
+        });
         const estimate = cloudEstimate(p, 0);
         return createdMachines(cluster, {
           profile: p.name,

@@ -456,7 +456,15 @@ export const KUBERNETES: Deployer = {
     async create(p, o) {
       const by = createdBy(p) as NonNullable<ReturnType<typeof createdBy>>;
       const ask = kubernetesAsk(p);
-      const cluster = await provisionKubernetes({ cloud: by.cloud.name, ask, ...o });
+      // labelled with the id its namespace and TidbClusters carry (tiperf-<hex>)
+      const cluster = await provisionKubernetes({
+        cloud: by.cloud.name,
+        ask,
+        runId: o.prefix,
+        runDir: o.runDir,
+        log: o.log,
+        signal: o.signal,
+      });
       const priced = estimateCost(by.cloud, ask, { setup: 0, matrix: 0 });
       return createdMachines(cluster, {
         profile: p.name,

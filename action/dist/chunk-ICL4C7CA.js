@@ -11994,7 +11994,15 @@ function cloudDeployer(cloud) {
       // until `up` returns their addresses, each machine's name stands in
       placeholders: (p) => withHosts(p, placeholderHosts(cloudOfProfile(p), askOf(p))),
       async create(p, o) {
-        const cluster = await provisionCluster({ provider: p.provider, ask: askOf(p), ...o });
+        const cluster = await provisionCluster({
+          provider: p.provider,
+          ask: askOf(p),
+          runId: o.runId,
+          runDir: o.runDir,
+          forget: o.forget,
+          log: o.log,
+          signal: o.signal
+        });
         const estimate = cloudEstimate(p, 0);
         return createdMachines(cluster, {
           profile: p.name,
@@ -13083,7 +13091,14 @@ var KUBERNETES = {
     async create(p, o) {
       const by = createdBy(p);
       const ask = kubernetesAsk(p);
-      const cluster = await provisionKubernetes({ cloud: by.cloud.name, ask, ...o });
+      const cluster = await provisionKubernetes({
+        cloud: by.cloud.name,
+        ask,
+        runId: o.prefix,
+        runDir: o.runDir,
+        log: o.log,
+        signal: o.signal
+      });
       const priced = estimateCost(by.cloud, ask, { setup: 0, matrix: 0 });
       return createdMachines(cluster, {
         profile: p.name,
@@ -15118,6 +15133,7 @@ async function openTidb(first, input, o) {
   if (maker?.cloudOf(first.profile)) {
     made = await maker.create(first.profile, {
       runId: o.runId,
+      prefix: input.prefix,
       runDir: o.runDir,
       forget: first.deployments.flatMap((d) => formOf(d).records?.(d) ?? []),
       log: o.log,

@@ -43,7 +43,7 @@ import {
   throttleBetween,
   validateYaml,
   writeAtomic
-} from "./chunk-QFWX7S35.js";
+} from "./chunk-ICL4C7CA.js";
 import {
   record,
   shellCommand,
@@ -59778,6 +59778,22 @@ var OUTSIDE_GAP_PCT = 5;
 var UNEVEN_RERUNS = 4;
 var STALL_SHARE = 0.5;
 var STALL_RERUNS = 2;
+var STARVED_PCT = 50;
+var STARVED_RERUNS = 4;
+function nextAttempt(cells, outside, names, spent) {
+  const failed = cells.filter((c4) => c4.status !== "ok");
+  if (failed.length > 0) {
+    if (!failed.every((c4) => c4.failure === "stalled")) return { next: "keep" };
+    const share = (c4) => outside ? outside[names.indexOf(c4.variant)] ?? 0 : 0;
+    if (failed.every((c4) => share(c4) >= STARVED_PCT) && spent.starved < STARVED_RERUNS)
+      return { next: "starved", failed };
+    return spent.stalled < STALLED_RUN_RERUNS ? { next: "stalled", failed } : { next: "keep" };
+  }
+  const gap = outside ? Math.max(...outside) - Math.min(...outside) : 0;
+  if (gap > OUTSIDE_GAP_PCT && spent.uneven < UNEVEN_RERUNS) return { next: "uneven" };
+  const stall = soloStall(cells);
+  return stall && spent.solo < STALL_RERUNS ? { next: "solo", stall } : { next: "keep" };
+}
 function perSecond2(c4) {
   const measured = c4.intervals.filter((i) => !i.warmup);
   const metric = Object.keys(measured[0]?.values ?? {}).find((m3) => c4.metrics[m3]?.better === "higher");
@@ -59922,57 +59938,52 @@ var DuetRunner = class {
   }
   async run(t) {
     let { cells, outside } = await this.once(t);
-    let reruns = 0;
-    let stallReruns = 0;
+    const spent = { stalled: 0, starved: 0, uneven: 0, solo: 0 };
     const stalled = /* @__PURE__ */ new Map();
-    let stalledRounds = 0;
-    const gapOf = (o2) => Math.max(...o2) - Math.min(...o2);
     for (; ; ) {
-      const failed = cells.filter((c4) => c4.status !== "ok");
-      if (failed.length > 0) {
-        if (!failed.every((c4) => c4.failure === "stalled") || stalledRounds >= STALLED_RUN_RERUNS || t.signal.aborted)
-          break;
-        stalledRounds++;
-        for (const c4 of failed) {
+      const step2 = t.signal.aborted ? { next: "keep" } : nextAttempt(cells, outside, this.names, spent);
+      if (step2.next === "keep") break;
+      spent[step2.next]++;
+      if (step2.next === "stalled" || step2.next === "starved") {
+        for (const c4 of step2.failed) {
           const kept = await t.benchOf(c4.variant).setAside(c4);
           stalled.set(c4.variant, [...stalled.get(c4.variant) ?? [], kept]);
-          this.log(stalledLine(kept, "round", stalledRounds));
+          this.log(
+            step2.next === "stalled" ? stalledLine(kept, "round", spent.stalled) : `${kept.error}, while processes of neither pair took ${this.outsideOf(outside, c4.variant)}% of its CPUs: starved, not its server's stall; running the round again (${spent.starved} of ${STARVED_RERUNS})`
+          );
         }
         await this.keepRaw(
           t,
           cells.filter((c4) => c4.status === "ok")
         );
-        ({ cells, outside } = await this.once(t));
-        continue;
-      }
-      if (outside && gapOf(outside) > OUTSIDE_GAP_PCT && reruns < UNEVEN_RERUNS) {
-        reruns++;
-        const o2 = outside;
-        this.log(
-          `duet: processes of neither pair took ${t.turn.map((n) => `${o2[this.names.indexOf(n)].toFixed(0)}% of ${n}'s CPUs`).join(" and ")}: running the round again (${reruns} of ${UNEVEN_RERUNS})`
-        );
       } else {
-        const stall = soloStall(cells);
-        if (!stall || stallReruns >= STALL_RERUNS) break;
-        stallReruns++;
-        this.stalls.set(stall.variant, (this.stalls.get(stall.variant) ?? 0) + 1);
-        this.log(
-          `duet: ${stall.variant} stalled alone (second ${stall.second} at ${Math.round(stall.share * 100)}% of its median while the other pair ran on): running the round again (${stallReruns} of ${STALL_RERUNS})`
-        );
+        this.log(this.againLine(step2, outside, spent, t.turn));
+        await this.keepRaw(t, cells);
       }
-      await this.keepRaw(t, cells);
       ({ cells, outside } = await this.once(t));
     }
     const o = outside;
+    const reruns = spent.uneven;
     await t.record(
       cells.map((c4) => ({
         ...c4,
         ...o ? { outside_cpu_pct: Math.round(o[this.names.indexOf(c4.variant)] * 10) / 10 } : {},
         ...reruns ? { reruns } : {},
-        ...stallReruns ? { stall_reruns: stallReruns } : {},
+        ...spent.solo ? { stall_reruns: spent.solo } : {},
         ...stalled.has(c4.variant) ? { stalled_attempts: stalled.get(c4.variant) } : {}
       }))
     );
+  }
+  /** Processes of neither pair: their share of a variant's CPUs in the attempt, as the log says it. */
+  outsideOf(outside, variant) {
+    return (outside?.[this.names.indexOf(variant)] ?? 0).toFixed(0);
+  }
+  /** The log's line for a round run again because outside use was uneven or one pair stalled alone. */
+  againLine(step2, outside, spent, turn) {
+    if (step2.next === "uneven")
+      return `duet: processes of neither pair took ${turn.map((n) => `${this.outsideOf(outside, n)}% of ${n}'s CPUs`).join(" and ")}: running the round again (${spent.uneven} of ${UNEVEN_RERUNS})`;
+    this.stalls.set(step2.stall.variant, (this.stalls.get(step2.stall.variant) ?? 0) + 1);
+    return `duet: ${step2.stall.variant} stalled alone (second ${step2.stall.second} at ${Math.round(step2.stall.share * 100)}% of its median while the other pair ran on): running the round again (${spent.solo} of ${STALL_RERUNS})`;
   }
   notes(cells) {
     const stalled = [...this.stalls].sort((a4, b10) => b10[1] - a4[1]);

@@ -6,7 +6,7 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-QFWX7S35.js";
+} from "./chunk-ICL4C7CA.js";
 import {
   sweep
 } from "./chunk-KKRREON7.js";
