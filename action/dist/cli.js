@@ -47,10 +47,10 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-7AXX25J3.js";
+} from "./chunk-7VZFIY4B.js";
 import {
   reapLedger
-} from "./chunk-DNEGRWBG.js";
+} from "./chunk-DOKY5OZM.js";
 import {
   EXPIRES,
   KubeClient,
@@ -66,7 +66,7 @@ import {
   readResult,
   writeAtomic,
   writeResult
-} from "./chunk-ICL4C7CA.js";
+} from "./chunk-2EU6P3ZW.js";
 import {
   CLOUDS,
   Interrupted,

@@ -13,7 +13,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-7AXX25J3.js";
+} from "./chunk-7VZFIY4B.js";
 import {
   getInput,
   info,
@@ -26,7 +26,7 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-ICL4C7CA.js";
+} from "./chunk-2EU6P3ZW.js";
 import {
   Interrupted,
   installCrashTeardown,

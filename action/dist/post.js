@@ -4,13 +4,13 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   reapLedger
-} from "./chunk-DNEGRWBG.js";
+} from "./chunk-DOKY5OZM.js";
 import {
   getState,
   info,
   setFailed
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-ICL4C7CA.js";
+import "./chunk-2EU6P3ZW.js";
 import {
   ledgerDir
 } from "./chunk-KKRREON7.js";

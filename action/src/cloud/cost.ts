@@ -4,7 +4,7 @@ import { InputError } from "../errors.ts";
 import type { KubernetesAsk, Prices } from "./provider.ts";
 
 /** What a cluster is priced and limited by: its ask's settings (ttl, budget). */
-type Asked = { settings: { ttl: string; budget?: number } };
+export type Asked = { settings: { ttl: string; budget?: number } };
 
 import { ttlMs } from "./settings.ts";
 

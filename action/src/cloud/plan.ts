@@ -1,7 +1,7 @@
 // The cloud's part of `tiperf plan`: where the cluster goes, what Pulumi would create, the tags on
 // every resource, the estimate against the budget and the ttl; and, before `up`, each machine's
 // name standing in for its address.
-import { type CostEstimate, costText, outlivesTtl } from "./cost.ts";
+import { type Asked, type CostEstimate, checkBudget, costText, outlivesTtl } from "./cost.ts";
 import type { CloudProvider, ClusterAsk, KubernetesAsk, KubernetesCloud } from "./provider.ts";
 import { type RunTags, tagsOf } from "./tags.ts";
 
@@ -97,4 +97,24 @@ export function kubernetesCloudPlanText(
   lines.push(`pods placed by pool: ${pools.join("; ")}`);
   lines.push("the API server below is the created cluster's (its kubeconfig: <run>/cloud/kubeconfig)");
   return `${lines.join("\n")}\n\n`;
+}
+
+/** The tags a plan shows before the run has them: its id (if known), expiry, repository and PR as placeholders. */
+export function plannedTags(ttl: string, runId: string | undefined): RunTags {
+  return {
+    runId: runId ?? "<run id>",
+    expiresAt: `<start + ${ttl}>`,
+    repository: "<owner/repo>",
+    pr: "<pr or none>",
+  };
+}
+
+/** A budget's or ttl's refusal of the estimate (checkBudget's message), as a plan lists it; none: []. */
+export function budgetRefusals(ask: Asked, estimate: CostEstimate, file: string, section: string): string[] {
+  try {
+    checkBudget(ask, estimate, file, section);
+    return [];
+  } catch (e) {
+    return [(e as Error).message];
+  }
 }

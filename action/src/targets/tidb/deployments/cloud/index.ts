@@ -2,8 +2,7 @@
 // instance of each role, a load host that is also the bastion), then a tiup cluster on them as on
 // provider hosts. A new cloud is a folder under cloud/ and its line in cloud/registry.ts; it becomes
 // a provider here by itself.
-import { checkBudget } from "../../../../cloud/cost.ts";
-import { cloudPlanText, placeholderHosts } from "../../../../cloud/plan.ts";
+import { budgetRefusals, cloudPlanText, placeholderHosts, plannedTags } from "../../../../cloud/plan.ts";
 import type { CloudProvider } from "../../../../cloud/provider.ts";
 import { provisionCluster } from "../../../../cloud/provision.ts";
 import { CLOUDS } from "../../../../cloud/registry.ts";
@@ -48,19 +47,9 @@ export function cloudDeployer(cloud: string): Deployer {
         const provider = cloudOfProfile(p) as CloudProvider;
         const ask = askOf(p);
         const estimate = cloudEstimate(p, o.matrixSeconds);
-        const tags = {
-          runId: o.runId ?? "<run id>",
-          expiresAt: `<start + ${ask.settings.ttl}>`,
-          repository: "<owner/repo>",
-          pr: "<pr or none>",
-        };
+        const tags = plannedTags(ask.settings.ttl, o.runId);
         const about = cloudPlanText(provider, ask, estimate, tags, o.provisioned ?? false).trimEnd();
-        const refusals: string[] = [];
-        try {
-          checkBudget(ask, estimate, o.profileFile, provider.name);
-        } catch (e) {
-          refusals.push((e as Error).message);
-        }
+        const refusals = budgetRefusals(ask, estimate, o.profileFile, provider.name);
         // the machines' own time is in the cluster form's deploy time (tiup deploy on them)
         return { about, refusals, seconds: 0 };
       },

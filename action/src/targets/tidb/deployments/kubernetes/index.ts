@@ -6,9 +6,9 @@
 // user's, the operator, its CRDs and the nodes are the user's: tiperf creates only the namespace and
 // what is in it.
 
-import { checkBudget, estimateCost } from "../../../../cloud/cost.ts";
+import { estimateCost } from "../../../../cloud/cost.ts";
 import { provisionKubernetes } from "../../../../cloud/kubernetes.ts";
-import { kubernetesCloudPlanText } from "../../../../cloud/plan.ts";
+import { budgetRefusals, kubernetesCloudPlanText, plannedTags } from "../../../../cloud/plan.ts";
 import { KUBERNETES_CLOUDS } from "../../../../cloud/registry.ts";
 import { InputError } from "../../../../errors.ts";
 import { PORT_AT_START } from "../../../types.ts";
@@ -434,19 +434,14 @@ export const KUBERNETES: Deployer = {
         setup: (created.cloud.createSeconds * 1.5 + kubernetesForm.deploySeconds) / 3600,
         matrix: o.matrixSeconds / 3600,
       });
-      const refusals: string[] = [];
-      try {
-        checkBudget(ask, estimate, o.profileFile, created.cloud.name);
-      } catch (e) {
-        refusals.push((e as Error).message);
-      }
+      const refusals = budgetRefusals(ask, estimate, o.profileFile, created.cloud.name);
       return {
-        about: kubernetesCloudPlanText(created.cloud, ask, estimate, {
-          runId: o.runId ?? "<run id>",
-          expiresAt: `<start + ${ask.settings.ttl}>`,
-          repository: "<owner/repo>",
-          pr: "<pr or none>",
-        }).trimEnd(),
+        about: kubernetesCloudPlanText(
+          created.cloud,
+          ask,
+          estimate,
+          plannedTags(ask.settings.ttl, o.runId),
+        ).trimEnd(),
         refusals,
         seconds: created.cloud.createSeconds,
       };

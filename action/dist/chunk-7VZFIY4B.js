@@ -43,7 +43,7 @@ import {
   throttleBetween,
   validateYaml,
   writeAtomic
-} from "./chunk-ICL4C7CA.js";
+} from "./chunk-2EU6P3ZW.js";
 import {
   record,
   shellCommand,

@@ -10098,6 +10098,22 @@ function kubernetesCloudPlanText(cloud, ask, estimate, tags) {
 
 `;
 }
+function plannedTags(ttl, runId) {
+  return {
+    runId: runId ?? "<run id>",
+    expiresAt: `<start + ${ttl}>`,
+    repository: "<owner/repo>",
+    pr: "<pr or none>"
+  };
+}
+function budgetRefusals(ask, estimate, file, section) {
+  try {
+    checkBudget(ask, estimate, file, section);
+    return [];
+  } catch (e) {
+    return [e.message];
+  }
+}
 
 // action/src/targets/tidb/deployments/kubernetes/schema.ts
 var LABEL_KEY = /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$/;
@@ -11976,19 +11992,9 @@ function cloudDeployer(cloud) {
         const provider = cloudOfProfile(p);
         const ask = askOf(p);
         const estimate = cloudEstimate(p, o.matrixSeconds);
-        const tags = {
-          runId: o.runId ?? "<run id>",
-          expiresAt: `<start + ${ask.settings.ttl}>`,
-          repository: "<owner/repo>",
-          pr: "<pr or none>"
-        };
+        const tags = plannedTags(ask.settings.ttl, o.runId);
         const about = cloudPlanText(provider, ask, estimate, tags, o.provisioned ?? false).trimEnd();
-        const refusals = [];
-        try {
-          checkBudget(ask, estimate, o.profileFile, provider.name);
-        } catch (e) {
-          refusals.push(e.message);
-        }
+        const refusals = budgetRefusals(ask, estimate, o.profileFile, provider.name);
         return { about, refusals, seconds: 0 };
       },
       // until `up` returns their addresses, each machine's name stands in
@@ -13069,19 +13075,14 @@ var KUBERNETES = {
         setup: (created.cloud.createSeconds * 1.5 + kubernetesForm.deploySeconds) / 3600,
         matrix: o.matrixSeconds / 3600
       });
-      const refusals = [];
-      try {
-        checkBudget(ask, estimate, o.profileFile, created.cloud.name);
-      } catch (e) {
-        refusals.push(e.message);
-      }
+      const refusals = budgetRefusals(ask, estimate, o.profileFile, created.cloud.name);
       return {
-        about: kubernetesCloudPlanText(created.cloud, ask, estimate, {
-          runId: o.runId ?? "<run id>",
-          expiresAt: `<start + ${ask.settings.ttl}>`,
-          repository: "<owner/repo>",
-          pr: "<pr or none>"
-        }).trimEnd(),
+        about: kubernetesCloudPlanText(
+          created.cloud,
+          ask,
+          estimate,
+          plannedTags(ask.settings.ttl, o.runId)
+        ).trimEnd(),
         refusals,
         seconds: created.cloud.createSeconds
       };

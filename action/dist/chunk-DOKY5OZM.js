@@ -6,7 +6,7 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-ICL4C7CA.js";
+} from "./chunk-2EU6P3ZW.js";
 import {
   sweep
 } from "./chunk-KKRREON7.js";
