@@ -47,10 +47,10 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-7VZFIY4B.js";
+} from "./chunk-VUJPF7ZQ.js";
 import {
   reapLedger
-} from "./chunk-DOKY5OZM.js";
+} from "./chunk-YDTUCSKN.js";
 import {
   EXPIRES,
   KubeClient,
@@ -66,7 +66,7 @@ import {
   readResult,
   writeAtomic,
   writeResult
-} from "./chunk-2EU6P3ZW.js";
+} from "./chunk-JJFINHA7.js";
 import {
   CLOUDS,
   Interrupted,

@@ -13,7 +13,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-7VZFIY4B.js";
+} from "./chunk-VUJPF7ZQ.js";
 import {
   getInput,
   info,
@@ -26,7 +26,7 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-2EU6P3ZW.js";
+} from "./chunk-JJFINHA7.js";
 import {
   Interrupted,
   installCrashTeardown,

@@ -232,6 +232,28 @@ describe("TiDB profile provider endpoint", () => {
     }
   });
 
+  test("a profile that cannot be read is named by where it was given: the variant's key or --profile", async () => {
+    const gone = join(dir, "gone.yaml");
+    const two = (kind: string) =>
+      input([
+        { name: "base", target: { kind, profile: profile(`present-${kind}`), config: {} } as TargetSpec },
+        { name: "head", target: { kind, profile: gone, config: {} } as TargetSpec },
+      ]);
+    for (const kind of ["tidb", "mariadb"]) {
+      await assert.rejects(
+        kindOf(kind).plan(two(kind)),
+        (e: Error) =>
+          e.message.startsWith(`variants.head.target.profile ${gone}: cannot read the profile (ENOENT)`),
+        kind,
+      );
+      await assert.rejects(
+        kindOf(kind).plan({ ...two(kind), profile: gone }),
+        (e: Error) => e.message.startsWith(`--profile ${gone}: cannot read the profile (ENOENT)`),
+        kind,
+      );
+    }
+  });
+
   test("an endpoint needs only the client: no tiup, no server", () => {
     const needs = kindOf("tidb").needs({ kind: "tidb" }, { remoteLoad: false, existing: true });
     assert.ok(needs.every((n) => !/tiup/.test(n.what)));

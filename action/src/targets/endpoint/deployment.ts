@@ -35,6 +35,12 @@ export interface NamedProfile {
 /** The provider of a server tiperf did not create and only connects to, in every kind's profiles. */
 export const EXISTING_PROVIDER = "endpoint";
 
+/** Where variant i's profile was named: the --profile flag over every variant, or its target.profile. */
+export function profileKey(input: TargetPlanInput, i: number): string {
+  if (input.profile) return "--profile";
+  return `${variantAt(input.variants.length, input.variants[i]?.name ?? "base")}target.profile`;
+}
+
 /**
  * The one rule, for every kind, of whether a run measures servers tiperf did not create: a
  * variant does when its profile's provider is endpoint (undefined: no profile, a private server).

@@ -11,6 +11,7 @@ import {
   type EndpointVariant,
   measuresExisting,
   planEndpoints,
+  profileKey,
 } from "../endpoint/deployment.ts";
 import { loadEndpointProfile } from "../endpoint/profile.ts";
 import { ENDPOINT_REAPERS } from "../endpoint/reapers.ts";
@@ -69,12 +70,7 @@ async function endpointVariants(
   // a profile of this kind is an endpoint's (its provider checked as it is read)
   const profiles = await Promise.all(
     named.map((file, i) =>
-      file === undefined
-        ? undefined
-        : loadEndpointProfile(
-            file,
-            input.profile ? "--profile" : `${at(input.variants[i]?.name ?? "base")}target.profile`,
-          ),
+      file === undefined ? undefined : loadEndpointProfile(file, profileKey(input, i)),
     ),
   );
   const given = profiles.map((p, i) => p && { file: named[i] as string, provider: p.provider });

@@ -4,7 +4,12 @@
 import { COUNTERS_TIMEOUT_MS, goServerCounters } from "../../observe/cost.ts";
 import { variantAt } from "../../specfile/keys.ts";
 import type { Sql } from "../endpoint/client.ts";
-import { type EndpointServer, type EndpointVariant, measuresExisting } from "../endpoint/deployment.ts";
+import {
+  type EndpointServer,
+  type EndpointVariant,
+  measuresExisting,
+  profileKey,
+} from "../endpoint/deployment.ts";
 import type { TargetPlanInput } from "../types.ts";
 import { loadProfile } from "./load-profile.ts";
 import type { TidbTargetSpec } from "./schema.ts";
@@ -87,11 +92,7 @@ export async function tidbEndpoints(
   const files = input.variants.map(
     (v) => input.profile ?? (v.target as TidbTargetSpec).profile ?? defaultProfile,
   );
-  const profiles = await Promise.all(
-    files.map((f, i) =>
-      loadProfile(f, input.profile ? "--profile" : `${at(input.variants[i]?.name ?? "base")}target.profile`),
-    ),
-  );
+  const profiles = await Promise.all(files.map((f, i) => loadProfile(f, profileKey(input, i))));
   const named = profiles.map((p, i) => ({ file: files[i] as string, provider: p.provider }));
   if (!measuresExisting(input, named, "TiDB")) return undefined;
   const refusals: string[] = [];

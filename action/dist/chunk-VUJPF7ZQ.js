@@ -43,7 +43,7 @@ import {
   throttleBetween,
   validateYaml,
   writeAtomic
-} from "./chunk-2EU6P3ZW.js";
+} from "./chunk-JJFINHA7.js";
 import {
   record,
   shellCommand,

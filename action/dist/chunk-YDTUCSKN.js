@@ -6,7 +6,7 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-2EU6P3ZW.js";
+} from "./chunk-JJFINHA7.js";
 import {
   sweep
 } from "./chunk-KKRREON7.js";

@@ -8618,6 +8618,10 @@ function endpointSql(protocol, ep, password, database) {
 
 // action/src/targets/endpoint/deployment.ts
 var EXISTING_PROVIDER = "endpoint";
+function profileKey(input, i) {
+  if (input.profile) return "--profile";
+  return `${variantAt(input.variants.length, input.variants[i]?.name ?? "base")}target.profile`;
+}
 function measuresExisting(input, profiles, server) {
   const existing = profiles.map((p2) => p2?.provider === EXISTING_PROVIDER);
   const differs = existing.findIndex((e) => !e);
@@ -9496,10 +9500,7 @@ async function endpointVariants(input, title) {
   const at2 = (name) => variantAt(input.variants.length, name);
   const profiles = await Promise.all(
     named.map(
-      (file, i) => file === void 0 ? void 0 : loadEndpointProfile(
-        file,
-        input.profile ? "--profile" : `${at2(input.variants[i]?.name ?? "base")}target.profile`
-      )
+      (file, i) => file === void 0 ? void 0 : loadEndpointProfile(file, profileKey(input, i))
     )
   );
   const given = profiles.map((p, i) => p && { file: named[i], provider: p.provider });
@@ -13910,11 +13911,7 @@ async function tidbEndpoints2(input, defaultProfile) {
   const files = input.variants.map(
     (v) => input.profile ?? v.target.profile ?? defaultProfile
   );
-  const profiles = await Promise.all(
-    files.map(
-      (f, i) => loadProfile(f, input.profile ? "--profile" : `${at2(input.variants[i]?.name ?? "base")}target.profile`)
-    )
-  );
+  const profiles = await Promise.all(files.map((f, i) => loadProfile(f, profileKey(input, i))));
   const named = profiles.map((p, i) => ({ file: files[i], provider: p.provider }));
   if (!measuresExisting(input, named, "TiDB")) return void 0;
   const refusals = [];
