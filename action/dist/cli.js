@@ -47,10 +47,10 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-VUJPF7ZQ.js";
+} from "./chunk-YRDHV4HM.js";
 import {
   reapLedger
-} from "./chunk-YDTUCSKN.js";
+} from "./chunk-3LXTDD53.js";
 import {
   EXPIRES,
   KubeClient,
@@ -66,7 +66,7 @@ import {
   readResult,
   writeAtomic,
   writeResult
-} from "./chunk-JJFINHA7.js";
+} from "./chunk-J4NWPZ3Q.js";
 import {
   CLOUDS,
   Interrupted,

@@ -13,7 +13,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-VUJPF7ZQ.js";
+} from "./chunk-YRDHV4HM.js";
 import {
   getInput,
   info,
@@ -26,7 +26,7 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-JJFINHA7.js";
+} from "./chunk-J4NWPZ3Q.js";
 import {
   Interrupted,
   installCrashTeardown,

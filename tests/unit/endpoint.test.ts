@@ -8,6 +8,7 @@ import { after, describe, test } from "node:test";
 import { gunzipSync } from "node:zlib";
 import { connectionArgs } from "../../action/src/drivers/sysbench/index.ts";
 import { goServerCounters } from "../../action/src/observe/cost.ts";
+import { promCounters } from "../../action/src/observe/counters.ts";
 import { planRun } from "../../action/src/pipeline/plan.ts";
 import { addSecret, maskArgs, maskSecrets } from "../../action/src/proc/secrets.ts";
 import { loadSpec } from "../../action/src/specfile/load.ts";
@@ -293,7 +294,7 @@ describe("an endpoint's counters: the cost it lets tiperf read", () => {
       const counters = TIDB_ENDPOINT.counters;
       assert.ok(counters);
       const c = await counters.read(async () => "", ep);
-      assert.deepEqual(c, goServerCounters(body));
+      assert.deepEqual(c, { ...goServerCounters(body), ...promCounters(body, "tidb") });
       assert.ok((c.cpu_s ?? 0) > 0 && (c.alloc_bytes ?? 0) > 0 && (c.mallocs ?? 0) > 0);
       assert.deepEqual(counters.metrics(ep), [
         "cpu_ms_per_op",

@@ -1,7 +1,13 @@
 import type { MetricRule } from "../specfile/schema.ts";
 import { type LogShift, normalQuantile, TRIM, tQuantile } from "./stats.ts";
 
-export type CellVerdictKind = "regression" | "improvement" | "unchanged" | "inconclusive";
+/**
+ * What a cell × metric judgement says: worse or better beyond the tolerance; `within`, a change
+ * whose interval excludes zero yet lies within ±tolerance (said with its size, never as no change);
+ * `unchanged`, an interval within ±tolerance that includes zero; inconclusive otherwise.
+ */
+export const CELL_VERDICTS = ["regression", "improvement", "within", "unchanged", "inconclusive"] as const;
+export type CellVerdictKind = (typeof CELL_VERDICTS)[number];
 export type OverallVerdict = "pass" | "regression" | "inconclusive";
 
 /** The power at which the minimum detectable effect is stated. */
@@ -50,7 +56,9 @@ const round6 = (x: number) => Math.round(x * 1e6) / 1e6;
  * Judges one cell × metric. The interval is a t interval on the log scale at the per-cell level
  * `alphaPerCell` (Bonferroni share of the family's error rate). With tolerance τ:
  * regression when the whole interval lies beyond τ in the worse direction, improvement when it
- * lies beyond τ in the better one, unchanged when it lies within ±τ, inconclusive otherwise.
+ * lies beyond τ in the better one, within when it lies within ±τ but excludes zero (a change,
+ * smaller than the tolerance), unchanged when it lies within ±τ and includes zero, inconclusive
+ * otherwise.
  */
 export function judgeShift(
   id: { workload: string; threads: number; metric: string },
@@ -92,7 +100,7 @@ export function judgeShift(
   let verdict: CellVerdictKind;
   if (lo >= worseLo && hi < worseHi) verdict = "regression";
   else if (lo > betterLo && hi <= betterHi) verdict = "improvement";
-  else if (lo >= down && hi <= up) verdict = "unchanged";
+  else if (lo >= down && hi <= up) verdict = lo > 0 || hi < 0 ? "within" : "unchanged";
   else verdict = "inconclusive";
   // One-sided detection of a worse shift at the same per-cell level, with MDE_POWER.
   const threshold = worseSign < 0 ? -down : up;

@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { costMetric } from "../observe/cost.ts";
 import type { Result } from "../result/model.ts";
-import type { CellJudgement } from "./judge.ts";
+import { CELL_VERDICTS, type CellJudgement } from "./judge.ts";
 import { judgeCell, pairedSamples } from "./samples.ts";
 
 /** The cost metric read beside throughput: CPU per operation is the one every change moves. */
@@ -18,7 +18,7 @@ const Side = z.strictObject({
   metric: z.string(),
   change: z.number().nullable(),
   ci: z.tuple([z.number(), z.number()]).nullable(),
-  verdict: z.enum(["regression", "improvement", "unchanged", "inconclusive"]),
+  verdict: z.enum(CELL_VERDICTS),
   /** Whether the spec judges it (it can fail the check) or it is only read beside throughput. */
   judged: z.boolean(),
   tolerance: z.number(),
@@ -69,10 +69,10 @@ export function readTogether(
       kind: "costlier",
       text: `${cell}: each ${noun} costs ${pct(cost.change ?? 0)} more CPU (${costText}) and ${tpText}: the code does more work per ${noun}`,
     };
-  if (down && cost.verdict === "unchanged")
+  if (down && (cost.verdict === "unchanged" || cost.verdict === "within"))
     return {
       kind: "same-work",
-      text: `${cell}: ${tpText} while the servers did the same work per ${noun} (${costText}, within ±${(cost.tolerance * 100).toFixed(0)}%): the time went elsewhere — waits (locks, I/O, the network), the environment, or a resource the variants differ in (a CPU quota) — not to costlier code; still a regression of throughput`,
+      text: `${cell}: ${tpText} while the servers did ${cost.verdict === "within" ? "nearly " : ""}the same work per ${noun} (${costText}, within ±${(cost.tolerance * 100).toFixed(0)}%): the time went elsewhere — waits (locks, I/O, the network), the environment, or a resource the variants differ in (a CPU quota) — not to costlier code; still a regression of throughput`,
     };
   if (!down && cost.verdict === "regression")
     return {

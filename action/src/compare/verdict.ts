@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { HostSchema, ResourceUseSchema, TargetInfoSchema } from "../result/model.ts";
 import { readModel } from "../result/store.ts";
+import { CounterReportSchema } from "./counters.ts";
+import { CELL_VERDICTS } from "./judge.ts";
 import { ReadingSchema } from "./reading.ts";
 
 /**
@@ -24,7 +26,7 @@ export const CellJudgementSchema = z.strictObject({
   mde: z.number().nullable(),
   /** Inconclusive: samples (rounds, or blocks for block-t) that would decide it at this noise. */
   needed: z.number().int().positive().optional(),
-  verdict: z.enum(["regression", "improvement", "unchanged", "inconclusive"]),
+  verdict: z.enum(CELL_VERDICTS),
   n: z.number().int(),
   method: z.enum(["paired-t", "welch-t", "block-t"]),
   /** block-t: blocks (server instances) judged, and the share of the variance between them. */
@@ -224,6 +226,11 @@ export const VerdictSchema = z.strictObject({
    * costlier change hidden by spare capacity.
    */
   readings: z.array(ReadingSchema).optional(),
+  /**
+   * What the servers did differently (compare/counters.ts): every counter they keep, per operation
+   * or per second, the ones that moved beyond their noise.
+   */
+  counters: CounterReportSchema.optional(),
   /** CPU profiles per side of the regressed cells (compare.profiles), for the comment's links. */
   profiles: z.array(ProfileSchema).optional(),
   /** The regressed cells' profiles, base against head, function by function. */

@@ -5,6 +5,7 @@
 // per operation; on a noisy machine only the first factor is noisy, so a cost per operation sees
 // changes that throughput's noise hides.
 import { parents, procStat, treeOf } from "../proc/process.ts";
+import { type CounterName, isServerCounter, parseSelector, selectedTotal } from "./counters.ts";
 import { clockTicks } from "./procfs.ts";
 
 /** A target's counters at one moment: counter name → running total (never reset while it runs). */
@@ -24,6 +25,11 @@ export interface CostMetric {
   scale: number;
   unit: string;
   label: string;
+  /**
+   * A metric of counters read whole from the servers (observe/counters.ts): the sum of the series
+   * these selectors name (one per kind of server that has it); `counter` is then its display name.
+   */
+  selects?: readonly string[];
 }
 
 /** Every cost metric tiperf knows, by name: the unit and the divisor are in the name. */
@@ -42,7 +48,60 @@ export const COST_METRICS: Record<string, CostMetric> = {
   tup_returned_per_op: { counter: "tup_returned", scale: 1, unit: "1/op", label: "tuples returned/op" },
   tup_fetched_per_op: { counter: "tup_fetched", scale: 1, unit: "1/op", label: "tuples fetched/op" },
   blks_hit_per_op: { counter: "blks_hit", scale: 1, unit: "1/op", label: "blocks hit/op" },
+  // short names of server counters, one selector per kind of server that keeps one
+  statements_per_op: {
+    counter: "statements",
+    selects: ["tidb:tidb_executor_statement_total", "mariadb:Questions", "postgres:pg_stat_statements.calls"],
+    scale: 1,
+    unit: "1/op",
+    label: "statements/op",
+  },
+  cop_requests_per_op: {
+    counter: "cop_requests",
+    selects: ["tidb:tidb_distsql_handle_query_duration_seconds_count"],
+    scale: 1,
+    unit: "1/op",
+    label: "coprocessor requests/op",
+  },
+  plan_cache_misses_per_op: {
+    counter: "plan_cache_misses",
+    selects: ["tidb:tidb_server_plan_cache_miss_total"],
+    scale: 1,
+    unit: "1/op",
+    label: "plan cache misses/op",
+  },
+  tiny_allocs_per_op: {
+    counter: "tiny_allocs",
+    selects: ["tidb:go_gc_heap_tiny_allocs_objects_total"],
+    scale: 1,
+    unit: "1/op",
+    label: "tiny allocs/op",
+  },
+  sched_events_per_op: {
+    counter: "sched_events",
+    selects: ["tidb:go_sched_latencies_seconds_count"],
+    scale: 1,
+    unit: "1/op",
+    label: "goroutine schedulings/op",
+  },
+  rows_read_per_op: {
+    counter: "rows_read",
+    selects: ["mariadb:Rows_read"],
+    scale: 1,
+    unit: "1/op",
+    label: "rows read/op",
+  },
+  tmp_tables_per_op: {
+    counter: "tmp_tables",
+    selects: ["mariadb:Created_tmp_tables"],
+    scale: 1,
+    unit: "1/op",
+    label: "temporary tables/op",
+  },
 };
+
+/** The suffix that makes a server counter a metric of a spec: `go_memstats_mallocs_total/op`. */
+export const PER_OP = "/op";
 
 /**
  * The longest a reading of a server's counters may take: a stopped or stalled server gives none
@@ -56,10 +115,19 @@ export const IDLE_WINDOW_S = 2;
 /** The components of a TiDB cluster whose CPU is counted apart (work moving between them shows). */
 export const COMPONENTS = ["tidb", "tikv", "pd"] as const;
 
-/** A cost metric by name, component ones included (tikv_cpu_ms_per_op); undefined when unknown. */
+/**
+ * A cost metric by name: the named ones, component ones (tikv_cpu_ms_per_op), and any server
+ * counter per operation (`tidb_executor_statement_total{type="Select"}/op`, observe/counters.ts
+ * parseSelector); undefined when unknown.
+ */
 export function costMetric(name: string): (CostMetric & { component?: string }) | undefined {
   const own = COST_METRICS[name];
   if (own) return own;
+  if (name.endsWith(PER_OP)) {
+    const selector = name.slice(0, -PER_OP.length);
+    if (!parseSelector(selector)) return undefined;
+    return { counter: selector, selects: [selector], scale: 1, unit: "1/op", label: `${selector} /op` };
+  }
   for (const c of COMPONENTS) {
     const base = name.startsWith(`${c}_`) ? COST_METRICS[name.slice(c.length + 1)] : undefined;
     if (base) return { ...base, counter: `${base.counter}.${c}`, label: `${c} ${base.label}`, component: c };
@@ -70,7 +138,7 @@ export function costMetric(name: string): (CostMetric & { component?: string }) 
 /** The metric a counter gives, by the counter's name (cpu_s.tikv → tikv_cpu_ms_per_op). */
 function metricOfCounter(counter: string): string | undefined {
   const [base, component] = counter.split(".");
-  const name = Object.entries(COST_METRICS).find(([, m]) => m.counter === base)?.[0];
+  const name = Object.entries(COST_METRICS).find(([, m]) => m.counter === base && !m.selects)?.[0];
   if (!name) return undefined;
   return component ? `${component}_${name}` : name;
 }
@@ -81,7 +149,10 @@ export interface CostRecord {
   window_s: number;
   /** Operations the load tool counted in the measured window (its throughput × the duration). */
   ops: number;
-  /** Each counter's growth over the window, before the idle share was taken off. */
+  /**
+   * Each counter's growth over the window, before the idle share was taken off; a server counter
+   * read whole (observe/counters.ts) only where it grew.
+   */
   counters: Record<string, number>;
   /** The idle server's growth per second of each counter, taken off (× window_s) before dividing. */
   idle_per_s?: Record<string, number>;
@@ -89,18 +160,28 @@ export interface CostRecord {
 
 /**
  * The cost metrics of one window: (after − before − idle × window) / ops, scaled; counters that
- * went down (a server restarted between the readings) give none.
+ * went down (a server restarted between the readings, or a level that is no counter) give none.
+ * `wanted`: metrics of server counters (statements_per_op, `<selector>/op`) to compute besides
+ * the named ones.
  */
 export function costOf(
   before: CounterReading,
   after: CounterReading,
   ops: number,
   idle?: Record<string, number>,
+  wanted: readonly string[] = [],
 ): { metrics: Record<string, number>; record: CostRecord } {
   const window = (after.at - before.at) / 1000;
   const counters: Record<string, number> = {};
   const metrics: Record<string, number> = {};
+  const components = new Set(Object.keys(before.counters).filter(isServerCounter).map(componentOf));
   for (const [name, end] of Object.entries(after.counters)) {
+    if (isServerCounter(name)) {
+      // a labelled series is created on its first event: absent before, it counted from zero
+      const start = before.counters[name] ?? (components.has(componentOf(name)) ? 0 : undefined);
+      if (start !== undefined && end > start) counters[name] = end - start;
+      continue;
+    }
     const start = before.counters[name];
     if (start === undefined || end < start) continue;
     counters[name] = end - start;
@@ -110,6 +191,18 @@ export function costOf(
     const net = end - start - (idle?.[name] ?? 0) * window;
     metrics[metric] = (Math.max(0, net) / ops) * info.scale;
   }
+  if (ops > 0)
+    for (const name of wanted) {
+      const info = costMetric(name);
+      const selectors = (info?.selects ?? []).map(parseSelector).filter((s): s is CounterName => !!s);
+      if (!info || !selectors.length) continue;
+      // a series present in both readings that did not grow counts 0; none of them present: no value
+      const present = selectors.some((s) => selectedTotal(s, after.counters) !== undefined);
+      if (!present) continue;
+      const grown = selectors.reduce((n, s) => n + (selectedTotal(s, counters) ?? 0), 0);
+      const idleGrowth = selectors.reduce((n, s) => n + (selectedTotal(s, idle ?? {}) ?? 0), 0) * window;
+      metrics[name] = (Math.max(0, grown - idleGrowth) / ops) * info.scale;
+    }
   return {
     metrics,
     record: {
@@ -121,6 +214,8 @@ export function costOf(
   };
 }
 
+const componentOf = (key: string) => key.slice(0, key.indexOf(":"));
+
 /** Per second growth of each counter between two readings of an idle server. */
 export function idleRates(before: CounterReading, after: CounterReading): Record<string, number> {
   const s = (after.at - before.at) / 1000;
@@ -128,7 +223,9 @@ export function idleRates(before: CounterReading, after: CounterReading): Record
   if (!(s > 0)) return out;
   for (const [name, end] of Object.entries(after.counters)) {
     const start = before.counters[name];
-    if (start !== undefined && end >= start) out[name] = (end - start) / s;
+    // a server counter read whole is kept only where it grew (hundreds stay still)
+    if (start !== undefined && end >= start && (end > start || !isServerCounter(name)))
+      out[name] = (end - start) / s;
   }
   return out;
 }
@@ -183,41 +280,4 @@ export function goServerCounters(text: string): Record<string, number> {
   if (t.go_memstats_mallocs_total !== undefined) out.mallocs = t.go_memstats_mallocs_total;
   if (t.go_gc_duration_seconds_count !== undefined) out.gc_cycles = t.go_gc_duration_seconds_count;
   return out;
-}
-
-/** The SQL that reads MariaDB's counters (SHOW GLOBAL STATUS, batch output: name TAB value). */
-export const MARIADB_COUNTERS_SQL =
-  "SHOW GLOBAL STATUS WHERE Variable_name LIKE 'Handler_read%' OR Variable_name = 'Innodb_buffer_pool_read_requests'";
-
-/**
- * MariaDB's counters from `SHOW GLOBAL STATUS` batch output: Handler_read_* summed (rows the
- * storage engine was asked for, by key, next, first or scan), and InnoDB's buffer pool page reads.
- */
-export function mariadbCounters(tsv: string): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const line of tsv.split("\n")) {
-    const [name, value] = line.trim().split(/\t/);
-    const v = Number(value);
-    if (!name || value === undefined || !Number.isFinite(v)) continue;
-    const n = name.toLowerCase();
-    if (n.startsWith("handler_read")) out.handler_reads = (out.handler_reads ?? 0) + v;
-    else if (n === "innodb_buffer_pool_read_requests") out[n] = v;
-  }
-  return out;
-}
-
-/** The SQL that reads PostgreSQL's counters of every database (psql -At: values joined by |). */
-export const POSTGRES_COUNTERS_SQL =
-  "SELECT sum(tup_returned), sum(tup_fetched), sum(blks_hit) FROM pg_stat_database";
-
-/** PostgreSQL's counters from `psql -At` of POSTGRES_COUNTERS_SQL. */
-export function postgresCounters(out: string): Record<string, number> {
-  const fields = out.trim().split("|");
-  const r: Record<string, number> = {};
-  ["tup_returned", "tup_fetched", "blks_hit"].forEach((name, i) => {
-    const v = fields[i]?.trim();
-    // an empty field is NULL (no database counted yet), not zero
-    if (v && Number.isFinite(Number(v))) r[name] = Number(v);
-  });
-  return r;
 }

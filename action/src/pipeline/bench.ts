@@ -731,6 +731,8 @@ export class Bench {
       readings.after,
       rate * op.perSecond * w.duration,
       this.idle,
+      // the server counters the spec judges per operation (statements_per_op, "<counter>/op")
+      Object.keys(w.judge),
     );
     const out: Cell["metrics"] = {};
     for (const [name, value] of Object.entries(metrics)) {

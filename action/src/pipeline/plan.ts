@@ -9,7 +9,7 @@ import { familyOf } from "../compare/judge-results.ts";
 import { READ_COST } from "../compare/reading.ts";
 import { driverOf } from "../drivers/registry.ts";
 import { InputError } from "../errors.ts";
-import { costMetric, IDLE_WINDOW_S } from "../observe/cost.ts";
+import { costMetric, IDLE_WINDOW_S, PER_OP } from "../observe/cost.ts";
 import { shellCommand } from "../proc/quote.ts";
 import { writeAtomic } from "../result/store.ts";
 import type { LoadedSpec } from "../specfile/load.ts";
@@ -538,8 +538,9 @@ function costPlan(
   const judged = [
     ...new Set(spec.workloads.flatMap((w) => Object.keys(w.judge).filter((m) => costMetric(m)))),
   ];
+  // any server counter per operation, where the target reads its servers' counters at all
   const refusals = judged
-    .filter((m) => !given.includes(m))
+    .filter((m) => !given.includes(m) && !(given.length && m.endsWith(PER_OP)))
     .map(
       (m) =>
         `metrics.${m}: ${target.cost ? `${target.cost.source} gives no ${m}` : `target.kind ${spec.target.kind} gives no ${m}`}; ${given.length ? `it gives ${given.join(", ")}` : "it gives no cost metric"}`,
@@ -548,7 +549,7 @@ function costPlan(
   if (!given.length || !counted) return { refusals };
   const source = target.cost?.source ?? "the servers' own counters";
   return {
-    text: `cost per operation (${given.join(", ")}): ${source} read at each measured window's start and end ÷ the operations the load tool counted; ${judged.length ? `judged (can fail the check): ${judged.join(", ")}` : `${READ_COST} read beside throughput, judged in none (list one under metrics: to fail the check on it)`}; background work kept out: the idle servers' rate over ${IDLE_WINDOW_S}s after each start and data load is taken off every cell${target.cost?.note ? `; ${target.cost.note}` : ""}`,
+    text: `cost per operation (${given.join(", ")}): ${source} read at each measured window's start and end ÷ the operations the load tool counted; ${judged.length ? `judged (can fail the check): ${judged.join(", ")}` : `${READ_COST} read beside throughput, judged in none (list one under metrics: to fail the check on it)`}; background work kept out: the idle servers' rate over ${IDLE_WINDOW_S}s after each start and data load is taken off every cell; every other counter the servers keep is read too, and those that moved beyond their noise are listed per operation (per second where they follow the clock), never judged unless named under metrics ("<counter>/op")${target.cost?.note ? `; ${target.cost.note}` : ""}`,
     json: { judged, idle_window_s: IDLE_WINDOW_S, background: "idle-rate subtracted" },
     refusals,
   };

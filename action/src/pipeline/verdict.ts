@@ -1,6 +1,8 @@
 // The verdict builder: what a comparison's judgements, the effect checks and the way its rounds
 // ran say, as the verdict file (compare/verdict.ts) has it. compareSpec measures; this decides
 // and explains.
+
+import { whatMoved } from "../compare/counters.ts";
 import { INSTANCE_GAP_SD, singlePairNote } from "../compare/design.ts";
 import { cpuQuotaOf, quotaEffects, settingEffects, unshownEffects, withEffects } from "../compare/effects.ts";
 import { overallVerdict } from "../compare/judge.ts";
@@ -53,6 +55,10 @@ export function buildVerdict(i: VerdictInputs): Verdict {
 
   const cells = withEffects(judged.cells, effects);
   const read = readings(result, control, cells, judged.alpha);
+  const keys = loaded.spec.workloads.flatMap((w) =>
+    w.threads.map((threads) => ({ workload: w.name, threads })),
+  );
+  const counters = whatMoved(result, control, others, keys, compare.confidence);
   const side = (variant: string) => ({
     variant,
     run_id: result.run_id,
@@ -93,6 +99,7 @@ export function buildVerdict(i: VerdictInputs): Verdict {
     ...(loaded.unseen?.length ? { unseen: loaded.unseen } : {}),
     ...evidenceField(evidenceOf(result.cells, names)),
     ...(read.length ? { readings: read } : {}),
+    ...(counters ? { counters } : {}),
     ...(i.profiles.length ? { profiles: i.profiles } : {}),
     ...(i.profileDiffs?.length ? { profile_diffs: i.profileDiffs } : {}),
     notes: verdictNotes(i, singlePair),

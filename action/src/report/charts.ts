@@ -15,8 +15,8 @@ export interface Chart {
 }
 
 const VERDICT_COLORS = {
-  domain: ["regression", "improvement", "unchanged", "inconclusive"],
-  range: ["#d62728", "#2ca02c", "#7f7f7f", "#e6a700"],
+  domain: ["regression", "improvement", "within", "unchanged", "inconclusive"],
+  range: ["#d62728", "#2ca02c", "#1f77b4", "#7f7f7f", "#e6a700"],
 };
 
 const LEGEND = { orient: "bottom" as const, title: null };

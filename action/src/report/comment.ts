@@ -1,4 +1,5 @@
 import type { Verdict } from "../compare/verdict.ts";
+import { countersMarkdown } from "./counters.ts";
 import { EVIDENCE_TEXT, evidenceMarkdown, profileDiffMarkdown, profileMarkdown } from "./evidence.ts";
 import { matrixCharts, matrixTable, variantWorkloads } from "./matrix.ts";
 import { workloadCharts } from "./mermaid.ts";
@@ -17,6 +18,7 @@ import {
   reproduceCommand,
   subVerdict,
   summaryLine,
+  verdictWord,
   type WorkloadRows,
   warningLines,
   workloadRows,
@@ -123,7 +125,7 @@ export function confirmationText(v: Verdict, c: NonNullable<Verdict["confirmatio
 
 function rowVerdict(r: Row): string {
   const why = r.because.length && r.verdict !== "unchanged" ? ` (${r.because.join(", ")})` : "";
-  return `${CELL_MARK[r.verdict]} ${r.verdict}${why}`;
+  return `${CELL_MARK[r.verdict]} ${verdictWord(r.verdict)}${why}`;
 }
 
 function table(w: WorkloadRows, v: Verdict, rows: Row[]): string[] {
@@ -248,6 +250,7 @@ function render(
       "",
     );
   if (v.profile_diffs?.length) out.push(...profileDiffMarkdown(v.profile_diffs, md), "");
+  if (v.counters) out.push(...countersMarkdown(v, v.counters, md));
   if (d.evidence && v.evidence?.length)
     out.push(
       "<details><summary>Where the time went: CPU and memory of the servers, the load generator and the machine</summary>",

@@ -5,6 +5,7 @@ import { WriteError } from "../errors.ts";
 import type { Result } from "../result/model.ts";
 import { writeAtomic } from "../result/store.ts";
 import { type Chart, chartSvg, svgPng, verdictCharts } from "./charts.ts";
+import { countersHtml } from "./counters.ts";
 import { EVIDENCE_TEXT, HINT_MARK, useText } from "./evidence.ts";
 import {
   CELL_MARK,
@@ -20,6 +21,7 @@ import {
   reproduceCommand,
   subVerdict,
   summaryLine,
+  verdictWord,
   warningLines,
   workloadRows,
 } from "./rows.ts";
@@ -95,6 +97,7 @@ export function verdictHtml(v: Verdict, charts: RenderedChart[], extra: HtmlExtr
   if (v.evidence?.length) out.push(...evidenceHtml(v.evidence));
   if (v.profiles?.length) out.push(...profilesHtml(v.profiles));
   if (v.profile_diffs?.length) out.push(...profileDiffsHtml(v.profile_diffs));
+  if (v.counters) out.push(...countersHtml(v, v.counters, esc));
   const seconds = charts.filter((c) => c.chart.perSecond);
   if (seconds.length) {
     out.push(
@@ -204,7 +207,7 @@ function workloadSections(v: Verdict, charts: RenderedChart[], conf: string, sho
         ...(w.costName ? [costText(r)] : []),
       ];
       out.push(
-        `<tr class="${r.verdict}">${cells.map((c) => `<td>${esc(c)}</td>`).join("")}<td class="l">${CELL_MARK[r.verdict]} ${esc(r.verdict)}${r.verdict !== "unchanged" ? ` (${esc(r.because.join(", "))})` : ""}</td></tr>`,
+        `<tr class="${r.verdict}">${cells.map((c) => `<td>${esc(c)}</td>`).join("")}<td class="l">${CELL_MARK[r.verdict]} ${esc(verdictWord(r.verdict))}${r.verdict !== "unchanged" ? ` (${esc(r.because.join(", "))})` : ""}</td></tr>`,
       );
     }
     out.push("</tbody></table>", '<div class="charts">');

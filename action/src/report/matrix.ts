@@ -12,6 +12,7 @@ import {
   SEVERITY,
   subVerdict,
   variantNames,
+  verdictWord,
   type WorkloadRows,
   workloadRows,
 } from "./rows.ts";
@@ -81,7 +82,7 @@ export function matrixTable(
       w.per.map((p) => p.variant),
     );
     lines.push(
-      `| ${t} | ${num(base)} | ${cols.join(" | ")} | ${CELL_MARK[verdict]} ${verdict}${verdict !== "unchanged" && who.length ? ` (${who.map(md).join(", ")})` : ""} |`,
+      `| ${t} | ${num(base)} | ${cols.join(" | ")} | ${CELL_MARK[verdict]} ${verdictWord(verdict)}${verdict !== "unchanged" && who.length ? ` (${who.map(md).join(", ")})` : ""} |`,
     );
   }
   return { lines, hidden };

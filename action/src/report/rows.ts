@@ -12,9 +12,13 @@ import { evidenceWarnings } from "./evidence.ts";
 export const CELL_MARK: Record<CellVerdictKind, string> = {
   regression: "🔴",
   improvement: "🟢",
+  within: "🔹",
   unchanged: "⚪",
   inconclusive: "🟡",
 };
+
+/** A verdict in the reports' words: a change within the tolerance is said as one, with its size beside it. */
+export const verdictWord = (k: CellVerdictKind): string => (k === "within" ? "changed within tolerance" : k);
 
 /** 🔴 regression, 🟡 inconclusive, 🟢 pass with an improvement, ⚪ pass with nothing changed. */
 export function overallMark(v: Verdict): string {
@@ -46,7 +50,13 @@ export function costText(r: Row): string {
 }
 
 /** Verdicts from the worst to the best: a row, or a thread count over variants, shows the first present. */
-export const SEVERITY: CellVerdictKind[] = ["regression", "inconclusive", "improvement", "unchanged"];
+export const SEVERITY: CellVerdictKind[] = [
+  "regression",
+  "inconclusive",
+  "improvement",
+  "within",
+  "unchanged",
+];
 
 /** One row of the seeds' table: a workload at one thread count, every judged metric of it. */
 export interface Row {
@@ -214,6 +224,7 @@ export function summaryLine(v: Verdict): { title: string; parts: string[] } {
     count("regression") && `${count("regression")} regressed`,
     count("inconclusive") && `${count("inconclusive")} inconclusive`,
     count("improvement") && `${count("improvement")} improved`,
+    count("within") && `${count("within")} changed within tolerance`,
   ].filter(Boolean);
   const against = (x: Verdict) => {
     const diff = targetDiff(x);

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { driverNames, driverOf } from "../drivers/registry.ts";
 import type { Workload } from "../drivers/types.ts";
-import { costMetric } from "../observe/cost.ts";
+import { costMetric, PER_OP } from "../observe/cost.ts";
 import { cpuList, cpuQuota, parsePercent } from "../targets/local/schema.ts";
 import { TARGET_KINDS, TargetSchema } from "../targets/registry.ts";
 import type { TargetSpec } from "../targets/types.ts";
@@ -85,10 +85,32 @@ export const WorkloadSchema = z
     };
   });
 
+/** A tolerance written as a multiple of the metric's measured noise: "3x noise". */
+const NOISE_MULTIPLE = /^(\d+(?:\.\d+)?)\s*x\s*noise$/;
+const TOLERANCE_WORDS =
+  'tolerance must be a percentage like "5%" or a multiple of the measured noise like "3x noise"';
+
 export const MetricSchema = z.strictObject({
   /** Taken from the load tool when left out; must agree with it when given. */
   better: z.enum(["higher", "lower"], { error: "must be higher or lower" }).optional(),
-  tolerance: percent("tolerance", 0, 1),
+  /**
+   * A percentage ("2%"), or a multiple of the per-round noise compare.noise gives for this metric
+   * in each workload ("3x noise": three standard deviations of one round's log ratio).
+   */
+  tolerance: z
+    .string({ error: TOLERANCE_WORDS })
+    .regex(/^\s*\d+(\.\d+)?\s*(%|x\s*noise)\s*$/, TOLERANCE_WORDS)
+    .transform((v, ctx): number | { noise: number } => {
+      const times = NOISE_MULTIPLE.exec(v.trim());
+      if (times) return { noise: Number(times[1]) };
+      const f = parsePercent(v);
+      if (f !== undefined && f > 0 && f <= 1) return f;
+      ctx.addIssue({
+        code: "custom",
+        message: `${TOLERANCE_WORDS}, in (0%, 100%] (got ${JSON.stringify(v)})`,
+      });
+      return z.NEVER;
+    }),
 });
 
 export const COMPARE_ORDERS = ["auto", "interleaved", "duet"] as const;
@@ -212,6 +234,14 @@ export const CompareSchema = z.strictObject({
 
 const METRIC_NAME = /^[a-z][a-z0-9_]*$/;
 
+/** A metric name: a known metric (tps, p95_ms, alloc_kb_per_op) or a server counter per operation. */
+const metricKey = z
+  .string()
+  .refine(
+    (k) => METRIC_NAME.test(k) || (k.endsWith(PER_OP) && costMetric(k) !== undefined),
+    'metric names are lower-case letters, digits and _ (e.g. tps, p95_ms, tpmc), or a server counter per operation ("go_memstats_mallocs_total/op", "tidb:tidb_executor_statement_total{type="Select"}/op")',
+  );
+
 export const SpecSchema = z
   .strictObject({
     name: z.string().regex(NAME, "must be lower-case letters, digits, _ or - (starting with a letter)"),
@@ -231,14 +261,7 @@ export const SpecSchema = z
      */
     driver: z.strictObject({ cpus: cpuList.optional(), cpu_quota: cpuQuota.optional() }).optional(),
     workloads: z.array(WorkloadSchema).min(1, "must list at least one workload"),
-    metrics: z
-      .record(
-        z
-          .string()
-          .regex(METRIC_NAME, "metric names are lower-case letters, digits and _ (e.g. tps, p95_ms, tpmc)"),
-        MetricSchema,
-      )
-      .default({}),
+    metrics: z.record(metricKey, MetricSchema).default({}),
     /** Named overlays, deep-merged onto the rest of the spec (see spec/variants.ts). */
     variants: z
       .record(
@@ -267,18 +290,38 @@ export const SpecSchema = z
     const costs = TARGET_KINDS[spec.target.kind]?.costMetrics ?? [];
     spec.workloads.forEach((w, i) => {
       const driver = driverOf(w.driver);
-      const metrics = { ...driver.metrics(w), ...costMetricsOf(costs, driver.operations(w) !== undefined) };
+      const counted = driver.operations(w) !== undefined;
+      const metrics = {
+        ...driver.metrics(w),
+        ...costMetricsOf(costs, counted),
+        // any server counter per operation, where the kind reads its servers' counters
+        ...costMetricsOf(
+          costs.length ? Object.keys(spec.metrics).filter((m) => m.endsWith(PER_OP)) : [],
+          counted,
+        ),
+      };
       for (const m of Object.keys(metrics)) provided.add(m);
       for (const [m, rule] of Object.entries(spec.metrics)) {
         const info = metrics[m];
         if (!info) continue;
+        const tolerance = toleranceOf(
+          rule.tolerance,
+          m,
+          w.name,
+          m === driver.defaultMetric(w),
+          spec.compare?.noise,
+        );
+        if (typeof tolerance === "string") {
+          ctx.addIssue({ code: "custom", path: ["metrics", m, "tolerance"], message: tolerance });
+          continue;
+        }
         if (rule.better !== undefined && rule.better !== info.better)
           ctx.addIssue({
             code: "custom",
             path: ["metrics", m, "better"],
             message: `${m} of ${w.driver} is ${info.better}-is-better (workload ${w.name})`,
           });
-        w.judge[m] = { better: info.better, tolerance: rule.tolerance };
+        w.judge[m] = { better: info.better, tolerance };
       }
       if (Object.keys(w.judge).length === 0) {
         const m = driver.defaultMetric(w);
@@ -309,6 +352,28 @@ function costMetricsOf(names: readonly string[], counted: boolean) {
     if (m) out[n] = { unit: m.unit, better: "lower", label: m.label };
   }
   return out;
+}
+
+/**
+ * A metric's tolerance in one workload: a percentage as written, or the multiple of the per-round
+ * noise compare.noise gives for it there; a message when that noise is not given or too large.
+ */
+function toleranceOf(
+  t: number | { noise: number },
+  metric: string,
+  workload: string,
+  isDefault: boolean,
+  noise: CompareSettings["noise"],
+): number | string {
+  if (typeof t === "number") return t;
+  const w = noise?.workloads[workload];
+  const sd = w?.metrics?.[metric]?.rounds ?? (isDefault ? w?.rounds : undefined);
+  if (sd === undefined)
+    return `"${t.noise}x noise" needs the metric's measured noise: compare.noise.workloads.${workload}.metrics.${metric}.rounds (an A/A run measures it)`;
+  const tol = t.noise * sd;
+  if (!(tol > 0 && tol <= 1))
+    return `"${t.noise}x noise" of ${(sd * 100).toFixed(2)}% in workload ${workload} is ${(tol * 100).toFixed(1)}%: a tolerance lies in (0%, 100%]`;
+  return Math.round(tol * 1e6) / 1e6;
 }
 
 /** The tolerance of a workload's default metric when the spec names none of its metrics. */

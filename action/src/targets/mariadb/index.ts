@@ -1,7 +1,7 @@
 // Kind mariadb: a private MariaDB server per variant, from Debian's mariadb-server.
-import { MARIADB_COUNTERS_SQL, mariadbCounters } from "../../observe/cost.ts";
 import { anyTool } from "../../proc/env.ts";
 import { localKind } from "../local/kind.ts";
+import { MARIADB_COUNTERS_SQL, mariadbCounters } from "./counters.ts";
 import { MARIADB_PROGRAMS, mariadbCommands, READ_BACK, startMariadb } from "./server.ts";
 
 export const mariadb = localKind({
@@ -19,8 +19,15 @@ export const mariadb = localKind({
     versionSql: READ_BACK.version,
     // the server's CPU is not readable from here: its storage engine's reads are
     counters: {
-      metrics: () => ["handler_reads_per_op", "bp_reads_per_op"],
-      source: () => "SHOW GLOBAL STATUS (Handler_read_*, Innodb_buffer_pool_read_requests)",
+      metrics: () => [
+        "handler_reads_per_op",
+        "bp_reads_per_op",
+        "statements_per_op",
+        "rows_read_per_op",
+        "tmp_tables_per_op",
+      ],
+      source: () =>
+        "SHOW GLOBAL STATUS (every counter; the cost metrics: Handler_read_*, Innodb_buffer_pool_read_requests)",
       read: async (sql) => mariadbCounters(await sql(MARIADB_COUNTERS_SQL)),
     },
   },
@@ -43,6 +50,12 @@ export const mariadb = localKind({
       client: true,
     },
   ],
-  costMetrics: ["handler_reads_per_op", "bp_reads_per_op"],
+  costMetrics: [
+    "handler_reads_per_op",
+    "bp_reads_per_op",
+    "statements_per_op",
+    "rows_read_per_op",
+    "tmp_tables_per_op",
+  ],
   start: startMariadb,
 });

@@ -3,7 +3,7 @@ import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { RunError } from "../../errors.ts";
 import { onTeardown } from "../../lifecycle/teardown.ts";
-import { COUNTERS_TIMEOUT_MS, MARIADB_COUNTERS_SQL, mariadbCounters } from "../../observe/cost.ts";
+import { COUNTERS_TIMEOUT_MS } from "../../observe/cost.ts";
 import { firstTool, MYSQL_CLIENTS } from "../../proc/env.ts";
 import { runCommand } from "../../proc/process.ts";
 import type { LocalTargetSpec } from "../local/schema.ts";
@@ -15,6 +15,7 @@ import {
   runPrivateServer,
 } from "../local/server.ts";
 import type { StartOptions, Target } from "../types.ts";
+import { MARIADB_COUNTERS_SQL, mariadbCounters } from "./counters.ts";
 
 const isRoot = () => process.getuid?.() === 0;
 

@@ -1,13 +1,9 @@
 // Kind postgres: a private PostgreSQL server per variant, from Debian's postgresql.
 import { join } from "node:path";
-import { postgresCounters } from "../../observe/cost.ts";
 import { anyTool } from "../../proc/env.ts";
 import { localKind } from "../local/kind.ts";
+import { readPostgresCounters } from "./counters.ts";
 import { postgresBinDirs, postgresCommands, READ_BACK, startPostgres } from "./server.ts";
-
-/** The counters of the database the statement runs in (psql -At: values joined by |). */
-const POSTGRES_RUN_DATABASE_COUNTERS_SQL =
-  "SELECT tup_returned, tup_fetched, blks_hit FROM pg_stat_database WHERE datname = current_database()";
 
 export const postgres = localKind({
   name: "postgres",
@@ -25,8 +21,9 @@ export const postgres = localKind({
     // the run's own database only: other databases' clients stay out of its counters
     counters: {
       metrics: () => ["tup_returned_per_op", "tup_fetched_per_op", "blks_hit_per_op"],
-      source: () => "pg_stat_database of the run's database (tup_returned, tup_fetched, blks_hit)",
-      read: async (sql) => postgresCounters(await sql(POSTGRES_RUN_DATABASE_COUNTERS_SQL)),
+      source: () =>
+        "pg_stat_database, pg_stat_user_tables and pg_stat_user_indexes of the run's database, and pg_stat_statements where loaded",
+      read: (sql) => readPostgresCounters(sql),
     },
   },
   stopSignal: "SIGINT",

@@ -4,7 +4,7 @@ import { chown, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { RunError } from "../../errors.ts";
 import { onTeardown } from "../../lifecycle/teardown.ts";
-import { COUNTERS_TIMEOUT_MS, POSTGRES_COUNTERS_SQL, postgresCounters } from "../../observe/cost.ts";
+import { COUNTERS_TIMEOUT_MS } from "../../observe/cost.ts";
 import { type RunAs, runCommand } from "../../proc/process.ts";
 import type { LocalTargetSpec } from "../local/schema.ts";
 import {
@@ -15,6 +15,7 @@ import {
   runPrivateServer,
 } from "../local/server.ts";
 import type { StartOptions, Target } from "../types.ts";
+import { readPostgresCounters } from "./counters.ts";
 
 /** Debian installs each major version under /usr/lib/postgresql/N/bin: those with a server, newest first. */
 export function postgresBinDirs(): string[] {
@@ -101,8 +102,12 @@ export function postgresCommands(o: {
   };
 }
 
-/** tiperf's own SQL to a private PostgreSQL on `port` (psql, no psqlrc read): its counters, a database. */
+/**
+ * tiperf's own SQL to a private PostgreSQL on `port` (psql, no psqlrc read): its counters (those of
+ * the run's database, once it is created; the postgres database's before), a database.
+ */
 function postgresClient(port: number) {
+  let runDatabase = "postgres";
   const psql = (query: string, db = "postgres", timeoutMs = 30_000) =>
     runCommand(
       "psql",
@@ -111,12 +116,15 @@ function postgresClient(port: number) {
     );
   return {
     psql,
-    counters: async () => {
-      const r = await psql(POSTGRES_COUNTERS_SQL, "postgres", COUNTERS_TIMEOUT_MS);
-      return r.code === 0 ? postgresCounters(r.stdout) : {};
-    },
+    counters: () =>
+      readPostgresCounters(async (query) => {
+        const r = await psql(query, runDatabase, COUNTERS_TIMEOUT_MS);
+        if (r.code !== 0) throw new RunError(`PostgreSQL: counters not read: ${r.stderr.trim()}`);
+        return r.stdout;
+      }).catch(() => ({})),
     createDatabase: async (name: string) => {
       const db = checkDatabaseName(name);
+      runDatabase = db;
       const exists = await psql(`SELECT 1 FROM pg_database WHERE datname = '${db}'`);
       if (exists.code === 0 && exists.stdout.trim() === "1") return;
       const r = await psql(`CREATE DATABASE ${db}`);

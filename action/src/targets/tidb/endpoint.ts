@@ -2,6 +2,7 @@
 // ask of it. Anything that needs a deployment (a version or build, server configs, topology, CPU
 // limits) is refused with the reason; the run's own tables are analyzed after the load.
 import { COUNTERS_TIMEOUT_MS, goServerCounters } from "../../observe/cost.ts";
+import { promCounters } from "../../observe/counters.ts";
 import { variantAt } from "../../specfile/keys.ts";
 import type { Sql } from "../endpoint/client.ts";
 import {
@@ -60,7 +61,9 @@ export const TIDB_ENDPOINT: EndpointServer = {
       const r = await fetch(`http://${ep.host}:${ep.status_port}/metrics`, {
         signal: AbortSignal.timeout(COUNTERS_TIMEOUT_MS),
       });
-      return r.ok ? goServerCounters(await r.text()) : {};
+      if (!r.ok) return {};
+      const text = await r.text();
+      return { ...goServerCounters(text), ...promCounters(text, "tidb") };
     },
   },
 };

@@ -273,5 +273,10 @@ export const tidb: TargetKind = {
     "tidb_cpu_ms_per_op",
     "tikv_cpu_ms_per_op",
     "pd_cpu_ms_per_op",
+    "statements_per_op",
+    "cop_requests_per_op",
+    "plan_cache_misses_per_op",
+    "tiny_allocs_per_op",
+    "sched_events_per_op",
   ],
 };

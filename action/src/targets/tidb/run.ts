@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { RunError } from "../../errors.ts";
 import { onTeardown } from "../../lifecycle/teardown.ts";
 import { COUNTERS_TIMEOUT_MS, goServerCounters } from "../../observe/cost.ts";
+import { promCounters } from "../../observe/counters.ts";
 import type { RemoteHost } from "../../proc/ssh.ts";
 import type { ToolLauncher } from "../../proc/tool.ts";
 import { writeAtomic } from "../../result/store.ts";
@@ -177,9 +178,10 @@ export class TidbRun implements RunContext {
 
   /**
    * The counters of every TiDB, TiKV and PD server (their status ports' /metrics): CPU seconds per
-   * component (cpu_s.tikv …) and in all (cpu_s), and tidb-server's Go heap allocations, mallocs and
-   * GC cycles. A server that does not answer is left out of this reading (its counters then give
-   * no cost for the cell: a counter must be in both readings).
+   * component (cpu_s.tikv …) and in all (cpu_s), tidb-server's Go heap allocations, mallocs and
+   * GC cycles, and every counter each server exports as `<role>:<series>` (observe/counters.ts;
+   * summed over the servers of one role). A server that does not answer is left out of this
+   * reading (its counters then give no cost for the cell: a counter must be in both readings).
    */
   private async costCounters(r: Running): Promise<Record<string, number>> {
     const roles = ["tidb", "tikv", "pd"] as const;
@@ -189,7 +191,11 @@ export class TidbRun implements RunContext {
         (b) => b.toString("utf8"),
         () => undefined,
       );
-      return { role, counters: text === undefined ? undefined : goServerCounters(text) };
+      return {
+        role,
+        counters: text === undefined ? undefined : goServerCounters(text),
+        all: text === undefined ? {} : promCounters(text, role),
+      };
     };
     const answers = await Promise.all(
       roles.flatMap((role) => (r.status[role] ?? []).map((a) => read(role, a))),
@@ -200,7 +206,8 @@ export class TidbRun implements RunContext {
       if (v !== undefined) out[k] = (out[k] ?? 0) + v;
     };
     const components = new Set(answers.map((a) => a.role));
-    for (const { role, counters: c = {} } of answers) {
+    for (const { role, counters: c = {}, all } of answers) {
+      for (const [k, v] of Object.entries(all)) add(k, v);
       add("cpu_s", c.cpu_s);
       if (components.size > 1) add(`cpu_s.${role}`, c.cpu_s);
       if (role !== "tidb") continue;

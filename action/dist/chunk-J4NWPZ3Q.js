@@ -6371,15 +6371,15 @@ var require_parser = __commonJS({
     var node_process = __require("process");
     var cst = require_cst();
     var lexer = require_lexer();
-    function includesToken(list, type) {
-      for (let i = 0; i < list.length; ++i)
-        if (list[i].type === type)
+    function includesToken(list2, type) {
+      for (let i = 0; i < list2.length; ++i)
+        if (list2[i].type === type)
           return true;
       return false;
     }
-    function findNonEmptyIndex(list) {
-      for (let i = 0; i < list.length; ++i) {
-        switch (list[i].type) {
+    function findNonEmptyIndex(list2) {
+      for (let i = 0; i < list2.length; ++i) {
+        switch (list2[i].type) {
           case "space":
           case "comment":
           case "newline":
@@ -7915,6 +7915,113 @@ function maskSecrets(text) {
 }
 var maskArgs = (args) => args.map(maskSecrets);
 
+// action/src/observe/counters.ts
+function counterKey(component, series) {
+  return `${component}:${series}`;
+}
+var isServerCounter = (key) => key.includes(":");
+var LABEL = /\s*([a-zA-Z_][a-zA-Z0-9_]*)\s*=\s*"((?:[^"\\]|\\.)*)"\s*,?/y;
+function parseLabels(body) {
+  const out = {};
+  LABEL.lastIndex = 0;
+  while (LABEL.lastIndex < body.length) {
+    const at2 = LABEL.lastIndex;
+    const m = LABEL.exec(body);
+    if (!m) return body.slice(at2).trim() === "" ? out : void 0;
+    out[m[1]] = m[2].replace(/\\(["\\n])/g, (_, c) => c === "n" ? "\n" : c);
+  }
+  return out;
+}
+function seriesOf(name, labels) {
+  const keys = Object.keys(labels).sort();
+  if (!keys.length) return name;
+  const esc = (v) => v.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n");
+  return `${name}{${keys.map((k) => `${k}="${esc(labels[k])}"`).join(",")}}`;
+}
+function parseCounterKey(key) {
+  const colon = key.indexOf(":");
+  if (colon < 0) return void 0;
+  const component = key.slice(0, colon);
+  const series = key.slice(colon + 1);
+  const brace = series.indexOf("{");
+  if (brace < 0) return { component, name: series, labels: {} };
+  const labels = series.endsWith("}") ? parseLabels(series.slice(brace + 1, -1)) : void 0;
+  return { component, name: series.slice(0, brace), labels: labels ?? {} };
+}
+var SAMPLE = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})?\s+(\S+)(?:\s+\S+)?$/;
+function promCounters(text, component) {
+  const types = /* @__PURE__ */ new Map();
+  const out = {};
+  for (const line of text.split("\n")) {
+    if (line.startsWith("# TYPE ")) {
+      const [, , name2, type] = line.split(/\s+/);
+      if (name2 && type) types.set(name2, type);
+      continue;
+    }
+    if (!line || line.startsWith("#")) continue;
+    const m = SAMPLE.exec(line.trim());
+    if (!m) continue;
+    const name = m[1];
+    if (!isMonotonic(name, types)) continue;
+    const v = Number(m[3]);
+    const labels = m[2] ? parseLabels(m[2]) : {};
+    if (!Number.isFinite(v) || !labels) continue;
+    out[counterKey(component, seriesOf(name, labels))] = v;
+  }
+  return out;
+}
+function isMonotonic(sample, types) {
+  if (types.get(sample) === "counter") return true;
+  if (sample.endsWith("_total") && types.get(sample.slice(0, -6)) === "counter") return true;
+  const suffix = /_(count|sum)$/.exec(sample);
+  if (!suffix) return false;
+  const family = types.get(sample.slice(0, -suffix[0].length));
+  return family === "histogram" || family === "summary";
+}
+function parseSelector(selector2) {
+  const m = /^(?:([a-z][a-z0-9_-]*):)?([a-zA-Z_][a-zA-Z0-9_.]*)(?:\{(.*)\})?$/.exec(selector2);
+  if (!m) return void 0;
+  const labels = m[3] !== void 0 ? parseLabels(m[3]) : {};
+  if (!labels) return void 0;
+  return { component: m[1] ?? "", name: m[2], labels };
+}
+function selects(selector2, key) {
+  const k = parseCounterKey(key);
+  if (!k || k.name !== selector2.name) return false;
+  if (selector2.component && selector2.component !== k.component) return false;
+  return Object.entries(selector2.labels).every(([l, v]) => k.labels[l] === v);
+}
+function selectedTotal(selector2, counters) {
+  let total;
+  for (const [key, v] of Object.entries(counters)) if (selects(selector2, key)) total = (total ?? 0) + v;
+  return total;
+}
+var COUNTER_GROUPS = [
+  { group: "allocations", pattern: /alloc|malloc|frees|memstats|heap/i },
+  { group: "GC", pattern: /(^|_)gc(_|$)|pauses/i },
+  { group: "goroutine scheduling", pattern: /go_sched|goroutine/i },
+  { group: "plan cache", pattern: /plan_cache|binding_cache|^Qcache/i },
+  { group: "handler reads", pattern: /^Handler_/ },
+  { group: "sorts", pattern: /sort/i },
+  { group: "temporary tables", pattern: /tmp|temp_/i },
+  {
+    group: "statements",
+    pattern: /statement|query_total|server_handle_query|compile|parse_dur|execute_dur|^Com_|^Questions$|^Queries$|\.calls$|xact_|transaction|^Select_/i
+  },
+  { group: "coprocessor and KV requests", pattern: /cop|distsql|tikvclient|tikv_|kv_|rpc|raft|grpc|region/i },
+  { group: "rows and keys", pattern: /rows|keys|tup_|seq_scan|idx_scan|idx_tup|_scan/i },
+  {
+    group: "storage reads and writes",
+    pattern: /buffer_pool|blks|^Innodb_|badger|rocksdb|bytes_read|bytes_written/i
+  },
+  { group: "network", pattern: /network|packet|^Bytes_|bytes_sent|received/i },
+  { group: "CPU", pattern: /cpu_seconds/i }
+];
+function counterGroup(key) {
+  const name = parseCounterKey(key)?.name ?? key;
+  return COUNTER_GROUPS.find((g) => g.pattern.test(name))?.group ?? "other";
+}
+
 // action/src/observe/procfs.ts
 import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
@@ -7923,26 +8030,26 @@ import { join as join2 } from "node:path";
 
 // action/src/targets/local/affinity.ts
 import { cpus } from "node:os";
-function cpuIndexes(list) {
-  return list.split(",").flatMap((part) => {
+function cpuIndexes(list2) {
+  return list2.split(",").flatMap((part) => {
     const [a, b] = part.split("-").map(Number);
     return b === void 0 ? [a] : Array.from({ length: b - a + 1 }, (_, i) => a + i);
   });
 }
-function checkCpus(key, list) {
+function checkCpus(key, list2) {
   const n = cpus().length;
-  const bad = cpuIndexes(list).filter((c) => c >= n);
+  const bad = cpuIndexes(list2).filter((c) => c >= n);
   if (bad.length > 0)
     throw new RunError(
       `${key}: CPU ${bad.join(", ")} does not exist here (this machine has CPUs 0-${n - 1})`
     );
 }
-async function pinProcesses(pids, list, key) {
-  checkCpus(key, list);
+async function pinProcesses(pids, list2, key) {
+  checkCpus(key, list2);
   for (const pid of pids) {
-    const r = await runCommand("taskset", ["-a", "-p", "-c", list, String(pid)]);
+    const r = await runCommand("taskset", ["-a", "-p", "-c", list2, String(pid)]);
     if (r.code !== 0)
-      throw new RunError(`${key}: taskset could not pin pid ${pid} to CPUs ${list}: ${r.stderr.trim()}`);
+      throw new RunError(`${key}: taskset could not pin pid ${pid} to CPUs ${list2}: ${r.stderr.trim()}`);
   }
 }
 
@@ -8050,10 +8157,10 @@ function quotaOf(pid) {
   return tightest;
 }
 function allowedCpus(pid) {
-  const list = /^Cpus_allowed_list:\s+(\S+)/m.exec(read(`/proc/${pid}/status`) ?? "")?.[1];
-  if (!list) return void 0;
+  const list2 = /^Cpus_allowed_list:\s+(\S+)/m.exec(read(`/proc/${pid}/status`) ?? "")?.[1];
+  if (!list2) return void 0;
   try {
-    const out = cpuIndexes(list);
+    const out = cpuIndexes(list2);
     return out.length ? out : void 0;
   } catch {
     return void 0;
@@ -8080,14 +8187,70 @@ var COST_METRICS = {
   },
   tup_returned_per_op: { counter: "tup_returned", scale: 1, unit: "1/op", label: "tuples returned/op" },
   tup_fetched_per_op: { counter: "tup_fetched", scale: 1, unit: "1/op", label: "tuples fetched/op" },
-  blks_hit_per_op: { counter: "blks_hit", scale: 1, unit: "1/op", label: "blocks hit/op" }
+  blks_hit_per_op: { counter: "blks_hit", scale: 1, unit: "1/op", label: "blocks hit/op" },
+  // short names of server counters, one selector per kind of server that keeps one
+  statements_per_op: {
+    counter: "statements",
+    selects: ["tidb:tidb_executor_statement_total", "mariadb:Questions", "postgres:pg_stat_statements.calls"],
+    scale: 1,
+    unit: "1/op",
+    label: "statements/op"
+  },
+  cop_requests_per_op: {
+    counter: "cop_requests",
+    selects: ["tidb:tidb_distsql_handle_query_duration_seconds_count"],
+    scale: 1,
+    unit: "1/op",
+    label: "coprocessor requests/op"
+  },
+  plan_cache_misses_per_op: {
+    counter: "plan_cache_misses",
+    selects: ["tidb:tidb_server_plan_cache_miss_total"],
+    scale: 1,
+    unit: "1/op",
+    label: "plan cache misses/op"
+  },
+  tiny_allocs_per_op: {
+    counter: "tiny_allocs",
+    selects: ["tidb:go_gc_heap_tiny_allocs_objects_total"],
+    scale: 1,
+    unit: "1/op",
+    label: "tiny allocs/op"
+  },
+  sched_events_per_op: {
+    counter: "sched_events",
+    selects: ["tidb:go_sched_latencies_seconds_count"],
+    scale: 1,
+    unit: "1/op",
+    label: "goroutine schedulings/op"
+  },
+  rows_read_per_op: {
+    counter: "rows_read",
+    selects: ["mariadb:Rows_read"],
+    scale: 1,
+    unit: "1/op",
+    label: "rows read/op"
+  },
+  tmp_tables_per_op: {
+    counter: "tmp_tables",
+    selects: ["mariadb:Created_tmp_tables"],
+    scale: 1,
+    unit: "1/op",
+    label: "temporary tables/op"
+  }
 };
+var PER_OP = "/op";
 var COUNTERS_TIMEOUT_MS = 5e3;
 var IDLE_WINDOW_S = 2;
 var COMPONENTS = ["tidb", "tikv", "pd"];
 function costMetric(name) {
   const own = COST_METRICS[name];
   if (own) return own;
+  if (name.endsWith(PER_OP)) {
+    const selector2 = name.slice(0, -PER_OP.length);
+    if (!parseSelector(selector2)) return void 0;
+    return { counter: selector2, selects: [selector2], scale: 1, unit: "1/op", label: `${selector2} /op` };
+  }
   for (const c of COMPONENTS) {
     const base = name.startsWith(`${c}_`) ? COST_METRICS[name.slice(c.length + 1)] : void 0;
     if (base) return { ...base, counter: `${base.counter}.${c}`, label: `${c} ${base.label}`, component: c };
@@ -8096,15 +8259,21 @@ function costMetric(name) {
 }
 function metricOfCounter(counter) {
   const [base, component] = counter.split(".");
-  const name = Object.entries(COST_METRICS).find(([, m]) => m.counter === base)?.[0];
+  const name = Object.entries(COST_METRICS).find(([, m]) => m.counter === base && !m.selects)?.[0];
   if (!name) return void 0;
   return component ? `${component}_${name}` : name;
 }
-function costOf(before, after, ops, idle) {
+function costOf(before, after, ops, idle, wanted = []) {
   const window = (after.at - before.at) / 1e3;
   const counters = {};
   const metrics = {};
+  const components = new Set(Object.keys(before.counters).filter(isServerCounter).map(componentOf));
   for (const [name, end] of Object.entries(after.counters)) {
+    if (isServerCounter(name)) {
+      const start2 = before.counters[name] ?? (components.has(componentOf(name)) ? 0 : void 0);
+      if (start2 !== void 0 && end > start2) counters[name] = end - start2;
+      continue;
+    }
     const start = before.counters[name];
     if (start === void 0 || end < start) continue;
     counters[name] = end - start;
@@ -8114,6 +8283,17 @@ function costOf(before, after, ops, idle) {
     const net = end - start - (idle?.[name] ?? 0) * window;
     metrics[metric] = Math.max(0, net) / ops * info.scale;
   }
+  if (ops > 0)
+    for (const name of wanted) {
+      const info = costMetric(name);
+      const selectors = (info?.selects ?? []).map(parseSelector).filter((s) => !!s);
+      if (!info || !selectors.length) continue;
+      const present = selectors.some((s) => selectedTotal(s, after.counters) !== void 0);
+      if (!present) continue;
+      const grown = selectors.reduce((n, s) => n + (selectedTotal(s, counters) ?? 0), 0);
+      const idleGrowth = selectors.reduce((n, s) => n + (selectedTotal(s, idle ?? {}) ?? 0), 0) * window;
+      metrics[name] = Math.max(0, grown - idleGrowth) / ops * info.scale;
+    }
   return {
     metrics,
     record: {
@@ -8124,13 +8304,15 @@ function costOf(before, after, ops, idle) {
     }
   };
 }
+var componentOf = (key) => key.slice(0, key.indexOf(":"));
 function idleRates(before, after) {
   const s = (after.at - before.at) / 1e3;
   const out = {};
   if (!(s > 0)) return out;
   for (const [name, end] of Object.entries(after.counters)) {
     const start = before.counters[name];
-    if (start !== void 0 && end >= start) out[name] = (end - start) / s;
+    if (start !== void 0 && end >= start && (end > start || !isServerCounter(name)))
+      out[name] = (end - start) / s;
   }
   return out;
 }
@@ -8171,29 +8353,6 @@ function goServerCounters(text) {
   if (t.go_memstats_mallocs_total !== void 0) out.mallocs = t.go_memstats_mallocs_total;
   if (t.go_gc_duration_seconds_count !== void 0) out.gc_cycles = t.go_gc_duration_seconds_count;
   return out;
-}
-var MARIADB_COUNTERS_SQL = "SHOW GLOBAL STATUS WHERE Variable_name LIKE 'Handler_read%' OR Variable_name = 'Innodb_buffer_pool_read_requests'";
-function mariadbCounters(tsv) {
-  const out = {};
-  for (const line of tsv.split("\n")) {
-    const [name, value] = line.trim().split(/\t/);
-    const v = Number(value);
-    if (!name || value === void 0 || !Number.isFinite(v)) continue;
-    const n = name.toLowerCase();
-    if (n.startsWith("handler_read")) out.handler_reads = (out.handler_reads ?? 0) + v;
-    else if (n === "innodb_buffer_pool_read_requests") out[n] = v;
-  }
-  return out;
-}
-var POSTGRES_COUNTERS_SQL = "SELECT sum(tup_returned), sum(tup_fetched), sum(blks_hit) FROM pg_stat_database";
-function postgresCounters(out) {
-  const fields = out.trim().split("|");
-  const r = {};
-  ["tup_returned", "tup_fetched", "blks_hit"].forEach((name, i) => {
-    const v = fields[i]?.trim();
-    if (v && Number.isFinite(Number(v))) r[name] = Number(v);
-  });
-  return r;
 }
 
 // action/src/targets/tables.ts
@@ -8398,10 +8557,10 @@ var KubeClient = class {
   }
   /** Namespaces by label selector. */
   async namespaces(selector2) {
-    const list = await this.get(
+    const list2 = await this.get(
       `/api/v1/namespaces?labelSelector=${encodeURIComponent(selector2)}`
     );
-    return list.items ?? [];
+    return list2.items ?? [];
   }
   /**
    * Polls `path` until `ready` says yes (returns the object) or `timeoutMs` passes (throws with
@@ -9686,6 +9845,23 @@ function localKind(s) {
   };
 }
 
+// action/src/targets/mariadb/counters.ts
+var MARIADB_COUNTERS_SQL = "SHOW GLOBAL STATUS";
+var GAUGES = /^(Acl_|Max_used_|Max_memory_used|Memory_used|Open_|Threads_(cached|connected|running)|Uptime|Innodb_buffer_pool_(pages_(data|dirty|free|misc|old|total)|bytes_)|Innodb_checkpoint_|Innodb_data_pending_|Innodb_history_list_length|Innodb_ibuf_(free_list|segment_size|size)|Innodb_mem_|Innodb_page_size|Innodb_row_lock_current_waits|Innodb_num_open_files|Innodb_available_undo_logs|Innodb_onlineddl_(rowlog_pct_used|pct_progress)|Innodb_encryption_rotation_estimated_iops|Key_blocks_(not_flushed|unused|used|warm)|Qcache_(free_|queries_in_cache|total_blocks)|Rpl_semi_sync_(master_(clients|status|wait_sessions|net_avg_wait_time|tx_avg_wait_time)|slave_status)|Slave_(open_temp_tables|running|heartbeat_period)|Slaves_|Ssl_(ctx_|default_timeout|verify_|session_cache_(mode|size)|used_session_cache_entries)|Tc_log_page_size|Delayed_insert_threads|Last_query_cost|Binlog_snapshot_position|Innodb_lsn_|Innodb_buffer_pool_load_incomplete|wsrep_)/i;
+function mariadbCounters(tsv) {
+  const out = {};
+  for (const line of tsv.split("\n")) {
+    const [name, value] = line.trim().split(/\t/);
+    if (!name || value === void 0 || !/^-?\d+(\.\d+)?$/.test(value)) continue;
+    const v = Number(value);
+    const n = name.toLowerCase();
+    if (n.startsWith("handler_read")) out.handler_reads = (out.handler_reads ?? 0) + v;
+    else if (n === "innodb_buffer_pool_read_requests") out[n] = v;
+    if (!GAUGES.test(name)) out[counterKey("mariadb", name)] = v;
+  }
+  return out;
+}
+
 // action/src/targets/mariadb/server.ts
 import { existsSync as existsSync3 } from "node:fs";
 import { rm as rm4 } from "node:fs/promises";
@@ -9819,8 +9995,14 @@ var mariadb = localKind({
     versionSql: READ_BACK.version,
     // the server's CPU is not readable from here: its storage engine's reads are
     counters: {
-      metrics: () => ["handler_reads_per_op", "bp_reads_per_op"],
-      source: () => "SHOW GLOBAL STATUS (Handler_read_*, Innodb_buffer_pool_read_requests)",
+      metrics: () => [
+        "handler_reads_per_op",
+        "bp_reads_per_op",
+        "statements_per_op",
+        "rows_read_per_op",
+        "tmp_tables_per_op"
+      ],
+      source: () => "SHOW GLOBAL STATUS (every counter; the cost metrics: Handler_read_*, Innodb_buffer_pool_read_requests)",
       read: async (sql) => mariadbCounters(await sql(MARIADB_COUNTERS_SQL))
     }
   },
@@ -9843,12 +10025,69 @@ var mariadb = localKind({
       client: true
     }
   ],
-  costMetrics: ["handler_reads_per_op", "bp_reads_per_op"],
+  costMetrics: [
+    "handler_reads_per_op",
+    "bp_reads_per_op",
+    "statements_per_op",
+    "rows_read_per_op",
+    "tmp_tables_per_op"
+  ],
   start: startMariadb
 });
 
 // action/src/targets/postgres/index.ts
 import { join as join8 } from "node:path";
+
+// action/src/targets/postgres/counters.ts
+var NUMBER = "'^-?[0-9]+(\\.[0-9]+)?$'";
+var NOT_COUNTERS = {
+  database: ["datid", "numbackends"],
+  tables: ["relid", "n_live_tup", "n_dead_tup", "n_mod_since_analyze", "n_ins_since_vacuum"],
+  indexes: ["relid", "indexrelid"],
+  statements: [
+    "userid",
+    "dbid",
+    "queryid",
+    "toplevel",
+    "min_exec_time",
+    "max_exec_time",
+    "mean_exec_time",
+    "stddev_exec_time",
+    "min_plan_time",
+    "max_plan_time",
+    "mean_plan_time",
+    "stddev_plan_time"
+  ]
+};
+var list = (names) => names.map((n) => `'${n}'`).join(", ");
+var POSTGRES_COUNTERS_SQL = [
+  `SELECT 'pg_stat_database.' || e.k || '{datname="' || d.datname || '"}', e.v FROM pg_stat_database d, jsonb_each_text(to_jsonb(d)) AS e(k, v) WHERE d.datname = current_database() AND e.v ~ ${NUMBER} AND e.k NOT IN (${list(NOT_COUNTERS.database)})`,
+  `SELECT 'pg_stat_user_tables.' || e.k || '{table="' || t.schemaname || '.' || t.relname || '"}', e.v FROM pg_stat_user_tables t, jsonb_each_text(to_jsonb(t)) AS e(k, v) WHERE e.v ~ ${NUMBER} AND e.k NOT IN (${list(NOT_COUNTERS.tables)})`,
+  `SELECT 'pg_stat_user_indexes.' || e.k || '{index="' || i.schemaname || '.' || i.indexrelname || '"}', e.v FROM pg_stat_user_indexes i, jsonb_each_text(to_jsonb(i)) AS e(k, v) WHERE e.v ~ ${NUMBER} AND e.k NOT IN (${list(NOT_COUNTERS.indexes)})`
+].join(" UNION ALL ");
+var POSTGRES_HAS_STATEMENTS_SQL = "SELECT EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'pg_stat_statements')";
+var POSTGRES_STATEMENTS_SQL = `SELECT 'pg_stat_statements.' || e.k, sum(e.v::numeric) FROM pg_stat_statements s, jsonb_each_text(to_jsonb(s)) AS e(k, v) WHERE s.dbid = (SELECT oid FROM pg_database WHERE datname = current_database()) AND e.v ~ ${NUMBER} AND e.k NOT IN (${list(NOT_COUNTERS.statements)}) GROUP BY e.k`;
+var NAMED = ["tup_returned", "tup_fetched", "blks_hit"];
+function postgresCounters(tsv) {
+  const out = {};
+  for (const line of tsv.split("\n")) {
+    const m = /^(.+)[\t|](-?\d+(?:\.\d+)?)$/.exec(line.trim());
+    if (!m) continue;
+    const series = m[1];
+    const v = Number(m[2]);
+    out[counterKey("postgres", series)] = v;
+    const named = /^pg_stat_database\.([a-z_]+)\{/.exec(series)?.[1];
+    if (named && NAMED.includes(named)) out[named] = (out[named] ?? 0) + v;
+  }
+  return out;
+}
+async function readPostgresCounters(sql) {
+  const views = await sql(POSTGRES_COUNTERS_SQL);
+  const has = (await sql(POSTGRES_HAS_STATEMENTS_SQL).catch(() => "f")).trim() === "t";
+  const statements = has ? await sql(POSTGRES_STATEMENTS_SQL).catch(() => "") : "";
+  return postgresCounters(`${views}
+${statements}`);
+}
 
 // action/src/targets/postgres/server.ts
 import { execFileSync as execFileSync2 } from "node:child_process";
@@ -9919,6 +10158,7 @@ function postgresCommands(o) {
   };
 }
 function postgresClient(port2) {
+  let runDatabase2 = "postgres";
   const psql = (query, db = "postgres", timeoutMs = 3e4) => runCommand(
     "psql",
     ["-X", "-h", "127.0.0.1", "-p", String(port2), "-U", "postgres", "-d", db, "-Atc", query],
@@ -9926,12 +10166,14 @@ function postgresClient(port2) {
   );
   return {
     psql,
-    counters: async () => {
-      const r = await psql(POSTGRES_COUNTERS_SQL, "postgres", COUNTERS_TIMEOUT_MS);
-      return r.code === 0 ? postgresCounters(r.stdout) : {};
-    },
+    counters: () => readPostgresCounters(async (query) => {
+      const r = await psql(query, runDatabase2, COUNTERS_TIMEOUT_MS);
+      if (r.code !== 0) throw new RunError(`PostgreSQL: counters not read: ${r.stderr.trim()}`);
+      return r.stdout;
+    }).catch(() => ({})),
     createDatabase: async (name) => {
       const db = checkDatabaseName(name);
+      runDatabase2 = db;
       const exists = await psql(`SELECT 1 FROM pg_database WHERE datname = '${db}'`);
       if (exists.code === 0 && exists.stdout.trim() === "1") return;
       const r = await psql(`CREATE DATABASE ${db}`);
@@ -9995,7 +10237,6 @@ async function startPostgres(spec, opts) {
 }
 
 // action/src/targets/postgres/index.ts
-var POSTGRES_RUN_DATABASE_COUNTERS_SQL = "SELECT tup_returned, tup_fetched, blks_hit FROM pg_stat_database WHERE datname = current_database()";
 var postgres = localKind({
   name: "postgres",
   title: "PostgreSQL",
@@ -10012,8 +10253,8 @@ var postgres = localKind({
     // the run's own database only: other databases' clients stay out of its counters
     counters: {
       metrics: () => ["tup_returned_per_op", "tup_fetched_per_op", "blks_hit_per_op"],
-      source: () => "pg_stat_database of the run's database (tup_returned, tup_fetched, blks_hit)",
-      read: async (sql) => postgresCounters(await sql(POSTGRES_RUN_DATABASE_COUNTERS_SQL))
+      source: () => "pg_stat_database, pg_stat_user_tables and pg_stat_user_indexes of the run's database, and pg_stat_statements where loaded",
+      read: (sql) => readPostgresCounters(sql)
     }
   },
   stopSignal: "SIGINT",
@@ -10428,11 +10669,11 @@ function askOf(profile) {
 function withHosts(profile, c) {
   const settings2 = cloudSettings(profile);
   if (!settings2) throw new Error(`profile ${profile.name}: provider ${profile.provider} is not a cloud`);
-  const list = (role) => c.hosts[role]?.length ? { [role]: c.hosts[role] } : {};
+  const list2 = (role) => c.hosts[role]?.length ? { [role]: c.hosts[role] } : {};
   const port2 = c.sshPort ?? 22;
   return {
     ...profile,
-    hosts: { ...list("pd"), ...list("tikv"), ...list("tidb"), ...list("tiflash"), ...list("load") },
+    hosts: { ...list2("pd"), ...list2("tikv"), ...list2("tidb"), ...list2("tiflash"), ...list2("load") },
     ssh: {
       user: settings2.ssh_user,
       port: port2,
@@ -10560,7 +10801,7 @@ function topologyObject(c, configs = true) {
   };
   if (configs && Object.keys(c.serverConfigs).length) out.server_configs = c.serverConfigs;
   for (const role of ROLES) {
-    const list = c.instances.filter((i) => i.role === role).map((i) => {
+    const list2 = c.instances.filter((i) => i.role === role).map((i) => {
       const entry = { host: i.host };
       if (role === "pd") entry.name = `pd-${i.host}-${i.ports.client_port}`;
       Object.assign(entry, i.ports);
@@ -10574,7 +10815,7 @@ function topologyObject(c, configs = true) {
       if (configs && i.config) entry.config = i.config;
       return entry;
     });
-    if (list.length) out[SECTION[role]] = list;
+    if (list2.length) out[SECTION[role]] = list2;
   }
   if (c.monitoring) {
     const m = c.monitoring;
@@ -13889,7 +14130,9 @@ var TIDB_ENDPOINT = {
       const r = await fetch(`http://${ep.host}:${ep.status_port}/metrics`, {
         signal: AbortSignal.timeout(COUNTERS_TIMEOUT_MS)
       });
-      return r.ok ? goServerCounters(await r.text()) : {};
+      if (!r.ok) return {};
+      const text = await r.text();
+      return { ...goServerCounters(text), ...promCounters(text, "tidb") };
     }
   }
 };
@@ -14462,9 +14705,10 @@ var TidbRun = class {
   }
   /**
    * The counters of every TiDB, TiKV and PD server (their status ports' /metrics): CPU seconds per
-   * component (cpu_s.tikv …) and in all (cpu_s), and tidb-server's Go heap allocations, mallocs and
-   * GC cycles. A server that does not answer is left out of this reading (its counters then give
-   * no cost for the cell: a counter must be in both readings).
+   * component (cpu_s.tikv …) and in all (cpu_s), tidb-server's Go heap allocations, mallocs and
+   * GC cycles, and every counter each server exports as `<role>:<series>` (observe/counters.ts;
+   * summed over the servers of one role). A server that does not answer is left out of this
+   * reading (its counters then give no cost for the cell: a counter must be in both readings).
    */
   async costCounters(r) {
     const roles = ["tidb", "tikv", "pd"];
@@ -14474,7 +14718,11 @@ var TidbRun = class {
         (b) => b.toString("utf8"),
         () => void 0
       );
-      return { role, counters: text === void 0 ? void 0 : goServerCounters(text) };
+      return {
+        role,
+        counters: text === void 0 ? void 0 : goServerCounters(text),
+        all: text === void 0 ? {} : promCounters(text, role)
+      };
     };
     const answers = await Promise.all(
       roles.flatMap((role) => (r.status[role] ?? []).map((a) => read2(role, a)))
@@ -14485,7 +14733,8 @@ var TidbRun = class {
       if (v !== void 0) out[k] = (out[k] ?? 0) + v;
     };
     const components = new Set(answers.map((a) => a.role));
-    for (const { role, counters: c = {} } of answers) {
+    for (const { role, counters: c = {}, all } of answers) {
+      for (const [k, v] of Object.entries(all)) add(k, v);
       add("cpu_s", c.cpu_s);
       if (components.size > 1) add(`cpu_s.${role}`, c.cpu_s);
       if (role !== "tidb") continue;
@@ -15218,7 +15467,12 @@ var tidb = {
     "gc_per_kop",
     "tidb_cpu_ms_per_op",
     "tikv_cpu_ms_per_op",
-    "pd_cpu_ms_per_op"
+    "pd_cpu_ms_per_op",
+    "statements_per_op",
+    "cop_requests_per_op",
+    "plan_cache_misses_per_op",
+    "tiny_allocs_per_op",
+    "sched_events_per_op"
   ]
 };
 
@@ -15276,6 +15530,8 @@ export {
   readModel,
   readResult,
   readReport,
+  isServerCounter,
+  counterGroup,
   cpuIndexes,
   checkCpus,
   clockTicks,
@@ -15285,6 +15541,7 @@ export {
   threadTimes,
   allowedCpus,
   cpuLimit,
+  PER_OP,
   COUNTERS_TIMEOUT_MS,
   IDLE_WINDOW_S,
   costMetric,

@@ -6,6 +6,7 @@ import {
   COUNTERS_TIMEOUT_MS,
   HostSchema,
   IDLE_WINDOW_S,
+  PER_OP,
   PORT_AT_START,
   ResourceUseSchema,
   RunDir,
@@ -18,6 +19,7 @@ import {
   clockTicks,
   costMetric,
   costOf,
+  counterGroup,
   cpuIndexes,
   cpuLimit,
   cpuLine,
@@ -27,6 +29,7 @@ import {
   deepMerge,
   formatIssues,
   idleRates,
+  isServerCounter,
   kindOf,
   machineTicks,
   maskArgs,
@@ -43,7 +46,7 @@ import {
   throttleBetween,
   validateYaml,
   writeAtomic
-} from "./chunk-JJFINHA7.js";
+} from "./chunk-J4NWPZ3Q.js";
 import {
   record,
   shellCommand,
@@ -2075,6 +2078,7 @@ function blockLogShift(pairs, k2 = WINSOR_K) {
 }
 
 // action/src/compare/judge.ts
+var CELL_VERDICTS = ["regression", "improvement", "within", "unchanged", "inconclusive"];
 var MDE_POWER = 0.8;
 var round6 = (x4) => Math.round(x4 * 1e6) / 1e6;
 function judgeShift(id2, rule4, shift, means, alphaPerCell2, method3) {
@@ -2110,7 +2114,7 @@ function judgeShift(id2, rule4, shift, means, alphaPerCell2, method3) {
   let verdict;
   if (lo >= worseLo && hi < worseHi) verdict = "regression";
   else if (lo > betterLo && hi <= betterHi) verdict = "improvement";
-  else if (lo >= down && hi <= up) verdict = "unchanged";
+  else if (lo >= down && hi <= up) verdict = lo > 0 || hi < 0 ? "within" : "unchanged";
   else verdict = "inconclusive";
   const threshold2 = worseSign < 0 ? -down : up;
   const mdeLog = threshold2 + (t + normalQuantile(MDE_POWER)) * shift.se;
@@ -2225,6 +2229,164 @@ function judgeCell(key2, metric, rule4, samples, alphaPerCell2, paired) {
   return judgeShift(id2, rule4, shift, means, alphaPerCell2, paired ? "paired-t" : "welch-t");
 }
 
+// action/src/compare/counters.ts
+var MIN_EVENTS = 20;
+var COUNTER_CONFIDENCE = 0.99;
+var COUNTER_FLOOR = 5e-3;
+var CLOCK_SHARE = 0.5;
+var SLOPE_SPREAD = 0.02;
+var CounterChangeSchema = external_exports.strictObject({
+  /** The variant judged against the control. */
+  variant: external_exports.string().optional(),
+  workload: external_exports.string(),
+  threads: external_exports.number().int(),
+  /** The counter's key: `<component>:<series>` (tidb:go_memstats_mallocs_total). */
+  counter: external_exports.string(),
+  /** What it counts (observe/counters.ts COUNTER_GROUPS). */
+  group: external_exports.string(),
+  /** op: it follows the operations, judged per operation; s: it follows the clock (background), per second. */
+  per: external_exports.enum(["op", "s"]),
+  /** The estimator's centres of each side, per operation or per second. */
+  base: external_exports.number(),
+  head: external_exports.number(),
+  /** head/base − 1 and its interval; null where only one side counted any (`only`). */
+  change: external_exports.number().nullable(),
+  ci: external_exports.tuple([external_exports.number(), external_exports.number()]).nullable(),
+  /** Only this side counted it, in every round. */
+  only: external_exports.enum(["base", "head"]).optional()
+});
+var CounterReportSchema = external_exports.strictObject({
+  /** Counters tested, over cells and variants: the family the confidence is held over. */
+  tested: external_exports.number().int().nonnegative(),
+  /** The familywise confidence of the list (COUNTER_CONFIDENCE, or the verdict's when higher). */
+  confidence: external_exports.number(),
+  /** Per-test error rate: (1 − confidence) / tested. */
+  alpha_per_test: external_exports.number(),
+  /** Changes smaller than this are not listed (COUNTER_FLOOR). */
+  floor: external_exports.number(),
+  /** Counters per operation that moved beyond their noise, largest first. */
+  moved: external_exports.array(CounterChangeSchema),
+  /** Counters that follow the clock (background work) whose rate per second moved: shown, never read per operation. */
+  background: external_exports.array(CounterChangeSchema),
+  /** What the counters could not be read from (an endpoint reads only what its user may). */
+  note: external_exports.string().optional()
+});
+var hasCost = (c4) => !!c4 && c4.status === "ok" && c4.round > 0 && !!c4.cost && c4.cost.ops > 0 && c4.cost.window_s > 0;
+function pairedRounds(result, control, variant, key2) {
+  const of = (v) => result.cells.filter((c4) => c4.variant === v && c4.workload === key2.workload && c4.threads === key2.threads);
+  const heads = new Map(of(variant).map((c4) => [c4.round, c4]));
+  const out = [];
+  for (const b10 of of(control)) {
+    const h2 = heads.get(b10.round);
+    if (hasCost(b10) && hasCost(h2)) out.push({ base: b10, head: h2, block: b10.block ?? 1 });
+  }
+  return out;
+}
+var growth = (c4, counter) => c4.cost.counters[counter] ?? 0;
+function followsClock(cells, counter) {
+  const grown = cells.map((c4) => growth(c4, counter));
+  const idle = cells.map((c4) => (c4.cost.idle_per_s?.[counter] ?? 0) * c4.cost.window_s);
+  if (mean(idle) >= CLOCK_SHARE * mean(grown)) return true;
+  const byBlock = /* @__PURE__ */ new Map();
+  cells.forEach((c4, i) => {
+    const g = grown[i];
+    if (!(g > 0)) return;
+    const list = byBlock.get(c4.block ?? 1) ?? [];
+    list.push({ x: Math.log(c4.cost.ops / c4.cost.window_s), y: Math.log(g / c4.cost.window_s) });
+    byBlock.set(c4.block ?? 1, list);
+  });
+  let sxx = 0;
+  let sxy = 0;
+  let n = 0;
+  for (const pts of byBlock.values()) {
+    if (pts.length < 2) continue;
+    const mx = mean(pts.map((p) => p.x));
+    const my = mean(pts.map((p) => p.y));
+    for (const p of pts) {
+      sxx += (p.x - mx) ** 2;
+      sxy += (p.x - mx) * (p.y - my);
+    }
+    n += pts.length - 1;
+  }
+  if (n < 2 || Math.sqrt(sxx / n) < SLOPE_SPREAD) return false;
+  return sxy / sxx < CLOCK_SHARE;
+}
+function candidatesOf(key2, variant, rounds) {
+  const names = /* @__PURE__ */ new Set();
+  for (const r of rounds)
+    for (const c4 of [r.base, r.head])
+      for (const k2 of Object.keys(c4.cost.counters)) if (isServerCounter(k2)) names.add(k2);
+  const out = [];
+  for (const counter of names) {
+    const b10 = rounds.map((r) => growth(r.base, counter));
+    const h2 = rounds.map((r) => growth(r.head, counter));
+    if (Math.max(mean(b10), mean(h2)) < MIN_EVENTS) continue;
+    const only = b10.every((x4) => x4 === 0) ? "head" : h2.every((x4) => x4 === 0) ? "base" : void 0;
+    if (!only && (b10.some((x4) => x4 === 0) || h2.some((x4) => x4 === 0))) continue;
+    if (only && (only === "head" ? h2 : b10).some((x4) => x4 === 0)) continue;
+    const clock2 = followsClock(
+      rounds.map((r) => r.base),
+      counter
+    ) || followsClock(
+      rounds.map((r) => r.head),
+      counter
+    );
+    out.push({ key: key2, variant, counter, per: clock2 || only ? "s" : "op", rounds, ...only ? { only } : {} });
+  }
+  return out;
+}
+var perUnit = (c4, counter, per) => growth(c4, counter) / (per === "op" ? c4.cost.ops : c4.cost.window_s);
+function judged(c4, alpha) {
+  const base = c4.rounds.map((r) => perUnit(r.base, c4.counter, c4.per));
+  const head = c4.rounds.map((r) => perUnit(r.head, c4.counter, c4.per));
+  const id2 = { variant: c4.variant, ...c4.key, counter: c4.counter, group: counterGroup(c4.counter), per: c4.per };
+  if (c4.only) {
+    const side = c4.only === "base" ? base : head;
+    return {
+      ...id2,
+      base: c4.only === "base" ? mean(side) : 0,
+      head: c4.only === "head" ? mean(side) : 0,
+      change: null,
+      ci: null,
+      only: c4.only
+    };
+  }
+  const j = judgeCell(
+    c4.key,
+    c4.counter,
+    { better: "lower", tolerance: 0 },
+    { base, head, blocks: c4.rounds.map((r) => r.block) },
+    alpha,
+    true
+  );
+  if (!j.ci || j.change === null || j.base === null || j.head === null) return void 0;
+  const [lo, hi] = j.ci;
+  if (lo <= 0 && hi >= 0) return void 0;
+  if (Math.abs(j.change) < COUNTER_FLOOR) return void 0;
+  return { ...id2, base: j.base, head: j.head, change: j.change, ci: j.ci };
+}
+var size = (c4) => c4.change === null ? Number.POSITIVE_INFINITY : Math.abs(Math.log1p(c4.change));
+function whatMoved(result, control, variants, keys4, confidence) {
+  const candidates = variants.flatMap(
+    (v) => keys4.flatMap((k2) => candidatesOf(k2, v, pairedRounds(result, control, v, k2)))
+  );
+  if (!candidates.length) return void 0;
+  const level = Math.max(confidence, COUNTER_CONFIDENCE);
+  const alpha = (1 - level) / candidates.length;
+  const changes = candidates.map((c4) => judged(c4, alpha)).filter((c4) => !!c4);
+  const order = (xs) => xs.sort(
+    (a4, b10) => keys4.findIndex((k2) => k2.workload === a4.workload && k2.threads === a4.threads) - keys4.findIndex((k2) => k2.workload === b10.workload && k2.threads === b10.threads) || variants.indexOf(a4.variant ?? "") - variants.indexOf(b10.variant ?? "") || size(b10) - size(a4)
+  );
+  return {
+    tested: candidates.length,
+    confidence: level,
+    alpha_per_test: alpha,
+    floor: COUNTER_FLOOR,
+    moved: order(changes.filter((c4) => c4.per === "op")),
+    background: order(changes.filter((c4) => c4.per === "s"))
+  };
+}
+
 // action/src/compare/reading.ts
 var READ_COST = "cpu_ms_per_op";
 var THROUGHPUT = ["qps", "tps", "tpmc", "tpm_total", "ops"];
@@ -2232,7 +2394,7 @@ var Side = external_exports.strictObject({
   metric: external_exports.string(),
   change: external_exports.number().nullable(),
   ci: external_exports.tuple([external_exports.number(), external_exports.number()]).nullable(),
-  verdict: external_exports.enum(["regression", "improvement", "unchanged", "inconclusive"]),
+  verdict: external_exports.enum(CELL_VERDICTS),
   /** Whether the spec judges it (it can fail the check) or it is only read beside throughput. */
   judged: external_exports.boolean(),
   tolerance: external_exports.number()
@@ -2253,12 +2415,12 @@ var ReadingSchema = external_exports.strictObject({
 });
 var pct = (x4) => `${x4 >= 0 ? "+" : "\u2212"}${Math.abs(x4 * 100).toFixed(1)}%`;
 var ci = (c4) => c4.ci ? ` [${pct(c4.ci[0])}, ${pct(c4.ci[1])}]` : "";
-var sideOf = (j, judged) => ({
+var sideOf = (j, judged2) => ({
   metric: j.metric,
   change: j.change,
   ci: j.ci,
   verdict: j.verdict,
-  judged,
+  judged: judged2,
   tolerance: j.tolerance
 });
 function readTogether(tp, cost, noun = "operation") {
@@ -2272,10 +2434,10 @@ function readTogether(tp, cost, noun = "operation") {
       kind: "costlier",
       text: `${cell2}: each ${noun} costs ${pct(cost.change ?? 0)} more CPU (${costText2}) and ${tpText}: the code does more work per ${noun}`
     };
-  if (down && cost.verdict === "unchanged")
+  if (down && (cost.verdict === "unchanged" || cost.verdict === "within"))
     return {
       kind: "same-work",
-      text: `${cell2}: ${tpText} while the servers did the same work per ${noun} (${costText2}, within \xB1${(cost.tolerance * 100).toFixed(0)}%): the time went elsewhere \u2014 waits (locks, I/O, the network), the environment, or a resource the variants differ in (a CPU quota) \u2014 not to costlier code; still a regression of throughput`
+      text: `${cell2}: ${tpText} while the servers did ${cost.verdict === "within" ? "nearly " : ""}the same work per ${noun} (${costText2}, within \xB1${(cost.tolerance * 100).toFixed(0)}%): the time went elsewhere \u2014 waits (locks, I/O, the network), the environment, or a resource the variants differ in (a CPU quota) \u2014 not to costlier code; still a regression of throughput`
     };
   if (!down && cost.verdict === "regression")
     return {
@@ -2301,9 +2463,9 @@ function readings(result, control, cells, alpha) {
   for (const row of rows.values()) {
     const tp = THROUGHPUT.map((m3) => row.find((c4) => c4.metric === m3)).find((c4) => c4 !== void 0) ?? row.find((c4) => c4.better === "higher");
     if (!tp) continue;
-    const judged = row.find((c4) => c4.metric === READ_COST);
+    const judged2 = row.find((c4) => c4.metric === READ_COST);
     const key2 = { workload: tp.workload, threads: tp.threads };
-    const cost = judged ?? judgeCell(
+    const cost = judged2 ?? judgeCell(
       key2,
       READ_COST,
       { better: "lower", tolerance: tp.tolerance },
@@ -2318,7 +2480,7 @@ function readings(result, control, cells, alpha) {
       workload: tp.workload,
       threads: tp.threads,
       throughput: sideOf(tp, true),
-      cost: sideOf({ ...cost, variant: tp.variant }, judged !== void 0),
+      cost: sideOf({ ...cost, variant: tp.variant }, judged2 !== void 0),
       ...readTogether(tp, cost, noun)
     });
   }
@@ -2345,7 +2507,7 @@ var CellJudgementSchema = external_exports.strictObject({
   mde: external_exports.number().nullable(),
   /** Inconclusive: samples (rounds, or blocks for block-t) that would decide it at this noise. */
   needed: external_exports.number().int().positive().optional(),
-  verdict: external_exports.enum(["regression", "improvement", "unchanged", "inconclusive"]),
+  verdict: external_exports.enum(CELL_VERDICTS),
   n: external_exports.number().int(),
   method: external_exports.enum(["paired-t", "welch-t", "block-t"]),
   /** block-t: blocks (server instances) judged, and the share of the variance between them. */
@@ -2504,6 +2666,11 @@ var VerdictSchema = external_exports.strictObject({
    * costlier change hidden by spare capacity.
    */
   readings: external_exports.array(ReadingSchema).optional(),
+  /**
+   * What the servers did differently (compare/counters.ts): every counter they keep, per operation
+   * or per second, the ones that moved beyond their noise.
+   */
+  counters: CounterReportSchema.optional(),
   /** CPU profiles per side of the regressed cells (compare.profiles), for the comment's links. */
   profiles: external_exports.array(ProfileSchema).optional(),
   /** The regressed cells' profiles, base against head, function by function. */
@@ -2971,11 +3138,11 @@ var goTpc = {
   warmup: (ctx) => ctx.workload.script === "tpcc" && ctx.workload.warmup > 0 ? tpccRun(ctx, "warmup", ctx.workload.warmup) : void 0,
   cleanup(ctx) {
     const w2 = ctx.workload;
-    const size = w2.script === "tpcc" ? ["--warehouses", String(opt(w2, "warehouses"))] : ["--sf", String(opt(w2, "sf"))];
+    const size2 = w2.script === "tpcc" ? ["--warehouses", String(opt(w2, "warehouses"))] : ["--sf", String(opt(w2, "sf"))];
     return [
       {
         phase: "cleanup",
-        args: [...connectionArgs(ctx.connection, w2.script), ...size, "cleanup"],
+        args: [...connectionArgs(ctx.connection, w2.script), ...size2, "cleanup"],
         limitS: 300
       }
     ];
@@ -3892,10 +4059,26 @@ var WorkloadSchema = external_exports.looseObject({
     judge: {}
   };
 });
+var NOISE_MULTIPLE = /^(\d+(?:\.\d+)?)\s*x\s*noise$/;
+var TOLERANCE_WORDS = 'tolerance must be a percentage like "5%" or a multiple of the measured noise like "3x noise"';
 var MetricSchema = external_exports.strictObject({
   /** Taken from the load tool when left out; must agree with it when given. */
   better: external_exports.enum(["higher", "lower"], { error: "must be higher or lower" }).optional(),
-  tolerance: percent("tolerance", 0, 1)
+  /**
+   * A percentage ("2%"), or a multiple of the per-round noise compare.noise gives for this metric
+   * in each workload ("3x noise": three standard deviations of one round's log ratio).
+   */
+  tolerance: external_exports.string({ error: TOLERANCE_WORDS }).regex(/^\s*\d+(\.\d+)?\s*(%|x\s*noise)\s*$/, TOLERANCE_WORDS).transform((v, ctx) => {
+    const times = NOISE_MULTIPLE.exec(v.trim());
+    if (times) return { noise: Number(times[1]) };
+    const f = parsePercent(v);
+    if (f !== void 0 && f > 0 && f <= 1) return f;
+    ctx.addIssue({
+      code: "custom",
+      message: `${TOLERANCE_WORDS}, in (0%, 100%] (got ${JSON.stringify(v)})`
+    });
+    return external_exports.NEVER;
+  })
 });
 var COMPARE_ORDERS = ["auto", "interleaved", "duet"];
 var INCONCLUSIVE_POLICIES = ["fail", "warn", "pass"];
@@ -3996,6 +4179,10 @@ var CompareSchema = external_exports.strictObject({
   reload_data: external_exports.boolean().default(false)
 });
 var METRIC_NAME = /^[a-z][a-z0-9_]*$/;
+var metricKey = external_exports.string().refine(
+  (k2) => METRIC_NAME.test(k2) || k2.endsWith(PER_OP) && costMetric(k2) !== void 0,
+  'metric names are lower-case letters, digits and _ (e.g. tps, p95_ms, tpmc), or a server counter per operation ("go_memstats_mallocs_total/op", "tidb:tidb_executor_statement_total{type="Select"}/op")'
+);
 var SpecSchema = external_exports.strictObject({
   name: external_exports.string().regex(NAME, "must be lower-case letters, digits, _ or - (starting with a letter)"),
   description: external_exports.string().optional(),
@@ -4012,10 +4199,7 @@ var SpecSchema = external_exports.strictObject({
    */
   driver: external_exports.strictObject({ cpus: cpuList.optional(), cpu_quota: cpuQuota.optional() }).optional(),
   workloads: external_exports.array(WorkloadSchema).min(1, "must list at least one workload"),
-  metrics: external_exports.record(
-    external_exports.string().regex(METRIC_NAME, "metric names are lower-case letters, digits and _ (e.g. tps, p95_ms, tpmc)"),
-    MetricSchema
-  ).default({}),
+  metrics: external_exports.record(metricKey, MetricSchema).default({}),
   /** Named overlays, deep-merged onto the rest of the spec (see spec/variants.ts). */
   variants: external_exports.record(
     external_exports.string().regex(NAME, "variant names are lower-case letters, digits, _ or -"),
@@ -4040,18 +4224,38 @@ var SpecSchema = external_exports.strictObject({
   const costs = TARGET_KINDS[spec.target.kind]?.costMetrics ?? [];
   spec.workloads.forEach((w2, i) => {
     const driver = driverOf(w2.driver);
-    const metrics = { ...driver.metrics(w2), ...costMetricsOf(costs, driver.operations(w2) !== void 0) };
+    const counted = driver.operations(w2) !== void 0;
+    const metrics = {
+      ...driver.metrics(w2),
+      ...costMetricsOf(costs, counted),
+      // any server counter per operation, where the kind reads its servers' counters
+      ...costMetricsOf(
+        costs.length ? Object.keys(spec.metrics).filter((m3) => m3.endsWith(PER_OP)) : [],
+        counted
+      )
+    };
     for (const m3 of Object.keys(metrics)) provided.add(m3);
     for (const [m3, rule4] of Object.entries(spec.metrics)) {
       const info2 = metrics[m3];
       if (!info2) continue;
+      const tolerance = toleranceOf(
+        rule4.tolerance,
+        m3,
+        w2.name,
+        m3 === driver.defaultMetric(w2),
+        spec.compare?.noise
+      );
+      if (typeof tolerance === "string") {
+        ctx.addIssue({ code: "custom", path: ["metrics", m3, "tolerance"], message: tolerance });
+        continue;
+      }
       if (rule4.better !== void 0 && rule4.better !== info2.better)
         ctx.addIssue({
           code: "custom",
           path: ["metrics", m3, "better"],
           message: `${m3} of ${w2.driver} is ${info2.better}-is-better (workload ${w2.name})`
         });
-      w2.judge[m3] = { better: info2.better, tolerance: rule4.tolerance };
+      w2.judge[m3] = { better: info2.better, tolerance };
     }
     if (Object.keys(w2.judge).length === 0) {
       const m3 = driver.defaultMetric(w2);
@@ -4077,6 +4281,17 @@ function costMetricsOf(names, counted) {
     if (m3) out[n] = { unit: m3.unit, better: "lower", label: m3.label };
   }
   return out;
+}
+function toleranceOf(t, metric, workload, isDefault, noise) {
+  if (typeof t === "number") return t;
+  const w2 = noise?.workloads[workload];
+  const sd = w2?.metrics?.[metric]?.rounds ?? (isDefault ? w2?.rounds : void 0);
+  if (sd === void 0)
+    return `"${t.noise}x noise" needs the metric's measured noise: compare.noise.workloads.${workload}.metrics.${metric}.rounds (an A/A run measures it)`;
+  const tol = t.noise * sd;
+  if (!(tol > 0 && tol <= 1))
+    return `"${t.noise}x noise" of ${(sd * 100).toFixed(2)}% in workload ${workload} is ${(tol * 100).toFixed(1)}%: a tolerance lies in (0%, 100%]`;
+  return Math.round(tol * 1e6) / 1e6;
 }
 var DEFAULT_TOLERANCE = 0.05;
 
@@ -4966,15 +5181,15 @@ function fastmap(input) {
     },
     clean() {
       const next = {};
-      let size = 0;
+      let size2 = 0;
       for (const key2 in obj) {
         const value4 = obj[key2];
         if (value4 !== NULL && (!test2 || !test2(value4))) {
           next[key2] = value4;
-          ++size;
+          ++size2;
         }
       }
-      map3.size = size;
+      map3.size = size2;
       map3.empty = 0;
       map3.object = obj = next;
     }
@@ -5097,17 +5312,17 @@ function lerp_default(array7, frac) {
 var DEFAULT_MAX_SIZE = 1e4;
 function lruCache_default(maxsize) {
   maxsize = +maxsize || DEFAULT_MAX_SIZE;
-  let curr, prev, size;
+  let curr, prev, size2;
   const clear2 = () => {
     curr = {};
     prev = {};
-    size = 0;
+    size2 = 0;
   };
   const update3 = (key2, value4) => {
-    if (++size > maxsize) {
+    if (++size2 > maxsize) {
       prev = curr;
       curr = {};
-      size = 1;
+      size2 = 1;
     }
     return curr[key2] = value4;
   };
@@ -13495,8 +13710,8 @@ function curveRadial(curve2) {
 }
 var sqrt3$2 = sqrt(3);
 var circle = {
-  draw(context3, size) {
-    const r = sqrt(size / pi2);
+  draw(context3, size2) {
+    const r = sqrt(size2 / pi2);
     context3.moveTo(r, 0);
     context3.arc(0, 0, r, 0, tau2);
   }
@@ -13511,21 +13726,21 @@ var sqrt3 = sqrt(3);
 var s = sqrt(3) / 2;
 var k = 1 / sqrt(12);
 var a = (k / 2 + 1) * 3;
-function Symbol2(type3, size) {
+function Symbol2(type3, size2) {
   let context3 = null, path3 = withPath(symbol2);
   type3 = typeof type3 === "function" ? type3 : constant2(type3 || circle);
-  size = typeof size === "function" ? size : constant2(size === void 0 ? 64 : +size);
+  size2 = typeof size2 === "function" ? size2 : constant2(size2 === void 0 ? 64 : +size2);
   function symbol2() {
     let buffer;
     if (!context3) context3 = buffer = path3();
-    type3.apply(this, arguments).draw(context3, +size.apply(this, arguments));
+    type3.apply(this, arguments).draw(context3, +size2.apply(this, arguments));
     if (buffer) return context3 = null, buffer + "" || null;
   }
   symbol2.type = function(_) {
     return arguments.length ? (type3 = typeof _ === "function" ? _ : constant2(_), symbol2) : type3;
   };
   symbol2.size = function(_) {
-    return arguments.length ? (size = typeof _ === "function" ? _ : constant2(+_), symbol2) : size;
+    return arguments.length ? (size2 = typeof _ === "function" ? _ : constant2(+_), symbol2) : size2;
   };
   symbol2.context = function(_) {
     return arguments.length ? (context3 = _ == null ? null : _, symbol2) : context3;
@@ -17402,15 +17617,15 @@ function drawArc(context3, x4, y4, coords) {
 var Tan30 = 0.5773502691896257;
 var builtins = {
   "circle": {
-    draw: function(context3, size) {
-      const r = Math.sqrt(size) / 2;
+    draw: function(context3, size2) {
+      const r = Math.sqrt(size2) / 2;
       context3.moveTo(r, 0);
       context3.arc(0, 0, r, 0, Tau);
     }
   },
   "cross": {
-    draw: function(context3, size) {
-      var r = Math.sqrt(size) / 2, s2 = r / 2.5;
+    draw: function(context3, size2) {
+      var r = Math.sqrt(size2) / 2, s2 = r / 2.5;
       context3.moveTo(-r, -s2);
       context3.lineTo(-r, s2);
       context3.lineTo(-s2, s2);
@@ -17427,8 +17642,8 @@ var builtins = {
     }
   },
   "diamond": {
-    draw: function(context3, size) {
-      const r = Math.sqrt(size) / 2;
+    draw: function(context3, size2) {
+      const r = Math.sqrt(size2) / 2;
       context3.moveTo(-r, 0);
       context3.lineTo(0, -r);
       context3.lineTo(r, 0);
@@ -17437,14 +17652,14 @@ var builtins = {
     }
   },
   "square": {
-    draw: function(context3, size) {
-      var w2 = Math.sqrt(size), x4 = -w2 / 2;
+    draw: function(context3, size2) {
+      var w2 = Math.sqrt(size2), x4 = -w2 / 2;
       context3.rect(x4, x4, w2, w2);
     }
   },
   "arrow": {
-    draw: function(context3, size) {
-      var r = Math.sqrt(size) / 2, s2 = r / 7, t = r / 2.5, v = r / 8;
+    draw: function(context3, size2) {
+      var r = Math.sqrt(size2) / 2, s2 = r / 7, t = r / 2.5, v = r / 8;
       context3.moveTo(-s2, r);
       context3.lineTo(s2, r);
       context3.lineTo(s2, -v);
@@ -17456,8 +17671,8 @@ var builtins = {
     }
   },
   "wedge": {
-    draw: function(context3, size) {
-      var r = Math.sqrt(size) / 2, h2 = HalfSqrt3 * r, o = h2 - r * Tan30, b10 = r / 4;
+    draw: function(context3, size2) {
+      var r = Math.sqrt(size2) / 2, h2 = HalfSqrt3 * r, o = h2 - r * Tan30, b10 = r / 4;
       context3.moveTo(0, -h2 - o);
       context3.lineTo(-b10, h2 - o);
       context3.lineTo(b10, h2 - o);
@@ -17465,8 +17680,8 @@ var builtins = {
     }
   },
   "triangle": {
-    draw: function(context3, size) {
-      var r = Math.sqrt(size) / 2, h2 = HalfSqrt3 * r, o = h2 - r * Tan30;
+    draw: function(context3, size2) {
+      var r = Math.sqrt(size2) / 2, h2 = HalfSqrt3 * r, o = h2 - r * Tan30;
       context3.moveTo(0, -h2 - o);
       context3.lineTo(-r, h2 - o);
       context3.lineTo(r, h2 - o);
@@ -17474,8 +17689,8 @@ var builtins = {
     }
   },
   "triangle-up": {
-    draw: function(context3, size) {
-      var r = Math.sqrt(size) / 2, h2 = HalfSqrt3 * r;
+    draw: function(context3, size2) {
+      var r = Math.sqrt(size2) / 2, h2 = HalfSqrt3 * r;
       context3.moveTo(0, -h2);
       context3.lineTo(-r, h2);
       context3.lineTo(r, h2);
@@ -17483,8 +17698,8 @@ var builtins = {
     }
   },
   "triangle-down": {
-    draw: function(context3, size) {
-      var r = Math.sqrt(size) / 2, h2 = HalfSqrt3 * r;
+    draw: function(context3, size2) {
+      var r = Math.sqrt(size2) / 2, h2 = HalfSqrt3 * r;
       context3.moveTo(0, h2);
       context3.lineTo(-r, -h2);
       context3.lineTo(r, -h2);
@@ -17492,8 +17707,8 @@ var builtins = {
     }
   },
   "triangle-right": {
-    draw: function(context3, size) {
-      var r = Math.sqrt(size) / 2, h2 = HalfSqrt3 * r;
+    draw: function(context3, size2) {
+      var r = Math.sqrt(size2) / 2, h2 = HalfSqrt3 * r;
       context3.moveTo(h2, 0);
       context3.lineTo(-h2, -r);
       context3.lineTo(-h2, r);
@@ -17501,8 +17716,8 @@ var builtins = {
     }
   },
   "triangle-left": {
-    draw: function(context3, size) {
-      var r = Math.sqrt(size) / 2, h2 = HalfSqrt3 * r;
+    draw: function(context3, size2) {
+      var r = Math.sqrt(size2) / 2, h2 = HalfSqrt3 * r;
       context3.moveTo(-h2, 0);
       context3.lineTo(h2, -r);
       context3.lineTo(h2, r);
@@ -17510,8 +17725,8 @@ var builtins = {
     }
   },
   "stroke": {
-    draw: function(context3, size) {
-      const r = Math.sqrt(size) / 2;
+    draw: function(context3, size2) {
+      const r = Math.sqrt(size2) / 2;
       context3.moveTo(-r, 0);
       context3.lineTo(r, 0);
     }
@@ -17525,8 +17740,8 @@ function customSymbol(path3) {
   if (!hasOwnProperty(custom8, path3)) {
     const parsed = parse4(path3);
     custom8[path3] = {
-      draw: function(context3, size) {
-        pathRender(context3, parsed, 0, 0, Math.sqrt(size) / 2);
+      draw: function(context3, size2) {
+        pathRender(context3, parsed, 0, 0, Math.sqrt(size2) / 2);
       }
     };
   }
@@ -17630,7 +17845,7 @@ function vg_rect() {
   return rectangle2;
 }
 function vg_trail() {
-  var x4, y4, size, defined2, context3 = null, ready, x12, y12, r1;
+  var x4, y4, size2, defined2, context3 = null, ready, x12, y12, r1;
   function point5(x22, y22, w2) {
     const r2 = w2 / 2;
     if (ready) {
@@ -17660,7 +17875,7 @@ function vg_trail() {
       if (!(i < n && defined2(d = data3[i], i, data3)) === defined0) {
         if (defined0 = !defined0) ready = 0;
       }
-      if (defined0) point5(+x4(d, i, data3), +y4(d, i, data3), +size(d, i, data3));
+      if (defined0) point5(+x4(d, i, data3), +y4(d, i, data3), +size2(d, i, data3));
     }
     if (buffer) {
       context3 = null;
@@ -17685,10 +17900,10 @@ function vg_trail() {
   };
   trail3.size = function(_) {
     if (arguments.length) {
-      size = _;
+      size2 = _;
       return trail3;
     } else {
-      return size;
+      return size2;
     }
   };
   trail3.defined = function(_) {
@@ -17770,17 +17985,17 @@ function trail$1(context3, items) {
   return trailShape.context(context3)(items);
 }
 var clip_id = 1;
-function clip$1(renderer, item, size) {
+function clip$1(renderer, item, size2) {
   var clip4 = item.clip, defs = renderer._defs, id2 = item.clip_id || (item.clip_id = "clip" + clip_id++), c4 = defs.clipping[id2] || (defs.clipping[id2] = {
     id: id2
   });
   if (isFunction(clip4)) {
     c4.path = clip4(null);
-  } else if (hasCornerRadius(size)) {
-    c4.path = rectangle(null, size, 0, 0);
+  } else if (hasCornerRadius(size2)) {
+    c4.path = rectangle(null, size2, 0, 0);
   } else {
-    c4.width = size.width || 0;
-    c4.height = size.height || 0;
+    c4.width = size2.width || 0;
+    c4.height = size2.height || 0;
   }
   return "url(#" + id2 + ")";
 }
@@ -22231,7 +22446,7 @@ inherits_default(LegendEntries, Transform, {
     if (this.value != null && !_.modified()) {
       return pulse2.StopPropagation;
     }
-    var locale4 = pulse2.dataflow.locale(), out = pulse2.fork(pulse2.NO_SOURCE | pulse2.NO_FIELDS), items = this.value, type3 = _.type || SymbolLegend, scale6 = _.scale, limit = +_.limit, count2 = tickCount(scale6, _.count == null ? 5 : _.count, _.minstep), lskip = !!_.values || type3 === SymbolLegend, format5 = _.format || labelFormat(locale4, scale6, count2, type3, _.formatSpecifier, _.formatType, lskip), values3 = _.values || labelValues(scale6, count2), domain3, fraction, size, offset4, ellipsis;
+    var locale4 = pulse2.dataflow.locale(), out = pulse2.fork(pulse2.NO_SOURCE | pulse2.NO_FIELDS), items = this.value, type3 = _.type || SymbolLegend, scale6 = _.scale, limit = +_.limit, count2 = tickCount(scale6, _.count == null ? 5 : _.count, _.minstep), lskip = !!_.values || type3 === SymbolLegend, format5 = _.format || labelFormat(locale4, scale6, count2, type3, _.formatSpecifier, _.formatType, lskip), values3 = _.values || labelValues(scale6, count2), domain3, fraction, size2, offset4, ellipsis;
     if (items) out.rem = items;
     if (type3 === SymbolLegend) {
       if (limit && values3.length > limit) {
@@ -22241,20 +22456,20 @@ inherits_default(LegendEntries, Transform, {
       } else {
         items = values3;
       }
-      if (isFunction(size = _.size)) {
+      if (isFunction(size2 = _.size)) {
         if (!_.values && scale6(items[0]) === 0) {
           items = items.slice(1);
         }
-        offset4 = items.reduce((max4, value4) => Math.max(max4, size(value4, _)), 0);
+        offset4 = items.reduce((max4, value4) => Math.max(max4, size2(value4, _)), 0);
       } else {
-        size = constant_default(offset4 = size || 8);
+        size2 = constant_default(offset4 = size2 || 8);
       }
       items = items.map((value4, index6) => ingest$1({
         index: index6,
         label: format5(value4, index6, items),
         value: value4,
         offset: offset4,
-        size: size(value4, _)
+        size: size2(value4, _)
       }));
       if (ellipsis) {
         ellipsis = values3[items.length];
@@ -22263,7 +22478,7 @@ inherits_default(LegendEntries, Transform, {
           label: `\u2026${values3.length - items.length} entries`,
           value: ellipsis,
           offset: offset4,
-          size: size(ellipsis, _)
+          size: size2(ellipsis, _)
         }));
       }
     } else if (type3 === GradientLegend) {
@@ -22278,14 +22493,14 @@ inherits_default(LegendEntries, Transform, {
         perc: fraction(value4)
       }));
     } else {
-      size = values3.length - 1;
+      size2 = values3.length - 1;
       fraction = labelFraction(scale6);
       items = values3.map((value4, index6) => ingest$1({
         index: index6,
         label: format5(value4, index6, values3),
         value: value4,
         perc: index6 ? fraction(value4) : 0,
-        perc2: index6 === size ? 1 : fraction(values3[index6 + 1])
+        perc2: index6 === size2 ? 1 : fraction(values3[index6 + 1])
       }));
     }
     out.source = items;
@@ -24299,8 +24514,8 @@ function fitExtent(projection3, extent2, object2) {
     projection3.scale(150 * k2).translate([x4, y4]);
   }, object2);
 }
-function fitSize(projection3, size, object2) {
-  return fitExtent(projection3, [[0, 0], size], object2);
+function fitSize(projection3, size2, object2) {
+  return fitExtent(projection3, [[0, 0], size2], object2);
 }
 function fitWidth(projection3, width2, object2) {
   return fit(projection3, function(b10) {
@@ -24482,8 +24697,8 @@ function projectionMutator(projectAt) {
   projection3.fitExtent = function(extent2, object2) {
     return fitExtent(projection3, extent2, object2);
   };
-  projection3.fitSize = function(size, object2) {
-    return fitSize(projection3, size, object2);
+  projection3.fitSize = function(size2, object2) {
+    return fitSize(projection3, size2, object2);
   };
   projection3.fitWidth = function(width2, object2) {
     return fitWidth(projection3, width2, object2);
@@ -24613,8 +24828,8 @@ function albersUsa() {
   albersUsa2.fitExtent = function(extent2, object2) {
     return fitExtent(albersUsa2, extent2, object2);
   };
-  albersUsa2.fitSize = function(size, object2) {
-    return fitSize(albersUsa2, size, object2);
+  albersUsa2.fitSize = function(size2, object2) {
+    return fitSize(albersUsa2, size2, object2);
   };
   albersUsa2.fitWidth = function(width2, object2) {
     return fitWidth(albersUsa2, width2, object2);
@@ -24840,8 +25055,8 @@ function identity6() {
   projection3.fitExtent = function(extent2, object2) {
     return fitExtent(projection3, extent2, object2);
   };
-  projection3.fitSize = function(size, object2) {
-    return fitSize(projection3, size, object2);
+  projection3.fitSize = function(size2, object2) {
+    return fitSize(projection3, size2, object2);
   };
   projection3.fitWidth = function(width2, object2) {
     return fitWidth(projection3, width2, object2);
@@ -25555,16 +25770,16 @@ inherits_default(Contour, Transform, {
     if (this.value && !pulse2.changed() && !_.modified()) {
       return pulse2.StopPropagation;
     }
-    var out = pulse2.fork(pulse2.NO_SOURCE | pulse2.NO_FIELDS), contour = contours().smooth(_.smooth !== false), values3 = _.values, thresh = _.thresholds || quantize3(_.count || 10, _.nice, !!values3), size = _.size, grid, post;
+    var out = pulse2.fork(pulse2.NO_SOURCE | pulse2.NO_FIELDS), contour = contours().smooth(_.smooth !== false), values3 = _.values, thresh = _.thresholds || quantize3(_.count || 10, _.nice, !!values3), size2 = _.size, grid, post;
     if (!values3) {
       values3 = pulse2.materialize(pulse2.SOURCE).source;
       grid = params(density2D(), _)(values3, true);
       post = transform2(grid, grid.scale || 1, grid.scale || 1, 0, 0);
-      size = [grid.width, grid.height];
+      size2 = [grid.width, grid.height];
       values3 = grid.values;
     }
     thresh = isArray(thresh) ? thresh : thresh(values3);
-    values3 = contour.size(size)(values3, thresh);
+    values3 = contour.size(size2)(values3, thresh);
     if (post) values3.forEach(post);
     if (this.value) out.rem = this.value;
     this.value = out.source = out.add = (values3 || []).map(ingest$1);
@@ -26174,13 +26389,13 @@ function tree_root() {
   return this._root;
 }
 function tree_size() {
-  var size = 0;
+  var size2 = 0;
   this.visit(function(node) {
     if (!node.length) do
-      ++size;
+      ++size2;
     while (node = node.next);
   });
-  return size;
+  return size2;
 }
 function tree_visit(callback) {
   var quads = [], q, node = this._root, child, x02, y02, x12, y12;
@@ -29019,7 +29234,7 @@ var placeAreaLabel = {
   "reduced-search": placeAreaLabelReducedSearch,
   "floodfill": placeAreaLabelFloodFill
 };
-function labelLayout(texts, size, compare3, offset4, anchor, avoidMarks, avoidBaseMark, lineAnchor, markIndex, padding3, method3) {
+function labelLayout(texts, size2, compare3, offset4, anchor, avoidMarks, avoidBaseMark, lineAnchor, markIndex, padding3, method3) {
   if (!texts.length) return texts;
   const positions = Math.max(offset4.length, anchor.length), offsets2 = getOffsets(offset4, positions), anchors = getAnchors(anchor, positions), marktype = markType(texts[0].datum), grouptype = marktype === "group" && texts[0].datum.items[markIndex].marktype, isGroupArea = grouptype === "area", boundary = markBoundary(marktype, grouptype, lineAnchor, markIndex), infPadding = padding3 === null || padding3 === Infinity, isNaiveGroupArea = isGroupArea && method3 === "naive";
   let maxTextWidth = -1, maxTextHeight = -1;
@@ -29039,7 +29254,7 @@ function labelLayout(texts, size, compare3, offset4, anchor, avoidMarks, avoidBa
     };
   });
   padding3 = padding3 === null || padding3 === Infinity ? Math.max(maxTextWidth, maxTextHeight) + Math.max(...offset4) : padding3;
-  const $ = scaler(size[0], size[1], padding3);
+  const $ = scaler(size2[0], size2[1], padding3);
   let bitmaps;
   if (!isNaiveGroupArea) {
     if (compare3) {
@@ -30800,9 +31015,9 @@ var cloudRadians = Math.PI / 180;
 var cw = 1 << 11 >> 5;
 var ch = 1 << 11;
 function cloud() {
-  var size = [256, 256], text3, font2, fontSize2, fontStyle, fontWeight, rotate2, padding3, spiral = archimedeanSpiral, words = [], random2 = Math.random, cloud2 = {};
+  var size2 = [256, 256], text3, font2, fontSize2, fontStyle, fontWeight, rotate2, padding3, spiral = archimedeanSpiral, words = [], random2 = Math.random, cloud2 = {};
   cloud2.layout = function() {
-    var contextAndRatio = getContext2(canvas()), board = zeroArray((size[0] >> 5) * size[1]), bounds3 = null, n = words.length, i = -1, tags = [], data3 = words.map((d2) => ({
+    var contextAndRatio = getContext2(canvas()), board = zeroArray((size2[0] >> 5) * size2[1]), bounds3 = null, n = words.length, i = -1, tags = [], data3 = words.map((d2) => ({
       text: text3(d2),
       font: font2(d2),
       style: fontStyle(d2),
@@ -30822,8 +31037,8 @@ function cloud() {
     })).sort((a4, b10) => b10.size - a4.size);
     while (++i < n) {
       var d = data3[i];
-      d.x = size[0] * (random2() + 0.5) >> 1;
-      d.y = size[1] * (random2() + 0.5) >> 1;
+      d.x = size2[0] * (random2() + 0.5) >> 1;
+      d.y = size2[1] * (random2() + 0.5) >> 1;
       cloudSprite(contextAndRatio, d, data3, i);
       if (d.hasText && place2(board, d, bounds3)) {
         tags.push(d);
@@ -30835,8 +31050,8 @@ function cloud() {
           x: d.x + d.x1,
           y: d.y + d.y1
         }];
-        d.x -= size[0] >> 1;
-        d.y -= size[1] >> 1;
+        d.x -= size2[0] >> 1;
+        d.y -= size2[1] >> 1;
       }
     }
     return tags;
@@ -30855,17 +31070,17 @@ function cloud() {
     };
   }
   function place2(board, tag, bounds3) {
-    var startX = tag.x, startY = tag.y, maxDelta = Math.hypot(size[0], size[1]), s2 = spiral(size), dt = random2() < 0.5 ? 1 : -1, t = -dt, dxdy, dx, dy;
+    var startX = tag.x, startY = tag.y, maxDelta = Math.hypot(size2[0], size2[1]), s2 = spiral(size2), dt = random2() < 0.5 ? 1 : -1, t = -dt, dxdy, dx, dy;
     while (dxdy = s2(t += dt)) {
       dx = ~~dxdy[0];
       dy = ~~dxdy[1];
       if (Math.min(Math.abs(dx), Math.abs(dy)) >= maxDelta) break;
       tag.x = startX + dx;
       tag.y = startY + dy;
-      if (tag.x + tag.x0 < 0 || tag.y + tag.y0 < 0 || tag.x + tag.x1 > size[0] || tag.y + tag.y1 > size[1]) continue;
-      if (!bounds3 || !cloudCollide(tag, board, size[0])) {
+      if (tag.x + tag.x0 < 0 || tag.y + tag.y0 < 0 || tag.x + tag.x1 > size2[0] || tag.y + tag.y1 > size2[1]) continue;
+      if (!bounds3 || !cloudCollide(tag, board, size2[0])) {
         if (!bounds3 || collideRects(tag, bounds3)) {
-          var sprite = tag.sprite, w2 = tag.width >> 5, sw = size[0] >> 5, lx2 = tag.x - (w2 << 4), sx = lx2 & 127, msx = 32 - sx, h2 = tag.y1 - tag.y0, x4 = (tag.y + tag.y0) * sw + (lx2 >> 5), last;
+          var sprite = tag.sprite, w2 = tag.width >> 5, sw = size2[0] >> 5, lx2 = tag.x - (w2 << 4), sx = lx2 & 127, msx = 32 - sx, h2 = tag.y1 - tag.y0, x4 = (tag.y + tag.y0) * sw + (lx2 >> 5), last;
           for (var j = 0; j < h2; j++) {
             last = 0;
             for (var i = 0; i <= w2; i++) {
@@ -30890,10 +31105,10 @@ function cloud() {
   };
   cloud2.size = function(_) {
     if (arguments.length) {
-      size = [+_[0], +_[1]];
+      size2 = [+_[0], +_[1]];
       return cloud2;
     } else {
-      return size;
+      return size2;
     }
   };
   cloud2.font = function(_) {
@@ -31067,14 +31282,14 @@ function cloudBounds(bounds3, d) {
 function collideRects(a4, b10) {
   return a4.x + a4.x1 > b10[0].x && a4.x + a4.x0 < b10[1].x && a4.y + a4.y1 > b10[0].y && a4.y + a4.y0 < b10[1].y;
 }
-function archimedeanSpiral(size) {
-  var e = size[0] / size[1];
+function archimedeanSpiral(size2) {
+  var e = size2[0] / size2[1];
   return function(t) {
     return [e * (t *= 0.1) * Math.cos(t), t * Math.sin(t)];
   };
 }
-function rectangularSpiral(size) {
-  var dy = 4, dx = dy * size[0] / size[1], x4 = 0, y4 = 0;
+function rectangularSpiral(size2) {
+  var dy = 4, dx = dy * size2[0] / size2[1], x4 = 0, y4 = 0;
   return function(t) {
     var sign3 = t < 0 ? -1 : 1;
     switch (Math.sqrt(1 + 4 * sign3 * t) - sign3 & 3) {
@@ -31196,7 +31411,7 @@ inherits_default(Wordcloud, Transform, {
       t[as[3]] = 0;
     });
     const words = layout.words(data3).text(_.text).size(_.size || [500, 500]).padding(_.padding || 1).spiral(_.spiral || "archimedean").rotate(_.rotate || 0).font(_.font || "sans-serif").fontStyle(_.fontStyle || "normal").fontWeight(_.fontWeight || "normal").fontSize(fontSize2).random(random).layout();
-    const size = layout.size(), dx = size[0] >> 1, dy = size[1] >> 1, n = words.length;
+    const size2 = layout.size(), dx = size2[0] >> 1, dy = size2[1] >> 1, n = words.length;
     for (let i = 0, w2, t; i < n; ++i) {
       w2 = words[i];
       t = w2.datum;
@@ -31307,10 +31522,10 @@ function Dimension(index6, i, query) {
   };
 }
 function SortedIndex() {
-  let index6 = array32(0), value4 = [], size = 0;
+  let index6 = array32(0), value4 = [], size2 = 0;
   function insert2(key2, data3, base) {
     if (!data3.length) return [];
-    const n0 = size, n1 = data3.length, addi = array32(n1);
+    const n0 = size2, n1 = data3.length, addi = array32(n1);
     let addv = Array(n1), oldv, oldi, i;
     for (i = 0; i < n1; ++i) {
       addv[i] = key2(data3[i]);
@@ -31330,14 +31545,14 @@ function SortedIndex() {
       value4 = addv;
       index6 = addi;
     }
-    size = n0 + n1;
+    size2 = n0 + n1;
     return {
       index: addi,
       value: addv
     };
   }
   function remove2(num5, map3) {
-    const n = size;
+    const n = size2;
     let idx, i, j;
     for (i = 0; !map3[index6[i]] && i < n; ++i) ;
     for (j = i; i < n; ++i) {
@@ -31347,10 +31562,10 @@ function SortedIndex() {
         ++j;
       }
     }
-    size = n - num5;
+    size2 = n - num5;
   }
   function reindex(map3) {
-    for (let i = 0, n = size; i < n; ++i) {
+    for (let i = 0, n = size2; i < n; ++i) {
       index6[i] = map3[index6[i]];
     }
   }
@@ -31360,7 +31575,7 @@ function SortedIndex() {
       n = array7.length;
     } else {
       array7 = value4;
-      n = size;
+      n = size2;
     }
     return [bisectLeft(array7, range6[0], 0, n), bisectLeft(array7, range6[1], 0, n)];
   }
@@ -31370,7 +31585,7 @@ function SortedIndex() {
     bisect: bisect2,
     reindex,
     index: () => index6,
-    size: () => size
+    size: () => size2
   };
 }
 function sort(values3, index6) {
@@ -37687,8 +37902,8 @@ function buildLegendEncode(_, spec, config) {
   return encode2;
 }
 function sizeExpression(spec, scope, marks) {
-  const size = deref(getChannel("size", spec, marks)), strokeWidth = deref(getChannel("strokeWidth", spec, marks)), fontSize2 = deref(getFontSize(marks[1].encode, scope, GuideLabelStyle));
-  return parser2(`max(ceil(sqrt(${size})+${strokeWidth}),${fontSize2})`, scope);
+  const size2 = deref(getChannel("size", spec, marks)), strokeWidth = deref(getChannel("strokeWidth", spec, marks)), fontSize2 = deref(getFontSize(marks[1].encode, scope, GuideLabelStyle));
+  return parser2(`max(ceil(sqrt(${size2})+${strokeWidth}),${fontSize2})`, scope);
 }
 function getChannel(name, spec, marks) {
   return spec[name] ? `scale("${spec[name]}",datum)` : getEncoding(name, marks[0].encode);
@@ -38171,7 +38386,7 @@ function offsetValue2(offset4, sign3) {
   }
   return offset4;
 }
-function axisTicks(spec, config, userEncode, dataRef, size, band2) {
+function axisTicks(spec, config, userEncode, dataRef, size2, band2) {
   const _ = lookup5(spec, config), orient2 = spec.orient, sign3 = getSign(orient2, -1, 1);
   let enter, exit, update3;
   const encode2 = {
@@ -38193,7 +38408,7 @@ function axisTicks(spec, config, userEncode, dataRef, size, band2) {
     strokeOpacity: _("tickOpacity"),
     strokeWidth: _("tickWidth")
   });
-  const tickSize = encoder(size);
+  const tickSize = encoder(size2);
   tickSize.mult = sign3;
   const tickPos = {
     scale: spec.scale,
@@ -38222,10 +38437,10 @@ function flushExpr(scale6, threshold2, a4, b10, c4) {
     signal: 'flush(range("' + scale6 + '"), scale("' + scale6 + '", datum.value), ' + threshold2 + "," + a4 + "," + b10 + "," + c4 + ")"
   };
 }
-function axisLabels(spec, config, userEncode, dataRef, size, band2) {
+function axisLabels(spec, config, userEncode, dataRef, size2, band2) {
   const _ = lookup5(spec, config), orient2 = spec.orient, scale6 = spec.scale, sign3 = getSign(orient2, -1, 1), flush = deref(_("labelFlush")), flushOffset = deref(_("labelFlushOffset")), labelAlign = _("labelAlign"), labelBaseline = _("labelBaseline");
   let flushOn = flush === 0 || !!flush, update3;
-  const tickSize = encoder(size);
+  const tickSize = encoder(size2);
   tickSize.mult = sign3;
   tickSize.offset = encoder(_("labelPadding") || 0);
   tickSize.offset.mult = sign3;
@@ -38395,17 +38610,17 @@ function parseAxis(spec, scope) {
     formatSpecifier: scope.property(spec.format)
   })));
   const children4 = [];
-  let size;
+  let size2;
   if (datum2.grid) {
     children4.push(axisGrid(spec, config, encode2.grid, ticksRef, band2));
   }
   if (datum2.ticks) {
-    size = _("tickSize");
-    children4.push(axisTicks(spec, config, encode2.ticks, ticksRef, size, band2));
+    size2 = _("tickSize");
+    children4.push(axisTicks(spec, config, encode2.ticks, ticksRef, size2, band2));
   }
   if (datum2.labels) {
-    size = datum2.ticks ? size : 0;
-    children4.push(axisLabels(spec, config, encode2.labels, ticksRef, size, band2));
+    size2 = datum2.ticks ? size2 : 0;
+    children4.push(axisLabels(spec, config, encode2.labels, ticksRef, size2, band2));
   }
   if (datum2.domain) {
     children4.push(axisDomain(spec, config, encode2.domain, dataRef));
@@ -43238,11 +43453,11 @@ function getBandPosition({ fieldDef, fieldDef2, markDef: mark, config }) {
 }
 function getBandSize({ channel, fieldDef, fieldDef2, markDef: mark, config, scaleType: scaleType2, useVlSizeChannel }) {
   const sizeChannel = getSizeChannel(channel);
-  const size = getMarkPropOrConfig(useVlSizeChannel ? "size" : sizeChannel, mark, config, {
+  const size2 = getMarkPropOrConfig(useVlSizeChannel ? "size" : sizeChannel, mark, config, {
     vgChannel: sizeChannel
   });
-  if (size !== void 0) {
-    return size;
+  if (size2 !== void 0) {
+    return size2;
   }
   if (isFieldDef(fieldDef)) {
     const { timeUnit, bin: bin3 } = fieldDef;
@@ -44688,7 +44903,7 @@ function normalizeBoxPlot(spec, { config }) {
   const boxPlotType = getBoxPlotType(extent2);
   const { bins: bins2, timeUnits: timeUnits2, transform: transform4, continuousAxisChannelDef, continuousAxis, groupby, aggregate, encodingWithoutContinuousAxis, ticksOrient, boxOrient, customTooltipWithoutAggregatedField } = boxParams(spec, extent2, config);
   const aliasedFieldName = removePathFromField(continuousAxisChannelDef.field);
-  const { color: color5, size, ...encodingWithoutSizeColorAndContinuousAxis } = encodingWithoutContinuousAxis;
+  const { color: color5, size: size2, ...encodingWithoutSizeColorAndContinuousAxis } = encodingWithoutContinuousAxis;
   const makeBoxPlotPart = (sharedEncoding) => {
     return makeCompositeAggregatePartFactory(markDef, continuousAxis, continuousAxisChannelDef, sharedEncoding, config.boxplot);
   };
@@ -44697,7 +44912,7 @@ function normalizeBoxPlot(spec, { config }) {
   const defaultBoxColor = (isObject(config.boxplot.box) ? config.boxplot.box.color : config.mark.color) || "#4c78a8";
   const makeBoxPlotMidTick = makeBoxPlotPart({
     ...encodingWithoutSizeColorAndContinuousAxis,
-    ...size ? { size } : {},
+    ...size2 ? { size: size2 } : {},
     color: {
       condition: {
         test: `${accessWithDatumToUnescapedPath(`lower_box_${continuousAxisChannelDef.field}`)} >= ${accessWithDatumToUnescapedPath(`upper_box_${continuousAxisChannelDef.field}`)}`,
@@ -44965,13 +45180,13 @@ function normalizeErrorBar(spec, { config }) {
   delete encodingWithoutContinuousAxis.size;
   const makeErrorBarPart = makeCompositeAggregatePartFactory(markDef, continuousAxis, continuousAxisChannelDef, encodingWithoutContinuousAxis, config.errorbar);
   const thickness = markDef.thickness;
-  const size = markDef.size;
+  const size2 = markDef.size;
   const tick2 = {
     type: "tick",
     orient: ticksOrient,
     aria: false,
     ...thickness !== void 0 ? { thickness } : {},
-    ...size !== void 0 ? { size } : {}
+    ...size2 !== void 0 ? { size: size2 } : {}
   };
   const layer = [
     ...makeErrorBarPart({
@@ -45497,8 +45712,8 @@ function getStepFor({ step: step2, offsetIsDiscrete }) {
     return "position";
   }
 }
-function isStep(size) {
-  return hasProperty(size, "step");
+function isStep(size2) {
+  return hasProperty(size2, "step");
 }
 function isFrameMixins(o) {
   return hasProperty(o, "view") || hasProperty(o, "width") || hasProperty(o, "height");
@@ -45546,12 +45761,12 @@ function getViewConfigContinuousSize(viewConfig, channel) {
   return viewConfig[channel] ?? viewConfig[channel === "width" ? "continuousWidth" : "continuousHeight"];
 }
 function getViewConfigDiscreteStep(viewConfig, channel) {
-  const size = getViewConfigDiscreteSize(viewConfig, channel);
-  return isStep(size) ? size.step : DEFAULT_STEP;
+  const size2 = getViewConfigDiscreteSize(viewConfig, channel);
+  return isStep(size2) ? size2.step : DEFAULT_STEP;
 }
 function getViewConfigDiscreteSize(viewConfig, channel) {
-  const size = viewConfig[channel] ?? viewConfig[channel === "width" ? "discreteWidth" : "discreteHeight"];
-  return getFirstDefined(size, { step: viewConfig.step });
+  const size2 = viewConfig[channel] ?? viewConfig[channel === "width" ? "discreteWidth" : "discreteHeight"];
+  return getFirstDefined(size2, { step: viewConfig.step });
 }
 var DEFAULT_STEP = 20;
 var defaultViewConfig = {
@@ -48336,14 +48551,14 @@ function channelSignals(model, selCmpt, proj, init2) {
   const vname = proj.signals.visual;
   const scaleName = stringValue(scaledInterval ? model.scaleName(channel) : model.projectionName());
   const scaled = (str) => `scale(${scaleName}, ${str})`;
-  const size = model.getSizeSignalRef(channel === X3 ? "width" : "height").signal;
+  const size2 = model.getSizeSignalRef(channel === X3 ? "width" : "height").signal;
   const coord = `${channel}(unit)`;
   const von = selCmpt.events.reduce((def2, evt) => {
     return [
       ...def2,
       { events: evt.between[0], update: `[${coord}, ${coord}]` },
       // Brush Start
-      { events: evt, update: `[${vname}[0], clamp(${coord}, 0, ${size})]` }
+      { events: evt, update: `[${vname}[0], clamp(${coord}, 0, ${size2})]` }
       // Brush End
     ];
   }, []);
@@ -48893,10 +49108,10 @@ function pointPosition2OrSize(model, defaultPos, channel) {
   const { offset: offset4 } = channel in encoding || channel in markDef ? positionOffset({ channel, markDef, encoding, model }) : positionOffset({ channel: baseChannel, markDef, encoding, model });
   if (!channelDef && (channel === "x2" || channel === "y2") && (encoding.latitude || encoding.longitude)) {
     const vgSizeChannel = getSizeChannel(channel);
-    const size = model.markDef[vgSizeChannel];
-    if (size != null) {
+    const size2 = model.markDef[vgSizeChannel];
+    if (size2 != null) {
       return {
-        [vgSizeChannel]: { value: size }
+        [vgSizeChannel]: { value: size2 }
       };
     } else {
       return {
@@ -49577,14 +49792,14 @@ var translate3 = {
     return signals;
   }
 };
-function onDelta$1(model, selCmpt, proj, size, signals) {
+function onDelta$1(model, selCmpt, proj, size2, signals) {
   const name = selCmpt.name;
   const anchor = name + ANCHOR$1;
   const delta = name + DELTA$1;
   const channel = proj.channel;
   const boundScales = scaleBindings.defined(selCmpt);
   const signal = signals.find((s2) => s2.name === proj.signals[boundScales ? "data" : "visual"]);
-  const sizeSg = model.getSizeSignalRef(size).signal;
+  const sizeSg = model.getSizeSignalRef(size2).signal;
   const scaleCmpt = model.getScaleComponent(channel);
   const scaleType2 = scaleCmpt?.get("type");
   const reversed = scaleCmpt?.get("reverse");
@@ -49643,12 +49858,12 @@ var zoom3 = {
     return signals;
   }
 };
-function onDelta(model, selCmpt, proj, size, signals) {
+function onDelta(model, selCmpt, proj, size2, signals) {
   const name = selCmpt.name;
   const channel = proj.channel;
   const boundScales = scaleBindings.defined(selCmpt);
   const signal = signals.find((s2) => s2.name === proj.signals[boundScales ? "data" : "visual"]);
-  const sizeSg = model.getSizeSignalRef(size).signal;
+  const sizeSg = model.getSizeSignalRef(size2).signal;
   const scaleCmpt = model.getScaleComponent(channel);
   const scaleType2 = scaleCmpt?.get("type");
   const base = boundScales ? domain2(model, channel) : signal.name;
@@ -50144,8 +50359,8 @@ var axisRules = {
   // Need to cast until Vega supports signal
   tickCount: ({ channel, model, axis, fieldOrDatumDef, scaleType: scaleType2 }) => {
     const sizeType = channel === "x" ? "width" : channel === "y" ? "height" : void 0;
-    const size = sizeType ? model.getSizeSignalRef(sizeType) : void 0;
-    return axis.tickCount ?? defaultTickCount({ fieldOrDatumDef, scaleType: scaleType2, size, values: axis.values });
+    const size2 = sizeType ? model.getSizeSignalRef(sizeType) : void 0;
+    return axis.tickCount ?? defaultTickCount({ fieldOrDatumDef, scaleType: scaleType2, size: size2, values: axis.values });
   },
   tickMinStep: ({ axis, format: format5, fieldOrDatumDef }) => axis.tickMinStep ?? defaultTickMinStep({ format: format5, fieldOrDatumDef }),
   title: ({ axis, model, channel }) => {
@@ -50279,17 +50494,17 @@ function defaultLabelOverlap$1(type3, scaleType2, hasTimeUnit, sort3) {
 function defaultOrient(channel) {
   return channel === "x" ? "bottom" : "left";
 }
-function defaultTickCount({ fieldOrDatumDef, scaleType: scaleType2, size, values: vals2 }) {
+function defaultTickCount({ fieldOrDatumDef, scaleType: scaleType2, size: size2, values: vals2 }) {
   if (!vals2 && !hasDiscreteDomain(scaleType2) && scaleType2 !== "log") {
     if (isFieldDef(fieldOrDatumDef)) {
       if (isBinning(fieldOrDatumDef.bin)) {
-        return { signal: `ceil(${size.signal}/10)` };
+        return { signal: `ceil(${size2.signal}/10)` };
       }
       if (fieldOrDatumDef.timeUnit && contains2(["month", "hours", "day", "quarter"], normalizeTimeUnit(fieldOrDatumDef.timeUnit)?.unit)) {
         return void 0;
       }
     }
-    return { signal: `ceil(${size.signal}/40)` };
+    return { signal: `ceil(${size2.signal}/40)` };
   }
   return void 0;
 }
@@ -50599,12 +50814,12 @@ function assembleLayoutSignals(model) {
 }
 function sizeSignals(model, sizeType) {
   const channel = sizeType === "width" ? "x" : "y";
-  const size = model.component.layoutSize.get(sizeType);
-  if (size == null || size === "merged") {
+  const size2 = model.component.layoutSize.get(sizeType);
+  if (size2 == null || size2 === "merged") {
     return [];
   }
   const name = model.getSizeSignalRef(sizeType).signal;
-  if (size === "step") {
+  if (size2 === "step") {
     const scaleComponent = model.getScaleComponent(channel);
     if (scaleComponent) {
       const type3 = scaleComponent.get("type");
@@ -50627,7 +50842,7 @@ function sizeSignals(model, sizeType) {
       }
     }
     throw new Error("layout size is step although width/height is not step.");
-  } else if (size == "container") {
+  } else if (size2 == "container") {
     const isWidth = name.endsWith("width");
     const expr2 = isWidth ? "containerSize()[0]" : "containerSize()[1]";
     const defaultValue = getViewConfigContinuousSize(model.config.view, isWidth ? "width" : "height");
@@ -50637,7 +50852,7 @@ function sizeSignals(model, sizeType) {
     return [
       {
         name,
-        value: size
+        value: size2
       }
     ];
   }
@@ -53560,7 +53775,7 @@ function assembleProjectionForModel(model) {
       }
     ];
   } else {
-    const size = {
+    const size2 = {
       signal: `[${component.size.map((ref2) => ref2.signal).join(", ")}]`
     };
     const fits = component.data.reduce((sources, data3) => {
@@ -53576,7 +53791,7 @@ function assembleProjectionForModel(model) {
     return [
       {
         name,
-        size,
+        size: size2,
         fit: {
           signal: fits.length > 1 ? `[${fits.join(", ")}]` : fits[0]
         },
@@ -53609,14 +53824,14 @@ var ProjectionComponent = class extends Split {
   size;
   data;
   merged = false;
-  constructor(name, specifiedProjection, size, data3) {
+  constructor(name, specifiedProjection, size2, data3) {
     super(
       { ...specifiedProjection },
       // all explicit properties of projection
       { name }
     );
     this.specifiedProjection = specifiedProjection;
-    this.size = size;
+    this.size = size2;
     this.data = data3;
   }
   /**
@@ -53633,12 +53848,12 @@ function parseUnitProjection(model) {
   if (model.hasProjection) {
     const proj = replaceExprRef(model.specifiedProjection);
     const fit4 = !(proj && (proj.scale != null || proj.translate != null));
-    const size = fit4 ? [model.getSizeSignalRef("width"), model.getSizeSignalRef("height")] : void 0;
+    const size2 = fit4 ? [model.getSizeSignalRef("width"), model.getSizeSignalRef("height")] : void 0;
     const data3 = fit4 ? gatherFitData(model) : void 0;
     const projComp = new ProjectionComponent(model.projectionName(true), {
       ...replaceExprRef(model.config.projection),
       ...proj
-    }, size, data3);
+    }, size2, data3);
     if (!projComp.get("type")) {
       projComp.set("type", "equalEarth", false);
     }
@@ -53680,8 +53895,8 @@ function mergeIfNoConflict(first, second2) {
     }
     return false;
   });
-  const size = deepEqual(first.size, second2.size);
-  if (size) {
+  const size2 = deepEqual(first.size, second2.size);
+  if (size2) {
     if (allPropertiesShared) {
       return first;
     } else if (deepEqual(first.explicit, {})) {
@@ -53869,7 +54084,7 @@ function getBinStepSignal(model, channel) {
 }
 function parseRangeForChannel(channel, model) {
   const specifiedScale = model.specifiedScales[channel];
-  const { size } = model;
+  const { size: size2 } = model;
   const mergedScaleCmpt = model.getScaleComponent(channel);
   const scaleType2 = mergedScaleCmpt.get("type");
   for (const property2 of RANGE_PROPERTIES) {
@@ -53911,7 +54126,7 @@ function parseRangeForChannel(channel, model) {
     }
   }
   const sizeChannel = channel === X3 || channel === "xOffset" ? "width" : "height";
-  const sizeValue = size[sizeChannel];
+  const sizeValue = size2[sizeChannel];
   if (isStep(sizeValue)) {
     if (isXorY(channel)) {
       if (hasDiscreteDomain(scaleType2)) {
@@ -53968,7 +54183,7 @@ function fullWidthOrHeightRange(channel, model, scaleType2, { center: center2 } 
   }
 }
 function defaultRange(channel, model) {
-  const { size, config, mark, encoding } = model;
+  const { size: size2, config, mark, encoding } = model;
   const { type: type3 } = getFieldOrDatumDef(encoding[channel]);
   const mergedScaleCmpt = model.getScaleComponent(channel);
   const scaleType2 = mergedScaleCmpt.get("type");
@@ -53977,7 +54192,7 @@ function defaultRange(channel, model) {
     case X3:
     case Y3: {
       if (contains2(["point", "band"], scaleType2)) {
-        const positionSize = getDiscretePositionSize(channel, size, config.view);
+        const positionSize = getDiscretePositionSize(channel, size2, config.view);
         if (isStep(positionSize)) {
           const step2 = getPositionStep(positionSize, model, channel);
           return { step: step2 };
@@ -53990,7 +54205,7 @@ function defaultRange(channel, model) {
       return getOffsetRange(channel, model, scaleType2);
     case SIZE2: {
       const rangeMin2 = sizeRangeMin(mark, config);
-      const rangeMax2 = sizeRangeMax(mark, size, model, config);
+      const rangeMax2 = sizeRangeMax(mark, size2, model, config);
       if (isContinuousToDiscrete(scaleType2)) {
         return interpolateRange2(rangeMin2, rangeMax2, defaultContinuousToDiscreteCount(scaleType2, config, domain3, channel));
       } else {
@@ -54085,9 +54300,9 @@ function getOffsetRange(channel, model, offsetScaleType) {
   const positionScaleName = model.scaleName(positionChannel);
   const { markDef, config } = model;
   if (positionScaleType === "band") {
-    const size = getDiscretePositionSize(positionChannel, model.size, model.config.view);
-    if (isStep(size)) {
-      const step2 = getOffsetStep(size, offsetScaleType);
+    const size2 = getDiscretePositionSize(positionChannel, model.size, model.config.view);
+    if (isStep(size2)) {
+      const step2 = getOffsetStep(size2, offsetScaleType);
       if (step2) {
         return step2;
       }
@@ -54114,9 +54329,9 @@ function getOffsetRange(channel, model, offsetScaleType) {
     return never(`Cannot use ${channel} scale if ${positionChannel} scale is not discrete.`);
   }
 }
-function getDiscretePositionSize(channel, size, viewConfig) {
+function getDiscretePositionSize(channel, size2, viewConfig) {
   const sizeChannel = channel === X3 ? "width" : "height";
-  const sizeValue = size[sizeChannel];
+  const sizeValue = size2[sizeChannel];
   if (sizeValue !== void 0) {
     return sizeValue;
   }
@@ -54169,7 +54384,7 @@ function sizeRangeMin(mark, config) {
   throw new Error(incompatibleChannel("size", mark));
 }
 var MAX_SIZE_RANGE_STEP_RATIO = 0.95;
-function sizeRangeMax(mark, size, model, config) {
+function sizeRangeMax(mark, size2, model, config) {
   const xyStepSignals = {
     x: getBinStepSignal(model, "x"),
     y: getBinStepSignal(model, "y")
@@ -54180,7 +54395,7 @@ function sizeRangeMax(mark, size, model, config) {
       if (config.scale.maxBandSize !== void 0) {
         return config.scale.maxBandSize;
       }
-      const min4 = minXYStep(size, xyStepSignals, config.view);
+      const min4 = minXYStep(size2, xyStepSignals, config.view);
       if (isNumber(min4)) {
         return min4 - 1;
       } else {
@@ -54199,7 +54414,7 @@ function sizeRangeMax(mark, size, model, config) {
       if (config.scale.maxSize) {
         return config.scale.maxSize;
       }
-      const pointStep = minXYStep(size, xyStepSignals, config.view);
+      const pointStep = minXYStep(size2, xyStepSignals, config.view);
       if (isNumber(pointStep)) {
         return Math.pow(MAX_SIZE_RANGE_STEP_RATIO * pointStep, 2);
       } else {
@@ -54209,9 +54424,9 @@ function sizeRangeMax(mark, size, model, config) {
   }
   throw new Error(incompatibleChannel("size", mark));
 }
-function minXYStep(size, xyStepSignals, viewConfig) {
-  const widthStep = isStep(size.width) ? size.width.step : getViewConfigDiscreteStep(viewConfig, "width");
-  const heightStep = isStep(size.height) ? size.height.step : getViewConfigDiscreteStep(viewConfig, "height");
+function minXYStep(size2, xyStepSignals, viewConfig) {
+  const widthStep = isStep(size2.width) ? size2.width.step : getViewConfigDiscreteStep(viewConfig, "width");
+  const heightStep = isStep(size2.height) ? size2.height.step : getViewConfigDiscreteStep(viewConfig, "height");
   if (xyStepSignals.x || xyStepSignals.y) {
     return new SignalRefWrapper(() => {
       const exprs = [
@@ -55858,11 +56073,11 @@ function parseNonUnitLayoutSizeForChannel(model, layoutSizeType) {
   }
 }
 function parseUnitLayoutSize(model) {
-  const { size, component } = model;
+  const { size: size2, component } = model;
   for (const channel of POSITION_SCALE_CHANNELS) {
     const sizeType = getSizeChannel(channel);
-    if (size[sizeType] != void 0 && size[sizeType] != null) {
-      const specifiedSize = size[sizeType];
+    if (size2[sizeType] != void 0 && size2[sizeType] != null) {
+      const specifiedSize = size2[sizeType];
       component.layoutSize.set(sizeType, isStep(specifiedSize) ? "step" : specifiedSize, true);
     } else {
       const defaultSize = defaultUnitSize(model, sizeType);
@@ -55878,11 +56093,11 @@ function defaultUnitSize(model, sizeType) {
     const scaleType2 = scaleComponent.get("type");
     const range6 = scaleComponent.get("range");
     if (hasDiscreteDomain(scaleType2)) {
-      const size = getViewConfigDiscreteSize(config.view, sizeType);
-      if (isVgRangeStep(range6) || isStep(size)) {
+      const size2 = getViewConfigDiscreteSize(config.view, sizeType);
+      if (isVgRangeStep(range6) || isStep(size2)) {
         return "step";
       } else {
-        return size;
+        return size2;
       }
     } else {
       return getViewConfigContinuousSize(config.view, sizeType);
@@ -55890,8 +56105,8 @@ function defaultUnitSize(model, sizeType) {
   } else if (model.hasProjection || model.mark === "arc") {
     return getViewConfigContinuousSize(config.view, sizeType);
   } else {
-    const size = getViewConfigDiscreteSize(config.view, sizeType);
-    return isStep(size) ? size.step : size;
+    const size2 = getViewConfigDiscreteSize(config.view, sizeType);
+    return isStep(size2) ? size2.step : size2;
   }
 }
 function facetSortFieldName(fieldDef, sort3, opt2) {
@@ -56888,17 +57103,17 @@ function parseAxis2(channel, model) {
   }
   return axisComponent;
 }
-function initLayoutSize({ encoding, size }) {
+function initLayoutSize({ encoding, size: size2 }) {
   for (const channel of POSITION_SCALE_CHANNELS) {
     const sizeType = getSizeChannel(channel);
-    if (isStep(size[sizeType])) {
+    if (isStep(size2[sizeType])) {
       if (isContinuousFieldOrDatumDef(encoding[channel])) {
-        delete size[sizeType];
+        delete size2[sizeType];
         warn2(stepDropped(sizeType));
       }
     }
   }
-  return size;
+  return size2;
 }
 var arc4 = {
   vgMark: "arc",
@@ -58270,9 +58485,11 @@ function profileDiffMarkdown(diffs, esc2) {
 var CELL_MARK = {
   regression: "\u{1F534}",
   improvement: "\u{1F7E2}",
+  within: "\u{1F539}",
   unchanged: "\u26AA",
   inconclusive: "\u{1F7E1}"
 };
+var verdictWord = (k2) => k2 === "within" ? "changed within tolerance" : k2;
 function overallMark(v) {
   if (v.verdict === "regression") return CELL_MARK.regression;
   if (v.verdict === "inconclusive") return CELL_MARK.inconclusive;
@@ -58284,10 +58501,16 @@ var ciText = (c4) => c4?.ci ? `[${pct3(c4.ci[0])}, ${pct3(c4.ci[1])}]` : "\u2013
 function costText(r) {
   const c4 = r.cost?.cost;
   if (!c4) return "\u2013";
-  const judged = c4.judged ? ` ${CELL_MARK[c4.verdict]}` : "";
-  return `${pct3(c4.change)} ${c4.ci ? ciText(c4) : ""}${judged}`.trim();
+  const judged2 = c4.judged ? ` ${CELL_MARK[c4.verdict]}` : "";
+  return `${pct3(c4.change)} ${c4.ci ? ciText(c4) : ""}${judged2}`.trim();
 }
-var SEVERITY = ["regression", "inconclusive", "improvement", "unchanged"];
+var SEVERITY = [
+  "regression",
+  "inconclusive",
+  "improvement",
+  "within",
+  "unchanged"
+];
 var THROUGHPUT2 = ["qps", "tps", "tpmc", "ops"];
 var LATENCY = /^(?:([a-z_]+)_)?p(\d+(?:\.\d+)?)_(ms|us)$/;
 var isLatency = (metric) => LATENCY.test(metric);
@@ -58311,9 +58534,9 @@ function workloadRows(v) {
   }
   for (const w2 of out) {
     const metrics = new Set(w2.rows.flatMap((r) => r.judgements.map((j) => j.metric)));
-    const judged = w2.rows.flatMap((r) => r.judgements);
-    const tp = THROUGHPUT2.find((m3) => metrics.has(m3)) ?? judged.find((j) => j.better === "higher")?.metric;
-    const lat = [...metrics].find(isLatency) ?? judged.find((j) => j.better === "lower" && !costMetric(j.metric))?.metric;
+    const judged2 = w2.rows.flatMap((r) => r.judgements);
+    const tp = THROUGHPUT2.find((m3) => metrics.has(m3)) ?? judged2.find((j) => j.better === "higher")?.metric;
+    const lat = [...metrics].find(isLatency) ?? judged2.find((j) => j.better === "lower" && !costMetric(j.metric))?.metric;
     w2.throughputName = tp && metricName(tp);
     w2.latencyName = lat && metricName(lat);
     w2.latencyUnit = lat ? unitOfName(lat) || "ms" : void 0;
@@ -58398,7 +58621,8 @@ function summaryLine(v) {
   const counts = [
     count2("regression") && `${count2("regression")} regressed`,
     count2("inconclusive") && `${count2("inconclusive")} inconclusive`,
-    count2("improvement") && `${count2("improvement")} improved`
+    count2("improvement") && `${count2("improvement")} improved`,
+    count2("within") && `${count2("within")} changed within tolerance`
   ].filter(Boolean);
   const against = (x4) => {
     const diff = targetDiff(x4);
@@ -58425,9 +58649,9 @@ function inconclusiveLines(v) {
   const have = blocks ? v.blocks ?? 1 : v.rounds;
   const needs = open.map((c4) => c4.needed);
   const most = needs.every((n) => n !== void 0) ? Math.max(...needs) : void 0;
-  const perUnit = have > 0 ? v.benchmark_seconds / have : 0;
+  const perUnit2 = have > 0 ? v.benchmark_seconds / have : 0;
   const lines2 = [
-    `${v.inconclusive === "fail" ? "\u274C" : "\u26A0\uFE0F"} ${open.length} judgement(s) inconclusive: this run cannot tell their change from the tolerance.${worstMde ? ` The smallest ${worstMde.better === "higher" ? "drop" : "rise"} it could detect (80% power) was ${pct3(worstMde.mde)} (${worstMde.workload} threads=${worstMde.threads} ${worstMde.metric}, tolerance \xB1${(worstMde.tolerance * 100).toFixed(0)}%).` : ""} ${most !== void 0 ? `At this noise ~${most} ${unit2} (now ${have}; \u2248${Math.max(1, Math.round(most * perUnit / 60))} min of benchmark) would decide ${open.length > 1 ? "them" : "it"}: an unchanged head within the tolerance, a change of twice the tolerance flagged, 80% of the time each.` : `More than 200 ${unit2} would be needed at this noise: a quieter runner, longer cells or a larger tolerance decide it, not more ${unit2}.`}${v.inconclusive === "fail" ? " compare.inconclusive is fail: the check fails." : ""}`
+    `${v.inconclusive === "fail" ? "\u274C" : "\u26A0\uFE0F"} ${open.length} judgement(s) inconclusive: this run cannot tell their change from the tolerance.${worstMde ? ` The smallest ${worstMde.better === "higher" ? "drop" : "rise"} it could detect (80% power) was ${pct3(worstMde.mde)} (${worstMde.workload} threads=${worstMde.threads} ${worstMde.metric}, tolerance \xB1${(worstMde.tolerance * 100).toFixed(0)}%).` : ""} ${most !== void 0 ? `At this noise ~${most} ${unit2} (now ${have}; \u2248${Math.max(1, Math.round(most * perUnit2 / 60))} min of benchmark) would decide ${open.length > 1 ? "them" : "it"}: an unchanged head within the tolerance, a change of twice the tolerance flagged, 80% of the time each.` : `More than 200 ${unit2} would be needed at this noise: a quieter runner, longer cells or a larger tolerance decide it, not more ${unit2}.`}${v.inconclusive === "fail" ? " compare.inconclusive is fail: the check fails." : ""}`
   ];
   for (const c4 of open) {
     if (c4.change === null) continue;
@@ -58496,8 +58720,8 @@ function subVerdict(v, variant) {
 
 // action/src/report/charts.ts
 var VERDICT_COLORS = {
-  domain: ["regression", "improvement", "unchanged", "inconclusive"],
-  range: ["#d62728", "#2ca02c", "#7f7f7f", "#e6a700"]
+  domain: ["regression", "improvement", "within", "unchanged", "inconclusive"],
+  range: ["#d62728", "#2ca02c", "#1f77b4", "#7f7f7f", "#e6a700"]
 };
 var LEGEND = { orient: "bottom", title: null };
 var frame2 = (values3) => ({
@@ -58653,6 +58877,69 @@ async function svgPng(svg, scale6 = 2) {
   const Resvg = mod.Resvg ?? mod.default?.Resvg;
   if (typeof Resvg !== "function") throw new Error("@resvg/resvg-js has no Resvg class here");
   return new Resvg(svg, { background: "white", fitTo: { mode: "zoom", value: scale6 } }).render().asPng();
+}
+
+// action/src/report/counters.ts
+var COMMENT_COUNTERS = 7;
+var perValue = (x4, per) => `${x4 === 0 ? "0" : Math.abs(x4) >= 1e3 ? x4.toFixed(0) : x4.toPrecision(4)}/${per}`;
+var changeText = (c4) => c4.only ? `only ${c4.only} counted it` : `${pct3(c4.change)} ${ciText(c4)}`;
+var cellKey = (c4) => `${c4.variant ?? ""}\0${c4.workload}\0${c4.threads}`;
+var cellName = (c4, multi) => `${multi && c4.variant ? `${c4.variant}: ` : ""}${c4.workload} threads=${c4.threads}`;
+function byCell(v, changes) {
+  const groups2 = /* @__PURE__ */ new Map();
+  for (const c4 of changes) groups2.set(cellKey(c4), [...groups2.get(cellKey(c4)) ?? [], c4]);
+  const regressed = new Set(v.cells.filter((c4) => c4.verdict === "regression").map(cellKey));
+  return [...groups2.entries()].sort(([a4], [b10]) => Number(regressed.has(b10)) - Number(regressed.has(a4))).map(([, cs]) => cs);
+}
+function countersMethod(r) {
+  return `Every counter the servers keep, read at the edges of each measured window: per operation the load tool counted where it follows the operations, per second where it follows the clock (idle servers grew it, or it did not rise with the operations' rate across rounds). Listed: a change of at least ${(r.floor * 100).toFixed(1)}% whose interval, paired like the verdict's, excludes zero at ${Math.round(r.confidence * 100)}% familywise confidence over all ${r.tested} counters tested. Not judged: a spec judges a counter by naming it under metrics ("<counter>/op").`;
+}
+function countersMarkdown(v, r, md3) {
+  if (!r.moved.length && !r.background.length) return [];
+  const multi = Boolean(v.variants && v.variants.length > 1);
+  const out = ["#### \u{1F52C} What the server did differently", ""];
+  for (const cell2 of byCell(v, r.moved)) {
+    const first = cell2[0];
+    out.push(
+      `**${md3(cellName(first, multi))}**: ${cell2.length} counter(s) per operation moved`,
+      "",
+      `| counter | counts | ${md3(v.base.variant)} | ${md3(v.head.variant)} | \u0394% (interval) |`,
+      "|---|---|---:|---:|---|"
+    );
+    for (const c4 of cell2.slice(0, COMMENT_COUNTERS))
+      out.push(
+        `| \`${md3(c4.counter)}\` | ${md3(c4.group)} | ${perValue(c4.base, c4.per)} | ${perValue(c4.head, c4.per)} | ${md3(changeText(c4))} |`
+      );
+    if (cell2.length > COMMENT_COUNTERS)
+      out.push("", `<sub>${cell2.length - COMMENT_COUNTERS} more in report.html</sub>`);
+    out.push("");
+  }
+  if (r.background.length) {
+    const shown = r.background.slice(0, 3).map((c4) => `\`${md3(c4.counter)}\` ${md3(changeText(c4))}`);
+    out.push(
+      `\u23F1\uFE0F Background work (follows the clock, shown per second, never read per operation): ${r.background.length} counter(s) moved, e.g. ${shown.join("; ")}`,
+      ""
+    );
+  }
+  out.push(`<sub>${md3(countersMethod(r))}</sub>`, "");
+  return out;
+}
+function countersHtml(v, r, esc2) {
+  const multi = Boolean(v.variants && v.variants.length > 1);
+  const table3 = (title2, id2, changes) => [
+    `<h3 id="${id2}">${esc2(title2)}</h3>`,
+    changes.length ? '<table class="evidence"><thead><tr><th class="l">cell</th><th class="l">counts</th><th class="l">counter</th><th>base</th><th>head</th><th class="l">\u0394% (interval)</th></tr></thead><tbody>' : "<p>None.</p>",
+    ...byCell(v, changes).flat().map(
+      (c4) => `<tr><td class="l">${esc2(cellName(c4, multi))}</td><td class="l">${esc2(c4.group)}</td><td class="l"><code>${esc2(c4.counter)}</code></td><td>${esc2(perValue(c4.base, c4.per))}</td><td>${esc2(perValue(c4.head, c4.per))}</td><td class="l">${esc2(changeText(c4))}</td></tr>`
+    ),
+    ...changes.length ? ["</tbody></table>"] : []
+  ];
+  return [
+    '<h2 id="counters">What the server did differently</h2>',
+    `<p class="method">${esc2(countersMethod(r))}</p>`,
+    ...table3("Per operation", "counters-per-op", r.moved),
+    ...table3("Background work, per second (never read per operation)", "counters-per-s", r.background)
+  ];
 }
 
 // action/src/report/seconds.ts
@@ -58839,6 +59126,7 @@ function verdictHtml(v, charts, extra = {}) {
   if (v.evidence?.length) out.push(...evidenceHtml(v.evidence));
   if (v.profiles?.length) out.push(...profilesHtml(v.profiles));
   if (v.profile_diffs?.length) out.push(...profileDiffsHtml(v.profile_diffs));
+  if (v.counters) out.push(...countersHtml(v, v.counters, esc));
   const seconds2 = charts.filter((c4) => c4.chart.perSecond);
   if (seconds2.length) {
     out.push(
@@ -58932,7 +59220,7 @@ function workloadSections(v, charts, conf, shown) {
         ...w2.costName ? [costText(r)] : []
       ];
       out.push(
-        `<tr class="${r.verdict}">${cells.map((c4) => `<td>${esc(c4)}</td>`).join("")}<td class="l">${CELL_MARK[r.verdict]} ${esc(r.verdict)}${r.verdict !== "unchanged" ? ` (${esc(r.because.join(", "))})` : ""}</td></tr>`
+        `<tr class="${r.verdict}">${cells.map((c4) => `<td>${esc(c4)}</td>`).join("")}<td class="l">${CELL_MARK[r.verdict]} ${esc(verdictWord(r.verdict))}${r.verdict !== "unchanged" ? ` (${esc(r.because.join(", "))})` : ""}</td></tr>`
       );
     }
     out.push("</tbody></table>", '<div class="charts">');
@@ -59057,7 +59345,7 @@ function matrixTable(w2, v, keep, md3) {
       w2.per.map((p) => p.variant)
     );
     lines2.push(
-      `| ${t} | ${num2(base)} | ${cols.join(" | ")} | ${CELL_MARK[verdict]} ${verdict}${verdict !== "unchanged" && who.length ? ` (${who.map(md3).join(", ")})` : ""} |`
+      `| ${t} | ${num2(base)} | ${cols.join(" | ")} | ${CELL_MARK[verdict]} ${verdictWord(verdict)}${verdict !== "unchanged" && who.length ? ` (${who.map(md3).join(", ")})` : ""} |`
     );
   }
   return { lines: lines2, hidden };
@@ -59139,7 +59427,7 @@ function confirmationText(v, c4) {
 }
 function rowVerdict(r) {
   const why = r.because.length && r.verdict !== "unchanged" ? ` (${r.because.join(", ")})` : "";
-  return `${CELL_MARK[r.verdict]} ${r.verdict}${why}`;
+  return `${CELL_MARK[r.verdict]} ${verdictWord(r.verdict)}${why}`;
 }
 function table(w2, v, rows) {
   const tp = w2.throughputName ?? "value";
@@ -59244,6 +59532,7 @@ function render(v, workloads, d, trimmed, opts) {
       ""
     );
   if (v.profile_diffs?.length) out.push(...profileDiffMarkdown(v.profile_diffs, md2), "");
+  if (v.counters) out.push(...countersMarkdown(v, v.counters, md2));
   if (d.evidence && v.evidence?.length)
     out.push(
       "<details><summary>Where the time went: CPU and memory of the servers, the load generator and the machine</summary>",
@@ -60559,18 +60848,18 @@ async function writePlan(plan, dir) {
 }
 function costPlan(spec, target2) {
   const given = target2.cost?.metrics ?? kindOf(spec.target.kind).costMetrics ?? [];
-  const judged = [
+  const judged2 = [
     ...new Set(spec.workloads.flatMap((w2) => Object.keys(w2.judge).filter((m3) => costMetric(m3))))
   ];
-  const refusals = judged.filter((m3) => !given.includes(m3)).map(
+  const refusals = judged2.filter((m3) => !given.includes(m3) && !(given.length && m3.endsWith(PER_OP))).map(
     (m3) => `metrics.${m3}: ${target2.cost ? `${target2.cost.source} gives no ${m3}` : `target.kind ${spec.target.kind} gives no ${m3}`}; ${given.length ? `it gives ${given.join(", ")}` : "it gives no cost metric"}`
   );
   const counted = spec.workloads.some((w2) => driverOf(w2.driver).operations(w2) !== void 0);
   if (!given.length || !counted) return { refusals };
   const source4 = target2.cost?.source ?? "the servers' own counters";
   return {
-    text: `cost per operation (${given.join(", ")}): ${source4} read at each measured window's start and end \xF7 the operations the load tool counted; ${judged.length ? `judged (can fail the check): ${judged.join(", ")}` : `${READ_COST} read beside throughput, judged in none (list one under metrics: to fail the check on it)`}; background work kept out: the idle servers' rate over ${IDLE_WINDOW_S}s after each start and data load is taken off every cell${target2.cost?.note ? `; ${target2.cost.note}` : ""}`,
-    json: { judged, idle_window_s: IDLE_WINDOW_S, background: "idle-rate subtracted" },
+    text: `cost per operation (${given.join(", ")}): ${source4} read at each measured window's start and end \xF7 the operations the load tool counted; ${judged2.length ? `judged (can fail the check): ${judged2.join(", ")}` : `${READ_COST} read beside throughput, judged in none (list one under metrics: to fail the check on it)`}; background work kept out: the idle servers' rate over ${IDLE_WINDOW_S}s after each start and data load is taken off every cell; every other counter the servers keep is read too, and those that moved beyond their noise are listed per operation (per second where they follow the clock), never judged unless named under metrics ("<counter>/op")${target2.cost?.note ? `; ${target2.cost.note}` : ""}`,
+    json: { judged: judged2, idle_window_s: IDLE_WINDOW_S, background: "idle-rate subtracted" },
     refusals
   };
 }
@@ -61608,7 +61897,9 @@ var Bench = class _Bench {
       readings2.before,
       readings2.after,
       rate * op.perSecond * w2.duration,
-      this.idle
+      this.idle,
+      // the server counters the spec judges per operation (statements_per_op, "<counter>/op")
+      Object.keys(w2.judge)
     );
     const out = {};
     for (const [name, value4] of Object.entries(metrics)) {
@@ -62289,8 +62580,8 @@ function getValue2(mode, buffer) {
       return makeValue(buffer);
     case kTypeLengthDelim: {
       const offset4 = countNumberBytes(buffer);
-      const size = decodeNumber(buffer);
-      return makeValue(buffer.subarray(offset4, Number(size) + offset4), offset4);
+      const size2 = decodeNumber(buffer);
+      return makeValue(buffer.subarray(offset4, Number(size2) + offset4), offset4);
     }
     default:
       throw new Error(`Unrecognized value type: ${mode}`);
@@ -62323,8 +62614,8 @@ function long(number8) {
 var kTypeVarInt = 0;
 var kTypeLengthDelim = 2;
 function decodeNumber(buffer) {
-  const size = countNumberBytes(buffer);
-  if (size > 4)
+  const size2 = countNumberBytes(buffer);
+  if (size2 > 4)
     return decodeBigNumber(buffer);
   if (!buffer.length)
     return 0;
@@ -62392,11 +62683,11 @@ function measureValue(value4) {
   return value4.length;
 }
 function measureArray(list) {
-  let size = 0;
+  let size2 = 0;
   for (const item of list) {
-    size += measureValue(item);
+    size2 += measureValue(item);
   }
-  return size;
+  return size2;
 }
 function measureNumberField(number8) {
   const length3 = measureNumber(number8);
@@ -62449,11 +62740,11 @@ var StringTable = class _StringTable {
     }
   }
   get encodedLength() {
-    let size = 0;
+    let size2 = 0;
     for (const encoded of __classPrivateFieldGet(this, _StringTable_encodings, "f")) {
-      size += encoded.length;
+      size2 += encoded.length;
     }
-    return size;
+    return size2;
   }
   _encodeToBuffer(buffer, offset4) {
     for (const encoded of __classPrivateFieldGet(this, _StringTable_encodings, "f")) {
@@ -63461,7 +63752,7 @@ async function profileDiffs(profiles, control, runDir, log7) {
 
 // action/src/pipeline/verdict.ts
 function buildVerdict(i) {
-  const { loaded, result, compare: compare3, judged, schedule, roundsDone } = i;
+  const { loaded, result, compare: compare3, judged: judged2, schedule, roundsDone } = i;
   const plan = loaded.variants;
   const names = plan.all.map((v) => v.name);
   const control = plan.base.name;
@@ -63469,8 +63760,12 @@ function buildVerdict(i) {
   const maxRounds = compare3.max_rounds ?? compare3.rounds;
   const singlePair = singlePairNote(compare3.blocks, i.ownInstances, i.restartable);
   const effects = effectsOf(i);
-  const cells = withEffects(judged.cells, effects);
-  const read3 = readings(result, control, cells, judged.alpha);
+  const cells = withEffects(judged2.cells, effects);
+  const read3 = readings(result, control, cells, judged2.alpha);
+  const keys4 = loaded.spec.workloads.flatMap(
+    (w2) => w2.threads.map((threads) => ({ workload: w2.name, threads }))
+  );
+  const counters = whatMoved(result, control, others, keys4, compare3.confidence);
   const side = (variant) => ({
     variant,
     run_id: result.run_id,
@@ -63488,8 +63783,8 @@ function buildVerdict(i) {
     ...names.length > 2 ? { variants: others.map(side) } : {},
     host: result.host,
     confidence: compare3.confidence,
-    alpha_per_cell: judged.alpha,
-    comparisons: judged.comparisons,
+    alpha_per_cell: judged2.alpha,
+    comparisons: judged2.comparisons,
     order: schedule.order,
     rounds: roundsDone,
     max_rounds: maxRounds,
@@ -63509,6 +63804,7 @@ function buildVerdict(i) {
     ...loaded.unseen?.length ? { unseen: loaded.unseen } : {},
     ...evidenceField(evidenceOf(result.cells, names)),
     ...read3.length ? { readings: read3 } : {},
+    ...counters ? { counters } : {},
     ...i.profiles.length ? { profiles: i.profiles } : {},
     ...i.profileDiffs?.length ? { profile_diffs: i.profileDiffs } : {},
     notes: verdictNotes(i, singlePair)
@@ -63537,7 +63833,7 @@ function effectsOf(i) {
   ];
 }
 function verdictNotes(i, singlePair) {
-  const { loaded, compare: compare3, judged, schedule } = i;
+  const { loaded, compare: compare3, judged: judged2, schedule } = i;
   const plan = loaded.variants;
   const control = plan.base.name;
   const others = plan.all.slice(1);
@@ -63554,7 +63850,7 @@ function verdictNotes(i, singlePair) {
     ...(loaded.builds ?? []).map(
       (b10) => `${b10.variant === "all" ? "every variant" : b10.variant}: its server built from ${b10.path} at ${b10.commit.slice(0, 10)} (${b10.subject})${b10.kept ? ", kept from an earlier build" : `, built in ${b10.seconds} s`}`
     ),
-    `paired by round: mean of log(variant/${control}) with a t interval; Bonferroni over ${judged.comparisons} judgements (${others.length > 1 ? `${others.length} variants against ${control} \xD7 ` : ""}cells \xD7 metrics \xD7 ${schedule.looks.length} look(s) at rounds ${schedule.looks.join(", ")}) for ${Math.round(compare3.confidence * 100)}% familywise confidence`
+    `paired by round: mean of log(variant/${control}) with a t interval; Bonferroni over ${judged2.comparisons} judgements (${others.length > 1 ? `${others.length} variants against ${control} \xD7 ` : ""}cells \xD7 metrics \xD7 ${schedule.looks.length} look(s) at rounds ${schedule.looks.join(", ")}) for ${Math.round(compare3.confidence * 100)}% familywise confidence`
   ];
 }
 
@@ -63802,10 +64098,10 @@ var Comparison = class {
   /** The judgement of every cell, a regressed cell's profiles and their diff, read together. */
   async verdict() {
     const { opts, control, compare: compare3, started } = this;
-    const judged = this.judge();
+    const judged2 = this.judge();
     const benchmarkSeconds = (Date.now() - this.startedMeasuring) / 1e3;
     const profiles = await profileRegressions({
-      cells: judged.cells,
+      cells: judged2.cells,
       control,
       benchOf: (n) => this.benchOf(n),
       grouped: this.grouped,
@@ -63821,7 +64117,7 @@ var Comparison = class {
       resultPath: this.runDir.resultPath,
       infoOf: (n) => this.benchOf(n).info(),
       compare: compare3,
-      judged,
+      judged: judged2,
       schedule: this.schedule,
       roundsDone: this.roundsDone,
       benchmarkSeconds,
@@ -63847,12 +64143,12 @@ var Comparison = class {
     return finishResult(this.result, this.runDir, error3, opts.signal, opts.log);
   }
 };
-var cellKey = (c4) => `${c4.workload} threads=${c4.threads} ${c4.metric}`;
+var cellKey2 = (c4) => `${c4.workload} threads=${c4.threads} ${c4.metric}`;
 async function confirmRegression(verdict, loaded, compare3, dir, opts, spent) {
   const confirm = compare3.confirm;
   if (verdict.verdict !== "regression" || confirm === 0) return verdict;
   const regressed = verdict.cells.filter((c4) => c4.verdict === "regression");
-  const keys4 = new Set(regressed.map(cellKey));
+  const keys4 = new Set(regressed.map(cellKey2));
   const cells = [...new Map(regressed.map((c4) => [`${c4.workload}\0${c4.threads}`, c4])).values()].map(
     (c4) => ({
       workload: c4.workload,
@@ -63887,13 +64183,13 @@ async function confirmRegression(verdict, loaded, compare3, dir, opts, spent) {
       verdict: again.verdict.verdict,
       cells: again.verdict.cells
     });
-    confirmed = again.verdict.cells.some((c4) => c4.verdict === "regression" && keys4.has(cellKey(c4)));
+    confirmed = again.verdict.cells.some((c4) => c4.verdict === "regression" && keys4.has(cellKey2(c4)));
   }
   const alpha = 1 - verdict.confidence;
   const falseAlarm = alpha ** (1 + runs.length);
   const first = verdict.verdict;
-  const shown = runs.flatMap((r) => r.cells.filter((c4) => keys4.has(cellKey(c4)))).map(
-    (c4) => `${cellKey(c4)} ${c4.change === null ? "n/a" : `${(c4.change * 100).toFixed(1)}%`} (${c4.verdict})`
+  const shown = runs.flatMap((r) => r.cells.filter((c4) => keys4.has(cellKey2(c4)))).map(
+    (c4) => `${cellKey2(c4)} ${c4.change === null ? "n/a" : `${(c4.change * 100).toFixed(1)}%`} (${c4.verdict})`
   ).join("; ");
   return {
     ...verdict,

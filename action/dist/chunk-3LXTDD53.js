@@ -6,7 +6,7 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-JJFINHA7.js";
+} from "./chunk-J4NWPZ3Q.js";
 import {
   sweep
 } from "./chunk-KKRREON7.js";

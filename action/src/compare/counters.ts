@@ -1,0 +1,256 @@
+// What the server did differently: every counter the servers keep (observe/counters.ts), per
+// operation where it follows the operations and per second where it follows the clock, judged
+// variant against control with the verdict's own intervals (paired rounds, or blocks of fresh
+// instances) at a familywise confidence over every counter tested; the ones that moved, grouped
+// by what they count, largest first. A list that explains, never one that fails a check: a
+// counter judged by the spec (metrics: { "<counter>/op": … }) is a metric like any other.
+import { z } from "zod";
+import { counterGroup, isServerCounter } from "../observe/counters.ts";
+import type { Cell, Result } from "../result/model.ts";
+import type { CellKey } from "./samples.ts";
+import { judgeCell } from "./samples.ts";
+import { mean } from "./stats.ts";
+
+/**
+ * Counters that grew by fewer events than this in a window (mean over a side's rounds) are not
+ * tested: counts that small move by chance alone.
+ */
+export const MIN_EVENTS = 20;
+
+/**
+ * The least familywise confidence the list is held at (the verdict's when higher): hundreds of
+ * counters are tested per comparison, and an A/A must list none in 99 runs of 100.
+ */
+export const COUNTER_CONFIDENCE = 0.99;
+
+/** A moved counter's change smaller than this is not listed, however sure (1 in 200 operations). */
+export const COUNTER_FLOOR = 0.005;
+
+/**
+ * A counter follows the clock, not the operations, where idle servers grew it by at least this
+ * share of a measured window's growth, or where across rounds its rate rose by less than this
+ * share of the operations' rate (log-log slope within each instance).
+ */
+export const CLOCK_SHARE = 0.5;
+
+/** Spread of the operations' rate within instances (sd of log) below which the slope says nothing. */
+const SLOPE_SPREAD = 0.02;
+
+export const CounterChangeSchema = z.strictObject({
+  /** The variant judged against the control. */
+  variant: z.string().optional(),
+  workload: z.string(),
+  threads: z.number().int(),
+  /** The counter's key: `<component>:<series>` (tidb:go_memstats_mallocs_total). */
+  counter: z.string(),
+  /** What it counts (observe/counters.ts COUNTER_GROUPS). */
+  group: z.string(),
+  /** op: it follows the operations, judged per operation; s: it follows the clock (background), per second. */
+  per: z.enum(["op", "s"]),
+  /** The estimator's centres of each side, per operation or per second. */
+  base: z.number(),
+  head: z.number(),
+  /** head/base − 1 and its interval; null where only one side counted any (`only`). */
+  change: z.number().nullable(),
+  ci: z.tuple([z.number(), z.number()]).nullable(),
+  /** Only this side counted it, in every round. */
+  only: z.enum(["base", "head"]).optional(),
+});
+
+export type CounterChange = z.output<typeof CounterChangeSchema>;
+
+export const CounterReportSchema = z.strictObject({
+  /** Counters tested, over cells and variants: the family the confidence is held over. */
+  tested: z.number().int().nonnegative(),
+  /** The familywise confidence of the list (COUNTER_CONFIDENCE, or the verdict's when higher). */
+  confidence: z.number(),
+  /** Per-test error rate: (1 − confidence) / tested. */
+  alpha_per_test: z.number(),
+  /** Changes smaller than this are not listed (COUNTER_FLOOR). */
+  floor: z.number(),
+  /** Counters per operation that moved beyond their noise, largest first. */
+  moved: z.array(CounterChangeSchema),
+  /** Counters that follow the clock (background work) whose rate per second moved: shown, never read per operation. */
+  background: z.array(CounterChangeSchema),
+  /** What the counters could not be read from (an endpoint reads only what its user may). */
+  note: z.string().optional(),
+});
+
+export type CounterReport = z.output<typeof CounterReportSchema>;
+
+/** One round of a cell pair: control's and variant's cells, both with their counters. */
+interface PairedRound {
+  base: Cell & { cost: NonNullable<Cell["cost"]> };
+  head: Cell & { cost: NonNullable<Cell["cost"]> };
+  block: number;
+}
+
+const hasCost = (c: Cell | undefined): c is Cell & { cost: NonNullable<Cell["cost"]> } =>
+  !!c && c.status === "ok" && c.round > 0 && !!c.cost && c.cost.ops > 0 && c.cost.window_s > 0;
+
+/** Rounds of one cell key in which both variants read their counters, paired by round. */
+function pairedRounds(result: Result, control: string, variant: string, key: CellKey): PairedRound[] {
+  const of = (v: string) =>
+    result.cells.filter((c) => c.variant === v && c.workload === key.workload && c.threads === key.threads);
+  const heads = new Map(of(variant).map((c) => [c.round, c]));
+  const out: PairedRound[] = [];
+  for (const b of of(control)) {
+    const h = heads.get(b.round);
+    if (hasCost(b) && hasCost(h)) out.push({ base: b, head: h, block: b.block ?? 1 });
+  }
+  return out;
+}
+
+const growth = (c: { cost: NonNullable<Cell["cost"]> }, counter: string) => c.cost.counters[counter] ?? 0;
+
+/**
+ * Whether a counter follows the clock on one side: idle servers grew it by CLOCK_SHARE of the
+ * windows' growth, or its rate rose by less than CLOCK_SHARE of the operations' rate across rounds
+ * (a log-log slope within each block, where the operations' rate varied enough to tell).
+ */
+export function followsClock(
+  cells: readonly (Cell & { cost: NonNullable<Cell["cost"]> })[],
+  counter: string,
+): boolean {
+  const grown = cells.map((c) => growth(c, counter));
+  const idle = cells.map((c) => (c.cost.idle_per_s?.[counter] ?? 0) * c.cost.window_s);
+  if (mean(idle) >= CLOCK_SHARE * mean(grown)) return true;
+  const byBlock = new Map<number, { x: number; y: number }[]>();
+  cells.forEach((c, i) => {
+    const g = grown[i] as number;
+    if (!(g > 0)) return;
+    const list = byBlock.get(c.block ?? 1) ?? [];
+    list.push({ x: Math.log(c.cost.ops / c.cost.window_s), y: Math.log(g / c.cost.window_s) });
+    byBlock.set(c.block ?? 1, list);
+  });
+  let sxx = 0;
+  let sxy = 0;
+  let n = 0;
+  for (const pts of byBlock.values()) {
+    if (pts.length < 2) continue;
+    const mx = mean(pts.map((p) => p.x));
+    const my = mean(pts.map((p) => p.y));
+    for (const p of pts) {
+      sxx += (p.x - mx) ** 2;
+      sxy += (p.x - mx) * (p.y - my);
+    }
+    n += pts.length - 1;
+  }
+  if (n < 2 || Math.sqrt(sxx / n) < SLOPE_SPREAD) return false;
+  return sxy / sxx < CLOCK_SHARE;
+}
+
+/** One counter of one cell, ready to judge: its samples per operation or per second. */
+interface Candidate {
+  key: CellKey;
+  variant: string;
+  counter: string;
+  per: "op" | "s";
+  rounds: PairedRound[];
+  only?: "base" | "head";
+}
+
+/** The counters of one cell pair worth testing, each with what it follows. */
+function candidatesOf(key: CellKey, variant: string, rounds: PairedRound[]): Candidate[] {
+  const names = new Set<string>();
+  for (const r of rounds)
+    for (const c of [r.base, r.head])
+      for (const k of Object.keys(c.cost.counters)) if (isServerCounter(k)) names.add(k);
+  const out: Candidate[] = [];
+  for (const counter of names) {
+    const b = rounds.map((r) => growth(r.base, counter));
+    const h = rounds.map((r) => growth(r.head, counter));
+    if (Math.max(mean(b), mean(h)) < MIN_EVENTS) continue;
+    const only = b.every((x) => x === 0) ? "head" : h.every((x) => x === 0) ? "base" : undefined;
+    // counted in some rounds only: too sparse to say per round
+    if (!only && (b.some((x) => x === 0) || h.some((x) => x === 0))) continue;
+    if (only && (only === "head" ? h : b).some((x) => x === 0)) continue;
+    const clock =
+      followsClock(
+        rounds.map((r) => r.base),
+        counter,
+      ) ||
+      followsClock(
+        rounds.map((r) => r.head),
+        counter,
+      );
+    // work one side alone did is not read per operation: it may be a job of that side's own
+    out.push({ key, variant, counter, per: clock || only ? "s" : "op", rounds, ...(only ? { only } : {}) });
+  }
+  return out;
+}
+
+const perUnit = (c: Cell & { cost: NonNullable<Cell["cost"]> }, counter: string, per: "op" | "s") =>
+  growth(c, counter) / (per === "op" ? c.cost.ops : c.cost.window_s);
+
+/** Judges one candidate at the family's per-test level; undefined when it did not move. */
+function judged(c: Candidate, alpha: number): CounterChange | undefined {
+  const base = c.rounds.map((r) => perUnit(r.base, c.counter, c.per));
+  const head = c.rounds.map((r) => perUnit(r.head, c.counter, c.per));
+  const id = { variant: c.variant, ...c.key, counter: c.counter, group: counterGroup(c.counter), per: c.per };
+  if (c.only) {
+    const side = c.only === "base" ? base : head;
+    return {
+      ...id,
+      base: c.only === "base" ? mean(side) : 0,
+      head: c.only === "head" ? mean(side) : 0,
+      change: null,
+      ci: null,
+      only: c.only,
+    };
+  }
+  const j = judgeCell(
+    c.key,
+    c.counter,
+    { better: "lower", tolerance: 0 },
+    { base, head, blocks: c.rounds.map((r) => r.block) },
+    alpha,
+    true,
+  );
+  if (!j.ci || j.change === null || j.base === null || j.head === null) return undefined;
+  const [lo, hi] = j.ci;
+  if (lo <= 0 && hi >= 0) return undefined;
+  if (Math.abs(j.change) < COUNTER_FLOOR) return undefined;
+  return { ...id, base: j.base, head: j.head, change: j.change, ci: j.ci };
+}
+
+const size = (c: CounterChange) =>
+  c.change === null ? Number.POSITIVE_INFINITY : Math.abs(Math.log1p(c.change));
+
+/**
+ * Every variant's counters against the control's, cell by cell: those whose value per operation
+ * (or per second, for background work) moved beyond their round-to-round noise at `confidence`
+ * (at least COUNTER_CONFIDENCE) over all the counters tested, largest first within each cell.
+ * undefined when no cell read any.
+ */
+export function whatMoved(
+  result: Result,
+  control: string,
+  variants: readonly string[],
+  keys: readonly CellKey[],
+  confidence: number,
+): CounterReport | undefined {
+  const candidates = variants.flatMap((v) =>
+    keys.flatMap((k) => candidatesOf(k, v, pairedRounds(result, control, v, k))),
+  );
+  if (!candidates.length) return undefined;
+  const level = Math.max(confidence, COUNTER_CONFIDENCE);
+  const alpha = (1 - level) / candidates.length;
+  const changes = candidates.map((c) => judged(c, alpha)).filter((c): c is CounterChange => !!c);
+  const order = (xs: CounterChange[]) =>
+    xs.sort(
+      (a, b) =>
+        keys.findIndex((k) => k.workload === a.workload && k.threads === a.threads) -
+          keys.findIndex((k) => k.workload === b.workload && k.threads === b.threads) ||
+        variants.indexOf(a.variant ?? "") - variants.indexOf(b.variant ?? "") ||
+        size(b) - size(a),
+    );
+  return {
+    tested: candidates.length,
+    confidence: level,
+    alpha_per_test: alpha,
+    floor: COUNTER_FLOOR,
+    moved: order(changes.filter((c) => c.per === "op")),
+    background: order(changes.filter((c) => c.per === "s")),
+  };
+}
