@@ -6,6 +6,9 @@ import { readFileSync } from "node:fs";
 import { describe, test } from "node:test";
 import { gunzipSync } from "node:zlib";
 import { CLOCK_SHARE, followsClock, whatMoved } from "../../action/src/compare/counters.ts";
+import { overallVerdict } from "../../action/src/compare/judge.ts";
+import { judgeCell } from "../../action/src/compare/samples.ts";
+import { VerdictSchema } from "../../action/src/compare/verdict.ts";
 import { costMetric, costOf, goServerCounters } from "../../action/src/observe/cost.ts";
 import {
   counterGroup,
@@ -14,12 +17,15 @@ import {
   promCounters,
   selectedTotal,
 } from "../../action/src/observe/counters.ts";
+import { commentMarkdown } from "../../action/src/report/comment.ts";
+import { verdictHtml } from "../../action/src/report/html.ts";
 import type { Cell, Result } from "../../action/src/result/model.ts";
 import { parseSpec } from "../../action/src/specfile/load.ts";
 import { mariadbCounters } from "../../action/src/targets/mariadb/counters.ts";
 import { postgresCounters } from "../../action/src/targets/postgres/counters.ts";
 import { fixture } from "../helpers/paths.ts";
 import { sampleResult } from "../helpers/sample.ts";
+import { syntheticVerdict } from "../helpers/verdict.ts";
 
 const read = (...p: string[]) => readFileSync(fixture(...p), "utf8");
 const gz = (name: string) => gunzipSync(readFileSync(fixture("tidb-server", name))).toString("utf8");
@@ -335,5 +341,154 @@ ${noise}`;
       () => parseSpec(spec('  mallocs_per_op: {tolerance: "five"}'), "s.yaml"),
       (e: Error) => /3x noise/.test(e.message),
     );
+  });
+});
+
+describe("said as it is: a change within the tolerance, and the counters that moved", () => {
+  // heap bytes +1.4% [+1.2%, +1.7%] in the shipped design's 2% tolerance: select_random_ranges' rounds
+  const rounds = (seed: number, shift: number) => {
+    const r = rng(seed);
+    const base = Array.from({ length: 12 }, () => 1061 * Math.exp(0.002 * normal(r)));
+    return {
+      base,
+      head: base.map((b) => b * Math.exp(shift + 0.002 * normal(r))),
+      blocks: base.map((_, i) => Math.floor(i / 2) + 1),
+    };
+  };
+
+  test("an interval that excludes zero within ±tolerance is 'within', one that includes zero 'unchanged'", () => {
+    const rule = { better: "lower" as const, tolerance: 0.02 };
+    const within = judgeCell(
+      { workload: "ranges", threads: 4 },
+      "alloc_kb_per_op",
+      rule,
+      rounds(3, Math.log(1.014)),
+      0.05 / 18,
+      true,
+    );
+    assert.equal(within.verdict, "within");
+    assert.ok((within.ci?.[0] ?? 0) > 0 && (within.ci?.[1] ?? 1) < 0.02, `${within.ci}`);
+    const none = judgeCell(
+      { workload: "ranges", threads: 4 },
+      "alloc_kb_per_op",
+      rule,
+      rounds(3, 0),
+      0.05 / 18,
+      true,
+    );
+    assert.equal(none.verdict, "unchanged");
+    assert.equal(overallVerdict([within, none]), "pass");
+  });
+
+  const verdictWith = () => {
+    const v = syntheticVerdict({ workloads: ["ranges"], threads: [4], regressions: ["ranges@4"] });
+    const rule = { better: "lower" as const, tolerance: 0.02 };
+    const j = judgeCell(
+      { workload: "ranges", threads: 4 },
+      "alloc_kb_per_op",
+      rule,
+      rounds(3, Math.log(1.014)),
+      0.05 / 18,
+      true,
+    );
+    const moved = Array.from({ length: 12 }, (_, i) => ({
+      variant: "head",
+      workload: "ranges",
+      threads: 4,
+      counter: `tidb:counter_${i}_total`,
+      group: i < 6 ? "allocations" : "statements",
+      per: "op" as const,
+      base: 100,
+      head: 100 * (1.2 - i / 100),
+      change: 0.2 - i / 100,
+      ci: [0.18 - i / 100, 0.22 - i / 100] as [number, number],
+    }));
+    return VerdictSchema.parse({
+      ...v,
+      cells: [...v.cells, { ...j, variant: "head" }],
+      counters: {
+        tested: 400,
+        confidence: 0.99,
+        alpha_per_test: 0.01 / 400,
+        floor: 0.005,
+        moved,
+        background: [
+          {
+            ...moved[0],
+            counter: "mariadb:Com_analyze",
+            per: "s",
+            base: 0,
+            head: 2,
+            change: null,
+            ci: null,
+            only: "head",
+          },
+        ],
+      },
+    });
+  };
+
+  test("verdict.json, the comment and report.html say a change within the tolerance with its size", () => {
+    const v = verdictWith();
+    const cell = v.cells.find((c) => c.metric === "alloc_kb_per_op");
+    assert.equal(cell?.verdict, "within");
+    const comment = commentMarkdown(v);
+    const html = verdictHtml(v, []);
+    for (const text of [comment, html]) assert.match(text, /changed within tolerance/);
+    assert.match(comment, /\+1\.[2-6]%/);
+  });
+
+  test("the comment lists a cell's moved counters in at most ten lines, report.html all of them", () => {
+    const v = verdictWith();
+    const comment = commentMarkdown(v);
+    const section = comment.slice(comment.indexOf("What the server did differently"));
+    const cellBlock = section.slice(
+      section.indexOf("**ranges threads=4**"),
+      section.indexOf("<sub>5 more in report.html</sub>"),
+    );
+    assert.ok(cellBlock.trim().split("\n").filter(Boolean).length <= 10, cellBlock);
+    assert.match(section, /`tidb:counter_0_total` \| allocations \| 100\.0\/op \| 120\.0\/op \| \+20\.0%/);
+    assert.match(section, /5 more in report\.html/);
+    assert.match(section, /only head counted it/);
+    const html = verdictHtml(v, []);
+    for (let i = 0; i < 12; i++) assert.match(html, new RegExp(`tidb:counter_${i}_total`));
+    assert.match(html, /Background work, per second/);
+  });
+});
+
+describe("a count per operation neither side did", () => {
+  test("a series never created (a point get sends no coprocessor request) counts 0 where its component was read", () => {
+    const before = { at: 0, counters: { "tidb:go_memstats_mallocs_total": 10 } };
+    const after = { at: 1000, counters: { "tidb:go_memstats_mallocs_total": 20 } };
+    assert.equal(costOf(before, after, 5, undefined, ["cop_requests_per_op"]).metrics.cop_requests_per_op, 0);
+    const mariadb = { at: 0, counters: { "mariadb:Questions": 1 } };
+    assert.equal(
+      costOf(mariadb, { ...mariadb, at: 1000 }, 5, undefined, ["cop_requests_per_op"]).metrics
+        .cop_requests_per_op,
+      undefined,
+      "not where TiDB's counters were not read",
+    );
+  });
+
+  test("0 on both sides in every round is unchanged, not 'no samples'", () => {
+    const j = judgeCell(
+      { workload: "point_select", threads: 4 },
+      "cop_requests_per_op",
+      { better: "lower", tolerance: 0.01 },
+      { base: [], head: [], zeros: 12 },
+      0.001,
+      true,
+    );
+    assert.equal(j.verdict, "unchanged");
+    assert.deepEqual(j.ci, [0, 0]);
+    const none = judgeCell(
+      { workload: "point_select", threads: 4 },
+      "cop_requests_per_op",
+      { better: "lower", tolerance: 0.01 },
+      { base: [], head: [] },
+      0.001,
+      true,
+    );
+    assert.equal(none.verdict, "inconclusive");
   });
 });

@@ -49,12 +49,19 @@ export function pairedSamples(result: Result, base: string, head: string, key: C
   const b = okCells(result, base, key);
   const h = new Map(okCells(result, head, key).map((c) => [c.round, c]));
   const pairs: [number, number, number][] = [];
+  let zeros = 0;
   for (const cb of b) {
     const vb = cb.metrics[metric]?.value;
     const vh = h.get(cb.round)?.metrics[metric]?.value;
     if (vb !== undefined && vh !== undefined && vb > 0 && vh > 0) pairs.push([vb, vh, cb.block ?? 1]);
+    else if (vb === 0 && vh === 0) zeros++;
   }
-  return { base: pairs.map((p) => p[0]), head: pairs.map((p) => p[1]), blocks: pairs.map((p) => p[2]) };
+  return {
+    base: pairs.map((p) => p[0]),
+    head: pairs.map((p) => p[1]),
+    blocks: pairs.map((p) => p[2]),
+    ...(zeros ? { zeros } : {}),
+  };
 }
 
 /**
@@ -106,12 +113,29 @@ export function judgeCell(
   key: CellKey,
   metric: string,
   rule: MetricRule,
-  samples: { base: number[]; head: number[]; blocks?: number[] },
+  samples: { base: number[]; head: number[]; blocks?: number[]; zeros?: number },
   alphaPerCell: number,
   paired: boolean,
 ): CellJudgement {
   const id = { ...key, metric };
   const { base, head } = samples;
+  // a count per operation that both sides did not do at all, in every round (coprocessor requests
+  // of point gets): exactly unchanged
+  if (base.length === 0 && head.length === 0 && samples.zeros)
+    return {
+      ...id,
+      better: rule.better,
+      tolerance: rule.tolerance,
+      base: 0,
+      head: 0,
+      change: 0,
+      ci: [0, 0],
+      mde: null,
+      verdict: "unchanged",
+      n: samples.zeros,
+      method: paired ? "paired-t" : "welch-t",
+      reason: `${metric} was 0 on both sides in every round`,
+    };
   // paired rounds from more than one block: the instances are the unit (stats.ts blockLogShift)
   const blocks = paired && samples.blocks && new Set(samples.blocks).size > 1 ? samples.blocks : undefined;
   const means = centres(base, head, paired, blocks);

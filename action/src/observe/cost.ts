@@ -58,7 +58,7 @@ export const COST_METRICS: Record<string, CostMetric> = {
   },
   cop_requests_per_op: {
     counter: "cop_requests",
-    selects: ["tidb:tidb_distsql_handle_query_duration_seconds_count"],
+    selects: ['tidb:tidb_distsql_handle_query_duration_seconds_count{sql_type="general"}'],
     scale: 1,
     unit: "1/op",
     label: "coprocessor requests/op",
@@ -196,9 +196,13 @@ export function costOf(
       const info = costMetric(name);
       const selectors = (info?.selects ?? []).map(parseSelector).filter((s): s is CounterName => !!s);
       if (!info || !selectors.length) continue;
-      // a series present in both readings that did not grow counts 0; none of them present: no value
-      const present = selectors.some((s) => selectedTotal(s, after.counters) !== undefined);
-      if (!present) continue;
+      // a series that did not grow counts 0, and so does one never created (a labelled series
+      // appears on its first event) where the component's counters were read at all
+      const read = selectors.some(
+        (s) =>
+          selectedTotal(s, after.counters) !== undefined || (s.component !== "" && components.has(s.component)),
+      );
+      if (!read) continue;
       const grown = selectors.reduce((n, s) => n + (selectedTotal(s, counters) ?? 0), 0);
       const idleGrowth = selectors.reduce((n, s) => n + (selectedTotal(s, idle ?? {}) ?? 0), 0) * window;
       metrics[name] = (Math.max(0, grown - idleGrowth) / ops) * info.scale;
