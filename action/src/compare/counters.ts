@@ -5,11 +5,11 @@
 // by what they count, largest first. A list that explains, never one that fails a check: a
 // counter judged by the spec (metrics: { "<counter>/op": … }) is a metric like any other.
 import { z } from "zod";
-import { counterGroup, isServerCounter } from "../observe/counters.ts";
+import { counterGroup, isServerCounter, sameSeries } from "../observe/counters.ts";
 import type { Cell, Result } from "../result/model.ts";
+import { judgeShift } from "./judge.ts";
 import type { CellKey } from "./samples.ts";
-import { judgeCell } from "./samples.ts";
-import { mean } from "./stats.ts";
+import { blockLogShift, mean, pairedLogShift } from "./stats.ts";
 
 /**
  * Counters that grew by fewer events than this in a window (mean over a side's rounds) are not
@@ -96,10 +96,20 @@ function pairedRounds(result: Result, control: string, variant: string, key: Cel
   const out: PairedRound[] = [];
   for (const b of of(control)) {
     const h = heads.get(b.round);
-    if (hasCost(b) && hasCost(h)) out.push({ base: b, head: h, block: b.block ?? 1 });
+    if (hasCost(b) && hasCost(h)) out.push({ base: keyed(b), head: keyed(h), block: b.block ?? 1 });
   }
   return out;
 }
+
+/** A cell whose counters are keyed as they are read now (observe/counters.ts sameSeries). */
+const keyed = <C extends Cell & { cost: NonNullable<Cell["cost"]> }>(c: C): C => ({
+  ...c,
+  cost: {
+    ...c.cost,
+    counters: sameSeries(c.cost.counters),
+    ...(c.cost.idle_per_s ? { idle_per_s: sameSeries(c.cost.idle_per_s) } : {}),
+  },
+});
 
 const growth = (c: { cost: NonNullable<Cell["cost"]> }, counter: string) => c.cost.counters[counter] ?? 0;
 
@@ -183,7 +193,10 @@ function candidatesOf(key: CellKey, variant: string, rounds: PairedRound[]): Can
 const perUnit = (c: Cell & { cost: NonNullable<Cell["cost"]> }, counter: string, per: "op" | "s") =>
   growth(c, counter) / (per === "op" ? c.cost.ops : c.cost.window_s);
 
-/** Judges one candidate at the family's per-test level; undefined when it did not move. */
+/**
+ * Judges one candidate at the family's per-test level with the verdict's intervals (blocks of
+ * fresh instances, or paired rounds); undefined when it did not move.
+ */
 function judged(c: Candidate, alpha: number): CounterChange | undefined {
   const base = c.rounds.map((r) => perUnit(r.base, c.counter, c.per));
   const head = c.rounds.map((r) => perUnit(r.head, c.counter, c.per));
@@ -199,13 +212,25 @@ function judged(c: Candidate, alpha: number): CounterChange | undefined {
       only: c.only,
     };
   }
-  const j = judgeCell(
-    c.key,
-    c.counter,
+  // the plain block means (or rounds), neither winsorized nor trimmed: counters are often
+  // discrete per instance (a server that started 5 TTL workers, another 2), and pulling the
+  // minority of blocks in to the majority would read an instance gap as a change
+  const blocks = c.rounds.map((r) => r.block);
+  const byBlocks = new Set(blocks).size > 1;
+  const shift = byBlocks
+    ? blockLogShift(
+        base.map((b, i) => ({ block: blocks[i] as number, base: b, head: head[i] as number })),
+        null,
+      )
+    : pairedLogShift(base, head, 0);
+  const centre = Math.exp(mean(base.map(Math.log)));
+  const j = judgeShift(
+    { ...c.key, metric: c.counter },
     { better: "lower", tolerance: 0 },
-    { base, head, blocks: c.rounds.map((r) => r.block) },
+    shift,
+    { base: centre, head: centre * Math.exp(shift.estimate) },
     alpha,
-    true,
+    byBlocks ? "block-t" : "paired-t",
   );
   if (!j.ci || j.change === null || j.base === null || j.head === null) return undefined;
   const [lo, hi] = j.ci;

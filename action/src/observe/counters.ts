@@ -80,7 +80,28 @@ export function promCounters(text: string, component: string): Record<string, nu
     const v = Number(m[3]);
     const labels = m[2] ? parseLabels(m[2]) : {};
     if (!Number.isFinite(v) || !labels) continue;
-    out[counterKey(component, seriesOf(name, labels))] = v;
+    const key = counterKey(component, seriesOf(name, withoutPaths(labels)));
+    out[key] = (out[key] ?? 0) + v;
+  }
+  return out;
+}
+
+/**
+ * Labels without those naming a file (unistore's data directory, each instance's own), so that the
+ * same series of two servers has one key; the series such a label split are summed.
+ */
+function withoutPaths(labels: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(labels).filter(([, v]) => !v.startsWith("/")));
+}
+
+/** A cell's counters keyed as promCounters keys them now (results recorded before kept file labels). */
+export function sameSeries(counters: Record<string, number>): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [key, v] of Object.entries(counters)) {
+    const k = parseCounterKey(key);
+    const paths = k && Object.values(k.labels).some((l) => l.startsWith("/"));
+    const same = k && paths ? counterKey(k.component, seriesOf(k.name, withoutPaths(k.labels))) : key;
+    out[same] = (out[same] ?? 0) + v;
   }
   return out;
 }

@@ -5,7 +5,7 @@ import type { Verdict } from "../compare/verdict.ts";
 import { ciText, pct } from "./rows.ts";
 
 /** Counters shown per cell in the comment; the rest are in report.html. */
-export const COMMENT_COUNTERS = 7;
+export const COMMENT_COUNTERS = 6;
 
 /** A value per operation or per second, to four significant figures. */
 export const perValue = (x: number, per: "op" | "s") =>

@@ -1,0 +1,148 @@
+// What the counter list says on real comparisons, and how often it would list something by chance:
+// for each result.json of a compare run (kept from a real run of tiperf compare), the counters that
+// moved (compare/counters.ts) over all its blocks, then the same judged on draws of a subset of the
+// blocks: how many draws listed anything (in an A/A, every listing is a false one), and, with
+// --inject COUNTER=PCT, how many listed that counter after its head growth was raised by PCT (the
+// power at that change). Per cell, the per-round noise (sd of log(head/base)) of the counters the
+// shipped specs judge. Writes OUT.json and prints a summary.
+//
+//   npm run bench:counters -- --result RUN/result.json [--result …] [--draws 1000] [--blocks 4]
+//                             [--inject go_memstats_mallocs_total=1] [--out bench/counters/NAME]
+import { readFileSync, writeFileSync } from "node:fs";
+import { parseArgs } from "node:util";
+import { type CounterReport, whatMoved } from "../action/src/compare/counters.ts";
+import { mean, stddev } from "../action/src/compare/stats.ts";
+import { parseSelector, selects } from "../action/src/observe/counters.ts";
+import { rng } from "../action/src/pipeline/schedule.ts";
+import type { Cell, Result } from "../action/src/result/model.ts";
+import { wilson } from "./bench-common.ts";
+
+const { values } = parseArgs({
+  options: {
+    result: { type: "string", multiple: true, default: [] },
+    draws: { type: "string", default: "1000" },
+    blocks: { type: "string", default: "4" },
+    inject: { type: "string" },
+    seed: { type: "string", default: "1" },
+    confidence: { type: "string", default: "0.95" },
+    noise: { type: "string", default: "" },
+    out: { type: "string" },
+  },
+});
+
+const confidence = Number(values.confidence);
+const inject = values.inject ? /^(.+)=(-?\d+(?:\.\d+)?)$/.exec(values.inject) : undefined;
+if (values.inject && !inject) throw new Error(`--inject: COUNTER=PCT, got ${values.inject}`);
+const injected = inject ? { selector: parseSelector(inject[1] as string), factor: 1 + Number(inject[2]) / 100 } : undefined;
+if (inject && !injected?.selector) throw new Error(`--inject: ${inject[1]} is not a counter selector`);
+
+const keysOf = (r: Result) => [
+  ...new Map(r.cells.map((c) => [`${c.workload}\u0000${c.threads}`, { workload: c.workload, threads: c.threads }])).values(),
+];
+
+/** Head's growth of the injected counters raised by the factor (a known change per operation). */
+function withInjection(r: Result): Result {
+  if (!injected?.selector) return r;
+  const sel = injected.selector;
+  const cells = r.cells.map((c): Cell => {
+    if (c.variant === "base" || !c.cost) return c;
+    const counters = Object.fromEntries(
+      Object.entries(c.cost.counters).map(([k, v]) => [k, selects(sel, k) ? v * injected.factor : v]),
+    );
+    return { ...c, cost: { ...c.cost, counters } };
+  });
+  return { ...r, cells };
+}
+
+/** The result with only the given blocks' rounds. */
+const onlyBlocks = (r: Result, blocks: Set<number>): Result => ({
+  ...r,
+  cells: r.cells.filter((c) => blocks.has(c.block ?? 1)),
+});
+
+/** Per cell, the sd of log(head/base) per round of the named counters per operation. */
+function noiseOf(r: Result, names: string[]) {
+  const out: Record<string, Record<string, number>> = {};
+  for (const key of keysOf(r)) {
+    const of = (v: string) =>
+      r.cells.filter((c) => c.variant === v && c.workload === key.workload && c.threads === key.threads && c.round > 0 && c.cost);
+    const heads = new Map(of("head").map((c) => [c.round, c]));
+    for (const name of names) {
+      const sel = parseSelector(name);
+      if (!sel) continue;
+      const logs: number[] = [];
+      for (const b of of("base")) {
+        const h = heads.get(b.round);
+        if (!h?.cost || !b.cost) continue;
+        const sum = (c: Cell) =>
+          Object.entries(c.cost?.counters ?? {}).reduce((s, [k, v]) => s + (selects(sel, k) ? v : 0), 0) /
+          (c.cost?.ops ?? 1);
+        const [vb, vh] = [sum(b), sum(h)];
+        if (vb > 0 && vh > 0) logs.push(Math.log(vh / vb));
+      }
+      if (logs.length > 2) (out[key.workload] ??= {})[name] = Math.round(stddev(logs) * 1e5) / 1e5;
+    }
+  }
+  return out;
+}
+
+const summary = (r: CounterReport | undefined) =>
+  r
+    ? {
+        tested: r.tested,
+        moved: r.moved.map((c) => ({ cell: c.workload, counter: c.counter, group: c.group, change: c.change, ci: c.ci })),
+        background: r.background.map((c) => ({ cell: c.workload, counter: c.counter, change: c.change, only: c.only })),
+      }
+    : undefined;
+
+const out: unknown[] = [];
+for (const file of values.result as string[]) {
+  const result = withInjection(JSON.parse(readFileSync(file, "utf8")) as Result);
+  const keys = keysOf(result);
+  const variants = [...new Set(result.cells.map((c) => c.variant))].filter((v) => v !== "base");
+  const all = whatMoved(result, "base", variants, keys, confidence);
+  const blocks = [...new Set(result.cells.map((c) => c.block ?? 1))].sort((a, b) => a - b);
+  const k = Math.min(Number(values.blocks), blocks.length);
+  const draws = Number(values.draws);
+  const random = rng(Number(values.seed));
+  let listed = 0;
+  let found = 0;
+  for (let d = 0; d < draws; d++) {
+    const pool = [...blocks];
+    const pick = new Set<number>();
+    while (pick.size < k) pick.add(pool.splice(Math.floor(random() * pool.length), 1)[0] as number);
+    const r = whatMoved(onlyBlocks(result, pick), "base", variants, keys, confidence);
+    const changes = [...(r?.moved ?? []), ...(r?.background ?? [])];
+    if (changes.length) listed++;
+    const sel = injected?.selector;
+    if (sel && r?.moved.some((c) => selects(sel, c.counter))) found++;
+  }
+  const names = (values.noise as string).split(",").filter(Boolean);
+  const entry = {
+    result: file,
+    run_id: result.run_id,
+    host: result.host,
+    blocks: blocks.length,
+    rounds: Math.max(...result.cells.map((c) => c.round)),
+    counters_per_cell: Math.round(mean(result.cells.filter((c) => c.cost).map((c) => Object.keys(c.cost?.counters ?? {}).length))),
+    ...(inject ? { injected: { counter: inject[1], percent: Number(inject[2]) } } : {}),
+    all_blocks: summary(all),
+    draws: {
+      of_blocks: k,
+      draws,
+      listed_anything: { count: listed, wilson95: wilson(listed, draws) },
+      ...(inject ? { listed_the_injected: { count: found, wilson95: wilson(found, draws) } } : {}),
+    },
+    ...(names.length ? { noise_per_round: noiseOf(result, names) } : {}),
+  };
+  out.push(entry);
+  console.log(
+    `${file}: ${entry.counters_per_cell} counters a cell, ${all?.tested ?? 0} tested; all ${blocks.length} blocks: ${all?.moved.length ?? 0} moved per operation, ${all?.background.length ?? 0} per second; ${draws} draws of ${k} blocks: ${listed} listed anything${inject ? `, ${found} listed ${inject[1]} (+${inject[2]}%)` : ""}`,
+  );
+  for (const c of all?.moved.slice(0, 12) ?? [])
+    console.log(`  ${c.workload}: ${c.counter} (${c.group}) ${c.change === null ? "–" : `${(c.change * 100).toFixed(2)}%`} [${c.ci?.map((x) => (x * 100).toFixed(2)).join(", ")}]`);
+  for (const c of all?.background.slice(0, 6) ?? [])
+    console.log(`  per second: ${c.workload}: ${c.counter} ${c.only ? `only ${c.only}` : `${((c.change ?? 0) * 100).toFixed(2)}%`}`);
+  if (entry.noise_per_round) console.log(`  noise per round: ${JSON.stringify(entry.noise_per_round)}`);
+}
+if (values.out) writeFileSync(`${values.out}.json`, `${JSON.stringify({ format: "tiperf.counters-bench", date: new Date().toISOString().slice(0, 10), runs: out }, null, 2)}\n`);
