@@ -33,11 +33,15 @@ const { values } = parseArgs({
 const confidence = Number(values.confidence);
 const inject = values.inject ? /^(.+)=(-?\d+(?:\.\d+)?)$/.exec(values.inject) : undefined;
 if (values.inject && !inject) throw new Error(`--inject: COUNTER=PCT, got ${values.inject}`);
-const injected = inject ? { selector: parseSelector(inject[1] as string), factor: 1 + Number(inject[2]) / 100 } : undefined;
+const injected = inject
+  ? { selector: parseSelector(inject[1] as string), factor: 1 + Number(inject[2]) / 100 }
+  : undefined;
 if (inject && !injected?.selector) throw new Error(`--inject: ${inject[1]} is not a counter selector`);
 
 const keysOf = (r: Result) => [
-  ...new Map(r.cells.map((c) => [`${c.workload}\u0000${c.threads}`, { workload: c.workload, threads: c.threads }])).values(),
+  ...new Map(
+    r.cells.map((c) => [`${c.workload}\u0000${c.threads}`, { workload: c.workload, threads: c.threads }]),
+  ).values(),
 ];
 
 /** Head's growth of the injected counters raised by the factor (a known change per operation). */
@@ -65,7 +69,14 @@ function noiseOf(r: Result, names: string[]) {
   const out: Record<string, Record<string, number>> = {};
   for (const key of keysOf(r)) {
     const of = (v: string) =>
-      r.cells.filter((c) => c.variant === v && c.workload === key.workload && c.threads === key.threads && c.round > 0 && c.cost);
+      r.cells.filter(
+        (c) =>
+          c.variant === v &&
+          c.workload === key.workload &&
+          c.threads === key.threads &&
+          c.round > 0 &&
+          c.cost,
+      );
     const heads = new Map(of("head").map((c) => [c.round, c]));
     for (const name of names) {
       const sel = parseSelector(name);
@@ -90,8 +101,19 @@ const summary = (r: CounterReport | undefined) =>
   r
     ? {
         tested: r.tested,
-        moved: r.moved.map((c) => ({ cell: c.workload, counter: c.counter, group: c.group, change: c.change, ci: c.ci })),
-        background: r.background.map((c) => ({ cell: c.workload, counter: c.counter, change: c.change, only: c.only })),
+        moved: r.moved.map((c) => ({
+          cell: c.workload,
+          counter: c.counter,
+          group: c.group,
+          change: c.change,
+          ci: c.ci,
+        })),
+        background: r.background.map((c) => ({
+          cell: c.workload,
+          counter: c.counter,
+          change: c.change,
+          only: c.only,
+        })),
       }
     : undefined;
 
@@ -124,7 +146,9 @@ for (const file of values.result as string[]) {
     host: result.host,
     blocks: blocks.length,
     rounds: Math.max(...result.cells.map((c) => c.round)),
-    counters_per_cell: Math.round(mean(result.cells.filter((c) => c.cost).map((c) => Object.keys(c.cost?.counters ?? {}).length))),
+    counters_per_cell: Math.round(
+      mean(result.cells.filter((c) => c.cost).map((c) => Object.keys(c.cost?.counters ?? {}).length)),
+    ),
     ...(inject ? { injected: { counter: inject[1], percent: Number(inject[2]) } } : {}),
     all_blocks: summary(all),
     draws: {
@@ -140,9 +164,17 @@ for (const file of values.result as string[]) {
     `${file}: ${entry.counters_per_cell} counters a cell, ${all?.tested ?? 0} tested; all ${blocks.length} blocks: ${all?.moved.length ?? 0} moved per operation, ${all?.background.length ?? 0} per second; ${draws} draws of ${k} blocks: ${listed} listed anything${inject ? `, ${found} listed ${inject[1]} (+${inject[2]}%)` : ""}`,
   );
   for (const c of all?.moved.slice(0, 12) ?? [])
-    console.log(`  ${c.workload}: ${c.counter} (${c.group}) ${c.change === null ? "–" : `${(c.change * 100).toFixed(2)}%`} [${c.ci?.map((x) => (x * 100).toFixed(2)).join(", ")}]`);
+    console.log(
+      `  ${c.workload}: ${c.counter} (${c.group}) ${c.change === null ? "–" : `${(c.change * 100).toFixed(2)}%`} [${c.ci?.map((x) => (x * 100).toFixed(2)).join(", ")}]`,
+    );
   for (const c of all?.background.slice(0, 6) ?? [])
-    console.log(`  per second: ${c.workload}: ${c.counter} ${c.only ? `only ${c.only}` : `${((c.change ?? 0) * 100).toFixed(2)}%`}`);
+    console.log(
+      `  per second: ${c.workload}: ${c.counter} ${c.only ? `only ${c.only}` : `${((c.change ?? 0) * 100).toFixed(2)}%`}`,
+    );
   if (entry.noise_per_round) console.log(`  noise per round: ${JSON.stringify(entry.noise_per_round)}`);
 }
-if (values.out) writeFileSync(`${values.out}.json`, `${JSON.stringify({ format: "tiperf.counters-bench", date: new Date().toISOString().slice(0, 10), runs: out }, null, 2)}\n`);
+if (values.out)
+  writeFileSync(
+    `${values.out}.json`,
+    `${JSON.stringify({ format: "tiperf.counters-bench", date: new Date().toISOString().slice(0, 10), runs: out }, null, 2)}\n`,
+  );

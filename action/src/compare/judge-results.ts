@@ -48,7 +48,10 @@ export function alphaPerCell(confidence: number, comparisons: number): number {
 
 export function judgeCells(
   keys: JudgedKey[],
-  samplesOf: (key: CellKey, metric: string) => { base: number[]; head: number[]; blocks?: number[]; zeros?: number },
+  samplesOf: (
+    key: CellKey,
+    metric: string,
+  ) => { base: number[]; head: number[]; blocks?: number[]; zeros?: number },
   alpha: number,
   paired: boolean,
 ): CellJudgement[] {

@@ -200,7 +200,8 @@ export function costOf(
       // appears on its first event) where the component's counters were read at all
       const read = selectors.some(
         (s) =>
-          selectedTotal(s, after.counters) !== undefined || (s.component !== "" && components.has(s.component)),
+          selectedTotal(s, after.counters) !== undefined ||
+          (s.component !== "" && components.has(s.component)),
       );
       if (!read) continue;
       const grown = selectors.reduce((n, s) => n + (selectedTotal(s, counters) ?? 0), 0);
