@@ -91,7 +91,10 @@ function noiseOf(r: Result, names: string[]) {
         const [vb, vh] = [sum(b), sum(h)];
         if (vb > 0 && vh > 0) logs.push(Math.log(vh / vb));
       }
-      if (logs.length > 2) (out[key.workload] ??= {})[name] = Math.round(stddev(logs) * 1e5) / 1e5;
+      if (logs.length < 3) continue;
+      const cell = out[key.workload] ?? {};
+      cell[name] = Math.round(stddev(logs) * 1e5) / 1e5;
+      out[key.workload] = cell;
     }
   }
   return out;
