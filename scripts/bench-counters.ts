@@ -6,10 +6,11 @@
 // power at that change). Per cell, the per-round noise (sd of log(head/base)) of the counters the
 // shipped specs judge. Writes OUT.json and prints a summary.
 //
-//   npm run bench:counters -- --result RUN/result.json [--result …] [--draws 1000] [--blocks 4]
+//   npm run bench:counters -- --result RUN/result.json[.gz] [--result …] [--draws 1000] [--blocks 4]
 //                             [--inject go_memstats_mallocs_total=1] [--out bench/counters/NAME]
 import { readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
+import { gunzipSync } from "node:zlib";
 import { type CounterReport, whatMoved } from "../action/src/compare/counters.ts";
 import { mean, stddev } from "../action/src/compare/stats.ts";
 import { parseSelector, selects } from "../action/src/observe/counters.ts";
@@ -122,7 +123,9 @@ const summary = (r: CounterReport | undefined) =>
 
 const out: unknown[] = [];
 for (const file of values.result as string[]) {
-  const result = withInjection(JSON.parse(readFileSync(file, "utf8")) as Result);
+  const raw = readFileSync(file);
+  const text = file.endsWith(".gz") ? gunzipSync(raw).toString("utf8") : raw.toString("utf8");
+  const result = withInjection(JSON.parse(text) as Result);
   const keys = keysOf(result);
   const variants = [...new Set(result.cells.map((c) => c.variant))].filter((v) => v !== "base");
   const all = whatMoved(result, "base", variants, keys, confidence);

@@ -284,6 +284,20 @@ describe("what the server did differently", () => {
     assert.equal(bg.get("mariadb:Handler_read_rnd_next")?.per, "s");
   });
 
+  test("work only one side does, once per operation (an on-disk temporary table per query), is listed per operation", () => {
+    const base: Side = { tps: 1000, perOp: { [STATEMENTS]: [14, 0] } };
+    const head: Side = {
+      tps: 700,
+      perOp: { [STATEMENTS]: [14, 0], "mariadb:Created_tmp_disk_tables": [1, 0] },
+    };
+    const r = whatMoved(comparison(base, head, { tpsSd: 0.08 }), "base", ["head"], KEYS, 0.95);
+    const disk = r?.moved.find((c) => c.counter === "mariadb:Created_tmp_disk_tables");
+    assert.equal(disk?.only, "head");
+    assert.equal(disk?.per, "op");
+    assert.ok(Math.abs((disk?.head ?? 0) - 1) < 0.01);
+    assert.equal(disk?.group, "temporary tables");
+  });
+
   test("a counter whose idle rate is most of its growth follows the clock", () => {
     const r = comparison(
       { tps: 1000, perOp: {}, perS: { [POLLS]: 5 }, idle: { [POLLS]: 5 } },

@@ -124,6 +124,8 @@ export function followsClock(
 ): boolean {
   const grown = cells.map((c) => growth(c, counter));
   const idle = cells.map((c) => (c.cost.idle_per_s?.[counter] ?? 0) * c.cost.window_s);
+  // a side that never counted it says nothing of what it follows
+  if (!(mean(grown) > 0)) return false;
   if (mean(idle) >= CLOCK_SHARE * mean(grown)) return true;
   const byBlock = new Map<number, { x: number; y: number }[]>();
   cells.forEach((c, i) => {
@@ -184,8 +186,9 @@ function candidatesOf(key: CellKey, variant: string, rounds: PairedRound[]): Can
         rounds.map((r) => r.head),
         counter,
       );
-    // work one side alone did is not read per operation: it may be a job of that side's own
-    out.push({ key, variant, counter, per: clock || only ? "s" : "op", rounds, ...(only ? { only } : {}) });
+    // work one side alone did (an on-disk temporary table per query, or a job of its own) is read
+    // per operation or per second by the side that did it
+    out.push({ key, variant, counter, per: clock ? "s" : "op", rounds, ...(only ? { only } : {}) });
   }
   return out;
 }
