@@ -135,6 +135,7 @@ for (const file of values.result as string[]) {
   const random = rng(Number(values.seed));
   let listed = 0;
   let found = 0;
+  const byCounter = new Map<string, number>();
   for (let d = 0; d < draws; d++) {
     const pool = [...blocks];
     const pick = new Set<number>();
@@ -142,6 +143,8 @@ for (const file of values.result as string[]) {
     const r = whatMoved(onlyBlocks(result, pick), "base", variants, keys, confidence);
     const changes = [...(r?.moved ?? []), ...(r?.background ?? [])];
     if (changes.length) listed++;
+    for (const c of changes)
+      byCounter.set(`${c.workload} ${c.counter}`, (byCounter.get(`${c.workload} ${c.counter}`) ?? 0) + 1);
     const sel = injected?.selector;
     if (sel && r?.moved.some((c) => selects(sel, c.counter))) found++;
   }
@@ -161,6 +164,7 @@ for (const file of values.result as string[]) {
       of_blocks: k,
       draws,
       listed_anything: { count: listed, wilson95: wilson(listed, draws) },
+      listed: Object.fromEntries([...byCounter.entries()].sort((x, y) => y[1] - x[1])),
       ...(inject ? { listed_the_injected: { count: found, wilson95: wilson(found, draws) } } : {}),
     },
     ...(names.length ? { noise_per_round: noiseOf(result, names) } : {}),
@@ -171,12 +175,14 @@ for (const file of values.result as string[]) {
   );
   for (const c of all?.moved.slice(0, 12) ?? [])
     console.log(
-      `  ${c.workload}: ${c.counter} (${c.group}) ${c.change === null ? "–" : `${(c.change * 100).toFixed(2)}%`} [${c.ci?.map((x) => (x * 100).toFixed(2)).join(", ")}]`,
+      `  ${c.workload}: ${c.counter} (${c.group}) ${c.only ? `only ${c.only}: ${c.base.toPrecision(4)} → ${c.head.toPrecision(4)}/op` : `${((c.change ?? 0) * 100).toFixed(2)}% [${c.ci?.map((x) => (x * 100).toFixed(2)).join(", ")}]`}`,
     );
   for (const c of all?.background.slice(0, 6) ?? [])
     console.log(
       `  per second: ${c.workload}: ${c.counter} ${c.only ? `only ${c.only}` : `${((c.change ?? 0) * 100).toFixed(2)}%`}`,
     );
+  for (const [c, n] of [...byCounter.entries()].sort((x, y) => y[1] - x[1]).slice(0, 8))
+    console.log(`  in ${n} draws: ${c}`);
   if (entry.noise_per_round) console.log(`  noise per round: ${JSON.stringify(entry.noise_per_round)}`);
 }
 if (values.out)

@@ -47,10 +47,10 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-YRDHV4HM.js";
+} from "./chunk-IBJWRNUY.js";
 import {
   reapLedger
-} from "./chunk-3LXTDD53.js";
+} from "./chunk-XZAUD7DO.js";
 import {
   EXPIRES,
   KubeClient,
@@ -66,7 +66,7 @@ import {
   readResult,
   writeAtomic,
   writeResult
-} from "./chunk-J4NWPZ3Q.js";
+} from "./chunk-5RWX3MSW.js";
 import {
   CLOUDS,
   Interrupted,

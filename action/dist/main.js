@@ -13,7 +13,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-YRDHV4HM.js";
+} from "./chunk-IBJWRNUY.js";
 import {
   getInput,
   info,
@@ -26,7 +26,7 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-J4NWPZ3Q.js";
+} from "./chunk-5RWX3MSW.js";
 import {
   Interrupted,
   installCrashTeardown,

@@ -4,13 +4,13 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   reapLedger
-} from "./chunk-3LXTDD53.js";
+} from "./chunk-XZAUD7DO.js";
 import {
   getState,
   info,
   setFailed
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-J4NWPZ3Q.js";
+import "./chunk-5RWX3MSW.js";
 import {
   ledgerDir
 } from "./chunk-KKRREON7.js";

@@ -146,6 +146,20 @@ export function selectedTotal(selector: CounterName, counters: Record<string, nu
 }
 
 /**
+ * A counter of time rather than of work: seconds spent (a duration histogram's _sum, a phase's
+ * time, MariaDB's Query_time, PostgreSQL's active_time). How long is the machine's speed, which
+ * throughput and CPU per operation already judge; a counter of time is kept in the result, not
+ * listed among what the server did (a duration histogram's _count, the events, is).
+ */
+export function isTime(key: string): boolean {
+  const name = parseCounterKey(key)?.name ?? key;
+  if (/_count$/.test(name)) return false;
+  return /seconds|_time(_|$|\.)|[._]time$|duration|latency|millis|nanoseconds|_us$|_ms$|^Query_time$|^Busy_time$|^Cpu_time$/i.test(
+    name,
+  );
+}
+
+/**
  * What a counter counts, for the list of the counters that moved: checked in this order, the
  * first whose pattern matches the counter's name.
  */
@@ -166,7 +180,7 @@ export const COUNTER_GROUPS: readonly { group: string; pattern: RegExp }[] = [
   { group: "rows and keys", pattern: /rows|keys|tup_|seq_scan|idx_scan|idx_tup|_scan/i },
   {
     group: "storage reads and writes",
-    pattern: /buffer_pool|blks|^Innodb_|badger|rocksdb|bytes_read|bytes_written/i,
+    pattern: /buffer_pool|blks|^Innodb_|^Aria_|^Key_(read|write)|badger|rocksdb|bytes_read|bytes_written/i,
   },
   { group: "network", pattern: /network|packet|^Bytes_|bytes_sent|received/i },
   { group: "CPU", pattern: /cpu_seconds/i },

@@ -7966,7 +7966,21 @@ function promCounters(text, component) {
     const v = Number(m[3]);
     const labels = m[2] ? parseLabels(m[2]) : {};
     if (!Number.isFinite(v) || !labels) continue;
-    out[counterKey(component, seriesOf(name, labels))] = v;
+    const key = counterKey(component, seriesOf(name, withoutPaths(labels)));
+    out[key] = (out[key] ?? 0) + v;
+  }
+  return out;
+}
+function withoutPaths(labels) {
+  return Object.fromEntries(Object.entries(labels).filter(([, v]) => !v.startsWith("/")));
+}
+function sameSeries(counters) {
+  const out = {};
+  for (const [key, v] of Object.entries(counters)) {
+    const k = parseCounterKey(key);
+    const paths2 = k && Object.values(k.labels).some((l) => l.startsWith("/"));
+    const same = k && paths2 ? counterKey(k.component, seriesOf(k.name, withoutPaths(k.labels))) : key;
+    out[same] = (out[same] ?? 0) + v;
   }
   return out;
 }
@@ -7996,6 +8010,13 @@ function selectedTotal(selector2, counters) {
   for (const [key, v] of Object.entries(counters)) if (selects(selector2, key)) total = (total ?? 0) + v;
   return total;
 }
+function isTime(key) {
+  const name = parseCounterKey(key)?.name ?? key;
+  if (/_count$/.test(name)) return false;
+  return /seconds|_time(_|$|\.)|[._]time$|duration|latency|millis|nanoseconds|_us$|_ms$|^Query_time$|^Busy_time$|^Cpu_time$/i.test(
+    name
+  );
+}
 var COUNTER_GROUPS = [
   { group: "allocations", pattern: /alloc|malloc|frees|memstats|heap/i },
   { group: "GC", pattern: /(^|_)gc(_|$)|pauses/i },
@@ -8012,7 +8033,7 @@ var COUNTER_GROUPS = [
   { group: "rows and keys", pattern: /rows|keys|tup_|seq_scan|idx_scan|idx_tup|_scan/i },
   {
     group: "storage reads and writes",
-    pattern: /buffer_pool|blks|^Innodb_|badger|rocksdb|bytes_read|bytes_written/i
+    pattern: /buffer_pool|blks|^Innodb_|^Aria_|^Key_(read|write)|badger|rocksdb|bytes_read|bytes_written/i
   },
   { group: "network", pattern: /network|packet|^Bytes_|bytes_sent|received/i },
   { group: "CPU", pattern: /cpu_seconds/i }
@@ -8198,7 +8219,7 @@ var COST_METRICS = {
   },
   cop_requests_per_op: {
     counter: "cop_requests",
-    selects: ["tidb:tidb_distsql_handle_query_duration_seconds_count"],
+    selects: ['tidb:tidb_distsql_handle_query_duration_seconds_count{sql_type="general"}'],
     scale: 1,
     unit: "1/op",
     label: "coprocessor requests/op"
@@ -8288,8 +8309,10 @@ function costOf(before, after, ops, idle, wanted = []) {
       const info = costMetric(name);
       const selectors = (info?.selects ?? []).map(parseSelector).filter((s) => !!s);
       if (!info || !selectors.length) continue;
-      const present = selectors.some((s) => selectedTotal(s, after.counters) !== void 0);
-      if (!present) continue;
+      const read2 = selectors.some(
+        (s) => selectedTotal(s, after.counters) !== void 0 || s.component !== "" && components.has(s.component)
+      );
+      if (!read2) continue;
       const grown = selectors.reduce((n, s) => n + (selectedTotal(s, counters) ?? 0), 0);
       const idleGrowth = selectors.reduce((n, s) => n + (selectedTotal(s, idle ?? {}) ?? 0), 0) * window;
       metrics[name] = Math.max(0, grown - idleGrowth) / ops * info.scale;
@@ -15531,6 +15554,8 @@ export {
   readResult,
   readReport,
   isServerCounter,
+  sameSeries,
+  isTime,
   counterGroup,
   cpuIndexes,
   checkCpus,

@@ -6,7 +6,7 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-J4NWPZ3Q.js";
+} from "./chunk-5RWX3MSW.js";
 import {
   sweep
 } from "./chunk-KKRREON7.js";

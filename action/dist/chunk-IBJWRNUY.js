@@ -30,6 +30,7 @@ import {
   formatIssues,
   idleRates,
   isServerCounter,
+  isTime,
   kindOf,
   machineTicks,
   maskArgs,
@@ -40,13 +41,14 @@ import {
   readResult,
   require_dist,
   runTool,
+  sameSeries,
   sampleProcess,
   tableNamesSql,
   threadTimes,
   throttleBetween,
   validateYaml,
   writeAtomic
-} from "./chunk-J4NWPZ3Q.js";
+} from "./chunk-5RWX3MSW.js";
 import {
   record,
   shellCommand,
@@ -2146,93 +2148,10 @@ function overallVerdict(cells) {
   return "pass";
 }
 
-// action/src/compare/samples.ts
-var INTERVAL_BATCHES = 5;
-var okCells = (result, variant, key2) => result.cells.filter(
-  (c4) => c4.status === "ok" && c4.round > 0 && c4.variant === variant && c4.workload === key2.workload && c4.threads === key2.threads
-).sort((a4, b10) => a4.round - b10.round);
-function intervalValues(cell2, metric) {
-  return cell2.intervals.filter((i) => !i.warmup).map((i) => i.values[metric]).filter((v) => typeof v === "number" && v > 0);
-}
-function pairedSamples(result, base, head, key2, metric) {
-  const b10 = okCells(result, base, key2);
-  const h2 = new Map(okCells(result, head, key2).map((c4) => [c4.round, c4]));
-  const pairs = [];
-  for (const cb of b10) {
-    const vb = cb.metrics[metric]?.value;
-    const vh = h2.get(cb.round)?.metrics[metric]?.value;
-    if (vb !== void 0 && vh !== void 0 && vb > 0 && vh > 0) pairs.push([vb, vh, cb.block ?? 1]);
-  }
-  return { base: pairs.map((p) => p[0]), head: pairs.map((p) => p[1]), blocks: pairs.map((p) => p[2]) };
-}
-function storedSamples(result, variant, key2, metric) {
-  const cells = okCells(result, variant, key2);
-  if (cells.length > 1)
-    return cells.map((c4) => c4.metrics[metric]?.value).filter((v) => v !== void 0 && v > 0);
-  const only = cells[0];
-  return only ? batchMeans(intervalValues(only, metric), INTERVAL_BATCHES) : [];
-}
-function centres(base, head, paired, blocks) {
-  const gm = (xs) => xs.length ? Math.exp(mean(xs.map(Math.log))) : Number.NaN;
-  if (!paired || base.length !== head.length || base.length === 0) return { base: gm(base), head: gm(head) };
-  if (blocks) {
-    const of = (xs) => {
-      const by = /* @__PURE__ */ new Map();
-      xs.forEach((x4, i) => {
-        by.set(blocks[i], [...by.get(blocks[i]) ?? [], Math.log(x4)]);
-      });
-      return Math.exp(mean([...by.values()].map(mean)));
-    };
-    const { values: values3 } = winsorize(base.map((b10, i) => Math.log(head[i] / b10)));
-    return { base: of(base), head: of(base.map((b10, i) => b10 * Math.exp(values3[i]))) };
-  }
-  const kept = keptByTrim(
-    base.map((b10, i) => Math.log(head[i] / b10)),
-    TRIM
-  );
-  return { base: gm(kept.map((i) => base[i])), head: gm(kept.map((i) => head[i])) };
-}
-function judgeCell(key2, metric, rule4, samples, alphaPerCell2, paired) {
-  const id2 = { ...key2, metric };
-  const { base, head } = samples;
-  const blocks = paired && samples.blocks && new Set(samples.blocks).size > 1 ? samples.blocks : void 0;
-  const means = centres(base, head, paired, blocks);
-  if (base.length === 0 || head.length === 0) {
-    const missing = base.length === 0 ? "base" : "head";
-    return {
-      ...id2,
-      better: rule4.better,
-      tolerance: rule4.tolerance,
-      base: base.length ? means.base : null,
-      head: head.length ? means.head : null,
-      change: null,
-      ci: null,
-      mde: null,
-      verdict: "inconclusive",
-      n: 0,
-      method: paired ? "paired-t" : "welch-t",
-      reason: `no ${missing} samples of ${metric} (cell failed or metric not measured)`
-    };
-  }
-  if (blocks) {
-    const shift2 = blockLogShift(
-      base.map((b10, i) => ({ block: blocks[i], base: b10, head: head[i] }))
-    );
-    return {
-      ...judgeShift(id2, rule4, shift2, means, alphaPerCell2, "block-t"),
-      blocks: shift2.blocks,
-      between_share: Math.round(shift2.betweenShare * 1e3) / 1e3,
-      ...shift2.winsorized ? { winsorized: shift2.winsorized } : {}
-    };
-  }
-  const shift = paired ? pairedLogShift(base, head) : welchLogShift(base, head);
-  return judgeShift(id2, rule4, shift, means, alphaPerCell2, paired ? "paired-t" : "welch-t");
-}
-
 // action/src/compare/counters.ts
 var MIN_EVENTS = 20;
 var COUNTER_CONFIDENCE = 0.99;
-var COUNTER_FLOOR = 5e-3;
+var COUNTER_FLOOR = 0.01;
 var CLOCK_SHARE = 0.5;
 var SLOPE_SPREAD = 0.02;
 var CounterChangeSchema = external_exports.strictObject({
@@ -2278,14 +2197,23 @@ function pairedRounds(result, control, variant, key2) {
   const out = [];
   for (const b10 of of(control)) {
     const h2 = heads.get(b10.round);
-    if (hasCost(b10) && hasCost(h2)) out.push({ base: b10, head: h2, block: b10.block ?? 1 });
+    if (hasCost(b10) && hasCost(h2)) out.push({ base: keyed(b10), head: keyed(h2), block: b10.block ?? 1 });
   }
   return out;
 }
+var keyed = (c4) => ({
+  ...c4,
+  cost: {
+    ...c4.cost,
+    counters: sameSeries(c4.cost.counters),
+    ...c4.cost.idle_per_s ? { idle_per_s: sameSeries(c4.cost.idle_per_s) } : {}
+  }
+});
 var growth = (c4, counter) => c4.cost.counters[counter] ?? 0;
 function followsClock(cells, counter) {
   const grown = cells.map((c4) => growth(c4, counter));
   const idle = cells.map((c4) => (c4.cost.idle_per_s?.[counter] ?? 0) * c4.cost.window_s);
+  if (!(mean(grown) > 0)) return false;
   if (mean(idle) >= CLOCK_SHARE * mean(grown)) return true;
   const byBlock = /* @__PURE__ */ new Map();
   cells.forEach((c4, i) => {
@@ -2315,7 +2243,7 @@ function candidatesOf(key2, variant, rounds) {
   const names = /* @__PURE__ */ new Set();
   for (const r of rounds)
     for (const c4 of [r.base, r.head])
-      for (const k2 of Object.keys(c4.cost.counters)) if (isServerCounter(k2)) names.add(k2);
+      for (const k2 of Object.keys(c4.cost.counters)) if (isServerCounter(k2) && !isTime(k2)) names.add(k2);
   const out = [];
   for (const counter of names) {
     const b10 = rounds.map((r) => growth(r.base, counter));
@@ -2331,7 +2259,7 @@ function candidatesOf(key2, variant, rounds) {
       rounds.map((r) => r.head),
       counter
     );
-    out.push({ key: key2, variant, counter, per: clock2 || only ? "s" : "op", rounds, ...only ? { only } : {} });
+    out.push({ key: key2, variant, counter, per: clock2 ? "s" : "op", rounds, ...only ? { only } : {} });
   }
   return out;
 }
@@ -2351,13 +2279,20 @@ function judged(c4, alpha) {
       only: c4.only
     };
   }
-  const j = judgeCell(
-    c4.key,
-    c4.counter,
+  const blocks = c4.rounds.map((r) => r.block);
+  const byBlocks = new Set(blocks).size > 1;
+  const shift = byBlocks ? blockLogShift(
+    base.map((b10, i) => ({ block: blocks[i], base: b10, head: head[i] })),
+    null
+  ) : pairedLogShift(base, head, 0);
+  const centre = Math.exp(mean(base.map(Math.log)));
+  const j = judgeShift(
+    { ...c4.key, metric: c4.counter },
     { better: "lower", tolerance: 0 },
-    { base, head, blocks: c4.rounds.map((r) => r.block) },
+    shift,
+    { base: centre, head: centre * Math.exp(shift.estimate) },
     alpha,
-    true
+    byBlocks ? "block-t" : "paired-t"
   );
   if (!j.ci || j.change === null || j.base === null || j.head === null) return void 0;
   const [lo, hi] = j.ci;
@@ -2385,6 +2320,111 @@ function whatMoved(result, control, variants, keys4, confidence) {
     moved: order(changes.filter((c4) => c4.per === "op")),
     background: order(changes.filter((c4) => c4.per === "s"))
   };
+}
+
+// action/src/compare/samples.ts
+var INTERVAL_BATCHES = 5;
+var okCells = (result, variant, key2) => result.cells.filter(
+  (c4) => c4.status === "ok" && c4.round > 0 && c4.variant === variant && c4.workload === key2.workload && c4.threads === key2.threads
+).sort((a4, b10) => a4.round - b10.round);
+function intervalValues(cell2, metric) {
+  return cell2.intervals.filter((i) => !i.warmup).map((i) => i.values[metric]).filter((v) => typeof v === "number" && v > 0);
+}
+function pairedSamples(result, base, head, key2, metric) {
+  const b10 = okCells(result, base, key2);
+  const h2 = new Map(okCells(result, head, key2).map((c4) => [c4.round, c4]));
+  const pairs = [];
+  let zeros = 0;
+  for (const cb of b10) {
+    const vb = cb.metrics[metric]?.value;
+    const vh = h2.get(cb.round)?.metrics[metric]?.value;
+    if (vb !== void 0 && vh !== void 0 && vb > 0 && vh > 0) pairs.push([vb, vh, cb.block ?? 1]);
+    else if (vb === 0 && vh === 0) zeros++;
+  }
+  return {
+    base: pairs.map((p) => p[0]),
+    head: pairs.map((p) => p[1]),
+    blocks: pairs.map((p) => p[2]),
+    ...zeros ? { zeros } : {}
+  };
+}
+function storedSamples(result, variant, key2, metric) {
+  const cells = okCells(result, variant, key2);
+  if (cells.length > 1)
+    return cells.map((c4) => c4.metrics[metric]?.value).filter((v) => v !== void 0 && v > 0);
+  const only = cells[0];
+  return only ? batchMeans(intervalValues(only, metric), INTERVAL_BATCHES) : [];
+}
+function centres(base, head, paired, blocks) {
+  const gm = (xs) => xs.length ? Math.exp(mean(xs.map(Math.log))) : Number.NaN;
+  if (!paired || base.length !== head.length || base.length === 0) return { base: gm(base), head: gm(head) };
+  if (blocks) {
+    const of = (xs) => {
+      const by = /* @__PURE__ */ new Map();
+      xs.forEach((x4, i) => {
+        by.set(blocks[i], [...by.get(blocks[i]) ?? [], Math.log(x4)]);
+      });
+      return Math.exp(mean([...by.values()].map(mean)));
+    };
+    const { values: values3 } = winsorize(base.map((b10, i) => Math.log(head[i] / b10)));
+    return { base: of(base), head: of(base.map((b10, i) => b10 * Math.exp(values3[i]))) };
+  }
+  const kept = keptByTrim(
+    base.map((b10, i) => Math.log(head[i] / b10)),
+    TRIM
+  );
+  return { base: gm(kept.map((i) => base[i])), head: gm(kept.map((i) => head[i])) };
+}
+function judgeCell(key2, metric, rule4, samples, alphaPerCell2, paired) {
+  const id2 = { ...key2, metric };
+  const { base, head } = samples;
+  if (base.length === 0 && head.length === 0 && samples.zeros)
+    return {
+      ...id2,
+      better: rule4.better,
+      tolerance: rule4.tolerance,
+      base: 0,
+      head: 0,
+      change: 0,
+      ci: [0, 0],
+      mde: null,
+      verdict: "unchanged",
+      n: samples.zeros,
+      method: paired ? "paired-t" : "welch-t",
+      reason: `${metric} was 0 on both sides in every round`
+    };
+  const blocks = paired && samples.blocks && new Set(samples.blocks).size > 1 ? samples.blocks : void 0;
+  const means = centres(base, head, paired, blocks);
+  if (base.length === 0 || head.length === 0) {
+    const missing = base.length === 0 ? "base" : "head";
+    return {
+      ...id2,
+      better: rule4.better,
+      tolerance: rule4.tolerance,
+      base: base.length ? means.base : null,
+      head: head.length ? means.head : null,
+      change: null,
+      ci: null,
+      mde: null,
+      verdict: "inconclusive",
+      n: 0,
+      method: paired ? "paired-t" : "welch-t",
+      reason: `no ${missing} samples of ${metric} (cell failed or metric not measured)`
+    };
+  }
+  if (blocks) {
+    const shift2 = blockLogShift(
+      base.map((b10, i) => ({ block: blocks[i], base: b10, head: head[i] }))
+    );
+    return {
+      ...judgeShift(id2, rule4, shift2, means, alphaPerCell2, "block-t"),
+      blocks: shift2.blocks,
+      between_share: Math.round(shift2.betweenShare * 1e3) / 1e3,
+      ...shift2.winsorized ? { winsorized: shift2.winsorized } : {}
+    };
+  }
+  const shift = paired ? pairedLogShift(base, head) : welchLogShift(base, head);
+  return judgeShift(id2, rule4, shift, means, alphaPerCell2, paired ? "paired-t" : "welch-t");
 }
 
 // action/src/compare/reading.ts
@@ -41164,7 +41204,7 @@ function isXorYOffset(channel) {
 var TIME_SCALE_CHANNEL_INDEX = {
   time: 1
 };
-function isTime(channel) {
+function isTime2(channel) {
   return channel in TIME_SCALE_CHANNEL_INDEX;
 }
 var {
@@ -43985,17 +44025,17 @@ function isTemporalFieldDef(def2) {
 }
 function valueExpr(v, { timeUnit, type: type3, wrapTime, undefinedIfExprNotRequired }) {
   const unit2 = timeUnit && normalizeTimeUnit(timeUnit)?.unit;
-  let isTime2 = unit2 || type3 === "temporal";
+  let isTime3 = unit2 || type3 === "temporal";
   let expr2;
   if (isExprRef(v)) {
     expr2 = v.expr;
   } else if (isSignalRef(v)) {
     expr2 = v.signal;
   } else if (isDateTime(v)) {
-    isTime2 = true;
+    isTime3 = true;
     expr2 = dateTimeToExpr(v);
   } else if (isString(v) || isNumber(v)) {
-    if (isTime2) {
+    if (isTime3) {
       expr2 = `datetime(${stringify(v)})`;
       if (isLocalSingleTimeUnit(unit2)) {
         if (isNumber(v) && v < 1e4 || isString(v) && isNaN(Date.parse(v))) {
@@ -44005,7 +44045,7 @@ function valueExpr(v, { timeUnit, type: type3, wrapTime, undefinedIfExprNotRequi
     }
   }
   if (expr2) {
-    return wrapTime && isTime2 ? `time(${expr2})` : expr2;
+    return wrapTime && isTime3 ? `time(${expr2})` : expr2;
   }
   return undefinedIfExprNotRequired ? void 0 : stringify(v);
 }
@@ -54722,7 +54762,7 @@ function defaultType(channel, fieldDef, mark, hasNestedOffsetScale) {
         }
         return "ordinal";
       }
-      if (isTime(channel)) {
+      if (isTime2(channel)) {
         return "band";
       }
       if (isXorY(channel) || isXorYOffset(channel)) {
@@ -54752,7 +54792,7 @@ function defaultType(channel, fieldDef, mark, hasNestedOffsetScale) {
         return "ordinal";
       } else if (isFieldDef(fieldDef) && fieldDef.timeUnit && normalizeTimeUnit(fieldDef.timeUnit).utc) {
         return "utc";
-      } else if (isTime(channel)) {
+      } else if (isTime2(channel)) {
         return "band";
       }
       return "time";
@@ -54765,7 +54805,7 @@ function defaultType(channel, fieldDef, mark, hasNestedOffsetScale) {
       } else if (rangeType(channel) === "discrete") {
         warn2(discreteChannelCannotEncode(channel, "quantitative"));
         return "ordinal";
-      } else if (isTime(channel)) {
+      } else if (isTime2(channel)) {
         return "band";
       }
       return "linear";
@@ -58880,7 +58920,7 @@ async function svgPng(svg, scale6 = 2) {
 }
 
 // action/src/report/counters.ts
-var COMMENT_COUNTERS = 7;
+var COMMENT_COUNTERS = 6;
 var perValue = (x4, per) => `${x4 === 0 ? "0" : Math.abs(x4) >= 1e3 ? x4.toFixed(0) : x4.toPrecision(4)}/${per}`;
 var changeText = (c4) => c4.only ? `only ${c4.only} counted it` : `${pct3(c4.change)} ${ciText(c4)}`;
 var cellKey = (c4) => `${c4.variant ?? ""}\0${c4.workload}\0${c4.threads}`;
