@@ -134,7 +134,7 @@ describe("provider endpoint: an existing MariaDB", () => {
     assert.match(plan.stdout(), /DROP DATABASE IF EXISTS tiperf_endpoint_itest/);
     assert.match(
       plan.stdout(),
-      /cost per operation \(handler_reads_per_op, bp_reads_per_op\): SHOW GLOBAL STATUS .* of the existing MariaDB read at .*every client's work on the server/,
+      /cost per operation \(handler_reads_per_op, bp_reads_per_op, statements_per_op, rows_read_per_op, tmp_tables_per_op\): SHOW GLOBAL STATUS .* of the existing MariaDB read at .*every client's work on the server/,
     );
     const run = cli(["run", "--spec", spec, "--out", out], { ...ENV, TIPERF_LEDGER: ledger });
     const { code } = await run.done;
