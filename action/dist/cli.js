@@ -47,7 +47,7 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-IBJWRNUY.js";
+} from "./chunk-J2L23LTV.js";
 import {
   reapLedger
 } from "./chunk-XZAUD7DO.js";

@@ -13,7 +13,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-IBJWRNUY.js";
+} from "./chunk-J2L23LTV.js";
 import {
   getInput,
   info,

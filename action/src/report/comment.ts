@@ -238,6 +238,15 @@ function render(
       if (drows.length) out.push(...details(w, v, drows, d.rawPerCell), "");
     }
   }
+  out.push(...afterTables(v, d));
+  for (const n of v.notes) out.push(`<sub>${md(n)}</sub>`, "");
+  out.push(commentMarker(opts.matrix ?? v.spec.name));
+  return `${out.join("\n")}\n`;
+}
+
+/** What follows the tables: profiles and their diffs, the counters that moved, evidence, how to reproduce. */
+function afterTables(v: Verdict, d: Detail): string[] {
+  const out: string[] = [];
   if (v.profiles?.length)
     out.push(
       ...profileMarkdown(
@@ -276,9 +285,7 @@ function render(
     "</details>",
     "",
   );
-  for (const n of v.notes) out.push(`<sub>${md(n)}</sub>`, "");
-  out.push(commentMarker(opts.matrix ?? v.spec.name));
-  return `${out.join("\n")}\n`;
+  return out;
 }
 
 /**

@@ -59562,6 +59562,14 @@ function render(v, workloads, d, trimmed, opts) {
       if (drows.length) out.push(...details(w2, v, drows, d.rawPerCell), "");
     }
   }
+  out.push(...afterTables(v, d));
+  for (const n of v.notes) out.push(`<sub>${md2(n)}</sub>`, "");
+  out.push(commentMarker(opts.matrix ?? v.spec.name));
+  return `${out.join("\n")}
+`;
+}
+function afterTables(v, d) {
+  const out = [];
   if (v.profiles?.length)
     out.push(
       ...profileMarkdown(
@@ -59596,10 +59604,7 @@ function render(v, workloads, d, trimmed, opts) {
     "</details>",
     ""
   );
-  for (const n of v.notes) out.push(`<sub>${md2(n)}</sub>`, "");
-  out.push(commentMarker(opts.matrix ?? v.spec.name));
-  return `${out.join("\n")}
-`;
+  return out;
 }
 function commentMarkdown(v, opts = {}) {
   const limit = opts.limit ?? COMMENT_LIMIT;
