@@ -13,7 +13,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-J2L23LTV.js";
+} from "./chunk-FFWNKH76.js";
 import {
   getInput,
   info,
@@ -26,7 +26,7 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-5RWX3MSW.js";
+} from "./chunk-62FIN3F2.js";
 import {
   Interrupted,
   installCrashTeardown,

@@ -4,13 +4,13 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   reapLedger
-} from "./chunk-XZAUD7DO.js";
+} from "./chunk-IGXICJY2.js";
 import {
   getState,
   info,
   setFailed
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-5RWX3MSW.js";
+import "./chunk-62FIN3F2.js";
 import {
   ledgerDir
 } from "./chunk-KKRREON7.js";

@@ -1,5 +1,6 @@
 import { existsSync, realpathSync } from "node:fs";
 import { readFile } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
 import { parseArgs } from "node:util";
 import { leftoversMarkdown, leftoversTitle, readReapReport } from "./cloud/leftovers.ts";
 import { CLOUDS } from "./cloud/registry.ts";
@@ -32,10 +33,12 @@ import { runAgainstBaseline } from "./pipeline/baseline-check.ts";
 import { bisectSpec, commitsBetween } from "./pipeline/bisect.ts";
 import { withSourceBuilds } from "./pipeline/builds.ts";
 import { compareSpec } from "./pipeline/compare.ts";
+import { mergeParts } from "./pipeline/merge.ts";
 import { planRun, writePlan } from "./pipeline/plan.ts";
 import { checkOutFile } from "./pipeline/preflight.ts";
 import { reapLedger } from "./pipeline/reap.ts";
 import { runSpec, TIPERF_VERSION } from "./pipeline/run.ts";
+import { parseShard } from "./pipeline/shard.ts";
 import { maskSecrets } from "./proc/secrets.ts";
 import {
   apiUrl,
@@ -132,6 +135,22 @@ async function cmdRun(args: string[], signal: AbortSignal): Promise<number> {
   return outcome.exitCode;
 }
 
+async function cmdMerge(args: string[]): Promise<number> {
+  const { values, positionals } = flags("merge", args, parseOptions("merge"));
+  if (positionals.length === 0)
+    throw new InputError("tiperf merge: give the parts: PART... (each shard's result.json or run directory)");
+  if (values.json) await checkOutFile(values.json as string, "--json");
+  const first = positionals[0] as string;
+  const outDir =
+    (values.out as string | undefined) ??
+    join("results", `merge-${basename(first.endsWith("result.json") ? dirname(first) : first)}`);
+  const outcome = await mergeParts(positionals, { outDir, log });
+  await writeJson(values.json as string | undefined, outcome.verdict);
+  log(`verdict: ${outcome.verdict.verdict} (${outcome.verdictPath}); report: ${outcome.reportPath}`);
+  process.stdout.write(`${outcome.verdict.verdict}\n`);
+  return outcome.exitCode;
+}
+
 async function writeJson(file: string | undefined, value: unknown): Promise<void> {
   if (file) await writeAtomic(file, `${JSON.stringify(value, null, 2)}\n`);
 }
@@ -145,6 +164,7 @@ async function cmdCompare(args: string[], signal: AbortSignal): Promise<number> 
     throw new InputError(
       `tiperf compare: --seed must be a whole number from 0 to 2^31−1 (got ${values.seed})`,
     );
+  const shard = values.shard === undefined ? undefined : parseShard(values.shard as string);
   const loaded = await specSource("compare", values);
   if (values.json) await checkOutFile(values.json as string, "--json");
   const outcome = await compareSpec(loaded, {
@@ -152,6 +172,7 @@ async function cmdCompare(args: string[], signal: AbortSignal): Promise<number> 
     log,
     signal,
     seed,
+    ...(shard ? { shard } : {}),
   });
   await writeJson(values.json as string | undefined, outcome.verdict);
   log(`verdict: ${outcome.verdict.verdict} (${outcome.verdictPath}); report: ${outcome.reportPath}`);
@@ -741,6 +762,8 @@ export async function main(argv: string[]): Promise<number> {
         return await cmdCompare(rest, abort.signal);
       case "bisect":
         return await cmdBisect(rest, abort.signal);
+      case "merge":
+        return await cmdMerge(rest);
       case "diff":
         return await cmdDiff(rest);
       case "baseline":

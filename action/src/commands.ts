@@ -67,6 +67,7 @@ export const COMMANDS: CommandSpec[] = [
       out: { type: "string", value: "DIR" },
       json: { type: "string", value: "OUT" },
       seed: { type: "string", value: "N" },
+      shard: { type: "string", value: "K/N" },
       profile: { type: "string", value: "FILE" },
       ...COMPOSE,
       ...SIZE,
@@ -75,7 +76,24 @@ export const COMMANDS: CommandSpec[] = [
       "run the spec's variants and judge head against base (--seed repeats an earlier run's",
       "round order); --base-ref/--head-ref compare the spec's target at two git refs,",
       "--base-config/--head-config two overlay files, --tolerance overrides metrics' tolerances,",
-      "--rounds/--blocks/--confidence/--budget the spec's compare.*",
+      "--rounds/--blocks/--confidence/--budget the spec's compare.*; --shard K/N with --seed",
+      "runs every N-th block from the K-th of that comparison (one runner's share; exit 0 on",
+      "any verdict of its own blocks): tiperf merge judges the N results as one",
+    ],
+  },
+  {
+    name: "merge",
+    args: "PART...",
+    flags: {
+      out: { type: "string", value: "DIR" },
+      json: { type: "string", value: "OUT" },
+    },
+    about: [
+      "judge the results of compare --shard K/N (result.json files or run directories) as the",
+      "one comparison they are shares of: same spec, seed and N, each block once, or refused;",
+      "a missing shard is named and the check cannot pass without it; verdict, report and the",
+      "merged result.json in DIR (default: results/merge-<first part's run id>); exit 1 on a",
+      "regression",
     ],
   },
   {

@@ -77,6 +77,42 @@ describe("tiperf compare on real servers", () => {
     assert.deepEqual(leftovers(), before);
   });
 
+  test("a server option only head sets is read back on base too, and shown to take effect", async () => {
+    const dir = tempDir();
+    const file = join(dir, "mrr.yaml");
+    writeFileSync(
+      file,
+      `name: mrr
+${LOCAL_MATRIX}metrics:
+  tps: {better: higher, tolerance: 50%}
+variants:
+  base: {}
+  head: {target: {config: {optimizer_switch: "mrr=on,mrr_cost_based=off"}}}
+compare: {rounds: 2, order: interleaved, confirm: 0, profiles: 0}
+`,
+    );
+    const json = join(dir, "verdict.json");
+    const run = cli(["compare", "--spec", file, "--out", join(dir, "out"), "--json", json]);
+    await run.done;
+    const v = JSON.parse(readFileSync(json, "utf8"));
+    const runDir = join(dir, "out", readdirSync(join(dir, "out"))[0] as string);
+    const result = JSON.parse(readFileSync(join(runDir, "result.json"), "utf8"));
+    const read = (variant: string) =>
+      result.targets.find((t: { variant: string }) => t.variant === variant).effective_config
+        .optimizer_switch;
+    // base's default, read back because head sets it: the two values differ where the flags do
+    assert.match(read("base"), /(^|,)mrr=off(,|$)/, run.stderr());
+    assert.match(read("head"), /(^|,)mrr=on(,|$)/);
+    const effect = v.effects.find((e: { difference: string }) => e.difference === "optimizer_switch");
+    assert.equal(effect.took_effect, true, effect.detail);
+    // the read-back of base is a step of the plan, in its words
+    const plan = readFileSync(join(runDir, "plan.txt"), "utf8");
+    assert.match(
+      plan,
+      /\[record\] SQL: SELECT @@GLOBAL\.optimizer_switch +# variant base: optimizer_switch as the server has it/,
+    );
+  });
+
   test("head at cpu_quota 25% against 100%: regression on throughput, exit 1", async () => {
     // A cut that binds on any machine: the server needs well over a quarter of a CPU for this load
     // (a 75% cut measured −8.5% on one machine and was not decided there).

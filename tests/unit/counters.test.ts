@@ -7,7 +7,7 @@ import { describe, test } from "node:test";
 import { gunzipSync } from "node:zlib";
 import { CLOCK_SHARE, followsClock, whatMoved } from "../../action/src/compare/counters.ts";
 import { overallVerdict } from "../../action/src/compare/judge.ts";
-import { judgeCell } from "../../action/src/compare/samples.ts";
+import { judgeCell, pairedSamples } from "../../action/src/compare/samples.ts";
 import { VerdictSchema } from "../../action/src/compare/verdict.ts";
 import { costMetric, costOf, goServerCounters } from "../../action/src/observe/cost.ts";
 import {
@@ -504,6 +504,57 @@ describe("a count per operation neither side did", () => {
       true,
     );
     assert.equal(none.verdict, "inconclusive");
+  });
+});
+
+describe("a count too rare to judge", () => {
+  const COP = 'tidb:tidb_distsql_handle_query_duration_seconds_count{sql_type="general"}';
+  /** A comparison whose cells carry cop_requests_per_op as the cost stage computes it. */
+  const withCop = (base: number, head: number) => {
+    const r = comparison(
+      { tps: 1000, perOp: { [COP]: [base, 0] } },
+      { tps: 1000, perOp: { [COP]: [head, 0] } },
+    );
+    for (const c of r.cells) {
+      const cop = (c.cost?.counters[COP] ?? 0) / (c.cost?.ops ?? 1);
+      c.metrics.cop_requests_per_op = { value: cop, unit: "1/op", better: "lower" };
+    }
+    return r;
+  };
+  const judge = (r: Result) =>
+    judgeCell(
+      { workload: "ps", threads: 2 },
+      "cop_requests_per_op",
+      { better: "lower", tolerance: 0.01 },
+      pairedSamples(r, "base", "head", { workload: "ps", threads: 2 }, "cop_requests_per_op"),
+      0.001,
+      true,
+    );
+
+  test("a few stray coprocessor requests among 10,000 point gets a window are unchanged, said so", () => {
+    // 0.0004 a point get: 4 a window, 0 in some
+    const j = judge(withCop(0.0004, 0.0006));
+    assert.equal(j.verdict, "unchanged");
+    assert.equal(j.change, null, "no relative change is claimed of so few events");
+    assert.match(j.reason ?? "", /fewer than 20 in every window on both sides .*too rare to judge/);
+  });
+
+  test("requests where there were none, 200 a window in every round, are a regression from nothing", () => {
+    const j = judge(withCop(0, 0.02));
+    assert.equal(j.verdict, "regression");
+    assert.equal(j.base, 0);
+    assert.ok(Math.abs((j.head ?? 0) - 0.02) < 0.002, `head ${j.head}`);
+    assert.equal(j.change, null, "no ratio to 0 is claimed");
+    assert.match(j.reason ?? "", /0 in every round of base, 0\.0\d+ an operation in every round of head/);
+    const gone = judge(withCop(0.02, 0));
+    assert.equal(gone.verdict, "improvement");
+    assert.equal(gone.change, -1);
+  });
+
+  test("one extra request in 50 operations (200 a window) is judged, and found", () => {
+    const j = judge(withCop(0.0004, 0.02));
+    assert.equal(j.verdict, "regression");
+    assert.ok((j.change ?? 0) > 10, `change ${j.change}`);
   });
 });
 

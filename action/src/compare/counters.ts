@@ -8,14 +8,8 @@ import { z } from "zod";
 import { counterGroup, isServerCounter, isTime, sameSeries } from "../observe/counters.ts";
 import type { Cell, Result } from "../result/model.ts";
 import { judgeShift } from "./judge.ts";
-import type { CellKey } from "./samples.ts";
+import { type CellKey, MIN_EVENTS } from "./samples.ts";
 import { blockLogShift, mean, pairedLogShift } from "./stats.ts";
-
-/**
- * Counters that grew by fewer events than this in a window (mean over a side's rounds) are not
- * tested: counts that small move by chance alone.
- */
-export const MIN_EVENTS = 20;
 
 /**
  * The least familywise confidence the list is held at (the verdict's when higher): hundreds of
@@ -172,6 +166,7 @@ function candidatesOf(key: CellKey, variant: string, rounds: PairedRound[]): Can
   for (const counter of names) {
     const b = rounds.map((r) => growth(r.base, counter));
     const h = rounds.map((r) => growth(r.head, counter));
+    // fewer events than that a window on both sides (mean over the rounds) move by chance alone
     if (Math.max(mean(b), mean(h)) < MIN_EVENTS) continue;
     const only = b.every((x) => x === 0) ? "head" : h.every((x) => x === 0) ? "base" : undefined;
     // counted in some rounds only: too sparse to say per round

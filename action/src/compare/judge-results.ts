@@ -5,7 +5,7 @@ import type { Result } from "../result/model.ts";
 import { canonicalJson } from "../specfile/load.ts";
 import type { MetricRule, Spec } from "../specfile/schema.ts";
 import { type CellJudgement, overallVerdict } from "./judge.ts";
-import { type CellKey, judgeCell, pairedSamples, storedSamples } from "./samples.ts";
+import { type CellKey, judgeCell, pairedSamples, type Samples, storedSamples } from "./samples.ts";
 import type { Verdict } from "./verdict.ts";
 
 /** The parts of a stored spec body that a judgement needs (the body is a validated spec). */
@@ -48,10 +48,7 @@ export function alphaPerCell(confidence: number, comparisons: number): number {
 
 export function judgeCells(
   keys: JudgedKey[],
-  samplesOf: (
-    key: CellKey,
-    metric: string,
-  ) => { base: number[]; head: number[]; blocks?: number[]; zeros?: number },
+  samplesOf: (key: CellKey, metric: string) => Samples,
   alpha: number,
   paired: boolean,
 ): CellJudgement[] {

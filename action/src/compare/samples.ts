@@ -1,3 +1,4 @@
+import { costMetric } from "../observe/cost.ts";
 import type { Cell, Result } from "../result/model.ts";
 import type { MetricRule } from "../specfile/schema.ts";
 import { type CellJudgement, judgeShift } from "./judge.ts";
@@ -12,6 +13,20 @@ import {
   welchLogShift,
   winsorize,
 } from "./stats.ts";
+
+/**
+ * A count per operation (coprocessor requests, statements, mallocs …) is judged only where some
+ * window counted at least this many events on one side: counts that small move by chance alone
+ * (point_select's 0.3 stray coprocessor requests a window, against 30,000 operations, gave an
+ * interval of [−100%, +10^28 %]).
+ */
+export const MIN_EVENTS = 20;
+
+/** Whether a metric is a count of events per operation (its value × the operations is a count). */
+function countsEvents(metric: string): boolean {
+  const m = costMetric(metric);
+  return m?.unit === "1/op" && m.scale === 1 && !/_sum\b/.test(m.counter);
+}
 
 /** Interval batches per stored cell when a result has a single round (see batchMeans). */
 export const INTERVAL_BATCHES = 5;
@@ -45,22 +60,60 @@ function intervalValues(cell: Cell, metric: string): number[] {
  * Paired rounds of one compare run: round r of base against round r of head.
  * Rounds where either side is missing or non-positive are left out.
  */
-export function pairedSamples(result: Result, base: string, head: string, key: CellKey, metric: string) {
+export function pairedSamples(
+  result: Result,
+  base: string,
+  head: string,
+  key: CellKey,
+  metric: string,
+): Samples {
   const b = okCells(result, base, key);
   const h = new Map(okCells(result, head, key).map((c) => [c.round, c]));
   const pairs: [number, number, number][] = [];
   let zeros = 0;
+  const events = { base: [] as number[], head: [] as number[] };
   for (const cb of b) {
+    const ch = h.get(cb.round);
     const vb = cb.metrics[metric]?.value;
-    const vh = h.get(cb.round)?.metrics[metric]?.value;
+    const vh = ch?.metrics[metric]?.value;
+    if (vb !== undefined && vh !== undefined && cb.cost && ch?.cost) {
+      events.base.push(vb * cb.cost.ops);
+      events.head.push(vh * ch.cost.ops);
+    }
     if (vb !== undefined && vh !== undefined && vb > 0 && vh > 0) pairs.push([vb, vh, cb.block ?? 1]);
     else if (vb === 0 && vh === 0) zeros++;
   }
+  const rare =
+    countsEvents(metric) && events.base.length > 0 && Math.max(...events.base, ...events.head) < MIN_EVENTS;
+  // work only one side did, in every round and often enough to count (an on-disk temporary table
+  // per query where there was none): no ratio exists, the change is from nothing
+  const rounds = events.base.length;
+  const onlyOf = (mine: number[], other: number[]) =>
+    countsEvents(metric) && rounds > 0 && other.every((x) => x === 0) && mine.every((x) => x >= MIN_EVENTS);
+  const only: "base" | "head" | undefined = onlyOf(events.head, events.base)
+    ? "head"
+    : onlyOf(events.base, events.head)
+      ? "base"
+      : undefined;
   return {
     base: pairs.map((p) => p[0]),
     head: pairs.map((p) => p[1]),
     blocks: pairs.map((p) => p[2]),
     ...(zeros ? { zeros } : {}),
+    ...(only
+      ? {
+          only: {
+            side: only,
+            per_op: mean(
+              (only === "head" ? [...h.values()] : b)
+                .map((c) => c.metrics[metric]?.value)
+                .filter((v): v is number => v !== undefined),
+            ),
+            rounds,
+          },
+        }
+      : {}),
+    ...(rare ? { rare: { base: mean(events.base), head: mean(events.head) } } : {}),
   };
 }
 
@@ -109,11 +162,24 @@ export function centres(
   return { base: gm(kept.map((i) => base[i] as number)), head: gm(kept.map((i) => head[i] as number)) };
 }
 
+/** One cell's samples of a metric, as a judgement takes them. */
+export interface Samples {
+  base: number[];
+  head: number[];
+  blocks?: number[];
+  /** Rounds where both sides counted 0. */
+  zeros?: number;
+  /** A count no window saw MIN_EVENTS times: the mean events a window of each side. */
+  rare?: { base: number; head: number };
+  /** A count one side did at least MIN_EVENTS times a window, every round, the other never. */
+  only?: { side: "base" | "head"; per_op: number; rounds: number };
+}
+
 export function judgeCell(
   key: CellKey,
   metric: string,
   rule: MetricRule,
-  samples: { base: number[]; head: number[]; blocks?: number[]; zeros?: number },
+  samples: Samples,
   alphaPerCell: number,
   paired: boolean,
 ): CellJudgement {
@@ -135,6 +201,42 @@ export function judgeCell(
       n: samples.zeros,
       method: paired ? "paired-t" : "welch-t",
       reason: `${metric} was 0 on both sides in every round`,
+    };
+  if (samples.only) {
+    const { side, per_op, rounds } = samples.only;
+    // more of a lower-is-better count, or less of a higher-is-better one, is worse
+    const worse = (side === "head") === (rule.better === "lower");
+    return {
+      ...id,
+      better: rule.better,
+      tolerance: rule.tolerance,
+      base: side === "base" ? per_op : 0,
+      head: side === "head" ? per_op : 0,
+      change: side === "head" ? null : -1,
+      ci: null,
+      mde: null,
+      verdict: worse ? "regression" : "improvement",
+      n: rounds,
+      method: paired ? "paired-t" : "welch-t",
+      reason: `${metric}: ${side === "head" ? "0 in every round of base" : "0 in every round of head"}, ${per_op.toPrecision(3)} an operation in every round of ${side} (${MIN_EVENTS} or more a window)`,
+    };
+  }
+  // a count that no window saw 20 times on either side (a few stray coprocessor requests among
+  // thousands of point gets): too rare to judge per operation, and said so
+  if (samples.rare)
+    return {
+      ...id,
+      better: rule.better,
+      tolerance: rule.tolerance,
+      base: base.length ? mean(base) : null,
+      head: head.length ? mean(head) : null,
+      change: null,
+      ci: null,
+      mde: null,
+      verdict: "unchanged",
+      n: base.length + (samples.zeros ?? 0),
+      method: paired ? "paired-t" : "welch-t",
+      reason: `${metric}: fewer than ${MIN_EVENTS} in every window on both sides (${samples.rare.base.toFixed(1)} and ${samples.rare.head.toFixed(1)} a window on average): too rare to judge per operation`,
     };
   // paired rounds from more than one block: the instances are the unit (stats.ts blockLogShift)
   const blocks = paired && samples.blocks && new Set(samples.blocks).size > 1 ? samples.blocks : undefined;

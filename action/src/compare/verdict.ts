@@ -173,6 +173,26 @@ export const VerdictSchema = z.strictObject({
   /** Benchmark time not spent because every cell was decided before max_rounds. */
   saved_seconds: z.number(),
   cells: z.array(CellJudgementSchema),
+  /**
+   * A comparison spread over runners (`compare --shard`, `tiperf merge`): how many shards it had,
+   * which arrived (each with its blocks and runner) and which did not. A missing shard never lets
+   * the check pass.
+   */
+  shards: z
+    .strictObject({
+      of: z.number().int().positive(),
+      merged: z.array(
+        z.strictObject({
+          index: z.number().int().positive(),
+          blocks: z.array(z.number().int().positive()),
+          status: z.string(),
+          runner: z.string(),
+          result: z.string(),
+        }),
+      ),
+      missing: z.array(z.number().int().positive()),
+    })
+    .optional(),
   /** compare.inconclusive: what an inconclusive cell does to the check (absent: warn). */
   inconclusive: z.enum(["fail", "warn", "pass"]).optional(),
   notes: z.array(z.string()),

@@ -158,6 +158,8 @@ export class Bench {
     targetSpec: TargetSpec;
     runDir: RunDir;
     maxConnections: number;
+    /** Server options the other variants set (StartOptions.readBack). */
+    readBack?: string[];
     log: (line: string) => void;
     signal: AbortSignal;
     /** Starts the variant's target (its deployment's). */
@@ -183,6 +185,7 @@ export class Bench {
       maxConnections: opts.maxConnections,
       logDir: `${opts.runDir.serverLogDir}/${opts.variant}`,
       log: opts.log,
+      ...(opts.readBack?.length ? { readBack: opts.readBack } : {}),
     };
     const target = await opts.start(startOpts);
     const cores = opts.launcher

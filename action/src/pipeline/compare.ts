@@ -15,6 +15,7 @@ import { Progress } from "./progress.ts";
 import { interleavedRunner, type RoundRunner } from "./rounds.ts";
 import { benchStart, closeDeployment, finishResult, type RunOptions, startResult } from "./run.ts";
 import type { CompareSchedule, ScheduledRound } from "./schedule.ts";
+import type { Shard } from "./shard.ts";
 import { recordRestarts, timingKey } from "./timings.ts";
 import { buildVerdict } from "./verdict.ts";
 
@@ -27,6 +28,8 @@ export interface CompareOutcome extends VerdictFiles {
 export interface CompareOptions extends RunOptions {
   /** Overrides compare.seed: the round order of an earlier run, to reproduce it. */
   seed?: number;
+  /** --shard K/N: this runner's share of the comparison's blocks; `tiperf merge` judges the parts. */
+  shard?: Shard;
 }
 
 /**
@@ -49,7 +52,18 @@ export async function compareSpec(given: LoadedSpec, opts: CompareOptions): Prom
     log: opts.log,
     signal: opts.signal,
     ...(opts.seed !== undefined ? { seed: opts.seed } : {}),
+    ...(opts.shard ? { shard: opts.shard } : {}),
   });
+  const schedule = started.runPlan.schedule;
+  if (opts.shard && schedule)
+    started.result.shard = {
+      ...opts.shard,
+      seed: schedule.seed,
+      order: schedule.order,
+      blocks: schedule.blocks.map((b) => b.block),
+      spec_sha256: given.hash,
+      spec: given.raw,
+    };
   const c = new Comparison(started, opts);
   let error: unknown;
   let verdict: Verdict | undefined;
@@ -62,6 +76,18 @@ export async function compareSpec(given: LoadedSpec, opts: CompareOptions): Prom
   }
   error = await c.close(error, verdict);
   if (error || !verdict) throw error;
+  // a shard's verdict is of its own blocks: the merge of every shard decides and confirms
+  if (opts.shard) {
+    opts.log(
+      `shard ${opts.shard.index} of ${opts.shard.of}: its blocks judged alone in verdict.json (not the check's verdict); \`tiperf merge\` every shard's result.json for that`,
+    );
+    return {
+      verdict,
+      ...(await writeVerdictFiles(verdict, c.runDir.dir, opts.log, [c.result])),
+      resultPath: c.runDir.resultPath,
+      exitCode: EXIT.ok,
+    };
+  }
   verdict = await confirmRegression(verdict, c.loaded, c.compare, c.runDir.dir, opts, {
     elapsedS: (Date.now() - startedAt) / 1000,
     cells: c.perRound,
@@ -155,14 +181,18 @@ class Comparison {
   async openBenches(): Promise<void> {
     const { opts, plan, started } = this;
     const maxConnections = Math.max(...plan.all.map((v) => maxThreads(v.spec)));
+    const configKeys = (t: unknown) => Object.keys((t as { config?: Record<string, unknown> }).config ?? {});
+    const allKeys = new Set(plan.all.flatMap((v) => configKeys(v.spec.target)));
     for (const v of plan.all) {
       const build = variantBuild(this.loaded, v.name);
+      const own = new Set(configKeys(v.spec.target));
       const bench = await Bench.open({
         variant: v.name,
         spec: v.spec,
         targetSpec: v.spec.target,
         runDir: this.runDir,
         maxConnections,
+        readBack: [...allKeys].filter((k) => !own.has(k)),
         log: opts.log,
         signal: opts.signal,
         ...benchStart(started.deployment, v.name, opts.signal),

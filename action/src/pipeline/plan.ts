@@ -36,6 +36,7 @@ import {
 import { budgetRefusal, confirmation, estimate, matrixSeconds } from "./estimate.ts";
 import { specWarnings } from "./preflight.ts";
 import { type CompareSchedule, compareSchedule, scheduleLines, seedOf } from "./schedule.ts";
+import { type Shard, shardRefusals, shardSchedule } from "./shard.ts";
 
 export interface RunPlan {
   /** The spec as the run takes it: compare.order resolved (auto → duet or interleaved). */
@@ -64,6 +65,8 @@ export interface PlanOptions {
   runId?: string;
   command?: "run" | "compare";
   seed?: number;
+  /** --shard K/N: this run measures every N-th block of the comparison (pipeline/shard.ts). */
+  shard?: Shard;
   /** The target's plan, made already (by the deployment once its machines exist). */
   target?: TargetPlan;
 }
@@ -258,13 +261,15 @@ export async function planRun(given: LoadedSpec, o: PlanOptions): Promise<RunPla
   const est = estimate(loaded, target);
   const confirm = confirmation(loaded, est.seconds);
   const cost = costPlan(loaded.spec, target);
-  const schedule = scheduleOf(
+  const whole = scheduleOf(
     loaded,
     phases.grouped,
     o.seed ?? loaded.variants?.compare.seed ?? seedOf(o.runId ?? prefix),
   );
-  const detect = schedule ? detectionOf(loaded, schedule.looks.length) : undefined;
+  const detect = whole ? detectionOf(loaded, whole.looks.length) : undefined;
+  const { schedule, shardLine, shardRefused } = shareOf(loaded, whole, o, est.seconds);
   const refusals = [
+    ...shardRefused,
     ...target.refusals,
     ...budgetRefusal(loaded, est.seconds),
     ...duetRefusals(loaded, target, o.cores),
@@ -278,7 +283,8 @@ export async function planRun(given: LoadedSpec, o: PlanOptions): Promise<RunPla
     ...(orderLine ? [orderLine] : []),
     ...(designLine ? [designLine] : []),
     est.text,
-    ...(confirm ? [confirm.text] : []),
+    ...(shardLine ? [shardLine] : []),
+    ...(confirm && !o.shard ? [confirm.text] : []),
     ...(cost.text ? [cost.text] : []),
     ...(detect?.lines ?? []),
     ...warnings.map((w) => `warning: ${w}`),
@@ -460,6 +466,25 @@ function orderLineOf(
     )
     .join("");
   return `variants compared: ${order}${auto}, both at once, each pair (server and load generator) on a CPU set of its own (${sets.join(" | ")}), the sets passed round every ${loaded.variants?.compare.swap}s${caveats}`;
+}
+
+/** --shard K/N: the share of the whole schedule this run takes, the plan's line on it, refusals. */
+function shareOf(loaded: LoadedSpec, whole: CompareSchedule | undefined, o: PlanOptions, seconds: number) {
+  const shard = o.shard;
+  if (!shard) return { schedule: whole, shardLine: undefined, shardRefused: [] as string[] };
+  if (!whole || !loaded.variants)
+    return {
+      schedule: whole,
+      shardLine: undefined,
+      shardRefused: ["--shard: a shard is a share of a comparison; this spec has no variants"],
+    };
+  const schedule = shardSchedule(whole, shard);
+  const minutes = Math.ceil((seconds * schedule.blocks.length) / whole.blocks.length / 60);
+  return {
+    schedule,
+    shardLine: `shard ${shard.index} of ${shard.of}: ${schedule.blocks.length} of the comparison's ${whole.blocks.length} blocks (${schedule.blocks.map((b) => b.block).join(", ")}), ~${minutes} min of the estimate above; the verdict is \`tiperf merge\` of every shard's result`,
+    shardRefused: shardRefusals(loaded.variants.compare, shard, o.seed !== undefined),
+  };
 }
 
 /** A comparison's order, fixed by its seed (compare.seed, --seed, else one drawn from the run id). */

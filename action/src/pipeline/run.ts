@@ -18,6 +18,7 @@ import { planRun, type RunPlan, writePlan } from "./plan.ts";
 import { checkOutDir, checkTools } from "./preflight.ts";
 import { Progress } from "./progress.ts";
 import { runCellStallAware } from "./rounds.ts";
+import type { Shard } from "./shard.ts";
 
 export const TIPERF_VERSION = "1.0.0";
 
@@ -47,6 +48,8 @@ export async function startResult(
     signal: AbortSignal;
     /** --seed over compare.seed: the round order of an earlier run. */
     seed?: number;
+    /** --shard K/N: every N-th block of the comparison (pipeline/shard.ts). */
+    shard?: Shard;
   },
 ): Promise<{ result: Result; runDir: RunDir; deployment: Deployment; plan: TargetPlan; runPlan: RunPlan }> {
   await checkOutDir(opts.outDir);
@@ -57,6 +60,7 @@ export async function startResult(
     runId,
     command: opts.command,
     ...(opts.seed !== undefined ? { seed: opts.seed } : {}),
+    ...(opts.shard ? { shard: opts.shard } : {}),
   });
   const plan = runPlan.target;
   if (runPlan.refusals.length) throw new InputError(runPlan.refusals.join("\n"));

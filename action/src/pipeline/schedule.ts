@@ -107,6 +107,8 @@ export interface CompareSchedule {
   /** Rounds after which the verdicts are looked at (compare.max_rounds: early stop). */
   looks: number[];
   blocks: ScheduledBlock[];
+  /** A share of the comparison (pipeline/shard.ts): its blocks only, numbered as in the whole. */
+  shard?: { index: number; of: number };
 }
 
 /** A seed from a text (a run id): the order of a run is fixed by its id unless compare.seed says. */
@@ -195,7 +197,9 @@ export function compareSchedule(o: {
 export function scheduleLines(s: CompareSchedule): string[] {
   const turnText = (t: string[]) => (s.order === "duet" ? "at once" : t.join("→"));
   const out = [
-    `schedule (seed ${s.seed}): ${s.blocks.length} block(s); verdicts looked at after round(s) ${s.looks.join(", ")}`,
+    s.shard
+      ? `schedule (seed ${s.seed}), shard ${s.shard.index} of ${s.shard.of}: block(s) ${s.blocks.map((b) => b.block).join(", ")} of the comparison; judged when \`tiperf merge\` has every shard's result`
+      : `schedule (seed ${s.seed}): ${s.blocks.length} block(s); verdicts looked at after round(s) ${s.looks.join(", ")}`,
   ];
   for (const b of s.blocks) {
     const measured = b.rounds.filter((r) => r.round > 0);

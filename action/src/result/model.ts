@@ -186,6 +186,24 @@ export const ResultSchema = z.strictObject({
   cells: z.array(CellSchema),
   /** Where the spec could not measure what it says (warned about when the run started). */
   warnings: z.array(z.string()).optional(),
+  /**
+   * A share of a comparison (`compare --shard K/N`): `tiperf merge` judges the N parts as one. The
+   * spec as given (before builds), so that the merge judges by it; its sha256 and the seed tie the
+   * parts together.
+   */
+  shard: z
+    .strictObject({
+      index: z.number().int().positive(),
+      of: z.number().int().positive(),
+      seed: z.number().int().nonnegative(),
+      /** The comparison's order as its plan resolved it (compare.order auto → duet or interleaved). */
+      order: z.enum(["interleaved", "duet"]),
+      /** The blocks of the comparison this part ran (numbered as in the whole). */
+      blocks: z.array(z.number().int().positive()),
+      spec_sha256: z.string(),
+      spec: z.record(z.string(), z.unknown()),
+    })
+    .optional(),
 });
 
 export type Interval = z.output<typeof IntervalSchema>;

@@ -11,6 +11,11 @@ export interface StartOptions {
   log: (line: string) => void;
   /** Told each step of the plan as it is carried out. */
   step?: (s: PlanStep) => void;
+  /**
+   * Server options another variant of the comparison sets and this one does not: read back too,
+   * so that the difference shows as two values (its default here, the other's setting there).
+   */
+  readBack?: string[];
 }
 
 export interface Endpoint {

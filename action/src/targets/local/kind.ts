@@ -155,6 +155,16 @@ function localSteps(s: LocalServer, input: TargetPlanInput): PlanStep[] {
     add("record", { sql: s.versionSql }, `variant ${v.name}: the server's version, recorded`);
     for (const key of Object.keys(t.config))
       add("record", { sql: s.settingSql(key) }, `variant ${v.name}: target.config.${key}, read back`);
+    // what another variant sets and this one leaves at its default: read back too, so the
+    // difference shows as two values
+    const others = input.variants.filter((o) => o.name !== v.name);
+    for (const key of new Set(others.flatMap((o) => Object.keys((o.target as LocalTargetSpec).config))))
+      if (!(key in t.config))
+        add(
+          "record",
+          { sql: s.settingSql(key) },
+          `variant ${v.name}: ${key} as the server has it (another variant sets it), read back`,
+        );
     if (t.resources?.cpu_quota !== undefined)
       add(
         "start",

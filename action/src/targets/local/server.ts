@@ -212,11 +212,13 @@ export async function settleServer(o: {
   versionSql: string;
   settingSql: (key: string) => string;
   onCgroup: (remove: () => Promise<void>) => void;
+  /** Options the other variants set: read back here too (StartOptions.readBack). */
+  readBack?: string[] | undefined;
 }): Promise<{ version: string; effectiveConfig: Record<string, string> }> {
   await waitReady(o.what, o.server, async () => (await o.query("SELECT 1")).code === 0);
   const version = (await o.query(o.versionSql)).stdout.trim();
   const effectiveConfig: Record<string, string> = {};
-  for (const key of Object.keys(o.spec.config)) {
+  for (const key of new Set([...Object.keys(o.spec.config), ...(o.readBack ?? [])])) {
     const r = await o.query(o.settingSql(key));
     if (r.code === 0) effectiveConfig[key] = r.stdout.trim();
   }
@@ -428,6 +430,7 @@ export async function runPrivateServer(o: PrivateServerStart): Promise<Target> {
       query: o.query,
       versionSql: o.versionSql,
       settingSql: o.settingSql,
+      readBack: o.opts.readBack,
       onCgroup: (remove) => {
         removeCgroup = remove;
       },

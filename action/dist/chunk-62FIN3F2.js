@@ -7749,7 +7749,23 @@ var ResultSchema = external_exports.strictObject({
   tools: external_exports.record(external_exports.string(), external_exports.string()),
   cells: external_exports.array(CellSchema),
   /** Where the spec could not measure what it says (warned about when the run started). */
-  warnings: external_exports.array(external_exports.string()).optional()
+  warnings: external_exports.array(external_exports.string()).optional(),
+  /**
+   * A share of a comparison (`compare --shard K/N`): `tiperf merge` judges the N parts as one. The
+   * spec as given (before builds), so that the merge judges by it; its sha256 and the seed tie the
+   * parts together.
+   */
+  shard: external_exports.strictObject({
+    index: external_exports.number().int().positive(),
+    of: external_exports.number().int().positive(),
+    seed: external_exports.number().int().nonnegative(),
+    /** The comparison's order as its plan resolved it (compare.order auto → duet or interleaved). */
+    order: external_exports.enum(["interleaved", "duet"]),
+    /** The blocks of the comparison this part ran (numbered as in the whole). */
+    blocks: external_exports.array(external_exports.number().int().positive()),
+    spec_sha256: external_exports.string(),
+    spec: external_exports.record(external_exports.string(), external_exports.unknown())
+  }).optional()
 });
 
 // action/src/result/store.ts
@@ -9522,7 +9538,7 @@ async function settleServer(o) {
   await waitReady(o.what, o.server, async () => (await o.query("SELECT 1")).code === 0);
   const version = (await o.query(o.versionSql)).stdout.trim();
   const effectiveConfig = {};
-  for (const key of Object.keys(o.spec.config)) {
+  for (const key of /* @__PURE__ */ new Set([...Object.keys(o.spec.config), ...o.readBack ?? []])) {
     const r = await o.query(o.settingSql(key));
     if (r.code === 0) effectiveConfig[key] = r.stdout.trim();
   }
@@ -9649,6 +9665,7 @@ async function runPrivateServer(o) {
     query: o.query,
     versionSql: o.versionSql,
     settingSql: o.settingSql,
+    readBack: o.opts.readBack,
     onCgroup: (remove) => {
       removeCgroup = remove;
     }
@@ -9757,6 +9774,14 @@ function localSteps(s, input) {
     add("record", { sql: s.versionSql }, `variant ${v.name}: the server's version, recorded`);
     for (const key of Object.keys(t.config))
       add("record", { sql: s.settingSql(key) }, `variant ${v.name}: target.config.${key}, read back`);
+    const others = input.variants.filter((o) => o.name !== v.name);
+    for (const key of new Set(others.flatMap((o) => Object.keys(o.target.config))))
+      if (!(key in t.config))
+        add(
+          "record",
+          { sql: s.settingSql(key) },
+          `variant ${v.name}: ${key} as the server has it (another variant sets it), read back`
+        );
     if (t.resources?.cpu_quota !== void 0)
       add(
         "start",

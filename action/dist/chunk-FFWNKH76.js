@@ -48,7 +48,7 @@ import {
   throttleBetween,
   validateYaml,
   writeAtomic
-} from "./chunk-5RWX3MSW.js";
+} from "./chunk-62FIN3F2.js";
 import {
   record,
   shellCommand,
@@ -2148,8 +2148,170 @@ function overallVerdict(cells) {
   return "pass";
 }
 
-// action/src/compare/counters.ts
+// action/src/compare/samples.ts
 var MIN_EVENTS = 20;
+function countsEvents(metric) {
+  const m3 = costMetric(metric);
+  return m3?.unit === "1/op" && m3.scale === 1 && !/_sum\b/.test(m3.counter);
+}
+var INTERVAL_BATCHES = 5;
+var okCells = (result, variant, key2) => result.cells.filter(
+  (c4) => c4.status === "ok" && c4.round > 0 && c4.variant === variant && c4.workload === key2.workload && c4.threads === key2.threads
+).sort((a4, b10) => a4.round - b10.round);
+function intervalValues(cell2, metric) {
+  return cell2.intervals.filter((i) => !i.warmup).map((i) => i.values[metric]).filter((v) => typeof v === "number" && v > 0);
+}
+function pairedSamples(result, base, head, key2, metric) {
+  const b10 = okCells(result, base, key2);
+  const h2 = new Map(okCells(result, head, key2).map((c4) => [c4.round, c4]));
+  const pairs = [];
+  let zeros = 0;
+  const events3 = { base: [], head: [] };
+  for (const cb of b10) {
+    const ch2 = h2.get(cb.round);
+    const vb = cb.metrics[metric]?.value;
+    const vh = ch2?.metrics[metric]?.value;
+    if (vb !== void 0 && vh !== void 0 && cb.cost && ch2?.cost) {
+      events3.base.push(vb * cb.cost.ops);
+      events3.head.push(vh * ch2.cost.ops);
+    }
+    if (vb !== void 0 && vh !== void 0 && vb > 0 && vh > 0) pairs.push([vb, vh, cb.block ?? 1]);
+    else if (vb === 0 && vh === 0) zeros++;
+  }
+  const rare = countsEvents(metric) && events3.base.length > 0 && Math.max(...events3.base, ...events3.head) < MIN_EVENTS;
+  const rounds = events3.base.length;
+  const onlyOf = (mine, other) => countsEvents(metric) && rounds > 0 && other.every((x4) => x4 === 0) && mine.every((x4) => x4 >= MIN_EVENTS);
+  const only = onlyOf(events3.head, events3.base) ? "head" : onlyOf(events3.base, events3.head) ? "base" : void 0;
+  return {
+    base: pairs.map((p) => p[0]),
+    head: pairs.map((p) => p[1]),
+    blocks: pairs.map((p) => p[2]),
+    ...zeros ? { zeros } : {},
+    ...only ? {
+      only: {
+        side: only,
+        per_op: mean(
+          (only === "head" ? [...h2.values()] : b10).map((c4) => c4.metrics[metric]?.value).filter((v) => v !== void 0)
+        ),
+        rounds
+      }
+    } : {},
+    ...rare ? { rare: { base: mean(events3.base), head: mean(events3.head) } } : {}
+  };
+}
+function storedSamples(result, variant, key2, metric) {
+  const cells = okCells(result, variant, key2);
+  if (cells.length > 1)
+    return cells.map((c4) => c4.metrics[metric]?.value).filter((v) => v !== void 0 && v > 0);
+  const only = cells[0];
+  return only ? batchMeans(intervalValues(only, metric), INTERVAL_BATCHES) : [];
+}
+function centres(base, head, paired, blocks) {
+  const gm = (xs) => xs.length ? Math.exp(mean(xs.map(Math.log))) : Number.NaN;
+  if (!paired || base.length !== head.length || base.length === 0) return { base: gm(base), head: gm(head) };
+  if (blocks) {
+    const of = (xs) => {
+      const by = /* @__PURE__ */ new Map();
+      xs.forEach((x4, i) => {
+        by.set(blocks[i], [...by.get(blocks[i]) ?? [], Math.log(x4)]);
+      });
+      return Math.exp(mean([...by.values()].map(mean)));
+    };
+    const { values: values3 } = winsorize(base.map((b10, i) => Math.log(head[i] / b10)));
+    return { base: of(base), head: of(base.map((b10, i) => b10 * Math.exp(values3[i]))) };
+  }
+  const kept = keptByTrim(
+    base.map((b10, i) => Math.log(head[i] / b10)),
+    TRIM
+  );
+  return { base: gm(kept.map((i) => base[i])), head: gm(kept.map((i) => head[i])) };
+}
+function judgeCell(key2, metric, rule4, samples, alphaPerCell2, paired) {
+  const id2 = { ...key2, metric };
+  const { base, head } = samples;
+  if (base.length === 0 && head.length === 0 && samples.zeros)
+    return {
+      ...id2,
+      better: rule4.better,
+      tolerance: rule4.tolerance,
+      base: 0,
+      head: 0,
+      change: 0,
+      ci: [0, 0],
+      mde: null,
+      verdict: "unchanged",
+      n: samples.zeros,
+      method: paired ? "paired-t" : "welch-t",
+      reason: `${metric} was 0 on both sides in every round`
+    };
+  if (samples.only) {
+    const { side, per_op, rounds } = samples.only;
+    const worse = side === "head" === (rule4.better === "lower");
+    return {
+      ...id2,
+      better: rule4.better,
+      tolerance: rule4.tolerance,
+      base: side === "base" ? per_op : 0,
+      head: side === "head" ? per_op : 0,
+      change: side === "head" ? null : -1,
+      ci: null,
+      mde: null,
+      verdict: worse ? "regression" : "improvement",
+      n: rounds,
+      method: paired ? "paired-t" : "welch-t",
+      reason: `${metric}: ${side === "head" ? "0 in every round of base" : "0 in every round of head"}, ${per_op.toPrecision(3)} an operation in every round of ${side} (${MIN_EVENTS} or more a window)`
+    };
+  }
+  if (samples.rare)
+    return {
+      ...id2,
+      better: rule4.better,
+      tolerance: rule4.tolerance,
+      base: base.length ? mean(base) : null,
+      head: head.length ? mean(head) : null,
+      change: null,
+      ci: null,
+      mde: null,
+      verdict: "unchanged",
+      n: base.length + (samples.zeros ?? 0),
+      method: paired ? "paired-t" : "welch-t",
+      reason: `${metric}: fewer than ${MIN_EVENTS} in every window on both sides (${samples.rare.base.toFixed(1)} and ${samples.rare.head.toFixed(1)} a window on average): too rare to judge per operation`
+    };
+  const blocks = paired && samples.blocks && new Set(samples.blocks).size > 1 ? samples.blocks : void 0;
+  const means = centres(base, head, paired, blocks);
+  if (base.length === 0 || head.length === 0) {
+    const missing = base.length === 0 ? "base" : "head";
+    return {
+      ...id2,
+      better: rule4.better,
+      tolerance: rule4.tolerance,
+      base: base.length ? means.base : null,
+      head: head.length ? means.head : null,
+      change: null,
+      ci: null,
+      mde: null,
+      verdict: "inconclusive",
+      n: 0,
+      method: paired ? "paired-t" : "welch-t",
+      reason: `no ${missing} samples of ${metric} (cell failed or metric not measured)`
+    };
+  }
+  if (blocks) {
+    const shift2 = blockLogShift(
+      base.map((b10, i) => ({ block: blocks[i], base: b10, head: head[i] }))
+    );
+    return {
+      ...judgeShift(id2, rule4, shift2, means, alphaPerCell2, "block-t"),
+      blocks: shift2.blocks,
+      between_share: Math.round(shift2.betweenShare * 1e3) / 1e3,
+      ...shift2.winsorized ? { winsorized: shift2.winsorized } : {}
+    };
+  }
+  const shift = paired ? pairedLogShift(base, head) : welchLogShift(base, head);
+  return judgeShift(id2, rule4, shift, means, alphaPerCell2, paired ? "paired-t" : "welch-t");
+}
+
+// action/src/compare/counters.ts
 var COUNTER_CONFIDENCE = 0.99;
 var COUNTER_FLOOR = 0.01;
 var CLOCK_SHARE = 0.5;
@@ -2320,111 +2482,6 @@ function whatMoved(result, control, variants, keys4, confidence) {
     moved: order(changes.filter((c4) => c4.per === "op")),
     background: order(changes.filter((c4) => c4.per === "s"))
   };
-}
-
-// action/src/compare/samples.ts
-var INTERVAL_BATCHES = 5;
-var okCells = (result, variant, key2) => result.cells.filter(
-  (c4) => c4.status === "ok" && c4.round > 0 && c4.variant === variant && c4.workload === key2.workload && c4.threads === key2.threads
-).sort((a4, b10) => a4.round - b10.round);
-function intervalValues(cell2, metric) {
-  return cell2.intervals.filter((i) => !i.warmup).map((i) => i.values[metric]).filter((v) => typeof v === "number" && v > 0);
-}
-function pairedSamples(result, base, head, key2, metric) {
-  const b10 = okCells(result, base, key2);
-  const h2 = new Map(okCells(result, head, key2).map((c4) => [c4.round, c4]));
-  const pairs = [];
-  let zeros = 0;
-  for (const cb of b10) {
-    const vb = cb.metrics[metric]?.value;
-    const vh = h2.get(cb.round)?.metrics[metric]?.value;
-    if (vb !== void 0 && vh !== void 0 && vb > 0 && vh > 0) pairs.push([vb, vh, cb.block ?? 1]);
-    else if (vb === 0 && vh === 0) zeros++;
-  }
-  return {
-    base: pairs.map((p) => p[0]),
-    head: pairs.map((p) => p[1]),
-    blocks: pairs.map((p) => p[2]),
-    ...zeros ? { zeros } : {}
-  };
-}
-function storedSamples(result, variant, key2, metric) {
-  const cells = okCells(result, variant, key2);
-  if (cells.length > 1)
-    return cells.map((c4) => c4.metrics[metric]?.value).filter((v) => v !== void 0 && v > 0);
-  const only = cells[0];
-  return only ? batchMeans(intervalValues(only, metric), INTERVAL_BATCHES) : [];
-}
-function centres(base, head, paired, blocks) {
-  const gm = (xs) => xs.length ? Math.exp(mean(xs.map(Math.log))) : Number.NaN;
-  if (!paired || base.length !== head.length || base.length === 0) return { base: gm(base), head: gm(head) };
-  if (blocks) {
-    const of = (xs) => {
-      const by = /* @__PURE__ */ new Map();
-      xs.forEach((x4, i) => {
-        by.set(blocks[i], [...by.get(blocks[i]) ?? [], Math.log(x4)]);
-      });
-      return Math.exp(mean([...by.values()].map(mean)));
-    };
-    const { values: values3 } = winsorize(base.map((b10, i) => Math.log(head[i] / b10)));
-    return { base: of(base), head: of(base.map((b10, i) => b10 * Math.exp(values3[i]))) };
-  }
-  const kept = keptByTrim(
-    base.map((b10, i) => Math.log(head[i] / b10)),
-    TRIM
-  );
-  return { base: gm(kept.map((i) => base[i])), head: gm(kept.map((i) => head[i])) };
-}
-function judgeCell(key2, metric, rule4, samples, alphaPerCell2, paired) {
-  const id2 = { ...key2, metric };
-  const { base, head } = samples;
-  if (base.length === 0 && head.length === 0 && samples.zeros)
-    return {
-      ...id2,
-      better: rule4.better,
-      tolerance: rule4.tolerance,
-      base: 0,
-      head: 0,
-      change: 0,
-      ci: [0, 0],
-      mde: null,
-      verdict: "unchanged",
-      n: samples.zeros,
-      method: paired ? "paired-t" : "welch-t",
-      reason: `${metric} was 0 on both sides in every round`
-    };
-  const blocks = paired && samples.blocks && new Set(samples.blocks).size > 1 ? samples.blocks : void 0;
-  const means = centres(base, head, paired, blocks);
-  if (base.length === 0 || head.length === 0) {
-    const missing = base.length === 0 ? "base" : "head";
-    return {
-      ...id2,
-      better: rule4.better,
-      tolerance: rule4.tolerance,
-      base: base.length ? means.base : null,
-      head: head.length ? means.head : null,
-      change: null,
-      ci: null,
-      mde: null,
-      verdict: "inconclusive",
-      n: 0,
-      method: paired ? "paired-t" : "welch-t",
-      reason: `no ${missing} samples of ${metric} (cell failed or metric not measured)`
-    };
-  }
-  if (blocks) {
-    const shift2 = blockLogShift(
-      base.map((b10, i) => ({ block: blocks[i], base: b10, head: head[i] }))
-    );
-    return {
-      ...judgeShift(id2, rule4, shift2, means, alphaPerCell2, "block-t"),
-      blocks: shift2.blocks,
-      between_share: Math.round(shift2.betweenShare * 1e3) / 1e3,
-      ...shift2.winsorized ? { winsorized: shift2.winsorized } : {}
-    };
-  }
-  const shift = paired ? pairedLogShift(base, head) : welchLogShift(base, head);
-  return judgeShift(id2, rule4, shift, means, alphaPerCell2, paired ? "paired-t" : "welch-t");
 }
 
 // action/src/compare/reading.ts
@@ -2659,6 +2716,24 @@ var VerdictSchema = external_exports.strictObject({
   /** Benchmark time not spent because every cell was decided before max_rounds. */
   saved_seconds: external_exports.number(),
   cells: external_exports.array(CellJudgementSchema),
+  /**
+   * A comparison spread over runners (`compare --shard`, `tiperf merge`): how many shards it had,
+   * which arrived (each with its blocks and runner) and which did not. A missing shard never lets
+   * the check pass.
+   */
+  shards: external_exports.strictObject({
+    of: external_exports.number().int().positive(),
+    merged: external_exports.array(
+      external_exports.strictObject({
+        index: external_exports.number().int().positive(),
+        blocks: external_exports.array(external_exports.number().int().positive()),
+        status: external_exports.string(),
+        runner: external_exports.string(),
+        result: external_exports.string()
+      })
+    ),
+    missing: external_exports.array(external_exports.number().int().positive())
+  }).optional(),
   /** compare.inconclusive: what an inconclusive cell does to the check (absent: warn). */
   inconclusive: external_exports.enum(["fail", "warn", "pass"]).optional(),
   notes: external_exports.array(external_exports.string()),
@@ -59859,6 +59934,44 @@ function specWarnings(loaded, command, cores2 = cpus3().length, remoteLoad = fal
   return out;
 }
 
+// action/src/pipeline/shard.ts
+function parseShard(text3, flag2 = "--shard") {
+  const m3 = /^(\d+)\/(\d+)$/.exec(text3.trim());
+  const index6 = Number(m3?.[1]);
+  const of = Number(m3?.[2]);
+  if (!m3 || of < 1 || index6 < 1 || index6 > of)
+    throw new InputError(
+      `${flag2} must be K/N, this runner's share K of N runners, 1 \u2264 K \u2264 N (like 2/4); got ${JSON.stringify(text3)}`
+    );
+  return { index: index6, of };
+}
+function shardBlocks(blocks, shard) {
+  return Array.from({ length: blocks }, (_, i) => i + 1).filter(
+    (b10) => (b10 - 1) % shard.of === shard.index - 1
+  );
+}
+function shardRefusals(compare3, shard, seedGiven) {
+  const out = [];
+  if (!seedGiven && compare3.seed === void 0)
+    out.push(
+      `--shard ${shard.index}/${shard.of} needs --seed N or compare.seed: every shard must run the one schedule the seed fixes (tiperf plan prints one)`
+    );
+  if (compare3.blocks < shard.of)
+    out.push(
+      `--shard ${shard.index}/${shard.of}: compare.blocks is ${compare3.blocks}, fewer than ${shard.of} shards; a shard runs whole blocks (fresh instances), so give compare.blocks (or --blocks) at least ${shard.of}`
+    );
+  if ((compare3.max_rounds ?? compare3.rounds) > compare3.rounds)
+    out.push(
+      `--shard: compare.max_rounds (${compare3.max_rounds}) stops a comparison early by looking at all its rounds so far; shards cannot: leave compare.max_rounds out`
+    );
+  return out;
+}
+function shardSchedule(schedule, shard) {
+  const mine = new Set(shardBlocks(schedule.blocks.length, shard));
+  const blocks = schedule.blocks.filter((b10) => mine.has(b10.block)).map((b10, i) => i === 0 ? { ...b10, restarts: [], reload: void 0 } : b10).map(({ reload, ...b10 }) => reload ? { ...b10, reload } : b10);
+  return { ...schedule, blocks, shard };
+}
+
 // action/src/pipeline/plan.ts
 import { mkdir as mkdir4 } from "node:fs/promises";
 import { cpus as cpus5 } from "node:os";
@@ -60541,7 +60654,7 @@ function compareSchedule(o) {
 function scheduleLines(s2) {
   const turnText = (t) => s2.order === "duet" ? "at once" : t.join("\u2192");
   const out = [
-    `schedule (seed ${s2.seed}): ${s2.blocks.length} block(s); verdicts looked at after round(s) ${s2.looks.join(", ")}`
+    s2.shard ? `schedule (seed ${s2.seed}), shard ${s2.shard.index} of ${s2.shard.of}: block(s) ${s2.blocks.map((b10) => b10.block).join(", ")} of the comparison; judged when \`tiperf merge\` has every shard's result` : `schedule (seed ${s2.seed}): ${s2.blocks.length} block(s); verdicts looked at after round(s) ${s2.looks.join(", ")}`
   ];
   for (const b10 of s2.blocks) {
     const measured = b10.rounds.filter((r) => r.round > 0);
@@ -60690,13 +60803,15 @@ async function planRun(given, o) {
   const est = estimate2(loaded, target2);
   const confirm = confirmation(loaded, est.seconds);
   const cost = costPlan(loaded.spec, target2);
-  const schedule = scheduleOf(
+  const whole = scheduleOf(
     loaded,
     phases.grouped,
     o.seed ?? loaded.variants?.compare.seed ?? seedOf(o.runId ?? prefix)
   );
-  const detect = schedule ? detectionOf(loaded, schedule.looks.length) : void 0;
+  const detect = whole ? detectionOf(loaded, whole.looks.length) : void 0;
+  const { schedule, shardLine, shardRefused } = shareOf(loaded, whole, o, est.seconds);
   const refusals = [
+    ...shardRefused,
     ...target2.refusals,
     ...budgetRefusal(loaded, est.seconds),
     ...duetRefusals(loaded, target2, o.cores),
@@ -60710,7 +60825,8 @@ async function planRun(given, o) {
     ...orderLine ? [orderLine] : [],
     ...designLine ? [designLine] : [],
     est.text,
-    ...confirm ? [confirm.text] : [],
+    ...shardLine ? [shardLine] : [],
+    ...confirm && !o.shard ? [confirm.text] : [],
     ...cost.text ? [cost.text] : [],
     ...detect?.lines ?? [],
     ...warnings.map((w2) => `warning: ${w2}`),
@@ -60842,6 +60958,23 @@ function orderLineOf(given, loaded, target2, cores2) {
     (c4) => `; ${c4}: a quota is a share of one CPU's time, which binds only where the server would take more than that of its pair's set (tiperf reads the servers' cgroup throttling over every measured run and says so where a quota never bound)`
   ).join("");
   return `variants compared: ${order}${auto}, both at once, each pair (server and load generator) on a CPU set of its own (${sets.join(" | ")}), the sets passed round every ${loaded.variants?.compare.swap}s${caveats}`;
+}
+function shareOf(loaded, whole, o, seconds2) {
+  const shard = o.shard;
+  if (!shard) return { schedule: whole, shardLine: void 0, shardRefused: [] };
+  if (!whole || !loaded.variants)
+    return {
+      schedule: whole,
+      shardLine: void 0,
+      shardRefused: ["--shard: a shard is a share of a comparison; this spec has no variants"]
+    };
+  const schedule = shardSchedule(whole, shard);
+  const minutes3 = Math.ceil(seconds2 * schedule.blocks.length / whole.blocks.length / 60);
+  return {
+    schedule,
+    shardLine: `shard ${shard.index} of ${shard.of}: ${schedule.blocks.length} of the comparison's ${whole.blocks.length} blocks (${schedule.blocks.map((b10) => b10.block).join(", ")}), ~${minutes3} min of the estimate above; the verdict is \`tiperf merge\` of every shard's result`,
+    shardRefused: shardRefusals(loaded.variants.compare, shard, o.seed !== void 0)
+  };
 }
 function scheduleOf(loaded, grouped, seed) {
   const variants = loaded.variants;
@@ -61474,7 +61607,8 @@ var Bench = class _Bench {
     const startOpts = {
       maxConnections: opts.maxConnections,
       logDir: `${opts.runDir.serverLogDir}/${opts.variant}`,
-      log: opts.log
+      log: opts.log,
+      ...opts.readBack?.length ? { readBack: opts.readBack } : {}
     };
     const target2 = await opts.start(startOpts);
     const cores2 = opts.launcher ? opts.launcher.cores() : opts.remote ? await loadHostCores(opts.remote, opts.log) : cpus8().length;
@@ -62106,7 +62240,8 @@ async function startResult(loaded, opts) {
   const runPlan = await planRun(loaded, {
     runId,
     command: opts.command,
-    ...opts.seed !== void 0 ? { seed: opts.seed } : {}
+    ...opts.seed !== void 0 ? { seed: opts.seed } : {},
+    ...opts.shard ? { shard: opts.shard } : {}
   });
   const plan = runPlan.target;
   if (runPlan.refusals.length) throw new InputError(runPlan.refusals.join("\n"));
@@ -63912,8 +64047,19 @@ async function compareSpec(given, opts) {
     command: "compare",
     log: opts.log,
     signal: opts.signal,
-    ...opts.seed !== void 0 ? { seed: opts.seed } : {}
+    ...opts.seed !== void 0 ? { seed: opts.seed } : {},
+    ...opts.shard ? { shard: opts.shard } : {}
   });
+  const schedule = started.runPlan.schedule;
+  if (opts.shard && schedule)
+    started.result.shard = {
+      ...opts.shard,
+      seed: schedule.seed,
+      order: schedule.order,
+      blocks: schedule.blocks.map((b10) => b10.block),
+      spec_sha256: given.hash,
+      spec: given.raw
+    };
   const c4 = new Comparison(started, opts);
   let error3;
   let verdict;
@@ -63926,6 +64072,17 @@ async function compareSpec(given, opts) {
   }
   error3 = await c4.close(error3, verdict);
   if (error3 || !verdict) throw error3;
+  if (opts.shard) {
+    opts.log(
+      `shard ${opts.shard.index} of ${opts.shard.of}: its blocks judged alone in verdict.json (not the check's verdict); \`tiperf merge\` every shard's result.json for that`
+    );
+    return {
+      verdict,
+      ...await writeVerdictFiles(verdict, c4.runDir.dir, opts.log, [c4.result]),
+      resultPath: c4.runDir.resultPath,
+      exitCode: EXIT.ok
+    };
+  }
   verdict = await confirmRegression(verdict, c4.loaded, c4.compare, c4.runDir.dir, opts, {
     elapsedS: (Date.now() - startedAt) / 1e3,
     cells: c4.perRound
@@ -64001,14 +64158,18 @@ var Comparison = class {
   async openBenches() {
     const { opts, plan, started } = this;
     const maxConnections = Math.max(...plan.all.map((v) => maxThreads(v.spec)));
+    const configKeys = (t) => Object.keys(t.config ?? {});
+    const allKeys = new Set(plan.all.flatMap((v) => configKeys(v.spec.target)));
     for (const v of plan.all) {
       const build = variantBuild(this.loaded, v.name);
+      const own = new Set(configKeys(v.spec.target));
       const bench = await Bench.open({
         variant: v.name,
         spec: v.spec,
         targetSpec: v.spec.target,
         runDir: this.runDir,
         maxConnections,
+        readBack: [...allKeys].filter((k2) => !own.has(k2)),
         log: opts.log,
         signal: opts.signal,
         ...benchStart(started.deployment, v.name, opts.signal),
@@ -68866,22 +69027,27 @@ export {
   driverOf,
   DEFAULT_TOLERANCE,
   canonicalJson,
+  specOfValue,
   loadSpec,
+  judgeFamily,
   judgeStored,
   pct3 as pct,
   ciText,
   isLatency,
   metricName,
   rng,
+  lookRounds,
   esc,
   renderCharts,
   verdictHtml,
   writeHtmlReport,
   md2 as md,
   commentMarkdown,
+  writeVerdictFiles,
   builderOf,
   withSourceBuilds,
   checkOutFile,
+  parseShard,
   planRun,
   writePlan,
   TIPERF_VERSION,
@@ -68892,6 +69058,7 @@ export {
   prepareSpec,
   composedSpec,
   narrowSpec,
+  buildVerdict,
   compareSpec,
   parseRepo,
   parsePr,

@@ -6,7 +6,7 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-5RWX3MSW.js";
+} from "./chunk-62FIN3F2.js";
 import {
   sweep
 } from "./chunk-KKRREON7.js";

@@ -1,0 +1,195 @@
+// `tiperf merge`: the parts of one comparison run as shards on several runners (compare --shard),
+// checked to belong together and judged exactly as one run of the same blocks would be. A shard
+// that did not arrive is named, and never lets the check pass.
+import { mkdir, stat } from "node:fs/promises";
+import { join } from "node:path";
+import { judgeFamily } from "../compare/judge-results.ts";
+import type { Verdict } from "../compare/verdict.ts";
+import { EXIT, InputError } from "../errors.ts";
+import { type VerdictFiles, writeVerdictFiles } from "../report/verdict-files.ts";
+import type { Result } from "../result/model.ts";
+import { readResult, writeAtomic } from "../result/store.ts";
+import { specOfValue } from "../specfile/load.ts";
+import { lookRounds } from "./schedule.ts";
+import { buildVerdict } from "./verdict.ts";
+
+type Part = { file: string; result: Result; shard: NonNullable<Result["shard"]> };
+
+/** A part named by its result.json or the run directory holding it. */
+async function readPart(given: string): Promise<Part> {
+  const file = (await stat(given).catch(() => undefined))?.isDirectory() ? join(given, "result.json") : given;
+  const result = await readResult(file);
+  if (!result.shard)
+    throw new InputError(
+      `${file}: not a shard's result (no shard in it): tiperf merge takes the results of \`tiperf compare --shard K/N\``,
+    );
+  return { file, result, shard: result.shard };
+}
+
+/** Parts of one comparison: one spec, one seed, one N, each shard and each block once. */
+export function checkParts(parts: Part[]): void {
+  const [first, ...rest] = parts as [Part, ...Part[]];
+  const problems: string[] = [];
+  for (const p of rest) {
+    const { shard: s } = p;
+    if (s.spec_sha256 !== first.shard.spec_sha256)
+      problems.push(
+        `${p.file}: its spec (sha256 ${s.spec_sha256.slice(0, 12)}) is not ${first.file}'s (${first.shard.spec_sha256.slice(0, 12)}): parts of two spec versions`,
+      );
+    if (s.seed !== first.shard.seed)
+      problems.push(
+        `${p.file}: seed ${s.seed}, but ${first.file} has seed ${first.shard.seed}: parts of two comparisons (give every shard the plan's --seed)`,
+      );
+    if (s.of !== first.shard.of)
+      problems.push(`${p.file}: a shard of ${s.of}, but ${first.file} is a shard of ${first.shard.of}`);
+  }
+  const byIndex = new Map<number, string>();
+  const byBlock = new Map<number, string>();
+  for (const p of parts) {
+    const twice = byIndex.get(p.shard.index);
+    if (twice) problems.push(`shard ${p.shard.index} of ${p.shard.of} twice: ${twice} and ${p.file}`);
+    byIndex.set(p.shard.index, p.file);
+    const blocks = new Set(p.result.cells.map((c) => c.block ?? 1));
+    for (const b of blocks) {
+      const other = byBlock.get(b);
+      if (other && other !== p.file) problems.push(`block ${b} in both ${other} and ${p.file}`);
+      byBlock.set(b, p.file);
+    }
+  }
+  if (problems.length)
+    throw new InputError(`tiperf merge: these parts do not belong together:\n- ${problems.join("\n- ")}`);
+}
+
+/** The runner a part ran on, as the comparison's notes name it. */
+const runnerOf = (r: Result) => `${r.host.hostname} (${r.host.cpu_model}, ${r.host.cores} cores)`;
+
+/** The parts as one result: every cell, each variant's target as the first part recorded it. */
+function mergedResult(parts: Part[]): Result {
+  const first = parts[0] as Part;
+  const { shard: _s, ...base } = first.result;
+  const complete = parts.every((p) => p.result.status === "complete");
+  return {
+    ...base,
+    run_id: `merge-${first.result.run_id}`,
+    status: complete ? "complete" : "failed",
+    ...(complete ? {} : { error: "a shard did not complete" }),
+    targets: parts.flatMap((p) => p.result.targets),
+    cells: parts.flatMap((p) => p.result.cells).sort((a, b) => a.round - b.round),
+  };
+}
+
+/** The merged verdict with its shards said: which arrived, on which runner, and which did not. */
+function withShards(built: Verdict, parts: Part[], of: number, missing: number[]): Verdict {
+  const merged = parts
+    .map((p) => ({
+      index: p.shard.index,
+      blocks: p.shard.blocks,
+      status: p.result.status,
+      runner: runnerOf(p.result),
+      result: p.file,
+    }))
+    .sort((a, b) => a.index - b.index);
+  const short = missing.length > 0;
+  const arrived = merged
+    .map(
+      (m) =>
+        `shard ${m.index}: block(s) ${m.blocks.join(", ")} on ${m.runner}${m.status === "complete" ? "" : `, ${m.status}`}`,
+    )
+    .join("; ");
+  return {
+    ...built,
+    // data that did not arrive can hide a regression: a check never passes without it
+    verdict: short && built.verdict === "pass" ? "inconclusive" : built.verdict,
+    shards: { of, merged, missing },
+    notes: [
+      `${of - missing.length} of ${of} shards merged (${arrived})${short ? `; missing: ${missing.map((k) => `shard ${k}`).join(", ")} — its blocks are not judged, and the check cannot pass without them` : ""}`,
+      ...built.notes,
+    ],
+  };
+}
+
+export interface MergeOutcome extends VerdictFiles {
+  verdict: Verdict;
+  resultPath: string;
+  exitCode: number;
+}
+
+/**
+ * Judges the parts as the single comparison they are shares of: the spec each recorded, its
+ * compare settings and family, the merged rounds and blocks. Missing or unfinished shards are
+ * named; a verdict that would pass without them is inconclusive.
+ */
+export async function mergeParts(
+  files: string[],
+  opts: { outDir: string; log: (line: string) => void },
+): Promise<MergeOutcome> {
+  if (files.length === 0)
+    throw new InputError("tiperf merge: give the parts: PART... (result.json files or run directories)");
+  const parts = await Promise.all(files.map(readPart));
+  checkParts(parts);
+  const first = parts[0] as Part;
+  const loaded = specOfValue(first.shard.spec, first.result.spec.path);
+  if (loaded.hash !== first.shard.spec_sha256)
+    throw new InputError(
+      `${first.file}: the spec it records does not hash to its spec_sha256: the part was edited`,
+    );
+  const plan = loaded.variants;
+  if (!plan) throw new InputError(`${first.file}: its spec has no variants: not a comparison`);
+  const { compare } = plan;
+  const of = first.shard.of;
+  const arrived = new Set(parts.filter((p) => p.result.status === "complete").map((p) => p.shard.index));
+  const missing = Array.from({ length: of }, (_, i) => i + 1).filter((k) => !arrived.has(k));
+  const result = mergedResult(parts);
+  const control = plan.base.name;
+  const names = plan.all.map((v) => v.name);
+  // the family of the single run: variants × cells × metrics × its looks (no early looks in shards)
+  const looks = lookRounds(compare.rounds, compare.max_rounds ?? compare.rounds).length;
+  const judged = judgeFamily(result, plan.base.spec, control, names.slice(1), compare.confidence, looks);
+  const measured = result.cells.filter((c) => c.round > 0);
+  const roundsDone = Math.max(0, ...measured.map((c) => c.round));
+  await mkdir(opts.outDir, { recursive: true });
+  const resultPath = join(opts.outDir, "result.json");
+  await writeAtomic(resultPath, `${JSON.stringify(result, null, 2)}\n`);
+  const built = buildVerdict({
+    loaded,
+    result,
+    resultPath,
+    infoOf: (v) => {
+      const t = result.targets.find((x) => x.variant === v);
+      if (!t) throw new InputError(`tiperf merge: no part recorded variant ${v}'s target`);
+      return t;
+    },
+    compare,
+    judged,
+    schedule: {
+      seed: first.shard.seed,
+      order: first.shard.order,
+      looks: lookRounds(compare.rounds, compare.rounds),
+      blocks: [],
+    },
+    roundsDone,
+    benchmarkSeconds: measured.reduce((s, c) => s + c.duration_s + c.warmup_s, 0) / names.length,
+    profiles: [],
+    runnerNotes: [],
+    ownInstances: true,
+    restartable: true,
+  });
+  const verdict = withShards(built, parts, of, missing);
+  const short = missing.length > 0;
+  opts.log(`merge: ${of - missing.length} of ${of} shards, ${measured.length} measured cells`);
+  const files_ = await writeVerdictFiles(verdict, opts.outDir, opts.log, [result]);
+  return {
+    verdict,
+    ...files_,
+    resultPath,
+    // a regression is one whatever else is missing; short of a shard, the check fails as a run that
+    // did not finish does (exit 3), never passes
+    exitCode:
+      verdict.verdict === "regression" ||
+      (verdict.verdict === "inconclusive" && compare.inconclusive === "fail")
+        ? EXIT.regression
+        : short
+          ? EXIT.runFailed
+          : EXIT.ok,
+  };
+}

@@ -1,0 +1,65 @@
+// A comparison spread over runners: shard K of N runs every N-th block of the one schedule the
+// whole comparison has (same seed, same block and round numbers, same orders), so that the N
+// shards together ran exactly that comparison's blocks; `tiperf merge` judges them as one.
+import { InputError } from "../errors.ts";
+import type { CompareSchedule } from "./schedule.ts";
+
+/** Which share of a comparison's blocks this run measures: K of N, 1-based. */
+export interface Shard {
+  index: number;
+  of: number;
+}
+
+/** `--shard K/N`, checked: whole numbers, 1 ≤ K ≤ N. */
+export function parseShard(text: string, flag = "--shard"): Shard {
+  const m = /^(\d+)\/(\d+)$/.exec(text.trim());
+  const index = Number(m?.[1]);
+  const of = Number(m?.[2]);
+  if (!m || of < 1 || index < 1 || index > of)
+    throw new InputError(
+      `${flag} must be K/N, this runner's share K of N runners, 1 ≤ K ≤ N (like 2/4); got ${JSON.stringify(text)}`,
+    );
+  return { index, of };
+}
+
+/** The blocks of shard K of N: every N-th block, starting with the K-th. */
+export function shardBlocks(blocks: number, shard: Shard): number[] {
+  return Array.from({ length: blocks }, (_, i) => i + 1).filter(
+    (b) => (b - 1) % shard.of === shard.index - 1,
+  );
+}
+
+/** Why a comparison cannot be cut into these shards (each names the setting). */
+export function shardRefusals(
+  compare: { rounds: number; max_rounds?: number | undefined; blocks: number; seed?: number | undefined },
+  shard: Shard,
+  seedGiven: boolean,
+): string[] {
+  const out: string[] = [];
+  if (!seedGiven && compare.seed === undefined)
+    out.push(
+      `--shard ${shard.index}/${shard.of} needs --seed N or compare.seed: every shard must run the one schedule the seed fixes (tiperf plan prints one)`,
+    );
+  if (compare.blocks < shard.of)
+    out.push(
+      `--shard ${shard.index}/${shard.of}: compare.blocks is ${compare.blocks}, fewer than ${shard.of} shards; a shard runs whole blocks (fresh instances), so give compare.blocks (or --blocks) at least ${shard.of}`,
+    );
+  if ((compare.max_rounds ?? compare.rounds) > compare.rounds)
+    out.push(
+      `--shard: compare.max_rounds (${compare.max_rounds}) stops a comparison early by looking at all its rounds so far; shards cannot: leave compare.max_rounds out`,
+    );
+  return out;
+}
+
+/**
+ * The share of `schedule` that shard K runs: its blocks with their own numbers, rounds and turns;
+ * its first block starts on the servers the run starts (no restart before it).
+ */
+export function shardSchedule(schedule: CompareSchedule, shard: Shard): CompareSchedule {
+  const mine = new Set(shardBlocks(schedule.blocks.length, shard));
+  const blocks = schedule.blocks
+    .filter((b) => mine.has(b.block))
+    .map((b, i) => (i === 0 ? { ...b, restarts: [], reload: undefined } : b))
+    .map(({ reload, ...b }) => (reload ? { ...b, reload } : b));
+  return { ...schedule, blocks, shard };
+}

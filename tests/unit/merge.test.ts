@@ -1,0 +1,186 @@
+import assert from "node:assert/strict";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, test } from "node:test";
+import { gunzipSync } from "node:zlib";
+import { parse } from "yaml";
+import { whatMoved } from "../../action/src/compare/counters.ts";
+import { judgeFamily } from "../../action/src/compare/judge-results.ts";
+import { mergeParts } from "../../action/src/pipeline/merge.ts";
+import { compareSchedule } from "../../action/src/pipeline/schedule.ts";
+import { parseShard, shardBlocks, shardRefusals, shardSchedule } from "../../action/src/pipeline/shard.ts";
+import type { Result } from "../../action/src/result/model.ts";
+import { specOfValue } from "../../action/src/specfile/load.ts";
+import { fixture } from "../helpers/paths.ts";
+import { tempDir } from "../helpers/real.ts";
+
+/** The spec the recorded run ran (MariaDB, head with a 1K temporary-table limit). */
+const SPEC = `name: counters-tmp
+target:
+  kind: mariadb
+  config: { innodb_buffer_pool_size: 256M }
+data: { tables: 2, table_size: 10000 }
+workloads:
+  - { name: read_only, sysbench: oltp_read_only, threads: [4], duration: 6s, warmup: 2s, options: { rand-type: uniform } }
+  - { name: read_write, sysbench: oltp_read_write, threads: [4], duration: 6s, warmup: 2s, options: { rand-type: uniform } }
+metrics:
+  tps: { tolerance: 5% }
+  handler_reads_per_op: { tolerance: 2% }
+variants:
+  base: {}
+  head: { target: { config: { innodb_buffer_pool_size: 256M, tmp_table_size: 1K, max_heap_table_size: 16K } } }
+compare: { order: duet, swap: 1s, rounds: 6, blocks: 3, warmup_rounds: 0, seed: 7 }
+`;
+const raw = parse(SPEC) as Record<string, unknown>;
+const loaded = specOfValue(raw, "counters-tmp.yaml");
+const recorded = JSON.parse(
+  gunzipSync(readFileSync(fixture("results/mariadb-tmp-table-3-blocks-result.json.gz"))).toString(),
+) as Result;
+
+/** The recorded run cut into N shards by its blocks, each written where merge reads it. */
+function parts(n: number, edit: (r: Result, k: number) => void = () => {}): string[] {
+  const dir = tempDir();
+  return Array.from({ length: n }, (_, i) => {
+    const shard = { index: i + 1, of: n };
+    const blocks = shardBlocks(3, shard);
+    const part: Result = {
+      ...recorded,
+      run_id: `${recorded.run_id}-shard-${i + 1}`,
+      cells: recorded.cells.filter((c) => blocks.includes(c.block ?? 1)),
+      shard: { ...shard, seed: 7, order: "duet", blocks, spec_sha256: loaded.hash, spec: raw },
+    };
+    edit(part, i + 1);
+    const file = join(dir, `part-${i + 1}.json`);
+    writeFileSync(file, JSON.stringify(part));
+    return file;
+  });
+}
+
+describe("shards of one comparison", () => {
+  test("shard K of N runs every N-th block of the one schedule, numbered as in the whole", () => {
+    const whole = compareSchedule({
+      names: ["base", "head"],
+      cells: 2,
+      rounds: 12,
+      maxRounds: 12,
+      blocks: 6,
+      warmupRounds: 1,
+      seed: 7,
+      order: "duet",
+      grouped: false,
+    });
+    const shards = [1, 2, 3].map((index) => shardSchedule(whole, { index, of: 3 }));
+    assert.deepEqual(
+      shards.map((s) => s.blocks.map((b) => b.block)),
+      [
+        [1, 4],
+        [2, 5],
+        [3, 6],
+      ],
+    );
+    // together exactly the whole's blocks, rounds and turns; a shard's first block starts fresh
+    const all = shards.flatMap((s) => s.blocks).sort((a, b) => a.block - b.block);
+    assert.deepEqual(
+      all.map((b) => b.rounds),
+      whole.blocks.map((b) => b.rounds),
+    );
+    for (const s of shards) assert.deepEqual(s.blocks[0]?.restarts, []);
+    assert.deepEqual(shards[0]?.blocks[1]?.restarts, whole.blocks[3]?.restarts);
+  });
+
+  test("--shard is K/N; a shard without a fixed seed, more shards than blocks, or early looks are refused by name", () => {
+    assert.deepEqual(parseShard("2/4"), { index: 2, of: 4 });
+    for (const bad of ["0/4", "5/4", "2", "a/b", "2/0"])
+      assert.throws(() => parseShard(bad), /--shard must be K\/N, .*got/);
+    const r = shardRefusals({ rounds: 4, max_rounds: 8, blocks: 2 }, { index: 1, of: 3 }, false);
+    assert.match(r.join("\n"), /needs --seed N or compare\.seed/);
+    assert.match(r.join("\n"), /compare\.blocks is 2, fewer than 3 shards/);
+    assert.match(r.join("\n"), /compare\.max_rounds \(8\)/);
+    assert.deepEqual(shardRefusals({ rounds: 6, blocks: 3 }, { index: 1, of: 3 }, true), []);
+  });
+});
+
+describe("tiperf merge", () => {
+  const single = judgeFamily(recorded, loaded.variants?.base.spec as never, "base", ["head"], 0.95, 1);
+
+  test("parts cut from one run's rounds judge exactly as that run did, number for number", async () => {
+    for (const n of [1, 2, 3]) {
+      const out = await mergeParts(parts(n), { outDir: tempDir(), log: () => {} });
+      assert.deepEqual(out.verdict.cells, single.cells, `${n} shard(s)`);
+      assert.equal(out.verdict.comparisons, single.comparisons);
+      assert.deepEqual(
+        out.verdict.counters,
+        whatMoved(
+          recorded,
+          "base",
+          ["head"],
+          [
+            { workload: "read_only", threads: 4 },
+            { workload: "read_write", threads: 4 },
+          ],
+          0.95,
+        ),
+      );
+      assert.equal(out.verdict.verdict, "regression");
+      assert.equal(out.exitCode, 1);
+      assert.deepEqual(out.verdict.shards?.missing, []);
+      assert.match(out.verdict.notes[0] ?? "", new RegExp(`^${n} of ${n} shards merged`));
+    }
+  });
+
+  test("parts of two seeds, two spec versions, one shard or one block twice are refused, each named", async () => {
+    const [a, b] = parts(3);
+    const seeds = parts(3, (r, k) => {
+      if (k === 2 && r.shard) r.shard.seed = 8;
+    });
+    await assert.rejects(
+      mergeParts([seeds[0] as string, seeds[1] as string], { outDir: tempDir(), log: () => {} }),
+      /part-2\.json: seed 8, but .*part-1\.json has seed 7: parts of two comparisons/,
+    );
+    const specs = parts(3, (r, k) => {
+      if (k === 2 && r.shard) r.shard.spec_sha256 = "0".repeat(64);
+    });
+    await assert.rejects(
+      mergeParts([specs[0] as string, specs[1] as string], { outDir: tempDir(), log: () => {} }),
+      /part-2\.json: its spec \(sha256 000000000000\) is not .*: parts of two spec versions/,
+    );
+    await assert.rejects(
+      mergeParts([a as string, a as string], { outDir: tempDir(), log: () => {} }),
+      /shard 1 of 3 twice/,
+    );
+    const overlap = parts(3, (r, k) => {
+      if (k === 2) r.cells = recorded.cells.filter((c) => (c.block ?? 1) <= 2);
+    });
+    await assert.rejects(
+      mergeParts([overlap[0] as string, overlap[1] as string], { outDir: tempDir(), log: () => {} }),
+      /block 1 in both .*part-1\.json and .*part-2\.json/,
+    );
+    assert.ok(b);
+  });
+
+  test("a shard that never arrived, or was cancelled, is named and the check does not pass", async () => {
+    // an A/A of the same rounds (head's rounds relabelled as base's twin) would pass whole
+    const aa = (r: Result) => {
+      r.cells = r.cells.filter((c) => c.variant === "base").flatMap((c) => [c, { ...c, variant: "head" }]);
+    };
+    const whole = await mergeParts(parts(3, aa), { outDir: tempDir(), log: () => {} });
+    assert.equal(whole.verdict.verdict, "pass");
+    const [p1, p2] = parts(3, aa);
+    const short = await mergeParts([p1 as string, p2 as string], { outDir: tempDir(), log: () => {} });
+    assert.equal(short.verdict.verdict, "inconclusive");
+    assert.deepEqual(short.verdict.shards?.missing, [3]);
+    assert.match(
+      short.verdict.notes[0] ?? "",
+      /^2 of 3 shards merged .*missing: shard 3 — its blocks are not judged, and the check cannot pass without them/,
+    );
+    const cancelled = parts(3, (r, k) => {
+      aa(r);
+      if (k === 3) r.status = "interrupted";
+    });
+    const c = await mergeParts(cancelled, { outDir: tempDir(), log: () => {} });
+    assert.equal(c.verdict.verdict, "inconclusive");
+    assert.deepEqual(c.verdict.shards?.missing, [3]);
+    assert.equal(c.exitCode, 3, "the check fails as an unfinished run does");
+    assert.equal(short.exitCode, 3);
+  });
+});
