@@ -113,6 +113,59 @@ compare: {rounds: 2, order: interleaved, confirm: 0, profiles: 0}
     );
   });
 
+  test("two shards on their own servers, merged: one verdict over both parts' blocks", async () => {
+    const dir = tempDir();
+    const file = join(dir, "shards.yaml");
+    writeFileSync(
+      file,
+      `name: shards
+${LOCAL_MATRIX}metrics:
+  tps: {better: higher, tolerance: 50%}
+variants:
+  base: {}
+  head: {}
+compare: {rounds: 3, blocks: 3, order: interleaved, confirm: 0, profiles: 0}
+`,
+    );
+    const unseeded = cli(["compare", "--spec", file, "--out", join(dir, "x"), "--shard", "1/2"]);
+    assert.equal((await unseeded.done).code, 2);
+    assert.match(unseeded.stderr(), /--shard 1\/2 needs --seed N or compare\.seed/);
+    const parts: string[] = [];
+    for (const k of [1, 2]) {
+      const out = join(dir, `shard-${k}`);
+      const run = cli(["compare", "--spec", file, "--out", out, "--seed", "11", "--shard", `${k}/2`]);
+      assert.equal((await run.done).code, 0, run.stderr());
+      const runDir = join(out, readdirSync(out)[0] as string);
+      const result = JSON.parse(readFileSync(join(runDir, "result.json"), "utf8"));
+      const mine = k === 1 ? [1, 3] : [2];
+      assert.deepEqual(result.shard.blocks, mine);
+      assert.deepEqual([...new Set(result.cells.map((c: { block: number }) => c.block))], mine);
+      assert.match(
+        readFileSync(join(runDir, "plan.txt"), "utf8"),
+        new RegExp(`shard ${k} of 2: block\\(s\\) ${k === 1 ? "1, 3" : "2"} of the comparison`),
+      );
+      parts.push(runDir);
+    }
+    const json = join(dir, "merged.json");
+    const merge = cli(["merge", ...parts, "--out", join(dir, "merged"), "--json", json]);
+    const { code } = await merge.done;
+    const v = JSON.parse(readFileSync(json, "utf8"));
+    assert.equal(code, 0, merge.stderr());
+    assert.equal(v.verdict, merge.stdout().trim());
+    assert.deepEqual(
+      v.shards.merged.map((m: { index: number; blocks: number[] }) => [m.index, m.blocks]),
+      [
+        [1, [1, 3]],
+        [2, [2]],
+      ],
+    );
+    assert.equal(v.cells[0].n, 3, "block means of both shards' blocks");
+    assert.match(v.notes[0], /^2 of 2 shards merged/);
+    const alone = cli(["merge", parts[0] as string, "--out", join(dir, "alone")]);
+    assert.equal((await alone.done).code, 3, "one shard of two never passes");
+    assert.match(alone.stderr(), /verdict: inconclusive/);
+  });
+
   test("head at cpu_quota 25% against 100%: regression on throughput, exit 1", async () => {
     // A cut that binds on any machine: the server needs well over a quarter of a CPU for this load
     // (a 75% cut measured −8.5% on one machine and was not decided there).
