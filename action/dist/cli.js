@@ -53,7 +53,7 @@ import {
   writeHtmlReport,
   writePlan,
   writeVerdictFiles
-} from "./chunk-FFWNKH76.js";
+} from "./chunk-EHXMGMHZ.js";
 import {
   reapLedger
 } from "./chunk-IGXICJY2.js";

@@ -13,7 +13,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-FFWNKH76.js";
+} from "./chunk-EHXMGMHZ.js";
 import {
   getInput,
   info,

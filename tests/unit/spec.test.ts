@@ -270,6 +270,82 @@ describe("spec composition (the Action's refs and overlays, also from the CLI)",
     assert.deepEqual(again.variants?.head.spec, loaded.variants?.head.spec);
   });
 
+  test("a PR that changes nothing the spec measures resolves to one target: compare passes in seconds, saying why", async () => {
+    const { mkdtempSync, writeFileSync, readFileSync } = await import("node:fs");
+    const { execFileSync } = await import("node:child_process");
+    const { tmpdir } = await import("node:os");
+    const { join } = await import("node:path");
+    const { prepareSpec } = await import("../../action/src/specfile/prepare.ts");
+    const { compareSpec } = await import("../../action/src/pipeline/compare.ts");
+    const dir = mkdtempSync(join(tmpdir(), "tiperf-same-"));
+    const git = (...args: string[]) =>
+      execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], {
+        cwd: dir,
+        encoding: "utf8",
+      });
+    git("init", "-q");
+    const spec = `name: t\ntarget: {kind: mariadb, config: {innodb_buffer_pool_size: 64M}}\ndata: {tables: 1, table_size: 10}\nworkloads:\n  - {name: ps, sysbench: oltp_point_select, threads: [1], duration: 2s}\n`;
+    writeFileSync(join(dir, "w.yaml"), spec);
+    writeFileSync(join(dir, "README.md"), "a\n");
+    git("add", ".");
+    git("commit", "-qm", "base");
+    writeFileSync(join(dir, "README.md"), "b\n");
+    git("commit", "-qam", "docs only");
+    const same = await prepareSpec({ spec: "w.yaml", baseRef: "HEAD~1", headRef: "HEAD", cwd: dir });
+    assert.match(same.same ?? "", /w\.yaml is the same at HEAD~1 and HEAD .*both sides would run one target/);
+    const lines: string[] = [];
+    const out = await compareSpec(same, {
+      outDir: join(dir, "out"),
+      log: (l) => lines.push(l),
+      signal: new AbortController().signal,
+    });
+    assert.equal(out.verdict.verdict, "pass");
+    assert.equal(out.exitCode, 0);
+    assert.deepEqual(out.verdict.cells, []);
+    assert.match(
+      readFileSync(out.reportPath, "utf8"),
+      /^⚪ \*\*tiperf t: pass\*\* · nothing to measure: w\.yaml is the same/,
+    );
+    // a changed target is measured
+    writeFileSync(join(dir, "w.yaml"), spec.replace("64M", "128M"));
+    git("commit", "-qam", "config");
+    const changed = await prepareSpec({ spec: "w.yaml", baseRef: "HEAD~1", headRef: "HEAD", cwd: dir });
+    assert.equal(changed.same, undefined);
+  });
+
+  test("a source tree whose change reaches no build (docs, CI files) builds one server", async () => {
+    const { mkdtempSync, writeFileSync, mkdirSync } = await import("node:fs");
+    const { execFileSync } = await import("node:child_process");
+    const { tmpdir } = await import("node:os");
+    const { join } = await import("node:path");
+    const { prepareSpec } = await import("../../action/src/specfile/prepare.ts");
+    const dir = mkdtempSync(join(tmpdir(), "tiperf-same-src-"));
+    const git = (...args: string[]) =>
+      execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], {
+        cwd: dir,
+        encoding: "utf8",
+      });
+    git("init", "-q");
+    writeFileSync(
+      join(dir, "s.yaml"),
+      `name: s\ntarget: {kind: tidb, source: {path: ${dir}, build: [make, server], binary: bin/tidb-server}}\ndata: {tables: 1, table_size: 10}\nworkloads:\n  - {name: ps, sysbench: oltp_point_select, threads: [1], duration: 2s}\n`,
+    );
+    mkdirSync(join(dir, "docs"));
+    writeFileSync(join(dir, "main.go"), "package main\n");
+    writeFileSync(join(dir, "docs", "a.md"), "a\n");
+    git("add", ".");
+    git("commit", "-qm", "base");
+    git("branch", "base");
+    writeFileSync(join(dir, "docs", "a.md"), "b\n");
+    git("commit", "-qam", "docs");
+    const docs = await prepareSpec({ spec: join(dir, "s.yaml"), baseRef: "base", headRef: "HEAD", cwd: dir });
+    assert.match(docs.same ?? "", /only files no build reads changed \(1: docs\/a\.md\)/);
+    writeFileSync(join(dir, "main.go"), "package main\n\nfunc main() {}\n");
+    git("commit", "-qam", "code");
+    const code = await prepareSpec({ spec: join(dir, "s.yaml"), baseRef: "base", headRef: "HEAD", cwd: dir });
+    assert.equal(code.same, undefined);
+  });
+
   test("TiDB builds: --base/--head version and binpath become the variants' target, over a config overlay", async () => {
     const { mkdtempSync, writeFileSync } = await import("node:fs");
     const { tmpdir } = await import("node:os");

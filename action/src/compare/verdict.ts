@@ -193,6 +193,8 @@ export const VerdictSchema = z.strictObject({
       missing: z.array(z.number().int().positive()),
     })
     .optional(),
+  /** Base and head resolved to one target (nothing the spec measures changed): why; nothing was measured. */
+  same_target: z.string().optional(),
   /** compare.inconclusive: what an inconclusive cell does to the check (absent: warn). */
   inconclusive: z.enum(["fail", "warn", "pass"]).optional(),
   notes: z.array(z.string()),

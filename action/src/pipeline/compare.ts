@@ -1,9 +1,12 @@
+import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { judgeFamily } from "../compare/judge-results.ts";
-import type { Verdict } from "../compare/verdict.ts";
+import { VERDICT_FORMAT, type Verdict } from "../compare/verdict.ts";
 import { EXIT, InputError, RunError } from "../errors.ts";
 import { type VerdictFiles, writeVerdictFiles } from "../report/verdict-files.ts";
+import { hostFacts } from "../result/host.ts";
 import type { Cell } from "../result/model.ts";
+import { newRunId } from "../result/store.ts";
 import type { LoadedSpec } from "../specfile/load.ts";
 import { narrowSpec } from "../specfile/prepare.ts";
 import { Bench } from "./bench.ts";
@@ -40,6 +43,7 @@ export interface CompareOptions extends RunOptions {
  * confirmation of a regression.
  */
 export async function compareSpec(given: LoadedSpec, opts: CompareOptions): Promise<CompareOutcome> {
+  if (given.same && given.variants) return nothingToMeasure(given, given.same, opts);
   const startedAt = Date.now();
   const built = await withSourceBuilds(given, opts);
   if (!built.variants)
@@ -103,6 +107,45 @@ export async function compareSpec(given: LoadedSpec, opts: CompareOptions): Prom
         ? EXIT.regression
         : EXIT.ok,
   };
+}
+
+/**
+ * Base and head resolve to one target (a PR that changes nothing the spec measures): the check
+ * says why and passes in seconds, measuring nothing.
+ */
+async function nothingToMeasure(
+  given: LoadedSpec,
+  why: string,
+  opts: CompareOptions,
+): Promise<CompareOutcome> {
+  const plan = given.variants as Variants;
+  const runId = newRunId(given.spec.name);
+  const dir = join(opts.outDir, runId);
+  await mkdir(dir, { recursive: true });
+  const side = (variant: string) => ({ variant, run_id: runId, result: "" });
+  const verdict: Verdict = {
+    format: VERDICT_FORMAT,
+    version: 1,
+    verdict: "pass",
+    created_at: new Date().toISOString(),
+    spec: { name: given.spec.name, path: given.path, hash: given.hash },
+    base: side(plan.base.name),
+    head: side(plan.head.name),
+    host: await hostFacts(),
+    confidence: plan.compare.confidence,
+    alpha_per_cell: 0,
+    comparisons: 0,
+    order: plan.compare.order === "duet" ? "duet" : "interleaved",
+    rounds: 0,
+    max_rounds: 0,
+    benchmark_seconds: 0,
+    saved_seconds: 0,
+    cells: [],
+    same_target: why,
+    notes: [`nothing measured: ${why}`],
+  };
+  opts.log(`nothing to measure: ${why}`);
+  return { verdict, ...(await writeVerdictFiles(verdict, dir, opts.log)), resultPath: "", exitCode: EXIT.ok };
 }
 
 type Started = Awaited<ReturnType<typeof startResult>>;

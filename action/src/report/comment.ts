@@ -294,6 +294,9 @@ function afterTables(v: Verdict, d: Detail): string[] {
  * first, then charts, then unremarkable rows; the regressions stay.
  */
 export function commentMarkdown(v: Verdict, opts: CommentOptions = {}): string {
+  // base and head were one target: the reason is the whole comment
+  if (v.same_target !== undefined)
+    return `⚪ **tiperf ${md(v.spec.name)}: pass** · nothing to measure: ${md(v.same_target)}\n\n<sub>No server was started; the check passes because base and head would run the same thing.</sub>\n\n${commentMarker(opts.matrix ?? v.spec.name)}\n`;
   const limit = opts.limit ?? COMMENT_LIMIT;
   let detail: Detail = { rawPerCell: true, details: "all", charts: true, rows: "all", evidence: true };
   const trimmed: string[] = [];

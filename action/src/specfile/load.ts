@@ -31,6 +31,11 @@ export interface LoadedSpec {
   composed?: string;
   /** Builds from source (target.source) this spec's binaries came from. */
   builds?: SpecBuild[];
+  /**
+   * Base and head resolve to the same target (a PR that changes nothing the spec measures): why.
+   * A comparison then measures nothing and passes, saying so.
+   */
+  same?: string;
   /** A source change's parts the target cannot judge (its kind's SourceBuilder.unseen). */
   unseen?: { why: string; paths: string[]; needs: string }[];
 }

@@ -5,7 +5,7 @@ import { resolve } from "node:path";
 import { promisify } from "node:util";
 import { parse, stringify } from "yaml";
 import { InputError } from "../errors.ts";
-import { type LoadedSpec, loadSpec, specOfValue } from "./load.ts";
+import { canonicalJson, type LoadedSpec, loadSpec, specOfValue } from "./load.ts";
 import { deepMerge } from "./merge.ts";
 
 type Obj = Record<string, unknown>;
@@ -194,7 +194,13 @@ export async function prepareSpec(src: SpecSource): Promise<LoadedSpec> {
       variants: { base: { target: mergePatch(headRaw.target, baseRaw.target) }, head: {} },
       compare: { ...compare, base: "base", head: "head" },
     };
-    return composedSpec(composed, `${src.spec} (${src.baseRef} vs ${src.headRef})`, src.spec);
+    const out = composedSpec(composed, `${src.spec} (${src.baseRef} vs ${src.headRef})`, src.spec);
+    const { variants: _bv, compare: _bc, ...baseRest } = baseRaw;
+    const { variants: _hv, compare: _hc, ...headRest } = headRaw;
+    // the whole spec as each ref has it, but the compare settings the run takes from the head
+    if (canonicalJson(baseRest) === canonicalJson(headRest))
+      out.same = `${src.spec} is the same at ${src.baseRef} and ${src.headRef} (target, data, workloads, metrics): both sides would run one target`;
+    return out;
   }
   const builds = [src.baseVersion, src.headVersion, src.baseBinpath, src.headBinpath].some(Boolean);
   const overlays = Boolean(src.baseConfig || src.headConfig || builds);
@@ -267,11 +273,33 @@ async function sourceRefs(
     head: { target: { source: { ref: headRef } } },
   };
   raw.compare = { ...(isObj(raw.compare) ? raw.compare : {}), base: "base", head: "head" };
-  return composedSpec(
+  const out = composedSpec(
     raw,
     `${src.spec} (built at ${headRef} vs its merge base ${mergeBase.slice(0, 10)})`,
     src.spec,
   );
+  const same = await sameBuild(tree, mergeBase, headRef);
+  if (same) out.same = same;
+  return out;
+}
+
+/** Files that never reach a built server: documentation and the repository's own CI. */
+const NOT_BUILT = /(^|\/)(docs?|\.github)\/|\.(md|txt|rst|png|svg)$|(^|\/)(LICENSE|OWNERS|CODEOWNERS)$/i;
+
+/**
+ * Why the server built at `head` is the one built at `base`, or undefined: no file between them
+ * changed, or only files no build reads (documentation, CI workflows).
+ */
+async function sameBuild(tree: string, base: string, head: string): Promise<string | undefined> {
+  const { stdout } = await promisify(execFile)("git", ["-C", tree, "diff", "--name-only", base, head], {
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  const changed = stdout.split("\n").filter(Boolean);
+  if (changed.length === 0)
+    return `${head} and its merge base ${base.slice(0, 10)} have the same tree: the server built at both is one`;
+  if (changed.every((f) => NOT_BUILT.test(f)))
+    return `between ${base.slice(0, 10)} and ${head} only files no build reads changed (${changed.length}: ${changed.slice(0, 5).join(", ")}${changed.length > 5 ? ", …" : ""}): the server built at both is one`;
+  return undefined;
 }
 
 /**

@@ -2734,6 +2734,8 @@ var VerdictSchema = external_exports.strictObject({
     ),
     missing: external_exports.array(external_exports.number().int().positive())
   }).optional(),
+  /** Base and head resolved to one target (nothing the spec measures changed): why; nothing was measured. */
+  same_target: external_exports.string().optional(),
   /** compare.inconclusive: what an inconclusive cell does to the check (absent: warn). */
   inconclusive: external_exports.enum(["fail", "warn", "pass"]).optional(),
   notes: external_exports.array(external_exports.string()),
@@ -59682,6 +59684,13 @@ function afterTables(v, d) {
   return out;
 }
 function commentMarkdown(v, opts = {}) {
+  if (v.same_target !== void 0)
+    return `\u26AA **tiperf ${md2(v.spec.name)}: pass** \xB7 nothing to measure: ${md2(v.same_target)}
+
+<sub>No server was started; the check passes because base and head would run the same thing.</sub>
+
+${commentMarker(opts.matrix ?? v.spec.name)}
+`;
   const limit = opts.limit ?? COMMENT_LIMIT;
   let detail = { rawPerCell: true, details: "all", charts: true, rows: "all", evidence: true };
   const trimmed = [];
@@ -62595,7 +62604,12 @@ async function prepareSpec(src) {
       variants: { base: { target: mergePatch(headRaw.target, baseRaw.target) }, head: {} },
       compare: { ...compare3, base: "base", head: "head" }
     };
-    return composedSpec(composed, `${src.spec} (${src.baseRef} vs ${src.headRef})`, src.spec);
+    const out = composedSpec(composed, `${src.spec} (${src.baseRef} vs ${src.headRef})`, src.spec);
+    const { variants: _bv, compare: _bc, ...baseRest } = baseRaw;
+    const { variants: _hv, compare: _hc, ...headRest } = headRaw;
+    if (canonicalJson(baseRest) === canonicalJson(headRest))
+      out.same = `${src.spec} is the same at ${src.baseRef} and ${src.headRef} (target, data, workloads, metrics): both sides would run one target`;
+    return out;
   }
   const builds = [src.baseVersion, src.headVersion, src.baseBinpath, src.headBinpath].some(Boolean);
   const overlays = Boolean(src.baseConfig || src.headConfig || builds);
@@ -62641,11 +62655,26 @@ async function sourceRefs(raw, source4, baseRef, headRef, src) {
     head: { target: { source: { ref: headRef } } }
   };
   raw.compare = { ...isObj2(raw.compare) ? raw.compare : {}, base: "base", head: "head" };
-  return composedSpec(
+  const out = composedSpec(
     raw,
     `${src.spec} (built at ${headRef} vs its merge base ${mergeBase.slice(0, 10)})`,
     src.spec
   );
+  const same = await sameBuild(tree2, mergeBase, headRef);
+  if (same) out.same = same;
+  return out;
+}
+var NOT_BUILT = /(^|\/)(docs?|\.github)\/|\.(md|txt|rst|png|svg)$|(^|\/)(LICENSE|OWNERS|CODEOWNERS)$/i;
+async function sameBuild(tree2, base, head) {
+  const { stdout } = await promisify(execFile)("git", ["-C", tree2, "diff", "--name-only", base, head], {
+    maxBuffer: 64 * 1024 * 1024
+  });
+  const changed = stdout.split("\n").filter(Boolean);
+  if (changed.length === 0)
+    return `${head} and its merge base ${base.slice(0, 10)} have the same tree: the server built at both is one`;
+  if (changed.every((f) => NOT_BUILT.test(f)))
+    return `between ${base.slice(0, 10)} and ${head} only files no build reads changed (${changed.length}: ${changed.slice(0, 5).join(", ")}${changed.length > 5 ? ", \u2026" : ""}): the server built at both is one`;
+  return void 0;
 }
 function composedSpec(raw, label, path3) {
   return { ...specOfValue(raw, label), path: path3, composed: (0, import_yaml5.stringify)(raw) };
@@ -62689,6 +62718,7 @@ async function narrowSpec(loaded, cells, compare3 = {}, metrics) {
 }
 
 // action/src/pipeline/compare.ts
+import { mkdir as mkdir5 } from "node:fs/promises";
 import { join as join10 } from "node:path";
 
 // action/src/pipeline/profile.ts
@@ -64036,6 +64066,7 @@ function verdictNotes(i, singlePair) {
 
 // action/src/pipeline/compare.ts
 async function compareSpec(given, opts) {
+  if (given.same && given.variants) return nothingToMeasure(given, given.same, opts);
   const startedAt = Date.now();
   const built = await withSourceBuilds(given, opts);
   if (!built.variants)
@@ -64094,6 +64125,36 @@ async function compareSpec(given, opts) {
     // compare.inconclusive: fail makes an undecided cell fail the check as a regression would
     exitCode: verdict.verdict === "regression" || verdict.verdict === "inconclusive" && c4.compare.inconclusive === "fail" ? EXIT.regression : EXIT.ok
   };
+}
+async function nothingToMeasure(given, why, opts) {
+  const plan = given.variants;
+  const runId = newRunId(given.spec.name);
+  const dir = join10(opts.outDir, runId);
+  await mkdir5(dir, { recursive: true });
+  const side = (variant) => ({ variant, run_id: runId, result: "" });
+  const verdict = {
+    format: VERDICT_FORMAT,
+    version: 1,
+    verdict: "pass",
+    created_at: (/* @__PURE__ */ new Date()).toISOString(),
+    spec: { name: given.spec.name, path: given.path, hash: given.hash },
+    base: side(plan.base.name),
+    head: side(plan.head.name),
+    host: await hostFacts(),
+    confidence: plan.compare.confidence,
+    alpha_per_cell: 0,
+    comparisons: 0,
+    order: plan.compare.order === "duet" ? "duet" : "interleaved",
+    rounds: 0,
+    max_rounds: 0,
+    benchmark_seconds: 0,
+    saved_seconds: 0,
+    cells: [],
+    same_target: why,
+    notes: [`nothing measured: ${why}`]
+  };
+  opts.log(`nothing to measure: ${why}`);
+  return { verdict, ...await writeVerdictFiles(verdict, dir, opts.log), resultPath: "", exitCode: EXIT.ok };
 }
 var Comparison = class {
   constructor(started, opts) {
