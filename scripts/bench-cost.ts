@@ -24,8 +24,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { parse, stringify } from "yaml";
+import { noiseOf } from "../action/src/compare/noise.ts";
 import { judgeCell } from "../action/src/compare/samples.ts";
-import { mean, stddev } from "../action/src/compare/stats.ts";
+import { stddev } from "../action/src/compare/stats.ts";
 import { installSignalTeardown, teardownAll } from "../action/src/lifecycle/teardown.ts";
 import { compareSpec } from "../action/src/pipeline/compare.ts";
 import { rng } from "../action/src/pipeline/schedule.ts";
@@ -129,25 +130,11 @@ const tolerances = Object.fromEntries(
 /** What a bank of pairs says of one metric: its spread and false alarms of the design at each tolerance. */
 function summarize(metric: string, pairs: [number, number, number][], better: "higher" | "lower") {
   const logs = pairs.map(([b, h]) => Math.log(h / b));
-  // compare.noise's two parts: the round-to-round sd within an instance pair (a block), and the sd
-  // of a pair's steady gap (block means, less what the rounds' noise puts into them)
-  const byBlock = new Map<number, number[]>();
-  pairs.forEach((p, i) => {
-    byBlock.set(p[2], [...(byBlock.get(p[2]) ?? []), logs[i] as number]);
-  });
-  const groups = [...byBlock.values()].filter((g) => g.length > 1);
-  const within = groups.length
-    ? Math.sqrt(
-        groups.reduce((s, g) => s + g.reduce((t, x) => t + (x - mean(g)) ** 2, 0), 0) /
-          groups.reduce((s, g) => s + g.length - 1, 0),
-      )
-    : Number.NaN;
-  const means = [...byBlock.values()].map(mean);
-  const perBlock = pairs.length / Math.max(1, byBlock.size);
-  const instances =
-    means.length > 2 && Number.isFinite(within)
-      ? Math.sqrt(Math.max(0, stddev(means) ** 2 - within ** 2 / perBlock))
-      : Number.NaN;
+  // compare.noise's two parts (compare/noise.ts)
+  const parts = noiseOf(pairs);
+  const within = parts?.rounds ?? Number.NaN;
+  const instances = parts && new Set(pairs.map((p) => p[2])).size > 2 ? parts.instances : Number.NaN;
+  const blockCount = new Set(pairs.map((p) => p[2])).size;
   const sideSd = (i: 0 | 1) => stddev(pairs.map((p) => Math.log(p[i])));
   const design = Number(values.design);
   const alpha = 0.05 / Number(values.family);
@@ -183,9 +170,7 @@ function summarize(metric: string, pairs: [number, number, number][], better: "h
     pair_sd: Number(stddev(logs).toFixed(5)),
     /** compare.noise: sd within an instance pair (rounds) and of a pair's steady gap (instances). */
     ...(Number.isFinite(within) ? { rounds_sd: Number(within.toFixed(5)) } : {}),
-    ...(Number.isFinite(instances)
-      ? { instances_sd: Number(instances.toFixed(5)), blocks: byBlock.size }
-      : {}),
+    ...(Number.isFinite(instances) ? { instances_sd: Number(instances.toFixed(5)), blocks: blockCount } : {}),
     /** SD of log(value) over the rounds, per side: how much the metric itself wanders. */
     side_sd: [Number(sideSd(0).toFixed(5)), Number(sideSd(1).toFixed(5))],
     mean_log_ratio: Number((logs.reduce((s, x) => s + x, 0) / Math.max(1, logs.length)).toFixed(5)),

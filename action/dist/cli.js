@@ -21,6 +21,7 @@ import {
   driverNames,
   driverOf,
   esc,
+  familyOf,
   githubClient,
   isLatency,
   judgeFamily,
@@ -32,6 +33,7 @@ import {
   metricName,
   narrowSpec,
   openPullRequest,
+  pairedSamples,
   parsePr,
   parseRepo,
   parseShard,
@@ -53,7 +55,7 @@ import {
   writeHtmlReport,
   writePlan,
   writeVerdictFiles
-} from "./chunk-EHXMGMHZ.js";
+} from "./chunk-6ODZYCVF.js";
 import {
   reapLedger
 } from "./chunk-IGXICJY2.js";
@@ -63,6 +65,7 @@ import {
   MANAGED_BY,
   MANAGER,
   commitAt,
+  costMetric,
   formatIssues,
   git,
   kindOf,
@@ -70,6 +73,7 @@ import {
   maskSecrets,
   readReport,
   readResult,
+  require_dist,
   writeAtomic,
   writeResult
 } from "./chunk-62FIN3F2.js";
@@ -92,11 +96,13 @@ import {
   TiperfError,
   errnoText
 } from "./chunk-YA335ON3.js";
-import "./chunk-3EADY6QU.js";
+import {
+  __toESM
+} from "./chunk-3EADY6QU.js";
 
 // action/src/cli.ts
 import { existsSync as existsSync2, realpathSync } from "node:fs";
-import { readFile as readFile3 } from "node:fs/promises";
+import { readFile as readFile4 } from "node:fs/promises";
 import { basename as basename2, dirname as dirname4, join as join6 } from "node:path";
 import { parseArgs } from "node:util";
 
@@ -187,6 +193,20 @@ var COMMANDS = [
       "--rounds/--blocks/--confidence/--budget the spec's compare.*; --shard K/N with --seed",
       "runs every N-th block from the K-th of that comparison (one runner's share; exit 0 on",
       "any verdict of its own blocks): tiperf merge judges the N results as one"
+    ]
+  },
+  {
+    name: "calibrate",
+    flags: {
+      spec: { type: "string", value: "FILE", required: true },
+      out: { type: "string", value: "DIR" },
+      write: { type: "string", value: "FILE" }
+    },
+    about: [
+      "measure the noise of the spec's own design on this runner: an A/A comparison (its",
+      "control's target on both sides, its rounds and blocks), written as compare.noise (dated,",
+      "the machine named) into the spec, or into --write FILE; tiperf plan then states the",
+      "smallest change each cell detects"
     ]
   },
   {
@@ -1765,6 +1785,111 @@ function metricOverride(current, metric, tolerance) {
   return { [metric]: { tolerance: `${Number((t * 100).toFixed(4))}%` } };
 }
 
+// action/src/pipeline/calibrate.ts
+var import_yaml2 = __toESM(require_dist(), 1);
+import { readFile as readFile3, writeFile as writeFile2 } from "node:fs/promises";
+
+// action/src/compare/noise.ts
+function noiseOf(pairs) {
+  if (pairs.length < 2) return void 0;
+  const logs = pairs.map(([b, h]) => Math.log(h / b));
+  const byBlock = /* @__PURE__ */ new Map();
+  pairs.forEach((p, i) => {
+    byBlock.set(p[2], [...byBlock.get(p[2]) ?? [], logs[i]]);
+  });
+  const groups = [...byBlock.values()].filter((g) => g.length > 1);
+  const df = groups.reduce((s, g) => s + g.length - 1, 0);
+  if (df === 0) return { rounds: stddev(logs), instances: 0 };
+  const within = Math.sqrt(
+    groups.reduce((s, g) => s + g.reduce((t, x) => t + (x - mean(g)) ** 2, 0), 0) / df
+  );
+  const means = [...byBlock.values()].map(mean);
+  const perBlock = pairs.length / byBlock.size;
+  const instances = means.length > 2 ? Math.sqrt(Math.max(0, stddev(means) ** 2 - within ** 2 / perBlock)) : 0;
+  return { rounds: within, instances };
+}
+
+// action/src/pipeline/calibrate.ts
+function calibrationSpec(file, raw) {
+  const { variants, compare, ...rest } = raw;
+  const own = variants ?? {};
+  const given = compare ?? {};
+  const control = String(given.control ?? given.base ?? Object.keys(own)[0] ?? "base");
+  const side = own[control] ?? {};
+  const { noise: _n, base: _b, head: _h, control: _c, max_rounds: _m, ...design } = given;
+  return composedSpec(
+    {
+      ...rest,
+      variants: { base: side, head: side },
+      compare: { ...design, base: "base", head: "head", confirm: 0, profiles: 0 }
+    },
+    `${file} (A/A of its design, to calibrate)`,
+    file
+  );
+}
+var pctUp = (x) => `${(Math.ceil(x * 1e3) / 10).toFixed(1)}%`;
+function noiseFromResult(result, loaded) {
+  const spec = loaded.variants?.base.spec ?? loaded.spec;
+  const measured = result.cells.filter((c) => c.round > 0);
+  const blocks = new Set(measured.map((c) => c.block ?? 1)).size;
+  const rounds = Math.max(0, ...measured.map((c) => c.round));
+  const workloads = {};
+  const { keys } = familyOf(spec, 0.95, 1, 1);
+  for (const w of spec.workloads) {
+    const cells = keys.filter((k) => k.workload === w.name);
+    const rules = [...new Set(cells.flatMap((k) => Object.keys(k.rules)))];
+    const byMetric = {};
+    for (const metric of rules)
+      for (const { threads } of cells) {
+        const s = pairedSamples(result, "base", "head", { workload: w.name, threads }, metric);
+        const n = noiseOf(s.base.map((b, i) => [b, s.head[i], s.blocks?.[i] ?? 1]));
+        if (!n) continue;
+        const was = byMetric[metric];
+        byMetric[metric] = {
+          rounds: Math.max(was?.rounds ?? 0, n.rounds),
+          instances: Math.max(was?.instances ?? 0, n.instances)
+        };
+      }
+    const primary = rules.find((m) => !costMetric(m) && byMetric[m]);
+    const figures = (n) => ({
+      rounds: pctUp(n.rounds),
+      instances: n.instances > 0 ? pctUp(n.instances) : "0%"
+    });
+    const metrics = Object.fromEntries(
+      Object.entries(byMetric).filter(([m]) => m !== primary).map(([m, n]) => [m, figures(n)])
+    );
+    if (!primary && Object.keys(metrics).length === 0) continue;
+    workloads[w.name] = {
+      ...primary ? figures(byMetric[primary]) : {},
+      ...Object.keys(metrics).length ? { metrics } : {}
+    };
+  }
+  const h = result.host;
+  return {
+    measured: `${result.started_at.slice(0, 10)}, ${h.cpu_model} \xD7 ${h.cores} (${h.hostname}), tiperf calibrate: this spec against itself, ${rounds} rounds in ${blocks} block(s), run ${result.run_id}`,
+    workloads
+  };
+}
+async function calibrate(file, opts) {
+  const text = await readFile3(file, "utf8").catch((e) => {
+    throw new InputError(
+      `tiperf calibrate: --spec ${file}: ${e.code === "ENOENT" ? "no such file" : e.message}`
+    );
+  });
+  const doc = (0, import_yaml2.parseDocument)(text);
+  const raw = doc.toJS();
+  const loaded = calibrationSpec(file, raw);
+  opts.log(`calibrate: ${file} against itself, ${loaded.variants?.compare.rounds} rounds`);
+  const outcome = await compareSpec(loaded, { outDir: opts.outDir, log: opts.log, signal: opts.signal });
+  const noise = noiseFromResult(await readResult(outcome.resultPath), loaded);
+  const into = opts.into ?? file;
+  const target = into === file ? doc : (0, import_yaml2.parseDocument)(await readFile3(into, "utf8").catch(() => "{}\n"));
+  target.setIn(["compare", "noise"], target.createNode(noise));
+  await writeFile2(into, target.toString());
+  opts.log(`calibrate: compare.noise written into ${into}`);
+  return { noise, written: into, resultPath: outcome.resultPath };
+}
+
 // action/src/pipeline/merge.ts
 import { mkdir as mkdir3, stat } from "node:fs/promises";
 import { join as join5 } from "node:path";
@@ -2031,6 +2156,20 @@ async function cmdRun(args, signal) {
   process.stdout.write(`${outcome.runDir.reportPath}
 `);
   return outcome.exitCode;
+}
+async function cmdCalibrate(args, signal) {
+  const { values, positionals } = flags("calibrate", args, parseOptions("calibrate"));
+  if (positionals.length > 0) throw new InputError(`tiperf calibrate: unexpected argument ${positionals[0]}`);
+  const spec = required("calibrate", "spec", values.spec);
+  const out = await calibrate(spec, {
+    outDir: values.out ?? "results",
+    ...values.write ? { into: values.write } : {},
+    log,
+    signal
+  });
+  process.stdout.write(`${out.written}
+`);
+  return EXIT.ok;
 }
 async function cmdMerge(args) {
   const { values, positionals } = flags("merge", args, parseOptions("merge"));
@@ -2399,7 +2538,7 @@ async function cmdPullRequest(args) {
     throw new InputError(`tiperf pull-request: unexpected argument ${positionals[0]}`);
   const repo = parseRepo(required("pull-request", "repo", values.repo));
   const bodyFile = values["body-file"];
-  const body = bodyFile ? await readFile3(bodyFile, "utf8") : "";
+  const body = bodyFile ? await readFile4(bodyFile, "utf8") : "";
   const n = await openPullRequest(
     githubClient(githubToken("pull-request"), apiUrl(), log, void 0, deadlines("pull-request", values)),
     repo,
@@ -2598,7 +2737,7 @@ async function cmdParse(args) {
   if (!file || extra) throw new InputError(`tiperf parse ${tool}: give exactly one FILE`);
   let text;
   try {
-    text = await readFile3(file, "utf8");
+    text = await readFile4(file, "utf8");
   } catch (e) {
     throw new InputError(
       `tiperf parse ${tool}: ${file}: cannot read the file (${e.code})`
@@ -2641,6 +2780,8 @@ async function main(argv) {
         return await cmdBisect(rest, abort.signal);
       case "merge":
         return await cmdMerge(rest);
+      case "calibrate":
+        return await cmdCalibrate(rest, abort.signal);
       case "diff":
         return await cmdDiff(rest);
       case "baseline":

@@ -13,7 +13,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-EHXMGMHZ.js";
+} from "./chunk-6ODZYCVF.js";
 import {
   getInput,
   info,

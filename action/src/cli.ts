@@ -32,6 +32,7 @@ import {
 import { runAgainstBaseline } from "./pipeline/baseline-check.ts";
 import { bisectSpec, commitsBetween } from "./pipeline/bisect.ts";
 import { withSourceBuilds } from "./pipeline/builds.ts";
+import { calibrate } from "./pipeline/calibrate.ts";
 import { compareSpec } from "./pipeline/compare.ts";
 import { mergeParts } from "./pipeline/merge.ts";
 import { planRun, writePlan } from "./pipeline/plan.ts";
@@ -133,6 +134,20 @@ async function cmdRun(args: string[], signal: AbortSignal): Promise<number> {
   log(`report: ${outcome.runDir.reportPath}`);
   process.stdout.write(`${outcome.runDir.reportPath}\n`);
   return outcome.exitCode;
+}
+
+async function cmdCalibrate(args: string[], signal: AbortSignal): Promise<number> {
+  const { values, positionals } = flags("calibrate", args, parseOptions("calibrate"));
+  if (positionals.length > 0) throw new InputError(`tiperf calibrate: unexpected argument ${positionals[0]}`);
+  const spec = required("calibrate", "spec", values.spec);
+  const out = await calibrate(spec, {
+    outDir: (values.out as string | undefined) ?? "results",
+    ...(values.write ? { into: values.write as string } : {}),
+    log,
+    signal,
+  });
+  process.stdout.write(`${out.written}\n`);
+  return EXIT.ok;
 }
 
 async function cmdMerge(args: string[]): Promise<number> {
@@ -764,6 +779,8 @@ export async function main(argv: string[]): Promise<number> {
         return await cmdBisect(rest, abort.signal);
       case "merge":
         return await cmdMerge(rest);
+      case "calibrate":
+        return await cmdCalibrate(rest, abort.signal);
       case "diff":
         return await cmdDiff(rest);
       case "baseline":

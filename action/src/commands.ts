@@ -82,6 +82,20 @@ export const COMMANDS: CommandSpec[] = [
     ],
   },
   {
+    name: "calibrate",
+    flags: {
+      spec: { type: "string", value: "FILE", required: true },
+      out: { type: "string", value: "DIR" },
+      write: { type: "string", value: "FILE" },
+    },
+    about: [
+      "measure the noise of the spec's own design on this runner: an A/A comparison (its",
+      "control's target on both sides, its rounds and blocks), written as compare.noise (dated,",
+      "the machine named) into the spec, or into --write FILE; tiperf plan then states the",
+      "smallest change each cell detects",
+    ],
+  },
+  {
     name: "merge",
     args: "PART...",
     flags: {

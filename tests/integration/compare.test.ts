@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
+import { parse } from "yaml";
 import { cli, leftovers, ownCgroups, tempDir } from "../helpers/real.ts";
 
 /**
@@ -164,6 +165,62 @@ compare: {rounds: 3, blocks: 3, order: interleaved, confirm: 0, profiles: 0}
     const alone = cli(["merge", parts[0] as string, "--out", join(dir, "alone")]);
     assert.equal((await alone.done).code, 3, "one shard of two never passes");
     assert.match(alone.stderr(), /verdict: inconclusive/);
+  });
+
+  test("calibrate: an A/A of the spec's design writes compare.noise into it, which plan then uses", async () => {
+    const dir = tempDir();
+    const file = join(dir, "cal.yaml");
+    writeFileSync(
+      file,
+      `# the check's spec (a comment calibrate keeps)
+name: cal
+${LOCAL_MATRIX}metrics:
+  tps: {better: higher, tolerance: 20%}
+  handler_reads_per_op: {tolerance: 5%}
+variants:
+  base: {}
+  head: {target: {config: {innodb_buffer_pool_size: 128M}}}
+compare: {rounds: 4, blocks: 2, order: interleaved}
+`.replace("blocks: 2", "blocks: 1"),
+    );
+    const before = cli(["plan", "--spec", file]);
+    await before.done;
+    assert.match(
+      before.stdout(),
+      /smallest change detected: unknown — .*cal\.yaml has no compare\.noise; run `tiperf calibrate --spec /,
+    );
+    const run = cli(["calibrate", "--spec", file, "--out", join(dir, "out")]);
+    assert.equal((await run.done).code, 0, run.stderr());
+    const text = readFileSync(file, "utf8");
+    assert.match(text, /^# the check's spec \(a comment calibrate keeps\)/);
+    const noise = (
+      parse(text) as { compare: { noise: { measured: string; workloads: Record<string, unknown> } } }
+    ).compare.noise;
+    assert.match(
+      noise.measured,
+      /^\d{4}-\d\d-\d\d, .* × \d+ \(.*\), tiperf calibrate: this spec against itself, 4 rounds in 1 block\(s\), run /,
+    );
+    const ps = noise.workloads.point_select as {
+      rounds: string;
+      instances: string;
+      metrics: Record<string, { rounds: string }>;
+    };
+    assert.match(ps.rounds, /^\d+\.\d%$/);
+    assert.match(ps.metrics.handler_reads_per_op?.rounds ?? "", /^\d+\.\d%$/);
+    // the A/A ran base's target on both sides: head's overlay is not what was measured
+    const result = JSON.parse(
+      readFileSync(join(dir, "out", readdirSync(join(dir, "out"))[0] as string, "result.json"), "utf8"),
+    );
+    assert.deepEqual(
+      result.targets.map((t: { config: Record<string, unknown> }) => t.config.innodb_buffer_pool_size),
+      ["64M", "64M"],
+    );
+    const after = cli(["plan", "--spec", file]);
+    await after.done;
+    assert.match(
+      after.stdout(),
+      /smallest change detected at 90% power .*from compare\.noise, .*tiperf calibrate.*: point_select threads=2 tps −\d+\.\d%/,
+    );
   });
 
   test("head at cpu_quota 25% against 100%: regression on throughput, exit 1", async () => {

@@ -587,7 +587,14 @@ function costPlan(
 function detectionOf(loaded: LoadedSpec, looks: number): { lines: string[]; refusals: string[] } | undefined {
   const compare = loaded.variants?.compare;
   const noise = compare?.noise;
-  if (!compare || !noise || !loaded.variants) return undefined;
+  if (!compare || !loaded.variants) return undefined;
+  if (!noise)
+    return {
+      lines: [
+        `smallest change detected: unknown — ${loaded.path} has no compare.noise; run \`tiperf calibrate --spec ${loaded.path}\` on this runner (an A/A of this design) to measure it`,
+      ],
+      refusals: [],
+    };
   const spec = loaded.variants.base.spec;
   const names = spec.workloads.map((w) => w.name);
   const refusals = Object.keys(noise.workloads)

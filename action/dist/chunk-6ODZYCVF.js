@@ -61053,7 +61053,14 @@ function costPlan(spec, target2) {
 function detectionOf(loaded, looks) {
   const compare3 = loaded.variants?.compare;
   const noise = compare3?.noise;
-  if (!compare3 || !noise || !loaded.variants) return void 0;
+  if (!compare3 || !loaded.variants) return void 0;
+  if (!noise)
+    return {
+      lines: [
+        `smallest change detected: unknown \u2014 ${loaded.path} has no compare.noise; run \`tiperf calibrate --spec ${loaded.path}\` on this runner (an A/A of this design) to measure it`
+      ],
+      refusals: []
+    };
   const spec = loaded.variants.base.spec;
   const names = spec.workloads.map((w2) => w2.name);
   const refusals = Object.keys(noise.workloads).filter((n) => !names.includes(n)).map(
@@ -69080,6 +69087,7 @@ async function publishVerdict(v, o) {
 export {
   mean,
   stddev,
+  pairedSamples,
   CellJudgementSchema,
   VerdictSchema,
   readVerdict,
@@ -69090,6 +69098,7 @@ export {
   canonicalJson,
   specOfValue,
   loadSpec,
+  familyOf,
   judgeFamily,
   judgeStored,
   pct3 as pct,
