@@ -9,7 +9,6 @@ import {
   DRIVERS,
   TIPERF_VERSION,
   apiUrl,
-  buildVerdict,
   builderOf,
   canonicalJson,
   checkOutFile,
@@ -24,12 +23,11 @@ import {
   familyOf,
   githubClient,
   isLatency,
-  judgeFamily,
   judgeStored,
   loadSpec,
-  lookRounds,
   md,
   mean,
+  mergeParts,
   metricName,
   narrowSpec,
   openPullRequest,
@@ -47,18 +45,16 @@ import {
   rng,
   runAgainstBaseline,
   runSpec,
-  specOfValue,
   stddev,
   upsertIssue,
   verdictHtml,
   withSourceBuilds,
   writeHtmlReport,
-  writePlan,
-  writeVerdictFiles
-} from "./chunk-6ODZYCVF.js";
+  writePlan
+} from "./chunk-3LID4KOR.js";
 import {
   reapLedger
-} from "./chunk-IGXICJY2.js";
+} from "./chunk-XMB3HUYY.js";
 import {
   EXPIRES,
   KubeClient,
@@ -76,7 +72,7 @@ import {
   require_dist,
   writeAtomic,
   writeResult
-} from "./chunk-62FIN3F2.js";
+} from "./chunk-JILLLYIB.js";
 import {
   CLOUDS,
   Interrupted,
@@ -103,7 +99,7 @@ import {
 // action/src/cli.ts
 import { existsSync as existsSync2, realpathSync } from "node:fs";
 import { readFile as readFile4 } from "node:fs/promises";
-import { basename as basename2, dirname as dirname4, join as join6 } from "node:path";
+import { basename as basename2, dirname as dirname4, join as join5 } from "node:path";
 import { parseArgs } from "node:util";
 
 // action/src/cloud/leftovers.ts
@@ -1890,154 +1886,6 @@ async function calibrate(file, opts) {
   return { noise, written: into, resultPath: outcome.resultPath };
 }
 
-// action/src/pipeline/merge.ts
-import { mkdir as mkdir3, stat } from "node:fs/promises";
-import { join as join5 } from "node:path";
-async function readPart(given) {
-  const file = (await stat(given).catch(() => void 0))?.isDirectory() ? join5(given, "result.json") : given;
-  const result = await readResult(file);
-  if (!result.shard)
-    throw new InputError(
-      `${file}: not a shard's result (no shard in it): tiperf merge takes the results of \`tiperf compare --shard K/N\``
-    );
-  return { file, result, shard: result.shard };
-}
-function checkParts(parts) {
-  const [first, ...rest] = parts;
-  const problems = [];
-  for (const p of rest) {
-    const { shard: s } = p;
-    if (s.spec_sha256 !== first.shard.spec_sha256)
-      problems.push(
-        `${p.file}: its spec (sha256 ${s.spec_sha256.slice(0, 12)}) is not ${first.file}'s (${first.shard.spec_sha256.slice(0, 12)}): parts of two spec versions`
-      );
-    if (s.seed !== first.shard.seed)
-      problems.push(
-        `${p.file}: seed ${s.seed}, but ${first.file} has seed ${first.shard.seed}: parts of two comparisons (give every shard the plan's --seed)`
-      );
-    if (s.of !== first.shard.of)
-      problems.push(`${p.file}: a shard of ${s.of}, but ${first.file} is a shard of ${first.shard.of}`);
-  }
-  const byIndex = /* @__PURE__ */ new Map();
-  const byBlock = /* @__PURE__ */ new Map();
-  for (const p of parts) {
-    const twice = byIndex.get(p.shard.index);
-    if (twice) problems.push(`shard ${p.shard.index} of ${p.shard.of} twice: ${twice} and ${p.file}`);
-    byIndex.set(p.shard.index, p.file);
-    const blocks = new Set(p.result.cells.map((c) => c.block ?? 1));
-    for (const b of blocks) {
-      const other = byBlock.get(b);
-      if (other && other !== p.file) problems.push(`block ${b} in both ${other} and ${p.file}`);
-      byBlock.set(b, p.file);
-    }
-  }
-  if (problems.length)
-    throw new InputError(`tiperf merge: these parts do not belong together:
-- ${problems.join("\n- ")}`);
-}
-var runnerOf = (r) => `${r.host.hostname} (${r.host.cpu_model}, ${r.host.cores} cores)`;
-function mergedResult(parts) {
-  const first = parts[0];
-  const { shard: _s, ...base } = first.result;
-  const complete = parts.every((p) => p.result.status === "complete");
-  return {
-    ...base,
-    run_id: `merge-${first.result.run_id}`,
-    status: complete ? "complete" : "failed",
-    ...complete ? {} : { error: "a shard did not complete" },
-    targets: parts.flatMap((p) => p.result.targets),
-    cells: parts.flatMap((p) => p.result.cells).sort((a, b) => a.round - b.round)
-  };
-}
-function withShards(built, parts, of, missing) {
-  const merged = parts.map((p) => ({
-    index: p.shard.index,
-    blocks: p.shard.blocks,
-    status: p.result.status,
-    runner: runnerOf(p.result),
-    result: p.file
-  })).sort((a, b) => a.index - b.index);
-  const short3 = missing.length > 0;
-  const arrived = merged.map(
-    (m) => `shard ${m.index}: block(s) ${m.blocks.join(", ")} on ${m.runner}${m.status === "complete" ? "" : `, ${m.status}`}`
-  ).join("; ");
-  return {
-    ...built,
-    // data that did not arrive can hide a regression: a check never passes without it
-    verdict: short3 && built.verdict === "pass" ? "inconclusive" : built.verdict,
-    shards: { of, merged, missing },
-    notes: [
-      `${of - missing.length} of ${of} shards merged (${arrived})${short3 ? `; missing: ${missing.map((k) => `shard ${k}`).join(", ")} \u2014 its blocks are not judged, and the check cannot pass without them` : ""}`,
-      ...built.notes
-    ]
-  };
-}
-async function mergeParts(files, opts) {
-  if (files.length === 0)
-    throw new InputError("tiperf merge: give the parts: PART... (result.json files or run directories)");
-  const parts = await Promise.all(files.map(readPart));
-  checkParts(parts);
-  const first = parts[0];
-  const loaded = specOfValue(first.shard.spec, first.result.spec.path);
-  if (loaded.hash !== first.shard.spec_sha256)
-    throw new InputError(
-      `${first.file}: the spec it records does not hash to its spec_sha256: the part was edited`
-    );
-  const plan = loaded.variants;
-  if (!plan) throw new InputError(`${first.file}: its spec has no variants: not a comparison`);
-  const { compare } = plan;
-  const of = first.shard.of;
-  const arrived = new Set(parts.filter((p) => p.result.status === "complete").map((p) => p.shard.index));
-  const missing = Array.from({ length: of }, (_, i) => i + 1).filter((k) => !arrived.has(k));
-  const result = mergedResult(parts);
-  const control = plan.base.name;
-  const names = plan.all.map((v) => v.name);
-  const looks = lookRounds(compare.rounds, compare.max_rounds ?? compare.rounds).length;
-  const judged2 = judgeFamily(result, plan.base.spec, control, names.slice(1), compare.confidence, looks);
-  const measured = result.cells.filter((c) => c.round > 0);
-  const roundsDone = Math.max(0, ...measured.map((c) => c.round));
-  await mkdir3(opts.outDir, { recursive: true });
-  const resultPath = join5(opts.outDir, "result.json");
-  await writeAtomic(resultPath, `${JSON.stringify(result, null, 2)}
-`);
-  const built = buildVerdict({
-    loaded,
-    result,
-    resultPath,
-    infoOf: (v) => {
-      const t = result.targets.find((x) => x.variant === v);
-      if (!t) throw new InputError(`tiperf merge: no part recorded variant ${v}'s target`);
-      return t;
-    },
-    compare,
-    judged: judged2,
-    schedule: {
-      seed: first.shard.seed,
-      order: first.shard.order,
-      looks: lookRounds(compare.rounds, compare.rounds),
-      blocks: []
-    },
-    roundsDone,
-    benchmarkSeconds: measured.reduce((s, c) => s + c.duration_s + c.warmup_s, 0) / names.length,
-    profiles: [],
-    runnerNotes: [],
-    ownInstances: true,
-    restartable: true
-  });
-  const verdict = withShards(built, parts, of, missing);
-  const short3 = missing.length > 0;
-  opts.log(`merge: ${of - missing.length} of ${of} shards, ${measured.length} measured cells`);
-  const files_ = await writeVerdictFiles(verdict, opts.outDir, opts.log, [result]);
-  return {
-    verdict,
-    ...files_,
-    resultPath,
-    // a regression is one whatever else is missing; short of a shard, the check fails as a run that
-    // did not finish does (exit 3), never passes
-    exitCode: verdict.verdict === "regression" || verdict.verdict === "inconclusive" && compare.inconclusive === "fail" ? EXIT.regression : short3 ? EXIT.runFailed : EXIT.ok
-  };
-}
-
 // action/src/report/gab.ts
 function metricsOf(better, cells) {
   const all = cells.flatMap((c) => Object.entries(c.metrics));
@@ -2177,7 +2025,7 @@ async function cmdMerge(args) {
     throw new InputError("tiperf merge: give the parts: PART... (each shard's result.json or run directory)");
   if (values.json) await checkOutFile(values.json, "--json");
   const first = positionals[0];
-  const outDir = values.out ?? join6("results", `merge-${basename2(first.endsWith("result.json") ? dirname4(first) : first)}`);
+  const outDir = values.out ?? join5("results", `merge-${basename2(first.endsWith("result.json") ? dirname4(first) : first)}`);
   const outcome = await mergeParts(positionals, { outDir, log });
   await writeJson(values.json, outcome.verdict);
   log(`verdict: ${outcome.verdict.verdict} (${outcome.verdictPath}); report: ${outcome.reportPath}`);

@@ -6,14 +6,16 @@ import {
   VerdictSchema,
   compareOverrides,
   compareSpec,
+  mergeParts,
   parsePr,
   parseRepo,
+  parseShard,
   parseTolerance,
   prepareSpec,
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-6ODZYCVF.js";
+} from "./chunk-3LID4KOR.js";
 import {
   getInput,
   info,
@@ -26,7 +28,7 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-62FIN3F2.js";
+} from "./chunk-JILLLYIB.js";
 import {
   Interrupted,
   installCrashTeardown,
@@ -44,12 +46,12 @@ import {
 import "./chunk-3EADY6QU.js";
 
 // action/src/action/steps.ts
-import { existsSync as existsSync2, readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { existsSync as existsSync2, readdirSync, readFileSync } from "node:fs";
+import { basename, dirname, join, sep } from "node:path";
 
 // action/src/action/inputs.ts
 import { existsSync, statSync } from "node:fs";
-var MODES = ["compare", "run", "diff", "publish"];
+var MODES = ["compare", "run", "diff", "publish", "merge"];
 var FAIL_ON = ["regression", "inconclusive", "never"];
 var GIT_REF = /^(?!-)(?!.*\.\.)[A-Za-z0-9._/@^~+-]{1,200}$/;
 function oneOf(name, value, allowed) {
@@ -95,7 +97,7 @@ function readInputs(get, env, event2) {
   const mode = oneOf("mode", get("mode") || "compare", MODES);
   const inputs = {
     mode,
-    spec: mode === "publish" ? void 0 : file("spec", get("spec")),
+    spec: mode === "publish" || mode === "merge" ? void 0 : file("spec", get("spec")),
     baseRef: ref("base-ref", get("base-ref")),
     headRef: ref("head-ref", get("head-ref")),
     baseConfig: file("base-config", get("base-config")),
@@ -119,7 +121,20 @@ function readInputs(get, env, event2) {
     out: get("out") || "tiperf-results",
     verdictJson: get("verdict-json") || void 0
   };
-  if (mode !== "publish" && !inputs.spec) throw new InputError(`'spec' input is required in mode ${mode}`);
+  if (get("shard")) {
+    if (mode !== "compare") throw new InputError(`'shard' input is for mode compare (got mode ${mode})`);
+    inputs.shard = parseShard(get("shard"), "'shard' input");
+  }
+  if (mode === "merge") {
+    const parts = get("parts");
+    if (!parts || !existsSync(parts) || !statSync(parts).isDirectory())
+      throw new InputError(
+        `'parts' input is required in mode merge: the directory the shards' results were downloaded into (got ${JSON.stringify(parts)})`
+      );
+    inputs.parts = parts;
+  }
+  if (mode !== "publish" && mode !== "merge" && !inputs.spec)
+    throw new InputError(`'spec' input is required in mode ${mode}`);
   if (mode === "diff" && !inputs.baseline)
     throw new InputError("'baseline' input is required in mode diff (a stored result under baselines/)");
   if (mode === "publish" && !inputs.verdictJson)
@@ -167,6 +182,16 @@ async function produce(inputs, signal) {
       );
     return { verdict: parsed.data };
   }
+  if (inputs.mode === "merge") {
+    const parts = resultFiles(inputs.parts);
+    if (parts.length === 0)
+      throw new TiperfError(
+        `mode merge: no shard's result.json under ${inputs.parts}: every shard failed before it measured, or its artifact was not downloaded`,
+        EXIT.runFailed
+      );
+    const outcome = await mergeParts(parts, { outDir: join(inputs.out, "merged"), log });
+    return { verdict: outcome.verdict, reportPath: outcome.htmlPath, resultPath: outcome.resultPath };
+  }
   const prepared = await prepareSpec({
     spec: inputs.spec,
     baseRef: inputs.baseRef,
@@ -188,7 +213,7 @@ async function produce(inputs, signal) {
   }
   const opts = { outDir: inputs.out, log, signal };
   if (inputs.mode === "compare") {
-    const outcome = await compareSpec(loaded, opts);
+    const outcome = await compareSpec(loaded, { ...opts, ...inputs.shard ? { shard: inputs.shard } : {} });
     return { verdict: outcome.verdict, reportPath: outcome.htmlPath, resultPath: outcome.resultPath };
   }
   if (inputs.mode === "run") {
@@ -198,6 +223,9 @@ async function produce(inputs, signal) {
   }
   const checked = await runAgainstBaseline(loaded, inputs.baseline, opts);
   return { verdict: checked.verdict, reportPath: checked.htmlPath, resultPath: checked.resultPath };
+}
+function resultFiles(dir) {
+  return readdirSync(dir, { recursive: true, encoding: "utf8" }).filter((p) => basename(p) === "result.json" && !p.split(sep).includes("confirm")).map((p) => join(dir, p)).sort();
 }
 async function provenance(inputs, env) {
   const sha = async (ref2) => {
@@ -217,6 +245,9 @@ async function provenance(inputs, env) {
 }
 function failure(inputs, v) {
   if (inputs.failOn === "never") return void 0;
+  const missing = v.shards?.missing ?? [];
+  if (missing.length && v.verdict !== "regression")
+    return `tiperf: ${(v.shards?.of ?? 0) - missing.length} of ${v.shards?.of} shards merged; missing ${missing.map((k) => `shard ${k}`).join(", ")} (failed, cancelled or not uploaded): the check cannot pass without them`;
   const regressions = v.cells.filter((c) => c.verdict === "regression");
   if (v.verdict === "regression") {
     const list = regressions.slice(0, 5).map((c) => `${c.workload} threads=${c.threads} ${c.metric} ${(100 * (c.change ?? 0)).toFixed(1)}%`).join("; ");
@@ -270,6 +301,10 @@ async function mainStep() {
     }
     setOutput("verdict", v.verdict);
     setOutput("verdict-json", JSON.stringify(v));
+    if (inputs.shard) {
+      log(`shard ${inputs.shard.index} of ${inputs.shard.of}: ${v.verdict} on its own blocks; the merge decides`);
+      return;
+    }
     const pr = inputs.comment && inputs.repo && inputs.pr ? { ...inputs.repo, pr: inputs.pr } : void 0;
     const outcome = await publishVerdict(v, {
       pr,

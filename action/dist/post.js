@@ -4,13 +4,13 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   reapLedger
-} from "./chunk-IGXICJY2.js";
+} from "./chunk-XMB3HUYY.js";
 import {
   getState,
   info,
   setFailed
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-62FIN3F2.js";
+import "./chunk-JILLLYIB.js";
 import {
   ledgerDir
 } from "./chunk-KKRREON7.js";

@@ -1,10 +1,12 @@
 import assert from "node:assert/strict";
 import { execFileSync, spawn } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { parse, stringify } from "yaml";
+import { resultFiles } from "../../action/src/action/steps.ts";
 import { commentMarker } from "../../action/src/report/comment.ts";
+import { ciText, pct } from "../../action/src/report/rows.ts";
 import { FakeGitHub } from "../helpers/github-server.ts";
 import { ROOT } from "../helpers/paths.ts";
 import { cli, leftovers, tempDir } from "../helpers/real.ts";
@@ -69,6 +71,8 @@ interface PrEvent {
   workflow?: string;
   /** More environment for tiperf under act (NAME=value). */
   env?: string[];
+  /** More repository variables (NAME=value), e.g. TIPERF_SHARDS=3. */
+  vars?: string[];
 }
 
 async function act(
@@ -109,8 +113,13 @@ async function act(
     "-P",
     "tiperf=-self-hosted",
     "--no-cache-server",
+    // one job at a time, as one self-hosted runner takes them (a sharded PR check's shards queue)
+    "--concurrent-jobs",
+    "1",
     "--local-repository",
     `actions/upload-artifact@v4=${join(ROOT, "tests/e2e/offline-actions/upload-artifact")}`,
+    "--local-repository",
+    `actions/download-artifact@v4=${join(ROOT, "tests/e2e/offline-actions/download-artifact")}`,
     // checkout by SHA (the approved head, the base): a test-only stand-in, see its action.yml
     "--local-repository",
     `actions/checkout@v4=${join(ROOT, "tests/e2e/offline-actions/checkout")}`,
@@ -126,6 +135,7 @@ async function act(
     `GITHUB_TOKEN=${TOKEN}`,
     "--var",
     `TIPERF_PR_SPEC=${e.spec ?? "workloads/e2e.yaml"}`,
+    ...(e.vars ?? []).flatMap((kv) => ["--var", kv]),
     ...(e.dryRun ? ["-n", "-v"] : []),
   ];
   const child = spawn(ACT, args, { cwd: repo, stdio: ["ignore", "pipe", "pipe"] });
@@ -144,7 +154,7 @@ async function act(
   const jobs: ActRun["jobs"] = {};
   const workflow = (e.workflow ?? "perf-pr.yml").replace(/\.yml$/, "");
   for (const m of log.matchAll(
-    new RegExp(`\\[${workflow}\\/(\\w+)\\s*\\] 🏁 {2}Job (succeeded|failed)`, "g"),
+    new RegExp(`\\[${workflow}\\/([\\w-]+)\\s*\\] 🏁 {2}Job (succeeded|failed)`, "g"),
   ))
     jobs[m[1] as string] = m[2] as "succeeded" | "failed";
   return { code, log, jobs };
@@ -172,7 +182,11 @@ describe("perf-pr.yml under act on a private MariaDB, commenting on a local GitH
     const before = leftovers();
     const head = commitSpec(repo, "cpu_quota: 100%", "cpu_quota: 10%");
     const run = await act(repo, "regression", base, head, gh.url);
-    assert.deepEqual(run.jobs, { benchmark: "failed", publish: "succeeded" }, run.log.slice(-3000));
+    assert.deepEqual(
+      run.jobs,
+      { plan: "succeeded", benchmark: "failed", publish: "succeeded" },
+      run.log.slice(-3000),
+    );
     assert.notEqual(run.code, 0);
     assert.match(run.log, /tiperf: regression in 1 judgement\(s\): point_select threads=2 tps −?-?\d/);
     // compare.order duet on a private server with a CPU per variant: both at once
@@ -225,7 +239,7 @@ describe("perf-pr.yml under act on a private MariaDB, commenting on a local GitH
     const why = await act(repo, "fork-push-why", base, head, gh.url, { ...fork, dryRun: true });
     assert.match(
       why.log,
-      /\[perf-pr\/benchmark\] \[DEBUG\] Skipping job 'benchmark' due to '\(github\.event\.pull_request\.head\.repo\.full_name/,
+      /\[perf-pr\/plan\] \[DEBUG\] Skipping job 'plan' due to '\(github\.event\.pull_request\.head\.repo\.full_name/,
     );
     // and the approval itself (the labeled event) would run it, on the commit it names
     const approved = await act(repo, "fork-approved", base, head, gh.url, {
@@ -234,8 +248,8 @@ describe("perf-pr.yml under act on a private MariaDB, commenting on a local GitH
       label: "perf-approved",
       dryRun: true,
     });
-    assert.match(approved.log, /\[perf-pr\/benchmark\] ⭐ Run Main actions\/checkout@v4/);
-    assert.doesNotMatch(approved.log, /Skipping job 'benchmark'/);
+    assert.match(approved.log, /\[perf-pr\/plan\] ⭐ Run Main /);
+    assert.doesNotMatch(approved.log, /Skipping job 'plan'/);
     // a label other than perf-approved does not approve either
     const other = await act(repo, "fork-other-label", base, head, gh.url, {
       number: 6,
@@ -248,13 +262,69 @@ describe("perf-pr.yml under act on a private MariaDB, commenting on a local GitH
     assert.deepEqual(leftovers(), before);
   });
 
+  test("three runners (TIPERF_SHARDS=3): three shard jobs, one merge, one comment whose numbers are tiperf merge's", async () => {
+    const before = leftovers();
+    git(repo, "checkout", "-q", base);
+    git(repo, "checkout", "-q", "-b", "sharded");
+    const file = join(repo, "workloads/e2e.yaml");
+    writeFileSync(
+      file,
+      readFileSync(file, "utf8")
+        .replace("description: base", "description: on three runners")
+        .replace("rounds: 6, blocks: 1", "rounds: 3, blocks: 3"),
+    );
+    git(repo, "commit", "-qam", "spec: three blocks");
+    const head = git(repo, "rev-parse", "HEAD");
+    const artifacts = tempDir("tiperf-e2e-artifacts-");
+    const run = await act(repo, "shards", base, head, gh.url, {
+      number: 9,
+      vars: ["TIPERF_SHARDS=3"],
+      env: [`E2E_ARTIFACTS=${artifacts}`],
+    });
+    assert.equal(run.code, 0, run.log.slice(-3000));
+    assert.equal(run.jobs.plan, "succeeded");
+    assert.equal(run.jobs.verdict, "succeeded", run.log.slice(-3000));
+    assert.equal(run.jobs.publish, "succeeded");
+    assert.deepEqual(readdirSync(artifacts).sort(), ["tiperf-part-1", "tiperf-part-2", "tiperf-part-3"]);
+    // the three parts merged here, as a user would from the artifacts
+    const parts = resultFiles(artifacts);
+    assert.equal(parts.length, 3);
+    const json = join(tempDir(), "merged.json");
+    const merge = cli(["merge", ...parts, "--out", tempDir(), "--json", json]);
+    await merge.done;
+    const merged = JSON.parse(readFileSync(json, "utf8"));
+    assert.deepEqual(
+      merged.shards.merged.map((m: { index: number; blocks: number[] }) => [m.index, m.blocks]),
+      [
+        [1, [1]],
+        [2, [2]],
+        [3, [3]],
+      ],
+    );
+    const comments = gh.comments.get(9) ?? [];
+    assert.equal(comments.length, 1, "one sticky comment");
+    const body = comments[0]?.body ?? "";
+    writeFileSync(join(OUT, "shards.comment.md"), body);
+    assert.match(body, new RegExp(`^(⚪|🟢|🟡|🔹) \\*\\*tiperf e2e: ${merged.verdict}\\*\\*`));
+    for (const c of merged.cells) {
+      assert.ok(body.includes(pct(c.change)), `Δ ${pct(c.change)} of ${c.metric} in the comment`);
+      assert.ok(body.includes(ciText(c)), `interval ${ciText(c)} in the comment`);
+    }
+    assert.match(body, /3 of 3 shards merged \(shard 1: block\(s\) 1 on /);
+    assert.deepEqual(leftovers(), before);
+  });
+
   test("a harmless change passes the job and updates the same comment", async () => {
     const before = leftovers();
     git(repo, "checkout", "-q", base);
     git(repo, "checkout", "-q", "-b", "harmless");
     const head = commitSpec(repo, "description: base", "description: a harmless edit");
     const run = await act(repo, "pass", base, head, gh.url);
-    assert.deepEqual(run.jobs, { benchmark: "succeeded", publish: "succeeded" }, run.log.slice(-3000));
+    assert.deepEqual(
+      run.jobs,
+      { plan: "succeeded", benchmark: "succeeded", publish: "succeeded" },
+      run.log.slice(-3000),
+    );
     assert.equal(run.code, 0);
     const comments = gh.comments.get(5) ?? [];
     assert.equal(comments.length, 1, "updated in place, no second comment");

@@ -1,9 +1,11 @@
 import assert from "node:assert/strict";
-import { readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
 import { gunzipSync } from "node:zlib";
 import { parse } from "yaml";
+import { readInputs } from "../../action/src/action/inputs.ts";
+import { resultFiles } from "../../action/src/action/steps.ts";
 import { whatMoved } from "../../action/src/compare/counters.ts";
 import { judgeFamily } from "../../action/src/compare/judge-results.ts";
 import { mergeParts } from "../../action/src/pipeline/merge.ts";
@@ -182,5 +184,36 @@ describe("tiperf merge", () => {
     assert.deepEqual(c.verdict.shards?.missing, [3]);
     assert.equal(c.exitCode, 3, "the check fails as an unfinished run does");
     assert.equal(short.exitCode, 3);
+  });
+});
+
+describe("the Action's shard jobs and merge job", () => {
+  const inputs = (given: Record<string, string>) => readInputs((k) => given[k] ?? "", {}, {});
+
+  test("shard is K/N for mode compare; merge takes the downloaded parts' directory, no spec", () => {
+    const spec = join(tempDir(), "s.yaml");
+    writeFileSync(spec, "name: s\n");
+    assert.deepEqual(inputs({ mode: "compare", spec, shard: "2/3", seed: "5" }).shard, { index: 2, of: 3 });
+    assert.throws(() => inputs({ mode: "compare", spec, shard: "4/3" }), /'shard' input must be K\/N/);
+    assert.throws(
+      () => inputs({ mode: "run", spec, shard: "1/3" }),
+      /'shard' input is for mode compare \(got mode run\)/,
+    );
+    assert.throws(() => inputs({ mode: "merge" }), /'parts' input is required in mode merge/);
+    const dir = tempDir();
+    assert.equal(inputs({ mode: "merge", parts: dir }).parts, dir);
+  });
+
+  test("merge finds every shard's result.json under the artifacts, at any depth, and no confirmation's", () => {
+    const dir = tempDir();
+    for (const p of ["tiperf-part-1/run-a", "tiperf-part-2/x/run-b", "tiperf-part-2/x/run-b/confirm/run-c"]) {
+      mkdirSync(join(dir, p), { recursive: true });
+      writeFileSync(join(dir, p, "result.json"), "{}");
+    }
+    writeFileSync(join(dir, "tiperf-part-1/run-a/verdict.json"), "{}");
+    assert.deepEqual(resultFiles(dir), [
+      join(dir, "tiperf-part-1/run-a/result.json"),
+      join(dir, "tiperf-part-2/x/run-b/result.json"),
+    ]);
   });
 });

@@ -1,9 +1,10 @@
 import { existsSync, statSync } from "node:fs";
 import { InputError } from "../errors.ts";
+import { parseShard, type Shard } from "../pipeline/shard.ts";
 import { parsePr, parseRepo } from "../publish/github.ts";
 import { type CompareOverrides, compareOverrides, parseTolerance } from "../specfile/prepare.ts";
 
-export const MODES = ["compare", "run", "diff", "publish"] as const;
+export const MODES = ["compare", "run", "diff", "publish", "merge"] as const;
 export const FAIL_ON = ["regression", "inconclusive", "never"] as const;
 
 /** The action's inputs, validated once: every later stage trusts these types. */
@@ -33,6 +34,10 @@ export interface ActionInputs {
   matrix?: string;
   out: string;
   verdictJson?: string;
+  /** mode compare: this job's share of the comparison's blocks (K of N runners). */
+  shard?: Shard;
+  /** mode merge: the directory holding every shard's downloaded results. */
+  parts?: string;
   repo?: { owner: string; repo: string };
   pr?: number;
 }
@@ -92,7 +97,7 @@ export function readInputs(get: Get, env: NodeJS.ProcessEnv, event: unknown): Ac
   const mode = oneOf("mode", get("mode") || "compare", MODES);
   const inputs: ActionInputs = {
     mode,
-    spec: mode === "publish" ? undefined : file("spec", get("spec")),
+    spec: mode === "publish" || mode === "merge" ? undefined : file("spec", get("spec")),
     baseRef: ref("base-ref", get("base-ref")),
     headRef: ref("head-ref", get("head-ref")),
     baseConfig: file("base-config", get("base-config")),
@@ -116,7 +121,20 @@ export function readInputs(get: Get, env: NodeJS.ProcessEnv, event: unknown): Ac
     out: get("out") || "tiperf-results",
     verdictJson: get("verdict-json") || undefined,
   };
-  if (mode !== "publish" && !inputs.spec) throw new InputError(`'spec' input is required in mode ${mode}`);
+  if (get("shard")) {
+    if (mode !== "compare") throw new InputError(`'shard' input is for mode compare (got mode ${mode})`);
+    inputs.shard = parseShard(get("shard"), "'shard' input");
+  }
+  if (mode === "merge") {
+    const parts = get("parts");
+    if (!parts || !existsSync(parts) || !statSync(parts).isDirectory())
+      throw new InputError(
+        `'parts' input is required in mode merge: the directory the shards' results were downloaded into (got ${JSON.stringify(parts)})`,
+      );
+    inputs.parts = parts;
+  }
+  if (mode !== "publish" && mode !== "merge" && !inputs.spec)
+    throw new InputError(`'spec' input is required in mode ${mode}`);
   if (mode === "diff" && !inputs.baseline)
     throw new InputError("'baseline' input is required in mode diff (a stored result under baselines/)");
   if (mode === "publish" && !inputs.verdictJson)

@@ -1,5 +1,5 @@
-import { existsSync, readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { basename, dirname, join, sep } from "node:path";
 import * as core from "@actions/core";
 import { type Verdict, VerdictSchema } from "../compare/verdict.ts";
 import { EXIT, InputError, TiperfError } from "../errors.ts";
@@ -12,6 +12,7 @@ import {
 } from "../lifecycle/teardown.ts";
 import { runAgainstBaseline } from "../pipeline/baseline-check.ts";
 import { compareSpec } from "../pipeline/compare.ts";
+import { mergeParts } from "../pipeline/merge.ts";
 import { runSpec } from "../pipeline/run.ts";
 import { runCommand } from "../proc/process.ts";
 import { publishVerdict } from "../publish/index.ts";
@@ -57,6 +58,16 @@ async function produce(inputs: ActionInputs, signal: AbortSignal): Promise<Produ
       );
     return { verdict: parsed.data };
   }
+  if (inputs.mode === "merge") {
+    const parts = resultFiles(inputs.parts as string);
+    if (parts.length === 0)
+      throw new TiperfError(
+        `mode merge: no shard's result.json under ${inputs.parts}: every shard failed before it measured, or its artifact was not downloaded`,
+        EXIT.runFailed,
+      );
+    const outcome = await mergeParts(parts, { outDir: join(inputs.out, "merged"), log });
+    return { verdict: outcome.verdict, reportPath: outcome.htmlPath, resultPath: outcome.resultPath };
+  }
   const prepared = await prepareSpec({
     spec: inputs.spec as string,
     baseRef: inputs.baseRef,
@@ -78,7 +89,7 @@ async function produce(inputs: ActionInputs, signal: AbortSignal): Promise<Produ
   }
   const opts = { outDir: inputs.out, log, signal };
   if (inputs.mode === "compare") {
-    const outcome = await compareSpec(loaded, opts);
+    const outcome = await compareSpec(loaded, { ...opts, ...(inputs.shard ? { shard: inputs.shard } : {}) });
     return { verdict: outcome.verdict, reportPath: outcome.htmlPath, resultPath: outcome.resultPath };
   }
   if (inputs.mode === "run") {
@@ -88,6 +99,14 @@ async function produce(inputs: ActionInputs, signal: AbortSignal): Promise<Produ
   }
   const checked = await runAgainstBaseline(loaded, inputs.baseline as string, opts);
   return { verdict: checked.verdict, reportPath: checked.htmlPath, resultPath: checked.resultPath };
+}
+
+/** Every result.json under a directory of downloaded artifacts (one per shard, any depth). */
+export function resultFiles(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, encoding: "utf8" })
+    .filter((p) => basename(p) === "result.json" && !p.split(sep).includes("confirm"))
+    .map((p) => join(dir, p))
+    .sort();
 }
 
 /**
@@ -119,6 +138,10 @@ export async function provenance(
 
 function failure(inputs: ActionInputs, v: Verdict): string | undefined {
   if (inputs.failOn === "never") return undefined;
+  // a comparison short of a shard never passes, whatever the shards that arrived say
+  const missing = v.shards?.missing ?? [];
+  if (missing.length && v.verdict !== "regression")
+    return `tiperf: ${(v.shards?.of ?? 0) - missing.length} of ${v.shards?.of} shards merged; missing ${missing.map((k) => `shard ${k}`).join(", ")} (failed, cancelled or not uploaded): the check cannot pass without them`;
   const regressions = v.cells.filter((c) => c.verdict === "regression");
   if (v.verdict === "regression") {
     const list = regressions
@@ -185,6 +208,13 @@ export async function mainStep(): Promise<void> {
     }
     core.setOutput("verdict", v.verdict);
     core.setOutput("verdict-json", JSON.stringify(v));
+    // a shard's verdict is of its own blocks: the merge job comments and decides the check
+    if (inputs.shard) {
+      log(
+        `shard ${inputs.shard.index} of ${inputs.shard.of}: ${v.verdict} on its own blocks; the merge decides`,
+      );
+      return;
+    }
     const pr = inputs.comment && inputs.repo && inputs.pr ? { ...inputs.repo, pr: inputs.pr } : undefined;
     const outcome = await publishVerdict(v, {
       pr,

@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { rm } from "node:fs/promises";
+import { mkdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { RunError } from "../../errors.ts";
 import { onTeardown } from "../../lifecycle/teardown.ts";
@@ -50,11 +50,15 @@ export function mariadbCommands(o: {
   config: LocalTargetSpec["config"];
 }): { install: string[]; server: string[] } {
   const dataDir = join(o.workDir, "data");
+  // temporary files of its own: beside other servers (another run, a shard on the same machine)
+  // nothing in a shared /tmp is deleted under it
+  const tmpDir = join(o.workDir, "tmp");
   return {
     install: [
       INSTALL_DB(),
       "--no-defaults",
       `--datadir=${dataDir}`,
+      `--tmpdir=${tmpDir}`,
       "--auth-root-authentication-method=normal",
       "--skip-test-db",
       ...(isRoot() ? ["--user=root"] : []),
@@ -63,6 +67,7 @@ export function mariadbCommands(o: {
       SERVER(),
       "--no-defaults",
       `--datadir=${dataDir}`,
+      `--tmpdir=${tmpDir}`,
       `--port=${o.port}`,
       "--bind-address=127.0.0.1",
       `--socket=${join(o.workDir, "mysqld.sock")}`,
@@ -116,6 +121,7 @@ export async function startMariadb(spec: LocalTargetSpec, opts: StartOptions): P
   const errorLog = join(workDir, "mariadb-error.log");
   const installLog = join(workDir, "mariadb-install-db.log");
   const logs = [errorLog, join(workDir, "mariadbd.out"), installLog];
+  await mkdir(join(workDir, "tmp"));
 
   const port = await freePort();
   const commands = mariadbCommands({

@@ -6,7 +6,7 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-62FIN3F2.js";
+} from "./chunk-JILLLYIB.js";
 import {
   sweep
 } from "./chunk-KKRREON7.js";

@@ -48,7 +48,7 @@ import {
   throttleBetween,
   validateYaml,
   writeAtomic
-} from "./chunk-62FIN3F2.js";
+} from "./chunk-JILLLYIB.js";
 import {
   record,
   shellCommand,
@@ -4592,22 +4592,22 @@ function pooled(cells) {
       groups2.set(key2, [...groups2.get(key2) ?? [], r]);
     }
   const avg = (xs) => Math.round(10 * xs.reduce((a4, b10) => a4 + b10, 0) / xs.length) / 10;
-  const stat = (rs, pick3) => {
+  const stat2 = (rs, pick3) => {
     const have = rs.map(pick3).filter((s2) => s2 !== void 0);
     return have.length ? { mean: avg(have.map((s2) => s2.mean)), max: Math.max(...have.map((s2) => s2.max)) } : void 0;
   };
   return [...groups2.values()].map((rs) => {
     const first = rs[0];
-    const rss = stat(rs, (r) => r.rss_mib);
-    const read3 = stat(rs, (r) => r.read_mib_s);
-    const write = stat(rs, (r) => r.write_mib_s);
+    const rss = stat2(rs, (r) => r.rss_mib);
+    const read3 = stat2(rs, (r) => r.read_mib_s);
+    const write = stat2(rs, (r) => r.write_mib_s);
     return {
       component: first.component,
       role: first.role,
       host: first.host,
       processes: Math.max(...rs.map((r) => r.processes)),
       cpus: first.cpus,
-      cpu_pct: stat(rs, (r) => r.cpu_pct),
+      cpu_pct: stat2(rs, (r) => r.cpu_pct),
       ...rss ? { rss_mib: rss } : {},
       ...read3 ? { read_mib_s: read3 } : {},
       ...write ? { write_mib_s: write } : {},
@@ -61332,7 +61332,7 @@ var Series = class {
       if (!s2.points.length || s2.cpus <= 0) continue;
       const time3 = s2.points.reduce((a4, p) => a4 + p.dt, 0);
       const pct4 = (p) => 100 * p.cpu_s / p.dt / s2.cpus;
-      const stat = (values3, mean3) => ({
+      const stat2 = (values3, mean3) => ({
         mean: round2(mean3),
         max: round2(Math.max(...values3))
       });
@@ -61340,7 +61340,7 @@ var Series = class {
         const have = s2.points.filter((p) => pick3(p) !== void 0);
         if (!have.length) return void 0;
         const total = have.reduce((a4, p) => a4 + pick3(p), 0);
-        return stat(
+        return stat2(
           have.map((p) => mib(pick3(p)) / p.dt),
           mib(total) / have.reduce((a4, p) => a4 + p.dt, 0)
         );
@@ -61355,8 +61355,8 @@ var Series = class {
         host: this.host,
         processes: s2.processes,
         cpus: round2(s2.cpus, 2),
-        cpu_pct: stat(s2.points.map(pct4), 100 * cpuTotal / time3 / s2.cpus),
-        ...rss.length ? { rss_mib: stat(rss, rss.reduce((a4, b10) => a4 + b10, 0) / rss.length) } : {},
+        cpu_pct: stat2(s2.points.map(pct4), 100 * cpuTotal / time3 / s2.cpus),
+        ...rss.length ? { rss_mib: stat2(rss, rss.reduce((a4, b10) => a4 + b10, 0) / rss.length) } : {},
         ...read3 ? { read_mib_s: read3 } : {},
         ...write ? { write_mib_s: write } : {},
         samples: s2.points.map((p) => ({
@@ -61471,10 +61471,10 @@ function parseRemote(text3) {
       const bar2 = line5.indexOf("| ");
       if (bar2 < 0) continue;
       const head = line5.slice(0, bar2);
-      const stat = line5.slice(bar2 + 2);
+      const stat2 = line5.slice(bar2 + 2);
       const [, role, pid] = head.split(" ");
-      if (!stat.includes(")")) continue;
-      const { comm, fields: f } = parseStat(stat);
+      if (!stat2.includes(")")) continue;
+      const { comm, fields: f } = parseStat(stat2);
       const rss = Number(/VmRSS: (\d+)/.exec(head)?.[1] ?? 0);
       const allowed = /Cpus_allowed_list: (\S+)/.exec(head)?.[1];
       let limit;
@@ -64473,6 +64473,154 @@ async function confirmRegression(verdict, loaded, compare3, dir, opts, spent) {
       ...verdict.notes,
       confirmed ? `confirmed on fresh instances (compare.confirm: ${confirm}): ${shown}; a false alarm needs the first run and ${runs.length === 1 ? "the confirmation" : `all ${runs.length} confirmations`} to err alike: ${(falseAlarm * 100).toPrecision(2)}% if the runs are independent (\u03B1 = ${(alpha * 100).toPrecision(2)}% each)` : `not confirmed: the regression the first run found did not recur on fresh instances (${shown || "no cell judged"}); the check does not fail on it`
     ]
+  };
+}
+
+// action/src/pipeline/merge.ts
+import { mkdir as mkdir6, stat } from "node:fs/promises";
+import { join as join11 } from "node:path";
+async function readPart(given) {
+  const file = (await stat(given).catch(() => void 0))?.isDirectory() ? join11(given, "result.json") : given;
+  const result = await readResult(file);
+  if (!result.shard)
+    throw new InputError(
+      `${file}: not a shard's result (no shard in it): tiperf merge takes the results of \`tiperf compare --shard K/N\``
+    );
+  return { file, result, shard: result.shard };
+}
+function checkParts(parts) {
+  const [first, ...rest] = parts;
+  const problems = [];
+  for (const p of rest) {
+    const { shard: s2 } = p;
+    if (s2.spec_sha256 !== first.shard.spec_sha256)
+      problems.push(
+        `${p.file}: its spec (sha256 ${s2.spec_sha256.slice(0, 12)}) is not ${first.file}'s (${first.shard.spec_sha256.slice(0, 12)}): parts of two spec versions`
+      );
+    if (s2.seed !== first.shard.seed)
+      problems.push(
+        `${p.file}: seed ${s2.seed}, but ${first.file} has seed ${first.shard.seed}: parts of two comparisons (give every shard the plan's --seed)`
+      );
+    if (s2.of !== first.shard.of)
+      problems.push(`${p.file}: a shard of ${s2.of}, but ${first.file} is a shard of ${first.shard.of}`);
+  }
+  const byIndex = /* @__PURE__ */ new Map();
+  const byBlock = /* @__PURE__ */ new Map();
+  for (const p of parts) {
+    const twice = byIndex.get(p.shard.index);
+    if (twice) problems.push(`shard ${p.shard.index} of ${p.shard.of} twice: ${twice} and ${p.file}`);
+    byIndex.set(p.shard.index, p.file);
+    const blocks = new Set(p.result.cells.map((c4) => c4.block ?? 1));
+    for (const b10 of blocks) {
+      const other = byBlock.get(b10);
+      if (other && other !== p.file) problems.push(`block ${b10} in both ${other} and ${p.file}`);
+      byBlock.set(b10, p.file);
+    }
+  }
+  if (problems.length)
+    throw new InputError(`tiperf merge: these parts do not belong together:
+- ${problems.join("\n- ")}`);
+}
+var runnerOf = (r) => `${r.host.hostname} (${r.host.cpu_model}, ${r.host.cores} cores)`;
+function mergedResult(parts) {
+  const first = parts[0];
+  const { shard: _s, ...base } = first.result;
+  const complete = parts.every((p) => p.result.status === "complete");
+  return {
+    ...base,
+    run_id: `merge-${first.result.run_id}`,
+    status: complete ? "complete" : "failed",
+    ...complete ? {} : { error: "a shard did not complete" },
+    targets: parts.flatMap((p) => p.result.targets),
+    cells: parts.flatMap((p) => p.result.cells).sort((a4, b10) => a4.round - b10.round)
+  };
+}
+function withShards(built, parts, of, missing) {
+  const merged = parts.map((p) => ({
+    index: p.shard.index,
+    blocks: p.shard.blocks,
+    status: p.result.status,
+    runner: runnerOf(p.result),
+    result: p.file
+  })).sort((a4, b10) => a4.index - b10.index);
+  const short = missing.length > 0;
+  const arrived = merged.map(
+    (m3) => `shard ${m3.index}: block(s) ${m3.blocks.join(", ")} on ${m3.runner}${m3.status === "complete" ? "" : `, ${m3.status}`}`
+  ).join("; ");
+  return {
+    ...built,
+    // data that did not arrive can hide a regression: a check never passes without it
+    verdict: short && built.verdict === "pass" ? "inconclusive" : built.verdict,
+    shards: { of, merged, missing },
+    notes: [
+      `${of - missing.length} of ${of} shards merged (${arrived})${short ? `; missing: ${missing.map((k2) => `shard ${k2}`).join(", ")} \u2014 its blocks are not judged, and the check cannot pass without them` : ""}`,
+      ...built.notes
+    ]
+  };
+}
+async function mergeParts(files, opts) {
+  if (files.length === 0)
+    throw new InputError("tiperf merge: give the parts: PART... (result.json files or run directories)");
+  const parts = await Promise.all(files.map(readPart));
+  checkParts(parts);
+  const first = parts[0];
+  const loaded = specOfValue(first.shard.spec, first.result.spec.path);
+  if (loaded.hash !== first.shard.spec_sha256)
+    throw new InputError(
+      `${first.file}: the spec it records does not hash to its spec_sha256: the part was edited`
+    );
+  const plan = loaded.variants;
+  if (!plan) throw new InputError(`${first.file}: its spec has no variants: not a comparison`);
+  const { compare: compare3 } = plan;
+  const of = first.shard.of;
+  const arrived = new Set(parts.filter((p) => p.result.status === "complete").map((p) => p.shard.index));
+  const missing = Array.from({ length: of }, (_, i) => i + 1).filter((k2) => !arrived.has(k2));
+  const result = mergedResult(parts);
+  const control = plan.base.name;
+  const names = plan.all.map((v) => v.name);
+  const looks = lookRounds(compare3.rounds, compare3.max_rounds ?? compare3.rounds).length;
+  const judged2 = judgeFamily(result, plan.base.spec, control, names.slice(1), compare3.confidence, looks);
+  const measured = result.cells.filter((c4) => c4.round > 0);
+  const roundsDone = Math.max(0, ...measured.map((c4) => c4.round));
+  await mkdir6(opts.outDir, { recursive: true });
+  const resultPath = join11(opts.outDir, "result.json");
+  await writeAtomic(resultPath, `${JSON.stringify(result, null, 2)}
+`);
+  const built = buildVerdict({
+    loaded,
+    result,
+    resultPath,
+    infoOf: (v) => {
+      const t = result.targets.find((x4) => x4.variant === v);
+      if (!t) throw new InputError(`tiperf merge: no part recorded variant ${v}'s target`);
+      return t;
+    },
+    compare: compare3,
+    judged: judged2,
+    schedule: {
+      seed: first.shard.seed,
+      order: first.shard.order,
+      looks: lookRounds(compare3.rounds, compare3.rounds),
+      blocks: []
+    },
+    roundsDone,
+    benchmarkSeconds: measured.reduce((s2, c4) => s2 + c4.duration_s + c4.warmup_s, 0) / names.length,
+    profiles: [],
+    runnerNotes: [],
+    ownInstances: true,
+    restartable: true
+  });
+  const verdict = withShards(built, parts, of, missing);
+  const short = missing.length > 0;
+  opts.log(`merge: ${of - missing.length} of ${of} shards, ${measured.length} measured cells`);
+  const files_ = await writeVerdictFiles(verdict, opts.outDir, opts.log, [result]);
+  return {
+    verdict,
+    ...files_,
+    resultPath,
+    // a regression is one whatever else is missing; short of a shard, the check fails as a run that
+    // did not finish does (exit 3), never passes
+    exitCode: verdict.verdict === "regression" || verdict.verdict === "inconclusive" && compare3.inconclusive === "fail" ? EXIT.regression : short ? EXIT.runFailed : EXIT.ok
   };
 }
 
@@ -69096,24 +69244,20 @@ export {
   driverOf,
   DEFAULT_TOLERANCE,
   canonicalJson,
-  specOfValue,
   loadSpec,
   familyOf,
-  judgeFamily,
   judgeStored,
   pct3 as pct,
   ciText,
   isLatency,
   metricName,
   rng,
-  lookRounds,
   esc,
   renderCharts,
   verdictHtml,
   writeHtmlReport,
   md2 as md,
   commentMarkdown,
-  writeVerdictFiles,
   builderOf,
   withSourceBuilds,
   checkOutFile,
@@ -69128,8 +69272,8 @@ export {
   prepareSpec,
   composedSpec,
   narrowSpec,
-  buildVerdict,
   compareSpec,
+  mergeParts,
   parseRepo,
   parsePr,
   apiUrl,

@@ -9912,7 +9912,7 @@ function mariadbCounters(tsv) {
 
 // action/src/targets/mariadb/server.ts
 import { existsSync as existsSync3 } from "node:fs";
-import { rm as rm4 } from "node:fs/promises";
+import { mkdir as mkdir4, rm as rm4 } from "node:fs/promises";
 import { join as join6 } from "node:path";
 var isRoot = () => process.getuid?.() === 0;
 var MARIADB_PROGRAMS = {
@@ -9929,11 +9929,13 @@ function settingArgs(config) {
 }
 function mariadbCommands(o) {
   const dataDir = join6(o.workDir, "data");
+  const tmpDir = join6(o.workDir, "tmp");
   return {
     install: [
       INSTALL_DB(),
       "--no-defaults",
       `--datadir=${dataDir}`,
+      `--tmpdir=${tmpDir}`,
       "--auth-root-authentication-method=normal",
       "--skip-test-db",
       ...isRoot() ? ["--user=root"] : []
@@ -9942,6 +9944,7 @@ function mariadbCommands(o) {
       SERVER(),
       "--no-defaults",
       `--datadir=${dataDir}`,
+      `--tmpdir=${tmpDir}`,
       `--port=${o.port}`,
       "--bind-address=127.0.0.1",
       `--socket=${join6(o.workDir, "mysqld.sock")}`,
@@ -9989,6 +9992,7 @@ async function startMariadb(spec, opts) {
   const errorLog = join6(workDir, "mariadb-error.log");
   const installLog = join6(workDir, "mariadb-install-db.log");
   const logs = [errorLog, join6(workDir, "mariadbd.out"), installLog];
+  await mkdir4(join6(workDir, "tmp"));
   const port2 = await freePort();
   const commands = mariadbCommands({
     workDir,
@@ -11429,7 +11433,7 @@ var clusterReaper = {
 };
 
 // action/src/targets/tidb/deployments/cluster/run.ts
-import { mkdir as mkdir4 } from "node:fs/promises";
+import { mkdir as mkdir5 } from "node:fs/promises";
 import { join as join10 } from "node:path";
 
 // action/src/targets/tidb/haproxy.ts
@@ -11667,7 +11671,7 @@ async function keepMetrics(ctx, d) {
       end: /* @__PURE__ */ new Date(),
       get: (url) => ctx.checks.getJson(url)
     });
-    await mkdir4(join10(ctx.dir, "..", "monitoring"), { recursive: true });
+    await mkdir5(join10(ctx.dir, "..", "monitoring"), { recursive: true });
     await writeAtomic(file, `${JSON.stringify(snap, null, 2)}
 `);
     const kept = Object.values(snap.series).filter((x) => x.data).length;
@@ -12368,7 +12372,7 @@ var HOSTS = {
 };
 
 // action/src/cloud/kubernetes.ts
-import { chmod, mkdir as mkdir5, writeFile as writeFile3 } from "node:fs/promises";
+import { chmod, mkdir as mkdir6, writeFile as writeFile3 } from "node:fs/promises";
 import { join as join12 } from "node:path";
 function kubernetesCloudOf(name) {
   const cloud = KUBERNETES_CLOUDS[name];
@@ -12381,7 +12385,7 @@ async function provisionKubernetes(o) {
   const cloud = kubernetesCloudOf(o.cloud);
   const settings2 = ask.settings;
   const dir = join12(o.runDir, "cloud");
-  await mkdir5(dir, { recursive: true });
+  await mkdir6(dir, { recursive: true });
   const tags = tagsNow(settings2, o.runId);
   const rec = stackRecord({
     ask,
@@ -13464,7 +13468,7 @@ var serverStatus = (d) => ({
 import { join as join14 } from "node:path";
 
 // action/src/targets/tidb/deployments/local/server.ts
-import { chmod as chmod2, copyFile as copyFile2, mkdir as mkdir6, readFile as readFile5, rm as rm6 } from "node:fs/promises";
+import { chmod as chmod2, copyFile as copyFile2, mkdir as mkdir7, readFile as readFile5, rm as rm6 } from "node:fs/promises";
 import { basename as basename4, dirname as dirname4, join as join13 } from "node:path";
 
 // action/src/targets/tidb/status-api.ts
@@ -13539,7 +13543,7 @@ function ensureProgram(program, d) {
 async function placeOf(d) {
   const slot = serverSlots(d);
   const workDir = await makeWorkDir("tidb");
-  await mkdir6(join13(workDir, "tmp"), { recursive: true });
+  await mkdir7(join13(workDir, "tmp"), { recursive: true });
   const port2 = await freePort();
   let statusPort = await freePort();
   for (let i = 0; i < 20 && statusPort === port2; i++) statusPort = await freePort();
@@ -13548,7 +13552,7 @@ async function placeOf(d) {
 }
 async function copyProgram(from, to) {
   await rm6(to, { force: true });
-  await mkdir6(dirname4(to), { recursive: true });
+  await mkdir7(dirname4(to), { recursive: true });
   await copyFile2(from, to);
   await chmod2(to, 493);
 }
@@ -14446,7 +14450,7 @@ function stepsOf(plan, data, loads) {
 }
 
 // action/src/targets/tidb/run.ts
-import { mkdir as mkdir7, writeFile as writeFile4 } from "node:fs/promises";
+import { mkdir as mkdir8, writeFile as writeFile4 } from "node:fs/promises";
 import { join as join16 } from "node:path";
 
 // action/src/targets/tidb/checks.ts
@@ -14717,7 +14721,7 @@ var TidbRun = class {
    * on the load host. A server that does not answer is reported, not fatal.
    */
   async cpuProfiles(r, seconds, dir, prefix) {
-    await mkdir7(dir, { recursive: true });
+    await mkdir8(dir, { recursive: true });
     const take = async (role, planned, kind) => {
       const component = `${role}-server`;
       const address = this.fill(planned);
@@ -14794,7 +14798,7 @@ var TidbRun = class {
   }
   /** Writes the plan's files (topologies, TOML configs, haproxy.cfg) into <run>/tidb/. */
   async writeFiles() {
-    await mkdir7(this.dir, { recursive: true });
+    await mkdir8(this.dir, { recursive: true });
     for (const [name, text] of Object.entries(this.plan.files)) await writeAtomic(join16(this.dir, name), text);
   }
   /** The load host as ssh reaches it (hosts profiles), for the load tools; through the bastion if any. */
