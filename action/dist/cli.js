@@ -51,7 +51,7 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-3LID4KOR.js";
+} from "./chunk-64KEADWU.js";
 import {
   reapLedger
 } from "./chunk-XMB3HUYY.js";
@@ -368,12 +368,14 @@ var COMMANDS = [
       profile: { type: "string", value: "FILE" },
       out: { type: "string", value: "DIR" },
       "run-id": { type: "string", value: "ID" },
+      shards: { type: "string", value: "N" },
       ...COMPOSE,
       ...SIZE
     },
     about: [
       "print (and with --out write) everything a run would do without running anything: for a",
-      "TiDB target the topology.yaml per variant, TOML configs, haproxy.cfg, every tiup, SQL and",
+      "comparison on N runners (--shards N) each shard's blocks and minutes and what the merge",
+      "detects; for a TiDB target the topology.yaml per variant, TOML configs, haproxy.cfg, every tiup, SQL and",
       "load-tool command line in phase order; --profile overrides the spec's target.profile;",
       "--run-id ID plans as the run of that id did (its names): the plan.json a run writes into",
       "its directory is this one's"
@@ -2418,9 +2420,15 @@ async function cmdPlan(args) {
     throw new InputError(
       `tiperf plan: --run-id must be a run id like 20261125T080000Z-pr-1a2b (letters, digits, . _ -), got ${JSON.stringify(runId)}`
     );
+  const shards = values.shards === void 0 ? void 0 : Number(values.shards);
+  if (shards !== void 0 && !(Number.isInteger(shards) && shards >= 1 && shards <= 64))
+    throw new InputError(
+      `tiperf plan: --shards must be a whole number of runners from 1 to 64 (got ${values.shards})`
+    );
   const plan = await planRun(loaded, {
     ...typeof values.profile === "string" ? { profile: values.profile } : {},
-    ...typeof runId === "string" ? { runId } : {}
+    ...typeof runId === "string" ? { runId } : {},
+    ...shards !== void 0 ? { shards } : {}
   });
   process.stdout.write(plan.text);
   if (typeof values.out === "string") {

@@ -15,7 +15,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-3LID4KOR.js";
+} from "./chunk-64KEADWU.js";
 import {
   getInput,
   info,
@@ -302,7 +302,9 @@ async function mainStep() {
     setOutput("verdict", v.verdict);
     setOutput("verdict-json", JSON.stringify(v));
     if (inputs.shard) {
-      log(`shard ${inputs.shard.index} of ${inputs.shard.of}: ${v.verdict} on its own blocks; the merge decides`);
+      log(
+        `shard ${inputs.shard.index} of ${inputs.shard.of}: ${v.verdict} on its own blocks; the merge decides`
+      );
       return;
     }
     const pr = inputs.comment && inputs.repo && inputs.pr ? { ...inputs.repo, pr: inputs.pr } : void 0;

@@ -568,9 +568,15 @@ async function cmdPlan(args: string[]): Promise<number> {
     throw new InputError(
       `tiperf plan: --run-id must be a run id like 20261125T080000Z-pr-1a2b (letters, digits, . _ -), got ${JSON.stringify(runId)}`,
     );
+  const shards = values.shards === undefined ? undefined : Number(values.shards);
+  if (shards !== undefined && !(Number.isInteger(shards) && shards >= 1 && shards <= 64))
+    throw new InputError(
+      `tiperf plan: --shards must be a whole number of runners from 1 to 64 (got ${values.shards})`,
+    );
   const plan = await planRun(loaded, {
     ...(typeof values.profile === "string" ? { profile: values.profile } : {}),
     ...(typeof runId === "string" ? { runId } : {}),
+    ...(shards !== undefined ? { shards } : {}),
   });
   process.stdout.write(plan.text);
   if (typeof values.out === "string") {

@@ -9,6 +9,7 @@ import { resultFiles } from "../../action/src/action/steps.ts";
 import { whatMoved } from "../../action/src/compare/counters.ts";
 import { judgeFamily } from "../../action/src/compare/judge-results.ts";
 import { mergeParts } from "../../action/src/pipeline/merge.ts";
+import { planRun } from "../../action/src/pipeline/plan.ts";
 import { compareSchedule } from "../../action/src/pipeline/schedule.ts";
 import { parseShard, shardBlocks, shardRefusals, shardSchedule } from "../../action/src/pipeline/shard.ts";
 import type { Result } from "../../action/src/result/model.ts";
@@ -99,6 +100,20 @@ describe("shards of one comparison", () => {
     assert.match(r.join("\n"), /compare\.blocks is 2, fewer than 3 shards/);
     assert.match(r.join("\n"), /compare\.max_rounds \(8\)/);
     assert.deepEqual(shardRefusals({ rounds: 6, blocks: 3 }, { index: 1, of: 3 }, true), []);
+  });
+});
+
+describe("tiperf plan --shards N", () => {
+  test("each runner's blocks and minutes, and that the merge judges the same blocks", async () => {
+    const plan = await planRun(loaded, { cores: 2, shards: 3 });
+    assert.deepEqual(plan.refusals, []);
+    const line = plan.text.split("\n").find((l) => l.startsWith("on 3 runner(s)")) ?? "";
+    assert.match(
+      line,
+      /compare --seed 7 --shard K\/3, then tiperf merge\): shard 1: block\(s\) 1, ~\d+ min; shard 2: block\(s\) 2, ~\d+ min; shard 3: block\(s\) 3, ~\d+ min; the check waits ~\d+ min instead of ~\d+/,
+    );
+    const four = await planRun(loaded, { cores: 2, shards: 4 });
+    assert.match(four.refusals.join("\n"), /compare\.blocks is 3, fewer than 4 shards/);
   });
 });
 

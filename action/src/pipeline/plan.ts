@@ -67,6 +67,8 @@ export interface PlanOptions {
   seed?: number;
   /** --shard K/N: this run measures every N-th block of the comparison (pipeline/shard.ts). */
   shard?: Shard;
+  /** plan --shards N: the comparison cut for N runners, each shard's share said. */
+  shards?: number;
   /** The target's plan, made already (by the deployment once its machines exist). */
   target?: TargetPlan;
 }
@@ -268,8 +270,10 @@ export async function planRun(given: LoadedSpec, o: PlanOptions): Promise<RunPla
   );
   const detect = whole ? detectionOf(loaded, whole.looks.length) : undefined;
   const { schedule, shardLine, shardRefused } = shareOf(loaded, whole, o, est.seconds);
+  const runners = o.shards && whole ? runnersOf(loaded, whole, o.shards, est.seconds) : undefined;
   const refusals = [
     ...shardRefused,
+    ...(runners?.refusals ?? []),
     ...target.refusals,
     ...budgetRefusal(loaded, est.seconds),
     ...duetRefusals(loaded, target, o.cores),
@@ -284,6 +288,7 @@ export async function planRun(given: LoadedSpec, o: PlanOptions): Promise<RunPla
     ...(designLine ? [designLine] : []),
     est.text,
     ...(shardLine ? [shardLine] : []),
+    ...(runners?.lines ?? []),
     ...(confirm && !o.shard ? [confirm.text] : []),
     ...(cost.text ? [cost.text] : []),
     ...(detect?.lines ?? []),
@@ -466,6 +471,22 @@ function orderLineOf(
     )
     .join("");
   return `variants compared: ${order}${auto}, both at once, each pair (server and load generator) on a CPU set of its own (${sets.join(" | ")}), the sets passed round every ${loaded.variants?.compare.swap}s${caveats}`;
+}
+
+/** plan --shards N: each runner's blocks and minutes; the merge judges the same blocks as one run. */
+function runnersOf(loaded: LoadedSpec, whole: CompareSchedule, n: number, seconds: number) {
+  if (!loaded.variants)
+    return { lines: [], refusals: ["--shards: only a comparison (a spec with variants) is cut into shards"] };
+  const refusals = shardRefusals(loaded.variants.compare, { index: 1, of: n }, true);
+  const shares = Array.from({ length: n }, (_, i) => shardSchedule(whole, { index: i + 1, of: n }));
+  const minutes = (s: CompareSchedule) => Math.ceil((seconds * s.blocks.length) / whole.blocks.length / 60);
+  const longest = Math.max(...shares.map(minutes));
+  return {
+    refusals,
+    lines: [
+      `on ${n} runner(s) (compare --seed ${whole.seed} --shard K/${n}, then tiperf merge): ${shares.map((s) => `shard ${s.shard?.index}: block(s) ${s.blocks.map((b) => b.block).join(", ")}, ~${minutes(s)} min`).join("; ")}; the check waits ~${longest} min instead of ~${Math.ceil(seconds / 60)}, and the merged verdict judges the same ${whole.blocks.length} blocks as one run: the smallest changes it detects are the ones above (more runners with more blocks, --blocks, detect smaller ones in the same time)`,
+    ],
+  };
 }
 
 /** --shard K/N: the share of the whole schedule this run takes, the plan's line on it, refusals. */

@@ -60819,8 +60819,10 @@ async function planRun(given, o) {
   );
   const detect = whole ? detectionOf(loaded, whole.looks.length) : void 0;
   const { schedule, shardLine, shardRefused } = shareOf(loaded, whole, o, est.seconds);
+  const runners = o.shards && whole ? runnersOf(loaded, whole, o.shards, est.seconds) : void 0;
   const refusals = [
     ...shardRefused,
+    ...runners?.refusals ?? [],
     ...target2.refusals,
     ...budgetRefusal(loaded, est.seconds),
     ...duetRefusals(loaded, target2, o.cores),
@@ -60835,6 +60837,7 @@ async function planRun(given, o) {
     ...designLine ? [designLine] : [],
     est.text,
     ...shardLine ? [shardLine] : [],
+    ...runners?.lines ?? [],
     ...confirm && !o.shard ? [confirm.text] : [],
     ...cost.text ? [cost.text] : [],
     ...detect?.lines ?? [],
@@ -60967,6 +60970,20 @@ function orderLineOf(given, loaded, target2, cores2) {
     (c4) => `; ${c4}: a quota is a share of one CPU's time, which binds only where the server would take more than that of its pair's set (tiperf reads the servers' cgroup throttling over every measured run and says so where a quota never bound)`
   ).join("");
   return `variants compared: ${order}${auto}, both at once, each pair (server and load generator) on a CPU set of its own (${sets.join(" | ")}), the sets passed round every ${loaded.variants?.compare.swap}s${caveats}`;
+}
+function runnersOf(loaded, whole, n, seconds2) {
+  if (!loaded.variants)
+    return { lines: [], refusals: ["--shards: only a comparison (a spec with variants) is cut into shards"] };
+  const refusals = shardRefusals(loaded.variants.compare, { index: 1, of: n }, true);
+  const shares = Array.from({ length: n }, (_, i) => shardSchedule(whole, { index: i + 1, of: n }));
+  const minutes3 = (s2) => Math.ceil(seconds2 * s2.blocks.length / whole.blocks.length / 60);
+  const longest = Math.max(...shares.map(minutes3));
+  return {
+    refusals,
+    lines: [
+      `on ${n} runner(s) (compare --seed ${whole.seed} --shard K/${n}, then tiperf merge): ${shares.map((s2) => `shard ${s2.shard?.index}: block(s) ${s2.blocks.map((b10) => b10.block).join(", ")}, ~${minutes3(s2)} min`).join("; ")}; the check waits ~${longest} min instead of ~${Math.ceil(seconds2 / 60)}, and the merged verdict judges the same ${whole.blocks.length} blocks as one run: the smallest changes it detects are the ones above (more runners with more blocks, --blocks, detect smaller ones in the same time)`
+    ]
+  };
 }
 function shareOf(loaded, whole, o, seconds2) {
   const shard = o.shard;
