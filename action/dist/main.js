@@ -15,7 +15,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-64KEADWU.js";
+} from "./chunk-K5SR25O5.js";
 import {
   getInput,
   info,

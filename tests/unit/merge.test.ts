@@ -175,6 +175,36 @@ describe("tiperf merge", () => {
     assert.ok(b);
   });
 
+  test("runners as a factor: each runner's change beside the spread within one; a runner apart stands out", async () => {
+    const two = parts(3, (r, k) => {
+      r.host = { ...r.host, hostname: k === 2 ? "runner-b" : "runner-a" };
+    });
+    const same = await mergeParts(two, { outDir: tempDir(), log: () => {} });
+    const line = same.verdict.notes.find((n) => n.startsWith("runners as a factor")) ?? "";
+    assert.match(
+      line,
+      /^runners as a factor \(tps, head against base, .*\): runner-a [+−]\d+\.\d% \(4 block\(s\)\), runner-b [+−]\d+\.\d% \(2 block\(s\)\); the blocks within a runner spread ±\d+\.\d%/,
+    );
+    // runner b's machine makes head 40% faster than base: it stands out
+    const apart = parts(3, (r, k) => {
+      r.host = { ...r.host, hostname: k === 2 ? "runner-b" : "runner-a" };
+      if (k === 2)
+        r.cells = r.cells.map((c) =>
+          c.variant === "head" && c.metrics.tps
+            ? { ...c, metrics: { ...c.metrics, tps: { ...c.metrics.tps, value: c.metrics.tps.value * 1.4 } } }
+            : c,
+        );
+    });
+    const out = await mergeParts(apart, { outDir: tempDir(), log: () => {} });
+    assert.ok(
+      out.verdict.notes.some((n) =>
+        /^runner runner-b stands out: its blocks differ from the other runners' by \+\d+\.\d%/.test(n),
+      ),
+      out.verdict.notes.join("\n"),
+    );
+    assert.ok(!same.verdict.notes.some((n) => /stands out/.test(n)));
+  });
+
   test("a shard that never arrived, or was cancelled, is named and the check does not pass", async () => {
     // an A/A of the same rounds (head's rounds relabelled as base's twin) would pass whole
     const aa = (r: Result) => {

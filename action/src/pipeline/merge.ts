@@ -4,6 +4,7 @@
 import { mkdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { judgeFamily } from "../compare/judge-results.ts";
+import { mean, stddev } from "../compare/stats.ts";
 import type { Verdict } from "../compare/verdict.ts";
 import { EXIT, InputError } from "../errors.ts";
 import { type VerdictFiles, writeVerdictFiles } from "../report/verdict-files.ts";
@@ -78,6 +79,54 @@ function mergedResult(parts: Part[]): Result {
   };
 }
 
+/**
+ * Runners as a factor, like instances: per judged cell, the mean change of each runner's blocks
+ * beside the spread of the blocks within a runner; a runner whose blocks sit apart from the
+ * others' by more than 3 times that spread (and 1%) is said to stand out.
+ */
+export function runnerSpread(parts: Part[], control: string, variant: string, metric: string): string[] {
+  const runners = new Map<string, number[]>();
+  const keys = new Set<string>();
+  for (const p of parts) {
+    const by = new Map<string, { base: number[]; head: number[] }>();
+    for (const c of p.result.cells) {
+      const v = c.metrics[metric]?.value;
+      if (c.round === 0 || c.status !== "ok" || v === undefined || v <= 0) continue;
+      if (c.variant !== control && c.variant !== variant) continue;
+      const key = `${c.workload}\u0000${c.threads}\u0000${c.block ?? 1}`;
+      keys.add(key);
+      const e = by.get(key) ?? { base: [], head: [] };
+      (c.variant === control ? e.base : e.head).push(Math.log(v));
+      by.set(key, e);
+    }
+    const logs = [...by.values()]
+      .filter((e) => e.base.length && e.head.length)
+      .map((e) => mean(e.head) - mean(e.base));
+    const host = p.result.host.hostname;
+    runners.set(host, [...(runners.get(host) ?? []), ...logs]);
+  }
+  if (runners.size < 2) return [];
+  const within = Math.sqrt(
+    mean([...runners.values()].filter((xs) => xs.length > 1).map((xs) => stddev(xs) ** 2)),
+  );
+  const pct = (x: number) => `${x >= 0 ? "+" : "−"}${Math.abs((Math.exp(x) - 1) * 100).toFixed(1)}%`;
+  const shown = [...runners.entries()].map(
+    ([host, xs]) => `${host} ${pct(mean(xs))} (${xs.length} block(s))`,
+  );
+  const out = [
+    `runners as a factor (${metric}, ${variant} against ${control}, mean over each runner's blocks of every cell): ${shown.join(", ")}; the blocks within a runner spread ${Number.isFinite(within) ? `±${(within * 100).toFixed(1)}%` : "unknown (one block each)"}`,
+  ];
+  for (const [host, xs] of runners) {
+    const others = [...runners.entries()].filter(([h]) => h !== host).flatMap(([, v]) => v);
+    const gap = mean(xs) - mean(others);
+    if (Number.isFinite(within) && Math.abs(gap) > Math.max(3 * within, 0.01))
+      out.push(
+        `runner ${host} stands out: its blocks differ from the other runners' by ${pct(gap)}, beyond 3 times the spread within a runner; its machine may differ (CPU, neighbours): compare its host facts in the parts`,
+      );
+  }
+  return out;
+}
+
 /** The merged verdict with its shards said: which arrived, on which runner, and which did not. */
 function withShards(built: Verdict, parts: Part[], of: number, missing: number[]): Verdict {
   const merged = parts
@@ -103,6 +152,7 @@ function withShards(built: Verdict, parts: Part[], of: number, missing: number[]
     shards: { of, merged, missing },
     notes: [
       `${of - missing.length} of ${of} shards merged (${arrived})${short ? `; missing: ${missing.map((k) => `shard ${k}`).join(", ")} — its blocks are not judged, and the check cannot pass without them` : ""}`,
+      ...runnerSpread(parts, built.base.variant, built.head.variant, built.cells[0]?.metric ?? "tps"),
       ...built.notes,
     ],
   };

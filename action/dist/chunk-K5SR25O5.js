@@ -64552,6 +64552,46 @@ function mergedResult(parts) {
     cells: parts.flatMap((p) => p.result.cells).sort((a4, b10) => a4.round - b10.round)
   };
 }
+function runnerSpread(parts, control, variant, metric) {
+  const runners = /* @__PURE__ */ new Map();
+  const keys4 = /* @__PURE__ */ new Set();
+  for (const p of parts) {
+    const by = /* @__PURE__ */ new Map();
+    for (const c4 of p.result.cells) {
+      const v = c4.metrics[metric]?.value;
+      if (c4.round === 0 || c4.status !== "ok" || v === void 0 || v <= 0) continue;
+      if (c4.variant !== control && c4.variant !== variant) continue;
+      const key2 = `${c4.workload}\0${c4.threads}\0${c4.block ?? 1}`;
+      keys4.add(key2);
+      const e = by.get(key2) ?? { base: [], head: [] };
+      (c4.variant === control ? e.base : e.head).push(Math.log(v));
+      by.set(key2, e);
+    }
+    const logs = [...by.values()].filter((e) => e.base.length && e.head.length).map((e) => mean(e.head) - mean(e.base));
+    const host = p.result.host.hostname;
+    runners.set(host, [...runners.get(host) ?? [], ...logs]);
+  }
+  if (runners.size < 2) return [];
+  const within2 = Math.sqrt(
+    mean([...runners.values()].filter((xs) => xs.length > 1).map((xs) => stddev(xs) ** 2))
+  );
+  const pct4 = (x4) => `${x4 >= 0 ? "+" : "\u2212"}${Math.abs((Math.exp(x4) - 1) * 100).toFixed(1)}%`;
+  const shown = [...runners.entries()].map(
+    ([host, xs]) => `${host} ${pct4(mean(xs))} (${xs.length} block(s))`
+  );
+  const out = [
+    `runners as a factor (${metric}, ${variant} against ${control}, mean over each runner's blocks of every cell): ${shown.join(", ")}; the blocks within a runner spread ${Number.isFinite(within2) ? `\xB1${(within2 * 100).toFixed(1)}%` : "unknown (one block each)"}`
+  ];
+  for (const [host, xs] of runners) {
+    const others = [...runners.entries()].filter(([h2]) => h2 !== host).flatMap(([, v]) => v);
+    const gap = mean(xs) - mean(others);
+    if (Number.isFinite(within2) && Math.abs(gap) > Math.max(3 * within2, 0.01))
+      out.push(
+        `runner ${host} stands out: its blocks differ from the other runners' by ${pct4(gap)}, beyond 3 times the spread within a runner; its machine may differ (CPU, neighbours): compare its host facts in the parts`
+      );
+  }
+  return out;
+}
 function withShards(built, parts, of, missing) {
   const merged = parts.map((p) => ({
     index: p.shard.index,
@@ -64571,6 +64611,7 @@ function withShards(built, parts, of, missing) {
     shards: { of, merged, missing },
     notes: [
       `${of - missing.length} of ${of} shards merged (${arrived})${short ? `; missing: ${missing.map((k2) => `shard ${k2}`).join(", ")} \u2014 its blocks are not judged, and the check cannot pass without them` : ""}`,
+      ...runnerSpread(parts, built.base.variant, built.head.variant, built.cells[0]?.metric ?? "tps"),
       ...built.notes
     ]
   };
