@@ -51,7 +51,7 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-K5SR25O5.js";
+} from "./chunk-TIBNUSYF.js";
 import {
   reapLedger
 } from "./chunk-XMB3HUYY.js";

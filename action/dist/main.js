@@ -15,7 +15,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-K5SR25O5.js";
+} from "./chunk-TIBNUSYF.js";
 import {
   getInput,
   info,

@@ -175,6 +175,69 @@ export interface Samples {
   only?: { side: "base" | "head"; per_op: number; rounds: number };
 }
 
+/**
+ * A count per operation judged as a count, where a ratio of rounds says nothing: 0 on both sides
+ * in every round, work one side alone did, or too few events to judge; undefined otherwise.
+ */
+function countJudgement(
+  id: CellKey & { metric: string },
+  rule: MetricRule,
+  samples: Samples,
+  paired: boolean,
+): CellJudgement | undefined {
+  const { metric } = id;
+  const { base, head } = samples;
+  const fixed = {
+    ...id,
+    better: rule.better,
+    tolerance: rule.tolerance,
+    mde: null,
+    method: paired ? ("paired-t" as const) : ("welch-t" as const),
+  };
+  // a count per operation that both sides did not do at all, in every round (coprocessor requests
+  // of point gets): exactly unchanged
+  if (base.length === 0 && head.length === 0 && samples.zeros)
+    return {
+      ...fixed,
+      base: 0,
+      head: 0,
+      change: 0,
+      ci: [0, 0],
+      verdict: "unchanged",
+      n: samples.zeros,
+      reason: `${metric} was 0 on both sides in every round`,
+    };
+  if (samples.only) {
+    const { side, per_op, rounds } = samples.only;
+    // more of a lower-is-better count, or less of a higher-is-better one, is worse
+    const worse = (side === "head") === (rule.better === "lower");
+    return {
+      ...fixed,
+      base: side === "base" ? per_op : 0,
+      head: side === "head" ? per_op : 0,
+      change: side === "head" ? null : -1,
+      ci: null,
+      verdict: worse ? "regression" : "improvement",
+      n: rounds,
+      reason: `${metric}: ${side === "head" ? "0 in every round of base" : "0 in every round of head"}, ${per_op.toPrecision(3)} an operation in every round of ${side} (${MIN_EVENTS} or more a window)`,
+    };
+  }
+  // a count that no window saw 20 times on either side (a few stray coprocessor requests among
+  // thousands of point gets): too rare to judge per operation, and said so
+  if (samples.rare)
+    return {
+      ...fixed,
+      base: base.length ? mean(base) : null,
+      head: head.length ? mean(head) : null,
+      change: null,
+      ci: null,
+      verdict: "unchanged",
+      n: base.length + (samples.zeros ?? 0),
+      reason: `${metric}: fewer than ${MIN_EVENTS} in every window on both sides (${samples.rare.base.toFixed(1)} and ${samples.rare.head.toFixed(1)} a window on average): too rare to judge per operation`,
+    };
+  return undefined;
+}
+
 export function judgeCell(
   key: CellKey,
   metric: string,
@@ -185,59 +248,8 @@ export function judgeCell(
 ): CellJudgement {
   const id = { ...key, metric };
   const { base, head } = samples;
-  // a count per operation that both sides did not do at all, in every round (coprocessor requests
-  // of point gets): exactly unchanged
-  if (base.length === 0 && head.length === 0 && samples.zeros)
-    return {
-      ...id,
-      better: rule.better,
-      tolerance: rule.tolerance,
-      base: 0,
-      head: 0,
-      change: 0,
-      ci: [0, 0],
-      mde: null,
-      verdict: "unchanged",
-      n: samples.zeros,
-      method: paired ? "paired-t" : "welch-t",
-      reason: `${metric} was 0 on both sides in every round`,
-    };
-  if (samples.only) {
-    const { side, per_op, rounds } = samples.only;
-    // more of a lower-is-better count, or less of a higher-is-better one, is worse
-    const worse = (side === "head") === (rule.better === "lower");
-    return {
-      ...id,
-      better: rule.better,
-      tolerance: rule.tolerance,
-      base: side === "base" ? per_op : 0,
-      head: side === "head" ? per_op : 0,
-      change: side === "head" ? null : -1,
-      ci: null,
-      mde: null,
-      verdict: worse ? "regression" : "improvement",
-      n: rounds,
-      method: paired ? "paired-t" : "welch-t",
-      reason: `${metric}: ${side === "head" ? "0 in every round of base" : "0 in every round of head"}, ${per_op.toPrecision(3)} an operation in every round of ${side} (${MIN_EVENTS} or more a window)`,
-    };
-  }
-  // a count that no window saw 20 times on either side (a few stray coprocessor requests among
-  // thousands of point gets): too rare to judge per operation, and said so
-  if (samples.rare)
-    return {
-      ...id,
-      better: rule.better,
-      tolerance: rule.tolerance,
-      base: base.length ? mean(base) : null,
-      head: head.length ? mean(head) : null,
-      change: null,
-      ci: null,
-      mde: null,
-      verdict: "unchanged",
-      n: base.length + (samples.zeros ?? 0),
-      method: paired ? "paired-t" : "welch-t",
-      reason: `${metric}: fewer than ${MIN_EVENTS} in every window on both sides (${samples.rare.base.toFixed(1)} and ${samples.rare.head.toFixed(1)} a window on average): too rare to judge per operation`,
-    };
+  const counted = countJudgement(id, rule, samples, paired);
+  if (counted) return counted;
   // paired rounds from more than one block: the instances are the unit (stats.ts blockLogShift)
   const blocks = paired && samples.blocks && new Set(samples.blocks).size > 1 ? samples.blocks : undefined;
   const means = centres(base, head, paired, blocks);

@@ -2226,57 +2226,59 @@ function centres(base, head, paired, blocks) {
   );
   return { base: gm(kept.map((i) => base[i])), head: gm(kept.map((i) => head[i])) };
 }
-function judgeCell(key2, metric, rule4, samples, alphaPerCell2, paired) {
-  const id2 = { ...key2, metric };
+function countJudgement(id2, rule4, samples, paired) {
+  const { metric } = id2;
   const { base, head } = samples;
+  const fixed = {
+    ...id2,
+    better: rule4.better,
+    tolerance: rule4.tolerance,
+    mde: null,
+    method: paired ? "paired-t" : "welch-t"
+  };
   if (base.length === 0 && head.length === 0 && samples.zeros)
     return {
-      ...id2,
-      better: rule4.better,
-      tolerance: rule4.tolerance,
+      ...fixed,
       base: 0,
       head: 0,
       change: 0,
       ci: [0, 0],
-      mde: null,
       verdict: "unchanged",
       n: samples.zeros,
-      method: paired ? "paired-t" : "welch-t",
       reason: `${metric} was 0 on both sides in every round`
     };
   if (samples.only) {
     const { side, per_op, rounds } = samples.only;
     const worse = side === "head" === (rule4.better === "lower");
     return {
-      ...id2,
-      better: rule4.better,
-      tolerance: rule4.tolerance,
+      ...fixed,
       base: side === "base" ? per_op : 0,
       head: side === "head" ? per_op : 0,
       change: side === "head" ? null : -1,
       ci: null,
-      mde: null,
       verdict: worse ? "regression" : "improvement",
       n: rounds,
-      method: paired ? "paired-t" : "welch-t",
       reason: `${metric}: ${side === "head" ? "0 in every round of base" : "0 in every round of head"}, ${per_op.toPrecision(3)} an operation in every round of ${side} (${MIN_EVENTS} or more a window)`
     };
   }
   if (samples.rare)
     return {
-      ...id2,
-      better: rule4.better,
-      tolerance: rule4.tolerance,
+      ...fixed,
       base: base.length ? mean(base) : null,
       head: head.length ? mean(head) : null,
       change: null,
       ci: null,
-      mde: null,
       verdict: "unchanged",
       n: base.length + (samples.zeros ?? 0),
-      method: paired ? "paired-t" : "welch-t",
       reason: `${metric}: fewer than ${MIN_EVENTS} in every window on both sides (${samples.rare.base.toFixed(1)} and ${samples.rare.head.toFixed(1)} a window on average): too rare to judge per operation`
     };
+  return void 0;
+}
+function judgeCell(key2, metric, rule4, samples, alphaPerCell2, paired) {
+  const id2 = { ...key2, metric };
+  const { base, head } = samples;
+  const counted = countJudgement(id2, rule4, samples, paired);
+  if (counted) return counted;
   const blocks = paired && samples.blocks && new Set(samples.blocks).size > 1 ? samples.blocks : void 0;
   const means = centres(base, head, paired, blocks);
   if (base.length === 0 || head.length === 0) {
