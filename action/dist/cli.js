@@ -51,10 +51,10 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-TIBNUSYF.js";
+} from "./chunk-IIKMEYQL.js";
 import {
   reapLedger
-} from "./chunk-XMB3HUYY.js";
+} from "./chunk-CZ2H4YHB.js";
 import {
   EXPIRES,
   KubeClient,
@@ -72,7 +72,7 @@ import {
   require_dist,
   writeAtomic,
   writeResult
-} from "./chunk-JILLLYIB.js";
+} from "./chunk-WHCZG4PR.js";
 import {
   CLOUDS,
   Interrupted,
@@ -80,7 +80,7 @@ import {
   installSignalTeardown,
   ledgerDir,
   teardownAll
-} from "./chunk-KKRREON7.js";
+} from "./chunk-ACUMI6J7.js";
 import {
   external_exports,
   parseAge
@@ -1197,13 +1197,15 @@ function initFiles(kase, root = tiperfRoot()) {
       return {
         "perf/pr.yaml": tidbSpec("pr", PR_HEADER),
         "perf/local.yaml": profile(root, "infra/profiles/local.yaml"),
-        ".github/workflows/perf-pr.yml": read(root, "action/examples/perf-pr.yml")
+        ".github/workflows/perf-pr.yml": read(root, "action/examples/perf-pr.yml"),
+        ".github/workflows/perf-pr-comment.yml": read(root, "action/examples/perf-pr-comment.yml")
       };
     case "tidb":
       return {
         ".github/tiperf/source-pr.yaml": sourceSpec(root),
         ".github/tiperf/local.yaml": profile(root, "infra/profiles/local.yaml"),
-        ".github/workflows/tidb-source-pr.yml": read(root, "action/examples/tidb-source-pr.yml")
+        ".github/workflows/tidb-source-pr.yml": read(root, "action/examples/tidb-source-pr.yml"),
+        ".github/workflows/perf-pr-comment.yml": read(root, "action/examples/perf-pr-comment.yml")
       };
     case "dispatch":
       return {

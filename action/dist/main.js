@@ -15,7 +15,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-TIBNUSYF.js";
+} from "./chunk-IIKMEYQL.js";
 import {
   getInput,
   info,
@@ -28,14 +28,14 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-JILLLYIB.js";
+} from "./chunk-WHCZG4PR.js";
 import {
   Interrupted,
   installCrashTeardown,
   installSignalTeardown,
   ledgerDir,
   teardownAll
-} from "./chunk-KKRREON7.js";
+} from "./chunk-ACUMI6J7.js";
 import "./chunk-5YWOBDEV.js";
 import {
   EXIT,
@@ -46,11 +46,11 @@ import {
 import "./chunk-3EADY6QU.js";
 
 // action/src/action/steps.ts
-import { existsSync as existsSync2, readdirSync, readFileSync } from "node:fs";
+import { existsSync as existsSync2, readdirSync, readFileSync as readFileSync2 } from "node:fs";
 import { basename, dirname, join, sep } from "node:path";
 
 // action/src/action/inputs.ts
-import { existsSync, statSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 var MODES = ["compare", "run", "diff", "publish", "merge"];
 var FAIL_ON = ["regression", "inconclusive", "never"];
 var GIT_REF = /^(?!-)(?!.*\.\.)[A-Za-z0-9._/@^~+-]{1,200}$/;
@@ -93,6 +93,30 @@ function version(name, value) {
     throw new InputError(`'${name}' input must be a TiDB version like v8.5.0 or nightly (got ${value})`);
   return value;
 }
+function publishInputs(get, mode) {
+  const json = get("verdict-json");
+  const path = file("verdict-file", get("verdict-file"));
+  const sha = get("head-sha");
+  if (mode !== "publish") {
+    const given = ["verdict-json", "verdict-file", "head-sha"].filter((k) => get(k));
+    if (given.length) throw new InputError(`'${given[0]}' input is for mode publish (got mode ${mode})`);
+    return {};
+  }
+  if (json && path) throw new InputError("'verdict-json' and 'verdict-file' inputs exclude each other");
+  if (!json && !path)
+    throw new InputError(
+      "mode publish needs 'verdict-json' (the verdict output of the benchmark job) or 'verdict-file' (a verdict.json downloaded from its run)"
+    );
+  if (sha && !/^[0-9a-f]{40}$/.test(sha))
+    throw new InputError(
+      `'head-sha' input must be a full commit SHA, 40 hex digits (got ${JSON.stringify(sha)})`
+    );
+  return {
+    verdictJson: path ? readFileSync(path, "utf8") : json,
+    verdictFrom: path ? `'verdict-file' input (${path})` : "'verdict-json' input",
+    ...sha ? { headSha: sha } : {}
+  };
+}
 function readInputs(get, env, event2) {
   const mode = oneOf("mode", get("mode") || "compare", MODES);
   const inputs = {
@@ -119,7 +143,7 @@ function readInputs(get, env, event2) {
     setup: bool("setup", get("setup")),
     matrix: get("matrix") || void 0,
     out: get("out") || "tiperf-results",
-    verdictJson: get("verdict-json") || void 0
+    ...publishInputs(get, mode)
   };
   if (get("shard")) {
     if (mode !== "compare") throw new InputError(`'shard' input is for mode compare (got mode ${mode})`);
@@ -137,10 +161,6 @@ function readInputs(get, env, event2) {
     throw new InputError(`'spec' input is required in mode ${mode}`);
   if (mode === "diff" && !inputs.baseline)
     throw new InputError("'baseline' input is required in mode diff (a stored result under baselines/)");
-  if (mode === "publish" && !inputs.verdictJson)
-    throw new InputError(
-      "'verdict-json' input is required in mode publish (the verdict of the benchmark job)"
-    );
   if (inputs.baseRef === void 0 !== (inputs.headRef === void 0))
     throw new InputError("'base-ref' and 'head-ref' inputs go together: give both or neither");
   if (inputs.baseRef && (inputs.baseConfig || inputs.headConfig))
@@ -162,7 +182,7 @@ function event() {
   const file2 = process.env.GITHUB_EVENT_PATH;
   if (!file2) return void 0;
   try {
-    return JSON.parse(readFileSync(file2, "utf8"));
+    return JSON.parse(readFileSync2(file2, "utf8"));
   } catch {
     return void 0;
   }
@@ -173,12 +193,12 @@ async function produce(inputs, signal) {
     try {
       raw = JSON.parse(inputs.verdictJson ?? "");
     } catch (e) {
-      throw new InputError(`'verdict-json' input is not JSON (${e.message})`);
+      throw new InputError(`${inputs.verdictFrom} is not JSON (${e.message})`);
     }
     const parsed = VerdictSchema.safeParse(raw);
     if (!parsed.success)
       throw new InputError(
-        `'verdict-json' input is not a tiperf verdict (${parsed.error.issues[0]?.message})`
+        `${inputs.verdictFrom} is not a tiperf verdict (${parsed.error.issues[0]?.message})`
       );
     return { verdict: parsed.data };
   }
@@ -190,6 +210,8 @@ async function produce(inputs, signal) {
         EXIT.runFailed
       );
     const outcome = await mergeParts(parts, { outDir: join(inputs.out, "merged"), log });
+    const commits = partsProvenance(parts);
+    if (commits) outcome.verdict.provenance = commits;
     return { verdict: outcome.verdict, reportPath: outcome.htmlPath, resultPath: outcome.resultPath };
   }
   const prepared = await prepareSpec({
@@ -227,6 +249,20 @@ async function produce(inputs, signal) {
 function resultFiles(dir) {
   return readdirSync(dir, { recursive: true, encoding: "utf8" }).filter((p) => basename(p) === "result.json" && !p.split(sep).includes("confirm")).map((p) => join(dir, p)).sort();
 }
+function partsProvenance(parts) {
+  const seen = /* @__PURE__ */ new Set();
+  for (const part of parts) {
+    const file2 = join(dirname(part), "verdict.json");
+    let p;
+    try {
+      p = VerdictSchema.parse(JSON.parse(readFileSync2(file2, "utf8"))).provenance;
+    } catch {
+      return void 0;
+    }
+    seen.add(JSON.stringify({ base_sha: p?.base_sha, head_sha: p?.head_sha, pr: p?.pr }));
+  }
+  return seen.size === 1 ? JSON.parse([...seen][0]) : void 0;
+}
 async function provenance(inputs, env) {
   const sha = async (ref2) => {
     if (!ref2) return void 0;
@@ -240,8 +276,20 @@ async function provenance(inputs, env) {
   return {
     ...base ? { base_sha: base } : {},
     ...head ? { head_sha: head } : {},
+    ...inputs.pr ? { pr: inputs.pr } : {},
     ...run ? { run_url: run, artifacts_url: `${run}#artifacts` } : {}
   };
+}
+function handedOver(inputs, v) {
+  if (!inputs.headSha) return inputs.pr;
+  const of = v.provenance?.head_sha;
+  if (of !== inputs.headSha)
+    throw new InputError(
+      `${inputs.verdictFrom} is of head ${of ?? "(no commit recorded)"}, not of ${inputs.headSha} ('head-sha' input): not posted`
+    );
+  const pr = inputs.pr ?? v.provenance?.pr;
+  if (!pr) throw new InputError(`${inputs.verdictFrom} names no pull request, and no 'pr' input was given`);
+  return pr;
 }
 function failure(inputs, v) {
   if (inputs.failOn === "never") return void 0;
@@ -292,7 +340,7 @@ async function mainStep() {
     }
     const v = produced.verdict;
     if (inputs.mode !== "publish") {
-      v.provenance = await provenance(inputs, process.env);
+      v.provenance = { ...v.provenance, ...await provenance(inputs, process.env) };
       if (produced.resultPath) {
         const file2 = join(dirname(produced.resultPath), "verdict.json");
         if (existsSync2(file2)) await writeAtomic(file2, `${JSON.stringify(v, null, 2)}
@@ -307,9 +355,11 @@ async function mainStep() {
       );
       return;
     }
-    const pr = inputs.comment && inputs.repo && inputs.pr ? { ...inputs.repo, pr: inputs.pr } : void 0;
+    const number = handedOver(inputs, v);
+    const pr = inputs.comment && inputs.repo && number ? { ...inputs.repo, pr: number } : void 0;
     const outcome = await publishVerdict(v, {
       pr,
+      ...inputs.headSha ? { ofCommit: inputs.headSha } : {},
       token: inputs.token,
       matrix: inputs.matrix,
       fullReport: "the run's report artifact",

@@ -4,16 +4,16 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   reapLedger
-} from "./chunk-XMB3HUYY.js";
+} from "./chunk-CZ2H4YHB.js";
 import {
   getState,
   info,
   setFailed
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-JILLLYIB.js";
+import "./chunk-WHCZG4PR.js";
 import {
   ledgerDir
-} from "./chunk-KKRREON7.js";
+} from "./chunk-ACUMI6J7.js";
 import "./chunk-5YWOBDEV.js";
 import "./chunk-YA335ON3.js";
 import "./chunk-3EADY6QU.js";

@@ -24,7 +24,13 @@ const git = (cwd: string, ...args: string[]) =>
 /** A repository like a user's: the action, the PR workflow and a spec, with base and head commits. */
 function makeRepo(): string {
   const repo = tempDir("tiperf-e2e-");
-  for (const p of ["action/action.yml", "action/dist", "scripts/setup.sh", ".github/workflows/perf-pr.yml"]) {
+  for (const p of [
+    "action/action.yml",
+    "action/dist",
+    "scripts/setup.sh",
+    ".github/workflows/perf-pr.yml",
+    ".github/workflows/perf-pr-comment.yml",
+  ]) {
     cpSync(join(ROOT, p), join(repo, p), { recursive: true });
   }
   mkdirSync(join(repo, "workloads"));
@@ -73,6 +79,42 @@ interface PrEvent {
   env?: string[];
   /** More repository variables (NAME=value), e.g. TIPERF_SHARDS=3. */
   vars?: string[];
+  /** A workflow_run event instead (perf-pr's run completed), run on the default branch: that run's id and conclusion. */
+  workflowRun?: { id: number; conclusion: string };
+}
+
+/** The event's payload: a pull_request event, or the workflow_run event of its completed run. */
+function payload(e: PrEvent, base: string, head: string): object {
+  const number = e.number ?? 5;
+  const repository = { full_name: "tiperf/e2e", name: "e2e", owner: { login: "tiperf" } };
+  const headRepo = { full_name: e.headRepo ?? "tiperf/e2e" };
+  if (e.workflowRun)
+    return {
+      action: "completed",
+      workflow_run: {
+        id: e.workflowRun.id,
+        name: "perf-pr",
+        event: "pull_request",
+        conclusion: e.workflowRun.conclusion,
+        head_sha: head,
+        head_repository: headRepo,
+        // a fork's PR is not listed here (GitHub lists only the repository's own branches)
+        pull_requests: [],
+      },
+      repository,
+    };
+  return {
+    action: e.action ?? "synchronize",
+    number,
+    pull_request: {
+      number,
+      base: { sha: base, ref: "main", repo: { full_name: "tiperf/e2e" } },
+      head: { sha: head, ref: "change", repo: headRepo },
+      labels: (e.labels ?? []).map((n) => ({ name: n })),
+    },
+    ...(e.label ? { label: { name: e.label } } : {}),
+    repository,
+  };
 }
 
 async function act(
@@ -84,26 +126,11 @@ async function act(
   e: PrEvent = {},
 ): Promise<ActRun> {
   const event = join(repo, "..", `${name}-event.json`);
-  const number = e.number ?? 5;
-  const pr = {
-    number,
-    base: { sha: base, ref: "main", repo: { full_name: "tiperf/e2e" } },
-    head: { sha: head, ref: "change", repo: { full_name: e.headRepo ?? "tiperf/e2e" } },
-    labels: (e.labels ?? []).map((n) => ({ name: n })),
-  };
-  writeFileSync(
-    event,
-    JSON.stringify({
-      action: e.action ?? "synchronize",
-      number,
-      pull_request: pr,
-      ...(e.label ? { label: { name: e.label } } : {}),
-      repository: { full_name: "tiperf/e2e", name: "e2e", owner: { login: "tiperf" } },
-    }),
-  );
-  git(repo, "checkout", "-q", head);
+  writeFileSync(event, JSON.stringify(payload(e, base, head)));
+  // a workflow_run runs the default branch's workflow; a pull_request event the PR's
+  git(repo, "checkout", "-q", e.workflowRun ? base : head);
   const args = [
-    "pull_request",
+    e.workflowRun ? "workflow_run" : "pull_request",
     "-W",
     `.github/workflows/${e.workflow ?? "perf-pr.yml"}`,
     "-e",
@@ -259,6 +286,59 @@ describe("perf-pr.yml under act on a private MariaDB, commenting on a local GitH
       labels: ["perf-approved", "documentation"],
     });
     assert.deepEqual(other.jobs, {}, "neither job ran");
+    assert.deepEqual(leftovers(), before);
+  });
+
+  test("a fork's approved PR: its run hands the verdict over, and perf-pr-comment.yml (workflow_run) posts it", async () => {
+    const before = leftovers();
+    git(repo, "checkout", "-q", base);
+    git(repo, "checkout", "-q", "-b", "fork-approved");
+    const head = commitSpec(repo, "description: base", "description: a fork's approved change");
+    const artifacts = tempDir("tiperf-e2e-artifacts-");
+    const run = await act(repo, "fork-run", base, head, gh.url, {
+      number: 12,
+      headRepo: "someone/e2e",
+      action: "labeled",
+      label: "perf-approved",
+      labels: ["perf-approved"],
+      env: [`E2E_ARTIFACTS=${artifacts}`],
+    });
+    assert.equal(run.code, 0, run.log.slice(-3000));
+    assert.deepEqual(run.jobs, { plan: "succeeded", benchmark: "succeeded", publish: "succeeded" });
+    // the fork's run posts nothing (its token is read-only); it hands the verdict over
+    assert.equal(gh.comments.get(12), undefined);
+    assert.deepEqual(readdirSync(artifacts), ["tiperf-verdict"]);
+    const handed = JSON.parse(readFileSync(join(artifacts, "tiperf-verdict/verdict.json"), "utf8"));
+    assert.equal(handed.provenance.pr, 12);
+    assert.equal(handed.provenance.head_sha, head);
+    // GitHub runs perf-pr-comment.yml for the completed run, on the default branch
+    gh.commits.set(12, [head]);
+    const comment = await act(repo, "fork-comment", base, head, gh.url, {
+      headRepo: "someone/e2e",
+      workflow: "perf-pr-comment.yml",
+      workflowRun: { id: 4242, conclusion: "success" },
+      env: [`E2E_ARTIFACTS=${artifacts}`],
+    });
+    assert.equal(comment.code, 0, comment.log.slice(-3000));
+    assert.deepEqual(comment.jobs, { comment: "succeeded" });
+    assert.match(comment.log, /comment: [0-9a-f]{12} is the head of tiperf\/e2e#12/);
+    const comments = gh.comments.get(12) ?? [];
+    assert.equal(comments.length, 1);
+    const body = comments[0]?.body ?? "";
+    writeFileSync(join(OUT, "fork.comment.md"), body);
+    assert.match(body, new RegExp(`^(⚪|🟢|🟡|🔹) \\*\\*tiperf e2e: ${handed.verdict}\\*\\*`));
+    for (const c of handed.cells)
+      assert.ok(body.includes(pct(c.change)), `Δ ${pct(c.change)} in the comment`);
+    // a run that measured nothing (its artifact absent): nothing posted, the workflow still green
+    const none = await act(repo, "fork-comment-none", base, head, gh.url, {
+      number: 13,
+      headRepo: "someone/e2e",
+      workflow: "perf-pr-comment.yml",
+      workflowRun: { id: 4243, conclusion: "failure" },
+      env: [`E2E_ARTIFACTS=${tempDir("tiperf-e2e-none-")}`],
+    });
+    assert.equal(none.code, 0, none.log.slice(-3000));
+    assert.equal(gh.comments.get(12)?.length, 1);
     assert.deepEqual(leftovers(), before);
   });
 

@@ -32,6 +32,8 @@ export class FakeGitHub {
   readonly comments = new Map<number, Comment[]>();
   readonly issues: Issue[] = [];
   readonly pulls: { number: number; title: string; head: string; base: string; body: string }[] = [];
+  /** Open pull requests by number: their commits, oldest first (the last is the head). */
+  readonly commits = new Map<number, string[]>();
   readonly log: Logged[] = [];
   /** Status codes to answer with, in order, before serving normally (e.g. [502] = one 502). */
   faults: number[] = [];
@@ -176,6 +178,17 @@ export class FakeGitHub {
       };
       this.pulls.push(pr);
       return send(201, { ...pr, html_url: `${this.url}/pull/${pr.number}` });
+    }
+    m = /^\/repos\/[^/]+\/[^/]+\/pulls\/(\d+)(\/commits)?$/.exec(url.pathname);
+    if (m && req.method === "GET") {
+      const commits = this.commits.get(Number(m[1]));
+      if (!commits) return send(404, { message: "Not Found" });
+      if (m[2])
+        return send(
+          200,
+          commits.map((sha) => ({ sha })),
+        );
+      return send(200, { number: Number(m[1]), head: { sha: commits.at(-1) } });
     }
     return send(404, { message: `Not Found: ${req.method} ${url.pathname}` });
   }

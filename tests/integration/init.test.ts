@@ -19,18 +19,21 @@ const CASES = [
     spec: "perf/pr.yaml",
     workflow: ".github/workflows/perf-pr.yml",
     example: "action/examples/perf-pr.yml",
+    comment: true,
   },
   {
     flag: ["--tidb"],
     spec: ".github/tiperf/source-pr.yaml",
     workflow: ".github/workflows/tidb-source-pr.yml",
     example: "action/examples/tidb-source-pr.yml",
+    comment: true,
   },
   {
     flag: ["--dispatch"],
     spec: "perf/dispatch.yaml",
     workflow: ".github/workflows/perf-dispatch.yml",
     example: "action/examples/perf-dispatch.yml",
+    comment: false,
   },
 ];
 
@@ -48,6 +51,16 @@ describe("tiperf init", () => {
       execFileSync("git", ["init", "-q", repo]);
       assert.match(readFileSync(join(repo, ".github/actionlint.yaml"), "utf8"), /labels: \[tiperf\]/);
       execFileSync(ACTIONLINT, ["-color=false", c.workflow], { cwd: repo, encoding: "utf8" });
+      // a PR check comes with the workflow that posts a fork PR's comment (workflow_run of it)
+      const comment = ".github/workflows/perf-pr-comment.yml";
+      assert.equal(existsSync(join(repo, comment)), c.comment);
+      if (c.comment) {
+        const text = readFileSync(join(repo, comment), "utf8");
+        assert.equal(text, readFileSync(join(ROOT, "action/examples/perf-pr-comment.yml"), "utf8"));
+        const name = parse(readFileSync(join(repo, c.workflow), "utf8")).name as string;
+        assert.ok(parse(text).on.workflow_run.workflows.includes(name), `it follows ${name}`);
+        execFileSync(ACTIONLINT, ["-color=false", comment], { cwd: repo, encoding: "utf8" });
+      }
       // the spec names its schema, names a profile that was written too, and plans
       const text = readFileSync(join(repo, c.spec), "utf8");
       assert.match(

@@ -6,6 +6,7 @@ import { after, before, describe, test } from "node:test";
 import { freePort } from "../../action/src/proc/port.ts";
 import { commentMarker } from "../../action/src/report/comment.ts";
 import { FakeGitHub } from "../helpers/github-server.ts";
+import { ROOT } from "../helpers/paths.ts";
 import { cli, tempDir } from "../helpers/real.ts";
 import { sampleResult } from "../helpers/sample.ts";
 import { syntheticVerdict } from "../helpers/verdict.ts";
@@ -149,6 +150,60 @@ describe("tiperf comment against a GitHub API on 127.0.0.1", () => {
       gh.readOnly = false;
     }
     assert.match(readFileSync(summary, "utf8"), /^🔴 \*\*tiperf pr: regression\*\*/);
+  });
+
+  /** The action's publish step as Actions runs it (inputs as INPUT_* variables), on a verdict handed over in a file. */
+  const handedOver = async (verdict: object, headSha: string) => {
+    const file = join(dir, `handed-over-${headSha.slice(0, 6)}.json`);
+    writeFileSync(file, JSON.stringify(verdict));
+    const inputs = {
+      INPUT_MODE: "publish",
+      "INPUT_VERDICT-FILE": file,
+      "INPUT_HEAD-SHA": headSha,
+      "INPUT_GITHUB-TOKEN": TOKEN,
+      INPUT_COMMENT: "true",
+      "INPUT_FAIL-ON": "never",
+      GITHUB_REPOSITORY: "pingcap/tidb",
+      GITHUB_API_URL: gh.url,
+      GITHUB_STEP_SUMMARY: summary,
+    };
+    const run = cli([], inputs, ROOT, join(ROOT, "action/src/action/main.ts"));
+    const { code } = await run.done;
+    return { code, out: run.stdout() + run.stderr() };
+  };
+
+  test("a verdict handed over by a fork PR's run (workflow_run): posted only on the PR that has its commit", async () => {
+    const [a, b, c] = ["a", "b", "c"].map((x) => x.repeat(40)) as [string, string, string];
+    const of = (pr: number, head: string) => ({
+      ...syntheticVerdict({ regressions: ["point_select@64"] }),
+      provenance: { head_sha: head, pr },
+    });
+    // the PR's head is the run's commit: posted
+    gh.commits.set(21, [a]);
+    const posted = await handedOver(of(21, a), a);
+    assert.equal(posted.code, 0, posted.out);
+    assert.match(posted.out, /comment: aaaaaaaaaaaa is the head of pingcap\/tidb#21/);
+    assert.match(gh.comments.get(21)?.[0]?.body ?? "", /^🔴 \*\*tiperf pr: regression\*\*/);
+    // pushed over since the run: still its commit, posted, said so
+    gh.commits.set(22, [a, c]);
+    const earlier = await handedOver(of(22, a), a);
+    assert.equal(earlier.code, 0, earlier.out);
+    assert.match(earlier.out, /is an earlier commit of pingcap\/tidb#22 \(pushed over since\)/);
+    assert.equal(gh.comments.get(22)?.length, 1);
+    // a verdict naming another PR (a PR's code could write the artifact): refused, nothing posted
+    gh.commits.set(23, [b]);
+    const forged = await handedOver(of(23, a), a);
+    assert.notEqual(forged.code, 0);
+    assert.match(forged.out, new RegExp(`not posted: ${a} is no commit of pingcap/tidb#23`));
+    assert.equal(gh.comments.get(23), undefined);
+    // a verdict of another commit than the workflow run's: refused before GitHub is asked
+    const other = await handedOver(of(21, b), a);
+    assert.notEqual(other.code, 0);
+    assert.match(other.out, new RegExp(`is of head ${b}, not of ${a} \\('head-sha' input\\): not posted`));
+    assert.equal(gh.comments.get(21)?.length, 1);
+    // the token only in the line that asks the runner to mask it
+    for (const r of [posted, forged])
+      assert.ok(!r.out.replace(`::add-mask::${TOKEN}`, "").includes(TOKEN), "the token is not logged");
   });
 
   test("the token goes only into the Authorization header: never printed, never in the comment", async () => {

@@ -705,6 +705,15 @@ roles:
       "tiperf-aws-smoke-release-v8-5",
     );
     assert.equal(stackName({ name: "aws-smoke" }, {}), "tiperf-aws-smoke-local");
+    // shards of one comparison on several runners: a cluster each, never one stack twice
+    const shards = ["1/3", "2/3", "3/3"].map((k) =>
+      stackName({ name: "aws-smoke" }, { GITHUB_REF: "refs/pull/42/merge", TIPERF_SHARD: k }),
+    );
+    assert.deepEqual(shards, [
+      "tiperf-aws-smoke-pr42-shard1",
+      "tiperf-aws-smoke-pr42-shard2",
+      "tiperf-aws-smoke-pr42-shard3",
+    ]);
   });
 
   test("the program's machines become hosts per role; the load host's public address is the bastion", () => {

@@ -1,4 +1,4 @@
-import { existsSync, statSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { InputError } from "../errors.ts";
 import { parseShard, type Shard } from "../pipeline/shard.ts";
 import { parsePr, parseRepo } from "../publish/github.ts";
@@ -33,7 +33,14 @@ export interface ActionInputs {
   setup: boolean;
   matrix?: string;
   out: string;
+  /** mode publish: the verdict to post, and where it came from (an input or a file). */
   verdictJson?: string;
+  verdictFrom?: string;
+  /**
+   * mode publish from another workflow (workflow_run): the commit the verdict must be of; the
+   * pull request is then taken from the verdict and posted on only while its head is this commit.
+   */
+  headSha?: string;
   /** mode compare: this job's share of the comparison's blocks (K of N runners). */
   shard?: Shard;
   /** mode merge: the directory holding every shard's downloaded results. */
@@ -93,6 +100,35 @@ function version(name: string, value: string): string | undefined {
   return value;
 }
 
+/** Mode publish's verdict (`verdict-json`, or `verdict-file` as another workflow downloaded it) and `head-sha`. */
+function publishInputs(
+  get: Get,
+  mode: ActionInputs["mode"],
+): Pick<ActionInputs, "verdictJson" | "verdictFrom" | "headSha"> {
+  const json = get("verdict-json");
+  const path = file("verdict-file", get("verdict-file"));
+  const sha = get("head-sha");
+  if (mode !== "publish") {
+    const given = ["verdict-json", "verdict-file", "head-sha"].filter((k) => get(k));
+    if (given.length) throw new InputError(`'${given[0]}' input is for mode publish (got mode ${mode})`);
+    return {};
+  }
+  if (json && path) throw new InputError("'verdict-json' and 'verdict-file' inputs exclude each other");
+  if (!json && !path)
+    throw new InputError(
+      "mode publish needs 'verdict-json' (the verdict output of the benchmark job) or 'verdict-file' (a verdict.json downloaded from its run)",
+    );
+  if (sha && !/^[0-9a-f]{40}$/.test(sha))
+    throw new InputError(
+      `'head-sha' input must be a full commit SHA, 40 hex digits (got ${JSON.stringify(sha)})`,
+    );
+  return {
+    verdictJson: path ? readFileSync(path, "utf8") : json,
+    verdictFrom: path ? `'verdict-file' input (${path})` : "'verdict-json' input",
+    ...(sha ? { headSha: sha } : {}),
+  };
+}
+
 export function readInputs(get: Get, env: NodeJS.ProcessEnv, event: unknown): ActionInputs {
   const mode = oneOf("mode", get("mode") || "compare", MODES);
   const inputs: ActionInputs = {
@@ -119,7 +155,7 @@ export function readInputs(get: Get, env: NodeJS.ProcessEnv, event: unknown): Ac
     setup: bool("setup", get("setup")),
     matrix: get("matrix") || undefined,
     out: get("out") || "tiperf-results",
-    verdictJson: get("verdict-json") || undefined,
+    ...publishInputs(get, mode),
   };
   if (get("shard")) {
     if (mode !== "compare") throw new InputError(`'shard' input is for mode compare (got mode ${mode})`);
@@ -137,10 +173,6 @@ export function readInputs(get: Get, env: NodeJS.ProcessEnv, event: unknown): Ac
     throw new InputError(`'spec' input is required in mode ${mode}`);
   if (mode === "diff" && !inputs.baseline)
     throw new InputError("'baseline' input is required in mode diff (a stored result under baselines/)");
-  if (mode === "publish" && !inputs.verdictJson)
-    throw new InputError(
-      "'verdict-json' input is required in mode publish (the verdict of the benchmark job)",
-    );
   if ((inputs.baseRef === undefined) !== (inputs.headRef === undefined))
     throw new InputError("'base-ref' and 'head-ref' inputs go together: give both or neither");
   if (inputs.baseRef && (inputs.baseConfig || inputs.headConfig))

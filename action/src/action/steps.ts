@@ -49,12 +49,12 @@ async function produce(inputs: ActionInputs, signal: AbortSignal): Promise<Produ
     try {
       raw = JSON.parse(inputs.verdictJson ?? "");
     } catch (e) {
-      throw new InputError(`'verdict-json' input is not JSON (${(e as Error).message})`);
+      throw new InputError(`${inputs.verdictFrom} is not JSON (${(e as Error).message})`);
     }
     const parsed = VerdictSchema.safeParse(raw);
     if (!parsed.success)
       throw new InputError(
-        `'verdict-json' input is not a tiperf verdict (${parsed.error.issues[0]?.message})`,
+        `${inputs.verdictFrom} is not a tiperf verdict (${parsed.error.issues[0]?.message})`,
       );
     return { verdict: parsed.data };
   }
@@ -66,6 +66,8 @@ async function produce(inputs: ActionInputs, signal: AbortSignal): Promise<Produ
         EXIT.runFailed,
       );
     const outcome = await mergeParts(parts, { outDir: join(inputs.out, "merged"), log });
+    const commits = partsProvenance(parts);
+    if (commits) outcome.verdict.provenance = commits;
     return { verdict: outcome.verdict, reportPath: outcome.htmlPath, resultPath: outcome.resultPath };
   }
   const prepared = await prepareSpec({
@@ -110,11 +112,30 @@ export function resultFiles(dir: string): string[] {
 }
 
 /**
+ * The commits and pull request the shards ran for, from the verdict.json beside each part's
+ * result (the merge job has no refs of its own): kept only when every shard says the same.
+ */
+function partsProvenance(parts: string[]): Verdict["provenance"] {
+  const seen = new Set<string>();
+  for (const part of parts) {
+    const file = join(dirname(part), "verdict.json");
+    let p: Verdict["provenance"];
+    try {
+      p = VerdictSchema.parse(JSON.parse(readFileSync(file, "utf8"))).provenance;
+    } catch {
+      return undefined; // a shard that stopped before its verdict: no commits to vouch for
+    }
+    seen.add(JSON.stringify({ base_sha: p?.base_sha, head_sha: p?.head_sha, pr: p?.pr }));
+  }
+  return seen.size === 1 ? JSON.parse([...seen][0] as string) : undefined;
+}
+
+/**
  * The commits a comparison ran (base/head refs resolved to SHAs in the workspace) and the workflow
  * run with its artifacts, from the runner's environment.
  */
 export async function provenance(
-  inputs: Pick<ActionInputs, "baseRef" | "headRef">,
+  inputs: Pick<ActionInputs, "baseRef" | "headRef" | "pr">,
   env: NodeJS.ProcessEnv,
 ): Promise<NonNullable<Verdict["provenance"]>> {
   const sha = async (ref: string | undefined) => {
@@ -132,8 +153,25 @@ export async function provenance(
   return {
     ...(base ? { base_sha: base } : {}),
     ...(head ? { head_sha: head } : {}),
+    ...(inputs.pr ? { pr: inputs.pr } : {}),
     ...(run ? { run_url: run, artifacts_url: `${run}#artifacts` } : {}),
   };
+}
+
+/**
+ * The pull request to comment on: the input's or the event's; for a verdict handed over from
+ * another workflow's run (`head-sha`), the one the verdict names, if the verdict is of that commit.
+ */
+function handedOver(inputs: ActionInputs, v: Verdict): number | undefined {
+  if (!inputs.headSha) return inputs.pr;
+  const of = v.provenance?.head_sha;
+  if (of !== inputs.headSha)
+    throw new InputError(
+      `${inputs.verdictFrom} is of head ${of ?? "(no commit recorded)"}, not of ${inputs.headSha} ('head-sha' input): not posted`,
+    );
+  const pr = inputs.pr ?? v.provenance?.pr;
+  if (!pr) throw new InputError(`${inputs.verdictFrom} names no pull request, and no 'pr' input was given`);
+  return pr;
 }
 
 function failure(inputs: ActionInputs, v: Verdict): string | undefined {
@@ -199,7 +237,7 @@ export async function mainStep(): Promise<void> {
     }
     const v = produced.verdict;
     if (inputs.mode !== "publish") {
-      v.provenance = await provenance(inputs, process.env);
+      v.provenance = { ...v.provenance, ...(await provenance(inputs, process.env)) };
       // the stored verdict.json says the same as the one passed on to the publish job
       if (produced.resultPath) {
         const file = join(dirname(produced.resultPath), "verdict.json");
@@ -215,9 +253,11 @@ export async function mainStep(): Promise<void> {
       );
       return;
     }
-    const pr = inputs.comment && inputs.repo && inputs.pr ? { ...inputs.repo, pr: inputs.pr } : undefined;
+    const number = handedOver(inputs, v);
+    const pr = inputs.comment && inputs.repo && number ? { ...inputs.repo, pr: number } : undefined;
     const outcome = await publishVerdict(v, {
       pr,
+      ...(inputs.headSha ? { ofCommit: inputs.headSha } : {}),
       token: inputs.token,
       matrix: inputs.matrix,
       fullReport: "the run's report artifact",

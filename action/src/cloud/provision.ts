@@ -35,8 +35,10 @@ export function pullRequest(env: NodeJS.ProcessEnv = process.env): string | unde
 }
 
 /**
- * tiperf-<profile>-<scope>: one stack per profile and pull request (pr123), branch or tag, or
- * local run. A shared s3:// backend finds there the stack a crashed run of the same scope left.
+ * tiperf-<profile>-<scope>[-shard<K>]: one stack per profile and pull request (pr123), branch or
+ * tag, or local run, and per shard of a comparison spread over runners (TIPERF_SHARD, K/N: each
+ * runner's cluster its own). A shared s3:// backend finds there the stack a crashed run of the
+ * same scope left.
  */
 export function stackName(profile: { name: string }, env: NodeJS.ProcessEnv = process.env): string {
   const pr = pullRequest(env);
@@ -47,7 +49,8 @@ export function stackName(profile: { name: string }, env: NodeJS.ProcessEnv = pr
         .replace(/[^a-z0-9-]+/g, "-")
         .replace(/^-+|-+$/g, "")
         .slice(0, 40) || "local";
-  return `tiperf-${profile.name}-${scope}`;
+  const shard = /^(\d+)\/\d+$/.exec(env.TIPERF_SHARD ?? "")?.[1];
+  return `tiperf-${profile.name}-${scope}${shard ? `-shard${shard}` : ""}`;
 }
 
 /** The ledger's record of a stack: enough to recover it without the run that made it. */

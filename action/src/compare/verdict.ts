@@ -263,6 +263,8 @@ export const VerdictSchema = z.strictObject({
     .strictObject({
       base_sha: z.string().optional(),
       head_sha: z.string().optional(),
+      /** The pull request the comparison ran for (a later publishing job checks it against GitHub). */
+      pr: z.number().int().positive().optional(),
       run_url: z.string().optional(),
       artifacts_url: z.string().optional(),
     })

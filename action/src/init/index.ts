@@ -91,12 +91,14 @@ export function initFiles(kase: InitCase, root = tiperfRoot()): Record<string, s
         "perf/pr.yaml": tidbSpec("pr", PR_HEADER),
         "perf/local.yaml": profile(root, "infra/profiles/local.yaml"),
         ".github/workflows/perf-pr.yml": read(root, "action/examples/perf-pr.yml"),
+        ".github/workflows/perf-pr-comment.yml": read(root, "action/examples/perf-pr-comment.yml"),
       };
     case "tidb":
       return {
         ".github/tiperf/source-pr.yaml": sourceSpec(root),
         ".github/tiperf/local.yaml": profile(root, "infra/profiles/local.yaml"),
         ".github/workflows/tidb-source-pr.yml": read(root, "action/examples/tidb-source-pr.yml"),
+        ".github/workflows/perf-pr-comment.yml": read(root, "action/examples/perf-pr-comment.yml"),
       };
     case "dispatch":
       return {

@@ -354,3 +354,41 @@ export async function openPullRequest(
   log(`pull request: opened #${r.data.number} ${pr.head} → ${pr.base}`);
   return r.data.number;
 }
+
+/**
+ * Whether `sha` is a commit of the pull request: its head, or an earlier commit of it (pushed
+ * over since). A verdict handed over between workflows names its pull request itself; a PR's own
+ * code could have written that, so the comment goes only where GitHub confirms the commit.
+ */
+export async function commitOfPullRequest(
+  gh: Client,
+  at: PullRequest,
+  sha: string,
+): Promise<"head" | "earlier" | "no"> {
+  const where = `${at.owner}/${at.repo}#${at.pr}`;
+  try {
+    return await untilDeadline(
+      gh,
+      (async () => {
+        const pr = await gh.rest.pulls.get({ owner: at.owner, repo: at.repo, pull_number: at.pr });
+        if (pr.data.head.sha === sha) return "head";
+        let pages = 0;
+        for await (const page of gh.paginate.iterator(gh.rest.pulls.listCommits, {
+          owner: at.owner,
+          repo: at.repo,
+          pull_number: at.pr,
+          per_page: 100,
+        })) {
+          if (page.data.some((c) => c.sha === sha)) return "earlier";
+          if (++pages >= 3) break; // GitHub lists at most 250 commits of a pull request
+        }
+        return "no";
+      })(),
+    );
+  } catch (e) {
+    const f = failure(e);
+    if (f.status === 404 && f.response)
+      throw new InputError(`GitHub has no pull request ${where} that this token can see (404)`);
+    throw requestFailure(gh, e, `cannot read pull request ${where}`);
+  }
+}

@@ -1,8 +1,10 @@
 import type { Verdict } from "../compare/verdict.ts";
+import { InputError } from "../errors.ts";
 import { commentMarkdown } from "../report/comment.ts";
 import {
   apiUrl,
   type CommentOutcome,
+  commitOfPullRequest,
   type Deadlines,
   githubClient,
   type PullRequest,
@@ -16,6 +18,11 @@ export interface PublishOptions {
   token?: string;
   matrix?: string;
   fullReport?: string;
+  /**
+   * The commit the verdict is of, when the pull request came with the verdict (handed over from
+   * another workflow run): posted only if GitHub has this commit in that pull request.
+   */
+  ofCommit?: string;
   env?: NodeJS.ProcessEnv;
   deadlines?: Deadlines;
   log: (line: string) => void;
@@ -27,11 +34,19 @@ export async function publishVerdict(v: Verdict, o: PublishOptions): Promise<Com
   const body = commentMarkdown(v, { matrix, fullReport: o.fullReport });
   if (await writeJobSummary(body, o.env)) o.log("job summary: written");
   if (!o.pr || !o.token) return { status: "skipped", reason: o.pr ? "no token" : "no pull request" };
-  return upsertComment(
-    githubClient(o.token, apiUrl(o.env), o.log, undefined, o.deadlines),
-    o.pr,
-    body,
-    matrix,
-    o.log,
-  );
+  const gh = githubClient(o.token, apiUrl(o.env), o.log, undefined, o.deadlines);
+  if (o.ofCommit) {
+    const where = `${o.pr.owner}/${o.pr.repo}#${o.pr.pr}`;
+    const found = await commitOfPullRequest(gh, o.pr, o.ofCommit);
+    if (found === "no")
+      throw new InputError(
+        `not posted: ${o.ofCommit} is no commit of ${where}; the verdict handed over names a pull request its run was not for`,
+      );
+    o.log(
+      found === "head"
+        ? `comment: ${o.ofCommit.slice(0, 12)} is the head of ${where}`
+        : `comment: ${o.ofCommit.slice(0, 12)} is an earlier commit of ${where} (pushed over since); the verdict is of that commit`,
+    );
+  }
+  return upsertComment(gh, o.pr, body, matrix, o.log);
 }

@@ -48,12 +48,12 @@ import {
   throttleBetween,
   validateYaml,
   writeAtomic
-} from "./chunk-JILLLYIB.js";
+} from "./chunk-WHCZG4PR.js";
 import {
   record,
   shellCommand,
   sshArgs
-} from "./chunk-KKRREON7.js";
+} from "./chunk-ACUMI6J7.js";
 import {
   durationSchema,
   external_exports,
@@ -2799,6 +2799,8 @@ var VerdictSchema = external_exports.strictObject({
   provenance: external_exports.strictObject({
     base_sha: external_exports.string().optional(),
     head_sha: external_exports.string().optional(),
+    /** The pull request the comparison ran for (a later publishing job checks it against GitHub). */
+    pr: external_exports.number().int().positive().optional(),
     run_url: external_exports.string().optional(),
     artifacts_url: external_exports.string().optional()
   }).optional()
@@ -64094,6 +64096,7 @@ function verdictNotes(i, singlePair) {
 async function compareSpec(given, opts) {
   if (given.same && given.variants) return nothingToMeasure(given, given.same, opts);
   const startedAt = Date.now();
+  if (opts.shard) process.env.TIPERF_SHARD = `${opts.shard.index}/${opts.shard.of}`;
   const built = await withSourceBuilds(given, opts);
   if (!built.variants)
     throw new InputError(
@@ -69266,6 +69269,34 @@ async function openPullRequest(gh, repo, pr, log7) {
   log7(`pull request: opened #${r.data.number} ${pr.head} \u2192 ${pr.base}`);
   return r.data.number;
 }
+async function commitOfPullRequest(gh, at, sha) {
+  const where = `${at.owner}/${at.repo}#${at.pr}`;
+  try {
+    return await untilDeadline(
+      gh,
+      (async () => {
+        const pr = await gh.rest.pulls.get({ owner: at.owner, repo: at.repo, pull_number: at.pr });
+        if (pr.data.head.sha === sha) return "head";
+        let pages = 0;
+        for await (const page of gh.paginate.iterator(gh.rest.pulls.listCommits, {
+          owner: at.owner,
+          repo: at.repo,
+          pull_number: at.pr,
+          per_page: 100
+        })) {
+          if (page.data.some((c4) => c4.sha === sha)) return "earlier";
+          if (++pages >= 3) break;
+        }
+        return "no";
+      })()
+    );
+  } catch (e) {
+    const f = failure(e);
+    if (f.status === 404 && f.response)
+      throw new InputError(`GitHub has no pull request ${where} that this token can see (404)`);
+    throw requestFailure(gh, e, `cannot read pull request ${where}`);
+  }
+}
 
 // action/src/publish/summary.ts
 import { appendFile } from "node:fs/promises";
@@ -69283,13 +69314,19 @@ async function publishVerdict(v, o) {
   const body = commentMarkdown(v, { matrix, fullReport: o.fullReport });
   if (await writeJobSummary(body, o.env)) o.log("job summary: written");
   if (!o.pr || !o.token) return { status: "skipped", reason: o.pr ? "no token" : "no pull request" };
-  return upsertComment(
-    githubClient(o.token, apiUrl(o.env), o.log, void 0, o.deadlines),
-    o.pr,
-    body,
-    matrix,
-    o.log
-  );
+  const gh = githubClient(o.token, apiUrl(o.env), o.log, void 0, o.deadlines);
+  if (o.ofCommit) {
+    const where = `${o.pr.owner}/${o.pr.repo}#${o.pr.pr}`;
+    const found = await commitOfPullRequest(gh, o.pr, o.ofCommit);
+    if (found === "no")
+      throw new InputError(
+        `not posted: ${o.ofCommit} is no commit of ${where}; the verdict handed over names a pull request its run was not for`
+      );
+    o.log(
+      found === "head" ? `comment: ${o.ofCommit.slice(0, 12)} is the head of ${where}` : `comment: ${o.ofCommit.slice(0, 12)} is an earlier commit of ${where} (pushed over since); the verdict is of that commit`
+    );
+  }
+  return upsertComment(gh, o.pr, body, matrix, o.log);
 }
 
 export {

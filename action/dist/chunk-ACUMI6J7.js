@@ -1269,7 +1269,8 @@ function pullRequest(env = process.env) {
 function stackName(profile, env = process.env) {
   const pr = pullRequest(env);
   const scope = pr ? `pr${pr}` : (env.GITHUB_REF_NAME ?? "local").toLowerCase().replace(/[^a-z0-9-]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 40) || "local";
-  return `tiperf-${profile.name}-${scope}`;
+  const shard = /^(\d+)\/\d+$/.exec(env.TIPERF_SHARD ?? "")?.[1];
+  return `tiperf-${profile.name}-${scope}${shard ? `-shard${shard}` : ""}`;
 }
 var stackOptions = (s, log, program) => {
   const kind = s.capability === "kubernetes" ? KUBERNETES_CLOUDS[s.provider] : cloudOf(s.provider);

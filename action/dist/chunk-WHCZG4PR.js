@@ -23,7 +23,7 @@ import {
   stackOptions,
   stackRecord,
   tagsNow
-} from "./chunk-KKRREON7.js";
+} from "./chunk-ACUMI6J7.js";
 import {
   durationSchema,
   external_exports,

@@ -6,17 +6,17 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-JILLLYIB.js";
+} from "./chunk-WHCZG4PR.js";
 import {
   sweep
-} from "./chunk-KKRREON7.js";
+} from "./chunk-ACUMI6J7.js";
 
 // action/src/cloud/reapers.ts
 var stackReaper = {
   order: 1,
   describe: (e) => `recover ${e.what} (destroy, tag sweep, remove)`,
   async reap(e, log) {
-    const { recoverRecorded } = await import("./chunk-ICBHXNJS.js");
+    const { recoverRecorded } = await import("./chunk-P7E2VMQ6.js");
     await recoverRecorded(e, log);
     log(`reap: recovered ${e.what}`);
   }

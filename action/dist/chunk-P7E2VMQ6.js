@@ -14,7 +14,7 @@ import {
   stackOptions,
   stackRecord,
   tagsNow
-} from "./chunk-KKRREON7.js";
+} from "./chunk-ACUMI6J7.js";
 import "./chunk-5YWOBDEV.js";
 import "./chunk-YA335ON3.js";
 import "./chunk-3EADY6QU.js";
