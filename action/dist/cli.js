@@ -229,6 +229,7 @@ var COMMANDS = [
       changes: { type: "string", value: "CHANGEPOINTS_JSON" },
       only: { type: "string", value: "WORKLOAD:THREADS,\u2026" },
       remeasure: { type: "string", value: "1" },
+      runners: { type: "string", value: "1" },
       profile: { type: "string", value: "FILE" },
       out: { type: "string", value: "DIR" },
       json: { type: "string", value: "OUT" },
@@ -242,7 +243,9 @@ var COMMANDS = [
       "when the target has source:, tidb-server built at that commit of that tree); exit 1 when",
       "found; --changes takes good, bad and the cell from a change-point report's new drop;",
       "--confidence is the whole search's (each step gets its Bonferroni share); --metric judges",
-      "every step on that one metric (a cost per operation: cpu_ms_per_op) instead of the spec's"
+      "every step on that one metric (a cost per operation: cpu_ms_per_op) instead of the spec's",
+      "own; --runners K measures K candidates a round (one per runner; here one after another),",
+      "fewer rounds than halving: 31 commits take 3 search rounds with 3, 5 with 1"
     ]
   },
   {
@@ -463,42 +466,72 @@ function usageText() {
 
 // action/src/compare/bisection.ts
 import { readFile } from "node:fs/promises";
-function maxMeasurements(commits, remeasure) {
-  return (2 + Math.ceil(Math.log2(Math.max(1, commits)))) * (1 + remeasure);
+function searchRounds(commits, width = 1) {
+  let range = Math.max(1, commits);
+  let rounds = 0;
+  while (range > 1) {
+    range = Math.ceil(range / (width + 1));
+    rounds++;
+  }
+  return rounds;
+}
+function maxMeasurements(commits, remeasure, width = 1) {
+  return (2 + searchRounds(commits, width) * width) * (1 + remeasure);
 }
 function stepConfidence(familyConfidence, measurements) {
   return 1 - (1 - familyConfidence) / measurements;
 }
-function nextCandidate(lo, hi, skipped) {
-  const mid = Math.floor((lo + hi) / 2);
+function nearest(at, lo, hi, taken) {
   for (let d = 0; d < hi - lo; d++)
-    for (const i of d === 0 ? [mid] : [mid + d, mid - d]) if (i > lo && i < hi && !skipped.has(i)) return i;
+    for (const i of d === 0 ? [at] : [at + d, at - d]) if (i > lo && i < hi && !taken.has(i)) return i;
   return void 0;
 }
-async function bisectSearch(n, measure) {
+function nextCandidates(lo, hi, skipped, width) {
+  const taken = new Set(skipped);
+  const out = [];
+  for (let k = 1; k <= width; k++) {
+    const i = nearest(lo + Math.floor(k * (hi - lo) / (width + 1)), lo, hi, taken);
+    if (i === void 0) break;
+    taken.add(i);
+    out.push(i);
+  }
+  return out.sort((a, b) => a - b);
+}
+function narrowed(lo, hi, answers) {
+  const bad = answers.find(([, k]) => k === "bad")?.[0] ?? hi;
+  const good = answers.filter(([i, k]) => k === "good" && i < bad).at(-1)?.[0] ?? lo;
+  const unknown = answers.find(([i, k]) => k === "unknown" && i > good && i < bad)?.[0];
+  return { lo: good, hi: bad, ...unknown !== void 0 ? { unknown } : {} };
+}
+async function bisectSearch(n, measure, width = 1) {
   if (n < 1) throw new Error("bisectSearch: no commits between good and bad");
+  if (!Number.isInteger(width) || width < 1) throw new Error(`bisectSearch: width ${width} is not 1 or more`);
   const skipped = /* @__PURE__ */ new Set();
-  const done = (o) => ({ ...o, skipped: [...skipped].sort((a, b) => a - b) });
-  const check = await measure(n, 0, "check");
+  let round2 = 1;
+  const done = (o) => ({ ...o, skipped: [...skipped].sort((a, b) => a - b), rounds: round2 });
+  const check = await measure(n, 0, "check", { round: round2, runner: 1 });
   if (check === "skip") throw new Error("bisectSearch: the bad commit itself could not be measured");
   if (check === "good") return done({ outcome: "no-regression" });
   if (check === "unknown") return done({ outcome: "inconclusive", lastGood: 0, firstBad: n, at: n });
   let lo = 0;
   let hi = n;
   while (hi - lo > 1) {
-    const mid = nextCandidate(lo, hi, skipped);
-    if (mid === void 0)
+    const candidates = nextCandidates(lo, hi, skipped, width);
+    if (candidates.length === 0)
       return done({ outcome: "inconclusive", lastGood: lo, firstBad: hi, at: hi, onlySkipped: true });
-    const kind = await measure(mid, 0, "search");
-    if (kind === "skip") {
-      skipped.add(mid);
-      continue;
-    }
-    if (kind === "unknown") return done({ outcome: "inconclusive", lastGood: lo, firstBad: hi, at: mid });
-    if (kind === "bad") hi = mid;
-    else lo = mid;
+    round2++;
+    const kinds = await Promise.all(
+      candidates.map((i, k) => measure(i, 0, "search", { round: round2, runner: k + 1 }))
+    );
+    const answers = candidates.map((i, k) => [i, kinds[k]]);
+    for (const [i, kind] of answers) if (kind === "skip") skipped.add(i);
+    const next = narrowed(lo, hi, answers);
+    if (next.unknown !== void 0)
+      return done({ outcome: "inconclusive", lastGood: next.lo, firstBad: next.hi, at: next.unknown });
+    ({ lo, hi } = next);
   }
-  const confirm = await measure(hi, lo, "confirm");
+  round2++;
+  const confirm = await measure(hi, lo, "confirm", { round: round2, runner: 1 });
   if (confirm === "bad") return done({ outcome: "found", lastGood: lo, firstBad: hi });
   if (confirm === "good") return done({ outcome: "not-confirmed", lastGood: lo, firstBad: hi });
   return done({ outcome: "inconclusive", lastGood: lo, firstBad: hi, at: hi });
@@ -543,7 +576,10 @@ var BisectStepSchema = external_exports.strictObject({
   skip_reason: external_exports.string().optional(),
   attempts: external_exports.array(AttemptSchema),
   /** Seconds spent building the two sides' tidb-servers (source bisects; kept builds cost 0). */
-  build_seconds: external_exports.number().optional()
+  build_seconds: external_exports.number().optional(),
+  /** The search round it belongs to (1: the check), and which of the round's runners measured it. */
+  round: external_exports.number().int().positive().optional(),
+  runner: external_exports.number().int().positive().optional()
 });
 var OpenRangeSchema = external_exports.strictObject({
   after: CommitSchema,
@@ -591,6 +627,11 @@ var BisectReportSchema = external_exports.strictObject({
   step_confidence: external_exports.number(),
   max_measurements: external_exports.number().int(),
   remeasure: external_exports.number().int(),
+  /** Candidates measured at once per search round, one per runner (1: halving). */
+  runners: external_exports.number().int().positive().optional(),
+  /** Rounds of measurement the search took (each round's steps at once on `runners` runners), and a halving search's most. */
+  rounds: external_exports.number().int().optional(),
+  halving_rounds: external_exports.number().int().optional(),
   steps: external_exports.array(BisectStepSchema),
   /** Candidates that did not build, gone round (the search measured their neighbours). */
   skipped: external_exports.array(CommitSchema).optional(),
@@ -1396,17 +1437,18 @@ function bisectMarkdown(r) {
     "| step | role | candidate | against | \u0394% | interval | rounds | verdict | step says | build s |",
     "|---:|---|---|---|---:|---|---:|---|---|---:|"
   );
+  const where = (s) => r.runners && s.round ? ` \xB7 round ${s.round}, runner ${s.runner}` : "";
   r.steps.forEach((s, i) => {
     if (s.kind === "skip")
       out.push(
-        `| ${i + 1} | ${s.role} | \`${short2(s.candidate)}\` ${md(s.candidate.subject)} | \`${short2(s.against)}\` | | | | did not build | skip | |`
+        `| ${i + 1} | ${s.role}${where(s)} | \`${short2(s.candidate)}\` ${md(s.candidate.subject)} | \`${short2(s.against)}\` | | | | did not build | skip | |`
       );
     s.attempts.forEach((a, k) => {
       const cells = judged(r, { ...s, attempts: [a] });
       const delta = cells.map((c) => pct(c.change)).join(" / ");
       const ci = cells.map((c) => ciText(c)).join(" / ");
       out.push(
-        `| ${i + 1}${k ? `.${k + 1}` : ""} | ${s.role}${k ? " (re-measure)" : ""} | \`${short2(s.candidate)}\` ${md(s.candidate.subject)} | \`${short2(s.against)}\` | ${delta} | ${ci} | ${a.rounds} | ${a.verdict} | ${a.kind} | ${k === 0 && s.build_seconds !== void 0 ? s.build_seconds.toFixed(0) : ""} |`
+        `| ${i + 1}${k ? `.${k + 1}` : ""} | ${s.role}${where(s)}${k ? " (re-measure)" : ""} | \`${short2(s.candidate)}\` ${md(s.candidate.subject)} | \`${short2(s.against)}\` | ${delta} | ${ci} | ${a.rounds} | ${a.verdict} | ${a.kind} | ${k === 0 && s.build_seconds !== void 0 ? s.build_seconds.toFixed(0) : ""} |`
       );
     });
   });
@@ -1491,7 +1533,7 @@ async function bisectSpec(o) {
   const b = await Bisection.open(o);
   let found;
   try {
-    found = await bisectSearch(b.n, (i, j, role) => b.measure(i, j, role));
+    found = await bisectSearch(b.n, (i, j, role, slot) => b.measure(i, j, role, slot), b.width);
   } catch (e) {
     await b.failed(e);
     throw e;
@@ -1504,7 +1546,7 @@ async function rangeOf(o) {
   const good = await commitOf(repo, o.good, "--good");
   const bad = await commitOf(repo, o.bad, "--bad");
   const commits = [good, ...await between(repo, good, bad, ["--good", "--bad"])];
-  const measurements = maxMeasurements(commits.length - 1, o.remeasure ?? 1);
+  const measurements = maxMeasurements(commits.length - 1, o.remeasure ?? 1, o.runners ?? 1);
   const cells = cellsOfSpec(current);
   const only = o.only ?? cells;
   for (const c of only)
@@ -1529,6 +1571,7 @@ var Bisection = class _Bisection {
     this.o = o;
     this.r = r;
     this.n = r.commits.length - 1;
+    this.width = o.runners ?? 1;
     this.jsonPath = join4(r.dir, "bisect.json");
     this.markdownPath = join4(r.dir, "bisect.md");
     this.judgedMetrics = o.metric ? metricOverride(r.current, o.metric, o.tolerance) : void 0;
@@ -1548,6 +1591,8 @@ var Bisection = class _Bisection {
       step_confidence: r.perStep,
       max_measurements: r.measurements,
       remeasure: o.remeasure ?? 1,
+      ...this.width > 1 ? { runners: this.width } : {},
+      halving_rounds: 2 + searchRounds(this.n),
       steps: [],
       benchmark_seconds: 0,
       build_seconds: 0,
@@ -1558,6 +1603,9 @@ var Bisection = class _Bisection {
   o;
   r;
   n;
+  width;
+  /** One step at a time on this machine: a round's candidates queue here. */
+  queue = Promise.resolve();
   report;
   jsonPath;
   markdownPath;
@@ -1606,15 +1654,22 @@ var Bisection = class _Bisection {
     return o.profile ? { ...step, profile: o.profile } : step;
   }
   /** A step: candidate i against j, measured again (more rounds) while it is undecided. */
-  async measure(i, j, role) {
+  measure(i, j, role, slot) {
+    const next = this.queue.then(() => this.measureNow(i, j, role, slot));
+    this.queue = next.catch(() => {
+    });
+    return next;
+  }
+  async measureNow(i, j, role, slot) {
     const { o, report } = this;
     const candidate = this.r.commits[i];
     const against = this.r.commits[j];
-    const step = { role, candidate, against, kind: "unknown", attempts: [] };
+    const step = { role, candidate, against, kind: "unknown", attempts: [], ...slot };
+    report.rounds = slot.round;
     report.steps.push(step);
     for (let attempt = 0; attempt <= report.remeasure; attempt++) {
       o.log(
-        `bisect step ${report.steps.length} (${role}${attempt ? `, re-measure ${attempt}` : ""}): ${candidate.commit.slice(0, 10)} ${candidate.subject} against ${against.commit.slice(0, 10)}`
+        `bisect step ${report.steps.length} (${role}${this.width > 1 ? `, round ${slot.round} runner ${slot.runner}` : ""}${attempt ? `, re-measure ${attempt}` : ""}): ${candidate.commit.slice(0, 10)} ${candidate.subject} against ${against.commit.slice(0, 10)}`
       );
       const spec = await this.built(await this.stepSpec(candidate, against, attempt), step);
       if (spec === "skip") return "skip";
@@ -1701,6 +1756,7 @@ var Bisection = class _Bisection {
     const { report, r } = this;
     const at = (i) => r.commits[i];
     report.outcome = found.outcome;
+    report.rounds = found.rounds;
     if (found.skipped.length) {
       report.skipped = found.skipped.map(at);
       report.notes.push(
@@ -1732,14 +1788,25 @@ var Bisection = class _Bisection {
       exitCode: report.outcome === "found" ? EXIT.regression : EXIT.ok
     };
   }
+  /** Rounds against a halving search's, and the wait on `width` runners against this machine's. */
+  roundsNote(rounds) {
+    const seconds2 = (s) => (s.build_seconds ?? 0) + s.attempts.reduce((sum, a) => sum + a.benchmark_seconds, 0);
+    const longest = /* @__PURE__ */ new Map();
+    for (const s of this.report.steps)
+      longest.set(s.round ?? 0, Math.max(longest.get(s.round ?? 0) ?? 0, seconds2(s)));
+    const alone = this.report.steps.reduce((sum, s) => sum + seconds2(s), 0);
+    const atOnce = [...longest.values()].reduce((a, b) => a + b, 0);
+    return `${this.width} candidates a round, one per runner: ${rounds} rounds of measurement where a halving search takes up to ${this.report.halving_rounds}; here a round's steps ran one after another (${Math.round(alone)} s of build and benchmark), on ${this.width} runners each round lasts as long as its longest step (${Math.round(atOnce)} s)`;
+  }
   /** The error rate, how steps compare, and why the search stopped where it did. */
   closingNotes(found) {
     const { n, report, r } = this;
     const short3 = (i) => r.commits[i].commit.slice(0, 10);
     const notes = [
-      `error rate: at most ${r.measurements} measurements ((2 + \u2308log2 ${n}\u2309) steps \xD7 (1 + ${report.remeasure} re-measure)), each judged at ${(r.perStep * 100).toFixed(2)}% confidence, so the chance that any decided step is wrong is at most ${((1 - report.confidence) * 100).toFixed(0)}% (Bonferroni; a step decides "bad" only when a regression beyond the tolerance is shown, "good" only when its interval rules one out)`,
+      `error rate: at most ${r.measurements} measurements ((2 + ${searchRounds(n, this.width)} rounds \xD7 ${this.width} candidate(s)) steps \xD7 (1 + ${report.remeasure} re-measure)), each judged at ${(r.perStep * 100).toFixed(2)}% confidence, so the chance that any decided step is wrong is at most ${((1 - report.confidence) * 100).toFixed(0)}% (Bonferroni; a step decides "bad" only when a regression beyond the tolerance is shown, "good" only when its interval rules one out)`,
       `every step compares the candidate against the good commit on this machine, both sides prepared alike; the last step compares the first bad commit against its last good neighbour directly (the confirmation)`
     ];
+    if (this.width > 1) notes.push(this.roundsNote(found.rounds));
     if (found.outcome === "inconclusive" && found.onlySkipped)
       notes.push(
         `only commits that do not build lie between ${short3(found.lastGood)} (good) and ${short3(found.firstBad)} (bad): the first bad commit is one of those ${found.firstBad - found.lastGood}, as git bisect says when only skipped commits are left`
@@ -2132,6 +2199,11 @@ async function cmdBisect(args, signal) {
     throw new InputError(
       `tiperf bisect: --remeasure must be a whole number from 0 to 3 (got ${str("remeasure")})`
     );
+  const runners = Number(str("runners") ?? "1");
+  if (!Number.isInteger(runners) || runners < 1 || runners > 16)
+    throw new InputError(
+      `tiperf bisect: --runners must be a whole number of runners from 1 to 16 (got ${str("runners")})`
+    );
   const overrides = compareOverrides(
     (k) => k === "confidence" ? void 0 : str(k),
     (k) => `--${k}`
@@ -2147,6 +2219,7 @@ async function cmdBisect(args, signal) {
     ...str("metric") ? { metric: str("metric") } : {},
     confidence: confidenceFlag("bisect", values.confidence),
     remeasure,
+    runners,
     ...str("profile") ? { profile: str("profile") } : {},
     outDir: str("out") ?? "results",
     log,

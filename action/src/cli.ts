@@ -264,6 +264,11 @@ async function cmdBisect(args: string[], signal: AbortSignal): Promise<number> {
     throw new InputError(
       `tiperf bisect: --remeasure must be a whole number from 0 to 3 (got ${str("remeasure")})`,
     );
+  const runners = Number(str("runners") ?? "1");
+  if (!Number.isInteger(runners) || runners < 1 || runners > 16)
+    throw new InputError(
+      `tiperf bisect: --runners must be a whole number of runners from 1 to 16 (got ${str("runners")})`,
+    );
   const overrides = compareOverrides(
     (k) => (k === "confidence" ? undefined : str(k)),
     (k) => `--${k}`,
@@ -279,6 +284,7 @@ async function cmdBisect(args: string[], signal: AbortSignal): Promise<number> {
     ...(str("metric") ? { metric: str("metric") as string } : {}),
     confidence: confidenceFlag("bisect", values.confidence),
     remeasure,
+    runners,
     ...(str("profile") ? { profile: str("profile") } : {}),
     outDir: str("out") ?? "results",
     log,

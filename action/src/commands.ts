@@ -119,6 +119,7 @@ export const COMMANDS: CommandSpec[] = [
       changes: { type: "string", value: "CHANGEPOINTS_JSON" },
       only: { type: "string", value: "WORKLOAD:THREADS,…" },
       remeasure: { type: "string", value: "1" },
+      runners: { type: "string", value: "1" },
       profile: { type: "string", value: "FILE" },
       out: { type: "string", value: "DIR" },
       json: { type: "string", value: "OUT" },
@@ -133,6 +134,8 @@ export const COMMANDS: CommandSpec[] = [
       "found; --changes takes good, bad and the cell from a change-point report's new drop;",
       "--confidence is the whole search's (each step gets its Bonferroni share); --metric judges",
       "every step on that one metric (a cost per operation: cpu_ms_per_op) instead of the spec's",
+      "own; --runners K measures K candidates a round (one per runner; here one after another),",
+      "fewer rounds than halving: 31 commits take 3 search rounds with 3, 5 with 1",
     ],
   },
   {

@@ -9,9 +9,12 @@ import {
   maxMeasurements,
   midpoint,
   nextCandidate,
+  nextCandidates,
   readBisect,
+  type Slot,
   type StepCell,
   type StepKind,
+  searchRounds,
   stepCellKey,
   stepConfidence,
   stepKind,
@@ -43,12 +46,18 @@ const cell = (over: Partial<Cell>): Cell => ({
   ...over,
 });
 
+/** The search's outcome without its round count (the tests of one candidate a round). */
+const search = async (...args: Parameters<typeof bisectSearch>) => {
+  const { rounds: _rounds, ...outcome } = await bisectSearch(...args);
+  return outcome;
+};
+
 describe("bisection: the search", () => {
   test("every first bad commit among 1–20 is found in at most ⌈log2 n⌉ + 2 measurements, the last its confirmation", async () => {
     for (let n = 1; n <= 20; n++)
       for (let k = 1; k <= n; k++) {
         const asked: [number, number, string][] = [];
-        const out = await bisectSearch(n, async (i, j, role) => {
+        const out = await search(n, async (i, j, role) => {
           asked.push([i, j, role]);
           return i >= k ? "bad" : "good";
         });
@@ -66,7 +75,7 @@ describe("bisection: the search", () => {
 
   test("no regression at bad: one check and done", async () => {
     let calls = 0;
-    const out = await bisectSearch(16, async () => {
+    const out = await search(16, async () => {
       calls++;
       return "good";
     });
@@ -76,13 +85,13 @@ describe("bisection: the search", () => {
 
   test("an undecided step stops the search where it stands, naming the range left", async () => {
     const answers: StepKind[] = ["bad", "good", "unknown"];
-    const out = await bisectSearch(16, async () => answers.shift() as StepKind);
+    const out = await search(16, async () => answers.shift() as StepKind);
     // check 16 bad; 8 good; 12 unknown → the first bad is in (8, 16]
     assert.deepEqual(out, { outcome: "inconclusive", lastGood: 8, firstBad: 16, at: 12, skipped: [] });
   });
 
   test("a candidate its neighbour does not confirm is reported as not confirmed", async () => {
-    const out = await bisectSearch(4, async (i, _j, role) =>
+    const out = await search(4, async (i, _j, role) =>
       role === "confirm" ? "good" : i >= 3 ? "bad" : "good",
     );
     assert.deepEqual(out, { outcome: "not-confirmed", lastGood: 2, firstBad: 3, skipped: [] });
@@ -91,14 +100,14 @@ describe("bisection: the search", () => {
   test("a commit that does not build is gone round (git bisect skip): its neighbours are measured instead", async () => {
     // first bad 9 of 16; commit 8 (the first middle) does not build
     const asked: number[] = [];
-    const found = await bisectSearch(16, async (i) => {
+    const found = await search(16, async (i) => {
       asked.push(i);
       if (i === 5) return "skip";
       return i >= 9 ? "bad" : "good";
     });
     assert.deepEqual(found, { outcome: "found", lastGood: 8, firstBad: 9, skipped: [] });
     const skips = new Set([8]);
-    const out = await bisectSearch(16, async (i) => (skips.has(i) ? "skip" : i >= 9 ? "bad" : "good"));
+    const out = await search(16, async (i) => (skips.has(i) ? "skip" : i >= 9 ? "bad" : "good"));
     // 16 bad; 8 skipped → 9 bad; 4, 6, 7 good; only the skipped 8 lies between 7 and 9
     assert.deepEqual(out, {
       outcome: "inconclusive",
@@ -109,12 +118,106 @@ describe("bisection: the search", () => {
       skipped: [8],
     });
     // a skipped middle whose neighbour decides: first bad 12, 8 skipped → 9 good, …, found
-    const far = await bisectSearch(16, async (i) => (i === 8 ? "skip" : i >= 12 ? "bad" : "good"));
+    const far = await search(16, async (i) => (i === 8 ? "skip" : i >= 12 ? "bad" : "good"));
     assert.deepEqual(far, { outcome: "found", lastGood: 11, firstBad: 12, skipped: [8] });
     await assert.rejects(
-      bisectSearch(4, async () => "skip"),
+      search(4, async () => "skip"),
       /the bad commit itself/,
     );
+  });
+
+  test("several candidates a round (one per runner): every first bad among 31 found in 3 search rounds with 3 runners, 5 halving", async () => {
+    assert.equal(searchRounds(31), 5);
+    assert.equal(searchRounds(31, 3), 3);
+    assert.equal(searchRounds(31, 7), 2);
+    for (const width of [1, 2, 3, 4, 7])
+      for (let k = 1; k <= 31; k++) {
+        const asked: [number, number, string, Slot][] = [];
+        let inFlight = 0;
+        let most = 0;
+        const out = await bisectSearch(
+          31,
+          async (i, j, role, slot) => {
+            asked.push([i, j, role, slot]);
+            most = Math.max(most, ++inFlight);
+            await new Promise((r) => setImmediate(r)); // a round's steps are asked for at once
+            inFlight--;
+            return i >= k ? "bad" : "good";
+          },
+          width,
+        );
+        const at = `width ${width}, first bad ${k}`;
+        assert.deepEqual(
+          out,
+          { outcome: "found", lastGood: k - 1, firstBad: k, skipped: [], rounds: out.rounds },
+          at,
+        );
+        // the check, the search rounds, the confirmation
+        assert.ok(out.rounds <= 2 + searchRounds(31, width), `${at}: ${out.rounds} rounds`);
+        assert.ok(most <= width, `${at}: at most one step per runner at once`);
+        const rounds = new Map<number, number[]>();
+        for (const [i, j, role, slot] of asked) {
+          if (role === "search") assert.equal(j, 0, `${at}: against the good commit`);
+          rounds.set(slot.round, [...(rounds.get(slot.round) ?? []), slot.runner]);
+          assert.ok(slot.runner >= 1 && slot.runner <= width);
+          assert.ok(i >= 0 && i <= 31);
+        }
+        for (const [round, runners] of rounds)
+          assert.deepEqual(
+            runners,
+            runners.map((_, x) => x + 1),
+            `${at}: round ${round}'s runners 1…`,
+          );
+        assert.equal(Math.max(...rounds.keys()), out.rounds);
+      }
+    // over 31 commits with 3 runners: 5 rounds of measurement where halving takes 7
+    const halving = await bisectSearch(31, async (i) => (i >= 19 ? "bad" : "good"));
+    const three = await bisectSearch(31, async (i) => (i >= 19 ? "bad" : "good"), 3);
+    assert.deepEqual([halving.rounds, three.rounds], [7, 5]);
+    assert.equal(maxMeasurements(31, 0, 3), 11); // 2 + 3 rounds × 3
+    assert.equal(maxMeasurements(31, 0), 7);
+  });
+
+  test("several candidates a round: an unknown inside what is left stops the search with the narrowed range; outside it, it does not matter", async () => {
+    // 31 commits, width 3: 7 good, 15 unknown, 23 bad → first bad in (7, 23], stopped at 15
+    const stopped = await bisectSearch(31, async (i) => (i === 15 ? "unknown" : i >= 20 ? "bad" : "good"), 3);
+    assert.deepEqual(stopped, {
+      outcome: "inconclusive",
+      lastGood: 7,
+      firstBad: 23,
+      at: 15,
+      skipped: [],
+      rounds: 2,
+    });
+    // an unknown beyond the first bad candidate of its round is not in the range left
+    const past = await bisectSearch(31, async (i) => (i === 23 ? "unknown" : i >= 12 ? "bad" : "good"), 3);
+    assert.deepEqual(past, {
+      outcome: "found",
+      lastGood: 11,
+      firstBad: 12,
+      skipped: [],
+      rounds: past.rounds,
+    });
+    // a skipped candidate (7 of 7, 15, 23): its neighbour taken in the next round (3, 8, 11)
+    const skipped = await bisectSearch(31, async (i) => (i === 7 ? "skip" : i >= 10 ? "bad" : "good"), 3);
+    assert.deepEqual(skipped, {
+      outcome: "found",
+      lastGood: 9,
+      firstBad: 10,
+      skipped: [7],
+      rounds: skipped.rounds,
+    });
+  });
+
+  test("nextCandidates: the range split into width + 1 parts, each the nearest commit not skipped", () => {
+    assert.deepEqual(nextCandidates(0, 32, new Set(), 3), [8, 16, 24]);
+    assert.deepEqual(nextCandidates(0, 32, new Set(), 1), [16]);
+    assert.deepEqual(nextCandidates(0, 32, new Set([16]), 3), [8, 17, 24]);
+    assert.deepEqual(nextCandidates(0, 3, new Set(), 3), [1, 2]);
+    assert.deepEqual(nextCandidates(7, 9, new Set([8]), 3), []);
+    for (let lo = 0; lo < 12; lo++)
+      for (let hi = lo + 2; hi < 14; hi++)
+        assert.deepEqual(nextCandidates(lo, hi, new Set(), 1), [nextCandidate(lo, hi, new Set())]);
   });
 
   test("nextCandidate: the middle, else the nearest not skipped, alternating after and before", () => {

@@ -10,10 +10,24 @@ import { CellJudgementSchema } from "./verdict.ts";
 /** What one step's comparison said of a candidate against the good commit. */
 export type StepKind = "bad" | "good" | "unknown";
 
+/**
+ * The search rounds over `commits` candidates with `width` of them measured at once (one per
+ * runner): each round leaves at most ⌈range / (width + 1)⌉ of the range (halving: width 1).
+ */
+export function searchRounds(commits: number, width = 1): number {
+  let range = Math.max(1, commits);
+  let rounds = 0;
+  while (range > 1) {
+    range = Math.ceil(range / (width + 1));
+    rounds++;
+  }
+  return rounds;
+}
+
 /** The most measurements a search over `commits` candidates can take (each with its re-measures). */
-export function maxMeasurements(commits: number, remeasure: number): number {
-  // the check of bad against good, ⌈log2 n⌉ halvings, the confirmation of the adjacent pair
-  return (2 + Math.ceil(Math.log2(Math.max(1, commits)))) * (1 + remeasure);
+export function maxMeasurements(commits: number, remeasure: number, width = 1): number {
+  // the check of bad against good, the search rounds of `width` candidates, the confirmation
+  return (2 + searchRounds(commits, width) * width) * (1 + remeasure);
 }
 
 /**
@@ -39,47 +53,108 @@ export type Measured = StepKind | "skip";
  * not skipped (one after, one before, two after, …); none when every commit between was skipped.
  */
 export function nextCandidate(lo: number, hi: number, skipped: ReadonlySet<number>): number | undefined {
-  const mid = Math.floor((lo + hi) / 2);
+  return nearest(Math.floor((lo + hi) / 2), lo, hi, skipped);
+}
+
+function nearest(at: number, lo: number, hi: number, taken: ReadonlySet<number>): number | undefined {
   for (let d = 0; d < hi - lo; d++)
-    for (const i of d === 0 ? [mid] : [mid + d, mid - d]) if (i > lo && i < hi && !skipped.has(i)) return i;
+    for (const i of d === 0 ? [at] : [at + d, at - d]) if (i > lo && i < hi && !taken.has(i)) return i;
   return undefined;
 }
 
 /**
- * Binary search over commits 0 (good) … n (bad): `measure(i, j)` judges commit i against commit j.
- * First bad against good (is there a regression at all?), then halvings against good, then the
- * adjacent pair found, bad against its last good, as the confirmation. An unknown step stops the
- * search where it stands: the first bad commit lies in (lastGood, firstBad], not guessed. A
- * skipped commit (it does not build) is gone round; when only skipped commits lie between the last
- * good and the first bad one measured, the range is reported open (any of them may be the first bad).
+ * The `width` commits to measure at once between lo and hi (exclusive), splitting the range into
+ * width + 1 near-equal parts, each the nearest commit not skipped; every commit between when
+ * there are no more than `width` (width 1: nextCandidate's middle).
+ */
+export function nextCandidates(
+  lo: number,
+  hi: number,
+  skipped: ReadonlySet<number>,
+  width: number,
+): number[] {
+  const taken = new Set(skipped);
+  const out: number[] = [];
+  for (let k = 1; k <= width; k++) {
+    const i = nearest(lo + Math.floor((k * (hi - lo)) / (width + 1)), lo, hi, taken);
+    if (i === undefined) break;
+    taken.add(i);
+    out.push(i);
+  }
+  return out.sort((a, b) => a - b);
+}
+
+/** Where a step stands in the search: its round, and which of the round's runners measured it (1…width). */
+export interface Slot {
+  round: number;
+  runner: number;
+}
+
+type Measure = (
+  index: number,
+  against: number,
+  role: "check" | "search" | "confirm",
+  slot: Slot,
+) => Promise<Measured>;
+
+/**
+ * What a round's answers leave: the first bad candidate is the new bad end, the last good one
+ * before it the new good end; an unknown between them stops the search there.
+ */
+function narrowed(
+  lo: number,
+  hi: number,
+  answers: [number, Measured][],
+): { lo: number; hi: number; unknown?: number } {
+  const bad = answers.find(([, k]) => k === "bad")?.[0] ?? hi;
+  const good = answers.filter(([i, k]) => k === "good" && i < bad).at(-1)?.[0] ?? lo;
+  const unknown = answers.find(([i, k]) => k === "unknown" && i > good && i < bad)?.[0];
+  return { lo: good, hi: bad, ...(unknown !== undefined ? { unknown } : {}) };
+}
+
+/**
+ * Search over commits 0 (good) … n (bad): `measure(i, j)` judges commit i against commit j.
+ * First bad against good (is there a regression at all?), then rounds of `width` candidates
+ * against good (width 1: halvings; more: one per runner, all of a round at once), then the
+ * adjacent pair found, bad against its last good, as the confirmation. An unknown step inside
+ * the range stops the search where it stands: the first bad commit lies in (lastGood, firstBad],
+ * not guessed. A skipped commit (it does not build) is gone round; when only skipped commits lie
+ * between the last good and the first bad one measured, the range is reported open (any of them
+ * may be the first bad).
  */
 export async function bisectSearch(
   n: number,
-  measure: (index: number, against: number, role: "check" | "search" | "confirm") => Promise<Measured>,
-): Promise<SearchOutcome & { skipped: number[] }> {
+  measure: Measure,
+  width = 1,
+): Promise<SearchOutcome & { skipped: number[]; rounds: number }> {
   if (n < 1) throw new Error("bisectSearch: no commits between good and bad");
+  if (!Number.isInteger(width) || width < 1) throw new Error(`bisectSearch: width ${width} is not 1 or more`);
   const skipped = new Set<number>();
-  const done = (o: SearchOutcome) => ({ ...o, skipped: [...skipped].sort((a, b) => a - b) });
-  const check = await measure(n, 0, "check");
+  let round = 1;
+  const done = (o: SearchOutcome) => ({ ...o, skipped: [...skipped].sort((a, b) => a - b), rounds: round });
+  const check = await measure(n, 0, "check", { round, runner: 1 });
   if (check === "skip") throw new Error("bisectSearch: the bad commit itself could not be measured");
   if (check === "good") return done({ outcome: "no-regression" });
   if (check === "unknown") return done({ outcome: "inconclusive", lastGood: 0, firstBad: n, at: n });
   let lo = 0;
   let hi = n;
   while (hi - lo > 1) {
-    const mid = nextCandidate(lo, hi, skipped);
-    if (mid === undefined)
+    const candidates = nextCandidates(lo, hi, skipped, width);
+    if (candidates.length === 0)
       return done({ outcome: "inconclusive", lastGood: lo, firstBad: hi, at: hi, onlySkipped: true });
-    const kind = await measure(mid, 0, "search");
-    if (kind === "skip") {
-      skipped.add(mid);
-      continue;
-    }
-    if (kind === "unknown") return done({ outcome: "inconclusive", lastGood: lo, firstBad: hi, at: mid });
-    if (kind === "bad") hi = mid;
-    else lo = mid;
+    round++;
+    const kinds = await Promise.all(
+      candidates.map((i, k) => measure(i, 0, "search", { round, runner: k + 1 })),
+    );
+    const answers = candidates.map((i, k) => [i, kinds[k]] as [number, Measured]);
+    for (const [i, kind] of answers) if (kind === "skip") skipped.add(i);
+    const next = narrowed(lo, hi, answers);
+    if (next.unknown !== undefined)
+      return done({ outcome: "inconclusive", lastGood: next.lo, firstBad: next.hi, at: next.unknown });
+    ({ lo, hi } = next);
   }
-  const confirm = await measure(hi, lo, "confirm");
+  round++;
+  const confirm = await measure(hi, lo, "confirm", { round, runner: 1 });
   if (confirm === "bad") return done({ outcome: "found", lastGood: lo, firstBad: hi });
   if (confirm === "good") return done({ outcome: "not-confirmed", lastGood: lo, firstBad: hi });
   return done({ outcome: "inconclusive", lastGood: lo, firstBad: hi, at: hi });
@@ -158,6 +233,9 @@ export const BisectStepSchema = z.strictObject({
   attempts: z.array(AttemptSchema),
   /** Seconds spent building the two sides' tidb-servers (source bisects; kept builds cost 0). */
   build_seconds: z.number().optional(),
+  /** The search round it belongs to (1: the check), and which of the round's runners measured it. */
+  round: z.number().int().positive().optional(),
+  runner: z.number().int().positive().optional(),
 });
 
 export type BisectStep = z.output<typeof BisectStepSchema>;
@@ -216,6 +294,11 @@ export const BisectReportSchema = z
     step_confidence: z.number(),
     max_measurements: z.number().int(),
     remeasure: z.number().int(),
+    /** Candidates measured at once per search round, one per runner (1: halving). */
+    runners: z.number().int().positive().optional(),
+    /** Rounds of measurement the search took (each round's steps at once on `runners` runners), and a halving search's most. */
+    rounds: z.number().int().optional(),
+    halving_rounds: z.number().int().optional(),
     steps: z.array(BisectStepSchema),
     /** Candidates that did not build, gone round (the search measured their neighbours). */
     skipped: z.array(CommitSchema).optional(),

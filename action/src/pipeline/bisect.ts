@@ -16,7 +16,9 @@ import {
   type Measured,
   maxMeasurements,
   midpoint,
+  type Slot,
   type StepCell,
+  searchRounds,
   stepCellKey,
   stepConfidence,
   stepKind,
@@ -57,6 +59,11 @@ export interface BisectOptions extends RunOptions {
   profile?: string;
   /** --metric: the one metric every step judges (a cost per operation: cpu_ms_per_op), over the spec's. */
   metric?: string;
+  /**
+   * --runners: candidates measured per search round, one per runner (default 1: halving). Here
+   * a round's steps run one after another; on that many runners they would run at once.
+   */
+  runners?: number;
 }
 
 export interface BisectOutcome {
@@ -164,7 +171,7 @@ export async function bisectSpec(o: BisectOptions): Promise<BisectOutcome> {
   const b = await Bisection.open(o);
   let found: Found;
   try {
-    found = await bisectSearch(b.n, (i, j, role) => b.measure(i, j, role));
+    found = await bisectSearch(b.n, (i, j, role, slot) => b.measure(i, j, role, slot), b.width);
   } catch (e) {
     await b.failed(e as Error);
     throw e;
@@ -193,7 +200,7 @@ async function rangeOf(o: BisectOptions): Promise<Range> {
   const good = await commitOf(repo, o.good, "--good");
   const bad = await commitOf(repo, o.bad, "--bad");
   const commits = [good, ...(await between(repo, good, bad, ["--good", "--bad"]))];
-  const measurements = maxMeasurements(commits.length - 1, o.remeasure ?? 1);
+  const measurements = maxMeasurements(commits.length - 1, o.remeasure ?? 1, o.runners ?? 1);
   const cells = cellsOfSpec(current);
   const only = o.only ?? cells;
   for (const c of only)
@@ -220,6 +227,9 @@ async function rangeOf(o: BisectOptions): Promise<Range> {
  */
 class Bisection {
   readonly n: number;
+  readonly width: number;
+  /** One step at a time on this machine: a round's candidates queue here. */
+  private queue: Promise<unknown> = Promise.resolve();
   readonly report: BisectReport;
   readonly jsonPath: string;
   readonly markdownPath: string;
@@ -233,6 +243,7 @@ class Bisection {
     private readonly r: Range,
   ) {
     this.n = r.commits.length - 1;
+    this.width = o.runners ?? 1;
     this.jsonPath = join(r.dir, "bisect.json");
     this.markdownPath = join(r.dir, "bisect.md");
     this.judgedMetrics = o.metric ? metricOverride(r.current, o.metric, o.tolerance) : undefined;
@@ -252,6 +263,8 @@ class Bisection {
       step_confidence: r.perStep,
       max_measurements: r.measurements,
       remeasure: o.remeasure ?? 1,
+      ...(this.width > 1 ? { runners: this.width } : {}),
+      halving_rounds: 2 + searchRounds(this.n),
       steps: [],
       benchmark_seconds: 0,
       build_seconds: 0,
@@ -309,15 +322,22 @@ class Bisection {
   }
 
   /** A step: candidate i against j, measured again (more rounds) while it is undecided. */
-  async measure(i: number, j: number, role: BisectStep["role"]): Promise<Measured> {
+  measure(i: number, j: number, role: BisectStep["role"], slot: Slot): Promise<Measured> {
+    const next = this.queue.then(() => this.measureNow(i, j, role, slot));
+    this.queue = next.catch(() => {});
+    return next;
+  }
+
+  private async measureNow(i: number, j: number, role: BisectStep["role"], slot: Slot): Promise<Measured> {
     const { o, report } = this;
     const candidate = this.r.commits[i] as Commit;
     const against = this.r.commits[j] as Commit;
-    const step: BisectStep = { role, candidate, against, kind: "unknown", attempts: [] };
+    const step: BisectStep = { role, candidate, against, kind: "unknown", attempts: [], ...slot };
+    report.rounds = slot.round;
     report.steps.push(step);
     for (let attempt = 0; attempt <= report.remeasure; attempt++) {
       o.log(
-        `bisect step ${report.steps.length} (${role}${attempt ? `, re-measure ${attempt}` : ""}): ${candidate.commit.slice(0, 10)} ${candidate.subject} against ${against.commit.slice(0, 10)}`,
+        `bisect step ${report.steps.length} (${role}${this.width > 1 ? `, round ${slot.round} runner ${slot.runner}` : ""}${attempt ? `, re-measure ${attempt}` : ""}): ${candidate.commit.slice(0, 10)} ${candidate.subject} against ${against.commit.slice(0, 10)}`,
       );
       const spec = await this.built(await this.stepSpec(candidate, against, attempt), step);
       if (spec === "skip") return "skip";
@@ -413,6 +433,7 @@ class Bisection {
     const { report, r } = this;
     const at = (i: number) => r.commits[i] as Commit;
     report.outcome = found.outcome;
+    report.rounds = found.rounds;
     if (found.skipped.length) {
       report.skipped = found.skipped.map(at);
       report.notes.push(
@@ -446,14 +467,27 @@ class Bisection {
     };
   }
 
+  /** Rounds against a halving search's, and the wait on `width` runners against this machine's. */
+  private roundsNote(rounds: number): string {
+    const seconds = (s: BisectStep) =>
+      (s.build_seconds ?? 0) + s.attempts.reduce((sum, a) => sum + a.benchmark_seconds, 0);
+    const longest = new Map<number, number>();
+    for (const s of this.report.steps)
+      longest.set(s.round ?? 0, Math.max(longest.get(s.round ?? 0) ?? 0, seconds(s)));
+    const alone = this.report.steps.reduce((sum, s) => sum + seconds(s), 0);
+    const atOnce = [...longest.values()].reduce((a, b) => a + b, 0);
+    return `${this.width} candidates a round, one per runner: ${rounds} rounds of measurement where a halving search takes up to ${this.report.halving_rounds}; here a round's steps ran one after another (${Math.round(alone)} s of build and benchmark), on ${this.width} runners each round lasts as long as its longest step (${Math.round(atOnce)} s)`;
+  }
+
   /** The error rate, how steps compare, and why the search stopped where it did. */
   private closingNotes(found: Found): string[] {
     const { n, report, r } = this;
     const short = (i: number) => (r.commits[i] as Commit).commit.slice(0, 10);
     const notes = [
-      `error rate: at most ${r.measurements} measurements ((2 + ⌈log2 ${n}⌉) steps × (1 + ${report.remeasure} re-measure)), each judged at ${(r.perStep * 100).toFixed(2)}% confidence, so the chance that any decided step is wrong is at most ${((1 - report.confidence) * 100).toFixed(0)}% (Bonferroni; a step decides "bad" only when a regression beyond the tolerance is shown, "good" only when its interval rules one out)`,
+      `error rate: at most ${r.measurements} measurements ((2 + ${searchRounds(n, this.width)} rounds × ${this.width} candidate(s)) steps × (1 + ${report.remeasure} re-measure)), each judged at ${(r.perStep * 100).toFixed(2)}% confidence, so the chance that any decided step is wrong is at most ${((1 - report.confidence) * 100).toFixed(0)}% (Bonferroni; a step decides "bad" only when a regression beyond the tolerance is shown, "good" only when its interval rules one out)`,
       `every step compares the candidate against the good commit on this machine, both sides prepared alike; the last step compares the first bad commit against its last good neighbour directly (the confirmation)`,
     ];
+    if (this.width > 1) notes.push(this.roundsNote(found.rounds));
     if (found.outcome === "inconclusive" && found.onlySkipped)
       notes.push(
         `only commits that do not build lie between ${short(found.lastGood)} (good) and ${short(found.firstBad)} (bad): the first bad commit is one of those ${found.firstBad - found.lastGood}, as git bisect says when only skipped commits are left`,

@@ -108,17 +108,20 @@ export function bisectMarkdown(r: BisectReport): string {
     "| step | role | candidate | against | Δ% | interval | rounds | verdict | step says | build s |",
     "|---:|---|---|---|---:|---|---:|---|---|---:|",
   );
+  // several candidates a round: which round and runner each step was
+  const where = (s: BisectReport["steps"][number]) =>
+    r.runners && s.round ? ` · round ${s.round}, runner ${s.runner}` : "";
   r.steps.forEach((s, i) => {
     if (s.kind === "skip")
       out.push(
-        `| ${i + 1} | ${s.role} | \`${short(s.candidate)}\` ${md(s.candidate.subject)} | \`${short(s.against)}\` | | | | did not build | skip | |`,
+        `| ${i + 1} | ${s.role}${where(s)} | \`${short(s.candidate)}\` ${md(s.candidate.subject)} | \`${short(s.against)}\` | | | | did not build | skip | |`,
       );
     s.attempts.forEach((a, k) => {
       const cells = judged(r, { ...s, attempts: [a] });
       const delta = cells.map((c) => pct(c.change)).join(" / ");
       const ci = cells.map((c) => ciText(c)).join(" / ");
       out.push(
-        `| ${i + 1}${k ? `.${k + 1}` : ""} | ${s.role}${k ? " (re-measure)" : ""} | \`${short(s.candidate)}\` ${md(s.candidate.subject)} | \`${short(s.against)}\` | ${delta} | ${ci} | ${a.rounds} | ${a.verdict} | ${a.kind} | ${k === 0 && s.build_seconds !== undefined ? s.build_seconds.toFixed(0) : ""} |`,
+        `| ${i + 1}${k ? `.${k + 1}` : ""} | ${s.role}${where(s)}${k ? " (re-measure)" : ""} | \`${short(s.candidate)}\` ${md(s.candidate.subject)} | \`${short(s.against)}\` | ${delta} | ${ci} | ${a.rounds} | ${a.verdict} | ${a.kind} | ${k === 0 && s.build_seconds !== undefined ? s.build_seconds.toFixed(0) : ""} |`,
       );
     });
   });
