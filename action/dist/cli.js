@@ -51,10 +51,10 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-IIKMEYQL.js";
+} from "./chunk-6C3IZHI7.js";
 import {
   reapLedger
-} from "./chunk-CZ2H4YHB.js";
+} from "./chunk-Y7FR3C2I.js";
 import {
   EXPIRES,
   KubeClient,
@@ -72,7 +72,7 @@ import {
   require_dist,
   writeAtomic,
   writeResult
-} from "./chunk-WHCZG4PR.js";
+} from "./chunk-H54X3EZZ.js";
 import {
   CLOUDS,
   Interrupted,

@@ -15,7 +15,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-IIKMEYQL.js";
+} from "./chunk-6C3IZHI7.js";
 import {
   getInput,
   info,
@@ -28,7 +28,7 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-WHCZG4PR.js";
+} from "./chunk-H54X3EZZ.js";
 import {
   Interrupted,
   installCrashTeardown,

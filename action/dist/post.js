@@ -4,13 +4,13 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   reapLedger
-} from "./chunk-CZ2H4YHB.js";
+} from "./chunk-Y7FR3C2I.js";
 import {
   getState,
   info,
   setFailed
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-WHCZG4PR.js";
+import "./chunk-H54X3EZZ.js";
 import {
   ledgerDir
 } from "./chunk-ACUMI6J7.js";

@@ -3,10 +3,11 @@
 // it to freePort first (TEST_PICKS), so the server's own bind fails with its own words; tiperf
 // must start the server again on another port, say so, and leave nothing of the failed try.
 import assert from "node:assert/strict";
+import { type ChildProcess, spawn } from "node:child_process";
 import { createServer, type Server } from "node:net";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
-import { PORT_TRIES, TEST_PICKS } from "../../action/src/proc/port.ts";
+import { ephemeralRange, PORT_TRIES, TEST_PICKS } from "../../action/src/proc/port.ts";
 import { startTarget } from "../../action/src/targets/registry.ts";
 import { ROOT } from "../helpers/paths.ts";
 import { tempDir } from "../helpers/real.ts";
@@ -108,6 +109,62 @@ describe("a port taken between choice and bind", () => {
     } finally {
       TEST_PICKS.length = 0;
       await sshd.stop();
+    }
+  });
+});
+
+/**
+ * A program that keeps binding port 0 on 127.0.0.1 — 2000 sockets at a time, each held for two
+ * seconds — as other jobs on a CI runner do; at most `seconds` long.
+ */
+function portZeroHog(seconds: number): ChildProcess {
+  const code = `const net = require("node:net");
+    const until = Date.now() + ${seconds * 1000};
+    const round = () => {
+      if (Date.now() > until) process.exit(0);
+      const held = [];
+      let up = 0;
+      for (let i = 0; i < 2000; i++) {
+        const s = net.createServer();
+        s.on("error", () => {});
+        s.listen(0, "127.0.0.1", () => { if (++up === 1000) console.log("holding"); });
+        held.push(s);
+      }
+      setTimeout(() => { for (const s of held) s.close(); round(); }, 2000);
+    };
+    round();`;
+  return spawn(process.execPath, ["-e", code], { stdio: ["ignore", "pipe", "inherit"] });
+}
+
+describe("ports nobody else is handed", () => {
+  test("six MariaDB servers beside a program that keeps taking thousands of port-0 sockets: six of six start, first try, outside the ephemeral range", async () => {
+    const [lo, hi] = ephemeralRange();
+    const hog = portZeroHog(120);
+    try {
+      await new Promise<void>((resolve, reject) => {
+        hog.stdout?.once("data", () => resolve());
+        hog.once("exit", () => reject(new Error("the hog stopped before it held its sockets")));
+      });
+      for (let i = 0; i < 6; i++) {
+        const lines: string[] = [];
+        const t = await startTarget({ kind: "mariadb", config: {} } as never, {
+          maxConnections: 10,
+          logDir: join(tempDir(), "logs"),
+          log: (l) => lines.push(l),
+        });
+        try {
+          const port = t.connection.endpoints[0]?.port as number;
+          assert.ok(port < lo || port > hi, `server ${i + 1} on ${port}, outside ${lo}–${hi}`);
+          assert.doesNotMatch(lines.join("\n"), /port was taken/, `server ${i + 1} started on its first try`);
+          // a restart binds the same port again
+          await t.restart?.(new AbortController().signal);
+          assert.equal(t.connection.endpoints[0]?.port, port);
+        } finally {
+          await t.stop();
+        }
+      }
+    } finally {
+      hog.kill();
     }
   });
 });

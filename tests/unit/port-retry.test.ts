@@ -2,8 +2,20 @@
 // on another port (proc/port.ts startOnFreePort), bounded, each try logged; any other
 // failure, or the last try's, stands.
 import assert from "node:assert/strict";
+import { type ChildProcess, spawn } from "node:child_process";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, test } from "node:test";
-import { PORT_TRIES, startOnFreePort } from "../../action/src/proc/port.ts";
+import {
+  ephemeralRange,
+  freePort,
+  PORT_TRIES,
+  privatePort,
+  privateRange,
+  startOnFreePort,
+} from "../../action/src/proc/port.ts";
+import { ROOT } from "../helpers/paths.ts";
+import { tempDir } from "../helpers/real.ts";
 
 // MariaDB's words when the port was taken (seen in CI beside another test file's servers)
 const TAKEN = `MariaDB exited during startup (code 1, signal null); the server said:
@@ -91,5 +103,72 @@ describe("a port taken between choice and bind", () => {
       /already accepts/,
     );
     assert.equal(calls, 1);
+  });
+});
+
+describe("private ports: outside the kernel's ephemeral range, claimed per process", () => {
+  test("the range: below the ephemeral range from 20000, else above it, else none", () => {
+    assert.deepEqual(privateRange([32768, 60999]), [20000, 32767]);
+    assert.deepEqual(privateRange([1024, 40000]), [40001, 65535]);
+    assert.equal(privateRange([1024, 65000]), undefined);
+    const file = join(tempDir(), "range");
+    writeFileSync(file, "40000\t50000\n");
+    assert.deepEqual(ephemeralRange(file), [40000, 50000]);
+    assert.deepEqual(ephemeralRange(join(tempDir(), "none")), [32768, 60999]);
+  });
+
+  test("a live owner's claim is skipped, a dead owner's taken over, none handed out twice", async () => {
+    const claims = tempDir();
+    const port = await freePort(); // three ports where this machine has them free, say p, p+1, p+2
+    const range: [number, number] = [port, port + 2];
+    // p: claimed by a live process (pid 1); p+1: by one that is gone
+    writeFileSync(join(claims, String(port)), "1\n");
+    writeFileSync(join(claims, String(port + 1)), "4194303\n");
+    const got = [await privatePort({ claims, range }), await privatePort({ claims, range })];
+    assert.deepEqual(
+      got.sort((a, b) => a - b),
+      [port + 1, port + 2],
+    );
+    for (const p of got) assert.equal(readFileSync(join(claims, String(p)), "utf8"), `${process.pid}\n`);
+    await assert.rejects(privatePort({ claims, range }), /no free port in \d+–\d+ \(every one claimed in /);
+  });
+
+  test("two processes claiming at once are never handed the same port", async () => {
+    const claims = tempDir();
+    const port = 20000 + Math.floor(Math.random() * 10000);
+    // each claims 40 ports of 100 and holds them (stays alive) until the test has both lists
+    const code = `import { privatePort } from ${JSON.stringify(join(ROOT, "action/src/proc/port.ts"))};
+      const got = [];
+      for (let i = 0; i < 40; i++) got.push(await privatePort({ claims: ${JSON.stringify(claims)}, range: [${port}, ${port + 99}] }));
+      console.log(JSON.stringify(got));
+      process.stdin.resume();
+      process.stdin.on("end", () => process.exit(0));`;
+    const children: ChildProcess[] = [];
+    const run = () =>
+      new Promise<number[]>((resolve, reject) => {
+        const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", code], {
+          cwd: ROOT,
+          stdio: ["pipe", "pipe", "inherit"],
+        });
+        children.push(child);
+        let out = "";
+        child.stdout?.on("data", (d) => {
+          out += d;
+          if (out.includes("\n")) resolve(JSON.parse(out));
+        });
+        child.once("exit", (c) => reject(new Error(`exited ${c} before claiming`)));
+      });
+    const [a, b] = await Promise.all([run(), run()]);
+    assert.equal(a.length + b.length, 80);
+    assert.equal(new Set([...a, ...b]).size, 80, "no port in both");
+    // each process's claims go with it
+    await Promise.all(
+      children.map((c) => {
+        const exited = new Promise((r) => c.once("exit", r));
+        c.stdin?.end();
+        return exited;
+      }),
+    );
+    assert.deepEqual(readdirSync(claims), []);
   });
 });

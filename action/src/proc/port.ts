@@ -1,4 +1,6 @@
+import { linkSync, mkdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
+import { basename, join } from "node:path";
 
 /**
  * Ports `freePort` hands out before it asks the system (tests only: a port the test already holds,
@@ -20,6 +22,140 @@ export function freePort(): Promise<number> {
       srv.close(() => resolve(port));
     });
   });
+}
+
+/** Where a port a tiperf process holds for its servers is claimed: one file per port, its owner's pid. */
+export const PORT_CLAIMS = (env: NodeJS.ProcessEnv = process.env) =>
+  env.TIPERF_PORT_CLAIMS || "/tmp/tiperf-ports";
+
+/** The kernel's ephemeral range (what binding port 0 and connecting out take ports from). */
+export function ephemeralRange(file = "/proc/sys/net/ipv4/ip_local_port_range"): [number, number] {
+  try {
+    const [lo, hi] = readFileSync(file, "utf8").trim().split(/\s+/).map(Number);
+    if (Number.isInteger(lo) && Number.isInteger(hi) && (lo as number) <= (hi as number))
+      return [lo as number, hi as number];
+  } catch {}
+  return [32768, 60999]; // Linux's default
+}
+
+/**
+ * Where private servers' ports come from: outside the ephemeral range, so nothing that binds port
+ * 0 or connects out is handed one; below it from 20000 (above the registered services most
+ * hosts run), else above it. At least 1000 ports, or none (then freePort, said by the caller).
+ */
+export function privateRange(ephemeral = ephemeralRange()): [number, number] | undefined {
+  const [lo, hi] = ephemeral;
+  if (lo - 1 - 20000 >= 1000) return [20000, lo - 1];
+  if (65535 - (hi + 1) >= 1000) return [hi + 1, 65535];
+  return undefined;
+}
+
+/** This process's claims: port → its claim file. */
+const claimed = new Map<number, string>();
+let releaseAtExit = false;
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "EPERM";
+  }
+};
+
+/**
+ * Claims `port` for this process: its claim file (the owner's pid) linked into place, so a claim
+ * is never seen half written; one whose owner is gone is taken over.
+ */
+function claim(dir: string, port: number): boolean {
+  const file = join(dir, String(port));
+  const mine = join(dir, `.${port}.${process.pid}`);
+  writeFileSync(mine, `${process.pid}\n`);
+  try {
+    for (let tries = 0; tries < 2; tries++) {
+      try {
+        linkSync(mine, file);
+        return true;
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== "EEXIST" || !takeOverStale(dir, file)) return false;
+      }
+    }
+    return false;
+  } finally {
+    unlinkSync(mine);
+  }
+}
+
+/**
+ * A claim whose owner is gone, moved aside (rename is atomic) and removed; true when the port may
+ * be claimed again. Moved aside by another claimant meanwhile, or renewed by one (another file
+ * than the one read), it is left to them.
+ */
+function takeOverStale(dir: string, file: string): boolean {
+  let seen: number;
+  let owner: number;
+  try {
+    seen = statSync(file).ino;
+    owner = Number(readFileSync(file, "utf8").trim());
+  } catch {
+    return true; // gone meanwhile
+  }
+  if (owner === process.pid || (Number.isInteger(owner) && owner > 0 && alive(owner))) return false;
+  const aside = join(dir, `.stale.${process.pid}.${basename(file)}`);
+  try {
+    renameSync(file, aside);
+  } catch {
+    return false;
+  }
+  const same = statSync(aside).ino === seen;
+  if (!same)
+    try {
+      linkSync(aside, file); // another's fresh claim: put back
+    } catch {}
+  unlinkSync(aside);
+  return same;
+}
+
+const bindable = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const srv = createServer();
+    srv.unref();
+    srv.once("error", () => resolve(false));
+    srv.listen(port, "127.0.0.1", () => srv.close(() => resolve(true)));
+  });
+
+/**
+ * A port for a private server: outside the kernel's ephemeral range (privateRange), claimed for
+ * this process in PORT_CLAIMS so another tiperf run on the machine is never handed it, and free
+ * on 127.0.0.1 right now. Claims go when the process ends (or with a dead owner, to the next
+ * claimant). Without such a range, a kernel-chosen port (freePort).
+ */
+export async function privatePort(o: { claims?: string; range?: [number, number] } = {}): Promise<number> {
+  const picked = TEST_PICKS.shift();
+  if (picked !== undefined) return picked;
+  const range = o.range ?? privateRange();
+  if (!range) return freePort();
+  const dir = o.claims ?? PORT_CLAIMS();
+  mkdirSync(dir, { recursive: true, mode: 0o1777 });
+  if (!releaseAtExit) {
+    releaseAtExit = true;
+    process.once("exit", () => {
+      for (const file of claimed.values())
+        try {
+          unlinkSync(file);
+        } catch {}
+    });
+  }
+  const [lo, hi] = range;
+  const size = hi - lo + 1;
+  const start = Math.floor(Math.random() * size);
+  for (let i = 0; i < size; i++) {
+    const port = lo + ((start + i) % size);
+    if (claimed.has(port) || !claim(dir, port)) continue;
+    claimed.set(port, join(dir, String(port)));
+    if (await bindable(port)) return port;
+  }
+  throw new Error(`no free port in ${lo}–${hi} (every one claimed in ${dir} or in use)`);
 }
 
 /** How often a private server starts again when its port was taken between choice and bind. */

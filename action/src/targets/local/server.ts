@@ -6,7 +6,7 @@ import { RunError } from "../../errors.ts";
 import { record } from "../../lifecycle/ledger.ts";
 import { onTeardown } from "../../lifecycle/teardown.ts";
 import { treeCpuSeconds } from "../../observe/cost.ts";
-import { freePort } from "../../proc/port.ts";
+import { PORT_TRIES, portTaken, privatePort } from "../../proc/port.ts";
 import {
   type CommandResult,
   processState,
@@ -20,7 +20,7 @@ import { applyResources, processTree } from "./cgroup.ts";
 import { keepLogs } from "./reapers.ts";
 import type { LocalTargetSpec } from "./schema.ts";
 
-export { freePort };
+export { privatePort };
 
 import type { Connection, StartOptions, Target } from "../types.ts";
 
@@ -125,6 +125,22 @@ export interface Lifecycle {
   restart(respawn: () => Promise<ServerProcess>): Promise<void>;
 }
 
+/**
+ * A restart binds the port the server had: something else may hold it for a moment (a socket of
+ * the old process lingering, a program that took it meanwhile), so a bind that fails is tried
+ * again, after a second, then two, before the failure stands.
+ */
+async function respawnOnItsPort(respawn: () => Promise<ServerProcess>): Promise<ServerProcess> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await respawn();
+    } catch (e) {
+      if (attempt >= PORT_TRIES || !portTaken(e as Error)) throw e;
+      await new Promise((r) => setTimeout(r, attempt * 1000));
+    }
+  }
+}
+
 export function lifecycle(opts: {
   what: string;
   server: ServerProcess;
@@ -178,7 +194,7 @@ export function lifecycle(opts: {
     try {
       await server.stop(opts.stopSignal, 30_000);
       await opts.beforeRemove?.().catch(() => {});
-      server = await respawn();
+      server = await respawnOnItsPort(respawn);
       const next = recordOf(server);
       await (await forget)();
       forget = next;

@@ -9,9 +9,9 @@ import { runCommand } from "../../proc/process.ts";
 import type { LocalTargetSpec } from "../local/schema.ts";
 import {
   checkDatabaseName,
-  freePort,
   installDataDir,
   makeWorkDir,
+  privatePort,
   runPrivateServer,
 } from "../local/server.ts";
 import type { StartOptions, Target } from "../types.ts";
@@ -123,7 +123,7 @@ export async function startMariadb(spec: LocalTargetSpec, opts: StartOptions): P
   const logs = [errorLog, join(workDir, "mariadbd.out"), installLog];
   await mkdir(join(workDir, "tmp"));
 
-  const port = await freePort();
+  const port = await privatePort();
   const commands = mariadbCommands({
     workDir,
     port: String(port),

@@ -9,9 +9,9 @@ import { type RunAs, runCommand } from "../../proc/process.ts";
 import type { LocalTargetSpec } from "../local/schema.ts";
 import {
   checkDatabaseName,
-  freePort,
   installDataDir,
   makeWorkDir,
+  privatePort,
   runPrivateServer,
 } from "../local/server.ts";
 import type { StartOptions, Target } from "../types.ts";
@@ -149,7 +149,7 @@ export async function startPostgres(spec: LocalTargetSpec, opts: StartOptions): 
   const serverLog = join(workDir, "postgres.log");
   const logs = [serverLog];
 
-  const port = await freePort();
+  const port = await privatePort();
   const commands = postgresCommands({
     bin,
     workDir,

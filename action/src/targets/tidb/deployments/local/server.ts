@@ -8,7 +8,7 @@ import { chmod, copyFile, mkdir, readFile, rm } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { RunError } from "../../../../errors.ts";
 import { findTool } from "../../../../proc/env.ts";
-import { freePort } from "../../../../proc/port.ts";
+import { privatePort } from "../../../../proc/port.ts";
 import { type ServerProcess, startServerProcess } from "../../../../proc/process.ts";
 import { shellCommand } from "../../../../proc/quote.ts";
 import { pinProcesses } from "../../../local/affinity.ts";
@@ -76,9 +76,9 @@ async function placeOf(d: ServerDeployment) {
   const slot = serverSlots(d);
   const workDir = await makeWorkDir("tidb");
   await mkdir(join(workDir, "tmp"), { recursive: true });
-  const port = await freePort();
-  let statusPort = await freePort();
-  for (let i = 0; i < 20 && statusPort === port; i++) statusPort = await freePort();
+  // two claims: never the same port
+  const port = await privatePort();
+  const statusPort = await privatePort();
   const fill = (text: string) =>
     text
       .replaceAll(slot.status, String(statusPort))

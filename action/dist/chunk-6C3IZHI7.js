@@ -48,7 +48,7 @@ import {
   throttleBetween,
   validateYaml,
   writeAtomic
-} from "./chunk-WHCZG4PR.js";
+} from "./chunk-H54X3EZZ.js";
 import {
   record,
   shellCommand,

@@ -8714,7 +8714,9 @@ async function commitAt(repo, ref) {
 import { cpus as cpus3 } from "node:os";
 
 // action/src/proc/port.ts
+import { linkSync, mkdirSync, readFileSync as readFileSync3, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
+import { basename, join as join3 } from "node:path";
 var TEST_PICKS = [];
 function freePort() {
   const picked = TEST_PICKS.shift();
@@ -8729,6 +8731,110 @@ function freePort() {
       srv.close(() => resolve3(port2));
     });
   });
+}
+var PORT_CLAIMS = (env = process.env) => env.TIPERF_PORT_CLAIMS || "/tmp/tiperf-ports";
+function ephemeralRange(file = "/proc/sys/net/ipv4/ip_local_port_range") {
+  try {
+    const [lo, hi] = readFileSync3(file, "utf8").trim().split(/\s+/).map(Number);
+    if (Number.isInteger(lo) && Number.isInteger(hi) && lo <= hi)
+      return [lo, hi];
+  } catch {
+  }
+  return [32768, 60999];
+}
+function privateRange(ephemeral = ephemeralRange()) {
+  const [lo, hi] = ephemeral;
+  if (lo - 1 - 2e4 >= 1e3) return [2e4, lo - 1];
+  if (65535 - (hi + 1) >= 1e3) return [hi + 1, 65535];
+  return void 0;
+}
+var claimed = /* @__PURE__ */ new Map();
+var releaseAtExit = false;
+var alive2 = (pid) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return e.code === "EPERM";
+  }
+};
+function claim(dir, port2) {
+  const file = join3(dir, String(port2));
+  const mine = join3(dir, `.${port2}.${process.pid}`);
+  writeFileSync(mine, `${process.pid}
+`);
+  try {
+    for (let tries = 0; tries < 2; tries++) {
+      try {
+        linkSync(mine, file);
+        return true;
+      } catch (e) {
+        if (e.code !== "EEXIST" || !takeOverStale(dir, file)) return false;
+      }
+    }
+    return false;
+  } finally {
+    unlinkSync(mine);
+  }
+}
+function takeOverStale(dir, file) {
+  let seen;
+  let owner;
+  try {
+    seen = statSync(file).ino;
+    owner = Number(readFileSync3(file, "utf8").trim());
+  } catch {
+    return true;
+  }
+  if (owner === process.pid || Number.isInteger(owner) && owner > 0 && alive2(owner)) return false;
+  const aside = join3(dir, `.stale.${process.pid}.${basename(file)}`);
+  try {
+    renameSync(file, aside);
+  } catch {
+    return false;
+  }
+  const same = statSync(aside).ino === seen;
+  if (!same)
+    try {
+      linkSync(aside, file);
+    } catch {
+    }
+  unlinkSync(aside);
+  return same;
+}
+var bindable = (port2) => new Promise((resolve3) => {
+  const srv = createServer();
+  srv.unref();
+  srv.once("error", () => resolve3(false));
+  srv.listen(port2, "127.0.0.1", () => srv.close(() => resolve3(true)));
+});
+async function privatePort(o = {}) {
+  const picked = TEST_PICKS.shift();
+  if (picked !== void 0) return picked;
+  const range = o.range ?? privateRange();
+  if (!range) return freePort();
+  const dir = o.claims ?? PORT_CLAIMS();
+  mkdirSync(dir, { recursive: true, mode: 1023 });
+  if (!releaseAtExit) {
+    releaseAtExit = true;
+    process.once("exit", () => {
+      for (const file of claimed.values())
+        try {
+          unlinkSync(file);
+        } catch {
+        }
+    });
+  }
+  const [lo, hi] = range;
+  const size = hi - lo + 1;
+  const start = Math.floor(Math.random() * size);
+  for (let i = 0; i < size; i++) {
+    const port2 = lo + (start + i) % size;
+    if (claimed.has(port2) || !claim(dir, port2)) continue;
+    claimed.set(port2, join3(dir, String(port2)));
+    if (await bindable(port2)) return port2;
+  }
+  throw new Error(`no free port in ${lo}\u2013${hi} (every one claimed in ${dir} or in use)`);
 }
 var PORT_TRIES = 3;
 var portTaken = (e) => /address already in use/i.test(e.message);
@@ -9186,7 +9292,7 @@ var ENDPOINT_REAPERS = {
 // action/src/targets/local/cgroup.ts
 import { existsSync as existsSync2 } from "node:fs";
 import { mkdir as mkdir2, readFile as readFile3, rmdir as rmdir2, writeFile as writeFile2 } from "node:fs/promises";
-import { join as join3 } from "node:path";
+import { join as join4 } from "node:path";
 var ROOT = "/sys/fs/cgroup";
 var PERIOD_US = 1e4;
 function cgroupPrefix(env = process.env) {
@@ -9199,12 +9305,12 @@ function cgroupPrefix(env = process.env) {
   return p;
 }
 async function detect() {
-  const controllers = join3(ROOT, "cgroup.controllers");
+  const controllers = join4(ROOT, "cgroup.controllers");
   if (existsSync2(controllers) && (await readFile3(controllers, "utf8")).split(/\s+/).includes("cpu")) {
     return { version: 2, dir: ROOT };
   }
   for (const d of ["cpu", "cpu,cpuacct"]) {
-    if (existsSync2(join3(ROOT, d, "cpu.cfs_quota_us"))) return { version: 1, dir: join3(ROOT, d) };
+    if (existsSync2(join4(ROOT, d, "cpu.cfs_quota_us"))) return { version: 1, dir: join4(ROOT, d) };
   }
   return void 0;
 }
@@ -9232,11 +9338,11 @@ function cpuMaxText(quota) {
 }
 async function writeQuota(flavor, dir, quota) {
   if (flavor.version === 2) {
-    await writeFile2(join3(dir, "cpu.max"), cpuMaxText(quota));
+    await writeFile2(join4(dir, "cpu.max"), cpuMaxText(quota));
   } else {
     const { quotaUs, periodUs } = cpuMax(quota);
-    await writeFile2(join3(dir, "cpu.cfs_period_us"), String(periodUs));
-    await writeFile2(join3(dir, "cpu.cfs_quota_us"), String(quotaUs));
+    await writeFile2(join4(dir, "cpu.cfs_period_us"), String(periodUs));
+    await writeFile2(join4(dir, "cpu.cfs_quota_us"), String(quotaUs));
   }
 }
 function cpuCgroupOf(flavor, text) {
@@ -9246,13 +9352,13 @@ function cpuCgroupOf(flavor, text) {
 }
 async function applyResources(pid, quota, name) {
   const flavor = await cpuFlavor();
-  const dir = join3(flavor.dir, `${cgroupPrefix()}${name}-${pid}`);
+  const dir = join4(flavor.dir, `${cgroupPrefix()}${name}-${pid}`);
   const forget = await record({ kind: "cgroup", what: `cgroup of ${name} ${pid}`, path: dir });
   try {
     await mkdir2(dir, { recursive: true });
     await writeQuota(flavor, dir, quota);
     for (const p of await processTree(pid)) {
-      await writeFile2(join3(dir, "cgroup.procs"), String(p)).catch(() => {
+      await writeFile2(join4(dir, "cgroup.procs"), String(p)).catch(() => {
       });
     }
   } catch (e) {
@@ -9287,12 +9393,12 @@ async function cpuThrottle(pids) {
   const dirs = /* @__PURE__ */ new Set();
   for (const pid of pids) {
     const own = cpuCgroupOf(flavor, await readFile3(`/proc/${pid}/cgroup`, "utf8").catch(() => ""));
-    if (own?.split("/").pop()?.startsWith(cgroupPrefix())) dirs.add(join3(flavor.dir, own));
+    if (own?.split("/").pop()?.startsWith(cgroupPrefix())) dirs.add(join4(flavor.dir, own));
   }
   if (dirs.size === 0) return void 0;
   const total = { periods: 0, throttled_periods: 0, throttled_s: 0 };
   for (const dir of dirs) {
-    const stat = parseCpuStat(await readFile3(join3(dir, "cpu.stat"), "utf8").catch(() => ""));
+    const stat = parseCpuStat(await readFile3(join4(dir, "cpu.stat"), "utf8").catch(() => ""));
     total.periods += stat.nr_periods ?? 0;
     total.throttled_periods += stat.nr_throttled ?? 0;
     total.throttled_s += (stat.throttled_usec ?? 0) / 1e6 + (stat.throttled_time ?? 0) / 1e9;
@@ -9312,21 +9418,21 @@ function throttleBetween(a, b) {
 }
 
 // action/src/targets/local/reapers.ts
-import { readFileSync as readFileSync3 } from "node:fs";
+import { readFileSync as readFileSync4 } from "node:fs";
 import { copyFile, mkdir as mkdir3, rm as rm2, rmdir as rmdir3 } from "node:fs/promises";
-import { basename, join as join4 } from "node:path";
+import { basename as basename2, join as join5 } from "node:path";
 async function keepLogs(logs, logDir) {
   try {
     await mkdir3(logDir, { recursive: true });
   } catch {
     return;
   }
-  for (const log of logs) await copyFile(log, join4(logDir, basename(log))).catch(() => {
+  for (const log of logs) await copyFile(log, join5(logDir, basename2(log))).catch(() => {
   });
 }
 function cmdline(pid) {
   try {
-    return readFileSync3(`/proc/${pid}/cmdline`, "utf8").replace(/\0/g, " ");
+    return readFileSync4(`/proc/${pid}/cmdline`, "utf8").replace(/\0/g, " ");
   } catch {
     return "";
   }
@@ -9408,9 +9514,9 @@ var localTargetSchema = (kind) => external_exports.strictObject({
 import { statfsSync } from "node:fs";
 import { mkdtemp, readFile as readFile4, rm as rm3 } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { basename as basename2, join as join5 } from "node:path";
+import { basename as basename3, join as join6 } from "node:path";
 async function makeWorkDir(kind) {
-  return mkdtemp(join5(dataRoot(), `tiperf-${kind}-`));
+  return mkdtemp(join6(dataRoot(), `tiperf-${kind}-`));
 }
 var dataRoot = () => process.env.TIPERF_DATA_DIR || tmpdir();
 var FS_TYPES = {
@@ -9469,6 +9575,16 @@ async function waitReady(what, server, probe, timeoutMs = 6e4) {
   }
   throw new StartupError(`${what} did not accept connections within ${timeoutMs / 1e3}s`);
 }
+async function respawnOnItsPort(respawn) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await respawn();
+    } catch (e) {
+      if (attempt >= PORT_TRIES || !portTaken(e)) throw e;
+      await new Promise((r) => setTimeout(r, attempt * 1e3));
+    }
+  }
+}
 function lifecycle(opts) {
   let stopping = false;
   let restarting = false;
@@ -9513,7 +9629,7 @@ function lifecycle(opts) {
       await server.stop(opts.stopSignal, 3e4);
       await opts.beforeRemove?.().catch(() => {
       });
-      server = await respawn();
+      server = await respawnOnItsPort(respawn);
       const next = recordOf(server);
       await (await forget)();
       forget = next;
@@ -9555,7 +9671,7 @@ var StartupError = class extends RunError {
 };
 async function startupFailure(e, o) {
   if (!(e instanceof StartupError)) return e;
-  const kept = o.logs.map((l) => join5(o.logDir, basename2(l)));
+  const kept = o.logs.map((l) => join6(o.logDir, basename3(l)));
   const said = await serverErrors(kept);
   const norm = (s) => s.toLowerCase().replace(/-/g, "_");
   const refused = Object.keys(o.config).filter((k) => said.some((l) => norm(l).includes(norm(k))));
@@ -9913,7 +10029,7 @@ function mariadbCounters(tsv) {
 // action/src/targets/mariadb/server.ts
 import { existsSync as existsSync3 } from "node:fs";
 import { mkdir as mkdir4, rm as rm4 } from "node:fs/promises";
-import { join as join6 } from "node:path";
+import { join as join7 } from "node:path";
 var isRoot = () => process.getuid?.() === 0;
 var MARIADB_PROGRAMS = {
   server: ["/usr/sbin/mariadbd", "/usr/sbin/mysqld"],
@@ -9928,8 +10044,8 @@ function settingArgs(config) {
   return Object.entries(config).map(([k, v]) => `--${k}=${typeof v === "boolean" ? v ? "ON" : "OFF" : v}`);
 }
 function mariadbCommands(o) {
-  const dataDir = join6(o.workDir, "data");
-  const tmpDir = join6(o.workDir, "tmp");
+  const dataDir = join7(o.workDir, "data");
+  const tmpDir = join7(o.workDir, "tmp");
   return {
     install: [
       INSTALL_DB(),
@@ -9947,9 +10063,9 @@ function mariadbCommands(o) {
       `--tmpdir=${tmpDir}`,
       `--port=${o.port}`,
       "--bind-address=127.0.0.1",
-      `--socket=${join6(o.workDir, "mysqld.sock")}`,
-      `--pid-file=${join6(o.workDir, "mysqld.pid")}`,
-      `--log-error=${join6(o.workDir, "mariadb-error.log")}`,
+      `--socket=${join7(o.workDir, "mysqld.sock")}`,
+      `--pid-file=${join7(o.workDir, "mysqld.pid")}`,
+      `--log-error=${join7(o.workDir, "mariadb-error.log")}`,
       "--skip-name-resolve",
       `--max-connections=${Math.max(151, o.maxConnections + 20)}`,
       ...isRoot() ? ["--user=root"] : [],
@@ -9988,12 +10104,12 @@ async function startMariadb(spec, opts) {
   }
   const workDir = await makeWorkDir("mariadb");
   const removeWorkDir = onTeardown(`remove ${workDir}`, () => rm4(workDir, { recursive: true, force: true }));
-  const dataDir = join6(workDir, "data");
-  const errorLog = join6(workDir, "mariadb-error.log");
-  const installLog = join6(workDir, "mariadb-install-db.log");
-  const logs = [errorLog, join6(workDir, "mariadbd.out"), installLog];
-  await mkdir4(join6(workDir, "tmp"));
-  const port2 = await freePort();
+  const dataDir = join7(workDir, "data");
+  const errorLog = join7(workDir, "mariadb-error.log");
+  const installLog = join7(workDir, "mariadb-install-db.log");
+  const logs = [errorLog, join7(workDir, "mariadbd.out"), installLog];
+  await mkdir4(join7(workDir, "tmp"));
+  const port2 = await privatePort();
   const commands = mariadbCommands({
     workDir,
     port: String(port2),
@@ -10019,7 +10135,7 @@ async function startMariadb(spec, opts) {
     dataDir,
     port: port2,
     command: commands.server,
-    outFile: join6(workDir, "mariadbd.out"),
+    outFile: join7(workDir, "mariadbd.out"),
     logs,
     stopSignal: "SIGTERM",
     handOver: removeWorkDir,
@@ -10088,7 +10204,7 @@ var mariadb = localKind({
 });
 
 // action/src/targets/postgres/index.ts
-import { join as join8 } from "node:path";
+import { join as join9 } from "node:path";
 
 // action/src/targets/postgres/counters.ts
 var NUMBER = "'^-?[0-9]+(\\.[0-9]+)?$'";
@@ -10145,10 +10261,10 @@ ${statements}`);
 import { execFileSync as execFileSync2 } from "node:child_process";
 import { existsSync as existsSync4, readdirSync as readdirSync2 } from "node:fs";
 import { chown, rm as rm5 } from "node:fs/promises";
-import { join as join7 } from "node:path";
+import { join as join8 } from "node:path";
 function postgresBinDirs() {
   const base = "/usr/lib/postgresql";
-  return existsSync4(base) ? readdirSync2(base).filter((v) => existsSync4(join7(base, v, "bin", "postgres"))).sort((a, b) => Number(b) - Number(a)).map((v) => join7(base, v, "bin")) : [];
+  return existsSync4(base) ? readdirSync2(base).filter((v) => existsSync4(join8(base, v, "bin", "postgres"))).sort((a, b) => Number(b) - Number(a)).map((v) => join8(base, v, "bin")) : [];
 }
 function binDir() {
   const [newest] = postgresBinDirs();
@@ -10178,10 +10294,10 @@ function settingArgs2(config) {
   ]);
 }
 function postgresCommands(o) {
-  const dataDir = join7(o.workDir, "data");
+  const dataDir = join8(o.workDir, "data");
   return {
     install: [
-      join7(o.bin, "initdb"),
+      join8(o.bin, "initdb"),
       "-D",
       dataDir,
       "--auth=trust",
@@ -10193,7 +10309,7 @@ function postgresCommands(o) {
       "--no-instructions"
     ],
     server: [
-      join7(o.bin, "postgres"),
+      join8(o.bin, "postgres"),
       "-D",
       dataDir,
       "-p",
@@ -10243,10 +10359,10 @@ async function startPostgres(spec, opts) {
   const workDir = await makeWorkDir("postgres");
   const removeWorkDir = onTeardown(`remove ${workDir}`, () => rm5(workDir, { recursive: true, force: true }));
   if (user) await chown(workDir, user.uid, user.gid);
-  const dataDir = join7(workDir, "data");
-  const serverLog = join7(workDir, "postgres.log");
+  const dataDir = join8(workDir, "data");
+  const serverLog = join8(workDir, "postgres.log");
   const logs = [serverLog];
-  const port2 = await freePort();
+  const port2 = await privatePort();
   const commands = postgresCommands({
     bin,
     workDir,
@@ -10311,7 +10427,7 @@ var postgres = localKind({
   },
   stopSignal: "SIGINT",
   needs: () => {
-    const servers2 = postgresBinDirs().map((d) => join8(d, "postgres"));
+    const servers2 = postgresBinDirs().map((d) => join9(d, "postgres"));
     return [
       {
         found: anyTool(servers2.length ? servers2 : ["/usr/lib/postgresql/N/bin/postgres"]),
@@ -10736,7 +10852,7 @@ function withHosts(profile, c) {
 }
 
 // action/src/targets/tidb/deployments/cluster/index.ts
-import { basename as basename3, dirname as dirname3, join as join11 } from "node:path";
+import { basename as basename4, dirname as dirname3, join as join12 } from "node:path";
 
 // action/src/targets/tidb/config.ts
 import { homedir as homedir2 } from "node:os";
@@ -11196,7 +11312,7 @@ var stepKey = {
 
 // action/src/targets/tidb/tiup.ts
 import { homedir as homedir3 } from "node:os";
-import { join as join9 } from "node:path";
+import { join as join10 } from "node:path";
 
 // action/src/proc/tool.ts
 import { spawn } from "node:child_process";
@@ -11371,7 +11487,7 @@ ${maskSecrets(e.message)}
 }
 
 // action/src/targets/tidb/tiup.ts
-var tiupHome = () => process.env.TIUP_HOME || join9(homedir3(), ".tiup");
+var tiupHome = () => process.env.TIUP_HOME || join10(homedir3(), ".tiup");
 var lastLines = (text, n = 6) => text.trimEnd().split("\n").slice(-n).join("\n");
 function tiupProgram() {
   const tiup = findTool("tiup");
@@ -11384,7 +11500,7 @@ function tiupProgram() {
 async function runTiup(argv, o) {
   const limitS = o.limitS ?? 1800;
   const [, ...args] = argv;
-  const logFile = join9(
+  const logFile = join10(
     o.rawDir,
     `tiup-${argv[2] ?? argv[1]}-${argv[3] ?? ""}.log`.replace(/-\.log$/, ".log")
   );
@@ -11434,7 +11550,7 @@ var clusterReaper = {
 
 // action/src/targets/tidb/deployments/cluster/run.ts
 import { mkdir as mkdir5 } from "node:fs/promises";
-import { join as join10 } from "node:path";
+import { join as join11 } from "node:path";
 
 // action/src/targets/tidb/haproxy.ts
 var PROBE = 'i=0; while [ "$i" -lt "$2" ]; do (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && exit 0; i=$((i+1)); sleep 0.1; done; exit 1';
@@ -11646,7 +11762,7 @@ async function frontWithHaproxy(ctx, d, running) {
     config: ctx.plan.files[`haproxy-${d.name}.cfg`],
     command: ctx.argv(stepKey.haproxy(d)),
     port: haproxyPort(ctx.plan, d),
-    logFile: join10(ctx.rawDir, `haproxy-${d.name}.log`),
+    logFile: join11(ctx.rawDir, `haproxy-${d.name}.log`),
     log: ctx.log
   });
   running.endpoints = [haproxy.endpoint];
@@ -11663,7 +11779,7 @@ async function frontWithHaproxy(ctx, d, running) {
 async function keepMetrics(ctx, d) {
   const m = d.cluster.monitoring;
   if (!m) return;
-  const file = join10(ctx.dir, "..", "monitoring", `${d.name}.json`);
+  const file = join11(ctx.dir, "..", "monitoring", `${d.name}.json`);
   try {
     const snap = await snapshotMetrics({
       base: `http://${m.host}:${m.prometheus}`,
@@ -11671,7 +11787,7 @@ async function keepMetrics(ctx, d) {
       end: /* @__PURE__ */ new Date(),
       get: (url) => ctx.checks.getJson(url)
     });
-    await mkdir5(join10(ctx.dir, "..", "monitoring"), { recursive: true });
+    await mkdir5(join11(ctx.dir, "..", "monitoring"), { recursive: true });
     await writeAtomic(file, `${JSON.stringify(snap, null, 2)}
 `);
     const kept = Object.values(snap.series).filter((x) => x.data).length;
@@ -11710,7 +11826,7 @@ async function switchCluster(ctx, d, setup, r, signal, fresh) {
         `variant ${setup.name} applied online (${cs.keys.map((k) => k.key).join(", ") || "target.sql only"})`
       );
     } else {
-      const file = join10(ctx.dir, setup.topologyFile);
+      const file = join11(ctx.dir, setup.topologyFile);
       const out = await ctx.tiupRun(
         ctx.argv(stepKey.editConfig(d, setup)),
         `variant ${setup.name}: edit-config`,
@@ -11987,7 +12103,7 @@ var patchPackage = (binpath, file, role) => [
   `s|.*|${BUILD_ROLES[role]}|`,
   "--directory",
   dirname3(binpath),
-  basename3(binpath)
+  basename4(binpath)
 ];
 function switchSteps(plan, d, v, own, add) {
   const checks = plan.profile.ssh?.proxy ? "load host" : "runner";
@@ -12210,7 +12326,7 @@ ${JSON.stringify(v.target.split ?? null)}`;
       "always: success, failure, cancel, SIGTERM; `tiperf reap` if tiperf was killed"
     );
   },
-  records: (d) => [join11(tiupHome(), "storage", "cluster", "clusters", d.name)],
+  records: (d) => [join12(tiupHome(), "storage", "cluster", "clusters", d.name)],
   run: clusterRuntime
 };
 
@@ -12373,7 +12489,7 @@ var HOSTS = {
 
 // action/src/cloud/kubernetes.ts
 import { chmod, mkdir as mkdir6, writeFile as writeFile3 } from "node:fs/promises";
-import { join as join12 } from "node:path";
+import { join as join13 } from "node:path";
 function kubernetesCloudOf(name) {
   const cloud = KUBERNETES_CLOUDS[name];
   if (!cloud)
@@ -12384,7 +12500,7 @@ async function provisionKubernetes(o) {
   const { ask, log } = o;
   const cloud = kubernetesCloudOf(o.cloud);
   const settings2 = ask.settings;
-  const dir = join12(o.runDir, "cloud");
+  const dir = join13(o.runDir, "cloud");
   await mkdir6(dir, { recursive: true });
   const tags = tagsNow(settings2, o.runId);
   const rec = stackRecord({
@@ -12402,7 +12518,7 @@ async function provisionKubernetes(o) {
   const program = await cloud.program({ ask, labels: cloud.labels(tags) });
   let stack;
   const created = {
-    kubeconfig: join12(dir, "kubeconfig"),
+    kubeconfig: join13(dir, "kubeconfig"),
     context: "",
     stackName: rec.name,
     startedAt: Date.now(),
@@ -12737,7 +12853,7 @@ var kubeStep = {
 // action/src/targets/tidb/deployments/kubernetes/run.ts
 var clients = /* @__PURE__ */ new WeakMap();
 var ready = /* @__PURE__ */ new WeakMap();
-var alive2 = /* @__PURE__ */ new Map();
+var alive3 = /* @__PURE__ */ new Map();
 var launchers = /* @__PURE__ */ new WeakMap();
 var restartAt = /* @__PURE__ */ new WeakMap();
 function clientOf(ctx) {
@@ -12893,13 +13009,13 @@ function stopper(ctx, c, d) {
     const del = ctx.planned(stepKey.stop(d));
     let failed;
     if ("delete" in del.run) await c.remove(pathOf(c, del.run.delete)).catch((e) => failed = e);
-    const left = (alive2.get(d.namespace) ?? 1) - 1;
-    alive2.set(d.namespace, left);
+    const left = (alive3.get(d.namespace) ?? 1) - 1;
+    alive3.set(d.namespace, left);
     if (left > 0) {
       if (failed) throw failed;
       return;
     }
-    alive2.delete(d.namespace);
+    alive3.delete(d.namespace);
     if (!ctx.plan.steps.some((s) => s.key === kubeStep.deleteNamespace(d.namespace))) {
       if (failed) throw failed;
       return;
@@ -12957,7 +13073,7 @@ var kubernetesRuntime = {
   async start(ctx, d, _setup, signal) {
     const c = await clientOf(ctx);
     if (d.namespaceManifest) await createNamespace(ctx, c, d);
-    alive2.set(d.namespace, (alive2.get(d.namespace) ?? 0) + 1);
+    alive3.set(d.namespace, (alive3.get(d.namespace) ?? 0) + 1);
     const stop = stopper(ctx, c, d);
     try {
       const { sql } = await createCluster(ctx, c, d, signal);
@@ -13465,11 +13581,11 @@ var serverStatus = (d) => ({
 });
 
 // action/src/targets/tidb/deployments/local/run.ts
-import { join as join14 } from "node:path";
+import { join as join15 } from "node:path";
 
 // action/src/targets/tidb/deployments/local/server.ts
 import { chmod as chmod2, copyFile as copyFile2, mkdir as mkdir7, readFile as readFile5, rm as rm6 } from "node:fs/promises";
-import { basename as basename4, dirname as dirname4, join as join13 } from "node:path";
+import { basename as basename5, dirname as dirname4, join as join14 } from "node:path";
 
 // action/src/targets/tidb/status-api.ts
 import { get as httpGet, request as httpRequest2 } from "node:http";
@@ -13543,10 +13659,9 @@ function ensureProgram(program, d) {
 async function placeOf(d) {
   const slot = serverSlots(d);
   const workDir = await makeWorkDir("tidb");
-  await mkdir7(join13(workDir, "tmp"), { recursive: true });
-  const port2 = await freePort();
-  let statusPort = await freePort();
-  for (let i = 0; i < 20 && statusPort === port2; i++) statusPort = await freePort();
+  await mkdir7(join14(workDir, "tmp"), { recursive: true });
+  const port2 = await privatePort();
+  const statusPort = await privatePort();
   const fill = (text) => text.replaceAll(slot.status, String(statusPort)).replaceAll(slot.port, String(port2)).replaceAll(slot.dir, workDir);
   return { workDir, port: port2, statusPort, fill };
 }
@@ -13563,10 +13678,10 @@ async function startTidbServer(o) {
   const program = argv[0];
   ensureProgram(o.program, d);
   await copyProgram(o.program, program);
-  const logFile = join13(workDir, "tidb.log");
-  const stdout = join13(workDir, "stdout.log");
+  const logFile = join14(workDir, "tidb.log");
+  const stdout = join14(workDir, "stdout.log");
   const what = `TiDB ${d.name}`;
-  const spawn2 = () => startServerProcess(program, argv.slice(1), { logFile: stdout, env: { TMPDIR: join13(workDir, "tmp") } });
+  const spawn2 = () => startServerProcess(program, argv.slice(1), { logFile: stdout, env: { TMPDIR: join14(workDir, "tmp") } });
   let removeCgroup;
   const settle = async (s) => {
     const ready2 = () => getJson(`http://127.0.0.1:${statusPort}/status`).then(
@@ -13575,7 +13690,7 @@ async function startTidbServer(o) {
     );
     await waitReady(what, s, ready2, o.readyMs ?? 12e4);
     if (o.resources?.cpu_quota !== void 0)
-      removeCgroup = (await applyResources(s.pid, o.resources.cpu_quota, `tidb-${basename4(workDir)}`)).remove;
+      removeCgroup = (await applyResources(s.pid, o.resources.cpu_quota, `tidb-${basename5(workDir)}`)).remove;
     if (o.resources?.cpus !== void 0)
       await pinProcesses(await processTree(s.pid), o.resources.cpus, "target.resources.cpus");
   };
@@ -13589,7 +13704,7 @@ async function startTidbServer(o) {
     server,
     workDir,
     // the slow query log too: which statements were slow is what a regression hunt reads first
-    logs: [logFile, stdout, join13(workDir, "tidb-slow.log")],
+    logs: [logFile, stdout, join14(workDir, "tidb-slow.log")],
     logDir: o.logDir,
     stopSignal: "SIGTERM",
     beforeRemove: uncgroup
@@ -13646,7 +13761,7 @@ var serverRuntime = {
         d,
         command: start.run.command,
         program,
-        logDir: ctx.logDirOf(setup.name) ?? join14(ctx.rawDir, d.name),
+        logDir: ctx.logDirOf(setup.name) ?? join15(ctx.rawDir, d.name),
         ...setup.resources ? { resources: setup.resources } : {}
       }),
       (line) => ctx.log(`tidb-server ${d.name}: ${line}`)
@@ -13831,12 +13946,12 @@ function playgroundStatus(d) {
 
 // action/src/targets/tidb/deployments/playground/reaper.ts
 import { rm as rm7 } from "node:fs/promises";
-import { basename as basename5 } from "node:path";
+import { basename as basename6 } from "node:path";
 var playgroundReaper = {
   order: 0,
   describe: (e) => `stop ${e.what}${e.pid ? ` pid ${e.pid}` : ""} and remove ${e.path}`,
   async reap(e, log) {
-    if (await stopRecorded(e.pid, basename5(e.path), "SIGINT", 3e4))
+    if (await stopRecorded(e.pid, basename6(e.path), "SIGINT", 3e4))
       log(`reap: stopped ${e.what} pid ${e.pid}`);
     await rm7(e.path, { recursive: true, force: true });
     log(`reap: removed ${e.path}`);
@@ -13845,17 +13960,17 @@ var playgroundReaper = {
 
 // action/src/targets/tidb/deployments/playground/run.ts
 import { readFile as readFile6, rm as rm8 } from "node:fs/promises";
-import { join as join15 } from "node:path";
+import { join as join16 } from "node:path";
 var playgrounds = /* @__PURE__ */ new WeakMap();
 var playgroundRuntime = {
   targetKind: "tidb-playground",
   build: (d) => d.binpaths.tidb,
   async start(ctx, d, _setup, signal) {
     const argv = ctx.argv(stepKey.start(d));
-    const logFile = join15(ctx.rawDir, `tiup-playground-${d.name}.log`);
+    const logFile = join16(ctx.rawDir, `tiup-playground-${d.name}.log`);
     await writeAtomic(logFile, `$ ${shellCommand(argv)}
 `);
-    const dataDir = join15(tiupHome(), "data", d.name);
+    const dataDir = join16(tiupHome(), "data", d.name);
     const server = startServerProcess(tiupProgram(), argv.slice(1), { logFile });
     const forget = await record({
       kind: "playground",
@@ -14451,7 +14566,7 @@ function stepsOf(plan, data, loads) {
 
 // action/src/targets/tidb/run.ts
 import { mkdir as mkdir8, writeFile as writeFile4 } from "node:fs/promises";
-import { join as join16 } from "node:path";
+import { join as join17 } from "node:path";
 
 // action/src/targets/tidb/checks.ts
 function sameSetting(want, got) {
@@ -14645,7 +14760,7 @@ var TidbRun = class {
     this.rawDir = rawDir;
     this.log = log;
     this.machines = machines;
-    this.dir = join16(runDir, "tidb");
+    this.dir = join17(runDir, "tidb");
     this.unregister = onTeardown("destroy the TiDB clusters of this run", () => this.stop());
   }
   plan;
@@ -14726,7 +14841,7 @@ var TidbRun = class {
       const component = `${role}-server`;
       const address = this.fill(planned);
       const url = `http://${address}/debug/pprof/${kind === "cpu" ? "profile" : "allocs"}?seconds=${seconds}`;
-      const file = join16(
+      const file = join17(
         dir,
         `${prefix}-${component}-${address.replace(/[^\w.-]+/g, "_")}${kind === "cpu" ? "" : "-alloc"}.pprof`
       );
@@ -14799,7 +14914,7 @@ var TidbRun = class {
   /** Writes the plan's files (topologies, TOML configs, haproxy.cfg) into <run>/tidb/. */
   async writeFiles() {
     await mkdir8(this.dir, { recursive: true });
-    for (const [name, text] of Object.entries(this.plan.files)) await writeAtomic(join16(this.dir, name), text);
+    for (const [name, text] of Object.entries(this.plan.files)) await writeAtomic(join17(this.dir, name), text);
   }
   /** The load host as ssh reaches it (hosts profiles), for the load tools; through the bastion if any. */
   /** Where the deployment runs the load tools itself (a pod of the cluster), if it does. */
@@ -14813,7 +14928,7 @@ var TidbRun = class {
   loadHost() {
     const l = this.plan.load;
     if (!l.user) return void 0;
-    const knownHosts = join16(this.dir, "known_hosts");
+    const knownHosts = join17(this.dir, "known_hosts");
     const proxy = this.plan.profile.ssh?.proxy;
     const identity = l.identity ? expandHome(l.identity) : void 0;
     const bastionKey = proxy?.identity_file ? expandHome(proxy.identity_file) : identity;
@@ -14905,7 +15020,7 @@ var TidbRun = class {
         // the build it ran (target.binpath, or target.source's build of a commit): what a diff shows
         ...run.build(d) ? { build: run.build(d) } : {},
         config,
-        ...setup.topologyFile ? { topology: join16(this.dir, setup.topologyFile) } : {},
+        ...setup.topologyFile ? { topology: join17(this.dir, setup.topologyFile) } : {},
         tidb_version: facts.tidbVersion,
         status: facts.status,
         ...r.facts?.()
@@ -15048,19 +15163,19 @@ import {
   closeSync,
   copyFileSync,
   existsSync as existsSync5,
-  mkdirSync,
+  mkdirSync as mkdirSync2,
   openSync,
   readdirSync as readdirSync3,
-  readFileSync as readFileSync4,
+  readFileSync as readFileSync5,
   realpathSync,
-  renameSync,
+  renameSync as renameSync2,
   rmSync,
-  statSync,
+  statSync as statSync2,
   utimesSync,
-  writeFileSync
+  writeFileSync as writeFileSync2
 } from "node:fs";
 import { homedir as homedir4 } from "node:os";
-import { basename as basename6, isAbsolute as isAbsolute2, join as join17, resolve as resolve2 } from "node:path";
+import { basename as basename7, isAbsolute as isAbsolute2, join as join18, resolve as resolve2 } from "node:path";
 
 // action/src/targets/tidb/unseen.ts
 var NEEDS = "a TiDB cluster profile (infra/profiles/playground.yaml, a hosts profile or a cloud profile: --profile)";
@@ -15110,11 +15225,11 @@ function unseenOnUnistore(files, goModDiff = "") {
 // action/src/targets/tidb/source.ts
 function buildsRoot(env = process.env) {
   if (env.TIPERF_BUILDS) return resolve2(env.TIPERF_BUILDS);
-  return join17(env.XDG_CACHE_HOME || join17(homedir4(), ".cache"), "tiperf", "builds");
+  return join18(env.XDG_CACHE_HOME || join18(homedir4(), ".cache"), "tiperf", "builds");
 }
 function treeDir(path, root = buildsRoot()) {
   const real = realpathSync(path);
-  return join17(root, `${basename6(real)}-${createHash("sha256").update(real).digest("hex").slice(0, 10)}`);
+  return join18(root, `${basename7(real)}-${createHash("sha256").update(real).digest("hex").slice(0, 10)}`);
 }
 function buildKey(commit, src) {
   const how = createHash("sha256").update(JSON.stringify([src.build, src.binary, Object.entries(src.env ?? {}).sort()])).digest("hex").slice(0, 8);
@@ -15139,7 +15254,7 @@ function buildEnv(src) {
   return { ...out, ...src.env ?? {} };
 }
 function keptBuild(path, commit, src) {
-  const file = join17(treeDir(path), buildKey(commit, src), "tidb-server");
+  const file = join18(treeDir(path), buildKey(commit, src), "tidb-server");
   return existsSync5(file) ? file : void 0;
 }
 function sizeBytes(size) {
@@ -15150,16 +15265,16 @@ function sizeBytes(size) {
 var inUse = /* @__PURE__ */ new Set();
 function pruneBuilds(dir, cap) {
   if (!existsSync5(dir)) return [];
-  const builds = readdirSync3(dir).map((name) => join17(dir, name)).filter((d) => existsSync5(join17(d, "build.json")) && existsSync5(join17(d, "tidb-server"))).map((d) => ({
+  const builds = readdirSync3(dir).map((name) => join18(dir, name)).filter((d) => existsSync5(join18(d, "build.json")) && existsSync5(join18(d, "tidb-server"))).map((d) => ({
     d,
-    used: statSync(join17(d, "build.json")).mtimeMs,
-    bytes: readdirSync3(d).reduce((n, f) => n + statSync(join17(d, f)).size, 0)
+    used: statSync2(join18(d, "build.json")).mtimeMs,
+    bytes: readdirSync3(d).reduce((n, f) => n + statSync2(join18(d, f)).size, 0)
   })).sort((a, b) => a.used - b.used);
   let total = builds.reduce((n, b) => n + b.bytes, 0);
   const removed = [];
   for (const b of builds) {
     if (total <= cap) break;
-    if (inUse.has(join17(b.d, "tidb-server"))) continue;
+    if (inUse.has(join18(b.d, "tidb-server"))) continue;
     rmSync(b.d, { recursive: true, force: true });
     total -= b.bytes;
     removed.push(b.d);
@@ -15167,23 +15282,23 @@ function pruneBuilds(dir, cap) {
   return removed;
 }
 function lock(dir) {
-  const file = join17(dir, "lock");
+  const file = join18(dir, "lock");
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       const fd = openSync(file, "wx");
-      writeFileSync(fd, String(process.pid));
+      writeFileSync2(fd, String(process.pid));
       closeSync(fd);
       return () => rmSync(file, { force: true });
     } catch (e) {
       if (e.code !== "EEXIST") throw e;
-      const holder = Number(readFileSync4(file, "utf8"));
-      let alive3 = false;
+      const holder = Number(readFileSync5(file, "utf8"));
+      let alive4 = false;
       try {
         process.kill(holder, 0);
-        alive3 = holder > 0;
+        alive4 = holder > 0;
       } catch {
       }
-      if (alive3)
+      if (alive4)
         throw new RunError(
           `${dir}: another tiperf (pid ${holder}) is building in this tree's checkout; wait for it`
         );
@@ -15195,22 +15310,22 @@ function lock(dir) {
 async function buildAt(src, commit, opts) {
   const { subject } = await resolveCommit(src.path, commit);
   const dir = treeDir(src.path);
-  const out = join17(dir, buildKey(commit, src));
-  const binary = join17(out, "tidb-server");
-  const logFile = join17(out, "build.log");
+  const out = join18(dir, buildKey(commit, src));
+  const binary = join18(out, "tidb-server");
+  const logFile = join18(out, "build.log");
   if (existsSync5(binary)) {
-    const info = JSON.parse(readFileSync4(join17(out, "build.json"), "utf8"));
+    const info = JSON.parse(readFileSync5(join18(out, "build.json"), "utf8"));
     opts.log(`build ${commit.slice(0, 10)}: kept from an earlier build (${binary})`);
     inUse.add(binary);
     const now = /* @__PURE__ */ new Date();
-    utimesSync(join17(out, "build.json"), now, now);
+    utimesSync(join18(out, "build.json"), now, now);
     return { commit, subject, binary, seconds: info.seconds, kept: true, log: logFile };
   }
-  mkdirSync(out, { recursive: true });
+  mkdirSync2(out, { recursive: true });
   const unlock = lock(dir);
   try {
-    const tree = join17(dir, "checkout");
-    if (!existsSync5(join17(tree, ".git"))) {
+    const tree = join18(dir, "checkout");
+    if (!existsSync5(join18(tree, ".git"))) {
       rmSync(tree, { recursive: true, force: true });
       await gitStep(src.path, ["worktree", "prune"], "the build checkout");
       await gitStep(src.path, ["worktree", "add", "--detach", "--force", tree, commit], "the build checkout");
@@ -15221,7 +15336,7 @@ async function buildAt(src, commit, opts) {
     const [command, ...args] = src.build;
     const limitS = parseDuration(src.timeout) ?? 3600;
     opts.log(`build ${commit.slice(0, 10)} ${subject}: ${src.build.join(" ")} (in ${tree})`);
-    const program = command.includes("/") && !isAbsolute2(command) ? join17(tree, command) : command;
+    const program = command.includes("/") && !isAbsolute2(command) ? join18(tree, command) : command;
     const run = await runTool(program, args, {
       logFile,
       limitS,
@@ -15241,7 +15356,7 @@ async function buildAt(src, commit, opts) {
 ${tail}`,
         commit
       );
-    const made = join17(tree, src.binary);
+    const made = join18(tree, src.binary);
     if (!existsSync5(made))
       throw new BuildFailed(
         `build of ${commit.slice(0, 10)}: ${src.build.join(" ")} exited 0 but left no ${src.binary} (target.source.binary) in the checkout; its log: ${logFile}`,
@@ -15250,12 +15365,12 @@ ${tail}`,
     copyFileSync(made, `${binary}.part`);
     chmodSync(`${binary}.part`, 493);
     const seconds = Math.round(run.elapsed_s * 10) / 10;
-    writeFileSync(
-      join17(out, "build.json"),
+    writeFileSync2(
+      join18(out, "build.json"),
       `${JSON.stringify({ commit, subject, seconds, build: src.build }, null, 2)}
 `
     );
-    renameSync(`${binary}.part`, binary);
+    renameSync2(`${binary}.part`, binary);
     inUse.add(binary);
     opts.log(`build ${commit.slice(0, 10)}: ${seconds} s`);
     const removed = pruneBuilds(dir, sizeBytes(src.keep ?? "10G"));

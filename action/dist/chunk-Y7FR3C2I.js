@@ -6,7 +6,7 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-WHCZG4PR.js";
+} from "./chunk-H54X3EZZ.js";
 import {
   sweep
 } from "./chunk-ACUMI6J7.js";
