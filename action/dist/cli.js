@@ -51,10 +51,10 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-6C3IZHI7.js";
+} from "./chunk-2RG6XIU2.js";
 import {
   reapLedger
-} from "./chunk-Y7FR3C2I.js";
+} from "./chunk-FFO2MIRE.js";
 import {
   EXPIRES,
   KubeClient,
@@ -72,7 +72,7 @@ import {
   require_dist,
   writeAtomic,
   writeResult
-} from "./chunk-H54X3EZZ.js";
+} from "./chunk-ZC3MZFBQ.js";
 import {
   CLOUDS,
   Interrupted,
@@ -80,11 +80,11 @@ import {
   installSignalTeardown,
   ledgerDir,
   teardownAll
-} from "./chunk-ACUMI6J7.js";
+} from "./chunk-4BS754WF.js";
 import {
   external_exports,
   parseAge
-} from "./chunk-5YWOBDEV.js";
+} from "./chunk-HZTFD4RJ.js";
 import {
   BuildFailed,
   EXIT,
@@ -1172,7 +1172,7 @@ function historyHtml(r) {
 // action/src/init/index.ts
 import { existsSync, readFileSync } from "node:fs";
 import { mkdir as mkdir2, writeFile } from "node:fs/promises";
-import { dirname as dirname2, join as join3 } from "node:path";
+import { dirname as dirname2, join as join3, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 var SPEC_SCHEMA_URL = "https://raw.githubusercontent.com/tiperf/tiperf/v1/action/schema/spec.schema.json";
 function tiperfRoot(from = dirname2(fileURLToPath(import.meta.url))) {
@@ -1183,8 +1183,9 @@ function tiperfRoot(from = dirname2(fileURLToPath(import.meta.url))) {
 var read = (root, path) => readFileSync(join3(root, path), "utf8").replace(/^# yaml-language-server: .*\n/, "");
 var PR_HEADER = `# The PR check of this repository (written by tiperf init): a pull request that changes target:
 # (a TiDB config key, the version) is measured against its base commit's target:, both on the
-# runner (a private tidb-server each; tiup installs the release). \`tiperf plan --spec perf/pr.yaml\`
-# prints every step and the smallest change each cell detects; docs/specs.md of tiperf has every key.`;
+# runner (a private tidb-server each; tiup installs the release). \`tiperf plan --spec perf/pr.yaml
+# --base-ref HEAD --head-ref HEAD\` prints every step of that comparison and the smallest change each
+# cell detects; docs/specs.md of tiperf has every key.`;
 var DISPATCH_HEADER = `# Ad-hoc comparisons of this repository (written by tiperf init): run perf-dispatch from the
 # Actions tab with two TiDB releases (base-version, head-version) or two overlay files (base-config,
 # head-config: each \`target: {server_configs: {tidb: {...}}}\`) on this matrix.`;
@@ -1221,10 +1222,7 @@ compare: { order: auto, rounds: 8, blocks: 4, budget: 60m }
 `;
 }
 function sourceSpec(root) {
-  const text = read(root, "workloads/tidb-source-pr.yaml").replace(
-    "profile: infra/profiles/local.yaml",
-    "profile: .github/tiperf/local.yaml"
-  );
+  const text = read(root, "workloads/tidb-source-pr.yaml").replace("profile: infra/profiles/local.yaml", "profile: .github/tiperf/local.yaml").replaceAll("--spec workloads/tidb-source-pr.yaml", "--spec .github/tiperf/source-pr.yaml").replaceAll("action/examples/tidb-source-pr.yml", ".github/workflows/tidb-source-pr.yml");
   return `# yaml-language-server: $schema=${SPEC_SCHEMA_URL}
 ${text}`;
 }
@@ -1256,16 +1254,19 @@ function initFiles(kase, root = tiperfRoot()) {
       };
   }
 }
-function nextSteps(kase, files) {
+function nextSteps(kase, files, dir, cli) {
   const spec = files.find((f) => f.endsWith(".yaml") && !f.endsWith("local.yaml"));
+  const variants = kase === "dispatch" ? "--base-version v8.1.0 --head-version v8.5.0" : "--base-ref HEAD --head-ref HEAD";
   return [
     `wrote ${files.join(", ")}`,
     "next:",
-    `  1. see what a run would do: tiperf plan --spec ${spec}${kase === "config" ? "" : ""}`,
+    "  1. commit them, then see what the check would do (every command, its duration; the spec at",
+    `     ${kase === "dispatch" ? "two releases" : "two commits, here both HEAD"}):`,
+    `     cd ${dir} && node ${cli} plan --spec ${spec} ${variants}`,
     "  2. give a self-hosted runner (2 or more cores, Debian or Ubuntu) the labels self-hosted, tiperf",
     ...kase === "tidb" ? ["     with Go installed; the check builds tidb-server at the PR head and its merge base"] : ["     with tiup on its PATH (it installs the TiDB release the spec names)"],
     "  3. pin the action in the workflow to a tag of the tiperf repository (tiperf/tiperf/action@v1)",
-    kase === "dispatch" ? "  4. commit, then run perf-dispatch from the Actions tab" : "  4. commit; the next pull request gets the check and its comment"
+    kase === "dispatch" ? "  4. push, then run perf-dispatch from the Actions tab" : "  4. push; the next pull request gets the check and its comment"
   ];
 }
 var ACTIONLINT_CONFIG = `# The label of the self-hosted runners that run tiperf's checks (written by tiperf init).
@@ -1291,7 +1292,8 @@ async function initRepository(dir, kase, log2) {
     await writeFile(lintConfig, ACTIONLINT_CONFIG, { flag: "wx" });
     written.push(".github/actionlint.yaml");
   }
-  for (const line of nextSteps(kase, written)) log2(line);
+  const cli = process.argv[1] ? resolve(process.argv[1]) : "action/dist/cli.js";
+  for (const line of nextSteps(kase, written, dir, cli)) log2(line);
   return written;
 }
 
@@ -1350,7 +1352,7 @@ async function reapKubernetes(o) {
 // action/src/pipeline/bisect.ts
 import { randomBytes } from "node:crypto";
 import { mkdirSync } from "node:fs";
-import { basename, dirname as dirname3, join as join4, relative, resolve } from "node:path";
+import { basename, dirname as dirname3, join as join4, relative, resolve as resolve2 } from "node:path";
 
 // action/src/report/bisect.ts
 var short2 = (c) => c.commit.slice(0, 10);
@@ -1503,8 +1505,8 @@ async function between(repo, good, bad, flags2) {
 var cellsOfSpec = (loaded) => loaded.spec.workloads.flatMap((w) => w.threads.map((threads) => ({ workload: w.name, threads })));
 async function repositoryOf(specFile, current) {
   const tree = builderOf(current.spec.target)?.treeOf(current.spec.target);
-  if (tree) return { mode: "source", repo: resolve(tree.path) };
-  const top = await git(dirname3(resolve(specFile)), ["rev-parse", "--show-toplevel"]);
+  if (tree) return { mode: "source", repo: resolve2(tree.path) };
+  const top = await git(dirname3(resolve2(specFile)), ["rev-parse", "--show-toplevel"]);
   if (top.code !== 0)
     throw new InputError(
       `tiperf bisect: ${specFile} is not in a git repository, and its target has no source: (nothing to bisect)`
@@ -1637,7 +1639,7 @@ var Bisection = class _Bisection {
     const known = remeasureCompare({ ...o.compare, confidence: r.perStep }, r.current.spec.compare, attempt);
     const tolerance = o.tolerance ? { tolerance: o.tolerance, toleranceFrom: "--tolerance" } : {};
     const composed = r.mode === "config" ? await prepareSpec({
-      spec: relative(r.repo, resolve(o.spec)),
+      spec: relative(r.repo, resolve2(o.spec)),
       cwd: r.repo,
       baseRef: against.commit,
       headRef: candidate.commit,
@@ -2696,6 +2698,12 @@ async function main(argv) {
   installCrashTeardown(log, describeError);
   const [command, ...rest] = argv;
   const asked = COMMANDS.find((c) => c.name === command);
+  const about = command === "help" ? COMMANDS.find((c) => c.name === rest[0]) : void 0;
+  if (about) {
+    process.stdout.write(`${commandUsage(about)}
+`);
+    return EXIT.ok;
+  }
   if (asked && (rest.includes("--help") || rest.includes("-h"))) {
     process.stdout.write(`${commandUsage(asked)}
 `);
@@ -2746,6 +2754,10 @@ async function main(argv) {
       case "help":
       case "--help":
       case "-h":
+        if (command === "help" && rest[0])
+          throw new InputError(
+            `tiperf help: no command ${rest[0]}; commands: ${COMMANDS.map((c) => c.name).join(", ")}`
+          );
         process.stdout.write(`${usageText()}
 `);
         return command === void 0 ? EXIT.badInput : EXIT.ok;

@@ -15,7 +15,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-6C3IZHI7.js";
+} from "./chunk-2RG6XIU2.js";
 import {
   getInput,
   info,
@@ -28,15 +28,15 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-H54X3EZZ.js";
+} from "./chunk-ZC3MZFBQ.js";
 import {
   Interrupted,
   installCrashTeardown,
   installSignalTeardown,
   ledgerDir,
   teardownAll
-} from "./chunk-ACUMI6J7.js";
-import "./chunk-5YWOBDEV.js";
+} from "./chunk-4BS754WF.js";
+import "./chunk-HZTFD4RJ.js";
 import {
   EXIT,
   InputError,

@@ -4,17 +4,17 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   reapLedger
-} from "./chunk-Y7FR3C2I.js";
+} from "./chunk-FFO2MIRE.js";
 import {
   getState,
   info,
   setFailed
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-H54X3EZZ.js";
+import "./chunk-ZC3MZFBQ.js";
 import {
   ledgerDir
-} from "./chunk-ACUMI6J7.js";
-import "./chunk-5YWOBDEV.js";
+} from "./chunk-4BS754WF.js";
+import "./chunk-HZTFD4RJ.js";
 import "./chunk-YA335ON3.js";
 import "./chunk-3EADY6QU.js";
 

@@ -777,6 +777,12 @@ export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   // tiperf COMMAND --help: that command's synopsis, whatever else was given
   const asked = COMMANDS.find((c) => c.name === command);
+  // tiperf help COMMAND: the same
+  const about = command === "help" ? COMMANDS.find((c) => c.name === rest[0]) : undefined;
+  if (about) {
+    process.stdout.write(`${commandUsage(about)}\n`);
+    return EXIT.ok;
+  }
   if (asked && (rest.includes("--help") || rest.includes("-h"))) {
     process.stdout.write(`${commandUsage(asked)}\n`);
     return EXIT.ok;
@@ -825,6 +831,10 @@ export async function main(argv: string[]): Promise<number> {
       case "help":
       case "--help":
       case "-h":
+        if (command === "help" && rest[0])
+          throw new InputError(
+            `tiperf help: no command ${rest[0]}; commands: ${COMMANDS.map((c) => c.name).join(", ")}`,
+          );
         process.stdout.write(`${usageText()}\n`);
         return command === undefined ? EXIT.badInput : EXIT.ok;
       default:

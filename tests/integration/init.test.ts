@@ -44,7 +44,11 @@ describe("tiperf init", () => {
       const run = cli(["init", "--dir", repo, ...c.flag]);
       assert.equal((await run.done).code, 0, run.stderr());
       assert.match(run.stdout(), new RegExp(`^wrote .*${c.spec.replace(/\./g, "\\.")}`));
-      assert.match(run.stdout(), /\nnext:\n {2}1\. see what a run would do: tiperf plan --spec /);
+      // the next step is a command that runs as printed: the plan of the comparison the workflow runs
+      const next = /\n {5}cd (\S+) && node (\S+) (plan --spec \S+ .*)\n/.exec(run.stdout());
+      assert.ok(next, run.stdout());
+      assert.equal(next[1], repo);
+      assert.ok(existsSync(next[2] as string), `${next[2]} is the CLI`);
       // the workflow is the shipped example (run under act by the e2e tests)
       assert.equal(readFileSync(join(repo, c.workflow), "utf8"), readFileSync(join(ROOT, c.example), "utf8"));
       // actionlint as a repository runs it: from its root, with the runner label init declared
@@ -61,12 +65,20 @@ describe("tiperf init", () => {
         assert.ok(parse(text).on.workflow_run.workflows.includes(name), `it follows ${name}`);
         execFileSync(ACTIONLINT, ["-color=false", comment], { cwd: repo, encoding: "utf8" });
       }
-      // the spec names its schema, names a profile that was written too, and plans
+      // the spec names its schema (once), names a profile that was written too, and plans; what
+      // its comments point to is where init put it
       const text = readFileSync(join(repo, c.spec), "utf8");
       assert.match(
         text.split("\n")[0] ?? "",
         /^# yaml-language-server: \$schema=https:\/\/\S+\/spec\.schema\.json$/,
       );
+      assert.equal(text.match(/yaml-language-server/g)?.length, 1);
+      for (const m of text.matchAll(/--spec ([^\s`]+)/g)) assert.equal(m[1], c.spec);
+      for (const m of text.matchAll(/(?:^#|\s)((?:\.github|action|examples|workloads)\/[\w./-]+\.ya?ml)/gm))
+        assert.ok(
+          existsSync(join(repo, m[1] as string)) || m[1]?.startsWith("action/examples/"),
+          `${c.spec} names ${m[1]}`,
+        );
       const profile = parse(text).target.profile as string;
       assert.ok(existsSync(join(repo, profile)), `${profile} written beside the spec`);
       // the workflow's spec path is the one written
@@ -77,10 +89,11 @@ describe("tiperf init", () => {
       // planned from the repository's root, as the workflow runs it (a source check: at its commits)
       execFileSync("git", ["-C", repo, "add", "-A"]);
       execFileSync("git", ["-C", repo, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "init"]);
-      const refs = c.flag[0] === "--tidb" ? ["--base-ref", "HEAD", "--head-ref", "HEAD"] : [];
-      const plan = cli(["plan", "--spec", c.spec, ...refs], {}, repo);
+      const plan = cli((next[3] as string).split(" "), {}, repo);
       assert.equal((await plan.done).code, 0, plan.stderr());
       assert.match(plan.stdout(), /^estimated duration: ~\d+/m);
+      // two variants, base and head
+      assert.match(plan.stdout(), /variant base .*\n(.*\n)*.*variant head /);
     });
 
   test("a file already there refuses the whole init, naming it; nothing is written or changed", async () => {

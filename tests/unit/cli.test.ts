@@ -23,6 +23,19 @@ describe("the command table", () => {
     );
   });
 
+  test("tiperf help COMMAND prints that command's synopsis, as COMMAND --help does; an unknown one is named", async () => {
+    const help = cli(["help", "plan"]);
+    assert.equal((await help.done).code, 0);
+    const flag = cli(["plan", "--help"]);
+    assert.equal((await flag.done).code, 0);
+    assert.equal(help.stdout(), flag.stdout());
+    assert.match(help.stdout(), /^tiperf plan --spec FILE/);
+    assert.ok(help.stdout().length < usageText().length / 4, "not the whole table");
+    const none = cli(["help", "nope"]);
+    assert.equal((await none.done).code, 2);
+    assert.match(none.stderr(), /tiperf help: no command nope; commands: run, compare/);
+  });
+
   test("every flag the table documents is accepted, and no other", async () => {
     const run = cli(["run", "--variant", "x"]);
     assert.equal((await run.done).code, 2);

@@ -6,7 +6,8 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, test } from "node:test";
 import { parse } from "yaml";
-import { specJsonSchema } from "../../action/src/specfile/json-schema.ts";
+import { COMMANDS } from "../../action/src/commands.ts";
+import { profileJsonSchema, specJsonSchema } from "../../action/src/specfile/json-schema.ts";
 import { schemaValidator } from "../helpers/json-schema.ts";
 import { ROOT } from "../helpers/paths.ts";
 import { cli } from "../helpers/real.ts";
@@ -48,7 +49,7 @@ describe("docs that run", () => {
         if (!existsSync(join(ROOT, dirname(f), target))) missing.push(`${f}: (${target})`);
       }
       for (const m of md.matchAll(
-        /`((?:docs|bench|action|workloads|infra|scripts|tests|\.github)\/[\w./-]+)`/g,
+        /`((?:docs|bench|action|workloads|infra|scripts|tests|baselines|\.github)\/[\w./-]+)`/g,
       )) {
         const path = (m[1] as string).replace(/[.,]$/, "");
         if (path.includes("*") || path.includes("<") || path.includes("node_modules")) continue;
@@ -64,6 +65,73 @@ describe("docs that run", () => {
     const specs = blocks(text("README.md")).filter((b) => b.lang === "yaml" && /^workloads:/m.test(b.body));
     assert.ok(specs.length >= 1);
     for (const s of specs) assert.ok(valid(parse(s.body)), `${s.body}\n${JSON.stringify(valid.errors)}`);
+  });
+
+  test("every YAML block in README and docs/ parses; specs and profiles validate against their schemas", () => {
+    const ajv = schemaValidator();
+    const spec = ajv.compile(specJsonSchema());
+    const profile = ajv.compile(profileJsonSchema());
+    const wrong: string[] = [];
+    let specs = 0;
+    for (const f of DOCS)
+      for (const b of blocks(text(f)).filter((x) => x.lang === "yaml" || x.lang === "yml")) {
+        let doc: unknown;
+        try {
+          doc = parse(b.body);
+        } catch (e) {
+          wrong.push(
+            `${f}: a YAML block does not parse (${(e as Error).message.split("\n")[0]}):\n${b.body}`,
+          );
+          continue;
+        }
+        const top = doc && typeof doc === "object" && !Array.isArray(doc) ? Object.keys(doc) : [];
+        // a whole spec (name, target, workloads) or a whole profile; fragments only parse
+        const check =
+          top.includes("workloads") && top.includes("target")
+            ? spec
+            : top.includes("roles") && top.includes("provider")
+              ? profile
+              : undefined;
+        if (!check) continue;
+        if (check === spec) specs++;
+        if (!check(doc)) wrong.push(`${f}: ${JSON.stringify(check.errors?.slice(0, 3))}\n${b.body}`);
+      }
+    assert.ok(specs >= 2, `${specs} whole specs in the docs`);
+    assert.deepEqual(wrong, []);
+  });
+
+  test("every tiperf command shown in README and docs/: the command and its flags exist, the repository files it names exist", () => {
+    const wrong: string[] = [];
+    let seen = 0;
+    for (const f of DOCS)
+      for (const b of blocks(text(f)).filter((x) => x.lang === "sh" || x.lang === "bash"))
+        for (const raw of b.body.split("\n")) {
+          const m =
+            /^(?:.*&& )?(?:node (?:\S*\/)?action\/dist\/cli\.js|tiperf|npx tsx action\/src\/cli\.ts) (.*?)(?:\s+#.*)?$/.exec(
+              raw.trim(),
+            );
+          if (!m) continue;
+          seen++;
+          const [name, ...args] = (m[1] as string).split(/\s+/);
+          if (name === "help" || name === "--version" || name === "--help") continue;
+          const command = COMMANDS.find((c) => c.name === name);
+          if (!command) {
+            wrong.push(`${f}: tiperf ${name}: no such command`);
+            continue;
+          }
+          for (const a of args) {
+            const flag = /^--([\w-]+)/.exec(a)?.[1];
+            if (flag && flag !== "help" && !(flag in command.flags))
+              wrong.push(`${f}: tiperf ${name} has no --${flag}`);
+            if (
+              /^(workloads|infra|action|docs|bench|tests|scripts)\/[\w./-]+$/.test(a) &&
+              !existsSync(join(ROOT, a))
+            )
+              wrong.push(`${f}: tiperf ${name} … ${a}: no such file`);
+          }
+        }
+    assert.ok(seen >= 5, `${seen} commands`);
+    assert.deepEqual(wrong, []);
   });
 
   test("every plan, parse and --help command shown in README and docs/ runs and exits 0", async () => {

@@ -144,6 +144,10 @@ describe("spec", () => {
   test("every problem is reported at once", () => {
     const msg = errorOf(VALID.replace("[1, 4]", "[]").replace("kind: mariadb", "kind: x"));
     assert.equal(msg.split("\n").length, 2);
+    // inside one workload too: a bad common key and an unknown one, both
+    const both = errorOf(VALID.replace("threads: [1, 4]", "threads: []\n    colour: red"));
+    assert.match(both, /workloads\[0\]\.threads: must list at least one thread count/);
+    assert.match(both, /workloads\[0\]\.colour: unknown key colour \(allowed: name, threads/);
   });
 
   test("YAML syntax errors and non-mappings name the file and line", () => {

@@ -4,7 +4,7 @@
 // overwritten: one file already there refuses the whole init, naming it.
 import { existsSync, readFileSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { InputError } from "../errors.ts";
 
@@ -28,8 +28,9 @@ const read = (root: string, path: string) =>
 
 const PR_HEADER = `# The PR check of this repository (written by tiperf init): a pull request that changes target:
 # (a TiDB config key, the version) is measured against its base commit's target:, both on the
-# runner (a private tidb-server each; tiup installs the release). \`tiperf plan --spec perf/pr.yaml\`
-# prints every step and the smallest change each cell detects; docs/specs.md of tiperf has every key.`;
+# runner (a private tidb-server each; tiup installs the release). \`tiperf plan --spec perf/pr.yaml
+# --base-ref HEAD --head-ref HEAD\` prints every step of that comparison and the smallest change each
+# cell detects; docs/specs.md of tiperf has every key.`;
 
 const DISPATCH_HEADER = `# Ad-hoc comparisons of this repository (written by tiperf init): run perf-dispatch from the
 # Actions tab with two TiDB releases (base-version, head-version) or two overlay files (base-config,
@@ -71,10 +72,11 @@ compare: { order: auto, rounds: 8, blocks: 4, budget: 60m }
 
 /** The shipped TiDB source check, its profile beside it (the example workflow's layout). */
 function sourceSpec(root: string): string {
-  const text = read(root, "workloads/tidb-source-pr.yaml").replace(
-    "profile: infra/profiles/local.yaml",
-    "profile: .github/tiperf/local.yaml",
-  );
+  // the shipped spec's words, with the paths it has in a TiDB repository
+  const text = read(root, "workloads/tidb-source-pr.yaml")
+    .replace("profile: infra/profiles/local.yaml", "profile: .github/tiperf/local.yaml")
+    .replaceAll("--spec workloads/tidb-source-pr.yaml", "--spec .github/tiperf/source-pr.yaml")
+    .replaceAll("action/examples/tidb-source-pr.yml", ".github/workflows/tidb-source-pr.yml");
   return `# yaml-language-server: $schema=${SPEC_SCHEMA_URL}\n${text}`;
 }
 
@@ -109,21 +111,28 @@ export function initFiles(kase: InitCase, root = tiperfRoot()): Record<string, s
   }
 }
 
-/** What to do after init, per case. */
-function nextSteps(kase: InitCase, files: string[]): string[] {
+/**
+ * What to do after init, per case. The plan is of the comparison the workflow runs (two variants:
+ * the spec at two commits, or two releases), with the CLI as this one was started.
+ */
+function nextSteps(kase: InitCase, files: string[], dir: string, cli: string): string[] {
   const spec = files.find((f) => f.endsWith(".yaml") && !f.endsWith("local.yaml")) as string;
+  const variants =
+    kase === "dispatch" ? "--base-version v8.1.0 --head-version v8.5.0" : "--base-ref HEAD --head-ref HEAD";
   return [
     `wrote ${files.join(", ")}`,
     "next:",
-    `  1. see what a run would do: tiperf plan --spec ${spec}${kase === "config" ? "" : ""}`,
+    "  1. commit them, then see what the check would do (every command, its duration; the spec at",
+    `     ${kase === "dispatch" ? "two releases" : "two commits, here both HEAD"}):`,
+    `     cd ${dir} && node ${cli} plan --spec ${spec} ${variants}`,
     "  2. give a self-hosted runner (2 or more cores, Debian or Ubuntu) the labels self-hosted, tiperf",
     ...(kase === "tidb"
       ? ["     with Go installed; the check builds tidb-server at the PR head and its merge base"]
       : ["     with tiup on its PATH (it installs the TiDB release the spec names)"]),
     "  3. pin the action in the workflow to a tag of the tiperf repository (tiperf/tiperf/action@v1)",
     kase === "dispatch"
-      ? "  4. commit, then run perf-dispatch from the Actions tab"
-      : "  4. commit; the next pull request gets the check and its comment",
+      ? "  4. push, then run perf-dispatch from the Actions tab"
+      : "  4. push; the next pull request gets the check and its comment",
   ];
 }
 
@@ -157,6 +166,7 @@ export async function initRepository(
     await writeFile(lintConfig, ACTIONLINT_CONFIG, { flag: "wx" });
     written.push(".github/actionlint.yaml");
   }
-  for (const line of nextSteps(kase, written)) log(line);
+  const cli = process.argv[1] ? resolve(process.argv[1]) : "action/dist/cli.js";
+  for (const line of nextSteps(kase, written, dir, cli)) log(line);
   return written;
 }

@@ -130,7 +130,14 @@ const bindable = (port: number) =>
  * on 127.0.0.1 right now. Claims go when the process ends (or with a dead owner, to the next
  * claimant). Without such a range, a kernel-chosen port (freePort).
  */
-export async function privatePort(o: { claims?: string; range?: [number, number] } = {}): Promise<number> {
+export async function privatePort(
+  o: {
+    claims?: string;
+    range?: [number, number];
+    /** Whether the port is free on 127.0.0.1 now (default: bind it and let go). */
+    free?: (port: number) => Promise<boolean>;
+  } = {},
+): Promise<number> {
   const picked = TEST_PICKS.shift();
   if (picked !== undefined) return picked;
   const range = o.range ?? privateRange();
@@ -153,7 +160,7 @@ export async function privatePort(o: { claims?: string; range?: [number, number]
     const port = lo + ((start + i) % size);
     if (claimed.has(port) || !claim(dir, port)) continue;
     claimed.set(port, join(dir, String(port)));
-    if (await bindable(port)) return port;
+    if (await (o.free ?? bindable)(port)) return port;
   }
   throw new Error(`no free port in ${lo}–${hi} (every one claimed in ${dir} or in use)`);
 }

@@ -8,6 +8,7 @@ import { z } from "zod";
 import { DRIVERS } from "../drivers/registry.ts";
 import { TARGET_KINDS } from "../targets/registry.ts";
 import { ProfileSchema } from "../targets/tidb/profile.ts";
+import { durationSchema } from "./keys.ts";
 import { SpecSchema } from "./schema.ts";
 
 type Json = Record<string, unknown>;
@@ -21,16 +22,35 @@ function inner(schema: z.ZodType): Json {
   return rest;
 }
 
+/**
+ * A choice by one key (a target's `kind`, a workload's load tool) as if/then: an editor then
+ * reports a misspelt key inside the chosen branch by its name, where a oneOf over the branches
+ * would only say that none matched.
+ */
+function chosenBy(branches: { when: Json; schema: Json }[], rest: Json): Json {
+  // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then keywords, plain data
+  return { ...rest, allOf: branches.map((b) => ({ if: b.when, then: b.schema })) };
+}
+
 /** One object per target kind: its kind as a constant and its own keys only. */
 function targetSchema(): Json {
-  return {
-    description: "What to run against; `kind` decides which other keys it takes.",
-    oneOf: Object.entries(TARGET_KINDS).map(([name, kind]) => {
+  const kinds = Object.keys(TARGET_KINDS);
+  return chosenBy(
+    Object.entries(TARGET_KINDS).map(([name, kind]) => {
       const own = inner(kind.schema as z.ZodType);
       const props = (own.properties ?? {}) as Json;
-      return { ...own, properties: { ...props, kind: { const: name } }, required: ["kind"] };
+      return {
+        when: { properties: { kind: { const: name } }, required: ["kind"] },
+        schema: { ...own, properties: { ...props, kind: { const: name } }, required: ["kind"] },
+      };
     }),
-  };
+    {
+      description: "What to run against; `kind` decides which other keys it takes.",
+      type: "object",
+      properties: { kind: { enum: kinds } },
+      required: ["kind"],
+    },
+  );
 }
 
 /** One object per load tool: the keys every workload has, the tool's key and its own. */
@@ -39,22 +59,32 @@ function workloadSchema(): Json {
     z.object({
       name: z.string().regex(/^[a-z][a-z0-9_-]{0,62}$/),
       threads: z.array(z.number().int().positive()).min(1),
-      duration: z.union([z.string(), z.number()]),
-      warmup: z.union([z.string(), z.number()]).optional(),
+      duration: durationSchema(1),
+      warmup: durationSchema(0).optional(),
     }),
   );
-  return {
-    oneOf: Object.values(DRIVERS).map((driver) => {
+  const commonProps = common.properties as Json;
+  const tools = Object.values(DRIVERS).map((d) => d.name);
+  return chosenBy(
+    Object.values(DRIVERS).map((driver) => {
       const own = inner(driver.keys as z.ZodType);
       return {
-        type: "object",
-        description: `a ${driver.name} workload`,
-        properties: { ...(common.properties as Json), ...((own.properties ?? {}) as Json) },
-        required: ["name", "threads", "duration", driver.name],
-        additionalProperties: false,
+        when: { required: [driver.name] },
+        schema: {
+          description: `a ${driver.name} workload`,
+          properties: { ...commonProps, ...((own.properties ?? {}) as Json) },
+          additionalProperties: false,
+        },
       };
     }),
-  };
+    {
+      type: "object",
+      properties: commonProps,
+      required: ["name", "threads", "duration"],
+      // exactly one load tool
+      oneOf: tools.map((t) => ({ required: [t] })),
+    },
+  );
 }
 
 /** The JSON Schema of a spec file (workloads/*.yaml). */

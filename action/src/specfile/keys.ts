@@ -19,17 +19,23 @@ export function parseAge(value: string): number | undefined {
 
 /** A duration key of a spec: seconds, at least `min`. */
 export const durationSchema = (min: number) =>
-  z.union([z.string(), z.number()]).transform((v, ctx) => {
-    const seconds = parseDuration(v);
-    if (seconds === undefined || seconds < min) {
-      ctx.addIssue({
-        code: "custom",
-        message: `must be a whole number of seconds ${min > 0 ? "≥ 1" : "≥ 0"}, written like 10s, 2m or 1h (got ${JSON.stringify(v)})`,
-      });
-      return z.NEVER;
-    }
-    return seconds;
-  });
+  z
+    .union([
+      // what the JSON Schema says (an editor marks "abc" or "-5s" as it is typed); the words are the transform's
+      z.string().meta({ pattern: "^\\s*\\d+\\s*(s|m|h)\\s*$" }),
+      z.number().meta({ type: "integer", minimum: min }),
+    ])
+    .transform((v, ctx) => {
+      const seconds = parseDuration(v);
+      if (seconds === undefined || seconds < min) {
+        ctx.addIssue({
+          code: "custom",
+          message: `must be a whole number of seconds ${min > 0 ? "≥ 1" : "≥ 0"}, written like 10s, 2m or 1h (got ${JSON.stringify(v)})`,
+        });
+        return z.NEVER;
+      }
+      return seconds;
+    });
 
 /**
  * Reports the issues of a nested parse (a driver's own keys or options) as issues of the value

@@ -30,60 +30,65 @@ const percent = (what: string, min: number, max: number) =>
 /** Keys every workload has, whatever its load tool. */
 const COMMON_KEYS = ["name", "threads", "duration", "warmup"] as const;
 
-export const WorkloadSchema = z
-  .looseObject({
-    name: z.string().regex(NAME, "must be lower-case letters, digits, _ or - (starting with a letter)"),
-    threads: z
-      .array(z.number().int().positive({ error: "thread counts must be positive integers" }), {
-        error: "must be a list of positive integers",
-      })
-      .min(1, "must list at least one thread count")
-      .refine((t) => new Set(t).size === t.length, "thread counts must not repeat"),
-    duration: duration(1),
-    warmup: duration(0).default(0),
-  })
-  .transform((w, ctx): Workload => {
-    const tools = driverNames().filter((k) => k in w);
-    if (tools.length !== 1) {
+/** The keys every workload has, checked alongside its tool's own so that all problems show at once. */
+const CommonWorkloadSchema = z.object({
+  name: z.string().regex(NAME, "must be lower-case letters, digits, _ or - (starting with a letter)"),
+  threads: z
+    .array(z.number().int().positive({ error: "thread counts must be positive integers" }), {
+      error: "must be a list of positive integers",
+    })
+    .min(1, "must list at least one thread count")
+    .refine((t) => new Set(t).size === t.length, "thread counts must not repeat"),
+  duration: duration(1),
+  warmup: duration(0).default(0),
+});
+
+export const WorkloadSchema = z.looseObject({}).transform((w, ctx): Workload => {
+  const common = CommonWorkloadSchema.safeParse(
+    Object.fromEntries(Object.entries(w).filter(([k]) => (COMMON_KEYS as readonly string[]).includes(k))),
+  );
+  // as they are (a missing key keeps its code: the message then says "required, but missing")
+  if (!common.success) for (const issue of common.error.issues) ctx.addIssue({ ...issue } as never);
+  const tools = driverNames().filter((k) => k in w);
+  if (tools.length !== 1) {
+    ctx.addIssue({
+      code: "custom",
+      message:
+        tools.length === 0
+          ? `a workload names its load tool with one key: ${driverNames().join(", ")} (e.g. sysbench: oltp_point_select)`
+          : `a workload has one load tool, not ${tools.join(" and ")}`,
+    });
+    return z.NEVER;
+  }
+  const driver = driverOf(tools[0] as string);
+  const own: Record<string, unknown> = {};
+  let unknown = false;
+  for (const [k, v] of Object.entries(w)) {
+    if ((COMMON_KEYS as readonly string[]).includes(k)) continue;
+    if (driver.keyNames.includes(k)) own[k] = v;
+    else {
+      unknown = true;
       ctx.addIssue({
         code: "custom",
-        message:
-          tools.length === 0
-            ? `a workload names its load tool with one key: ${driverNames().join(", ")} (e.g. sysbench: oltp_point_select)`
-            : `a workload has one load tool, not ${tools.join(" and ")}`,
+        path: [k],
+        message: `unknown key ${k} (allowed: ${[...COMMON_KEYS, ...driver.keyNames].join(", ")})`,
       });
-      return z.NEVER;
     }
-    const driver = driverOf(tools[0] as string);
-    const own: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(w)) {
-      if ((COMMON_KEYS as readonly string[]).includes(k)) continue;
-      if (!driver.keyNames.includes(k)) {
-        ctx.addIssue({
-          code: "custom",
-          path: [k],
-          message: `unknown key ${k} (allowed: ${[...COMMON_KEYS, ...driver.keyNames].join(", ")})`,
-        });
-        continue;
-      }
-      own[k] = v;
-    }
-    const parsed = driver.keys.safeParse(own);
-    if (!parsed.success) {
-      forwardIssues(ctx, parsed.error.issues);
-      return z.NEVER;
-    }
-    return {
-      name: w.name,
-      driver: driver.name,
-      script: parsed.data.script,
-      threads: w.threads,
-      duration: w.duration,
-      warmup: w.warmup,
-      options: parsed.data.options,
-      judge: {},
-    };
-  });
+  }
+  const parsed = driver.keys.safeParse(own);
+  if (!parsed.success) forwardIssues(ctx, parsed.error.issues);
+  if (!common.success || !parsed.success || unknown) return z.NEVER;
+  return {
+    name: common.data.name,
+    driver: driver.name,
+    script: parsed.data.script,
+    threads: common.data.threads,
+    duration: common.data.duration,
+    warmup: common.data.warmup,
+    options: parsed.data.options,
+    judge: {},
+  };
+});
 
 /** A tolerance written as a multiple of the metric's measured noise: "3x noise". */
 const NOISE_MULTIPLE = /^(\d+(?:\.\d+)?)\s*x\s*noise$/;

@@ -6,17 +6,17 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-H54X3EZZ.js";
+} from "./chunk-ZC3MZFBQ.js";
 import {
   sweep
-} from "./chunk-ACUMI6J7.js";
+} from "./chunk-4BS754WF.js";
 
 // action/src/cloud/reapers.ts
 var stackReaper = {
   order: 1,
   describe: (e) => `recover ${e.what} (destroy, tag sweep, remove)`,
   async reap(e, log) {
-    const { recoverRecorded } = await import("./chunk-P7E2VMQ6.js");
+    const { recoverRecorded } = await import("./chunk-G55T4SNB.js");
     await recoverRecorded(e, log);
     log(`reap: recovered ${e.what}`);
   }

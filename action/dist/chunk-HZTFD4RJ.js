@@ -19736,7 +19736,11 @@ function parseAge(value) {
   if (!m) return void 0;
   return Number(m[1]) * { m: 6e4, h: 36e5, d: 864e5 }[m[2]];
 }
-var durationSchema = (min) => external_exports.union([external_exports.string(), external_exports.number()]).transform((v, ctx) => {
+var durationSchema = (min) => external_exports.union([
+  // what the JSON Schema says (an editor marks "abc" or "-5s" as it is typed); the words are the transform's
+  external_exports.string().meta({ pattern: "^\\s*\\d+\\s*(s|m|h)\\s*$" }),
+  external_exports.number().meta({ type: "integer", minimum: min })
+]).transform((v, ctx) => {
   const seconds = parseDuration(v);
   if (seconds === void 0 || seconds < min) {
     ctx.addIssue({

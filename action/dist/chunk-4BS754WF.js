@@ -12,7 +12,7 @@ import {
   runTags,
   tagsOf,
   ttlMs
-} from "./chunk-5YWOBDEV.js";
+} from "./chunk-HZTFD4RJ.js";
 import {
   InputError,
   RunError,
@@ -679,7 +679,7 @@ var AWS_EKS = {
     });
   },
   async sweep(settings, runId, log) {
-    const { sweepRun } = await import("./chunk-Y7QBLSQZ.js");
+    const { sweepRun } = await import("./chunk-ENQGMVZE.js");
     return sweepRun({ region: settings.region, runId, log });
   },
   env: (settings) => ({ AWS_REGION: settings.region })
@@ -750,11 +750,11 @@ var AWS_CLOUD = {
     return awsClusterProgram(programArgs(o));
   },
   async sweep(settings, runId, log) {
-    const { sweepRun } = await import("./chunk-Y7QBLSQZ.js");
+    const { sweepRun } = await import("./chunk-ENQGMVZE.js");
     return sweepRun({ region: settings.region, runId, log });
   },
   async reap(o) {
-    const { reapAws } = await import("./chunk-Y7QBLSQZ.js");
+    const { reapAws } = await import("./chunk-ENQGMVZE.js");
     return reapAws(o);
   },
   env: (settings) => ({ AWS_REGION: settings.region }),

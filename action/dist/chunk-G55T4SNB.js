@@ -14,8 +14,8 @@ import {
   stackOptions,
   stackRecord,
   tagsNow
-} from "./chunk-ACUMI6J7.js";
-import "./chunk-5YWOBDEV.js";
+} from "./chunk-4BS754WF.js";
+import "./chunk-HZTFD4RJ.js";
 import "./chunk-YA335ON3.js";
 import "./chunk-3EADY6QU.js";
 export {

@@ -23,7 +23,7 @@ import {
   stackOptions,
   stackRecord,
   tagsNow
-} from "./chunk-ACUMI6J7.js";
+} from "./chunk-4BS754WF.js";
 import {
   durationSchema,
   external_exports,
@@ -32,7 +32,7 @@ import {
   parseDuration,
   tagsOf,
   variantAt
-} from "./chunk-5YWOBDEV.js";
+} from "./chunk-HZTFD4RJ.js";
 import {
   BuildFailed,
   InputError,
@@ -8832,7 +8832,7 @@ async function privatePort(o = {}) {
     const port2 = lo + (start + i) % size;
     if (claimed.has(port2) || !claim(dir, port2)) continue;
     claimed.set(port2, join3(dir, String(port2)));
-    if (await bindable(port2)) return port2;
+    if (await (o.free ?? bindable)(port2)) return port2;
   }
   throw new Error(`no free port in ${lo}\u2013${hi} (every one claimed in ${dir} or in use)`);
 }

@@ -48,18 +48,18 @@ import {
   throttleBetween,
   validateYaml,
   writeAtomic
-} from "./chunk-H54X3EZZ.js";
+} from "./chunk-ZC3MZFBQ.js";
 import {
   record,
   shellCommand,
   sshArgs
-} from "./chunk-ACUMI6J7.js";
+} from "./chunk-4BS754WF.js";
 import {
   durationSchema,
   external_exports,
   forwardIssues,
   variantAt
-} from "./chunk-5YWOBDEV.js";
+} from "./chunk-HZTFD4RJ.js";
 import {
   EXIT,
   InputError,
@@ -4134,14 +4134,19 @@ var percent = (what, min4, max4) => external_exports.string({ error: `${what} mu
   return f;
 });
 var COMMON_KEYS = ["name", "threads", "duration", "warmup"];
-var WorkloadSchema = external_exports.looseObject({
+var CommonWorkloadSchema = external_exports.object({
   name: external_exports.string().regex(NAME, "must be lower-case letters, digits, _ or - (starting with a letter)"),
   threads: external_exports.array(external_exports.number().int().positive({ error: "thread counts must be positive integers" }), {
     error: "must be a list of positive integers"
   }).min(1, "must list at least one thread count").refine((t) => new Set(t).size === t.length, "thread counts must not repeat"),
   duration: duration(1),
   warmup: duration(0).default(0)
-}).transform((w2, ctx) => {
+});
+var WorkloadSchema = external_exports.looseObject({}).transform((w2, ctx) => {
+  const common = CommonWorkloadSchema.safeParse(
+    Object.fromEntries(Object.entries(w2).filter(([k2]) => COMMON_KEYS.includes(k2)))
+  );
+  if (!common.success) for (const issue of common.error.issues) ctx.addIssue({ ...issue });
   const tools = driverNames().filter((k2) => k2 in w2);
   if (tools.length !== 1) {
     ctx.addIssue({
@@ -4152,30 +4157,29 @@ var WorkloadSchema = external_exports.looseObject({
   }
   const driver = driverOf(tools[0]);
   const own = {};
+  let unknown = false;
   for (const [k2, v] of Object.entries(w2)) {
     if (COMMON_KEYS.includes(k2)) continue;
-    if (!driver.keyNames.includes(k2)) {
+    if (driver.keyNames.includes(k2)) own[k2] = v;
+    else {
+      unknown = true;
       ctx.addIssue({
         code: "custom",
         path: [k2],
         message: `unknown key ${k2} (allowed: ${[...COMMON_KEYS, ...driver.keyNames].join(", ")})`
       });
-      continue;
     }
-    own[k2] = v;
   }
   const parsed = driver.keys.safeParse(own);
-  if (!parsed.success) {
-    forwardIssues(ctx, parsed.error.issues);
-    return external_exports.NEVER;
-  }
+  if (!parsed.success) forwardIssues(ctx, parsed.error.issues);
+  if (!common.success || !parsed.success || unknown) return external_exports.NEVER;
   return {
-    name: w2.name,
+    name: common.data.name,
     driver: driver.name,
     script: parsed.data.script,
-    threads: w2.threads,
-    duration: w2.duration,
-    warmup: w2.warmup,
+    threads: common.data.threads,
+    duration: common.data.duration,
+    warmup: common.data.warmup,
     options: parsed.data.options,
     judge: {}
   };
