@@ -12,9 +12,8 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { gunzipSync } from "node:zlib";
 import { type CounterReport, whatMoved } from "../action/src/compare/counters.ts";
-import { mean, stddev } from "../action/src/compare/stats.ts";
+import { mean, rng, stddev } from "../action/src/compare/stats.ts";
 import { parseSelector, selects } from "../action/src/observe/counters.ts";
-import { rng } from "../action/src/pipeline/schedule.ts";
 import type { Cell, Result } from "../action/src/result/model.ts";
 import { wilson } from "./bench-common.ts";
 

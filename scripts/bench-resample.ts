@@ -18,9 +18,9 @@ import {
   type LogShift,
   mean,
   pairedLogShift,
+  rng,
   welchLogShift,
 } from "../action/src/compare/stats.ts";
-import { rng } from "../action/src/pipeline/schedule.ts";
 import { pct, wilson } from "./bench-common.ts";
 
 const { values } = parseArgs({

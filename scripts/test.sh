@@ -8,7 +8,8 @@ scripts/setup.sh --test
 echo "== typecheck" && npx tsc --noEmit -p .
 echo "== lint" && npx biome check .
 echo "== import cycles (type imports included)" && npm run -s lint:cycles
-echo "== function sizes (pipeline/, targets/)" && node --import tsx scripts/function-sizes.ts
+echo "== folders importing each other" && node --import tsx scripts/folder-pairs.ts
+echo "== sizes (functions ≤ 80 lines, files ≤ 400 or listed to shrink)" && node --import tsx scripts/size-check.ts
 echo "== dist" && node scripts/build.mjs --check
 # tsx keeps a compile cache under the temp dir (tsx-<uid>): a private one, removed after, so the
 # tests leave nothing in the machine's /tmp

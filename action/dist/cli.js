@@ -51,10 +51,10 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-2RG6XIU2.js";
+} from "./chunk-VHED27JZ.js";
 import {
   reapLedger
-} from "./chunk-FFO2MIRE.js";
+} from "./chunk-UV7DXLZO.js";
 import {
   EXPIRES,
   KubeClient,
@@ -72,7 +72,7 @@ import {
   require_dist,
   writeAtomic,
   writeResult
-} from "./chunk-ZC3MZFBQ.js";
+} from "./chunk-KSY4RKPV.js";
 import {
   CLOUDS,
   Interrupted,
@@ -80,27 +80,21 @@ import {
   installSignalTeardown,
   ledgerDir,
   teardownAll
-} from "./chunk-4BS754WF.js";
+} from "./chunk-LQR4A2MA.js";
 import {
   external_exports,
   parseAge
-} from "./chunk-HZTFD4RJ.js";
+} from "./chunk-WCKSSEMK.js";
 import {
   BuildFailed,
   EXIT,
   InputError,
   TiperfError,
   errnoText
-} from "./chunk-YA335ON3.js";
+} from "./chunk-JJ3X6KGZ.js";
 import {
   __toESM
 } from "./chunk-3EADY6QU.js";
-
-// action/src/cli.ts
-import { existsSync as existsSync2, realpathSync } from "node:fs";
-import { readFile as readFile4 } from "node:fs/promises";
-import { basename as basename2, dirname as dirname4, join as join5 } from "node:path";
-import { parseArgs } from "node:util";
 
 // action/src/cloud/leftovers.ts
 var REAP_FORMAT = "tiperf.reap";
@@ -1118,242 +1112,6 @@ function bisectRange(r, spec) {
   return void 0;
 }
 
-// action/src/history/html.ts
-function chart(s) {
-  const W = 640;
-  const H = 200;
-  const pad = { l: 60, r: 10, t: 10, b: 24 };
-  const n = s.values.length;
-  const lo = Math.min(...s.values);
-  const hi = Math.max(...s.values);
-  const span = hi - lo || Math.abs(hi) || 1;
-  const x = (i) => pad.l + (n > 1 ? i / (n - 1) * (W - pad.l - pad.r) : (W - pad.l - pad.r) / 2);
-  const y = (v) => pad.t + (1 - (v - (lo - span * 0.1)) / (span * 1.2)) * (H - pad.t - pad.b);
-  const dots = s.values.map(
-    (v, i) => `<circle cx="${x(i).toFixed(1)}" cy="${y(v).toFixed(1)}" r="3" fill="#0969da"><title>${esc(s.run_ids[i])}: ${v.toPrecision(5)}</title></circle>`
-  ).join("");
-  const line = `<polyline fill="none" stroke="#0969da" stroke-opacity="0.4" points="${s.values.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" ")}"/>`;
-  const levels = segmentsOf(
-    s.values,
-    s.points.map((p) => ({ index: p.index, p: p.p, q: 0 }))
-  ).map(
-    (g) => `<line x1="${x(g.from).toFixed(1)}" x2="${x(g.to - 1).toFixed(1)}" y1="${y(g.mean).toFixed(1)}" y2="${y(g.mean).toFixed(1)}" stroke="#57606a" stroke-dasharray="4 3"/>`
-  ).join("");
-  const marks = s.points.map((p) => {
-    const cx = (x(p.index - 1) + x(p.index)) / 2;
-    const color = p.worse ? "#cf222e" : "#1a7f37";
-    return `<line class="change-point" data-run="${esc(p.run_id)}" x1="${cx.toFixed(1)}" x2="${cx.toFixed(1)}" y1="${pad.t}" y2="${H - pad.b}" stroke="${color}" stroke-width="2"/><text x="${(cx + 4).toFixed(1)}" y="${pad.t + 12}" font-size="11" fill="${color}">${(p.change * 100).toFixed(1)}% (p ${p.p.toFixed(3)})</text>`;
-  }).join("");
-  const axis = `<text x="4" y="${y(hi).toFixed(1)}" font-size="11">${hi.toPrecision(4)}</text><text x="4" y="${y(lo).toFixed(1)}" font-size="11">${lo.toPrecision(4)}</text><text x="${pad.l}" y="${H - 6}" font-size="11">${esc(s.run_ids[0] ?? "")}</text><text x="${W - pad.r}" y="${H - 6}" font-size="11" text-anchor="end">${esc(s.run_ids.at(-1) ?? "")}</text>`;
-  return `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" role="img" aria-label="${esc(`${s.workload} threads=${s.threads} ${s.metric}`)}">${axis}${line}${levels}${dots}${marks}</svg>`;
-}
-var methodLine = (r) => `Change points: E-divisive means, permutation test (${r.permutations} permutations, p \u2264 ${r.pvalue}); red: worse, green: better; dashed: the levels between them.`;
-function historySections(r, heading, spec) {
-  const sub = heading === "h2" ? "h3" : "h4";
-  const parts = [];
-  for (const f of r.files) {
-    if (spec !== void 0 && f.spec !== spec) continue;
-    parts.push(
-      `<${heading}>${esc(f.spec)} on ${esc(f.profile)} <small>(${f.runs} runs)</small></${heading}>`
-    );
-    for (const s of f.series)
-      parts.push(
-        `<section data-series="${esc(`${s.workload}/${s.threads}/${s.metric}`)}" data-change-points="${s.points.length}"><${sub}>${esc(s.workload)} threads=${s.threads} ${esc(s.metric)} (${s.better} is better)</${sub}>${chart(s)}</section>`
-      );
-  }
-  return parts.length > 0 ? `<p class="method">${esc(methodLine(r))}</p>
-${parts.join("\n")}` : "";
-}
-function historyHtml(r) {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>tiperf history</title><style>body{font-family:system-ui,sans-serif;margin:16px;color:#1f2328}small{color:#57606a}section{margin:8px 0 16px}</style></head><body><h1>tiperf history</h1>${historySections(r, "h2")}</body></html>
-`;
-}
-
-// action/src/init/index.ts
-import { existsSync, readFileSync } from "node:fs";
-import { mkdir as mkdir2, writeFile } from "node:fs/promises";
-import { dirname as dirname2, join as join3, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
-var SPEC_SCHEMA_URL = "https://raw.githubusercontent.com/tiperf/tiperf/v1/action/schema/spec.schema.json";
-function tiperfRoot(from = dirname2(fileURLToPath(import.meta.url))) {
-  for (let dir = from, i = 0; i < 8; i++, dir = dirname2(dir))
-    if (existsSync(join3(dir, "action/examples/perf-pr.yml"))) return dir;
-  throw new Error(`tiperf init: no action/examples/ above ${from} (run it from a tiperf checkout)`);
-}
-var read = (root, path) => readFileSync(join3(root, path), "utf8").replace(/^# yaml-language-server: .*\n/, "");
-var PR_HEADER = `# The PR check of this repository (written by tiperf init): a pull request that changes target:
-# (a TiDB config key, the version) is measured against its base commit's target:, both on the
-# runner (a private tidb-server each; tiup installs the release). \`tiperf plan --spec perf/pr.yaml
-# --base-ref HEAD --head-ref HEAD\` prints every step of that comparison and the smallest change each
-# cell detects; docs/specs.md of tiperf has every key.`;
-var DISPATCH_HEADER = `# Ad-hoc comparisons of this repository (written by tiperf init): run perf-dispatch from the
-# Actions tab with two TiDB releases (base-version, head-version) or two overlay files (base-config,
-# head-config: each \`target: {server_configs: {tidb: {...}}}\`) on this matrix.`;
-function tidbSpec(name, header) {
-  return `# yaml-language-server: $schema=${SPEC_SCHEMA_URL}
-${header}
-name: ${name}
-description: point_select and read_write, one TiDB variant against another.
-target:
-  kind: tidb
-  profile: perf/local.yaml
-  version: v8.5.0
-  # the settings a PR changes (a role's TiDB config keys), e.g. performance.max-procs
-  server_configs: { tidb: { log.level: error } }
-data: { tables: 4, table_size: 10000 }
-workloads:
-  - name: point_select
-    sysbench: oltp_point_select
-    threads: [4, 16]
-    duration: 10s
-    warmup: 2s
-    options: { rand-type: uniform }
-  - name: read_write
-    sysbench: oltp_read_write
-    threads: [4, 16]
-    duration: 10s
-    warmup: 2s
-    options: { rand-type: uniform }
-metrics:
-  tps: { tolerance: 5% }
-  p95_ms: { tolerance: 10% }
-  cpu_ms_per_op: { tolerance: 10% }
-compare: { order: auto, rounds: 8, blocks: 4, budget: 60m }
-`;
-}
-function sourceSpec(root) {
-  const text = read(root, "workloads/tidb-source-pr.yaml").replace("profile: infra/profiles/local.yaml", "profile: .github/tiperf/local.yaml").replaceAll("--spec workloads/tidb-source-pr.yaml", "--spec .github/tiperf/source-pr.yaml").replaceAll("action/examples/tidb-source-pr.yml", ".github/workflows/tidb-source-pr.yml");
-  return `# yaml-language-server: $schema=${SPEC_SCHEMA_URL}
-${text}`;
-}
-function profile(root, path) {
-  return `# yaml-language-server: $schema=${SPEC_SCHEMA_URL.replace("spec.schema.json", "profile.schema.json")}
-${read(root, path)}`;
-}
-function initFiles(kase, root = tiperfRoot()) {
-  switch (kase) {
-    case "config":
-      return {
-        "perf/pr.yaml": tidbSpec("pr", PR_HEADER),
-        "perf/local.yaml": profile(root, "infra/profiles/local.yaml"),
-        ".github/workflows/perf-pr.yml": read(root, "action/examples/perf-pr.yml"),
-        ".github/workflows/perf-pr-comment.yml": read(root, "action/examples/perf-pr-comment.yml")
-      };
-    case "tidb":
-      return {
-        ".github/tiperf/source-pr.yaml": sourceSpec(root),
-        ".github/tiperf/local.yaml": profile(root, "infra/profiles/local.yaml"),
-        ".github/workflows/tidb-source-pr.yml": read(root, "action/examples/tidb-source-pr.yml"),
-        ".github/workflows/perf-pr-comment.yml": read(root, "action/examples/perf-pr-comment.yml")
-      };
-    case "dispatch":
-      return {
-        "perf/dispatch.yaml": tidbSpec("dispatch", DISPATCH_HEADER),
-        "perf/local.yaml": profile(root, "infra/profiles/local.yaml"),
-        ".github/workflows/perf-dispatch.yml": read(root, "action/examples/perf-dispatch.yml")
-      };
-  }
-}
-function nextSteps(kase, files, dir, cli) {
-  const spec = files.find((f) => f.endsWith(".yaml") && !f.endsWith("local.yaml"));
-  const variants = kase === "dispatch" ? "--base-version v8.1.0 --head-version v8.5.0" : "--base-ref HEAD --head-ref HEAD";
-  return [
-    `wrote ${files.join(", ")}`,
-    "next:",
-    "  1. commit them, then see what the check would do (every command, its duration; the spec at",
-    `     ${kase === "dispatch" ? "two releases" : "two commits, here both HEAD"}):`,
-    `     cd ${dir} && node ${cli} plan --spec ${spec} ${variants}`,
-    "  2. give a self-hosted runner (2 or more cores, Debian or Ubuntu) the labels self-hosted, tiperf",
-    ...kase === "tidb" ? ["     with Go installed; the check builds tidb-server at the PR head and its merge base"] : ["     with tiup on its PATH (it installs the TiDB release the spec names)"],
-    "  3. pin the action in the workflow to a tag of the tiperf repository (tiperf/tiperf/action@v1)",
-    kase === "dispatch" ? "  4. push, then run perf-dispatch from the Actions tab" : "  4. push; the next pull request gets the check and its comment"
-  ];
-}
-var ACTIONLINT_CONFIG = `# The label of the self-hosted runners that run tiperf's checks (written by tiperf init).
-self-hosted-runner:
-  labels: [tiperf]
-`;
-async function initRepository(dir, kase, log2) {
-  const files = initFiles(kase);
-  const there = Object.keys(files).filter((f) => existsSync(join3(dir, f)));
-  if (there.length)
-    throw new InputError(
-      `tiperf init: ${there.map((f) => join3(dir, f)).join(", ")} already exist${there.length === 1 ? "s" : ""}; init overwrites nothing (move ${there.length === 1 ? "it" : "them"} away, or pass --dir another directory)`
-    );
-  for (const [path, text] of Object.entries(files)) {
-    await mkdir2(dirname2(join3(dir, path)), { recursive: true });
-    await writeFile(join3(dir, path), text, { flag: "wx" });
-  }
-  const written = Object.keys(files);
-  const lintConfig = join3(dir, ".github/actionlint.yaml");
-  if (existsSync(lintConfig))
-    log2(`kept .github/actionlint.yaml: add the runner label tiperf to its self-hosted-runner.labels`);
-  else {
-    await writeFile(lintConfig, ACTIONLINT_CONFIG, { flag: "wx" });
-    written.push(".github/actionlint.yaml");
-  }
-  const cli = process.argv[1] ? resolve(process.argv[1]) : "action/dist/cli.js";
-  for (const line of nextSteps(kase, written, dir, cli)) log2(line);
-  return written;
-}
-
-// action/src/kubernetes/reap.ts
-async function reapKubernetes(o) {
-  const ctx = loadKubeContext({
-    ...o.kubeconfig ? { kubeconfig: o.kubeconfig } : {},
-    ...o.context ? { context: o.context } : {},
-    where: "tiperf reap --kubernetes"
-  });
-  const client = new KubeClient(ctx);
-  const now = (o.now ?? /* @__PURE__ */ new Date()).getTime();
-  const report = {
-    server: ctx.server,
-    context: ctx.context,
-    dryRun: o.dryRun,
-    removed: [],
-    kept: [],
-    unreadable: [],
-    deleting: [],
-    failed: []
-  };
-  for (const ns of await client.namespaces(`${MANAGED_BY}=${MANAGER}`)) {
-    const name = ns.metadata.name;
-    if (ns.metadata.labels?.[MANAGED_BY] !== MANAGER) continue;
-    if (ns.metadata.deletionTimestamp) {
-      report.deleting.push(name);
-      o.log(`reap: namespace ${name}: being deleted since ${ns.metadata.deletionTimestamp}`);
-      continue;
-    }
-    const expires = Date.parse(ns.metadata.annotations?.[EXPIRES] ?? "");
-    if (Number.isNaN(expires)) {
-      report.unreadable.push(name);
-      o.log(`reap: namespace ${name}: no readable ${EXPIRES} annotation: left alone`);
-      continue;
-    }
-    if (expires > now) {
-      report.kept.push(`${name}: ${new Date(expires).toISOString()}`);
-      continue;
-    }
-    if (o.dryRun) {
-      report.removed.push(name);
-      continue;
-    }
-    try {
-      await client.deleteNamespace(name);
-      report.removed.push(name);
-      o.log(`reap: namespace ${name} (expired ${new Date(expires).toISOString()}) deleted`);
-    } catch (e) {
-      report.failed.push({ namespace: name, error: e.message });
-    }
-  }
-  return report;
-}
-
-// action/src/pipeline/bisect.ts
-import { randomBytes } from "node:crypto";
-import { mkdirSync } from "node:fs";
-import { basename, dirname as dirname3, join as join4, relative, resolve as resolve2 } from "node:path";
-
 // action/src/report/bisect.ts
 var short2 = (c) => c.commit.slice(0, 10);
 function judged(r, step) {
@@ -1472,7 +1230,189 @@ function bisectIssue(r) {
   return { title: bisectTitle(r), body: bisectMarkdown(r) };
 }
 
+// action/src/cli/args.ts
+import { parseArgs } from "node:util";
+var log = (line) => process.stderr.write(`${maskSecrets(line)}
+`);
+function flags(command, args, options) {
+  try {
+    return parseArgs({ args, options, allowPositionals: true, strict: true });
+  } catch (e) {
+    const allowed = Object.keys(options).map((k) => `--${k}`).join(", ");
+    throw new InputError(
+      `tiperf ${command}: ${e.message.split("\n")[0]} (allowed: ${allowed || "none"})`
+    );
+  }
+}
+function required(command, name, value) {
+  if (typeof value !== "string" || value === "")
+    throw new InputError(`tiperf ${command}: --${name} is required`);
+  return value;
+}
+function specSource(command, values) {
+  const str = (k) => typeof values[k] === "string" ? values[k] : void 0;
+  if (Boolean(str("base-ref")) !== Boolean(str("head-ref")))
+    throw new InputError(`tiperf ${command}: --base-ref and --head-ref go together`);
+  const builds = ["base-version", "head-version", "base-binpath", "head-binpath"].filter((k) => str(k));
+  if (str("base-ref") && builds.length)
+    throw new InputError(`tiperf ${command}: --base-ref/--head-ref and --${builds[0]} exclude each other`);
+  const profile2 = str("profile");
+  return prepareSpec({
+    spec: required(command, "spec", values.spec),
+    baseRef: str("base-ref"),
+    headRef: str("head-ref"),
+    baseConfig: str("base-config"),
+    headConfig: str("head-config"),
+    baseVersion: str("base-version"),
+    headVersion: str("head-version"),
+    baseBinpath: str("base-binpath"),
+    headBinpath: str("head-binpath"),
+    tolerance: parseTolerance(str("tolerance") ?? "", "--tolerance"),
+    toleranceFrom: "--tolerance",
+    compare: compareOverrides(
+      (k) => str(k),
+      (k) => `--${k}`
+    )
+  }).then((loaded) => profile2 ? { ...loaded, profile: profile2 } : loaded);
+}
+async function writeJson(file, value) {
+  if (file) await writeAtomic(file, `${JSON.stringify(value, null, 2)}
+`);
+}
+function confidenceFlag(command, value) {
+  if (value === void 0) return 0.95;
+  const c = Number(value);
+  if (!(c > 0.5 && c < 1))
+    throw new InputError(
+      `tiperf ${command}: --confidence must be a number in (0.5, 1), like 0.95 (got ${value})`
+    );
+  return c;
+}
+function onePositional(command, positionals, what) {
+  const [file, extra] = positionals;
+  if (!file || extra) throw new InputError(`tiperf ${command}: give exactly one ${what}`);
+  return file;
+}
+function seconds(command, flag, value, fallbackMs) {
+  if (value === void 0) return fallbackMs;
+  const m = /^(\d+)(ms|s|m)$/.exec(String(value));
+  const ms = m ? Number(m[1]) * { ms: 1, s: 1e3, m: 6e4 }[m[2]] : Number.NaN;
+  if (!(ms > 0))
+    throw new InputError(
+      `tiperf ${command}: --${flag} must be a duration like 500ms, 30s or 3m (got ${value})`
+    );
+  return ms;
+}
+function deadlines(command, values) {
+  return {
+    requestMs: seconds(command, "timeout", values.timeout, DEFAULT_DEADLINES.requestMs),
+    overallMs: seconds(command, "deadline", values.deadline, DEFAULT_DEADLINES.overallMs)
+  };
+}
+function githubToken(command) {
+  const token = process.env.GITHUB_TOKEN;
+  if (!token)
+    throw new InputError(
+      `tiperf ${command}: GITHUB_TOKEN is not set (a token that may write to the repository)`
+    );
+  return token;
+}
+function maxAge(value) {
+  const ms = parseAge(value);
+  if (ms === void 0)
+    throw new InputError(`tiperf reap: --max-age must be like 90m, 3h or 2d (got ${value})`);
+  return ms;
+}
+
+// action/src/cli/alarm.ts
+async function cmdAlarm(args) {
+  const { values, positionals } = flags("alarm", args, parseOptions("alarm"));
+  const file = onePositional("alarm", positionals, "VERDICT_JSON file (or a reap report)");
+  const repo = parseRepo(required("alarm", "repo", values.repo));
+  const changes = await readChangePoints(file);
+  if (changes) {
+    const issue = changePointIssue(changes, `${repo.owner}/${repo.repo}`);
+    if (!issue) {
+      process.stdout.write("no new change point for the worse: no issue\n");
+      return EXIT.ok;
+    }
+    const label3 = values.label ?? "tiperf-change-point";
+    const gh2 = githubClient(githubToken("alarm"), apiUrl(), log, void 0, deadlines("alarm", values));
+    const r2 = await upsertIssue(gh2, repo, { ...issue, label: label3 }, log);
+    process.stdout.write(`${r2.status} ${r2.number}
+`);
+    return EXIT.ok;
+  }
+  const leftovers = await readReapReport(file);
+  if (leftovers) {
+    if (leftovers.overdue.length === 0) {
+      process.stdout.write("nothing overdue: no issue\n");
+      return EXIT.ok;
+    }
+    const label3 = values.label ?? "tiperf-leftovers";
+    const gh2 = githubClient(githubToken("alarm"), apiUrl(), log, void 0, deadlines("alarm", values));
+    const r2 = await upsertIssue(
+      gh2,
+      repo,
+      { title: leftoversTitle(leftovers), body: leftoversMarkdown(leftovers), label: label3 },
+      log
+    );
+    process.stdout.write(`${r2.status} ${r2.number}
+`);
+    return EXIT.ok;
+  }
+  const bisected = await readBisect(file);
+  if (bisected) {
+    const issue = bisectIssue(bisected);
+    if (!issue) {
+      process.stdout.write(`bisect ${bisected.outcome}: no issue
+`);
+      return EXIT.ok;
+    }
+    const label3 = values.label ?? "tiperf-bisect";
+    const gh2 = githubClient(githubToken("alarm"), apiUrl(), log, void 0, deadlines("alarm", values));
+    const r2 = await upsertIssue(gh2, repo, { ...issue, label: label3 }, log);
+    process.stdout.write(`${r2.status} ${r2.number}
+`);
+    return EXIT.ok;
+  }
+  const verdict = await readVerdict(file);
+  const label2 = values.label ?? "tiperf-regression";
+  const gh = githubClient(githubToken("alarm"), apiUrl(), log, void 0, deadlines("alarm", values));
+  const title = `tiperf ${verdict.spec.name}: ${verdict.verdict} (${verdict.created_at.slice(0, 10)})`;
+  const r = await upsertIssue(
+    gh,
+    repo,
+    { title, body: commentMarkdown(verdict, { matrix: label2 }), label: label2 },
+    log
+  );
+  process.stdout.write(`${r.status} ${r.number}
+`);
+  return EXIT.ok;
+}
+
+// action/src/cli/baseline.ts
+async function cmdBaseline(args) {
+  const { values, positionals } = flags("baseline", args, parseOptions("baseline"));
+  const [action, ...rest] = positionals;
+  if (action !== "update")
+    throw new InputError(`tiperf baseline: the action must be update (got ${action ?? "nothing"})`);
+  const file = onePositional("baseline update", rest, "RESULT file");
+  const written = await promoteBaseline(
+    file,
+    values.dir ?? "baselines",
+    values.profile
+  );
+  log(`baseline: ${written}`);
+  process.stdout.write(`${written}
+`);
+  return EXIT.ok;
+}
+
 // action/src/pipeline/bisect.ts
+import { randomBytes } from "node:crypto";
+import { mkdirSync } from "node:fs";
+import { basename, dirname as dirname2, join as join3, relative, resolve } from "node:path";
 async function commitOf(repo, ref, flag) {
   const c = await commitAt(repo, ref);
   if ("error" in c)
@@ -1505,8 +1445,8 @@ async function between(repo, good, bad, flags2) {
 var cellsOfSpec = (loaded) => loaded.spec.workloads.flatMap((w) => w.threads.map((threads) => ({ workload: w.name, threads })));
 async function repositoryOf(specFile, current) {
   const tree = builderOf(current.spec.target)?.treeOf(current.spec.target);
-  if (tree) return { mode: "source", repo: resolve2(tree.path) };
-  const top = await git(dirname3(resolve2(specFile)), ["rev-parse", "--show-toplevel"]);
+  if (tree) return { mode: "source", repo: resolve(tree.path) };
+  const top = await git(dirname2(resolve(specFile)), ["rev-parse", "--show-toplevel"]);
   if (top.code !== 0)
     throw new InputError(
       `tiperf bisect: ${specFile} is not in a git repository, and its target has no source: (nothing to bisect)`
@@ -1565,7 +1505,7 @@ async function rangeOf(o) {
     only,
     measurements,
     perStep: stepConfidence(o.confidence ?? 0.95, measurements),
-    dir: join4(o.outDir, id)
+    dir: join3(o.outDir, id)
   };
 }
 var Bisection = class _Bisection {
@@ -1574,8 +1514,8 @@ var Bisection = class _Bisection {
     this.r = r;
     this.n = r.commits.length - 1;
     this.width = o.runners ?? 1;
-    this.jsonPath = join4(r.dir, "bisect.json");
-    this.markdownPath = join4(r.dir, "bisect.md");
+    this.jsonPath = join3(r.dir, "bisect.json");
+    this.markdownPath = join3(r.dir, "bisect.md");
     this.judgedMetrics = o.metric ? metricOverride(r.current, o.metric, o.tolerance) : void 0;
     this.report = {
       format: BISECT_FORMAT,
@@ -1617,7 +1557,7 @@ var Bisection = class _Bisection {
   judgedMetrics;
   static async open(o) {
     const r = await rangeOf(o);
-    mkdirSync(join4(r.dir, "steps"), { recursive: true });
+    mkdirSync(join3(r.dir, "steps"), { recursive: true });
     const b = new _Bisection(o, r);
     const { good, bad, confidence } = b.report;
     o.log(
@@ -1639,7 +1579,7 @@ var Bisection = class _Bisection {
     const known = remeasureCompare({ ...o.compare, confidence: r.perStep }, r.current.spec.compare, attempt);
     const tolerance = o.tolerance ? { tolerance: o.tolerance, toleranceFrom: "--tolerance" } : {};
     const composed = r.mode === "config" ? await prepareSpec({
-      spec: relative(r.repo, resolve2(o.spec)),
+      spec: relative(r.repo, resolve(o.spec)),
       cwd: r.repo,
       baseRef: against.commit,
       headRef: candidate.commit,
@@ -1676,7 +1616,7 @@ var Bisection = class _Bisection {
       const spec = await this.built(await this.stepSpec(candidate, against, attempt), step);
       if (spec === "skip") return "skip";
       const outcome = await compareSpec(spec, {
-        outDir: join4(this.r.dir, "steps"),
+        outDir: join3(this.r.dir, "steps"),
         log: o.log,
         signal: o.signal
       });
@@ -1722,7 +1662,7 @@ var Bisection = class _Bisection {
       verdict: verdict.verdict,
       rounds: verdict.rounds,
       benchmark_seconds: verdict.benchmark_seconds,
-      run_dir: relative(this.r.dir, dirname3(outcome.verdictPath)),
+      run_dir: relative(this.r.dir, dirname2(outcome.verdictPath)),
       cells: verdict.cells
     });
     this.report.benchmark_seconds += verdict.benchmark_seconds;
@@ -1854,9 +1794,101 @@ function metricOverride(current, metric, tolerance) {
   return { [metric]: { tolerance: `${Number((t * 100).toFixed(4))}%` } };
 }
 
+// action/src/cli/bisect.ts
+async function changesRange(file, given, spec, loaded) {
+  if (given.good || given.bad || given.only)
+    throw new InputError(
+      "tiperf bisect: --changes names good, bad and the cell itself: leave out --good, --bad and --only"
+    );
+  const changes = await readChangePoints(file);
+  if (!changes)
+    throw new InputError(
+      `tiperf bisect: --changes ${file} is not a change-point report (tiperf history check --json)`
+    );
+  const range = bisectRange(changes, loaded.spec.name);
+  if (!range) {
+    process.stdout.write(
+      `no new change point for the worse with its commits recorded in ${file}: nothing to bisect
+`
+    );
+    return EXIT.ok;
+  }
+  if (await commitsBetween(spec, loaded, range.good, range.bad) === 1) {
+    process.stdout.write(
+      `one commit between the runs: ${range.bad} is the first bad one; nothing to bisect
+`
+    );
+    return EXIT.ok;
+  }
+  return { good: range.good, bad: range.bad, only: [{ workload: range.workload, threads: range.threads }] };
+}
+function onlyCells(value, spec) {
+  if (!value) return void 0;
+  return value.split(",").flatMap((part) => {
+    const m = /^([A-Za-z0-9_.-]+)(?::(\d+))?$/.exec(part.trim());
+    const w = m ? spec.spec.workloads.find((x) => x.name === m[1]) : void 0;
+    if (!m || !w)
+      throw new InputError(
+        `tiperf bisect: --only must be WORKLOAD or WORKLOAD:THREADS, comma-separated, of ${spec.path}'s workloads (${spec.spec.workloads.map((x) => x.name).join(", ")}); got ${JSON.stringify(part)}`
+      );
+    return m[2] ? [{ workload: w.name, threads: Number(m[2]) }] : w.threads.map((threads) => ({ workload: w.name, threads }));
+  });
+}
+async function cmdBisect(args, signal) {
+  const { values, positionals } = flags("bisect", args, parseOptions("bisect"));
+  if (positionals.length > 0) throw new InputError(`tiperf bisect: unexpected argument ${positionals[0]}`);
+  const spec = required("bisect", "spec", values.spec);
+  const str = (k) => typeof values[k] === "string" ? values[k] : void 0;
+  const loaded = await loadSpec(spec);
+  const given = { good: str("good"), bad: str("bad"), only: onlyCells(str("only"), loaded) };
+  const range = str("changes") ? await changesRange(str("changes"), given, spec, loaded) : given;
+  if (typeof range === "number") return range;
+  const { good, bad, only } = range;
+  if (!good || !bad)
+    throw new InputError("tiperf bisect: give --good REF and --bad REF (or --changes CHANGEPOINTS_JSON)");
+  const remeasure = Number(str("remeasure") ?? "1");
+  if (!Number.isInteger(remeasure) || remeasure < 0 || remeasure > 3)
+    throw new InputError(
+      `tiperf bisect: --remeasure must be a whole number from 0 to 3 (got ${str("remeasure")})`
+    );
+  const runners = Number(str("runners") ?? "1");
+  if (!Number.isInteger(runners) || runners < 1 || runners > 16)
+    throw new InputError(
+      `tiperf bisect: --runners must be a whole number of runners from 1 to 16 (got ${str("runners")})`
+    );
+  const overrides = compareOverrides(
+    (k) => k === "confidence" ? void 0 : str(k),
+    (k) => `--${k}`
+  );
+  if (values.json) await checkOutFile(values.json, "--json");
+  const outcome = await bisectSpec({
+    spec,
+    good,
+    bad,
+    ...only ? { only } : {},
+    compare: overrides,
+    tolerance: parseTolerance(str("tolerance") ?? "", "--tolerance"),
+    ...str("metric") ? { metric: str("metric") } : {},
+    confidence: confidenceFlag("bisect", values.confidence),
+    remeasure,
+    runners,
+    ...str("profile") ? { profile: str("profile") } : {},
+    outDir: str("out") ?? "results",
+    log,
+    signal
+  });
+  if (values.json) await writeAtomic(values.json, `${JSON.stringify(outcome.report, null, 2)}
+`);
+  const { first_bad, open_range } = outcome.report;
+  const named = first_bad ? ` ${first_bad.commit}` : open_range ? ` ${open_range.after.commit}..${open_range.through.commit}` : "";
+  process.stdout.write(`${outcome.report.outcome}${named}
+`);
+  return outcome.exitCode;
+}
+
 // action/src/pipeline/calibrate.ts
-var import_yaml2 = __toESM(require_dist(), 1);
-import { readFile as readFile3, writeFile as writeFile2 } from "node:fs/promises";
+var import_yaml = __toESM(require_dist(), 1);
+import { readFile as readFile3, writeFile } from "node:fs/promises";
 
 // action/src/compare/noise.ts
 function noiseOf(pairs) {
@@ -1945,18 +1977,116 @@ async function calibrate(file, opts) {
       `tiperf calibrate: --spec ${file}: ${e.code === "ENOENT" ? "no such file" : e.message}`
     );
   });
-  const doc = (0, import_yaml2.parseDocument)(text);
+  const doc = (0, import_yaml.parseDocument)(text);
   const raw = doc.toJS();
   const loaded = calibrationSpec(file, raw);
   opts.log(`calibrate: ${file} against itself, ${loaded.variants?.compare.rounds} rounds`);
   const outcome = await compareSpec(loaded, { outDir: opts.outDir, log: opts.log, signal: opts.signal });
   const noise = noiseFromResult(await readResult(outcome.resultPath), loaded);
   const into = opts.into ?? file;
-  const target = into === file ? doc : (0, import_yaml2.parseDocument)(await readFile3(into, "utf8").catch(() => "{}\n"));
+  const target = into === file ? doc : (0, import_yaml.parseDocument)(await readFile3(into, "utf8").catch(() => "{}\n"));
   target.setIn(["compare", "noise"], target.createNode(noise));
-  await writeFile2(into, target.toString());
+  await writeFile(into, target.toString());
   opts.log(`calibrate: compare.noise written into ${into}`);
   return { noise, written: into, resultPath: outcome.resultPath };
+}
+
+// action/src/cli/calibrate.ts
+async function cmdCalibrate(args, signal) {
+  const { values, positionals } = flags("calibrate", args, parseOptions("calibrate"));
+  if (positionals.length > 0) throw new InputError(`tiperf calibrate: unexpected argument ${positionals[0]}`);
+  const spec = required("calibrate", "spec", values.spec);
+  const out = await calibrate(spec, {
+    outDir: values.out ?? "results",
+    ...values.write ? { into: values.write } : {},
+    log,
+    signal
+  });
+  process.stdout.write(`${out.written}
+`);
+  return EXIT.ok;
+}
+
+// action/src/cli/comment.ts
+async function cmdComment(args) {
+  const { values, positionals } = flags("comment", args, parseOptions("comment"));
+  const verdictFile = onePositional("comment", positionals, "VERDICT_JSON file");
+  const { owner, repo } = parseRepo(required("comment", "repo", values.repo));
+  const pr = parsePr(required("comment", "pr", values.pr));
+  const token = githubToken("comment");
+  const verdict = await readVerdict(verdictFile);
+  const outcome = await publishVerdict(verdict, {
+    pr: { owner, repo, pr },
+    token,
+    matrix: values.matrix,
+    fullReport: "the run's report artifact",
+    deadlines: deadlines("comment", values),
+    log
+  });
+  process.stdout.write(`${outcome.status}${outcome.commentId ? ` ${outcome.commentId}` : ""}
+`);
+  return EXIT.ok;
+}
+
+// action/src/cli/compare.ts
+async function cmdCompare(args, signal) {
+  const { values, positionals } = flags("compare", args, parseOptions("compare"));
+  if (positionals.length > 0)
+    throw new InputError(`tiperf compare: unexpected argument ${positionals[0]}; use --spec FILE`);
+  const seed = values.seed === void 0 ? void 0 : Number(values.seed);
+  if (seed !== void 0 && !(Number.isInteger(seed) && seed >= 0 && seed < 2 ** 31))
+    throw new InputError(
+      `tiperf compare: --seed must be a whole number from 0 to 2^31\u22121 (got ${values.seed})`
+    );
+  const shard = values.shard === void 0 ? void 0 : parseShard(values.shard);
+  const loaded = await specSource("compare", values);
+  if (values.json) await checkOutFile(values.json, "--json");
+  const outcome = await compareSpec(loaded, {
+    outDir: values.out ?? "results",
+    log,
+    signal,
+    seed,
+    ...shard ? { shard } : {}
+  });
+  await writeJson(values.json, outcome.verdict);
+  log(`verdict: ${outcome.verdict.verdict} (${outcome.verdictPath}); report: ${outcome.reportPath}`);
+  process.stdout.write(`${outcome.verdict.verdict}
+`);
+  return outcome.exitCode;
+}
+
+// action/src/cli/diff.ts
+import { existsSync, realpathSync } from "node:fs";
+async function cmdDiff(args) {
+  const { values, positionals } = flags("diff", args, parseOptions("diff"));
+  const [baseFile, headFile, extra] = positionals;
+  if (!baseFile || !headFile || extra)
+    throw new InputError("tiperf diff: give exactly two result files: BASE_RESULT HEAD_RESULT");
+  if (!existsSync(baseFile)) {
+    throw new InputError(
+      `tiperf diff: no baseline at ${baseFile} (a missing baseline is never a pass: create one with tiperf baseline update)`
+    );
+  }
+  if (existsSync(headFile) && realpathSync(baseFile) === realpathSync(headFile))
+    log(
+      `warning: diff: ${baseFile} and ${headFile} are the same file: every change is zero by construction, which says nothing about performance`
+    );
+  const verdict = judgeStored(
+    {
+      result: await readResult(baseFile),
+      file: baseFile,
+      variant: values["base-variant"]
+    },
+    {
+      result: await readResult(headFile),
+      file: headFile,
+      variant: values["head-variant"]
+    },
+    { confidence: confidenceFlag("diff", values.confidence), force: values.force === true }
+  );
+  await writeJson(values.json, verdict);
+  process.stdout.write(commentMarkdown(verdict));
+  return verdict.verdict === "regression" ? EXIT.regression : EXIT.ok;
 }
 
 // action/src/report/gab.ts
@@ -2011,358 +2141,7 @@ function gabEntries(result, better, variant) {
   return out;
 }
 
-// action/src/cli.ts
-var log = (line) => process.stderr.write(`${maskSecrets(line)}
-`);
-function flags(command, args, options) {
-  try {
-    return parseArgs({ args, options, allowPositionals: true, strict: true });
-  } catch (e) {
-    const allowed = Object.keys(options).map((k) => `--${k}`).join(", ");
-    throw new InputError(
-      `tiperf ${command}: ${e.message.split("\n")[0]} (allowed: ${allowed || "none"})`
-    );
-  }
-}
-function required(command, name, value) {
-  if (typeof value !== "string" || value === "")
-    throw new InputError(`tiperf ${command}: --${name} is required`);
-  return value;
-}
-function specSource(command, values) {
-  const str = (k) => typeof values[k] === "string" ? values[k] : void 0;
-  if (Boolean(str("base-ref")) !== Boolean(str("head-ref")))
-    throw new InputError(`tiperf ${command}: --base-ref and --head-ref go together`);
-  const builds = ["base-version", "head-version", "base-binpath", "head-binpath"].filter((k) => str(k));
-  if (str("base-ref") && builds.length)
-    throw new InputError(`tiperf ${command}: --base-ref/--head-ref and --${builds[0]} exclude each other`);
-  const profile2 = str("profile");
-  return prepareSpec({
-    spec: required(command, "spec", values.spec),
-    baseRef: str("base-ref"),
-    headRef: str("head-ref"),
-    baseConfig: str("base-config"),
-    headConfig: str("head-config"),
-    baseVersion: str("base-version"),
-    headVersion: str("head-version"),
-    baseBinpath: str("base-binpath"),
-    headBinpath: str("head-binpath"),
-    tolerance: parseTolerance(str("tolerance") ?? "", "--tolerance"),
-    toleranceFrom: "--tolerance",
-    compare: compareOverrides(
-      (k) => str(k),
-      (k) => `--${k}`
-    )
-  }).then((loaded) => profile2 ? { ...loaded, profile: profile2 } : loaded);
-}
-async function cmdRun(args, signal) {
-  const { values, positionals } = flags("run", args, parseOptions("run"));
-  if (positionals.length > 0)
-    throw new InputError(`tiperf run: unexpected argument ${positionals[0]}; use --spec FILE`);
-  const loaded = await specSource("run", values);
-  const runOpts = { outDir: values.out ?? "results", log, signal };
-  if (typeof values.baseline === "string") {
-    if (values.json) await checkOutFile(values.json, "--json");
-    const checked = await runAgainstBaseline(loaded, values.baseline, runOpts);
-    await writeJson(values.json, checked.verdict);
-    log(`verdict: ${checked.verdict.verdict}; report: ${checked.htmlPath}`);
-    process.stdout.write(`${checked.verdict.verdict}
-`);
-    return checked.exitCode;
-  }
-  if (values.json)
-    throw new InputError("tiperf run: --json is the verdict of --baseline; give --baseline RESULT too");
-  const outcome = await runSpec(loaded, runOpts);
-  log(`report: ${outcome.runDir.reportPath}`);
-  process.stdout.write(`${outcome.runDir.reportPath}
-`);
-  return outcome.exitCode;
-}
-async function cmdCalibrate(args, signal) {
-  const { values, positionals } = flags("calibrate", args, parseOptions("calibrate"));
-  if (positionals.length > 0) throw new InputError(`tiperf calibrate: unexpected argument ${positionals[0]}`);
-  const spec = required("calibrate", "spec", values.spec);
-  const out = await calibrate(spec, {
-    outDir: values.out ?? "results",
-    ...values.write ? { into: values.write } : {},
-    log,
-    signal
-  });
-  process.stdout.write(`${out.written}
-`);
-  return EXIT.ok;
-}
-async function cmdMerge(args) {
-  const { values, positionals } = flags("merge", args, parseOptions("merge"));
-  if (positionals.length === 0)
-    throw new InputError("tiperf merge: give the parts: PART... (each shard's result.json or run directory)");
-  if (values.json) await checkOutFile(values.json, "--json");
-  const first = positionals[0];
-  const outDir = values.out ?? join5("results", `merge-${basename2(first.endsWith("result.json") ? dirname4(first) : first)}`);
-  const outcome = await mergeParts(positionals, { outDir, log });
-  await writeJson(values.json, outcome.verdict);
-  log(`verdict: ${outcome.verdict.verdict} (${outcome.verdictPath}); report: ${outcome.reportPath}`);
-  process.stdout.write(`${outcome.verdict.verdict}
-`);
-  return outcome.exitCode;
-}
-async function writeJson(file, value) {
-  if (file) await writeAtomic(file, `${JSON.stringify(value, null, 2)}
-`);
-}
-async function cmdCompare(args, signal) {
-  const { values, positionals } = flags("compare", args, parseOptions("compare"));
-  if (positionals.length > 0)
-    throw new InputError(`tiperf compare: unexpected argument ${positionals[0]}; use --spec FILE`);
-  const seed = values.seed === void 0 ? void 0 : Number(values.seed);
-  if (seed !== void 0 && !(Number.isInteger(seed) && seed >= 0 && seed < 2 ** 31))
-    throw new InputError(
-      `tiperf compare: --seed must be a whole number from 0 to 2^31\u22121 (got ${values.seed})`
-    );
-  const shard = values.shard === void 0 ? void 0 : parseShard(values.shard);
-  const loaded = await specSource("compare", values);
-  if (values.json) await checkOutFile(values.json, "--json");
-  const outcome = await compareSpec(loaded, {
-    outDir: values.out ?? "results",
-    log,
-    signal,
-    seed,
-    ...shard ? { shard } : {}
-  });
-  await writeJson(values.json, outcome.verdict);
-  log(`verdict: ${outcome.verdict.verdict} (${outcome.verdictPath}); report: ${outcome.reportPath}`);
-  process.stdout.write(`${outcome.verdict.verdict}
-`);
-  return outcome.exitCode;
-}
-function confidenceFlag(command, value) {
-  if (value === void 0) return 0.95;
-  const c = Number(value);
-  if (!(c > 0.5 && c < 1))
-    throw new InputError(
-      `tiperf ${command}: --confidence must be a number in (0.5, 1), like 0.95 (got ${value})`
-    );
-  return c;
-}
-function onlyCells(value, spec) {
-  if (!value) return void 0;
-  return value.split(",").flatMap((part) => {
-    const m = /^([A-Za-z0-9_.-]+)(?::(\d+))?$/.exec(part.trim());
-    const w = m ? spec.spec.workloads.find((x) => x.name === m[1]) : void 0;
-    if (!m || !w)
-      throw new InputError(
-        `tiperf bisect: --only must be WORKLOAD or WORKLOAD:THREADS, comma-separated, of ${spec.path}'s workloads (${spec.spec.workloads.map((x) => x.name).join(", ")}); got ${JSON.stringify(part)}`
-      );
-    return m[2] ? [{ workload: w.name, threads: Number(m[2]) }] : w.threads.map((threads) => ({ workload: w.name, threads }));
-  });
-}
-async function cmdBisect(args, signal) {
-  const { values, positionals } = flags("bisect", args, parseOptions("bisect"));
-  if (positionals.length > 0) throw new InputError(`tiperf bisect: unexpected argument ${positionals[0]}`);
-  const spec = required("bisect", "spec", values.spec);
-  const str = (k) => typeof values[k] === "string" ? values[k] : void 0;
-  let good = str("good");
-  let bad = str("bad");
-  const loaded = await loadSpec(spec);
-  let only = onlyCells(str("only"), loaded);
-  if (str("changes")) {
-    if (good || bad || only)
-      throw new InputError(
-        "tiperf bisect: --changes names good, bad and the cell itself: leave out --good, --bad and --only"
-      );
-    const file = str("changes");
-    const changes = await readChangePoints(file);
-    if (!changes)
-      throw new InputError(
-        `tiperf bisect: --changes ${file} is not a change-point report (tiperf history check --json)`
-      );
-    const range = bisectRange(changes, loaded.spec.name);
-    if (!range) {
-      process.stdout.write(
-        `no new change point for the worse with its commits recorded in ${file}: nothing to bisect
-`
-      );
-      return EXIT.ok;
-    }
-    if (await commitsBetween(spec, loaded, range.good, range.bad) === 1) {
-      process.stdout.write(
-        `one commit between the runs: ${range.bad} is the first bad one; nothing to bisect
-`
-      );
-      return EXIT.ok;
-    }
-    ({ good, bad } = range);
-    only = [{ workload: range.workload, threads: range.threads }];
-  }
-  if (!good || !bad)
-    throw new InputError("tiperf bisect: give --good REF and --bad REF (or --changes CHANGEPOINTS_JSON)");
-  const remeasure = Number(str("remeasure") ?? "1");
-  if (!Number.isInteger(remeasure) || remeasure < 0 || remeasure > 3)
-    throw new InputError(
-      `tiperf bisect: --remeasure must be a whole number from 0 to 3 (got ${str("remeasure")})`
-    );
-  const runners = Number(str("runners") ?? "1");
-  if (!Number.isInteger(runners) || runners < 1 || runners > 16)
-    throw new InputError(
-      `tiperf bisect: --runners must be a whole number of runners from 1 to 16 (got ${str("runners")})`
-    );
-  const overrides = compareOverrides(
-    (k) => k === "confidence" ? void 0 : str(k),
-    (k) => `--${k}`
-  );
-  if (values.json) await checkOutFile(values.json, "--json");
-  const outcome = await bisectSpec({
-    spec,
-    good,
-    bad,
-    ...only ? { only } : {},
-    compare: overrides,
-    tolerance: parseTolerance(str("tolerance") ?? "", "--tolerance"),
-    ...str("metric") ? { metric: str("metric") } : {},
-    confidence: confidenceFlag("bisect", values.confidence),
-    remeasure,
-    runners,
-    ...str("profile") ? { profile: str("profile") } : {},
-    outDir: str("out") ?? "results",
-    log,
-    signal
-  });
-  if (values.json) await writeAtomic(values.json, `${JSON.stringify(outcome.report, null, 2)}
-`);
-  const { first_bad, open_range } = outcome.report;
-  const named = first_bad ? ` ${first_bad.commit}` : open_range ? ` ${open_range.after.commit}..${open_range.through.commit}` : "";
-  process.stdout.write(`${outcome.report.outcome}${named}
-`);
-  return outcome.exitCode;
-}
-async function cmdDiff(args) {
-  const { values, positionals } = flags("diff", args, parseOptions("diff"));
-  const [baseFile, headFile, extra] = positionals;
-  if (!baseFile || !headFile || extra)
-    throw new InputError("tiperf diff: give exactly two result files: BASE_RESULT HEAD_RESULT");
-  if (!existsSync2(baseFile)) {
-    throw new InputError(
-      `tiperf diff: no baseline at ${baseFile} (a missing baseline is never a pass: create one with tiperf baseline update)`
-    );
-  }
-  if (existsSync2(headFile) && realpathSync(baseFile) === realpathSync(headFile))
-    log(
-      `warning: diff: ${baseFile} and ${headFile} are the same file: every change is zero by construction, which says nothing about performance`
-    );
-  const verdict = judgeStored(
-    {
-      result: await readResult(baseFile),
-      file: baseFile,
-      variant: values["base-variant"]
-    },
-    {
-      result: await readResult(headFile),
-      file: headFile,
-      variant: values["head-variant"]
-    },
-    { confidence: confidenceFlag("diff", values.confidence), force: values.force === true }
-  );
-  await writeJson(values.json, verdict);
-  process.stdout.write(commentMarkdown(verdict));
-  return verdict.verdict === "regression" ? EXIT.regression : EXIT.ok;
-}
-async function cmdBaseline(args) {
-  const { values, positionals } = flags("baseline", args, parseOptions("baseline"));
-  const [action, ...rest] = positionals;
-  if (action !== "update")
-    throw new InputError(`tiperf baseline: the action must be update (got ${action ?? "nothing"})`);
-  const file = onePositional("baseline update", rest, "RESULT file");
-  const written = await promoteBaseline(
-    file,
-    values.dir ?? "baselines",
-    values.profile
-  );
-  log(`baseline: ${written}`);
-  process.stdout.write(`${written}
-`);
-  return EXIT.ok;
-}
-function onePositional(command, positionals, what) {
-  const [file, extra] = positionals;
-  if (!file || extra) throw new InputError(`tiperf ${command}: give exactly one ${what}`);
-  return file;
-}
-async function historyOfSpec(file, spec) {
-  const changes = await readChangePoints(file);
-  if (!changes)
-    throw new InputError(
-      `tiperf report: --history ${file} is not a change-point report (write one with tiperf history check --json)`
-    );
-  const html = historySections(changes, "h3", spec);
-  if (!html)
-    throw new InputError(
-      `tiperf report: --history ${file} has no history of spec ${spec} (it has ${changes.files.map((f) => f.spec).join(", ") || "none"})`
-    );
-  return html;
-}
-async function cmdReport(args) {
-  const { values, positionals } = flags("report", args, parseOptions("report"));
-  const verdict = await readVerdict(onePositional("report", positionals, "VERDICT_JSON file"));
-  const format = values.format ?? "markdown";
-  const out = values.out;
-  if (format === "markdown") {
-    const text = commentMarkdown(verdict, { matrix: values.matrix });
-    if (out) await writeAtomic(out, text);
-    else process.stdout.write(text);
-  } else if (format === "html") {
-    const results = [];
-    for (const file of /* @__PURE__ */ new Set([verdict.base.result, verdict.head.result]))
-      if (existsSync2(file)) results.push(await readResult(file));
-    const extra = {
-      results,
-      ...values.history ? { history: await historyOfSpec(values.history, verdict.spec.name) } : {}
-    };
-    if (out) {
-      const files = await writeHtmlReport(verdict, out, log, extra);
-      log(`report: ${out} and ${files.length - 1} chart file(s) under charts/`);
-    } else process.stdout.write(verdictHtml(verdict, await renderCharts(verdict, results), extra));
-  } else {
-    throw new InputError(`tiperf report: --format must be markdown or html (got ${format})`);
-  }
-  if (out) process.stdout.write(`${out}
-`);
-  return EXIT.ok;
-}
-function seconds(command, flag, value, fallbackMs) {
-  if (value === void 0) return fallbackMs;
-  const m = /^(\d+)(ms|s|m)$/.exec(String(value));
-  const ms = m ? Number(m[1]) * { ms: 1, s: 1e3, m: 6e4 }[m[2]] : Number.NaN;
-  if (!(ms > 0))
-    throw new InputError(
-      `tiperf ${command}: --${flag} must be a duration like 500ms, 30s or 3m (got ${value})`
-    );
-  return ms;
-}
-function deadlines(command, values) {
-  return {
-    requestMs: seconds(command, "timeout", values.timeout, DEFAULT_DEADLINES.requestMs),
-    overallMs: seconds(command, "deadline", values.deadline, DEFAULT_DEADLINES.overallMs)
-  };
-}
-async function cmdComment(args) {
-  const { values, positionals } = flags("comment", args, parseOptions("comment"));
-  const verdictFile = onePositional("comment", positionals, "VERDICT_JSON file");
-  const { owner, repo } = parseRepo(required("comment", "repo", values.repo));
-  const pr = parsePr(required("comment", "pr", values.pr));
-  const token = githubToken("comment");
-  const verdict = await readVerdict(verdictFile);
-  const outcome = await publishVerdict(verdict, {
-    pr: { owner, repo, pr },
-    token,
-    matrix: values.matrix,
-    fullReport: "the run's report artifact",
-    deadlines: deadlines("comment", values),
-    log
-  });
-  process.stdout.write(`${outcome.status}${outcome.commentId ? ` ${outcome.commentId}` : ""}
-`);
-  return EXIT.ok;
-}
+// action/src/cli/export.ts
 async function cmdExport(args) {
   const { values, positionals } = flags("export", args, parseOptions("export"));
   const [format, ...rest] = positionals;
@@ -2386,138 +2165,59 @@ async function cmdExport(args) {
 `);
   return EXIT.ok;
 }
-function githubToken(command) {
-  const token = process.env.GITHUB_TOKEN;
-  if (!token)
-    throw new InputError(
-      `tiperf ${command}: GITHUB_TOKEN is not set (a token that may write to the repository)`
+
+// action/src/history/html.ts
+function chart(s) {
+  const W = 640;
+  const H = 200;
+  const pad = { l: 60, r: 10, t: 10, b: 24 };
+  const n = s.values.length;
+  const lo = Math.min(...s.values);
+  const hi = Math.max(...s.values);
+  const span = hi - lo || Math.abs(hi) || 1;
+  const x = (i) => pad.l + (n > 1 ? i / (n - 1) * (W - pad.l - pad.r) : (W - pad.l - pad.r) / 2);
+  const y = (v) => pad.t + (1 - (v - (lo - span * 0.1)) / (span * 1.2)) * (H - pad.t - pad.b);
+  const dots = s.values.map(
+    (v, i) => `<circle cx="${x(i).toFixed(1)}" cy="${y(v).toFixed(1)}" r="3" fill="#0969da"><title>${esc(s.run_ids[i])}: ${v.toPrecision(5)}</title></circle>`
+  ).join("");
+  const line = `<polyline fill="none" stroke="#0969da" stroke-opacity="0.4" points="${s.values.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" ")}"/>`;
+  const levels = segmentsOf(
+    s.values,
+    s.points.map((p) => ({ index: p.index, p: p.p, q: 0 }))
+  ).map(
+    (g) => `<line x1="${x(g.from).toFixed(1)}" x2="${x(g.to - 1).toFixed(1)}" y1="${y(g.mean).toFixed(1)}" y2="${y(g.mean).toFixed(1)}" stroke="#57606a" stroke-dasharray="4 3"/>`
+  ).join("");
+  const marks = s.points.map((p) => {
+    const cx = (x(p.index - 1) + x(p.index)) / 2;
+    const color = p.worse ? "#cf222e" : "#1a7f37";
+    return `<line class="change-point" data-run="${esc(p.run_id)}" x1="${cx.toFixed(1)}" x2="${cx.toFixed(1)}" y1="${pad.t}" y2="${H - pad.b}" stroke="${color}" stroke-width="2"/><text x="${(cx + 4).toFixed(1)}" y="${pad.t + 12}" font-size="11" fill="${color}">${(p.change * 100).toFixed(1)}% (p ${p.p.toFixed(3)})</text>`;
+  }).join("");
+  const axis = `<text x="4" y="${y(hi).toFixed(1)}" font-size="11">${hi.toPrecision(4)}</text><text x="4" y="${y(lo).toFixed(1)}" font-size="11">${lo.toPrecision(4)}</text><text x="${pad.l}" y="${H - 6}" font-size="11">${esc(s.run_ids[0] ?? "")}</text><text x="${W - pad.r}" y="${H - 6}" font-size="11" text-anchor="end">${esc(s.run_ids.at(-1) ?? "")}</text>`;
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" role="img" aria-label="${esc(`${s.workload} threads=${s.threads} ${s.metric}`)}">${axis}${line}${levels}${dots}${marks}</svg>`;
+}
+var methodLine = (r) => `Change points: E-divisive means, permutation test (${r.permutations} permutations, p \u2264 ${r.pvalue}); red: worse, green: better; dashed: the levels between them.`;
+function historySections(r, heading, spec) {
+  const sub = heading === "h2" ? "h3" : "h4";
+  const parts = [];
+  for (const f of r.files) {
+    if (spec !== void 0 && f.spec !== spec) continue;
+    parts.push(
+      `<${heading}>${esc(f.spec)} on ${esc(f.profile)} <small>(${f.runs} runs)</small></${heading}>`
     );
-  return token;
-}
-async function cmdAlarm(args) {
-  const { values, positionals } = flags("alarm", args, parseOptions("alarm"));
-  const file = onePositional("alarm", positionals, "VERDICT_JSON file (or a reap report)");
-  const repo = parseRepo(required("alarm", "repo", values.repo));
-  const changes = await readChangePoints(file);
-  if (changes) {
-    const issue = changePointIssue(changes, `${repo.owner}/${repo.repo}`);
-    if (!issue) {
-      process.stdout.write("no new change point for the worse: no issue\n");
-      return EXIT.ok;
-    }
-    const label3 = values.label ?? "tiperf-change-point";
-    const gh2 = githubClient(githubToken("alarm"), apiUrl(), log, void 0, deadlines("alarm", values));
-    const r2 = await upsertIssue(gh2, repo, { ...issue, label: label3 }, log);
-    process.stdout.write(`${r2.status} ${r2.number}
-`);
-    return EXIT.ok;
+    for (const s of f.series)
+      parts.push(
+        `<section data-series="${esc(`${s.workload}/${s.threads}/${s.metric}`)}" data-change-points="${s.points.length}"><${sub}>${esc(s.workload)} threads=${s.threads} ${esc(s.metric)} (${s.better} is better)</${sub}>${chart(s)}</section>`
+      );
   }
-  const leftovers = await readReapReport(file);
-  if (leftovers) {
-    if (leftovers.overdue.length === 0) {
-      process.stdout.write("nothing overdue: no issue\n");
-      return EXIT.ok;
-    }
-    const label3 = values.label ?? "tiperf-leftovers";
-    const gh2 = githubClient(githubToken("alarm"), apiUrl(), log, void 0, deadlines("alarm", values));
-    const r2 = await upsertIssue(
-      gh2,
-      repo,
-      { title: leftoversTitle(leftovers), body: leftoversMarkdown(leftovers), label: label3 },
-      log
-    );
-    process.stdout.write(`${r2.status} ${r2.number}
-`);
-    return EXIT.ok;
-  }
-  const bisected = await readBisect(file);
-  if (bisected) {
-    const issue = bisectIssue(bisected);
-    if (!issue) {
-      process.stdout.write(`bisect ${bisected.outcome}: no issue
-`);
-      return EXIT.ok;
-    }
-    const label3 = values.label ?? "tiperf-bisect";
-    const gh2 = githubClient(githubToken("alarm"), apiUrl(), log, void 0, deadlines("alarm", values));
-    const r2 = await upsertIssue(gh2, repo, { ...issue, label: label3 }, log);
-    process.stdout.write(`${r2.status} ${r2.number}
-`);
-    return EXIT.ok;
-  }
-  const verdict = await readVerdict(file);
-  const label2 = values.label ?? "tiperf-regression";
-  const gh = githubClient(githubToken("alarm"), apiUrl(), log, void 0, deadlines("alarm", values));
-  const title = `tiperf ${verdict.spec.name}: ${verdict.verdict} (${verdict.created_at.slice(0, 10)})`;
-  const r = await upsertIssue(
-    gh,
-    repo,
-    { title, body: commentMarkdown(verdict, { matrix: label2 }), label: label2 },
-    log
-  );
-  process.stdout.write(`${r.status} ${r.number}
-`);
-  return EXIT.ok;
+  return parts.length > 0 ? `<p class="method">${esc(methodLine(r))}</p>
+${parts.join("\n")}` : "";
 }
-async function cmdPullRequest(args) {
-  const { values, positionals } = flags("pull-request", args, parseOptions("pull-request"));
-  if (positionals.length > 0)
-    throw new InputError(`tiperf pull-request: unexpected argument ${positionals[0]}`);
-  const repo = parseRepo(required("pull-request", "repo", values.repo));
-  const bodyFile = values["body-file"];
-  const body = bodyFile ? await readFile4(bodyFile, "utf8") : "";
-  const n = await openPullRequest(
-    githubClient(githubToken("pull-request"), apiUrl(), log, void 0, deadlines("pull-request", values)),
-    repo,
-    {
-      head: required("pull-request", "head", values.head),
-      base: required("pull-request", "base", values.base),
-      title: required("pull-request", "title", values.title),
-      body
-    },
-    log
-  );
-  process.stdout.write(`${n}
-`);
-  return EXIT.ok;
+function historyHtml(r) {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>tiperf history</title><style>body{font-family:system-ui,sans-serif;margin:16px;color:#1f2328}small{color:#57606a}section{margin:8px 0 16px}</style></head><body><h1>tiperf history</h1>${historySections(r, "h2")}</body></html>
+`;
 }
-function maxAge(value) {
-  const ms = parseAge(value);
-  if (ms === void 0)
-    throw new InputError(`tiperf reap: --max-age must be like 90m, 3h or 2d (got ${value})`);
-  return ms;
-}
-async function cmdPlan(args) {
-  const { values, positionals } = flags("plan", args, parseOptions("plan"));
-  if (positionals.length > 0)
-    throw new InputError(`tiperf plan: unexpected argument ${positionals[0]}; use --spec FILE`);
-  const loaded = await withSourceBuilds(await specSource("plan", values), { log, dryRun: true });
-  const runId = values["run-id"];
-  if (typeof runId === "string" && !/^[A-Za-z0-9._-]{1,200}$/.test(runId))
-    throw new InputError(
-      `tiperf plan: --run-id must be a run id like 20261125T080000Z-pr-1a2b (letters, digits, . _ -), got ${JSON.stringify(runId)}`
-    );
-  const shards = values.shards === void 0 ? void 0 : Number(values.shards);
-  if (shards !== void 0 && !(Number.isInteger(shards) && shards >= 1 && shards <= 64))
-    throw new InputError(
-      `tiperf plan: --shards must be a whole number of runners from 1 to 64 (got ${values.shards})`
-    );
-  const plan = await planRun(loaded, {
-    ...typeof values.profile === "string" ? { profile: values.profile } : {},
-    ...typeof runId === "string" ? { runId } : {},
-    ...shards !== void 0 ? { shards } : {}
-  });
-  process.stdout.write(plan.text);
-  if (typeof values.out === "string") {
-    const written = await writePlan(plan, values.out);
-    log(`plan: wrote ${written.length} files to ${values.out}`);
-  }
-  if (plan.refusals.length) {
-    for (const r of plan.refusals) log(`error: ${r}`);
-    return EXIT.badInput;
-  }
-  return EXIT.ok;
-}
+
+// action/src/cli/history.ts
 async function cmdHistory(args) {
   const { values, positionals } = flags("history", args, parseOptions("history"));
   const [action, ...rest] = positionals;
@@ -2577,6 +2277,310 @@ async function cmdHistory(args) {
   const worseNew = report.files.some((f) => f.series.some((s) => s.points.some((p) => p.new && p.worse)));
   return worseNew ? EXIT.regression : EXIT.ok;
 }
+
+// action/src/cli/init.ts
+import { existsSync as existsSync3 } from "node:fs";
+
+// action/src/init/index.ts
+import { existsSync as existsSync2, readFileSync } from "node:fs";
+import { mkdir as mkdir2, writeFile as writeFile2 } from "node:fs/promises";
+import { dirname as dirname3, join as join4, resolve as resolve2 } from "node:path";
+import { fileURLToPath } from "node:url";
+var SPEC_SCHEMA_URL = "https://raw.githubusercontent.com/tiperf/tiperf/v1/action/schema/spec.schema.json";
+function tiperfRoot(from = dirname3(fileURLToPath(import.meta.url))) {
+  for (let dir = from, i = 0; i < 8; i++, dir = dirname3(dir))
+    if (existsSync2(join4(dir, "action/examples/perf-pr.yml"))) return dir;
+  throw new Error(`tiperf init: no action/examples/ above ${from} (run it from a tiperf checkout)`);
+}
+var read = (root, path) => readFileSync(join4(root, path), "utf8").replace(/^# yaml-language-server: .*\n/, "");
+var PR_HEADER = `# The PR check of this repository (written by tiperf init): a pull request that changes target:
+# (a TiDB config key, the version) is measured against its base commit's target:, both on the
+# runner (a private tidb-server each; tiup installs the release). \`tiperf plan --spec perf/pr.yaml
+# --base-ref HEAD --head-ref HEAD\` prints every step of that comparison and the smallest change each
+# cell detects; docs/specs.md of tiperf has every key.`;
+var DISPATCH_HEADER = `# Ad-hoc comparisons of this repository (written by tiperf init): run perf-dispatch from the
+# Actions tab with two TiDB releases (base-version, head-version) or two overlay files (base-config,
+# head-config: each \`target: {server_configs: {tidb: {...}}}\`) on this matrix.`;
+function tidbSpec(name, header) {
+  return `# yaml-language-server: $schema=${SPEC_SCHEMA_URL}
+${header}
+name: ${name}
+description: point_select and read_write, one TiDB variant against another.
+target:
+  kind: tidb
+  profile: perf/local.yaml
+  version: v8.5.0
+  # the settings a PR changes (a role's TiDB config keys), e.g. performance.max-procs
+  server_configs: { tidb: { log.level: error } }
+data: { tables: 4, table_size: 10000 }
+workloads:
+  - name: point_select
+    sysbench: oltp_point_select
+    threads: [4, 16]
+    duration: 10s
+    warmup: 2s
+    options: { rand-type: uniform }
+  - name: read_write
+    sysbench: oltp_read_write
+    threads: [4, 16]
+    duration: 10s
+    warmup: 2s
+    options: { rand-type: uniform }
+metrics:
+  tps: { tolerance: 5% }
+  p95_ms: { tolerance: 10% }
+  cpu_ms_per_op: { tolerance: 10% }
+compare: { order: auto, rounds: 8, blocks: 4, budget: 60m }
+`;
+}
+function sourceSpec(root) {
+  const text = read(root, "workloads/tidb-source-pr.yaml").replace("profile: infra/profiles/local.yaml", "profile: .github/tiperf/local.yaml").replaceAll("--spec workloads/tidb-source-pr.yaml", "--spec .github/tiperf/source-pr.yaml").replaceAll("action/examples/tidb-source-pr.yml", ".github/workflows/tidb-source-pr.yml");
+  return `# yaml-language-server: $schema=${SPEC_SCHEMA_URL}
+${text}`;
+}
+function profile(root, path) {
+  return `# yaml-language-server: $schema=${SPEC_SCHEMA_URL.replace("spec.schema.json", "profile.schema.json")}
+${read(root, path)}`;
+}
+function initFiles(kase, root = tiperfRoot()) {
+  switch (kase) {
+    case "config":
+      return {
+        "perf/pr.yaml": tidbSpec("pr", PR_HEADER),
+        "perf/local.yaml": profile(root, "infra/profiles/local.yaml"),
+        ".github/workflows/perf-pr.yml": read(root, "action/examples/perf-pr.yml"),
+        ".github/workflows/perf-pr-comment.yml": read(root, "action/examples/perf-pr-comment.yml")
+      };
+    case "tidb":
+      return {
+        ".github/tiperf/source-pr.yaml": sourceSpec(root),
+        ".github/tiperf/local.yaml": profile(root, "infra/profiles/local.yaml"),
+        ".github/workflows/tidb-source-pr.yml": read(root, "action/examples/tidb-source-pr.yml"),
+        ".github/workflows/perf-pr-comment.yml": read(root, "action/examples/perf-pr-comment.yml")
+      };
+    case "dispatch":
+      return {
+        "perf/dispatch.yaml": tidbSpec("dispatch", DISPATCH_HEADER),
+        "perf/local.yaml": profile(root, "infra/profiles/local.yaml"),
+        ".github/workflows/perf-dispatch.yml": read(root, "action/examples/perf-dispatch.yml")
+      };
+  }
+}
+function nextSteps(kase, files, dir, cli) {
+  const spec = files.find((f) => f.endsWith(".yaml") && !f.endsWith("local.yaml"));
+  const variants = kase === "dispatch" ? "--base-version v8.1.0 --head-version v8.5.0" : "--base-ref HEAD --head-ref HEAD";
+  return [
+    `wrote ${files.join(", ")}`,
+    "next:",
+    "  1. commit them, then see what the check would do (every command, its duration; the spec at",
+    `     ${kase === "dispatch" ? "two releases" : "two commits, here both HEAD"}):`,
+    `     cd ${dir} && node ${cli} plan --spec ${spec} ${variants}`,
+    "  2. give a self-hosted runner (2 or more cores, Debian or Ubuntu) the labels self-hosted, tiperf",
+    ...kase === "tidb" ? ["     with Go installed; the check builds tidb-server at the PR head and its merge base"] : ["     with tiup on its PATH (it installs the TiDB release the spec names)"],
+    "  3. pin the action in the workflow to a tag of the tiperf repository (tiperf/tiperf/action@v1)",
+    kase === "dispatch" ? "  4. push, then run perf-dispatch from the Actions tab" : "  4. push; the next pull request gets the check and its comment"
+  ];
+}
+var ACTIONLINT_CONFIG = `# The label of the self-hosted runners that run tiperf's checks (written by tiperf init).
+self-hosted-runner:
+  labels: [tiperf]
+`;
+async function initRepository(dir, kase, log2) {
+  const files = initFiles(kase);
+  const there = Object.keys(files).filter((f) => existsSync2(join4(dir, f)));
+  if (there.length)
+    throw new InputError(
+      `tiperf init: ${there.map((f) => join4(dir, f)).join(", ")} already exist${there.length === 1 ? "s" : ""}; init overwrites nothing (move ${there.length === 1 ? "it" : "them"} away, or pass --dir another directory)`
+    );
+  for (const [path, text] of Object.entries(files)) {
+    await mkdir2(dirname3(join4(dir, path)), { recursive: true });
+    await writeFile2(join4(dir, path), text, { flag: "wx" });
+  }
+  const written = Object.keys(files);
+  const lintConfig = join4(dir, ".github/actionlint.yaml");
+  if (existsSync2(lintConfig))
+    log2(`kept .github/actionlint.yaml: add the runner label tiperf to its self-hosted-runner.labels`);
+  else {
+    await writeFile2(lintConfig, ACTIONLINT_CONFIG, { flag: "wx" });
+    written.push(".github/actionlint.yaml");
+  }
+  const cli = process.argv[1] ? resolve2(process.argv[1]) : "action/dist/cli.js";
+  for (const line of nextSteps(kase, written, dir, cli)) log2(line);
+  return written;
+}
+
+// action/src/cli/init.ts
+async function cmdInit(args) {
+  const { values, positionals } = flags("init", args, parseOptions("init"));
+  if (positionals.length)
+    throw new InputError(`tiperf init: unexpected argument ${positionals[0]}; use --dir DIR`);
+  if (values.tidb && values.dispatch) throw new InputError("tiperf init: --tidb or --dispatch, not both");
+  const kase = values.tidb ? "tidb" : values.dispatch ? "dispatch" : "config";
+  const dir = typeof values.dir === "string" ? values.dir : ".";
+  if (!existsSync3(dir)) throw new InputError(`tiperf init: --dir ${dir}: no such directory`);
+  await initRepository(dir, kase, (line) => process.stdout.write(`${line}
+`));
+  return EXIT.ok;
+}
+
+// action/src/cli/merge.ts
+import { basename as basename2, dirname as dirname4, join as join5 } from "node:path";
+async function cmdMerge(args) {
+  const { values, positionals } = flags("merge", args, parseOptions("merge"));
+  if (positionals.length === 0)
+    throw new InputError("tiperf merge: give the parts: PART... (each shard's result.json or run directory)");
+  if (values.json) await checkOutFile(values.json, "--json");
+  const first = positionals[0];
+  const outDir = values.out ?? join5("results", `merge-${basename2(first.endsWith("result.json") ? dirname4(first) : first)}`);
+  const outcome = await mergeParts(positionals, { outDir, log });
+  await writeJson(values.json, outcome.verdict);
+  log(`verdict: ${outcome.verdict.verdict} (${outcome.verdictPath}); report: ${outcome.reportPath}`);
+  process.stdout.write(`${outcome.verdict.verdict}
+`);
+  return outcome.exitCode;
+}
+
+// action/src/cli/parse.ts
+import { readFile as readFile4 } from "node:fs/promises";
+async function cmdParse(args) {
+  const { positionals } = flags("parse", args, parseOptions("parse"));
+  const [tool, file, extra] = positionals;
+  const parse = tool === void 0 ? void 0 : DRIVERS[tool]?.parse;
+  if (!parse)
+    throw new InputError(
+      `tiperf parse: the tool must be ${driverNames().join(" or ")} (got ${tool ?? "nothing"})`
+    );
+  if (!file || extra) throw new InputError(`tiperf parse ${tool}: give exactly one FILE`);
+  let text;
+  try {
+    text = await readFile4(file, "utf8");
+  } catch (e) {
+    throw new InputError(
+      `tiperf parse ${tool}: ${file}: cannot read the file (${e.code})`
+    );
+  }
+  let parsed;
+  try {
+    parsed = parse(text);
+  } catch (e) {
+    throw new InputError(`${file}: ${e.message}`);
+  }
+  process.stdout.write(`${JSON.stringify(parsed, null, 2)}
+`);
+  return EXIT.ok;
+}
+
+// action/src/cli/plan.ts
+async function cmdPlan(args) {
+  const { values, positionals } = flags("plan", args, parseOptions("plan"));
+  if (positionals.length > 0)
+    throw new InputError(`tiperf plan: unexpected argument ${positionals[0]}; use --spec FILE`);
+  const loaded = await withSourceBuilds(await specSource("plan", values), { log, dryRun: true });
+  const runId = values["run-id"];
+  if (typeof runId === "string" && !/^[A-Za-z0-9._-]{1,200}$/.test(runId))
+    throw new InputError(
+      `tiperf plan: --run-id must be a run id like 20261125T080000Z-pr-1a2b (letters, digits, . _ -), got ${JSON.stringify(runId)}`
+    );
+  const shards = values.shards === void 0 ? void 0 : Number(values.shards);
+  if (shards !== void 0 && !(Number.isInteger(shards) && shards >= 1 && shards <= 64))
+    throw new InputError(
+      `tiperf plan: --shards must be a whole number of runners from 1 to 64 (got ${values.shards})`
+    );
+  const plan = await planRun(loaded, {
+    ...typeof values.profile === "string" ? { profile: values.profile } : {},
+    ...typeof runId === "string" ? { runId } : {},
+    ...shards !== void 0 ? { shards } : {}
+  });
+  process.stdout.write(plan.text);
+  if (typeof values.out === "string") {
+    const written = await writePlan(plan, values.out);
+    log(`plan: wrote ${written.length} files to ${values.out}`);
+  }
+  if (plan.refusals.length) {
+    for (const r of plan.refusals) log(`error: ${r}`);
+    return EXIT.badInput;
+  }
+  return EXIT.ok;
+}
+
+// action/src/cli/pull-request.ts
+import { readFile as readFile5 } from "node:fs/promises";
+async function cmdPullRequest(args) {
+  const { values, positionals } = flags("pull-request", args, parseOptions("pull-request"));
+  if (positionals.length > 0)
+    throw new InputError(`tiperf pull-request: unexpected argument ${positionals[0]}`);
+  const repo = parseRepo(required("pull-request", "repo", values.repo));
+  const bodyFile = values["body-file"];
+  const body = bodyFile ? await readFile5(bodyFile, "utf8") : "";
+  const n = await openPullRequest(
+    githubClient(githubToken("pull-request"), apiUrl(), log, void 0, deadlines("pull-request", values)),
+    repo,
+    {
+      head: required("pull-request", "head", values.head),
+      base: required("pull-request", "base", values.base),
+      title: required("pull-request", "title", values.title),
+      body
+    },
+    log
+  );
+  process.stdout.write(`${n}
+`);
+  return EXIT.ok;
+}
+
+// action/src/kubernetes/reap.ts
+async function reapKubernetes(o) {
+  const ctx = loadKubeContext({
+    ...o.kubeconfig ? { kubeconfig: o.kubeconfig } : {},
+    ...o.context ? { context: o.context } : {},
+    where: "tiperf reap --kubernetes"
+  });
+  const client = new KubeClient(ctx);
+  const now = (o.now ?? /* @__PURE__ */ new Date()).getTime();
+  const report = {
+    server: ctx.server,
+    context: ctx.context,
+    dryRun: o.dryRun,
+    removed: [],
+    kept: [],
+    unreadable: [],
+    deleting: [],
+    failed: []
+  };
+  for (const ns of await client.namespaces(`${MANAGED_BY}=${MANAGER}`)) {
+    const name = ns.metadata.name;
+    if (ns.metadata.labels?.[MANAGED_BY] !== MANAGER) continue;
+    if (ns.metadata.deletionTimestamp) {
+      report.deleting.push(name);
+      o.log(`reap: namespace ${name}: being deleted since ${ns.metadata.deletionTimestamp}`);
+      continue;
+    }
+    const expires = Date.parse(ns.metadata.annotations?.[EXPIRES] ?? "");
+    if (Number.isNaN(expires)) {
+      report.unreadable.push(name);
+      o.log(`reap: namespace ${name}: no readable ${EXPIRES} annotation: left alone`);
+      continue;
+    }
+    if (expires > now) {
+      report.kept.push(`${name}: ${new Date(expires).toISOString()}`);
+      continue;
+    }
+    if (o.dryRun) {
+      report.removed.push(name);
+      continue;
+    }
+    try {
+      await client.deleteNamespace(name);
+      report.removed.push(name);
+      o.log(`reap: namespace ${name} (expired ${new Date(expires).toISOString()}) deleted`);
+    } catch (e) {
+      report.failed.push({ namespace: name, error: e.message });
+    }
+  }
+  return report;
+}
+
+// action/src/cli/reap.ts
 async function cmdReap(args) {
   const { values, positionals } = flags("reap", args, parseOptions("reap"));
   if (positionals.length > 0) throw new InputError(`tiperf reap: unexpected argument ${positionals[0]}`);
@@ -2647,125 +2651,135 @@ async function reapCloud(values) {
   );
   return report.failed.length > 0 ? EXIT.runFailed : EXIT.ok;
 }
-async function cmdInit(args) {
-  const { values, positionals } = flags("init", args, parseOptions("init"));
-  if (positionals.length)
-    throw new InputError(`tiperf init: unexpected argument ${positionals[0]}; use --dir DIR`);
-  if (values.tidb && values.dispatch) throw new InputError("tiperf init: --tidb or --dispatch, not both");
-  const kase = values.tidb ? "tidb" : values.dispatch ? "dispatch" : "config";
-  const dir = typeof values.dir === "string" ? values.dir : ".";
-  if (!existsSync2(dir)) throw new InputError(`tiperf init: --dir ${dir}: no such directory`);
-  await initRepository(dir, kase, (line) => process.stdout.write(`${line}
-`));
-  return EXIT.ok;
+
+// action/src/cli/report.ts
+import { existsSync as existsSync4 } from "node:fs";
+async function historyOfSpec(file, spec) {
+  const changes = await readChangePoints(file);
+  if (!changes)
+    throw new InputError(
+      `tiperf report: --history ${file} is not a change-point report (write one with tiperf history check --json)`
+    );
+  const html = historySections(changes, "h3", spec);
+  if (!html)
+    throw new InputError(
+      `tiperf report: --history ${file} has no history of spec ${spec} (it has ${changes.files.map((f) => f.spec).join(", ") || "none"})`
+    );
+  return html;
 }
-async function cmdParse(args) {
-  const { positionals } = flags("parse", args, parseOptions("parse"));
-  const [tool, file, extra] = positionals;
-  const parse = tool === void 0 ? void 0 : DRIVERS[tool]?.parse;
-  if (!parse)
-    throw new InputError(
-      `tiperf parse: the tool must be ${driverNames().join(" or ")} (got ${tool ?? "nothing"})`
-    );
-  if (!file || extra) throw new InputError(`tiperf parse ${tool}: give exactly one FILE`);
-  let text;
-  try {
-    text = await readFile4(file, "utf8");
-  } catch (e) {
-    throw new InputError(
-      `tiperf parse ${tool}: ${file}: cannot read the file (${e.code})`
-    );
+async function cmdReport(args) {
+  const { values, positionals } = flags("report", args, parseOptions("report"));
+  const verdict = await readVerdict(onePositional("report", positionals, "VERDICT_JSON file"));
+  const format = values.format ?? "markdown";
+  const out = values.out;
+  if (format === "markdown") {
+    const text = commentMarkdown(verdict, { matrix: values.matrix });
+    if (out) await writeAtomic(out, text);
+    else process.stdout.write(text);
+  } else if (format === "html") {
+    const results = [];
+    for (const file of /* @__PURE__ */ new Set([verdict.base.result, verdict.head.result]))
+      if (existsSync4(file)) results.push(await readResult(file));
+    const extra = {
+      results,
+      ...values.history ? { history: await historyOfSpec(values.history, verdict.spec.name) } : {}
+    };
+    if (out) {
+      const files = await writeHtmlReport(verdict, out, log, extra);
+      log(`report: ${out} and ${files.length - 1} chart file(s) under charts/`);
+    } else process.stdout.write(verdictHtml(verdict, await renderCharts(verdict, results), extra));
+  } else {
+    throw new InputError(`tiperf report: --format must be markdown or html (got ${format})`);
   }
-  let parsed;
-  try {
-    parsed = parse(text);
-  } catch (e) {
-    throw new InputError(`${file}: ${e.message}`);
-  }
-  process.stdout.write(`${JSON.stringify(parsed, null, 2)}
+  if (out) process.stdout.write(`${out}
 `);
   return EXIT.ok;
 }
+
+// action/src/cli/run.ts
+async function cmdRun(args, signal) {
+  const { values, positionals } = flags("run", args, parseOptions("run"));
+  if (positionals.length > 0)
+    throw new InputError(`tiperf run: unexpected argument ${positionals[0]}; use --spec FILE`);
+  const loaded = await specSource("run", values);
+  const runOpts = { outDir: values.out ?? "results", log, signal };
+  if (typeof values.baseline === "string") {
+    if (values.json) await checkOutFile(values.json, "--json");
+    const checked = await runAgainstBaseline(loaded, values.baseline, runOpts);
+    await writeJson(values.json, checked.verdict);
+    log(`verdict: ${checked.verdict.verdict}; report: ${checked.htmlPath}`);
+    process.stdout.write(`${checked.verdict.verdict}
+`);
+    return checked.exitCode;
+  }
+  if (values.json)
+    throw new InputError("tiperf run: --json is the verdict of --baseline; give --baseline RESULT too");
+  const outcome = await runSpec(loaded, runOpts);
+  log(`report: ${outcome.runDir.reportPath}`);
+  process.stdout.write(`${outcome.runDir.reportPath}
+`);
+  return outcome.exitCode;
+}
+
+// action/src/cli.ts
 function describeError(e) {
   if (e instanceof TiperfError) return e.message;
   const fsError = e;
   if (fsError?.code && fsError.path) return `${fsError.syscall ?? "access"} ${fsError.path}: ${errnoText(e)}`;
   return e?.stack ?? String(e);
 }
+var RUNNERS = {
+  run: cmdRun,
+  compare: cmdCompare,
+  calibrate: cmdCalibrate,
+  merge: cmdMerge,
+  bisect: cmdBisect,
+  diff: cmdDiff,
+  baseline: cmdBaseline,
+  report: cmdReport,
+  comment: cmdComment,
+  export: cmdExport,
+  history: cmdHistory,
+  alarm: cmdAlarm,
+  "pull-request": cmdPullRequest,
+  plan: cmdPlan,
+  reap: cmdReap,
+  parse: cmdParse,
+  init: cmdInit
+};
+var commandList = () => COMMANDS.map((c) => c.name).join(", ");
+function answered(command, rest) {
+  const asked = COMMANDS.find((c) => c.name === (command === "help" ? rest[0] : command));
+  if (asked && (command === "help" || rest.includes("--help") || rest.includes("-h"))) {
+    process.stdout.write(`${commandUsage(asked)}
+`);
+    return EXIT.ok;
+  }
+  if (command === "--version" || command === "version") {
+    process.stdout.write(`tiperf ${TIPERF_VERSION}
+`);
+    return EXIT.ok;
+  }
+  if (command === void 0 || ["help", "--help", "-h"].includes(command)) {
+    if (command === "help" && rest[0])
+      throw new InputError(`tiperf help: no command ${rest[0]}; commands: ${commandList()}`);
+    process.stdout.write(`${usageText()}
+`);
+    return command === void 0 ? EXIT.badInput : EXIT.ok;
+  }
+  return void 0;
+}
 async function main(argv) {
   const abort = new AbortController();
   installSignalTeardown(abort, log);
   installCrashTeardown(log, describeError);
   const [command, ...rest] = argv;
-  const asked = COMMANDS.find((c) => c.name === command);
-  const about = command === "help" ? COMMANDS.find((c) => c.name === rest[0]) : void 0;
-  if (about) {
-    process.stdout.write(`${commandUsage(about)}
-`);
-    return EXIT.ok;
-  }
-  if (asked && (rest.includes("--help") || rest.includes("-h"))) {
-    process.stdout.write(`${commandUsage(asked)}
-`);
-    return EXIT.ok;
-  }
   try {
-    switch (command) {
-      case "run":
-        return await cmdRun(rest, abort.signal);
-      case "compare":
-        return await cmdCompare(rest, abort.signal);
-      case "bisect":
-        return await cmdBisect(rest, abort.signal);
-      case "merge":
-        return await cmdMerge(rest);
-      case "calibrate":
-        return await cmdCalibrate(rest, abort.signal);
-      case "diff":
-        return await cmdDiff(rest);
-      case "baseline":
-        return await cmdBaseline(rest);
-      case "report":
-        return await cmdReport(rest);
-      case "comment":
-        return await cmdComment(rest);
-      case "export":
-        return await cmdExport(rest);
-      case "alarm":
-        return await cmdAlarm(rest);
-      case "pull-request":
-        return await cmdPullRequest(rest);
-      case "plan":
-        return await cmdPlan(rest);
-      case "reap":
-        return await cmdReap(rest);
-      case "history":
-        return await cmdHistory(rest);
-      case "parse":
-        return await cmdParse(rest);
-      case "init":
-        return await cmdInit(rest);
-      case "--version":
-      case "version":
-        process.stdout.write(`tiperf ${TIPERF_VERSION}
-`);
-        return EXIT.ok;
-      case void 0:
-      case "help":
-      case "--help":
-      case "-h":
-        if (command === "help" && rest[0])
-          throw new InputError(
-            `tiperf help: no command ${rest[0]}; commands: ${COMMANDS.map((c) => c.name).join(", ")}`
-          );
-        process.stdout.write(`${usageText()}
-`);
-        return command === void 0 ? EXIT.badInput : EXIT.ok;
-      default:
-        throw new InputError(
-          `tiperf: unknown command ${command}; commands: ${COMMANDS.map((c) => c.name).join(", ")}`
-        );
-    }
+    const done = answered(command, rest);
+    if (done !== void 0) return done;
+    const runner = RUNNERS[command];
+    if (!runner) throw new InputError(`tiperf: unknown command ${command}; commands: ${commandList()}`);
+    return await runner(rest, abort.signal);
   } catch (e) {
     if (abort.signal.reason instanceof Interrupted) {
       log(`error: ${e.message}`);

@@ -15,7 +15,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-2RG6XIU2.js";
+} from "./chunk-VHED27JZ.js";
 import {
   getInput,
   info,
@@ -28,21 +28,21 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-ZC3MZFBQ.js";
+} from "./chunk-KSY4RKPV.js";
 import {
   Interrupted,
   installCrashTeardown,
   installSignalTeardown,
   ledgerDir,
   teardownAll
-} from "./chunk-4BS754WF.js";
-import "./chunk-HZTFD4RJ.js";
+} from "./chunk-LQR4A2MA.js";
+import "./chunk-WCKSSEMK.js";
 import {
   EXIT,
   InputError,
   TiperfError,
   runCommand
-} from "./chunk-YA335ON3.js";
+} from "./chunk-JJ3X6KGZ.js";
 import "./chunk-3EADY6QU.js";
 
 // action/src/action/steps.ts

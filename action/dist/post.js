@@ -4,18 +4,18 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   reapLedger
-} from "./chunk-FFO2MIRE.js";
+} from "./chunk-UV7DXLZO.js";
 import {
   getState,
   info,
   setFailed
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-ZC3MZFBQ.js";
+import "./chunk-KSY4RKPV.js";
 import {
   ledgerDir
-} from "./chunk-4BS754WF.js";
-import "./chunk-HZTFD4RJ.js";
-import "./chunk-YA335ON3.js";
+} from "./chunk-LQR4A2MA.js";
+import "./chunk-WCKSSEMK.js";
+import "./chunk-JJ3X6KGZ.js";
 import "./chunk-3EADY6QU.js";
 
 // action/src/action/post.ts

@@ -11,6 +11,7 @@ import {
   mean,
   normalQuantile,
   pairedLogShift,
+  rng,
   tCdf,
   tQuantile,
   trimmedShift,
@@ -21,7 +22,6 @@ import {
   balancedOrders,
   interleavedOrder,
   lookRounds,
-  rng,
   williamsRows,
 } from "../../action/src/pipeline/schedule.ts";
 import { commentMarkdown } from "../../action/src/report/comment.ts";

@@ -9,8 +9,7 @@ import {
   singlePairWarning,
 } from "../../action/src/compare/design.ts";
 import { judgeShift } from "../../action/src/compare/judge.ts";
-import { blockLogShift, mean, variance } from "../../action/src/compare/stats.ts";
-import { rng } from "../../action/src/pipeline/schedule.ts";
+import { blockLogShift, mean, rng, variance } from "../../action/src/compare/stats.ts";
 import { ROOT } from "../helpers/paths.ts";
 
 /** The between-instance standard deviation of log(head/base) in an A/A bank (restarts per block). */

@@ -2,7 +2,7 @@
 // budget, state backend, login user, who may SSH in, and the load host's machine type. A cloud's
 // schema spreads COMMON_SETTINGS and adds its own keys.
 import { z } from "zod";
-import { parseAge } from "../specfile/keys.ts";
+import { parseAge } from "../yaml/keys.ts";
 
 /** "90m", "3h", "2d": a cluster's time to live (its `tiperf:expires-at` tag is now + ttl); never 0. */
 export function parseTtl(value: string): number | undefined {

@@ -4,7 +4,7 @@
 import { readFile } from "node:fs/promises";
 import { z } from "zod";
 import { InputError } from "../errors.ts";
-import { formatIssues } from "../specfile/yaml.ts";
+import { formatIssues } from "../yaml/read.ts";
 import { CellJudgementSchema } from "./verdict.ts";
 
 /** What one step's comparison said of a candidate against the good commit. */

@@ -301,3 +301,15 @@ export function blockLogShift(
   }
   return { estimate, se, df: b - 1, n: b, blocks: b, betweenShare, winsorized: pulled };
 }
+
+/** mulberry32: a small seeded PRNG, so an interleaving order can be replayed from its seed. */
+export function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

@@ -3,7 +3,7 @@
 // it. The statistic is the reference's exactly (its V-statistic form: within-sample sums divided
 // by n², not n(n−1)), so both find the same points; tests/integration/history.test.ts checks that
 // against the Python package on the same series.
-import { rng } from "../pipeline/schedule.ts";
+import { rng } from "../compare/stats.ts";
 
 /**
  * q(τ) for every split τ of the window: X = x[0..τ), Y = x[τ..n),

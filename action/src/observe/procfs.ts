@@ -5,8 +5,8 @@ import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { cpus } from "node:os";
 import { join } from "node:path";
+import { cpuIndexes } from "../proc/affinity.ts";
 import { parseStat } from "../proc/process.ts";
-import { cpuIndexes } from "../targets/local/affinity.ts";
 
 let ticks: number | undefined;
 /** Clock ticks per second of /proc's CPU times (getconf CLK_TCK; 100 on every Linux in use). */

@@ -5,10 +5,10 @@
 // name. The loop is bounded (at most `maxS` seconds); tiperf ends it by ending ssh (its next line
 // meets a closed pipe).
 import { type ChildProcess, spawn } from "node:child_process";
+import { cpuIndexes } from "../proc/affinity.ts";
 import { parseStat } from "../proc/process.ts";
 import { type RemoteHost, sshArgs } from "../proc/ssh.ts";
 import type { ResourceUse } from "../result/model.ts";
-import { cpuIndexes } from "../targets/local/affinity.ts";
 import { cpuLine } from "./procfs.ts";
 import { byRole, type ProcessAt, type Sampler, Series, type Snapshot } from "./sampler.ts";
 

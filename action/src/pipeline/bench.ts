@@ -23,6 +23,7 @@ import {
 } from "../observe/cost.ts";
 import { RemoteSampler } from "../observe/remote.ts";
 import { ResourceSampler, type Sampler } from "../observe/sampler.ts";
+import { checkCpus } from "../proc/affinity.ts";
 import { runCommand } from "../proc/process.ts";
 import { maskArgs } from "../proc/secrets.ts";
 import { type RemoteHost, sshArgs } from "../proc/ssh.ts";
@@ -30,7 +31,6 @@ import { runTool, type ToolLauncher, type ToolRun } from "../proc/tool.ts";
 import type { Cell, ResourceUse, StalledAttempt, TargetInfo } from "../result/model.ts";
 import type { RunDir } from "../result/store.ts";
 import type { Spec, TargetSpec } from "../specfile/schema.ts";
-import { checkCpus } from "../targets/local/affinity.ts";
 import { applyResources, type CpuThrottle, cpuThrottle, throttleBetween } from "../targets/local/cgroup.ts";
 import type { BorrowedTarget, CpuProfile, PlanStep, StartOptions, Target } from "../targets/types.ts";
 import { type CellPlan, cellFileName, cellGraceS, cellLabel, cellSeconds } from "./cells.ts";

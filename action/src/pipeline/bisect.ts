@@ -25,10 +25,10 @@ import {
 } from "../compare/bisection.ts";
 import { driverOf } from "../drivers/registry.ts";
 import { BuildFailed, EXIT, InputError } from "../errors.ts";
+import { writeAtomic } from "../proc/files.ts";
 import { commitAt, git } from "../proc/git.ts";
 import { bisectMarkdown } from "../report/bisect.ts";
 import { pct } from "../report/rows.ts";
-import { writeAtomic } from "../result/store.ts";
 import { type LoadedSpec, loadSpec } from "../specfile/load.ts";
 import {
   type CellRef,

@@ -4,9 +4,9 @@
 import { stringify } from "yaml";
 import { InputError } from "../errors.ts";
 import { type LoadedSpec, type SpecBuild, specOfValue } from "../specfile/load.ts";
-import { deepMerge } from "../specfile/merge.ts";
 import { kindOf, TARGET_KINDS } from "../targets/registry.ts";
 import type { SourceBuild, SourceBuilder } from "../targets/types.ts";
+import { deepMerge } from "../yaml/merge.ts";
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === "object" && !Array.isArray(v);

@@ -8,12 +8,12 @@ import { cpus } from "node:os";
 import { duetBlocks } from "../compare/design.ts";
 import { cpuQuotaOf } from "../compare/effects.ts";
 import { allowedCpus, clockTicks, threadTimes } from "../observe/procfs.ts";
+import { cpuIndexes } from "../proc/affinity.ts";
 import { parents, runCommand, treeOf } from "../proc/process.ts";
 import type { Cell, StalledAttempt } from "../result/model.ts";
-import { variantAt } from "../specfile/keys.ts";
 import type { LoadedSpec } from "../specfile/load.ts";
-import { cpuIndexes } from "../targets/local/affinity.ts";
 import type { TargetPlan } from "../targets/types.ts";
+import { variantAt } from "../yaml/keys.ts";
 import {
   type CellRunner,
   type RoundRunner,

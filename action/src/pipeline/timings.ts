@@ -7,7 +7,7 @@ import { mkdir } from "node:fs/promises";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import { median } from "../compare/stats.ts";
-import { writeAtomic } from "../result/store.ts";
+import { writeAtomic } from "../proc/files.ts";
 
 /** How many of the latest measurements an entry keeps. */
 export const KEPT = 20;

@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { createWriteStream } from "node:fs";
 import { WriteError } from "../errors.ts";
 import { onTeardown } from "../lifecycle/teardown.ts";
@@ -74,31 +74,73 @@ const KILL_GRACE_MS = 3000;
  * Runs a load tool with an argument array (no shell), in a clean environment, teeing everything
  * it prints into `logFile` as it arrives, so a crash keeps the raw output up to that moment.
  */
+/** The command as it runs: pinned to its CPUs (taskset) and, on a load host, over SSH; and its log's first line. */
+function invocation(command: string, args: string[], opts: ToolOptions) {
+  const [local, localArgs] = opts.cpus ? ["taskset", ["-c", opts.cpus, command, ...args]] : [command, args];
+  const remote = opts.remote;
+  const [cmd, argv] = remote
+    ? ["ssh", sshArgs(remote, remoteCommand([local, ...localArgs], opts.stopAfterS))]
+    : [local, localArgs];
+  const header = maskSecrets(
+    remote
+      ? `$ ${shellCommand([local, ...localArgs])}    # on ${remote.user}@${remote.host}: ${shellCommand([cmd, ...argv])}\n`
+      : `$ ${shellCommand([cmd, ...argv])}\n`,
+  );
+  return { cmd, argv, remote, header };
+}
+
+/**
+ * How the child is stopped: SIGTERM, then SIGKILL after a grace; over SSH the end of stdin stops
+ * the remote program (SIGTERM, then SIGKILL there), and ssh is killed if it outlives that.
+ */
+function stopperOf(child: ChildProcess): { kill: () => void; clear: () => void } {
+  let killTimer: NodeJS.Timeout | undefined;
+  const running = () => child.exitCode === null && child.signalCode === null;
+  const kill = () => {
+    if (!running()) return;
+    if (child.stdin) child.stdin.end();
+    else child.kill("SIGTERM");
+    killTimer ??= setTimeout(
+      () => {
+        if (running()) child.kill("SIGKILL");
+      },
+      child.stdin ? KILL_GRACE_MS + 5000 : KILL_GRACE_MS,
+    );
+  };
+  return { kill, clear: () => clearTimeout(killTimer) };
+}
+
+/** The run's deadline (limitS: then stopped, timedOut) and its planned end (stopAfterS: SIGINT here). */
+function timersOf(opts: ToolOptions, child: ChildProcess, onLimit: () => void): () => void {
+  const watchdog = opts.limitS === undefined ? undefined : setTimeout(onLimit, opts.limitS * 1000);
+  const stopper =
+    opts.stopAfterS === undefined
+      ? undefined
+      : setTimeout(() => {
+          if (child.exitCode !== null || child.signalCode !== null) return;
+          // over SSH the remote side keeps the time itself (remoteCommand)
+          if (!child.stdin) child.kill("SIGINT");
+        }, opts.stopAfterS * 1000);
+  return () => {
+    clearTimeout(watchdog);
+    clearTimeout(stopper);
+  };
+}
+
 export function runTool(command: string, args: string[], opts: ToolOptions): Promise<ToolRun> {
   if (opts.launcher) return runLaunched(opts.launcher, [command, ...args], opts);
   return new Promise((resolve) => {
     const started = Date.now();
-    const [local, localArgs] = opts.cpus ? ["taskset", ["-c", opts.cpus, command, ...args]] : [command, args];
-    const remote = opts.remote;
-    const [cmd, argv] = remote
-      ? ["ssh", sshArgs(remote, remoteCommand([local, ...localArgs], opts.stopAfterS))]
-      : [local, localArgs];
+    const { cmd, argv, remote, header } = invocation(command, args, opts);
     const log = createWriteStream(opts.logFile, { flags: "a" });
     let writeError: WriteError | undefined;
     let output = "";
     let aborted: string | undefined;
     let timedOut: { limit_s: number } | undefined;
-    let killTimer: NodeJS.Timeout | undefined;
     const write = (chunk: string | Buffer) => {
       if (!writeError) log.write(chunk);
     };
-    write(
-      maskSecrets(
-        remote
-          ? `$ ${shellCommand([local, ...localArgs])}    # on ${remote.user}@${remote.host}: ${shellCommand([cmd, ...argv])}\n`
-          : `$ ${shellCommand([cmd, ...argv])}\n`,
-      ),
-    );
+    write(header);
     // over SSH, stdin carries signals to the remote side (proc/ssh.ts); its end stops the program
     const child = spawn(cmd, argv, {
       stdio: [remote ? "pipe" : "ignore", "pipe", "pipe"],
@@ -107,21 +149,8 @@ export function runTool(command: string, args: string[], opts: ToolOptions): Pro
     });
     child.stdin?.on("error", () => {});
     if (child.pid !== undefined) opts.onSpawn?.(child.pid);
-    const kill = () => {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      if (child.stdin) {
-        // the remote program gets SIGTERM, then SIGKILL; ssh ends with it (or is killed below)
-        child.stdin.end();
-        killTimer ??= setTimeout(() => {
-          if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
-        }, KILL_GRACE_MS + 5000);
-        return;
-      }
-      child.kill("SIGTERM");
-      killTimer ??= setTimeout(() => {
-        if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
-      }, KILL_GRACE_MS);
-    };
+    const stopper = stopperOf(child);
+    const kill = stopper.kill;
     log.on("error", (e) => {
       writeError ??= new WriteError(opts.logFile, e);
       kill();
@@ -140,29 +169,17 @@ export function runTool(command: string, args: string[], opts: ToolOptions): Pro
     };
     if (opts.signal?.aborted) onAbort();
     opts.signal?.addEventListener("abort", onAbort, { once: true });
-    const watchdog =
-      opts.limitS === undefined
-        ? undefined
-        : setTimeout(() => {
-            timedOut = { limit_s: opts.limitS as number };
-            kill();
-          }, opts.limitS * 1000);
-    const stopper =
-      opts.stopAfterS === undefined
-        ? undefined
-        : setTimeout(() => {
-            if (child.exitCode !== null || child.signalCode !== null) return;
-            // over SSH the remote side keeps the time itself (remoteCommand)
-            if (!child.stdin) child.kill("SIGINT");
-          }, opts.stopAfterS * 1000);
+    const clearTimers = timersOf(opts, child, () => {
+      timedOut = { limit_s: opts.limitS as number };
+      kill();
+    });
     let done = false;
     const finish = (code: number | null, sig: NodeJS.Signals | null) => {
       if (done) return;
       done = true;
       unregister();
-      clearTimeout(watchdog);
-      clearTimeout(stopper);
-      clearTimeout(killTimer);
+      clearTimers();
+      stopper.clear();
       opts.signal?.removeEventListener("abort", onAbort);
       const run: ToolRun = {
         code,

@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import type { Verdict } from "../compare/verdict.ts";
+import { writeAtomic } from "../proc/files.ts";
 import type { Result } from "../result/model.ts";
-import { writeAtomic } from "../result/store.ts";
 import { commentMarkdown } from "./comment.ts";
 import { writeHtmlReport } from "./html.ts";
 

@@ -1,9 +1,10 @@
 import { randomBytes } from "node:crypto";
-import { mkdir, open, readFile, rename, rm, rmdir, writeFile } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import { mkdir, open, readFile, rm, rmdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import type { z } from "zod";
 import { InputError, WriteError } from "../errors.ts";
-import { formatIssues } from "../specfile/yaml.ts";
+import { writeAtomic } from "../proc/files.ts";
+import { formatIssues } from "../yaml/read.ts";
 import { RESULT_MIGRATIONS } from "./migrate.ts";
 import { RESULT_FORMAT, RESULT_VERSION, type Result, ResultSchema } from "./model.ts";
 
@@ -13,22 +14,6 @@ export function newRunId(specName: string, now = new Date()): string {
     .replace(/[-:]/g, "")
     .replace(/\.\d+Z$/, "Z");
   return `${stamp}-${specName}-${randomBytes(2).toString("hex")}`;
-}
-
-/**
- * Write-then-rename, so a reader (or a crash) never sees half a file. A failed write leaves no
- * temporary file behind and is a WriteError naming the file and the errno.
- */
-export async function writeAtomic(file: string, text: string): Promise<void> {
-  const tmp = `${file}.${process.pid}.${randomBytes(3).toString("hex")}.tmp`;
-  try {
-    await mkdir(dirname(file), { recursive: true });
-    await writeFile(tmp, text);
-    await rename(tmp, file);
-  } catch (e) {
-    await rm(tmp, { force: true }).catch(() => {});
-    throw new WriteError(file, e);
-  }
 }
 
 /** Overwrites a file in place: the last resort when a full disk has no room for a second copy. */

@@ -8,7 +8,7 @@ import { z } from "zod";
 import { DRIVERS } from "../drivers/registry.ts";
 import { TARGET_KINDS } from "../targets/registry.ts";
 import { ProfileSchema } from "../targets/tidb/profile.ts";
-import { durationSchema } from "./keys.ts";
+import { durationSchema } from "../yaml/keys.ts";
 import { SpecSchema } from "./schema.ts";
 
 type Json = Record<string, unknown>;

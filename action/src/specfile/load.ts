@@ -1,10 +1,17 @@
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { InputError } from "../errors.ts";
+import { parseYaml, validateYaml, type YamlFile } from "../yaml/read.ts";
 import { type Spec, SpecSchema } from "./schema.ts";
-import { parseYaml, validateYaml, type YamlFile } from "./yaml.ts";
 
-export { allowedKeysAt, formatIssues, keyPath, parseYaml, validateYaml, type YamlFile } from "./yaml.ts";
+export {
+  allowedKeysAt,
+  formatIssues,
+  keyPath,
+  parseYaml,
+  validateYaml,
+  type YamlFile,
+} from "../yaml/read.ts";
 
 import { resolveVariants, type VariantPlan } from "./variants.ts";
 

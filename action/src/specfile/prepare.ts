@@ -5,8 +5,8 @@ import { resolve } from "node:path";
 import { promisify } from "node:util";
 import { parse, stringify } from "yaml";
 import { InputError } from "../errors.ts";
+import { deepMerge } from "../yaml/merge.ts";
 import { canonicalJson, type LoadedSpec, loadSpec, specOfValue } from "./load.ts";
-import { deepMerge } from "./merge.ts";
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === "object" && !Array.isArray(v);

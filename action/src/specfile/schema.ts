@@ -5,7 +5,7 @@ import { costMetric, PER_OP } from "../observe/cost.ts";
 import { cpuList, cpuQuota, parsePercent } from "../targets/local/schema.ts";
 import { TARGET_KINDS, TargetSchema } from "../targets/registry.ts";
 import type { TargetSpec } from "../targets/types.ts";
-import { durationSchema, forwardIssues, parseDuration } from "./keys.ts";
+import { durationSchema, forwardIssues, parseDuration } from "../yaml/keys.ts";
 
 export { parseDuration };
 

@@ -1,6 +1,6 @@
 import { InputError } from "../errors.ts";
-import { deepMerge } from "./merge.ts";
-import { formatIssues } from "./yaml.ts";
+import { deepMerge } from "../yaml/merge.ts";
+import { formatIssues } from "../yaml/read.ts";
 
 export { deepMerge };
 

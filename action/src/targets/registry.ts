@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { InputError } from "../errors.ts";
 import type { Reaper } from "../lifecycle/ledger.ts";
-import { forwardIssues } from "../specfile/keys.ts";
-import { closest } from "../specfile/yaml.ts";
+import { forwardIssues } from "../yaml/keys.ts";
+import { closest } from "../yaml/read.ts";
 import { mariadb } from "./mariadb/index.ts";
 import { postgres } from "./postgres/index.ts";
 import { tidb } from "./tidb/index.ts";

@@ -91,89 +91,104 @@ export function ycsbFailure(text: string): string | undefined {
 }
 
 /** Parses everything go-ycsb printed for one load or run. */
-export function parseYcsb(text: string): YcsbReport {
-  const properties: Record<string, string> = {};
-  const blocks: Record<string, YcsbOperation>[] = [];
-  let current: Record<string, YcsbOperation> | undefined;
-  let finalFrom: number | undefined;
-  let run_s = Number.NaN;
-  let signal: string | undefined;
-  let tableHeader: string[] | undefined;
-  const add = (name: string, op: YcsbOperation) => {
-    if (!current || name in current) {
-      current = {};
-      blocks.push(current);
-    }
-    current[name] = op;
-  };
-  for (const [i, line] of text.split(/\r?\n/).entries()) {
-    const where = `line ${i + 1}`;
-    const prop = /^"([^"]+)"="(.*)"$/.exec(line);
-    if (prop) {
-      properties[prop[1] as string] = prop[2] as string;
-      continue;
-    }
-    const finished = /^Run finished, takes (\S+)$/.exec(line);
-    if (finished) {
-      run_s = goDuration(finished[1] as string);
-      finalFrom = blocks.length;
-      current = undefined;
-      continue;
-    }
-    const sig = /^Got signal \[(.+)\] to exit\.$/.exec(line.trim());
-    if (sig) {
-      signal = sig[1];
-      continue;
-    }
-    const plain = PLAIN.exec(line);
-    if (plain) {
-      add(plain[1] as string, operation(plainFields(plain[2] as string), where));
-      continue;
-    }
-    if (line.startsWith("[{")) {
-      let rows: Record<string, string>[];
-      try {
-        rows = JSON.parse(line);
-      } catch {
-        throw new YcsbParseError(`${where}: unreadable json output: ${line.slice(0, 120)}`);
-      }
-      current = undefined;
-      for (const row of rows) add(String(row.Operation), operation(row, where));
-      current = undefined;
-      continue;
-    }
-    // table style: | OPERATION | TAKES(S) | COUNT | … |, a header then rows, between +---+ rules
-    if (/^\|.*\|$/.test(line.trim())) {
-      const cells = line
-        .trim()
-        .slice(1, -1)
-        .split("|")
-        .map((c) => c.trim());
-      if (cells[0]?.toUpperCase() === "OPERATION") {
-        tableHeader = cells;
-        current = undefined;
-        continue;
-      }
-      if (tableHeader) {
-        const row: Record<string, string> = {};
-        tableHeader.forEach((h, k) => {
-          row[h] = cells[k] ?? "";
-        });
-        add(cells[0] as string, operation(row, where));
-        continue;
-      }
-    }
-    if (!/^\+[-+]+\+$/.test(line.trim())) tableHeader = undefined;
+/** What reading go-ycsb's output collects, line by line. */
+interface Reading {
+  properties: Record<string, string>;
+  /** Each report (a block of operation rows), in order: the intervals', then the final one. */
+  blocks: Record<string, YcsbOperation>[];
+  current?: Record<string, YcsbOperation>;
+  /** The index of the final report's block (the one after "Run finished"). */
+  finalFrom?: number;
+  run_s: number;
+  signal?: string;
+  tableHeader?: string[];
+}
+
+/** An operation row into the report being read; a name seen again starts the next report. */
+function add(r: Reading, name: string, op: YcsbOperation): void {
+  if (!r.current || name in r.current) {
+    r.current = {};
+    r.blocks.push(r.current);
   }
+  r.current[name] = op;
+}
+
+/** Table style: | OPERATION | TAKES(S) | COUNT | … |, a header then rows, between +---+ rules. */
+function tableLine(r: Reading, line: string, where: string): void {
+  if (/^\|.*\|$/.test(line.trim())) {
+    const cells = line
+      .trim()
+      .slice(1, -1)
+      .split("|")
+      .map((c) => c.trim());
+    if (cells[0]?.toUpperCase() === "OPERATION") {
+      r.tableHeader = cells;
+      r.current = undefined;
+      return;
+    }
+    if (r.tableHeader) {
+      const row: Record<string, string> = {};
+      r.tableHeader.forEach((h, k) => {
+        row[h] = cells[k] ?? "";
+      });
+      add(r, cells[0] as string, operation(row, where));
+      return;
+    }
+  }
+  if (!/^\+[-+]+\+$/.test(line.trim())) r.tableHeader = undefined;
+}
+
+/** One line of output: a property, the end of the run, a signal, or a report row in any style. */
+function readLine(r: Reading, line: string, where: string): void {
+  const prop = /^"([^"]+)"="(.*)"$/.exec(line);
+  if (prop) {
+    r.properties[prop[1] as string] = prop[2] as string;
+    return;
+  }
+  const finished = /^Run finished, takes (\S+)$/.exec(line);
+  if (finished) {
+    r.run_s = goDuration(finished[1] as string);
+    r.finalFrom = r.blocks.length;
+    r.current = undefined;
+    return;
+  }
+  const sig = /^Got signal \[(.+)\] to exit\.$/.exec(line.trim());
+  if (sig) {
+    r.signal = sig[1];
+    return;
+  }
+  const plain = PLAIN.exec(line);
+  if (plain) {
+    add(r, plain[1] as string, operation(plainFields(plain[2] as string), where));
+    return;
+  }
+  if (line.startsWith("[{")) {
+    let rows: Record<string, string>[];
+    try {
+      rows = JSON.parse(line);
+    } catch {
+      throw new YcsbParseError(`${where}: unreadable json output: ${line.slice(0, 120)}`);
+    }
+    r.current = undefined;
+    for (const row of rows) add(r, String(row.Operation), operation(row, where));
+    r.current = undefined;
+    return;
+  }
+  tableLine(r, line, where);
+}
+
+export function parseYcsb(text: string): YcsbReport {
+  const r: Reading = { properties: {}, blocks: [], run_s: Number.NaN };
+  for (const [i, line] of text.split(/\r?\n/).entries()) readLine(r, line, `line ${i + 1}`);
   const failure = ycsbFailure(text);
-  if (finalFrom === undefined) {
+  if (r.finalFrom === undefined) {
     throw new YcsbParseError(
       failure
         ? `go-ycsb failed: ${failure}`
         : `expected go-ycsb's "Run finished, takes …" line and its final report (the output ends before it)`,
     );
   }
-  const final = blocks[finalFrom];
+  const final = r.blocks[r.finalFrom];
   if (!final) throw new YcsbParseError('go-ycsb printed "Run finished" but no final report after it');
   const operations: Record<string, YcsbOperation> = {};
   const errors: Record<string, YcsbOperation> = {};
@@ -189,10 +204,17 @@ export function parseYcsb(text: string): YcsbReport {
       : "no TOTAL row in the final report";
     throw new YcsbParseError(`go-ycsb measured no successful operation: ${why}`);
   }
-  const intervals: YcsbInterval[] = blocks
-    .slice(0, finalFrom)
+  const intervals: YcsbInterval[] = r.blocks
+    .slice(0, r.finalFrom)
     .flatMap((b, k) => Object.entries(b).map(([name, op]) => ({ n: k + 1, operation: name, ...op })));
-  return { operations, errors, intervals, run_s, properties, ...(signal ? { signal } : {}) };
+  return {
+    operations,
+    errors,
+    intervals,
+    run_s: r.run_s,
+    properties: r.properties,
+    ...(r.signal ? { signal: r.signal } : {}),
+  };
 }
 
 /** Go's time.Duration text: 11.484332248s, 1m2.5s, 850ms. */

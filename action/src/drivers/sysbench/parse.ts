@@ -89,19 +89,13 @@ function block(lines: string[], header: string, stop: RegExp): string[] | undefi
   return out;
 }
 
-export function parseSysbench(text: string): SysbenchReport {
-  const lines = text.split(/\r?\n/);
-  const fatal = mostSpecificLine(lines.filter((l) => l.startsWith("FATAL:")).join("\n"));
-
-  const version = /^sysbench (\d+\.\d+\.\d+)/m.exec(text)?.[1];
-  const threadsHeader = /^Number of threads:\s*(\d+)/m.exec(text);
-
+/** The --report-interval lines: one per interval, and a queue-length line where sysbench printed one. */
+function intervalsOf(lines: string[]): SysbenchInterval[] {
   const intervals: SysbenchInterval[] = [];
   for (const line of lines) {
     if (!line.startsWith("[")) continue;
     const m = INTERVAL.exec(line);
     if (m) {
-      const pct = Number(m[8]);
       const iv: SysbenchInterval = {
         t: num(m[1]),
         threads: num(m[2]),
@@ -114,7 +108,7 @@ export function parseSysbench(text: string): SysbenchReport {
         reconnects_per_s: num(m[11]),
       };
       // --percentile=0 still prints "lat (ms,0%): 0.00": that is no measurement.
-      if (pct > 0) iv.lat_ms = num(m[9]);
+      if (Number(m[8]) > 0) iv.lat_ms = num(m[9]);
       intervals.push(iv);
       continue;
     }
@@ -129,47 +123,21 @@ export function parseSysbench(text: string): SysbenchReport {
     }
     throw new SysbenchParseError(`unrecognised interval line: ${JSON.stringify(line.slice(0, 200))}`);
   }
+  return intervals;
+}
 
-  const sql = block(lines, "SQL statistics:", /^General statistics:/);
-  if (!sql) {
-    if (fatal) throw new SysbenchParseError(`sysbench failed before its summary: ${fatal}`);
-    throw new SysbenchParseError(
-      `expected sysbench's "SQL statistics:" summary block; the output is truncated or not from a sysbench 1.0 run`,
-    );
-  }
-  const general = block(lines, "General statistics:", /^Latency/) ?? [];
-  const latency = block(lines, "Latency (ms):", /^(Threads fairness:|\S)/);
-  if (!latency)
-    throw new SysbenchParseError(`expected sysbench's "Latency (ms):" block after General statistics`);
+/** A count and its rate per second: "transactions: 1234 (123.40 per sec.)". */
+const perSec = (block: string[], key: string, where: string) =>
+  field(block, `${key}:`, where, new RegExp(String.raw`^\s+${key}:\s+(\d+)\s+\(${NUM} per sec\.\)`));
 
-  const read = num(field(sql, "read:", "SQL statistics", /^\s+read:\s+(\d+)/)[1]);
-  const write = num(field(sql, "write:", "SQL statistics", /^\s+write:\s+(\d+)/)[1]);
-  const other = num(field(sql, "other:", "SQL statistics", /^\s+other:\s+(\d+)/)[1]);
-  const total = num(field(sql, "total:", "SQL statistics", /^\s+total:\s+(\d+)/)[1]);
-  const tx = field(
-    sql,
-    "transactions:",
-    "SQL statistics",
-    new RegExp(String.raw`^\s+transactions:\s+(\d+)\s+\(${NUM} per sec\.\)`),
-  );
-  const qs = field(
-    sql,
-    "queries:",
-    "SQL statistics",
-    new RegExp(String.raw`^\s+queries:\s+(\d+)\s+\(${NUM} per sec\.\)`),
-  );
-  const errs = field(
-    sql,
-    "ignored errors:",
-    "SQL statistics",
-    new RegExp(String.raw`^\s+ignored errors:\s+(\d+)\s+\(${NUM} per sec\.\)`),
-  );
-  const rec = field(
-    sql,
-    "reconnects:",
-    "SQL statistics",
-    new RegExp(String.raw`^\s+reconnects:\s+(\d+)\s+\(${NUM} per sec\.\)`),
-  );
+/** The summary's "SQL statistics:" and "General statistics:" blocks. */
+function statisticsOf(sql: string[], general: string[]) {
+  const count = (key: string) =>
+    num(field(sql, `${key}:`, "SQL statistics", new RegExp(String.raw`^\s+${key}:\s+(\d+)`))[1]);
+  const tx = perSec(sql, "transactions", "SQL statistics");
+  const qs = perSec(sql, "queries", "SQL statistics");
+  const errs = perSec(sql, "ignored errors", "SQL statistics");
+  const rec = perSec(sql, "reconnects", "SQL statistics");
   const totalTime = field(
     general,
     "total time:",
@@ -182,14 +150,29 @@ export function parseSysbench(text: string): SysbenchReport {
     "General statistics",
     /^\s+total number of events:\s+(\d+)/,
   );
-
-  const lat: SysbenchReport["latency_ms"] = {
-    min: num(field(latency, "min:", "Latency", new RegExp(String.raw`^\s+min:\s+${NUM}`))[1]),
-    avg: num(field(latency, "avg:", "Latency", new RegExp(String.raw`^\s+avg:\s+${NUM}`))[1]),
-    max: num(field(latency, "max:", "Latency", new RegExp(String.raw`^\s+max:\s+${NUM}`))[1]),
-    sum: num(field(latency, "sum:", "Latency", new RegExp(String.raw`^\s+sum:\s+${NUM}`))[1]),
+  return {
+    tps: num(tx[2]),
+    qps: num(qs[2]),
+    transactions: num(tx[1]),
+    queries: { read: count("read"), write: count("write"), other: count("other"), total: count("total") },
+    errors: num(errs[1]),
+    errors_per_s: num(errs[2]),
+    reconnects: num(rec[1]),
+    duration_s: num(totalTime[1]),
+    events: num(events[1]),
   };
-  let percentile: number | null = null;
+}
+
+/** The "Latency (ms):" block: min, avg, max, sum and the percentile sysbench was asked for (or none). */
+function latencyOf(latency: string[]): { lat: SysbenchReport["latency_ms"]; percentile: number | null } {
+  const value = (key: string) =>
+    num(field(latency, `${key}:`, "Latency", new RegExp(String.raw`^\s+${key}:\s+${NUM}`))[1]);
+  const lat: SysbenchReport["latency_ms"] = {
+    min: value("min"),
+    avg: value("avg"),
+    max: value("max"),
+    sum: value("sum"),
+  };
   const pctLine = latency.find((l) => /^\s+(\d+)th percentile:/.test(l) || /^\s+percentile stats:/.test(l));
   if (!pctLine)
     throw new SysbenchParseError(
@@ -197,44 +180,53 @@ export function parseSysbench(text: string): SysbenchReport {
     );
   const pm = new RegExp(String.raw`^\s+(\d+)th percentile:\s+${NUM}`).exec(pctLine);
   if (pm) {
-    percentile = Number(pm[1]);
-    lat[`p${percentile}`] = num(pm[2]);
-  } else if (!/disabled/.test(pctLine)) {
+    lat[`p${Number(pm[1])}`] = num(pm[2]);
+    return { lat, percentile: Number(pm[1]) };
+  }
+  if (!/disabled/.test(pctLine))
     throw new SysbenchParseError(`unrecognised percentile line: ${JSON.stringify(pctLine.trim())}`);
-  }
+  return { lat, percentile: null };
+}
 
-  let histogram: [number, number][] | undefined;
+/** The latency histogram (--histogram): [value ms, count] rows, when sysbench printed one. */
+function histogramOf(lines: string[]): [number, number][] | undefined {
   const histStart = lines.findIndex((l) => l.startsWith("Latency histogram"));
-  if (histStart >= 0) {
-    histogram = [];
-    for (let i = histStart + 2; i < lines.length; i++) {
-      const l = lines[i] as string;
-      if (l.trim() === "") break;
-      const h = HIST_ROW.exec(l);
-      if (!h) throw new SysbenchParseError(`unrecognised latency histogram row: ${JSON.stringify(l.trim())}`);
-      histogram.push([num(h[1]), num(h[2])]);
-    }
+  if (histStart < 0) return undefined;
+  const histogram: [number, number][] = [];
+  for (let i = histStart + 2; i < lines.length; i++) {
+    const l = lines[i] as string;
+    if (l.trim() === "") break;
+    const h = HIST_ROW.exec(l);
+    if (!h) throw new SysbenchParseError(`unrecognised latency histogram row: ${JSON.stringify(l.trim())}`);
+    histogram.push([num(h[1]), num(h[2])]);
   }
+  return histogram;
+}
 
+export function parseSysbench(text: string): SysbenchReport {
+  const lines = text.split(/\r?\n/);
+  const fatal = mostSpecificLine(lines.filter((l) => l.startsWith("FATAL:")).join("\n"));
+  const version = /^sysbench (\d+\.\d+\.\d+)/m.exec(text)?.[1];
+  const threadsHeader = /^Number of threads:\s*(\d+)/m.exec(text);
+  const intervals = intervalsOf(lines);
+  const sql = block(lines, "SQL statistics:", /^General statistics:/);
+  if (!sql) {
+    if (fatal) throw new SysbenchParseError(`sysbench failed before its summary: ${fatal}`);
+    throw new SysbenchParseError(
+      `expected sysbench's "SQL statistics:" summary block; the output is truncated or not from a sysbench 1.0 run`,
+    );
+  }
+  const general = block(lines, "General statistics:", /^Latency/) ?? [];
+  const latency = block(lines, "Latency (ms):", /^(Threads fairness:|\S)/);
+  if (!latency)
+    throw new SysbenchParseError(`expected sysbench's "Latency (ms):" block after General statistics`);
+  const stats = statisticsOf(sql, general);
+  const { lat, percentile } = latencyOf(latency);
+  const histogram = histogramOf(lines);
   const threads = threadsHeader ? Number(threadsHeader[1]) : intervals[0]?.threads;
   if (threads === undefined)
     throw new SysbenchParseError(`expected a "Number of threads:" line in sysbench's header`);
-
-  const report: SysbenchReport = {
-    threads,
-    tps: num(tx[2]),
-    qps: num(qs[2]),
-    transactions: num(tx[1]),
-    queries: { read, write, other, total },
-    errors: num(errs[1]),
-    errors_per_s: num(errs[2]),
-    reconnects: num(rec[1]),
-    duration_s: num(totalTime[1]),
-    events: num(events[1]),
-    percentile,
-    latency_ms: lat,
-    intervals,
-  };
+  const report: SysbenchReport = { threads, ...stats, percentile, latency_ms: lat, intervals };
   if (version) report.sysbench_version = version;
   if (histogram) report.histogram = histogram;
   return report;

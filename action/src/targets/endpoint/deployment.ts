@@ -9,7 +9,7 @@ import { InputError, RunError } from "../../errors.ts";
 import { record } from "../../lifecycle/ledger.ts";
 import { onTeardown } from "../../lifecycle/teardown.ts";
 import { addSecret } from "../../proc/secrets.ts";
-import { variantAt } from "../../specfile/keys.ts";
+import { variantAt } from "../../yaml/keys.ts";
 import { quoted, quotedIdent, tableNamesSql } from "../tables.ts";
 import type {
   BorrowedTarget,

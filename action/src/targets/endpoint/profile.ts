@@ -1,6 +1,6 @@
 // Endpoint profiles of the kinds with no cluster profile (mariadb, postgres), read and validated.
 import { InputError } from "../../errors.ts";
-import { parseYaml, readProfileText, validateYaml } from "../../specfile/yaml.ts";
+import { parseYaml, readProfileText, validateYaml } from "../../yaml/read.ts";
 import { type EndpointProfile, EndpointProfileSchema } from "./schema.ts";
 
 /** Reads a profile file; every problem names the file, line and key. */

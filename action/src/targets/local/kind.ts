@@ -5,7 +5,7 @@ import { cpus } from "node:os";
 import { anyTool } from "../../proc/env.ts";
 import { startOnFreePort } from "../../proc/port.ts";
 import { shellCommand } from "../../proc/quote.ts";
-import { variantAt } from "../../specfile/keys.ts";
+import { variantAt } from "../../yaml/keys.ts";
 import {
   type EndpointServer,
   type EndpointVariant,

@@ -6,6 +6,7 @@ import { RunError } from "../../errors.ts";
 import { record } from "../../lifecycle/ledger.ts";
 import { onTeardown } from "../../lifecycle/teardown.ts";
 import { treeCpuSeconds } from "../../observe/cost.ts";
+import { pinProcesses } from "../../proc/affinity.ts";
 import { PORT_TRIES, portTaken, privatePort } from "../../proc/port.ts";
 import {
   type CommandResult,
@@ -15,7 +16,6 @@ import {
   type ServerProcess,
   startServerProcess,
 } from "../../proc/process.ts";
-import { pinProcesses } from "./affinity.ts";
 import { applyResources, processTree } from "./cgroup.ts";
 import { keepLogs } from "./reapers.ts";
 import type { LocalTargetSpec } from "./schema.ts";

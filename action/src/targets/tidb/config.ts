@@ -2,7 +2,7 @@
 // flat keys SHOW CONFIG names; where a run keeps the plan's files.
 import { homedir } from "node:os";
 import { InputError } from "../../errors.ts";
-import { deepMerge } from "../../specfile/merge.ts";
+import { deepMerge } from "../../yaml/merge.ts";
 import type { Profile, Role } from "./profile.ts";
 import type { TidbTargetSpec as TargetSpec } from "./schema.ts";
 import { effectiveRoles, effectiveServerConfigs } from "./topology.ts";

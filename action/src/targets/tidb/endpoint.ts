@@ -3,7 +3,7 @@
 // limits) is refused with the reason; the run's own tables are analyzed after the load.
 import { COUNTERS_TIMEOUT_MS, goServerCounters } from "../../observe/cost.ts";
 import { promCounters } from "../../observe/counters.ts";
-import { variantAt } from "../../specfile/keys.ts";
+import { variantAt } from "../../yaml/keys.ts";
 import type { Sql } from "../endpoint/client.ts";
 import {
   type EndpointServer,

@@ -5,7 +5,7 @@
 
 import { InputError } from "../../errors.ts";
 import { anyTool, MYSQL_CLIENTS } from "../../proc/env.ts";
-import { variantAt } from "../../specfile/keys.ts";
+import { variantAt } from "../../yaml/keys.ts";
 import { planEndpoints } from "../endpoint/deployment.ts";
 import { ENDPOINT_REAPERS } from "../endpoint/reapers.ts";
 import type {

@@ -1,7 +1,7 @@
 // Reading a cluster profile: the schema of profile.ts, then the rules of the provider it names
 // (deployments/registry.ts), every problem named by file, line and key.
 import { InputError } from "../../errors.ts";
-import { parseYaml, readProfileText, validateYaml } from "../../specfile/yaml.ts";
+import { parseYaml, readProfileText, validateYaml } from "../../yaml/read.ts";
 import { DEPLOYERS, PROVIDERS } from "./deployments/registry.ts";
 import { type Profile, ProfileSchema } from "./profile.ts";
 

@@ -24,7 +24,7 @@ import { basename, isAbsolute, join, resolve } from "node:path";
 import { BuildFailed, InputError, RunError } from "../../errors.ts";
 import { commitAt, git } from "../../proc/git.ts";
 import { runTool } from "../../proc/tool.ts";
-import { parseDuration } from "../../specfile/keys.ts";
+import { parseDuration } from "../../yaml/keys.ts";
 import type { SourceBuilder } from "../types.ts";
 import { deployerOf } from "./deployments/registry.ts";
 import { loadProfile } from "./load-profile.ts";

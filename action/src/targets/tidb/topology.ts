@@ -4,7 +4,7 @@
 // cluster tiperf places on the same hosts.
 import { stringify } from "yaml";
 import { InputError } from "../../errors.ts";
-import { deepMerge } from "../../specfile/merge.ts";
+import { deepMerge } from "../../yaml/merge.ts";
 import {
   MAIN_PORT,
   PORT_STEP,

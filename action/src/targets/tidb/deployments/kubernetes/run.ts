@@ -8,7 +8,7 @@ import { RunError } from "../../../../errors.ts";
 import { KubeClient, type KubeObject } from "../../../../kubernetes/client.ts";
 import { loadKubeContext } from "../../../../kubernetes/kubeconfig.ts";
 import { PodLauncher } from "../../../../kubernetes/pod.ts";
-import { parseAge } from "../../../../specfile/keys.ts";
+import { parseAge } from "../../../../yaml/keys.ts";
 import type { Endpoint } from "../../../types.ts";
 import { stepKey } from "../../steps.ts";
 import type { FormRuntime, RunContext, Running, VariantSetup } from "../types.ts";

@@ -2,7 +2,7 @@
 // and how TiDB Operator lays each variant's TidbCluster out there. Imports nothing of the project
 // but the schema library and the key helpers.
 import { z } from "zod";
-import { durationSchema, parseAge } from "../../../../specfile/keys.ts";
+import { durationSchema, parseAge } from "../../../../yaml/keys.ts";
 
 const LABEL_KEY =
   /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$/;

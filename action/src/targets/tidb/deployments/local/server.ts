@@ -7,11 +7,11 @@
 import { chmod, copyFile, mkdir, readFile, rm } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { RunError } from "../../../../errors.ts";
+import { pinProcesses } from "../../../../proc/affinity.ts";
 import { findTool } from "../../../../proc/env.ts";
 import { privatePort } from "../../../../proc/port.ts";
 import { type ServerProcess, startServerProcess } from "../../../../proc/process.ts";
 import { shellCommand } from "../../../../proc/quote.ts";
-import { pinProcesses } from "../../../local/affinity.ts";
 import { applyResources, processTree } from "../../../local/cgroup.ts";
 import type { ResourcesSchema } from "../../../local/schema.ts";
 import { type Lifecycle, lifecycle, makeWorkDir, StartupError, waitReady } from "../../../local/server.ts";

@@ -6,17 +6,17 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-ZC3MZFBQ.js";
+} from "./chunk-KSY4RKPV.js";
 import {
   sweep
-} from "./chunk-4BS754WF.js";
+} from "./chunk-LQR4A2MA.js";
 
 // action/src/cloud/reapers.ts
 var stackReaper = {
   order: 1,
   describe: (e) => `recover ${e.what} (destroy, tag sweep, remove)`,
   async reap(e, log) {
-    const { recoverRecorded } = await import("./chunk-G55T4SNB.js");
+    const { recoverRecorded } = await import("./chunk-GP7OGH7Z.js");
     await recoverRecorded(e, log);
     log(`reap: recovered ${e.what}`);
   }

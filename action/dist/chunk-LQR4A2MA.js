@@ -12,7 +12,7 @@ import {
   runTags,
   tagsOf,
   ttlMs
-} from "./chunk-HZTFD4RJ.js";
+} from "./chunk-WCKSSEMK.js";
 import {
   InputError,
   RunError,
@@ -20,7 +20,7 @@ import {
   findTool,
   gcpLabels,
   runCommand
-} from "./chunk-YA335ON3.js";
+} from "./chunk-JJ3X6KGZ.js";
 
 // action/src/cloud/provision.ts
 import { mkdir as mkdir3, rm as rm2 } from "node:fs/promises";
@@ -679,7 +679,7 @@ var AWS_EKS = {
     });
   },
   async sweep(settings, runId, log) {
-    const { sweepRun } = await import("./chunk-ENQGMVZE.js");
+    const { sweepRun } = await import("./chunk-LN7KTBRL.js");
     return sweepRun({ region: settings.region, runId, log });
   },
   env: (settings) => ({ AWS_REGION: settings.region })
@@ -750,11 +750,11 @@ var AWS_CLOUD = {
     return awsClusterProgram(programArgs(o));
   },
   async sweep(settings, runId, log) {
-    const { sweepRun } = await import("./chunk-ENQGMVZE.js");
+    const { sweepRun } = await import("./chunk-LN7KTBRL.js");
     return sweepRun({ region: settings.region, runId, log });
   },
   async reap(o) {
-    const { reapAws } = await import("./chunk-ENQGMVZE.js");
+    const { reapAws } = await import("./chunk-LN7KTBRL.js");
     return reapAws(o);
   },
   env: (settings) => ({ AWS_REGION: settings.region }),
@@ -923,7 +923,7 @@ var GCP_CLOUD = {
     });
   },
   async sweep(settings, runId, log) {
-    const { sweepGke } = await import("./chunk-HFLBIKLU.js");
+    const { sweepGke } = await import("./chunk-WOJIDFOU.js");
     return sweepGke({ project: settings.project, runId, log });
   },
   env: (settings) => ({
@@ -1439,14 +1439,6 @@ async function recoverRecorded(e, log) {
 }
 
 export {
-  estimateCost,
-  measuredCost,
-  outlivesTtl,
-  checkBudget,
-  costText,
-  CLOUDS,
-  KUBERNETES_CLOUDS,
-  cloudOf,
   onTeardown,
   teardownAll,
   Interrupted,
@@ -1459,6 +1451,14 @@ export {
   record,
   alive,
   sweep,
+  estimateCost,
+  measuredCost,
+  outlivesTtl,
+  checkBudget,
+  costText,
+  CLOUDS,
+  KUBERNETES_CLOUDS,
+  cloudOf,
   CloudStack,
   pullRequest,
   stackName,

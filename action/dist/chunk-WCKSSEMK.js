@@ -19723,7 +19723,7 @@ function date4(params) {
   return _coercedDate(ZodDate, params);
 }
 
-// action/src/specfile/keys.ts
+// action/src/yaml/keys.ts
 function parseDuration(value) {
   if (typeof value === "number") return Number.isInteger(value) && value >= 0 ? value : void 0;
   const m = /^(\d+)\s*(s|m|h)$/.exec(value.trim());

@@ -58,13 +58,6 @@ var WriteError = class extends RunError {
   cause;
 };
 
-// action/src/cloud/gcp/labels.ts
-function gcpLabels(tags) {
-  const clean = (s) => s.toLowerCase().replace(/[^a-z0-9_-]/g, (c) => c === "/" ? "_" : "-").slice(0, 63);
-  return Object.fromEntries(Object.entries(tags).map(([k, v]) => [clean(k), clean(v)]));
-}
-var clusterName = (runId) => `tiperf-${runId.toLowerCase().replace(/^tiperf-/, "").replace(/[^a-z0-9-]/g, "-")}`.slice(0, 40).replace(/-+$/, "");
-
 // action/src/proc/process.ts
 import { spawn } from "node:child_process";
 import { closeSync, openSync, readdirSync, readFileSync } from "node:fs";
@@ -236,6 +229,13 @@ function runCommand(command, args, opts = {}) {
   });
 }
 
+// action/src/cloud/gcp/labels.ts
+function gcpLabels(tags) {
+  const clean = (s) => s.toLowerCase().replace(/[^a-z0-9_-]/g, (c) => c === "/" ? "_" : "-").slice(0, 63);
+  return Object.fromEntries(Object.entries(tags).map(([k, v]) => [clean(k), clean(v)]));
+}
+var clusterName = (runId) => `tiperf-${runId.toLowerCase().replace(/^tiperf-/, "").replace(/[^a-z0-9-]/g, "-")}`.slice(0, 40).replace(/-+$/, "");
+
 export {
   EXIT,
   TiperfError,
@@ -244,8 +244,6 @@ export {
   BuildFailed,
   errnoText,
   WriteError,
-  gcpLabels,
-  clusterName,
   childEnv,
   findTool,
   anyTool,
@@ -257,5 +255,7 @@ export {
   treeOf,
   processState,
   startServerProcess,
-  runCommand
+  runCommand,
+  gcpLabels,
+  clusterName
 };

@@ -1,6 +1,6 @@
 import { cpus } from "node:os";
-import { RunError } from "../../errors.ts";
-import { runCommand } from "../../proc/process.ts";
+import { RunError } from "../errors.ts";
+import { runCommand } from "./process.ts";
 
 /** The CPU indexes in a taskset-style list ("0-2,5"). */
 export function cpuIndexes(list: string): number[] {

@@ -14,9 +14,9 @@ import {
   stackOptions,
   stackRecord,
   tagsNow
-} from "./chunk-4BS754WF.js";
-import "./chunk-HZTFD4RJ.js";
-import "./chunk-YA335ON3.js";
+} from "./chunk-LQR4A2MA.js";
+import "./chunk-WCKSSEMK.js";
+import "./chunk-JJ3X6KGZ.js";
 import "./chunk-3EADY6QU.js";
 export {
   hostsOf,

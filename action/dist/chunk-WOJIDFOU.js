@@ -6,7 +6,7 @@ import {
   RunError,
   gcpLabels,
   runCommand
-} from "./chunk-YA335ON3.js";
+} from "./chunk-JJ3X6KGZ.js";
 import "./chunk-3EADY6QU.js";
 
 // action/src/cloud/gcp/sweep.ts

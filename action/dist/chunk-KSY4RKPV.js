@@ -23,7 +23,7 @@ import {
   stackOptions,
   stackRecord,
   tagsNow
-} from "./chunk-4BS754WF.js";
+} from "./chunk-LQR4A2MA.js";
 import {
   durationSchema,
   external_exports,
@@ -32,7 +32,7 @@ import {
   parseDuration,
   tagsOf,
   variantAt
-} from "./chunk-HZTFD4RJ.js";
+} from "./chunk-WCKSSEMK.js";
 import {
   BuildFailed,
   InputError,
@@ -50,7 +50,7 @@ import {
   runCommand,
   startServerProcess,
   treeOf
-} from "./chunk-YA335ON3.js";
+} from "./chunk-JJ3X6KGZ.js";
 import {
   __commonJS,
   __require,
@@ -7387,12 +7387,29 @@ var require_dist = __commonJS({
   }
 });
 
-// action/src/result/store.ts
+// action/src/proc/files.ts
 import { randomBytes } from "node:crypto";
-import { mkdir, open, readFile as readFile2, rename, rm, rmdir, writeFile } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import { mkdir, rename, rm, writeFile } from "node:fs/promises";
+import { dirname } from "node:path";
+async function writeAtomic(file, text) {
+  const tmp = `${file}.${process.pid}.${randomBytes(3).toString("hex")}.tmp`;
+  try {
+    await mkdir(dirname(file), { recursive: true });
+    await writeFile(tmp, text);
+    await rename(tmp, file);
+  } catch (e) {
+    await rm(tmp, { force: true }).catch(() => {
+    });
+    throw new WriteError(file, e);
+  }
+}
 
-// action/src/specfile/yaml.ts
+// action/src/result/store.ts
+import { randomBytes as randomBytes2 } from "node:crypto";
+import { mkdir as mkdir2, open, readFile as readFile2, rm as rm2, rmdir, writeFile as writeFile2 } from "node:fs/promises";
+import { join } from "node:path";
+
+// action/src/yaml/read.ts
 var import_yaml = __toESM(require_dist(), 1);
 import { readFile } from "node:fs/promises";
 function keyPath(path) {
@@ -7771,19 +7788,7 @@ var ResultSchema = external_exports.strictObject({
 // action/src/result/store.ts
 function newRunId(specName, now = /* @__PURE__ */ new Date()) {
   const stamp = now.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
-  return `${stamp}-${specName}-${randomBytes(2).toString("hex")}`;
-}
-async function writeAtomic(file, text) {
-  const tmp = `${file}.${process.pid}.${randomBytes(3).toString("hex")}.tmp`;
-  try {
-    await mkdir(dirname(file), { recursive: true });
-    await writeFile(tmp, text);
-    await rename(tmp, file);
-  } catch (e) {
-    await rm(tmp, { force: true }).catch(() => {
-    });
-    throw new WriteError(file, e);
-  }
+  return `${stamp}-${specName}-${randomBytes2(2).toString("hex")}`;
 }
 async function writeInPlace(file, text) {
   try {
@@ -7812,14 +7817,14 @@ var RunDir = class _RunDir {
   static async create(outDir, runId) {
     const run = new _RunDir(join(outDir, runId));
     try {
-      await mkdir(join(run.dir, "raw"), { recursive: true });
+      await mkdir2(join(run.dir, "raw"), { recursive: true });
     } catch (e) {
       throw new WriteError(join(run.dir, "raw"), e);
     }
     try {
-      await writeFile(run.reservePath, Buffer.alloc(RESERVE_BYTES));
+      await writeFile2(run.reservePath, Buffer.alloc(RESERVE_BYTES));
     } catch (e) {
-      await rm(run.reservePath, { force: true }).catch(() => {
+      await rm2(run.reservePath, { force: true }).catch(() => {
       });
       await rmdir(join(run.dir, "raw")).catch(() => {
       });
@@ -7834,7 +7839,7 @@ var RunDir = class _RunDir {
   }
   /** Gives the reserved space back (at the end of a run, or when a write found the disk full). */
   async release() {
-    await rm(this.reservePath, { force: true }).catch(() => {
+    await rm2(this.reservePath, { force: true }).catch(() => {
     });
   }
   get resultPath() {
@@ -7931,792 +7936,13 @@ function maskSecrets(text) {
 }
 var maskArgs = (args) => args.map(maskSecrets);
 
-// action/src/observe/counters.ts
-function counterKey(component, series) {
-  return `${component}:${series}`;
-}
-var isServerCounter = (key) => key.includes(":");
-var LABEL = /\s*([a-zA-Z_][a-zA-Z0-9_]*)\s*=\s*"((?:[^"\\]|\\.)*)"\s*,?/y;
-function parseLabels(body) {
-  const out = {};
-  LABEL.lastIndex = 0;
-  while (LABEL.lastIndex < body.length) {
-    const at2 = LABEL.lastIndex;
-    const m = LABEL.exec(body);
-    if (!m) return body.slice(at2).trim() === "" ? out : void 0;
-    out[m[1]] = m[2].replace(/\\(["\\n])/g, (_, c) => c === "n" ? "\n" : c);
-  }
-  return out;
-}
-function seriesOf(name, labels) {
-  const keys = Object.keys(labels).sort();
-  if (!keys.length) return name;
-  const esc = (v) => v.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n");
-  return `${name}{${keys.map((k) => `${k}="${esc(labels[k])}"`).join(",")}}`;
-}
-function parseCounterKey(key) {
-  const colon = key.indexOf(":");
-  if (colon < 0) return void 0;
-  const component = key.slice(0, colon);
-  const series = key.slice(colon + 1);
-  const brace = series.indexOf("{");
-  if (brace < 0) return { component, name: series, labels: {} };
-  const labels = series.endsWith("}") ? parseLabels(series.slice(brace + 1, -1)) : void 0;
-  return { component, name: series.slice(0, brace), labels: labels ?? {} };
-}
-var SAMPLE = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})?\s+(\S+)(?:\s+\S+)?$/;
-function promCounters(text, component) {
-  const types = /* @__PURE__ */ new Map();
-  const out = {};
-  for (const line of text.split("\n")) {
-    if (line.startsWith("# TYPE ")) {
-      const [, , name2, type] = line.split(/\s+/);
-      if (name2 && type) types.set(name2, type);
-      continue;
-    }
-    if (!line || line.startsWith("#")) continue;
-    const m = SAMPLE.exec(line.trim());
-    if (!m) continue;
-    const name = m[1];
-    if (!isMonotonic(name, types)) continue;
-    const v = Number(m[3]);
-    const labels = m[2] ? parseLabels(m[2]) : {};
-    if (!Number.isFinite(v) || !labels) continue;
-    const key = counterKey(component, seriesOf(name, withoutPaths(labels)));
-    out[key] = (out[key] ?? 0) + v;
-  }
-  return out;
-}
-function withoutPaths(labels) {
-  return Object.fromEntries(Object.entries(labels).filter(([, v]) => !v.startsWith("/")));
-}
-function sameSeries(counters) {
-  const out = {};
-  for (const [key, v] of Object.entries(counters)) {
-    const k = parseCounterKey(key);
-    const paths2 = k && Object.values(k.labels).some((l) => l.startsWith("/"));
-    const same = k && paths2 ? counterKey(k.component, seriesOf(k.name, withoutPaths(k.labels))) : key;
-    out[same] = (out[same] ?? 0) + v;
-  }
-  return out;
-}
-function isMonotonic(sample, types) {
-  if (types.get(sample) === "counter") return true;
-  if (sample.endsWith("_total") && types.get(sample.slice(0, -6)) === "counter") return true;
-  const suffix = /_(count|sum)$/.exec(sample);
-  if (!suffix) return false;
-  const family = types.get(sample.slice(0, -suffix[0].length));
-  return family === "histogram" || family === "summary";
-}
-function parseSelector(selector2) {
-  const m = /^(?:([a-z][a-z0-9_-]*):)?([a-zA-Z_][a-zA-Z0-9_.]*)(?:\{(.*)\})?$/.exec(selector2);
-  if (!m) return void 0;
-  const labels = m[3] !== void 0 ? parseLabels(m[3]) : {};
-  if (!labels) return void 0;
-  return { component: m[1] ?? "", name: m[2], labels };
-}
-function selects(selector2, key) {
-  const k = parseCounterKey(key);
-  if (!k || k.name !== selector2.name) return false;
-  if (selector2.component && selector2.component !== k.component) return false;
-  return Object.entries(selector2.labels).every(([l, v]) => k.labels[l] === v);
-}
-function selectedTotal(selector2, counters) {
-  let total;
-  for (const [key, v] of Object.entries(counters)) if (selects(selector2, key)) total = (total ?? 0) + v;
-  return total;
-}
-function isTime(key) {
-  const name = parseCounterKey(key)?.name ?? key;
-  if (/_count$/.test(name)) return false;
-  return /seconds|_time(_|$|\.)|[._]time$|duration|latency|millis|nanoseconds|_us$|_ms$|^Query_time$|^Busy_time$|^Cpu_time$/i.test(
-    name
-  );
-}
-var COUNTER_GROUPS = [
-  { group: "allocations", pattern: /alloc|malloc|frees|memstats|heap/i },
-  { group: "GC", pattern: /(^|_)gc(_|$)|pauses/i },
-  { group: "goroutine scheduling", pattern: /go_sched|goroutine/i },
-  { group: "plan cache", pattern: /plan_cache|binding_cache|^Qcache/i },
-  { group: "handler reads", pattern: /^Handler_/ },
-  { group: "sorts", pattern: /sort/i },
-  { group: "temporary tables", pattern: /tmp|temp_/i },
-  {
-    group: "statements",
-    pattern: /statement|query_total|server_handle_query|compile|parse_dur|execute_dur|^Com_|^Questions$|^Queries$|\.calls$|xact_|transaction|^Select_/i
-  },
-  { group: "coprocessor and KV requests", pattern: /cop|distsql|tikvclient|tikv_|kv_|rpc|raft|grpc|region/i },
-  { group: "rows and keys", pattern: /rows|keys|tup_|seq_scan|idx_scan|idx_tup|_scan/i },
-  {
-    group: "storage reads and writes",
-    pattern: /buffer_pool|blks|^Innodb_|^Aria_|^Key_(read|write)|badger|rocksdb|bytes_read|bytes_written/i
-  },
-  { group: "network", pattern: /network|packet|^Bytes_|bytes_sent|received/i },
-  { group: "CPU", pattern: /cpu_seconds/i }
-];
-function counterGroup(key) {
-  const name = parseCounterKey(key)?.name ?? key;
-  return COUNTER_GROUPS.find((g) => g.pattern.test(name))?.group ?? "other";
-}
-
-// action/src/observe/procfs.ts
-import { execFileSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { cpus as cpus2 } from "node:os";
-import { join as join2 } from "node:path";
-
-// action/src/targets/local/affinity.ts
-import { cpus } from "node:os";
-function cpuIndexes(list2) {
-  return list2.split(",").flatMap((part) => {
-    const [a, b] = part.split("-").map(Number);
-    return b === void 0 ? [a] : Array.from({ length: b - a + 1 }, (_, i) => a + i);
-  });
-}
-function checkCpus(key, list2) {
-  const n = cpus().length;
-  const bad = cpuIndexes(list2).filter((c) => c >= n);
-  if (bad.length > 0)
-    throw new RunError(
-      `${key}: CPU ${bad.join(", ")} does not exist here (this machine has CPUs 0-${n - 1})`
-    );
-}
-async function pinProcesses(pids, list2, key) {
-  checkCpus(key, list2);
-  for (const pid of pids) {
-    const r = await runCommand("taskset", ["-a", "-p", "-c", list2, String(pid)]);
-    if (r.code !== 0)
-      throw new RunError(`${key}: taskset could not pin pid ${pid} to CPUs ${list2}: ${r.stderr.trim()}`);
-  }
-}
-
-// action/src/observe/procfs.ts
-var ticks;
-function clockTicks() {
-  if (ticks === void 0) {
-    try {
-      ticks = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
-    } catch {
-      ticks = 100;
-    }
-  }
-  return ticks;
-}
-var read = (file) => {
-  try {
-    return readFileSync(file, "utf8");
-  } catch {
-    return void 0;
-  }
-};
-function sampleProcess(pid) {
-  const stat = read(`/proc/${pid}/stat`);
-  if (!stat) return void 0;
-  const { comm, fields: f } = parseStat(stat);
-  const status = read(`/proc/${pid}/status`) ?? "";
-  const rssKb = Number(/^VmRSS:\s+(\d+)/m.exec(status)?.[1] ?? 0);
-  const io = read(`/proc/${pid}/io`);
-  const ioField = (name) => {
-    const m = io && new RegExp(`^${name}:\\s+(\\d+)`, "m").exec(io);
-    return m ? Number(m[1]) : void 0;
-  };
-  const readBytes = ioField("read_bytes");
-  const writeBytes = ioField("write_bytes");
-  return {
-    pid,
-    ppid: Number(f[1]),
-    comm,
-    ticks: Number(f[11]) + Number(f[12]),
-    rssBytes: rssKb * 1024,
-    ...readBytes !== void 0 ? { readBytes } : {},
-    ...writeBytes !== void 0 ? { writeBytes } : {}
-  };
-}
-function cpuLine(line) {
-  if (!line.startsWith("cpu ")) return void 0;
-  const v = line.trim().split(/\s+/).slice(1).map(Number);
-  const total = v.slice(0, 8).reduce((s, x) => s + (x || 0), 0);
-  return { busy: total - (v[3] ?? 0) - (v[4] ?? 0), total };
-}
-function machineTicks() {
-  return cpuLine(read("/proc/stat")?.split("\n")[0] ?? "");
-}
-function threadTimes(skip) {
-  const out = /* @__PURE__ */ new Map();
-  let pids = [];
-  try {
-    pids = readdirSync("/proc");
-  } catch {
-    return out;
-  }
-  for (const pid of pids) {
-    if (!/^\d+$/.test(pid) || skip.has(Number(pid))) continue;
-    let tids = [];
-    try {
-      tids = readdirSync(`/proc/${pid}/task`);
-    } catch {
-      continue;
-    }
-    for (const tid of tids) {
-      const stat = read(`/proc/${pid}/task/${tid}/stat`);
-      if (!stat) continue;
-      const f = parseStat(stat).fields;
-      out.set(Number(tid), { ticks: Number(f[11]) + Number(f[12]), cpu: Number(f[36]) });
-    }
-  }
-  return out;
-}
-function quotaOf(pid) {
-  const lines = (read(`/proc/${pid}/cgroup`) ?? "").trim().split("\n");
-  let tightest;
-  const take = (q) => {
-    if (q !== void 0 && q > 0 && (tightest === void 0 || q < tightest)) tightest = q;
-  };
-  const v2 = lines.find((l) => l.startsWith("0::"))?.slice(3);
-  if (v2 !== void 0 && existsSync("/sys/fs/cgroup/cgroup.controllers")) {
-    for (let p = v2; ; p = p.slice(0, p.lastIndexOf("/"))) {
-      const [max, period] = (read(join2("/sys/fs/cgroup", p, "cpu.max")) ?? "").trim().split(" ");
-      if (max && max !== "max") take(Number(max) / Number(period));
-      if (p === "" || p === "/") break;
-    }
-    return tightest;
-  }
-  const v1 = lines.map((l) => l.split(":")).find(([, c]) => c?.split(",").includes("cpu"));
-  if (!v1) return void 0;
-  const base = ["cpu", "cpu,cpuacct"].map((d) => join2("/sys/fs/cgroup", d)).find((d) => existsSync(d));
-  if (!base) return void 0;
-  for (let p = v1[2] ?? "/"; ; p = p.slice(0, p.lastIndexOf("/"))) {
-    const quota = Number(read(join2(base, p, "cpu.cfs_quota_us"))?.trim());
-    const period = Number(read(join2(base, p, "cpu.cfs_period_us"))?.trim());
-    if (quota > 0 && period > 0) take(quota / period);
-    if (p === "" || p === "/") break;
-  }
-  return tightest;
-}
-function allowedCpus(pid) {
-  const list2 = /^Cpus_allowed_list:\s+(\S+)/m.exec(read(`/proc/${pid}/status`) ?? "")?.[1];
-  if (!list2) return void 0;
-  try {
-    const out = cpuIndexes(list2);
-    return out.length ? out : void 0;
-  } catch {
-    return void 0;
-  }
-}
-function cpuLimit(pid) {
-  const n = allowedCpus(pid)?.length ?? cpus2().length;
-  const q = quotaOf(pid);
-  return q !== void 0 ? Math.min(n, q) : n;
-}
-
-// action/src/observe/cost.ts
-var COST_METRICS = {
-  cpu_ms_per_op: { counter: "cpu_s", scale: 1e3, unit: "ms/op", label: "CPU ms/op" },
-  alloc_kb_per_op: { counter: "alloc_bytes", scale: 1 / 1024, unit: "KiB/op", label: "alloc KiB/op" },
-  mallocs_per_op: { counter: "mallocs", scale: 1, unit: "1/op", label: "mallocs/op" },
-  gc_per_kop: { counter: "gc_cycles", scale: 1e3, unit: "1/kop", label: "GC/1k ops" },
-  handler_reads_per_op: { counter: "handler_reads", scale: 1, unit: "1/op", label: "handler reads/op" },
-  bp_reads_per_op: {
-    counter: "innodb_buffer_pool_read_requests",
-    scale: 1,
-    unit: "1/op",
-    label: "buffer pool reads/op"
-  },
-  tup_returned_per_op: { counter: "tup_returned", scale: 1, unit: "1/op", label: "tuples returned/op" },
-  tup_fetched_per_op: { counter: "tup_fetched", scale: 1, unit: "1/op", label: "tuples fetched/op" },
-  blks_hit_per_op: { counter: "blks_hit", scale: 1, unit: "1/op", label: "blocks hit/op" },
-  // short names of server counters, one selector per kind of server that keeps one
-  statements_per_op: {
-    counter: "statements",
-    selects: ["tidb:tidb_executor_statement_total", "mariadb:Questions", "postgres:pg_stat_statements.calls"],
-    scale: 1,
-    unit: "1/op",
-    label: "statements/op"
-  },
-  cop_requests_per_op: {
-    counter: "cop_requests",
-    selects: ['tidb:tidb_distsql_handle_query_duration_seconds_count{sql_type="general"}'],
-    scale: 1,
-    unit: "1/op",
-    label: "coprocessor requests/op"
-  },
-  plan_cache_misses_per_op: {
-    counter: "plan_cache_misses",
-    selects: ["tidb:tidb_server_plan_cache_miss_total"],
-    scale: 1,
-    unit: "1/op",
-    label: "plan cache misses/op"
-  },
-  tiny_allocs_per_op: {
-    counter: "tiny_allocs",
-    selects: ["tidb:go_gc_heap_tiny_allocs_objects_total"],
-    scale: 1,
-    unit: "1/op",
-    label: "tiny allocs/op"
-  },
-  sched_events_per_op: {
-    counter: "sched_events",
-    selects: ["tidb:go_sched_latencies_seconds_count"],
-    scale: 1,
-    unit: "1/op",
-    label: "goroutine schedulings/op"
-  },
-  rows_read_per_op: {
-    counter: "rows_read",
-    selects: ["mariadb:Rows_read"],
-    scale: 1,
-    unit: "1/op",
-    label: "rows read/op"
-  },
-  tmp_tables_per_op: {
-    counter: "tmp_tables",
-    selects: ["mariadb:Created_tmp_tables"],
-    scale: 1,
-    unit: "1/op",
-    label: "temporary tables/op"
-  }
-};
-var PER_OP = "/op";
-var COUNTERS_TIMEOUT_MS = 5e3;
-var IDLE_WINDOW_S = 2;
-var COMPONENTS = ["tidb", "tikv", "pd"];
-function costMetric(name) {
-  const own = COST_METRICS[name];
-  if (own) return own;
-  if (name.endsWith(PER_OP)) {
-    const selector2 = name.slice(0, -PER_OP.length);
-    if (!parseSelector(selector2)) return void 0;
-    return { counter: selector2, selects: [selector2], scale: 1, unit: "1/op", label: `${selector2} /op` };
-  }
-  for (const c of COMPONENTS) {
-    const base = name.startsWith(`${c}_`) ? COST_METRICS[name.slice(c.length + 1)] : void 0;
-    if (base) return { ...base, counter: `${base.counter}.${c}`, label: `${c} ${base.label}`, component: c };
-  }
-  return void 0;
-}
-function metricOfCounter(counter) {
-  const [base, component] = counter.split(".");
-  const name = Object.entries(COST_METRICS).find(([, m]) => m.counter === base && !m.selects)?.[0];
-  if (!name) return void 0;
-  return component ? `${component}_${name}` : name;
-}
-function costOf(before, after, ops, idle, wanted = []) {
-  const window = (after.at - before.at) / 1e3;
-  const counters = {};
-  const metrics = {};
-  const components = new Set(Object.keys(before.counters).filter(isServerCounter).map(componentOf));
-  for (const [name, end] of Object.entries(after.counters)) {
-    if (isServerCounter(name)) {
-      const start2 = before.counters[name] ?? (components.has(componentOf(name)) ? 0 : void 0);
-      if (start2 !== void 0 && end > start2) counters[name] = end - start2;
-      continue;
-    }
-    const start = before.counters[name];
-    if (start === void 0 || end < start) continue;
-    counters[name] = end - start;
-    const metric = metricOfCounter(name);
-    const info = metric ? costMetric(metric) : void 0;
-    if (!metric || !info || !(ops > 0)) continue;
-    const net = end - start - (idle?.[name] ?? 0) * window;
-    metrics[metric] = Math.max(0, net) / ops * info.scale;
-  }
-  if (ops > 0)
-    for (const name of wanted) {
-      const info = costMetric(name);
-      const selectors = (info?.selects ?? []).map(parseSelector).filter((s) => !!s);
-      if (!info || !selectors.length) continue;
-      const read2 = selectors.some(
-        (s) => selectedTotal(s, after.counters) !== void 0 || s.component !== "" && components.has(s.component)
-      );
-      if (!read2) continue;
-      const grown = selectors.reduce((n, s) => n + (selectedTotal(s, counters) ?? 0), 0);
-      const idleGrowth = selectors.reduce((n, s) => n + (selectedTotal(s, idle ?? {}) ?? 0), 0) * window;
-      metrics[name] = Math.max(0, grown - idleGrowth) / ops * info.scale;
-    }
-  return {
-    metrics,
-    record: {
-      window_s: Math.round(window * 1e3) / 1e3,
-      ops: Math.round(ops * 1e3) / 1e3,
-      counters,
-      ...idle && Object.keys(idle).length ? { idle_per_s: idle } : {}
-    }
-  };
-}
-var componentOf = (key) => key.slice(0, key.indexOf(":"));
-function idleRates(before, after) {
-  const s = (after.at - before.at) / 1e3;
-  const out = {};
-  if (!(s > 0)) return out;
-  for (const [name, end] of Object.entries(after.counters)) {
-    const start = before.counters[name];
-    if (start !== void 0 && end >= start && (end > start || !isServerCounter(name)))
-      out[name] = (end - start) / s;
-  }
-  return out;
-}
-function treeCpuSeconds(roots) {
-  if (!roots.length) return void 0;
-  let ticks2 = 0;
-  let seen = 0;
-  for (const pid of treeOf(roots, parents())) {
-    const f = procStat(pid);
-    if (!f) continue;
-    ticks2 += Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]);
-    seen++;
-  }
-  return seen ? ticks2 / clockTicks() : void 0;
-}
-function promTotals(text, wanted) {
-  const want = new Set(wanted);
-  const out = {};
-  for (const line of text.split("\n")) {
-    if (!line || line.startsWith("#")) continue;
-    const m = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{[^}]*\})?\s+(\S+)/.exec(line);
-    if (!m || !want.has(m[1])) continue;
-    const v = Number(m[3]);
-    if (Number.isFinite(v)) out[m[1]] = (out[m[1]] ?? 0) + v;
-  }
-  return out;
-}
-function goServerCounters(text) {
-  const t = promTotals(text, [
-    "process_cpu_seconds_total",
-    "go_memstats_alloc_bytes_total",
-    "go_memstats_mallocs_total",
-    "go_gc_duration_seconds_count"
-  ]);
-  const out = {};
-  if (t.process_cpu_seconds_total !== void 0) out.cpu_s = t.process_cpu_seconds_total;
-  if (t.go_memstats_alloc_bytes_total !== void 0) out.alloc_bytes = t.go_memstats_alloc_bytes_total;
-  if (t.go_memstats_mallocs_total !== void 0) out.mallocs = t.go_memstats_mallocs_total;
-  if (t.go_gc_duration_seconds_count !== void 0) out.gc_cycles = t.go_gc_duration_seconds_count;
-  return out;
-}
-
-// action/src/targets/tables.ts
-var quoted = (s) => `'${s.replace(/'/g, "''")}'`;
-var tableNamesSql = (protocol, database) => protocol === "mysql" ? `SELECT table_name FROM information_schema.tables WHERE table_schema = ${quoted(database)}` : "SELECT table_name FROM information_schema.tables WHERE table_schema NOT IN ('pg_catalog', 'information_schema')";
-var quotedIdent = (protocol, name) => protocol === "mysql" ? `\`${name.replace(/`/g, "``")}\`` : `"${name.replace(/"/g, '""')}"`;
-
-// action/src/targets/types.ts
-var PORT_AT_START = 65536;
-
-// action/src/specfile/merge.ts
-var isObj2 = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
-function deepMerge(base, overlay) {
-  if (!isObj2(base) || !isObj2(overlay)) return overlay === void 0 ? base : overlay;
-  const out = { ...base };
-  for (const [k, v] of Object.entries(overlay)) {
-    if (v === null) delete out[k];
-    else out[k] = deepMerge(base[k], v);
-  }
-  return out;
-}
-
-// action/src/kubernetes/client.ts
-import { request as httpRequest } from "node:http";
-import { request as httpsRequest } from "node:https";
-var MANAGED_BY = "app.kubernetes.io/managed-by";
-var MANAGER = "tiperf";
-var RUN_LABEL = "tiperf.io/run-id";
-var EXPIRES = "tiperf.io/expires-at";
-var KubeError = class extends RunError {
-  constructor(status, method, path, detail) {
-    super(`Kubernetes API ${method} ${path}: HTTP ${status}: ${detail}`);
-    this.status = status;
-    this.method = method;
-    this.path = path;
-  }
-  status;
-  method;
-  path;
-};
-function statusMessage(text) {
-  try {
-    const message = JSON.parse(text)?.message;
-    if (message) return message;
-  } catch {
-  }
-  return text.trim().slice(0, 300);
-}
-var KubeClient = class {
-  constructor(ctx) {
-    this.ctx = ctx;
-    this.token = ctx.token;
-    if (ctx.token) addSecret(ctx.token);
-  }
-  ctx;
-  token;
-  tokenUntil = 0;
-  /** A bearer token from the context's exec plugin (GKE's), cached until it expires. */
-  async bearer() {
-    const exec = this.ctx.exec;
-    if (!exec || this.token && Date.now() < this.tokenUntil) return this.token;
-    const r = await runCommand(exec.command, exec.args, { timeoutMs: 6e4, env: childEnv(exec.env) });
-    let cred = {};
-    try {
-      cred = JSON.parse(r.stdout);
-    } catch {
-    }
-    const token = cred.status?.token;
-    if (r.code !== 0 || !token)
-      throw new RunError(
-        `kubeconfig ${this.ctx.file}, context ${this.ctx.context}: the credential plugin ${exec.command} gave no token (exit ${r.code}): ${(r.stderr || r.stdout).trim().slice(0, 300)}`
-      );
-    addSecret(token);
-    this.token = token;
-    const until = cred.status?.expirationTimestamp ? Date.parse(cred.status.expirationTimestamp) : Number.NaN;
-    this.tokenUntil = Number.isNaN(until) ? Date.now() + 5 * 6e4 : until - 6e4;
-    return token;
-  }
-  /** How one call goes out: the URL, the request options with the context's TLS and credentials. */
-  async prepare(method, path, payload, o) {
-    const token = await this.bearer();
-    const url = new URL(this.ctx.server + path);
-    const headers = { accept: o.accept ?? "application/json" };
-    if (payload !== void 0) headers["content-type"] = o.contentType ?? "application/json";
-    if (token) headers.authorization = `Bearer ${token}`;
-    const options = {
-      method,
-      headers,
-      timeout: o.timeoutMs,
-      ...url.protocol === "https:" ? {
-        rejectUnauthorized: !this.ctx.insecure,
-        ...this.ctx.ca ? { ca: this.ctx.ca } : {},
-        ...this.ctx.cert && this.ctx.key ? { cert: this.ctx.cert, key: this.ctx.key } : {}
-      } : {}
-    };
-    return { url, options, send: url.protocol === "https:" ? httpsRequest : httpRequest };
-  }
-  failed(e) {
-    return e instanceof RunError ? e : new RunError(`Kubernetes API ${this.ctx.server} (context ${this.ctx.context}): ${e.message}`);
-  }
-  /** One call; 2xx answers parsed as JSON, anything else a KubeError with the API's message. */
-  async request(method, path, body, o = {}) {
-    const payload = body === void 0 ? void 0 : typeof body === "string" ? body : JSON.stringify(body);
-    const timeoutMs = o.timeoutMs ?? 3e4;
-    const { url, options, send } = await this.prepare(method, path, payload, { ...o, timeoutMs });
-    return new Promise((resolve3, reject) => {
-      const req = send(url, options, (res) => {
-        let text = "";
-        res.setEncoding("utf8");
-        res.on("data", (d) => {
-          text += d;
-        });
-        res.on("end", () => {
-          const status = res.statusCode ?? 0;
-          let json;
-          try {
-            json = text ? JSON.parse(text) : {};
-          } catch {
-            json = void 0;
-          }
-          if (status >= 200 && status < 300) {
-            if (json === void 0)
-              reject(new KubeError(status, method, path, `not JSON: ${text.slice(0, 200)}`));
-            else resolve3(json);
-            return;
-          }
-          reject(new KubeError(status, method, path, statusMessage(text)));
-        });
-      });
-      req.on(
-        "timeout",
-        () => req.destroy(new RunError(`Kubernetes API ${method} ${path}: no answer within ${timeoutMs / 1e3}s`))
-      );
-      req.on("error", (e) => reject(this.failed(e)));
-      req.end(payload);
-    });
-  }
-  /**
-   * A GET whose answer is read as it arrives (a pod's log with follow=true): each chunk to
-   * `onData` until the server ends it or `signal` stops it; a non-2xx answer is a KubeError.
-   * `idleMs` bounds the wait for the answer to start, not its length.
-   */
-  async stream(path, onData, o = {}) {
-    const idleMs = o.idleMs ?? 3e4;
-    const { url, options, send } = await this.prepare("GET", path, void 0, {
-      timeoutMs: idleMs,
-      accept: "*/*"
-    });
-    return new Promise((resolve3, reject) => {
-      const req = send(url, options, (res) => {
-        const status = res.statusCode ?? 0;
-        res.setEncoding("utf8");
-        if (status < 200 || status >= 300) {
-          let text = "";
-          res.on("data", (d) => {
-            text += d;
-          });
-          res.on("end", () => reject(new KubeError(status, "GET", path, statusMessage(text))));
-          return;
-        }
-        req.setTimeout(0);
-        res.on("data", (d) => onData(d));
-        res.on("end", () => resolve3());
-        res.on("error", (e) => reject(this.failed(e)));
-      });
-      const stop = () => req.destroy(new RunError(`Kubernetes API GET ${path}: stopped`));
-      if (o.signal?.aborted) stop();
-      o.signal?.addEventListener("abort", stop, { once: true });
-      req.on("close", () => o.signal?.removeEventListener("abort", stop));
-      req.on(
-        "timeout",
-        () => req.destroy(new RunError(`Kubernetes API GET ${path}: no answer within ${idleMs / 1e3}s`))
-      );
-      req.on("error", (e) => reject(this.failed(e)));
-      req.end();
-    });
-  }
-  get(path) {
-    return this.request("GET", path);
-  }
-  /** The object, or undefined when the API says 404. */
-  async find(path) {
-    try {
-      return await this.get(path);
-    } catch (e) {
-      if (e instanceof KubeError && e.status === 404) return void 0;
-      throw e;
-    }
-  }
-  create(collection, obj) {
-    return this.request("POST", collection, obj);
-  }
-  /** Deletes an object (its dependents in the background); gone already is no error. */
-  async remove(path) {
-    try {
-      await this.request("DELETE", `${path}${path.includes("?") ? "&" : "?"}propagationPolicy=Background`);
-      return true;
-    } catch (e) {
-      if (e instanceof KubeError && e.status === 404) return false;
-      throw e;
-    }
-  }
-  /** Namespaces by label selector. */
-  async namespaces(selector2) {
-    const list2 = await this.get(
-      `/api/v1/namespaces?labelSelector=${encodeURIComponent(selector2)}`
-    );
-    return list2.items ?? [];
-  }
-  /**
-   * Polls `path` until `ready` says yes (returns the object) or `timeoutMs` passes (throws with
-   * what `describe` says of the last answer). A 404 counts as not ready yet.
-   */
-  async waitFor(path, ready2, o) {
-    const deadline = Date.now() + o.timeoutMs;
-    let last;
-    for (; ; ) {
-      last = await this.find(path);
-      if (ready2(last)) return last;
-      if (o.signal?.aborted) throw new RunError(`${o.what}: stopped while waiting`);
-      if (Date.now() >= deadline)
-        throw new RunError(
-          `${o.what}: not within ${Math.round(o.timeoutMs / 1e3)}s${o.describe ? ` (${o.describe(last)})` : ""}`
-        );
-      await new Promise((res) => setTimeout(res, o.everyMs ?? 2e3));
-    }
-  }
-  /** Deletes a namespace and waits until it is gone (its objects with it); bounded. */
-  async deleteNamespace(name, timeoutMs = 6e5) {
-    await this.remove(`/api/v1/namespaces/${name}`);
-    await this.waitFor(`/api/v1/namespaces/${name}`, (ns) => ns === void 0, {
-      timeoutMs,
-      what: `namespace ${name} deleted`,
-      describe: (ns) => `still ${ns?.status?.phase ?? "there"}`
-    });
-  }
-};
-
-// action/src/kubernetes/kubeconfig.ts
-var import_yaml3 = __toESM(require_dist(), 1);
-import { readFileSync as readFileSync2 } from "node:fs";
-import { homedir } from "node:os";
-import { dirname as dirname2, isAbsolute, resolve } from "node:path";
-function kubeconfigPath(given) {
-  if (given) return given.startsWith("~/") ? resolve(homedir(), given.slice(2)) : resolve(given);
-  const env = process.env.KUBECONFIG?.split(":").find(Boolean);
-  return env ? resolve(env) : resolve(homedir(), ".kube", "config");
-}
-function loadKubeContext(o) {
-  const file = kubeconfigPath(o.kubeconfig);
-  let raw;
-  try {
-    raw = (0, import_yaml3.parse)(readFileSync2(file, "utf8")) ?? {};
-  } catch (e) {
-    throw new InputError(`${o.where}: kubeconfig ${file} cannot be read: ${e.message}`);
-  }
-  const name = o.context ?? raw["current-context"];
-  if (!name)
-    throw new InputError(
-      `${o.where}: kubeconfig ${file} has no current-context: name one (kubernetes.context)`
-    );
-  const ctx = raw.contexts?.find((c) => c.name === name)?.context;
-  if (!ctx)
-    throw new InputError(
-      `${o.where}: kubeconfig ${file} has no context ${name} (contexts: ${(raw.contexts ?? []).map((c) => c.name).join(", ") || "none"})`
-    );
-  const cluster = raw.clusters?.find((c) => c.name === ctx.cluster)?.cluster;
-  if (!cluster || typeof cluster.server !== "string")
-    throw new InputError(
-      `${o.where}: kubeconfig ${file}: context ${name} names cluster ${ctx.cluster}, which has no server`
-    );
-  const user = raw.users?.find((u) => u.name === ctx.user)?.user ?? {};
-  const base = dirname2(file);
-  const bytes = (data, path) => {
-    if (typeof data === "string") return Buffer.from(data, "base64");
-    if (typeof path === "string") return readFileSync2(isAbsolute(path) ? path : resolve(base, path));
-    return void 0;
-  };
-  const tokenFile = typeof user.tokenFile === "string" ? user.tokenFile : void 0;
-  const token = typeof user.token === "string" ? user.token : tokenFile ? readFileSync2(isAbsolute(tokenFile) ? tokenFile : resolve(base, tokenFile), "utf8").trim() : void 0;
-  const exec = user.exec;
-  const out = {
-    file,
-    context: name,
-    server: cluster.server.replace(/\/+$/, ""),
-    insecure: cluster["insecure-skip-tls-verify"] === true
-  };
-  const ca = bytes(cluster["certificate-authority-data"], cluster["certificate-authority"]);
-  if (ca) out.ca = ca;
-  if (token) out.token = token;
-  const cert = bytes(user["client-certificate-data"], user["client-certificate"]);
-  const key = bytes(user["client-key-data"], user["client-key"]);
-  if (cert && key) {
-    out.cert = cert;
-    out.key = key;
-  }
-  if (exec?.command)
-    out.exec = {
-      command: exec.command,
-      args: exec.args ?? [],
-      env: Object.fromEntries((exec.env ?? []).map((e) => [e.name, e.value]))
-    };
-  if (ctx.namespace) out.namespace = ctx.namespace;
-  return out;
-}
-
-// action/src/proc/git.ts
-async function git(repo, args, timeoutMs = 12e4) {
-  const r = await runCommand("git", ["-C", repo, ...args], { timeoutMs });
-  return { code: r.code, out: r.stdout.trim(), err: r.stderr.trim().split("\n")[0] ?? "" };
-}
-async function commitAt(repo, ref) {
-  const r = await git(repo, ["log", "-1", "--format=%H%x00%s", `${ref}^{commit}`, "--"]);
-  if (r.code !== 0) return { error: r.err || `git exit ${r.code}` };
-  const [commit = "", subject = ""] = r.out.split("\0");
-  return { commit, subject };
-}
-
 // action/src/targets/local/kind.ts
 import { cpus as cpus3 } from "node:os";
 
 // action/src/proc/port.ts
-import { linkSync, mkdirSync, readFileSync as readFileSync3, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import { linkSync, mkdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
-import { basename, join as join3 } from "node:path";
+import { basename, join as join2 } from "node:path";
 var TEST_PICKS = [];
 function freePort() {
   const picked = TEST_PICKS.shift();
@@ -8735,7 +7961,7 @@ function freePort() {
 var PORT_CLAIMS = (env = process.env) => env.TIPERF_PORT_CLAIMS || "/tmp/tiperf-ports";
 function ephemeralRange(file = "/proc/sys/net/ipv4/ip_local_port_range") {
   try {
-    const [lo, hi] = readFileSync3(file, "utf8").trim().split(/\s+/).map(Number);
+    const [lo, hi] = readFileSync(file, "utf8").trim().split(/\s+/).map(Number);
     if (Number.isInteger(lo) && Number.isInteger(hi) && lo <= hi)
       return [lo, hi];
   } catch {
@@ -8759,8 +7985,8 @@ var alive2 = (pid) => {
   }
 };
 function claim(dir, port2) {
-  const file = join3(dir, String(port2));
-  const mine = join3(dir, `.${port2}.${process.pid}`);
+  const file = join2(dir, String(port2));
+  const mine = join2(dir, `.${port2}.${process.pid}`);
   writeFileSync(mine, `${process.pid}
 `);
   try {
@@ -8782,12 +8008,12 @@ function takeOverStale(dir, file) {
   let owner;
   try {
     seen = statSync(file).ino;
-    owner = Number(readFileSync3(file, "utf8").trim());
+    owner = Number(readFileSync(file, "utf8").trim());
   } catch {
     return true;
   }
   if (owner === process.pid || Number.isInteger(owner) && owner > 0 && alive2(owner)) return false;
-  const aside = join3(dir, `.stale.${process.pid}.${basename(file)}`);
+  const aside = join2(dir, `.stale.${process.pid}.${basename(file)}`);
   try {
     renameSync(file, aside);
   } catch {
@@ -8831,7 +8057,7 @@ async function privatePort(o = {}) {
   for (let i = 0; i < size; i++) {
     const port2 = lo + (start + i) % size;
     if (claimed.has(port2) || !claim(dir, port2)) continue;
-    claimed.set(port2, join3(dir, String(port2)));
+    claimed.set(port2, join2(dir, String(port2)));
     if (await (o.free ?? bindable)(port2)) return port2;
   }
   throw new Error(`no free port in ${lo}\u2013${hi} (every one claimed in ${dir} or in use)`);
@@ -8850,6 +8076,11 @@ async function startOnFreePort(start, log, how = {}) {
     }
   }
 }
+
+// action/src/targets/tables.ts
+var quoted = (s) => `'${s.replace(/'/g, "''")}'`;
+var tableNamesSql = (protocol, database) => protocol === "mysql" ? `SELECT table_name FROM information_schema.tables WHERE table_schema = ${quoted(database)}` : "SELECT table_name FROM information_schema.tables WHERE table_schema NOT IN ('pg_catalog', 'information_schema')";
+var quotedIdent = (protocol, name) => protocol === "mysql" ? `\`${name.replace(/`/g, "``")}\`` : `"${name.replace(/"/g, '""')}"`;
 
 // action/src/targets/endpoint/client.ts
 function clientArgs(protocol, ep, query, database) {
@@ -9289,10 +8520,13 @@ var ENDPOINT_REAPERS = {
   }
 };
 
+// action/src/targets/types.ts
+var PORT_AT_START = 65536;
+
 // action/src/targets/local/cgroup.ts
-import { existsSync as existsSync2 } from "node:fs";
-import { mkdir as mkdir2, readFile as readFile3, rmdir as rmdir2, writeFile as writeFile2 } from "node:fs/promises";
-import { join as join4 } from "node:path";
+import { existsSync } from "node:fs";
+import { mkdir as mkdir3, readFile as readFile3, rmdir as rmdir2, writeFile as writeFile3 } from "node:fs/promises";
+import { join as join3 } from "node:path";
 var ROOT = "/sys/fs/cgroup";
 var PERIOD_US = 1e4;
 function cgroupPrefix(env = process.env) {
@@ -9305,12 +8539,12 @@ function cgroupPrefix(env = process.env) {
   return p;
 }
 async function detect() {
-  const controllers = join4(ROOT, "cgroup.controllers");
-  if (existsSync2(controllers) && (await readFile3(controllers, "utf8")).split(/\s+/).includes("cpu")) {
+  const controllers = join3(ROOT, "cgroup.controllers");
+  if (existsSync(controllers) && (await readFile3(controllers, "utf8")).split(/\s+/).includes("cpu")) {
     return { version: 2, dir: ROOT };
   }
   for (const d of ["cpu", "cpu,cpuacct"]) {
-    if (existsSync2(join4(ROOT, d, "cpu.cfs_quota_us"))) return { version: 1, dir: join4(ROOT, d) };
+    if (existsSync(join3(ROOT, d, "cpu.cfs_quota_us"))) return { version: 1, dir: join3(ROOT, d) };
   }
   return void 0;
 }
@@ -9338,11 +8572,11 @@ function cpuMaxText(quota) {
 }
 async function writeQuota(flavor, dir, quota) {
   if (flavor.version === 2) {
-    await writeFile2(join4(dir, "cpu.max"), cpuMaxText(quota));
+    await writeFile3(join3(dir, "cpu.max"), cpuMaxText(quota));
   } else {
     const { quotaUs, periodUs } = cpuMax(quota);
-    await writeFile2(join4(dir, "cpu.cfs_period_us"), String(periodUs));
-    await writeFile2(join4(dir, "cpu.cfs_quota_us"), String(quotaUs));
+    await writeFile3(join3(dir, "cpu.cfs_period_us"), String(periodUs));
+    await writeFile3(join3(dir, "cpu.cfs_quota_us"), String(quotaUs));
   }
 }
 function cpuCgroupOf(flavor, text) {
@@ -9352,13 +8586,13 @@ function cpuCgroupOf(flavor, text) {
 }
 async function applyResources(pid, quota, name) {
   const flavor = await cpuFlavor();
-  const dir = join4(flavor.dir, `${cgroupPrefix()}${name}-${pid}`);
+  const dir = join3(flavor.dir, `${cgroupPrefix()}${name}-${pid}`);
   const forget = await record({ kind: "cgroup", what: `cgroup of ${name} ${pid}`, path: dir });
   try {
-    await mkdir2(dir, { recursive: true });
+    await mkdir3(dir, { recursive: true });
     await writeQuota(flavor, dir, quota);
     for (const p of await processTree(pid)) {
-      await writeFile2(join4(dir, "cgroup.procs"), String(p)).catch(() => {
+      await writeFile3(join3(dir, "cgroup.procs"), String(p)).catch(() => {
       });
     }
   } catch (e) {
@@ -9393,12 +8627,12 @@ async function cpuThrottle(pids) {
   const dirs = /* @__PURE__ */ new Set();
   for (const pid of pids) {
     const own = cpuCgroupOf(flavor, await readFile3(`/proc/${pid}/cgroup`, "utf8").catch(() => ""));
-    if (own?.split("/").pop()?.startsWith(cgroupPrefix())) dirs.add(join4(flavor.dir, own));
+    if (own?.split("/").pop()?.startsWith(cgroupPrefix())) dirs.add(join3(flavor.dir, own));
   }
   if (dirs.size === 0) return void 0;
   const total = { periods: 0, throttled_periods: 0, throttled_s: 0 };
   for (const dir of dirs) {
-    const stat = parseCpuStat(await readFile3(join4(dir, "cpu.stat"), "utf8").catch(() => ""));
+    const stat = parseCpuStat(await readFile3(join3(dir, "cpu.stat"), "utf8").catch(() => ""));
     total.periods += stat.nr_periods ?? 0;
     total.throttled_periods += stat.nr_throttled ?? 0;
     total.throttled_s += (stat.throttled_usec ?? 0) / 1e6 + (stat.throttled_time ?? 0) / 1e9;
@@ -9418,21 +8652,21 @@ function throttleBetween(a, b) {
 }
 
 // action/src/targets/local/reapers.ts
-import { readFileSync as readFileSync4 } from "node:fs";
-import { copyFile, mkdir as mkdir3, rm as rm2, rmdir as rmdir3 } from "node:fs/promises";
-import { basename as basename2, join as join5 } from "node:path";
+import { readFileSync as readFileSync2 } from "node:fs";
+import { copyFile, mkdir as mkdir4, rm as rm3, rmdir as rmdir3 } from "node:fs/promises";
+import { basename as basename2, join as join4 } from "node:path";
 async function keepLogs(logs, logDir) {
   try {
-    await mkdir3(logDir, { recursive: true });
+    await mkdir4(logDir, { recursive: true });
   } catch {
     return;
   }
-  for (const log of logs) await copyFile(log, join5(logDir, basename2(log))).catch(() => {
+  for (const log of logs) await copyFile(log, join4(logDir, basename2(log))).catch(() => {
   });
 }
 function cmdline(pid) {
   try {
-    return readFileSync4(`/proc/${pid}/cmdline`, "utf8").replace(/\0/g, " ");
+    return readFileSync2(`/proc/${pid}/cmdline`, "utf8").replace(/\0/g, " ");
   } catch {
     return "";
   }
@@ -9457,7 +8691,7 @@ var serverReaper = {
       await keepLogs(logs, logDir);
       log(`reap: kept the server's logs in ${logDir}`);
     }
-    await rm2(e.path, { recursive: true, force: true });
+    await rm3(e.path, { recursive: true, force: true });
     log(`reap: removed ${e.path}`);
   }
 };
@@ -9512,9 +8746,474 @@ var localTargetSchema = (kind) => external_exports.strictObject({
 
 // action/src/targets/local/server.ts
 import { statfsSync } from "node:fs";
-import { mkdtemp, readFile as readFile4, rm as rm3 } from "node:fs/promises";
+import { mkdtemp, readFile as readFile4, rm as rm4 } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename as basename3, join as join6 } from "node:path";
+
+// action/src/observe/counters.ts
+function counterKey(component, series) {
+  return `${component}:${series}`;
+}
+var isServerCounter = (key) => key.includes(":");
+var LABEL = /\s*([a-zA-Z_][a-zA-Z0-9_]*)\s*=\s*"((?:[^"\\]|\\.)*)"\s*,?/y;
+function parseLabels(body) {
+  const out = {};
+  LABEL.lastIndex = 0;
+  while (LABEL.lastIndex < body.length) {
+    const at2 = LABEL.lastIndex;
+    const m = LABEL.exec(body);
+    if (!m) return body.slice(at2).trim() === "" ? out : void 0;
+    out[m[1]] = m[2].replace(/\\(["\\n])/g, (_, c) => c === "n" ? "\n" : c);
+  }
+  return out;
+}
+function seriesOf(name, labels) {
+  const keys = Object.keys(labels).sort();
+  if (!keys.length) return name;
+  const esc = (v) => v.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n");
+  return `${name}{${keys.map((k) => `${k}="${esc(labels[k])}"`).join(",")}}`;
+}
+function parseCounterKey(key) {
+  const colon = key.indexOf(":");
+  if (colon < 0) return void 0;
+  const component = key.slice(0, colon);
+  const series = key.slice(colon + 1);
+  const brace = series.indexOf("{");
+  if (brace < 0) return { component, name: series, labels: {} };
+  const labels = series.endsWith("}") ? parseLabels(series.slice(brace + 1, -1)) : void 0;
+  return { component, name: series.slice(0, brace), labels: labels ?? {} };
+}
+var SAMPLE = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})?\s+(\S+)(?:\s+\S+)?$/;
+function promCounters(text, component) {
+  const types = /* @__PURE__ */ new Map();
+  const out = {};
+  for (const line of text.split("\n")) {
+    if (line.startsWith("# TYPE ")) {
+      const [, , name2, type] = line.split(/\s+/);
+      if (name2 && type) types.set(name2, type);
+      continue;
+    }
+    if (!line || line.startsWith("#")) continue;
+    const m = SAMPLE.exec(line.trim());
+    if (!m) continue;
+    const name = m[1];
+    if (!isMonotonic(name, types)) continue;
+    const v = Number(m[3]);
+    const labels = m[2] ? parseLabels(m[2]) : {};
+    if (!Number.isFinite(v) || !labels) continue;
+    const key = counterKey(component, seriesOf(name, withoutPaths(labels)));
+    out[key] = (out[key] ?? 0) + v;
+  }
+  return out;
+}
+function withoutPaths(labels) {
+  return Object.fromEntries(Object.entries(labels).filter(([, v]) => !v.startsWith("/")));
+}
+function sameSeries(counters) {
+  const out = {};
+  for (const [key, v] of Object.entries(counters)) {
+    const k = parseCounterKey(key);
+    const paths2 = k && Object.values(k.labels).some((l) => l.startsWith("/"));
+    const same = k && paths2 ? counterKey(k.component, seriesOf(k.name, withoutPaths(k.labels))) : key;
+    out[same] = (out[same] ?? 0) + v;
+  }
+  return out;
+}
+function isMonotonic(sample, types) {
+  if (types.get(sample) === "counter") return true;
+  if (sample.endsWith("_total") && types.get(sample.slice(0, -6)) === "counter") return true;
+  const suffix = /_(count|sum)$/.exec(sample);
+  if (!suffix) return false;
+  const family = types.get(sample.slice(0, -suffix[0].length));
+  return family === "histogram" || family === "summary";
+}
+function parseSelector(selector2) {
+  const m = /^(?:([a-z][a-z0-9_-]*):)?([a-zA-Z_][a-zA-Z0-9_.]*)(?:\{(.*)\})?$/.exec(selector2);
+  if (!m) return void 0;
+  const labels = m[3] !== void 0 ? parseLabels(m[3]) : {};
+  if (!labels) return void 0;
+  return { component: m[1] ?? "", name: m[2], labels };
+}
+function selects(selector2, key) {
+  const k = parseCounterKey(key);
+  if (!k || k.name !== selector2.name) return false;
+  if (selector2.component && selector2.component !== k.component) return false;
+  return Object.entries(selector2.labels).every(([l, v]) => k.labels[l] === v);
+}
+function selectedTotal(selector2, counters) {
+  let total;
+  for (const [key, v] of Object.entries(counters)) if (selects(selector2, key)) total = (total ?? 0) + v;
+  return total;
+}
+function isTime(key) {
+  const name = parseCounterKey(key)?.name ?? key;
+  if (/_count$/.test(name)) return false;
+  return /seconds|_time(_|$|\.)|[._]time$|duration|latency|millis|nanoseconds|_us$|_ms$|^Query_time$|^Busy_time$|^Cpu_time$/i.test(
+    name
+  );
+}
+var COUNTER_GROUPS = [
+  { group: "allocations", pattern: /alloc|malloc|frees|memstats|heap/i },
+  { group: "GC", pattern: /(^|_)gc(_|$)|pauses/i },
+  { group: "goroutine scheduling", pattern: /go_sched|goroutine/i },
+  { group: "plan cache", pattern: /plan_cache|binding_cache|^Qcache/i },
+  { group: "handler reads", pattern: /^Handler_/ },
+  { group: "sorts", pattern: /sort/i },
+  { group: "temporary tables", pattern: /tmp|temp_/i },
+  {
+    group: "statements",
+    pattern: /statement|query_total|server_handle_query|compile|parse_dur|execute_dur|^Com_|^Questions$|^Queries$|\.calls$|xact_|transaction|^Select_/i
+  },
+  { group: "coprocessor and KV requests", pattern: /cop|distsql|tikvclient|tikv_|kv_|rpc|raft|grpc|region/i },
+  { group: "rows and keys", pattern: /rows|keys|tup_|seq_scan|idx_scan|idx_tup|_scan/i },
+  {
+    group: "storage reads and writes",
+    pattern: /buffer_pool|blks|^Innodb_|^Aria_|^Key_(read|write)|badger|rocksdb|bytes_read|bytes_written/i
+  },
+  { group: "network", pattern: /network|packet|^Bytes_|bytes_sent|received/i },
+  { group: "CPU", pattern: /cpu_seconds/i }
+];
+function counterGroup(key) {
+  const name = parseCounterKey(key)?.name ?? key;
+  return COUNTER_GROUPS.find((g) => g.pattern.test(name))?.group ?? "other";
+}
+
+// action/src/observe/procfs.ts
+import { execFileSync } from "node:child_process";
+import { existsSync as existsSync2, readdirSync, readFileSync as readFileSync3 } from "node:fs";
+import { cpus as cpus2 } from "node:os";
+import { join as join5 } from "node:path";
+
+// action/src/proc/affinity.ts
+import { cpus } from "node:os";
+function cpuIndexes(list2) {
+  return list2.split(",").flatMap((part) => {
+    const [a, b] = part.split("-").map(Number);
+    return b === void 0 ? [a] : Array.from({ length: b - a + 1 }, (_, i) => a + i);
+  });
+}
+function checkCpus(key, list2) {
+  const n = cpus().length;
+  const bad = cpuIndexes(list2).filter((c) => c >= n);
+  if (bad.length > 0)
+    throw new RunError(
+      `${key}: CPU ${bad.join(", ")} does not exist here (this machine has CPUs 0-${n - 1})`
+    );
+}
+async function pinProcesses(pids, list2, key) {
+  checkCpus(key, list2);
+  for (const pid of pids) {
+    const r = await runCommand("taskset", ["-a", "-p", "-c", list2, String(pid)]);
+    if (r.code !== 0)
+      throw new RunError(`${key}: taskset could not pin pid ${pid} to CPUs ${list2}: ${r.stderr.trim()}`);
+  }
+}
+
+// action/src/observe/procfs.ts
+var ticks;
+function clockTicks() {
+  if (ticks === void 0) {
+    try {
+      ticks = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
+    } catch {
+      ticks = 100;
+    }
+  }
+  return ticks;
+}
+var read = (file) => {
+  try {
+    return readFileSync3(file, "utf8");
+  } catch {
+    return void 0;
+  }
+};
+function sampleProcess(pid) {
+  const stat = read(`/proc/${pid}/stat`);
+  if (!stat) return void 0;
+  const { comm, fields: f } = parseStat(stat);
+  const status = read(`/proc/${pid}/status`) ?? "";
+  const rssKb = Number(/^VmRSS:\s+(\d+)/m.exec(status)?.[1] ?? 0);
+  const io = read(`/proc/${pid}/io`);
+  const ioField = (name) => {
+    const m = io && new RegExp(`^${name}:\\s+(\\d+)`, "m").exec(io);
+    return m ? Number(m[1]) : void 0;
+  };
+  const readBytes = ioField("read_bytes");
+  const writeBytes = ioField("write_bytes");
+  return {
+    pid,
+    ppid: Number(f[1]),
+    comm,
+    ticks: Number(f[11]) + Number(f[12]),
+    rssBytes: rssKb * 1024,
+    ...readBytes !== void 0 ? { readBytes } : {},
+    ...writeBytes !== void 0 ? { writeBytes } : {}
+  };
+}
+function cpuLine(line) {
+  if (!line.startsWith("cpu ")) return void 0;
+  const v = line.trim().split(/\s+/).slice(1).map(Number);
+  const total = v.slice(0, 8).reduce((s, x) => s + (x || 0), 0);
+  return { busy: total - (v[3] ?? 0) - (v[4] ?? 0), total };
+}
+function machineTicks() {
+  return cpuLine(read("/proc/stat")?.split("\n")[0] ?? "");
+}
+function threadTimes(skip) {
+  const out = /* @__PURE__ */ new Map();
+  let pids = [];
+  try {
+    pids = readdirSync("/proc");
+  } catch {
+    return out;
+  }
+  for (const pid of pids) {
+    if (!/^\d+$/.test(pid) || skip.has(Number(pid))) continue;
+    let tids = [];
+    try {
+      tids = readdirSync(`/proc/${pid}/task`);
+    } catch {
+      continue;
+    }
+    for (const tid of tids) {
+      const stat = read(`/proc/${pid}/task/${tid}/stat`);
+      if (!stat) continue;
+      const f = parseStat(stat).fields;
+      out.set(Number(tid), { ticks: Number(f[11]) + Number(f[12]), cpu: Number(f[36]) });
+    }
+  }
+  return out;
+}
+function quotaOf(pid) {
+  const lines = (read(`/proc/${pid}/cgroup`) ?? "").trim().split("\n");
+  let tightest;
+  const take = (q) => {
+    if (q !== void 0 && q > 0 && (tightest === void 0 || q < tightest)) tightest = q;
+  };
+  const v2 = lines.find((l) => l.startsWith("0::"))?.slice(3);
+  if (v2 !== void 0 && existsSync2("/sys/fs/cgroup/cgroup.controllers")) {
+    for (let p = v2; ; p = p.slice(0, p.lastIndexOf("/"))) {
+      const [max, period] = (read(join5("/sys/fs/cgroup", p, "cpu.max")) ?? "").trim().split(" ");
+      if (max && max !== "max") take(Number(max) / Number(period));
+      if (p === "" || p === "/") break;
+    }
+    return tightest;
+  }
+  const v1 = lines.map((l) => l.split(":")).find(([, c]) => c?.split(",").includes("cpu"));
+  if (!v1) return void 0;
+  const base = ["cpu", "cpu,cpuacct"].map((d) => join5("/sys/fs/cgroup", d)).find((d) => existsSync2(d));
+  if (!base) return void 0;
+  for (let p = v1[2] ?? "/"; ; p = p.slice(0, p.lastIndexOf("/"))) {
+    const quota = Number(read(join5(base, p, "cpu.cfs_quota_us"))?.trim());
+    const period = Number(read(join5(base, p, "cpu.cfs_period_us"))?.trim());
+    if (quota > 0 && period > 0) take(quota / period);
+    if (p === "" || p === "/") break;
+  }
+  return tightest;
+}
+function allowedCpus(pid) {
+  const list2 = /^Cpus_allowed_list:\s+(\S+)/m.exec(read(`/proc/${pid}/status`) ?? "")?.[1];
+  if (!list2) return void 0;
+  try {
+    const out = cpuIndexes(list2);
+    return out.length ? out : void 0;
+  } catch {
+    return void 0;
+  }
+}
+function cpuLimit(pid) {
+  const n = allowedCpus(pid)?.length ?? cpus2().length;
+  const q = quotaOf(pid);
+  return q !== void 0 ? Math.min(n, q) : n;
+}
+
+// action/src/observe/cost.ts
+var COST_METRICS = {
+  cpu_ms_per_op: { counter: "cpu_s", scale: 1e3, unit: "ms/op", label: "CPU ms/op" },
+  alloc_kb_per_op: { counter: "alloc_bytes", scale: 1 / 1024, unit: "KiB/op", label: "alloc KiB/op" },
+  mallocs_per_op: { counter: "mallocs", scale: 1, unit: "1/op", label: "mallocs/op" },
+  gc_per_kop: { counter: "gc_cycles", scale: 1e3, unit: "1/kop", label: "GC/1k ops" },
+  handler_reads_per_op: { counter: "handler_reads", scale: 1, unit: "1/op", label: "handler reads/op" },
+  bp_reads_per_op: {
+    counter: "innodb_buffer_pool_read_requests",
+    scale: 1,
+    unit: "1/op",
+    label: "buffer pool reads/op"
+  },
+  tup_returned_per_op: { counter: "tup_returned", scale: 1, unit: "1/op", label: "tuples returned/op" },
+  tup_fetched_per_op: { counter: "tup_fetched", scale: 1, unit: "1/op", label: "tuples fetched/op" },
+  blks_hit_per_op: { counter: "blks_hit", scale: 1, unit: "1/op", label: "blocks hit/op" },
+  // short names of server counters, one selector per kind of server that keeps one
+  statements_per_op: {
+    counter: "statements",
+    selects: ["tidb:tidb_executor_statement_total", "mariadb:Questions", "postgres:pg_stat_statements.calls"],
+    scale: 1,
+    unit: "1/op",
+    label: "statements/op"
+  },
+  cop_requests_per_op: {
+    counter: "cop_requests",
+    selects: ['tidb:tidb_distsql_handle_query_duration_seconds_count{sql_type="general"}'],
+    scale: 1,
+    unit: "1/op",
+    label: "coprocessor requests/op"
+  },
+  plan_cache_misses_per_op: {
+    counter: "plan_cache_misses",
+    selects: ["tidb:tidb_server_plan_cache_miss_total"],
+    scale: 1,
+    unit: "1/op",
+    label: "plan cache misses/op"
+  },
+  tiny_allocs_per_op: {
+    counter: "tiny_allocs",
+    selects: ["tidb:go_gc_heap_tiny_allocs_objects_total"],
+    scale: 1,
+    unit: "1/op",
+    label: "tiny allocs/op"
+  },
+  sched_events_per_op: {
+    counter: "sched_events",
+    selects: ["tidb:go_sched_latencies_seconds_count"],
+    scale: 1,
+    unit: "1/op",
+    label: "goroutine schedulings/op"
+  },
+  rows_read_per_op: {
+    counter: "rows_read",
+    selects: ["mariadb:Rows_read"],
+    scale: 1,
+    unit: "1/op",
+    label: "rows read/op"
+  },
+  tmp_tables_per_op: {
+    counter: "tmp_tables",
+    selects: ["mariadb:Created_tmp_tables"],
+    scale: 1,
+    unit: "1/op",
+    label: "temporary tables/op"
+  }
+};
+var PER_OP = "/op";
+var COUNTERS_TIMEOUT_MS = 5e3;
+var IDLE_WINDOW_S = 2;
+var COMPONENTS = ["tidb", "tikv", "pd"];
+function costMetric(name) {
+  const own = COST_METRICS[name];
+  if (own) return own;
+  if (name.endsWith(PER_OP)) {
+    const selector2 = name.slice(0, -PER_OP.length);
+    if (!parseSelector(selector2)) return void 0;
+    return { counter: selector2, selects: [selector2], scale: 1, unit: "1/op", label: `${selector2} /op` };
+  }
+  for (const c of COMPONENTS) {
+    const base = name.startsWith(`${c}_`) ? COST_METRICS[name.slice(c.length + 1)] : void 0;
+    if (base) return { ...base, counter: `${base.counter}.${c}`, label: `${c} ${base.label}`, component: c };
+  }
+  return void 0;
+}
+function metricOfCounter(counter) {
+  const [base, component] = counter.split(".");
+  const name = Object.entries(COST_METRICS).find(([, m]) => m.counter === base && !m.selects)?.[0];
+  if (!name) return void 0;
+  return component ? `${component}_${name}` : name;
+}
+function costOf(before, after, ops, idle, wanted = []) {
+  const window = (after.at - before.at) / 1e3;
+  const counters = {};
+  const metrics = {};
+  const components = new Set(Object.keys(before.counters).filter(isServerCounter).map(componentOf));
+  for (const [name, end] of Object.entries(after.counters)) {
+    if (isServerCounter(name)) {
+      const start2 = before.counters[name] ?? (components.has(componentOf(name)) ? 0 : void 0);
+      if (start2 !== void 0 && end > start2) counters[name] = end - start2;
+      continue;
+    }
+    const start = before.counters[name];
+    if (start === void 0 || end < start) continue;
+    counters[name] = end - start;
+    const metric = metricOfCounter(name);
+    const info = metric ? costMetric(metric) : void 0;
+    if (!metric || !info || !(ops > 0)) continue;
+    const net = end - start - (idle?.[name] ?? 0) * window;
+    metrics[metric] = Math.max(0, net) / ops * info.scale;
+  }
+  if (ops > 0)
+    for (const name of wanted) {
+      const info = costMetric(name);
+      const selectors = (info?.selects ?? []).map(parseSelector).filter((s) => !!s);
+      if (!info || !selectors.length) continue;
+      const read2 = selectors.some(
+        (s) => selectedTotal(s, after.counters) !== void 0 || s.component !== "" && components.has(s.component)
+      );
+      if (!read2) continue;
+      const grown = selectors.reduce((n, s) => n + (selectedTotal(s, counters) ?? 0), 0);
+      const idleGrowth = selectors.reduce((n, s) => n + (selectedTotal(s, idle ?? {}) ?? 0), 0) * window;
+      metrics[name] = Math.max(0, grown - idleGrowth) / ops * info.scale;
+    }
+  return {
+    metrics,
+    record: {
+      window_s: Math.round(window * 1e3) / 1e3,
+      ops: Math.round(ops * 1e3) / 1e3,
+      counters,
+      ...idle && Object.keys(idle).length ? { idle_per_s: idle } : {}
+    }
+  };
+}
+var componentOf = (key) => key.slice(0, key.indexOf(":"));
+function idleRates(before, after) {
+  const s = (after.at - before.at) / 1e3;
+  const out = {};
+  if (!(s > 0)) return out;
+  for (const [name, end] of Object.entries(after.counters)) {
+    const start = before.counters[name];
+    if (start !== void 0 && end >= start && (end > start || !isServerCounter(name)))
+      out[name] = (end - start) / s;
+  }
+  return out;
+}
+function treeCpuSeconds(roots) {
+  if (!roots.length) return void 0;
+  let ticks2 = 0;
+  let seen = 0;
+  for (const pid of treeOf(roots, parents())) {
+    const f = procStat(pid);
+    if (!f) continue;
+    ticks2 += Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]);
+    seen++;
+  }
+  return seen ? ticks2 / clockTicks() : void 0;
+}
+function promTotals(text, wanted) {
+  const want = new Set(wanted);
+  const out = {};
+  for (const line of text.split("\n")) {
+    if (!line || line.startsWith("#")) continue;
+    const m = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{[^}]*\})?\s+(\S+)/.exec(line);
+    if (!m || !want.has(m[1])) continue;
+    const v = Number(m[3]);
+    if (Number.isFinite(v)) out[m[1]] = (out[m[1]] ?? 0) + v;
+  }
+  return out;
+}
+function goServerCounters(text) {
+  const t = promTotals(text, [
+    "process_cpu_seconds_total",
+    "go_memstats_alloc_bytes_total",
+    "go_memstats_mallocs_total",
+    "go_gc_duration_seconds_count"
+  ]);
+  const out = {};
+  if (t.process_cpu_seconds_total !== void 0) out.cpu_s = t.process_cpu_seconds_total;
+  if (t.go_memstats_alloc_bytes_total !== void 0) out.alloc_bytes = t.go_memstats_alloc_bytes_total;
+  if (t.go_memstats_mallocs_total !== void 0) out.mallocs = t.go_memstats_mallocs_total;
+  if (t.go_gc_duration_seconds_count !== void 0) out.gc_cycles = t.go_gc_duration_seconds_count;
+  return out;
+}
+
+// action/src/targets/local/server.ts
 async function makeWorkDir(kind) {
   return mkdtemp(join6(dataRoot(), `tiperf-${kind}-`));
 }
@@ -9616,7 +9315,7 @@ function lifecycle(opts) {
       } finally {
         await opts.beforeRemove?.().catch(() => {
         });
-        await rm3(opts.workDir, { recursive: true, force: true });
+        await rm4(opts.workDir, { recursive: true, force: true });
         await (await forget)();
       }
     })();
@@ -9751,7 +9450,7 @@ async function installDataDir(o) {
   });
   if (r.code === 0) return;
   o.removeWorkDir();
-  await rm3(o.workDir, { recursive: true, force: true });
+  await rm4(o.workDir, { recursive: true, force: true });
   throw new RunError(`${o.what} failed (exit ${r.code}):
 ${(r.stderr || r.stdout).slice(-2e3)}`);
 }
@@ -10028,7 +9727,7 @@ function mariadbCounters(tsv) {
 
 // action/src/targets/mariadb/server.ts
 import { existsSync as existsSync3 } from "node:fs";
-import { mkdir as mkdir4, rm as rm4 } from "node:fs/promises";
+import { mkdir as mkdir5, rm as rm5 } from "node:fs/promises";
 import { join as join7 } from "node:path";
 var isRoot = () => process.getuid?.() === 0;
 var MARIADB_PROGRAMS = {
@@ -10103,12 +9802,12 @@ async function startMariadb(spec, opts) {
     );
   }
   const workDir = await makeWorkDir("mariadb");
-  const removeWorkDir = onTeardown(`remove ${workDir}`, () => rm4(workDir, { recursive: true, force: true }));
+  const removeWorkDir = onTeardown(`remove ${workDir}`, () => rm5(workDir, { recursive: true, force: true }));
   const dataDir = join7(workDir, "data");
   const errorLog = join7(workDir, "mariadb-error.log");
   const installLog = join7(workDir, "mariadb-install-db.log");
   const logs = [errorLog, join7(workDir, "mariadbd.out"), installLog];
-  await mkdir4(join7(workDir, "tmp"));
+  await mkdir5(join7(workDir, "tmp"));
   const port2 = await privatePort();
   const commands = mariadbCommands({
     workDir,
@@ -10260,7 +9959,7 @@ ${statements}`);
 // action/src/targets/postgres/server.ts
 import { execFileSync as execFileSync2 } from "node:child_process";
 import { existsSync as existsSync4, readdirSync as readdirSync2 } from "node:fs";
-import { chown, rm as rm5 } from "node:fs/promises";
+import { chown, rm as rm6 } from "node:fs/promises";
 import { join as join8 } from "node:path";
 function postgresBinDirs() {
   const base = "/usr/lib/postgresql";
@@ -10357,7 +10056,7 @@ async function startPostgres(spec, opts) {
   const bin = binDir();
   const user = runAs();
   const workDir = await makeWorkDir("postgres");
-  const removeWorkDir = onTeardown(`remove ${workDir}`, () => rm5(workDir, { recursive: true, force: true }));
+  const removeWorkDir = onTeardown(`remove ${workDir}`, () => rm6(workDir, { recursive: true, force: true }));
   if (user) await chown(workDir, user.uid, user.gid);
   const dataDir = join8(workDir, "data");
   const serverLog = join8(workDir, "postgres.log");
@@ -10852,13 +10551,25 @@ function withHosts(profile, c) {
 }
 
 // action/src/targets/tidb/deployments/cluster/index.ts
-import { basename as basename4, dirname as dirname3, join as join12 } from "node:path";
+import { basename as basename4, dirname as dirname2, join as join12 } from "node:path";
 
 // action/src/targets/tidb/config.ts
-import { homedir as homedir2 } from "node:os";
+import { homedir } from "node:os";
+
+// action/src/yaml/merge.ts
+var isObj2 = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+function deepMerge(base, overlay) {
+  if (!isObj2(base) || !isObj2(overlay)) return overlay === void 0 ? base : overlay;
+  const out = { ...base };
+  for (const [k, v] of Object.entries(overlay)) {
+    if (v === null) delete out[k];
+    else out[k] = deepMerge(base[k], v);
+  }
+  return out;
+}
 
 // action/src/targets/tidb/topology.ts
-var import_yaml5 = __toESM(require_dist(), 1);
+var import_yaml2 = __toESM(require_dist(), 1);
 var SECTION = {
   pd: "pd_servers",
   tikv: "tikv_servers",
@@ -11004,7 +10715,7 @@ function topologyObject(c, configs = true) {
 }
 function topologyYaml(c) {
   return `# tiup topology of cluster ${c.name} (TiDB ${c.version}), generated by tiperf
-${(0, import_yaml5.stringify)(topologyObject(c), { lineWidth: 0, aliasDuplicateObjects: false })}`;
+${(0, import_yaml2.stringify)(topologyObject(c), { lineWidth: 0, aliasDuplicateObjects: false })}`;
 }
 var side = (u, host2) => `'${u.section}:${host2}.${u.key}'`;
 var origin = (u, several) => `${several ? `cluster ${u.cluster} ` : ""}${u.from}`;
@@ -11141,7 +10852,7 @@ function roleConfig(profile, target, role) {
   const own = effectiveRoles(profile, target)[role].config ?? {};
   return deepMerge(expandDotted(server), expandDotted(own));
 }
-var expandHome = (path) => path.startsWith("~/") ? `${homedir2()}/${path.slice(2)}` : path;
+var expandHome = (path) => path.startsWith("~/") ? `${homedir()}/${path.slice(2)}` : path;
 var PLAN_DIR = "<run>/tidb";
 var configUrl = (role, addr) => role === "pd" ? `http://${addr}/pd/api/v1/config` : `http://${addr}/config`;
 
@@ -11311,36 +11022,65 @@ var stepKey = {
 };
 
 // action/src/targets/tidb/tiup.ts
-import { homedir as homedir3 } from "node:os";
+import { homedir as homedir2 } from "node:os";
 import { join as join10 } from "node:path";
 
 // action/src/proc/tool.ts
 import { spawn } from "node:child_process";
 import { createWriteStream } from "node:fs";
 var KILL_GRACE_MS = 3e3;
+function invocation(command, args, opts) {
+  const [local, localArgs] = opts.cpus ? ["taskset", ["-c", opts.cpus, command, ...args]] : [command, args];
+  const remote = opts.remote;
+  const [cmd, argv] = remote ? ["ssh", sshArgs(remote, remoteCommand([local, ...localArgs], opts.stopAfterS))] : [local, localArgs];
+  const header = maskSecrets(
+    remote ? `$ ${shellCommand([local, ...localArgs])}    # on ${remote.user}@${remote.host}: ${shellCommand([cmd, ...argv])}
+` : `$ ${shellCommand([cmd, ...argv])}
+`
+  );
+  return { cmd, argv, remote, header };
+}
+function stopperOf(child) {
+  let killTimer;
+  const running = () => child.exitCode === null && child.signalCode === null;
+  const kill = () => {
+    if (!running()) return;
+    if (child.stdin) child.stdin.end();
+    else child.kill("SIGTERM");
+    killTimer ??= setTimeout(
+      () => {
+        if (running()) child.kill("SIGKILL");
+      },
+      child.stdin ? KILL_GRACE_MS + 5e3 : KILL_GRACE_MS
+    );
+  };
+  return { kill, clear: () => clearTimeout(killTimer) };
+}
+function timersOf(opts, child, onLimit) {
+  const watchdog = opts.limitS === void 0 ? void 0 : setTimeout(onLimit, opts.limitS * 1e3);
+  const stopper2 = opts.stopAfterS === void 0 ? void 0 : setTimeout(() => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    if (!child.stdin) child.kill("SIGINT");
+  }, opts.stopAfterS * 1e3);
+  return () => {
+    clearTimeout(watchdog);
+    clearTimeout(stopper2);
+  };
+}
 function runTool(command, args, opts) {
   if (opts.launcher) return runLaunched(opts.launcher, [command, ...args], opts);
   return new Promise((resolve3) => {
     const started2 = Date.now();
-    const [local, localArgs] = opts.cpus ? ["taskset", ["-c", opts.cpus, command, ...args]] : [command, args];
-    const remote = opts.remote;
-    const [cmd, argv] = remote ? ["ssh", sshArgs(remote, remoteCommand([local, ...localArgs], opts.stopAfterS))] : [local, localArgs];
+    const { cmd, argv, remote, header } = invocation(command, args, opts);
     const log = createWriteStream(opts.logFile, { flags: "a" });
     let writeError;
     let output = "";
     let aborted;
     let timedOut;
-    let killTimer;
     const write = (chunk) => {
       if (!writeError) log.write(chunk);
     };
-    write(
-      maskSecrets(
-        remote ? `$ ${shellCommand([local, ...localArgs])}    # on ${remote.user}@${remote.host}: ${shellCommand([cmd, ...argv])}
-` : `$ ${shellCommand([cmd, ...argv])}
-`
-      )
-    );
+    write(header);
     const child = spawn(cmd, argv, {
       stdio: [remote ? "pipe" : "ignore", "pipe", "pipe"],
       env: childEnv(opts.env),
@@ -11349,20 +11089,8 @@ function runTool(command, args, opts) {
     child.stdin?.on("error", () => {
     });
     if (child.pid !== void 0) opts.onSpawn?.(child.pid);
-    const kill = () => {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      if (child.stdin) {
-        child.stdin.end();
-        killTimer ??= setTimeout(() => {
-          if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
-        }, KILL_GRACE_MS + 5e3);
-        return;
-      }
-      child.kill("SIGTERM");
-      killTimer ??= setTimeout(() => {
-        if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
-      }, KILL_GRACE_MS);
-    };
+    const stopper2 = stopperOf(child);
+    const kill = stopper2.kill;
     log.on("error", (e) => {
       writeError ??= new WriteError(opts.logFile, e);
       kill();
@@ -11381,22 +11109,17 @@ function runTool(command, args, opts) {
     };
     if (opts.signal?.aborted) onAbort();
     opts.signal?.addEventListener("abort", onAbort, { once: true });
-    const watchdog = opts.limitS === void 0 ? void 0 : setTimeout(() => {
+    const clearTimers = timersOf(opts, child, () => {
       timedOut = { limit_s: opts.limitS };
       kill();
-    }, opts.limitS * 1e3);
-    const stopper2 = opts.stopAfterS === void 0 ? void 0 : setTimeout(() => {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      if (!child.stdin) child.kill("SIGINT");
-    }, opts.stopAfterS * 1e3);
+    });
     let done = false;
     const finish = (code, sig) => {
       if (done) return;
       done = true;
       unregister();
-      clearTimeout(watchdog);
-      clearTimeout(stopper2);
-      clearTimeout(killTimer);
+      clearTimers();
+      stopper2.clear();
       opts.signal?.removeEventListener("abort", onAbort);
       const run = {
         code,
@@ -11487,7 +11210,7 @@ ${maskSecrets(e.message)}
 }
 
 // action/src/targets/tidb/tiup.ts
-var tiupHome = () => process.env.TIUP_HOME || join10(homedir3(), ".tiup");
+var tiupHome = () => process.env.TIUP_HOME || join10(homedir2(), ".tiup");
 var lastLines = (text, n = 6) => text.trimEnd().split("\n").slice(-n).join("\n");
 function tiupProgram() {
   const tiup = findTool("tiup");
@@ -11549,7 +11272,7 @@ var clusterReaper = {
 };
 
 // action/src/targets/tidb/deployments/cluster/run.ts
-import { mkdir as mkdir5 } from "node:fs/promises";
+import { mkdir as mkdir6 } from "node:fs/promises";
 import { join as join11 } from "node:path";
 
 // action/src/targets/tidb/haproxy.ts
@@ -11787,7 +11510,7 @@ async function keepMetrics(ctx, d) {
       end: /* @__PURE__ */ new Date(),
       get: (url) => ctx.checks.getJson(url)
     });
-    await mkdir5(join11(ctx.dir, "..", "monitoring"), { recursive: true });
+    await mkdir6(join11(ctx.dir, "..", "monitoring"), { recursive: true });
     await writeAtomic(file, `${JSON.stringify(snap, null, 2)}
 `);
     const kept = Object.values(snap.series).filter((x) => x.data).length;
@@ -12102,7 +11825,7 @@ var patchPackage = (binpath, file, role) => [
   "--transform",
   `s|.*|${BUILD_ROLES[role]}|`,
   "--directory",
-  dirname3(binpath),
+  dirname2(binpath),
   basename4(binpath)
 ];
 function switchSteps(plan, d, v, own, add) {
@@ -12488,7 +12211,7 @@ var HOSTS = {
 };
 
 // action/src/cloud/kubernetes.ts
-import { chmod, mkdir as mkdir6, writeFile as writeFile3 } from "node:fs/promises";
+import { chmod, mkdir as mkdir7, writeFile as writeFile4 } from "node:fs/promises";
 import { join as join13 } from "node:path";
 function kubernetesCloudOf(name) {
   const cloud = KUBERNETES_CLOUDS[name];
@@ -12501,7 +12224,7 @@ async function provisionKubernetes(o) {
   const cloud = kubernetesCloudOf(o.cloud);
   const settings2 = ask.settings;
   const dir = join13(o.runDir, "cloud");
-  await mkdir6(dir, { recursive: true });
+  await mkdir7(dir, { recursive: true });
   const tags = tagsNow(settings2, o.runId);
   const rec = stackRecord({
     ask,
@@ -12536,7 +12259,7 @@ async function provisionKubernetes(o) {
       throw new RunError(
         `cloud: the stack's outputs "kubeconfig" and "context" are not both text (got ${Object.keys(outputs).join(", ") || "no outputs"})`
       );
-    await writeFile3(created.kubeconfig, kubeconfig, { mode: 384 });
+    await writeFile4(created.kubeconfig, kubeconfig, { mode: 384 });
     await chmod(created.kubeconfig, 384);
     created.context = context;
     log(
@@ -12599,7 +12322,225 @@ function kubeSettingsOf(p) {
 }
 
 // action/src/targets/tidb/deployments/kubernetes/manifests.ts
-var import_yaml6 = __toESM(require_dist(), 1);
+var import_yaml3 = __toESM(require_dist(), 1);
+
+// action/src/kubernetes/client.ts
+import { request as httpRequest } from "node:http";
+import { request as httpsRequest } from "node:https";
+var MANAGED_BY = "app.kubernetes.io/managed-by";
+var MANAGER = "tiperf";
+var RUN_LABEL = "tiperf.io/run-id";
+var EXPIRES = "tiperf.io/expires-at";
+var KubeError = class extends RunError {
+  constructor(status, method, path, detail) {
+    super(`Kubernetes API ${method} ${path}: HTTP ${status}: ${detail}`);
+    this.status = status;
+    this.method = method;
+    this.path = path;
+  }
+  status;
+  method;
+  path;
+};
+function statusMessage(text) {
+  try {
+    const message = JSON.parse(text)?.message;
+    if (message) return message;
+  } catch {
+  }
+  return text.trim().slice(0, 300);
+}
+var KubeClient = class {
+  constructor(ctx) {
+    this.ctx = ctx;
+    this.token = ctx.token;
+    if (ctx.token) addSecret(ctx.token);
+  }
+  ctx;
+  token;
+  tokenUntil = 0;
+  /** A bearer token from the context's exec plugin (GKE's), cached until it expires. */
+  async bearer() {
+    const exec = this.ctx.exec;
+    if (!exec || this.token && Date.now() < this.tokenUntil) return this.token;
+    const r = await runCommand(exec.command, exec.args, { timeoutMs: 6e4, env: childEnv(exec.env) });
+    let cred = {};
+    try {
+      cred = JSON.parse(r.stdout);
+    } catch {
+    }
+    const token = cred.status?.token;
+    if (r.code !== 0 || !token)
+      throw new RunError(
+        `kubeconfig ${this.ctx.file}, context ${this.ctx.context}: the credential plugin ${exec.command} gave no token (exit ${r.code}): ${(r.stderr || r.stdout).trim().slice(0, 300)}`
+      );
+    addSecret(token);
+    this.token = token;
+    const until = cred.status?.expirationTimestamp ? Date.parse(cred.status.expirationTimestamp) : Number.NaN;
+    this.tokenUntil = Number.isNaN(until) ? Date.now() + 5 * 6e4 : until - 6e4;
+    return token;
+  }
+  /** How one call goes out: the URL, the request options with the context's TLS and credentials. */
+  async prepare(method, path, payload, o) {
+    const token = await this.bearer();
+    const url = new URL(this.ctx.server + path);
+    const headers = { accept: o.accept ?? "application/json" };
+    if (payload !== void 0) headers["content-type"] = o.contentType ?? "application/json";
+    if (token) headers.authorization = `Bearer ${token}`;
+    const options = {
+      method,
+      headers,
+      timeout: o.timeoutMs,
+      ...url.protocol === "https:" ? {
+        rejectUnauthorized: !this.ctx.insecure,
+        ...this.ctx.ca ? { ca: this.ctx.ca } : {},
+        ...this.ctx.cert && this.ctx.key ? { cert: this.ctx.cert, key: this.ctx.key } : {}
+      } : {}
+    };
+    return { url, options, send: url.protocol === "https:" ? httpsRequest : httpRequest };
+  }
+  failed(e) {
+    return e instanceof RunError ? e : new RunError(`Kubernetes API ${this.ctx.server} (context ${this.ctx.context}): ${e.message}`);
+  }
+  /** One call; 2xx answers parsed as JSON, anything else a KubeError with the API's message. */
+  async request(method, path, body, o = {}) {
+    const payload = body === void 0 ? void 0 : typeof body === "string" ? body : JSON.stringify(body);
+    const timeoutMs = o.timeoutMs ?? 3e4;
+    const { url, options, send } = await this.prepare(method, path, payload, { ...o, timeoutMs });
+    return new Promise((resolve3, reject) => {
+      const req = send(url, options, (res) => {
+        let text = "";
+        res.setEncoding("utf8");
+        res.on("data", (d) => {
+          text += d;
+        });
+        res.on("end", () => {
+          const status = res.statusCode ?? 0;
+          let json;
+          try {
+            json = text ? JSON.parse(text) : {};
+          } catch {
+            json = void 0;
+          }
+          if (status >= 200 && status < 300) {
+            if (json === void 0)
+              reject(new KubeError(status, method, path, `not JSON: ${text.slice(0, 200)}`));
+            else resolve3(json);
+            return;
+          }
+          reject(new KubeError(status, method, path, statusMessage(text)));
+        });
+      });
+      req.on(
+        "timeout",
+        () => req.destroy(new RunError(`Kubernetes API ${method} ${path}: no answer within ${timeoutMs / 1e3}s`))
+      );
+      req.on("error", (e) => reject(this.failed(e)));
+      req.end(payload);
+    });
+  }
+  /**
+   * A GET whose answer is read as it arrives (a pod's log with follow=true): each chunk to
+   * `onData` until the server ends it or `signal` stops it; a non-2xx answer is a KubeError.
+   * `idleMs` bounds the wait for the answer to start, not its length.
+   */
+  async stream(path, onData, o = {}) {
+    const idleMs = o.idleMs ?? 3e4;
+    const { url, options, send } = await this.prepare("GET", path, void 0, {
+      timeoutMs: idleMs,
+      accept: "*/*"
+    });
+    return new Promise((resolve3, reject) => {
+      const req = send(url, options, (res) => {
+        const status = res.statusCode ?? 0;
+        res.setEncoding("utf8");
+        if (status < 200 || status >= 300) {
+          let text = "";
+          res.on("data", (d) => {
+            text += d;
+          });
+          res.on("end", () => reject(new KubeError(status, "GET", path, statusMessage(text))));
+          return;
+        }
+        req.setTimeout(0);
+        res.on("data", (d) => onData(d));
+        res.on("end", () => resolve3());
+        res.on("error", (e) => reject(this.failed(e)));
+      });
+      const stop = () => req.destroy(new RunError(`Kubernetes API GET ${path}: stopped`));
+      if (o.signal?.aborted) stop();
+      o.signal?.addEventListener("abort", stop, { once: true });
+      req.on("close", () => o.signal?.removeEventListener("abort", stop));
+      req.on(
+        "timeout",
+        () => req.destroy(new RunError(`Kubernetes API GET ${path}: no answer within ${idleMs / 1e3}s`))
+      );
+      req.on("error", (e) => reject(this.failed(e)));
+      req.end();
+    });
+  }
+  get(path) {
+    return this.request("GET", path);
+  }
+  /** The object, or undefined when the API says 404. */
+  async find(path) {
+    try {
+      return await this.get(path);
+    } catch (e) {
+      if (e instanceof KubeError && e.status === 404) return void 0;
+      throw e;
+    }
+  }
+  create(collection, obj) {
+    return this.request("POST", collection, obj);
+  }
+  /** Deletes an object (its dependents in the background); gone already is no error. */
+  async remove(path) {
+    try {
+      await this.request("DELETE", `${path}${path.includes("?") ? "&" : "?"}propagationPolicy=Background`);
+      return true;
+    } catch (e) {
+      if (e instanceof KubeError && e.status === 404) return false;
+      throw e;
+    }
+  }
+  /** Namespaces by label selector. */
+  async namespaces(selector2) {
+    const list2 = await this.get(
+      `/api/v1/namespaces?labelSelector=${encodeURIComponent(selector2)}`
+    );
+    return list2.items ?? [];
+  }
+  /**
+   * Polls `path` until `ready` says yes (returns the object) or `timeoutMs` passes (throws with
+   * what `describe` says of the last answer). A 404 counts as not ready yet.
+   */
+  async waitFor(path, ready2, o) {
+    const deadline = Date.now() + o.timeoutMs;
+    let last;
+    for (; ; ) {
+      last = await this.find(path);
+      if (ready2(last)) return last;
+      if (o.signal?.aborted) throw new RunError(`${o.what}: stopped while waiting`);
+      if (Date.now() >= deadline)
+        throw new RunError(
+          `${o.what}: not within ${Math.round(o.timeoutMs / 1e3)}s${o.describe ? ` (${o.describe(last)})` : ""}`
+        );
+      await new Promise((res) => setTimeout(res, o.everyMs ?? 2e3));
+    }
+  }
+  /** Deletes a namespace and waits until it is gone (its objects with it); bounded. */
+  async deleteNamespace(name, timeoutMs = 6e5) {
+    await this.remove(`/api/v1/namespaces/${name}`);
+    await this.waitFor(`/api/v1/namespaces/${name}`, (ns) => ns === void 0, {
+      timeoutMs,
+      what: `namespace ${name} deleted`,
+      describe: (ns) => `still ${ns?.status?.phase ?? "there"}`
+    });
+  }
+};
+
+// action/src/targets/tidb/deployments/kubernetes/manifests.ts
 var TIDB_CLUSTER_API = "pingcap.com/v1alpha1";
 var KUBE_ROLES = ["pd", "tikv", "tidb", "tiflash"];
 var componentsOf = (manifest) => KUBE_ROLES.filter((r) => r in manifest.spec);
@@ -12711,7 +12652,7 @@ var switchPatch = (roles, configs, at2) => ({
     ])
   )
 });
-var manifestsYaml = (objects) => objects.map((o) => (0, import_yaml6.stringify)(o)).join("---\n");
+var manifestsYaml = (objects) => objects.map((o) => (0, import_yaml3.stringify)(o)).join("---\n");
 function rolesOf(p) {
   const counts = Object.fromEntries(KUBE_ROLES.map((r) => [r, p.roles[r].count ?? 0]));
   const machineTypes = {};
@@ -12758,6 +12699,74 @@ function loadPodManifest(o) {
       ]
     }
   };
+}
+
+// action/src/kubernetes/kubeconfig.ts
+var import_yaml4 = __toESM(require_dist(), 1);
+import { readFileSync as readFileSync4 } from "node:fs";
+import { homedir as homedir3 } from "node:os";
+import { dirname as dirname3, isAbsolute, resolve } from "node:path";
+function kubeconfigPath(given) {
+  if (given) return given.startsWith("~/") ? resolve(homedir3(), given.slice(2)) : resolve(given);
+  const env = process.env.KUBECONFIG?.split(":").find(Boolean);
+  return env ? resolve(env) : resolve(homedir3(), ".kube", "config");
+}
+function loadKubeContext(o) {
+  const file = kubeconfigPath(o.kubeconfig);
+  let raw;
+  try {
+    raw = (0, import_yaml4.parse)(readFileSync4(file, "utf8")) ?? {};
+  } catch (e) {
+    throw new InputError(`${o.where}: kubeconfig ${file} cannot be read: ${e.message}`);
+  }
+  const name = o.context ?? raw["current-context"];
+  if (!name)
+    throw new InputError(
+      `${o.where}: kubeconfig ${file} has no current-context: name one (kubernetes.context)`
+    );
+  const ctx = raw.contexts?.find((c) => c.name === name)?.context;
+  if (!ctx)
+    throw new InputError(
+      `${o.where}: kubeconfig ${file} has no context ${name} (contexts: ${(raw.contexts ?? []).map((c) => c.name).join(", ") || "none"})`
+    );
+  const cluster = raw.clusters?.find((c) => c.name === ctx.cluster)?.cluster;
+  if (!cluster || typeof cluster.server !== "string")
+    throw new InputError(
+      `${o.where}: kubeconfig ${file}: context ${name} names cluster ${ctx.cluster}, which has no server`
+    );
+  const user = raw.users?.find((u) => u.name === ctx.user)?.user ?? {};
+  const base = dirname3(file);
+  const bytes = (data, path) => {
+    if (typeof data === "string") return Buffer.from(data, "base64");
+    if (typeof path === "string") return readFileSync4(isAbsolute(path) ? path : resolve(base, path));
+    return void 0;
+  };
+  const tokenFile = typeof user.tokenFile === "string" ? user.tokenFile : void 0;
+  const token = typeof user.token === "string" ? user.token : tokenFile ? readFileSync4(isAbsolute(tokenFile) ? tokenFile : resolve(base, tokenFile), "utf8").trim() : void 0;
+  const exec = user.exec;
+  const out = {
+    file,
+    context: name,
+    server: cluster.server.replace(/\/+$/, ""),
+    insecure: cluster["insecure-skip-tls-verify"] === true
+  };
+  const ca = bytes(cluster["certificate-authority-data"], cluster["certificate-authority"]);
+  if (ca) out.ca = ca;
+  if (token) out.token = token;
+  const cert = bytes(user["client-certificate-data"], user["client-certificate"]);
+  const key = bytes(user["client-key-data"], user["client-key"]);
+  if (cert && key) {
+    out.cert = cert;
+    out.key = key;
+  }
+  if (exec?.command)
+    out.exec = {
+      command: exec.command,
+      args: exec.args ?? [],
+      env: Object.fromEntries((exec.env ?? []).map((e) => [e.name, e.value]))
+    };
+  if (ctx.namespace) out.namespace = ctx.namespace;
+  return out;
 }
 
 // action/src/kubernetes/pod.ts
@@ -13584,7 +13593,7 @@ var serverStatus = (d) => ({
 import { join as join15 } from "node:path";
 
 // action/src/targets/tidb/deployments/local/server.ts
-import { chmod as chmod2, copyFile as copyFile2, mkdir as mkdir7, readFile as readFile5, rm as rm6 } from "node:fs/promises";
+import { chmod as chmod2, copyFile as copyFile2, mkdir as mkdir8, readFile as readFile5, rm as rm7 } from "node:fs/promises";
 import { basename as basename5, dirname as dirname4, join as join14 } from "node:path";
 
 // action/src/targets/tidb/status-api.ts
@@ -13659,15 +13668,15 @@ function ensureProgram(program, d) {
 async function placeOf(d) {
   const slot = serverSlots(d);
   const workDir = await makeWorkDir("tidb");
-  await mkdir7(join14(workDir, "tmp"), { recursive: true });
+  await mkdir8(join14(workDir, "tmp"), { recursive: true });
   const port2 = await privatePort();
   const statusPort = await privatePort();
   const fill = (text) => text.replaceAll(slot.status, String(statusPort)).replaceAll(slot.port, String(port2)).replaceAll(slot.dir, workDir);
   return { workDir, port: port2, statusPort, fill };
 }
 async function copyProgram(from, to) {
-  await rm6(to, { force: true });
-  await mkdir7(dirname4(to), { recursive: true });
+  await rm7(to, { force: true });
+  await mkdir8(dirname4(to), { recursive: true });
   await copyFile2(from, to);
   await chmod2(to, 493);
 }
@@ -13945,7 +13954,7 @@ function playgroundStatus(d) {
 }
 
 // action/src/targets/tidb/deployments/playground/reaper.ts
-import { rm as rm7 } from "node:fs/promises";
+import { rm as rm8 } from "node:fs/promises";
 import { basename as basename6 } from "node:path";
 var playgroundReaper = {
   order: 0,
@@ -13953,13 +13962,13 @@ var playgroundReaper = {
   async reap(e, log) {
     if (await stopRecorded(e.pid, basename6(e.path), "SIGINT", 3e4))
       log(`reap: stopped ${e.what} pid ${e.pid}`);
-    await rm7(e.path, { recursive: true, force: true });
+    await rm8(e.path, { recursive: true, force: true });
     log(`reap: removed ${e.path}`);
   }
 };
 
 // action/src/targets/tidb/deployments/playground/run.ts
-import { readFile as readFile6, rm as rm8 } from "node:fs/promises";
+import { readFile as readFile6, rm as rm9 } from "node:fs/promises";
 import { join as join16 } from "node:path";
 var playgrounds = /* @__PURE__ */ new WeakMap();
 var playgroundRuntime = {
@@ -13985,7 +13994,7 @@ var playgroundRuntime = {
       stopping = true;
       ctx.planned(stepKey.stop(d));
       await server.stop("SIGINT", 6e4);
-      await rm8(dataDir, { recursive: true, force: true });
+      await rm9(dataDir, { recursive: true, force: true });
       await forget();
     };
     const died = server.exited.then(
@@ -14565,7 +14574,7 @@ function stepsOf(plan, data, loads) {
 }
 
 // action/src/targets/tidb/run.ts
-import { mkdir as mkdir8, writeFile as writeFile4 } from "node:fs/promises";
+import { mkdir as mkdir9, writeFile as writeFile5 } from "node:fs/promises";
 import { join as join17 } from "node:path";
 
 // action/src/targets/tidb/checks.ts
@@ -14836,7 +14845,7 @@ var TidbRun = class {
    * on the load host. A server that does not answer is reported, not fatal.
    */
   async cpuProfiles(r, seconds, dir, prefix) {
-    await mkdir8(dir, { recursive: true });
+    await mkdir9(dir, { recursive: true });
     const take = async (role, planned, kind) => {
       const component = `${role}-server`;
       const address = this.fill(planned);
@@ -14848,7 +14857,7 @@ var TidbRun = class {
       try {
         const data = await this.checks.getBytes(url, seconds + 30);
         if (data.length === 0) throw new Error("an empty answer");
-        await writeFile4(file, data);
+        await writeFile5(file, data);
         return { component, address, file, ...kind === "alloc" ? { kind } : {} };
       } catch (e) {
         const via = this.via();
@@ -14913,7 +14922,7 @@ var TidbRun = class {
   }
   /** Writes the plan's files (topologies, TOML configs, haproxy.cfg) into <run>/tidb/. */
   async writeFiles() {
-    await mkdir8(this.dir, { recursive: true });
+    await mkdir9(this.dir, { recursive: true });
     for (const [name, text] of Object.entries(this.plan.files)) await writeAtomic(join17(this.dir, name), text);
   }
   /** The load host as ssh reaches it (hosts profiles), for the load tools; through the bastion if any. */
@@ -15176,6 +15185,18 @@ import {
 } from "node:fs";
 import { homedir as homedir4 } from "node:os";
 import { basename as basename7, isAbsolute as isAbsolute2, join as join18, resolve as resolve2 } from "node:path";
+
+// action/src/proc/git.ts
+async function git(repo, args, timeoutMs = 12e4) {
+  const r = await runCommand("git", ["-C", repo, ...args], { timeoutMs });
+  return { code: r.code, out: r.stdout.trim(), err: r.stderr.trim().split("\n")[0] ?? "" };
+}
+async function commitAt(repo, ref) {
+  const r = await git(repo, ["log", "-1", "--format=%H%x00%s", `${ref}^{commit}`, "--"]);
+  if (r.code !== 0) return { error: r.err || `git exit ${r.code}` };
+  const [commit = "", subject = ""] = r.out.split("\0");
+  return { commit, subject };
+}
 
 // action/src/targets/tidb/unseen.ts
 var NEEDS = "a TiDB cluster profile (infra/profiles/playground.yaml, a hosts profile or a cloud profile: --profile)";
@@ -15683,6 +15704,7 @@ var TargetSchema = external_exports.looseObject({ kind: external_exports.unknown
 });
 
 export {
+  writeAtomic,
   require_dist,
   formatIssues,
   parseYaml,
@@ -15691,7 +15713,6 @@ export {
   HostSchema,
   TargetInfoSchema,
   newRunId,
-  writeAtomic,
   RunDir,
   writeResult,
   readModel,

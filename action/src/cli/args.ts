@@ -1,0 +1,115 @@
+// The command line's shared parts: flags parsed strictly (an unknown one named with the allowed ones),
+// required flags, the spec a run composes, numbers and tokens read from flags.
+import { parseArgs } from "node:util";
+import { InputError } from "../errors.ts";
+import { writeAtomic } from "../proc/files.ts";
+import { maskSecrets } from "../proc/secrets.ts";
+import { DEFAULT_DEADLINES, type Deadlines } from "../publish/github.ts";
+import { compareOverrides, parseTolerance, prepareSpec } from "../specfile/prepare.ts";
+import { parseAge } from "../yaml/keys.ts";
+
+export const log = (line: string) => process.stderr.write(`${maskSecrets(line)}\n`);
+
+export type Flags = Record<string, { type: "string" | "boolean"; short?: string }>;
+
+export function flags<T extends Flags>(command: string, args: string[], options: T) {
+  try {
+    return parseArgs({ args, options, allowPositionals: true, strict: true });
+  } catch (e) {
+    const allowed = Object.keys(options)
+      .map((k) => `--${k}`)
+      .join(", ");
+    throw new InputError(
+      `tiperf ${command}: ${(e as Error).message.split("\n")[0]} (allowed: ${allowed || "none"})`,
+    );
+  }
+}
+
+export function required(command: string, name: string, value: string | boolean | undefined): string {
+  if (typeof value !== "string" || value === "")
+    throw new InputError(`tiperf ${command}: --${name} is required`);
+  return value;
+}
+
+/** The spec a run or comparison executes: the file, or composed as the Action composes it. */
+export function specSource(command: string, values: Record<string, string | boolean | undefined>) {
+  const str = (k: string) => (typeof values[k] === "string" ? (values[k] as string) : undefined);
+  if (Boolean(str("base-ref")) !== Boolean(str("head-ref")))
+    throw new InputError(`tiperf ${command}: --base-ref and --head-ref go together`);
+  const builds = ["base-version", "head-version", "base-binpath", "head-binpath"].filter((k) => str(k));
+  if (str("base-ref") && builds.length)
+    throw new InputError(`tiperf ${command}: --base-ref/--head-ref and --${builds[0]} exclude each other`);
+  const profile = str("profile");
+  return prepareSpec({
+    spec: required(command, "spec", values.spec),
+    baseRef: str("base-ref"),
+    headRef: str("head-ref"),
+    baseConfig: str("base-config"),
+    headConfig: str("head-config"),
+    baseVersion: str("base-version"),
+    headVersion: str("head-version"),
+    baseBinpath: str("base-binpath"),
+    headBinpath: str("head-binpath"),
+    tolerance: parseTolerance(str("tolerance") ?? "", "--tolerance"),
+    toleranceFrom: "--tolerance",
+    compare: compareOverrides(
+      (k) => str(k),
+      (k) => `--${k}`,
+    ),
+  }).then((loaded) => (profile ? { ...loaded, profile } : loaded));
+}
+
+export async function writeJson(file: string | undefined, value: unknown): Promise<void> {
+  if (file) await writeAtomic(file, `${JSON.stringify(value, null, 2)}\n`);
+}
+
+export function confidenceFlag(command: string, value: unknown): number {
+  if (value === undefined) return 0.95;
+  const c = Number(value);
+  if (!(c > 0.5 && c < 1))
+    throw new InputError(
+      `tiperf ${command}: --confidence must be a number in (0.5, 1), like 0.95 (got ${value})`,
+    );
+  return c;
+}
+
+export function onePositional(command: string, positionals: string[], what: string): string {
+  const [file, extra] = positionals;
+  if (!file || extra) throw new InputError(`tiperf ${command}: give exactly one ${what}`);
+  return file;
+}
+
+export function seconds(command: string, flag: string, value: unknown, fallbackMs: number): number {
+  if (value === undefined) return fallbackMs;
+  const m = /^(\d+)(ms|s|m)$/.exec(String(value));
+  const ms = m ? Number(m[1]) * { ms: 1, s: 1000, m: 60_000 }[m[2] as "ms" | "s" | "m"] : Number.NaN;
+  if (!(ms > 0))
+    throw new InputError(
+      `tiperf ${command}: --${flag} must be a duration like 500ms, 30s or 3m (got ${value})`,
+    );
+  return ms;
+}
+
+/** --timeout (per request) and --deadline (all requests, retries included) of a GitHub command. */
+export function deadlines(command: string, values: Record<string, unknown>): Deadlines {
+  return {
+    requestMs: seconds(command, "timeout", values.timeout, DEFAULT_DEADLINES.requestMs),
+    overallMs: seconds(command, "deadline", values.deadline, DEFAULT_DEADLINES.overallMs),
+  };
+}
+
+export function githubToken(command: string): string {
+  const token = process.env.GITHUB_TOKEN;
+  if (!token)
+    throw new InputError(
+      `tiperf ${command}: GITHUB_TOKEN is not set (a token that may write to the repository)`,
+    );
+  return token;
+}
+
+export function maxAge(value: string): number {
+  const ms = parseAge(value);
+  if (ms === undefined)
+    throw new InputError(`tiperf reap: --max-age must be like 90m, 3h or 2d (got ${value})`);
+  return ms;
+}

@@ -1,0 +1,33 @@
+// `tiperf compare` on the command line: its flags read and checked, then the pipeline's step; the
+// synopsis is commands.ts's (`tiperf help compare`).
+import { parseOptions } from "../commands.ts";
+import { InputError } from "../errors.ts";
+import { compareSpec } from "../pipeline/compare.ts";
+import { checkOutFile } from "../pipeline/preflight.ts";
+import { parseShard } from "../pipeline/shard.ts";
+import { flags, log, specSource, writeJson } from "./args.ts";
+
+export async function cmdCompare(args: string[], signal: AbortSignal): Promise<number> {
+  const { values, positionals } = flags("compare", args, parseOptions("compare"));
+  if (positionals.length > 0)
+    throw new InputError(`tiperf compare: unexpected argument ${positionals[0]}; use --spec FILE`);
+  const seed = values.seed === undefined ? undefined : Number(values.seed);
+  if (seed !== undefined && !(Number.isInteger(seed) && seed >= 0 && seed < 2 ** 31))
+    throw new InputError(
+      `tiperf compare: --seed must be a whole number from 0 to 2^31−1 (got ${values.seed})`,
+    );
+  const shard = values.shard === undefined ? undefined : parseShard(values.shard as string);
+  const loaded = await specSource("compare", values);
+  if (values.json) await checkOutFile(values.json as string, "--json");
+  const outcome = await compareSpec(loaded, {
+    outDir: (values.out as string | undefined) ?? "results",
+    log,
+    signal,
+    seed,
+    ...(shard ? { shard } : {}),
+  });
+  await writeJson(values.json as string | undefined, outcome.verdict);
+  log(`verdict: ${outcome.verdict.verdict} (${outcome.verdictPath}); report: ${outcome.reportPath}`);
+  process.stdout.write(`${outcome.verdict.verdict}\n`);
+  return outcome.exitCode;
+}
