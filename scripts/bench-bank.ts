@@ -1,12 +1,12 @@
 // Records a bank of real A/A rounds on this machine, once, for the resampling detection benchmark
 // (scripts/bench-resample.ts): one `tiperf compare` of two identical MariaDB variants in many
 // blocks, every server restarted before each block (fresh processes, same data), and keeps the
-// per-round throughput pairs by block in bench/aa-bank.json (the run directory itself is not kept).
+// per-round throughput pairs by block in bench/aa-banks/aa-bank.json (the run directory itself is not kept).
 //
 //   npm run bench:bank -- [--blocks 30] [--rounds-per-block 8] [--duration 1] [--threads 2]
 //                         [--quota PERCENT] [--order interleaved|duet] [--swap 1]
 //                         [--spec FILE] [--first base|head] [--reload-data]
-//                         [--out bench/aa-bank.json]
+//                         [--out bench/aa-banks/aa-bank.json]
 //   npm run bench:bank -- --from-result RUN/result.json --out bench/PREFIX
 // --from-result keeps the rounds of a comparison that already ran (an A/A by design: two builds of
 // the same server code, or one build twice) instead of running one: a bank per workload cell,
@@ -46,7 +46,7 @@ const { values } = parseArgs({
     order: { type: "string", default: "interleaved" },
     swap: { type: "string", default: "1" },
     spec: { type: "string" },
-    out: { type: "string", default: "bench/aa-bank.json" },
+    out: { type: "string", default: "bench/aa-banks/aa-bank.json" },
     first: { type: "string", default: "base" },
     "reload-data": { type: "boolean", default: false },
     "from-result": { type: "string" },

@@ -9,14 +9,14 @@
 // centred at 0 and its interval is honest). A run-fixed lean that restarts do not re-draw shows as
 // a small p here; banks that only scatter as their intervals say do not.
 //
-//   npm run bench:centre -- [--out bench/duet-centre] BANK.json...
+//   npm run bench:centre -- [--out bench/duet/duet-centre] BANK.json...
 import { readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { mean, variance } from "../action/src/compare/stats.ts";
 import { meanInterval, pct } from "./bench-common.ts";
 
 const { values, positionals } = parseArgs({
-  options: { out: { type: "string", default: "bench/duet-centre" } },
+  options: { out: { type: "string", default: "bench/duet/duet-centre" } },
   allowPositionals: true,
 });
 if (positionals.length === 0) {

@@ -14,7 +14,7 @@
 //
 //   npm run bench:cost -- [--order interleaved|duet] [--rounds 60] [--blocks N] [--duration 4] [--threads 4]
 //                         [--script oltp_read_only] [--hog] [--spec FILE] [--design 6]
-//                         [--family 4] [--tolerance tps=5,cpu_ms_per_op=3] [--out bench/cost-aa.json]
+//                         [--family 4] [--tolerance tps=5,cpu_ms_per_op=3] [--out bench/cost/cost-aa.json]
 //                         [--from-result RESULT] [--resample 4000 --design-blocks 6] [--inject 10]
 // --inject P: head's every value made P% worse (throughput down, cost up) before judging: the
 // positive control of a resample (a bank that flags nothing must still flag a known change).
@@ -52,7 +52,7 @@ const { values } = parseArgs({
     resample: { type: "string" },
     inject: { type: "string" },
     "design-blocks": { type: "string", default: "6" },
-    out: { type: "string", default: "bench/cost-aa.json" },
+    out: { type: "string", default: "bench/cost/cost-aa.json" },
   },
 });
 const log = (l: string) => process.stderr.write(`${l}\n`);

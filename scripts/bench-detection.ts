@@ -6,12 +6,12 @@
 // instance pairs, with a t interval over the pairs. Then real tiperf
 // compares — A/A and one per cut, in turns — are judged four ways on the same samples: tiperf with
 // blocks (the spec's verdict), tiperf's round-level interval without blocks, the single-run 5%
-// rule and github-action-benchmark's 200% rule (both on the first round). Writes bench/detection.md
-// and bench/detection.json (or --out PREFIX).
+// rule and github-action-benchmark's 200% rule (both on the first round). Writes bench/detection/detection.md
+// and bench/detection/detection.json (or --out PREFIX).
 //
 //   npm run bench:detection -- [--trials 3] [--cuts 3,5,10] [--blocks 24] [--rounds-per-block 2]
 //       [--tolerance 2] [--quota 40] [--threads 8] [--reference-pairs 4] [--reference-seconds 60]
-//       [--order interleaved|duet] [--swap 1] [--out bench/detection]
+//       [--order interleaved|duet] [--swap 1] [--out bench/detection/detection]
 // --order duet: both variants at once, each server with its sysbench pinned to a CPU of its own, the
 // CPUs swapped every --swap seconds (--duration a multiple of 2 × --swap).
 // --reference-pairs 0 runs the trials only (their cuts' effects measured by an earlier run).
@@ -45,7 +45,7 @@ const { values } = parseArgs({
     "reference-seconds": { type: "string", default: "60" },
     order: { type: "string", default: "interleaved" },
     swap: { type: "string", default: "1" },
-    out: { type: "string", default: "bench/detection" },
+    out: { type: "string", default: "bench/detection/detection" },
   },
 });
 const trials = Number(values.trials);
@@ -194,7 +194,7 @@ const count = (ts: Trial[], f: (x: Trial) => boolean) => {
 };
 const lines = [
   `Detection benchmark with slowdowns of known size, ${date}, ${host.cpu_model}, ${host.cores} cores, ${(host.memory_bytes / 2 ** 30).toFixed(0)} GiB, ${host.os}; ${((Date.now() - started) / 60_000).toFixed(0)} minutes in all.`,
-  `Local MariaDB kept CPU-bound: oltp_point_select with ${threads} threads against a server limited to ${quota}% of ${values.order === "duet" ? `a CPU (duet: both variants at once, each server with its sysbench pinned to a CPU of its own, the CPUs swapped every ${values.swap} s)` : "CPU 0 (sysbench on CPU 1)"}, ${values.duration} s cells. A slowdown is a cut of head's CPU quota; its true effect on throughput comes from reference runs per cut (two servers under load at once, quotas swapped every 5 s; ${referencePairs > 0 ? `${referencePairs} fresh instance pairs × ${values["reference-seconds"]} s, t interval over the pairs` : "not in this run: see bench/detection.md"}). tiperf: ${blocks} blocks × ${values["rounds-per-block"]} rounds, every server restarted before each block, tolerance ${values.tolerance}%, 95% confidence. The same rounds are also judged without blocks (one sample of pairs), and round 1 alone by the single-run 5% rule and github-action-benchmark's 200% rule. Counts with 95% Wilson intervals.`,
+  `Local MariaDB kept CPU-bound: oltp_point_select with ${threads} threads against a server limited to ${quota}% of ${values.order === "duet" ? `a CPU (duet: both variants at once, each server with its sysbench pinned to a CPU of its own, the CPUs swapped every ${values.swap} s)` : "CPU 0 (sysbench on CPU 1)"}, ${values.duration} s cells. A slowdown is a cut of head's CPU quota; its true effect on throughput comes from reference runs per cut (two servers under load at once, quotas swapped every 5 s; ${referencePairs > 0 ? `${referencePairs} fresh instance pairs × ${values["reference-seconds"]} s, t interval over the pairs` : "not in this run: see bench/detection/detection.md"}). tiperf: ${blocks} blocks × ${values["rounds-per-block"]} rounds, every server restarted before each block, tolerance ${values.tolerance}%, 95% confidence. The same rounds are also judged without blocks (one sample of pairs), and round 1 alone by the single-run 5% rule and github-action-benchmark's 200% rule. Counts with 95% Wilson intervals.`,
   "",
   "| head's CPU quota | true effect on throughput (reference) | trials | tiperf with blocks: regression | without blocks: regression | mean measured change | single run, 5%: alarm | github-action-benchmark 200%: alarm | benchmark minutes per verdict |",
   "|---|---|---:|---|---|---:|---|---|---:|",

@@ -3,11 +3,11 @@
 // slowdown δ whose size is therefore known exactly, and judges them the ways compared here — tiperf
 // with blocks (restarted instances as the unit), tiperf without blocks (the rounds of one pair of
 // instances), the single-run 5% rule and github-action-benchmark's 200% rule — on the same draws.
-// Writes bench/resample.md and bench/resample.json.
+// Writes bench/resample/resample.md and bench/resample/resample.json.
 //
-//   npm run bench:resample -- [--bank bench/aa-bank.json] [--trials 2000] [--tolerances 2,5]
+//   npm run bench:resample -- [--bank bench/aa-banks/aa-bank.json] [--trials 2000] [--tolerances 2,5]
 //                             [--slowdowns 3,5,10] [--confidence 0.95] [--blocks 4,8,16,24,32,48]
-//                             [--out bench/resample]
+//                             [--out bench/resample/resample]
 import { readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { judgeShift } from "../action/src/compare/judge.ts";
@@ -25,14 +25,14 @@ import { pct, wilson } from "./bench-common.ts";
 
 const { values } = parseArgs({
   options: {
-    bank: { type: "string", default: "bench/aa-bank.json" },
+    bank: { type: "string", default: "bench/aa-banks/aa-bank.json" },
     trials: { type: "string", default: "2000" },
     tolerances: { type: "string", default: "2,5" },
     slowdowns: { type: "string", default: "3,5,10" },
     seed: { type: "string", default: "1" },
     confidence: { type: "string", default: "0.95" },
     blocks: { type: "string", default: "4,8,16,24,32,48" },
-    out: { type: "string", default: "bench/resample" },
+    out: { type: "string", default: "bench/resample/resample" },
   },
 });
 

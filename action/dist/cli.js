@@ -51,10 +51,10 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-VHED27JZ.js";
+} from "./chunk-XREJ33MR.js";
 import {
   reapLedger
-} from "./chunk-UV7DXLZO.js";
+} from "./chunk-OUOPUDLZ.js";
 import {
   EXPIRES,
   KubeClient,
@@ -72,7 +72,7 @@ import {
   require_dist,
   writeAtomic,
   writeResult
-} from "./chunk-KSY4RKPV.js";
+} from "./chunk-TJLP3A3P.js";
 import {
   CLOUDS,
   Interrupted,

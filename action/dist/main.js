@@ -15,7 +15,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-VHED27JZ.js";
+} from "./chunk-XREJ33MR.js";
 import {
   getInput,
   info,
@@ -28,7 +28,7 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-KSY4RKPV.js";
+} from "./chunk-TJLP3A3P.js";
 import {
   Interrupted,
   installCrashTeardown,

@@ -9,7 +9,7 @@ import { cli, leftovers, ownCgroups, tempDir } from "../helpers/real.ts";
  * The matrix of these tests: local MariaDB on CPU 0, one sysbench cell on CPU 1.
  * Short cells, many rounds: on shared machines the speed moves in steps that last seconds, so a
  * 3 s cell is not steadier than a 1 s one and costs four times as long per round
- * (bench/cells-1s.md, bench/cells-3s.md).
+ * (bench/detection/cells-1s.md, bench/detection/cells-3s.md).
  */
 const LOCAL_MATRIX = `target: {kind: mariadb, config: {innodb_buffer_pool_size: 64M}, resources: {cpus: "0"}}
 driver: {cpus: "1"}

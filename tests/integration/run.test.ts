@@ -22,9 +22,22 @@ async function assertRanAsPlanned(spec: string, runDir: string) {
     steps: Record<"setup" | "per_cell" | "end", PlanStep[]>;
   };
   const executed = JSON.parse(readFileSync(join(runDir, "executed.json"), "utf8")) as PlanStep[];
-  const tools = [...planned.steps.setup, ...planned.steps.per_cell, ...planned.steps.end].filter(
-    (st) => "command" in st.run && /sysbench$/.test(st.run.command[0] ?? ""),
-  );
+  const all = [...planned.steps.setup, ...planned.steps.per_cell, ...planned.steps.end];
+  const tools = all.filter((st) => "command" in st.run && /sysbench$/.test(st.run.command[0] ?? ""));
+  // and tiperf's own SQL that gives the run its database, in the server's own words
+  const database = all.filter((st) => st.phase === "load" && "sql" in st.run);
+  assert.ok(database.length > 0, "the plan says how the database is created");
+  for (const st of database)
+    assert.ok(
+      executed.some((x) => x.phase === "load" && samePlanned(st.run, x.run)),
+      `the planned load step ${JSON.stringify(st.run)} did not run as planned:\n${executed.map((x) => JSON.stringify(x.run)).join("\n")}`,
+    );
+  // and nothing of that kind ran that the plan does not show
+  for (const x of executed.filter((e) => e.phase === "load" && "sql" in e.run))
+    assert.ok(
+      database.some((st) => samePlanned(st.run, x.run)),
+      `${JSON.stringify(x.run)} ran unplanned`,
+    );
   assert.ok(tools.some((st) => st.phase === "cell") && tools.some((st) => st.phase === "prepare"));
   for (const st of tools)
     assert.ok(

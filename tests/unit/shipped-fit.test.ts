@@ -139,10 +139,10 @@ describe("workloads/pr.yaml: the config PR check", () => {
     assert.match(plan.text, /judged \(can fail the check\): cpu_ms_per_op, handler_reads_per_op/);
   });
 
-  test("its compare.noise is no smaller than the A/A run of its own design (bench/cost-aa-pr-duet.json)", async () => {
+  test("its compare.noise is no smaller than the A/A run of its own design (bench/cost/cost-aa-pr-duet.json)", async () => {
     const { spec } = await asRun("workloads/pr.yaml", true);
     const noise = spec.compare?.noise?.workloads ?? {};
-    const bank = JSON.parse(readFileSync(join(ROOT, "bench/cost-aa-pr-duet.json"), "utf8")) as {
+    const bank = JSON.parse(readFileSync(join(ROOT, "bench/cost/cost-aa-pr-duet.json"), "utf8")) as {
       spec: string;
       cells: { workload: string; metrics: { metric: string; rounds_sd?: number }[] }[];
     };

@@ -14,9 +14,9 @@ import { logGamma, normalCdf, TRIM, tQuantile } from "./stats.ts";
  */
 export const INSTANCE_GAP_SD = {
   low: 0.009,
-  lowFrom: "bench/duet-bank-tidb.json",
+  lowFrom: "bench/aa-banks/duet-bank-tidb.json",
   high: 0.07,
-  highFrom: "bench/duet-aa-quota-reload*.json",
+  highFrom: "bench/duet/duet-aa-quota-reload*.json",
 };
 
 const gapPct = (x: number) => `${(x * 100).toFixed(1)}%`;

@@ -2,7 +2,6 @@ import { existsSync } from "node:fs";
 import { rename } from "node:fs/promises";
 import { cpus } from "node:os";
 import { basename, join, relative } from "node:path";
-import { mostSpecificLine } from "../drivers/failure.ts";
 import { driverOf } from "../drivers/registry.ts";
 import {
   type Driver,
@@ -24,9 +23,8 @@ import {
 import { RemoteSampler } from "../observe/remote.ts";
 import { ResourceSampler, type Sampler } from "../observe/sampler.ts";
 import { checkCpus } from "../proc/affinity.ts";
-import { runCommand } from "../proc/process.ts";
 import { maskArgs } from "../proc/secrets.ts";
-import { type RemoteHost, sshArgs } from "../proc/ssh.ts";
+import type { RemoteHost } from "../proc/ssh.ts";
 import { runTool, type ToolLauncher, type ToolRun } from "../proc/tool.ts";
 import type { Cell, ResourceUse, StalledAttempt, TargetInfo } from "../result/model.ts";
 import type { RunDir } from "../result/store.ts";
@@ -34,59 +32,7 @@ import type { Spec, TargetSpec } from "../specfile/schema.ts";
 import { applyResources, type CpuThrottle, cpuThrottle, throttleBetween } from "../targets/local/cgroup.ts";
 import type { BorrowedTarget, CpuProfile, PlanStep, StartOptions, Target } from "../targets/types.ts";
 import { type CellPlan, cellFileName, cellGraceS, cellLabel, cellSeconds } from "./cells.ts";
-
-const lastLines = (text: string, n = 4) => text.trimEnd().split("\n").slice(-n).join("\n");
-
-/** Why a step of a load tool failed, in the tool's own words where it has some. */
-function describeFailure(
-  tool: string,
-  step: string,
-  r: ToolRun,
-  said: string | undefined,
-  limit: string,
-  server: string,
-): string {
-  if (r.timedOut) {
-    return `${step}: ${tool} did not finish within ${limit} and was stopped after ${r.elapsed_s.toFixed(1)}s; ${server}`;
-  }
-  if (r.aborted) return `${step} stopped: ${r.aborted}`;
-  const cause = said ?? mostSpecificLine(r.output);
-  const how =
-    r.code === 0 && said
-      ? "exited 0 but failed"
-      : `exited ${r.signal ? `on ${r.signal}` : `with code ${r.code}`}`;
-  return `${step}: ${tool} ${how}${cause ? `: ${cause}` : `:\n${lastLines(r.output)}`}`;
-}
-
-/** The load host's CPU count (`nproc` over SSH), so data loads there use its cores; this machine's if it cannot say. */
-async function loadHostCores(remote: RemoteHost, log: (line: string) => void): Promise<number> {
-  const r = await runCommand("ssh", sshArgs(remote, "nproc"), { timeoutMs: 60_000 });
-  const n = Number(r.stdout.trim());
-  if (r.code === 0 && Number.isInteger(n) && n > 0) return n;
-  log(
-    `load host ${remote.host}: nproc did not answer (${(r.stderr || r.stdout).trim().slice(0, 120) || `exit ${r.code}`}); loading with this machine's CPU count`,
-  );
-  return cpus().length;
-}
-
-const toolKey = (w: Workload) => `${w.driver}:${w.script}`;
-
-/**
- * The program of every workload, looked up on PATH once when the bench opens, not per cell. On a
- * load host or in a pod the tool is called by its name there (a missing one fails its first step, exit 127).
- */
-function findTools(spec: Spec, elsewhere: boolean): Map<string, ToolCommand> {
-  const tools = new Map<string, ToolCommand>();
-  for (const w of spec.workloads) {
-    if (tools.has(toolKey(w))) continue;
-    const driver = driverOf(w.driver);
-    const tool = elsewhere ? driver.namedTool(w.script) : driver.findTool(w.script);
-    if (!tool)
-      throw new RunError(`workload ${w.name}: ${w.driver} is not installed (install ${driver.install})`);
-    tools.set(toolKey(w), tool);
-  }
-  return tools;
-}
+import { describeFailure, findTools, loadHostCores, toolKey } from "./tools.ts";
 
 /** A data set prepared on the target, shared by the workloads whose driver gives the same key. */
 interface DataSet {
@@ -255,6 +201,10 @@ export class Bench {
       await target.activate?.(signal);
       // an existing server gives the run a database of its own: every data set loads there
       const database = target.connection.database ?? ds.driver.database(ds.workload);
+      // a private server's statements, as the plan words them (TiDB's deployments record their own)
+      if (target.connection.database === undefined)
+        for (const sql of target.databaseSql?.(database) ?? [])
+          this.executed?.push({ phase: "load", variant: this.variant, where: "runner", run: { sql } });
       await target.createDatabase(database);
       if (target.owner === "borrowed") await this.noteTablesBefore(target, ds, database);
       for (const step of ds.driver.setup(this.context(ds.workload, Math.max(...ds.workload.threads)))) {

@@ -184,7 +184,7 @@ export class CpuSwapper {
     // The pins start one after another: which pair moves first rotates with the phase and with
     // every other round (`mover`). By phase alone, with a phase count that is the same in every
     // round (a 2 s cell, 1 s swaps: one swap in the run), the same pair always moved first. This
-    // balance did not centre the light A/A bank (bench/duet-centre.md: head −0.9% before and after).
+    // balance did not centre the light A/A bank (bench/duet/duet-centre.md: head −0.9% before and after).
     const jobs: Promise<void>[] = [];
     const n = this.pairs.length;
     for (let j = 0; j < n; j++) {
@@ -289,7 +289,7 @@ export function outsideShares(snaps: Snapshot[], sets: string[], hz: number): nu
  * A round whose pairs met outside CPU use this unevenly (percentage points of their CPUs' time) ran
  * unfairly. Measured here: a busy loop that follows one pair through the swaps (the scheduler keeps
  * moving it to whichever CPU idles) took 25–30% of that pair's CPUs against 0–2% of the other's and
- * cut its throughput by as much; on a quiet machine the 120 rounds of bench/duet-bank.json stayed
+ * cut its throughput by as much; on a quiet machine the 120 rounds of bench/aa-banks/duet-bank.json stayed
  * within 5 points (at most 4.9).
  */
 export const OUTSIDE_GAP_PCT = 5;

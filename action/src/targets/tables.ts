@@ -1,6 +1,6 @@
-// The SQL tiperf itself runs about tables on a server it does not own: which tables a database
-// holds (listed before and after each load, so the run drops only those it created) and a name
-// read back from the server quoted as an identifier.
+// The SQL tiperf itself runs about the run's database and tables: how most servers create it,
+// and on a server it does not own which tables a database holds (listed before and after each
+// load, so the run drops only those it created) and a name read back quoted as an identifier.
 import type { Connection } from "./types.ts";
 
 /** A string as an SQL literal. */
@@ -15,3 +15,6 @@ export const tableNamesSql = (protocol: Connection["protocol"], database: string
 /** A table name as an identifier of the dialect: backquotes (MySQL) or double quotes (PostgreSQL). */
 export const quotedIdent = (protocol: Connection["protocol"], name: string): string =>
   protocol === "mysql" ? `\`${name.replace(/`/g, "``")}\`` : `"${name.replace(/"/g, '""')}"`;
+
+/** How most servers give the run its database (MariaDB, TiDB): one statement. */
+export const createDatabaseSql = (name: string): string[] => [`CREATE DATABASE IF NOT EXISTS ${name}`];

@@ -87,6 +87,7 @@ interface TargetBase {
   state(): string;
   /** Creates a database if it does not exist (drivers decide which). */
   createDatabase(name: string): Promise<void>;
+  databaseSql?(name: string): string[]; // createDatabase's statements, in the plan's words
   /** The settings the spec gave it (target.config; a TiDB variant's role.key values). */
   settings?: Record<string, string | number | boolean>;
   /** Each of those settings as the running server reports it back. */
@@ -218,6 +219,8 @@ export interface TargetPlanInput {
 /** A kind's plan: everything it would do, decided before anything starts. */
 export interface TargetPlan {
   kind: string;
+  /** What its servers run to give the run a database (as Target.databaseSql). */
+  databaseSql?(name: string): string[];
   /** Where the machines come from, as baselines, history and comments name it (local-mariadb, aws-smoke). */
   profile: string;
   /** The variants it deploys, each with its validated target. */
@@ -421,8 +424,5 @@ export interface Cost {
   prices_as_of: string;
 }
 
-/**
- * The port a plan gives a server whose port is picked when it starts (a free one): no real port
- * is 65536, so `tiperf plan` can print `<port>` wherever a load tool's arguments carry it.
- */
+/** A plan's port for a server whose port is picked at start: no real one, printed as `<port>`. */
 export const PORT_AT_START = 65536;

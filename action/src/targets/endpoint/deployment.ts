@@ -10,7 +10,7 @@ import { record } from "../../lifecycle/ledger.ts";
 import { onTeardown } from "../../lifecycle/teardown.ts";
 import { addSecret } from "../../proc/secrets.ts";
 import { variantAt } from "../../yaml/keys.ts";
-import { quoted, quotedIdent, tableNamesSql } from "../tables.ts";
+import { quotedIdent, tableNamesSql } from "../tables.ts";
 import type {
   BorrowedTarget,
   Connection,
@@ -25,6 +25,7 @@ import type {
 } from "../types.ts";
 import { clientArgs, endpointSql, passwordOf, type Sql } from "./client.ts";
 import type { EndpointProfile, EndpointSpec } from "./schema.ts";
+import { existsSql, ownDatabaseSql, runDatabase, tablesSql } from "./sql.ts";
 
 /** A variant's profile as the rule below reads it: its file and its provider. */
 export interface NamedProfile {
@@ -116,25 +117,6 @@ export interface EndpointPlan extends TargetPlan {
   endpoint: { server: EndpointServer; places: Place[]; byVariant: Record<string, number> };
 }
 
-/** The database a run owns on an endpoint: named by the run (its plan's prefix), plain SQL. */
-export function runDatabase(prefix: string): string {
-  return prefix
-    .toLowerCase()
-    .replace(/[^a-z0-9_]/g, "_")
-    .replace(/^([^a-z_])/, "_$1")
-    .slice(0, 63);
-}
-
-/** SQL that counts the tables of `database` (postgres: run inside it). */
-const tablesSql = (protocol: Connection["protocol"], database: string) =>
-  protocol === "mysql"
-    ? `SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = ${quoted(database)}`
-    : "SELECT COUNT(*) FROM information_schema.tables WHERE table_schema NOT IN ('pg_catalog', 'information_schema')";
-const existsSql = (protocol: Connection["protocol"], database: string) =>
-  protocol === "mysql"
-    ? `SELECT COUNT(*) FROM information_schema.schemata WHERE schema_name = ${quoted(database)}`
-    : `SELECT COUNT(*) FROM pg_database WHERE datname = ${quoted(database)}`;
-
 /** Where the plan cannot run on an endpoint: the kind's own reasons and these. */
 function endpointRefusals(input: TargetPlanInput, places: Place[]): string[] {
   const out: string[] = [];
@@ -196,7 +178,7 @@ function placeSteps(server: EndpointServer, input: TargetPlanInput, p: Place): P
         phase: "start",
         variant,
         where,
-        run: { sql: `CREATE DATABASE ${p.database}` },
+        run: { sql: ownDatabaseSql(p.database) },
         about: `${on}: the run's own database; every load tool uses it`,
       },
     );
@@ -350,8 +332,9 @@ async function createRunDatabase(
     throw new RunError(
       `${p.file}: database ${p.database} already exists on ${ep.host}:${ep.port}; tiperf creates the run's own and touches none it did not create (a run of the same id left it? drop it by hand, or \`tiperf reap\`)`,
     );
-  step({ sql: `CREATE DATABASE ${p.database}` });
-  await sql(`CREATE DATABASE ${p.database}`);
+  const create = ownDatabaseSql(p.database);
+  step({ sql: create });
+  await sql(create);
   const forget = await record({
     kind: ENDPOINT_DATABASE,
     what: `database ${p.database} on ${ep.host}:${ep.port} (${p.profile.name})`,

@@ -44,6 +44,8 @@ export interface LocalServer {
     install: string[];
     server: string[];
   };
+  /** What it runs to give the run a database, when not `CREATE DATABASE IF NOT EXISTS` (PostgreSQL). */
+  databaseSql?(name: string): string[];
   /** The SQL that reads the version, and each setting back. */
   versionSql: string;
   settingSql(key: string): string;
@@ -264,6 +266,7 @@ export function localKind(s: LocalServer): TargetKind {
         ],
         files: {},
         steps: localSteps(s, input),
+        ...(s.databaseSql ? { databaseSql: s.databaseSql } : {}),
         connection: () => ({
           protocol: s.protocol,
           endpoints: [{ host: "127.0.0.1", port: PORT_AT_START }],

@@ -7,7 +7,7 @@ import { record } from "../../lifecycle/ledger.ts";
 import { onTeardown } from "../../lifecycle/teardown.ts";
 import { treeCpuSeconds } from "../../observe/cost.ts";
 import { pinProcesses } from "../../proc/affinity.ts";
-import { PORT_TRIES, portTaken, privatePort } from "../../proc/port.ts";
+import { privatePort } from "../../proc/port.ts";
 import {
   type CommandResult,
   processState,
@@ -16,8 +16,10 @@ import {
   type ServerProcess,
   startServerProcess,
 } from "../../proc/process.ts";
+import { createDatabaseSql } from "../tables.ts";
 import { applyResources, processTree } from "./cgroup.ts";
 import { keepLogs } from "./reapers.ts";
+import { respawner, respawnOnItsPort } from "./respawn.ts";
 import type { LocalTargetSpec } from "./schema.ts";
 
 export { privatePort };
@@ -123,22 +125,6 @@ export interface Lifecycle {
    * kept), `respawn` starts the next and waits until it answers; the ledger follows the new PID.
    */
   restart(respawn: () => Promise<ServerProcess>): Promise<void>;
-}
-
-/**
- * A restart binds the port the server had: something else may hold it for a moment (a socket of
- * the old process lingering, a program that took it meanwhile), so a bind that fails is tried
- * again, after a second, then two, before the failure stands.
- */
-async function respawnOnItsPort(respawn: () => Promise<ServerProcess>): Promise<ServerProcess> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await respawn();
-    } catch (e) {
-      if (attempt >= PORT_TRIES || !portTaken(e as Error)) throw e;
-      await new Promise((r) => setTimeout(r, attempt * 1000));
-    }
-  }
 }
 
 export function lifecycle(opts: {
@@ -273,27 +259,6 @@ export async function startupFailure(
   );
 }
 
-/**
- * How a local target restarts: spawn the next process on the same data and wait until it is
- * settled; one that does not come up is stopped, so a failed restart leaves no process behind.
- */
-export function respawner(
-  spawn: () => ServerProcess,
-  settle: (s: ServerProcess) => Promise<unknown>,
-  stopSignal: NodeJS.Signals,
-): () => Promise<ServerProcess> {
-  return async () => {
-    const next = spawn();
-    try {
-      await settle(next);
-    } catch (e) {
-      await next.stop(stopSignal, 30_000).catch(() => {});
-      throw e;
-    }
-    return next;
-  };
-}
-
 /** The Target of a private server on 127.0.0.1, once it is up and settled. */
 export function localTarget(o: {
   kind: string;
@@ -307,6 +272,7 @@ export function localTarget(o: {
   /** The server's work directory (its data): recorded with its filesystem and free space. */
   workDir: string;
   createDatabase: (name: string) => Promise<void>;
+  databaseSql?: (name: string) => string[];
   /** The server's own counters (observe/cost.ts), read over SQL; its CPU is read from /proc here. */
   counters: () => Promise<Record<string, number>>;
   /** Starts the next server process on the same data and waits until it is settled. */
@@ -328,6 +294,7 @@ export function localTarget(o: {
     },
     state: () => `${o.kind} server (pid ${life.server.pid}) is ${processState(life.server.pid)}`,
     createDatabase: o.createDatabase,
+    databaseSql: o.databaseSql ?? createDatabaseSql,
     settings: o.spec.config,
     effectiveConfig: o.effectiveConfig,
     ...(o.spec.resources ? { resources: resourcesText(o.spec.resources) } : {}),
@@ -412,6 +379,8 @@ export interface PrivateServerStart {
   settingSql: (key: string) => string;
   counters: () => Promise<Record<string, number>>;
   createDatabase: (name: string) => Promise<void>;
+  /** What createDatabase runs, in the plan's words (default: CREATE DATABASE IF NOT EXISTS). */
+  databaseSql?: (name: string) => string[];
 }
 
 /**

@@ -14,6 +14,7 @@ import {
   privatePort,
   runPrivateServer,
 } from "../local/server.ts";
+import { createDatabaseSql } from "../tables.ts";
 import type { StartOptions, Target } from "../types.ts";
 import { MARIADB_COUNTERS_SQL, mariadbCounters } from "./counters.ts";
 
@@ -97,7 +98,8 @@ function mariadbClient(port: number) {
       return r.code === 0 ? mariadbCounters(r.stdout) : {};
     },
     createDatabase: async (name: string) => {
-      const r = await sql(`CREATE DATABASE IF NOT EXISTS ${checkDatabaseName(name)}`);
+      const [create] = createDatabaseSql(checkDatabaseName(name)) as [string];
+      const r = await sql(create);
       if (r.code !== 0) throw new RunError(`MariaDB: cannot create database ${name}: ${r.stderr.trim()}`);
     },
   };

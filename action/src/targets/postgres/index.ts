@@ -3,7 +3,13 @@ import { join } from "node:path";
 import { anyTool } from "../../proc/env.ts";
 import { localKind } from "../local/kind.ts";
 import { readPostgresCounters } from "./counters.ts";
-import { postgresBinDirs, postgresCommands, READ_BACK, startPostgres } from "./server.ts";
+import {
+  postgresBinDirs,
+  postgresCommands,
+  postgresDatabaseSql,
+  READ_BACK,
+  startPostgres,
+} from "./server.ts";
 
 export const postgres = localKind({
   name: "postgres",
@@ -13,6 +19,7 @@ export const postgres = localKind({
   commands: (o) => postgresCommands({ ...o, bin: postgresBinDirs()[0] ?? "/usr/lib/postgresql/<N>/bin" }),
   versionSql: READ_BACK.version,
   settingSql: READ_BACK.setting,
+  databaseSql: postgresDatabaseSql,
   endpoint: {
     kind: "postgres",
     title: "PostgreSQL",

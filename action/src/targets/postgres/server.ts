@@ -125,13 +125,24 @@ function postgresClient(port: number) {
     createDatabase: async (name: string) => {
       const db = checkDatabaseName(name);
       runDatabase = db;
-      const exists = await psql(`SELECT 1 FROM pg_database WHERE datname = '${db}'`);
+      const [ask, create] = postgresDatabaseSql(db) as [string, string];
+      const exists = await psql(ask);
       if (exists.code === 0 && exists.stdout.trim() === "1") return;
-      const r = await psql(`CREATE DATABASE ${db}`);
+      const r = await psql(create);
       if (r.code !== 0) throw new RunError(`PostgreSQL: cannot create database ${name}: ${r.stderr.trim()}`);
     },
   };
 }
+
+/**
+ * How PostgreSQL gives the run its database: it has no CREATE DATABASE IF NOT EXISTS, so the
+ * catalogue is asked first and the database created only where it is not there (the plan prints
+ * both statements, the run runs them).
+ */
+export const postgresDatabaseSql = (name: string): string[] => [
+  `SELECT 1 FROM pg_database WHERE datname = '${name}'`,
+  `CREATE DATABASE ${name}`,
+];
 
 /** What the server is asked once it runs: its version, and each setting read back. */
 export const READ_BACK = {
@@ -189,5 +200,6 @@ export async function startPostgres(spec: LocalTargetSpec, opts: StartOptions): 
     settingSql: READ_BACK.setting,
     counters,
     createDatabase,
+    databaseSql: postgresDatabaseSql,
   });
 }

@@ -213,3 +213,16 @@ export class ClusterChecks {
     return effective;
   }
 }
+
+/** What a variant sets, as its target records it: each config key flattened, and how the data was split. */
+export function settingsOf(setup: VariantSetup): Record<string, string | number | boolean> {
+  const config: Record<string, string | number | boolean> = {};
+  for (const k of setup.configKeys) {
+    const v = k.value;
+    config[`${k.role}.${k.key}`] =
+      typeof v === "string" || typeof v === "number" || typeof v === "boolean" ? v : JSON.stringify(v);
+  }
+  // how the data was split is the variant's too (a comparison's headline names it)
+  if (setup.split) config["split.regions"] = setup.split.regions;
+  return config;
+}

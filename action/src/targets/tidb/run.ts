@@ -2,6 +2,7 @@
 // up, switched, restarted, watched and ended by its form (deployments/<form>/run.ts) from the plan's
 // own steps; the variant's checks, SQL, split and analyze here; everything destroyed on success,
 // failure, cancel and SIGTERM.
+
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { RunError } from "../../errors.ts";
@@ -12,8 +13,9 @@ import { writeAtomic } from "../../proc/files.ts";
 import type { RemoteHost } from "../../proc/ssh.ts";
 import type { ToolLauncher } from "../../proc/tool.ts";
 import { resourcesText } from "../local/server.ts";
+import { createDatabaseSql } from "../tables.ts";
 import type { Cost, CpuProfile, Endpoint, LoadedData, PlanStep, StartOptions, Target } from "../types.ts";
-import { ClusterChecks, sameSetting } from "./checks.ts";
+import { ClusterChecks, sameSetting, settingsOf } from "./checks.ts";
 import { expandHome, PLAN_DIR } from "./config.ts";
 import { formOf } from "./deployments/registry.ts";
 import type {
@@ -301,7 +303,7 @@ export class TidbRun implements RunContext {
       },
       state: () => run.state(d, r),
       createDatabase: async (name) => {
-        const sql = `CREATE DATABASE IF NOT EXISTS ${name}`;
+        const [sql] = createDatabaseSql(name) as [string];
         this.executed.push({
           phase: "load",
           variant,
@@ -491,17 +493,4 @@ export class TidbRun implements RunContext {
         );
     }
   }
-}
-
-/** What a variant sets, as its target records it: each config key flattened, and how the data was split. */
-function settingsOf(setup: VariantSetup): Record<string, string | number | boolean> {
-  const config: Record<string, string | number | boolean> = {};
-  for (const k of setup.configKeys) {
-    const v = k.value;
-    config[`${k.role}.${k.key}`] =
-      typeof v === "string" || typeof v === "number" || typeof v === "boolean" ? v : JSON.stringify(v);
-  }
-  // how the data was split is the variant's too (a comparison's headline names it)
-  if (setup.split) config["split.regions"] = setup.split.regions;
-  return config;
 }
