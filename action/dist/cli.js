@@ -51,10 +51,10 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-XREJ33MR.js";
+} from "./chunk-5Q67GPTA.js";
 import {
   reapLedger
-} from "./chunk-OUOPUDLZ.js";
+} from "./chunk-EWABPV4B.js";
 import {
   EXPIRES,
   KubeClient,
@@ -72,7 +72,7 @@ import {
   require_dist,
   writeAtomic,
   writeResult
-} from "./chunk-TJLP3A3P.js";
+} from "./chunk-7USXBFNI.js";
 import {
   CLOUDS,
   Interrupted,

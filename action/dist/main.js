@@ -15,7 +15,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-XREJ33MR.js";
+} from "./chunk-5Q67GPTA.js";
 import {
   getInput,
   info,
@@ -28,7 +28,7 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-TJLP3A3P.js";
+} from "./chunk-7USXBFNI.js";
 import {
   Interrupted,
   installCrashTeardown,

@@ -79,13 +79,13 @@ describe("ways to deploy TiDB are plug-ins", () => {
       extra: {
         [planted]: [
           'import { isCluster } from "../targets/tidb/deployments/cluster/types.ts";',
-          'import type { Deployment } from "../targets/tidb/deployments/types.ts";',
+          'import type { TidbDeployment } from "../targets/tidb/deployments/types.ts";',
           'import type { Profile } from "../targets/tidb/profile.ts";',
-          'export const a = (d: Deployment) => ("configSwitch" in d ? 1 : 0);',
-          'export const b = (d: Deployment) => d.kind === "playground";',
-          "export const c = (d: Deployment) => (isCluster(d) ? d.proxyFlags : []);",
+          'export const a = (d: TidbDeployment) => ("configSwitch" in d ? 1 : 0);',
+          'export const b = (d: TidbDeployment) => d.kind === "playground";',
+          "export const c = (d: TidbDeployment) => (isCluster(d) ? d.proxyFlags : []);",
           'export const e = (p: Profile) => { switch (p.provider) { case "kubernetes": return 1; default: return 0; } };',
-          "export const f = (d: Deployment) => { if (!isCluster(d)) return 0; const { cluster } = d; return cluster.instances.length; };",
+          "export const f = (d: TidbDeployment) => { if (!isCluster(d)) return 0; const { cluster } = d; return cluster.instances.length; };",
           "",
         ].join("\n"),
       },

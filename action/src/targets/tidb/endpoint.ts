@@ -87,7 +87,7 @@ const DEPLOYS: { key: keyof TidbTargetSpec; why: string }[] = [
  * The variants' endpoint profiles, or undefined when none is an endpoint; a mix of an endpoint and
  * a deployment is refused (two machines, not a change).
  */
-export async function tidbEndpoints(
+export async function tidbEndpointProfiles(
   input: TargetPlanInput,
   defaultProfile: string,
 ): Promise<{ variants: EndpointVariant[]; refusals: string[] } | undefined> {

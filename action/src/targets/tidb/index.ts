@@ -19,7 +19,7 @@ import type {
 import { deployerOf, formOf, formReapers } from "./deployments/registry.ts";
 import type { CreatedMachines } from "./deployments/types.ts";
 import { deprecationWarnings } from "./deprecated.ts";
-import { TIDB_ENDPOINT, tidbEndpoints } from "./endpoint.ts";
+import { TIDB_ENDPOINT, tidbEndpointProfiles } from "./endpoint.ts";
 import { loadProfile } from "./load-profile.ts";
 import { loadEndpoints, planTidb, type TidbPlan } from "./plan.ts";
 import type { Profile } from "./profile.ts";
@@ -257,7 +257,7 @@ export const tidb: TargetKind = {
     return deployerOf(p.provider).machines?.cloudOf(p);
   },
   async plan(input) {
-    const endpoints = await tidbEndpoints(input, DEFAULT_PROFILE);
+    const endpoints = await tidbEndpointProfiles(input, DEFAULT_PROFILE);
     if (endpoints) return planEndpoints(TIDB_ENDPOINT, input, endpoints.variants, endpoints.refusals);
     return targetPlan(await planFor(input), input);
   },

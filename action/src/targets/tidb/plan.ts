@@ -8,8 +8,8 @@ import { configUrl, flatKeys, roleConfig } from "./config.ts";
 import { deployerOf, formOf } from "./deployments/registry.ts";
 import type {
   AddStep,
-  Deployment,
   DeploymentForm,
+  TidbDeployment,
   TidbPlan,
   TidbVariant,
   VariantSetup,
@@ -19,7 +19,7 @@ import { type Profile, ROLES, type Role } from "./profile.ts";
 import { stepKey } from "./steps.ts";
 
 export type {
-  Deployment,
+  TidbDeployment,
   TidbPlan,
   TidbVariant,
   VariantSetup,
@@ -72,7 +72,7 @@ export function planTidb(o: {
   variants: TidbVariant[];
   profile: Profile;
   profileFile: string;
-  /** Deployment name prefix (the run id at run time). */
+  /** TidbDeployment name prefix (the run id at run time). */
   prefix: string;
   /** The spec's sysbench data, for split: */
   data?: { tables: number; table_size: number };
@@ -129,7 +129,7 @@ export function planTidb(o: {
  * Variants sharing one cluster switch by running their own `sql:`; a variable one of them sets
  * and another does not would keep the last value, so every shared variant must set the same ones.
  */
-function checkSqlSwitching(variants: VariantSetup[], deployments: Deployment[]): void {
+function checkSqlSwitching(variants: VariantSetup[], deployments: TidbDeployment[]): void {
   const setVars = (sql: string[]) =>
     sql
       .flatMap((s) =>
@@ -154,10 +154,11 @@ function checkSqlSwitching(variants: VariantSetup[], deployments: Deployment[]):
  * Where the load tools connect for a deployment, as seen from where they run: HAProxy on the load
  * host, the cluster's TiDB servers, the playground's TiDB, or a private server's port.
  */
-export const loadEndpoints = (plan: TidbPlan, d: Deployment): Endpoint[] => formOf(d).loadEndpoints(plan, d);
+export const loadEndpoints = (plan: TidbPlan, d: TidbDeployment): Endpoint[] =>
+  formOf(d).loadEndpoints(plan, d);
 
 /** The status APIs of each role (TiDB /status and /config, TiKV /config, PD /pd/api/v1/config). */
-export const statusAddresses = (d: Deployment): Record<Role, string[]> => formOf(d).statusAddresses(d);
+export const statusAddresses = (d: TidbDeployment): Record<Role, string[]> => formOf(d).statusAddresses(d);
 
 /** The database sysbench's tables are split in (split: and its steps). */
 export const SPLIT_DATABASE = "sbtest";
@@ -316,7 +317,7 @@ function stepsOf(
   const checks: PlanStep["where"] = plan.profile.ssh?.proxy ? "load host" : "runner";
   const started = new Set<number>();
   for (const v of plan.variants) {
-    const d = plan.deployments[v.deployment] as Deployment;
+    const d = plan.deployments[v.deployment] as TidbDeployment;
     const form = formOf(d);
     const about = `variant ${v.name} on ${d.name}`;
     if (!started.has(d.index)) {

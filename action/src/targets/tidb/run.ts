@@ -20,11 +20,11 @@ import { expandHome, PLAN_DIR } from "./config.ts";
 import { formOf } from "./deployments/registry.ts";
 import type {
   CreatedMachines,
-  Deployment,
   FormRuntime,
   RestartState,
   RunContext,
   Running,
+  TidbDeployment,
   TidbPlan,
   VariantSetup,
 } from "./deployments/types.ts";
@@ -272,7 +272,7 @@ export class TidbRun implements RunContext {
   async target(variant: string, opts: StartOptions & { signal: AbortSignal }): Promise<Target> {
     const setup = this.plan.variants.find((v) => v.name === variant);
     if (!setup) throw new RunError(`no TiDB variant ${variant} in this plan`);
-    const d = this.plan.deployments[setup.deployment] as Deployment;
+    const d = this.plan.deployments[setup.deployment] as TidbDeployment;
     const run = formOf(d).run;
     this.logDirs.set(variant, opts.logDir);
     const shared = this.running.has(d.index);
@@ -401,7 +401,7 @@ export class TidbRun implements RunContext {
     signal: AbortSignal,
     o: { fresh?: boolean } = {},
   ): Promise<string | undefined> {
-    const d = this.plan.deployments[setup.deployment] as Deployment;
+    const d = this.plan.deployments[setup.deployment] as TidbDeployment;
     let r = this.running.get(d.index);
     let did: string | undefined;
     if (!r) {

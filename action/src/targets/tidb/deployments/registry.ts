@@ -8,7 +8,7 @@ import { HOSTS } from "./hosts/index.ts";
 import { KUBERNETES } from "./kubernetes/index.ts";
 import { LOCAL } from "./local/index.ts";
 import { PLAYGROUND } from "./playground/index.ts";
-import type { Deployer, Deployment, DeploymentForm } from "./types.ts";
+import type { Deployer, DeploymentForm, TidbDeployment } from "./types.ts";
 
 export const DEPLOYERS: Record<string, Deployer> = {
   local: LOCAL,
@@ -28,7 +28,7 @@ export function deployerOf(provider: string): Deployer {
 }
 
 /** The form a planned deployment was planned by (its kind). */
-export function formOf(d: Pick<Deployment, "kind">): DeploymentForm {
+export function formOf(d: Pick<TidbDeployment, "kind">): DeploymentForm {
   const form = Object.values(DEPLOYERS).find((x) => x.form?.kind === d.kind)?.form;
   if (!form) throw new Error(`no deployment form ${d.kind}`);
   return form;

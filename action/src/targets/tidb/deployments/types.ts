@@ -21,7 +21,7 @@ export interface TidbVariant {
  * place in the plan, version and the variants it runs. What else a form plans (a cluster's
  * topology, a playground's ports, a private server's build) is declared in the form's folder.
  */
-export interface Deployment {
+export interface TidbDeployment {
   /** The form that planned it (a DeploymentForm's kind). */
   kind: string;
   name: string;
@@ -49,7 +49,7 @@ export interface VariantSetup {
 export interface TidbPlan {
   profile: Profile;
   profileFile: string;
-  deployments: Deployment[];
+  deployments: TidbDeployment[];
   variants: VariantSetup[];
   /** How variants sharing hardware take turns. */
   switching:
@@ -92,7 +92,7 @@ export interface FormInput {
   variants: TidbVariant[];
   profile: Profile;
   profileFile: string;
-  /** Deployment name prefix (the run id at run time). */
+  /** TidbDeployment name prefix (the run id at run time). */
   prefix: string;
   /** The plan's files (TOML configs, topologies, haproxy.cfg): name → contents, added to. */
   files: Record<string, string>;
@@ -107,7 +107,7 @@ export interface FormInput {
  * deployments, how they take turns, the steps each adds to the plan, its endpoints and how long
  * its steps take. Several ways to deploy can share a form (hosts and every cloud: tiup clusters).
  */
-export interface DeploymentForm<D extends Deployment = Deployment> {
+export interface DeploymentForm<D extends TidbDeployment = TidbDeployment> {
   kind: D["kind"];
   /** Seconds to deploy and start one (estimates until a measured time replaces them). */
   deploySeconds: number;
@@ -231,7 +231,7 @@ export interface CreatedMachines {
 
 /** A deployment that is up (or was, and waits stopped). */
 export interface Running {
-  deployment: Deployment;
+  deployment: TidbDeployment;
   /** SQL endpoints (TiDB servers, or HAProxy on the load host). */
   endpoints: Endpoint[];
   /** The TiDB server tiperf itself queries (SQL and status port). */
@@ -299,7 +299,7 @@ export interface RestartState {
 }
 
 /** A form carried out. */
-export interface FormRuntime<D extends Deployment = Deployment> {
+export interface FormRuntime<D extends TidbDeployment = TidbDeployment> {
   /** What the result records as the target's kind (tidb-server, tidb-playground, tidb-cluster). */
   targetKind: string;
   /** The tidb-server build it runs, if not the release's. */

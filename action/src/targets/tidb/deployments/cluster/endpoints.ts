@@ -10,7 +10,7 @@ export const haproxyPort = (plan: Pick<TidbPlan, "profile">, d: { index: number 
   plan.profile.haproxy_port + d.index;
 
 /** The TiDB servers of a cluster (what HAProxy balances over, or what the tools connect to). */
-export function tidbEndpoints(d: ClusterDeployment): Endpoint[] {
+export function clusterTidbServers(d: ClusterDeployment): Endpoint[] {
   return d.cluster.instances
     .filter((i) => i.role === "tidb")
     .map((i) => ({ host: i.host, port: i.ports.port as number }));

@@ -13,7 +13,7 @@ import { stepKey } from "../../steps.ts";
 import { tiupHome } from "../../tiup.ts";
 import { buildCluster, type Cluster, checkTopology, topologyObject, topologyYaml } from "../../topology.ts";
 import type { AddStep, DeploymentForm, TidbPlan, TidbVariant, VariantSetup } from "../types.ts";
-import { clusterStatus, haproxyPort, tidbEndpoints } from "./endpoints.ts";
+import { clusterStatus, clusterTidbServers, haproxyPort } from "./endpoints.ts";
 import { clusterReaper } from "./reaper.ts";
 import { clusterRuntime } from "./run.ts";
 import { type ClusterDeployment, isCluster } from "./types.ts";
@@ -244,7 +244,7 @@ export const clusterForm: DeploymentForm<ClusterDeployment> = {
     const loadHost = profile.hosts?.load?.[0];
     if (!profile.haproxy || !loadHost) return { deployments, variants };
     for (const d of deployments)
-      o.files[`haproxy-${d.name}.cfg`] = haproxyConfig(tidbEndpoints(d), haproxyPort(o, d), d.name);
+      o.files[`haproxy-${d.name}.cfg`] = haproxyConfig(clusterTidbServers(d), haproxyPort(o, d), d.name);
     return {
       deployments,
       variants,
@@ -264,7 +264,7 @@ export const clusterForm: DeploymentForm<ClusterDeployment> = {
     return 30 + RELOAD_S_PER_INSTANCE * d.cluster.instances.filter((i) => roles.includes(i.role)).length;
   },
   loadEndpoints: (plan, d) =>
-    plan.haproxy ? [{ host: "127.0.0.1", port: haproxyPort(plan, d) }] : tidbEndpoints(d),
+    plan.haproxy ? [{ host: "127.0.0.1", port: haproxyPort(plan, d) }] : clusterTidbServers(d),
   statusAddresses: clusterStatus,
   startSteps(plan, d, v, add) {
     add(

@@ -24,7 +24,7 @@ import {
   restarted,
 } from "../../tiup-output.ts";
 import type { FormRuntime, RunContext, Running, VariantSetup } from "../types.ts";
-import { haproxyPort, tidbEndpoints } from "./endpoints.ts";
+import { clusterTidbServers, haproxyPort } from "./endpoints.ts";
 import type { ClusterDeployment } from "./types.ts";
 
 /**
@@ -64,7 +64,7 @@ async function frontWithHaproxy(ctx: RunContext, d: ClusterDeployment, running: 
     await destroy();
   };
   ctx.log(
-    `HAProxy on ${remote.host}:${haproxy.endpoint.port} in front of ${tidbEndpoints(d).length} TiDB servers`,
+    `HAProxy on ${remote.host}:${haproxy.endpoint.port} in front of ${clusterTidbServers(d).length} TiDB servers`,
   );
 }
 
@@ -191,8 +191,8 @@ async function deployCluster(ctx: RunContext, d: ClusterDeployment, signal: Abor
   };
   const running: Running = {
     deployment: d,
-    endpoints: tidbEndpoints(d),
-    sql: tidbEndpoints(d)[0] as Endpoint,
+    endpoints: clusterTidbServers(d),
+    sql: clusterTidbServers(d)[0] as Endpoint,
     status: {
       tidb: d.cluster.instances
         .filter((i) => i.role === "tidb")

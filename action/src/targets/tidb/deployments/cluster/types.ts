@@ -2,9 +2,9 @@
 import type { ConfigSwitch } from "../../online.ts";
 import type { BuildRole } from "../../schema.ts";
 import type { Cluster } from "../../topology.ts";
-import type { Deployment } from "../types.ts";
+import type { TidbDeployment } from "../types.ts";
 
-export interface ClusterDeployment extends Deployment {
+export interface ClusterDeployment extends TidbDeployment {
   kind: "cluster";
   name: string;
   index: number;
@@ -21,4 +21,4 @@ export interface ClusterDeployment extends Deployment {
 }
 
 /** A planned deployment is a tiup cluster (the cluster form planned it). */
-export const isCluster = (d: Deployment): d is ClusterDeployment => d.kind === "cluster";
+export const isCluster = (d: TidbDeployment): d is ClusterDeployment => d.kind === "cluster";

@@ -1,9 +1,9 @@
 // What the kubernetes form plans (a TidbCluster of TiDB Operator).
 import type { Role } from "../../profile.ts";
-import type { Deployment } from "../types.ts";
+import type { TidbDeployment } from "../types.ts";
 
 /** A TidbCluster of TiDB Operator in the run's own namespace (provider kubernetes). */
-export interface KubernetesDeployment extends Deployment {
+export interface KubernetesDeployment extends TidbDeployment {
   kind: "kubernetes";
   /** The TidbCluster's name. */
   name: string;

@@ -1,8 +1,8 @@
 // What the server form plans (a private tidb-server, provider local).
-import type { Deployment } from "../types.ts";
+import type { TidbDeployment } from "../types.ts";
 
 /** A private tidb-server on this machine (provider local): unistore, its own ports and directory. */
-export interface ServerDeployment extends Deployment {
+export interface ServerDeployment extends TidbDeployment {
   kind: "server";
   name: string;
   index: number;

@@ -1,9 +1,9 @@
 // What the playground form plans (tiup playground).
 import type { Role } from "../../profile.ts";
 import type { BuildRole } from "../../schema.ts";
-import type { Deployment } from "../types.ts";
+import type { TidbDeployment } from "../types.ts";
 
-export interface PlaygroundDeployment extends Deployment {
+export interface PlaygroundDeployment extends TidbDeployment {
   kind: "playground";
   /** tiup playground --tag: its data directory under $TIUP_HOME/data. */
   name: string;

@@ -6,7 +6,7 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-TJLP3A3P.js";
+} from "./chunk-7USXBFNI.js";
 import {
   sweep
 } from "./chunk-LQR4A2MA.js";

@@ -11261,7 +11261,7 @@ ${lastLines(r.output)}
 
 // action/src/targets/tidb/deployments/cluster/endpoints.ts
 var haproxyPort = (plan, d) => plan.profile.haproxy_port + d.index;
-function tidbEndpoints(d) {
+function clusterTidbServers(d) {
   return d.cluster.instances.filter((i) => i.role === "tidb").map((i) => ({ host: i.host, port: i.ports.port }));
 }
 function clusterStatus(d) {
@@ -11513,7 +11513,7 @@ async function frontWithHaproxy(ctx, d, running) {
     await destroy();
   };
   ctx.log(
-    `HAProxy on ${remote.host}:${haproxy.endpoint.port} in front of ${tidbEndpoints(d).length} TiDB servers`
+    `HAProxy on ${remote.host}:${haproxy.endpoint.port} in front of ${clusterTidbServers(d).length} TiDB servers`
   );
 }
 async function keepMetrics(ctx, d) {
@@ -11619,8 +11619,8 @@ async function deployCluster(ctx, d, signal) {
   };
   const running = {
     deployment: d,
-    endpoints: tidbEndpoints(d),
-    sql: tidbEndpoints(d)[0],
+    endpoints: clusterTidbServers(d),
+    sql: clusterTidbServers(d)[0],
     status: {
       tidb: d.cluster.instances.filter((i) => i.role === "tidb").map((i) => `${i.host}:${i.ports.status_port}`),
       tikv: d.cluster.instances.filter((i) => i.role === "tikv").map((i) => `${i.host}:${i.ports.status_port}`),
@@ -11931,7 +11931,7 @@ ${JSON.stringify(v.target.split ?? null)}`;
     const loadHost = profile.hosts?.load?.[0];
     if (!profile.haproxy || !loadHost) return { deployments, variants };
     for (const d of deployments)
-      o.files[`haproxy-${d.name}.cfg`] = haproxyConfig(tidbEndpoints(d), haproxyPort(o, d), d.name);
+      o.files[`haproxy-${d.name}.cfg`] = haproxyConfig(clusterTidbServers(d), haproxyPort(o, d), d.name);
     return {
       deployments,
       variants,
@@ -11948,7 +11948,7 @@ ${JSON.stringify(v.target.split ?? null)}`;
     const roles = d.configSwitch.roles;
     return 30 + RELOAD_S_PER_INSTANCE * d.cluster.instances.filter((i) => roles.includes(i.role)).length;
   },
-  loadEndpoints: (plan, d) => plan.haproxy ? [{ host: "127.0.0.1", port: haproxyPort(plan, d) }] : tidbEndpoints(d),
+  loadEndpoints: (plan, d) => plan.haproxy ? [{ host: "127.0.0.1", port: haproxyPort(plan, d) }] : clusterTidbServers(d),
   statusAddresses: clusterStatus,
   startSteps(plan, d, v, add) {
     add(
@@ -14342,7 +14342,7 @@ var DEPLOYS = [
   },
   { key: "split", why: "split scatters regions of the whole cluster; on an endpoint tiperf runs none yet" }
 ];
-async function tidbEndpoints2(input, defaultProfile) {
+async function tidbEndpointProfiles(input, defaultProfile) {
   const at2 = (name) => variantAt(input.variants.length, name);
   const files = input.variants.map(
     (v) => input.profile ?? v.target.profile ?? defaultProfile
@@ -15657,7 +15657,7 @@ var tidb = {
     return deployerOf(p.provider).machines?.cloudOf(p);
   },
   async plan(input) {
-    const endpoints = await tidbEndpoints2(input, DEFAULT_PROFILE);
+    const endpoints = await tidbEndpointProfiles(input, DEFAULT_PROFILE);
     if (endpoints) return planEndpoints(TIDB_ENDPOINT, input, endpoints.variants, endpoints.refusals);
     return targetPlan(await planFor(input), input);
   },

@@ -49,7 +49,7 @@ import {
   throttleBetween,
   validateYaml,
   writeAtomic
-} from "./chunk-TJLP3A3P.js";
+} from "./chunk-7USXBFNI.js";
 import {
   record,
   shellCommand,
