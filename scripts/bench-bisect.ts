@@ -31,9 +31,7 @@ if (!(commits >= 2 && badAt >= 1 && badAt <= commits) || widths.some((w) => !(w 
 
 const spec = (quota: string, i: number) => `name: bisect-bench
 description: change ${i}
-target:
-  kind: mariadb
-  cpu_quota: ${quota}
+target: {kind: mariadb, config: {innodb_buffer_pool_size: 64M}, resources: {cpus: "0", cpu_quota: "${quota}"}}
 driver: {cpus: "1"}
 data: {tables: 1, table_size: 2000}
 workloads:
