@@ -11,6 +11,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { roundWaits } from "../action/src/compare/bisection.ts";
 import { installSignalTeardown, teardownAll } from "../action/src/lifecycle/teardown.ts";
 import { bisectSpec } from "../action/src/pipeline/bisect.ts";
 import { hostFacts } from "../action/src/result/host.ts";
@@ -78,11 +79,7 @@ async function main(): Promise<void> {
         signal: abort.signal,
       });
       const r = outcome.report;
-      const seconds = (s: (typeof r.steps)[number]) =>
-        s.attempts.reduce((sum, a) => sum + a.benchmark_seconds, 0);
-      const longest = new Map<number, number>();
-      for (const s of r.steps)
-        longest.set(s.round ?? 0, Math.max(longest.get(s.round ?? 0) ?? 0, seconds(s)));
+      const waits = roundWaits(r.steps);
       rows.push({
         runners: width,
         outcome: r.outcome,
@@ -92,7 +89,7 @@ async function main(): Promise<void> {
         steps: r.steps.length,
         measurements: r.steps.reduce((n, s) => n + s.attempts.length, 0),
         benchmark_seconds_here: Math.round(r.benchmark_seconds),
-        benchmark_seconds_on_runners: Math.round([...longest.values()].reduce((a, b) => a + b, 0)),
+        benchmark_seconds_on_runners: Math.round(waits.atOnce),
         wall_seconds_here: Math.round((Date.now() - started) / 1000),
         steps_by_round: [...new Set(r.steps.map((s) => s.round))].map((round) =>
           r.steps

@@ -681,6 +681,13 @@ async function readBisect(file) {
   if (!parsed.success) throw new InputError(formatIssues(file, parsed.error.issues));
   return parsed.data;
 }
+function roundWaits(steps) {
+  const seconds2 = (s) => (s.build_seconds ?? 0) + s.attempts.reduce((sum2, a) => sum2 + a.benchmark_seconds, 0);
+  const longest = /* @__PURE__ */ new Map();
+  for (const s of steps) longest.set(s.round ?? 0, Math.max(longest.get(s.round ?? 0) ?? 0, seconds2(s)));
+  const sum = (xs) => xs.reduce((a, b) => a + b, 0);
+  return { alone: sum(steps.map(seconds2)), atOnce: sum([...longest.values()]) };
+}
 
 // action/src/history/changepoints.ts
 function tStatistics(x) {
@@ -1732,12 +1739,7 @@ var Bisection = class _Bisection {
   }
   /** Rounds against a halving search's, and the wait on `width` runners against this machine's. */
   roundsNote(rounds) {
-    const seconds2 = (s) => (s.build_seconds ?? 0) + s.attempts.reduce((sum, a) => sum + a.benchmark_seconds, 0);
-    const longest = /* @__PURE__ */ new Map();
-    for (const s of this.report.steps)
-      longest.set(s.round ?? 0, Math.max(longest.get(s.round ?? 0) ?? 0, seconds2(s)));
-    const alone = this.report.steps.reduce((sum, s) => sum + seconds2(s), 0);
-    const atOnce = [...longest.values()].reduce((a, b) => a + b, 0);
+    const { alone, atOnce } = roundWaits(this.report.steps);
     return `${this.width} candidates a round, one per runner: ${rounds} rounds of measurement where a halving search takes up to ${this.report.halving_rounds}; here a round's steps ran one after another (${Math.round(alone)} s of build and benchmark), on ${this.width} runners each round lasts as long as its longest step (${Math.round(atOnce)} s)`;
   }
   /** The error rate, how steps compare, and why the search stopped where it did. */

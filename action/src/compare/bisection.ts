@@ -370,3 +370,16 @@ export async function readBisect(file: string): Promise<BisectReport | undefined
   if (!parsed.success) throw new InputError(formatIssues(file, parsed.error.issues));
   return parsed.data;
 }
+
+/**
+ * The seconds a bisect's steps took (builds and benchmark): one after another, and with each
+ * round's steps at once on its runners (each round as long as its longest step).
+ */
+export function roundWaits(steps: BisectStep[]): { alone: number; atOnce: number } {
+  const seconds = (s: BisectStep) =>
+    (s.build_seconds ?? 0) + s.attempts.reduce((sum, a) => sum + a.benchmark_seconds, 0);
+  const longest = new Map<number, number>();
+  for (const s of steps) longest.set(s.round ?? 0, Math.max(longest.get(s.round ?? 0) ?? 0, seconds(s)));
+  const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+  return { alone: sum(steps.map(seconds)), atOnce: sum([...longest.values()]) };
+}

@@ -16,6 +16,7 @@ import {
   type Measured,
   maxMeasurements,
   midpoint,
+  roundWaits,
   type Slot,
   type StepCell,
   searchRounds,
@@ -469,13 +470,7 @@ class Bisection {
 
   /** Rounds against a halving search's, and the wait on `width` runners against this machine's. */
   private roundsNote(rounds: number): string {
-    const seconds = (s: BisectStep) =>
-      (s.build_seconds ?? 0) + s.attempts.reduce((sum, a) => sum + a.benchmark_seconds, 0);
-    const longest = new Map<number, number>();
-    for (const s of this.report.steps)
-      longest.set(s.round ?? 0, Math.max(longest.get(s.round ?? 0) ?? 0, seconds(s)));
-    const alone = this.report.steps.reduce((sum, s) => sum + seconds(s), 0);
-    const atOnce = [...longest.values()].reduce((a, b) => a + b, 0);
+    const { alone, atOnce } = roundWaits(this.report.steps);
     return `${this.width} candidates a round, one per runner: ${rounds} rounds of measurement where a halving search takes up to ${this.report.halving_rounds}; here a round's steps ran one after another (${Math.round(alone)} s of build and benchmark), on ${this.width} runners each round lasts as long as its longest step (${Math.round(atOnce)} s)`;
   }
 
