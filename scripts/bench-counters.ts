@@ -4,7 +4,9 @@
 // blocks: how many draws listed anything (in an A/A, every listing is a false one), and, with
 // --inject COUNTER=PCT, how many listed that counter after its head growth was raised by PCT (the
 // power at that change). Per cell, the per-round noise (sd of log(head/base)) of the counters the
-// shipped specs judge. Writes OUT.json and prints a summary.
+// shipped specs judge. And the verdict's own judgement of each cost metric the run's spec judges
+// (mallocs_per_op …) on the same draws: how often its interval left out zero (in an A/A a false
+// alarm, with --inject or a real change the power). Writes OUT.json and prints a summary.
 //
 //   npm run bench:counters -- --result RUN/result.json[.gz] [--result …] [--draws 1000] [--blocks 4]
 //                             [--inject go_memstats_mallocs_total=1] [--out bench/counters/NAME]
@@ -12,7 +14,9 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { gunzipSync } from "node:zlib";
 import { type CounterReport, whatMoved } from "../action/src/compare/counters.ts";
+import { judgeFamily, storedSpec } from "../action/src/compare/judge-results.ts";
 import { mean, rng, stddev } from "../action/src/compare/stats.ts";
+import { costMetric } from "../action/src/observe/cost.ts";
 import { parseSelector, selects } from "../action/src/observe/counters.ts";
 import type { Cell, Result } from "../action/src/result/model.ts";
 import { wilson } from "./bench-common.ts";
@@ -100,6 +104,26 @@ function noiseOf(r: Result, names: string[]) {
   return out;
 }
 
+/** The verdict's judgement of the spec's cost metrics (their interval left out zero, or not). */
+function judgedCosts(r: Result, file: string, variants: string[]) {
+  const spec = storedSpec(r, file);
+  const costOnly = {
+    ...spec,
+    workloads: spec.workloads.map((w) => ({
+      ...w,
+      judge: Object.fromEntries(Object.entries(w.judge).filter(([m]) => costMetric(m))),
+    })),
+  };
+  const judged = judgeFamily(r, costOnly as never, "base", variants, Number(values.confidence), 1);
+  return judged.cells.map((c) => ({
+    cell: `${c.workload} ${c.metric}`,
+    moved: !!c.ci && (c.ci[0] > 0 || c.ci[1] < 0),
+    verdict: c.verdict,
+    change: c.change,
+    ci: c.ci,
+  }));
+}
+
 const summary = (r: CounterReport | undefined) =>
   r
     ? {
@@ -134,12 +158,16 @@ for (const file of values.result as string[]) {
   const random = rng(Number(values.seed));
   let listed = 0;
   let found = 0;
+  const judgedAll = judgedCosts(result, file, variants);
+  const caught = new Map<string, number>(judgedAll.map((j) => [j.cell, 0]));
   const byCounter = new Map<string, number>();
   for (let d = 0; d < draws; d++) {
     const pool = [...blocks];
     const pick = new Set<number>();
     while (pick.size < k) pick.add(pool.splice(Math.floor(random() * pool.length), 1)[0] as number);
     const r = whatMoved(onlyBlocks(result, pick), "base", variants, keys, confidence);
+    for (const j of judgedCosts(onlyBlocks(result, pick), file, variants))
+      if (j.moved) caught.set(j.cell, (caught.get(j.cell) ?? 0) + 1);
     const changes = [...(r?.moved ?? []), ...(r?.background ?? [])];
     if (changes.length) listed++;
     for (const c of changes)
@@ -159,12 +187,16 @@ for (const file of values.result as string[]) {
     ),
     ...(inject ? { injected: { counter: inject[1], percent: Number(inject[2]) } } : {}),
     all_blocks: summary(all),
+    judged_all_blocks: judgedAll,
     draws: {
       of_blocks: k,
       draws,
       listed_anything: { count: listed, wilson95: wilson(listed, draws) },
       listed: Object.fromEntries([...byCounter.entries()].sort((x, y) => y[1] - x[1])),
       ...(inject ? { listed_the_injected: { count: found, wilson95: wilson(found, draws) } } : {}),
+      judged_left_out_zero: Object.fromEntries(
+        [...caught.entries()].map(([c, n]) => [c, { count: n, wilson95: wilson(n, draws) }]),
+      ),
     },
     ...(names.length ? { noise_per_round: noiseOf(result, names) } : {}),
   };
@@ -182,6 +214,10 @@ for (const file of values.result as string[]) {
     );
   for (const [c, n] of [...byCounter.entries()].sort((x, y) => y[1] - x[1]).slice(0, 8))
     console.log(`  in ${n} draws: ${c}`);
+  for (const j of judgedAll)
+    console.log(
+      `  judged ${j.cell}: ${j.verdict} ${j.change === null ? "" : `${(j.change * 100).toFixed(2)}% [${j.ci?.map((x) => (x * 100).toFixed(2)).join(", ")}]`}; interval left out 0 in ${caught.get(j.cell)} of ${draws} draws`,
+    );
   if (entry.noise_per_round) console.log(`  noise per round: ${JSON.stringify(entry.noise_per_round)}`);
 }
 if (values.out)

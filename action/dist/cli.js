@@ -51,10 +51,10 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-5Q67GPTA.js";
+} from "./chunk-Y6NEJYB5.js";
 import {
   reapLedger
-} from "./chunk-EWABPV4B.js";
+} from "./chunk-MRN7TFUJ.js";
 import {
   EXPIRES,
   KubeClient,
@@ -72,7 +72,7 @@ import {
   require_dist,
   writeAtomic,
   writeResult
-} from "./chunk-7USXBFNI.js";
+} from "./chunk-3HRGZS3O.js";
 import {
   CLOUDS,
   Interrupted,

@@ -15,7 +15,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-5Q67GPTA.js";
+} from "./chunk-Y6NEJYB5.js";
 import {
   getInput,
   info,
@@ -28,7 +28,7 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-7USXBFNI.js";
+} from "./chunk-3HRGZS3O.js";
 import {
   Interrupted,
   installCrashTeardown,

@@ -4,13 +4,13 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   reapLedger
-} from "./chunk-EWABPV4B.js";
+} from "./chunk-MRN7TFUJ.js";
 import {
   getState,
   info,
   setFailed
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-7USXBFNI.js";
+import "./chunk-3HRGZS3O.js";
 import {
   ledgerDir
 } from "./chunk-LQR4A2MA.js";

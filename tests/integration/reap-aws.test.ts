@@ -40,7 +40,7 @@ import {
   ListRolesCommand,
   PutRolePolicyCommand,
 } from "@aws-sdk/client-iam";
-import { client, findTagged, KINDS, type ReapReport, reapAws } from "../../action/src/cloud/aws/reap.ts";
+import { type AwsReapReport, client, findTagged, KINDS, reapAws } from "../../action/src/cloud/aws/reap.ts";
 import { generateRunKey } from "../../action/src/cloud/keys.ts";
 import { FakeGitHub } from "../helpers/github-server.ts";
 import { type Moto, startMoto } from "../helpers/moto.ts";
@@ -384,7 +384,7 @@ describe("tiperf reap --cloud aws against moto's EC2 API", () => {
     const { code } = await run.done;
     assert.equal(code, 0, run.stderr());
     assert.match(run.stdout(), /would remove 0, kept \d+ \(not expired\), failed 0, overdue 0/);
-    const report = JSON.parse(readFileSync(json, "utf8")) as ReapReport;
+    const report = JSON.parse(readFileSync(json, "utf8")) as AwsReapReport;
     assert.ok(report.kept.every((f) => f.runId === "run-new"));
     const bad = cli(["reap", "--cloud", "aws"], CREDS);
     assert.equal((await bad.done).code, 2);

@@ -11,6 +11,7 @@ import {
   costOf,
   goServerCounters,
   idleRates,
+  netCost,
   promTotals,
   treeCpuSeconds,
 } from "../../action/src/observe/cost.ts";
@@ -89,7 +90,7 @@ describe("a window's cost per operation", () => {
   test("growth less the idle rate × window, divided by the operations, in the metric's unit", () => {
     const before = at(0, { cpu_s: 10, alloc_bytes: 1_000_000, "cpu_s.tikv": 4, handler_reads: 100 });
     const after = at(10_000, { cpu_s: 16, alloc_bytes: 3_048_000, "cpu_s.tikv": 6, handler_reads: 20_100 });
-    const { metrics, record } = costOf(before, after, 2000, { cpu_s: 0.1 });
+    const { metrics, record } = costOf(before, after, 2000, { per_s: { cpu_s: 0.1 }, per_reading: {} });
     // (6 − 0.1 × 10) s / 2000 ops = 2.5 ms/op
     assert.equal(metrics.cpu_ms_per_op, 2.5);
     assert.equal(metrics.alloc_kb_per_op, 2_048_000 / 2000 / 1024);
@@ -110,11 +111,37 @@ describe("a window's cost per operation", () => {
     );
   });
 
-  test("idle rates per second between two readings", () => {
-    assert.deepEqual(idleRates(at(0, { cpu_s: 1, gc_cycles: 10 }), at(2000, { cpu_s: 1.5, gc_cycles: 14 })), {
-      cpu_s: 0.25,
-      gc_cycles: 2,
-    });
+  test("an idle server's background per second and one reading's own cost, from three readings", () => {
+    // tidb-server 9a5c8821c6 idle on unistore: /metrics read back to back grew the mallocs by
+    // 31,574; over the next 10 s by 270,441 (31,574 of them the next reading's)
+    const bg = idleRates(
+      at(0, { mallocs: 1_000_000, cpu_s: 1 }),
+      at(40, { mallocs: 1_031_574, cpu_s: 1.002 }),
+      at(10_040, { mallocs: 1_302_015, cpu_s: 1.052 }),
+    );
+    const perS = (270_441 - 31_574) / (10 - 0.04);
+    assert.ok(Math.abs((bg.per_s.mallocs as number) - perS) < 1e-6, `${bg.per_s.mallocs} ≈ ${perS}`);
+    assert.ok(Math.abs((bg.per_reading.mallocs as number) - (31_574 - perS * 0.04)) < 1e-6);
+    const cpuS = (0.05 - 0.002) / 9.96;
+    assert.ok(Math.abs((bg.per_s.cpu_s as number) - cpuS) < 1e-9);
+    assert.ok(Math.abs((bg.per_reading.cpu_s as number) - (0.002 - cpuS * 0.04)) < 1e-9);
+    // no background at all: everything the readings grew is their own
+    const still = idleRates(at(0, { mallocs: 10 }), at(40, { mallocs: 20 }), at(2040, { mallocs: 28 }));
+    assert.deepEqual(still, { per_s: { mallocs: 0 }, per_reading: { mallocs: 10 } });
+  });
+
+  test("a window takes off the background × its length and one reading, not a reading per idle second", () => {
+    const bg = { per_s: { mallocs: 24_000 }, per_reading: { mallocs: 31_500 } };
+    // 50,000 operations of 170 mallocs in 10 s, the background and one reading besides
+    const grown = 50_000 * 170 + 24_000 * 10 + 31_500;
+    const { metrics } = costOf(at(0, { mallocs: 0 }), at(10_000, { mallocs: grown }), 50_000, bg);
+    assert.ok(Math.abs((metrics.mallocs_per_op as number) - 170) < 1e-9, String(metrics.mallocs_per_op));
+    // the old two-reading idle rate (background + a reading spread over 2 s) took off 2.2 more per op
+    const twoReadings = { per_s: { mallocs: 24_000 + 31_500 / 2 }, per_reading: {} };
+    const old = costOf(at(0, { mallocs: 0 }), at(10_000, { mallocs: grown }), 50_000, twoReadings);
+    assert.ok((old.metrics.mallocs_per_op as number) < 168, String(old.metrics.mallocs_per_op));
+    assert.equal(netCost("mallocs_per_op", { mallocs: grown }, 10, 50_000, bg), metrics.mallocs_per_op);
+    assert.equal(netCost("mallocs_per_op", { cpu_s: 1 }, 10, 50_000, bg), undefined, "its counter not read");
   });
 
   test("component metrics are named <component>_<metric>", () => {

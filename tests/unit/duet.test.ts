@@ -10,9 +10,9 @@ import {
   OUTSIDE_GAP_PCT,
   outsideNotes,
   outsideShares,
+  type PhaseSnapshot,
   type RoundReruns,
   resolveOrder,
-  type Snapshot,
   STARVED_PCT,
   STARVED_RERUNS,
   soloStall,
@@ -190,7 +190,7 @@ describe("a duet's design where the spec leaves compare.blocks out", () => {
 });
 
 /** A snapshot at second `k`: threads outside the pairs as [tid, ticks so far, CPU last run on]. */
-const snap = (k: number, threads: [number, number, number][]): Snapshot => ({
+const snap = (k: number, threads: [number, number, number][]): PhaseSnapshot => ({
   at: k * 1000,
   others: new Map(threads.map(([tid, ticks, cpu]) => [tid, { ticks, cpu }])),
 });

@@ -136,6 +136,7 @@ describe("tiperf merge", () => {
             { workload: "read_write", threads: 4 },
           ],
           0.95,
+          single.cells,
         ),
       );
       assert.equal(out.verdict.verdict, "regression");

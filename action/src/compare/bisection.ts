@@ -46,7 +46,7 @@ export type SearchOutcome =
   | { outcome: "inconclusive"; lastGood: number; firstBad: number; at: number; onlySkipped?: boolean };
 
 /** A commit that could not be measured (it does not build): the search goes round it, as `git bisect skip`. */
-export type Measured = StepKind | "skip";
+export type StepOutcome = StepKind | "skip";
 
 /**
  * The commit to measure between lo and hi (exclusive): the middle, else the nearest to it that was
@@ -95,7 +95,7 @@ type Measure = (
   against: number,
   role: "check" | "search" | "confirm",
   slot: Slot,
-) => Promise<Measured>;
+) => Promise<StepOutcome>;
 
 /**
  * What a round's answers leave: the first bad candidate is the new bad end, the last good one
@@ -104,7 +104,7 @@ type Measure = (
 function narrowed(
   lo: number,
   hi: number,
-  answers: [number, Measured][],
+  answers: [number, StepOutcome][],
 ): { lo: number; hi: number; unknown?: number } {
   const bad = answers.find(([, k]) => k === "bad")?.[0] ?? hi;
   const good = answers.filter(([i, k]) => k === "good" && i < bad).at(-1)?.[0] ?? lo;
@@ -146,7 +146,7 @@ export async function bisectSearch(
     const kinds = await Promise.all(
       candidates.map((i, k) => measure(i, 0, "search", { round, runner: k + 1 })),
     );
-    const answers = candidates.map((i, k) => [i, kinds[k]] as [number, Measured]);
+    const answers = candidates.map((i, k) => [i, kinds[k]] as [number, StepOutcome]);
     for (const [i, kind] of answers) if (kind === "skip") skipped.add(i);
     const next = narrowed(lo, hi, answers);
     if (next.unknown !== undefined)

@@ -4,6 +4,7 @@ import { evidenceField, evidenceOf } from "../observe/hints.ts";
 import type { Result } from "../result/model.ts";
 import { canonicalJson } from "../specfile/load.ts";
 import type { MetricRule, Spec } from "../specfile/schema.ts";
+import { withPooledBackground } from "./background.ts";
 import { type CellJudgement, overallVerdict } from "./judge.ts";
 import { type CellKey, judgeCell, pairedSamples, type Samples, storedSamples } from "./samples.ts";
 import type { Verdict } from "./verdict.ts";
@@ -81,8 +82,10 @@ export function judgeFamily(
   looks: number,
 ): { cells: CellJudgement[]; comparisons: number; alpha: number } {
   const { keys, comparisons, alpha } = familyOf(spec, confidence, looks, others.length);
+  // costs per operation with each variant's background measured over all its servers
+  const pooled = withPooledBackground(result);
   const cells = others.flatMap((variant) =>
-    judgeCells(keys, (k, m) => pairedSamples(result, control, variant, k, m), alpha, true).map((c) => ({
+    judgeCells(keys, (k, m) => pairedSamples(pooled, control, variant, k, m), alpha, true).map((c) => ({
       ...c,
       variant,
     })),

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { HostSchema, ResourceUseSchema, TargetInfoSchema } from "../result/model.ts";
+import { CostSchema, HostSchema, ResourceUseSchema, TargetInfoSchema } from "../result/model.ts";
 import { readModel } from "../result/store.ts";
 import { CounterReportSchema } from "./counters.ts";
 import { CELL_VERDICTS } from "./judge.ts";
@@ -64,22 +64,6 @@ const SideSchema = z.strictObject({
 });
 
 /**
- * What the run's cluster cost (ephemeral cloud clusters): the profile's on-demand $/h from the
- * dated price table, times the hours the machines lived (or were estimated to, before the run).
- */
-export const CostSchema = z.strictObject({
-  currency: z.literal("USD"),
-  basis: z.enum(["estimate", "measured"]),
-  profile: z.string(),
-  per_hour: z.number().positive(),
-  hours: z.number().nonnegative(),
-  dollars: z.number().nonnegative(),
-  prices_as_of: z.string(),
-});
-
-export type Cost = z.output<typeof CostSchema>;
-
-/**
  * Where a variant's cells of one workload × threads spent their time (observe/hints.ts): the
  * resources of its rounds pooled (window means averaged, the largest maximum) and what they say.
  */
@@ -91,10 +75,8 @@ export const EvidenceSchema = z.strictObject({
   resources: z.array(ResourceUseSchema),
 });
 
-export type Evidence = z.output<typeof EvidenceSchema>;
-
 /** A CPU profile of one server during a regressed cell's re-run (compare.profiles). */
-export const ProfileSchema = z.strictObject({
+export const CellProfileSchema = z.strictObject({
   variant: z.string(),
   workload: z.string(),
   threads: z.number().int(),
@@ -115,7 +97,7 @@ export const ProfileSchema = z.strictObject({
   ops: z.number().optional(),
 });
 
-export type Profile = z.output<typeof ProfileSchema>;
+export type CellProfile = z.output<typeof CellProfileSchema>;
 
 const GrowerSchema = z.strictObject({
   name: z.string(),
@@ -254,7 +236,7 @@ export const VerdictSchema = z.strictObject({
    */
   counters: CounterReportSchema.optional(),
   /** CPU profiles per side of the regressed cells (compare.profiles), for the comment's links. */
-  profiles: z.array(ProfileSchema).optional(),
+  profiles: z.array(CellProfileSchema).optional(),
   /** The regressed cells' profiles, base against head, function by function. */
   profile_diffs: z.array(ProfileDiffSchema).optional(),
   cost: CostSchema.optional(),

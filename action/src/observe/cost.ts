@@ -156,6 +156,44 @@ export interface CostRecord {
   counters: Record<string, number>;
   /** The idle server's growth per second of each counter, taken off (× window_s) before dividing. */
   idle_per_s?: Record<string, number>;
+  /** What one reading of the counters itself adds to each (Background.per_reading), taken off once. */
+  reading_cost?: Record<string, number>;
+}
+
+/**
+ * What grows a server's counters besides the operations: its background work per second, and the
+ * reading of its counters itself (a tidb-server's /metrics answer allocates ~31,000 objects, more
+ * than its whole background does in a second; SHOW GLOBAL STATUS is a statement). A window between
+ * two readings holds one reading's cost (the end of one answer and the start of the next).
+ */
+export interface Background {
+  per_s: Record<string, number>;
+  per_reading: Record<string, number>;
+}
+
+/**
+ * One cost metric of a window from the counters' growth: (growth − background × window − one
+ * reading's cost) / ops, scaled; undefined where the metric is unknown or its counter was not read.
+ * A selector's series that did not grow count 0.
+ */
+export function netCost(
+  name: string,
+  counters: Record<string, number>,
+  window: number,
+  ops: number,
+  background?: Partial<Background>,
+): number | undefined {
+  const info = costMetric(name);
+  if (!info || !(ops > 0)) return undefined;
+  const perS = background?.per_s ?? {};
+  const perReading = background?.per_reading ?? {};
+  const selectors = (info.selects ?? []).map(parseSelector).filter((s): s is CounterName => !!s);
+  const total = (of: Record<string, number>) =>
+    selectors.length ? selectors.reduce((n, s) => n + (selectedTotal(s, of) ?? 0), 0) : of[info.counter];
+  const grown = total(counters);
+  if (grown === undefined) return undefined;
+  const net = grown - (total(perS) ?? 0) * window - (total(perReading) ?? 0);
+  return (Math.max(0, net) / ops) * info.scale;
 }
 
 /**
@@ -168,7 +206,7 @@ export function costOf(
   before: CounterReading,
   after: CounterReading,
   ops: number,
-  idle?: Record<string, number>,
+  background?: Background,
   wanted: readonly string[] = [],
 ): { metrics: Record<string, number>; record: CostRecord } {
   const window = (after.at - before.at) / 1000;
@@ -186,10 +224,8 @@ export function costOf(
     if (start === undefined || end < start) continue;
     counters[name] = end - start;
     const metric = metricOfCounter(name);
-    const info = metric ? costMetric(metric) : undefined;
-    if (!metric || !info || !(ops > 0)) continue;
-    const net = end - start - (idle?.[name] ?? 0) * window;
-    metrics[metric] = (Math.max(0, net) / ops) * info.scale;
+    const value = metric ? netCost(metric, counters, window, ops, background) : undefined;
+    if (metric && value !== undefined) metrics[metric] = value;
   }
   if (ops > 0)
     for (const name of wanted) {
@@ -204,9 +240,8 @@ export function costOf(
           (s.component !== "" && components.has(s.component)),
       );
       if (!read) continue;
-      const grown = selectors.reduce((n, s) => n + (selectedTotal(s, counters) ?? 0), 0);
-      const idleGrowth = selectors.reduce((n, s) => n + (selectedTotal(s, idle ?? {}) ?? 0), 0) * window;
-      metrics[name] = (Math.max(0, grown - idleGrowth) / ops) * info.scale;
+      const value = netCost(name, counters, window, ops, background);
+      if (value !== undefined) metrics[name] = value;
     }
   return {
     metrics,
@@ -214,23 +249,37 @@ export function costOf(
       window_s: Math.round(window * 1000) / 1000,
       ops: Math.round(ops * 1000) / 1000,
       counters,
-      ...(idle && Object.keys(idle).length ? { idle_per_s: idle } : {}),
+      ...(background && Object.keys(background.per_s).length ? { idle_per_s: background.per_s } : {}),
+      ...(background && Object.keys(background.per_reading).length
+        ? { reading_cost: background.per_reading }
+        : {}),
     },
   };
 }
 
 const componentOf = (key: string) => key.slice(0, key.indexOf(":"));
 
-/** Per second growth of each counter between two readings of an idle server. */
-export function idleRates(before: CounterReading, after: CounterReading): Record<string, number> {
-  const s = (after.at - before.at) / 1000;
-  const out: Record<string, number> = {};
-  if (!(s > 0)) return out;
-  for (const [name, end] of Object.entries(after.counters)) {
-    const start = before.counters[name];
-    // a server counter read whole is kept only where it grew (hundreds stay still)
-    if (start !== undefined && end >= start && (end > start || !isServerCounter(name)))
-      out[name] = (end - start) / s;
+/**
+ * An idle server's background (Background), from three readings: two back to back (their gap is
+ * one reading's cost and a moment of background) and one IDLE_WINDOW_S later. Per counter:
+ * per second b = (d12 − d01) / (t12 − t01), per reading d01 − b·t01, neither below 0. Only
+ * counters that grew are kept for a server's counters read whole (hundreds stay still).
+ */
+export function idleRates(first: CounterReading, next: CounterReading, last: CounterReading): Background {
+  const t01 = (next.at - first.at) / 1000;
+  const t12 = (last.at - next.at) / 1000;
+  const out: Background = { per_s: {}, per_reading: {} };
+  if (!(t12 > t01) || t01 < 0) return out;
+  for (const [name, end] of Object.entries(last.counters)) {
+    const a = first.counters[name];
+    const b = next.counters[name] ?? a;
+    if (a === undefined || b === undefined || b < a || end < b) continue;
+    const d01 = b - a;
+    const d12 = end - b;
+    const perS = Math.max(0, (d12 - d01) / (t12 - t01));
+    const perReading = Math.max(0, d01 - perS * t01);
+    if (perS > 0 || !isServerCounter(name)) out.per_s[name] = perS;
+    if (perReading > 0) out.per_reading[name] = perReading;
   }
   return out;
 }

@@ -9,11 +9,11 @@ import { parents, treeOf } from "../proc/process.ts";
 import type { ResourceUse } from "../result/model.ts";
 import { clockTicks, cpuLimit, machineTicks, sampleProcess } from "./procfs.ts";
 
-export type Role = "server" | "load";
+export type ProcessRole = "server" | "load";
 
 /** One process at one moment, as a snapshot lists it. */
 export interface ProcessAt {
-  role: Role;
+  role: ProcessRole;
   pid: number;
   comm: string;
   /** User + system CPU time in clock ticks. */
@@ -41,7 +41,7 @@ interface Seen {
 
 interface Points {
   component: string;
-  role: Role | "machine";
+  role: ProcessRole | "machine";
   cpus: number;
   processes: number;
   /** Per interval: seconds since the first snapshot, its length, CPU seconds, RSS and disk bytes. */
@@ -74,7 +74,7 @@ export class Series {
     const per = new Map<
       string,
       {
-        role: Role;
+        role: ProcessRole;
         comm: string;
         n: number;
         cpu: number;
@@ -224,7 +224,7 @@ export class ResourceSampler implements Sampler {
     for (const [role, roots] of [
       ["server", this.servers],
       ["load", this.loads],
-    ] as [Role, number[]][]) {
+    ] as [ProcessRole, number[]][]) {
       if (!roots.length) continue;
       for (const pid of treeOf(roots, parentOf)) {
         const p = sampleProcess(pid);

@@ -13,6 +13,7 @@ import {
 } from "../drivers/types.ts";
 import { RunError } from "../errors.ts";
 import {
+  type Background,
   COUNTERS_TIMEOUT_MS,
   type CounterReading,
   costMetric,
@@ -30,8 +31,9 @@ import type { Cell, ResourceUse, StalledAttempt, TargetInfo } from "../result/mo
 import type { RunDir } from "../result/store.ts";
 import type { Spec, TargetSpec } from "../specfile/schema.ts";
 import { applyResources, type CpuThrottle, cpuThrottle, throttleBetween } from "../targets/local/cgroup.ts";
-import type { BorrowedTarget, CpuProfile, PlanStep, StartOptions, Target } from "../targets/types.ts";
+import type { CpuProfile, PlanStep, StartOptions, Target } from "../targets/types.ts";
 import { type CellPlan, cellFileName, cellGraceS, cellLabel, cellSeconds } from "./cells.ts";
+import { type RunTables, tablesOf } from "./tables.ts";
 import { describeFailure, findTools, loadHostCores, toolKey } from "./tools.ts";
 
 /** A data set prepared on the target, shared by the workloads whose driver gives the same key. */
@@ -87,16 +89,10 @@ export class Bench {
   private build: TargetInfo["build"];
   /** The load tools' steps as they ran, in the plan's shape (a cell's warmup and run: phase cell). */
   private executed: PlanStep[] | undefined;
-  /** The idle servers' counter growth per second, taken off every cell's cost (see measureIdle). */
-  private idle: Record<string, number> | undefined;
-  /**
-   * On a borrowed server, per data set: its database, the tables there before its load, and the
-   * ones the load created (recorded when it ends): the only tables this run may drop.
-   */
-  private readonly borrowedTables = new Map<
-    string,
-    { database: string; before: Set<string>; created?: string[] }
-  >();
+  /** The idle servers' background and one reading's cost, taken off every cell's cost (see measureIdle). */
+  private idle: Background | undefined;
+  /** What the run may drop of the tables its loads wrote, by who owns the server (pipeline/tables.ts). */
+  private tables!: RunTables;
 
   static async open(opts: {
     variant: string;
@@ -154,11 +150,14 @@ export class Bench {
     );
     bench.build = opts.build;
     bench.executed = opts.executed;
+    bench.tables = tablesOf(target, { variant: opts.variant, spec: opts.spec, log: opts.log });
     try {
       await bench.loadData(opts.signal);
       await bench.measureIdle(opts.signal);
     } catch (e) {
-      await bench.dropBorrowedTables().catch((d: Error) => opts.log(`${opts.variant}: ${d.message}`));
+      await bench.tables
+        .dropAtEnd({ failed: true, signal: opts.signal, cleanup: async () => {} })
+        .catch((d: Error) => opts.log(`${opts.variant}: ${d.message}`));
       await target.stop();
       throw e;
     }
@@ -206,11 +205,11 @@ export class Bench {
         for (const sql of target.databaseSql?.(database) ?? [])
           this.executed?.push({ phase: "load", variant: this.variant, where: "runner", run: { sql } });
       await target.createDatabase(database);
-      if (target.owner === "borrowed") await this.noteTablesBefore(target, ds, database);
+      await this.tables.beforeLoad(key, ds, database);
       for (const step of ds.driver.setup(this.context(ds.workload, Math.max(...ds.workload.threads)))) {
         await this.step(ds, step, signal);
       }
-      if (target.owner === "borrowed") await this.noteTablesCreated(target, key);
+      await this.tables.afterLoad(key);
       await target.afterLoad?.({
         database,
         tables: ds.driver.tables(ds.workload, this.spec.data),
@@ -230,9 +229,9 @@ export class Bench {
         `${this.variant}: its data is shared with another variant on one deployment: it cannot be loaded again alone`,
       );
     for (const ds of this.dataSets) {
-      if (this.target.owner === "borrowed") await this.dropBorrowedTables(this.dataKey(ds));
-      else
+      await this.tables.dropForReload(this.dataKey(ds), async () => {
         for (const step of ds.driver.cleanup(this.context(ds.workload, 1))) await this.step(ds, step, signal);
+      });
       this.target.sharedData?.loaded.delete(this.dataKey(ds));
     }
     await this.loadData(signal);
@@ -254,12 +253,15 @@ export class Bench {
 
   /**
    * What the idle servers' counters grow by per second (background work: statistics, GC, purge,
-   * TTL), over IDLE_WINDOW_S after each start and data load; each cell's cost has it taken off, so
-   * background work that differs between instances does not pass for a change per operation.
+   * TTL), over IDLE_WINDOW_S after each start and data load, and what one reading of them adds;
+   * each cell's cost has both taken off (a comparison takes them again with the run's mean,
+   * compare/background.ts).
    */
   private async measureIdle(signal: AbortSignal): Promise<void> {
-    const before = await this.counters();
-    if (!before) return;
+    const first = await this.counters();
+    // read again at once: the gap is one reading's own cost (observe/cost.ts Background)
+    const before = first && (await this.counters());
+    if (!first || !before) return;
     // the listener goes when the window ends: one per start would pile up on the run's signal
     await new Promise<void>((res) => {
       const done = () => {
@@ -272,8 +274,8 @@ export class Bench {
     });
     const after = await this.counters();
     if (!after || signal.aborted) return;
-    this.idle = idleRates(before, after);
-    const cpu = this.idle.cpu_s;
+    this.idle = idleRates(first, before, after);
+    const cpu = this.idle.per_s.cpu_s;
     if (cpu !== undefined)
       this.log(
         `${this.variant}: idle servers used ${(cpu * 100).toFixed(1)}% of a CPU over ${IDLE_WINDOW_S}s (taken off each cell's cpu_ms_per_op)`,
@@ -717,20 +719,15 @@ export class Bench {
   }
 
   /**
-   * Drops the data and stops the server. On a server tiperf created, the load tools' cleanup; after
-   * a failed run it is skipped (the server may be what failed) and the data goes with the server.
-   * On a borrowed one, only the tables this run created are dropped, failed or not.
+   * Drops the data as far as its owner allows (pipeline/tables.ts: on a server tiperf created the
+   * load tools' cleanup, skipped after a failed run; on a borrowed one the tables this run created)
+   * and stops the server.
    */
   async close(signal: AbortSignal, failed = false): Promise<void> {
     try {
       if (this.target.sharedData && this.target.sharedData.users > 1)
         this.log(`${this.variant}: cleanup left to the last variant on this deployment`);
-      else if (this.target.owner === "borrowed") await this.dropBorrowedTables();
-      else if (failed)
-        this.log(
-          `${this.variant}: cleanup skipped: the run ${signal.aborted ? "was cancelled" : "failed"} (the data goes with the server tiperf created)`,
-        );
-      else if (!signal.aborted) await this.cleanupData(signal);
+      else await this.tables.dropAtEnd({ failed, signal, cleanup: () => this.cleanupData(signal) });
     } finally {
       await this.target.stop();
     }
@@ -753,65 +750,5 @@ export class Bench {
 
   private dataKey(ds: DataSet): string {
     return `${ds.driver.name}:${ds.driver.dataKey(ds.workload, this.spec.data)}`;
-  }
-
-  /**
-   * Before a load on a borrowed server: the tables its database holds. One of the load tool's own
-   * names among them is refused — the tool would write into it and its cleanup would drop it.
-   */
-  private async noteTablesBefore(target: BorrowedTarget, ds: DataSet, database: string): Promise<void> {
-    const there = await target.tablesIn(database);
-    const lower = new Set(there.map((t) => t.toLowerCase()));
-    const taken = ds.driver.tables(ds.workload, this.spec.data).filter((t) => lower.has(t.toLowerCase()));
-    if (taken.length > 0)
-      throw new RunError(
-        `${this.variant}: database ${database} on ${target.where} already holds ${taken.join(", ")}: ${ds.driver.name}'s load writes tables of these names and its cleanup drops them, and tiperf touches no table it did not create (drop or rename them, or leave endpoint.database out so the run creates a database of its own)`,
-      );
-    this.borrowedTables.set(this.dataKey(ds), { database, before: new Set(there) });
-  }
-
-  /** After a load on a borrowed server: the tables it created, recorded (and logged) as this run's. */
-  private async noteTablesCreated(target: BorrowedTarget, key: string): Promise<void> {
-    const seen = this.borrowedTables.get(key);
-    if (!seen) return;
-    seen.created = (await target.tablesIn(seen.database))
-      .filter((t) => !seen.before.has(t))
-      .sort((a, b) => a.localeCompare(b, "en", { numeric: true }));
-    this.log(
-      `${this.variant}: this run created ${seen.created.length} table(s) in ${seen.database} on ${target.where}: ${seen.created.join(", ")} (the only ones it drops)`,
-    );
-  }
-
-  /**
-   * On a borrowed server: drops the tables this run created (of one data set, or all), never the
-   * load tools' cleanup. A load that failed part-way: the tool's own names that appeared since.
-   */
-  private async dropBorrowedTables(key?: string): Promise<void> {
-    const target = this.target;
-    if (target.owner !== "borrowed") return;
-    for (const [k, seen] of [...this.borrowedTables]) {
-      if (key !== undefined && k !== key) continue;
-      const ds = this.dataSets.find((d) => this.dataKey(d) === k);
-      const own = new Set(ds?.driver.tables(ds.workload, this.spec.data).map((t) => t.toLowerCase()));
-      const tables =
-        seen.created ??
-        (await target.tablesIn(seen.database)).filter((t) => !seen.before.has(t) && own.has(t.toLowerCase()));
-      const dropped: string[] = [];
-      try {
-        for (const t of tables) {
-          await target.dropTable(seen.database, t);
-          dropped.push(t);
-        }
-      } catch (e) {
-        const left = tables.filter((t) => !dropped.includes(t));
-        throw new RunError(
-          `${this.variant}: dropping this run's tables in ${seen.database} on ${target.where} failed (${(e as Error).message}); left there: ${left.join(", ")}`,
-        );
-      }
-      this.borrowedTables.delete(k);
-      this.log(
-        `${this.variant}: dropped the ${dropped.length} table(s) this run created in ${seen.database} on ${target.where}${dropped.length ? `: ${dropped.join(", ")}` : ""}; nothing else there was touched`,
-      );
-    }
   }
 }

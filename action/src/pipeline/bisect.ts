@@ -13,12 +13,12 @@ import {
   BisectReportSchema,
   type BisectStep,
   bisectSearch,
-  type Measured,
   maxMeasurements,
   midpoint,
   roundWaits,
   type Slot,
   type StepCell,
+  type StepOutcome,
   searchRounds,
   stepCellKey,
   stepConfidence,
@@ -323,13 +323,13 @@ class Bisection {
   }
 
   /** A step: candidate i against j, measured again (more rounds) while it is undecided. */
-  measure(i: number, j: number, role: BisectStep["role"], slot: Slot): Promise<Measured> {
+  measure(i: number, j: number, role: BisectStep["role"], slot: Slot): Promise<StepOutcome> {
     const next = this.queue.then(() => this.measureNow(i, j, role, slot));
     this.queue = next.catch(() => {});
     return next;
   }
 
-  private async measureNow(i: number, j: number, role: BisectStep["role"], slot: Slot): Promise<Measured> {
+  private async measureNow(i: number, j: number, role: BisectStep["role"], slot: Slot): Promise<StepOutcome> {
     const { o, report } = this;
     const candidate = this.r.commits[i] as Commit;
     const against = this.r.commits[j] as Commit;

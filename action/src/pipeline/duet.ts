@@ -125,7 +125,7 @@ export interface DuetPair {
  * CPU time at a phase boundary: every thread outside the pairs (its CPU time and the CPU it last
  * ran on), by thread id.
  */
-export interface Snapshot {
+export interface PhaseSnapshot {
   others: Map<number, { ticks: number; cpu: number }>;
   at: number;
 }
@@ -141,7 +141,7 @@ export class CpuSwapper {
   /** Rotates which pair is pinned first, round by round (apply). */
   private mover = 0;
   /** Snapshots at the measured run's phase boundaries (the first at its start). */
-  private snaps: Snapshot[] = [];
+  private snaps: PhaseSnapshot[] = [];
   /** How many phases of the measured run to account (its duration over swapS). */
   private accounted = 0;
   private timer: NodeJS.Timeout | undefined;
@@ -263,12 +263,12 @@ export class CpuSwapper {
  * the kernel's precise runtimes; /proc/stat's per-CPU busy time is sampled at the timer tick and
  * under a CPU quota strayed from them by 10–20% of a CPU, too much to take the difference.
  */
-export function outsideShares(snaps: Snapshot[], sets: string[], hz: number): number[] {
+export function outsideShares(snaps: PhaseSnapshot[], sets: string[], hz: number): number[] {
   const n = sets.length;
   const others = new Array<number>(n).fill(0);
   const capacity = new Array<number>(n).fill(0);
   for (let k = 0; k + 1 < snaps.length; k++) {
-    const [a, b] = [snaps[k] as Snapshot, snaps[k + 1] as Snapshot];
+    const [a, b] = [snaps[k] as PhaseSnapshot, snaps[k + 1] as PhaseSnapshot];
     const holder = new Map<number, number>();
     for (let i = 0; i < n; i++) {
       const set = cpuIndexes(sets[(i + k) % n] as string);

@@ -5,7 +5,7 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { join, relative } from "node:path";
 import type { CellJudgement } from "../compare/judge.ts";
-import type { Profile, ProfileDiffEntry } from "../compare/verdict.ts";
+import type { CellProfile, ProfileDiffEntry } from "../compare/verdict.ts";
 import { driverOf } from "../drivers/registry.ts";
 import { topFunctions } from "../observe/pprof.ts";
 import { diffProfiles, functionCosts } from "../observe/profile-diff.ts";
@@ -38,7 +38,7 @@ export async function profileRegressions(o: {
   runDir: RunDir;
   log: (line: string) => void;
   signal: AbortSignal;
-}): Promise<Profile[]> {
+}): Promise<CellProfile[]> {
   if (o.max <= 0 || !o.benchOf(o.control).canProfile()) return [];
   const seen = new Set<string>();
   const keys = [...o.cells]
@@ -53,7 +53,7 @@ export async function profileRegressions(o: {
     })
     .slice(0, o.max);
   const dir = join(o.runDir.dir, "profiles");
-  const out: Profile[] = [];
+  const out: CellProfile[] = [];
   for (const k of keys)
     for (const side of [o.control, k.variant]) {
       const plan = o.planOf(side, k.workload, k.threads);
@@ -104,13 +104,14 @@ export async function profileRegressions(o: {
  * differential flame graph beside them (`<profile>-diff.svg`: red grew, blue shrank).
  */
 export async function profileDiffs(
-  profiles: readonly Profile[],
+  profiles: readonly CellProfile[],
   control: string,
   runDir: RunDir,
   log: (line: string) => void,
 ): Promise<ProfileDiffEntry[]> {
   const out: ProfileDiffEntry[] = [];
-  const key = (p: Profile) => `${p.workload}\u0000${p.threads}\u0000${p.component}\u0000${p.kind ?? "cpu"}`;
+  const key = (p: CellProfile) =>
+    `${p.workload}\u0000${p.threads}\u0000${p.component}\u0000${p.kind ?? "cpu"}`;
   const bases = new Map(profiles.filter((p) => p.variant === control && p.file).map((p) => [key(p), p]));
   for (const head of profiles) {
     const base = bases.get(key(head));

@@ -8,7 +8,7 @@ import { cpuQuotaOf, quotaEffects, settingEffects, unshownEffects, withEffects }
 import { overallVerdict } from "../compare/judge.ts";
 import type { judgeFamily } from "../compare/judge-results.ts";
 import { readings } from "../compare/reading.ts";
-import type { Profile, ProfileDiffEntry, Verdict } from "../compare/verdict.ts";
+import type { CellProfile, ProfileDiffEntry, Verdict } from "../compare/verdict.ts";
 import { evidenceField, evidenceOf } from "../observe/hints.ts";
 import type { Result, TargetInfo } from "../result/model.ts";
 import type { LoadedSpec } from "../specfile/load.ts";
@@ -29,7 +29,7 @@ export interface VerdictInputs {
   /** The last measured round (an early stop ends before max_rounds). */
   roundsDone: number;
   benchmarkSeconds: number;
-  profiles: Profile[];
+  profiles: CellProfile[];
   /** The regressed cells' profiles compared function by function (pipeline/profile.ts profileDiffs). */
   profileDiffs?: ProfileDiffEntry[];
   /** What the round runner says of how the rounds ran (duet: the pinning, uneven rounds). */
@@ -58,7 +58,7 @@ export function buildVerdict(i: VerdictInputs): Verdict {
   const keys = loaded.spec.workloads.flatMap((w) =>
     w.threads.map((threads) => ({ workload: w.name, threads })),
   );
-  const counters = whatMoved(result, control, others, keys, compare.confidence);
+  const counters = whatMoved(result, control, others, keys, compare.confidence, judged.cells);
   const side = (variant: string) => ({
     variant,
     run_id: result.run_id,

@@ -13,7 +13,7 @@ export const perValue = (x: number, per: "op" | "s") =>
 
 /** A counter's change in words: its size and interval, or which side alone counted it. */
 export const changeText = (c: CounterChange) =>
-  c.only ? `only ${c.only} counted it` : `${pct(c.change)} ${ciText(c)}`;
+  c.only ? `only ${c.only} counted it` : `${pct(c.change)} ${ciText(c)}${c.judged ? ", judged" : ""}`;
 
 const cellKey = (c: { variant?: string; workload: string; threads: number }) =>
   `${c.variant ?? ""}\u0000${c.workload}\u0000${c.threads}`;
@@ -33,7 +33,7 @@ export function byCell(v: Verdict, changes: readonly CounterChange[]): CounterCh
 
 /** The method line both reports carry under the list. */
 export function countersMethod(r: CounterReport): string {
-  return `Every counter the servers keep, read at the edges of each measured window: per operation the load tool counted where it follows the operations, per second where it follows the clock (idle servers grew it, or it did not rise with the operations' rate across rounds). Listed: a change of at least ${(r.floor * 100).toFixed(1)}% whose interval, paired like the verdict's, excludes zero at ${Math.round(r.confidence * 100)}% familywise confidence over all ${r.tested} counters tested. Not judged: a spec judges a counter by naming it under metrics ("<counter>/op").`;
+  return `Every counter the servers keep, read at the edges of each measured window: per operation the load tool counted where it follows the operations, per second where it follows the clock (idle servers grew it, or it did not rise with the operations' rate across rounds). Listed: a change of at least ${(r.floor * 100).toFixed(1)}% whose interval, paired like the verdict's, excludes zero at ${Math.round(r.confidence * 100)}% familywise confidence over all ${r.tested} counters tested; per operation net of each variant's background (its idle servers' rate, and a reading's own cost). Marked "judged": a cost metric the spec judges, listed whenever the verdict's interval at its confidence per cell leaves out zero. The rest are not judged: a spec judges a counter by naming it under metrics ("<counter>/op").`;
 }
 
 /** The comment's section: per cell with moved counters, a short table (at most ten lines). */

@@ -1,7 +1,8 @@
 // Where the time went, as report.md, the PR comment and report.html show it: per variant ×
 // workload × threads, each program's CPU (window mean, busiest second) as a share of the CPUs it
 // may use, its memory, and the bottleneck hint; a saturated load generator is a warning.
-import type { Evidence, Profile, ProfileDiffEntry } from "../compare/verdict.ts";
+import type { CellProfile, ProfileDiffEntry } from "../compare/verdict.ts";
+import type { Evidence } from "../observe/hints.ts";
 import { cpusText } from "../observe/hints.ts";
 import type { ResourceUse } from "../result/model.ts";
 
@@ -55,7 +56,7 @@ export const EVIDENCE_TEXT =
  * the files are (the run's directory, the workflow run's artifact).
  */
 export function profileMarkdown(
-  profiles: readonly Profile[] | undefined,
+  profiles: readonly CellProfile[] | undefined,
   esc: (s: string) => string,
   where: string,
 ): string[] {

@@ -12,7 +12,7 @@ export interface GabEntry {
   extra?: string;
 }
 
-export type Better = "higher" | "lower";
+import type { Better } from "../drivers/types.ts";
 
 /** The measured metrics of one direction (error counts left out: they are no benchmark series). */
 function metricsOf(better: Better, cells: Cell[]): string[] {

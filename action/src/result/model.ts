@@ -66,6 +66,8 @@ export const CellCostSchema = z.strictObject({
   counters: z.record(z.string(), num),
   /** The idle servers' growth per second of each counter, measured after they started: taken off before dividing. */
   idle_per_s: z.record(z.string(), num).optional(),
+  /** What one reading of the counters itself adds to each (a /metrics answer's allocations): taken off once per window. */
+  reading_cost: z.record(z.string(), num).optional(),
 });
 
 export const CellSchema = z.strictObject({
@@ -217,3 +219,19 @@ export type Result = z.output<typeof ResultSchema>;
 export function resultJsonSchema(): unknown {
   return z.toJSONSchema(ResultSchema, { target: "draft-2020-12" });
 }
+
+/**
+ * What the run's cluster cost (ephemeral cloud clusters): the profile's on-demand $/h from the
+ * dated price table, times the hours the machines lived (or were estimated to, before the run).
+ */
+export const CostSchema = z.strictObject({
+  currency: z.literal("USD"),
+  basis: z.enum(["estimate", "measured"]),
+  profile: z.string(),
+  per_hour: z.number().positive(),
+  hours: z.number().nonnegative(),
+  dollars: z.number().nonnegative(),
+  prices_as_of: z.string(),
+});
+
+export type Cost = z.output<typeof CostSchema>;

@@ -95,7 +95,7 @@ const NOISE_MULTIPLE = /^(\d+(?:\.\d+)?)\s*x\s*noise$/;
 const TOLERANCE_WORDS =
   'tolerance must be a percentage like "5%" or a multiple of the measured noise like "3x noise"';
 
-export const MetricSchema = z.strictObject({
+export const MetricRuleSchema = z.strictObject({
   /** Taken from the load tool when left out; must agree with it when given. */
   better: z.enum(["higher", "lower"], { error: "must be higher or lower" }).optional(),
   /**
@@ -266,7 +266,7 @@ export const SpecSchema = z
      */
     driver: z.strictObject({ cpus: cpuList.optional(), cpu_quota: cpuQuota.optional() }).optional(),
     workloads: z.array(WorkloadSchema).min(1, "must list at least one workload"),
-    metrics: z.record(metricKey, MetricSchema).default({}),
+    metrics: z.record(metricKey, MetricRuleSchema).default({}),
     /** Named overlays, deep-merged onto the rest of the spec (see spec/variants.ts). */
     variants: z
       .record(

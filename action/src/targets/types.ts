@@ -2,6 +2,7 @@ import type { ZodType } from "zod";
 import type { Reaper } from "../lifecycle/ledger.ts";
 import type { RemoteHost } from "../proc/ssh.ts";
 import type { ToolLauncher } from "../proc/tool.ts";
+import type { Cost } from "../result/model.ts";
 
 export interface StartOptions {
   /** The largest thread count any cell will use: the server must accept that many connections. */
@@ -413,16 +414,8 @@ export interface TargetKind {
   costMetrics?: readonly string[];
 }
 
-/** What an ephemeral cluster's machines cost, measured from `up` to the end of destroy. */
-export interface Cost {
-  currency: "USD";
-  basis: "estimate" | "measured";
-  profile: string;
-  per_hour: number;
-  hours: number;
-  dollars: number;
-  prices_as_of: string;
-}
+/** What an ephemeral cluster's machines cost, measured from `up` to the end of destroy: the verdict's `cost`. */
+export type { Cost };
 
 /** A plan's port for a server whose port is picked at start: no real one, printed as `<port>`. */
 export const PORT_AT_START = 65536;

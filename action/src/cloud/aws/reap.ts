@@ -99,7 +99,7 @@ export interface ReapOptions {
   waitMs?: number;
 }
 
-export interface ReapReport extends Omit<NeutralReport, "removed" | "kept" | "failed" | "overdue"> {
+export interface AwsReapReport extends Omit<NeutralReport, "removed" | "kept" | "failed" | "overdue"> {
   removed: Found[];
   kept: Found[];
   failed: (Found & { error: string })[];
@@ -395,12 +395,12 @@ async function deleteInOrder(
 }
 
 /** Finds and (unless a dry run) deletes every expired tiperf resource of a region. */
-export async function reapAws(o: ReapOptions): Promise<ReapReport> {
+export async function reapAws(o: ReapOptions): Promise<AwsReapReport> {
   const clients = client(o);
   const now = o.now ?? new Date();
   const found = await findTagged(clients, now, o.log);
   const expired = found.filter((f) => f.expired);
-  const report: ReapReport = {
+  const report: AwsReapReport = {
     format: "tiperf.reap",
     cloud: "aws",
     region: o.region,

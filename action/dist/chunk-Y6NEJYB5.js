@@ -4,6 +4,7 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   COUNTERS_TIMEOUT_MS,
+  CostSchema,
   HostSchema,
   IDLE_WINDOW_S,
   PER_OP,
@@ -35,8 +36,10 @@ import {
   kindOf,
   machineTicks,
   maskArgs,
+  netCost,
   newRunId,
   parsePercent,
+  parseSelector,
   parseYaml,
   readModel,
   readResult,
@@ -44,12 +47,13 @@ import {
   runTool,
   sameSeries,
   sampleProcess,
+  selects,
   tableNamesSql,
   threadTimes,
   throttleBetween,
   validateYaml,
   writeAtomic
-} from "./chunk-7USXBFNI.js";
+} from "./chunk-3HRGZS3O.js";
 import {
   record,
   shellCommand,
@@ -4828,6 +4832,98 @@ var maxThreads = (spec) => Math.max(...spec.workloads.flatMap((w2) => w2.threads
 var cellSeconds = (c4) => c4.workload.duration + c4.workload.warmup;
 var cellGraceS = (c4) => Math.max(15, Math.ceil(0.25 * cellSeconds(c4)));
 
+// action/src/pipeline/tables.ts
+function tablesOf(target2, o) {
+  return target2.owner === "borrowed" ? new BorrowedTables(target2, o) : new OwnTables(o);
+}
+var OwnTables = class {
+  constructor(o) {
+    this.o = o;
+  }
+  o;
+  async beforeLoad() {
+  }
+  async afterLoad() {
+  }
+  async dropForReload(_key, cleanup) {
+    await cleanup();
+  }
+  async dropAtEnd(o) {
+    if (o.failed)
+      this.o.log(
+        `${this.o.variant}: cleanup skipped: the run ${o.signal.aborted ? "was cancelled" : "failed"} (the data goes with the server tiperf created)`
+      );
+    else if (!o.signal.aborted) await o.cleanup();
+  }
+};
+var BorrowedTables = class {
+  constructor(target2, o) {
+    this.target = target2;
+    this.o = o;
+  }
+  target;
+  o;
+  /** Per data set: its database, the tables there before its load, the ones it created. */
+  seen = /* @__PURE__ */ new Map();
+  names(set7) {
+    return set7.driver.tables(set7.workload, this.o.spec.data);
+  }
+  /** One of the load tool's own names already there is refused: its load and cleanup would take it. */
+  async beforeLoad(key2, set7, database) {
+    const there = await this.target.tablesIn(database);
+    const lower2 = new Set(there.map((t) => t.toLowerCase()));
+    const taken = this.names(set7).filter((t) => lower2.has(t.toLowerCase()));
+    if (taken.length > 0)
+      throw new RunError(
+        `${this.o.variant}: database ${database} on ${this.target.where} already holds ${taken.join(", ")}: ${set7.driver.name}'s load writes tables of these names and its cleanup drops them, and tiperf touches no table it did not create (drop or rename them, or leave endpoint.database out so the run creates a database of its own)`
+      );
+    this.seen.set(key2, { set: set7, database, before: new Set(there) });
+  }
+  async afterLoad(key2) {
+    const seen = this.seen.get(key2);
+    if (!seen) return;
+    seen.created = (await this.target.tablesIn(seen.database)).filter((t) => !seen.before.has(t)).sort((a4, b10) => a4.localeCompare(b10, "en", { numeric: true }));
+    this.o.log(
+      `${this.o.variant}: this run created ${seen.created.length} table(s) in ${seen.database} on ${this.target.where}: ${seen.created.join(", ")} (the only ones it drops)`
+    );
+  }
+  async dropForReload(key2) {
+    await this.drop(key2);
+  }
+  async dropAtEnd() {
+    await this.drop();
+  }
+  /**
+   * Drops the tables this run created (of one data set, or all), never through the load tools'
+   * cleanup. A load that failed part-way: the tool's own names that appeared since.
+   */
+  async drop(key2) {
+    for (const [k2, seen] of [...this.seen]) {
+      if (key2 !== void 0 && k2 !== key2) continue;
+      const own = new Set(this.names(seen.set).map((t) => t.toLowerCase()));
+      const tables = seen.created ?? (await this.target.tablesIn(seen.database)).filter(
+        (t) => !seen.before.has(t) && own.has(t.toLowerCase())
+      );
+      const dropped = [];
+      try {
+        for (const t of tables) {
+          await this.target.dropTable(seen.database, t);
+          dropped.push(t);
+        }
+      } catch (e) {
+        const left = tables.filter((t) => !dropped.includes(t));
+        throw new RunError(
+          `${this.o.variant}: dropping this run's tables in ${seen.database} on ${this.target.where} failed (${e.message}); left there: ${left.join(", ")}`
+        );
+      }
+      this.seen.delete(k2);
+      this.o.log(
+        `${this.o.variant}: dropped the ${dropped.length} table(s) this run created in ${seen.database} on ${this.target.where}${dropped.length ? `: ${dropped.join(", ")}` : ""}; nothing else there was touched`
+      );
+    }
+  }
+};
+
 // action/src/pipeline/tools.ts
 import { cpus as cpus5 } from "node:os";
 var lastLines = (text3, n = 4) => text3.trimEnd().split("\n").slice(-n).join("\n");
@@ -4898,13 +4994,10 @@ var Bench = class _Bench {
   build;
   /** The load tools' steps as they ran, in the plan's shape (a cell's warmup and run: phase cell). */
   executed;
-  /** The idle servers' counter growth per second, taken off every cell's cost (see measureIdle). */
+  /** The idle servers' background and one reading's cost, taken off every cell's cost (see measureIdle). */
   idle;
-  /**
-   * On a borrowed server, per data set: its database, the tables there before its load, and the
-   * ones the load created (recorded when it ends): the only tables this run may drop.
-   */
-  borrowedTables = /* @__PURE__ */ new Map();
+  /** What the run may drop of the tables its loads wrote, by who owns the server (pipeline/tables.ts). */
+  tables;
   static async open(opts) {
     const away = opts.launcher ? `in a ${opts.launcher.where}` : opts.remote ? "on its load host" : void 0;
     if (opts.spec.driver?.cpus !== void 0 && !away) checkCpus("driver.cpus", opts.spec.driver.cpus);
@@ -4937,11 +5030,13 @@ var Bench = class _Bench {
     );
     bench.build = opts.build;
     bench.executed = opts.executed;
+    bench.tables = tablesOf(target2, { variant: opts.variant, spec: opts.spec, log: opts.log });
     try {
       await bench.loadData(opts.signal);
       await bench.measureIdle(opts.signal);
     } catch (e) {
-      await bench.dropBorrowedTables().catch((d) => opts.log(`${opts.variant}: ${d.message}`));
+      await bench.tables.dropAtEnd({ failed: true, signal: opts.signal, cleanup: async () => {
+      } }).catch((d) => opts.log(`${opts.variant}: ${d.message}`));
       await target2.stop();
       throw e;
     }
@@ -4981,11 +5076,11 @@ var Bench = class _Bench {
         for (const sql of target2.databaseSql?.(database) ?? [])
           this.executed?.push({ phase: "load", variant: this.variant, where: "runner", run: { sql } });
       await target2.createDatabase(database);
-      if (target2.owner === "borrowed") await this.noteTablesBefore(target2, ds, database);
+      await this.tables.beforeLoad(key2, ds, database);
       for (const step2 of ds.driver.setup(this.context(ds.workload, Math.max(...ds.workload.threads)))) {
         await this.step(ds, step2, signal);
       }
-      if (target2.owner === "borrowed") await this.noteTablesCreated(target2, key2);
+      await this.tables.afterLoad(key2);
       await target2.afterLoad?.({
         database,
         tables: ds.driver.tables(ds.workload, this.spec.data),
@@ -5004,9 +5099,9 @@ var Bench = class _Bench {
         `${this.variant}: its data is shared with another variant on one deployment: it cannot be loaded again alone`
       );
     for (const ds of this.dataSets) {
-      if (this.target.owner === "borrowed") await this.dropBorrowedTables(this.dataKey(ds));
-      else
+      await this.tables.dropForReload(this.dataKey(ds), async () => {
         for (const step2 of ds.driver.cleanup(this.context(ds.workload, 1))) await this.step(ds, step2, signal);
+      });
       this.target.sharedData?.loaded.delete(this.dataKey(ds));
     }
     await this.loadData(signal);
@@ -5026,12 +5121,14 @@ var Bench = class _Bench {
   }
   /**
    * What the idle servers' counters grow by per second (background work: statistics, GC, purge,
-   * TTL), over IDLE_WINDOW_S after each start and data load; each cell's cost has it taken off, so
-   * background work that differs between instances does not pass for a change per operation.
+   * TTL), over IDLE_WINDOW_S after each start and data load, and what one reading of them adds;
+   * each cell's cost has both taken off (a comparison takes them again with the run's mean,
+   * compare/background.ts).
    */
   async measureIdle(signal) {
-    const before = await this.counters();
-    if (!before) return;
+    const first = await this.counters();
+    const before = first && await this.counters();
+    if (!first || !before) return;
     await new Promise((res) => {
       const done = () => {
         clearTimeout(timer3);
@@ -5043,8 +5140,8 @@ var Bench = class _Bench {
     });
     const after = await this.counters();
     if (!after || signal.aborted) return;
-    this.idle = idleRates(before, after);
-    const cpu = this.idle.cpu_s;
+    this.idle = idleRates(first, before, after);
+    const cpu = this.idle.per_s.cpu_s;
     if (cpu !== void 0)
       this.log(
         `${this.variant}: idle servers used ${(cpu * 100).toFixed(1)}% of a CPU over ${IDLE_WINDOW_S}s (taken off each cell's cpu_ms_per_op)`
@@ -5421,20 +5518,15 @@ var Bench = class _Bench {
     return { error: error3 };
   }
   /**
-   * Drops the data and stops the server. On a server tiperf created, the load tools' cleanup; after
-   * a failed run it is skipped (the server may be what failed) and the data goes with the server.
-   * On a borrowed one, only the tables this run created are dropped, failed or not.
+   * Drops the data as far as its owner allows (pipeline/tables.ts: on a server tiperf created the
+   * load tools' cleanup, skipped after a failed run; on a borrowed one the tables this run created)
+   * and stops the server.
    */
   async close(signal, failed = false) {
     try {
       if (this.target.sharedData && this.target.sharedData.users > 1)
         this.log(`${this.variant}: cleanup left to the last variant on this deployment`);
-      else if (this.target.owner === "borrowed") await this.dropBorrowedTables();
-      else if (failed)
-        this.log(
-          `${this.variant}: cleanup skipped: the run ${signal.aborted ? "was cancelled" : "failed"} (the data goes with the server tiperf created)`
-        );
-      else if (!signal.aborted) await this.cleanupData(signal);
+      else await this.tables.dropAtEnd({ failed, signal, cleanup: () => this.cleanupData(signal) });
     } finally {
       await this.target.stop();
     }
@@ -5455,59 +5547,6 @@ var Bench = class _Bench {
   }
   dataKey(ds) {
     return `${ds.driver.name}:${ds.driver.dataKey(ds.workload, this.spec.data)}`;
-  }
-  /**
-   * Before a load on a borrowed server: the tables its database holds. One of the load tool's own
-   * names among them is refused — the tool would write into it and its cleanup would drop it.
-   */
-  async noteTablesBefore(target2, ds, database) {
-    const there = await target2.tablesIn(database);
-    const lower2 = new Set(there.map((t) => t.toLowerCase()));
-    const taken = ds.driver.tables(ds.workload, this.spec.data).filter((t) => lower2.has(t.toLowerCase()));
-    if (taken.length > 0)
-      throw new RunError(
-        `${this.variant}: database ${database} on ${target2.where} already holds ${taken.join(", ")}: ${ds.driver.name}'s load writes tables of these names and its cleanup drops them, and tiperf touches no table it did not create (drop or rename them, or leave endpoint.database out so the run creates a database of its own)`
-      );
-    this.borrowedTables.set(this.dataKey(ds), { database, before: new Set(there) });
-  }
-  /** After a load on a borrowed server: the tables it created, recorded (and logged) as this run's. */
-  async noteTablesCreated(target2, key2) {
-    const seen = this.borrowedTables.get(key2);
-    if (!seen) return;
-    seen.created = (await target2.tablesIn(seen.database)).filter((t) => !seen.before.has(t)).sort((a4, b10) => a4.localeCompare(b10, "en", { numeric: true }));
-    this.log(
-      `${this.variant}: this run created ${seen.created.length} table(s) in ${seen.database} on ${target2.where}: ${seen.created.join(", ")} (the only ones it drops)`
-    );
-  }
-  /**
-   * On a borrowed server: drops the tables this run created (of one data set, or all), never the
-   * load tools' cleanup. A load that failed part-way: the tool's own names that appeared since.
-   */
-  async dropBorrowedTables(key2) {
-    const target2 = this.target;
-    if (target2.owner !== "borrowed") return;
-    for (const [k2, seen] of [...this.borrowedTables]) {
-      if (key2 !== void 0 && k2 !== key2) continue;
-      const ds = this.dataSets.find((d) => this.dataKey(d) === k2);
-      const own = new Set(ds?.driver.tables(ds.workload, this.spec.data).map((t) => t.toLowerCase()));
-      const tables = seen.created ?? (await target2.tablesIn(seen.database)).filter((t) => !seen.before.has(t) && own.has(t.toLowerCase()));
-      const dropped = [];
-      try {
-        for (const t of tables) {
-          await target2.dropTable(seen.database, t);
-          dropped.push(t);
-        }
-      } catch (e) {
-        const left = tables.filter((t) => !dropped.includes(t));
-        throw new RunError(
-          `${this.variant}: dropping this run's tables in ${seen.database} on ${target2.where} failed (${e.message}); left there: ${left.join(", ")}`
-        );
-      }
-      this.borrowedTables.delete(k2);
-      this.log(
-        `${this.variant}: dropped the ${dropped.length} table(s) this run created in ${seen.database} on ${target2.where}${dropped.length ? `: ${dropped.join(", ")}` : ""}; nothing else there was touched`
-      );
-    }
   }
 };
 
@@ -5585,7 +5624,7 @@ var WorkloadSchema = external_exports.looseObject({}).transform((w2, ctx) => {
 });
 var NOISE_MULTIPLE = /^(\d+(?:\.\d+)?)\s*x\s*noise$/;
 var TOLERANCE_WORDS = 'tolerance must be a percentage like "5%" or a multiple of the measured noise like "3x noise"';
-var MetricSchema = external_exports.strictObject({
+var MetricRuleSchema = external_exports.strictObject({
   /** Taken from the load tool when left out; must agree with it when given. */
   better: external_exports.enum(["higher", "lower"], { error: "must be higher or lower" }).optional(),
   /**
@@ -5723,7 +5762,7 @@ var SpecSchema = external_exports.strictObject({
    */
   driver: external_exports.strictObject({ cpus: cpuList.optional(), cpu_quota: cpuQuota.optional() }).optional(),
   workloads: external_exports.array(WorkloadSchema).min(1, "must list at least one workload"),
-  metrics: external_exports.record(metricKey, MetricSchema).default({}),
+  metrics: external_exports.record(metricKey, MetricRuleSchema).default({}),
   /** Named overlays, deep-merged onto the rest of the spec (see spec/variants.ts). */
   variants: external_exports.record(
     external_exports.string().regex(NAME, "variant names are lower-case letters, digits, _ or -"),
@@ -6041,6 +6080,38 @@ import { mkdir as mkdir3 } from "node:fs/promises";
 import { cpus as cpus9 } from "node:os";
 import { join as join3 } from "node:path";
 
+// action/src/compare/background.ts
+var meanOf = (records) => {
+  const out = {};
+  for (const r of records)
+    for (const [k2, v] of Object.entries(r)) out[k2] = (out[k2] ?? 0) + v / records.length;
+  return out;
+};
+function pooledBackground(result) {
+  const costs = result.cells.filter((c4) => c4.status === "ok" && c4.round > 0 && c4.cost?.idle_per_s).map((c4) => c4.cost);
+  if (!costs.length) return void 0;
+  return {
+    per_s: meanOf(costs.map((c4) => c4.idle_per_s ?? {})),
+    per_reading: meanOf(costs.map((c4) => c4.reading_cost ?? {}))
+  };
+}
+function withPooledBackground(result) {
+  const bg = pooledBackground(result);
+  if (!bg) return result;
+  const cells = result.cells.map((c4) => {
+    if (!c4.cost || c4.round <= 0) return c4;
+    const cost = c4.cost;
+    const metrics = Object.fromEntries(
+      Object.entries(c4.metrics).map(([name, m3]) => {
+        const value4 = netCost(name, cost.counters, cost.window_s, cost.ops, bg);
+        return [name, value4 === void 0 ? m3 : { ...m3, value: value4 }];
+      })
+    );
+    return { ...c4, metrics, cost: { ...cost, idle_per_s: bg.per_s, reading_cost: bg.per_reading } };
+  });
+  return { ...result, cells };
+}
+
 // action/src/compare/judge-results.ts
 var Rule = external_exports.object({ better: external_exports.enum(["higher", "lower"]), tolerance: external_exports.number() });
 var StoredSpec = external_exports.object({
@@ -6077,8 +6148,9 @@ function familyOf(spec, confidence, looks, others) {
 }
 function judgeFamily(result, spec, control, others, confidence, looks) {
   const { keys: keys4, comparisons, alpha } = familyOf(spec, confidence, looks, others.length);
+  const pooled2 = withPooledBackground(result);
   const cells = others.flatMap(
-    (variant) => judgeCells(keys4, (k2, m3) => pairedSamples(result, control, variant, k2, m3), alpha, true).map((c4) => ({
+    (variant) => judgeCells(keys4, (k2, m3) => pairedSamples(pooled2, control, variant, k2, m3), alpha, true).map((c4) => ({
       ...c4,
       variant
     }))
@@ -7396,7 +7468,7 @@ function costPlan(spec, target2) {
   if (!given.length || !counted) return { refusals };
   const source4 = target2.cost?.source ?? "the servers' own counters";
   return {
-    text: `cost per operation (${given.join(", ")}): ${source4} read at each measured window's start and end \xF7 the operations the load tool counted; ${judged2.length ? `judged (can fail the check): ${judged2.join(", ")}` : `${READ_COST} read beside throughput, judged in none (list one under metrics: to fail the check on it)`}; background work kept out: the idle servers' rate over ${IDLE_WINDOW_S}s after each start and data load is taken off every cell; every other counter the servers keep is read too, and those that moved beyond their noise are listed per operation (per second where they follow the clock), never judged unless named under metrics ("<counter>/op")${target2.cost?.note ? `; ${target2.cost.note}` : ""}`,
+    text: `cost per operation (${given.join(", ")}): ${source4} read at each measured window's start and end \xF7 the operations the load tool counted; ${judged2.length ? `judged (can fail the check): ${judged2.join(", ")}` : `${READ_COST} read beside throughput, judged in none (list one under metrics: to fail the check on it)`}; background work kept out: the idle servers' rate over ${IDLE_WINDOW_S}s after each start and data load, and one reading's own cost, taken off every cell (judged with the run's mean over all its servers); every other counter the servers keep is read too, and those that moved beyond their noise are listed per operation (per second where they follow the clock), never judged unless named under metrics ("<counter>/op")${target2.cost?.note ? `; ${target2.cost.note}` : ""}`,
     json: { judged: judged2, idle_window_s: IDLE_WINDOW_S, background: "idle-rate subtracted" },
     refusals
   };
@@ -7697,7 +7769,12 @@ var CounterChangeSchema = external_exports.strictObject({
   change: external_exports.number().nullable(),
   ci: external_exports.tuple([external_exports.number(), external_exports.number()]).nullable(),
   /** Only this side counted it, in every round. */
-  only: external_exports.enum(["base", "head"]).optional()
+  only: external_exports.enum(["base", "head"]).optional(),
+  /**
+   * A cost metric the spec judges (mallocs_per_op, `<counter>/op`): its verdict's own interval, at
+   * the verdict's confidence per cell; listed whenever that interval leaves out zero.
+   */
+  judged: external_exports.literal(true).optional()
 });
 var CounterReportSchema = external_exports.strictObject({
   /** Counters tested, over cells and variants: the family the confidence is held over. */
@@ -7731,7 +7808,8 @@ var keyed = (c4) => ({
   cost: {
     ...c4.cost,
     counters: sameSeries(c4.cost.counters),
-    ...c4.cost.idle_per_s ? { idle_per_s: sameSeries(c4.cost.idle_per_s) } : {}
+    ...c4.cost.idle_per_s ? { idle_per_s: sameSeries(c4.cost.idle_per_s) } : {},
+    ...c4.cost.reading_cost ? { reading_cost: sameSeries(c4.cost.reading_cost) } : {}
   }
 });
 var growth = (c4, counter) => c4.cost.counters[counter] ?? 0;
@@ -7788,11 +7866,17 @@ function candidatesOf(key2, variant, rounds) {
   }
   return out;
 }
-var perUnit = (c4, counter, per) => growth(c4, counter) / (per === "op" ? c4.cost.ops : c4.cost.window_s);
+var perUnit = (c4, counter, per) => {
+  if (per === "s") return growth(c4, counter) / c4.cost.window_s;
+  const net = growth(c4, counter) - (c4.cost.idle_per_s?.[counter] ?? 0) * c4.cost.window_s - (c4.cost.reading_cost?.[counter] ?? 0);
+  return Math.max(0, net) / c4.cost.ops;
+};
 function judged(c4, alpha) {
   const base = c4.rounds.map((r) => perUnit(r.base, c4.counter, c4.per));
   const head = c4.rounds.map((r) => perUnit(r.head, c4.counter, c4.per));
   const id2 = { variant: c4.variant, ...c4.key, counter: c4.counter, group: counterGroup(c4.counter), per: c4.per };
+  const nothing = (xs) => xs.some((x4) => !(x4 > 0));
+  if (c4.only ? nothing(c4.only === "base" ? base : head) : nothing(base) || nothing(head)) return void 0;
   if (c4.only) {
     const side = c4.only === "base" ? base : head;
     return {
@@ -7825,15 +7909,41 @@ function judged(c4, alpha) {
   if (Math.abs(j.change) < COUNTER_FLOOR) return void 0;
   return { ...id2, base: j.base, head: j.head, change: j.change, ci: j.ci };
 }
+var sameCell = (a4, b10) => a4.workload === b10.key.workload && a4.threads === b10.key.threads && a4.variant === b10.variant;
+function judgedSeries(metric, counter) {
+  const selectors = (costMetric(metric)?.selects ?? []).map(parseSelector);
+  return selectors.some((s2) => !!s2 && selects(s2, counter));
+}
+function judgedChanges(verdicts, control) {
+  const out = [];
+  for (const j of verdicts) {
+    if (!costMetric(j.metric) || !j.ci || j.change === null || j.base === null || j.head === null) continue;
+    if (j.ci[0] <= 0 && j.ci[1] >= 0) continue;
+    out.push({
+      variant: j.variant ?? control,
+      workload: j.workload,
+      threads: j.threads,
+      counter: j.metric,
+      group: counterGroup(j.metric),
+      per: "op",
+      base: j.base,
+      head: j.head,
+      change: j.change,
+      ci: j.ci,
+      judged: true
+    });
+  }
+  return out;
+}
 var size = (c4) => c4.change === null ? Number.POSITIVE_INFINITY : Math.abs(Math.log1p(c4.change));
-function whatMoved(result, control, variants, keys4, confidence) {
-  const candidates = variants.flatMap(
-    (v) => keys4.flatMap((k2) => candidatesOf(k2, v, pairedRounds(result, control, v, k2)))
-  );
-  if (!candidates.length) return void 0;
+function whatMoved(result, control, variants, keys4, confidence, verdicts = []) {
+  const pooled2 = withPooledBackground(result);
+  const own = judgedChanges(verdicts, control);
+  const candidates = variants.flatMap((v) => keys4.flatMap((k2) => candidatesOf(k2, v, pairedRounds(pooled2, control, v, k2)))).filter((c4) => !own.some((j) => sameCell(j, c4) && judgedSeries(j.counter, c4.counter)));
+  if (!candidates.length && !own.length) return void 0;
   const level = Math.max(confidence, COUNTER_CONFIDENCE);
-  const alpha = (1 - level) / candidates.length;
-  const changes = candidates.map((c4) => judged(c4, alpha)).filter((c4) => !!c4);
+  const alpha = (1 - level) / Math.max(1, candidates.length);
+  const changes = [...own, ...candidates.map((c4) => judged(c4, alpha)).filter((c4) => !!c4)];
   const order = (xs) => xs.sort(
     (a4, b10) => keys4.findIndex((k2) => k2.workload === a4.workload && k2.threads === a4.threads) - keys4.findIndex((k2) => k2.workload === b10.workload && k2.threads === b10.threads) || variants.indexOf(a4.variant ?? "") - variants.indexOf(b10.variant ?? "") || size(b10) - size(a4)
   );
@@ -7892,15 +8002,6 @@ var SideSchema = external_exports.strictObject({
   result: external_exports.string(),
   target: TargetInfoSchema.optional()
 });
-var CostSchema = external_exports.strictObject({
-  currency: external_exports.literal("USD"),
-  basis: external_exports.enum(["estimate", "measured"]),
-  profile: external_exports.string(),
-  per_hour: external_exports.number().positive(),
-  hours: external_exports.number().nonnegative(),
-  dollars: external_exports.number().nonnegative(),
-  prices_as_of: external_exports.string()
-});
 var EvidenceSchema = external_exports.strictObject({
   variant: external_exports.string(),
   workload: external_exports.string(),
@@ -7908,7 +8009,7 @@ var EvidenceSchema = external_exports.strictObject({
   hint: external_exports.strictObject({ kind: external_exports.enum(["load", "server", "machine", "none"]), text: external_exports.string() }),
   resources: external_exports.array(ResourceUseSchema)
 });
-var ProfileSchema = external_exports.strictObject({
+var CellProfileSchema = external_exports.strictObject({
   variant: external_exports.string(),
   workload: external_exports.string(),
   threads: external_exports.number().int(),
@@ -8049,7 +8150,7 @@ var VerdictSchema = external_exports.strictObject({
    */
   counters: CounterReportSchema.optional(),
   /** CPU profiles per side of the regressed cells (compare.profiles), for the comment's links. */
-  profiles: external_exports.array(ProfileSchema).optional(),
+  profiles: external_exports.array(CellProfileSchema).optional(),
   /** The regressed cells' profiles, base against head, function by function. */
   profile_diffs: external_exports.array(ProfileDiffSchema).optional(),
   cost: CostSchema.optional(),
@@ -8070,7 +8171,7 @@ function readVerdict(file) {
 // action/src/report/counters.ts
 var COMMENT_COUNTERS = 6;
 var perValue = (x4, per) => `${x4 === 0 ? "0" : Math.abs(x4) >= 1e3 ? x4.toFixed(0) : x4.toPrecision(4)}/${per}`;
-var changeText = (c4) => c4.only ? `only ${c4.only} counted it` : `${pct3(c4.change)} ${ciText(c4)}`;
+var changeText = (c4) => c4.only ? `only ${c4.only} counted it` : `${pct3(c4.change)} ${ciText(c4)}${c4.judged ? ", judged" : ""}`;
 var cellKey = (c4) => `${c4.variant ?? ""}\0${c4.workload}\0${c4.threads}`;
 var cellName = (c4, multi) => `${multi && c4.variant ? `${c4.variant}: ` : ""}${c4.workload} threads=${c4.threads}`;
 function byCell(v, changes) {
@@ -8080,7 +8181,7 @@ function byCell(v, changes) {
   return [...groups2.entries()].sort(([a4], [b10]) => Number(regressed.has(b10)) - Number(regressed.has(a4))).map(([, cs]) => cs);
 }
 function countersMethod(r) {
-  return `Every counter the servers keep, read at the edges of each measured window: per operation the load tool counted where it follows the operations, per second where it follows the clock (idle servers grew it, or it did not rise with the operations' rate across rounds). Listed: a change of at least ${(r.floor * 100).toFixed(1)}% whose interval, paired like the verdict's, excludes zero at ${Math.round(r.confidence * 100)}% familywise confidence over all ${r.tested} counters tested. Not judged: a spec judges a counter by naming it under metrics ("<counter>/op").`;
+  return `Every counter the servers keep, read at the edges of each measured window: per operation the load tool counted where it follows the operations, per second where it follows the clock (idle servers grew it, or it did not rise with the operations' rate across rounds). Listed: a change of at least ${(r.floor * 100).toFixed(1)}% whose interval, paired like the verdict's, excludes zero at ${Math.round(r.confidence * 100)}% familywise confidence over all ${r.tested} counters tested; per operation net of each variant's background (its idle servers' rate, and a reading's own cost). Marked "judged": a cost metric the spec judges, listed whenever the verdict's interval at its confidence per cell leaves out zero. The rest are not judged: a spec judges a counter by naming it under metrics ("<counter>/op").`;
 }
 function countersMarkdown(v, r, md3) {
   if (!r.moved.length && !r.background.length) return [];
@@ -44671,7 +44772,7 @@ var MARKS;
 function eventSelector(selector, source4, marks) {
   DEFAULT_SOURCE = source4 || VIEW2;
   MARKS = marks || DEFAULT_MARKS;
-  return parseMerge(selector.trim()).map(parseSelector);
+  return parseMerge(selector.trim()).map(parseSelector2);
 }
 function isMarkType(type3) {
   return MARKS[type3];
@@ -44700,7 +44801,7 @@ function parseMerge(s2) {
   }
   return output3;
 }
-function parseSelector(s2) {
+function parseSelector2(s2) {
   return s2[0] === "[" ? parseBetween(s2) : parseStream2(s2);
 }
 function parseBetween(s2) {
@@ -44718,8 +44819,8 @@ function parseBetween(s2) {
   if (s2[0] !== GT) {
     throw "Expected '>' after between selector: " + s2;
   }
-  b10 = b10.map(parseSelector);
-  const stream2 = parseSelector(s2.slice(1).trim());
+  b10 = b10.map(parseSelector2);
+  const stream2 = parseSelector2(s2.slice(1).trim());
   if (stream2.between) {
     return {
       between: b10,
@@ -68602,7 +68703,7 @@ function buildVerdict(i) {
   const keys4 = loaded.spec.workloads.flatMap(
     (w2) => w2.threads.map((threads) => ({ workload: w2.name, threads }))
   );
-  const counters = whatMoved(result, control, others, keys4, compare3.confidence);
+  const counters = whatMoved(result, control, others, keys4, compare3.confidence, judged2.cells);
   const side = (variant) => ({
     variant,
     run_id: result.run_id,

@@ -6,7 +6,7 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-7USXBFNI.js";
+} from "./chunk-3HRGZS3O.js";
 import {
   sweep
 } from "./chunk-LQR4A2MA.js";

@@ -7654,7 +7654,9 @@ var CellCostSchema = external_exports.strictObject({
   /** Each counter's growth over the window (cpu_s, alloc_bytes, handler_reads, cpu_s.tikv …). */
   counters: external_exports.record(external_exports.string(), num),
   /** The idle servers' growth per second of each counter, measured after they started: taken off before dividing. */
-  idle_per_s: external_exports.record(external_exports.string(), num).optional()
+  idle_per_s: external_exports.record(external_exports.string(), num).optional(),
+  /** What one reading of the counters itself adds to each (a /metrics answer's allocations): taken off once per window. */
+  reading_cost: external_exports.record(external_exports.string(), num).optional()
 });
 var CellSchema = external_exports.strictObject({
   workload: external_exports.string(),
@@ -7783,6 +7785,15 @@ var ResultSchema = external_exports.strictObject({
     spec_sha256: external_exports.string(),
     spec: external_exports.record(external_exports.string(), external_exports.unknown())
   }).optional()
+});
+var CostSchema = external_exports.strictObject({
+  currency: external_exports.literal("USD"),
+  basis: external_exports.enum(["estimate", "measured"]),
+  profile: external_exports.string(),
+  per_hour: external_exports.number().positive(),
+  hours: external_exports.number().nonnegative(),
+  dollars: external_exports.number().nonnegative(),
+  prices_as_of: external_exports.string()
 });
 
 // action/src/result/store.ts
@@ -9124,7 +9135,19 @@ function metricOfCounter(counter) {
   if (!name) return void 0;
   return component ? `${component}_${name}` : name;
 }
-function costOf(before, after, ops, idle, wanted = []) {
+function netCost(name, counters, window, ops, background) {
+  const info = costMetric(name);
+  if (!info || !(ops > 0)) return void 0;
+  const perS = background?.per_s ?? {};
+  const perReading = background?.per_reading ?? {};
+  const selectors = (info.selects ?? []).map(parseSelector).filter((s) => !!s);
+  const total = (of) => selectors.length ? selectors.reduce((n, s) => n + (selectedTotal(s, of) ?? 0), 0) : of[info.counter];
+  const grown = total(counters);
+  if (grown === void 0) return void 0;
+  const net = grown - (total(perS) ?? 0) * window - (total(perReading) ?? 0);
+  return Math.max(0, net) / ops * info.scale;
+}
+function costOf(before, after, ops, background, wanted = []) {
   const window = (after.at - before.at) / 1e3;
   const counters = {};
   const metrics = {};
@@ -9139,10 +9162,8 @@ function costOf(before, after, ops, idle, wanted = []) {
     if (start === void 0 || end < start) continue;
     counters[name] = end - start;
     const metric = metricOfCounter(name);
-    const info = metric ? costMetric(metric) : void 0;
-    if (!metric || !info || !(ops > 0)) continue;
-    const net = end - start - (idle?.[name] ?? 0) * window;
-    metrics[metric] = Math.max(0, net) / ops * info.scale;
+    const value = metric ? netCost(metric, counters, window, ops, background) : void 0;
+    if (metric && value !== void 0) metrics[metric] = value;
   }
   if (ops > 0)
     for (const name of wanted) {
@@ -9153,9 +9174,8 @@ function costOf(before, after, ops, idle, wanted = []) {
         (s) => selectedTotal(s, after.counters) !== void 0 || s.component !== "" && components.has(s.component)
       );
       if (!read2) continue;
-      const grown = selectors.reduce((n, s) => n + (selectedTotal(s, counters) ?? 0), 0);
-      const idleGrowth = selectors.reduce((n, s) => n + (selectedTotal(s, idle ?? {}) ?? 0), 0) * window;
-      metrics[name] = Math.max(0, grown - idleGrowth) / ops * info.scale;
+      const value = netCost(name, counters, window, ops, background);
+      if (value !== void 0) metrics[name] = value;
     }
   return {
     metrics,
@@ -9163,19 +9183,27 @@ function costOf(before, after, ops, idle, wanted = []) {
       window_s: Math.round(window * 1e3) / 1e3,
       ops: Math.round(ops * 1e3) / 1e3,
       counters,
-      ...idle && Object.keys(idle).length ? { idle_per_s: idle } : {}
+      ...background && Object.keys(background.per_s).length ? { idle_per_s: background.per_s } : {},
+      ...background && Object.keys(background.per_reading).length ? { reading_cost: background.per_reading } : {}
     }
   };
 }
 var componentOf = (key) => key.slice(0, key.indexOf(":"));
-function idleRates(before, after) {
-  const s = (after.at - before.at) / 1e3;
-  const out = {};
-  if (!(s > 0)) return out;
-  for (const [name, end] of Object.entries(after.counters)) {
-    const start = before.counters[name];
-    if (start !== void 0 && end >= start && (end > start || !isServerCounter(name)))
-      out[name] = (end - start) / s;
+function idleRates(first, next, last) {
+  const t01 = (next.at - first.at) / 1e3;
+  const t12 = (last.at - next.at) / 1e3;
+  const out = { per_s: {}, per_reading: {} };
+  if (!(t12 > t01) || t01 < 0) return out;
+  for (const [name, end] of Object.entries(last.counters)) {
+    const a = first.counters[name];
+    const b = next.counters[name] ?? a;
+    if (a === void 0 || b === void 0 || b < a || end < b) continue;
+    const d01 = b - a;
+    const d12 = end - b;
+    const perS = Math.max(0, (d12 - d01) / (t12 - t01));
+    const perReading = Math.max(0, d01 - perS * t01);
+    if (perS > 0 || !isServerCounter(name)) out.per_s[name] = perS;
+    if (perReading > 0) out.per_reading[name] = perReading;
   }
   return out;
 }
@@ -15729,6 +15757,7 @@ export {
   ResourceUseSchema,
   HostSchema,
   TargetInfoSchema,
+  CostSchema,
   newRunId,
   RunDir,
   writeResult,
@@ -15737,6 +15766,8 @@ export {
   readReport,
   isServerCounter,
   sameSeries,
+  parseSelector,
+  selects,
   isTime,
   counterGroup,
   cpuIndexes,
@@ -15752,6 +15783,7 @@ export {
   COUNTERS_TIMEOUT_MS,
   IDLE_WINDOW_S,
   costMetric,
+  netCost,
   costOf,
   idleRates,
   maskSecrets,
