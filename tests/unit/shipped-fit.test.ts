@@ -152,6 +152,9 @@ describe("workloads/pr.yaml: the config PR check", () => {
       banked.workloads.map((w) => [w.name, w.threads]),
       spec.workloads.map((w) => [w.name, w.threads]),
     );
+    const counters = JSON.parse(
+      readFileSync(join(ROOT, "bench/counters/pr-aa-beside-ci-3511-bench.json"), "utf8"),
+    ) as { runs: { noise_per_round?: Record<string, Record<string, number>> }[] };
     for (const w of spec.workloads) {
       const stated = noise[w.name];
       assert.ok(stated, `compare.noise.workloads.${w.name}`);
@@ -170,6 +173,18 @@ describe("workloads/pr.yaml: the config PR check", () => {
       atLeast("tps", stated.rounds);
       for (const m of ["cpu_ms_per_op", "handler_reads_per_op", "p95_ms"])
         atLeast(m, stated.metrics?.[m]?.rounds);
+      // the exact workload counters: the A/A of this design beside a full CI run (bench/counters)
+      for (const [m, counter] of [
+        ["statements_per_op", "mariadb:Questions"],
+        ["rows_read_per_op", "mariadb:Rows_read"],
+      ] as const) {
+        const sd = counters.runs[0]?.noise_per_round?.[w.name]?.[counter];
+        const value = stated.metrics?.[m]?.rounds;
+        assert.ok(
+          sd !== undefined && value !== undefined && value >= Math.round(sd * 1000) / 1000 - 1e-9,
+          `${w.name} ${m}: stated ${value}, measured ${sd}`,
+        );
+      }
     }
   });
 });
