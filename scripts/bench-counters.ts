@@ -160,14 +160,17 @@ for (const file of values.result as string[]) {
   let found = 0;
   const judgedAll = judgedCosts(result, file, variants);
   const caught = new Map<string, number>(judgedAll.map((j) => [j.cell, 0]));
+  const flagged = new Map<string, number>(judgedAll.map((j) => [j.cell, 0]));
   const byCounter = new Map<string, number>();
   for (let d = 0; d < draws; d++) {
     const pool = [...blocks];
     const pick = new Set<number>();
     while (pick.size < k) pick.add(pool.splice(Math.floor(random() * pool.length), 1)[0] as number);
     const r = whatMoved(onlyBlocks(result, pick), "base", variants, keys, confidence);
-    for (const j of judgedCosts(onlyBlocks(result, pick), file, variants))
+    for (const j of judgedCosts(onlyBlocks(result, pick), file, variants)) {
       if (j.moved) caught.set(j.cell, (caught.get(j.cell) ?? 0) + 1);
+      if (j.verdict === "regression") flagged.set(j.cell, (flagged.get(j.cell) ?? 0) + 1);
+    }
     const changes = [...(r?.moved ?? []), ...(r?.background ?? [])];
     if (changes.length) listed++;
     for (const c of changes)
@@ -194,6 +197,9 @@ for (const file of values.result as string[]) {
       listed_anything: { count: listed, wilson95: wilson(listed, draws) },
       listed: Object.fromEntries([...byCounter.entries()].sort((x, y) => y[1] - x[1])),
       ...(inject ? { listed_the_injected: { count: found, wilson95: wilson(found, draws) } } : {}),
+      judged_flagged: Object.fromEntries(
+        [...flagged.entries()].map(([c, n]) => [c, { count: n, wilson95: wilson(n, draws) }]),
+      ),
       judged_left_out_zero: Object.fromEntries(
         [...caught.entries()].map(([c, n]) => [c, { count: n, wilson95: wilson(n, draws) }]),
       ),
@@ -216,7 +222,7 @@ for (const file of values.result as string[]) {
     console.log(`  in ${n} draws: ${c}`);
   for (const j of judgedAll)
     console.log(
-      `  judged ${j.cell}: ${j.verdict} ${j.change === null ? "" : `${(j.change * 100).toFixed(2)}% [${j.ci?.map((x) => (x * 100).toFixed(2)).join(", ")}]`}; interval left out 0 in ${caught.get(j.cell)} of ${draws} draws`,
+      `  judged ${j.cell}: ${j.verdict} ${j.change === null ? "" : `${(j.change * 100).toFixed(2)}% [${j.ci?.map((x) => (x * 100).toFixed(2)).join(", ")}]`}; interval left out 0 in ${caught.get(j.cell)} of ${draws} draws, flagged in ${flagged.get(j.cell)}`,
     );
   if (entry.noise_per_round) console.log(`  noise per round: ${JSON.stringify(entry.noise_per_round)}`);
 }
