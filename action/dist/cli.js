@@ -51,10 +51,10 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-Y6NEJYB5.js";
+} from "./chunk-XTES3TT2.js";
 import {
   reapLedger
-} from "./chunk-MRN7TFUJ.js";
+} from "./chunk-KUQFMOQC.js";
 import {
   EXPIRES,
   KubeClient,
@@ -72,7 +72,7 @@ import {
   require_dist,
   writeAtomic,
   writeResult
-} from "./chunk-3HRGZS3O.js";
+} from "./chunk-JVDIZIRX.js";
 import {
   CLOUDS,
   Interrupted,

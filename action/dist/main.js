@@ -15,7 +15,7 @@ import {
   publishVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-Y6NEJYB5.js";
+} from "./chunk-XTES3TT2.js";
 import {
   getInput,
   info,
@@ -28,7 +28,7 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-3HRGZS3O.js";
+} from "./chunk-JVDIZIRX.js";
 import {
   Interrupted,
   installCrashTeardown,

@@ -154,7 +154,7 @@ describe("provider endpoint: an existing MariaDB", () => {
       "no CPU: the server is not tiperf's process",
     );
     const details = result.targets[0]?.details as Record<string, unknown>;
-    assert.equal(details.owned_by_tiperf, false);
+    assert.equal(details.ownership, "borrowed");
     assert.match(String(details.database), /^tiperf_[0-9a-f]+$/);
     assert.match(run.stderr(), /dropped database tiperf_/);
     assert.deepEqual(await runDatabases(server), [], "the run's database is gone");

@@ -132,7 +132,7 @@ describe("TiDB profile provider endpoint", () => {
     const plan = (await kindOf("tidb").plan(
       input([{ name: "base", target: { kind: "tidb", profile: file } }]),
     )) as EndpointPlan;
-    assert.equal(plan.existingServers, true);
+    assert.equal(plan.ownership, "borrowed");
     assert.deepEqual(plan.refusals, []);
     const runs = plan.steps.map((s) =>
       "sql" in s.run
@@ -257,11 +257,11 @@ describe("TiDB profile provider endpoint", () => {
   });
 
   test("an endpoint needs only the client: no tiup, no server", () => {
-    const needs = kindOf("tidb").needs({ kind: "tidb" }, { remoteLoad: false, existing: true });
+    const needs = kindOf("tidb").needs({ kind: "tidb" }, { remoteLoad: false, borrowed: true });
     assert.ok(needs.every((n) => !/tiup/.test(n.what)));
     const mariadb = kindOf("mariadb").needs({ kind: "mariadb", config: {} } as TargetSpec, {
       remoteLoad: false,
-      existing: true,
+      borrowed: true,
     });
     assert.deepEqual(
       mariadb.map((n) => n.client),

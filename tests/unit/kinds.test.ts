@@ -38,6 +38,7 @@ const echoKind: TargetKind = {
       }),
       dataOf: (v) => v,
       remoteLoad: false,
+      ownership: "owned",
       overhead: { setupS: 1, switchS: 0, restartS: 0 },
       switching: "none",
       warnings: [],

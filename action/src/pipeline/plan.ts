@@ -235,7 +235,7 @@ export async function planRun(given: LoadedSpec, o: PlanOptions): Promise<RunPla
 /** Where the spec cannot measure what it says: the target's words and the spec's. */
 function warningsOf(loaded: LoadedSpec, target: TargetPlan, o: PlanOptions): string[] {
   // servers that are not tiperf's own processes here (deployed by another, or existing)
-  const notOwn = target.remoteDeploy === true || target.existingServers === true;
+  const notOwn = target.remoteDeploy === true || target.ownership === "borrowed";
   const command = o.command ?? (loaded.variants ? "compare" : "run");
   return [...target.warnings, ...specWarnings(loaded, command, o.cores, target.remoteLoad, notOwn)];
 }
@@ -331,7 +331,7 @@ function variantSteps(loaded: LoadedSpec, target: TargetPlan, o: PlanOptions) {
       target.connection(v.name),
       where,
       cores,
-      target.existingServers === true,
+      target.ownership === "borrowed",
       target.databaseSql,
     );
     const other = v === variants[0] ? undefined : v.name;

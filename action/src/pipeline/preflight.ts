@@ -26,10 +26,10 @@ function driverNeeds(spec: Spec): Need[] {
   });
 }
 
-function needsOf(spec: Spec, remoteLoad: boolean, existing: boolean, remoteDeploy: boolean): Need[] {
+function needsOf(spec: Spec, remoteLoad: boolean, borrowed: boolean, remoteDeploy: boolean): Need[] {
   // load tools on a profile's load host are looked for there, not here
   const needs: Need[] = remoteLoad ? [] : driverNeeds(spec);
-  needs.push(...kindOf(spec.target.kind).needs(spec.target, { remoteLoad, existing, remoteDeploy }));
+  needs.push(...kindOf(spec.target.kind).needs(spec.target, { remoteLoad, borrowed, remoteDeploy }));
   if (spec.driver?.cpus !== undefined && !remoteLoad)
     needs.push({
       found: anyTool(["taskset"]),
@@ -45,11 +45,11 @@ function needsOf(spec: Spec, remoteLoad: boolean, existing: boolean, remoteDeplo
  */
 export function checkTools(
   specs: Spec[],
-  o: { remoteLoad?: boolean; existing?: boolean; remoteDeploy?: boolean } = {},
+  o: { remoteLoad?: boolean; borrowed?: boolean; remoteDeploy?: boolean } = {},
 ): void {
   const missing = new Map<string, Need>();
   for (const spec of specs)
-    for (const need of needsOf(spec, o.remoteLoad ?? false, o.existing ?? false, o.remoteDeploy ?? false))
+    for (const need of needsOf(spec, o.remoteLoad ?? false, o.borrowed ?? false, o.remoteDeploy ?? false))
       if (!need.found) missing.set(need.what, need);
   if (missing.size === 0) return;
   const list = [...missing.values()].map((n) => `- ${n.what}: install ${n.install}`).join("\n");

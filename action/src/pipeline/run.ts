@@ -67,7 +67,7 @@ export async function startResult(
   if (runPlan.refusals.length) throw new InputError(runPlan.refusals.join("\n"));
   checkTools(loaded.variants ? loaded.variants.all.map((v) => v.spec) : [loaded.spec], {
     remoteLoad: plan.remoteLoad,
-    existing: plan.existingServers ?? false,
+    borrowed: plan.ownership === "borrowed",
     remoteDeploy: plan.remoteDeploy ?? false,
   });
   const warnings = runPlan.warnings;

@@ -242,8 +242,8 @@ export interface TargetPlan {
   loadWhere?: "pod";
   /** CPUs they get there when known before the run (a pod's request): data loads use that many threads. */
   loadCores?: number;
-  /** Its servers are not tiperf's (an existing endpoint): never started, stopped or changed. */
-  existingServers?: boolean;
+  /** Whose its servers are: tiperf's own, or borrowed (an endpoint: never started, stopped or changed). */
+  ownership: "owned" | "borrowed";
   /**
    * The cost metrics its servers give and where they come from, when not every one the kind knows
    * (an endpoint: only what it lets tiperf read). Absent: the kind's, from its own servers.
@@ -389,7 +389,7 @@ export interface TargetKind {
    * The programs it needs on this machine: `existing`, servers it does not start at all (an
    * endpoint); `remoteDeploy`, servers something else deploys (an operator on Kubernetes).
    */
-  needs(target: TargetSpec, o: { remoteLoad: boolean; existing?: boolean; remoteDeploy?: boolean }): Need[];
+  needs(target: TargetSpec, o: { remoteLoad: boolean; borrowed?: boolean; remoteDeploy?: boolean }): Need[];
   /**
    * The cloud the run provisions its machines on (a profile's provider), when it does: the
    * Action's setup then also installs what a cloud run loads (scripts/setup.sh --cloud).

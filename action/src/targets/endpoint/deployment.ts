@@ -239,7 +239,7 @@ export function planEndpoints(
     connection,
     dataOf: (variant) => places[byVariant[variant] ?? 0]?.key ?? variant,
     remoteLoad: false,
-    existingServers: true,
+    ownership: "borrowed",
     localServers: false,
     cost: endpointCost(server, places),
     overhead: { setupS: 5 * places.length, switchS: 0, restartS: 0 },
@@ -429,7 +429,7 @@ function borrowedTarget(
     details: {
       endpoint: `${ep.host}:${ep.port}`,
       profile: p.profile.name,
-      owned_by_tiperf: false,
+      ownership: "borrowed",
       database: p.database,
       database_created_by_run: p.owned,
       tls: ep.tls,

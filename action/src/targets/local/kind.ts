@@ -240,7 +240,7 @@ export function localKind(s: LocalServer): TargetKind {
     needs(target, o) {
       const t = target as LocalTargetSpec;
       // an existing server needs only the client tiperf's own SQL goes through
-      if (o.existing) return s.needs().filter((n) => n.client);
+      if (o.borrowed) return s.needs().filter((n) => n.client);
       return [
         ...s.needs(),
         ...(t.resources?.cpus !== undefined
@@ -275,6 +275,7 @@ export function localKind(s: LocalServer): TargetKind {
         }),
         dataOf: (variant) => variant,
         remoteLoad: false,
+        ownership: "owned",
         localServers: true,
         overhead: { setupS: 5 * input.variants.length, switchS: 0, restartS: 5 },
         switching: "none",

@@ -146,6 +146,7 @@ function targetPlan(tidb: TidbPlan, input: TargetPlanInput, provisioned = false)
       return tidb.deployments[setup?.deployment ?? 0]?.name ?? variant;
     },
     remoteLoad: Boolean(tidb.load.user) || place !== undefined,
+    ownership: "owned",
     ...(place ? { loadWhere: place.where, loadCores: place.cores } : {}),
     localServers: deployerOf(tidb.profile.provider).servers === "embedded",
     ...(deployerOf(tidb.profile.provider).servers === "operator" ? { remoteDeploy: true } : {}),
@@ -235,7 +236,7 @@ export const tidb: TargetKind = {
   ],
   needs: (target, o) => [
     // a build of one's own (target.binpath) runs without tiup on a local profile; an endpoint needs none
-    ...(o.existing || o.remoteDeploy || binpathsOf(target as TidbTargetSpec).tidb
+    ...(o.borrowed || o.remoteDeploy || binpathsOf(target as TidbTargetSpec).tidb
       ? []
       : [
           {

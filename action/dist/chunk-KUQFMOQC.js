@@ -6,7 +6,7 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-3HRGZS3O.js";
+} from "./chunk-JVDIZIRX.js";
 import {
   sweep
 } from "./chunk-LQR4A2MA.js";

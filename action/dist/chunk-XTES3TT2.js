@@ -53,7 +53,7 @@ import {
   throttleBetween,
   validateYaml,
   writeAtomic
-} from "./chunk-3HRGZS3O.js";
+} from "./chunk-JVDIZIRX.js";
 import {
   record,
   shellCommand,
@@ -6889,9 +6889,9 @@ function driverNeeds(spec) {
     };
   });
 }
-function needsOf(spec, remoteLoad, existing, remoteDeploy) {
+function needsOf(spec, remoteLoad, borrowed, remoteDeploy) {
   const needs = remoteLoad ? [] : driverNeeds(spec);
-  needs.push(...kindOf(spec.target.kind).needs(spec.target, { remoteLoad, existing, remoteDeploy }));
+  needs.push(...kindOf(spec.target.kind).needs(spec.target, { remoteLoad, borrowed, remoteDeploy }));
   if (spec.driver?.cpus !== void 0 && !remoteLoad)
     needs.push({
       found: anyTool(["taskset"]),
@@ -6903,7 +6903,7 @@ function needsOf(spec, remoteLoad, existing, remoteDeploy) {
 function checkTools(specs, o = {}) {
   const missing = /* @__PURE__ */ new Map();
   for (const spec of specs)
-    for (const need of needsOf(spec, o.remoteLoad ?? false, o.existing ?? false, o.remoteDeploy ?? false))
+    for (const need of needsOf(spec, o.remoteLoad ?? false, o.borrowed ?? false, o.remoteDeploy ?? false))
       if (!need.found) missing.set(need.what, need);
   if (missing.size === 0) return;
   const list = [...missing.values()].map((n) => `- ${n.what}: install ${n.install}`).join("\n");
@@ -7283,7 +7283,7 @@ async function planRun(given, o) {
   };
 }
 function warningsOf(loaded, target2, o) {
-  const notOwn = target2.remoteDeploy === true || target2.existingServers === true;
+  const notOwn = target2.remoteDeploy === true || target2.ownership === "borrowed";
   const command = o.command ?? (loaded.variants ? "compare" : "run");
   return [...target2.warnings, ...specWarnings(loaded, command, o.cores, target2.remoteLoad, notOwn)];
 }
@@ -7345,7 +7345,7 @@ function variantSteps(loaded, target2, o) {
       target2.connection(v.name),
       where,
       cores2,
-      target2.existingServers === true,
+      target2.ownership === "borrowed",
       target2.databaseSql
     );
     const other = v === variants[0] ? void 0 : v.name;
@@ -7559,7 +7559,7 @@ async function startResult(loaded, opts) {
   if (runPlan.refusals.length) throw new InputError(runPlan.refusals.join("\n"));
   checkTools(loaded.variants ? loaded.variants.all.map((v) => v.spec) : [loaded.spec], {
     remoteLoad: plan.remoteLoad,
-    existing: plan.existingServers ?? false,
+    borrowed: plan.ownership === "borrowed",
     remoteDeploy: plan.remoteDeploy ?? false
   });
   const warnings = runPlan.warnings;

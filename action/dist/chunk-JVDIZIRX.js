@@ -8289,7 +8289,7 @@ function planEndpoints(server, input, variants, refusals) {
     connection,
     dataOf: (variant) => places[byVariant[variant] ?? 0]?.key ?? variant,
     remoteLoad: false,
-    existingServers: true,
+    ownership: "borrowed",
     localServers: false,
     cost: endpointCost(server, places),
     overhead: { setupS: 5 * places.length, switchS: 0, restartS: 0 },
@@ -8423,7 +8423,7 @@ function borrowedTarget(x, variant, version, facts) {
     details: {
       endpoint: `${ep.host}:${ep.port}`,
       profile: p.profile.name,
-      owned_by_tiperf: false,
+      ownership: "borrowed",
       database: p.database,
       database_created_by_run: p.owned,
       tls: ep.tls,
@@ -9698,7 +9698,7 @@ function localKind(s) {
     shown: ["config", "resources.cpu_quota", "profile"],
     needs(target, o) {
       const t = target;
-      if (o.existing) return s.needs().filter((n) => n.client);
+      if (o.borrowed) return s.needs().filter((n) => n.client);
       return [
         ...s.needs(),
         ...t.resources?.cpus !== void 0 ? [
@@ -9731,6 +9731,7 @@ function localKind(s) {
         }),
         dataOf: (variant) => variant,
         remoteLoad: false,
+        ownership: "owned",
         localServers: true,
         overhead: { setupS: 5 * input.variants.length, switchS: 0, restartS: 5 },
         switching: "none",
@@ -15585,6 +15586,7 @@ function targetPlan(tidb2, input, provisioned = false) {
       return tidb2.deployments[setup?.deployment ?? 0]?.name ?? variant;
     },
     remoteLoad: Boolean(tidb2.load.user) || place !== void 0,
+    ownership: "owned",
     ...place ? { loadWhere: place.where, loadCores: place.cores } : {},
     localServers: deployerOf(tidb2.profile.provider).servers === "embedded",
     ...deployerOf(tidb2.profile.provider).servers === "operator" ? { remoteDeploy: true } : {},
@@ -15666,7 +15668,7 @@ var tidb = {
   ],
   needs: (target, o) => [
     // a build of one's own (target.binpath) runs without tiup on a local profile; an endpoint needs none
-    ...o.existing || o.remoteDeploy || binpathsOf(target).tidb ? [] : [
+    ...o.borrowed || o.remoteDeploy || binpathsOf(target).tidb ? [] : [
       {
         found: anyTool(["tiup"]),
         what: "tiup (target.kind tidb)",
