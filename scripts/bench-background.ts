@@ -15,7 +15,7 @@ import { alphaPerCell } from "../action/src/compare/judge-results.ts";
 import { judgeCell, pairedSamples } from "../action/src/compare/samples.ts";
 import { rng } from "../action/src/compare/stats.ts";
 import type { Result } from "../action/src/result/model.ts";
-import { wilson } from "./bench-common.ts";
+import { drawBlocks, wilson } from "./bench-common.ts";
 
 const { values } = parseArgs({
   options: {
@@ -38,12 +38,7 @@ const draws = Number(values.draws);
 // the verdict's α per cell: the family's 5% over every judged cell × metric of the shipped design
 const alpha = alphaPerCell(0.95, Number(values.comparisons));
 const random = rng(Number(values.seed));
-const picks = Array.from({ length: draws }, () => {
-  const pool = [...blocks];
-  const pick = new Set<number>();
-  while (pick.size < k) pick.add(pool.splice(Math.floor(random() * pool.length), 1)[0] as number);
-  return pick;
-});
+const picks = Array.from({ length: draws }, () => drawBlocks(blocks, k, random));
 const keys = [
   ...new Map(
     result.cells.map((c) => [

@@ -56,3 +56,11 @@ ${o.variants}
 compare: {${o.compare}}
 `;
 }
+
+/** k of the given blocks drawn without replacement, with `random` (compare/stats.ts rng). */
+export function drawBlocks(blocks: readonly number[], k: number, random: () => number): Set<number> {
+  const pool = [...blocks];
+  const pick = new Set<number>();
+  while (pick.size < k) pick.add(pool.splice(Math.floor(random() * pool.length), 1)[0] as number);
+  return pick;
+}

@@ -19,7 +19,7 @@ import { mean, rng, stddev } from "../action/src/compare/stats.ts";
 import { costMetric } from "../action/src/observe/cost.ts";
 import { parseSelector, selects } from "../action/src/observe/counters.ts";
 import type { Cell, Result } from "../action/src/result/model.ts";
-import { wilson } from "./bench-common.ts";
+import { drawBlocks, wilson } from "./bench-common.ts";
 
 const { values } = parseArgs({
   options: {
@@ -163,9 +163,7 @@ for (const file of values.result as string[]) {
   const flagged = new Map<string, number>(judgedAll.map((j) => [j.cell, 0]));
   const byCounter = new Map<string, number>();
   for (let d = 0; d < draws; d++) {
-    const pool = [...blocks];
-    const pick = new Set<number>();
-    while (pick.size < k) pick.add(pool.splice(Math.floor(random() * pool.length), 1)[0] as number);
+    const pick = drawBlocks(blocks, k, random);
     const r = whatMoved(onlyBlocks(result, pick), "base", variants, keys, confidence);
     for (const j of judgedCosts(onlyBlocks(result, pick), file, variants)) {
       if (j.moved) caught.set(j.cell, (caught.get(j.cell) ?? 0) + 1);
