@@ -5,7 +5,10 @@
 // round as long as its longest step) and the time here (one step after another), and whether each
 // search found the commit.
 //
-//   npm run bench:bisect -- [--commits 31] [--bad-at 19] [--runners 1,3] [--out bench/bisect/runners.json]
+// --bad-at 0: no commit cut (a range without a regression, which only the check step judges);
+// --budget gives each step a budget (its looks within it) instead of --remeasure's fixed count.
+//
+//   npm run bench:bisect -- [--commits 31] [--bad-at 19] [--runners 1,3] [--remeasure 2 | --budget 10m] [--tolerance tps=5%] [--out bench/bisect/runners.json]
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -15,20 +18,24 @@ import { roundWaits } from "../action/src/compare/bisection.ts";
 import { installSignalTeardown, teardownAll } from "../action/src/lifecycle/teardown.ts";
 import { bisectSpec } from "../action/src/pipeline/bisect.ts";
 import { hostFacts } from "../action/src/result/host.ts";
+import { parseTolerance } from "../action/src/specfile/prepare.ts";
 
 const { values } = parseArgs({
   options: {
     commits: { type: "string", default: "31" },
     "bad-at": { type: "string", default: "19" },
     runners: { type: "string", default: "1,3" },
+    remeasure: { type: "string" },
+    budget: { type: "string" },
+    tolerance: { type: "string" },
     out: { type: "string", default: "bench/bisect/runners.json" },
   },
 });
 const commits = Number(values.commits);
 const badAt = Number(values["bad-at"]);
 const widths = (values.runners as string).split(",").map(Number);
-if (!(commits >= 2 && badAt >= 1 && badAt <= commits) || widths.some((w) => !(w >= 1)))
-  throw new Error("--commits ≥ 2, 1 ≤ --bad-at ≤ --commits, --runners a list of whole numbers ≥ 1");
+if (!(commits >= 2 && badAt >= 0 && badAt <= commits) || widths.some((w) => !(w >= 1)))
+  throw new Error("--commits ≥ 2, 0 ≤ --bad-at ≤ --commits (0: none), --runners a list of whole numbers ≥ 1");
 
 const spec = (quota: string, i: number) => `name: bisect-bench
 description: change ${i}
@@ -51,7 +58,7 @@ function configRepo(dir: string): string[] {
   git("init", "-q", "-b", "main");
   const shas: string[] = [];
   for (let i = 0; i <= commits; i++) {
-    writeFileSync(join(dir, "spec.yaml"), spec(i >= badAt ? "10%" : "100%", i));
+    writeFileSync(join(dir, "spec.yaml"), spec(badAt > 0 && i >= badAt ? "10%" : "100%", i));
     git("add", "-A");
     git("commit", "-q", "-m", i === badAt ? "cut the server's cpu quota" : `change ${i}`);
     shas.push(git("rev-parse", "HEAD"));
@@ -72,7 +79,10 @@ async function main(): Promise<void> {
         spec: join(dir, "spec.yaml"),
         good: shas[0] as string,
         bad: "main",
-        remeasure: 2,
+        ...(values.tolerance ? { tolerance: parseTolerance(values.tolerance, "--tolerance") } : {}),
+        ...(values.budget
+          ? { compare: { budget: values.budget } }
+          : { remeasure: Number(values.remeasure ?? "2") }),
         runners: width,
         outDir: join(dir, `out-${width}`),
         log: (l) => process.stderr.write(`${l}\n`),
@@ -88,6 +98,20 @@ async function main(): Promise<void> {
         halving_rounds: r.halving_rounds,
         steps: r.steps.length,
         measurements: r.steps.reduce((n, s) => n + s.attempts.length, 0),
+        looks_counted: 1 + r.remeasure,
+        step_budget_seconds: r.step_budget_seconds ?? null,
+        looks_by_step: r.steps.map((s) => ({
+          role: s.role,
+          candidate: shas.indexOf(s.candidate.commit),
+          kind: s.kind,
+          looks: s.attempts.map((a) => ({
+            rounds: a.rounds,
+            verdict: a.verdict,
+            seconds: Math.round(a.benchmark_seconds),
+            cells: a.cells.map((c) => ({ metric: c.metric, change: c.change, ci: c.ci })),
+          })),
+          ...(s.budget_stop ? { budget_stop: s.budget_stop } : {}),
+        })),
         benchmark_seconds_here: Math.round(r.benchmark_seconds),
         benchmark_seconds_on_runners: Math.round(waits.atOnce),
         wall_seconds_here: Math.round((Date.now() - started) / 1000),
@@ -102,7 +126,15 @@ async function main(): Promise<void> {
     await teardownAll(() => {});
     rmSync(dir, { recursive: true, force: true });
   }
-  const doc = { date: new Date().toISOString(), host: await hostFacts(), commits, bad_at: badAt, rows };
+  const doc = {
+    date: new Date().toISOString(),
+    host: await hostFacts(),
+    commits,
+    bad_at: badAt || null,
+    ...(values.budget ? { budget: values.budget } : { remeasure: Number(values.remeasure ?? "2") }),
+    ...(values.tolerance ? { tolerance: values.tolerance } : {}),
+    rows,
+  };
   writeFileSync(values.out as string, `${JSON.stringify(doc, null, 2)}\n`);
   for (const r of rows)
     console.log(

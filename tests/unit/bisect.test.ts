@@ -3,10 +3,15 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
 import {
+  looksWithin,
+  maxMeasurements,
+  nextLookFits,
+  stepConfidence,
+} from "../../action/src/compare/bisect-budget.ts";
+import {
   type BisectReport,
   BisectReportSchema,
   bisectSearch,
-  maxMeasurements,
   midpoint,
   nextCandidate,
   nextCandidates,
@@ -16,11 +21,10 @@ import {
   type StepKind,
   searchRounds,
   stepCellKey,
-  stepConfidence,
   stepKind,
 } from "../../action/src/compare/bisection.ts";
 import { bisectRange } from "../../action/src/history/check.ts";
-import { remeasureCompare, sourceStep } from "../../action/src/pipeline/bisect.ts";
+import { remeasureCompare, sourceStep } from "../../action/src/pipeline/bisect-step.ts";
 import { bisectIssue, bisectMarkdown, bisectTitle, prOf } from "../../action/src/report/bisect.ts";
 import { loadSpec } from "../../action/src/specfile/load.ts";
 import { narrowSpec, prepareSpec } from "../../action/src/specfile/prepare.ts";
@@ -235,6 +239,26 @@ describe("bisection: the search", () => {
     assert.ok(Math.abs(stepConfidence(0.95, 12) - (1 - 0.05 / 12)) < 1e-12);
     // the union bound: 12 measurements each at that level stay within 5% together
     assert.ok(12 * (1 - stepConfidence(0.95, 12)) <= 0.05 + 1e-12);
+  });
+
+  test("a step budget: as many looks as fit (1 + 2 + 4 … times the first), counted before the search", () => {
+    // a first look of 64 s: 1 look in 100 s, 2 in 192 s, 3 in 448 s, 4 in 960 s; at most 6
+    assert.equal(looksWithin(100, 64), 1);
+    assert.equal(looksWithin(192, 64), 2);
+    assert.equal(looksWithin(447, 64), 2);
+    assert.equal(looksWithin(448, 64), 3);
+    assert.equal(looksWithin(960, 64), 4);
+    assert.equal(looksWithin(1e6, 64), 6);
+    assert.equal(looksWithin(30, 64), 1); // never none: the check itself is one look
+    assert.equal(looksWithin(100, 0), 1);
+    // 31 commits, 3 looks a step: every look is one more measurement in the union bound
+    assert.equal(maxMeasurements(31, looksWithin(448, 64) - 1), 21);
+    // at run time the next look (twice the rounds) is taken to last twice the last one
+    assert.equal(nextLookFits(448, 64 + 128, 128), true); // 192 + 256 = 448: fits exactly
+    assert.equal(nextLookFits(447, 64 + 128, 128), false);
+    assert.equal(nextLookFits(1800, 70, 70), true);
+    assert.equal(nextLookFits(1800, 70 + 140 + 280, 280), true);
+    assert.equal(nextLookFits(1800, 70 + 140 + 280 + 560, 560), false);
   });
 });
 

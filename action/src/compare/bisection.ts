@@ -24,21 +24,6 @@ export function searchRounds(commits: number, width = 1): number {
   return rounds;
 }
 
-/** The most measurements a search over `commits` candidates can take (each with its re-measures). */
-export function maxMeasurements(commits: number, remeasure: number, width = 1): number {
-  // the check of bad against good, the search rounds of `width` candidates, the confirmation
-  return (2 + searchRounds(commits, width) * width) * (1 + remeasure);
-}
-
-/**
- * Each measurement's confidence, so that over the whole search the chance that any decided step is
- * wrong stays within 1 − `familyConfidence` (Bonferroni over every measurement it may take): a
- * wrong step needs its interval to miss the true change.
- */
-export function stepConfidence(familyConfidence: number, measurements: number): number {
-  return 1 - (1 - familyConfidence) / measurements;
-}
-
 export type SearchOutcome =
   | { outcome: "found"; lastGood: number; firstBad: number }
   | { outcome: "no-regression" }
@@ -236,6 +221,8 @@ export const BisectStepSchema = z.strictObject({
   /** The search round it belongs to (1: the check), and which of the round's runners measured it. */
   round: z.number().int().positive().optional(),
   runner: z.number().int().positive().optional(),
+  /** Set when the step stopped undecided because its next look would not fit the step's budget. */
+  budget_stop: z.string().optional(),
 });
 
 export type BisectStep = z.output<typeof BisectStepSchema>;
@@ -294,6 +281,12 @@ export const BisectReportSchema = z
     step_confidence: z.number(),
     max_measurements: z.number().int(),
     remeasure: z.number().int(),
+    /**
+     * The time one step may take (compare.budget or --budget), all its looks together: an
+     * undecided step measures again with twice the rounds while the next look fits it, up to
+     * 1 + remeasure looks (the number the error budget counted before the search began).
+     */
+    step_budget_seconds: z.number().optional(),
     /** Candidates measured at once per search round, one per runner (1: halving). */
     runners: z.number().int().positive().optional(),
     /** Rounds of measurement the search took (each round's steps at once on `runners` runners), and a halving search's most. */

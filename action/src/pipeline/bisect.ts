@@ -6,6 +6,7 @@
 import { randomBytes } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { basename, dirname, join, relative, resolve } from "node:path";
+import { looksWithin, maxMeasurements, nextLookFits, stepConfidence } from "../compare/bisect-budget.ts";
 import {
   BISECT_FORMAT,
   BISECT_VERSION,
@@ -13,7 +14,6 @@ import {
   BisectReportSchema,
   type BisectStep,
   bisectSearch,
-  maxMeasurements,
   midpoint,
   roundWaits,
   type Slot,
@@ -21,27 +21,20 @@ import {
   type StepOutcome,
   searchRounds,
   stepCellKey,
-  stepConfidence,
   stepKind,
 } from "../compare/bisection.ts";
-import { driverOf } from "../drivers/registry.ts";
 import { BuildFailed, EXIT, InputError } from "../errors.ts";
 import { writeAtomic } from "../proc/files.ts";
 import { commitAt, git } from "../proc/git.ts";
 import { bisectMarkdown } from "../report/bisect.ts";
 import { pct } from "../report/rows.ts";
 import { type LoadedSpec, loadSpec } from "../specfile/load.ts";
-import {
-  type CellRef,
-  type CompareOverrides,
-  composedSpec,
-  narrowSpec,
-  prepareSpec,
-} from "../specfile/prepare.ts";
-import { DEFAULT_TOLERANCE } from "../specfile/schema.ts";
-import { kindOf } from "../targets/registry.ts";
+import { type CellRef, type CompareOverrides, narrowSpec, prepareSpec } from "../specfile/prepare.ts";
+import { parseDuration } from "../specfile/schema.ts";
+import { metricOverride, remeasureCompare, sourceStep } from "./bisect-step.ts";
 import { builderOf, withSourceBuilds } from "./builds.ts";
 import { compareSpec } from "./compare.ts";
+import { matrixSeconds } from "./estimate.ts";
 import type { RunOptions } from "./run.ts";
 
 export interface BisectOptions extends RunOptions {
@@ -54,7 +47,10 @@ export interface BisectOptions extends RunOptions {
   tolerance?: Record<string, number>;
   /** The whole search's confidence (default 0.95): each measurement gets its Bonferroni share. */
   confidence?: number;
-  /** Re-measures of an inconclusive step, each with twice the rounds of the one before (default 1). */
+  /**
+   * Re-measures of an inconclusive step, each with twice the rounds of the one before. Default:
+   * as many as the step budget (compare.budget, --budget) holds, at most 5; with no budget, 1.
+   */
   remeasure?: number;
   /** --profile: the cluster profile of a TiDB target, over target.profile. */
   profile?: string;
@@ -134,28 +130,6 @@ async function repositoryOf(
 }
 
 /** How many commits a bisect of this spec from good to bad would walk (first-parent line). */
-/**
- * A bisect step's compare overrides: as given, then per re-measure twice the rounds (and blocks:
- * the same rounds per instance) of the one before, with max_rounds raised beside them (a spec's
- * own max_rounds below the new rounds would refuse the step).
- */
-export function remeasureCompare(
-  given: CompareOverrides,
-  spec: { rounds?: number; blocks?: number; max_rounds?: number | undefined } | undefined,
-  attempt: number,
-): CompareOverrides {
-  if (attempt === 0) return given;
-  const rounds = (given.rounds ?? spec?.rounds ?? 6) * 2 ** attempt;
-  const blocks = given.blocks ?? spec?.blocks ?? 1;
-  const maxRounds = spec?.max_rounds ? Math.max(spec.max_rounds * 2 ** attempt, rounds) : undefined;
-  return {
-    ...given,
-    rounds,
-    ...(blocks > 1 ? { blocks: blocks * 2 ** attempt } : {}),
-    ...(maxRounds ? { max_rounds: maxRounds } : {}),
-  };
-}
-
 export async function commitsBetween(
   specFile: string,
   current: LoadedSpec,
@@ -192,6 +166,8 @@ interface Range {
   measurements: number;
   perStep: number;
   dir: string;
+  /** Seconds one step may take, all its looks together (--budget, else the spec's compare.budget). */
+  stepBudget?: number;
 }
 
 /** Checks the inputs and reads the range (--good … --bad, --only's cells), before anything runs. */
@@ -209,6 +185,8 @@ async function rangeOf(o: BisectOptions): Promise<Range> {
       throw new InputError(
         `tiperf bisect: --only ${c.workload}:${c.threads} is not a cell of ${o.spec} (its cells: ${cells.map((x) => `${x.workload}:${x.threads}`).join(", ")})`,
       );
+  const given = o.compare?.budget;
+  const stepBudget = given !== undefined ? parseDuration(given) : current.spec.compare?.budget;
   const id = `bisect-${new Date().toISOString().replace(/[-:]/g, "").replace(/\..*/, "")}-${randomBytes(2).toString("hex")}`;
   return {
     current,
@@ -219,6 +197,7 @@ async function rangeOf(o: BisectOptions): Promise<Range> {
     measurements,
     perStep: stepConfidence(o.confidence ?? 0.95, measurements),
     dir: join(o.outDir, id),
+    ...(stepBudget !== undefined ? { stepBudget } : {}),
   };
 }
 
@@ -264,6 +243,7 @@ class Bisection {
       step_confidence: r.perStep,
       max_measurements: r.measurements,
       remeasure: o.remeasure ?? 1,
+      ...(r.stepBudget !== undefined ? { step_budget_seconds: r.stepBudget } : {}),
       ...(this.width > 1 ? { runners: this.width } : {}),
       halving_rounds: 2 + searchRounds(this.n),
       steps: [],
@@ -278,12 +258,28 @@ class Bisection {
     const r = await rangeOf(o);
     mkdirSync(join(r.dir, "steps"), { recursive: true });
     const b = new Bisection(o, r);
+    await b.sizeLooks();
     const { good, bad, confidence } = b.report;
     o.log(
       `bisect ${basename(r.dir)}: ${b.n} commit(s) after ${good.commit.slice(0, 10)} up to ${bad.commit.slice(0, 10)} (${r.mode}: ${r.repo}); at most ${r.measurements} measurements at ${(r.perStep * 100).toFixed(2)}% each for ${Math.round(confidence * 100)}% over the search`,
     );
     await b.save();
     return b;
+  }
+
+  /**
+   * With a step budget and no --remeasure: how many looks a step may take, sized on the check's
+   * benchmark time (its cells × rounds) and counted into the error budget before the first step.
+   */
+  private async sizeLooks(): Promise<void> {
+    const { o, r, report } = this;
+    if (r.stepBudget === undefined || o.remeasure !== undefined) return;
+    const check = await this.stepSpec(r.commits[this.n] as Commit, r.commits[0] as Commit, 0);
+    report.remeasure = looksWithin(r.stepBudget, matrixSeconds(check)) - 1;
+    r.measurements = maxMeasurements(this.n, report.remeasure, this.width);
+    r.perStep = stepConfidence(report.confidence, r.measurements);
+    report.max_measurements = r.measurements;
+    report.step_confidence = r.perStep;
   }
 
   /** bisect.json (what a reader is handed is what the schema allows) and bisect.md. */
@@ -336,7 +332,11 @@ class Bisection {
     const step: BisectStep = { role, candidate, against, kind: "unknown", attempts: [], ...slot };
     report.rounds = slot.round;
     report.steps.push(step);
+    let spent = 0;
+    let last = 0;
     for (let attempt = 0; attempt <= report.remeasure; attempt++) {
+      if (attempt > 0 && !this.nextLook(step, spent, last)) break;
+      const began = Date.now();
       o.log(
         `bisect step ${report.steps.length} (${role}${this.width > 1 ? `, round ${slot.round} runner ${slot.runner}` : ""}${attempt ? `, re-measure ${attempt}` : ""}): ${candidate.commit.slice(0, 10)} ${candidate.subject} against ${against.commit.slice(0, 10)}`,
       );
@@ -348,6 +348,8 @@ class Bisection {
         signal: o.signal,
       });
       this.recordAttempt(step, outcome);
+      last = (Date.now() - began) / 1000;
+      spent += last;
       await this.save();
       o.log(
         `bisect step ${report.steps.length}: ${step.kind} (${outcome.verdict.verdict}, ${outcome.verdict.rounds} rounds)`,
@@ -355,6 +357,18 @@ class Bisection {
       if (step.kind !== "unknown") break;
     }
     return step.kind;
+  }
+
+  /**
+   * Whether an undecided step looks again: always without a step budget, else only when the next
+   * look (twice the rounds, taken as twice the last look's time) fits what is left of it.
+   */
+  private nextLook(step: BisectStep, spent: number, last: number): boolean {
+    const budget = this.r.stepBudget;
+    if (budget === undefined || nextLookFits(budget, spent, last)) return true;
+    step.budget_stop = `after ${step.attempts.length} look(s) in ${Math.round(spent)} s: the next (~${Math.round(2 * last)} s) would pass the step budget of ${Math.round(budget)} s`;
+    this.o.log(`bisect step ${this.report.steps.length}: undecided, ${step.budget_stop}`);
+    return false;
   }
 
   /**
@@ -474,6 +488,16 @@ class Bisection {
     return `${this.width} candidates a round, one per runner: ${rounds} rounds of measurement where a halving search takes up to ${this.report.halving_rounds}; here a round's steps ran one after another (${Math.round(alone)} s of build and benchmark), on ${this.width} runners each round lasts as long as its longest step (${Math.round(atOnce)} s)`;
   }
 
+  /** How many looks the last step at commit i took, and why it took no more. */
+  private looksAt(i: number): string {
+    const commit = (this.r.commits[i] as Commit).commit;
+    const step = this.report.steps.findLast((s) => s.candidate.commit === commit);
+    const n = step?.attempts.length ?? 0;
+    const rounds = step?.attempts.map((a) => a.rounds).join(", ");
+    const why = step?.budget_stop ?? `the most the error budget counted (${1 + this.report.remeasure})`;
+    return `${n} look(s) of ${rounds} rounds (${why})`;
+  }
+
   /** The error rate, how steps compare, and why the search stopped where it did. */
   private closingNotes(found: Found): string[] {
     const { n, report, r } = this;
@@ -483,13 +507,17 @@ class Bisection {
       `every step compares the candidate against the good commit on this machine, both sides prepared alike; the last step compares the first bad commit against its last good neighbour directly (the confirmation)`,
     ];
     if (this.width > 1) notes.push(this.roundsNote(found.rounds));
+    if (report.step_budget_seconds !== undefined)
+      notes.push(
+        `each step had ${Math.round(report.step_budget_seconds)} s (its budget): an undecided step measured again with twice the rounds while the next look fit, up to ${1 + report.remeasure} look(s), every one counted in the error rate above`,
+      );
     if (found.outcome === "inconclusive" && found.onlySkipped)
       notes.push(
         `only commits that do not build lie between ${short(found.lastGood)} (good) and ${short(found.firstBad)} (bad): the first bad commit is one of those ${found.firstBad - found.lastGood}, as git bisect says when only skipped commits are left`,
       );
     else if (found.outcome === "inconclusive")
       notes.push(
-        `stopped undecided at ${short(found.at)} after ${1 + report.remeasure} measurement(s): the first bad commit is one of the ${found.firstBad - found.lastGood} after ${short(found.lastGood)} up to ${short(found.firstBad)}; more rounds (--rounds) or a larger tolerance would decide it`,
+        `stopped undecided at ${short(found.at)} after ${this.looksAt(found.at)}: the first bad commit is one of the ${found.firstBad - found.lastGood} after ${short(found.lastGood)} up to ${short(found.firstBad)}; ${report.step_budget_seconds === undefined ? "a step budget (--budget, each step's looks within it), more rounds (--rounds)" : "a larger step budget (--budget), more rounds (--rounds)"} or a larger tolerance would decide it`,
       );
     if (found.outcome === "not-confirmed")
       notes.push(
@@ -497,49 +525,4 @@ class Bisection {
       );
     return notes;
   }
-}
-
-/** A source bisect's step spec: the spec as given, its variants the two commits' builds (a new value). */
-export function sourceStep(
-  specFile: string,
-  plain: LoadedSpec,
-  against: Commit,
-  candidate: Commit,
-): LoadedSpec {
-  const raw = structuredClone(plain.raw);
-  raw.variants = {
-    base: { target: { source: { ref: against.commit } } },
-    head: { target: { source: { ref: candidate.commit } } },
-  };
-  raw.compare = { ...(raw.compare as object), base: "base", head: "head" };
-  return composedSpec(
-    raw,
-    `${specFile} (${against.commit.slice(0, 10)} vs ${candidate.commit.slice(0, 10)})`,
-    specFile,
-  );
-}
-
-/**
- * bisect --metric: the one metric every step judges, at --tolerance's value for it, else the spec's
- * own, else the default; refused naming --metric when no workload of the spec provides it.
- */
-function metricOverride(
-  current: LoadedSpec,
-  metric: string,
-  tolerance: Record<string, number> | undefined,
-): Record<string, unknown> {
-  const own = current.spec.workloads.map((w) => w.judge[metric]?.tolerance).find((t) => t !== undefined);
-  const t = tolerance?.[metric] ?? tolerance?.["*"] ?? own ?? DEFAULT_TOLERANCE;
-  const costs = kindOf(current.spec.target.kind).costMetrics ?? [];
-  const provided = new Set(
-    current.spec.workloads.flatMap((w) => {
-      const d = driverOf(w.driver);
-      return [...Object.keys(d.metrics(w)), ...(d.operations(w) ? costs : [])];
-    }),
-  );
-  if (!provided.has(metric))
-    throw new InputError(
-      `tiperf bisect: --metric ${metric} is not a metric of ${current.path}'s workloads on target kind ${current.spec.target.kind} (its metrics: ${[...provided].join(", ")})`,
-    );
-  return { [metric]: { tolerance: `${Number((t * 100).toFixed(4))}%` } };
 }

@@ -1,0 +1,76 @@
+// What one bisect step compares: the candidate against the good commit (a config step's spec at
+// two refs, or a source step's two builds), with the rounds of each look and the one metric a
+// bisect --metric judges.
+import { driverOf } from "../drivers/registry.ts";
+import { InputError } from "../errors.ts";
+import type { LoadedSpec } from "../specfile/load.ts";
+import { type CompareOverrides, composedSpec } from "../specfile/prepare.ts";
+import { DEFAULT_TOLERANCE } from "../specfile/schema.ts";
+import { kindOf } from "../targets/registry.ts";
+
+/**
+ * A bisect step's compare overrides: as given, then per re-measure twice the rounds (and blocks:
+ * the same rounds per instance) of the one before, with max_rounds raised beside them (a spec's
+ * own max_rounds below the new rounds would refuse the step).
+ */
+export function remeasureCompare(
+  given: CompareOverrides,
+  spec: { rounds?: number; blocks?: number; max_rounds?: number | undefined } | undefined,
+  attempt: number,
+): CompareOverrides {
+  if (attempt === 0) return given;
+  const rounds = (given.rounds ?? spec?.rounds ?? 6) * 2 ** attempt;
+  const blocks = given.blocks ?? spec?.blocks ?? 1;
+  const maxRounds = spec?.max_rounds ? Math.max(spec.max_rounds * 2 ** attempt, rounds) : undefined;
+  return {
+    ...given,
+    rounds,
+    ...(blocks > 1 ? { blocks: blocks * 2 ** attempt } : {}),
+    ...(maxRounds ? { max_rounds: maxRounds } : {}),
+  };
+}
+
+/** A source bisect's step spec: the spec as given, its variants the two commits' builds (a new value). */
+export function sourceStep(
+  specFile: string,
+  plain: LoadedSpec,
+  against: { commit: string; subject?: string },
+  candidate: { commit: string; subject?: string },
+): LoadedSpec {
+  const raw = structuredClone(plain.raw);
+  raw.variants = {
+    base: { target: { source: { ref: against.commit } } },
+    head: { target: { source: { ref: candidate.commit } } },
+  };
+  raw.compare = { ...(raw.compare as object), base: "base", head: "head" };
+  return composedSpec(
+    raw,
+    `${specFile} (${against.commit.slice(0, 10)} vs ${candidate.commit.slice(0, 10)})`,
+    specFile,
+  );
+}
+
+/**
+ * bisect --metric: the one metric every step judges, at --tolerance's value for it, else the spec's
+ * own, else the default; refused naming --metric when no workload of the spec provides it.
+ */
+export function metricOverride(
+  current: LoadedSpec,
+  metric: string,
+  tolerance: Record<string, number> | undefined,
+): Record<string, unknown> {
+  const own = current.spec.workloads.map((w) => w.judge[metric]?.tolerance).find((t) => t !== undefined);
+  const t = tolerance?.[metric] ?? tolerance?.["*"] ?? own ?? DEFAULT_TOLERANCE;
+  const costs = kindOf(current.spec.target.kind).costMetrics ?? [];
+  const provided = new Set(
+    current.spec.workloads.flatMap((w) => {
+      const d = driverOf(w.driver);
+      return [...Object.keys(d.metrics(w)), ...(d.operations(w) ? costs : [])];
+    }),
+  );
+  if (!provided.has(metric))
+    throw new InputError(
+      `tiperf bisect: --metric ${metric} is not a metric of ${current.path}'s workloads on target kind ${current.spec.target.kind} (its metrics: ${[...provided].join(", ")})`,
+    );
+  return { [metric]: { tolerance: `${Number((t * 100).toFixed(4))}%` } };
+}
