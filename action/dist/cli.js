@@ -17,6 +17,7 @@ import {
   compareOverrides,
   compareSpec,
   composedSpec,
+  confirmationSpec,
   driverNames,
   driverOf,
   esc,
@@ -25,6 +26,7 @@ import {
   isLatency,
   judgeStored,
   loadSpec,
+  matrixSeconds,
   md,
   mean,
   mergeParts,
@@ -40,6 +42,7 @@ import {
   planRun,
   prepareSpec,
   publishVerdict,
+  readFirstVerdict,
   readVerdict,
   renderCharts,
   rng,
@@ -51,10 +54,10 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-XTES3TT2.js";
+} from "./chunk-3SUTCN53.js";
 import {
   reapLedger
-} from "./chunk-KUQFMOQC.js";
+} from "./chunk-IAK4T4GU.js";
 import {
   EXPIRES,
   KubeClient,
@@ -72,7 +75,7 @@ import {
   require_dist,
   writeAtomic,
   writeResult
-} from "./chunk-JVDIZIRX.js";
+} from "./chunk-BYNHPHK7.js";
 import {
   CLOUDS,
   Interrupted,
@@ -83,7 +86,8 @@ import {
 } from "./chunk-LQR4A2MA.js";
 import {
   external_exports,
-  parseAge
+  parseAge,
+  parseDuration
 } from "./chunk-WCKSSEMK.js";
 import {
   BuildFailed,
@@ -172,6 +176,7 @@ var COMMANDS = [
       json: { type: "string", value: "OUT" },
       seed: { type: "string", value: "N" },
       shard: { type: "string", value: "K/N" },
+      confirms: { type: "string", value: "VERDICT_JSON" },
       profile: { type: "string", value: "FILE" },
       ...COMPOSE,
       ...SIZE
@@ -182,7 +187,9 @@ var COMMANDS = [
       "--base-config/--head-config two overlay files, --tolerance overrides metrics' tolerances,",
       "--rounds/--blocks/--confidence/--budget the spec's compare.*; --shard K/N with --seed",
       "runs every N-th block from the K-th of that comparison (one runner's share; exit 0 on",
-      "any verdict of its own blocks): tiperf merge judges the N results as one"
+      "any verdict of its own blocks): tiperf merge judges the N results as one; --confirms",
+      "VERDICT_JSON re-runs that verdict's regressed cells on fresh instances (a confirmation,",
+      "as shards too)"
     ]
   },
   {
@@ -204,14 +211,16 @@ var COMMANDS = [
     args: "PART...",
     flags: {
       out: { type: "string", value: "DIR" },
-      json: { type: "string", value: "OUT" }
+      json: { type: "string", value: "OUT" },
+      confirms: { type: "string", value: "VERDICT_JSON" }
     },
     about: [
       "judge the results of compare --shard K/N (result.json files or run directories) as the",
       "one comparison they are shares of: same spec, seed and N, each block once, or refused;",
       "a missing shard is named and the check cannot pass without it; verdict, report and the",
       "merged result.json in DIR (default: results/merge-<first part's run id>); exit 1 on a",
-      "regression"
+      "regression; --confirms VERDICT_JSON: the parts are compare --confirms of that verdict,",
+      "which they confirm (regression) or not (inconclusive)"
     ]
   },
   {
@@ -469,12 +478,6 @@ function searchRounds(commits, width = 1) {
   }
   return rounds;
 }
-function maxMeasurements(commits, remeasure, width = 1) {
-  return (2 + searchRounds(commits, width) * width) * (1 + remeasure);
-}
-function stepConfidence(familyConfidence, measurements) {
-  return 1 - (1 - familyConfidence) / measurements;
-}
 function nearest(at, lo, hi, taken) {
   for (let d = 0; d < hi - lo; d++)
     for (const i of d === 0 ? [at] : [at + d, at - d]) if (i > lo && i < hi && !taken.has(i)) return i;
@@ -573,7 +576,9 @@ var BisectStepSchema = external_exports.strictObject({
   build_seconds: external_exports.number().optional(),
   /** The search round it belongs to (1: the check), and which of the round's runners measured it. */
   round: external_exports.number().int().positive().optional(),
-  runner: external_exports.number().int().positive().optional()
+  runner: external_exports.number().int().positive().optional(),
+  /** Set when the step stopped undecided because its next look would not fit the step's budget. */
+  budget_stop: external_exports.string().optional()
 });
 var OpenRangeSchema = external_exports.strictObject({
   after: CommitSchema,
@@ -621,6 +626,12 @@ var BisectReportSchema = external_exports.strictObject({
   step_confidence: external_exports.number(),
   max_measurements: external_exports.number().int(),
   remeasure: external_exports.number().int(),
+  /**
+   * The time one step may take (compare.budget or --budget), all its looks together: an
+   * undecided step measures again with twice the rounds while the next look fits it, up to
+   * 1 + remeasure looks (the number the error budget counted before the search began).
+   */
+  step_budget_seconds: external_exports.number().optional(),
   /** Candidates measured at once per search round, one per runner (1: halving). */
   runners: external_exports.number().int().positive().optional(),
   /** Rounds of measurement the search took (each round's steps at once on `runners` runners), and a halving search's most. */
@@ -1420,6 +1431,66 @@ async function cmdBaseline(args) {
 import { randomBytes } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { basename, dirname as dirname2, join as join3, relative, resolve } from "node:path";
+
+// action/src/compare/bisect-budget.ts
+function maxMeasurements(commits, remeasure, width = 1) {
+  return (2 + searchRounds(commits, width) * width) * (1 + remeasure);
+}
+function looksWithin(budget, first, most = 6) {
+  if (!(first > 0) || !(budget > 0)) return 1;
+  return Math.max(1, Math.min(most, Math.floor(Math.log2(budget / first + 1))));
+}
+function nextLookFits(budget, spent, lastSeconds) {
+  return spent + 2 * lastSeconds <= budget;
+}
+function stepConfidence(familyConfidence, measurements) {
+  return 1 - (1 - familyConfidence) / measurements;
+}
+
+// action/src/pipeline/bisect-step.ts
+function remeasureCompare(given, spec, attempt) {
+  if (attempt === 0) return given;
+  const rounds = (given.rounds ?? spec?.rounds ?? 6) * 2 ** attempt;
+  const blocks = given.blocks ?? spec?.blocks ?? 1;
+  const maxRounds = spec?.max_rounds ? Math.max(spec.max_rounds * 2 ** attempt, rounds) : void 0;
+  return {
+    ...given,
+    rounds,
+    ...blocks > 1 ? { blocks: blocks * 2 ** attempt } : {},
+    ...maxRounds ? { max_rounds: maxRounds } : {}
+  };
+}
+function sourceStep(specFile, plain, against, candidate) {
+  const raw = structuredClone(plain.raw);
+  raw.variants = {
+    base: { target: { source: { ref: against.commit } } },
+    head: { target: { source: { ref: candidate.commit } } }
+  };
+  raw.compare = { ...raw.compare, base: "base", head: "head" };
+  return composedSpec(
+    raw,
+    `${specFile} (${against.commit.slice(0, 10)} vs ${candidate.commit.slice(0, 10)})`,
+    specFile
+  );
+}
+function metricOverride(current, metric, tolerance) {
+  const own = current.spec.workloads.map((w) => w.judge[metric]?.tolerance).find((t2) => t2 !== void 0);
+  const t = tolerance?.[metric] ?? tolerance?.["*"] ?? own ?? DEFAULT_TOLERANCE;
+  const costs = kindOf(current.spec.target.kind).costMetrics ?? [];
+  const provided = new Set(
+    current.spec.workloads.flatMap((w) => {
+      const d = driverOf(w.driver);
+      return [...Object.keys(d.metrics(w)), ...d.operations(w) ? costs : []];
+    })
+  );
+  if (!provided.has(metric))
+    throw new InputError(
+      `tiperf bisect: --metric ${metric} is not a metric of ${current.path}'s workloads on target kind ${current.spec.target.kind} (its metrics: ${[...provided].join(", ")})`
+    );
+  return { [metric]: { tolerance: `${Number((t * 100).toFixed(4))}%` } };
+}
+
+// action/src/pipeline/bisect.ts
 async function commitOf(repo, ref, flag) {
   const c = await commitAt(repo, ref);
   if ("error" in c)
@@ -1460,18 +1531,6 @@ async function repositoryOf(specFile, current) {
     );
   return { mode: "config", repo: top.out };
 }
-function remeasureCompare(given, spec, attempt) {
-  if (attempt === 0) return given;
-  const rounds = (given.rounds ?? spec?.rounds ?? 6) * 2 ** attempt;
-  const blocks = given.blocks ?? spec?.blocks ?? 1;
-  const maxRounds = spec?.max_rounds ? Math.max(spec.max_rounds * 2 ** attempt, rounds) : void 0;
-  return {
-    ...given,
-    rounds,
-    ...blocks > 1 ? { blocks: blocks * 2 ** attempt } : {},
-    ...maxRounds ? { max_rounds: maxRounds } : {}
-  };
-}
 async function commitsBetween(specFile, current, good, bad) {
   const { repo } = await repositoryOf(specFile, current);
   const g = await commitOf(repo, good, "--good");
@@ -1503,6 +1562,8 @@ async function rangeOf(o) {
       throw new InputError(
         `tiperf bisect: --only ${c.workload}:${c.threads} is not a cell of ${o.spec} (its cells: ${cells.map((x) => `${x.workload}:${x.threads}`).join(", ")})`
       );
+  const given = o.compare?.budget;
+  const stepBudget = given !== void 0 ? parseDuration(given) : current.spec.compare?.budget;
   const id = `bisect-${(/* @__PURE__ */ new Date()).toISOString().replace(/[-:]/g, "").replace(/\..*/, "")}-${randomBytes(2).toString("hex")}`;
   return {
     current,
@@ -1512,7 +1573,8 @@ async function rangeOf(o) {
     only,
     measurements,
     perStep: stepConfidence(o.confidence ?? 0.95, measurements),
-    dir: join3(o.outDir, id)
+    dir: join3(o.outDir, id),
+    ...stepBudget !== void 0 ? { stepBudget } : {}
   };
 }
 var Bisection = class _Bisection {
@@ -1540,6 +1602,7 @@ var Bisection = class _Bisection {
       step_confidence: r.perStep,
       max_measurements: r.measurements,
       remeasure: o.remeasure ?? 1,
+      ...r.stepBudget !== void 0 ? { step_budget_seconds: r.stepBudget } : {},
       ...this.width > 1 ? { runners: this.width } : {},
       halving_rounds: 2 + searchRounds(this.n),
       steps: [],
@@ -1566,12 +1629,27 @@ var Bisection = class _Bisection {
     const r = await rangeOf(o);
     mkdirSync(join3(r.dir, "steps"), { recursive: true });
     const b = new _Bisection(o, r);
+    await b.sizeLooks();
     const { good, bad, confidence } = b.report;
     o.log(
       `bisect ${basename(r.dir)}: ${b.n} commit(s) after ${good.commit.slice(0, 10)} up to ${bad.commit.slice(0, 10)} (${r.mode}: ${r.repo}); at most ${r.measurements} measurements at ${(r.perStep * 100).toFixed(2)}% each for ${Math.round(confidence * 100)}% over the search`
     );
     await b.save();
     return b;
+  }
+  /**
+   * With a step budget and no --remeasure: how many looks a step may take, sized on the check's
+   * benchmark time (its cells × rounds) and counted into the error budget before the first step.
+   */
+  async sizeLooks() {
+    const { o, r, report } = this;
+    if (r.stepBudget === void 0 || o.remeasure !== void 0) return;
+    const check = await this.stepSpec(r.commits[this.n], r.commits[0], 0);
+    report.remeasure = looksWithin(r.stepBudget, matrixSeconds(check)) - 1;
+    r.measurements = maxMeasurements(this.n, report.remeasure, this.width);
+    r.perStep = stepConfidence(report.confidence, r.measurements);
+    report.max_measurements = r.measurements;
+    report.step_confidence = r.perStep;
   }
   /** bisect.json (what a reader is handed is what the schema allows) and bisect.md. */
   async save() {
@@ -1616,7 +1694,11 @@ var Bisection = class _Bisection {
     const step = { role, candidate, against, kind: "unknown", attempts: [], ...slot };
     report.rounds = slot.round;
     report.steps.push(step);
+    let spent = 0;
+    let last = 0;
     for (let attempt = 0; attempt <= report.remeasure; attempt++) {
+      if (attempt > 0 && !this.nextLook(step, spent, last)) break;
+      const began = Date.now();
       o.log(
         `bisect step ${report.steps.length} (${role}${this.width > 1 ? `, round ${slot.round} runner ${slot.runner}` : ""}${attempt ? `, re-measure ${attempt}` : ""}): ${candidate.commit.slice(0, 10)} ${candidate.subject} against ${against.commit.slice(0, 10)}`
       );
@@ -1628,6 +1710,8 @@ var Bisection = class _Bisection {
         signal: o.signal
       });
       this.recordAttempt(step, outcome);
+      last = (Date.now() - began) / 1e3;
+      spent += last;
       await this.save();
       o.log(
         `bisect step ${report.steps.length}: ${step.kind} (${outcome.verdict.verdict}, ${outcome.verdict.rounds} rounds)`
@@ -1635,6 +1719,17 @@ var Bisection = class _Bisection {
       if (step.kind !== "unknown") break;
     }
     return step.kind;
+  }
+  /**
+   * Whether an undecided step looks again: always without a step budget, else only when the next
+   * look (twice the rounds, taken as twice the last look's time) fits what is left of it.
+   */
+  nextLook(step, spent, last) {
+    const budget = this.r.stepBudget;
+    if (budget === void 0 || nextLookFits(budget, spent, last)) return true;
+    step.budget_stop = `after ${step.attempts.length} look(s) in ${Math.round(spent)} s: the next (~${Math.round(2 * last)} s) would pass the step budget of ${Math.round(budget)} s`;
+    this.o.log(`bisect step ${this.report.steps.length}: undecided, ${step.budget_stop}`);
+    return false;
   }
   /**
    * A source step's builds; a candidate that does not build is gone round (git bisect skip), any
@@ -1742,6 +1837,15 @@ var Bisection = class _Bisection {
     const { alone, atOnce } = roundWaits(this.report.steps);
     return `${this.width} candidates a round, one per runner: ${rounds} rounds of measurement where a halving search takes up to ${this.report.halving_rounds}; here a round's steps ran one after another (${Math.round(alone)} s of build and benchmark), on ${this.width} runners each round lasts as long as its longest step (${Math.round(atOnce)} s)`;
   }
+  /** How many looks the last step at commit i took, and why it took no more. */
+  looksAt(i) {
+    const commit = this.r.commits[i].commit;
+    const step = this.report.steps.findLast((s) => s.candidate.commit === commit);
+    const n = step?.attempts.length ?? 0;
+    const rounds = step?.attempts.map((a) => a.rounds).join(", ");
+    const why = step?.budget_stop ?? `the most the error budget counted (${1 + this.report.remeasure})`;
+    return `${n} look(s) of ${rounds} rounds (${why})`;
+  }
   /** The error rate, how steps compare, and why the search stopped where it did. */
   closingNotes(found) {
     const { n, report, r } = this;
@@ -1751,13 +1855,17 @@ var Bisection = class _Bisection {
       `every step compares the candidate against the good commit on this machine, both sides prepared alike; the last step compares the first bad commit against its last good neighbour directly (the confirmation)`
     ];
     if (this.width > 1) notes.push(this.roundsNote(found.rounds));
+    if (report.step_budget_seconds !== void 0)
+      notes.push(
+        `each step had ${Math.round(report.step_budget_seconds)} s (its budget): an undecided step measured again with twice the rounds while the next look fit, up to ${1 + report.remeasure} look(s), every one counted in the error rate above`
+      );
     if (found.outcome === "inconclusive" && found.onlySkipped)
       notes.push(
         `only commits that do not build lie between ${short3(found.lastGood)} (good) and ${short3(found.firstBad)} (bad): the first bad commit is one of those ${found.firstBad - found.lastGood}, as git bisect says when only skipped commits are left`
       );
     else if (found.outcome === "inconclusive")
       notes.push(
-        `stopped undecided at ${short3(found.at)} after ${1 + report.remeasure} measurement(s): the first bad commit is one of the ${found.firstBad - found.lastGood} after ${short3(found.lastGood)} up to ${short3(found.firstBad)}; more rounds (--rounds) or a larger tolerance would decide it`
+        `stopped undecided at ${short3(found.at)} after ${this.looksAt(found.at)}: the first bad commit is one of the ${found.firstBad - found.lastGood} after ${short3(found.lastGood)} up to ${short3(found.firstBad)}; ${report.step_budget_seconds === void 0 ? "a step budget (--budget, each step's looks within it), more rounds (--rounds)" : "a larger step budget (--budget), more rounds (--rounds)"} or a larger tolerance would decide it`
       );
     if (found.outcome === "not-confirmed")
       notes.push(
@@ -1766,35 +1874,6 @@ var Bisection = class _Bisection {
     return notes;
   }
 };
-function sourceStep(specFile, plain, against, candidate) {
-  const raw = structuredClone(plain.raw);
-  raw.variants = {
-    base: { target: { source: { ref: against.commit } } },
-    head: { target: { source: { ref: candidate.commit } } }
-  };
-  raw.compare = { ...raw.compare, base: "base", head: "head" };
-  return composedSpec(
-    raw,
-    `${specFile} (${against.commit.slice(0, 10)} vs ${candidate.commit.slice(0, 10)})`,
-    specFile
-  );
-}
-function metricOverride(current, metric, tolerance) {
-  const own = current.spec.workloads.map((w) => w.judge[metric]?.tolerance).find((t2) => t2 !== void 0);
-  const t = tolerance?.[metric] ?? tolerance?.["*"] ?? own ?? DEFAULT_TOLERANCE;
-  const costs = kindOf(current.spec.target.kind).costMetrics ?? [];
-  const provided = new Set(
-    current.spec.workloads.flatMap((w) => {
-      const d = driverOf(w.driver);
-      return [...Object.keys(d.metrics(w)), ...d.operations(w) ? costs : []];
-    })
-  );
-  if (!provided.has(metric))
-    throw new InputError(
-      `tiperf bisect: --metric ${metric} is not a metric of ${current.path}'s workloads on target kind ${current.spec.target.kind} (its metrics: ${[...provided].join(", ")})`
-    );
-  return { [metric]: { tolerance: `${Number((t * 100).toFixed(4))}%` } };
-}
 
 // action/src/cli/bisect.ts
 async function changesRange(file, given, spec, loaded) {
@@ -2041,7 +2120,8 @@ async function cmdCompare(args, signal) {
       `tiperf compare: --seed must be a whole number from 0 to 2^31\u22121 (got ${values.seed})`
     );
   const shard = values.shard === void 0 ? void 0 : parseShard(values.shard);
-  const loaded = await specSource("compare", values);
+  const given = await specSource("compare", values);
+  const loaded = values.confirms ? await confirmationSpec(given, await readFirstVerdict(values.confirms, "--confirms")) : given;
   if (values.json) await checkOutFile(values.json, "--json");
   const outcome = await compareSpec(loaded, {
     outDir: values.out ?? "results",
@@ -2434,8 +2514,13 @@ async function cmdMerge(args) {
   if (values.json) await checkOutFile(values.json, "--json");
   const first = positionals[0];
   const outDir = values.out ?? join5("results", `merge-${basename2(first.endsWith("result.json") ? dirname4(first) : first)}`);
-  const outcome = await mergeParts(positionals, { outDir, log });
+  const confirms = values.confirms ? await readFirstVerdict(values.confirms, "--confirms") : void 0;
+  const outcome = await mergeParts(positionals, { outDir, log, ...confirms ? { confirms } : {} });
   await writeJson(values.json, outcome.verdict);
+  if (outcome.confirm > 0)
+    log(
+      `to confirm (compare.confirm: ${outcome.confirm}): tiperf compare --confirms ${outcome.verdictPath} --seed N --shard K/N on each runner, then tiperf merge --confirms ${outcome.verdictPath} with their parts`
+    );
   log(`verdict: ${outcome.verdict.verdict} (${outcome.verdictPath}); report: ${outcome.reportPath}`);
   process.stdout.write(`${outcome.verdict.verdict}
 `);

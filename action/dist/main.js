@@ -6,6 +6,7 @@ import {
   VerdictSchema,
   compareOverrides,
   compareSpec,
+  confirmationSpec,
   mergeParts,
   parsePr,
   parseRepo,
@@ -13,9 +14,10 @@ import {
   parseTolerance,
   prepareSpec,
   publishVerdict,
+  readFirstVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-XTES3TT2.js";
+} from "./chunk-3SUTCN53.js";
 import {
   getInput,
   info,
@@ -28,7 +30,7 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-JVDIZIRX.js";
+} from "./chunk-BYNHPHK7.js";
 import {
   Interrupted,
   installCrashTeardown,
@@ -143,12 +145,20 @@ function readInputs(get, env, event2) {
     setup: bool("setup", get("setup")),
     matrix: get("matrix") || void 0,
     out: get("out") || "tiperf-results",
+    confirmWithShards: get("confirm-with-shards") !== "" && bool("confirm-with-shards", get("confirm-with-shards")),
     ...publishInputs(get, mode)
   };
   if (get("shard")) {
     if (mode !== "compare") throw new InputError(`'shard' input is for mode compare (got mode ${mode})`);
     inputs.shard = parseShard(get("shard"), "'shard' input");
   }
+  if (get("confirms")) {
+    if (mode !== "compare" && mode !== "merge")
+      throw new InputError(`'confirms' input is for modes compare and merge (got mode ${mode})`);
+    inputs.confirms = file("confirms", get("confirms"));
+  }
+  if (inputs.confirmWithShards && mode !== "merge")
+    throw new InputError(`'confirm-with-shards' input is for mode merge (got mode ${mode})`);
   if (mode === "merge") {
     const parts = get("parts");
     if (!parts || !existsSync(parts) || !statSync(parts).isDirectory())
@@ -209,10 +219,20 @@ async function produce(inputs, signal) {
         `mode merge: no shard's result.json under ${inputs.parts}: every shard failed before it measured, or its artifact was not downloaded`,
         EXIT.runFailed
       );
-    const outcome = await mergeParts(parts, { outDir: join(inputs.out, "merged"), log });
+    const confirms = inputs.confirms ? await readFirstVerdict(inputs.confirms, "'confirms' input") : void 0;
+    const outcome = await mergeParts(parts, {
+      outDir: join(inputs.out, "merged"),
+      log,
+      ...confirms ? { confirms } : {}
+    });
     const commits = partsProvenance(parts);
     if (commits) outcome.verdict.provenance = commits;
-    return { verdict: outcome.verdict, reportPath: outcome.htmlPath, resultPath: outcome.resultPath };
+    return {
+      verdict: outcome.verdict,
+      reportPath: outcome.htmlPath,
+      resultPath: outcome.resultPath,
+      ...outcome.confirm > 0 && inputs.confirmWithShards ? { confirm: true } : {}
+    };
   }
   const prepared = await prepareSpec({
     spec: inputs.spec,
@@ -227,7 +247,8 @@ async function produce(inputs, signal) {
     tolerance: inputs.tolerance,
     compare: inputs.compare
   });
-  const loaded = inputs.profile ? { ...prepared, profile: inputs.profile } : prepared;
+  const composed = inputs.confirms ? await confirmationSpec(prepared, await readFirstVerdict(inputs.confirms, "'confirms' input")) : prepared;
+  const loaded = inputs.profile ? { ...composed, profile: inputs.profile } : composed;
   if (inputs.setup) {
     const targets = (loaded.variants?.all.map((v) => v.spec) ?? [loaded.spec]).map((s) => s.target);
     const cloud = await kindOf(loaded.spec.target.kind).cloudOf?.(targets, loaded.profile);
@@ -296,6 +317,9 @@ function failure(inputs, v) {
   const missing = v.shards?.missing ?? [];
   if (missing.length && v.verdict !== "regression")
     return `tiperf: ${(v.shards?.of ?? 0) - missing.length} of ${v.shards?.of} shards merged; missing ${missing.map((k) => `shard ${k}`).join(", ")} (failed, cancelled or not uploaded): the check cannot pass without them`;
+  const lost = v.confirmation?.missing_shards ?? [];
+  if (lost.length && v.verdict !== "regression")
+    return `tiperf: the confirmation's shard(s) ${lost.join(", ")} did not arrive (failed, cancelled or not uploaded): the regression is neither confirmed nor cleared, and the check cannot pass`;
   const regressions = v.cells.filter((c) => c.verdict === "regression");
   if (v.verdict === "regression") {
     const list = regressions.slice(0, 5).map((c) => `${c.workload} threads=${c.threads} ${c.metric} ${(100 * (c.change ?? 0)).toFixed(1)}%`).join("; ");
@@ -349,6 +373,11 @@ async function mainStep() {
     }
     setOutput("verdict", v.verdict);
     setOutput("verdict-json", JSON.stringify(v));
+    if (produced.confirm) {
+      setOutput("confirm", "true");
+      log("tiperf: regression, to be confirmed on fresh instances by the confirmation's shards");
+      return;
+    }
     if (inputs.shard) {
       log(
         `shard ${inputs.shard.index} of ${inputs.shard.of}: ${v.verdict} on its own blocks; the merge decides`

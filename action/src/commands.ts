@@ -68,6 +68,7 @@ export const COMMANDS: CommandSpec[] = [
       json: { type: "string", value: "OUT" },
       seed: { type: "string", value: "N" },
       shard: { type: "string", value: "K/N" },
+      confirms: { type: "string", value: "VERDICT_JSON" },
       profile: { type: "string", value: "FILE" },
       ...COMPOSE,
       ...SIZE,
@@ -78,7 +79,9 @@ export const COMMANDS: CommandSpec[] = [
       "--base-config/--head-config two overlay files, --tolerance overrides metrics' tolerances,",
       "--rounds/--blocks/--confidence/--budget the spec's compare.*; --shard K/N with --seed",
       "runs every N-th block from the K-th of that comparison (one runner's share; exit 0 on",
-      "any verdict of its own blocks): tiperf merge judges the N results as one",
+      "any verdict of its own blocks): tiperf merge judges the N results as one; --confirms",
+      "VERDICT_JSON re-runs that verdict's regressed cells on fresh instances (a confirmation,",
+      "as shards too)",
     ],
   },
   {
@@ -101,13 +104,15 @@ export const COMMANDS: CommandSpec[] = [
     flags: {
       out: { type: "string", value: "DIR" },
       json: { type: "string", value: "OUT" },
+      confirms: { type: "string", value: "VERDICT_JSON" },
     },
     about: [
       "judge the results of compare --shard K/N (result.json files or run directories) as the",
       "one comparison they are shares of: same spec, seed and N, each block once, or refused;",
       "a missing shard is named and the check cannot pass without it; verdict, report and the",
       "merged result.json in DIR (default: results/merge-<first part's run id>); exit 1 on a",
-      "regression",
+      "regression; --confirms VERDICT_JSON: the parts are compare --confirms of that verdict,",
+      "which they confirm (regression) or not (inconclusive)",
     ],
   },
   {

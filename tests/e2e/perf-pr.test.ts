@@ -205,6 +205,26 @@ describe("perf-pr.yml under act on a private MariaDB, commenting on a local GitH
   });
   after(() => gh.stop());
 
+  /** A PR branch whose spec has these edits, run by the workflow with TIPERF_SHARDS=3. */
+  async function onThreeRunners(branch: string, name: string, pr: number, edits: [string, string][]) {
+    git(repo, "checkout", "-q", base);
+    git(repo, "checkout", "-q", "-b", branch);
+    const file = join(repo, "workloads/e2e.yaml");
+    writeFileSync(
+      file,
+      edits.reduce((text, [from, to]) => text.replace(from, to), readFileSync(file, "utf8")),
+    );
+    git(repo, "commit", "-qam", `spec: ${edits.map(([, to]) => to).join(", ")}`);
+    const head = git(repo, "rev-parse", "HEAD");
+    const artifacts = tempDir("tiperf-e2e-artifacts-");
+    const run = await act(repo, name, base, head, gh.url, {
+      number: pr,
+      vars: ["TIPERF_SHARDS=3"],
+      env: [`E2E_ARTIFACTS=${artifacts}`],
+    });
+    return { run, artifacts };
+  }
+
   test("an injected slowdown (head at 10% CPU quota) fails the benchmark job and creates the comment", async () => {
     const before = leftovers();
     const head = commitSpec(repo, "cpu_quota: 100%", "cpu_quota: 10%");
@@ -344,23 +364,10 @@ describe("perf-pr.yml under act on a private MariaDB, commenting on a local GitH
 
   test("three runners (TIPERF_SHARDS=3): three shard jobs, one merge, one comment whose numbers are tiperf merge's", async () => {
     const before = leftovers();
-    git(repo, "checkout", "-q", base);
-    git(repo, "checkout", "-q", "-b", "sharded");
-    const file = join(repo, "workloads/e2e.yaml");
-    writeFileSync(
-      file,
-      readFileSync(file, "utf8")
-        .replace("description: base", "description: on three runners")
-        .replace("rounds: 6, blocks: 1", "rounds: 3, blocks: 3"),
-    );
-    git(repo, "commit", "-qam", "spec: three blocks");
-    const head = git(repo, "rev-parse", "HEAD");
-    const artifacts = tempDir("tiperf-e2e-artifacts-");
-    const run = await act(repo, "shards", base, head, gh.url, {
-      number: 9,
-      vars: ["TIPERF_SHARDS=3"],
-      env: [`E2E_ARTIFACTS=${artifacts}`],
-    });
+    const { run, artifacts } = await onThreeRunners("sharded", "shards", 9, [
+      ["description: base", "description: on three runners"],
+      ["rounds: 6, blocks: 1", "rounds: 3, blocks: 3"],
+    ]);
     assert.equal(run.code, 0, run.log.slice(-3000));
     assert.equal(run.jobs.plan, "succeeded");
     assert.equal(run.jobs.verdict, "succeeded", run.log.slice(-3000));
@@ -391,6 +398,65 @@ describe("perf-pr.yml under act on a private MariaDB, commenting on a local GitH
       assert.ok(body.includes(ciText(c)), `interval ${ciText(c)} in the comment`);
     }
     assert.match(body, /3 of 3 shards merged \(shard 1: block\(s\) 1 on /);
+    assert.deepEqual(leftovers(), before);
+  });
+
+  test("three runners and a regression: confirmed by three confirmation shards before the check fails", async () => {
+    const before = leftovers();
+    const { run, artifacts } = await onThreeRunners("sharded-regression", "confirm-shards", 13, [
+      ["cpu_quota: 100%", "cpu_quota: 5%"],
+      ["rounds: 6, blocks: 1", "rounds: 6, blocks: 3"],
+    ]);
+    assert.notEqual(run.code, 0, "the confirmed regression fails the check");
+    assert.equal(run.jobs.verdict, "succeeded", "the first merge waits for its confirmation");
+    assert.equal(run.jobs.confirmed, "failed", run.log.slice(-3000));
+    assert.equal(run.jobs.publish, "succeeded");
+    assert.match(
+      run.log,
+      /tiperf: regression, to be confirmed on fresh instances by the confirmation's shards/,
+    );
+    assert.deepEqual(readdirSync(artifacts).sort(), [
+      "tiperf-confirm-part-1",
+      "tiperf-confirm-part-2",
+      "tiperf-confirm-part-3",
+      "tiperf-part-1",
+      "tiperf-part-2",
+      "tiperf-part-3",
+    ]);
+    // the same two merges by hand, from the artifacts: the first run's, then its confirmation's
+    const all = resultFiles(artifacts);
+    const firstJson = join(tempDir(), "first.json");
+    await cli([
+      "merge",
+      ...all.filter((f) => f.includes("tiperf-part-")),
+      "--out",
+      tempDir(),
+      "--json",
+      firstJson,
+    ]).done;
+    const finalJson = join(tempDir(), "final.json");
+    await cli([
+      "merge",
+      ...all.filter((f) => f.includes("tiperf-confirm-part-")),
+      "--confirms",
+      firstJson,
+      "--out",
+      tempDir(),
+      "--json",
+      finalJson,
+    ]).done;
+    const final = JSON.parse(readFileSync(finalJson, "utf8"));
+    assert.equal(final.verdict, "regression");
+    assert.equal(final.confirmation.confirmed, true);
+    const comments = gh.comments.get(13) ?? [];
+    assert.equal(comments.length, 1, "one sticky comment, of the confirmed verdict");
+    const body = comments[0]?.body ?? "";
+    writeFileSync(join(OUT, "confirm-shards.comment.md"), body);
+    assert.match(body, /^🔴 \*\*tiperf e2e: regression\*\*/);
+    for (const c of final.cells) assert.ok(body.includes(pct(c.change)), `Δ ${pct(c.change)} in the comment`);
+    const again = final.confirmation.runs[0].cells[0];
+    assert.match(body, /🔁 \*\*Confirmed\*\* on fresh instances: point_select threads=2 tps −\d/);
+    assert.ok(body.includes(pct(again.change)), `the confirmation's Δ ${pct(again.change)} in the comment`);
     assert.deepEqual(leftovers(), before);
   });
 

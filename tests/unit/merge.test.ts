@@ -8,10 +8,12 @@ import { readInputs } from "../../action/src/action/inputs.ts";
 import { resultFiles } from "../../action/src/action/steps.ts";
 import { whatMoved } from "../../action/src/compare/counters.ts";
 import { judgeFamily } from "../../action/src/compare/judge-results.ts";
+import { confirmationSpec, readFirstVerdict } from "../../action/src/pipeline/confirm.ts";
 import { mergeParts } from "../../action/src/pipeline/merge.ts";
 import { planRun } from "../../action/src/pipeline/plan.ts";
 import { compareSchedule } from "../../action/src/pipeline/schedule.ts";
 import { parseShard, shardBlocks, shardRefusals, shardSchedule } from "../../action/src/pipeline/shard.ts";
+import { costLine } from "../../action/src/report/comment.ts";
 import type { Result } from "../../action/src/result/model.ts";
 import { specOfValue } from "../../action/src/specfile/load.ts";
 import { fixture } from "../helpers/paths.ts";
@@ -231,6 +233,108 @@ describe("tiperf merge", () => {
     assert.equal(c.exitCode, 3, "the check fails as an unfinished run does");
     assert.equal(short.exitCode, 3);
   });
+
+  test("one cluster per shard: the cost is the shards' sum, each shard's share shown", async () => {
+    const quiet = { outDir: tempDir(), log: () => {} };
+    const any = (await mergeParts(parts(2), quiet)).verdict;
+    const dir = tempDir();
+    const files = parts(2).map((file, i) => {
+      const run = join(dir, `shard-${i + 1}`);
+      mkdirSync(run);
+      writeFileSync(join(run, "result.json"), readFileSync(file));
+      const hours = [0.5, 0.75][i] as number;
+      const cost = {
+        currency: "USD",
+        basis: "measured",
+        profile: "aws-small",
+        per_hour: 2,
+        hours,
+        dollars: 2 * hours,
+        prices_as_of: "2026-11-01",
+      };
+      writeFileSync(join(run, "verdict.json"), JSON.stringify({ ...any, cost }));
+      return join(run, "result.json");
+    });
+    const out = await mergeParts(files, { ...quiet, outDir: tempDir() });
+    assert.deepEqual(out.verdict.cost, {
+      currency: "USD",
+      basis: "measured",
+      profile: "aws-small",
+      per_hour: 4,
+      hours: 0.75,
+      dollars: 2.5,
+      prices_as_of: "2026-11-01",
+      shards: [
+        { index: 1, hours: 0.5, dollars: 1 },
+        { index: 2, hours: 0.75, dollars: 1.5 },
+      ],
+    });
+    assert.equal(
+      costLine(out.verdict.cost as NonNullable<typeof out.verdict.cost>),
+      "💲 Cluster cost: **$2.50** over 2 clusters, one per shard (shard 1: $1.00, 0.50 h; shard 2: $1.50, 0.75 h; profile aws-small, on-demand prices as of 2026-11-01)",
+    );
+    // parts without a cluster: no cost
+    assert.equal((await mergeParts(parts(2), { ...quiet, outDir: tempDir() })).verdict.cost, undefined);
+  });
+
+  test("a confirmation as shards: merge --confirms answers the first verdict, never passes short", async () => {
+    const quiet = { outDir: tempDir(), log: () => {} };
+    const first = (await mergeParts(parts(3), quiet)).verdict;
+    assert.equal(first.verdict, "regression");
+    const file = join(tempDir(), "first.json");
+    writeFileSync(file, JSON.stringify(first));
+    const confirms = await readFirstVerdict(file, "--confirms");
+    // the regression recurs in the confirmation's parts: confirmed, the check fails
+    const again = await mergeParts(parts(3), { ...quiet, outDir: tempDir(), confirms });
+    assert.equal(again.verdict.verdict, "regression");
+    assert.equal(again.verdict.confirmation?.confirmed, true);
+    assert.equal(again.verdict.confirmation?.first, "regression");
+    assert.deepEqual(again.verdict.cells, first.cells, "the first run's judgement is the verdict's");
+    assert.equal(again.exitCode, 1);
+    assert.ok(
+      again.verdict.notes.some((n) =>
+        /^confirmed on fresh instances \(compare\.confirm as 3 of 3 shard\(s\)/.test(n),
+      ),
+    );
+    // an A/A confirmation: the alarm did not recur, not confirmed (inconclusive), the check passes
+    const aa = (r: Result) => {
+      r.cells = r.cells.filter((c) => c.variant === "base").flatMap((c) => [c, { ...c, variant: "head" }]);
+    };
+    const gone = await mergeParts(parts(3, aa), { ...quiet, outDir: tempDir(), confirms });
+    assert.equal(gone.verdict.verdict, "inconclusive");
+    assert.equal(gone.verdict.confirmation?.confirmed, false);
+    assert.equal(gone.exitCode, 0);
+    // one confirmation shard missing: not confirmed, and the check fails as an unfinished run
+    const [c1, c2] = parts(3, aa);
+    const short = await mergeParts([c1 as string, c2 as string], { ...quiet, outDir: tempDir(), confirms });
+    assert.equal(short.verdict.confirmation?.confirmed, false);
+    assert.equal(short.exitCode, 3);
+    assert.ok(short.verdict.notes.some((n) => /^the confirmation: 2 of 3 shards merged/.test(n)));
+    // what compare --confirms runs: the regressed cells only, with no confirmation of its own
+    const regressed = first.cells.filter((c) => c.verdict === "regression");
+    const narrowed = await confirmationSpec(loaded, first);
+    assert.deepEqual(
+      narrowed.spec.workloads.map((w) => [w.name, w.threads]),
+      [...new Set(regressed.map((c) => c.workload))].map((w) => [w, [4]]),
+    );
+    assert.equal(narrowed.variants?.compare.confirm, 0);
+    const other = { ...first, cells: first.cells.map((c) => ({ ...c, threads: 64 })) };
+    assert.throws(
+      () => confirmationSpec(loaded, other),
+      /--confirms: the verdict's regressed cell\(s\) .*threads=64 are not cells of counters-tmp\.yaml/,
+    );
+    // only an unconfirmed regression is confirmed
+    writeFileSync(file, JSON.stringify(gone.verdict));
+    await assert.rejects(
+      readFirstVerdict(file, "--confirms"),
+      /--confirms .*: its verdict is inconclusive, already confirmed or not/,
+    );
+    writeFileSync(file, JSON.stringify({ ...first, verdict: "pass" }));
+    await assert.rejects(
+      readFirstVerdict(file, "--confirms"),
+      /its verdict is pass: only an unconfirmed regression/,
+    );
+  });
 });
 
 describe("the Action's shard jobs and merge job", () => {
@@ -248,6 +352,27 @@ describe("the Action's shard jobs and merge job", () => {
     assert.throws(() => inputs({ mode: "merge" }), /'parts' input is required in mode merge/);
     const dir = tempDir();
     assert.equal(inputs({ mode: "merge", parts: dir }).parts, dir);
+    // confirmation as shards: the first verdict a file; merge defers only when told shards follow
+    const first = join(dir, "first.json");
+    writeFileSync(first, "{}");
+    assert.equal(inputs({ mode: "compare", spec, confirms: first }).confirms, first);
+    assert.equal(inputs({ mode: "merge", parts: dir }).confirmWithShards, false);
+    assert.equal(
+      inputs({ mode: "merge", parts: dir, "confirm-with-shards": "true" }).confirmWithShards,
+      true,
+    );
+    assert.throws(
+      () => inputs({ mode: "run", spec, confirms: first }),
+      /'confirms' input is for modes compare and merge \(got mode run\)/,
+    );
+    assert.throws(
+      () => inputs({ mode: "compare", spec, "confirm-with-shards": "true" }),
+      /'confirm-with-shards' input is for mode merge/,
+    );
+    assert.throws(
+      () => inputs({ mode: "merge", parts: dir, confirms: join(dir, "none.json") }),
+      /'confirms' input: no file at/,
+    );
   });
 
   test("merge finds every shard's result.json under the artifacts, at any depth, and no confirmation's", () => {

@@ -45,6 +45,16 @@ export interface ActionInputs {
   shard?: Shard;
   /** mode merge: the directory holding every shard's downloaded results. */
   parts?: string;
+  /**
+   * modes compare and merge: the verdict (a regression) these shards confirm on fresh instances:
+   * compare re-runs its regressed cells, merge answers it with the parts.
+   */
+  confirms?: string;
+  /**
+   * mode merge: confirmation shards follow in this workflow (jobs that run mode compare and merge
+   * with `confirms`): a regression to be confirmed neither comments nor fails here.
+   */
+  confirmWithShards: boolean;
   repo?: { owner: string; repo: string };
   pr?: number;
 }
@@ -155,12 +165,21 @@ export function readInputs(get: Get, env: NodeJS.ProcessEnv, event: unknown): Ac
     setup: bool("setup", get("setup")),
     matrix: get("matrix") || undefined,
     out: get("out") || "tiperf-results",
+    confirmWithShards:
+      get("confirm-with-shards") !== "" && bool("confirm-with-shards", get("confirm-with-shards")),
     ...publishInputs(get, mode),
   };
   if (get("shard")) {
     if (mode !== "compare") throw new InputError(`'shard' input is for mode compare (got mode ${mode})`);
     inputs.shard = parseShard(get("shard"), "'shard' input");
   }
+  if (get("confirms")) {
+    if (mode !== "compare" && mode !== "merge")
+      throw new InputError(`'confirms' input is for modes compare and merge (got mode ${mode})`);
+    inputs.confirms = file("confirms", get("confirms"));
+  }
+  if (inputs.confirmWithShards && mode !== "merge")
+    throw new InputError(`'confirm-with-shards' input is for mode merge (got mode ${mode})`);
   if (mode === "merge") {
     const parts = get("parts");
     if (!parts || !existsSync(parts) || !statSync(parts).isDirectory())

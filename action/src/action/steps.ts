@@ -12,6 +12,7 @@ import {
 } from "../lifecycle/teardown.ts";
 import { runAgainstBaseline } from "../pipeline/baseline-check.ts";
 import { compareSpec } from "../pipeline/compare.ts";
+import { confirmationSpec, readFirstVerdict } from "../pipeline/confirm.ts";
 import { mergeParts } from "../pipeline/merge.ts";
 import { runSpec } from "../pipeline/run.ts";
 import { writeAtomic } from "../proc/files.ts";
@@ -41,6 +42,8 @@ interface Produced {
   status?: string;
   reportPath?: string;
   resultPath?: string;
+  /** mode merge: a regression whose confirmation runs next, as shards of its own. */
+  confirm?: boolean;
 }
 
 async function produce(inputs: ActionInputs, signal: AbortSignal): Promise<Produced> {
@@ -65,10 +68,22 @@ async function produce(inputs: ActionInputs, signal: AbortSignal): Promise<Produ
         `mode merge: no shard's result.json under ${inputs.parts}: every shard failed before it measured, or its artifact was not downloaded`,
         EXIT.runFailed,
       );
-    const outcome = await mergeParts(parts, { outDir: join(inputs.out, "merged"), log });
+    const confirms = inputs.confirms
+      ? await readFirstVerdict(inputs.confirms, "'confirms' input")
+      : undefined;
+    const outcome = await mergeParts(parts, {
+      outDir: join(inputs.out, "merged"),
+      log,
+      ...(confirms ? { confirms } : {}),
+    });
     const commits = partsProvenance(parts);
     if (commits) outcome.verdict.provenance = commits;
-    return { verdict: outcome.verdict, reportPath: outcome.htmlPath, resultPath: outcome.resultPath };
+    return {
+      verdict: outcome.verdict,
+      reportPath: outcome.htmlPath,
+      resultPath: outcome.resultPath,
+      ...(outcome.confirm > 0 && inputs.confirmWithShards ? { confirm: true } : {}),
+    };
   }
   const prepared = await prepareSpec({
     spec: inputs.spec as string,
@@ -83,7 +98,10 @@ async function produce(inputs: ActionInputs, signal: AbortSignal): Promise<Produ
     tolerance: inputs.tolerance,
     compare: inputs.compare,
   });
-  const loaded = inputs.profile ? { ...prepared, profile: inputs.profile } : prepared;
+  const composed = inputs.confirms
+    ? await confirmationSpec(prepared, await readFirstVerdict(inputs.confirms, "'confirms' input"))
+    : prepared;
+  const loaded = inputs.profile ? { ...composed, profile: inputs.profile } : composed;
   if (inputs.setup) {
     const targets = (loaded.variants?.all.map((v) => v.spec) ?? [loaded.spec]).map((s) => s.target);
     const cloud = await kindOf(loaded.spec.target.kind).cloudOf?.(targets, loaded.profile);
@@ -180,6 +198,9 @@ function failure(inputs: ActionInputs, v: Verdict): string | undefined {
   const missing = v.shards?.missing ?? [];
   if (missing.length && v.verdict !== "regression")
     return `tiperf: ${(v.shards?.of ?? 0) - missing.length} of ${v.shards?.of} shards merged; missing ${missing.map((k) => `shard ${k}`).join(", ")} (failed, cancelled or not uploaded): the check cannot pass without them`;
+  const lost = v.confirmation?.missing_shards ?? [];
+  if (lost.length && v.verdict !== "regression")
+    return `tiperf: the confirmation's shard(s) ${lost.join(", ")} did not arrive (failed, cancelled or not uploaded): the regression is neither confirmed nor cleared, and the check cannot pass`;
   const regressions = v.cells.filter((c) => c.verdict === "regression");
   if (v.verdict === "regression") {
     const list = regressions
@@ -246,6 +267,12 @@ export async function mainStep(): Promise<void> {
     }
     core.setOutput("verdict", v.verdict);
     core.setOutput("verdict-json", JSON.stringify(v));
+    // a regression to be confirmed: the confirmation's shards and their merge decide the check
+    if (produced.confirm) {
+      core.setOutput("confirm", "true");
+      log("tiperf: regression, to be confirmed on fresh instances by the confirmation's shards");
+      return;
+    }
     // a shard's verdict is of its own blocks: the merge job comments and decides the check
     if (inputs.shard) {
       log(

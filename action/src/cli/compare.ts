@@ -3,6 +3,7 @@
 import { parseOptions } from "../commands.ts";
 import { InputError } from "../errors.ts";
 import { compareSpec } from "../pipeline/compare.ts";
+import { confirmationSpec, readFirstVerdict } from "../pipeline/confirm.ts";
 import { checkOutFile } from "../pipeline/preflight.ts";
 import { parseShard } from "../pipeline/shard.ts";
 import { flags, log, specSource, writeJson } from "./args.ts";
@@ -17,7 +18,11 @@ export async function cmdCompare(args: string[], signal: AbortSignal): Promise<n
       `tiperf compare: --seed must be a whole number from 0 to 2^31−1 (got ${values.seed})`,
     );
   const shard = values.shard === undefined ? undefined : parseShard(values.shard as string);
-  const loaded = await specSource("compare", values);
+  const given = await specSource("compare", values);
+  // --confirms: the first run's regressed cells again, on fresh instances (its own seed and shards)
+  const loaded = values.confirms
+    ? await confirmationSpec(given, await readFirstVerdict(values.confirms as string, "--confirms"))
+    : given;
   if (values.json) await checkOutFile(values.json as string, "--json");
   const outcome = await compareSpec(loaded, {
     outDir: (values.out as string | undefined) ?? "results",

@@ -3,6 +3,7 @@
 import { basename, dirname, join } from "node:path";
 import { parseOptions } from "../commands.ts";
 import { InputError } from "../errors.ts";
+import { readFirstVerdict } from "../pipeline/confirm.ts";
 import { mergeParts } from "../pipeline/merge.ts";
 import { checkOutFile } from "../pipeline/preflight.ts";
 import { flags, log, writeJson } from "./args.ts";
@@ -16,8 +17,15 @@ export async function cmdMerge(args: string[]): Promise<number> {
   const outDir =
     (values.out as string | undefined) ??
     join("results", `merge-${basename(first.endsWith("result.json") ? dirname(first) : first)}`);
-  const outcome = await mergeParts(positionals, { outDir, log });
+  const confirms = values.confirms
+    ? await readFirstVerdict(values.confirms as string, "--confirms")
+    : undefined;
+  const outcome = await mergeParts(positionals, { outDir, log, ...(confirms ? { confirms } : {}) });
   await writeJson(values.json as string | undefined, outcome.verdict);
+  if (outcome.confirm > 0)
+    log(
+      `to confirm (compare.confirm: ${outcome.confirm}): tiperf compare --confirms ${outcome.verdictPath} --seed N --shard K/N on each runner, then tiperf merge --confirms ${outcome.verdictPath} with their parts`,
+    );
   log(`verdict: ${outcome.verdict.verdict} (${outcome.verdictPath}); report: ${outcome.reportPath}`);
   process.stdout.write(`${outcome.verdict.verdict}\n`);
   return outcome.exitCode;

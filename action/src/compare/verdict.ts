@@ -222,6 +222,8 @@ export const VerdictSchema = z.strictObject({
       ),
       /** The chance of a false alarm of the whole procedure (first run and confirmations), if independent. */
       false_alarm: z.number(),
+      /** A confirmation run as shards: those that did not arrive (the check cannot pass without them). */
+      missing_shards: z.array(z.number().int().positive()).optional(),
     })
     .optional(),
   /**

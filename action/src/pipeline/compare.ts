@@ -8,10 +8,10 @@ import { hostFacts } from "../result/host.ts";
 import type { Cell } from "../result/model.ts";
 import { newRunId } from "../result/store.ts";
 import type { LoadedSpec } from "../specfile/load.ts";
-import { narrowSpec } from "../specfile/prepare.ts";
 import { Bench } from "./bench.ts";
 import { variantBuild, withSourceBuilds } from "./builds.ts";
 import { cellLabel, cellSeconds, maxThreads, planCells } from "./cells.ts";
+import { type ConfirmationRun, confirmationSpec, regressedCells, withConfirmation } from "./confirm.ts";
 import { cpuSets, DuetRunner, usableCpus } from "./duet.ts";
 import { profileDiffs, profileRegressions } from "./profile.ts";
 import { Progress } from "./progress.ts";
@@ -432,9 +432,6 @@ class Comparison {
   }
 }
 
-const cellKey = (c: { workload: string; threads: number; metric: string }) =>
-  `${c.workload} threads=${c.threads} ${c.metric}`;
-
 /**
  * compare.confirm: a regression is re-measured before it alarms. The regressed cells run again on
  * fresh instances (a new comparison: new servers, its own round order); the verdict stays a
@@ -451,14 +448,7 @@ async function confirmRegression(
 ): Promise<Verdict> {
   const confirm = compare.confirm;
   if (verdict.verdict !== "regression" || confirm === 0) return verdict;
-  const regressed = verdict.cells.filter((c) => c.verdict === "regression");
-  const keys = new Set(regressed.map(cellKey));
-  const cells = [...new Map(regressed.map((c) => [`${c.workload}\u0000${c.threads}`, c])).values()].map(
-    (c) => ({
-      workload: c.workload,
-      threads: c.threads,
-    }),
-  );
+  const { cells, keys } = regressedCells(verdict);
   // within compare.budget: a re-run of these cells costs about their share of what the first run took
   const needS = (spent.elapsedS * confirm * cells.length) / Math.max(1, spent.cells);
   if (compare.budget !== undefined && spent.elapsedS + needS > compare.budget) {
@@ -474,13 +464,16 @@ async function confirmRegression(
       ],
     };
   }
-  const runs: NonNullable<Verdict["confirmation"]>["runs"] = [];
-  let confirmed = true;
-  for (let i = 1; i <= confirm && confirmed; i++) {
+  const runs: ConfirmationRun[] = [];
+  for (
+    let i = 1;
+    i <= confirm && (i === 1 || withConfirmation(verdict, runs, "").verdict === "regression");
+    i++
+  ) {
     opts.log(
       `confirming the regression (${i} of ${confirm}): ${[...keys].join(", ")} again on fresh instances`,
     );
-    const narrowed = await narrowSpec(loaded, cells, { confirm: 0, profiles: 0, seed: null });
+    const narrowed = await confirmationSpec(loaded, verdict, true);
     const again = await compareSpec(narrowed, { ...opts, outDir: join(dir, "confirm"), seed: undefined });
     runs.push({
       run_id: again.verdict.head.run_id,
@@ -488,26 +481,6 @@ async function confirmRegression(
       verdict: again.verdict.verdict,
       cells: again.verdict.cells,
     });
-    confirmed = again.verdict.cells.some((c) => c.verdict === "regression" && keys.has(cellKey(c)));
   }
-  const alpha = 1 - verdict.confidence;
-  const falseAlarm = alpha ** (1 + runs.length);
-  const first = verdict.verdict;
-  const shown = runs
-    .flatMap((r) => r.cells.filter((c) => keys.has(cellKey(c))))
-    .map(
-      (c) => `${cellKey(c)} ${c.change === null ? "n/a" : `${(c.change * 100).toFixed(1)}%`} (${c.verdict})`,
-    )
-    .join("; ");
-  return {
-    ...verdict,
-    verdict: confirmed ? "regression" : "inconclusive",
-    confirmation: { confirmed, first, runs, false_alarm: falseAlarm },
-    notes: [
-      ...verdict.notes,
-      confirmed
-        ? `confirmed on fresh instances (compare.confirm: ${confirm}): ${shown}; a false alarm needs the first run and ${runs.length === 1 ? "the confirmation" : `all ${runs.length} confirmations`} to err alike: ${(falseAlarm * 100).toPrecision(2)}% if the runs are independent (α = ${(alpha * 100).toPrecision(2)}% each)`
-        : `not confirmed: the regression the first run found did not recur on fresh instances (${shown || "no cell judged"}); the check does not fail on it`,
-    ],
-  };
+  return withConfirmation(verdict, runs, `compare.confirm: ${confirm}`);
 }

@@ -1,17 +1,18 @@
 // `tiperf merge`: the parts of one comparison run as shards on several runners (compare --shard),
 // checked to belong together and judged exactly as one run of the same blocks would be. A shard
 // that did not arrive is named, and never lets the check pass.
-import { mkdir, stat } from "node:fs/promises";
-import { join } from "node:path";
+import { mkdir, readFile, stat } from "node:fs/promises";
+import { dirname, join } from "node:path";
 import { judgeFamily } from "../compare/judge-results.ts";
 import { mean, stddev } from "../compare/stats.ts";
-import type { Verdict } from "../compare/verdict.ts";
+import { type Verdict, VerdictSchema } from "../compare/verdict.ts";
 import { EXIT, InputError } from "../errors.ts";
 import { writeAtomic } from "../proc/files.ts";
 import { type VerdictFiles, writeVerdictFiles } from "../report/verdict-files.ts";
-import type { Result } from "../result/model.ts";
+import type { Cost, Result } from "../result/model.ts";
 import { readResult } from "../result/store.ts";
 import { specOfValue } from "../specfile/load.ts";
+import { cellKey, regressedCells, withConfirmation } from "./confirm.ts";
 import { lookRounds } from "./schedule.ts";
 import { buildVerdict } from "./verdict.ts";
 
@@ -60,6 +61,33 @@ export function checkParts(parts: Part[]): void {
   }
   if (problems.length)
     throw new InputError(`tiperf merge: these parts do not belong together:\n- ${problems.join("\n- ")}`);
+}
+
+/**
+ * The cluster cost of a comparison run as shards, one cluster each: every shard's cost (its
+ * verdict.json beside its result.json) summed, each shard's share kept; none when no shard had one.
+ */
+export async function shardCosts(parts: Part[]): Promise<Cost | undefined> {
+  const each: { index: number; cost: Cost }[] = [];
+  for (const p of parts) {
+    const text = await readFile(join(dirname(p.file), "verdict.json"), "utf8").catch(() => undefined);
+    const cost = text ? VerdictSchema.safeParse(JSON.parse(text)).data?.cost : undefined;
+    if (cost) each.push({ index: p.shard.index, cost });
+  }
+  const [first] = each;
+  if (!first) return undefined;
+  return {
+    currency: "USD",
+    basis: each.every((e) => e.cost.basis === "measured") ? "measured" : "estimate",
+    profile: first.cost.profile,
+    per_hour: each.reduce((s, e) => s + e.cost.per_hour, 0),
+    hours: Math.max(...each.map((e) => e.cost.hours)),
+    dollars: each.reduce((s, e) => s + e.cost.dollars, 0),
+    prices_as_of: first.cost.prices_as_of,
+    shards: each
+      .map((e) => ({ index: e.index, hours: e.cost.hours, dollars: e.cost.dollars }))
+      .sort((a, b) => a.index - b.index),
+  };
 }
 
 /** The runner a part ran on, as the comparison's notes name it. */
@@ -159,21 +187,56 @@ function withShards(built: Verdict, parts: Part[], of: number, missing: number[]
   };
 }
 
-export interface MergeOutcome extends VerdictFiles {
-  verdict: Verdict;
-  resultPath: string;
-  exitCode: number;
+/**
+ * The first verdict answered by its confirmation, run as shards and merged: confirmed only if the
+ * merged run regressed one of the same cells; the confirmation's shards are named in its notes.
+ */
+function confirmed(first: Verdict, run: Verdict, resultPath: string): Verdict {
+  const { keys } = regressedCells(first);
+  const measured = new Set(run.cells.map(cellKey));
+  const absent = [...keys].filter((k) => !measured.has(k));
+  if (absent.length === keys.size)
+    throw new InputError(
+      `tiperf merge --confirms: these parts measured none of the regressed cells they should confirm (${[...keys].join(", ")}): give the parts of \`tiperf compare --confirms\` of that verdict`,
+    );
+  const of = run.shards?.of ?? 1;
+  const lost = run.shards?.missing ?? [];
+  const answered = withConfirmation(
+    first,
+    [{ run_id: run.head.run_id, result: resultPath, verdict: run.verdict, cells: run.cells }],
+    `compare.confirm as ${of - lost.length} of ${of} shard(s) on fresh instances`,
+  );
+  return {
+    ...answered,
+    ...(answered.confirmation && lost.length
+      ? { confirmation: { ...answered.confirmation, missing_shards: lost } }
+      : {}),
+    notes: [
+      ...answered.notes,
+      `the confirmation: ${run.notes.find((n) => /shards merged/.test(n)) ?? `${of} shard(s)`}`,
+    ],
+  };
 }
 
 /**
- * Judges the parts as the single comparison they are shares of: the spec each recorded, its
- * compare settings and family, the merged rounds and blocks. Missing or unfinished shards are
- * named; a verdict that would pass without them is inconclusive.
+ * Where the merged verdict stands with compare.confirm: these parts answer a first verdict
+ * (--confirms), or a regression to be confirmed by shards of its own next (said in its notes).
  */
-export async function mergeParts(
-  files: string[],
-  opts: { outDir: string; log: (line: string) => void },
-): Promise<MergeOutcome> {
+function confirmStep(
+  merged: Verdict,
+  first: Verdict | undefined,
+  wanted: number,
+  resultPath: string,
+): { verdict: Verdict; confirm: number } {
+  if (first) return { verdict: confirmed(first, merged, resultPath), confirm: 0 };
+  const confirm = merged.verdict === "regression" ? wanted : 0;
+  if (confirm === 0) return { verdict: merged, confirm };
+  const note = `to be confirmed on fresh instances (compare.confirm: ${confirm}) by shards of its own: \`tiperf compare --confirms\` this verdict on each runner, then \`tiperf merge --confirms\` this verdict with their parts`;
+  return { verdict: { ...merged, notes: [...merged.notes, note] }, confirm };
+}
+
+/** The parts read and checked to belong together, and the spec they record (unedited). */
+async function partsOfOne(files: string[]) {
   if (files.length === 0)
     throw new InputError("tiperf merge: give the parts: PART... (result.json files or run directories)");
   const parts = await Promise.all(files.map(readPart));
@@ -186,6 +249,32 @@ export async function mergeParts(
     );
   const plan = loaded.variants;
   if (!plan) throw new InputError(`${first.file}: its spec has no variants: not a comparison`);
+  return { parts, first, loaded, plan };
+}
+
+export interface MergeOutcome extends VerdictFiles {
+  verdict: Verdict;
+  /** compare.confirm of a regression not yet confirmed: its confirmation runs as shards next (0: none). */
+  confirm: number;
+  resultPath: string;
+  exitCode: number;
+}
+
+/**
+ * Judges the parts as the single comparison they are shares of: the spec each recorded, its
+ * compare settings and family, the merged rounds and blocks. Missing or unfinished shards are
+ * named; a verdict that would pass without them is inconclusive.
+ */
+export async function mergeParts(
+  files: string[],
+  opts: {
+    outDir: string;
+    log: (line: string) => void;
+    /** merge --confirms: these parts are the confirmation (as shards) of this verdict's regression. */
+    confirms?: Verdict;
+  },
+): Promise<MergeOutcome> {
+  const { parts, first, loaded, plan } = await partsOfOne(files);
   const { compare } = plan;
   const of = first.shard.of;
   const arrived = new Set(parts.filter((p) => p.result.status === "complete").map((p) => p.shard.index));
@@ -225,7 +314,9 @@ export async function mergeParts(
     ownInstances: true,
     restartable: true,
   });
-  const verdict = withShards(built, parts, of, missing);
+  const cost = await shardCosts(parts);
+  const merged = { ...withShards(built, parts, of, missing), ...(cost ? { cost } : {}) };
+  const { verdict, confirm } = confirmStep(merged, opts.confirms, compare.confirm, resultPath);
   const short = missing.length > 0;
   opts.log(`merge: ${of - missing.length} of ${of} shards, ${measured.length} measured cells`);
   const files_ = await writeVerdictFiles(verdict, opts.outDir, opts.log, [result]);
@@ -233,6 +324,7 @@ export async function mergeParts(
     verdict,
     ...files_,
     resultPath,
+    confirm,
     // a regression is one whatever else is missing; short of a shard, the check fails as a run that
     // did not finish does (exit 3), never passes
     exitCode:

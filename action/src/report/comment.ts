@@ -96,7 +96,11 @@ export function provenanceLine(v: Verdict): string | undefined {
 
 /** The cluster's cost: what it came to (or was estimated at) and its rate. */
 export function costLine(c: NonNullable<Verdict["cost"]>): string {
-  return `💲 Cluster cost${c.basis === "estimate" ? " (estimate)" : ""}: **$${c.dollars.toFixed(2)}** (${c.hours.toFixed(2)} h × $${c.per_hour.toFixed(2)}/h, profile ${md(c.profile)}, on-demand prices as of ${md(c.prices_as_of)})`;
+  const head = `💲 Cluster cost${c.basis === "estimate" ? " (estimate)" : ""}: **$${c.dollars.toFixed(2)}**`;
+  const prices = `profile ${md(c.profile)}, on-demand prices as of ${md(c.prices_as_of)}`;
+  if (c.shards?.length)
+    return `${head} over ${c.shards.length} clusters, one per shard (${c.shards.map((s) => `shard ${s.index}: $${s.dollars.toFixed(2)}, ${s.hours.toFixed(2)} h`).join("; ")}; ${prices})`;
+  return `${head} (${c.hours.toFixed(2)} h × $${c.per_hour.toFixed(2)}/h, ${prices})`;
 }
 
 /** compare.confirm: the first run's regressed cells beside what the re-runs on fresh instances found. */

@@ -232,6 +232,13 @@ export const CostSchema = z.strictObject({
   hours: z.number().nonnegative(),
   dollars: z.number().nonnegative(),
   prices_as_of: z.string(),
+  /**
+   * A comparison spread over runners, one cluster per shard: each shard's own cost; the totals
+   * above are their sum (per_hour: all clusters at once; hours: the longest shard's).
+   */
+  shards: z
+    .array(z.strictObject({ index: z.number().int().positive(), hours: z.number(), dollars: z.number() }))
+    .optional(),
 });
 
 export type Cost = z.output<typeof CostSchema>;

@@ -6,7 +6,7 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-JVDIZIRX.js";
+} from "./chunk-BYNHPHK7.js";
 import {
   sweep
 } from "./chunk-LQR4A2MA.js";

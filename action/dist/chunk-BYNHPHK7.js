@@ -7793,7 +7793,12 @@ var CostSchema = external_exports.strictObject({
   per_hour: external_exports.number().positive(),
   hours: external_exports.number().nonnegative(),
   dollars: external_exports.number().nonnegative(),
-  prices_as_of: external_exports.string()
+  prices_as_of: external_exports.string(),
+  /**
+   * A comparison spread over runners, one cluster per shard: each shard's own cost; the totals
+   * above are their sum (per_hour: all clusters at once; hours: the longest shard's).
+   */
+  shards: external_exports.array(external_exports.strictObject({ index: external_exports.number().int().positive(), hours: external_exports.number(), dollars: external_exports.number() })).optional()
 });
 
 // action/src/result/store.ts

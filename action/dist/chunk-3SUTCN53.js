@@ -53,7 +53,7 @@ import {
   throttleBetween,
   validateYaml,
   writeAtomic
-} from "./chunk-JVDIZIRX.js";
+} from "./chunk-BYNHPHK7.js";
 import {
   record,
   shellCommand,
@@ -8136,7 +8136,9 @@ var VerdictSchema = external_exports.strictObject({
       })
     ),
     /** The chance of a false alarm of the whole procedure (first run and confirmations), if independent. */
-    false_alarm: external_exports.number()
+    false_alarm: external_exports.number(),
+    /** A confirmation run as shards: those that did not arrive (the check cannot pass without them). */
+    missing_shards: external_exports.array(external_exports.number().int().positive()).optional()
   }).optional(),
   /**
    * Throughput read with the cost per operation, per judged cell (compare/reading.ts): whether a
@@ -8420,7 +8422,11 @@ function provenanceLine(v) {
   return parts.length ? parts.join(" \xB7 ") : void 0;
 }
 function costLine(c4) {
-  return `\u{1F4B2} Cluster cost${c4.basis === "estimate" ? " (estimate)" : ""}: **$${c4.dollars.toFixed(2)}** (${c4.hours.toFixed(2)} h \xD7 $${c4.per_hour.toFixed(2)}/h, profile ${md(c4.profile)}, on-demand prices as of ${md(c4.prices_as_of)})`;
+  const head = `\u{1F4B2} Cluster cost${c4.basis === "estimate" ? " (estimate)" : ""}: **$${c4.dollars.toFixed(2)}**`;
+  const prices = `profile ${md(c4.profile)}, on-demand prices as of ${md(c4.prices_as_of)}`;
+  if (c4.shards?.length)
+    return `${head} over ${c4.shards.length} clusters, one per shard (${c4.shards.map((s2) => `shard ${s2.index}: $${s2.dollars.toFixed(2)}, ${s2.hours.toFixed(2)} h`).join("; ")}; ${prices})`;
+  return `${head} (${c4.hours.toFixed(2)} h \xD7 $${c4.per_hour.toFixed(2)}/h, ${prices})`;
 }
 function confirmationText(v, c4) {
   const key2 = (j) => `${j.workload} threads=${j.threads} ${j.metric}`;
@@ -67430,6 +67436,70 @@ function profileDiffsHtml(diffs) {
   return out;
 }
 
+// action/src/pipeline/confirm.ts
+import { readFile as readFile4 } from "node:fs/promises";
+var cellKey2 = (c4) => `${c4.workload} threads=${c4.threads} ${c4.metric}`;
+function regressedCells(verdict) {
+  const regressed = verdict.cells.filter((c4) => c4.verdict === "regression");
+  const cells = [...new Map(regressed.map((c4) => [`${c4.workload}\0${c4.threads}`, c4])).values()].map(
+    (c4) => ({ workload: c4.workload, threads: c4.threads })
+  );
+  return { cells, keys: new Set(regressed.map(cellKey2)) };
+}
+function confirmationSpec(loaded, first, fresh = false) {
+  const { cells } = regressedCells(first);
+  const absent = cells.filter(
+    (c4) => !loaded.spec.workloads.some((w2) => w2.name === c4.workload && w2.threads.includes(c4.threads))
+  );
+  if (absent.length)
+    throw new InputError(
+      `--confirms: the verdict's regressed cell(s) ${absent.map((c4) => `${c4.workload} threads=${c4.threads}`).join(", ")} are not cells of ${loaded.path}: give the spec of the run it judged`
+    );
+  return narrowSpec(loaded, cells, { confirm: 0, profiles: 0, ...fresh ? { seed: null } : {} });
+}
+function withConfirmation(first, runs, how) {
+  const { keys: keys4 } = regressedCells(first);
+  const confirmed2 = runs.length > 0 && runs.every((r) => r.cells.some((c4) => c4.verdict === "regression" && keys4.has(cellKey2(c4))));
+  const alpha = 1 - first.confidence;
+  const falseAlarm = alpha ** (1 + runs.length);
+  const shown = runs.flatMap((r) => r.cells.filter((c4) => keys4.has(cellKey2(c4)))).map(
+    (c4) => `${cellKey2(c4)} ${c4.change === null ? "n/a" : `${(c4.change * 100).toFixed(1)}%`} (${c4.verdict})`
+  ).join("; ");
+  return {
+    ...first,
+    verdict: confirmed2 ? "regression" : "inconclusive",
+    confirmation: { confirmed: confirmed2, first: first.verdict, runs, false_alarm: falseAlarm },
+    notes: [
+      ...first.notes,
+      confirmed2 ? `confirmed on fresh instances (${how}): ${shown}; a false alarm needs the first run and ${runs.length === 1 ? "the confirmation" : `all ${runs.length} confirmations`} to err alike: ${(falseAlarm * 100).toPrecision(2)}% if the runs are independent (\u03B1 = ${(alpha * 100).toPrecision(2)}% each)` : `not confirmed: the regression the first run found did not recur on fresh instances (${how}: ${shown || "no cell judged"}); the check does not fail on it`
+    ]
+  };
+}
+async function readFirstVerdict(file, flag2) {
+  let text3;
+  try {
+    text3 = await readFile4(file, "utf8");
+  } catch (e) {
+    throw new InputError(`${flag2} ${file}: cannot read the file (${e.code})`);
+  }
+  let parsed;
+  try {
+    parsed = VerdictSchema.safeParse(JSON.parse(text3));
+  } catch {
+    throw new InputError(`${flag2} ${file}: not JSON: give the verdict.json of the run to confirm`);
+  }
+  if (!parsed.success)
+    throw new InputError(
+      `${flag2} ${file}: not a tiperf verdict (${parsed.error.issues[0]?.path.join(".")}: ${parsed.error.issues[0]?.message})`
+    );
+  const v = parsed.data;
+  if (v.verdict !== "regression" || v.confirmation)
+    throw new InputError(
+      `${flag2} ${file}: its verdict is ${v.verdict}${v.confirmation ? ", already confirmed or not" : ""}: only an unconfirmed regression is confirmed`
+    );
+  return v;
+}
+
 // action/src/pipeline/compare.ts
 import { mkdir as mkdir5 } from "node:fs/promises";
 import { join as join10 } from "node:path";
@@ -67450,7 +67520,7 @@ async function writeVerdictFiles(v, dir, log7, results = []) {
 }
 
 // action/src/pipeline/profile.ts
-import { readFile as readFile4, writeFile as writeFile2 } from "node:fs/promises";
+import { readFile as readFile5, writeFile as writeFile2 } from "node:fs/promises";
 import { join as join9, relative as relative2 } from "node:path";
 
 // action/src/observe/pprof.ts
@@ -68590,7 +68660,7 @@ function drawFlame(root, title2, colourOf, width2) {
 // action/src/pipeline/profile.ts
 async function flameFile(file, title2) {
   try {
-    const svg = flameSvg(await readFile4(file), title2);
+    const svg = flameSvg(await readFile5(file), title2);
     if (!svg) return void 0;
     const out = `${file.replace(/\.pprof$/, "")}.svg`;
     await writeFile2(out, svg);
@@ -68656,7 +68726,7 @@ async function profileDiffs(profiles, control, runDir, log7) {
     const base = bases.get(key2(head));
     if (head.variant === control || !head.file || !base?.file) continue;
     try {
-      const [b10, h2] = await Promise.all([base, head].map((p) => readFile4(join9(runDir.dir, p.file))));
+      const [b10, h2] = await Promise.all([base, head].map((p) => readFile5(join9(runDir.dir, p.file))));
       const ops2 = base.ops && head.ops ? { base: base.ops, head: head.ops } : void 0;
       const diff = diffProfiles(functionCosts(b10), functionCosts(h2), ops2);
       const svg = diffFlameSvg(
@@ -69139,18 +69209,10 @@ var Comparison = class {
     return finishResult(this.result, this.runDir, error3, opts.signal, opts.log);
   }
 };
-var cellKey2 = (c4) => `${c4.workload} threads=${c4.threads} ${c4.metric}`;
 async function confirmRegression(verdict, loaded, compare3, dir, opts, spent) {
   const confirm = compare3.confirm;
   if (verdict.verdict !== "regression" || confirm === 0) return verdict;
-  const regressed = verdict.cells.filter((c4) => c4.verdict === "regression");
-  const keys4 = new Set(regressed.map(cellKey2));
-  const cells = [...new Map(regressed.map((c4) => [`${c4.workload}\0${c4.threads}`, c4])).values()].map(
-    (c4) => ({
-      workload: c4.workload,
-      threads: c4.threads
-    })
-  );
+  const { cells, keys: keys4 } = regressedCells(verdict);
   const needS = spent.elapsedS * confirm * cells.length / Math.max(1, spent.cells);
   if (compare3.budget !== void 0 && spent.elapsedS + needS > compare3.budget) {
     const t = (x4) => x4 < 120 ? `${Math.round(x4)} s` : `${Math.round(x4 / 60)} min`;
@@ -69166,12 +69228,11 @@ async function confirmRegression(verdict, loaded, compare3, dir, opts, spent) {
     };
   }
   const runs = [];
-  let confirmed = true;
-  for (let i = 1; i <= confirm && confirmed; i++) {
+  for (let i = 1; i <= confirm && (i === 1 || withConfirmation(verdict, runs, "").verdict === "regression"); i++) {
     opts.log(
       `confirming the regression (${i} of ${confirm}): ${[...keys4].join(", ")} again on fresh instances`
     );
-    const narrowed = await narrowSpec(loaded, cells, { confirm: 0, profiles: 0, seed: null });
+    const narrowed = await confirmationSpec(loaded, verdict, true);
     const again = await compareSpec(narrowed, { ...opts, outDir: join10(dir, "confirm"), seed: void 0 });
     runs.push({
       run_id: again.verdict.head.run_id,
@@ -69179,23 +69240,8 @@ async function confirmRegression(verdict, loaded, compare3, dir, opts, spent) {
       verdict: again.verdict.verdict,
       cells: again.verdict.cells
     });
-    confirmed = again.verdict.cells.some((c4) => c4.verdict === "regression" && keys4.has(cellKey2(c4)));
   }
-  const alpha = 1 - verdict.confidence;
-  const falseAlarm = alpha ** (1 + runs.length);
-  const first = verdict.verdict;
-  const shown = runs.flatMap((r) => r.cells.filter((c4) => keys4.has(cellKey2(c4)))).map(
-    (c4) => `${cellKey2(c4)} ${c4.change === null ? "n/a" : `${(c4.change * 100).toFixed(1)}%`} (${c4.verdict})`
-  ).join("; ");
-  return {
-    ...verdict,
-    verdict: confirmed ? "regression" : "inconclusive",
-    confirmation: { confirmed, first, runs, false_alarm: falseAlarm },
-    notes: [
-      ...verdict.notes,
-      confirmed ? `confirmed on fresh instances (compare.confirm: ${confirm}): ${shown}; a false alarm needs the first run and ${runs.length === 1 ? "the confirmation" : `all ${runs.length} confirmations`} to err alike: ${(falseAlarm * 100).toPrecision(2)}% if the runs are independent (\u03B1 = ${(alpha * 100).toPrecision(2)}% each)` : `not confirmed: the regression the first run found did not recur on fresh instances (${shown || "no cell judged"}); the check does not fail on it`
-    ]
-  };
+  return withConfirmation(verdict, runs, `compare.confirm: ${confirm}`);
 }
 
 // action/src/publish/summary.ts
@@ -69230,8 +69276,8 @@ async function publishVerdict(v, o) {
 }
 
 // action/src/pipeline/merge.ts
-import { mkdir as mkdir6, stat } from "node:fs/promises";
-import { join as join11 } from "node:path";
+import { mkdir as mkdir6, readFile as readFile6, stat } from "node:fs/promises";
+import { dirname as dirname5, join as join11 } from "node:path";
 async function readPart(given) {
   const file = (await stat(given).catch(() => void 0))?.isDirectory() ? join11(given, "result.json") : given;
   const result = await readResult(file);
@@ -69273,6 +69319,26 @@ function checkParts(parts) {
   if (problems.length)
     throw new InputError(`tiperf merge: these parts do not belong together:
 - ${problems.join("\n- ")}`);
+}
+async function shardCosts(parts) {
+  const each = [];
+  for (const p of parts) {
+    const text3 = await readFile6(join11(dirname5(p.file), "verdict.json"), "utf8").catch(() => void 0);
+    const cost = text3 ? VerdictSchema.safeParse(JSON.parse(text3)).data?.cost : void 0;
+    if (cost) each.push({ index: p.shard.index, cost });
+  }
+  const [first] = each;
+  if (!first) return void 0;
+  return {
+    currency: "USD",
+    basis: each.every((e) => e.cost.basis === "measured") ? "measured" : "estimate",
+    profile: first.cost.profile,
+    per_hour: each.reduce((s2, e) => s2 + e.cost.per_hour, 0),
+    hours: Math.max(...each.map((e) => e.cost.hours)),
+    dollars: each.reduce((s2, e) => s2 + e.cost.dollars, 0),
+    prices_as_of: first.cost.prices_as_of,
+    shards: each.map((e) => ({ index: e.index, hours: e.cost.hours, dollars: e.cost.dollars })).sort((a4, b10) => a4.index - b10.index)
+  };
 }
 var runnerOf = (r) => `${r.host.hostname} (${r.host.cpu_model}, ${r.host.cores} cores)`;
 function mergedResult(parts) {
@@ -69352,7 +69418,38 @@ function withShards(built, parts, of, missing) {
     ]
   };
 }
-async function mergeParts(files, opts) {
+function confirmed(first, run2, resultPath) {
+  const { keys: keys4 } = regressedCells(first);
+  const measured = new Set(run2.cells.map(cellKey2));
+  const absent = [...keys4].filter((k2) => !measured.has(k2));
+  if (absent.length === keys4.size)
+    throw new InputError(
+      `tiperf merge --confirms: these parts measured none of the regressed cells they should confirm (${[...keys4].join(", ")}): give the parts of \`tiperf compare --confirms\` of that verdict`
+    );
+  const of = run2.shards?.of ?? 1;
+  const lost = run2.shards?.missing ?? [];
+  const answered = withConfirmation(
+    first,
+    [{ run_id: run2.head.run_id, result: resultPath, verdict: run2.verdict, cells: run2.cells }],
+    `compare.confirm as ${of - lost.length} of ${of} shard(s) on fresh instances`
+  );
+  return {
+    ...answered,
+    ...answered.confirmation && lost.length ? { confirmation: { ...answered.confirmation, missing_shards: lost } } : {},
+    notes: [
+      ...answered.notes,
+      `the confirmation: ${run2.notes.find((n) => /shards merged/.test(n)) ?? `${of} shard(s)`}`
+    ]
+  };
+}
+function confirmStep(merged, first, wanted, resultPath) {
+  if (first) return { verdict: confirmed(first, merged, resultPath), confirm: 0 };
+  const confirm = merged.verdict === "regression" ? wanted : 0;
+  if (confirm === 0) return { verdict: merged, confirm };
+  const note = `to be confirmed on fresh instances (compare.confirm: ${confirm}) by shards of its own: \`tiperf compare --confirms\` this verdict on each runner, then \`tiperf merge --confirms\` this verdict with their parts`;
+  return { verdict: { ...merged, notes: [...merged.notes, note] }, confirm };
+}
+async function partsOfOne(files) {
   if (files.length === 0)
     throw new InputError("tiperf merge: give the parts: PART... (result.json files or run directories)");
   const parts = await Promise.all(files.map(readPart));
@@ -69365,6 +69462,10 @@ async function mergeParts(files, opts) {
     );
   const plan = loaded.variants;
   if (!plan) throw new InputError(`${first.file}: its spec has no variants: not a comparison`);
+  return { parts, first, loaded, plan };
+}
+async function mergeParts(files, opts) {
+  const { parts, first, loaded, plan } = await partsOfOne(files);
   const { compare: compare3 } = plan;
   const of = first.shard.of;
   const arrived = new Set(parts.filter((p) => p.result.status === "complete").map((p) => p.shard.index));
@@ -69404,7 +69505,9 @@ async function mergeParts(files, opts) {
     ownInstances: true,
     restartable: true
   });
-  const verdict = withShards(built, parts, of, missing);
+  const cost = await shardCosts(parts);
+  const merged = { ...withShards(built, parts, of, missing), ...cost ? { cost } : {} };
+  const { verdict, confirm } = confirmStep(merged, opts.confirms, compare3.confirm, resultPath);
   const short = missing.length > 0;
   opts.log(`merge: ${of - missing.length} of ${of} shards, ${measured.length} measured cells`);
   const files_ = await writeVerdictFiles(verdict, opts.outDir, opts.log, [result]);
@@ -69412,6 +69515,7 @@ async function mergeParts(files, opts) {
     verdict,
     ...files_,
     resultPath,
+    confirm,
     // a regression is one whatever else is missing; short of a shard, the check fails as a run that
     // did not finish does (exit 3), never passes
     exitCode: verdict.verdict === "regression" || verdict.verdict === "inconclusive" && compare3.inconclusive === "fail" ? EXIT.regression : short ? EXIT.runFailed : EXIT.ok
@@ -69419,7 +69523,7 @@ async function mergeParts(files, opts) {
 }
 
 // action/src/pipeline/baseline-check.ts
-import { dirname as dirname5 } from "node:path";
+import { dirname as dirname6 } from "node:path";
 async function runAgainstBaseline(loaded, baselineFile, opts) {
   const baseline3 = await readResult(baselineFile);
   const outcome = await runSpec(loaded, opts);
@@ -69431,7 +69535,7 @@ async function runAgainstBaseline(loaded, baselineFile, opts) {
     { result: outcome.result, file: resultPath },
     { confidence: 0.95, force: false }
   );
-  const { htmlPath } = await writeVerdictFiles(verdict, dirname5(resultPath), opts.log, [
+  const { htmlPath } = await writeVerdictFiles(verdict, dirname6(resultPath), opts.log, [
     baseline3,
     outcome.result
   ]);
@@ -69483,6 +69587,9 @@ export {
   renderCharts,
   verdictHtml,
   writeHtmlReport,
+  confirmationSpec,
+  readFirstVerdict,
+  matrixSeconds,
   checkOutFile,
   parseShard,
   planRun,
