@@ -24,12 +24,14 @@ import {
   familyOf,
   githubClient,
   isLatency,
+  isRunPart,
   judgeStored,
   loadSpec,
   matrixSeconds,
   md,
   mean,
   mergeParts,
+  mergeRunParts,
   metricName,
   narrowSpec,
   openPullRequest,
@@ -54,10 +56,10 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-3SUTCN53.js";
+} from "./chunk-3YNDS6ES.js";
 import {
   reapLedger
-} from "./chunk-IAK4T4GU.js";
+} from "./chunk-GOU2V72G.js";
 import {
   EXPIRES,
   KubeClient,
@@ -75,7 +77,7 @@ import {
   require_dist,
   writeAtomic,
   writeResult
-} from "./chunk-BYNHPHK7.js";
+} from "./chunk-UITDDCPN.js";
 import {
   CLOUDS,
   Interrupted,
@@ -160,12 +162,15 @@ var COMMANDS = [
       out: { type: "string", value: "DIR" },
       baseline: { type: "string", value: "RESULT" },
       json: { type: "string", value: "OUT" },
+      shard: { type: "string", value: "K/N" },
       profile: { type: "string", value: "FILE" },
       ...COMPOSE
     },
     about: [
       "run a spec's matrix on its target; results in DIR/<run-id>/ (default DIR: results);",
-      "with --baseline, judge the run against that stored result (exit 1 on a regression)"
+      "with --baseline, judge the run against that stored result (exit 1 on a regression);",
+      "--shard K/N runs every N-th cell from the K-th (one runner's share): tiperf merge",
+      "[--baseline RESULT] joins the N results into one run"
     ]
   },
   {
@@ -212,7 +217,8 @@ var COMMANDS = [
     flags: {
       out: { type: "string", value: "DIR" },
       json: { type: "string", value: "OUT" },
-      confirms: { type: "string", value: "VERDICT_JSON" }
+      confirms: { type: "string", value: "VERDICT_JSON" },
+      baseline: { type: "string", value: "RESULT" }
     },
     about: [
       "judge the results of compare --shard K/N (result.json files or run directories) as the",
@@ -220,7 +226,8 @@ var COMMANDS = [
       "a missing shard is named and the check cannot pass without it; verdict, report and the",
       "merged result.json in DIR (default: results/merge-<first part's run id>); exit 1 on a",
       "regression; --confirms VERDICT_JSON: the parts are compare --confirms of that verdict,",
-      "which they confirm (regression) or not (inconclusive)"
+      "which they confirm (regression) or not (inconclusive); the results of run --shard K/N",
+      "are joined into one run (result.json in DIR), judged against --baseline RESULT if given"
     ]
   },
   {
@@ -2514,6 +2521,11 @@ async function cmdMerge(args) {
   if (values.json) await checkOutFile(values.json, "--json");
   const first = positionals[0];
   const outDir = values.out ?? join5("results", `merge-${basename2(first.endsWith("result.json") ? dirname4(first) : first)}`);
+  if (await isRunPart(first)) return mergeRuns(positionals, outDir, values);
+  if (values.baseline)
+    throw new InputError(
+      "tiperf merge: --baseline judges the shares of a run (run --shard); a comparison's parts are judged head against base"
+    );
   const confirms = values.confirms ? await readFirstVerdict(values.confirms, "--confirms") : void 0;
   const outcome = await mergeParts(positionals, { outDir, log, ...confirms ? { confirms } : {} });
   await writeJson(values.json, outcome.verdict);
@@ -2523,6 +2535,22 @@ async function cmdMerge(args) {
     );
   log(`verdict: ${outcome.verdict.verdict} (${outcome.verdictPath}); report: ${outcome.reportPath}`);
   process.stdout.write(`${outcome.verdict.verdict}
+`);
+  return outcome.exitCode;
+}
+async function mergeRuns(parts, outDir, values) {
+  if (values.confirms)
+    throw new InputError(
+      "tiperf merge: --confirms answers a comparison's regression; these are shares of a run"
+    );
+  const baseline = typeof values.baseline === "string" ? values.baseline : void 0;
+  const outcome = await mergeRunParts(parts, { outDir, log, ...baseline ? { baseline } : {} });
+  await writeJson(values.json, outcome.verdict ?? outcome.result);
+  const said = outcome.verdict?.verdict ?? outcome.result.status;
+  log(
+    `merged run: ${said} (${outcome.resultPath})${outcome.htmlPath ? `; report: ${outcome.htmlPath}` : ""}`
+  );
+  process.stdout.write(`${said}
 `);
   return outcome.exitCode;
 }
@@ -2789,6 +2817,11 @@ async function cmdRun(args, signal) {
   if (positionals.length > 0)
     throw new InputError(`tiperf run: unexpected argument ${positionals[0]}; use --spec FILE`);
   const loaded = await specSource("run", values);
+  const shard = values.shard === void 0 ? void 0 : parseShard(values.shard);
+  if (shard && typeof values.baseline === "string")
+    throw new InputError(
+      "tiperf run: --shard runs a share of the matrix, which a baseline cannot judge alone: run each shard without --baseline, then tiperf merge --baseline RESULT PART..."
+    );
   const runOpts = { outDir: values.out ?? "results", log, signal };
   if (typeof values.baseline === "string") {
     if (values.json) await checkOutFile(values.json, "--json");
@@ -2801,7 +2834,7 @@ async function cmdRun(args, signal) {
   }
   if (values.json)
     throw new InputError("tiperf run: --json is the verdict of --baseline; give --baseline RESULT too");
-  const outcome = await runSpec(loaded, runOpts);
+  const outcome = await runSpec(loaded, { ...runOpts, ...shard ? { shard } : {} });
   log(`report: ${outcome.runDir.reportPath}`);
   process.stdout.write(`${outcome.runDir.reportPath}
 `);

@@ -7,7 +7,9 @@ import {
   compareOverrides,
   compareSpec,
   confirmationSpec,
+  isRunPart,
   mergeParts,
+  mergeRunParts,
   parsePr,
   parseRepo,
   parseShard,
@@ -17,7 +19,7 @@ import {
   readFirstVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-3SUTCN53.js";
+} from "./chunk-3YNDS6ES.js";
 import {
   getInput,
   info,
@@ -30,7 +32,7 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-BYNHPHK7.js";
+} from "./chunk-UITDDCPN.js";
 import {
   Interrupted,
   installCrashTeardown,
@@ -132,7 +134,7 @@ function readInputs(get, env, event2) {
     headVersion: version("head-version", get("head-version")),
     baseBinpath: file("base-binpath", get("base-binpath")),
     headBinpath: file("head-binpath", get("head-binpath")),
-    baseline: mode === "diff" ? file("baseline", get("baseline")) : void 0,
+    baseline: mode === "diff" || mode === "merge" ? file("baseline", get("baseline")) : void 0,
     profile: file("profile", get("profile")),
     tolerance: parseTolerance(get("tolerance")),
     compare: compareOverrides(
@@ -149,7 +151,8 @@ function readInputs(get, env, event2) {
     ...publishInputs(get, mode)
   };
   if (get("shard")) {
-    if (mode !== "compare") throw new InputError(`'shard' input is for mode compare (got mode ${mode})`);
+    if (mode !== "compare" && mode !== "run")
+      throw new InputError(`'shard' input is for modes compare and run (got mode ${mode})`);
     inputs.shard = parseShard(get("shard"), "'shard' input");
   }
   if (get("confirms")) {
@@ -197,6 +200,36 @@ function event() {
     return void 0;
   }
 }
+async function produceMerge(inputs) {
+  const parts = resultFiles(inputs.parts);
+  if (parts.length === 0)
+    throw new TiperfError(
+      `mode merge: no shard's result.json under ${inputs.parts}: every shard failed before it measured, or its artifact was not downloaded`,
+      EXIT.runFailed
+    );
+  if (await isRunPart(parts[0])) {
+    const runs = await mergeRunParts(parts, {
+      outDir: join(inputs.out, "merged"),
+      log,
+      ...inputs.baseline ? { baseline: inputs.baseline } : {}
+    });
+    return runs.verdict ? { verdict: runs.verdict, reportPath: runs.htmlPath, resultPath: runs.resultPath } : { status: runs.result.status, resultPath: runs.resultPath };
+  }
+  const confirms = inputs.confirms ? await readFirstVerdict(inputs.confirms, "'confirms' input") : void 0;
+  const outcome = await mergeParts(parts, {
+    outDir: join(inputs.out, "merged"),
+    log,
+    ...confirms ? { confirms } : {}
+  });
+  const commits = partsProvenance(parts);
+  if (commits) outcome.verdict.provenance = commits;
+  return {
+    verdict: outcome.verdict,
+    reportPath: outcome.htmlPath,
+    resultPath: outcome.resultPath,
+    ...outcome.confirm > 0 && inputs.confirmWithShards ? { confirm: true } : {}
+  };
+}
 async function produce(inputs, signal) {
   if (inputs.mode === "publish") {
     let raw;
@@ -212,28 +245,7 @@ async function produce(inputs, signal) {
       );
     return { verdict: parsed.data };
   }
-  if (inputs.mode === "merge") {
-    const parts = resultFiles(inputs.parts);
-    if (parts.length === 0)
-      throw new TiperfError(
-        `mode merge: no shard's result.json under ${inputs.parts}: every shard failed before it measured, or its artifact was not downloaded`,
-        EXIT.runFailed
-      );
-    const confirms = inputs.confirms ? await readFirstVerdict(inputs.confirms, "'confirms' input") : void 0;
-    const outcome = await mergeParts(parts, {
-      outDir: join(inputs.out, "merged"),
-      log,
-      ...confirms ? { confirms } : {}
-    });
-    const commits = partsProvenance(parts);
-    if (commits) outcome.verdict.provenance = commits;
-    return {
-      verdict: outcome.verdict,
-      reportPath: outcome.htmlPath,
-      resultPath: outcome.resultPath,
-      ...outcome.confirm > 0 && inputs.confirmWithShards ? { confirm: true } : {}
-    };
-  }
+  if (inputs.mode === "merge") return produceMerge(inputs);
   const prepared = await prepareSpec({
     spec: inputs.spec,
     baseRef: inputs.baseRef,
@@ -260,7 +272,7 @@ async function produce(inputs, signal) {
     return { verdict: outcome.verdict, reportPath: outcome.htmlPath, resultPath: outcome.resultPath };
   }
   if (inputs.mode === "run") {
-    const outcome = await runSpec(loaded, opts);
+    const outcome = await runSpec(loaded, { ...opts, ...inputs.shard ? { shard: inputs.shard } : {} });
     const resultPath = outcome.runDir.resultPath;
     return { status: outcome.result.status, reportPath: outcome.runDir.reportPath, resultPath };
   }

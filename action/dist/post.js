@@ -4,13 +4,13 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   reapLedger
-} from "./chunk-IAK4T4GU.js";
+} from "./chunk-GOU2V72G.js";
 import {
   getState,
   info,
   setFailed
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-BYNHPHK7.js";
+import "./chunk-UITDDCPN.js";
 import {
   ledgerDir
 } from "./chunk-LQR4A2MA.js";

@@ -52,12 +52,15 @@ export const COMMANDS: CommandSpec[] = [
       out: { type: "string", value: "DIR" },
       baseline: { type: "string", value: "RESULT" },
       json: { type: "string", value: "OUT" },
+      shard: { type: "string", value: "K/N" },
       profile: { type: "string", value: "FILE" },
       ...COMPOSE,
     },
     about: [
       "run a spec's matrix on its target; results in DIR/<run-id>/ (default DIR: results);",
-      "with --baseline, judge the run against that stored result (exit 1 on a regression)",
+      "with --baseline, judge the run against that stored result (exit 1 on a regression);",
+      "--shard K/N runs every N-th cell from the K-th (one runner's share): tiperf merge",
+      "[--baseline RESULT] joins the N results into one run",
     ],
   },
   {
@@ -105,6 +108,7 @@ export const COMMANDS: CommandSpec[] = [
       out: { type: "string", value: "DIR" },
       json: { type: "string", value: "OUT" },
       confirms: { type: "string", value: "VERDICT_JSON" },
+      baseline: { type: "string", value: "RESULT" },
     },
     about: [
       "judge the results of compare --shard K/N (result.json files or run directories) as the",
@@ -112,7 +116,8 @@ export const COMMANDS: CommandSpec[] = [
       "a missing shard is named and the check cannot pass without it; verdict, report and the",
       "merged result.json in DIR (default: results/merge-<first part's run id>); exit 1 on a",
       "regression; --confirms VERDICT_JSON: the parts are compare --confirms of that verdict,",
-      "which they confirm (regression) or not (inconclusive)",
+      "which they confirm (regression) or not (inconclusive); the results of run --shard K/N",
+      "are joined into one run (result.json in DIR), judged against --baseline RESULT if given",
     ],
   },
   {

@@ -112,6 +112,55 @@ describe("tiperf run on real servers", () => {
     });
   }
 
+  test("a matrix over two runners: run --shard 1/2 and 2/2 each run their cells, merge joins them", async () => {
+    const before = leftovers();
+    const dir = tempDir();
+    const spec = writeSpec(dir, { kind: "mariadb" });
+    const parts = [];
+    for (const k of [1, 2]) {
+      const out = join(dir, `shard-${k}`);
+      const run = cli(["run", "--spec", spec, "--out", out, "--shard", `${k}/2`]);
+      assert.equal((await run.done).code, 0, run.stderr());
+      const part = await readResult(join(runDirOf(out), "result.json"));
+      assert.deepEqual(
+        part.cells.map((c) => c.threads),
+        [k],
+        `shard ${k} runs the ${k === 1 ? "first" : "second"} cell only`,
+      );
+      assert.deepEqual(part.shard && "cells" in part.shard ? part.shard.cells : [], [
+        `point_select threads=${k}`,
+      ]);
+      parts.push(join(runDirOf(out), "result.json"));
+    }
+    const merged = join(dir, "merged");
+    const merge = cli(["merge", ...parts, "--out", merged]);
+    assert.equal((await merge.done).code, 0, merge.stderr());
+    assert.equal(merge.stdout().trim(), "complete");
+    const whole = await readResult(join(merged, "result.json"));
+    assert.deepEqual(
+      whole.cells.map((c) => [c.threads, c.status]),
+      [
+        [1, "ok"],
+        [2, "ok"],
+      ],
+    );
+    // judged against a baseline: the merged run is one run; a shard short is named, and fails
+    const short = cli([
+      "merge",
+      parts[0] as string,
+      "--out",
+      join(dir, "short"),
+      "--baseline",
+      join(merged, "result.json"),
+    ]);
+    assert.equal((await short.done).code, 3, short.stderr());
+    assert.match(short.stderr(), /1 of 2 shards merged .*missing: shard 2/);
+    const refused = cli(["run", "--spec", spec, "--shard", "1/2", "--baseline", join(merged, "result.json")]);
+    assert.equal((await refused.done).code, 2);
+    assert.match(refused.stderr(), /--shard runs a share of the matrix, which a baseline cannot judge alone/);
+    assert.deepEqual(leftovers(), before);
+  });
+
   test("a run leaves nothing of its own in the temp directory: data, sockets, ledger, logs all gone", async () => {
     const dir = tempDir();
     // a temp directory of this run alone, the ledger in its default place there

@@ -151,7 +151,7 @@ describe("tiperf merge", () => {
   test("parts of two seeds, two spec versions, one shard or one block twice are refused, each named", async () => {
     const [a, b] = parts(3);
     const seeds = parts(3, (r, k) => {
-      if (k === 2 && r.shard) r.shard.seed = 8;
+      if (k === 2 && r.shard && "seed" in r.shard) r.shard.seed = 8;
     });
     await assert.rejects(
       mergeParts([seeds[0] as string, seeds[1] as string], { outDir: tempDir(), log: () => {} }),
@@ -345,9 +345,10 @@ describe("the Action's shard jobs and merge job", () => {
     writeFileSync(spec, "name: s\n");
     assert.deepEqual(inputs({ mode: "compare", spec, shard: "2/3", seed: "5" }).shard, { index: 2, of: 3 });
     assert.throws(() => inputs({ mode: "compare", spec, shard: "4/3" }), /'shard' input must be K\/N/);
+    assert.deepEqual(inputs({ mode: "run", spec, shard: "1/3" }).shard, { index: 1, of: 3 });
     assert.throws(
-      () => inputs({ mode: "run", spec, shard: "1/3" }),
-      /'shard' input is for mode compare \(got mode run\)/,
+      () => inputs({ mode: "diff", spec, shard: "1/3", baseline: spec }),
+      /'shard' input is for modes compare and run \(got mode diff\)/,
     );
     assert.throws(() => inputs({ mode: "merge" }), /'parts' input is required in mode merge/);
     const dir = tempDir();

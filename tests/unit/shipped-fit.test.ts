@@ -11,7 +11,7 @@ import { ROOT } from "../helpers/paths.ts";
 const JOB: Record<string, string> = {
   "perf-pr.yml": "benchmark",
   "perf-dispatch.yml": "compare",
-  "perf-weekly.yml": "weekly",
+  "perf-weekly.yml": "measure",
 };
 
 /** A workflow's benchmark job timeout, in seconds, as the workflow file says it. */

@@ -152,7 +152,7 @@ export function readInputs(get: Get, env: NodeJS.ProcessEnv, event: unknown): Ac
     headVersion: version("head-version", get("head-version")),
     baseBinpath: file("base-binpath", get("base-binpath")),
     headBinpath: file("head-binpath", get("head-binpath")),
-    baseline: mode === "diff" ? file("baseline", get("baseline")) : undefined,
+    baseline: mode === "diff" || mode === "merge" ? file("baseline", get("baseline")) : undefined,
     profile: file("profile", get("profile")),
     tolerance: parseTolerance(get("tolerance")),
     compare: compareOverrides(
@@ -170,7 +170,8 @@ export function readInputs(get: Get, env: NodeJS.ProcessEnv, event: unknown): Ac
     ...publishInputs(get, mode),
   };
   if (get("shard")) {
-    if (mode !== "compare") throw new InputError(`'shard' input is for mode compare (got mode ${mode})`);
+    if (mode !== "compare" && mode !== "run")
+      throw new InputError(`'shard' input is for modes compare and run (got mode ${mode})`);
     inputs.shard = parseShard(get("shard"), "'shard' input");
   }
   if (get("confirms")) {

@@ -13,7 +13,8 @@ import {
 import { runAgainstBaseline } from "../pipeline/baseline-check.ts";
 import { compareSpec } from "../pipeline/compare.ts";
 import { confirmationSpec, readFirstVerdict } from "../pipeline/confirm.ts";
-import { mergeParts } from "../pipeline/merge.ts";
+import { isRunPart, mergeParts } from "../pipeline/merge.ts";
+import { mergeRunParts } from "../pipeline/merge-runs.ts";
 import { runSpec } from "../pipeline/run.ts";
 import { writeAtomic } from "../proc/files.ts";
 import { runCommand } from "../proc/process.ts";
@@ -46,6 +47,44 @@ interface Produced {
   confirm?: boolean;
 }
 
+/**
+ * Mode merge: the shards' results under the downloaded artifacts, joined as the one comparison
+ * (or the one run) they are shares of.
+ */
+async function produceMerge(inputs: ActionInputs): Promise<Produced> {
+  const parts = resultFiles(inputs.parts as string);
+  if (parts.length === 0)
+    throw new TiperfError(
+      `mode merge: no shard's result.json under ${inputs.parts}: every shard failed before it measured, or its artifact was not downloaded`,
+      EXIT.runFailed,
+    );
+  if (await isRunPart(parts[0] as string)) {
+    // shares of a run's matrix (mode run with shard): one run, judged against the baseline if given
+    const runs = await mergeRunParts(parts, {
+      outDir: join(inputs.out, "merged"),
+      log,
+      ...(inputs.baseline ? { baseline: inputs.baseline } : {}),
+    });
+    return runs.verdict
+      ? { verdict: runs.verdict, reportPath: runs.htmlPath, resultPath: runs.resultPath }
+      : { status: runs.result.status, resultPath: runs.resultPath };
+  }
+  const confirms = inputs.confirms ? await readFirstVerdict(inputs.confirms, "'confirms' input") : undefined;
+  const outcome = await mergeParts(parts, {
+    outDir: join(inputs.out, "merged"),
+    log,
+    ...(confirms ? { confirms } : {}),
+  });
+  const commits = partsProvenance(parts);
+  if (commits) outcome.verdict.provenance = commits;
+  return {
+    verdict: outcome.verdict,
+    reportPath: outcome.htmlPath,
+    resultPath: outcome.resultPath,
+    ...(outcome.confirm > 0 && inputs.confirmWithShards ? { confirm: true } : {}),
+  };
+}
+
 async function produce(inputs: ActionInputs, signal: AbortSignal): Promise<Produced> {
   if (inputs.mode === "publish") {
     let raw: unknown;
@@ -61,30 +100,7 @@ async function produce(inputs: ActionInputs, signal: AbortSignal): Promise<Produ
       );
     return { verdict: parsed.data };
   }
-  if (inputs.mode === "merge") {
-    const parts = resultFiles(inputs.parts as string);
-    if (parts.length === 0)
-      throw new TiperfError(
-        `mode merge: no shard's result.json under ${inputs.parts}: every shard failed before it measured, or its artifact was not downloaded`,
-        EXIT.runFailed,
-      );
-    const confirms = inputs.confirms
-      ? await readFirstVerdict(inputs.confirms, "'confirms' input")
-      : undefined;
-    const outcome = await mergeParts(parts, {
-      outDir: join(inputs.out, "merged"),
-      log,
-      ...(confirms ? { confirms } : {}),
-    });
-    const commits = partsProvenance(parts);
-    if (commits) outcome.verdict.provenance = commits;
-    return {
-      verdict: outcome.verdict,
-      reportPath: outcome.htmlPath,
-      resultPath: outcome.resultPath,
-      ...(outcome.confirm > 0 && inputs.confirmWithShards ? { confirm: true } : {}),
-    };
-  }
+  if (inputs.mode === "merge") return produceMerge(inputs);
   const prepared = await prepareSpec({
     spec: inputs.spec as string,
     baseRef: inputs.baseRef,
@@ -113,7 +129,7 @@ async function produce(inputs: ActionInputs, signal: AbortSignal): Promise<Produ
     return { verdict: outcome.verdict, reportPath: outcome.htmlPath, resultPath: outcome.resultPath };
   }
   if (inputs.mode === "run") {
-    const outcome = await runSpec(loaded, opts);
+    const outcome = await runSpec(loaded, { ...opts, ...(inputs.shard ? { shard: inputs.shard } : {}) });
     const resultPath = outcome.runDir.resultPath;
     return { status: outcome.result.status, reportPath: outcome.runDir.reportPath, resultPath };
   }

@@ -4,7 +4,8 @@ import { basename, dirname, join } from "node:path";
 import { parseOptions } from "../commands.ts";
 import { InputError } from "../errors.ts";
 import { readFirstVerdict } from "../pipeline/confirm.ts";
-import { mergeParts } from "../pipeline/merge.ts";
+import { isRunPart, mergeParts } from "../pipeline/merge.ts";
+import { mergeRunParts } from "../pipeline/merge-runs.ts";
 import { checkOutFile } from "../pipeline/preflight.ts";
 import { flags, log, writeJson } from "./args.ts";
 
@@ -17,6 +18,11 @@ export async function cmdMerge(args: string[]): Promise<number> {
   const outDir =
     (values.out as string | undefined) ??
     join("results", `merge-${basename(first.endsWith("result.json") ? dirname(first) : first)}`);
+  if (await isRunPart(first)) return mergeRuns(positionals, outDir, values);
+  if (values.baseline)
+    throw new InputError(
+      "tiperf merge: --baseline judges the shares of a run (run --shard); a comparison's parts are judged head against base",
+    );
   const confirms = values.confirms
     ? await readFirstVerdict(values.confirms as string, "--confirms")
     : undefined;
@@ -28,5 +34,22 @@ export async function cmdMerge(args: string[]): Promise<number> {
     );
   log(`verdict: ${outcome.verdict.verdict} (${outcome.verdictPath}); report: ${outcome.reportPath}`);
   process.stdout.write(`${outcome.verdict.verdict}\n`);
+  return outcome.exitCode;
+}
+
+/** Shares of a run's matrix: joined into one result, judged against --baseline when given. */
+async function mergeRuns(parts: string[], outDir: string, values: Record<string, unknown>): Promise<number> {
+  if (values.confirms)
+    throw new InputError(
+      "tiperf merge: --confirms answers a comparison's regression; these are shares of a run",
+    );
+  const baseline = typeof values.baseline === "string" ? values.baseline : undefined;
+  const outcome = await mergeRunParts(parts, { outDir, log, ...(baseline ? { baseline } : {}) });
+  await writeJson(values.json as string | undefined, outcome.verdict ?? outcome.result);
+  const said = outcome.verdict?.verdict ?? outcome.result.status;
+  log(
+    `merged run: ${said} (${outcome.resultPath})${outcome.htmlPath ? `; report: ${outcome.htmlPath}` : ""}`,
+  );
+  process.stdout.write(`${said}\n`);
   return outcome.exitCode;
 }

@@ -16,17 +16,36 @@ import { cellKey, regressedCells, withConfirmation } from "./confirm.ts";
 import { lookRounds } from "./schedule.ts";
 import { buildVerdict } from "./verdict.ts";
 
-type Part = { file: string; result: Result; shard: NonNullable<Result["shard"]> };
+/** A share of a comparison (compare --shard), and a share of a run's matrix (run --shard). */
+export type CompareShard = Extract<NonNullable<Result["shard"]>, { blocks: number[] }>;
+export type RunShard = Extract<NonNullable<Result["shard"]>, { cells: string[] }>;
+
+type Part = { file: string; result: Result; shard: CompareShard };
+
+/** The result.json a part names: the file, or the one in the run directory named. */
+export async function partFile(given: string): Promise<string> {
+  return (await stat(given).catch(() => undefined))?.isDirectory() ? join(given, "result.json") : given;
+}
 
 /** A part named by its result.json or the run directory holding it. */
 async function readPart(given: string): Promise<Part> {
-  const file = (await stat(given).catch(() => undefined))?.isDirectory() ? join(given, "result.json") : given;
+  const file = await partFile(given);
   const result = await readResult(file);
   if (!result.shard)
     throw new InputError(
-      `${file}: not a shard's result (no shard in it): tiperf merge takes the results of \`tiperf compare --shard K/N\``,
+      `${file}: not a shard's result (no shard in it): tiperf merge takes the results of \`tiperf compare --shard K/N\` or \`tiperf run --shard K/N\``,
+    );
+  if (!("blocks" in result.shard))
+    throw new InputError(
+      `${file}: a share of a run's matrix (run --shard), given with shares of a comparison: merge the parts of one of them`,
     );
   return { file, result, shard: result.shard };
+}
+
+/** Whether the first part is a share of a run's matrix (run --shard), not of a comparison. */
+export async function isRunPart(given: string): Promise<boolean> {
+  const result = await readResult(await partFile(given));
+  return result.shard !== undefined && "cells" in result.shard;
 }
 
 /** Parts of one comparison: one spec, one seed, one N, each shard and each block once. */
@@ -235,6 +254,26 @@ function confirmStep(
   return { verdict: { ...merged, notes: [...merged.notes, note] }, confirm };
 }
 
+/** The spec a part records (as given, before builds), checked against its sha256. */
+export function recordedSpec(part: {
+  file: string;
+  result: Result;
+  shard: { spec: Record<string, unknown>; spec_sha256: string };
+}) {
+  const loaded = specOfValue(part.shard.spec, part.result.spec.path);
+  if (loaded.hash !== part.shard.spec_sha256)
+    throw new InputError(
+      `${part.file}: the spec it records does not hash to its spec_sha256: the part was edited`,
+    );
+  return loaded;
+}
+
+/** The shards of N that did not arrive, or did not complete. */
+export function missingShards(parts: { result: Result; shard: { index: number } }[], of: number): number[] {
+  const arrived = new Set(parts.filter((p) => p.result.status === "complete").map((p) => p.shard.index));
+  return Array.from({ length: of }, (_, i) => i + 1).filter((k) => !arrived.has(k));
+}
+
 /** The parts read and checked to belong together, and the spec they record (unedited). */
 async function partsOfOne(files: string[]) {
   if (files.length === 0)
@@ -242,11 +281,7 @@ async function partsOfOne(files: string[]) {
   const parts = await Promise.all(files.map(readPart));
   checkParts(parts);
   const first = parts[0] as Part;
-  const loaded = specOfValue(first.shard.spec, first.result.spec.path);
-  if (loaded.hash !== first.shard.spec_sha256)
-    throw new InputError(
-      `${first.file}: the spec it records does not hash to its spec_sha256: the part was edited`,
-    );
+  const loaded = recordedSpec(first);
   const plan = loaded.variants;
   if (!plan) throw new InputError(`${first.file}: its spec has no variants: not a comparison`);
   return { parts, first, loaded, plan };
@@ -277,8 +312,7 @@ export async function mergeParts(
   const { parts, first, loaded, plan } = await partsOfOne(files);
   const { compare } = plan;
   const of = first.shard.of;
-  const arrived = new Set(parts.filter((p) => p.result.status === "complete").map((p) => p.shard.index));
-  const missing = Array.from({ length: of }, (_, i) => i + 1).filter((k) => !arrived.has(k));
+  const missing = missingShards(parts, of);
   const result = mergedResult(parts);
   const control = plan.base.name;
   const names = plan.all.map((v) => v.name);

@@ -29,6 +29,15 @@ export interface RunOptions {
   signal: AbortSignal;
 }
 
+/** run --shard K/N: this runner's share of the matrix, every N-th cell from the K-th. */
+export interface RunShardOptions extends RunOptions {
+  shard?: Shard;
+}
+
+/** The cells of shard K of N: every N-th of the matrix in spec order, from the K-th. */
+export const shardCells = <T>(cells: T[], shard: Shard | undefined): T[] =>
+  shard ? cells.filter((_, i) => i % shard.of === shard.index - 1) : cells;
+
 export interface RunOutcome {
   result: Result;
   runDir: RunDir;
@@ -250,7 +259,14 @@ export async function finishResult(
 }
 
 /** `tiperf run`: spec → target → driver → result → report, for one variant. */
-export async function runSpec(given: LoadedSpec, opts: RunOptions): Promise<RunOutcome> {
+export async function runSpec(given: LoadedSpec, opts: RunShardOptions): Promise<RunOutcome> {
+  // before anything starts: a shard with no cell of its own
+  if (opts.shard && shardCells(planCells(given.spec), opts.shard).length === 0)
+    throw new InputError(
+      `--shard ${opts.shard.index}/${opts.shard.of}: the matrix of ${given.path} has ${planCells(given.spec).length} cell(s), fewer than ${opts.shard.of} shards: this shard would run none`,
+    );
+  // a cloud cluster per shard: the stack's name carries it (cloud/provision.ts stackName)
+  if (opts.shard) process.env.TIPERF_SHARD = `${opts.shard.index}/${opts.shard.of}`;
   const loaded = await withSourceBuilds(given, opts);
   const { spec } = loaded;
   const { result, runDir, deployment } = await startResult(loaded, {
@@ -260,7 +276,17 @@ export async function runSpec(given: LoadedSpec, opts: RunOptions): Promise<RunO
     signal: opts.signal,
   });
   opts.log(`run ${result.run_id}: results in ${runDir.dir}`);
-  const cells = planCells(spec);
+  const cells = shardCells(planCells(spec), opts.shard);
+  if (opts.shard) {
+    result.shard = {
+      index: opts.shard.index,
+      of: opts.shard.of,
+      cells: cells.map(cellLabel),
+      spec_sha256: given.hash,
+      spec: given.raw,
+    };
+    opts.log(`shard ${opts.shard.index} of ${opts.shard.of}: ${cells.map(cellLabel).join(", ")}`);
+  }
   let error: unknown;
   let bench: Bench | undefined;
   try {

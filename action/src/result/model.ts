@@ -194,17 +194,28 @@ export const ResultSchema = z.strictObject({
    * parts together.
    */
   shard: z
-    .strictObject({
-      index: z.number().int().positive(),
-      of: z.number().int().positive(),
-      seed: z.number().int().nonnegative(),
-      /** The comparison's order as its plan resolved it (compare.order auto → duet or interleaved). */
-      order: z.enum(["interleaved", "duet"]),
-      /** The blocks of the comparison this part ran (numbered as in the whole). */
-      blocks: z.array(z.number().int().positive()),
-      spec_sha256: z.string(),
-      spec: z.record(z.string(), z.unknown()),
-    })
+    .union([
+      z.strictObject({
+        index: z.number().int().positive(),
+        of: z.number().int().positive(),
+        seed: z.number().int().nonnegative(),
+        /** The comparison's order as its plan resolved it (compare.order auto → duet or interleaved). */
+        order: z.enum(["interleaved", "duet"]),
+        /** The blocks of the comparison this part ran (numbered as in the whole). */
+        blocks: z.array(z.number().int().positive()),
+        spec_sha256: z.string(),
+        spec: z.record(z.string(), z.unknown()),
+      }),
+      /** A share of a run's matrix (`run --shard K/N`): every N-th cell, `tiperf merge` joins them. */
+      z.strictObject({
+        index: z.number().int().positive(),
+        of: z.number().int().positive(),
+        /** The cells of the matrix this part ran ("workload threads=N"), in the matrix's order. */
+        cells: z.array(z.string()),
+        spec_sha256: z.string(),
+        spec: z.record(z.string(), z.unknown()),
+      }),
+    ])
     .optional(),
 });
 

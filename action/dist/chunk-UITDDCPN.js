@@ -7774,17 +7774,28 @@ var ResultSchema = external_exports.strictObject({
    * spec as given (before builds), so that the merge judges by it; its sha256 and the seed tie the
    * parts together.
    */
-  shard: external_exports.strictObject({
-    index: external_exports.number().int().positive(),
-    of: external_exports.number().int().positive(),
-    seed: external_exports.number().int().nonnegative(),
-    /** The comparison's order as its plan resolved it (compare.order auto → duet or interleaved). */
-    order: external_exports.enum(["interleaved", "duet"]),
-    /** The blocks of the comparison this part ran (numbered as in the whole). */
-    blocks: external_exports.array(external_exports.number().int().positive()),
-    spec_sha256: external_exports.string(),
-    spec: external_exports.record(external_exports.string(), external_exports.unknown())
-  }).optional()
+  shard: external_exports.union([
+    external_exports.strictObject({
+      index: external_exports.number().int().positive(),
+      of: external_exports.number().int().positive(),
+      seed: external_exports.number().int().nonnegative(),
+      /** The comparison's order as its plan resolved it (compare.order auto → duet or interleaved). */
+      order: external_exports.enum(["interleaved", "duet"]),
+      /** The blocks of the comparison this part ran (numbered as in the whole). */
+      blocks: external_exports.array(external_exports.number().int().positive()),
+      spec_sha256: external_exports.string(),
+      spec: external_exports.record(external_exports.string(), external_exports.unknown())
+    }),
+    /** A share of a run's matrix (`run --shard K/N`): every N-th cell, `tiperf merge` joins them. */
+    external_exports.strictObject({
+      index: external_exports.number().int().positive(),
+      of: external_exports.number().int().positive(),
+      /** The cells of the matrix this part ran ("workload threads=N"), in the matrix's order. */
+      cells: external_exports.array(external_exports.string()),
+      spec_sha256: external_exports.string(),
+      spec: external_exports.record(external_exports.string(), external_exports.unknown())
+    })
+  ]).optional()
 });
 var CostSchema = external_exports.strictObject({
   currency: external_exports.literal("USD"),

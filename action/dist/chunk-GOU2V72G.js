@@ -6,7 +6,7 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-BYNHPHK7.js";
+} from "./chunk-UITDDCPN.js";
 import {
   sweep
 } from "./chunk-LQR4A2MA.js";

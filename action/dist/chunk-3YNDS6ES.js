@@ -53,7 +53,7 @@ import {
   throttleBetween,
   validateYaml,
   writeAtomic
-} from "./chunk-BYNHPHK7.js";
+} from "./chunk-UITDDCPN.js";
 import {
   record,
   shellCommand,
@@ -7546,6 +7546,7 @@ var Progress = class {
 
 // action/src/pipeline/run.ts
 var TIPERF_VERSION = "1.0.0";
+var shardCells = (cells, shard) => shard ? cells.filter((_, i) => i % shard.of === shard.index - 1) : cells;
 async function startResult(loaded, opts) {
   await checkOutDir(opts.outDir);
   const runId = newRunId(loaded.spec.name);
@@ -7689,6 +7690,11 @@ async function finishResult(result, runDir, error3, signal, log7) {
   return ended;
 }
 async function runSpec(given, opts) {
+  if (opts.shard && shardCells(planCells(given.spec), opts.shard).length === 0)
+    throw new InputError(
+      `--shard ${opts.shard.index}/${opts.shard.of}: the matrix of ${given.path} has ${planCells(given.spec).length} cell(s), fewer than ${opts.shard.of} shards: this shard would run none`
+    );
+  if (opts.shard) process.env.TIPERF_SHARD = `${opts.shard.index}/${opts.shard.of}`;
   const loaded = await withSourceBuilds(given, opts);
   const { spec } = loaded;
   const { result, runDir, deployment } = await startResult(loaded, {
@@ -7698,7 +7704,17 @@ async function runSpec(given, opts) {
     signal: opts.signal
   });
   opts.log(`run ${result.run_id}: results in ${runDir.dir}`);
-  const cells = planCells(spec);
+  const cells = shardCells(planCells(spec), opts.shard);
+  if (opts.shard) {
+    result.shard = {
+      index: opts.shard.index,
+      of: opts.shard.of,
+      cells: cells.map(cellLabel),
+      spec_sha256: given.hash,
+      spec: given.raw
+    };
+    opts.log(`shard ${opts.shard.index} of ${opts.shard.of}: ${cells.map(cellLabel).join(", ")}`);
+  }
   let error3;
   let bench;
   try {
@@ -69278,14 +69294,25 @@ async function publishVerdict(v, o) {
 // action/src/pipeline/merge.ts
 import { mkdir as mkdir6, readFile as readFile6, stat } from "node:fs/promises";
 import { dirname as dirname5, join as join11 } from "node:path";
+async function partFile(given) {
+  return (await stat(given).catch(() => void 0))?.isDirectory() ? join11(given, "result.json") : given;
+}
 async function readPart(given) {
-  const file = (await stat(given).catch(() => void 0))?.isDirectory() ? join11(given, "result.json") : given;
+  const file = await partFile(given);
   const result = await readResult(file);
   if (!result.shard)
     throw new InputError(
-      `${file}: not a shard's result (no shard in it): tiperf merge takes the results of \`tiperf compare --shard K/N\``
+      `${file}: not a shard's result (no shard in it): tiperf merge takes the results of \`tiperf compare --shard K/N\` or \`tiperf run --shard K/N\``
+    );
+  if (!("blocks" in result.shard))
+    throw new InputError(
+      `${file}: a share of a run's matrix (run --shard), given with shares of a comparison: merge the parts of one of them`
     );
   return { file, result, shard: result.shard };
+}
+async function isRunPart(given) {
+  const result = await readResult(await partFile(given));
+  return result.shard !== void 0 && "cells" in result.shard;
 }
 function checkParts(parts) {
   const [first, ...rest] = parts;
@@ -69449,17 +69476,25 @@ function confirmStep(merged, first, wanted, resultPath) {
   const note = `to be confirmed on fresh instances (compare.confirm: ${confirm}) by shards of its own: \`tiperf compare --confirms\` this verdict on each runner, then \`tiperf merge --confirms\` this verdict with their parts`;
   return { verdict: { ...merged, notes: [...merged.notes, note] }, confirm };
 }
+function recordedSpec(part) {
+  const loaded = specOfValue(part.shard.spec, part.result.spec.path);
+  if (loaded.hash !== part.shard.spec_sha256)
+    throw new InputError(
+      `${part.file}: the spec it records does not hash to its spec_sha256: the part was edited`
+    );
+  return loaded;
+}
+function missingShards(parts, of) {
+  const arrived = new Set(parts.filter((p) => p.result.status === "complete").map((p) => p.shard.index));
+  return Array.from({ length: of }, (_, i) => i + 1).filter((k2) => !arrived.has(k2));
+}
 async function partsOfOne(files) {
   if (files.length === 0)
     throw new InputError("tiperf merge: give the parts: PART... (result.json files or run directories)");
   const parts = await Promise.all(files.map(readPart));
   checkParts(parts);
   const first = parts[0];
-  const loaded = specOfValue(first.shard.spec, first.result.spec.path);
-  if (loaded.hash !== first.shard.spec_sha256)
-    throw new InputError(
-      `${first.file}: the spec it records does not hash to its spec_sha256: the part was edited`
-    );
+  const loaded = recordedSpec(first);
   const plan = loaded.variants;
   if (!plan) throw new InputError(`${first.file}: its spec has no variants: not a comparison`);
   return { parts, first, loaded, plan };
@@ -69468,8 +69503,7 @@ async function mergeParts(files, opts) {
   const { parts, first, loaded, plan } = await partsOfOne(files);
   const { compare: compare3 } = plan;
   const of = first.shard.of;
-  const arrived = new Set(parts.filter((p) => p.result.status === "complete").map((p) => p.shard.index));
-  const missing = Array.from({ length: of }, (_, i) => i + 1).filter((k2) => !arrived.has(k2));
+  const missing = missingShards(parts, of);
   const result = mergedResult(parts);
   const control = plan.base.name;
   const names = plan.all.map((v) => v.name);
@@ -69519,6 +69553,98 @@ async function mergeParts(files, opts) {
     // a regression is one whatever else is missing; short of a shard, the check fails as a run that
     // did not finish does (exit 3), never passes
     exitCode: verdict.verdict === "regression" || verdict.verdict === "inconclusive" && compare3.inconclusive === "fail" ? EXIT.regression : short ? EXIT.runFailed : EXIT.ok
+  };
+}
+
+// action/src/pipeline/merge-runs.ts
+import { mkdir as mkdir7 } from "node:fs/promises";
+import { join as join12 } from "node:path";
+async function readRunPart(given) {
+  const file = await partFile(given);
+  const result = await readResult(file);
+  if (!result.shard || !("cells" in result.shard))
+    throw new InputError(
+      `${file}: not a share of a run's matrix (run --shard K/N): merge the parts of one run, or of one comparison`
+    );
+  return { file, result, shard: result.shard };
+}
+function checkRunParts(parts) {
+  const [first, ...rest] = parts;
+  const problems = [];
+  for (const p of rest) {
+    if (p.shard.spec_sha256 !== first.shard.spec_sha256)
+      problems.push(
+        `${p.file}: its spec (sha256 ${p.shard.spec_sha256.slice(0, 12)}) is not ${first.file}'s (${first.shard.spec_sha256.slice(0, 12)}): parts of two spec versions`
+      );
+    if (p.shard.of !== first.shard.of)
+      problems.push(`${p.file}: a shard of ${p.shard.of}, but ${first.file} is a shard of ${first.shard.of}`);
+  }
+  const byIndex = /* @__PURE__ */ new Map();
+  const byCell2 = /* @__PURE__ */ new Map();
+  for (const p of parts) {
+    const twice = byIndex.get(p.shard.index);
+    if (twice) problems.push(`shard ${p.shard.index} of ${p.shard.of} twice: ${twice} and ${p.file}`);
+    byIndex.set(p.shard.index, p.file);
+    for (const c4 of p.shard.cells) {
+      const other = byCell2.get(c4);
+      if (other) problems.push(`cell ${c4} in both ${other} and ${p.file}`);
+      byCell2.set(c4, p.file);
+    }
+  }
+  if (problems.length)
+    throw new InputError(`tiperf merge: these parts do not belong together:
+- ${problems.join("\n- ")}`);
+}
+function shardNote(parts, of, missing) {
+  const arrived = [...parts].sort((a4, b10) => a4.shard.index - b10.shard.index).map(
+    (p) => `shard ${p.shard.index}: ${p.shard.cells.join(", ")} on ${p.result.host.hostname} (${p.result.host.cpu_model}, ${p.result.host.cores} cores)${p.result.status === "complete" ? "" : `, ${p.result.status}`}`
+  ).join("; ");
+  return `${of - missing.length} of ${of} shards merged (${arrived})${missing.length ? `; missing: ${missing.map((k2) => `shard ${k2}`).join(", ")} \u2014 their cells are not in this run, and the check cannot pass without them` : ""}`;
+}
+async function mergeRunParts(files, opts) {
+  const baseline3 = opts.baseline ? await readResult(opts.baseline) : void 0;
+  const parts = await Promise.all(files.map(readRunPart));
+  checkRunParts(parts);
+  const first = parts[0];
+  const loaded = recordedSpec(first);
+  const of = first.shard.of;
+  const missing = missingShards(parts, of);
+  const order = planCells(loaded.spec).map(cellLabel);
+  const at = (c4) => order.indexOf(`${c4.workload} threads=${c4.threads}`);
+  const { shard: _s, ...rest } = first.result;
+  const result = {
+    ...rest,
+    run_id: `merge-${first.result.run_id}`,
+    status: missing.length ? "failed" : "complete",
+    ...missing.length ? { error: "a shard did not complete" } : {},
+    cells: parts.flatMap((p) => p.result.cells).sort((a4, b10) => at(a4) - at(b10))
+  };
+  await mkdir7(opts.outDir, { recursive: true });
+  const resultPath = join12(opts.outDir, "result.json");
+  await writeAtomic(resultPath, `${JSON.stringify(result, null, 2)}
+`);
+  const note = shardNote(parts, of, missing);
+  opts.log(`merge: ${note}`);
+  if (!baseline3 || !opts.baseline)
+    return { result, resultPath, missing, exitCode: missing.length ? EXIT.runFailed : EXIT.ok };
+  const judged2 = judgeStored(
+    { result: baseline3, file: opts.baseline },
+    { result, file: resultPath },
+    { confidence: 0.95, force: false }
+  );
+  const verdict = {
+    ...judged2,
+    verdict: missing.length && judged2.verdict === "pass" ? "inconclusive" : judged2.verdict,
+    notes: [note, ...judged2.notes]
+  };
+  const { htmlPath } = await writeVerdictFiles(verdict, opts.outDir, opts.log, [baseline3, result]);
+  return {
+    result,
+    resultPath,
+    missing,
+    verdict,
+    htmlPath,
+    exitCode: verdict.verdict === "regression" ? EXIT.regression : missing.length ? EXIT.runFailed : EXIT.ok
   };
 }
 
@@ -69598,6 +69724,8 @@ export {
   runSpec,
   compareSpec,
   publishVerdict,
+  isRunPart,
   mergeParts,
+  mergeRunParts,
   runAgainstBaseline
 };
