@@ -1435,9 +1435,8 @@ async function cmdBaseline(args) {
 }
 
 // action/src/pipeline/bisect.ts
-import { randomBytes } from "node:crypto";
 import { mkdirSync } from "node:fs";
-import { basename, dirname as dirname2, join as join3, relative, resolve } from "node:path";
+import { basename, dirname as dirname3, join as join4, relative, resolve as resolve2 } from "node:path";
 
 // action/src/compare/bisect-budget.ts
 function maxMeasurements(commits, remeasure, width = 1) {
@@ -1454,50 +1453,9 @@ function stepConfidence(familyConfidence, measurements) {
   return 1 - (1 - familyConfidence) / measurements;
 }
 
-// action/src/pipeline/bisect-step.ts
-function remeasureCompare(given, spec, attempt) {
-  if (attempt === 0) return given;
-  const rounds = (given.rounds ?? spec?.rounds ?? 6) * 2 ** attempt;
-  const blocks = given.blocks ?? spec?.blocks ?? 1;
-  const maxRounds = spec?.max_rounds ? Math.max(spec.max_rounds * 2 ** attempt, rounds) : void 0;
-  return {
-    ...given,
-    rounds,
-    ...blocks > 1 ? { blocks: blocks * 2 ** attempt } : {},
-    ...maxRounds ? { max_rounds: maxRounds } : {}
-  };
-}
-function sourceStep(specFile, plain, against, candidate) {
-  const raw = structuredClone(plain.raw);
-  raw.variants = {
-    base: { target: { source: { ref: against.commit } } },
-    head: { target: { source: { ref: candidate.commit } } }
-  };
-  raw.compare = { ...raw.compare, base: "base", head: "head" };
-  return composedSpec(
-    raw,
-    `${specFile} (${against.commit.slice(0, 10)} vs ${candidate.commit.slice(0, 10)})`,
-    specFile
-  );
-}
-function metricOverride(current, metric, tolerance) {
-  const own = current.spec.workloads.map((w) => w.judge[metric]?.tolerance).find((t2) => t2 !== void 0);
-  const t = tolerance?.[metric] ?? tolerance?.["*"] ?? own ?? DEFAULT_TOLERANCE;
-  const costs = kindOf(current.spec.target.kind).costMetrics ?? [];
-  const provided = new Set(
-    current.spec.workloads.flatMap((w) => {
-      const d = driverOf(w.driver);
-      return [...Object.keys(d.metrics(w)), ...d.operations(w) ? costs : []];
-    })
-  );
-  if (!provided.has(metric))
-    throw new InputError(
-      `tiperf bisect: --metric ${metric} is not a metric of ${current.path}'s workloads on target kind ${current.spec.target.kind} (its metrics: ${[...provided].join(", ")})`
-    );
-  return { [metric]: { tolerance: `${Number((t * 100).toFixed(4))}%` } };
-}
-
-// action/src/pipeline/bisect.ts
+// action/src/pipeline/bisect-range.ts
+import { randomBytes } from "node:crypto";
+import { dirname as dirname2, join as join3, resolve } from "node:path";
 async function commitOf(repo, ref, flag) {
   const c = await commitAt(repo, ref);
   if ("error" in c)
@@ -1544,17 +1502,6 @@ async function commitsBetween(specFile, current, good, bad) {
   const b = await commitOf(repo, bad, "--bad");
   return (await between(repo, g, b, ["--good", "--bad"])).length;
 }
-async function bisectSpec(o) {
-  const b = await Bisection.open(o);
-  let found;
-  try {
-    found = await bisectSearch(b.n, (i, j, role, slot) => b.measure(i, j, role, slot), b.width);
-  } catch (e) {
-    await b.failed(e);
-    throw e;
-  }
-  return b.conclude(found);
-}
 async function rangeOf(o) {
   const current = await loadSpec(o.spec);
   const { mode, repo } = await repositoryOf(o.spec, current);
@@ -1584,14 +1531,70 @@ async function rangeOf(o) {
     ...stepBudget !== void 0 ? { stepBudget } : {}
   };
 }
+
+// action/src/pipeline/bisect-step.ts
+function remeasureCompare(given, spec, attempt) {
+  if (attempt === 0) return given;
+  const rounds = (given.rounds ?? spec?.rounds ?? 6) * 2 ** attempt;
+  const blocks = given.blocks ?? spec?.blocks ?? 1;
+  const maxRounds = spec?.max_rounds ? Math.max(spec.max_rounds * 2 ** attempt, rounds) : void 0;
+  return {
+    ...given,
+    rounds,
+    ...blocks > 1 ? { blocks: blocks * 2 ** attempt } : {},
+    ...maxRounds ? { max_rounds: maxRounds } : {}
+  };
+}
+function sourceStep(specFile, plain, against, candidate) {
+  const raw = structuredClone(plain.raw);
+  raw.variants = {
+    base: { target: { source: { ref: against.commit } } },
+    head: { target: { source: { ref: candidate.commit } } }
+  };
+  raw.compare = { ...raw.compare, base: "base", head: "head" };
+  return composedSpec(
+    raw,
+    `${specFile} (${against.commit.slice(0, 10)} vs ${candidate.commit.slice(0, 10)})`,
+    specFile
+  );
+}
+function metricOverride(current, metric, tolerance) {
+  const own = current.spec.workloads.map((w) => w.judge[metric]?.tolerance).find((t2) => t2 !== void 0);
+  const t = tolerance?.[metric] ?? tolerance?.["*"] ?? own ?? DEFAULT_TOLERANCE;
+  const costs = kindOf(current.spec.target.kind).costMetrics ?? [];
+  const provided = new Set(
+    current.spec.workloads.flatMap((w) => {
+      const d = driverOf(w.driver);
+      return [...Object.keys(d.metrics(w)), ...d.operations(w) ? costs : []];
+    })
+  );
+  if (!provided.has(metric))
+    throw new InputError(
+      `tiperf bisect: --metric ${metric} is not a metric of ${current.path}'s workloads on target kind ${current.spec.target.kind} (its metrics: ${[...provided].join(", ")})`
+    );
+  return { [metric]: { tolerance: `${Number((t * 100).toFixed(4))}%` } };
+}
+
+// action/src/pipeline/bisect.ts
+async function bisectSpec(o) {
+  const b = await Bisection.open(o);
+  let found;
+  try {
+    found = await bisectSearch(b.n, (i, j, role, slot) => b.measure(i, j, role, slot), b.width);
+  } catch (e) {
+    await b.failed(e);
+    throw e;
+  }
+  return b.conclude(found);
+}
 var Bisection = class _Bisection {
   constructor(o, r) {
     this.o = o;
     this.r = r;
     this.n = r.commits.length - 1;
     this.width = o.runners ?? 1;
-    this.jsonPath = join3(r.dir, "bisect.json");
-    this.markdownPath = join3(r.dir, "bisect.md");
+    this.jsonPath = join4(r.dir, "bisect.json");
+    this.markdownPath = join4(r.dir, "bisect.md");
     this.judgedMetrics = o.metric ? metricOverride(r.current, o.metric, o.tolerance) : void 0;
     this.report = {
       format: BISECT_FORMAT,
@@ -1634,9 +1637,10 @@ var Bisection = class _Bisection {
   judgedMetrics;
   static async open(o) {
     const r = await rangeOf(o);
-    mkdirSync(join3(r.dir, "steps"), { recursive: true });
+    mkdirSync(join4(r.dir, "steps"), { recursive: true });
     const b = new _Bisection(o, r);
     await b.sizeLooks();
+    await b.planCheck();
     const { good, bad, confidence } = b.report;
     o.log(
       `bisect ${basename(r.dir)}: ${b.n} commit(s) after ${good.commit.slice(0, 10)} up to ${bad.commit.slice(0, 10)} (${r.mode}: ${r.repo}); at most ${r.measurements} measurements at ${(r.perStep * 100).toFixed(2)}% each for ${Math.round(confidence * 100)}% over the search`
@@ -1658,6 +1662,18 @@ var Bisection = class _Bisection {
     report.max_measurements = r.measurements;
     report.step_confidence = r.perStep;
   }
+  /**
+   * The check's comparison planned before any build or server: what its run would refuse (a duet's
+   * swap cycles, a budget) is refused now, not after minutes of builds.
+   */
+  async planCheck() {
+    const { r } = this;
+    const check = await this.stepSpec(r.commits[this.n], r.commits[0], 0);
+    const plan = await planRun(check, { command: "compare" });
+    if (plan.refusals.length)
+      throw new InputError(`tiperf bisect: each step would be refused:
+${plan.refusals.join("\n")}`);
+  }
   /** bisect.json (what a reader is handed is what the schema allows) and bisect.md. */
   async save() {
     BisectReportSchema.parse(this.report);
@@ -1671,7 +1687,7 @@ var Bisection = class _Bisection {
     const known = remeasureCompare({ ...o.compare, confidence: r.perStep }, r.current.spec.compare, attempt);
     const tolerance = o.tolerance ? { tolerance: o.tolerance, toleranceFrom: "--tolerance" } : {};
     const composed = r.mode === "config" ? await prepareSpec({
-      spec: relative(r.repo, resolve(o.spec)),
+      spec: relative(r.repo, resolve2(o.spec)),
       cwd: r.repo,
       baseRef: against.commit,
       headRef: candidate.commit,
@@ -1712,7 +1728,7 @@ var Bisection = class _Bisection {
       const spec = await this.built(await this.stepSpec(candidate, against, attempt), step);
       if (spec === "skip") return "skip";
       const outcome = await compareSpec(spec, {
-        outDir: join3(this.r.dir, "steps"),
+        outDir: join4(this.r.dir, "steps"),
         log: o.log,
         signal: o.signal
       });
@@ -1771,7 +1787,7 @@ var Bisection = class _Bisection {
       verdict: verdict.verdict,
       rounds: verdict.rounds,
       benchmark_seconds: verdict.benchmark_seconds,
-      run_dir: relative(this.r.dir, dirname2(outcome.verdictPath)),
+      run_dir: relative(this.r.dir, dirname3(outcome.verdictPath)),
       cells: verdict.cells
     });
     this.report.benchmark_seconds += verdict.benchmark_seconds;
@@ -2373,15 +2389,15 @@ import { existsSync as existsSync3 } from "node:fs";
 // action/src/init/index.ts
 import { existsSync as existsSync2, readFileSync } from "node:fs";
 import { mkdir as mkdir2, writeFile as writeFile2 } from "node:fs/promises";
-import { dirname as dirname3, join as join4, resolve as resolve2 } from "node:path";
+import { dirname as dirname4, join as join5, resolve as resolve3 } from "node:path";
 import { fileURLToPath } from "node:url";
 var SPEC_SCHEMA_URL = "https://raw.githubusercontent.com/tiperf/tiperf/v1/action/schema/spec.schema.json";
-function tiperfRoot(from = dirname3(fileURLToPath(import.meta.url))) {
-  for (let dir = from, i = 0; i < 8; i++, dir = dirname3(dir))
-    if (existsSync2(join4(dir, "action/examples/perf-pr.yml"))) return dir;
+function tiperfRoot(from = dirname4(fileURLToPath(import.meta.url))) {
+  for (let dir = from, i = 0; i < 8; i++, dir = dirname4(dir))
+    if (existsSync2(join5(dir, "action/examples/perf-pr.yml"))) return dir;
   throw new Error(`tiperf init: no action/examples/ above ${from} (run it from a tiperf checkout)`);
 }
-var read = (root, path) => readFileSync(join4(root, path), "utf8").replace(/^# yaml-language-server: .*\n/, "");
+var read = (root, path) => readFileSync(join5(root, path), "utf8").replace(/^# yaml-language-server: .*\n/, "");
 var PR_HEADER = `# The PR check of this repository (written by tiperf init): a pull request that changes target:
 # (a TiDB config key, the version) is measured against its base commit's target:, both on the
 # runner (a private tidb-server each; tiup installs the release). \`tiperf plan --spec perf/pr.yaml
@@ -2476,24 +2492,24 @@ self-hosted-runner:
 `;
 async function initRepository(dir, kase, log2) {
   const files = initFiles(kase);
-  const there = Object.keys(files).filter((f) => existsSync2(join4(dir, f)));
+  const there = Object.keys(files).filter((f) => existsSync2(join5(dir, f)));
   if (there.length)
     throw new InputError(
-      `tiperf init: ${there.map((f) => join4(dir, f)).join(", ")} already exist${there.length === 1 ? "s" : ""}; init overwrites nothing (move ${there.length === 1 ? "it" : "them"} away, or pass --dir another directory)`
+      `tiperf init: ${there.map((f) => join5(dir, f)).join(", ")} already exist${there.length === 1 ? "s" : ""}; init overwrites nothing (move ${there.length === 1 ? "it" : "them"} away, or pass --dir another directory)`
     );
   for (const [path, text] of Object.entries(files)) {
-    await mkdir2(dirname3(join4(dir, path)), { recursive: true });
-    await writeFile2(join4(dir, path), text, { flag: "wx" });
+    await mkdir2(dirname4(join5(dir, path)), { recursive: true });
+    await writeFile2(join5(dir, path), text, { flag: "wx" });
   }
   const written = Object.keys(files);
-  const lintConfig = join4(dir, ".github/actionlint.yaml");
+  const lintConfig = join5(dir, ".github/actionlint.yaml");
   if (existsSync2(lintConfig))
     log2(`kept .github/actionlint.yaml: add the runner label tiperf to its self-hosted-runner.labels`);
   else {
     await writeFile2(lintConfig, ACTIONLINT_CONFIG, { flag: "wx" });
     written.push(".github/actionlint.yaml");
   }
-  const cli = process.argv[1] ? resolve2(process.argv[1]) : "action/dist/cli.js";
+  const cli = process.argv[1] ? resolve3(process.argv[1]) : "action/dist/cli.js";
   for (const line of nextSteps(kase, written, dir, cli)) log2(line);
   return written;
 }
@@ -2513,14 +2529,14 @@ async function cmdInit(args) {
 }
 
 // action/src/cli/merge.ts
-import { basename as basename2, dirname as dirname4, join as join5 } from "node:path";
+import { basename as basename2, dirname as dirname5, join as join6 } from "node:path";
 async function cmdMerge(args) {
   const { values, positionals } = flags("merge", args, parseOptions("merge"));
   if (positionals.length === 0)
     throw new InputError("tiperf merge: give the parts: PART... (each shard's result.json or run directory)");
   if (values.json) await checkOutFile(values.json, "--json");
   const first = positionals[0];
-  const outDir = values.out ?? join5("results", `merge-${basename2(first.endsWith("result.json") ? dirname4(first) : first)}`);
+  const outDir = values.out ?? join6("results", `merge-${basename2(first.endsWith("result.json") ? dirname5(first) : first)}`);
   if (await isRunPart(first)) return mergeRuns(positionals, outDir, values);
   if (values.baseline)
     throw new InputError(

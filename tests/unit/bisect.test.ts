@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
@@ -24,6 +25,7 @@ import {
   stepKind,
 } from "../../action/src/compare/bisection.ts";
 import { bisectRange } from "../../action/src/history/check.ts";
+import { bisectSpec } from "../../action/src/pipeline/bisect.ts";
 import { remeasureCompare, sourceStep } from "../../action/src/pipeline/bisect-step.ts";
 import { bisectIssue, bisectMarkdown, bisectTitle, prOf } from "../../action/src/report/bisect.ts";
 import { loadSpec } from "../../action/src/specfile/load.ts";
@@ -409,6 +411,43 @@ describe("bisection: a step measured again", () => {
     const loaded = await prepareSpec({ spec: join(dir, "s.yaml"), compare: remeasureCompare({}, spec, 2) });
     assert.equal(loaded.variants?.compare.rounds, 16);
     assert.equal(loaded.variants?.compare.max_rounds, 32);
+  });
+});
+
+describe("bisection: refused before anything builds or starts", () => {
+  test("a step spec its run would refuse (a duet duration off the swap cycle) is refused at once, no step taken", async () => {
+    const repo = tempDir();
+    const git = (...args: string[]) =>
+      execFileSync("git", ["-C", repo, "-c", "user.name=t", "-c", "user.email=t@example.invalid", ...args]);
+    git("init", "-q", "-b", "main");
+    const spec = (i: number) => `name: b
+description: change ${i}
+target: {kind: mariadb}
+data: {tables: 1, table_size: 100}
+workloads:
+  - {name: point_select, sysbench: oltp_point_select, threads: [1], duration: 5s}
+compare: {order: duet, swap: 1s}
+`;
+    for (const i of [0, 1, 2]) {
+      writeFileSync(join(repo, "spec.yaml"), spec(i));
+      git("add", "-A");
+      git("commit", "-qm", `change ${i}`);
+    }
+    const out = tempDir();
+    const lines: string[] = [];
+    await assert.rejects(
+      bisectSpec({
+        spec: join(repo, "spec.yaml"),
+        good: "HEAD~2",
+        bad: "HEAD",
+        outDir: out,
+        log: (l) => lines.push(l),
+        signal: new AbortController().signal,
+      }),
+      // (on a machine that gives tiperf one CPU the duet itself is refused first)
+      /tiperf bisect: each step would be refused:\n.*(workloads point_select: duration 5s is not a whole number of swap cycles|this machine gives tiperf \d CPU)/,
+    );
+    assert.ok(!lines.some((l) => /^bisect step \d/.test(l)), lines.join("\n"));
   });
 });
 

@@ -3,7 +3,8 @@
 import { parseOptions } from "../commands.ts";
 import { EXIT, InputError } from "../errors.ts";
 import { bisectRange, readChangePoints } from "../history/check.ts";
-import { bisectSpec, commitsBetween } from "../pipeline/bisect.ts";
+import { bisectSpec } from "../pipeline/bisect.ts";
+import { commitsBetween } from "../pipeline/bisect-range.ts";
 import { checkOutFile } from "../pipeline/preflight.ts";
 import { writeAtomic } from "../proc/files.ts";
 import { type LoadedSpec, loadSpec } from "../specfile/load.ts";

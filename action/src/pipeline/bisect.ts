@@ -1,9 +1,3 @@
-// `tiperf bisect`: from "regressed" to "this commit". Each step is a comparison (compareSpec) of a
-// candidate commit against the good one on the same machine — the spec's target as of that commit
-// of its repository (config), or tidb-server built at that commit of a TiDB tree (source) — and
-// the search (compare/bisection.ts) halves the commits between good and bad until the first bad
-// one is found and confirmed against its last good neighbour.
-import { randomBytes } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { looksWithin, maxMeasurements, nextLookFits, stepConfidence } from "../compare/bisect-budget.ts";
@@ -25,16 +19,16 @@ import {
 } from "../compare/bisection.ts";
 import { BuildFailed, EXIT, InputError } from "../errors.ts";
 import { writeAtomic } from "../proc/files.ts";
-import { commitAt, git } from "../proc/git.ts";
 import { bisectMarkdown } from "../report/bisect.ts";
 import { pct } from "../report/rows.ts";
-import { type LoadedSpec, loadSpec } from "../specfile/load.ts";
+import type { LoadedSpec } from "../specfile/load.ts";
 import { type CellRef, type CompareOverrides, narrowSpec, prepareSpec } from "../specfile/prepare.ts";
-import { parseDuration } from "../specfile/schema.ts";
+import { type Commit, type Range, rangeOf } from "./bisect-range.ts";
 import { metricOverride, remeasureCompare, sourceStep } from "./bisect-step.ts";
-import { builderOf, withSourceBuilds } from "./builds.ts";
+import { withSourceBuilds } from "./builds.ts";
 import { compareSpec } from "./compare.ts";
 import { matrixSeconds } from "./estimate.ts";
+import { planRun } from "./plan.ts";
 import type { RunOptions } from "./run.ts";
 
 export interface BisectOptions extends RunOptions {
@@ -71,77 +65,6 @@ export interface BisectOutcome {
   exitCode: number;
 }
 
-interface Commit {
-  commit: string;
-  subject: string;
-}
-
-async function commitOf(repo: string, ref: string, flag: string): Promise<Commit> {
-  const c = await commitAt(repo, ref);
-  if ("error" in c)
-    throw new InputError(`tiperf bisect: ${flag} ${ref} is not a commit of ${repo} (${c.error})`);
-  return c;
-}
-
-/** The commits after good up to bad on the first-parent line (a merged PR is one step). */
-async function between(repo: string, good: Commit, bad: Commit, flags: [string, string]): Promise<Commit[]> {
-  const anc = await git(repo, ["merge-base", "--is-ancestor", good.commit, bad.commit]);
-  if (anc.code !== 0)
-    throw new InputError(
-      `tiperf bisect: ${flags[0]} ${good.commit.slice(0, 10)} is not an ancestor of ${flags[1]} ${bad.commit.slice(0, 10)} in ${repo}: the good commit must come before the bad one`,
-    );
-  const r = await git(repo, [
-    "log",
-    "--reverse",
-    "--first-parent",
-    "--format=%H%x00%s",
-    `${good.commit}..${bad.commit}`,
-  ]);
-  const list = r.out
-    .split("\n")
-    .filter(Boolean)
-    .map((l) => {
-      const [commit = "", subject = ""] = l.split("\u0000");
-      return { commit, subject };
-    });
-  if (list.length === 0)
-    throw new InputError(
-      `tiperf bisect: ${flags[0]} and ${flags[1]} are the same commit: nothing between them`,
-    );
-  return list;
-}
-
-const cellsOfSpec = (loaded: LoadedSpec): CellRef[] =>
-  loaded.spec.workloads.flatMap((w) => w.threads.map((threads) => ({ workload: w.name, threads })));
-
-/** The repository a bisect of this spec walks: its target's source tree, or the spec's own. */
-async function repositoryOf(
-  specFile: string,
-  current: LoadedSpec,
-): Promise<{ mode: BisectReport["mode"]; repo: string }> {
-  const tree = builderOf(current.spec.target)?.treeOf(current.spec.target);
-  if (tree) return { mode: "source", repo: resolve(tree.path) };
-  const top = await git(dirname(resolve(specFile)), ["rev-parse", "--show-toplevel"]);
-  if (top.code !== 0)
-    throw new InputError(
-      `tiperf bisect: ${specFile} is not in a git repository, and its target has no source: (nothing to bisect)`,
-    );
-  return { mode: "config", repo: top.out };
-}
-
-/** How many commits a bisect of this spec from good to bad would walk (first-parent line). */
-export async function commitsBetween(
-  specFile: string,
-  current: LoadedSpec,
-  good: string,
-  bad: string,
-): Promise<number> {
-  const { repo } = await repositoryOf(specFile, current);
-  const g = await commitOf(repo, good, "--good");
-  const b = await commitOf(repo, bad, "--bad");
-  return (await between(repo, g, b, ["--good", "--bad"])).length;
-}
-
 export async function bisectSpec(o: BisectOptions): Promise<BisectOutcome> {
   const b = await Bisection.open(o);
   let found: Found;
@@ -155,51 +78,6 @@ export async function bisectSpec(o: BisectOptions): Promise<BisectOutcome> {
 }
 
 type Found = Awaited<ReturnType<typeof bisectSearch>>;
-
-/** What a bisection knows before its first step: the range, its error budget, where it writes. */
-interface Range {
-  current: LoadedSpec;
-  mode: BisectReport["mode"];
-  repo: string;
-  commits: Commit[];
-  only: CellRef[];
-  measurements: number;
-  perStep: number;
-  dir: string;
-  /** Seconds one step may take, all its looks together (--budget, else the spec's compare.budget). */
-  stepBudget?: number;
-}
-
-/** Checks the inputs and reads the range (--good … --bad, --only's cells), before anything runs. */
-async function rangeOf(o: BisectOptions): Promise<Range> {
-  const current = await loadSpec(o.spec);
-  const { mode, repo } = await repositoryOf(o.spec, current);
-  const good = await commitOf(repo, o.good, "--good");
-  const bad = await commitOf(repo, o.bad, "--bad");
-  const commits = [good, ...(await between(repo, good, bad, ["--good", "--bad"]))];
-  const measurements = maxMeasurements(commits.length - 1, o.remeasure ?? 1, o.runners ?? 1);
-  const cells = cellsOfSpec(current);
-  const only = o.only ?? cells;
-  for (const c of only)
-    if (!cells.some((x) => x.workload === c.workload && x.threads === c.threads))
-      throw new InputError(
-        `tiperf bisect: --only ${c.workload}:${c.threads} is not a cell of ${o.spec} (its cells: ${cells.map((x) => `${x.workload}:${x.threads}`).join(", ")})`,
-      );
-  const given = o.compare?.budget;
-  const stepBudget = given !== undefined ? parseDuration(given) : current.spec.compare?.budget;
-  const id = `bisect-${new Date().toISOString().replace(/[-:]/g, "").replace(/\..*/, "")}-${randomBytes(2).toString("hex")}`;
-  return {
-    current,
-    mode,
-    repo,
-    commits,
-    only,
-    measurements,
-    perStep: stepConfidence(o.confidence ?? 0.95, measurements),
-    dir: join(o.outDir, id),
-    ...(stepBudget !== undefined ? { stepBudget } : {}),
-  };
-}
 
 /**
  * One bisection as it runs: the range, the report written after every step, and what the check
@@ -259,6 +137,7 @@ class Bisection {
     mkdirSync(join(r.dir, "steps"), { recursive: true });
     const b = new Bisection(o, r);
     await b.sizeLooks();
+    await b.planCheck();
     const { good, bad, confidence } = b.report;
     o.log(
       `bisect ${basename(r.dir)}: ${b.n} commit(s) after ${good.commit.slice(0, 10)} up to ${bad.commit.slice(0, 10)} (${r.mode}: ${r.repo}); at most ${r.measurements} measurements at ${(r.perStep * 100).toFixed(2)}% each for ${Math.round(confidence * 100)}% over the search`,
@@ -280,6 +159,18 @@ class Bisection {
     r.perStep = stepConfidence(report.confidence, r.measurements);
     report.max_measurements = r.measurements;
     report.step_confidence = r.perStep;
+  }
+
+  /**
+   * The check's comparison planned before any build or server: what its run would refuse (a duet's
+   * swap cycles, a budget) is refused now, not after minutes of builds.
+   */
+  private async planCheck(): Promise<void> {
+    const { r } = this;
+    const check = await this.stepSpec(r.commits[this.n] as Commit, r.commits[0] as Commit, 0);
+    const plan = await planRun(check, { command: "compare" });
+    if (plan.refusals.length)
+      throw new InputError(`tiperf bisect: each step would be refused:\n${plan.refusals.join("\n")}`);
   }
 
   /** bisect.json (what a reader is handed is what the schema allows) and bisect.md. */
