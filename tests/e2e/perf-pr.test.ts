@@ -362,46 +362,7 @@ describe("perf-pr.yml under act on a private MariaDB, commenting on a local GitH
     assert.deepEqual(leftovers(), before);
   });
 
-  test("three runners (TIPERF_SHARDS=3): three shard jobs, one merge, one comment whose numbers are tiperf merge's", async () => {
-    const before = leftovers();
-    const { run, artifacts } = await onThreeRunners("sharded", "shards", 9, [
-      ["description: base", "description: on three runners"],
-      ["rounds: 6, blocks: 1", "rounds: 3, blocks: 3"],
-    ]);
-    assert.equal(run.code, 0, run.log.slice(-3000));
-    assert.equal(run.jobs.plan, "succeeded");
-    assert.equal(run.jobs.verdict, "succeeded", run.log.slice(-3000));
-    assert.equal(run.jobs.publish, "succeeded");
-    assert.deepEqual(readdirSync(artifacts).sort(), ["tiperf-part-1", "tiperf-part-2", "tiperf-part-3"]);
-    // the three parts merged here, as a user would from the artifacts
-    const parts = resultFiles(artifacts);
-    assert.equal(parts.length, 3);
-    const json = join(tempDir(), "merged.json");
-    const merge = cli(["merge", ...parts, "--out", tempDir(), "--json", json]);
-    await merge.done;
-    const merged = JSON.parse(readFileSync(json, "utf8"));
-    assert.deepEqual(
-      merged.shards.merged.map((m: { index: number; blocks: number[] }) => [m.index, m.blocks]),
-      [
-        [1, [1]],
-        [2, [2]],
-        [3, [3]],
-      ],
-    );
-    const comments = gh.comments.get(9) ?? [];
-    assert.equal(comments.length, 1, "one sticky comment");
-    const body = comments[0]?.body ?? "";
-    writeFileSync(join(OUT, "shards.comment.md"), body);
-    assert.match(body, new RegExp(`^(⚪|🟢|🟡|🔹) \\*\\*tiperf e2e: ${merged.verdict}\\*\\*`));
-    for (const c of merged.cells) {
-      assert.ok(body.includes(pct(c.change)), `Δ ${pct(c.change)} of ${c.metric} in the comment`);
-      assert.ok(body.includes(ciText(c)), `interval ${ciText(c)} in the comment`);
-    }
-    assert.match(body, /3 of 3 shards merged \(shard 1: block\(s\) 1 on /);
-    assert.deepEqual(leftovers(), before);
-  });
-
-  test("three runners and a regression: confirmed by three confirmation shards before the check fails", async () => {
+  test("three runners (TIPERF_SHARDS=3) and a regression: three shard jobs, one merge, confirmed by three confirmation shards, one comment whose numbers are tiperf merge's", async () => {
     const before = leftovers();
     const { run, artifacts } = await onThreeRunners("sharded-regression", "confirm-shards", 13, [
       ["cpu_quota: 100%", "cpu_quota: 5%"],
@@ -453,7 +414,21 @@ describe("perf-pr.yml under act on a private MariaDB, commenting on a local GitH
     const body = comments[0]?.body ?? "";
     writeFileSync(join(OUT, "confirm-shards.comment.md"), body);
     assert.match(body, /^🔴 \*\*tiperf e2e: regression\*\*/);
-    for (const c of final.cells) assert.ok(body.includes(pct(c.change)), `Δ ${pct(c.change)} in the comment`);
+    const first = JSON.parse(readFileSync(firstJson, "utf8"));
+    assert.deepEqual(
+      first.shards.merged.map((m: { index: number; blocks: number[] }) => [m.index, m.blocks]),
+      [
+        [1, [1]],
+        [2, [2]],
+        [3, [3]],
+      ],
+    );
+    assert.deepEqual(final.cells, first.cells, "the confirmed verdict judges the first run's cells");
+    for (const c of final.cells) {
+      assert.ok(body.includes(pct(c.change)), `Δ ${pct(c.change)} of ${c.metric} in the comment`);
+      assert.ok(body.includes(ciText(c)), `interval ${ciText(c)} in the comment`);
+    }
+    assert.match(body, /3 of 3 shards merged \(shard 1: block\(s\) 1 on /);
     const again = final.confirmation.runs[0].cells[0];
     assert.match(body, /🔁 \*\*Confirmed\*\* on fresh instances: point_select threads=2 tps −\d/);
     assert.ok(body.includes(pct(again.change)), `the confirmation's Δ ${pct(again.change)} in the comment`);
