@@ -56,7 +56,7 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-3YNDS6ES.js";
+} from "./chunk-UHJ3ZWRO.js";
 import {
   reapLedger
 } from "./chunk-GOU2V72G.js";

@@ -19,7 +19,7 @@ import {
   readFirstVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-3YNDS6ES.js";
+} from "./chunk-UHJ3ZWRO.js";
 import {
   getInput,
   info,

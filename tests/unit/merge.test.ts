@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { describe, test } from "node:test";
 import { gunzipSync } from "node:zlib";
 import { parse } from "yaml";
@@ -273,6 +273,10 @@ describe("tiperf merge", () => {
       costLine(out.verdict.cost as NonNullable<typeof out.verdict.cost>),
       "💲 Cluster cost: **$2.50** over 2 clusters, one per shard (shard 1: $1.00, 0.50 h; shard 2: $1.50, 0.75 h; profile aws-small, on-demand prices as of 2026-11-01)",
     );
+    // a part whose verdict.json is unreadable (a shard that failed early) adds nothing
+    writeFileSync(join(dirname(files[1] as string), "verdict.json"), "{");
+    const one = await mergeParts(files, { ...quiet, outDir: tempDir() });
+    assert.deepEqual(one.verdict.cost?.shards, [{ index: 1, hours: 0.5, dollars: 1 }]);
     // parts without a cluster: no cost
     assert.equal((await mergeParts(parts(2), { ...quiet, outDir: tempDir() })).verdict.cost, undefined);
   });

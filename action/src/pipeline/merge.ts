@@ -90,7 +90,13 @@ export async function shardCosts(parts: Part[]): Promise<Cost | undefined> {
   const each: { index: number; cost: Cost }[] = [];
   for (const p of parts) {
     const text = await readFile(join(dirname(p.file), "verdict.json"), "utf8").catch(() => undefined);
-    const cost = text ? VerdictSchema.safeParse(JSON.parse(text)).data?.cost : undefined;
+    // a part without a readable verdict.json (a shard that failed early) adds no cost
+    let cost: Cost | undefined;
+    try {
+      cost = text ? VerdictSchema.safeParse(JSON.parse(text)).data?.cost : undefined;
+    } catch {
+      cost = undefined;
+    }
     if (cost) each.push({ index: p.shard.index, cost });
   }
   const [first] = each;

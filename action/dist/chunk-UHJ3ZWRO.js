@@ -69351,7 +69351,12 @@ async function shardCosts(parts) {
   const each = [];
   for (const p of parts) {
     const text3 = await readFile6(join11(dirname5(p.file), "verdict.json"), "utf8").catch(() => void 0);
-    const cost = text3 ? VerdictSchema.safeParse(JSON.parse(text3)).data?.cost : void 0;
+    let cost;
+    try {
+      cost = text3 ? VerdictSchema.safeParse(JSON.parse(text3)).data?.cost : void 0;
+    } catch {
+      cost = void 0;
+    }
     if (cost) each.push({ index: p.shard.index, cost });
   }
   const [first] = each;
