@@ -1639,8 +1639,9 @@ var Bisection = class _Bisection {
     const r = await rangeOf(o);
     mkdirSync(join4(r.dir, "steps"), { recursive: true });
     const b = new _Bisection(o, r);
-    await b.sizeLooks();
-    await b.planCheck();
+    const check = await b.stepSpec(r.commits[b.n], r.commits[0], 0);
+    b.sizeLooks(check);
+    await b.planCheck(check);
     const { good, bad, confidence } = b.report;
     o.log(
       `bisect ${basename(r.dir)}: ${b.n} commit(s) after ${good.commit.slice(0, 10)} up to ${bad.commit.slice(0, 10)} (${r.mode}: ${r.repo}); at most ${r.measurements} measurements at ${(r.perStep * 100).toFixed(2)}% each for ${Math.round(confidence * 100)}% over the search`
@@ -1652,10 +1653,9 @@ var Bisection = class _Bisection {
    * With a step budget and no --remeasure: how many looks a step may take, sized on the check's
    * benchmark time (its cells × rounds) and counted into the error budget before the first step.
    */
-  async sizeLooks() {
+  sizeLooks(check) {
     const { o, r, report } = this;
     if (r.stepBudget === void 0 || o.remeasure !== void 0) return;
-    const check = await this.stepSpec(r.commits[this.n], r.commits[0], 0);
     report.remeasure = looksWithin(r.stepBudget, matrixSeconds(check)) - 1;
     r.measurements = maxMeasurements(this.n, report.remeasure, this.width);
     r.perStep = stepConfidence(report.confidence, r.measurements);
@@ -1666,9 +1666,7 @@ var Bisection = class _Bisection {
    * The check's comparison planned before any build or server: what its run would refuse (a duet's
    * swap cycles, a budget) is refused now, not after minutes of builds.
    */
-  async planCheck() {
-    const { r } = this;
-    const check = await this.stepSpec(r.commits[this.n], r.commits[0], 0);
+  async planCheck(check) {
     const plan = await planRun(check, { command: "compare" });
     if (plan.refusals.length)
       throw new InputError(`tiperf bisect: each step would be refused:

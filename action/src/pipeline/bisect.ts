@@ -136,8 +136,10 @@ class Bisection {
     const r = await rangeOf(o);
     mkdirSync(join(r.dir, "steps"), { recursive: true });
     const b = new Bisection(o, r);
-    await b.sizeLooks();
-    await b.planCheck();
+    // the check's spec, composed once: it sizes the looks and is planned before any build
+    const check = await b.stepSpec(r.commits[b.n] as Commit, r.commits[0] as Commit, 0);
+    b.sizeLooks(check);
+    await b.planCheck(check);
     const { good, bad, confidence } = b.report;
     o.log(
       `bisect ${basename(r.dir)}: ${b.n} commit(s) after ${good.commit.slice(0, 10)} up to ${bad.commit.slice(0, 10)} (${r.mode}: ${r.repo}); at most ${r.measurements} measurements at ${(r.perStep * 100).toFixed(2)}% each for ${Math.round(confidence * 100)}% over the search`,
@@ -150,10 +152,9 @@ class Bisection {
    * With a step budget and no --remeasure: how many looks a step may take, sized on the check's
    * benchmark time (its cells × rounds) and counted into the error budget before the first step.
    */
-  private async sizeLooks(): Promise<void> {
+  private sizeLooks(check: LoadedSpec): void {
     const { o, r, report } = this;
     if (r.stepBudget === undefined || o.remeasure !== undefined) return;
-    const check = await this.stepSpec(r.commits[this.n] as Commit, r.commits[0] as Commit, 0);
     report.remeasure = looksWithin(r.stepBudget, matrixSeconds(check)) - 1;
     r.measurements = maxMeasurements(this.n, report.remeasure, this.width);
     r.perStep = stepConfidence(report.confidence, r.measurements);
@@ -165,9 +166,7 @@ class Bisection {
    * The check's comparison planned before any build or server: what its run would refuse (a duet's
    * swap cycles, a budget) is refused now, not after minutes of builds.
    */
-  private async planCheck(): Promise<void> {
-    const { r } = this;
-    const check = await this.stepSpec(r.commits[this.n] as Commit, r.commits[0] as Commit, 0);
+  private async planCheck(check: LoadedSpec): Promise<void> {
     const plan = await planRun(check, { command: "compare" });
     if (plan.refusals.length)
       throw new InputError(`tiperf bisect: each step would be refused:\n${plan.refusals.join("\n")}`);
