@@ -13,6 +13,7 @@ import { parseSysbench } from "../action/src/drivers/sysbench/parse.ts";
 import { setCpuQuota } from "../action/src/targets/local/cgroup.ts";
 import type { LocalTargetSpec as TargetSpec } from "../action/src/targets/local/schema.ts";
 import { startTarget } from "../action/src/targets/registry.ts";
+import { createDatabaseSql } from "../action/src/targets/tables.ts";
 import type { Target } from "../action/src/targets/types.ts";
 import { meanInterval } from "./bench-common.ts";
 
@@ -92,7 +93,7 @@ export async function quotaReference(o: ReferenceOptions): Promise<Reference> {
       `--table-size=${o.data.table_size}`,
     ];
     for (const t of servers) {
-      await t.createDatabase("sbtest");
+      await t.createDatabase("sbtest", createDatabaseSql("sbtest"));
       await sysbench(
         ["oltp_common", ...common(t), "--threads=2", "--rand-seed=1", "prepare"],
         o.driverCpus,

@@ -56,10 +56,10 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-UHJ3ZWRO.js";
+} from "./chunk-OSONM3ZA.js";
 import {
   reapLedger
-} from "./chunk-GOU2V72G.js";
+} from "./chunk-5PDEIVD2.js";
 import {
   EXPIRES,
   KubeClient,
@@ -77,7 +77,7 @@ import {
   require_dist,
   writeAtomic,
   writeResult
-} from "./chunk-UITDDCPN.js";
+} from "./chunk-447YIKEW.js";
 import {
   CLOUDS,
   Interrupted,

@@ -19,7 +19,7 @@ import {
   readFirstVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-UHJ3ZWRO.js";
+} from "./chunk-OSONM3ZA.js";
 import {
   getInput,
   info,
@@ -32,7 +32,7 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-UITDDCPN.js";
+} from "./chunk-447YIKEW.js";
 import {
   Interrupted,
   installCrashTeardown,

@@ -4,13 +4,13 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   reapLedger
-} from "./chunk-GOU2V72G.js";
+} from "./chunk-5PDEIVD2.js";
 import {
   getState,
   info,
   setFailed
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-UITDDCPN.js";
+import "./chunk-447YIKEW.js";
 import {
   ledgerDir
 } from "./chunk-LQR4A2MA.js";

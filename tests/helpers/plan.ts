@@ -4,10 +4,47 @@ import { basename, join } from "node:path";
 import type { PlanStep } from "../../action/src/targets/types.ts";
 import { cli, tempDir } from "./real.ts";
 
-/** An executed step's run is a planned one's: the same words, a number where the plan says <port>. */
+/**
+ * An executed step's run is a planned one's: the same words, with what the plan leaves to the run
+ * filled in — a number where it says <port>, a directory where it says <workdir of VARIANT>, the
+ * masked password where it says <password>, a table the run found it created where it says <each
+ * table this run created in DATABASE>.
+ */
 export function samePlanned(planned: PlanStep["run"], executed: PlanStep["run"]): boolean {
   const escaped = JSON.stringify(planned).replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  return new RegExp(`^${escaped.replaceAll("<port>", "\\d+")}$`).test(JSON.stringify(executed));
+  const pattern = escaped
+    .replaceAll("<port>", "\\d+")
+    .replace(/<workdir of [^>"]+>/g, '/[^"]+')
+    .replace(/<each table this run created in [^>"]+>/g, '[^"]+')
+    .replaceAll("<password>", "\\*\\*\\*");
+  return new RegExp(`^${pattern}$`).test(JSON.stringify(executed));
+}
+
+/**
+ * Every step a run carried out (executed.json) is one of its plan's (plan.json), in its words: the
+ * plan's step of the same key where it has one, else one whose words match. Returns the executed steps.
+ */
+export function ranAsPlanned(runDir: string): PlanStep[] {
+  const plan = JSON.parse(readFileSync(join(runDir, "plan.json"), "utf8")) as {
+    steps: Record<string, PlanStep[]>;
+  };
+  const planned = Object.values(plan.steps).flat();
+  const executed = JSON.parse(readFileSync(join(runDir, "executed.json"), "utf8")) as PlanStep[];
+  assert.ok(executed.length > 0, "the run recorded the steps it carried out");
+  for (const x of executed) {
+    const words = planned.filter((p) => samePlanned(p.run, x.run));
+    assert.ok(
+      words.length > 0,
+      `executed ${x.phase} ${JSON.stringify(x.run)} is not one of the plan's steps:\n${planned.map((p) => JSON.stringify(p.run)).join("\n")}`,
+    );
+    // a keyed step is the plan's step of that key (variants whose steps read alike show one)
+    if (x.key && planned.some((p) => p.key === x.key))
+      assert.ok(
+        words.some((p) => p.key === x.key),
+        `executed ${x.key} ran other words than the plan's step of that key`,
+      );
+  }
+  return executed;
 }
 
 /**

@@ -12,6 +12,7 @@ import { endpointSql } from "../../action/src/targets/endpoint/client.ts";
 import { EndpointSchema } from "../../action/src/targets/endpoint/schema.ts";
 import { startTarget } from "../../action/src/targets/registry.ts";
 import type { Target } from "../../action/src/targets/types.ts";
+import { ranAsPlanned } from "../helpers/plan.ts";
 import { cli, tempDir } from "../helpers/real.ts";
 
 const PASSWORD = "Endpoint-Secret-7f3a";
@@ -161,6 +162,9 @@ describe("provider endpoint: an existing MariaDB", () => {
     await theirsIntact();
     assertNoSecret(runDir, run.stderr());
     assert.match(readFileSync(join(runDir, "executed.json"), "utf8"), /--mysql-password=\*\*\*/);
+    // every step it carried out is one of its plan's, in its words (the password as <password>)
+    const ran = ranAsPlanned(runDir);
+    assert.ok(ran.some((x) => x.key?.startsWith("run:")) && ran.some((x) => x.key?.startsWith("data:")));
 
     // a second run, and the two diffed as a stored baseline and a new run
     const out2 = join(dir, "ok2");

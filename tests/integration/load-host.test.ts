@@ -8,6 +8,7 @@ import { after, before, describe, test } from "node:test";
 import { freePort, PORT_TRIES } from "../../action/src/proc/port.ts";
 import { runTool } from "../../action/src/proc/tool.ts";
 import { startMariadb } from "../../action/src/targets/mariadb/server.ts";
+import { createDatabaseSql } from "../../action/src/targets/tables.ts";
 import { haproxyConfig } from "../../action/src/targets/tidb/deployments/cluster/index.ts";
 import { startHaproxy } from "../../action/src/targets/tidb/haproxy.ts";
 import type { Target } from "../../action/src/targets/types.ts";
@@ -66,7 +67,7 @@ describe("load host over SSH", () => {
       { kind: "mariadb", config: {} },
       { maxConnections: 16, logDir: dir, log: () => {} },
     );
-    await db.createDatabase("sbtest");
+    await db.createDatabase("sbtest", createDatabaseSql("sbtest"));
   });
   after(async () => {
     await db?.stop();

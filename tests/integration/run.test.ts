@@ -8,8 +8,9 @@ import { parseSysbench } from "../../action/src/drivers/sysbench/parse.ts";
 import { runTool } from "../../action/src/proc/tool.ts";
 import { readResult } from "../../action/src/result/store.ts";
 import { startTarget } from "../../action/src/targets/registry.ts";
+import { createDatabaseSql } from "../../action/src/targets/tables.ts";
 import type { PlanStep } from "../../action/src/targets/types.ts";
-import { planOfRun, samePlanned } from "../helpers/plan.ts";
+import { planOfRun, ranAsPlanned, samePlanned } from "../helpers/plan.ts";
 import { cli, leftovers, tempDir, writeSpec } from "../helpers/real.ts";
 
 /**
@@ -37,6 +38,15 @@ async function assertRanAsPlanned(spec: string, runDir: string) {
     assert.ok(
       database.some((st) => samePlanned(st.run, x.run)),
       `${JSON.stringify(x.run)} ran unplanned`,
+    );
+  // every step it carried out is the plan's step of its key, in its words: the server's start, the
+  // database, each data step, warmup and run, the cleanup
+  const ran = ranAsPlanned(runDir);
+  for (const x of ran) assert.ok(x.key, `${JSON.stringify(x.run)} ran without a plan key`);
+  for (const p of ["install:", "server:", "database:", "data:", "run:", "cleanup:"])
+    assert.ok(
+      ran.some((x) => x.key?.startsWith(p)),
+      `no ${p} step ran: ${ran.map((x) => x.key).join(" ")}`,
     );
   assert.ok(tools.some((st) => st.phase === "cell") && tools.some((st) => st.phase === "prepare"));
   for (const st of tools)
@@ -288,7 +298,7 @@ describe("tiperf run on real servers", () => {
     );
     const file = join(dir, "fresh.txt");
     try {
-      await target.createDatabase(DATABASE);
+      await target.createDatabase(DATABASE, createDatabaseSql(DATABASE));
       const common = [...connectionArgs(target.connection), "--tables=1", "--table-size=500"];
       const sysbench = (args: string[], o: { logFile: string }) => runTool("sysbench", args, o);
       assert.equal(

@@ -5,6 +5,7 @@ import { describe, test } from "node:test";
 import { teardownAll } from "../../action/src/lifecycle/teardown.ts";
 import { runCommand } from "../../action/src/proc/process.ts";
 import { startTarget } from "../../action/src/targets/registry.ts";
+import { createDatabaseSql } from "../../action/src/targets/tables.ts";
 import { leftovers, tempDir } from "../helpers/real.ts";
 
 const log = () => {};
@@ -24,8 +25,8 @@ describe("private local targets", () => {
         "77",
         "the spec's setting wins over tiperf's default",
       );
-      await target.createDatabase("sbtest");
-      await target.createDatabase("sbtest"); // a driver may ask twice
+      await target.createDatabase("sbtest", createDatabaseSql("sbtest"));
+      await target.createDatabase("sbtest", createDatabaseSql("sbtest")); // a driver may ask twice
       const r = await runCommand("mariadb", [
         "--no-defaults",
         "-h",

@@ -240,7 +240,7 @@ class Comparison {
         readBack: [...allKeys].filter((k) => !own.has(k)),
         log: opts.log,
         signal: opts.signal,
-        ...benchStart(started.deployment, v.name, opts.signal),
+        ...benchStart(started.deployment, started.runPlan, v.name, opts.signal),
         ...(build ? { build } : {}),
       });
       this.benches.push(bench);

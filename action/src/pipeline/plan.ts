@@ -14,7 +14,7 @@ import { writeAtomic } from "../proc/files.ts";
 import { shellCommand } from "../proc/quote.ts";
 import type { LoadedSpec } from "../specfile/load.ts";
 import { kindOf } from "../targets/registry.ts";
-import type { PlanStep, TargetPlan, TargetPlanInput } from "../targets/types.ts";
+import type { PlanStep, TargetPlan } from "../targets/types.ts";
 import { maxThreads, planCells } from "./cells.ts";
 import {
   cpuSets,
@@ -26,7 +26,7 @@ import {
   whyNotDuet,
 } from "./duet.ts";
 import { budgetRefusal, confirmation, estimate, matrixSeconds } from "./estimate.ts";
-import { loadSteps } from "./load-steps.ts";
+import { loadSteps, loadsOf } from "./load-steps.ts";
 import { specWarnings } from "./preflight.ts";
 import { type CompareSchedule, compareSchedule, scheduleLines, seedOf } from "./schedule.ts";
 import { type Shard, shardRefusals, shardSchedule } from "./shard.ts";
@@ -46,6 +46,8 @@ export interface RunPlan {
   warnings: string[];
   /** A comparison's order of blocks, rounds and turns (absent: a plain run). */
   schedule?: CompareSchedule;
+  /** Every variant's load tool steps by key (pipeline/load-steps.ts loadKey): the benches carry them out. */
+  loadSteps: PlanStep[];
   /** What it was planned from: the spec as given and a run's id, command and seed. */
   given: LoadedSpec;
   options: PlanOptions;
@@ -64,6 +66,8 @@ export interface PlanOptions {
   shards?: number;
   /** The target's plan, made already (by the deployment once its machines exist). */
   target?: TargetPlan;
+  /** The load host's CPU count, once the run reached it (its data steps load with up to this many threads). */
+  loadHostCores?: number;
 }
 
 /** A step as one line: a pasteable command, a SQL statement or an HTTP request. */
@@ -86,21 +90,6 @@ export function stepLine(s: PlanStep): string {
                 ? run.command.join(" && ")
                 : shellCommand(run.command);
   return `  [${s.phase}]${where} ${text}${s.about ? `    # ${s.about}` : ""}`;
-}
-
-/** Every data set of every variant's workloads (one per database), with the tables it creates. */
-export function loadsOf(loaded: LoadedSpec): TargetPlanInput["loads"] {
-  const specs = loaded.variants ? loaded.variants.all.map((v) => v.spec) : [loaded.spec];
-  const out = new Map<string, Set<string>>();
-  for (const spec of specs)
-    for (const w of spec.workloads) {
-      const driver = driverOf(w.driver);
-      const db = driver.database(w);
-      const tables = out.get(db) ?? new Set<string>();
-      for (const t of driver.tables(w, spec.data)) tables.add(t);
-      out.set(db, tables);
-    }
-  return [...out].map(([database, tables]) => ({ database, tables: [...tables] }));
 }
 
 /** The target's plan of a loaded spec: its kind's, for every variant that runs, on one profile. */
@@ -227,6 +216,7 @@ export async function planRun(given: LoadedSpec, o: PlanOptions): Promise<RunPla
     seconds: est.seconds,
     warnings,
     ...(schedule ? { schedule } : {}),
+    loadSteps: phases.loads,
     given,
     options: o,
   };
@@ -279,6 +269,8 @@ interface Phases {
   /** A switch restarts servers: variants take turns per group of cells, not per cell. */
   grouped: boolean;
   refusals: string[];
+  /** Every variant's load tool steps, keyed (the phases above show each once). */
+  loads: PlanStep[];
 }
 
 function phasesOf(loaded: LoadedSpec, target: TargetPlan, o: PlanOptions): Phases {
@@ -298,6 +290,7 @@ function phasesOf(loaded: LoadedSpec, target: TargetPlan, o: PlanOptions): Phase
     ],
     end: [...v.cleanup, ...kindSteps(["teardown"])],
     grouped,
+    loads: v.loads,
     refusals:
       loaded.variants?.compare.reload_data && v.dataSets < (loaded.variants?.all.length ?? 1)
         ? [
@@ -323,17 +316,21 @@ function variantSteps(loaded: LoadedSpec, target: TargetPlan, o: PlanOptions) {
   const data = new Set<string>();
   /** compare.reload_data: each variant's data steps again after its restart between blocks. */
   const reloads: PlanStep[] = [];
+  /** Every variant's load tool steps, keyed: what its bench looks up and carries out. */
+  const loads: PlanStep[] = [];
   for (const v of variants) {
     setup.push(...kindSteps(["start", "switch", "sql", "record"], v.name));
-    const cores = target.loadCores ?? o.cores ?? cpus().length;
-    const load = loadSteps(
-      v.spec,
-      target.connection(v.name),
+    // a load host's CPUs once the run reached it (planOnceOpen); before, this machine's
+    const cores =
+      target.loadCores ?? (where === "load host" ? o.loadHostCores : undefined) ?? o.cores ?? cpus().length;
+    const load = loadSteps(v.name, v.spec, {
+      connection: target.connection(v.name),
       where,
       cores,
-      target.ownership === "borrowed",
-      target.databaseSql,
-    );
+      borrowed: target.ownership === "borrowed",
+      ...(target.databaseSql ? { databaseSql: target.databaseSql } : {}),
+    });
+    loads.push(...load.data, ...load.cells, ...load.cleanup);
     const other = v === variants[0] ? undefined : v.name;
     if (!data.has(target.dataOf(v.name))) {
       data.add(target.dataOf(v.name));
@@ -350,7 +347,7 @@ function variantSteps(loaded: LoadedSpec, target: TargetPlan, o: PlanOptions) {
         })),
       );
   }
-  return { setup, cells, cleanup, reloads, dataSets: data.size };
+  return { setup, cells, cleanup, reloads, loads, dataSets: data.size };
 }
 
 /** How the variants are compared, as the plan says it (absent for a plain run). */

@@ -20,6 +20,7 @@ import { checkOutDir, checkTools } from "./preflight.ts";
 import { Progress } from "./progress.ts";
 import { runCellStallAware } from "./rounds.ts";
 import type { Shard } from "./shard.ts";
+import { loadHostCores as loadHostCoresOf } from "./tools.ts";
 
 export const TIPERF_VERSION = "1.0.0";
 
@@ -156,10 +157,21 @@ async function planOnceOpen(
   dir: string,
   log: (line: string) => void,
 ): Promise<RunPlan> {
-  if (!deployment.plan) return runPlan;
-  const again = await planRun(runPlan.given, { ...runPlan.options, target: deployment.plan });
+  // a load host's CPU count: its data steps load with up to that many threads, as the plan says
+  const remote = deployment.loadHost?.();
+  const loadHostCores = remote ? await loadHostCoresOf(remote, log) : undefined;
+  if (!deployment.plan && loadHostCores === undefined) return runPlan;
+  const again = await planRun(runPlan.given, {
+    ...runPlan.options,
+    ...(deployment.plan ? { target: deployment.plan } : {}),
+    ...(loadHostCores !== undefined ? { loadHostCores } : {}),
+  });
   await writePlan(again, dir);
-  log("plan: the machines exist; the plan on their addresses (plan.txt, plan.json written again):");
+  log(
+    deployment.plan
+      ? "plan: the machines exist; the plan on their addresses (plan.txt, plan.json written again):"
+      : `plan: the load host has ${loadHostCores} CPU(s); the plan with its data steps' threads (plan.txt, plan.json written again):`,
+  );
   for (const line of again.text.trimEnd().split("\n")) log(`  ${line}`);
   return again;
 }
@@ -170,10 +182,12 @@ async function planOnceOpen(
  */
 export function benchStart(
   deployment: Deployment,
+  runPlan: RunPlan,
   variant: string,
   signal: AbortSignal,
 ): {
   start: (o: StartOptions) => Promise<Target>;
+  steps: readonly PlanStep[];
   remote?: RemoteHost;
   launcher?: ToolLauncher;
   executed: PlanStep[];
@@ -182,6 +196,7 @@ export function benchStart(
   const launcher = deployment.loadLauncher?.();
   return {
     start: (o) => deployment.target(variant, { ...o, signal }),
+    steps: runPlan.loadSteps,
     executed: deployment.executed,
     ...(remote ? { remote } : {}),
     ...(launcher ? { launcher } : {}),
@@ -269,7 +284,7 @@ export async function runSpec(given: LoadedSpec, opts: RunShardOptions): Promise
   if (opts.shard) process.env.TIPERF_SHARD = `${opts.shard.index}/${opts.shard.of}`;
   const loaded = await withSourceBuilds(given, opts);
   const { spec } = loaded;
-  const { result, runDir, deployment } = await startResult(loaded, {
+  const { result, runDir, deployment, runPlan } = await startResult(loaded, {
     outDir: opts.outDir,
     command: "run",
     log: opts.log,
@@ -298,7 +313,7 @@ export async function runSpec(given: LoadedSpec, opts: RunShardOptions): Promise
       maxConnections: maxThreads(spec),
       log: opts.log,
       signal: opts.signal,
-      ...benchStart(deployment, "base", opts.signal),
+      ...benchStart(deployment, runPlan, "base", opts.signal),
       ...buildField(loaded, "base"),
     });
     result.targets.push(bench.info());

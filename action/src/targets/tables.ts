@@ -16,5 +16,13 @@ export const tableNamesSql = (protocol: Connection["protocol"], database: string
 export const quotedIdent = (protocol: Connection["protocol"], name: string): string =>
   protocol === "mysql" ? `\`${name.replace(/`/g, "``")}\`` : `"${name.replace(/"/g, '""')}"`;
 
+/**
+ * The one CREATE DATABASE tiperf writes: `ifAbsent` where the server takes IF NOT EXISTS (MariaDB,
+ * TiDB), plain where the server has no such clause (PostgreSQL asks its catalogue first) or where a
+ * database of that name already there is refused before (an endpoint's run database).
+ */
+export const createDatabase = (name: string, o: { ifAbsent: boolean }): string =>
+  `CREATE DATABASE ${o.ifAbsent ? "IF NOT EXISTS " : ""}${name}`;
+
 /** How most servers give the run its database (MariaDB, TiDB): one statement. */
-export const createDatabaseSql = (name: string): string[] => [`CREATE DATABASE IF NOT EXISTS ${name}`];
+export const createDatabaseSql = (name: string): string[] => [createDatabase(name, { ifAbsent: true })];

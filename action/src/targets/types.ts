@@ -3,6 +3,7 @@ import type { Reaper } from "../lifecycle/ledger.ts";
 import type { RemoteHost } from "../proc/ssh.ts";
 import type { ToolLauncher } from "../proc/tool.ts";
 import type { Cost } from "../result/model.ts";
+import type { PlanStep } from "./plan-step.ts";
 
 export interface StartOptions {
   /** The largest thread count any cell will use: the server must accept that many connections. */
@@ -12,6 +13,12 @@ export interface StartOptions {
   log: (line: string) => void;
   /** Told each step of the plan as it is carried out. */
   step?: (s: PlanStep) => void;
+  /**
+   * A private server's command lines as its plan step says them (a data directory's initialisation
+   * and the server), filled with the work directory and port this start got: what it runs.
+   * Absent (a server started outside a run): its kind's own command lines.
+   */
+  planned?: (at: { workDir: string; port: number }) => { install: string[]; server: string[] };
   /**
    * Server options another variant of the comparison sets and this one does not: read back too,
    * so that the difference shows as two values (its default here, the other's setting there).
@@ -86,9 +93,11 @@ interface TargetBase {
   pids: number[];
   /** The server's processes and their state, for messages about a step that hung. */
   state(): string;
-  /** Creates a database if it does not exist (drivers decide which). */
-  createDatabase(name: string): Promise<void>;
-  databaseSql?(name: string): string[]; // createDatabase's statements, in the plan's words
+  /**
+   * Gives the run database `name` with the plan's statements (TargetPlan.databaseSql, as the plan
+   * lists them): run in order; PostgreSQL's second only where its first found none.
+   */
+  createDatabase(name: string, statements: string[]): Promise<void>;
   /** The settings the spec gave it (target.config; a TiDB variant's role.key values). */
   settings?: Record<string, string | number | boolean>;
   /** Each of those settings as the running server reports it back. */
@@ -168,29 +177,6 @@ export interface Need {
   client?: boolean;
 }
 
-/**
- * One thing a run does, as `tiperf plan` prints it and the run carries it out: a program with its
- * arguments, a SQL statement, or an HTTP request (GET, POST, PATCH, DELETE). Values picked at run time (a free port, a work
- * directory) stand as <port>, <workdir> in the plan.
- */
-export interface PlanStep {
-  /** How the run looks the step up (a kind's own name for it). */
-  key?: string;
-  /** start, record, sql, load, split, cell, switch, restart, cleanup, teardown. */
-  phase: string;
-  /** The variant it serves (absent: the whole deployment). */
-  variant?: string;
-  where: "runner" | "load host" | "pod";
-  run:
-    | { command: string[] }
-    | { sql: string }
-    | { get: string }
-    | { post: string; body: string }
-    | { patch: string; body: string }
-    | { delete: string };
-  about?: string;
-}
-
 /** What a kind plans from: the spec's variants on one profile. */
 export interface TargetPlanInput {
   /** The spec file, for messages. */
@@ -220,7 +206,7 @@ export interface TargetPlanInput {
 /** A kind's plan: everything it would do, decided before anything starts. */
 export interface TargetPlan {
   kind: string;
-  /** What its servers run to give the run a database (as Target.databaseSql). */
+  /** What its servers run to give the run a database (default: createDatabaseSql); Target.createDatabase runs them. */
   databaseSql?(name: string): string[];
   /** Where the machines come from, as baselines, history and comments name it (local-mariadb, aws-smoke). */
   profile: string;
@@ -414,8 +400,7 @@ export interface TargetKind {
   costMetrics?: readonly string[];
 }
 
+export { PASSWORD_AT_START, type PlanStep, PORT_AT_START, PORT_TEXT } from "./plan-step.ts";
+
 /** What an ephemeral cluster's machines cost, measured from `up` to the end of destroy: the verdict's `cost`. */
 export type { Cost };
-
-/** A plan's port for a server whose port is picked at start: no real one, printed as `<port>`. */
-export const PORT_AT_START = 65536;

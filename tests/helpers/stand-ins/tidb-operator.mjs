@@ -318,6 +318,11 @@ async function startCluster(tc) {
     front: undefined,
   };
   running.set(key, entry);
+  // a cluster told to refuse says so at once, as the operator would while its pods come up: the
+  // run's ready_timeout then meets that status, however long the MariaDB below takes to start
+  const refused =
+    existsSync(join(dir, "refuse-ready")) && readFileSync(join(dir, "refuse-ready"), "utf8").trim() === name;
+  if (refused) await writeStatus(ns, name, startedStatus(tc, name, true));
   const port = await freePort();
   entry.port = port;
   const statusPort = await freePort();
@@ -379,12 +384,18 @@ async function startCluster(tc) {
     const put = await api("PUT", `/api/v1/namespaces/${ns}/services/${name}-tidb/status`, s);
     if (put.status !== 200) throw new Error(`Service status: ${JSON.stringify(put.body)}`);
   }
-  const refused =
-    existsSync(join(dir, "refuse-ready")) && readFileSync(join(dir, "refuse-ready"), "utf8").trim() === name;
+  await writeStatus(ns, name, startedStatus(tc, name, refused));
+  log(
+    `${key}: ${refused ? "kept not Ready" : "Ready"}; TiDB (MariaDB) on 127.0.0.1:${port} (its SQL front ${sqlPort}), status ${statusPort}`,
+  );
+}
+
+/** A started cluster's status: every role Normal and Ready, or (refused) TiDB kept in Upgrade, not Ready. */
+function startedStatus(tc, name, refused) {
   const now = new Date().toISOString();
   const status = roleStatus(tc, name, "Normal", 1, 1);
   if (refused) status.tidb.phase = "Upgrade";
-  await writeStatus(ns, name, {
+  return {
     ...status,
     conditions: [
       refused
@@ -403,10 +414,7 @@ async function startCluster(tc) {
             lastTransitionTime: now,
           },
     ],
-  });
-  log(
-    `${key}: ${refused ? "kept not Ready" : "Ready"}; TiDB (MariaDB) on 127.0.0.1:${port} (its SQL front ${sqlPort}), status ${statusPort}`,
-  );
+  };
 }
 
 async function stopCluster(key) {

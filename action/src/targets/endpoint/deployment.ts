@@ -4,12 +4,12 @@
 // was killed). It never stops, restarts or reconfigures the server, and never touches a database
 // it did not create (a profile's own `database` is used, never dropped; one holding tables is
 // refused unless allowed).
-
 import { InputError, RunError } from "../../errors.ts";
 import { record } from "../../lifecycle/ledger.ts";
 import { onTeardown } from "../../lifecycle/teardown.ts";
 import { addSecret } from "../../proc/secrets.ts";
 import { variantAt } from "../../yaml/keys.ts";
+import { PASSWORD_AT_START } from "../plan-step.ts";
 import { quotedIdent, tableNamesSql } from "../tables.ts";
 import type {
   BorrowedTarget,
@@ -438,14 +438,14 @@ function borrowedTarget(
   };
 }
 
-/** Where a place's load tools connect (the plan's: no password). */
+/** Where a place's load tools connect (the plan's: a password from the environment as <password>). */
 function connectionOf(server: EndpointServer, p: Place): Connection {
   const ep = p.profile.endpoint;
   return {
     protocol: server.protocol,
     endpoints: [{ host: ep.host, port: ep.port }],
     user: ep.user,
-    password: "",
+    password: ep.password_env ? PASSWORD_AT_START : "",
     database: p.database,
     ...(ep.tls ? { tls: true } : {}),
   };

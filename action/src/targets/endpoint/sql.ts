@@ -1,6 +1,6 @@
 // The SQL of the run's own database on an existing server: its name, its creation, and the
 // counts that check it is absent before and hold only the run's tables.
-import { quoted } from "../tables.ts";
+import { createDatabase, quoted } from "../tables.ts";
 import type { Connection } from "../types.ts";
 
 /** The database a run owns on an endpoint: named by the run (its plan's prefix), plain SQL. */
@@ -13,7 +13,7 @@ export function runDatabase(prefix: string): string {
 }
 
 /** The run's own database on an existing server: never IF NOT EXISTS (one already there is refused first). */
-export const ownDatabaseSql = (name: string) => `CREATE DATABASE ${name}`;
+export const ownDatabaseSql = (name: string) => createDatabase(name, { ifAbsent: false });
 
 /** SQL that counts the tables of `database` (postgres: run inside it). */
 export const tablesSql = (protocol: Connection["protocol"], database: string) =>

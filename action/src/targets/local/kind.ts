@@ -22,6 +22,7 @@ import {
   type Need,
   type PlanStep,
   PORT_AT_START,
+  PORT_TEXT,
   type StartOptions,
   type Target,
   type TargetKind,
@@ -135,24 +136,41 @@ function localRefusals(input: TargetPlanInput): string[] {
   return out;
 }
 
+/** The keys of a private server's start steps: the plan adds them, the deployment looks them up. */
+const localKey = {
+  install: (v: { name: string }) => `install:${v.name}`,
+  server: (v: { name: string }) => `server:${v.name}`,
+};
+
+/** What a private server's plan leaves to its start: its work directory and port. */
+const workDirOf = (variant: string) => `<workdir of ${variant}>`;
+
 /** A private server per variant, each on its own free port and work directory. */
 function localSteps(s: LocalServer, input: TargetPlanInput): PlanStep[] {
   const steps: PlanStep[] = [];
   for (const v of input.variants) {
     const t = v.target as LocalTargetSpec;
     const c = s.commands({
-      workDir: `<workdir of ${v.name}>`,
-      port: "<port>",
+      workDir: workDirOf(v.name),
+      port: PORT_TEXT,
       maxConnections: input.maxConnections,
       config: t.config,
     });
-    const add = (phase: string, run: PlanStep["run"], about?: string) =>
-      steps.push({ phase, variant: v.name, where: "runner", run, ...(about ? { about } : {}) });
-    add("start", { command: c.install }, `variant ${v.name}: a fresh data directory`);
+    const add = (phase: string, run: PlanStep["run"], about?: string, key?: string) =>
+      steps.push({
+        ...(key ? { key } : {}),
+        phase,
+        variant: v.name,
+        where: "runner",
+        run,
+        ...(about ? { about } : {}),
+      });
+    add("start", { command: c.install }, `variant ${v.name}: a fresh data directory`, localKey.install(v));
     add(
       "start",
       { command: c.server },
-      `variant ${v.name}: a free port on 127.0.0.1 picked at start; runs until teardown`,
+      `variant ${v.name}: a port on 127.0.0.1 picked at start; runs until teardown`,
+      localKey.server(v),
     );
     add("record", { sql: s.versionSql }, `variant ${v.name}: the server's version, recorded`);
     for (const key of Object.keys(t.config))
@@ -210,11 +228,35 @@ function privateServers(s: LocalServer, plan: TargetPlan, log: (line: string) =>
     async target(variant, opts) {
       const spec = specs.get(variant);
       if (!spec) throw new Error(`no variant ${variant} in this plan`);
+      const planned = (key: string) => {
+        const step = plan.steps.find((x) => x.key === key);
+        if (!step || !("command" in step.run)) throw new Error(`the plan has no step ${key}`);
+        return step.run.command;
+      };
+      const install = planned(localKey.install({ name: variant }));
+      const server = planned(localKey.server({ name: variant }));
+      // the command lines of this start, filled in: a step recorded with the key it was planned by
+      let filled = { install, server };
+      const keyOf = (step: PlanStep) => {
+        const words = JSON.stringify(step.run);
+        if (words === JSON.stringify({ command: filled.install })) return localKey.install({ name: variant });
+        if (words === JSON.stringify({ command: filled.server })) return localKey.server({ name: variant });
+        return undefined;
+      };
       const t = await startOnFreePort(
         () =>
           s.start(spec, {
             ...opts,
-            step: (step) => deployment.executed.push({ ...step, variant }),
+            planned: ({ workDir, port }) => {
+              const fill = (a: string) =>
+                a.replaceAll(workDirOf(variant), workDir).replaceAll(PORT_TEXT, String(port));
+              filled = { install: install.map(fill), server: server.map(fill) };
+              return filled;
+            },
+            step: (step) => {
+              const key = keyOf(step);
+              deployment.executed.push({ ...(key ? { key } : {}), ...step, variant });
+            },
           }),
         (line) => opts.log(`${variant}: ${line}`),
       );

@@ -16,7 +16,6 @@ import {
   type ServerProcess,
   startServerProcess,
 } from "../../proc/process.ts";
-import { createDatabaseSql } from "../tables.ts";
 import { applyResources, processTree } from "./cgroup.ts";
 import { keepLogs } from "./reapers.ts";
 import { respawner, respawnOnItsPort } from "./respawn.ts";
@@ -271,8 +270,7 @@ export function localTarget(o: {
   effectiveConfig: Record<string, string>;
   /** The server's work directory (its data): recorded with its filesystem and free space. */
   workDir: string;
-  createDatabase: (name: string) => Promise<void>;
-  databaseSql?: (name: string) => string[];
+  createDatabase: Target["createDatabase"];
   /** The server's own counters (observe/cost.ts), read over SQL; its CPU is read from /proc here. */
   counters: () => Promise<Record<string, number>>;
   /** Starts the next server process on the same data and waits until it is settled. */
@@ -294,7 +292,6 @@ export function localTarget(o: {
     },
     state: () => `${o.kind} server (pid ${life.server.pid}) is ${processState(life.server.pid)}`,
     createDatabase: o.createDatabase,
-    databaseSql: o.databaseSql ?? createDatabaseSql,
     settings: o.spec.config,
     effectiveConfig: o.effectiveConfig,
     ...(o.spec.resources ? { resources: resourcesText(o.spec.resources) } : {}),
@@ -378,9 +375,7 @@ export interface PrivateServerStart {
   versionSql: string;
   settingSql: (key: string) => string;
   counters: () => Promise<Record<string, number>>;
-  createDatabase: (name: string) => Promise<void>;
-  /** What createDatabase runs, in the plan's words (default: CREATE DATABASE IF NOT EXISTS). */
-  databaseSql?: (name: string) => string[];
+  createDatabase: Target["createDatabase"];
 }
 
 /**

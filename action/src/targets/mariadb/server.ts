@@ -14,7 +14,6 @@ import {
   privatePort,
   runPrivateServer,
 } from "../local/server.ts";
-import { createDatabaseSql } from "../tables.ts";
 import type { StartOptions, Target } from "../types.ts";
 import { MARIADB_COUNTERS_SQL, mariadbCounters } from "./counters.ts";
 
@@ -97,10 +96,12 @@ function mariadbClient(port: number) {
       const r = await sql(MARIADB_COUNTERS_SQL, COUNTERS_TIMEOUT_MS);
       return r.code === 0 ? mariadbCounters(r.stdout) : {};
     },
-    createDatabase: async (name: string) => {
-      const [create] = createDatabaseSql(checkDatabaseName(name)) as [string];
-      const r = await sql(create);
-      if (r.code !== 0) throw new RunError(`MariaDB: cannot create database ${name}: ${r.stderr.trim()}`);
+    createDatabase: async (name: string, statements: string[]) => {
+      checkDatabaseName(name);
+      for (const create of statements) {
+        const r = await sql(create);
+        if (r.code !== 0) throw new RunError(`MariaDB: cannot create database ${name}: ${r.stderr.trim()}`);
+      }
     },
   };
 }
@@ -126,12 +127,15 @@ export async function startMariadb(spec: LocalTargetSpec, opts: StartOptions): P
   await mkdir(join(workDir, "tmp"));
 
   const port = await privatePort();
-  const commands = mariadbCommands({
-    workDir,
-    port: String(port),
-    maxConnections: opts.maxConnections,
-    config: spec.config,
-  });
+  // the plan's command lines, filled in; a start outside a run makes its own
+  const commands =
+    opts.planned?.({ workDir, port }) ??
+    mariadbCommands({
+      workDir,
+      port: String(port),
+      maxConnections: opts.maxConnections,
+      config: spec.config,
+    });
   await installDataDir({
     what: "mariadb-install-db",
     command: commands.install,

@@ -14,6 +14,7 @@ import {
   privatePort,
   runPrivateServer,
 } from "../local/server.ts";
+import { createDatabase } from "../tables.ts";
 import type { StartOptions, Target } from "../types.ts";
 import { readPostgresCounters } from "./counters.ts";
 
@@ -122,10 +123,14 @@ function postgresClient(port: number) {
         if (r.code !== 0) throw new RunError(`PostgreSQL: counters not read: ${r.stderr.trim()}`);
         return r.stdout;
       }).catch(() => ({})),
-    createDatabase: async (name: string) => {
-      const db = checkDatabaseName(name);
-      runDatabase = db;
-      const [ask, create] = postgresDatabaseSql(db) as [string, string];
+    // the plan's two statements (postgresDatabaseSql): the catalogue asked, the database created if absent
+    createDatabase: async (name: string, statements: string[]) => {
+      runDatabase = checkDatabaseName(name);
+      const [ask, create] = statements;
+      if (ask === undefined || create === undefined)
+        throw new RunError(
+          `PostgreSQL: database ${name}: the plan's two statements expected, got ${statements.length}`,
+        );
       const exists = await psql(ask);
       if (exists.code === 0 && exists.stdout.trim() === "1") return;
       const r = await psql(create);
@@ -141,7 +146,7 @@ function postgresClient(port: number) {
  */
 export const postgresDatabaseSql = (name: string): string[] => [
   `SELECT 1 FROM pg_database WHERE datname = '${name}'`,
-  `CREATE DATABASE ${name}`,
+  createDatabase(name, { ifAbsent: false }),
 ];
 
 /** What the server is asked once it runs: its version, and each setting read back. */
@@ -161,13 +166,16 @@ export async function startPostgres(spec: LocalTargetSpec, opts: StartOptions): 
   const logs = [serverLog];
 
   const port = await privatePort();
-  const commands = postgresCommands({
-    bin,
-    workDir,
-    port: String(port),
-    maxConnections: opts.maxConnections,
-    config: spec.config,
-  });
+  // the plan's command lines, filled in; a start outside a run makes its own
+  const commands =
+    opts.planned?.({ workDir, port }) ??
+    postgresCommands({
+      bin,
+      workDir,
+      port: String(port),
+      maxConnections: opts.maxConnections,
+      config: spec.config,
+    });
   await installDataDir({
     what: "initdb",
     command: commands.install,
@@ -200,6 +208,5 @@ export async function startPostgres(spec: LocalTargetSpec, opts: StartOptions): 
     settingSql: READ_BACK.setting,
     counters,
     createDatabase,
-    databaseSql: postgresDatabaseSql,
   });
 }

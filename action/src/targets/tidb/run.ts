@@ -13,7 +13,6 @@ import { writeAtomic } from "../../proc/files.ts";
 import type { RemoteHost } from "../../proc/ssh.ts";
 import type { ToolLauncher } from "../../proc/tool.ts";
 import { resourcesText } from "../local/server.ts";
-import { createDatabaseSql } from "../tables.ts";
 import type { Cost, CpuProfile, Endpoint, LoadedData, PlanStep, StartOptions, Target } from "../types.ts";
 import { ClusterChecks, sameSetting, settingsOf } from "./checks.ts";
 import { expandHome, PLAN_DIR } from "./config.ts";
@@ -302,15 +301,9 @@ export class TidbRun implements RunContext {
         return r.pids?.() ?? [];
       },
       state: () => run.state(d, r),
-      createDatabase: async (name) => {
-        const [sql] = createDatabaseSql(name) as [string];
-        this.executed.push({
-          phase: "load",
-          variant,
-          where: this.via() ? "load host" : "runner",
-          run: { sql },
-        });
-        await this.sql(r.sql, sql, `variant ${variant}`);
+      // the plan's statements, recorded by the bench that looked them up
+      createDatabase: async (_name, statements) => {
+        for (const sql of statements) await this.sql(r.sql, sql, `variant ${variant}`);
       },
       settings: config,
       effectiveConfig: facts.effective,

@@ -6,7 +6,7 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-UITDDCPN.js";
+} from "./chunk-447YIKEW.js";
 import {
   sweep
 } from "./chunk-LQR4A2MA.js";

@@ -8104,11 +8104,17 @@ async function startOnFreePort(start, log, how = {}) {
   }
 }
 
+// action/src/targets/plan-step.ts
+var PORT_AT_START = 65536;
+var PORT_TEXT = "<port>";
+var PASSWORD_AT_START = "<password>";
+
 // action/src/targets/tables.ts
 var quoted = (s) => `'${s.replace(/'/g, "''")}'`;
 var tableNamesSql = (protocol, database) => protocol === "mysql" ? `SELECT table_name FROM information_schema.tables WHERE table_schema = ${quoted(database)}` : "SELECT table_name FROM information_schema.tables WHERE table_schema NOT IN ('pg_catalog', 'information_schema')";
 var quotedIdent = (protocol, name) => protocol === "mysql" ? `\`${name.replace(/`/g, "``")}\`` : `"${name.replace(/"/g, '""')}"`;
-var createDatabaseSql = (name) => [`CREATE DATABASE IF NOT EXISTS ${name}`];
+var createDatabase = (name, o) => `CREATE DATABASE ${o.ifAbsent ? "IF NOT EXISTS " : ""}${name}`;
+var createDatabaseSql = (name) => [createDatabase(name, { ifAbsent: true })];
 
 // action/src/targets/endpoint/client.ts
 function clientArgs(protocol, ep, query, database) {
@@ -8183,7 +8189,7 @@ function endpointSql(protocol, ep, password, database) {
 function runDatabase(prefix) {
   return prefix.toLowerCase().replace(/[^a-z0-9_]/g, "_").replace(/^([^a-z_])/, "_$1").slice(0, 63);
 }
-var ownDatabaseSql = (name) => `CREATE DATABASE ${name}`;
+var ownDatabaseSql = (name) => createDatabase(name, { ifAbsent: false });
 var tablesSql = (protocol, database) => protocol === "mysql" ? `SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = ${quoted(database)}` : "SELECT COUNT(*) FROM information_schema.tables WHERE table_schema NOT IN ('pg_catalog', 'information_schema')";
 var existsSql = (protocol, database) => protocol === "mysql" ? `SELECT COUNT(*) FROM information_schema.schemata WHERE schema_name = ${quoted(database)}` : `SELECT COUNT(*) FROM pg_database WHERE datname = ${quoted(database)}`;
 
@@ -8453,7 +8459,7 @@ function connectionOf(server, p) {
     protocol: server.protocol,
     endpoints: [{ host: ep.host, port: ep.port }],
     user: ep.user,
-    password: "",
+    password: ep.password_env ? PASSWORD_AT_START : "",
     database: p.database,
     ...ep.tls ? { tls: true } : {}
   };
@@ -8551,9 +8557,6 @@ var ENDPOINT_REAPERS = {
     }
   }
 };
-
-// action/src/targets/types.ts
-var PORT_AT_START = 65536;
 
 // action/src/targets/local/cgroup.ts
 import { existsSync } from "node:fs";
@@ -9463,7 +9466,6 @@ function localTarget(o) {
     },
     state: () => `${o.kind} server (pid ${life.server.pid}) is ${processState(life.server.pid)}`,
     createDatabase: o.createDatabase,
-    databaseSql: o.databaseSql ?? createDatabaseSql,
     settings: o.spec.config,
     effectiveConfig: o.effectiveConfig,
     ...o.spec.resources ? { resources: resourcesText(o.spec.resources) } : {},
@@ -9621,22 +9623,35 @@ function localRefusals(input) {
   }
   return out;
 }
+var localKey = {
+  install: (v) => `install:${v.name}`,
+  server: (v) => `server:${v.name}`
+};
+var workDirOf = (variant) => `<workdir of ${variant}>`;
 function localSteps(s, input) {
   const steps = [];
   for (const v of input.variants) {
     const t = v.target;
     const c = s.commands({
-      workDir: `<workdir of ${v.name}>`,
-      port: "<port>",
+      workDir: workDirOf(v.name),
+      port: PORT_TEXT,
       maxConnections: input.maxConnections,
       config: t.config
     });
-    const add = (phase, run, about) => steps.push({ phase, variant: v.name, where: "runner", run, ...about ? { about } : {} });
-    add("start", { command: c.install }, `variant ${v.name}: a fresh data directory`);
+    const add = (phase, run, about, key) => steps.push({
+      ...key ? { key } : {},
+      phase,
+      variant: v.name,
+      where: "runner",
+      run,
+      ...about ? { about } : {}
+    });
+    add("start", { command: c.install }, `variant ${v.name}: a fresh data directory`, localKey.install(v));
     add(
       "start",
       { command: c.server },
-      `variant ${v.name}: a free port on 127.0.0.1 picked at start; runs until teardown`
+      `variant ${v.name}: a port on 127.0.0.1 picked at start; runs until teardown`,
+      localKey.server(v)
     );
     add("record", { sql: s.versionSql }, `variant ${v.name}: the server's version, recorded`);
     for (const key of Object.keys(t.config))
@@ -9688,10 +9703,32 @@ function privateServers(s, plan, log) {
     async target(variant, opts) {
       const spec = specs.get(variant);
       if (!spec) throw new Error(`no variant ${variant} in this plan`);
+      const planned = (key) => {
+        const step = plan.steps.find((x) => x.key === key);
+        if (!step || !("command" in step.run)) throw new Error(`the plan has no step ${key}`);
+        return step.run.command;
+      };
+      const install = planned(localKey.install({ name: variant }));
+      const server = planned(localKey.server({ name: variant }));
+      let filled = { install, server };
+      const keyOf = (step) => {
+        const words2 = JSON.stringify(step.run);
+        if (words2 === JSON.stringify({ command: filled.install })) return localKey.install({ name: variant });
+        if (words2 === JSON.stringify({ command: filled.server })) return localKey.server({ name: variant });
+        return void 0;
+      };
       const t = await startOnFreePort(
         () => s.start(spec, {
           ...opts,
-          step: (step) => deployment.executed.push({ ...step, variant })
+          planned: ({ workDir, port: port2 }) => {
+            const fill = (a) => a.replaceAll(workDirOf(variant), workDir).replaceAll(PORT_TEXT, String(port2));
+            filled = { install: install.map(fill), server: server.map(fill) };
+            return filled;
+          },
+          step: (step) => {
+            const key = keyOf(step);
+            deployment.executed.push({ ...key ? { key } : {}, ...step, variant });
+          }
         }),
         (line) => opts.log(`${variant}: ${line}`)
       );
@@ -9839,10 +9876,12 @@ function mariadbClient(port2) {
       const r = await sql(MARIADB_COUNTERS_SQL, COUNTERS_TIMEOUT_MS);
       return r.code === 0 ? mariadbCounters(r.stdout) : {};
     },
-    createDatabase: async (name) => {
-      const [create] = createDatabaseSql(checkDatabaseName(name));
-      const r = await sql(create);
-      if (r.code !== 0) throw new RunError(`MariaDB: cannot create database ${name}: ${r.stderr.trim()}`);
+    createDatabase: async (name, statements) => {
+      checkDatabaseName(name);
+      for (const create of statements) {
+        const r = await sql(create);
+        if (r.code !== 0) throw new RunError(`MariaDB: cannot create database ${name}: ${r.stderr.trim()}`);
+      }
     }
   };
 }
@@ -9864,7 +9903,7 @@ async function startMariadb(spec, opts) {
   const logs = [errorLog, join7(workDir, "mariadbd.out"), installLog];
   await mkdir5(join7(workDir, "tmp"));
   const port2 = await privatePort();
-  const commands = mariadbCommands({
+  const commands = opts.planned?.({ workDir, port: port2 }) ?? mariadbCommands({
     workDir,
     port: String(port2),
     maxConnections: opts.maxConnections,
@@ -9877,7 +9916,7 @@ async function startMariadb(spec, opts) {
     removeWorkDir,
     step: opts.step
   });
-  const { sql, counters, createDatabase } = mariadbClient(port2);
+  const { sql, counters, createDatabase: createDatabase2 } = mariadbClient(port2);
   return runPrivateServer({
     what: "MariaDB",
     kind: "mariadb",
@@ -9897,7 +9936,7 @@ async function startMariadb(spec, opts) {
     versionSql: READ_BACK.version,
     settingSql: READ_BACK.setting,
     counters,
-    createDatabase
+    createDatabase: createDatabase2
   });
 }
 
@@ -10093,10 +10132,14 @@ function postgresClient(port2) {
       if (r.code !== 0) throw new RunError(`PostgreSQL: counters not read: ${r.stderr.trim()}`);
       return r.stdout;
     }).catch(() => ({})),
-    createDatabase: async (name) => {
-      const db = checkDatabaseName(name);
-      runDatabase2 = db;
-      const [ask, create] = postgresDatabaseSql(db);
+    // the plan's two statements (postgresDatabaseSql): the catalogue asked, the database created if absent
+    createDatabase: async (name, statements) => {
+      runDatabase2 = checkDatabaseName(name);
+      const [ask, create] = statements;
+      if (ask === void 0 || create === void 0)
+        throw new RunError(
+          `PostgreSQL: database ${name}: the plan's two statements expected, got ${statements.length}`
+        );
       const exists = await psql(ask);
       if (exists.code === 0 && exists.stdout.trim() === "1") return;
       const r = await psql(create);
@@ -10106,7 +10149,7 @@ function postgresClient(port2) {
 }
 var postgresDatabaseSql = (name) => [
   `SELECT 1 FROM pg_database WHERE datname = '${name}'`,
-  `CREATE DATABASE ${name}`
+  createDatabase(name, { ifAbsent: false })
 ];
 var READ_BACK2 = {
   version: "SHOW server_version",
@@ -10122,7 +10165,7 @@ async function startPostgres(spec, opts) {
   const serverLog = join8(workDir, "postgres.log");
   const logs = [serverLog];
   const port2 = await privatePort();
-  const commands = postgresCommands({
+  const commands = opts.planned?.({ workDir, port: port2 }) ?? postgresCommands({
     bin,
     workDir,
     port: String(port2),
@@ -10137,7 +10180,7 @@ async function startPostgres(spec, opts) {
     step: opts.step,
     runAs: user
   });
-  const { psql, counters, createDatabase } = postgresClient(port2);
+  const { psql, counters, createDatabase: createDatabase2 } = postgresClient(port2);
   return runPrivateServer({
     what: "PostgreSQL",
     kind: "postgres",
@@ -10159,8 +10202,7 @@ async function startPostgres(spec, opts) {
     versionSql: READ_BACK2.version,
     settingSql: READ_BACK2.setting,
     counters,
-    createDatabase,
-    databaseSql: postgresDatabaseSql
+    createDatabase: createDatabase2
   });
 }
 
@@ -15065,15 +15107,9 @@ var TidbRun = class {
         return r.pids?.() ?? [];
       },
       state: () => run.state(d, r),
-      createDatabase: async (name) => {
-        const [sql] = createDatabaseSql(name);
-        this.executed.push({
-          phase: "load",
-          variant,
-          where: this.via() ? "load host" : "runner",
-          run: { sql }
-        });
-        await this.sql(r.sql, sql, `variant ${variant}`);
+      // the plan's statements, recorded by the bench that looked them up
+      createDatabase: async (_name, statements) => {
+        for (const sql of statements) await this.sql(r.sql, sql, `variant ${variant}`);
       },
       settings: config,
       effectiveConfig: facts.effective,
@@ -15810,9 +15846,11 @@ export {
   parsePercent,
   cpuList,
   cpuQuota,
+  PORT_AT_START,
+  PORT_TEXT,
+  PASSWORD_AT_START,
   tableNamesSql,
   createDatabaseSql,
-  PORT_AT_START,
   applyResources,
   cpuThrottle,
   throttleBetween,

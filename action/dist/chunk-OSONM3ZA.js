@@ -7,8 +7,10 @@ import {
   CostSchema,
   HostSchema,
   IDLE_WINDOW_S,
+  PASSWORD_AT_START,
   PER_OP,
   PORT_AT_START,
+  PORT_TEXT,
   ResourceUseSchema,
   RunDir,
   TARGET_KINDS,
@@ -53,7 +55,7 @@ import {
   throttleBetween,
   validateYaml,
   writeAtomic
-} from "./chunk-UITDDCPN.js";
+} from "./chunk-447YIKEW.js";
 import {
   record,
   shellCommand,
@@ -4522,8 +4524,10 @@ async function hostFacts() {
 // action/src/pipeline/bench.ts
 import { existsSync as existsSync2 } from "node:fs";
 import { rename } from "node:fs/promises";
-import { cpus as cpus6 } from "node:os";
-import { basename, join, relative } from "node:path";
+import { join, relative as relative2 } from "node:path";
+
+// action/src/pipeline/bench-cells.ts
+import { basename, relative } from "node:path";
 
 // action/src/observe/remote.ts
 import { spawn } from "node:child_process";
@@ -4733,14 +4737,14 @@ function remoteScript(w2) {
 }
 function parseRemote(text3) {
   let tick2 = 100;
-  let cpus10 = 1;
+  let cpus9 = 1;
   const snapshots = [];
   let cur;
   for (const line5 of text3.split("\n")) {
     const [kind, ...rest] = line5.split(" ");
     if (kind === "H") {
       tick2 = Number(rest[0]) || 100;
-      cpus10 = Number(rest[1]) || 1;
+      cpus9 = Number(rest[1]) || 1;
     } else if (kind === "T") {
       cur = { t: Number(rest[0]), processes: [] };
       snapshots.push(cur);
@@ -4768,12 +4772,12 @@ function parseRemote(text3) {
         comm,
         ticks: Number(f[11]) + Number(f[12]),
         rssBytes: rss * 1024,
-        ...limit ? { cpus: Math.min(limit, cpus10) } : {}
+        ...limit ? { cpus: Math.min(limit, cpus9) } : {}
       };
       cur.processes.push(p);
     }
   }
-  return { tick: tick2, cpus: cpus10, snapshots };
+  return { tick: tick2, cpus: cpus9, snapshots };
 }
 var RemoteSampler = class {
   constructor(w2) {
@@ -4810,8 +4814,8 @@ var RemoteSampler = class {
     const timer3 = setTimeout(() => this.child.kill("SIGKILL"), 5e3);
     await this.done;
     clearTimeout(timer3);
-    const { tick: tick2, cpus: cpus10, snapshots } = parseRemote(this.output);
-    const series = new Series(this.w.remote.host, tick2, cpus10);
+    const { tick: tick2, cpus: cpus9, snapshots } = parseRemote(this.output);
+    const series = new Series(this.w.remote.host, tick2, cpus9);
     for (const s2 of snapshots) series.add(s2);
     return byRole(series.summaries());
   }
@@ -4831,6 +4835,437 @@ function planCells(spec, variant = "base", round3 = 1) {
 var maxThreads = (spec) => Math.max(...spec.workloads.flatMap((w2) => w2.threads));
 var cellSeconds = (c4) => c4.workload.duration + c4.workload.warmup;
 var cellGraceS = (c4) => Math.max(15, Math.ceil(0.25 * cellSeconds(c4)));
+
+// action/src/pipeline/load-steps.ts
+var loadKey = {
+  database: (variant, database, i) => `database:${variant}:${database}:${i}`,
+  tables: (variant, set7) => `tables:${variant}:${set7}`,
+  data: (variant, set7, i) => `data:${variant}:${set7}:${i}`,
+  cleanup: (variant, set7, i) => `cleanup:${variant}:${set7}:${i}`,
+  drop: (variant, set7) => `drop:${variant}:${set7}`,
+  warmup: (variant, w2, threads) => `warmup:${variant}:${w2.name}:${threads}`,
+  run: (variant, w2, threads) => `run:${variant}:${w2.name}:${threads}`
+};
+var dataSetKey = (w2, spec) => `${w2.driver}:${driverOf(w2.driver).dataKey(w2, spec.data)}`;
+var AT_START = { port: PORT_TEXT, password: PASSWORD_AT_START };
+function borrowedSteps(w2, spec, connection, variant) {
+  const driver = driverOf(w2.driver);
+  const database = connection.database ?? driver.database(w2);
+  const set7 = dataSetKey(w2, spec);
+  const listing = {
+    key: loadKey.tables(variant, set7),
+    phase: "load",
+    where: "runner",
+    run: { sql: tableNamesSql(connection.protocol, database) },
+    about: `workload ${w2.name}: before the load (none of ${driver.tables(w2, spec.data).join(", ")} may be there: refused) and after it; the new ones are this run's`
+  };
+  const drop = {
+    key: loadKey.drop(variant, set7),
+    phase: "cleanup",
+    where: "runner",
+    run: { sql: `DROP TABLE <each table this run created in ${database}>` },
+    about: `data of ${w2.name}, after the last cell (failed or not): the server is not tiperf's, so ${driver.name}'s own cleanup never runs there`
+  };
+  return { listing, drop };
+}
+function workloadSteps(variant, spec, w2, o) {
+  const driver = driverOf(w2.driver);
+  const tool = o.where === "runner" && driver.findTool(w2.script) || driver.namedTool(w2.script);
+  const ctx = (threads) => ({
+    workload: w2,
+    threads,
+    connection: o.connection,
+    cores: o.cores,
+    ...spec.data ? { data: spec.data } : {}
+  });
+  const port = (a4) => a4.replace(String(PORT_AT_START), AT_START.port);
+  const step2 = (key2, phase, s2, about) => ({
+    key: key2,
+    phase,
+    variant,
+    where: o.where,
+    run: { command: [tool.command, ...tool.prefix, ...s2.args.map(port)] },
+    about,
+    ...s2.limitS !== void 0 ? { limit_s: s2.limitS } : {},
+    ...s2.stopAfterS !== void 0 ? { stop_after_s: s2.stopAfterS } : {}
+  });
+  const set7 = dataSetKey(w2, spec);
+  const loading = o.where === "load host" ? `workload ${w2.name}; loading threads up to the load host's CPU count (nproc there once the run reaches it; this machine's before)` : o.where === "pod" ? `workload ${w2.name}; loading threads up to the ${o.cores} CPUs the deployment gives the load tools` : `workload ${w2.name}`;
+  return {
+    data: () => driver.setup(ctx(Math.max(...w2.threads))).map((s2, i) => step2(loadKey.data(variant, set7, i), s2.phase, s2, loading)),
+    cleanup: () => driver.cleanup(ctx(1)).map(
+      (s2, i) => step2(loadKey.cleanup(variant, set7, i), s2.phase, s2, `data of ${w2.name}, after the last cell`)
+    ),
+    cells: () => w2.threads.flatMap((t) => {
+      const warm2 = driver.warmup?.(ctx(t));
+      const about = `workload ${w2.name}: the ${w2.warmup}s warmup, its own run (not measured)`;
+      return [
+        ...warm2 ? [step2(loadKey.warmup(variant, w2, t), "cell", warm2, about)] : [],
+        step2(loadKey.run(variant, w2, t), "cell", driver.run(ctx(t)), `workload ${w2.name}`)
+      ];
+    })
+  };
+}
+function databaseSteps(variant, w2, o) {
+  if (o.connection.database !== void 0) return [];
+  const database = driverOf(w2.driver).database(w2);
+  return (o.databaseSql ?? createDatabaseSql)(database).map((sql, i) => ({
+    key: loadKey.database(variant, database, i),
+    phase: "load",
+    variant,
+    // tiperf's own statement: from here, but where the load host is the way in
+    where: o.where === "pod" ? "runner" : o.where,
+    run: { sql },
+    about: `workload ${w2.name}`
+  }));
+}
+function loadSteps(variant, spec, o) {
+  const data3 = [];
+  const cells = [];
+  const cleanup = [];
+  const seen = /* @__PURE__ */ new Set();
+  for (const w2 of spec.workloads) {
+    const steps = workloadSteps(variant, spec, w2, o);
+    const set7 = dataSetKey(w2, spec);
+    if (!seen.has(set7)) {
+      seen.add(set7);
+      const borrowed = o.borrowed ? borrowedSteps(w2, spec, o.connection, variant) : void 0;
+      data3.push(...databaseSteps(variant, w2, o), ...borrowed ? [borrowed.listing] : [], ...steps.data());
+      cleanup.push(...borrowed ? [borrowed.drop] : steps.cleanup());
+    }
+    cells.push(...steps.cells());
+  }
+  return { data: data3, cells, cleanup };
+}
+function loadsOf(loaded) {
+  const specs = loaded.variants ? loaded.variants.all.map((v) => v.spec) : [loaded.spec];
+  const out = /* @__PURE__ */ new Map();
+  for (const spec of specs)
+    for (const w2 of spec.workloads) {
+      const driver = driverOf(w2.driver);
+      const db = driver.database(w2);
+      const tables = out.get(db) ?? /* @__PURE__ */ new Set();
+      for (const t of driver.tables(w2, spec.data)) tables.add(t);
+      out.set(db, tables);
+    }
+  return [...out].map(([database, tables]) => ({ database, tables: [...tables] }));
+}
+
+// action/src/pipeline/tools.ts
+import { cpus as cpus5 } from "node:os";
+var lastLines = (text3, n = 4) => text3.trimEnd().split("\n").slice(-n).join("\n");
+function describeFailure(tool, step2, r, said, limit, server) {
+  if (r.timedOut) {
+    return `${step2}: ${tool} did not finish within ${limit} and was stopped after ${r.elapsed_s.toFixed(1)}s; ${server}`;
+  }
+  if (r.aborted) return `${step2} stopped: ${r.aborted}`;
+  const cause = said ?? mostSpecificLine(r.output);
+  const how = r.code === 0 && said ? "exited 0 but failed" : `exited ${r.signal ? `on ${r.signal}` : `with code ${r.code}`}`;
+  return `${step2}: ${tool} ${how}${cause ? `: ${cause}` : `:
+${lastLines(r.output)}`}`;
+}
+async function loadHostCores(remote, log7) {
+  const r = await runCommand("ssh", sshArgs(remote, "nproc"), { timeoutMs: 6e4 });
+  const n = Number(r.stdout.trim());
+  if (r.code === 0 && Number.isInteger(n) && n > 0) return n;
+  log7(
+    `load host ${remote.host}: nproc did not answer (${(r.stderr || r.stdout).trim().slice(0, 120) || `exit ${r.code}`}); loading with this machine's CPU count`
+  );
+  return cpus5().length;
+}
+var toolKey = (w2) => `${w2.driver}:${w2.script}`;
+function findTools(spec, elsewhere) {
+  const tools = /* @__PURE__ */ new Map();
+  for (const w2 of spec.workloads) {
+    if (tools.has(toolKey(w2))) continue;
+    const driver = driverOf(w2.driver);
+    const tool = elsewhere ? driver.namedTool(w2.script) : driver.findTool(w2.script);
+    if (!tool)
+      throw new RunError(`workload ${w2.name}: ${w2.driver} is not installed (install ${driver.install})`);
+    tools.set(toolKey(w2), tool);
+  }
+  return tools;
+}
+
+// action/src/pipeline/bench-cells.ts
+var BenchCells = class {
+  constructor(o) {
+    this.o = o;
+  }
+  o;
+  /**
+   * One cell; a failure is recorded in the cell, not thrown. `o.cpus` runs its load tool there (a
+   * duet pair's set, over driver.cpus), `o.onLoad` is told each load tool process (warmup and
+   * measured run) as it starts.
+   */
+  async run(plan, signal, o = {}) {
+    const w2 = plan.workload;
+    const { tools, target: target2, variant } = this.o;
+    const logFile = this.o.runDir.raw(cellFileName(plan));
+    const cell2 = this.newCell(plan, logFile);
+    const fail = (why2) => ({
+      ...cell2,
+      finished_at: (/* @__PURE__ */ new Date()).toISOString(),
+      status: "failed",
+      error: `cell ${cellLabel(plan)} failed: ${why2}`
+    });
+    const warmKey = loadKey.warmup(variant, w2, plan.threads);
+    const warmup = tools.has(warmKey) ? tools.planned(warmKey) : void 0;
+    const measuredS = warmup ? w2.duration : cellSeconds(plan);
+    const grace = cellGraceS(plan);
+    let check;
+    try {
+      await target2.activate?.(signal);
+      check = await target2.watch?.();
+    } catch (e) {
+      return fail(e.message);
+    }
+    if (warmup) {
+      const why2 = await this.warmUp(plan, warmup, logFile, signal, o);
+      if (why2) return fail(why2);
+    }
+    const step2 = tools.planned(loadKey.run(variant, w2, plan.threads));
+    const run2 = await this.measuredRun(plan, step2, logFile, signal, {
+      ...o,
+      measuredS,
+      warmedApart: !!warmup
+    });
+    cell2.finished_at = (/* @__PURE__ */ new Date()).toISOString();
+    const unhealthy = await check?.().catch((e) => `health check after the cell failed: ${e.message}`);
+    if (unhealthy) return fail(`${unhealthy} (raw output: ${logFile})`);
+    const why = await this.runFailure(w2, run2.r, "run", `${measuredS}s + ${grace}s grace`);
+    if (why) return fail(`${why} (raw output: ${logFile})`);
+    try {
+      return this.measuredCell(cell2, w2, run2, measuredS, grace);
+    } catch (e) {
+      const failed = fail(`${e.message} (raw output: ${logFile})`);
+      return e instanceof StalledRun ? { ...failed, failure: "stalled" } : failed;
+    }
+  }
+  /** A cell before it runs: what it is, where its raw output goes, no metrics yet. */
+  newCell(plan, logFile) {
+    const w2 = plan.workload;
+    const started = (/* @__PURE__ */ new Date()).toISOString();
+    return {
+      workload: w2.name,
+      driver: w2.driver,
+      script: w2.script,
+      threads: plan.threads,
+      variant: plan.variant,
+      round: plan.round,
+      status: "ok",
+      started_at: started,
+      finished_at: started,
+      raw_log: relative(this.o.runDir.dir, logFile),
+      warmup_s: w2.warmup,
+      duration_s: w2.duration,
+      metrics: {},
+      intervals: []
+    };
+  }
+  /** Why a load tool's invocation failed (the target died, the tool said so, or it was stopped), or undefined. */
+  async runFailure(w2, r, what, limit) {
+    const died = await this.o.tools.diedWith(r);
+    if (died) return `${what} stopped: ${died}`;
+    const said = driverOf(w2.driver).failure(r.output);
+    if (r.aborted || r.timedOut || r.code !== 0 || said)
+      return describeFailure(w2.driver, what, r, said, limit, this.o.target.state());
+    return void 0;
+  }
+  /** The warmup as an invocation of its own; why it failed, or undefined. */
+  async warmUp(plan, warmup, logFile, signal, o) {
+    const w2 = plan.workload;
+    const grace = cellGraceS(plan);
+    const warmLog = logFile.replace(/\.log$/, "-warmup.log");
+    const wr = await this.o.tools.run(warmup, warmLog, signal, {
+      limitS: warmup.limit_s ?? w2.warmup + grace,
+      capped: true,
+      ...o.cpus ? { cpus: o.cpus } : {},
+      ...o.onLoad ? { onSpawn: o.onLoad } : {}
+    });
+    const why = await this.runFailure(w2, wr, "warmup", `${w2.warmup}s + ${grace}s grace`);
+    return why ? `${why} (raw output: ${warmLog})` : void 0;
+  }
+  /**
+   * What watches a cell's measured run: /proc here (servers started here, a load tool run here),
+   * and a loop over SSH on every other machine involved — each server host (its servers by port)
+   * and the load host (the load tool by its program name).
+   */
+  samplers(command, limitS) {
+    const { target: target2, tools } = this.o;
+    const out = [];
+    if (target2.pids.length || !tools.elsewhere) out.push(new ResourceSampler(target2.pids));
+    const hosts = target2.serverHosts?.() ?? [];
+    const loadName = basename(command).slice(0, 15);
+    const loads = /^[A-Za-z0-9._-]+$/.test(loadName) ? [loadName] : [];
+    const remoteLoad = tools.remote;
+    for (const h2 of hosts)
+      out.push(
+        new RemoteSampler({
+          remote: h2.remote,
+          ports: h2.ports,
+          loads: remoteLoad && remoteLoad.host === h2.remote.host ? loads : [],
+          maxS: limitS
+        })
+      );
+    if (remoteLoad && !hosts.some((h2) => h2.remote.host === remoteLoad.host))
+      out.push(new RemoteSampler({ remote: remoteLoad, ports: [], loads, maxS: limitS }));
+    return out;
+  }
+  /**
+   * The measured invocation, with what is read over it: the servers' and load tool's resources
+   * (here and over SSH), the servers' counters over the steady window, a CPU quota's throttling.
+   */
+  async measuredRun(plan, step2, logFile, signal, o) {
+    const w2 = plan.workload;
+    const { target: target2, tools, cost } = this.o;
+    const limitS = step2.limit_s ?? o.measuredS + cellGraceS(plan);
+    const samplers = this.samplers(step2.run.command[0] ?? "", limitS);
+    const costing = cost.readable && driverOf(w2.driver).operations(w2) ? cost.window(o.warmedApart ? 0 : w2.warmup) : void 0;
+    const throttledBefore = await cpuThrottle(target2.pids);
+    let out;
+    let resources = [];
+    let throttle;
+    try {
+      const r = await tools.run(step2, logFile, signal, {
+        limitS,
+        capped: true,
+        ...o.cpus ? { cpus: o.cpus } : {},
+        onSpawn: (pid) => {
+          o.onLoad?.(pid);
+          o.onMeasure?.(o.measuredS);
+          costing?.start();
+          if (!tools.elsewhere) for (const s2 of samplers) s2.addLoad(pid);
+        }
+      });
+      out = { r, readings: r.code === 0 && !r.aborted && !r.timedOut ? await costing?.end() : void 0 };
+    } finally {
+      resources = (await Promise.all(samplers.map((s2) => s2.stop().catch(() => [])))).flat();
+      if (throttledBefore) throttle = throttleBetween(throttledBefore, await cpuThrottle(target2.pids));
+    }
+    return { ...out, resources, ...throttle ? { throttle } : {} };
+  }
+  /** The cell of a measured run the tool ended well: its metrics, cost, intervals and resources. */
+  measuredCell(cell2, w2, run2, measuredS, grace) {
+    const driver = driverOf(w2.driver);
+    const m3 = driver.measure(w2, run2.r.output, { seconds: measuredS, grace_s: grace });
+    const info2 = driver.metrics(w2);
+    const metrics = {};
+    for (const [name, value4] of Object.entries(m3.metrics)) {
+      const i = info2[name];
+      if (i && Number.isFinite(value4)) metrics[name] = { value: value4, unit: i.unit, better: i.better };
+    }
+    const cost = run2.readings && this.o.cost.ofCell(w2, driver.operations(w2), m3.metrics, run2.readings);
+    if (cost) Object.assign(metrics, cost.metrics);
+    return {
+      ...cell2,
+      metrics,
+      ...cost ? { cost: cost.record } : {},
+      metrics_source: m3.source,
+      intervals: m3.intervals,
+      summary: m3.summary,
+      ...m3.operations ? { operations: m3.operations } : {},
+      ...m3.errors ? { errors: m3.errors } : {},
+      ...run2.resources.length ? { resources: run2.resources } : {},
+      ...run2.throttle ? { cpu_throttle: run2.throttle } : {}
+    };
+  }
+};
+
+// action/src/pipeline/bench-cost.ts
+var BenchCost = class {
+  constructor(o) {
+    this.o = o;
+  }
+  o;
+  /** The idle servers' background and one reading's cost, taken off every cell's cost (see measureIdle). */
+  idle;
+  /** Whether the target keeps counters tiperf reads. */
+  get readable() {
+    return this.o.target.costCounters !== void 0;
+  }
+  /** The target's counters now, or undefined when it has none or they cannot be read. */
+  async counters() {
+    const target2 = this.o.target;
+    const read3 = target2.costCounters;
+    if (!read3) return void 0;
+    let timer3;
+    const late = new Promise((res) => {
+      timer3 = setTimeout(() => res(void 0), COUNTERS_TIMEOUT_MS + 1e3);
+    });
+    const counters = await Promise.race([read3.call(target2).catch(() => void 0), late]);
+    clearTimeout(timer3);
+    return counters && Object.keys(counters).length ? { at: performance.now(), counters } : void 0;
+  }
+  /**
+   * What the idle servers' counters grow by per second (background work: statistics, GC, purge,
+   * TTL), over IDLE_WINDOW_S after each start and data load, and what one reading of them adds;
+   * each cell's cost has both taken off (a comparison takes them again with the run's mean,
+   * compare/background.ts).
+   */
+  async measureIdle(signal) {
+    const first = await this.counters();
+    const before = first && await this.counters();
+    if (!first || !before) return;
+    await new Promise((res) => {
+      const done = () => {
+        clearTimeout(timer3);
+        signal.removeEventListener("abort", done);
+        res();
+      };
+      const timer3 = setTimeout(done, IDLE_WINDOW_S * 1e3);
+      signal.addEventListener("abort", done, { once: true });
+    });
+    const after = await this.counters();
+    if (!after || signal.aborted) return;
+    this.idle = idleRates(first, before, after);
+    const cpu = this.idle.per_s.cpu_s;
+    if (cpu !== void 0)
+      this.o.log(
+        `${this.o.variant}: idle servers used ${(cpu * 100).toFixed(1)}% of a CPU over ${IDLE_WINDOW_S}s (taken off each cell's cpu_ms_per_op)`
+      );
+  }
+  /**
+   * A cell's counters over its measured window: read when the load tool's steady window starts
+   * (at its spawn; `inRunWarmupS` later where the tool warms up within the run) and when it ends.
+   */
+  window(inRunWarmupS) {
+    let before;
+    let timer3;
+    return {
+      start: () => {
+        before = inRunWarmupS > 0 ? new Promise((res) => {
+          timer3 = setTimeout(() => res(this.counters()), inRunWarmupS * 1e3);
+        }) : this.counters();
+      },
+      end: async () => {
+        clearTimeout(timer3);
+        const b10 = await before;
+        const after = b10 ? await this.counters() : void 0;
+        return b10 && after ? { before: b10, after } : void 0;
+      }
+    };
+  }
+  /** A cell's cost metrics from its counters: their growth per operation the tool counted. */
+  ofCell(w2, op, measured, readings2) {
+    const rate = op ? measured[op.metric] : void 0;
+    if (!op || rate === void 0 || !(rate > 0)) return void 0;
+    const { metrics, record: record2 } = costOf(
+      readings2.before,
+      readings2.after,
+      rate * op.perSecond * w2.duration,
+      this.idle,
+      // the server counters the spec judges per operation (statements_per_op, "<counter>/op")
+      Object.keys(w2.judge)
+    );
+    const out = {};
+    for (const [name, value4] of Object.entries(metrics)) {
+      const info2 = costMetric(name);
+      if (info2 && Number.isFinite(value4)) out[name] = { value: value4, unit: info2.unit, better: "lower" };
+    }
+    return { metrics: out, record: record2 };
+  }
+};
 
 // action/src/pipeline/tables.ts
 function tablesOf(target2, o) {
@@ -4924,295 +5359,168 @@ var BorrowedTables = class {
   }
 };
 
-// action/src/pipeline/tools.ts
-import { cpus as cpus5 } from "node:os";
-var lastLines = (text3, n = 4) => text3.trimEnd().split("\n").slice(-n).join("\n");
-function describeFailure(tool, step2, r, said, limit, server) {
-  if (r.timedOut) {
-    return `${step2}: ${tool} did not finish within ${limit} and was stopped after ${r.elapsed_s.toFixed(1)}s; ${server}`;
+// action/src/pipeline/bench-data.ts
+var BenchData = class {
+  constructor(o) {
+    this.o = o;
+    const seen = /* @__PURE__ */ new Map();
+    for (const w2 of o.spec.workloads) {
+      const key2 = dataSetKey(w2, o.spec);
+      if (!seen.has(key2)) seen.set(key2, { key: key2, driver: driverOf(w2.driver), workload: w2 });
+    }
+    this.sets = [...seen.values()];
+    this.tables = tablesOf(o.target, { variant: o.variant, spec: o.spec, log: o.log });
   }
-  if (r.aborted) return `${step2} stopped: ${r.aborted}`;
-  const cause = said ?? mostSpecificLine(r.output);
-  const how = r.code === 0 && said ? "exited 0 but failed" : `exited ${r.signal ? `on ${r.signal}` : `with code ${r.code}`}`;
-  return `${step2}: ${tool} ${how}${cause ? `: ${cause}` : `:
-${lastLines(r.output)}`}`;
-}
-async function loadHostCores(remote, log7) {
-  const r = await runCommand("ssh", sshArgs(remote, "nproc"), { timeoutMs: 6e4 });
-  const n = Number(r.stdout.trim());
-  if (r.code === 0 && Number.isInteger(n) && n > 0) return n;
-  log7(
-    `load host ${remote.host}: nproc did not answer (${(r.stderr || r.stdout).trim().slice(0, 120) || `exit ${r.code}`}); loading with this machine's CPU count`
-  );
-  return cpus5().length;
-}
-var toolKey = (w2) => `${w2.driver}:${w2.script}`;
-function findTools(spec, elsewhere) {
-  const tools = /* @__PURE__ */ new Map();
-  for (const w2 of spec.workloads) {
-    if (tools.has(toolKey(w2))) continue;
-    const driver = driverOf(w2.driver);
-    const tool = elsewhere ? driver.namedTool(w2.script) : driver.findTool(w2.script);
-    if (!tool)
-      throw new RunError(`workload ${w2.name}: ${w2.driver} is not installed (install ${driver.install})`);
-    tools.set(toolKey(w2), tool);
-  }
-  return tools;
-}
-
-// action/src/pipeline/bench.ts
-var Bench = class _Bench {
-  constructor(variant, spec, targetSpec, target2, dataSets, tools, runDir, log7, cores2, remote, launcher) {
-    this.variant = variant;
-    this.spec = spec;
-    this.targetSpec = targetSpec;
-    this.target = target2;
-    this.dataSets = dataSets;
-    this.tools = tools;
-    this.runDir = runDir;
-    this.log = log7;
-    this.cores = cores2;
-    this.remote = remote;
-    this.launcher = launcher;
-  }
-  variant;
-  spec;
-  targetSpec;
-  target;
-  dataSets;
-  tools;
-  runDir;
-  log;
-  cores;
-  remote;
-  launcher;
-  /** The load tools run elsewhere (a load host or a pod): nothing of theirs is pinned, capped or sampled here. */
-  get elsewhere() {
-    return this.remote !== void 0 || this.launcher !== void 0;
-  }
-  /** The source build its server is, if it was built from a tree. */
-  build;
-  /** The load tools' steps as they ran, in the plan's shape (a cell's warmup and run: phase cell). */
-  executed;
-  /** The idle servers' background and one reading's cost, taken off every cell's cost (see measureIdle). */
-  idle;
+  o;
+  sets;
   /** What the run may drop of the tables its loads wrote, by who owns the server (pipeline/tables.ts). */
   tables;
-  static async open(opts) {
-    const away = opts.launcher ? `in a ${opts.launcher.where}` : opts.remote ? "on its load host" : void 0;
-    if (opts.spec.driver?.cpus !== void 0 && !away) checkCpus("driver.cpus", opts.spec.driver.cpus);
-    if (opts.spec.driver?.cpu_quota !== void 0 && away)
-      throw new RunError(
-        `driver.cpu_quota caps a load tool on this machine, but the profile runs the load tools ${away}: remove it or use a local profile`
-      );
-    const tools = findTools(opts.spec, away !== void 0);
-    const dataSets = _Bench.dataSets(opts.spec, tools);
-    const startOpts = {
-      maxConnections: opts.maxConnections,
-      logDir: `${opts.runDir.serverLogDir}/${opts.variant}`,
-      log: opts.log,
-      ...opts.readBack?.length ? { readBack: opts.readBack } : {}
-    };
-    const target2 = await opts.start(startOpts);
-    const cores2 = opts.launcher ? opts.launcher.cores() : opts.remote ? await loadHostCores(opts.remote, opts.log) : cpus6().length;
-    const bench = new _Bench(
-      opts.variant,
-      opts.spec,
-      opts.targetSpec,
-      target2,
-      dataSets,
-      tools,
-      opts.runDir,
-      opts.log,
-      cores2,
-      opts.remote,
-      opts.launcher
-    );
-    bench.build = opts.build;
-    bench.executed = opts.executed;
-    bench.tables = tablesOf(target2, { variant: opts.variant, spec: opts.spec, log: opts.log });
-    try {
-      await bench.loadData(opts.signal);
-      await bench.measureIdle(opts.signal);
-    } catch (e) {
-      await bench.tables.dropAtEnd({ failed: true, signal: opts.signal, cleanup: async () => {
-      } }).catch((d) => opts.log(`${opts.variant}: ${d.message}`));
-      await target2.stop();
-      throw e;
-    }
-    return bench;
-  }
-  /**
-   * Before a group of cells (variants that switch by restarting servers): this variant in, on
-   * freshly switched or restarted servers; what the target did.
-   */
-  async enterGroup(signal) {
-    return this.target.activate?.(signal, { fresh: true });
-  }
-  /** Whether the target can start fresh server processes on its data (compare.blocks). */
-  canRestart() {
-    return this.target.restart !== void 0;
-  }
-  /** A fresh instance of the target, same data; says what changed. */
-  async restart(signal) {
-    if (!this.target.restart) throw new RunError(`${this.variant}: ${this.target.kind} cannot restart`);
-    const said = await this.target.restart(signal);
-    if (!this.spec.compare?.reload_data) await this.measureIdle(signal);
-    return said;
-  }
-  /** Every data set loaded: create database → prepare → prewarm → check, then the target's own after-load. */
-  async loadData(signal) {
-    const target2 = this.target;
+  /** Every data set loaded: the database statements → data steps, then the target's own after-load. */
+  async load(signal) {
+    const { target: target2, variant, tools } = this.o;
     const shared = target2.sharedData;
-    for (const ds of this.dataSets) {
-      const key2 = this.dataKey(ds);
-      if (shared?.loaded.has(key2)) {
-        this.log(`${this.variant}: ${ds.driver.name} data already loaded on this deployment`);
+    for (const ds of this.sets) {
+      if (shared?.loaded.has(ds.key)) {
+        this.o.log(`${variant}: ${ds.driver.name} data already loaded on this deployment`);
         continue;
       }
       await target2.activate?.(signal);
       const database = target2.connection.database ?? ds.driver.database(ds.workload);
-      if (target2.connection.database === void 0)
-        for (const sql of target2.databaseSql?.(database) ?? [])
-          this.executed?.push({ phase: "load", variant: this.variant, where: "runner", run: { sql } });
-      await target2.createDatabase(database);
-      await this.tables.beforeLoad(key2, ds, database);
-      for (const step2 of ds.driver.setup(this.context(ds.workload, Math.max(...ds.workload.threads)))) {
-        await this.step(ds, step2, signal);
+      if (target2.connection.database === void 0) {
+        const statements = tools.plannedAll((i) => loadKey.database(variant, database, i));
+        for (const s2 of statements) tools.record(s2);
+        await target2.createDatabase(
+          database,
+          statements.map((s2) => s2.run.sql)
+        );
       }
-      await this.tables.afterLoad(key2);
+      await this.tables.beforeLoad(ds.key, ds, database);
+      for (const step2 of tools.plannedAll((i) => loadKey.data(variant, ds.key, i)))
+        await this.step(ds, step2, signal);
+      await this.tables.afterLoad(ds.key);
       await target2.afterLoad?.({
         database,
-        tables: ds.driver.tables(ds.workload, this.spec.data),
-        ...ds.driver.sizedBySpecData && this.spec.data ? { sysbench: this.spec.data } : {}
+        tables: ds.driver.tables(ds.workload, this.o.spec.data),
+        ...ds.driver.sizedBySpecData && this.o.spec.data ? { sysbench: this.o.spec.data } : {}
       });
-      shared?.loaded.add(key2);
+      shared?.loaded.add(ds.key);
     }
   }
   /**
    * compare.reload_data: the data loaded again (each data set's cleanup, then as at open), so the
    * data is part of the instance a block samples. Refused in the plan where variants share data.
    */
-  async reloadData(signal) {
-    if (this.target.sharedData && this.target.sharedData.users > 1)
+  async reload(signal) {
+    const { target: target2, variant } = this.o;
+    if (target2.sharedData && target2.sharedData.users > 1)
       throw new RunError(
-        `${this.variant}: its data is shared with another variant on one deployment: it cannot be loaded again alone`
+        `${variant}: its data is shared with another variant on one deployment: it cannot be loaded again alone`
       );
-    for (const ds of this.dataSets) {
-      await this.tables.dropForReload(this.dataKey(ds), async () => {
-        for (const step2 of ds.driver.cleanup(this.context(ds.workload, 1))) await this.step(ds, step2, signal);
+    for (const ds of this.sets) {
+      await this.tables.dropForReload(ds.key, async () => {
+        for (const step2 of this.o.tools.plannedAll((i) => loadKey.cleanup(variant, ds.key, i)))
+          await this.step(ds, step2, signal);
       });
-      this.target.sharedData?.loaded.delete(this.dataKey(ds));
+      target2.sharedData?.loaded.delete(ds.key);
     }
-    await this.loadData(signal);
-    await this.measureIdle(signal);
-  }
-  /** The target's counters now, or undefined when it has none or they cannot be read. */
-  async counters() {
-    const read3 = this.target.costCounters;
-    if (!read3) return void 0;
-    let timer3;
-    const late = new Promise((res) => {
-      timer3 = setTimeout(() => res(void 0), COUNTERS_TIMEOUT_MS + 1e3);
-    });
-    const counters = await Promise.race([read3.call(this.target).catch(() => void 0), late]);
-    clearTimeout(timer3);
-    return counters && Object.keys(counters).length ? { at: performance.now(), counters } : void 0;
+    await this.load(signal);
   }
   /**
-   * What the idle servers' counters grow by per second (background work: statistics, GC, purge,
-   * TTL), over IDLE_WINDOW_S after each start and data load, and what one reading of them adds;
-   * each cell's cost has both taken off (a comparison takes them again with the run's mean,
-   * compare/background.ts).
+   * Drops the data as far as its owner allows (on a server tiperf created the load tools' cleanup,
+   * skipped after a failed run; on a borrowed one the tables this run created).
    */
-  async measureIdle(signal) {
-    const first = await this.counters();
-    const before = first && await this.counters();
-    if (!first || !before) return;
-    await new Promise((res) => {
-      const done = () => {
-        clearTimeout(timer3);
-        signal.removeEventListener("abort", done);
-        res();
-      };
-      const timer3 = setTimeout(done, IDLE_WINDOW_S * 1e3);
-      signal.addEventListener("abort", done, { once: true });
-    });
-    const after = await this.counters();
-    if (!after || signal.aborted) return;
-    this.idle = idleRates(first, before, after);
-    const cpu = this.idle.per_s.cpu_s;
-    if (cpu !== void 0)
-      this.log(
-        `${this.variant}: idle servers used ${(cpu * 100).toFixed(1)}% of a CPU over ${IDLE_WINDOW_S}s (taken off each cell's cpu_ms_per_op)`
-      );
+  async dropAtEnd(signal, failed) {
+    const { target: target2, variant } = this.o;
+    if (target2.sharedData && target2.sharedData.users > 1)
+      this.o.log(`${variant}: cleanup left to the last variant on this deployment`);
+    else await this.tables.dropAtEnd({ failed, signal, cleanup: () => this.cleanup(signal) });
   }
-  /**
-   * A cell's counters over its measured window: read when the load tool's steady window starts
-   * (at its spawn; `inRunWarmupS` later where the tool warms up within the run) and when it ends.
-   */
-  costWindow(inRunWarmupS) {
-    let before;
-    let timer3;
-    return {
-      start: () => {
-        before = inRunWarmupS > 0 ? new Promise((res) => {
-          timer3 = setTimeout(() => res(this.counters()), inRunWarmupS * 1e3);
-        }) : this.counters();
-      },
-      end: async () => {
-        clearTimeout(timer3);
-        const b10 = await before;
-        const after = b10 ? await this.counters() : void 0;
-        return b10 && after ? { before: b10, after } : void 0;
+  /** The load tools' cleanup of every data set on a server tiperf created; a failure is logged. */
+  async cleanup(signal) {
+    for (const ds of this.sets)
+      for (const step2 of this.o.tools.plannedAll((i) => loadKey.cleanup(this.o.variant, ds.key, i))) {
+        const limitS = step2.limit_s ?? 120;
+        const r = await this.o.tools.run(step2, this.logFile(ds, step2), signal, { limitS });
+        if (r.code !== 0 || r.timedOut)
+          this.o.log(
+            `${this.o.variant}: ${describeFailure(ds.driver.name, step2.phase, r, void 0, `${limitS}s`, this.o.target.state())}`
+          );
       }
-    };
   }
-  /** The spec's data sets in workload order, each with the program that loads it. */
-  static dataSets(spec, tools) {
-    const seen = /* @__PURE__ */ new Map();
-    for (const w2 of spec.workloads) {
-      const driver = driverOf(w2.driver);
-      const key2 = driver.dataKey(w2, spec.data);
-      const tool = tools.get(toolKey(w2));
-      if (!seen.has(key2)) seen.set(key2, { driver, workload: w2, tool });
+  logFile(ds, step2) {
+    return this.o.runDir.raw(`${this.o.variant}-${ds.driver.name}-${step2.phase}.log`);
+  }
+  /** A data step (prepare, prewarm, check, a reload's cleanup): a failure stops the run. */
+  async step(ds, step2, signal) {
+    const { variant, tools } = this.o;
+    this.o.log(`${variant}: ${ds.driver.name} ${step2.phase}${step2.about ? ` (${step2.about})` : ""}`);
+    const limitS = step2.limit_s ?? 600;
+    const logFile = this.logFile(ds, step2);
+    const r = await tools.run(step2, logFile, signal, { limitS });
+    const died = await tools.diedWith(r);
+    if (died)
+      throw new RunError(
+        `${variant}: ${ds.driver.name} ${step2.phase} stopped: ${died} (raw output: ${logFile})`
+      );
+    const said = ds.driver.failure(r.output);
+    if (r.code !== 0 || r.aborted || r.timedOut || said) {
+      throw new RunError(
+        `${variant}: ${describeFailure(ds.driver.name, step2.phase, r, said, `${limitS}s`, this.o.target.state())} (raw output: ${logFile})`
+      );
     }
-    return [...seen.values()];
   }
-  context(workload, threads) {
-    return {
-      workload,
-      threads,
-      cores: this.cores,
-      connection: this.target.connection,
-      ...this.spec.data ? { data: this.spec.data } : {}
-    };
+};
+
+// action/src/pipeline/bench-tools.ts
+var LoadTools = class {
+  constructor(o) {
+    this.o = o;
   }
-  info() {
-    const t = this.target;
-    return {
-      variant: this.variant,
-      kind: t.kind,
-      version: t.version,
-      config: t.settings ?? {},
-      effective_config: t.effectiveConfig,
-      ...t.resources ? { resources: t.resources } : {},
-      ...this.build ? { build: this.build } : {},
-      ...t.details ? { details: t.details } : {}
-    };
+  o;
+  /** The load tools run elsewhere (a load host or a pod): nothing of theirs is pinned, capped or sampled here. */
+  get elsewhere() {
+    return this.o.remote !== void 0 || this.o.launcher !== void 0;
+  }
+  get remote() {
+    return this.o.remote;
+  }
+  has(key2) {
+    return this.o.steps.some((s2) => s2.key === key2);
+  }
+  /** The plan's step of this key, with the port and password the run learned filled in. */
+  planned(key2) {
+    const step2 = this.o.steps.find((s2) => s2.key === key2);
+    if (!step2) throw new RunError(`the plan has no step ${key2}: a run does only what \`tiperf plan\` shows`);
+    const c4 = this.o.target.connection;
+    const port = String(c4.endpoints[0]?.port ?? "");
+    const fill2 = (t) => t.replaceAll(AT_START.port, port).replaceAll(AT_START.password, c4.password);
+    const run2 = "command" in step2.run ? { command: step2.run.command.map(fill2) } : step2.run;
+    return { ...step2, run: run2 };
+  }
+  /** The plan's steps keyed `key(0)`, `key(1)` … in order. */
+  plannedAll(key2) {
+    const out = [];
+    for (let i = 0; this.has(key2(i)); i++) out.push(this.planned(key2(i)));
+    return out;
+  }
+  /** Records a step of tiperf's own (SQL) as executed, in the plan's words. */
+  record(step2) {
+    this.o.executed?.push(step2);
   }
   /**
-   * Runs a load tool, stopping it the moment the server dies or the watchdog's limit passes. A raw
-   * log that cannot be written stops the run: what it would have measured could not be kept.
+   * Runs a planned load tool step, stopping it the moment the server dies or the watchdog's limit
+   * passes. A raw log that cannot be written stops the run: what it measured could not be kept.
    */
-  async tool(tool, step2, logFile, signal, limitS, o = {}) {
-    const quota = o.capped && !this.elsewhere ? this.spec.driver?.cpu_quota : void 0;
+  async run(step2, logFile, signal, ro) {
+    if (!("command" in step2.run)) throw new RunError(`step ${step2.key}: not a load tool's command`);
+    const [command, ...args] = step2.run.command;
+    const quota = ro.capped && !this.elsewhere ? this.o.spec.driver?.cpu_quota : void 0;
     let capped;
     const onSpawn = (pid) => {
-      o.onSpawn?.(pid);
+      ro.onSpawn?.(pid);
       if (quota !== void 0)
         capped = applyResources(pid, quota, "load").catch((e) => {
-          this.log(`driver.cpu_quota: ${e.message}`);
+          this.o.log(`driver.cpu_quota: ${e.message}`);
           return void 0;
         });
     };
@@ -5221,24 +5529,19 @@ var Bench = class _Bench {
     signal.addEventListener("abort", onOuter, { once: true });
     if (signal.aborted) onOuter();
     let alive = true;
-    void this.target.died.then((why) => {
+    void this.o.target.died.then((why) => {
       if (alive) local.abort(new Error(why));
     });
-    this.executed?.push({
-      phase: step2.phase === "run" || step2.phase === "warmup" ? "cell" : step2.phase,
-      variant: this.variant,
-      where: this.launcher ? this.launcher.where : this.remote ? "load host" : "runner",
-      run: { command: maskArgs([tool.command, ...tool.prefix, ...step2.args]) }
-    });
+    this.record({ ...step2, variant: this.o.variant, run: { command: maskArgs(step2.run.command) } });
     try {
-      const r = await runTool(tool.command, [...tool.prefix, ...step2.args], {
+      const r = await runTool(command, args, {
         logFile,
         signal: local.signal,
-        ...this.launcher ? {} : { cpus: o.cpus ?? this.spec.driver?.cpus },
-        limitS,
-        ...this.remote ? { remote: this.remote } : {},
-        ...this.launcher ? { launcher: this.launcher } : {},
-        ...step2.stopAfterS !== void 0 ? { stopAfterS: step2.stopAfterS } : {},
+        ...this.o.launcher ? {} : { cpus: ro.cpus ?? this.o.spec.driver?.cpus },
+        limitS: ro.limitS,
+        ...this.o.remote ? { remote: this.o.remote } : {},
+        ...this.o.launcher ? { launcher: this.o.launcher } : {},
+        ...step2.stop_after_s !== void 0 ? { stopAfterS: step2.stop_after_s } : {},
         onSpawn
       });
       if (r.writeError) throw r.writeError;
@@ -5261,53 +5564,118 @@ var Bench = class _Bench {
       timer3 = setTimeout(() => res(void 0), ms);
     });
     try {
-      return await Promise.race([this.target.died, quiet2]);
+      return await Promise.race([this.o.target.died, quiet2]);
     } finally {
       clearTimeout(timer3);
     }
   }
-  /** A data step (prepare, prewarm, check): a failure stops the run. */
-  async step(ds, step2, signal) {
-    this.log(`${this.variant}: ${ds.driver.name} ${step2.phase}${step2.about ? ` (${step2.about})` : ""}`);
-    const limitS = step2.limitS ?? 600;
-    const logFile = this.runDir.raw(`${this.variant}-${ds.driver.name}-${step2.phase}.log`);
-    const r = await this.tool(ds.tool, step2, logFile, signal, limitS);
-    const died = await this.diedWith(r);
-    if (died)
+};
+
+// action/src/pipeline/bench.ts
+var Bench = class _Bench {
+  constructor(variant, spec, targetSpec, target2, runDir, tools, log7, build) {
+    this.variant = variant;
+    this.spec = spec;
+    this.targetSpec = targetSpec;
+    this.target = target2;
+    this.runDir = runDir;
+    this.build = build;
+    this.data = new BenchData({ variant, spec, target: target2, tools, runDir, log: log7 });
+    this.cost = new BenchCost({ variant, target: target2, log: log7 });
+    this.cells = new BenchCells({ variant, target: target2, tools, cost: this.cost, runDir });
+  }
+  variant;
+  spec;
+  targetSpec;
+  target;
+  runDir;
+  build;
+  data;
+  cost;
+  cells;
+  static async open(opts) {
+    const away = opts.launcher ? `in a ${opts.launcher.where}` : opts.remote ? "on its load host" : void 0;
+    if (opts.spec.driver?.cpus !== void 0 && !away) checkCpus("driver.cpus", opts.spec.driver.cpus);
+    if (opts.spec.driver?.cpu_quota !== void 0 && away)
       throw new RunError(
-        `${this.variant}: ${ds.driver.name} ${step2.phase} stopped: ${died} (raw output: ${logFile})`
+        `driver.cpu_quota caps a load tool on this machine, but the profile runs the load tools ${away}: remove it or use a local profile`
       );
-    const said = ds.driver.failure(r.output);
-    if (r.code !== 0 || r.aborted || r.timedOut || said) {
-      throw new RunError(
-        `${this.variant}: ${describeFailure(ds.driver.name, step2.phase, r, said, `${limitS}s`, this.target.state())} (raw output: ${logFile})`
-      );
+    findTools(opts.spec, away !== void 0);
+    const target2 = await opts.start({
+      maxConnections: opts.maxConnections,
+      logDir: `${opts.runDir.serverLogDir}/${opts.variant}`,
+      log: opts.log,
+      ...opts.readBack?.length ? { readBack: opts.readBack } : {}
+    });
+    const tools = new LoadTools({
+      variant: opts.variant,
+      spec: opts.spec,
+      target: target2,
+      steps: opts.steps,
+      ...opts.executed ? { executed: opts.executed } : {},
+      ...opts.remote ? { remote: opts.remote } : {},
+      ...opts.launcher ? { launcher: opts.launcher } : {},
+      log: opts.log
+    });
+    const bench = new _Bench(
+      opts.variant,
+      opts.spec,
+      opts.targetSpec,
+      target2,
+      opts.runDir,
+      tools,
+      opts.log,
+      opts.build
+    );
+    try {
+      await bench.data.load(opts.signal);
+      await bench.cost.measureIdle(opts.signal);
+    } catch (e) {
+      await bench.data.tables.dropAtEnd({ failed: true, signal: opts.signal, cleanup: async () => {
+      } }).catch((d) => opts.log(`${opts.variant}: ${d.message}`));
+      await target2.stop();
+      throw e;
     }
+    return bench;
   }
   /**
-   * What watches a cell's measured run: /proc here (servers started here, a load tool run here),
-   * and a loop over SSH on every other machine involved — each server host (its servers by port)
-   * and the load host (the load tool by its program name).
+   * Before a group of cells (variants that switch by restarting servers): this variant in, on
+   * freshly switched or restarted servers; what the target did.
    */
-  samplers(tool, limitS) {
-    const out = [];
-    if (this.target.pids.length || !this.elsewhere) out.push(new ResourceSampler(this.target.pids));
-    const hosts = this.target.serverHosts?.() ?? [];
-    const loadName = basename(tool.command).slice(0, 15);
-    const loads = /^[A-Za-z0-9._-]+$/.test(loadName) ? [loadName] : [];
-    const remoteLoad = this.remote;
-    for (const h2 of hosts)
-      out.push(
-        new RemoteSampler({
-          remote: h2.remote,
-          ports: h2.ports,
-          loads: remoteLoad && remoteLoad.host === h2.remote.host ? loads : [],
-          maxS: limitS
-        })
-      );
-    if (remoteLoad && !hosts.some((h2) => h2.remote.host === remoteLoad.host))
-      out.push(new RemoteSampler({ remote: remoteLoad, ports: [], loads, maxS: limitS }));
-    return out;
+  async enterGroup(signal) {
+    return this.target.activate?.(signal, { fresh: true });
+  }
+  /** Whether the target can start fresh server processes on its data (compare.blocks). */
+  canRestart() {
+    return this.target.restart !== void 0;
+  }
+  /** A fresh instance of the target, same data; says what changed. */
+  async restart(signal) {
+    if (!this.target.restart) throw new RunError(`${this.variant}: ${this.target.kind} cannot restart`);
+    const said = await this.target.restart(signal);
+    if (!this.spec.compare?.reload_data) await this.cost.measureIdle(signal);
+    return said;
+  }
+  /**
+   * compare.reload_data: the data loaded again (each data set's cleanup, then as at open), so the
+   * data is part of the instance a block samples. Refused in the plan where variants share data.
+   */
+  async reloadData(signal) {
+    await this.data.reload(signal);
+    await this.cost.measureIdle(signal);
+  }
+  info() {
+    const t = this.target;
+    return {
+      variant: this.variant,
+      kind: t.kind,
+      version: t.version,
+      config: t.settings ?? {},
+      effective_config: t.effectiveConfig,
+      ...t.resources ? { resources: t.resources } : {},
+      ...this.build ? { build: this.build } : {},
+      ...t.details ? { details: t.details } : {}
+    };
   }
   /** Whether the target can take CPU profiles of its servers (pprof on TiDB and TiKV). */
   canProfile() {
@@ -5334,168 +5702,8 @@ var Bench = class _Bench {
    * duet pair's set, over driver.cpus), `o.onLoad` is told each load tool process (warmup and
    * measured run) as it starts.
    */
-  async runCell(plan, signal, o = {}) {
-    const w2 = plan.workload;
-    const driver = driverOf(w2.driver);
-    const logFile = this.runDir.raw(cellFileName(plan));
-    const cell2 = this.newCell(plan, logFile);
-    const fail = (why2) => ({
-      ...cell2,
-      finished_at: (/* @__PURE__ */ new Date()).toISOString(),
-      status: "failed",
-      error: `cell ${cellLabel(plan)} failed: ${why2}`
-    });
-    const ctx = this.context(w2, plan.threads);
-    const warmup = driver.warmup?.(ctx);
-    const measuredS = warmup ? w2.duration : cellSeconds(plan);
-    const grace = cellGraceS(plan);
-    let check;
-    try {
-      await this.target.activate?.(signal);
-      check = await this.target.watch?.();
-    } catch (e) {
-      return fail(e.message);
-    }
-    if (warmup) {
-      const why2 = await this.warmUp(plan, warmup, logFile, signal, o);
-      if (why2) return fail(why2);
-    }
-    const run2 = await this.measuredRun(plan, driver.run(ctx), logFile, signal, {
-      ...o,
-      measuredS,
-      warmedApart: !!warmup
-    });
-    cell2.finished_at = (/* @__PURE__ */ new Date()).toISOString();
-    const unhealthy = await check?.().catch((e) => `health check after the cell failed: ${e.message}`);
-    if (unhealthy) return fail(`${unhealthy} (raw output: ${logFile})`);
-    const why = await this.runFailure(w2, run2.r, "run", `${measuredS}s + ${grace}s grace`);
-    if (why) return fail(`${why} (raw output: ${logFile})`);
-    try {
-      return this.measuredCell(cell2, w2, run2, measuredS, grace);
-    } catch (e) {
-      const failed = fail(`${e.message} (raw output: ${logFile})`);
-      return e instanceof StalledRun ? { ...failed, failure: "stalled" } : failed;
-    }
-  }
-  /** A cell before it runs: what it is, where its raw output goes, no metrics yet. */
-  newCell(plan, logFile) {
-    const w2 = plan.workload;
-    const started = (/* @__PURE__ */ new Date()).toISOString();
-    return {
-      workload: w2.name,
-      driver: w2.driver,
-      script: w2.script,
-      threads: plan.threads,
-      variant: plan.variant,
-      round: plan.round,
-      status: "ok",
-      started_at: started,
-      finished_at: started,
-      raw_log: relative(this.runDir.dir, logFile),
-      warmup_s: w2.warmup,
-      duration_s: w2.duration,
-      metrics: {},
-      intervals: []
-    };
-  }
-  /** Why a load tool's invocation failed (the target died, the tool said so, or it was stopped), or undefined. */
-  async runFailure(w2, r, what, limit) {
-    const died = await this.diedWith(r);
-    if (died) return `${what} stopped: ${died}`;
-    const said = driverOf(w2.driver).failure(r.output);
-    if (r.aborted || r.timedOut || r.code !== 0 || said)
-      return describeFailure(w2.driver, what, r, said, limit, this.target.state());
-    return void 0;
-  }
-  /** The warmup as an invocation of its own; why it failed, or undefined. */
-  async warmUp(plan, warmup, logFile, signal, o) {
-    const w2 = plan.workload;
-    const grace = cellGraceS(plan);
-    const warmLog = logFile.replace(/\.log$/, "-warmup.log");
-    const tool = this.tools.get(toolKey(w2));
-    const wr = await this.tool(tool, warmup, warmLog, signal, warmup.limitS ?? w2.warmup + grace, {
-      capped: true,
-      ...o.cpus ? { cpus: o.cpus } : {},
-      ...o.onLoad ? { onSpawn: o.onLoad } : {}
-    });
-    const why = await this.runFailure(w2, wr, "warmup", `${w2.warmup}s + ${grace}s grace`);
-    return why ? `${why} (raw output: ${warmLog})` : void 0;
-  }
-  /**
-   * The measured invocation, with what is read over it: the servers' and load tool's resources
-   * (here and over SSH), the servers' counters over the steady window, a CPU quota's throttling.
-   */
-  async measuredRun(plan, step2, logFile, signal, o) {
-    const w2 = plan.workload;
-    const tool = this.tools.get(toolKey(w2));
-    const limitS = step2.limitS ?? o.measuredS + cellGraceS(plan);
-    const samplers = this.samplers(tool, limitS);
-    const costing = this.target.costCounters && driverOf(w2.driver).operations(w2) ? this.costWindow(o.warmedApart ? 0 : w2.warmup) : void 0;
-    const throttledBefore = await cpuThrottle(this.target.pids);
-    let out;
-    let resources = [];
-    let throttle;
-    try {
-      const r = await this.tool(tool, step2, logFile, signal, limitS, {
-        capped: true,
-        ...o.cpus ? { cpus: o.cpus } : {},
-        onSpawn: (pid) => {
-          o.onLoad?.(pid);
-          o.onMeasure?.(o.measuredS);
-          costing?.start();
-          if (!this.elsewhere) for (const s2 of samplers) s2.addLoad(pid);
-        }
-      });
-      out = { r, readings: r.code === 0 && !r.aborted && !r.timedOut ? await costing?.end() : void 0 };
-    } finally {
-      resources = (await Promise.all(samplers.map((s2) => s2.stop().catch(() => [])))).flat();
-      if (throttledBefore) throttle = throttleBetween(throttledBefore, await cpuThrottle(this.target.pids));
-    }
-    return { ...out, resources, ...throttle ? { throttle } : {} };
-  }
-  /** The cell of a measured run the tool ended well: its metrics, cost, intervals and resources. */
-  measuredCell(cell2, w2, run2, measuredS, grace) {
-    const driver = driverOf(w2.driver);
-    const m3 = driver.measure(w2, run2.r.output, { seconds: measuredS, grace_s: grace });
-    const info2 = driver.metrics(w2);
-    const metrics = {};
-    for (const [name, value4] of Object.entries(m3.metrics)) {
-      const i = info2[name];
-      if (i && Number.isFinite(value4)) metrics[name] = { value: value4, unit: i.unit, better: i.better };
-    }
-    const cost = run2.readings && this.costOfCell(w2, driver.operations(w2), m3.metrics, run2.readings);
-    if (cost) Object.assign(metrics, cost.metrics);
-    return {
-      ...cell2,
-      metrics,
-      ...cost ? { cost: cost.record } : {},
-      metrics_source: m3.source,
-      intervals: m3.intervals,
-      summary: m3.summary,
-      ...m3.operations ? { operations: m3.operations } : {},
-      ...m3.errors ? { errors: m3.errors } : {},
-      ...run2.resources.length ? { resources: run2.resources } : {},
-      ...run2.throttle ? { cpu_throttle: run2.throttle } : {}
-    };
-  }
-  /** A cell's cost metrics from its counters: their growth per operation the tool counted. */
-  costOfCell(w2, op, measured, readings2) {
-    const rate = op ? measured[op.metric] : void 0;
-    if (!op || rate === void 0 || !(rate > 0)) return void 0;
-    const { metrics, record: record2 } = costOf(
-      readings2.before,
-      readings2.after,
-      rate * op.perSecond * w2.duration,
-      this.idle,
-      // the server counters the spec judges per operation (statements_per_op, "<counter>/op")
-      Object.keys(w2.judge)
-    );
-    const out = {};
-    for (const [name, value4] of Object.entries(metrics)) {
-      const info2 = costMetric(name);
-      if (info2 && Number.isFinite(value4)) out[name] = { value: value4, unit: info2.unit, better: "lower" };
-    }
-    return { metrics: out, record: record2 };
+  runCell(plan, signal, o = {}) {
+    return this.cells.run(plan, signal, o);
   }
   /**
    * A cell's measured run set aside before the cell runs again: its raw output renamed
@@ -5513,40 +5721,17 @@ var Bench = class _Bench {
       } catch {
         return { error: error3 };
       }
-      return { error: error3.replace(from, to), raw_log: relative(this.runDir.dir, to) };
+      return { error: error3.replace(from, to), raw_log: relative2(this.runDir.dir, to) };
     }
     return { error: error3 };
   }
-  /**
-   * Drops the data as far as its owner allows (pipeline/tables.ts: on a server tiperf created the
-   * load tools' cleanup, skipped after a failed run; on a borrowed one the tables this run created)
-   * and stops the server.
-   */
+  /** The data dropped as far as its owner allows (pipeline/bench-data.ts), then the server stopped. */
   async close(signal, failed = false) {
     try {
-      if (this.target.sharedData && this.target.sharedData.users > 1)
-        this.log(`${this.variant}: cleanup left to the last variant on this deployment`);
-      else await this.tables.dropAtEnd({ failed, signal, cleanup: () => this.cleanupData(signal) });
+      await this.data.dropAtEnd(signal, failed);
     } finally {
       await this.target.stop();
     }
-  }
-  /** The load tools' cleanup of every data set on a server tiperf created; a failure is logged. */
-  async cleanupData(signal) {
-    for (const ds of this.dataSets) {
-      for (const step2 of ds.driver.cleanup(this.context(ds.workload, 1))) {
-        const limitS = step2.limitS ?? 120;
-        const logFile = this.runDir.raw(`${this.variant}-${ds.driver.name}-${step2.phase}.log`);
-        const r = await this.tool(ds.tool, step2, logFile, signal, limitS);
-        if (r.code !== 0 || r.timedOut)
-          this.log(
-            `${this.variant}: ${describeFailure(ds.driver.name, step2.phase, r, void 0, `${limitS}s`, this.target.state())}`
-          );
-      }
-    }
-  }
-  dataKey(ds) {
-    return `${ds.driver.name}:${ds.driver.dataKey(ds.workload, this.spec.data)}`;
   }
 };
 
@@ -6077,7 +6262,7 @@ async function unseenOf(loaded, builder, target2, builds) {
 
 // action/src/pipeline/plan.ts
 import { mkdir as mkdir3 } from "node:fs/promises";
-import { cpus as cpus9 } from "node:os";
+import { cpus as cpus8 } from "node:os";
 import { join as join3 } from "node:path";
 
 // action/src/compare/background.ts
@@ -6239,7 +6424,7 @@ pass --force to compare anyway`
 }
 
 // action/src/pipeline/duet.ts
-import { cpus as cpus7 } from "node:os";
+import { cpus as cpus6 } from "node:os";
 
 // action/src/pipeline/rounds.ts
 var STALLED_RUN_RERUNS = 2;
@@ -6285,7 +6470,7 @@ var interleavedRunner = {
 
 // action/src/pipeline/duet.ts
 function usableCpus() {
-  return allowedCpus("self") ?? cpus7().map((_, i) => i);
+  return allowedCpus("self") ?? cpus6().map((_, i) => i);
 }
 function cpuSets(available, pairs) {
   const per = Math.floor(available.length / pairs);
@@ -6794,88 +6979,10 @@ function budgetRefusal(loaded, seconds2) {
   ];
 }
 
-// action/src/pipeline/load-steps.ts
-function borrowedSteps(w2, spec, connection) {
-  const driver = driverOf(w2.driver);
-  const database = connection.database ?? driver.database(w2);
-  const listing = {
-    phase: "load",
-    where: "runner",
-    run: { sql: tableNamesSql(connection.protocol, database) },
-    about: `workload ${w2.name}: before the load (none of ${driver.tables(w2, spec.data).join(", ")} may be there: refused) and after it; the new ones are this run's`
-  };
-  const drop = {
-    phase: "cleanup",
-    where: "runner",
-    run: { sql: `DROP TABLE <each table this run created in ${database}>` },
-    about: `data of ${w2.name}, after the last cell (failed or not): the server is not tiperf's, so ${driver.name}'s own cleanup never runs there`
-  };
-  return { listing, drop };
-}
-function loadSteps(spec, connection, where, cores2, borrowed = false, databaseSql = createDatabaseSql) {
-  const data3 = [];
-  const cells = [];
-  const cleanup = [];
-  const seen = /* @__PURE__ */ new Set();
-  for (const w2 of spec.workloads) {
-    const driver = driverOf(w2.driver);
-    const tool = where === "runner" && driver.findTool(w2.script) || driver.namedTool(w2.script);
-    const ctx = (threads) => ({
-      workload: w2,
-      threads,
-      connection,
-      cores: cores2,
-      ...spec.data ? { data: spec.data } : {}
-    });
-    const port = (a4) => a4.replace(String(PORT_AT_START), "<port>");
-    const step2 = (phase, args, about) => ({
-      phase,
-      where,
-      run: { command: [tool.command, ...tool.prefix, ...args.map(port)] },
-      about
-    });
-    const key2 = `${w2.driver}:${driver.dataKey(w2, spec.data)}`;
-    if (!seen.has(key2)) {
-      seen.add(key2);
-      if (connection.database === void 0)
-        for (const sql of databaseSql(driver.database(w2)))
-          data3.push({
-            phase: "load",
-            // tiperf's own statement: from here, but where the load host is the way in
-            where: where === "pod" ? "runner" : where,
-            run: { sql },
-            about: `workload ${w2.name}`
-          });
-      if (borrowed) data3.push(borrowedSteps(w2, spec, connection).listing);
-      for (const s2 of driver.setup(ctx(Math.max(...w2.threads))))
-        data3.push(
-          step2(
-            s2.phase,
-            s2.args,
-            where === "load host" ? `workload ${w2.name}; loading threads up to the load host's CPU count (nproc there at run time; shown for this machine's)` : where === "pod" ? `workload ${w2.name}; loading threads up to the ${cores2} CPUs the deployment gives the load tools` : `workload ${w2.name}`
-          )
-        );
-      if (borrowed) cleanup.push(borrowedSteps(w2, spec, connection).drop);
-      else
-        for (const s2 of driver.cleanup(ctx(1)))
-          cleanup.push(step2(s2.phase, s2.args, `data of ${w2.name}, after the last cell`));
-    }
-    for (const t of w2.threads) {
-      const warm2 = driver.warmup?.(ctx(t));
-      if (warm2)
-        cells.push(
-          step2("cell", warm2.args, `workload ${w2.name}: the ${w2.warmup}s warmup, its own run (not measured)`)
-        );
-      cells.push(step2("cell", driver.run(ctx(t)).args, `workload ${w2.name}`));
-    }
-  }
-  return { data: data3, cells, cleanup };
-}
-
 // action/src/pipeline/preflight.ts
 import { accessSync, constants, existsSync as existsSync4, realpathSync, statfsSync, statSync } from "node:fs";
 import { mkdir as mkdir2 } from "node:fs/promises";
-import { cpus as cpus8 } from "node:os";
+import { cpus as cpus7 } from "node:os";
 import { dirname as dirname3, resolve } from "node:path";
 function driverNeeds(spec) {
   const byDriver = /* @__PURE__ */ new Map();
@@ -6972,7 +7079,7 @@ async function checkOutFile(file, flag2) {
     throw new InputError(`${flag2} ${file}: is a directory; give a file name`);
   await checkOutDir(dirname3(resolve(file)), flag2);
 }
-function specWarnings(loaded, command, cores2 = cpus8().length, remoteLoad = false, remoteServers = false) {
+function specWarnings(loaded, command, cores2 = cpus7().length, remoteLoad = false, remoteServers = false) {
   const out = [];
   const { spec, variants } = loaded;
   const pairs = variants?.compare.order === "duet" ? variants.all.length : 1;
@@ -7162,19 +7269,6 @@ function stepLine(s2) {
   );
   return `  [${s2.phase}]${where} ${text3}${s2.about ? `    # ${s2.about}` : ""}`;
 }
-function loadsOf(loaded) {
-  const specs = loaded.variants ? loaded.variants.all.map((v) => v.spec) : [loaded.spec];
-  const out = /* @__PURE__ */ new Map();
-  for (const spec of specs)
-    for (const w2 of spec.workloads) {
-      const driver = driverOf(w2.driver);
-      const db = driver.database(w2);
-      const tables = out.get(db) ?? /* @__PURE__ */ new Set();
-      for (const t of driver.tables(w2, spec.data)) tables.add(t);
-      out.set(db, tables);
-    }
-  return [...out].map(([database, tables]) => ({ database, tables: [...tables] }));
-}
 function planTarget(loaded, o) {
   const variants = loaded.variants ? loaded.variants.all.map((v) => ({ name: v.name, target: v.spec.target })) : [{ name: "base", target: loaded.spec.target }];
   const kinds = new Set(variants.map((v) => v.target.kind));
@@ -7278,6 +7372,7 @@ async function planRun(given, o) {
     seconds: est.seconds,
     warnings,
     ...schedule ? { schedule } : {},
+    loadSteps: phases.loads,
     given,
     options: o
   };
@@ -7323,6 +7418,7 @@ function phasesOf(loaded, target2, o) {
     ],
     end: [...v.cleanup, ...kindSteps(["teardown"])],
     grouped,
+    loads: v.loads,
     refusals: loaded.variants?.compare.reload_data && v.dataSets < (loaded.variants?.all.length ?? 1) ? [
       `${loaded.path}: compare.reload_data: variants share one deployment's data here (${target2.switching} switching), so one variant's data cannot be loaded again alone: leave reload_data out`
     ] : []
@@ -7337,17 +7433,18 @@ function variantSteps(loaded, target2, o) {
   let cleanup = [];
   const data3 = /* @__PURE__ */ new Set();
   const reloads = [];
+  const loads = [];
   for (const v of variants) {
     setup2.push(...kindSteps(["start", "switch", "sql", "record"], v.name));
-    const cores2 = target2.loadCores ?? o.cores ?? cpus9().length;
-    const load3 = loadSteps(
-      v.spec,
-      target2.connection(v.name),
+    const cores2 = target2.loadCores ?? (where === "load host" ? o.loadHostCores : void 0) ?? o.cores ?? cpus8().length;
+    const load3 = loadSteps(v.name, v.spec, {
+      connection: target2.connection(v.name),
       where,
-      cores2,
-      target2.ownership === "borrowed",
-      target2.databaseSql
-    );
+      cores: cores2,
+      borrowed: target2.ownership === "borrowed",
+      ...target2.databaseSql ? { databaseSql: target2.databaseSql } : {}
+    });
+    loads.push(...load3.data, ...load3.cells, ...load3.cleanup);
     const other = v === variants[0] ? void 0 : v.name;
     if (!data3.has(target2.dataOf(v.name))) {
       data3.add(target2.dataOf(v.name));
@@ -7364,7 +7461,7 @@ function variantSteps(loaded, target2, o) {
         }))
       );
   }
-  return { setup: setup2, cells, cleanup, reloads, dataSets: data3.size };
+  return { setup: setup2, cells, cleanup, reloads, loads, dataSets: data3.size };
 }
 function orderLineOf(given, loaded, target2, cores2) {
   const order = loaded.variants?.compare.order;
@@ -7621,18 +7718,27 @@ async function newResult(loaded, runId, profile, warnings) {
   };
 }
 async function planOnceOpen(runPlan, deployment, dir, log7) {
-  if (!deployment.plan) return runPlan;
-  const again = await planRun(runPlan.given, { ...runPlan.options, target: deployment.plan });
+  const remote = deployment.loadHost?.();
+  const loadHostCores2 = remote ? await loadHostCores(remote, log7) : void 0;
+  if (!deployment.plan && loadHostCores2 === void 0) return runPlan;
+  const again = await planRun(runPlan.given, {
+    ...runPlan.options,
+    ...deployment.plan ? { target: deployment.plan } : {},
+    ...loadHostCores2 !== void 0 ? { loadHostCores: loadHostCores2 } : {}
+  });
   await writePlan(again, dir);
-  log7("plan: the machines exist; the plan on their addresses (plan.txt, plan.json written again):");
+  log7(
+    deployment.plan ? "plan: the machines exist; the plan on their addresses (plan.txt, plan.json written again):" : `plan: the load host has ${loadHostCores2} CPU(s); the plan with its data steps' threads (plan.txt, plan.json written again):`
+  );
   for (const line5 of again.text.trimEnd().split("\n")) log7(`  ${line5}`);
   return again;
 }
-function benchStart(deployment, variant, signal) {
+function benchStart(deployment, runPlan, variant, signal) {
   const remote = deployment.loadHost?.();
   const launcher = deployment.loadLauncher?.();
   return {
     start: (o) => deployment.target(variant, { ...o, signal }),
+    steps: runPlan.loadSteps,
     executed: deployment.executed,
     ...remote ? { remote } : {},
     ...launcher ? { launcher } : {}
@@ -7697,7 +7803,7 @@ async function runSpec(given, opts) {
   if (opts.shard) process.env.TIPERF_SHARD = `${opts.shard.index}/${opts.shard.of}`;
   const loaded = await withSourceBuilds(given, opts);
   const { spec } = loaded;
-  const { result, runDir, deployment } = await startResult(loaded, {
+  const { result, runDir, deployment, runPlan } = await startResult(loaded, {
     outDir: opts.outDir,
     command: "run",
     log: opts.log,
@@ -7726,7 +7832,7 @@ async function runSpec(given, opts) {
       maxConnections: maxThreads(spec),
       log: opts.log,
       signal: opts.signal,
-      ...benchStart(deployment, "base", opts.signal),
+      ...benchStart(deployment, runPlan, "base", opts.signal),
       ...buildField(loaded, "base")
     });
     result.targets.push(bench.info());
@@ -67537,7 +67643,7 @@ async function writeVerdictFiles(v, dir, log7, results = []) {
 
 // action/src/pipeline/profile.ts
 import { readFile as readFile5, writeFile as writeFile2 } from "node:fs/promises";
-import { join as join9, relative as relative2 } from "node:path";
+import { join as join9, relative as relative3 } from "node:path";
 
 // action/src/observe/pprof.ts
 function parseTop(text3) {
@@ -68721,8 +68827,8 @@ async function profileRegressions(o) {
           threads: k2.threads,
           component: p.component,
           address: p.address,
-          ...p.file ? { file: relative2(o.runDir.dir, p.file) } : {},
-          ...flame ? { flame: relative2(o.runDir.dir, flame) } : {},
+          ...p.file ? { file: relative3(o.runDir.dir, p.file) } : {},
+          ...flame ? { flame: relative3(o.runDir.dir, flame) } : {},
           ...p.error ? { error: p.error } : cell2.status === "failed" ? { error: cell2.error ?? "the re-run failed" } : {},
           ...top ? { top } : {},
           ...main2 ? { measured: { [main2[0]]: main2[1].value } } : {},
@@ -68763,7 +68869,7 @@ async function profileDiffs(profiles, control, runDir, log7) {
         total: diff.total,
         growers: diff.growers,
         shrinkers: diff.shrinkers,
-        ...flame ? { flame: relative2(runDir.dir, flame) } : {}
+        ...flame ? { flame: relative3(runDir.dir, flame) } : {}
       });
     } catch (e) {
       log7(
@@ -69048,7 +69154,7 @@ var Comparison = class {
         readBack: [...allKeys].filter((k2) => !own.has(k2)),
         log: opts.log,
         signal: opts.signal,
-        ...benchStart(started.deployment, v.name, opts.signal),
+        ...benchStart(started.deployment, started.runPlan, v.name, opts.signal),
         ...build ? { build } : {}
       });
       this.benches.push(bench);

@@ -1,0 +1,39 @@
+// A plan's step: what `tiperf plan` prints and the run carries out, and how it writes what only
+// the run can know.
+
+/**
+ * One thing a run does, as `tiperf plan` prints it and the run carries it out: a program with its
+ * arguments, a SQL statement, or an HTTP request (GET, POST, PATCH, DELETE). Values picked at run
+ * time (a port, a work directory, a password from the environment) stand as <port>, <workdir of
+ * VARIANT>, <password> in the plan; the run fills them in.
+ */
+export interface PlanStep {
+  /** How the run looks the step up (a kind's own name for it). */
+  key?: string;
+  /** start, record, sql, load, split, cell, switch, restart, cleanup, teardown. */
+  phase: string;
+  /** The variant it serves (absent: the whole deployment). */
+  variant?: string;
+  where: "runner" | "load host" | "pod";
+  run:
+    | { command: string[] }
+    | { sql: string }
+    | { get: string }
+    | { post: string; body: string }
+    | { patch: string; body: string }
+    | { delete: string };
+  about?: string;
+  /** A load tool's step: the watchdog stops it as hung after this many seconds. */
+  limit_s?: number;
+  /** A load tool without a time limit of its own: SIGINT after this many seconds ends it normally. */
+  stop_after_s?: number;
+}
+
+/** A plan's port for a server whose port is picked at start: no real one, printed as `<port>`. */
+export const PORT_AT_START = 65536;
+
+/** How a plan's step writes a port picked at start (PORT_AT_START); the run fills the real one in. */
+export const PORT_TEXT = "<port>";
+
+/** A plan's password for a server whose password the run reads from the environment: never in a plan. */
+export const PASSWORD_AT_START = "<password>";
