@@ -56,7 +56,7 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-OSONM3ZA.js";
+} from "./chunk-I5OW6SYD.js";
 import {
   reapLedger
 } from "./chunk-5PDEIVD2.js";

@@ -19,7 +19,7 @@ import {
   readFirstVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-OSONM3ZA.js";
+} from "./chunk-I5OW6SYD.js";
 import {
   getInput,
   info,

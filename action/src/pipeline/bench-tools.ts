@@ -9,7 +9,7 @@ import type { RemoteHost } from "../proc/ssh.ts";
 import { runTool, type ToolLauncher, type ToolRun } from "../proc/tool.ts";
 import type { Spec } from "../specfile/schema.ts";
 import { applyResources } from "../targets/local/cgroup.ts";
-import type { PlanStep, Target } from "../targets/types.ts";
+import { type Connection, type PlanStep, PORT_AT_START, type Target } from "../targets/types.ts";
 import { AT_START } from "./load-steps.ts";
 
 /** How one planned step runs: its watchdog, a duet pair's CPUs, each process as it starts. */
@@ -29,13 +29,37 @@ export class LoadTools {
       target: Target;
       /** The run plan's load tool steps (RunPlan.loadSteps). */
       steps: readonly PlanStep[];
+      /** Where the plan had the load tools connect, and its steps planned again on another connection. */
+      planned?: { connection: Connection; on: (connection: Connection) => PlanStep[] };
       /** Where each step is recorded as it runs (the deployment's executed steps). */
       executed?: PlanStep[];
       remote?: RemoteHost;
       launcher?: ToolLauncher;
       log: (line: string) => void;
     },
-  ) {}
+  ) {
+    this.steps = o.steps;
+    const was = o.planned?.connection;
+    const now = o.target.connection;
+    const where = (c: Connection) =>
+      c.endpoints.map((e) => `${e.host}:${e.port === PORT_AT_START ? "*" : e.port}`);
+    const moved =
+      was &&
+      (was.endpoints.length !== now.endpoints.length ||
+        was.endpoints.some((e, i) => {
+          const n = now.endpoints[i];
+          return !n || e.host !== n.host || (e.port !== PORT_AT_START && e.port !== n.port);
+        }));
+    if (moved && o.planned) {
+      // the server took another address than the plan's: the same steps, planned on that one
+      this.steps = o.planned.on({ ...now, password: was.password });
+      o.log(
+        `${o.variant}: the server listens on ${where(now).join(", ")}, not the plan's ${where(was).join(", ")}: its load tool steps planned again on it`,
+      );
+    }
+  }
+
+  private readonly steps: readonly PlanStep[];
 
   /** The load tools run elsewhere (a load host or a pod): nothing of theirs is pinned, capped or sampled here. */
   get elsewhere(): boolean {
@@ -47,12 +71,12 @@ export class LoadTools {
   }
 
   has(key: string): boolean {
-    return this.o.steps.some((s) => s.key === key);
+    return this.steps.some((s) => s.key === key);
   }
 
   /** The plan's step of this key, with the port and password the run learned filled in. */
   planned(key: string): PlanStep {
-    const step = this.o.steps.find((s) => s.key === key);
+    const step = this.steps.find((s) => s.key === key);
     if (!step) throw new RunError(`the plan has no step ${key}: a run does only what \`tiperf plan\` shows`);
     const c = this.o.target.connection;
     const port = String(c.endpoints[0]?.port ?? "");

@@ -13,7 +13,7 @@ import type { ToolLauncher } from "../proc/tool.ts";
 import type { Cell, StalledAttempt, TargetInfo } from "../result/model.ts";
 import type { RunDir } from "../result/store.ts";
 import type { Spec, TargetSpec } from "../specfile/schema.ts";
-import type { CpuProfile, PlanStep, StartOptions, Target } from "../targets/types.ts";
+import type { Connection, CpuProfile, PlanStep, StartOptions, Target } from "../targets/types.ts";
 import { BenchCells, type CellRunOptions } from "./bench-cells.ts";
 import { BenchCost } from "./bench-cost.ts";
 import { BenchData } from "./bench-data.ts";
@@ -56,6 +56,8 @@ export class Bench {
     start: (o: StartOptions) => Promise<Target>;
     /** The run plan's load tool steps (RunPlan.loadSteps): the only ones the bench runs. */
     steps: readonly PlanStep[];
+    /** Where the plan had them connect, and them planned again where the server took another address. */
+    planned?: { connection: Connection; on: (connection: Connection) => PlanStep[] };
     /** Where the load tools run (a profile's load host); default: this machine. */
     remote?: RemoteHost;
     /** Where the deployment runs the load tools itself (a pod of the cluster). */
@@ -84,6 +86,7 @@ export class Bench {
       spec: opts.spec,
       target,
       steps: opts.steps,
+      ...(opts.planned ? { planned: opts.planned } : {}),
       ...(opts.executed ? { executed: opts.executed } : {}),
       ...(opts.remote ? { remote: opts.remote } : {}),
       ...(opts.launcher ? { launcher: opts.launcher } : {}),

@@ -14,7 +14,7 @@ import { writeAtomic } from "../proc/files.ts";
 import { shellCommand } from "../proc/quote.ts";
 import type { LoadedSpec } from "../specfile/load.ts";
 import { kindOf } from "../targets/registry.ts";
-import type { PlanStep, TargetPlan } from "../targets/types.ts";
+import type { Connection, PlanStep, TargetPlan } from "../targets/types.ts";
 import { maxThreads, planCells } from "./cells.ts";
 import {
   cpuSets,
@@ -48,6 +48,11 @@ export interface RunPlan {
   schedule?: CompareSchedule;
   /** Every variant's load tool steps by key (pipeline/load-steps.ts loadKey): the benches carry them out. */
   loadSteps: PlanStep[];
+  /**
+   * A variant's load tool steps planned again on the connection its server took, where that is
+   * not the plan's (a playground that found its port busy and took another, as its output says).
+   */
+  loadStepsOn: (variant: string, connection: Connection) => PlanStep[];
   /** What it was planned from: the spec as given and a run's id, command and seed. */
   given: LoadedSpec;
   options: PlanOptions;
@@ -217,6 +222,7 @@ export async function planRun(given: LoadedSpec, o: PlanOptions): Promise<RunPla
     warnings,
     ...(schedule ? { schedule } : {}),
     loadSteps: phases.loads,
+    loadStepsOn: (variant, connection) => phases.replans.get(variant)?.(connection) ?? [],
     given,
     options: o,
   };
@@ -271,6 +277,7 @@ interface Phases {
   refusals: string[];
   /** Every variant's load tool steps, keyed (the phases above show each once). */
   loads: PlanStep[];
+  replans: Map<string, (c: Connection) => PlanStep[]>;
 }
 
 function phasesOf(loaded: LoadedSpec, target: TargetPlan, o: PlanOptions): Phases {
@@ -291,6 +298,7 @@ function phasesOf(loaded: LoadedSpec, target: TargetPlan, o: PlanOptions): Phase
     end: [...v.cleanup, ...kindSteps(["teardown"])],
     grouped,
     loads: v.loads,
+    replans: v.replans,
     refusals:
       loaded.variants?.compare.reload_data && v.dataSets < (loaded.variants?.all.length ?? 1)
         ? [
@@ -318,17 +326,22 @@ function variantSteps(loaded: LoadedSpec, target: TargetPlan, o: PlanOptions) {
   const reloads: PlanStep[] = [];
   /** Every variant's load tool steps, keyed: what its bench looks up and carries out. */
   const loads: PlanStep[] = [];
+  const replans = new Map<string, (connection: Connection) => PlanStep[]>();
   for (const v of variants) {
     setup.push(...kindSteps(["start", "switch", "sql", "record"], v.name));
     // a load host's CPUs once the run reached it (planOnceOpen); before, this machine's
     const cores =
       target.loadCores ?? (where === "load host" ? o.loadHostCores : undefined) ?? o.cores ?? cpus().length;
-    const load = loadSteps(v.name, v.spec, {
-      connection: target.connection(v.name),
+    const place = {
       where,
       cores,
       borrowed: target.ownership === "borrowed",
       ...(target.databaseSql ? { databaseSql: target.databaseSql } : {}),
+    };
+    const load = loadSteps(v.name, v.spec, { ...place, connection: target.connection(v.name) });
+    replans.set(v.name, (connection) => {
+      const again = loadSteps(v.name, v.spec, { ...place, connection });
+      return [...again.data, ...again.cells, ...again.cleanup];
     });
     loads.push(...load.data, ...load.cells, ...load.cleanup);
     const other = v === variants[0] ? undefined : v.name;
@@ -347,7 +360,7 @@ function variantSteps(loaded: LoadedSpec, target: TargetPlan, o: PlanOptions) {
         })),
       );
   }
-  return { setup, cells, cleanup, reloads, loads, dataSets: data.size };
+  return { setup, cells, cleanup, reloads, loads, replans, dataSets: data.size };
 }
 
 /** How the variants are compared, as the plan says it (absent for a plain run). */

@@ -11,7 +11,7 @@ import type { Result } from "../result/model.ts";
 import { newRunId, RunDir } from "../result/store.ts";
 import type { LoadedSpec } from "../specfile/load.ts";
 import type { Spec } from "../specfile/schema.ts";
-import type { Deployment, PlanStep, StartOptions, Target, TargetPlan } from "../targets/types.ts";
+import type { Connection, Deployment, PlanStep, StartOptions, Target, TargetPlan } from "../targets/types.ts";
 import { Bench } from "./bench.ts";
 import { variantBuild, withSourceBuilds } from "./builds.ts";
 import { cellLabel, cellSeconds, maxThreads, planCells } from "./cells.ts";
@@ -188,6 +188,7 @@ export function benchStart(
 ): {
   start: (o: StartOptions) => Promise<Target>;
   steps: readonly PlanStep[];
+  planned: { connection: Connection; on: (connection: Connection) => PlanStep[] };
   remote?: RemoteHost;
   launcher?: ToolLauncher;
   executed: PlanStep[];
@@ -197,6 +198,10 @@ export function benchStart(
   return {
     start: (o) => deployment.target(variant, { ...o, signal }),
     steps: runPlan.loadSteps,
+    planned: {
+      connection: runPlan.target.connection(variant),
+      on: (connection) => runPlan.loadStepsOn(variant, connection),
+    },
     executed: deployment.executed,
     ...(remote ? { remote } : {}),
     ...(launcher ? { launcher } : {}),

@@ -5475,8 +5475,23 @@ var BenchData = class {
 var LoadTools = class {
   constructor(o) {
     this.o = o;
+    this.steps = o.steps;
+    const was = o.planned?.connection;
+    const now2 = o.target.connection;
+    const where = (c4) => c4.endpoints.map((e) => `${e.host}:${e.port === PORT_AT_START ? "*" : e.port}`);
+    const moved = was && (was.endpoints.length !== now2.endpoints.length || was.endpoints.some((e, i) => {
+      const n = now2.endpoints[i];
+      return !n || e.host !== n.host || e.port !== PORT_AT_START && e.port !== n.port;
+    }));
+    if (moved && o.planned) {
+      this.steps = o.planned.on({ ...now2, password: was.password });
+      o.log(
+        `${o.variant}: the server listens on ${where(now2).join(", ")}, not the plan's ${where(was).join(", ")}: its load tool steps planned again on it`
+      );
+    }
   }
   o;
+  steps;
   /** The load tools run elsewhere (a load host or a pod): nothing of theirs is pinned, capped or sampled here. */
   get elsewhere() {
     return this.o.remote !== void 0 || this.o.launcher !== void 0;
@@ -5485,11 +5500,11 @@ var LoadTools = class {
     return this.o.remote;
   }
   has(key2) {
-    return this.o.steps.some((s2) => s2.key === key2);
+    return this.steps.some((s2) => s2.key === key2);
   }
   /** The plan's step of this key, with the port and password the run learned filled in. */
   planned(key2) {
-    const step2 = this.o.steps.find((s2) => s2.key === key2);
+    const step2 = this.steps.find((s2) => s2.key === key2);
     if (!step2) throw new RunError(`the plan has no step ${key2}: a run does only what \`tiperf plan\` shows`);
     const c4 = this.o.target.connection;
     const port = String(c4.endpoints[0]?.port ?? "");
@@ -5612,6 +5627,7 @@ var Bench = class _Bench {
       spec: opts.spec,
       target: target2,
       steps: opts.steps,
+      ...opts.planned ? { planned: opts.planned } : {},
       ...opts.executed ? { executed: opts.executed } : {},
       ...opts.remote ? { remote: opts.remote } : {},
       ...opts.launcher ? { launcher: opts.launcher } : {},
@@ -7373,6 +7389,7 @@ async function planRun(given, o) {
     warnings,
     ...schedule ? { schedule } : {},
     loadSteps: phases.loads,
+    loadStepsOn: (variant, connection) => phases.replans.get(variant)?.(connection) ?? [],
     given,
     options: o
   };
@@ -7419,6 +7436,7 @@ function phasesOf(loaded, target2, o) {
     end: [...v.cleanup, ...kindSteps(["teardown"])],
     grouped,
     loads: v.loads,
+    replans: v.replans,
     refusals: loaded.variants?.compare.reload_data && v.dataSets < (loaded.variants?.all.length ?? 1) ? [
       `${loaded.path}: compare.reload_data: variants share one deployment's data here (${target2.switching} switching), so one variant's data cannot be loaded again alone: leave reload_data out`
     ] : []
@@ -7434,15 +7452,20 @@ function variantSteps(loaded, target2, o) {
   const data3 = /* @__PURE__ */ new Set();
   const reloads = [];
   const loads = [];
+  const replans = /* @__PURE__ */ new Map();
   for (const v of variants) {
     setup2.push(...kindSteps(["start", "switch", "sql", "record"], v.name));
     const cores2 = target2.loadCores ?? (where === "load host" ? o.loadHostCores : void 0) ?? o.cores ?? cpus8().length;
-    const load3 = loadSteps(v.name, v.spec, {
-      connection: target2.connection(v.name),
+    const place2 = {
       where,
       cores: cores2,
       borrowed: target2.ownership === "borrowed",
       ...target2.databaseSql ? { databaseSql: target2.databaseSql } : {}
+    };
+    const load3 = loadSteps(v.name, v.spec, { ...place2, connection: target2.connection(v.name) });
+    replans.set(v.name, (connection) => {
+      const again = loadSteps(v.name, v.spec, { ...place2, connection });
+      return [...again.data, ...again.cells, ...again.cleanup];
     });
     loads.push(...load3.data, ...load3.cells, ...load3.cleanup);
     const other = v === variants[0] ? void 0 : v.name;
@@ -7461,7 +7484,7 @@ function variantSteps(loaded, target2, o) {
         }))
       );
   }
-  return { setup: setup2, cells, cleanup, reloads, loads, dataSets: data3.size };
+  return { setup: setup2, cells, cleanup, reloads, loads, replans, dataSets: data3.size };
 }
 function orderLineOf(given, loaded, target2, cores2) {
   const order = loaded.variants?.compare.order;
@@ -7739,6 +7762,10 @@ function benchStart(deployment, runPlan, variant, signal) {
   return {
     start: (o) => deployment.target(variant, { ...o, signal }),
     steps: runPlan.loadSteps,
+    planned: {
+      connection: runPlan.target.connection(variant),
+      on: (connection) => runPlan.loadStepsOn(variant, connection)
+    },
     executed: deployment.executed,
     ...remote ? { remote } : {},
     ...launcher ? { launcher } : {}
