@@ -56,7 +56,7 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-I5OW6SYD.js";
+} from "./chunk-V546SWLC.js";
 import {
   reapLedger
 } from "./chunk-5PDEIVD2.js";

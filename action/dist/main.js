@@ -19,7 +19,7 @@ import {
   readFirstVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-I5OW6SYD.js";
+} from "./chunk-V546SWLC.js";
 import {
   getInput,
   info,

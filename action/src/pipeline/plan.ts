@@ -221,10 +221,17 @@ export async function planRun(given: LoadedSpec, o: PlanOptions): Promise<RunPla
     seconds: est.seconds,
     warnings,
     ...(schedule ? { schedule } : {}),
-    loadSteps: phases.loads,
-    loadStepsOn: (variant, connection) => phases.replans.get(variant)?.(connection) ?? [],
+    ...loadPlanOf(phases),
     given,
     options: o,
+  };
+}
+
+/** The load tool steps a run's benches carry out, and how a variant's are planned again on another address. */
+function loadPlanOf(phases: Phases): Pick<RunPlan, "loadSteps" | "loadStepsOn"> {
+  return {
+    loadSteps: phases.loads,
+    loadStepsOn: (variant, connection) => phases.replans.get(variant)?.(connection) ?? [],
   };
 }
 

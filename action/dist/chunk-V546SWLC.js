@@ -7388,10 +7388,15 @@ async function planRun(given, o) {
     seconds: est.seconds,
     warnings,
     ...schedule ? { schedule } : {},
-    loadSteps: phases.loads,
-    loadStepsOn: (variant, connection) => phases.replans.get(variant)?.(connection) ?? [],
+    ...loadPlanOf(phases),
     given,
     options: o
+  };
+}
+function loadPlanOf(phases) {
+  return {
+    loadSteps: phases.loads,
+    loadStepsOn: (variant, connection) => phases.replans.get(variant)?.(connection) ?? []
   };
 }
 function warningsOf(loaded, target2, o) {
