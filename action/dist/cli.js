@@ -56,7 +56,7 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-V546SWLC.js";
+} from "./chunk-TPQIC7BD.js";
 import {
   reapLedger
 } from "./chunk-5PDEIVD2.js";

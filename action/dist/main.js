@@ -19,7 +19,7 @@ import {
   readFirstVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-V546SWLC.js";
+} from "./chunk-TPQIC7BD.js";
 import {
   getInput,
   info,

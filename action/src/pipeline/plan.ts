@@ -2,7 +2,6 @@
 // before an hour of cluster time. The target's steps are its kind's plan, the very objects the run
 // carries out; the load tools' lines are their drivers' own.
 import { mkdir } from "node:fs/promises";
-import { cpus } from "node:os";
 import { join } from "node:path";
 import { PLAN_POWER, plannedMde } from "../compare/design.ts";
 import { familyOf } from "../compare/judge-results.ts";
@@ -14,7 +13,7 @@ import { writeAtomic } from "../proc/files.ts";
 import { shellCommand } from "../proc/quote.ts";
 import type { LoadedSpec } from "../specfile/load.ts";
 import { kindOf } from "../targets/registry.ts";
-import type { Connection, PlanStep, TargetPlan } from "../targets/types.ts";
+import type { PlanStep, TargetPlan } from "../targets/types.ts";
 import { maxThreads, planCells } from "./cells.ts";
 import {
   cpuSets,
@@ -26,12 +25,13 @@ import {
   whyNotDuet,
 } from "./duet.ts";
 import { budgetRefusal, confirmation, estimate, matrixSeconds } from "./estimate.ts";
-import { loadSteps, loadsOf } from "./load-steps.ts";
+import { loadsOf } from "./load-steps.ts";
+import { type LoadPlan, loadPlanOf, type Phases, phasesOf } from "./plan-phases.ts";
 import { specWarnings } from "./preflight.ts";
 import { type CompareSchedule, compareSchedule, scheduleLines, seedOf } from "./schedule.ts";
 import { type Shard, shardRefusals, shardSchedule } from "./shard.ts";
 
-export interface RunPlan {
+export interface RunPlan extends LoadPlan {
   /** The spec as the run takes it: compare.order resolved (auto → duet or interleaved). */
   loaded: LoadedSpec;
   text: string;
@@ -46,13 +46,6 @@ export interface RunPlan {
   warnings: string[];
   /** A comparison's order of blocks, rounds and turns (absent: a plain run). */
   schedule?: CompareSchedule;
-  /** Every variant's load tool steps by key (pipeline/load-steps.ts loadKey): the benches carry them out. */
-  loadSteps: PlanStep[];
-  /**
-   * A variant's load tool steps planned again on the connection its server took, where that is
-   * not the plan's (a playground that found its port busy and took another, as its output says).
-   */
-  loadStepsOn: (variant: string, connection: Connection) => PlanStep[];
   /** What it was planned from: the spec as given and a run's id, command and seed. */
   given: LoadedSpec;
   options: PlanOptions;
@@ -125,17 +118,6 @@ export function planTarget(
     ...(o.runId ? { runId: o.runId } : {}),
     ...(o.cores ? { cores: o.cores } : {}),
   });
-}
-
-/**
- * The steps of `more` whose commands `have` does not hold yet, named for `variant` when it is not
- * the first (the plan shows the first variant's steps as they are).
- */
-function unseen(have: PlanStep[], more: PlanStep[], variant?: string): PlanStep[] {
-  const seen = new Set(have.map((x) => JSON.stringify(x.run)));
-  return more
-    .filter((c) => !seen.has(JSON.stringify(c.run)))
-    .map((c) => (variant === undefined ? c : { ...c, variant, about: `${c.about}; variant ${variant}` }));
 }
 
 /** The format tag of plan.json (`tiperf plan --out`). */
@@ -227,14 +209,6 @@ export async function planRun(given: LoadedSpec, o: PlanOptions): Promise<RunPla
   };
 }
 
-/** The load tool steps a run's benches carry out, and how a variant's are planned again on another address. */
-function loadPlanOf(phases: Phases): Pick<RunPlan, "loadSteps" | "loadStepsOn"> {
-  return {
-    loadSteps: phases.loads,
-    loadStepsOn: (variant, connection) => phases.replans.get(variant)?.(connection) ?? [],
-  };
-}
-
 /** Where the spec cannot measure what it says: the target's words and the spec's. */
 function warningsOf(loaded: LoadedSpec, target: TargetPlan, o: PlanOptions): string[] {
   // servers that are not tiperf's own processes here (deployed by another, or existing)
@@ -271,103 +245,6 @@ async function targetAndDesign(
     loaded: design,
     designLine: `compare.blocks ${c?.blocks}${c?.reload_data ? ", reload_data" : ""}: a duet's design where the spec leaves compare.blocks out — fresh servers${c?.reload_data ? " with their data loaded again" : ""} before each block, since one pair cannot tell a steady gap between two instances from a change (A/A duet banks here were centred only so); compare.blocks: 1 keeps one pair`,
   };
-}
-
-/** The plan's steps by when they run: setup, per group (grouped switching), per cell, at the end. */
-interface Phases {
-  setup: PlanStep[];
-  perGroup: PlanStep[];
-  perCell: PlanStep[];
-  end: PlanStep[];
-  /** A switch restarts servers: variants take turns per group of cells, not per cell. */
-  grouped: boolean;
-  refusals: string[];
-  /** Every variant's load tool steps, keyed (the phases above show each once). */
-  loads: PlanStep[];
-  replans: Map<string, (c: Connection) => PlanStep[]>;
-}
-
-function phasesOf(loaded: LoadedSpec, target: TargetPlan, o: PlanOptions): Phases {
-  const kindSteps = (phase: string[]) => target.steps.filter((s) => phase.includes(s.phase));
-  const v = variantSteps(loaded, target, o);
-  const grouped = target.switching === "grouped" && Boolean(loaded.variants);
-  const blocks = loaded.variants?.compare.blocks ?? 1;
-  const switches = kindSteps(["switch"]).filter((s) => !v.setup.includes(s));
-  return {
-    setup: v.setup,
-    perGroup: grouped ? [...switches, ...kindSteps(["restart"])] : [],
-    perCell: [
-      ...(grouped ? [] : switches),
-      ...kindSteps(["cell"]),
-      ...v.cells,
-      ...(!grouped && blocks > 1 ? [...kindSteps(["restart"]), ...v.reloads] : []),
-    ],
-    end: [...v.cleanup, ...kindSteps(["teardown"])],
-    grouped,
-    loads: v.loads,
-    replans: v.replans,
-    refusals:
-      loaded.variants?.compare.reload_data && v.dataSets < (loaded.variants?.all.length ?? 1)
-        ? [
-            `${loaded.path}: compare.reload_data: variants share one deployment's data here (${target.switching} switching), so one variant's data cannot be loaded again alone: leave reload_data out`,
-          ]
-        : [],
-  };
-}
-
-/**
- * Each variant's own steps (its kind's start, switch, SQL and record steps; its data; its cells),
- * with what variants share said once: variants sharing a deployment load its data once and clean
- * it up once (the last to leave: teardown goes in reverse); cell commands where they differ.
- */
-function variantSteps(loaded: LoadedSpec, target: TargetPlan, o: PlanOptions) {
-  const variants = loaded.variants?.all ?? [{ name: "base", spec: loaded.spec }];
-  const where: PlanStep["where"] = target.loadWhere ?? (target.remoteLoad ? "load host" : "runner");
-  const kindSteps = (phase: string[], variant: string) =>
-    target.steps.filter((s) => phase.includes(s.phase) && s.variant === variant);
-  const setup: PlanStep[] = [];
-  const cells: PlanStep[] = [];
-  let cleanup: PlanStep[] = [];
-  const data = new Set<string>();
-  /** compare.reload_data: each variant's data steps again after its restart between blocks. */
-  const reloads: PlanStep[] = [];
-  /** Every variant's load tool steps, keyed: what its bench looks up and carries out. */
-  const loads: PlanStep[] = [];
-  const replans = new Map<string, (connection: Connection) => PlanStep[]>();
-  for (const v of variants) {
-    setup.push(...kindSteps(["start", "switch", "sql", "record"], v.name));
-    // a load host's CPUs once the run reached it (planOnceOpen); before, this machine's
-    const cores =
-      target.loadCores ?? (where === "load host" ? o.loadHostCores : undefined) ?? o.cores ?? cpus().length;
-    const place = {
-      where,
-      cores,
-      borrowed: target.ownership === "borrowed",
-      ...(target.databaseSql ? { databaseSql: target.databaseSql } : {}),
-    };
-    const load = loadSteps(v.name, v.spec, { ...place, connection: target.connection(v.name) });
-    replans.set(v.name, (connection) => {
-      const again = loadSteps(v.name, v.spec, { ...place, connection });
-      return [...again.data, ...again.cells, ...again.cleanup];
-    });
-    loads.push(...load.data, ...load.cells, ...load.cleanup);
-    const other = v === variants[0] ? undefined : v.name;
-    if (!data.has(target.dataOf(v.name))) {
-      data.add(target.dataOf(v.name));
-      setup.push(...load.data.map((s) => ({ ...s, variant: v.name })), ...kindSteps(["after-load"], v.name));
-      cleanup = [...unseen(cleanup, load.cleanup, other), ...cleanup];
-    }
-    cells.push(...unseen(cells, load.cells, other));
-    if (loaded.variants?.compare.reload_data)
-      reloads.push(
-        ...[...load.cleanup, ...load.data].map((s) => ({
-          ...s,
-          variant: v.name,
-          about: `${s.about ? `${s.about}; ` : ""}again after each restart (compare.reload_data)`,
-        })),
-      );
-  }
-  return { setup, cells, cleanup, reloads, loads, replans, dataSets: data.size };
 }
 
 /** How the variants are compared, as the plan says it (absent for a plain run). */

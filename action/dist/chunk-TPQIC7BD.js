@@ -6278,7 +6278,6 @@ async function unseenOf(loaded, builder, target2, builds) {
 
 // action/src/pipeline/plan.ts
 import { mkdir as mkdir3 } from "node:fs/promises";
-import { cpus as cpus8 } from "node:os";
 import { join as join3 } from "node:path";
 
 // action/src/compare/background.ts
@@ -6995,10 +6994,91 @@ function budgetRefusal(loaded, seconds2) {
   ];
 }
 
+// action/src/pipeline/plan-phases.ts
+import { cpus as cpus7 } from "node:os";
+function unseen(have, more, variant) {
+  const seen = new Set(have.map((x4) => JSON.stringify(x4.run)));
+  return more.filter((c4) => !seen.has(JSON.stringify(c4.run))).map((c4) => variant === void 0 ? c4 : { ...c4, variant, about: `${c4.about}; variant ${variant}` });
+}
+function phasesOf(loaded, target2, o) {
+  const kindSteps = (phase) => target2.steps.filter((s2) => phase.includes(s2.phase));
+  const v = variantSteps(loaded, target2, o);
+  const grouped = target2.switching === "grouped" && Boolean(loaded.variants);
+  const blocks = loaded.variants?.compare.blocks ?? 1;
+  const switches = kindSteps(["switch"]).filter((s2) => !v.setup.includes(s2));
+  return {
+    setup: v.setup,
+    perGroup: grouped ? [...switches, ...kindSteps(["restart"])] : [],
+    perCell: [
+      ...grouped ? [] : switches,
+      ...kindSteps(["cell"]),
+      ...v.cells,
+      ...!grouped && blocks > 1 ? [...kindSteps(["restart"]), ...v.reloads] : []
+    ],
+    end: [...v.cleanup, ...kindSteps(["teardown"])],
+    grouped,
+    loads: v.loads,
+    replans: v.replans,
+    refusals: loaded.variants?.compare.reload_data && v.dataSets < (loaded.variants?.all.length ?? 1) ? [
+      `${loaded.path}: compare.reload_data: variants share one deployment's data here (${target2.switching} switching), so one variant's data cannot be loaded again alone: leave reload_data out`
+    ] : []
+  };
+}
+function variantSteps(loaded, target2, o) {
+  const variants = loaded.variants?.all ?? [{ name: "base", spec: loaded.spec }];
+  const where = target2.loadWhere ?? (target2.remoteLoad ? "load host" : "runner");
+  const kindSteps = (phase, variant) => target2.steps.filter((s2) => phase.includes(s2.phase) && s2.variant === variant);
+  const setup2 = [];
+  const cells = [];
+  let cleanup = [];
+  const data3 = /* @__PURE__ */ new Set();
+  const reloads = [];
+  const loads = [];
+  const replans = /* @__PURE__ */ new Map();
+  for (const v of variants) {
+    setup2.push(...kindSteps(["start", "switch", "sql", "record"], v.name));
+    const cores2 = target2.loadCores ?? (where === "load host" ? o.loadHostCores : void 0) ?? o.cores ?? cpus7().length;
+    const place2 = {
+      where,
+      cores: cores2,
+      borrowed: target2.ownership === "borrowed",
+      ...target2.databaseSql ? { databaseSql: target2.databaseSql } : {}
+    };
+    const load3 = loadSteps(v.name, v.spec, { ...place2, connection: target2.connection(v.name) });
+    replans.set(v.name, (connection) => {
+      const again = loadSteps(v.name, v.spec, { ...place2, connection });
+      return [...again.data, ...again.cells, ...again.cleanup];
+    });
+    loads.push(...load3.data, ...load3.cells, ...load3.cleanup);
+    const other = v === variants[0] ? void 0 : v.name;
+    if (!data3.has(target2.dataOf(v.name))) {
+      data3.add(target2.dataOf(v.name));
+      setup2.push(...load3.data.map((s2) => ({ ...s2, variant: v.name })), ...kindSteps(["after-load"], v.name));
+      cleanup = [...unseen(cleanup, load3.cleanup, other), ...cleanup];
+    }
+    cells.push(...unseen(cells, load3.cells, other));
+    if (loaded.variants?.compare.reload_data)
+      reloads.push(
+        ...[...load3.cleanup, ...load3.data].map((s2) => ({
+          ...s2,
+          variant: v.name,
+          about: `${s2.about ? `${s2.about}; ` : ""}again after each restart (compare.reload_data)`
+        }))
+      );
+  }
+  return { setup: setup2, cells, cleanup, reloads, loads, replans, dataSets: data3.size };
+}
+function loadPlanOf(phases) {
+  return {
+    loadSteps: phases.loads,
+    loadStepsOn: (variant, connection) => phases.replans.get(variant)?.(connection) ?? []
+  };
+}
+
 // action/src/pipeline/preflight.ts
 import { accessSync, constants, existsSync as existsSync4, realpathSync, statfsSync, statSync } from "node:fs";
 import { mkdir as mkdir2 } from "node:fs/promises";
-import { cpus as cpus7 } from "node:os";
+import { cpus as cpus8 } from "node:os";
 import { dirname as dirname3, resolve } from "node:path";
 function driverNeeds(spec) {
   const byDriver = /* @__PURE__ */ new Map();
@@ -7095,7 +7175,7 @@ async function checkOutFile(file, flag2) {
     throw new InputError(`${flag2} ${file}: is a directory; give a file name`);
   await checkOutDir(dirname3(resolve(file)), flag2);
 }
-function specWarnings(loaded, command, cores2 = cpus7().length, remoteLoad = false, remoteServers = false) {
+function specWarnings(loaded, command, cores2 = cpus8().length, remoteLoad = false, remoteServers = false) {
   const out = [];
   const { spec, variants } = loaded;
   const pairs = variants?.compare.order === "duet" ? variants.all.length : 1;
@@ -7308,10 +7388,6 @@ function planTarget(loaded, o) {
     ...o.cores ? { cores: o.cores } : {}
   });
 }
-function unseen(have, more, variant) {
-  const seen = new Set(have.map((x4) => JSON.stringify(x4.run)));
-  return more.filter((c4) => !seen.has(JSON.stringify(c4.run))).map((c4) => variant === void 0 ? c4 : { ...c4, variant, about: `${c4.about}; variant ${variant}` });
-}
 var PLAN_FORMAT = "tiperf.plan/1";
 async function planRun(given, o) {
   const prefix = o.runId ? `tiperf-${o.runId.split("-").pop()}` : `tiperf-${given.spec.name}`;
@@ -7393,12 +7469,6 @@ async function planRun(given, o) {
     options: o
   };
 }
-function loadPlanOf(phases) {
-  return {
-    loadSteps: phases.loads,
-    loadStepsOn: (variant, connection) => phases.replans.get(variant)?.(connection) ?? []
-  };
-}
 function warningsOf(loaded, target2, o) {
   const notOwn = target2.remoteDeploy === true || target2.ownership === "borrowed";
   const command = o.command ?? (loaded.variants ? "compare" : "run");
@@ -7422,74 +7492,6 @@ async function targetAndDesign(given, o, prefix) {
     loaded: design,
     designLine: `compare.blocks ${c4?.blocks}${c4?.reload_data ? ", reload_data" : ""}: a duet's design where the spec leaves compare.blocks out \u2014 fresh servers${c4?.reload_data ? " with their data loaded again" : ""} before each block, since one pair cannot tell a steady gap between two instances from a change (A/A duet banks here were centred only so); compare.blocks: 1 keeps one pair`
   };
-}
-function phasesOf(loaded, target2, o) {
-  const kindSteps = (phase) => target2.steps.filter((s2) => phase.includes(s2.phase));
-  const v = variantSteps(loaded, target2, o);
-  const grouped = target2.switching === "grouped" && Boolean(loaded.variants);
-  const blocks = loaded.variants?.compare.blocks ?? 1;
-  const switches = kindSteps(["switch"]).filter((s2) => !v.setup.includes(s2));
-  return {
-    setup: v.setup,
-    perGroup: grouped ? [...switches, ...kindSteps(["restart"])] : [],
-    perCell: [
-      ...grouped ? [] : switches,
-      ...kindSteps(["cell"]),
-      ...v.cells,
-      ...!grouped && blocks > 1 ? [...kindSteps(["restart"]), ...v.reloads] : []
-    ],
-    end: [...v.cleanup, ...kindSteps(["teardown"])],
-    grouped,
-    loads: v.loads,
-    replans: v.replans,
-    refusals: loaded.variants?.compare.reload_data && v.dataSets < (loaded.variants?.all.length ?? 1) ? [
-      `${loaded.path}: compare.reload_data: variants share one deployment's data here (${target2.switching} switching), so one variant's data cannot be loaded again alone: leave reload_data out`
-    ] : []
-  };
-}
-function variantSteps(loaded, target2, o) {
-  const variants = loaded.variants?.all ?? [{ name: "base", spec: loaded.spec }];
-  const where = target2.loadWhere ?? (target2.remoteLoad ? "load host" : "runner");
-  const kindSteps = (phase, variant) => target2.steps.filter((s2) => phase.includes(s2.phase) && s2.variant === variant);
-  const setup2 = [];
-  const cells = [];
-  let cleanup = [];
-  const data3 = /* @__PURE__ */ new Set();
-  const reloads = [];
-  const loads = [];
-  const replans = /* @__PURE__ */ new Map();
-  for (const v of variants) {
-    setup2.push(...kindSteps(["start", "switch", "sql", "record"], v.name));
-    const cores2 = target2.loadCores ?? (where === "load host" ? o.loadHostCores : void 0) ?? o.cores ?? cpus8().length;
-    const place2 = {
-      where,
-      cores: cores2,
-      borrowed: target2.ownership === "borrowed",
-      ...target2.databaseSql ? { databaseSql: target2.databaseSql } : {}
-    };
-    const load3 = loadSteps(v.name, v.spec, { ...place2, connection: target2.connection(v.name) });
-    replans.set(v.name, (connection) => {
-      const again = loadSteps(v.name, v.spec, { ...place2, connection });
-      return [...again.data, ...again.cells, ...again.cleanup];
-    });
-    loads.push(...load3.data, ...load3.cells, ...load3.cleanup);
-    const other = v === variants[0] ? void 0 : v.name;
-    if (!data3.has(target2.dataOf(v.name))) {
-      data3.add(target2.dataOf(v.name));
-      setup2.push(...load3.data.map((s2) => ({ ...s2, variant: v.name })), ...kindSteps(["after-load"], v.name));
-      cleanup = [...unseen(cleanup, load3.cleanup, other), ...cleanup];
-    }
-    cells.push(...unseen(cells, load3.cells, other));
-    if (loaded.variants?.compare.reload_data)
-      reloads.push(
-        ...[...load3.cleanup, ...load3.data].map((s2) => ({
-          ...s2,
-          variant: v.name,
-          about: `${s2.about ? `${s2.about}; ` : ""}again after each restart (compare.reload_data)`
-        }))
-      );
-  }
-  return { setup: setup2, cells, cleanup, reloads, loads, replans, dataSets: data3.size };
 }
 function orderLineOf(given, loaded, target2, cores2) {
   const order = loaded.variants?.compare.order;
