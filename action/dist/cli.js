@@ -56,10 +56,10 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-TPQIC7BD.js";
+} from "./chunk-TUUIDAK5.js";
 import {
   reapLedger
-} from "./chunk-5PDEIVD2.js";
+} from "./chunk-6OPXGKG4.js";
 import {
   EXPIRES,
   KubeClient,
@@ -77,7 +77,7 @@ import {
   require_dist,
   writeAtomic,
   writeResult
-} from "./chunk-447YIKEW.js";
+} from "./chunk-MTTM4FYY.js";
 import {
   CLOUDS,
   Interrupted,

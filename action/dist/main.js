@@ -19,7 +19,7 @@ import {
   readFirstVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-TPQIC7BD.js";
+} from "./chunk-TUUIDAK5.js";
 import {
   getInput,
   info,
@@ -32,7 +32,7 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-447YIKEW.js";
+} from "./chunk-MTTM4FYY.js";
 import {
   Interrupted,
   installCrashTeardown,

@@ -164,7 +164,20 @@ describe("provider endpoint: an existing MariaDB", () => {
     assert.match(readFileSync(join(runDir, "executed.json"), "utf8"), /--mysql-password=\*\*\*/);
     // every step it carried out is one of its plan's, in its words (the password as <password>)
     const ran = ranAsPlanned(runDir);
-    assert.ok(ran.some((x) => x.key?.startsWith("run:")) && ran.some((x) => x.key?.startsWith("data:")));
+    // the endpoint's own steps (its version, the run's database checked, created, dropped) and the
+    // load tools' ran by their plan keys
+    for (const p of [
+      "endpoint-version:",
+      "endpoint-exists:",
+      "endpoint-create:",
+      "endpoint-drop:",
+      "data:",
+      "run:",
+    ])
+      assert.ok(
+        ran.some((x) => x.key?.startsWith(p)),
+        `no ${p} step ran: ${ran.map((x) => x.key).join(" ")}`,
+      );
 
     // a second run, and the two diffed as a stored baseline and a new run
     const out2 = join(dir, "ok2");

@@ -25,7 +25,7 @@ import type {
 } from "../types.ts";
 import { clientArgs, endpointSql, passwordOf, type Sql } from "./client.ts";
 import type { EndpointProfile, EndpointSpec } from "./schema.ts";
-import { existsSql, ownDatabaseSql, runDatabase, tablesSql } from "./sql.ts";
+import { dropDatabaseSql, existsSql, ownDatabaseSql, runDatabase, tablesSql } from "./sql.ts";
 
 /** A variant's profile as the rule below reads it: its file and its provider. */
 export interface NamedProfile {
@@ -113,6 +113,10 @@ interface Place {
   variants: string[];
 }
 
+/** The keys of a place's own steps: the plan adds them, the run looks them up and runs their words. */
+const placeKey = (step: "version" | "exists" | "create" | "tables" | "drop", p: Pick<Place, "key">) =>
+  `endpoint-${step}:${p.key}`;
+
 export interface EndpointPlan extends TargetPlan {
   endpoint: { server: EndpointServer; places: Place[]; byVariant: Record<string, number> };
 }
@@ -157,6 +161,7 @@ function placeSteps(server: EndpointServer, input: TargetPlanInput, p: Place): P
   const on = `endpoint ${p.profile.name} (${ep.host}:${ep.port}, not tiperf's)`;
   const steps: PlanStep[] = [
     {
+      key: placeKey("version", p),
       phase: "record",
       variant,
       where,
@@ -168,6 +173,7 @@ function placeSteps(server: EndpointServer, input: TargetPlanInput, p: Place): P
   if (p.owned)
     steps.push(
       {
+        key: placeKey("exists", p),
         phase: "start",
         variant,
         where,
@@ -175,6 +181,7 @@ function placeSteps(server: EndpointServer, input: TargetPlanInput, p: Place): P
         about: `${on}: the run's own database must not exist yet (tiperf touches no database it did not create)`,
       },
       {
+        key: placeKey("create", p),
         phase: "start",
         variant,
         where,
@@ -184,6 +191,7 @@ function placeSteps(server: EndpointServer, input: TargetPlanInput, p: Place): P
     );
   else
     steps.push({
+      key: placeKey("tables", p),
       phase: "start",
       variant,
       where,
@@ -217,10 +225,11 @@ export function planEndpoints(
   for (const p of places)
     if (p.owned)
       steps.push({
+        key: placeKey("drop", p),
         phase: "teardown",
         variant: p.variants[0] as string,
         where: "runner",
-        run: { sql: `DROP DATABASE IF EXISTS ${p.database}` },
+        run: { sql: dropDatabaseSql(p.database) },
         about: `endpoint ${p.profile.name}: always (success, failure, cancel, SIGTERM); \`tiperf reap\` if tiperf was killed; nothing else on the server is touched`,
       });
   // the plan never holds a password: the run reads it from the environment
@@ -273,16 +282,6 @@ function endpointCost(server: EndpointServer, places: Place[]): TargetPlan["cost
 /** The ledger's kind for a database a run created on an endpoint. */
 export const ENDPOINT_DATABASE = "endpoint-database";
 
-/** Drops a database the run created; the ledger's reaper does the same when tiperf was killed. */
-export async function dropDatabase(
-  protocol: Connection["protocol"],
-  ep: EndpointSpec,
-  password: string,
-  database: string,
-): Promise<void> {
-  await endpointSql(protocol, ep, password)(`DROP DATABASE IF EXISTS ${database}`);
-}
-
 /** A borrowed server's tables: listed, and dropped one by one (only those the run created), each step recorded. */
 function tablesOf(
   protocol: Connection["protocol"],
@@ -313,6 +312,8 @@ interface Opening {
   password: string;
   sql: Sql;
   step: (run: PlanStep["run"], phase?: string) => void;
+  /** The plan's SQL step of this key, recorded as executed: what the run runs. */
+  planned: (key: string) => string;
   o: OpenOptions;
 }
 
@@ -320,21 +321,14 @@ interface Opening {
  * Creates the run's own database (it must not exist yet), records it in the ledger for `tiperf
  * reap`, and registers its drop with teardown; returns that drop, safe to call twice.
  */
-async function createRunDatabase(
-  x: Opening,
-  executed: PlanStep[],
-  variant: string,
-): Promise<() => Promise<void>> {
-  const { server, place: p, password, sql, step, o } = x;
+async function createRunDatabase(x: Opening): Promise<() => Promise<void>> {
+  const { server, place: p, password, sql, planned, o } = x;
   const ep = p.profile.endpoint;
-  step({ sql: existsSql(server.protocol, p.database) });
-  if (Number(await sql(existsSql(server.protocol, p.database))) > 0)
+  if (Number(await sql(planned(placeKey("exists", p)))) > 0)
     throw new RunError(
       `${p.file}: database ${p.database} already exists on ${ep.host}:${ep.port}; tiperf creates the run's own and touches none it did not create (a run of the same id left it? drop it by hand, or \`tiperf reap\`)`,
     );
-  const create = ownDatabaseSql(p.database);
-  step({ sql: create });
-  await sql(create);
+  await sql(planned(placeKey("create", p)));
   const forget = await record({
     kind: ENDPOINT_DATABASE,
     what: `database ${p.database} on ${ep.host}:${ep.port} (${p.profile.name})`,
@@ -347,13 +341,7 @@ async function createRunDatabase(
   const drop = async () => {
     if (dropped) return;
     dropped = true;
-    executed.push({
-      phase: "teardown",
-      variant,
-      where: "runner",
-      run: { sql: `DROP DATABASE IF EXISTS ${p.database}` },
-    });
-    await dropDatabase(server.protocol, ep, password, p.database);
+    await endpointSql(server.protocol, ep, password)(planned(placeKey("drop", p)));
     o.log(`teardown: dropped database ${p.database} on ${ep.host}:${ep.port}`);
     await forget();
   };
@@ -366,11 +354,10 @@ async function createRunDatabase(
 
 /** The profile's own database: used as it is, refused when it holds tables unless allowed. */
 async function checkProfileDatabase(x: Opening): Promise<void> {
-  const { server, place: p, password, step } = x;
+  const { server, place: p, password, planned } = x;
   const ep = p.profile.endpoint;
-  step({ sql: tablesSql(server.protocol, p.database) });
   const tables = Number(
-    await endpointSql(server.protocol, ep, password, p.database)(tablesSql(server.protocol, p.database)),
+    await endpointSql(server.protocol, ep, password, p.database)(planned(placeKey("tables", p))),
   );
   if (tables > 0 && !ep.allow_existing_tables)
     throw new RunError(
@@ -465,11 +452,19 @@ export async function openEndpoints(plan: EndpointPlan, o: OpenOptions): Promise
     const sql = endpointSql(server.protocol, ep, password);
     const step = (run: PlanStep["run"], phase = "start") =>
       executed.push({ phase, variant, where: "runner", run });
-    const x: Opening = { server, place: p, password, sql, step, o };
-    step({ command: clientArgs(server.protocol, ep, server.versionSql) }, "record");
+    const plannedStep = (key: string) => {
+      const planned = plan.steps.find((st) => st.key === key);
+      if (!planned)
+        throw new RunError(`the plan has no step ${key}: a run does only what \`tiperf plan\` shows`);
+      executed.push({ ...planned, variant });
+      return planned.run;
+    };
+    const planned = (key: string) => (plannedStep(key) as { sql: string }).sql;
+    const x: Opening = { server, place: p, password, sql, step, planned, o };
+    plannedStep(placeKey("version", p));
     const version = (await sql(server.versionSql)).split("\n")[0] ?? "";
     const facts = (await server.facts?.(sql, ep)) ?? {};
-    if (p.owned) drops.push({ what: p.database, run: await createRunDatabase(x, executed, variant) });
+    if (p.owned) drops.push({ what: p.database, run: await createRunDatabase(x) });
     else await checkProfileDatabase(x);
     o.log(
       `target: ${server.title} ${version} at ${ep.host}:${ep.port} (endpoint ${p.profile.name}, not tiperf's); the run's database ${p.database}${p.owned ? " (created by this run)" : ""}`,

@@ -3,9 +3,10 @@
 import type { LedgerEntry, Reaper } from "../../lifecycle/ledger.ts";
 import { addSecret } from "../../proc/secrets.ts";
 import type { Connection } from "../types.ts";
-import { passwordOf } from "./client.ts";
-import { dropDatabase, ENDPOINT_DATABASE } from "./deployment.ts";
+import { endpointSql, passwordOf } from "./client.ts";
+import { ENDPOINT_DATABASE } from "./deployment.ts";
 import { EndpointSchema } from "./schema.ts";
+import { dropDatabaseSql } from "./sql.ts";
 
 export const ENDPOINT_REAPERS: Record<string, Reaper> = {
   [ENDPOINT_DATABASE]: {
@@ -15,7 +16,11 @@ export const ENDPOINT_REAPERS: Record<string, Reaper> = {
       const ep = EndpointSchema.parse(e.endpoint);
       const password = passwordOf(ep, `the ledger's entry for ${e.what}`);
       addSecret(password);
-      await dropDatabase(e.protocol as Connection["protocol"], ep, password, String(e.database));
+      await endpointSql(
+        e.protocol as Connection["protocol"],
+        ep,
+        password,
+      )(dropDatabaseSql(String(e.database)));
       log(`reaped: dropped ${e.what}`);
     },
   },

@@ -15,6 +15,9 @@ export function runDatabase(prefix: string): string {
 /** The run's own database on an existing server: never IF NOT EXISTS (one already there is refused first). */
 export const ownDatabaseSql = (name: string) => createDatabase(name, { ifAbsent: false });
 
+/** The run's own database dropped: at teardown, and by the ledger's reaper when tiperf was killed. */
+export const dropDatabaseSql = (name: string) => `DROP DATABASE IF EXISTS ${name}`;
+
 /** SQL that counts the tables of `database` (postgres: run inside it). */
 export const tablesSql = (protocol: Connection["protocol"], database: string) =>
   protocol === "mysql"

@@ -8190,6 +8190,7 @@ function runDatabase(prefix) {
   return prefix.toLowerCase().replace(/[^a-z0-9_]/g, "_").replace(/^([^a-z_])/, "_$1").slice(0, 63);
 }
 var ownDatabaseSql = (name) => createDatabase(name, { ifAbsent: false });
+var dropDatabaseSql = (name) => `DROP DATABASE IF EXISTS ${name}`;
 var tablesSql = (protocol, database) => protocol === "mysql" ? `SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = ${quoted(database)}` : "SELECT COUNT(*) FROM information_schema.tables WHERE table_schema NOT IN ('pg_catalog', 'information_schema')";
 var existsSql = (protocol, database) => protocol === "mysql" ? `SELECT COUNT(*) FROM information_schema.schemata WHERE schema_name = ${quoted(database)}` : `SELECT COUNT(*) FROM pg_database WHERE datname = ${quoted(database)}`;
 
@@ -8210,6 +8211,7 @@ function measuresExisting(input, profiles, server) {
     `${input.file}: ${at2}target.profile${p ? ` ${p.file} deploys ${server} (provider ${p.provider})` : ": none named, so tiperf starts a private server"} while another variant measures an existing one (provider ${EXISTING_PROVIDER}): that compares two machines, not a change; give every variant an endpoint profile, or none`
   );
 }
+var placeKey = (step, p) => `endpoint-${step}:${p.key}`;
 function endpointRefusals(input, places) {
   const out = [];
   if (input.blocks > 1)
@@ -8242,6 +8244,7 @@ function placeSteps(server, input, p) {
   const on = `endpoint ${p.profile.name} (${ep.host}:${ep.port}, not tiperf's)`;
   const steps = [
     {
+      key: placeKey("version", p),
       phase: "record",
       variant,
       where,
@@ -8253,6 +8256,7 @@ function placeSteps(server, input, p) {
   if (p.owned)
     steps.push(
       {
+        key: placeKey("exists", p),
         phase: "start",
         variant,
         where,
@@ -8260,6 +8264,7 @@ function placeSteps(server, input, p) {
         about: `${on}: the run's own database must not exist yet (tiperf touches no database it did not create)`
       },
       {
+        key: placeKey("create", p),
         phase: "start",
         variant,
         where,
@@ -8269,6 +8274,7 @@ function placeSteps(server, input, p) {
     );
   else
     steps.push({
+      key: placeKey("tables", p),
       phase: "start",
       variant,
       where,
@@ -8292,10 +8298,11 @@ function planEndpoints(server, input, variants, refusals) {
   for (const p of places)
     if (p.owned)
       steps.push({
+        key: placeKey("drop", p),
         phase: "teardown",
         variant: p.variants[0],
         where: "runner",
-        run: { sql: `DROP DATABASE IF EXISTS ${p.database}` },
+        run: { sql: dropDatabaseSql(p.database) },
         about: `endpoint ${p.profile.name}: always (success, failure, cancel, SIGTERM); \`tiperf reap\` if tiperf was killed; nothing else on the server is touched`
       });
   const connection = (variant) => connectionOf(server, places[byVariant[variant] ?? 0]);
@@ -8335,9 +8342,6 @@ function endpointCost(server, places) {
   };
 }
 var ENDPOINT_DATABASE = "endpoint-database";
-async function dropDatabase(protocol, ep, password, database) {
-  await endpointSql(protocol, ep, password)(`DROP DATABASE IF EXISTS ${database}`);
-}
 function tablesOf(protocol, ep, password, step) {
   return {
     async tablesIn(database) {
@@ -8351,17 +8355,14 @@ function tablesOf(protocol, ep, password, step) {
     }
   };
 }
-async function createRunDatabase(x, executed, variant) {
-  const { server, place: p, password, sql, step, o } = x;
+async function createRunDatabase(x) {
+  const { server, place: p, password, sql, planned, o } = x;
   const ep = p.profile.endpoint;
-  step({ sql: existsSql(server.protocol, p.database) });
-  if (Number(await sql(existsSql(server.protocol, p.database))) > 0)
+  if (Number(await sql(planned(placeKey("exists", p)))) > 0)
     throw new RunError(
       `${p.file}: database ${p.database} already exists on ${ep.host}:${ep.port}; tiperf creates the run's own and touches none it did not create (a run of the same id left it? drop it by hand, or \`tiperf reap\`)`
     );
-  const create = ownDatabaseSql(p.database);
-  step({ sql: create });
-  await sql(create);
+  await sql(planned(placeKey("create", p)));
   const forget = await record({
     kind: ENDPOINT_DATABASE,
     what: `database ${p.database} on ${ep.host}:${ep.port} (${p.profile.name})`,
@@ -8374,13 +8375,7 @@ async function createRunDatabase(x, executed, variant) {
   const drop = async () => {
     if (dropped) return;
     dropped = true;
-    executed.push({
-      phase: "teardown",
-      variant,
-      where: "runner",
-      run: { sql: `DROP DATABASE IF EXISTS ${p.database}` }
-    });
-    await dropDatabase(server.protocol, ep, password, p.database);
+    await endpointSql(server.protocol, ep, password)(planned(placeKey("drop", p)));
     o.log(`teardown: dropped database ${p.database} on ${ep.host}:${ep.port}`);
     await forget();
   };
@@ -8391,11 +8386,10 @@ async function createRunDatabase(x, executed, variant) {
   };
 }
 async function checkProfileDatabase(x) {
-  const { server, place: p, password, step } = x;
+  const { server, place: p, password, planned } = x;
   const ep = p.profile.endpoint;
-  step({ sql: tablesSql(server.protocol, p.database) });
   const tables = Number(
-    await endpointSql(server.protocol, ep, password, p.database)(tablesSql(server.protocol, p.database))
+    await endpointSql(server.protocol, ep, password, p.database)(planned(placeKey("tables", p)))
   );
   if (tables > 0 && !ep.allow_existing_tables)
     throw new RunError(
@@ -8476,11 +8470,19 @@ async function openEndpoints(plan, o) {
     addSecret(password);
     const sql = endpointSql(server.protocol, ep, password);
     const step = (run, phase = "start") => executed.push({ phase, variant, where: "runner", run });
-    const x = { server, place: p, password, sql, step, o };
-    step({ command: clientArgs(server.protocol, ep, server.versionSql) }, "record");
+    const plannedStep = (key) => {
+      const planned2 = plan.steps.find((st) => st.key === key);
+      if (!planned2)
+        throw new RunError(`the plan has no step ${key}: a run does only what \`tiperf plan\` shows`);
+      executed.push({ ...planned2, variant });
+      return planned2.run;
+    };
+    const planned = (key) => plannedStep(key).sql;
+    const x = { server, place: p, password, sql, step, planned, o };
+    plannedStep(placeKey("version", p));
     const version = (await sql(server.versionSql)).split("\n")[0] ?? "";
     const facts = await server.facts?.(sql, ep) ?? {};
-    if (p.owned) drops.push({ what: p.database, run: await createRunDatabase(x, executed, variant) });
+    if (p.owned) drops.push({ what: p.database, run: await createRunDatabase(x) });
     else await checkProfileDatabase(x);
     o.log(
       `target: ${server.title} ${version} at ${ep.host}:${ep.port} (endpoint ${p.profile.name}, not tiperf's); the run's database ${p.database}${p.owned ? " (created by this run)" : ""}`
@@ -8552,7 +8554,11 @@ var ENDPOINT_REAPERS = {
       const ep = EndpointSchema.parse(e.endpoint);
       const password = passwordOf(ep, `the ledger's entry for ${e.what}`);
       addSecret(password);
-      await dropDatabase(e.protocol, ep, password, String(e.database));
+      await endpointSql(
+        e.protocol,
+        ep,
+        password
+      )(dropDatabaseSql(String(e.database)));
       log(`reaped: dropped ${e.what}`);
     }
   }

@@ -55,7 +55,7 @@ import {
   throttleBetween,
   validateYaml,
   writeAtomic
-} from "./chunk-447YIKEW.js";
+} from "./chunk-MTTM4FYY.js";
 import {
   record,
   shellCommand,

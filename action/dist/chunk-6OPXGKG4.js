@@ -6,7 +6,7 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-447YIKEW.js";
+} from "./chunk-MTTM4FYY.js";
 import {
   sweep
 } from "./chunk-LQR4A2MA.js";
