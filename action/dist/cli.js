@@ -56,10 +56,10 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-TUUIDAK5.js";
+} from "./chunk-6R2SEQCR.js";
 import {
   reapLedger
-} from "./chunk-6OPXGKG4.js";
+} from "./chunk-CJSTDCXA.js";
 import {
   EXPIRES,
   KubeClient,
@@ -77,7 +77,7 @@ import {
   require_dist,
   writeAtomic,
   writeResult
-} from "./chunk-MTTM4FYY.js";
+} from "./chunk-I4WEVNZ3.js";
 import {
   CLOUDS,
   Interrupted,

@@ -19,7 +19,7 @@ import {
   readFirstVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-TUUIDAK5.js";
+} from "./chunk-6R2SEQCR.js";
 import {
   getInput,
   info,
@@ -32,7 +32,7 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-MTTM4FYY.js";
+} from "./chunk-I4WEVNZ3.js";
 import {
   Interrupted,
   installCrashTeardown,

@@ -4,13 +4,13 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   reapLedger
-} from "./chunk-6OPXGKG4.js";
+} from "./chunk-CJSTDCXA.js";
 import {
   getState,
   info,
   setFailed
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-MTTM4FYY.js";
+import "./chunk-I4WEVNZ3.js";
 import {
   ledgerDir
 } from "./chunk-LQR4A2MA.js";

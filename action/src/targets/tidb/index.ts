@@ -91,7 +91,7 @@ function checkTargets(
 /** How the variants take turns, as the plan says it (the form's words, else the switching's name). */
 function switchingText(tidb: TidbPlan): string {
   const d = tidb.deployments[0];
-  return (d ? formOf(d).switchingText?.(tidb) : undefined) ?? tidb.switching;
+  return (d ? formOf(d).turns?.switchingText(tidb) : undefined) ?? tidb.switching;
 }
 
 /** Where a variant's load tools connect: its deployment's SQL endpoints (or HAProxy). */
@@ -152,7 +152,7 @@ function targetPlan(tidb: TidbPlan, input: TargetPlanInput, provisioned = false)
     ...(deployerOf(tidb.profile.provider).servers === "operator" ? { remoteDeploy: true } : {}),
     overhead: {
       setupS,
-      switchS: tidb.deployments[0] ? formOf(tidb.deployments[0]).switchSeconds(tidb) : 0,
+      switchS: tidb.deployments[0] ? (formOf(tidb.deployments[0]).turns?.switchSeconds(tidb) ?? 0) : 0,
       // a measured restart time of this profile replaces these (pipeline/timings.ts)
       restartS: Math.max(0, ...tidb.deployments.map((d) => formOf(d).restartSeconds)),
       // variants sharing one deployment (online switching) restart it once per block

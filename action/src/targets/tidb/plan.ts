@@ -115,7 +115,7 @@ export function planTidb(o: {
     deployments,
     variants,
     switching,
-    grouped: form.grouped(switching, deployments),
+    grouped: form.turns?.grouped(switching, deployments) ?? false,
     files,
     ...(planned.haproxy ? { haproxy: planned.haproxy } : {}),
     load: loadOf(profile),
@@ -324,7 +324,7 @@ function stepsOf(
       started.add(d.index);
       form.startSteps(plan, d, v, add, about);
     }
-    const switched = form.switchIn?.(plan, d, v, add) ?? false;
+    const switched = form.turns?.switchIn(plan, d, v, add) ?? false;
     const status = form.statusAddresses(d);
     const vs: VariantSteps = { plan, v, form, add, about, checks };
     // a variant switched in is read back at once, before its SQL

@@ -103,6 +103,23 @@ export interface FormInput {
 }
 
 /**
+ * A form whose variants can share one deployment and take turns on it (a tiup cluster's reload or
+ * online SET CONFIG, its clusters stopped and started; a TidbCluster's rolling update or SET
+ * CONFIG): what taking turns costs and adds to the plan, declared as one capability. A form
+ * without it gives each variant a deployment of its own: no switch, no groups, no switch steps.
+ */
+export interface VariantTurns<D extends TidbDeployment = TidbDeployment> {
+  /** Switching restarts servers: each variant runs a block's cells as a group. */
+  grouped(switching: TidbPlan["switching"], deployments: D[]): boolean;
+  /** Seconds one switch between variants takes. */
+  switchSeconds(plan: TidbPlan): number;
+  /** How its variants take turns, as the plan says it (else the switching's name). */
+  switchingText(plan: TidbPlan): string | undefined;
+  /** A variant that switches in on a shared deployment: its steps; true when it did. */
+  switchIn(plan: TidbPlan, d: D, v: VariantSetup, add: AddStep): boolean;
+}
+
+/**
  * A form of deployment (a private tidb-server, a playground, a tiup cluster): how variants become
  * deployments, how they take turns, the steps each adds to the plan, its endpoints and how long
  * its steps take. Several ways to deploy can share a form (hosts and every cloud: tiup clusters).
@@ -115,12 +132,8 @@ export interface DeploymentForm<D extends TidbDeployment = TidbDeployment> {
   restartSeconds: number;
   plan(o: FormInput): { deployments: D[]; variants: VariantSetup[]; haproxy?: TidbPlan["haproxy"] };
   switching(variants: number, deployments: D[]): TidbPlan["switching"];
-  /** Switching restarts servers: each variant runs a block's cells as a group. */
-  grouped(switching: TidbPlan["switching"], deployments: D[]): boolean;
-  /** Seconds one switch between variants takes. */
-  switchSeconds(plan: TidbPlan): number;
-  /** How its variants take turns, as the plan says it (else the switching's name). */
-  switchingText?(plan: TidbPlan): string | undefined;
+  /** Variants taking turns on one deployment: a capability only some forms have. */
+  turns?: VariantTurns<D>;
   /** Where the load tools connect, as seen from where they run. */
   loadEndpoints(plan: TidbPlan, d: D): Endpoint[];
   /** The status APIs of each role (TiDB /status and /config, TiKV /config, PD's config). */
@@ -132,8 +145,6 @@ export interface DeploymentForm<D extends TidbDeployment = TidbDeployment> {
   configBySql?: readonly Role[];
   /** The steps that bring it up, before its first variant's checks. */
   startSteps(plan: TidbPlan, d: D, v: VariantSetup, add: AddStep, about: string): void;
-  /** A variant that switches in on a shared deployment: its steps; true when it did. */
-  switchIn?(plan: TidbPlan, d: D, v: VariantSetup, add: AddStep): boolean;
   /** Steps between blocks and cells (restart, switch back, health). */
   blockSteps(plan: TidbPlan, d: D, add: AddStep): void;
   /** Steps that end it: always, on success, failure, cancel and SIGTERM. */

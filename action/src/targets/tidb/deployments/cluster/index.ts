@@ -253,15 +253,36 @@ export const clusterForm: DeploymentForm<ClusterDeployment> = {
   },
   switching: (_variants, deployments) =>
     deployments.length > 1 ? "stop-start" : (deployments[0]?.configSwitch?.by ?? "none"),
-  grouped: (switching, deployments) =>
-    switching === "stop-start" || deployments.some((d) => d.configSwitch?.by === "reload"),
-  switchSeconds(plan) {
-    if (plan.switching === "stop-start") return STOP_START_S;
-    const d = plan.deployments[0] as ClusterDeployment | undefined;
-    if (!d?.configSwitch) return 0;
-    if (d.configSwitch.by === "online") return ONLINE_SWITCH_S;
-    const roles = d.configSwitch.roles;
-    return 30 + RELOAD_S_PER_INSTANCE * d.cluster.instances.filter((i) => roles.includes(i.role)).length;
+  turns: {
+    grouped: (switching, deployments) =>
+      switching === "stop-start" || deployments.some((d) => d.configSwitch?.by === "reload"),
+    switchSeconds(plan) {
+      if (plan.switching === "stop-start") return STOP_START_S;
+      const d = plan.deployments[0] as ClusterDeployment | undefined;
+      if (!d?.configSwitch) return 0;
+      if (d.configSwitch.by === "online") return ONLINE_SWITCH_S;
+      const roles = d.configSwitch.roles;
+      return 30 + RELOAD_S_PER_INSTANCE * d.cluster.instances.filter((i) => roles.includes(i.role)).length;
+    },
+    switchingText(plan) {
+      const d = plan.deployments[0];
+      const cs = d && isCluster(d) ? d.configSwitch : undefined;
+      if (plan.switching === "online" && cs)
+        return cs.keys.length
+          ? `online, before a cell whenever the variant changes: ${cs.keys.map((k) => `${k.role} ${k.key}`).join(", ")} set on the running components as SET CONFIG does (no restart), then read back`
+          : "target.sql before a cell whenever the variant changes (no config differs)";
+      if (plan.switching === "reload" && cs?.by === "reload")
+        return `edit-config + reload of ${cs.roles.join(", ")} only (${cs.why.join("; ")}): a switch restarts them, so each variant runs a block's cells as a group on a freshly switched instance`;
+      if (plan.switching === "stop-start")
+        return "one cluster per version or topology, only the measured one running: each variant runs a block's cells as a group on a freshly started cluster";
+      return undefined;
+    },
+    switchIn(plan, d, v, add) {
+      // the first variant of a shared cluster is deployed with its config; the others switch in
+      if (!d.configSwitch || d.variants[0] === v.name) return false;
+      switchSteps(plan, d, v, true, add);
+      return true;
+    },
   },
   loadEndpoints: (plan, d) =>
     plan.haproxy ? [{ host: "127.0.0.1", port: haproxyPort(plan, d) }] : clusterTidbServers(d),
@@ -319,25 +340,6 @@ export const clusterForm: DeploymentForm<ClusterDeployment> = {
             `waits stopped while ${d.name}'s variants are measured`,
             { variant: v.name },
           );
-  },
-  switchingText(plan) {
-    const d = plan.deployments[0];
-    const cs = d && isCluster(d) ? d.configSwitch : undefined;
-    if (plan.switching === "online" && cs)
-      return cs.keys.length
-        ? `online, before a cell whenever the variant changes: ${cs.keys.map((k) => `${k.role} ${k.key}`).join(", ")} set on the running components as SET CONFIG does (no restart), then read back`
-        : "target.sql before a cell whenever the variant changes (no config differs)";
-    if (plan.switching === "reload" && cs?.by === "reload")
-      return `edit-config + reload of ${cs.roles.join(", ")} only (${cs.why.join("; ")}): a switch restarts them, so each variant runs a block's cells as a group on a freshly switched instance`;
-    if (plan.switching === "stop-start")
-      return "one cluster per version or topology, only the measured one running: each variant runs a block's cells as a group on a freshly started cluster";
-    return undefined;
-  },
-  switchIn(plan, d, v, add) {
-    // the first variant of a shared cluster is deployed with its config; the others switch in
-    if (!d.configSwitch || d.variants[0] === v.name) return false;
-    switchSteps(plan, d, v, true, add);
-    return true;
   },
   blockSteps(plan, d, add) {
     const first = plan.variants.find((v) => v.name === d.variants[0]) as VariantSetup;

@@ -205,6 +205,10 @@ function planCluster(
   return { deployment, setups };
 }
 
+/** Only TiDB's status API is reached from here (the others' through SHOW CONFIG: configBySql). */
+const statusAddressesOf = (d: KubernetesDeployment): Record<Role, string[]> =>
+  Object.fromEntries(ROLES.map((r) => [r, r === "tidb" ? [statusAddress(d)] : []])) as Record<Role, string[]>;
+
 const kubernetesForm: DeploymentForm<KubernetesDeployment> = {
   kind: "kubernetes",
   // the operator's rolling start of PD, TiKV and TiDB pods (images pulled once per node)
@@ -232,33 +236,37 @@ const kubernetesForm: DeploymentForm<KubernetesDeployment> = {
         : variants > 1
           ? "separate-clusters"
           : "none",
-  grouped: (_switching, deployments) => deployments.some((d) => d.rolling),
-  // the operator replaces the differing roles' pods one by one (as a restart does)
-  switchSeconds: (plan) =>
-    plan.switching === "rolling-update"
-      ? kubernetesForm.restartSeconds
-      : plan.switching === "online"
-        ? ONLINE_SWITCH_S
-        : 0,
-  configBySql: ["pd", "tikv", "tiflash"],
-  switchingText(plan) {
-    const shared = plan.deployments.filter((x): x is KubernetesDeployment => x.kind === "kubernetes");
-    const on = shared.find((x) => x.online);
-    if (on?.online)
-      return `SET CONFIG through TiDB's SQL on TidbCluster ${on.name} (kubernetes.config_switch: online): before a cell of another variant its ${on.online.keys.map((k) => `${k.role} ${k.key}`).join(", ") || "target.sql only"} set to the variant's on every instance, then read back by SHOW CONFIG; no restart, so the variants interleave cell by cell`;
-    const d = shared.find((x) => x.rolling);
-    if (!d?.rolling) return undefined;
-    return `TiDB Operator's rolling update of TidbCluster ${d.name} (kubernetes.config_switch: rolling-update): before each group of cells its spec's ${d.rolling.roles.join(", ")} config is set to the variant's, with a new ${RESTARTED_AT_ANNOTATION}, and the run waits until those roles' pods are replaced and Ready — so each variant runs a block's cells as a group on fresh pods of the same nodes and volumes`;
+  turns: {
+    grouped: (_switching, deployments) => deployments.some((d) => d.rolling),
+    switchSeconds: (plan) =>
+      plan.switching === "rolling-update"
+        ? kubernetesForm.restartSeconds // the operator replaces the roles' pods one by one, as a restart does
+        : plan.switching === "online"
+          ? ONLINE_SWITCH_S
+          : 0,
+    switchingText(plan) {
+      const shared = plan.deployments.filter((x): x is KubernetesDeployment => x.kind === "kubernetes");
+      const on = shared.find((x) => x.online);
+      if (on?.online)
+        return `SET CONFIG through TiDB's SQL on TidbCluster ${on.name} (kubernetes.config_switch: online): before a cell of another variant its ${on.online.keys.map((k) => `${k.role} ${k.key}`).join(", ") || "target.sql only"} set to the variant's on every instance, then read back by SHOW CONFIG; no restart, so the variants interleave cell by cell`;
+      const d = shared.find((x) => x.rolling);
+      if (!d?.rolling) return undefined;
+      return `TiDB Operator's rolling update of TidbCluster ${d.name} (kubernetes.config_switch: rolling-update): before each group of cells its spec's ${d.rolling.roles.join(", ")} config is set to the variant's, with a new ${RESTARTED_AT_ANNOTATION}, and the run waits until those roles' pods are replaced and Ready — so each variant runs a block's cells as a group on fresh pods of the same nodes and volumes`;
+    },
+    switchIn(_plan, d, v, add) {
+      // the first variant is created with its config; the others switch in
+      if (d.variants[0] === v.name) return false;
+      if (d.online) onlineSteps(d, v, true, add);
+      else if (d.rolling) switchStep(d, v.name, true, add);
+      else return false;
+      return true;
+    },
   },
-  // load pods reach TiDB by its Service's name inside the cluster; this machine by the Service's
-  // outside address and port, read at start (the plan shows <port>)
+  configBySql: ["pd", "tikv", "tiflash"],
+  // load pods: the Service's name in the cluster; this machine: its outside address (<port> till start)
   loadEndpoints: (plan, d) =>
     plan.profile.kubernetes?.load ? [inClusterAddress(d)] : [{ host: sqlAddress(d), port: PORT_AT_START }],
-  statusAddresses: (d) =>
-    Object.fromEntries(ROLES.map((r) => [r, r === "tidb" ? [statusAddress(d)] : []])) as Record<
-      Role,
-      string[]
-    >,
+  statusAddresses: (d) => statusAddressesOf(d),
   startSteps(_plan, d, v, add, about) {
     if (d.namespaceManifest)
       add(
@@ -289,14 +297,6 @@ const kubernetesForm: DeploymentForm<KubernetesDeployment> = {
       `${about}: where this machine reaches TiDB (the Service's load balancer address, or a node's address and the NodePort) and its status port`,
       { variant: v.name },
     );
-  },
-  switchIn(_plan, d, v, add) {
-    // the first variant is created with its config; the others switch in
-    if (d.variants[0] === v.name) return false;
-    if (d.online) onlineSteps(d, v, true, add);
-    else if (d.rolling) switchStep(d, v.name, true, add);
-    else return false;
-    return true;
   },
   blockSteps(plan, d, add) {
     // online: the first variant switches back in by its own SET CONFIG (after another's, or a restart)

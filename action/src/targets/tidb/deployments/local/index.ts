@@ -40,8 +40,6 @@ const serverForm: DeploymentForm<ServerDeployment> = {
     return { deployments, variants };
   },
   switching: (variants) => (variants > 1 ? "separate-servers" : "none"),
-  grouped: () => false,
-  switchSeconds: () => 0,
   // a private server's port is picked when it starts
   loadEndpoints: () => [{ host: "127.0.0.1", port: PORT_AT_START }],
   statusAddresses: serverStatus,

@@ -69,8 +69,6 @@ const playgroundForm: DeploymentForm<PlaygroundDeployment> = {
     return { deployments, variants };
   },
   switching: (variants) => (variants > 1 ? "separate-playgrounds" : "none"),
-  grouped: () => false,
-  switchSeconds: () => 0,
   loadEndpoints: (_plan, d) => [{ host: "127.0.0.1", port: playgroundTidbPort(d) }],
   statusAddresses: playgroundStatus,
   startSteps(_plan, d, v, add, about) {

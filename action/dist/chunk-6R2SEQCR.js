@@ -55,7 +55,7 @@ import {
   throttleBetween,
   validateYaml,
   writeAtomic
-} from "./chunk-MTTM4FYY.js";
+} from "./chunk-I4WEVNZ3.js";
 import {
   record,
   shellCommand,

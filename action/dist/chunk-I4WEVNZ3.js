@@ -12032,14 +12032,32 @@ ${JSON.stringify(v.target.split ?? null)}`;
     };
   },
   switching: (_variants, deployments) => deployments.length > 1 ? "stop-start" : deployments[0]?.configSwitch?.by ?? "none",
-  grouped: (switching, deployments) => switching === "stop-start" || deployments.some((d) => d.configSwitch?.by === "reload"),
-  switchSeconds(plan) {
-    if (plan.switching === "stop-start") return STOP_START_S;
-    const d = plan.deployments[0];
-    if (!d?.configSwitch) return 0;
-    if (d.configSwitch.by === "online") return ONLINE_SWITCH_S;
-    const roles = d.configSwitch.roles;
-    return 30 + RELOAD_S_PER_INSTANCE * d.cluster.instances.filter((i) => roles.includes(i.role)).length;
+  turns: {
+    grouped: (switching, deployments) => switching === "stop-start" || deployments.some((d) => d.configSwitch?.by === "reload"),
+    switchSeconds(plan) {
+      if (plan.switching === "stop-start") return STOP_START_S;
+      const d = plan.deployments[0];
+      if (!d?.configSwitch) return 0;
+      if (d.configSwitch.by === "online") return ONLINE_SWITCH_S;
+      const roles = d.configSwitch.roles;
+      return 30 + RELOAD_S_PER_INSTANCE * d.cluster.instances.filter((i) => roles.includes(i.role)).length;
+    },
+    switchingText(plan) {
+      const d = plan.deployments[0];
+      const cs = d && isCluster(d) ? d.configSwitch : void 0;
+      if (plan.switching === "online" && cs)
+        return cs.keys.length ? `online, before a cell whenever the variant changes: ${cs.keys.map((k) => `${k.role} ${k.key}`).join(", ")} set on the running components as SET CONFIG does (no restart), then read back` : "target.sql before a cell whenever the variant changes (no config differs)";
+      if (plan.switching === "reload" && cs?.by === "reload")
+        return `edit-config + reload of ${cs.roles.join(", ")} only (${cs.why.join("; ")}): a switch restarts them, so each variant runs a block's cells as a group on a freshly switched instance`;
+      if (plan.switching === "stop-start")
+        return "one cluster per version or topology, only the measured one running: each variant runs a block's cells as a group on a freshly started cluster";
+      return void 0;
+    },
+    switchIn(plan, d, v, add) {
+      if (!d.configSwitch || d.variants[0] === v.name) return false;
+      switchSteps(plan, d, v, true, add);
+      return true;
+    }
   },
   loadEndpoints: (plan, d) => plan.haproxy ? [{ host: "127.0.0.1", port: haproxyPort(plan, d) }] : clusterTidbServers(d),
   statusAddresses: clusterStatus,
@@ -12097,22 +12115,6 @@ ${JSON.stringify(v.target.split ?? null)}`;
             { variant: v.name }
           );
     }
-  },
-  switchingText(plan) {
-    const d = plan.deployments[0];
-    const cs = d && isCluster(d) ? d.configSwitch : void 0;
-    if (plan.switching === "online" && cs)
-      return cs.keys.length ? `online, before a cell whenever the variant changes: ${cs.keys.map((k) => `${k.role} ${k.key}`).join(", ")} set on the running components as SET CONFIG does (no restart), then read back` : "target.sql before a cell whenever the variant changes (no config differs)";
-    if (plan.switching === "reload" && cs?.by === "reload")
-      return `edit-config + reload of ${cs.roles.join(", ")} only (${cs.why.join("; ")}): a switch restarts them, so each variant runs a block's cells as a group on a freshly switched instance`;
-    if (plan.switching === "stop-start")
-      return "one cluster per version or topology, only the measured one running: each variant runs a block's cells as a group on a freshly started cluster";
-    return void 0;
-  },
-  switchIn(plan, d, v, add) {
-    if (!d.configSwitch || d.variants[0] === v.name) return false;
-    switchSteps(plan, d, v, true, add);
-    return true;
   },
   blockSteps(plan, d, add) {
     const first = plan.variants.find((v) => v.name === d.variants[0]);
@@ -13397,6 +13399,7 @@ function planCluster(o, k, members, index, name) {
   };
   return { deployment, setups };
 }
+var statusAddressesOf = (d) => Object.fromEntries(ROLES.map((r) => [r, r === "tidb" ? [statusAddress(d)] : []]));
 var kubernetesForm = {
   kind: "kubernetes",
   // the operator's rolling start of PD, TiKV and TiDB pods (images pulled once per node)
@@ -13417,23 +13420,30 @@ var kubernetesForm = {
     return { deployments, variants };
   },
   switching: (variants, deployments) => deployments.some((d) => d.rolling) ? "rolling-update" : deployments.some((d) => d.online) ? "online" : variants > 1 ? "separate-clusters" : "none",
-  grouped: (_switching, deployments) => deployments.some((d) => d.rolling),
-  // the operator replaces the differing roles' pods one by one (as a restart does)
-  switchSeconds: (plan) => plan.switching === "rolling-update" ? kubernetesForm.restartSeconds : plan.switching === "online" ? ONLINE_SWITCH_S2 : 0,
-  configBySql: ["pd", "tikv", "tiflash"],
-  switchingText(plan) {
-    const shared = plan.deployments.filter((x) => x.kind === "kubernetes");
-    const on = shared.find((x) => x.online);
-    if (on?.online)
-      return `SET CONFIG through TiDB's SQL on TidbCluster ${on.name} (kubernetes.config_switch: online): before a cell of another variant its ${on.online.keys.map((k) => `${k.role} ${k.key}`).join(", ") || "target.sql only"} set to the variant's on every instance, then read back by SHOW CONFIG; no restart, so the variants interleave cell by cell`;
-    const d = shared.find((x) => x.rolling);
-    if (!d?.rolling) return void 0;
-    return `TiDB Operator's rolling update of TidbCluster ${d.name} (kubernetes.config_switch: rolling-update): before each group of cells its spec's ${d.rolling.roles.join(", ")} config is set to the variant's, with a new ${RESTARTED_AT_ANNOTATION}, and the run waits until those roles' pods are replaced and Ready \u2014 so each variant runs a block's cells as a group on fresh pods of the same nodes and volumes`;
+  turns: {
+    grouped: (_switching, deployments) => deployments.some((d) => d.rolling),
+    switchSeconds: (plan) => plan.switching === "rolling-update" ? kubernetesForm.restartSeconds : plan.switching === "online" ? ONLINE_SWITCH_S2 : 0,
+    switchingText(plan) {
+      const shared = plan.deployments.filter((x) => x.kind === "kubernetes");
+      const on = shared.find((x) => x.online);
+      if (on?.online)
+        return `SET CONFIG through TiDB's SQL on TidbCluster ${on.name} (kubernetes.config_switch: online): before a cell of another variant its ${on.online.keys.map((k) => `${k.role} ${k.key}`).join(", ") || "target.sql only"} set to the variant's on every instance, then read back by SHOW CONFIG; no restart, so the variants interleave cell by cell`;
+      const d = shared.find((x) => x.rolling);
+      if (!d?.rolling) return void 0;
+      return `TiDB Operator's rolling update of TidbCluster ${d.name} (kubernetes.config_switch: rolling-update): before each group of cells its spec's ${d.rolling.roles.join(", ")} config is set to the variant's, with a new ${RESTARTED_AT_ANNOTATION}, and the run waits until those roles' pods are replaced and Ready \u2014 so each variant runs a block's cells as a group on fresh pods of the same nodes and volumes`;
+    },
+    switchIn(_plan, d, v, add) {
+      if (d.variants[0] === v.name) return false;
+      if (d.online) onlineSteps(d, v, true, add);
+      else if (d.rolling) switchStep(d, v.name, true, add);
+      else return false;
+      return true;
+    }
   },
-  // load pods reach TiDB by its Service's name inside the cluster; this machine by the Service's
-  // outside address and port, read at start (the plan shows <port>)
+  configBySql: ["pd", "tikv", "tiflash"],
+  // load pods: the Service's name in the cluster; this machine: its outside address (<port> till start)
   loadEndpoints: (plan, d) => plan.profile.kubernetes?.load ? [inClusterAddress(d)] : [{ host: sqlAddress(d), port: PORT_AT_START }],
-  statusAddresses: (d) => Object.fromEntries(ROLES.map((r) => [r, r === "tidb" ? [statusAddress(d)] : []])),
+  statusAddresses: (d) => statusAddressesOf(d),
   startSteps(_plan, d, v, add, about) {
     if (d.namespaceManifest)
       add(
@@ -13464,13 +13474,6 @@ var kubernetesForm = {
       `${about}: where this machine reaches TiDB (the Service's load balancer address, or a node's address and the NodePort) and its status port`,
       { variant: v.name }
     );
-  },
-  switchIn(_plan, d, v, add) {
-    if (d.variants[0] === v.name) return false;
-    if (d.online) onlineSteps(d, v, true, add);
-    else if (d.rolling) switchStep(d, v.name, true, add);
-    else return false;
-    return true;
   },
   blockSteps(plan, d, add) {
     if (d.online)
@@ -13958,8 +13961,6 @@ var serverForm = {
     return { deployments, variants };
   },
   switching: (variants) => variants > 1 ? "separate-servers" : "none",
-  grouped: () => false,
-  switchSeconds: () => 0,
   // a private server's port is picked when it starts
   loadEndpoints: () => [{ host: "127.0.0.1", port: PORT_AT_START }],
   statusAddresses: serverStatus,
@@ -14213,8 +14214,6 @@ var playgroundForm = {
     return { deployments, variants };
   },
   switching: (variants) => variants > 1 ? "separate-playgrounds" : "none",
-  grouped: () => false,
-  switchSeconds: () => 0,
   loadEndpoints: (_plan, d) => [{ host: "127.0.0.1", port: playgroundTidbPort(d) }],
   statusAddresses: playgroundStatus,
   startSteps(_plan, d, v, add, about) {
@@ -14534,7 +14533,7 @@ function planTidb(o) {
     deployments,
     variants,
     switching,
-    grouped: form.grouped(switching, deployments),
+    grouped: form.turns?.grouped(switching, deployments) ?? false,
     files,
     ...planned.haproxy ? { haproxy: planned.haproxy } : {},
     load: loadOf(profile),
@@ -14670,7 +14669,7 @@ function stepsOf(plan, data, loads) {
       started2.add(d.index);
       form.startSteps(plan, d, v, add, about);
     }
-    const switched = form.switchIn?.(plan, d, v, add) ?? false;
+    const switched = form.turns?.switchIn(plan, d, v, add) ?? false;
     const status = form.statusAddresses(d);
     const vs = { plan, v, form, add, about, checks };
     if (switched) readBackSteps(vs, status);
@@ -15597,7 +15596,7 @@ function checkTargets(file, variants, profile, profileFile) {
 }
 function switchingText(tidb2) {
   const d = tidb2.deployments[0];
-  return (d ? formOf(d).switchingText?.(tidb2) : void 0) ?? tidb2.switching;
+  return (d ? formOf(d).turns?.switchingText(tidb2) : void 0) ?? tidb2.switching;
 }
 function connectionOf2(tidb2, variant) {
   const setup = tidb2.variants.find((v) => v.name === variant) ?? tidb2.variants[0];
@@ -15650,7 +15649,7 @@ function targetPlan(tidb2, input, provisioned = false) {
     ...deployerOf(tidb2.profile.provider).servers === "operator" ? { remoteDeploy: true } : {},
     overhead: {
       setupS,
-      switchS: tidb2.deployments[0] ? formOf(tidb2.deployments[0]).switchSeconds(tidb2) : 0,
+      switchS: tidb2.deployments[0] ? formOf(tidb2.deployments[0]).turns?.switchSeconds(tidb2) ?? 0 : 0,
       // a measured restart time of this profile replaces these (pipeline/timings.ts)
       restartS: Math.max(0, ...tidb2.deployments.map((d) => formOf(d).restartSeconds)),
       // variants sharing one deployment (online switching) restart it once per block

@@ -6,7 +6,7 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-MTTM4FYY.js";
+} from "./chunk-I4WEVNZ3.js";
 import {
   sweep
 } from "./chunk-LQR4A2MA.js";
