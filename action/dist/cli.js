@@ -56,10 +56,10 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-6R2SEQCR.js";
+} from "./chunk-JI6TLNEW.js";
 import {
   reapLedger
-} from "./chunk-CJSTDCXA.js";
+} from "./chunk-AJLLOI2G.js";
 import {
   EXPIRES,
   KubeClient,
@@ -77,7 +77,7 @@ import {
   require_dist,
   writeAtomic,
   writeResult
-} from "./chunk-I4WEVNZ3.js";
+} from "./chunk-RZTG6EZB.js";
 import {
   CLOUDS,
   Interrupted,

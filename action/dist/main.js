@@ -19,7 +19,7 @@ import {
   readFirstVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-6R2SEQCR.js";
+} from "./chunk-JI6TLNEW.js";
 import {
   getInput,
   info,
@@ -32,7 +32,7 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-I4WEVNZ3.js";
+} from "./chunk-RZTG6EZB.js";
 import {
   Interrupted,
   installCrashTeardown,

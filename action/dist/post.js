@@ -4,13 +4,13 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   reapLedger
-} from "./chunk-CJSTDCXA.js";
+} from "./chunk-AJLLOI2G.js";
 import {
   getState,
   info,
   setFailed
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-I4WEVNZ3.js";
+import "./chunk-RZTG6EZB.js";
 import {
   ledgerDir
 } from "./chunk-LQR4A2MA.js";

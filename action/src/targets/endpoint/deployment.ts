@@ -4,11 +4,10 @@
 // was killed). It never stops, restarts or reconfigures the server, and never touches a database
 // it did not create (a profile's own `database` is used, never dropped; one holding tables is
 // refused unless allowed).
-import { InputError, RunError } from "../../errors.ts";
+import { RunError } from "../../errors.ts";
 import { record } from "../../lifecycle/ledger.ts";
 import { onTeardown } from "../../lifecycle/teardown.ts";
 import { addSecret } from "../../proc/secrets.ts";
-import { variantAt } from "../../yaml/keys.ts";
 import { PASSWORD_AT_START } from "../plan-step.ts";
 import { quotedIdent, tableNamesSql } from "../tables.ts";
 import type {
@@ -26,43 +25,6 @@ import type {
 import { clientArgs, endpointSql, passwordOf, type Sql } from "./client.ts";
 import type { EndpointProfile, EndpointSpec } from "./schema.ts";
 import { dropDatabaseSql, existsSql, ownDatabaseSql, runDatabase, tablesSql } from "./sql.ts";
-
-/** A variant's profile as the rule below reads it: its file and its provider. */
-export interface NamedProfile {
-  file: string;
-  provider: string;
-}
-
-/** The provider of a server tiperf did not create and only connects to, in every kind's profiles. */
-export const EXISTING_PROVIDER = "endpoint";
-
-/** Where variant i's profile was named: the --profile flag over every variant, or its target.profile. */
-export function profileKey(input: TargetPlanInput, i: number): string {
-  if (input.profile) return "--profile";
-  return `${variantAt(input.variants.length, input.variants[i]?.name ?? "base")}target.profile`;
-}
-
-/**
- * The one rule, for every kind, of whether a run measures servers tiperf did not create: a
- * variant does when its profile's provider is endpoint (undefined: no profile, a private server).
- * Every variant does, or none: a mix compares two machines, not a change, and is refused naming
- * the first variant that differs and what its profile does instead.
- */
-export function measuresExisting(
-  input: Pick<TargetPlanInput, "file" | "variants">,
-  profiles: (NamedProfile | undefined)[],
-  server: string,
-): boolean {
-  const existing = profiles.map((p) => p?.provider === EXISTING_PROVIDER);
-  const differs = existing.findIndex((e) => !e);
-  if (differs < 0) return true;
-  if (!existing.some(Boolean)) return false;
-  const at = variantAt(input.variants.length, input.variants[differs]?.name ?? "base");
-  const p = profiles[differs];
-  throw new InputError(
-    `${input.file}: ${at}target.profile${p ? ` ${p.file} deploys ${server} (provider ${p.provider})` : ": none named, so tiperf starts a private server"} while another variant measures an existing one (provider ${EXISTING_PROVIDER}): that compares two machines, not a change; give every variant an endpoint profile, or none`,
-  );
-}
 
 /** What a kind says of its servers as endpoints. */
 export interface EndpointServer {

@@ -6,16 +6,10 @@ import { anyTool } from "../../proc/env.ts";
 import { startOnFreePort } from "../../proc/port.ts";
 import { shellCommand } from "../../proc/quote.ts";
 import { variantAt } from "../../yaml/keys.ts";
-import {
-  type EndpointServer,
-  type EndpointVariant,
-  measuresExisting,
-  planEndpoints,
-  profileKey,
-} from "../endpoint/deployment.ts";
+import { type EndpointServer, type EndpointVariant, planEndpoints } from "../endpoint/deployment.ts";
 import { loadEndpointProfile } from "../endpoint/profile.ts";
+import { EXISTING_PROVIDER, PRIVATE_PROVIDER, profileKey, providerOf } from "../endpoint/provider.ts";
 import { ENDPOINT_REAPERS } from "../endpoint/reapers.ts";
-import type { EndpointProfile } from "../endpoint/schema.ts";
 import {
   type Connection,
   type Deployment,
@@ -60,29 +54,27 @@ export interface LocalServer {
   start(spec: LocalTargetSpec, opts: StartOptions): Promise<Target>;
 }
 
-/**
- * The variants' endpoint profiles (target.profile, or --profile over every variant), or undefined
- * when they run private servers; an endpoint runs as it is: a setting or CPU limit is refused.
- */
-async function endpointVariants(
-  input: TargetPlanInput,
-  title: string,
-): Promise<{ variants: EndpointVariant[]; refusals: string[] } | undefined> {
+/** Each variant's profile (target.profile, or --profile over every variant; none: a private server). */
+async function variantProfiles(input: TargetPlanInput) {
   const named = input.variants.map((v) => input.profile ?? (v.target as LocalTargetSpec).profile);
-  const at = (name: string) => variantAt(input.variants.length, name);
   // a profile of this kind is an endpoint's (its provider checked as it is read)
   const profiles = await Promise.all(
     named.map((file, i) =>
       file === undefined ? undefined : loadEndpointProfile(file, profileKey(input, i)),
     ),
   );
-  const given = profiles.map((p, i) => p && { file: named[i] as string, provider: p.provider });
-  if (!measuresExisting(input, given, title)) return undefined;
+  return profiles.map((p, i) => p && { file: named[i] as string, profile: p, provider: p.provider });
+}
+
+type VariantProfiles = Awaited<ReturnType<typeof variantProfiles>>;
+
+/** The variants on their existing servers; a setting or CPU limit is refused (an endpoint runs as it is). */
+function endpointVariants(input: TargetPlanInput, profiles: VariantProfiles) {
+  const at = (name: string) => variantAt(input.variants.length, name);
   const refusals: string[] = [];
   const variants: EndpointVariant[] = [];
   for (const [i, v] of input.variants.entries()) {
-    const file = named[i] as string;
-    const profile = profiles[i] as EndpointProfile;
+    const { file, profile } = profiles[i] as NonNullable<VariantProfiles[number]>;
     const t = v.target as LocalTargetSpec;
     if (Object.keys(t.config).length)
       refusals.push(
@@ -297,37 +289,53 @@ export function localKind(s: LocalServer): TargetKind {
       ];
     },
     async plan(input): Promise<TargetPlan> {
-      const endpoints = await endpointVariants(input, s.endpoint.title);
-      if (endpoints) return planEndpoints(s.endpoint, input, endpoints.variants, endpoints.refusals);
-      const plan: TargetPlan = {
-        kind: s.name,
-        profile: `local-${s.name}`,
-        variants: input.variants,
-        about: [
-          `target: a private ${s.title} server per variant on 127.0.0.1 (own data directory, port and socket; stopped by PID)`,
-        ],
-        files: {},
-        steps: localSteps(s, input),
-        ...(s.databaseSql ? { databaseSql: s.databaseSql } : {}),
-        connection: () => ({
-          protocol: s.protocol,
-          endpoints: [{ host: "127.0.0.1", port: PORT_AT_START }],
-          user: s.user,
-          password: "",
-        }),
-        dataOf: (variant) => variant,
-        remoteLoad: false,
-        ownership: "owned",
-        localServers: true,
-        overhead: { setupS: 5 * input.variants.length, switchS: 0, restartS: 5 },
-        switching: "none",
-        warnings: localWarnings(input, input.cores ?? cpus().length),
-        refusals: localRefusals(input),
-        open: async (o) => privateServers(s, plan, o.log),
-      };
-      return plan;
+      const profiles = await variantProfiles(input);
+      const way = WAYS[providerOf(input, profiles, s.endpoint.title)] as Way;
+      return way(s, input, profiles);
     },
     reapers: { ...LOCAL_REAPERS, ...ENDPOINT_REAPERS },
     costMetrics: ["cpu_ms_per_op", ...s.costMetrics],
   };
+}
+
+type Way = (s: LocalServer, input: TargetPlanInput, profiles: VariantProfiles) => TargetPlan;
+
+/** How a private-server kind's variants run, by the provider their profiles name: a line per way. */
+const WAYS: Record<string, Way> = {
+  [PRIVATE_PROVIDER]: (s, input) => privatePlan(s, input),
+  [EXISTING_PROVIDER]: (s, input, profiles) => {
+    const { variants, refusals } = endpointVariants(input, profiles);
+    return planEndpoints(s.endpoint, input, variants, refusals);
+  },
+};
+
+/** A private server per variant on 127.0.0.1, each on its own port and data directory. */
+function privatePlan(s: LocalServer, input: TargetPlanInput): TargetPlan {
+  const plan: TargetPlan = {
+    kind: s.name,
+    profile: `local-${s.name}`,
+    variants: input.variants,
+    about: [
+      `target: a private ${s.title} server per variant on 127.0.0.1 (own data directory, port and socket; stopped by PID)`,
+    ],
+    files: {},
+    steps: localSteps(s, input),
+    ...(s.databaseSql ? { databaseSql: s.databaseSql } : {}),
+    connection: () => ({
+      protocol: s.protocol,
+      endpoints: [{ host: "127.0.0.1", port: PORT_AT_START }],
+      user: s.user,
+      password: "",
+    }),
+    dataOf: (variant) => variant,
+    remoteLoad: false,
+    ownership: "owned",
+    localServers: true,
+    overhead: { setupS: 5 * input.variants.length, switchS: 0, restartS: 5 },
+    switching: "none",
+    warnings: localWarnings(input, input.cores ?? cpus().length),
+    refusals: localRefusals(input),
+    open: async (o) => privateServers(s, plan, o.log),
+  };
+  return plan;
 }

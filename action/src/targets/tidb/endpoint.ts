@@ -5,12 +5,8 @@ import { COUNTERS_TIMEOUT_MS, goServerCounters } from "../../observe/cost.ts";
 import { promCounters } from "../../observe/counters.ts";
 import { variantAt } from "../../yaml/keys.ts";
 import type { Sql } from "../endpoint/client.ts";
-import {
-  type EndpointServer,
-  type EndpointVariant,
-  measuresExisting,
-  profileKey,
-} from "../endpoint/deployment.ts";
+import type { EndpointServer, EndpointVariant } from "../endpoint/deployment.ts";
+import { profileKey } from "../endpoint/provider.ts";
 import type { TargetPlanInput } from "../types.ts";
 import { loadProfile } from "./load-profile.ts";
 import type { TidbTargetSpec } from "./schema.ts";
@@ -83,35 +79,35 @@ const DEPLOYS: { key: keyof TidbTargetSpec; why: string }[] = [
   { key: "split", why: "split scatters regions of the whole cluster; on an endpoint tiperf runs none yet" },
 ];
 
-/**
- * The variants' endpoint profiles, or undefined when none is an endpoint; a mix of an endpoint and
- * a deployment is refused (two machines, not a change).
- */
-export async function tidbEndpointProfiles(
-  input: TargetPlanInput,
-  defaultProfile: string,
-): Promise<{ variants: EndpointVariant[]; refusals: string[] } | undefined> {
-  const at = (name: string) => variantAt(input.variants.length, name);
+/** Each variant's profile file and profile (--profile over every variant, else its target.profile). */
+export async function tidbVariantProfiles(input: TargetPlanInput, defaultProfile: string) {
   const files = input.variants.map(
     (v) => input.profile ?? (v.target as TidbTargetSpec).profile ?? defaultProfile,
   );
   const profiles = await Promise.all(files.map((f, i) => loadProfile(f, profileKey(input, i))));
-  const named = profiles.map((p, i) => ({ file: files[i] as string, provider: p.provider }));
-  if (!measuresExisting(input, named, "TiDB")) return undefined;
+  return profiles.map((p, i) => ({ file: files[i] as string, profile: p, provider: p.provider }));
+}
+
+/** The variants on their existing TiDBs; what needs a deployment is refused, with the reason. */
+export function tidbEndpointVariants(
+  input: TargetPlanInput,
+  profiles: Awaited<ReturnType<typeof tidbVariantProfiles>>,
+): { variants: EndpointVariant[]; refusals: string[] } {
+  const at = (name: string) => variantAt(input.variants.length, name);
   const refusals: string[] = [];
   const variants: EndpointVariant[] = [];
   for (const [i, v] of input.variants.entries()) {
     const t = v.target as TidbTargetSpec;
+    const { file, profile: p } = profiles[i] as (typeof profiles)[number];
     for (const d of DEPLOYS)
       if (t[d.key] !== undefined)
         refusals.push(
-          `${input.file}: ${at(v.name)}target.${d.key}: ${files[i]} is an existing TiDB (provider endpoint): ${d.why}. There tiperf compares a stored baseline (tiperf diff, --baseline) or two endpoints (a profile per variant)`,
+          `${input.file}: ${at(v.name)}target.${d.key}: ${file} is an existing TiDB (provider endpoint): ${d.why}. There tiperf compares a stored baseline (tiperf diff, --baseline) or two endpoints (a profile per variant)`,
         );
-    const p = profiles[i] as Awaited<ReturnType<typeof loadProfile>>;
     variants.push({
       name: v.name,
       target: v.target,
-      file: files[i] as string,
+      file,
       profile: {
         name: p.name,
         ...(p.description ? { description: p.description } : {}),

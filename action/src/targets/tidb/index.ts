@@ -7,6 +7,7 @@ import { InputError } from "../../errors.ts";
 import { anyTool, MYSQL_CLIENTS } from "../../proc/env.ts";
 import { variantAt } from "../../yaml/keys.ts";
 import { planEndpoints } from "../endpoint/deployment.ts";
+import { providerOf } from "../endpoint/provider.ts";
 import { ENDPOINT_REAPERS } from "../endpoint/reapers.ts";
 import type {
   Connection,
@@ -19,7 +20,7 @@ import type {
 import { deployerOf, formOf, formReapers } from "./deployments/registry.ts";
 import type { CreatedMachines } from "./deployments/types.ts";
 import { deprecationWarnings } from "./deprecated.ts";
-import { TIDB_ENDPOINT, tidbEndpointProfiles } from "./endpoint.ts";
+import { TIDB_ENDPOINT, tidbEndpointVariants, tidbVariantProfiles } from "./endpoint.ts";
 import { loadProfile } from "./load-profile.ts";
 import { loadEndpoints, planTidb, type TidbPlan } from "./plan.ts";
 import type { Profile } from "./profile.ts";
@@ -258,9 +259,13 @@ export const tidb: TargetKind = {
     return deployerOf(p.provider).machines?.cloudOf(p);
   },
   async plan(input) {
-    const endpoints = await tidbEndpointProfiles(input, DEFAULT_PROFILE);
-    if (endpoints) return planEndpoints(TIDB_ENDPOINT, input, endpoints.variants, endpoints.refusals);
-    return targetPlan(await planFor(input), input);
+    // the deployer the variants' profiles name (targets/tidb/deployments/registry.ts): an existing
+    // TiDB is measured where it runs, the others deploy their form
+    const profiles = await tidbVariantProfiles(input, DEFAULT_PROFILE);
+    if (deployerOf(providerOf(input, profiles, "TiDB")).servers !== "existing")
+      return targetPlan(await planFor(input), input);
+    const { variants, refusals } = tidbEndpointVariants(input, profiles);
+    return planEndpoints(TIDB_ENDPOINT, input, variants, refusals);
   },
   // read when \`tiperf reap\` runs: every registered form's, and the endpoint's
   get reapers() {

@@ -6,7 +6,7 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-I4WEVNZ3.js";
+} from "./chunk-RZTG6EZB.js";
 import {
   sweep
 } from "./chunk-LQR4A2MA.js";

@@ -8195,22 +8195,6 @@ var tablesSql = (protocol, database) => protocol === "mysql" ? `SELECT COUNT(*) 
 var existsSql = (protocol, database) => protocol === "mysql" ? `SELECT COUNT(*) FROM information_schema.schemata WHERE schema_name = ${quoted(database)}` : `SELECT COUNT(*) FROM pg_database WHERE datname = ${quoted(database)}`;
 
 // action/src/targets/endpoint/deployment.ts
-var EXISTING_PROVIDER = "endpoint";
-function profileKey(input, i) {
-  if (input.profile) return "--profile";
-  return `${variantAt(input.variants.length, input.variants[i]?.name ?? "base")}target.profile`;
-}
-function measuresExisting(input, profiles, server) {
-  const existing = profiles.map((p2) => p2?.provider === EXISTING_PROVIDER);
-  const differs = existing.findIndex((e) => !e);
-  if (differs < 0) return true;
-  if (!existing.some(Boolean)) return false;
-  const at2 = variantAt(input.variants.length, input.variants[differs]?.name ?? "base");
-  const p = profiles[differs];
-  throw new InputError(
-    `${input.file}: ${at2}target.profile${p ? ` ${p.file} deploys ${server} (provider ${p.provider})` : ": none named, so tiperf starts a private server"} while another variant measures an existing one (provider ${EXISTING_PROVIDER}): that compares two machines, not a change; give every variant an endpoint profile, or none`
-  );
-}
 var placeKey = (step, p) => `endpoint-${step}:${p.key}`;
 function endpointRefusals(input, places) {
   const out = [];
@@ -8543,6 +8527,25 @@ async function loadEndpointProfile(file, flag) {
   if (yaml.raw === null || typeof yaml.raw !== "object" || Array.isArray(yaml.raw))
     throw new InputError(`${file}: a profile is a YAML mapping with keys name, provider, endpoint`);
   return validateYaml(EndpointProfileSchema, yaml, file);
+}
+
+// action/src/targets/endpoint/provider.ts
+var EXISTING_PROVIDER = "endpoint";
+function profileKey(input, i) {
+  if (input.profile) return "--profile";
+  return `${variantAt(input.variants.length, input.variants[i]?.name ?? "base")}target.profile`;
+}
+var PRIVATE_PROVIDER = "local";
+function providerOf(input, profiles, server) {
+  const existing = profiles.map((p2) => p2?.provider === EXISTING_PROVIDER);
+  const differs = existing.findIndex((e) => !e);
+  if (differs < 0) return EXISTING_PROVIDER;
+  if (!existing.some(Boolean)) return profiles[0]?.provider ?? PRIVATE_PROVIDER;
+  const at2 = variantAt(input.variants.length, input.variants[differs]?.name ?? "base");
+  const p = profiles[differs];
+  throw new InputError(
+    `${input.file}: ${at2}target.profile${p ? ` ${p.file} deploys ${server} (provider ${p.provider})` : ": none named, so tiperf starts a private server"} while another variant measures an existing one (provider ${EXISTING_PROVIDER}): that compares two machines, not a change; give every variant an endpoint profile, or none`
+  );
 }
 
 // action/src/targets/endpoint/reapers.ts
@@ -9569,21 +9572,21 @@ async function runPrivateServer(o) {
 }
 
 // action/src/targets/local/kind.ts
-async function endpointVariants(input, title) {
+async function variantProfiles(input) {
   const named = input.variants.map((v) => input.profile ?? v.target.profile);
-  const at2 = (name) => variantAt(input.variants.length, name);
   const profiles = await Promise.all(
     named.map(
       (file, i) => file === void 0 ? void 0 : loadEndpointProfile(file, profileKey(input, i))
     )
   );
-  const given = profiles.map((p, i) => p && { file: named[i], provider: p.provider });
-  if (!measuresExisting(input, given, title)) return void 0;
+  return profiles.map((p, i) => p && { file: named[i], profile: p, provider: p.provider });
+}
+function endpointVariants(input, profiles) {
+  const at2 = (name) => variantAt(input.variants.length, name);
   const refusals = [];
   const variants = [];
   for (const [i, v] of input.variants.entries()) {
-    const file = named[i];
-    const profile = profiles[i];
+    const { file, profile } = profiles[i];
     const t = v.target;
     if (Object.keys(t.config).length)
       refusals.push(
@@ -9770,39 +9773,49 @@ function localKind(s) {
       ];
     },
     async plan(input) {
-      const endpoints = await endpointVariants(input, s.endpoint.title);
-      if (endpoints) return planEndpoints(s.endpoint, input, endpoints.variants, endpoints.refusals);
-      const plan = {
-        kind: s.name,
-        profile: `local-${s.name}`,
-        variants: input.variants,
-        about: [
-          `target: a private ${s.title} server per variant on 127.0.0.1 (own data directory, port and socket; stopped by PID)`
-        ],
-        files: {},
-        steps: localSteps(s, input),
-        ...s.databaseSql ? { databaseSql: s.databaseSql } : {},
-        connection: () => ({
-          protocol: s.protocol,
-          endpoints: [{ host: "127.0.0.1", port: PORT_AT_START }],
-          user: s.user,
-          password: ""
-        }),
-        dataOf: (variant) => variant,
-        remoteLoad: false,
-        ownership: "owned",
-        localServers: true,
-        overhead: { setupS: 5 * input.variants.length, switchS: 0, restartS: 5 },
-        switching: "none",
-        warnings: localWarnings(input, input.cores ?? cpus3().length),
-        refusals: localRefusals(input),
-        open: async (o) => privateServers(s, plan, o.log)
-      };
-      return plan;
+      const profiles = await variantProfiles(input);
+      const way = WAYS[providerOf(input, profiles, s.endpoint.title)];
+      return way(s, input, profiles);
     },
     reapers: { ...LOCAL_REAPERS, ...ENDPOINT_REAPERS },
     costMetrics: ["cpu_ms_per_op", ...s.costMetrics]
   };
+}
+var WAYS = {
+  [PRIVATE_PROVIDER]: (s, input) => privatePlan(s, input),
+  [EXISTING_PROVIDER]: (s, input, profiles) => {
+    const { variants, refusals } = endpointVariants(input, profiles);
+    return planEndpoints(s.endpoint, input, variants, refusals);
+  }
+};
+function privatePlan(s, input) {
+  const plan = {
+    kind: s.name,
+    profile: `local-${s.name}`,
+    variants: input.variants,
+    about: [
+      `target: a private ${s.title} server per variant on 127.0.0.1 (own data directory, port and socket; stopped by PID)`
+    ],
+    files: {},
+    steps: localSteps(s, input),
+    ...s.databaseSql ? { databaseSql: s.databaseSql } : {},
+    connection: () => ({
+      protocol: s.protocol,
+      endpoints: [{ host: "127.0.0.1", port: PORT_AT_START }],
+      user: s.user,
+      password: ""
+    }),
+    dataOf: (variant) => variant,
+    remoteLoad: false,
+    ownership: "owned",
+    localServers: true,
+    overhead: { setupS: 5 * input.variants.length, switchS: 0, restartS: 5 },
+    switching: "none",
+    warnings: localWarnings(input, input.cores ?? cpus3().length),
+    refusals: localRefusals(input),
+    open: async (o) => privateServers(s, plan, o.log)
+  };
+  return plan;
 }
 
 // action/src/targets/mariadb/counters.ts
@@ -14434,28 +14447,29 @@ var DEPLOYS = [
   },
   { key: "split", why: "split scatters regions of the whole cluster; on an endpoint tiperf runs none yet" }
 ];
-async function tidbEndpointProfiles(input, defaultProfile) {
-  const at2 = (name) => variantAt(input.variants.length, name);
+async function tidbVariantProfiles(input, defaultProfile) {
   const files = input.variants.map(
     (v) => input.profile ?? v.target.profile ?? defaultProfile
   );
   const profiles = await Promise.all(files.map((f, i) => loadProfile(f, profileKey(input, i))));
-  const named = profiles.map((p, i) => ({ file: files[i], provider: p.provider }));
-  if (!measuresExisting(input, named, "TiDB")) return void 0;
+  return profiles.map((p, i) => ({ file: files[i], profile: p, provider: p.provider }));
+}
+function tidbEndpointVariants(input, profiles) {
+  const at2 = (name) => variantAt(input.variants.length, name);
   const refusals = [];
   const variants = [];
   for (const [i, v] of input.variants.entries()) {
     const t = v.target;
+    const { file, profile: p } = profiles[i];
     for (const d of DEPLOYS)
       if (t[d.key] !== void 0)
         refusals.push(
-          `${input.file}: ${at2(v.name)}target.${d.key}: ${files[i]} is an existing TiDB (provider endpoint): ${d.why}. There tiperf compares a stored baseline (tiperf diff, --baseline) or two endpoints (a profile per variant)`
+          `${input.file}: ${at2(v.name)}target.${d.key}: ${file} is an existing TiDB (provider endpoint): ${d.why}. There tiperf compares a stored baseline (tiperf diff, --baseline) or two endpoints (a profile per variant)`
         );
-    const p = profiles[i];
     variants.push({
       name: v.name,
       target: v.target,
-      file: files[i],
+      file,
       profile: {
         name: p.name,
         ...p.description ? { description: p.description } : {},
@@ -15744,9 +15758,11 @@ var tidb = {
     return deployerOf(p.provider).machines?.cloudOf(p);
   },
   async plan(input) {
-    const endpoints = await tidbEndpointProfiles(input, DEFAULT_PROFILE);
-    if (endpoints) return planEndpoints(TIDB_ENDPOINT, input, endpoints.variants, endpoints.refusals);
-    return targetPlan(await planFor(input), input);
+    const profiles = await tidbVariantProfiles(input, DEFAULT_PROFILE);
+    if (deployerOf(providerOf(input, profiles, "TiDB")).servers !== "existing")
+      return targetPlan(await planFor(input), input);
+    const { variants, refusals } = tidbEndpointVariants(input, profiles);
+    return planEndpoints(TIDB_ENDPOINT, input, variants, refusals);
   },
   // read when \`tiperf reap\` runs: every registered form's, and the endpoint's
   get reapers() {

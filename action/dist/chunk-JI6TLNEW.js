@@ -55,7 +55,7 @@ import {
   throttleBetween,
   validateYaml,
   writeAtomic
-} from "./chunk-I4WEVNZ3.js";
+} from "./chunk-RZTG6EZB.js";
 import {
   record,
   shellCommand,
