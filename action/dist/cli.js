@@ -56,10 +56,10 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-JI6TLNEW.js";
+} from "./chunk-CSUYRUNT.js";
 import {
   reapLedger
-} from "./chunk-AJLLOI2G.js";
+} from "./chunk-VXOJW5O3.js";
 import {
   EXPIRES,
   KubeClient,
@@ -77,7 +77,7 @@ import {
   require_dist,
   writeAtomic,
   writeResult
-} from "./chunk-RZTG6EZB.js";
+} from "./chunk-PMOBICRJ.js";
 import {
   CLOUDS,
   Interrupted,

@@ -19,7 +19,7 @@ import {
   readFirstVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-JI6TLNEW.js";
+} from "./chunk-CSUYRUNT.js";
 import {
   getInput,
   info,
@@ -32,7 +32,7 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-RZTG6EZB.js";
+} from "./chunk-PMOBICRJ.js";
 import {
   Interrupted,
   installCrashTeardown,

@@ -4,13 +4,13 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   reapLedger
-} from "./chunk-AJLLOI2G.js";
+} from "./chunk-VXOJW5O3.js";
 import {
   getState,
   info,
   setFailed
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-RZTG6EZB.js";
+import "./chunk-PMOBICRJ.js";
 import {
   ledgerDir
 } from "./chunk-LQR4A2MA.js";

@@ -9,6 +9,7 @@ import type { RemoteHost } from "../proc/ssh.ts";
 import { runTool, type ToolLauncher, type ToolRun } from "../proc/tool.ts";
 import type { Spec } from "../specfile/schema.ts";
 import { applyResources } from "../targets/local/cgroup.ts";
+import { filledStep, stepOf } from "../targets/plan-step.ts";
 import { type Connection, type PlanStep, PORT_AT_START, type Target } from "../targets/types.ts";
 import { AT_START } from "./load-steps.ts";
 
@@ -76,13 +77,11 @@ export class LoadTools {
 
   /** The plan's step of this key, with the port and password the run learned filled in. */
   planned(key: string): PlanStep {
-    const step = this.steps.find((s) => s.key === key);
-    if (!step) throw new RunError(`the plan has no step ${key}: a run does only what \`tiperf plan\` shows`);
     const c = this.o.target.connection;
     const port = String(c.endpoints[0]?.port ?? "");
-    const fill = (t: string) => t.replaceAll(AT_START.port, port).replaceAll(AT_START.password, c.password);
-    const run = "command" in step.run ? { command: step.run.command.map(fill) } : step.run;
-    return { ...step, run };
+    return filledStep(stepOf(this.steps, key), (t) =>
+      t.replaceAll(AT_START.port, port).replaceAll(AT_START.password, c.password),
+    );
   }
 
   /** The plan's steps keyed `key(0)`, `key(1)` … in order. */

@@ -1,5 +1,6 @@
 // A plan's step: what `tiperf plan` prints and the run carries out, and how it writes what only
 // the run can know.
+import { RunError } from "../errors.ts";
 
 /**
  * One thing a run does, as `tiperf plan` prints it and the run carries it out: a program with its
@@ -37,3 +38,28 @@ export const PORT_TEXT = "<port>";
 
 /** A plan's password for a server whose password the run reads from the environment: never in a plan. */
 export const PASSWORD_AT_START = "<password>";
+
+/** The plan's step of this key: a run does only what `tiperf plan` shows, so a missing one is an error. */
+export function stepOf(steps: readonly PlanStep[], key: string): PlanStep {
+  const step = steps.find((x) => x.key === key);
+  if (!step) throw new RunError(`the plan has no step ${key}: a run does only what \`tiperf plan\` shows`);
+  return step;
+}
+
+/** A step's words with what the run learned filled in (every text of its command, SQL or request). */
+export function filledStep(step: PlanStep, fill: (text: string) => string): PlanStep {
+  const r = step.run;
+  const run: PlanStep["run"] =
+    "command" in r
+      ? { command: r.command.map(fill) }
+      : "sql" in r
+        ? { sql: fill(r.sql) }
+        : "get" in r
+          ? { get: fill(r.get) }
+          : "delete" in r
+            ? { delete: fill(r.delete) }
+            : "patch" in r
+              ? { patch: fill(r.patch), body: fill(r.body) }
+              : { post: fill(r.post), body: fill(r.body) };
+  return { ...step, run };
+}

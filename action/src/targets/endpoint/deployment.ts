@@ -8,7 +8,7 @@ import { RunError } from "../../errors.ts";
 import { record } from "../../lifecycle/ledger.ts";
 import { onTeardown } from "../../lifecycle/teardown.ts";
 import { addSecret } from "../../proc/secrets.ts";
-import { PASSWORD_AT_START } from "../plan-step.ts";
+import { PASSWORD_AT_START, stepOf } from "../plan-step.ts";
 import { quotedIdent, tableNamesSql } from "../tables.ts";
 import type {
   BorrowedTarget,
@@ -415,9 +415,7 @@ export async function openEndpoints(plan: EndpointPlan, o: OpenOptions): Promise
     const step = (run: PlanStep["run"], phase = "start") =>
       executed.push({ phase, variant, where: "runner", run });
     const plannedStep = (key: string) => {
-      const planned = plan.steps.find((st) => st.key === key);
-      if (!planned)
-        throw new RunError(`the plan has no step ${key}: a run does only what \`tiperf plan\` shows`);
+      const planned = stepOf(plan.steps, key);
       executed.push({ ...planned, variant });
       return planned.run;
     };

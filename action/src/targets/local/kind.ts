@@ -10,6 +10,7 @@ import { type EndpointServer, type EndpointVariant, planEndpoints } from "../end
 import { loadEndpointProfile } from "../endpoint/profile.ts";
 import { EXISTING_PROVIDER, PRIVATE_PROVIDER, profileKey, providerOf } from "../endpoint/provider.ts";
 import { ENDPOINT_REAPERS } from "../endpoint/reapers.ts";
+import { stepOf } from "../plan-step.ts";
 import {
   type Connection,
   type Deployment,
@@ -221,8 +222,8 @@ function privateServers(s: LocalServer, plan: TargetPlan, log: (line: string) =>
       const spec = specs.get(variant);
       if (!spec) throw new Error(`no variant ${variant} in this plan`);
       const planned = (key: string) => {
-        const step = plan.steps.find((x) => x.key === key);
-        if (!step || !("command" in step.run)) throw new Error(`the plan has no step ${key}`);
+        const step = stepOf(plan.steps, key);
+        if (!("command" in step.run)) throw new Error(`plan step ${key}: not a command line`);
         return step.run.command;
       };
       const install = planned(localKey.install({ name: variant }));

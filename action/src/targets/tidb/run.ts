@@ -13,6 +13,7 @@ import { writeAtomic } from "../../proc/files.ts";
 import type { RemoteHost } from "../../proc/ssh.ts";
 import type { ToolLauncher } from "../../proc/tool.ts";
 import { resourcesText } from "../local/server.ts";
+import { filledStep, stepOf } from "../plan-step.ts";
 import type { Cost, CpuProfile, Endpoint, LoadedData, PlanStep, StartOptions, Target } from "../types.ts";
 import { ClusterChecks, sameSetting, settingsOf } from "./checks.ts";
 import { expandHome, PLAN_DIR } from "./config.ts";
@@ -72,22 +73,7 @@ export class TidbRun implements RunContext {
    * server's ports and directory once it started), not yet recorded.
    */
   filled(key: string): PlanStep {
-    const step = this.plan.steps.find((x) => x.key === key);
-    if (!step) throw new RunError(`the plan has no step ${key}: a run does only what \`tiperf plan\` shows`);
-    const fill = (t: string) => this.fill(t.replaceAll(PLAN_DIR, this.dir));
-    const run =
-      "command" in step.run
-        ? { command: step.run.command.map(fill) }
-        : "sql" in step.run
-          ? { sql: fill(step.run.sql) }
-          : "get" in step.run
-            ? { get: fill(step.run.get) }
-            : "delete" in step.run
-              ? { delete: fill(step.run.delete) }
-              : "patch" in step.run
-                ? { patch: fill(step.run.patch), body: fill(step.run.body) }
-                : { post: fill(step.run.post), body: fill(step.run.body) };
-    return { ...step, run };
+    return filledStep(stepOf(this.plan.steps, key), (t) => this.fill(t.replaceAll(PLAN_DIR, this.dir)));
   }
 
   /** Fills in what the plan left to the run (a private server's ports and work directory). */

@@ -31,6 +31,7 @@ import {
   cpuThrottle,
   createDatabaseSql,
   deepMerge,
+  filledStep,
   formatIssues,
   idleRates,
   isServerCounter,
@@ -50,12 +51,13 @@ import {
   sameSeries,
   sampleProcess,
   selects,
+  stepOf,
   tableNamesSql,
   threadTimes,
   throttleBetween,
   validateYaml,
   writeAtomic
-} from "./chunk-RZTG6EZB.js";
+} from "./chunk-PMOBICRJ.js";
 import {
   record,
   shellCommand,
@@ -5504,13 +5506,12 @@ var LoadTools = class {
   }
   /** The plan's step of this key, with the port and password the run learned filled in. */
   planned(key2) {
-    const step2 = this.steps.find((s2) => s2.key === key2);
-    if (!step2) throw new RunError(`the plan has no step ${key2}: a run does only what \`tiperf plan\` shows`);
     const c4 = this.o.target.connection;
     const port = String(c4.endpoints[0]?.port ?? "");
-    const fill2 = (t) => t.replaceAll(AT_START.port, port).replaceAll(AT_START.password, c4.password);
-    const run2 = "command" in step2.run ? { command: step2.run.command.map(fill2) } : step2.run;
-    return { ...step2, run: run2 };
+    return filledStep(
+      stepOf(this.steps, key2),
+      (t) => t.replaceAll(AT_START.port, port).replaceAll(AT_START.password, c4.password)
+    );
   }
   /** The plan's steps keyed `key(0)`, `key(1)` … in order. */
   plannedAll(key2) {

@@ -6,7 +6,7 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-RZTG6EZB.js";
+} from "./chunk-PMOBICRJ.js";
 import {
   sweep
 } from "./chunk-LQR4A2MA.js";

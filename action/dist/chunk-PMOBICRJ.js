@@ -8108,6 +8108,16 @@ async function startOnFreePort(start, log, how = {}) {
 var PORT_AT_START = 65536;
 var PORT_TEXT = "<port>";
 var PASSWORD_AT_START = "<password>";
+function stepOf(steps, key) {
+  const step = steps.find((x) => x.key === key);
+  if (!step) throw new RunError(`the plan has no step ${key}: a run does only what \`tiperf plan\` shows`);
+  return step;
+}
+function filledStep(step, fill) {
+  const r = step.run;
+  const run = "command" in r ? { command: r.command.map(fill) } : "sql" in r ? { sql: fill(r.sql) } : "get" in r ? { get: fill(r.get) } : "delete" in r ? { delete: fill(r.delete) } : "patch" in r ? { patch: fill(r.patch), body: fill(r.body) } : { post: fill(r.post), body: fill(r.body) };
+  return { ...step, run };
+}
 
 // action/src/targets/tables.ts
 var quoted = (s) => `'${s.replace(/'/g, "''")}'`;
@@ -8455,9 +8465,7 @@ async function openEndpoints(plan, o) {
     const sql = endpointSql(server.protocol, ep, password);
     const step = (run, phase = "start") => executed.push({ phase, variant, where: "runner", run });
     const plannedStep = (key) => {
-      const planned2 = plan.steps.find((st) => st.key === key);
-      if (!planned2)
-        throw new RunError(`the plan has no step ${key}: a run does only what \`tiperf plan\` shows`);
+      const planned2 = stepOf(plan.steps, key);
       executed.push({ ...planned2, variant });
       return planned2.run;
     };
@@ -9713,8 +9721,8 @@ function privateServers(s, plan, log) {
       const spec = specs.get(variant);
       if (!spec) throw new Error(`no variant ${variant} in this plan`);
       const planned = (key) => {
-        const step = plan.steps.find((x) => x.key === key);
-        if (!step || !("command" in step.run)) throw new Error(`the plan has no step ${key}`);
+        const step = stepOf(plan.steps, key);
+        if (!("command" in step.run)) throw new Error(`plan step ${key}: not a command line`);
         return step.run.command;
       };
       const install = planned(localKey.install({ name: variant }));
@@ -14932,11 +14940,7 @@ var TidbRun = class {
    * server's ports and directory once it started), not yet recorded.
    */
   filled(key) {
-    const step = this.plan.steps.find((x) => x.key === key);
-    if (!step) throw new RunError(`the plan has no step ${key}: a run does only what \`tiperf plan\` shows`);
-    const fill = (t) => this.fill(t.replaceAll(PLAN_DIR, this.dir));
-    const run = "command" in step.run ? { command: step.run.command.map(fill) } : "sql" in step.run ? { sql: fill(step.run.sql) } : "get" in step.run ? { get: fill(step.run.get) } : "delete" in step.run ? { delete: fill(step.run.delete) } : "patch" in step.run ? { patch: fill(step.run.patch), body: fill(step.run.body) } : { post: fill(step.run.post), body: fill(step.run.body) };
-    return { ...step, run };
+    return filledStep(stepOf(this.plan.steps, key), (t) => this.fill(t.replaceAll(PLAN_DIR, this.dir)));
   }
   /** Fills in what the plan left to the run (a private server's ports and work directory). */
   fills = [];
@@ -15870,6 +15874,8 @@ export {
   PORT_AT_START,
   PORT_TEXT,
   PASSWORD_AT_START,
+  stepOf,
+  filledStep,
   tableNamesSql,
   createDatabaseSql,
   applyResources,
