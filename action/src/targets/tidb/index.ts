@@ -18,7 +18,7 @@ import type {
   TargetPlanInput,
 } from "../types.ts";
 import { deployerOf, formOf, formReapers } from "./deployments/registry.ts";
-import type { CreatedMachines } from "./deployments/types.ts";
+import type { CreatedMachines, Restarts } from "./deployments/types.ts";
 import { deprecationWarnings } from "./deprecated.ts";
 import { TIDB_ENDPOINT, tidbEndpointVariants, tidbVariantProfiles } from "./endpoint.ts";
 import { loadProfile } from "./load-profile.ts";
@@ -56,10 +56,10 @@ async function planFor(input: TargetPlanInput, made?: CreatedMachines): Promise<
   if (made) profile = made.onto(profile);
   else if (deployer.machines?.cloudOf(profile))
     profile = deployer.machines.placeholders?.(profile) ?? profile;
-  const noRestart = deployer.noRestart;
-  if (input.blocks > 1 && noRestart)
+  const restarts = deployer.form?.restarts;
+  if (input.blocks > 1 && restarts && "cannot" in restarts)
     throw new InputError(
-      `${input.file}: compare.blocks is ${input.blocks}, but profile ${file} ${noRestart}`,
+      `${input.file}: compare.blocks is ${input.blocks}, but profile ${file} ${restarts.cannot}`,
     );
   return planTidb({
     variants,
@@ -102,10 +102,13 @@ function connectionOf(tidb: TidbPlan, variant: string): Connection {
   return { protocol: "mysql", endpoints: d ? loadEndpoints(tidb, d) : [], user: "root", password: "" };
 }
 
+/** Seconds one restart of a form's deployment takes (none: it cannot restart, so the plan has none). */
+const secondsOf = (r: Restarts): number => ("seconds" in r ? r.seconds : 0);
+
 function targetPlan(tidb: TidbPlan, input: TargetPlanInput, provisioned = false): TidbTargetPlan {
   const about: string[] = [];
   // a deployment that runs the load tools itself (a pod of the cluster)
-  const place = deployerOf(tidb.profile.provider).loadPlace?.(tidb.profile);
+  const place = deployerOf(tidb.profile.provider).form?.loadInPlace?.place(tidb.profile);
   const refusals: string[] = [];
   // groups of cells per variant compare instances: blocks say how many, and the interval is over them
   if (tidb.grouped && input.variants.length > 1 && input.blocks < 3)
@@ -155,7 +158,7 @@ function targetPlan(tidb: TidbPlan, input: TargetPlanInput, provisioned = false)
       setupS,
       switchS: tidb.deployments[0] ? (formOf(tidb.deployments[0]).turns?.switchSeconds(tidb) ?? 0) : 0,
       // a measured restart time of this profile replaces these (pipeline/timings.ts)
-      restartS: Math.max(0, ...tidb.deployments.map((d) => formOf(d).restartSeconds)),
+      restartS: Math.max(0, ...tidb.deployments.map((d) => secondsOf(formOf(d).restarts))),
       // variants sharing one deployment (online switching) restart it once per block
       restartsPerBlock: tidb.deployments.length,
     },

@@ -20,7 +20,6 @@ import { expandHome, PLAN_DIR } from "./config.ts";
 import { formOf } from "./deployments/registry.ts";
 import type {
   CreatedMachines,
-  FormRuntime,
   RestartState,
   RunContext,
   Running,
@@ -31,8 +30,6 @@ import type {
 import { globalsSet, rowRegions, SPLIT_DATABASE } from "./plan.ts";
 import { stepKey } from "./steps.ts";
 import { runTiup } from "./tiup.ts";
-
-type Restart = NonNullable<FormRuntime["restart"]>;
 
 export class TidbRun implements RunContext {
   readonly running = new Map<number, Running>();
@@ -211,16 +208,16 @@ export class TidbRun implements RunContext {
     for (const [name, text] of Object.entries(this.plan.files)) await writeAtomic(join(this.dir, name), text);
   }
 
-  /** The load host as ssh reaches it (hosts profiles), for the load tools; through the bastion if any. */
   /** Where the deployment runs the load tools itself (a pod of the cluster), if it does. */
   loadLauncher(): ToolLauncher | undefined {
     for (const d of this.plan.deployments) {
-      const l = formOf(d).run.loadLauncher?.(this, d);
+      const l = formOf(d).loadInPlace?.launcher(this, d);
       if (l) return l;
     }
     return undefined;
   }
 
+  /** The load host as ssh reaches it (hosts profiles), for the load tools; through the bastion if any. */
   loadHost(): RemoteHost | undefined {
     const l = this.plan.load;
     if (!l.user) return undefined;
@@ -258,7 +255,9 @@ export class TidbRun implements RunContext {
     const setup = this.plan.variants.find((v) => v.name === variant);
     if (!setup) throw new RunError(`no TiDB variant ${variant} in this plan`);
     const d = this.plan.deployments[setup.deployment] as TidbDeployment;
-    const run = formOf(d).run;
+    const form = formOf(d);
+    const run = form.run;
+    const restarts = form.restarts;
     this.logDirs.set(variant, opts.logDir);
     const shared = this.running.has(d.index);
     const did = await this.activate(setup, opts.signal);
@@ -277,7 +276,7 @@ export class TidbRun implements RunContext {
     );
     const config = settingsOf(setup);
     let stopped = false;
-    const restarts: RestartState = { seen: r.restarts };
+    const seen: RestartState = { seen: r.restarts };
     return {
       owner: "tiperf",
       kind: run.targetKind,
@@ -306,10 +305,10 @@ export class TidbRun implements RunContext {
       activate: (signal, o) => this.activate(setup, signal, o),
       cpuProfiles: (seconds, dir, prefix) => this.cpuProfiles(r, seconds, dir, prefix),
       costCounters: () => this.costCounters(r),
-      ...(run.serverHosts ? { serverHosts: () => run.serverHosts?.(this, d) ?? [] } : {}),
+      ...(run.onHosts ? { serverHosts: () => run.onHosts?.hosts(this, d) ?? [] } : {}),
       // a fresh instance of its servers, same data (compare.blocks); a playground cannot
-      ...(run.restart
-        ? { restart: (signal: AbortSignal) => (run.restart as Restart)(this, d, setup, r, restarts, signal) }
+      ...("restart" in restarts
+        ? { restart: (signal: AbortSignal) => restarts.restart(this, d, setup, r, seen, signal) }
         : {}),
       watch: () => run.watch(this, setup, d, r),
       sharedData: r,
@@ -388,7 +387,7 @@ export class TidbRun implements RunContext {
       this.running.set(d.index, r);
       did = `${d.kind} ${d.name} started`;
     }
-    did = (await formOf(d).run.switchTo?.(this, d, setup, r, signal, o.fresh === true)) ?? did;
+    did = (await formOf(d).turns?.switchTo(this, d, setup, r, signal, o.fresh === true)) ?? did;
     for (let i = 0; i < setup.sql.length; i++) {
       await this.sql(r.sql, this.sqlOf(stepKey.sql(setup, i)), `variant ${setup.name}: target.sql`);
       // a variable that did not take (a typo TiDB accepted, a value it clamped) fails the run
@@ -457,7 +456,7 @@ export class TidbRun implements RunContext {
     for (const r of [...this.running.values()].reverse()) {
       const d = r.deployment;
       // monitoring: true — the run window's metrics are kept before the cluster goes
-      await formOf(d).run.beforeStop?.(this, d, r);
+      await formOf(d).run.onHosts?.beforeStop(this, d, r);
       r.users = 0;
       await r.stop().catch((e: Error) => this.log(`teardown: ${e.message}`));
     }

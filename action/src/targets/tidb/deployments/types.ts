@@ -117,6 +117,58 @@ export interface VariantTurns<D extends TidbDeployment = TidbDeployment> {
   switchingText(plan: TidbPlan): string | undefined;
   /** A variant that switches in on a shared deployment: its steps; true when it did. */
   switchIn(plan: TidbPlan, d: D, v: VariantSetup, add: AddStep): boolean;
+  /** At run time, a variant's turn on it; `fresh`: restart what a switch would have. What it did, if anything. */
+  switchTo(
+    ctx: RunContext,
+    d: D,
+    setup: VariantSetup,
+    r: Running,
+    signal: AbortSignal,
+    fresh: boolean,
+  ): Promise<string | undefined>;
+}
+
+/** How a form gives a fresh instance of its servers on the same data (compare.blocks > 1). */
+export interface Restart<D extends TidbDeployment = TidbDeployment> {
+  /** Seconds per restart of one. */
+  seconds: number;
+  /** Restarts it; what it did, for the log. */
+  restart(
+    ctx: RunContext,
+    d: D,
+    setup: VariantSetup,
+    r: Running,
+    state: RestartState,
+    signal: AbortSignal,
+  ): Promise<string>;
+}
+
+/**
+ * Whether a form restarts its servers and keeps their data: every form says, how (a Restart) or
+ * why it cannot ("is a playground, which cannot …", said after the profile's name).
+ */
+export type Restarts<D extends TidbDeployment = TidbDeployment> = Restart<D> | { cannot: string };
+
+/**
+ * A form that runs the load tools itself when its profile asks (a pod of the cluster): the plan's
+ * word for the place, and the launcher the run's tools use there.
+ */
+export interface LoadInPlace<D extends TidbDeployment = TidbDeployment> {
+  /** Where, for the plan; undefined: this profile does not ask (this machine or the load host). */
+  place(p: Profile): { where: "pod"; about: string; cores: number } | undefined;
+  /** The launcher, at run time; undefined: the profile does not ask. */
+  launcher(ctx: RunContext, d: D): ToolLauncher | undefined;
+}
+
+/**
+ * A form whose servers run on other hosts, reached over ssh (a tiup cluster): the hosts the load's
+ * resource sampling reads, and what it keeps of them before they go (its monitoring).
+ */
+export interface ServersOnHosts<D extends TidbDeployment = TidbDeployment> {
+  /** Its hosts as ssh reaches them, with the main ports on each. */
+  hosts(ctx: RunContext, d: D): { remote: RemoteHost; ports: number[] }[];
+  /** Before it goes at teardown: what it observed, kept. */
+  beforeStop(ctx: RunContext, d: D, r: Running): Promise<void>;
 }
 
 /**
@@ -128,12 +180,14 @@ export interface DeploymentForm<D extends TidbDeployment = TidbDeployment> {
   kind: D["kind"];
   /** Seconds to deploy and start one (estimates until a measured time replaces them). */
   deploySeconds: number;
-  /** Seconds per restart of one (compare.blocks). */
-  restartSeconds: number;
+  /** A fresh instance of its servers on the same data (compare.blocks), or why it cannot. */
+  restarts: Restarts<D>;
   plan(o: FormInput): { deployments: D[]; variants: VariantSetup[]; haproxy?: TidbPlan["haproxy"] };
   switching(variants: number, deployments: D[]): TidbPlan["switching"];
   /** Variants taking turns on one deployment: a capability only some forms have. */
   turns?: VariantTurns<D>;
+  /** The load tools run where the deployment places them: a capability only some forms have. */
+  loadInPlace?: LoadInPlace<D>;
   /** Where the load tools connect, as seen from where they run. */
   loadEndpoints(plan: TidbPlan, d: D): Endpoint[];
   /** The status APIs of each role (TiDB /status and /config, TiKV /config, PD's config). */
@@ -174,8 +228,6 @@ export interface Deployer {
   checkTarget?(t: TargetSpec, profileFile: string): string | undefined;
   /** Its deployments; absent: an existing TiDB tiperf did not create (an endpoint). */
   form?: DeploymentForm;
-  /** Why compare.blocks must be 1 (it cannot restart its servers and keep their data). */
-  noRestart?: string;
   /**
    * Who starts its servers, and where: `embedded` tiperf's own tidb-server processes on this
    * machine, on TiDB's embedded store (pinned in a duet; what a change does to TiKV and PD is not
@@ -184,11 +236,6 @@ export interface Deployer {
    * here); `existing` a TiDB tiperf did not create (an endpoint: no form).
    */
   servers: "embedded" | "tiup" | "operator" | "existing";
-  /**
-   * Where it runs the load tools itself, if this profile asks it to (a pod of the cluster): the
-   * plan's word for the place and a line saying where; undefined: this machine or the load host.
-   */
-  loadPlace?(p: Profile): { where: "pod"; about: string; cores: number } | undefined;
   /** The machines it creates before deploying, for the profiles that ask (a cloud's VMs, a managed Kubernetes cluster). */
   machines?: MachineMaker;
 }
@@ -309,7 +356,10 @@ export interface RestartState {
   seen: number;
 }
 
-/** A form carried out. */
+/**
+ * A form carried out: what every form does at run time. What only some do is a capability declared
+ * on the form (`turns`, `restarts`, `loadInPlace`) or here (`onHosts`).
+ */
 export interface FormRuntime<D extends TidbDeployment = TidbDeployment> {
   /** What the result records as the target's kind (tidb-server, tidb-playground, tidb-cluster). */
   targetKind: string;
@@ -317,32 +367,10 @@ export interface FormRuntime<D extends TidbDeployment = TidbDeployment> {
   build(d: D): string | undefined;
   /** Brings it up from its planned steps. */
   start(ctx: RunContext, d: D, setup: VariantSetup, signal: AbortSignal): Promise<Running>;
-  /** A variant's turn on it (variants sharing it); `fresh`: restart what a switch would have. */
-  switchTo?(
-    ctx: RunContext,
-    d: D,
-    setup: VariantSetup,
-    r: Running,
-    signal: AbortSignal,
-    fresh: boolean,
-  ): Promise<string | undefined>;
-  /** A fresh instance of its servers on the same data (compare.blocks); absent: it cannot. */
-  restart?(
-    ctx: RunContext,
-    d: D,
-    setup: VariantSetup,
-    r: Running,
-    state: RestartState,
-    signal: AbortSignal,
-  ): Promise<string>;
   /** Its processes and their state, for a message about a step that hung. */
   state(d: D, r: Running): string;
   /** Before a cell: a snapshot; the returned check, after it, names what went wrong. */
   watch(ctx: RunContext, setup: VariantSetup, d: D, r: Running): Promise<() => Promise<string | undefined>>;
-  /** Its hosts as ssh reaches them, with the main ports on each (the load's resource sampling). */
-  serverHosts?(ctx: RunContext, d: D): { remote: RemoteHost; ports: number[] }[];
-  /** Before it goes at teardown: what it observed, kept (a cluster's monitoring). */
-  beforeStop?(ctx: RunContext, d: D, r: Running): Promise<void>;
-  /** Where the load tools run when the deployment places them itself (a pod of the cluster). */
-  loadLauncher?(ctx: RunContext, d: D): ToolLauncher | undefined;
+  /** Servers on other hosts, reached over ssh: a capability only some forms have. */
+  onHosts?: ServersOnHosts<D>;
 }

@@ -15,7 +15,7 @@ import { buildCluster, type Cluster, checkTopology, topologyObject, topologyYaml
 import type { AddStep, DeploymentForm, TidbPlan, TidbVariant, VariantSetup } from "../types.ts";
 import { clusterStatus, clusterTidbServers, haproxyPort } from "./endpoints.ts";
 import { clusterReaper } from "./reaper.ts";
-import { clusterRuntime } from "./run.ts";
+import { clusterRestarts, clusterRuntime, switchCluster } from "./run.ts";
 import { type ClusterDeployment, isCluster } from "./types.ts";
 
 /** Per switch: items posted and read back; a reload of ~1 min per restarted instance; another cluster started. */
@@ -197,7 +197,7 @@ export const clusterForm: DeploymentForm<ClusterDeployment> = {
   kind: "cluster",
   reapers: { cluster: clusterReaper },
   deploySeconds: 300,
-  restartSeconds: 120,
+  restarts: clusterRestarts,
   plan(o) {
     const { profile } = o;
     // Variants whose clusters differ in nothing but configs share one.
@@ -254,6 +254,7 @@ export const clusterForm: DeploymentForm<ClusterDeployment> = {
   switching: (_variants, deployments) =>
     deployments.length > 1 ? "stop-start" : (deployments[0]?.configSwitch?.by ?? "none"),
   turns: {
+    switchTo: switchCluster,
     grouped: (switching, deployments) =>
       switching === "stop-start" || deployments.some((d) => d.configSwitch?.by === "reload"),
     switchSeconds(plan) {

@@ -23,7 +23,7 @@ import {
   parseDisplayJson,
   restarted,
 } from "../../tiup-output.ts";
-import type { FormRuntime, RunContext, Running, VariantSetup } from "../types.ts";
+import type { FormRuntime, Restart, RunContext, Running, VariantSetup } from "../types.ts";
 import { clusterTidbServers, haproxyPort } from "./endpoints.ts";
 import type { ClusterDeployment } from "./types.ts";
 
@@ -94,7 +94,7 @@ async function keepMetrics(ctx: RunContext, d: ClusterDeployment): Promise<void>
  * variant's config applied — the differing items posted as SET CONFIG does, or edit-config and a
  * reload of the differing roles — and read back. `fresh`: restart what a switch would have.
  */
-async function switchCluster(
+export async function switchCluster(
   ctx: RunContext,
   d: ClusterDeployment,
   setup: VariantSetup,
@@ -291,14 +291,10 @@ async function watch(
   };
 }
 
-export const clusterRuntime: FormRuntime<ClusterDeployment> = {
-  targetKind: "tidb-cluster",
-  build: (d) => d.binpaths.tidb,
-  start: (ctx, d, _setup, signal) => deployCluster(ctx, d, signal),
-  switchTo: (ctx, d, setup, r, signal, fresh) => switchCluster(ctx, d, setup, r, signal, fresh),
-  // a fresh instance of every component, same data (compare.blocks)
+/** A fresh instance of every component, same data (compare.blocks): the first variant sharing it to restart it this block does. */
+export const clusterRestarts: Restart<ClusterDeployment> = {
+  seconds: 120,
   async restart(ctx, d, setup, r, state, signal) {
-    // variants sharing the cluster: the first of them to restart it this block does
     if (r.restarts > state.seen) {
       state.seen = r.restarts;
       return `cluster ${d.name} restarted already for this block (shared with ${d.variants.join(", ")})`;
@@ -314,11 +310,19 @@ export const clusterRuntime: FormRuntime<ClusterDeployment> = {
       Math.min(...x.instances.map((i) => i.uptime_s ?? Number.POSITIVE_INFINITY));
     return `cluster ${d.name} restarted (shortest uptime ${uptime(before)}s → ${uptime(after)}s)`;
   },
+};
+
+export const clusterRuntime: FormRuntime<ClusterDeployment> = {
+  targetKind: "tidb-cluster",
+  build: (d) => d.binpaths.tidb,
+  start: (ctx, d, _setup, signal) => deployCluster(ctx, d, signal),
   state: (d) => `tiup cluster ${d.name}: see \`tiup cluster display ${d.name}\``,
   watch: (ctx, setup, d) => watch(ctx, setup, d),
-  serverHosts,
-  // monitoring: true — the run window's metrics are kept before the cluster goes
-  beforeStop: async (ctx, d, r) => {
-    if (d.cluster.monitoring && r.up) await keepMetrics(ctx, d);
+  onHosts: {
+    hosts: serverHosts,
+    // monitoring: true — the run window's metrics are kept before the cluster goes
+    beforeStop: async (ctx, d, r) => {
+      if (d.cluster.monitoring && r.up) await keepMetrics(ctx, d);
+    },
   },
 };

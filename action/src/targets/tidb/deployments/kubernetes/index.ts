@@ -19,6 +19,7 @@ import { stepKey } from "../../steps.ts";
 import { createdMachines } from "../machines.ts";
 import type { AddStep, Deployer, DeploymentForm, FormInput, TidbVariant, VariantSetup } from "../types.ts";
 import { createdBy, kubernetesAsk, kubeSettingsOf } from "./cluster.ts";
+import { kubernetesLoad } from "./load.ts";
 import {
   componentsOf,
   dnsLabel,
@@ -38,6 +39,7 @@ import {
   switchPatch,
   tidbClusterManifest,
 } from "./manifests.ts";
+import { kubernetesRestarts, switchTidbCluster } from "./rolls.ts";
 import { kubernetesRuntime } from "./run.ts";
 import type { KubernetesSettings } from "./schema.ts";
 import { EXPIRES_AT, kubeStep, paths, RESTARTED_AT, sqlAddress, statusAddress } from "./steps.ts";
@@ -213,7 +215,7 @@ const kubernetesForm: DeploymentForm<KubernetesDeployment> = {
   kind: "kubernetes",
   // the operator's rolling start of PD, TiKV and TiDB pods (images pulled once per node)
   deploySeconds: 600,
-  restartSeconds: 300,
+  restarts: kubernetesRestarts,
   plan(o) {
     if (!o.profile.kubernetes) throw new Error("provider kubernetes without its section (checked on load)");
     const k = kubeSettingsOf(o.profile);
@@ -237,10 +239,11 @@ const kubernetesForm: DeploymentForm<KubernetesDeployment> = {
           ? "separate-clusters"
           : "none",
   turns: {
+    switchTo: switchTidbCluster,
     grouped: (_switching, deployments) => deployments.some((d) => d.rolling),
     switchSeconds: (plan) =>
       plan.switching === "rolling-update"
-        ? kubernetesForm.restartSeconds // the operator replaces the roles' pods one by one, as a restart does
+        ? kubernetesRestarts.seconds // the operator replaces the roles' pods one by one, as a restart does
         : plan.switching === "online"
           ? ONLINE_SWITCH_S
           : 0,
@@ -332,6 +335,7 @@ const kubernetesForm: DeploymentForm<KubernetesDeployment> = {
         "the run's namespace and everything in it, waited for until gone; `tiperf reap --kubernetes` if tiperf was killed",
       );
   },
+  loadInPlace: kubernetesLoad,
   run: kubernetesRuntime,
 };
 
@@ -341,19 +345,6 @@ export const KUBERNETES: Deployer = {
   sections: ["kubernetes", ...Object.keys(KUBERNETES_CLOUDS)],
   servers: "operator",
   form: kubernetesForm as DeploymentForm,
-  loadPlace(p) {
-    const load = p.kubernetes ? kubeSettingsOf(p).load : undefined;
-    if (!load) return undefined;
-    const node = [
-      ...Object.entries(load.node_selector ?? {}).map(([k, v]) => `${k}=${v}`),
-      ...(load.instance_type ? [`node.kubernetes.io/instance-type=${load.instance_type}`] : []),
-    ];
-    return {
-      where: "pod",
-      cores: load.cpus,
-      about: `a pod per step in the run's namespace (image ${load.image}, ${load.cpus} CPUs requested${node.length ? `, on nodes ${node.join(", ")}` : ""}; tidb/${LOAD_POD_FILE}), reaching TiDB through its Service inside the cluster`,
-    };
-  },
   checkProfile(p, issue) {
     if (!p.kubernetes)
       issue(

@@ -7,19 +7,11 @@
 import { RunError } from "../../../../errors.ts";
 import { KubeClient, type KubeObject } from "../../../../kubernetes/client.ts";
 import { loadKubeContext } from "../../../../kubernetes/kubeconfig.ts";
-import { PodLauncher } from "../../../../kubernetes/pod.ts";
 import { parseAge } from "../../../../yaml/keys.ts";
 import type { Endpoint } from "../../../types.ts";
 import { stepKey } from "../../steps.ts";
-import type { FormRuntime, RunContext, Running, VariantSetup } from "../types.ts";
-import { kubeSettingsOf } from "./cluster.ts";
-import {
-  componentsOf,
-  inClusterAddress,
-  KUBE_ROLES,
-  loadPodManifest,
-  RESTARTED_AT_ANNOTATION,
-} from "./manifests.ts";
+import type { FormRuntime, RunContext } from "../types.ts";
+import { inClusterAddress, KUBE_ROLES } from "./manifests.ts";
 import { API, EXPIRES_AT, kubeStep, paths, RESTARTED_AT, sqlAddress, statusAddress } from "./steps.ts";
 import type { KubernetesDeployment } from "./types.ts";
 
@@ -27,9 +19,8 @@ import type { KubernetesDeployment } from "./types.ts";
 const clients = new WeakMap<RunContext, Promise<KubeClient>>();
 const ready = new WeakMap<RunContext, KubeClient>();
 const alive = new Map<string, number>();
-const launchers = new WeakMap<RunContext, PodLauncher>();
 /** The restart annotation's value of the restart under way (filled into its planned PATCH). */
-const restartAt = new WeakMap<RunContext, string>();
+export const restartAt = new WeakMap<RunContext, string>();
 
 /**
  * The run's API client, on the cluster the profile names (one the profile's cloud section created
@@ -63,14 +54,14 @@ function clientOf(ctx: RunContext): Promise<KubeClient> {
 }
 
 /** The client of a run whose cluster is up (a deployment started). */
-function readyClient(ctx: RunContext): KubeClient {
+export function readyClient(ctx: RunContext): KubeClient {
   const c = ready.get(ctx);
   if (!c) throw new RunError("kubernetes: the cluster's client is asked for before any TidbCluster started");
   return c;
 }
 
 /** A planned request's path on the API server (the plan's URL with <api> filled in). */
-const pathOf = (c: KubeClient, url: string) =>
+export const pathOf = (c: KubeClient, url: string) =>
   url.startsWith(c.ctx.server) ? url.slice(c.ctx.server.length) : url;
 
 type Condition = { type?: string; status?: string; message?: string; reason?: string };
@@ -90,7 +81,8 @@ export function readiness(tc: KubeObject | undefined): string {
 }
 
 /** How long the operator has to report a TidbCluster Ready (kubernetes.ready_timeout), at start and after a restart. */
-const readyTimeoutMs = (ctx: RunContext) => (ctx.plan.profile.kubernetes?.ready_timeout ?? 1800) * 1000;
+export const readyTimeoutMs = (ctx: RunContext) =>
+  (ctx.plan.profile.kubernetes?.ready_timeout ?? 1800) * 1000;
 
 /** Each role's StatefulSet revisions as the operator reports them (status.<role>.statefulSet). */
 type Revisions = Record<string, { current?: string | undefined; update?: string | undefined }>;
@@ -171,80 +163,6 @@ export async function serviceEndpoints(
       waiting: `Service ${svc.metadata.name} (${spec.type ?? "ClusterIP"}) has no load balancer address yet`,
     };
   return { sql: { host, port: sqlPort.port }, status: { host, port: statusPort?.port ?? 10080 } };
-}
-
-/**
- * A planned PATCH of the TidbCluster that makes TiDB Operator roll `roles` (a restart annotation,
- * with or without a config), sent as a merge patch and waited for until every one of those roles'
- * StatefulSets is on a new revision and Ready is True; its seconds. `instead`: what to use when
- * the cluster cannot show it rolled.
- */
-async function roll(
-  ctx: RunContext,
-  d: KubernetesDeployment,
-  key: string,
-  roles: readonly string[],
-  instead: string,
-  signal: AbortSignal,
-): Promise<number> {
-  const c = readyClient(ctx);
-  const path = paths.tidbCluster(d).slice(API.length);
-  const before = revisions(await c.get(path));
-  if (roles.every((role) => !before[role]?.update))
-    throw new RunError(
-      `TidbCluster ${d.name}: the operator reports no StatefulSet revisions (status.<role>.statefulSet), so a rolling update could not be seen to finish: use ${instead}`,
-    );
-  restartAt.set(ctx, new Date().toISOString());
-  const step = ctx.planned(key);
-  restartAt.delete(ctx);
-  if (!("patch" in step.run)) throw new RunError(`step ${step.key} is not a PATCH`);
-  const started = Date.now();
-  const body = JSON.parse(step.run.body) as { spec: Record<string, { annotations: Record<string, string> }> };
-  const patched = await c.request<KubeObject>("PATCH", pathOf(c, step.run.patch), step.run.body, {
-    contentType: "application/merge-patch+json",
-  });
-  // a CRD without the components' annotations prunes them: the operator would never roll
-  const spec = (patched.spec ?? {}) as Record<string, { annotations?: Record<string, string> } | undefined>;
-  for (const [role, asked] of Object.entries(body.spec))
-    if (spec[role]?.annotations?.[RESTARTED_AT_ANNOTATION] !== asked.annotations[RESTARTED_AT_ANNOTATION])
-      throw new RunError(
-        `TidbCluster ${d.name}: the API server did not keep spec.${role}.annotations.${RESTARTED_AT_ANNOTATION} (the TidbCluster CRD here has no such field), so TiDB Operator would not roll it: use ${instead}`,
-      );
-  await c.waitFor(path, (tc) => isReady(tc) && rolling(before, tc, roles).length === 0, {
-    timeoutMs: readyTimeoutMs(ctx),
-    everyMs: 2000,
-    signal,
-    what: `TidbCluster ${d.name} in ${d.namespace} rolled by TiDB Operator (${roles.join(", ")})`,
-    describe: (tc) => `${readiness(tc)}; rolling: ${rolling(before, tc, roles).join(", ") || "done"}`,
-  });
-  return Math.round((Date.now() - started) / 1000);
-}
-
-/**
- * Variants sharing one TidbCluster (config_switch: online): the variant's items set by the planned
- * SET CONFIG statements through TiDB, any warning a failure, then every instance read back.
- */
-async function switchOnline(
-  ctx: RunContext,
-  d: KubernetesDeployment,
-  setup: VariantSetup,
-  r: Running,
-): Promise<string | undefined> {
-  // created with the first variant's config; after a restart (applied unknown) every variant applies its own
-  if (r.applied === setup.name) return undefined;
-  const keys = d.online?.keys ?? [];
-  for (const k of keys) {
-    const step = ctx.planned(stepKey.setConfigSql(setup, k.role, k.key));
-    if (!("sql" in step.run)) throw new RunError(`step ${step.key} is not SQL`);
-    const warnings = (await ctx.checks.sql(r.sql, step.run.sql, `variant ${setup.name}: SET CONFIG`)).trim();
-    if (warnings)
-      throw new RunError(
-        `variant ${setup.name}: TiDB did not set ${k.role} ${k.key} online on TidbCluster ${d.name} (\`${step.run.sql}\`): ${warnings.replaceAll("\t", " ")}`,
-      );
-  }
-  r.applied = setup.name;
-  await ctx.checkConfig(setup, r);
-  return `TidbCluster ${d.name}: variant ${setup.name} applied online (${keys.map((k) => `${k.role} ${k.key}`).join(", ") || "target.sql only"}), read back by SHOW CONFIG`;
 }
 
 /** The run's own namespace, as planned; one of that name tiperf did not just create is never adopted (nor deleted). */
@@ -381,64 +299,7 @@ export const kubernetesRuntime: FormRuntime<KubernetesDeployment> = {
       throw e;
     }
   },
-  // a fresh instance of every component on the same volumes (compare.blocks): the operator's
-  // graceful rolling restart, asked for by the planned PATCH and waited for until done
-  async restart(ctx, d, _setup, r, state, signal) {
-    const seconds = await roll(
-      ctx,
-      d,
-      stepKey.restart(d),
-      componentsOf(d.manifest),
-      "compare.blocks: 1",
-      signal,
-    );
-    state.seen = ++r.restarts;
-    // fresh pods start from the spec's config: an item set online is applied again before its cell
-    if (d.online) r.applied = undefined;
-    return `TidbCluster ${d.name}: rolling restart by TiDB Operator done in ${seconds}s`;
-  },
-  // variants sharing one TidbCluster (config_switch: rolling-update): the variant's config by the
-  // operator's rolling update of the roles that differ, before each group of its cells
-  async switchTo(ctx, d, setup, r, signal, fresh) {
-    if (d.online) return switchOnline(ctx, d, setup, r);
-    if (!d.rolling) return undefined;
-    r.applied ??= d.variants[0];
-    if (r.applied === setup.name && !fresh) return undefined;
-    const roles = d.rolling.roles;
-    const seconds = await roll(
-      ctx,
-      d,
-      kubeStep.switch(d, setup),
-      roles,
-      "kubernetes.config_switch: side-by-side",
-      signal,
-    );
-    const was = r.applied;
-    r.applied = setup.name;
-    await ctx.checkConfig(setup, r);
-    return `TidbCluster ${d.name}: variant ${setup.name} ${was === setup.name ? "again, on fresh pods" : "switched in"} by TiDB Operator's rolling update of ${roles.join(", ")} in ${seconds}s`;
-  },
   state: (d) => `TidbCluster ${d.name} in namespace ${d.namespace}`,
-  loadLauncher(ctx, d) {
-    if (!ctx.plan.profile.kubernetes) return undefined;
-    const k = kubeSettingsOf(ctx.plan.profile);
-    if (!k.load) return undefined;
-    let l = launchers.get(ctx);
-    if (!l) {
-      const runId = d.runId;
-      l = new PodLauncher({
-        client: () => readyClient(ctx),
-        namespace: d.namespace,
-        manifest: (name, command) =>
-          loadPodManifest({ name, namespace: d.namespace, runId, settings: k, command }),
-        cores: k.load.cpus,
-        startTimeoutMs: k.load.start_timeout * 1000,
-        prefix: "tiperf-load",
-      });
-      launchers.set(ctx, l);
-    }
-    return l;
-  },
   async watch(ctx, _setup, d) {
     const c = readyClient(ctx);
     // the same object the plan's ready step polls (its <api> left off: the client adds the server)

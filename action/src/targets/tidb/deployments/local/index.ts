@@ -11,14 +11,14 @@ import { tiupHome } from "../../tiup.ts";
 import { noInstanceTypes } from "../release.ts";
 import type { Deployer, DeploymentForm } from "../types.ts";
 import { serverArgs, serverCopy, serverProgram, serverSlots, serverStatus } from "./args.ts";
-import { serverRuntime } from "./run.ts";
+import { serverRestarts, serverRuntime } from "./run.ts";
 import type { ServerDeployment } from "./types.ts";
 
 const serverForm: DeploymentForm<ServerDeployment> = {
   kind: "server",
   deploySeconds: 10,
   // a private tidb-server on unistore is up again in seconds (measured here: 3–6 s on 2 cores)
-  restartSeconds: 8,
+  restarts: serverRestarts,
   plan(o) {
     const deployments: ServerDeployment[] = [];
     const variants = o.variants.map((v, index) => {

@@ -7,7 +7,7 @@ import { processState } from "../../../../proc/process.ts";
 import { dataDirFacts } from "../../../local/server.ts";
 import { stepKey } from "../../steps.ts";
 import { tiupHome } from "../../tiup.ts";
-import type { FormRuntime, Running } from "../types.ts";
+import type { FormRuntime, Restart, Running } from "../types.ts";
 import { serverProgram, serverStatus } from "./args.ts";
 import { type RunningServer, startTidbServer } from "./server.ts";
 import type { ServerDeployment } from "./types.ts";
@@ -70,6 +70,17 @@ export const serverRuntime: FormRuntime<ServerDeployment> = {
     servers.set(running, local);
     return running;
   },
+  state: (_d, r) => {
+    const pid = serverOf(r).life.server.pid;
+    return `tidb-server (pid ${pid}) is ${processState(pid)}`;
+  },
+  // its death is the run's `died`; nothing else to watch around a cell
+  watch: async () => async () => undefined,
+};
+
+/** A new process on the same data directory (compare.blocks). */
+export const serverRestarts: Restart<ServerDeployment> = {
+  seconds: 8,
   async restart(ctx, d, setup, r) {
     const local = serverOf(r);
     const before = local.life.server.pid;
@@ -78,10 +89,4 @@ export const serverRuntime: FormRuntime<ServerDeployment> = {
     await ctx.checkConfig(setup, r);
     return `tidb-server ${d.name} pid ${before} → ${local.life.server.pid}`;
   },
-  state: (_d, r) => {
-    const pid = serverOf(r).life.server.pid;
-    return `tidb-server (pid ${pid}) is ${processState(pid)}`;
-  },
-  // its death is the run's `died`; nothing else to watch around a cell
-  watch: async () => async () => undefined,
 };

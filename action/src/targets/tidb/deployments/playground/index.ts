@@ -40,7 +40,9 @@ const playgroundForm: DeploymentForm<PlaygroundDeployment> = {
   kind: "playground",
   reapers: { playground: playgroundReaper },
   deploySeconds: 60,
-  restartSeconds: 60,
+  restarts: {
+    cannot: `is a playground, which cannot restart its servers without losing its data: use compare.blocks: 1, or a profile with provider hosts or ${Object.keys(CLOUDS).join(", ")}`,
+  },
   plan(o) {
     const deployments: PlaygroundDeployment[] = [];
     const variants = o.variants.map((v, index) => {
@@ -97,7 +99,6 @@ export const PLAYGROUND: Deployer = {
   about: "tiup playground per variant on this machine",
   servers: "tiup",
   form: playgroundForm as DeploymentForm,
-  noRestart: `is a playground, which cannot restart its servers without losing its data: use compare.blocks: 1, or a profile with provider hosts or ${Object.keys(CLOUDS).join(", ")}`,
   checkProfile(p, issue) {
     noInstanceTypes(p, issue, Object.keys(CLOUDS));
     for (const key of ["hosts", "ssh"] as const)
