@@ -56,10 +56,10 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-CSUYRUNT.js";
+} from "./chunk-NZK2MZ4Z.js";
 import {
   reapLedger
-} from "./chunk-VXOJW5O3.js";
+} from "./chunk-HIUYG7WE.js";
 import {
   EXPIRES,
   KubeClient,
@@ -77,7 +77,7 @@ import {
   require_dist,
   writeAtomic,
   writeResult
-} from "./chunk-PMOBICRJ.js";
+} from "./chunk-N5TOP4XC.js";
 import {
   CLOUDS,
   Interrupted,
@@ -85,7 +85,7 @@ import {
   installSignalTeardown,
   ledgerDir,
   teardownAll
-} from "./chunk-LQR4A2MA.js";
+} from "./chunk-BL4ALPUX.js";
 import {
   external_exports,
   parseAge,
@@ -988,7 +988,7 @@ var CHANGEPOINTS_FORMAT = "tiperf.changepoints";
 var MIN_RUNS = 6;
 var MIN_SEGMENT = 3;
 var leastRuns = (minSegment) => Math.max(MIN_RUNS, 2 * minSegment);
-function seriesOf(entries) {
+function seriesReports(entries) {
   const map = /* @__PURE__ */ new Map();
   for (const e of entries)
     for (const v of e.values) {
@@ -1024,7 +1024,7 @@ async function checkHistory(dir, o) {
     const byRun = new Map(entries.map((e) => [e.run_id, e]));
     const sinceAt = o.since !== void 0 ? entries.findIndex((e) => e.run_id === o.since) : -1;
     if (sinceAt >= 0) sinceFound = true;
-    const series = seriesOf(entries);
+    const series = seriesReports(entries);
     for (const s of series) {
       if (s.values.length < leastRuns(report.min_segment)) continue;
       const detect = (values) => eDivisive(values, {

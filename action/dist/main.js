@@ -19,7 +19,7 @@ import {
   readFirstVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-CSUYRUNT.js";
+} from "./chunk-NZK2MZ4Z.js";
 import {
   getInput,
   info,
@@ -32,14 +32,14 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-PMOBICRJ.js";
+} from "./chunk-N5TOP4XC.js";
 import {
   Interrupted,
   installCrashTeardown,
   installSignalTeardown,
   ledgerDir,
   teardownAll
-} from "./chunk-LQR4A2MA.js";
+} from "./chunk-BL4ALPUX.js";
 import "./chunk-WCKSSEMK.js";
 import {
   EXIT,

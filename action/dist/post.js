@@ -4,16 +4,16 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   reapLedger
-} from "./chunk-VXOJW5O3.js";
+} from "./chunk-HIUYG7WE.js";
 import {
   getState,
   info,
   setFailed
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-PMOBICRJ.js";
+import "./chunk-N5TOP4XC.js";
 import {
   ledgerDir
-} from "./chunk-LQR4A2MA.js";
+} from "./chunk-BL4ALPUX.js";
 import "./chunk-WCKSSEMK.js";
 import "./chunk-JJ3X6KGZ.js";
 import "./chunk-3EADY6QU.js";

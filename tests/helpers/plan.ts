@@ -6,7 +6,7 @@ import { cli, tempDir } from "./real.ts";
 
 /**
  * An executed step's run is a planned one's: the same words, with what the plan leaves to the run
- * filled in — a number where it says <port>, a directory where it says <workdir of VARIANT>, the
+ * filled in — a number where it says <port> or <pid>, a directory where it says <workdir of VARIANT>, the
  * masked password where it says <password>, a table the run found it created where it says <each
  * table this run created in DATABASE>.
  */
@@ -14,8 +14,10 @@ export function samePlanned(planned: PlanStep["run"], executed: PlanStep["run"])
   const escaped = JSON.stringify(planned).replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   const pattern = escaped
     .replaceAll("<port>", "\\d+")
+    .replaceAll("<pid>", "\\d+")
     .replace(/<workdir of [^>"]+>/g, '/[^"]+')
-    .replace(/<each table this run created in [^>"]+>/g, '[^"]+')
+    // a table's name as the server's SQL quotes it (backticks, or double quotes escaped in JSON)
+    .replace(/<each table this run created in [^>"]+>/g, '(?:[^"\\\\]|\\\\.)+')
     .replaceAll("<password>", "\\*\\*\\*");
   return new RegExp(`^${pattern}$`).test(JSON.stringify(executed));
 }

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from "node:path";
 import { describe, test } from "node:test";
 import { parse } from "yaml";
+import { ranAsPlanned } from "../helpers/plan.ts";
 import { cli, leftovers, ownCgroups, tempDir } from "../helpers/real.ts";
 
 /**
@@ -334,6 +335,22 @@ describe("instances as the unit (compare.blocks)", () => {
       readFileSync(join(runDir, "verdict.md"), "utf8"),
       /in 3 blocks \(servers restarted between blocks/,
     );
+    // each restart is the plan's step of its key, in its words: the stop of the PID it had, then
+    // the server's command line again
+    const restartsRan = ranAsPlanned(runDir).filter((x) => x.key?.startsWith("restart:"));
+    assert.deepEqual(restartsRan.map((x) => x.key).sort(), [
+      "restart:base",
+      "restart:base",
+      "restart:head",
+      "restart:head",
+    ]);
+    for (const m of restarts)
+      assert.ok(
+        restartsRan.some(
+          (x) => x.key === `restart:${m[2]}` && "command" in x.run && x.run.command[0]?.endsWith(` ${m[3]}`),
+        ),
+        `the restart of ${m[2]} pid ${m[3]} recorded`,
+      );
     assert.deepEqual(leftovers(), before);
     assert.deepEqual(ownCgroups(), [], "cgroups removed");
   });

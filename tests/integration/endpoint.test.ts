@@ -312,7 +312,16 @@ describe("provider endpoint: an existing MariaDB", () => {
       await theirTablesIntact();
       const executed = readFileSync(join(out, readdirSync(out)[0] as string, "executed.json"), "utf8");
       assert.doesNotMatch(executed, /"cleanup"\s*\]/, "sysbench's cleanup never ran");
-      assert.match(executed, /DROP TABLE sbtest1/);
+      assert.match(executed, /DROP TABLE `sbtest1`/);
+      // the listing and each drop are the plan's steps of their keys, in their words
+      const ran = ranAsPlanned(join(out, readdirSync(out)[0] as string));
+      const keys = ran.map((x) => x.key ?? "").filter((k) => /^(tables|drop):/.test(k));
+      assert.deepEqual(
+        [...new Set(keys)].map((k) => k.replace(/:.*/, "")).sort(),
+        ["drop", "tables"],
+        keys.join(" "),
+      );
+      assert.equal(keys.filter((k) => k.startsWith("drop:")).length, 2, "one drop per table created");
     });
 
     test("a failed run still drops the tables it created, and says so", async () => {

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { describe, test } from "node:test";
 import { AWS_CLOUD } from "../../action/src/cloud/aws/index.ts";
 import { checkBudget, estimateCost } from "../../action/src/cloud/cost.ts";
-import { hostsOf, machinesOf, stackName } from "../../action/src/cloud/provision.ts";
+import { hostsOf, machinesFromOutputs, stackName } from "../../action/src/cloud/provision.ts";
 import { InputError } from "../../action/src/errors.ts";
 import { planRun } from "../../action/src/pipeline/plan.ts";
 import { loadSpec, parseSpec } from "../../action/src/specfile/load.ts";
@@ -717,7 +717,7 @@ roles:
   });
 
   test("the program's machines become hosts per role; the load host's public address is the bastion", () => {
-    const machines = machinesOf({
+    const machines = machinesFromOutputs({
       machines: [
         { name: "pd-1", role: "pd", privateIp: "10.42.1.10", publicIp: "54.1.1.1", id: "i-1" },
         { name: "tikv-1", role: "tikv", privateIp: "10.42.1.11", publicIp: "54.1.1.2", id: "i-2" },
@@ -739,7 +739,7 @@ roles:
       proxy: { host: "54.1.1.4", user: "ubuntu", port: 22, identity_file: "/run/cloud/id_rsa" },
     });
     assert.throws(
-      () => machinesOf({ machines: [{ name: "pd-1", role: "pd" }] }),
+      () => machinesFromOutputs({ machines: [{ name: "pd-1", role: "pd" }] }),
       /output "machines" is not a list/,
     );
     assert.throws(() => hostsOf(machines.slice(0, 3), "k"), /no load host/);

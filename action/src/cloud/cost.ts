@@ -89,7 +89,7 @@ export function checkBudget(ask: Asked, estimate: CostEstimate, file: string, se
     );
 }
 
-export function costText(e: CostEstimate): string {
+export function estimateText(e: CostEstimate): string {
   const lines = [
     `estimated cost: $${e.dollars.toFixed(2)} (${e.hours.toFixed(2)} h × $${e.perHour.toFixed(3)}/h ${e.terms})`,
   ];

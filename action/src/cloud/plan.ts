@@ -1,7 +1,7 @@
 // The cloud's part of `tiperf plan`: where the cluster goes, what Pulumi would create, the tags on
 // every resource, the estimate against the budget and the ttl; and, before `up`, each machine's
 // name standing in for its address.
-import { type Asked, type CostEstimate, checkBudget, costText, outlivesTtl } from "./cost.ts";
+import { type Asked, type CostEstimate, checkBudget, estimateText, outlivesTtl } from "./cost.ts";
 import type { CloudProvider, ClusterAsk, KubernetesAsk, KubernetesCloud } from "./provider.ts";
 import { type RunTags, tagsOf } from "./tags.ts";
 
@@ -54,7 +54,7 @@ export function cloudPlanText(
 /** The estimate against the budget and the ttl. */
 function limitLines(ask: { settings: { ttl: string; budget?: number } }, estimate: CostEstimate): string[] {
   const s = ask.settings;
-  const lines = [costText(estimate)];
+  const lines = [estimateText(estimate)];
   if (s.budget !== undefined)
     lines.push(
       estimate.dollars > s.budget

@@ -179,7 +179,7 @@ export async function provisionCluster(o: {
   try {
     stack = await CloudStack.open(stackOptions(rec, log, program));
     const outputs = await stack.up(o.signal);
-    cluster.machines = machinesOf(outputs);
+    cluster.machines = machinesFromOutputs(outputs);
     cluster.hosts = hostsOf(cluster.machines, identityFile);
     log(
       `cloud: ${cluster.machines.length} machines: ${cluster.machines.map((m) => `${m.name} ${m.privateIp}`).join(", ")}; bastion (load host) ${cluster.hosts.bastion}`,
@@ -193,7 +193,7 @@ export async function provisionCluster(o: {
 }
 
 /** The `machines` output of a cloud program, checked. */
-export function machinesOf(outputs: Record<string, unknown>): CloudMachine[] {
+export function machinesFromOutputs(outputs: Record<string, unknown>): CloudMachine[] {
   const list = outputs.machines;
   const ok = (m: unknown): m is CloudMachine => {
     const x = m as Record<string, unknown>;

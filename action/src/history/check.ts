@@ -59,7 +59,7 @@ export const MIN_SEGMENT = 3;
 /** The fewest runs a series needs to be tested: a level of at least `minSegment` on each side. */
 const leastRuns = (minSegment: number) => Math.max(MIN_RUNS, 2 * minSegment);
 
-export function seriesOf(entries: HistoryEntry[]): SeriesReport[] {
+export function seriesReports(entries: HistoryEntry[]): SeriesReport[] {
   const map = new Map<string, SeriesReport>();
   for (const e of entries)
     for (const v of e.values) {
@@ -99,7 +99,7 @@ export async function checkHistory(
     const byRun = new Map(entries.map((e) => [e.run_id, e]));
     const sinceAt = o.since !== undefined ? entries.findIndex((e) => e.run_id === o.since) : -1;
     if (sinceAt >= 0) sinceFound = true;
-    const series = seriesOf(entries);
+    const series = seriesReports(entries);
     for (const s of series) {
       if (s.values.length < leastRuns(report.min_segment)) continue;
       const detect = (values: number[]): ChangePoint[] =>

@@ -36,7 +36,7 @@ export function parseLabels(body: string): Record<string, string> | undefined {
 }
 
 /** A series written back from its name and labels, the labels sorted (one key per series). */
-export function seriesOf(name: string, labels: Record<string, string>): string {
+export function seriesKey(name: string, labels: Record<string, string>): string {
   const keys = Object.keys(labels).sort();
   if (!keys.length) return name;
   const esc = (v: string) => v.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n");
@@ -80,7 +80,7 @@ export function promCounters(text: string, component: string): Record<string, nu
     const v = Number(m[3]);
     const labels = m[2] ? parseLabels(m[2]) : {};
     if (!Number.isFinite(v) || !labels) continue;
-    const key = counterKey(component, seriesOf(name, withoutPaths(labels)));
+    const key = counterKey(component, seriesKey(name, withoutPaths(labels)));
     out[key] = (out[key] ?? 0) + v;
   }
   return out;
@@ -100,7 +100,7 @@ export function sameSeries(counters: Record<string, number>): Record<string, num
   for (const [key, v] of Object.entries(counters)) {
     const k = parseCounterKey(key);
     const paths = k && Object.values(k.labels).some((l) => l.startsWith("/"));
-    const same = k && paths ? counterKey(k.component, seriesOf(k.name, withoutPaths(k.labels))) : key;
+    const same = k && paths ? counterKey(k.component, seriesKey(k.name, withoutPaths(k.labels))) : key;
     out[same] = (out[same] ?? 0) + v;
   }
   return out;

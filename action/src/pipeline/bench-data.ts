@@ -42,7 +42,7 @@ export class BenchData {
       if (!seen.has(key)) seen.set(key, { key, driver: driverOf(w.driver), workload: w });
     }
     this.sets = [...seen.values()];
-    this.tables = tablesOf(o.target, { variant: o.variant, spec: o.spec, log: o.log });
+    this.tables = tablesOf(o.target, { variant: o.variant, spec: o.spec, log: o.log, tools: o.tools });
   }
 
   /** Every data set loaded: the database statements → data steps, then the target's own after-load. */

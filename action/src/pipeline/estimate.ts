@@ -17,7 +17,7 @@ export function matrixSeconds(loaded: LoadedSpec): number {
   return once * (maxRounds + compare.warmup_rounds * blocks) * variants;
 }
 
-export const minutes = (s: number) =>
+export const planDuration = (s: number) =>
   s >= 3600
     ? `${Math.floor(s / 3600)}h${String(Math.round((s % 3600) / 60)).padStart(2, "0")}m`
     : `${Math.max(1, Math.round(s / 60))} min`;
@@ -50,8 +50,8 @@ export function estimate(loaded: LoadedSpec, target: TargetPlan): { seconds: num
   const restartS = measured?.seconds ?? target.overhead.restartS;
   const seconds = matrix + target.overhead.setupS + switches * target.overhead.switchS + restarts * restartS;
   const parts = [
-    `${minutes(matrix)} of cells (${cells} cell${cells > 1 ? "s" : ""} × ${variants} variant${variants > 1 ? "s" : ""}${compare?.order === "duet" ? " at once" : ""} × ${rounds} round${rounds > 1 ? "s" : ""}${compare?.warmup_rounds ? `, warmup rounds included` : ""})`,
-    `${minutes(target.overhead.setupS)} to start or deploy`,
+    `${planDuration(matrix)} of cells (${cells} cell${cells > 1 ? "s" : ""} × ${variants} variant${variants > 1 ? "s" : ""}${compare?.order === "duet" ? " at once" : ""} × ${rounds} round${rounds > 1 ? "s" : ""}${compare?.warmup_rounds ? `, warmup rounds included` : ""})`,
+    `${planDuration(target.overhead.setupS)} to start or deploy`,
     ...(switches ? [`${switches} switches × ${target.overhead.switchS}s`] : []),
     ...(restarts
       ? [
@@ -61,7 +61,7 @@ export function estimate(loaded: LoadedSpec, target: TargetPlan): { seconds: num
   ];
   return {
     seconds,
-    text: `estimated duration: ~${minutes(seconds)} (${parts.join(" + ")}; data loading not included${restarts && compare?.reload_data ? `, ${restarts + variants} times here with compare.reload_data` : ""}${compare?.max_rounds ? "; at most max_rounds" : ""})`,
+    text: `estimated duration: ~${planDuration(seconds)} (${parts.join(" + ")}; data loading not included${restarts && compare?.reload_data ? `, ${restarts + variants} times here with compare.reload_data` : ""}${compare?.max_rounds ? "; at most max_rounds" : ""})`,
   };
 }
 
@@ -80,7 +80,7 @@ export function confirmation(
   return {
     runs: compare.confirm,
     seconds_at_most: most,
-    text: `on a regression (compare.confirm ${compare.confirm}): the regressed cells again on fresh instances before the verdict alarms, ${compare.confirm > 1 ? `up to ${compare.confirm} times, ` : ""}~${minutes(most)} more at most (every cell regressed)${compare.budget !== undefined ? ", only where it fits compare.budget" : ""}; compare.confirm: 0 lets the first verdict stand alone`,
+    text: `on a regression (compare.confirm ${compare.confirm}): the regressed cells again on fresh instances before the verdict alarms, ${compare.confirm > 1 ? `up to ${compare.confirm} times, ` : ""}~${planDuration(most)} more at most (every cell regressed)${compare.budget !== undefined ? ", only where it fits compare.budget" : ""}; compare.confirm: 0 lets the first verdict stand alone`,
   };
 }
 
@@ -98,7 +98,7 @@ export function budgetRefusal(loaded: LoadedSpec, seconds: number): string[] {
   const rest = seconds - perRound * ((compare.max_rounds ?? compare.rounds) + compare.warmup_rounds * blocks);
   const fit = Math.floor((budget - rest) / perRound) - compare.warmup_rounds * blocks;
   return [
-    `${loaded.path}: compare.budget is ${minutes(budget)} but this comparison is estimated at ~${minutes(seconds)} (${minutes(perRound)} per round of ${planCells(loaded.spec).length} cells × ${compare.order === "duet" ? `${loaded.variants?.all.length ?? 2} variants at once` : `${variants} variant(s)`}, ${(compare.max_rounds ?? compare.rounds) + compare.warmup_rounds * blocks} rounds with warmups): ${
+    `${loaded.path}: compare.budget is ${planDuration(budget)} but this comparison is estimated at ~${planDuration(seconds)} (${planDuration(perRound)} per round of ${planCells(loaded.spec).length} cells × ${compare.order === "duet" ? `${loaded.variants?.all.length ?? 2} variants at once` : `${variants} variant(s)`}, ${(compare.max_rounds ?? compare.rounds) + compare.warmup_rounds * blocks} rounds with warmups): ${
       fit < 2
         ? "not even 2 rounds fit"
         : blocks > 1 && fit < blocks

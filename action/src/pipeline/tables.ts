@@ -2,11 +2,14 @@
 // bench opens (tablesOf), so nothing else asks who owns it. On a server tiperf created, the load
 // tools' own cleanup drops their data (skipped after a failure: the data goes with the server). On
 // a borrowed one (an endpoint), the tables of its database are listed before and after each load,
-// and only those the run created are ever dropped, failed or not.
+// and only those the run created are ever dropped, failed or not: the plan's steps of those keys
+// (`tables:`, `drop:`), recorded as they run.
 import type { Driver, Workload } from "../drivers/types.ts";
 import { RunError } from "../errors.ts";
 import type { Spec } from "../specfile/schema.ts";
-import type { BorrowedTarget, Target } from "../targets/types.ts";
+import type { BorrowedTarget, PlanStep, Target } from "../targets/types.ts";
+import type { LoadTools } from "./bench-tools.ts";
+import { loadKey } from "./load-steps.ts";
 
 /** One load tool's data: the workload whose load writes it. */
 export interface LoadedSet {
@@ -28,7 +31,13 @@ export interface RunTables {
 /** The tables' keeper for this target. */
 export function tablesOf(
   target: Target,
-  o: { variant: string; spec: Spec; log: (line: string) => void },
+  o: {
+    variant: string;
+    spec: Spec;
+    log: (line: string) => void;
+    /** The plan's steps by key, and where each is recorded as executed. */
+    tools: Pick<LoadTools, "planned" | "record">;
+  },
 ): RunTables {
   return target.owner === "borrowed" ? new BorrowedTables(target, o) : new OwnTables(o);
 }
@@ -60,16 +69,35 @@ class BorrowedTables implements RunTables {
 
   constructor(
     private readonly target: BorrowedTarget,
-    private readonly o: { variant: string; spec: Spec; log: (line: string) => void },
+    private readonly o: {
+      variant: string;
+      spec: Spec;
+      log: (line: string) => void;
+      tools: Pick<LoadTools, "planned" | "record">;
+    },
   ) {}
 
   private names(set: LoadedSet): string[] {
     return set.driver.tables(set.workload, this.o.spec.data);
   }
 
+  /** The tables of the data set's database now, by the plan's listing step (recorded). */
+  private async list(key: string, database: string): Promise<string[]> {
+    const step = this.o.tools.planned(loadKey.tables(this.o.variant, key));
+    if (!("sql" in step.run)) throw new RunError(`plan step ${step.key}: not SQL`);
+    this.o.tools.record({ ...step, variant: this.o.variant });
+    return this.target.tablesIn(database, step.run.sql);
+  }
+
+  /** Drops one table the run created, recorded as the plan's drop step of its data set with that table. */
+  private async dropOne(database: string, table: string, step: PlanStep): Promise<void> {
+    const sql = await this.target.dropTable(database, table);
+    this.o.tools.record({ ...step, variant: this.o.variant, run: { sql } });
+  }
+
   /** One of the load tool's own names already there is refused: its load and cleanup would take it. */
   async beforeLoad(key: string, set: LoadedSet, database: string): Promise<void> {
-    const there = await this.target.tablesIn(database);
+    const there = await this.list(key, database);
     const lower = new Set(there.map((t) => t.toLowerCase()));
     const taken = this.names(set).filter((t) => lower.has(t.toLowerCase()));
     if (taken.length > 0)
@@ -82,7 +110,7 @@ class BorrowedTables implements RunTables {
   async afterLoad(key: string): Promise<void> {
     const seen = this.seen.get(key);
     if (!seen) return;
-    seen.created = (await this.target.tablesIn(seen.database))
+    seen.created = (await this.list(key, seen.database))
       .filter((t) => !seen.before.has(t))
       .sort((a, b) => a.localeCompare(b, "en", { numeric: true }));
     this.o.log(
@@ -108,13 +136,12 @@ class BorrowedTables implements RunTables {
       const own = new Set(this.names(seen.set).map((t) => t.toLowerCase()));
       const tables =
         seen.created ??
-        (await this.target.tablesIn(seen.database)).filter(
-          (t) => !seen.before.has(t) && own.has(t.toLowerCase()),
-        );
+        (await this.list(k, seen.database)).filter((t) => !seen.before.has(t) && own.has(t.toLowerCase()));
       const dropped: string[] = [];
+      const step = this.o.tools.planned(loadKey.drop(this.o.variant, k));
       try {
         for (const t of tables) {
-          await this.target.dropTable(seen.database, t);
+          await this.dropOne(seen.database, t, step);
           dropped.push(t);
         }
       } catch (e) {

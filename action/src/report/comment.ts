@@ -7,7 +7,7 @@ import {
   CELL_MARK,
   CENTRES_TEXT,
   ciText,
-  costText,
+  costCellText,
   methodText,
   metricName,
   num,
@@ -148,7 +148,7 @@ function table(w: WorkloadRows, v: Verdict, rows: Row[]): string[] {
   for (const r of rows) {
     const main = r.throughput ?? r.judgements[0];
     const latency = lat ? ` ${num(r.latency?.base)} | ${num(r.latency?.head)} |` : "";
-    const costCell = cost ? ` ${costText(r)} |` : "";
+    const costCell = cost ? ` ${costCellText(r)} |` : "";
     const perDollar = perHour
       ? ` ${num(r.throughput?.base == null ? null : r.throughput.base / perHour)} / ${num(r.throughput?.head == null ? null : r.throughput.head / perHour)} |`
       : "";

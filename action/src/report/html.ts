@@ -11,7 +11,7 @@ import {
   CELL_MARK,
   CENTRES_TEXT,
   ciText,
-  costText,
+  costCellText,
   methodText,
   metricName,
   num,
@@ -204,7 +204,7 @@ function workloadSections(v: Verdict, charts: RenderedChart[], conf: string, sho
         pct(main?.change),
         ciText(main),
         ...(lat ? [num(r.latency?.base), num(r.latency?.head)] : []),
-        ...(w.costName ? [costText(r)] : []),
+        ...(w.costName ? [costCellText(r)] : []),
       ];
       out.push(
         `<tr class="${r.verdict}">${cells.map((c) => `<td>${esc(c)}</td>`).join("")}<td class="l">${CELL_MARK[r.verdict]} ${esc(verdictWord(r.verdict))}${r.verdict !== "unchanged" ? ` (${esc(r.because.join(", "))})` : ""}</td></tr>`,

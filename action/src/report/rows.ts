@@ -42,7 +42,7 @@ export const ciText = (c: { ci: [number, number] | null } | undefined) =>
   c?.ci ? `[${pct(c.ci[0])}, ${pct(c.ci[1])}]` : "–";
 
 /** A row's cost per operation beside its throughput: Δ and interval (judged ones marked with their verdict). */
-export function costText(r: Row): string {
+export function costCellText(r: Row): string {
   const c = r.cost?.cost;
   if (!c) return "–";
   const judged = c.judged ? ` ${CELL_MARK[c.verdict]}` : "";
@@ -213,7 +213,7 @@ export function gib(bytes: number): string {
   return `${(bytes / 2 ** 30).toFixed(1)} GiB`;
 }
 
-export function minutes(seconds: number): string {
+export function durationText(seconds: number): string {
   return seconds < 90 ? `${Math.round(seconds)} s` : `${Math.round(seconds / 60)} min`;
 }
 
@@ -242,14 +242,14 @@ export function summaryLine(v: Verdict): { title: string; parts: string[] } {
         : against(v),
       `target ${targetProfile(v)}`,
       `host ${h.cpu_model} × ${h.cores}, ${gib(h.memory_bytes)}, ${h.os}`,
-      `${minutes(v.benchmark_seconds)} benchmark${v.saved_seconds > 0 ? ` (early stop saved ~${minutes(v.saved_seconds)})` : ""}`,
+      `${durationText(v.benchmark_seconds)} benchmark${v.saved_seconds > 0 ? ` (early stop saved ~${durationText(v.saved_seconds)})` : ""}`,
     ],
   };
 }
 
 /**
  * The next step after an inconclusive verdict, as warning lines: what this run could detect, how
- * many rounds or blocks (and benchmark minutes) would decide its undecided cells at the measured
+ * many rounds or blocks (and benchmark durationText) would decide its undecided cells at the measured
  * noise, and any estimate beyond the tolerance in the worse direction (a drop may be hiding).
  * Empty when nothing is undecided or compare.inconclusive is pass.
  */

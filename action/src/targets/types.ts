@@ -19,6 +19,8 @@ export interface StartOptions {
    * Absent (a server started outside a run): its kind's own command lines.
    */
   planned?: (at: { workDir: string; port: number }) => { install: string[]; server: string[] };
+  /** Told before a restart stops the server's process of this PID (the run records its plan step). */
+  restarting?: (pid: number) => void;
   /**
    * Server options another variant of the comparison sets and this one does not: read back too,
    * so that the difference shows as two values (its default here, the other's setting there).
@@ -38,10 +40,7 @@ export interface Connection {
   endpoints: Endpoint[];
   user: string;
   password: string;
-  /**
-   * The database every load tool uses, when the target gives one (an existing server: the run's
-   * own); absent: each driver's own (sbtest, tpcc, ycsb).
-   */
+  /** The database every load tool uses, if the target gives one (an endpoint's); absent: each driver's own. */
   database?: string;
   /** Connect over TLS (an existing server that requires it: TiDB Cloud). */
   tls?: boolean;
@@ -74,10 +73,10 @@ export interface CreatedTarget extends TargetBase {
 export interface BorrowedTarget extends TargetBase {
   owner: "borrowed";
   restart?: never;
-  /** The tables of `database` now. */
-  tablesIn(database: string): Promise<string[]>;
-  /** Drops one table of `database` that this run created. */
-  dropTable(database: string, table: string): Promise<void>;
+  /** The tables of `database` now, by the plan's listing statement `sql`. */
+  tablesIn(database: string, sql: string): Promise<string[]>;
+  /** Drops one table of `database` that this run created; the statement it ran. */
+  dropTable(database: string, table: string): Promise<string>;
   /** Where it is, for messages (host:port). */
   where: string;
 }
@@ -94,8 +93,8 @@ interface TargetBase {
   /** The server's processes and their state, for messages about a step that hung. */
   state(): string;
   /**
-   * Gives the run database `name` with the plan's statements (TargetPlan.databaseSql, as the plan
-   * lists them): run in order; PostgreSQL's second only where its first found none.
+   * Gives the run database `name` with the plan's statements (TargetPlan.databaseSql), in order;
+   * PostgreSQL's CREATE only where its catalogue check found none.
    */
   createDatabase(name: string, statements: string[]): Promise<void>;
   /** The settings the spec gave it (target.config; a TiDB variant's role.key values). */

@@ -9,7 +9,7 @@ import { record } from "../../lifecycle/ledger.ts";
 import { onTeardown } from "../../lifecycle/teardown.ts";
 import { addSecret } from "../../proc/secrets.ts";
 import { PASSWORD_AT_START, stepOf } from "../plan-step.ts";
-import { quotedIdent, tableNamesSql } from "../tables.ts";
+import { quotedIdent } from "../tables.ts";
 import type {
   BorrowedTarget,
   Connection,
@@ -244,25 +244,24 @@ function endpointCost(server: EndpointServer, places: Place[]): TargetPlan["cost
 /** The ledger's kind for a database a run created on an endpoint. */
 export const ENDPOINT_DATABASE = "endpoint-database";
 
-/** A borrowed server's tables: listed, and dropped one by one (only those the run created), each step recorded. */
+/** A borrowed server's tables: listed by the plan's statement, and dropped one by one (only those the run created). */
 function tablesOf(
   protocol: Connection["protocol"],
   ep: EndpointSpec,
   password: string,
-  step: (run: PlanStep["run"], phase?: string) => void,
 ): Pick<BorrowedTarget, "tablesIn" | "dropTable"> {
   return {
-    async tablesIn(database) {
-      step({ sql: tableNamesSql(protocol, database) }, "load");
-      const out = await endpointSql(protocol, ep, password, database)(tableNamesSql(protocol, database));
+    async tablesIn(database, sql) {
+      const out = await endpointSql(protocol, ep, password, database)(sql);
       return out
         .split("\n")
         .map((l) => l.trim())
         .filter((l) => l !== "");
     },
     async dropTable(database, table) {
-      step({ sql: `DROP TABLE ${table}` }, "cleanup");
-      await endpointSql(protocol, ep, password, database)(`DROP TABLE ${quotedIdent(protocol, table)}`);
+      const sql = `DROP TABLE ${quotedIdent(protocol, table)}`;
+      await endpointSql(protocol, ep, password, database)(sql);
+      return sql;
     },
   };
 }
@@ -342,7 +341,7 @@ function borrowedTarget(
   return {
     owner: "borrowed",
     where: `${ep.host}:${ep.port}`,
-    ...tablesOf(server.protocol, ep, password, step),
+    ...tablesOf(server.protocol, ep, password),
     kind: server.kind,
     version,
     connection: { ...connectionOf(server, p), password },

@@ -10,7 +10,7 @@ import { type EndpointServer, type EndpointVariant, planEndpoints } from "../end
 import { loadEndpointProfile } from "../endpoint/profile.ts";
 import { EXISTING_PROVIDER, PRIVATE_PROVIDER, profileKey, providerOf } from "../endpoint/provider.ts";
 import { ENDPOINT_REAPERS } from "../endpoint/reapers.ts";
-import { stepOf } from "../plan-step.ts";
+import { filledStep, stepOf } from "../plan-step.ts";
 import {
   type Connection,
   type Deployment,
@@ -133,7 +133,11 @@ function localRefusals(input: TargetPlanInput): string[] {
 const localKey = {
   install: (v: { name: string }) => `install:${v.name}`,
   server: (v: { name: string }) => `server:${v.name}`,
+  restart: (v: { name: string }) => `restart:${v.name}`,
 };
+
+/** What a private server's restart step leaves to the run: the PID it stops. */
+const PID_TEXT = "<pid>";
 
 /** What a private server's plan leaves to its start: its work directory and port. */
 const workDirOf = (variant: string) => `<workdir of ${variant}>`;
@@ -190,8 +194,9 @@ function localSteps(s: LocalServer, input: TargetPlanInput): PlanStep[] {
       add(
         "restart",
         // two shell lines: the stop, then the server's command line as one quoted line
-        { command: [`kill -${s.stopSignal.replace("SIG", "")} <pid>`, shellCommand(c.server)] },
+        { command: [`kill -${s.stopSignal.replace("SIG", "")} ${PID_TEXT}`, shellCommand(c.server)] },
         `before each block after the first: a fresh process on the same data`,
+        localKey.restart(v),
       );
   }
   for (const v of input.variants)
@@ -230,6 +235,7 @@ function privateServers(s: LocalServer, plan: TargetPlan, log: (line: string) =>
       const server = planned(localKey.server({ name: variant }));
       // the command lines of this start, filled in: a step recorded with the key it was planned by
       let filled = { install, server };
+      let fill = (a: string) => a;
       const keyOf = (step: PlanStep) => {
         const words = JSON.stringify(step.run);
         if (words === JSON.stringify({ command: filled.install })) return localKey.install({ name: variant });
@@ -241,11 +247,19 @@ function privateServers(s: LocalServer, plan: TargetPlan, log: (line: string) =>
           s.start(spec, {
             ...opts,
             planned: ({ workDir, port }) => {
-              const fill = (a: string) =>
+              fill = (a: string) =>
                 a.replaceAll(workDirOf(variant), workDir).replaceAll(PORT_TEXT, String(port));
               filled = { install: install.map(fill), server: server.map(fill) };
               return filled;
             },
+            // a restart before a block: the plan's step of its key, filled with the PID it stops
+            restarting: (pid) =>
+              deployment.executed.push({
+                ...filledStep(stepOf(plan.steps, localKey.restart({ name: variant })), (a) =>
+                  fill(a).replaceAll(PID_TEXT, String(pid)),
+                ),
+                variant,
+              }),
             step: (step) => {
               const key = keyOf(step);
               deployment.executed.push({ ...(key ? { key } : {}), ...step, variant });

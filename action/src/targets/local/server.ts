@@ -85,9 +85,7 @@ export async function serverErrors(files: string[], max = 6): Promise<string[]> 
   return out.slice(0, max);
 }
 
-/**
- * Polls `probe` until it succeeds, the server exits, or `timeoutMs` passes (a bounded loop).
- */
+/** Polls `probe` until it succeeds, the server exits, or `timeoutMs` passes (a bounded loop). */
 export async function waitReady(
   what: string,
   server: ServerProcess,
@@ -201,10 +199,7 @@ export function lifecycle(opts: {
   };
 }
 
-/**
- * After a private server is up: wait until it answers, read each
- * `target.config` key back from the running server, then apply `target.resources`.
- */
+/** After a private server is up: wait until it answers, read each `target.config` key back, apply `target.resources`. */
 export async function settleServer(o: {
   what: string;
   spec: LocalTargetSpec;
@@ -275,6 +270,8 @@ export function localTarget(o: {
   counters: () => Promise<Record<string, number>>;
   /** Starts the next server process on the same data and waits until it is settled. */
   respawn: () => Promise<ServerProcess>;
+  /** Told before a restart stops the process of this PID (StartOptions.restarting). */
+  opts: Pick<StartOptions, "restarting">;
 }): Target {
   const { life } = o;
   return {
@@ -307,6 +304,7 @@ export function localTarget(o: {
     },
     restart: async () => {
       const before = life.server.pid;
+      o.opts.restarting?.(before);
       await life.restart(o.respawn);
       return `${o.kind} pid ${before} → ${life.server.pid}`;
     },

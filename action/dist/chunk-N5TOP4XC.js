@@ -9,8 +9,8 @@ import {
   alive,
   checkBudget,
   cloudOf,
-  costText,
   estimateCost,
+  estimateText,
   measuredCost,
   onTeardown,
   outlivesTtl,
@@ -23,7 +23,7 @@ import {
   stackOptions,
   stackRecord,
   tagsNow
-} from "./chunk-LQR4A2MA.js";
+} from "./chunk-BL4ALPUX.js";
 import {
   durationSchema,
   external_exports,
@@ -8336,16 +8336,16 @@ function endpointCost(server, places) {
   };
 }
 var ENDPOINT_DATABASE = "endpoint-database";
-function tablesOf(protocol, ep, password, step) {
+function tablesOf(protocol, ep, password) {
   return {
-    async tablesIn(database) {
-      step({ sql: tableNamesSql(protocol, database) }, "load");
-      const out = await endpointSql(protocol, ep, password, database)(tableNamesSql(protocol, database));
+    async tablesIn(database, sql) {
+      const out = await endpointSql(protocol, ep, password, database)(sql);
       return out.split("\n").map((l) => l.trim()).filter((l) => l !== "");
     },
     async dropTable(database, table) {
-      step({ sql: `DROP TABLE ${table}` }, "cleanup");
-      await endpointSql(protocol, ep, password, database)(`DROP TABLE ${quotedIdent(protocol, table)}`);
+      const sql = `DROP TABLE ${quotedIdent(protocol, table)}`;
+      await endpointSql(protocol, ep, password, database)(sql);
+      return sql;
     }
   };
 }
@@ -8399,7 +8399,7 @@ function borrowedTarget(x, variant, version, facts) {
   return {
     owner: "borrowed",
     where: `${ep.host}:${ep.port}`,
-    ...tablesOf(server.protocol, ep, password, step),
+    ...tablesOf(server.protocol, ep, password),
     kind: server.kind,
     version,
     connection: { ...connectionOf(server, p), password },
@@ -8819,7 +8819,7 @@ function parseLabels(body) {
   }
   return out;
 }
-function seriesOf(name, labels) {
+function seriesKey(name, labels) {
   const keys = Object.keys(labels).sort();
   if (!keys.length) return name;
   const esc = (v) => v.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n");
@@ -8853,7 +8853,7 @@ function promCounters(text, component) {
     const v = Number(m[3]);
     const labels = m[2] ? parseLabels(m[2]) : {};
     if (!Number.isFinite(v) || !labels) continue;
-    const key = counterKey(component, seriesOf(name, withoutPaths(labels)));
+    const key = counterKey(component, seriesKey(name, withoutPaths(labels)));
     out[key] = (out[key] ?? 0) + v;
   }
   return out;
@@ -8866,7 +8866,7 @@ function sameSeries(counters) {
   for (const [key, v] of Object.entries(counters)) {
     const k = parseCounterKey(key);
     const paths2 = k && Object.values(k.labels).some((l) => l.startsWith("/"));
-    const same = k && paths2 ? counterKey(k.component, seriesOf(k.name, withoutPaths(k.labels))) : key;
+    const same = k && paths2 ? counterKey(k.component, seriesKey(k.name, withoutPaths(k.labels))) : key;
     out[same] = (out[same] ?? 0) + v;
   }
   return out;
@@ -9498,6 +9498,7 @@ function localTarget(o) {
     },
     restart: async () => {
       const before = life.server.pid;
+      o.opts.restarting?.(before);
       await life.restart(o.respawn);
       return `${o.kind} pid ${before} \u2192 ${life.server.pid}`;
     }
@@ -9642,8 +9643,10 @@ function localRefusals(input) {
 }
 var localKey = {
   install: (v) => `install:${v.name}`,
-  server: (v) => `server:${v.name}`
+  server: (v) => `server:${v.name}`,
+  restart: (v) => `restart:${v.name}`
 };
+var PID_TEXT = "<pid>";
 var workDirOf = (variant) => `<workdir of ${variant}>`;
 function localSteps(s, input) {
   const steps = [];
@@ -9693,8 +9696,9 @@ function localSteps(s, input) {
       add(
         "restart",
         // two shell lines: the stop, then the server's command line as one quoted line
-        { command: [`kill -${s.stopSignal.replace("SIG", "")} <pid>`, shellCommand(c.server)] },
-        `before each block after the first: a fresh process on the same data`
+        { command: [`kill -${s.stopSignal.replace("SIG", "")} ${PID_TEXT}`, shellCommand(c.server)] },
+        `before each block after the first: a fresh process on the same data`,
+        localKey.restart(v)
       );
   }
   for (const v of input.variants)
@@ -9728,6 +9732,7 @@ function privateServers(s, plan, log) {
       const install = planned(localKey.install({ name: variant }));
       const server = planned(localKey.server({ name: variant }));
       let filled = { install, server };
+      let fill = (a) => a;
       const keyOf = (step) => {
         const words2 = JSON.stringify(step.run);
         if (words2 === JSON.stringify({ command: filled.install })) return localKey.install({ name: variant });
@@ -9738,10 +9743,18 @@ function privateServers(s, plan, log) {
         () => s.start(spec, {
           ...opts,
           planned: ({ workDir, port: port2 }) => {
-            const fill = (a) => a.replaceAll(workDirOf(variant), workDir).replaceAll(PORT_TEXT, String(port2));
+            fill = (a) => a.replaceAll(workDirOf(variant), workDir).replaceAll(PORT_TEXT, String(port2));
             filled = { install: install.map(fill), server: server.map(fill) };
             return filled;
           },
+          // a restart before a block: the plan's step of its key, filled with the PID it stops
+          restarting: (pid) => deployment.executed.push({
+            ...filledStep(
+              stepOf(plan.steps, localKey.restart({ name: variant })),
+              (a) => fill(a).replaceAll(PID_TEXT, String(pid))
+            ),
+            variant
+          }),
           step: (step) => {
             const key = keyOf(step);
             deployment.executed.push({ ...key ? { key } : {}, ...step, variant });
@@ -10302,7 +10315,7 @@ function cloudPlanText(cloud, ask, estimate, tags, provisioned = false) {
 }
 function limitLines(ask, estimate) {
   const s = ask.settings;
-  const lines = [costText(estimate)];
+  const lines = [estimateText(estimate)];
   if (s.budget !== void 0)
     lines.push(
       estimate.dollars > s.budget ? `budget: $${s.budget.toFixed(2)}: OVER: a run would be refused before anything is created` : `budget: $${s.budget.toFixed(2)}: within (estimate $${estimate.dollars.toFixed(2)})`
@@ -11809,12 +11822,8 @@ async function watch(ctx, setup, d) {
     return problems.length ? `cluster ${d.name} (variant ${setup.name}): ${problems.join("; ")}` : void 0;
   };
 }
-var clusterRuntime = {
-  targetKind: "tidb-cluster",
-  build: (d) => d.binpaths.tidb,
-  start: (ctx, d, _setup, signal) => deployCluster(ctx, d, signal),
-  switchTo: (ctx, d, setup, r, signal, fresh) => switchCluster(ctx, d, setup, r, signal, fresh),
-  // a fresh instance of every component, same data (compare.blocks)
+var clusterRestarts = {
+  seconds: 120,
   async restart(ctx, d, setup, r, state, signal) {
     if (r.restarts > state.seen) {
       state.seen = r.restarts;
@@ -11828,13 +11837,20 @@ var clusterRuntime = {
     await ctx.checkConfig(ctx.appliedSetup(setup, r), r);
     const uptime = (x) => Math.min(...x.instances.map((i) => i.uptime_s ?? Number.POSITIVE_INFINITY));
     return `cluster ${d.name} restarted (shortest uptime ${uptime(before)}s \u2192 ${uptime(after)}s)`;
-  },
+  }
+};
+var clusterRuntime = {
+  targetKind: "tidb-cluster",
+  build: (d) => d.binpaths.tidb,
+  start: (ctx, d, _setup, signal) => deployCluster(ctx, d, signal),
   state: (d) => `tiup cluster ${d.name}: see \`tiup cluster display ${d.name}\``,
   watch: (ctx, setup, d) => watch(ctx, setup, d),
-  serverHosts,
-  // monitoring: true — the run window's metrics are kept before the cluster goes
-  beforeStop: async (ctx, d, r) => {
-    if (d.cluster.monitoring && r.up) await keepMetrics(ctx, d);
+  onHosts: {
+    hosts: serverHosts,
+    // monitoring: true — the run window's metrics are kept before the cluster goes
+    beforeStop: async (ctx, d, r) => {
+      if (d.cluster.monitoring && r.up) await keepMetrics(ctx, d);
+    }
   }
 };
 
@@ -11998,7 +12014,7 @@ var clusterForm = {
   kind: "cluster",
   reapers: { cluster: clusterReaper },
   deploySeconds: 300,
-  restartSeconds: 120,
+  restarts: clusterRestarts,
   plan(o) {
     const { profile } = o;
     const groups = [];
@@ -12054,6 +12070,7 @@ ${JSON.stringify(v.target.split ?? null)}`;
   },
   switching: (_variants, deployments) => deployments.length > 1 ? "stop-start" : deployments[0]?.configSwitch?.by ?? "none",
   turns: {
+    switchTo: switchCluster,
     grouped: (switching, deployments) => switching === "stop-start" || deployments.some((d) => d.configSwitch?.by === "reload"),
     switchSeconds(plan) {
       if (plan.switching === "stop-start") return STOP_START_S;
@@ -12453,6 +12470,73 @@ function kubeSettingsOf(p) {
     ...k.load ? { load: { ...k.load, node_selector: pool("load") } } : {}
   };
 }
+
+// action/src/kubernetes/pod.ts
+var statusOf = (pod) => pod?.status ?? {};
+var ended = (pod) => ["Succeeded", "Failed"].includes(statusOf(pod).phase ?? "");
+var started = (pod) => ended(pod) || statusOf(pod).phase === "Running";
+function podWaiting(pod) {
+  if (!pod) return "no such pod";
+  const st = statusOf(pod);
+  const waiting = st.containerStatuses?.find((c) => c.state?.waiting)?.state?.waiting;
+  const unscheduled = st.conditions?.find((c) => c.type === "PodScheduled" && c.status === "False");
+  const why = waiting ? `${waiting.reason ?? "waiting"}${waiting.message ? `: ${waiting.message}` : ""}` : unscheduled ? `${unscheduled.reason ?? "not scheduled"}${unscheduled.message ? `: ${unscheduled.message}` : ""}` : "";
+  return `phase ${st.phase ?? "unknown"}${why ? `, ${why}` : ""}`;
+}
+function exitCodeOf(pod) {
+  const t = statusOf(pod).containerStatuses?.find((c) => c.state?.terminated)?.state?.terminated;
+  return t?.exitCode;
+}
+var PodLauncher = class {
+  constructor(o) {
+    this.o = o;
+  }
+  o;
+  where = "pod";
+  n = 0;
+  current;
+  describe() {
+    return `pod ${this.current ?? `${this.o.prefix}-${this.n + 1}`} in namespace ${this.o.namespace}`;
+  }
+  cores() {
+    return this.o.cores;
+  }
+  async run(argv, r) {
+    const c = this.o.client();
+    const name = `${this.o.prefix}-${++this.n}`;
+    this.current = name;
+    const path = `/api/v1/namespaces/${this.o.namespace}/pods/${name}`;
+    const command = r.stopAfterS === void 0 ? argv : ["timeout", "--preserve-status", "-s", "INT", String(r.stopAfterS), ...argv];
+    await c.create(`/api/v1/namespaces/${this.o.namespace}/pods`, this.o.manifest(name, command));
+    try {
+      await c.waitFor(path, started, {
+        timeoutMs: this.o.startTimeoutMs,
+        everyMs: 500,
+        signal: r.signal,
+        what: `load pod ${name} in ${this.o.namespace} running`,
+        describe: podWaiting
+      });
+      if (r.signal.aborted) return { code: null, signal: "SIGTERM" };
+      await c.stream(`${path}/log?container=load&follow=true`, r.onData, { signal: r.signal }).catch((e) => {
+        if (!r.signal.aborted) throw e;
+      });
+      if (r.signal.aborted) return { code: null, signal: "SIGTERM" };
+      const pod = await c.waitFor(path, ended, {
+        timeoutMs: 6e4,
+        everyMs: 250,
+        what: `load pod ${name} finished`,
+        describe: podWaiting
+      });
+      const code = exitCodeOf(pod);
+      if (code === void 0)
+        throw new RunError(`load pod ${name}: ended (${podWaiting(pod)}) without an exit code`);
+      return { code, signal: null };
+    } finally {
+      this.current = void 0;
+      await c.remove(`${path}?gracePeriodSeconds=${r.signal.aborted ? 1 : 0}`).catch(() => void 0);
+    }
+  }
+};
 
 // action/src/targets/tidb/deployments/kubernetes/manifests.ts
 var import_yaml3 = __toESM(require_dist(), 1);
@@ -12902,73 +12986,6 @@ function loadKubeContext(o) {
   return out;
 }
 
-// action/src/kubernetes/pod.ts
-var statusOf = (pod) => pod?.status ?? {};
-var ended = (pod) => ["Succeeded", "Failed"].includes(statusOf(pod).phase ?? "");
-var started = (pod) => ended(pod) || statusOf(pod).phase === "Running";
-function podWaiting(pod) {
-  if (!pod) return "no such pod";
-  const st = statusOf(pod);
-  const waiting = st.containerStatuses?.find((c) => c.state?.waiting)?.state?.waiting;
-  const unscheduled = st.conditions?.find((c) => c.type === "PodScheduled" && c.status === "False");
-  const why = waiting ? `${waiting.reason ?? "waiting"}${waiting.message ? `: ${waiting.message}` : ""}` : unscheduled ? `${unscheduled.reason ?? "not scheduled"}${unscheduled.message ? `: ${unscheduled.message}` : ""}` : "";
-  return `phase ${st.phase ?? "unknown"}${why ? `, ${why}` : ""}`;
-}
-function exitCodeOf(pod) {
-  const t = statusOf(pod).containerStatuses?.find((c) => c.state?.terminated)?.state?.terminated;
-  return t?.exitCode;
-}
-var PodLauncher = class {
-  constructor(o) {
-    this.o = o;
-  }
-  o;
-  where = "pod";
-  n = 0;
-  current;
-  describe() {
-    return `pod ${this.current ?? `${this.o.prefix}-${this.n + 1}`} in namespace ${this.o.namespace}`;
-  }
-  cores() {
-    return this.o.cores;
-  }
-  async run(argv, r) {
-    const c = this.o.client();
-    const name = `${this.o.prefix}-${++this.n}`;
-    this.current = name;
-    const path = `/api/v1/namespaces/${this.o.namespace}/pods/${name}`;
-    const command = r.stopAfterS === void 0 ? argv : ["timeout", "--preserve-status", "-s", "INT", String(r.stopAfterS), ...argv];
-    await c.create(`/api/v1/namespaces/${this.o.namespace}/pods`, this.o.manifest(name, command));
-    try {
-      await c.waitFor(path, started, {
-        timeoutMs: this.o.startTimeoutMs,
-        everyMs: 500,
-        signal: r.signal,
-        what: `load pod ${name} in ${this.o.namespace} running`,
-        describe: podWaiting
-      });
-      if (r.signal.aborted) return { code: null, signal: "SIGTERM" };
-      await c.stream(`${path}/log?container=load&follow=true`, r.onData, { signal: r.signal }).catch((e) => {
-        if (!r.signal.aborted) throw e;
-      });
-      if (r.signal.aborted) return { code: null, signal: "SIGTERM" };
-      const pod = await c.waitFor(path, ended, {
-        timeoutMs: 6e4,
-        everyMs: 250,
-        what: `load pod ${name} finished`,
-        describe: podWaiting
-      });
-      const code = exitCodeOf(pod);
-      if (code === void 0)
-        throw new RunError(`load pod ${name}: ended (${podWaiting(pod)}) without an exit code`);
-      return { code, signal: null };
-    } finally {
-      this.current = void 0;
-      await c.remove(`${path}?gracePeriodSeconds=${r.signal.aborted ? 1 : 0}`).catch(() => void 0);
-    }
-  }
-};
-
 // action/src/targets/tidb/deployments/kubernetes/steps.ts
 var API = "<api>";
 var EXPIRES_AT = "<expires at>";
@@ -12996,7 +13013,6 @@ var kubeStep = {
 var clients = /* @__PURE__ */ new WeakMap();
 var ready = /* @__PURE__ */ new WeakMap();
 var alive3 = /* @__PURE__ */ new Map();
-var launchers = /* @__PURE__ */ new WeakMap();
 var restartAt = /* @__PURE__ */ new WeakMap();
 function clientOf(ctx) {
   let c = clients.get(ctx);
@@ -13084,54 +13100,6 @@ async function serviceEndpoints(c, svc) {
       waiting: `Service ${svc.metadata.name} (${spec.type ?? "ClusterIP"}) has no load balancer address yet`
     };
   return { sql: { host: host2, port: sqlPort.port }, status: { host: host2, port: statusPort?.port ?? 10080 } };
-}
-async function roll(ctx, d, key, roles, instead, signal) {
-  const c = readyClient(ctx);
-  const path = paths.tidbCluster(d).slice(API.length);
-  const before = revisions(await c.get(path));
-  if (roles.every((role) => !before[role]?.update))
-    throw new RunError(
-      `TidbCluster ${d.name}: the operator reports no StatefulSet revisions (status.<role>.statefulSet), so a rolling update could not be seen to finish: use ${instead}`
-    );
-  restartAt.set(ctx, (/* @__PURE__ */ new Date()).toISOString());
-  const step = ctx.planned(key);
-  restartAt.delete(ctx);
-  if (!("patch" in step.run)) throw new RunError(`step ${step.key} is not a PATCH`);
-  const started2 = Date.now();
-  const body = JSON.parse(step.run.body);
-  const patched = await c.request("PATCH", pathOf(c, step.run.patch), step.run.body, {
-    contentType: "application/merge-patch+json"
-  });
-  const spec = patched.spec ?? {};
-  for (const [role, asked] of Object.entries(body.spec))
-    if (spec[role]?.annotations?.[RESTARTED_AT_ANNOTATION] !== asked.annotations[RESTARTED_AT_ANNOTATION])
-      throw new RunError(
-        `TidbCluster ${d.name}: the API server did not keep spec.${role}.annotations.${RESTARTED_AT_ANNOTATION} (the TidbCluster CRD here has no such field), so TiDB Operator would not roll it: use ${instead}`
-      );
-  await c.waitFor(path, (tc) => isReady(tc) && rolling2(before, tc, roles).length === 0, {
-    timeoutMs: readyTimeoutMs(ctx),
-    everyMs: 2e3,
-    signal,
-    what: `TidbCluster ${d.name} in ${d.namespace} rolled by TiDB Operator (${roles.join(", ")})`,
-    describe: (tc) => `${readiness(tc)}; rolling: ${rolling2(before, tc, roles).join(", ") || "done"}`
-  });
-  return Math.round((Date.now() - started2) / 1e3);
-}
-async function switchOnline(ctx, d, setup, r) {
-  if (r.applied === setup.name) return void 0;
-  const keys = d.online?.keys ?? [];
-  for (const k of keys) {
-    const step = ctx.planned(stepKey.setConfigSql(setup, k.role, k.key));
-    if (!("sql" in step.run)) throw new RunError(`step ${step.key} is not SQL`);
-    const warnings = (await ctx.checks.sql(r.sql, step.run.sql, `variant ${setup.name}: SET CONFIG`)).trim();
-    if (warnings)
-      throw new RunError(
-        `variant ${setup.name}: TiDB did not set ${k.role} ${k.key} online on TidbCluster ${d.name} (\`${step.run.sql}\`): ${warnings.replaceAll("	", " ")}`
-      );
-  }
-  r.applied = setup.name;
-  await ctx.checkConfig(setup, r);
-  return `TidbCluster ${d.name}: variant ${setup.name} applied online (${keys.map((k) => `${k.role} ${k.key}`).join(", ") || "target.sql only"}), read back by SHOW CONFIG`;
 }
 async function createNamespace(ctx, c, d) {
   if (await c.find(`/api/v1/namespaces/${d.namespace}`))
@@ -13241,6 +13209,106 @@ var kubernetesRuntime = {
       throw e;
     }
   },
+  state: (d) => `TidbCluster ${d.name} in namespace ${d.namespace}`,
+  async watch(ctx, _setup, d) {
+    const c = readyClient(ctx);
+    const path = paths.tidbCluster(d).slice(API.length);
+    return async () => {
+      const tc = await c.find(path).catch(() => void 0);
+      return isReady(tc) ? void 0 : `TidbCluster ${d.name} is not Ready after the cell: ${readiness(tc)}`;
+    };
+  }
+};
+
+// action/src/targets/tidb/deployments/kubernetes/load.ts
+var launchers = /* @__PURE__ */ new WeakMap();
+var kubernetesLoadLauncher = (ctx, d) => {
+  if (!ctx.plan.profile.kubernetes) return void 0;
+  const k = kubeSettingsOf(ctx.plan.profile);
+  if (!k.load) return void 0;
+  let l = launchers.get(ctx);
+  if (!l) {
+    const runId = d.runId;
+    l = new PodLauncher({
+      client: () => readyClient(ctx),
+      namespace: d.namespace,
+      manifest: (name, command) => loadPodManifest({ name, namespace: d.namespace, runId, settings: k, command }),
+      cores: k.load.cpus,
+      startTimeoutMs: k.load.start_timeout * 1e3,
+      prefix: "tiperf-load"
+    });
+    launchers.set(ctx, l);
+  }
+  return l;
+};
+var kubernetesLoad = {
+  place(p) {
+    const load = p.kubernetes ? kubeSettingsOf(p).load : void 0;
+    if (!load) return void 0;
+    const node = [
+      ...Object.entries(load.node_selector ?? {}).map(([k, v]) => `${k}=${v}`),
+      ...load.instance_type ? [`node.kubernetes.io/instance-type=${load.instance_type}`] : []
+    ];
+    return {
+      where: "pod",
+      cores: load.cpus,
+      about: `a pod per step in the run's namespace (image ${load.image}, ${load.cpus} CPUs requested${node.length ? `, on nodes ${node.join(", ")}` : ""}; tidb/${LOAD_POD_FILE}), reaching TiDB through its Service inside the cluster`
+    };
+  },
+  launcher: kubernetesLoadLauncher
+};
+
+// action/src/targets/tidb/deployments/kubernetes/rolls.ts
+async function roll(ctx, d, key, roles, instead, signal) {
+  const c = readyClient(ctx);
+  const path = paths.tidbCluster(d).slice(API.length);
+  const before = revisions(await c.get(path));
+  if (roles.every((role) => !before[role]?.update))
+    throw new RunError(
+      `TidbCluster ${d.name}: the operator reports no StatefulSet revisions (status.<role>.statefulSet), so a rolling update could not be seen to finish: use ${instead}`
+    );
+  restartAt.set(ctx, (/* @__PURE__ */ new Date()).toISOString());
+  const step = ctx.planned(key);
+  restartAt.delete(ctx);
+  if (!("patch" in step.run)) throw new RunError(`step ${step.key} is not a PATCH`);
+  const started2 = Date.now();
+  const body = JSON.parse(step.run.body);
+  const patched = await c.request("PATCH", pathOf(c, step.run.patch), step.run.body, {
+    contentType: "application/merge-patch+json"
+  });
+  const spec = patched.spec ?? {};
+  for (const [role, asked] of Object.entries(body.spec))
+    if (spec[role]?.annotations?.[RESTARTED_AT_ANNOTATION] !== asked.annotations[RESTARTED_AT_ANNOTATION])
+      throw new RunError(
+        `TidbCluster ${d.name}: the API server did not keep spec.${role}.annotations.${RESTARTED_AT_ANNOTATION} (the TidbCluster CRD here has no such field), so TiDB Operator would not roll it: use ${instead}`
+      );
+  await c.waitFor(path, (tc) => isReady(tc) && rolling2(before, tc, roles).length === 0, {
+    timeoutMs: readyTimeoutMs(ctx),
+    everyMs: 2e3,
+    signal,
+    what: `TidbCluster ${d.name} in ${d.namespace} rolled by TiDB Operator (${roles.join(", ")})`,
+    describe: (tc) => `${readiness(tc)}; rolling: ${rolling2(before, tc, roles).join(", ") || "done"}`
+  });
+  return Math.round((Date.now() - started2) / 1e3);
+}
+async function switchOnline(ctx, d, setup, r) {
+  if (r.applied === setup.name) return void 0;
+  const keys = d.online?.keys ?? [];
+  for (const k of keys) {
+    const step = ctx.planned(stepKey.setConfigSql(setup, k.role, k.key));
+    if (!("sql" in step.run)) throw new RunError(`step ${step.key} is not SQL`);
+    const warnings = (await ctx.checks.sql(r.sql, step.run.sql, `variant ${setup.name}: SET CONFIG`)).trim();
+    if (warnings)
+      throw new RunError(
+        `variant ${setup.name}: TiDB did not set ${k.role} ${k.key} online on TidbCluster ${d.name} (\`${step.run.sql}\`): ${warnings.replaceAll("	", " ")}`
+      );
+  }
+  r.applied = setup.name;
+  await ctx.checkConfig(setup, r);
+  return `TidbCluster ${d.name}: variant ${setup.name} applied online (${keys.map((k) => `${k.role} ${k.key}`).join(", ") || "target.sql only"}), read back by SHOW CONFIG`;
+}
+var kubernetesRestarts = {
+  seconds: 300,
   // a fresh instance of every component on the same volumes (compare.blocks): the operator's
   // graceful rolling restart, asked for by the planned PATCH and waited for until done
   async restart(ctx, d, _setup, r, state, signal) {
@@ -13255,56 +13323,26 @@ var kubernetesRuntime = {
     state.seen = ++r.restarts;
     if (d.online) r.applied = void 0;
     return `TidbCluster ${d.name}: rolling restart by TiDB Operator done in ${seconds}s`;
-  },
-  // variants sharing one TidbCluster (config_switch: rolling-update): the variant's config by the
-  // operator's rolling update of the roles that differ, before each group of its cells
-  async switchTo(ctx, d, setup, r, signal, fresh) {
-    if (d.online) return switchOnline(ctx, d, setup, r);
-    if (!d.rolling) return void 0;
-    r.applied ??= d.variants[0];
-    if (r.applied === setup.name && !fresh) return void 0;
-    const roles = d.rolling.roles;
-    const seconds = await roll(
-      ctx,
-      d,
-      kubeStep.switch(d, setup),
-      roles,
-      "kubernetes.config_switch: side-by-side",
-      signal
-    );
-    const was = r.applied;
-    r.applied = setup.name;
-    await ctx.checkConfig(setup, r);
-    return `TidbCluster ${d.name}: variant ${setup.name} ${was === setup.name ? "again, on fresh pods" : "switched in"} by TiDB Operator's rolling update of ${roles.join(", ")} in ${seconds}s`;
-  },
-  state: (d) => `TidbCluster ${d.name} in namespace ${d.namespace}`,
-  loadLauncher(ctx, d) {
-    if (!ctx.plan.profile.kubernetes) return void 0;
-    const k = kubeSettingsOf(ctx.plan.profile);
-    if (!k.load) return void 0;
-    let l = launchers.get(ctx);
-    if (!l) {
-      const runId = d.runId;
-      l = new PodLauncher({
-        client: () => readyClient(ctx),
-        namespace: d.namespace,
-        manifest: (name, command) => loadPodManifest({ name, namespace: d.namespace, runId, settings: k, command }),
-        cores: k.load.cpus,
-        startTimeoutMs: k.load.start_timeout * 1e3,
-        prefix: "tiperf-load"
-      });
-      launchers.set(ctx, l);
-    }
-    return l;
-  },
-  async watch(ctx, _setup, d) {
-    const c = readyClient(ctx);
-    const path = paths.tidbCluster(d).slice(API.length);
-    return async () => {
-      const tc = await c.find(path).catch(() => void 0);
-      return isReady(tc) ? void 0 : `TidbCluster ${d.name} is not Ready after the cell: ${readiness(tc)}`;
-    };
   }
+};
+var switchTidbCluster = async (ctx, d, setup, r, signal, fresh) => {
+  if (d.online) return switchOnline(ctx, d, setup, r);
+  if (!d.rolling) return void 0;
+  r.applied ??= d.variants[0];
+  if (r.applied === setup.name && !fresh) return void 0;
+  const roles = d.rolling.roles;
+  const seconds = await roll(
+    ctx,
+    d,
+    kubeStep.switch(d, setup),
+    roles,
+    "kubernetes.config_switch: side-by-side",
+    signal
+  );
+  const was = r.applied;
+  r.applied = setup.name;
+  await ctx.checkConfig(setup, r);
+  return `TidbCluster ${d.name}: variant ${setup.name} ${was === setup.name ? "again, on fresh pods" : "switched in"} by TiDB Operator's rolling update of ${roles.join(", ")} in ${seconds}s`;
 };
 
 // action/src/targets/tidb/deployments/kubernetes/index.ts
@@ -13425,7 +13463,7 @@ var kubernetesForm = {
   kind: "kubernetes",
   // the operator's rolling start of PD, TiKV and TiDB pods (images pulled once per node)
   deploySeconds: 600,
-  restartSeconds: 300,
+  restarts: kubernetesRestarts,
   plan(o) {
     if (!o.profile.kubernetes) throw new Error("provider kubernetes without its section (checked on load)");
     const k = kubeSettingsOf(o.profile);
@@ -13442,8 +13480,9 @@ var kubernetesForm = {
   },
   switching: (variants, deployments) => deployments.some((d) => d.rolling) ? "rolling-update" : deployments.some((d) => d.online) ? "online" : variants > 1 ? "separate-clusters" : "none",
   turns: {
+    switchTo: switchTidbCluster,
     grouped: (_switching, deployments) => deployments.some((d) => d.rolling),
-    switchSeconds: (plan) => plan.switching === "rolling-update" ? kubernetesForm.restartSeconds : plan.switching === "online" ? ONLINE_SWITCH_S2 : 0,
+    switchSeconds: (plan) => plan.switching === "rolling-update" ? kubernetesRestarts.seconds : plan.switching === "online" ? ONLINE_SWITCH_S2 : 0,
     switchingText(plan) {
       const shared = plan.deployments.filter((x) => x.kind === "kubernetes");
       const on = shared.find((x) => x.online);
@@ -13528,6 +13567,7 @@ var kubernetesForm = {
         "the run's namespace and everything in it, waited for until gone; `tiperf reap --kubernetes` if tiperf was killed"
       );
   },
+  loadInPlace: kubernetesLoad,
   run: kubernetesRuntime
 };
 var KUBERNETES = {
@@ -13536,19 +13576,6 @@ var KUBERNETES = {
   sections: ["kubernetes", ...Object.keys(KUBERNETES_CLOUDS)],
   servers: "operator",
   form: kubernetesForm,
-  loadPlace(p) {
-    const load = p.kubernetes ? kubeSettingsOf(p).load : void 0;
-    if (!load) return void 0;
-    const node = [
-      ...Object.entries(load.node_selector ?? {}).map(([k, v]) => `${k}=${v}`),
-      ...load.instance_type ? [`node.kubernetes.io/instance-type=${load.instance_type}`] : []
-    ];
-    return {
-      where: "pod",
-      cores: load.cpus,
-      about: `a pod per step in the run's namespace (image ${load.image}, ${load.cpus} CPUs requested${node.length ? `, on nodes ${node.join(", ")}` : ""}; tidb/${LOAD_POD_FILE}), reaching TiDB through its Service inside the cluster`
-    };
-  },
   checkProfile(p, issue) {
     if (!p.kubernetes)
       issue(
@@ -13939,14 +13966,6 @@ var serverRuntime = {
     servers.set(running, local);
     return running;
   },
-  async restart(ctx, d, setup, r) {
-    const local = serverOf(r);
-    const before = local.life.server.pid;
-    ctx.planned(stepKey.restart(d));
-    await local.restart();
-    await ctx.checkConfig(setup, r);
-    return `tidb-server ${d.name} pid ${before} \u2192 ${local.life.server.pid}`;
-  },
   state: (_d, r) => {
     const pid = serverOf(r).life.server.pid;
     return `tidb-server (pid ${pid}) is ${processState(pid)}`;
@@ -13954,13 +13973,24 @@ var serverRuntime = {
   // its death is the run's `died`; nothing else to watch around a cell
   watch: async () => async () => void 0
 };
+var serverRestarts = {
+  seconds: 8,
+  async restart(ctx, d, setup, r) {
+    const local = serverOf(r);
+    const before = local.life.server.pid;
+    ctx.planned(stepKey.restart(d));
+    await local.restart();
+    await ctx.checkConfig(setup, r);
+    return `tidb-server ${d.name} pid ${before} \u2192 ${local.life.server.pid}`;
+  }
+};
 
 // action/src/targets/tidb/deployments/local/index.ts
 var serverForm = {
   kind: "server",
   deploySeconds: 10,
   // a private tidb-server on unistore is up again in seconds (measured here: 3–6 s on 2 cores)
-  restartSeconds: 8,
+  restarts: serverRestarts,
   plan(o) {
     const deployments = [];
     const variants = o.variants.map((v, index) => {
@@ -14206,7 +14236,9 @@ var playgroundForm = {
   kind: "playground",
   reapers: { playground: playgroundReaper },
   deploySeconds: 60,
-  restartSeconds: 60,
+  restarts: {
+    cannot: `is a playground, which cannot restart its servers without losing its data: use compare.blocks: 1, or a profile with provider hosts or ${Object.keys(CLOUDS).join(", ")}`
+  },
   plan(o) {
     const deployments = [];
     const variants = o.variants.map((v, index) => {
@@ -14263,7 +14295,6 @@ var PLAYGROUND = {
   about: "tiup playground per variant on this machine",
   servers: "tiup",
   form: playgroundForm,
-  noRestart: `is a playground, which cannot restart its servers without losing its data: use compare.blocks: 1, or a profile with provider hosts or ${Object.keys(CLOUDS).join(", ")}`,
   checkProfile(p, issue) {
     noInstanceTypes(p, issue, Object.keys(CLOUDS));
     for (const key of ["hosts", "ssh"])
@@ -15061,15 +15092,15 @@ var TidbRun = class {
     await mkdir9(this.dir, { recursive: true });
     for (const [name, text] of Object.entries(this.plan.files)) await writeAtomic(join17(this.dir, name), text);
   }
-  /** The load host as ssh reaches it (hosts profiles), for the load tools; through the bastion if any. */
   /** Where the deployment runs the load tools itself (a pod of the cluster), if it does. */
   loadLauncher() {
     for (const d of this.plan.deployments) {
-      const l = formOf(d).run.loadLauncher?.(this, d);
+      const l = formOf(d).loadInPlace?.launcher(this, d);
       if (l) return l;
     }
     return void 0;
   }
+  /** The load host as ssh reaches it (hosts profiles), for the load tools; through the bastion if any. */
   loadHost() {
     const l = this.plan.load;
     if (!l.user) return void 0;
@@ -15103,7 +15134,9 @@ var TidbRun = class {
     const setup = this.plan.variants.find((v) => v.name === variant);
     if (!setup) throw new RunError(`no TiDB variant ${variant} in this plan`);
     const d = this.plan.deployments[setup.deployment];
-    const run = formOf(d).run;
+    const form = formOf(d);
+    const run = form.run;
+    const restarts = form.restarts;
     this.logDirs.set(variant, opts.logDir);
     const shared = this.running.has(d.index);
     const did = await this.activate(setup, opts.signal);
@@ -15120,7 +15153,7 @@ var TidbRun = class {
     );
     const config = settingsOf(setup);
     let stopped = false;
-    const restarts = { seen: r.restarts };
+    const seen = { seen: r.restarts };
     return {
       owner: "tiperf",
       kind: run.targetKind,
@@ -15149,9 +15182,9 @@ var TidbRun = class {
       activate: (signal, o) => this.activate(setup, signal, o),
       cpuProfiles: (seconds, dir, prefix) => this.cpuProfiles(r, seconds, dir, prefix),
       costCounters: () => this.costCounters(r),
-      ...run.serverHosts ? { serverHosts: () => run.serverHosts?.(this, d) ?? [] } : {},
+      ...run.onHosts ? { serverHosts: () => run.onHosts?.hosts(this, d) ?? [] } : {},
       // a fresh instance of its servers, same data (compare.blocks); a playground cannot
-      ...run.restart ? { restart: (signal) => run.restart(this, d, setup, r, restarts, signal) } : {},
+      ..."restart" in restarts ? { restart: (signal) => restarts.restart(this, d, setup, r, seen, signal) } : {},
       watch: () => run.watch(this, setup, d, r),
       sharedData: r,
       details: {
@@ -15212,7 +15245,7 @@ var TidbRun = class {
       this.running.set(d.index, r);
       did = `${d.kind} ${d.name} started`;
     }
-    did = await formOf(d).run.switchTo?.(this, d, setup, r, signal, o.fresh === true) ?? did;
+    did = await formOf(d).turns?.switchTo(this, d, setup, r, signal, o.fresh === true) ?? did;
     for (let i = 0; i < setup.sql.length; i++) {
       await this.sql(r.sql, this.sqlOf(stepKey.sql(setup, i)), `variant ${setup.name}: target.sql`);
       for (const g of globalsSet(setup.sql[i])) {
@@ -15269,7 +15302,7 @@ var TidbRun = class {
     this.unregister();
     for (const r of [...this.running.values()].reverse()) {
       const d = r.deployment;
-      await formOf(d).run.beforeStop?.(this, d, r);
+      await formOf(d).run.onHosts?.beforeStop(this, d, r);
       r.users = 0;
       await r.stop().catch((e) => this.log(`teardown: ${e.message}`));
     }
@@ -15587,10 +15620,10 @@ async function planFor(input, made) {
   if (made) profile = made.onto(profile);
   else if (deployer.machines?.cloudOf(profile))
     profile = deployer.machines.placeholders?.(profile) ?? profile;
-  const noRestart = deployer.noRestart;
-  if (input.blocks > 1 && noRestart)
+  const restarts = deployer.form?.restarts;
+  if (input.blocks > 1 && restarts && "cannot" in restarts)
     throw new InputError(
-      `${input.file}: compare.blocks is ${input.blocks}, but profile ${file} ${noRestart}`
+      `${input.file}: compare.blocks is ${input.blocks}, but profile ${file} ${restarts.cannot}`
     );
   return planTidb({
     variants,
@@ -15621,9 +15654,10 @@ function connectionOf2(tidb2, variant) {
   const d = tidb2.deployments[setup?.deployment ?? 0];
   return { protocol: "mysql", endpoints: d ? loadEndpoints(tidb2, d) : [], user: "root", password: "" };
 }
+var secondsOf = (r) => "seconds" in r ? r.seconds : 0;
 function targetPlan(tidb2, input, provisioned = false) {
   const about = [];
-  const place = deployerOf(tidb2.profile.provider).loadPlace?.(tidb2.profile);
+  const place = deployerOf(tidb2.profile.provider).form?.loadInPlace?.place(tidb2.profile);
   const refusals = [];
   if (tidb2.grouped && input.variants.length > 1 && input.blocks < 3)
     refusals.push(
@@ -15669,7 +15703,7 @@ function targetPlan(tidb2, input, provisioned = false) {
       setupS,
       switchS: tidb2.deployments[0] ? formOf(tidb2.deployments[0]).turns?.switchSeconds(tidb2) ?? 0 : 0,
       // a measured restart time of this profile replaces these (pipeline/timings.ts)
-      restartS: Math.max(0, ...tidb2.deployments.map((d) => formOf(d).restartSeconds)),
+      restartS: Math.max(0, ...tidb2.deployments.map((d) => secondsOf(formOf(d).restarts))),
       // variants sharing one deployment (online switching) restart it once per block
       restartsPerBlock: tidb2.deployments.length
     },

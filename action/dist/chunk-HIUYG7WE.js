@@ -6,17 +6,17 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-PMOBICRJ.js";
+} from "./chunk-N5TOP4XC.js";
 import {
   sweep
-} from "./chunk-LQR4A2MA.js";
+} from "./chunk-BL4ALPUX.js";
 
 // action/src/cloud/reapers.ts
 var stackReaper = {
   order: 1,
   describe: (e) => `recover ${e.what} (destroy, tag sweep, remove)`,
   async reap(e, log) {
-    const { recoverRecorded } = await import("./chunk-GP7OGH7Z.js");
+    const { recoverRecorded } = await import("./chunk-ZIBQ7DXL.js");
     await recoverRecorded(e, log);
     log(`reap: recovered ${e.what}`);
   }

@@ -57,12 +57,12 @@ import {
   throttleBetween,
   validateYaml,
   writeAtomic
-} from "./chunk-PMOBICRJ.js";
+} from "./chunk-N5TOP4XC.js";
 import {
   record,
   shellCommand,
   sshArgs
-} from "./chunk-LQR4A2MA.js";
+} from "./chunk-BL4ALPUX.js";
 import {
   durationSchema,
   external_exports,
@@ -4074,31 +4074,31 @@ function readTogether(tp, cost, noun = "operation") {
   const cell2 = `${tp.variant ? `${tp.variant} ` : ""}${tp.workload} threads=${tp.threads}`;
   const label = costMetric(cost.metric)?.label ?? cost.metric;
   const tpText = `throughput ${tp.change === null ? "\u2013" : pct2(tp.change)}${ci(tp)}`;
-  const costText2 = `${label} ${cost.change === null ? "\u2013" : pct2(cost.change)}${ci(cost)}`;
+  const costText = `${label} ${cost.change === null ? "\u2013" : pct2(cost.change)}${ci(cost)}`;
   const down = tp.verdict === "regression";
   if (down && cost.verdict === "regression")
     return {
       kind: "costlier",
-      text: `${cell2}: each ${noun} costs ${pct2(cost.change ?? 0)} more CPU (${costText2}) and ${tpText}: the code does more work per ${noun}`
+      text: `${cell2}: each ${noun} costs ${pct2(cost.change ?? 0)} more CPU (${costText}) and ${tpText}: the code does more work per ${noun}`
     };
   if (down && (cost.verdict === "unchanged" || cost.verdict === "within"))
     return {
       kind: "same-work",
-      text: `${cell2}: ${tpText} while the servers did ${cost.verdict === "within" ? "nearly " : ""}the same work per ${noun} (${costText2}, within \xB1${(cost.tolerance * 100).toFixed(0)}%): the time went elsewhere \u2014 waits (locks, I/O, the network), the environment, or a resource the variants differ in (a CPU quota) \u2014 not to costlier code; still a regression of throughput`
+      text: `${cell2}: ${tpText} while the servers did ${cost.verdict === "within" ? "nearly " : ""}the same work per ${noun} (${costText}, within \xB1${(cost.tolerance * 100).toFixed(0)}%): the time went elsewhere \u2014 waits (locks, I/O, the network), the environment, or a resource the variants differ in (a CPU quota) \u2014 not to costlier code; still a regression of throughput`
     };
   if (!down && cost.verdict === "regression")
     return {
       kind: "hidden",
-      text: `${cell2}: each ${noun} costs ${pct2(cost.change ?? 0)} more CPU (${costText2}) while ${tpText}: costlier, hidden by spare capacity at these threads`
+      text: `${cell2}: each ${noun} costs ${pct2(cost.change ?? 0)} more CPU (${costText}) while ${tpText}: costlier, hidden by spare capacity at these threads`
     };
   if (cost.verdict === "improvement")
-    return { kind: "cheaper", text: `${cell2}: each ${noun} costs less CPU (${costText2}); ${tpText}` };
+    return { kind: "cheaper", text: `${cell2}: each ${noun} costs less CPU (${costText}); ${tpText}` };
   if (down)
     return {
       kind: "undecided",
-      text: `${cell2}: ${tpText}; the CPU per ${noun} cannot tell whether the code got costlier (${costText2})`
+      text: `${cell2}: ${tpText}; the CPU per ${noun} cannot tell whether the code got costlier (${costText})`
     };
-  return { kind: "none", text: `${cell2}: ${tpText}; ${costText2}` };
+  return { kind: "none", text: `${cell2}: ${tpText}; ${costText}` };
 }
 function readings(result, control, cells, alpha) {
   const out = [];
@@ -4154,7 +4154,7 @@ function overallMark(v) {
 var pct3 = (x4, digits = 1) => x4 === null || x4 === void 0 || !Number.isFinite(x4) ? "\u2013" : x4 > 10 ? ">+1000%" : `${x4 >= 0 ? "+" : "\u2212"}${Math.abs(x4 * 100).toFixed(digits)}%`;
 var num2 = (x4) => x4 === null || x4 === void 0 || !Number.isFinite(x4) ? "\u2013" : x4 >= 100 ? x4.toFixed(0) : x4.toFixed(2);
 var ciText = (c4) => c4?.ci ? `[${pct3(c4.ci[0])}, ${pct3(c4.ci[1])}]` : "\u2013";
-function costText(r) {
+function costCellText(r) {
   const c4 = r.cost?.cost;
   if (!c4) return "\u2013";
   const judged2 = c4.judged ? ` ${CELL_MARK[c4.verdict]}` : "";
@@ -4269,7 +4269,7 @@ function targetProfile(v) {
 function gib(bytes) {
   return `${(bytes / 2 ** 30).toFixed(1)} GiB`;
 }
-function minutes(seconds2) {
+function durationText(seconds2) {
   return seconds2 < 90 ? `${Math.round(seconds2)} s` : `${Math.round(seconds2 / 60)} min`;
 }
 function summaryLine(v) {
@@ -4292,7 +4292,7 @@ function summaryLine(v) {
       v.variants && v.variants.length > 1 ? v.variants.map((side) => against(subVerdict(v, side.variant))).join("; ") : against(v),
       `target ${targetProfile(v)}`,
       `host ${h2.cpu_model} \xD7 ${h2.cores}, ${gib(h2.memory_bytes)}, ${h2.os}`,
-      `${minutes(v.benchmark_seconds)} benchmark${v.saved_seconds > 0 ? ` (early stop saved ~${minutes(v.saved_seconds)})` : ""}`
+      `${durationText(v.benchmark_seconds)} benchmark${v.saved_seconds > 0 ? ` (early stop saved ~${durationText(v.saved_seconds)})` : ""}`
     ]
   };
 }
@@ -5305,9 +5305,21 @@ var BorrowedTables = class {
   names(set7) {
     return set7.driver.tables(set7.workload, this.o.spec.data);
   }
+  /** The tables of the data set's database now, by the plan's listing step (recorded). */
+  async list(key2, database) {
+    const step2 = this.o.tools.planned(loadKey.tables(this.o.variant, key2));
+    if (!("sql" in step2.run)) throw new RunError(`plan step ${step2.key}: not SQL`);
+    this.o.tools.record({ ...step2, variant: this.o.variant });
+    return this.target.tablesIn(database, step2.run.sql);
+  }
+  /** Drops one table the run created, recorded as the plan's drop step of its data set with that table. */
+  async dropOne(database, table3, step2) {
+    const sql = await this.target.dropTable(database, table3);
+    this.o.tools.record({ ...step2, variant: this.o.variant, run: { sql } });
+  }
   /** One of the load tool's own names already there is refused: its load and cleanup would take it. */
   async beforeLoad(key2, set7, database) {
-    const there = await this.target.tablesIn(database);
+    const there = await this.list(key2, database);
     const lower2 = new Set(there.map((t) => t.toLowerCase()));
     const taken = this.names(set7).filter((t) => lower2.has(t.toLowerCase()));
     if (taken.length > 0)
@@ -5319,7 +5331,7 @@ var BorrowedTables = class {
   async afterLoad(key2) {
     const seen = this.seen.get(key2);
     if (!seen) return;
-    seen.created = (await this.target.tablesIn(seen.database)).filter((t) => !seen.before.has(t)).sort((a4, b10) => a4.localeCompare(b10, "en", { numeric: true }));
+    seen.created = (await this.list(key2, seen.database)).filter((t) => !seen.before.has(t)).sort((a4, b10) => a4.localeCompare(b10, "en", { numeric: true }));
     this.o.log(
       `${this.o.variant}: this run created ${seen.created.length} table(s) in ${seen.database} on ${this.target.where}: ${seen.created.join(", ")} (the only ones it drops)`
     );
@@ -5338,13 +5350,12 @@ var BorrowedTables = class {
     for (const [k2, seen] of [...this.seen]) {
       if (key2 !== void 0 && k2 !== key2) continue;
       const own = new Set(this.names(seen.set).map((t) => t.toLowerCase()));
-      const tables = seen.created ?? (await this.target.tablesIn(seen.database)).filter(
-        (t) => !seen.before.has(t) && own.has(t.toLowerCase())
-      );
+      const tables = seen.created ?? (await this.list(k2, seen.database)).filter((t) => !seen.before.has(t) && own.has(t.toLowerCase()));
       const dropped = [];
+      const step2 = this.o.tools.planned(loadKey.drop(this.o.variant, k2));
       try {
         for (const t of tables) {
-          await this.target.dropTable(seen.database, t);
+          await this.dropOne(seen.database, t, step2);
           dropped.push(t);
         }
       } catch (e) {
@@ -5371,7 +5382,7 @@ var BenchData = class {
       if (!seen.has(key2)) seen.set(key2, { key: key2, driver: driverOf(w2.driver), workload: w2 });
     }
     this.sets = [...seen.values()];
-    this.tables = tablesOf(o.target, { variant: o.variant, spec: o.spec, log: o.log });
+    this.tables = tablesOf(o.target, { variant: o.variant, spec: o.spec, log: o.log, tools: o.tools });
   }
   o;
   sets;
@@ -6945,7 +6956,7 @@ function matrixSeconds(loaded) {
   const variants = compare3.order === "duet" ? 1 : loaded.variants?.all.length ?? 1;
   return once * (maxRounds + compare3.warmup_rounds * blocks) * variants;
 }
-var minutes2 = (s2) => s2 >= 3600 ? `${Math.floor(s2 / 3600)}h${String(Math.round(s2 % 3600 / 60)).padStart(2, "0")}m` : `${Math.max(1, Math.round(s2 / 60))} min`;
+var planDuration = (s2) => s2 >= 3600 ? `${Math.floor(s2 / 3600)}h${String(Math.round(s2 % 3600 / 60)).padStart(2, "0")}m` : `${Math.max(1, Math.round(s2 / 60))} min`;
 function estimate(loaded, target2) {
   const cells = planCells(loaded.spec).length;
   const compare3 = loaded.variants?.compare;
@@ -6959,8 +6970,8 @@ function estimate(loaded, target2) {
   const restartS = measured?.seconds ?? target2.overhead.restartS;
   const seconds2 = matrix + target2.overhead.setupS + switches * target2.overhead.switchS + restarts * restartS;
   const parts = [
-    `${minutes2(matrix)} of cells (${cells} cell${cells > 1 ? "s" : ""} \xD7 ${variants} variant${variants > 1 ? "s" : ""}${compare3?.order === "duet" ? " at once" : ""} \xD7 ${rounds} round${rounds > 1 ? "s" : ""}${compare3?.warmup_rounds ? `, warmup rounds included` : ""})`,
-    `${minutes2(target2.overhead.setupS)} to start or deploy`,
+    `${planDuration(matrix)} of cells (${cells} cell${cells > 1 ? "s" : ""} \xD7 ${variants} variant${variants > 1 ? "s" : ""}${compare3?.order === "duet" ? " at once" : ""} \xD7 ${rounds} round${rounds > 1 ? "s" : ""}${compare3?.warmup_rounds ? `, warmup rounds included` : ""})`,
+    `${planDuration(target2.overhead.setupS)} to start or deploy`,
     ...switches ? [`${switches} switches \xD7 ${target2.overhead.switchS}s`] : [],
     ...restarts ? [
       `${restarts} restarts \xD7 ${restartS}s${measured ? ` (the median of ${measured.n} measured here)` : ""}`
@@ -6968,7 +6979,7 @@ function estimate(loaded, target2) {
   ];
   return {
     seconds: seconds2,
-    text: `estimated duration: ~${minutes2(seconds2)} (${parts.join(" + ")}; data loading not included${restarts && compare3?.reload_data ? `, ${restarts + variants} times here with compare.reload_data` : ""}${compare3?.max_rounds ? "; at most max_rounds" : ""})`
+    text: `estimated duration: ~${planDuration(seconds2)} (${parts.join(" + ")}; data loading not included${restarts && compare3?.reload_data ? `, ${restarts + variants} times here with compare.reload_data` : ""}${compare3?.max_rounds ? "; at most max_rounds" : ""})`
   };
 }
 function confirmation(loaded, seconds2) {
@@ -6978,7 +6989,7 @@ function confirmation(loaded, seconds2) {
   return {
     runs: compare3.confirm,
     seconds_at_most: most,
-    text: `on a regression (compare.confirm ${compare3.confirm}): the regressed cells again on fresh instances before the verdict alarms, ${compare3.confirm > 1 ? `up to ${compare3.confirm} times, ` : ""}~${minutes2(most)} more at most (every cell regressed)${compare3.budget !== void 0 ? ", only where it fits compare.budget" : ""}; compare.confirm: 0 lets the first verdict stand alone`
+    text: `on a regression (compare.confirm ${compare3.confirm}): the regressed cells again on fresh instances before the verdict alarms, ${compare3.confirm > 1 ? `up to ${compare3.confirm} times, ` : ""}~${planDuration(most)} more at most (every cell regressed)${compare3.budget !== void 0 ? ", only where it fits compare.budget" : ""}; compare.confirm: 0 lets the first verdict stand alone`
   };
 }
 function budgetRefusal(loaded, seconds2) {
@@ -6991,7 +7002,7 @@ function budgetRefusal(loaded, seconds2) {
   const rest = seconds2 - perRound * ((compare3.max_rounds ?? compare3.rounds) + compare3.warmup_rounds * blocks);
   const fit4 = Math.floor((budget - rest) / perRound) - compare3.warmup_rounds * blocks;
   return [
-    `${loaded.path}: compare.budget is ${minutes2(budget)} but this comparison is estimated at ~${minutes2(seconds2)} (${minutes2(perRound)} per round of ${planCells(loaded.spec).length} cells \xD7 ${compare3.order === "duet" ? `${loaded.variants?.all.length ?? 2} variants at once` : `${variants} variant(s)`}, ${(compare3.max_rounds ?? compare3.rounds) + compare3.warmup_rounds * blocks} rounds with warmups): ${fit4 < 2 ? "not even 2 rounds fit" : blocks > 1 && fit4 < blocks ? `at most ${fit4} rounds fit, fewer than one per block (compare.blocks ${blocks}): lower compare.blocks, which detects less` : blocks > 1 ? `at most ${fit4 - fit4 % blocks} rounds fit (compare.rounds: ${fit4 - fit4 % blocks}, a multiple of compare.blocks ${blocks}), which detects less` : `at most ${fit4} rounds fit (compare.rounds: ${fit4}), which detects less`}; or shorten durations, drop thread counts or workloads, or raise compare.budget`
+    `${loaded.path}: compare.budget is ${planDuration(budget)} but this comparison is estimated at ~${planDuration(seconds2)} (${planDuration(perRound)} per round of ${planCells(loaded.spec).length} cells \xD7 ${compare3.order === "duet" ? `${loaded.variants?.all.length ?? 2} variants at once` : `${variants} variant(s)`}, ${(compare3.max_rounds ?? compare3.rounds) + compare3.warmup_rounds * blocks} rounds with warmups): ${fit4 < 2 ? "not even 2 rounds fit" : blocks > 1 && fit4 < blocks ? `at most ${fit4} rounds fit, fewer than one per block (compare.blocks ${blocks}): lower compare.blocks, which detects less` : blocks > 1 ? `at most ${fit4 - fit4 % blocks} rounds fit (compare.rounds: ${fit4 - fit4 % blocks}, a multiple of compare.blocks ${blocks}), which detects less` : `at most ${fit4} rounds fit (compare.rounds: ${fit4}), which detects less`}; or shorten durations, drop thread counts or workloads, or raise compare.budget`
   ];
 }
 
@@ -7510,12 +7521,12 @@ function runnersOf(loaded, whole, n, seconds2) {
     return { lines: [], refusals: ["--shards: only a comparison (a spec with variants) is cut into shards"] };
   const refusals = shardRefusals(loaded.variants.compare, { index: 1, of: n }, true);
   const shares = Array.from({ length: n }, (_, i) => shardSchedule(whole, { index: i + 1, of: n }));
-  const minutes3 = (s2) => Math.ceil(seconds2 * s2.blocks.length / whole.blocks.length / 60);
-  const longest = Math.max(...shares.map(minutes3));
+  const minutes = (s2) => Math.ceil(seconds2 * s2.blocks.length / whole.blocks.length / 60);
+  const longest = Math.max(...shares.map(minutes));
   return {
     refusals,
     lines: [
-      `on ${n} runner(s) (compare --seed ${whole.seed} --shard K/${n}, then tiperf merge): ${shares.map((s2) => `shard ${s2.shard?.index}: block(s) ${s2.blocks.map((b10) => b10.block).join(", ")}, ~${minutes3(s2)} min`).join("; ")}; the check waits ~${longest} min instead of ~${Math.ceil(seconds2 / 60)}, and the merged verdict judges the same ${whole.blocks.length} blocks as one run: the smallest changes it detects are the ones above (more runners with more blocks, --blocks, detect smaller ones in the same time)`
+      `on ${n} runner(s) (compare --seed ${whole.seed} --shard K/${n}, then tiperf merge): ${shares.map((s2) => `shard ${s2.shard?.index}: block(s) ${s2.blocks.map((b10) => b10.block).join(", ")}, ~${minutes(s2)} min`).join("; ")}; the check waits ~${longest} min instead of ~${Math.ceil(seconds2 / 60)}, and the merged verdict judges the same ${whole.blocks.length} blocks as one run: the smallest changes it detects are the ones above (more runners with more blocks, --blocks, detect smaller ones in the same time)`
     ]
   };
 }
@@ -7529,10 +7540,10 @@ function shareOf(loaded, whole, o, seconds2) {
       shardRefused: ["--shard: a shard is a share of a comparison; this spec has no variants"]
     };
   const schedule = shardSchedule(whole, shard);
-  const minutes3 = Math.ceil(seconds2 * schedule.blocks.length / whole.blocks.length / 60);
+  const minutes = Math.ceil(seconds2 * schedule.blocks.length / whole.blocks.length / 60);
   return {
     schedule,
-    shardLine: `shard ${shard.index} of ${shard.of}: ${schedule.blocks.length} of the comparison's ${whole.blocks.length} blocks (${schedule.blocks.map((b10) => b10.block).join(", ")}), ~${minutes3} min of the estimate above; the verdict is \`tiperf merge\` of every shard's result`,
+    shardLine: `shard ${shard.index} of ${shard.of}: ${schedule.blocks.length} of the comparison's ${whole.blocks.length} blocks (${schedule.blocks.map((b10) => b10.block).join(", ")}), ~${minutes} min of the estimate above; the verdict is \`tiperf merge\` of every shard's result`,
     shardRefused: shardRefusals(loaded.variants.compare, shard, o.seed !== void 0)
   };
 }
@@ -8615,7 +8626,7 @@ function table2(w2, v, rows) {
   for (const r of rows) {
     const main2 = r.throughput ?? r.judgements[0];
     const latency = lat ? ` ${num2(r.latency?.base)} | ${num2(r.latency?.head)} |` : "";
-    const costCell = cost ? ` ${costText(r)} |` : "";
+    const costCell = cost ? ` ${costCellText(r)} |` : "";
     const perDollar = perHour ? ` ${num2(r.throughput?.base == null ? null : r.throughput.base / perHour)} / ${num2(r.throughput?.head == null ? null : r.throughput.head / perHour)} |` : "";
     out.push(
       `| ${r.threads} | ${num2(main2?.base)} | ${num2(main2?.head)} | ${pct3(main2?.change)} | ${ciText(main2)} |${latency}${costCell}${perDollar} ${rowVerdict(r)} |`
@@ -14444,8 +14455,8 @@ function formatYear(year) {
   return year < 0 ? "-" + pad2(-year, 6) : year > 9999 ? "+" + pad2(year, 6) : pad2(year, 4);
 }
 function formatDate(date3) {
-  var hours = date3.getUTCHours(), minutes3 = date3.getUTCMinutes(), seconds2 = date3.getUTCSeconds(), milliseconds2 = date3.getUTCMilliseconds();
-  return isNaN(date3) ? "Invalid Date" : formatYear(date3.getUTCFullYear()) + "-" + pad2(date3.getUTCMonth() + 1, 2) + "-" + pad2(date3.getUTCDate(), 2) + (milliseconds2 ? "T" + pad2(hours, 2) + ":" + pad2(minutes3, 2) + ":" + pad2(seconds2, 2) + "." + pad2(milliseconds2, 3) + "Z" : seconds2 ? "T" + pad2(hours, 2) + ":" + pad2(minutes3, 2) + ":" + pad2(seconds2, 2) + "Z" : minutes3 || hours ? "T" + pad2(hours, 2) + ":" + pad2(minutes3, 2) + "Z" : "");
+  var hours = date3.getUTCHours(), minutes = date3.getUTCMinutes(), seconds2 = date3.getUTCSeconds(), milliseconds2 = date3.getUTCMilliseconds();
+  return isNaN(date3) ? "Invalid Date" : formatYear(date3.getUTCFullYear()) + "-" + pad2(date3.getUTCMonth() + 1, 2) + "-" + pad2(date3.getUTCDate(), 2) + (milliseconds2 ? "T" + pad2(hours, 2) + ":" + pad2(minutes, 2) + ":" + pad2(seconds2, 2) + "." + pad2(milliseconds2, 3) + "Z" : seconds2 ? "T" + pad2(hours, 2) + ":" + pad2(minutes, 2) + ":" + pad2(seconds2, 2) + "Z" : minutes || hours ? "T" + pad2(hours, 2) + ":" + pad2(minutes, 2) + "Z" : "");
 }
 function dsv(delimiter) {
   var reFormat = new RegExp('["' + delimiter + "\n\r]"), DELIMITER = delimiter.charCodeAt(0);
@@ -67510,7 +67521,7 @@ function workloadSections(v, charts, conf, shown) {
         pct3(main2?.change),
         ciText(main2),
         ...lat ? [num2(r.latency?.base), num2(r.latency?.head)] : [],
-        ...w2.costName ? [costText(r)] : []
+        ...w2.costName ? [costCellText(r)] : []
       ];
       out.push(
         `<tr class="${r.verdict}">${cells.map((c4) => `<td>${esc(c4)}</td>`).join("")}<td class="l">${CELL_MARK[r.verdict]} ${esc(verdictWord(r.verdict))}${r.verdict !== "unchanged" ? ` (${esc(r.because.join(", "))})` : ""}</td></tr>`

@@ -4,7 +4,7 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   hostsOf,
-  machinesOf,
+  machinesFromOutputs,
   provisionCluster,
   pullRequest,
   recordStack,
@@ -14,13 +14,13 @@ import {
   stackOptions,
   stackRecord,
   tagsNow
-} from "./chunk-LQR4A2MA.js";
+} from "./chunk-BL4ALPUX.js";
 import "./chunk-WCKSSEMK.js";
 import "./chunk-JJ3X6KGZ.js";
 import "./chunk-3EADY6QU.js";
 export {
   hostsOf,
-  machinesOf,
+  machinesFromOutputs,
   provisionCluster,
   pullRequest,
   recordStack,

@@ -273,7 +273,7 @@ function checkBudget(ask, estimate, file, section) {
       `${file}: ${section}.budget is $${budget.toFixed(2)} but this run is estimated at $${estimate.dollars.toFixed(2)} (${estimate.hours.toFixed(2)} h \xD7 $${estimate.perHour.toFixed(2)}/h); nothing was created. Raise the budget, shorten the matrix or pick smaller instance types`
     );
 }
-function costText(e) {
+function estimateText(e) {
   const lines = [
     `estimated cost: $${e.dollars.toFixed(2)} (${e.hours.toFixed(2)} h \xD7 $${e.perHour.toFixed(3)}/h ${e.terms})`
   ];
@@ -1350,7 +1350,7 @@ async function provisionCluster(o) {
   try {
     stack2 = await CloudStack.open(stackOptions(rec, log, program));
     const outputs = await stack2.up(o.signal);
-    cluster.machines = machinesOf2(outputs);
+    cluster.machines = machinesFromOutputs(outputs);
     cluster.hosts = hostsOf(cluster.machines, identityFile);
     log(
       `cloud: ${cluster.machines.length} machines: ${cluster.machines.map((m) => `${m.name} ${m.privateIp}`).join(", ")}; bastion (load host) ${cluster.hosts.bastion}`
@@ -1362,7 +1362,7 @@ async function provisionCluster(o) {
   }
   return cluster;
 }
-function machinesOf2(outputs) {
+function machinesFromOutputs(outputs) {
   const list = outputs.machines;
   const ok = (m) => {
     const x = m;
@@ -1455,7 +1455,7 @@ export {
   measuredCost,
   outlivesTtl,
   checkBudget,
-  costText,
+  estimateText,
   CLOUDS,
   KUBERNETES_CLOUDS,
   cloudOf,
@@ -1467,7 +1467,7 @@ export {
   stackRecord,
   recordStack,
   provisionCluster,
-  machinesOf2 as machinesOf,
+  machinesFromOutputs,
   hostsOf,
   remoteOf,
   recoverRecorded
