@@ -56,10 +56,10 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-NZK2MZ4Z.js";
+} from "./chunk-PQOLV5HU.js";
 import {
   reapLedger
-} from "./chunk-HIUYG7WE.js";
+} from "./chunk-EOEUFHVD.js";
 import {
   EXPIRES,
   KubeClient,
@@ -77,7 +77,7 @@ import {
   require_dist,
   writeAtomic,
   writeResult
-} from "./chunk-N5TOP4XC.js";
+} from "./chunk-3M4CCYW5.js";
 import {
   CLOUDS,
   Interrupted,
@@ -85,7 +85,7 @@ import {
   installSignalTeardown,
   ledgerDir,
   teardownAll
-} from "./chunk-BL4ALPUX.js";
+} from "./chunk-G4DZB5WX.js";
 import {
   external_exports,
   parseAge,
@@ -2721,14 +2721,14 @@ async function cmdReap(args) {
     if (values[flag] !== void 0) throw new InputError(`tiperf reap: --${flag} goes with --kubernetes`);
   for (const flag of ["region", "endpoint", "json"])
     if (values[flag] !== void 0) throw new InputError(`tiperf reap: --${flag} goes with --cloud aws`);
-  const { swept, kept } = await reapLedger({
+  const { reaped, kept } = await reapLedger({
     dir: values.ledger ?? ledgerDir(),
     maxAgeMs: maxAge(values["max-age"] ?? "3h"),
     dryRun: values["dry-run"] === true,
     log
   });
   process.stdout.write(
-    `${values["dry-run"] ? "would reap" : "reaped"} ${swept.length}, kept ${kept.length} (still owned and younger than max-age)
+    `${values["dry-run"] ? "would reap" : "reaped"} ${reaped.length}, kept ${kept.length} (still owned and younger than max-age)
 `
   );
   return EXIT.ok;

@@ -19,7 +19,7 @@ import {
   readFirstVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-NZK2MZ4Z.js";
+} from "./chunk-PQOLV5HU.js";
 import {
   getInput,
   info,
@@ -32,14 +32,14 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-N5TOP4XC.js";
+} from "./chunk-3M4CCYW5.js";
 import {
   Interrupted,
   installCrashTeardown,
   installSignalTeardown,
   ledgerDir,
   teardownAll
-} from "./chunk-BL4ALPUX.js";
+} from "./chunk-G4DZB5WX.js";
 import "./chunk-WCKSSEMK.js";
 import {
   EXIT,

@@ -4,16 +4,16 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   reapLedger
-} from "./chunk-HIUYG7WE.js";
+} from "./chunk-EOEUFHVD.js";
 import {
   getState,
   info,
   setFailed
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-N5TOP4XC.js";
+import "./chunk-3M4CCYW5.js";
 import {
   ledgerDir
-} from "./chunk-BL4ALPUX.js";
+} from "./chunk-G4DZB5WX.js";
 import "./chunk-WCKSSEMK.js";
 import "./chunk-JJ3X6KGZ.js";
 import "./chunk-3EADY6QU.js";
@@ -21,7 +21,9 @@ import "./chunk-3EADY6QU.js";
 // action/src/action/post.ts
 async function postStep() {
   const dir = getState("ledger") || ledgerDir();
-  const { swept } = await reapLedger({ dir, log: (line) => info(line) });
-  info(swept.length ? `post: cleaned up ${swept.length} leftover(s)` : "post: nothing left to clean up");
+  const { reaped } = await reapLedger({ dir, log: (line) => info(line) });
+  info(
+    reaped.length ? `post: cleaned up ${reaped.length} leftover(s)` : "post: nothing left to clean up"
+  );
 }
 postStep().catch((e) => setFailed(e.message));

@@ -11,7 +11,7 @@ import { readFileSync } from "node:fs";
 import { CLOUDS } from "../../action/src/cloud/registry.ts";
 import { CloudStack, type StackOptions } from "../../action/src/cloud/stack.ts";
 import { teardownAll } from "../../action/src/lifecycle/teardown.ts";
-import { fakeCloudProgram, fakeCloudProvider, fakeSweep } from "./fake-cloud.ts";
+import { fakeCloudProgram, fakeCloudProvider, fakeRemoveByTag } from "./fake-cloud.ts";
 
 export interface HarnessConfig {
   /** tiperf mode: the test sshd every fake machine is reached on. */
@@ -43,7 +43,7 @@ const options = (): StackOptions => ({
     ...(c.failAt ? { failAt: c.failAt } : {}),
     ...(c.bootMs ? { bootMs: c.bootMs } : {}),
   }),
-  sweep: (runId) => fakeSweep(c.cloudDir, runId),
+  removeByTag: (runId) => fakeRemoveByTag(c.cloudDir, runId),
   log,
 });
 const open = () => CloudStack.open(options());

@@ -96,7 +96,7 @@ export function fakeMachines(dir: string): Record<string, Record<string, string>
 }
 
 /** The fake cloud's tag sweep: removes every machine tagged with the run id; returns their names. */
-export async function fakeSweep(dir: string, runId: string): Promise<string[]> {
+export async function fakeRemoveByTag(dir: string, runId: string): Promise<string[]> {
   const gone: string[] = [];
   for (const [name, tags] of Object.entries(fakeMachines(dir)))
     if (tags["tiperf:run-id"] === runId) {
@@ -156,7 +156,7 @@ export function fakeCloudProvider(o: {
         };
       };
     },
-    sweep: (_settings, runId) => fakeSweep(o.dir, runId),
+    removeByTag: (_settings, runId) => fakeRemoveByTag(o.dir, runId),
     env: () => ({}),
     runnerCidr: async () => "127.0.0.1/32",
     ready: (m) => ["test", "-e", join(o.dir, `${m.name}.ready`)],

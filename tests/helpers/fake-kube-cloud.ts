@@ -78,7 +78,7 @@ export function fakeKubernetesCloud(o: {
         return { kubeconfig: pulumi.secret(c.kubeconfig), context: o.context };
       };
     },
-    async sweep(_settings, runId) {
+    async removeByTag(_settings, runId) {
       const c = fakeCluster(o.dir);
       if (c && c.labels["tiperf-run-id"] === runId.toLowerCase()) {
         rmSync(join(o.dir, "cluster.json"), { force: true });

@@ -12,7 +12,7 @@ import { before, describe, test } from "node:test";
 import * as pulumi from "@pulumi/pulumi";
 import { GCP_CLOUD } from "../../action/src/cloud/gcp/index.ts";
 import { gcpLabels } from "../../action/src/cloud/gcp/labels.ts";
-import { sweepGke } from "../../action/src/cloud/gcp/sweep.ts";
+import { removeGkeByLabel } from "../../action/src/cloud/gcp/sweep.ts";
 import { runTags, tagsOf } from "../../action/src/cloud/tags.ts";
 import { kubernetesAsk } from "../../action/src/targets/tidb/deployments/kubernetes/cluster.ts";
 import { parseProfile } from "../../action/src/targets/tidb/load-profile.ts";
@@ -262,7 +262,7 @@ describe("a created Kubernetes cluster: profile rules, prices, the sweep", () =>
     try {
       const port = (server.address() as AddressInfo).port;
       const log: string[] = [];
-      const gone = await sweepGke({
+      const gone = await removeGkeByLabel({
         project: "tiperf-bench",
         runId: "20261126-230000-abcd",
         endpoint: `http://127.0.0.1:${port}`,

@@ -20,14 +20,14 @@ export async function cmdReap(args: string[]): Promise<number> {
     if (values[flag] !== undefined) throw new InputError(`tiperf reap: --${flag} goes with --kubernetes`);
   for (const flag of ["region", "endpoint", "json"])
     if (values[flag] !== undefined) throw new InputError(`tiperf reap: --${flag} goes with --cloud aws`);
-  const { swept, kept } = await reapLedger({
+  const { reaped, kept } = await reapLedger({
     dir: (values.ledger as string | undefined) ?? ledgerDir(),
     maxAgeMs: maxAge((values["max-age"] as string | undefined) ?? "3h"),
     dryRun: values["dry-run"] === true,
     log,
   });
   process.stdout.write(
-    `${values["dry-run"] ? "would reap" : "reaped"} ${swept.length}, kept ${kept.length} (still owned and younger than max-age)\n`,
+    `${values["dry-run"] ? "would reap" : "reaped"} ${reaped.length}, kept ${kept.length} (still owned and younger than max-age)\n`,
   );
   return EXIT.ok;
 }

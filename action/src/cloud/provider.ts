@@ -120,7 +120,7 @@ export interface CloudProvider {
     publicKey: string;
   }): Promise<PulumiFn>;
   /** Deletes, by tag, what of a run still exists (a stack's recovery); says what went. */
-  sweep(settings: CloudSettings, runId: string, log: (line: string) => void): Promise<string[]>;
+  removeByTag(settings: CloudSettings, runId: string, log: (line: string) => void): Promise<string[]>;
   /** The hourly reaper: deletes what every run left past its expiry in a region. */
   reap(o: {
     region: string;
@@ -187,7 +187,11 @@ export interface KubernetesCloud {
   labels(tags: Record<string, string>): Record<string, string>;
   program(o: { ask: KubernetesAsk; labels: Record<string, string> }): Promise<PulumiFn>;
   /** Deletes, by label, what of a run still exists (a stack's recovery); says what went. */
-  sweep(settings: KubernetesCloudSettings, runId: string, log: (line: string) => void): Promise<string[]>;
+  removeByTag(
+    settings: KubernetesCloudSettings,
+    runId: string,
+    log: (line: string) => void,
+  ): Promise<string[]>;
   /** The Pulumi CLI's extra environment (project, region). */
   env(settings: KubernetesCloudSettings): Record<string, string>;
 }

@@ -87,7 +87,7 @@ export const stackOptions = (
     workDir: s.workDir,
     runId: s.runId,
     program,
-    sweep: (runId: string) => kind.sweep(settings, runId, log),
+    removeByTag: (runId: string) => kind.removeByTag(settings, runId, log),
     env: kind.env(settings),
     log,
   };

@@ -42,7 +42,7 @@ export interface StackOptions {
   /** This run's id: its resources carry it as the tag tiperf:run-id. */
   runId: string;
   /** Removes, by tag, everything of a run id the state does not know (the recovery's tag sweep). */
-  sweep?: (runId: string) => Promise<string[]>;
+  removeByTag?: (runId: string) => Promise<string[]>;
   /** Extra environment of the Pulumi CLI (AWS_REGION, credentials come from the environment). */
   env?: Record<string, string>;
   log: (line: string) => void;
@@ -249,17 +249,17 @@ export class CloudStack {
       return;
     }
     // a create that failed half-way leaves a resource the state never recorded: sweep by tag
-    await this.sweep([this.o.runId]);
+    await this.removeByTag([this.o.runId]);
     await this.stack.workspace.removeStack(this.o.stack, { force: true });
     this.destroyed = true;
     this.o.log(`cloud: stack ${this.o.stack} destroyed and removed`);
   }
 
   /** Removes by tag whatever of these runs still exists (the provider's sweep), and says what. */
-  private async sweep(runIds: string[]): Promise<void> {
-    if (!this.o.sweep) return;
+  private async removeByTag(runIds: string[]): Promise<void> {
+    if (!this.o.removeByTag) return;
     for (const runId of runIds) {
-      const gone = await this.o.sweep(runId);
+      const gone = await this.o.removeByTag(runId);
       if (gone.length) this.o.log(`cloud: swept by tag tiperf:run-id=${runId}: ${gone.join(", ")}`);
     }
   }
@@ -296,7 +296,7 @@ export class CloudStack {
       this.stack.destroy({ continueOnError: true, onOutput: (t) => this.progress(t) }),
     );
     await step(`tag sweep of tiperf:run-id ${runIds.join(", ") || "(none in the state)"}`, () =>
-      this.sweep(runIds),
+      this.removeByTag(runIds),
     );
     await step("remove the stack", () => this.stack.workspace.removeStack(this.o.stack, { force: true }));
   }

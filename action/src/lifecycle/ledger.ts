@@ -6,7 +6,7 @@ import { dirname, join, sep } from "node:path";
 
 /**
  * What tiperf started that must not outlive it, one small file per resource. A normal stop
- * deletes the entry; whatever is left after the owner died (SIGKILL, a cancelled job) is swept by
+ * deletes the entry; whatever is left after the owner died (SIGKILL, a cancelled job) is reaped by
  * the action's post step or by `tiperf reap`. The ledger knows no kinds of resource: each owner
  * (a target kind, a cloud, the result store) hands `sweep` the reaper of the kinds it records.
  */
@@ -98,7 +98,7 @@ export const alive = (pid: number) => {
   }
 };
 
-export interface SweepOptions {
+export interface ReapOptions {
   dir?: string;
   /** The owners' reapers by entry kind; an entry of another kind is reported and left alone. */
   reapers: Record<string, Reaper>;
@@ -108,8 +108,8 @@ export interface SweepOptions {
   log: (line: string) => void;
 }
 
-export interface SweepOutcome {
-  swept: LedgerEntry[];
+export interface ReapOutcome {
+  reaped: LedgerEntry[];
   kept: LedgerEntry[];
 }
 
@@ -136,9 +136,9 @@ async function entriesIn(dir: string, log: (line: string) => void): Promise<[str
 }
 
 /** Stops and removes what the ledger lists, each entry by its owner's reaper, then forgets it. */
-export async function sweep(opts: SweepOptions): Promise<SweepOutcome> {
+export async function reapEntries(opts: ReapOptions): Promise<ReapOutcome> {
   const dir = opts.dir ?? ledgerDir();
-  const out: SweepOutcome = { swept: [], kept: [] };
+  const out: ReapOutcome = { reaped: [], kept: [] };
   if (!existsSync(dir)) return out;
   const orderOf = (e: LedgerEntry) => opts.reapers[e.kind]?.order ?? Number.POSITIVE_INFINITY;
   const entries = (await entriesIn(dir, opts.log)).sort(([, a], [, b]) => orderOf(a) - orderOf(b));
@@ -154,14 +154,14 @@ export async function sweep(opts: SweepOptions): Promise<SweepOutcome> {
     const ageText = `${Math.round(age / 60_000)} min old, owner ${e.owner} ${alive(e.owner) ? "running" : "gone"}`;
     if (opts.dryRun) {
       opts.log(`reap (dry run): would ${reaper.describe(e)} (${ageText})`);
-      out.swept.push(e);
+      out.reaped.push(e);
       continue;
     }
     try {
       opts.log(`reap: ${e.what} (${ageText})`);
       await reaper.reap(e, opts.log);
       await rm(file, { force: true });
-      out.swept.push(e);
+      out.reaped.push(e);
     } catch (err) {
       opts.log(`reap: ${e.what}: entry kept: ${(err as Error).message.split("\n")[0]}`);
       out.kept.push(e);

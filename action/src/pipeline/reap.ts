@@ -1,7 +1,7 @@
 // Leftovers of runs whose tiperf died, removed by their owners: each target kind, each cloud and
 // the result store hand in the reapers of what they record in the ledger.
 import { CLOUD_REAPERS } from "../cloud/reapers.ts";
-import { type Reaper, type SweepOptions, type SweepOutcome, sweep } from "../lifecycle/ledger.ts";
+import { type Reaper, type ReapOptions, type ReapOutcome, reapEntries } from "../lifecycle/ledger.ts";
 import { runReaper } from "../result/reaper.ts";
 import { targetReapers } from "../targets/registry.ts";
 
@@ -12,6 +12,6 @@ export const reapers = (): Record<string, Reaper> => ({
 });
 
 /** Sweeps a ledger with every owner's reaper. */
-export function reapLedger(o: Omit<SweepOptions, "reapers">): Promise<SweepOutcome> {
-  return sweep({ ...o, reapers: reapers() });
+export function reapLedger(o: Omit<ReapOptions, "reapers">): Promise<ReapOutcome> {
+  return reapEntries({ ...o, reapers: reapers() });
 }

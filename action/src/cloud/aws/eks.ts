@@ -169,11 +169,11 @@ export const AWS_EKS: KubernetesCloud = {
       tags: o.labels,
     });
   },
-  async sweep(settings, runId, log) {
+  async removeByTag(settings, runId, log) {
     // the run's EKS node groups and cluster, then what EC2 holds of it (its VPC, subnets, the nodes'
     // instances and volumes), then its IAM roles, by tag
-    const { sweepRun } = await import("./reap.ts");
-    return sweepRun({ region: settings.region, runId, log });
+    const { removeRunByTag } = await import("./reap.ts");
+    return removeRunByTag({ region: settings.region, runId, log });
   },
   env: (settings) => ({ AWS_REGION: settings.region }),
 };

@@ -24,9 +24,9 @@ export const AWS_CLOUD: CloudProvider = {
     const awsClusterProgram = await programOf("aws");
     return awsClusterProgram(programArgs(o));
   },
-  async sweep(settings, runId, log) {
-    const { sweepRun } = await import("./reap.ts");
-    return sweepRun({ region: settings.region, runId, log });
+  async removeByTag(settings, runId, log) {
+    const { removeRunByTag } = await import("./reap.ts");
+    return removeRunByTag({ region: settings.region, runId, log });
   },
   async reap(o) {
     const { reapAws } = await import("./reap.ts");

@@ -435,7 +435,7 @@ export async function reapAws(o: ReapOptions): Promise<AwsReapReport> {
  * The tag sweep of one run (a stack's recovery, a destroy that failed half-way): everything tagged
  * with this run id, expired or not, deleted in dependency order; says what went.
  */
-export async function sweepRun(
+export async function removeRunByTag(
   o: Pick<ReapOptions, "region" | "endpoint" | "log" | "waitMs"> & { runId: string },
 ): Promise<string[]> {
   const clients = client(o);

@@ -35,9 +35,9 @@ export const GCP_CLOUD: KubernetesCloud = {
       labels: o.labels,
     });
   },
-  async sweep(settings, runId, log) {
-    const { sweepGke } = await import("./sweep.ts");
-    return sweepGke({ project: (settings as GcpSettings).project, runId, log });
+  async removeByTag(settings, runId, log) {
+    const { removeGkeByLabel } = await import("./sweep.ts");
+    return removeGkeByLabel({ project: (settings as GcpSettings).project, runId, log });
   },
   env: (settings) => ({
     GOOGLE_PROJECT: (settings as GcpSettings).project,

@@ -25,7 +25,7 @@ async function accessToken(): Promise<string> {
   return r.stdout.trim();
 }
 
-export async function sweepGke(o: {
+export async function removeGkeByLabel(o: {
   project: string;
   runId: string;
   log: (line: string) => void;

@@ -23,7 +23,7 @@ import {
   stackOptions,
   stackRecord,
   tagsNow
-} from "./chunk-BL4ALPUX.js";
+} from "./chunk-G4DZB5WX.js";
 import {
   durationSchema,
   external_exports,

@@ -6,17 +6,17 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-N5TOP4XC.js";
+} from "./chunk-3M4CCYW5.js";
 import {
-  sweep
-} from "./chunk-BL4ALPUX.js";
+  reapEntries
+} from "./chunk-G4DZB5WX.js";
 
 // action/src/cloud/reapers.ts
 var stackReaper = {
   order: 1,
   describe: (e) => `recover ${e.what} (destroy, tag sweep, remove)`,
   async reap(e, log) {
-    const { recoverRecorded } = await import("./chunk-ZIBQ7DXL.js");
+    const { recoverRecorded } = await import("./chunk-FYA7IYMO.js");
     await recoverRecorded(e, log);
     log(`reap: recovered ${e.what}`);
   }
@@ -56,7 +56,7 @@ var reapers = () => ({
   run: runReaper
 });
 function reapLedger(o) {
-  return sweep({ ...o, reapers: reapers() });
+  return reapEntries({ ...o, reapers: reapers() });
 }
 
 export {

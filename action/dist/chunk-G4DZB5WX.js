@@ -98,9 +98,9 @@ async function entriesIn(dir, log) {
   }
   return entries;
 }
-async function sweep(opts) {
+async function reapEntries(opts) {
   const dir = opts.dir ?? ledgerDir();
-  const out = { swept: [], kept: [] };
+  const out = { reaped: [], kept: [] };
   if (!existsSync(dir)) return out;
   const orderOf = (e) => opts.reapers[e.kind]?.order ?? Number.POSITIVE_INFINITY;
   const entries = (await entriesIn(dir, opts.log)).sort(([, a], [, b]) => orderOf(a) - orderOf(b));
@@ -116,14 +116,14 @@ async function sweep(opts) {
     const ageText = `${Math.round(age / 6e4)} min old, owner ${e.owner} ${alive(e.owner) ? "running" : "gone"}`;
     if (opts.dryRun) {
       opts.log(`reap (dry run): would ${reaper.describe(e)} (${ageText})`);
-      out.swept.push(e);
+      out.reaped.push(e);
       continue;
     }
     try {
       opts.log(`reap: ${e.what} (${ageText})`);
       await reaper.reap(e, opts.log);
       await rm(file, { force: true });
-      out.swept.push(e);
+      out.reaped.push(e);
     } catch (err) {
       opts.log(`reap: ${e.what}: entry kept: ${err.message.split("\n")[0]}`);
       out.kept.push(e);
@@ -678,9 +678,9 @@ var AWS_EKS = {
       tags: o.labels
     });
   },
-  async sweep(settings, runId, log) {
-    const { sweepRun } = await import("./chunk-LN7KTBRL.js");
-    return sweepRun({ region: settings.region, runId, log });
+  async removeByTag(settings, runId, log) {
+    const { removeRunByTag } = await import("./chunk-XPS6SWEH.js");
+    return removeRunByTag({ region: settings.region, runId, log });
   },
   env: (settings) => ({ AWS_REGION: settings.region })
 };
@@ -749,12 +749,12 @@ var AWS_CLOUD = {
     const awsClusterProgram = await programOf("aws");
     return awsClusterProgram(programArgs(o));
   },
-  async sweep(settings, runId, log) {
-    const { sweepRun } = await import("./chunk-LN7KTBRL.js");
-    return sweepRun({ region: settings.region, runId, log });
+  async removeByTag(settings, runId, log) {
+    const { removeRunByTag } = await import("./chunk-XPS6SWEH.js");
+    return removeRunByTag({ region: settings.region, runId, log });
   },
   async reap(o) {
-    const { reapAws } = await import("./chunk-LN7KTBRL.js");
+    const { reapAws } = await import("./chunk-XPS6SWEH.js");
     return reapAws(o);
   },
   env: (settings) => ({ AWS_REGION: settings.region }),
@@ -922,9 +922,9 @@ var GCP_CLOUD = {
       labels: o.labels
     });
   },
-  async sweep(settings, runId, log) {
-    const { sweepGke } = await import("./chunk-WOJIDFOU.js");
-    return sweepGke({ project: settings.project, runId, log });
+  async removeByTag(settings, runId, log) {
+    const { removeGkeByLabel } = await import("./chunk-3VBYE4ZC.js");
+    return removeGkeByLabel({ project: settings.project, runId, log });
   },
   env: (settings) => ({
     GOOGLE_PROJECT: settings.project,
@@ -1206,16 +1206,16 @@ var CloudStack = class _CloudStack {
       this.destroyed = true;
       return;
     }
-    await this.sweep([this.o.runId]);
+    await this.removeByTag([this.o.runId]);
     await this.stack.workspace.removeStack(this.o.stack, { force: true });
     this.destroyed = true;
     this.o.log(`cloud: stack ${this.o.stack} destroyed and removed`);
   }
   /** Removes by tag whatever of these runs still exists (the provider's sweep), and says what. */
-  async sweep(runIds) {
-    if (!this.o.sweep) return;
+  async removeByTag(runIds) {
+    if (!this.o.removeByTag) return;
     for (const runId of runIds) {
-      const gone = await this.o.sweep(runId);
+      const gone = await this.o.removeByTag(runId);
       if (gone.length) this.o.log(`cloud: swept by tag tiperf:run-id=${runId}: ${gone.join(", ")}`);
     }
   }
@@ -1253,7 +1253,7 @@ var CloudStack = class _CloudStack {
     );
     await step(
       `tag sweep of tiperf:run-id ${runIds.join(", ") || "(none in the state)"}`,
-      () => this.sweep(runIds)
+      () => this.removeByTag(runIds)
     );
     await step("remove the stack", () => this.stack.workspace.removeStack(this.o.stack, { force: true }));
   }
@@ -1282,7 +1282,7 @@ var stackOptions = (s, log, program) => {
     workDir: s.workDir,
     runId: s.runId,
     program,
-    sweep: (runId) => kind.sweep(settings, runId, log),
+    removeByTag: (runId) => kind.removeByTag(settings, runId, log),
     env: kind.env(settings),
     log
   };
@@ -1450,7 +1450,7 @@ export {
   ledgerDir,
   record,
   alive,
-  sweep,
+  reapEntries,
   estimateCost,
   measuredCost,
   outlivesTtl,

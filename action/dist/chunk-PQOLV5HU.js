@@ -57,12 +57,12 @@ import {
   throttleBetween,
   validateYaml,
   writeAtomic
-} from "./chunk-N5TOP4XC.js";
+} from "./chunk-3M4CCYW5.js";
 import {
   record,
   shellCommand,
   sshArgs
-} from "./chunk-BL4ALPUX.js";
+} from "./chunk-G4DZB5WX.js";
 import {
   durationSchema,
   external_exports,

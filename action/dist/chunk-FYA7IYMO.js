@@ -14,7 +14,7 @@ import {
   stackOptions,
   stackRecord,
   tagsNow
-} from "./chunk-BL4ALPUX.js";
+} from "./chunk-G4DZB5WX.js";
 import "./chunk-WCKSSEMK.js";
 import "./chunk-JJ3X6KGZ.js";
 import "./chunk-3EADY6QU.js";

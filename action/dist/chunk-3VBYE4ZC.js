@@ -21,7 +21,7 @@ async function accessToken() {
     );
   return r.stdout.trim();
 }
-async function sweepGke(o) {
+async function removeGkeByLabel(o) {
   const base = o.endpoint ?? GKE_API;
   const token = o.token ?? await accessToken();
   const headers = { authorization: `Bearer ${token}` };
@@ -50,5 +50,5 @@ async function sweepGke(o) {
   return removed;
 }
 export {
-  sweepGke
+  removeGkeByLabel
 };
