@@ -56,10 +56,10 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-PQOLV5HU.js";
+} from "./chunk-I3VINB4H.js";
 import {
   reapLedger
-} from "./chunk-EOEUFHVD.js";
+} from "./chunk-KG7BMLS5.js";
 import {
   EXPIRES,
   KubeClient,
@@ -77,7 +77,7 @@ import {
   require_dist,
   writeAtomic,
   writeResult
-} from "./chunk-3M4CCYW5.js";
+} from "./chunk-5JW7NYGE.js";
 import {
   CLOUDS,
   Interrupted,

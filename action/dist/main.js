@@ -19,7 +19,7 @@ import {
   readFirstVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-PQOLV5HU.js";
+} from "./chunk-I3VINB4H.js";
 import {
   getInput,
   info,
@@ -32,7 +32,7 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-3M4CCYW5.js";
+} from "./chunk-5JW7NYGE.js";
 import {
   Interrupted,
   installCrashTeardown,

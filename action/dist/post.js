@@ -4,13 +4,13 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   reapLedger
-} from "./chunk-EOEUFHVD.js";
+} from "./chunk-KG7BMLS5.js";
 import {
   getState,
   info,
   setFailed
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-3M4CCYW5.js";
+import "./chunk-5JW7NYGE.js";
 import {
   ledgerDir
 } from "./chunk-G4DZB5WX.js";

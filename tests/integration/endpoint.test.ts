@@ -130,7 +130,7 @@ describe("provider endpoint: an existing MariaDB", () => {
     const spec = writeSpec(dir, "mariadb", profile);
     const plan = cli(["plan", "--spec", spec], ENV);
     assert.equal((await plan.done).code, 0, plan.stderr());
-    assert.match(plan.stdout(), /endpoint staging .*an existing MariaDB at 127\.0\.0\.1:\d+.*not tiperf's/);
+    assert.match(plan.stdout(), /endpoint staging .*an existing MariaDB at 127\.0\.0\.1:\d+.*borrowed/);
     assert.match(plan.stdout(), /CREATE DATABASE tiperf_endpoint_itest/);
     assert.match(plan.stdout(), /DROP DATABASE IF EXISTS tiperf_endpoint_itest/);
     assert.match(
@@ -436,7 +436,7 @@ describe("provider endpoint: two existing servers and PostgreSQL", () => {
     assert.equal(verdict.cells.length, 1);
     // one pair of servers tiperf does not own: blocks of restarts are not advised
     const note = verdict.notes.find((n) => n.startsWith("one instance pair")) ?? "";
-    assert.match(note, /not tiperf's and it never restarts them/);
+    assert.match(note, /borrowed and tiperf never restarts them/);
     assert.doesNotMatch(note, /compare\.blocks: 3/);
     const result = await readResult(join(runDir, "result.json"));
     assert.deepEqual(

@@ -51,7 +51,7 @@ describe("one instance pair: what it cannot tell apart", () => {
 
   test("on servers tiperf does not own (endpoints) blocks are not advised: an A/A comparison is", () => {
     const note = singlePairNote(1, true, false) ?? "";
-    assert.match(note, /not tiperf's and it never restarts them/);
+    assert.match(note, /borrowed and tiperf never restarts them/);
     assert.match(note, /an A\/A comparison\) measures their gap/);
     assert.doesNotMatch(note, /compare\.blocks: 3/);
     const sd = { low: INSTANCE_GAP_SD.low, high: INSTANCE_GAP_SD.high };

@@ -27,7 +27,7 @@ const GAP_SOURCE = "in tiperf's own A/A banks on a 2-core runner (bench/)";
 /**
  * The verdict's line for a comparison of one instance pair whose variants run on instances of
  * their own (not one deployment switched between them); none otherwise. `restartable`: whether
- * tiperf may restart the servers (an existing endpoint is not tiperf's: blocks are no remedy there).
+ * tiperf may restart the servers (an endpoint's are borrowed: blocks are no remedy there).
  */
 export function singlePairNote(
   blocks: number,
@@ -37,7 +37,7 @@ export function singlePairNote(
   if (blocks > 1 || !ownInstances) return undefined;
   const gap = `a steady gap between two instances of one configuration cannot be told from a change; ${GAP_SOURCE} such gaps had a standard deviation of ${gapPct(INSTANCE_GAP_SD.low)} (a private tidb-server at 40% of a CPU) to ${gapPct(INSTANCE_GAP_SD.high)} (MariaDB at 40% of a CPU, 8 threads)`;
   if (!restartable)
-    return `one instance pair: every round compared the same two servers, so ${gap}. These servers are not tiperf's and it never restarts them, so compare.blocks cannot separate the two: a run of one variant against both servers (an A/A comparison) measures their gap`;
+    return `one instance pair: every round compared the same two servers, so ${gap}. These servers are borrowed and tiperf never restarts them, so compare.blocks cannot separate the two: a run of one variant against both servers (an A/A comparison) measures their gap`;
   return `one instance pair (compare.blocks 1): every round compared the same two server processes, so ${gap} in A/A banks with restarts. compare.blocks: 3 or more restarts the servers between blocks and counts that gap in the interval`;
 }
 
@@ -55,7 +55,7 @@ export function singlePairWarning(
   const shown = flagged
     .map((f) => `${f.label} ${f.change > 0 ? "+" : f.change < 0 ? "−" : ""}${gapPct(Math.abs(f.change))}`)
     .join(", ");
-  return `⚠️ One instance pair (compare.blocks 1): ${shown} may be a steady gap between the two server instances rather than a change — two instances of one configuration differed ${GAP_SOURCE} with a standard deviation of ${gapPct(sd.low)} to ${gapPct(sd.high)}, so ±${gapPct(2 * sd.high)} between one pair is no surprise. ${restartable ? "compare.blocks: 3 or more restarts the servers between blocks and tells the two apart." : "These servers are not tiperf's (never restarted): an A/A comparison of the two measures their gap."}`;
+  return `⚠️ One instance pair (compare.blocks 1): ${shown} may be a steady gap between the two server instances rather than a change — two instances of one configuration differed ${GAP_SOURCE} with a standard deviation of ${gapPct(sd.low)} to ${gapPct(sd.high)}, so ±${gapPct(2 * sd.high)} between one pair is no surprise. ${restartable ? "compare.blocks: 3 or more restarts the servers between blocks and tells the two apart." : "These servers are borrowed (never restarted): an A/A comparison of the two measures their gap."}`;
 }
 
 /**

@@ -183,7 +183,7 @@ export const VerdictSchema = z.strictObject({
   /**
    * One instance pair (compare.blocks 1, each variant on servers of its own): a steady gap between
    * two instances of one configuration cannot be told from a change; the standard deviations such
-   * gaps had in tiperf's own A/A banks (bench/); `restartable` false: the servers are not tiperf's
+   * gaps had in tiperf's own A/A banks (bench/); `restartable` false: the servers are borrowed
    * (endpoints), so blocks of restarts are no remedy.
    */
   single_pair: z

@@ -62,7 +62,7 @@ function borrowedSteps(w: Spec["workloads"][number], spec: Spec, connection: Con
     phase: "cleanup",
     where: "runner",
     run: { sql: `DROP TABLE <each table this run created in ${database}>` },
-    about: `data of ${w.name}, after the last cell (failed or not): the server is not tiperf's, so ${driver.name}'s own cleanup never runs there`,
+    about: `data of ${w.name}, after the last cell (failed or not): the server is borrowed, so ${driver.name}'s own cleanup never runs there`,
   };
   return { listing, drop };
 }

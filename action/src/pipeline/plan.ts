@@ -211,7 +211,7 @@ export async function planRun(given: LoadedSpec, o: PlanOptions): Promise<RunPla
 
 /** Where the spec cannot measure what it says: the target's words and the spec's. */
 function warningsOf(loaded: LoadedSpec, target: TargetPlan, o: PlanOptions): string[] {
-  // servers that are not tiperf's own processes here (deployed by another, or existing)
+  // servers that are not tiperf's own processes here (deployed by another, or borrowed)
   const notOwn = target.remoteDeploy === true || target.ownership === "borrowed";
   const command = o.command ?? (loaded.variants ? "compare" : "run");
   return [...target.warnings, ...specWarnings(loaded, command, o.cores, target.remoteLoad, notOwn)];

@@ -120,7 +120,7 @@ function placeSteps(server: EndpointServer, input: TargetPlanInput, p: Place): P
   const ep = p.profile.endpoint;
   const variant = p.variants[0] as string;
   const where = "runner" as const;
-  const on = `endpoint ${p.profile.name} (${ep.host}:${ep.port}, not tiperf's)`;
+  const on = `endpoint ${p.profile.name} (${ep.host}:${ep.port}, borrowed)`;
   const steps: PlanStep[] = [
     {
       key: placeKey("version", p),
@@ -203,7 +203,7 @@ export function planEndpoints(
     variants: input.variants,
     about: places.map(
       (p) =>
-        `endpoint ${p.profile.name} (${p.file}): an existing ${server.title} at ${p.profile.endpoint.host}:${p.profile.endpoint.port}${p.profile.endpoint.tls ? " over TLS" : ""}, not tiperf's: it is never stopped, restarted or reconfigured; ${p.owned ? `the run's own database ${p.database} is created and dropped at the end` : `database ${p.database} (the profile's) is used and never dropped`}; variants ${p.variants.join(", ")}`,
+        `endpoint ${p.profile.name} (${p.file}): an existing ${server.title} at ${p.profile.endpoint.host}:${p.profile.endpoint.port}${p.profile.endpoint.tls ? " over TLS" : ""}, borrowed: it is never stopped, restarted or reconfigured; ${p.owned ? `the run's own database ${p.database} is created and dropped at the end` : `database ${p.database} (the profile's) is used and never dropped`}; variants ${p.variants.join(", ")}`,
     ),
     files: {},
     steps,
@@ -347,7 +347,7 @@ function borrowedTarget(
     connection: { ...connectionOf(server, p), password },
     pids: [],
     state: () =>
-      `the existing ${server.title} at ${ep.host}:${ep.port} (not tiperf's; its state is not known here)`,
+      `the existing ${server.title} at ${ep.host}:${ep.port} (borrowed; its state is not known here)`,
     async createDatabase(name) {
       if (name !== p.database)
         throw new RunError(
@@ -357,7 +357,7 @@ function borrowedTarget(
     settings: {},
     effectiveConfig: {},
     died: new Promise<string>(() => {}),
-    // the server is not tiperf's: a variant's stop only leaves it; the deployment drops the database
+    // the server is borrowed: a variant's stop only leaves it; the deployment drops the database
     stop: async () => {
       if (shared.users > 0) shared.users--;
     },
@@ -426,7 +426,7 @@ export async function openEndpoints(plan: EndpointPlan, o: OpenOptions): Promise
     if (p.owned) drops.push({ what: p.database, run: await createRunDatabase(x) });
     else await checkProfileDatabase(x);
     o.log(
-      `target: ${server.title} ${version} at ${ep.host}:${ep.port} (endpoint ${p.profile.name}, not tiperf's); the run's database ${p.database}${p.owned ? " (created by this run)" : ""}`,
+      `target: ${server.title} ${version} at ${ep.host}:${ep.port} (endpoint ${p.profile.name}, borrowed); the run's database ${p.database}${p.owned ? " (created by this run)" : ""}`,
     );
     return borrowedTarget(x, variant, version, facts);
   };

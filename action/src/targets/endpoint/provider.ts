@@ -12,7 +12,7 @@ export interface NamedProfile {
 }
 
 /** The provider of a server tiperf did not create and only connects to, in every kind's profiles. */
-export const EXISTING_PROVIDER = "endpoint";
+export const ENDPOINT_PROVIDER = "endpoint";
 
 /** Where variant i's profile was named: the --profile flag over every variant, or its target.profile. */
 export function profileKey(input: TargetPlanInput, i: number): string {
@@ -26,7 +26,7 @@ export const PRIVATE_PROVIDER = "local";
 /**
  * The one rule, for every kind, of what its variants run on: the provider their profiles name
  * (none named: PRIVATE_PROVIDER), which the kind looks its way of running up by. A run measures
- * servers tiperf did not create (EXISTING_PROVIDER) with every variant or none: a mix compares two
+ * servers tiperf did not create (ENDPOINT_PROVIDER) with every variant or none: a mix compares two
  * machines, not a change, and is refused naming the first variant that differs and what its
  * profile does instead.
  */
@@ -35,13 +35,13 @@ export function providerOf(
   profiles: (NamedProfile | undefined)[],
   server: string,
 ): string {
-  const existing = profiles.map((p) => p?.provider === EXISTING_PROVIDER);
+  const existing = profiles.map((p) => p?.provider === ENDPOINT_PROVIDER);
   const differs = existing.findIndex((e) => !e);
-  if (differs < 0) return EXISTING_PROVIDER;
+  if (differs < 0) return ENDPOINT_PROVIDER;
   if (!existing.some(Boolean)) return profiles[0]?.provider ?? PRIVATE_PROVIDER;
   const at = variantAt(input.variants.length, input.variants[differs]?.name ?? "base");
   const p = profiles[differs];
   throw new InputError(
-    `${input.file}: ${at}target.profile${p ? ` ${p.file} deploys ${server} (provider ${p.provider})` : ": none named, so tiperf starts a private server"} while another variant measures an existing one (provider ${EXISTING_PROVIDER}): that compares two machines, not a change; give every variant an endpoint profile, or none`,
+    `${input.file}: ${at}target.profile${p ? ` ${p.file} deploys ${server} (provider ${p.provider})` : ": none named, so tiperf starts a private server"} while another variant measures an existing one (provider ${ENDPOINT_PROVIDER}): that compares two machines, not a change; give every variant an endpoint profile, or none`,
   );
 }

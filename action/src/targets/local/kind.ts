@@ -8,7 +8,7 @@ import { shellCommand } from "../../proc/quote.ts";
 import { variantAt } from "../../yaml/keys.ts";
 import { type EndpointServer, type EndpointVariant, planEndpoints } from "../endpoint/deployment.ts";
 import { loadEndpointProfile } from "../endpoint/profile.ts";
-import { EXISTING_PROVIDER, PRIVATE_PROVIDER, profileKey, providerOf } from "../endpoint/provider.ts";
+import { ENDPOINT_PROVIDER, PRIVATE_PROVIDER, profileKey, providerOf } from "../endpoint/provider.ts";
 import { ENDPOINT_REAPERS } from "../endpoint/reapers.ts";
 import { filledStep, stepOf } from "../plan-step.ts";
 import {
@@ -318,7 +318,7 @@ type Way = (s: LocalServer, input: TargetPlanInput, profiles: VariantProfiles) =
 /** How a private-server kind's variants run, by the provider their profiles name: a line per way. */
 const WAYS: Record<string, Way> = {
   [PRIVATE_PROVIDER]: (s, input) => privatePlan(s, input),
-  [EXISTING_PROVIDER]: (s, input, profiles) => {
+  [ENDPOINT_PROVIDER]: (s, input, profiles) => {
     const { variants, refusals } = endpointVariants(input, profiles);
     return planEndpoints(s.endpoint, input, variants, refusals);
   },

@@ -265,7 +265,7 @@ export const tidb: TargetKind = {
     // the deployer the variants' profiles name (targets/tidb/deployments/registry.ts): an existing
     // TiDB is measured where it runs, the others deploy their form
     const profiles = await tidbVariantProfiles(input, DEFAULT_PROFILE);
-    if (deployerOf(providerOf(input, profiles, "TiDB")).servers !== "existing")
+    if (deployerOf(providerOf(input, profiles, "TiDB")).servers !== "borrowed")
       return targetPlan(await planFor(input), input);
     const { variants, refusals } = tidbEndpointVariants(input, profiles);
     return planEndpoints(TIDB_ENDPOINT, input, variants, refusals);

@@ -233,9 +233,9 @@ export interface Deployer {
    * machine, on TiDB's embedded store (pinned in a duet; what a change does to TiKV and PD is not
    * measured); `tiup` tiup's (a playground here, a cluster on hosts or on created machines);
    * `operator` something else deploys them from the objects tiperf creates (TiDB Operator: no tiup
-   * here); `existing` a TiDB tiperf did not create (an endpoint: no form).
+   * here); `borrowed` a TiDB tiperf did not create (an endpoint: no form).
    */
-  servers: "embedded" | "tiup" | "operator" | "existing";
+  servers: "embedded" | "tiup" | "operator" | "borrowed";
   /** The machines it creates before deploying, for the profiles that ask (a cloud's VMs, a managed Kubernetes cluster). */
   machines?: MachineMaker;
 }

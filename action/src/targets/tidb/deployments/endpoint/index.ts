@@ -6,7 +6,7 @@ import type { Deployer } from "../types.ts";
 
 export const ENDPOINT: Deployer = {
   provider: "endpoint",
-  servers: "existing",
+  servers: "borrowed",
   about: "an existing TiDB at a host and port (tiperf owns only a database of its own there)",
   sections: ["endpoint"],
   checkProfile(p, issue) {

@@ -8235,7 +8235,7 @@ function placeSteps(server, input, p) {
   const ep = p.profile.endpoint;
   const variant = p.variants[0];
   const where = "runner";
-  const on = `endpoint ${p.profile.name} (${ep.host}:${ep.port}, not tiperf's)`;
+  const on = `endpoint ${p.profile.name} (${ep.host}:${ep.port}, borrowed)`;
   const steps = [
     {
       key: placeKey("version", p),
@@ -8305,7 +8305,7 @@ function planEndpoints(server, input, variants, refusals) {
     profile: [...new Set(places.map((p) => p.profile.name))].join("+"),
     variants: input.variants,
     about: places.map(
-      (p) => `endpoint ${p.profile.name} (${p.file}): an existing ${server.title} at ${p.profile.endpoint.host}:${p.profile.endpoint.port}${p.profile.endpoint.tls ? " over TLS" : ""}, not tiperf's: it is never stopped, restarted or reconfigured; ${p.owned ? `the run's own database ${p.database} is created and dropped at the end` : `database ${p.database} (the profile's) is used and never dropped`}; variants ${p.variants.join(", ")}`
+      (p) => `endpoint ${p.profile.name} (${p.file}): an existing ${server.title} at ${p.profile.endpoint.host}:${p.profile.endpoint.port}${p.profile.endpoint.tls ? " over TLS" : ""}, borrowed: it is never stopped, restarted or reconfigured; ${p.owned ? `the run's own database ${p.database} is created and dropped at the end` : `database ${p.database} (the profile's) is used and never dropped`}; variants ${p.variants.join(", ")}`
     ),
     files: {},
     steps,
@@ -8404,7 +8404,7 @@ function borrowedTarget(x, variant, version, facts) {
     version,
     connection: { ...connectionOf(server, p), password },
     pids: [],
-    state: () => `the existing ${server.title} at ${ep.host}:${ep.port} (not tiperf's; its state is not known here)`,
+    state: () => `the existing ${server.title} at ${ep.host}:${ep.port} (borrowed; its state is not known here)`,
     async createDatabase(name) {
       if (name !== p.database)
         throw new RunError(
@@ -8415,7 +8415,7 @@ function borrowedTarget(x, variant, version, facts) {
     effectiveConfig: {},
     died: new Promise(() => {
     }),
-    // the server is not tiperf's: a variant's stop only leaves it; the deployment drops the database
+    // the server is borrowed: a variant's stop only leaves it; the deployment drops the database
     stop: async () => {
       if (shared.users > 0) shared.users--;
     },
@@ -8477,7 +8477,7 @@ async function openEndpoints(plan, o) {
     if (p.owned) drops.push({ what: p.database, run: await createRunDatabase(x) });
     else await checkProfileDatabase(x);
     o.log(
-      `target: ${server.title} ${version} at ${ep.host}:${ep.port} (endpoint ${p.profile.name}, not tiperf's); the run's database ${p.database}${p.owned ? " (created by this run)" : ""}`
+      `target: ${server.title} ${version} at ${ep.host}:${ep.port} (endpoint ${p.profile.name}, borrowed); the run's database ${p.database}${p.owned ? " (created by this run)" : ""}`
     );
     return borrowedTarget(x, variant, version, facts);
   };
@@ -8538,21 +8538,21 @@ async function loadEndpointProfile(file, flag) {
 }
 
 // action/src/targets/endpoint/provider.ts
-var EXISTING_PROVIDER = "endpoint";
+var ENDPOINT_PROVIDER = "endpoint";
 function profileKey(input, i) {
   if (input.profile) return "--profile";
   return `${variantAt(input.variants.length, input.variants[i]?.name ?? "base")}target.profile`;
 }
 var PRIVATE_PROVIDER = "local";
 function providerOf(input, profiles, server) {
-  const existing = profiles.map((p2) => p2?.provider === EXISTING_PROVIDER);
+  const existing = profiles.map((p2) => p2?.provider === ENDPOINT_PROVIDER);
   const differs = existing.findIndex((e) => !e);
-  if (differs < 0) return EXISTING_PROVIDER;
+  if (differs < 0) return ENDPOINT_PROVIDER;
   if (!existing.some(Boolean)) return profiles[0]?.provider ?? PRIVATE_PROVIDER;
   const at2 = variantAt(input.variants.length, input.variants[differs]?.name ?? "base");
   const p = profiles[differs];
   throw new InputError(
-    `${input.file}: ${at2}target.profile${p ? ` ${p.file} deploys ${server} (provider ${p.provider})` : ": none named, so tiperf starts a private server"} while another variant measures an existing one (provider ${EXISTING_PROVIDER}): that compares two machines, not a change; give every variant an endpoint profile, or none`
+    `${input.file}: ${at2}target.profile${p ? ` ${p.file} deploys ${server} (provider ${p.provider})` : ": none named, so tiperf starts a private server"} while another variant measures an existing one (provider ${ENDPOINT_PROVIDER}): that compares two machines, not a change; give every variant an endpoint profile, or none`
   );
 }
 
@@ -9804,7 +9804,7 @@ function localKind(s) {
 }
 var WAYS = {
   [PRIVATE_PROVIDER]: (s, input) => privatePlan(s, input),
-  [EXISTING_PROVIDER]: (s, input, profiles) => {
+  [ENDPOINT_PROVIDER]: (s, input, profiles) => {
     const { variants, refusals } = endpointVariants(input, profiles);
     return planEndpoints(s.endpoint, input, variants, refusals);
   }
@@ -12310,7 +12310,7 @@ var CLOUD_DEPLOYERS = Object.fromEntries(
 // action/src/targets/tidb/deployments/endpoint/index.ts
 var ENDPOINT = {
   provider: "endpoint",
-  servers: "existing",
+  servers: "borrowed",
   about: "an existing TiDB at a host and port (tiperf owns only a database of its own there)",
   sections: ["endpoint"],
   checkProfile(p, issue) {
@@ -15797,7 +15797,7 @@ var tidb = {
   },
   async plan(input) {
     const profiles = await tidbVariantProfiles(input, DEFAULT_PROFILE);
-    if (deployerOf(providerOf(input, profiles, "TiDB")).servers !== "existing")
+    if (deployerOf(providerOf(input, profiles, "TiDB")).servers !== "borrowed")
       return targetPlan(await planFor(input), input);
     const { variants, refusals } = tidbEndpointVariants(input, profiles);
     return planEndpoints(TIDB_ENDPOINT, input, variants, refusals);

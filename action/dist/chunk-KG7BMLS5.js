@@ -6,7 +6,7 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-3M4CCYW5.js";
+} from "./chunk-5JW7NYGE.js";
 import {
   reapEntries
 } from "./chunk-G4DZB5WX.js";

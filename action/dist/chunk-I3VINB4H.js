@@ -57,7 +57,7 @@ import {
   throttleBetween,
   validateYaml,
   writeAtomic
-} from "./chunk-3M4CCYW5.js";
+} from "./chunk-5JW7NYGE.js";
 import {
   record,
   shellCommand,
@@ -3587,13 +3587,13 @@ function singlePairNote(blocks, ownInstances, restartable = true) {
   if (blocks > 1 || !ownInstances) return void 0;
   const gap = `a steady gap between two instances of one configuration cannot be told from a change; ${GAP_SOURCE} such gaps had a standard deviation of ${gapPct(INSTANCE_GAP_SD.low)} (a private tidb-server at 40% of a CPU) to ${gapPct(INSTANCE_GAP_SD.high)} (MariaDB at 40% of a CPU, 8 threads)`;
   if (!restartable)
-    return `one instance pair: every round compared the same two servers, so ${gap}. These servers are not tiperf's and it never restarts them, so compare.blocks cannot separate the two: a run of one variant against both servers (an A/A comparison) measures their gap`;
+    return `one instance pair: every round compared the same two servers, so ${gap}. These servers are borrowed and tiperf never restarts them, so compare.blocks cannot separate the two: a run of one variant against both servers (an A/A comparison) measures their gap`;
   return `one instance pair (compare.blocks 1): every round compared the same two server processes, so ${gap} in A/A banks with restarts. compare.blocks: 3 or more restarts the servers between blocks and counts that gap in the interval`;
 }
 function singlePairWarning(flagged, sd, restartable = true) {
   if (flagged.length === 0) return void 0;
   const shown = flagged.map((f) => `${f.label} ${f.change > 0 ? "+" : f.change < 0 ? "\u2212" : ""}${gapPct(Math.abs(f.change))}`).join(", ");
-  return `\u26A0\uFE0F One instance pair (compare.blocks 1): ${shown} may be a steady gap between the two server instances rather than a change \u2014 two instances of one configuration differed ${GAP_SOURCE} with a standard deviation of ${gapPct(sd.low)} to ${gapPct(sd.high)}, so \xB1${gapPct(2 * sd.high)} between one pair is no surprise. ${restartable ? "compare.blocks: 3 or more restarts the servers between blocks and tells the two apart." : "These servers are not tiperf's (never restarted): an A/A comparison of the two measures their gap."}`;
+  return `\u26A0\uFE0F One instance pair (compare.blocks 1): ${shown} may be a steady gap between the two server instances rather than a change \u2014 two instances of one configuration differed ${GAP_SOURCE} with a standard deviation of ${gapPct(sd.low)} to ${gapPct(sd.high)}, so \xB1${gapPct(2 * sd.high)} between one pair is no surprise. ${restartable ? "compare.blocks: 3 or more restarts the servers between blocks and tells the two apart." : "These servers are borrowed (never restarted): an A/A comparison of the two measures their gap."}`;
 }
 function duetBlocks(rounds, maxRounds = rounds) {
   for (let b10 = 3; b10 <= rounds; b10++) if (rounds % b10 === 0 && maxRounds % (rounds / b10) === 0) return b10;
@@ -4866,7 +4866,7 @@ function borrowedSteps(w2, spec, connection, variant) {
     phase: "cleanup",
     where: "runner",
     run: { sql: `DROP TABLE <each table this run created in ${database}>` },
-    about: `data of ${w2.name}, after the last cell (failed or not): the server is not tiperf's, so ${driver.name}'s own cleanup never runs there`
+    about: `data of ${w2.name}, after the last cell (failed or not): the server is borrowed, so ${driver.name}'s own cleanup never runs there`
   };
   return { listing, drop };
 }
@@ -8271,7 +8271,7 @@ var VerdictSchema = external_exports.strictObject({
   /**
    * One instance pair (compare.blocks 1, each variant on servers of its own): a steady gap between
    * two instances of one configuration cannot be told from a change; the standard deviations such
-   * gaps had in tiperf's own A/A banks (bench/); `restartable` false: the servers are not tiperf's
+   * gaps had in tiperf's own A/A banks (bench/); `restartable` false: the servers are borrowed
    * (endpoints), so blocks of restarts are no remedy.
    */
   single_pair: external_exports.strictObject({
