@@ -56,10 +56,10 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-I3VINB4H.js";
+} from "./chunk-JPBVRC5M.js";
 import {
   reapLedger
-} from "./chunk-KG7BMLS5.js";
+} from "./chunk-DMC66SEM.js";
 import {
   EXPIRES,
   KubeClient,
@@ -77,7 +77,7 @@ import {
   require_dist,
   writeAtomic,
   writeResult
-} from "./chunk-5JW7NYGE.js";
+} from "./chunk-IR3VOFY4.js";
 import {
   CLOUDS,
   Interrupted,
@@ -85,7 +85,7 @@ import {
   installSignalTeardown,
   ledgerDir,
   teardownAll
-} from "./chunk-G4DZB5WX.js";
+} from "./chunk-2LDNAYQZ.js";
 import {
   external_exports,
   parseAge,
@@ -97,7 +97,7 @@ import {
   InputError,
   TiperfError,
   errnoText
-} from "./chunk-JJ3X6KGZ.js";
+} from "./chunk-KLOX4GWC.js";
 import {
   __toESM
 } from "./chunk-3EADY6QU.js";

@@ -19,7 +19,7 @@ import {
   readFirstVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-I3VINB4H.js";
+} from "./chunk-JPBVRC5M.js";
 import {
   getInput,
   info,
@@ -32,21 +32,21 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-5JW7NYGE.js";
+} from "./chunk-IR3VOFY4.js";
 import {
   Interrupted,
   installCrashTeardown,
   installSignalTeardown,
   ledgerDir,
   teardownAll
-} from "./chunk-G4DZB5WX.js";
+} from "./chunk-2LDNAYQZ.js";
 import "./chunk-WCKSSEMK.js";
 import {
   EXIT,
   InputError,
   TiperfError,
   runCommand
-} from "./chunk-JJ3X6KGZ.js";
+} from "./chunk-KLOX4GWC.js";
 import "./chunk-3EADY6QU.js";
 
 // action/src/action/steps.ts

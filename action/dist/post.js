@@ -4,18 +4,18 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   reapLedger
-} from "./chunk-KG7BMLS5.js";
+} from "./chunk-DMC66SEM.js";
 import {
   getState,
   info,
   setFailed
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-5JW7NYGE.js";
+import "./chunk-IR3VOFY4.js";
 import {
   ledgerDir
-} from "./chunk-G4DZB5WX.js";
+} from "./chunk-2LDNAYQZ.js";
 import "./chunk-WCKSSEMK.js";
-import "./chunk-JJ3X6KGZ.js";
+import "./chunk-KLOX4GWC.js";
 import "./chunk-3EADY6QU.js";
 
 // action/src/action/post.ts

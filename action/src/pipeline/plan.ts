@@ -9,6 +9,7 @@ import { READ_COST } from "../compare/reading.ts";
 import { driverOf } from "../drivers/registry.ts";
 import { InputError } from "../errors.ts";
 import { costMetric, IDLE_WINDOW_S, PER_OP } from "../observe/cost.ts";
+import { tiperfCommand } from "../proc/env.ts";
 import { writeAtomic } from "../proc/files.ts";
 import { shellCommand } from "../proc/quote.ts";
 import type { LoadedSpec } from "../specfile/load.ts";
@@ -410,7 +411,7 @@ function detectionOf(loaded: LoadedSpec, looks: number): { lines: string[]; refu
   if (!noise)
     return {
       lines: [
-        `smallest change detected: unknown — ${loaded.path} has no compare.noise; run \`tiperf calibrate --spec ${loaded.path}\` on this runner (an A/A of this design) to measure it`,
+        `smallest change detected: unknown — ${loaded.path} has no compare.noise; run \`${tiperfCommand()} calibrate --spec ${loaded.path}\` on this runner (an A/A of this design) to measure it`,
       ],
       refusals: [],
     };

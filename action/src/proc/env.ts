@@ -1,5 +1,5 @@
 import { accessSync, constants, statSync } from "node:fs";
-import { delimiter, join } from "node:path";
+import { delimiter, join, resolve } from "node:path";
 
 /**
  * The environment every child of tiperf gets: servers, database clients, load tools. It is built,
@@ -64,3 +64,12 @@ export const MYSQL_CLIENTS = ["mariadb", "mysql"] as const;
 
 export const firstTool = (names: readonly string[]): string =>
   names.map((n) => findTool(n)).find((t) => t !== undefined) ?? (names[0] as string);
+
+/**
+ * How to run tiperf again from here, for a message that tells the user a command: the CLI this
+ * process runs (`node /…/cli.js`), or `tiperf` when it runs as something else (the Action, a test).
+ */
+export function tiperfCommand(): string {
+  const script = process.argv[1];
+  return script && /cli\.[cm]?[jt]s$/.test(script) ? `node ${resolve(script)}` : "tiperf";
+}

@@ -6,17 +6,17 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-5JW7NYGE.js";
+} from "./chunk-IR3VOFY4.js";
 import {
   reapEntries
-} from "./chunk-G4DZB5WX.js";
+} from "./chunk-2LDNAYQZ.js";
 
 // action/src/cloud/reapers.ts
 var stackReaper = {
   order: 1,
   describe: (e) => `recover ${e.what} (destroy, tag sweep, remove)`,
   async reap(e, log) {
-    const { recoverRecorded } = await import("./chunk-FYA7IYMO.js");
+    const { recoverRecorded } = await import("./chunk-JHF7NHSK.js");
     await recoverRecorded(e, log);
     log(`reap: recovered ${e.what}`);
   }

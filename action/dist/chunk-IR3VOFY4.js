@@ -23,7 +23,7 @@ import {
   stackOptions,
   stackRecord,
   tagsNow
-} from "./chunk-G4DZB5WX.js";
+} from "./chunk-2LDNAYQZ.js";
 import {
   durationSchema,
   external_exports,
@@ -50,7 +50,7 @@ import {
   runCommand,
   startServerProcess,
   treeOf
-} from "./chunk-JJ3X6KGZ.js";
+} from "./chunk-KLOX4GWC.js";
 import {
   __commonJS,
   __require,

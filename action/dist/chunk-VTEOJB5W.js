@@ -6,7 +6,7 @@ import {
   RunError,
   gcpLabels,
   runCommand
-} from "./chunk-JJ3X6KGZ.js";
+} from "./chunk-KLOX4GWC.js";
 import "./chunk-3EADY6QU.js";
 
 // action/src/cloud/gcp/sweep.ts

@@ -14,9 +14,9 @@ import {
   stackOptions,
   stackRecord,
   tagsNow
-} from "./chunk-G4DZB5WX.js";
+} from "./chunk-2LDNAYQZ.js";
 import "./chunk-WCKSSEMK.js";
-import "./chunk-JJ3X6KGZ.js";
+import "./chunk-KLOX4GWC.js";
 import "./chunk-3EADY6QU.js";
 export {
   hostsOf,

@@ -64,7 +64,7 @@ import { closeSync, openSync, readdirSync, readFileSync } from "node:fs";
 
 // action/src/proc/env.ts
 import { accessSync, constants, statSync } from "node:fs";
-import { delimiter, join } from "node:path";
+import { delimiter, join, resolve } from "node:path";
 var PASSED = [
   "PATH",
   "HOME",
@@ -107,6 +107,10 @@ function findTool(name, path = childEnv().PATH ?? "") {
 var anyTool = (names) => names.some((n) => findTool(n) !== void 0);
 var MYSQL_CLIENTS = ["mariadb", "mysql"];
 var firstTool = (names) => names.map((n) => findTool(n)).find((t) => t !== void 0) ?? names[0];
+function tiperfCommand() {
+  const script = process.argv[1];
+  return script && /cli\.[cm]?[jt]s$/.test(script) ? `node ${resolve(script)}` : "tiperf";
+}
 
 // action/src/proc/process.ts
 var STATES = {
@@ -172,14 +176,14 @@ function startServerProcess(command, args, opts) {
     closeSync(fd);
   }
   let alive = true;
-  const exited = new Promise((resolve) => {
+  const exited = new Promise((resolve2) => {
     child.once("error", () => {
       alive = false;
-      resolve({ code: 127, signal: null });
+      resolve2({ code: 127, signal: null });
     });
     child.once("exit", (code, signal) => {
       alive = false;
-      resolve({ code, signal });
+      resolve2({ code, signal });
     });
   });
   const pid = child.pid ?? -1;
@@ -207,7 +211,7 @@ function startServerProcess(command, args, opts) {
   };
 }
 function runCommand(command, args, opts = {}) {
-  return new Promise((resolve) => {
+  return new Promise((resolve2) => {
     const child = spawn(command, args, {
       stdio: ["ignore", "pipe", "pipe"],
       timeout: opts.timeoutMs ?? 6e4,
@@ -224,8 +228,8 @@ function runCommand(command, args, opts = {}) {
     child.stderr?.on("data", (d) => {
       stderr += d;
     });
-    child.once("error", (e) => resolve({ code: 127, signal: null, stdout, stderr: stderr + e.message }));
-    child.once("close", (code, signal) => resolve({ code, signal, stdout, stderr }));
+    child.once("error", (e) => resolve2({ code: 127, signal: null, stdout, stderr: stderr + e.message }));
+    child.once("close", (code, signal) => resolve2({ code, signal, stdout, stderr }));
   });
 }
 
@@ -249,6 +253,7 @@ export {
   anyTool,
   MYSQL_CLIENTS,
   firstTool,
+  tiperfCommand,
   parseStat,
   procStat,
   parents,

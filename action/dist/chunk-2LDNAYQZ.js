@@ -20,7 +20,7 @@ import {
   findTool,
   gcpLabels,
   runCommand
-} from "./chunk-JJ3X6KGZ.js";
+} from "./chunk-KLOX4GWC.js";
 
 // action/src/cloud/provision.ts
 import { mkdir as mkdir3, rm as rm2 } from "node:fs/promises";
@@ -923,7 +923,7 @@ var GCP_CLOUD = {
     });
   },
   async removeByTag(settings, runId, log) {
-    const { removeGkeByLabel } = await import("./chunk-3VBYE4ZC.js");
+    const { removeGkeByLabel } = await import("./chunk-VTEOJB5W.js");
     return removeGkeByLabel({ project: settings.project, runId, log });
   },
   env: (settings) => ({

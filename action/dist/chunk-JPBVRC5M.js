@@ -57,12 +57,12 @@ import {
   throttleBetween,
   validateYaml,
   writeAtomic
-} from "./chunk-5JW7NYGE.js";
+} from "./chunk-IR3VOFY4.js";
 import {
   record,
   shellCommand,
   sshArgs
-} from "./chunk-G4DZB5WX.js";
+} from "./chunk-2LDNAYQZ.js";
 import {
   durationSchema,
   external_exports,
@@ -81,8 +81,9 @@ import {
   parents,
   parseStat,
   runCommand,
+  tiperfCommand,
   treeOf
-} from "./chunk-JJ3X6KGZ.js";
+} from "./chunk-KLOX4GWC.js";
 import {
   __commonJS,
   __export,
@@ -7619,7 +7620,7 @@ function detectionOf(loaded, looks) {
   if (!noise)
     return {
       lines: [
-        `smallest change detected: unknown \u2014 ${loaded.path} has no compare.noise; run \`tiperf calibrate --spec ${loaded.path}\` on this runner (an A/A of this design) to measure it`
+        `smallest change detected: unknown \u2014 ${loaded.path} has no compare.noise; run \`${tiperfCommand()} calibrate --spec ${loaded.path}\` on this runner (an A/A of this design) to measure it`
       ],
       refusals: []
     };
