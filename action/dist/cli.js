@@ -56,10 +56,10 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-JPBVRC5M.js";
+} from "./chunk-JAUYTQHF.js";
 import {
   reapLedger
-} from "./chunk-DMC66SEM.js";
+} from "./chunk-VAEM57NE.js";
 import {
   EXPIRES,
   KubeClient,
@@ -77,7 +77,7 @@ import {
   require_dist,
   writeAtomic,
   writeResult
-} from "./chunk-IR3VOFY4.js";
+} from "./chunk-QXPDGYQO.js";
 import {
   CLOUDS,
   Interrupted,

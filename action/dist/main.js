@@ -19,7 +19,7 @@ import {
   readFirstVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-JPBVRC5M.js";
+} from "./chunk-JAUYTQHF.js";
 import {
   getInput,
   info,
@@ -32,7 +32,7 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-IR3VOFY4.js";
+} from "./chunk-QXPDGYQO.js";
 import {
   Interrupted,
   installCrashTeardown,

@@ -4,13 +4,13 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   reapLedger
-} from "./chunk-DMC66SEM.js";
+} from "./chunk-VAEM57NE.js";
 import {
   getState,
   info,
   setFailed
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-IR3VOFY4.js";
+import "./chunk-QXPDGYQO.js";
 import {
   ledgerDir
 } from "./chunk-2LDNAYQZ.js";

@@ -400,10 +400,7 @@ function costPlan(
   };
 }
 
-/**
- * compare.noise: the smallest change each cell detects at PLAN_POWER with this design (its rounds,
- * blocks, per-cell error rate and tolerances), and refusals for noise of workloads the spec lacks.
- */
+/** The smallest change each cell detects at PLAN_POWER from compare.noise; refused: noise of a workload the spec lacks. */
 function detectionOf(loaded: LoadedSpec, looks: number): { lines: string[]; refusals: string[] } | undefined {
   const compare = loaded.variants?.compare;
   const noise = compare?.noise;

@@ -3,18 +3,16 @@
 // own steps; the variant's checks, SQL, split and analyze here; everything destroyed on success,
 // failure, cancel and SIGTERM.
 
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { RunError } from "../../errors.ts";
 import { onTeardown } from "../../lifecycle/teardown.ts";
-import { COUNTERS_TIMEOUT_MS, goServerCounters } from "../../observe/cost.ts";
-import { promCounters } from "../../observe/counters.ts";
 import { writeAtomic } from "../../proc/files.ts";
 import type { RemoteHost } from "../../proc/ssh.ts";
 import type { ToolLauncher } from "../../proc/tool.ts";
 import { resourcesText } from "../local/server.ts";
 import { filledStep, stepOf } from "../plan-step.ts";
-import type { Cost, CpuProfile, Endpoint, LoadedData, PlanStep, StartOptions, Target } from "../types.ts";
+import type { Cost, Endpoint, LoadedData, PlanStep, StartOptions, Target } from "../types.ts";
 import { ClusterChecks, sameSetting, settingsOf } from "./checks.ts";
 import { expandHome, PLAN_DIR } from "./config.ts";
 import { formOf } from "./deployments/registry.ts";
@@ -28,6 +26,7 @@ import type {
   VariantSetup,
 } from "./deployments/types.ts";
 import { globalsSet, rowRegions, SPLIT_DATABASE } from "./plan.ts";
+import { costCounters, cpuProfiles, type ServerReach } from "./status-reads.ts";
 import { stepKey } from "./steps.ts";
 import { runTiup } from "./tiup.ts";
 
@@ -111,95 +110,13 @@ export class TidbRun implements RunContext {
     return this.plan.profile.ssh?.proxy ? this.loadHost() : undefined;
   }
 
-  /**
-   * CPU profiles of every TiDB and TiKV server of a running deployment, taken at once over the
-   * next `seconds`: Go's /debug/pprof/profile on tidb-server's status port, TiKV's own on its
-   * status port (both gzipped pprof protobuf); fetched from here or, behind a bastion, with curl
-   * on the load host. A server that does not answer is reported, not fatal.
-   */
-  private async cpuProfiles(r: Running, seconds: number, dir: string, prefix: string): Promise<CpuProfile[]> {
-    await mkdir(dir, { recursive: true });
-    const take = async (
-      role: "tidb" | "tikv",
-      planned: string,
-      kind: "cpu" | "alloc",
-    ): Promise<CpuProfile> => {
-      const component = `${role}-server`;
-      // a private server's status port, picked at start, stands as <status port of …> in the plan
-      const address = this.fill(planned);
-      // Go's allocs profile with seconds: the allocations of those seconds alone (a delta)
-      const url = `http://${address}/debug/pprof/${kind === "cpu" ? "profile" : "allocs"}?seconds=${seconds}`;
-      const file = join(
-        dir,
-        `${prefix}-${component}-${address.replace(/[^\w.-]+/g, "_")}${kind === "cpu" ? "" : "-alloc"}.pprof`,
-      );
-      try {
-        const data = await this.checks.getBytes(url, seconds + 30);
-        if (data.length === 0) throw new Error("an empty answer");
-        await writeFile(file, data);
-        return { component, address, file, ...(kind === "alloc" ? { kind } : {}) };
-      } catch (e) {
-        const via = this.via();
-        return {
-          component,
-          address,
-          ...(kind === "alloc" ? { kind } : {}),
-          error: `GET ${url}${via ? ` (from ${via.host})` : ""}: ${(e as Error).message}`,
-        };
-      }
+  /** How the servers' status ports are reached from here (status-reads.ts). */
+  private reach(): ServerReach {
+    return {
+      fill: (t) => this.fill(t),
+      getBytes: (url, limitS) => this.checks.getBytes(url, limitS),
+      via: () => this.via(),
     };
-    const roles = ["tidb", "tikv"] as const;
-    // TiKV is not Go: its CPU profile only
-    return Promise.all(
-      roles.flatMap((role) =>
-        (r.status[role] ?? []).flatMap((a) => [
-          take(role, a, "cpu"),
-          ...(role === "tidb" ? [take(role, a, "alloc")] : []),
-        ]),
-      ),
-    );
-  }
-
-  /**
-   * The counters of every TiDB, TiKV and PD server (their status ports' /metrics): CPU seconds per
-   * component (cpu_s.tikv …) and in all (cpu_s), tidb-server's Go heap allocations, mallocs and
-   * GC cycles, and every counter each server exports as `<role>:<series>` (observe/counters.ts;
-   * summed over the servers of one role). A server that does not answer is left out of this
-   * reading (its counters then give no cost for the cell: a counter must be in both readings).
-   */
-  private async costCounters(r: Running): Promise<Record<string, number>> {
-    const roles = ["tidb", "tikv", "pd"] as const;
-    const read = async (role: (typeof roles)[number], planned: string) => {
-      const url = `http://${this.fill(planned)}/metrics`;
-      const text = await this.checks.getBytes(url, COUNTERS_TIMEOUT_MS / 1000).then(
-        (b) => b.toString("utf8"),
-        () => undefined,
-      );
-      return {
-        role,
-        counters: text === undefined ? undefined : goServerCounters(text),
-        all: text === undefined ? {} : promCounters(text, role),
-      };
-    };
-    const answers = await Promise.all(
-      roles.flatMap((role) => (r.status[role] ?? []).map((a) => read(role, a))),
-    );
-    if (answers.some((a) => a.counters === undefined)) return {};
-    const out: Record<string, number> = {};
-    const add = (k: string, v: number | undefined) => {
-      if (v !== undefined) out[k] = (out[k] ?? 0) + v;
-    };
-    const components = new Set(answers.map((a) => a.role));
-    for (const { role, counters: c = {}, all } of answers) {
-      for (const [k, v] of Object.entries(all)) add(k, v);
-      add("cpu_s", c.cpu_s);
-      if (components.size > 1) add(`cpu_s.${role}`, c.cpu_s);
-      if (role !== "tidb") continue;
-      add("alloc_bytes", c.alloc_bytes);
-      add("mallocs", c.mallocs);
-      add("gc_cycles", c.gc_cycles);
-    }
-    return out;
   }
 
   /** Writes the plan's files (topologies, TOML configs, haproxy.cfg) into <run>/tidb/. */
@@ -303,8 +220,8 @@ export class TidbRun implements RunContext {
         if (r.users === 0) await r.stop();
       },
       activate: (signal, o) => this.activate(setup, signal, o),
-      cpuProfiles: (seconds, dir, prefix) => this.cpuProfiles(r, seconds, dir, prefix),
-      costCounters: () => this.costCounters(r),
+      cpuProfiles: (seconds, dir, prefix) => cpuProfiles(this.reach(), r, seconds, dir, prefix),
+      costCounters: () => costCounters(this.reach(), r),
       ...(run.onHosts ? { serverHosts: () => run.onHosts?.hosts(this, d) ?? [] } : {}),
       // a fresh instance of its servers, same data (compare.blocks); a playground cannot
       ...("restart" in restarts

@@ -14736,8 +14736,8 @@ function stepsOf(plan, data, loads) {
 }
 
 // action/src/targets/tidb/run.ts
-import { mkdir as mkdir9, writeFile as writeFile5 } from "node:fs/promises";
-import { join as join17 } from "node:path";
+import { mkdir as mkdir10 } from "node:fs/promises";
+import { join as join18 } from "node:path";
 
 // action/src/targets/tidb/checks.ts
 function sameSetting(want, got) {
@@ -14933,6 +14933,79 @@ function settingsOf(setup) {
   return config;
 }
 
+// action/src/targets/tidb/status-reads.ts
+import { mkdir as mkdir9, writeFile as writeFile5 } from "node:fs/promises";
+import { join as join17 } from "node:path";
+async function cpuProfiles(at2, r, seconds, dir, prefix) {
+  await mkdir9(dir, { recursive: true });
+  const take = async (role, planned, kind) => {
+    const component = `${role}-server`;
+    const address = at2.fill(planned);
+    const url = `http://${address}/debug/pprof/${kind === "cpu" ? "profile" : "allocs"}?seconds=${seconds}`;
+    const file = join17(
+      dir,
+      `${prefix}-${component}-${address.replace(/[^\w.-]+/g, "_")}${kind === "cpu" ? "" : "-alloc"}.pprof`
+    );
+    try {
+      const data = await at2.getBytes(url, seconds + 30);
+      if (data.length === 0) throw new Error("an empty answer");
+      await writeFile5(file, data);
+      return { component, address, file, ...kind === "alloc" ? { kind } : {} };
+    } catch (e) {
+      const via = at2.via();
+      return {
+        component,
+        address,
+        ...kind === "alloc" ? { kind } : {},
+        error: `GET ${url}${via ? ` (from ${via.host})` : ""}: ${e.message}`
+      };
+    }
+  };
+  const roles = ["tidb", "tikv"];
+  return Promise.all(
+    roles.flatMap(
+      (role) => (r.status[role] ?? []).flatMap((a) => [
+        take(role, a, "cpu"),
+        ...role === "tidb" ? [take(role, a, "alloc")] : []
+      ])
+    )
+  );
+}
+async function costCounters(at2, r) {
+  const roles = ["tidb", "tikv", "pd"];
+  const read2 = async (role, planned) => {
+    const url = `http://${at2.fill(planned)}/metrics`;
+    const text = await at2.getBytes(url, COUNTERS_TIMEOUT_MS / 1e3).then(
+      (b) => b.toString("utf8"),
+      () => void 0
+    );
+    return {
+      role,
+      counters: text === void 0 ? void 0 : goServerCounters(text),
+      all: text === void 0 ? {} : promCounters(text, role)
+    };
+  };
+  const answers = await Promise.all(
+    roles.flatMap((role) => (r.status[role] ?? []).map((a) => read2(role, a)))
+  );
+  if (answers.some((a) => a.counters === void 0)) return {};
+  const out = {};
+  const add = (k, v) => {
+    if (v !== void 0) out[k] = (out[k] ?? 0) + v;
+  };
+  const components = new Set(answers.map((a) => a.role));
+  for (const { role, counters: c = {}, all } of answers) {
+    for (const [k, v] of Object.entries(all)) add(k, v);
+    add("cpu_s", c.cpu_s);
+    if (components.size > 1) add(`cpu_s.${role}`, c.cpu_s);
+    if (role !== "tidb") continue;
+    add("alloc_bytes", c.alloc_bytes);
+    add("mallocs", c.mallocs);
+    add("gc_cycles", c.gc_cycles);
+  }
+  return out;
+}
+
 // action/src/targets/tidb/run.ts
 var TidbRun = class {
   constructor(plan, runDir, rawDir, log, machines) {
@@ -14940,7 +15013,7 @@ var TidbRun = class {
     this.rawDir = rawDir;
     this.log = log;
     this.machines = machines;
-    this.dir = join17(runDir, "tidb");
+    this.dir = join18(runDir, "tidb");
     this.unregister = onTeardown("destroy the TiDB clusters of this run", () => this.stop());
   }
   plan;
@@ -15005,92 +15078,18 @@ var TidbRun = class {
   via() {
     return this.plan.profile.ssh?.proxy ? this.loadHost() : void 0;
   }
-  /**
-   * CPU profiles of every TiDB and TiKV server of a running deployment, taken at once over the
-   * next `seconds`: Go's /debug/pprof/profile on tidb-server's status port, TiKV's own on its
-   * status port (both gzipped pprof protobuf); fetched from here or, behind a bastion, with curl
-   * on the load host. A server that does not answer is reported, not fatal.
-   */
-  async cpuProfiles(r, seconds, dir, prefix) {
-    await mkdir9(dir, { recursive: true });
-    const take = async (role, planned, kind) => {
-      const component = `${role}-server`;
-      const address = this.fill(planned);
-      const url = `http://${address}/debug/pprof/${kind === "cpu" ? "profile" : "allocs"}?seconds=${seconds}`;
-      const file = join17(
-        dir,
-        `${prefix}-${component}-${address.replace(/[^\w.-]+/g, "_")}${kind === "cpu" ? "" : "-alloc"}.pprof`
-      );
-      try {
-        const data = await this.checks.getBytes(url, seconds + 30);
-        if (data.length === 0) throw new Error("an empty answer");
-        await writeFile5(file, data);
-        return { component, address, file, ...kind === "alloc" ? { kind } : {} };
-      } catch (e) {
-        const via = this.via();
-        return {
-          component,
-          address,
-          ...kind === "alloc" ? { kind } : {},
-          error: `GET ${url}${via ? ` (from ${via.host})` : ""}: ${e.message}`
-        };
-      }
+  /** How the servers' status ports are reached from here (status-reads.ts). */
+  reach() {
+    return {
+      fill: (t) => this.fill(t),
+      getBytes: (url, limitS) => this.checks.getBytes(url, limitS),
+      via: () => this.via()
     };
-    const roles = ["tidb", "tikv"];
-    return Promise.all(
-      roles.flatMap(
-        (role) => (r.status[role] ?? []).flatMap((a) => [
-          take(role, a, "cpu"),
-          ...role === "tidb" ? [take(role, a, "alloc")] : []
-        ])
-      )
-    );
-  }
-  /**
-   * The counters of every TiDB, TiKV and PD server (their status ports' /metrics): CPU seconds per
-   * component (cpu_s.tikv …) and in all (cpu_s), tidb-server's Go heap allocations, mallocs and
-   * GC cycles, and every counter each server exports as `<role>:<series>` (observe/counters.ts;
-   * summed over the servers of one role). A server that does not answer is left out of this
-   * reading (its counters then give no cost for the cell: a counter must be in both readings).
-   */
-  async costCounters(r) {
-    const roles = ["tidb", "tikv", "pd"];
-    const read2 = async (role, planned) => {
-      const url = `http://${this.fill(planned)}/metrics`;
-      const text = await this.checks.getBytes(url, COUNTERS_TIMEOUT_MS / 1e3).then(
-        (b) => b.toString("utf8"),
-        () => void 0
-      );
-      return {
-        role,
-        counters: text === void 0 ? void 0 : goServerCounters(text),
-        all: text === void 0 ? {} : promCounters(text, role)
-      };
-    };
-    const answers = await Promise.all(
-      roles.flatMap((role) => (r.status[role] ?? []).map((a) => read2(role, a)))
-    );
-    if (answers.some((a) => a.counters === void 0)) return {};
-    const out = {};
-    const add = (k, v) => {
-      if (v !== void 0) out[k] = (out[k] ?? 0) + v;
-    };
-    const components = new Set(answers.map((a) => a.role));
-    for (const { role, counters: c = {}, all } of answers) {
-      for (const [k, v] of Object.entries(all)) add(k, v);
-      add("cpu_s", c.cpu_s);
-      if (components.size > 1) add(`cpu_s.${role}`, c.cpu_s);
-      if (role !== "tidb") continue;
-      add("alloc_bytes", c.alloc_bytes);
-      add("mallocs", c.mallocs);
-      add("gc_cycles", c.gc_cycles);
-    }
-    return out;
   }
   /** Writes the plan's files (topologies, TOML configs, haproxy.cfg) into <run>/tidb/. */
   async writeFiles() {
-    await mkdir9(this.dir, { recursive: true });
-    for (const [name, text] of Object.entries(this.plan.files)) await writeAtomic(join17(this.dir, name), text);
+    await mkdir10(this.dir, { recursive: true });
+    for (const [name, text] of Object.entries(this.plan.files)) await writeAtomic(join18(this.dir, name), text);
   }
   /** Where the deployment runs the load tools itself (a pod of the cluster), if it does. */
   loadLauncher() {
@@ -15104,7 +15103,7 @@ var TidbRun = class {
   loadHost() {
     const l = this.plan.load;
     if (!l.user) return void 0;
-    const knownHosts = join17(this.dir, "known_hosts");
+    const knownHosts = join18(this.dir, "known_hosts");
     const proxy = this.plan.profile.ssh?.proxy;
     const identity = l.identity ? expandHome(l.identity) : void 0;
     const bastionKey = proxy?.identity_file ? expandHome(proxy.identity_file) : identity;
@@ -15180,8 +15179,8 @@ var TidbRun = class {
         if (r.users === 0) await r.stop();
       },
       activate: (signal, o) => this.activate(setup, signal, o),
-      cpuProfiles: (seconds, dir, prefix) => this.cpuProfiles(r, seconds, dir, prefix),
-      costCounters: () => this.costCounters(r),
+      cpuProfiles: (seconds, dir, prefix) => cpuProfiles(this.reach(), r, seconds, dir, prefix),
+      costCounters: () => costCounters(this.reach(), r),
       ...run.onHosts ? { serverHosts: () => run.onHosts?.hosts(this, d) ?? [] } : {},
       // a fresh instance of its servers, same data (compare.blocks); a playground cannot
       ..."restart" in restarts ? { restart: (signal) => restarts.restart(this, d, setup, r, seen, signal) } : {},
@@ -15192,7 +15191,7 @@ var TidbRun = class {
         // the build it ran (target.binpath, or target.source's build of a commit): what a diff shows
         ...run.build(d) ? { build: run.build(d) } : {},
         config,
-        ...setup.topologyFile ? { topology: join17(this.dir, setup.topologyFile) } : {},
+        ...setup.topologyFile ? { topology: join18(this.dir, setup.topologyFile) } : {},
         tidb_version: facts.tidbVersion,
         status: facts.status,
         ...r.facts?.()
@@ -15338,7 +15337,7 @@ import {
   writeFileSync as writeFileSync2
 } from "node:fs";
 import { homedir as homedir4 } from "node:os";
-import { basename as basename7, isAbsolute as isAbsolute2, join as join18, resolve as resolve2 } from "node:path";
+import { basename as basename7, isAbsolute as isAbsolute2, join as join19, resolve as resolve2 } from "node:path";
 
 // action/src/proc/git.ts
 async function git(repo, args, timeoutMs = 12e4) {
@@ -15400,11 +15399,11 @@ function unseenOnUnistore(files, goModDiff = "") {
 // action/src/targets/tidb/source.ts
 function buildsRoot(env = process.env) {
   if (env.TIPERF_BUILDS) return resolve2(env.TIPERF_BUILDS);
-  return join18(env.XDG_CACHE_HOME || join18(homedir4(), ".cache"), "tiperf", "builds");
+  return join19(env.XDG_CACHE_HOME || join19(homedir4(), ".cache"), "tiperf", "builds");
 }
 function treeDir(path, root = buildsRoot()) {
   const real = realpathSync(path);
-  return join18(root, `${basename7(real)}-${createHash("sha256").update(real).digest("hex").slice(0, 10)}`);
+  return join19(root, `${basename7(real)}-${createHash("sha256").update(real).digest("hex").slice(0, 10)}`);
 }
 function buildKey(commit, src) {
   const how = createHash("sha256").update(JSON.stringify([src.build, src.binary, Object.entries(src.env ?? {}).sort()])).digest("hex").slice(0, 8);
@@ -15429,7 +15428,7 @@ function buildEnv(src) {
   return { ...out, ...src.env ?? {} };
 }
 function keptBuild(path, commit, src) {
-  const file = join18(treeDir(path), buildKey(commit, src), "tidb-server");
+  const file = join19(treeDir(path), buildKey(commit, src), "tidb-server");
   return existsSync5(file) ? file : void 0;
 }
 function sizeBytes(size) {
@@ -15440,16 +15439,16 @@ function sizeBytes(size) {
 var inUse = /* @__PURE__ */ new Set();
 function pruneBuilds(dir, cap) {
   if (!existsSync5(dir)) return [];
-  const builds = readdirSync3(dir).map((name) => join18(dir, name)).filter((d) => existsSync5(join18(d, "build.json")) && existsSync5(join18(d, "tidb-server"))).map((d) => ({
+  const builds = readdirSync3(dir).map((name) => join19(dir, name)).filter((d) => existsSync5(join19(d, "build.json")) && existsSync5(join19(d, "tidb-server"))).map((d) => ({
     d,
-    used: statSync2(join18(d, "build.json")).mtimeMs,
-    bytes: readdirSync3(d).reduce((n, f) => n + statSync2(join18(d, f)).size, 0)
+    used: statSync2(join19(d, "build.json")).mtimeMs,
+    bytes: readdirSync3(d).reduce((n, f) => n + statSync2(join19(d, f)).size, 0)
   })).sort((a, b) => a.used - b.used);
   let total = builds.reduce((n, b) => n + b.bytes, 0);
   const removed = [];
   for (const b of builds) {
     if (total <= cap) break;
-    if (inUse.has(join18(b.d, "tidb-server"))) continue;
+    if (inUse.has(join19(b.d, "tidb-server"))) continue;
     rmSync(b.d, { recursive: true, force: true });
     total -= b.bytes;
     removed.push(b.d);
@@ -15457,7 +15456,7 @@ function pruneBuilds(dir, cap) {
   return removed;
 }
 function lock(dir) {
-  const file = join18(dir, "lock");
+  const file = join19(dir, "lock");
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       const fd = openSync(file, "wx");
@@ -15485,22 +15484,22 @@ function lock(dir) {
 async function buildAt(src, commit, opts) {
   const { subject } = await resolveCommit(src.path, commit);
   const dir = treeDir(src.path);
-  const out = join18(dir, buildKey(commit, src));
-  const binary = join18(out, "tidb-server");
-  const logFile = join18(out, "build.log");
+  const out = join19(dir, buildKey(commit, src));
+  const binary = join19(out, "tidb-server");
+  const logFile = join19(out, "build.log");
   if (existsSync5(binary)) {
-    const info = JSON.parse(readFileSync5(join18(out, "build.json"), "utf8"));
+    const info = JSON.parse(readFileSync5(join19(out, "build.json"), "utf8"));
     opts.log(`build ${commit.slice(0, 10)}: kept from an earlier build (${binary})`);
     inUse.add(binary);
     const now = /* @__PURE__ */ new Date();
-    utimesSync(join18(out, "build.json"), now, now);
+    utimesSync(join19(out, "build.json"), now, now);
     return { commit, subject, binary, seconds: info.seconds, kept: true, log: logFile };
   }
   mkdirSync2(out, { recursive: true });
   const unlock = lock(dir);
   try {
-    const tree = join18(dir, "checkout");
-    if (!existsSync5(join18(tree, ".git"))) {
+    const tree = join19(dir, "checkout");
+    if (!existsSync5(join19(tree, ".git"))) {
       rmSync(tree, { recursive: true, force: true });
       await gitStep(src.path, ["worktree", "prune"], "the build checkout");
       await gitStep(src.path, ["worktree", "add", "--detach", "--force", tree, commit], "the build checkout");
@@ -15511,7 +15510,7 @@ async function buildAt(src, commit, opts) {
     const [command, ...args] = src.build;
     const limitS = parseDuration(src.timeout) ?? 3600;
     opts.log(`build ${commit.slice(0, 10)} ${subject}: ${src.build.join(" ")} (in ${tree})`);
-    const program = command.includes("/") && !isAbsolute2(command) ? join18(tree, command) : command;
+    const program = command.includes("/") && !isAbsolute2(command) ? join19(tree, command) : command;
     const run = await runTool(program, args, {
       logFile,
       limitS,
@@ -15531,7 +15530,7 @@ async function buildAt(src, commit, opts) {
 ${tail}`,
         commit
       );
-    const made = join18(tree, src.binary);
+    const made = join19(tree, src.binary);
     if (!existsSync5(made))
       throw new BuildFailed(
         `build of ${commit.slice(0, 10)}: ${src.build.join(" ")} exited 0 but left no ${src.binary} (target.source.binary) in the checkout; its log: ${logFile}`,
@@ -15541,7 +15540,7 @@ ${tail}`,
     chmodSync(`${binary}.part`, 493);
     const seconds = Math.round(run.elapsed_s * 10) / 10;
     writeFileSync2(
-      join18(out, "build.json"),
+      join19(out, "build.json"),
       `${JSON.stringify({ commit, subject, seconds, build: src.build }, null, 2)}
 `
     );

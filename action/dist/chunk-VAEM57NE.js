@@ -6,7 +6,7 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-IR3VOFY4.js";
+} from "./chunk-QXPDGYQO.js";
 import {
   reapEntries
 } from "./chunk-2LDNAYQZ.js";

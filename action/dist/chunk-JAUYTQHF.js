@@ -57,7 +57,7 @@ import {
   throttleBetween,
   validateYaml,
   writeAtomic
-} from "./chunk-IR3VOFY4.js";
+} from "./chunk-QXPDGYQO.js";
 import {
   record,
   shellCommand,
