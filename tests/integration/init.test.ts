@@ -1,6 +1,6 @@
 // test-lane: parallel (nothing asserted here rests on measured speed: scripts/run-tests.mjs)
 // `tiperf init` for each case: what it writes passes actionlint, its spec plans, its workflow is
-// the shipped example the e2e tests run under act (tests/e2e/perf-pr.test.ts starts its adopter
+// the shipped example the e2e tests run under act (tests/e2e/examples.test.ts starts its adopter
 // repositories with init), and nothing is ever overwritten.
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
