@@ -61,7 +61,8 @@ export const TargetSchema = z.looseObject({ kind: z.unknown() }).transform((t, c
 
 /**
  * One target alone, outside a run (benchmark scripts, tests): its kind's plan for one variant,
- * opened and started; stopping the target ends the deployment too.
+ * opened and started; stopping the target ends the deployment too. Planned as for blocks, so the
+ * plan has the restart step a caller's `restart()` carries out.
  */
 export async function startTarget(
   spec: TargetSpec,
@@ -72,7 +73,7 @@ export async function startTarget(
   const plan = await kind.plan({
     file: "target",
     variants: [{ name: "base", target }],
-    blocks: 1,
+    blocks: 2,
     prefix: "tiperf-target",
     matrixSeconds: 0,
     maxConnections: opts.maxConnections,
