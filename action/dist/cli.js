@@ -56,7 +56,7 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-JAUYTQHF.js";
+} from "./chunk-AJFUT6EB.js";
 import {
   reapLedger
 } from "./chunk-VAEM57NE.js";

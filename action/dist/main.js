@@ -19,7 +19,7 @@ import {
   readFirstVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-JAUYTQHF.js";
+} from "./chunk-AJFUT6EB.js";
 import {
   getInput,
   info,

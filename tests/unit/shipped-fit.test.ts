@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
-import { parse } from "yaml";
+import { parse, stringify } from "yaml";
 import { planRun } from "../../action/src/pipeline/plan.ts";
 import { loadSpec, parseSpec } from "../../action/src/specfile/load.ts";
 import { ROOT } from "../helpers/paths.ts";
@@ -230,5 +230,36 @@ describe("workloads/tidb-source-pr.yaml: the TiDB source PR check", () => {
       /src\.yaml: compare\.noise\.workloads\.point_selec: no workload of that name/,
     );
     assert.match(plan.text, /point_select threads=4 tps: no noise given/);
+  });
+});
+
+describe("the smallest change a design detects, as the plan says it", () => {
+  test("a rise past ten times is said to be beyond the design's reach, a fall as its figure", async () => {
+    // pr.yaml's matrix cut to one cell, 3 blocks of 1 round, with the noise of a very noisy runner
+    const text = readFileSync(join(ROOT, "workloads/pr.yaml"), "utf8");
+    const spec = parse(text);
+    spec.workloads = [{ ...spec.workloads[0], threads: [4] }];
+    spec.compare = {
+      ...spec.compare,
+      rounds: 3,
+      blocks: 3,
+      noise: {
+        measured: "a test's own figures",
+        workloads: {
+          point_select: {
+            rounds: "25%",
+            instances: "0%",
+            metrics: { p95_ms: { rounds: "50%", instances: "0%" } },
+          },
+        },
+      },
+    };
+    spec.variants = { base: {}, head: {} };
+    const loaded = parseSpec(stringify(spec), "pr-noisy.yaml");
+    const plan = await planRun(loaded, { cores: 2 });
+    const line = plan.text.split("\n").find((l) => l.startsWith("smallest change detected at")) ?? "";
+    assert.match(line, /point_select threads=4 p95_ms beyond ×10/, line);
+    assert.match(line, /point_select threads=4 tps −\d+\.\d%/, line);
+    assert.match(line, /point_select threads=4 handler_reads_per_op: no noise given/, line);
   });
 });

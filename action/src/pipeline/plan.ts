@@ -3,19 +3,17 @@
 // carries out; the load tools' lines are their drivers' own.
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
-import { PLAN_POWER, plannedMde } from "../compare/design.ts";
-import { familyOf } from "../compare/judge-results.ts";
 import { READ_COST } from "../compare/reading.ts";
 import { driverOf } from "../drivers/registry.ts";
 import { InputError } from "../errors.ts";
 import { costMetric, IDLE_WINDOW_S, PER_OP } from "../observe/cost.ts";
-import { tiperfCommand } from "../proc/env.ts";
 import { writeAtomic } from "../proc/files.ts";
 import { shellCommand } from "../proc/quote.ts";
 import type { LoadedSpec } from "../specfile/load.ts";
 import { kindOf } from "../targets/registry.ts";
 import type { PlanStep, TargetPlan } from "../targets/types.ts";
 import { maxThreads, planCells } from "./cells.ts";
+import { detectionOf } from "./detection.ts";
 import {
   cpuSets,
   duetCaveats,
@@ -396,48 +394,6 @@ function costPlan(
   return {
     text: `cost per operation (${given.join(", ")}): ${source} read at each measured window's start and end ÷ the operations the load tool counted; ${judged.length ? `judged (can fail the check): ${judged.join(", ")}` : `${READ_COST} read beside throughput, judged in none (list one under metrics: to fail the check on it)`}; background work kept out: the idle servers' rate over ${IDLE_WINDOW_S}s after each start and data load, and one reading's own cost, taken off every cell (judged with the run's mean over all its servers); every other counter the servers keep is read too, and those that moved beyond their noise are listed per operation (per second where they follow the clock), never judged unless named under metrics ("<counter>/op")${target.cost?.note ? `; ${target.cost.note}` : ""}`,
     json: { judged, idle_window_s: IDLE_WINDOW_S, background: "idle-rate subtracted" },
-    refusals,
-  };
-}
-
-/** The smallest change each cell detects at PLAN_POWER from compare.noise; refused: noise of a workload the spec lacks. */
-function detectionOf(loaded: LoadedSpec, looks: number): { lines: string[]; refusals: string[] } | undefined {
-  const compare = loaded.variants?.compare;
-  const noise = compare?.noise;
-  if (!compare || !loaded.variants) return undefined;
-  if (!noise)
-    return {
-      lines: [
-        `smallest change detected: unknown — ${loaded.path} has no compare.noise; run \`${tiperfCommand()} calibrate --spec ${loaded.path}\` on this runner (an A/A of this design) to measure it`,
-      ],
-      refusals: [],
-    };
-  const spec = loaded.variants.base.spec;
-  const names = spec.workloads.map((w) => w.name);
-  const refusals = Object.keys(noise.workloads)
-    .filter((n) => !names.includes(n))
-    .map(
-      (n) =>
-        `${loaded.path}: compare.noise.workloads.${n}: no workload of that name (the spec has ${names.join(", ")})`,
-    );
-  const { keys, alpha } = familyOf(spec, compare.confidence, looks, loaded.variants.all.length - 1);
-  const rounds = compare.max_rounds ?? compare.rounds;
-  const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
-  const cells = keys.flatMap((k) =>
-    Object.entries(k.rules).map(([metric, rule]) => {
-      const w = noise.workloads[k.workload];
-      // a cost metric's noise is its own: throughput's would overstate what it detects
-      const n = costMetric(metric) ? w?.metrics?.[metric] : (w?.metrics?.[metric] ?? w);
-      if (!n)
-        return `${k.workload} threads=${k.threads} ${metric}: no noise given (compare.noise.workloads.${k.workload}${costMetric(metric) ? `.metrics.${metric}` : ""})`;
-      const mde = plannedMde(n, { rounds, blocks: compare.blocks }, alpha, rule.tolerance, rule.better);
-      return `${k.workload} threads=${k.threads} ${metric} ${rule.better === "higher" ? "−" : "+"}${pct(mde)}`;
-    }),
-  );
-  return {
-    lines: [
-      `smallest change detected at ${Math.round(PLAN_POWER * 100)}% power (a regression beyond the tolerance, per cell at α = ${alpha.toPrecision(2)}; ${compare.blocks > 1 ? `${compare.blocks} blocks × ${rounds / compare.blocks} rounds` : `${rounds} rounds`}; from compare.noise, ${noise.measured}): ${cells.join(", ")}`,
-    ],
     refusals,
   };
 }

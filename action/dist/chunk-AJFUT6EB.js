@@ -6451,6 +6451,45 @@ pass --force to compare anyway`
   };
 }
 
+// action/src/pipeline/detection.ts
+function detectionOf(loaded, looks) {
+  const compare3 = loaded.variants?.compare;
+  const noise = compare3?.noise;
+  if (!compare3 || !loaded.variants) return void 0;
+  if (!noise)
+    return {
+      lines: [
+        `smallest change detected: unknown \u2014 ${loaded.path} has no compare.noise; run \`${tiperfCommand()} calibrate --spec ${loaded.path}\` on this runner (an A/A of this design) to measure it`
+      ],
+      refusals: []
+    };
+  const spec = loaded.variants.base.spec;
+  const names = spec.workloads.map((w2) => w2.name);
+  const refusals = Object.keys(noise.workloads).filter((n) => !names.includes(n)).map(
+    (n) => `${loaded.path}: compare.noise.workloads.${n}: no workload of that name (the spec has ${names.join(", ")})`
+  );
+  const { keys: keys4, alpha } = familyOf(spec, compare3.confidence, looks, loaded.variants.all.length - 1);
+  const rounds = compare3.max_rounds ?? compare3.rounds;
+  const pct4 = (x4) => `${(x4 * 100).toFixed(1)}%`;
+  const cells = keys4.flatMap(
+    (k2) => Object.entries(k2.rules).map(([metric, rule4]) => {
+      const w2 = noise.workloads[k2.workload];
+      const n = costMetric(metric) ? w2?.metrics?.[metric] : w2?.metrics?.[metric] ?? w2;
+      if (!n)
+        return `${k2.workload} threads=${k2.threads} ${metric}: no noise given (compare.noise.workloads.${k2.workload}${costMetric(metric) ? `.metrics.${metric}` : ""})`;
+      const mde = plannedMde(n, { rounds, blocks: compare3.blocks }, alpha, rule4.tolerance, rule4.better);
+      const text3 = rule4.better !== "higher" && mde > 9 ? "beyond \xD710" : `${rule4.better === "higher" ? "\u2212" : "+"}${pct4(mde)}`;
+      return `${k2.workload} threads=${k2.threads} ${metric} ${text3}`;
+    })
+  );
+  return {
+    lines: [
+      `smallest change detected at ${Math.round(PLAN_POWER * 100)}% power (a regression beyond the tolerance, per cell at \u03B1 = ${alpha.toPrecision(2)}; ${compare3.blocks > 1 ? `${compare3.blocks} blocks \xD7 ${rounds / compare3.blocks} rounds` : `${rounds} rounds`}; from compare.noise, ${noise.measured}): ${cells.join(", ")}`
+    ],
+    refusals
+  };
+}
+
 // action/src/pipeline/duet.ts
 import { cpus as cpus6 } from "node:os";
 
@@ -7610,42 +7649,6 @@ function costPlan(spec, target2) {
   return {
     text: `cost per operation (${given.join(", ")}): ${source4} read at each measured window's start and end \xF7 the operations the load tool counted; ${judged2.length ? `judged (can fail the check): ${judged2.join(", ")}` : `${READ_COST} read beside throughput, judged in none (list one under metrics: to fail the check on it)`}; background work kept out: the idle servers' rate over ${IDLE_WINDOW_S}s after each start and data load, and one reading's own cost, taken off every cell (judged with the run's mean over all its servers); every other counter the servers keep is read too, and those that moved beyond their noise are listed per operation (per second where they follow the clock), never judged unless named under metrics ("<counter>/op")${target2.cost?.note ? `; ${target2.cost.note}` : ""}`,
     json: { judged: judged2, idle_window_s: IDLE_WINDOW_S, background: "idle-rate subtracted" },
-    refusals
-  };
-}
-function detectionOf(loaded, looks) {
-  const compare3 = loaded.variants?.compare;
-  const noise = compare3?.noise;
-  if (!compare3 || !loaded.variants) return void 0;
-  if (!noise)
-    return {
-      lines: [
-        `smallest change detected: unknown \u2014 ${loaded.path} has no compare.noise; run \`${tiperfCommand()} calibrate --spec ${loaded.path}\` on this runner (an A/A of this design) to measure it`
-      ],
-      refusals: []
-    };
-  const spec = loaded.variants.base.spec;
-  const names = spec.workloads.map((w2) => w2.name);
-  const refusals = Object.keys(noise.workloads).filter((n) => !names.includes(n)).map(
-    (n) => `${loaded.path}: compare.noise.workloads.${n}: no workload of that name (the spec has ${names.join(", ")})`
-  );
-  const { keys: keys4, alpha } = familyOf(spec, compare3.confidence, looks, loaded.variants.all.length - 1);
-  const rounds = compare3.max_rounds ?? compare3.rounds;
-  const pct4 = (x4) => `${(x4 * 100).toFixed(1)}%`;
-  const cells = keys4.flatMap(
-    (k2) => Object.entries(k2.rules).map(([metric, rule4]) => {
-      const w2 = noise.workloads[k2.workload];
-      const n = costMetric(metric) ? w2?.metrics?.[metric] : w2?.metrics?.[metric] ?? w2;
-      if (!n)
-        return `${k2.workload} threads=${k2.threads} ${metric}: no noise given (compare.noise.workloads.${k2.workload}${costMetric(metric) ? `.metrics.${metric}` : ""})`;
-      const mde = plannedMde(n, { rounds, blocks: compare3.blocks }, alpha, rule4.tolerance, rule4.better);
-      return `${k2.workload} threads=${k2.threads} ${metric} ${rule4.better === "higher" ? "\u2212" : "+"}${pct4(mde)}`;
-    })
-  );
-  return {
-    lines: [
-      `smallest change detected at ${Math.round(PLAN_POWER * 100)}% power (a regression beyond the tolerance, per cell at \u03B1 = ${alpha.toPrecision(2)}; ${compare3.blocks > 1 ? `${compare3.blocks} blocks \xD7 ${rounds / compare3.blocks} rounds` : `${rounds} rounds`}; from compare.noise, ${noise.measured}): ${cells.join(", ")}`
-    ],
     refusals
   };
 }
