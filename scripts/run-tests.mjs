@@ -55,8 +55,14 @@ const parallel = (f) => f.split(/[\\/]/).includes("unit") || lanes.get(f) !== un
 const uses = new Map(
   files.map((f) => [f, new Set([...(lanes.get(f) ?? "").matchAll(/\buses ([\w-]+)/g)].map((m) => m[1]))]),
 );
-// the biggest files first: the two workers end close together (a file waits while the other holds what it uses)
-const first = files.filter(parallel).sort((a, b) => statSync(b).size - statSync(a).size);
+// the longest files first, so the two workers end close together (a file waits while the other
+// holds what it uses): a file's size stands in for its time (~150 bytes a second here), unless its
+// lane line says its time (`~240s`: a file whose few tests each run a whole workflow)
+const weight = (f) => {
+  const said = /~(\d+)s\b/.exec(lanes.get(f) ?? "");
+  return said ? Number(said[1]) * 150 : statSync(f).size;
+};
+const first = files.filter(parallel).sort((a, b) => weight(b) - weight(a));
 const measured = files.filter((f) => !parallel(f));
 
 // What a file's tests start is theirs alone: a temp dir (servers' data, sockets, logs), a ledger

@@ -1,4 +1,4 @@
-// test-lane: parallel (the regression asserted is a 10% CPU quota against 100%, which binds beside
+// test-lane: parallel ~240s (the regression asserted is a 10% CPU quota against 100%, which binds beside
 // anything; the TiDB source check's verdict is not asserted: scripts/run-tests.mjs)
 // An adopter's repository and a TiDB tree, each with only what `tiperf init` writes, under act.
 import assert from "node:assert/strict";
