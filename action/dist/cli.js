@@ -56,10 +56,10 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-AJFUT6EB.js";
+} from "./chunk-6BPLGTBH.js";
 import {
   reapLedger
-} from "./chunk-VAEM57NE.js";
+} from "./chunk-AAE5RBWV.js";
 import {
   EXPIRES,
   KubeClient,
@@ -77,7 +77,7 @@ import {
   require_dist,
   writeAtomic,
   writeResult
-} from "./chunk-QXPDGYQO.js";
+} from "./chunk-VH6UBS3X.js";
 import {
   CLOUDS,
   Interrupted,
@@ -85,7 +85,7 @@ import {
   installSignalTeardown,
   ledgerDir,
   teardownAll
-} from "./chunk-2LDNAYQZ.js";
+} from "./chunk-CTR4MWVH.js";
 import {
   external_exports,
   parseAge,
@@ -2657,7 +2657,7 @@ async function cmdPullRequest(args) {
   return EXIT.ok;
 }
 
-// action/src/kubernetes/reap.ts
+// action/src/kubernetes/leftovers.ts
 async function reapKubernetes(o) {
   const ctx = loadKubeContext({
     ...o.kubeconfig ? { kubeconfig: o.kubeconfig } : {},

@@ -19,7 +19,7 @@ import {
   readFirstVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-AJFUT6EB.js";
+} from "./chunk-6BPLGTBH.js";
 import {
   getInput,
   info,
@@ -32,14 +32,14 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-QXPDGYQO.js";
+} from "./chunk-VH6UBS3X.js";
 import {
   Interrupted,
   installCrashTeardown,
   installSignalTeardown,
   ledgerDir,
   teardownAll
-} from "./chunk-2LDNAYQZ.js";
+} from "./chunk-CTR4MWVH.js";
 import "./chunk-WCKSSEMK.js";
 import {
   EXIT,

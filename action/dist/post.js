@@ -4,16 +4,16 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   reapLedger
-} from "./chunk-VAEM57NE.js";
+} from "./chunk-AAE5RBWV.js";
 import {
   getState,
   info,
   setFailed
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-QXPDGYQO.js";
+import "./chunk-VH6UBS3X.js";
 import {
   ledgerDir
-} from "./chunk-2LDNAYQZ.js";
+} from "./chunk-CTR4MWVH.js";
 import "./chunk-WCKSSEMK.js";
 import "./chunk-KLOX4GWC.js";
 import "./chunk-3EADY6QU.js";

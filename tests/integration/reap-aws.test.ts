@@ -40,7 +40,13 @@ import {
   ListRolesCommand,
   PutRolePolicyCommand,
 } from "@aws-sdk/client-iam";
-import { type AwsReapReport, client, findTagged, KINDS, reapAws } from "../../action/src/cloud/aws/reap.ts";
+import {
+  type AwsReapReport,
+  client,
+  findTagged,
+  KINDS,
+  reapAws,
+} from "../../action/src/cloud/aws/leftovers.ts";
 import { generateRunKey } from "../../action/src/cloud/keys.ts";
 import { FakeGitHub } from "../helpers/github-server.ts";
 import { type Moto, startMoto } from "../helpers/moto.ts";

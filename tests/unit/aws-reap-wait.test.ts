@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { type Found, waitEksGone } from "../../action/src/cloud/aws/reap.ts";
+import { type Found, waitEksGone } from "../../action/src/cloud/aws/leftovers.ts";
 
 const found = (kind: Found["kind"], id: string, name?: string): Found => ({
   kind,

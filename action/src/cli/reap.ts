@@ -3,7 +3,7 @@
 import { CLOUDS } from "../cloud/registry.ts";
 import { parseOptions } from "../commands.ts";
 import { EXIT, InputError } from "../errors.ts";
-import { reapKubernetes } from "../kubernetes/reap.ts";
+import { reapKubernetes } from "../kubernetes/leftovers.ts";
 import { ledgerDir } from "../lifecycle/ledger.ts";
 import { reapLedger } from "../pipeline/reap.ts";
 import { writeAtomic } from "../proc/files.ts";

@@ -2,7 +2,7 @@
 // the result store hand in the reapers of what they record in the ledger.
 import { CLOUD_REAPERS } from "../cloud/reapers.ts";
 import { type Reaper, type ReapOptions, type ReapOutcome, reapEntries } from "../lifecycle/ledger.ts";
-import { runReaper } from "../result/reaper.ts";
+import { runReaper } from "../result/reapers.ts";
 import { targetReapers } from "../targets/registry.ts";
 
 export const reapers = (): Record<string, Reaper> => ({

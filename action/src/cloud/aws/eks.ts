@@ -172,7 +172,7 @@ export const AWS_EKS: KubernetesCloud = {
   async removeByTag(settings, runId, log) {
     // the run's EKS node groups and cluster, then what EC2 holds of it (its VPC, subnets, the nodes'
     // instances and volumes), then its IAM roles, by tag
-    const { removeRunByTag } = await import("./reap.ts");
+    const { removeRunByTag } = await import("./leftovers.ts");
     return removeRunByTag({ region: settings.region, runId, log });
   },
   env: (settings) => ({ AWS_REGION: settings.region }),

@@ -25,11 +25,11 @@ export const AWS_CLOUD: CloudProvider = {
     return awsClusterProgram(programArgs(o));
   },
   async removeByTag(settings, runId, log) {
-    const { removeRunByTag } = await import("./reap.ts");
+    const { removeRunByTag } = await import("./leftovers.ts");
     return removeRunByTag({ region: settings.region, runId, log });
   },
   async reap(o) {
-    const { reapAws } = await import("./reap.ts");
+    const { reapAws } = await import("./leftovers.ts");
     return reapAws(o);
   },
   env: (settings) => ({ AWS_REGION: settings.region }),

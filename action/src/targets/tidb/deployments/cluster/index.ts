@@ -14,7 +14,7 @@ import { tiupHome } from "../../tiup.ts";
 import { buildCluster, type Cluster, checkTopology, topologyObject, topologyYaml } from "../../topology.ts";
 import type { AddStep, DeploymentForm, TidbPlan, TidbVariant, VariantSetup } from "../types.ts";
 import { clusterStatus, clusterTidbServers, haproxyPort } from "./endpoints.ts";
-import { clusterReaper } from "./reaper.ts";
+import { clusterReaper } from "./reapers.ts";
 import { clusterRestarts, clusterRuntime, switchCluster } from "./run.ts";
 import { type ClusterDeployment, isCluster } from "./types.ts";
 

@@ -9,7 +9,7 @@ import { effectiveRoles } from "../../topology.ts";
 import { noInstanceTypes, releaseTarget } from "../release.ts";
 import type { Deployer, DeploymentForm } from "../types.ts";
 import { PLAYGROUND_PORT_OFFSET, playgroundStatus, playgroundTidbPort } from "./ports.ts";
-import { playgroundReaper } from "./reaper.ts";
+import { playgroundReaper } from "./reapers.ts";
 import { playgroundRuntime } from "./run.ts";
 import type { PlaygroundDeployment } from "./types.ts";
 

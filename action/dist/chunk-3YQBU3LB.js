@@ -14,7 +14,7 @@ import {
   stackOptions,
   stackRecord,
   tagsNow
-} from "./chunk-2LDNAYQZ.js";
+} from "./chunk-CTR4MWVH.js";
 import "./chunk-WCKSSEMK.js";
 import "./chunk-KLOX4GWC.js";
 import "./chunk-3EADY6QU.js";

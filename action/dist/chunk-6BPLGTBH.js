@@ -57,12 +57,12 @@ import {
   throttleBetween,
   validateYaml,
   writeAtomic
-} from "./chunk-QXPDGYQO.js";
+} from "./chunk-VH6UBS3X.js";
 import {
   record,
   shellCommand,
   sshArgs
-} from "./chunk-2LDNAYQZ.js";
+} from "./chunk-CTR4MWVH.js";
 import {
   durationSchema,
   external_exports,

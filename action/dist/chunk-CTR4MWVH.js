@@ -679,7 +679,7 @@ var AWS_EKS = {
     });
   },
   async removeByTag(settings, runId, log) {
-    const { removeRunByTag } = await import("./chunk-XPS6SWEH.js");
+    const { removeRunByTag } = await import("./chunk-NLSPACYD.js");
     return removeRunByTag({ region: settings.region, runId, log });
   },
   env: (settings) => ({ AWS_REGION: settings.region })
@@ -750,11 +750,11 @@ var AWS_CLOUD = {
     return awsClusterProgram(programArgs(o));
   },
   async removeByTag(settings, runId, log) {
-    const { removeRunByTag } = await import("./chunk-XPS6SWEH.js");
+    const { removeRunByTag } = await import("./chunk-NLSPACYD.js");
     return removeRunByTag({ region: settings.region, runId, log });
   },
   async reap(o) {
-    const { reapAws } = await import("./chunk-XPS6SWEH.js");
+    const { reapAws } = await import("./chunk-NLSPACYD.js");
     return reapAws(o);
   },
   env: (settings) => ({ AWS_REGION: settings.region }),

@@ -23,7 +23,7 @@ import {
   stackOptions,
   stackRecord,
   tagsNow
-} from "./chunk-2LDNAYQZ.js";
+} from "./chunk-CTR4MWVH.js";
 import {
   durationSchema,
   external_exports,
@@ -11401,7 +11401,7 @@ function clusterStatus(d) {
   };
 }
 
-// action/src/targets/tidb/deployments/cluster/reaper.ts
+// action/src/targets/tidb/deployments/cluster/reapers.ts
 var clusterReaper = {
   order: 0,
   describe: (e) => `run tiup cluster destroy ${e.path} --yes`,
@@ -14115,7 +14115,7 @@ function playgroundStatus(d) {
   };
 }
 
-// action/src/targets/tidb/deployments/playground/reaper.ts
+// action/src/targets/tidb/deployments/playground/reapers.ts
 import { rm as rm8 } from "node:fs/promises";
 import { basename as basename6 } from "node:path";
 var playgroundReaper = {

@@ -6,24 +6,24 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-QXPDGYQO.js";
+} from "./chunk-VH6UBS3X.js";
 import {
   reapEntries
-} from "./chunk-2LDNAYQZ.js";
+} from "./chunk-CTR4MWVH.js";
 
 // action/src/cloud/reapers.ts
 var stackReaper = {
   order: 1,
   describe: (e) => `recover ${e.what} (destroy, tag sweep, remove)`,
   async reap(e, log) {
-    const { recoverRecorded } = await import("./chunk-JHF7NHSK.js");
+    const { recoverRecorded } = await import("./chunk-3YQBU3LB.js");
     await recoverRecorded(e, log);
     log(`reap: recovered ${e.what}`);
   }
 };
 var CLOUD_REAPERS = { stack: stackReaper };
 
-// action/src/result/reaper.ts
+// action/src/result/reapers.ts
 var runReaper = {
   // last: the servers of the run go first, their logs kept in its directory
   order: 2,
