@@ -56,10 +56,10 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-6BPLGTBH.js";
+} from "./chunk-QKQM2QN4.js";
 import {
   reapLedger
-} from "./chunk-AAE5RBWV.js";
+} from "./chunk-E6DJVTCV.js";
 import {
   EXPIRES,
   KubeClient,
@@ -77,7 +77,7 @@ import {
   require_dist,
   writeAtomic,
   writeResult
-} from "./chunk-VH6UBS3X.js";
+} from "./chunk-HDTVPMBA.js";
 import {
   CLOUDS,
   Interrupted,
@@ -85,7 +85,7 @@ import {
   installSignalTeardown,
   ledgerDir,
   teardownAll
-} from "./chunk-CTR4MWVH.js";
+} from "./chunk-7UNUWG73.js";
 import {
   external_exports,
   parseAge,
@@ -97,7 +97,7 @@ import {
   InputError,
   TiperfError,
   errnoText
-} from "./chunk-KLOX4GWC.js";
+} from "./chunk-3574RKWG.js";
 import {
   __toESM
 } from "./chunk-3EADY6QU.js";

@@ -19,7 +19,7 @@ import {
   readFirstVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-6BPLGTBH.js";
+} from "./chunk-QKQM2QN4.js";
 import {
   getInput,
   info,
@@ -32,21 +32,21 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-VH6UBS3X.js";
+} from "./chunk-HDTVPMBA.js";
 import {
   Interrupted,
   installCrashTeardown,
   installSignalTeardown,
   ledgerDir,
   teardownAll
-} from "./chunk-CTR4MWVH.js";
+} from "./chunk-7UNUWG73.js";
 import "./chunk-WCKSSEMK.js";
 import {
   EXIT,
   InputError,
   TiperfError,
   runCommand
-} from "./chunk-KLOX4GWC.js";
+} from "./chunk-3574RKWG.js";
 import "./chunk-3EADY6QU.js";
 
 // action/src/action/steps.ts

@@ -4,18 +4,18 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   reapLedger
-} from "./chunk-AAE5RBWV.js";
+} from "./chunk-E6DJVTCV.js";
 import {
   getState,
   info,
   setFailed
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-VH6UBS3X.js";
+import "./chunk-HDTVPMBA.js";
 import {
   ledgerDir
-} from "./chunk-CTR4MWVH.js";
+} from "./chunk-7UNUWG73.js";
 import "./chunk-WCKSSEMK.js";
-import "./chunk-KLOX4GWC.js";
+import "./chunk-3574RKWG.js";
 import "./chunk-3EADY6QU.js";
 
 // action/src/action/post.ts

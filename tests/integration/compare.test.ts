@@ -188,7 +188,8 @@ compare: {rounds: 4, blocks: 2, order: interleaved}
     await before.done;
     assert.match(
       before.stdout(),
-      /smallest change detected: unknown — .*cal\.yaml has no compare\.noise; run `tiperf calibrate --spec /,
+      // the command as this CLI runs (the tests' bundle node …/cli.js, or the sources through tsx)
+      /smallest change detected: unknown — .*cal\.yaml has no compare\.noise; run `node (--import tsx )?\S+\/cli\.[jt]s calibrate --spec /,
     );
     const run = cli(["calibrate", "--spec", file, "--out", join(dir, "out")]);
     assert.equal((await run.done).code, 0, run.stderr());

@@ -71,5 +71,7 @@ export const firstTool = (names: readonly string[]): string =>
  */
 export function tiperfCommand(): string {
   const script = process.argv[1];
-  return script && /cli\.[cm]?[jt]s$/.test(script) ? `node ${resolve(script)}` : "tiperf";
+  if (!script || !/cli\.[cm]?[jt]s$/.test(script)) return "tiperf";
+  // the sources, as a contributor runs them
+  return `node ${script.endsWith("ts") ? "--import tsx " : ""}${resolve(script)}`;
 }

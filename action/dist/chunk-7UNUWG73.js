@@ -20,7 +20,7 @@ import {
   findTool,
   gcpLabels,
   runCommand
-} from "./chunk-KLOX4GWC.js";
+} from "./chunk-3574RKWG.js";
 
 // action/src/cloud/provision.ts
 import { mkdir as mkdir3, rm as rm2 } from "node:fs/promises";
@@ -923,7 +923,7 @@ var GCP_CLOUD = {
     });
   },
   async removeByTag(settings, runId, log) {
-    const { removeGkeByLabel } = await import("./chunk-VTEOJB5W.js");
+    const { removeGkeByLabel } = await import("./chunk-GS4QJAT2.js");
     return removeGkeByLabel({ project: settings.project, runId, log });
   },
   env: (settings) => ({

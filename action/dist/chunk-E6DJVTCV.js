@@ -6,17 +6,17 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-VH6UBS3X.js";
+} from "./chunk-HDTVPMBA.js";
 import {
   reapEntries
-} from "./chunk-CTR4MWVH.js";
+} from "./chunk-7UNUWG73.js";
 
 // action/src/cloud/reapers.ts
 var stackReaper = {
   order: 1,
   describe: (e) => `recover ${e.what} (destroy, tag sweep, remove)`,
   async reap(e, log) {
-    const { recoverRecorded } = await import("./chunk-3YQBU3LB.js");
+    const { recoverRecorded } = await import("./chunk-PDH54HOY.js");
     await recoverRecorded(e, log);
     log(`reap: recovered ${e.what}`);
   }

@@ -6,7 +6,7 @@ import {
   RunError,
   gcpLabels,
   runCommand
-} from "./chunk-KLOX4GWC.js";
+} from "./chunk-3574RKWG.js";
 import "./chunk-3EADY6QU.js";
 
 // action/src/cloud/gcp/sweep.ts

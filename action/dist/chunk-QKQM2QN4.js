@@ -57,12 +57,12 @@ import {
   throttleBetween,
   validateYaml,
   writeAtomic
-} from "./chunk-VH6UBS3X.js";
+} from "./chunk-HDTVPMBA.js";
 import {
   record,
   shellCommand,
   sshArgs
-} from "./chunk-CTR4MWVH.js";
+} from "./chunk-7UNUWG73.js";
 import {
   durationSchema,
   external_exports,
@@ -83,7 +83,7 @@ import {
   runCommand,
   tiperfCommand,
   treeOf
-} from "./chunk-KLOX4GWC.js";
+} from "./chunk-3574RKWG.js";
 import {
   __commonJS,
   __export,

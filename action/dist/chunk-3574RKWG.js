@@ -109,7 +109,8 @@ var MYSQL_CLIENTS = ["mariadb", "mysql"];
 var firstTool = (names) => names.map((n) => findTool(n)).find((t) => t !== void 0) ?? names[0];
 function tiperfCommand() {
   const script = process.argv[1];
-  return script && /cli\.[cm]?[jt]s$/.test(script) ? `node ${resolve(script)}` : "tiperf";
+  if (!script || !/cli\.[cm]?[jt]s$/.test(script)) return "tiperf";
+  return `node ${script.endsWith("ts") ? "--import tsx " : ""}${resolve(script)}`;
 }
 
 // action/src/proc/process.ts

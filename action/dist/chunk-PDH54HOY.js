@@ -14,9 +14,9 @@ import {
   stackOptions,
   stackRecord,
   tagsNow
-} from "./chunk-CTR4MWVH.js";
+} from "./chunk-7UNUWG73.js";
 import "./chunk-WCKSSEMK.js";
-import "./chunk-KLOX4GWC.js";
+import "./chunk-3574RKWG.js";
 import "./chunk-3EADY6QU.js";
 export {
   hostsOf,

@@ -23,7 +23,7 @@ import {
   stackOptions,
   stackRecord,
   tagsNow
-} from "./chunk-CTR4MWVH.js";
+} from "./chunk-7UNUWG73.js";
 import {
   durationSchema,
   external_exports,
@@ -50,7 +50,7 @@ import {
   runCommand,
   startServerProcess,
   treeOf
-} from "./chunk-KLOX4GWC.js";
+} from "./chunk-3574RKWG.js";
 import {
   __commonJS,
   __require,
