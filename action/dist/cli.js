@@ -56,7 +56,7 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-QKQM2QN4.js";
+} from "./chunk-2KI32JM6.js";
 import {
   reapLedger
 } from "./chunk-E6DJVTCV.js";

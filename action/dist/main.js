@@ -19,7 +19,7 @@ import {
   readFirstVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-QKQM2QN4.js";
+} from "./chunk-2KI32JM6.js";
 import {
   getInput,
   info,

@@ -356,6 +356,87 @@ describe("instances as the unit (compare.blocks)", () => {
     assert.deepEqual(ownCgroups(), [], "cgroups removed");
   });
 
+  test("compare.looks: a judgement still undecided gets new blocks of fresh pairs, its cell only; a decided one stops", async () => {
+    const before = leftovers();
+    const dir = tempDir();
+    const json = join(dir, "verdict.json");
+    const out = join(dir, "out");
+    const file = join(dir, "looks.yaml");
+    // an A/A of two cells: `tight` judged at a tolerance of 0.01% (no run here fits its interval
+    // inside ±0.01%: undecided at every look), `loose` at 100% (a drop of 100% cannot happen, and
+    // 6 blocks of two one-second rounds keep its upper bound far below +100%: decided at the first
+    // look; seen at [−28%, +38%] with one round per block)
+    writeFileSync(
+      file,
+      `name: looks
+target: {kind: mariadb, config: {innodb_buffer_pool_size: 64M}, resources: {cpus: "0"}}
+driver: {cpus: "1"}
+data: {tables: 2, table_size: 2000}
+workloads:
+  - {name: tight, sysbench: oltp_point_select, threads: [2], duration: 1s, warmup: 0s, options: {rand-type: uniform}}
+  - {name: loose, sysbench: oltp_point_select, threads: [2], duration: 1s, warmup: 0s, options: {rand-type: uniform}}
+metrics:
+  tps: {better: higher, tolerance: "1x noise"}
+variants: {base: {}, head: {}}
+compare:
+  rounds: 12
+  blocks: 6
+  looks: 2
+  warmup_rounds: 0
+  order: interleaved
+  confidence: 0.99
+  confirm: 0
+  profiles: 0
+  noise:
+    measured: a stand-in figure per workload that sets its tolerance (not a measurement)
+    workloads:
+      tight: {rounds: 5%, instances: 0%, metrics: {tps: {rounds: 0.01%, instances: 0%}}}
+      loose: {rounds: 5%, instances: 0%, metrics: {tps: {rounds: 100%, instances: 0%}}}
+`,
+    );
+    const run = cli(["compare", "--spec", file, "--out", out, "--json", json]);
+    const { code } = await run.done;
+    const log = run.stderr();
+    const v = JSON.parse(readFileSync(json, "utf8"));
+    const cell = (w: string) => v.cells.find((c: { workload: string }) => c.workload === w);
+    assert.equal(cell("loose").verdict, "unchanged", `${log}\n${JSON.stringify(v.cells)}`);
+    assert.equal(cell("loose").looks, 1, "decided at the design's look");
+    assert.equal(cell("tight").verdict, "inconclusive", JSON.stringify(v.cells));
+    assert.equal(cell("tight").looks, 2);
+    assert.match(cell("tight").reason, /inconclusive after 2 look\(s\), compare\.looks \(2\) reached/);
+    assert.deepEqual(v.looks, { taken: 2, max: 2, design: 1 });
+    assert.equal(code, 0, "compare.inconclusive warn: exit 0");
+    assert.match(log, /look 2 of at most 2: 1 cell\(s\) with a judgement undecided \(tight threads=2\)/);
+    // the further look ran blocks 7–12 of tight only (2 rounds each), both variants restarted before each
+    const runDir = join(out, readdirSync(out)[0] as string);
+    const result = JSON.parse(readFileSync(join(runDir, "result.json"), "utf8"));
+    const cells = result.cells as { round: number; block: number; variant: string; workload: string }[];
+    const later = cells.filter((c) => c.block > 6);
+    assert.deepEqual([...new Set(later.map((c) => c.workload))], ["tight"]);
+    assert.deepEqual(
+      [...new Set(later.map((c) => c.block))].sort((a, b) => a - b),
+      [7, 8, 9, 10, 11, 12],
+    );
+    assert.deepEqual(
+      later.map((c) => c.round).sort((a, b) => a - b),
+      Array.from({ length: 12 }, (_, i) => [13 + i, 13 + i]).flat(),
+    );
+    const restarts = [...log.matchAll(/block (\d+): (base|head): mariadb pid (\d+) → (\d+)/g)];
+    assert.equal(
+      restarts.filter((m) => Number(m[1]) > 6).length,
+      12,
+      "both variants restarted before blocks 7–12",
+    );
+    assert.equal(cell("tight").n, 12, "judged over all 12 blocks");
+    assert.ok(
+      v.notes.some((n: string) => /looks: 2 of at most 2 .*Bonferroni alpha spending/.test(n)),
+      v.notes.join("\n"),
+    );
+    const md = readFileSync(join(runDir, "verdict.md"), "utf8");
+    assert.match(md, /🟡 inconclusive \(TPS after 2 looks\)/);
+    assert.deepEqual(leftovers(), before);
+  });
+
   test("compare.reload_data: each variant's data dropped and loaded again after its restart, before blocks 2 and 3", async () => {
     const before = leftovers();
     const dir = tempDir();

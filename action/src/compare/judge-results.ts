@@ -62,16 +62,26 @@ export function judgeCells(
   return out;
 }
 
-/** A comparison's family: its judged cells, how many judgements share the error rate, each one's α. */
-export function familyOf(spec: Spec, confidence: number, looks: number, others: number) {
+/**
+ * A comparison's family: its judged cells, how many judgements share the error rate, each one's α.
+ * `share`: the part of the family's error rate this look spends (compare/looks.ts lookShares;
+ * default an equal share per look), split equally over its cells × metrics × variants.
+ */
+export function familyOf(spec: Spec, confidence: number, looks: number, others: number, share = 1 / looks) {
   const keys = keysOf(spec);
-  const comparisons = comparisonsOf(keys) * looks * others;
-  return { keys, comparisons, alpha: alphaPerCell(confidence, comparisons) };
+  const perLook = comparisonsOf(keys) * others;
+  // an equal share per look: exactly the Bonferroni share over every look's judgements
+  const alpha =
+    share === 1 / looks
+      ? alphaPerCell(confidence, perLook * looks)
+      : alphaPerCell(confidence, perLook) * share;
+  return { keys, comparisons: perLook * looks, alpha };
 }
 
 /**
  * Judges every other variant against the control within one compare run (round r against round r),
- * the error rate controlled over the whole family: variants × cells × metrics × looks.
+ * the error rate controlled over the whole family: variants × cells × metrics × looks (`share`:
+ * this look's part of it).
  */
 export function judgeFamily(
   result: Result,
@@ -80,8 +90,9 @@ export function judgeFamily(
   others: string[],
   confidence: number,
   looks: number,
+  share = 1 / looks,
 ): { cells: CellJudgement[]; comparisons: number; alpha: number } {
-  const { keys, comparisons, alpha } = familyOf(spec, confidence, looks, others.length);
+  const { keys, comparisons, alpha } = familyOf(spec, confidence, looks, others.length, share);
   // costs per operation with each variant's background measured over all its servers
   const pooled = withPooledBackground(result);
   const cells = others.flatMap((variant) =>

@@ -47,6 +47,11 @@ export interface CellJudgement {
   blocks?: number;
   between_share?: number;
   winsorized?: number;
+  /**
+   * compare.looks > 1: the look that decided it (1: the design's blocks), or, undecided, the looks
+   * it took.
+   */
+  looks?: number;
   reason?: string;
 }
 

@@ -34,6 +34,8 @@ export const CellJudgementSchema = z.strictObject({
   between_share: z.number().min(0).max(1).optional(),
   /** block-t: rounds pulled in to 3 robust standard deviations of the median round (stats.ts winsorize). */
   winsorized: z.number().int().positive().optional(),
+  /** compare.looks > 1: the look that decided it (1: the design's blocks), or the looks an undecided one took. */
+  looks: z.number().int().positive().optional(),
   reason: z.string().optional(),
 });
 
@@ -154,6 +156,18 @@ export const VerdictSchema = z.strictObject({
   benchmark_seconds: z.number(),
   /** Benchmark time not spent because every cell was decided before max_rounds. */
   saved_seconds: z.number(),
+  /**
+   * compare.looks > 1: looks taken (1: the design's blocks alone) of the most allowed, the design's
+   * own looks among them, and why a judgement left undecided got no further look.
+   */
+  looks: z
+    .strictObject({
+      taken: z.number().int().positive(),
+      max: z.number().int().positive(),
+      design: z.number().int().positive(),
+      stopped: z.string().optional(),
+    })
+    .optional(),
   cells: z.array(CellJudgementSchema),
   /**
    * A comparison spread over runners (`compare --shard`, `tiperf merge`): how many shards it had,

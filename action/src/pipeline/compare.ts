@@ -1,22 +1,21 @@
-import { mkdir } from "node:fs/promises";
-import { join } from "node:path";
 import { judgeFamily } from "../compare/judge-results.ts";
-import { VERDICT_FORMAT, type Verdict } from "../compare/verdict.ts";
+import { cellKeyOf, type LookedJudgements, lookedJudgement, lookShares } from "../compare/looks.ts";
+import type { Verdict } from "../compare/verdict.ts";
 import { EXIT, InputError, RunError } from "../errors.ts";
 import { type VerdictFiles, writeVerdictFiles } from "../report/verdict-files.ts";
-import { hostFacts } from "../result/host.ts";
 import type { Cell } from "../result/model.ts";
-import { newRunId } from "../result/store.ts";
 import type { LoadedSpec } from "../specfile/load.ts";
 import { Bench } from "./bench.ts";
 import { variantBuild, withSourceBuilds } from "./builds.ts";
 import { cellLabel, cellSeconds, maxThreads, planCells } from "./cells.ts";
-import { type ConfirmationRun, confirmationSpec, regressedCells, withConfirmation } from "./confirm.ts";
+import { confirmRegression } from "./confirm.ts";
 import { cpuSets, DuetRunner, usableCpus } from "./duet.ts";
+import { lookAgain } from "./looks-run.ts";
 import { profileDiffs, profileRegressions } from "./profile.ts";
 import { Progress } from "./progress.ts";
 import { interleavedRunner, type RoundRunner } from "./rounds.ts";
 import { benchStart, closeDeployment, finishResult, type RunOptions, startResult } from "./run.ts";
+import { nothingToMeasure } from "./same-target.ts";
 import type { CompareSchedule, ScheduledRound } from "./schedule.ts";
 import type { Shard } from "./shard.ts";
 import { recordRestarts, timingKey } from "./timings.ts";
@@ -70,7 +69,7 @@ export async function compareSpec(given: LoadedSpec, opts: CompareOptions): Prom
       spec_sha256: given.hash,
       spec: given.raw,
     };
-  const c = new Comparison(started, opts);
+  const c = new Comparison(started, opts, startedAt);
   let error: unknown;
   let verdict: Verdict | undefined;
   try {
@@ -94,10 +93,15 @@ export async function compareSpec(given: LoadedSpec, opts: CompareOptions): Prom
       exitCode: EXIT.ok,
     };
   }
-  verdict = await confirmRegression(verdict, c.loaded, c.compare, c.runDir.dir, opts, {
-    elapsedS: (Date.now() - startedAt) / 1000,
-    cells: c.perRound,
-  });
+  verdict = await confirmRegression(
+    verdict,
+    c.loaded,
+    c.compare,
+    c.runDir.dir,
+    { elapsedS: (Date.now() - startedAt) / 1000, cells: c.perRound },
+    (narrowed, outDir) => compareSpec(narrowed, { ...opts, outDir, seed: undefined }),
+    opts.log,
+  );
   return {
     verdict,
     ...(await writeVerdictFiles(verdict, c.runDir.dir, opts.log, [c.result])),
@@ -111,48 +115,8 @@ export async function compareSpec(given: LoadedSpec, opts: CompareOptions): Prom
   };
 }
 
-/**
- * Base and head resolve to one target (a PR that changes nothing the spec measures): the check
- * says why and passes in seconds, measuring nothing.
- */
-async function nothingToMeasure(
-  given: LoadedSpec,
-  why: string,
-  opts: CompareOptions,
-): Promise<CompareOutcome> {
-  const plan = given.variants as Variants;
-  const runId = newRunId(given.spec.name);
-  const dir = join(opts.outDir, runId);
-  await mkdir(dir, { recursive: true });
-  const side = (variant: string) => ({ variant, run_id: runId, result: "" });
-  const verdict: Verdict = {
-    format: VERDICT_FORMAT,
-    version: 1,
-    verdict: "pass",
-    created_at: new Date().toISOString(),
-    spec: { name: given.spec.name, path: given.path, hash: given.hash },
-    base: side(plan.base.name),
-    head: side(plan.head.name),
-    host: await hostFacts(),
-    confidence: plan.compare.confidence,
-    alpha_per_cell: 0,
-    comparisons: 0,
-    order: plan.compare.order === "duet" ? "duet" : "interleaved",
-    rounds: 0,
-    max_rounds: 0,
-    benchmark_seconds: 0,
-    saved_seconds: 0,
-    cells: [],
-    same_target: why,
-    notes: [`nothing measured: ${why}`],
-  };
-  opts.log(`nothing to measure: ${why}`);
-  return { verdict, ...(await writeVerdictFiles(verdict, dir, opts.log)), resultPath: "", exitCode: EXIT.ok };
-}
-
 type Started = Awaited<ReturnType<typeof startResult>>;
 type Variants = NonNullable<LoadedSpec["variants"]>;
-
 /**
  * One comparison as it runs: the spec as its plan resolved it (one copy: compare.order auto made
  * duet or interleaved, a duet's blocks), the plan's schedule, the variants' benches, and what the
@@ -177,10 +141,16 @@ class Comparison {
   private readonly startedMeasuring = Date.now();
   /** Where a switch restarts servers: each variant runs a block's cells as a group (fresh instance). */
   private readonly grouped: boolean;
+  /** Each look's share of the family's error rate: the design's looks, then compare.looks' further ones. */
+  private readonly shares: number[];
+  /** compare.looks: the judgements as the looks left them (undefined: the design's look alone). */
+  private looked: LookedJudgements | undefined;
 
   constructor(
     private readonly started: Started,
     private readonly opts: CompareOptions,
+    /** When compareSpec began (builds and deployment included): compare.budget counts from here. */
+    private readonly startedAt = Date.now(),
   ) {
     this.loaded = started.runPlan.loaded;
     this.plan = this.loaded.variants as Variants;
@@ -193,6 +163,7 @@ class Comparison {
     this.result = started.result;
     this.runDir = started.runDir;
     this.grouped = started.plan.switching === "grouped";
+    this.shares = lookShares(this.schedule.looks.length, 1 + (this.schedule.further?.looks ?? 0));
     const maxRounds = this.compare.max_rounds ?? this.compare.rounds;
     opts.log(
       `compare ${this.result.run_id}: ${this.names.slice(1).join(", ")} against ${this.control}, ${this.compare.order}, ${this.compare.rounds}${maxRounds > this.compare.rounds ? `–${maxRounds}` : ""} rounds, seed ${this.schedule.seed}; results in ${this.runDir.dir}`,
@@ -210,15 +181,17 @@ class Comparison {
     return b;
   }
 
-  private judge() {
-    const { result, plan, control, names, compare, schedule } = this;
+  /** Every cell judged at look `look` (0-based over the design's looks, then the further ones). */
+  private judge(look = this.schedule.looks.length - 1) {
+    const { result, plan, control, names, compare, shares } = this;
     return judgeFamily(
       result,
       plan.base.spec,
       control,
       names.slice(1),
       compare.confidence,
-      schedule.looks.length,
+      shares.length,
+      shares[Math.min(look, shares.length - 1)],
     );
   }
 
@@ -291,8 +264,58 @@ class Comparison {
       secondsPerRound * totalRounds,
       this.opts.log,
     );
-    for (const sb of schedule.blocks) if (await this.runBlock(sb)) break;
+    let decided = false;
+    for (const sb of schedule.blocks) {
+      decided = await this.runBlock(sb);
+      if (decided) break;
+    }
+    if (!decided && schedule.further) await this.lookAgain(secondsPerRound);
     await recordRestarts(timingKey(this.started.plan), this.restartSeconds);
+  }
+
+  /** compare.looks: the further looks, for the cells still undecided (pipeline/looks-run.ts). */
+  private async lookAgain(secondsPerRound: number): Promise<void> {
+    const { opts } = this;
+    const keys = this.cellsOf(this.control, 1).map((c) =>
+      cellKeyOf({ workload: c.workload.name, threads: c.threads }),
+    );
+    this.looked = await lookAgain({
+      schedule: this.schedule,
+      names: this.names,
+      budget: this.compare.budget,
+      log: opts.log,
+      judge: (look) => this.judge(look),
+      keys,
+      secondsPerCellRound: () => {
+        const rounds = this.roundsDone + this.schedule.blocks.length * this.compare.warmup_rounds;
+        const measured = (Date.now() - this.startedMeasuring) / 1000;
+        return (rounds > 0 ? measured / rounds : secondsPerRound) / this.perRound;
+      },
+      spentSeconds: () => (Date.now() - this.startedAt) / 1000,
+      runBlock: async (sb, only) => {
+        const rounds = sb.rounds.length * only.size;
+        this.progress = new Progress(rounds, (secondsPerRound / this.perRound) * rounds, opts.log);
+        await this.restartFor(sb);
+        for (const r of sb.rounds) {
+          await this.runRound(r, sb.block, undefined, only);
+          if (r.round > 0) this.roundsDone = r.round;
+        }
+      },
+    });
+  }
+
+  /** Before a block after the first: every variant restarted in the schedule's order (its data again). */
+  private async restartFor(sb: CompareSchedule["blocks"][number]): Promise<void> {
+    const { opts } = this;
+    for (const n of sb.restarts) {
+      const began = Date.now();
+      opts.log(`block ${sb.block}: ${n}: ${await this.benchOf(n).restart(opts.signal)}`);
+      this.restartSeconds.push((Date.now() - began) / 1000);
+      if (sb.reload) {
+        await this.benchOf(n).reloadData(opts.signal);
+        opts.log(`block ${sb.block}: ${n}: data loaded again (compare.reload_data)`);
+      }
+    }
   }
 
   /** One block of the schedule; true when the comparison is decided and stops. */
@@ -311,15 +334,7 @@ class Comparison {
       this.roundsDone = measured.at(-1)?.round ?? this.roundsDone;
       return this.decidedAt(this.roundsDone);
     }
-    for (const n of sb.restarts) {
-      const began = Date.now();
-      opts.log(`block ${sb.block}: ${n}: ${await this.benchOf(n).restart(opts.signal)}`);
-      this.restartSeconds.push((Date.now() - began) / 1000);
-      if (sb.reload) {
-        await this.benchOf(n).reloadData(opts.signal);
-        opts.log(`block ${sb.block}: ${n}: data loaded again (compare.reload_data)`);
-      }
-    }
+    await this.restartFor(sb);
     for (const r of sb.rounds) {
       await this.runRound(r, tag);
       if (r.round === 0) continue;
@@ -329,14 +344,23 @@ class Comparison {
     return false;
   }
 
-  /** One round of every cell, each cell a turn of the runner; `only`: of one variant (a group). */
-  private async runRound(r: ScheduledRound, block: number | undefined, only?: string): Promise<void> {
+  /**
+   * One round of every cell, each cell a turn of the runner; `only`: of one variant (a group);
+   * `cells`: only these cells (by their index in the round: a further look's undecided ones).
+   */
+  private async runRound(
+    r: ScheduledRound,
+    block: number | undefined,
+    only?: string,
+    cells?: ReadonlySet<number>,
+  ): Promise<void> {
     const { names, compare, opts } = this;
     const progress = this.progress as Progress;
     const tag = (cells: Cell[]) => (block === undefined ? cells : cells.map((c) => ({ ...c, block })));
     const planned = new Map(names.map((n) => [n, this.cellsOf(n, r.round)]));
     type Planned = ReturnType<Comparison["cellsOf"]>;
     for (let i = 0; i < this.perRound; i++) {
+      if (cells && !cells.has(i)) continue;
       const turn = only ? [only] : (r.turns[i] as string[]);
       const cellOf = (n: string) => (planned.get(n) as Planned)[i] as Planned[number];
       const first = cellOf(this.control);
@@ -368,8 +392,9 @@ class Comparison {
   /** At a look (compare.max_rounds): every judgement decided ends the comparison early. */
   private decidedAt(round: number): boolean {
     const maxRounds = this.compare.max_rounds ?? this.compare.rounds;
-    if (!this.schedule.looks.includes(round) || round >= maxRounds) return false;
-    const open = this.judge().cells.filter((c) => c.verdict === "inconclusive").length;
+    const look = this.schedule.looks.indexOf(round);
+    if (look < 0 || round >= maxRounds) return false;
+    const open = this.judge(look).cells.filter((c) => c.verdict === "inconclusive").length;
     if (open === 0) {
       this.opts.log(`every cell decided after ${round} rounds: stopping early (max ${maxRounds})`);
       return true;
@@ -381,7 +406,7 @@ class Comparison {
   /** The judgement of every cell, a regressed cell's profiles and their diff, read together. */
   async verdict(): Promise<Verdict> {
     const { opts, control, compare, started } = this;
-    const judged = this.judge();
+    const judged = this.looked ? lookedJudgement(this.looked) : this.judge();
     const benchmarkSeconds = (Date.now() - this.startedMeasuring) / 1000;
     const profiles = await profileRegressions({
       cells: judged.cells,
@@ -411,6 +436,16 @@ class Comparison {
       ...(this.grouped ? { groupedBy: started.plan.takesTurnsBy ?? "see the plan" } : {}),
       ownInstances: started.plan.switching === "none",
       restartable: this.benches.every((b) => b.canRestart()),
+      ...(this.looked
+        ? {
+            looks: {
+              taken: this.looked.taken,
+              max: this.looked.max,
+              design: this.schedule.looks.length,
+              ...(this.looked.stopped ? { stopped: this.looked.stopped } : {}),
+            },
+          }
+        : {}),
     });
   }
 
@@ -430,57 +465,4 @@ class Comparison {
     if (verdict && cost) verdict.cost = cost;
     return finishResult(this.result, this.runDir, error, opts.signal, opts.log);
   }
-}
-
-/**
- * compare.confirm: a regression is re-measured before it alarms. The regressed cells run again on
- * fresh instances (a new comparison: new servers, its own round order); the verdict stays a
- * regression only if every re-run finds one of the same cells regressed, else it is inconclusive.
- * A false alarm then needs every run to err the same way: α^(1+N) if the runs are independent.
- */
-async function confirmRegression(
-  verdict: Verdict,
-  loaded: LoadedSpec,
-  compare: { confirm: number; budget?: number | undefined },
-  dir: string,
-  opts: CompareOptions,
-  spent: { elapsedS: number; cells: number },
-): Promise<Verdict> {
-  const confirm = compare.confirm;
-  if (verdict.verdict !== "regression" || confirm === 0) return verdict;
-  const { cells, keys } = regressedCells(verdict);
-  // within compare.budget: a re-run of these cells costs about their share of what the first run took
-  const needS = (spent.elapsedS * confirm * cells.length) / Math.max(1, spent.cells);
-  if (compare.budget !== undefined && spent.elapsedS + needS > compare.budget) {
-    const t = (x: number) => (x < 120 ? `${Math.round(x)} s` : `${Math.round(x / 60)} min`);
-    opts.log(
-      `not confirming the regression: ~${t(needS)} more would pass compare.budget (${t(compare.budget)}, ${t(spent.elapsedS)} spent)`,
-    );
-    return {
-      ...verdict,
-      notes: [
-        ...verdict.notes,
-        `not confirmed on fresh instances: the re-run of the regressed cells (~${t(needS)}) would not fit compare.budget (${t(compare.budget)}, ${t(spent.elapsedS)} spent); the first run's verdict stands alone`,
-      ],
-    };
-  }
-  const runs: ConfirmationRun[] = [];
-  for (
-    let i = 1;
-    i <= confirm && (i === 1 || withConfirmation(verdict, runs, "").verdict === "regression");
-    i++
-  ) {
-    opts.log(
-      `confirming the regression (${i} of ${confirm}): ${[...keys].join(", ")} again on fresh instances`,
-    );
-    const narrowed = await confirmationSpec(loaded, verdict, true);
-    const again = await compareSpec(narrowed, { ...opts, outDir: join(dir, "confirm"), seed: undefined });
-    runs.push({
-      run_id: again.verdict.head.run_id,
-      result: again.resultPath,
-      verdict: again.verdict.verdict,
-      cells: again.verdict.cells,
-    });
-  }
-  return withConfirmation(verdict, runs, `compare.confirm: ${confirm}`);
 }

@@ -3,6 +3,7 @@
 // its own: `tiperf compare --confirms VERDICT --shard K/N` re-runs the first verdict's regressed
 // cells, and `tiperf merge --confirms VERDICT` judges those parts and answers the first verdict.
 import { readFile } from "node:fs/promises";
+import { join } from "node:path";
 import { type Verdict, VerdictSchema } from "../compare/verdict.ts";
 import { InputError } from "../errors.ts";
 import type { LoadedSpec } from "../specfile/load.ts";
@@ -94,4 +95,110 @@ export async function readFirstVerdict(file: string, flag: string): Promise<Verd
       `${flag} ${file}: its verdict is ${v.verdict}${v.confirmation ? ", already confirmed or not" : ""}: only an unconfirmed regression is confirmed`,
     );
   return v;
+}
+
+/** A comparison of a narrowed spec on fresh instances, its files under `outDir` (compareSpec). */
+export type Remeasure = (
+  narrowed: LoadedSpec,
+  outDir: string,
+) => Promise<{ verdict: Verdict; resultPath: string }>;
+
+/**
+ * compare.confirm: a regression is re-measured before it alarms. The regressed cells run again on
+ * fresh instances (a new comparison: new servers, its own round order); the verdict stays a
+ * regression only if every re-run finds one of the same cells regressed, else it is inconclusive.
+ * A false alarm then needs every run to err the same way: α^(1+N) if the runs are independent.
+ */
+export async function confirmRegression(
+  verdict: Verdict,
+  loaded: LoadedSpec,
+  compare: { confirm: number; budget?: number | undefined },
+  dir: string,
+  spent: { elapsedS: number; cells: number },
+  again: Remeasure,
+  log: (line: string) => void,
+): Promise<Verdict> {
+  const confirm = compare.confirm;
+  if (verdict.verdict !== "regression" || confirm === 0) return verdict;
+  const { cells, keys } = regressedCells(verdict);
+  // within compare.budget: a re-run of these cells costs about their share of what the first run took
+  const needS = (spent.elapsedS * confirm * cells.length) / Math.max(1, spent.cells);
+  if (compare.budget !== undefined && spent.elapsedS + needS > compare.budget) {
+    const t = (x: number) => (x < 120 ? `${Math.round(x)} s` : `${Math.round(x / 60)} min`);
+    log(
+      `not confirming the regression: ~${t(needS)} more would pass compare.budget (${t(compare.budget)}, ${t(spent.elapsedS)} spent)`,
+    );
+    return {
+      ...verdict,
+      notes: [
+        ...verdict.notes,
+        `not confirmed on fresh instances: the re-run of the regressed cells (~${t(needS)}) would not fit compare.budget (${t(compare.budget)}, ${t(spent.elapsedS)} spent); the first run's verdict stands alone`,
+      ],
+    };
+  }
+  const runs: ConfirmationRun[] = [];
+  for (
+    let i = 1;
+    i <= confirm && (i === 1 || withConfirmation(verdict, runs, "").verdict === "regression");
+    i++
+  ) {
+    log(`confirming the regression (${i} of ${confirm}): ${[...keys].join(", ")} again on fresh instances`);
+    const narrowed = await confirmationSpec(loaded, verdict, true);
+    const rerun = await again(narrowed, join(dir, "confirm"));
+    runs.push({
+      run_id: rerun.verdict.head.run_id,
+      result: rerun.resultPath,
+      verdict: rerun.verdict.verdict,
+      cells: rerun.verdict.cells,
+    });
+  }
+  return withConfirmation(verdict, runs, `compare.confirm: ${confirm}`);
+}
+
+/**
+ * The first verdict answered by its confirmation, run as shards and merged: confirmed only if the
+ * merged run regressed one of the same cells; the confirmation's shards are named in its notes.
+ */
+function confirmed(first: Verdict, run: Verdict, resultPath: string): Verdict {
+  const { keys } = regressedCells(first);
+  const measured = new Set(run.cells.map(cellKey));
+  const absent = [...keys].filter((k) => !measured.has(k));
+  if (absent.length === keys.size)
+    throw new InputError(
+      `tiperf merge --confirms: these parts measured none of the regressed cells they should confirm (${[...keys].join(", ")}): give the parts of \`tiperf compare --confirms\` of that verdict`,
+    );
+  const of = run.shards?.of ?? 1;
+  const lost = run.shards?.missing ?? [];
+  const answered = withConfirmation(
+    first,
+    [{ run_id: run.head.run_id, result: resultPath, verdict: run.verdict, cells: run.cells }],
+    `compare.confirm as ${of - lost.length} of ${of} shard(s) on fresh instances`,
+  );
+  return {
+    ...answered,
+    ...(answered.confirmation && lost.length
+      ? { confirmation: { ...answered.confirmation, missing_shards: lost } }
+      : {}),
+    notes: [
+      ...answered.notes,
+      `the confirmation: ${run.notes.find((n) => /shards merged/.test(n)) ?? `${of} shard(s)`}`,
+    ],
+  };
+}
+
+/**
+ * Where the merged verdict stands with compare.confirm: these parts answer a first verdict
+ * (--confirms), or a regression to be confirmed by shards of its own next (said in its notes).
+ */
+export function confirmStep(
+  merged: Verdict,
+  first: Verdict | undefined,
+  wanted: number,
+  resultPath: string,
+): { verdict: Verdict; confirm: number } {
+  if (first) return { verdict: confirmed(first, merged, resultPath), confirm: 0 };
+  const confirm = merged.verdict === "regression" ? wanted : 0;
+  if (confirm === 0) return { verdict: merged, confirm };
+  const note = `to be confirmed on fresh instances (compare.confirm: ${confirm}) by shards of its own: \`tiperf compare --confirms\` this verdict on each runner, then \`tiperf merge --confirms\` this verdict with their parts`;
+  return { verdict: { ...merged, notes: [...merged.notes, note] }, confirm };
 }

@@ -3,6 +3,7 @@
 // with its rounds, blocks, per-cell error rate and tolerance; without it, how to measure it.
 import { PLAN_POWER, plannedMde } from "../compare/design.ts";
 import { familyOf } from "../compare/judge-results.ts";
+import { lookShares } from "../compare/looks.ts";
 import { costMetric } from "../observe/cost.ts";
 import { tiperfCommand } from "../proc/env.ts";
 import type { LoadedSpec } from "../specfile/load.ts";
@@ -30,7 +31,15 @@ export function detectionOf(
       (n) =>
         `${loaded.path}: compare.noise.workloads.${n}: no workload of that name (the spec has ${names.join(", ")})`,
     );
-  const { keys, alpha } = familyOf(spec, compare.confidence, looks, loaded.variants.all.length - 1);
+  // compare.looks: the design's share of the error rate (its first look)
+  const shares = lookShares(looks, compare.looks);
+  const { keys, alpha } = familyOf(
+    spec,
+    compare.confidence,
+    shares.length,
+    loaded.variants.all.length - 1,
+    shares[0],
+  );
   const rounds = compare.max_rounds ?? compare.rounds;
   const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
   const cells = keys.flatMap((k) =>

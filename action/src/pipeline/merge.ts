@@ -4,6 +4,7 @@
 import { mkdir, readFile, stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { judgeFamily } from "../compare/judge-results.ts";
+import { lookShares } from "../compare/looks.ts";
 import { mean, stddev } from "../compare/stats.ts";
 import { type Verdict, VerdictSchema } from "../compare/verdict.ts";
 import { EXIT, InputError } from "../errors.ts";
@@ -11,8 +12,8 @@ import { writeAtomic } from "../proc/files.ts";
 import { type VerdictFiles, writeVerdictFiles } from "../report/verdict-files.ts";
 import type { Cost, Result } from "../result/model.ts";
 import { readResult } from "../result/store.ts";
-import { specOfValue } from "../specfile/load.ts";
-import { cellKey, regressedCells, withConfirmation } from "./confirm.ts";
+import { type LoadedSpec, specOfValue } from "../specfile/load.ts";
+import { confirmStep } from "./confirm.ts";
 import { lookRounds } from "./schedule.ts";
 import { buildVerdict } from "./verdict.ts";
 
@@ -212,54 +213,6 @@ function withShards(built: Verdict, parts: Part[], of: number, missing: number[]
   };
 }
 
-/**
- * The first verdict answered by its confirmation, run as shards and merged: confirmed only if the
- * merged run regressed one of the same cells; the confirmation's shards are named in its notes.
- */
-function confirmed(first: Verdict, run: Verdict, resultPath: string): Verdict {
-  const { keys } = regressedCells(first);
-  const measured = new Set(run.cells.map(cellKey));
-  const absent = [...keys].filter((k) => !measured.has(k));
-  if (absent.length === keys.size)
-    throw new InputError(
-      `tiperf merge --confirms: these parts measured none of the regressed cells they should confirm (${[...keys].join(", ")}): give the parts of \`tiperf compare --confirms\` of that verdict`,
-    );
-  const of = run.shards?.of ?? 1;
-  const lost = run.shards?.missing ?? [];
-  const answered = withConfirmation(
-    first,
-    [{ run_id: run.head.run_id, result: resultPath, verdict: run.verdict, cells: run.cells }],
-    `compare.confirm as ${of - lost.length} of ${of} shard(s) on fresh instances`,
-  );
-  return {
-    ...answered,
-    ...(answered.confirmation && lost.length
-      ? { confirmation: { ...answered.confirmation, missing_shards: lost } }
-      : {}),
-    notes: [
-      ...answered.notes,
-      `the confirmation: ${run.notes.find((n) => /shards merged/.test(n)) ?? `${of} shard(s)`}`,
-    ],
-  };
-}
-
-/**
- * Where the merged verdict stands with compare.confirm: these parts answer a first verdict
- * (--confirms), or a regression to be confirmed by shards of its own next (said in its notes).
- */
-function confirmStep(
-  merged: Verdict,
-  first: Verdict | undefined,
-  wanted: number,
-  resultPath: string,
-): { verdict: Verdict; confirm: number } {
-  if (first) return { verdict: confirmed(first, merged, resultPath), confirm: 0 };
-  const confirm = merged.verdict === "regression" ? wanted : 0;
-  if (confirm === 0) return { verdict: merged, confirm };
-  const note = `to be confirmed on fresh instances (compare.confirm: ${confirm}) by shards of its own: \`tiperf compare --confirms\` this verdict on each runner, then \`tiperf merge --confirms\` this verdict with their parts`;
-  return { verdict: { ...merged, notes: [...merged.notes, note] }, confirm };
-}
-
 /** The spec a part records (as given, before builds), checked against its sha256. */
 export function recordedSpec(part: {
   file: string;
@@ -320,11 +273,8 @@ export async function mergeParts(
   const of = first.shard.of;
   const missing = missingShards(parts, of);
   const result = mergedResult(parts);
-  const control = plan.base.name;
   const names = plan.all.map((v) => v.name);
-  // the family of the single run: variants × cells × metrics × its looks (no early looks in shards)
-  const looks = lookRounds(compare.rounds, compare.max_rounds ?? compare.rounds).length;
-  const judged = judgeFamily(result, plan.base.spec, control, names.slice(1), compare.confidence, looks);
+  const { judged, looks } = mergedJudgement(result, plan);
   const measured = result.cells.filter((c) => c.round > 0);
   const roundsDone = Math.max(0, ...measured.map((c) => c.round));
   await mkdir(opts.outDir, { recursive: true });
@@ -353,6 +303,7 @@ export async function mergeParts(
     runnerNotes: [],
     ownInstances: true,
     restartable: true,
+    ...(looks ? { looks } : {}),
   });
   const cost = await shardCosts(parts);
   const merged = { ...withShards(built, parts, of, missing), ...(cost ? { cost } : {}) };
@@ -374,5 +325,32 @@ export async function mergeParts(
         : short
           ? EXIT.runFailed
           : EXIT.ok,
+  };
+}
+
+/**
+ * The merged rounds judged as the single run's family: variants × cells × metrics × its looks (no
+ * early looks in shards); with compare.looks, at the design's share of the error rate, as one
+ * runner's first look spends it (further looks run in one compare process).
+ */
+function mergedJudgement(result: Result, plan: NonNullable<LoadedSpec["variants"]>) {
+  const { compare } = plan;
+  const design = lookRounds(compare.rounds, compare.max_rounds ?? compare.rounds).length;
+  const shares = lookShares(design, compare.looks);
+  const names = plan.all.map((v) => v.name);
+  const judged = judgeFamily(
+    result,
+    plan.base.spec,
+    plan.base.name,
+    names.slice(1),
+    compare.confidence,
+    shares.length,
+    shares[0],
+  );
+  const stopped =
+    "a comparison merged from shards is judged on the design's blocks: further looks run in one compare process";
+  return {
+    judged,
+    ...(compare.looks > 1 ? { looks: { taken: 1, max: compare.looks, design, stopped } } : {}),
   };
 }

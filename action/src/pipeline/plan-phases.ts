@@ -135,3 +135,13 @@ export function loadPlanOf(phases: Phases): LoadPlan {
     loadStepsOn: (variant, connection) => phases.replans.get(variant)?.(connection) ?? [],
   };
 }
+
+/** plan.json's steps: the setup, per group (grouped turns), per cell and at the end. */
+export function stepsJson(phases: Phases) {
+  return {
+    setup: phases.setup,
+    ...(phases.grouped ? { per_group: phases.perGroup } : {}),
+    per_cell: phases.perCell,
+    end: phases.end,
+  };
+}

@@ -25,7 +25,8 @@ import {
 } from "./duet.ts";
 import { budgetRefusal, confirmation, estimate, matrixSeconds } from "./estimate.ts";
 import { loadsOf } from "./load-steps.ts";
-import { type LoadPlan, loadPlanOf, type Phases, phasesOf } from "./plan-phases.ts";
+import { looksLine } from "./looks-plan.ts";
+import { type LoadPlan, loadPlanOf, type Phases, phasesOf, stepsJson } from "./plan-phases.ts";
 import { specWarnings } from "./preflight.ts";
 import { type CompareSchedule, compareSchedule, scheduleLines, seedOf } from "./schedule.ts";
 import { type Shard, shardRefusals, shardSchedule } from "./shard.ts";
@@ -161,7 +162,9 @@ export async function planRun(given: LoadedSpec, o: PlanOptions): Promise<RunPla
     est.text,
     ...(shardLine ? [shardLine] : []),
     ...(runners?.lines ?? []),
-    ...(confirm && !o.shard ? [confirm.text] : []),
+    ...(o.shard
+      ? []
+      : [...looksLine(loaded, whole, est.seconds, target), ...(confirm ? [confirm.text] : [])]),
     ...(cost.text ? [cost.text] : []),
     ...(detect?.lines ?? []),
     ...warnings.map((w) => `warning: ${w}`),
@@ -180,12 +183,7 @@ export async function planRun(given: LoadedSpec, o: PlanOptions): Promise<RunPla
     ...(cost.json ? { cost: cost.json } : {}),
     warnings,
     refusals,
-    steps: {
-      setup: phases.setup,
-      ...(phases.grouped ? { per_group: phases.perGroup } : {}),
-      per_cell: phases.perCell,
-      end: phases.end,
-    },
+    steps: stepsJson(phases),
     ...(schedule ? { schedule } : {}),
   };
   const files: Record<string, string> = {
@@ -321,6 +319,7 @@ function scheduleOf(loaded: LoadedSpec, grouped: boolean, seed: number): Compare
     order: compare.order === "duet" ? "duet" : "interleaved",
     grouped,
     reloadData: compare.reload_data,
+    looks: compare.looks,
   });
 }
 

@@ -98,6 +98,69 @@ export interface CompareSchedule {
   blocks: ScheduledBlock[];
   /** A share of the comparison (pipeline/shard.ts): its blocks only, numbered as in the whole. */
   shard?: { index: number; of: number };
+  /** compare.looks > 1: the looks that may follow the design's blocks, for undecided cells only. */
+  further?: FurtherLooks;
+}
+
+/**
+ * The looks that may follow a comparison's design (compare.looks − 1 of them): each runs `blocks`
+ * more blocks of fresh server pairs (every variant restarted, in a seeded random order; the data
+ * loaded again with compare.reload_data), warmup rounds and `roundsPerBlock` rounds each, of the
+ * cells still undecided only, while compare.budget lasts. Their blocks are numbered after the
+ * design's, their rounds after its last round (furtherBlocks).
+ */
+export interface FurtherLooks {
+  looks: number;
+  blocks: number;
+  roundsPerBlock: number;
+  warmupRounds: number;
+  reload: boolean;
+}
+
+/**
+ * The blocks of further look `look` (2 = the first after the design's): numbered on from the
+ * design's last block, rounds on from its last round; each cell's turns balanced as the design's
+ * (AB/BA pairs, or Williams rows for more variants), drawn from the seed and the look. Every cell
+ * has a turn in every round: the run measures only the undecided ones.
+ */
+export function furtherBlocks(
+  s: CompareSchedule,
+  names: string[],
+  cells: number,
+  look: number,
+): ScheduledBlock[] {
+  const f = s.further;
+  if (!f || look < 2 || look > f.looks + 1) return [];
+  const designBlocks = s.blocks.at(-1)?.block ?? 0;
+  const designRounds = Math.max(0, ...s.blocks.flatMap((b) => b.rounds.map((r) => r.round)));
+  const seed = (s.seed ^ Math.imul(look, 0x27d4eb2d)) >>> 0;
+  const per = f.blocks * f.roundsPerBlock;
+  const turnOf = drawnTurns(names, cells, per, seed);
+  const restartOrder = rng(seed ^ 0x5bd1e995);
+  const firstRound = designRounds + (look - 2) * per + 1;
+  return Array.from({ length: f.blocks }, (_, b) => {
+    const restarts = [...names];
+    for (let i = restarts.length - 1; i > 0; i--) {
+      const j = Math.floor(restartOrder() * (i + 1));
+      [restarts[i], restarts[j]] = [restarts[j] as string, restarts[i] as string];
+    }
+    const rounds: ScheduledRound[] = [
+      ...Array.from({ length: f.warmupRounds }, () => ({
+        round: 0,
+        turns: Array.from({ length: cells }, () => names),
+      })),
+      ...Array.from({ length: f.roundsPerBlock }, (_, r) => {
+        const i = b * f.roundsPerBlock + r;
+        return { round: firstRound + i, turns: Array.from({ length: cells }, (_, c) => turnOf(i, c)) };
+      }),
+    ];
+    return {
+      block: designBlocks + (look - 2) * f.blocks + b + 1,
+      restarts,
+      ...(f.reload ? { reload: true } : {}),
+      rounds,
+    };
+  });
 }
 
 /** A seed from a text (a run id): the order of a run is fixed by its id unless compare.seed says. */
@@ -107,7 +170,8 @@ export function seedOf(text: string): number {
   return h % 2 ** 31;
 }
 
-export function compareSchedule(o: {
+/** What a comparison's schedule is drawn from: its spec's design, its cells and its seed. */
+export interface ScheduleOptions {
   names: string[];
   cells: number;
   rounds: number;
@@ -119,20 +183,32 @@ export function compareSchedule(o: {
   grouped: boolean;
   /** compare.reload_data: the data loaded again with every restart. */
   reloadData?: boolean;
-}): CompareSchedule {
-  const { names, seed } = o;
-  // two variants: AB/BA pairs per cell; more: per cell the rows of a Williams design, relabelled at
-  // random (each variant once in each position, each ordered pair of neighbours equally often)
-  const pairOrder = interleavedOrder(o.maxRounds, o.cells, seed);
-  const balanced = names.length > 2 ? balancedOrders(names.length, o.cells, seed) : [];
-  const turnOf = (round: number, cell: number): string[] => {
-    // duet: the order the pairs' load tools are started in, balanced as interleaved's turns are
-    if (round === 0) return names;
+  /** compare.looks: looks in all, the design's included (further ones need blocks, not grouped). */
+  looks?: number;
+}
+
+/**
+ * Each cell's turn in the i-th measured round (0-based) of a series of `rounds` drawn from `seed`.
+ * Two variants: AB/BA pairs per cell; more: per cell the rows of a Williams design, relabelled at
+ * random (each variant once in each position, each ordered pair of neighbours equally often).
+ * Duet: the order the pairs' load tools are started in, balanced as interleaved's turns are.
+ */
+function drawnTurns(names: string[], cells: number, rounds: number, seed: number) {
+  const pairOrder = interleavedOrder(rounds, cells, seed);
+  const balanced = names.length > 2 ? balancedOrders(names.length, cells, seed) : [];
+  return (i: number, cell: number): string[] => {
     if (names.length === 2)
-      return (pairOrder[round - 1]?.[cell] ?? "base-first") === "base-first" ? names : [...names].reverse();
+      return (pairOrder[i]?.[cell] ?? "base-first") === "base-first" ? names : [...names].reverse();
     const rows = balanced[cell] as number[][];
-    return (rows[(round - 1) % rows.length] as number[]).map((i) => names[i] as string);
+    return (rows[i % rows.length] as number[]).map((x) => names[x] as string);
   };
+}
+
+export function compareSchedule(o: ScheduleOptions): CompareSchedule {
+  const { names, seed } = o;
+  const drawn = drawnTurns(names, o.cells, o.maxRounds, seed);
+  // round 0 (warmup): every variant in its declared order
+  const turnOf = (round: number, cell: number): string[] => (round === 0 ? names : drawn(round - 1, cell));
   const perBlock = o.blocks > 1 ? o.rounds / o.blocks : o.maxRounds;
   const lastBlock = Math.ceil(o.maxRounds / perBlock);
   // grouped: the variants' order per block, balanced over blocks (AB BA … for two; Williams rows for more)
@@ -179,7 +255,27 @@ export function compareSchedule(o: {
       rounds,
     });
   }
-  return { seed, order: o.order, looks: lookRounds(o.rounds, o.maxRounds), blocks };
+  const further = furtherOf(o, perBlock);
+  return {
+    seed,
+    order: o.order,
+    looks: lookRounds(o.rounds, o.maxRounds),
+    blocks,
+    ...(further ? { further } : {}),
+  };
+}
+
+/** compare.looks > 1 with blocks (not grouped turns): the further looks a schedule may take. */
+function furtherOf(o: ScheduleOptions, roundsPerBlock: number): FurtherLooks | undefined {
+  if ((o.looks ?? 1) <= 1 || o.blocks <= 1 || o.grouped) return undefined;
+  const looks = (o.looks as number) - 1;
+  return {
+    looks,
+    blocks: o.blocks,
+    roundsPerBlock,
+    warmupRounds: o.warmupRounds,
+    reload: o.reloadData === true,
+  };
 }
 
 /** The schedule as the plan prints it: a line per block (restarts, rounds, each round's turns). */
@@ -200,5 +296,10 @@ export function scheduleLines(s: CompareSchedule): string[] {
       `  block ${b.block}${b.restarts.length ? ` (restart ${b.restarts.join(", ")}${b.reload ? ", each with its data loaded again" : ""})` : ""}${b.groups ? ` (groups ${b.groups.join(", ")})` : ""}: ${warm ? `${warm} warmup round(s), ` : ""}rounds ${first}–${last}${s.order === "duet" ? "" : ` — ${turns}`}`,
     );
   }
+  const f = s.further;
+  if (f)
+    out.push(
+      `  then, while a judgement is undecided and compare.budget lasts, up to ${f.looks} further look(s) (compare.looks ${f.looks + 1}): each ${f.blocks} more blocks of fresh server pairs (every variant restarted${f.reload ? ", its data loaded again" : ""}), ${f.warmupRounds ? `${f.warmupRounds} warmup round(s) and ` : ""}${f.roundsPerBlock} round(s) each, of the undecided cells only; their order drawn from the seed and the look`,
+    );
   return out;
 }

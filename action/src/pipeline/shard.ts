@@ -61,5 +61,7 @@ export function shardSchedule(schedule: CompareSchedule, shard: Shard): CompareS
     .filter((b) => mine.has(b.block))
     .map((b, i) => (i === 0 ? { ...b, restarts: [], reload: undefined } : b))
     .map(({ reload, ...b }) => (reload ? { ...b, reload } : b));
-  return { ...schedule, blocks, shard };
+  // a shard runs its share of the design; further looks are the merge's (merged parts judged once)
+  const { further: _further, ...whole } = schedule;
+  return { ...whole, blocks, shard };
 }

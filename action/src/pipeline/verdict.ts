@@ -7,6 +7,7 @@ import { INSTANCE_GAP_SD, singlePairNote } from "../compare/design.ts";
 import { cpuQuotaOf, quotaEffects, settingEffects, unshownEffects, withEffects } from "../compare/effects.ts";
 import { overallVerdict } from "../compare/judge.ts";
 import type { judgeFamily } from "../compare/judge-results.ts";
+import { lookSpendingText } from "../compare/looks.ts";
 import { readings } from "../compare/reading.ts";
 import type { CellProfile, ProfileDiffEntry, Verdict } from "../compare/verdict.ts";
 import { evidenceField, evidenceOf } from "../observe/hints.ts";
@@ -40,6 +41,8 @@ export interface VerdictInputs {
   ownInstances: boolean;
   /** tiperf may restart every variant's servers (false: an existing endpoint's). */
   restartable: boolean;
+  /** compare.looks > 1: the looks taken (the verdict's `looks`). */
+  looks?: NonNullable<Verdict["looks"]>;
 }
 
 export function buildVerdict(i: VerdictInputs): Verdict {
@@ -84,7 +87,11 @@ export function buildVerdict(i: VerdictInputs): Verdict {
     ...(compare.blocks > 1 ? { blocks: Math.ceil(roundsDone / (compare.rounds / compare.blocks)) } : {}),
     seed: schedule.seed,
     benchmark_seconds: Math.round(i.benchmarkSeconds),
-    saved_seconds: Math.round((maxRounds - roundsDone) * (i.benchmarkSeconds / Math.max(1, roundsDone))),
+    saved_seconds: Math.max(
+      0,
+      Math.round((maxRounds - roundsDone) * (i.benchmarkSeconds / Math.max(1, roundsDone))),
+    ),
+    ...(i.looks ? { looks: i.looks } : {}),
     cells,
     inconclusive: compare.inconclusive,
     ...(effects.length ? { effects } : {}),
@@ -156,6 +163,7 @@ function verdictNotes(i: VerdictInputs, singlePair: string | undefined): string[
       (b) =>
         `${b.variant === "all" ? "every variant" : b.variant}: its server built from ${b.path} at ${b.commit.slice(0, 10)} (${b.subject})${b.kept ? ", kept from an earlier build" : `, built in ${b.seconds} s`}`,
     ),
-    `paired by round: mean of log(variant/${control}) with a t interval; Bonferroni over ${judged.comparisons} judgements (${others.length > 1 ? `${others.length} variants against ${control} × ` : ""}cells × metrics × ${schedule.looks.length} look(s) at rounds ${schedule.looks.join(", ")}) for ${Math.round(compare.confidence * 100)}% familywise confidence`,
+    `paired by round: mean of log(variant/${control}) with a t interval; Bonferroni over ${judged.comparisons} judgements (${others.length > 1 ? `${others.length} variants against ${control} × ` : ""}cells × metrics × ${i.looks ? `${i.looks.design + i.looks.max - 1} look(s)` : `${schedule.looks.length} look(s) at rounds ${schedule.looks.join(", ")}`}) for ${Math.round(compare.confidence * 100)}% familywise confidence`,
+    ...(i.looks ? [lookSpendingText(i.looks.design, i.looks.max, i.looks.taken)] : []),
   ];
 }

@@ -8,6 +8,7 @@ import {
   CENTRES_TEXT,
   ciText,
   costCellText,
+  failLine,
   methodText,
   metricName,
   num,
@@ -185,6 +186,8 @@ function render(
   opts: CommentOptions,
 ): string {
   const out: string[] = [headline(v), ""];
+  const fails = failLine(v);
+  if (fails) out.push(`**${md(fails)}**`, "");
   if (trimmed.length) {
     out.push(
       `> ✂️ Trimmed to fit GitHub's ${COMMENT_LIMIT.toLocaleString("en-US")}-character limit: ${trimmed.join(", ")} left out.${opts.fullReport ? ` Everything is in ${md(opts.fullReport)}.` : ""}`,

@@ -35,6 +35,9 @@ export const pct = (x: number | null | undefined, digits = 1) =>
       ? ">+1000%"
       : `${x >= 0 ? "+" : "−"}${Math.abs(x * 100).toFixed(digits)}%`;
 
+/** A tolerance as the spec wrote it: ±2%, ±1.5%, ±0.01%. */
+export const tolText = (t: number) => `±${Number((t * 100).toFixed(2))}%`;
+
 export const num = (x: number | null | undefined) =>
   x === null || x === undefined || !Number.isFinite(x) ? "–" : x >= 100 ? x.toFixed(0) : x.toFixed(2);
 
@@ -131,7 +134,10 @@ export function workloadRows(v: Verdict): WorkloadRows[] {
         w.costName = metricName(READ_COST);
       }
       r.verdict = SEVERITY.find((s) => r.judgements.some((j) => j.verdict === s)) ?? "unchanged";
-      r.because = r.judgements.filter((j) => j.verdict === r.verdict).map((j) => metricName(j.metric));
+      // a judgement decided (or left open) after further looks (compare.looks) says how many
+      r.because = r.judgements
+        .filter((j) => j.verdict === r.verdict)
+        .map((j) => `${metricName(j.metric)}${j.looks && j.looks > 1 ? ` after ${j.looks} looks` : ""}`);
     }
   }
   return out;
@@ -248,6 +254,23 @@ export function summaryLine(v: Verdict): { title: string; parts: string[] } {
 }
 
 /**
+ * What fails the check, in one line: each regressed judgement with its change, interval and
+ * tolerance (and the looks it took); an inconclusive one where compare.inconclusive is fail. None
+ * when the check passes.
+ */
+export function failLine(v: Verdict): string | undefined {
+  const failing = v.cells.filter(
+    (c) => c.verdict === "regression" || (c.verdict === "inconclusive" && v.inconclusive === "fail"),
+  );
+  if (v.verdict === "pass" || failing.length === 0) return undefined;
+  if (v.verdict === "inconclusive" && v.inconclusive !== "fail") return undefined;
+  const multi = v.variants && v.variants.length > 1;
+  const one = (c: CellJudgement) =>
+    `${multi ? `${c.variant} ` : ""}${c.workload} threads=${c.threads} ${metricName(c.metric)} ${pct(c.change)} ${ciText(c)} ${c.verdict === "regression" ? "beyond" : "undecided at"} ${tolText(c.tolerance)}${c.looks && c.looks > 1 ? ` after ${c.looks} looks` : ""}`;
+  return `❌ Fails the check: ${failing.map(one).join("; ")}.`;
+}
+
+/**
  * The next step after an inconclusive verdict, as warning lines: what this run could detect, how
  * many rounds or blocks (and benchmark durationText) would decide its undecided cells at the measured
  * noise, and any estimate beyond the tolerance in the worse direction (a drop may be hiding).
@@ -268,7 +291,7 @@ export function inconclusiveLines(v: Verdict): string[] {
   const lines = [
     `${v.inconclusive === "fail" ? "❌" : "⚠️"} ${open.length} judgement(s) inconclusive: this run cannot tell their change from the tolerance.${
       worstMde
-        ? ` The smallest ${worstMde.better === "higher" ? "drop" : "rise"} it could detect (80% power) was ${pct(worstMde.mde as number)} (${worstMde.workload} threads=${worstMde.threads} ${worstMde.metric}, tolerance ±${(worstMde.tolerance * 100).toFixed(0)}%).`
+        ? ` The smallest ${worstMde.better === "higher" ? "drop" : "rise"} it could detect (80% power) was ${pct(worstMde.mde as number)} (${worstMde.workload} threads=${worstMde.threads} ${worstMde.metric}, tolerance ${tolText(worstMde.tolerance)}).`
         : ""
     } ${
       most !== undefined
@@ -281,7 +304,7 @@ export function inconclusiveLines(v: Verdict): string[] {
     const worse = c.better === "higher" ? c.change < -c.tolerance : c.change > c.tolerance;
     if (worse)
       lines.push(
-        `⚠️ ${c.workload} threads=${c.threads} ${c.metric}: the estimate is ${pct(c.change)}, beyond the ±${(c.tolerance * 100).toFixed(0)}% tolerance in the worse direction; its interval reaches ${c.ci ? pct(c.better === "higher" ? c.ci[1] : c.ci[0]) : "?"}: a real ${c.better === "higher" ? "drop" : "rise"} may be hiding in the noise.`,
+        `⚠️ ${c.workload} threads=${c.threads} ${c.metric}: the estimate is ${pct(c.change)}, beyond the ${tolText(c.tolerance)} tolerance in the worse direction; its interval reaches ${c.ci ? pct(c.better === "higher" ? c.ci[1] : c.ci[0]) : "?"}: a real ${c.better === "higher" ? "drop" : "rise"} may be hiding in the noise.`,
       );
   }
   return lines;
@@ -333,7 +356,7 @@ export const CENTRES_TEXT =
 /** How the verdict was reached, in one line under the headline. */
 export function methodText(v: Verdict): string {
   const tolerances = [...new Map(v.cells.map((c) => [c.metric, c])).values()]
-    .map((c) => `${metricName(c.metric)} ±${(c.tolerance * 100).toFixed(0)}%`)
+    .map((c) => `${metricName(c.metric)} ${tolText(c.tolerance)}`)
     .join(", ");
   const rounds =
     v.order === "stored"

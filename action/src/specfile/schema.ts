@@ -235,6 +235,13 @@ export const CompareSchema = z.strictObject({
    * in every block and the estimate. Costs a data load per variant and block.
    */
   reload_data: z.boolean().default(false),
+  /**
+   * Look again until decided: after the design's blocks, cells with a judgement still undecided get
+   * as many blocks again (fresh server pairs) and are judged over every block so far, up to this
+   * many looks in all while compare.budget lasts; the error rate is spent over every look
+   * (compare/looks.ts). 1: the design's blocks only. Needs compare.blocks of 3 or more.
+   */
+  looks: z.number().int().min(1).max(6).default(1),
 });
 
 const METRIC_NAME = /^[a-z][a-z0-9_]*$/;

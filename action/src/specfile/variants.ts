@@ -60,13 +60,16 @@ export function resolveVariants(file: string, raw: unknown, spec: Spec): Variant
     if ("variants" in overlay || "compare" in overlay) {
       throw new InputError(`${file}: variants.${name}: a variant cannot set variants or compare`);
     }
-    const parsed = SpecSchema.safeParse(deepMerge(plain, overlay));
+    // compare.noise goes along: a tolerance written as "3x noise" is resolved from it per workload
+    const noise = rawCompare.noise !== undefined ? { compare: { noise: rawCompare.noise } } : {};
+    const parsed = SpecSchema.safeParse(deepMerge({ ...plain, ...noise }, overlay));
     if (!parsed.success) {
       throw new InputError(
         formatIssues(`${file}: variants.${name}`, parsed.error.issues, undefined, SpecSchema),
       );
     }
-    return { name, spec: parsed.data };
+    const { compare: _noise, ...spec } = parsed.data;
+    return { name, spec };
   };
   let all: ResolvedVariant[];
   if (multi) {
@@ -92,6 +95,12 @@ export function resolveVariants(file: string, raw: unknown, spec: Spec): Variant
         `${file}: variants.${v.name}: workloads and thread counts must be the same in every variant`,
       );
     }
+  checkDesign(file, compare, rawCompare);
+  return { base, head, all, compare, given: Object.keys(rawCompare) };
+}
+
+/** The comparison's design, checked: rounds, max_rounds, blocks, reload_data and looks agree. */
+function checkDesign(file: string, compare: CompareSettings, rawCompare: Record<string, unknown>): void {
   if (compare.max_rounds !== undefined && compare.max_rounds < compare.rounds) {
     throw new InputError(
       `${file}: compare.max_rounds (${compare.max_rounds}) must be ≥ compare.rounds (${compare.rounds})`,
@@ -100,6 +109,11 @@ export function resolveVariants(file: string, raw: unknown, spec: Spec): Variant
   if (compare.reload_data && compare.blocks < 3)
     throw new InputError(
       `${file}: compare.reload_data loads the data again before each block after the first: it needs compare.blocks of 3 or more (it is ${compare.blocks})`,
+    );
+  // a duet that leaves compare.blocks out gets its blocks when its order is resolved (duetBlocks)
+  if (compare.looks > 1 && compare.blocks < 3 && "blocks" in rawCompare)
+    throw new InputError(
+      `${file}: compare.looks (${compare.looks}) looks again with new blocks of fresh server pairs: it needs compare.blocks of 3 or more (it is ${compare.blocks}); use compare.max_rounds for more rounds on one pair`,
     );
   if (compare.blocks > 1) {
     if (compare.rounds % compare.blocks !== 0)
@@ -112,5 +126,4 @@ export function resolveVariants(file: string, raw: unknown, spec: Spec): Variant
         `${file}: compare.max_rounds (${compare.max_rounds}) must be a multiple of the ${perBlock} rounds per block (compare.rounds / compare.blocks): more rounds come as whole blocks`,
       );
   }
-  return { base, head, all, compare, given: Object.keys(rawCompare) };
 }

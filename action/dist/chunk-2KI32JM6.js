@@ -4153,6 +4153,7 @@ function overallMark(v) {
   return v.cells.some((c4) => c4.verdict === "improvement") ? CELL_MARK.improvement : CELL_MARK.unchanged;
 }
 var pct3 = (x4, digits = 1) => x4 === null || x4 === void 0 || !Number.isFinite(x4) ? "\u2013" : x4 > 10 ? ">+1000%" : `${x4 >= 0 ? "+" : "\u2212"}${Math.abs(x4 * 100).toFixed(digits)}%`;
+var tolText = (t) => `\xB1${Number((t * 100).toFixed(2))}%`;
 var num2 = (x4) => x4 === null || x4 === void 0 || !Number.isFinite(x4) ? "\u2013" : x4 >= 100 ? x4.toFixed(0) : x4.toFixed(2);
 var ciText = (c4) => c4?.ci ? `[${pct3(c4.ci[0])}, ${pct3(c4.ci[1])}]` : "\u2013";
 function costCellText(r) {
@@ -4208,7 +4209,7 @@ function workloadRows(v) {
         w2.costName = metricName(READ_COST);
       }
       r.verdict = SEVERITY.find((s2) => r.judgements.some((j) => j.verdict === s2)) ?? "unchanged";
-      r.because = r.judgements.filter((j) => j.verdict === r.verdict).map((j) => metricName(j.metric));
+      r.because = r.judgements.filter((j) => j.verdict === r.verdict).map((j) => `${metricName(j.metric)}${j.looks && j.looks > 1 ? ` after ${j.looks} looks` : ""}`);
     }
   }
   return out;
@@ -4297,6 +4298,16 @@ function summaryLine(v) {
     ]
   };
 }
+function failLine(v) {
+  const failing = v.cells.filter(
+    (c4) => c4.verdict === "regression" || c4.verdict === "inconclusive" && v.inconclusive === "fail"
+  );
+  if (v.verdict === "pass" || failing.length === 0) return void 0;
+  if (v.verdict === "inconclusive" && v.inconclusive !== "fail") return void 0;
+  const multi = v.variants && v.variants.length > 1;
+  const one4 = (c4) => `${multi ? `${c4.variant} ` : ""}${c4.workload} threads=${c4.threads} ${metricName(c4.metric)} ${pct3(c4.change)} ${ciText(c4)} ${c4.verdict === "regression" ? "beyond" : "undecided at"} ${tolText(c4.tolerance)}${c4.looks && c4.looks > 1 ? ` after ${c4.looks} looks` : ""}`;
+  return `\u274C Fails the check: ${failing.map(one4).join("; ")}.`;
+}
 function inconclusiveLines(v) {
   const open = v.cells.filter((c4) => c4.verdict === "inconclusive");
   if (!open.length || v.inconclusive === "pass") return [];
@@ -4308,14 +4319,14 @@ function inconclusiveLines(v) {
   const most = needs.every((n) => n !== void 0) ? Math.max(...needs) : void 0;
   const perUnit2 = have > 0 ? v.benchmark_seconds / have : 0;
   const lines2 = [
-    `${v.inconclusive === "fail" ? "\u274C" : "\u26A0\uFE0F"} ${open.length} judgement(s) inconclusive: this run cannot tell their change from the tolerance.${worstMde ? ` The smallest ${worstMde.better === "higher" ? "drop" : "rise"} it could detect (80% power) was ${pct3(worstMde.mde)} (${worstMde.workload} threads=${worstMde.threads} ${worstMde.metric}, tolerance \xB1${(worstMde.tolerance * 100).toFixed(0)}%).` : ""} ${most !== void 0 ? `At this noise ~${most} ${unit2} (now ${have}; \u2248${Math.max(1, Math.round(most * perUnit2 / 60))} min of benchmark) would decide ${open.length > 1 ? "them" : "it"}: an unchanged head within the tolerance, a change of twice the tolerance flagged, 80% of the time each.` : `More than 200 ${unit2} would be needed at this noise: a quieter runner, longer cells or a larger tolerance decide it, not more ${unit2}.`}${v.inconclusive === "fail" ? " compare.inconclusive is fail: the check fails." : ""}`
+    `${v.inconclusive === "fail" ? "\u274C" : "\u26A0\uFE0F"} ${open.length} judgement(s) inconclusive: this run cannot tell their change from the tolerance.${worstMde ? ` The smallest ${worstMde.better === "higher" ? "drop" : "rise"} it could detect (80% power) was ${pct3(worstMde.mde)} (${worstMde.workload} threads=${worstMde.threads} ${worstMde.metric}, tolerance ${tolText(worstMde.tolerance)}).` : ""} ${most !== void 0 ? `At this noise ~${most} ${unit2} (now ${have}; \u2248${Math.max(1, Math.round(most * perUnit2 / 60))} min of benchmark) would decide ${open.length > 1 ? "them" : "it"}: an unchanged head within the tolerance, a change of twice the tolerance flagged, 80% of the time each.` : `More than 200 ${unit2} would be needed at this noise: a quieter runner, longer cells or a larger tolerance decide it, not more ${unit2}.`}${v.inconclusive === "fail" ? " compare.inconclusive is fail: the check fails." : ""}`
   ];
   for (const c4 of open) {
     if (c4.change === null) continue;
     const worse = c4.better === "higher" ? c4.change < -c4.tolerance : c4.change > c4.tolerance;
     if (worse)
       lines2.push(
-        `\u26A0\uFE0F ${c4.workload} threads=${c4.threads} ${c4.metric}: the estimate is ${pct3(c4.change)}, beyond the \xB1${(c4.tolerance * 100).toFixed(0)}% tolerance in the worse direction; its interval reaches ${c4.ci ? pct3(c4.better === "higher" ? c4.ci[1] : c4.ci[0]) : "?"}: a real ${c4.better === "higher" ? "drop" : "rise"} may be hiding in the noise.`
+        `\u26A0\uFE0F ${c4.workload} threads=${c4.threads} ${c4.metric}: the estimate is ${pct3(c4.change)}, beyond the ${tolText(c4.tolerance)} tolerance in the worse direction; its interval reaches ${c4.ci ? pct3(c4.better === "higher" ? c4.ci[1] : c4.ci[0]) : "?"}: a real ${c4.better === "higher" ? "drop" : "rise"} may be hiding in the noise.`
       );
   }
   return lines2;
@@ -4347,7 +4358,7 @@ function blocksText(v) {
 }
 var CENTRES_TEXT = "Values are geometric means of the rounds the estimate used (paired rounds kept by the 10% trim; block means with blocks), so \u0394% = head/base \u2212 1 of the values shown; each round's value is the tool's own summary of its measured window.";
 function methodText(v) {
-  const tolerances = [...new Map(v.cells.map((c4) => [c4.metric, c4])).values()].map((c4) => `${metricName(c4.metric)} \xB1${(c4.tolerance * 100).toFixed(0)}%`).join(", ");
+  const tolerances = [...new Map(v.cells.map((c4) => [c4.metric, c4])).values()].map((c4) => `${metricName(c4.metric)} ${tolText(c4.tolerance)}`).join(", ");
   const rounds = v.order === "stored" ? "stored results" : `${v.order}, ${v.rounds} round(s)${v.max_rounds > v.rounds ? ` of up to ${v.max_rounds}` : ""}${blocksText(v)}`;
   return `${rounds} \xB7 ${Math.round(v.confidence * 100)}% familywise confidence (intervals corrected for ${v.comparisons} judgements) \xB7 tolerances ${tolerances} \xB7 a cell is a regression only when its whole interval lies beyond the tolerance`;
 }
@@ -5953,7 +5964,14 @@ var CompareSchema = external_exports.strictObject({
    * the rows an insert cell added) varies over blocks and widens the interval, instead of sitting
    * in every block and the estimate. Costs a data load per variant and block.
    */
-  reload_data: external_exports.boolean().default(false)
+  reload_data: external_exports.boolean().default(false),
+  /**
+   * Look again until decided: after the design's blocks, cells with a judgement still undecided get
+   * as many blocks again (fresh server pairs) and are judged over every block so far, up to this
+   * many looks in all while compare.budget lasts; the error rate is spent over every look
+   * (compare/looks.ts). 1: the design's blocks only. Needs compare.blocks of 3 or more.
+   */
+  looks: external_exports.number().int().min(1).max(6).default(1)
 });
 var METRIC_NAME = /^[a-z][a-z0-9_]*$/;
 var metricKey = external_exports.string().refine(
@@ -6096,13 +6114,15 @@ function resolveVariants(file, raw, spec) {
     if ("variants" in overlay || "compare" in overlay) {
       throw new InputError(`${file}: variants.${name}: a variant cannot set variants or compare`);
     }
-    const parsed = SpecSchema.safeParse(deepMerge(plain, overlay));
+    const noise = rawCompare.noise !== void 0 ? { compare: { noise: rawCompare.noise } } : {};
+    const parsed = SpecSchema.safeParse(deepMerge({ ...plain, ...noise }, overlay));
     if (!parsed.success) {
       throw new InputError(
         formatIssues(`${file}: variants.${name}`, parsed.error.issues, void 0, SpecSchema)
       );
     }
-    return { name, spec: parsed.data };
+    const { compare: _noise, ...spec2 } = parsed.data;
+    return { name, spec: spec2 };
   };
   let all;
   if (multi) {
@@ -6128,6 +6148,10 @@ function resolveVariants(file, raw, spec) {
         `${file}: variants.${v.name}: workloads and thread counts must be the same in every variant`
       );
     }
+  checkDesign(file, compare3, rawCompare);
+  return { base, head, all, compare: compare3, given: Object.keys(rawCompare) };
+}
+function checkDesign(file, compare3, rawCompare) {
   if (compare3.max_rounds !== void 0 && compare3.max_rounds < compare3.rounds) {
     throw new InputError(
       `${file}: compare.max_rounds (${compare3.max_rounds}) must be \u2265 compare.rounds (${compare3.rounds})`
@@ -6136,6 +6160,10 @@ function resolveVariants(file, raw, spec) {
   if (compare3.reload_data && compare3.blocks < 3)
     throw new InputError(
       `${file}: compare.reload_data loads the data again before each block after the first: it needs compare.blocks of 3 or more (it is ${compare3.blocks})`
+    );
+  if (compare3.looks > 1 && compare3.blocks < 3 && "blocks" in rawCompare)
+    throw new InputError(
+      `${file}: compare.looks (${compare3.looks}) looks again with new blocks of fresh server pairs: it needs compare.blocks of 3 or more (it is ${compare3.blocks}); use compare.max_rounds for more rounds on one pair`
     );
   if (compare3.blocks > 1) {
     if (compare3.rounds % compare3.blocks !== 0)
@@ -6148,7 +6176,6 @@ function resolveVariants(file, raw, spec) {
         `${file}: compare.max_rounds (${compare3.max_rounds}) must be a multiple of the ${perBlock} rounds per block (compare.rounds / compare.blocks): more rounds come as whole blocks`
       );
   }
-  return { base, head, all, compare: compare3, given: Object.keys(rawCompare) };
 }
 
 // action/src/specfile/load.ts
@@ -6354,13 +6381,14 @@ function judgeCells(keys4, samplesOf, alpha, paired) {
   }
   return out;
 }
-function familyOf(spec, confidence, looks, others) {
+function familyOf(spec, confidence, looks, others, share = 1 / looks) {
   const keys4 = keysOf(spec);
-  const comparisons = comparisonsOf(keys4) * looks * others;
-  return { keys: keys4, comparisons, alpha: alphaPerCell(confidence, comparisons) };
+  const perLook = comparisonsOf(keys4) * others;
+  const alpha = share === 1 / looks ? alphaPerCell(confidence, perLook * looks) : alphaPerCell(confidence, perLook) * share;
+  return { keys: keys4, comparisons: perLook * looks, alpha };
 }
-function judgeFamily(result, spec, control, others, confidence, looks) {
-  const { keys: keys4, comparisons, alpha } = familyOf(spec, confidence, looks, others.length);
+function judgeFamily(result, spec, control, others, confidence, looks, share = 1 / looks) {
+  const { keys: keys4, comparisons, alpha } = familyOf(spec, confidence, looks, others.length, share);
   const pooled2 = withPooledBackground(result);
   const cells = others.flatMap(
     (variant) => judgeCells(keys4, (k2, m3) => pairedSamples(pooled2, control, variant, k2, m3), alpha, true).map((c4) => ({
@@ -6451,6 +6479,47 @@ pass --force to compare anyway`
   };
 }
 
+// action/src/compare/looks.ts
+var DESIGN_SHARE = 0.5;
+function lookShares(designLooks, looks) {
+  const design = Math.max(1, designLooks);
+  const further = Math.max(0, looks - 1);
+  if (further === 0) return Array.from({ length: design }, () => 1 / design);
+  return [
+    ...Array.from({ length: design }, () => DESIGN_SHARE / design),
+    ...Array.from({ length: further }, () => (1 - DESIGN_SHARE) / further)
+  ];
+}
+function lookSpendingText(designLooks, looks, taken) {
+  const further = Math.max(0, looks - 1);
+  if (further === 0) return "";
+  const half = `${Math.round(DESIGN_SHARE * 100)}%`;
+  return `looks: ${taken} of at most ${looks} (${designLooks > 1 ? `the design's ${designLooks} early-stop looks` : "the design's blocks"}, then up to ${further} further look(s), each a new set of blocks of fresh server pairs for the cells still undecided); the familywise error rate is spent over all of them (Bonferroni alpha spending): ${half} at the design's look(s), the rest shared equally by the further looks, so a judgement decided at any look holds the stated confidence`;
+}
+var cellKeyOf = (c4) => `${c4.variant ?? ""}\0${c4.workload}\0${c4.threads}`;
+function undecidedChance(noise, design, alpha, tolerance) {
+  const se = Math.sqrt(noise.instances ** 2 + noise.rounds ** 2 / design.perBlock) / Math.sqrt(design.blocks);
+  if (se === 0) return 0;
+  const t = tQuantile(1 - alpha / 2, Math.max(1, design.blocks - 1));
+  const room = Math.log(1 + tolerance) - t * se;
+  if (room <= 0) return 1;
+  return Math.min(1, Math.max(0, 2 * (1 - normalCdf(room / se))));
+}
+var judgementKey = (c4) => `${cellKeyOf(c4)}\0${c4.metric}`;
+function lookedJudgement(l) {
+  const why = l.stopped ?? (l.taken >= l.max ? `compare.looks (${l.max}) reached` : "budget spent");
+  const cells = l.last.cells.map((c4) => {
+    const settled = l.final.get(judgementKey(c4));
+    if (settled) return settled;
+    return {
+      ...c4,
+      looks: l.taken,
+      reason: `inconclusive after ${l.taken} look(s), ${why}${c4.needed !== void 0 ? `: ~${c4.needed} blocks in all would decide it at this noise` : ""}`
+    };
+  });
+  return { ...l.last, cells };
+}
+
 // action/src/pipeline/detection.ts
 function detectionOf(loaded, looks) {
   const compare3 = loaded.variants?.compare;
@@ -6468,7 +6537,14 @@ function detectionOf(loaded, looks) {
   const refusals = Object.keys(noise.workloads).filter((n) => !names.includes(n)).map(
     (n) => `${loaded.path}: compare.noise.workloads.${n}: no workload of that name (the spec has ${names.join(", ")})`
   );
-  const { keys: keys4, alpha } = familyOf(spec, compare3.confidence, looks, loaded.variants.all.length - 1);
+  const shares = lookShares(looks, compare3.looks);
+  const { keys: keys4, alpha } = familyOf(
+    spec,
+    compare3.confidence,
+    shares.length,
+    loaded.variants.all.length - 1,
+    shares[0]
+  );
   const rounds = compare3.max_rounds ?? compare3.rounds;
   const pct4 = (x4) => `${(x4 * 100).toFixed(1)}%`;
   const cells = keys4.flatMap(
@@ -7046,6 +7122,54 @@ function budgetRefusal(loaded, seconds2) {
   ];
 }
 
+// action/src/pipeline/looks-plan.ts
+function looksLine(loaded, schedule, seconds2, target2) {
+  const variants = loaded.variants;
+  const compare3 = variants?.compare;
+  if (!variants || !compare3 || !schedule || compare3.looks <= 1) return [];
+  const designLooks = schedule.looks.length;
+  if (compare3.blocks < 3)
+    return [
+      `compare.looks ${compare3.looks}: no further look \u2014 a look runs new blocks of fresh server pairs, and this comparison runs ${compare3.blocks} block(s) (compare.blocks of 3 or more)`
+    ];
+  const further = compare3.looks - 1;
+  const perLook = Math.max(0, seconds2 - target2.overhead.setupS);
+  const longest = seconds2 + further * perLook;
+  const capped = compare3.budget !== void 0 && compare3.budget < longest;
+  const expected = expectedSeconds(loaded, designLooks, seconds2, perLook);
+  return [
+    `looks: up to ${compare3.looks} (compare.looks): a judgement still undecided after the design's blocks gets ${compare3.blocks} more blocks of fresh server pairs per look, its cell only; ~${planDuration(seconds2)} when every judgement is decided at the first look${expected !== void 0 ? `, ~${planDuration(expected)} expected where nothing changed (compare.noise)` : ""}, ~${planDuration(capped ? compare3.budget : longest)} at the longest (${capped ? `compare.budget: a look that would pass it is not taken; every look of every cell would take ~${planDuration(longest)}` : "every look of every cell"})`
+  ];
+}
+function expectedSeconds(loaded, designLooks, seconds2, perLook) {
+  const variants = loaded.variants;
+  const compare3 = variants?.compare;
+  const noise = compare3?.noise;
+  if (!variants || !compare3 || !noise) return void 0;
+  const spec = variants.base.spec;
+  const shares = lookShares(designLooks, compare3.looks);
+  const perBlock = compare3.rounds / compare3.blocks;
+  const family = (look) => familyOf(spec, compare3.confidence, shares.length, variants.all.length - 1, shares[look]);
+  const { keys: keys4 } = family(0);
+  let total = seconds2;
+  for (let look = 1; look < compare3.looks; look++) {
+    const alpha = family(designLooks - 2 + look).alpha;
+    let open = 0;
+    for (const k2 of keys4) {
+      let decided = 1;
+      for (const [metric, rule4] of Object.entries(k2.rules)) {
+        const w2 = noise.workloads[k2.workload];
+        const n = costMetric(metric) ? w2?.metrics?.[metric] : w2?.metrics?.[metric] ?? w2;
+        if (!n) return void 0;
+        decided *= 1 - undecidedChance(n, { blocks: look * compare3.blocks, perBlock }, alpha, rule4.tolerance);
+      }
+      open += 1 - decided;
+    }
+    total += perLook * open / Math.max(1, keys4.length);
+  }
+  return total;
+}
+
 // action/src/pipeline/plan-phases.ts
 import { cpus as cpus7 } from "node:os";
 function unseen(have, more, variant) {
@@ -7124,6 +7248,14 @@ function loadPlanOf(phases) {
   return {
     loadSteps: phases.loads,
     loadStepsOn: (variant, connection) => phases.replans.get(variant)?.(connection) ?? []
+  };
+}
+function stepsJson(phases) {
+  return {
+    setup: phases.setup,
+    ...phases.grouped ? { per_group: phases.perGroup } : {},
+    per_cell: phases.perCell,
+    end: phases.end
   };
 }
 
@@ -7296,22 +7428,59 @@ function balancedOrders(variants, cells, seed) {
     return rows.map((row) => row.map((x4) => perm[x4]));
   });
 }
+function furtherBlocks(s2, names, cells, look) {
+  const f = s2.further;
+  if (!f || look < 2 || look > f.looks + 1) return [];
+  const designBlocks = s2.blocks.at(-1)?.block ?? 0;
+  const designRounds = Math.max(0, ...s2.blocks.flatMap((b10) => b10.rounds.map((r) => r.round)));
+  const seed = (s2.seed ^ Math.imul(look, 668265261)) >>> 0;
+  const per = f.blocks * f.roundsPerBlock;
+  const turnOf = drawnTurns(names, cells, per, seed);
+  const restartOrder = rng(seed ^ 1540483477);
+  const firstRound = designRounds + (look - 2) * per + 1;
+  return Array.from({ length: f.blocks }, (_, b10) => {
+    const restarts = [...names];
+    for (let i = restarts.length - 1; i > 0; i--) {
+      const j = Math.floor(restartOrder() * (i + 1));
+      [restarts[i], restarts[j]] = [restarts[j], restarts[i]];
+    }
+    const rounds = [
+      ...Array.from({ length: f.warmupRounds }, () => ({
+        round: 0,
+        turns: Array.from({ length: cells }, () => names)
+      })),
+      ...Array.from({ length: f.roundsPerBlock }, (_2, r) => {
+        const i = b10 * f.roundsPerBlock + r;
+        return { round: firstRound + i, turns: Array.from({ length: cells }, (_3, c4) => turnOf(i, c4)) };
+      })
+    ];
+    return {
+      block: designBlocks + (look - 2) * f.blocks + b10 + 1,
+      restarts,
+      ...f.reload ? { reload: true } : {},
+      rounds
+    };
+  });
+}
 function seedOf(text3) {
   let h2 = 2166136261;
   for (let i = 0; i < text3.length; i++) h2 = Math.imul(h2 ^ text3.charCodeAt(i), 16777619) >>> 0;
   return h2 % 2 ** 31;
 }
+function drawnTurns(names, cells, rounds, seed) {
+  const pairOrder = interleavedOrder(rounds, cells, seed);
+  const balanced = names.length > 2 ? balancedOrders(names.length, cells, seed) : [];
+  return (i, cell2) => {
+    if (names.length === 2)
+      return (pairOrder[i]?.[cell2] ?? "base-first") === "base-first" ? names : [...names].reverse();
+    const rows = balanced[cell2];
+    return rows[i % rows.length].map((x4) => names[x4]);
+  };
+}
 function compareSchedule(o) {
   const { names, seed } = o;
-  const pairOrder = interleavedOrder(o.maxRounds, o.cells, seed);
-  const balanced = names.length > 2 ? balancedOrders(names.length, o.cells, seed) : [];
-  const turnOf = (round3, cell2) => {
-    if (round3 === 0) return names;
-    if (names.length === 2)
-      return (pairOrder[round3 - 1]?.[cell2] ?? "base-first") === "base-first" ? names : [...names].reverse();
-    const rows = balanced[cell2];
-    return rows[(round3 - 1) % rows.length].map((i) => names[i]);
-  };
+  const drawn = drawnTurns(names, o.cells, o.maxRounds, seed);
+  const turnOf = (round3, cell2) => round3 === 0 ? names : drawn(round3 - 1, cell2);
   const perBlock = o.blocks > 1 ? o.rounds / o.blocks : o.maxRounds;
   const lastBlock = Math.ceil(o.maxRounds / perBlock);
   const groupPairs = names.length === 2 ? interleavedOrder(lastBlock, 1, seed ^ 2654435769) : [];
@@ -7349,7 +7518,25 @@ function compareSchedule(o) {
       rounds
     });
   }
-  return { seed, order: o.order, looks: lookRounds(o.rounds, o.maxRounds), blocks };
+  const further = furtherOf(o, perBlock);
+  return {
+    seed,
+    order: o.order,
+    looks: lookRounds(o.rounds, o.maxRounds),
+    blocks,
+    ...further ? { further } : {}
+  };
+}
+function furtherOf(o, roundsPerBlock) {
+  if ((o.looks ?? 1) <= 1 || o.blocks <= 1 || o.grouped) return void 0;
+  const looks = o.looks - 1;
+  return {
+    looks,
+    blocks: o.blocks,
+    roundsPerBlock,
+    warmupRounds: o.warmupRounds,
+    reload: o.reloadData === true
+  };
 }
 function scheduleLines(s2) {
   const turnText = (t) => s2.order === "duet" ? "at once" : t.join("\u2192");
@@ -7366,6 +7553,11 @@ function scheduleLines(s2) {
       `  block ${b10.block}${b10.restarts.length ? ` (restart ${b10.restarts.join(", ")}${b10.reload ? ", each with its data loaded again" : ""})` : ""}${b10.groups ? ` (groups ${b10.groups.join(", ")})` : ""}: ${warm2 ? `${warm2} warmup round(s), ` : ""}rounds ${first}\u2013${last}${s2.order === "duet" ? "" : ` \u2014 ${turns}`}`
     );
   }
+  const f = s2.further;
+  if (f)
+    out.push(
+      `  then, while a judgement is undecided and compare.budget lasts, up to ${f.looks} further look(s) (compare.looks ${f.looks + 1}): each ${f.blocks} more blocks of fresh server pairs (every variant restarted${f.reload ? ", its data loaded again" : ""}), ${f.warmupRounds ? `${f.warmupRounds} warmup round(s) and ` : ""}${f.roundsPerBlock} round(s) each, of the undecided cells only; their order drawn from the seed and the look`
+    );
   return out;
 }
 
@@ -7404,7 +7596,8 @@ function shardRefusals(compare3, shard, seedGiven) {
 function shardSchedule(schedule, shard) {
   const mine = new Set(shardBlocks(schedule.blocks.length, shard));
   const blocks = schedule.blocks.filter((b10) => mine.has(b10.block)).map((b10, i) => i === 0 ? { ...b10, restarts: [], reload: void 0 } : b10).map(({ reload, ...b10 }) => reload ? { ...b10, reload } : b10);
-  return { ...schedule, blocks, shard };
+  const { further: _further, ...whole } = schedule;
+  return { ...whole, blocks, shard };
 }
 
 // action/src/pipeline/plan.ts
@@ -7475,7 +7668,7 @@ async function planRun(given, o) {
     est.text,
     ...shardLine ? [shardLine] : [],
     ...runners?.lines ?? [],
-    ...confirm && !o.shard ? [confirm.text] : [],
+    ...o.shard ? [] : [...looksLine(loaded, whole, est.seconds, target2), ...confirm ? [confirm.text] : []],
     ...cost.text ? [cost.text] : [],
     ...detect?.lines ?? [],
     ...warnings.map((w2) => `warning: ${w2}`),
@@ -7493,12 +7686,7 @@ async function planRun(given, o) {
     ...cost.json ? { cost: cost.json } : {},
     warnings,
     refusals,
-    steps: {
-      setup: phases.setup,
-      ...phases.grouped ? { per_group: phases.perGroup } : {},
-      per_cell: phases.perCell,
-      end: phases.end
-    },
+    steps: stepsJson(phases),
     ...schedule ? { schedule } : {}
   };
   const files = {
@@ -7561,12 +7749,12 @@ function runnersOf(loaded, whole, n, seconds2) {
     return { lines: [], refusals: ["--shards: only a comparison (a spec with variants) is cut into shards"] };
   const refusals = shardRefusals(loaded.variants.compare, { index: 1, of: n }, true);
   const shares = Array.from({ length: n }, (_, i) => shardSchedule(whole, { index: i + 1, of: n }));
-  const minutes = (s2) => Math.ceil(seconds2 * s2.blocks.length / whole.blocks.length / 60);
-  const longest = Math.max(...shares.map(minutes));
+  const minutes2 = (s2) => Math.ceil(seconds2 * s2.blocks.length / whole.blocks.length / 60);
+  const longest = Math.max(...shares.map(minutes2));
   return {
     refusals,
     lines: [
-      `on ${n} runner(s) (compare --seed ${whole.seed} --shard K/${n}, then tiperf merge): ${shares.map((s2) => `shard ${s2.shard?.index}: block(s) ${s2.blocks.map((b10) => b10.block).join(", ")}, ~${minutes(s2)} min`).join("; ")}; the check waits ~${longest} min instead of ~${Math.ceil(seconds2 / 60)}, and the merged verdict judges the same ${whole.blocks.length} blocks as one run: the smallest changes it detects are the ones above (more runners with more blocks, --blocks, detect smaller ones in the same time)`
+      `on ${n} runner(s) (compare --seed ${whole.seed} --shard K/${n}, then tiperf merge): ${shares.map((s2) => `shard ${s2.shard?.index}: block(s) ${s2.blocks.map((b10) => b10.block).join(", ")}, ~${minutes2(s2)} min`).join("; ")}; the check waits ~${longest} min instead of ~${Math.ceil(seconds2 / 60)}, and the merged verdict judges the same ${whole.blocks.length} blocks as one run: the smallest changes it detects are the ones above (more runners with more blocks, --blocks, detect smaller ones in the same time)`
     ]
   };
 }
@@ -7580,10 +7768,10 @@ function shareOf(loaded, whole, o, seconds2) {
       shardRefused: ["--shard: a shard is a share of a comparison; this spec has no variants"]
     };
   const schedule = shardSchedule(whole, shard);
-  const minutes = Math.ceil(seconds2 * schedule.blocks.length / whole.blocks.length / 60);
+  const minutes2 = Math.ceil(seconds2 * schedule.blocks.length / whole.blocks.length / 60);
   return {
     schedule,
-    shardLine: `shard ${shard.index} of ${shard.of}: ${schedule.blocks.length} of the comparison's ${whole.blocks.length} blocks (${schedule.blocks.map((b10) => b10.block).join(", ")}), ~${minutes} min of the estimate above; the verdict is \`tiperf merge\` of every shard's result`,
+    shardLine: `shard ${shard.index} of ${shard.of}: ${schedule.blocks.length} of the comparison's ${whole.blocks.length} blocks (${schedule.blocks.map((b10) => b10.block).join(", ")}), ~${minutes2} min of the estimate above; the verdict is \`tiperf merge\` of every shard's result`,
     shardRefused: shardRefusals(loaded.variants.compare, shard, o.seed !== void 0)
   };
 }
@@ -7601,7 +7789,8 @@ function scheduleOf(loaded, grouped, seed) {
     seed,
     order: compare3.order === "duet" ? "duet" : "interleaved",
     grouped,
-    reloadData: compare3.reload_data
+    reloadData: compare3.reload_data,
+    looks: compare3.looks
   });
 }
 function planText(head, p, loaded, schedule) {
@@ -8154,6 +8343,8 @@ var CellJudgementSchema = external_exports.strictObject({
   between_share: external_exports.number().min(0).max(1).optional(),
   /** block-t: rounds pulled in to 3 robust standard deviations of the median round (stats.ts winsorize). */
   winsorized: external_exports.number().int().positive().optional(),
+  /** compare.looks > 1: the look that decided it (1: the design's blocks), or the looks an undecided one took. */
+  looks: external_exports.number().int().positive().optional(),
   reason: external_exports.string().optional()
 });
 var EffectSchema = external_exports.strictObject({
@@ -8248,6 +8439,16 @@ var VerdictSchema = external_exports.strictObject({
   benchmark_seconds: external_exports.number(),
   /** Benchmark time not spent because every cell was decided before max_rounds. */
   saved_seconds: external_exports.number(),
+  /**
+   * compare.looks > 1: looks taken (1: the design's blocks alone) of the most allowed, the design's
+   * own looks among them, and why a judgement left undecided got no further look.
+   */
+  looks: external_exports.strictObject({
+    taken: external_exports.number().int().positive(),
+    max: external_exports.number().int().positive(),
+    design: external_exports.number().int().positive(),
+    stopped: external_exports.string().optional()
+  }).optional(),
   cells: external_exports.array(CellJudgementSchema),
   /**
    * A comparison spread over runners (`compare --shard`, `tiperf merge`): how many shards it had,
@@ -8657,6 +8858,8 @@ function details(w2, v, rows, rawPerCell) {
 }
 function render(v, workloads, d, trimmed, opts) {
   const out = [headline(v), ""];
+  const fails = failLine(v);
+  if (fails) out.push(`**${md(fails)}**`, "");
   if (trimmed.length) {
     out.push(
       `> \u2702\uFE0F Trimmed to fit GitHub's ${COMMENT_LIMIT.toLocaleString("en-US")}-character limit: ${trimmed.join(", ")} left out.${opts.fullReport ? ` Everything is in ${md(opts.fullReport)}.` : ""}`,
@@ -14459,8 +14662,8 @@ function formatYear(year) {
   return year < 0 ? "-" + pad2(-year, 6) : year > 9999 ? "+" + pad2(year, 6) : pad2(year, 4);
 }
 function formatDate(date3) {
-  var hours = date3.getUTCHours(), minutes = date3.getUTCMinutes(), seconds2 = date3.getUTCSeconds(), milliseconds2 = date3.getUTCMilliseconds();
-  return isNaN(date3) ? "Invalid Date" : formatYear(date3.getUTCFullYear()) + "-" + pad2(date3.getUTCMonth() + 1, 2) + "-" + pad2(date3.getUTCDate(), 2) + (milliseconds2 ? "T" + pad2(hours, 2) + ":" + pad2(minutes, 2) + ":" + pad2(seconds2, 2) + "." + pad2(milliseconds2, 3) + "Z" : seconds2 ? "T" + pad2(hours, 2) + ":" + pad2(minutes, 2) + ":" + pad2(seconds2, 2) + "Z" : minutes || hours ? "T" + pad2(hours, 2) + ":" + pad2(minutes, 2) + "Z" : "");
+  var hours = date3.getUTCHours(), minutes2 = date3.getUTCMinutes(), seconds2 = date3.getUTCSeconds(), milliseconds2 = date3.getUTCMilliseconds();
+  return isNaN(date3) ? "Invalid Date" : formatYear(date3.getUTCFullYear()) + "-" + pad2(date3.getUTCMonth() + 1, 2) + "-" + pad2(date3.getUTCDate(), 2) + (milliseconds2 ? "T" + pad2(hours, 2) + ":" + pad2(minutes2, 2) + ":" + pad2(seconds2, 2) + "." + pad2(milliseconds2, 3) + "Z" : seconds2 ? "T" + pad2(hours, 2) + ":" + pad2(minutes2, 2) + ":" + pad2(seconds2, 2) + "Z" : minutes2 || hours ? "T" + pad2(hours, 2) + ":" + pad2(minutes2, 2) + "Z" : "");
 }
 function dsv(delimiter) {
   var reFormat = new RegExp('["' + delimiter + "\n\r]"), DELIMITER = delimiter.charCodeAt(0);
@@ -67610,6 +67813,7 @@ function profileDiffsHtml(diffs) {
 
 // action/src/pipeline/confirm.ts
 import { readFile as readFile4 } from "node:fs/promises";
+import { join as join8 } from "node:path";
 var cellKey2 = (c4) => `${c4.workload} threads=${c4.threads} ${c4.metric}`;
 function regressedCells(verdict) {
   const regressed = verdict.cells.filter((c4) => c4.verdict === "regression");
@@ -67671,18 +67875,77 @@ async function readFirstVerdict(file, flag2) {
     );
   return v;
 }
-
-// action/src/pipeline/compare.ts
-import { mkdir as mkdir5 } from "node:fs/promises";
-import { join as join10 } from "node:path";
+async function confirmRegression(verdict, loaded, compare3, dir, spent, again, log7) {
+  const confirm = compare3.confirm;
+  if (verdict.verdict !== "regression" || confirm === 0) return verdict;
+  const { cells, keys: keys4 } = regressedCells(verdict);
+  const needS = spent.elapsedS * confirm * cells.length / Math.max(1, spent.cells);
+  if (compare3.budget !== void 0 && spent.elapsedS + needS > compare3.budget) {
+    const t = (x4) => x4 < 120 ? `${Math.round(x4)} s` : `${Math.round(x4 / 60)} min`;
+    log7(
+      `not confirming the regression: ~${t(needS)} more would pass compare.budget (${t(compare3.budget)}, ${t(spent.elapsedS)} spent)`
+    );
+    return {
+      ...verdict,
+      notes: [
+        ...verdict.notes,
+        `not confirmed on fresh instances: the re-run of the regressed cells (~${t(needS)}) would not fit compare.budget (${t(compare3.budget)}, ${t(spent.elapsedS)} spent); the first run's verdict stands alone`
+      ]
+    };
+  }
+  const runs = [];
+  for (let i = 1; i <= confirm && (i === 1 || withConfirmation(verdict, runs, "").verdict === "regression"); i++) {
+    log7(`confirming the regression (${i} of ${confirm}): ${[...keys4].join(", ")} again on fresh instances`);
+    const narrowed = await confirmationSpec(loaded, verdict, true);
+    const rerun2 = await again(narrowed, join8(dir, "confirm"));
+    runs.push({
+      run_id: rerun2.verdict.head.run_id,
+      result: rerun2.resultPath,
+      verdict: rerun2.verdict.verdict,
+      cells: rerun2.verdict.cells
+    });
+  }
+  return withConfirmation(verdict, runs, `compare.confirm: ${confirm}`);
+}
+function confirmed(first, run2, resultPath) {
+  const { keys: keys4 } = regressedCells(first);
+  const measured = new Set(run2.cells.map(cellKey2));
+  const absent = [...keys4].filter((k2) => !measured.has(k2));
+  if (absent.length === keys4.size)
+    throw new InputError(
+      `tiperf merge --confirms: these parts measured none of the regressed cells they should confirm (${[...keys4].join(", ")}): give the parts of \`tiperf compare --confirms\` of that verdict`
+    );
+  const of = run2.shards?.of ?? 1;
+  const lost = run2.shards?.missing ?? [];
+  const answered = withConfirmation(
+    first,
+    [{ run_id: run2.head.run_id, result: resultPath, verdict: run2.verdict, cells: run2.cells }],
+    `compare.confirm as ${of - lost.length} of ${of} shard(s) on fresh instances`
+  );
+  return {
+    ...answered,
+    ...answered.confirmation && lost.length ? { confirmation: { ...answered.confirmation, missing_shards: lost } } : {},
+    notes: [
+      ...answered.notes,
+      `the confirmation: ${run2.notes.find((n) => /shards merged/.test(n)) ?? `${of} shard(s)`}`
+    ]
+  };
+}
+function confirmStep(merged, first, wanted, resultPath) {
+  if (first) return { verdict: confirmed(first, merged, resultPath), confirm: 0 };
+  const confirm = merged.verdict === "regression" ? wanted : 0;
+  if (confirm === 0) return { verdict: merged, confirm };
+  const note = `to be confirmed on fresh instances (compare.confirm: ${confirm}) by shards of its own: \`tiperf compare --confirms\` this verdict on each runner, then \`tiperf merge --confirms\` this verdict with their parts`;
+  return { verdict: { ...merged, notes: [...merged.notes, note] }, confirm };
+}
 
 // action/src/report/verdict-files.ts
-import { join as join8 } from "node:path";
+import { join as join9 } from "node:path";
 async function writeVerdictFiles(v, dir, log7, results = []) {
   const files = {
-    verdictPath: join8(dir, "verdict.json"),
-    reportPath: join8(dir, "verdict.md"),
-    htmlPath: join8(dir, "report.html")
+    verdictPath: join9(dir, "verdict.json"),
+    reportPath: join9(dir, "verdict.md"),
+    htmlPath: join9(dir, "report.html")
   };
   await writeAtomic(files.verdictPath, `${JSON.stringify(v, null, 2)}
 `);
@@ -67691,9 +67954,54 @@ async function writeVerdictFiles(v, dir, log7, results = []) {
   return files;
 }
 
+// action/src/pipeline/looks-run.ts
+var minutes = (s2) => s2 < 120 ? `${Math.round(s2)} s` : `${Math.round(s2 / 60)} min`;
+async function lookAgain(r) {
+  const f = r.schedule.further;
+  const design = r.schedule.looks.length;
+  const looked = {
+    final: /* @__PURE__ */ new Map(),
+    last: r.judge(design - 1),
+    taken: 1,
+    max: f.looks + 1
+  };
+  const settle = (cells, look) => {
+    for (const c4 of cells)
+      if (c4.verdict !== "inconclusive" && !looked.final.has(judgementKey(c4)))
+        looked.final.set(judgementKey(c4), { ...c4, looks: look });
+  };
+  settle(looked.last.cells, 1);
+  for (let look = 2; look <= f.looks + 1; look++) {
+    const open = new Set(
+      looked.last.cells.filter((c4) => !looked.final.has(judgementKey(c4))).map((c4) => cellKeyOf(cellOf(c4)))
+    );
+    if (open.size === 0) break;
+    const only = new Set(r.keys.flatMap((k2, i) => open.has(k2) ? [i] : []));
+    const needS = r.secondsPerCellRound() * only.size * f.blocks * (f.roundsPerBlock + f.warmupRounds);
+    const spent = r.spentSeconds();
+    if (r.budget !== void 0 && spent + needS > r.budget) {
+      looked.stopped = `the next look (~${minutes(needS)}) would pass compare.budget (${minutes(r.budget)}, ${minutes(spent)} spent)`;
+      r.log(`not looking again: ${looked.stopped}`);
+      break;
+    }
+    r.log(
+      `look ${look} of at most ${f.looks + 1}: ${only.size} cell(s) with a judgement undecided (${[...only].map((i) => r.keys[i].split("\0").slice(1).join(" threads=")).join(", ")}) again in ${f.blocks} blocks of fresh server pairs, ~${minutes(needS)}`
+    );
+    for (const sb of furtherBlocks(r.schedule, r.names, r.keys.length, look)) await r.runBlock(sb, only);
+    looked.last = r.judge(design + look - 2);
+    looked.taken = look;
+    settle(
+      looked.last.cells.filter((c4) => open.has(cellKeyOf(cellOf(c4)))),
+      look
+    );
+  }
+  return looked;
+}
+var cellOf = (c4) => ({ workload: c4.workload, threads: c4.threads });
+
 // action/src/pipeline/profile.ts
 import { readFile as readFile5, writeFile as writeFile2 } from "node:fs/promises";
-import { join as join9, relative as relative3 } from "node:path";
+import { join as join10, relative as relative3 } from "node:path";
 
 // action/src/observe/pprof.ts
 function parseTop(text3) {
@@ -68851,7 +69159,7 @@ async function profileRegressions(o) {
     seen.add(key2);
     return [{ variant, workload: c4.workload, threads: c4.threads }];
   }).slice(0, o.max);
-  const dir = join9(o.runDir.dir, "profiles");
+  const dir = join10(o.runDir.dir, "profiles");
   const out = [];
   for (const k2 of keys4)
     for (const side of [o.control, k2.variant]) {
@@ -68898,7 +69206,7 @@ async function profileDiffs(profiles, control, runDir, log7) {
     const base = bases.get(key2(head));
     if (head.variant === control || !head.file || !base?.file) continue;
     try {
-      const [b10, h2] = await Promise.all([base, head].map((p) => readFile5(join9(runDir.dir, p.file))));
+      const [b10, h2] = await Promise.all([base, head].map((p) => readFile5(join10(runDir.dir, p.file))));
       const ops2 = base.ops && head.ops ? { base: base.ops, head: head.ops } : void 0;
       const diff = diffProfiles(functionCosts(b10), functionCosts(h2), ops2);
       const svg = diffFlameSvg(
@@ -68906,7 +69214,7 @@ async function profileDiffs(profiles, control, runDir, log7) {
         h2,
         `${head.variant} against ${control}: ${head.workload} threads=${head.threads}, ${head.component} ${head.kind ?? "cpu"} (red: a larger share of the profile, blue: a smaller one)`
       );
-      const flame = svg ? join9(runDir.dir, head.file.replace(/\.pprof$/, "-diff.svg")) : void 0;
+      const flame = svg ? join10(runDir.dir, head.file.replace(/\.pprof$/, "-diff.svg")) : void 0;
       if (svg && flame) await writeFile2(flame, svg);
       out.push({
         variant: head.variant,
@@ -68928,6 +69236,40 @@ async function profileDiffs(profiles, control, runDir, log7) {
     }
   }
   return out;
+}
+
+// action/src/pipeline/same-target.ts
+import { mkdir as mkdir5 } from "node:fs/promises";
+import { join as join11 } from "node:path";
+async function nothingToMeasure(given, why, opts) {
+  const plan = given.variants;
+  const runId = newRunId(given.spec.name);
+  const dir = join11(opts.outDir, runId);
+  await mkdir5(dir, { recursive: true });
+  const side = (variant) => ({ variant, run_id: runId, result: "" });
+  const verdict = {
+    format: VERDICT_FORMAT,
+    version: 1,
+    verdict: "pass",
+    created_at: (/* @__PURE__ */ new Date()).toISOString(),
+    spec: { name: given.spec.name, path: given.path, hash: given.hash },
+    base: side(plan.base.name),
+    head: side(plan.head.name),
+    host: await hostFacts(),
+    confidence: plan.compare.confidence,
+    alpha_per_cell: 0,
+    comparisons: 0,
+    order: plan.compare.order === "duet" ? "duet" : "interleaved",
+    rounds: 0,
+    max_rounds: 0,
+    benchmark_seconds: 0,
+    saved_seconds: 0,
+    cells: [],
+    same_target: why,
+    notes: [`nothing measured: ${why}`]
+  };
+  opts.log(`nothing to measure: ${why}`);
+  return { verdict, ...await writeVerdictFiles(verdict, dir, opts.log), resultPath: "", exitCode: EXIT.ok };
 }
 
 // action/src/pipeline/verdict.ts
@@ -68971,7 +69313,11 @@ function buildVerdict(i) {
     ...compare3.blocks > 1 ? { blocks: Math.ceil(roundsDone / (compare3.rounds / compare3.blocks)) } : {},
     seed: schedule.seed,
     benchmark_seconds: Math.round(i.benchmarkSeconds),
-    saved_seconds: Math.round((maxRounds - roundsDone) * (i.benchmarkSeconds / Math.max(1, roundsDone))),
+    saved_seconds: Math.max(
+      0,
+      Math.round((maxRounds - roundsDone) * (i.benchmarkSeconds / Math.max(1, roundsDone)))
+    ),
+    ...i.looks ? { looks: i.looks } : {},
     cells,
     inconclusive: compare3.inconclusive,
     ...effects.length ? { effects } : {},
@@ -69030,7 +69376,8 @@ function verdictNotes(i, singlePair) {
     ...(loaded.builds ?? []).map(
       (b10) => `${b10.variant === "all" ? "every variant" : b10.variant}: its server built from ${b10.path} at ${b10.commit.slice(0, 10)} (${b10.subject})${b10.kept ? ", kept from an earlier build" : `, built in ${b10.seconds} s`}`
     ),
-    `paired by round: mean of log(variant/${control}) with a t interval; Bonferroni over ${judged2.comparisons} judgements (${others.length > 1 ? `${others.length} variants against ${control} \xD7 ` : ""}cells \xD7 metrics \xD7 ${schedule.looks.length} look(s) at rounds ${schedule.looks.join(", ")}) for ${Math.round(compare3.confidence * 100)}% familywise confidence`
+    `paired by round: mean of log(variant/${control}) with a t interval; Bonferroni over ${judged2.comparisons} judgements (${others.length > 1 ? `${others.length} variants against ${control} \xD7 ` : ""}cells \xD7 metrics \xD7 ${i.looks ? `${i.looks.design + i.looks.max - 1} look(s)` : `${schedule.looks.length} look(s) at rounds ${schedule.looks.join(", ")}`}) for ${Math.round(compare3.confidence * 100)}% familywise confidence`,
+    ...i.looks ? [lookSpendingText(i.looks.design, i.looks.max, i.looks.taken)] : []
   ];
 }
 
@@ -69062,7 +69409,7 @@ async function compareSpec(given, opts) {
       spec_sha256: given.hash,
       spec: given.raw
     };
-  const c4 = new Comparison(started, opts);
+  const c4 = new Comparison(started, opts, startedAt);
   let error3;
   let verdict;
   try {
@@ -69085,10 +69432,15 @@ async function compareSpec(given, opts) {
       exitCode: EXIT.ok
     };
   }
-  verdict = await confirmRegression(verdict, c4.loaded, c4.compare, c4.runDir.dir, opts, {
-    elapsedS: (Date.now() - startedAt) / 1e3,
-    cells: c4.perRound
-  });
+  verdict = await confirmRegression(
+    verdict,
+    c4.loaded,
+    c4.compare,
+    c4.runDir.dir,
+    { elapsedS: (Date.now() - startedAt) / 1e3, cells: c4.perRound },
+    (narrowed, outDir) => compareSpec(narrowed, { ...opts, outDir, seed: void 0 }),
+    opts.log
+  );
   return {
     verdict,
     ...await writeVerdictFiles(verdict, c4.runDir.dir, opts.log, [c4.result]),
@@ -69097,40 +69449,11 @@ async function compareSpec(given, opts) {
     exitCode: verdict.verdict === "regression" || verdict.verdict === "inconclusive" && c4.compare.inconclusive === "fail" ? EXIT.regression : EXIT.ok
   };
 }
-async function nothingToMeasure(given, why, opts) {
-  const plan = given.variants;
-  const runId = newRunId(given.spec.name);
-  const dir = join10(opts.outDir, runId);
-  await mkdir5(dir, { recursive: true });
-  const side = (variant) => ({ variant, run_id: runId, result: "" });
-  const verdict = {
-    format: VERDICT_FORMAT,
-    version: 1,
-    verdict: "pass",
-    created_at: (/* @__PURE__ */ new Date()).toISOString(),
-    spec: { name: given.spec.name, path: given.path, hash: given.hash },
-    base: side(plan.base.name),
-    head: side(plan.head.name),
-    host: await hostFacts(),
-    confidence: plan.compare.confidence,
-    alpha_per_cell: 0,
-    comparisons: 0,
-    order: plan.compare.order === "duet" ? "duet" : "interleaved",
-    rounds: 0,
-    max_rounds: 0,
-    benchmark_seconds: 0,
-    saved_seconds: 0,
-    cells: [],
-    same_target: why,
-    notes: [`nothing measured: ${why}`]
-  };
-  opts.log(`nothing to measure: ${why}`);
-  return { verdict, ...await writeVerdictFiles(verdict, dir, opts.log), resultPath: "", exitCode: EXIT.ok };
-}
 var Comparison = class {
-  constructor(started, opts) {
+  constructor(started, opts, startedAt = Date.now()) {
     this.started = started;
     this.opts = opts;
+    this.startedAt = startedAt;
     this.loaded = started.runPlan.loaded;
     this.plan = this.loaded.variants;
     this.compare = this.plan.compare;
@@ -69141,6 +69464,7 @@ var Comparison = class {
     this.result = started.result;
     this.runDir = started.runDir;
     this.grouped = started.plan.switching === "grouped";
+    this.shares = lookShares(this.schedule.looks.length, 1 + (this.schedule.further?.looks ?? 0));
     const maxRounds = this.compare.max_rounds ?? this.compare.rounds;
     opts.log(
       `compare ${this.result.run_id}: ${this.names.slice(1).join(", ")} against ${this.control}, ${this.compare.order}, ${this.compare.rounds}${maxRounds > this.compare.rounds ? `\u2013${maxRounds}` : ""} rounds, seed ${this.schedule.seed}; results in ${this.runDir.dir}`
@@ -69148,6 +69472,7 @@ var Comparison = class {
   }
   started;
   opts;
+  startedAt;
   /** The spec as the plan resolved it: every setting and variant read from here. */
   loaded;
   plan;
@@ -69166,6 +69491,10 @@ var Comparison = class {
   startedMeasuring = Date.now();
   /** Where a switch restarts servers: each variant runs a block's cells as a group (fresh instance). */
   grouped;
+  /** Each look's share of the family's error rate: the design's looks, then compare.looks' further ones. */
+  shares;
+  /** compare.looks: the judgements as the looks left them (undefined: the design's look alone). */
+  looked;
   cellsOf(variant, round3) {
     const v = this.plan.all.find((x4) => x4.name === variant);
     return planCells(v.spec, variant, round3);
@@ -69175,15 +69504,17 @@ var Comparison = class {
     if (!b10) throw new Error(`no bench of variant ${name} in this comparison`);
     return b10;
   }
-  judge() {
-    const { result, plan, control, names, compare: compare3, schedule } = this;
+  /** Every cell judged at look `look` (0-based over the design's looks, then the further ones). */
+  judge(look = this.schedule.looks.length - 1) {
+    const { result, plan, control, names, compare: compare3, shares } = this;
     return judgeFamily(
       result,
       plan.base.spec,
       control,
       names.slice(1),
       compare3.confidence,
-      schedule.looks.length
+      shares.length,
+      shares[Math.min(look, shares.length - 1)]
     );
   }
   /** Each variant's bench on its target; the round runner (duet: a CPU set per pair). */
@@ -69252,8 +69583,56 @@ var Comparison = class {
       secondsPerRound * totalRounds,
       this.opts.log
     );
-    for (const sb of schedule.blocks) if (await this.runBlock(sb)) break;
+    let decided = false;
+    for (const sb of schedule.blocks) {
+      decided = await this.runBlock(sb);
+      if (decided) break;
+    }
+    if (!decided && schedule.further) await this.lookAgain(secondsPerRound);
     await recordRestarts(timingKey(this.started.plan), this.restartSeconds);
+  }
+  /** compare.looks: the further looks, for the cells still undecided (pipeline/looks-run.ts). */
+  async lookAgain(secondsPerRound) {
+    const { opts } = this;
+    const keys4 = this.cellsOf(this.control, 1).map(
+      (c4) => cellKeyOf({ workload: c4.workload.name, threads: c4.threads })
+    );
+    this.looked = await lookAgain({
+      schedule: this.schedule,
+      names: this.names,
+      budget: this.compare.budget,
+      log: opts.log,
+      judge: (look) => this.judge(look),
+      keys: keys4,
+      secondsPerCellRound: () => {
+        const rounds = this.roundsDone + this.schedule.blocks.length * this.compare.warmup_rounds;
+        const measured = (Date.now() - this.startedMeasuring) / 1e3;
+        return (rounds > 0 ? measured / rounds : secondsPerRound) / this.perRound;
+      },
+      spentSeconds: () => (Date.now() - this.startedAt) / 1e3,
+      runBlock: async (sb, only) => {
+        const rounds = sb.rounds.length * only.size;
+        this.progress = new Progress(rounds, secondsPerRound / this.perRound * rounds, opts.log);
+        await this.restartFor(sb);
+        for (const r of sb.rounds) {
+          await this.runRound(r, sb.block, void 0, only);
+          if (r.round > 0) this.roundsDone = r.round;
+        }
+      }
+    });
+  }
+  /** Before a block after the first: every variant restarted in the schedule's order (its data again). */
+  async restartFor(sb) {
+    const { opts } = this;
+    for (const n of sb.restarts) {
+      const began = Date.now();
+      opts.log(`block ${sb.block}: ${n}: ${await this.benchOf(n).restart(opts.signal)}`);
+      this.restartSeconds.push((Date.now() - began) / 1e3);
+      if (sb.reload) {
+        await this.benchOf(n).reloadData(opts.signal);
+        opts.log(`block ${sb.block}: ${n}: data loaded again (compare.reload_data)`);
+      }
+    }
   }
   /** One block of the schedule; true when the comparison is decided and stops. */
   async runBlock(sb) {
@@ -69271,15 +69650,7 @@ var Comparison = class {
       this.roundsDone = measured.at(-1)?.round ?? this.roundsDone;
       return this.decidedAt(this.roundsDone);
     }
-    for (const n of sb.restarts) {
-      const began = Date.now();
-      opts.log(`block ${sb.block}: ${n}: ${await this.benchOf(n).restart(opts.signal)}`);
-      this.restartSeconds.push((Date.now() - began) / 1e3);
-      if (sb.reload) {
-        await this.benchOf(n).reloadData(opts.signal);
-        opts.log(`block ${sb.block}: ${n}: data loaded again (compare.reload_data)`);
-      }
-    }
+    await this.restartFor(sb);
     for (const r of sb.rounds) {
       await this.runRound(r, tag);
       if (r.round === 0) continue;
@@ -69288,16 +69659,20 @@ var Comparison = class {
     }
     return false;
   }
-  /** One round of every cell, each cell a turn of the runner; `only`: of one variant (a group). */
-  async runRound(r, block2, only) {
+  /**
+   * One round of every cell, each cell a turn of the runner; `only`: of one variant (a group);
+   * `cells`: only these cells (by their index in the round: a further look's undecided ones).
+   */
+  async runRound(r, block2, only, cells) {
     const { names, compare: compare3, opts } = this;
     const progress = this.progress;
-    const tag = (cells) => block2 === void 0 ? cells : cells.map((c4) => ({ ...c4, block: block2 }));
+    const tag = (cells2) => block2 === void 0 ? cells2 : cells2.map((c4) => ({ ...c4, block: block2 }));
     const planned = new Map(names.map((n) => [n, this.cellsOf(n, r.round)]));
     for (let i = 0; i < this.perRound; i++) {
+      if (cells && !cells.has(i)) continue;
       const turn = only ? [only] : r.turns[i];
-      const cellOf = (n) => planned.get(n)[i];
-      const first = cellOf(this.control);
+      const cellOf2 = (n) => planned.get(n)[i];
+      const first = cellOf2(this.control);
       const who = compare3.order === "duet" ? names.length === 2 ? "both" : "all" : turn.join("\u2192");
       progress.start(
         `${cellLabel({ ...first, variant: who })}${block2 === void 0 ? "" : ` block ${block2}`}`
@@ -69305,9 +69680,9 @@ var Comparison = class {
       await (only ? interleavedRunner : this.runner).run({
         round: r.round,
         turn,
-        cellOf,
+        cellOf: cellOf2,
         benchOf: (n) => this.benchOf(n),
-        record: (cells) => this.record(tag(cells)),
+        record: (cells2) => this.record(tag(cells2)),
         signal: opts.signal,
         log: opts.log
       });
@@ -69324,8 +69699,9 @@ var Comparison = class {
   /** At a look (compare.max_rounds): every judgement decided ends the comparison early. */
   decidedAt(round3) {
     const maxRounds = this.compare.max_rounds ?? this.compare.rounds;
-    if (!this.schedule.looks.includes(round3) || round3 >= maxRounds) return false;
-    const open = this.judge().cells.filter((c4) => c4.verdict === "inconclusive").length;
+    const look = this.schedule.looks.indexOf(round3);
+    if (look < 0 || round3 >= maxRounds) return false;
+    const open = this.judge(look).cells.filter((c4) => c4.verdict === "inconclusive").length;
     if (open === 0) {
       this.opts.log(`every cell decided after ${round3} rounds: stopping early (max ${maxRounds})`);
       return true;
@@ -69336,7 +69712,7 @@ var Comparison = class {
   /** The judgement of every cell, a regressed cell's profiles and their diff, read together. */
   async verdict() {
     const { opts, control, compare: compare3, started } = this;
-    const judged2 = this.judge();
+    const judged2 = this.looked ? lookedJudgement(this.looked) : this.judge();
     const benchmarkSeconds = (Date.now() - this.startedMeasuring) / 1e3;
     const profiles = await profileRegressions({
       cells: judged2.cells,
@@ -69364,7 +69740,15 @@ var Comparison = class {
       runnerNotes: this.runner.notes(this.result.cells),
       ...this.grouped ? { groupedBy: started.plan.takesTurnsBy ?? "see the plan" } : {},
       ownInstances: started.plan.switching === "none",
-      restartable: this.benches.every((b10) => b10.canRestart())
+      restartable: this.benches.every((b10) => b10.canRestart()),
+      ...this.looked ? {
+        looks: {
+          taken: this.looked.taken,
+          max: this.looked.max,
+          design: this.schedule.looks.length,
+          ...this.looked.stopped ? { stopped: this.looked.stopped } : {}
+        }
+      } : {}
     });
   }
   /**
@@ -69381,40 +69765,6 @@ var Comparison = class {
     return finishResult(this.result, this.runDir, error3, opts.signal, opts.log);
   }
 };
-async function confirmRegression(verdict, loaded, compare3, dir, opts, spent) {
-  const confirm = compare3.confirm;
-  if (verdict.verdict !== "regression" || confirm === 0) return verdict;
-  const { cells, keys: keys4 } = regressedCells(verdict);
-  const needS = spent.elapsedS * confirm * cells.length / Math.max(1, spent.cells);
-  if (compare3.budget !== void 0 && spent.elapsedS + needS > compare3.budget) {
-    const t = (x4) => x4 < 120 ? `${Math.round(x4)} s` : `${Math.round(x4 / 60)} min`;
-    opts.log(
-      `not confirming the regression: ~${t(needS)} more would pass compare.budget (${t(compare3.budget)}, ${t(spent.elapsedS)} spent)`
-    );
-    return {
-      ...verdict,
-      notes: [
-        ...verdict.notes,
-        `not confirmed on fresh instances: the re-run of the regressed cells (~${t(needS)}) would not fit compare.budget (${t(compare3.budget)}, ${t(spent.elapsedS)} spent); the first run's verdict stands alone`
-      ]
-    };
-  }
-  const runs = [];
-  for (let i = 1; i <= confirm && (i === 1 || withConfirmation(verdict, runs, "").verdict === "regression"); i++) {
-    opts.log(
-      `confirming the regression (${i} of ${confirm}): ${[...keys4].join(", ")} again on fresh instances`
-    );
-    const narrowed = await confirmationSpec(loaded, verdict, true);
-    const again = await compareSpec(narrowed, { ...opts, outDir: join10(dir, "confirm"), seed: void 0 });
-    runs.push({
-      run_id: again.verdict.head.run_id,
-      result: again.resultPath,
-      verdict: again.verdict.verdict,
-      cells: again.verdict.cells
-    });
-  }
-  return withConfirmation(verdict, runs, `compare.confirm: ${confirm}`);
-}
 
 // action/src/publish/summary.ts
 import { appendFile } from "node:fs/promises";
@@ -69449,9 +69799,9 @@ async function publishVerdict(v, o) {
 
 // action/src/pipeline/merge.ts
 import { mkdir as mkdir6, readFile as readFile6, stat } from "node:fs/promises";
-import { dirname as dirname5, join as join11 } from "node:path";
+import { dirname as dirname5, join as join12 } from "node:path";
 async function partFile(given) {
-  return (await stat(given).catch(() => void 0))?.isDirectory() ? join11(given, "result.json") : given;
+  return (await stat(given).catch(() => void 0))?.isDirectory() ? join12(given, "result.json") : given;
 }
 async function readPart(given) {
   const file = await partFile(given);
@@ -69506,7 +69856,7 @@ function checkParts(parts) {
 async function shardCosts(parts) {
   const each = [];
   for (const p of parts) {
-    const text3 = await readFile6(join11(dirname5(p.file), "verdict.json"), "utf8").catch(() => void 0);
+    const text3 = await readFile6(join12(dirname5(p.file), "verdict.json"), "utf8").catch(() => void 0);
     let cost;
     try {
       cost = text3 ? VerdictSchema.safeParse(JSON.parse(text3)).data?.cost : void 0;
@@ -69606,37 +69956,6 @@ function withShards(built, parts, of, missing) {
     ]
   };
 }
-function confirmed(first, run2, resultPath) {
-  const { keys: keys4 } = regressedCells(first);
-  const measured = new Set(run2.cells.map(cellKey2));
-  const absent = [...keys4].filter((k2) => !measured.has(k2));
-  if (absent.length === keys4.size)
-    throw new InputError(
-      `tiperf merge --confirms: these parts measured none of the regressed cells they should confirm (${[...keys4].join(", ")}): give the parts of \`tiperf compare --confirms\` of that verdict`
-    );
-  const of = run2.shards?.of ?? 1;
-  const lost = run2.shards?.missing ?? [];
-  const answered = withConfirmation(
-    first,
-    [{ run_id: run2.head.run_id, result: resultPath, verdict: run2.verdict, cells: run2.cells }],
-    `compare.confirm as ${of - lost.length} of ${of} shard(s) on fresh instances`
-  );
-  return {
-    ...answered,
-    ...answered.confirmation && lost.length ? { confirmation: { ...answered.confirmation, missing_shards: lost } } : {},
-    notes: [
-      ...answered.notes,
-      `the confirmation: ${run2.notes.find((n) => /shards merged/.test(n)) ?? `${of} shard(s)`}`
-    ]
-  };
-}
-function confirmStep(merged, first, wanted, resultPath) {
-  if (first) return { verdict: confirmed(first, merged, resultPath), confirm: 0 };
-  const confirm = merged.verdict === "regression" ? wanted : 0;
-  if (confirm === 0) return { verdict: merged, confirm };
-  const note = `to be confirmed on fresh instances (compare.confirm: ${confirm}) by shards of its own: \`tiperf compare --confirms\` this verdict on each runner, then \`tiperf merge --confirms\` this verdict with their parts`;
-  return { verdict: { ...merged, notes: [...merged.notes, note] }, confirm };
-}
 function recordedSpec(part) {
   const loaded = specOfValue(part.shard.spec, part.result.spec.path);
   if (loaded.hash !== part.shard.spec_sha256)
@@ -69666,14 +69985,12 @@ async function mergeParts(files, opts) {
   const of = first.shard.of;
   const missing = missingShards(parts, of);
   const result = mergedResult(parts);
-  const control = plan.base.name;
   const names = plan.all.map((v) => v.name);
-  const looks = lookRounds(compare3.rounds, compare3.max_rounds ?? compare3.rounds).length;
-  const judged2 = judgeFamily(result, plan.base.spec, control, names.slice(1), compare3.confidence, looks);
+  const { judged: judged2, looks } = mergedJudgement(result, plan);
   const measured = result.cells.filter((c4) => c4.round > 0);
   const roundsDone = Math.max(0, ...measured.map((c4) => c4.round));
   await mkdir6(opts.outDir, { recursive: true });
-  const resultPath = join11(opts.outDir, "result.json");
+  const resultPath = join12(opts.outDir, "result.json");
   await writeAtomic(resultPath, `${JSON.stringify(result, null, 2)}
 `);
   const built = buildVerdict({
@@ -69698,7 +70015,8 @@ async function mergeParts(files, opts) {
     profiles: [],
     runnerNotes: [],
     ownInstances: true,
-    restartable: true
+    restartable: true,
+    ...looks ? { looks } : {}
   });
   const cost = await shardCosts(parts);
   const merged = { ...withShards(built, parts, of, missing), ...cost ? { cost } : {} };
@@ -69716,10 +70034,30 @@ async function mergeParts(files, opts) {
     exitCode: verdict.verdict === "regression" || verdict.verdict === "inconclusive" && compare3.inconclusive === "fail" ? EXIT.regression : short ? EXIT.runFailed : EXIT.ok
   };
 }
+function mergedJudgement(result, plan) {
+  const { compare: compare3 } = plan;
+  const design = lookRounds(compare3.rounds, compare3.max_rounds ?? compare3.rounds).length;
+  const shares = lookShares(design, compare3.looks);
+  const names = plan.all.map((v) => v.name);
+  const judged2 = judgeFamily(
+    result,
+    plan.base.spec,
+    plan.base.name,
+    names.slice(1),
+    compare3.confidence,
+    shares.length,
+    shares[0]
+  );
+  const stopped = "a comparison merged from shards is judged on the design's blocks: further looks run in one compare process";
+  return {
+    judged: judged2,
+    ...compare3.looks > 1 ? { looks: { taken: 1, max: compare3.looks, design, stopped } } : {}
+  };
+}
 
 // action/src/pipeline/merge-runs.ts
 import { mkdir as mkdir7 } from "node:fs/promises";
-import { join as join12 } from "node:path";
+import { join as join13 } from "node:path";
 async function readRunPart(given) {
   const file = await partFile(given);
   const result = await readResult(file);
@@ -69781,7 +70119,7 @@ async function mergeRunParts(files, opts) {
     cells: parts.flatMap((p) => p.result.cells).sort((a4, b10) => at(a4) - at(b10))
   };
   await mkdir7(opts.outDir, { recursive: true });
-  const resultPath = join12(opts.outDir, "result.json");
+  const resultPath = join13(opts.outDir, "result.json");
   await writeAtomic(resultPath, `${JSON.stringify(result, null, 2)}
 `);
   const note = shardNote(parts, of, missing);

@@ -1,0 +1,79 @@
+// compare.looks as a comparison runs it: after the design's blocks, the cells with a judgement
+// still undecided run further blocks of fresh server pairs (schedule.ts furtherBlocks) and are
+// judged again over every block so far, each look at its own share of the error rate
+// (compare/looks.ts); a judgement is final at the look that decides it.
+
+import type { CellJudgement } from "../compare/judge.ts";
+import type { judgeFamily } from "../compare/judge-results.ts";
+import { cellKeyOf, judgementKey, type LookedJudgements } from "../compare/looks.ts";
+import { type CompareSchedule, furtherBlocks, type ScheduledBlock } from "./schedule.ts";
+
+/** What the looks need of the comparison that runs them. */
+export interface LookRunner {
+  schedule: CompareSchedule;
+  names: string[];
+  budget: number | undefined;
+  log(line: string): void;
+  /** Every cell judged at look index `look` (0-based: the design's looks, then the further ones). */
+  judge(look: number): ReturnType<typeof judgeFamily>;
+  /** Each cell's key (cellKeyOf) by its index in a round. */
+  keys: string[];
+  /** What one round of one cell took so far (one variant's, or a duet's), restarts and loads included. */
+  secondsPerCellRound(): number;
+  /** Seconds since the comparison began (what compare.budget counts). */
+  spentSeconds(): number;
+  /** One block of fresh server pairs, of these cells (their indices) only. */
+  runBlock(block: ScheduledBlock, only: ReadonlySet<number>): Promise<void>;
+}
+
+const minutes = (s: number) => (s < 120 ? `${Math.round(s)} s` : `${Math.round(s / 60)} min`);
+
+/**
+ * The further looks: stops when nothing is undecided, at compare.looks, or where the next look
+ * would pass compare.budget (said in the log and the judgements' reasons).
+ */
+export async function lookAgain(r: LookRunner): Promise<LookedJudgements> {
+  const f = r.schedule.further as NonNullable<CompareSchedule["further"]>;
+  const design = r.schedule.looks.length;
+  const looked: LookedJudgements = {
+    final: new Map(),
+    last: r.judge(design - 1),
+    taken: 1,
+    max: f.looks + 1,
+  };
+  const settle = (cells: CellJudgement[], look: number) => {
+    for (const c of cells)
+      if (c.verdict !== "inconclusive" && !looked.final.has(judgementKey(c)))
+        looked.final.set(judgementKey(c), { ...c, looks: look });
+  };
+  settle(looked.last.cells, 1);
+  for (let look = 2; look <= f.looks + 1; look++) {
+    // a cell runs again, every variant of it, while any of its judgements is undecided
+    const open = new Set(
+      looked.last.cells.filter((c) => !looked.final.has(judgementKey(c))).map((c) => cellKeyOf(cellOf(c))),
+    );
+    if (open.size === 0) break;
+    const only = new Set(r.keys.flatMap((k, i) => (open.has(k) ? [i] : [])));
+    const needS = r.secondsPerCellRound() * only.size * f.blocks * (f.roundsPerBlock + f.warmupRounds);
+    const spent = r.spentSeconds();
+    if (r.budget !== undefined && spent + needS > r.budget) {
+      looked.stopped = `the next look (~${minutes(needS)}) would pass compare.budget (${minutes(r.budget)}, ${minutes(spent)} spent)`;
+      r.log(`not looking again: ${looked.stopped}`);
+      break;
+    }
+    r.log(
+      `look ${look} of at most ${f.looks + 1}: ${only.size} cell(s) with a judgement undecided (${[...only].map((i) => (r.keys[i] as string).split("\u0000").slice(1).join(" threads=")).join(", ")}) again in ${f.blocks} blocks of fresh server pairs, ~${minutes(needS)}`,
+    );
+    for (const sb of furtherBlocks(r.schedule, r.names, r.keys.length, look)) await r.runBlock(sb, only);
+    looked.last = r.judge(design + look - 2);
+    looked.taken = look;
+    settle(
+      looked.last.cells.filter((c) => open.has(cellKeyOf(cellOf(c)))),
+      look,
+    );
+  }
+  return looked;
+}
+
+/** A judgement's cell, whichever variant it judged. */
+const cellOf = (c: CellJudgement) => ({ workload: c.workload, threads: c.threads });
