@@ -31,6 +31,8 @@ if [ "${1:-}" = "--test" ]; then
   command -v make >/dev/null 2>&1 || need+=(make)
   # the Kubernetes tests run a private etcd under the kube-apiserver built below
   [ -x /usr/bin/etcd ] || need+=(etcd-server)
+  # actionlint checks the workflows' scripts with shellcheck, as GitHub's runners have it
+  command -v shellcheck >/dev/null 2>&1 || need+=(shellcheck)
 fi
 
 if [ "${#need[@]}" -gt 0 ]; then

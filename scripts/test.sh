@@ -16,6 +16,7 @@ echo "== dist" && node scripts/build.mjs --check
 checks_tmp=$(mktemp -d "${TMPDIR:-/tmp}/tiperf-checks-XXXXXX")
 trap 'rm -rf "$checks_tmp"' EXIT
 echo "== generated parts of docs (action inputs, CLI)" && TMPDIR="$checks_tmp" node --import tsx scripts/action-readme.ts --check
-echo "== workflows" && .tools/bin/actionlint -color=false && .tools/bin/actionlint -color=false action/examples/*.yml
+echo "== workflows (actionlint with shellcheck)"
+scripts/lint-workflows.sh
 echo "== tests"
 node scripts/run-tests.mjs unit integration e2e

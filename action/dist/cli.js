@@ -21,7 +21,6 @@ import {
   driverNames,
   driverOf,
   esc,
-  familyOf,
   githubClient,
   isLatency,
   isRunPart,
@@ -34,8 +33,8 @@ import {
   mergeRunParts,
   metricName,
   narrowSpec,
+  noiseFromResult,
   openPullRequest,
-  pairedSamples,
   parsePr,
   parseRepo,
   parseShard,
@@ -56,17 +55,16 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-2KI32JM6.js";
+} from "./chunk-G75JLVJH.js";
 import {
   reapLedger
-} from "./chunk-E6DJVTCV.js";
+} from "./chunk-KIWWVABZ.js";
 import {
   EXPIRES,
   KubeClient,
   MANAGED_BY,
   MANAGER,
   commitAt,
-  costMetric,
   formatIssues,
   git,
   kindOf,
@@ -77,7 +75,7 @@ import {
   require_dist,
   writeAtomic,
   writeResult
-} from "./chunk-HDTVPMBA.js";
+} from "./chunk-HTGFXR4L.js";
 import {
   CLOUDS,
   Interrupted,
@@ -1991,28 +1989,6 @@ async function cmdBisect(args, signal) {
 // action/src/pipeline/calibrate.ts
 var import_yaml = __toESM(require_dist(), 1);
 import { readFile as readFile3, writeFile } from "node:fs/promises";
-
-// action/src/compare/noise.ts
-function noiseOf(pairs) {
-  if (pairs.length < 2) return void 0;
-  const logs = pairs.map(([b, h]) => Math.log(h / b));
-  const byBlock = /* @__PURE__ */ new Map();
-  pairs.forEach((p, i) => {
-    byBlock.set(p[2], [...byBlock.get(p[2]) ?? [], logs[i]]);
-  });
-  const groups = [...byBlock.values()].filter((g) => g.length > 1);
-  const df = groups.reduce((s, g) => s + g.length - 1, 0);
-  if (df === 0) return { rounds: stddev(logs), instances: 0 };
-  const within = Math.sqrt(
-    groups.reduce((s, g) => s + g.reduce((t, x) => t + (x - mean(g)) ** 2, 0), 0) / df
-  );
-  const means = [...byBlock.values()].map(mean);
-  const perBlock = pairs.length / byBlock.size;
-  const instances = means.length > 2 ? Math.sqrt(Math.max(0, stddev(means) ** 2 - within ** 2 / perBlock)) : 0;
-  return { rounds: within, instances };
-}
-
-// action/src/pipeline/calibrate.ts
 function calibrationSpec(file, raw) {
   const { variants, compare, ...rest } = raw;
   const own = variants ?? {};
@@ -2029,49 +2005,6 @@ function calibrationSpec(file, raw) {
     `${file} (A/A of its design, to calibrate)`,
     file
   );
-}
-var pctUp = (x) => `${(Math.ceil(x * 1e3) / 10).toFixed(1)}%`;
-function noiseFromResult(result, loaded) {
-  const spec = loaded.variants?.base.spec ?? loaded.spec;
-  const measured = result.cells.filter((c) => c.round > 0);
-  const blocks = new Set(measured.map((c) => c.block ?? 1)).size;
-  const rounds = Math.max(0, ...measured.map((c) => c.round));
-  const workloads = {};
-  const { keys } = familyOf(spec, 0.95, 1, 1);
-  for (const w of spec.workloads) {
-    const cells = keys.filter((k) => k.workload === w.name);
-    const rules = [...new Set(cells.flatMap((k) => Object.keys(k.rules)))];
-    const byMetric = {};
-    for (const metric of rules)
-      for (const { threads } of cells) {
-        const s = pairedSamples(result, "base", "head", { workload: w.name, threads }, metric);
-        const n = noiseOf(s.base.map((b, i) => [b, s.head[i], s.blocks?.[i] ?? 1]));
-        if (!n) continue;
-        const was = byMetric[metric];
-        byMetric[metric] = {
-          rounds: Math.max(was?.rounds ?? 0, n.rounds),
-          instances: Math.max(was?.instances ?? 0, n.instances)
-        };
-      }
-    const primary = rules.find((m) => !costMetric(m) && byMetric[m]);
-    const figures = (n) => ({
-      rounds: pctUp(n.rounds),
-      instances: n.instances > 0 ? pctUp(n.instances) : "0%"
-    });
-    const metrics = Object.fromEntries(
-      Object.entries(byMetric).filter(([m]) => m !== primary).map(([m, n]) => [m, figures(n)])
-    );
-    if (!primary && Object.keys(metrics).length === 0) continue;
-    workloads[w.name] = {
-      ...primary ? figures(byMetric[primary]) : {},
-      ...Object.keys(metrics).length ? { metrics } : {}
-    };
-  }
-  const h = result.host;
-  return {
-    measured: `${result.started_at.slice(0, 10)}, ${h.cpu_model} \xD7 ${h.cores} (${h.hostname}), tiperf calibrate: this spec against itself, ${rounds} rounds in ${blocks} block(s), run ${result.run_id}`,
-    workloads
-  };
 }
 async function calibrate(file, opts) {
   const text = await readFile3(file, "utf8").catch((e) => {

@@ -19,7 +19,7 @@ import {
   readFirstVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-2KI32JM6.js";
+} from "./chunk-G75JLVJH.js";
 import {
   getInput,
   info,
@@ -32,7 +32,7 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-HDTVPMBA.js";
+} from "./chunk-HTGFXR4L.js";
 import {
   Interrupted,
   installCrashTeardown,

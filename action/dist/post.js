@@ -4,13 +4,13 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   reapLedger
-} from "./chunk-E6DJVTCV.js";
+} from "./chunk-KIWWVABZ.js";
 import {
   getState,
   info,
   setFailed
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-HDTVPMBA.js";
+import "./chunk-HTGFXR4L.js";
 import {
   ledgerDir
 } from "./chunk-7UNUWG73.js";

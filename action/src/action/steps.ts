@@ -13,8 +13,9 @@ import {
 import { runAgainstBaseline } from "../pipeline/baseline-check.ts";
 import { compareSpec } from "../pipeline/compare.ts";
 import { confirmationSpec, readFirstVerdict } from "../pipeline/confirm.ts";
-import { isRunPart, mergeParts } from "../pipeline/merge.ts";
+import { mergeParts } from "../pipeline/merge.ts";
 import { mergeRunParts } from "../pipeline/merge-runs.ts";
+import { isRunPart } from "../pipeline/parts.ts";
 import { runSpec } from "../pipeline/run.ts";
 import { writeAtomic } from "../proc/files.ts";
 import { runCommand } from "../proc/process.ts";

@@ -4,8 +4,9 @@ import { basename, dirname, join } from "node:path";
 import { parseOptions } from "../commands.ts";
 import { InputError } from "../errors.ts";
 import { readFirstVerdict } from "../pipeline/confirm.ts";
-import { isRunPart, mergeParts } from "../pipeline/merge.ts";
+import { mergeParts } from "../pipeline/merge.ts";
 import { mergeRunParts } from "../pipeline/merge-runs.ts";
+import { isRunPart } from "../pipeline/parts.ts";
 import { checkOutFile } from "../pipeline/preflight.ts";
 import { flags, log, writeJson } from "./args.ts";
 

@@ -191,6 +191,17 @@ export const VerdictSchema = z.strictObject({
     .optional(),
   /** Base and head resolved to one target (nothing the spec measures changed): why; nothing was measured. */
   same_target: z.string().optional(),
+  /**
+   * The spec is new at the head (the pull request adopting it): why, the noise this A/A of its
+   * design measured (compare.noise to commit), and what the check detects at that noise.
+   */
+  adoption: z
+    .strictObject({
+      why: z.string(),
+      noise: z.record(z.string(), z.unknown()),
+      detects: z.array(z.string()),
+    })
+    .optional(),
   /** compare.inconclusive: what an inconclusive cell does to the check (absent: warn). */
   inconclusive: z.enum(["fail", "warn", "pass"]).optional(),
   notes: z.array(z.string()),

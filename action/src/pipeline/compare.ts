@@ -5,6 +5,7 @@ import { EXIT, InputError, RunError } from "../errors.ts";
 import { type VerdictFiles, writeVerdictFiles } from "../report/verdict-files.ts";
 import type { Cell } from "../result/model.ts";
 import type { LoadedSpec } from "../specfile/load.ts";
+import { adoptionVerdict } from "./adoption.ts";
 import { Bench } from "./bench.ts";
 import { variantBuild, withSourceBuilds } from "./builds.ts";
 import { cellLabel, cellSeconds, maxThreads, planCells } from "./cells.ts";
@@ -19,7 +20,7 @@ import { nothingToMeasure } from "./same-target.ts";
 import type { CompareSchedule, ScheduledRound } from "./schedule.ts";
 import type { Shard } from "./shard.ts";
 import { recordRestarts, timingKey } from "./timings.ts";
-import { buildVerdict } from "./verdict.ts";
+import { buildVerdict, exitCodeOf } from "./verdict.ts";
 
 export interface CompareOutcome extends VerdictFiles {
   verdict: Verdict;
@@ -69,6 +70,7 @@ export async function compareSpec(given: LoadedSpec, opts: CompareOptions): Prom
       spec_sha256: given.hash,
       spec: given.raw,
     };
+  if (given.adoption) started.result.adoption = given.adoption;
   const c = new Comparison(started, opts, startedAt);
   let error: unknown;
   let verdict: Verdict | undefined;
@@ -102,16 +104,13 @@ export async function compareSpec(given: LoadedSpec, opts: CompareOptions): Prom
     (narrowed, outDir) => compareSpec(narrowed, { ...opts, outDir, seed: undefined }),
     opts.log,
   );
+  // the spec new at the head: an A/A that passes, with the noise it measured
+  if (given.adoption) verdict = adoptionVerdict(verdict, c.result, c.loaded, given.adoption);
   return {
     verdict,
     ...(await writeVerdictFiles(verdict, c.runDir.dir, opts.log, [c.result])),
     resultPath: c.runDir.resultPath,
-    // compare.inconclusive: fail makes an undecided cell fail the check as a regression would
-    exitCode:
-      verdict.verdict === "regression" ||
-      (verdict.verdict === "inconclusive" && c.compare.inconclusive === "fail")
-        ? EXIT.regression
-        : EXIT.ok,
+    exitCode: exitCodeOf(verdict, c.compare.inconclusive),
   };
 }
 

@@ -12,7 +12,7 @@ import { writeVerdictFiles } from "../report/verdict-files.ts";
 import type { Result } from "../result/model.ts";
 import { readResult } from "../result/store.ts";
 import { cellLabel, planCells } from "./cells.ts";
-import { missingShards, partFile, type RunShard, recordedSpec } from "./merge.ts";
+import { missingShards, partFile, type RunShard, recordedSpec } from "./parts.ts";
 
 type RunPart = { file: string; result: Result; shard: RunShard };
 

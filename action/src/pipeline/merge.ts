@@ -1,7 +1,7 @@
 // `tiperf merge`: the parts of one comparison run as shards on several runners (compare --shard),
 // checked to belong together and judged exactly as one run of the same blocks would be. A shard
 // that did not arrive is named, and never lets the check pass.
-import { mkdir, readFile, stat } from "node:fs/promises";
+import { mkdir, readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { judgeFamily } from "../compare/judge-results.ts";
 import { lookShares } from "../compare/looks.ts";
@@ -11,77 +11,13 @@ import { EXIT, InputError } from "../errors.ts";
 import { writeAtomic } from "../proc/files.ts";
 import { type VerdictFiles, writeVerdictFiles } from "../report/verdict-files.ts";
 import type { Cost, Result } from "../result/model.ts";
-import { readResult } from "../result/store.ts";
-import { type LoadedSpec, specOfValue } from "../specfile/load.ts";
+import type { LoadedSpec } from "../specfile/load.ts";
+import { adoptionVerdict } from "./adoption.ts";
 import { confirmStep } from "./confirm.ts";
+import { missingShards, type Part, partsOfOne } from "./parts.ts";
+import { sameTargetVerdict } from "./same-target.ts";
 import { lookRounds } from "./schedule.ts";
-import { buildVerdict } from "./verdict.ts";
-
-/** A share of a comparison (compare --shard), and a share of a run's matrix (run --shard). */
-export type CompareShard = Extract<NonNullable<Result["shard"]>, { blocks: number[] }>;
-export type RunShard = Extract<NonNullable<Result["shard"]>, { cells: string[] }>;
-
-type Part = { file: string; result: Result; shard: CompareShard };
-
-/** The result.json a part names: the file, or the one in the run directory named. */
-export async function partFile(given: string): Promise<string> {
-  return (await stat(given).catch(() => undefined))?.isDirectory() ? join(given, "result.json") : given;
-}
-
-/** A part named by its result.json or the run directory holding it. */
-async function readPart(given: string): Promise<Part> {
-  const file = await partFile(given);
-  const result = await readResult(file);
-  if (!result.shard)
-    throw new InputError(
-      `${file}: not a shard's result (no shard in it): tiperf merge takes the results of \`tiperf compare --shard K/N\` or \`tiperf run --shard K/N\``,
-    );
-  if (!("blocks" in result.shard))
-    throw new InputError(
-      `${file}: a share of a run's matrix (run --shard), given with shares of a comparison: merge the parts of one of them`,
-    );
-  return { file, result, shard: result.shard };
-}
-
-/** Whether the first part is a share of a run's matrix (run --shard), not of a comparison. */
-export async function isRunPart(given: string): Promise<boolean> {
-  const result = await readResult(await partFile(given));
-  return result.shard !== undefined && "cells" in result.shard;
-}
-
-/** Parts of one comparison: one spec, one seed, one N, each shard and each block once. */
-export function checkParts(parts: Part[]): void {
-  const [first, ...rest] = parts as [Part, ...Part[]];
-  const problems: string[] = [];
-  for (const p of rest) {
-    const { shard: s } = p;
-    if (s.spec_sha256 !== first.shard.spec_sha256)
-      problems.push(
-        `${p.file}: its spec (sha256 ${s.spec_sha256.slice(0, 12)}) is not ${first.file}'s (${first.shard.spec_sha256.slice(0, 12)}): parts of two spec versions`,
-      );
-    if (s.seed !== first.shard.seed)
-      problems.push(
-        `${p.file}: seed ${s.seed}, but ${first.file} has seed ${first.shard.seed}: parts of two comparisons (give every shard the plan's --seed)`,
-      );
-    if (s.of !== first.shard.of)
-      problems.push(`${p.file}: a shard of ${s.of}, but ${first.file} is a shard of ${first.shard.of}`);
-  }
-  const byIndex = new Map<number, string>();
-  const byBlock = new Map<number, string>();
-  for (const p of parts) {
-    const twice = byIndex.get(p.shard.index);
-    if (twice) problems.push(`shard ${p.shard.index} of ${p.shard.of} twice: ${twice} and ${p.file}`);
-    byIndex.set(p.shard.index, p.file);
-    const blocks = new Set(p.result.cells.map((c) => c.block ?? 1));
-    for (const b of blocks) {
-      const other = byBlock.get(b);
-      if (other && other !== p.file) problems.push(`block ${b} in both ${other} and ${p.file}`);
-      byBlock.set(b, p.file);
-    }
-  }
-  if (problems.length)
-    throw new InputError(`tiperf merge: these parts do not belong together:\n- ${problems.join("\n- ")}`);
-}
+import { buildVerdict, exitCodeOf } from "./verdict.ts";
 
 /**
  * The cluster cost of a comparison run as shards, one cluster each: every shard's cost (its
@@ -213,39 +149,6 @@ function withShards(built: Verdict, parts: Part[], of: number, missing: number[]
   };
 }
 
-/** The spec a part records (as given, before builds), checked against its sha256. */
-export function recordedSpec(part: {
-  file: string;
-  result: Result;
-  shard: { spec: Record<string, unknown>; spec_sha256: string };
-}) {
-  const loaded = specOfValue(part.shard.spec, part.result.spec.path);
-  if (loaded.hash !== part.shard.spec_sha256)
-    throw new InputError(
-      `${part.file}: the spec it records does not hash to its spec_sha256: the part was edited`,
-    );
-  return loaded;
-}
-
-/** The shards of N that did not arrive, or did not complete. */
-export function missingShards(parts: { result: Result; shard: { index: number } }[], of: number): number[] {
-  const arrived = new Set(parts.filter((p) => p.result.status === "complete").map((p) => p.shard.index));
-  return Array.from({ length: of }, (_, i) => i + 1).filter((k) => !arrived.has(k));
-}
-
-/** The parts read and checked to belong together, and the spec they record (unedited). */
-async function partsOfOne(files: string[]) {
-  if (files.length === 0)
-    throw new InputError("tiperf merge: give the parts: PART... (result.json files or run directories)");
-  const parts = await Promise.all(files.map(readPart));
-  checkParts(parts);
-  const first = parts[0] as Part;
-  const loaded = recordedSpec(first);
-  const plan = loaded.variants;
-  if (!plan) throw new InputError(`${first.file}: its spec has no variants: not a comparison`);
-  return { parts, first, loaded, plan };
-}
-
 export interface MergeOutcome extends VerdictFiles {
   verdict: Verdict;
   /** compare.confirm of a regression not yet confirmed: its confirmation runs as shards next (0: none). */
@@ -272,6 +175,7 @@ export async function mergeParts(
   const { compare } = plan;
   const of = first.shard.of;
   const missing = missingShards(parts, of);
+  if (first.result.nothing_measured !== undefined) return mergeNothing(parts, loaded, missing, opts);
   const result = mergedResult(parts);
   const names = plan.all.map((v) => v.name);
   const { judged, looks } = mergedJudgement(result, plan);
@@ -307,9 +211,17 @@ export async function mergeParts(
   });
   const cost = await shardCosts(parts);
   const merged = { ...withShards(built, parts, of, missing), ...(cost ? { cost } : {}) };
-  const { verdict, confirm } = confirmStep(merged, opts.confirms, compare.confirm, resultPath);
+  const confirmed = confirmStep(merged, opts.confirms, compare.confirm, resultPath);
+  const { confirm } = confirmed;
+  // the spec new at the head: the parts are an A/A of its design, which passes with its noise
+  const adoption = first.result.adoption;
+  const verdict = adoption ? adoptionVerdict(confirmed.verdict, result, loaded, adoption) : confirmed.verdict;
   const short = missing.length > 0;
   opts.log(`merge: ${of - missing.length} of ${of} shards, ${measured.length} measured cells`);
+  if (missing.length)
+    opts.log(
+      `merge: shard(s) ${missing.join(", ")} of ${of} left no part: the check fails as a run that did not finish (exit 3)`,
+    );
   const files_ = await writeVerdictFiles(verdict, opts.outDir, opts.log, [result]);
   return {
     verdict,
@@ -318,13 +230,7 @@ export async function mergeParts(
     confirm,
     // a regression is one whatever else is missing; short of a shard, the check fails as a run that
     // did not finish does (exit 3), never passes
-    exitCode:
-      verdict.verdict === "regression" ||
-      (verdict.verdict === "inconclusive" && compare.inconclusive === "fail")
-        ? EXIT.regression
-        : short
-          ? EXIT.runFailed
-          : EXIT.ok,
+    exitCode: exitCodeOf(verdict, compare.inconclusive) || (short ? EXIT.runFailed : EXIT.ok),
   };
 }
 
@@ -352,5 +258,46 @@ function mergedJudgement(result: Result, plan: NonNullable<LoadedSpec["variants"
   return {
     judged,
     ...(compare.looks > 1 ? { looks: { taken: 1, max: compare.looks, design, stopped } } : {}),
+  };
+}
+
+/**
+ * Parts that measured nothing (base and head one target): the verdict one runner gives, pass, with
+ * the shards named; short of a shard, the check fails as a run that did not finish does (exit 3).
+ */
+async function mergeNothing(
+  parts: Part[],
+  loaded: LoadedSpec,
+  missing: number[],
+  opts: { outDir: string; log: (line: string) => void },
+): Promise<MergeOutcome> {
+  const first = parts[0] as Part;
+  const why = first.result.nothing_measured as string;
+  const of = first.shard.of;
+  const shards = `${of - missing.length} of ${of} shard(s) said so (${parts.map((p) => p.shard.index).join(", ")})`;
+  const notes = missing.length
+    ? [`${shards}; shard(s) ${missing.join(", ")} left no part: the check cannot pass without them`]
+    : [shards];
+  const verdict = sameTargetVerdict(
+    loaded,
+    why,
+    `merge-${first.result.run_id}`,
+    "",
+    first.result.host,
+    notes,
+  );
+  opts.log(`merge: ${shards}: nothing to measure: ${why}`);
+  await mkdir(opts.outDir, { recursive: true });
+  const files = await writeVerdictFiles(
+    missing.length ? { ...verdict, verdict: "inconclusive" } : verdict,
+    opts.outDir,
+    opts.log,
+  );
+  return {
+    verdict: missing.length ? { ...verdict, verdict: "inconclusive" } : verdict,
+    ...files,
+    resultPath: "",
+    confirm: 0,
+    exitCode: missing.length ? EXIT.runFailed : EXIT.ok,
   };
 }

@@ -1,6 +1,7 @@
 import type { Verdict } from "../compare/verdict.ts";
 import { countersMarkdown } from "./counters.ts";
 import { EVIDENCE_TEXT, evidenceMarkdown, profileDiffMarkdown, profileMarkdown } from "./evidence.ts";
+import { adoptionLines, failLine } from "./headlines.ts";
 import { matrixCharts, matrixTable, variantWorkloads } from "./matrix.ts";
 import { workloadCharts } from "./mermaid.ts";
 import {
@@ -8,7 +9,6 @@ import {
   CENTRES_TEXT,
   ciText,
   costCellText,
-  failLine,
   methodText,
   metricName,
   num,
@@ -188,6 +188,8 @@ function render(
   const out: string[] = [headline(v), ""];
   const fails = failLine(v);
   if (fails) out.push(`**${md(fails)}**`, "");
+  const adoption = adoptionLines(v);
+  if (adoption) out.push(...adoption.text.map(md), "", "```yaml", adoption.yaml.trimEnd(), "```", "");
   if (trimmed.length) {
     out.push(
       `> ✂️ Trimmed to fit GitHub's ${COMMENT_LIMIT.toLocaleString("en-US")}-character limit: ${trimmed.join(", ")} left out.${opts.fullReport ? ` Everything is in ${md(opts.fullReport)}.` : ""}`,

@@ -254,23 +254,6 @@ export function summaryLine(v: Verdict): { title: string; parts: string[] } {
 }
 
 /**
- * What fails the check, in one line: each regressed judgement with its change, interval and
- * tolerance (and the looks it took); an inconclusive one where compare.inconclusive is fail. None
- * when the check passes.
- */
-export function failLine(v: Verdict): string | undefined {
-  const failing = v.cells.filter(
-    (c) => c.verdict === "regression" || (c.verdict === "inconclusive" && v.inconclusive === "fail"),
-  );
-  if (v.verdict === "pass" || failing.length === 0) return undefined;
-  if (v.verdict === "inconclusive" && v.inconclusive !== "fail") return undefined;
-  const multi = v.variants && v.variants.length > 1;
-  const one = (c: CellJudgement) =>
-    `${multi ? `${c.variant} ` : ""}${c.workload} threads=${c.threads} ${metricName(c.metric)} ${pct(c.change)} ${ciText(c)} ${c.verdict === "regression" ? "beyond" : "undecided at"} ${tolText(c.tolerance)}${c.looks && c.looks > 1 ? ` after ${c.looks} looks` : ""}`;
-  return `❌ Fails the check: ${failing.map(one).join("; ")}.`;
-}
-
-/**
  * The next step after an inconclusive verdict, as warning lines: what this run could detect, how
  * many rounds or blocks (and benchmark durationText) would decide its undecided cells at the measured
  * noise, and any estimate beyond the tolerance in the worse direction (a drop may be hiding).

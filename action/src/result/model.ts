@@ -189,6 +189,13 @@ export const ResultSchema = z.strictObject({
   /** Where the spec could not measure what it says (warned about when the run started). */
   warnings: z.array(z.string()).optional(),
   /**
+   * Why this run measured nothing (base and head resolve to one target): a shard's part says so,
+   * so that `tiperf merge` of such parts answers as one runner would.
+   */
+  nothing_measured: z.string().optional(),
+  /** The spec is new at the head: this comparison is an A/A of its design (why), and passes. */
+  adoption: z.string().optional(),
+  /**
    * A share of a comparison (`compare --shard K/N`): `tiperf merge` judges the N parts as one. The
    * spec as given (before builds), so that the merge judges by it; its sha256 and the seed tie the
    * parts together.

@@ -43,6 +43,11 @@ export interface LoadedSpec {
    * A comparison then measures nothing and passes, saying so.
    */
   same?: string;
+  /**
+   * The spec is new at the head (absent at the base: the pull request that adopts tiperf): why.
+   * The comparison is an A/A of its design that passes whatever it finds and reports the noise.
+   */
+  adoption?: string;
   /** A source change's parts the target cannot judge (its kind's SourceBuilder.unseen). */
   unseen?: { why: string; paths: string[]; needs: string }[];
 }

@@ -6,6 +6,7 @@ import { promisify } from "node:util";
 import { parse, stringify } from "yaml";
 import { InputError } from "../errors.ts";
 import { deepMerge } from "../yaml/merge.ts";
+import { absentAt, adoptionSpec } from "./adoption.ts";
 import { canonicalJson, type LoadedSpec, loadSpec, specOfValue } from "./load.ts";
 
 type Obj = Record<string, unknown>;
@@ -179,8 +180,13 @@ export async function prepareSpec(src: SpecSource): Promise<LoadedSpec> {
     const source = isObj(own.target) && isObj(own.target.source) ? own.target.source : undefined;
     if (source) return sourceRefs(own, source, src.baseRef, src.headRef, src);
     const label = (ref: string) => `${src.spec}@${ref}`;
-    const baseRaw = await yamlMapping(await specAtRef(src.spec, src.baseRef, src.cwd), label(src.baseRef));
     const headRaw = await yamlMapping(await specAtRef(src.spec, src.headRef, src.cwd), label(src.headRef));
+    if (await absentAt(src.spec, src.baseRef, src.cwd)) {
+      applyTolerance(headRaw, src.tolerance, label(src.headRef), src.toleranceFrom);
+      applyCompare(headRaw, src.compare);
+      return adoptionSpec(src.spec, src.baseRef, src.headRef, headRaw);
+    }
+    const baseRaw = await yamlMapping(await specAtRef(src.spec, src.baseRef, src.cwd), label(src.baseRef));
     // Each ref's own target must be valid on its own, named by its ref.
     const { variants: _variants, ...headOwn } = headRaw;
     specOfValue({ ...headOwn, target: baseRaw.target }, label(src.baseRef));

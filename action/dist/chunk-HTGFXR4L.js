@@ -7770,6 +7770,13 @@ var ResultSchema = external_exports.strictObject({
   /** Where the spec could not measure what it says (warned about when the run started). */
   warnings: external_exports.array(external_exports.string()).optional(),
   /**
+   * Why this run measured nothing (base and head resolve to one target): a shard's part says so,
+   * so that `tiperf merge` of such parts answers as one runner would.
+   */
+  nothing_measured: external_exports.string().optional(),
+  /** The spec is new at the head: this comparison is an A/A of its design (why), and passes. */
+  adoption: external_exports.string().optional(),
+  /**
    * A share of a comparison (`compare --shard K/N`): `tiperf merge` judges the N parts as one. The
    * spec as given (before builds), so that the merge judges by it; its sha256 and the seed tie the
    * parts together.
@@ -15866,6 +15873,8 @@ export {
   formatIssues,
   parseYaml,
   validateYaml,
+  RESULT_FORMAT,
+  RESULT_VERSION,
   ResourceUseSchema,
   HostSchema,
   TargetInfoSchema,

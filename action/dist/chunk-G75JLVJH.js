@@ -11,6 +11,8 @@ import {
   PER_OP,
   PORT_AT_START,
   PORT_TEXT,
+  RESULT_FORMAT,
+  RESULT_VERSION,
   ResourceUseSchema,
   RunDir,
   TARGET_KINDS,
@@ -56,8 +58,9 @@ import {
   threadTimes,
   throttleBetween,
   validateYaml,
-  writeAtomic
-} from "./chunk-HDTVPMBA.js";
+  writeAtomic,
+  writeResult
+} from "./chunk-HTGFXR4L.js";
 import {
   record,
   shellCommand,
@@ -4298,16 +4301,6 @@ function summaryLine(v) {
     ]
   };
 }
-function failLine(v) {
-  const failing = v.cells.filter(
-    (c4) => c4.verdict === "regression" || c4.verdict === "inconclusive" && v.inconclusive === "fail"
-  );
-  if (v.verdict === "pass" || failing.length === 0) return void 0;
-  if (v.verdict === "inconclusive" && v.inconclusive !== "fail") return void 0;
-  const multi = v.variants && v.variants.length > 1;
-  const one4 = (c4) => `${multi ? `${c4.variant} ` : ""}${c4.workload} threads=${c4.threads} ${metricName(c4.metric)} ${pct3(c4.change)} ${ciText(c4)} ${c4.verdict === "regression" ? "beyond" : "undecided at"} ${tolText(c4.tolerance)}${c4.looks && c4.looks > 1 ? ` after ${c4.looks} looks` : ""}`;
-  return `\u274C Fails the check: ${failing.map(one4).join("; ")}.`;
-}
 function inconclusiveLines(v) {
   const open = v.cells.filter((c4) => c4.verdict === "inconclusive");
   if (!open.length || v.inconclusive === "pass") return [];
@@ -8470,6 +8463,15 @@ var VerdictSchema = external_exports.strictObject({
   }).optional(),
   /** Base and head resolved to one target (nothing the spec measures changed): why; nothing was measured. */
   same_target: external_exports.string().optional(),
+  /**
+   * The spec is new at the head (the pull request adopting it): why, the noise this A/A of its
+   * design measured (compare.noise to commit), and what the check detects at that noise.
+   */
+  adoption: external_exports.strictObject({
+    why: external_exports.string(),
+    noise: external_exports.record(external_exports.string(), external_exports.unknown()),
+    detects: external_exports.array(external_exports.string())
+  }).optional(),
   /** compare.inconclusive: what an inconclusive cell does to the check (absent: warn). */
   inconclusive: external_exports.enum(["fail", "warn", "pass"]).optional(),
   notes: external_exports.array(external_exports.string()),
@@ -8604,6 +8606,31 @@ function countersHtml(v, r, esc2) {
     ...table3("Per operation", "counters-per-op", r.moved),
     ...table3("Background work, per second (never read per operation)", "counters-per-s", r.background)
   ];
+}
+
+// action/src/report/headlines.ts
+var import_yaml2 = __toESM(require_dist(), 1);
+function failLine(v) {
+  const failing = v.cells.filter(
+    (c4) => c4.verdict === "regression" || c4.verdict === "inconclusive" && v.inconclusive === "fail"
+  );
+  if (v.verdict === "pass" || failing.length === 0) return void 0;
+  if (v.verdict === "inconclusive" && v.inconclusive !== "fail") return void 0;
+  const multi = v.variants && v.variants.length > 1;
+  const one4 = (c4) => `${multi ? `${c4.variant} ` : ""}${c4.workload} threads=${c4.threads} ${metricName(c4.metric)} ${pct3(c4.change)} ${ciText(c4)} ${c4.verdict === "regression" ? "beyond" : "undecided at"} ${tolText(c4.tolerance)}${c4.looks && c4.looks > 1 ? ` after ${c4.looks} looks` : ""}`;
+  return `\u274C Fails the check: ${failing.map(one4).join("; ")}.`;
+}
+function adoptionLines(v) {
+  const a4 = v.adoption;
+  if (!a4) return void 0;
+  return {
+    text: [
+      `\u{1F195} ${a4.why}.`,
+      ...a4.detects.map((l) => `At this noise, ${l}.`),
+      `To have \`tiperf plan\` state it, commit this under \`compare:\` in ${v.spec.path} (or run \`tiperf calibrate --spec ${v.spec.path}\` on this runner):`
+    ],
+    yaml: (0, import_yaml2.stringify)({ noise: a4.noise })
+  };
 }
 
 // action/src/report/mermaid.ts
@@ -8860,6 +8887,8 @@ function render(v, workloads, d, trimmed, opts) {
   const out = [headline(v), ""];
   const fails = failLine(v);
   if (fails) out.push(`**${md(fails)}**`, "");
+  const adoption = adoptionLines(v);
+  if (adoption) out.push(...adoption.text.map(md), "", "```yaml", adoption.yaml.trimEnd(), "```", "");
   if (trimmed.length) {
     out.push(
       `> \u2702\uFE0F Trimmed to fit GitHub's ${COMMENT_LIMIT.toLocaleString("en-US")}-character limit: ${trimmed.join(", ")} left out.${opts.fullReport ? ` Everything is in ${md(opts.fullReport)}.` : ""}`,
@@ -13598,12 +13627,44 @@ async function commitOfPullRequest(gh, at, sha) {
 }
 
 // action/src/specfile/prepare.ts
-var import_yaml2 = __toESM(require_dist(), 1);
-import { execFile } from "node:child_process";
+var import_yaml4 = __toESM(require_dist(), 1);
+import { execFile as execFile2 } from "node:child_process";
 import { existsSync as existsSync5 } from "node:fs";
 import { readFile as readFile3 } from "node:fs/promises";
 import { resolve as resolve2 } from "node:path";
+import { promisify as promisify2 } from "node:util";
+
+// action/src/specfile/adoption.ts
+var import_yaml3 = __toESM(require_dist(), 1);
+import { execFile } from "node:child_process";
 import { promisify } from "node:util";
+async function absentAt(spec, ref2, cwd) {
+  const git = (args) => promisify(execFile)("git", args, { cwd }).then(
+    () => true,
+    () => false
+  );
+  if (!await git(["rev-parse", "--verify", "--quiet", `${ref2}^{commit}`])) return false;
+  return !await git(["cat-file", "-e", `${ref2}:${spec.replace(/^\.\//, "")}`]);
+}
+function adoptionSpec(spec, baseRef, headRef, headRaw) {
+  const { variants: _v, compare: compare3, ...rest } = headRaw;
+  const given = compare3 ?? {};
+  const { noise: _n, base: _b, head: _h, control: _c2, max_rounds: _m, ...design } = given;
+  const raw = {
+    ...rest,
+    variants: { base: {}, head: {} },
+    compare: { ...design, base: "base", head: "head", confirm: 0, profiles: 0 }
+  };
+  const loaded = specOfValue(raw, `${spec}@${headRef} (new: an A/A of its design)`);
+  return {
+    ...loaded,
+    path: spec,
+    composed: (0, import_yaml3.stringify)(raw),
+    adoption: `${spec} is new at ${headRef} (absent at ${baseRef}): nothing to compare against, so the check passes; this run measured ${headRef}'s target against itself (an A/A of the spec's design) to show what the check detects on this runner`
+  };
+}
+
+// action/src/specfile/prepare.ts
 var isObj2 = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
 function compareOverrides(get6, name) {
   const num5 = (key2, ok, what) => {
@@ -13645,7 +13706,7 @@ function parseTolerance(value4, name = "'tolerance' input") {
 async function yamlMapping(text3, where) {
   let raw;
   try {
-    raw = (0, import_yaml2.parse)(text3);
+    raw = (0, import_yaml4.parse)(text3);
   } catch (e) {
     throw new InputError(`${where}: invalid YAML: ${e.message.split("\n")[0]}`);
   }
@@ -13663,7 +13724,7 @@ async function fileMapping(file) {
 }
 async function specAtRef(spec, ref2, cwd) {
   try {
-    const { stdout } = await promisify(execFile)("git", ["show", `${ref2}:${spec.replace(/^\.\//, "")}`], {
+    const { stdout } = await promisify2(execFile2)("git", ["show", `${ref2}:${spec.replace(/^\.\//, "")}`], {
       cwd,
       maxBuffer: 8 << 20
     });
@@ -13704,8 +13765,13 @@ async function prepareSpec(src) {
     const source4 = isObj2(own.target) && isObj2(own.target.source) ? own.target.source : void 0;
     if (source4) return sourceRefs(own, source4, src.baseRef, src.headRef, src);
     const label = (ref2) => `${src.spec}@${ref2}`;
-    const baseRaw = await yamlMapping(await specAtRef(src.spec, src.baseRef, src.cwd), label(src.baseRef));
     const headRaw = await yamlMapping(await specAtRef(src.spec, src.headRef, src.cwd), label(src.headRef));
+    if (await absentAt(src.spec, src.baseRef, src.cwd)) {
+      applyTolerance(headRaw, src.tolerance, label(src.headRef), src.toleranceFrom);
+      applyCompare(headRaw, src.compare);
+      return adoptionSpec(src.spec, src.baseRef, src.headRef, headRaw);
+    }
+    const baseRaw = await yamlMapping(await specAtRef(src.spec, src.baseRef, src.cwd), label(src.baseRef));
     const { variants: _variants, ...headOwn } = headRaw;
     specOfValue({ ...headOwn, target: baseRaw.target }, label(src.baseRef));
     applyTolerance(headRaw, src.tolerance, label(src.headRef), src.toleranceFrom);
@@ -13753,7 +13819,7 @@ async function sourceRefs(raw, source4, baseRef, headRef, src) {
   const tree2 = String(source4.path);
   let mergeBase;
   try {
-    const { stdout } = await promisify(execFile)("git", ["-C", tree2, "merge-base", baseRef, headRef]);
+    const { stdout } = await promisify2(execFile2)("git", ["-C", tree2, "merge-base", baseRef, headRef]);
     mergeBase = stdout.trim();
   } catch (e) {
     throw new InputError(
@@ -13778,7 +13844,7 @@ async function sourceRefs(raw, source4, baseRef, headRef, src) {
 }
 var NOT_BUILT = /(^|\/)(docs?|\.github)\/|\.(md|txt|rst|png|svg)$|(^|\/)(LICENSE|OWNERS|CODEOWNERS)$/i;
 async function sameBuild(tree2, base, head) {
-  const { stdout } = await promisify(execFile)("git", ["-C", tree2, "diff", "--name-only", base, head], {
+  const { stdout } = await promisify2(execFile2)("git", ["-C", tree2, "diff", "--name-only", base, head], {
     maxBuffer: 64 * 1024 * 1024
   });
   const changed = stdout.split("\n").filter(Boolean);
@@ -13789,7 +13855,7 @@ async function sameBuild(tree2, base, head) {
   return void 0;
 }
 function composedSpec(raw, label, path3) {
-  return { ...specOfValue(raw, label), path: path3, composed: (0, import_yaml2.stringify)(raw) };
+  return { ...specOfValue(raw, label), path: path3, composed: (0, import_yaml4.stringify)(raw) };
 }
 function mergePatch(from, to) {
   if (!isObj2(from) || !isObj2(to)) return to === void 0 ? null : to;
@@ -49751,13 +49817,13 @@ function omit2(obj, props) {
   return copy3;
 }
 Set.prototype["toJSON"] = function() {
-  return `Set(${[...this].map((x4) => stringify3(x4)).join(",")})`;
+  return `Set(${[...this].map((x4) => stringify5(x4)).join(",")})`;
 };
 function hash(a4) {
   if (isNumber(a4)) {
     return a4;
   }
-  const str = isString(a4) ? a4 : stringify3(a4);
+  const str = isString(a4) ? a4 : stringify5(a4);
   if (str.length < 250) {
     return str;
   }
@@ -50026,7 +50092,7 @@ function deepEqual(a4, b10) {
   }
   return a4 !== a4 && b10 !== b10;
 }
-function stringify3(data3) {
+function stringify5(data3) {
   const seen = [];
   return (function _stringify(node) {
     if (node?.toJSON && typeof node.toJSON === "function") {
@@ -51003,7 +51069,7 @@ function mergeTitleComponent(v1, v2) {
   throw new Error("It should never reach here");
 }
 function invalidSpec(spec) {
-  return `Invalid specification ${stringify3(spec)}. Make sure the specification includes at least one of the following properties: "mark", "layer", "facet", "hconcat", "vconcat", "concat", or "repeat".`;
+  return `Invalid specification ${stringify5(spec)}. Make sure the specification includes at least one of the following properties: "mark", "layer", "facet", "hconcat", "vconcat", "concat", or "repeat".`;
 }
 var FIT_NON_SINGLE = 'Autosize "fit" only works for single views and layered views.';
 function containerSizeNonSingle(name) {
@@ -51070,7 +51136,7 @@ function differentParse(field4, local, ancestor) {
 }
 var ADD_SAME_CHILD_TWICE = "Attempt to add the same child twice.";
 function invalidTransformIgnored(transform4) {
-  return `Ignoring an invalid transform: ${stringify3(transform4)}.`;
+  return `Ignoring an invalid transform: ${stringify5(transform4)}.`;
 }
 var NO_FIELDS_NEEDS_AS = 'If "from.fields" is not specified, "as" has to be a string that specifies the key to be used for the data from the secondary source.';
 function customFormatTypeNotAllowed(channel) {
@@ -51078,14 +51144,14 @@ function customFormatTypeNotAllowed(channel) {
 }
 function projectionOverridden(opt2) {
   const { parentProjection, projection: projection3 } = opt2;
-  return `Layer's shared projection ${stringify3(parentProjection)} is overridden by a child projection ${stringify3(projection3)}.`;
+  return `Layer's shared projection ${stringify5(parentProjection)} is overridden by a child projection ${stringify5(projection3)}.`;
 }
 var REPLACE_ANGLE_WITH_THETA = "Arc marks uses theta channel rather than angle, replacing angle with theta.";
 function offsetNestedInsideContinuousPositionScaleDropped(mainChannel) {
   return `${mainChannel}Offset dropped because ${mainChannel} is continuous`;
 }
 function primitiveChannelDef(channel, type3, value4) {
-  return `Channel ${channel} is a ${type3}. Converted to {value: ${stringify3(value4)}}.`;
+  return `Channel ${channel} is a ${type3}. Converted to {value: ${stringify5(value4)}}.`;
 }
 function invalidFieldType(type3) {
   return `Invalid field type "${type3}".`;
@@ -51104,7 +51170,7 @@ function relativeBandSizeNotSupported(sizeChannel) {
   return `Position range does not support relative band size for ${sizeChannel}.`;
 }
 function emptyFieldDef(fieldDef, channel) {
-  return `Dropping ${stringify3(fieldDef)} from channel "${channel}" since it does not contain any data field, datum, value, or signal.`;
+  return `Dropping ${stringify5(fieldDef)} from channel "${channel}" since it does not contain any data field, datum, value, or signal.`;
 }
 var LINE_WITH_VARYING_SIZE = "Line marks cannot encode size with a non-groupby field. You may want to use trail marks instead.";
 function incompatibleChannel(channel, markOrFacet, when) {
@@ -51142,13 +51208,13 @@ function cannotUseRelativeBandSizeWithNonBandScale(scaleType2) {
   return `Cannot use the relative band size with ${scaleType2} scale.`;
 }
 function unaggregateDomainHasNoEffectForRawField(fieldDef) {
-  return `Using unaggregated domain with raw field has no effect (${stringify3(fieldDef)}).`;
+  return `Using unaggregated domain with raw field has no effect (${stringify5(fieldDef)}).`;
 }
 function unaggregateDomainWithNonSharedDomainOp(aggregate) {
   return `Unaggregated domain not applicable for "${aggregate}" since it produces values outside the origin domain of the source data.`;
 }
 function unaggregatedDomainWithLogScale(fieldDef) {
-  return `Unaggregated domain is currently unsupported for log scale (${stringify3(fieldDef)}).`;
+  return `Unaggregated domain is currently unsupported for log scale (${stringify5(fieldDef)}).`;
 }
 function cannotApplySizeToNonOrientedMark(mark) {
   return `Cannot apply size to non-oriented mark "${mark}".`;
@@ -51166,16 +51232,16 @@ function stepDropped(channel) {
   return `The step for "${channel}" is dropped because the ${channel === "width" ? "x" : "y"} is continuous.`;
 }
 function mergeConflictingProperty(property2, propertyOf, v1, v2) {
-  return `Conflicting ${propertyOf.toString()} property "${property2.toString()}" (${stringify3(v1)} and ${stringify3(v2)}). Using ${stringify3(v1)}.`;
+  return `Conflicting ${propertyOf.toString()} property "${property2.toString()}" (${stringify5(v1)} and ${stringify5(v2)}). Using ${stringify5(v1)}.`;
 }
 function mergeConflictingDomainProperty(property2, propertyOf, v1, v2) {
-  return `Conflicting ${propertyOf.toString()} property "${property2.toString()}" (${stringify3(v1)} and ${stringify3(v2)}). Using the union of the two domains.`;
+  return `Conflicting ${propertyOf.toString()} property "${property2.toString()}" (${stringify5(v1)} and ${stringify5(v2)}). Using the union of the two domains.`;
 }
 function independentScaleMeansIndependentGuide(channel) {
   return `Setting the scale to be independent for "${channel}" means we also have to set the guide (axis or legend) to be independent.`;
 }
 function domainSortDropped(sort3) {
-  return `Dropping sort property ${stringify3(sort3)} as unioned domains only support boolean or op "count", "min", and "max".`;
+  return `Dropping sort property ${stringify5(sort3)} as unioned domains only support boolean or op "count", "min", and "max".`;
 }
 var MORE_THAN_ONE_SORT = "Domains that should be unioned has conflicting sort properties. Sort will be set to true.";
 var FACETED_INDEPENDENT_DIFFERENT_SOURCES = "Detected faceted independent scales that union domain of multiple fields from different data sources. We will use the first field. The result view size may be incorrect.";
@@ -51194,10 +51260,10 @@ function stackNonSummativeAggregate(aggregate) {
   return `Stacking is applied even though the aggregate function is non-summative ("${aggregate}").`;
 }
 function invalidTimeUnit(unitName2, value4) {
-  return `Invalid ${unitName2}: ${stringify3(value4)}.`;
+  return `Invalid ${unitName2}: ${stringify5(value4)}.`;
 }
 function droppedDay(d) {
-  return `Dropping day from datetime ${stringify3(d)} as day cannot be combined with other units.`;
+  return `Dropping day from datetime ${stringify5(d)} as day cannot be combined with other units.`;
 }
 function errorBarCenterAndExtentAreNotNeeded(center2, extent2) {
   return `${extent2 ? "extent " : ""}${extent2 && center2 ? "and " : ""}${center2 ? "center " : ""}${extent2 && center2 ? "are " : "is "}not needed when data are aggregated.`;
@@ -51469,7 +51535,7 @@ function timeUnitSpecifierExpression(timeUnit) {
     return void 0;
   }
   const timeUnitParts = getTimeUnitParts(timeUnit);
-  return `timeUnitSpecifier(${stringify3(timeUnitParts)}, ${stringify3(VEGALITE_TIMEFORMAT)})`;
+  return `timeUnitSpecifier(${stringify5(timeUnitParts)}, ${stringify5(VEGALITE_TIMEFORMAT)})`;
 }
 function formatExpression(timeUnit, field4, isUTCScale) {
   if (!timeUnit) {
@@ -51652,7 +51718,7 @@ function fieldFilterExpression(predicate, useInRange = true) {
     }
     return exprs.length > 0 ? exprs.join(" && ") : "true";
   }
-  throw new Error(`Invalid field predicate: ${stringify3(predicate)}`);
+  throw new Error(`Invalid field predicate: ${stringify5(predicate)}`);
 }
 function fieldValidPredicate(fieldExpr2, valid = true) {
   if (valid) {
@@ -52244,7 +52310,7 @@ function datumDefToExpr(datumDef) {
   if (isDateTime(datum2)) {
     return dateTimeToExpr(datum2);
   }
-  return `${stringify3(datum2)}`;
+  return `${stringify5(datum2)}`;
 }
 function valueRefForFieldOrDatumDef(fieldDef, scaleName, opt2, encode2) {
   const ref2 = {};
@@ -52377,7 +52443,7 @@ function isCustomFormatType(formatType) {
   return formatType && formatType !== "number" && formatType !== "time";
 }
 function customFormatExpr(formatType, field4, format5) {
-  return `${formatType}(${field4}${format5 ? `, ${stringify3(format5)}` : ""})`;
+  return `${formatType}(${field4}${format5 ? `, ${stringify5(format5)}` : ""})`;
 }
 function formatSignalRef({ fieldOrDatumDef, format: format5, formatType, expr: expr2, normalizeStack, config }) {
   if (isCustomFormatType(formatType)) {
@@ -52559,10 +52625,10 @@ function binFormatExpression(startField, endField, format5, formatType, config) 
 function timeFormatExpression({ field: field4, timeUnit, format: format5, formatType, rawTimeFormat, isUTCScale }) {
   if (!timeUnit || format5) {
     if (!timeUnit && formatType) {
-      return `${formatType}(${field4}, ${stringify3(format5)})`;
+      return `${formatType}(${field4}, ${stringify5(format5)})`;
     }
     format5 = isString(format5) ? format5 : rawTimeFormat;
-    return `${isUTCScale ? "utc" : "time"}Format(${field4}, ${stringify3(format5)})`;
+    return `${isUTCScale ? "utc" : "time"}Format(${field4}, ${stringify5(format5)})`;
   } else {
     return formatExpression(timeUnit, field4, isUTCScale);
   }
@@ -53180,7 +53246,7 @@ function valueExpr(v, { timeUnit, type: type3, wrapTime, undefinedIfExprNotRequi
     expr2 = dateTimeToExpr(v);
   } else if (isString(v) || isNumber(v)) {
     if (isTime3) {
-      expr2 = `datetime(${stringify3(v)})`;
+      expr2 = `datetime(${stringify5(v)})`;
       if (isLocalSingleTimeUnit(unit2)) {
         if (isNumber(v) && v < 1e4 || isString(v) && isNaN(Date.parse(v))) {
           expr2 = dateTimeToExpr({ [unit2]: v });
@@ -53191,7 +53257,7 @@ function valueExpr(v, { timeUnit, type: type3, wrapTime, undefinedIfExprNotRequi
   if (expr2) {
     return wrapTime && isTime3 ? `time(${expr2})` : expr2;
   }
-  return undefinedIfExprNotRequired ? void 0 : stringify3(v);
+  return undefinedIfExprNotRequired ? void 0 : stringify5(v);
 }
 function valueArray(fieldOrDatumDef, values3) {
   const { type: type3 } = fieldOrDatumDef;
@@ -57319,7 +57385,7 @@ function assembleInit(init2, isExpr2 = true, wrap2 = identity) {
       return wrap2(dateTimeToTimestamp(init2));
     }
   }
-  return isExpr2 ? wrap2(stringify3(init2)) : init2;
+  return isExpr2 ? wrap2(stringify5(init2)) : init2;
 }
 function assembleUnitSelectionSignals(model, signals) {
   for (const selCmpt of vals(model.component.selection ?? {})) {
@@ -67954,6 +68020,96 @@ async function writeVerdictFiles(v, dir, log7, results = []) {
   return files;
 }
 
+// action/src/compare/noise.ts
+function noiseOf(pairs) {
+  if (pairs.length < 2) return void 0;
+  const logs = pairs.map(([b10, h2]) => Math.log(h2 / b10));
+  const byBlock = /* @__PURE__ */ new Map();
+  pairs.forEach((p, i) => {
+    byBlock.set(p[2], [...byBlock.get(p[2]) ?? [], logs[i]]);
+  });
+  const groups2 = [...byBlock.values()].filter((g) => g.length > 1);
+  const df = groups2.reduce((s2, g) => s2 + g.length - 1, 0);
+  if (df === 0) return { rounds: stddev(logs), instances: 0 };
+  const within2 = Math.sqrt(
+    groups2.reduce((s2, g) => s2 + g.reduce((t, x4) => t + (x4 - mean(g)) ** 2, 0), 0) / df
+  );
+  const means = [...byBlock.values()].map(mean);
+  const perBlock = pairs.length / byBlock.size;
+  const instances = means.length > 2 ? Math.sqrt(Math.max(0, stddev(means) ** 2 - within2 ** 2 / perBlock)) : 0;
+  return { rounds: within2, instances };
+}
+
+// action/src/pipeline/noise-measured.ts
+var pctUp = (x4) => `${(Math.ceil(x4 * 1e3) / 10).toFixed(1)}%`;
+function noiseFromResult(result, loaded) {
+  const spec = loaded.variants?.base.spec ?? loaded.spec;
+  const measured = result.cells.filter((c4) => c4.round > 0);
+  const blocks = new Set(measured.map((c4) => c4.block ?? 1)).size;
+  const rounds = Math.max(0, ...measured.map((c4) => c4.round));
+  const workloads = {};
+  const { keys: keys4 } = familyOf(spec, 0.95, 1, 1);
+  for (const w2 of spec.workloads) {
+    const cells = keys4.filter((k2) => k2.workload === w2.name);
+    const rules = [...new Set(cells.flatMap((k2) => Object.keys(k2.rules)))];
+    const byMetric = {};
+    for (const metric of rules)
+      for (const { threads } of cells) {
+        const s2 = pairedSamples(result, "base", "head", { workload: w2.name, threads }, metric);
+        const n = noiseOf(s2.base.map((b10, i) => [b10, s2.head[i], s2.blocks?.[i] ?? 1]));
+        if (!n) continue;
+        const was = byMetric[metric];
+        byMetric[metric] = {
+          rounds: Math.max(was?.rounds ?? 0, n.rounds),
+          instances: Math.max(was?.instances ?? 0, n.instances)
+        };
+      }
+    const primary = rules.find((m3) => !costMetric(m3) && byMetric[m3]);
+    const figures = (n) => ({
+      rounds: pctUp(n.rounds),
+      instances: n.instances > 0 ? pctUp(n.instances) : "0%"
+    });
+    const metrics = Object.fromEntries(
+      Object.entries(byMetric).filter(([m3]) => m3 !== primary).map(([m3, n]) => [m3, figures(n)])
+    );
+    if (!primary && Object.keys(metrics).length === 0) continue;
+    workloads[w2.name] = {
+      ...primary ? figures(byMetric[primary]) : {},
+      ...Object.keys(metrics).length ? { metrics } : {}
+    };
+  }
+  const h2 = result.host;
+  return {
+    measured: `${result.started_at.slice(0, 10)}, ${h2.cpu_model} \xD7 ${h2.cores} (${h2.hostname}), tiperf calibrate: this spec against itself, ${rounds} rounds in ${blocks} block(s), run ${result.run_id}`,
+    workloads
+  };
+}
+
+// action/src/pipeline/adoption.ts
+function adoptionVerdict(verdict, result, loaded, why) {
+  const noise = noiseFromResult(result, loaded);
+  const compare3 = loaded.raw.compare ?? {};
+  const design = loaded.variants?.compare;
+  let detects = [];
+  try {
+    const measured = specOfValue({ ...loaded.raw, compare: { ...compare3, noise } }, loaded.path);
+    const looks = design ? lookRounds(design.rounds, design.max_rounds ?? design.rounds).length : 1;
+    detects = detectionOf(measured, looks)?.lines ?? [];
+  } catch (e) {
+    detects = [`what it detects could not be stated: ${e.message}`];
+  }
+  const flagged = verdict.cells.filter((c4) => c4.verdict === "regression" || c4.verdict === "improvement");
+  return {
+    ...verdict,
+    verdict: "pass",
+    adoption: { why, noise, detects },
+    notes: [
+      ...verdict.notes,
+      `the spec is new (${why}): the check passes${flagged.length ? `; ${flagged.length} judgement(s) of this A/A flagged a change, which between two servers of one configuration is noise or their steady gap` : ""}`
+    ]
+  };
+}
+
 // action/src/pipeline/looks-run.ts
 var minutes = (s2) => s2 < 120 ? `${Math.round(s2)} s` : `${Math.round(s2 / 60)} min`;
 async function lookAgain(r) {
@@ -69242,12 +69398,23 @@ async function profileDiffs(profiles, control, runDir, log7) {
 import { mkdir as mkdir5 } from "node:fs/promises";
 import { join as join11 } from "node:path";
 async function nothingToMeasure(given, why, opts) {
-  const plan = given.variants;
+  const _plan = given.variants;
   const runId = newRunId(given.spec.name);
   const dir = join11(opts.outDir, runId);
   await mkdir5(dir, { recursive: true });
-  const side = (variant) => ({ variant, run_id: runId, result: "" });
-  const verdict = {
+  const resultPath = opts.shard ? await writePart(given, why, dir, runId, opts.shard, opts.seed) : "";
+  const verdict = sameTargetVerdict(given, why, runId, resultPath, await hostFacts());
+  if (opts.shard)
+    opts.log(
+      `shard ${opts.shard.index} of ${opts.shard.of}: nothing to measure, its part says so: ${resultPath}`
+    );
+  opts.log(`nothing to measure: ${why}`);
+  return { verdict, ...await writeVerdictFiles(verdict, dir, opts.log), resultPath, exitCode: EXIT.ok };
+}
+function sameTargetVerdict(given, why, runId, resultPath, host, notes = []) {
+  const plan = given.variants;
+  const side = (variant) => ({ variant, run_id: runId, result: resultPath });
+  return {
     format: VERDICT_FORMAT,
     version: 1,
     verdict: "pass",
@@ -69255,7 +69422,7 @@ async function nothingToMeasure(given, why, opts) {
     spec: { name: given.spec.name, path: given.path, hash: given.hash },
     base: side(plan.base.name),
     head: side(plan.head.name),
-    host: await hostFacts(),
+    host,
     confidence: plan.compare.confidence,
     alpha_per_cell: 0,
     comparisons: 0,
@@ -69266,10 +69433,36 @@ async function nothingToMeasure(given, why, opts) {
     saved_seconds: 0,
     cells: [],
     same_target: why,
-    notes: [`nothing measured: ${why}`]
+    notes: [`nothing measured: ${why}`, ...notes]
   };
-  opts.log(`nothing to measure: ${why}`);
-  return { verdict, ...await writeVerdictFiles(verdict, dir, opts.log), resultPath: "", exitCode: EXIT.ok };
+}
+async function writePart(given, why, dir, runId, shard, seed) {
+  const compare3 = given.variants.compare;
+  const now2 = (/* @__PURE__ */ new Date()).toISOString();
+  const file = join11(dir, "result.json");
+  await writeResult(file, {
+    format: RESULT_FORMAT,
+    version: RESULT_VERSION,
+    run_id: runId,
+    status: "complete",
+    started_at: now2,
+    finished_at: now2,
+    spec: { name: given.spec.name, path: given.path, hash: given.hash, body: given.spec },
+    targets: [],
+    host: await hostFacts(),
+    tools: {},
+    cells: [],
+    nothing_measured: why,
+    shard: {
+      ...shard,
+      seed: seed ?? compare3.seed ?? 0,
+      order: compare3.order === "duet" ? "duet" : "interleaved",
+      blocks: [],
+      spec_sha256: given.hash,
+      spec: given.raw
+    }
+  });
+  return file;
 }
 
 // action/src/pipeline/verdict.ts
@@ -69380,6 +69573,9 @@ function verdictNotes(i, singlePair) {
     ...i.looks ? [lookSpendingText(i.looks.design, i.looks.max, i.looks.taken)] : []
   ];
 }
+function exitCodeOf(v, inconclusive) {
+  return v.verdict === "regression" || v.verdict === "inconclusive" && inconclusive === "fail" ? EXIT.regression : EXIT.ok;
+}
 
 // action/src/pipeline/compare.ts
 async function compareSpec(given, opts) {
@@ -69409,6 +69605,7 @@ async function compareSpec(given, opts) {
       spec_sha256: given.hash,
       spec: given.raw
     };
+  if (given.adoption) started.result.adoption = given.adoption;
   const c4 = new Comparison(started, opts, startedAt);
   let error3;
   let verdict;
@@ -69441,12 +69638,12 @@ async function compareSpec(given, opts) {
     (narrowed, outDir) => compareSpec(narrowed, { ...opts, outDir, seed: void 0 }),
     opts.log
   );
+  if (given.adoption) verdict = adoptionVerdict(verdict, c4.result, c4.loaded, given.adoption);
   return {
     verdict,
     ...await writeVerdictFiles(verdict, c4.runDir.dir, opts.log, [c4.result]),
     resultPath: c4.runDir.resultPath,
-    // compare.inconclusive: fail makes an undecided cell fail the check as a regression would
-    exitCode: verdict.verdict === "regression" || verdict.verdict === "inconclusive" && c4.compare.inconclusive === "fail" ? EXIT.regression : EXIT.ok
+    exitCode: exitCodeOf(verdict, c4.compare.inconclusive)
   };
 }
 var Comparison = class {
@@ -69797,9 +69994,9 @@ async function publishVerdict(v, o) {
   return upsertComment(gh, o.pr, body, matrix, o.log);
 }
 
-// action/src/pipeline/merge.ts
-import { mkdir as mkdir6, readFile as readFile6, stat } from "node:fs/promises";
-import { dirname as dirname5, join as join12 } from "node:path";
+// action/src/pipeline/parts.ts
+import { stat } from "node:fs/promises";
+import { join as join12 } from "node:path";
 async function partFile(given) {
   return (await stat(given).catch(() => void 0))?.isDirectory() ? join12(given, "result.json") : given;
 }
@@ -69835,6 +70032,10 @@ function checkParts(parts) {
       );
     if (s2.of !== first.shard.of)
       problems.push(`${p.file}: a shard of ${s2.of}, but ${first.file} is a shard of ${first.shard.of}`);
+    if (p.result.nothing_measured === void 0 !== (first.result.nothing_measured === void 0))
+      problems.push(
+        `${(p.result.nothing_measured === void 0 ? first : p).file} measured nothing (${first.result.nothing_measured ?? p.result.nothing_measured}) where ${(p.result.nothing_measured === void 0 ? p : first).file} measured: parts of two different comparisons`
+      );
   }
   const byIndex = /* @__PURE__ */ new Map();
   const byBlock = /* @__PURE__ */ new Map();
@@ -69853,10 +70054,37 @@ function checkParts(parts) {
     throw new InputError(`tiperf merge: these parts do not belong together:
 - ${problems.join("\n- ")}`);
 }
+function recordedSpec(part) {
+  const loaded = specOfValue(part.shard.spec, part.result.spec.path);
+  if (loaded.hash !== part.shard.spec_sha256)
+    throw new InputError(
+      `${part.file}: the spec it records does not hash to its spec_sha256: the part was edited`
+    );
+  return loaded;
+}
+function missingShards(parts, of) {
+  const arrived = new Set(parts.filter((p) => p.result.status === "complete").map((p) => p.shard.index));
+  return Array.from({ length: of }, (_, i) => i + 1).filter((k2) => !arrived.has(k2));
+}
+async function partsOfOne(files) {
+  if (files.length === 0)
+    throw new InputError("tiperf merge: give the parts: PART... (result.json files or run directories)");
+  const parts = await Promise.all(files.map(readPart));
+  checkParts(parts);
+  const first = parts[0];
+  const loaded = recordedSpec(first);
+  const plan = loaded.variants;
+  if (!plan) throw new InputError(`${first.file}: its spec has no variants: not a comparison`);
+  return { parts, first, loaded, plan };
+}
+
+// action/src/pipeline/merge.ts
+import { mkdir as mkdir6, readFile as readFile6 } from "node:fs/promises";
+import { dirname as dirname5, join as join13 } from "node:path";
 async function shardCosts(parts) {
   const each = [];
   for (const p of parts) {
-    const text3 = await readFile6(join12(dirname5(p.file), "verdict.json"), "utf8").catch(() => void 0);
+    const text3 = await readFile6(join13(dirname5(p.file), "verdict.json"), "utf8").catch(() => void 0);
     let cost;
     try {
       cost = text3 ? VerdictSchema.safeParse(JSON.parse(text3)).data?.cost : void 0;
@@ -69956,41 +70184,19 @@ function withShards(built, parts, of, missing) {
     ]
   };
 }
-function recordedSpec(part) {
-  const loaded = specOfValue(part.shard.spec, part.result.spec.path);
-  if (loaded.hash !== part.shard.spec_sha256)
-    throw new InputError(
-      `${part.file}: the spec it records does not hash to its spec_sha256: the part was edited`
-    );
-  return loaded;
-}
-function missingShards(parts, of) {
-  const arrived = new Set(parts.filter((p) => p.result.status === "complete").map((p) => p.shard.index));
-  return Array.from({ length: of }, (_, i) => i + 1).filter((k2) => !arrived.has(k2));
-}
-async function partsOfOne(files) {
-  if (files.length === 0)
-    throw new InputError("tiperf merge: give the parts: PART... (result.json files or run directories)");
-  const parts = await Promise.all(files.map(readPart));
-  checkParts(parts);
-  const first = parts[0];
-  const loaded = recordedSpec(first);
-  const plan = loaded.variants;
-  if (!plan) throw new InputError(`${first.file}: its spec has no variants: not a comparison`);
-  return { parts, first, loaded, plan };
-}
 async function mergeParts(files, opts) {
   const { parts, first, loaded, plan } = await partsOfOne(files);
   const { compare: compare3 } = plan;
   const of = first.shard.of;
   const missing = missingShards(parts, of);
+  if (first.result.nothing_measured !== void 0) return mergeNothing(parts, loaded, missing, opts);
   const result = mergedResult(parts);
   const names = plan.all.map((v) => v.name);
   const { judged: judged2, looks } = mergedJudgement(result, plan);
   const measured = result.cells.filter((c4) => c4.round > 0);
   const roundsDone = Math.max(0, ...measured.map((c4) => c4.round));
   await mkdir6(opts.outDir, { recursive: true });
-  const resultPath = join12(opts.outDir, "result.json");
+  const resultPath = join13(opts.outDir, "result.json");
   await writeAtomic(resultPath, `${JSON.stringify(result, null, 2)}
 `);
   const built = buildVerdict({
@@ -70020,9 +70226,16 @@ async function mergeParts(files, opts) {
   });
   const cost = await shardCosts(parts);
   const merged = { ...withShards(built, parts, of, missing), ...cost ? { cost } : {} };
-  const { verdict, confirm } = confirmStep(merged, opts.confirms, compare3.confirm, resultPath);
+  const confirmed2 = confirmStep(merged, opts.confirms, compare3.confirm, resultPath);
+  const { confirm } = confirmed2;
+  const adoption = first.result.adoption;
+  const verdict = adoption ? adoptionVerdict(confirmed2.verdict, result, loaded, adoption) : confirmed2.verdict;
   const short = missing.length > 0;
   opts.log(`merge: ${of - missing.length} of ${of} shards, ${measured.length} measured cells`);
+  if (missing.length)
+    opts.log(
+      `merge: shard(s) ${missing.join(", ")} of ${of} left no part: the check fails as a run that did not finish (exit 3)`
+    );
   const files_ = await writeVerdictFiles(verdict, opts.outDir, opts.log, [result]);
   return {
     verdict,
@@ -70031,7 +70244,7 @@ async function mergeParts(files, opts) {
     confirm,
     // a regression is one whatever else is missing; short of a shard, the check fails as a run that
     // did not finish does (exit 3), never passes
-    exitCode: verdict.verdict === "regression" || verdict.verdict === "inconclusive" && compare3.inconclusive === "fail" ? EXIT.regression : short ? EXIT.runFailed : EXIT.ok
+    exitCode: exitCodeOf(verdict, compare3.inconclusive) || (short ? EXIT.runFailed : EXIT.ok)
   };
 }
 function mergedJudgement(result, plan) {
@@ -70054,10 +70267,39 @@ function mergedJudgement(result, plan) {
     ...compare3.looks > 1 ? { looks: { taken: 1, max: compare3.looks, design, stopped } } : {}
   };
 }
+async function mergeNothing(parts, loaded, missing, opts) {
+  const first = parts[0];
+  const why = first.result.nothing_measured;
+  const of = first.shard.of;
+  const shards = `${of - missing.length} of ${of} shard(s) said so (${parts.map((p) => p.shard.index).join(", ")})`;
+  const notes = missing.length ? [`${shards}; shard(s) ${missing.join(", ")} left no part: the check cannot pass without them`] : [shards];
+  const verdict = sameTargetVerdict(
+    loaded,
+    why,
+    `merge-${first.result.run_id}`,
+    "",
+    first.result.host,
+    notes
+  );
+  opts.log(`merge: ${shards}: nothing to measure: ${why}`);
+  await mkdir6(opts.outDir, { recursive: true });
+  const files = await writeVerdictFiles(
+    missing.length ? { ...verdict, verdict: "inconclusive" } : verdict,
+    opts.outDir,
+    opts.log
+  );
+  return {
+    verdict: missing.length ? { ...verdict, verdict: "inconclusive" } : verdict,
+    ...files,
+    resultPath: "",
+    confirm: 0,
+    exitCode: missing.length ? EXIT.runFailed : EXIT.ok
+  };
+}
 
 // action/src/pipeline/merge-runs.ts
 import { mkdir as mkdir7 } from "node:fs/promises";
-import { join as join13 } from "node:path";
+import { join as join14 } from "node:path";
 async function readRunPart(given) {
   const file = await partFile(given);
   const result = await readResult(file);
@@ -70119,7 +70361,7 @@ async function mergeRunParts(files, opts) {
     cells: parts.flatMap((p) => p.result.cells).sort((a4, b10) => at(a4) - at(b10))
   };
   await mkdir7(opts.outDir, { recursive: true });
-  const resultPath = join13(opts.outDir, "result.json");
+  const resultPath = join14(opts.outDir, "result.json");
   await writeAtomic(resultPath, `${JSON.stringify(result, null, 2)}
 `);
   const note = shardNote(parts, of, missing);
@@ -70176,7 +70418,6 @@ export {
   mean,
   stddev,
   rng,
-  pairedSamples,
   CellJudgementSchema,
   VerdictSchema,
   readVerdict,
@@ -70206,12 +70447,12 @@ export {
   narrowSpec,
   builderOf,
   withSourceBuilds,
-  familyOf,
   judgeStored,
   esc,
   renderCharts,
   verdictHtml,
   writeHtmlReport,
+  noiseFromResult,
   confirmationSpec,
   readFirstVerdict,
   matrixSeconds,

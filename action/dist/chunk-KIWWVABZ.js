@@ -6,7 +6,7 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-HDTVPMBA.js";
+} from "./chunk-HTGFXR4L.js";
 import {
   reapEntries
 } from "./chunk-7UNUWG73.js";
