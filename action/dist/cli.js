@@ -55,7 +55,7 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-G75JLVJH.js";
+} from "./chunk-MNFRCOS5.js";
 import {
   reapLedger
 } from "./chunk-KIWWVABZ.js";

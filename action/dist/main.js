@@ -19,7 +19,7 @@ import {
   readFirstVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-G75JLVJH.js";
+} from "./chunk-MNFRCOS5.js";
 import {
   getInput,
   info,

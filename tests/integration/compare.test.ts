@@ -362,8 +362,10 @@ describe("instances as the unit (compare.blocks)", () => {
     const json = join(dir, "verdict.json");
     const out = join(dir, "out");
     const file = join(dir, "looks.yaml");
-    // an A/A of two cells: `tight` judged at a tolerance of 0.01% (no run here fits its interval
-    // inside ±0.01%: undecided at every look), `loose` at 100% (a drop of 100% cannot happen, and
+    // an A/A of two cells: `tight` judged at 8% (6 blocks of one-second rounds seldom fit its
+    // interval inside ±8% here: undecided, and on a quiet machine 6 more blocks could decide it, so
+    // it looks again; beside other work the blocks it needs lie beyond one look, and it does not),
+    // `loose` at 100% (a drop of 100% cannot happen, and
     // 6 blocks of two one-second rounds keep its upper bound far below +100%: decided at the first
     // look; seen at [−28%, +38%] with one round per block)
     writeFileSync(
@@ -390,7 +392,7 @@ compare:
   noise:
     measured: a stand-in figure per workload that sets its tolerance (not a measurement)
     workloads:
-      tight: {rounds: 5%, instances: 0%, metrics: {tps: {rounds: 0.01%, instances: 0%}}}
+      tight: {rounds: 5%, instances: 0%, metrics: {tps: {rounds: 8%, instances: 0%}}}
       loose: {rounds: 5%, instances: 0%, metrics: {tps: {rounds: 100%, instances: 0%}}}
 `,
     );
@@ -401,39 +403,53 @@ compare:
     const cell = (w: string) => v.cells.find((c: { workload: string }) => c.workload === w);
     assert.equal(cell("loose").verdict, "unchanged", `${log}\n${JSON.stringify(v.cells)}`);
     assert.equal(cell("loose").looks, 1, "decided at the design's look");
-    assert.equal(cell("tight").verdict, "inconclusive", JSON.stringify(v.cells));
-    assert.equal(cell("tight").looks, 2);
-    assert.match(cell("tight").reason, /inconclusive after 2 look\(s\), compare\.looks \(2\) reached/);
-    assert.deepEqual(v.looks, { taken: 2, max: 2, design: 1 });
-    assert.equal(code, 0, "compare.inconclusive warn: exit 0");
-    assert.match(log, /look 2 of at most 2: 1 cell\(s\) with a judgement undecided \(tight threads=2\)/);
-    // the further look ran blocks 7–12 of tight only (2 rounds each), both variants restarted before each
+    assert.equal(code, 0, "an A/A: no regression; compare.inconclusive warn");
     const runDir = join(out, readdirSync(out)[0] as string);
     const result = JSON.parse(readFileSync(join(runDir, "result.json"), "utf8"));
     const cells = result.cells as { round: number; block: number; variant: string; workload: string }[];
     const later = cells.filter((c) => c.block > 6);
-    assert.deepEqual([...new Set(later.map((c) => c.workload))], ["tight"]);
-    assert.deepEqual(
-      [...new Set(later.map((c) => c.block))].sort((a, b) => a - b),
-      [7, 8, 9, 10, 11, 12],
-    );
-    assert.deepEqual(
-      later.map((c) => c.round).sort((a, b) => a - b),
-      Array.from({ length: 12 }, (_, i) => [13 + i, 13 + i]).flat(),
-    );
     const restarts = [...log.matchAll(/block (\d+): (base|head): mariadb pid (\d+) → (\d+)/g)];
-    assert.equal(
-      restarts.filter((m) => Number(m[1]) > 6).length,
-      12,
-      "both variants restarted before blocks 7–12",
-    );
-    assert.equal(cell("tight").n, 12, "judged over all 12 blocks");
+    const tight = cell("tight");
+    assert.ok(["inconclusive", "unchanged"].includes(tight.verdict), JSON.stringify(v.cells));
+    if (v.looks.taken === 2) {
+      // looked again: blocks 7–12 of tight only (2 rounds each), both variants restarted before each
+      assert.match(log, /look 2 of at most 2: 1 cell\(s\) with a judgement undecided \(tight threads=2\)/);
+      assert.equal(tight.looks, 2);
+      if (tight.verdict === "inconclusive") assert.match(tight.reason, /inconclusive after 2 look\(s\)/);
+      assert.deepEqual([...new Set(later.map((c) => c.workload))], ["tight"]);
+      assert.deepEqual(
+        [...new Set(later.map((c) => c.block))].sort((a, b) => a - b),
+        [7, 8, 9, 10, 11, 12],
+      );
+      assert.deepEqual(
+        later.map((c) => c.round).sort((a, b) => a - b),
+        Array.from({ length: 12 }, (_, i) => [13 + i, 13 + i]).flat(),
+      );
+      assert.equal(
+        restarts.filter((m) => Number(m[1]) > 6).length,
+        12,
+        "both variants restarted before blocks 7–12",
+      );
+      assert.equal(tight.n, 12, "judged over all 12 blocks");
+      const md = readFileSync(join(runDir, "verdict.md"), "utf8");
+      assert.match(md, /(unchanged|inconclusive) \(TPS after 2 looks\)/);
+    } else if (tight.verdict === "unchanged") {
+      // decided at the first look: nothing runs again
+      assert.equal(tight.looks, 1);
+      assert.deepEqual(later, [], "no further blocks");
+    } else {
+      // the noise was such that 6 more blocks could not decide it: no look, and the reason says so
+      assert.match(tight.reason, /inconclusive after 1 look\(s\): .* more than the looks left could give/);
+      assert.deepEqual(later, [], "no further blocks");
+      assert.equal(restarts.filter((m) => Number(m[1]) > 6).length, 0);
+    }
+    assert.deepEqual(v.looks.max, 2);
     assert.ok(
-      v.notes.some((n: string) => /looks: 2 of at most 2 .*Bonferroni alpha spending/.test(n)),
+      v.notes.some((n: string) =>
+        new RegExp(`looks: ${v.looks.taken} of at most 2 .*Bonferroni alpha spending`).test(n),
+      ),
       v.notes.join("\n"),
     );
-    const md = readFileSync(join(runDir, "verdict.md"), "utf8");
-    assert.match(md, /🟡 inconclusive \(TPS after 2 looks\)/);
     assert.deepEqual(leftovers(), before);
   });
 

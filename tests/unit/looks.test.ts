@@ -27,11 +27,16 @@ const design = {
   looks: 3,
 };
 
-const judgement = (workload: string, verdict: CellJudgement["verdict"], metric = "tps"): CellJudgement => ({
+const judgement = (
+  workload: string,
+  verdict: CellJudgement["verdict"],
+  blocks = 3,
+  needed = 9,
+): CellJudgement => ({
   variant: "head",
   workload,
   threads: 4,
-  metric,
+  metric: "tps",
   better: "higher",
   tolerance: 0.02,
   base: 100,
@@ -40,9 +45,9 @@ const judgement = (workload: string, verdict: CellJudgement["verdict"], metric =
   ci: verdict === "inconclusive" ? [-0.05, 0.01] : [-0.015, 0.012],
   mde: -0.06,
   verdict,
-  n: 3,
+  n: blocks,
   method: "block-t",
-  ...(verdict === "inconclusive" ? { needed: 9 } : {}),
+  ...(verdict === "inconclusive" ? { needed } : {}),
 });
 
 describe("compare.looks: the error rate spent over every look", () => {
@@ -167,7 +172,7 @@ compare: {rounds: 6, blocks: 1, looks: 2}
 });
 
 describe("looking again until decided", () => {
-  const runner = (verdicts: Record<string, CellJudgement["verdict"][]>, budget?: number) => {
+  const runner = (verdicts: Record<string, CellJudgement["verdict"][]>, budget?: number, needed = 9) => {
     const ran: { look: number; block: number; cells: number[] }[] = [];
     let look = 0;
     let clock = 100;
@@ -183,7 +188,8 @@ describe("looking again until decided", () => {
         judge: (at) => {
           look = at;
           const cells = Object.entries(verdicts).map(([w, vs]) =>
-            judgement(w, vs[Math.min(at, vs.length - 1)] ?? "unchanged"),
+            // 3 blocks per look: the design's, then 3 more at each further look
+            judgement(w, vs[Math.min(at, vs.length - 1)] ?? "unchanged", 3 * (at + 1), needed),
           );
           return { cells, comparisons: 9, alpha: 0.001 };
         },
@@ -225,6 +231,19 @@ describe("looking again until decided", () => {
     assert.match(
       of("c").reason ?? "",
       /inconclusive after 3 look\(s\), compare\.looks \(3\) reached: ~9 blocks in all/,
+    );
+  });
+
+  test("a judgement whose blocks needed lie beyond the looks left gets no further look, and says so", async () => {
+    // 50 blocks needed at this noise; the design's 3 and two looks of 3 give 9
+    const r = runner({ a: ["unchanged"], b: ["inconclusive"], c: ["unchanged"] }, undefined, 50);
+    const looked = await r.run;
+    assert.equal(r.ran.length, 0);
+    const b = lookedJudgement(looked).cells.find((x) => x.workload === "b");
+    assert.equal(b?.verdict, "inconclusive");
+    assert.match(
+      b?.reason ?? "",
+      /~50 blocks in all would decide it at this noise, more than the looks left could give/,
     );
   });
 

@@ -67,6 +67,8 @@ export interface LookedJudgements {
   max: number;
   /** Why no further look was taken while a judgement was undecided (compare.budget). */
   stopped?: string;
+  /** Judgements (judgementKey) whose blocks needed at their noise lie beyond what the looks left give. */
+  beyond: Set<string>;
 }
 
 /** A judgement's key: its cell's (cellKeyOf) and its metric. */
@@ -81,11 +83,14 @@ export function lookedJudgement(l: LookedJudgements): Judged {
   const cells = l.last.cells.map((c) => {
     const settled = l.final.get(judgementKey(c));
     if (settled) return settled;
-    return {
-      ...c,
-      looks: l.taken,
-      reason: `inconclusive after ${l.taken} look(s), ${why}${c.needed !== undefined ? `: ~${c.needed} blocks in all would decide it at this noise` : ""}`,
-    };
+    const needs =
+      c.needed !== undefined
+        ? `~${c.needed} blocks in all would decide it`
+        : "more than 200 blocks would be needed";
+    const reason = l.beyond.has(judgementKey(c))
+      ? `inconclusive after ${l.taken} look(s): ${needs} at this noise, more than the looks left could give, so it got no further look`
+      : `inconclusive after ${l.taken} look(s), ${why}${c.needed !== undefined ? `: ${needs} at this noise` : ""}`;
+    return { ...c, looks: l.taken, reason };
   });
   return { ...l.last, cells };
 }

@@ -29,8 +29,9 @@ export interface LookRunner {
 const minutes = (s: number) => (s < 120 ? `${Math.round(s)} s` : `${Math.round(s / 60)} min`);
 
 /**
- * The further looks: stops when nothing is undecided, at compare.looks, or where the next look
- * would pass compare.budget (said in the log and the judgements' reasons).
+ * The further looks: stops when nothing is undecided that the looks left could decide, at
+ * compare.looks, or where the next look would pass compare.budget (said in the log and the
+ * judgements' reasons).
  */
 export async function lookAgain(r: LookRunner): Promise<LookedJudgements> {
   const f = r.schedule.further as NonNullable<CompareSchedule["further"]>;
@@ -40,6 +41,7 @@ export async function lookAgain(r: LookRunner): Promise<LookedJudgements> {
     last: r.judge(design - 1),
     taken: 1,
     max: f.looks + 1,
+    beyond: new Set(),
   };
   const settle = (cells: CellJudgement[], look: number) => {
     for (const c of cells)
@@ -48,9 +50,15 @@ export async function lookAgain(r: LookRunner): Promise<LookedJudgements> {
   };
   settle(looked.last.cells, 1);
   for (let look = 2; look <= f.looks + 1; look++) {
-    // a cell runs again, every variant of it, while any of its judgements is undecided
+    // a cell runs again, every variant of it, while a judgement of it is undecided and the looks
+    // left can still decide it (at this noise the blocks it needs are within their reach)
+    const reach = (f.looks + 2 - look) * f.blocks;
+    const undecided = looked.last.cells.filter((c) => !looked.final.has(judgementKey(c)));
+    for (const c of undecided)
+      if (c.needed === undefined || c.needed > c.n + reach) looked.beyond.add(judgementKey(c));
+      else looked.beyond.delete(judgementKey(c));
     const open = new Set(
-      looked.last.cells.filter((c) => !looked.final.has(judgementKey(c))).map((c) => cellKeyOf(cellOf(c))),
+      undecided.filter((c) => !looked.beyond.has(judgementKey(c))).map((c) => cellKeyOf(cellOf(c))),
     );
     if (open.size === 0) break;
     const only = new Set(r.keys.flatMap((k, i) => (open.has(k) ? [i] : [])));

@@ -129,7 +129,7 @@ export function confirmationText(v: Verdict, c: NonNullable<Verdict["confirmatio
 }
 
 function rowVerdict(r: Row): string {
-  const why = r.because.length && r.verdict !== "unchanged" ? ` (${r.because.join(", ")})` : "";
+  const why = r.because.length ? ` (${r.because.join(", ")})` : "";
   return `${CELL_MARK[r.verdict]} ${verdictWord(r.verdict)}${why}`;
 }
 

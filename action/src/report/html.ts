@@ -207,7 +207,7 @@ function workloadSections(v: Verdict, charts: RenderedChart[], conf: string, sho
         ...(w.costName ? [costCellText(r)] : []),
       ];
       out.push(
-        `<tr class="${r.verdict}">${cells.map((c) => `<td>${esc(c)}</td>`).join("")}<td class="l">${CELL_MARK[r.verdict]} ${esc(verdictWord(r.verdict))}${r.verdict !== "unchanged" ? ` (${esc(r.because.join(", "))})` : ""}</td></tr>`,
+        `<tr class="${r.verdict}">${cells.map((c) => `<td>${esc(c)}</td>`).join("")}<td class="l">${CELL_MARK[r.verdict]} ${esc(verdictWord(r.verdict))}${r.because.length ? ` (${esc(r.because.join(", "))})` : ""}</td></tr>`,
       );
     }
     out.push("</tbody></table>", '<div class="charts">');

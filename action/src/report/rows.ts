@@ -135,8 +135,9 @@ export function workloadRows(v: Verdict): WorkloadRows[] {
       }
       r.verdict = SEVERITY.find((s) => r.judgements.some((j) => j.verdict === s)) ?? "unchanged";
       // a judgement decided (or left open) after further looks (compare.looks) says how many
+      // (an unchanged row names only those decided after further looks)
       r.because = r.judgements
-        .filter((j) => j.verdict === r.verdict)
+        .filter((j) => j.verdict === r.verdict && (r.verdict !== "unchanged" || (j.looks ?? 1) > 1))
         .map((j) => `${metricName(j.metric)}${j.looks && j.looks > 1 ? ` after ${j.looks} looks` : ""}`);
     }
   }

@@ -4212,7 +4212,7 @@ function workloadRows(v) {
         w2.costName = metricName(READ_COST);
       }
       r.verdict = SEVERITY.find((s2) => r.judgements.some((j) => j.verdict === s2)) ?? "unchanged";
-      r.because = r.judgements.filter((j) => j.verdict === r.verdict).map((j) => `${metricName(j.metric)}${j.looks && j.looks > 1 ? ` after ${j.looks} looks` : ""}`);
+      r.because = r.judgements.filter((j) => j.verdict === r.verdict && (r.verdict !== "unchanged" || (j.looks ?? 1) > 1)).map((j) => `${metricName(j.metric)}${j.looks && j.looks > 1 ? ` after ${j.looks} looks` : ""}`);
     }
   }
   return out;
@@ -6504,11 +6504,9 @@ function lookedJudgement(l) {
   const cells = l.last.cells.map((c4) => {
     const settled = l.final.get(judgementKey(c4));
     if (settled) return settled;
-    return {
-      ...c4,
-      looks: l.taken,
-      reason: `inconclusive after ${l.taken} look(s), ${why}${c4.needed !== void 0 ? `: ~${c4.needed} blocks in all would decide it at this noise` : ""}`
-    };
+    const needs = c4.needed !== void 0 ? `~${c4.needed} blocks in all would decide it` : "more than 200 blocks would be needed";
+    const reason = l.beyond.has(judgementKey(c4)) ? `inconclusive after ${l.taken} look(s): ${needs} at this noise, more than the looks left could give, so it got no further look` : `inconclusive after ${l.taken} look(s), ${why}${c4.needed !== void 0 ? `: ${needs} at this noise` : ""}`;
+    return { ...c4, looks: l.taken, reason };
   });
   return { ...l.last, cells };
 }
@@ -8840,7 +8838,7 @@ function confirmationText(v, c4) {
   return c4.confirmed ? `\u{1F501} **Confirmed** on fresh instances: ${again} (first run: ${first}). A false alarm needs every run to err alike: ${(c4.false_alarm * 100).toPrecision(2)}% if the runs are independent.` : `\u{1F501} **Not confirmed**: the first run found ${first}, which did not recur on fresh instances (${again}): the check does not fail on it.`;
 }
 function rowVerdict(r) {
-  const why = r.because.length && r.verdict !== "unchanged" ? ` (${r.because.join(", ")})` : "";
+  const why = r.because.length ? ` (${r.because.join(", ")})` : "";
   return `${CELL_MARK[r.verdict]} ${verdictWord(r.verdict)}${why}`;
 }
 function table2(w2, v, rows) {
@@ -67797,7 +67795,7 @@ function workloadSections(v, charts, conf, shown) {
         ...w2.costName ? [costCellText(r)] : []
       ];
       out.push(
-        `<tr class="${r.verdict}">${cells.map((c4) => `<td>${esc(c4)}</td>`).join("")}<td class="l">${CELL_MARK[r.verdict]} ${esc(verdictWord(r.verdict))}${r.verdict !== "unchanged" ? ` (${esc(r.because.join(", "))})` : ""}</td></tr>`
+        `<tr class="${r.verdict}">${cells.map((c4) => `<td>${esc(c4)}</td>`).join("")}<td class="l">${CELL_MARK[r.verdict]} ${esc(verdictWord(r.verdict))}${r.because.length ? ` (${esc(r.because.join(", "))})` : ""}</td></tr>`
       );
     }
     out.push("</tbody></table>", '<div class="charts">');
@@ -68119,7 +68117,8 @@ async function lookAgain(r) {
     final: /* @__PURE__ */ new Map(),
     last: r.judge(design - 1),
     taken: 1,
-    max: f.looks + 1
+    max: f.looks + 1,
+    beyond: /* @__PURE__ */ new Set()
   };
   const settle = (cells, look) => {
     for (const c4 of cells)
@@ -68128,8 +68127,13 @@ async function lookAgain(r) {
   };
   settle(looked.last.cells, 1);
   for (let look = 2; look <= f.looks + 1; look++) {
+    const reach = (f.looks + 2 - look) * f.blocks;
+    const undecided = looked.last.cells.filter((c4) => !looked.final.has(judgementKey(c4)));
+    for (const c4 of undecided)
+      if (c4.needed === void 0 || c4.needed > c4.n + reach) looked.beyond.add(judgementKey(c4));
+      else looked.beyond.delete(judgementKey(c4));
     const open = new Set(
-      looked.last.cells.filter((c4) => !looked.final.has(judgementKey(c4))).map((c4) => cellKeyOf(cellOf(c4)))
+      undecided.filter((c4) => !looked.beyond.has(judgementKey(c4))).map((c4) => cellKeyOf(cellOf(c4)))
     );
     if (open.size === 0) break;
     const only = new Set(r.keys.flatMap((k2, i) => open.has(k2) ? [i] : []));
