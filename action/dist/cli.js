@@ -35,6 +35,7 @@ import {
   narrowSpec,
   noiseFromResult,
   openPullRequest,
+  parseLogin,
   parsePr,
   parseRepo,
   parseShard,
@@ -55,10 +56,10 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-MNFRCOS5.js";
+} from "./chunk-65P64YLS.js";
 import {
   reapLedger
-} from "./chunk-KIWWVABZ.js";
+} from "./chunk-PTBJGIH4.js";
 import {
   EXPIRES,
   KubeClient,
@@ -75,7 +76,7 @@ import {
   require_dist,
   writeAtomic,
   writeResult
-} from "./chunk-HTGFXR4L.js";
+} from "./chunk-4UCTQHSW.js";
 import {
   CLOUDS,
   Interrupted,
@@ -180,6 +181,7 @@ var COMMANDS = [
       seed: { type: "string", value: "N" },
       shard: { type: "string", value: "K/N" },
       confirms: { type: "string", value: "VERDICT_JSON" },
+      "accepted-by": { type: "string", value: "LOGIN" },
       profile: { type: "string", value: "FILE" },
       ...COMPOSE,
       ...SIZE
@@ -192,7 +194,8 @@ var COMMANDS = [
       "runs every N-th block from the K-th of that comparison (one runner's share; exit 0 on",
       "any verdict of its own blocks): tiperf merge judges the N results as one; --confirms",
       "VERDICT_JSON re-runs that verdict's regressed cells on fresh instances (a confirmation,",
-      "as shards too)"
+      "as shards too); --accepted-by LOGIN: a regression of this commit is an expected cost",
+      "that LOGIN accepted (the workflow's perf-regression-expected label): named, exit 0"
     ]
   },
   {
@@ -216,6 +219,7 @@ var COMMANDS = [
       out: { type: "string", value: "DIR" },
       json: { type: "string", value: "OUT" },
       confirms: { type: "string", value: "VERDICT_JSON" },
+      "accepted-by": { type: "string", value: "LOGIN" },
       baseline: { type: "string", value: "RESULT" }
     },
     about: [
@@ -225,7 +229,8 @@ var COMMANDS = [
       "merged result.json in DIR (default: results/merge-<first part's run id>); exit 1 on a",
       "regression; --confirms VERDICT_JSON: the parts are compare --confirms of that verdict,",
       "which they confirm (regression) or not (inconclusive); the results of run --shard K/N",
-      "are joined into one run (result.json in DIR), judged against --baseline RESULT if given"
+      "are joined into one run (result.json in DIR), judged against --baseline RESULT if given;",
+      "--accepted-by LOGIN as compare's"
     ]
   },
   {
@@ -2082,7 +2087,8 @@ async function cmdCompare(args, signal) {
     log,
     signal,
     seed,
-    ...shard ? { shard } : {}
+    ...shard ? { shard } : {},
+    ...values["accepted-by"] ? { acceptedBy: parseLogin(values["accepted-by"]) } : {}
   });
   await writeJson(values.json, outcome.verdict);
   log(`verdict: ${outcome.verdict.verdict} (${outcome.verdictPath}); report: ${outcome.reportPath}`);
@@ -2422,17 +2428,21 @@ self-hosted-runner:
   labels: [tiperf]
 `;
 async function initRepository(dir, kase, log2) {
-  const files = initFiles(kase);
-  const there = Object.keys(files).filter((f) => existsSync2(join5(dir, f)));
+  const all = initFiles(kase);
+  const same = (f) => readFileSync(join5(dir, f), "utf8") === all[f];
+  const there = Object.keys(all).filter((f) => existsSync2(join5(dir, f)) && !same(f));
   if (there.length)
     throw new InputError(
-      `tiperf init: ${there.map((f) => join5(dir, f)).join(", ")} already exist${there.length === 1 ? "s" : ""}; init overwrites nothing (move ${there.length === 1 ? "it" : "them"} away, or pass --dir another directory)`
+      `tiperf init: ${there.map((f) => join5(dir, f)).join(", ")} already exist${there.length === 1 ? "s" : ""} and differ${there.length === 1 ? "s" : ""} from what init writes; init overwrites nothing (move ${there.length === 1 ? "it" : "them"} away, or pass --dir another directory)`
     );
+  const files = Object.fromEntries(Object.entries(all).filter(([f]) => !existsSync2(join5(dir, f))));
+  for (const f of Object.keys(all).filter((f2) => !(f2 in files))) log2(`kept ${f}: already as init writes it`);
   for (const [path, text] of Object.entries(files)) {
     await mkdir2(dirname4(join5(dir, path)), { recursive: true });
     await writeFile2(join5(dir, path), text, { flag: "wx" });
   }
   const written = Object.keys(files);
+  if (await ignoreResults(dir)) written.push(".gitignore");
   const lintConfig = join5(dir, ".github/actionlint.yaml");
   if (existsSync2(lintConfig))
     log2(`kept .github/actionlint.yaml: add the runner label tiperf to its self-hosted-runner.labels`);
@@ -2443,6 +2453,16 @@ async function initRepository(dir, kase, log2) {
   const cli = process.argv[1] ? resolve3(process.argv[1]) : "action/dist/cli.js";
   for (const line of nextSteps(kase, written, dir, cli)) log2(line);
   return written;
+}
+async function ignoreResults(dir) {
+  const file = join5(dir, ".gitignore");
+  const text = existsSync2(file) ? readFileSync(file, "utf8") : "";
+  if (text.split("\n").some((l) => /^\/?results\/?$/.test(l.trim()))) return false;
+  const sep = text === "" || text.endsWith("\n") ? "" : "\n";
+  await writeFile2(file, `${text}${sep}# tiperf's run results (tiperf init)
+results/
+`);
+  return true;
 }
 
 // action/src/cli/init.ts
@@ -2474,7 +2494,12 @@ async function cmdMerge(args) {
       "tiperf merge: --baseline judges the shares of a run (run --shard); a comparison's parts are judged head against base"
     );
   const confirms = values.confirms ? await readFirstVerdict(values.confirms, "--confirms") : void 0;
-  const outcome = await mergeParts(positionals, { outDir, log, ...confirms ? { confirms } : {} });
+  const outcome = await mergeParts(positionals, {
+    outDir,
+    log,
+    ...confirms ? { confirms } : {},
+    ...values["accepted-by"] ? { acceptedBy: parseLogin(values["accepted-by"]) } : {}
+  });
   await writeJson(values.json, outcome.verdict);
   if (outcome.confirm > 0)
     log(
@@ -2548,12 +2573,13 @@ async function cmdPlan(args) {
     throw new InputError(
       `tiperf plan: --shards must be a whole number of runners from 1 to 64 (got ${values.shards})`
     );
+  refuseComparisonFlags(loaded, values);
   const plan = await planRun(loaded, {
     ...typeof values.profile === "string" ? { profile: values.profile } : {},
     ...typeof runId === "string" ? { runId } : {},
     ...shards !== void 0 ? { shards } : {}
   });
-  process.stdout.write(plan.text);
+  process.stdout.write(`${headLines(loaded).join("\n")}${plan.text}`);
   if (typeof values.out === "string") {
     const written = await writePlan(plan, values.out);
     log(`plan: wrote ${written.length} files to ${values.out}`);
@@ -2563,6 +2589,28 @@ async function cmdPlan(args) {
     return EXIT.badInput;
   }
   return EXIT.ok;
+}
+function refuseComparisonFlags(loaded, values) {
+  if (loaded.variants) return;
+  const given = ["shards", "rounds", "blocks", "confidence", "budget"].filter((k) => values[k] !== void 0);
+  if (given.length)
+    throw new InputError(
+      `tiperf plan: ${given.map((k) => `--${k}`).join(", ")} size${given.length === 1 ? "s" : ""} a comparison, and ${loaded.path} plans none (no variants): add --base-ref REF --head-ref REF to plan the PR check's comparison of two commits, or variants: to the spec`
+    );
+}
+function headLines(loaded) {
+  if (loaded.same)
+    return [
+      `nothing to measure: ${loaded.same}; compare passes in seconds and starts nothing. What it would run if they differed:`,
+      ""
+    ];
+  if (loaded.adoption) return [`new spec: ${loaded.adoption.why}.`, ""];
+  if (!loaded.variants)
+    return [
+      `${loaded.path} as \`tiperf run\` runs it: one variant, no comparison. The PR check compares two commits: add --base-ref REF --head-ref REF to plan that.`,
+      ""
+    ];
+  return [];
 }
 
 // action/src/cli/pull-request.ts

@@ -10,6 +10,7 @@ import {
   isRunPart,
   mergeParts,
   mergeRunParts,
+  parseLogin,
   parsePr,
   parseRepo,
   parseShard,
@@ -19,7 +20,7 @@ import {
   readFirstVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-MNFRCOS5.js";
+} from "./chunk-65P64YLS.js";
 import {
   getInput,
   info,
@@ -32,7 +33,7 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-HTGFXR4L.js";
+} from "./chunk-4UCTQHSW.js";
 import {
   Interrupted,
   installCrashTeardown,
@@ -155,6 +156,11 @@ function readInputs(get, env, event2) {
       throw new InputError(`'shard' input is for modes compare and run (got mode ${mode})`);
     inputs.shard = parseShard(get("shard"), "'shard' input");
   }
+  if (get("accepted-by")) {
+    if (mode !== "compare" && mode !== "merge")
+      throw new InputError(`'accepted-by' input is for modes compare and merge (got mode ${mode})`);
+    inputs.acceptedBy = parseLogin(get("accepted-by"), "'accepted-by' input");
+  }
   if (get("confirms")) {
     if (mode !== "compare" && mode !== "merge")
       throw new InputError(`'confirms' input is for modes compare and merge (got mode ${mode})`);
@@ -219,7 +225,8 @@ async function produceMerge(inputs) {
   const outcome = await mergeParts(parts, {
     outDir: join(inputs.out, "merged"),
     log,
-    ...confirms ? { confirms } : {}
+    ...confirms ? { confirms } : {},
+    ...inputs.acceptedBy ? { acceptedBy: inputs.acceptedBy } : {}
   });
   const commits = partsProvenance(parts);
   if (commits) outcome.verdict.provenance = commits;
@@ -268,7 +275,11 @@ async function produce(inputs, signal) {
   }
   const opts = { outDir: inputs.out, log, signal };
   if (inputs.mode === "compare") {
-    const outcome = await compareSpec(loaded, { ...opts, ...inputs.shard ? { shard: inputs.shard } : {} });
+    const outcome = await compareSpec(loaded, {
+      ...opts,
+      ...inputs.shard ? { shard: inputs.shard } : {},
+      ...inputs.acceptedBy ? { acceptedBy: inputs.acceptedBy } : {}
+    });
     return { verdict: outcome.verdict, reportPath: outcome.htmlPath, resultPath: outcome.resultPath };
   }
   if (inputs.mode === "run") {
@@ -333,6 +344,7 @@ function failure(inputs, v) {
   if (lost.length && v.verdict !== "regression")
     return `tiperf: the confirmation's shard(s) ${lost.join(", ")} did not arrive (failed, cancelled or not uploaded): the regression is neither confirmed nor cleared, and the check cannot pass`;
   const regressions = v.cells.filter((c) => c.verdict === "regression");
+  if (v.verdict === "regression" && v.accepted) return void 0;
   if (v.verdict === "regression") {
     const list = regressions.slice(0, 5).map((c) => `${c.workload} threads=${c.threads} ${c.metric} ${(100 * (c.change ?? 0)).toFixed(1)}%`).join("; ");
     return `tiperf: regression in ${regressions.length} judgement(s): ${list}${regressions.length > 5 ? "; \u2026" : ""}`;

@@ -4,13 +4,13 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   reapLedger
-} from "./chunk-KIWWVABZ.js";
+} from "./chunk-PTBJGIH4.js";
 import {
   getState,
   info,
   setFailed
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-HTGFXR4L.js";
+import "./chunk-4UCTQHSW.js";
 import {
   ledgerDir
 } from "./chunk-7UNUWG73.js";

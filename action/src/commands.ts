@@ -72,6 +72,7 @@ export const COMMANDS: CommandSpec[] = [
       seed: { type: "string", value: "N" },
       shard: { type: "string", value: "K/N" },
       confirms: { type: "string", value: "VERDICT_JSON" },
+      "accepted-by": { type: "string", value: "LOGIN" },
       profile: { type: "string", value: "FILE" },
       ...COMPOSE,
       ...SIZE,
@@ -84,7 +85,8 @@ export const COMMANDS: CommandSpec[] = [
       "runs every N-th block from the K-th of that comparison (one runner's share; exit 0 on",
       "any verdict of its own blocks): tiperf merge judges the N results as one; --confirms",
       "VERDICT_JSON re-runs that verdict's regressed cells on fresh instances (a confirmation,",
-      "as shards too)",
+      "as shards too); --accepted-by LOGIN: a regression of this commit is an expected cost",
+      "that LOGIN accepted (the workflow's perf-regression-expected label): named, exit 0",
     ],
   },
   {
@@ -108,6 +110,7 @@ export const COMMANDS: CommandSpec[] = [
       out: { type: "string", value: "DIR" },
       json: { type: "string", value: "OUT" },
       confirms: { type: "string", value: "VERDICT_JSON" },
+      "accepted-by": { type: "string", value: "LOGIN" },
       baseline: { type: "string", value: "RESULT" },
     },
     about: [
@@ -117,7 +120,8 @@ export const COMMANDS: CommandSpec[] = [
       "merged result.json in DIR (default: results/merge-<first part's run id>); exit 1 on a",
       "regression; --confirms VERDICT_JSON: the parts are compare --confirms of that verdict,",
       "which they confirm (regression) or not (inconclusive); the results of run --shard K/N",
-      "are joined into one run (result.json in DIR), judged against --baseline RESULT if given",
+      "are joined into one run (result.json in DIR), judged against --baseline RESULT if given;",
+      "--accepted-by LOGIN as compare's",
     ],
   },
   {

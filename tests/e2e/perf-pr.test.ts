@@ -76,7 +76,9 @@ describe("perf-pr.yml under act on a private MariaDB, commenting on a local GitH
   test("an injected slowdown (head at 10% CPU quota) fails the benchmark job and creates the comment", async () => {
     const before = leftovers();
     const head = commitSpec(repo, "cpu_quota: 100%", "cpu_quota: 10%");
-    const run = await act(repo, "regression", base, head, gh.url);
+    // a perf-regression-expected label left on the PR from an earlier commit accepts nothing: only
+    // the labeled event of this commit does (the next test)
+    const run = await act(repo, "regression", base, head, gh.url, { labels: ["perf-regression-expected"] });
     assert.deepEqual(
       run.jobs,
       { plan: "succeeded", benchmark: "failed", publish: "succeeded" },
@@ -92,6 +94,7 @@ describe("perf-pr.yml under act on a private MariaDB, commenting on a local GitH
     writeFileSync(join(OUT, "regression.comment.md"), body);
     // compare.confirm's default: the regression was measured again on fresh instances first
     assert.match(body, /🔁 \*\*Confirmed\*\* on fresh instances: point_select threads=2 tps −\d/);
+    assert.doesNotMatch(body, /Accepted by/, "a label left from an earlier commit accepts nothing");
     assert.match(
       body,
       /^🔴 \*\*tiperf e2e: regression\*\* · 1 regressed of 1 judgements · head vs base: cpu_quota: 100% → 10%/,
@@ -117,6 +120,35 @@ describe("perf-pr.yml under act on a private MariaDB, commenting on a local GitH
       /\[perf-pr\/benchmark\] .*setup: (what tiperf needs is installed \(scripts\/setup\.sh --system\)|apt-get install)/,
     );
     assert.deepEqual(leftovers(), before, "no server process or data directory left");
+  });
+
+  test("a maintainer's perf-regression-expected label accepts this commit's regression: the check passes, the comment names what was accepted", async () => {
+    const before = leftovers();
+    git(repo, "checkout", "-q", base);
+    git(repo, "checkout", "-q", "-b", "expected-cost");
+    const head = commitSpec(repo, "cpu_quota: 100%", "cpu_quota: 10%");
+    const run = await act(repo, "accepted", base, head, gh.url, {
+      number: 8,
+      action: "labeled",
+      label: "perf-regression-expected",
+      labels: ["perf-regression-expected"],
+      sender: "maintainer-1",
+    });
+    assert.deepEqual(
+      run.jobs,
+      { plan: "succeeded", benchmark: "succeeded", publish: "succeeded" },
+      run.log.slice(-3000),
+    );
+    const body = gh.comments.get(8)?.[0]?.body ?? "";
+    writeFileSync(join(OUT, "accepted.comment.md"), body);
+    // still a regression, said so, and accepted by whom, which judgement at what size
+    assert.match(body, /^🔴 \*\*tiperf e2e: regression\*\*/);
+    assert.match(
+      body,
+      /✅ Accepted by @maintainer-1 as an expected cost of this commit \(perf-regression-expected\): point_select threads=2 tps −\d+\.\d% \[−\d/,
+    );
+    assert.doesNotMatch(body, /Fails the check/);
+    assert.deepEqual(leftovers(), before);
   });
 
   test("a fork's push after approval does not run: the approval (the perf-approved label event) covers the commit it was given for", async () => {

@@ -31,6 +31,8 @@ export interface PrEvent {
   labels?: string[];
   /** The label a `labeled` event added. */
   label?: string;
+  /** Who sent the event (added the label, pushed): the payload's sender.login. */
+  sender?: string;
   /** act's dry run with its debug lines: which jobs would run and why others are skipped. */
   dryRun?: boolean;
   /** What `uses: tiperf/tiperf/action@v1` resolves to (an adopter's workflow): a release's files. */
@@ -77,6 +79,7 @@ function payload(e: PrEvent, base: string, head: string): object {
       labels: (e.labels ?? []).map((n) => ({ name: n })),
     },
     ...(e.label ? { label: { name: e.label } } : {}),
+    sender: { login: e.sender ?? "e2e-author" },
     repository,
   };
 }

@@ -67,7 +67,10 @@ compare: {rounds: 3, blocks: 3, order: interleaved}
     );
     assert.match(md, /🆕 pr\.yaml is new at HEAD/);
     const block = /```yaml\n([\s\S]*?)```/.exec(md)?.[1] ?? "";
-    assert.deepEqual(parse(block).noise.workloads.ps, ps, "the comment's YAML is the noise measured");
+    assert.deepEqual(parse(block).compare.noise.workloads.ps, ps, "the comment's YAML is the noise measured");
+    assert.equal(v.adoption.spec, "pr.yaml");
+    assert.match(md, /merge this into pr\.yaml \(its `compare:` mapping gets `noise:`\)/);
+    assert.match(parse(block).compare.noise.measured, /the pull request adopting this spec/);
     assert.deepEqual(leftovers(), before);
   });
 });

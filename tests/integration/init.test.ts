@@ -105,11 +105,33 @@ describe("tiperf init", () => {
     assert.match(
       run.stderr(),
       new RegExp(
-        `${join(repo, "perf/pr.yaml").replace(/\./g, "\\.")} already exists; init overwrites nothing`,
+        `${join(repo, "perf/pr.yaml").replace(/\./g, "\\.")} already exists and differs from what init writes; init overwrites nothing`,
       ),
     );
     assert.equal(readFileSync(join(repo, "perf/pr.yaml"), "utf8"), "mine\n");
     assert.ok(!existsSync(join(repo, ".github")), "no other file written");
+  });
+
+  test("init then init --dispatch: the files already as init writes them are kept, the rest written; results/ ignored once", async () => {
+    const repo = tempDir("tiperf-init-");
+    writeFileSync(join(repo, ".gitignore"), "node_modules/");
+    const first = cli(["init", "--dir", repo]);
+    assert.equal((await first.done).code, 0, first.stderr());
+    assert.equal(
+      readFileSync(join(repo, ".gitignore"), "utf8"),
+      "node_modules/\n# tiperf's run results (tiperf init)\nresults/\n",
+    );
+    const spec = readFileSync(join(repo, "perf/pr.yaml"), "utf8");
+    const again = cli(["init", "--dispatch", "--dir", repo]);
+    assert.equal((await again.done).code, 0, again.stderr());
+    assert.match(again.stdout() + again.stderr(), /kept perf\/local\.yaml: already as init writes it/);
+    assert.ok(existsSync(join(repo, ".github/workflows/perf-dispatch.yml")));
+    assert.equal(readFileSync(join(repo, "perf/pr.yaml"), "utf8"), spec);
+    assert.equal(
+      readFileSync(join(repo, ".gitignore"), "utf8").match(/^results\/$/gm)?.length,
+      1,
+      "results/ once",
+    );
   });
 
   test("--tidb with --dispatch, or a directory that is not there, is refused by name", async () => {

@@ -245,6 +245,10 @@ describe("looking again until decided", () => {
       b?.reason ?? "",
       /~50 blocks in all would decide it at this noise, more than the looks left could give/,
     );
+    assert.match(
+      looked.stopped ?? "",
+      /the 1 judgement\(s\) left undecided need more blocks at their noise than the looks left could give/,
+    );
   });
 
   test("nothing undecided: no further look", async () => {

@@ -70,9 +70,17 @@ describe("a shard always leaves a part", () => {
         const short = await mergeParts(parts.slice(1), { outDir: join(dir, "short"), log });
         assert.equal(short.exitCode, 3);
         assert.equal(short.verdict.verdict, "inconclusive");
+        assert.deepEqual(short.verdict.shards?.missing, [1]);
         assert.ok(
-          short.verdict.notes.some((n) => /shard\(s\) 1 left no part/.test(n)),
+          short.verdict.notes.some((n) => /missing: shard 1 .*the check cannot pass without them/.test(n)),
           short.verdict.notes.join("\n"),
+        );
+        // the comment says so too: never "pass" while the check fails
+        const body = readFileSync(short.reportPath, "utf8");
+        assert.match(body, /^🟡 \*\*tiperf t: inconclusive\*\* · nothing to measure/);
+        assert.match(body, /shard 1 left no part .*the check cannot pass without it/);
+        assert.ok(
+          lines.some((l) => /merge: 2 of 3 shard\(s\) said so \(2, 3\); shard\(s\) 1 left no part/.test(l)),
         );
       }
     });

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { InputError } from "../errors.ts";
 import { parseShard, type Shard } from "../pipeline/shard.ts";
-import { parsePr, parseRepo } from "../publish/github.ts";
+import { parseLogin, parsePr, parseRepo } from "../publish/names.ts";
 import { type CompareOverrides, compareOverrides, parseTolerance } from "../specfile/prepare.ts";
 
 export const MODES = ["compare", "run", "diff", "publish", "merge"] as const;
@@ -55,6 +55,11 @@ export interface ActionInputs {
    * with `confirms`): a regression to be confirmed neither comments nor fails here.
    */
   confirmWithShards: boolean;
+  /**
+   * modes compare and merge: a regression of this commit accepted as an expected cost by this login
+   * (the workflow passes who added the perf-regression-expected label, on that labeled event only).
+   */
+  acceptedBy?: string;
   repo?: { owner: string; repo: string };
   pr?: number;
 }
@@ -173,6 +178,11 @@ export function readInputs(get: Get, env: NodeJS.ProcessEnv, event: unknown): Ac
     if (mode !== "compare" && mode !== "run")
       throw new InputError(`'shard' input is for modes compare and run (got mode ${mode})`);
     inputs.shard = parseShard(get("shard"), "'shard' input");
+  }
+  if (get("accepted-by")) {
+    if (mode !== "compare" && mode !== "merge")
+      throw new InputError(`'accepted-by' input is for modes compare and merge (got mode ${mode})`);
+    inputs.acceptedBy = parseLogin(get("accepted-by"), "'accepted-by' input");
   }
   if (get("confirms")) {
     if (mode !== "compare" && mode !== "merge")

@@ -75,6 +75,7 @@ async function produceMerge(inputs: ActionInputs): Promise<Produced> {
     outDir: join(inputs.out, "merged"),
     log,
     ...(confirms ? { confirms } : {}),
+    ...(inputs.acceptedBy ? { acceptedBy: inputs.acceptedBy } : {}),
   });
   const commits = partsProvenance(parts);
   if (commits) outcome.verdict.provenance = commits;
@@ -126,7 +127,11 @@ async function produce(inputs: ActionInputs, signal: AbortSignal): Promise<Produ
   }
   const opts = { outDir: inputs.out, log, signal };
   if (inputs.mode === "compare") {
-    const outcome = await compareSpec(loaded, { ...opts, ...(inputs.shard ? { shard: inputs.shard } : {}) });
+    const outcome = await compareSpec(loaded, {
+      ...opts,
+      ...(inputs.shard ? { shard: inputs.shard } : {}),
+      ...(inputs.acceptedBy ? { acceptedBy: inputs.acceptedBy } : {}),
+    });
     return { verdict: outcome.verdict, reportPath: outcome.htmlPath, resultPath: outcome.resultPath };
   }
   if (inputs.mode === "run") {
@@ -219,6 +224,8 @@ function failure(inputs: ActionInputs, v: Verdict): string | undefined {
   if (lost.length && v.verdict !== "regression")
     return `tiperf: the confirmation's shard(s) ${lost.join(", ")} did not arrive (failed, cancelled or not uploaded): the regression is neither confirmed nor cleared, and the check cannot pass`;
   const regressions = v.cells.filter((c) => c.verdict === "regression");
+  // an expected cost of this commit, accepted: the check passes (the comment names what was accepted)
+  if (v.verdict === "regression" && v.accepted) return undefined;
   if (v.verdict === "regression") {
     const list = regressions
       .slice(0, 5)

@@ -3,8 +3,8 @@
 import { parseOptions } from "../commands.ts";
 import { readVerdict } from "../compare/verdict.ts";
 import { EXIT } from "../errors.ts";
-import { parsePr, parseRepo } from "../publish/github.ts";
 import { publishVerdict } from "../publish/index.ts";
+import { parsePr, parseRepo } from "../publish/names.ts";
 import { deadlines, flags, githubToken, log, onePositional, required } from "./args.ts";
 
 export async function cmdComment(args: string[]): Promise<number> {

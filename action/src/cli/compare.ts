@@ -6,6 +6,7 @@ import { compareSpec } from "../pipeline/compare.ts";
 import { confirmationSpec, readFirstVerdict } from "../pipeline/confirm.ts";
 import { checkOutFile } from "../pipeline/preflight.ts";
 import { parseShard } from "../pipeline/shard.ts";
+import { parseLogin } from "../publish/names.ts";
 import { flags, log, specSource, writeJson } from "./args.ts";
 
 export async function cmdCompare(args: string[], signal: AbortSignal): Promise<number> {
@@ -30,6 +31,7 @@ export async function cmdCompare(args: string[], signal: AbortSignal): Promise<n
     signal,
     seed,
     ...(shard ? { shard } : {}),
+    ...(values["accepted-by"] ? { acceptedBy: parseLogin(values["accepted-by"] as string) } : {}),
   });
   await writeJson(values.json as string | undefined, outcome.verdict);
   log(`verdict: ${outcome.verdict.verdict} (${outcome.verdictPath}); report: ${outcome.reportPath}`);

@@ -8,6 +8,7 @@ import { mergeParts } from "../pipeline/merge.ts";
 import { mergeRunParts } from "../pipeline/merge-runs.ts";
 import { isRunPart } from "../pipeline/parts.ts";
 import { checkOutFile } from "../pipeline/preflight.ts";
+import { parseLogin } from "../publish/names.ts";
 import { flags, log, writeJson } from "./args.ts";
 
 export async function cmdMerge(args: string[]): Promise<number> {
@@ -27,7 +28,12 @@ export async function cmdMerge(args: string[]): Promise<number> {
   const confirms = values.confirms
     ? await readFirstVerdict(values.confirms as string, "--confirms")
     : undefined;
-  const outcome = await mergeParts(positionals, { outDir, log, ...(confirms ? { confirms } : {}) });
+  const outcome = await mergeParts(positionals, {
+    outDir,
+    log,
+    ...(confirms ? { confirms } : {}),
+    ...(values["accepted-by"] ? { acceptedBy: parseLogin(values["accepted-by"] as string) } : {}),
+  });
   await writeJson(values.json as string | undefined, outcome.verdict);
   if (outcome.confirm > 0)
     log(

@@ -4,6 +4,7 @@ import { parseOptions } from "../commands.ts";
 import { EXIT, InputError } from "../errors.ts";
 import { withSourceBuilds } from "../pipeline/builds.ts";
 import { planRun, writePlan } from "../pipeline/plan.ts";
+import type { LoadedSpec } from "../specfile/load.ts";
 import { flags, log, specSource } from "./args.ts";
 
 export async function cmdPlan(args: string[]): Promise<number> {
@@ -22,12 +23,13 @@ export async function cmdPlan(args: string[]): Promise<number> {
     throw new InputError(
       `tiperf plan: --shards must be a whole number of runners from 1 to 64 (got ${values.shards})`,
     );
+  refuseComparisonFlags(loaded, values);
   const plan = await planRun(loaded, {
     ...(typeof values.profile === "string" ? { profile: values.profile } : {}),
     ...(typeof runId === "string" ? { runId } : {}),
     ...(shards !== undefined ? { shards } : {}),
   });
-  process.stdout.write(plan.text);
+  process.stdout.write(`${headLines(loaded).join("\n")}${plan.text}`);
   if (typeof values.out === "string") {
     const written = await writePlan(plan, values.out);
     log(`plan: wrote ${written.length} files to ${values.out}`);
@@ -37,4 +39,32 @@ export async function cmdPlan(args: string[]): Promise<number> {
     return EXIT.badInput;
   }
   return EXIT.ok;
+}
+
+type Values = Record<string, string | boolean | undefined>;
+
+/** A flag that sizes a comparison, given for a spec that plans none: refused by name, never ignored. */
+function refuseComparisonFlags(loaded: LoadedSpec, values: Values): void {
+  if (loaded.variants) return;
+  const given = ["shards", "rounds", "blocks", "confidence", "budget"].filter((k) => values[k] !== undefined);
+  if (given.length)
+    throw new InputError(
+      `tiperf plan: ${given.map((k) => `--${k}`).join(", ")} size${given.length === 1 ? "s" : ""} a comparison, and ${loaded.path} plans none (no variants): add --base-ref REF --head-ref REF to plan the PR check's comparison of two commits, or variants: to the spec`,
+    );
+}
+
+/** What the plan is of, said first where a reader could take it for something else. */
+function headLines(loaded: LoadedSpec): string[] {
+  if (loaded.same)
+    return [
+      `nothing to measure: ${loaded.same}; compare passes in seconds and starts nothing. What it would run if they differed:`,
+      "",
+    ];
+  if (loaded.adoption) return [`new spec: ${loaded.adoption.why}.`, ""];
+  if (!loaded.variants)
+    return [
+      `${loaded.path} as \`tiperf run\` runs it: one variant, no comparison. The PR check compares two commits: add --base-ref REF --head-ref REF to plan that.`,
+      "",
+    ];
+  return [];
 }

@@ -3,7 +3,8 @@
 import { readFile } from "node:fs/promises";
 import { parseOptions } from "../commands.ts";
 import { EXIT, InputError } from "../errors.ts";
-import { apiUrl, githubClient, openPullRequest, parseRepo } from "../publish/github.ts";
+import { apiUrl, githubClient, openPullRequest } from "../publish/github.ts";
+import { parseRepo } from "../publish/names.ts";
 import { deadlines, flags, githubToken, log, required } from "./args.ts";
 
 export async function cmdPullRequest(args: string[]): Promise<number> {

@@ -189,6 +189,12 @@ export const VerdictSchema = z.strictObject({
       missing: z.array(z.number().int().positive()),
     })
     .optional(),
+  /**
+   * An expected cost, accepted: a maintainer (`by`, through the workflow's perf-regression-expected
+   * label) accepted this commit's regressed judgements (each as the comment says it). The check
+   * passes; the verdict stays a regression, and a later commit is judged afresh.
+   */
+  accepted: z.strictObject({ by: z.string(), cells: z.array(z.string()) }).optional(),
   /** Base and head resolved to one target (nothing the spec measures changed): why; nothing was measured. */
   same_target: z.string().optional(),
   /**
@@ -198,6 +204,8 @@ export const VerdictSchema = z.strictObject({
   adoption: z
     .strictObject({
       why: z.string(),
+      /** The spec file as the pull request adds it (where the noise is to be committed). */
+      spec: z.string(),
       noise: z.record(z.string(), z.unknown()),
       detects: z.array(z.string()),
     })

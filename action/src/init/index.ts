@@ -148,17 +148,23 @@ export async function initRepository(
   kase: InitCase,
   log: (line: string) => void,
 ): Promise<string[]> {
-  const files = initFiles(kase);
-  const there = Object.keys(files).filter((f) => existsSync(join(dir, f)));
+  const all = initFiles(kase);
+  // a file already there with these very bytes (an earlier init) is kept; any other is refused
+  const same = (f: string) => readFileSync(join(dir, f), "utf8") === all[f];
+  const there = Object.keys(all).filter((f) => existsSync(join(dir, f)) && !same(f));
   if (there.length)
     throw new InputError(
-      `tiperf init: ${there.map((f) => join(dir, f)).join(", ")} already exist${there.length === 1 ? "s" : ""}; init overwrites nothing (move ${there.length === 1 ? "it" : "them"} away, or pass --dir another directory)`,
+      `tiperf init: ${there.map((f) => join(dir, f)).join(", ")} already exist${there.length === 1 ? "s" : ""} and differ${there.length === 1 ? "s" : ""} from what init writes; init overwrites nothing (move ${there.length === 1 ? "it" : "them"} away, or pass --dir another directory)`,
     );
+  const files = Object.fromEntries(Object.entries(all).filter(([f]) => !existsSync(join(dir, f))));
+  for (const f of Object.keys(all).filter((f) => !(f in files))) log(`kept ${f}: already as init writes it`);
   for (const [path, text] of Object.entries(files)) {
     await mkdir(dirname(join(dir, path)), { recursive: true });
     await writeFile(join(dir, path), text, { flag: "wx" });
   }
   const written = Object.keys(files);
+  // a run's results stay out of the repository
+  if (await ignoreResults(dir)) written.push(".gitignore");
   const lintConfig = join(dir, ".github/actionlint.yaml");
   if (existsSync(lintConfig))
     log(`kept .github/actionlint.yaml: add the runner label tiperf to its self-hosted-runner.labels`);
@@ -169,4 +175,14 @@ export async function initRepository(
   const cli = process.argv[1] ? resolve(process.argv[1]) : "action/dist/cli.js";
   for (const line of nextSteps(kase, written, dir, cli)) log(line);
   return written;
+}
+
+/** Adds `results/` to the repository's .gitignore unless it is there; whether it wrote. */
+async function ignoreResults(dir: string): Promise<boolean> {
+  const file = join(dir, ".gitignore");
+  const text = existsSync(file) ? readFileSync(file, "utf8") : "";
+  if (text.split("\n").some((l) => /^\/?results\/?$/.test(l.trim()))) return false;
+  const sep = text === "" || text.endsWith("\n") ? "" : "\n";
+  await writeFile(file, `${text}${sep}# tiperf's run results (tiperf init)\nresults/\n`);
+  return true;
 }

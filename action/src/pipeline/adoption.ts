@@ -10,9 +10,23 @@ import { lookRounds } from "./schedule.ts";
 
 type Obj = Record<string, unknown>;
 
-/** The A/A's verdict as the adoption's: pass, its noise and what that noise lets the check detect. */
-export function adoptionVerdict(verdict: Verdict, result: Result, loaded: LoadedSpec, why: string): Verdict {
-  const noise = noiseFromResult(result, loaded);
+/**
+ * The A/A's verdict as the adoption's: pass, its noise and what that noise lets the check detect;
+ * any other comparison's (no `why`) as it is.
+ */
+export function adoptionVerdict(
+  verdict: Verdict,
+  result: Result,
+  loaded: LoadedSpec,
+  adoption: { why: string; spec: string } | undefined,
+): Verdict {
+  if (adoption === undefined) return verdict;
+  const { why, spec } = adoption;
+  const noise = noiseFromResult(
+    result,
+    loaded,
+    "the pull request adopting this spec: its target against itself",
+  );
   const compare = (loaded.raw.compare ?? {}) as Obj;
   const design = loaded.variants?.compare;
   let detects: string[] = [];
@@ -27,7 +41,7 @@ export function adoptionVerdict(verdict: Verdict, result: Result, loaded: Loaded
   return {
     ...verdict,
     verdict: "pass",
-    adoption: { why, noise, detects },
+    adoption: { why, spec, noise, detects },
     notes: [
       ...verdict.notes,
       `the spec is new (${why}): the check passes${flagged.length ? `; ${flagged.length} judgement(s) of this A/A flagged a change, which between two servers of one configuration is noise or their steady gap` : ""}`,

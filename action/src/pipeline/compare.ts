@@ -20,7 +20,7 @@ import { nothingToMeasure } from "./same-target.ts";
 import type { CompareSchedule, ScheduledRound } from "./schedule.ts";
 import type { Shard } from "./shard.ts";
 import { recordRestarts, timingKey } from "./timings.ts";
-import { buildVerdict, exitCodeOf } from "./verdict.ts";
+import { acceptedVerdict, buildVerdict, exitCodeOf } from "./verdict.ts";
 
 export interface CompareOutcome extends VerdictFiles {
   verdict: Verdict;
@@ -33,6 +33,8 @@ export interface CompareOptions extends RunOptions {
   seed?: number;
   /** --shard K/N: this runner's share of the comparison's blocks; `tiperf merge` judges the parts. */
   shard?: Shard;
+  /** --accepted-by: a regression of this commit accepted as an expected cost by this login. */
+  acceptedBy?: string;
 }
 
 /**
@@ -104,8 +106,7 @@ export async function compareSpec(given: LoadedSpec, opts: CompareOptions): Prom
     (narrowed, outDir) => compareSpec(narrowed, { ...opts, outDir, seed: undefined }),
     opts.log,
   );
-  // the spec new at the head: an A/A that passes, with the noise it measured
-  if (given.adoption) verdict = adoptionVerdict(verdict, c.result, c.loaded, given.adoption);
+  verdict = acceptedVerdict(adoptionVerdict(verdict, c.result, c.loaded, given.adoption), opts.acceptedBy);
   return {
     verdict,
     ...(await writeVerdictFiles(verdict, c.runDir.dir, opts.log, [c.result])),

@@ -60,7 +60,13 @@ export async function lookAgain(r: LookRunner): Promise<LookedJudgements> {
     const open = new Set(
       undecided.filter((c) => !looked.beyond.has(judgementKey(c))).map((c) => cellKeyOf(cellOf(c))),
     );
-    if (open.size === 0) break;
+    if (open.size === 0) {
+      if (looked.beyond.size) {
+        looked.stopped = `the ${looked.beyond.size} judgement(s) left undecided need more blocks at their noise than the looks left could give`;
+        r.log(`not looking again: ${looked.stopped}`);
+      }
+      break;
+    }
     const only = new Set(r.keys.flatMap((k, i) => (open.has(k) ? [i] : [])));
     const needS = r.secondsPerCellRound() * only.size * f.blocks * (f.roundsPerBlock + f.warmupRounds);
     const spent = r.spentSeconds();

@@ -17,7 +17,7 @@ import { confirmStep } from "./confirm.ts";
 import { missingShards, type Part, partsOfOne } from "./parts.ts";
 import { sameTargetVerdict } from "./same-target.ts";
 import { lookRounds } from "./schedule.ts";
-import { buildVerdict, exitCodeOf } from "./verdict.ts";
+import { acceptedVerdict, buildVerdict, exitCodeOf } from "./verdict.ts";
 
 /**
  * The cluster cost of a comparison run as shards, one cluster each: every shard's cost (its
@@ -169,6 +169,8 @@ export async function mergeParts(
     log: (line: string) => void;
     /** merge --confirms: these parts are the confirmation (as shards) of this verdict's regression. */
     confirms?: Verdict;
+    /** --accepted-by: a regression of this commit accepted as an expected cost by this login. */
+    acceptedBy?: string;
   },
 ): Promise<MergeOutcome> {
   const { parts, first, loaded, plan } = await partsOfOne(files);
@@ -215,7 +217,10 @@ export async function mergeParts(
   const { confirm } = confirmed;
   // the spec new at the head: the parts are an A/A of its design, which passes with its noise
   const adoption = first.result.adoption;
-  const verdict = adoption ? adoptionVerdict(confirmed.verdict, result, loaded, adoption) : confirmed.verdict;
+  const verdict = acceptedVerdict(
+    adoptionVerdict(confirmed.verdict, result, loaded, adoption),
+    confirm > 0 ? undefined : opts.acceptedBy,
+  );
   const short = missing.length > 0;
   opts.log(`merge: ${of - missing.length} of ${of} shards, ${measured.length} measured cells`);
   if (missing.length)
@@ -274,27 +279,20 @@ async function mergeNothing(
   const first = parts[0] as Part;
   const why = first.result.nothing_measured as string;
   const of = first.shard.of;
-  const shards = `${of - missing.length} of ${of} shard(s) said so (${parts.map((p) => p.shard.index).join(", ")})`;
-  const notes = missing.length
-    ? [`${shards}; shard(s) ${missing.join(", ")} left no part: the check cannot pass without them`]
-    : [shards];
-  const verdict = sameTargetVerdict(
-    loaded,
-    why,
-    `merge-${first.result.run_id}`,
-    "",
-    first.result.host,
-    notes,
+  const said = `${of - missing.length} of ${of} shard(s) said so (${parts.map((p) => p.shard.index).join(", ")})`;
+  const lost = missing.length ? `; shard(s) ${missing.join(", ")} left no part` : "";
+  // short of a shard: inconclusive, the missing ones named (withShards), never a pass
+  const verdict = withShards(
+    sameTargetVerdict(loaded, why, `merge-${first.result.run_id}`, "", first.result.host, [said]),
+    parts,
+    of,
+    missing,
   );
-  opts.log(`merge: ${shards}: nothing to measure: ${why}`);
+  opts.log(`merge: ${said}${lost}: nothing to measure: ${why}`);
   await mkdir(opts.outDir, { recursive: true });
-  const files = await writeVerdictFiles(
-    missing.length ? { ...verdict, verdict: "inconclusive" } : verdict,
-    opts.outDir,
-    opts.log,
-  );
+  const files = await writeVerdictFiles(verdict, opts.outDir, opts.log);
   return {
-    verdict: missing.length ? { ...verdict, verdict: "inconclusive" } : verdict,
+    verdict,
     ...files,
     resultPath: "",
     confirm: 0,

@@ -17,7 +17,11 @@ const pctUp = (x: number) => `${(Math.ceil(x * 1000) / 10).toFixed(1)}%`;
  * compare.noise from an A/A result: per workload, the larger noise of its thread counts; the
  * workload's own figures from its first non-cost metric (throughput), the others under metrics.
  */
-export function noiseFromResult(result: Result, loaded: LoadedSpec): Obj {
+export function noiseFromResult(
+  result: Result,
+  loaded: LoadedSpec,
+  source = "tiperf calibrate: this spec against itself",
+): Obj {
   const spec = loaded.variants?.base.spec ?? loaded.spec;
   const measured = result.cells.filter((c) => c.round > 0);
   const blocks = new Set(measured.map((c) => c.block ?? 1)).size;
@@ -57,7 +61,7 @@ export function noiseFromResult(result: Result, loaded: LoadedSpec): Obj {
   }
   const h = result.host;
   return {
-    measured: `${result.started_at.slice(0, 10)}, ${h.cpu_model} × ${h.cores} (${h.hostname}), tiperf calibrate: this spec against itself, ${rounds} rounds in ${blocks} block(s), run ${result.run_id}`,
+    measured: `${result.started_at.slice(0, 10)}, ${h.cpu_model} × ${h.cores} (${h.hostname}), ${source}, ${rounds} rounds in ${blocks} block(s), run ${result.run_id}`,
     workloads,
   };
 }

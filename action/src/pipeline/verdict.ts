@@ -12,6 +12,7 @@ import { readings } from "../compare/reading.ts";
 import type { CellProfile, ProfileDiffEntry, Verdict } from "../compare/verdict.ts";
 import { EXIT } from "../errors.ts";
 import { evidenceField, evidenceOf } from "../observe/hints.ts";
+import { ciText, pct } from "../report/rows.ts";
 import type { Result, TargetInfo } from "../result/model.ts";
 import type { LoadedSpec } from "../specfile/load.ts";
 import { kindOf } from "../targets/registry.ts";
@@ -174,7 +175,30 @@ function verdictNotes(i: VerdictInputs, singlePair: string | undefined): string[
  * compare.inconclusive is fail (it fails the check as a regression would); else 0.
  */
 export function exitCodeOf(v: Verdict, inconclusive: "fail" | "warn" | "pass"): number {
+  if (v.accepted) return EXIT.ok;
   return v.verdict === "regression" || (v.verdict === "inconclusive" && inconclusive === "fail")
     ? EXIT.regression
     : EXIT.ok;
+}
+
+/** A judgement as the acceptance names it: cell, metric, change and interval. */
+const acceptedText = (c: Verdict["cells"][number]) =>
+  `${c.variant && c.variant !== "head" ? `${c.variant} ` : ""}${c.workload} threads=${c.threads} ${c.metric} ${pct(c.change)} ${ciText(c)}`;
+
+/**
+ * A regression accepted as an expected cost by `by` (--accepted-by, the workflow's
+ * perf-regression-expected label on this commit): its regressed judgements named, the check passes.
+ * Anything but a regression is left as it is (nothing to accept).
+ */
+export function acceptedVerdict(v: Verdict, by: string | undefined): Verdict {
+  if (!by || v.verdict !== "regression") return v;
+  const cells = v.cells.filter((c) => c.verdict === "regression").map(acceptedText);
+  return {
+    ...v,
+    accepted: { by, cells },
+    notes: [
+      ...v.notes,
+      `accepted by ${by} as an expected cost of this commit: ${cells.join("; ")}; the check passes`,
+    ],
+  };
 }

@@ -27,19 +27,6 @@ export interface CommentOutcome {
 
 type Log = (line: string) => void;
 
-export function parseRepo(value: string, flag = "--repo"): { owner: string; repo: string } {
-  const m = /^([A-Za-z0-9](?:[A-Za-z0-9-]{0,38}))\/([A-Za-z0-9._-]{1,100})$/.exec(value);
-  if (!m)
-    throw new InputError(`${flag} must be OWNER/REPO, like pingcap/tidb (got ${JSON.stringify(value)})`);
-  return { owner: m[1] as string, repo: m[2] as string };
-}
-
-export function parsePr(value: string, flag = "--pr"): number {
-  if (!/^[1-9][0-9]{0,9}$/.test(value))
-    throw new InputError(`${flag} must be a pull request number, like 42 (got ${JSON.stringify(value)})`);
-  return Number(value);
-}
-
 export function apiUrl(env: NodeJS.ProcessEnv = process.env): string {
   const url = env.GITHUB_API_URL || PUBLIC_API;
   let parsed: URL;

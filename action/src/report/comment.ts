@@ -1,7 +1,7 @@
 import type { Verdict } from "../compare/verdict.ts";
 import { countersMarkdown } from "./counters.ts";
 import { EVIDENCE_TEXT, evidenceMarkdown, profileDiffMarkdown, profileMarkdown } from "./evidence.ts";
-import { adoptionLines, failLine } from "./headlines.ts";
+import { acceptedLine, adoptionLines, failLine } from "./headlines.ts";
 import { matrixCharts, matrixTable, variantWorkloads } from "./matrix.ts";
 import { workloadCharts } from "./mermaid.ts";
 import {
@@ -188,6 +188,8 @@ function render(
   const out: string[] = [headline(v), ""];
   const fails = failLine(v);
   if (fails) out.push(`**${md(fails)}**`, "");
+  const accepted = acceptedLine(v);
+  if (accepted) out.push(`**${md(accepted)}**`, "");
   const adoption = adoptionLines(v);
   if (adoption) out.push(...adoption.text.map(md), "", "```yaml", adoption.yaml.trimEnd(), "```", "");
   if (trimmed.length) {
@@ -304,8 +306,7 @@ function afterTables(v: Verdict, d: Detail): string[] {
  */
 export function commentMarkdown(v: Verdict, opts: CommentOptions = {}): string {
   // base and head were one target: the reason is the whole comment
-  if (v.same_target !== undefined)
-    return `⚪ **tiperf ${md(v.spec.name)}: pass** · nothing to measure: ${md(v.same_target)}\n\n<sub>No server was started; the check passes because base and head would run the same thing.</sub>\n\n${commentMarker(opts.matrix ?? v.spec.name)}\n`;
+  if (v.same_target !== undefined) return nothingText(v, opts);
   const limit = opts.limit ?? COMMENT_LIMIT;
   let detail: Detail = { rawPerCell: true, details: "all", charts: true, rows: "all", evidence: true };
   const trimmed: string[] = [];
@@ -329,4 +330,16 @@ export function commentMarkdown(v: Verdict, opts: CommentOptions = {}): string {
 
 export function isTiperfComment(body: string | undefined | null, matrix: string): boolean {
   return typeof body === "string" && body.includes(commentMarker(matrix));
+}
+
+/**
+ * Base and head were one target: the reason is the whole comment. Merged from shards with one
+ * missing, the check does not pass: the missing shards are named.
+ */
+function nothingText(v: Verdict, opts: CommentOptions): string {
+  const marker = commentMarker(opts.matrix ?? v.spec.name);
+  const missing = v.shards?.missing ?? [];
+  if (missing.length === 0)
+    return `⚪ **tiperf ${md(v.spec.name)}: pass** · nothing to measure: ${md(v.same_target ?? "")}\n\n<sub>No server was started; the check passes because base and head would run the same thing.</sub>\n\n${marker}\n`;
+  return `🟡 **tiperf ${md(v.spec.name)}: ${v.verdict}** · nothing to measure: ${md(v.same_target ?? "")}\n\n> ⚠️ ${(v.shards?.of ?? 0) - missing.length} of ${v.shards?.of} shards said so; ${missing.map((k) => `shard ${k}`).join(", ")} left no part (failed, cancelled or not uploaded): the check cannot pass without ${missing.length === 1 ? "it" : "them"}.\n\n${marker}\n`;
 }

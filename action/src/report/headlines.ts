@@ -14,7 +14,7 @@ export function failLine(v: Verdict): string | undefined {
   const failing = v.cells.filter(
     (c) => c.verdict === "regression" || (c.verdict === "inconclusive" && v.inconclusive === "fail"),
   );
-  if (v.verdict === "pass" || failing.length === 0) return undefined;
+  if (v.verdict === "pass" || failing.length === 0 || v.accepted) return undefined;
   if (v.verdict === "inconclusive" && v.inconclusive !== "fail") return undefined;
   const multi = v.variants && v.variants.length > 1;
   const one = (c: CellJudgement) =>
@@ -33,8 +33,22 @@ export function adoptionLines(v: Verdict): { text: string[]; yaml: string } | un
     text: [
       `🆕 ${a.why}.`,
       ...a.detects.map((l) => `At this noise, ${l}.`),
-      `To have \`tiperf plan\` state it, commit this under \`compare:\` in ${v.spec.path} (or run \`tiperf calibrate --spec ${v.spec.path}\` on this runner):`,
+      `To have \`tiperf plan\` state it, merge this into ${a.spec} (its \`compare:\` mapping gets \`noise:\`), or run \`tiperf calibrate --spec ${a.spec}\` on this runner:`,
+      ...(Object.values((a.noise.workloads ?? {}) as Record<string, { instances?: string }>).some(
+        (w) => w.instances === "0%",
+      )
+        ? [
+            "`instances: 0%`: no steady gap between server instances showed beyond the rounds' noise; with one round per block none can (more rounds per block measure it).",
+          ]
+        : []),
     ],
-    yaml: stringify({ noise: a.noise }),
+    yaml: stringify({ compare: { noise: a.noise } }),
   };
+}
+
+/** A regression accepted as an expected cost: by whom, which judgements at what size; the check passes. */
+export function acceptedLine(v: Verdict): string | undefined {
+  const a = v.accepted;
+  if (!a) return undefined;
+  return `✅ Accepted by @${a.by} as an expected cost of this commit (perf-regression-expected): ${a.cells.join("; ")}. The check passes; a later push is judged again and needs the label again.`;
 }

@@ -194,7 +194,7 @@ export const ResultSchema = z.strictObject({
    */
   nothing_measured: z.string().optional(),
   /** The spec is new at the head: this comparison is an A/A of its design (why), and passes. */
-  adoption: z.string().optional(),
+  adoption: z.strictObject({ why: z.string(), spec: z.string() }).optional(),
   /**
    * A share of a comparison (`compare --shard K/N`): `tiperf merge` judges the N parts as one. The
    * spec as given (before builds), so that the merge judges by it; its sha256 and the seed tie the

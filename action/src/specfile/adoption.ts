@@ -41,6 +41,9 @@ export function adoptionSpec(spec: string, baseRef: string, headRef: string, hea
     ...loaded,
     path: spec,
     composed: stringify(raw),
-    adoption: `${spec} is new at ${headRef} (absent at ${baseRef}): nothing to compare against, so the check passes; this run measured ${headRef}'s target against itself (an A/A of the spec's design) to show what the check detects on this runner`,
+    adoption: {
+      spec,
+      why: `${spec} is new at ${headRef} (absent at ${baseRef}): nothing to compare against, so the check passes; this run measured ${headRef}'s target against itself (an A/A of the spec's design) to show what the check detects on this runner`,
+    },
   };
 }

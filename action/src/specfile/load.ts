@@ -47,7 +47,7 @@ export interface LoadedSpec {
    * The spec is new at the head (absent at the base: the pull request that adopts tiperf): why.
    * The comparison is an A/A of its design that passes whatever it finds and reports the noise.
    */
-  adoption?: string;
+  adoption?: { why: string; spec: string };
   /** A source change's parts the target cannot judge (its kind's SourceBuilder.unseen). */
   unseen?: { why: string; paths: string[]; needs: string }[];
 }

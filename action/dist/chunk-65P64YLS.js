@@ -60,7 +60,7 @@ import {
   validateYaml,
   writeAtomic,
   writeResult
-} from "./chunk-HTGFXR4L.js";
+} from "./chunk-4UCTQHSW.js";
 import {
   record,
   shellCommand,
@@ -8459,6 +8459,12 @@ var VerdictSchema = external_exports.strictObject({
     ),
     missing: external_exports.array(external_exports.number().int().positive())
   }).optional(),
+  /**
+   * An expected cost, accepted: a maintainer (`by`, through the workflow's perf-regression-expected
+   * label) accepted this commit's regressed judgements (each as the comment says it). The check
+   * passes; the verdict stays a regression, and a later commit is judged afresh.
+   */
+  accepted: external_exports.strictObject({ by: external_exports.string(), cells: external_exports.array(external_exports.string()) }).optional(),
   /** Base and head resolved to one target (nothing the spec measures changed): why; nothing was measured. */
   same_target: external_exports.string().optional(),
   /**
@@ -8467,6 +8473,8 @@ var VerdictSchema = external_exports.strictObject({
    */
   adoption: external_exports.strictObject({
     why: external_exports.string(),
+    /** The spec file as the pull request adds it (where the noise is to be committed). */
+    spec: external_exports.string(),
     noise: external_exports.record(external_exports.string(), external_exports.unknown()),
     detects: external_exports.array(external_exports.string())
   }).optional(),
@@ -8612,7 +8620,7 @@ function failLine(v) {
   const failing = v.cells.filter(
     (c4) => c4.verdict === "regression" || c4.verdict === "inconclusive" && v.inconclusive === "fail"
   );
-  if (v.verdict === "pass" || failing.length === 0) return void 0;
+  if (v.verdict === "pass" || failing.length === 0 || v.accepted) return void 0;
   if (v.verdict === "inconclusive" && v.inconclusive !== "fail") return void 0;
   const multi = v.variants && v.variants.length > 1;
   const one4 = (c4) => `${multi ? `${c4.variant} ` : ""}${c4.workload} threads=${c4.threads} ${metricName(c4.metric)} ${pct3(c4.change)} ${ciText(c4)} ${c4.verdict === "regression" ? "beyond" : "undecided at"} ${tolText(c4.tolerance)}${c4.looks && c4.looks > 1 ? ` after ${c4.looks} looks` : ""}`;
@@ -8625,10 +8633,20 @@ function adoptionLines(v) {
     text: [
       `\u{1F195} ${a4.why}.`,
       ...a4.detects.map((l) => `At this noise, ${l}.`),
-      `To have \`tiperf plan\` state it, commit this under \`compare:\` in ${v.spec.path} (or run \`tiperf calibrate --spec ${v.spec.path}\` on this runner):`
+      `To have \`tiperf plan\` state it, merge this into ${a4.spec} (its \`compare:\` mapping gets \`noise:\`), or run \`tiperf calibrate --spec ${a4.spec}\` on this runner:`,
+      ...Object.values(a4.noise.workloads ?? {}).some(
+        (w2) => w2.instances === "0%"
+      ) ? [
+        "`instances: 0%`: no steady gap between server instances showed beyond the rounds' noise; with one round per block none can (more rounds per block measure it)."
+      ] : []
     ],
-    yaml: (0, import_yaml2.stringify)({ noise: a4.noise })
+    yaml: (0, import_yaml2.stringify)({ compare: { noise: a4.noise } })
   };
+}
+function acceptedLine(v) {
+  const a4 = v.accepted;
+  if (!a4) return void 0;
+  return `\u2705 Accepted by @${a4.by} as an expected cost of this commit (perf-regression-expected): ${a4.cells.join("; ")}. The check passes; a later push is judged again and needs the label again.`;
 }
 
 // action/src/report/mermaid.ts
@@ -8885,6 +8903,8 @@ function render(v, workloads, d, trimmed, opts) {
   const out = [headline(v), ""];
   const fails = failLine(v);
   if (fails) out.push(`**${md(fails)}**`, "");
+  const accepted = acceptedLine(v);
+  if (accepted) out.push(`**${md(accepted)}**`, "");
   const adoption = adoptionLines(v);
   if (adoption) out.push(...adoption.text.map(md), "", "```yaml", adoption.yaml.trimEnd(), "```", "");
   if (trimmed.length) {
@@ -8983,13 +9003,7 @@ function afterTables(v, d) {
   return out;
 }
 function commentMarkdown(v, opts = {}) {
-  if (v.same_target !== void 0)
-    return `\u26AA **tiperf ${md(v.spec.name)}: pass** \xB7 nothing to measure: ${md(v.same_target)}
-
-<sub>No server was started; the check passes because base and head would run the same thing.</sub>
-
-${commentMarker(opts.matrix ?? v.spec.name)}
-`;
+  if (v.same_target !== void 0) return nothingText(v, opts);
   const limit = opts.limit ?? COMMENT_LIMIT;
   let detail = { rawPerCell: true, details: "all", charts: true, rows: "all", evidence: true };
   const trimmed = [];
@@ -9011,6 +9025,23 @@ ${marker}
 `;
   const body = text3.slice(0, limit - tail.length);
   return `${body.slice(0, body.lastIndexOf("\n"))}${tail}`;
+}
+function nothingText(v, opts) {
+  const marker = commentMarker(opts.matrix ?? v.spec.name);
+  const missing = v.shards?.missing ?? [];
+  if (missing.length === 0)
+    return `\u26AA **tiperf ${md(v.spec.name)}: pass** \xB7 nothing to measure: ${md(v.same_target ?? "")}
+
+<sub>No server was started; the check passes because base and head would run the same thing.</sub>
+
+${marker}
+`;
+  return `\u{1F7E1} **tiperf ${md(v.spec.name)}: ${v.verdict}** \xB7 nothing to measure: ${md(v.same_target ?? "")}
+
+> \u26A0\uFE0F ${(v.shards?.of ?? 0) - missing.length} of ${v.shards?.of} shards said so; ${missing.map((k2) => `shard ${k2}`).join(", ")} left no part (failed, cancelled or not uploaded): the check cannot pass without ${missing.length === 1 ? "it" : "them"}.
+
+${marker}
+`;
 }
 
 // node_modules/@octokit/plugin-retry/dist-bundle/index.js
@@ -13373,17 +13404,6 @@ var Octokit2 = Octokit.plugin(requestLog, legacyRestEndpointMethods, paginateRes
 var Client = Octokit2.plugin(retry, throttling);
 var PUBLIC_API = "https://api.github.com";
 var MAX_PAGES = 30;
-function parseRepo(value4, flag2 = "--repo") {
-  const m3 = /^([A-Za-z0-9](?:[A-Za-z0-9-]{0,38}))\/([A-Za-z0-9._-]{1,100})$/.exec(value4);
-  if (!m3)
-    throw new InputError(`${flag2} must be OWNER/REPO, like pingcap/tidb (got ${JSON.stringify(value4)})`);
-  return { owner: m3[1], repo: m3[2] };
-}
-function parsePr(value4, flag2 = "--pr") {
-  if (!/^[1-9][0-9]{0,9}$/.test(value4))
-    throw new InputError(`${flag2} must be a pull request number, like 42 (got ${JSON.stringify(value4)})`);
-  return Number(value4);
-}
 function apiUrl(env = process.env) {
   const url = env.GITHUB_API_URL || PUBLIC_API;
   let parsed;
@@ -13624,6 +13644,26 @@ async function commitOfPullRequest(gh, at, sha) {
   }
 }
 
+// action/src/publish/names.ts
+function parseRepo(value4, flag2 = "--repo") {
+  const m3 = /^([A-Za-z0-9](?:[A-Za-z0-9-]{0,38}))\/([A-Za-z0-9._-]{1,100})$/.exec(value4);
+  if (!m3)
+    throw new InputError(`${flag2} must be OWNER/REPO, like pingcap/tidb (got ${JSON.stringify(value4)})`);
+  return { owner: m3[1], repo: m3[2] };
+}
+function parsePr(value4, flag2 = "--pr") {
+  if (!/^[1-9][0-9]{0,9}$/.test(value4))
+    throw new InputError(`${flag2} must be a pull request number, like 42 (got ${JSON.stringify(value4)})`);
+  return Number(value4);
+}
+function parseLogin(value4, flag2 = "--accepted-by") {
+  if (!/^[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}(?:\[bot\])?$/.test(value4))
+    throw new InputError(
+      `${flag2} must be a GitHub login (letters, digits and single hyphens, up to 39), the one who accepted the regression; got ${JSON.stringify(value4)}`
+    );
+  return value4;
+}
+
 // action/src/specfile/prepare.ts
 var import_yaml4 = __toESM(require_dist(), 1);
 import { execFile as execFile2 } from "node:child_process";
@@ -13658,7 +13698,10 @@ function adoptionSpec(spec, baseRef, headRef, headRaw) {
     ...loaded,
     path: spec,
     composed: (0, import_yaml3.stringify)(raw),
-    adoption: `${spec} is new at ${headRef} (absent at ${baseRef}): nothing to compare against, so the check passes; this run measured ${headRef}'s target against itself (an A/A of the spec's design) to show what the check detects on this runner`
+    adoption: {
+      spec,
+      why: `${spec} is new at ${headRef} (absent at ${baseRef}): nothing to compare against, so the check passes; this run measured ${headRef}'s target against itself (an A/A of the spec's design) to show what the check detects on this runner`
+    }
   };
 }
 
@@ -68040,7 +68083,7 @@ function noiseOf(pairs) {
 
 // action/src/pipeline/noise-measured.ts
 var pctUp = (x4) => `${(Math.ceil(x4 * 1e3) / 10).toFixed(1)}%`;
-function noiseFromResult(result, loaded) {
+function noiseFromResult(result, loaded, source4 = "tiperf calibrate: this spec against itself") {
   const spec = loaded.variants?.base.spec ?? loaded.spec;
   const measured = result.cells.filter((c4) => c4.round > 0);
   const blocks = new Set(measured.map((c4) => c4.block ?? 1)).size;
@@ -68078,14 +68121,20 @@ function noiseFromResult(result, loaded) {
   }
   const h2 = result.host;
   return {
-    measured: `${result.started_at.slice(0, 10)}, ${h2.cpu_model} \xD7 ${h2.cores} (${h2.hostname}), tiperf calibrate: this spec against itself, ${rounds} rounds in ${blocks} block(s), run ${result.run_id}`,
+    measured: `${result.started_at.slice(0, 10)}, ${h2.cpu_model} \xD7 ${h2.cores} (${h2.hostname}), ${source4}, ${rounds} rounds in ${blocks} block(s), run ${result.run_id}`,
     workloads
   };
 }
 
 // action/src/pipeline/adoption.ts
-function adoptionVerdict(verdict, result, loaded, why) {
-  const noise = noiseFromResult(result, loaded);
+function adoptionVerdict(verdict, result, loaded, adoption) {
+  if (adoption === void 0) return verdict;
+  const { why, spec } = adoption;
+  const noise = noiseFromResult(
+    result,
+    loaded,
+    "the pull request adopting this spec: its target against itself"
+  );
   const compare3 = loaded.raw.compare ?? {};
   const design = loaded.variants?.compare;
   let detects = [];
@@ -68100,7 +68149,7 @@ function adoptionVerdict(verdict, result, loaded, why) {
   return {
     ...verdict,
     verdict: "pass",
-    adoption: { why, noise, detects },
+    adoption: { why, spec, noise, detects },
     notes: [
       ...verdict.notes,
       `the spec is new (${why}): the check passes${flagged.length ? `; ${flagged.length} judgement(s) of this A/A flagged a change, which between two servers of one configuration is noise or their steady gap` : ""}`
@@ -68135,7 +68184,13 @@ async function lookAgain(r) {
     const open = new Set(
       undecided.filter((c4) => !looked.beyond.has(judgementKey(c4))).map((c4) => cellKeyOf(cellOf(c4)))
     );
-    if (open.size === 0) break;
+    if (open.size === 0) {
+      if (looked.beyond.size) {
+        looked.stopped = `the ${looked.beyond.size} judgement(s) left undecided need more blocks at their noise than the looks left could give`;
+        r.log(`not looking again: ${looked.stopped}`);
+      }
+      break;
+    }
     const only = new Set(r.keys.flatMap((k2, i) => open.has(k2) ? [i] : []));
     const needS = r.secondsPerCellRound() * only.size * f.blocks * (f.roundsPerBlock + f.warmupRounds);
     const spent = r.spentSeconds();
@@ -69578,7 +69633,21 @@ function verdictNotes(i, singlePair) {
   ];
 }
 function exitCodeOf(v, inconclusive) {
+  if (v.accepted) return EXIT.ok;
   return v.verdict === "regression" || v.verdict === "inconclusive" && inconclusive === "fail" ? EXIT.regression : EXIT.ok;
+}
+var acceptedText = (c4) => `${c4.variant && c4.variant !== "head" ? `${c4.variant} ` : ""}${c4.workload} threads=${c4.threads} ${c4.metric} ${pct3(c4.change)} ${ciText(c4)}`;
+function acceptedVerdict(v, by) {
+  if (!by || v.verdict !== "regression") return v;
+  const cells = v.cells.filter((c4) => c4.verdict === "regression").map(acceptedText);
+  return {
+    ...v,
+    accepted: { by, cells },
+    notes: [
+      ...v.notes,
+      `accepted by ${by} as an expected cost of this commit: ${cells.join("; ")}; the check passes`
+    ]
+  };
 }
 
 // action/src/pipeline/compare.ts
@@ -69642,7 +69711,7 @@ async function compareSpec(given, opts) {
     (narrowed, outDir) => compareSpec(narrowed, { ...opts, outDir, seed: void 0 }),
     opts.log
   );
-  if (given.adoption) verdict = adoptionVerdict(verdict, c4.result, c4.loaded, given.adoption);
+  verdict = acceptedVerdict(adoptionVerdict(verdict, c4.result, c4.loaded, given.adoption), opts.acceptedBy);
   return {
     verdict,
     ...await writeVerdictFiles(verdict, c4.runDir.dir, opts.log, [c4.result]),
@@ -70233,7 +70302,10 @@ async function mergeParts(files, opts) {
   const confirmed2 = confirmStep(merged, opts.confirms, compare3.confirm, resultPath);
   const { confirm } = confirmed2;
   const adoption = first.result.adoption;
-  const verdict = adoption ? adoptionVerdict(confirmed2.verdict, result, loaded, adoption) : confirmed2.verdict;
+  const verdict = acceptedVerdict(
+    adoptionVerdict(confirmed2.verdict, result, loaded, adoption),
+    confirm > 0 ? void 0 : opts.acceptedBy
+  );
   const short = missing.length > 0;
   opts.log(`merge: ${of - missing.length} of ${of} shards, ${measured.length} measured cells`);
   if (missing.length)
@@ -70275,25 +70347,19 @@ async function mergeNothing(parts, loaded, missing, opts) {
   const first = parts[0];
   const why = first.result.nothing_measured;
   const of = first.shard.of;
-  const shards = `${of - missing.length} of ${of} shard(s) said so (${parts.map((p) => p.shard.index).join(", ")})`;
-  const notes = missing.length ? [`${shards}; shard(s) ${missing.join(", ")} left no part: the check cannot pass without them`] : [shards];
-  const verdict = sameTargetVerdict(
-    loaded,
-    why,
-    `merge-${first.result.run_id}`,
-    "",
-    first.result.host,
-    notes
+  const said = `${of - missing.length} of ${of} shard(s) said so (${parts.map((p) => p.shard.index).join(", ")})`;
+  const lost = missing.length ? `; shard(s) ${missing.join(", ")} left no part` : "";
+  const verdict = withShards(
+    sameTargetVerdict(loaded, why, `merge-${first.result.run_id}`, "", first.result.host, [said]),
+    parts,
+    of,
+    missing
   );
-  opts.log(`merge: ${shards}: nothing to measure: ${why}`);
+  opts.log(`merge: ${said}${lost}: nothing to measure: ${why}`);
   await mkdir6(opts.outDir, { recursive: true });
-  const files = await writeVerdictFiles(
-    missing.length ? { ...verdict, verdict: "inconclusive" } : verdict,
-    opts.outDir,
-    opts.log
-  );
+  const files = await writeVerdictFiles(verdict, opts.outDir, opts.log);
   return {
-    verdict: missing.length ? { ...verdict, verdict: "inconclusive" } : verdict,
+    verdict,
     ...files,
     resultPath: "",
     confirm: 0,
@@ -70437,13 +70503,14 @@ export {
   loadSpec,
   md,
   commentMarkdown,
-  parseRepo,
-  parsePr,
   apiUrl,
   DEFAULT_DEADLINES,
   githubClient,
   upsertIssue,
   openPullRequest,
+  parseRepo,
+  parsePr,
+  parseLogin,
   compareOverrides,
   parseTolerance,
   prepareSpec,

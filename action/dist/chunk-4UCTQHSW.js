@@ -7775,7 +7775,7 @@ var ResultSchema = external_exports.strictObject({
    */
   nothing_measured: external_exports.string().optional(),
   /** The spec is new at the head: this comparison is an A/A of its design (why), and passes. */
-  adoption: external_exports.string().optional(),
+  adoption: external_exports.strictObject({ why: external_exports.string(), spec: external_exports.string() }).optional(),
   /**
    * A share of a comparison (`compare --shard K/N`): `tiperf merge` judges the N parts as one. The
    * spec as given (before builds), so that the merge judges by it; its sha256 and the seed tie the

@@ -6,7 +6,7 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-HTGFXR4L.js";
+} from "./chunk-4UCTQHSW.js";
 import {
   reapEntries
 } from "./chunk-7UNUWG73.js";
