@@ -1263,8 +1263,18 @@ import { parseArgs } from "node:util";
 var log = (line) => process.stderr.write(`${maskSecrets(line)}
 `);
 function flags(command, args, options) {
+  const joined = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    const name = a.startsWith("--") ? a.slice(2) : "";
+    const next = args[i + 1];
+    if (options[name]?.type === "string" && next?.startsWith("-") && !next.startsWith("--")) {
+      joined.push(`${a}=${next}`);
+      i++;
+    } else joined.push(a);
+  }
   try {
-    return parseArgs({ args, options, allowPositionals: true, strict: true });
+    return parseArgs({ args: joined, options, allowPositionals: true, strict: true });
   } catch (e) {
     const allowed = Object.keys(options).map((k) => `--${k}`).join(", ");
     throw new InputError(
@@ -1992,8 +2002,55 @@ async function cmdBisect(args, signal) {
 }
 
 // action/src/pipeline/calibrate.ts
-var import_yaml = __toESM(require_dist(), 1);
+var import_yaml2 = __toESM(require_dist(), 1);
 import { readFile as readFile3, writeFile } from "node:fs/promises";
+
+// action/src/specfile/noise-edit.ts
+var import_yaml = __toESM(require_dist(), 1);
+var indent = (text, by) => text.trimEnd().split("\n").map((l) => `${" ".repeat(by)}${l}`).join("\n");
+var columnOf = (text, offset) => offset - (text.lastIndexOf("\n", offset - 1) + 1);
+function withNoise(text, noise, file) {
+  const doc = (0, import_yaml.parseDocument)(text);
+  if (doc.errors.length)
+    throw new InputError(`${file}: invalid YAML: ${doc.errors[0]?.message.split("\n")[0]}`);
+  const block = (0, import_yaml.stringify)({ noise }, { lineWidth: 0 });
+  const compare = doc.get("compare", true);
+  if (compare === void 0 || compare === null) {
+    const sep2 = text === "" || text.endsWith("\n") ? "" : "\n";
+    return `${text}${sep2}compare:
+${indent(block, 2)}
+`;
+  }
+  if (!(0, import_yaml.isMap)(compare) || !compare.range)
+    throw new InputError(`${file}: compare: must be a mapping to take compare.noise`);
+  const items = compare.items;
+  if (compare.flow) {
+    const kept = items.filter((p) => p.key?.value !== "noise").map((p) => {
+      const k = p.key.range;
+      const v = p.value?.range;
+      return text.slice(k?.[0] ?? 0, v?.[1] ?? k?.[1] ?? 0);
+    });
+    const opened = `
+${indent([...kept, block].join("\n"), 2)}`;
+    return `${text.slice(0, compare.range[0]).trimEnd()}${opened}${text.slice(compare.range[1])}`;
+  }
+  const first = items[0]?.key;
+  const column = first?.range ? columnOf(text, first.range[0]) : 2;
+  const there = items.find((p) => p.key?.value === "noise");
+  if (there) {
+    const start = there.key.range[0];
+    const end2 = there.value.range[1];
+    const tail = text.slice(start, end2).endsWith("\n") ? "\n" : "";
+    return `${text.slice(0, start)}${indent(block, column).trimStart()}${tail}${text.slice(end2)}`;
+  }
+  const end = compare.range[1];
+  const before = text.slice(0, end);
+  const sep = before.endsWith("\n") ? "" : "\n";
+  return `${before}${sep}${indent(block, column)}
+${text.slice(end)}`;
+}
+
+// action/src/pipeline/calibrate.ts
 function calibrationSpec(file, raw) {
   const { variants, compare, ...rest } = raw;
   const own = variants ?? {};
@@ -2017,17 +2074,17 @@ async function calibrate(file, opts) {
       `tiperf calibrate: --spec ${file}: ${e.code === "ENOENT" ? "no such file" : e.message}`
     );
   });
-  const doc = (0, import_yaml.parseDocument)(text);
-  const raw = doc.toJS();
+  const raw = (0, import_yaml2.parseDocument)(text).toJS();
   const loaded = calibrationSpec(file, raw);
   opts.log(`calibrate: ${file} against itself, ${loaded.variants?.compare.rounds} rounds`);
   const outcome = await compareSpec(loaded, { outDir: opts.outDir, log: opts.log, signal: opts.signal });
   const noise = noiseFromResult(await readResult(outcome.resultPath), loaded);
   const into = opts.into ?? file;
-  const target = into === file ? doc : (0, import_yaml.parseDocument)(await readFile3(into, "utf8").catch(() => "{}\n"));
-  target.setIn(["compare", "noise"], target.createNode(noise));
-  await writeFile(into, target.toString());
-  opts.log(`calibrate: compare.noise written into ${into}`);
+  const base = into === file ? text : await readFile3(into, "utf8").catch(() => "");
+  await writeFile(into, withNoise(base, noise, into));
+  opts.log(
+    `calibrate: compare.noise written into ${into}; commit it, and \`tiperf plan\` states the smallest change each cell detects from it`
+  );
   return { noise, written: into, resultPath: outcome.resultPath };
 }
 

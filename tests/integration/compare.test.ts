@@ -171,9 +171,7 @@ compare: {rounds: 3, blocks: 3, order: interleaved, confirm: 0, profiles: 0}
   test("calibrate: an A/A of the spec's design writes compare.noise into it, which plan then uses", async () => {
     const dir = tempDir();
     const file = join(dir, "cal.yaml");
-    writeFileSync(
-      file,
-      `# the check's spec (a comment calibrate keeps)
+    const written = `# the check's spec (a comment calibrate keeps)
 name: cal
 ${LOCAL_MATRIX}metrics:
   tps: {better: higher, tolerance: 20%}
@@ -182,8 +180,8 @@ variants:
   base: {}
   head: {target: {config: {innodb_buffer_pool_size: 128M}}}
 compare: {rounds: 4, blocks: 2, order: interleaved}
-`.replace("blocks: 2", "blocks: 1"),
-    );
+`.replace("blocks: 2", "blocks: 1");
+    writeFileSync(file, written);
     const before = cli(["plan", "--spec", file]);
     await before.done;
     assert.match(
@@ -195,6 +193,10 @@ compare: {rounds: 4, blocks: 2, order: interleaved}
     assert.equal((await run.done).code, 0, run.stderr());
     const text = readFileSync(file, "utf8");
     assert.match(text, /^# the check's spec \(a comment calibrate keeps\)/);
+    // everything before compare: byte for byte (flow mappings, [2], spacing), compare's entries as written
+    assert.ok(text.startsWith(written.slice(0, written.indexOf("compare:"))), text);
+    assert.match(text, /\ncompare:\n {2}rounds: 4\n {2}blocks: 1\n {2}order: interleaved\n {2}noise:\n/);
+    assert.match(run.stdout() + run.stderr(), /compare\.noise written into .*cal\.yaml; commit it/);
     const noise = (
       parse(text) as { compare: { noise: { measured: string; workloads: Record<string, unknown> } } }
     ).compare.noise;

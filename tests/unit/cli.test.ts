@@ -151,3 +151,24 @@ describe("sizing a comparison from the command line or the Action, not the spec"
     assert.deepEqual(ok.compare, { blocks: 3, confidence: 0.99 });
   });
 });
+
+describe("flags in tiperf's words", () => {
+  test("a value that starts with '-' is the flag's, judged by its own check; a flag that plans nothing is refused", async () => {
+    const shard = cli(["compare", "--spec", "workloads/pr.yaml", "--shard", "-1/2"]);
+    assert.equal((await shard.done).code, 2);
+    assert.match(shard.stderr(), /--shard must be K\/N, .* got "-1\/2"/);
+    assert.doesNotMatch(shard.stderr(), /ambiguous/);
+    const seed = cli(["compare", "--spec", "workloads/pr.yaml", "--seed", "-5"]);
+    assert.equal((await seed.done).code, 2);
+    assert.match(seed.stderr(), /--seed must be a whole number from 0 to 2\^31−1 \(got -5\)/);
+    const plan = cli(["plan", "--spec", "workloads/pr.yaml", "--shards", "3", "--budget", "10m"]);
+    assert.equal((await plan.done).code, 2);
+    assert.match(
+      plan.stderr(),
+      /--shards, --budget size a comparison, and workloads\/pr\.yaml plans none \(no variants\): add --base-ref REF --head-ref REF/,
+    );
+    const one = cli(["plan", "--spec", "workloads/pr.yaml"]);
+    assert.equal((await one.done).code, 0);
+    assert.match(one.stdout(), /^workloads\/pr\.yaml as `tiperf run` runs it: one variant, no comparison/);
+  });
+});

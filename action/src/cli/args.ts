@@ -13,8 +13,20 @@ export const log = (line: string) => process.stderr.write(`${maskSecrets(line)}\
 export type Flags = Record<string, { type: "string" | "boolean"; short?: string }>;
 
 export function flags<T extends Flags>(command: string, args: string[], options: T) {
+  // a value that starts with "-" (--shard -1/2, --seed -5) is the flag's value, judged by the
+  // flag's own check in tiperf's words, not taken for another flag by the parser
+  const joined: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] as string;
+    const name = a.startsWith("--") ? a.slice(2) : "";
+    const next = args[i + 1];
+    if (options[name]?.type === "string" && next?.startsWith("-") && !next.startsWith("--")) {
+      joined.push(`${a}=${next}`);
+      i++;
+    } else joined.push(a);
+  }
   try {
-    return parseArgs({ args, options, allowPositionals: true, strict: true });
+    return parseArgs({ args: joined, options, allowPositionals: true, strict: true });
   } catch (e) {
     const allowed = Object.keys(options)
       .map((k) => `--${k}`)

@@ -7,6 +7,7 @@ import { parseDocument } from "yaml";
 import { InputError } from "../errors.ts";
 import { readResult } from "../result/store.ts";
 import type { LoadedSpec } from "../specfile/load.ts";
+import { withNoise } from "../specfile/noise-edit.ts";
 import { composedSpec } from "../specfile/prepare.ts";
 import { compareSpec } from "./compare.ts";
 import { noiseFromResult } from "./noise-measured.ts";
@@ -34,7 +35,7 @@ export function calibrationSpec(file: string, raw: Obj): LoadedSpec {
 
 /**
  * Runs the A/A of `file`'s design and writes the measured compare.noise into `into` (the spec
- * itself by default; its comments and layout kept).
+ * itself by default; the rest of the file kept as it was, specfile/noise-edit.ts).
  */
 export async function calibrate(
   file: string,
@@ -45,16 +46,17 @@ export async function calibrate(
       `tiperf calibrate: --spec ${file}: ${e.code === "ENOENT" ? "no such file" : e.message}`,
     );
   });
-  const doc = parseDocument(text);
-  const raw = doc.toJS() as Obj;
+  const raw = parseDocument(text).toJS() as Obj;
   const loaded = calibrationSpec(file, raw);
   opts.log(`calibrate: ${file} against itself, ${loaded.variants?.compare.rounds} rounds`);
   const outcome = await compareSpec(loaded, { outDir: opts.outDir, log: opts.log, signal: opts.signal });
   const noise = noiseFromResult(await readResult(outcome.resultPath), loaded);
   const into = opts.into ?? file;
-  const target = into === file ? doc : parseDocument(await readFile(into, "utf8").catch(() => "{}\n"));
-  target.setIn(["compare", "noise"], target.createNode(noise));
-  await writeFile(into, target.toString());
-  opts.log(`calibrate: compare.noise written into ${into}`);
+  // as text: the rest of the file (comments, layout) kept byte for byte
+  const base = into === file ? text : await readFile(into, "utf8").catch(() => "");
+  await writeFile(into, withNoise(base, noise, into));
+  opts.log(
+    `calibrate: compare.noise written into ${into}; commit it, and \`tiperf plan\` states the smallest change each cell detects from it`,
+  );
   return { noise, written: into, resultPath: outcome.resultPath };
 }
