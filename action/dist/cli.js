@@ -56,7 +56,7 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-65P64YLS.js";
+} from "./chunk-VETV3EOL.js";
 import {
   reapLedger
 } from "./chunk-PTBJGIH4.js";

@@ -20,7 +20,7 @@ import {
   readFirstVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-65P64YLS.js";
+} from "./chunk-VETV3EOL.js";
 import {
   getInput,
   info,

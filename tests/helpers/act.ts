@@ -106,6 +106,9 @@ export async function act(
     "self-hosted=-self-hosted",
     "-P",
     "tiperf=-self-hosted",
+    // the jobs that hold a write token run on GitHub-hosted runners: here, on this machine too
+    "-P",
+    "ubuntu-latest=-self-hosted",
     "--no-cache-server",
     // one job at a time, as one self-hosted runner takes them (a sharded PR check's shards queue)
     "--concurrent-jobs",

@@ -56,6 +56,39 @@ describe("tiperf comment against a GitHub API on 127.0.0.1", () => {
     assert.ok(gh.log.some((l) => l.method === "PATCH" && l.path.endsWith(`/issues/comments/${mine?.id}`)));
   });
 
+  test("nothing measured: no comment created where tiperf never spoke; an earlier one is updated to say so", async () => {
+    const nothing = join(dir, "nothing.json");
+    writeFileSync(
+      nothing,
+      JSON.stringify({
+        ...syntheticVerdict(),
+        cells: [],
+        same_target: "perf/pr.yaml is the same at a and b",
+      }),
+    );
+    const quiet = cli(["comment", nothing, "--repo", "pingcap/tidb", "--pr", "31"], {
+      GITHUB_TOKEN: TOKEN,
+      GITHUB_API_URL: gh.url,
+      GITHUB_STEP_SUMMARY: summary,
+    });
+    assert.equal((await quiet.done).code, 0, quiet.stderr());
+    assert.equal(gh.comments.get(31), undefined, "no comment on a PR tiperf never commented on");
+    assert.match(
+      quiet.stderr(),
+      /comment: skipped — nothing measured and no earlier tiperf comment on pingcap\/tidb#31/,
+    );
+    assert.match(readFileSync(summary, "utf8"), /nothing to measure: perf\/pr\.yaml is the same at a and b/);
+    gh.seedComments(32, [`${commentMarker("pr")}\nan earlier verdict`]);
+    const update = cli(["comment", nothing, "--repo", "pingcap/tidb", "--pr", "32"], {
+      GITHUB_TOKEN: TOKEN,
+      GITHUB_API_URL: gh.url,
+      GITHUB_STEP_SUMMARY: summary,
+    });
+    assert.equal((await update.done).code, 0, update.stderr());
+    assert.equal(gh.comments.get(32)?.length, 1);
+    assert.match(gh.comments.get(32)?.[0]?.body ?? "", /^⚪ \*\*tiperf pr: pass\*\* · nothing to measure/);
+  });
+
   test("another matrix gets its own comment on the same PR", async () => {
     const r = await comment(7, ["--matrix", "weekly"]);
     assert.equal(r.code, 0, r.err);

@@ -208,10 +208,12 @@ export async function upsertComment(
   body: string,
   matrix: string,
   log: Log,
+  /** Update the comment there; create none (a check that measured nothing says so only where it spoke before). */
+  onlyUpdate = false,
 ): Promise<CommentOutcome> {
   const where = `${at.owner}/${at.repo}#${at.pr}`;
   try {
-    return await untilDeadline(gh, createOrUpdate(gh, at, body, matrix, log));
+    return await untilDeadline(gh, createOrUpdate(gh, at, body, matrix, log, onlyUpdate));
   } catch (e) {
     const f = failure(e);
     if (f.status === 403 && f.response) {
@@ -235,9 +237,15 @@ async function createOrUpdate(
   body: string,
   matrix: string,
   log: Log,
+  onlyUpdate: boolean,
 ): Promise<CommentOutcome> {
   const where = `${at.owner}/${at.repo}#${at.pr}`;
   const existing = await findComment(gh, at, commentMarker(matrix));
+  if (existing === undefined && onlyUpdate) {
+    const reason = `nothing measured and no earlier tiperf comment on ${where}: none created (the job summary says why)`;
+    log(`comment: skipped — ${reason}`);
+    return { status: "skipped", reason };
+  }
   if (existing !== undefined) {
     const r = await gh.rest.issues.updateComment({
       owner: at.owner,

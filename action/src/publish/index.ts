@@ -48,5 +48,8 @@ export async function publishVerdict(v: Verdict, o: PublishOptions): Promise<Com
         : `comment: ${o.ofCommit.slice(0, 12)} is an earlier commit of ${where} (pushed over since); the verdict is of that commit`,
     );
   }
-  return upsertComment(gh, o.pr, body, matrix, o.log);
+  // nothing measured (base and head one target): an earlier comment is updated, none is created,
+  // so that a busy repository's pull requests that leave the spec alone get no comment
+  const quiet = v.same_target !== undefined && !v.shards?.missing.length;
+  return upsertComment(gh, o.pr, body, matrix, o.log, quiet);
 }

@@ -13518,10 +13518,10 @@ async function findComment(gh, at, marker) {
   }
   return void 0;
 }
-async function upsertComment(gh, at, body, matrix, log7) {
+async function upsertComment(gh, at, body, matrix, log7, onlyUpdate = false) {
   const where = `${at.owner}/${at.repo}#${at.pr}`;
   try {
-    return await untilDeadline(gh, createOrUpdate(gh, at, body, matrix, log7));
+    return await untilDeadline(gh, createOrUpdate(gh, at, body, matrix, log7, onlyUpdate));
   } catch (e) {
     const f = failure(e);
     if (f.status === 403 && f.response) {
@@ -13538,9 +13538,14 @@ async function upsertComment(gh, at, body, matrix, log7) {
     throw requestFailure(gh, e, `cannot comment on ${where}`);
   }
 }
-async function createOrUpdate(gh, at, body, matrix, log7) {
+async function createOrUpdate(gh, at, body, matrix, log7, onlyUpdate) {
   const where = `${at.owner}/${at.repo}#${at.pr}`;
   const existing = await findComment(gh, at, commentMarker(matrix));
+  if (existing === void 0 && onlyUpdate) {
+    const reason = `nothing measured and no earlier tiperf comment on ${where}: none created (the job summary says why)`;
+    log7(`comment: skipped \u2014 ${reason}`);
+    return { status: "skipped", reason };
+  }
   if (existing !== void 0) {
     const r2 = await gh.rest.issues.updateComment({
       owner: at.owner,
@@ -70064,7 +70069,8 @@ async function publishVerdict(v, o) {
       found === "head" ? `comment: ${o.ofCommit.slice(0, 12)} is the head of ${where}` : `comment: ${o.ofCommit.slice(0, 12)} is an earlier commit of ${where} (pushed over since); the verdict is of that commit`
     );
   }
-  return upsertComment(gh, o.pr, body, matrix, o.log);
+  const quiet2 = v.same_target !== void 0 && !v.shards?.missing.length;
+  return upsertComment(gh, o.pr, body, matrix, o.log, quiet2);
 }
 
 // action/src/pipeline/parts.ts
